@@ -1,0 +1,114 @@
+// Command vigil is Vigil's one binary: the daemon (vigil serve) and the tools
+// around it (diff, patch, compose, sentinel, bench, export, import).
+//
+// This is the only package where the libraries, the services and the adapters
+// meet. Each subcommand lives in a file of its own and registers itself in
+// the command table below from an init function.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+// Exit codes, as diff(1) uses them.
+const (
+	exitOK      = 0 // success, or no differences
+	exitChanged = 1 // differences found (diff), or problems reported (check)
+	exitError   = 2 // trouble: bad arguments, unreadable input, internal error
+)
+
+// command is one subcommand of vigil.
+type command struct {
+	name    string // first word on the command line; may be "sentinel check"
+	summary string // one line for the usage text
+	// run executes the command with the arguments after its name. It returns
+	// the exit code; an error is printed to stderr and exits with exitError.
+	run func(ctx context.Context, env *environment, args []string) (int, error)
+}
+
+// environment is what a command may touch of the outside world, so that tests
+// can run commands in-process.
+type environment struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	getenv func(string) string
+}
+
+var commands = map[string]*command{}
+
+// register adds c to the command table; it is called from init functions.
+func register(c *command) {
+	if _, dup := commands[c.name]; dup {
+		panic("vigil: command registered twice: " + c.name)
+	}
+	commands[c.name] = c
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	env := &environment{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
+	code := run(ctx, env, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+// run dispatches args to a subcommand and returns the process exit code.
+func run(ctx context.Context, env *environment, args []string) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(env.stdout)
+		if len(args) == 0 {
+			return exitError
+		}
+		return exitOK
+	}
+	// Two-word commands ("sentinel check") take precedence over one-word ones.
+	var c *command
+	rest := args[1:]
+	if len(args) > 1 {
+		if c2, ok := commands[args[0]+" "+args[1]]; ok {
+			c, rest = c2, args[2:]
+		}
+	}
+	if c == nil {
+		c = commands[args[0]]
+	}
+	if c == nil {
+		fmt.Fprintf(env.stderr, "vigil: unknown command %q; run 'vigil help' for the list\n", strings.Join(args[:min(2, len(args))], " "))
+		return exitError
+	}
+	code, err := c.run(ctx, env, rest)
+	if err != nil {
+		if !errors.Is(err, errUsageShown) {
+			fmt.Fprintf(env.stderr, "vigil %s: %v\n", c.name, err)
+		}
+		return exitError
+	}
+	return code
+}
+
+// errUsageShown is returned by a command whose flag parsing already printed
+// the problem and the usage text.
+var errUsageShown = errors.New("usage shown")
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "Vigil watches web pages and sites and reports exactly the changes you asked for.")
+	fmt.Fprintln(w, "\nUsage: vigil <command> [arguments]\n\nCommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-18s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'vigil <command> -h' for the options of a command.")
+}

@@ -1,0 +1,3 @@
+module github.com/vigil-web/vigil
+
+go 1.26

@@ -1,0 +1,134 @@
+package tree
+
+// Document is a parsed document: its root element, the nodes around it, and
+// the next XID to allocate.
+type Document struct {
+	Root *Node
+	// Prolog holds what precedes the root element (the XML declaration as a
+	// ProcInst named "xml", comments, processing instructions); Doctype is the
+	// DOCTYPE declaration's text without "<!DOCTYPE" and ">", if any.
+	Prolog  []*Node
+	Doctype string
+	// Epilog holds comments and processing instructions after the root.
+	Epilog []*Node
+	// NextXID is the next XID to allocate: larger than every XID in the tree.
+	NextXID XID
+
+	slab []Node // nodes are allocated from here in chunks
+}
+
+const slabSize = 512
+
+// NewNode allocates a node of the given kind owned by d. Allocating from the
+// document amortises allocation over many nodes, which matters for large
+// documents.
+func (d *Document) NewNode(kind Kind, name, value string) *Node {
+	if len(d.slab) == 0 {
+		d.slab = make([]Node, slabSize)
+	}
+	n := &d.slab[0]
+	d.slab = d.slab[1:]
+	n.Kind, n.Name, n.Value = kind, name, value
+	return n
+}
+
+// NewElement allocates an element named name.
+func (d *Document) NewElement(name string) *Node { return d.NewNode(Element, name, "") }
+
+// NewText allocates a text node.
+func (d *Document) NewText(value string) *Node { return d.NewNode(Text, "", value) }
+
+// AssignXIDs numbers every node of the tree in post-order from 1 and sets
+// NextXID to one past the root's XID, as for a first version.
+func (d *Document) AssignXIDs() {
+	var next XID = 1
+	PostOrder(d.Root, func(n *Node) {
+		n.XID = next
+		next++
+	})
+	d.NextXID = next
+}
+
+// XIDMap returns the document's XID-map: the XIDs of the tree in post-order
+// and the next free XID.
+func (d *Document) XIDMap() XIDMap {
+	m := SubtreeXIDMap(d.Root)
+	m.Next = d.NextXID
+	return m
+}
+
+// SetXIDMap gives the tree the XIDs of m, in post-order, and sets NextXID.
+// It fails if m does not have exactly one XID per node or repeats an XID.
+func (d *Document) SetXIDMap(m XIDMap) error {
+	if err := SetSubtreeXIDs(d.Root, m.XIDs); err != nil {
+		return err
+	}
+	d.NextXID = m.Next
+	if max := m.Max(); d.NextXID <= max {
+		d.NextXID = max + 1
+	}
+	return nil
+}
+
+// ByXID returns an index of the tree's nodes by XID. Nodes without an XID are
+// left out.
+func (d *Document) ByXID() map[XID]*Node {
+	idx := make(map[XID]*Node)
+	if d.Root == nil {
+		return idx
+	}
+	Walk(d.Root, func(n *Node) bool {
+		if n.XID != 0 {
+			idx[n.XID] = n
+		}
+		return true
+	})
+	return idx
+}
+
+// Clone returns a deep copy of d; the copy shares nothing with d.
+func (d *Document) Clone() *Document {
+	c := &Document{Doctype: d.Doctype, NextXID: d.NextXID}
+	if d.Root != nil {
+		c.Root = c.CloneNode(d.Root)
+	}
+	for _, n := range d.Prolog {
+		c.Prolog = append(c.Prolog, c.CloneNode(n))
+	}
+	for _, n := range d.Epilog {
+		c.Epilog = append(c.Epilog, c.CloneNode(n))
+	}
+	return c
+}
+
+// CloneNode returns a deep copy of n's subtree, XIDs included, allocated in d.
+// The copy has no parent.
+func (d *Document) CloneNode(n *Node) *Node {
+	type frame struct{ src, dst *Node }
+	root := d.copyOne(n)
+	stack := []frame{{n, root}}
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if len(f.src.Children) == 0 {
+			continue
+		}
+		f.dst.Children = make([]*Node, len(f.src.Children))
+		for i, c := range f.src.Children {
+			cc := d.copyOne(c)
+			cc.Parent = f.dst
+			f.dst.Children[i] = cc
+			stack = append(stack, frame{c, cc})
+		}
+	}
+	return root
+}
+
+func (d *Document) copyOne(n *Node) *Node {
+	c := d.NewNode(n.Kind, n.Name, n.Value)
+	c.XID = n.XID
+	if len(n.Attrs) > 0 {
+		c.Attrs = append([]Attr(nil), n.Attrs...)
+	}
+	return c
+}

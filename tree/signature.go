@@ -1,0 +1,129 @@
+package tree
+
+import (
+	"math"
+	"math/bits"
+)
+
+// Signature is a 64-bit hash of a subtree: equal subtrees have equal
+// signatures, and different ones almost surely differ.
+type Signature uint64
+
+// Hash constants (FNV-1a 64 for strings, a 64-bit finaliser for combining).
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func hashString(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime
+	}
+	return h
+}
+
+// mix is a strong 64-bit finaliser (from SplitMix64).
+func mix(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+// combine folds a child signature into its parent's running hash; the result
+// depends on the order of the children.
+func combine(h, child uint64) uint64 {
+	return mix(bits.RotateLeft64(h, 17) ^ child*0x9e3779b97f4a7c15)
+}
+
+// Label returns the hash of a node's own content: its kind and name, its
+// attributes as a set, and for leaves its value. Two nodes with equal labels
+// can be matched as a pair.
+func Label(n *Node) Signature {
+	h := hashString(fnvOffset^uint64(n.Kind), n.Name)
+	if n.Kind != Element {
+		h = hashString(h*fnvPrime, n.Value)
+		return Signature(mix(h))
+	}
+	var attrs uint64
+	for _, a := range n.Attrs {
+		// Order-independent: the sum of mixed per-attribute hashes.
+		attrs += mix(hashString(hashString(fnvOffset, a.Name)*fnvPrime, a.Value))
+	}
+	return Signature(mix(h ^ mix(attrs+uint64(len(n.Attrs)))))
+}
+
+// NameKey returns the hash of a node's kind and name only: what two nodes must
+// share to be matched as the same element (or the same kind of leaf).
+func NameKey(n *Node) uint64 {
+	return mix(hashString(fnvOffset^uint64(n.Kind), n.Name))
+}
+
+// Weight of a leaf with a value of the given length in bytes, as the seed
+// defines it: 1 + ln(length), and 1 when empty.
+func leafWeight(length int) float64 {
+	if length <= 1 {
+		return 1
+	}
+	return 1 + math.Log(float64(length))
+}
+
+// Measure holds the signature and weight of every node of a subtree, indexed
+// by post-order position.
+type Measure struct {
+	Nodes     []*Node     // the subtree in post-order
+	Signature []Signature // subtree signature of Nodes[i]
+	Weight    []float64   // subtree weight of Nodes[i]
+}
+
+// Measure computes the post-order list, the signature and the weight of every
+// node in n's subtree in one iterative pass.
+func MeasureTree(n *Node) *Measure {
+	m := &Measure{}
+	// Post-order with an explicit stack of running child hashes and weights.
+	type frame struct {
+		node   *Node
+		next   int
+		hash   uint64
+		weight float64
+	}
+	stack := []frame{{node: n, hash: uint64(Label(n)), weight: 1}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next < len(top.node.Children) {
+			c := top.node.Children[top.next]
+			top.next++
+			stack = append(stack, frame{node: c, hash: uint64(Label(c)), weight: 1})
+			continue
+		}
+		node, h, w := top.node, top.hash, top.weight
+		if node.Kind != Element {
+			w = leafWeight(len(node.Value))
+		}
+		stack = stack[:len(stack)-1]
+		m.Nodes = append(m.Nodes, node)
+		m.Signature = append(m.Signature, Signature(h))
+		m.Weight = append(m.Weight, w)
+		if len(stack) > 0 {
+			p := &stack[len(stack)-1]
+			p.hash = combine(p.hash, h)
+			p.weight += w
+		}
+	}
+	return m
+}
+
+// SignatureOf returns the subtree signature of n.
+func SignatureOf(n *Node) Signature {
+	m := MeasureTree(n)
+	return m.Signature[len(m.Signature)-1]
+}
+
+// WeightOf returns the subtree weight of n.
+func WeightOf(n *Node) float64 {
+	m := MeasureTree(n)
+	return m.Weight[len(m.Weight)-1]
+}

@@ -13,6 +13,9 @@ type Document struct {
 	Epilog []*Node
 	// NextXID is the next XID to allocate: larger than every XID in the tree.
 	NextXID XID
+	// IDAttrs maps an element name to the name of its ID attribute, as
+	// declared in the document's DTD (<!ATTLIST person id ID #REQUIRED>).
+	IDAttrs map[string]string
 
 	slab []Node // nodes are allocated from here in chunks
 }
@@ -89,6 +92,12 @@ func (d *Document) ByXID() map[XID]*Node {
 // Clone returns a deep copy of d; the copy shares nothing with d.
 func (d *Document) Clone() *Document {
 	c := &Document{Doctype: d.Doctype, NextXID: d.NextXID}
+	if d.IDAttrs != nil {
+		c.IDAttrs = make(map[string]string, len(d.IDAttrs))
+		for k, v := range d.IDAttrs {
+			c.IDAttrs[k] = v
+		}
+	}
 	if d.Root != nil {
 		c.Root = c.CloneNode(d.Root)
 	}

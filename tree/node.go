@@ -44,6 +44,10 @@ type Node struct {
 	Parent   *Node
 	Children []*Node
 	XID      XID // persistent identifier; 0 when not assigned
+	// Post is the node's 1-based post-order rank in the subtree last passed
+	// to MeasureTree. Algorithms use it to index per-node arrays; it is
+	// scratch state, not part of the document's content.
+	Post int32
 }
 
 // IsLeaf reports whether n cannot have children (text, comment, PI).

@@ -79,8 +79,9 @@ type Measure struct {
 	Weight    []float64   // subtree weight of Nodes[i]
 }
 
-// Measure computes the post-order list, the signature and the weight of every
-// node in n's subtree in one iterative pass.
+// MeasureTree computes the post-order list, the signature and the weight of
+// every node in n's subtree in one iterative pass, and sets each node's Post
+// to its 1-based index in that list.
 func MeasureTree(n *Node) *Measure {
 	m := &Measure{}
 	// Post-order with an explicit stack of running child hashes and weights.
@@ -105,6 +106,7 @@ func MeasureTree(n *Node) *Measure {
 		}
 		stack = stack[:len(stack)-1]
 		m.Nodes = append(m.Nodes, node)
+		node.Post = int32(len(m.Nodes))
 		m.Signature = append(m.Signature, Signature(h))
 		m.Weight = append(m.Weight, w)
 		if len(stack) > 0 {

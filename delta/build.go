@@ -1,0 +1,355 @@
+package delta
+
+import (
+	"fmt"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// Build returns the delta that turns old into new, where two nodes are the
+// same node exactly when they have the same XID. It is the seed's phase 5
+// (thesis §3.5) separated from matching: XyDiff matches and gives the new
+// version its XIDs, then calls Build; the change simulator and Compose do the
+// same with XIDs they already know.
+//
+// Every node of both versions must have an XID, unique within its version;
+// the two roots must have the same XID; and nodes with the same XID must be
+// of the same kind. Build does not modify the trees' content; it renumbers
+// their Post fields.
+//
+// The delta it returns:
+//   - deletes the old subtrees whose root has no counterpart, and inserts the
+//     new ones;
+//   - moves a node whose parent changed (a "strong" move), and, among the
+//     children that stayed under the same parent, the minimum-weight set
+//     whose relative order changed (a "weak" move), found with a heaviest
+//     increasing subsequence in O(n log n), exact for any number of
+//     children;
+//   - updates a text, comment or processing instruction whose value changed
+//     and that stayed in place (a moved leaf whose value changed is deleted
+//     and inserted, keeping its XID);
+//   - renames elements whose name changed and inserts, deletes or updates
+//     their attributes.
+func Build(old, new *tree.Document) (*Delta, error) {
+	if old.Root == nil || new.Root == nil {
+		return nil, fmt.Errorf("build delta: document without a root element")
+	}
+	b := &builder{
+		old:   tree.MeasureTree(old.Root),
+		new:   tree.MeasureTree(new.Root),
+		arena: &tree.Document{},
+	}
+	if err := b.match(); err != nil {
+		return nil, fmt.Errorf("build delta: %w", err)
+	}
+	b.oldPos, b.newPos = siblingPositions(b.old), siblingPositions(b.new)
+	b.findMoves()
+	d := &Delta{FromXIDMap: old.XIDMap(), ToXIDMap: new.XIDMap()}
+	b.emitNodeChanges(d)
+	b.emitDeletes(d)
+	b.emitInserts(d)
+	return d, nil
+}
+
+type builder struct {
+	old, new *tree.Measure
+	// oldMatch[i] is the post index (0-based) of the new node matched with
+	// old node i, or -1; newMatch likewise.
+	oldMatch, newMatch []int32
+	moved              []bool // by old post index: the node is moved
+	// oldPos and newPos are each node's 0-based index among its siblings.
+	oldPos, newPos []int32
+	arena          *tree.Document
+}
+
+// match pairs the nodes of both versions by XID.
+func (b *builder) match() error {
+	oldIdx, err := newXIDIndex(b.old.Nodes, "old")
+	if err != nil {
+		return err
+	}
+	b.oldMatch = make([]int32, len(b.old.Nodes))
+	b.newMatch = make([]int32, len(b.new.Nodes))
+	for i := range b.oldMatch {
+		b.oldMatch[i] = -1
+	}
+	// The new version's XIDs must be present and unique too.
+	if _, err := newXIDIndex(b.new.Nodes, "new"); err != nil {
+		return err
+	}
+	for j, n := range b.new.Nodes {
+		i, ok := oldIdx.get(n.XID)
+		if !ok {
+			b.newMatch[j] = -1
+			continue
+		}
+		o := b.old.Nodes[i]
+		if o.Kind != n.Kind {
+			return fmt.Errorf("XID %d is a %s in the old version and a %s in the new one", n.XID, o.Kind, n.Kind)
+		}
+		b.newMatch[j] = i
+		b.oldMatch[i] = int32(j)
+	}
+	oldRoot, newRoot := len(b.old.Nodes)-1, len(b.new.Nodes)-1
+	if b.oldMatch[oldRoot] != int32(newRoot) {
+		return fmt.Errorf("the roots must have the same XID (old %d, new %d)", b.old.Nodes[oldRoot].XID, b.new.Nodes[newRoot].XID)
+	}
+	return nil
+}
+
+func (b *builder) oldIndex(n *tree.Node) int32 { return n.Post - 1 }
+func (b *builder) newIndex(n *tree.Node) int32 { return n.Post - 1 }
+
+// stays reports whether the old node i is matched under the match of its
+// parent (it may be reordered, but its parent did not change).
+func (b *builder) stays(i int32) bool {
+	o := b.old.Nodes[i]
+	j := b.oldMatch[i]
+	if j < 0 || o.Parent == nil {
+		return j >= 0
+	}
+	n := b.new.Nodes[j]
+	return n.Parent != nil && b.oldMatch[b.oldIndex(o.Parent)] == b.newIndex(n.Parent)
+}
+
+// findMoves marks strong moves (parent changed) and weak moves (order
+// changed among the children that stayed).
+func (b *builder) findMoves() {
+	b.moved = make([]bool, len(b.old.Nodes))
+	var keys []int
+	var weights []float64
+	var members []int32
+	for i, o := range b.old.Nodes {
+		if b.oldMatch[i] >= 0 && o.Parent != nil && !b.stays(int32(i)) {
+			b.moved[i] = true // strong move
+		}
+		if b.oldMatch[i] < 0 || len(o.Children) < 2 {
+			continue
+		}
+		keys, weights, members = keys[:0], weights[:0], members[:0]
+		for _, c := range o.Children {
+			ci := b.oldIndex(c)
+			if b.stays(ci) {
+				keys = append(keys, int(b.newPos[b.oldMatch[ci]]))
+				weights = append(weights, b.old.Weight[ci])
+				members = append(members, ci)
+			}
+		}
+		n := b.new.Nodes[b.oldMatch[i]]
+		keep := heaviestIncreasing(keys, weights, len(n.Children))
+		for k, ci := range members {
+			if !keep[k] {
+				b.moved[ci] = true // weak move
+			}
+		}
+	}
+}
+
+// valueChanged reports whether the matched leaf i has a new value.
+func (b *builder) valueChanged(i int32) bool {
+	j := b.oldMatch[i]
+	return j >= 0 && b.old.Nodes[i].Kind != tree.Element && b.old.Nodes[i].Value != b.new.Nodes[j].Value
+}
+
+// emitNodeChanges writes renames and attribute operations of matched
+// elements, in old document order.
+func (b *builder) emitNodeChanges(d *Delta) {
+	tree.Walk(b.old.Nodes[len(b.old.Nodes)-1], func(o *tree.Node) bool {
+		j := b.oldMatch[b.oldIndex(o)]
+		if j < 0 || o.Kind != tree.Element {
+			return true
+		}
+		n := b.new.Nodes[j]
+		if o.Name != n.Name {
+			d.Ops = append(d.Ops, Op{Kind: Rename, Node: o.XID, OldValue: o.Name, NewValue: n.Name})
+		}
+		for _, a := range o.Attrs {
+			switch v, ok := n.Attr(a.Name); {
+			case !ok:
+				d.Ops = append(d.Ops, Op{Kind: AttrDelete, Node: o.XID, Name: a.Name, OldValue: a.Value})
+			case v != a.Value:
+				d.Ops = append(d.Ops, Op{Kind: AttrUpdate, Node: o.XID, Name: a.Name, OldValue: a.Value, NewValue: v})
+			}
+		}
+		for _, a := range n.Attrs {
+			if _, ok := o.Attr(a.Name); !ok {
+				d.Ops = append(d.Ops, Op{Kind: AttrInsert, Node: o.XID, Name: a.Name, NewValue: a.Value})
+			}
+		}
+		return true
+	})
+}
+
+// emitDeletes writes the deletes in XyScript order: the old tree in reverse
+// post-order (children right to left, then the node), so that positions
+// refer to the old version and descendants go before their ancestors.
+func (b *builder) emitDeletes(d *Delta) {
+	root := b.old.Nodes[len(b.old.Nodes)-1]
+	type frame struct {
+		node *tree.Node
+		next int // children still to visit, counted from the right
+	}
+	stack := []frame{{root, len(root.Children)}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next > 0 {
+			top.next--
+			c := top.node.Children[top.next]
+			stack = append(stack, frame{c, len(c.Children)})
+			continue
+		}
+		o := top.node
+		stack = stack[:len(stack)-1]
+		if o.Parent == nil {
+			continue
+		}
+		i := b.oldIndex(o)
+		op := Op{Kind: Delete, Parent: o.Parent.XID, Pos: int(b.oldPos[i]) + 1}
+		switch {
+		case b.moved[i] && b.valueChanged(i):
+			op.Content = b.copyPruned(o, nil)
+			op.XIDs = tree.XIDMap{XIDs: []tree.XID{o.XID}}
+		case b.moved[i]:
+			op.Move = true
+			op.XIDs = tree.XIDMap{XIDs: []tree.XID{o.XID}}
+		case b.oldMatch[i] < 0 && b.oldMatch[b.oldIndex(o.Parent)] >= 0:
+			op.Content = b.copyPruned(o, func(c *tree.Node) bool { return b.oldMatch[b.oldIndex(c)] >= 0 })
+			op.XIDs = tree.SubtreeXIDMap(op.Content)
+		case b.valueChanged(i):
+			op.Update = true
+			op.Content = b.copyPruned(o, nil)
+			op.XIDs = tree.XIDMap{XIDs: []tree.XID{o.XID}}
+		default:
+			continue
+		}
+		d.Ops = append(d.Ops, op)
+	}
+}
+
+// emitInserts writes the inserts in XyScript order: the new tree in
+// pre-order, so that positions refer to the new version and ancestors go
+// before their descendants.
+func (b *builder) emitInserts(d *Delta) {
+	tree.Walk(b.new.Nodes[len(b.new.Nodes)-1], func(n *tree.Node) bool {
+		if n.Parent == nil {
+			return true
+		}
+		j := b.newIndex(n)
+		i := b.newMatch[j]
+		op := Op{Kind: Insert, Parent: n.Parent.XID, Pos: int(b.newPos[j]) + 1}
+		switch {
+		case i >= 0 && b.moved[i] && b.valueChanged(i):
+			op.Content = b.copyPruned(n, nil)
+			op.XIDs = tree.XIDMap{XIDs: []tree.XID{n.XID}}
+		case i >= 0 && b.moved[i]:
+			op.Move = true
+			op.XIDs = tree.XIDMap{XIDs: []tree.XID{n.XID}}
+		case i < 0 && b.newMatch[b.newIndex(n.Parent)] >= 0:
+			op.Content = b.copyPruned(n, func(c *tree.Node) bool { return b.newMatch[b.newIndex(c)] >= 0 })
+			op.XIDs = tree.SubtreeXIDMap(op.Content)
+		case i >= 0 && b.valueChanged(i):
+			op.Update = true
+			op.Content = b.copyPruned(n, nil)
+			op.XIDs = tree.XIDMap{XIDs: []tree.XID{n.XID}}
+		default:
+			return true
+		}
+		d.Ops = append(d.Ops, op)
+		return true
+	})
+}
+
+// siblingPositions returns each node's 0-based index among its siblings,
+// by post index.
+func siblingPositions(m *tree.Measure) []int32 {
+	pos := make([]int32, len(m.Nodes))
+	for _, n := range m.Nodes {
+		for k, c := range n.Children {
+			pos[c.Post-1] = int32(k)
+		}
+	}
+	return pos
+}
+
+// copyPruned copies n's subtree into the builder's arena, leaving out every
+// proper descendant for which skip returns true, with its subtree: those
+// are moved nodes with operations of their own.
+func (b *builder) copyPruned(n *tree.Node, skip func(*tree.Node) bool) *tree.Node {
+	type frame struct{ src, dst *tree.Node }
+	root := copyNode(b.arena, n)
+	stack := []frame{{n, root}}
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, c := range f.src.Children {
+			if skip != nil && skip(c) {
+				continue
+			}
+			cc := copyNode(b.arena, c)
+			f.dst.AppendChild(cc)
+			stack = append(stack, frame{c, cc})
+		}
+	}
+	return root
+}
+
+func copyNode(arena *tree.Document, n *tree.Node) *tree.Node {
+	c := arena.NewNode(n.Kind, n.Name, n.Value)
+	c.XID = n.XID
+	if len(n.Attrs) > 0 {
+		c.Attrs = append([]tree.Attr(nil), n.Attrs...)
+	}
+	return c
+}
+
+// xidIndex maps XIDs to post indexes: a slice when the XIDs are dense enough,
+// a map otherwise.
+type xidIndex struct {
+	dense  []int32 // dense[x] = index+1, 0 for absent
+	sparse map[tree.XID]int32
+}
+
+func newXIDIndex(nodes []*tree.Node, version string) (*xidIndex, error) {
+	var max tree.XID
+	for _, n := range nodes {
+		if n.XID == 0 {
+			return nil, fmt.Errorf("%s version: node %s has no XID", version, tree.Path(n))
+		}
+		max = tree.XID(maxU(uint64(max), uint64(n.XID)))
+	}
+	idx := &xidIndex{}
+	if max <= tree.XID(4*len(nodes)+1024) {
+		idx.dense = make([]int32, max+1)
+	} else {
+		idx.sparse = make(map[tree.XID]int32, len(nodes))
+	}
+	for i, n := range nodes {
+		if _, dup := idx.get(n.XID); dup {
+			return nil, fmt.Errorf("%s version: XID %d is used twice", version, n.XID)
+		}
+		if idx.dense != nil {
+			idx.dense[n.XID] = int32(i) + 1
+		} else {
+			idx.sparse[n.XID] = int32(i)
+		}
+	}
+	return idx, nil
+}
+
+func (x *xidIndex) get(id tree.XID) (int32, bool) {
+	if x.dense != nil {
+		if uint64(id) >= uint64(len(x.dense)) || x.dense[id] == 0 {
+			return 0, false
+		}
+		return x.dense[id] - 1, true
+	}
+	i, ok := x.sparse[id]
+	return i, ok
+}
+
+func maxU(a, b uint64) uint64 {
+	if a > b {
+		return a
+	}
+	return b
+}

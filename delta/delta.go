@@ -1,0 +1,170 @@
+package delta
+
+import (
+	"fmt"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// OpKind is the kind of an elementary operation.
+type OpKind uint8
+
+// The operations of XyDelta. A move is a Delete and an Insert with Move set
+// and the same XID; a text update is a Delete and an Insert with Update set.
+const (
+	Delete     OpKind = iota + 1 // <d>: remove a subtree (or detach it, for a move)
+	Insert                       // <i>: add a subtree (or reattach it, for a move)
+	AttrDelete                   // <ad>: remove an attribute of an element
+	AttrInsert                   // <ai>: add an attribute to an element
+	AttrUpdate                   // <au>: change the value of an attribute
+	Rename                       // <rn>: change an element's name (Vigil extension)
+)
+
+// String returns the XyDelta element name of the kind.
+func (k OpKind) String() string {
+	switch k {
+	case Delete:
+		return "d"
+	case Insert:
+		return "i"
+	case AttrDelete:
+		return "ad"
+	case AttrInsert:
+		return "ai"
+	case AttrUpdate:
+		return "au"
+	case Rename:
+		return "rn"
+	}
+	return fmt.Sprintf("OpKind(%d)", k)
+}
+
+// Op is one elementary operation of a delta.
+//
+// Delete and Insert address a subtree by the XID of its parent (Parent) and
+// its 1-based position among the parent's children (Pos): in the old version
+// for a delete, in the new version for an insert. XIDs lists the XIDs of the
+// subtree in post-order, its root last. Content holds the subtree itself, with
+// those XIDs, so that the operation can be applied in both directions; a move
+// carries no content and only the XID of the moved root.
+//
+// AttrDelete, AttrInsert, AttrUpdate and Rename address an element by its XID
+// (Node). Name is the attribute's name; OldValue and NewValue are the values
+// before and after (the attribute's value for ad and ai, the element names for
+// rn), so that every operation can be inverted.
+type Op struct {
+	Kind OpKind
+
+	Parent  tree.XID
+	Pos     int
+	XIDs    tree.XIDMap
+	Move    bool
+	Update  bool
+	Content *tree.Node
+
+	Node     tree.XID
+	Name     string
+	OldValue string
+	NewValue string
+}
+
+// Root returns the XID of the subtree a Delete or Insert acts on.
+func (op *Op) Root() tree.XID { return op.XIDs.Root() }
+
+// Delta is the change from one version of a document to the next: a set of
+// operations, and the XID-maps of both versions.
+//
+// Ops are kept in XyScript order (see Canonicalize): attribute operations and
+// renames first, then deletes from right to left with descendants before
+// their ancestors, then inserts from left to right with ancestors before their
+// descendants. In that order every Delete position refers to the old version
+// and every Insert position to the new one.
+type Delta struct {
+	From, To             string // labels of the two versions (file names, version ids); may be empty
+	FromXIDMap, ToXIDMap tree.XIDMap
+	Ops                  []Op
+}
+
+// Empty reports whether the delta changes nothing.
+func (d *Delta) Empty() bool { return len(d.Ops) == 0 }
+
+// Stats counts the changes of a delta the way a user reads them: a move or
+// an update counts once, not as its two halves.
+type Stats struct {
+	Inserts, Deletes, Moves, Updates  int // subtrees inserted, deleted, moved; texts updated
+	InsertedNodes, DeletedNodes       int // nodes in the inserted and deleted subtrees
+	AttrInserts, AttrDeletes, AttrUpd int
+	Renames                           int
+}
+
+// Stats returns the counts of d's operations.
+func (d *Delta) Stats() Stats {
+	var s Stats
+	for i := range d.Ops {
+		op := &d.Ops[i]
+		switch op.Kind {
+		case Delete:
+			switch {
+			case op.Move:
+				s.Moves++
+			case op.Update:
+				s.Updates++
+			default:
+				s.Deletes++
+				s.DeletedNodes += len(op.XIDs.XIDs)
+			}
+		case Insert:
+			if !op.Move && !op.Update {
+				s.Inserts++
+				s.InsertedNodes += len(op.XIDs.XIDs)
+			}
+		case AttrDelete:
+			s.AttrDeletes++
+		case AttrInsert:
+			s.AttrInserts++
+		case AttrUpdate:
+			s.AttrUpd++
+		case Rename:
+			s.Renames++
+		}
+	}
+	return s
+}
+
+// Cost is the seed's edit cost (thesis §5.1): one per inserted or deleted
+// node, one per text or attribute update, one per rename, and moveCost per
+// moved subtree (1 in the seed's move experiments).
+func (d *Delta) Cost(moveCost int) int {
+	s := d.Stats()
+	return s.InsertedNodes + s.DeletedNodes + s.Updates + s.AttrInserts + s.AttrDeletes + s.AttrUpd + s.Renames + s.Moves*moveCost
+}
+
+// String returns a one-line description of op for messages and tests, such
+// as `d par=14 pos=1 xm=(13) move` or `au xid=2 a=b ov="2" nv="3"`.
+func (op *Op) String() string {
+	switch op.Kind {
+	case Delete, Insert:
+		s := fmt.Sprintf("%s par=%d pos=%d xm=%s", op.Kind, op.Parent, op.Pos, op.XIDs)
+		if op.Move {
+			s += " move"
+		}
+		if op.Update {
+			s += " update"
+		}
+		if op.Content != nil && op.Content.Kind != tree.Element {
+			s += fmt.Sprintf(" %q", op.Content.Value)
+		} else if op.Content != nil {
+			s += " <" + op.Content.Name + ">"
+		}
+		return s
+	case AttrDelete:
+		return fmt.Sprintf("ad xid=%d a=%s v=%q", op.Node, op.Name, op.OldValue)
+	case AttrInsert:
+		return fmt.Sprintf("ai xid=%d a=%s v=%q", op.Node, op.Name, op.NewValue)
+	case AttrUpdate:
+		return fmt.Sprintf("au xid=%d a=%s ov=%q nv=%q", op.Node, op.Name, op.OldValue, op.NewValue)
+	case Rename:
+		return fmt.Sprintf("rn xid=%d ov=%q nv=%q", op.Node, op.OldValue, op.NewValue)
+	}
+	return op.Kind.String()
+}

@@ -1,0 +1,46 @@
+// Package delta is XyDelta: a change between two versions of a document as a
+// set of operations on persistent node identifiers (XIDs), which can be
+// stored, validated, applied in both directions, inverted and composed.
+//
+// It implements chapter 4 of G. Cobéna, "Change management of
+// semi-structured data on the Web", PhD thesis, École Polytechnique, 2003
+// (Cobéna, Abiteboul, Marian, "Detecting changes in XML documents", ICDE 2002,
+// and Marian, Abiteboul, Cobéna, Mignet, "Change-centric management of
+// versions in an XML warehouse", VLDB 2001), and the delta construction step
+// (phase 5) of chapter 3, as Build.
+//
+// # Operations
+//
+// A delta holds deletes and inserts of subtrees, addressed by the XID of the
+// parent and a 1-based position (in the old version for a delete, in the new
+// version for an insert), each carrying the XID-map of its subtree and the
+// subtree itself; moves and text updates as tagged delete/insert pairs; and
+// attribute inserts, deletes and updates addressed by the element's XID and
+// the attribute's name. Each operation carries what is needed to undo it, so
+// the delta is "completed" in the seed's sense.
+//
+// # Differences from the seed
+//
+//   - Attribute updates carry the old value as well as the new one (the
+//     seed's attr-modify has only the new value, which cannot be inverted);
+//     this is what the XyDiff tool writes (au with ov and nv).
+//   - A text update keeps the text node's XID, as figure 3.5 of the thesis
+//     does; the XyDiff tool allocates a new one. Keeping it lets a user's
+//     question ("did this text change?") follow the same node across
+//     versions.
+//   - An update is emitted for any text, comment or processing instruction
+//     whose value changed and that stayed at its place under the same parent,
+//     not only for the sole text child of an element (the seed's rule, which
+//     turns every change in mixed content into a delete plus an insert).
+//   - A move carries only the XID of the moved subtree's root, as the XyDiff
+//     tool writes it; the seed's full XID-map of the moved data cannot be
+//     stated once the moved subtree itself changes.
+//   - Rename (rn) changes an element's name in place. The seed has no such
+//     operation; the XyDiff tool has renameRoot for the root only. Vigil
+//     uses it for the root and wherever a matched element changed its name.
+//   - Sibling order is repaired with an exact heaviest increasing
+//     subsequence in O(n log n) for any number of children, where the seed
+//     cuts long lists into chunks of 50 and the XyDiff tool switches to a
+//     greedy pass above 100 children (which reports thousands of false moves
+//     on long lists).
+package delta

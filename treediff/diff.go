@@ -1,0 +1,84 @@
+package treediff
+
+import (
+	"fmt"
+
+	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// phase is one step of the matching. Phases share the matching state and run
+// in order; each only adds pairs.
+type phase interface {
+	name() string
+	run(m *matching)
+}
+
+// phases returns the matching pipeline of an algorithm.
+func phases(a Algorithm) ([]phase, error) {
+	switch a {
+	case XyDiff:
+		return []phase{idPhase{}, buldPhase{}, bottomUp{}, topDown{}}, nil
+	}
+	return nil, fmt.Errorf("treediff: unknown algorithm %q", a)
+}
+
+// Diff computes the delta that turns old into new.
+//
+// If old has no XIDs yet (its root's XID is 0), it is given the XIDs of a
+// first version (post-order from 1). new is given XIDs: a matched node takes
+// the XID of its old counterpart, an unmatched one a fresh XID from
+// old.NextXID, in post-order, and new.NextXID is set past them, so that new
+// can be stored and diffed against the next version in turn. Diff changes
+// nothing else in either document.
+func Diff(old, new *tree.Document, opt *Options) (*delta.Delta, error) {
+	if old == nil || new == nil || old.Root == nil || new.Root == nil {
+		return nil, fmt.Errorf("treediff: both versions need a root element")
+	}
+	pipeline, err := phases(opt.algorithm())
+	if err != nil {
+		return nil, err
+	}
+	if old.Root.XID == 0 {
+		old.AssignXIDs()
+	}
+	m := newMatching(old, new, opt)
+	// The roots always match; a different name becomes a rename.
+	m.pair(int32(len(m.old.Nodes)-1), int32(len(m.new.Nodes)-1))
+	for _, p := range pipeline {
+		p.run(m)
+	}
+	m.assignXIDs(old, new)
+	d, err := delta.Build(old, new)
+	if err != nil {
+		return nil, fmt.Errorf("treediff: %w", err)
+	}
+	return d, nil
+}
+
+// assignXIDs gives every new node the XID of its match, or a fresh one.
+func (m *matching) assignXIDs(old, new *tree.Document) {
+	next := old.NextXID
+	if max := maxXID(m.old.Nodes); next <= max {
+		next = max + 1
+	}
+	for j, n := range m.new.Nodes {
+		if i := m.newMatch[j]; i >= 0 {
+			n.XID = m.old.Nodes[i].XID
+		} else {
+			n.XID = next
+			next++
+		}
+	}
+	new.NextXID = next
+}
+
+func maxXID(nodes []*tree.Node) tree.XID {
+	var max tree.XID
+	for _, n := range nodes {
+		if n.XID > max {
+			max = n.XID
+		}
+	}
+	return max
+}

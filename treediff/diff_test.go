@@ -1,0 +1,153 @@
+package treediff
+
+import (
+	"encoding/xml"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// parse reads compact XML (no white-space-only text) into a document.
+func parse(t testing.TB, s string) *tree.Document {
+	t.Helper()
+	d := &tree.Document{}
+	dec := xml.NewDecoder(strings.NewReader(s))
+	var cur *tree.Node
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			n := d.NewElement(tok.Name.Local)
+			for _, a := range tok.Attr {
+				n.Attrs = append(n.Attrs, tree.Attr{Name: a.Name.Local, Value: a.Value})
+			}
+			if cur == nil {
+				d.Root = n
+			} else {
+				cur.AppendChild(n)
+			}
+			cur = n
+		case xml.EndElement:
+			cur = cur.Parent
+		case xml.CharData:
+			if strings.TrimSpace(string(tok)) != "" {
+				cur.AppendChild(d.NewText(string(tok)))
+			}
+		}
+	}
+	return d
+}
+
+func ops(d *delta.Delta) string {
+	var b strings.Builder
+	for i := range d.Ops {
+		b.WriteString(d.Ops[i].String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func TestDiffSeedExamples(t *testing.T) {
+	tests := []struct {
+		name     string
+		v1, v2   string
+		ops      string
+		toXIDMap string
+	}{
+		{
+			name: "camera (figures 3.2-3.5)",
+			v1:   `<Category><Title>Digital Cameras</Title><Discount><Product><Name>tx123</Name><Price>$499</Price></Product></Discount><NewProducts><Product><Name>zy456</Name><Price>$799</Price></Product></NewProducts></Category>`,
+			v2:   `<Category><Title>Digital Cameras</Title><Discount><Product><Name>zy456</Name><Price>$699</Price></Product></Discount><NewProducts><Product><Name>abc</Name><Price>$899</Price></Product></NewProducts></Category>`,
+			ops: `d par=12 pos=1 xm=(11) update "$799"
+d par=14 pos=1 xm=(13) move
+d par=8 pos=1 xm=(3-7) <Product>
+i par=8 pos=1 xm=(13) move
+i par=12 pos=1 xm=(11) update "$699"
+i par=14 pos=1 xm=(16-20) <Product>
+`,
+			toXIDMap: "(1-2;9-13;8;16-20;14-15|21)",
+		},
+		{
+			name: "catalog (figures 5.1-5.2)",
+			v1:   `<catalog><product><name>Notebook</name><description>2200MHz Pentium4</description><price>$1999</price></product><product><name>Digital Camera</name><description>Fuji FinePix 2600Z</description><status>Not Available</status></product></catalog>`,
+			v2:   `<catalog><product><name>Notebook</name><description>2200MHz Pentium4</description><price>$1999</price></product><product><name>Digital Camera</name><description>Fuji FinePix 2600Z</description><price>$299</price></product></catalog>`,
+			ops: `d par=14 pos=3 xm=(12-13) <status>
+i par=14 pos=3 xm=(16-17) <price>
+`,
+			toXIDMap: "(1-11;16-17;14-15|18)",
+		},
+		{
+			name: "reorder (figure 3.6)",
+			v1:   `<r><A/><B/><C/><D/><E/><F/></r>`,
+			v2:   `<r><B/><C/><A/><D/><E/><F/></r>`,
+			ops:  "d par=7 pos=1 xm=(1) move\ni par=7 pos=3 xm=(1) move\n",
+		},
+		{
+			name: "reorder with deletes, inserts and a cross-parent move (E3)",
+			v1:   `<r><v><A>a</A><X>x</X><B>b</B><C>c</C><Y>y</Y><D>d</D><E>e</E><F>f</F></v><w/></r>`,
+			v2:   `<r><v><B>b</B><Z>z1</Z><C>c</C><A>a</A><D>d</D><Z>z2</Z><E>e</E><F>f</F></v><w><X>x</X></w></r>`,
+			ops: `d par=17 pos=5 xm=(9-10) <Y>
+d par=17 pos=2 xm=(4) move
+d par=17 pos=1 xm=(2) move
+i par=17 pos=2 xm=(20-21) <Z>
+i par=17 pos=4 xm=(2) move
+i par=17 pos=6 xm=(22-23) <Z>
+i par=18 pos=1 xm=(4) move
+`,
+		},
+		{
+			name: "attributes and mixed content (E9)",
+			v1:   `<root><p a="1" b="2">hello</p><q><x/>old text<y/></q></root>`,
+			v2:   `<root><p a="1" b="3" c="4">hello</p><q><x/>new text<y/></q></root>`,
+			ops: `au xid=2 a=b ov="2" nv="3"
+ai xid=2 a=c v="4"
+d par=6 pos=2 xm=(4) update "old text"
+i par=6 pos=2 xm=(4) update "new text"
+`,
+		},
+		{
+			name: "DeltaXML per-level example (E6): 6 operations",
+			v1:   `<top><a><b>text</b><b>text</b></a><a><b>text</b></a></top>`,
+			v2:   `<top><a><b>new text</b></a><a><b>new text</b></a><a><b>updated text</b><b>text</b><b>text</b></a><a><b>updated text</b></a><a><b>updated text</b></a></top>`,
+			ops: `d par=9 pos=2 xm=(6-8) <a>
+i par=9 pos=1 xm=(10-12) <a>
+i par=9 pos=2 xm=(13-15) <a>
+i par=5 pos=1 xm=(16-17) <b>
+i par=9 pos=4 xm=(18-20) <a>
+i par=9 pos=5 xm=(21-23) <a>
+`,
+		},
+		{
+			name: "root renamed",
+			v1:   `<a><x>1</x></a>`,
+			v2:   `<b><x>1</x></b>`,
+			ops:  "rn xid=3 ov=\"a\" nv=\"b\"\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v1, v2 := parse(t, tt.v1), parse(t, tt.v2)
+			d, err := Diff(v1, v2, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.ops != "" {
+				if got := ops(d); got != tt.ops {
+					t.Errorf("ops:\n%s\nwant:\n%s", got, tt.ops)
+				}
+			}
+			if tt.toXIDMap != "" && d.ToXIDMap.String() != tt.toXIDMap {
+				t.Errorf("ToXIDMap = %s, want %s", d.ToXIDMap, tt.toXIDMap)
+			}
+		})
+	}
+}

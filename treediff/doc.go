@@ -1,0 +1,56 @@
+// Package treediff is XyDiff: it finds the changes between two versions of a
+// document tree, moves included, in O(n log n) time and linear memory, and
+// returns them as a delta (package delta).
+//
+// It implements chapter 3 of G. Cobéna, "Change management of
+// semi-structured data on the Web", PhD thesis, École Polytechnique, 2003,
+// published as Cobéna, Abiteboul, Marian, "Detecting changes in XML
+// documents", ICDE 2002. The XyDiff tool (INRIA, C++) settles points the
+// thesis leaves open; where Vigil follows it, this says so.
+//
+// # Phases, in the seed's order
+//
+//  1. ID attributes (idPhase): elements with the same ID value (from the
+//     DTD's ID attributes, or the user's key attributes) are matched, then
+//     their ancestors by the bottom-up pass. An element with an ID can only
+//     ever match an element with the same ID: the ID is part of the
+//     matching key of every later phase.
+//  2. Signatures and weights (tree.MeasureTree): a 64-bit hash and a weight
+//     (1 + Σ children; 1 + ln(length) for text) per subtree.
+//  3. Heaviest first (buldPhase): new subtrees are taken from a priority
+//     queue by weight (ties: first in post-order) and matched with an
+//     identical old subtree. Among several candidates, the one whose k-th
+//     ancestor is matched with the new subtree's k-th ancestor wins, at the
+//     lowest k up to dmax = minLookupDepth + ⌊lookupFactor · ln N · W/W0⌋;
+//     the ancestors up to the anchor are then matched while their names
+//     agree. Long candidate lists are indexed by (signature, level,
+//     ancestor) so that a popular signature costs O(1) a look-up.
+//  4. Peephole (bottomUp, topDown): an unmatched node is matched with the
+//     old parent of the heaviest set of its matched children; then, under
+//     matched parents, children that are the only unmatched one of their
+//     name on both sides are matched.
+//  5. Delta construction (delta.Build): deletes, inserts, moves (parent
+//     changed, or out of the heaviest increasing subsequence of the
+//     siblings), updates and attribute operations.
+//
+// # Differences from the seed
+//
+//   - The look-up depth is the XyDiff tool's 3 + ⌊5 · ln N · W/W0⌋, not the
+//     thesis's garbled 1 + h · W/W0: it anchors small subtrees through their
+//     grandparents, which the thesis's formula almost never allows.
+//   - A subtree whose signature occurs exactly once in each version is
+//     matched even when no ancestor anchors it: identical content that is
+//     unique on both sides is the same content moved, and a move costs one
+//     operation where a delete and an insert cost the whole subtree twice.
+//     The seed (and the tool) leave such subtrees unmatched.
+//   - Phase 4 runs bottom-up then top-down, as the thesis says (the tool
+//     runs only top-down), and the top-down pass also pairs text nodes, so
+//     that a changed text under a matched parent is an update, in mixed
+//     content too.
+//   - Signatures include attributes (see package tree); equal signatures
+//     mean the attributes are equal too.
+//   - The roots always match, as in the tool; different names give a rename
+//     operation (see package delta).
+//   - Sibling order: see package delta (exact heaviest increasing
+//     subsequence for any number of children, no chunking, no greedy pass).
+package treediff

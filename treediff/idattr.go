@@ -1,0 +1,88 @@
+package treediff
+
+import (
+	"github.com/vigil-web/vigil/tree"
+)
+
+// keyAttrs returns, per element name, the attributes that identify an
+// element: the DTD's ID attributes (unless ignored) and the user's keys,
+// which apply to every element ("*").
+func keyAttrs(old *tree.Document, opt *Options) map[string][]string {
+	keys := map[string][]string{}
+	if opt == nil || !opt.IgnoreDTD {
+		for elem, attr := range old.IDAttrs {
+			keys[elem] = append(keys[elem], attr)
+		}
+	}
+	if opt != nil && len(opt.KeyAttrs) > 0 {
+		keys["*"] = append(keys["*"], opt.KeyAttrs...)
+	}
+	return keys
+}
+
+// idKeys returns the ID key of every node: a hash of the element's name, its
+// first key attribute and that attribute's value, or 0.
+func idKeys(t *tree.Measure, keys map[string][]string) []uint64 {
+	out := make([]uint64, len(t.Nodes))
+	if len(keys) == 0 {
+		return out
+	}
+	star := keys["*"]
+	for i, n := range t.Nodes {
+		if n.Kind != tree.Element || len(n.Attrs) == 0 {
+			continue
+		}
+		for _, list := range [2][]string{keys[n.Name], star} {
+			for _, a := range list {
+				if v, ok := n.Attr(a); ok {
+					// Any nonzero, collision-resistant value will do; reuse the
+					// tree's label hash on a synthetic element.
+					out[i] = uint64(tree.Label(&tree.Node{Kind: tree.Element, Name: n.Name, Attrs: []tree.Attr{{Name: a, Value: v}}})) | 1
+					break
+				}
+			}
+			if out[i] != 0 {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// idPhase is the seed's phase 1: nodes that carry the same ID key in both
+// versions are matched, then their ancestors through a bottom-up pass.
+type idPhase struct{}
+
+func (idPhase) name() string { return "id" }
+
+func (idPhase) run(m *matching) {
+	byKey := map[uint64]int32{}
+	for i, k := range m.oldKey {
+		if k == 0 {
+			continue
+		}
+		if _, dup := byKey[k]; dup {
+			byKey[k] = -1 // ambiguous: an ID repeated in one version is not an identity
+			continue
+		}
+		byKey[k] = int32(i)
+	}
+	if len(byKey) == 0 {
+		return
+	}
+	seen := map[uint64]int{}
+	for _, k := range m.newKey {
+		if k != 0 {
+			seen[k]++
+		}
+	}
+	for j, k := range m.newKey {
+		if k == 0 || seen[k] > 1 {
+			continue
+		}
+		if i, ok := byKey[k]; ok && i >= 0 && m.canMatch(i, int32(j)) {
+			m.pair(i, int32(j))
+		}
+	}
+	bottomUp{}.run(m)
+}

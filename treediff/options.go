@@ -1,0 +1,32 @@
+package treediff
+
+// Algorithm selects how Diff matches the two versions.
+type Algorithm string
+
+// Matching algorithms.
+const (
+	// XyDiff is the seed's algorithm: its five phases and nothing more.
+	XyDiff Algorithm = "xydiff"
+)
+
+// Options configure Diff. The zero value (or a nil *Options) gives the
+// defaults.
+type Options struct {
+	// Algorithm is the matching algorithm; empty means XyDiff.
+	Algorithm Algorithm
+	// KeyAttrs names attributes that identify an element, as ID attributes
+	// declared in a DTD do (for example "id" or "name"): two elements that
+	// carry a key attribute are matched only if they have the same name and
+	// the same key value, and are never matched otherwise.
+	KeyAttrs []string
+	// IgnoreDTD disables the ID attributes that the old version's DTD
+	// declares (tree.Document.IDAttrs); they are used by default.
+	IgnoreDTD bool
+}
+
+func (o *Options) algorithm() Algorithm {
+	if o == nil || o.Algorithm == "" {
+		return XyDiff
+	}
+	return o.Algorithm
+}

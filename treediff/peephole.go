@@ -1,0 +1,119 @@
+package treediff
+
+// bottomUp is the seed's "propagate to parents" pass (thesis §3.5.2,
+// phase 4): an unmatched new node is matched with the old node that is the
+// parent of the heaviest set of its matched children, when the two may be
+// matched.
+type bottomUp struct{}
+
+func (bottomUp) name() string { return "bottom-up" }
+
+func (bottomUp) run(m *matching) {
+	type vote struct {
+		parent int32
+		weight float64
+	}
+	var votes []vote
+	for j, v := range m.new.Nodes { // post-order: children before parents
+		if m.newMatch[j] >= 0 || len(v.Children) == 0 {
+			continue
+		}
+		votes = votes[:0]
+		for _, c := range v.Children {
+			i := m.newMatch[newIndex(c)]
+			if i < 0 {
+				continue
+			}
+			p := parentIndex(m.old.Nodes[i])
+			if p < 0 {
+				continue
+			}
+			w := m.new.Weight[newIndex(c)]
+			found := false
+			for k := range votes {
+				if votes[k].parent == p {
+					votes[k].weight += w
+					found = true
+					break
+				}
+			}
+			if !found {
+				votes = append(votes, vote{p, w})
+			}
+		}
+		best := int32(-1)
+		var bestWeight float64
+		for _, vt := range votes {
+			if vt.weight > bestWeight && m.canMatch(vt.parent, int32(j)) {
+				best, bestWeight = vt.parent, vt.weight
+			}
+		}
+		if best >= 0 {
+			m.pair(best, int32(j))
+		}
+	}
+}
+
+// topDown is the seed's "propagate to children" pass (thesis §3.5.2, phase
+// 4): under a matched pair, unmatched children that are the only unmatched
+// child of their kind and name on both sides are matched. Text children
+// count as one name, so a changed text becomes an update.
+type topDown struct{}
+
+func (topDown) name() string { return "top-down" }
+
+func (topDown) run(m *matching) {
+	type slot struct {
+		oldCount, newCount int
+		old, new           int32
+	}
+	slots := map[uint64]*slot{}
+	// Pre-order over the old tree, so that a pair matched here has its own
+	// children considered when the walk reaches it.
+	stack := []int32{int32(len(m.old.Nodes) - 1)}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		o := m.old.Nodes[i]
+		for k := len(o.Children) - 1; k >= 0; k-- {
+			stack = append(stack, oldIndex(o.Children[k]))
+		}
+		j := m.oldMatch[i]
+		if j < 0 || len(o.Children) == 0 {
+			continue
+		}
+		v := m.new.Nodes[j]
+		clear(slots)
+		for _, c := range o.Children {
+			ci := oldIndex(c)
+			if m.oldMatch[ci] >= 0 {
+				continue
+			}
+			s := slots[m.oldName[ci]]
+			if s == nil {
+				s = &slot{}
+				slots[m.oldName[ci]] = s
+			}
+			s.oldCount++
+			s.old = ci
+		}
+		if len(slots) == 0 {
+			continue
+		}
+		for _, c := range v.Children {
+			cj := newIndex(c)
+			if m.newMatch[cj] >= 0 {
+				continue
+			}
+			if s := slots[m.newName[cj]]; s != nil {
+				s.newCount++
+				s.new = cj
+			}
+		}
+		for _, s := range slots {
+			if s.oldCount == 1 && s.newCount == 1 && m.canMatch(s.old, s.new) {
+				m.pair(s.old, s.new)
+			}
+		}
+	}
+}

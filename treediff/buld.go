@@ -85,7 +85,7 @@ func (q *queue) Less(a, b int) bool {
 	return q.items[a] < q.items[b]
 }
 func (q *queue) Swap(a, b int) { q.items[a], q.items[b] = q.items[b], q.items[a] }
-func (q *queue) Push(x any)   { q.items = append(q.items, x.(int32)) }
+func (q *queue) Push(x any)    { q.items = append(q.items, x.(int32)) }
 func (q *queue) Pop() any {
 	x := q.items[len(q.items)-1]
 	q.items = q.items[:len(q.items)-1]

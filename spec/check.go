@@ -1,0 +1,369 @@
+package spec
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Checked is a sentinel that passed the checker: complete (inheritance and
+// defaults applied) and resolved.
+type Checked struct {
+	// Sentinel has every clause present, stated, inherited or default,
+	// except Confirm (nil when not asked for) and Notify (nil when nobody is
+	// to be notified: changes are only shown on the dashboard). Inherited
+	// clauses share their nodes with the parent's; default clauses have no
+	// positions. Print(Sentinel) restates the sentinel in full.
+	Sentinel *Sentinel
+	// Parent is the name of the sentinel inherited from ("Using s1"), or "".
+	Parent string
+	// Inherited lists the clauses taken from Parent, in canonical order
+	// ("Monitor", "Fetch", "Confirm", "From", "To", "Notify", "Every",
+	// "Compare").
+	Inherited []string
+	// URLs are the pages watched, normalised ("http://" added).
+	URLs []string
+	// Start and End are the lifespan resolved to absolute times, as the
+	// seed's Fig 7.2 and Appendix C compute them. For an event of another
+	// sentinel that has not happened yet they are estimates: the scheduler
+	// should still wait for the event itself.
+	Start, End time.Time
+	// Warnings are legal but probably unintended constructs ("all words OR
+	// any change" is "any change").
+	Warnings ErrorList
+}
+
+// Stored is a sentinel the checker already knows: checked earlier and kept by
+// the caller, with its run-time status (the seed's wv_sentinelstatus).
+type Stored struct {
+	*Checked
+	Created time.Time // when it was created: its Now
+	Started time.Time // when it actually started; zero if it has not
+	Ended   time.Time // when it actually ended; zero if it has not
+}
+
+// Checker applies the semantic rules of the seed (chapter 6) to the
+// sentinels of one owner. Sentinel names are per owner, so use one Checker
+// per owner.
+//
+// The checker is incremental: it knows the owner's existing sentinels
+// through Add (for sentinels checked in this process) and Lookup (for
+// sentinels in a store), and checks a new sentinel against them. A Checker
+// is not safe for concurrent use.
+type Checker struct {
+	// Now is the creation time of the sentinels checked: the value of Now
+	// in the language and the reference of the time-lapse rules. Required.
+	Now time.Time
+	// Location is the time zone of dates written in the language; nil
+	// means UTC.
+	Location *time.Location
+	// Owner is the owner's email address, the contact used when a sentinel
+	// has no Notify clause and inherits none (the seed: "the default
+	// mechanism is email", the user id being the email address). Empty
+	// means such sentinels notify nobody.
+	Owner string
+	// DefaultLifespan is added to the start of a sentinel that has no To
+	// clause and inherits none. Zero means 12 months.
+	DefaultLifespan Duration
+	// Lookup returns a stored sentinel of the owner by name (compared
+	// without regard to case), or nil. It may be nil.
+	Lookup func(name string) *Stored
+
+	known map[string]*Stored
+	bad   map[string]bool
+}
+
+// NewChecker returns a checker whose Now is now and whose location is UTC.
+func NewChecker(now time.Time) *Checker { return &Checker{Now: now} }
+
+// Add makes a sentinel known to the checker, as if it had been stored.
+func (c *Checker) Add(s *Stored) {
+	if s == nil || s.Checked == nil || s.Sentinel == nil || s.Sentinel.Name == nil {
+		return
+	}
+	if c.known == nil {
+		c.known = map[string]*Stored{}
+	}
+	c.known[strings.ToLower(s.Sentinel.Name.Name)] = s
+}
+
+func (c *Checker) lookup(name string) *Stored {
+	if s, ok := c.known[strings.ToLower(name)]; ok {
+		return s
+	}
+	if c.Lookup != nil {
+		return c.Lookup(name)
+	}
+	return nil
+}
+
+func (c *Checker) loc() *time.Location {
+	if c.Location != nil {
+		return c.Location
+	}
+	return time.UTC
+}
+
+// CheckFile checks the sentinels of f in order. Each valid sentinel is
+// added to the checker (created at Now, not started), so later sentinels
+// may use it or refer to its events. It returns the checked sentinels (nil
+// for those with errors, so the slice is parallel to f.Sentinels) and an
+// ErrorList sorted by position.
+func (c *Checker) CheckFile(f *File) ([]*Checked, error) {
+	var errs ErrorList
+	out := make([]*Checked, len(f.Sentinels))
+	for i, s := range f.Sentinels {
+		ch, el := c.check(f.Name, s)
+		errs = append(errs, el...)
+		if len(el) == 0 {
+			out[i] = ch
+			c.Add(&Stored{Checked: ch, Created: c.Now})
+		} else if s.Name != nil {
+			if c.bad == nil {
+				c.bad = map[string]bool{}
+			}
+			c.bad[strings.ToLower(s.Name.Name)] = true
+		}
+	}
+	errs.Sort()
+	return out, errs.Err()
+}
+
+// Check checks one sentinel against the known ones and returns it complete
+// and resolved. It does not add it; call Add once it is stored. The error,
+// if any, is an ErrorList sorted by position (positions without a file
+// name).
+func (c *Checker) Check(s *Sentinel) (*Checked, error) {
+	ch, errs := c.check("", s)
+	if len(errs) > 0 {
+		errs.Sort()
+		return nil, errs
+	}
+	return ch, nil
+}
+
+// checking is the state of one Check.
+type checking struct {
+	c        *Checker
+	filename string
+	s        *Sentinel
+	errs     ErrorList
+	warnings ErrorList
+}
+
+func (k *checking) errorf(n Node, found, format string, args ...any) {
+	var pos Pos
+	if n != nil {
+		pos = n.Pos()
+	}
+	k.errs = append(k.errs, &Error{Pos: pos.Position(k.filename), Msg: fmt.Sprintf(format, args...), Found: found})
+}
+
+func (k *checking) report(n Node, found, msg string) { k.errorf(n, found, "%s", msg) }
+
+func (k *checking) warn(n Node, found, msg string) {
+	var pos Pos
+	if n != nil {
+		pos = n.Pos()
+	}
+	k.warnings = append(k.warnings, &Error{Pos: pos.Position(k.filename), Msg: msg, Found: found})
+}
+
+func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
+	k := &checking{c: c, filename: filename, s: s}
+	if s == nil || s.Name == nil || s.Target == nil {
+		var n Node
+		if s != nil {
+			n = s
+		}
+		k.errorf(n, "", "incomplete sentinel: Create Sentinel <name> Using <target> is required")
+		return nil, k.errs
+	}
+	if c.Now.IsZero() {
+		k.errorf(s, "", "checker has no current time (Checker.Now)")
+		return nil, k.errs
+	}
+	v := &validator{report: k.report, warn: k.warn}
+	v.sentinel(s)
+
+	name := s.Name.Name
+	if old := c.lookup(name); old != nil {
+		k.errorf(s.Name, name, "sentinel name %s is not unique: the owner already has a sentinel %s", name, old.Sentinel.Name.Name)
+	}
+
+	ch := &Checked{}
+	var parent *Stored
+	urls := k.targets(s.Target, &parent)
+	ch.URLs = urls
+
+	out := *s
+	if parent != nil {
+		ch.Parent = parent.Sentinel.Name.Name
+		k.inherit(&out, parent.Sentinel, ch)
+	}
+	k.defaults(&out)
+	ch.Sentinel = &out
+
+	// Rules that need the complete sentinel.
+	if out.Confirm != nil && out.Fetch != nil && out.Fetch.Interval != nil && out.Confirm.After != nil {
+		conf, ok1 := out.Confirm.After.Std()
+		fetch, ok2 := out.Fetch.Interval.Std()
+		if ok1 && ok2 && conf >= fetch && out.Confirm.After.N > 0 && out.Fetch.Interval.N > 0 {
+			k.errorf(k.blame(s.Confirm), out.Confirm.After.Duration.String(), "Confirm after %s must be shorter than Fetch %s", out.Confirm.After.Duration, out.Fetch.Interval.Duration)
+		}
+	}
+	if out.Compare != nil && out.Compare.Method == EveryN && out.Compare.N >= 2 && out.Fetch != nil && out.Fetch.Interval != nil && out.Fetch.Interval.N > 0 {
+		d := out.Fetch.Interval.Duration
+		k.warn(k.blame(s.Compare), "", fmt.Sprintf("Compare every %d with Fetch %s compares the same versions as Compare pairwise with Fetch %s",
+			out.Compare.N, d, Duration{N: d.N * out.Compare.N, Unit: d.Unit}))
+	}
+	ch.Start, ch.End = k.lifespan(&out, parent)
+	ch.Warnings = k.warnings
+	ch.Warnings.Sort()
+	return ch, k.errs
+}
+
+// blame returns the node an error about a clause is reported at: the clause
+// if the sentinel states it, else the Using target (it was inherited).
+func (k *checking) blame(stated Node) Node {
+	if stated != nil && !isNilNode(stated) {
+		return stated
+	}
+	return k.s.Target
+}
+
+func isNilNode(n Node) bool {
+	switch n := n.(type) {
+	case *ConfirmClause:
+		return n == nil
+	case *CompareClause:
+		return n == nil
+	case *TimeSpec:
+		return n == nil
+	}
+	return n == nil
+}
+
+// targets resolves the Using clause: the URLs watched, and the parent when
+// the target is a single sentinel.
+func (k *checking) targets(t Target, parent **Stored) []string {
+	var urls []string
+	seen := map[string]bool{}
+	add := func(u string) {
+		if !seen[u] {
+			seen[u] = true
+			urls = append(urls, u)
+		}
+	}
+	var walk func(t Target)
+	walk = func(t Target) {
+		switch t := t.(type) {
+		case *URLTarget:
+			if u, err := NormalizeURL(t.URL); err == nil {
+				add(u)
+			}
+		case *SentinelTarget:
+			if t.Name == nil {
+				return
+			}
+			ref := k.ref(t.Name, "Using")
+			if ref == nil {
+				return
+			}
+			for _, u := range ref.URLs {
+				add(u)
+			}
+		case *BinaryTarget:
+			walk(t.X)
+			walk(t.Y)
+		}
+	}
+	walk(t)
+	if st, ok := t.(*SentinelTarget); ok && st.Name != nil {
+		if ref := k.c.lookup(st.Name.Name); ref != nil && !strings.EqualFold(st.Name.Name, k.s.Name.Name) {
+			*parent = ref
+		}
+	}
+	return urls
+}
+
+// ref looks up a sentinel named in the Using clause or an event, reporting
+// an unknown name and a reference to the sentinel itself.
+func (k *checking) ref(id *Ident, where string) *Stored {
+	if strings.EqualFold(id.Name, k.s.Name.Name) {
+		k.errorf(id, id.Name, "sentinel %s cannot refer to itself in %s", id.Name, where)
+		return nil
+	}
+	ref := k.c.lookup(id.Name)
+	if ref == nil {
+		if k.c.bad[strings.ToLower(id.Name)] {
+			k.errorf(id, id.Name, "sentinel %s has errors", id.Name)
+		} else {
+			k.errorf(id, id.Name, "unknown sentinel %s", id.Name)
+		}
+		return nil
+	}
+	if ref.Checked == nil || ref.Sentinel == nil {
+		k.errorf(id, id.Name, "sentinel %s is not checked", id.Name)
+		return nil
+	}
+	return ref
+}
+
+// inherit copies into out the clauses the child does not state (seed §5.2:
+// "s_n inherits its properties from s_i, unless the user overrides those
+// properties").
+func (k *checking) inherit(out, p *Sentinel, ch *Checked) {
+	take := func(name string, missing bool, copyFn func()) {
+		if missing {
+			copyFn()
+			ch.Inherited = append(ch.Inherited, name)
+		}
+	}
+	take("Monitor", out.Monitor == nil && p.Monitor != nil, func() { out.Monitor = p.Monitor })
+	take("Fetch", out.Fetch == nil && p.Fetch != nil, func() { out.Fetch = p.Fetch })
+	take("Confirm", out.Confirm == nil && p.Confirm != nil, func() { out.Confirm = p.Confirm })
+	take("From", out.From == nil && p.From != nil, func() { out.From = p.From })
+	take("To", out.To == nil && p.To != nil, func() { out.To = p.To })
+	take("Notify", out.Notify == nil && p.Notify != nil, func() { out.Notify = p.Notify })
+	take("Every", out.Every == nil && p.Every != nil, func() { out.Every = p.Every })
+	take("Compare", out.Compare == nil && p.Compare != nil, func() { out.Compare = p.Compare })
+}
+
+// defaults fills the clauses neither stated nor inherited.
+func (k *checking) defaults(out *Sentinel) {
+	if out.Monitor == nil {
+		out.Monitor = &MonitorClause{X: &ChangeType{Kind: AnyChange}}
+	}
+	if out.Fetch == nil {
+		out.Fetch = &FetchClause{OnChange: true}
+	}
+	if out.From == nil {
+		out.From = &TimeSpec{Base: &Now{}}
+	}
+	if out.To == nil {
+		life := k.c.DefaultLifespan
+		if life.IsZero() {
+			life = Duration{N: 12, Unit: Month}
+		}
+		to := &TimeSpec{Base: out.From.Base}
+		if ev, ok := to.Base.(*Event); ok && ev.Kind == During {
+			to.Base = &Now{}
+		}
+		to.Offsets = append(append([]*Interval(nil), out.From.Offsets...), &Interval{Duration: life})
+		out.To = to
+	}
+	if out.Notify == nil && k.c.Owner != "" {
+		out.Notify = &NotifyClause{Contacts: []*Contact{{Kind: Email, Address: k.c.Owner}}}
+	}
+	if out.Every == nil {
+		if out.Notify != nil {
+			out.Every = &EveryClause{Mode: BestEffort}
+		} else {
+			out.Every = &EveryClause{Mode: Interactive}
+		}
+	}
+	if out.Compare == nil {
+		out.Compare = &CompareClause{Method: Pairwise}
+	}
+}

@@ -1,0 +1,135 @@
+package spec
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Unit is the unit of a Duration.
+type Unit int
+
+// The units of the language. The seed allows second to week; Vigil adds
+// month, a calendar month, for lifespans and digests.
+const (
+	Second Unit = iota + 1
+	Minute
+	Hour
+	Day
+	Week
+	Month
+)
+
+var unitNames = [...]string{Second: "second", Minute: "minute", Hour: "hour", Day: "day", Week: "week", Month: "month"}
+
+// String returns the singular name of the unit ("day").
+func (u Unit) String() string {
+	if u >= Second && u <= Month {
+		return unitNames[u]
+	}
+	return "unit(" + strconv.Itoa(int(u)) + ")"
+}
+
+// ParseUnit returns the unit named by word, singular or plural, in any case.
+func ParseUnit(word string) (Unit, bool) {
+	w := strings.ToLower(word)
+	w = strings.TrimSuffix(w, "s")
+	for u := Second; u <= Month; u++ {
+		if unitNames[u] == w {
+			return u, true
+		}
+	}
+	return 0, false
+}
+
+// Duration is a length of time as the user wrote it: a count and a unit
+// ("1 day", "30 second", "2 month"). Seconds, minutes, hours have a fixed
+// length; days and weeks are calendar days when added to a time (they follow
+// daylight-saving shifts in the checker's location) and 24 h / 7×24 h when
+// converted to a time.Duration; months are calendar months and have no fixed
+// length.
+type Duration struct {
+	N    int64
+	Unit Unit
+}
+
+// String returns the canonical form, "1 day" (always the singular unit, as
+// the seed writes "2 day").
+func (d Duration) String() string {
+	return strconv.FormatInt(d.N, 10) + " " + d.Unit.String()
+}
+
+// IsZero reports whether d is the zero Duration (no duration given).
+func (d Duration) IsZero() bool { return d == Duration{} }
+
+// Fixed reports whether d has a fixed length, that is, its unit is not Month.
+func (d Duration) Fixed() bool { return d.Unit >= Second && d.Unit <= Week }
+
+var unitLength = [...]time.Duration{Second: time.Second, Minute: time.Minute, Hour: time.Hour, Day: 24 * time.Hour, Week: 7 * 24 * time.Hour}
+
+// Std converts d to a time.Duration. It returns false for months, which have
+// no fixed length, and when the result would overflow.
+func (d Duration) Std() (time.Duration, bool) {
+	if !d.Fixed() {
+		return 0, false
+	}
+	l := unitLength[d.Unit]
+	if d.N > int64(1<<63-1)/int64(l) || d.N < -int64(1<<63-1)/int64(l) {
+		return 0, false
+	}
+	return time.Duration(d.N) * l, true
+}
+
+// AddTo returns t + d: calendar arithmetic (time.AddDate) for days, weeks and
+// months, exact arithmetic for the other units. Huge counts saturate at
+// roughly ±292 years instead of wrapping around.
+func (d Duration) AddTo(t time.Time) time.Time {
+	const maxCalendar = 1 << 20 // days; about 2870 years
+	switch d.Unit {
+	case Day, Week, Month:
+		n := d.N
+		mult := int64(1)
+		if d.Unit == Week {
+			mult = 7
+		}
+		if n > maxCalendar || n < -maxCalendar {
+			n = max(min(n, maxCalendar), -maxCalendar)
+		}
+		if d.Unit == Month {
+			return t.AddDate(0, int(n), 0)
+		}
+		return t.AddDate(0, 0, int(n*mult))
+	}
+	std, ok := d.Std()
+	if !ok {
+		if d.N < 0 {
+			std = -1 << 63
+		} else {
+			std = 1<<63 - 1
+		}
+	}
+	return t.Add(std)
+}
+
+// ParseDuration parses the canonical form "N unit" ("1 day", "30 seconds").
+func ParseDuration(s string) (Duration, error) {
+	f := strings.Fields(s)
+	if len(f) != 2 {
+		return Duration{}, fmt.Errorf("duration %q: want a count and a unit, as in \"1 day\"", s)
+	}
+	n, err := strconv.ParseInt(f[0], 10, 64)
+	if err != nil {
+		return Duration{}, fmt.Errorf("duration %q: count %q is not an integer", s, f[0])
+	}
+	u, ok := ParseUnit(f[1])
+	if !ok {
+		return Duration{}, fmt.Errorf("duration %q: %w", s, errUnknownUnit(f[1]))
+	}
+	return Duration{N: n, Unit: u}, nil
+}
+
+func errUnknownUnit(w string) error {
+	return errors.New("unknown time unit " + strconv.Quote(w) + " (want second, minute, hour, day, week or month)")
+}

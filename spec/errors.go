@@ -1,0 +1,137 @@
+package spec
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Position is a printable source position: file name, byte offset, and
+// 1-based line and column (columns count bytes, as go/token does).
+type Position struct {
+	Filename string
+	Offset   int
+	Line     int
+	Column   int
+}
+
+// IsValid reports whether the position is known.
+func (p Position) IsValid() bool { return p.Line > 0 }
+
+// String returns "file:line:col", "line:col" without a file name, or "-" for
+// an unknown position.
+func (p Position) String() string {
+	s := p.Filename
+	if p.IsValid() {
+		if s != "" {
+			s += ":"
+		}
+		s += fmt.Sprintf("%d:%d", p.Line, p.Column)
+	}
+	if s == "" {
+		s = "-"
+	}
+	return s
+}
+
+// Error is one problem found in a sentinel specification, by the scanner,
+// the parser or the checker.
+type Error struct {
+	Pos      Position // where the problem is
+	Msg      string   // what is wrong, for a user
+	Found    string   // the offending text, if any
+	Expected string   // what the parser expected there, if it knows
+}
+
+// Error returns "file:line:col: message", the format compilers use.
+func (e *Error) Error() string {
+	if e.Pos.IsValid() || e.Pos.Filename != "" {
+		return e.Pos.String() + ": " + e.Msg
+	}
+	return e.Msg
+}
+
+// ErrorList is a list of errors, sorted by position once Sort is called. The
+// parser and the checker return an ErrorList (as an error) when they find
+// problems; it is nil when there are none.
+type ErrorList []*Error
+
+// Add appends an error at pos.
+func (l *ErrorList) Add(pos Position, msg string) {
+	*l = append(*l, &Error{Pos: pos, Msg: msg})
+}
+
+// Len, Swap and Less implement sort.Interface: by file, line, column, then
+// message.
+func (l ErrorList) Len() int      { return len(l) }
+func (l ErrorList) Swap(i, j int) { l[i], l[j] = l[j], l[i] }
+func (l ErrorList) Less(i, j int) bool {
+	a, b := l[i].Pos, l[j].Pos
+	if a.Filename != b.Filename {
+		return a.Filename < b.Filename
+	}
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	if a.Column != b.Column {
+		return a.Column < b.Column
+	}
+	return l[i].Msg < l[j].Msg
+}
+
+// Sort sorts the list by position.
+func (l ErrorList) Sort() { sort.Stable(l) }
+
+// RemoveMultiples sorts the list and keeps only the first error of each
+// line, as go/scanner does: after one syntax error a line rarely says more.
+func (l *ErrorList) RemoveMultiples() {
+	l.Sort()
+	var last Position
+	i := 0
+	for _, e := range *l {
+		if e.Pos.Filename != last.Filename || e.Pos.Line != last.Line || !e.Pos.IsValid() {
+			last = e.Pos
+			(*l)[i] = e
+			i++
+		}
+	}
+	*l = (*l)[:i]
+}
+
+// Error returns the first error and the number of others.
+func (l ErrorList) Error() string {
+	switch len(l) {
+	case 0:
+		return "no errors"
+	case 1:
+		return l[0].Error()
+	}
+	return fmt.Sprintf("%s (and %d more errors)", l[0], len(l)-1)
+}
+
+// Err returns l as an error, or nil if the list is empty.
+func (l ErrorList) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}
+
+// String returns every error on a line of its own.
+func (l ErrorList) String() string {
+	var b strings.Builder
+	for _, e := range l {
+		b.WriteString(e.Error())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Unwrap returns the errors of the list, so errors.As finds an *Error.
+func (l ErrorList) Unwrap() []error {
+	errs := make([]error, len(l))
+	for i, e := range l {
+		errs[i] = e
+	}
+	return errs
+}

@@ -1,0 +1,207 @@
+package spec
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// The seed's messages for lifespans (Fig 7.2), kept verbatim so that users
+// and tests of the original system recognise them.
+const (
+	msgTimepointLapsed = "startTimept,Given timepoint is less than current time"
+	msgEventLapsed     = "startEventstatus, start + timeinterval is less than currenttime"
+	msgStartEvent      = "start event is invalid"
+	msgEndBeforeStart  = "startType,End time is less than start time"
+)
+
+// lifespan resolves From and To of the complete sentinel out to absolute
+// times and applies the time-lapse rules of the seed (§6.4, Fig 7.2,
+// Appendix C): a start or end that has already lapsed is an error, an
+// event of a sentinel that has already happened is taken from its status,
+// "during" needs the other sentinel to be active, and the start must come
+// before the end.
+func (k *checking) lifespan(out *Sentinel, parent *Stored) (start, end time.Time) {
+	s := k.s
+	prefix := func(stated *TimeSpec) string {
+		if stated == nil && parent != nil {
+			return "inherited from " + parent.Sentinel.Name.Name + ": "
+		}
+		return ""
+	}
+	fromBlame := k.blame(s.From)
+	toBlame := k.blame(s.To)
+	start, okS := k.point(out.From, true, fromBlame, prefix(s.From))
+	end, okE := k.point(out.To, false, toBlame, prefix(s.To))
+	if !okS || !okE {
+		return start, end
+	}
+	if _, isNow := out.To.Base.(*Now); isNow && len(out.To.Offsets) == 0 {
+		k.errorf(toBlame, "Now", "%sTo Now: the sentinel would end as soon as it starts (%s)", prefix(s.To), msgEndBeforeStart)
+		return start, end
+	}
+	if !start.Before(end) {
+		k.errorf(toBlame, "", "%s%s (%s is not after %s)", prefix(s.To), msgEndBeforeStart, k.fmtTime(end), k.fmtTime(start))
+	}
+	return start, end
+}
+
+func (k *checking) fmtTime(t time.Time) string {
+	return t.In(k.c.loc()).Format("01/02/2006 15:04 MST")
+}
+
+// point resolves one time point of the new sentinel and checks that it has
+// not lapsed.
+func (k *checking) point(ts *TimeSpec, isStart bool, blame Node, prefix string) (time.Time, bool) {
+	now := k.c.Now
+	if ts == nil || ts.Base == nil {
+		return time.Time{}, false
+	}
+	var t time.Time
+	switch b := ts.Base.(type) {
+	case *Now:
+		t = now
+	case *Date:
+		t = k.date(b)
+	case *Event:
+		at := Node(b)
+		if blame != Node(ts) {
+			at = blame
+		}
+		if b.Name == nil {
+			return time.Time{}, false
+		}
+		ref := k.ref(b.Name, b.Kind.String()+"(...)")
+		if ref == nil {
+			return time.Time{}, false
+		}
+		switch b.Kind {
+		case During:
+			if !isStart {
+				return time.Time{}, false // reported by the validator
+			}
+			if ref.Started.IsZero() || ref.Started.After(now) || !ref.Ended.IsZero() && !ref.Ended.After(now) {
+				state := "has not started"
+				if !ref.Ended.IsZero() {
+					state = "has ended"
+				}
+				k.errorf(at, b.Name.Name, "%s%s: during(%s) needs %s to be active, but it %s", prefix, msgStartEvent, b.Name.Name, b.Name.Name, state)
+				return time.Time{}, false
+			}
+			t = now
+		case Start, End:
+			var happened time.Time
+			if b.Kind == Start {
+				happened = ref.Started
+			} else {
+				happened = ref.Ended
+			}
+			if !happened.IsZero() {
+				t = happened
+			} else {
+				var err string
+				t, err = k.estimate(ref, b.Kind, []string{k.s.Name.Name})
+				if err != "" {
+					k.errorf(at, b.Name.Name, "%s%s", prefix, err)
+					return time.Time{}, false
+				}
+			}
+		}
+	default:
+		return time.Time{}, false
+	}
+	for _, off := range ts.Offsets {
+		if off != nil {
+			t = off.AddTo(t)
+		}
+	}
+	if _, isNow := ts.Base.(*Now); !isNow && t.Before(now) {
+		msg := msgTimepointLapsed
+		if ev, isEvent := ts.Base.(*Event); isEvent {
+			msg = msgEventLapsed
+			what := "start"
+			if !isStart {
+				what = "end"
+			}
+			k.errorf(blame, Print(ts), "%s%s (%s(%s) resolves to %s, before now, %s: the sentinel would never %s)",
+				prefix, msg, ev.Kind, ev.Name.Name, k.fmtTime(t), k.fmtTime(now), what)
+		} else {
+			k.errorf(blame, Print(ts), "%s%s (%s is before now, %s)", prefix, msg, k.fmtTime(t), k.fmtTime(now))
+		}
+		return t, false
+	}
+	return t, true
+}
+
+func (k *checking) date(d *Date) time.Time {
+	return time.Date(d.Year, time.Month(d.Month), d.Day, d.Hour, d.Minute, 0, 0, k.c.loc())
+}
+
+// estimate returns when the start or end event of a stored sentinel that
+// has not happened yet is expected, resolving its own lifespan
+// recursively (the seed's Appendix C). stack holds the sentinels whose
+// lifespans depend on this one, to report cycles.
+func (k *checking) estimate(ref *Stored, kind EventKind, stack []string) (time.Time, string) {
+	name := ref.Sentinel.Name.Name
+	for _, n := range stack {
+		if strings.EqualFold(n, name) {
+			return time.Time{}, "cycle in lifespans: " + strings.Join(append(stack, name), " -> ")
+		}
+	}
+	if len(stack) > 10000 {
+		return time.Time{}, "lifespan dependencies too deep"
+	}
+	stack = append(stack, name)
+	ts := ref.Sentinel.From
+	fallback := ref.Start
+	if kind == End {
+		ts, fallback = ref.Sentinel.To, ref.End
+	}
+	if ts == nil || ts.Base == nil {
+		return fallback, ""
+	}
+	var t time.Time
+	switch b := ts.Base.(type) {
+	case *Now:
+		t = ref.Created
+	case *Date:
+		t = k.date(b)
+	case *Event:
+		if b.Kind == During {
+			t = ref.Created
+			break
+		}
+		if b.Name == nil {
+			return fallback, ""
+		}
+		for _, n := range stack {
+			if strings.EqualFold(n, b.Name.Name) {
+				return time.Time{}, "cycle in lifespans: " + strings.Join(append(stack, b.Name.Name), " -> ")
+			}
+		}
+		sub := k.c.lookup(b.Name.Name)
+		if sub == nil || sub.Checked == nil || sub.Sentinel == nil {
+			return time.Time{}, fmt.Sprintf("%s depends on unknown sentinel %s", name, b.Name.Name)
+		}
+		happened := sub.Started
+		if b.Kind == End {
+			happened = sub.Ended
+		}
+		if !happened.IsZero() {
+			t = happened
+		} else {
+			var err string
+			if t, err = k.estimate(sub, b.Kind, stack); err != "" {
+				return t, err
+			}
+		}
+	default:
+		return fallback, ""
+	}
+	for _, off := range ts.Offsets {
+		if off != nil {
+			t = off.AddTo(t)
+		}
+	}
+	return t, ""
+}

@@ -1,0 +1,328 @@
+package spec
+
+import (
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+)
+
+// An ErrorHandler is called by the Scanner for each malformed token.
+type ErrorHandler func(pos Pos, msg, found string)
+
+// Scanner splits the source of a sentinel file into tokens. Its zero value is
+// not usable; call Init.
+//
+// Lexical rules:
+//   - white space separates tokens; a "#" at the start of a token begins a
+//     comment that runs to the end of the line ("#" inside a URL does not);
+//   - a word starts with a letter, digit or "_" and continues with letters,
+//     digits, "_" and "-"; a reserved word (Create, Using, AND, ...) in any
+//     case is a keyword token, any other word is IDENT, INT or WORD;
+//   - a word followed by ".", "/", ":" or "@" and then a character that is
+//     neither space nor one of ( ) { } , " becomes a WORD (a URL, a host
+//     name, an email address) that runs until such a character;
+//   - digits/digits/digits is a DATE, digits:digits a CLOCK, digits.digits a
+//     FLOAT, and a "-" directly before digits makes a negative number;
+//   - strings are "double quoted" with Go escapes (\" \\ \n \t \u00e9 ...)
+//     or in typographic quotes “...” without escapes, on one line.
+type Scanner struct {
+	src  []byte
+	err  ErrorHandler
+	off  int // current reading offset
+	line int // current line
+	bol  int // offset of the beginning of the current line
+
+	// ErrorCount is the number of errors reported.
+	ErrorCount int
+}
+
+// Init prepares s to scan src, reporting errors to err (which may be nil).
+func (s *Scanner) Init(src []byte, err ErrorHandler) {
+	*s = Scanner{src: src, err: err, line: 1}
+	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
+		s.off = 3 // byte order mark
+	}
+}
+
+func (s *Scanner) pos(off int) Pos {
+	return Pos{Offset: off, Line: s.line, Column: off - s.bol + 1}
+}
+
+func (s *Scanner) error(pos Pos, msg, found string) {
+	s.ErrorCount++
+	if s.err != nil {
+		s.err(pos, msg, found)
+	}
+}
+
+// peekRune returns the rune at offset off and its width; width 0 at the end.
+func (s *Scanner) peekRune(off int) (rune, int) {
+	if off >= len(s.src) {
+		return -1, 0
+	}
+	if c := s.src[off]; c < utf8.RuneSelf {
+		return rune(c), 1
+	}
+	return utf8.DecodeRune(s.src[off:])
+}
+
+const (
+	openQuote  = '\u201C' // “
+	closeQuote = '\u201D' // ”
+)
+
+func isWordStart(r rune) bool {
+	return r == '_' || r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') ||
+		r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r))
+}
+
+func isWordPart(r rune) bool { return r == '-' || isWordStart(r) }
+
+// isURLPart reports whether r may appear in a URL-like WORD.
+func isURLPart(r rune) bool {
+	switch r {
+	case '(', ')', '{', '}', ',', '"', openQuote, closeQuote, -1, utf8.RuneError:
+		return false
+	}
+	return r > ' ' && r != 0x7f && !unicode.IsSpace(r) && unicode.IsPrint(r)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// Scan returns the next token: its position, class and literal text. The
+// literal of a STRING is the quoted source text; of a COMMENT, the text from
+// "#" to the end of the line; of keywords and operators, the source text.
+func (s *Scanner) Scan() (pos Pos, tok Token, lit string) {
+	// skip white space, counting lines
+	for s.off < len(s.src) {
+		r, w := s.peekRune(s.off)
+		if r == '\n' {
+			s.off++
+			s.line++
+			s.bol = s.off
+			continue
+		}
+		if r == ' ' || r == '\t' || r == '\r' || r == '\f' || r == '\v' || (r >= utf8.RuneSelf && unicode.IsSpace(r)) {
+			s.off += w
+			continue
+		}
+		break
+	}
+	start := s.off
+	pos = s.pos(start)
+	if s.off >= len(s.src) {
+		return pos, EOF, ""
+	}
+	r, w := s.peekRune(s.off)
+	switch {
+	case r == '#':
+		for s.off < len(s.src) && s.src[s.off] != '\n' {
+			s.off++
+		}
+		end := s.off
+		if end > start && s.src[end-1] == '\r' {
+			end--
+		}
+		return pos, COMMENT, string(s.src[start:end])
+	case r == '"':
+		return pos, STRING, s.scanString(pos)
+	case r == openQuote:
+		return pos, STRING, s.scanTypographic(pos, w)
+	case r == '-' && s.off+1 < len(s.src) && isDigit(s.src[s.off+1]):
+		s.off++
+		tok, lit = s.scanWord(start)
+		if tok != INT && tok != FLOAT {
+			tok = WORD
+		}
+		return pos, tok, lit
+	case isWordStart(r):
+		tok, lit = s.scanWord(start)
+		return pos, tok, lit
+	}
+	s.off += w
+	switch r {
+	case '(':
+		return pos, LPAREN, "("
+	case ')':
+		return pos, RPAREN, ")"
+	case '{':
+		return pos, LBRACE, "{"
+	case '}':
+		return pos, RBRACE, "}"
+	case ',':
+		return pos, COMMA, ","
+	case '+':
+		return pos, PLUS, "+"
+	case ':':
+		return pos, COLON, ":"
+	}
+	lit = string(s.src[start:s.off])
+	if r == utf8.RuneError && w == 1 {
+		s.error(pos, "invalid UTF-8 encoding", lit)
+	} else {
+		s.error(pos, "illegal character "+strconv.QuoteRune(r), lit)
+	}
+	return pos, ILLEGAL, lit
+}
+
+// scanWord scans an identifier, number, date, clock or URL-like word
+// starting at start; s.off is at its first word character.
+func (s *Scanner) scanWord(start int) (Token, string) {
+	allDigits := true
+	for {
+		r, w := s.peekRune(s.off)
+		if !isWordPart(r) {
+			break
+		}
+		if r < '0' || r > '9' {
+			allDigits = false
+		}
+		s.off += w
+	}
+	digitsStart := start
+	if s.src[start] == '-' {
+		digitsStart++
+	}
+	if allDigits && s.off > digitsStart {
+		if tok, ok := s.scanNumberForm(); ok {
+			return tok, string(s.src[start:s.off])
+		}
+	}
+	// URL continuation: ".", "/", ":" or "@" followed by a URL character.
+	r, w := s.peekRune(s.off)
+	switch r {
+	case '.', '/', ':', '@':
+		if r2, _ := s.peekRune(s.off + w); isURLPart(r2) {
+			for {
+				r, w := s.peekRune(s.off)
+				if !isURLPart(r) {
+					break
+				}
+				s.off += w
+			}
+			return WORD, string(s.src[start:s.off])
+		}
+	}
+	lit := string(s.src[start:s.off])
+	if allDigits {
+		if s.src[start] == '-' {
+			return INT, lit
+		}
+		return INT, lit
+	}
+	if s.src[start] >= '0' && s.src[start] <= '9' || s.src[start] == '-' {
+		return WORD, lit // 5331-x: a word, not a name
+	}
+	return Lookup(lit), lit
+}
+
+// scanNumberForm tries DATE (d/d/d), CLOCK (d:dd) and FLOAT (d.d) after a run
+// of digits; on failure it leaves s.off unchanged.
+func (s *Scanner) scanNumberForm() (Token, bool) {
+	save := s.off
+	digits := func() int {
+		n := 0
+		for s.off < len(s.src) && isDigit(s.src[s.off]) {
+			s.off++
+			n++
+		}
+		return n
+	}
+	// ends reports whether the form ends here (no URL character follows).
+	ends := func() bool {
+		r, _ := s.peekRune(s.off)
+		return !isURLPart(r) || r == '+'
+	}
+	if s.off < len(s.src) {
+		switch s.src[s.off] {
+		case '/':
+			s.off++
+			if digits() > 0 && s.off < len(s.src) && s.src[s.off] == '/' {
+				s.off++
+				if digits() > 0 && ends() {
+					return DATE, true
+				}
+			}
+		case ':':
+			s.off++
+			if digits() > 0 && ends() {
+				return CLOCK, true
+			}
+		case '.':
+			s.off++
+			if digits() > 0 && ends() {
+				return FLOAT, true
+			}
+		}
+	}
+	s.off = save
+	return 0, false
+}
+
+// scanString scans a double-quoted string with Go escapes and returns its
+// source text; errors are reported and the text up to the problem returned.
+func (s *Scanner) scanString(pos Pos) string {
+	start := s.off
+	s.off++ // opening quote
+	for {
+		if s.off >= len(s.src) || s.src[s.off] == '\n' {
+			lit := string(s.src[start:s.off])
+			s.error(pos, "string literal not terminated", lit)
+			return lit
+		}
+		c := s.src[s.off]
+		s.off++
+		if c == '"' {
+			break
+		}
+		if c == '\\' && s.off < len(s.src) && s.src[s.off] != '\n' {
+			s.off++
+		}
+	}
+	lit := string(s.src[start:s.off])
+	if _, err := strconv.Unquote(lit); err != nil {
+		s.error(pos, "invalid escape sequence in string", lit)
+	}
+	return lit
+}
+
+// scanTypographic scans a string in typographic quotes (the seed writes
+// phrase (“Optical Network”)); there are no escapes.
+func (s *Scanner) scanTypographic(pos Pos, w int) string {
+	start := s.off
+	s.off += w
+	for {
+		r, w := s.peekRune(s.off)
+		if w == 0 || r == '\n' {
+			lit := string(s.src[start:s.off])
+			s.error(pos, "string literal not terminated", lit)
+			return lit
+		}
+		s.off += w
+		if r == closeQuote {
+			return string(s.src[start:s.off])
+		}
+	}
+}
+
+// unquote returns the value of a STRING literal as the scanner returned it.
+func unquote(lit string) string {
+	if r, w := utf8.DecodeRuneInString(lit); r == openQuote {
+		v := lit[w:]
+		if r2, w2 := utf8.DecodeLastRuneInString(v); r2 == closeQuote {
+			v = v[:len(v)-w2]
+		}
+		return v
+	}
+	if v, err := strconv.Unquote(lit); err == nil {
+		return v
+	}
+	// unterminated or bad escape (already reported): best effort
+	if len(lit) > 0 && lit[0] == '"' {
+		lit = lit[1:]
+	}
+	if len(lit) > 0 && lit[len(lit)-1] == '"' {
+		lit = lit[:len(lit)-1]
+	}
+	return lit
+}

@@ -1,0 +1,537 @@
+package spec
+
+import (
+	"fmt"
+	"net/mail"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// reporter receives a problem found in node n: the offending text and the
+// message. The checker turns it into an *Error at n's position; the JSON
+// decoder into a *FieldError at n's field path.
+type reporter func(n Node, found, msg string)
+
+// validator applies the rules that need nothing but the sentinel itself
+// (values, intervals, addresses, change-type expressions). The rules that
+// need other sentinels or the clock are in check.go.
+type validator struct {
+	report reporter
+	warn   reporter
+}
+
+// sentinel validates every clause present in s.
+func (v *validator) sentinel(s *Sentinel) {
+	if s.Name != nil && !IsValidName(s.Name.Name) {
+		v.report(s.Name, s.Name.Name, "invalid sentinel name "+strconv.Quote(s.Name.Name)+": want a letter or _ followed by letters, digits, _ or -, and not a reserved word")
+	}
+	if s.Target != nil {
+		v.target(s.Target)
+	}
+	if s.Monitor != nil {
+		v.expr(s.Monitor.X)
+	}
+	if s.Fetch != nil {
+		v.fetch(s.Fetch)
+	}
+	if s.Confirm != nil {
+		v.fixedInterval(s.Confirm.After, "Confirm after")
+	}
+	for _, t := range []*TimeSpec{s.From, s.To} {
+		if t == nil {
+			continue
+		}
+		if t.Base == nil {
+			v.report(t, "", "missing time point")
+		}
+		for _, off := range t.Offsets {
+			v.interval(off, "offset")
+		}
+	}
+	if s.To != nil {
+		if ev, ok := s.To.Base.(*Event); ok && ev.Kind == During {
+			v.report(ev, "during", "the end time of a sentinel cannot be specified as during of another sentinel")
+		}
+	}
+	if s.Notify != nil {
+		v.notify(s.Notify)
+	}
+	if s.Every != nil {
+		switch s.Every.Mode {
+		case Immediate, BestEffort, Interactive:
+		case Periodic:
+			v.interval(s.Every.Interval, "Every")
+		default:
+			v.report(s.Every, "", "unknown notification mode")
+		}
+	}
+	if s.Compare != nil {
+		c := s.Compare
+		switch c.Method {
+		case Pairwise:
+		case EveryN, MovingN:
+			if c.N < 2 {
+				v.report(c, strconv.FormatInt(c.N, 10), fmt.Sprintf("Compare %s %d: n must be at least 2 (n = 1 is pairwise)", c.Method, c.N))
+			}
+		default:
+			v.report(c, "", "unknown compare option")
+		}
+	}
+}
+
+// IsValidName reports whether name can name a sentinel: a letter or "_",
+// then letters, digits, "_" and "-", and not a reserved word.
+func IsValidName(name string) bool {
+	if name == "" || Lookup(name) != IDENT {
+		return false
+	}
+	for i, r := range name {
+		if r == '_' || unicode.IsLetter(r) || i > 0 && (unicode.IsDigit(r) || r == '-') {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+func (v *validator) target(t Target) {
+	switch t := t.(type) {
+	case *URLTarget:
+		if _, err := NormalizeURL(t.URL); err != nil {
+			v.report(t, t.URL, err.Error())
+		}
+	case *SentinelTarget:
+		if t.Name == nil || !IsValidName(t.Name.Name) {
+			v.report(t, "", "invalid sentinel name in Using")
+		}
+	case *BinaryTarget:
+		var leaves []Target
+		flattenTarget(t, t.Op, &leaves)
+		seen := map[string]bool{}
+		for _, l := range leaves {
+			v.target(l)
+			k := targetKey(l)
+			if seen[k] {
+				v.report(l, Print(l), fmt.Sprintf("operands of %s must be distinct: %s appears twice", t.Op, Print(l)))
+			}
+			seen[k] = true
+		}
+	default:
+		v.report(nil, "", "missing target")
+	}
+}
+
+func flattenTarget(t Target, op Op, out *[]Target) {
+	if b, ok := t.(*BinaryTarget); ok && b.Op == op {
+		flattenTarget(b.X, op, out)
+		flattenTarget(b.Y, op, out)
+		return
+	}
+	*out = append(*out, t)
+}
+
+func targetKey(t Target) string {
+	switch t := t.(type) {
+	case *URLTarget:
+		if u, err := NormalizeURL(t.URL); err == nil {
+			return "url " + u
+		}
+		return "url " + t.URL
+	case *SentinelTarget:
+		if t.Name != nil {
+			return "sentinel " + strings.ToLower(t.Name.Name)
+		}
+	}
+	return Print(t)
+}
+
+// NormalizeURL returns the absolute http(s) URL of a target as written:
+// "www.uta.edu/x" becomes "http://www.uta.edu/x"; the scheme and host are
+// lower-cased. It rejects other schemes and URLs without a host.
+func NormalizeURL(raw string) (string, error) {
+	s := strings.TrimSpace(raw)
+	if s == "" {
+		return "", fmt.Errorf("invalid URL: empty")
+	}
+	if !strings.Contains(s, "://") {
+		s = "http://" + s
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return "", fmt.Errorf("invalid URL %q: %v", raw, unwrapURLError(err))
+	}
+	u.Scheme = strings.ToLower(u.Scheme)
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", fmt.Errorf("invalid URL %q: scheme %s: only http and https pages can be watched", raw, u.Scheme)
+	}
+	if u.Host == "" || u.Hostname() == "" {
+		return "", fmt.Errorf("invalid URL %q: no host", raw)
+	}
+	if u.User != nil {
+		return "", fmt.Errorf("invalid URL %q: credentials in URLs are not accepted", raw)
+	}
+	u.Host = strings.ToLower(u.Host)
+	return u.String(), nil
+}
+
+func unwrapURLError(err error) error {
+	if ue, ok := err.(*url.Error); ok {
+		return ue.Err
+	}
+	return err
+}
+
+// ---- change-type expressions
+
+func (v *validator) expr(x Expr) {
+	switch x := x.(type) {
+	case *ChangeType:
+		v.changeType(x)
+	case *NotExpr:
+		if x.X == nil {
+			v.report(x, "NOT", "NOT needs an operand")
+			return
+		}
+		v.expr(x.X)
+	case *BinaryExpr:
+		if x.X == nil || x.Y == nil {
+			v.report(x, x.Op.String(), x.Op.String()+" needs two operands")
+			return
+		}
+		var ops []Expr
+		flattenExpr(x, x.Op, &ops)
+		for _, o := range ops {
+			v.expr(o)
+		}
+		v.composite(x, ops)
+	default:
+		v.report(x, "", "missing change type")
+	}
+}
+
+func flattenExpr(x Expr, op Op, out *[]Expr) {
+	if b, ok := x.(*BinaryExpr); ok && b.Op == op && b.X != nil && b.Y != nil {
+		flattenExpr(b.X, op, out)
+		flattenExpr(b.Y, op, out)
+		return
+	}
+	*out = append(*out, x)
+}
+
+// composite applies the seed's rules to the operands of one AND or OR
+// chain: operands are distinct, and "X AND NOT Y" is rejected when every X
+// change is also a Y change (the seed's "all links and not any change").
+func (v *validator) composite(x *BinaryExpr, ops []Expr) {
+	seen := map[string]bool{}
+	for _, o := range ops {
+		k := Print(o)
+		if seen[k] {
+			v.report(o, k, fmt.Sprintf("operands of %s must be distinct: %s appears twice", x.Op, k))
+		}
+		seen[k] = true
+	}
+	for i, a := range ops {
+		for j, b := range ops {
+			if i == j {
+				continue
+			}
+			switch x.Op {
+			case And:
+				n, ok := b.(*NotExpr)
+				if !ok {
+					continue
+				}
+				if subsumes(n.X, a) {
+					v.report(n, Print(n), fmt.Sprintf("change type %q is not valid as a change to %s would trigger the change type %s, so the sentinel could never fire",
+						Print(a)+" AND "+Print(n), Print(a), Print(n.X)))
+				}
+			case Or:
+				if i < j && subsumes(b, a) && Print(a) != Print(b) {
+					v.warn(a, Print(a), fmt.Sprintf("%s OR %s is the same as %s: every change to %s is also a change to %s", Print(a), Print(b), Print(b), Print(a), Print(b)))
+				} else if i < j && subsumes(a, b) && Print(a) != Print(b) {
+					v.warn(b, Print(b), fmt.Sprintf("%s OR %s is the same as %s: every change to %s is also a change to %s", Print(a), Print(b), Print(a), Print(b), Print(a)))
+				}
+			}
+		}
+	}
+}
+
+// subsumes reports whether every change of x is also a change of y, for
+// primitive change types: any change ⊇ {all words, all links, all images};
+// all words ⊇ {keywords, phrase, table, list, regular expression, value};
+// keywords {a, b} ⊇ keywords {a}. A scoped or filtered y covers only the
+// same scope and filters.
+func subsumes(y, x Expr) bool {
+	cy, ok1 := y.(*ChangeType)
+	cx, ok2 := x.(*ChangeType)
+	if !ok1 || !ok2 {
+		return false
+	}
+	if cy.Scope != nil && (cx.Scope == nil || selectorKey(cy.Scope) != selectorKey(cx.Scope)) {
+		return false
+	}
+	if len(cy.Ignore) > 0 {
+		if len(cy.Ignore) != len(cx.Ignore) {
+			return false
+		}
+		for i := range cy.Ignore {
+			if selectorKey(cy.Ignore[i]) != selectorKey(cx.Ignore[i]) {
+				return false
+			}
+		}
+	}
+	switch cy.Kind {
+	case AnyChange:
+		return true
+	case Words:
+		if len(cy.Args) == 0 {
+			switch cx.Kind {
+			case Words, Keywords, Phrase, Table, List, Regex, Value:
+				return true
+			}
+		}
+	case Keywords, Phrase, Table, List, Regex:
+		if cx.Kind != cy.Kind || cx.Condition != nil {
+			return false
+		}
+		if len(cy.Args) == 0 && (cy.Kind == Table || cy.Kind == List) {
+			return true
+		}
+		have := map[string]bool{}
+		for _, a := range cy.Args {
+			have[a.Value] = true
+		}
+		for _, a := range cx.Args {
+			if !have[a.Value] {
+				return false
+			}
+		}
+		return len(cx.Args) > 0
+	}
+	return cx.Kind == cy.Kind && Print(cx) == Print(cy)
+}
+
+func selectorKey(s *Selector) string {
+	if s == nil || s.Expr == nil {
+		return ""
+	}
+	return s.Lang.String() + " " + s.Expr.Value
+}
+
+func (v *validator) changeType(c *ChangeType) {
+	what := c.Kind.String()
+	needArgs := func(noun string) {
+		if len(c.Args) == 0 {
+			v.report(c, what, fmt.Sprintf("%s needs at least one %s", what, noun))
+		}
+	}
+	seen := map[string]bool{}
+	for _, a := range c.Args {
+		if a == nil || strings.TrimSpace(a.Value) == "" {
+			v.report(c, what, "empty value in "+what)
+			continue
+		}
+		if seen[a.Value] {
+			v.report(a, a.Value, fmt.Sprintf("duplicate %q in %s", a.Value, what))
+		}
+		seen[a.Value] = true
+	}
+	switch c.Kind {
+	case AnyChange, Links, Images, Value:
+		if len(c.Args) > 0 {
+			v.report(c.Args[0], c.Args[0].Value, what+" takes no list")
+		}
+	case Words:
+	case Keywords:
+		needArgs("word")
+		for _, a := range c.Args {
+			if a != nil && len(strings.Fields(a.Value)) > 1 {
+				v.report(a, a.Value, fmt.Sprintf("keyword %q has several words: use phrase {%q}", a.Value, a.Value))
+			}
+		}
+	case Phrase:
+		needArgs("phrase")
+	case Table, List:
+	case Regex:
+		needArgs("expression")
+		for _, a := range c.Args {
+			if a == nil {
+				continue
+			}
+			if _, err := regexp.Compile(a.Value); err != nil {
+				v.report(a, a.Value, "invalid regular expression: "+strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+			}
+		}
+	default:
+		v.report(c, "", "unknown change type")
+		return
+	}
+	if c.Kind == Value {
+		if c.Scope == nil {
+			v.report(c, what, `value needs In css "..." or In xpath "..." to say where the number is`)
+		}
+		if c.Condition == nil {
+			v.report(c, what, "value needs a condition (changes, increases, decreases, rises above N, falls below N)")
+		} else if c.Condition.Op < Changes || c.Condition.Op > FallsBelow {
+			v.report(c.Condition, "", "unknown value condition")
+		}
+	} else if c.Condition != nil {
+		v.report(c.Condition, c.Condition.Op.String(), "only value takes a condition")
+	}
+	if c.Scope != nil {
+		v.selector(c.Scope)
+	}
+	for _, ig := range c.Ignore {
+		v.selector(ig)
+	}
+}
+
+// selector checks that a selector is present and balanced; the full CSS and
+// XPath grammars are checked where the selector is compiled (intent).
+func (v *validator) selector(s *Selector) {
+	if s.Lang != CSS && s.Lang != XPath {
+		v.report(s, "", "selector language must be css or xpath")
+		return
+	}
+	if s.Expr == nil || strings.TrimSpace(s.Expr.Value) == "" {
+		v.report(s, "", "empty "+s.Lang.String()+" selector")
+		return
+	}
+	if msg := balanced(s.Expr.Value); msg != "" {
+		v.report(s.Expr, s.Expr.Value, fmt.Sprintf("invalid %s selector %q: %s", s.Lang, s.Expr.Value, msg))
+	}
+	if s.Lang == CSS && strings.HasPrefix(strings.TrimSpace(s.Expr.Value), "/") {
+		v.report(s.Expr, s.Expr.Value, fmt.Sprintf("%q looks like XPath: write xpath %q", s.Expr.Value, s.Expr.Value))
+	}
+}
+
+// balanced reports unbalanced brackets or quotes in a selector, or "".
+func balanced(s string) string {
+	var stack []rune
+	var quote rune
+	for _, r := range s {
+		if quote != 0 {
+			if r == quote {
+				quote = 0
+			}
+			continue
+		}
+		switch r {
+		case '"', '\'':
+			quote = r
+		case '(', '[':
+			stack = append(stack, r)
+		case ')', ']':
+			want := '('
+			if r == ']' {
+				want = '['
+			}
+			if len(stack) == 0 || stack[len(stack)-1] != want {
+				return "unbalanced " + string(r)
+			}
+			stack = stack[:len(stack)-1]
+		}
+	}
+	if quote != 0 {
+		return "unterminated quote"
+	}
+	if len(stack) > 0 {
+		return "unclosed " + string(stack[len(stack)-1])
+	}
+	return ""
+}
+
+// ---- intervals, fetch, notification
+
+func (v *validator) interval(iv *Interval, what string) bool {
+	if iv == nil {
+		v.report(nil, "", what+": missing interval")
+		return false
+	}
+	if iv.Unit < Second || iv.Unit > Month {
+		v.report(iv, "", what+": unknown time unit")
+		return false
+	}
+	if iv.N <= 0 {
+		v.report(iv, iv.Duration.String(), fmt.Sprintf("%s %s: interval must be greater than 0", what, iv.Duration))
+		return false
+	}
+	return true
+}
+
+// fixedInterval also rejects months: a period that is repeated must have a
+// fixed length (the seed allows minutes to weeks; Vigil also seconds).
+func (v *validator) fixedInterval(iv *Interval, what string) {
+	if v.interval(iv, what) && !iv.Fixed() {
+		v.report(iv, iv.Duration.String(), fmt.Sprintf("%s %s: unit not allowed here: use second, minute, hour, day or week", what, iv.Duration))
+	}
+}
+
+func (v *validator) fetch(f *FetchClause) {
+	switch {
+	case f.OnChange && f.Interval != nil:
+		v.report(f, "", "Fetch takes an interval or on change, not both")
+	case f.OnChange:
+	default:
+		v.fixedInterval(f.Interval, "Fetch")
+	}
+}
+
+func (v *validator) notify(n *NotifyClause) {
+	if len(n.Contacts) == 0 {
+		v.report(n, "", "Notify By needs at least one contact")
+	}
+	seen := map[string]bool{}
+	for _, c := range n.Contacts {
+		if c == nil {
+			continue
+		}
+		if err := ValidateContact(c.Kind, c.Address); err != nil {
+			v.report(c, c.Address, err.Error())
+			continue
+		}
+		k := c.Kind.String() + " " + strings.ToLower(c.Address)
+		if seen[k] {
+			v.report(c, c.Address, "duplicate contact "+c.Address)
+		}
+		seen[k] = true
+	}
+}
+
+// ValidateContact reports whether address is a valid destination for a
+// contact of the given kind: a plain email address, an http(s) webhook URL,
+// or a URL of a supported chat service. Fax and PDA, which the seed names,
+// are reported as unsupported.
+func ValidateContact(kind ContactKind, address string) error {
+	switch kind {
+	case Email:
+		a, err := mail.ParseAddress(address)
+		if err != nil || a.Address != address || a.Name != "" {
+			return fmt.Errorf("invalid email address %q", address)
+		}
+		if _, domain, _ := strings.Cut(address, "@"); !strings.Contains(domain, ".") && domain != "localhost" {
+			return fmt.Errorf("invalid email address %q: the domain has no dot", address)
+		}
+	case Webhook:
+		u, err := url.Parse(address)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("invalid webhook URL %q: want an absolute http or https URL", address)
+		}
+	case Chat:
+		scheme, rest, ok := strings.Cut(address, "://")
+		if !ok || !IsChatScheme(strings.ToLower(scheme)) {
+			return fmt.Errorf("invalid chat URL %q: want slack://, discord://, telegram:// or ntfy://", address)
+		}
+		if _, err := url.Parse(address); err != nil || strings.Trim(rest, "/") == "" {
+			return fmt.Errorf("invalid %s URL %q", strings.ToLower(scheme), address)
+		}
+	case Fax, PDA:
+		return fmt.Errorf("notification by %s is not supported: use email, webhook or a chat URL", kind)
+	default:
+		return fmt.Errorf("unknown contact kind")
+	}
+	return nil
+}

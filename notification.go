@@ -1,0 +1,61 @@
+package vigil
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// NotificationState is where an outbox entry is in its delivery.
+type NotificationState string
+
+const (
+	NotificationPending NotificationState = "pending" // waiting for its first attempt
+	NotificationFailed  NotificationState = "failed"  // an attempt failed; retried at NextAttempt
+	NotificationSent    NotificationState = "sent"    // delivered
+	NotificationDead    NotificationState = "dead"    // given up (dead letter)
+)
+
+// Notification is an entry of the notification outbox: a message to deliver
+// on one channel to one target. It is written in the same transaction as
+// the change it reports (or right after) and delivered by a worker that
+// claims due entries, so a crash never loses nor silently drops a message.
+type Notification struct {
+	ID          int64             `json:"id"`
+	UserID      int64             `json:"userId,omitempty"`
+	ChangeID    int64             `json:"changeId,omitempty"`
+	Channel     string            `json:"channel"` // "email", "webhook", "slack"...
+	Target      string            `json:"target"`  // address, URL...
+	Payload     json.RawMessage   `json:"payload"`
+	State       NotificationState `json:"state"`
+	Attempts    int               `json:"attempts"`
+	NextAttempt time.Time         `json:"nextAttempt"` // due time of the next attempt (or the lease end while claimed)
+	LastError   string            `json:"lastError,omitempty"`
+	CreatedAt   time.Time         `json:"createdAt"`
+	SentAt      time.Time         `json:"sentAt,omitzero"`
+}
+
+// Validate returns an EINVALID error naming the first bad field.
+func (n *Notification) Validate() error {
+	switch {
+	case n.Channel == "":
+		return Errorf(EINVALID, "notification channel required")
+	case n.Target == "":
+		return Errorf(EINVALID, "notification target required")
+	case len(n.Payload) == 0 || !json.Valid(n.Payload):
+		return Errorf(EINVALID, "notification payload must be JSON")
+	case n.State != "" && n.State != NotificationPending && n.State != NotificationFailed &&
+		n.State != NotificationSent && n.State != NotificationDead:
+		return Errorf(EINVALID, "notification state %q unknown", n.State)
+	case n.Attempts < 0:
+		return Errorf(EINVALID, "notification attempts must not be negative")
+	}
+	return nil
+}
+
+// NotificationFilter selects outbox entries, oldest first.
+type NotificationFilter struct {
+	State  NotificationState
+	UserID int64
+	Offset int
+	Limit  int
+}

@@ -1,0 +1,252 @@
+package vigil
+
+import (
+	"context"
+	"time"
+)
+
+// Store is every store interface at once: what a backend adapter
+// (internal/sqlite, internal/postgres) provides and what cmd/vigil wires into
+// the services. Each method is one transaction.
+type Store interface {
+	ResourceStore
+	VersionStore
+	SentinelStore
+	UserStore
+	ChangeStore
+	OutboxStore
+	Close() error
+}
+
+// ResourceStore keeps resources, one per canonical URL.
+type ResourceStore interface {
+	// EnsureResource returns the resource of the canonical form of rawURL,
+	// creating it if needed. It returns EINVALID if rawURL is not an
+	// absolute http(s) URL.
+	EnsureResource(ctx context.Context, rawURL string) (*Resource, error)
+	// FindResourceByID returns ENOTFOUND if the resource does not exist.
+	FindResourceByID(ctx context.Context, id int64) (*Resource, error)
+	// FindResourceByURL canonicalises rawURL first; it returns EINVALID for
+	// a bad URL and ENOTFOUND if no resource has it.
+	FindResourceByURL(ctx context.Context, rawURL string) (*Resource, error)
+	// FindResources returns the resources matching f in id order and the
+	// number matching without Offset and Limit.
+	FindResources(ctx context.Context, f ResourceFilter) ([]*Resource, int, error)
+	// DeleteResource deletes a resource with its versions, bodies and links.
+	// It returns ENOTFOUND if the resource does not exist.
+	DeleteResource(ctx context.Context, id int64) error
+}
+
+// BodyEncoding is how one version's body is kept.
+type BodyEncoding string
+
+const (
+	// BodyFull: the body is the blob named by the version's ContentHash.
+	BodyFull BodyEncoding = "full"
+	// BodyPatch: the body is StoredBody.Data applied to the body of version
+	// StoredBody.BaseID (a newer version of the same resource).
+	BodyPatch BodyEncoding = "patch"
+)
+
+// Blob is a content-addressed body: Hash is the hex SHA-256 of the raw
+// body, Size its raw length, Data its compressed form. A blob is stored once
+// however many versions, of however many resources, are kept in full with
+// that content, and deleted when the last of them goes.
+type Blob struct {
+	Hash string
+	Size int64
+	Data []byte
+}
+
+// StoredBody is the encoding of one version's body, as the warehouse service
+// chose it. The store keeps it and never interprets Data or TreeDelta.
+type StoredBody struct {
+	VersionID int64
+	Encoding  BodyEncoding
+	BaseID    int64  // BodyPatch: the version Data is a patch against
+	Data      []byte // BodyPatch: the encoded patch
+	// TreeDelta is an optional encoded tree delta from the next newer
+	// version's document back to this version's document.
+	TreeDelta []byte
+}
+
+// BodySize is the stored size of one version's body, for retention and
+// statistics.
+type BodySize struct {
+	VersionID int64
+	Seq       int64
+	FetchedAt time.Time
+	Encoding  BodyEncoding
+	Hash      string
+	Bytes     int64 // patch bytes, or the compressed size of the blob (shared blobs counted in each version)
+	TreeBytes int64
+}
+
+// StorageStats sums what a store holds for bodies.
+type StorageStats struct {
+	Versions       int64
+	Blobs          int64
+	BlobBytes      int64 // compressed bytes of all blobs
+	Patches        int64
+	PatchBytes     int64
+	TreeDeltaBytes int64
+}
+
+// Append is a new version and everything that changes with it, written in
+// one transaction.
+type Append struct {
+	// Version is the new version's metadata; the store sets ID and Seq.
+	Version *Version
+	// Blob is the new version's body in full. It is stored unless a blob
+	// with its hash exists. Its Hash must equal Version.ContentHash.
+	Blob *Blob
+	// Links are the new version's outgoing links (VersionID is set by the
+	// store).
+	Links []*Link
+	// PrevID is the id of the resource's newest version that the caller
+	// built this append on, 0 if the resource had none. The store returns
+	// ECONFLICT if the newest version is another one.
+	PrevID int64
+	// Prev, if not nil, replaces the stored body of version PrevID (its
+	// VersionID must be PrevID): typically a patch against the new version.
+	Prev *StoredBody
+}
+
+// VersionStore keeps versions, their bodies (content-addressed blobs and
+// patches) and their links.
+type VersionStore interface {
+	// AppendVersion stores a new version of a resource as described by a.
+	// It returns EINVALID for invalid input, ENOTFOUND if the resource does
+	// not exist, and ECONFLICT if the resource's newest version is not
+	// a.PrevID.
+	AppendVersion(ctx context.Context, a *Append) error
+	// FindVersionByID returns ENOTFOUND if the version does not exist.
+	FindVersionByID(ctx context.Context, id int64) (*Version, error)
+	// FindVersionBySeq returns ENOTFOUND if the resource has no version seq.
+	FindVersionBySeq(ctx context.Context, resourceID, seq int64) (*Version, error)
+	// LatestVersion returns ENOTFOUND if the resource has no version.
+	LatestVersion(ctx context.Context, resourceID int64) (*Version, error)
+	// VersionAt returns the newest version fetched at or before t, and
+	// ENOTFOUND if there is none.
+	VersionAt(ctx context.Context, resourceID int64, t time.Time) (*Version, error)
+	// FindVersions returns the versions matching f and the number matching
+	// without Offset and Limit.
+	FindVersions(ctx context.Context, f VersionFilter) ([]*Version, int, error)
+	// Body returns the stored encoding of a version's body; ENOTFOUND if the
+	// version does not exist.
+	Body(ctx context.Context, versionID int64) (*StoredBody, error)
+	// FindBlob returns ENOTFOUND if no blob has the hash.
+	FindBlob(ctx context.Context, hash string) (*Blob, error)
+	// ReplaceBody re-encodes a version's body (for instance to materialise a
+	// full copy); blob, if not nil, is stored when absent. It returns
+	// ENOTFOUND if the version does not exist and EINVALID if a patch's base
+	// is not a version of the same resource.
+	ReplaceBody(ctx context.Context, b *StoredBody, blob *Blob) error
+	// Links returns a version's outgoing links in document order.
+	Links(ctx context.Context, versionID int64) ([]*Link, error)
+	// BodySizes lists the stored size of every version of a resource, oldest
+	// first.
+	BodySizes(ctx context.Context, resourceID int64) ([]BodySize, error)
+	// DeleteVersionsBefore deletes the versions of a resource with a Seq
+	// lower than seq, their links and bodies, and the blobs no longer used.
+	// It returns ECONFLICT, deleting nothing, if a version that stays has a
+	// body that is a patch against one that would go (the chain would
+	// break), and the number of versions deleted.
+	DeleteVersionsBefore(ctx context.Context, resourceID, seq int64) (int, error)
+	// Stats sums the stored bodies.
+	Stats(ctx context.Context) (*StorageStats, error)
+}
+
+// SentinelStore keeps sentinels and hands due ones to schedulers.
+type SentinelStore interface {
+	// CreateSentinel sets ID, CreatedAt and UpdatedAt. It returns EINVALID
+	// for an invalid sentinel and ENOTFOUND if the owner does not exist.
+	CreateSentinel(ctx context.Context, s *Sentinel) error
+	// FindSentinelByID returns ENOTFOUND if the sentinel does not exist.
+	FindSentinelByID(ctx context.Context, id int64) (*Sentinel, error)
+	// FindSentinels returns the sentinels matching f in id order and the
+	// number matching without Offset and Limit.
+	FindSentinels(ctx context.Context, f SentinelFilter) ([]*Sentinel, int, error)
+	// UpdateSentinel replaces name, source, spec, status and next check, and
+	// sets UpdatedAt. It returns ENOTFOUND if the sentinel does not exist.
+	UpdateSentinel(ctx context.Context, s *Sentinel) error
+	// DeleteSentinel deletes a sentinel and its changes; ENOTFOUND if absent.
+	DeleteSentinel(ctx context.Context, id int64) error
+	// ClaimDueSentinels returns up to limit active sentinels whose NextCheck
+	// is at or before now, soonest first, and leases them: their NextCheck
+	// moves to now+lease, so that a concurrent scheduler does not claim them
+	// again before the lease ends. The claimer then calls CheckedSentinel.
+	ClaimDueSentinels(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*Sentinel, error)
+	// CheckedSentinel records a check at `at` and schedules the next one.
+	// It returns ENOTFOUND if the sentinel does not exist.
+	CheckedSentinel(ctx context.Context, id int64, at, next time.Time) error
+}
+
+// UserStore keeps users and their API tokens.
+type UserStore interface {
+	// CreateUser sets ID, CreatedAt and UpdatedAt. It returns EINVALID for an
+	// invalid user and ECONFLICT if the email is taken.
+	CreateUser(ctx context.Context, u *User) error
+	// FindUserByID returns ENOTFOUND if the user does not exist.
+	FindUserByID(ctx context.Context, id int64) (*User, error)
+	// FindUserByEmail returns ENOTFOUND if no user has the email.
+	FindUserByEmail(ctx context.Context, email string) (*User, error)
+	// UpdateUser replaces email, name and password hash. It returns
+	// ENOTFOUND if the user does not exist and ECONFLICT if the email is
+	// taken.
+	UpdateUser(ctx context.Context, u *User) error
+	// DeleteUser deletes a user with their tokens and sentinels; ENOTFOUND if
+	// absent.
+	DeleteUser(ctx context.Context, id int64) error
+	// CreateToken sets ID and CreatedAt. It returns EINVALID for an invalid
+	// token, ENOTFOUND if the user does not exist and ECONFLICT if the hash
+	// is already stored.
+	CreateToken(ctx context.Context, t *Token) error
+	// FindTokenByHash returns the token with the hash and marks it used at
+	// now. It returns EUNAUTHORIZED if no token has the hash or the token
+	// is expired at now.
+	FindTokenByHash(ctx context.Context, hash []byte, now time.Time) (*Token, error)
+	// FindTokens returns a user's tokens.
+	FindTokens(ctx context.Context, userID int64) ([]*Token, error)
+	// DeleteToken returns ENOTFOUND if the token does not exist.
+	DeleteToken(ctx context.Context, id int64) error
+}
+
+// ChangeStore keeps the changes that sentinels found.
+type ChangeStore interface {
+	// CreateChange sets ID. It returns EINVALID for an invalid change and
+	// ENOTFOUND if the sentinel or resource does not exist.
+	CreateChange(ctx context.Context, c *Change) error
+	// FindChangeByID returns ENOTFOUND if the change does not exist.
+	FindChangeByID(ctx context.Context, id int64) (*Change, error)
+	// FindChanges returns the changes matching f, newest first, and the
+	// number matching without Offset and Limit.
+	FindChanges(ctx context.Context, f ChangeFilter) ([]*Change, int, error)
+}
+
+// OutboxStore is the notification outbox: entries are enqueued, claimed by
+// a delivery worker under a lease, and acknowledged as sent, failed (to be
+// retried) or dead.
+type OutboxStore interface {
+	// EnqueueNotification sets ID, CreatedAt, State (pending) and, if zero,
+	// NextAttempt (now). It returns EINVALID for an invalid entry.
+	EnqueueNotification(ctx context.Context, n *Notification) error
+	// FindNotificationByID returns ENOTFOUND if the entry does not exist.
+	FindNotificationByID(ctx context.Context, id int64) (*Notification, error)
+	// FindNotifications returns entries matching f and the number matching
+	// without Offset and Limit.
+	FindNotifications(ctx context.Context, f NotificationFilter) ([]*Notification, int, error)
+	// ClaimNotifications returns up to limit pending or failed entries due at
+	// or before now, oldest due first, and leases them: NextAttempt moves to
+	// now+lease and Attempts grows by one, so that no other worker claims
+	// them before the lease ends.
+	ClaimNotifications(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*Notification, error)
+	// MarkNotificationSent records delivery; ENOTFOUND if absent.
+	MarkNotificationSent(ctx context.Context, id int64, at time.Time) error
+	// MarkNotificationFailed records a failed attempt with its error and
+	// the time of the next one; ENOTFOUND if absent.
+	MarkNotificationFailed(ctx context.Context, id int64, errMsg string, next time.Time) error
+	// MarkNotificationDead gives up on an entry (dead letter); ENOTFOUND if
+	// absent.
+	MarkNotificationDead(ctx context.Context, id int64, errMsg string) error
+}

@@ -1,0 +1,148 @@
+package vigil
+
+import (
+	"net"
+	"net/url"
+	"strings"
+)
+
+// CanonicalURL returns the canonical form of an absolute http or https URL,
+// the key of a Resource. The rules, in order:
+//
+//   - the scheme and the host are lower-cased; a trailing dot on the host is
+//     removed; IPv6 literals keep their brackets;
+//   - the default port (80 for http, 443 for https) is dropped;
+//   - the fragment is removed (a fragment names a place inside a document,
+//     not another document: links to one are "interior" links);
+//   - user information is kept as given (it selects a different document on
+//     some servers);
+//   - the path is cleaned of "." and ".." segments (RFC 3986 section 5.2.4);
+//     an empty path becomes "/"; a trailing slash is kept (it is significant
+//     to servers); percent-encoding is normalised by Go's url package
+//     (unreserved characters decoded, hex digits upper-case);
+//   - the query is kept byte for byte, in its order, including an empty "?":
+//     servers may treat the order of parameters as significant, so sorting
+//     could merge distinct documents. A lone "?" with nothing after is dropped.
+//
+// Internationalised host names must be given in their ASCII (punycode) form:
+// the domain package has no IDNA tables, so a host with non-ASCII letters is
+// rejected with EINVALID; adapters that read user input (the web API, the
+// command line) convert with golang.org/x/net/idna first.
+//
+// It returns EINVALID if raw is not an absolute http or https URL with a host.
+func CanonicalURL(raw string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return "", Errorf(EINVALID, "invalid url %q", raw)
+	}
+	u.Scheme = strings.ToLower(u.Scheme)
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", Errorf(EINVALID, "url %q: scheme must be http or https", raw)
+	}
+	if u.Opaque != "" {
+		return "", Errorf(EINVALID, "url %q is not hierarchical", raw)
+	}
+	host := strings.ToLower(u.Hostname())
+	host = strings.TrimSuffix(host, ".")
+	if host == "" {
+		return "", Errorf(EINVALID, "url %q has no host", raw)
+	}
+	for i := 0; i < len(host); i++ {
+		if host[i] >= 0x80 {
+			return "", Errorf(EINVALID, "url %q: host must be ASCII (punycode)", raw)
+		}
+	}
+	port := u.Port()
+	if (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
+		port = ""
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if port != "" {
+		host = net.JoinHostPort(strings.Trim(host, "[]"), port)
+	}
+	u.Host = host
+	u.Fragment, u.RawFragment = "", ""
+	p := u.EscapedPath()
+	if p == "" {
+		p = "/"
+	}
+	pu, err := url.Parse(normalizePercent(removeDotSegments(p)))
+	if err != nil {
+		return "", Errorf(EINVALID, "url %q: invalid path", raw)
+	}
+	u.Path, u.RawPath = pu.Path, pu.RawPath
+	u.ForceQuery = false
+	return u.String(), nil
+}
+
+// HostOf returns the lower-case host name of a canonical URL, without port
+// or brackets.
+func HostOf(canonical string) string {
+	u, err := url.Parse(canonical)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(u.Hostname())
+}
+
+// removeDotSegments is RFC 3986 section 5.2.4 on an absolute path; unlike
+// path.Clean it keeps empty segments ("a//b") and a trailing slash.
+func removeDotSegments(p string) string {
+	in := strings.Split(p, "/")[1:]
+	out := make([]string, 0, len(in))
+	for i, seg := range in {
+		last := i == len(in)-1
+		switch seg {
+		case ".":
+			if last {
+				out = append(out, "")
+			}
+		case "..":
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+			if last {
+				out = append(out, "")
+			}
+		default:
+			out = append(out, seg)
+		}
+	}
+	return "/" + strings.Join(out, "/")
+}
+
+// normalizePercent decodes percent-encoded unreserved characters and
+// upper-cases the hex digits of the others (RFC 3986 section 6.2.2).
+func normalizePercent(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 <= len(s)-1 && isHex(s[i+1]) && isHex(s[i+2]) {
+			c := unhex(s[i+1])<<4 | unhex(s[i+2])
+			if c < 0x80 && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~", c) >= 0) {
+				b.WriteByte(c)
+			} else {
+				b.WriteString(strings.ToUpper(s[i : i+3]))
+			}
+			i += 2
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0'
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
+}

@@ -1,0 +1,75 @@
+package vigil_test
+
+import (
+	"testing"
+
+	"github.com/vigil-web/vigil"
+)
+
+func TestCanonicalURL(t *testing.T) {
+	tests := map[string]struct{ in, want, code string }{
+		"already canonical": {in: "http://example.com/a/b?x=1", want: "http://example.com/a/b?x=1"},
+		"case":              {in: "HTTP://Example.COM/Path", want: "http://example.com/Path"},
+		"default http port": {in: "http://example.com:80/", want: "http://example.com/"},
+		"default https":     {in: "https://example.com:443/x", want: "https://example.com/x"},
+		"other port kept":   {in: "https://example.com:8443/x", want: "https://example.com:8443/x"},
+		"empty path":        {in: "http://example.com", want: "http://example.com/"},
+		"fragment":          {in: "http://example.com/a#top", want: "http://example.com/a"},
+		"dot segments":      {in: "http://example.com/a/./b/../c", want: "http://example.com/a/c"},
+		"dot dot past root": {in: "http://example.com/../../a", want: "http://example.com/a"},
+		"trailing dot dot":  {in: "http://example.com/a/b/..", want: "http://example.com/a/"},
+		"trailing slash":    {in: "http://example.com/a/", want: "http://example.com/a/"},
+		"double slash kept": {in: "http://example.com/a//b", want: "http://example.com/a//b"},
+		"query order kept":  {in: "http://example.com/?b=2&a=1", want: "http://example.com/?b=2&a=1"},
+		"empty query":       {in: "http://example.com/?", want: "http://example.com/"},
+		"trailing host dot": {in: "http://example.com./", want: "http://example.com/"},
+		"percent hex":       {in: "http://example.com/%7euser/%c3%a9", want: "http://example.com/~user/%C3%A9"},
+		"ipv6":              {in: "http://[::1]:80/", want: "http://[::1]/"},
+		"ipv6 port":         {in: "http://[2001:DB8::1]:8080/", want: "http://[2001:db8::1]:8080/"},
+		"spaces trimmed":    {in: "  http://example.com/  ", want: "http://example.com/"},
+		"ftp":               {in: "ftp://example.com/", code: vigil.EINVALID},
+		"relative":          {in: "/a/b", code: vigil.EINVALID},
+		"no host":           {in: "http:///a", code: vigil.EINVALID},
+		"mailto":            {in: "mailto:a@example.com", code: vigil.EINVALID},
+		"unicode host":      {in: "http://bücher.example/", code: vigil.EINVALID},
+		"punycode host":     {in: "http://xn--bcher-kva.example/", want: "http://xn--bcher-kva.example/"},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			got, err := vigil.CanonicalURL(tt.in)
+			if tt.code != "" {
+				if vigil.ErrorCode(err) != tt.code {
+					t.Fatalf("CanonicalURL(%q) = %q, %v; want code %s", tt.in, got, err, tt.code)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("CanonicalURL(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+			}
+			again, err := vigil.CanonicalURL(got)
+			if err != nil || again != got {
+				t.Fatalf("not idempotent: %q -> %q, %v", got, again, err)
+			}
+		})
+	}
+}
+
+func TestClassifyLink(t *testing.T) {
+	tests := map[string]struct {
+		src, dst string
+		want     vigil.LinkType
+	}{
+		"fragment same doc": {"http://a.com/x", "http://a.com/x#top", vigil.LinkInterior},
+		"same doc":          {"http://a.com/x", "http://a.com/x", vigil.LinkInterior},
+		"same host":         {"http://a.com/x", "http://a.com/y", vigil.LinkLocal},
+		"host case":         {"http://a.com/x", "HTTP://A.COM:80/y", vigil.LinkLocal},
+		"other host":        {"http://a.com/x", "http://b.com/x", vigil.LinkGlobal},
+		"subdomain":         {"http://a.com/x", "http://www.a.com/x", vigil.LinkGlobal},
+		"other port":        {"http://a.com/x", "http://a.com:8080/x", vigil.LinkGlobal},
+	}
+	for name, tt := range tests {
+		if got := vigil.ClassifyLink(tt.src, tt.dst); got != tt.want {
+			t.Errorf("%s: ClassifyLink(%q, %q) = %s, want %s", name, tt.src, tt.dst, got, tt.want)
+		}
+	}
+}

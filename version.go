@@ -1,0 +1,61 @@
+package vigil
+
+import (
+	"regexp"
+	"time"
+)
+
+// Version is one fetch of a resource, as stored: its HTTP metadata and the
+// SHA-256 of the body. The body itself is read through the warehouse.
+//
+// Seq numbers a resource's versions 1, 2, 3... in fetch order; IDs are
+// unique across resources. A fetch that failed (Error set, no body) is a
+// version too, so that the history shows the outage.
+type Version struct {
+	ID            int64         `json:"id"`
+	ResourceID    int64         `json:"resourceId"`
+	Seq           int64         `json:"seq"`
+	FetchedAt     time.Time     `json:"fetchedAt"`
+	Status        int           `json:"status"` // HTTP status; 0 when the fetch failed before a response
+	ETag          string        `json:"etag,omitempty"`
+	LastModified  time.Time     `json:"lastModified,omitzero"`
+	ContentType   string        `json:"contentType,omitempty"` // media type without parameters
+	Charset       string        `json:"charset,omitempty"`
+	Size          int64         `json:"size"`        // body length in bytes
+	ContentHash   string        `json:"contentHash"` // lower-case hex SHA-256 of the body
+	FetchDuration time.Duration `json:"fetchDuration"`
+	Error         string        `json:"error,omitempty"` // why the fetch failed, if it did
+}
+
+var hexSHA256 = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// Validate returns an EINVALID error naming the first bad field.
+func (v *Version) Validate() error {
+	switch {
+	case v.ResourceID <= 0:
+		return Errorf(EINVALID, "version resourceId required")
+	case v.FetchedAt.IsZero():
+		return Errorf(EINVALID, "version fetchedAt required")
+	case v.Status < 0 || v.Status > 999:
+		return Errorf(EINVALID, "version status %d out of range", v.Status)
+	case v.Size < 0:
+		return Errorf(EINVALID, "version size must not be negative")
+	case !hexSHA256.MatchString(v.ContentHash):
+		return Errorf(EINVALID, "version contentHash must be a lower-case hex SHA-256")
+	case v.FetchDuration < 0:
+		return Errorf(EINVALID, "version fetchDuration must not be negative")
+	}
+	return nil
+}
+
+// VersionFilter selects versions of one resource, oldest first unless
+// Descending. Since is inclusive and Until exclusive; zero times do not
+// filter.
+type VersionFilter struct {
+	ResourceID int64
+	Since      time.Time
+	Until      time.Time
+	Descending bool
+	Offset     int
+	Limit      int // 0 means no limit
+}

@@ -28,6 +28,8 @@ var libraries = map[string][]string{
 	"intent":   {"tree", "delta", "treediff", "markup", "spec"},
 	"opic":     {},
 	"webtable": {"tree", "markup", "delta", "treediff"},
+	"simulate": {"tree", "delta"},
+	"editdist": {"tree", "delta"},
 }
 
 // allowedLibraryDeps are the non-standard packages a library may use.

@@ -52,6 +52,8 @@ type parser struct {
 	pos Pos
 	tok Token
 	lit string
+
+	prevEnd Pos // just after the previous token
 }
 
 // bailout unwinds the parse of one clause after a syntax error; it never
@@ -59,6 +61,9 @@ type parser struct {
 type bailout struct{}
 
 func (p *parser) next() {
+	if p.pos.IsValid() {
+		p.prevEnd = Pos{Offset: p.pos.Offset + len(p.lit), Line: p.pos.Line, Column: p.pos.Column + len(p.lit)}
+	}
 	for {
 		p.pos, p.tok, p.lit = p.sc.Scan()
 		if p.tok != COMMENT {
@@ -96,14 +101,25 @@ func (p *parser) describe() string {
 
 // errorAt records an error at pos.
 func (p *parser) errorAt(pos Pos, found, expected, msg string) {
+	if p.tok == ILLEGAL && pos == p.pos {
+		return // the scanner has reported the bad character
+	}
 	p.errors = append(p.errors, &Error{Pos: pos.Position(p.filename), Msg: msg, Found: found, Expected: expected})
 }
 
 // failExpected records "expected X, found Y" at the current token and
 // abandons the clause.
+//
+// When the current token is on a later line than the previous one, the
+// error is reported just after the previous token, where the missing text
+// belongs (as go/parser reports a missing semicolon).
 func (p *parser) failExpected(what string) {
 	found := p.describe()
-	p.errorAt(p.pos, p.lit, what, "expected "+what+", found "+found)
+	pos := p.pos
+	if p.prevEnd.IsValid() && p.pos.Line > p.prevEnd.Line {
+		pos = p.prevEnd
+	}
+	p.errorAt(pos, p.lit, what, "expected "+what+", found "+found)
 	panic(bailout{})
 }
 

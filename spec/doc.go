@@ -1,0 +1,186 @@
+// Package spec implements the Sentinel Specification Language with which
+// users tell Vigil what to watch: a scanner, a parser that returns a partial
+// syntax tree and a sorted error list, a checker for the semantic rules, a
+// printer for the canonical form, and a JSON form for the REST API.
+//
+// # Seed
+//
+// Jyoti Jacob, "WebVigiL: Sentinel Specification and User-Intent Based
+// Change Detection for Extensible Markup Language (XML)", MS thesis,
+// University of Texas at Arlington, May 2003 (supervisor Sharma
+// Chakravarthy): chapter 5, "Change Specification Language" (Fig 5.1, the
+// syntax; §5.1-5.7, the semantics), and chapter 6 and 7 for validation
+// (§6.3 syntax rules, §6.4 semantic rules, Fig 7.2 and Appendix C for
+// lifespans). The reader's notes are in notes/003-webvigil.md §2.
+//
+// # Phases, in the seed's order
+//
+//  1. Parse (the seed's JavaCC parser, §7.1.1): Scanner and Parse, with the
+//     syntax checks of §6.3 (units, "during" not in To, dates).
+//  2. Validate (§6.4, §7.1.2): Checker.Check resolves inheritance from a
+//     previously defined sentinel (§5.2), fills defaults, checks name
+//     uniqueness per owner, change types, addresses, and the lifespan with
+//     the time-lapse rules (Fig 7.2, Appendix C).
+//  3. Store: the caller keeps the Checked sentinel and tells later checks
+//     about it (Checker.Add, Checker.Lookup, Stored).
+//
+// # Grammar
+//
+// The grammar as implemented, in EBNF (the seed's Fig 5.1 with its lost "|"
+// bars restored as in the note §2.2, and Vigil's extensions marked †).
+// Keywords are case-insensitive; only the words in capitals after
+// "Reserved" below are reserved, the others are recognised in context.
+//
+//	File         = { Sentinel } .
+//	Sentinel     = "Create" "Sentinel" Name "Using" Target { Clause } .
+//	Clause       = Monitor | Fetch | Confirm | From | To | Notify | Every | Compare .
+//	               (each at most once, in any order)
+//	Name         = identifier .
+//	Target       = TargetAnd { "OR" TargetAnd } .
+//	TargetAnd    = TargetTerm { "AND" TargetTerm } .
+//	TargetTerm   = [ "sentinel" ] Name | URL | "(" Target ")" .
+//	URL          = word | string .                  (a bare identifier is a Name)
+//
+//	Monitor      = "Monitor" Expr .
+//	Expr         = AndExpr { "OR" AndExpr } .
+//	AndExpr      = UnaryExpr { "AND" UnaryExpr } .
+//	UnaryExpr    = "NOT" UnaryExpr | "(" Expr ")" | ChangeType .
+//	ChangeType   = Kind [ Scope ] [ Condition ] { Ignore } .
+//	Kind         = "any" "change" | "anychange" | "all" "links" | "all" "images"
+//	             | "all" "words" [ "except" List ]
+//	             | ( "keywords" | "keyword" ) List | ( "phrase" | "phrases" ) List
+//	             | "table" [ List ] | "list" [ List ]
+//	             | "regular" "expression" List
+//	             | "value" .                         † needs Scope and Condition
+//	List         = [ ":" ] ( "{" Item { "," Item } "}" | "(" Item { "," Item } ")" ) .
+//	Item         = word | number | string .
+//	Scope        = "In" ( "css" | "xpath" ) string .               †
+//	Ignore       = "Ignore" ( "css" | "xpath" ) string .           †
+//	Condition    = "changes" | "increases" | "decreases"
+//	             | "rises" "above" number | "falls" "below" number . †
+//
+//	Fetch        = "Fetch" ( Interval | "on" "change" ) [ "render" ] .  † render
+//	Confirm      = "Confirm" "after" Interval .                   †
+//	Interval     = integer Unit .
+//	Unit         = "second" | "minute" | "hour" | "day" | "week" | "month" .  (or plural; † month)
+//
+//	From         = "From" ( TimePoint | FromEvent ) { "+" Interval } .
+//	To           = "To" ( TimePoint | ToEvent ) { "+" Interval } .
+//	TimePoint    = date [ clock ] | "Now" .         date = MM/DD/YYYY or MM/DD/YY; † clock = HH:MM
+//	FromEvent    = ( "start" | "end" | "during" ) "(" Name ")" .
+//	ToEvent      = ( "start" | "end" ) "(" Name ")" .
+//
+//	Notify       = "Notify" "By" Contact { "," Contact } .        † several
+//	Contact      = "email" address | "webhook" URL               † webhook
+//	             | ChatURL                                       † slack:// discord:// telegram:// ntfy://
+//	             | "fax" Item | "PDA" Item .
+//	Every        = "Every" ( "immediate" | "best" "effort" | "interactive" | Interval ) .
+//	Compare      = "Compare" ( "pairwise" | "every" integer | "moving" integer ) .
+//
+// Reserved: CREATE SENTINEL USING MONITOR FETCH CONFIRM FROM TO NOTIFY EVERY
+// COMPARE AND OR NOT IN IGNORE. They cannot name a sentinel.
+//
+// Lexical elements are described on Scanner: comments run from "#" to the
+// end of the line, strings are "double quoted" with Go escapes (or in the
+// seed's typographic quotes), and words containing ".", "/", ":" or "@"
+// (URLs, host names, email addresses) are single tokens.
+//
+// # Precedence
+//
+// NOT binds tighter than AND, which binds tighter than OR; AND and OR are
+// left associative, and parentheses group. So
+//
+//	all words AND NOT phrase {"Lord of the Rings"} OR all links
+//
+// is ((all words) AND (NOT phrase ...)) OR (all links). The printer writes
+// the fewest parentheses this needs. The same precedence applies to AND and
+// OR between targets.
+//
+// # Semantics
+//
+// A change type C is true for a pair of versions (V1, V2) when a change of
+// that type is detected (§5.3); NOT C is ¬C, C1 AND C2 is C1 ∧ C2, C1 OR C2
+// is C1 ∨ C2. A Scope restricts a change type to the part of the page the
+// selector matches; Ignore removes parts before comparing; value extracts a
+// number from the scoped part and tests it. Fetch on change is the seed's
+// best-effort fetching; render asks for headless Chromium. Confirm re-fetches
+// after the interval and reports only changes that persist. A target "A AND
+// B" reports when the change is found on both pages, "A OR B" on either.
+//
+// Compare pairwise compares (Vi, Vi+1); every n compares (V1, V1+n), then
+// (V1+n, V1+2n), ... (the seed's formula, reading A of the note §7.7, which
+// makes "every 3 at 10 minutes" equal to "pairwise at 30 minutes");
+// moving n compares (Vi, Vi+n-1) for every i (the seed's "V1 is the
+// reference for V4" with n = 4).
+//
+// # Checking
+//
+// A Checker holds the sentinels of one owner. For a new sentinel it
+//   - applies inheritance: with "Using s1" every clause not restated is
+//     taken from s1 (as specified, not as s1's status: From Now means the
+//     new sentinel's creation time);
+//   - fills defaults: Monitor any change, Fetch on change, From Now,
+//     To the start plus Checker.DefaultLifespan (12 months), Notify By email
+//     Checker.Owner, Every best effort (interactive without a contact),
+//     Compare pairwise;
+//   - reports: a name already used by the owner; an unknown sentinel in
+//     Using or an event, or a reference of a sentinel to itself; targets or
+//     operands that are not distinct; "X AND NOT Y" when every X change is
+//     a Y change (the seed's "all links and not any change"); keywords with
+//     several words, duplicate or empty values, invalid regular expressions
+//     (RE2) and unbalanced selectors; value without a scope or condition;
+//     intervals and offsets that are not > 0; months in Fetch and Confirm;
+//     Confirm not shorter than the Fetch interval; invalid email addresses,
+//     webhook and chat URLs, and unsupported fax and PDA; Compare n < 2;
+//     lapsed start and end times and events ("startTimept,Given timepoint is
+//     less than current time", "startEventstatus, start + timeinterval is
+//     less than currenttime"), during(s) when s is not active ("start event
+//     is invalid"), To Now, cycles between lifespans, and a start not before
+//     the end ("startType,End time is less than start time").
+//
+// Warnings (Checked.Warnings) report what is legal but redundant: "X OR Y"
+// when every X change is a Y change (the seed's own scenario 2 writes
+// "all words OR anychange"), and Compare every n with a fixed Fetch
+// interval, which the seed says equals pairwise at n times the interval.
+//
+// # Differences from the seed
+//
+//   - The "|" bars lost from Fig 5.1 are restored as in the note §2.2.
+//   - NOT may precede any operand, not only the first: the seed's own
+//     example "All words AND NOT phrase {...}" needs it.
+//   - More than two operands, parentheses and a precedence (NOT > AND > OR)
+//     are added; the seed allows one binary operator and gives none.
+//   - Lenient forms from the seed's scenarios are accepted and printed in the
+//     canonical form: "keyword" for "keywords", lists in parentheses, the
+//     optional ":" of Fig 5.1, "anychange", "Using s1" without "sentinel",
+//     URLs without a scheme (http:// is assumed), "moving4" and "every3",
+//     typographic quotes. Scenario 2's URL, broken over two lines by the
+//     text extraction, must be written on one line.
+//   - Two-digit years (scenario 1's 12/02/02) are accepted as 20YY for 00-68
+//     and 19YY for 69-99, although §6.3 asks for four digits; the printer
+//     writes four. A time of day (HH:MM) may follow a date, because the seed
+//     cannot express "9 am" (§5.4's user Don).
+//   - Units: "second" is accepted as in Fig 5.1 (§6.3 lists minutes to
+//     weeks); "month" (calendar months) is added for lifespans, offsets and
+//     digests, but rejected in Fetch and Confirm, which need a fixed period
+//     (the note's V14 case stays an error). Plural units are accepted.
+//   - "during(s)" may take offsets; it then means Now + offset while s is
+//     active.
+//   - The rules the thesis leaves vague are decided as the note recommends:
+//     From defaults to Now; a missing To is the start plus a default
+//     lifespan (open-ended sentinels are unsupported); "To Now" is an error;
+//     composite operands must be distinct (the seed's "t1 ◇ t2"); the
+//     subsumption lattice any ⊇ {words, links, images}, words ⊇ {keywords,
+//     phrase, table, list, regular expression}; names are compared without
+//     regard to case; the seed's messages are kept verbatim.
+//   - "target AND/OR target" is given a meaning (both pages / either page);
+//     the seed gives none. Inheritance applies only when the target is one
+//     sentinel; a sentinel inside a combination contributes its pages.
+//   - Fax and PDA are parsed but reported as unsupported; webhooks and chat
+//     URLs are added, several contacts are allowed.
+//   - Scopes (In css/xpath), Ignore, value conditions, Fetch render and
+//     Confirm after are Vigil's extensions.
+//   - Regular expressions use Go's RE2 syntax.
+//   - Table and list take optional ids; without one they mean every table
+//     (list) of the page or of the scope.
+package spec

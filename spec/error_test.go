@@ -1,0 +1,147 @@
+package spec
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The files in testdata/*.ssl are sentinel files whose expected problems are
+// written next to the offending token, in a comment on the same line, as
+// go/parser's error_test.go does:
+//
+//	From 01/01/2003 To 12/31/2003 # ERROR "startTimept,Given timepoint"
+//	Monitor all words OR any change # WARNING "is the same as any change"
+//
+// The text in quotes is a regular expression that must match the message of
+// exactly one error (or warning) reported on that line; any other error is a
+// failure. A file with syntax errors is only parsed; a file without is also
+// checked. Lines starting with "#!" set up the checker:
+//
+//	#! now 06/01/2003 12:00       the creation time of the sentinels (default 06/01/2003 12:00)
+//	#! created s1 04/01/2003 12:00 the creation time of one sentinel
+//	#! started s1 05/31/2003 12:00 s1 has started (its status)
+//	#! ended s1 05/31/2003 12:00   s1 has ended
+//	#! owner jill@aol.com         the owner's email address
+
+var expectRx = regexp.MustCompile(`(ERROR|WARNING) "((?:[^"\\]|\\.)*)"`)
+
+type expectation struct {
+	line    int
+	warning bool
+	rx      *regexp.Regexp
+	src     string
+}
+
+func parseTestTime(t *testing.T, s string) time.Time {
+	t.Helper()
+	tm, err := time.Parse("01/02/2006 15:04", s)
+	if err != nil {
+		t.Fatalf("bad directive time %q: %v", s, err)
+	}
+	return tm
+}
+
+func TestErrors(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.ssl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no test files: %v", err)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) { checkErrorFile(t, file) })
+	}
+}
+
+func checkErrorFile(t *testing.T, file string) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2003, 6, 1, 12, 0, 0, 0, time.UTC)
+	created := map[string]time.Time{}
+	started := map[string]time.Time{}
+	ended := map[string]time.Time{}
+	owner := ""
+	var want []*expectation
+	for i, line := range strings.Split(string(src), "\n") {
+		if d, ok := strings.CutPrefix(line, "#! "); ok {
+			f := strings.Fields(d)
+			switch {
+			case f[0] == "now" && len(f) == 3:
+				now = parseTestTime(t, f[1]+" "+f[2])
+			case (f[0] == "created" || f[0] == "started" || f[0] == "ended") && len(f) == 4:
+				m := map[string]map[string]time.Time{"created": created, "started": started, "ended": ended}[f[0]]
+				m[f[1]] = parseTestTime(t, f[2]+" "+f[3])
+			case f[0] == "owner" && len(f) == 2:
+				owner = f[1]
+			default:
+				t.Fatalf("%s:%d: bad directive %q", file, i+1, line)
+			}
+			continue
+		}
+		for _, m := range expectRx.FindAllStringSubmatch(line, -1) {
+			rx, err := regexp.Compile(strings.ReplaceAll(m[2], `\"`, `"`))
+			if err != nil {
+				t.Fatalf("%s:%d: bad regexp: %v", file, i+1, err)
+			}
+			want = append(want, &expectation{line: i + 1, warning: m[1] == "WARNING", rx: rx, src: m[2]})
+		}
+	}
+
+	f, err := Parse(file, src)
+	var got ErrorList
+	var warnings ErrorList
+	if err != nil {
+		got = err.(ErrorList)
+	} else {
+		c := &Checker{Owner: owner}
+		for _, s := range f.Sentinels {
+			c.Now = now
+			if tm, ok := created[s.Name.Name]; ok {
+				c.Now = tm
+			}
+			ch, el := c.check(file, s)
+			got = append(got, el...)
+			if len(el) == 0 {
+				warnings = append(warnings, ch.Warnings...)
+				c.Add(&Stored{Checked: ch, Created: c.Now, Started: started[s.Name.Name], Ended: ended[s.Name.Name]})
+			}
+		}
+	}
+	match := func(list ErrorList, warning bool) {
+		for _, e := range list {
+			found := false
+			for i, w := range want {
+				if w != nil && w.warning == warning && w.line == e.Pos.Line && w.rx.MatchString(e.Msg) {
+					want[i] = nil
+					found = true
+					break
+				}
+			}
+			if !found {
+				kind := "error"
+				if warning {
+					kind = "warning"
+				}
+				t.Errorf("unexpected %s: %s", kind, e)
+			}
+			if e.Pos.Filename != file || !e.Pos.IsValid() {
+				t.Errorf("error without a valid position: %#v", e.Pos)
+			}
+		}
+	}
+	match(got, false)
+	match(warnings, true)
+	for _, w := range want {
+		if w != nil {
+			kind := "ERROR"
+			if w.warning {
+				kind = "WARNING"
+			}
+			t.Errorf("%s:%d: missing %s %q", file, w.line, kind, w.src)
+		}
+	}
+}

@@ -35,8 +35,8 @@ func Build(old, new *tree.Document) (*Delta, error) {
 		return nil, fmt.Errorf("build delta: document without a root element")
 	}
 	b := &builder{
-		old:   tree.MeasureTree(old.Root),
-		new:   tree.MeasureTree(new.Root),
+		old:   old.Weigh(),
+		new:   new.Weigh(),
 		arena: &tree.Document{},
 	}
 	if err := b.match(); err != nil {
@@ -152,16 +152,19 @@ func (b *builder) valueChanged(i int32) bool {
 }
 
 // emitNodeChanges writes renames and attribute operations of matched
-// elements, in old document order.
+// elements, in old post-order.
 func (b *builder) emitNodeChanges(d *Delta) {
-	tree.Walk(b.old.Nodes[len(b.old.Nodes)-1], func(o *tree.Node) bool {
-		j := b.oldMatch[b.oldIndex(o)]
+	for i, o := range b.old.Nodes {
+		j := b.oldMatch[i]
 		if j < 0 || o.Kind != tree.Element {
-			return true
+			continue
 		}
 		n := b.new.Nodes[j]
 		if o.Name != n.Name {
 			d.Ops = append(d.Ops, Op{Kind: Rename, Node: o.XID, OldValue: o.Name, NewValue: n.Name})
+		}
+		if len(o.Attrs) == 0 && len(n.Attrs) == 0 {
+			continue
 		}
 		for _, a := range o.Attrs {
 			switch v, ok := n.Attr(a.Name); {
@@ -176,8 +179,7 @@ func (b *builder) emitNodeChanges(d *Delta) {
 				d.Ops = append(d.Ops, Op{Kind: AttrInsert, Node: o.XID, Name: a.Name, NewValue: a.Value})
 			}
 		}
-		return true
-	})
+	}
 }
 
 // emitDeletes writes the deletes in XyScript order: the old tree in reverse

@@ -17,7 +17,8 @@ type Document struct {
 	// declared in the document's DTD (<!ATTLIST person id ID #REQUIRED>).
 	IDAttrs map[string]string
 
-	slab []Node // nodes are allocated from here in chunks
+	slab      []Node // nodes are allocated from here in chunks
+	allocated int    // nodes allocated by NewNode: a capacity hint
 }
 
 const slabSize = 512
@@ -31,6 +32,7 @@ func (d *Document) NewNode(kind Kind, name, value string) *Node {
 	}
 	n := &d.slab[0]
 	d.slab = d.slab[1:]
+	d.allocated++
 	n.Kind, n.Name, n.Value = kind, name, value
 	return n
 }

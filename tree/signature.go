@@ -82,8 +82,33 @@ type Measure struct {
 // MeasureTree computes the post-order list, the signature and the weight of
 // every node in n's subtree in one iterative pass, and sets each node's Post
 // to its 1-based index in that list.
-func MeasureTree(n *Node) *Measure {
-	m := &Measure{}
+func MeasureTree(n *Node) *Measure { return measure(n, true, 0) }
+
+// Weigh is MeasureTree without signatures (Measure.Signature is nil), for
+// callers that need only the post-order numbering and the weights.
+func Weigh(n *Node) *Measure { return measure(n, false, 0) }
+
+// Measure is MeasureTree of the document's root, sized in advance from the
+// number of nodes the document has allocated.
+func (d *Document) Measure() *Measure { return measure(d.Root, true, d.allocated) }
+
+// Weigh is Weigh of the document's root, sized in advance.
+func (d *Document) Weigh() *Measure { return measure(d.Root, false, d.allocated) }
+
+func measure(n *Node, signatures bool, capacity int) *Measure {
+	m := &Measure{
+		Nodes:  make([]*Node, 0, capacity),
+		Weight: make([]float64, 0, capacity),
+	}
+	if signatures {
+		m.Signature = make([]Signature, 0, capacity)
+	}
+	label := func(n *Node) uint64 {
+		if !signatures {
+			return 0
+		}
+		return uint64(Label(n))
+	}
 	// Post-order with an explicit stack of running child hashes and weights.
 	type frame struct {
 		node   *Node
@@ -91,13 +116,13 @@ func MeasureTree(n *Node) *Measure {
 		hash   uint64
 		weight float64
 	}
-	stack := []frame{{node: n, hash: uint64(Label(n)), weight: 1}}
+	stack := []frame{{node: n, hash: label(n), weight: 1}}
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		if top.next < len(top.node.Children) {
 			c := top.node.Children[top.next]
 			top.next++
-			stack = append(stack, frame{node: c, hash: uint64(Label(c)), weight: 1})
+			stack = append(stack, frame{node: c, hash: label(c), weight: 1})
 			continue
 		}
 		node, h, w := top.node, top.hash, top.weight
@@ -107,11 +132,15 @@ func MeasureTree(n *Node) *Measure {
 		stack = stack[:len(stack)-1]
 		m.Nodes = append(m.Nodes, node)
 		node.Post = int32(len(m.Nodes))
-		m.Signature = append(m.Signature, Signature(h))
+		if signatures {
+			m.Signature = append(m.Signature, Signature(h))
+		}
 		m.Weight = append(m.Weight, w)
 		if len(stack) > 0 {
 			p := &stack[len(stack)-1]
-			p.hash = combine(p.hash, h)
+			if signatures {
+				p.hash = combine(p.hash, h)
+			}
 			p.weight += w
 		}
 	}

@@ -1,7 +1,6 @@
 package treediff
 
 import (
-	"container/heap"
 	"math"
 
 	"github.com/vigil-web/vigil/tree"
@@ -35,10 +34,10 @@ func (buldPhase) run(m *matching) {
 	newRoot := int32(len(m.new.Nodes) - 1)
 	w0 := m.new.Weight[newRoot]
 	logN := math.Log(float64(len(m.new.Nodes)) + 1)
-	q := &queue{m: m}
-	q.push(newRoot)
-	for q.Len() > 0 {
-		j := heap.Pop(q).(int32)
+	q := &queue{}
+	q.push(m.new.Weight[newRoot], newRoot)
+	for len(q.items) > 0 {
+		j := q.pop()
 		if m.zipped[j] {
 			continue // inside an identical subtree: everything below is matched
 		}
@@ -51,7 +50,7 @@ func (buldPhase) run(m *matching) {
 			}
 		}
 		for _, ch := range m.new.Nodes[j].Children {
-			q.push(newIndex(ch))
+			q.push(m.new.Weight[newIndex(ch)], newIndex(ch))
 		}
 	}
 }
@@ -72,32 +71,58 @@ func (m *matching) forceAncestors(i, j int32, levels int) {
 // queue is a max-heap of new nodes by subtree weight; ties go to the node
 // that comes first in post-order, so the order is deterministic.
 type queue struct {
-	m     *matching
-	items []int32
+	items []queued
 }
 
-func (q *queue) Len() int { return len(q.items) }
-func (q *queue) Less(a, b int) bool {
-	wa, wb := q.m.new.Weight[q.items[a]], q.m.new.Weight[q.items[b]]
-	if wa != wb {
-		return wa > wb
+type queued struct {
+	weight float64
+	node   int32
+}
+
+func (a queued) before(b queued) bool {
+	return a.weight > b.weight || (a.weight == b.weight && a.node < b.node)
+}
+
+func (q *queue) push(w float64, j int32) {
+	q.items = append(q.items, queued{w, j})
+	i := len(q.items) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !q.items[i].before(q.items[p]) {
+			break
+		}
+		q.items[i], q.items[p] = q.items[p], q.items[i]
+		i = p
 	}
-	return q.items[a] < q.items[b]
 }
-func (q *queue) Swap(a, b int) { q.items[a], q.items[b] = q.items[b], q.items[a] }
-func (q *queue) Push(x any)    { q.items = append(q.items, x.(int32)) }
-func (q *queue) Pop() any {
-	x := q.items[len(q.items)-1]
-	q.items = q.items[:len(q.items)-1]
-	return x
-}
-func (q *queue) push(j int32) { heap.Push(q, j) }
 
-// candidates indexes the old subtrees by signature, in document order.
+func (q *queue) pop() int32 {
+	top := q.items[0].node
+	last := len(q.items) - 1
+	q.items[0] = q.items[last]
+	q.items = q.items[:last]
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < last && q.items[l].before(q.items[m]) {
+			m = l
+		}
+		if r < last && q.items[r].before(q.items[m]) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		q.items[i], q.items[m] = q.items[m], q.items[i]
+		i = m
+	}
+	return top
+}
+
+// candidates finds old subtrees identical to a new one.
 type candidates struct {
-	m      *matching
-	bySig  map[tree.Signature][]int32
-	newSig map[tree.Signature]int32 // number of new subtrees per signature, counted lazily
+	m   *matching
+	old *sigTable // unmatched old subtrees by signature
+	new *sigTable // new subtrees by signature, built on first use
 	// byAnc indexes long candidate lists by (signature, level, old ancestor).
 	byAnc map[ancKey][]int32
 	built map[tree.Signature]bool
@@ -110,22 +135,15 @@ type ancKey struct {
 }
 
 func newCandidates(m *matching) *candidates {
-	c := &candidates{
+	return &candidates{
 		m:     m,
-		bySig: make(map[tree.Signature][]int32, len(m.old.Nodes)/2),
+		old:   newSigTable(m.old.Signature, func(i int) bool { return m.oldMatch[i] < 0 }),
 		byAnc: map[ancKey][]int32{},
 		built: map[tree.Signature]bool{},
 	}
-	for i, s := range m.old.Signature {
-		if m.oldMatch[i] < 0 {
-			c.bySig[s] = append(c.bySig[s], int32(i))
-		}
-	}
-	return c
 }
 
-// ancestor returns the index of the level-th ancestor of node n in the
-// measure t, or -1.
+// ancestor returns the index of the level-th ancestor of n, or -1.
 func ancestor(n *tree.Node, level int) int32 {
 	for ; level > 0 && n != nil; level-- {
 		n = n.Parent
@@ -147,12 +165,11 @@ func ancestor(n *tree.Node, level int) int32 {
 func (c *candidates) best(j int32, dmax int) (int32, int) {
 	m := c.m
 	sig := m.new.Signature[j]
-	list := c.bySig[sig]
-	if len(list) == 0 {
+	first, count := c.old.lookup(sig)
+	if first < 0 {
 		return -1, 0
 	}
-	v := m.new.Nodes[j]
-	a := v
+	a := m.new.Nodes[j]
 	for k := 1; k <= dmax; k++ {
 		a = a.Parent
 		if a == nil {
@@ -162,25 +179,30 @@ func (c *candidates) best(j int32, dmax int) (int32, int) {
 		if target < 0 {
 			continue
 		}
-		if i := c.anchored(sig, list, k, target, j); i >= 0 {
+		if i := c.anchored(sig, first, count, k, target, j); i >= 0 {
 			return i, k
 		}
 	}
 	// Unique on both sides: the same content, wherever it went.
-	if free := c.free(sig, list); len(free) == 1 && c.countNew(sig) == 1 && m.canMatch(free[0], j) {
-		return free[0], dmax
+	if count == 1 && m.canMatch(first, j) {
+		if c.new == nil {
+			c.new = newSigTable(m.new.Signature, nil)
+		}
+		if _, n := c.new.lookup(sig); n == 1 {
+			return first, dmax
+		}
 	}
 	return -1, 0
 }
 
 // anchored returns the first free candidate of sig whose level-th ancestor is
 // old node target.
-func (c *candidates) anchored(sig tree.Signature, list []int32, level int, target, j int32) int32 {
+func (c *candidates) anchored(sig tree.Signature, first, count int32, level int, target, j int32) int32 {
 	m := c.m
-	if len(list) > indexThreshold {
+	if count > indexThreshold {
 		if !c.built[sig] {
 			c.built[sig] = true
-			for _, i := range list {
+			for i := first; i >= 0; i = c.old.next[i] {
 				for k := 1; k <= minLookupDepth; k++ {
 					if a := ancestor(m.old.Nodes[i], k); a >= 0 {
 						key := ancKey{sig, k, a}
@@ -190,7 +212,18 @@ func (c *candidates) anchored(sig tree.Signature, list []int32, level int, targe
 			}
 		}
 		if level <= minLookupDepth {
-			for _, i := range c.byAnc[ancKey{sig, level, target}] {
+			key := ancKey{sig, level, target}
+			list := c.byAnc[key]
+			// Candidates are taken in document order, so matched ones gather
+			// at the front: drop them once rather than rescan them.
+			trimmed := list
+			for len(trimmed) > 0 && m.oldMatch[trimmed[0]] >= 0 {
+				trimmed = trimmed[1:]
+			}
+			if len(trimmed) != len(list) {
+				c.byAnc[key] = trimmed
+			}
+			for _, i := range trimmed {
 				if m.canMatch(i, j) {
 					return i
 				}
@@ -198,35 +231,10 @@ func (c *candidates) anchored(sig tree.Signature, list []int32, level int, targe
 			return -1
 		}
 	}
-	for _, i := range list {
+	for i := first; i >= 0; i = c.old.next[i] {
 		if m.canMatch(i, j) && ancestor(m.old.Nodes[i], level) == target {
 			return i
 		}
 	}
 	return -1
-}
-
-// free returns the unmatched candidates of sig, compacting the list as a
-// side effect so that matched candidates are not scanned again.
-func (c *candidates) free(sig tree.Signature, list []int32) []int32 {
-	out := list[:0]
-	for _, i := range list {
-		if c.m.oldMatch[i] < 0 {
-			out = append(out, i)
-		}
-	}
-	c.bySig[sig] = out
-	return out
-}
-
-// countNew returns the number of new subtrees with signature sig (counted
-// once, on first use).
-func (c *candidates) countNew(sig tree.Signature) int32 {
-	if c.newSig == nil {
-		c.newSig = make(map[tree.Signature]int32, len(c.m.new.Nodes)/2)
-		for _, s := range c.m.new.Signature {
-			c.newSig[s]++
-		}
-	}
-	return c.newSig[sig]
 }

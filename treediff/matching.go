@@ -27,8 +27,8 @@ type matching struct {
 
 func newMatching(old, new *tree.Document, opt *Options) *matching {
 	m := &matching{
-		old: tree.MeasureTree(old.Root),
-		new: tree.MeasureTree(new.Root),
+		old: old.Measure(),
+		new: new.Measure(),
 	}
 	m.oldMatch = filled(len(m.old.Nodes), -1)
 	m.newMatch = filled(len(m.new.Nodes), -1)

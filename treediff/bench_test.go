@@ -1,0 +1,47 @@
+package treediff
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/vigil-web/vigil/simulate"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// pair returns an old version and a changed new version without XIDs, as a
+// parser would give them.
+func pair(tb testing.TB, shape simulate.Shape, size int, rate float64) (*tree.Document, *tree.Document) {
+	tb.Helper()
+	old, err := simulate.Generate(shape, size, 1)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	newDoc, _, err := simulate.Change(old, simulate.Uniform(rate), 2)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	clearXIDs(newDoc)
+	return old, newDoc
+}
+
+func clearXIDs(d *tree.Document) {
+	tree.Walk(d.Root, func(n *tree.Node) bool { n.XID = 0; return true })
+	d.NextXID = 0
+}
+
+func BenchmarkDiff(b *testing.B) {
+	for _, size := range []int{10 << 10, 1 << 20, 10 << 20} {
+		for _, rate := range []float64{0.01, 0.1, 0.3} {
+			old, newDoc := pair(b, simulate.Records, size, rate)
+			b.Run(fmt.Sprintf("records/%dKB/%g%%", size>>10, rate*100), func(b *testing.B) {
+				b.SetBytes(int64(size))
+				for i := 0; i < b.N; i++ {
+					n := newDoc.Clone()
+					if _, err := Diff(old, n, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

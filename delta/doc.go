@@ -19,6 +19,16 @@
 // the attribute's name. Each operation carries what is needed to undo it, so
 // the delta is "completed" in the seed's sense.
 //
+// # Apply, Invert, Canonicalize
+//
+// Apply works as the reference tool does (thesis §4.4): deletes first, with
+// moved subtrees parked by XID, then inserts parent by parent in ascending
+// position, then renames and attribute operations; it works on a clone, so a
+// refused delta leaves the document as it was. Invert swaps deletes and
+// inserts and old and new values. Canonicalize sorts the operations into a
+// canonical XyScript order computed from the operations alone, and Equal
+// compares deltas in that order.
+//
 // # Differences from the seed
 //
 //   - Attribute updates carry the old value as well as the new one (the
@@ -38,6 +48,16 @@
 //   - Rename (rn) changes an element's name in place. The seed has no such
 //     operation; the XyDiff tool has renameRoot for the root only. Vigil
 //     uses it for the root and wherever a matched element changed its name.
+//   - Apply detaches deleted subtrees lazily (they stay in their parent's
+//     child list until every delete is done), so it needs no sort of the
+//     deletes and positions always refer to the old version. It also
+//     materialises every inserted subtree before attaching any, so an
+//     insert never waits for its parent as in the reference tool's
+//     round-robin; a move into its own subtree, which that scheduling turns
+//     into "no progress", is found by a reachability check instead.
+//   - Canonical order between different parents is by XID, not by document
+//     position: the seed's COMPARE needs ancestor paths kept in header trees
+//     it never specifies, and the reference tool sorts against the document.
 //   - Sibling order is repaired with an exact heaviest increasing
 //     subsequence in O(n log n) for any number of children, where the seed
 //     cuts long lists into chunks of 50 and the XyDiff tool switches to a

@@ -1,0 +1,432 @@
+package delta
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// Apply returns the version that d turns doc into. doc is not changed: Apply
+// works on a clone, so a delta that does not fit is refused with an error
+// and leaves doc as it was.
+//
+// It proceeds as the reference tool does (thesis §4.4):
+//  1. deletes: every deleted or moved subtree is located by its parent and
+//     its position in the old version and detached; a moved subtree is
+//     parked by its XID, a deleted one must equal the operation's content,
+//     XIDs included, and its XIDs are freed;
+//  2. inserts, grouped by parent in ascending position (positions in the new
+//     version): a moved subtree comes back from the parking area, any other
+//     brings its content, whose XIDs must not be in use;
+//  3. renames and attribute operations, each checked against the element's
+//     current name or value.
+//
+// The parking area must end empty and every node must be reachable from the
+// root (a move into its own subtree is refused). When d carries XID-maps,
+// the source's must equal d.FromXIDMap and the result's d.ToXIDMap. The
+// result's NextXID is the largest of d.ToXIDMap.Next, doc.NextXID and the
+// largest XID plus one.
+//
+// Errors name the operation, 1-based in d's order, and wrap ErrConflict or
+// ErrMalformed:
+//
+//	operation 3 (d par=17 pos=2 xm=(12-13)): parent XID 17 not in document
+//
+// Apply runs in time linear in the size of doc plus the size of d.
+func Apply(doc *tree.Document, d *Delta) (*tree.Document, error) {
+	return apply(doc, d, applyOptions{checkMaps: true})
+}
+
+type applyOptions struct {
+	// checkMaps compares the XID-maps of both versions with d's.
+	checkMaps bool
+	// opaque lists elements whose name and attributes are unknown (Compose
+	// works on partial documents): rename and attribute operations on them
+	// are skipped.
+	opaque map[tree.XID]bool
+}
+
+type applier struct {
+	doc    *tree.Document
+	d      *Delta
+	opts   applyOptions
+	byXID  map[tree.XID]*tree.Node
+	parked map[tree.XID]*tree.Node
+}
+
+func apply(doc *tree.Document, d *Delta, opts applyOptions) (*tree.Document, error) {
+	if doc.Root == nil {
+		return nil, fmt.Errorf("apply delta: document without a root element")
+	}
+	if err := d.Validate(); err != nil {
+		return nil, err
+	}
+	if opts.checkMaps && len(d.FromXIDMap.XIDs) > 0 {
+		if err := compareMap(doc.XIDMap(), d.FromXIDMap, "the document's XID-map", "the delta's source XID-map"); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrConflict, err)
+		}
+	}
+	a := &applier{doc: doc.Clone(), d: d, opts: opts, parked: make(map[tree.XID]*tree.Node)}
+	var err error
+	if a.byXID, err = indexXIDs(a.doc.Root); err != nil {
+		return nil, fmt.Errorf("apply delta: %w", err)
+	}
+	if err := a.deletes(); err != nil {
+		return nil, err
+	}
+	if err := a.inserts(); err != nil {
+		return nil, err
+	}
+	if err := a.nodeChanges(); err != nil {
+		return nil, err
+	}
+	if err := a.finish(); err != nil {
+		return nil, err
+	}
+	return a.doc, nil
+}
+
+// compareMap reports the first difference between two XID lists.
+func compareMap(got, want tree.XIDMap, gotName, wantName string) error {
+	n := min(len(got.XIDs), len(want.XIDs))
+	for i := 0; i < n; i++ {
+		if got.XIDs[i] != want.XIDs[i] {
+			return fmt.Errorf("%s differs from %s at node %d in post-order: XID %d, not %d", gotName, wantName, i+1, got.XIDs[i], want.XIDs[i])
+		}
+	}
+	if len(got.XIDs) != len(want.XIDs) {
+		return fmt.Errorf("%s has %d XIDs, %s %d", gotName, len(got.XIDs), wantName, len(want.XIDs))
+	}
+	return nil
+}
+
+// deletes detaches every deleted and moved subtree. Detaching is lazy: the
+// node stays in its parent's child list, with a nil Parent, until every
+// delete is done, so that all positions refer to the old version whatever
+// the order of the operations; the lists are compacted at the end.
+func (a *applier) deletes() error {
+	var dirty []*tree.Node
+	var plain []int
+	for i := range a.d.Ops {
+		op := &a.d.Ops[i]
+		if op.Kind != Delete {
+			continue
+		}
+		p, ok := a.byXID[op.Parent]
+		if !ok {
+			return conflict(i, op, "parent XID %d not in document", op.Parent)
+		}
+		if p.Kind != tree.Element {
+			return conflict(i, op, "parent XID %d is a %s, not an element", op.Parent, p.Kind)
+		}
+		if op.Pos > len(p.Children) {
+			return conflict(i, op, "position %d out of range: parent XID %d has %d children", op.Pos, op.Parent, len(p.Children))
+		}
+		c := p.Children[op.Pos-1]
+		if c.XID != op.Root() {
+			return conflict(i, op, "child %d of XID %d is XID %d, not %d", op.Pos, op.Parent, c.XID, op.Root())
+		}
+		if c.Parent != p {
+			return conflict(i, op, "XID %d is already deleted", c.XID)
+		}
+		c.Parent = nil
+		if len(dirty) == 0 || dirty[len(dirty)-1] != p {
+			dirty = append(dirty, p)
+		}
+		if op.Move {
+			a.parked[c.XID] = c
+		} else {
+			plain = append(plain, i)
+		}
+	}
+	// Compare the deleted subtrees once every detachment is known: a
+	// subtree's content leaves out its descendants that have operations of
+	// their own.
+	for _, i := range plain {
+		op := &a.d.Ops[i]
+		c := a.byXID[op.Root()]
+		if msg := diffDetached(op.Content, c); msg != "" {
+			return conflict(i, op, "deleted subtree differs from the document's: %s", msg)
+		}
+	}
+	for _, i := range plain {
+		for _, x := range a.d.Ops[i].XIDs.XIDs {
+			delete(a.byXID, x)
+		}
+	}
+	for _, p := range dirty {
+		kept := p.Children[:0]
+		for _, c := range p.Children {
+			if c.Parent == p {
+				kept = append(kept, c)
+			}
+		}
+		clear(p.Children[len(kept):])
+		p.Children = kept
+	}
+	return nil
+}
+
+// diffDetached compares an operation's content with a document subtree
+// whose detached descendants (nil Parent) are left out, XIDs included. It
+// returns "" when they are equal.
+func diffDetached(content, n *tree.Node) string {
+	type pair struct{ x, y *tree.Node }
+	stack := []pair{{content, n}}
+	var kids []*tree.Node
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		x, y := p.x, p.y
+		kids = kids[:0]
+		for _, c := range y.Children {
+			if c.Parent == y {
+				kids = append(kids, c)
+			}
+		}
+		where := fmt.Sprintf("at XID %d", y.XID)
+		switch {
+		case x.XID != y.XID:
+			return fmt.Sprintf("XID %d in the delta, %d in the document", x.XID, y.XID)
+		case x.Kind != y.Kind:
+			return fmt.Sprintf("%s: a %s in the delta, a %s in the document", where, x.Kind, y.Kind)
+		case x.Name != y.Name:
+			return fmt.Sprintf("%s: name %q in the delta, %q in the document", where, x.Name, y.Name)
+		case x.Value != y.Value:
+			return fmt.Sprintf("%s: value %q in the delta, %q in the document", where, clip(x.Value), clip(y.Value))
+		case !sameAttrs(x.Attrs, y.Attrs):
+			return fmt.Sprintf("%s: attributes %v in the delta, %v in the document", where, x.Attrs, y.Attrs)
+		case len(x.Children) != len(kids):
+			return fmt.Sprintf("%s: %d children in the delta, %d in the document", where, len(x.Children), len(kids))
+		}
+		for i := len(kids) - 1; i >= 0; i-- {
+			stack = append(stack, pair{x.Children[i], kids[i]})
+		}
+	}
+	return ""
+}
+
+// sameAttrs compares attribute lists as sets.
+func sameAttrs(a, b []tree.Attr) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if slices.Equal(a, b) {
+		return true
+	}
+	if len(a) > 16 {
+		cmp := func(x, y tree.Attr) int {
+			if c := strings.Compare(x.Name, y.Name); c != 0 {
+				return c
+			}
+			return strings.Compare(x.Value, y.Value)
+		}
+		sa, sb := slices.Clone(a), slices.Clone(b)
+		slices.SortFunc(sa, cmp)
+		slices.SortFunc(sb, cmp)
+		return slices.Equal(sa, sb)
+	}
+	for _, x := range a {
+		found := false
+		for _, y := range b {
+			if x == y {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// indexXIDs indexes a tree by XID; every node must have one, unique.
+func indexXIDs(root *tree.Node) (map[tree.XID]*tree.Node, error) {
+	idx := make(map[tree.XID]*tree.Node)
+	var err error
+	tree.Walk(root, func(n *tree.Node) bool {
+		if err != nil {
+			return false
+		}
+		if n.XID == 0 {
+			err = fmt.Errorf("%w: node %s has no XID", ErrConflict, tree.Path(n))
+			return false
+		}
+		if _, dup := idx[n.XID]; dup {
+			err = fmt.Errorf("%w: XID %d is used twice in the document", ErrConflict, n.XID)
+			return false
+		}
+		idx[n.XID] = n
+		return true
+	})
+	return idx, err
+}
+
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:37] + "..."
+	}
+	return s
+}
+
+// inserts attaches the inserted and moved subtrees, parent by parent.
+func (a *applier) inserts() error {
+	nodes := make(map[int]*tree.Node)
+	var order []tree.XID // parents in the order of their first insert
+	groups := make(map[tree.XID][]int)
+	for i := range a.d.Ops {
+		op := &a.d.Ops[i]
+		if op.Kind != Insert {
+			continue
+		}
+		if op.Move {
+			c, ok := a.parked[op.Root()]
+			if !ok {
+				return conflict(i, op, "XID %d was not detached by a move", op.Root())
+			}
+			delete(a.parked, op.Root())
+			nodes[i] = c
+		} else {
+			for _, x := range op.XIDs.XIDs {
+				if _, used := a.byXID[x]; used {
+					return conflict(i, op, "inserted XID %d is in use in the document", x)
+				}
+			}
+			c := a.doc.CloneNode(op.Content)
+			tree.Walk(c, func(n *tree.Node) bool { a.byXID[n.XID] = n; return true })
+			nodes[i] = c
+		}
+		if _, ok := groups[op.Parent]; !ok {
+			order = append(order, op.Parent)
+		}
+		groups[op.Parent] = append(groups[op.Parent], i)
+	}
+	for _, px := range order {
+		g := groups[px]
+		first := &a.d.Ops[g[0]]
+		p, ok := a.byXID[px]
+		if !ok {
+			return conflict(g[0], first, "parent XID %d not in document", px)
+		}
+		if p.Kind != tree.Element {
+			return conflict(g[0], first, "parent XID %d is a %s, not an element", px, p.Kind)
+		}
+		slices.SortStableFunc(g, func(i, j int) int { return a.d.Ops[i].Pos - a.d.Ops[j].Pos })
+		n := len(p.Children) + len(g)
+		out := make([]*tree.Node, 0, n)
+		k := 0 // next old child
+		for gi, i := range g {
+			op := &a.d.Ops[i]
+			if gi > 0 && a.d.Ops[g[gi-1]].Pos == op.Pos {
+				return conflict(i, op, "position %d of parent XID %d is inserted twice (also by operation %d)", op.Pos, px, g[gi-1]+1)
+			}
+			for len(out) < op.Pos-1 && k < len(p.Children) {
+				out = append(out, p.Children[k])
+				k++
+			}
+			if len(out) < op.Pos-1 {
+				return conflict(i, op, "position %d out of range: parent XID %d would have %d children", op.Pos, px, len(out))
+			}
+			c := nodes[i]
+			c.Parent = p
+			out = append(out, c)
+		}
+		out = append(out, p.Children[k:]...)
+		p.Children = out
+	}
+	return nil
+}
+
+// nodeChanges applies renames and attribute operations.
+func (a *applier) nodeChanges() error {
+	for i := range a.d.Ops {
+		op := &a.d.Ops[i]
+		switch op.Kind {
+		case AttrDelete, AttrInsert, AttrUpdate, Rename:
+		default:
+			continue
+		}
+		n, ok := a.byXID[op.Node]
+		if !ok {
+			return conflict(i, op, "element XID %d not in document", op.Node)
+		}
+		if n.Kind != tree.Element {
+			return conflict(i, op, "XID %d is a %s, not an element", op.Node, n.Kind)
+		}
+		if a.opts.opaque[op.Node] {
+			continue
+		}
+		v, has := n.Attr(op.Name)
+		switch op.Kind {
+		case Rename:
+			if n.Name != op.OldValue {
+				return conflict(i, op, "element XID %d is named %q, not %q", op.Node, n.Name, op.OldValue)
+			}
+			n.Name = op.NewValue
+		case AttrInsert:
+			if has {
+				return conflict(i, op, "element XID %d already has attribute %s=%q", op.Node, op.Name, clip(v))
+			}
+			n.Attrs = append(n.Attrs, tree.Attr{Name: op.Name, Value: op.NewValue})
+		case AttrDelete, AttrUpdate:
+			if !has {
+				return conflict(i, op, "element XID %d has no attribute %s", op.Node, op.Name)
+			}
+			if v != op.OldValue {
+				return conflict(i, op, "attribute %s of element XID %d is %q, not %q", op.Name, op.Node, clip(v), clip(op.OldValue))
+			}
+			if op.Kind == AttrDelete {
+				n.RemoveAttr(op.Name)
+			} else {
+				n.SetAttr(op.Name, op.NewValue)
+			}
+		}
+	}
+	return nil
+}
+
+// finish checks that every moved subtree came back and that the result is
+// one tree, and sets NextXID.
+func (a *applier) finish() error {
+	if len(a.parked) > 0 {
+		// Validate pairs every move, so this is a broken invariant.
+		panic("delta: moved subtree left in the parking area")
+	}
+	reached := 0
+	var max tree.XID
+	var xids []tree.XID
+	tree.PostOrder(a.doc.Root, func(n *tree.Node) {
+		reached++
+		n.Post = 1
+		max = maxXID(max, n.XID)
+		xids = append(xids, n.XID)
+	})
+	if reached != len(a.byXID) {
+		for i := range a.d.Ops {
+			op := &a.d.Ops[i]
+			if op.Kind == Insert && op.Move && a.byXID[op.Root()].Post != 1 {
+				return conflict(i, op, "XID %d is moved into its own subtree", op.Root())
+			}
+		}
+		panic("delta: unreachable nodes after apply without a cyclic move")
+	}
+	got := tree.XIDMap{XIDs: xids}
+	if a.opts.checkMaps && len(a.d.ToXIDMap.XIDs) > 0 {
+		if err := compareMap(got, a.d.ToXIDMap, "the result's XID-map", "the delta's target XID-map"); err != nil {
+			return fmt.Errorf("%w: %v", ErrConflict, err)
+		}
+	}
+	next := maxXID(a.d.ToXIDMap.Next, a.doc.NextXID)
+	a.doc.NextXID = maxXID(next, max+1)
+	return nil
+}
+
+func maxXID(a, b tree.XID) tree.XID {
+	if a > b {
+		return a
+	}
+	return b
+}

@@ -1,0 +1,70 @@
+package delta
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrConflict is wrapped by the errors of Apply and Validate when a delta
+// does not fit the document it is applied to (a parent, a position, a
+// deleted subtree or an old value differs from the document's).
+var ErrConflict = errors.New("delta does not fit the document")
+
+// ErrMalformed is wrapped by the errors of Delta.Validate and the decoders
+// when a delta is not well-formed on its own.
+var ErrMalformed = errors.New("malformed delta")
+
+// ErrNotComposable is wrapped by the errors of Compose when two deltas do not
+// follow each other (the second does not fit the result of the first).
+var ErrNotComposable = errors.New("deltas cannot be composed")
+
+// OpError reports what is wrong with one operation of a delta. Index is
+// the operation's 0-based index in Delta.Ops; the message shows it 1-based:
+//
+//	operation 3 (d par=17 pos=2 xm=(12-13)): parent XID 17 not in document
+type OpError struct {
+	Index int
+	Op    string // the operation's header, without its content
+	Msg   string
+	Err   error // ErrConflict or ErrMalformed
+}
+
+func (e *OpError) Error() string {
+	return fmt.Sprintf("operation %d (%s): %s", e.Index+1, e.Op, e.Msg)
+}
+
+func (e *OpError) Unwrap() error { return e.Err }
+
+// header returns op's description without its content, for error messages.
+func (op *Op) header() string {
+	switch op.Kind {
+	case Delete, Insert:
+		s := fmt.Sprintf("%s par=%d pos=%d xm=%s", op.Kind, op.Parent, op.Pos, shortMap(op.XIDs))
+		if op.Move {
+			s += " move"
+		}
+		if op.Update {
+			s += " update"
+		}
+		return s
+	}
+	return op.String()
+}
+
+// shortMap writes an XID-map, cut after 64 characters: a message must stay
+// short even for an operation on a large subtree.
+func shortMap(m interface{ String() string }) string {
+	s := m.String()
+	if len(s) > 64 {
+		s = s[:60] + "...)"
+	}
+	return s
+}
+
+func conflict(i int, op *Op, format string, args ...any) *OpError {
+	return &OpError{Index: i, Op: op.header(), Msg: fmt.Sprintf(format, args...), Err: ErrConflict}
+}
+
+func malformed(i int, op *Op, format string, args ...any) *OpError {
+	return &OpError{Index: i, Op: op.header(), Msg: fmt.Sprintf(format, args...), Err: ErrMalformed}
+}

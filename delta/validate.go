@@ -1,0 +1,229 @@
+package delta
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// Limits on what a delta may hold, so that hostile input cannot exhaust
+// memory. The XIDs of all operations together are bounded by
+// tree.MaxXIDMapLen.
+const (
+	// MaxOps is the largest number of operations in one delta.
+	MaxOps = 1 << 22
+	// MaxContentDepth is the deepest content subtree a decoder accepts.
+	// Every algorithm of the package is iterative, so this bounds memory,
+	// not the stack.
+	MaxContentDepth = 1 << 20
+)
+
+// Validate reports whether d is well-formed on its own, without a document:
+//   - every operation has a known kind and its fields: a parent XID and a
+//     1-based position for d and i, an element XID for ad, ai, au and rn,
+//     an attribute name for ad, ai and au, names for rn;
+//   - a move carries no content and only its root XID; an update carries a
+//     leaf (text, comment or processing instruction) and its XID; any other
+//     d or i carries content whose XIDs, in post-order, are its XID-map;
+//   - the halves of moves and updates are paired: one d and one i with the
+//     same root XID (an update's also under the same parent);
+//   - no XID is deleted twice or inserted twice, no subtree is inserted
+//     under itself, and an element has at most one rename and one
+//     operation per attribute.
+//
+// The error is an *OpError wrapping ErrMalformed.
+func (d *Delta) Validate() error {
+	if len(d.Ops) > MaxOps {
+		return fmt.Errorf("%w: %d operations, more than %d", ErrMalformed, len(d.Ops), MaxOps)
+	}
+	type half struct {
+		op     int
+		parent tree.XID
+	}
+	deleted := make(map[tree.XID]int)
+	inserted := make(map[tree.XID]int)
+	moveDel := make(map[tree.XID]half)
+	moveIns := make(map[tree.XID]half)
+	updDel := make(map[tree.XID]half)
+	updIns := make(map[tree.XID]half)
+	type attrKey struct {
+		node tree.XID
+		name string
+		kind OpKind // Rename, or 0 for attribute operations
+	}
+	attrs := make(map[attrKey]int)
+	total := 0
+	for i := range d.Ops {
+		op := &d.Ops[i]
+		switch op.Kind {
+		case Delete, Insert:
+			if err := checkTreeOp(i, op); err != nil {
+				return err
+			}
+			total += len(op.XIDs.XIDs)
+			if total > tree.MaxXIDMapLen {
+				return malformed(i, op, "the delta holds more than %d XIDs", tree.MaxXIDMapLen)
+			}
+			seen := deleted
+			if op.Kind == Insert {
+				seen = inserted
+			}
+			for _, x := range op.XIDs.XIDs {
+				if j, dup := seen[x]; dup {
+					verb := "deleted"
+					if op.Kind == Insert {
+						verb = "inserted"
+					}
+					return malformed(i, op, "XID %d is %s twice (also by operation %d)", x, verb, j+1)
+				}
+				seen[x] = i
+			}
+			h := half{i, op.Parent}
+			switch {
+			case op.Move && op.Kind == Delete:
+				moveDel[op.Root()] = h
+			case op.Move:
+				moveIns[op.Root()] = h
+			case op.Update && op.Kind == Delete:
+				updDel[op.Root()] = h
+			case op.Update:
+				updIns[op.Root()] = h
+			}
+		case AttrDelete, AttrInsert, AttrUpdate, Rename:
+			if op.Node == 0 {
+				return malformed(i, op, "missing element XID")
+			}
+			key := attrKey{node: op.Node, name: op.Name}
+			if op.Kind == Rename {
+				if op.OldValue == "" || op.NewValue == "" {
+					return malformed(i, op, "a rename needs the old and the new name")
+				}
+				key = attrKey{node: op.Node, kind: Rename}
+			} else if op.Name == "" {
+				return malformed(i, op, "missing attribute name")
+			}
+			if j, dup := attrs[key]; dup {
+				what := "attribute " + op.Name
+				if op.Kind == Rename {
+					what = "name"
+				}
+				return malformed(i, op, "the %s of element %d is changed twice (also by operation %d)", what, op.Node, j+1)
+			}
+			attrs[key] = i
+		default:
+			return malformed(i, op, "unknown operation kind %d", op.Kind)
+		}
+	}
+	pair := func(from, to map[tree.XID]half, what, missing string, sameParent bool) error {
+		// Report in operation order, so that the message is deterministic.
+		var ops []int
+		for x, h := range from {
+			g, ok := to[x]
+			if !ok || (sameParent && g.parent != h.parent) {
+				ops = append(ops, h.op)
+			}
+		}
+		if len(ops) == 0 {
+			return nil
+		}
+		i := slices.Min(ops)
+		op := &d.Ops[i]
+		if g, ok := to[op.Root()]; ok {
+			return malformed(i, op, "the other half of the %s (operation %d) has parent %d, not %d", what, g.op+1, g.parent, op.Parent)
+		}
+		return malformed(i, op, "%s of XID %d has no matching %s", what, op.Root(), missing)
+	}
+	if err := pair(moveDel, moveIns, "move", "insert with move=yes", false); err != nil {
+		return err
+	}
+	if err := pair(moveIns, moveDel, "move", "delete with move=yes", false); err != nil {
+		return err
+	}
+	if err := pair(updDel, updIns, "update", "insert with update=yes", true); err != nil {
+		return err
+	}
+	return pair(updIns, updDel, "update", "delete with update=yes", true)
+}
+
+// checkTreeOp checks one delete or insert on its own.
+func checkTreeOp(i int, op *Op) error {
+	switch {
+	case op.Parent == 0:
+		return malformed(i, op, "missing parent XID")
+	case op.Pos < 1:
+		return malformed(i, op, "position %d: positions start at 1", op.Pos)
+	case len(op.XIDs.XIDs) == 0:
+		return malformed(i, op, "empty XID-map")
+	case op.Move && op.Update:
+		return malformed(i, op, "an operation cannot be both a move and an update")
+	}
+	for _, x := range op.XIDs.XIDs {
+		if x == 0 {
+			return malformed(i, op, "XID-map contains XID 0")
+		}
+		if x == op.Parent {
+			return malformed(i, op, "the subtree contains its own parent %d", x)
+		}
+	}
+	if op.Move {
+		if op.Content != nil {
+			return malformed(i, op, "a move carries no content")
+		}
+		if len(op.XIDs.XIDs) != 1 {
+			return malformed(i, op, "a move's XID-map holds only the moved root, not %d XIDs", len(op.XIDs.XIDs))
+		}
+		return nil
+	}
+	if op.Content == nil {
+		return malformed(i, op, "missing content")
+	}
+	if op.Update && op.Content.Kind == tree.Element {
+		return malformed(i, op, "an update changes a text, comment or processing instruction, not an element")
+	}
+	if size := op.Content.Size(); size != len(op.XIDs.XIDs) {
+		return malformed(i, op, "XID-map has %d XIDs for content of %d nodes", len(op.XIDs.XIDs), size)
+	}
+	// Walk the content in post-order, comparing with the XID-map.
+	k := 0
+	var bad string
+	seen := make(map[tree.XID]struct{}, len(op.XIDs.XIDs))
+	tree.PostOrder(op.Content, func(n *tree.Node) {
+		if bad != "" {
+			return
+		}
+		switch {
+		case n.Kind < tree.Element || n.Kind > tree.ProcInst:
+			bad = fmt.Sprintf("content node of invalid kind %d", n.Kind)
+		case n.Kind != tree.Element && (len(n.Children) > 0 || len(n.Attrs) > 0):
+			bad = fmt.Sprintf("a %s in the content has children or attributes", n.Kind)
+		case (n.Kind == tree.Element || n.Kind == tree.ProcInst) && n.Name == "":
+			bad = fmt.Sprintf("a %s in the content has no name", n.Kind)
+		case k >= len(op.XIDs.XIDs):
+			bad = fmt.Sprintf("XID-map has %d XIDs for content of more nodes", len(op.XIDs.XIDs))
+		case n.XID != op.XIDs.XIDs[k]:
+			bad = fmt.Sprintf("content node %d in post-order has XID %d, the XID-map says %d", k+1, n.XID, op.XIDs.XIDs[k])
+		}
+		if bad == "" {
+			if _, dup := seen[n.XID]; dup {
+				bad = fmt.Sprintf("XID %d is used twice in the content", n.XID)
+			}
+			seen[n.XID] = struct{}{}
+		}
+		k++
+	})
+	if bad != "" {
+		return malformed(i, op, "%s", bad)
+	}
+	if k != len(op.XIDs.XIDs) {
+		return malformed(i, op, "XID-map has %d XIDs for content of %d nodes", len(op.XIDs.XIDs), k)
+	}
+	return nil
+}
+
+// Validate reports whether d applies to doc: d is well-formed, and every
+// operation fits the document (see Apply). It changes nothing.
+func Validate(doc *tree.Document, d *Delta) error {
+	_, err := Apply(doc, d)
+	return err
+}

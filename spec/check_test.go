@@ -1,0 +1,278 @@
+package spec
+
+import (
+	"errors"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func date(y, m, d, h, min int) time.Time {
+	return time.Date(y, time.Month(m), d, h, min, 0, 0, time.UTC)
+}
+
+// TestScenarios parses and checks the seed's scenarios s1, s2, s3 (created
+// on 11/01/2002, before s1 starts) and compares every resolved value.
+func TestScenarios(t *testing.T) {
+	src, err := os.ReadFile("testdata/scenarios/webvigil.ssl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Parse("webvigil.ssl", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewChecker(date(2002, 11, 1, 12, 0))
+	out, err := c.CheckFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1, s2, s3 := out[0], out[1], out[2]
+
+	// s1
+	if got := Print(s1.Sentinel.Monitor.X); got != "keywords {5331, 5324}" {
+		t.Errorf("s1 monitor %q", got)
+	}
+	if !reflect.DeepEqual(s1.URLs, []string{"http://www.uta.edu/class/schedule"}) {
+		t.Errorf("s1 urls %v", s1.URLs)
+	}
+	if iv := s1.Sentinel.Fetch.Interval; iv == nil || iv.Duration != (Duration{1, Day}) {
+		t.Errorf("s1 fetch %v", s1.Sentinel.Fetch)
+	}
+	if !s1.Start.Equal(date(2002, 12, 2, 0, 0)) || !s1.End.Equal(date(2003, 1, 2, 0, 0)) {
+		t.Errorf("s1 lifespan %v - %v", s1.Start, s1.End)
+	}
+	if n := s1.Sentinel.Notify; len(n.Contacts) != 1 || n.Contacts[0].Kind != Email || n.Contacts[0].Address != "jill@aol.com" {
+		t.Errorf("s1 notify %v", Print(n))
+	}
+	if s1.Sentinel.Every.Mode != BestEffort || s1.Sentinel.Compare.Method != Pairwise {
+		t.Errorf("s1 every/compare %v %v", s1.Sentinel.Every.Mode, s1.Sentinel.Compare.Method)
+	}
+	if s1.Parent != "" || len(s1.Inherited) != 0 || len(s1.Warnings) != 0 {
+		t.Errorf("s1 parent %q inherited %v warnings %v", s1.Parent, s1.Inherited, s1.Warnings)
+	}
+
+	// s2: correlated with s1 through its events.
+	if !reflect.DeepEqual(s2.URLs, []string{"http://www2.uta.edu/sharma/courses/cse5331And4331/Spring2003/General/course_schedule.htm"}) {
+		t.Errorf("s2 urls %v", s2.URLs)
+	}
+	b, ok := s2.Sentinel.Monitor.X.(*BinaryExpr)
+	if !ok || b.Op != Or || b.X.(*ChangeType).Kind != Words || b.Y.(*ChangeType).Kind != AnyChange {
+		t.Errorf("s2 monitor %s", Print(s2.Sentinel.Monitor.X))
+	}
+	if !s2.Sentinel.Fetch.OnChange {
+		t.Error("s2 fetch is not on change")
+	}
+	if !s2.Start.Equal(s1.Start) || !s2.End.Equal(s1.End) {
+		t.Errorf("s2 lifespan %v - %v, want s1's", s2.Start, s2.End)
+	}
+	if e := s2.Sentinel.Every; e.Mode != Periodic || e.Interval.Duration != (Duration{1, Day}) {
+		t.Errorf("s2 every %v", Print(e))
+	}
+	if len(s2.Warnings) != 1 || !strings.Contains(s2.Warnings[0].Msg, "is the same as any change") {
+		t.Errorf("s2 warnings %v", s2.Warnings)
+	}
+
+	// s3: inherits everything but the change type from s1.
+	if s3.Parent != "s1" {
+		t.Errorf("s3 parent %q", s3.Parent)
+	}
+	if want := []string{"Fetch", "From", "To", "Notify", "Every", "Compare"}; !reflect.DeepEqual(s3.Inherited, want) {
+		t.Errorf("s3 inherited %v, want %v", s3.Inherited, want)
+	}
+	if got := Print(s3.Sentinel.Monitor.X); got != `phrase {"Optical Network"}` {
+		t.Errorf("s3 monitor %q", got)
+	}
+	if !reflect.DeepEqual(s3.URLs, s1.URLs) || !s3.Start.Equal(s1.Start) || !s3.End.Equal(s1.End) {
+		t.Errorf("s3 urls %v lifespan %v - %v", s3.URLs, s3.Start, s3.End)
+	}
+	want := "Create Sentinel s3 Using s1\n\tMonitor phrase {\"Optical Network\"}\n\tFetch 1 day\n\tFrom 12/02/2002 To 01/02/2003\n\tNotify By email jill@aol.com\n\tEvery best effort\n\tCompare pairwise\n"
+	if got := Print(s3.Sentinel); got != want {
+		t.Errorf("complete s3:\n%s\nwant:\n%s", got, want)
+	}
+
+	// Scenario 2 created after s1 started: s2 would never start (§5.5, V7).
+	c2 := NewChecker(date(2002, 12, 5, 0, 0))
+	c2.Add(&Stored{Checked: s1, Created: date(2002, 11, 1, 12, 0), Started: date(2002, 12, 2, 0, 0)})
+	if _, err := c2.Check(f.Sentinels[1]); err == nil || !strings.Contains(err.Error(), msgEventLapsed) {
+		t.Errorf("s2 after s1 started: %v", err)
+	}
+}
+
+// TestResolvedTimes checks the lifespans of the valid validation cases of
+// the note (§7.8: V2, V4, V8, V10, V17), created at 06/01/2003 12:00.
+func TestResolvedTimes(t *testing.T) {
+	now := date(2003, 6, 1, 12, 0)
+	s1src := "Create Sentinel s1 Using http://a.example From Now To Now + 30 day"
+	tests := map[string]struct {
+		src        string
+		start, end time.Time
+	}{
+		"V2 offset rescues": {"Create Sentinel x Using http://b.example From 05/01/2003 + 60 day To 12/31/2003", date(2003, 6, 30, 0, 0), date(2003, 12, 31, 0, 0)},
+		"V4 now plus":       {"Create Sentinel x Using http://b.example From Now To Now + 1 day", now, date(2003, 6, 2, 12, 0)},
+		"V8 started event":  {"Create Sentinel x Using http://b.example From start(s1) + 2 day To end(s1)", date(2003, 6, 2, 12, 0), date(2003, 6, 30, 12, 0)},
+		"V10 during":        {"Create Sentinel x Using http://b.example From during(s1) To end(s1) + 1 week", now, date(2003, 7, 7, 12, 0)},
+		"V17 inherit now":   {"Create Sentinel x Using s1 Monitor phrase {\"Optical Network\"}", now, date(2003, 7, 1, 12, 0)},
+		"default lifespan":  {"Create Sentinel x Using http://b.example From Now + 2 hour", date(2003, 6, 1, 14, 0), date(2004, 6, 1, 14, 0)},
+		"clock":             {"Create Sentinel x Using http://b.example From 06/02/2003 09:00 To 06/02/2003 17:30", date(2003, 6, 2, 9, 0), date(2003, 6, 2, 17, 30)},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			c := NewChecker(now)
+			base := mustParse(t, s1src).Sentinels[0]
+			// s1 was created yesterday and started then.
+			c.Now = date(2003, 5, 31, 12, 0)
+			ch1, err := c.Check(base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Add(&Stored{Checked: ch1, Created: c.Now, Started: c.Now})
+			c.Now = now
+			ch, err := c.Check(mustParse(t, tt.src).Sentinels[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			// V17: the inherited "From Now To Now + 30 day" is evaluated at
+			// x's creation, not s1's.
+			want := tt.end
+			if !ch.Start.Equal(tt.start) || !ch.End.Equal(want) {
+				t.Errorf("lifespan %v - %v, want %v - %v", ch.Start, ch.End, tt.start, want)
+			}
+		})
+	}
+}
+
+// TestIncremental checks a sentinel against stored sentinels reached
+// through Lookup, as the daemon does, including cycles between stored
+// lifespans and chains resolved recursively (Appendix C).
+func TestIncremental(t *testing.T) {
+	now := date(2003, 6, 1, 12, 0)
+	store := map[string]*Stored{}
+	put := func(src string, created time.Time) {
+		t.Helper()
+		s := mustParse(t, src).Sentinels[0]
+		// Stored sentinels were checked when created; build them directly so
+		// that a cycle can be planted.
+		c := &Checker{Now: created, Lookup: func(n string) *Stored { return store[strings.ToLower(n)] }}
+		u, _ := NormalizeURL(s.Target.(*URLTarget).URL)
+		ch := &Checked{Sentinel: s, URLs: []string{u}}
+		if s.From == nil || s.To == nil {
+			k := &checking{c: c, s: s}
+			out := *s
+			k.defaults(&out)
+			ch.Sentinel = &out
+		}
+		store[strings.ToLower(s.Name.Name)] = &Stored{Checked: ch, Created: created}
+	}
+	put("Create Sentinel a Using http://a.example From 07/01/2003 To 08/01/2003", now)
+	put("Create Sentinel b Using http://b.example From end(a) + 1 day To end(a) + 1 week", now)
+	put("Create Sentinel c Using http://c.example From start(d) To 12/01/2003", now)
+	put("Create Sentinel d Using http://d.example From start(c) To 12/01/2003", now)
+
+	c := &Checker{Now: now, Lookup: func(n string) *Stored { return store[strings.ToLower(n)] }}
+	ch, err := c.Check(mustParse(t, "Create Sentinel x Using b From start(b) To end(b)").Sentinels[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ch.Start.Equal(date(2003, 8, 2, 0, 0)) || !ch.End.Equal(date(2003, 8, 8, 0, 0)) {
+		t.Errorf("chained lifespan %v - %v", ch.Start, ch.End)
+	}
+	if !reflect.DeepEqual(ch.URLs, []string{"http://b.example"}) || ch.Parent != "b" {
+		t.Errorf("urls %v parent %q", ch.URLs, ch.Parent)
+	}
+	_, err = c.Check(mustParse(t, "Create Sentinel y Using http://y.example From start(c) To 12/01/2003").Sentinels[0])
+	if err == nil || !strings.Contains(err.Error(), "cycle in lifespans: y -> c -> d -> c") {
+		t.Errorf("cycle: %v", err)
+	}
+	_, err = c.Check(mustParse(t, "Create Sentinel A Using http://y.example").Sentinels[0])
+	if err == nil || !strings.Contains(err.Error(), "sentinel name A is not unique") {
+		t.Errorf("unique through Lookup: %v", err)
+	}
+	var e *Error
+	if !errors.As(err, &e) || e.Pos.Line != 1 || e.Pos.Column != 17 || e.Found != "A" {
+		t.Errorf("error details %+v", e)
+	}
+}
+
+func TestDefaults(t *testing.T) {
+	c := &Checker{Now: date(2003, 6, 1, 12, 0), Owner: "jill@aol.com", DefaultLifespan: Duration{2, Week}}
+	ch, err := c.Check(mustParse(t, "Create Sentinel x Using http://a.example").Sentinels[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Create Sentinel x Using http://a.example\n\tMonitor any change\n\tFetch on change\n\tFrom Now To Now + 2 week\n\tNotify By email jill@aol.com\n\tEvery best effort\n\tCompare pairwise\n"
+	if got := Print(ch.Sentinel); got != want {
+		t.Errorf("defaults:\n%s\nwant\n%s", got, want)
+	}
+	c.Owner = ""
+	ch, err = c.Check(mustParse(t, "Create Sentinel y Using http://a.example").Sentinels[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.Sentinel.Notify != nil || ch.Sentinel.Every.Mode != Interactive {
+		t.Errorf("without owner: notify %v every %v", ch.Sentinel.Notify, ch.Sentinel.Every.Mode)
+	}
+}
+
+func TestCheckNeverPanicsOnPartialAST(t *testing.T) {
+	f, _ := Parse("p", []byte("Create Sentinel\nCreate Sentinel a Using\nCreate Sentinel b Using http://a.example From start(\nCreate Sentinel c Using http://a.example Monitor NOT"))
+	c := NewChecker(date(2003, 6, 1, 12, 0))
+	if _, err := c.CheckFile(f); err == nil {
+		t.Error("want errors for incomplete sentinels")
+	}
+	if _, err := c.Check(nil); err == nil {
+		t.Error("nil sentinel: want error")
+	}
+	if _, err := (&Checker{}).Check(f.Sentinels[2]); err == nil {
+		t.Error("zero Now: want error")
+	}
+	// Hand-built trees with missing parts.
+	s := &Sentinel{Name: &Ident{Name: "z"}, Target: &URLTarget{URL: "http://a.example"},
+		Monitor: &MonitorClause{X: &BinaryExpr{Op: And, X: &ChangeType{Kind: Links}}},
+		From:    &TimeSpec{Base: &Event{Kind: Start}}, To: &TimeSpec{},
+		Notify:  &NotifyClause{Contacts: []*Contact{nil}}, Fetch: &FetchClause{}}
+	if _, err := c.Check(s); err == nil {
+		t.Error("hand-built partial tree: want errors")
+	}
+}
+
+func TestDuration(t *testing.T) {
+	tests := []struct {
+		d     Duration
+		std   time.Duration
+		fixed bool
+		add   time.Time
+	}{
+		{Duration{30, Second}, 30 * time.Second, true, date(2003, 1, 31, 0, 0).Add(30 * time.Second)},
+		{Duration{2, Hour}, 2 * time.Hour, true, date(2003, 1, 31, 2, 0)},
+		{Duration{1, Day}, 24 * time.Hour, true, date(2003, 2, 1, 0, 0)},
+		{Duration{1, Week}, 7 * 24 * time.Hour, true, date(2003, 2, 7, 0, 0)},
+		{Duration{1, Month}, 0, false, date(2003, 3, 3, 0, 0)}, // Jan 31 + 1 month, normalised as time.AddDate does
+	}
+	for _, tt := range tests {
+		std, ok := tt.d.Std()
+		if std != tt.std || ok != tt.fixed {
+			t.Errorf("%v.Std() = %v, %v", tt.d, std, ok)
+		}
+		if got := tt.d.AddTo(date(2003, 1, 31, 0, 0)); !got.Equal(tt.add) {
+			t.Errorf("%v.AddTo = %v, want %v", tt.d, got, tt.add)
+		}
+		back, err := ParseDuration(tt.d.String())
+		if err != nil || back != tt.d {
+			t.Errorf("ParseDuration(%q) = %v, %v", tt.d.String(), back, err)
+		}
+	}
+	if _, ok := (Duration{1 << 62, Hour}).Std(); ok {
+		t.Error("overflow not detected")
+	}
+	if got := (Duration{1 << 62, Week}).AddTo(date(2003, 1, 1, 0, 0)); got.Year() < 4000 {
+		t.Errorf("huge AddTo = %v", got)
+	}
+	for _, bad := range []string{"1", "x day", "1 year", "1 day extra"} {
+		if _, err := ParseDuration(bad); err == nil {
+			t.Errorf("ParseDuration(%q): want error", bad)
+		}
+	}
+}

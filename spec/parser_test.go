@@ -1,0 +1,254 @@
+package spec
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// stripPos returns a deep copy of v with every Pos zeroed, so that trees can
+// be compared "modulo positions". Comments are dropped.
+func stripPos(v any) any {
+	rv := reflect.ValueOf(v)
+	out := stripValue(rv)
+	return out.Interface()
+}
+
+var posType = reflect.TypeOf(Pos{})
+
+func stripValue(v reflect.Value) reflect.Value {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return v
+		}
+		n := reflect.New(v.Elem().Type())
+		n.Elem().Set(stripValue(v.Elem()))
+		return n
+	case reflect.Interface:
+		if v.IsNil() {
+			return v
+		}
+		n := reflect.New(v.Type()).Elem()
+		n.Set(stripValue(v.Elem()))
+		return n
+	case reflect.Struct:
+		if v.Type() == posType {
+			return reflect.Zero(posType)
+		}
+		n := reflect.New(v.Type()).Elem()
+		for i := 0; i < v.NumField(); i++ {
+			if !n.Field(i).CanSet() {
+				continue
+			}
+			if v.Type().Field(i).Name == "Comments" {
+				continue
+			}
+			n.Field(i).Set(stripValue(v.Field(i)))
+		}
+		return n
+	case reflect.Slice:
+		if v.IsNil() {
+			return v
+		}
+		n := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := 0; i < v.Len(); i++ {
+			n.Index(i).Set(stripValue(v.Index(i)))
+		}
+		return n
+	}
+	return v
+}
+
+func equalModuloPos(a, b any) bool { return reflect.DeepEqual(stripPos(a), stripPos(b)) }
+
+func mustParse(t testing.TB, src string) *File {
+	t.Helper()
+	f, err := Parse("test.ssl", []byte(src))
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", src, err)
+	}
+	return f
+}
+
+// paren prints an expression with every operation in parentheses.
+func paren(x Expr) string {
+	switch x := x.(type) {
+	case *BinaryExpr:
+		return "(" + paren(x.X) + " " + x.Op.String() + " " + paren(x.Y) + ")"
+	case *NotExpr:
+		return "(NOT " + paren(x.X) + ")"
+	case *ChangeType:
+		return Print(x)
+	}
+	return "?"
+}
+
+func TestPrecedence(t *testing.T) {
+	tests := map[string]struct{ src, want string }{
+		"and over or":          {"all links OR all images AND all words", "(all links OR (all images AND all words))"},
+		"or left assoc":        {"all links OR all images OR all words", "((all links OR all images) OR all words)"},
+		"and left assoc":       {"all links AND all images AND all words", "((all links AND all images) AND all words)"},
+		"not over and":         {"NOT all links AND all images", "((NOT all links) AND all images)"},
+		"not on second":        {`all words AND NOT phrase {"Lord of the Rings"}`, `(all words AND (NOT phrase {"Lord of the Rings"}))`},
+		"parentheses":          {"(all links OR all images) AND all words", "((all links OR all images) AND all words)"},
+		"right grouping":       {"all links OR (all images OR all words)", "(all links OR (all images OR all words))"},
+		"not of group":         {"NOT (all links OR all images)", "(NOT (all links OR all images))"},
+		"double not":           {"NOT NOT all links", "(NOT (NOT all links))"},
+		"scope binds to leaf":  {`all links In css "#a" Ignore css ".ad" OR all images`, `(all links In css "#a" Ignore css ".ad" OR all images)`},
+		"mixed four operands":  {"all links AND all images OR all words AND any change", "((all links AND all images) OR (all words AND any change))"},
+		"case insensitive ops": {"all links and not all images or any change", "((all links AND (NOT all images)) OR any change)"},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			f := mustParse(t, "Create Sentinel s Using http://a.example Monitor "+tt.src)
+			x := f.Sentinels[0].Monitor.X
+			if got := paren(x); got != tt.want {
+				t.Errorf("parse %q\n got %s\nwant %s", tt.src, got, tt.want)
+			}
+			// The printer's minimal parentheses give back the same tree.
+			printed := Print(x)
+			g := mustParse(t, "Create Sentinel s Using http://a.example Monitor "+printed)
+			if !equalModuloPos(x, g.Sentinels[0].Monitor.X) {
+				t.Errorf("Print gave %q, which parses to %s", printed, paren(g.Sentinels[0].Monitor.X))
+			}
+		})
+	}
+}
+
+func TestTargetPrecedence(t *testing.T) {
+	f := mustParse(t, "Create Sentinel s Using http://a.example OR http://b.example AND (s1 OR sentinel s2)")
+	got := Print(f.Sentinels[0].Target)
+	if want := "http://a.example OR http://b.example AND (s1 OR s2)"; got != want {
+		t.Errorf("target printed %q, want %q", got, want)
+	}
+	b, ok := f.Sentinels[0].Target.(*BinaryTarget)
+	if !ok || b.Op != Or {
+		t.Fatalf("top of target is %T, want OR", f.Sentinels[0].Target)
+	}
+}
+
+// TestPrintRoundTrip: the canonical form of each input, and Parse(Print(x))
+// = x modulo positions.
+func TestPrintRoundTrip(t *testing.T) {
+	tests := map[string]struct{ src, want string }{
+		"scenario 1": {
+			"Create Sentinel s1 Using http://www.uta.edu/class/schedule\nMonitor keyword (5331, 5324)\nFetch 1 day\nFrom 12/02/02 To 01/02/03\nNotify By email jill@aol.com Every best effort\nCompare pairwise",
+			"Create Sentinel s1 Using http://www.uta.edu/class/schedule\n\tMonitor keywords {5331, 5324}\n\tFetch 1 day\n\tFrom 12/02/2002 To 01/02/2003\n\tNotify By email jill@aol.com\n\tEvery best effort\n\tCompare pairwise\n",
+		},
+		"scenario 3": {
+			"Create Sentinel s3\nUsing s1\nMonitor phrase (“Optical Network”)",
+			"Create Sentinel s3 Using s1\n\tMonitor phrase {\"Optical Network\"}\n",
+		},
+		"clause order": {
+			"create sentinel x using sentinel s1 compare EVERY 3 every 2 days to end(s1) + 1 week from start (s1) fetch on change render monitor anychange",
+			"Create Sentinel x Using s1\n\tMonitor any change\n\tFetch on change render\n\tFrom start(s1) To end(s1) + 1 week\n\tEvery 2 day\n\tCompare every 3\n",
+		},
+		"quoting": {
+			`Create Sentinel q Using "http://a.example/wiki/Foo_(bar)" Monitor keywords {"a b", and, "", "x,y", 12/02/2002, -4} AND phrase {x} AND table {"t 1"} Notify By email "odd name@a.example", pda "my pda", fax 5551234`,
+			"Create Sentinel q Using \"http://a.example/wiki/Foo_(bar)\"\n\tMonitor keywords {\"a b\", and, \"\", \"x,y\", 12/02/2002, -4} AND phrase {\"x\"} AND table {\"t 1\"}\n\tNotify By email \"odd name@a.example\", PDA \"my pda\", fax 5551234\n",
+		},
+		"value and scopes": {
+			`Create Sentinel v Using https://shop.example/item Monitor value in XPATH "//span[@id='p']" falls below -2.50 ignore css ".ad" ignore xpath "//x" OR value In css ".n" changes Confirm after 30 seconds Fetch 15 minutes`,
+			"Create Sentinel v Using https://shop.example/item\n\tMonitor value In xpath \"//span[@id='p']\" falls below -2.5 Ignore css \".ad\" Ignore xpath \"//x\" OR value In css \".n\" changes\n\tFetch 15 minute\n\tConfirm after 30 second\n",
+		},
+		"dates and offsets": {
+			"Create Sentinel d Using a.example/x From 6/1/2003 9:05 + 1 day + 2 hour To Now + 3 month Every interactive Compare moving 4",
+			"Create Sentinel d Using a.example/x\n\tFrom 06/01/2003 09:05 + 1 day + 2 hour To Now + 3 month\n\tEvery interactive\n\tCompare moving 4\n",
+		},
+		"comments": {
+			"# head\nCreate Sentinel c Using http://a.example # after using\n  # before fetch\n  Fetch 1 hour\n# tail",
+			"# head\nCreate Sentinel c Using http://a.example\n\t# after using\n\t# before fetch\n\tFetch 1 hour\n\n# tail\n",
+		},
+		"two sentinels": {
+			"Create Sentinel a Using http://a.example Create Sentinel b Using a To end(a)",
+			"Create Sentinel a Using http://a.example\n\nCreate Sentinel b Using a\n\tTo end(a)\n",
+		},
+		"words except and lists": {
+			"Create Sentinel w Using http://a.example Monitor all words except : (the, a) OR list OR list {menu} OR regular expression: {\"\\\\d+\"}",
+			"Create Sentinel w Using http://a.example\n\tMonitor all words except {the, a} OR list OR list {menu} OR regular expression {\"\\\\d+\"}\n",
+		},
+		"chat": {
+			"Create Sentinel n Using http://a.example Notify By slack://h/T/B, telegram://tok@telegram?chats=1, jill@aol.com, webhook https://h.example/x Every immediate",
+			"Create Sentinel n Using http://a.example\n\tNotify By slack://h/T/B, telegram://tok@telegram?chats=1, email jill@aol.com, webhook https://h.example/x\n\tEvery immediate\n",
+		},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			f := mustParse(t, tt.src)
+			got := Print(f)
+			if got != tt.want {
+				t.Errorf("Print\n got %q\nwant %q", got, tt.want)
+			}
+			g := mustParse(t, got)
+			if !equalModuloPos(f, g) {
+				t.Errorf("Parse(Print(x)) != x\nfirst:  %s\nsecond: %s", Print(f), Print(g))
+			}
+			if again := Print(g); again != got {
+				t.Errorf("Print is not idempotent:\n%q\n%q", got, again)
+			}
+		})
+	}
+}
+
+func TestPartialAST(t *testing.T) {
+	src := "Create Sentinel a Using http://a.example\n Monitor bogus thing\n Fetch 1 hour\nCreate Sentinel b Using\nCreate Sentinel c Using http://c.example Compare pairwise\n"
+	f, err := Parse("p.ssl", []byte(src))
+	if err == nil {
+		t.Fatal("want errors")
+	}
+	el := err.(ErrorList)
+	if len(el) != 2 || el[0].Pos.Line != 2 || el[1].Pos.Line != 4 {
+		t.Fatalf("errors:\n%s", el)
+	}
+	if el[0].Found != "bogus" || el[1].Expected != "URL or sentinel name" || !strings.HasPrefix(el[1].Error(), "p.ssl:4:24: expected URL or sentinel name") {
+		t.Errorf("error details: %+v %+v", el[0], el[1])
+	}
+	if len(f.Sentinels) != 3 {
+		t.Fatalf("%d sentinels, want 3", len(f.Sentinels))
+	}
+	a, b, c := f.Sentinels[0], f.Sentinels[1], f.Sentinels[2]
+	if a.Monitor != nil || a.Fetch == nil || a.Fetch.Interval.Duration != (Duration{1, Hour}) {
+		t.Errorf("sentinel a: monitor %v fetch %v", a.Monitor, a.Fetch)
+	}
+	if b.Name.Name != "b" || b.Target != nil {
+		t.Errorf("sentinel b: %+v", b)
+	}
+	if c.Compare == nil || c.Compare.Method != Pairwise {
+		t.Errorf("sentinel c not parsed: %+v", c)
+	}
+}
+
+func TestParseSentinel(t *testing.T) {
+	if _, err := ParseSentinel("x", []byte("Create Sentinel a Using http://a.example")); err != nil {
+		t.Errorf("one sentinel: %v", err)
+	}
+	if _, err := ParseSentinel("x", []byte("# nothing")); err == nil {
+		t.Error("no sentinel: want error")
+	}
+	if _, err := ParseSentinel("x", []byte("Create Sentinel a Using http://a.example Create Sentinel b Using a")); err == nil || !strings.Contains(err.Error(), "x:1:42: more than one sentinel") {
+		t.Errorf("two sentinels: %v", err)
+	}
+}
+
+func TestNodePositions(t *testing.T) {
+	src := "Create Sentinel s1 Using http://a.example\n\tMonitor NOT keywords {a} AND all links\n\tFrom start(s0) + 1 day\n"
+	f := mustParse(t, src)
+	s := f.Sentinels[0]
+	b := s.Monitor.X.(*BinaryExpr)
+	checks := []struct {
+		n    Node
+		text string
+	}{
+		{s, "Create"}, {s.Name, "s1"}, {s.Target, "http://a.example"}, {s.Monitor, "Monitor"},
+		{b, "NOT"}, {b.X, "NOT"}, {b.X.(*NotExpr).X, "keywords"}, {b.Y, "all links"},
+		{b.X.(*NotExpr).X.(*ChangeType).Args[0], "a"},
+		{s.From, "From"}, {s.From.Base, "start"}, {s.From.Base.(*Event).Name, "s0"}, {s.From.Offsets[0], "1 day"},
+	}
+	for _, c := range checks {
+		p := c.n.Pos()
+		if !p.IsValid() || !strings.HasPrefix(src[p.Offset:], c.text) {
+			t.Errorf("%T at %+v, want it at %q", c.n, p, c.text)
+		}
+	}
+}

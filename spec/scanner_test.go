@@ -1,0 +1,102 @@
+package spec
+
+import (
+	"fmt"
+	"testing"
+)
+
+type scanned struct {
+	tok Token
+	lit string
+}
+
+func scanAll(src string) ([]scanned, []string) {
+	var errs []string
+	var sc Scanner
+	sc.Init([]byte(src), func(pos Pos, msg, found string) {
+		errs = append(errs, fmt.Sprintf("%d:%d: %s", pos.Line, pos.Column, msg))
+	})
+	var out []scanned
+	for {
+		_, tok, lit := sc.Scan()
+		if tok == EOF {
+			return out, errs
+		}
+		out = append(out, scanned{tok, lit})
+	}
+}
+
+func TestScanner(t *testing.T) {
+	tests := map[string]struct {
+		src  string
+		want []scanned
+		errs int
+	}{
+		"keywords any case":  {"create SENTINEL Using monitor", []scanned{{CREATE, "create"}, {SENTINEL, "SENTINEL"}, {USING, "Using"}, {MONITOR, "monitor"}}, 0},
+		"contextual words":   {"all links best effort", []scanned{{IDENT, "all"}, {IDENT, "links"}, {IDENT, "best"}, {IDENT, "effort"}}, 0},
+		"names with dashes":  {"s-1 _x s2", []scanned{{IDENT, "s-1"}, {IDENT, "_x"}, {IDENT, "s2"}}, 0},
+		"url with scheme":    {"http://www.uta.edu/class/schedule", []scanned{{WORD, "http://www.uta.edu/class/schedule"}}, 0},
+		"url without scheme": {"www2.uta.edu/sharma/x.htm", []scanned{{WORD, "www2.uta.edu/sharma/x.htm"}}, 0},
+		"url with fragment":  {"https://a.example/p?q=1&r=2#top # c", []scanned{{WORD, "https://a.example/p?q=1&r=2#top"}, {COMMENT, "# c"}}, 0},
+		"url stops at comma": {"slack://a/b, ntfy://c", []scanned{{WORD, "slack://a/b"}, {COMMA, ","}, {WORD, "ntfy://c"}}, 0},
+		"email":              {"jill@aol.com", []scanned{{WORD, "jill@aol.com"}}, 0},
+		"ip address":         {"127.0.0.1/x", []scanned{{WORD, "127.0.0.1/x"}}, 0},
+		"date and clock":     {"12/02/2002 09:30", []scanned{{DATE, "12/02/2002"}, {CLOCK, "09:30"}}, 0},
+		"short date":         {"12/02/02", []scanned{{DATE, "12/02/02"}}, 0},
+		"numbers":            {"5331 99.5 -3 -2.5", []scanned{{INT, "5331"}, {FLOAT, "99.5"}, {INT, "-3"}, {FLOAT, "-2.5"}}, 0},
+		"number word":        {"5331-x", []scanned{{WORD, "5331-x"}}, 0},
+		"punctuation":        {"(){},+:", []scanned{{LPAREN, "("}, {RPAREN, ")"}, {LBRACE, "{"}, {RBRACE, "}"}, {COMMA, ","}, {PLUS, "+"}, {COLON, ":"}}, 0},
+		"offset":             {"Now+2 day", []scanned{{IDENT, "Now"}, {PLUS, "+"}, {INT, "2"}, {IDENT, "day"}}, 0},
+		"event":              {"start(s1)+1 hour", []scanned{{IDENT, "start"}, {LPAREN, "("}, {IDENT, "s1"}, {RPAREN, ")"}, {PLUS, "+"}, {INT, "1"}, {IDENT, "hour"}}, 0},
+		"list with colon":    {"keywords:{a}", []scanned{{IDENT, "keywords"}, {COLON, ":"}, {LBRACE, "{"}, {IDENT, "a"}, {RBRACE, "}"}}, 0},
+		"string escapes":     {`"a \"b\" \u00e9\n"`, []scanned{{STRING, `"a \"b\" \u00e9\n"`}}, 0},
+		"typographic":        {"(“Optical Network”)", []scanned{{LPAREN, "("}, {STRING, "“Optical Network”"}, {RPAREN, ")"}}, 0},
+		"comment":            {"# all of it\nCreate", []scanned{{COMMENT, "# all of it"}, {CREATE, "Create"}}, 0},
+		"crlf comment":       {"# x\r\nTo", []scanned{{COMMENT, "# x"}, {TO, "To"}}, 0},
+		"unicode name":       {"überwachung", []scanned{{IDENT, "überwachung"}}, 0},
+		"unterminated":       {`"abc`, []scanned{{STRING, `"abc`}}, 1},
+		"bad escape":         {`"a\qb"`, []scanned{{STRING, `"a\qb"`}}, 1},
+		"illegal":            {"~", []scanned{{ILLEGAL, "~"}}, 1},
+		"invalid utf8":       {"\xff", []scanned{{ILLEGAL, "\xff"}}, 1},
+		"byte order mark":    {"\uFEFFCreate", []scanned{{CREATE, "Create"}}, 0},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			got, errs := scanAll(tt.src)
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("Scan(%q)\n got %v\nwant %v", tt.src, got, tt.want)
+			}
+			if len(errs) != tt.errs {
+				t.Errorf("Scan(%q): %d errors %v, want %d", tt.src, len(errs), errs, tt.errs)
+			}
+		})
+	}
+}
+
+func TestScannerPositions(t *testing.T) {
+	src := "Create Sentinel s1\n  Using http://a.example # c\nMonitor"
+	want := []Pos{{0, 1, 1}, {7, 1, 8}, {16, 1, 17}, {21, 2, 3}, {27, 2, 9}, {44, 2, 26}, {48, 3, 1}}
+	var sc Scanner
+	sc.Init([]byte(src), nil)
+	for i, w := range want {
+		pos, tok, lit := sc.Scan()
+		if pos != w {
+			t.Errorf("token %d (%v %q): pos %+v, want %+v", i, tok, lit, pos, w)
+		}
+		if src[pos.Offset:pos.Offset+len(lit)] != lit {
+			t.Errorf("token %d: offset %d does not start %q", i, pos.Offset, lit)
+		}
+	}
+}
+
+func TestUnquote(t *testing.T) {
+	for lit, want := range map[string]string{
+		`"a \"b\""`:  `a "b"`,
+		"“x y”":      "x y",
+		`"\u00e9\t"`: "é\t",
+	} {
+		if got := unquote(lit); got != want {
+			t.Errorf("unquote(%q) = %q, want %q", lit, got, want)
+		}
+	}
+}

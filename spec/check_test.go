@@ -232,7 +232,7 @@ func TestCheckNeverPanicsOnPartialAST(t *testing.T) {
 	s := &Sentinel{Name: &Ident{Name: "z"}, Target: &URLTarget{URL: "http://a.example"},
 		Monitor: &MonitorClause{X: &BinaryExpr{Op: And, X: &ChangeType{Kind: Links}}},
 		From:    &TimeSpec{Base: &Event{Kind: Start}}, To: &TimeSpec{},
-		Notify:  &NotifyClause{Contacts: []*Contact{nil}}, Fetch: &FetchClause{}}
+		Notify: &NotifyClause{Contacts: []*Contact{nil}}, Fetch: &FetchClause{}}
 	if _, err := c.Check(s); err == nil {
 		t.Error("hand-built partial tree: want errors")
 	}

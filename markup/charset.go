@@ -1,0 +1,211 @@
+package markup
+
+import (
+	"bytes"
+	"fmt"
+	"mime"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/ianaindex"
+	"golang.org/x/text/encoding/unicode"
+)
+
+var (
+	bomUTF8    = []byte{0xEF, 0xBB, 0xBF}
+	bomUTF16LE = []byte{0xFF, 0xFE}
+	bomUTF16BE = []byte{0xFE, 0xFF}
+)
+
+// overrideLabel returns the charset label in Options.Charset: the value
+// itself, or the charset parameter of a Content-Type value.
+func overrideLabel(cs string) string {
+	cs = strings.TrimSpace(cs)
+	if cs == "" || !strings.ContainsAny(cs, "/;") {
+		return cs
+	}
+	_, params, err := mime.ParseMediaType(cs)
+	if err != nil {
+		// A malformed header: look for charset= by hand.
+		i := strings.Index(strings.ToLower(cs), "charset=")
+		if i < 0 {
+			return ""
+		}
+		v := cs[i+len("charset="):]
+		if j := strings.IndexAny(v, "; "); j >= 0 {
+			v = v[:j]
+		}
+		return strings.Trim(v, `"'`)
+	}
+	return params["charset"]
+}
+
+// decodeBOM decodes data by its byte-order mark, if it has one, and reports
+// whether it did.
+func decodeBOM(data []byte) ([]byte, bool, error) {
+	var e encoding.Encoding
+	switch {
+	case bytes.HasPrefix(data, bomUTF8):
+		return data[len(bomUTF8):], true, nil
+	case bytes.HasPrefix(data, bomUTF16LE):
+		e = unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM)
+	case bytes.HasPrefix(data, bomUTF16BE):
+		e = unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM)
+	default:
+		return data, false, nil
+	}
+	out, err := e.NewDecoder().Bytes(data)
+	if err != nil {
+		return nil, true, fmt.Errorf("markup: decode UTF-16: %w", err)
+	}
+	return out, true, nil
+}
+
+// isUTF8Name reports whether a canonical charset name means UTF-8, or an
+// ASCII subset of it that needs no decoding.
+func isUTF8Name(name string) bool {
+	switch strings.ToLower(name) {
+	case "utf-8", "utf8", "us-ascii", "ascii":
+		return true
+	}
+	return false
+}
+
+// lookupXMLEncoding finds an encoding by its IANA name, as XML declarations
+// use them (ISO-8859-1 is Latin-1 here, not windows-1252 as in HTML),
+// falling back to the WHATWG labels.
+func lookupXMLEncoding(label string) (encoding.Encoding, string) {
+	label = strings.TrimSpace(label)
+	if e, err := ianaindex.IANA.Encoding(label); err == nil && e != nil {
+		name, _ := ianaindex.IANA.Name(e)
+		return e, name
+	}
+	return charset.Lookup(label)
+}
+
+// decodeXML returns data decoded to UTF-8 for the XML parser: by its
+// byte-order mark, else by Options.Charset, else by the encoding of its XML
+// declaration, else as UTF-8. The error for an unknown encoding is a
+// *SyntaxError at the declaration.
+func decodeXML(data []byte, override string) ([]byte, error) {
+	data, ok, err := decodeBOM(data)
+	if err != nil || ok {
+		return data, err
+	}
+	// UTF-16 without a byte-order mark, recognised by "<?" (XML 1.0
+	// appendix F).
+	switch {
+	case bytes.HasPrefix(data, []byte{'<', 0, '?', 0}):
+		return decodeWith(unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), data)
+	case bytes.HasPrefix(data, []byte{0, '<', 0, '?'}):
+		return decodeWith(unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), data)
+	}
+	label := overrideLabel(override)
+	if label != "" {
+		e, name := lookupXMLEncoding(label)
+		if e == nil {
+			return nil, fmt.Errorf("markup: unknown charset %q in Options.Charset", label)
+		}
+		if isUTF8Name(name) {
+			return data, nil
+		}
+		return decodeWith(e, data)
+	}
+	label, off := xmlDeclEncoding(data)
+	if label == "" {
+		return data, nil
+	}
+	e, name := lookupXMLEncoding(label)
+	if e == nil {
+		return nil, syntaxErrorAt(string(data[:off]), off, "unsupported encoding %q in the XML declaration", label)
+	}
+	if isUTF8Name(name) || strings.HasPrefix(strings.ToLower(name), "utf-16") {
+		// A UTF-16 label on bytes that are not UTF-16 (no BOM, no
+		// "<\x00?\x00") is wrong; read the bytes as UTF-8.
+		return data, nil
+	}
+	return decodeWith(e, data)
+}
+
+func decodeWith(e encoding.Encoding, data []byte) ([]byte, error) {
+	out, err := e.NewDecoder().Bytes(data)
+	if err != nil {
+		return nil, fmt.Errorf("markup: decode charset: %w", err)
+	}
+	return out, nil
+}
+
+// xmlDeclEncoding returns the value of the encoding pseudo-attribute of the
+// XML declaration at the start of data, and its byte offset, or "".
+func xmlDeclEncoding(data []byte) (string, int) {
+	if !bytes.HasPrefix(data, []byte("<?xml")) || len(data) < 6 || !isSpaceByte(data[5]) {
+		return "", 0
+	}
+	end := bytes.Index(data, []byte("?>"))
+	if end < 0 || end > 1024 {
+		return "", 0
+	}
+	decl := data[:end]
+	i := bytes.Index(decl, []byte("encoding"))
+	if i < 0 {
+		return "", 0
+	}
+	j := i + len("encoding")
+	for j < len(decl) && isSpaceByte(decl[j]) {
+		j++
+	}
+	if j >= len(decl) || decl[j] != '=' {
+		return "", 0
+	}
+	j++
+	for j < len(decl) && isSpaceByte(decl[j]) {
+		j++
+	}
+	if j >= len(decl) || (decl[j] != '"' && decl[j] != '\'') {
+		return "", 0
+	}
+	q := decl[j]
+	k := bytes.IndexByte(decl[j+1:], q)
+	if k < 0 {
+		return "", 0
+	}
+	return string(decl[j+1 : j+1+k]), j + 1
+}
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// decodeHTML returns data decoded to UTF-8 for the HTML parser, following the
+// HTML rules (a byte-order mark, then Options.Charset, then a meta charset
+// or http-equiv Content-Type in the first 1024 bytes); a document with none
+// of these is UTF-8 if it is valid UTF-8 and windows-1252 otherwise. Invalid
+// UTF-8 is replaced with U+FFFD.
+func decodeHTML(data []byte, override string) ([]byte, error) {
+	data, ok, err := decodeBOM(data)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		contentType := ""
+		if label := overrideLabel(override); label != "" {
+			if e, _ := charset.Lookup(label); e == nil {
+				return nil, fmt.Errorf("markup: unknown charset %q in Options.Charset", label)
+			}
+			contentType = "text/html; charset=" + label
+		}
+		e, name, certain := charset.DetermineEncoding(data, contentType)
+		if !certain && name == "windows-1252" && utf8.Valid(data) {
+			name = "utf-8" // only ASCII in the first 1024 bytes
+		}
+		if !isUTF8Name(name) {
+			if data, err = decodeWith(e, data); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if !utf8.Valid(data) {
+		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
+	}
+	return data, nil
+}

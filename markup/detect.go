@@ -1,0 +1,152 @@
+package markup
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// Parse reads a document from r, tells XML from HTML with Detect, and parses
+// it with ParseXML or ParseHTML.
+func Parse(r io.Reader, opt *Options) (*tree.Document, Format, error) {
+	o := opt.resolved()
+	data, err := readInput(r, o.MaxBytes)
+	if err != nil {
+		return nil, 0, err
+	}
+	return parseAny(data, o)
+}
+
+// ParseBytes is Parse on a byte slice. It does not modify or retain b.
+func ParseBytes(b []byte, opt *Options) (*tree.Document, Format, error) {
+	o := opt.resolved()
+	if err := checkSize(b, o.MaxBytes); err != nil {
+		return nil, 0, err
+	}
+	return parseAny(b, o)
+}
+
+func parseAny(data []byte, o Options) (*tree.Document, Format, error) {
+	// A UTF-16 document is decoded first so that Detect sees characters.
+	decoded, bom, err := decodeBOM(data)
+	if err != nil {
+		return nil, 0, err
+	}
+	if bom {
+		data = decoded
+		o.Charset = "" // a byte-order mark beats any other declaration
+	}
+	f, htmlRoot := detect(data)
+	var d *tree.Document
+	if f == XML {
+		d, err = parseXML(data, o)
+		var se *SyntaxError
+		if err == nil || !htmlRoot || !errors.As(err, &se) {
+			return d, f, err
+		}
+		f = HTML // XHTML that is not well-formed: read it as a browser would
+	}
+	d, err = parseHTML(data, o)
+	return d, f, err
+}
+
+// commonHTML lists element names that, as the first element of a document
+// without an XML declaration, mean HTML.
+var commonHTML = map[string]bool{
+	"html": true, "head": true, "body": true, "title": true, "meta": true,
+	"link": true, "script": true, "style": true, "base": true, "div": true,
+	"p": true, "span": true, "a": true, "table": true, "form": true,
+	"h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true,
+	"ul": true, "ol": true, "li": true, "br": true, "img": true,
+	"header": true, "footer": true, "nav": true, "main": true,
+	"section": true, "article": true, "iframe": true, "noscript": true,
+	"frameset": true, "center": true, "font": true, "b": true, "i": true,
+}
+
+// Detect tells whether a document is XML or HTML from its first bytes (in
+// UTF-8, or in an ASCII-compatible charset; a UTF-16 document must be
+// decoded first). The rule, after an optional UTF-8 byte-order mark,
+// white space and comments:
+//
+//   - an XML declaration ("<?xml ") or any other processing instruction
+//     means XML;
+//   - a DOCTYPE means HTML if its root element name is "html" in any case
+//     (HTML5 and XHTML doctypes alike), and XML otherwise;
+//   - a first element named html in any case, or one of the common HTML
+//     elements (head, body, div, p, table, ...), means HTML; any other
+//     first element means XML;
+//   - anything else (text first, an empty input) means HTML, which parses
+//     anything.
+//
+// Parse adds one rule: XHTML (an XML declaration followed by an html
+// DOCTYPE or root element) that is not well-formed is parsed as HTML, as a
+// browser does with a page served as text/html.
+func Detect(b []byte) Format {
+	f, _ := detect(b)
+	return f
+}
+
+// detect implements Detect and also reports whether the document's DOCTYPE
+// or first element is named html.
+func detect(b []byte) (f Format, isHTMLRoot bool) {
+	b = bytes.TrimPrefix(b, bomUTF8)
+	f = 0
+	for {
+		b = bytes.TrimLeft(b, " \t\r\n\f")
+		switch {
+		case bytes.HasPrefix(b, []byte("<!--")):
+			k := bytes.Index(b[4:], []byte("-->"))
+			if k < 0 {
+				return or(f, HTML), false
+			}
+			b = b[4+k+3:]
+			continue
+		case bytes.HasPrefix(b, []byte("<?")):
+			f = XML
+			k := bytes.Index(b, []byte("?>"))
+			if k < 0 {
+				return XML, false
+			}
+			b = b[k+2:]
+			continue
+		case len(b) >= 9 && strings.EqualFold(string(b[:9]), "<!DOCTYPE"):
+			rest := bytes.TrimLeft(b[9:], " \t\r\n\f")
+			if strings.EqualFold(leadingName(rest), "html") {
+				return or(f, HTML), true
+			}
+			return XML, false
+		case len(b) > 1 && b[0] == '<':
+			name := strings.ToLower(leadingName(b[1:]))
+			if name == "" || commonHTML[name] {
+				return or(f, HTML), name == "html"
+			}
+			return XML, false
+		}
+		return or(f, HTML), false
+	}
+}
+
+// or returns f if it is set and g otherwise.
+func or(f, g Format) Format {
+	if f != 0 {
+		return f
+	}
+	return g
+}
+
+// leadingName returns the name at the start of b: up to white space, '>',
+// '/' or '['.
+func leadingName(b []byte) string {
+	i := 0
+	for i < len(b) && i < 256 {
+		c := b[i]
+		if c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '>' || c == '/' || c == '[' {
+			break
+		}
+		i++
+	}
+	return string(b[:i])
+}

@@ -1,0 +1,99 @@
+// Package markup parses XML and HTML5 documents into Vigil's document
+// trees (package tree) and writes trees back as XML or HTML.
+//
+// ParseXML uses a hand-written streaming scanner; ParseHTML uses
+// golang.org/x/net/html, so any page a browser reads parses. Parse tells the
+// two apart by content (see Detect). WriteXML, WriteNodeXML, WriteHTML and
+// WriteNodeHTML serialise.
+//
+// # White space
+//
+// The white-space policy decides which text nodes exist, and so the child
+// positions that deltas address: two parses of one document under different
+// policies give different deltas. Options.Whitespace selects it.
+//
+//   - Normalize (the default) drops every text node that holds only white
+//     space, and in every other text node replaces each run of white space
+//     with one space and trims both ends. XML white space is space, tab,
+//     newline and carriage return; HTML white space adds form feed. Text
+//     inside an element with xml:space="preserve" (until an xml:space="default"
+//     below it), and in HTML inside pre, textarea, listing, plaintext, xmp,
+//     script and style, is not collapsed or trimmed; white-space-only text is
+//     dropped there too. Normalised trees are for change detection: the space
+//     between "a <b>b</b> c" is lost, which a renderer would show.
+//   - Keep keeps every character of every text node, including
+//     white-space-only ones between elements.
+//
+// Under both policies, white space outside the root element is dropped (it
+// is not part of any node), XML line ends are normalised to "\n" as XML
+// requires (CR LF and lone CR; a character reference &#13; stays a carriage
+// return), and XML attribute values are normalised as XML requires: a
+// literal tab, newline or carriage return in a value becomes a space (the
+// writers write those characters as character references, so they survive).
+// Adjacent pieces of text (character data, CDATA sections, references) are
+// merged into one text node; a comment or processing instruction between
+// them keeps them apart.
+//
+// # XML
+//
+// The XML parser checks well-formedness and returns a *SyntaxError with a
+// 1-based line and column (in characters) and what it expected, for the
+// first error found; no partial document is returned. It supports elements,
+// attributes in either quote, namespaces (qualified names are kept as
+// written and xmlns declarations kept as attributes; an undeclared prefix is
+// an error), the five predefined entities, character references, CDATA
+// sections (which become text), comments, processing instructions (the XML
+// declaration goes to Document.Prolog as a ProcInst named "xml"), and the
+// DOCTYPE, whose text is kept in Document.Doctype.
+//
+// From the DOCTYPE's internal subset, general entity declarations are read
+// and their references expanded, in text and in attribute values; their
+// replacement text may contain markup (elements, comments), which is parsed
+// in place. ATTLIST declarations of type ID are recorded in
+// Document.IDAttrs (element name to attribute name; the first wins).
+// Attribute defaults declared in the DTD are not applied. External
+// entities and the external DTD subset are never fetched: a reference to an
+// external entity is an error, and so is a reference to an undeclared
+// entity, except that a document whose DOCTYPE names an XHTML DTD may use
+// the HTML named character references (&nbsp;). Parameter-entity references
+// in the internal subset are skipped.
+//
+// # Security limits
+//
+// Options.MaxBytes (256 MiB by default) bounds the input: an *os.File or a
+// reader with a Len method is refused before reading, and any other reader is
+// read through an io.LimitReader of MaxBytes+1, so a 2 GB stream is refused
+// after MaxBytes+1 bytes. Options.MaxDepth (1 000 000) bounds nesting; the
+// parsers, the writers and package tree are iterative, so a document nested
+// 100 000 deep costs heap, not goroutine stack. Options.MaxEntityExpansion
+// (16 MiB) bounds the total text produced by entity references, counted at
+// every reference, which refuses "billion laughs" documents early; entity
+// references nest at most 64 deep and an entity referring to itself is an
+// error. Binary input fails on the first byte that is not an XML character
+// (NUL, most control characters, invalid UTF-8).
+//
+// # Charsets
+//
+// Documents are decoded to UTF-8 before parsing. XML: a byte-order mark
+// (UTF-8, UTF-16 LE or BE, or UTF-16 recognised by "<?"), else
+// Options.Charset (a label or an HTTP Content-Type value), else the XML
+// declaration's encoding (IANA names: ISO-8859-1 is Latin-1), else UTF-8.
+// Invalid UTF-8 after decoding is a *SyntaxError. HTML: a byte-order mark,
+// else Options.Charset, else a meta charset or http-equiv Content-Type in
+// the first 1024 bytes (golang.org/x/net/html/charset, WHATWG labels), else
+// UTF-8 if the document is valid UTF-8 and windows-1252 otherwise. Invalid
+// UTF-8 in HTML becomes U+FFFD. The writers always write UTF-8, and WriteXML
+// changes the declared encoding to UTF-8.
+//
+// # Why a hand-written XML scanner
+//
+// Vigil diffs every version of every monitored document, and the diff of a
+// 10 MB pair must take less than twice the time of parsing both, so parsing
+// is on the critical path twice. encoding/xml allocates a token, a name
+// and usually a copy of every piece of text, and checks each rune; a tree
+// built from its token loop runs at the speed recorded in BENCHMARKS.md
+// (BenchmarkParseXMLStdlib), several times slower than this package's
+// scanner (BenchmarkParseXML), which works on the whole document as one
+// string, takes names and most text as substrings of it, and allocates nodes
+// and child slices from slabs.
+package markup

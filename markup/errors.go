@@ -1,0 +1,47 @@
+package markup
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// ErrTooLarge is wrapped by the error returned for an input larger than
+// Options.MaxBytes.
+var ErrTooLarge = errors.New("input too large")
+
+// SyntaxError is an error in an XML document, at a position in the document
+// after charset decoding. Line and Column are 1-based; Column counts
+// characters (Unicode code points), not bytes, and a tab counts as one.
+type SyntaxError struct {
+	Line, Column int
+	Msg          string
+}
+
+// Error returns "line L, column C: msg".
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Msg)
+}
+
+// position returns the 1-based line and column of byte offset off in s.
+func position(s string, off int) (line, col int) {
+	if off > len(s) {
+		off = len(s)
+	}
+	if off < 0 {
+		off = 0
+	}
+	head := s[:off]
+	line = 1 + strings.Count(head, "\n")
+	if i := strings.LastIndexByte(head, '\n'); i >= 0 {
+		head = head[i+1:]
+	}
+	return line, 1 + utf8.RuneCountInString(head)
+}
+
+// syntaxErrorAt returns a SyntaxError for byte offset off of s.
+func syntaxErrorAt(s string, off int, format string, args ...any) *SyntaxError {
+	line, col := position(s, off)
+	return &SyntaxError{Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
+}

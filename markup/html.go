@@ -1,0 +1,201 @@
+package markup
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"golang.org/x/net/html"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// ParseHTML reads an HTML document from r and returns its tree, parsed as
+// an HTML5 browser would (golang.org/x/net/html), so any input gives a
+// document: the root is always an html element with head and body. The
+// DOCTYPE goes to Document.Doctype ("html", or with its public and system
+// identifiers), comments before and after the html element to Prolog and
+// Epilog. Attributes of foreign (SVG, MathML) elements keep their prefix as
+// written (xlink:href). The text of script and style elements stays as the
+// text child of its element.
+func ParseHTML(r io.Reader, opt *Options) (*tree.Document, error) {
+	o := opt.resolved()
+	data, err := readInput(r, o.MaxBytes)
+	if err != nil {
+		return nil, err
+	}
+	return parseHTML(data, o)
+}
+
+// ParseHTMLBytes is ParseHTML on a byte slice. It does not modify or retain
+// b.
+func ParseHTMLBytes(b []byte, opt *Options) (*tree.Document, error) {
+	o := opt.resolved()
+	if err := checkSize(b, o.MaxBytes); err != nil {
+		return nil, err
+	}
+	return parseHTML(b, o)
+}
+
+func parseHTML(data []byte, o Options) (*tree.Document, error) {
+	data, err := decodeHTML(data, o.Charset)
+	if err != nil {
+		return nil, err
+	}
+	top, err := html.Parse(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("markup: parse HTML: %w", err)
+	}
+	doc := &tree.Document{}
+	for c := top.FirstChild; c != nil; c = c.NextSibling {
+		switch c.Type {
+		case html.DoctypeNode:
+			doc.Doctype = doctypeText(c)
+		case html.CommentNode:
+			n := doc.NewNode(tree.Comment, "", c.Data)
+			if doc.Root == nil {
+				doc.Prolog = append(doc.Prolog, n)
+			} else {
+				doc.Epilog = append(doc.Epilog, n)
+			}
+		case html.ElementNode:
+			if doc.Root == nil {
+				if doc.Root, err = convertHTML(doc, c, o); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	if doc.Root == nil { // cannot happen with x/net/html; keep the invariant
+		doc.Root = doc.NewElement("html")
+	}
+	return doc, nil
+}
+
+// doctypeText returns the DOCTYPE's text as Document.Doctype holds it.
+func doctypeText(n *html.Node) string {
+	var pub, sys string
+	var hasPub, hasSys bool
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "public":
+			pub, hasPub = a.Val, true
+		case "system":
+			sys, hasSys = a.Val, true
+		}
+	}
+	s := n.Data
+	switch {
+	case hasPub:
+		s += ` PUBLIC "` + pub + `"`
+		if hasSys {
+			s += ` "` + sys + `"`
+		}
+	case hasSys:
+		s += ` SYSTEM "` + sys + `"`
+	}
+	return s
+}
+
+// preserveHTML lists the HTML elements whose text keeps its white space
+// under the Normalize policy.
+var preserveHTML = map[string]bool{
+	"pre": true, "textarea": true, "listing": true, "plaintext": true,
+	"xmp": true, "script": true, "style": true,
+}
+
+// convertHTML converts the x/net/html subtree at src into a tree, without
+// recursion.
+func convertHTML(doc *tree.Document, src *html.Node, o Options) (*tree.Node, error) {
+	type frame struct {
+		next     *html.Node
+		dst      *tree.Node
+		preserve bool
+	}
+	keep := o.Whitespace == Keep
+	root := convertElement(doc, src)
+	stack := []frame{{next: src.FirstChild, dst: root, preserve: src.Namespace == "" && preserveHTML[src.Data]}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		c := top.next
+		if c == nil {
+			finishHTMLText(top.dst, keep, top.preserve)
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		top.next = c.NextSibling
+		var n *tree.Node
+		switch c.Type {
+		case html.TextNode:
+			n = doc.NewText(c.Data)
+		case html.CommentNode:
+			n = doc.NewNode(tree.Comment, "", c.Data)
+		case html.ElementNode:
+			n = convertElement(doc, c)
+		default:
+			continue
+		}
+		top.dst.AppendChild(n)
+		if c.Type == html.ElementNode && c.FirstChild != nil {
+			if len(stack) >= o.MaxDepth {
+				return nil, fmt.Errorf("markup: HTML elements nested deeper than the limit of %d (Options.MaxDepth)", o.MaxDepth)
+			}
+			preserve := top.preserve || (c.Namespace == "" && preserveHTML[c.Data])
+			stack = append(stack, frame{next: c.FirstChild, dst: n, preserve: preserve})
+		}
+	}
+	return root, nil
+}
+
+func convertElement(doc *tree.Document, c *html.Node) *tree.Node {
+	n := doc.NewElement(c.Data)
+	if len(c.Attr) > 0 {
+		n.Attrs = make([]tree.Attr, 0, len(c.Attr))
+		for _, a := range c.Attr {
+			name := a.Key
+			if a.Namespace != "" {
+				name = a.Namespace + ":" + a.Key
+			}
+			// The HTML tokenizer keeps the first of duplicate attributes.
+			if _, dup := n.Attr(name); !dup {
+				n.Attrs = append(n.Attrs, tree.Attr{Name: name, Value: a.Val})
+			}
+		}
+	}
+	return n
+}
+
+// finishHTMLText merges adjacent text children of n (the HTML tree builder
+// can leave them) and applies the white-space policy.
+func finishHTMLText(n *tree.Node, keep, preserve bool) {
+	kids := n.Children
+	out := kids[:0]
+	for i := 0; i < len(kids); i++ {
+		c := kids[i]
+		if c.Kind == tree.Text {
+			if i+1 < len(kids) && kids[i+1].Kind == tree.Text {
+				var b strings.Builder
+				for ; i < len(kids) && kids[i].Kind == tree.Text; i++ {
+					b.WriteString(kids[i].Value)
+				}
+				i--
+				c.Value = b.String()
+			}
+			if !keep {
+				if isAll(c.Value, isHTMLSpaceByte) {
+					continue
+				}
+				if !preserve {
+					c.Value = collapseSpace(c.Value, isHTMLSpaceByte)
+				}
+			}
+		}
+		out = append(out, c)
+	}
+	clear(kids[len(out):])
+	n.Children = out
+	if len(out) == 0 {
+		n.Children = nil
+	}
+}

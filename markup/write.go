@@ -1,0 +1,306 @@
+package markup
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// WriteXML writes d as XML in UTF-8. By default the output is compact: no
+// white space is added, so ParseXML of the output with the Keep policy gives
+// back d's tree. The XML declaration, if d has one, is written with its
+// encoding changed to UTF-8; the DOCTYPE follows it, then the other prolog
+// nodes. Text escapes &, < and > (so "]]>" never appears) and carriage
+// returns; attribute values escape &, <, " and tab, newline and carriage
+// return, which attribute-value normalisation would otherwise turn into
+// spaces. Characters that XML cannot hold (control characters from an HTML
+// page) are written as U+FFFD; a comment's "--" becomes "- -".
+func WriteXML(w io.Writer, d *tree.Document, opt *WriteOptions) error {
+	if d == nil || d.Root == nil {
+		return errors.New("markup: write XML: document has no root element")
+	}
+	x := newXMLWriter(w, opt)
+	if opt == nil || !opt.OmitProlog {
+		prolog := d.Prolog
+		if len(prolog) > 0 && prolog[0].Kind == tree.ProcInst && prolog[0].Name == "xml" {
+			x.str("<?xml ")
+			x.str(utf8Decl(prolog[0].Value))
+			x.str("?>")
+			x.line()
+			prolog = prolog[1:]
+		}
+		if d.Doctype != "" {
+			x.str("<!DOCTYPE ")
+			x.str(d.Doctype)
+			x.str(">")
+			x.line()
+		}
+		for _, n := range prolog {
+			x.node(n)
+			x.line()
+		}
+	}
+	x.node(d.Root)
+	if opt == nil || !opt.OmitProlog {
+		for _, n := range d.Epilog {
+			x.line()
+			x.node(n)
+		}
+	}
+	if x.indent != "" {
+		x.str("\n")
+	}
+	return x.flush()
+}
+
+// WriteNodeXML writes the subtree at n as XML, compactly unless opt asks for
+// indentation. Namespace prefixes declared on n's ancestors are not
+// redeclared.
+func WriteNodeXML(w io.Writer, n *tree.Node, opt *WriteOptions) error {
+	if n == nil {
+		return errors.New("markup: write XML: nil node")
+	}
+	x := newXMLWriter(w, opt)
+	x.node(n)
+	return x.flush()
+}
+
+// utf8Decl returns the pseudo-attributes of an XML declaration with the
+// encoding, if any, replaced by UTF-8.
+func utf8Decl(v string) string {
+	i := strings.Index(v, "encoding")
+	if i < 0 {
+		return v
+	}
+	j := i + len("encoding")
+	for j < len(v) && isXMLSpaceByte(v[j]) {
+		j++
+	}
+	if j >= len(v) || v[j] != '=' {
+		return v
+	}
+	j++
+	for j < len(v) && isXMLSpaceByte(v[j]) {
+		j++
+	}
+	if j >= len(v) || (v[j] != '"' && v[j] != '\'') {
+		return v
+	}
+	k := strings.IndexByte(v[j+1:], v[j])
+	if k < 0 {
+		return v
+	}
+	return v[:j+1] + "UTF-8" + v[j+1+k:]
+}
+
+// xmlWriter writes XML to a buffered writer and keeps the first error.
+type xmlWriter struct {
+	w      *bufio.Writer
+	indent string
+	err    error
+}
+
+func newXMLWriter(w io.Writer, opt *WriteOptions) *xmlWriter {
+	x := &xmlWriter{w: bufio.NewWriterSize(w, 64<<10)}
+	if opt != nil {
+		x.indent = opt.Indent
+	}
+	return x
+}
+
+func (x *xmlWriter) str(s string) {
+	if x.err == nil {
+		_, x.err = x.w.WriteString(s)
+	}
+}
+
+func (x *xmlWriter) byte(c byte) {
+	if x.err == nil {
+		x.err = x.w.WriteByte(c)
+	}
+}
+
+// line writes a newline between top-level nodes when indenting.
+func (x *xmlWriter) line() {
+	if x.indent != "" {
+		x.byte('\n')
+	}
+}
+
+func (x *xmlWriter) newline(depth int) {
+	x.byte('\n')
+	for i := 0; i < depth; i++ {
+		x.str(x.indent)
+	}
+}
+
+func (x *xmlWriter) flush() error {
+	if x.err != nil {
+		return x.err
+	}
+	return x.w.Flush()
+}
+
+// node writes the subtree at n without recursion.
+func (x *xmlWriter) node(n *tree.Node) {
+	type frame struct {
+		n      *tree.Node
+		next   int
+		indent bool // children go on their own lines
+	}
+	if n.Kind != tree.Element || len(n.Children) == 0 {
+		x.leaf(n)
+		return
+	}
+	x.startTag(n, false)
+	stack := []frame{{n: n, indent: x.indent != "" && !hasText(n)}}
+	for len(stack) > 0 && x.err == nil {
+		top := &stack[len(stack)-1]
+		if top.next == len(top.n.Children) {
+			if top.indent {
+				x.newline(len(stack) - 1)
+			}
+			x.str("</")
+			x.str(top.n.Name)
+			x.byte('>')
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		c := top.n.Children[top.next]
+		top.next++
+		if top.indent {
+			x.newline(len(stack))
+		}
+		if c.Kind != tree.Element || len(c.Children) == 0 {
+			x.leaf(c)
+			continue
+		}
+		x.startTag(c, false)
+		stack = append(stack, frame{n: c, indent: x.indent != "" && !hasText(c)})
+	}
+}
+
+// hasText reports whether n has a text child.
+func hasText(n *tree.Node) bool {
+	for _, c := range n.Children {
+		if c.Kind == tree.Text {
+			return true
+		}
+	}
+	return false
+}
+
+// startTag writes n's start tag, or an empty-element tag if empty.
+func (x *xmlWriter) startTag(n *tree.Node, empty bool) {
+	x.byte('<')
+	x.str(n.Name)
+	for _, a := range n.Attrs {
+		x.byte(' ')
+		x.str(a.Name)
+		x.str(`="`)
+		x.escape(a.Value, true)
+		x.byte('"')
+	}
+	if empty {
+		x.byte('/')
+	}
+	x.byte('>')
+}
+
+// leaf writes a node without children.
+func (x *xmlWriter) leaf(n *tree.Node) {
+	switch n.Kind {
+	case tree.Element:
+		x.startTag(n, true)
+	case tree.Text:
+		x.escape(n.Value, false)
+	case tree.Comment:
+		x.str("<!--")
+		x.str(commentText(n.Value))
+		x.str("-->")
+	case tree.ProcInst:
+		x.str("<?")
+		x.str(n.Name)
+		if n.Value != "" {
+			x.byte(' ')
+			x.str(strings.ReplaceAll(n.Value, "?>", "? >"))
+		}
+		x.str("?>")
+	}
+}
+
+// commentText makes v safe inside <!-- -->.
+func commentText(v string) string {
+	for strings.Contains(v, "--") {
+		v = strings.ReplaceAll(v, "--", "- -")
+	}
+	if strings.HasSuffix(v, "-") {
+		v += " "
+	}
+	return v
+}
+
+// escapeClass marks bytes escape must look at: 1 in text, 2 in attributes.
+var escapeClass [256]uint8
+
+func init() {
+	for c := 0; c < 0x20; c++ {
+		escapeClass[c] = 3
+	}
+	escapeClass['\n'] = 2
+	escapeClass['\t'] = 2
+	escapeClass['&'] = 3
+	escapeClass['<'] = 3
+	escapeClass['>'] = 1
+	escapeClass['"'] = 2
+	escapeClass[0xEF] = 3 // may start U+FFFE or U+FFFF
+}
+
+// escape writes s as XML text or, if attr, as an attribute value.
+func (x *xmlWriter) escape(s string, attr bool) {
+	mask := uint8(1)
+	if attr {
+		mask = 2
+	}
+	last := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if escapeClass[c]&mask == 0 {
+			continue
+		}
+		var rep string
+		switch c {
+		case '&':
+			rep = "&amp;"
+		case '<':
+			rep = "&lt;"
+		case '>':
+			rep = "&gt;"
+		case '"':
+			rep = "&quot;"
+		case '\t':
+			rep = "&#9;"
+		case '\n':
+			rep = "&#10;"
+		case '\r':
+			rep = "&#13;"
+		case 0xEF:
+			if i+2 < len(s) && s[i+1] == 0xBF && (s[i+2] == 0xBE || s[i+2] == 0xBF) {
+				x.str(s[last:i])
+				x.str("\uFFFD")
+				last = i + 3
+				i += 2
+			}
+			continue
+		default:
+			rep = "\uFFFD" // a control character XML cannot hold
+		}
+		x.str(s[last:i])
+		x.str(rep)
+		last = i + 1
+	}
+	x.str(s[last:])
+}

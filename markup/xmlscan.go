@@ -1,0 +1,857 @@
+package markup
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// The XML parser is a hand-written scanner over the whole decoded document
+// held as one string. Names, attribute values and text that need no
+// rewriting (no references, no white-space normalisation) are substrings of
+// that string, so a data-oriented document is parsed with very few
+// allocations beyond the nodes themselves, which come from the document's
+// slab. Open elements are kept on an explicit stack, never on the goroutine
+// stack, so nesting depth costs heap memory only.
+
+// Byte classes for the scanner.
+const (
+	cName      = 1 << iota // may appear in a name
+	cNameStart             // may start a name
+	cTextStop              // ends a run of character data: < & ]
+	cAttrStop              // ends a run in an attribute value: < & tab newline quotes
+	cSpace                 // XML white space
+)
+
+var class [256]uint8
+
+func init() {
+	for c := 0; c < 256; c++ {
+		var k uint8
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_', c == ':', c >= 0x80:
+			k = cName | cNameStart
+		case c >= '0' && c <= '9', c == '-', c == '.':
+			k = cName
+		}
+		switch c {
+		case '<', '&', ']':
+			k |= cTextStop
+		}
+		switch c {
+		case '<', '&', '\t', '\n', '\r', '"', '\'':
+			k |= cAttrStop
+		}
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			k |= cSpace
+		}
+		class[c] = k
+	}
+}
+
+// frame is an open element.
+type frame struct {
+	node     *tree.Node
+	kidStart int  // index in xmlParser.kids of this element's first child
+	nsLen    int  // length of xmlParser.ns before this element's declarations
+	preserve bool // inside xml:space="preserve"
+	off      int  // offset of the start tag in the outermost input
+}
+
+// nsBinding is an in-scope namespace prefix.
+type nsBinding struct {
+	prefix string
+	undecl bool // xmlns:p="" (XML 1.1 style undeclaration)
+}
+
+// input is a suspended input: the document, or an entity's replacement text
+// being parsed as content.
+type input struct {
+	s      string // the suspended input
+	i      int    // where to resume in s: after the entity reference
+	refOff int    // offset of the reference in s
+	entity string // the entity whose replacement text replaced s
+	depth  int    // number of open elements when the entity was entered
+}
+
+type xmlParser struct {
+	s    string // current input
+	i    int    // position in s
+	src  string // the document
+	opt  Options
+	doc  *tree.Document
+	keep bool // Whitespace == Keep
+
+	stack []frame
+	kids  []*tree.Node // children of the open elements, stacked
+	ptrs  []*tree.Node // slab for Children slices
+	attrs []tree.Attr  // slab for Attrs slices
+	sc    []tree.Attr  // scratch: attributes of the current start tag
+	ns    []nsBinding
+
+	// Pending character data: a span of s, or buf.
+	text struct {
+		has        bool
+		inBuf      bool
+		start, end int
+		off        int // offset in the outermost input where it began
+		buf        []byte
+	}
+
+	sawRoot    bool
+	rootClosed bool
+	sawDoctype bool
+	xhtml      bool // the DOCTYPE names XHTML: HTML entities are known
+
+	inputs   []input // suspended inputs while parsing entity text
+	entities map[string]*entity
+	expanded int64 // bytes produced by entity references so far
+}
+
+// errAt returns a SyntaxError at offset off of the current input; inside
+// an entity's replacement text it points at the outermost entity reference
+// and names the entity.
+func (p *xmlParser) errAt(off int, format string, args ...any) *SyntaxError {
+	if len(p.inputs) > 0 {
+		name := p.inputs[len(p.inputs)-1].entity
+		return syntaxErrorAt(p.src, p.inputs[0].refOff, "in the replacement text of entity &%s;: "+format, append([]any{name}, args...)...)
+	}
+	return syntaxErrorAt(p.src, off, format, args...)
+}
+
+// outerOff returns the current position in the document.
+func (p *xmlParser) outerOff() int { return p.outerOffAt(p.i) }
+
+// outerOffAt returns the position in the document of offset a of the
+// current input: a itself, or the outermost entity reference.
+func (p *xmlParser) outerOffAt(a int) int {
+	if len(p.inputs) > 0 {
+		return p.inputs[0].refOff
+	}
+	return a
+}
+
+func (p *xmlParser) parse() error {
+	for {
+		if p.i >= len(p.s) {
+			if len(p.inputs) == 0 {
+				break
+			}
+			if err := p.popInput(); err != nil {
+				return err
+			}
+			continue
+		}
+		if p.s[p.i] != '<' {
+			if err := p.charData(); err != nil {
+				return err
+			}
+			continue
+		}
+		if p.i+1 >= len(p.s) {
+			return p.errAt(p.i+1, "unexpected end of input after '<': expected a name, '/', '!' or '?'")
+		}
+		var err error
+		switch p.s[p.i+1] {
+		case '/':
+			err = p.endTag()
+		case '!':
+			rest := p.s[p.i:]
+			switch {
+			case strings.HasPrefix(rest, "<!--"):
+				err = p.comment()
+			case strings.HasPrefix(rest, "<![CDATA["):
+				err = p.cdata()
+			case strings.HasPrefix(rest, "<!DOCTYPE"):
+				err = p.doctype()
+			default:
+				err = p.errAt(p.i, "expected '<!--', '<![CDATA[' or '<!DOCTYPE' after '<!'")
+			}
+		case '?':
+			err = p.procInst()
+		default:
+			err = p.startTag()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := p.flushText(); err != nil {
+		return err
+	}
+	if len(p.stack) > 0 {
+		f := p.stack[len(p.stack)-1]
+		line, col := position(p.src, f.off)
+		return p.errAt(len(p.s), "unexpected end of input: expected </%s> to close <%s> opened at line %d, column %d", f.node.Name, f.node.Name, line, col)
+	}
+	if !p.sawRoot {
+		return p.errAt(len(p.s), "unexpected end of input: expected a root element")
+	}
+	return nil
+}
+
+// charData scans character data up to the next '<'.
+func (p *xmlParser) charData() error {
+	s := p.s
+	i := p.i
+	for i < len(s) {
+		start := i
+		for i < len(s) && class[s[i]]&cTextStop == 0 {
+			i++
+		}
+		if i > start {
+			p.addSpan(start, i)
+		}
+		if i >= len(s) {
+			break
+		}
+		switch s[i] {
+		case '<':
+			p.i = i
+			return nil
+		case ']':
+			if strings.HasPrefix(s[i:], "]]>") {
+				return p.errAt(i, "']]>' is not allowed in text (end of a CDATA section that was not opened)")
+			}
+			p.addSpan(i, i+1)
+			i++
+		case '&':
+			p.i = i
+			depth := len(p.inputs)
+			if err := p.reference(false); err != nil {
+				return err
+			}
+			if len(p.inputs) != depth {
+				return nil // now parsing the entity's replacement text
+			}
+			i = p.i
+		}
+	}
+	p.i = i
+	return nil
+}
+
+func (p *xmlParser) addSpan(a, b int) {
+	t := &p.text
+	switch {
+	case !t.has:
+		t.has, t.inBuf, t.start, t.end = true, false, a, b
+		t.off = p.outerOffAt(a)
+	case !t.inBuf && t.end == a:
+		t.end = b
+	default:
+		p.textToBuf()
+		t.buf = append(t.buf, p.s[a:b]...)
+	}
+}
+
+func (p *xmlParser) addString(v string) {
+	t := &p.text
+	if !t.has {
+		t.off = p.outerOff()
+	}
+	p.textToBuf()
+	t.buf = append(t.buf, v...)
+}
+
+// textToBuf moves pending text from a span into the buffer.
+func (p *xmlParser) textToBuf() {
+	t := &p.text
+	if t.inBuf {
+		return
+	}
+	t.buf = t.buf[:0]
+	if t.has {
+		t.buf = append(t.buf, p.s[t.start:t.end]...)
+	}
+	t.has, t.inBuf = true, true
+}
+
+// flushText turns pending character data into a text node.
+func (p *xmlParser) flushText() error {
+	t := &p.text
+	if !t.has {
+		return nil
+	}
+	var v string
+	if t.inBuf {
+		v = string(t.buf)
+	} else {
+		v = p.s[t.start:t.end]
+	}
+	t.has, t.inBuf = false, false
+	if len(p.stack) == 0 {
+		if !isXMLSpace(v) {
+			where := "before"
+			if p.sawRoot {
+				where = "after"
+			}
+			// Point at the first non-space character.
+			off := t.off
+			if !t.inBuf && len(p.inputs) == 0 {
+				off += len(v) - len(strings.TrimLeft(v, " \t\n\r"))
+			}
+			return syntaxErrorAt(p.src, off, "text is not allowed %s the root element", where)
+		}
+		return nil
+	}
+	top := &p.stack[len(p.stack)-1]
+	if !p.keep {
+		if isXMLSpace(v) {
+			return nil
+		}
+		if !top.preserve {
+			v = collapseSpace(v, isXMLSpaceByte)
+		}
+	}
+	n := p.doc.NewText(v)
+	n.Parent = top.node
+	p.kids = append(p.kids, n)
+	return nil
+}
+
+// reference handles a reference at p.i ('&'): a character reference, a
+// predefined entity, or an entity declared in the DOCTYPE. In an attribute
+// value (inAttr), it appends the expansion to p.text's buffer and never
+// enters entity text.
+func (p *xmlParser) reference(inAttr bool) error {
+	s := p.s
+	start := p.i
+	i := start + 1
+	if i < len(s) && s[i] == '#' {
+		r, end, err := p.charRef(start)
+		if err != nil {
+			return err
+		}
+		var b [utf8.UTFMax]byte
+		n := utf8.EncodeRune(b[:], r)
+		p.addString(string(b[:n]))
+		p.i = end
+		return nil
+	}
+	j := p.scanName(i)
+	if j == i {
+		return p.errAt(i, "expected an entity name or '#' after '&' (write '&amp;' for a literal '&')")
+	}
+	if j >= len(s) || s[j] != ';' {
+		return p.errAt(j, "expected ';' after the entity reference &%s", s[i:j])
+	}
+	name := s[i:j]
+	p.i = j + 1
+	if v := predefined(name); v != "" {
+		p.addString(v)
+		return nil
+	}
+	e := p.entities[name]
+	if e == nil {
+		if v, ok := p.htmlEntity(name); ok {
+			p.addString(v)
+			return nil
+		}
+		return p.errAt(start, "undefined entity &%s;", name)
+	}
+	if e.external {
+		return p.errAt(start, "external entity &%s; is not expanded (external entities are never fetched)", name)
+	}
+	if inAttr {
+		v, err := p.expandForAttr(name, start, 0)
+		if err != nil {
+			return err
+		}
+		p.addString(v)
+		return nil
+	}
+	return p.pushEntity(e, start)
+}
+
+// charRef parses a character reference &#...; at off of the current input
+// and returns the character and the offset after ';'.
+func (p *xmlParser) charRef(off int) (rune, int, error) {
+	r, end, errOff, msg := parseCharRef(p.s, off)
+	if msg != "" {
+		return 0, 0, p.errAt(errOff, "%s", msg)
+	}
+	return r, end, nil
+}
+
+// parseCharRef parses a character reference &#...; at off of s. It returns
+// the character and the offset after ';', or an error offset and message.
+func parseCharRef(s string, off int) (r rune, end, errOff int, msg string) {
+	i := off + 2
+	hex := i < len(s) && s[i] == 'x'
+	if hex {
+		i++
+	}
+	digits := i
+	var v int64
+	for ; i < len(s); i++ {
+		c := s[i]
+		var d int64
+		switch {
+		case c >= '0' && c <= '9':
+			d = int64(c - '0')
+		case hex && c >= 'a' && c <= 'f':
+			d = int64(c-'a') + 10
+		case hex && c >= 'A' && c <= 'F':
+			d = int64(c-'A') + 10
+		default:
+			d = -1
+		}
+		if d < 0 {
+			break
+		}
+		if hex {
+			v = v*16 + d
+		} else {
+			v = v*10 + d
+		}
+		if v > utf8.MaxRune {
+			v = utf8.MaxRune + 1
+		}
+	}
+	switch {
+	case i == digits && hex:
+		return 0, 0, i, "expected a hexadecimal digit in the character reference"
+	case i == digits:
+		return 0, 0, i, "expected a digit or 'x' in the character reference"
+	case i >= len(s) || s[i] != ';':
+		return 0, 0, i, "expected ';' at the end of the character reference"
+	case v > utf8.MaxRune || !isXMLChar(rune(v)):
+		return 0, 0, off, "character reference " + s[off:i+1] + " refers to a character not allowed in XML"
+	}
+	return rune(v), i + 1, 0, ""
+}
+
+func predefined(name string) string {
+	switch name {
+	case "lt":
+		return "<"
+	case "gt":
+		return ">"
+	case "amp":
+		return "&"
+	case "apos":
+		return "'"
+	case "quot":
+		return "\""
+	}
+	return ""
+}
+
+// isXMLChar reports whether r may appear in an XML 1.0 document.
+func isXMLChar(r rune) bool {
+	switch {
+	case r == 0x9 || r == 0xA || r == 0xD:
+		return true
+	case r < 0x20:
+		return false
+	case r <= 0xD7FF:
+		return true
+	case r < 0xE000:
+		return false
+	case r <= 0xFFFD:
+		return true
+	case r < 0x10000:
+		return false
+	}
+	return r <= utf8.MaxRune
+}
+
+// scanName returns the end of the name starting at i (i if there is none).
+func (p *xmlParser) scanName(i int) int {
+	s := p.s
+	if i >= len(s) || class[s[i]]&cNameStart == 0 {
+		return i
+	}
+	i++
+	for i < len(s) && class[s[i]]&cName != 0 {
+		i++
+	}
+	return i
+}
+
+func (p *xmlParser) skipSpace(i int) int {
+	for i < len(p.s) && class[p.s[i]]&cSpace != 0 {
+		i++
+	}
+	return i
+}
+
+// describe names the byte at i for an error message.
+func (p *xmlParser) describe(i int) string {
+	if i >= len(p.s) {
+		return "end of input"
+	}
+	r, _ := utf8.DecodeRuneInString(p.s[i:])
+	switch r {
+	case '\n':
+		return "a newline"
+	case '"', '\'':
+		return "a quote"
+	}
+	return "'" + string(r) + "'"
+}
+
+// startTag parses a start tag or an empty-element tag at p.i.
+func (p *xmlParser) startTag() error {
+	s := p.s
+	tagOff := p.i
+	i := tagOff + 1
+	j := p.scanName(i)
+	if j == i {
+		return p.errAt(i, "expected an element name after '<', found %s", p.describe(i))
+	}
+	name := s[i:j]
+	if err := p.flushText(); err != nil {
+		return err
+	}
+	if len(p.stack) == 0 && p.sawRoot {
+		return p.errAt(tagOff, "second root element <%s>: a document has exactly one root element", name)
+	}
+	if len(p.stack) >= p.opt.MaxDepth {
+		return p.errAt(tagOff, "elements nested deeper than the limit of %d (Options.MaxDepth)", p.opt.MaxDepth)
+	}
+	p.sc = p.sc[:0]
+	i = j
+	empty := false
+	for {
+		k := p.skipSpace(i)
+		if k >= len(s) {
+			return p.errAt(k, "unexpected end of input in the start tag <%s>: expected '>'", name)
+		}
+		c := s[k]
+		if c == '>' {
+			i = k + 1
+			break
+		}
+		if c == '/' {
+			if k+1 < len(s) && s[k+1] == '>' {
+				i = k + 2
+				empty = true
+				break
+			}
+			return p.errAt(k+1, "expected '>' after '/' in the tag <%s>", name)
+		}
+		if k == i {
+			return p.errAt(k, "expected white space, '>' or '/>' in the start tag <%s>, found %s", name, p.describe(k))
+		}
+		a := p.scanName(k)
+		if a == k {
+			return p.errAt(k, "expected an attribute name, '>' or '/>' in the start tag <%s>, found %s", name, p.describe(k))
+		}
+		aname := s[k:a]
+		a = p.skipSpace(a)
+		if a >= len(s) || s[a] != '=' {
+			return p.errAt(a, "expected '=' after the attribute name %s, found %s", aname, p.describe(a))
+		}
+		a = p.skipSpace(a + 1)
+		if a >= len(s) || (s[a] != '"' && s[a] != '\'') {
+			return p.errAt(a, "expected a quoted value for the attribute %s, found %s", aname, p.describe(a))
+		}
+		val, end, err := p.attrValue(a)
+		if err != nil {
+			return err
+		}
+		for _, prev := range p.sc {
+			if prev.Name == aname {
+				return p.errAt(k, "duplicate attribute %s in <%s>", aname, name)
+			}
+		}
+		p.sc = append(p.sc, tree.Attr{Name: aname, Value: val})
+		i = end
+	}
+	p.i = i
+
+	n := p.doc.NewElement(name)
+	var parent *frame
+	preserve := false
+	if len(p.stack) > 0 {
+		parent = &p.stack[len(p.stack)-1]
+		preserve = parent.preserve
+	}
+	nsLen := len(p.ns)
+	if len(p.sc) > 0 {
+		n.Attrs = p.allocAttrs(p.sc)
+		for _, a := range n.Attrs {
+			switch {
+			case a.Name == "xml:space":
+				preserve = a.Value == "preserve"
+			case a.Name == "xmlns":
+			case strings.HasPrefix(a.Name, "xmlns:"):
+				prefix := a.Name[len("xmlns:"):]
+				if prefix == "xmlns" || (prefix == "xml" && a.Value != xmlNamespace) {
+					return p.errAt(tagOff, "the prefix %s cannot be declared in <%s>", prefix, name)
+				}
+				p.ns = append(p.ns, nsBinding{prefix: prefix, undecl: a.Value == ""})
+			}
+		}
+	}
+	if err := p.checkPrefix(name, tagOff, name, false); err != nil {
+		return err
+	}
+	for _, a := range n.Attrs {
+		if err := p.checkPrefix(a.Name, tagOff, name, true); err != nil {
+			return err
+		}
+	}
+	if parent != nil {
+		n.Parent = parent.node
+		p.kids = append(p.kids, n)
+	} else {
+		p.doc.Root = n
+		p.sawRoot = true
+	}
+	p.stack = append(p.stack, frame{node: n, kidStart: len(p.kids), nsLen: nsLen, preserve: preserve, off: p.outerOffAt(tagOff)})
+	if empty {
+		p.closeTop()
+	}
+	return nil
+}
+
+const xmlNamespace = "http://www.w3.org/XML/1998/namespace"
+
+// checkPrefix reports an error if the qualified name qn uses a prefix that
+// is not declared.
+func (p *xmlParser) checkPrefix(qn string, off int, elem string, attr bool) error {
+	colon := strings.IndexByte(qn, ':')
+	if colon < 0 {
+		return nil
+	}
+	prefix := qn[:colon]
+	if prefix == "" || colon == len(qn)-1 || strings.IndexByte(qn[colon+1:], ':') >= 0 {
+		return p.errAt(off, "%s is not a valid qualified name (prefix:local) in <%s>", qn, elem)
+	}
+	if prefix == "xml" || (attr && prefix == "xmlns") {
+		return nil
+	}
+	for k := len(p.ns) - 1; k >= 0; k-- {
+		if p.ns[k].prefix == prefix {
+			if p.ns[k].undecl {
+				break
+			}
+			return nil
+		}
+	}
+	what := "element"
+	if attr {
+		what = "attribute " + qn + " of"
+	}
+	return p.errAt(off, "undeclared namespace prefix %s in the %s <%s>", prefix, what, elem)
+}
+
+// allocAttrs copies attrs into the attribute slab.
+func (p *xmlParser) allocAttrs(a []tree.Attr) []tree.Attr {
+	k := len(a)
+	if cap(p.attrs)-len(p.attrs) < k {
+		p.attrs = make([]tree.Attr, 0, max(1024, k))
+	}
+	l := len(p.attrs)
+	out := p.attrs[l : l+k : l+k]
+	copy(out, a)
+	p.attrs = p.attrs[:l+k]
+	return out
+}
+
+// allocPtrs copies nodes into the pointer slab.
+func (p *xmlParser) allocPtrs(a []*tree.Node) []*tree.Node {
+	k := len(a)
+	if k == 0 {
+		return nil
+	}
+	if cap(p.ptrs)-len(p.ptrs) < k {
+		p.ptrs = make([]*tree.Node, 0, max(4096, k))
+	}
+	l := len(p.ptrs)
+	out := p.ptrs[l : l+k : l+k]
+	copy(out, a)
+	p.ptrs = p.ptrs[:l+k]
+	return out
+}
+
+// attrValue parses the quoted attribute value at q and returns it and the
+// offset after the closing quote. References are expanded and tabs and
+// newlines become spaces, as XML's attribute-value normalisation requires.
+func (p *xmlParser) attrValue(q int) (string, int, error) {
+	s := p.s
+	quote := s[q]
+	i := q + 1
+	start := i
+	for i < len(s) && class[s[i]]&cAttrStop == 0 {
+		i++
+	}
+	if i < len(s) && s[i] == quote {
+		return s[start:i], i + 1, nil
+	}
+	// Slow path: build the value in the text buffer, which is empty here
+	// (text is flushed before a tag).
+	t := &p.text
+	t.buf = append(t.buf[:0], s[start:i]...)
+	t.has, t.inBuf = true, true
+	defer func() { t.has, t.inBuf = false, false }()
+	for {
+		if i >= len(s) {
+			return "", 0, p.errAt(i, "unexpected end of input in an attribute value: expected the closing quote %c", quote)
+		}
+		c := s[i]
+		switch c {
+		case quote:
+			return string(t.buf), i + 1, nil
+		case '<':
+			return "", 0, p.errAt(i, "'<' is not allowed in an attribute value (write '&lt;')")
+		case '&':
+			p.i = i
+			if err := p.reference(true); err != nil {
+				return "", 0, err
+			}
+			i = p.i
+		case '\t', '\n', '\r':
+			t.buf = append(t.buf, ' ')
+			i++
+		default:
+			t.buf = append(t.buf, c)
+			i++
+		}
+	}
+}
+
+// endTag parses an end tag at p.i.
+func (p *xmlParser) endTag() error {
+	s := p.s
+	off := p.i
+	i := off + 2
+	j := p.scanName(i)
+	if j == i {
+		return p.errAt(i, "expected an element name after '</', found %s", p.describe(i))
+	}
+	name := s[i:j]
+	k := p.skipSpace(j)
+	if k >= len(s) || s[k] != '>' {
+		return p.errAt(k, "expected '>' at the end of the end tag </%s>, found %s", name, p.describe(k))
+	}
+	if err := p.flushText(); err != nil {
+		return err
+	}
+	if len(p.stack) == 0 {
+		return p.errAt(off, "end tag </%s> without a matching start tag", name)
+	}
+	top := p.stack[len(p.stack)-1]
+	if len(p.inputs) > 0 && len(p.stack) <= p.inputs[len(p.inputs)-1].depth {
+		return p.errAt(off, "end tag </%s> closes an element opened outside the entity", name)
+	}
+	if top.node.Name != name {
+		line, col := position(p.src, top.off)
+		return p.errAt(off, "end tag </%s> does not match the start tag <%s> at line %d, column %d: expected </%s>", name, top.node.Name, line, col, top.node.Name)
+	}
+	p.i = k + 1
+	p.closeTop()
+	return nil
+}
+
+// closeTop closes the innermost open element.
+func (p *xmlParser) closeTop() {
+	f := p.stack[len(p.stack)-1]
+	p.stack = p.stack[:len(p.stack)-1]
+	f.node.Children = p.allocPtrs(p.kids[f.kidStart:])
+	clear(p.kids[f.kidStart:])
+	p.kids = p.kids[:f.kidStart]
+	p.ns = p.ns[:f.nsLen]
+	if len(p.stack) == 0 {
+		p.rootClosed = true
+	}
+}
+
+// comment parses a comment at p.i.
+func (p *xmlParser) comment() error {
+	s := p.s
+	off := p.i
+	start := off + 4
+	k := strings.Index(s[start:], "--")
+	if k < 0 {
+		return p.errAt(len(s), "unexpected end of input in a comment: expected '-->'")
+	}
+	end := start + k
+	if end+2 >= len(s) || s[end+2] != '>' {
+		return p.errAt(end, "'--' is not allowed inside a comment: expected '-->'")
+	}
+	if err := p.flushText(); err != nil {
+		return err
+	}
+	p.i = end + 3
+	p.addMisc(p.doc.NewNode(tree.Comment, "", s[start:end]))
+	return nil
+}
+
+// addMisc adds a comment or processing instruction where it belongs: in the
+// open element, the prolog or the epilog.
+func (p *xmlParser) addMisc(n *tree.Node) {
+	switch {
+	case len(p.stack) > 0:
+		n.Parent = p.stack[len(p.stack)-1].node
+		p.kids = append(p.kids, n)
+	case p.sawRoot:
+		p.doc.Epilog = append(p.doc.Epilog, n)
+	default:
+		p.doc.Prolog = append(p.doc.Prolog, n)
+	}
+}
+
+// cdata parses a CDATA section at p.i; its content joins the pending text.
+func (p *xmlParser) cdata() error {
+	s := p.s
+	off := p.i
+	if len(p.stack) == 0 {
+		return p.errAt(off, "CDATA section outside the root element")
+	}
+	start := off + len("<![CDATA[")
+	k := strings.Index(s[start:], "]]>")
+	if k < 0 {
+		return p.errAt(len(s), "unexpected end of input in a CDATA section: expected ']]>'")
+	}
+	if k > 0 {
+		p.addSpan(start, start+k)
+	} else if !p.text.has {
+		// An empty section still separates nothing; no text.
+	}
+	p.i = start + k + 3
+	return nil
+}
+
+// procInst parses a processing instruction (or the XML declaration) at p.i.
+func (p *xmlParser) procInst() error {
+	s := p.s
+	off := p.i
+	i := off + 2
+	j := p.scanName(i)
+	if j == i {
+		return p.errAt(i, "expected a processing-instruction target after '<?', found %s", p.describe(i))
+	}
+	target := s[i:j]
+	k := strings.Index(s[j:], "?>")
+	if k < 0 {
+		return p.errAt(len(s), "unexpected end of input in the processing instruction <?%s: expected '?>'", target)
+	}
+	end := j + k
+	if end > j && class[s[j]]&cSpace == 0 {
+		return p.errAt(j, "expected white space after the processing-instruction target %s", target)
+	}
+	data := strings.TrimLeft(s[j:end], " \t\n\r")
+	if strings.EqualFold(target, "xml") {
+		if target != "xml" || off != 0 || len(p.inputs) > 0 {
+			if target == "xml" {
+				return p.errAt(off, "the XML declaration is allowed only at the very start of the document")
+			}
+			return p.errAt(i, "the processing-instruction target %s is reserved", target)
+		}
+		if !strings.HasPrefix(data, "version") {
+			return p.errAt(j, "expected version=\"1.0\" in the XML declaration")
+		}
+	}
+	if err := p.flushText(); err != nil {
+		return err
+	}
+	p.i = end + 2
+	p.addMisc(p.doc.NewNode(tree.ProcInst, target, data))
+	return nil
+}

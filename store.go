@@ -108,7 +108,8 @@ type Append struct {
 	// ECONFLICT if the newest version is another one.
 	PrevID int64
 	// Prev, if not nil, replaces the stored body of version PrevID (its
-	// VersionID must be PrevID): typically a patch against the new version.
+	// VersionID must be PrevID). A patch is always against the new version:
+	// the store sets its BaseID.
 	Prev *StoredBody
 }
 

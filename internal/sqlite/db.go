@@ -1,0 +1,276 @@
+// Package sqlite is Vigil's embedded store: every vigil store interface on
+// one SQLite file in the data directory, with the pure-Go driver
+// modernc.org/sqlite.
+//
+// The database runs in WAL mode with foreign keys on and a busy timeout.
+// Writes go through one connection (SQLite has one writer at a time; a
+// single connection makes that explicit and avoids SQLITE_BUSY between our
+// own writers), each write one IMMEDIATE transaction; reads use a pool of
+// read-only connections that WAL lets run while the writer writes.
+// synchronous=NORMAL: a committed transaction survives a crash of the
+// process (the crash test kills a writer with SIGKILL); after a power loss
+// the last few commits may be rolled back, never half-applied.
+//
+// Migrations are the .sql files under migrations/, embedded, applied in
+// name order and recorded in the schema_migrations table.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// FileName is the database file inside the data directory.
+const FileName = "vigil.db"
+
+// DB is the SQLite store. It implements vigil.Store.
+type DB struct {
+	write *sql.DB // one connection
+	read  *sql.DB // read-only pool
+	path  string
+	now   func() time.Time
+}
+
+var _ vigil.Store = (*DB)(nil)
+
+// Open opens (creating if needed) the database file vigil.db in dir and
+// migrates it.
+func Open(ctx context.Context, dir string) (*DB, error) {
+	return OpenFile(ctx, filepath.Join(dir, FileName))
+}
+
+// OpenFile opens the database at path and migrates it.
+func OpenFile(ctx context.Context, path string) (*DB, error) {
+	dsn := func(extra string) string {
+		q := url.Values{}
+		for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", "busy_timeout(10000)", "synchronous(NORMAL)"} {
+			q.Add("_pragma", p)
+		}
+		return "file:" + path + "?" + q.Encode() + extra
+	}
+	w, err := sql.Open("sqlite", dsn("&_txlock=immediate"))
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	db := &DB{write: w, path: path, now: time.Now}
+	if err := db.migrate(ctx); err != nil {
+		w.Close()
+		return nil, err
+	}
+	r, err := sql.Open("sqlite", dsn("&_pragma=query_only(1)"))
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	r.SetMaxOpenConns(8)
+	r.SetMaxIdleConns(8)
+	db.read = r
+	return db, nil
+}
+
+// Path returns the database file.
+func (db *DB) Path() string { return db.path }
+
+// Close closes both pools.
+func (db *DB) Close() error {
+	var errs []error
+	if db.read != nil {
+		errs = append(errs, db.read.Close())
+	}
+	// Checkpoint so that the WAL file does not outlive the process.
+	_, _ = db.write.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+	errs = append(errs, db.write.Close())
+	return errors.Join(errs...)
+}
+
+// IntegrityCheck runs PRAGMA integrity_check and returns its report ("ok"
+// when the file is sound).
+func (db *DB) IntegrityCheck(ctx context.Context) (string, error) {
+	rows, err := db.read.QueryContext(ctx, "PRAGMA integrity_check")
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	var lines []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return "", err
+		}
+		lines = append(lines, s)
+	}
+	return strings.Join(lines, "\n"), rows.Err()
+}
+
+func (db *DB) migrate(ctx context.Context) error {
+	if _, err := db.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		base := filepath.Base(name)
+		err := db.update(ctx, func(tx *sql.Tx) error {
+			var n int
+			if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM schema_migrations WHERE name = ?", base).Scan(&n); err != nil {
+				return err
+			}
+			if n > 0 {
+				return nil
+			}
+			text, err := migrations.ReadFile(name)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, string(text)); err != nil {
+				return err
+			}
+			_, err = tx.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)", base, time.Now().UnixNano())
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("migrate %s: %w", base, err)
+		}
+	}
+	return nil
+}
+
+// update runs fn in one write transaction.
+func (db *DB) update(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// view runs fn in one read transaction (one snapshot).
+func (db *DB) view(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	return fn(tx)
+}
+
+// q adapts a query written with ? placeholders to the dialect (nothing to do
+// for SQLite; the PostgreSQL adapter numbers them).
+func q(s string) string { return s }
+
+// tv is how a time is stored: Unix nanoseconds, 0 for the zero time.
+func tv(t time.Time) any {
+	if t.IsZero() {
+		return int64(0)
+	}
+	return t.UnixNano()
+}
+
+// ts scans a stored time into *t.
+type ts struct{ t *time.Time }
+
+func (s ts) Scan(src any) error {
+	switch v := src.(type) {
+	case nil:
+		*s.t = time.Time{}
+	case int64:
+		if v == 0 {
+			*s.t = time.Time{}
+		} else {
+			*s.t = time.Unix(0, v).UTC()
+		}
+	default:
+		return fmt.Errorf("scan time from %T", src)
+	}
+	return nil
+}
+
+// nullID stores 0 as NULL.
+func nullID(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
+}
+
+// idScan scans a nullable id, NULL as 0.
+type idScan struct{ p *int64 }
+
+func (s idScan) Scan(src any) error {
+	switch v := src.(type) {
+	case nil:
+		*s.p = 0
+	case int64:
+		*s.p = v
+	default:
+		return fmt.Errorf("scan id from %T", src)
+	}
+	return nil
+}
+
+// isUnique reports whether err is a UNIQUE constraint violation.
+func isUnique(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
+}
+
+// isForeignKey reports whether err is a FOREIGN KEY constraint violation.
+func isForeignKey(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "FOREIGN KEY constraint failed")
+}
+
+// notFound turns sql.ErrNoRows into ENOTFOUND with the message.
+func notFound(err error, format string, args ...any) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return vigil.Errorf(vigil.ENOTFOUND, format, args...)
+	}
+	return err
+}
+
+// limitOffset returns the LIMIT/OFFSET clause.
+func limitOffset(limit, offset int) string {
+	if limit <= 0 {
+		limit = -1
+	}
+	return fmt.Sprintf(" LIMIT %d OFFSET %d", limit, max(offset, 0))
+}
+
+// affected returns ENOTFOUND if res changed no row.
+func affected(res sql.Result, err error, format string, args ...any) error {
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return vigil.Errorf(vigil.ENOTFOUND, format, args...)
+	}
+	return nil
+}

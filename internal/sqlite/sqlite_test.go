@@ -1,0 +1,52 @@
+package sqlite_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/sqlite"
+	"github.com/vigil-web/vigil/internal/storetest"
+)
+
+func open(t *testing.T) *sqlite.DB {
+	t.Helper()
+	db, err := sqlite.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := db.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return db
+}
+
+func TestConformance(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) vigil.Store { return open(t) })
+}
+
+func TestReopenKeepsMigrations(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.EnsureResource(ctx, "http://example.com/"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db, err = sqlite.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.FindResourceByURL(ctx, "http://example.com/"); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := db.IntegrityCheck(ctx); err != nil || s != "ok" {
+		t.Fatalf("integrity %q, %v", s, err)
+	}
+}

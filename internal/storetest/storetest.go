@@ -1,0 +1,730 @@
+// Package storetest is the conformance suite that every vigil.Store
+// backend runs: internal/sqlite always, internal/postgres when
+// VIGIL_TEST_POSTGRES_DSN is set. It is imported by tests only.
+//
+// Each test opens a fresh, empty store with the function it is given, so a
+// backend's tests decide isolation (a temporary file, a schema per test).
+package storetest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+// Opener returns a fresh, empty store; it registers its own cleanup.
+type Opener func(t *testing.T) vigil.Store
+
+// Run runs the whole suite against the stores open returns.
+func Run(t *testing.T, open Opener) {
+	tests := map[string]func(*testing.T, vigil.Store){
+		"ResourceEnsure":         testResourceEnsure,
+		"ResourceFind":           testResourceFind,
+		"ResourceDelete":         testResourceDelete,
+		"VersionAppend":          testVersionAppend,
+		"VersionConflict":        testVersionConflict,
+		"VersionQueries":         testVersionQueries,
+		"VersionInvalid":         testVersionInvalid,
+		"BodyEncodings":          testBodyEncodings,
+		"BlobDedupe":             testBlobDedupe,
+		"DeleteVersionsBefore":   testDeleteVersionsBefore,
+		"Links":                  testLinks,
+		"Sentinels":              testSentinels,
+		"SentinelClaim":          testSentinelClaim,
+		"Users":                  testUsers,
+		"Tokens":                 testTokens,
+		"Changes":                testChanges,
+		"Outbox":                 testOutbox,
+		"ConcurrentReadersWrite": testConcurrent,
+	}
+	for _, name := range sortedKeys(tests) {
+		t.Run(name, func(t *testing.T) { tests[name](t, open(t)) })
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	for i := range keys {
+		for j := i + 1; j < len(keys); j++ {
+			if keys[j] < keys[i] {
+				keys[i], keys[j] = keys[j], keys[i]
+			}
+		}
+	}
+	return keys
+}
+
+var t0 = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+
+func wantCode(t *testing.T, err error, code string) {
+	t.Helper()
+	if got := vigil.ErrorCode(err); got != code {
+		t.Fatalf("error %v: code %q, want %q", err, got, code)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Hash returns the hex SHA-256 of body.
+func Hash(body []byte) string {
+	h := sha256.Sum256(body)
+	return hex.EncodeToString(h[:])
+}
+
+// appendBody appends a version of r with body stored raw (stores never look
+// inside blob data) and returns it.
+func appendBody(t *testing.T, s vigil.Store, r *vigil.Resource, prev int64, at time.Time, body string) *vigil.Version {
+	t.Helper()
+	v := &vigil.Version{ResourceID: r.ID, FetchedAt: at, Status: 200, ContentType: "text/html", Charset: "utf-8",
+		Size: int64(len(body)), ContentHash: Hash([]byte(body)), FetchDuration: 120 * time.Millisecond,
+		ETag: `"x"`, LastModified: at.Add(-time.Hour)}
+	must(t, s.AppendVersion(context.Background(), &vigil.Append{Version: v, PrevID: prev,
+		Blob: &vigil.Blob{Hash: v.ContentHash, Size: v.Size, Data: []byte("z:" + body)}}))
+	return v
+}
+
+func testResourceEnsure(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	r1, err := s.EnsureResource(ctx, "HTTP://Example.com:80/a/./b#frag")
+	must(t, err)
+	if r1.ID == 0 || r1.URL != "http://example.com/a/b" || r1.Host != "example.com" || r1.CreatedAt.IsZero() {
+		t.Fatalf("resource %+v", r1)
+	}
+	r2, err := s.EnsureResource(ctx, "http://example.com/a/b")
+	must(t, err)
+	if r2.ID != r1.ID || !r2.CreatedAt.Equal(r1.CreatedAt) {
+		t.Fatalf("second ensure gave %+v, want %+v", r2, r1)
+	}
+	_, err = s.EnsureResource(ctx, "ftp://example.com/")
+	wantCode(t, err, vigil.EINVALID)
+}
+
+func testResourceFind(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	for _, u := range []string{"http://a.example/1", "http://b.example/1", "http://a.example/2", "https://a.example/3"} {
+		_, err := s.EnsureResource(ctx, u)
+		must(t, err)
+	}
+	host := "a.example"
+	rs, n, err := s.FindResources(ctx, vigil.ResourceFilter{Host: &host})
+	must(t, err)
+	if n != 3 || len(rs) != 3 || rs[0].URL != "http://a.example/1" || rs[2].URL != "https://a.example/3" {
+		t.Fatalf("by host: %d %v", n, rs)
+	}
+	rs, n, err = s.FindResources(ctx, vigil.ResourceFilter{Host: &host, Offset: 1, Limit: 1})
+	must(t, err)
+	if n != 3 || len(rs) != 1 || rs[0].URL != "http://a.example/2" {
+		t.Fatalf("page: %d %v", n, rs)
+	}
+	r, err := s.FindResourceByURL(ctx, "http://B.example:80/1")
+	must(t, err)
+	got, err := s.FindResourceByID(ctx, r.ID)
+	must(t, err)
+	if got.URL != "http://b.example/1" {
+		t.Fatalf("by id: %+v", got)
+	}
+	_, err = s.FindResourceByURL(ctx, "http://none.example/")
+	wantCode(t, err, vigil.ENOTFOUND)
+	_, err = s.FindResourceByID(ctx, 9999)
+	wantCode(t, err, vigil.ENOTFOUND)
+}
+
+func testResourceDelete(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	r, err := s.EnsureResource(ctx, "http://example.com/")
+	must(t, err)
+	v1 := appendBody(t, s, r, 0, t0, "one")
+	v2 := appendBody(t, s, r, v1.ID, t0.Add(time.Hour), "two")
+	must(t, s.ReplaceBody(ctx, &vigil.StoredBody{VersionID: v1.ID, Encoding: vigil.BodyPatch, BaseID: v2.ID, Data: []byte("p")}, nil))
+	must(t, s.DeleteResource(ctx, r.ID))
+	_, err = s.FindResourceByID(ctx, r.ID)
+	wantCode(t, err, vigil.ENOTFOUND)
+	_, err = s.FindVersionByID(ctx, v2.ID)
+	wantCode(t, err, vigil.ENOTFOUND)
+	_, err = s.FindBlob(ctx, v2.ContentHash)
+	wantCode(t, err, vigil.ENOTFOUND)
+	wantCode(t, s.DeleteResource(ctx, r.ID), vigil.ENOTFOUND)
+}
+
+func testVersionAppend(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	r, err := s.EnsureResource(ctx, "http://example.com/")
+	must(t, err)
+	v1 := appendBody(t, s, r, 0, t0, "one")
+	v2 := appendBody(t, s, r, v1.ID, t0.Add(time.Hour), "two")
+	if v1.Seq != 1 || v2.Seq != 2 || v1.ID == 0 || v2.ID == v1.ID {
+		t.Fatalf("seq/id: %+v %+v", v1, v2)
+	}
+	got, err := s.FindVersionByID(ctx, v2.ID)
+	must(t, err)
+	want := *v2
+	if got.FetchedAt.Equal(want.FetchedAt) && got.LastModified.Equal(want.LastModified) {
+		got.FetchedAt, got.LastModified = want.FetchedAt, want.LastModified
+	}
+	if *got != want {
+		t.Fatalf("read back\n%+v\nwant\n%+v", got, want)
+	}
+	b, err := s.Body(ctx, v2.ID)
+	must(t, err)
+	if b.Encoding != vigil.BodyFull || b.BaseID != 0 {
+		t.Fatalf("body %+v", b)
+	}
+	blob, err := s.FindBlob(ctx, v2.ContentHash)
+	must(t, err)
+	if string(blob.Data) != "z:two" || blob.Size != 3 {
+		t.Fatalf("blob %+v", blob)
+	}
+	_, err = s.FindVersionByID(ctx, 12345)
+	wantCode(t, err, vigil.ENOTFOUND)
+	_, err = s.Body(ctx, 12345)
+	wantCode(t, err, vigil.ENOTFOUND)
+	// A resource that does not exist.
+	v := &vigil.Version{ResourceID: 9999, FetchedAt: t0, ContentHash: Hash(nil)}
+	wantCode(t, s.AppendVersion(ctx, &vigil.Append{Version: v, Blob: &vigil.Blob{Hash: v.ContentHash}}), vigil.ENOTFOUND)
+}
+
+func testVersionConflict(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	r, err := s.EnsureResource(ctx, "http://example.com/")
+	must(t, err)
+	v1 := appendBody(t, s, r, 0, t0, "one")
+	for _, prev := range []int64{0, v1.ID + 100} {
+		v := &vigil.Version{ResourceID: r.ID, FetchedAt: t0, ContentHash: Hash([]byte("x")), Size: 1}
+		err := s.AppendVersion(ctx, &vigil.Append{Version: v, PrevID: prev, Blob: &vigil.Blob{Hash: v.ContentHash, Size: 1, Data: []byte("x")}})
+		wantCode(t, err, vigil.ECONFLICT)
+	}
+	// Nothing of the refused appends is left behind.
+	_, n, err := s.FindVersions(ctx, vigil.VersionFilter{ResourceID: r.ID})
+	must(t, err)
+	if n != 1 {
+		t.Fatalf("%d versions after conflicts, want 1", n)
+	}
+	_, err = s.FindBlob(ctx, Hash([]byte("x")))
+	wantCode(t, err, vigil.ENOTFOUND)
+}
+
+func testVersionInvalid(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	r, err := s.EnsureResource(ctx, "http://example.com/")
+	must(t, err)
+	cases := map[string]*vigil.Append{
+		"no blob":      {Version: &vigil.Version{ResourceID: r.ID, FetchedAt: t0, ContentHash: Hash(nil)}},
+		"bad hash":     {Version: &vigil.Version{ResourceID: r.ID, FetchedAt: t0, ContentHash: "abc"}, Blob: &vigil.Blob{Hash: "abc"}},
+		"blob differs": {Version: &vigil.Version{ResourceID: r.ID, FetchedAt: t0, ContentHash: Hash(nil)}, Blob: &vigil.Blob{Hash: Hash([]byte("a"))}},
+		"no time":      {Version: &vigil.Version{ResourceID: r.ID, ContentHash: Hash(nil)}, Blob: &vigil.Blob{Hash: Hash(nil)}},
+		"bad link": {Version: &vigil.Version{ResourceID: r.ID, FetchedAt: t0, ContentHash: Hash(nil)}, Blob: &vigil.Blob{Hash: Hash(nil)},
+			Links: []*vigil.Link{{Source: "http://example.com/", Target: "http://x/", Type: "sideways"}}},
+	}
+	for name, a := range cases {
+		t.Run(name, func(t *testing.T) { wantCode(t, s.AppendVersion(ctx, a), vigil.EINVALID) })
+	}
+}
+
+func testVersionQueries(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	r, err := s.EnsureResource(ctx, "http://example.com/")
+	must(t, err)
+	var prev int64
+	var vs []*vigil.Version
+	for i := range 10 {
+		v := appendBody(t, s, r, prev, t0.Add(time.Duration(i)*time.Hour), fmt.Sprint("body ", i))
+		vs = append(vs, v)
+		prev = v.ID
+	}
+	latest, err := s.LatestVersion(ctx, r.ID)
+	must(t, err)
+	if latest.ID != vs[9].ID {
+		t.Fatalf("latest %d, want %d", latest.ID, vs[9].ID)
+	}
+	bySeq, err := s.FindVersionBySeq(ctx, r.ID, 4)
+	must(t, err)
+	if bySeq.ID != vs[3].ID {
+		t.Fatalf("seq 4: %d, want %d", bySeq.ID, vs[3].ID)
+	}
+	_, err = s.FindVersionBySeq(ctx, r.ID, 11)
+	wantCode(t, err, vigil.ENOTFOUND)
+	// As of a time between two fetches: the earlier one.
+	at, err := s.VersionAt(ctx, r.ID, t0.Add(3*time.Hour+30*time.Minute))
+	must(t, err)
+	if at.Seq != 4 {
+		t.Fatalf("as of 3h30: seq %d, want 4", at.Seq)
+	}
+	at, err = s.VersionAt(ctx, r.ID, t0.Add(5*time.Hour))
+	must(t, err)
+	if at.Seq != 6 {
+		t.Fatalf("as of 5h exactly: seq %d, want 6", at.Seq)
+	}
+	_, err = s.VersionAt(ctx, r.ID, t0.Add(-time.Second))
+	wantCode(t, err, vigil.ENOTFOUND)
+	// A time range [2h, 5h).
+	got, n, err := s.FindVersions(ctx, vigil.VersionFilter{ResourceID: r.ID, Since: t0.Add(2 * time.Hour), Until: t0.Add(5 * time.Hour)})
+	must(t, err)
+	if n != 3 || len(got) != 3 || got[0].Seq != 3 || got[2].Seq != 5 {
+		t.Fatalf("range: n=%d %v", n, seqs(got))
+	}
+	got, n, err = s.FindVersions(ctx, vigil.VersionFilter{ResourceID: r.ID, Descending: true, Limit: 2, Offset: 1})
+	must(t, err)
+	if n != 10 || len(got) != 2 || got[0].Seq != 9 || got[1].Seq != 8 {
+		t.Fatalf("desc page: n=%d %v", n, seqs(got))
+	}
+	_, err = s.LatestVersion(ctx, 9999)
+	wantCode(t, err, vigil.ENOTFOUND)
+}
+
+func seqs(vs []*vigil.Version) []int64 {
+	var out []int64
+	for _, v := range vs {
+		out = append(out, v.Seq)
+	}
+	return out
+}
+
+func testBodyEncodings(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	r, err := s.EnsureResource(ctx, "http://example.com/")
+	must(t, err)
+	v1 := appendBody(t, s, r, 0, t0, "one")
+	// The append of v2 re-encodes v1 as a patch against v2, atomically; v1's
+	// blob is no longer used and goes.
+	v2 := &vigil.Version{ResourceID: r.ID, FetchedAt: t0.Add(time.Hour), ContentHash: Hash([]byte("two")), Size: 3}
+	must(t, s.AppendVersion(ctx, &vigil.Append{Version: v2, PrevID: v1.ID, Blob: &vigil.Blob{Hash: v2.ContentHash, Size: 3, Data: []byte("z:two")},
+		Prev: &vigil.StoredBody{VersionID: v1.ID, Encoding: vigil.BodyPatch, Data: []byte("patch"), TreeDelta: []byte("tree")}}))
+	b1, err := s.Body(ctx, v1.ID)
+	must(t, err)
+	if b1.Encoding != vigil.BodyPatch || b1.BaseID != v2.ID || string(b1.Data) != "patch" || string(b1.TreeDelta) != "tree" {
+		t.Fatalf("v1 body %+v", b1)
+	}
+	_, err = s.FindBlob(ctx, v1.ContentHash)
+	wantCode(t, err, vigil.ENOTFOUND)
+	sizes, err := s.BodySizes(ctx, r.ID)
+	must(t, err)
+	if len(sizes) != 2 || sizes[0].Bytes != 5 || sizes[0].TreeBytes != 4 || sizes[1].Bytes != 5 || sizes[1].Encoding != vigil.BodyFull {
+		t.Fatalf("sizes %+v", sizes)
+	}
+	st, err := s.Stats(ctx)
+	must(t, err)
+	if st.Versions != 2 || st.Blobs != 1 || st.BlobBytes != 5 || st.Patches != 1 || st.PatchBytes != 5 || st.TreeDeltaBytes != 4 {
+		t.Fatalf("stats %+v", st)
+	}
+	// Materialise v1 again as a full copy.
+	must(t, s.ReplaceBody(ctx, &vigil.StoredBody{VersionID: v1.ID, Encoding: vigil.BodyFull},
+		&vigil.Blob{Hash: v1.ContentHash, Size: 3, Data: []byte("z:one")}))
+	b1, err = s.Body(ctx, v1.ID)
+	must(t, err)
+	if b1.Encoding != vigil.BodyFull || b1.BaseID != 0 || b1.Data != nil {
+		t.Fatalf("v1 body after materialise %+v", b1)
+	}
+	// Errors: a wrong blob, a base in another resource, an unknown version.
+	wantCode(t, s.ReplaceBody(ctx, &vigil.StoredBody{VersionID: v1.ID, Encoding: vigil.BodyFull},
+		&vigil.Blob{Hash: v2.ContentHash, Size: 3, Data: []byte("z:two")}), vigil.EINVALID)
+	other, err := s.EnsureResource(ctx, "http://other.example/")
+	must(t, err)
+	ov := appendBody(t, s, other, 0, t0, "other")
+	wantCode(t, s.ReplaceBody(ctx, &vigil.StoredBody{VersionID: v1.ID, Encoding: vigil.BodyPatch, BaseID: ov.ID, Data: []byte("p")}, nil), vigil.EINVALID)
+	wantCode(t, s.ReplaceBody(ctx, &vigil.StoredBody{VersionID: 9999, Encoding: vigil.BodyFull}, nil), vigil.ENOTFOUND)
+}
+
+func testBlobDedupe(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	a, err := s.EnsureResource(ctx, "http://a.example/")
+	must(t, err)
+	b, err := s.EnsureResource(ctx, "http://b.example/")
+	must(t, err)
+	va1 := appendBody(t, s, a, 0, t0, "same")
+	va2 := appendBody(t, s, a, va1.ID, t0.Add(time.Hour), "same")
+	vb1 := appendBody(t, s, b, 0, t0, "same")
+	st, err := s.Stats(ctx)
+	must(t, err)
+	if st.Blobs != 1 || st.Versions != 3 {
+		t.Fatalf("three versions of one body: %+v", st)
+	}
+	// The blob stays while any version uses it in full.
+	must(t, s.DeleteResource(ctx, a.ID))
+	blob, err := s.FindBlob(ctx, vb1.ContentHash)
+	must(t, err)
+	if string(blob.Data) != "z:same" {
+		t.Fatalf("blob %q", blob.Data)
+	}
+	must(t, s.DeleteResource(ctx, b.ID))
+	_, err = s.FindBlob(ctx, vb1.ContentHash)
+	wantCode(t, err, vigil.ENOTFOUND)
+	_ = va2
+}
+
+func testDeleteVersionsBefore(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	r, err := s.EnsureResource(ctx, "http://example.com/")
+	must(t, err)
+	var vs []*vigil.Version
+	var prev int64
+	for i := range 5 {
+		v := &vigil.Version{ResourceID: r.ID, FetchedAt: t0.Add(time.Duration(i) * time.Hour), ContentHash: Hash([]byte(fmt.Sprint(i))), Size: 1}
+		a := &vigil.Append{Version: v, PrevID: prev, Blob: &vigil.Blob{Hash: v.ContentHash, Size: 1, Data: []byte(fmt.Sprint(i))}}
+		if prev != 0 {
+			a.Prev = &vigil.StoredBody{VersionID: prev, Encoding: vigil.BodyPatch, Data: []byte("p")}
+		}
+		must(t, s.AppendVersion(ctx, a))
+		vs = append(vs, v)
+		prev = v.ID
+	}
+	// Every version is a patch against its successor: dropping the oldest
+	// two keeps every chain whole.
+	n, err := s.DeleteVersionsBefore(ctx, r.ID, 3)
+	must(t, err)
+	if n != 2 {
+		t.Fatalf("deleted %d, want 2", n)
+	}
+	_, err = s.FindVersionByID(ctx, vs[1].ID)
+	wantCode(t, err, vigil.ENOTFOUND)
+	// A chain that would break: make v3 a patch against... v3 is already a
+	// patch against v4; make v4 a patch against v3 and v3 full, then try
+	// to drop v3.
+	must(t, s.ReplaceBody(ctx, &vigil.StoredBody{VersionID: vs[2].ID, Encoding: vigil.BodyFull}, &vigil.Blob{Hash: vs[2].ContentHash, Size: 1, Data: []byte("2")}))
+	must(t, s.ReplaceBody(ctx, &vigil.StoredBody{VersionID: vs[3].ID, Encoding: vigil.BodyPatch, BaseID: vs[2].ID, Data: []byte("p")}, nil))
+	_, err = s.DeleteVersionsBefore(ctx, r.ID, 4)
+	wantCode(t, err, vigil.ECONFLICT)
+	_, n2, err := s.FindVersions(ctx, vigil.VersionFilter{ResourceID: r.ID})
+	must(t, err)
+	if n2 != 3 {
+		t.Fatalf("%d versions after refused delete, want 3", n2)
+	}
+}
+
+func testLinks(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	r, err := s.EnsureResource(ctx, "http://example.com/")
+	must(t, err)
+	links := []*vigil.Link{
+		{Source: r.URL, Target: "http://example.com/#top", Anchor: "top", Type: vigil.LinkInterior},
+		{Source: r.URL, Target: "http://example.com/about", Anchor: "About us", Type: vigil.LinkLocal},
+		{Source: r.URL, Target: "http://other.example/", Anchor: "", Type: vigil.LinkGlobal},
+	}
+	v := &vigil.Version{ResourceID: r.ID, FetchedAt: t0, ContentHash: Hash([]byte("x")), Size: 1}
+	must(t, s.AppendVersion(ctx, &vigil.Append{Version: v, Blob: &vigil.Blob{Hash: v.ContentHash, Size: 1, Data: []byte("x")}, Links: links}))
+	got, err := s.Links(ctx, v.ID)
+	must(t, err)
+	if len(got) != 3 {
+		t.Fatalf("%d links", len(got))
+	}
+	for i := range got {
+		if *got[i] != *links[i] || got[i].VersionID != v.ID {
+			t.Errorf("link %d: %+v, want %+v", i, got[i], links[i])
+		}
+	}
+}
+
+func newUser(t *testing.T, s vigil.Store, email string) *vigil.User {
+	t.Helper()
+	u := &vigil.User{Email: email, Name: "Ada", PasswordHash: "$argon2id$x"}
+	must(t, s.CreateUser(context.Background(), u))
+	return u
+}
+
+func testSentinels(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	u := newUser(t, s, "ada@example.com")
+	sn := &vigil.Sentinel{OwnerID: u.ID, Name: "prices", Source: `sentinel "prices" { watch "http://example.com/" }`,
+		Spec: json.RawMessage(`{"url":"http://example.com/"}`), Status: vigil.SentinelActive, NextCheck: t0}
+	must(t, s.CreateSentinel(ctx, sn))
+	if sn.ID == 0 || sn.CreatedAt.IsZero() {
+		t.Fatalf("created %+v", sn)
+	}
+	got, err := s.FindSentinelByID(ctx, sn.ID)
+	must(t, err)
+	if got.Name != "prices" || string(got.Spec) != string(sn.Spec) || !got.NextCheck.Equal(t0) || got.Status != vigil.SentinelActive {
+		t.Fatalf("read back %+v", got)
+	}
+	got.Status = vigil.SentinelPaused
+	got.Name = "prices 2"
+	must(t, s.UpdateSentinel(ctx, got))
+	again, err := s.FindSentinelByID(ctx, sn.ID)
+	must(t, err)
+	if again.Status != vigil.SentinelPaused || again.Name != "prices 2" {
+		t.Fatalf("after update %+v", again)
+	}
+	wantCode(t, s.CreateSentinel(ctx, &vigil.Sentinel{OwnerID: u.ID, Source: "x", Status: vigil.SentinelActive}), vigil.EINVALID)
+	wantCode(t, s.CreateSentinel(ctx, &vigil.Sentinel{OwnerID: 9999, Name: "n", Source: "x", Status: vigil.SentinelActive}), vigil.ENOTFOUND)
+	wantCode(t, s.UpdateSentinel(ctx, &vigil.Sentinel{ID: 9999, OwnerID: u.ID, Name: "n", Source: "x", Status: vigil.SentinelActive}), vigil.ENOTFOUND)
+	u2 := newUser(t, s, "bob@example.com")
+	must(t, s.CreateSentinel(ctx, &vigil.Sentinel{OwnerID: u2.ID, Name: "b", Source: "x", Status: vigil.SentinelActive}))
+	list, n, err := s.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID})
+	must(t, err)
+	if n != 1 || len(list) != 1 || list[0].ID != sn.ID {
+		t.Fatalf("by owner: %d %v", n, list)
+	}
+	_, n, err = s.FindSentinels(ctx, vigil.SentinelFilter{Status: vigil.SentinelActive})
+	must(t, err)
+	if n != 1 {
+		t.Fatalf("active: %d, want 1", n)
+	}
+	must(t, s.DeleteSentinel(ctx, sn.ID))
+	_, err = s.FindSentinelByID(ctx, sn.ID)
+	wantCode(t, err, vigil.ENOTFOUND)
+	wantCode(t, s.DeleteSentinel(ctx, sn.ID), vigil.ENOTFOUND)
+}
+
+func testSentinelClaim(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	u := newUser(t, s, "ada@example.com")
+	var ids []int64
+	for i := range 4 {
+		sn := &vigil.Sentinel{OwnerID: u.ID, Name: fmt.Sprint("s", i), Source: "x", Status: vigil.SentinelActive,
+			NextCheck: t0.Add(time.Duration(3-i) * time.Minute)}
+		if i == 3 {
+			sn.Status = vigil.SentinelPaused
+		}
+		must(t, s.CreateSentinel(ctx, sn))
+		ids = append(ids, sn.ID)
+	}
+	now := t0.Add(10 * time.Minute)
+	got, err := s.ClaimDueSentinels(ctx, now, time.Minute, 2)
+	must(t, err)
+	if len(got) != 2 || got[0].ID != ids[2] || got[1].ID != ids[1] || !got[0].NextCheck.Equal(now.Add(time.Minute)) {
+		t.Fatalf("first claim %v", got)
+	}
+	got, err = s.ClaimDueSentinels(ctx, now, time.Minute, 10)
+	must(t, err)
+	if len(got) != 1 || got[0].ID != ids[0] {
+		t.Fatalf("second claim %v (leased ones must not come back, paused never)", got)
+	}
+	got, err = s.ClaimDueSentinels(ctx, now, time.Minute, 10)
+	must(t, err)
+	if len(got) != 0 {
+		t.Fatalf("third claim %v", got)
+	}
+	// After the lease, they are due again; a check moves them on.
+	must(t, s.CheckedSentinel(ctx, ids[0], now, now.Add(time.Hour)))
+	got, err = s.ClaimDueSentinels(ctx, now.Add(2*time.Minute), time.Minute, 10)
+	must(t, err)
+	if len(got) != 2 {
+		t.Fatalf("after lease: %v", got)
+	}
+	sn, err := s.FindSentinelByID(ctx, ids[0])
+	must(t, err)
+	if !sn.LastCheck.Equal(now) || !sn.NextCheck.Equal(now.Add(time.Hour)) {
+		t.Fatalf("checked: %+v", sn)
+	}
+	wantCode(t, s.CheckedSentinel(ctx, 9999, now, now), vigil.ENOTFOUND)
+}
+
+func testUsers(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	u := newUser(t, s, "ada@example.com")
+	err := s.CreateUser(ctx, &vigil.User{Email: "ada@example.com"})
+	wantCode(t, err, vigil.ECONFLICT)
+	wantCode(t, s.CreateUser(ctx, &vigil.User{Email: "nope"}), vigil.EINVALID)
+	got, err := s.FindUserByEmail(ctx, "ada@example.com")
+	must(t, err)
+	if got.ID != u.ID || got.PasswordHash != u.PasswordHash {
+		t.Fatalf("by email %+v", got)
+	}
+	got.Name = "Ada L."
+	must(t, s.UpdateUser(ctx, got))
+	byID, err := s.FindUserByID(ctx, u.ID)
+	must(t, err)
+	if byID.Name != "Ada L." {
+		t.Fatalf("after update %+v", byID)
+	}
+	b := newUser(t, s, "bob@example.com")
+	b.Email = "ada@example.com"
+	wantCode(t, s.UpdateUser(ctx, b), vigil.ECONFLICT)
+	must(t, s.DeleteUser(ctx, u.ID))
+	_, err = s.FindUserByID(ctx, u.ID)
+	wantCode(t, err, vigil.ENOTFOUND)
+	_, err = s.FindUserByEmail(ctx, "ada@example.com")
+	wantCode(t, err, vigil.ENOTFOUND)
+	wantCode(t, s.DeleteUser(ctx, u.ID), vigil.ENOTFOUND)
+}
+
+func testTokens(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	u := newUser(t, s, "ada@example.com")
+	tok := &vigil.Token{UserID: u.ID, Name: "cli", Hash: vigil.HashToken("secret"), ExpiresAt: t0.Add(time.Hour)}
+	must(t, s.CreateToken(ctx, tok))
+	wantCode(t, s.CreateToken(ctx, &vigil.Token{UserID: u.ID, Hash: vigil.HashToken("secret")}), vigil.ECONFLICT)
+	wantCode(t, s.CreateToken(ctx, &vigil.Token{UserID: 9999, Hash: vigil.HashToken("x")}), vigil.ENOTFOUND)
+	got, err := s.FindTokenByHash(ctx, vigil.HashToken("secret"), t0)
+	must(t, err)
+	if got.ID != tok.ID || got.UserID != u.ID || !got.LastUsedAt.Equal(t0) {
+		t.Fatalf("token %+v", got)
+	}
+	_, err = s.FindTokenByHash(ctx, vigil.HashToken("secret"), t0.Add(time.Hour))
+	wantCode(t, err, vigil.EUNAUTHORIZED)
+	_, err = s.FindTokenByHash(ctx, vigil.HashToken("other"), t0)
+	wantCode(t, err, vigil.EUNAUTHORIZED)
+	list, err := s.FindTokens(ctx, u.ID)
+	must(t, err)
+	if len(list) != 1 || !list[0].LastUsedAt.Equal(t0) {
+		t.Fatalf("tokens %v", list)
+	}
+	must(t, s.DeleteToken(ctx, tok.ID))
+	wantCode(t, s.DeleteToken(ctx, tok.ID), vigil.ENOTFOUND)
+}
+
+func testChanges(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	u := newUser(t, s, "ada@example.com")
+	sn := &vigil.Sentinel{OwnerID: u.ID, Name: "s", Source: "x", Status: vigil.SentinelActive}
+	must(t, s.CreateSentinel(ctx, sn))
+	r, err := s.EnsureResource(ctx, "http://example.com/")
+	must(t, err)
+	for i := range 5 {
+		c := &vigil.Change{SentinelID: sn.ID, ResourceID: r.ID, FromVersion: int64(i), ToVersion: int64(i + 1),
+			DetectedAt: t0.Add(time.Duration(i) * time.Hour), Summary: fmt.Sprint("change ", i), Records: json.RawMessage(`[{"op":"insert"}]`)}
+		must(t, s.CreateChange(ctx, c))
+	}
+	got, n, err := s.FindChanges(ctx, vigil.ChangeFilter{SentinelID: sn.ID, Since: t0.Add(time.Hour), Until: t0.Add(4 * time.Hour)})
+	must(t, err)
+	if n != 3 || len(got) != 3 || got[0].Summary != "change 3" || got[2].Summary != "change 1" {
+		t.Fatalf("range: %d %v", n, got)
+	}
+	c, err := s.FindChangeByID(ctx, got[0].ID)
+	must(t, err)
+	if string(c.Records) != `[{"op":"insert"}]` || c.ResourceID != r.ID {
+		t.Fatalf("change %+v", c)
+	}
+	wantCode(t, s.CreateChange(ctx, &vigil.Change{SentinelID: 9999, ResourceID: r.ID, ToVersion: 1, DetectedAt: t0}), vigil.ENOTFOUND)
+	wantCode(t, s.CreateChange(ctx, &vigil.Change{SentinelID: sn.ID, ResourceID: r.ID, DetectedAt: t0}), vigil.EINVALID)
+	_, err = s.FindChangeByID(ctx, 9999)
+	wantCode(t, err, vigil.ENOTFOUND)
+}
+
+func testOutbox(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	u := newUser(t, s, "ada@example.com")
+	var ids []int64
+	for i := range 3 {
+		n := &vigil.Notification{UserID: u.ID, Channel: "webhook", Target: "https://hooks.example/x",
+			Payload: json.RawMessage(fmt.Sprintf(`{"n":%d}`, i)), NextAttempt: t0.Add(time.Duration(i) * time.Second)}
+		must(t, s.EnqueueNotification(ctx, n))
+		if n.State != vigil.NotificationPending {
+			t.Fatalf("state %q", n.State)
+		}
+		ids = append(ids, n.ID)
+	}
+	wantCode(t, s.EnqueueNotification(ctx, &vigil.Notification{Channel: "email", Target: "a@b", Payload: json.RawMessage(`{`)}), vigil.EINVALID)
+	now := t0.Add(time.Minute)
+	got, err := s.ClaimNotifications(ctx, now, 30*time.Second, 2)
+	must(t, err)
+	if len(got) != 2 || got[0].ID != ids[0] || got[0].Attempts != 1 {
+		t.Fatalf("claim %v", got)
+	}
+	more, err := s.ClaimNotifications(ctx, now, 30*time.Second, 10)
+	must(t, err)
+	if len(more) != 1 || more[0].ID != ids[2] {
+		t.Fatalf("second claim %v", more)
+	}
+	must(t, s.MarkNotificationSent(ctx, ids[0], now))
+	must(t, s.MarkNotificationFailed(ctx, ids[1], "503 from hook", now.Add(5*time.Minute)))
+	must(t, s.MarkNotificationDead(ctx, ids[2], "410 gone"))
+	// Only the failed one comes back, when due.
+	got, err = s.ClaimNotifications(ctx, now.Add(time.Minute), time.Minute, 10)
+	must(t, err)
+	if len(got) != 0 {
+		t.Fatalf("claimed before due: %v", got)
+	}
+	got, err = s.ClaimNotifications(ctx, now.Add(6*time.Minute), time.Minute, 10)
+	must(t, err)
+	if len(got) != 1 || got[0].ID != ids[1] || got[0].Attempts != 2 || got[0].LastError != "503 from hook" || got[0].State != vigil.NotificationFailed {
+		t.Fatalf("retry claim %+v", got)
+	}
+	sent, err := s.FindNotificationByID(ctx, ids[0])
+	must(t, err)
+	if sent.State != vigil.NotificationSent || !sent.SentAt.Equal(now) || string(sent.Payload) != `{"n":0}` {
+		t.Fatalf("sent %+v", sent)
+	}
+	dead, n, err := s.FindNotifications(ctx, vigil.NotificationFilter{State: vigil.NotificationDead})
+	must(t, err)
+	if n != 1 || dead[0].ID != ids[2] || dead[0].LastError != "410 gone" {
+		t.Fatalf("dead %v", dead)
+	}
+	wantCode(t, s.MarkNotificationSent(ctx, 9999, now), vigil.ENOTFOUND)
+}
+
+// testConcurrent runs readers while one goroutine writes a stream of
+// versions, and several writers on distinct resources.
+func testConcurrent(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	r, err := s.EnsureResource(ctx, "http://example.com/")
+	must(t, err)
+	first := appendBody(t, s, r, 0, t0, "v0")
+	var wg sync.WaitGroup
+	done := make(chan struct{})
+	errs := make(chan error, 16)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				v, err := s.LatestVersion(ctx, r.ID)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if _, err := s.Body(ctx, v.ID); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	prev := first.ID
+	for i := range 30 {
+		v := appendBody(t, s, r, prev, t0.Add(time.Duration(i+1)*time.Minute), fmt.Sprint("v", i+1))
+		prev = v.ID
+	}
+	var ww sync.WaitGroup
+	for w := range 3 {
+		ww.Add(1)
+		go func() {
+			defer ww.Done()
+			res, err := s.EnsureResource(ctx, fmt.Sprintf("http://w%d.example/", w))
+			if err != nil {
+				errs <- err
+				return
+			}
+			var prev int64
+			for i := range 10 {
+				body := fmt.Sprint(w, "/", i)
+				v := &vigil.Version{ResourceID: res.ID, FetchedAt: t0, ContentHash: Hash([]byte(body)), Size: int64(len(body))}
+				if err := s.AppendVersion(ctx, &vigil.Append{Version: v, PrevID: prev, Blob: &vigil.Blob{Hash: v.ContentHash, Size: v.Size, Data: []byte(body)}}); err != nil {
+					errs <- err
+					return
+				}
+				prev = v.ID
+			}
+		}()
+	}
+	ww.Wait()
+	close(done)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	st, err := s.Stats(ctx)
+	must(t, err)
+	if st.Versions != 61 {
+		t.Fatalf("%d versions, want 61", st.Versions)
+	}
+}

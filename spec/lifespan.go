@@ -58,6 +58,7 @@ func (k *checking) point(ts *TimeSpec, isStart bool, blame Node, prefix string) 
 		return time.Time{}, false
 	}
 	var t time.Time
+	happened := false // the base is an event that has already happened
 	switch b := ts.Base.(type) {
 	case *Now:
 		t = now
@@ -90,14 +91,12 @@ func (k *checking) point(ts *TimeSpec, isStart bool, blame Node, prefix string) 
 			}
 			t = now
 		case Start, End:
-			var happened time.Time
-			if b.Kind == Start {
-				happened = ref.Started
-			} else {
-				happened = ref.Ended
+			when := ref.Started
+			if b.Kind == End {
+				when = ref.Ended
 			}
-			if !happened.IsZero() {
-				t = happened
+			if !when.IsZero() {
+				t, happened = when, true
 			} else {
 				var err string
 				t, err = k.estimate(ref, b.Kind, []string{k.s.Name.Name})
@@ -115,7 +114,10 @@ func (k *checking) point(ts *TimeSpec, isStart bool, blame Node, prefix string) 
 			t = off.AddTo(t)
 		}
 	}
-	if _, isNow := ts.Base.(*Now); !isNow && t.Before(now) {
+	// A time point may be now; an event that has happened must still be
+	// ahead once the offset is added, or it will never fire (§6.4: "s
+	// should not have started").
+	if _, isNow := ts.Base.(*Now); !isNow && (t.Before(now) || happened && !t.After(now)) {
 		msg := msgTimepointLapsed
 		if ev, isEvent := ts.Base.(*Event); isEvent {
 			msg = msgEventLapsed
@@ -123,7 +125,7 @@ func (k *checking) point(ts *TimeSpec, isStart bool, blame Node, prefix string) 
 			if !isStart {
 				what = "end"
 			}
-			k.errorf(blame, Print(ts), "%s%s (%s(%s) resolves to %s, before now, %s: the sentinel would never %s)",
+			k.errorf(blame, Print(ts), "%s%s (%s(%s) resolves to %s, not after now, %s: the sentinel would never %s)",
 				prefix, msg, ev.Kind, ev.Name.Name, k.fmtTime(t), k.fmtTime(now), what)
 		} else {
 			k.errorf(blame, Print(ts), "%s%s (%s is before now, %s)", prefix, msg, k.fmtTime(t), k.fmtTime(now))

@@ -252,3 +252,14 @@ func TestNodePositions(t *testing.T) {
 		}
 	}
 }
+
+func TestPrintContactQuoting(t *testing.T) {
+	for _, addr := range []string{"Create", "1.5", "a b", "jill", "12/02/2002", "x@y.z"} {
+		s := &Sentinel{Name: &Ident{Name: "a"}, Target: &URLTarget{URL: "http://a.example"},
+			Notify: &NotifyClause{Contacts: []*Contact{{Kind: Email, Address: addr}, {Kind: Fax, Address: addr}}}}
+		f := mustParse(t, Print(s))
+		if !equalModuloPos(f.Sentinels[0], s) {
+			t.Errorf("address %q: printed %q", addr, Print(s))
+		}
+	}
+}

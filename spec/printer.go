@@ -354,7 +354,11 @@ func (p *printer) contact(c *Contact) {
 		p.str(quoteAs(c.Address, WORD))
 	default:
 		p.str(c.Kind.String() + " ")
-		p.str(quoteItem(c.Address))
+		if t, ok := scanOne(c.Address); ok && (t == WORD || t == IDENT || t == INT) {
+			p.str(c.Address)
+		} else {
+			p.str(strconv.Quote(c.Address))
+		}
 	}
 }
 

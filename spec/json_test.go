@@ -1,0 +1,130 @@
+package spec
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestJSONRoundTrip(t *testing.T) {
+	srcs := map[string]string{
+		"scenario 1": "Create Sentinel s1 Using http://www.uta.edu/class/schedule Monitor keyword (5331, 5324) Fetch 1 day From 12/02/02 To 01/02/03 Notify By email jill@aol.com Every best effort Compare pairwise",
+		"scenario 2": "Create Sentinel s2 Using www2.uta.edu/x.htm Monitor all words OR anychange Fetch on change From start (s1) To end (s1) Notify By email jill@aol.com Every 1 day Compare pairwise",
+		"scenario 3": "Create Sentinel s3 Using s1 Monitor phrase (“Optical Network”)",
+		"everything": `Create Sentinel p Using (http://a.example OR s1) AND "https://b.example/x y"
+			Monitor NOT (value In xpath "//p" rises above 10.5 Ignore css ".ad" AND all links) OR all words except {a} OR (table {t} OR list) AND regular expression {"\\d+"}
+			Fetch 2 hour render Confirm after 5 minute From during(s1) + 1 hour To 12/31/2030 23:59 + 1 month
+			Notify By slack://a/b, webhook https://h.example/x, fax 555, PDA "pda"
+			Every interactive Compare moving 4`,
+		"left and right chains": "Create Sentinel c Using http://a.example Monitor all links OR (all images OR all words) OR any change Every immediate Compare every 3",
+		"value conditions":      `Create Sentinel v Using http://a.example Monitor value In css ".a" changes AND value In css ".b" increases AND value In css ".c" decreases AND value In css ".d" falls below -1 From Now + 1 day`,
+	}
+	for name, src := range srcs {
+		t.Run(name, func(t *testing.T) {
+			s := mustParse(t, src).Sentinels[0]
+			data, err := json.Marshal(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := DecodeSentinel(data)
+			if err != nil && name != "everything" {
+				t.Fatalf("decode %s: %v", data, err)
+			}
+			if !equalModuloPos(s, back) {
+				t.Errorf("JSON round trip changed the sentinel:\n%s\n%s\n%s", data, Print(s), Print(back))
+			}
+			var s2 Sentinel
+			if err := json.Unmarshal(data, &s2); err != nil && name != "everything" {
+				t.Errorf("json.Unmarshal: %v", err)
+			}
+		})
+	}
+}
+
+func TestJSONForm(t *testing.T) {
+	s := mustParse(t, "Create Sentinel s1 Using http://www.uta.edu/class/schedule Monitor keyword (5331, 5324) AND NOT all links Fetch 1 day From 12/02/02 + 1 day To end(s0) Notify By email jill@aol.com Every best effort Compare moving 4").Sentinels[0]
+	data, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"name":"s1","using":{"url":"http://www.uta.edu/class/schedule"},"monitor":{"and":[{"kind":"keywords","args":["5331","5324"]},{"not":{"kind":"all links"}}]},"fetch":{"interval":"1 day"},"from":{"date":"2002-12-02","offsets":["1 day"]},"to":{"end":"s0"},"notify":[{"email":"jill@aol.com"}],"every":"best effort","compare":"moving 4"}`
+	if string(data) != want {
+		t.Errorf("JSON form\n got %s\nwant %s", data, want)
+	}
+}
+
+func TestCheckedJSON(t *testing.T) {
+	c := NewChecker(date(2002, 11, 1, 12, 0))
+	f := mustParse(t, "Create Sentinel s1 Using www.uta.edu/class From 12/02/2002 To 01/02/2003 Create Sentinel s3 Using s1 Monitor all words OR any change")
+	out, err := c.CheckFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(out[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range []string{`"parent":"s1"`, `"inherited":["Fetch","From","To","Every","Compare"]`, `"urls":["http://www.uta.edu/class"]`,
+		`"start":"2002-12-02T00:00:00Z"`, `"end":"2003-01-02T00:00:00Z"`, `"warnings":["all words OR any change is the same as any change`} {
+		if !strings.Contains(string(data), part) {
+			t.Errorf("checked JSON lacks %s:\n%s", part, data)
+		}
+	}
+	// The API accepts what it returns: the read-only members are ignored.
+	back, err := DecodeSentinel(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !equalModuloPos(back, out[1].Sentinel) {
+		t.Errorf("decoded checked JSON:\n%s\nwant\n%s", Print(back), Print(out[1].Sentinel))
+	}
+}
+
+func TestJSONErrors(t *testing.T) {
+	tests := map[string]struct {
+		json string
+		want []string // "path: message" prefixes, in order
+	}{
+		"not json":      {`{`, []string{"invalid JSON"}},
+		"not an object": {`[]`, []string{"want an object, found an array"}},
+		"missing":       {`{}`, []string{"name: missing", "using: missing"}},
+		"unknown field": {`{"name":"a","using":{"url":"http://a.example"},"colour":1}`, []string{"colour: unknown field"}},
+		"bad name":      {`{"name":"Create","using":{"url":"http://a.example"}}`, []string{"name: invalid sentinel name"}},
+		"two targets":   {`{"name":"a","using":{"url":"http://a.example","sentinel":"b"}}`, []string{"using: want exactly one of url, sentinel, and, or"}},
+		"bad url":       {`{"name":"a","using":{"or":[{"url":"http://a.example"},{"url":"ftp://b"}]}}`, []string{"using.or[1].url: invalid URL"}},
+		"bad kind":      {`{"name":"a","using":{"sentinel":"b"},"monitor":{"and":[{"kind":"all links"},{"kind":"most words"}]}}`, []string{"monitor.and[1].kind: unknown change type \"most words\""}},
+		"bad arg":       {`{"name":"a","using":{"sentinel":"b"},"monitor":{"not":{"kind":"keywords","args":["ok",3]}}}`, []string{"monitor.not.args[1]: want a string, found a number"}},
+		"bad regexp":    {`{"name":"a","using":{"sentinel":"b"},"monitor":{"or":[{"kind":"all links"},{"kind":"regular expression","args":["("]}]}}`, []string{"monitor.or[1].args[0]: invalid regular expression"}},
+		"one operand":   {`{"name":"a","using":{"sentinel":"b"},"monitor":{"or":[{"kind":"all links"}]}}`, []string{"monitor.or: want at least two operands"}},
+		"value":         {`{"name":"a","using":{"sentinel":"b"},"monitor":{"kind":"value","in":{"css":".p"},"condition":{"op":"rises above"}}}`, []string{"monitor.condition.threshold: missing"}},
+		"selector":      {`{"name":"a","using":{"sentinel":"b"},"monitor":{"kind":"all words","ignore":[{"css":".a"},{"css":"a[b"}]}}`, []string{"monitor.ignore[1].css: invalid css selector"}},
+		"interval":      {`{"name":"a","using":{"sentinel":"b"},"fetch":{"interval":"0 hour"},"confirm":"2 fortnight"}`, []string{"confirm: duration \"2 fortnight\": unknown time unit", "fetch.interval: Fetch 0 hour: interval must be greater than 0"}},
+		"fetch month":   {`{"name":"a","using":{"sentinel":"b"},"fetch":{"interval":"1 month"}}`, []string{"fetch.interval: Fetch 1 month: unit not allowed here"}},
+		"to during":     {`{"name":"a","using":{"sentinel":"b"},"to":{"during":"b"}}`, []string{"to: want exactly one of date, now, start, end", "to.during: unknown field"}},
+		"date":          {`{"name":"a","using":{"sentinel":"b"},"from":{"date":"12/02/2002"}}`, []string{"from.date: invalid date"}},
+		"offset":        {`{"name":"a","using":{"sentinel":"b"},"from":{"now":true,"offsets":["1 day","-1 day"]}}`, []string{"from.offsets[1]: offset -1 day: interval must be greater than 0"}},
+		"email":         {`{"name":"a","using":{"sentinel":"b"},"notify":[{"email":"jill@aol.com"},{"email":"jill"}]}`, []string{"notify[1].email: invalid email address"}},
+		"chat":          {`{"name":"a","using":{"sentinel":"b"},"notify":[{"chat":"irc://x"}]}`, []string{"notify[0].chat: invalid chat URL"}},
+		"every":         {`{"name":"a","using":{"sentinel":"b"},"every":"sometimes"}`, []string{"every: duration \"sometimes\""}},
+		"compare":       {`{"name":"a","using":{"sentinel":"b"},"compare":"moving 1"}`, []string{"compare: Compare moving 1: n must be at least 2"}},
+		"compare form":  {`{"name":"a","using":{"sentinel":"b"},"compare":"twice"}`, []string{"compare: invalid compare option"}},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			_, err := DecodeSentinel([]byte(tt.json))
+			var fe FieldErrors
+			if !errors.As(err, &fe) {
+				t.Fatalf("error %v (%T), want FieldErrors", err, err)
+			}
+			if len(fe) != len(tt.want) {
+				t.Fatalf("errors %q, want %q", fe.Error(), tt.want)
+			}
+			for i, w := range tt.want {
+				if !strings.HasPrefix(fe[i].Error(), w) {
+					t.Errorf("error %d = %q, want prefix %q", i, fe[i].Error(), w)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/vigil-web/vigil/spec"
+)
+
+// The sentinel commands work on files of the Sentinel Specification
+// Language (package spec).
+func init() {
+	register(&command{
+		name:    "sentinel check",
+		summary: "check sentinel files; print problems as file:line:col: message",
+		run:     runSentinelCheck,
+	})
+	register(&command{
+		name:    "sentinel fmt",
+		summary: "print sentinel files in canonical form",
+		run:     runSentinelFmt,
+	})
+}
+
+// newFlagSet returns a flag set that prints its problems and usage to
+// env.stderr instead of exiting.
+func newSentinelFlagSet(env *environment, name, args, help string) *flag.FlagSet {
+	fs := flag.NewFlagSet("vigil "+name, flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "Usage: vigil %s [flags] %s\n\n%s\n\nFlags:\n", name, args, help)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// readSource reads a named file, or standard input for "-".
+func readSource(env *environment, name string) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(env.stdin)
+	}
+	return os.ReadFile(name)
+}
+
+// parseNow reads the -now flag: RFC 3339, "MM/DD/YYYY HH:MM" or
+// "MM/DD/YYYY" in loc.
+func parseNow(s string, loc *time.Location) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	for _, layout := range []string{"01/02/2006 15:04", "01/02/2006"} {
+		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("-now %q: want RFC 3339, MM/DD/YYYY HH:MM or MM/DD/YYYY", s)
+}
+
+func runSentinelCheck(ctx context.Context, env *environment, args []string) (int, error) {
+	fs := newSentinelFlagSet(env, "sentinel check", "FILE...",
+		"Check parses and checks sentinel files as the sentinels of one owner, in\n"+
+			"order: a sentinel may use or refer to one defined before it, in the same\n"+
+			"file or an earlier one. Problems are printed to standard output as\n"+
+			"file:line:col: message; the exit status is 0 without problems, 1 with\n"+
+			"problems and 2 when a file cannot be read. \"-\" reads standard input.")
+	nowFlag := fs.String("now", "", "creation time of the sentinels (RFC 3339, MM/DD/YYYY HH:MM or MM/DD/YYYY; default: the current time)")
+	tz := fs.String("tz", "UTC", "time zone of the dates in the files (an IANA name such as Europe/Paris)")
+	owner := fs.String("owner", "", "the owner's email address, notified when a sentinel has no Notify clause")
+	asJSON := fs.Bool("json", false, "print each valid sentinel, complete and resolved, as a line of JSON")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, nil
+		}
+		return exitError, errUsageShown
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return exitError, errUsageShown
+	}
+	loc, err := time.LoadLocation(*tz)
+	if err != nil {
+		return exitError, fmt.Errorf("-tz: %w", err)
+	}
+	now := time.Now().In(loc).Truncate(time.Minute)
+	if *nowFlag != "" {
+		if now, err = parseNow(*nowFlag, loc); err != nil {
+			return exitError, err
+		}
+	}
+	c := &spec.Checker{Now: now, Location: loc, Owner: *owner}
+	code := exitOK
+	enc := json.NewEncoder(env.stdout)
+	for _, name := range fs.Args() {
+		if err := ctx.Err(); err != nil {
+			return exitError, err
+		}
+		src, err := readSource(env, name)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "vigil sentinel check: %v\n", err)
+			code = exitError
+			continue
+		}
+		f, err := spec.Parse(name, src)
+		if err != nil {
+			printDiagnostics(env.stdout, err, "")
+			code = max(code, exitChanged)
+			continue
+		}
+		checked, err := c.CheckFile(f)
+		if err != nil {
+			printDiagnostics(env.stdout, err, "")
+			code = max(code, exitChanged)
+		}
+		for _, ch := range checked {
+			if ch == nil {
+				continue
+			}
+			for _, w := range ch.Warnings {
+				w.Pos.Filename = name
+				printDiagnostics(env.stdout, spec.ErrorList{w}, "warning: ")
+			}
+			if *asJSON {
+				if err := enc.Encode(ch); err != nil {
+					return exitError, err
+				}
+			}
+		}
+	}
+	return code, nil
+}
+
+// printDiagnostics writes each error of an ErrorList on a line of its own.
+func printDiagnostics(w io.Writer, err error, prefix string) {
+	var list spec.ErrorList
+	if !errors.As(err, &list) {
+		fmt.Fprintf(w, "%s%v\n", prefix, err)
+		return
+	}
+	for _, e := range list {
+		fmt.Fprintf(w, "%s: %s%s\n", e.Pos, prefix, e.Msg)
+	}
+}
+
+func runSentinelFmt(ctx context.Context, env *environment, args []string) (int, error) {
+	fs := newSentinelFlagSet(env, "sentinel fmt", "FILE...",
+		"Fmt prints sentinel files in the canonical form of the language: one clause\n"+
+			"a line, keywords as the seed writes them, comments kept. Syntax errors are\n"+
+			"printed to standard error as file:line:col: message (exit status 1); an\n"+
+			"unreadable file exits with 2. \"-\" reads standard input.")
+	write := fs.Bool("w", false, "write the canonical form back to each file instead of printing it")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, nil
+		}
+		return exitError, errUsageShown
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return exitError, errUsageShown
+	}
+	code := exitOK
+	for _, name := range fs.Args() {
+		if err := ctx.Err(); err != nil {
+			return exitError, err
+		}
+		src, err := readSource(env, name)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "vigil sentinel fmt: %v\n", err)
+			code = exitError
+			continue
+		}
+		out, err := spec.Format(name, src)
+		if err != nil {
+			printDiagnostics(env.stderr, err, "")
+			code = max(code, exitChanged)
+			continue
+		}
+		if *write && name != "-" {
+			if string(out) == string(src) {
+				continue
+			}
+			if err := writeFileAtomic(name, out); err != nil {
+				fmt.Fprintf(env.stderr, "vigil sentinel fmt: %v\n", err)
+				code = exitError
+			}
+			continue
+		}
+		if _, err := env.stdout.Write(out); err != nil {
+			return exitError, err
+		}
+	}
+	return code, nil
+}
+
+// writeFileAtomic replaces name with data through a temporary file in the
+// same directory, so a crash never leaves half a file.
+func writeFileAtomic(name string, data []byte) error {
+	info, err := os.Stat(name)
+	if err != nil {
+		return err
+	}
+	dir, base := ".", name
+	if i := strings.LastIndexByte(name, os.PathSeparator); i >= 0 {
+		dir, base = name[:i+1], name[i+1:]
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
+}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runVigil runs the command line in-process and returns the exit code and
+// what was written to standard output and standard error.
+func runVigil(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	env := &environment{stdin: strings.NewReader(stdin), stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }}
+	code := run(context.Background(), env, args)
+	return code, stdout.String(), stderr.String()
+}
+
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const jill = `# Jill's sentinels (scenarios 1 and 3 of the WebVigiL thesis)
+Create Sentinel s1 Using http://www.uta.edu/class/schedule
+Monitor keyword (5331, 5324)
+Fetch 1 day
+From 12/02/02 To 01/02/03
+Notify By email jill@aol.com Every best effort
+Compare pairwise
+`
+
+func TestSentinelCheck(t *testing.T) {
+	dir := t.TempDir()
+	good := writeFile(t, dir, "good.ssl", jill)
+	more := writeFile(t, dir, "more.ssl", "Create Sentinel s3 Using s1\n\tMonitor phrase (“Optical Network”)\nCreate Sentinel s4 Using s1 Monitor all words OR any change\n")
+	bad := writeFile(t, dir, "bad.ssl", "Create Sentinel s5 Using http://a.example\n\tMonitor all links AND NOT any change\n\tCompare every 1\n")
+	syntax := writeFile(t, dir, "syntax.ssl", "Create Sentinel s6 Using http://a.example\n\tFetch 3 year\n")
+
+	t.Run("valid files share one owner", func(t *testing.T) {
+		code, out, errOut := runVigil(t, "", "sentinel", "check", "-now", "11/01/2002", good, more)
+		if code != exitOK || errOut != "" {
+			t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
+		}
+		if want := more + ":3:37: warning: all words OR any change is the same as any change"; !strings.HasPrefix(out, want) {
+			t.Errorf("stdout %q, want prefix %q", out, want)
+		}
+	})
+	t.Run("semantic errors", func(t *testing.T) {
+		code, out, _ := runVigil(t, "", "sentinel", "check", "-now", "11/01/2002", bad)
+		want := bad + ":2:24: change type \"all links AND NOT any change\" is not valid as a change to all links would trigger the change type any change, so the sentinel could never fire\n" +
+			bad + ":3:2: Compare every 1: n must be at least 2 (n = 1 is pairwise)\n"
+		if code != exitChanged || out != want {
+			t.Errorf("exit %d\nstdout %q\nwant   %q", code, out, want)
+		}
+	})
+	t.Run("syntax errors", func(t *testing.T) {
+		code, out, _ := runVigil(t, "", "sentinel", "check", syntax)
+		if code != exitChanged || out != syntax+":2:10: unknown time unit \"year\" (want second, minute, hour, day, week or month)\n" {
+			t.Errorf("exit %d, stdout %q", code, out)
+		}
+	})
+	t.Run("lapsed start", func(t *testing.T) {
+		code, out, _ := runVigil(t, "", "sentinel", "check", "-now", "2003-06-01T12:00:00Z", good)
+		if code != exitChanged || !strings.Contains(out, good+":5:1: startTimept,Given timepoint is less than current time") {
+			t.Errorf("exit %d, stdout %q", code, out)
+		}
+	})
+	t.Run("unreadable file", func(t *testing.T) {
+		code, out, errOut := runVigil(t, "", "sentinel", "check", "-now", "11/01/2002", filepath.Join(dir, "missing.ssl"), good)
+		if code != exitError || out != "" || !strings.Contains(errOut, "missing.ssl") {
+			t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+		}
+	})
+	t.Run("json", func(t *testing.T) {
+		code, out, _ := runVigil(t, "", "sentinel", "check", "-json", "-now", "11/01/2002", good)
+		var v map[string]any
+		if code != exitOK || json.Unmarshal([]byte(out), &v) != nil || v["name"] != "s1" || v["start"] != "2002-12-02T00:00:00Z" {
+			t.Errorf("exit %d, stdout %q", code, out)
+		}
+	})
+	t.Run("stdin", func(t *testing.T) {
+		code, out, _ := runVigil(t, jill, "sentinel", "check", "-now", "11/01/2002", "-")
+		if code != exitOK || out != "" {
+			t.Errorf("exit %d, stdout %q", code, out)
+		}
+	})
+	t.Run("usage", func(t *testing.T) {
+		if code, _, errOut := runVigil(t, "", "sentinel", "check"); code != exitError || !strings.Contains(errOut, "Usage: vigil sentinel check") {
+			t.Errorf("no files: exit %d, stderr %q", code, errOut)
+		}
+		if code, _, _ := runVigil(t, "", "sentinel", "check", "-now", "yesterday", good); code != exitError {
+			t.Errorf("bad -now: exit %d", code)
+		}
+		if code, _, _ := runVigil(t, "", "sentinel", "check", "-bogus", good); code != exitError {
+			t.Errorf("bad flag: exit %d", code)
+		}
+	})
+}
+
+func TestSentinelFmt(t *testing.T) {
+	dir := t.TempDir()
+	good := writeFile(t, dir, "good.ssl", jill)
+	want := "# Jill's sentinels (scenarios 1 and 3 of the WebVigiL thesis)\n" +
+		"Create Sentinel s1 Using http://www.uta.edu/class/schedule\n\tMonitor keywords {5331, 5324}\n\tFetch 1 day\n" +
+		"\tFrom 12/02/2002 To 01/02/2003\n\tNotify By email jill@aol.com\n\tEvery best effort\n\tCompare pairwise\n"
+	code, out, errOut := runVigil(t, "", "sentinel", "fmt", good)
+	if code != exitOK || out != want || errOut != "" {
+		t.Fatalf("exit %d\nstdout %q\nwant   %q\nstderr %q", code, out, want, errOut)
+	}
+	// The canonical form is a fixed point.
+	if code, again, _ := runVigil(t, out, "sentinel", "fmt", "-"); code != exitOK || again != out {
+		t.Errorf("fmt of the canonical form: exit %d, %q", code, again)
+	}
+	// -w rewrites the file.
+	if code, out, _ := runVigil(t, "", "sentinel", "fmt", "-w", good); code != exitOK || out != "" {
+		t.Errorf("-w: exit %d, stdout %q", code, out)
+	}
+	if data, _ := os.ReadFile(good); string(data) != want {
+		t.Errorf("-w wrote %q", data)
+	}
+	bad := writeFile(t, dir, "bad.ssl", "Create Sentinel x Using\n")
+	if code, out, errOut := runVigil(t, "", "sentinel", "fmt", bad); code != exitChanged || out != "" || errOut != bad+":1:24: expected URL or sentinel name, found end of file\n" {
+		t.Errorf("syntax error: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if code, _, _ := runVigil(t, "", "sentinel", "fmt", filepath.Join(dir, "none.ssl")); code != exitError {
+		t.Errorf("unreadable: exit %d", code)
+	}
+}

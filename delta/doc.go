@@ -29,6 +29,58 @@
 // canonical XyScript order computed from the operations alone, and Equal
 // compares deltas in that order.
 //
+// # Formats
+//
+// XyDelta XML is what the XyDiff tool writes (EncodeXML, DecodeXML):
+//
+//	<unit_delta>
+//	<t from="v1.xml" to="v2.xml" fromXidMap="(1-15|16)" toXidMap="(1-11;16-17;14-15|18)">
+//	<au xid="2" a="b" ov="2" nv="3"/>
+//	<rn xid="2" ov="p" nv="para"/>
+//	<d par="14" pos="3" xm="(12-13)"><status>Not Available</status></d>
+//	<d par="14" pos="1" xm="(13)" move="yes"/>
+//	<d par="12" pos="1" xm="(11)" update="yes">$799</d>
+//	<i par="12" pos="1" xm="(11)" update="yes">$699</i>
+//	<i par="14" pos="3" xm="(16-17)"><price>$299</price></i>
+//	</t>
+//	</unit_delta>
+//
+// One <t> per delta: a multi-step document holds a chain of deltas. The
+// operations are d and i (par, pos, xm, and move="yes" or update="yes"),
+// whose content is the subtree written compactly as XML (an element, a
+// comment <!--..-->, a processing instruction <?target data?>, or, for a
+// text, the text itself); ad and ai (xid, a, v); au (xid, a, ov, nv); and rn
+// (xid, ov, nv), Vigil's rename. Element names may carry the xy: prefix of
+// the XyDiff fork (xy:unit_delta, xy:t, xy:d, ...). Content text is kept
+// byte for byte: carriage returns are written as &#xD;, tabs and newlines in
+// attribute values as character references, and two adjacent text nodes
+// (or an empty one) are separated by an empty CDATA section
+// (<![CDATA[]]>), which any XML parser reads as nothing and which the
+// decoder takes as the end of a text node. White space around an element,
+// comment or PI at the top of a d or i is layout and ignored. The fork's
+// character-level <u> is not read: it cannot be applied without the old
+// text.
+//
+// The JSON form (EncodeJSON, DecodeJSON) holds the same fields:
+//
+//	{"from":"v1.xml","to":"v2.xml","fromXidMap":"(1-15|16)","toXidMap":"(1-11;16-17;14-15|18)","ops":[
+//	{"op":"d","par":14,"pos":1,"xm":"(13)","move":true},
+//	{"op":"i","par":14,"pos":3,"xm":"(16-17)","content":{"kind":"element","name":"price","attrs":[["currency","USD"]],
+//	  "children":[{"kind":"text","value":"$299"}]}},
+//	{"op":"au","xid":2,"a":"b","ov":"2","nv":"3"},
+//	{"op":"ad","xid":2,"a":"z","v":"gone"}, {"op":"ai","xid":2,"a":"c","v":"4"},
+//	{"op":"rn","xid":2,"ov":"p","nv":"para"}]}
+//
+// A content node is {"kind":"element"|"text"|"comment"|"pi","name":..,
+// "value":..,"attrs":[[name,value],...],"children":[...]}; its XIDs are
+// those of xm, in post-order, as in XML. Unknown fields are errors, and
+// errors name the field (ops[3].xm: ...).
+//
+// Both decoders check the delta with Delta.Validate and bound what hostile
+// input can make them allocate: MaxOps operations, tree.MaxXIDMapLen XIDs,
+// MaxContentDepth levels of content (10 000 for JSON, encoding/json's own
+// limit).
+//
 // # Differences from the seed
 //
 //   - Attribute updates carry the old value as well as the new one (the
@@ -45,6 +97,8 @@
 //   - A move carries only the XID of the moved subtree's root, as the XyDiff
 //     tool writes it; the seed's full XID-map of the moved data cannot be
 //     stated once the moved subtree itself changes.
+//   - Attribute updates and renames are written au and rn with both values;
+//     the thesis's attr-modify (new value only) is not read.
 //   - Rename (rn) changes an element's name in place. The seed has no such
 //     operation; the XyDiff tool has renameRoot for the root only. Vigil
 //     uses it for the root and wherever a matched element changed its name.

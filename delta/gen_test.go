@@ -44,11 +44,22 @@ func randAttrs(r *rand.Rand) []tree.Attr {
 func randLeaf(r *rand.Rand, d *tree.Document) *tree.Node {
 	switch r.IntN(12) {
 	case 0:
-		return d.NewNode(tree.Comment, "", strings.ReplaceAll(strings.ReplaceAll(randText(r), "--", "- -"), "\r", ""))
+		return d.NewNode(tree.Comment, "", commentData(randText(r)))
 	case 1:
-		return d.NewNode(tree.ProcInst, "pi", strings.ReplaceAll(strings.ReplaceAll(randText(r), "?>", "? >"), "\r", ""))
+		return d.NewNode(tree.ProcInst, "pi", piData(randText(r)))
 	}
 	return d.NewText(randText(r))
+}
+
+// commentData and piData make a value XML can hold in a comment or a
+// processing instruction.
+func commentData(s string) string {
+	s = strings.NewReplacer("--", "- -", "\r", "").Replace(s)
+	return strings.TrimSuffix(s, "-")
+}
+
+func piData(s string) string {
+	return strings.TrimLeft(strings.NewReplacer("?>", "? >", "\r", "").Replace(s), " \t\n")
 }
 
 // genDoc returns a random document of about size nodes, XIDs in post-order.
@@ -170,8 +181,11 @@ func (m *mutator) change() {
 	case 5: // update a text, comment or PI
 		if n := m.pick(isLeafNode); n != nil {
 			n.Value = randText(r)
-			if n.Kind != tree.Text {
-				n.Value = strings.NewReplacer("--", "", "?>", "", "\r", "").Replace(n.Value)
+			switch n.Kind {
+			case tree.Comment:
+				n.Value = commentData(n.Value)
+			case tree.ProcInst:
+				n.Value = piData(n.Value)
 			}
 		}
 	case 6, 7: // attributes

@@ -1,0 +1,299 @@
+package delta
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// txtar is the minimal part of the txtar format the golden files need: a
+// comment, then files introduced by "-- name --" lines.
+type txtar struct {
+	comment string
+	files   map[string]string
+	order   []string
+}
+
+func parseTxtar(data string) *txtar {
+	a := &txtar{files: map[string]string{}}
+	name := ""
+	var b strings.Builder
+	flush := func() {
+		if name == "" {
+			a.comment = b.String()
+		} else {
+			a.files[name] = b.String()
+			a.order = append(a.order, name)
+		}
+		b.Reset()
+	}
+	for _, line := range strings.SplitAfter(data, "\n") {
+		if strings.HasPrefix(line, "-- ") && strings.HasSuffix(strings.TrimRight(line, "\n"), " --") {
+			flush()
+			name = strings.TrimSuffix(strings.TrimPrefix(strings.TrimRight(line, "\n"), "-- "), " --")
+			continue
+		}
+		b.WriteString(line)
+	}
+	flush()
+	return a
+}
+
+func (a *txtar) format() string {
+	var b strings.Builder
+	b.WriteString(a.comment)
+	for _, n := range a.order {
+		b.WriteString("-- " + n + " --\n")
+		b.WriteString(a.files[n])
+	}
+	return b.String()
+}
+
+func encodeXML(t testing.TB, ds ...*Delta) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := EncodeXML(&b, ds...); err != nil {
+		t.Fatalf("EncodeXML: %v", err)
+	}
+	return b.String()
+}
+
+func encodeJSON(t testing.TB, d *Delta) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := EncodeJSON(&b, d); err != nil {
+		t.Fatalf("EncodeJSON: %v", err)
+	}
+	return b.String()
+}
+
+// golden compares got with file name of the txtar archive testdata/arch,
+// or rewrites it with -update.
+func golden(t *testing.T, arch, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", arch)
+	data, err := os.ReadFile(path)
+	if err != nil && !*update {
+		t.Fatalf("%v (run go test ./delta -update to create it)", err)
+	}
+	a := parseTxtar(string(data))
+	if *update {
+		if _, ok := a.files[name]; !ok {
+			a.order = append(a.order, name)
+		}
+		a.files[name] = got
+		if err := os.WriteFile(path, []byte(a.format()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, ok := a.files[name]
+	if !ok {
+		t.Fatalf("%s has no file %s (run with -update)", path, name)
+	}
+	if got != want {
+		t.Errorf("%s/%s:\ngot:\n%s\nwant:\n%s", arch, name, got, want)
+	}
+}
+
+func TestCodecRoundTrip(t *testing.T) {
+	seeds := 300
+	if testing.Short() {
+		seeds = 40
+	}
+	for seed := 0; seed < seeds; seed++ {
+		vs := versions(uint64(seed)+1000, 5+seed%50, 1+seed%10, 3)
+		d1 := mustBuild(t, vs[0], vs[1])
+		d2 := mustBuild(t, vs[1], vs[2])
+		d1.From, d1.To, d2.From, d2.To = "v0.xml", "v1 & \"1\".xml", "v1 & \"1\".xml", ""
+		x := encodeXML(t, d1, d2)
+		ds, err := DecodeXML(strings.NewReader(x))
+		if err != nil {
+			t.Fatalf("seed %d: DecodeXML: %v\n%s", seed, err, x)
+		}
+		if len(ds) != 2 || !Equal(ds[0], d1) || !Equal(ds[1], d2) {
+			t.Fatalf("seed %d: XML round trip differs:\n%s\ngot\n%s", seed, x, opStrings(ds[0]))
+		}
+		j := encodeJSON(t, d1)
+		dj, err := DecodeJSON(strings.NewReader(j))
+		if err != nil {
+			t.Fatalf("seed %d: DecodeJSON: %v\n%s", seed, err, j)
+		}
+		if !Equal(dj, d1) {
+			t.Fatalf("seed %d: JSON round trip differs:\n%s", seed, j)
+		}
+	}
+}
+
+// TestGoldenSeedExamples checks the seed's worked examples (notes 001a §8)
+// against golden XyDelta files in testdata/seed.txtar.
+func TestGoldenSeedExamples(t *testing.T) {
+	cases := []struct {
+		name   string
+		v1, v2 *tree.Document
+		ops    string
+	}{
+		{"camera-E1",
+			doc(el("Category", 15,
+				el("Title", 2, tx("Digital Cameras", 1)),
+				el("Discount", 8, el("Product", 7, el("Name", 4, tx("tx123", 3)), el("Price", 6, tx("$499", 5)))),
+				el("NewProducts", 14, el("Product", 13, el("Name", 10, tx("zy456", 9)), el("Price", 12, tx("$799", 11)))),
+			), 16),
+			doc(el("Category", 15,
+				el("Title", 2, tx("Digital Cameras", 1)),
+				el("Discount", 8, el("Product", 13, el("Name", 10, tx("zy456", 9)), el("Price", 12, tx("$699", 11)))),
+				el("NewProducts", 14, el("Product", 20, el("Name", 17, tx("abc", 16)), el("Price", 19, tx("$899", 18)))),
+			), 21), ""},
+		{"catalog-E2", catalog(), catalog2(),
+			"d par=14 pos=3 xm=(12-13) <status>\ni par=14 pos=3 xm=(16-17) <price>\n"},
+		{"reorder-E3",
+			doc(el("r", 7, el("A", 1), el("B", 2), el("C", 3), el("D", 4), el("E", 5), el("F", 6)), 8),
+			doc(el("r", 7, el("B", 2), el("C", 3), el("A", 1), el("D", 4), el("E", 5), el("F", 6)), 8),
+			"d par=7 pos=1 xm=(1) move\ni par=7 pos=3 xm=(1) move\n"},
+		// E3 variant: v1 <r><v><A>a</A><X>x</X><B>b</B><C>c</C><Y>y</Y><D>d</D><E>e</E><F>f</F></v><w/></r>
+		{"reorder-E3-variant",
+			doc(el("r", 19,
+				el("v", 17, el("A", 2, tx("a", 1)), el("X", 4, tx("x", 3)), el("B", 6, tx("b", 5)), el("C", 8, tx("c", 7)),
+					el("Y", 10, tx("y", 9)), el("D", 12, tx("d", 11)), el("E", 14, tx("e", 13)), el("F", 16, tx("f", 15))),
+				el("w", 18)), 20),
+			doc(el("r", 19,
+				el("v", 17, el("B", 6, tx("b", 5)), el("Z", 21, tx("z1", 20)), el("C", 8, tx("c", 7)), el("A", 2, tx("a", 1)),
+					el("D", 12, tx("d", 11)), el("Z", 23, tx("z2", 22)), el("E", 14, tx("e", 13)), el("F", 16, tx("f", 15))),
+				el("w", 18, el("X", 4, tx("x", 3)))), 24),
+			"d par=17 pos=5 xm=(9-10) <Y>\nd par=17 pos=2 xm=(4) move\nd par=17 pos=1 xm=(2) move\n" +
+				"i par=17 pos=2 xm=(20-21) <Z>\ni par=17 pos=4 xm=(2) move\ni par=17 pos=6 xm=(22-23) <Z>\ni par=18 pos=1 xm=(4) move\n"},
+		// E9: v1 <root><p a="1" b="2">hello</p><q><x/>old text<y/></q></root>
+		{"attributes-E9",
+			doc(el("root", 7,
+				node{name: "p", xid: 2, attrs: []tree.Attr{{Name: "a", Value: "1"}, {Name: "b", Value: "2"}}, kids: []node{tx("hello", 1)}},
+				el("q", 6, el("x", 3), tx("old text", 4), el("y", 5))), 8),
+			doc(el("root", 7,
+				node{name: "p", xid: 2, attrs: []tree.Attr{{Name: "a", Value: "1"}, {Name: "b", Value: "3"}, {Name: "c", Value: "4"}}, kids: []node{tx("hello", 1)}},
+				el("q", 6, el("x", 3), tx("new text", 4), el("y", 5))), 8),
+			"au xid=2 a=b ov=\"2\" nv=\"3\"\nai xid=2 a=c v=\"4\"\nd par=6 pos=2 xm=(4) update \"old text\"\ni par=6 pos=2 xm=(4) update \"new text\"\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := mustBuild(t, c.v1, c.v2)
+			if c.ops != "" {
+				if got := opStrings(d); got != c.ops {
+					t.Errorf("ops:\n%s\nwant:\n%s", got, c.ops)
+				}
+			}
+			x := encodeXML(t, d)
+			golden(t, "seed.txtar", c.name+".xml", x)
+			golden(t, "seed.txtar", c.name+".json", encodeJSON(t, d))
+			ds, err := DecodeXML(strings.NewReader(x))
+			if err != nil || len(ds) != 1 || !Equal(ds[0], d) {
+				t.Fatalf("decode: %v", err)
+			}
+			got, err := Apply(c.v1, ds[0])
+			if err != nil || sameDoc(got, c.v2) != "" {
+				t.Fatalf("apply decoded: %v", err)
+			}
+		})
+	}
+}
+
+// TestDecodeXyDiffForm reads what the XyDiff fork writes: the xy: prefix,
+// indentation, and attributes in another order.
+func TestDecodeXyDiffForm(t *testing.T) {
+	in := `<?xml version="1.0" encoding="UTF-8"?>
+<xy:unit_delta xmlns:xy="urn:schemas-xydiff:xydelta">
+  <xy:t fromXidMap="(1-15|16)">
+    <xy:d move="yes" par="14" pos="1" xm="(13)"/>
+    <xy:d par="8" pos="1" xm="(3-7)">
+      <Product><Name>tx123</Name><Price>$499</Price></Product>
+    </xy:d>
+    <xy:i move="yes" par="8" pos="1" xm="(13)"/>
+    <xy:i par="14" pos="1" xm="(17-21)"><Product><Name>abc</Name><Price>$899</Price></Product></xy:i>
+  </xy:t>
+</xy:unit_delta>`
+	ds, err := DecodeXML(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "d par=14 pos=1 xm=(13) move\nd par=8 pos=1 xm=(3-7) <Product>\ni par=8 pos=1 xm=(13) move\ni par=14 pos=1 xm=(17-21) <Product>\n"
+	if got := opStrings(ds[0]); got != want {
+		t.Errorf("ops:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestDecodeErrors keeps each expectation next to the offending input.
+func TestDecodeErrors(t *testing.T) {
+	xmlCases := []struct{ in, err string }{
+		{"", "unexpected EOF"},
+		{"<delta/>", "line 1, column 9: root element is <delta>, not <unit_delta>"},
+		{"<unit_delta><t><x/></t></unit_delta>", "line 1, column 20: operation 1: unknown operation <x>"},
+		{"<unit_delta><t>\n<d par='1' pos='1' xm='(2)'>a</d>\n<d par='1' pos='0' xm='(3)'>a</d></t></unit_delta>", "line 3, column 29: operation 2: <d> attribute pos: not a position"},
+		{"<unit_delta><t><d par='1' pos='1' xm='(2-1)'>a</d></t></unit_delta>", "operation 1: <d> attribute xm: XID-map \"(2-1)\", column 5: range 2-1 is descending"},
+		{"<unit_delta><t><d par='1' pos='1'>a</d></t></unit_delta>", "operation 1: <d> needs attribute xm"},
+		{"<unit_delta><t><d par='1' pos='1' xm='(2)'><a>x</a></d></t></unit_delta>", "operation 1: xm (2): XID-map has 1 XIDs for a subtree of 2 nodes"},
+		{"<unit_delta><t><d par='1' pos='1' xm='(2)' move='yes'>x</d></t></unit_delta>", "operation 1: a move carries no content"},
+		{"<unit_delta><t><d par='1' pos='1' xm='(2)' move='yes'/></t></unit_delta>", "line 1, column 56: operation 1 (d par=1 pos=1 xm=(2) move): move of XID 2 has no matching insert with move=yes"},
+		{"<unit_delta><t><d par='1' pos='1' xm='(2)'><a></b></d></t></unit_delta>", "operation 1: </b> closes <a>"},
+		{"<unit_delta><t><d par='1' pos='1' xm='(2)'>&bogus;</d></t></unit_delta>", "invalid character entity &bogus;"},
+		{"<unit_delta><t><au xid='1' a='x' ov='1'/></t></unit_delta>", "<au> needs attribute nv"},
+		{"<unit_delta><t></t></unit_delta><x/>", "content after </unit_delta>"},
+		{"<unit_delta><t></t><t><u par='1' pos='1'/></t></unit_delta>", "delta 2: operation 1: <u> (the XyDiff fork's character-level update) is not supported"},
+	}
+	for _, c := range xmlCases {
+		_, err := DecodeXML(strings.NewReader(c.in))
+		if err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("DecodeXML(%q)\n = %v\nwant containing %q", c.in, err, c.err)
+			continue
+		}
+		var de *DecodeError
+		if !errors.As(err, &de) || de.Line == 0 {
+			t.Errorf("DecodeXML(%q): %v has no line", c.in, err)
+		}
+	}
+	jsonCases := []struct{ in, err string }{
+		{`{"ops":[`, "line 1, column 9: unexpected end of JSON input"},
+		{`{"ops":[{"op":"x"}]}`, `ops[0].op: unknown operation "x"`},
+		{`{"ops":[{"op":"au","xid":1,"a":"x","ov":"1"}]}`, "ops[0].nv: missing"},
+		{`{"ops":[{"op":"d","par":1,"pos":1,"xm":"(2"}]}`, "ops[0].xm: XID-map"},
+		{`{"ops":[{"op":"d","par":"1","pos":1,"xm":"(2)"}]}`, "ops[0].par: a JSON string where a uint64 is wanted"},
+		{`{"ops":[{"op":"d","par":1,"pos":1,"xm":"(2)","content":{"kind":"element","name":"a","children":[{"kind":"bogus"}]}}]}`, "ops[0].content.children[0].kind: unknown kind"},
+		{`{"ops":[{"op":"d","par":1,"pos":1,"xm":"(2)","move":true}]}`, "ops[0]: operation 1 (d par=1 pos=1 xm=(2) move): move of XID 2 has no matching insert"},
+		{`{"ops":[],"extra":1}`, `"extra": unknown field`},
+		{`{"ops":[]} {}`, "unexpected data after the JSON value"},
+	}
+	for _, c := range jsonCases {
+		_, err := DecodeJSON(strings.NewReader(c.in))
+		if err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("DecodeJSON(%s)\n = %v\nwant containing %q", c.in, err, c.err)
+		}
+	}
+}
+
+// TestEncodeXMLText checks that texts keep their bytes: white space,
+// carriage returns, markup characters, and adjacent text nodes.
+func TestEncodeXMLText(t *testing.T) {
+	c := content(el("p", 5, tx(" a\r\nb\t<&>]]> ", 1), tx("", 2), tx("second", 3), el("q", 4)))
+	d := &Delta{Ops: []Op{{Kind: Delete, Parent: 9, Pos: 1, XIDs: xm(1, 2, 3, 4, 5), Content: c}}}
+	x := encodeXML(t, d)
+	if !strings.Contains(x, `<p> a&#xD;
+b	&lt;&amp;&gt;]]&gt; <![CDATA[]]><![CDATA[]]>second<q/></p>`) {
+		t.Errorf("encoded:\n%s", x)
+	}
+	ds, err := DecodeXML(strings.NewReader(x))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := tree.Diff(ds[0].Ops[0].Content, c, tree.ContentAndXIDs); diff != "" {
+		t.Error(diff)
+	}
+	bad := &Delta{Ops: []Op{{Kind: Delete, Parent: 9, Pos: 1, XIDs: xm(1), Content: content(tx("\x00", 1))}}}
+	if err := EncodeXML(&bytes.Buffer{}, bad); err == nil || !strings.Contains(err.Error(), "not allowed in XML") {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -1,0 +1,755 @@
+package delta
+
+import (
+	"bufio"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// EncodeXML writes deltas as one XyDelta document, a <unit_delta> with one
+// <t> per delta in the order given (a multi-step delta: each <t> goes from
+// its from version to its to version). See the package documentation for
+// the format. It fails if a value cannot be written in XML: a character XML
+// forbids, a comment holding "--" or ending with "-", a processing
+// instruction holding "?>" or starting with white space.
+func EncodeXML(w io.Writer, ds ...*Delta) error {
+	bw := bufio.NewWriter(w)
+	e := &xmlEncoder{w: bw}
+	e.str("<unit_delta>\n")
+	for k, d := range ds {
+		e.str("<t")
+		if d.From != "" {
+			e.attr("from", d.From)
+		}
+		if d.To != "" {
+			e.attr("to", d.To)
+		}
+		if len(d.FromXIDMap.XIDs) > 0 || d.FromXIDMap.Next != 0 {
+			e.attr("fromXidMap", d.FromXIDMap.String())
+		}
+		if len(d.ToXIDMap.XIDs) > 0 || d.ToXIDMap.Next != 0 {
+			e.attr("toXidMap", d.ToXIDMap.String())
+		}
+		e.str(">\n")
+		for i := range d.Ops {
+			e.op(&d.Ops[i])
+			if e.err != nil {
+				return fmt.Errorf("encode delta %d, operation %d (%s): %w", k+1, i+1, d.Ops[i].header(), e.err)
+			}
+		}
+		e.str("</t>\n")
+	}
+	e.str("</unit_delta>\n")
+	if e.err != nil {
+		return e.err
+	}
+	return bw.Flush()
+}
+
+type xmlEncoder struct {
+	w   *bufio.Writer
+	err error
+}
+
+func (e *xmlEncoder) str(s string) {
+	if e.err == nil {
+		_, e.err = e.w.WriteString(s)
+	}
+}
+
+func (e *xmlEncoder) attr(name, value string) {
+	e.str(" " + name + `="`)
+	e.escape(value, true)
+	e.str(`"`)
+}
+
+// escape writes s as character data or an attribute value, byte-exact for
+// encoding/xml and any conforming parser: carriage returns (and, in
+// attributes, tabs and newlines) become character references, which are
+// not normalised away.
+func (e *xmlEncoder) escape(s string, inAttr bool) {
+	if e.err != nil {
+		return
+	}
+	if err := checkXMLChars(s); err != nil {
+		e.err = err
+		return
+	}
+	last := 0
+	for i := 0; i < len(s); i++ {
+		var esc string
+		switch s[i] {
+		case '&':
+			esc = "&amp;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '"':
+			if inAttr {
+				esc = "&quot;"
+			}
+		case '\r':
+			esc = "&#xD;"
+		case '\n':
+			if inAttr {
+				esc = "&#xA;"
+			}
+		case '\t':
+			if inAttr {
+				esc = "&#x9;"
+			}
+		}
+		if esc != "" {
+			e.str(s[last:i])
+			e.str(esc)
+			last = i + 1
+		}
+	}
+	e.str(s[last:])
+}
+
+// checkXMLChars reports a character that XML 1.0 cannot hold.
+func checkXMLChars(s string) error {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
+				return fmt.Errorf("invalid UTF-8 at byte %d of %q", i, clip(s))
+			}
+		}
+		if !(r == 0x09 || r == 0x0A || r == 0x0D || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF) {
+			return fmt.Errorf("character %U at byte %d of %q is not allowed in XML", r, i, clip(s))
+		}
+	}
+	return nil
+}
+
+func (e *xmlEncoder) op(op *Op) {
+	e.str("<" + op.Kind.String())
+	switch op.Kind {
+	case Delete, Insert:
+		e.attr("par", strconv.FormatUint(uint64(op.Parent), 10))
+		e.attr("pos", strconv.Itoa(op.Pos))
+		e.attr("xm", op.XIDs.String())
+		if op.Move {
+			e.attr("move", "yes")
+		}
+		if op.Update {
+			e.attr("update", "yes")
+		}
+		if op.Content == nil {
+			e.str("/>\n")
+			return
+		}
+		e.str(">")
+		if op.Content.Kind == tree.Text {
+			e.escape(op.Content.Value, false) // a text root needs no separator
+		} else {
+			e.content(op.Content)
+		}
+		e.str("</" + op.Kind.String() + ">\n")
+		return
+	case AttrDelete:
+		e.attr("xid", strconv.FormatUint(uint64(op.Node), 10))
+		e.attr("a", op.Name)
+		e.attr("v", op.OldValue)
+	case AttrInsert:
+		e.attr("xid", strconv.FormatUint(uint64(op.Node), 10))
+		e.attr("a", op.Name)
+		e.attr("v", op.NewValue)
+	case AttrUpdate:
+		e.attr("xid", strconv.FormatUint(uint64(op.Node), 10))
+		e.attr("a", op.Name)
+		e.attr("ov", op.OldValue)
+		e.attr("nv", op.NewValue)
+	case Rename:
+		e.attr("xid", strconv.FormatUint(uint64(op.Node), 10))
+		e.attr("ov", op.OldValue)
+		e.attr("nv", op.NewValue)
+	default:
+		if e.err == nil {
+			e.err = fmt.Errorf("unknown operation kind %d", op.Kind)
+		}
+	}
+	e.str("/>\n")
+}
+
+// textSeparator ends a text node inside content when the next sibling is a
+// text too, or when the text is empty: an empty CDATA section, which every
+// XML parser reads as nothing, but which encoding/xml reports as a token of
+// its own, so the decoder can tell two adjacent text nodes from one.
+const textSeparator = "<![CDATA[]]>"
+
+// content writes a subtree compactly, iteratively.
+func (e *xmlEncoder) content(root *tree.Node) {
+	type frame struct {
+		n    *tree.Node
+		next int
+	}
+	stack := []frame{{root, -1}}
+	for len(stack) > 0 && e.err == nil {
+		top := &stack[len(stack)-1]
+		n := top.n
+		if top.next == -1 {
+			top.next = 0
+			switch n.Kind {
+			case tree.Text:
+				e.escape(n.Value, false)
+				if n.Value == "" || len(stack) > 1 && nextIsText(stack[len(stack)-2].n, stack[len(stack)-2].next-1) {
+					e.str(textSeparator)
+				}
+			case tree.Comment:
+				if strings.Contains(n.Value, "--") || strings.HasSuffix(n.Value, "-") {
+					e.err = fmt.Errorf("comment %q cannot be written in XML", clip(n.Value))
+				}
+				e.str("<!--")
+				e.escapeRaw(n.Value)
+				e.str("-->")
+			case tree.ProcInst:
+				if strings.Contains(n.Value, "?>") || strings.TrimLeft(n.Value, " \t\r\n") != n.Value {
+					e.err = fmt.Errorf("processing instruction data %q cannot be written in XML", clip(n.Value))
+				}
+				e.str("<?")
+				e.escapeRaw(n.Name)
+				if n.Value != "" {
+					e.str(" ")
+					e.escapeRaw(n.Value)
+				}
+				e.str("?>")
+			case tree.Element:
+				e.str("<")
+				e.escapeRaw(n.Name)
+				for _, a := range n.Attrs {
+					e.attr(a.Name, a.Value)
+				}
+				if len(n.Children) == 0 {
+					e.str("/>")
+					stack = stack[:len(stack)-1]
+					continue
+				}
+				e.str(">")
+			default:
+				e.err = fmt.Errorf("node of invalid kind %d", n.Kind)
+			}
+		}
+		if n.Kind == tree.Element && top.next < len(n.Children) {
+			c := n.Children[top.next]
+			top.next++
+			stack = append(stack, frame{c, -1})
+			continue
+		}
+		if n.Kind == tree.Element {
+			e.str("</" + n.Name + ">")
+		}
+		stack = stack[:len(stack)-1]
+	}
+}
+
+// nextIsText reports whether child i+1 of p exists and is a text.
+func nextIsText(p *tree.Node, i int) bool {
+	return i+1 < len(p.Children) && p.Children[i+1].Kind == tree.Text
+}
+
+// escapeRaw writes a name, comment or PI text after checking its characters.
+func (e *xmlEncoder) escapeRaw(s string) {
+	if e.err == nil {
+		if err := checkXMLChars(s); err != nil {
+			e.err = err
+			return
+		}
+		if strings.ContainsRune(s, '\r') {
+			e.err = fmt.Errorf("a carriage return in %q cannot be kept in a comment, name or processing instruction", clip(s))
+			return
+		}
+	}
+	e.str(s)
+}
+
+// DecodeError is an error in a delta document, with the position at which
+// the decoder noticed it: line and column for XML, a field path for JSON.
+// Step and Op are 1-based (0 when the error is not in one).
+type DecodeError struct {
+	Line, Column int
+	Path         string
+	Step, Op     int
+	Msg          string
+	Err          error
+}
+
+func (e *DecodeError) Error() string {
+	var b strings.Builder
+	if e.Line > 0 {
+		fmt.Fprintf(&b, "line %d, column %d: ", e.Line, e.Column)
+	}
+	if e.Path != "" {
+		b.WriteString(e.Path + ": ")
+	}
+	if e.Step > 1 {
+		fmt.Fprintf(&b, "delta %d: ", e.Step)
+	}
+	if e.Op > 0 {
+		fmt.Fprintf(&b, "operation %d: ", e.Op)
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// DecodeXML reads a XyDelta document: a <unit_delta> (or <xy:unit_delta>)
+// holding one <t> per delta. It checks each delta with Delta.Validate.
+// Errors are *DecodeError with a line and column.
+func DecodeXML(r io.Reader) ([]*Delta, error) {
+	dec := &xmlDecoder{x: xml.NewDecoder(r)}
+	dec.x.Strict = true
+	ds, err := dec.document()
+	if err != nil {
+		var de *DecodeError
+		if !errors.As(err, &de) {
+			line, col := dec.x.InputPos()
+			de = &DecodeError{Line: line, Column: col, Step: dec.step, Op: dec.op, Msg: err.Error(), Err: ErrMalformed}
+			err = de
+		}
+		return nil, err
+	}
+	return ds, nil
+}
+
+type xmlDecoder struct {
+	x        *xml.Decoder
+	step, op int // 1-based, for messages
+}
+
+func qname(n xml.Name) string {
+	if n.Space == "" {
+		return n.Local
+	}
+	return n.Space + ":" + n.Local
+}
+
+// isName reports whether n is local, unprefixed or with the xy prefix.
+func isName(n xml.Name, local string) bool {
+	return n.Local == local && (n.Space == "" || n.Space == "xy")
+}
+
+func (dec *xmlDecoder) errorf(format string, args ...any) error {
+	line, col := dec.x.InputPos()
+	return &DecodeError{Line: line, Column: col, Step: dec.step, Op: dec.op, Msg: fmt.Sprintf(format, args...), Err: ErrMalformed}
+}
+
+// token returns the next token, with io.ErrUnexpectedEOF for a short input.
+func (dec *xmlDecoder) token() (xml.Token, error) {
+	t, err := dec.x.RawToken()
+	if err == io.EOF {
+		return nil, io.ErrUnexpectedEOF
+	}
+	if err != nil {
+		var se *xml.SyntaxError
+		if errors.As(err, &se) {
+			line, col := dec.x.InputPos()
+			return nil, &DecodeError{Line: line, Column: col, Step: dec.step, Op: dec.op, Msg: se.Msg, Err: ErrMalformed}
+		}
+	}
+	return t, err
+}
+
+func isSpace(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+func (dec *xmlDecoder) document() ([]*Delta, error) {
+	// Prolog: declaration, comments, white space, a DOCTYPE.
+	for {
+		t, err := dec.token()
+		if err != nil {
+			return nil, err
+		}
+		switch t := t.(type) {
+		case xml.StartElement:
+			if !isName(t.Name, "unit_delta") {
+				return nil, dec.errorf("root element is <%s>, not <unit_delta>", qname(t.Name))
+			}
+			return dec.unitDelta()
+		case xml.CharData:
+			if !isSpace(t) {
+				return nil, dec.errorf("text before the root element")
+			}
+		case xml.EndElement:
+			return nil, dec.errorf("unexpected </%s>", qname(t.Name))
+		}
+	}
+}
+
+func (dec *xmlDecoder) unitDelta() ([]*Delta, error) {
+	var ds []*Delta
+	for {
+		t, err := dec.token()
+		if err != nil {
+			return nil, err
+		}
+		switch t := t.(type) {
+		case xml.StartElement:
+			if !isName(t.Name, "t") {
+				return nil, dec.errorf("unexpected <%s> in <unit_delta>: want <t>", qname(t.Name))
+			}
+			dec.step++
+			d, err := dec.t(t)
+			if err != nil {
+				return nil, err
+			}
+			ds = append(ds, d)
+		case xml.EndElement:
+			if !isName(t.Name, "unit_delta") {
+				return nil, dec.errorf("unexpected </%s>", qname(t.Name))
+			}
+			dec.step, dec.op = 0, 0
+			return ds, dec.epilog()
+		case xml.CharData:
+			if !isSpace(t) {
+				return nil, dec.errorf("text in <unit_delta>")
+			}
+		}
+	}
+}
+
+func (dec *xmlDecoder) epilog() error {
+	for {
+		t, err := dec.x.RawToken()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return dec.errorf("%v", err)
+		}
+		switch t := t.(type) {
+		case xml.StartElement, xml.EndElement:
+			return dec.errorf("content after </unit_delta>")
+		case xml.CharData:
+			if !isSpace(t) {
+				return dec.errorf("text after </unit_delta>")
+			}
+		}
+	}
+}
+
+func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
+	d := &Delta{}
+	for _, a := range start.Attr {
+		var err error
+		switch qname(a.Name) {
+		case "from":
+			d.From = a.Value
+		case "to":
+			d.To = a.Value
+		case "fromXidMap":
+			d.FromXIDMap, err = tree.ParseXIDMap(a.Value)
+		case "toXidMap":
+			d.ToXIDMap, err = tree.ParseXIDMap(a.Value)
+		}
+		if err != nil {
+			return nil, dec.errorf("%s: %v", qname(a.Name), err)
+		}
+	}
+	dec.op = 0
+	var lines [][2]int
+	for {
+		t, err := dec.token()
+		if err != nil {
+			return nil, err
+		}
+		switch t := t.(type) {
+		case xml.StartElement:
+			dec.op++
+			if len(d.Ops) >= MaxOps {
+				return nil, dec.errorf("more than %d operations", MaxOps)
+			}
+			line, col := dec.x.InputPos()
+			lines = append(lines, [2]int{line, col})
+			op, err := dec.operation(t)
+			if err != nil {
+				return nil, err
+			}
+			d.Ops = append(d.Ops, op)
+		case xml.EndElement:
+			if !isName(t.Name, "t") {
+				return nil, dec.errorf("unexpected </%s>", qname(t.Name))
+			}
+			if err := d.Validate(); err != nil {
+				de := &DecodeError{Step: dec.step, Msg: err.Error(), Err: ErrMalformed}
+				var oe *OpError
+				if errors.As(err, &oe) {
+					de.Line, de.Column = lines[oe.Index][0], lines[oe.Index][1]
+				} else {
+					de.Line, de.Column = dec.x.InputPos()
+				}
+				return nil, de
+			}
+			dec.op = 0
+			return d, nil
+		case xml.CharData:
+			if !isSpace(t) {
+				return nil, dec.errorf("text in <t>")
+			}
+		}
+	}
+}
+
+func (dec *xmlDecoder) operation(start xml.StartElement) (Op, error) {
+	var op Op
+	name := start.Name.Local
+	if start.Name.Space != "" && start.Name.Space != "xy" {
+		name = qname(start.Name)
+	}
+	switch name {
+	case "d":
+		op.Kind = Delete
+	case "i":
+		op.Kind = Insert
+	case "ad":
+		op.Kind = AttrDelete
+	case "ai":
+		op.Kind = AttrInsert
+	case "au":
+		op.Kind = AttrUpdate
+	case "rn":
+		op.Kind = Rename
+	case "u":
+		return op, dec.errorf("<u> (the XyDiff fork's character-level update) is not supported: write an update as a <d update=\"yes\"> and <i update=\"yes\"> pair")
+	default:
+		return op, dec.errorf("unknown operation <%s>", qname(start.Name))
+	}
+	var has [8]bool // par pos xm xid a v ov nv
+	for _, a := range start.Attr {
+		if a.Name.Space != "" {
+			continue
+		}
+		var err error
+		switch a.Name.Local {
+		case "par":
+			op.Parent, err = parseXID(a.Value)
+			has[0] = true
+		case "pos":
+			op.Pos, err = strconv.Atoi(a.Value)
+			if err != nil || op.Pos < 1 {
+				err = fmt.Errorf("not a position: %q", clip(a.Value))
+			}
+			has[1] = true
+		case "xm":
+			op.XIDs, err = tree.ParseXIDMap(a.Value)
+			has[2] = true
+		case "move", "update":
+			switch a.Value {
+			case "yes":
+				if a.Name.Local == "move" {
+					op.Move = true
+				} else {
+					op.Update = true
+				}
+			case "no":
+			default:
+				err = fmt.Errorf("want yes or no, not %q", clip(a.Value))
+			}
+		case "xid":
+			op.Node, err = parseXID(a.Value)
+			has[3] = true
+		case "a":
+			op.Name = a.Value
+			has[4] = true
+		case "v":
+			if op.Kind == AttrInsert {
+				op.NewValue = a.Value
+			} else {
+				op.OldValue = a.Value
+			}
+			has[5] = true
+		case "ov":
+			op.OldValue = a.Value
+			has[6] = true
+		case "nv":
+			op.NewValue = a.Value
+			has[7] = true
+		}
+		if err != nil {
+			return op, dec.errorf("<%s> attribute %s: %v", name, a.Name.Local, err)
+		}
+	}
+	var need []string
+	switch op.Kind {
+	case Delete, Insert:
+		need = []string{"par", "pos", "xm"}
+	case AttrDelete, AttrInsert:
+		need = []string{"xid", "a", "v"}
+	case AttrUpdate:
+		need = []string{"xid", "a", "ov", "nv"}
+	case Rename:
+		need = []string{"xid", "ov", "nv"}
+	}
+	index := map[string]int{"par": 0, "pos": 1, "xm": 2, "xid": 3, "a": 4, "v": 5, "ov": 6, "nv": 7}
+	for _, n := range need {
+		if !has[index[n]] {
+			return op, dec.errorf("<%s> needs attribute %s", name, n)
+		}
+	}
+	if op.Kind != Delete && op.Kind != Insert {
+		return op, dec.empty(start)
+	}
+	c, err := dec.content(start)
+	if err != nil {
+		return op, err
+	}
+	if op.Move {
+		if c != nil && (c.Kind != tree.Text || !isSpace([]byte(c.Value))) {
+			return op, dec.errorf("a move carries no content")
+		}
+		return op, nil
+	}
+	if c == nil {
+		c = &tree.Node{Kind: tree.Text}
+	}
+	if err := tree.SetSubtreeXIDs(c, op.XIDs.XIDs); err != nil {
+		return op, dec.errorf("xm %s: %v", shortMap(op.XIDs), err)
+	}
+	op.Content = c
+	return op, nil
+}
+
+func parseXID(s string) (tree.XID, error) {
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || v == 0 {
+		return 0, fmt.Errorf("not an XID: %q", clip(s))
+	}
+	return tree.XID(v), nil
+}
+
+// empty reads up to the end of an operation that has no content.
+func (dec *xmlDecoder) empty(start xml.StartElement) error {
+	for {
+		t, err := dec.token()
+		if err != nil {
+			return err
+		}
+		switch t := t.(type) {
+		case xml.EndElement:
+			if t.Name != start.Name {
+				return dec.errorf("unexpected </%s>", qname(t.Name))
+			}
+			return nil
+		case xml.CharData:
+			if !isSpace(t) {
+				return dec.errorf("<%s> holds no text", qname(start.Name))
+			}
+		case xml.StartElement:
+			return dec.errorf("<%s> holds no elements", qname(start.Name))
+		}
+	}
+}
+
+// content reads the subtree inside a <d> or <i>, up to its end tag, and
+// returns its root: nil when there is nothing but white space around no
+// node and no text; a text node when there is only text (kept byte-exact);
+// otherwise the one element, comment or processing instruction, white space
+// around it being layout.
+func (dec *xmlDecoder) content(start xml.StartElement) (*tree.Node, error) {
+	top := &tree.Node{Kind: tree.Element} // collects the top-level nodes
+	stack := []*tree.Node{top}
+	var text []byte
+	pending := false
+	flush := func() {
+		if pending {
+			stack[len(stack)-1].AppendChild(&tree.Node{Kind: tree.Text, Value: string(text)})
+		}
+		text, pending = text[:0], false
+	}
+	for {
+		t, err := dec.token()
+		if err != nil {
+			return nil, err
+		}
+		switch t := t.(type) {
+		case xml.CharData:
+			if len(t) == 0 { // the text separator
+				pending = true
+				flush()
+				continue
+			}
+			text = append(text, t...)
+			pending = true
+		case xml.StartElement:
+			flush()
+			if len(stack) > MaxContentDepth {
+				return nil, dec.errorf("content nested deeper than %d", MaxContentDepth)
+			}
+			n := &tree.Node{Kind: tree.Element, Name: qname(t.Name)}
+			for _, a := range t.Attr {
+				n.Attrs = append(n.Attrs, tree.Attr{Name: qname(a.Name), Value: a.Value})
+			}
+			stack[len(stack)-1].AppendChild(n)
+			stack = append(stack, n)
+		case xml.EndElement:
+			flush()
+			if len(stack) == 1 {
+				if t.Name != start.Name {
+					return nil, dec.errorf("unexpected </%s>, want </%s>", qname(t.Name), qname(start.Name))
+				}
+				return dec.contentRoot(top)
+			}
+			if n := stack[len(stack)-1]; n.Name != qname(t.Name) {
+				return nil, dec.errorf("</%s> closes <%s>", qname(t.Name), n.Name)
+			}
+			stack = stack[:len(stack)-1]
+		case xml.Comment:
+			flush()
+			stack[len(stack)-1].AppendChild(&tree.Node{Kind: tree.Comment, Value: string(t)})
+		case xml.ProcInst:
+			flush()
+			stack[len(stack)-1].AppendChild(&tree.Node{Kind: tree.ProcInst, Name: t.Target, Value: string(t.Inst)})
+		case xml.Directive:
+			return nil, dec.errorf("a directive <!%s> in content", clip(string(t)))
+		}
+	}
+}
+
+func (dec *xmlDecoder) contentRoot(top *tree.Node) (*tree.Node, error) {
+	var root *tree.Node
+	texts := 0
+	for _, c := range top.Children {
+		if c.Kind != tree.Text {
+			if root != nil {
+				return nil, dec.errorf("content holds more than one subtree")
+			}
+			root = c
+			continue
+		}
+		texts++
+	}
+	if root == nil {
+		switch texts {
+		case 0:
+			return nil, nil
+		case 1:
+			c := top.Children[0]
+			c.Parent = nil
+			return c, nil
+		}
+		return nil, dec.errorf("content holds more than one text")
+	}
+	for _, c := range top.Children {
+		if c.Kind == tree.Text && !isSpace([]byte(c.Value)) {
+			return nil, dec.errorf("content holds text beside its subtree")
+		}
+	}
+	root.Parent = nil
+	return root, nil
+}

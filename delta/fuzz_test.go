@@ -1,0 +1,131 @@
+package delta
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+)
+
+// fuzzSeeds returns the XML and JSON golden files and a few malformed inputs.
+func fuzzSeeds(t interface{ Fatal(...any) }) (xmls, jsons []string) {
+	data, err := os.ReadFile("testdata/seed.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := parseTxtar(string(data))
+	for _, n := range a.order {
+		if strings.HasSuffix(n, ".xml") {
+			xmls = append(xmls, a.files[n])
+		} else {
+			jsons = append(jsons, a.files[n])
+		}
+	}
+	xmls = append(xmls,
+		"<unit_delta><t><d par='15' pos='2' xm='(14)' move='yes'/><i par='7' pos='1' xm='(14)' move='yes'/></t></unit_delta>",
+		"<unit_delta><t><d par='14' pos='3' xm='(12-13)'><status>Not Available</status></d><i par='14' pos='1' xm='(13;12)'><b>x</b></i></t></unit_delta>",
+		"<unit_delta><t><au xid='14' a='a' ov='' nv='1'/><rn xid='15' ov='catalog' nv='c'/><ai xid='7' a='z' v='&#xD;'/></t></unit_delta>",
+		"<unit_delta><t><d par='13' pos='1' xm='(12)' update='yes'>Not Available</d><i par='13' pos='1' xm='(12)' update='yes'>x<![CDATA[]]></i></t></unit_delta>",
+		"<xy:unit_delta><xy:t><xy:i par='15' pos='3' xm='(99;98)'><a><!--c--></a></xy:i></xy:t></xy:unit_delta>",
+		"<unit_delta><t><i par='15' pos='1' xm='(1-99999999999)'/></t></unit_delta>",
+		"<unit_delta><t><d par='1",
+	)
+	jsons = append(jsons,
+		`{"ops":[{"op":"d","par":15,"pos":2,"xm":"(14)","move":true},{"op":"i","par":7,"pos":1,"xm":"(14)","move":true}]}`,
+		`{"ops":[{"op":"i","par":14,"pos":4,"xm":"(20;21)","content":{"kind":"element","name":"a","attrs":[["x","1"]],"children":[{"kind":"pi","name":"t","value":"d"}]}}]}`,
+		`{"ops":[{"op":"au","xid":14,"a":"a","ov":"1","nv":"2"}]`,
+	)
+	return xmls, jsons
+}
+
+func FuzzDecodeXML(f *testing.F) {
+	xmls, _ := fuzzSeeds(f)
+	for _, s := range xmls {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		ds, err := DecodeXML(strings.NewReader(in))
+		if err != nil {
+			var de *DecodeError
+			if !errors.As(err, &de) || de.Line == 0 {
+				t.Fatalf("error without a position: %v", err)
+			}
+			return
+		}
+		var b bytes.Buffer
+		if err := EncodeXML(&b, ds...); err != nil {
+			return // a value XML cannot write back, such as a carriage return in a comment
+		}
+		again, err := DecodeXML(&b)
+		if err != nil {
+			t.Fatalf("re-decoding what EncodeXML wrote: %v\n%s", err, b.String())
+		}
+		for i := range ds {
+			if !Equal(ds[i], again[i]) {
+				t.Fatalf("round trip differs for delta %d:\n%s", i+1, b.String())
+			}
+		}
+	})
+}
+
+func FuzzDecodeJSON(f *testing.F) {
+	_, jsons := fuzzSeeds(f)
+	for _, s := range jsons {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		d, err := DecodeJSON(strings.NewReader(in))
+		if err != nil {
+			var de *DecodeError
+			if !errors.As(err, &de) || (de.Line == 0 && de.Path == "") {
+				t.Fatalf("error without a position: %v", err)
+			}
+			return
+		}
+		var b bytes.Buffer
+		if err := EncodeJSON(&b, d); err != nil {
+			t.Fatal(err)
+		}
+		again, err := DecodeJSON(&b)
+		if err != nil || !Equal(d, again) {
+			t.Fatalf("round trip: %v\n%s", err, b.String())
+		}
+	})
+}
+
+// FuzzApply decodes a delta and applies it to the catalog: never a panic;
+// an error leaves the document as it was; a success is undone by Invert.
+func FuzzApply(f *testing.F) {
+	xmls, _ := fuzzSeeds(f)
+	for _, s := range xmls {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		ds, err := DecodeXML(strings.NewReader(in))
+		if err != nil {
+			return
+		}
+		for _, d := range ds {
+			a := catalog()
+			before := a.Clone()
+			got, err := Apply(a, d)
+			if diff := sameDoc(a, before); diff != "" {
+				t.Fatalf("Apply changed its input: %s", diff)
+			}
+			if err != nil {
+				if !errors.Is(err, ErrConflict) && !errors.Is(err, ErrMalformed) {
+					t.Fatalf("error of no kind: %v", err)
+				}
+				continue
+			}
+			back, err := Apply(got, Invert(d))
+			if err != nil {
+				t.Fatalf("Apply(Apply(a, d), Invert(d)): %v\n%s", err, opStrings(d))
+			}
+			if diff := sameDoc(back, a); diff != "" {
+				t.Fatalf("invert did not give back the document: %s\n%s", diff, opStrings(d))
+			}
+		}
+	})
+}

@@ -3,6 +3,9 @@ package spec
 import (
 	"encoding/json"
 	"errors"
+	"os"
+	"reflect"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -126,5 +129,45 @@ func TestJSONErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSchemaMatchesDecoder keeps schema/sentinel.schema.json in step with
+// the decoder: the same top-level members and the same change kinds.
+func TestSchemaMatchesDecoder(t *testing.T) {
+	data, err := os.ReadFile("schema/sentinel.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema struct {
+		Properties map[string]any `json:"properties"`
+		Defs       struct {
+			ChangeType struct {
+				Properties struct {
+					Kind struct {
+						Enum []string `json:"enum"`
+					} `json:"kind"`
+				} `json:"properties"`
+			} `json:"changeType"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(data, &schema); err != nil {
+		t.Fatalf("schema is not valid JSON: %v", err)
+	}
+	var members []string
+	for k := range schema.Properties {
+		members = append(members, k)
+	}
+	sort.Strings(members)
+	want := []string{"compare", "confirm", "end", "every", "fetch", "from", "inherited", "monitor", "name", "notify", "parent", "start", "to", "urls", "using", "warnings"}
+	if !reflect.DeepEqual(members, want) {
+		t.Errorf("schema members %v, want %v", members, want)
+	}
+	var kinds []string
+	for k := AnyChange; k <= Value; k++ {
+		kinds = append(kinds, k.String())
+	}
+	if !reflect.DeepEqual(schema.Defs.ChangeType.Properties.Kind.Enum, kinds) {
+		t.Errorf("schema kinds %v, want %v", schema.Defs.ChangeType.Properties.Kind.Enum, kinds)
 	}
 }

@@ -1,0 +1,41 @@
+package vigil
+
+import (
+	"context"
+	"time"
+)
+
+// FetchRequest asks for one page. ETag and LastModified, when set, make the
+// request conditional (If-None-Match, If-Modified-Since).
+type FetchRequest struct {
+	URL          string
+	ETag         string
+	LastModified time.Time
+	// Render asks for the page as a headless browser shows it after its
+	// scripts ran (the sentinel language's "Fetch ... render").
+	Render bool
+}
+
+// FetchResult is the answer to a FetchRequest. A 304 answer has
+// NotModified set and no body: it records a check, not a version.
+type FetchResult struct {
+	URL          string // final URL, after redirects
+	Status       int
+	NotModified  bool
+	ETag         string
+	LastModified time.Time
+	ContentType  string // media type without parameters
+	Charset      string // the charset the body was declared or detected in; the body is UTF-8
+	Body         []byte // decoded (no content encoding), UTF-8
+	FetchedAt    time.Time
+	Duration     time.Duration
+}
+
+// Fetcher fetches pages. internal/fetch implements it over net/http (and
+// optionally headless Chromium). Fetch returns an error for every failure
+// that left no usable body (refused address, timeout, size caps, robots.txt,
+// HTTP status other than 2xx and 304...); the error's text is what the
+// version history shows.
+type Fetcher interface {
+	Fetch(ctx context.Context, req *FetchRequest) (*FetchResult, error)
+}

@@ -1,0 +1,150 @@
+package fetch
+
+import (
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"compress/zlib"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/andybalholm/brotli"
+	"golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/unicode"
+)
+
+// decodeContent undoes the Content-Encoding of raw (codings applied in the
+// order listed, so undone in reverse), refusing a result larger than limit:
+// a decompression bomb fails after limit bytes, without being expanded.
+func decodeContent(raw []byte, contentEncoding string, limit int64) ([]byte, error) {
+	codings := strings.Split(strings.ToLower(contentEncoding), ",")
+	body := raw
+	for i := len(codings) - 1; i >= 0; i-- {
+		coding := strings.TrimSpace(codings[i])
+		var r io.Reader
+		var err error
+		switch coding {
+		case "", "identity":
+			continue
+		case "gzip", "x-gzip":
+			r, err = gzip.NewReader(bytes.NewReader(body))
+		case "deflate":
+			// RFC 9110 deflate is zlib; some servers send raw deflate.
+			if zr, zerr := zlib.NewReader(bytes.NewReader(body)); zerr == nil {
+				r = zr
+			} else {
+				r = flate.NewReader(bytes.NewReader(body))
+			}
+		case "br":
+			r = brotli.NewReader(bytes.NewReader(body))
+		default:
+			return nil, fmt.Errorf("%w: unknown content coding %q", ErrEncoding, coding)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", ErrEncoding, coding, err)
+		}
+		out, err := readCapped(r, limit)
+		if err != nil {
+			if errorsIsTooLarge(err) {
+				return nil, fmt.Errorf("%w: %s body expands past %d bytes (decompression bomb?)", ErrTooLarge, coding, limit)
+			}
+			return nil, fmt.Errorf("%w: %s: %v", ErrEncoding, coding, err)
+		}
+		body = out
+	}
+	return body, nil
+}
+
+func errorsIsTooLarge(err error) bool { return err != nil && strings.Contains(err.Error(), ErrTooLarge.Error()) }
+
+// isText reports whether a media type is a document Vigil can compare.
+func isText(mediaType string) bool {
+	switch {
+	case strings.HasPrefix(mediaType, "text/"):
+		return true
+	case mediaType == "application/xhtml+xml", mediaType == "application/xml", mediaType == "application/json",
+		mediaType == "application/javascript", strings.HasSuffix(mediaType, "+xml"), strings.HasSuffix(mediaType, "+json"):
+		return true
+	}
+	return false
+}
+
+// looksBinary reports whether the start of a body holds NUL bytes, which no
+// text document in an ASCII-compatible charset has.
+func looksBinary(body []byte) bool {
+	head := body[:min(len(body), 1024)]
+	if bytes.HasPrefix(head, []byte{0xFE, 0xFF}) || bytes.HasPrefix(head, []byte{0xFF, 0xFE}) {
+		return false // UTF-16 with a byte order mark
+	}
+	return bytes.IndexByte(head, 0) >= 0
+}
+
+// toUTF8 converts body to UTF-8 from the declared charset label, or the one
+// detected (byte order mark, <meta>, XML declaration, then content) when no
+// label is given. An unknown declared label is an error.
+func toUTF8(body []byte, mediaType, label string) ([]byte, string, error) {
+	var enc encoding.Encoding
+	name := ""
+	if label != "" {
+		e, canonical := charset.Lookup(label)
+		if e == nil {
+			return nil, "", fmt.Errorf("%w: %q", ErrCharset, label)
+		}
+		enc, name = e, canonical
+	} else if strings.Contains(mediaType, "xml") && !strings.Contains(mediaType, "html") {
+		enc, name = xmlEncoding(body)
+		if enc == nil {
+			return nil, "", fmt.Errorf("%w: %q in the XML declaration", ErrCharset, name)
+		}
+	} else {
+		enc, name, _ = charset.DetermineEncoding(body, mediaType)
+	}
+	if enc == unicode.UTF8 || name == "utf-8" {
+		if !utf8.Valid(body) {
+			body = bytes.ToValidUTF8(body, []byte("\uFFFD"))
+		}
+		return bytes.TrimPrefix(body, []byte("\xEF\xBB\xBF")), "utf-8", nil
+	}
+	out, err := enc.NewDecoder().Bytes(body)
+	if err != nil {
+		return nil, "", fmt.Errorf("%w: decoding %s: %v", ErrCharset, name, err)
+	}
+	return out, name, nil
+}
+
+// xmlEncoding returns the encoding named by an XML declaration, UTF-8 if
+// there is none, and nil with the name if the name is unknown.
+func xmlEncoding(body []byte) (encoding.Encoding, string) {
+	if bytes.HasPrefix(body, []byte{0xFE, 0xFF}) || bytes.HasPrefix(body, []byte{0xFF, 0xFE}) {
+		e, name, _ := charset.DetermineEncoding(body, "text/xml")
+		return e, name
+	}
+	head := body[:min(len(body), 512)]
+	if !bytes.HasPrefix(head, []byte("<?xml")) {
+		return unicode.UTF8, "utf-8"
+	}
+	end := bytes.Index(head, []byte("?>"))
+	if end < 0 {
+		return unicode.UTF8, "utf-8"
+	}
+	decl := string(head[:end])
+	i := strings.Index(decl, "encoding=")
+	if i < 0 || i+10 > len(decl) {
+		return unicode.UTF8, "utf-8"
+	}
+	q := decl[i+9]
+	rest := decl[i+10:]
+	j := strings.IndexByte(rest, q)
+	if j < 0 {
+		return unicode.UTF8, "utf-8"
+	}
+	label := rest[:j]
+	e, name := charset.Lookup(label)
+	if e == nil {
+		return nil, label
+	}
+	return e, name
+}

@@ -1,0 +1,328 @@
+// Package fetch is Vigil's HTTP fetcher: vigil.Fetcher over net/http, with
+// the limits a monitor that fetches URLs typed by users needs.
+//
+//   - connect, response-header and total timeouts;
+//   - a cap on the body as sent and another on the body once decoded (gzip,
+//     deflate, brotli), so that a decompression bomb is refused, not expanded;
+//   - a cap on redirects;
+//   - conversion of the body to UTF-8 from its declared or detected charset;
+//   - conditional requests (If-None-Match, If-Modified-Since);
+//   - robots.txt, honoured by default, and per-host politeness: a bounded
+//     number of requests at a time per host (one by default) spaced by a
+//     minimum delay or the site's Crawl-delay;
+//   - refusal of private, loopback, link-local, unspecified and metadata
+//     addresses, checked on the address actually dialled (after DNS
+//     resolution, so on every redirect too) unless AllowPrivateNetworks;
+//   - optional rendering in headless Chromium (render.go).
+package fetch
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+// Options configure a Client. Zero fields take the defaults named.
+type Options struct {
+	ConnectTimeout time.Duration // 10s
+	HeaderTimeout  time.Duration // 20s: from request sent to response headers
+	TotalTimeout   time.Duration // 60s: the whole fetch, body included
+	MaxBodySize    int64         // 10 MiB: bytes on the wire
+	MaxDecodedSize int64         // 20 MiB: bytes after content decoding
+	MaxRedirects   int           // 10
+	UserAgent      string        // "Vigil/1.0 (+https://github.com/vigil-web/vigil)"
+	// RobotsAgent is the name matched against robots.txt groups ("Vigil").
+	RobotsAgent string
+	// IgnoreRobots disables robots.txt (for sites the user owns).
+	IgnoreRobots bool
+	// RobotsTTL is how long a robots.txt stays cached: 1h.
+	RobotsTTL time.Duration
+	// HostDelay is the minimum delay between two requests to one host; a
+	// larger Crawl-delay in robots.txt wins. Zero means none.
+	HostDelay time.Duration
+	// HostConcurrency is how many requests may run at once on one host: 1.
+	HostConcurrency int
+	// AllowPrivateNetworks lets the client reach loopback, private,
+	// link-local and metadata addresses (tests, intranets).
+	AllowPrivateNetworks bool
+	// Renderer renders pages for requests with Render set; nil refuses them.
+	Renderer Renderer
+
+	permit func(netip.Addr) bool // tests: private addresses let through
+}
+
+func (o *Options) defaults() {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&o.ConnectTimeout, 10*time.Second)
+	def(&o.HeaderTimeout, 20*time.Second)
+	def(&o.TotalTimeout, 60*time.Second)
+	def(&o.RobotsTTL, time.Hour)
+	if o.MaxBodySize <= 0 {
+		o.MaxBodySize = 10 << 20
+	}
+	if o.MaxDecodedSize <= 0 {
+		o.MaxDecodedSize = 2 * o.MaxBodySize
+	}
+	if o.MaxRedirects <= 0 {
+		o.MaxRedirects = 10
+	}
+	if o.UserAgent == "" {
+		o.UserAgent = "Vigil/1.0 (+https://github.com/vigil-web/vigil)"
+	}
+	if o.RobotsAgent == "" {
+		o.RobotsAgent = "Vigil"
+	}
+	if o.HostConcurrency <= 0 {
+		o.HostConcurrency = 1
+	}
+}
+
+// Client fetches pages. It is safe for concurrent use.
+type Client struct {
+	opt    Options
+	http   *http.Client
+	robots *robotsCache
+	hosts  *hostTable
+}
+
+var _ vigil.Fetcher = (*Client)(nil)
+
+// New returns a client with the options.
+func New(opt Options) *Client {
+	opt.defaults()
+	dialer := &net.Dialer{Timeout: opt.ConnectTimeout, KeepAlive: 30 * time.Second}
+	if !opt.AllowPrivateNetworks {
+		dialer.Control = refusePrivate(opt.permit)
+	}
+	tr := &http.Transport{
+		Proxy:                 nil, // a proxy would dial on our behalf, past the address check
+		DialContext:           dialer.DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          256,
+		MaxIdleConnsPerHost:   max(8, opt.HostConcurrency*2),
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   opt.ConnectTimeout,
+		ResponseHeaderTimeout: opt.HeaderTimeout,
+		DisableCompression:    true, // we decode ourselves, under a cap
+	}
+	c := &Client{opt: opt}
+	c.http = &http.Client{
+		Transport: tr,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) > opt.MaxRedirects {
+				return fmt.Errorf("%w: more than %d redirects", ErrRedirects, opt.MaxRedirects)
+			}
+			if err := checkScheme(req.URL); err != nil {
+				return err
+			}
+			if !opt.AllowPrivateNetworks {
+				if err := refuseLiteral(req.URL.Hostname(), opt.permit); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+	c.robots = newRobotsCache(opt.RobotsTTL)
+	c.hosts = newHostTable(opt.HostDelay, opt.HostConcurrency)
+	return c
+}
+
+// Errors a caller may branch on; every fetch error wraps one of them or is
+// a network error.
+var (
+	ErrRefused     = errors.New("address refused")
+	ErrTooLarge    = errors.New("body too large")
+	ErrRedirects   = errors.New("too many redirects")
+	ErrRobots      = errors.New("disallowed by robots.txt")
+	ErrStatus      = errors.New("HTTP error status")
+	ErrBinary      = errors.New("binary content")
+	ErrCharset     = errors.New("unsupported charset")
+	ErrEncoding    = errors.New("bad content encoding")
+	ErrUnsupported = errors.New("unsupported request")
+)
+
+func checkScheme(u *url.URL) error {
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Errorf("%w: scheme %q is not http or https", ErrUnsupported, u.Scheme)
+	}
+	return nil
+}
+
+// Fetch implements vigil.Fetcher.
+func (c *Client) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.FetchResult, error) {
+	start := time.Now()
+	u, err := url.Parse(req.URL)
+	if err != nil {
+		return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
+	}
+	if err := checkScheme(u); err != nil {
+		return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.opt.TotalTimeout)
+	defer cancel()
+
+	host := strings.ToLower(u.Host)
+	delay := time.Duration(0)
+	if !c.opt.IgnoreRobots {
+		rules, err := c.robots.get(ctx, u, c.fetchRobots)
+		if err != nil {
+			return nil, fmt.Errorf("fetch %s: robots.txt: %w", req.URL, err)
+		}
+		if !rules.allowed(c.opt.RobotsAgent, u) {
+			return nil, fmt.Errorf("fetch %s: %w", req.URL, ErrRobots)
+		}
+		delay = rules.crawlDelay(c.opt.RobotsAgent)
+	}
+	release, err := c.hosts.acquire(ctx, host, delay)
+	if err != nil {
+		return nil, fmt.Errorf("fetch %s: waiting for host %s: %w", req.URL, host, err)
+	}
+	defer release()
+
+	if req.Render {
+		if c.opt.Renderer == nil {
+			return nil, fmt.Errorf("fetch %s: %w: rendering is not configured", req.URL, ErrUnsupported)
+		}
+		if !c.opt.AllowPrivateNetworks {
+			if err := c.checkHost(ctx, u.Hostname()); err != nil {
+				return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
+			}
+		}
+		html, err := c.opt.Renderer.Render(ctx, req.URL)
+		if err != nil {
+			return nil, fmt.Errorf("fetch %s: render: %w", req.URL, err)
+		}
+		return &vigil.FetchResult{URL: req.URL, Status: 200, ContentType: "text/html", Charset: "utf-8",
+			Body: []byte(html), FetchedAt: start, Duration: time.Since(start)}, nil
+	}
+	res, err := c.get(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
+	}
+	res.FetchedAt = start
+	res.Duration = time.Since(start)
+	return res, nil
+}
+
+// checkHost resolves host and refuses it if any address is private.
+func (c *Client) checkHost(ctx context.Context, host string) error {
+	if err := refuseLiteral(host, c.opt.permit); err != nil {
+		return err
+	}
+	addrs, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+	if err != nil {
+		return err
+	}
+	for _, a := range addrs {
+		if c.opt.permit != nil && c.opt.permit(a.Unmap()) {
+			continue
+		}
+		if err := checkAddr(a); err != nil {
+			return fmt.Errorf("%s: %w", host, err)
+		}
+	}
+	return nil
+}
+
+func (c *Client) get(ctx context.Context, req *vigil.FetchRequest) (*vigil.FetchResult, error) {
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, req.URL, nil)
+	if err != nil {
+		return nil, err
+	}
+	hreq.Header.Set("User-Agent", c.opt.UserAgent)
+	hreq.Header.Set("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,text/*;q=0.8,*/*;q=0.5")
+	hreq.Header.Set("Accept-Encoding", "gzip, deflate, br")
+	if req.ETag != "" {
+		hreq.Header.Set("If-None-Match", req.ETag)
+	}
+	if !req.LastModified.IsZero() {
+		hreq.Header.Set("If-Modified-Since", req.LastModified.UTC().Format(http.TimeFormat))
+	}
+	resp, err := c.http.Do(hreq)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	res := &vigil.FetchResult{URL: resp.Request.URL.String(), Status: resp.StatusCode, ETag: resp.Header.Get("ETag")}
+	if lm, err := http.ParseTime(resp.Header.Get("Last-Modified")); err == nil {
+		res.LastModified = lm
+	}
+	if resp.StatusCode == http.StatusNotModified {
+		res.NotModified = true
+		if res.ETag == "" {
+			res.ETag = req.ETag
+		}
+		if res.LastModified.IsZero() {
+			res.LastModified = req.LastModified
+		}
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		return res, nil
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		return res, fmt.Errorf("%w %d %s", ErrStatus, resp.StatusCode, http.StatusText(resp.StatusCode))
+	}
+	if resp.ContentLength > c.opt.MaxBodySize {
+		return res, fmt.Errorf("%w: Content-Length %d exceeds the cap of %d bytes", ErrTooLarge, resp.ContentLength, c.opt.MaxBodySize)
+	}
+	raw, err := readCapped(resp.Body, c.opt.MaxBodySize)
+	if err != nil {
+		return res, err
+	}
+	body, err := decodeContent(raw, resp.Header.Get("Content-Encoding"), c.opt.MaxDecodedSize)
+	if err != nil {
+		return res, err
+	}
+	mediaType, params, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if mediaType == "" {
+		mediaType, _, _ = strings.Cut(http.DetectContentType(body), ";")
+	}
+	res.ContentType = strings.ToLower(mediaType)
+	if !isText(res.ContentType) || looksBinary(body) {
+		return res, fmt.Errorf("%w: %s is not a text document", ErrBinary, res.ContentType)
+	}
+	utf8Body, cs, err := toUTF8(body, res.ContentType, params["charset"])
+	if err != nil {
+		return res, err
+	}
+	res.Body, res.Charset = utf8Body, cs
+	return res, nil
+}
+
+// readCapped reads r fully, failing once more than limit bytes came.
+func readCapped(r io.Reader, limit int64) ([]byte, error) {
+	var buf bytes.Buffer
+	n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if n > limit {
+		return nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, limit)
+	}
+	return buf.Bytes(), nil
+}
+
+// hostTable spaces and bounds the requests to each host.
+type hostTable struct {
+	mu          sync.Mutex
+	hosts       map[string]*hostSlot
+	delay       time.Duration
+	concurrency int
+}

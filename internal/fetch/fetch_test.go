@@ -1,0 +1,314 @@
+package fetch
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/andybalholm/brotli"
+	"github.com/vigil-web/vigil"
+)
+
+func testClient(opt Options) *Client {
+	opt.AllowPrivateNetworks = true
+	if opt.TotalTimeout == 0 {
+		opt.TotalTimeout = 5 * time.Second
+	}
+	return New(opt)
+}
+
+func gzipped(t testing.TB, b []byte) []byte {
+	var buf bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	w.Write(b)
+	w.Close()
+	return buf.Bytes()
+}
+
+func TestFetch(t *testing.T) {
+	const page = `<!DOCTYPE html><html><head><title>t</title></head><body><p>Hello, world</p></body></html>`
+	latin1 := []byte("<html><body><p>caf\xe9</p></body></html>")
+	bomb := gzipped(t, bytes.Repeat([]byte("a"), 64<<20))
+	var br bytes.Buffer
+	bw := brotli.NewWriter(&br)
+	bw.Write([]byte(page))
+	bw.Close()
+
+	mux := http.NewServeMux()
+	mux.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
+	})
+	mux.HandleFunc("/page", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, page)
+	})
+	mux.HandleFunc("/etag", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("ETag", `"v1"`)
+		w.Header().Set("Last-Modified", "Mon, 02 Jan 2006 15:04:05 GMT")
+		if r.Header.Get("If-None-Match") == `"v1"` {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, page)
+	})
+	mux.HandleFunc("/gzip", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Write(gzipped(t, []byte(page)))
+	})
+	mux.HandleFunc("/br", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Header().Set("Content-Encoding", "br")
+		w.Write(br.Bytes())
+	})
+	mux.HandleFunc("/bomb", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Write(bomb)
+	})
+	mux.HandleFunc("/huge", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Header().Set("Content-Length", fmt.Sprint(1<<30))
+		chunk := bytes.Repeat([]byte("a"), 64<<10)
+		for i := 0; i < (1<<30)/len(chunk); i++ {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	})
+	mux.HandleFunc("/huge-chunked", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		chunk := bytes.Repeat([]byte("a"), 64<<10)
+		for i := 0; i < (1<<30)/len(chunk); i++ {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	})
+	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(10 * time.Second):
+		case <-r.Context().Done():
+		}
+	})
+	mux.HandleFunc("/loop", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/loop2", http.StatusFound)
+	})
+	mux.HandleFunc("/loop2", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/loop", http.StatusFound)
+	})
+	mux.HandleFunc("/latin1", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=iso-8859-1")
+		w.Write(latin1)
+	})
+	mux.HandleFunc("/meta-latin1", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<html><head><meta charset=\"windows-1252\"></head><body>caf\xe9</body></html>"))
+	})
+	mux.HandleFunc("/badcharset", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=x-no-such-charset")
+		fmt.Fprint(w, page)
+	})
+	mux.HandleFunc("/binary", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Write([]byte{0x7f, 'E', 'L', 'F', 0, 0, 1, 2})
+	})
+	mux.HandleFunc("/png-as-html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"))
+	})
+	mux.HandleFunc("/private/x", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, page) })
+	mux.HandleFunc("/500", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "boom", 500) })
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	c := testClient(Options{MaxBodySize: 1 << 20, MaxDecodedSize: 2 << 20, TotalTimeout: 2 * time.Second, MaxRedirects: 5})
+	tests := []struct {
+		name    string
+		path    string
+		etag    string
+		wantErr error
+		check   func(t *testing.T, r *vigil.FetchResult)
+	}{
+		{name: "page", path: "/page", check: func(t *testing.T, r *vigil.FetchResult) {
+			if string(r.Body) != page || r.ContentType != "text/html" || r.Charset != "utf-8" || r.Status != 200 {
+				t.Errorf("got %+v", r)
+			}
+		}},
+		{name: "etag-first", path: "/etag", check: func(t *testing.T, r *vigil.FetchResult) {
+			if r.NotModified || r.ETag != `"v1"` || r.LastModified.IsZero() {
+				t.Errorf("got %+v", r)
+			}
+		}},
+		{name: "etag-304", path: "/etag", etag: `"v1"`, check: func(t *testing.T, r *vigil.FetchResult) {
+			if !r.NotModified || r.Body != nil || r.ETag != `"v1"` {
+				t.Errorf("got %+v", r)
+			}
+		}},
+		{name: "gzip", path: "/gzip", check: func(t *testing.T, r *vigil.FetchResult) {
+			if string(r.Body) != page {
+				t.Errorf("body %q", r.Body)
+			}
+		}},
+		{name: "brotli", path: "/br", check: func(t *testing.T, r *vigil.FetchResult) {
+			if string(r.Body) != page {
+				t.Errorf("body %q", r.Body)
+			}
+		}},
+		{name: "latin1", path: "/latin1", check: func(t *testing.T, r *vigil.FetchResult) {
+			if !strings.Contains(string(r.Body), "café") || r.Charset != "windows-1252" {
+				t.Errorf("body %q charset %q", r.Body, r.Charset)
+			}
+		}},
+		{name: "meta-charset", path: "/meta-latin1", check: func(t *testing.T, r *vigil.FetchResult) {
+			if !strings.Contains(string(r.Body), "café") {
+				t.Errorf("body %q charset %q", r.Body, r.Charset)
+			}
+		}},
+		{name: "gzip-bomb", path: "/bomb", wantErr: ErrTooLarge},
+		{name: "1GB-body", path: "/huge", wantErr: ErrTooLarge},
+		{name: "1GB-body-chunked", path: "/huge-chunked", wantErr: ErrTooLarge},
+		{name: "slow", path: "/slow", wantErr: context.DeadlineExceeded},
+		{name: "redirect-loop", path: "/loop", wantErr: ErrRedirects},
+		{name: "invalid-charset", path: "/badcharset", wantErr: ErrCharset},
+		{name: "binary", path: "/binary", wantErr: ErrBinary},
+		{name: "binary-mislabelled", path: "/png-as-html", wantErr: ErrBinary},
+		{name: "robots-disallow", path: "/private/x", wantErr: ErrRobots},
+		{name: "500", path: "/500", wantErr: ErrStatus},
+		{name: "not-found", path: "/nope", wantErr: ErrStatus},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			r, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + tc.path, ETag: tc.etag})
+			if tc.wantErr != nil {
+				if !errors.Is(err, tc.wantErr) {
+					t.Fatalf("err = %v, want %v", err, tc.wantErr)
+				}
+				if time.Since(start) > 4*time.Second {
+					t.Errorf("took %v", time.Since(start))
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, r)
+		})
+	}
+}
+
+func TestServerDown(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close()
+	c := testClient(Options{IgnoreRobots: true})
+	if _, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: url + "/x"}); err == nil {
+		t.Fatal("fetch from a closed server succeeded")
+	}
+}
+
+func TestRefusePrivate(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/to-metadata":
+			http.Redirect(w, r, "http://169.254.169.254/latest/meta-data/", http.StatusFound)
+		case "/to-loopback-name":
+			http.Redirect(w, r, "http://localhost:"+r.Host[strings.LastIndex(r.Host, ":")+1:]+"/page", http.StatusFound)
+		default:
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, "<p>ok</p>")
+		}
+	}))
+	defer srv.Close()
+	port := srv.URL[strings.LastIndex(srv.URL, ":")+1:]
+
+	strict := New(Options{IgnoreRobots: true, TotalTimeout: 3 * time.Second})
+	for _, u := range []string{
+		srv.URL + "/page",                          // 127.0.0.1
+		"http://localhost:" + port + "/page",       // a name resolving to 127.0.0.1
+		"http://169.254.169.254/latest/meta-data/", // cloud metadata
+		"http://[::1]:" + port + "/",
+		"http://10.0.0.1/",
+		"http://0.0.0.0:" + port + "/",
+	} {
+		_, err := strict.Fetch(context.Background(), &vigil.FetchRequest{URL: u})
+		if !errors.Is(err, ErrRefused) {
+			t.Errorf("%s: err = %v, want refusal", u, err)
+		}
+	}
+
+	// A client that may reach 127.0.0.1 only: the first hop is allowed,
+	// the redirect to a private address is refused, whether the address
+	// is a literal or comes from DNS.
+	only := netip.MustParseAddr("127.0.0.1")
+	hop := New(Options{IgnoreRobots: true, TotalTimeout: 3 * time.Second, permit: func(a netip.Addr) bool { return a == only }})
+	if _, err := hop.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + "/page"}); err != nil {
+		t.Fatalf("permitted address: %v", err)
+	}
+	if _, err := hop.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + "/to-metadata"}); !errors.Is(err, ErrRefused) {
+		t.Errorf("redirect to metadata: err = %v, want refusal", err)
+	}
+	hop6 := New(Options{IgnoreRobots: true, TotalTimeout: 3 * time.Second, permit: func(a netip.Addr) bool { return false }})
+	if _, err := hop6.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + "/to-loopback-name"}); !errors.Is(err, ErrRefused) {
+		t.Errorf("redirect to localhost: err = %v, want refusal", err)
+	}
+}
+
+func TestPoliteness(t *testing.T) {
+	var inFlight, maxInFlight atomic.Int32
+	var robotsHits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			robotsHits.Add(1)
+			fmt.Fprint(w, "User-agent: *\nCrawl-delay: 0.05\n")
+			return
+		}
+		n := inFlight.Add(1)
+		defer inFlight.Add(-1)
+		for {
+			m := maxInFlight.Load()
+			if n <= m || maxInFlight.CompareAndSwap(m, n) {
+				break
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, "ok")
+	}))
+	defer srv.Close()
+	c := testClient(Options{})
+	start := time.Now()
+	done := make(chan error)
+	for i := 0; i < 5; i++ {
+		go func() {
+			_, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + "/p"})
+			done <- err
+		}()
+	}
+	for i := 0; i < 5; i++ {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if maxInFlight.Load() != 1 {
+		t.Errorf("%d requests at once on one host, want 1", maxInFlight.Load())
+	}
+	if d := time.Since(start); d < 4*50*time.Millisecond {
+		t.Errorf("5 requests with Crawl-delay 0.05s took %v", d)
+	}
+	if robotsHits.Load() != 1 {
+		t.Errorf("robots.txt fetched %d times, want 1 (cached)", robotsHits.Load())
+	}
+}

@@ -1,0 +1,83 @@
+package fetch
+
+import (
+	"fmt"
+	"net/netip"
+	"syscall"
+)
+
+// privateReason returns why an address may not be fetched without
+// AllowPrivateNetworks ("loopback", "private"...), or "" if it may.
+func privateReason(a netip.Addr) string {
+	a = a.Unmap()
+	switch {
+	case !a.IsValid():
+		return "invalid"
+	case a.IsLoopback():
+		return "loopback"
+	case a.IsUnspecified():
+		return "unspecified"
+	case a.IsLinkLocalUnicast(), a.IsLinkLocalMulticast():
+		return "link-local"
+	case a.IsPrivate():
+		return "private"
+	case a.IsMulticast(), a.IsInterfaceLocalMulticast():
+		return "multicast"
+	}
+	for _, p := range reserved {
+		if p.Contains(a) {
+			return "reserved"
+		}
+	}
+	return ""
+}
+
+// reserved are the ranges besides the standard library's predicates that
+// do not lead to the public internet: carrier-grade NAT, the IETF and
+// benchmarking ranges, "this network", broadcast, NAT64 of private space,
+// and the metadata address of some clouds on IPv6.
+var reserved = []netip.Prefix{
+	netip.MustParsePrefix("0.0.0.0/8"),
+	netip.MustParsePrefix("100.64.0.0/10"),
+	netip.MustParsePrefix("192.0.0.0/24"),
+	netip.MustParsePrefix("198.18.0.0/15"),
+	netip.MustParsePrefix("240.0.0.0/4"),
+	netip.MustParsePrefix("255.255.255.255/32"),
+	netip.MustParsePrefix("64:ff9b:1::/48"),
+	netip.MustParsePrefix("fd00:ec2::254/128"),
+}
+
+// refusePrivate is the dialer's Control function: it sees the address
+// about to be connected, after DNS resolution, for the first request and
+// for every redirect.
+// permit, when not nil, exempts addresses (tests use it to reach their
+// loopback server while refusing other private addresses).
+func refusePrivate(permit func(netip.Addr) bool) func(network, address string, _ syscall.RawConn) error {
+	return func(network, address string, _ syscall.RawConn) error {
+		ap, err := netip.ParseAddrPort(address)
+		if err != nil {
+			return fmt.Errorf("%w: cannot parse dialled address %q", ErrRefused, address)
+		}
+		if permit != nil && permit(ap.Addr().Unmap()) {
+			return nil
+		}
+		return checkAddr(ap.Addr())
+	}
+}
+
+func checkAddr(a netip.Addr) error {
+	if reason := privateReason(a); reason != "" {
+		return fmt.Errorf("%w: %s is a %s address (set allow_private_networks to fetch it)", ErrRefused, a.Unmap(), reason)
+	}
+	return nil
+}
+
+// refuseLiteral refuses a host that is an IP literal in private space, so
+// that a redirect to one fails with a clear message before any dialling.
+func refuseLiteral(host string, permit func(netip.Addr) bool) error {
+	a, err := netip.ParseAddr(host)
+	if err != nil || permit != nil && permit(a.Unmap()) {
+		return nil
+	}
+	return checkAddr(a)
+}

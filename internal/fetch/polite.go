@@ -1,0 +1,78 @@
+package fetch
+
+import (
+	"context"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// hostSlot is the politeness state of one host: a semaphore bounding the
+// requests in flight and a limiter spacing their starts.
+type hostSlot struct {
+	sem      chan struct{}
+	limiter  *rate.Limiter
+	delay    time.Duration
+	lastUsed time.Time
+	users    int
+}
+
+func newHostTable(delay time.Duration, concurrency int) *hostTable {
+	return &hostTable{hosts: map[string]*hostSlot{}, delay: delay, concurrency: concurrency}
+}
+
+func every(d time.Duration) rate.Limit {
+	if d <= 0 {
+		return rate.Inf
+	}
+	return rate.Every(d)
+}
+
+// acquire waits for host's turn: a free slot, then the delay since the
+// previous request (the larger of the table's delay and crawlDelay). The
+// returned function releases the slot.
+func (t *hostTable) acquire(ctx context.Context, host string, crawlDelay time.Duration) (func(), error) {
+	delay := max(t.delay, crawlDelay)
+	t.mu.Lock()
+	s := t.hosts[host]
+	if s == nil {
+		if len(t.hosts) > 10000 {
+			t.sweepLocked()
+		}
+		s = &hostSlot{sem: make(chan struct{}, t.concurrency), limiter: rate.NewLimiter(every(delay), 1), delay: delay}
+		t.hosts[host] = s
+	} else if s.delay != delay {
+		s.delay = delay
+		s.limiter.SetLimit(every(delay))
+	}
+	s.users++
+	t.mu.Unlock()
+	done := func() {
+		t.mu.Lock()
+		s.users--
+		s.lastUsed = time.Now()
+		t.mu.Unlock()
+	}
+	select {
+	case s.sem <- struct{}{}:
+	case <-ctx.Done():
+		done()
+		return nil, ctx.Err()
+	}
+	if err := s.limiter.Wait(ctx); err != nil {
+		<-s.sem
+		done()
+		return nil, err
+	}
+	return func() { <-s.sem; done() }, nil
+}
+
+// sweepLocked forgets hosts idle for longer than their delay.
+func (t *hostTable) sweepLocked() {
+	now := time.Now()
+	for h, s := range t.hosts {
+		if s.users == 0 && now.Sub(s.lastUsed) > max(s.delay, time.Minute) {
+			delete(t.hosts, h)
+		}
+	}
+}

@@ -1,0 +1,101 @@
+package fetch
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// Renderer returns the HTML of a page as a browser shows it once its
+// scripts ran.
+type Renderer interface {
+	Render(ctx context.Context, url string) (string, error)
+}
+
+// ChromiumPath is where Debian's chromium package installs the browser.
+const ChromiumPath = "/usr/bin/chromium"
+
+// Chromium renders pages in one headless Chromium process started on first
+// use (through chromedp), one tab per page. It is safe for concurrent use;
+// Close stops the browser.
+type Chromium struct {
+	// ExecPath is the browser binary; ChromiumPath if empty.
+	ExecPath string
+	// Settle is how long to wait after the load event for scripts that
+	// change the page (100ms if zero).
+	Settle time.Duration
+
+	mu      sync.Mutex
+	browser context.Context
+	cancel  []context.CancelFunc
+}
+
+var _ Renderer = (*Chromium)(nil)
+
+func (c *Chromium) start() (context.Context, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.browser != nil {
+		return c.browser, nil
+	}
+	path := c.ExecPath
+	if path == "" {
+		path = ChromiumPath
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("chromium not found at %s (install the chromium package): %w", path, err)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.NoSandbox, // containers often run as root, where the sandbox cannot start
+		chromedp.Flag("disable-dev-shm-usage", true),
+	)
+	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, bcancel := chromedp.NewContext(actx)
+	if err := chromedp.Do(bctx); err != nil { // starts the browser
+		bcancel()
+		acancel()
+		return nil, fmt.Errorf("start chromium: %w", err)
+	}
+	c.browser, c.cancel = bctx, []context.CancelFunc{bcancel, acancel}
+	return bctx, nil
+}
+
+// Render implements Renderer.
+func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
+	bctx, err := c.start()
+	if err != nil {
+		return "", err
+	}
+	tab, cancel := chromedp.NewContext(bctx)
+	defer cancel()
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+	settle := c.Settle
+	if settle <= 0 {
+		settle = 100 * time.Millisecond
+	}
+	if err := chromedp.Do(tab, chromedp.Navigate(url), chromedp.Sleep(settle)); err != nil {
+		return "", err
+	}
+	html, err := chromedp.Run(tab, chromedp.OuterHTML(chromedp.CSS("html")))
+	if err != nil {
+		return "", err
+	}
+	return "<!DOCTYPE html>\n" + html, nil
+}
+
+// Close stops the browser if it was started.
+func (c *Chromium) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, f := range c.cancel {
+		f()
+	}
+	c.browser, c.cancel = nil, nil
+	return nil
+}

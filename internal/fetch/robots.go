@@ -1,0 +1,115 @@
+package fetch
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/temoto/robotstxt"
+)
+
+// robotsRules is a host's robots.txt as parsed.
+type robotsRules struct {
+	data    *robotstxt.RobotsData
+	fetched time.Time
+}
+
+func (r *robotsRules) allowed(agent string, u *url.URL) bool {
+	if r == nil || r.data == nil {
+		return true
+	}
+	path := u.EscapedPath()
+	if path == "" {
+		path = "/"
+	}
+	if u.RawQuery != "" {
+		path += "?" + u.RawQuery
+	}
+	return r.data.TestAgent(path, agent)
+}
+
+func (r *robotsRules) crawlDelay(agent string) time.Duration {
+	if r == nil || r.data == nil {
+		return 0
+	}
+	if g := r.data.FindGroup(agent); g != nil {
+		return min(g.CrawlDelay, time.Minute)
+	}
+	return 0
+}
+
+// robotsCache keeps each origin's robots.txt for ttl; concurrent fetches of
+// one origin wait for the first.
+type robotsCache struct {
+	mu      sync.Mutex
+	ttl     time.Duration
+	entries map[string]*robotsEntry
+}
+
+type robotsEntry struct {
+	ready chan struct{}
+	rules *robotsRules
+	err   error
+}
+
+func newRobotsCache(ttl time.Duration) *robotsCache {
+	return &robotsCache{ttl: ttl, entries: map[string]*robotsEntry{}}
+}
+
+func (c *robotsCache) get(ctx context.Context, u *url.URL, fetch func(context.Context, string) (*robotsRules, error)) (*robotsRules, error) {
+	origin := u.Scheme + "://" + u.Host
+	c.mu.Lock()
+	e := c.entries[origin]
+	if e != nil {
+		select {
+		case <-e.ready:
+			if e.err != nil || time.Since(e.rules.fetched) > c.ttl {
+				e = nil
+			}
+		default:
+		}
+	}
+	if e == nil {
+		e = &robotsEntry{ready: make(chan struct{})}
+		c.entries[origin] = e
+		c.mu.Unlock()
+		e.rules, e.err = fetch(ctx, origin+"/robots.txt")
+		close(e.ready)
+		return e.rules, e.err
+	}
+	c.mu.Unlock()
+	select {
+	case <-e.ready:
+		return e.rules, e.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// fetchRobots fetches and parses a robots.txt. As RFC 9309 says: a 4xx
+// answer means no rules, a 5xx answer means everything is disallowed, and a
+// network failure is an error (the page fetch fails and is retried later).
+func (c *Client) fetchRobots(ctx context.Context, robotsURL string) (*robotsRules, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, robotsURL, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("User-Agent", c.opt.UserAgent)
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 500<<10)) // RFC 9309: at least 500 KiB parsed
+	if err != nil {
+		return nil, err
+	}
+	data, err := robotstxt.FromStatusAndBytes(resp.StatusCode, body)
+	if err != nil {
+		data, _ = robotstxt.FromStatusAndBytes(404, nil) // unparsable: no rules
+	}
+	return &robotsRules{data: data, fetched: time.Now()}, nil
+}

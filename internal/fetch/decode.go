@@ -58,7 +58,9 @@ func decodeContent(raw []byte, contentEncoding string, limit int64) ([]byte, err
 	return body, nil
 }
 
-func errorsIsTooLarge(err error) bool { return err != nil && strings.Contains(err.Error(), ErrTooLarge.Error()) }
+func errorsIsTooLarge(err error) bool {
+	return err != nil && strings.Contains(err.Error(), ErrTooLarge.Error())
+}
 
 // isText reports whether a media type is a document Vigil can compare.
 func isText(mediaType string) bool {

@@ -79,6 +79,34 @@ func (c *Checked) MarshalJSON() ([]byte, error) {
 	return json.Marshal(out)
 }
 
+// UnmarshalJSON decodes a checked sentinel as MarshalJSON writes it, for a
+// store that keeps the JSON form and rebuilds Stored values for
+// Checker.Lookup. The sentinel is validated as DecodeSentinel does; the
+// read-only members are taken as they are (they were computed by the
+// checker when the sentinel was stored).
+func (c *Checked) UnmarshalJSON(data []byte) error {
+	s, err := DecodeSentinel(data)
+	if err != nil {
+		return err
+	}
+	var extra struct {
+		Parent    string    `json:"parent"`
+		Inherited []string  `json:"inherited"`
+		URLs      []string  `json:"urls"`
+		Start     time.Time `json:"start"`
+		End       time.Time `json:"end"`
+		Warnings  []string  `json:"warnings"`
+	}
+	if err := json.Unmarshal(data, &extra); err != nil {
+		return FieldErrors{{Msg: "invalid read-only member: " + err.Error()}}
+	}
+	*c = Checked{Sentinel: s, Parent: extra.Parent, Inherited: extra.Inherited, URLs: extra.URLs, Start: extra.Start, End: extra.End}
+	for _, w := range extra.Warnings {
+		c.Warnings = append(c.Warnings, &Error{Msg: w})
+	}
+	return nil
+}
+
 // ---- encoding
 
 type jsonSentinel struct {

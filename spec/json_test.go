@@ -82,6 +82,24 @@ func TestCheckedJSON(t *testing.T) {
 	if !equalModuloPos(back, out[1].Sentinel) {
 		t.Errorf("decoded checked JSON:\n%s\nwant\n%s", Print(back), Print(out[1].Sentinel))
 	}
+	// A store keeps the JSON and gives it back to a Checker through Lookup.
+	var stored Checked
+	if err := json.Unmarshal(data, &stored); err != nil {
+		t.Fatal(err)
+	}
+	if stored.Parent != "s1" || !stored.Start.Equal(out[1].Start) || !reflect.DeepEqual(stored.URLs, out[1].URLs) || len(stored.Warnings) != 1 {
+		t.Errorf("decoded Checked %+v", stored)
+	}
+	c2 := &Checker{Now: date(2002, 11, 2, 0, 0), Lookup: func(name string) *Stored {
+		if name == "s3" {
+			return &Stored{Checked: &stored, Created: date(2002, 11, 1, 12, 0)}
+		}
+		return nil
+	}}
+	ch, err := c2.Check(mustParse(t, "Create Sentinel s4 Using s3 From start(s3) To end(s3)").Sentinels[0])
+	if err != nil || !ch.Start.Equal(out[1].Start) || !reflect.DeepEqual(ch.URLs, out[1].URLs) {
+		t.Errorf("check against a stored JSON sentinel: %v %+v", err, ch)
+	}
 }
 
 func TestJSONErrors(t *testing.T) {

@@ -22,7 +22,7 @@ var libraries = map[string][]string{
 	"tree":     {},
 	"markup":   {"tree"},
 	"delta":    {"tree"},
-	"treediff": {"tree", "delta"},
+	"treediff": {"tree", "delta", "editdist"},
 	"render":   {"tree", "delta", "markup"},
 	"spec":     {},
 	"intent":   {"tree", "delta", "treediff", "markup", "spec"},
@@ -30,6 +30,7 @@ var libraries = map[string][]string{
 	"webtable": {"tree", "markup", "delta", "treediff"},
 	"simulate": {"tree", "delta"},
 	"editdist": {"tree", "delta"},
+	"quality":  {"tree", "delta", "treediff", "simulate", "editdist", "markup"},
 }
 
 // allowedLibraryDeps are the non-standard packages a library may use.

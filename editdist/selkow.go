@@ -7,90 +7,80 @@ import (
 	"github.com/vigil-web/vigil/tree"
 )
 
-// selkow holds the distance of every pair of nodes at the same depth.
+// selkow holds the distance of every pair of nodes at the same depth of two
+// forests. Nodes are numbered locally (post-order over the forest), so the
+// trees' Post fields are neither used nor changed.
 type selkow struct {
-	a, b         *tree.Measure
-	depthA       []int32 // depth of each node
-	depthB       []int32
-	rankA, rankB []int32 // index of each node within its depth level
+	a, b         forest
 	levelB       [][]int32
 	dist         [][]int32 // dist[depth][rankA*len(levelB[depth])+rankB]
-	sizeA, sizeB []int32
+	rankA, rankB []int32   // index of each node within its depth level
 }
 
-// Distance returns the minimum cost of turning old into new with subtree
-// inserts and deletes, text updates, renames and attribute changes, the
-// matched nodes keeping their parent and their order (Selkow's model).
-func Distance(old, new *tree.Document) (int, error) {
-	s, err := newSelkow(old, new)
-	if err != nil {
-		return 0, err
-	}
-	return int(s.get(int32(len(s.a.Nodes)-1), int32(len(s.b.Nodes)-1))), nil
+// forest is a list of subtrees numbered in post-order.
+type forest struct {
+	nodes []*tree.Node
+	index map[*tree.Node]int32
+	depth []int32 // 0 for the forest's roots
+	size  []int32
 }
 
-// Script returns a minimum-cost delta from old to new in Selkow's model, and
-// its cost. It gives old the XIDs of a first version if it has none, and new
-// the XIDs of the minimum matching (fresh ones for inserted nodes), as
-// treediff.Diff does.
-func Script(old, new *tree.Document) (*delta.Delta, int, error) {
-	if old.Root != nil && old.Root.XID == 0 {
-		old.AssignXIDs()
+func newForest(roots []*tree.Node) forest {
+	f := forest{index: map[*tree.Node]int32{}}
+	for _, r := range roots {
+		tree.PostOrder(r, func(n *tree.Node) {
+			f.index[n] = int32(len(f.nodes))
+			f.nodes = append(f.nodes, n)
+		})
 	}
-	s, err := newSelkow(old, new)
-	if err != nil {
-		return nil, 0, err
-	}
-	cost := int(s.get(int32(len(s.a.Nodes)-1), int32(len(s.b.Nodes)-1)))
-	match := make([]int32, len(s.b.Nodes)) // new index -> old index, or -1
-	for i := range match {
-		match[i] = -1
-	}
-	s.backtrack(int32(len(s.a.Nodes)-1), int32(len(s.b.Nodes)-1), match)
-	next := old.NextXID
-	for _, n := range s.a.Nodes {
-		if n.XID >= next {
-			next = n.XID + 1
+	f.depth = make([]int32, len(f.nodes))
+	f.size = make([]int32, len(f.nodes))
+	for i := len(f.nodes) - 1; i >= 0; i-- { // parents before children
+		if p, ok := f.index[f.nodes[i].Parent]; ok && f.nodes[i].Parent != nil {
+			f.depth[i] = f.depth[p] + 1
 		}
 	}
-	for j, n := range s.b.Nodes {
-		if i := match[j]; i >= 0 {
-			n.XID = s.a.Nodes[i].XID
-		} else {
-			n.XID = next
-			next++
+	for i, n := range f.nodes {
+		f.size[i]++
+		if p, ok := f.index[n.Parent]; ok && n.Parent != nil {
+			f.size[p] += f.size[i]
 		}
 	}
-	new.NextXID = next
-	d, err := delta.Build(old, new)
-	if err != nil {
-		return nil, 0, fmt.Errorf("editdist: %w", err)
-	}
-	return d, cost, nil
+	return f
 }
 
-func newSelkow(old, new *tree.Document) (*selkow, error) {
-	if old.Root == nil || new.Root == nil {
-		return nil, fmt.Errorf("editdist: both documents need a root")
+func (f forest) levels() (rank []int32, byLevel [][]int32) {
+	rank = make([]int32, len(f.nodes))
+	for i := range f.nodes {
+		d := int(f.depth[i])
+		for len(byLevel) <= d {
+			byLevel = append(byLevel, nil)
+		}
+		rank[i] = int32(len(byLevel[d]))
+		byLevel[d] = append(byLevel[d], int32(i))
 	}
-	s := &selkow{a: tree.Weigh(old.Root), b: tree.Weigh(new.Root)}
+	return rank, byLevel
+}
+
+func newSelkow(rootsA, rootsB []*tree.Node, maxPairs int) (*selkow, error) {
+	s := &selkow{a: newForest(rootsA), b: newForest(rootsB)}
 	var levelA [][]int32
-	s.depthA, s.rankA, s.sizeA, levelA = levels(s.a)
-	s.depthB, s.rankB, s.sizeB, s.levelB = levels(s.b)
+	s.rankA, levelA = s.a.levels()
+	s.rankB, s.levelB = s.b.levels()
 	pairs := 0
 	for d := 0; d < len(levelA) && d < len(s.levelB); d++ {
 		pairs += len(levelA[d]) * len(s.levelB[d])
 	}
-	if pairs > MaxPairs {
-		return nil, fmt.Errorf("editdist: %d node pairs exceed the limit of %d; the exact reference is for small documents", pairs, MaxPairs)
+	if pairs > maxPairs {
+		return nil, fmt.Errorf("editdist: %d node pairs exceed the limit of %d; the exact reference is for small documents", pairs, maxPairs)
 	}
 	s.dist = make([][]int32, min(len(levelA), len(s.levelB)))
 	for d := range s.dist {
 		s.dist[d] = make([]int32, len(levelA[d])*len(s.levelB[d]))
 	}
 	// Post-order on both sides: children pairs are known before parents.
-	for i := range s.a.Nodes {
-		da := s.depthA[i]
+	for i := range s.a.nodes {
+		da := s.a.depth[i]
 		if int(da) >= len(s.dist) {
 			continue
 		}
@@ -101,68 +91,55 @@ func newSelkow(old, new *tree.Document) (*selkow, error) {
 	return s, nil
 }
 
-// levels returns each node's depth, its rank in its depth level, its subtree
-// size, and the nodes of each level in post-order.
-func levels(m *tree.Measure) (depth, rank, size []int32, byLevel [][]int32) {
-	n := len(m.Nodes)
-	depth, rank, size = make([]int32, n), make([]int32, n), make([]int32, n)
-	for i := n - 1; i >= 0; i-- { // reverse post-order: parents first
-		if p := m.Nodes[i].Parent; p != nil && i != n-1 {
-			depth[i] = depth[p.Post-1] + 1
-		}
-	}
-	for i, node := range m.Nodes {
-		size[i]++
-		if node.Parent != nil && i != n-1 {
-			size[node.Parent.Post-1] += size[i]
-		}
-		d := int(depth[i])
-		for len(byLevel) <= d {
-			byLevel = append(byLevel, nil)
-		}
-		rank[i] = int32(len(byLevel[d]))
-		byLevel[d] = append(byLevel[d], int32(i))
-	}
-	return depth, rank, size, byLevel
-}
-
 func (s *selkow) index(i, j int32) int {
-	return int(s.rankA[i])*len(s.levelB[s.depthA[i]]) + int(s.rankB[j])
+	return int(s.rankA[i])*len(s.levelB[s.a.depth[i]]) + int(s.rankB[j])
 }
 
-func (s *selkow) get(i, j int32) int32 { return s.dist[s.depthA[i]][s.index(i, j)] }
+func (s *selkow) get(i, j int32) int32 {
+	if s.a.depth[i] != s.b.depth[j] {
+		return forbidden
+	}
+	return s.dist[s.a.depth[i]][s.index(i, j)]
+}
 
 // compute returns the distance between subtrees i and j from their
-// children's distances: relabel the roots, then align the children as
-// sequences (delete a child subtree, insert one, or match two).
+// children's distances: relabel the roots, then align the children.
 func (s *selkow) compute(i, j int32) int32 {
-	r := relabelCost(s.a.Nodes[i], s.b.Nodes[j])
+	r := relabelCost(s.a.nodes[i], s.b.nodes[j])
 	if r >= forbidden {
 		return forbidden
 	}
-	table := s.align(i, j)
-	ca, cb := len(s.a.Nodes[i].Children), len(s.b.Nodes[j].Children)
-	return int32(r) + table[ca*(cb+1)+cb]
+	ka, kb := s.children(s.a, i), s.children(s.b, j)
+	t := s.align(ka, kb)
+	return int32(r) + t[len(ka)*(len(kb)+1)+len(kb)]
 }
 
-// align fills the sequence edit table of the children of i and j:
-// t[x*(cb+1)+y] is the cost of turning the first x children of i into the
-// first y children of j.
-func (s *selkow) align(i, j int32) []int32 {
-	ka, kb := s.a.Nodes[i].Children, s.b.Nodes[j].Children
+func (s *selkow) children(f forest, i int32) []int32 {
+	kids := f.nodes[i].Children
+	out := make([]int32, len(kids))
+	for k, c := range kids {
+		out[k] = f.index[c]
+	}
+	return out
+}
+
+// align fills the sequence edit table of two lists of subtrees:
+// t[x*(len(kb)+1)+y] is the cost of turning the first x of ka into the first
+// y of kb by deleting, inserting or matching whole subtrees.
+func (s *selkow) align(ka, kb []int32) []int32 {
 	ca, cb := len(ka), len(kb)
 	t := make([]int32, (ca+1)*(cb+1))
 	for y := 1; y <= cb; y++ {
-		t[y] = t[y-1] + s.sizeB[kb[y-1].Post-1]
+		t[y] = t[y-1] + s.b.size[kb[y-1]]
 	}
 	for x := 1; x <= ca; x++ {
-		ax := ka[x-1].Post - 1
-		t[x*(cb+1)] = t[(x-1)*(cb+1)] + s.sizeA[ax]
+		ax := ka[x-1]
+		t[x*(cb+1)] = t[(x-1)*(cb+1)] + s.a.size[ax]
 		for y := 1; y <= cb; y++ {
-			by := kb[y-1].Post - 1
-			best := t[(x-1)*(cb+1)+y] + s.sizeA[ax] // delete child x
-			if c := t[x*(cb+1)+y-1] + s.sizeB[by]; c < best {
-				best = c // insert child y
+			by := kb[y-1]
+			best := t[(x-1)*(cb+1)+y] + s.a.size[ax] // delete x
+			if c := t[x*(cb+1)+y-1] + s.b.size[by]; c < best {
+				best = c // insert y
 			}
 			if d := s.get(ax, by); d < forbidden {
 				if c := t[(x-1)*(cb+1)+y-1] + d; c < best {
@@ -175,28 +152,119 @@ func (s *selkow) align(i, j int32) []int32 {
 	return t
 }
 
-// backtrack records the matching of subtrees i and j in match.
-func (s *selkow) backtrack(i, j int32, match []int32) {
-	type pair struct{ i, j int32 }
-	stack := []pair{{i, j}}
+// backtrack appends to pairs the matching of the aligned lists ka and kb and
+// of every matched pair's descendants.
+func (s *selkow) backtrack(ka, kb []int32, pairs [][2]*tree.Node) [][2]*tree.Node {
+	type task struct{ ka, kb []int32 }
+	stack := []task{{ka, kb}}
 	for len(stack) > 0 {
-		p := stack[len(stack)-1]
+		tk := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		match[p.j] = p.i
-		t := s.align(p.i, p.j)
-		ka, kb := s.a.Nodes[p.i].Children, s.b.Nodes[p.j].Children
-		x, y, cb := len(ka), len(kb), len(kb)
+		t := s.align(tk.ka, tk.kb)
+		x, y, cb := len(tk.ka), len(tk.kb), len(tk.kb)
 		for x > 0 && y > 0 {
-			ax, by := ka[x-1].Post-1, kb[y-1].Post-1
+			ax, by := tk.ka[x-1], tk.kb[y-1]
 			cur := t[x*(cb+1)+y]
 			if d := s.get(ax, by); d < forbidden && cur == t[(x-1)*(cb+1)+y-1]+d {
-				stack = append(stack, pair{ax, by})
+				pairs = append(pairs, [2]*tree.Node{s.a.nodes[ax], s.b.nodes[by]})
+				stack = append(stack, task{s.children(s.a, ax), s.children(s.b, by)})
 				x, y = x-1, y-1
-			} else if cur == t[(x-1)*(cb+1)+y]+s.sizeA[ax] {
+			} else if cur == t[(x-1)*(cb+1)+y]+s.a.size[ax] {
 				x--
 			} else {
 				y--
 			}
 		}
 	}
+	return pairs
+}
+
+// Distance returns the minimum cost of turning old into new with subtree
+// inserts and deletes, text updates, renames and attribute changes, the
+// matched nodes keeping their parent and their order (Selkow's model). The
+// roots are always matched.
+func Distance(old, new *tree.Document) (int, error) {
+	if old.Root == nil || new.Root == nil {
+		return 0, fmt.Errorf("editdist: both documents need a root")
+	}
+	s, err := newSelkow([]*tree.Node{old.Root}, []*tree.Node{new.Root}, MaxPairs)
+	if err != nil {
+		return 0, err
+	}
+	return int(s.rootCost()), nil
+}
+
+// rootCost is the distance of the two roots, renaming if their names differ.
+func (s *selkow) rootCost() int32 {
+	ra, rb := int32(len(s.a.nodes)-1), int32(len(s.b.nodes)-1)
+	d := s.get(ra, rb)
+	if d >= forbidden { // the roots are always kept
+		t := s.align(s.children(s.a, ra), s.children(s.b, rb))
+		d = 1 + t[len(t)-1]
+	}
+	return d
+}
+
+// MatchForests returns a minimum-cost matching between two ordered lists of
+// subtrees in Selkow's model: the pairs of matched nodes, roots and
+// descendants. It fails if the forests have more than maxPairs node pairs at
+// equal depths.
+func MatchForests(a, b []*tree.Node, maxPairs int) ([][2]*tree.Node, error) {
+	s, err := newSelkow(a, b, maxPairs)
+	if err != nil {
+		return nil, err
+	}
+	ra, rb := make([]int32, len(a)), make([]int32, len(b))
+	for k, n := range a {
+		ra[k] = s.a.index[n]
+	}
+	for k, n := range b {
+		rb[k] = s.b.index[n]
+	}
+	return s.backtrack(ra, rb, nil), nil
+}
+
+// Script returns a minimum-cost delta from old to new in Selkow's model, and
+// its cost. It gives old the XIDs of a first version if it has none, and new
+// the XIDs of the minimum matching (fresh ones for inserted nodes), as
+// treediff.Diff does.
+func Script(old, new *tree.Document) (*delta.Delta, int, error) {
+	if old.Root == nil || new.Root == nil {
+		return nil, 0, fmt.Errorf("editdist: both documents need a root")
+	}
+	if old.Root.XID == 0 {
+		old.AssignXIDs()
+	}
+	s, err := newSelkow([]*tree.Node{old.Root}, []*tree.Node{new.Root}, MaxPairs)
+	if err != nil {
+		return nil, 0, err
+	}
+	cost := s.rootCost()
+	ra, rb := int32(len(s.a.nodes)-1), int32(len(s.b.nodes)-1)
+	pairs := s.backtrack(s.children(s.a, ra), s.children(s.b, rb), [][2]*tree.Node{{old.Root, new.Root}})
+	matched := make(map[*tree.Node]tree.XID, len(pairs))
+	for _, p := range pairs {
+		matched[p[1]] = p[0].XID
+	}
+	next := old.NextXID
+	tree.Walk(old.Root, func(n *tree.Node) bool {
+		if n.XID >= next {
+			next = n.XID + 1
+		}
+		return true
+	})
+	tree.PostOrder(new.Root, func(n *tree.Node) {
+		if x, ok := matched[n]; ok {
+			n.XID = x
+		} else {
+			n.XID = next
+			next++
+		}
+	})
+	new.NextXID = next
+	d, err := delta.Build(old, new)
+	if err != nil {
+		return nil, 0, fmt.Errorf("editdist: %w", err)
+	}
+	return d, int(cost), nil
 }

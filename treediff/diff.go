@@ -19,6 +19,8 @@ func phases(a Algorithm) ([]phase, error) {
 	switch a {
 	case XyDiff:
 		return []phase{idPhase{}, buldPhase{}, bottomUp{}, topDown{}}, nil
+	case Vigil:
+		return []phase{idPhase{}, buldPhase{}, bottomUp{}, topDown{}, recovery{}, leftovers{}, recovery{}}, nil
 	}
 	return nil, fmt.Errorf("treediff: unknown algorithm %q", a)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/editdist"
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -56,6 +57,20 @@ func ops(d *delta.Delta) string {
 	return b.String()
 }
 
+// checkApplies asserts that d turns v1 into v2, XIDs included.
+func checkApplies(t *testing.T, v1, v2 *tree.Document, d *delta.Delta) {
+	t.Helper()
+	got, err := delta.Apply(v1, d)
+	if err != nil {
+		t.Fatalf("apply: %v", err)
+	}
+	if diff := tree.Diff(got.Root, v2.Root, tree.ContentAndXIDs); diff != "" {
+		t.Fatalf("apply does not rebuild v2: %s", diff)
+	}
+}
+
+// TestDiffSeedExamples checks that the XyDiff algorithm gives the deltas of
+// the seed and of the XyDiff tool on the seed's examples (notes 001a, §8).
 func TestDiffSeedExamples(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -136,10 +151,11 @@ i par=9 pos=5 xm=(21-23) <a>
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			v1, v2 := parse(t, tt.v1), parse(t, tt.v2)
-			d, err := Diff(v1, v2, nil)
+			d, err := Diff(v1, v2, &Options{Algorithm: XyDiff})
 			if err != nil {
 				t.Fatal(err)
 			}
+			checkApplies(t, v1, v2, d)
 			if tt.ops != "" {
 				if got := ops(d); got != tt.ops {
 					t.Errorf("ops:\n%s\nwant:\n%s", got, tt.ops)
@@ -147,6 +163,70 @@ i par=9 pos=5 xm=(21-23) <a>
 			}
 			if tt.toXIDMap != "" && d.ToXIDMap.String() != tt.toXIDMap {
 				t.Errorf("ToXIDMap = %s, want %s", d.ToXIDMap, tt.toXIDMap)
+			}
+		})
+	}
+}
+
+// TestDiffVigilExamples checks Vigil's default on the seed's examples where
+// its recovery finds a cheaper delta than XyDiff.
+func TestDiffVigilExamples(t *testing.T) {
+	tests := []struct {
+		name    string
+		v1, v2  string
+		ops     string
+		cost    int
+		minimum bool // the cost is the exact minimum without moves
+	}{
+		{
+			name: "catalog: rename and update instead of delete and insert",
+			v1:   `<catalog><product><name>Notebook</name><description>2200MHz Pentium4</description><price>$1999</price></product><product><name>Digital Camera</name><description>Fuji FinePix 2600Z</description><status>Not Available</status></product></catalog>`,
+			v2:   `<catalog><product><name>Notebook</name><description>2200MHz Pentium4</description><price>$1999</price></product><product><name>Digital Camera</name><description>Fuji FinePix 2600Z</description><price>$299</price></product></catalog>`,
+			ops: `rn xid=13 ov="status" nv="price"
+d par=13 pos=1 xm=(12) update "Not Available"
+i par=13 pos=1 xm=(12) update "$299"
+`,
+			cost:    2,
+			minimum: true,
+		},
+		{
+			name: "camera: same as XyDiff",
+			v1:   `<Category><Title>Digital Cameras</Title><Discount><Product><Name>tx123</Name><Price>$499</Price></Product></Discount><NewProducts><Product><Name>zy456</Name><Price>$799</Price></Product></NewProducts></Category>`,
+			v2:   `<Category><Title>Digital Cameras</Title><Discount><Product><Name>zy456</Name><Price>$699</Price></Product></Discount><NewProducts><Product><Name>abc</Name><Price>$899</Price></Product></NewProducts></Category>`,
+			cost: 12,
+		},
+		{
+			name:    "E6: 12, the minimum, instead of XyDiff's 20",
+			v1:      `<top><a><b>text</b><b>text</b></a><a><b>text</b></a></top>`,
+			v2:      `<top><a><b>new text</b></a><a><b>new text</b></a><a><b>updated text</b><b>text</b><b>text</b></a><a><b>updated text</b></a><a><b>updated text</b></a></top>`,
+			cost:    12,
+			minimum: true,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v1, v2 := parse(t, tt.v1), parse(t, tt.v2)
+			d, err := Diff(v1, v2, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkApplies(t, v1, v2, d)
+			if tt.ops != "" {
+				if got := ops(d); got != tt.ops {
+					t.Errorf("ops:\n%s\nwant:\n%s", got, tt.ops)
+				}
+			}
+			if c := d.Cost(1); c != tt.cost {
+				t.Errorf("cost = %d, want %d\n%s", c, tt.cost, ops(d))
+			}
+			if tt.minimum {
+				ref, err := editdist.Distance(parse(t, tt.v1), parse(t, tt.v2))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ref != tt.cost {
+					t.Errorf("exact minimum = %d, want %d", ref, tt.cost)
+				}
 			}
 		})
 	}

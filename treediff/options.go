@@ -7,12 +7,16 @@ type Algorithm string
 const (
 	// XyDiff is the seed's algorithm: its five phases and nothing more.
 	XyDiff Algorithm = "xydiff"
+	// Vigil is XyDiff followed by an exact recovery of what it left
+	// unmatched (see recovery): deltas close to the minimum at XyDiff's
+	// speed. It is the default.
+	Vigil Algorithm = "vigil"
 )
 
 // Options configure Diff. The zero value (or a nil *Options) gives the
 // defaults.
 type Options struct {
-	// Algorithm is the matching algorithm; empty means XyDiff.
+	// Algorithm is the matching algorithm; empty means Vigil.
 	Algorithm Algorithm
 	// KeyAttrs names attributes that identify an element, as ID attributes
 	// declared in a DTD do (for example "id" or "name"): two elements that
@@ -26,7 +30,7 @@ type Options struct {
 
 func (o *Options) algorithm() Algorithm {
 	if o == nil || o.Algorithm == "" {
-		return XyDiff
+		return Vigil
 	}
 	return o.Algorithm
 }

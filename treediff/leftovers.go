@@ -1,0 +1,203 @@
+package treediff
+
+import (
+	"strings"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// Bounds of the leftover search, so that it stays linear.
+const (
+	// leftoverPostings is the most candidates a word may point to; a word
+	// shared by more is too common to tell subtrees apart and is skipped.
+	leftoverPostings = 64
+	// leftoverTextLimit is how much of a subtree's text is compared.
+	leftoverTextLimit = 2000
+	// leftoverSimilarity is the least Dice coefficient of the word sets of
+	// two subtrees for them to be paired.
+	leftoverSimilarity = 0.5
+)
+
+// leftovers pairs subtrees that moved and changed at the same time. After
+// the other phases, the roots of the deleted regions (unmatched old nodes
+// under a matched parent) and of the inserted regions are left; an inserted
+// and a deleted root with the same name whose words are similar are paired,
+// which makes a move plus a few edits of what would be a delete plus an
+// insert of both subtrees. Candidates are found through an inverted index of
+// their words, so each inserted root is compared only with deleted roots
+// that share a word with it. A later recovery pass matches their insides.
+type leftovers struct{}
+
+func (leftovers) name() string { return "leftovers" }
+
+// leftover is a deleted region root that an inserted one may pair with.
+type leftover struct {
+	node  int32
+	words map[string]struct{}
+}
+
+func (leftovers) run(m *matching) {
+	m.pairIdenticalRegions()
+	var cands []leftover
+	small := map[uint64][]int32{}    // name -> small candidates, in document order
+	postings := map[string][]int32{} // word -> candidates
+	for i, o := range m.old.Nodes {
+		if m.oldMatch[i] >= 0 || o.Parent == nil || m.oldMatch[parentIndex(o)] < 0 || o.Kind != tree.Element {
+			continue
+		}
+		if m.oldSize[i] <= smallRegion {
+			small[m.oldName[i]] = append(small[m.oldName[i]], int32(len(cands)))
+		}
+		c := leftover{node: int32(i), words: wordSet(o)}
+		for w := range c.words {
+			if p := postings[w]; len(p) <= leftoverPostings {
+				postings[w] = append(p, int32(len(cands)))
+			}
+		}
+		cands = append(cands, c)
+	}
+	if len(cands) == 0 {
+		return
+	}
+	seen := map[int32]bool{}
+	for j, v := range m.new.Nodes {
+		if m.newMatch[j] >= 0 || v.Parent == nil || m.newMatch[parentIndex(v)] < 0 || v.Kind != tree.Element {
+			continue
+		}
+		words := wordSet(v)
+		clear(seen)
+		best, bestScore := int32(-1), leftoverSimilarity
+		for w := range words {
+			p := postings[w]
+			if len(p) > leftoverPostings {
+				continue
+			}
+			for _, k := range p {
+				c := &cands[k]
+				if seen[k] || m.oldMatch[c.node] >= 0 || m.oldName[c.node] != m.newName[j] || m.oldKey[c.node] != m.newKey[j] {
+					continue
+				}
+				seen[k] = true
+				s := dice(words, c.words)
+				// Ties go to the candidate first in document order.
+				if s > bestScore || (s == bestScore && (best < 0 || c.node < cands[best].node)) {
+					best, bestScore = k, s
+				}
+			}
+		}
+		if best < 0 && m.newSize[j] <= smallRegion {
+			best = m.smallCandidate(cands, small, int32(j))
+		}
+		if best >= 0 {
+			m.pair(cands[best].node, int32(j))
+		}
+	}
+}
+
+// smallRegion is the size at or under which an inserted region is paired
+// with a deleted one of the same name even without shared words: with at
+// most one child, pairing costs a move and at most one edit, never more than
+// the delete and insert it replaces.
+const smallRegion = 2
+
+// smallCandidate returns the first free small deleted region root with new
+// node j's name and ID key, or -1. Taken candidates are dropped from the
+// front of their list.
+func (m *matching) smallCandidate(cands []leftover, small map[uint64][]int32, j int32) int32 {
+	list := small[m.newName[j]]
+	for len(list) > 0 && m.oldMatch[cands[list[0]].node] >= 0 {
+		list = list[1:]
+	}
+	small[m.newName[j]] = list
+	for _, k := range list {
+		if i := cands[k].node; m.oldMatch[i] < 0 && m.oldKey[i] == m.newKey[j] {
+			return k
+		}
+	}
+	return -1
+}
+
+// isRegionRoot reports whether node n (of the old or new tree, by match)
+// is unmatched under a matched parent: the root of a deleted or inserted
+// region.
+func isRegionRoot(n *tree.Node, match []int32) bool {
+	return match[n.Post-1] < 0 && n.Parent != nil && match[n.Parent.Post-1] >= 0
+}
+
+// pairIdenticalRegions pairs inserted and deleted regions whose subtrees
+// are identical, whatever their place: one move instead of deleting and
+// inserting the same content. Regions are paired in document order.
+func (m *matching) pairIdenticalRegions() {
+	var oldRoots []int32
+	for i, o := range m.old.Nodes {
+		if isRegionRoot(o, m.oldMatch) {
+			oldRoots = append(oldRoots, int32(i))
+		}
+	}
+	if len(oldRoots) == 0 {
+		return
+	}
+	free := map[tree.Signature][]int32{}
+	for _, i := range oldRoots {
+		free[m.old.Signature[i]] = append(free[m.old.Signature[i]], i)
+	}
+	for j, v := range m.new.Nodes {
+		if !isRegionRoot(v, m.newMatch) {
+			continue
+		}
+		sig := m.new.Signature[j]
+		list := free[sig]
+		for k, i := range list {
+			if m.oldMatch[i] < 0 && m.oldKey[i] == m.newKey[j] {
+				m.zip(i, int32(j))
+				free[sig] = list[k+1:]
+				break
+			}
+		}
+	}
+}
+
+// wordSet returns the words of a subtree's text and attribute values.
+func wordSet(n *tree.Node) map[string]struct{} {
+	set := map[string]struct{}{}
+	budget := leftoverTextLimit
+	tree.Walk(n, func(x *tree.Node) bool {
+		if budget <= 0 {
+			return false
+		}
+		var s string
+		if x.Kind == tree.Element {
+			for _, a := range x.Attrs {
+				set[a.Name+"="+a.Value] = struct{}{}
+			}
+			return true
+		}
+		s = x.Value
+		if len(s) > budget {
+			s = s[:budget]
+		}
+		budget -= len(s)
+		for _, w := range strings.Fields(s) {
+			set[w] = struct{}{}
+		}
+		return true
+	})
+	return set
+}
+
+// dice returns 2|a∩b| / (|a|+|b|), and 1 for two empty sets.
+func dice(a, b map[string]struct{}) float64 {
+	if len(a)+len(b) == 0 {
+		return 1
+	}
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	common := 0
+	for w := range a {
+		if _, ok := b[w]; ok {
+			common++
+		}
+	}
+	return 2 * float64(common) / float64(len(a)+len(b))
+}

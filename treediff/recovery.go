@@ -1,0 +1,165 @@
+package treediff
+
+import (
+	"github.com/vigil-web/vigil/editdist"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// recoveryBudget bounds the node pairs of a gap that is matched exactly;
+// larger gaps are aligned by name only. It keeps the exact step linear in
+// practice: a gap costs at most recoveryBudget steps.
+const recoveryBudget = 1 << 14
+
+// labelAlignLimit bounds the name alignment of a large gap (a table of
+// labelAlignLimit cells); beyond it, same-name children are paired in order.
+const labelAlignLimit = 1 << 20
+
+// recovery re-matches what XyDiff left unmatched under matched parents, as
+// GumTree's recovery step does: between two children of a matched pair that
+// are matched to each other in order (anchors), the unmatched children of
+// both sides form a gap. A small gap is matched exactly with Selkow's
+// minimum edit distance (package editdist); a large one by aligning the
+// names of its children in order. A text that changed is paired with its
+// old value this way, an update instead of a delete and an insert.
+type recovery struct{}
+
+func (recovery) name() string { return "recovery" }
+
+func (recovery) run(m *matching) {
+	stack := []int32{int32(len(m.old.Nodes) - 1)}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if j := m.oldMatch[i]; j >= 0 {
+			m.recoverChildren(i, j)
+		}
+		o := m.old.Nodes[i]
+		for k := len(o.Children) - 1; k >= 0; k-- {
+			stack = append(stack, oldIndex(o.Children[k]))
+		}
+	}
+}
+
+// recoverChildren matches the gaps between the anchored children of old
+// node i and new node j.
+func (m *matching) recoverChildren(i, j int32) {
+	o, v := m.old.Nodes[i], m.new.Nodes[j]
+	if len(o.Children) == 0 || len(v.Children) == 0 {
+		return
+	}
+	// Anchors: children of o matched with children of v, kept in increasing
+	// order on both sides.
+	var gapOld, gapNew []*tree.Node
+	ko, kv := 0, 0
+	flush := func(endOld, endNew int) {
+		gapOld, gapNew = gapOld[:0], gapNew[:0]
+		for ; ko < endOld; ko++ {
+			if c := o.Children[ko]; m.oldMatch[oldIndex(c)] < 0 {
+				gapOld = append(gapOld, c)
+			}
+		}
+		for ; kv < endNew; kv++ {
+			if c := v.Children[kv]; m.newMatch[newIndex(c)] < 0 {
+				gapNew = append(gapNew, c)
+			}
+		}
+		if len(gapOld) > 0 && len(gapNew) > 0 {
+			m.matchGap(gapOld, gapNew)
+		}
+	}
+	for k, c := range o.Children {
+		mj := m.oldMatch[oldIndex(c)]
+		if mj < 0 || parentIndex(m.new.Nodes[mj]) != j {
+			continue
+		}
+		// The anchor's position among v's children: v's children are few
+		// compared with the walk, and the match's index is found by a scan
+		// that starts at the current gap.
+		l := -1
+		for x := kv; x < len(v.Children); x++ {
+			if newIndex(v.Children[x]) == mj {
+				l = x
+				break
+			}
+		}
+		if l < 0 {
+			continue // out of order: not an anchor
+		}
+		flush(k, l)
+		ko, kv = k+1, l+1
+	}
+	flush(len(o.Children), len(v.Children))
+}
+
+// matchGap pairs the unmatched subtrees of a gap.
+func (m *matching) matchGap(a, b []*tree.Node) {
+	var sa, sb int
+	for _, n := range a {
+		sa += int(m.oldSize[oldIndex(n)])
+	}
+	for _, n := range b {
+		sb += int(m.newSize[newIndex(n)])
+	}
+	if sa*sb <= recoveryBudget {
+		pairs, err := editdist.MatchForests(a, b, recoveryBudget)
+		if err == nil {
+			for _, p := range pairs {
+				x, y := oldIndex(p[0]), newIndex(p[1])
+				if m.canPair(x, y) {
+					m.pair(x, y)
+				}
+			}
+			return
+		}
+	}
+	m.alignNames(a, b)
+}
+
+// canPair reports whether old node i and new node j may be paired by the
+// exact recovery: both free, the same kind and the same ID key (names may
+// differ: a rename costs less than a delete and an insert).
+func (m *matching) canPair(i, j int32) bool {
+	return m.oldMatch[i] < 0 && m.newMatch[j] < 0 &&
+		m.old.Nodes[i].Kind == m.new.Nodes[j].Kind && m.oldKey[i] == m.newKey[j]
+}
+
+// alignNames pairs the subtrees of a large gap whose names agree, along a
+// longest common subsequence of their names (or in order, when the gap is
+// too large for the table).
+func (m *matching) alignNames(a, b []*tree.Node) {
+	if len(a)*len(b) > labelAlignLimit {
+		k := 0
+		for _, x := range a {
+			for y := k; y < len(b) && y < k+8; y++ {
+				if m.canMatch(oldIndex(x), newIndex(b[y])) {
+					m.pair(oldIndex(x), newIndex(b[y]))
+					k = y + 1
+					break
+				}
+			}
+		}
+		return
+	}
+	ca, cb := len(a), len(b)
+	t := make([]int32, (ca+1)*(cb+1))
+	for x := ca - 1; x >= 0; x-- {
+		for y := cb - 1; y >= 0; y-- {
+			best := max(t[(x+1)*(cb+1)+y], t[x*(cb+1)+y+1])
+			if m.canMatch(oldIndex(a[x]), newIndex(b[y])) {
+				best = max(best, t[(x+1)*(cb+1)+y+1]+1)
+			}
+			t[x*(cb+1)+y] = best
+		}
+	}
+	for x, y := 0, 0; x < ca && y < cb; {
+		switch {
+		case m.canMatch(oldIndex(a[x]), newIndex(b[y])) && t[x*(cb+1)+y] == t[(x+1)*(cb+1)+y+1]+1:
+			m.pair(oldIndex(a[x]), newIndex(b[y]))
+			x, y = x+1, y+1
+		case t[(x+1)*(cb+1)+y] >= t[x*(cb+1)+y+1]:
+			x++
+		default:
+			y++
+		}
+	}
+}

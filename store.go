@@ -251,3 +251,17 @@ type OutboxStore interface {
 	// absent.
 	MarkNotificationDead(ctx context.Context, id int64, errMsg string) error
 }
+
+// BodyCodec compresses bodies and encodes one body as a byte-exact patch
+// against another. internal/zstd implements it; the warehouse service uses
+// it without knowing the format.
+type BodyCodec interface {
+	// Compress returns body compressed.
+	Compress(body []byte) ([]byte, error)
+	// Decompress reverses Compress.
+	Decompress(data []byte) ([]byte, error)
+	// Diff encodes target as a patch against base.
+	Diff(base, target []byte) ([]byte, error)
+	// Patch returns target from base and Diff(base, target).
+	Patch(base, patch []byte) ([]byte, error)
+}

@@ -1,0 +1,87 @@
+// Package warehouse is Vigil's web warehouse service: it keeps every
+// version of every resource, cheaply, and reads any of them back exactly.
+//
+// It works over the root package's store interfaces (vigil.ResourceStore,
+// vigil.VersionStore) and a vigil.BodyCodec (internal/zstd), so the same
+// policy runs on SQLite and PostgreSQL. WHOWEDA's model (note 004) gives
+// the vocabulary: a resource is a node (one per canonical URL), a version a
+// (node id, version id) pair with its metadata, and the outgoing links of a
+// version are link objects with source, target, label and link type.
+//
+// # Storage of bodies
+//
+//  1. Content addressing. A body is named by its SHA-256 and compressed
+//     with zstd; a blob is stored once however many versions of however
+//     many resources are kept in full with that content. A fetch identical
+//     to the previous one costs a version row and nothing else.
+//  2. Backward patches. The newest version of a resource is kept in full.
+//     When a new version arrives, the previous newest one is re-encoded, in
+//     the same transaction, as a byte-exact patch against the new one: zstd
+//     with the newer body as a raw dictionary (internal/zstd). A version is
+//     thus a patch against its successor, and reading version n walks
+//     forward to the nearest full body and applies the patches back.
+//  3. Full copies. A version whose Seq is a multiple of k (FullEvery,
+//     default 16) stays in full when its successor arrives, so reading any
+//     version applies at most k-1 patches.
+//  4. Tree deltas (Options.TreeDeltas). For each version whose successor
+//     differs and both parse as HTML or XML, the XyDelta from the successor
+//     back to it (delta.Invert(treediff.Diff(v, next)), v numbered afresh),
+//     XML-encoded and compressed, sits beside the patch, so that Diff of two
+//     consecutive versions needs no re-diff. Trees are parsed from the exact
+//     bytes, so Document(n) is always the tree of what was fetched.
+//
+// # Why byte patches and tree deltas both
+//
+// The issue asks for older versions as XyDelta backward deltas and for
+// reading version n to return exactly the bytes fetched. A tree delta
+// cannot give the bytes back: the HTML5 parser normalises (implied tags,
+// attribute quoting, white space, character references), so the tree of a
+// page does not determine its bytes. Byte patches keep the bytes; tree
+// deltas keep the structural change. Both are kept; the measurements below
+// decide how much of each.
+//
+// # Measured size (100 versions of a 100 KB page changing 1 % a version)
+//
+// The baseline stores every version zstd-compressed in full (the way
+// changedetection.io keeps history): about 2.97 MB for the synthetic page
+// of SyntheticHistory (seed 42), ~29.6 KB a version. Measured with
+// TestSizeBudget and `vigil bench store` on 2026-11-21:
+//
+//	k = 16, byte patches only      8.1 %  (7 full copies, 93 patches of ~330 B)
+//	k = 16, all tree deltas        11.3 %  (tree deltas ~1 KB a version)
+//	k = 32, byte patches only      5.0 %
+//	k = 64, byte patches only      3.1 %  (3.7 % with the last 16 tree deltas)
+//	k = 100 (one full copy)        2.0 %
+//
+// The budget of 5 % cannot be met with k = 16 on this workload whatever the
+// patch format: a full copy every 16 versions means at least 7 standalone
+// copies in 100 versions, each as large as one version of the baseline, so
+// 7 % before any patch. The choice made here:
+//
+//   - k stays 16 by default, as the issue's read-latency target (under
+//     10 ms with k = 16) and the crash and conformance tests assume; the
+//     ratio at k = 16 is reported honestly as 8.1 %.
+//   - k = 64 meets the size budget (3.1 %, 3.7 % with the last 16 tree
+//     deltas) and keeps the worst read under the 10 ms target for 100 KB
+//     pages (see BENCHMARKS.md); `vigil bench store` prints both.
+//   - Tree deltas are kept for the DefaultTreeDeltaKeep (16) newest
+//     versions only: all of them would add ~3.4 % on their own. Older
+//     consecutive diffs are recomputed from the exact bytes on demand.
+//
+// # Retention
+//
+// Retention by age, count and stored bytes per resource drops the oldest
+// versions first. Because every patch points at a newer version, dropping
+// the oldest never breaks a chain; a version that stays and is a patch
+// against one that goes (which this package never writes, but another
+// writer could, through ReplaceBody) is materialised as a full copy before
+// the drop, and the store refuses (ECONFLICT) a drop that would break a
+// chain. The newest version always stays.
+//
+// # Concurrency
+//
+// Puts to one resource are serialised within a process; across processes
+// (PostgreSQL workers) the store's ECONFLICT on a stale head makes Put
+// retry on the new head. Reads run concurrently with writes; a read that
+// races a re-encoding of the chain it walks starts again.
+package warehouse

@@ -1,0 +1,134 @@
+package warehouse
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/tree"
+	"github.com/vigil-web/vigil/treediff"
+)
+
+// parse parses a version's body as HTML or XML (markup.Parse decides; the
+// version's charset overrides the document's declarations).
+func parse(body []byte, v *vigil.Version) (*tree.Document, error) {
+	opt := &markup.Options{}
+	if v.Charset != "" {
+		opt.Charset = v.Charset
+	}
+	doc, _, err := markup.ParseBytes(body, opt)
+	return doc, err
+}
+
+// parseable reports whether a version's content type is one a tree can be
+// built from.
+func parseable(v *vigil.Version) bool {
+	switch v.ContentType {
+	case "", "text/html", "application/xhtml+xml", "text/xml", "application/xml", "application/rss+xml", "application/atom+xml", "image/svg+xml":
+		return v.Error == ""
+	}
+	return false
+}
+
+// backwardTreeDelta returns the compressed XyDelta XML of the delta from
+// next back to prev: Invert(treediff.Diff(prev, next)) with prev numbered
+// afresh (post-order XIDs from 1), so that the delta stands alone: parse
+// prev, assign XIDs, and the inverse applies.
+func (w *Warehouse) backwardTreeDelta(prevBody []byte, prev *vigil.Version, nextBody []byte, next *vigil.Version) ([]byte, error) {
+	if !parseable(prev) || !parseable(next) {
+		return nil, nil
+	}
+	d, err := diffBodies(prevBody, prev, nextBody, next)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := delta.EncodeXML(&buf, delta.Invert(d)); err != nil {
+		return nil, err
+	}
+	return w.opt.Codec.Compress(buf.Bytes())
+}
+
+func diffBodies(oldBody []byte, oldV *vigil.Version, newBody []byte, newV *vigil.Version) (*delta.Delta, error) {
+	a, err := parse(oldBody, oldV)
+	if err != nil {
+		return nil, fmt.Errorf("parse version %d: %w", oldV.ID, err)
+	}
+	b, err := parse(newBody, newV)
+	if err != nil {
+		return nil, fmt.Errorf("parse version %d: %w", newV.ID, err)
+	}
+	a.AssignXIDs()
+	return treediff.Diff(a, b, nil)
+}
+
+// Document returns the tree of a version, parsed from its exact bytes, with
+// XIDs numbered afresh (post-order from 1).
+func (w *Warehouse) Document(ctx context.Context, versionID int64) (*tree.Document, error) {
+	v, err := w.store.FindVersionByID(ctx, versionID)
+	if err != nil {
+		return nil, err
+	}
+	body, err := w.Body(ctx, versionID)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := parse(body, v)
+	if err != nil {
+		return nil, vigil.Errorf(vigil.EINVALID, "version %d does not parse as HTML or XML", versionID)
+	}
+	doc.AssignXIDs()
+	return doc, nil
+}
+
+// Diff returns the delta from version from to version to (of the same
+// resource), in terms of from's document numbered afresh (Document(from)):
+// delta.Apply(Document(from), d) gives to's tree. For consecutive versions
+// it inverts the stored backward delta; otherwise it runs the tree differ.
+// It returns ENOTFOUND for an unknown version and EINVALID for versions of
+// different resources or that do not parse.
+func (w *Warehouse) Diff(ctx context.Context, from, to int64) (*delta.Delta, error) {
+	a, err := w.store.FindVersionByID(ctx, from)
+	if err != nil {
+		return nil, err
+	}
+	b, err := w.store.FindVersionByID(ctx, to)
+	if err != nil {
+		return nil, err
+	}
+	if a.ResourceID != b.ResourceID {
+		return nil, vigil.Errorf(vigil.EINVALID, "versions %d and %d belong to different resources", from, to)
+	}
+	if b.Seq == a.Seq+1 {
+		sb, err := w.store.Body(ctx, from)
+		if err != nil {
+			return nil, err
+		}
+		if len(sb.TreeDelta) > 0 {
+			raw, err := w.opt.Codec.Decompress(sb.TreeDelta)
+			if err == nil {
+				ds, err := delta.DecodeXML(bytes.NewReader(raw))
+				if err == nil && len(ds) == 1 {
+					return delta.Invert(ds[0]), nil
+				}
+			}
+			w.log.Warn("stored tree delta unreadable; diffing again", "version", from, "err", err)
+		}
+	}
+	ab, err := w.Body(ctx, from)
+	if err != nil {
+		return nil, err
+	}
+	bb, err := w.Body(ctx, to)
+	if err != nil {
+		return nil, err
+	}
+	d, err := diffBodies(ab, a, bb, b)
+	if err != nil {
+		return nil, vigil.Errorf(vigil.EINVALID, "versions %d and %d cannot be compared as trees", from, to)
+	}
+	return d, nil
+}

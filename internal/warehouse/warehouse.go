@@ -1,0 +1,384 @@
+package warehouse
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+// Store is what the warehouse needs of a backend.
+type Store interface {
+	vigil.ResourceStore
+	vigil.VersionStore
+}
+
+// DefaultFullEvery is the default k: a version whose Seq is a multiple of k
+// is kept in full, so reading any version applies at most k-1 patches.
+const DefaultFullEvery = 16
+
+// DefaultTreeDeltaKeep is how many of the newest versions keep their tree
+// delta by default (see doc.go for why not all of them).
+const DefaultTreeDeltaKeep = 16
+
+// Options configure a Warehouse. Codec is required.
+type Options struct {
+	Codec vigil.BodyCodec
+	// FullEvery is k (DefaultFullEvery if 0; 1 keeps every version in full).
+	FullEvery int
+	// TreeDeltas keeps, for each version whose successor differs and both
+	// parse as HTML or XML, the XyDelta from the successor back to it, so
+	// that Diff of consecutive versions needs no re-diff. It costs a parse
+	// of both versions and a tree diff on every write.
+	TreeDeltas bool
+	// TreeDeltaKeep keeps tree deltas on the TreeDeltaKeep newest versions
+	// only (older ones are dropped by a maintenance write after each
+	// append): DefaultTreeDeltaKeep if 0, all of them if negative.
+	TreeDeltaKeep int
+	// Retention applies after every append; its zero value keeps everything.
+	Retention Retention
+	Logger    *slog.Logger
+	Now       func() time.Time
+}
+
+// Retention bounds what is kept per resource. The newest version is always
+// kept. Zero fields do not bound.
+type Retention struct {
+	MaxAge      time.Duration // drop versions fetched longer ago than this
+	MaxVersions int           // keep at most this many versions
+	MaxBytes    int64         // keep the resource's stored bytes at most this
+}
+
+func (r Retention) zero() bool { return r == Retention{} }
+
+// Warehouse stores and reads versions of resources: content hashing and
+// deduplication, chain maintenance (the newest body in full, older ones as
+// byte-exact backward patches with a full copy every k versions, optional
+// tree deltas), retention, and reads of bytes, trees and diffs.
+type Warehouse struct {
+	store Store
+	opt   Options
+	log   *slog.Logger
+	now   func() time.Time
+	// locks serialise Puts to one resource within this process (striped by
+	// resource id); across processes the store's ECONFLICT does.
+	locks [64]sync.Mutex
+
+	// heads caches the body of each resource's newest version, which the
+	// next Put diffs against, so that a write need not decompress it.
+	headsMu sync.Mutex
+	heads   map[int64]cachedHead
+}
+
+type cachedHead struct {
+	versionID int64
+	body      []byte
+}
+
+// maxCachedHeads bounds the head cache (bodies of up to this many
+// resources are kept in memory).
+const maxCachedHeads = 256
+
+func (w *Warehouse) cachedHead(resourceID, versionID int64) []byte {
+	w.headsMu.Lock()
+	defer w.headsMu.Unlock()
+	if h, ok := w.heads[resourceID]; ok && h.versionID == versionID {
+		return h.body
+	}
+	return nil
+}
+
+func (w *Warehouse) cacheHead(resourceID, versionID int64, body []byte) {
+	w.headsMu.Lock()
+	defer w.headsMu.Unlock()
+	if w.heads == nil {
+		w.heads = map[int64]cachedHead{}
+	}
+	if _, ok := w.heads[resourceID]; !ok && len(w.heads) >= maxCachedHeads {
+		for k := range w.heads { // evict one at random
+			delete(w.heads, k)
+			break
+		}
+	}
+	w.heads[resourceID] = cachedHead{versionID, body}
+}
+
+// New returns a warehouse over store.
+func New(store Store, opt Options) (*Warehouse, error) {
+	if opt.Codec == nil {
+		return nil, fmt.Errorf("warehouse: a body codec is required")
+	}
+	if opt.FullEvery == 0 {
+		opt.FullEvery = DefaultFullEvery
+	}
+	if opt.TreeDeltaKeep == 0 {
+		opt.TreeDeltaKeep = DefaultTreeDeltaKeep
+	}
+	if opt.FullEvery < 1 {
+		return nil, fmt.Errorf("warehouse: FullEvery must be positive")
+	}
+	w := &Warehouse{store: store, opt: opt, log: opt.Logger, now: opt.Now}
+	if w.log == nil {
+		w.log = slog.New(slog.DiscardHandler)
+	}
+	if w.now == nil {
+		w.now = time.Now
+	}
+	return w, nil
+}
+
+// Store returns the warehouse's store.
+func (w *Warehouse) Store() Store { return w.store }
+
+// Fetch is one fetch of a URL, as the fetcher reports it.
+type Fetch struct {
+	URL           string
+	FetchedAt     time.Time // now if zero
+	Status        int
+	ETag          string
+	LastModified  time.Time
+	ContentType   string
+	Charset       string
+	FetchDuration time.Duration
+	Error         string
+	Body          []byte
+	Links         []*vigil.Link
+}
+
+// Hash returns the hex SHA-256 of body, a version's ContentHash.
+func Hash(body []byte) string {
+	h := sha256.Sum256(body)
+	return hex.EncodeToString(h[:])
+}
+
+// Put stores f as the newest version of its URL's resource and returns it.
+// It returns EINVALID for a bad URL or metadata. A concurrent Put to the
+// same resource makes the store refuse with ECONFLICT; Put then retries on
+// the new head, a few times.
+func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
+	r, err := w.store.EnsureResource(ctx, f.URL)
+	if err != nil {
+		return nil, err
+	}
+	at := f.FetchedAt
+	if at.IsZero() {
+		at = w.now()
+	}
+	v := &vigil.Version{ResourceID: r.ID, FetchedAt: at.UTC(), Status: f.Status, ETag: f.ETag,
+		LastModified: f.LastModified, ContentType: f.ContentType, Charset: f.Charset, Size: int64(len(f.Body)),
+		ContentHash: Hash(f.Body), FetchDuration: f.FetchDuration, Error: f.Error}
+	if !v.LastModified.IsZero() {
+		v.LastModified = v.LastModified.UTC()
+	}
+	if err := v.Validate(); err != nil {
+		return nil, err
+	}
+	data, err := w.opt.Codec.Compress(f.Body)
+	if err != nil {
+		return nil, fmt.Errorf("compress: %w", err)
+	}
+	blob := &vigil.Blob{Hash: v.ContentHash, Size: v.Size, Data: data}
+	mu := &w.locks[uint64(r.ID)%uint64(len(w.locks))]
+	mu.Lock()
+	defer mu.Unlock()
+	for attempt := 0; ; attempt++ {
+		a, err := w.prepare(ctx, v, blob, f)
+		if err != nil {
+			return nil, err
+		}
+		err = w.store.AppendVersion(ctx, a)
+		if vigil.ErrorCode(err) == vigil.ECONFLICT && attempt < 10 {
+			w.log.Debug("append conflict, retrying", "resource", r.ID, "attempt", attempt)
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		break
+	}
+	w.cacheHead(r.ID, v.ID, bytes.Clone(f.Body))
+	if err := w.maintain(ctx, v); err != nil {
+		return v, err
+	}
+	return v, nil
+}
+
+// prepare builds the append of v on the resource's current head.
+func (w *Warehouse) prepare(ctx context.Context, v *vigil.Version, blob *vigil.Blob, f *Fetch) (*vigil.Append, error) {
+	a := &vigil.Append{Version: v, Blob: blob, Links: f.Links}
+	for _, l := range a.Links {
+		if l.Source == "" {
+			l.Source = f.URL
+		}
+		if l.Type == "" {
+			l.Type = vigil.ClassifyLink(l.Source, l.Target)
+		}
+	}
+	head, err := w.store.LatestVersion(ctx, v.ResourceID)
+	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+		return a, nil
+	} else if err != nil {
+		return nil, err
+	}
+	a.PrevID = head.ID
+	if head.ContentHash == v.ContentHash {
+		return a, nil // the head keeps its blob, now shared with v
+	}
+	keepFull := head.Seq%int64(w.opt.FullEvery) == 0
+	if keepFull && !w.opt.TreeDeltas {
+		return a, nil
+	}
+	prev := w.cachedHead(v.ResourceID, head.ID)
+	if prev == nil {
+		if prev, err = w.Body(ctx, head.ID); err != nil {
+			return nil, fmt.Errorf("read version %d: %w", head.ID, err)
+		}
+	}
+	sb := &vigil.StoredBody{VersionID: head.ID, Encoding: vigil.BodyFull}
+	if !keepFull {
+		patch, err := w.opt.Codec.Diff(f.Body, prev)
+		if err != nil {
+			return nil, fmt.Errorf("diff version %d: %w", head.ID, err)
+		}
+		sb.Encoding, sb.Data = vigil.BodyPatch, patch
+	}
+	if w.opt.TreeDeltas {
+		td, err := w.backwardTreeDelta(prev, head, f.Body, v)
+		if err != nil {
+			// A document that does not parse has no tree delta; its bytes
+			// are kept all the same.
+			w.log.Debug("no tree delta", "version", head.ID, "err", err)
+		}
+		sb.TreeDelta = td
+	}
+	a.Prev = sb
+	return a, nil
+}
+
+// maintain runs the writes that follow an append: dropping old tree deltas
+// and retention. Each is its own transaction and leaves every chain whole.
+func (w *Warehouse) maintain(ctx context.Context, v *vigil.Version) error {
+	if w.opt.TreeDeltas && w.opt.TreeDeltaKeep > 0 {
+		old := v.Seq - int64(w.opt.TreeDeltaKeep) - 1
+		if old >= 1 {
+			prev, err := w.store.FindVersionBySeq(ctx, v.ResourceID, old)
+			if err == nil {
+				b, err := w.store.Body(ctx, prev.ID)
+				if err != nil {
+					return err
+				}
+				if b.TreeDelta != nil {
+					b.TreeDelta = nil
+					if err := w.store.ReplaceBody(ctx, b, nil); err != nil {
+						return fmt.Errorf("drop tree delta of version %d: %w", prev.ID, err)
+					}
+				}
+			} else if vigil.ErrorCode(err) != vigil.ENOTFOUND {
+				return err
+			}
+		}
+	}
+	if !w.opt.Retention.zero() {
+		if _, err := w.ApplyRetention(ctx, v.ResourceID, w.opt.Retention); err != nil {
+			return fmt.Errorf("retention: %w", err)
+		}
+	}
+	return nil
+}
+
+// Body returns exactly the bytes fetched for a version. It returns
+// ENOTFOUND if the version does not exist.
+//
+// The walk down a chain reads several rows; a concurrent append may
+// re-encode one of them in between (the head becomes a patch and its blob
+// goes), so a walk that loses its way starts again from a fresh read.
+func (w *Warehouse) Body(ctx context.Context, versionID int64) ([]byte, error) {
+	for attempt := 0; ; attempt++ {
+		body, err := w.body(ctx, versionID)
+		if err != nil && attempt < 3 {
+			if _, verr := w.store.FindVersionByID(ctx, versionID); verr == nil {
+				continue // the version exists: the chain moved under us
+			}
+		}
+		return body, err
+	}
+}
+
+func (w *Warehouse) body(ctx context.Context, versionID int64) ([]byte, error) {
+	// Walk the patch chain to a full body, then apply the patches back.
+	var chain []*vigil.StoredBody
+	id := versionID
+	for {
+		b, err := w.store.Body(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if b.Encoding == vigil.BodyFull {
+			v, err := w.store.FindVersionByID(ctx, id)
+			if err != nil {
+				return nil, err
+			}
+			blob, err := w.store.FindBlob(ctx, v.ContentHash)
+			if err != nil {
+				return nil, fmt.Errorf("version %d: %w", id, err)
+			}
+			body, err := w.opt.Codec.Decompress(blob.Data)
+			if err != nil {
+				return nil, fmt.Errorf("version %d: %w", id, err)
+			}
+			for i := len(chain) - 1; i >= 0; i-- {
+				if body, err = w.opt.Codec.Patch(body, chain[i].Data); err != nil {
+					return nil, fmt.Errorf("version %d: %w", chain[i].VersionID, err)
+				}
+			}
+			return body, nil
+		}
+		chain = append(chain, b)
+		if len(chain) > 1<<16 {
+			return nil, fmt.Errorf("version %d: patch chain does not end", versionID)
+		}
+		id = b.BaseID
+	}
+}
+
+// BodyBySeq returns the bytes of version seq of a resource.
+func (w *Warehouse) BodyBySeq(ctx context.Context, resourceID, seq int64) ([]byte, error) {
+	v, err := w.store.FindVersionBySeq(ctx, resourceID, seq)
+	if err != nil {
+		return nil, err
+	}
+	return w.Body(ctx, v.ID)
+}
+
+// StoredBytes returns what a resource's versions take in the store: its
+// patches, tree deltas and the compressed size of each distinct blob its
+// full versions use (shared blobs counted once per resource).
+func (w *Warehouse) StoredBytes(ctx context.Context, resourceID int64) (int64, error) {
+	sizes, err := w.store.BodySizes(ctx, resourceID)
+	if err != nil {
+		return 0, err
+	}
+	return storedBytes(sizes), nil
+}
+
+func storedBytes(sizes []vigil.BodySize) int64 {
+	var n int64
+	seen := map[string]bool{}
+	for _, s := range sizes {
+		n += s.TreeBytes
+		if s.Encoding == vigil.BodyFull {
+			if seen[s.Hash] {
+				continue
+			}
+			seen[s.Hash] = true
+		}
+		n += s.Bytes
+	}
+	return n
+}

@@ -1,0 +1,76 @@
+package zstd_test
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/vigil-web/vigil/internal/zstd"
+)
+
+func page(r *rand.Rand, n int) []byte {
+	words := []string{"alpha", "beta", "gamma", "delta", "price", "camera", "news", "<p>", "</p>", "<li>", "</li>"}
+	var b bytes.Buffer
+	for b.Len() < n {
+		b.WriteString(words[r.IntN(len(words))])
+		b.WriteByte(' ')
+		if r.IntN(20) == 0 {
+			fmt.Fprintf(&b, "%d ", r.IntN(100000))
+		}
+	}
+	return b.Bytes()
+}
+
+func TestRoundTrip(t *testing.T) {
+	c, err := zstd.New(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	base := page(r, 100_000)
+	target := append([]byte(nil), base...)
+	copy(target[5000:], "CHANGED")
+	target = append(target[:70000], append([]byte("INSERTED TEXT "), target[70000:]...)...)
+	cases := map[string][2][]byte{
+		"similar":     {base, target},
+		"empty base":  {nil, target},
+		"empty both":  {nil, nil},
+		"empty new":   {base, nil},
+		"unrelated":   {base, page(r, 5000)},
+		"identical":   {base, base},
+		"binary junk": {[]byte{0, 1, 2, 255}, []byte{255, 254, 0}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			p, err := c.Diff(tc[0], tc[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := c.Patch(tc[0], p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, tc[1]) {
+				t.Fatalf("patch round trip differs (%d vs %d bytes)", len(got), len(tc[1]))
+			}
+			z, err := c.Compress(tc[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := c.Decompress(z)
+			if err != nil || !bytes.Equal(back, tc[1]) {
+				t.Fatalf("compress round trip: %v", err)
+			}
+			t.Logf("%s: full %d, compressed %d, patch %d", name, len(tc[1]), len(z), len(p))
+		})
+	}
+	full, _ := c.Compress(target)
+	p, _ := c.Diff(base, target)
+	if len(p)*20 > len(full) {
+		t.Errorf("patch of a small change is %d bytes against %d compressed", len(p), len(full))
+	}
+	if _, err := c.Patch(page(r, 1000), p); err == nil {
+		t.Log("patch against the wrong base decoded (zstd cannot always tell)")
+	}
+}

@@ -376,6 +376,18 @@ func DecodeSentinel(data []byte) (*Sentinel, error) {
 type decoder struct {
 	errs  FieldErrors
 	paths map[Node]string
+	depth int // nesting of expressions and targets, bounded by maxDepth
+}
+
+// nest counts one more level of nesting; it reports false (and an error)
+// beyond maxDepth.
+func (d *decoder) nest(path string) bool {
+	d.depth++
+	if d.depth > maxDepth {
+		d.errorf(path, "nested too deeply (more than %d levels)", maxDepth)
+		return false
+	}
+	return true
 }
 
 func (d *decoder) errorf(path, format string, args ...any) {
@@ -549,6 +561,10 @@ func (d *decoder) sentinel(v any) *Sentinel {
 }
 
 func (d *decoder) target(v any, path string) Target {
+	defer func() { d.depth-- }()
+	if !d.nest(path) {
+		return nil
+	}
 	m, ok := d.object(v, path, "url", "sentinel", "and", "or")
 	if !ok {
 		return nil
@@ -616,6 +632,10 @@ func kindNamed(name string) Kind {
 }
 
 func (d *decoder) expr(v any, path string) Expr {
+	defer func() { d.depth-- }()
+	if !d.nest(path) {
+		return nil
+	}
 	m, ok := v.(map[string]any)
 	if !ok {
 		d.errorf(path, "want an object, found %s", typeName(v))

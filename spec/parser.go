@@ -54,6 +54,18 @@ type parser struct {
 	lit string
 
 	prevEnd Pos // just after the previous token
+	depth   int // nesting of parentheses and NOT
+}
+
+// maxDepth bounds the nesting of parentheses and NOT, so that a hostile
+// input cannot exhaust the stack.
+const maxDepth = 100
+
+func (p *parser) enter() {
+	p.depth++
+	if p.depth > maxDepth {
+		p.fail(p.pos, p.lit, "expression nested too deeply (more than 100 levels)")
+	}
 }
 
 // bailout unwinds the parse of one clause after a syntax error; it never
@@ -75,7 +87,9 @@ func (p *parser) next() {
 
 // try runs f and reports whether it completed without a syntax error.
 func (p *parser) try(f func()) (ok bool) {
+	depth := p.depth
 	defer func() {
+		p.depth = depth
 		if r := recover(); r != nil {
 			if _, isBailout := r.(bailout); !isBailout {
 				panic(r)
@@ -309,6 +323,8 @@ func (p *parser) parseTargetAnd() Target {
 func (p *parser) parseTargetTerm() Target {
 	switch p.tok {
 	case LPAREN:
+		p.enter()
+		defer func() { p.depth-- }()
 		p.next()
 		t := p.parseTarget()
 		p.expect(RPAREN)
@@ -359,6 +375,11 @@ func (p *parser) parseAndExpr() Expr {
 }
 
 func (p *parser) parseUnary() Expr {
+	switch p.tok {
+	case NOT, LPAREN:
+		p.enter()
+		defer func() { p.depth-- }()
+	}
 	switch p.tok {
 	case NOT:
 		pos := p.pos

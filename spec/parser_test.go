@@ -2,6 +2,7 @@ package spec
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -261,5 +262,37 @@ func TestPrintContactQuoting(t *testing.T) {
 		if !equalModuloPos(f.Sentinels[0], s) {
 			t.Errorf("address %q: printed %q", addr, Print(s))
 		}
+	}
+}
+
+func TestDeepNesting(t *testing.T) {
+	src := "Create Sentinel d Using http://a.example Monitor " + strings.Repeat("(", 5000) + "all links" + strings.Repeat(")", 5000)
+	if _, err := Parse("deep", []byte(src)); err == nil || !strings.Contains(err.Error(), "nested too deeply") {
+		t.Errorf("parens: %v", err)
+	}
+	src = "Create Sentinel d Using http://a.example Monitor " + strings.Repeat("NOT ", 200) + "all links Fetch 1 hour"
+	f, err := Parse("deep", []byte(src))
+	if err == nil || f.Sentinels[0].Fetch == nil {
+		t.Errorf("NOT: %v; the next clause must still be parsed", err)
+	}
+	src = "Create Sentinel d Using " + strings.Repeat("(", 500) + "http://a.example" + strings.Repeat(")", 500)
+	if _, err := Parse("deep", []byte(src)); err == nil || !strings.Contains(err.Error(), "nested too deeply") {
+		t.Errorf("targets: %v", err)
+	}
+	js := `{"name":"a","using":{"url":"http://a.example"},"monitor":` + strings.Repeat(`{"not":`, 500) + `{"kind":"all links"}` + strings.Repeat("}", 500) + "}"
+	if _, err := DecodeSentinel([]byte(js)); err == nil || !strings.Contains(err.Error(), "nested too deeply") {
+		t.Errorf("JSON: %v", err)
+	}
+}
+
+func TestWideExpression(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("Create Sentinel w Using http://a.example Monitor keywords {k0}")
+	for i := 1; i < 3000; i++ {
+		b.WriteString(" OR keywords {k" + strconv.Itoa(i) + "}")
+	}
+	f := mustParse(t, b.String())
+	if _, err := NewChecker(date(2003, 6, 1, 12, 0)).Check(f.Sentinels[0]); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -225,34 +225,54 @@ func flattenExpr(x Expr, op Op, out *[]Expr) {
 // chain: operands are distinct, and "X AND NOT Y" is rejected when every X
 // change is also a Y change (the seed's "all links and not any change").
 func (v *validator) composite(x *BinaryExpr, ops []Expr) {
-	seen := map[string]bool{}
-	for _, o := range ops {
-		k := Print(o)
-		if seen[k] {
-			v.report(o, k, fmt.Sprintf("operands of %s must be distinct: %s appears twice", x.Op, k))
+	keys := make([]string, len(ops))
+	seen := make(map[string]bool, len(ops))
+	for i, o := range ops {
+		keys[i] = Print(o)
+		if seen[keys[i]] {
+			v.report(o, keys[i], fmt.Sprintf("operands of %s must be distinct: %s appears twice", x.Op, keys[i]))
 		}
-		seen[k] = true
+		seen[keys[i]] = true
 	}
-	for i, a := range ops {
-		for j, b := range ops {
-			if i == j {
+	// Subsumption concerns primitive change types (and their negation), so
+	// only those operands are compared, pairwise.
+	type prim struct {
+		i   int
+		c   *ChangeType
+		neg bool
+	}
+	var prims []prim
+	for i, o := range ops {
+		switch o := o.(type) {
+		case *ChangeType:
+			prims = append(prims, prim{i, o, false})
+		case *NotExpr:
+			if c, ok := o.X.(*ChangeType); ok && x.Op == And {
+				prims = append(prims, prim{i, c, true})
+			}
+		}
+	}
+	const maxPairs = 1 << 16 // bound the quadratic check on huge inputs
+	if len(prims)*len(prims) > maxPairs {
+		return
+	}
+	for _, a := range prims {
+		for _, b := range prims {
+			if a.i == b.i || a.neg {
 				continue
 			}
-			switch x.Op {
-			case And:
-				n, ok := b.(*NotExpr)
-				if !ok {
-					continue
+			switch {
+			case x.Op == And && b.neg:
+				if subsumes(b.c, a.c) {
+					n := ops[b.i]
+					v.report(n, keys[b.i], fmt.Sprintf("change type %q is not valid as a change to %s would trigger the change type %s, so the sentinel could never fire",
+						keys[a.i]+" AND "+keys[b.i], keys[a.i], Print(b.c)))
 				}
-				if subsumes(n.X, a) {
-					v.report(n, Print(n), fmt.Sprintf("change type %q is not valid as a change to %s would trigger the change type %s, so the sentinel could never fire",
-						Print(a)+" AND "+Print(n), Print(a), Print(n.X)))
-				}
-			case Or:
-				if i < j && subsumes(b, a) && Print(a) != Print(b) {
-					v.warn(a, Print(a), fmt.Sprintf("%s OR %s is the same as %s: every change to %s is also a change to %s", Print(a), Print(b), Print(b), Print(a), Print(b)))
-				} else if i < j && subsumes(a, b) && Print(a) != Print(b) {
-					v.warn(b, Print(b), fmt.Sprintf("%s OR %s is the same as %s: every change to %s is also a change to %s", Print(a), Print(b), Print(a), Print(b), Print(a)))
+			case x.Op == Or && !b.neg && a.i < b.i && keys[a.i] != keys[b.i]:
+				if subsumes(b.c, a.c) {
+					v.warn(ops[a.i], keys[a.i], fmt.Sprintf("%s OR %s is the same as %s: every change to %s is also a change to %s", keys[a.i], keys[b.i], keys[b.i], keys[a.i], keys[b.i]))
+				} else if subsumes(a.c, b.c) {
+					v.warn(ops[b.i], keys[b.i], fmt.Sprintf("%s OR %s is the same as %s: every change to %s is also a change to %s", keys[a.i], keys[b.i], keys[a.i], keys[b.i], keys[a.i]))
 				}
 			}
 		}
@@ -264,12 +284,7 @@ func (v *validator) composite(x *BinaryExpr, ops []Expr) {
 // all words ⊇ {keywords, phrase, table, list, regular expression, value};
 // keywords {a, b} ⊇ keywords {a}. A scoped or filtered y covers only the
 // same scope and filters.
-func subsumes(y, x Expr) bool {
-	cy, ok1 := y.(*ChangeType)
-	cx, ok2 := x.(*ChangeType)
-	if !ok1 || !ok2 {
-		return false
-	}
+func subsumes(cy, cx *ChangeType) bool {
 	if cy.Scope != nil && (cx.Scope == nil || selectorKey(cy.Scope) != selectorKey(cx.Scope)) {
 		return false
 	}

@@ -142,6 +142,33 @@ func (c *Checker) Check(s *Sentinel) (*Checked, error) {
 	return ch, nil
 }
 
+// CheckReplace checks s as the new version of the stored sentinel named old
+// (an edit): old does not count against the uniqueness of the name and is
+// not visible to s, so a lifespan of s that depends, through other stored
+// sentinels, on old itself is reported as a cycle. Sentinels that depend
+// on old are not re-checked; the caller may re-check them.
+func (c *Checker) CheckReplace(old string, s *Sentinel) (*Checked, error) {
+	saved, savedLookup := c.known, c.Lookup
+	defer func() { c.known, c.Lookup = saved, savedLookup }()
+	if _, ok := c.known[strings.ToLower(old)]; ok {
+		c.known = make(map[string]*Stored, len(saved))
+		for k, v := range saved {
+			if k != strings.ToLower(old) {
+				c.known[k] = v
+			}
+		}
+	}
+	if savedLookup != nil {
+		c.Lookup = func(name string) *Stored {
+			if strings.EqualFold(name, old) {
+				return nil
+			}
+			return savedLookup(name)
+		}
+	}
+	return c.Check(s)
+}
+
 // checking is the state of one Check.
 type checking struct {
 	c        *Checker

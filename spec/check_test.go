@@ -276,3 +276,25 @@ func TestDuration(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckReplace(t *testing.T) {
+	c := NewChecker(date(2003, 6, 1, 12, 0))
+	f := mustParse(t, "Create Sentinel a Using http://a.example From Now + 1 day To Now + 9 day\nCreate Sentinel b Using http://b.example From start(a) To end(a)")
+	if _, err := c.CheckFile(f); err != nil {
+		t.Fatal(err)
+	}
+	edit := mustParse(t, "Create Sentinel a Using http://a.example/new From Now + 2 day To Now + 9 day").Sentinels[0]
+	if _, err := c.Check(edit); err == nil {
+		t.Error("Check of an edit: want a uniqueness error")
+	}
+	if ch, err := c.CheckReplace("a", edit); err != nil || ch.URLs[0] != "http://a.example/new" {
+		t.Errorf("CheckReplace: %v", err)
+	}
+	cyclic := mustParse(t, "Create Sentinel a Using http://a.example From start(b) To Now + 9 day").Sentinels[0]
+	if _, err := c.CheckReplace("a", cyclic); err == nil || !strings.Contains(err.Error(), "cycle in lifespans: a -> b -> a") {
+		t.Errorf("CheckReplace with a cycle: %v", err)
+	}
+	if c.lookup("a") == nil {
+		t.Error("CheckReplace forgot the stored sentinel")
+	}
+}

@@ -31,13 +31,19 @@ import (
 //   - renames elements whose name changed and inserts, deletes or updates
 //     their attributes.
 func Build(old, new *tree.Document) (*Delta, error) {
+	return build(old, new, nil)
+}
+
+// build is Build with pinned nodes (see builder.pinned).
+func build(old, new *tree.Document, pinned func(*tree.Node) bool) (*Delta, error) {
 	if old.Root == nil || new.Root == nil {
 		return nil, fmt.Errorf("build delta: document without a root element")
 	}
 	b := &builder{
-		old:   old.Weigh(),
-		new:   new.Weigh(),
-		arena: &tree.Document{},
+		old:    old.Weigh(),
+		new:    new.Weigh(),
+		arena:  &tree.Document{},
+		pinned: pinned,
 	}
 	if err := b.match(); err != nil {
 		return nil, fmt.Errorf("build delta: %w", err)
@@ -60,6 +66,12 @@ type builder struct {
 	// oldPos and newPos are each node's 0-based index among its siblings.
 	oldPos, newPos []int32
 	arena          *tree.Document
+	// pinned, when set, marks old nodes that must keep their place among
+	// the siblings that stay (Compose's stand-ins for unknown siblings):
+	// each weighs more than all its other siblings together, so the
+	// heaviest increasing subsequence keeps them all (they must be in
+	// increasing order among themselves).
+	pinned func(*tree.Node) bool
 }
 
 // match pairs the nodes of both versions by XID.
@@ -133,6 +145,17 @@ func (b *builder) findMoves() {
 				keys = append(keys, int(b.newPos[b.oldMatch[ci]]))
 				weights = append(weights, b.old.Weight[ci])
 				members = append(members, ci)
+			}
+		}
+		if b.pinned != nil {
+			heavy := 1.0
+			for _, w := range weights {
+				heavy += w
+			}
+			for k, ci := range members {
+				if b.pinned(b.old.Nodes[ci]) {
+					weights[k] = heavy
+				}
 			}
 		}
 		n := b.new.Nodes[b.oldMatch[i]]

@@ -132,7 +132,17 @@ func Lookup(word string) Token {
 	if len(word) > 8 { // the longest reserved word is "sentinel"
 		return IDENT
 	}
-	if t, ok := keywords[strings.ToLower(word)]; ok {
+	var buf [8]byte
+	for i := 0; i < len(word); i++ {
+		c := word[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		} else if c >= 0x80 {
+			return IDENT // reserved words are ASCII
+		}
+		buf[i] = c
+	}
+	if t, ok := keywords[string(buf[:len(word)])]; ok { // no allocation
 		return t
 	}
 	return IDENT

@@ -1,0 +1,162 @@
+package monitor
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"math/rand/v2"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+// Deliverer empties the notification outbox: it claims due entries under a
+// lease, hands each to the Notifier of its channel, and records the result.
+// Delivery is at least once: an entry is marked sent only after its channel
+// accepted it, so a crash between the two re-delivers it when the lease
+// ends (webhooks carry the entry id in X-Vigil-Delivery for receivers to
+// deduplicate). A failed attempt is retried with exponential back-off; after
+// MaxAttempts, or at once for a permanent error (code EINVALID), the entry
+// becomes a dead letter, visible in the outbox with its last error.
+type Deliverer struct {
+	Store    vigil.OutboxStore
+	Channels map[string]vigil.Notifier
+	Logger   *slog.Logger
+
+	Lease       time.Duration // 2m: how long a claimed entry is hidden from other workers
+	Batch       int           // 32 entries claimed at a time
+	Workers     int           // 4 deliveries at once
+	Timeout     time.Duration // 1m per delivery
+	MaxAttempts int           // 8
+	BaseBackoff time.Duration // 10s after the first failure, doubling
+	MaxBackoff  time.Duration // 1h
+	Now         func() time.Time
+}
+
+func (d *Deliverer) defaults() {
+	if d.Lease <= 0 {
+		d.Lease = 2 * time.Minute
+	}
+	if d.Batch <= 0 {
+		d.Batch = 32
+	}
+	if d.Workers <= 0 {
+		d.Workers = 4
+	}
+	if d.Timeout <= 0 {
+		d.Timeout = time.Minute
+	}
+	if d.MaxAttempts <= 0 {
+		d.MaxAttempts = 8
+	}
+	if d.BaseBackoff <= 0 {
+		d.BaseBackoff = 10 * time.Second
+	}
+	if d.MaxBackoff <= 0 {
+		d.MaxBackoff = time.Hour
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.DiscardHandler)
+	}
+}
+
+// Backoff returns the delay before attempt number attempts+1, after
+// attempts failed ones: BaseBackoff doubled each time, capped at
+// MaxBackoff, with up to 10% jitter so that retries spread.
+func Backoff(base, limit time.Duration, attempts int, jitter float64) time.Duration {
+	d := base
+	for i := 1; i < attempts && d < limit; i++ {
+		d *= 2
+	}
+	d = min(d, limit)
+	return d + time.Duration(float64(d)*0.1*jitter)
+}
+
+// Run delivers until ctx ends, polling the outbox every poll when it is
+// empty. kick, if not nil, wakes it early (the pipeline kicks it after
+// enqueueing).
+func (d *Deliverer) Run(ctx context.Context, poll time.Duration, kick <-chan struct{}) error {
+	d.defaults()
+	for {
+		n, err := d.RunOnce(ctx)
+		if err != nil && ctx.Err() == nil {
+			d.Logger.Error("outbox", LogError, err)
+		}
+		if n > 0 && err == nil {
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(poll):
+		case <-kick:
+		}
+	}
+}
+
+// RunOnce claims one batch and delivers it; it returns how many entries it
+// handled.
+func (d *Deliverer) RunOnce(ctx context.Context) (int, error) {
+	d.defaults()
+	batch, err := d.Store.ClaimNotifications(ctx, d.Now(), d.Lease, d.Batch)
+	if err != nil || len(batch) == 0 {
+		return 0, err
+	}
+	sem := make(chan struct{}, d.Workers)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var errs []error
+	for _, n := range batch {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if err := d.deliver(ctx, n); err != nil {
+				mu.Lock()
+				errs = append(errs, err)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return len(batch), errors.Join(errs...)
+}
+
+// deliver attempts one entry (Attempts already counts this attempt) and
+// records the outcome. The returned error is a store failure only.
+func (d *Deliverer) deliver(ctx context.Context, n *vigil.Notification) error {
+	log := d.Logger.With(LogNotification, n.ID, LogChannel, n.Channel)
+	ch := d.Channels[n.Channel]
+	if ch == nil {
+		log.Warn("no notifier for channel; dead letter")
+		return d.Store.MarkNotificationDead(ctx, n.ID, "channel "+n.Channel+" is not configured")
+	}
+	var m vigil.Message
+	if err := json.Unmarshal(n.Payload, &m); err != nil {
+		return d.Store.MarkNotificationDead(ctx, n.ID, "payload: "+err.Error())
+	}
+	dctx, cancel := context.WithTimeout(vigil.WithDeliveryID(ctx, strconv.FormatInt(n.ID, 10)), d.Timeout)
+	err := ch.Notify(dctx, n.Target, &m)
+	cancel()
+	if err == nil {
+		log.Info("notification sent", LogAttempts, n.Attempts)
+		return d.Store.MarkNotificationSent(ctx, n.ID, d.Now())
+	}
+	if ctx.Err() != nil {
+		// Shutting down: leave the entry claimed; the lease brings it back.
+		return nil
+	}
+	if vigil.ErrorCode(err) == vigil.EINVALID || n.Attempts >= d.MaxAttempts {
+		log.Warn("notification dead", LogAttempts, n.Attempts, LogError, err)
+		return d.Store.MarkNotificationDead(ctx, n.ID, err.Error())
+	}
+	next := d.Now().Add(Backoff(d.BaseBackoff, d.MaxBackoff, n.Attempts, rand.Float64()))
+	log.Info("notification failed; will retry", LogAttempts, n.Attempts, LogError, err, "next", next)
+	return d.Store.MarkNotificationFailed(ctx, n.ID, err.Error(), next)
+}

@@ -1,0 +1,69 @@
+// Package chat delivers notifications to chat and push services named by a
+// URL (slack://, discord://, telegram://, ntfy://... as the sentinel
+// language's "Notify By chat <url>" writes them) through the maintained
+// multi-service library github.com/nicholas-fedor/shoutrrr.
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/nicholas-fedor/shoutrrr/pkg/router"
+	"github.com/nicholas-fedor/shoutrrr/pkg/types"
+
+	"github.com/vigil-web/vigil"
+)
+
+// Notifier sends the text of messages to service URLs.
+type Notifier struct {
+	// Timeout bounds one delivery (30s if zero); shoutrrr takes no context.
+	Timeout time.Duration
+	// MaxText truncates long texts (4000 runes if zero): chat services cap
+	// message sizes.
+	MaxText int
+}
+
+var _ vigil.Notifier = (*Notifier)(nil)
+
+// Notify implements vigil.Notifier.
+func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) error {
+	sr, err := router.New(nil, target)
+	if err != nil {
+		return vigil.Errorf(vigil.EINVALID, "chat target: %v", err)
+	}
+	timeout := n.Timeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	if d, ok := ctx.Deadline(); ok && time.Until(d) < timeout {
+		timeout = time.Until(d)
+	}
+	sr.Timeout = timeout
+	limit := n.MaxText
+	if limit <= 0 {
+		limit = 4000
+	}
+	text := m.Subject + "\n\n" + m.Text
+	if r := []rune(text); len(r) > limit {
+		text = string(r[:limit-1]) + "…"
+	}
+	errs := sr.Send(text, &types.Params{"title": m.Subject})
+	var all []error
+	for _, e := range errs {
+		if e != nil {
+			all = append(all, e)
+		}
+	}
+	if len(all) > 0 {
+		return fmt.Errorf("chat %s: %w", scheme(target), errors.Join(all...))
+	}
+	return nil
+}
+
+func scheme(u string) string {
+	s, _, _ := strings.Cut(u, ":")
+	return s
+}

@@ -1,0 +1,130 @@
+// Package email delivers notifications by SMTP (github.com/wneessen/go-mail)
+// as multipart/alternative mail: a plain-text part and an HTML part in which
+// inserted text is green and deleted text red and struck through.
+package email
+
+import (
+	"context"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+
+	gomail "github.com/wneessen/go-mail"
+
+	"github.com/vigil-web/vigil"
+)
+
+// TLS is how the connection to the relay is secured.
+type TLS string
+
+// The TLS modes.
+const (
+	TLSOpportunistic TLS = "opportunistic" // STARTTLS when offered (default)
+	TLSMandatory     TLS = "mandatory"     // STARTTLS required
+	TLSImplicit      TLS = "implicit"      // TLS from the first byte (port 465)
+	TLSNone          TLS = "none"          // plain text (local relays, tests)
+)
+
+// Options configure the SMTP relay.
+type Options struct {
+	Host     string
+	Port     int // 587 if zero (465 with TLSImplicit)
+	Username string
+	Password string
+	From     string // sender address, "Vigil <vigil@example.com>"
+	TLS      TLS
+	Timeout  time.Duration // 30s if zero
+}
+
+// Notifier sends messages by mail.
+type Notifier struct {
+	opt Options
+}
+
+var _ vigil.Notifier = (*Notifier)(nil)
+
+// New checks the options and returns a notifier.
+func New(opt Options) (*Notifier, error) {
+	if opt.Host == "" {
+		return nil, vigil.Errorf(vigil.EINVALID, "email: SMTP host required")
+	}
+	if _, err := mail.ParseAddress(opt.From); err != nil {
+		return nil, vigil.Errorf(vigil.EINVALID, "email: sender %q: %v", opt.From, err)
+	}
+	if opt.TLS == "" {
+		opt.TLS = TLSOpportunistic
+	}
+	if opt.Port == 0 {
+		opt.Port = 587
+		if opt.TLS == TLSImplicit {
+			opt.Port = 465
+		}
+	}
+	if opt.Timeout <= 0 {
+		opt.Timeout = 30 * time.Second
+	}
+	return &Notifier{opt: opt}, nil
+}
+
+// Notify implements vigil.Notifier.
+func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) error {
+	if _, err := mail.ParseAddress(target); err != nil {
+		return vigil.Errorf(vigil.EINVALID, "email: recipient %q: %v", target, err)
+	}
+	msg := gomail.NewMsg()
+	if err := msg.From(n.opt.From); err != nil {
+		return vigil.Errorf(vigil.EINVALID, "email: sender: %v", err)
+	}
+	if err := msg.To(target); err != nil {
+		return vigil.Errorf(vigil.EINVALID, "email: recipient: %v", err)
+	}
+	msg.Subject(m.Subject)
+	msg.SetDate()
+	msg.SetMessageID()
+	if id, ok := vigil.DeliveryID(ctx); ok {
+		msg.SetGenHeader("X-Vigil-Delivery", id)
+	}
+	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
+	html := m.HTML
+	if html == "" {
+		html = "<pre>" + escape(m.Text) + "</pre>"
+	}
+	msg.AddAlternativeString(gomail.TypeTextHTML, page(m.Subject, html))
+
+	opts := []gomail.Option{gomail.WithPort(n.opt.Port), gomail.WithTimeout(n.opt.Timeout)}
+	switch n.opt.TLS {
+	case TLSNone:
+		opts = append(opts, gomail.WithTLSPortPolicy(gomail.NoTLS))
+	case TLSMandatory:
+		opts = append(opts, gomail.WithTLSPortPolicy(gomail.TLSMandatory))
+	case TLSImplicit:
+		opts = append(opts, gomail.WithSSLPort(false))
+	default:
+		opts = append(opts, gomail.WithTLSPortPolicy(gomail.TLSOpportunistic))
+	}
+	if n.opt.Username != "" {
+		opts = append(opts, gomail.WithSMTPAuth(gomail.SMTPAuthAutoDiscover),
+			gomail.WithUsername(n.opt.Username), gomail.WithPassword(n.opt.Password))
+	}
+	c, err := gomail.NewClient(n.opt.Host, opts...)
+	if err != nil {
+		return vigil.Errorf(vigil.EINVALID, "email: client: %v", err)
+	}
+	if err := c.DialAndSendWithContext(ctx, msg); err != nil {
+		return fmt.Errorf("email to %s via %s:%d: %w", target, n.opt.Host, n.opt.Port, err)
+	}
+	return nil
+}
+
+func escape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(s)
+}
+
+// page wraps the message's HTML in a document with the highlighting styles
+// (mail clients keep inline and head styles; both are given).
+func page(title, body string) string {
+	return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>` + escape(title) + `</title>
+<style>ins{background:#e6ffec;color:#116329;text-decoration:none}del{background:#ffebe9;color:#82071e}</style>
+</head><body style="font-family:sans-serif">` + body + `</body></html>`
+}

@@ -1,0 +1,123 @@
+package email
+
+import (
+	"context"
+	"io"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+
+	"github.com/vigil-web/vigil"
+)
+
+// mailbox is a real SMTP server (emersion/go-smtp) on loopback that keeps
+// what it receives.
+type mailbox struct {
+	mu   sync.Mutex
+	msgs []received
+	fail int // number of next transactions to refuse
+}
+
+type received struct {
+	from string
+	to   []string
+	data string
+}
+
+func (b *mailbox) NewSession(*smtp.Conn) (smtp.Session, error) { return &session{box: b}, nil }
+
+type session struct {
+	box  *mailbox
+	from string
+	to   []string
+}
+
+func (s *session) Reset()        { s.from, s.to = "", nil }
+func (s *session) Logout() error { return nil }
+func (s *session) Mail(from string, _ *smtp.MailOptions) error {
+	s.box.mu.Lock()
+	defer s.box.mu.Unlock()
+	if s.box.fail > 0 {
+		s.box.fail--
+		return &smtp.SMTPError{Code: 451, Message: "try again later"}
+	}
+	s.from = from
+	return nil
+}
+func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error { s.to = append(s.to, to); return nil }
+func (s *session) Data(r io.Reader) error {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	s.box.mu.Lock()
+	s.box.msgs = append(s.box.msgs, received{from: s.from, to: s.to, data: string(b)})
+	s.box.mu.Unlock()
+	return nil
+}
+
+func startSMTP(t *testing.T) (*mailbox, string, int) {
+	box := &mailbox{}
+	srv := smtp.NewServer(box)
+	srv.Domain = "localhost"
+	srv.AllowInsecureAuth = true
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(l)
+	t.Cleanup(func() { srv.Close() })
+	host, port, _ := net.SplitHostPort(l.Addr().String())
+	p, _ := strconv.Atoi(port)
+	return box, host, p
+}
+
+func TestSend(t *testing.T) {
+	box, host, port := startSMTP(t)
+	n, err := New(Options{Host: host, Port: port, From: "Vigil <vigil@example.test>", TLS: TLSNone, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &vigil.Message{SentinelID: 1, SentinelName: "s1", Subject: "s1: keyword 5331 appeared",
+		Text: "+ 5331", HTML: "<p><ins>5331</ins> <del>4331</del></p>"}
+	if err := n.Notify(context.Background(), "jill@example.test", m); err != nil {
+		t.Fatal(err)
+	}
+	box.mu.Lock()
+	defer box.mu.Unlock()
+	if len(box.msgs) != 1 {
+		t.Fatalf("%d messages received", len(box.msgs))
+	}
+	got := box.msgs[0]
+	for _, want := range []string{"Subject: s1: keyword 5331 appeared", "multipart/alternative", "text/plain", "text/html", "<ins>5331</ins>"} {
+		if !strings.Contains(got.data, want) {
+			t.Errorf("mail lacks %q:\n%s", want, got.data)
+		}
+	}
+	if got.from != "vigil@example.test" || len(got.to) != 1 || got.to[0] != "jill@example.test" {
+		t.Errorf("envelope %q -> %q", got.from, got.to)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	box, host, port := startSMTP(t)
+	n, _ := New(Options{Host: host, Port: port, From: "vigil@example.test", TLS: TLSNone, Timeout: 5 * time.Second})
+	m := &vigil.Message{Subject: "x", Text: "x"}
+	if err := n.Notify(context.Background(), "not an address", m); vigil.ErrorCode(err) != vigil.EINVALID {
+		t.Errorf("bad recipient: %v, want EINVALID (permanent)", err)
+	}
+	box.mu.Lock()
+	box.fail = 1
+	box.mu.Unlock()
+	if err := n.Notify(context.Background(), "jill@example.test", m); err == nil || vigil.ErrorCode(err) == vigil.EINVALID {
+		t.Errorf("451 from the server: %v, want a temporary error", err)
+	}
+	if _, err := New(Options{From: "x@y"}); err == nil {
+		t.Error("New without host succeeded")
+	}
+}

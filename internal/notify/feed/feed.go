@@ -1,0 +1,134 @@
+// Package feed serves each sentinel's changes as Atom and RSS feeds
+// (github.com/gorilla/feeds). A feed needs no login: its URL carries a
+// secret token, an HMAC of the sentinel id under the server's secret, so
+// only those given the URL can read it and a new secret revokes them all.
+//
+// Routes, for Handler mounted at the root of a mux:
+//
+//	GET /feeds/{id}/{token}/atom.xml
+//	GET /feeds/{id}/{token}/rss.xml
+package feed
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gorilla/feeds"
+
+	"github.com/vigil-web/vigil"
+)
+
+// Token returns the secret token of a sentinel's feed URLs.
+func Token(secret []byte, sentinelID int64) string {
+	m := hmac.New(sha256.New, secret)
+	fmt.Fprintf(m, "vigil feed %d", sentinelID)
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)[:18])
+}
+
+// Path returns the path of a sentinel's feed, format "atom" or "rss".
+func Path(secret []byte, sentinelID int64, format string) string {
+	return fmt.Sprintf("/feeds/%d/%s/%s.xml", sentinelID, Token(secret, sentinelID), format)
+}
+
+// Store is what the feeds read.
+type Store interface {
+	FindSentinelByID(ctx context.Context, id int64) (*vigil.Sentinel, error)
+	FindChanges(ctx context.Context, f vigil.ChangeFilter) ([]*vigil.Change, int, error)
+}
+
+// Server serves the feeds.
+type Server struct {
+	Store  Store
+	Secret []byte
+	// BaseURL is the public address of the server, for links ("" makes
+	// them relative).
+	BaseURL string
+	// Limit is the number of newest changes in a feed (50 if zero).
+	Limit int
+}
+
+// Register adds the feed routes to mux.
+func (s *Server) Register(mux *http.ServeMux) {
+	mux.HandleFunc("GET /feeds/{id}/{token}/atom.xml", s.handleFeed("atom"))
+	mux.HandleFunc("GET /feeds/{id}/{token}/rss.xml", s.handleFeed("rss"))
+}
+
+func (s *Server) handleFeed(format string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+		if err != nil || !hmac.Equal([]byte(r.PathValue("token")), []byte(Token(s.Secret, id))) {
+			http.NotFound(w, r)
+			return
+		}
+		f, err := s.Build(r.Context(), id)
+		if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+			http.NotFound(w, r)
+			return
+		} else if err != nil {
+			http.Error(w, "Internal error.", http.StatusInternalServerError)
+			return
+		}
+		var out string
+		if format == "atom" {
+			out, err = f.ToAtom()
+			w.Header().Set("Content-Type", "application/atom+xml; charset=utf-8")
+		} else {
+			out, err = f.ToRss()
+			w.Header().Set("Content-Type", "application/rss+xml; charset=utf-8")
+		}
+		if err != nil {
+			http.Error(w, "Internal error.", http.StatusInternalServerError)
+			return
+		}
+		w.Write([]byte(out))
+	}
+}
+
+// Build returns the feed of a sentinel: its newest changes, newest first.
+func (s *Server) Build(ctx context.Context, sentinelID int64) (*feeds.Feed, error) {
+	sen, err := s.Store.FindSentinelByID(ctx, sentinelID)
+	if err != nil {
+		return nil, err
+	}
+	limit := s.Limit
+	if limit <= 0 {
+		limit = 50
+	}
+	changes, _, err := s.Store.FindChanges(ctx, vigil.ChangeFilter{SentinelID: sentinelID, Limit: limit})
+	if err != nil {
+		return nil, err
+	}
+	self := s.BaseURL + Path(s.Secret, sentinelID, "atom")
+	f := &feeds.Feed{
+		Title:       "Vigil: " + sen.Name,
+		Link:        &feeds.Link{Href: self},
+		Description: "Changes found by the sentinel " + sen.Name,
+		Id:          fmt.Sprintf("vigil:sentinel:%d", sentinelID),
+		Created:     sen.CreatedAt,
+		Updated:     sen.UpdatedAt,
+	}
+	for _, c := range changes {
+		if c.DetectedAt.After(f.Updated) {
+			f.Updated = c.DetectedAt
+		}
+		f.Items = append(f.Items, &feeds.Item{
+			Title:       c.Summary,
+			Link:        &feeds.Link{Href: self},
+			Id:          fmt.Sprintf("vigil:change:%d", c.ID),
+			Description: c.Summary,
+			Content:     string(c.Records),
+			Created:     c.DetectedAt,
+			Updated:     c.DetectedAt,
+		})
+	}
+	if f.Updated.IsZero() {
+		f.Updated = time.Unix(0, 0).UTC()
+	}
+	return f, nil
+}

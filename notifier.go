@@ -1,0 +1,62 @@
+package vigil
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Message is the payload of an outbox entry (Notification.Payload): one
+// notification, or one digest gathering the changes of a period, ready for
+// any channel. Channels pick the parts they can show: email sends Text and
+// HTML, a webhook posts the JSON, chat services send Text.
+type Message struct {
+	SentinelID   int64  `json:"sentinelId"`
+	SentinelName string `json:"sentinel"`
+	URL          string `json:"url,omitempty"`
+	Subject      string `json:"subject"`
+	Text         string `json:"text"`
+	HTML         string `json:"html,omitempty"`
+	// Digest is set for a periodic digest; Since and Until bound its period.
+	Digest  bool           `json:"digest,omitempty"`
+	Since   time.Time      `json:"since,omitzero"`
+	Until   time.Time      `json:"until,omitzero"`
+	Changes []*MessageItem `json:"changes"`
+}
+
+// MessageItem is one change reported by a Message: the stored change (with
+// its typed records) and the delta between the two versions compared.
+type MessageItem struct {
+	Change *Change         `json:"change"`
+	Delta  json.RawMessage `json:"delta,omitempty"`
+}
+
+// Notifier delivers messages on one channel ("email", "webhook", "chat")
+// to a target (an address, a URL). Notify returns an error with code
+// EINVALID for a failure no retry can fix (a malformed target), which sends
+// the entry straight to the dead letters; any other error is retried.
+type Notifier interface {
+	Notify(ctx context.Context, target string, m *Message) error
+}
+
+// NotifierFunc adapts a function to the Notifier interface.
+type NotifierFunc func(ctx context.Context, target string, m *Message) error
+
+// Notify calls f.
+func (f NotifierFunc) Notify(ctx context.Context, target string, m *Message) error {
+	return f(ctx, target, m)
+}
+
+type deliveryKey struct{}
+
+// WithDeliveryID returns ctx carrying the id of the outbox entry being
+// delivered, which channels that can (webhooks) pass on for deduplication.
+func WithDeliveryID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, deliveryKey{}, id)
+}
+
+// DeliveryID returns the delivery id carried by ctx.
+func DeliveryID(ctx context.Context) (string, bool) {
+	id, ok := ctx.Value(deliveryKey{}).(string)
+	return id, ok
+}

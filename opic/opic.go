@@ -34,17 +34,20 @@ type Config struct {
 	History History
 }
 
-// page is the in-memory state of one page: 16 bytes. TestPageSize keeps it
+// page is the in-memory state of one page: 24 bytes. TestPageSize keeps it
 // so.
 type page struct {
 	// cash is C[i] - g: the page's effective cash is cash + OPIC.g, so that
 	// the virtual page pays every page in O(1) by raising g.
 	cash float64
-	// hist is H[i]: cumulative, or the Interpolation window value.
-	hist float32
 	// zlast is Z[i], the global Z when the page was last read (or added);
 	// a negative value marks a deleted page.
-	zlast float32
+	zlast float64
+	// hist is H[i]: cumulative, or the Interpolation window value.
+	hist float32
+	// pos is the page's slot in the Greedy heap (noSlot if none). It lives
+	// here, not in the heap, to save a cache miss per link followed.
+	pos uint32
 }
 
 func (p *page) deleted() bool { return p.zlast < 0 }
@@ -101,7 +104,7 @@ func New(n int, cfg Config) (*OPIC, error) {
 		o.cv = 1
 	} else {
 		for i := range o.pages {
-			o.pages[i].cash = 1 / float64(n)
+			o.pages[i] = page{cash: 1 / float64(n), pos: noSlot}
 		}
 	}
 	o.live = n
@@ -172,7 +175,7 @@ func (o *OPIC) LastRead(p PageID) float64 {
 	if int(p) >= len(o.pages) || o.pages[p].deleted() {
 		return 0
 	}
-	return float64(o.pages[p].zlast)
+	return o.pages[p].zlast
 }
 
 // Read records that page p was read and that its out-links are links: the
@@ -204,12 +207,12 @@ func (o *OPIC) Read(p PageID, links []PageID) error {
 	case kindCumulative:
 		pg.hist = float32(float64(pg.hist) + c)
 	case kindInterpolation:
-		pg.hist = float32(Interpolate(float64(pg.hist), c, o.z-float64(pg.zlast), o.window))
+		pg.hist = float32(Interpolate(float64(pg.hist), c, o.z-pg.zlast, o.window))
 	case kindWindow:
 		pg.hist = float32(float64(pg.hist) + c)
 		o.win.record(p, c, o.z)
 	}
-	pg.zlast = float32(o.z)
+	pg.zlast = o.z
 	pg.cash = -o.g
 	o.z += c
 	o.reads++
@@ -221,6 +224,7 @@ func (o *OPIC) Read(p PageID, links []PageID) error {
 	if len(links) > 0 {
 		toV = c * o.alpha
 		share := (c - toV) / float64(len(links))
+		var touch float32
 		for _, j := range links {
 			q := &o.pages[j]
 			if q.deleted() {
@@ -228,8 +232,18 @@ func (o *OPIC) Read(p PageID, links []PageID) error {
 				continue
 			}
 			q.cash += share
-			if h != nil {
-				h.update(j, q.cash)
+			if h != nil && q.pos != noSlot {
+				touch += h.e[q.pos].key // a prefetch, see below
+			}
+		}
+		// The heap follows in a second pass, so that the first pass's
+		// independent loads of pages and heap slots overlap in memory.
+		if h != nil {
+			h.touch = touch
+			for _, j := range links {
+				if q := &o.pages[j]; !q.deleted() {
+					h.update(j, q.cash)
+				}
 			}
 		}
 	}
@@ -281,7 +295,7 @@ func (o *OPIC) AddPage() PageID {
 	if int64(p) >= math.MaxUint32 {
 		panic("opic: page id space exhausted")
 	}
-	o.pages = append(o.pages, page{cash: -o.g, zlast: float32(o.z)})
+	o.pages = append(o.pages, page{cash: -o.g, zlast: o.z, pos: noSlot})
 	o.live++
 	if o.win != nil {
 		o.win.grow(len(o.pages), o.z)
@@ -368,7 +382,7 @@ func (o *OPIC) Importance(p PageID) float64 {
 	case kindInterpolation:
 		return float64(pg.hist) / o.window
 	case kindWindow:
-		return o.win.rate(p, 0, float64(pg.zlast))
+		return o.win.rate(p, 0, pg.zlast)
 	}
 	if o.z == 0 {
 		return 0
@@ -389,7 +403,7 @@ func (o *OPIC) Estimate(p PageID) float64 {
 	c := pg.cash + o.g
 	switch o.kind {
 	case kindInterpolation:
-		return Interpolate(float64(pg.hist), c, o.z-float64(pg.zlast), o.window) / o.window
+		return Interpolate(float64(pg.hist), c, o.z-pg.zlast, o.window) / o.window
 	case kindWindow:
 		return o.win.rate(p, c, o.z)
 	}

@@ -260,7 +260,7 @@ func TestDeleteAndMerge(t *testing.T) {
 	}
 	checkInvariants(t, o, true)
 	p := o.AddPage()
-	if p != 4 || o.Cash(p) != 0 || o.History(p) != 0 || o.LastRead(p) != float64(float32(o.Z())) {
+	if p != 4 || o.Cash(p) != 0 || o.History(p) != 0 || o.LastRead(p) != o.Z() {
 		t.Errorf("new page %d: C %v H %v Z[i] %v", p, o.Cash(p), o.History(p), o.LastRead(p))
 	}
 	checkInvariants(t, o, true)

@@ -65,8 +65,9 @@ func (c *Cycle) Next() (PageID, bool) {
 }
 
 // Greedy reads the live page with the most cash (ties to the lowest id). It
-// keeps a 4-ary heap of the pages keyed on their cash, updated by every
-// Read, Delete, Merge and AddPage of its OPIC: 12 bytes per page.
+// keeps an 8-ary heap of the pages keyed on their cash, updated by every
+// Read, Delete, Merge and AddPage of its OPIC: 8 bytes per page, plus the
+// page's heap slot kept in its state.
 type Greedy struct {
 	o *OPIC
 	h *cashHeap
@@ -76,15 +77,12 @@ type Greedy struct {
 // to o, in O(n). Only the most recent Greedy of an OPIC is valid: an older
 // one reports no page.
 func NewGreedy(o *OPIC) *Greedy {
-	h := &cashHeap{pos: make([]uint32, len(o.pages))}
-	h.e = make([]heapEntry, 0, o.live)
+	h := &cashHeap{o: o, e: make([]heapEntry, 0, o.live)}
 	for i := range o.pages {
-		if o.pages[i].deleted() {
-			h.pos[i] = noSlot
-			continue
+		o.pages[i].pos = noSlot
+		if !o.pages[i].deleted() {
+			h.e = append(h.e, heapEntry{key: float32(o.pages[i].cash), id: PageID(i)})
 		}
-		h.pos[i] = uint32(len(h.e))
-		h.e = append(h.e, heapEntry{key: float32(o.pages[i].cash), id: PageID(i)})
 	}
 	h.heapify()
 	o.heap = h
@@ -101,10 +99,12 @@ func (g *Greedy) Next() (PageID, bool) {
 
 // cashHeap is a max-heap of pages on cash - g, with ties to the lower id.
 // The key is a float32: OPIC rebases g so that keys stay within a few
-// times the mean cash, where float32 keeps the order to 1e-7.
+// times the mean cash, where float32 keeps the order to 1e-7. A page's
+// slot is in its page state (page.pos).
 type cashHeap struct {
-	e   []heapEntry
-	pos []uint32 // slot of each page in e, noSlot if absent
+	o     *OPIC
+	e     []heapEntry
+	touch float32 // keeps the prefetching loads of OPIC.Read alive
 }
 
 type heapEntry struct {
@@ -113,7 +113,8 @@ type heapEntry struct {
 }
 
 const (
-	heapArity = 4
+	// heapArity 8 puts the children of a slot in one 64-byte cache line.
+	heapArity = 8
 	noSlot    = ^uint32(0)
 )
 
@@ -121,8 +122,10 @@ func (a heapEntry) before(b heapEntry) bool {
 	return a.key > b.key || a.key == b.key && a.id < b.id
 }
 
+func (h *cashHeap) setPos(id PageID, i int) { h.o.pages[id].pos = uint32(i) }
+
 func (h *cashHeap) update(p PageID, cash float64) {
-	i := h.pos[p]
+	i := h.o.pages[p].pos
 	if i == noSlot {
 		return
 	}
@@ -138,24 +141,20 @@ func (h *cashHeap) update(p PageID, cash float64) {
 }
 
 func (h *cashHeap) push(p PageID, cash float64) {
-	for len(h.pos) <= int(p) {
-		h.pos = append(h.pos, noSlot)
-	}
-	h.pos[p] = uint32(len(h.e))
 	h.e = append(h.e, heapEntry{key: float32(cash), id: p})
 	h.up(len(h.e) - 1)
 }
 
 func (h *cashHeap) remove(p PageID) {
-	i := h.pos[p]
+	i := h.o.pages[p].pos
 	if i == noSlot {
 		return
 	}
 	last := len(h.e) - 1
-	h.pos[p] = noSlot
+	h.o.pages[p].pos = noSlot
 	if int(i) != last {
 		h.e[i] = h.e[last]
-		h.pos[h.e[i].id] = i
+		h.setPos(h.e[i].id, int(i))
 	}
 	h.e = h.e[:last]
 	if int(i) < last {
@@ -179,7 +178,7 @@ func (h *cashHeap) heapify() {
 		h.down(i)
 	}
 	for i, e := range h.e {
-		h.pos[e.id] = uint32(i)
+		h.setPos(e.id, i)
 	}
 }
 
@@ -191,11 +190,11 @@ func (h *cashHeap) up(i int) {
 			break
 		}
 		h.e[i] = h.e[parent]
-		h.pos[h.e[i].id] = uint32(i)
+		h.setPos(h.e[i].id, i)
 		i = parent
 	}
 	h.e[i] = e
-	h.pos[e.id] = uint32(i)
+	h.setPos(e.id, i)
 }
 
 func (h *cashHeap) down(i int) {
@@ -217,9 +216,9 @@ func (h *cashHeap) down(i int) {
 			break
 		}
 		h.e[i] = h.e[best]
-		h.pos[h.e[i].id] = uint32(i)
+		h.setPos(h.e[i].id, i)
 		i = best
 	}
 	h.e[i] = e
-	h.pos[e.id] = uint32(i)
+	h.setPos(e.id, i)
 }

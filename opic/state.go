@@ -16,18 +16,18 @@ import (
 //	         2 zero bytes, pages uint32, reads uint64,
 //	         alpha, window T, Z, H of the virtual page, cash of the virtual
 //	         page (float64 each)
-//	pages    per page: cash C (float64), H (float32), Z[i] (float32; -1 for
-//	         a deleted page, whose cash is 0)
+//	pages    per page: cash C (float64), Z[i] (float64; -1 for a deleted
+//	         page, whose cash is 0), H (float32)
 //	trailer  CRC-32 (IEEE) of everything before it
 //
-// 16 bytes a page, exactly the in-memory page state. A Greedy heap is not
-// stored: NewGreedy rebuilds it from the cash in O(n).
+// 20 bytes a page: the in-memory page state without its heap slot. A
+// Greedy heap is not stored: NewGreedy rebuilds it from the cash in O(n).
 const (
 	stateMagic   = "OPIC"
 	stateVersion = 1
 	headerSize   = 4 + 1 + 1 + 2 + 4 + 8 + 5*8
 	// EncodedPageSize is the number of bytes per page in the state encoding.
-	EncodedPageSize = 16
+	EncodedPageSize = 20
 )
 
 // EncodedSize returns the size of the encoding of a state of n pages.
@@ -65,8 +65,8 @@ func (o *OPIC) WriteTo(w io.Writer) (int64, error) {
 			cash = p.cash + o.g
 		}
 		binary.LittleEndian.PutUint64(buf[0:], math.Float64bits(cash))
-		binary.LittleEndian.PutUint32(buf[8:], math.Float32bits(p.hist))
-		binary.LittleEndian.PutUint32(buf[12:], math.Float32bits(p.zlast))
+		binary.LittleEndian.PutUint64(buf[8:], math.Float64bits(p.zlast))
+		binary.LittleEndian.PutUint32(buf[16:], math.Float32bits(p.hist))
 		bw.Write(buf[:])
 	}
 	if err := bw.Flush(); err != nil {
@@ -135,8 +135,9 @@ func Decode(r io.Reader) (*OPIC, error) {
 			e := b[i*EncodedPageSize:]
 			p := page{
 				cash:  math.Float64frombits(binary.LittleEndian.Uint64(e[0:])),
-				hist:  math.Float32frombits(binary.LittleEndian.Uint32(e[8:])),
-				zlast: math.Float32frombits(binary.LittleEndian.Uint32(e[12:])),
+				zlast: math.Float64frombits(binary.LittleEndian.Uint64(e[8:])),
+				hist:  math.Float32frombits(binary.LittleEndian.Uint32(e[16:])),
+				pos:   noSlot,
 			}
 			if err := checkPage(p); err != nil {
 				return nil, fmt.Errorf("opic: decode state: page %d: %v: %w", done+i, err, ErrBadState)
@@ -160,9 +161,9 @@ func Decode(r io.Reader) (*OPIC, error) {
 }
 
 func checkPage(p page) error {
-	c, h, z := p.cash, float64(p.hist), float64(p.zlast)
+	c, h, z := p.cash, float64(p.hist), p.zlast
 	switch {
-	case math.IsNaN(c) || math.IsInf(c, 0):
+	case math.IsNaN(c) || math.IsInf(c, 0) || c == 0 && math.Signbit(c):
 		return fmt.Errorf("cash %v", c)
 	case !(h >= 0) || math.IsInf(h, 0):
 		return fmt.Errorf("history %v", h)

@@ -1,0 +1,154 @@
+package opic
+
+import (
+	"testing"
+	"time"
+)
+
+// TestInterpolate checks the note's §5.3 table (T = 10 Z units).
+func TestInterpolate(t *testing.T) {
+	cases := map[string]struct{ h, c, gap, want float64 }{
+		"overlap":      {0.5, 0.3, 4, 0.6},
+		"long gap":     {0.5, 0.75, 25, 0.3},
+		"boundary":     {0.5, 0.2, 10, 0.2},
+		"back to back": {0.5, 0.01, 0.5, 0.485},
+	}
+	for name, c := range cases {
+		if got := Interpolate(c.h, c.c, c.gap, 10); !near(got, c.want, 1e-12) {
+			t.Errorf("%s: Interpolate = %v, want %v", name, got, c.want)
+		}
+		if got := Interpolate(c.h, c.c, c.gap, 10) / 10; !near(got, c.want/10, 1e-12) {
+			t.Errorf("%s: H/T = %v", name, got)
+		}
+	}
+	// Both branches agree at the boundary.
+	if a, b := 0.5*(10-10)/10+0.2, 0.2*10/10; a != b {
+		t.Errorf("branches disagree at gap = T: %v %v", a, b)
+	}
+}
+
+// TestInterpolateSteadyState: a constant inflow r per unit of Z gives
+// H → r·T for any visit pattern.
+func TestInterpolateSteadyState(t *testing.T) {
+	const r, T = 0.02, 10.0
+	for _, gap := range []float64{0.5, 4, 10, 25} {
+		h := 0.0
+		for range 2000 {
+			h = Interpolate(h, r*gap, gap, T)
+		}
+		if !near(h, r*T, 1e-9) {
+			t.Errorf("visits every %v: H = %v, want %v", gap, h, r*T)
+		}
+	}
+}
+
+// TestInterpolationInOPIC: the update rule runs at each read with Z[i];
+// on a static graph Σ H / T is about 1 (note §5.3: 1.00–1.10).
+func TestInterpolationInOPIC(t *testing.T) {
+	// A strongly connected graph without dangling pages, and α = 0, so that
+	// all of Z is real pages' cash.
+	g := ringPowerLaw(t, 2000)
+	const T = 4
+	o, err := New(g.Len(), Config{History: Interpolation{Window: T}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol := NewGreedy(o)
+	for range 20 * g.Len() {
+		p, _ := pol.Next()
+		zi, h, c := o.LastRead(p), o.History(p), o.Cash(p)
+		want := Interpolate(h, c, o.Z()-zi, T)
+		if err := o.Read(p, g.Links(p)); err != nil {
+			t.Fatal(err)
+		}
+		if !near(o.History(p), want, 1e-6*(1+want)) {
+			t.Fatalf("H after read %v, rule gives %v", o.History(p), want)
+		}
+		if !near(o.LastRead(p), o.Z()-c, 1e-12) {
+			t.Fatalf("Z[i] = %v, want the Z of the read %v", o.LastRead(p), o.Z()-c)
+		}
+	}
+	checkInvariants(t, o, false)
+	if s := o.TotalHistory() / T; s < 0.95 || s > 1.15 {
+		t.Errorf("Σ H / T = %v, want about 1", s)
+	}
+	if err := o.SetWindow(8); err != nil || o.Window() != 8 {
+		t.Errorf("SetWindow: %v", err)
+	}
+}
+
+// ringPowerLaw is a power-law graph plus a ring, so it is strongly
+// connected and has no dangling page.
+func ringPowerLaw(t testing.TB, n int) *Graph {
+	pl, err := PowerLaw(n, InDegreeExponent, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edges := pl.EdgeList()
+	for i := 0; i < n; i++ {
+		edges = append(edges, Edge{PageID(i), PageID((i + 1) % n)})
+	}
+	g, err := NewGraph(n, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestWindowPolicies: every history policy converges near PageRank on a
+// static graph, and the window policies keep the measures they promise.
+func TestWindowPolicies(t *testing.T) {
+	g, err := PowerLaw(3000, InDegreeExponent, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, _, _ := PageRank(g, DefaultAlpha, 1e-12, 1000)
+	top := TopPages(pr, 0.1)
+	cases := map[string]struct {
+		h        History
+		measures [2]float64 // bounds on the mean measures a page
+		maxTop   float64
+	}{
+		"cumulative":     {Cumulative{}, [2]float64{1, 1}, 0.03},
+		"interpolation":  {Interpolation{Window: 8}, [2]float64{1, 1}, 0.08},
+		"variable k=8":   {VariableWindow{K: 8}, [2]float64{4, 8}, 0.08},
+		"fixed T=8":      {FixedWindow{Window: 8}, [2]float64{1, 8}, 0.12},
+		"fixed T=4 min3": {FixedWindow{Window: 4, Min: 3}, [2]float64{3, 8}, 0.12},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			o, err := New(g.Len(), Config{Alpha: DefaultAlpha, History: c.h})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pol := NewGreedy(o)
+			for range 20 * g.Len() {
+				p, _ := pol.Next()
+				if err := o.Read(p, g.Links(p)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			checkInvariants(t, o, c.h != (Interpolation{Window: 8}))
+			est := o.Importances(nil)
+			if e := SubsetRelativeError(est, pr, top); e > c.maxTop {
+				t.Errorf("top 10%% error %.4f, want at most %.2f", e, c.maxTop)
+			}
+			if m := o.Measures(); m < c.measures[0] || m > c.measures[1] {
+				t.Errorf("%.2f measures a page, want %v", m, c.measures)
+			}
+			if HistoryName(c.h) == "" {
+				t.Errorf("no name")
+			}
+		})
+	}
+}
+
+func TestInterpolationWindow(t *testing.T) {
+	// 3 months at N = 1e6 pages a month with Greedy (Z grows 2/N a read):
+	// about 6 Z units, 3 crawls of the graph counted twice.
+	month := 30 * 24 * time.Hour
+	rate := 1e6 / month.Seconds()
+	if got := InterpolationWindow(3*month, rate, 2/1e6); !near(got, 6, 1e-9) {
+		t.Errorf("T = %v, want 6", got)
+	}
+}

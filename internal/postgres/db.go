@@ -1,0 +1,248 @@
+// Package postgres is Vigil's store for scale: every vigil store interface
+// on PostgreSQL, through github.com/jackc/pgx/v5 (a pgxpool pool, used
+// through database/sql with pgx's stdlib adapter so that the SQL reads as
+// in internal/sqlite).
+//
+// Many processes may write at once: each write is one transaction; an
+// append locks its resource's row (SELECT ... FOR UPDATE) so that two
+// writers of one resource serialise, and claims of due sentinels and
+// outbox entries use FOR UPDATE SKIP LOCKED so that workers never claim the
+// same row. Migrations are the .sql files under migrations/ (the SQLite
+// schema in PostgreSQL's dialect), embedded, applied in name order under an
+// advisory lock and recorded in schema_migrations.
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/vigil-web/vigil"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// DB is the PostgreSQL store. It implements vigil.Store.
+type DB struct {
+	pool  *pgxpool.Pool
+	write *sql.DB // the same pool; two names so the code reads as the SQLite adapter's
+	read  *sql.DB
+	now   func() time.Time
+}
+
+var _ vigil.Store = (*DB)(nil)
+
+// Open connects to the database at dsn (a postgres:// URL or key=value
+// string; a search_path parameter selects the schema) and migrates it.
+func Open(ctx context.Context, dsn string) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	sdb := stdlib.OpenDBFromPool(pool)
+	db := &DB{pool: pool, write: sdb, read: sdb,
+		// PostgreSQL keeps microseconds.
+		now: func() time.Time { return time.Now().Truncate(time.Microsecond) }}
+	if err := db.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// Close closes the pool.
+func (db *DB) Close() error {
+	err := db.write.Close()
+	db.pool.Close()
+	return err
+}
+
+func (db *DB) migrate(ctx context.Context) error {
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	return db.update(ctx, func(tx *sql.Tx) error {
+		// One migrator at a time across processes.
+		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(7423190)"); err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+			name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)`); err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		for _, name := range names {
+			base := path.Base(name)
+			var n int
+			if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM schema_migrations WHERE name = $1", base).Scan(&n); err != nil {
+				return err
+			}
+			if n > 0 {
+				continue
+			}
+			text, err := migrations.ReadFile(name)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, string(text)); err != nil {
+				return fmt.Errorf("migrate %s: %w", base, err)
+			}
+			if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES ($1, now())", base); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// update runs fn in one read-write transaction.
+func (db *DB) update(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// view runs fn in one read-only transaction (one snapshot).
+func (db *DB) view(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	return fn(tx)
+}
+
+// q numbers the ? placeholders of a query as PostgreSQL's $1, $2...
+// (the queries contain no other question marks).
+func q(s string) string {
+	if !strings.Contains(s, "?") {
+		return s
+	}
+	var b strings.Builder
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '?' {
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// tv is how a time is stored: as itself in UTC, the zero time as
+// 0001-01-01 UTC.
+func tv(t time.Time) any {
+	if t.IsZero() {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+// ts scans a stored time into *t.
+type ts struct{ t *time.Time }
+
+func (s ts) Scan(src any) error {
+	switch v := src.(type) {
+	case nil:
+		*s.t = time.Time{}
+	case time.Time:
+		if v.IsZero() {
+			*s.t = time.Time{}
+		} else {
+			*s.t = v.UTC()
+		}
+	default:
+		return fmt.Errorf("scan time from %T", src)
+	}
+	return nil
+}
+
+func nullID(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
+}
+
+type idScan struct{ p *int64 }
+
+func (s idScan) Scan(src any) error {
+	switch v := src.(type) {
+	case nil:
+		*s.p = 0
+	case int64:
+		*s.p = v
+	default:
+		return fmt.Errorf("scan id from %T", src)
+	}
+	return nil
+}
+
+func pgCode(err error) string {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code
+	}
+	return ""
+}
+
+// isUnique reports whether err is a unique violation.
+func isUnique(err error) bool { return pgCode(err) == "23505" }
+
+// isForeignKey reports whether err is a foreign key violation.
+func isForeignKey(err error) bool { return pgCode(err) == "23503" }
+
+func notFound(err error, format string, args ...any) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return vigil.Errorf(vigil.ENOTFOUND, format, args...)
+	}
+	return err
+}
+
+func limitOffset(limit, offset int) string {
+	l := "ALL"
+	if limit > 0 {
+		l = strconv.Itoa(limit)
+	}
+	return fmt.Sprintf(" LIMIT %s OFFSET %d", l, max(offset, 0))
+}
+
+func affected(res sql.Result, err error, format string, args ...any) error {
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return vigil.Errorf(vigil.ENOTFOUND, format, args...)
+	}
+	return nil
+}

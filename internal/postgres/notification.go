@@ -1,0 +1,153 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+const notificationColumns = `id, user_id, change_id, channel, target, payload, state, attempts, next_attempt,
+	last_error, created_at, sent_at`
+
+func scanNotification(row interface{ Scan(...any) error }) (*vigil.Notification, error) {
+	n := &vigil.Notification{}
+	var state string
+	var payload []byte
+	err := row.Scan(&n.ID, idScan{&n.UserID}, idScan{&n.ChangeID}, &n.Channel, &n.Target, &payload, &state, &n.Attempts,
+		ts{&n.NextAttempt}, &n.LastError, ts{&n.CreatedAt}, ts{&n.SentAt})
+	n.Payload = payload
+	n.State = vigil.NotificationState(state)
+	return n, err
+}
+
+// EnqueueNotification implements vigil.OutboxStore.
+func (db *DB) EnqueueNotification(ctx context.Context, n *vigil.Notification) error {
+	if err := n.Validate(); err != nil {
+		return err
+	}
+	now := db.now().UTC()
+	n.State, n.CreatedAt = vigil.NotificationPending, now
+	if n.NextAttempt.IsZero() {
+		n.NextAttempt = now
+	}
+	err := db.update(ctx, func(tx *sql.Tx) error {
+		return tx.QueryRowContext(ctx, q(`INSERT INTO notifications (user_id, change_id, channel, target, payload, state, attempts,
+			next_attempt, last_error, created_at, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			nullID(n.UserID), nullID(n.ChangeID), n.Channel, n.Target, []byte(n.Payload), string(n.State), n.Attempts,
+			tv(n.NextAttempt), n.LastError, tv(n.CreatedAt), tv(n.SentAt)).Scan(&n.ID)
+	})
+	if isForeignKey(err) {
+		return vigil.Errorf(vigil.ENOTFOUND, "notification user %d or change %d not found", n.UserID, n.ChangeID)
+	}
+	return err
+}
+
+// FindNotificationByID implements vigil.OutboxStore.
+func (db *DB) FindNotificationByID(ctx context.Context, id int64) (*vigil.Notification, error) {
+	n, err := scanNotification(db.read.QueryRowContext(ctx, q("SELECT "+notificationColumns+" FROM notifications WHERE id = ?"), id))
+	if err != nil {
+		return nil, notFound(err, "notification %d not found", id)
+	}
+	return n, nil
+}
+
+// FindNotifications implements vigil.OutboxStore.
+func (db *DB) FindNotifications(ctx context.Context, f vigil.NotificationFilter) ([]*vigil.Notification, int, error) {
+	var where []string
+	var args []any
+	if f.State != "" {
+		where, args = append(where, "state = ?"), append(args, string(f.State))
+	}
+	if f.UserID != 0 {
+		where, args = append(where, "user_id = ?"), append(args, f.UserID)
+	}
+	cond := ""
+	if len(where) > 0 {
+		cond = " WHERE " + strings.Join(where, " AND ")
+	}
+	var out []*vigil.Notification
+	var total int
+	err := db.view(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, q("SELECT count(*) FROM notifications"+cond), args...).Scan(&total); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, q("SELECT "+notificationColumns+" FROM notifications"+cond+" ORDER BY id"+limitOffset(f.Limit, f.Offset)), args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			n, err := scanNotification(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, n)
+		}
+		return rows.Err()
+	})
+	return out, total, err
+}
+
+// ClaimNotifications implements vigil.OutboxStore.
+func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*vigil.Notification, error) {
+	if limit <= 0 {
+		return nil, vigil.Errorf(vigil.EINVALID, "claim limit must be positive")
+	}
+	var out []*vigil.Notification
+	err := db.update(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, q("SELECT "+notificationColumns+` FROM notifications
+			WHERE state IN ('pending', 'failed') AND next_attempt <= ? ORDER BY next_attempt, id LIMIT ? FOR UPDATE SKIP LOCKED`), tv(now), limit)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			n, err := scanNotification(rows)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			out = append(out, n)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		until := now.Add(lease).UTC()
+		for _, n := range out {
+			if _, err := tx.ExecContext(ctx, q("UPDATE notifications SET next_attempt = ?, attempts = attempts + 1 WHERE id = ?"), tv(until), n.ID); err != nil {
+				return err
+			}
+			n.NextAttempt = until
+			n.Attempts++
+		}
+		return nil
+	})
+	return out, err
+}
+
+// MarkNotificationSent implements vigil.OutboxStore.
+func (db *DB) MarkNotificationSent(ctx context.Context, id int64, at time.Time) error {
+	return db.update(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, q("UPDATE notifications SET state = 'sent', sent_at = ?, last_error = '' WHERE id = ?"), tv(at), id)
+		return affected(res, err, "notification %d not found", id)
+	})
+}
+
+// MarkNotificationFailed implements vigil.OutboxStore.
+func (db *DB) MarkNotificationFailed(ctx context.Context, id int64, errMsg string, next time.Time) error {
+	return db.update(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, q("UPDATE notifications SET state = 'failed', last_error = ?, next_attempt = ? WHERE id = ?"), errMsg, tv(next), id)
+		return affected(res, err, "notification %d not found", id)
+	})
+}
+
+// MarkNotificationDead implements vigil.OutboxStore.
+func (db *DB) MarkNotificationDead(ctx context.Context, id int64, errMsg string) error {
+	return db.update(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, q("UPDATE notifications SET state = 'dead', last_error = ? WHERE id = ?"), errMsg, id)
+		return affected(res, err, "notification %d not found", id)
+	})
+}

@@ -1,0 +1,154 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+
+	"github.com/vigil-web/vigil"
+)
+
+const resourceColumns = "id, url, host, created_at"
+
+func scanResource(row interface{ Scan(...any) error }) (*vigil.Resource, error) {
+	r := &vigil.Resource{}
+	err := row.Scan(&r.ID, &r.URL, &r.Host, ts{&r.CreatedAt})
+	return r, err
+}
+
+// EnsureResource implements vigil.ResourceStore.
+func (db *DB) EnsureResource(ctx context.Context, rawURL string) (*vigil.Resource, error) {
+	u, err := vigil.CanonicalURL(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	var r *vigil.Resource
+	err = db.update(ctx, func(tx *sql.Tx) error {
+		// Concurrent ensures of one URL: the loser's insert does nothing
+		// and it reads the winner's row.
+		if _, err := tx.ExecContext(ctx, q("INSERT INTO resources (url, host, created_at) VALUES (?, ?, ?) ON CONFLICT (url) DO NOTHING"),
+			u, vigil.HostOf(u), tv(db.now().UTC())); err != nil {
+			return err
+		}
+		r, err = scanResource(tx.QueryRowContext(ctx, q("SELECT "+resourceColumns+" FROM resources WHERE url = ?"), u))
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// FindResourceByID implements vigil.ResourceStore.
+func (db *DB) FindResourceByID(ctx context.Context, id int64) (*vigil.Resource, error) {
+	r, err := scanResource(db.read.QueryRowContext(ctx, q("SELECT "+resourceColumns+" FROM resources WHERE id = ?"), id))
+	if err != nil {
+		return nil, notFound(err, "resource %d not found", id)
+	}
+	return r, nil
+}
+
+// FindResourceByURL implements vigil.ResourceStore.
+func (db *DB) FindResourceByURL(ctx context.Context, rawURL string) (*vigil.Resource, error) {
+	u, err := vigil.CanonicalURL(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	r, err := scanResource(db.read.QueryRowContext(ctx, q("SELECT "+resourceColumns+" FROM resources WHERE url = ?"), u))
+	if err != nil {
+		return nil, notFound(err, "no resource has url %s", u)
+	}
+	return r, nil
+}
+
+// FindResources implements vigil.ResourceStore.
+func (db *DB) FindResources(ctx context.Context, f vigil.ResourceFilter) ([]*vigil.Resource, int, error) {
+	var where []string
+	var args []any
+	if f.ID != nil {
+		where, args = append(where, "id = ?"), append(args, *f.ID)
+	}
+	if f.URL != nil {
+		u, err := vigil.CanonicalURL(*f.URL)
+		if err != nil {
+			return nil, 0, err
+		}
+		where, args = append(where, "url = ?"), append(args, u)
+	}
+	if f.Host != nil {
+		where, args = append(where, "host = ?"), append(args, strings.ToLower(*f.Host))
+	}
+	cond := ""
+	if len(where) > 0 {
+		cond = " WHERE " + strings.Join(where, " AND ")
+	}
+	var out []*vigil.Resource
+	var n int
+	err := db.view(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, q("SELECT count(*) FROM resources"+cond), args...).Scan(&n); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, q("SELECT "+resourceColumns+" FROM resources"+cond+" ORDER BY id"+limitOffset(f.Limit, f.Offset)), args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			r, err := scanResource(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, r)
+		}
+		return rows.Err()
+	})
+	return out, n, err
+}
+
+// DeleteResource implements vigil.ResourceStore.
+func (db *DB) DeleteResource(ctx context.Context, id int64) error {
+	return db.update(ctx, func(tx *sql.Tx) error {
+		hashes, err := resourceHashes(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		// Bodies first: a patch's base is a version of the same resource.
+		if _, err := tx.ExecContext(ctx, q("DELETE FROM bodies WHERE version_id IN (SELECT id FROM versions WHERE resource_id = ?)"), id); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, q("DELETE FROM resources WHERE id = ?"), id)
+		if err := affected(res, err, "resource %d not found", id); err != nil {
+			return err
+		}
+		return dropUnusedBlobs(ctx, tx, hashes)
+	})
+}
+
+// resourceHashes lists the blobs a resource's full bodies use.
+func resourceHashes(ctx context.Context, tx *sql.Tx, resourceID int64) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, q(`SELECT DISTINCT b.hash FROM bodies b JOIN versions v ON v.id = b.version_id
+		WHERE v.resource_id = ? AND b.hash IS NOT NULL`), resourceID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var h string
+		if err := rows.Scan(&h); err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// dropUnusedBlobs deletes those of hashes that no body uses any more.
+func dropUnusedBlobs(ctx context.Context, tx *sql.Tx, hashes []string) error {
+	for _, h := range hashes {
+		if _, err := tx.ExecContext(ctx, q("DELETE FROM blobs WHERE hash = ? AND NOT EXISTS (SELECT 1 FROM bodies WHERE hash = ?)"), h, h); err != nil {
+			return err
+		}
+	}
+	return nil
+}

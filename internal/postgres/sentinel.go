@@ -1,0 +1,180 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+const sentinelColumns = "id, owner_id, name, source, spec, status, created_at, updated_at, next_check, last_check"
+
+func scanSentinel(row interface{ Scan(...any) error }) (*vigil.Sentinel, error) {
+	s := &vigil.Sentinel{}
+	var spec []byte
+	var status string
+	err := row.Scan(&s.ID, &s.OwnerID, &s.Name, &s.Source, &spec, &status, ts{&s.CreatedAt}, ts{&s.UpdatedAt}, ts{&s.NextCheck}, ts{&s.LastCheck})
+	if len(spec) > 0 {
+		s.Spec = spec
+	}
+	s.Status = vigil.SentinelStatus(status)
+	return s, err
+}
+
+func specValue(b []byte) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return []byte(b)
+}
+
+// CreateSentinel implements vigil.SentinelStore.
+func (db *DB) CreateSentinel(ctx context.Context, s *vigil.Sentinel) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	now := db.now().UTC()
+	err := db.update(ctx, func(tx *sql.Tx) error {
+		if err := userExists(ctx, tx, s.OwnerID); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, q(`INSERT INTO sentinels (owner_id, name, source, spec, status, created_at, updated_at, next_check, last_check)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`), s.OwnerID, s.Name, s.Source, specValue(s.Spec), string(s.Status),
+			tv(now), tv(now), tv(s.NextCheck), tv(s.LastCheck)).Scan(&s.ID)
+	})
+	if err != nil {
+		return err
+	}
+	s.CreatedAt, s.UpdatedAt = now, now
+	return nil
+}
+
+func userExists(ctx context.Context, tx *sql.Tx, id int64) error {
+	var n int
+	if err := tx.QueryRowContext(ctx, q("SELECT count(*) FROM users WHERE id = ?"), id).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return vigil.Errorf(vigil.ENOTFOUND, "user %d not found", id)
+	}
+	return nil
+}
+
+// FindSentinelByID implements vigil.SentinelStore.
+func (db *DB) FindSentinelByID(ctx context.Context, id int64) (*vigil.Sentinel, error) {
+	s, err := scanSentinel(db.read.QueryRowContext(ctx, q("SELECT "+sentinelColumns+" FROM sentinels WHERE id = ?"), id))
+	if err != nil {
+		return nil, notFound(err, "sentinel %d not found", id)
+	}
+	return s, nil
+}
+
+// FindSentinels implements vigil.SentinelStore.
+func (db *DB) FindSentinels(ctx context.Context, f vigil.SentinelFilter) ([]*vigil.Sentinel, int, error) {
+	var where []string
+	var args []any
+	if f.OwnerID != 0 {
+		where, args = append(where, "owner_id = ?"), append(args, f.OwnerID)
+	}
+	if f.Status != "" {
+		where, args = append(where, "status = ?"), append(args, string(f.Status))
+	}
+	cond := ""
+	if len(where) > 0 {
+		cond = " WHERE " + strings.Join(where, " AND ")
+	}
+	var out []*vigil.Sentinel
+	var n int
+	err := db.view(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, q("SELECT count(*) FROM sentinels"+cond), args...).Scan(&n); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, q("SELECT "+sentinelColumns+" FROM sentinels"+cond+" ORDER BY id"+limitOffset(f.Limit, f.Offset)), args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			s, err := scanSentinel(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, s)
+		}
+		return rows.Err()
+	})
+	return out, n, err
+}
+
+// UpdateSentinel implements vigil.SentinelStore.
+func (db *DB) UpdateSentinel(ctx context.Context, s *vigil.Sentinel) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	now := db.now().UTC()
+	err := db.update(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, q(`UPDATE sentinels SET name = ?, source = ?, spec = ?, status = ?, updated_at = ?, next_check = ?
+			WHERE id = ?`), s.Name, s.Source, specValue(s.Spec), string(s.Status), tv(now), tv(s.NextCheck), s.ID)
+		if err := affected(res, err, "sentinel %d not found", s.ID); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, q("SELECT created_at, owner_id, last_check FROM sentinels WHERE id = ?"), s.ID).
+			Scan(ts{&s.CreatedAt}, &s.OwnerID, ts{&s.LastCheck})
+	})
+	if err != nil {
+		return err
+	}
+	s.UpdatedAt = now
+	return nil
+}
+
+// DeleteSentinel implements vigil.SentinelStore.
+func (db *DB) DeleteSentinel(ctx context.Context, id int64) error {
+	return db.update(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, q("DELETE FROM sentinels WHERE id = ?"), id)
+		return affected(res, err, "sentinel %d not found", id)
+	})
+}
+
+// ClaimDueSentinels implements vigil.SentinelStore.
+func (db *DB) ClaimDueSentinels(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*vigil.Sentinel, error) {
+	if limit <= 0 {
+		return nil, vigil.Errorf(vigil.EINVALID, "claim limit must be positive")
+	}
+	var out []*vigil.Sentinel
+	err := db.update(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, q("SELECT "+sentinelColumns+` FROM sentinels
+			WHERE status = 'active' AND next_check <= ? ORDER BY next_check, id LIMIT ? FOR UPDATE SKIP LOCKED`), tv(now), limit)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			s, err := scanSentinel(rows)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			out = append(out, s)
+		}
+		rows.Close()
+		until := now.Add(lease).UTC()
+		for _, s := range out {
+			if _, err := tx.ExecContext(ctx, q("UPDATE sentinels SET next_check = ? WHERE id = ?"), tv(until), s.ID); err != nil {
+				return err
+			}
+			s.NextCheck = until
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// CheckedSentinel implements vigil.SentinelStore.
+func (db *DB) CheckedSentinel(ctx context.Context, id int64, at, next time.Time) error {
+	return db.update(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, q("UPDATE sentinels SET last_check = ?, next_check = ? WHERE id = ?"), tv(at), tv(next), id)
+		return affected(res, err, "sentinel %d not found", id)
+	})
+}

@@ -1,0 +1,165 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+const userColumns = "id, email, name, password_hash, created_at, updated_at"
+
+func scanUser(row interface{ Scan(...any) error }) (*vigil.User, error) {
+	u := &vigil.User{}
+	err := row.Scan(&u.ID, &u.Email, &u.Name, &u.PasswordHash, ts{&u.CreatedAt}, ts{&u.UpdatedAt})
+	return u, err
+}
+
+// CreateUser implements vigil.UserStore.
+func (db *DB) CreateUser(ctx context.Context, u *vigil.User) error {
+	if err := u.Validate(); err != nil {
+		return err
+	}
+	now := db.now().UTC()
+	err := db.update(ctx, func(tx *sql.Tx) error {
+		return tx.QueryRowContext(ctx, q("INSERT INTO users (email, name, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?) RETURNING id"),
+			u.Email, u.Name, u.PasswordHash, tv(now), tv(now)).Scan(&u.ID)
+	})
+	if isUnique(err) {
+		return vigil.Errorf(vigil.ECONFLICT, "email %s is taken", u.Email)
+	} else if err != nil {
+		return err
+	}
+	u.CreatedAt, u.UpdatedAt = now, now
+	return nil
+}
+
+// FindUserByID implements vigil.UserStore.
+func (db *DB) FindUserByID(ctx context.Context, id int64) (*vigil.User, error) {
+	u, err := scanUser(db.read.QueryRowContext(ctx, q("SELECT "+userColumns+" FROM users WHERE id = ?"), id))
+	if err != nil {
+		return nil, notFound(err, "user %d not found", id)
+	}
+	return u, nil
+}
+
+// FindUserByEmail implements vigil.UserStore.
+func (db *DB) FindUserByEmail(ctx context.Context, email string) (*vigil.User, error) {
+	u, err := scanUser(db.read.QueryRowContext(ctx, q("SELECT "+userColumns+" FROM users WHERE email = ?"), email))
+	if err != nil {
+		return nil, notFound(err, "no user has email %s", email)
+	}
+	return u, nil
+}
+
+// UpdateUser implements vigil.UserStore.
+func (db *DB) UpdateUser(ctx context.Context, u *vigil.User) error {
+	if err := u.Validate(); err != nil {
+		return err
+	}
+	now := db.now().UTC()
+	err := db.update(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, q("UPDATE users SET email = ?, name = ?, password_hash = ?, updated_at = ? WHERE id = ?"),
+			u.Email, u.Name, u.PasswordHash, tv(now), u.ID)
+		if err := affected(res, err, "user %d not found", u.ID); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, q("SELECT created_at FROM users WHERE id = ?"), u.ID).Scan(ts{&u.CreatedAt})
+	})
+	if isUnique(err) {
+		return vigil.Errorf(vigil.ECONFLICT, "email %s is taken", u.Email)
+	} else if err != nil {
+		return err
+	}
+	u.UpdatedAt = now
+	return nil
+}
+
+// DeleteUser implements vigil.UserStore.
+func (db *DB) DeleteUser(ctx context.Context, id int64) error {
+	return db.update(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, q("DELETE FROM users WHERE id = ?"), id)
+		return affected(res, err, "user %d not found", id)
+	})
+}
+
+const tokenColumns = "id, user_id, name, hash, created_at, expires_at, last_used_at"
+
+func scanToken(row interface{ Scan(...any) error }) (*vigil.Token, error) {
+	t := &vigil.Token{}
+	err := row.Scan(&t.ID, &t.UserID, &t.Name, &t.Hash, ts{&t.CreatedAt}, ts{&t.ExpiresAt}, ts{&t.LastUsedAt})
+	return t, err
+}
+
+// CreateToken implements vigil.UserStore.
+func (db *DB) CreateToken(ctx context.Context, t *vigil.Token) error {
+	if err := t.Validate(); err != nil {
+		return err
+	}
+	now := db.now().UTC()
+	err := db.update(ctx, func(tx *sql.Tx) error {
+		if err := userExists(ctx, tx, t.UserID); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, q(`INSERT INTO tokens (user_id, name, hash, created_at, expires_at, last_used_at)
+			VALUES (?, ?, ?, ?, ?, ?) RETURNING id`), t.UserID, t.Name, t.Hash, tv(now), tv(t.ExpiresAt), tv(t.LastUsedAt)).Scan(&t.ID)
+	})
+	if isUnique(err) {
+		return vigil.Errorf(vigil.ECONFLICT, "token already stored")
+	} else if err != nil {
+		return err
+	}
+	t.CreatedAt = now
+	return nil
+}
+
+// FindTokenByHash implements vigil.UserStore.
+func (db *DB) FindTokenByHash(ctx context.Context, hash []byte, now time.Time) (*vigil.Token, error) {
+	var t *vigil.Token
+	err := db.update(ctx, func(tx *sql.Tx) error {
+		var err error
+		t, err = scanToken(tx.QueryRowContext(ctx, q("SELECT "+tokenColumns+" FROM tokens WHERE hash = ?"), hash))
+		if err != nil {
+			return err
+		}
+		if t.Expired(now) {
+			return vigil.Errorf(vigil.EUNAUTHORIZED, "token expired")
+		}
+		t.LastUsedAt = now.UTC()
+		_, err = tx.ExecContext(ctx, q("UPDATE tokens SET last_used_at = ? WHERE id = ?"), tv(now), t.ID)
+		return err
+	})
+	if err == sql.ErrNoRows {
+		return nil, vigil.Errorf(vigil.EUNAUTHORIZED, "invalid token")
+	} else if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// FindTokens implements vigil.UserStore.
+func (db *DB) FindTokens(ctx context.Context, userID int64) ([]*vigil.Token, error) {
+	rows, err := db.read.QueryContext(ctx, q("SELECT "+tokenColumns+" FROM tokens WHERE user_id = ? ORDER BY id"), userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*vigil.Token
+	for rows.Next() {
+		t, err := scanToken(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// DeleteToken implements vigil.UserStore.
+func (db *DB) DeleteToken(ctx context.Context, id int64) error {
+	return db.update(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, q("DELETE FROM tokens WHERE id = ?"), id)
+		return affected(res, err, "token %d not found", id)
+	})
+}

@@ -1,0 +1,376 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+const versionColumns = `id, resource_id, seq, fetched_at, status, etag, last_modified, content_type, charset,
+	size, content_hash, fetch_duration, error`
+
+func scanVersion(row interface{ Scan(...any) error }) (*vigil.Version, error) {
+	v := &vigil.Version{}
+	var dur int64
+	err := row.Scan(&v.ID, &v.ResourceID, &v.Seq, ts{&v.FetchedAt}, &v.Status, &v.ETag, ts{&v.LastModified},
+		&v.ContentType, &v.Charset, &v.Size, &v.ContentHash, &dur, &v.Error)
+	v.FetchDuration = time.Duration(dur)
+	return v, err
+}
+
+// AppendVersion implements vigil.VersionStore.
+func (db *DB) AppendVersion(ctx context.Context, a *vigil.Append) error {
+	err := db.appendVersion(ctx, a)
+	if isForeignKey(err) || pgCode(err) == "40001" || pgCode(err) == "40P01" {
+		// A concurrent transaction dropped the blob this append reuses, or
+		// the two deadlocked: the caller retries on the new state.
+		return vigil.Errorf(vigil.ECONFLICT, "concurrent update of resource %d; retry", a.Version.ResourceID)
+	}
+	return err
+}
+
+func (db *DB) appendVersion(ctx context.Context, a *vigil.Append) error {
+	v := a.Version
+	if v == nil || a.Blob == nil {
+		return vigil.Errorf(vigil.EINVALID, "append needs a version and its blob")
+	}
+	if err := v.Validate(); err != nil {
+		return err
+	}
+	if a.Blob.Hash != v.ContentHash {
+		return vigil.Errorf(vigil.EINVALID, "blob hash differs from the version's contentHash")
+	}
+	for _, l := range a.Links {
+		if err := l.Validate(); err != nil {
+			return err
+		}
+	}
+	if a.Prev != nil && (a.Prev.VersionID != a.PrevID || a.PrevID == 0) {
+		return vigil.Errorf(vigil.EINVALID, "prev body must be for version prevId")
+	}
+	return db.update(ctx, func(tx *sql.Tx) error {
+		// Lock the resource: appends to one resource serialise here.
+		var locked int64
+		if err := tx.QueryRowContext(ctx, q("SELECT id FROM resources WHERE id = ? FOR UPDATE"), v.ResourceID).Scan(&locked); err != nil {
+			return notFound(err, "resource %d not found", v.ResourceID)
+		}
+		var headID, headSeq int64
+		err := tx.QueryRowContext(ctx, q(headQuery), v.ResourceID).Scan(&headID, &headSeq)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		if headID != a.PrevID {
+			return vigil.Errorf(vigil.ECONFLICT, "resource %d: newest version is %d, not %d", v.ResourceID, headID, a.PrevID)
+		}
+		if err := putBlob(ctx, tx, a.Blob); err != nil {
+			return err
+		}
+		v.Seq = headSeq + 1
+		err = tx.QueryRowContext(ctx, q(`INSERT INTO versions (resource_id, seq, fetched_at, status, etag, last_modified,
+			content_type, charset, size, content_hash, fetch_duration, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			v.ResourceID, v.Seq, tv(v.FetchedAt), v.Status, v.ETag, tv(v.LastModified), v.ContentType, v.Charset,
+			v.Size, v.ContentHash, int64(v.FetchDuration), v.Error).Scan(&v.ID)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, q("INSERT INTO bodies (version_id, encoding, hash) VALUES (?, 'full', ?)"), v.ID, v.ContentHash); err != nil {
+			return err
+		}
+		for i, l := range a.Links {
+			l.VersionID = v.ID
+			if _, err := tx.ExecContext(ctx, q("INSERT INTO links (version_id, ord, source, target, anchor, type) VALUES (?, ?, ?, ?, ?, ?)"),
+				v.ID, i, l.Source, l.Target, l.Anchor, string(l.Type)); err != nil {
+				return err
+			}
+		}
+		if a.Prev != nil {
+			if a.Prev.Encoding == vigil.BodyPatch {
+				a.Prev.BaseID = v.ID
+			}
+			if err := replaceBody(ctx, tx, a.Prev, nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+const headQuery = "SELECT id, seq FROM versions WHERE resource_id = ? ORDER BY seq DESC LIMIT 1"
+
+func putBlob(ctx context.Context, tx *sql.Tx, b *vigil.Blob) error {
+	if b == nil {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, q("INSERT INTO blobs (hash, size, data) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING"), b.Hash, b.Size, b.Data)
+	return err
+}
+
+// replaceBody re-encodes one version's body inside tx.
+func replaceBody(ctx context.Context, tx *sql.Tx, b *vigil.StoredBody, blob *vigil.Blob) error {
+	var resourceID int64
+	var hash string
+	err := tx.QueryRowContext(ctx, q("SELECT resource_id, content_hash FROM versions WHERE id = ?"), b.VersionID).Scan(&resourceID, &hash)
+	if err != nil {
+		return notFound(err, "version %d not found", b.VersionID)
+	}
+	var old sql.NullString
+	if err := tx.QueryRowContext(ctx, q("SELECT hash FROM bodies WHERE version_id = ?"), b.VersionID).Scan(&old); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	switch b.Encoding {
+	case vigil.BodyFull:
+		if blob != nil {
+			if blob.Hash != hash {
+				return vigil.Errorf(vigil.EINVALID, "blob hash differs from version %d's contentHash", b.VersionID)
+			}
+			if err := putBlob(ctx, tx, blob); err != nil {
+				return err
+			}
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, q("SELECT count(*) FROM blobs WHERE hash = ?"), hash).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			return vigil.Errorf(vigil.EINVALID, "no blob %s for version %d", hash, b.VersionID)
+		}
+		_, err = tx.ExecContext(ctx, q(`UPDATE bodies SET encoding = 'full', hash = ?, base_id = NULL, data = NULL, tree_delta = ?
+			WHERE version_id = ?`), hash, b.TreeDelta, b.VersionID)
+	case vigil.BodyPatch:
+		var baseResource, baseSeq, seq int64
+		if err := tx.QueryRowContext(ctx, q("SELECT resource_id, seq FROM versions WHERE id = ?"), b.BaseID).Scan(&baseResource, &baseSeq); err != nil {
+			return notFound(err, "base version %d not found", b.BaseID)
+		}
+		if err := tx.QueryRowContext(ctx, q("SELECT seq FROM versions WHERE id = ?"), b.VersionID).Scan(&seq); err != nil {
+			return err
+		}
+		if baseResource != resourceID || b.BaseID == b.VersionID {
+			return vigil.Errorf(vigil.EINVALID, "patch base %d is not another version of the same resource", b.BaseID)
+		}
+		if b.Data == nil {
+			b.Data = []byte{}
+		}
+		_, err = tx.ExecContext(ctx, q(`UPDATE bodies SET encoding = 'patch', hash = NULL, base_id = ?, data = ?, tree_delta = ?
+			WHERE version_id = ?`), b.BaseID, b.Data, b.TreeDelta, b.VersionID)
+	default:
+		return vigil.Errorf(vigil.EINVALID, "unknown body encoding %q", b.Encoding)
+	}
+	if err != nil {
+		return err
+	}
+	if old.Valid {
+		return dropUnusedBlobs(ctx, tx, []string{old.String})
+	}
+	return nil
+}
+
+// FindVersionByID implements vigil.VersionStore.
+func (db *DB) FindVersionByID(ctx context.Context, id int64) (*vigil.Version, error) {
+	v, err := scanVersion(db.read.QueryRowContext(ctx, q("SELECT "+versionColumns+" FROM versions WHERE id = ?"), id))
+	if err != nil {
+		return nil, notFound(err, "version %d not found", id)
+	}
+	return v, nil
+}
+
+// FindVersionBySeq implements vigil.VersionStore.
+func (db *DB) FindVersionBySeq(ctx context.Context, resourceID, seq int64) (*vigil.Version, error) {
+	v, err := scanVersion(db.read.QueryRowContext(ctx, q("SELECT "+versionColumns+" FROM versions WHERE resource_id = ? AND seq = ?"), resourceID, seq))
+	if err != nil {
+		return nil, notFound(err, "resource %d has no version %d", resourceID, seq)
+	}
+	return v, nil
+}
+
+// LatestVersion implements vigil.VersionStore.
+func (db *DB) LatestVersion(ctx context.Context, resourceID int64) (*vigil.Version, error) {
+	v, err := scanVersion(db.read.QueryRowContext(ctx, q("SELECT "+versionColumns+" FROM versions WHERE resource_id = ? ORDER BY seq DESC LIMIT 1"), resourceID))
+	if err != nil {
+		return nil, notFound(err, "resource %d has no version", resourceID)
+	}
+	return v, nil
+}
+
+// VersionAt implements vigil.VersionStore.
+func (db *DB) VersionAt(ctx context.Context, resourceID int64, t time.Time) (*vigil.Version, error) {
+	v, err := scanVersion(db.read.QueryRowContext(ctx, q("SELECT "+versionColumns+
+		" FROM versions WHERE resource_id = ? AND fetched_at <= ? ORDER BY fetched_at DESC, seq DESC LIMIT 1"), resourceID, tv(t)))
+	if err != nil {
+		return nil, notFound(err, "resource %d has no version at %s", resourceID, t.UTC().Format(time.RFC3339))
+	}
+	return v, nil
+}
+
+// FindVersions implements vigil.VersionStore.
+func (db *DB) FindVersions(ctx context.Context, f vigil.VersionFilter) ([]*vigil.Version, int, error) {
+	where := []string{"resource_id = ?"}
+	args := []any{f.ResourceID}
+	if !f.Since.IsZero() {
+		where, args = append(where, "fetched_at >= ?"), append(args, tv(f.Since))
+	}
+	if !f.Until.IsZero() {
+		where, args = append(where, "fetched_at < ?"), append(args, tv(f.Until))
+	}
+	cond := " WHERE " + strings.Join(where, " AND ")
+	order := " ORDER BY seq"
+	if f.Descending {
+		order += " DESC"
+	}
+	var out []*vigil.Version
+	var n int
+	err := db.view(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, q("SELECT count(*) FROM versions"+cond), args...).Scan(&n); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, q("SELECT "+versionColumns+" FROM versions"+cond+order+limitOffset(f.Limit, f.Offset)), args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			v, err := scanVersion(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, v)
+		}
+		return rows.Err()
+	})
+	return out, n, err
+}
+
+// Body implements vigil.VersionStore.
+func (db *DB) Body(ctx context.Context, versionID int64) (*vigil.StoredBody, error) {
+	b := &vigil.StoredBody{VersionID: versionID}
+	var enc string
+	err := db.read.QueryRowContext(ctx, q("SELECT encoding, base_id, data, tree_delta FROM bodies WHERE version_id = ?"), versionID).
+		Scan(&enc, idScan{&b.BaseID}, &b.Data, &b.TreeDelta)
+	if err != nil {
+		return nil, notFound(err, "version %d not found", versionID)
+	}
+	b.Encoding = vigil.BodyEncoding(enc)
+	return b, nil
+}
+
+// FindBlob implements vigil.VersionStore.
+func (db *DB) FindBlob(ctx context.Context, hash string) (*vigil.Blob, error) {
+	b := &vigil.Blob{Hash: hash}
+	err := db.read.QueryRowContext(ctx, q("SELECT size, data FROM blobs WHERE hash = ?"), hash).Scan(&b.Size, &b.Data)
+	if err != nil {
+		return nil, notFound(err, "blob %s not found", hash)
+	}
+	return b, nil
+}
+
+// ReplaceBody implements vigil.VersionStore.
+func (db *DB) ReplaceBody(ctx context.Context, b *vigil.StoredBody, blob *vigil.Blob) error {
+	return db.update(ctx, func(tx *sql.Tx) error { return replaceBody(ctx, tx, b, blob) })
+}
+
+// Links implements vigil.VersionStore.
+func (db *DB) Links(ctx context.Context, versionID int64) ([]*vigil.Link, error) {
+	rows, err := db.read.QueryContext(ctx, q("SELECT version_id, source, target, anchor, type FROM links WHERE version_id = ? ORDER BY ord"), versionID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*vigil.Link
+	for rows.Next() {
+		l := &vigil.Link{}
+		var typ string
+		if err := rows.Scan(&l.VersionID, &l.Source, &l.Target, &l.Anchor, &typ); err != nil {
+			return nil, err
+		}
+		l.Type = vigil.LinkType(typ)
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// BodySizes implements vigil.VersionStore.
+func (db *DB) BodySizes(ctx context.Context, resourceID int64) ([]vigil.BodySize, error) {
+	rows, err := db.read.QueryContext(ctx, q(`SELECT v.id, v.seq, v.fetched_at, b.encoding, coalesce(b.hash, ''),
+		coalesce(length(b.data), 0) + coalesce((SELECT length(data) FROM blobs WHERE hash = b.hash), 0), coalesce(length(b.tree_delta), 0)
+		FROM versions v JOIN bodies b ON b.version_id = v.id WHERE v.resource_id = ? ORDER BY v.seq`), resourceID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []vigil.BodySize
+	for rows.Next() {
+		var s vigil.BodySize
+		var enc string
+		if err := rows.Scan(&s.VersionID, &s.Seq, ts{&s.FetchedAt}, &enc, &s.Hash, &s.Bytes, &s.TreeBytes); err != nil {
+			return nil, err
+		}
+		s.Encoding = vigil.BodyEncoding(enc)
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// DeleteVersionsBefore implements vigil.VersionStore.
+func (db *DB) DeleteVersionsBefore(ctx context.Context, resourceID, seq int64) (int, error) {
+	var n int64
+	err := db.update(ctx, func(tx *sql.Tx) error {
+		var broken int
+		err := tx.QueryRowContext(ctx, q(`SELECT count(*) FROM bodies b JOIN versions v ON v.id = b.version_id
+			JOIN versions base ON base.id = b.base_id
+			WHERE v.resource_id = ? AND v.seq >= ? AND base.seq < ?`), resourceID, seq, seq).Scan(&broken)
+		if err != nil {
+			return err
+		}
+		if broken > 0 {
+			return vigil.Errorf(vigil.ECONFLICT, "resource %d: %d kept versions are patches against versions before %d", resourceID, broken, seq)
+		}
+		rows, err := tx.QueryContext(ctx, q(`SELECT DISTINCT b.hash FROM bodies b JOIN versions v ON v.id = b.version_id
+			WHERE v.resource_id = ? AND v.seq < ? AND b.hash IS NOT NULL`), resourceID, seq)
+		if err != nil {
+			return err
+		}
+		var hashes []string
+		for rows.Next() {
+			var h string
+			if err := rows.Scan(&h); err != nil {
+				rows.Close()
+				return err
+			}
+			hashes = append(hashes, h)
+		}
+		rows.Close()
+		// Bodies of the dropped versions first, newest base last: they may
+		// be patches against each other.
+		if _, err := tx.ExecContext(ctx, q("DELETE FROM bodies WHERE version_id IN (SELECT id FROM versions WHERE resource_id = ? AND seq < ?)"), resourceID, seq); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, q("DELETE FROM versions WHERE resource_id = ? AND seq < ?"), resourceID, seq)
+		if err != nil {
+			return err
+		}
+		if n, err = res.RowsAffected(); err != nil {
+			return err
+		}
+		return dropUnusedBlobs(ctx, tx, hashes)
+	})
+	return int(n), err
+}
+
+// Stats implements vigil.VersionStore.
+func (db *DB) Stats(ctx context.Context) (*vigil.StorageStats, error) {
+	s := &vigil.StorageStats{}
+	err := db.view(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM versions").Scan(&s.Versions); err != nil {
+			return err
+		}
+		if err := tx.QueryRowContext(ctx, "SELECT count(*), coalesce(sum(length(data)), 0) FROM blobs").Scan(&s.Blobs, &s.BlobBytes); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, `SELECT count(data), coalesce(sum(length(data)), 0), coalesce(sum(length(tree_delta)), 0) FROM bodies`).
+			Scan(&s.Patches, &s.PatchBytes, &s.TreeDeltaBytes)
+	})
+	return s, err
+}

@@ -56,11 +56,8 @@ func decodeBOM(data []byte) ([]byte, bool, error) {
 	default:
 		return data, false, nil
 	}
-	out, err := e.NewDecoder().Bytes(data)
-	if err != nil {
-		return nil, true, fmt.Errorf("markup: decode UTF-16: %w", err)
-	}
-	return out, true, nil
+	out, err := decodeWith(e, data)
+	return out, true, err
 }
 
 // isUTF8Name reports whether a canonical charset name means UTF-8, or an
@@ -129,10 +126,12 @@ func decodeXML(data []byte, override string) ([]byte, error) {
 	return decodeWith(e, data)
 }
 
+// decodeWith decodes data with e. Its error is a *SyntaxError at the start
+// of the document, so that every XML parse error carries a position.
 func decodeWith(e encoding.Encoding, data []byte) ([]byte, error) {
 	out, err := e.NewDecoder().Bytes(data)
 	if err != nil {
-		return nil, fmt.Errorf("markup: decode charset: %w", err)
+		return nil, &SyntaxError{Line: 1, Column: 1, Msg: "cannot decode the charset: " + err.Error()}
 	}
 	return out, nil
 }

@@ -17,7 +17,7 @@ func Parse(r io.Reader, opt *Options) (*tree.Document, Format, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	return parseAny(data, o)
+	return parseAny(data, true, o)
 }
 
 // ParseBytes is Parse on a byte slice. It does not modify or retain b.
@@ -26,10 +26,10 @@ func ParseBytes(b []byte, opt *Options) (*tree.Document, Format, error) {
 	if err := checkSize(b, o.MaxBytes); err != nil {
 		return nil, 0, err
 	}
-	return parseAny(b, o)
+	return parseAny(b, false, o)
 }
 
-func parseAny(data []byte, o Options) (*tree.Document, Format, error) {
+func parseAny(data []byte, owned bool, o Options) (*tree.Document, Format, error) {
 	// A UTF-16 document is decoded first so that Detect sees characters.
 	decoded, bom, err := decodeBOM(data)
 	if err != nil {
@@ -42,7 +42,7 @@ func parseAny(data []byte, o Options) (*tree.Document, Format, error) {
 	f, htmlRoot := detect(data)
 	var d *tree.Document
 	if f == XML {
-		d, err = parseXML(data, o)
+		d, err = parseXML(data, owned, o)
 		var se *SyntaxError
 		if err == nil || !htmlRoot || !errors.As(err, &se) {
 			return d, f, err

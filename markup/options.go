@@ -104,7 +104,8 @@ func (f Format) String() string {
 type WriteOptions struct {
 	// Indent, when not empty, puts each element whose children are all
 	// elements, comments or processing instructions on its own lines,
-	// indented by this string per level. Elements with text children are
+	// indented by this string per level (up to 100 levels; deeper ones
+	// are indented as level 100). Elements with text children are
 	// written compactly, so no text node changes; but new white-space-only
 	// text appears between elements, which a parse with the Keep policy
 	// keeps and one with Normalize drops.

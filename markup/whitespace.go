@@ -1,5 +1,7 @@
 package markup
 
+import "strings"
+
 // isXMLSpaceByte reports whether c is XML white space: space, tab, newline
 // or carriage return.
 func isXMLSpaceByte(c byte) bool { return class[c]&cSpace != 0 }
@@ -61,4 +63,50 @@ func collapseSpace(s string, space func(byte) bool) string {
 		b = append(b, c)
 	}
 	return string(b)
+}
+
+// normalizeXMLText applies the Normalize policy to the text v: it returns
+// false for white-space-only text, and otherwise v collapsed and trimmed
+// (or v as it is, if preserve). It is collapseSpace specialised for XML
+// white space, on the parser's hot path.
+func normalizeXMLText(v string, preserve bool) (string, bool) {
+	start, end := 0, len(v)
+	for start < end && class[v[start]]&cSpace != 0 {
+		start++
+	}
+	if start == end {
+		return "", false
+	}
+	if preserve {
+		return v, true
+	}
+	for class[v[end-1]]&cSpace != 0 {
+		end--
+	}
+	v = v[start:end]
+	if hasControl(v) || strings.Contains(v, "  ") {
+		return collapseSpace(v, isXMLSpaceByte), true
+	}
+	return v, true
+}
+
+// hasControl reports whether s has a byte below 0x20 (tab, newline, carriage
+// return, in XML text), eight bytes at a time.
+func hasControl(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// A byte below 0x20 borrows into its high bit; bytes >= 0x80 are
+		// masked out by ^w.
+		if (w-0x2020202020202020)&^w&0x8080808080808080 != 0 {
+			return true
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i] < 0x20 {
+			return true
+		}
+	}
+	return false
 }

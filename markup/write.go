@@ -101,6 +101,9 @@ type xmlWriter struct {
 	w      *bufio.Writer
 	indent string
 	err    error
+	// stopped is set after an HTML plaintext element's content: nothing
+	// can follow it, since the tokenizer reads the rest as its text.
+	stopped bool
 }
 
 func newXMLWriter(w io.Writer, opt *WriteOptions) *xmlWriter {
@@ -112,13 +115,13 @@ func newXMLWriter(w io.Writer, opt *WriteOptions) *xmlWriter {
 }
 
 func (x *xmlWriter) str(s string) {
-	if x.err == nil {
+	if x.err == nil && !x.stopped {
 		_, x.err = x.w.WriteString(s)
 	}
 }
 
 func (x *xmlWriter) byte(c byte) {
-	if x.err == nil {
+	if x.err == nil && !x.stopped {
 		x.err = x.w.WriteByte(c)
 	}
 }
@@ -130,9 +133,13 @@ func (x *xmlWriter) line() {
 	}
 }
 
+// maxIndentDepth caps indentation, so that a deeply nested document's
+// indented output stays linear in its size.
+const maxIndentDepth = 100
+
 func (x *xmlWriter) newline(depth int) {
 	x.byte('\n')
-	for i := 0; i < depth; i++ {
+	for i := 0; i < min(depth, maxIndentDepth); i++ {
 		x.str(x.indent)
 	}
 }

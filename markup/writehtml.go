@@ -25,7 +25,9 @@ var rawTextHTML = map[string]bool{
 // WriteHTML writes d as HTML5 in UTF-8: the DOCTYPE, the prolog comments,
 // the root element and the epilog comments. Void elements get no end tag;
 // the text of raw-text elements (script, style, ...) is written as it is;
-// other text escapes &, < and >, attribute values & and ". Empty elements
+// other text escapes &, < and >, attribute values & and ". Nothing is
+// written after the content of a plaintext element, which HTML cannot
+// close. Empty elements
 // inside svg and math are written as self-closing tags. By default nothing
 // is added, so ParseHTML of the output with the Keep policy gives back a
 // tree parsed from HTML. A tree parsed from XML may not survive an HTML
@@ -152,6 +154,10 @@ func (x *xmlWriter) htmlNode(n *tree.Node, foreign bool) {
 	for len(stack) > 0 && x.err == nil {
 		top := &stack[len(stack)-1]
 		if top.next == len(top.n.Children) {
+			if top.raw && top.n.Name == "plaintext" {
+				x.stopped = true // no end tag can follow, nor anything else
+				return
+			}
 			if top.indent {
 				x.newline(len(stack) - 1)
 			}

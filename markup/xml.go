@@ -1,9 +1,11 @@
 package markup
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/vigil-web/vigil/tree"
 )
@@ -18,7 +20,7 @@ func ParseXML(r io.Reader, opt *Options) (*tree.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parseXML(data, o)
+	return parseXML(data, true, o)
 }
 
 // ParseXMLBytes is ParseXML on a byte slice. It does not modify or retain b.
@@ -27,15 +29,21 @@ func ParseXMLBytes(b []byte, opt *Options) (*tree.Document, error) {
 	if err := checkSize(b, o.MaxBytes); err != nil {
 		return nil, err
 	}
-	return parseXML(b, o)
+	return parseXML(b, false, o)
 }
 
-func parseXML(data []byte, o Options) (*tree.Document, error) {
-	data, err := decodeXML(data, o.Charset)
+// parseXML parses data; owned says whether data belongs to the parser (it
+// was read from a reader) rather than to the caller.
+func parseXML(data []byte, owned bool, o Options) (*tree.Document, error) {
+	decoded, err := decodeXML(data, o.Charset)
 	if err != nil {
 		return nil, err
 	}
-	src, err := prepareXML(data)
+	if len(decoded) > 0 && len(data) > 0 && &decoded[0] != &data[0] {
+		owned = true // decoding made a new buffer
+	}
+	data = decoded
+	src, err := prepareXML(data, owned)
 	if err != nil {
 		return nil, err
 	}
@@ -58,12 +66,29 @@ func init() {
 
 // prepareXML checks that data holds only characters allowed in XML, in
 // valid UTF-8, and returns it as a string with line ends normalised to
-// "\n" (XML 1.0 section 2.11).
-func prepareXML(data []byte) (string, error) {
+// "\n" (XML 1.0 section 2.11). If owned, data belongs to the parser and is
+// never written again, so the string shares its memory instead of copying
+// it.
+func prepareXML(data []byte, owned bool) (string, error) {
 	hasCR := false
 	for i := 0; i < len(data); {
+		// Skip eight bytes at a time while none is a control character
+		// or non-ASCII (a word holding a newline or tab goes byte by byte).
+		for i+8 <= len(data) {
+			w := binary.LittleEndian.Uint64(data[i:])
+			if (w|(w-0x2020202020202020))&0x8080808080808080 != 0 {
+				break
+			}
+			i += 8
+		}
 		for i < len(data) && !attention[data[i]] {
 			i++
+			if i&7 == 0 {
+				break
+			}
+		}
+		if i >= len(data) || !attention[data[i]] {
+			continue
 		}
 		if i >= len(data) {
 			break
@@ -87,6 +112,9 @@ func prepareXML(data []byte) (string, error) {
 		i += size
 	}
 	if !hasCR {
+		if owned {
+			return unsafe.String(unsafe.SliceData(data), len(data)), nil
+		}
 		return string(data), nil
 	}
 	out := make([]byte, 0, len(data))
@@ -100,7 +128,7 @@ func prepareXML(data []byte) (string, error) {
 		}
 		out = append(out, c)
 	}
-	return string(out), nil
+	return unsafe.String(unsafe.SliceData(out), len(out)), nil
 }
 
 func invalidChar(data []byte, i int, msg string) error {

@@ -299,11 +299,9 @@ func (p *xmlParser) flushText() error {
 	}
 	top := &p.stack[len(p.stack)-1]
 	if !p.keep {
-		if isXMLSpace(v) {
+		var ok bool
+		if v, ok = normalizeXMLText(v, top.preserve); !ok {
 			return nil
-		}
-		if !top.preserve {
-			v = collapseSpace(v, isXMLSpaceByte)
 		}
 	}
 	n := p.doc.NewText(v)

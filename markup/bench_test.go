@@ -1,0 +1,169 @@
+package markup_test
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// genXML returns deterministic data-oriented XML of about size bytes:
+// records with attributes and short text, as a catalogue or a feed is.
+func genXML(size int, seed uint64) []byte {
+	r := rand.New(rand.NewPCG(seed, 42))
+	words := strings.Fields("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango")
+	var b bytes.Buffer
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n<catalog>\n")
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "  <product id=\"p%06d\" category=\"c%d\" price=\"%d.%02d\">\n", i, r.IntN(50), r.IntN(1000), r.IntN(100))
+		b.WriteString("    <name>")
+		for k := 0; k < 2+r.IntN(3); k++ {
+			if k > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(words[r.IntN(len(words))])
+		}
+		b.WriteString("</name>\n    <description>")
+		for k := 0; k < 8+r.IntN(12); k++ {
+			if k > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(words[r.IntN(len(words))])
+		}
+		if r.IntN(8) == 0 {
+			b.WriteString(" &amp; more")
+		}
+		fmt.Fprintf(&b, "</description>\n    <stock warehouse=\"w%d\">%d</stock>\n  </product>\n", r.IntN(9), r.IntN(500))
+	}
+	b.WriteString("</catalog>\n")
+	return b.Bytes()
+}
+
+var benchSizes = []struct {
+	name string
+	size int
+}{{"10KB", 10 << 10}, {"1MB", 1 << 20}, {"10MB", 10 << 20}}
+
+func BenchmarkParseXML(b *testing.B) {
+	for _, s := range benchSizes {
+		data := genXML(s.size, 1)
+		b.Run(s.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := markup.ParseXMLBytes(data, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkParseXMLStdlib(b *testing.B) {
+	for _, s := range benchSizes {
+		data := genXML(s.size, 1)
+		b.Run(s.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := parseStdlib(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// parseStdlib builds the same tree as ParseXML with the Normalize policy
+// from an encoding/xml token loop: the baseline ParseXML is measured
+// against.
+func parseStdlib(data []byte) (*tree.Document, error) {
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	doc := &tree.Document{}
+	var stack []*tree.Node
+	qname := func(n xml.Name) string {
+		if n.Space == "" {
+			return n.Local
+		}
+		return n.Space + ":" + n.Local
+	}
+	for {
+		tok, err := dec.RawToken()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			n := doc.NewElement(qname(t.Name))
+			for _, a := range t.Attr {
+				n.Attrs = append(n.Attrs, tree.Attr{Name: qname(a.Name), Value: a.Value})
+			}
+			if len(stack) > 0 {
+				stack[len(stack)-1].AppendChild(n)
+			} else {
+				doc.Root = n
+			}
+			stack = append(stack, n)
+		case xml.EndElement:
+			stack = stack[:len(stack)-1]
+		case xml.CharData:
+			if len(stack) == 0 {
+				continue
+			}
+			s := strings.TrimSpace(string(t))
+			if s != "" {
+				stack[len(stack)-1].AppendChild(doc.NewText(s))
+			}
+		case xml.Comment:
+			if len(stack) > 0 {
+				stack[len(stack)-1].AppendChild(doc.NewNode(tree.Comment, "", string(t)))
+			}
+		}
+	}
+	return doc, nil
+}
+
+func BenchmarkParseHTML(b *testing.B) {
+	path := filepath.Join("..", "testdata", "corpus", "page-finya-terms-of-service", "v0001.html")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := markup.ParseHTMLBytes(data, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkWriteXML(b *testing.B) {
+	for _, s := range benchSizes[1:] {
+		data := genXML(s.size, 1)
+		d, err := markup.ParseXMLBytes(data, &markup.Options{Whitespace: markup.Keep})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(s.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := markup.WriteXML(io.Discard, d, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

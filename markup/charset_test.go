@@ -1,0 +1,99 @@
+package markup_test
+
+import (
+	"errors"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/vigil-web/vigil/markup"
+)
+
+func utf16Bytes(s string, bigEndian, bom bool) []byte {
+	var out []byte
+	units := utf16.Encode([]rune(s))
+	if bom {
+		units = append([]uint16{0xFEFF}, units...)
+	}
+	for _, u := range units {
+		if bigEndian {
+			out = append(out, byte(u>>8), byte(u))
+		} else {
+			out = append(out, byte(u), byte(u>>8))
+		}
+	}
+	return out
+}
+
+func TestCharsetXML(t *testing.T) {
+	tests := []struct {
+		name string
+		in   []byte
+		opt  *markup.Options
+		want string
+	}{
+		{"ISO-8859-1 declared", []byte("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><r t=\"caf\xe9\">\xe9t\xe9 \x80</r>"), nil, "<r t=\"café\">été \u0080</r>"},
+		{"windows-1252 declared", []byte("<?xml version='1.0' encoding='windows-1252'?><r>\x80</r>"), nil, "<r>€</r>"},
+		{"UTF-16LE with BOM", utf16Bytes(`<?xml version="1.0" encoding="UTF-16"?><r>été ✓</r>`, false, true), nil, "<r>été ✓</r>"},
+		{"UTF-16BE with BOM", utf16Bytes(`<r>été ✓</r>`, true, true), nil, "<r>été ✓</r>"},
+		{"UTF-16LE without BOM", utf16Bytes(`<?xml version="1.0" encoding="UTF-16"?><r>é</r>`, false, false), nil, "<r>é</r>"},
+		{"UTF-8 BOM", []byte("\xef\xbb\xbf<r>é</r>"), nil, "<r>é</r>"},
+		{"UTF-16 label on UTF-8 bytes", []byte(`<?xml version="1.0" encoding="UTF-16"?><r>é</r>`), nil, "<r>é</r>"},
+		{"override label", []byte("<r>\xe9</r>"), &markup.Options{Charset: "ISO-8859-1"}, "<r>é</r>"},
+		{"override Content-Type beats declaration", []byte("<?xml version=\"1.0\" encoding=\"UTF-8\"?><r>\xe9</r>"), &markup.Options{Charset: "application/xml; charset=iso-8859-1"}, "<r>é</r>"},
+		{"BOM beats override", []byte("\xef\xbb\xbf<r>é</r>"), &markup.Options{Charset: "ISO-8859-1"}, "<r>é</r>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := markup.ParseXMLBytes(tt.in, tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := writeRoot(t, d); got != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+			// Parse detects UTF-16 too.
+			d, f, err := markup.ParseBytes(tt.in, tt.opt)
+			if err != nil || f != markup.XML || writeRoot(t, d) != tt.want {
+				t.Errorf("Parse: format %v, err %v", f, err)
+			}
+		})
+	}
+	// Undeclared Latin-1 is invalid UTF-8: an error with its position.
+	_, err := markup.ParseXMLBytes([]byte("<a>\n caf\xe9</a>"), nil)
+	var se *markup.SyntaxError
+	if !errors.As(err, &se) || se.Line != 2 || se.Column != 5 {
+		t.Errorf("invalid UTF-8: err = %v, want line 2, column 5", err)
+	}
+	if _, err := markup.ParseXMLBytes([]byte("<a/>"), &markup.Options{Charset: "no-such-charset"}); err == nil {
+		t.Error("unknown Options.Charset: no error")
+	}
+}
+
+func TestCharsetHTML(t *testing.T) {
+	tests := []struct {
+		name string
+		in   []byte
+		opt  *markup.Options
+		want string // text of the body
+	}{
+		{"meta charset windows-1252", []byte("<!DOCTYPE html><html><head><meta charset=\"windows-1252\"><title>t</title></head><body>\x93caf\xe9\x94 \x80</body></html>"), nil, "\u201ccafé\u201d €"},
+		{"http-equiv", []byte("<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=ISO-8859-1\"></head><body>\xe9</body></html>"), nil, "é"},
+		{"no declaration, valid UTF-8", []byte("<p>" + string(make([]byte, 0)) + "plain ascii for a while, then é</p>"), nil, "plain ascii for a while, then é"},
+		{"no declaration, not UTF-8", []byte("<p>caf\xe9</p>"), nil, "café"},
+		{"override Content-Type", []byte("<meta charset=utf-8><p>caf\xe9</p>"), &markup.Options{Charset: "text/html; charset=windows-1252"}, "café"},
+		{"UTF-16LE BOM", utf16Bytes("<p>été</p>", false, true), nil, "été"},
+		{"invalid UTF-8 replaced", []byte("<meta charset=utf-8><p>a\xffb</p>"), nil, "a\uFFFDb"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := markup.ParseHTMLBytes(tt.in, tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body := d.Root.Children[len(d.Root.Children)-1]
+			if body.Name != "body" || body.Text() != tt.want {
+				t.Errorf("body %s text %q, want %q", body.Name, body.Text(), tt.want)
+			}
+		})
+	}
+}

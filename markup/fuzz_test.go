@@ -1,0 +1,130 @@
+package markup_test
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// xmlSeeds are tricky inputs for FuzzParseXML; they run in every go test.
+var xmlSeeds = []string{
+	`<a/>`,
+	`<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE a [<!ENTITY e "x<b>&#38;#38;</b>"><!ATTLIST a id ID #IMPLIED>]><a id="1">&e;&#13;<![CDATA[]]>]]></a><!--e-->`,
+	"<a x='\t\n\r'>\r\n  \r</a>",
+	`<r xmlns:p="u"><p:a p:x="1" xmlns:q="v"><q:b/></p:a></r>`,
+	`<a><![CDATA[<&>]]>&lt;&#x10FFFF;</a>`,
+	`<?xml version="1.0" encoding="ISO-8859-1"?><a>` + "\xe9" + `</a>`,
+	"\xff\xfe<\x00a\x00/\x00>\x00",
+	`<!DOCTYPE a [<!ENTITY e "&e;">]><a>&e;</a>`,
+	`<!DOCTYPE a [<!ENTITY % p "x"> %p; <!ELEMENT a ANY> <!NOTATION n SYSTEM "x"> <?pi?> <!-- c -->]><a/>`,
+	`<a xml:space="preserve">  <b xml:space="default">  x  </b></a>`,
+	`<a>]]></a>`, `<a><!-- -- --></a>`, `<a></b>`, `<a x="1" x="2"/>`, `<p:a/>`, "<a>\x00</a>",
+	`<?pi?><a/><?pi x?>`, `<a>&#0;</a>`, `<a b="&lt;&#60;"/>`,
+}
+
+func FuzzParseXML(f *testing.F) {
+	for _, s := range xmlSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		d, err := markup.ParseXMLBytes(in, keep)
+		if err != nil {
+			var se *markup.SyntaxError
+			if !errors.As(err, &se) || se.Line < 1 || se.Column < 1 {
+				t.Fatalf("error %v (%T) is not a *SyntaxError with a position", err, err)
+			}
+			return
+		}
+		var b bytes.Buffer
+		if err := markup.WriteXML(&b, d, nil); err != nil {
+			t.Fatal(err)
+		}
+		d2, err := markup.ParseXMLBytes(b.Bytes(), keep)
+		if err != nil {
+			t.Fatalf("written document does not parse: %v\n%s", err, b.Bytes())
+		}
+		if diff := tree.Diff(d.Root, d2.Root, tree.Content); diff != "" {
+			t.Fatalf("round trip: %s\n%s", diff, b.Bytes())
+		}
+		// Normalize is idempotent through a write as well.
+		n1, err := markup.ParseXMLBytes(in, nil)
+		if err != nil {
+			t.Fatalf("Keep parses but Normalize fails: %v", err)
+		}
+		b.Reset()
+		if err := markup.WriteXML(&b, n1, nil); err != nil {
+			t.Fatal(err)
+		}
+		n2, err := markup.ParseXMLBytes(b.Bytes(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := tree.Diff(n1.Root, n2.Root, tree.Content); diff != "" {
+			t.Fatalf("normalized round trip: %s", diff)
+		}
+	})
+}
+
+var htmlSeeds = []string{
+	`<!DOCTYPE html><html><head><title>t</title></head><body><p>x</body></html>`,
+	`<table><td>a<tr><td>b</table><p>c`,
+	`<svg><use xlink:href="#a"/><foreignObject><p>x</p></foreignObject><style>a<b</style></svg>`,
+	`<math><mi>x</mi><annotation-xml encoding="text/html"><p>y</p></annotation-xml></math>`,
+	"<pre>\n\nx</pre><textarea>\ny</textarea><listing>\nz</listing>",
+	`<script>a</script><style>b</style><noscript><p>c</p></noscript><iframe><b></iframe><xmp><i></xmp>`,
+	`<b><i>x</b>y</i>`, `<p>a<p>b<div>c</p>`, `<a href=x><a href=y>z</a>`,
+	"\x00<p>\x00</p><script>\x00</script>", `<!-- a --!><!--> <? pi ?>`, `<plaintext><p>`,
+	`<template><td>x</td></template>`, `<select><option>a<option>b</select>`,
+	"<p title=\"a\r\nb\">c\rd</p>", `<frameset><frame></frameset>`,
+}
+
+func FuzzParseHTML(f *testing.F) {
+	for _, s := range htmlSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		for _, opt := range []*markup.Options{nil, keep} {
+			d, err := markup.ParseHTMLBytes(in, opt)
+			if err != nil {
+				continue // x/net/html refuses some inputs (more than 512 open elements)
+			}
+			var b bytes.Buffer
+			if err := markup.WriteHTML(&b, d, nil); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := markup.ParseHTMLBytes(b.Bytes(), opt); err != nil {
+				t.Fatalf("written HTML does not parse: %v", err)
+			}
+			if err := markup.WriteXML(&b, d, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}
+
+// TestHTMLSeedsRoundTrip checks that the HTML seeds, once parsed, survive a
+// write and a second parse unchanged.
+func TestHTMLSeedsRoundTrip(t *testing.T) {
+	for _, s := range htmlSeeds {
+		for _, opt := range []*markup.Options{nil, keep} {
+			d, err := markup.ParseHTMLBytes([]byte(s), opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := markup.WriteHTML(&b, d, nil); err != nil {
+				t.Fatal(err)
+			}
+			d2, err := markup.ParseHTMLBytes(b.Bytes(), opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := equalDocs(d, d2); diff != "" {
+				t.Errorf("%q (%v): %s\nwritten: %s", s, opt, diff, b.String())
+			}
+		}
+	}
+}

@@ -1,0 +1,119 @@
+package markup_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/tree"
+)
+
+func TestParseHTML(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		opt  *markup.Options
+		want string // the root written as HTML
+	}{
+		{"minimal", `<p>x`, nil, `<html><head></head><body><p>x</p></body></html>`},
+		{"normalize", "<body>\n  <p>  a \n b  </p>\n  <p>c</p>\n</body>", nil, `<html><head></head><body><p>a b</p><p>c</p></body></html>`},
+		{"keep", "<body>\n<p> a </p></body>", keep, "<html><head></head><body>\n<p> a </p></body></html>"},
+		{"pre preserved", "<pre>\n\n  a\n  b </pre>", nil, "<html><head></head><body><pre>\n\n  a\n  b </pre></body></html>"},
+		{"textarea preserved", "<textarea>  a  </textarea>", nil, "<html><head></head><body><textarea>  a  </textarea></body></html>"},
+		{"script text", "<script>if (a < b && c) {\n  x()\n}</script>", nil, "<html><head><script>if (a < b && c) {\n  x()\n}</script></head><body></body></html>"},
+		{"style text", "<style>a > b { }</style>", nil, "<html><head><style>a > b { }</style></head><body></body></html>"},
+		{"void elements", `<p>a<br>b<img src="x.png" alt=""></p>`, nil, `<html><head></head><body><p>a<br>b<img src="x.png" alt=""></p></body></html>`},
+		{"escaping", `<p title="&quot;a&amp;b&quot; <c>">1 &lt; 2 &amp;&amp; 3 &gt; 2</p>`, nil, `<html><head></head><body><p title="&quot;a&amp;b&quot; <c>">1 &lt; 2 &amp;&amp; 3 &gt; 2</p></body></html>`},
+		{"comments", `<!-- head --><p>x<!-- in --></p>`, nil, `<html><head></head><body><p>x<!-- in --></p></body></html>`},
+		{"svg with prefixed attributes", `<svg viewBox="0 0 1 1"><use xlink:href="#a"/><foreignObject><p>x</p></foreignObject></svg>`, nil,
+			`<html><head></head><body><svg viewBox="0 0 1 1"><use xlink:href="#a"/><foreignObject><p>x</p></foreignObject></svg></body></html>`},
+		{"tables get tbody", `<table><tr><td>1</td></tr></table>`, nil, `<html><head></head><body><table><tbody><tr><td>1</td></tr></tbody></table></body></html>`},
+		{"entities", `<p>a&nbsp;b &eacute; &copy</p>`, nil, "<html><head></head><body><p>a\u00a0b é ©</p></body></html>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := markup.ParseHTMLBytes([]byte(tt.in), tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := markup.WriteNodeHTML(&b, d.Root, nil); err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != tt.want {
+				t.Errorf("got  %s\nwant %s", b.String(), tt.want)
+			}
+			// And it round-trips.
+			d2, err := markup.ParseHTMLBytes(b.Bytes(), tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := tree.Diff(d.Root, d2.Root, tree.Content); diff != "" {
+				t.Errorf("round trip: %s", diff)
+			}
+		})
+	}
+}
+
+func TestParseHTMLDocument(t *testing.T) {
+	in := `<!-- first --><!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd"><html lang="en"><body><p>x</p></body></html><!-- last -->`
+	d, err := markup.ParseHTMLBytes([]byte(in), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Doctype != `html PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd"` {
+		t.Errorf("doctype %q", d.Doctype)
+	}
+	if len(d.Prolog) != 1 || d.Prolog[0].Value != " first " {
+		t.Errorf("prolog %v", d.Prolog)
+	}
+	if v, _ := d.Root.Attr("lang"); d.Root.Name != "html" || v != "en" {
+		t.Errorf("root %s lang %q", d.Root.Name, v)
+	}
+	var b bytes.Buffer
+	if err := markup.WriteHTML(&b, d, nil); err != nil {
+		t.Fatal(err)
+	}
+	d2, err := markup.ParseHTMLBytes(b.Bytes(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := equalDocs(d, d2); diff != "" {
+		t.Errorf("round trip: %s\n%s", diff, b.String())
+	}
+}
+
+func TestDetect(t *testing.T) {
+	tests := []struct {
+		in   string
+		want markup.Format
+	}{
+		{`<?xml version="1.0"?><html/>`, markup.XML},
+		{"\uFEFF  <!-- c --><?pi x?><a/>", markup.XML},
+		{`<!DOCTYPE html><title>x</title>`, markup.HTML},
+		{`<!doctype HTML>`, markup.HTML},
+		{`<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "x"><html xmlns="http://www.w3.org/1999/xhtml"/>`, markup.HTML},
+		{`<!DOCTYPE note [<!ENTITY a "b">]><note/>`, markup.XML},
+		{`<HTML><BODY>`, markup.HTML},
+		{"\n<div>x</div>", markup.HTML},
+		{`<rss version="2.0"><channel/></rss>`, markup.XML},
+		{`<Sysmon schemaversion="4.1"/>`, markup.XML},
+		{`just text`, markup.HTML},
+		{``, markup.HTML},
+	}
+	for _, tt := range tests {
+		if got := markup.Detect([]byte(tt.in)); got != tt.want {
+			t.Errorf("Detect(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+	// XHTML that is not well-formed falls back to HTML in Parse.
+	in := `<?xml version="1.0"?><!DOCTYPE html><html><body><p>a<br>b</p></body></html>`
+	d, f, err := markup.ParseBytes([]byte(in), nil)
+	if err != nil || f != markup.HTML || d.Root.Name != "html" {
+		t.Errorf("malformed XHTML: format %v, err %v", f, err)
+	}
+	// Other malformed XML stays an error.
+	if _, f, err := markup.ParseBytes([]byte(`<?xml version="1.0"?><a><b></a>`), nil); err == nil || f != markup.XML {
+		t.Errorf("malformed XML: format %v, err %v", f, err)
+	}
+}

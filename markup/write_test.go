@@ -1,0 +1,93 @@
+package markup_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/tree"
+)
+
+func TestWriteXMLEscaping(t *testing.T) {
+	d := &tree.Document{}
+	d.Root = d.NewElement("r")
+	d.Root.SetAttr("a", "<&\"'>\t\n\r")
+	for _, v := range []string{"a<b&c>d]]>e\r", "ctl\x01\x0c\uFFFE"} {
+		d.Root.AppendChild(d.NewText(v))
+		d.Root.AppendChild(d.NewNode(tree.Comment, "", "x--y-"))
+	}
+	d.Root.AppendChild(d.NewNode(tree.ProcInst, "pi", "a?>b"))
+	var b bytes.Buffer
+	if err := markup.WriteXML(&b, d, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := `<r a="&lt;&amp;&quot;'>&#9;&#10;&#13;">a&lt;b&amp;c&gt;d]]&gt;e&#13;<!--x- -y- -->ctl` + "\uFFFD\uFFFD\uFFFD" + `<!--x- -y- --><?pi a? >b?></r>`
+	if b.String() != want {
+		t.Errorf("got  %s\nwant %s", b.String(), want)
+	}
+	d2, err := markup.ParseXMLBytes(b.Bytes(), keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := d2.Root.Attr("a"); v != "<&\"'>\t\n\r" || d2.Root.Children[0].Value != "a<b&c>d]]>e\r" {
+		t.Errorf("re-parsed attribute %q, text %q", v, d2.Root.Children[0].Value)
+	}
+}
+
+func TestWriteXMLIndent(t *testing.T) {
+	in := `<?xml version="1.0" encoding="ISO-8859-1"?><!--c--><a x="1"><b>text <i>mixed</i></b><c/><d><e/></d></a>`
+	d, err := markup.ParseXMLBytes([]byte(in), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := markup.WriteXML(&b, d, &markup.WriteOptions{Indent: "  "}); err != nil {
+		t.Fatal(err)
+	}
+	want := `<?xml version="1.0" encoding="UTF-8"?>
+<!--c-->
+<a x="1">
+  <b>text<i>mixed</i></b>
+  <c/>
+  <d>
+    <e/>
+  </d>
+</a>
+`
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	// Normalize drops the added white space again.
+	d2, err := markup.ParseXMLBytes(b.Bytes(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := tree.Diff(d.Root, d2.Root, tree.Content); diff != "" {
+		t.Error(diff)
+	}
+	b.Reset()
+	if err := markup.WriteXML(&b, d, &markup.WriteOptions{OmitProlog: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(b.String(), "<a x=") {
+		t.Errorf("OmitProlog: %s", b.String())
+	}
+}
+
+func TestWriteNodeXML(t *testing.T) {
+	d, err := markup.ParseXMLBytes([]byte(`<r xmlns:p="u"><p:a k="v">x<b/></p:a></r>`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := markup.WriteNodeXML(&b, d.Root.Children[0], nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); got != `<p:a k="v">x<b/></p:a>` {
+		t.Errorf("got %s", got)
+	}
+	if err := markup.WriteXML(&b, &tree.Document{}, nil); err == nil {
+		t.Error("WriteXML of an empty document: no error")
+	}
+}

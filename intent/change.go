@@ -1,0 +1,147 @@
+package intent
+
+// ObjectKind is the kind of object a change is about.
+type ObjectKind string
+
+// The object kinds.
+const (
+	KindNode       ObjectKind = "node"        // a content leaf (text or attribute), for any change
+	KindWord       ObjectKind = "word"        // a run of words, for all words
+	KindKeyword    ObjectKind = "keyword"     // an occurrence of a keyword
+	KindPhrase     ObjectKind = "phrase"      // an occurrence of a phrase
+	KindLink       ObjectKind = "link"        // a hyperlink
+	KindImage      ObjectKind = "image"       // an image reference
+	KindTableRow   ObjectKind = "table-row"   // a row of a table
+	KindTableCell  ObjectKind = "table-cell"  // a cell of a table row that is in both versions
+	KindListItem   ObjectKind = "list-item"   // an item of a list
+	KindRegexMatch ObjectKind = "regex-match" // a match of a regular expression
+	KindValue      ObjectKind = "value"       // the number a value change type watches
+)
+
+// Operation is what happened to the object.
+type Operation string
+
+// The operations. A move keeps the object and changes its position among
+// the objects of its kind; an update keeps its place and changes its value.
+const (
+	Insert Operation = "insert"
+	Delete Operation = "delete"
+	Update Operation = "update"
+	Move   Operation = "move"
+)
+
+// Change is one typed change between two versions: the form of change
+// records in the REST API and webhooks (schema/change.schema.json).
+//
+// Positions are 1-based ordinals among the objects of the kind in each
+// version: content leaves (text and attribute leaves in document order) for
+// node, keyword and phrase changes, as in the seed; words for word changes;
+// links, images, rows, items and matches for theirs. OldPos and OldPath
+// describe the object in the old version (delete, update, move), NewPos
+// and NewPath in the new one (insert, update, move).
+type Change struct {
+	Kind      ObjectKind `json:"kind"`
+	Op        Operation  `json:"op"`
+	Old       string     `json:"old,omitempty"`
+	New       string     `json:"new,omitempty"`
+	OldPos    int        `json:"oldPos,omitempty"`
+	NewPos    int        `json:"newPos,omitempty"`
+	OldPath   string     `json:"oldPath,omitempty"`
+	NewPath   string     `json:"newPath,omitempty"`
+	Signature string     `json:"signature,omitempty"` // path(x) of the seed: root-first element labels joined by "-"
+	// WordPos is the 1-based index of a keyword among the words of its
+	// leaf, or of the first word of a run of words.
+	WordPos int `json:"wordPos,omitempty"`
+	// Fields names the parts of an updated object that changed: "href",
+	// "text", "src", "alt", "cells", "value".
+	Fields []string `json:"fields,omitempty"`
+	// Similarity is, for a phrase update, the share of the phrase's words
+	// that survive (the seed's common subsequence, compared with f).
+	Similarity float64 `json:"similarity,omitempty"`
+
+	Link  *LinkInfo  `json:"link,omitempty"`
+	Image *ImageInfo `json:"image,omitempty"`
+	Table *TableInfo `json:"table,omitempty"`
+	List  *ListInfo  `json:"list,omitempty"`
+	Regex *RegexInfo `json:"regex,omitempty"`
+	Value *ValueInfo `json:"value,omitempty"`
+}
+
+// LinkInfo describes a link change: the targets and texts before and after,
+// and the path of the element the link sits in.
+type LinkInfo struct {
+	OldHref string `json:"oldHref,omitempty"`
+	NewHref string `json:"newHref,omitempty"`
+	OldText string `json:"oldText,omitempty"`
+	NewText string `json:"newText,omitempty"`
+	Context string `json:"context,omitempty"`
+}
+
+// ImageInfo describes an image change.
+type ImageInfo struct {
+	OldSrc string `json:"oldSrc,omitempty"`
+	NewSrc string `json:"newSrc,omitempty"`
+	OldAlt string `json:"oldAlt,omitempty"`
+	NewAlt string `json:"newAlt,omitempty"`
+}
+
+// TableInfo locates a table change: the table (its id, or "#n" for the
+// n-th table), the row's key (its first cell), and for a cell its column
+// (1-based) and the column's header.
+type TableInfo struct {
+	Table  string `json:"table"`
+	Row    string `json:"row,omitempty"`
+	Column int    `json:"column,omitempty"`
+	Header string `json:"header,omitempty"`
+}
+
+// ListInfo names the list of a list-item change: its id, or "#n".
+type ListInfo struct {
+	List string `json:"list"`
+}
+
+// RegexInfo names the expression of a regex-match change.
+type RegexInfo struct {
+	Expr string `json:"expr"`
+}
+
+// ValueInfo describes a value change: the numbers, the difference
+// (new - old), and the bound crossed by a rises above / falls below
+// condition.
+type ValueInfo struct {
+	Old       *float64 `json:"old,omitempty"`
+	New       *float64 `json:"new,omitempty"`
+	Delta     float64  `json:"delta,omitempty"`
+	Direction string   `json:"direction,omitempty"` // "increased", "decreased", "unchanged"
+	Crossed   string   `json:"crossed,omitempty"`   // "above" or "below"
+	Threshold *float64 `json:"threshold,omitempty"`
+}
+
+// Result is the evaluation of a change-type expression on a pair of
+// versions. For a primitive change type, Matched is C_t(V1, V2) and Changes
+// are the records found; for NOT, AND and OR, Operands holds the operands'
+// results and Changes is empty.
+type Result struct {
+	Type     string    `json:"type"` // the expression as the spec printer would write it, approximately
+	Matched  bool      `json:"matched"`
+	Changes  []Change  `json:"changes,omitempty"`
+	Op       string    `json:"op,omitempty"` // "NOT", "AND" or "OR" for composites
+	Operands []*Result `json:"operands,omitempty"`
+}
+
+// AllChanges returns the changes of r and of its operands, depth first,
+// without those under a NOT (a NOT operand's changes are why it failed, or
+// there are none).
+func (r *Result) AllChanges() []Change {
+	if r == nil {
+		return nil
+	}
+	out := append([]Change(nil), r.Changes...)
+	if r.Op == "NOT" {
+		return out
+	}
+	for _, o := range r.Operands {
+		out = append(out, o.AllChanges()...)
+	}
+	return out
+}

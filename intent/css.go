@@ -1,0 +1,621 @@
+package intent
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// CompileCSS compiles a CSS selector group: type, universal, #id, .class,
+// [attr], [attr=v], [attr~=v], [attr^=v], [attr$=v], [attr*=v], [attr|=v],
+// the combinators descendant, >, + and ~, the pseudo-classes :first-child,
+// :last-child, :only-child, :nth-child(an+b|odd|even), :nth-last-child and
+// :not(simple selector), and groups separated by ",". Element names match
+// without regard to case; attribute values with it.
+func CompileCSS(s string) (Selector, error) {
+	p := &cssParser{src: s}
+	g, err := p.group()
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// cssGroup is a list of complex selectors; a node matches if any matches.
+type cssGroup struct {
+	src  string
+	sels []*cssComplex
+}
+
+// cssComplex is compound selectors joined by combinators: parts[i] is
+// joined to parts[i-1] by combs[i] (combs[0] is unused).
+type cssComplex struct {
+	parts []*cssCompound
+	combs []byte // ' ', '>', '+', '~'
+}
+
+type cssCompound struct {
+	tag     string // "" or "*": any
+	ids     []string
+	classes []string
+	attrs   []cssAttr
+	pseudos []cssPseudo
+}
+
+type cssAttr struct {
+	name, op, value string // op "" tests presence
+}
+
+type cssPseudo struct {
+	name string       // first-child, last-child, only-child, nth-child, nth-last-child, not
+	a, b int          // nth: an+b
+	not  *cssCompound // not
+}
+
+func (g *cssGroup) String() string { return g.src }
+
+func (g *cssGroup) Select(root *tree.Node) []*tree.Node {
+	var out []*tree.Node
+	tree.Walk(root, func(n *tree.Node) bool {
+		if n.Kind == tree.Element && g.match(n) {
+			out = append(out, n)
+		}
+		return true
+	})
+	return out
+}
+
+func (g *cssGroup) Values(root *tree.Node) []string {
+	var out []string
+	for _, n := range g.Select(root) {
+		out = append(out, textValue(n))
+	}
+	return out
+}
+
+func (g *cssGroup) match(n *tree.Node) bool {
+	for _, c := range g.sels {
+		if c.matchAt(n, len(c.parts)-1) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchAt reports whether n matches parts[:i+1], parts[i] matching n itself.
+func (c *cssComplex) matchAt(n *tree.Node, i int) bool {
+	if !c.parts[i].match(n) {
+		return false
+	}
+	if i == 0 {
+		return true
+	}
+	switch c.combs[i] {
+	case '>':
+		p := n.Parent
+		return p != nil && p.Kind == tree.Element && c.matchAt(p, i-1)
+	case ' ':
+		for p := n.Parent; p != nil; p = p.Parent {
+			if p.Kind == tree.Element && c.matchAt(p, i-1) {
+				return true
+			}
+		}
+		return false
+	case '+':
+		s := prevElement(n)
+		return s != nil && c.matchAt(s, i-1)
+	case '~':
+		for s := prevElement(n); s != nil; s = prevElement(s) {
+			if c.matchAt(s, i-1) {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// elementSiblings returns n's element siblings (n included) and n's index
+// among them.
+func elementSiblings(n *tree.Node) ([]*tree.Node, int) {
+	if n.Parent == nil {
+		return []*tree.Node{n}, 0
+	}
+	var sibs []*tree.Node
+	idx := -1
+	for _, s := range n.Parent.Children {
+		if s.Kind == tree.Element {
+			if s == n {
+				idx = len(sibs)
+			}
+			sibs = append(sibs, s)
+		}
+	}
+	return sibs, idx
+}
+
+func prevElement(n *tree.Node) *tree.Node {
+	if n.Parent == nil {
+		return nil
+	}
+	var prev *tree.Node
+	for _, s := range n.Parent.Children {
+		if s == n {
+			return prev
+		}
+		if s.Kind == tree.Element {
+			prev = s
+		}
+	}
+	return nil
+}
+
+func (c *cssCompound) match(n *tree.Node) bool {
+	if n.Kind != tree.Element {
+		return false
+	}
+	if c.tag != "" && c.tag != "*" && !strings.EqualFold(c.tag, n.Name) {
+		return false
+	}
+	for _, id := range c.ids {
+		if v, ok := n.Attr("id"); !ok || v != id {
+			return false
+		}
+	}
+	for _, cl := range c.classes {
+		v, _ := n.Attr("class")
+		if !containsField(v, cl) {
+			return false
+		}
+	}
+	for _, a := range c.attrs {
+		if !a.match(n) {
+			return false
+		}
+	}
+	for _, p := range c.pseudos {
+		if !p.match(n) {
+			return false
+		}
+	}
+	return true
+}
+
+func containsField(list, w string) bool {
+	for _, f := range strings.Fields(list) {
+		if f == w {
+			return true
+		}
+	}
+	return false
+}
+
+func (a cssAttr) match(n *tree.Node) bool {
+	v, ok := n.Attr(a.name)
+	if !ok {
+		// HTML attribute names are lower case; accept any case.
+		for _, at := range n.Attrs {
+			if strings.EqualFold(at.Name, a.name) {
+				v, ok = at.Value, true
+				break
+			}
+		}
+	}
+	if !ok {
+		return false
+	}
+	switch a.op {
+	case "":
+		return true
+	case "=":
+		return v == a.value
+	case "~=":
+		return containsField(v, a.value)
+	case "^=":
+		return a.value != "" && strings.HasPrefix(v, a.value)
+	case "$=":
+		return a.value != "" && strings.HasSuffix(v, a.value)
+	case "*=":
+		return a.value != "" && strings.Contains(v, a.value)
+	case "|=":
+		return v == a.value || strings.HasPrefix(v, a.value+"-")
+	}
+	return false
+}
+
+func (p cssPseudo) match(n *tree.Node) bool {
+	switch p.name {
+	case "not":
+		return !p.not.match(n)
+	}
+	sibs, i := elementSiblings(n)
+	switch p.name {
+	case "first-child":
+		return i == 0
+	case "last-child":
+		return i == len(sibs)-1
+	case "only-child":
+		return len(sibs) == 1
+	case "nth-child":
+		return nthMatch(p.a, p.b, i+1)
+	case "nth-last-child":
+		return nthMatch(p.a, p.b, len(sibs)-i)
+	}
+	return false
+}
+
+// nthMatch reports whether pos = a*k + b for some k >= 0.
+func nthMatch(a, b, pos int) bool {
+	if a == 0 {
+		return pos == b
+	}
+	k := pos - b
+	return k%a == 0 && k/a >= 0
+}
+
+// ---- parser
+
+type cssParser struct {
+	src string
+	i   int // byte offset
+}
+
+func (p *cssParser) errorf(off int, format string, args ...any) error {
+	msg := format
+	if len(args) > 0 {
+		msg = fmt.Sprintf(format, args...)
+	}
+	return &SyntaxError{Lang: "css", Expr: p.src, Column: utf8.RuneCountInString(p.src[:min(off, len(p.src))]) + 1, Msg: msg}
+}
+
+func (p *cssParser) peek() byte {
+	if p.i < len(p.src) {
+		return p.src[p.i]
+	}
+	return 0
+}
+
+func (p *cssParser) skipSpace() bool {
+	start := p.i
+	for p.i < len(p.src) && isCSSSpace(p.src[p.i]) {
+		p.i++
+	}
+	return p.i > start
+}
+
+func isCSSSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
+
+func (p *cssParser) group() (*cssGroup, error) {
+	g := &cssGroup{src: p.src}
+	for {
+		p.skipSpace()
+		c, err := p.complex()
+		if err != nil {
+			return nil, err
+		}
+		g.sels = append(g.sels, c)
+		p.skipSpace()
+		if p.i >= len(p.src) {
+			return g, nil
+		}
+		if p.peek() != ',' {
+			return nil, p.errorf(p.i, "unexpected %q", p.src[p.i:p.i+1])
+		}
+		p.i++
+	}
+}
+
+func (p *cssParser) complex() (*cssComplex, error) {
+	c := &cssComplex{}
+	comb := byte(0)
+	for {
+		start := p.i
+		cp, err := p.compound()
+		if err != nil {
+			return nil, err
+		}
+		if cp == nil {
+			if p.i >= len(p.src) {
+				return nil, p.errorf(start, "selector expected")
+			}
+			return nil, p.errorf(start, "selector expected, found %q", p.src[p.i:p.i+1])
+		}
+		c.parts = append(c.parts, cp)
+		c.combs = append(c.combs, comb)
+		space := p.skipSpace()
+		switch ch := p.peek(); ch {
+		case '>', '+', '~':
+			p.i++
+			p.skipSpace()
+			comb = ch
+		case ',', 0:
+			return c, nil
+		default:
+			if !space {
+				return nil, p.errorf(p.i, "unexpected %q", p.src[p.i:p.i+1])
+			}
+			comb = ' '
+		}
+	}
+}
+
+// compound parses a compound selector; nil without error if none starts here.
+func (p *cssParser) compound() (*cssCompound, error) {
+	c := &cssCompound{}
+	any := false
+	if p.peek() == '*' {
+		p.i++
+		c.tag, any = "*", true
+	} else if name := p.ident(); name != "" {
+		c.tag, any = name, true
+	}
+	for {
+		switch p.peek() {
+		case '#':
+			p.i++
+			start := p.i
+			name := p.ident()
+			if name == "" {
+				return nil, p.errorf(start, "name expected after #")
+			}
+			c.ids = append(c.ids, name)
+		case '.':
+			p.i++
+			start := p.i
+			name := p.ident()
+			if name == "" {
+				return nil, p.errorf(start, "class name expected after .")
+			}
+			c.classes = append(c.classes, name)
+		case '[':
+			a, err := p.attr()
+			if err != nil {
+				return nil, err
+			}
+			c.attrs = append(c.attrs, a)
+		case ':':
+			ps, err := p.pseudo()
+			if err != nil {
+				return nil, err
+			}
+			c.pseudos = append(c.pseudos, ps)
+		default:
+			if !any {
+				return nil, nil
+			}
+			return c, nil
+		}
+		any = true
+	}
+}
+
+func isIdentByte(c byte, first bool) bool {
+	switch {
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_', c >= 0x80:
+		return true
+	case c >= '0' && c <= '9', c == '-':
+		return !first || c == '-'
+	}
+	return false
+}
+
+// ident reads an identifier (with backslash escapes of single characters).
+func (p *cssParser) ident() string {
+	var b strings.Builder
+	first := true
+	for p.i < len(p.src) {
+		c := p.src[p.i]
+		if c == '\\' && p.i+1 < len(p.src) {
+			r, size := utf8.DecodeRuneInString(p.src[p.i+1:])
+			b.WriteRune(r)
+			p.i += 1 + size
+			first = false
+			continue
+		}
+		if !isIdentByte(c, first) {
+			break
+		}
+		if c >= 0x80 {
+			r, size := utf8.DecodeRuneInString(p.src[p.i:])
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				break
+			}
+			b.WriteRune(r)
+			p.i += size
+		} else {
+			b.WriteByte(c)
+			p.i++
+		}
+		first = false
+	}
+	return b.String()
+}
+
+func (p *cssParser) attr() (cssAttr, error) {
+	open := p.i
+	p.i++ // [
+	p.skipSpace()
+	start := p.i
+	name := p.ident()
+	if name == "" {
+		return cssAttr{}, p.errorf(start, "attribute name expected")
+	}
+	a := cssAttr{name: name}
+	p.skipSpace()
+	if p.peek() == ']' {
+		p.i++
+		return a, nil
+	}
+	opStart := p.i
+	switch p.peek() {
+	case '=':
+		a.op = "="
+		p.i++
+	case '~', '^', '$', '*', '|':
+		if p.i+1 < len(p.src) && p.src[p.i+1] == '=' {
+			a.op = p.src[p.i : p.i+2]
+			p.i += 2
+		}
+	}
+	if a.op == "" {
+		if p.i >= len(p.src) {
+			return a, p.errorf(open, "unclosed [")
+		}
+		return a, p.errorf(opStart, "attribute operator or ] expected")
+	}
+	p.skipSpace()
+	switch q := p.peek(); q {
+	case '"', '\'':
+		v, err := p.str(q)
+		if err != nil {
+			return a, err
+		}
+		a.value = v
+	default:
+		vs := p.i
+		a.value = p.ident()
+		if a.value == "" {
+			// allow numbers and other unquoted values up to ]
+			for p.i < len(p.src) && p.src[p.i] != ']' && !isCSSSpace(p.src[p.i]) {
+				p.i++
+			}
+			a.value = p.src[vs:p.i]
+			if a.value == "" {
+				return a, p.errorf(vs, "attribute value expected")
+			}
+		}
+	}
+	p.skipSpace()
+	if p.peek() == 'i' || p.peek() == 's' { // case flags are accepted and ignored
+		if p.i+1 < len(p.src) && (p.src[p.i+1] == ']' || isCSSSpace(p.src[p.i+1])) {
+			p.i++
+			p.skipSpace()
+		}
+	}
+	if p.peek() != ']' {
+		if p.i >= len(p.src) {
+			return a, p.errorf(open, "unclosed [")
+		}
+		return a, p.errorf(p.i, "] expected")
+	}
+	p.i++
+	return a, nil
+}
+
+// str reads a quoted string starting at the quote q.
+func (p *cssParser) str(q byte) (string, error) {
+	open := p.i
+	p.i++
+	var b strings.Builder
+	for p.i < len(p.src) {
+		c := p.src[p.i]
+		switch {
+		case c == q:
+			p.i++
+			return b.String(), nil
+		case c == '\\' && p.i+1 < len(p.src):
+			r, size := utf8.DecodeRuneInString(p.src[p.i+1:])
+			b.WriteRune(r)
+			p.i += 1 + size
+		default:
+			b.WriteByte(c)
+			p.i++
+		}
+	}
+	return "", p.errorf(open, "unterminated string")
+}
+
+func (p *cssParser) pseudo() (cssPseudo, error) {
+	colon := p.i
+	p.i++
+	start := p.i
+	name := strings.ToLower(p.ident())
+	switch name {
+	case "first-child", "last-child", "only-child":
+		return cssPseudo{name: name}, nil
+	case "nth-child", "nth-last-child":
+		if p.peek() != '(' {
+			return cssPseudo{}, p.errorf(p.i, "( expected after :%s", name)
+		}
+		p.i++
+		argStart := p.i
+		end := strings.IndexByte(p.src[p.i:], ')')
+		if end < 0 {
+			return cssPseudo{}, p.errorf(argStart-1, "unclosed (")
+		}
+		a, b, ok := parseNth(p.src[p.i : p.i+end])
+		if !ok {
+			return cssPseudo{}, p.errorf(argStart, "invalid an+b expression %q", p.src[p.i:p.i+end])
+		}
+		p.i += end + 1
+		return cssPseudo{name: name, a: a, b: b}, nil
+	case "not":
+		if p.peek() != '(' {
+			return cssPseudo{}, p.errorf(p.i, "( expected after :not")
+		}
+		p.i++
+		p.skipSpace()
+		argStart := p.i
+		c, err := p.compound()
+		if err != nil {
+			return cssPseudo{}, err
+		}
+		if c == nil {
+			return cssPseudo{}, p.errorf(argStart, "simple selector expected in :not()")
+		}
+		p.skipSpace()
+		if p.peek() != ')' {
+			return cssPseudo{}, p.errorf(p.i, ") expected")
+		}
+		p.i++
+		return cssPseudo{name: "not", not: c}, nil
+	case "":
+		return cssPseudo{}, p.errorf(start, "pseudo-class name expected after :")
+	}
+	return cssPseudo{}, p.errorf(colon, "unsupported pseudo-class :%s", name)
+}
+
+// parseNth parses an+b, odd, even or an integer.
+func parseNth(s string) (a, b int, ok bool) {
+	s = strings.ToLower(strings.ReplaceAll(strings.TrimSpace(s), " ", ""))
+	switch s {
+	case "odd":
+		return 2, 1, true
+	case "even":
+		return 2, 0, true
+	case "":
+		return 0, 0, false
+	}
+	i := strings.IndexByte(s, 'n')
+	if i < 0 {
+		v, err := strconv.Atoi(s)
+		return 0, v, err == nil
+	}
+	switch as := s[:i]; as {
+	case "", "+":
+		a = 1
+	case "-":
+		a = -1
+	default:
+		v, err := strconv.Atoi(as)
+		if err != nil {
+			return 0, 0, false
+		}
+		a = v
+	}
+	if rest := s[i+1:]; rest != "" {
+		if rest[0] != '+' && rest[0] != '-' {
+			return 0, 0, false
+		}
+		v, err := strconv.Atoi(rest)
+		if err != nil {
+			return 0, 0, false
+		}
+		b = v
+	}
+	return a, b, true
+}

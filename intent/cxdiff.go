@@ -1,0 +1,457 @@
+package intent
+
+import (
+	"hash/maphash"
+	"slices"
+)
+
+// cxMode is the change type CX-Diff runs for (Fig 7.3: A, K, P).
+type cxMode uint8
+
+const (
+	cxAny cxMode = iota + 1
+	cxKeyword
+	cxPhrase
+)
+
+// Leaf states after Phase I.
+const (
+	unmatched  uint8 = iota // no leaf of the other tree has the same value and signature, nor the same signature
+	matched                 // totalMatch: some leaf of the other tree has the same value and signature
+	sigMatched              // signatureMatch: some unmatched leaf of the other tree has the same signature
+)
+
+// cxLeaf is a leaf as CX-Diff sees it.
+type cxLeaf struct {
+	*leaf
+	kws   []kwOcc // keyword mode: the keywords in the leaf
+	state uint8
+}
+
+// kwOcc is an occurrence of a keyword in a leaf.
+type kwOcc struct {
+	key  string // the keyword's comparison form
+	text string // the word as written
+	idx  int    // 1-based word index in the leaf
+}
+
+// cxRecord is one operation CX-Diff reports.
+type cxRecord struct {
+	op   Operation
+	old  *cxLeaf // delete, move, update
+	new  *cxLeaf // insert, move, update
+	kw   *kwOcc  // keyword mode
+	rank int     // for ordering: position in the old (delete) or new (others) sequence
+}
+
+// cxOptions are CX-Diff's switches.
+type cxOptions struct {
+	optimize bool // Phase III: drop common second-level subtrees first (LCS over subtree hashes)
+	updates  bool // report a signature-matched delete and insert on the LCS as one update (Vigil)
+}
+
+// interner numbers (kind, a, b) tokens.
+type interner struct {
+	m map[tokenKey]int32
+}
+
+type tokenKey struct {
+	kind uint8
+	a, b string
+}
+
+func (in *interner) id(kind uint8, a, b string) int32 {
+	k := tokenKey{kind, a, b}
+	if v, ok := in.m[k]; ok {
+		return v
+	}
+	v := int32(len(in.m))
+	in.m[k] = v
+	return v
+}
+
+// cxdiff runs CX-Diff (the note's §4.9) over two leaf sequences whose
+// document roots are labelled root1 and root2.
+func cxdiff(root1 string, L1 []*cxLeaf, root2 string, L2 []*cxLeaf, mode cxMode, opt cxOptions) []cxRecord {
+	var out []cxRecord
+	if root1 != root2 { // Assumption 1: M = ∅
+		for _, x := range L1 {
+			out = append(out, cxUnique(x, Delete, mode)...)
+		}
+		for _, y := range L2 {
+			out = append(out, cxUnique(y, Insert, mode)...)
+		}
+		return out
+	}
+	if opt.optimize {
+		L1, L2 = dropCommonSubtrees(L1, L2)
+	}
+	// Phase I: totalMatch and signatureMatch, by existence.
+	type vs struct{ v, s string }
+	K1 := make(map[vs]bool, len(L1))
+	K2 := make(map[vs]bool, len(L2))
+	for _, x := range L1 {
+		K1[vs{x.value, x.sig}] = true
+	}
+	for _, y := range L2 {
+		K2[vs{y.value, y.sig}] = true
+	}
+	S1, S2 := map[string]bool{}, map[string]bool{}
+	for _, x := range L1 {
+		x.state = unmatched
+		if K2[vs{x.value, x.sig}] {
+			x.state = matched
+		} else {
+			S1[x.sig] = true
+		}
+	}
+	for _, y := range L2 {
+		y.state = unmatched
+		if K1[vs{y.value, y.sig}] {
+			y.state = matched
+		} else {
+			S2[y.sig] = true
+		}
+	}
+	for _, x := range L1 {
+		if x.state == unmatched && S2[x.sig] {
+			x.state = sigMatched
+		}
+	}
+	for _, y := range L2 {
+		if y.state == unmatched && S1[y.sig] {
+			y.state = sigMatched
+		}
+	}
+	// Unique deletes and inserts.
+	var del, ins []cxRecord
+	for _, x := range L1 {
+		if x.state != matched && cxReports(x, mode) {
+			del = append(del, cxUnique(x, Delete, mode)...)
+		}
+	}
+	for _, y := range L2 {
+		if y.state != matched && cxReports(y, mode) {
+			ins = append(ins, cxUnique(y, Insert, mode)...)
+		}
+	}
+	if mode == cxKeyword {
+		// Unique means unmatched here: a signature-matched leaf's keywords
+		// may still be matched through the LCS.
+		del, ins = del[:0], ins[:0]
+		for _, x := range L1 {
+			if x.state == unmatched {
+				del = append(del, cxUnique(x, Delete, mode)...)
+			}
+		}
+		for _, y := range L2 {
+			if y.state == unmatched {
+				ins = append(ins, cxUnique(y, Insert, mode)...)
+			}
+		}
+	}
+	// Early stop (§4.6.2): no keyword or phrase survives Phase I.
+	if mode != cxAny && !cxAnyCandidate(L1, mode) && !cxAnyCandidate(L2, mode) {
+		return append(del, ins...)
+	}
+	// Phase II: the common order subsequence.
+	var seq1, seq2 []*cxLeaf
+	for _, x := range L1 {
+		if x.state != unmatched {
+			seq1 = append(seq1, x)
+		}
+	}
+	for _, y := range L2 {
+		if y.state != unmatched {
+			seq2 = append(seq2, y)
+		}
+	}
+	in := &interner{m: make(map[tokenKey]int32, len(seq1)+len(seq2))}
+	tok := func(x *cxLeaf) int32 {
+		if x.state == matched {
+			return in.id(0, x.value, x.sig)
+		}
+		if mode == cxKeyword {
+			return in.id(2, x.sig, kwSignature(x.kws))
+		}
+		return in.id(1, x.sig, "")
+	}
+	t1 := make([]int32, len(seq1))
+	t2 := make([]int32, len(seq2))
+	for i, x := range seq1 {
+		t1[i] = tok(x)
+	}
+	for j, y := range seq2 {
+		t2[j] = tok(y)
+	}
+	pairs := lcs(t1, t2)
+	on1 := make([]bool, len(seq1))
+	on2 := make([]bool, len(seq2))
+	for _, p := range pairs {
+		on1[p.a], on2[p.b] = true, true
+	}
+	var moves, upd []cxRecord
+	switch mode {
+	case cxAny:
+		// detectMoves: off-LCS matched leaves with the same value and
+		// signature (Vigil requires both; the seed pairs by value).
+		type queue struct{ ys []*cxLeaf }
+		c2 := map[vs]*queue{}
+		for j, y := range seq2 {
+			if !on2[j] && y.state == matched {
+				k := vs{y.value, y.sig}
+				q := c2[k]
+				if q == nil {
+					q = &queue{}
+					c2[k] = q
+				}
+				q.ys = append(q.ys, y)
+			}
+		}
+		used := map[*cxLeaf]bool{}
+		for i, x := range seq1 {
+			if on1[i] || x.state != matched {
+				continue
+			}
+			if q := c2[vs{x.value, x.sig}]; q != nil && len(q.ys) > 0 {
+				y := q.ys[0]
+				q.ys = q.ys[1:]
+				used[y] = true
+				moves = append(moves, cxRecord{op: Move, old: x, new: y, rank: y.pos})
+			} else {
+				del = append(del, cxRecord{op: Delete, old: x, rank: x.pos})
+			}
+		}
+		for j, y := range seq2 {
+			if !on2[j] && y.state == matched && !used[y] {
+				ins = append(ins, cxRecord{op: Insert, new: y, rank: y.pos})
+			}
+		}
+		if opt.updates {
+			// A signature-matched pair on the LCS is a leaf whose value
+			// changed in place: one update instead of a delete and an insert.
+			gone := map[*cxLeaf]bool{}
+			for _, p := range pairs {
+				x, y := seq1[p.a], seq2[p.b]
+				if x.state == sigMatched && y.state == sigMatched {
+					upd = append(upd, cxRecord{op: Update, old: x, new: y, rank: y.pos})
+					gone[x], gone[y] = true, true
+				}
+			}
+			del = slices.DeleteFunc(del, func(r cxRecord) bool { return gone[r.old] })
+			ins = slices.DeleteFunc(ins, func(r cxRecord) bool { return gone[r.new] })
+		}
+	case cxKeyword:
+		for i, x := range seq1 {
+			if !on1[i] {
+				del = append(del, cxUnique(x, Delete, mode)...)
+			}
+		}
+		for j, y := range seq2 {
+			if !on2[j] {
+				ins = append(ins, cxUnique(y, Insert, mode)...)
+			}
+		}
+	case cxPhrase:
+		for i, x := range seq1 {
+			if !on1[i] && x.kind == leafPhrase && x.state == matched {
+				del = append(del, cxRecord{op: Delete, old: x, rank: x.pos})
+			}
+		}
+		for j, y := range seq2 {
+			if !on2[j] && y.kind == leafPhrase && y.state == matched {
+				ins = append(ins, cxRecord{op: Insert, new: y, rank: y.pos})
+			}
+		}
+	}
+	return sortRecords(del, upd, ins, moves)
+}
+
+// sortRecords orders records: deletes by old position, then updates,
+// inserts and moves by new position.
+func sortRecords(del, upd, ins, moves []cxRecord) []cxRecord {
+	byRank := func(a, b cxRecord) int {
+		if a.rank != b.rank {
+			return a.rank - b.rank
+		}
+		ai, bi := 0, 0
+		if a.kw != nil {
+			ai = a.kw.idx
+		}
+		if b.kw != nil {
+			bi = b.kw.idx
+		}
+		return ai - bi
+	}
+	for _, s := range [][]cxRecord{del, upd, ins, moves} {
+		slices.SortStableFunc(s, byRank)
+	}
+	out := make([]cxRecord, 0, len(del)+len(upd)+len(ins)+len(moves))
+	out = append(out, del...)
+	out = append(out, upd...)
+	out = append(out, ins...)
+	return append(out, moves...)
+}
+
+// cxReports reports whether a leaf is an object of the mode: every leaf for
+// any change, phrase leaves for phrases.
+func cxReports(x *cxLeaf, mode cxMode) bool {
+	switch mode {
+	case cxPhrase:
+		return x.kind == leafPhrase
+	case cxKeyword:
+		return len(x.kws) > 0
+	}
+	return true
+}
+
+// cxAnyCandidate reports whether some object of the mode survived Phase I.
+func cxAnyCandidate(L []*cxLeaf, mode cxMode) bool {
+	for _, x := range L {
+		switch mode {
+		case cxKeyword:
+			if x.state != unmatched && len(x.kws) > 0 {
+				return true
+			}
+		case cxPhrase:
+			if x.state == matched && x.kind == leafPhrase {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cxUnique returns the records for a leaf that is deleted (or inserted) as
+// a whole: the leaf itself, or its keywords.
+func cxUnique(x *cxLeaf, op Operation, mode cxMode) []cxRecord {
+	var out []cxRecord
+	switch mode {
+	case cxKeyword:
+		for i := range x.kws {
+			r := cxRecord{op: op, kw: &x.kws[i], rank: x.pos}
+			if op == Delete {
+				r.old = x
+			} else {
+				r.new = x
+			}
+			out = append(out, r)
+		}
+		return out
+	case cxPhrase:
+		if x.kind != leafPhrase {
+			return nil
+		}
+	}
+	r := cxRecord{op: op, rank: x.pos}
+	if op == Delete {
+		r.old = x
+	} else {
+		r.new = x
+	}
+	return append(out, r)
+}
+
+func kwSignature(kws []kwOcc) string {
+	if len(kws) == 0 {
+		return ""
+	}
+	if len(kws) == 1 {
+		return kws[0].key
+	}
+	b := make([]byte, 0, 16*len(kws))
+	for i, k := range kws {
+		if i > 0 {
+			b = append(b, 0)
+		}
+		b = append(b, k.key...)
+	}
+	return string(b)
+}
+
+var subtreeSeed = maphash.MakeSeed()
+
+// dropCommonSubtrees is Phase III with the note's repair (§4.11 item 9):
+// the second-level subtrees of both versions are aligned by an LCS over
+// their hashes (the seed's Σ hash(value)+hash(signature), here a hash of
+// the ordered leaves), and the leaves of aligned subtrees that are exactly
+// equal are removed, so reordered subtrees stay and their moves are found.
+// Leaves keep their original positions.
+func dropCommonSubtrees(L1, L2 []*cxLeaf) ([]*cxLeaf, []*cxLeaf) {
+	type grp struct {
+		lo, hi int // leaves [lo, hi)
+		h      uint64
+	}
+	groups := func(L []*cxLeaf) []grp {
+		var gs []grp
+		for i := 0; i < len(L); {
+			j := i + 1
+			for j < len(L) && L[j].group == L[i].group {
+				j++
+			}
+			if L[i].group >= 0 {
+				var h maphash.Hash
+				h.SetSeed(subtreeSeed)
+				for _, x := range L[i:j] {
+					h.WriteString(x.value)
+					h.WriteByte(0)
+					h.WriteString(x.sig)
+					h.WriteByte(1)
+				}
+				gs = append(gs, grp{i, j, h.Sum64()})
+			}
+			i = j
+		}
+		return gs
+	}
+	g1, g2 := groups(L1), groups(L2)
+	ids := map[uint64]int32{}
+	id := func(h uint64) int32 {
+		if v, ok := ids[h]; ok {
+			return v
+		}
+		v := int32(len(ids))
+		ids[h] = v
+		return v
+	}
+	t1 := make([]int32, len(g1))
+	t2 := make([]int32, len(g2))
+	for i, g := range g1 {
+		t1[i] = id(g.h)
+	}
+	for j, g := range g2 {
+		t2[j] = id(g.h)
+	}
+	drop1 := make([]bool, len(L1))
+	drop2 := make([]bool, len(L2))
+	for _, p := range lcs(t1, t2) {
+		a, b := g1[p.a], g2[p.b]
+		if a.hi-a.lo != b.hi-b.lo {
+			continue
+		}
+		same := true // exactCompare
+		for k := 0; k < a.hi-a.lo && same; k++ {
+			x, y := L1[a.lo+k], L2[b.lo+k]
+			same = x.value == y.value && x.sig == y.sig
+		}
+		if !same {
+			continue
+		}
+		for k := a.lo; k < a.hi; k++ {
+			drop1[k] = true
+		}
+		for k := b.lo; k < b.hi; k++ {
+			drop2[k] = true
+		}
+	}
+	keep := func(L []*cxLeaf, drop []bool) []*cxLeaf {
+		out := make([]*cxLeaf, 0, len(L))
+		for i, x := range L {
+			if !drop[i] {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	return keep(L1, drop1), keep(L2, drop2)
+}

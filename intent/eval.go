@@ -1,0 +1,521 @@
+package intent
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/spec"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// DefaultPhraseThreshold is the seed's f (§4.6.5) when Options leave it
+// zero: a phrase that is gone is reported as updated when at least this
+// share of its words survive, in order, where it stood.
+const DefaultPhraseThreshold = 0.5
+
+// Options tune the detection. The zero value gives Vigil's defaults.
+type Options struct {
+	// Optimize turns on the seed's Phase III: common second-level subtrees
+	// are removed before Phase I (with the note's repair: they are aligned
+	// by an LCS, so reordered subtrees are still compared).
+	Optimize bool
+	// SeedOnly reports for any change only the seed's operations: a leaf
+	// whose value changed in place is a delete and an insert, not an
+	// update. Phrase updates are governed by PhraseThreshold.
+	SeedOnly bool
+	// PhraseThreshold is the seed's f; 0 means DefaultPhraseThreshold and
+	// a value above 1 turns phrase updates off (the seed's implementation).
+	PhraseThreshold float64
+	// CaseSensitive compares words, keywords and phrases with their case;
+	// by default they are compared case-folded. Punctuation around words is
+	// never part of the comparison ("J." matches "J").
+	CaseSensitive bool
+}
+
+func (o *Options) phraseThreshold() float64 {
+	if o.PhraseThreshold == 0 {
+		return DefaultPhraseThreshold
+	}
+	return o.PhraseThreshold
+}
+
+// Pair is two versions of one document to compare, and the results
+// computed on them so far: each extraction (per scope and ignore list) and
+// each primitive change type is computed once per Pair, however many
+// sentinels and composite expressions ask for it (the seed's change
+// detection graph, §2.5). A Pair is safe for concurrent use; its documents
+// must not change while it is in use.
+type Pair struct {
+	Old, New *tree.Document
+	// Delta, if not nil, is the delta from Old to New (treediff.Diff). An
+	// empty delta answers every change type with "no change" at once.
+	Delta *delta.Delta
+	Options
+
+	mu        sync.Mutex
+	selectors map[string]Selector
+	contents  map[string]*contentPair
+	results   map[string]*Result
+}
+
+// NewPair returns a Pair of old and new. d may be nil; opt may be nil.
+func NewPair(old, new *tree.Document, d *delta.Delta, opt *Options) *Pair {
+	p := &Pair{Old: old, New: new, Delta: d}
+	if opt != nil {
+		p.Options = *opt
+	}
+	return p
+}
+
+// contentPair is the content of both versions under one scope and ignore
+// list, with what is shared between change types.
+type contentPair struct {
+	old, new *content
+	align    []int // old word -> new word, -1 off the word LCS (lazy)
+	alignNew []int // new word -> old word
+	aligned  bool
+}
+
+// Evaluate evaluates a change-type expression: C_t for a primitive change
+// type, and for the composites the seed's formulas (§5.3): (NOT C)(V1,V2) =
+// ¬C(V1,V2), (C1 AND C2)(V1,V2) = C1(V1,V2) ∧ C2(V1,V2), (C1 OR C2)(V1,V2)
+// = C1(V1,V2) ∨ C2(V1,V2). Both operands are always evaluated, so that the
+// result carries every operand's changes; each primitive is computed once
+// per Pair.
+func (p *Pair) Evaluate(x spec.Expr) (*Result, error) {
+	switch x := x.(type) {
+	case *spec.ChangeType:
+		return p.Primitive(x)
+	case *spec.NotExpr:
+		r, err := p.Evaluate(x.X)
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Type: spec.Print(x), Op: "NOT", Matched: !r.Matched, Operands: []*Result{r}}, nil
+	case *spec.BinaryExpr:
+		a, err := p.Evaluate(x.X)
+		if err != nil {
+			return nil, err
+		}
+		b, err := p.Evaluate(x.Y)
+		if err != nil {
+			return nil, err
+		}
+		r := &Result{Type: spec.Print(x), Operands: []*Result{a, b}}
+		switch x.Op {
+		case spec.And:
+			r.Op, r.Matched = "AND", a.Matched && b.Matched
+		case spec.Or:
+			r.Op, r.Matched = "OR", a.Matched || b.Matched
+		default:
+			return nil, fmt.Errorf("intent: unknown operator %v", x.Op)
+		}
+		return r, nil
+	case nil:
+		return nil, fmt.Errorf("intent: no change-type expression")
+	}
+	return nil, fmt.Errorf("intent: unknown expression %T", x)
+}
+
+// Primitive evaluates one primitive change type, or returns its cached
+// result. The result must not be modified.
+func (p *Pair) Primitive(ct *spec.ChangeType) (*Result, error) {
+	if ct == nil {
+		return nil, fmt.Errorf("intent: nil change type")
+	}
+	key := spec.Print(ct)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if r, ok := p.results[key]; ok {
+		return r, nil
+	}
+	r, err := p.primitive(ct)
+	if err != nil {
+		return nil, fmt.Errorf("intent: %s: %w", key, err)
+	}
+	r.Type = key
+	r.Matched = r.Matched || len(r.Changes) > 0
+	if p.results == nil {
+		p.results = make(map[string]*Result)
+	}
+	p.results[key] = r
+	return r, nil
+}
+
+func (p *Pair) selector(s *spec.Selector) (Selector, error) {
+	key := s.Lang.String() + " " + s.Expr.Value
+	if sel, ok := p.selectors[key]; ok {
+		return sel, nil
+	}
+	sel, err := Compile(s)
+	if err != nil {
+		return nil, err
+	}
+	if p.selectors == nil {
+		p.selectors = make(map[string]Selector)
+	}
+	p.selectors[key] = sel
+	return sel, nil
+}
+
+// content returns the content pair for a change type's scope and ignores.
+func (p *Pair) content(ct *spec.ChangeType) (*contentPair, error) {
+	var b strings.Builder
+	var scope Selector
+	var ignore []Selector
+	if ct.Scope != nil && ct.Scope.Expr != nil {
+		s, err := p.selector(ct.Scope)
+		if err != nil {
+			return nil, err
+		}
+		scope = s
+		fmt.Fprintf(&b, "in %s %q", ct.Scope.Lang, ct.Scope.Expr.Value)
+	}
+	for _, ig := range ct.Ignore {
+		if ig == nil || ig.Expr == nil {
+			continue
+		}
+		s, err := p.selector(ig)
+		if err != nil {
+			return nil, err
+		}
+		ignore = append(ignore, s)
+		fmt.Fprintf(&b, " ignore %s %q", ig.Lang, ig.Expr.Value)
+	}
+	key := b.String()
+	if cp, ok := p.contents[key]; ok {
+		return cp, nil
+	}
+	cp := &contentPair{
+		old: newContent(p.Old, scope, ignore, p.CaseSensitive),
+		new: newContent(p.New, scope, ignore, p.CaseSensitive),
+	}
+	if p.contents == nil {
+		p.contents = make(map[string]*contentPair)
+	}
+	p.contents[key] = cp
+	return cp, nil
+}
+
+func argValues(ct *spec.ChangeType) []string {
+	out := make([]string, 0, len(ct.Args))
+	for _, a := range ct.Args {
+		if a != nil {
+			out = append(out, a.Value)
+		}
+	}
+	return out
+}
+
+func (p *Pair) primitive(ct *spec.ChangeType) (*Result, error) {
+	if p.Old == nil || p.New == nil || p.Old.Root == nil || p.New.Root == nil {
+		return nil, fmt.Errorf("both versions need a root element")
+	}
+	if p.Delta != nil && p.Delta.Empty() {
+		return &Result{}, nil
+	}
+	cp, err := p.content(ct)
+	if err != nil {
+		return nil, err
+	}
+	args := argValues(ct)
+	switch ct.Kind {
+	case spec.AnyChange:
+		return &Result{Changes: p.anyChange(cp)}, nil
+	case spec.Keywords:
+		return &Result{Changes: p.keywords(cp, args)}, nil
+	case spec.Phrase:
+		return &Result{Changes: p.phrases(cp, args)}, nil
+	case spec.Words:
+		return &Result{Changes: p.words(cp, args)}, nil
+	case spec.Links:
+		return &Result{Changes: linkChanges(cp.old.linkObjects(), cp.new.linkObjects())}, nil
+	case spec.Images:
+		return &Result{Changes: imageChanges(cp.old.imageObjects(), cp.new.imageObjects())}, nil
+	case spec.Table:
+		return &Result{Changes: tableChanges(pickContainers(cp.old.tableObjects(), cp.new.tableObjects(), args))}, nil
+	case spec.List:
+		return &Result{Changes: listChanges(pickContainers(cp.old.listObjects(), cp.new.listObjects(), args))}, nil
+	case spec.Regex:
+		var out []Change
+		for _, a := range args {
+			re, err := regexp.Compile(a)
+			if err != nil {
+				return nil, fmt.Errorf("regular expression %q: %w", a, err)
+			}
+			out = append(out, regexChanges(a, regexObjects(cp.old, re), regexObjects(cp.new, re))...)
+		}
+		return &Result{Changes: out}, nil
+	case spec.Value:
+		return p.value(ct)
+	}
+	return nil, fmt.Errorf("unknown change type %v", ct.Kind)
+}
+
+// cxLeaves wraps a content's leaves for CX-Diff.
+func cxLeaves(c *content) []*cxLeaf {
+	out := make([]*cxLeaf, len(c.leaves))
+	backing := make([]cxLeaf, len(c.leaves))
+	for i := range c.leaves {
+		backing[i].leaf = &c.leaves[i]
+		out[i] = &backing[i]
+	}
+	return out
+}
+
+func (p *Pair) cxOptions() cxOptions {
+	return cxOptions{optimize: p.Optimize, updates: !p.SeedOnly}
+}
+
+// anyChange is CX-Diff's any change over every content leaf.
+func (p *Pair) anyChange(cp *contentPair) []Change {
+	recs := cxdiff(cp.old.root, cxLeaves(cp.old), cp.new.root, cxLeaves(cp.new), cxAny, p.cxOptions())
+	out := make([]Change, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, leafChange(KindNode, r))
+	}
+	return out
+}
+
+// leafChange converts a CX-Diff record on whole leaves.
+func leafChange(kind ObjectKind, r cxRecord) Change {
+	c := Change{Kind: kind, Op: r.op}
+	if r.old != nil {
+		c.Old = r.old.value
+		if r.old.display != "" {
+			c.Old = r.old.display
+		}
+		c.OldPos = r.old.pos
+		c.OldPath = leafPath(r.old.leaf)
+		c.Signature = r.old.sig
+	}
+	if r.new != nil {
+		c.New = r.new.value
+		if r.new.display != "" {
+			c.New = r.new.display
+		}
+		c.NewPos = r.new.pos
+		c.NewPath = leafPath(r.new.leaf)
+		c.Signature = r.new.sig
+	}
+	if r.op == Update && r.old != nil && r.new != nil {
+		c.Fields = []string{"value"}
+	}
+	return c
+}
+
+// keywords is CX-Diff for keywords (Fig 4.6).
+func (p *Pair) keywords(cp *contentPair, args []string) []Change {
+	set := map[string]bool{}
+	for _, a := range args {
+		for _, k := range phraseKeys(a, p.CaseSensitive) {
+			set[k] = true
+		}
+	}
+	attach := func(c *content) []*cxLeaf {
+		L := cxLeaves(c)
+		for _, w := range c.words {
+			if set[w.key] {
+				x := L[w.leaf]
+				x.kws = append(x.kws, kwOcc{key: w.key, text: w.text, idx: int(w.idx)})
+			}
+		}
+		return L
+	}
+	recs := cxdiff(cp.old.root, attach(cp.old), cp.new.root, attach(cp.new), cxKeyword, cxOptions{optimize: p.Optimize})
+	out := make([]Change, 0, len(recs))
+	for _, r := range recs {
+		c := leafChange(KindKeyword, r)
+		c.Old, c.New, c.Fields = "", "", nil
+		if r.op == Delete {
+			c.Old = r.kw.text
+		} else {
+			c.New = r.kw.text
+		}
+		c.WordPos = r.kw.idx
+		out = append(out, c)
+	}
+	return out
+}
+
+// phrases is CX-Diff over the realigned leaves (Fig 7.4), with the
+// phrase update of §4.6.5.
+func (p *Pair) phrases(cp *contentPair, args []string) []Change {
+	keys := make([][]string, len(args))
+	for i, a := range args {
+		keys[i] = phraseKeys(a, p.CaseSensitive)
+	}
+	L1 := phraseLeaves(cp.old, args, keys)
+	L2 := phraseLeaves(cp.new, args, keys)
+	recs := cxdiff(cp.old.root, L1, cp.new.root, L2, cxPhrase, cxOptions{optimize: p.Optimize})
+	f := p.phraseThreshold()
+	out := make([]Change, 0, len(recs))
+	for _, r := range recs {
+		c := leafChange(KindPhrase, r)
+		if f <= 1 && cp.old.root == cp.new.root && (r.op == Delete || r.op == Insert) {
+			p.alignWords(cp)
+			var pat []string
+			var window []word
+			if r.op == Delete {
+				pat = keys[phraseIndex(args, r.old.display)]
+				lo, hi := phraseWindow(cp.align, len(cp.new.words), r.old.wlo, r.old.whi)
+				if lo <= hi {
+					window = cp.new.words[lo : hi+1]
+				}
+			} else {
+				pat = keys[phraseIndex(args, r.new.display)]
+				lo, hi := phraseWindow(cp.alignNew, len(cp.old.words), r.new.wlo, r.new.whi)
+				if lo <= hi {
+					window = cp.old.words[lo : hi+1]
+				}
+			}
+			if sim, text := phraseSimilarity(pat, window); sim >= f && sim < 1 {
+				c.Op, c.Similarity = Update, sim
+				c.Fields = []string{"text"}
+				if r.op == Delete {
+					c.New = text
+					c.NewPath = leafPath(&cp.new.leaves[window[0].leaf])
+				} else {
+					c.Old = text
+					c.OldPath = leafPath(&cp.old.leaves[window[0].leaf])
+				}
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func phraseIndex(args []string, display string) int {
+	for i, a := range args {
+		if a == display {
+			return i
+		}
+	}
+	return 0
+}
+
+// alignWords aligns the word sequences of both versions (an LCS on their
+// comparison forms), once per content pair.
+func (p *Pair) alignWords(cp *contentPair) {
+	if cp.aligned {
+		return
+	}
+	cp.aligned = true
+	cp.align, cp.alignNew = alignWordSeqs(cp.old.words, cp.new.words)
+}
+
+func alignWordSeqs(a, b []word) ([]int, []int) {
+	in := &interner{m: make(map[tokenKey]int32)}
+	t1 := make([]int32, len(a))
+	t2 := make([]int32, len(b))
+	for i := range a {
+		t1[i] = in.id(0, a[i].key, "")
+	}
+	for j := range b {
+		t2[j] = in.id(0, b[j].key, "")
+	}
+	al := make([]int, len(a))
+	bl := make([]int, len(b))
+	for i := range al {
+		al[i] = -1
+	}
+	for j := range bl {
+		bl[j] = -1
+	}
+	for _, pr := range lcs(t1, t2) {
+		al[pr.a], bl[pr.b] = pr.b, pr.a
+	}
+	return al, bl
+}
+
+// words reports changes to the page's words (all words except ...): runs
+// of words off the word LCS, as inserted, deleted or replaced (update) text.
+func (p *Pair) words(cp *contentPair, except []string) []Change {
+	var a, b []word
+	if len(except) == 0 {
+		p.alignWords(cp)
+		a, b = cp.old.words, cp.new.words
+		return wordRuns(cp, a, b, cp.align, cp.alignNew)
+	}
+	ex := map[string]bool{}
+	for _, e := range except {
+		for _, k := range phraseKeys(e, p.CaseSensitive) {
+			ex[k] = true
+		}
+	}
+	for _, w := range cp.old.words {
+		if !ex[w.key] {
+			a = append(a, w)
+		}
+	}
+	for _, w := range cp.new.words {
+		if !ex[w.key] {
+			b = append(b, w)
+		}
+	}
+	al, bl := alignWordSeqs(a, b)
+	return wordRuns(cp, a, b, al, bl)
+}
+
+func wordRuns(cp *contentPair, a, b []word, al, bl []int) []Change {
+	var out []Change
+	join := func(ws []word) string {
+		texts := make([]string, len(ws))
+		for i, w := range ws {
+			texts[i] = w.text
+		}
+		return strings.Join(texts, " ")
+	}
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		if i < len(a) && j < len(b) && al[i] == j {
+			i++
+			j++
+			continue
+		}
+		i0, j0 := i, j
+		for i < len(a) && al[i] < 0 {
+			i++
+		}
+		for j < len(b) && bl[j] < 0 {
+			j++
+		}
+		c := Change{Kind: KindWord}
+		switch {
+		case i > i0 && j > j0:
+			c.Op = Update
+		case i > i0:
+			c.Op = Delete
+		default:
+			c.Op = Insert
+		}
+		if i > i0 {
+			c.Old, c.OldPos = join(a[i0:i]), i0+1
+			l := &cp.old.leaves[a[i0].leaf]
+			c.OldPath, c.Signature, c.WordPos = leafPath(l), l.sig, int(a[i0].idx)
+		}
+		if j > j0 {
+			c.New, c.NewPos = join(b[j0:j]), j0+1
+			l := &cp.new.leaves[b[j0].leaf]
+			c.NewPath, c.Signature = leafPath(l), l.sig
+			if c.Op == Insert {
+				c.WordPos = int(b[j0].idx)
+			}
+		}
+		if i == i0 && j == j0 { // cannot happen with a consistent alignment
+			break
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+var errValueScope = errorString("value needs a scope (In css|xpath \"...\")")
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }

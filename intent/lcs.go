@@ -1,0 +1,244 @@
+package intent
+
+import "sort"
+
+// lcsPair is a pair of matched positions of a longest common subsequence.
+type lcsPair struct{ a, b int }
+
+// Limits of the LCS methods.
+const (
+	// dpCells is the largest subproblem (|a|·|b| table cells) solved by the
+	// quadratic dynamic programme, whose tie-break the seed's examples use.
+	dpCells = 1 << 16
+	// myersBudget bounds the work of the O(ND) method on one subproblem
+	// (diagonal steps); past it the subproblem falls back to patience
+	// anchors, an O(n log n) heuristic.
+	myersBudget = 1 << 25
+)
+
+// lcs returns a longest common subsequence of a and b as index pairs in
+// increasing order. It strips the common prefix and suffix, solves small
+// subproblems with dynamic programming (filled from the end; on a tie the
+// element of a is skipped first, as in the note §4.9), and larger ones with
+// Myers' linear-space O(ND) algorithm, which falls back to patience
+// anchors (unique common elements, longest increasing subsequence, O(n log
+// n)) when the edit distance is so large that O(ND) would be quadratic.
+func lcs(a, b []int32) []lcsPair {
+	return lcsLimit(a, b, dpCells)
+}
+
+// lcsLimit is lcs with the largest subproblem for dynamic programming.
+func lcsLimit(a, b []int32, cells int) []lcsPair {
+	l := &lcsState{a: a, b: b, cells: cells}
+	l.compare(0, len(a), 0, len(b), true)
+	return l.out
+}
+
+type lcsState struct {
+	a, b   []int32
+	out    []lcsPair
+	vf, vb []int
+	cells  int
+}
+
+func (l *lcsState) compare(a0, a1, b0, b1 int, myers bool) {
+	for a0 < a1 && b0 < b1 && l.a[a0] == l.b[b0] {
+		l.out = append(l.out, lcsPair{a0, b0})
+		a0++
+		b0++
+	}
+	s := 0
+	for a0 < a1-s && b0 < b1-s && l.a[a1-1-s] == l.b[b1-1-s] {
+		s++
+	}
+	a1e, b1e := a1-s, b1-s
+	switch {
+	case a0 == a1e || b0 == b1e:
+	case (a1e-a0)*(b1e-b0) <= l.cells:
+		l.dp(a0, a1e, b0, b1e)
+	case myers:
+		if x, y, u, v, ok := l.middleSnake(a0, a1e, b0, b1e); ok {
+			l.compare(a0, x, b0, y, true)
+			for i := 0; i < u-x; i++ {
+				l.out = append(l.out, lcsPair{x + i, y + i})
+			}
+			l.compare(u, a1e, v, b1e, true)
+		} else {
+			l.patience(a0, a1e, b0, b1e)
+		}
+	default:
+		l.patience(a0, a1e, b0, b1e)
+	}
+	for i := 0; i < s; i++ {
+		l.out = append(l.out, lcsPair{a1e + i, b1e + i})
+	}
+}
+
+// dp solves a small subproblem exactly.
+func (l *lcsState) dp(a0, a1, b0, b1 int) {
+	n, m := a1-a0, b1-b0
+	w := m + 1
+	t := make([]int32, (n+1)*w)
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if l.a[a0+i] == l.b[b0+j] {
+				t[i*w+j] = t[(i+1)*w+j+1] + 1
+			} else if t[(i+1)*w+j] >= t[i*w+j+1] {
+				t[i*w+j] = t[(i+1)*w+j]
+			} else {
+				t[i*w+j] = t[i*w+j+1]
+			}
+		}
+	}
+	i, j := 0, 0
+	for i < n && j < m {
+		switch {
+		case l.a[a0+i] == l.b[b0+j]:
+			l.out = append(l.out, lcsPair{a0 + i, b0 + j})
+			i++
+			j++
+		case t[(i+1)*w+j] >= t[i*w+j+1]:
+			i++ // skip the old element first
+		default:
+			j++
+		}
+	}
+}
+
+// middleSnake finds the middle snake of an optimal edit path (Myers 1986,
+// §4b): the path's D/2-th diagonal run, from (x, y) to (u, v). It reports
+// false when the work exceeds myersBudget.
+func (l *lcsState) middleSnake(a0, a1, b0, b1 int) (x, y, u, v int, ok bool) {
+	N, M := a1-a0, b1-b0
+	delta := N - M
+	max := (N + M + 1) / 2
+	size := 2*max + 3
+	if cap(l.vf) < size {
+		l.vf = make([]int, size)
+		l.vb = make([]int, size)
+	}
+	vf, vb := l.vf[:size], l.vb[:size]
+	off := max + 1
+	for i := range vf {
+		vf[i], vb[i] = -1, -1
+	}
+	vf[off+1], vb[off+1] = 0, 0
+	odd := delta&1 != 0
+	work := 0
+	for d := 0; d <= max; d++ {
+		work += 2 * (N + M)
+		if d > 1 && work > myersBudget {
+			return 0, 0, 0, 0, false
+		}
+		for k := -d; k <= d; k += 2 {
+			var px int
+			if k == -d || (k != d && vf[off+k-1] < vf[off+k+1]) {
+				px = vf[off+k+1]
+			} else {
+				px = vf[off+k-1] + 1
+			}
+			py := px - k
+			sx, sy := px, py
+			for px < N && py < M && l.a[a0+px] == l.b[b0+py] {
+				px++
+				py++
+			}
+			vf[off+k] = px
+			if c := delta - k; odd && c >= -(d-1) && c <= d-1 {
+				if vb[off+c] >= 0 && px+vb[off+c] >= N {
+					return a0 + sx, b0 + sy, a0 + px, b0 + py, true
+				}
+			}
+		}
+		for k := -d; k <= d; k += 2 {
+			var px int
+			if k == -d || (k != d && vb[off+k-1] < vb[off+k+1]) {
+				px = vb[off+k+1]
+			} else {
+				px = vb[off+k-1] + 1
+			}
+			py := px - k
+			sx, sy := px, py
+			for px < N && py < M && l.a[a1-1-px] == l.b[b1-1-py] {
+				px++
+				py++
+			}
+			vb[off+k] = px
+			if c := delta - k; !odd && c >= -d && c <= d {
+				if vf[off+c] >= 0 && px+vf[off+c] >= N {
+					return a0 + N - px, b0 + M - py, a0 + N - sx, b0 + M - sy, true
+				}
+			}
+		}
+	}
+	return 0, 0, 0, 0, false
+}
+
+// patience matches the elements that occur exactly once in each side,
+// keeps the longest increasing run of them (the anchors), and recurses
+// between anchors without the O(ND) method.
+func (l *lcsState) patience(a0, a1, b0, b1 int) {
+	type occ struct{ na, nb, ia, ib int }
+	count := make(map[int32]*occ)
+	for i := a0; i < a1; i++ {
+		o := count[l.a[i]]
+		if o == nil {
+			o = &occ{}
+			count[l.a[i]] = o
+		}
+		o.na++
+		o.ia = i
+	}
+	for j := b0; j < b1; j++ {
+		if o := count[l.b[j]]; o != nil {
+			o.nb++
+			o.ib = j
+		}
+	}
+	var cand []lcsPair
+	for i := a0; i < a1; i++ {
+		if o := count[l.a[i]]; o.na == 1 && o.nb == 1 {
+			cand = append(cand, lcsPair{i, o.ib})
+		}
+	}
+	anchors := longestIncreasing(cand)
+	if len(anchors) == 0 {
+		return // nothing in common that can be trusted: report no matches here
+	}
+	pa, pb := a0, b0
+	for _, p := range anchors {
+		l.compare(pa, p.a, pb, p.b, false)
+		l.out = append(l.out, p)
+		pa, pb = p.a+1, p.b+1
+	}
+	l.compare(pa, a1, pb, b1, false)
+}
+
+// longestIncreasing returns the longest subsequence of ps (sorted by a)
+// increasing in b, in O(n log n).
+func longestIncreasing(ps []lcsPair) []lcsPair {
+	var tails []int // index into ps of the smallest tail of each length
+	prev := make([]int, len(ps))
+	for i, p := range ps {
+		k := sort.Search(len(tails), func(t int) bool { return ps[tails[t]].b >= p.b })
+		if k > 0 {
+			prev[i] = tails[k-1]
+		} else {
+			prev[i] = -1
+		}
+		if k == len(tails) {
+			tails = append(tails, i)
+		} else {
+			tails[k] = i
+		}
+	}
+	out := make([]lcsPair, len(tails))
+	for i, k := len(tails)-1, -1; i >= 0; i-- {
+		if k == -1 {
+			k = tails[len(tails)-1]
+		}
+		out[i] = ps[k]
+		k = prev[k]
+	}
+	return out
+}

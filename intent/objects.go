@@ -1,0 +1,307 @@
+package intent
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// walkElements visits the content elements of c in document order;
+// returning false skips an element's children.
+func (c *content) walkElements(visit func(n *tree.Node) bool) {
+	for _, r := range c.roots {
+		skipped := false
+		for p := r; p != nil; p = p.Parent {
+			if c.skip(p) {
+				skipped = true
+				break
+			}
+		}
+		if skipped {
+			continue
+		}
+		tree.Walk(r, func(n *tree.Node) bool {
+			if n.Kind != tree.Element || (n != r && c.skip(n)) {
+				return false
+			}
+			return visit(n)
+		})
+	}
+}
+
+// elementIs reports whether n is an element with one of the names (lower
+// case), ignoring case and a namespace prefix.
+func elementIs(n *tree.Node, names ...string) bool {
+	if n.Kind != tree.Element {
+		return false
+	}
+	name := n.Name
+	if i := strings.LastIndexByte(name, ':'); i >= 0 {
+		name = name[i+1:]
+	}
+	for _, s := range names {
+		if strings.EqualFold(name, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func attrFold(n *tree.Node, name string) (string, bool) {
+	for _, a := range n.Attrs {
+		if strings.EqualFold(a.Name, name) {
+			return a.Value, true
+		}
+	}
+	return "", false
+}
+
+// contentText returns the normalised text of n's subtree without its
+// non-content and ignored parts, nor the subtrees stop selects.
+func (c *content) subtreeText(n *tree.Node, stop func(*tree.Node) bool) string {
+	var b strings.Builder
+	tree.Walk(n, func(m *tree.Node) bool {
+		switch m.Kind {
+		case tree.Text:
+			b.WriteString(m.Value)
+			b.WriteByte(' ')
+			return false
+		case tree.Element:
+			if m != n && (c.skip(m) || (stop != nil && stop(m))) {
+				return false
+			}
+			return true
+		}
+		return false
+	})
+	return normalizeSpace(b.String())
+}
+
+// linkObjects returns the links of c: a and area elements with an href.
+func (c *content) linkObjects() []object {
+	if c.linksDone {
+		return c.links
+	}
+	c.linksDone = true
+	c.walkElements(func(n *tree.Node) bool {
+		if !elementIs(n, "a", "area") {
+			return true
+		}
+		href, ok := attrFold(n, "href")
+		if !ok {
+			return true
+		}
+		href = strings.TrimSpace(href)
+		text := c.subtreeText(n, nil)
+		if text == "" {
+			tree.Walk(n, func(m *tree.Node) bool {
+				if text == "" && elementIs(m, "img") {
+					text, _ = attrFold(m, "alt")
+					text = normalizeSpace(text)
+				}
+				return text == ""
+			})
+		}
+		if text == "" {
+			if t, ok := attrFold(n, "title"); ok {
+				text = normalizeSpace(t)
+			}
+		}
+		c.links = append(c.links, object{
+			key: href + "\x00" + text, keys: []string{href, text},
+			node: n, pos: len(c.links) + 1, href: href, text: text,
+		})
+		return true
+	})
+	return c.links
+}
+
+// imageObjects returns the images of c: img elements with a src.
+func (c *content) imageObjects() []object {
+	if c.imagesDone {
+		return c.images
+	}
+	c.imagesDone = true
+	c.walkElements(func(n *tree.Node) bool {
+		if !elementIs(n, "img") {
+			return true
+		}
+		src, ok := attrFold(n, "src")
+		if !ok {
+			return true
+		}
+		src = strings.TrimSpace(src)
+		alt, _ := attrFold(n, "alt")
+		alt = normalizeSpace(alt)
+		c.images = append(c.images, object{
+			key: src + "\x00" + alt, keys: []string{alt, src},
+			node: n, pos: len(c.images) + 1, src: src, alt: alt,
+		})
+		return true
+	})
+	return c.images
+}
+
+// container is a table or a list.
+type container struct {
+	node    *tree.Node
+	id      string
+	index   int      // 1-based among the containers of its kind
+	headers []string // tables: column headers
+	items   []object // rows or items
+}
+
+// name returns the container's id, or "#n".
+func (k *container) name() string {
+	if k.id != "" {
+		return k.id
+	}
+	return "#" + strconv.Itoa(k.index)
+}
+
+// tableObjects returns the tables of c with their rows.
+func (c *content) tableObjects() []*container {
+	if c.tablesDone {
+		return c.tables
+	}
+	c.tablesDone = true
+	c.walkElements(func(n *tree.Node) bool {
+		if !elementIs(n, "table") {
+			return true
+		}
+		t := &container{node: n, index: len(c.tables) + 1}
+		t.id, _ = attrFold(n, "id")
+		var rows [][]string
+		var rowNodes []*tree.Node
+		var theadRow []string
+		tree.Walk(n, func(m *tree.Node) bool {
+			if m.Kind != tree.Element || (m != n && (c.skip(m) || elementIs(m, "table"))) {
+				return false
+			}
+			if !elementIs(m, "tr") {
+				return true
+			}
+			var cells []string
+			allTH := true
+			for _, cell := range m.Children {
+				if elementIs(cell, "td", "th") && !c.skip(cell) {
+					cells = append(cells, c.subtreeText(cell, nil))
+					allTH = allTH && elementIs(cell, "th")
+				}
+			}
+			if len(cells) == 0 {
+				return false
+			}
+			if m.Parent != nil && elementIs(m.Parent, "thead") {
+				theadRow = cells
+			} else if len(rows) == 0 && allTH && theadRow == nil {
+				theadRow = cells
+			}
+			rows = append(rows, cells)
+			rowNodes = append(rowNodes, m)
+			return false
+		})
+		t.headers = theadRow
+		for i, cells := range rows {
+			t.items = append(t.items, object{
+				key: strings.Join(cells, "\x1f"), keys: []string{cells[0]},
+				node: rowNodes[i], pos: i + 1, cells: cells, text: strings.Join(cells, " | "),
+			})
+		}
+		c.tables = append(c.tables, t)
+		return true
+	})
+	return c.tables
+}
+
+// listObjects returns the ul and ol lists of c with their items; an item's
+// text leaves out its nested lists, which are lists of their own.
+func (c *content) listObjects() []*container {
+	if c.listsDone {
+		return c.lists
+	}
+	c.listsDone = true
+	isList := func(m *tree.Node) bool { return elementIs(m, "ul", "ol") }
+	c.walkElements(func(n *tree.Node) bool {
+		if !isList(n) {
+			return true
+		}
+		l := &container{node: n, index: len(c.lists) + 1}
+		l.id, _ = attrFold(n, "id")
+		tree.Walk(n, func(m *tree.Node) bool {
+			if m.Kind != tree.Element || (m != n && (c.skip(m) || isList(m))) {
+				return false
+			}
+			if !elementIs(m, "li") {
+				return true
+			}
+			text := c.subtreeText(m, isList)
+			l.items = append(l.items, object{key: text, node: m, pos: len(l.items) + 1, text: text})
+			return false
+		})
+		c.lists = append(c.lists, l)
+		return true
+	})
+	return c.lists
+}
+
+// pickContainers pairs the containers the change type names (ids or
+// 1-based indexes; every container when none) in the two versions.
+func pickContainers(old, new []*container, args []string) [][2]*container {
+	find := func(cs []*container, arg string) *container {
+		for _, k := range cs {
+			if k.id != "" && k.id == arg {
+				return k
+			}
+		}
+		if n, err := strconv.Atoi(strings.TrimPrefix(arg, "#")); err == nil {
+			for _, k := range cs {
+				if k.index == n {
+					return k
+				}
+			}
+		}
+		return nil
+	}
+	var out [][2]*container
+	if len(args) > 0 {
+		for _, a := range args {
+			o, n := find(old, a), find(new, a)
+			if o != nil || n != nil {
+				out = append(out, [2]*container{o, n})
+			}
+		}
+		return out
+	}
+	usedNew := map[*container]bool{}
+	for _, o := range old {
+		var n *container
+		if o.id != "" {
+			for _, k := range new {
+				if k.id == o.id && !usedNew[k] {
+					n = k
+					break
+				}
+			}
+		}
+		if n == nil {
+			for _, k := range new {
+				if k.index == o.index && !usedNew[k] && (k.id == "" || o.id == "" || k.id == o.id) {
+					n = k
+					break
+				}
+			}
+		}
+		if n != nil {
+			usedNew[n] = true
+		}
+		out = append(out, [2]*container{o, n})
+	}
+	for _, k := range new {
+		if !usedNew[k] {
+			out = append(out, [2]*container{nil, k})
+		}
+	}
+	return out
+}

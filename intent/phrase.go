@@ -1,0 +1,220 @@
+package intent
+
+import (
+	"slices"
+	"strings"
+)
+
+// phraseKeys returns the comparison form of a phrase's words.
+func phraseKeys(p string, caseSensitive bool) []string {
+	var out []string
+	for _, w := range splitWords(p) {
+		if k := wordKey(w, caseSensitive); k != "" {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// kmpSearch returns the start indexes of every occurrence of pat in the
+// keys of words (Knuth-Morris-Pratt, as the seed's Fig 7.4 step 5).
+func kmpSearch(words []word, pat []string) []int {
+	if len(pat) == 0 {
+		return nil
+	}
+	fail := make([]int, len(pat))
+	for i, k := 1, 0; i < len(pat); i++ {
+		for k > 0 && pat[i] != pat[k] {
+			k = fail[k-1]
+		}
+		if pat[i] == pat[k] {
+			k++
+		}
+		fail[i] = k
+	}
+	var out []int
+	for i, k := 0, 0; i < len(words); i++ {
+		for k > 0 && words[i].key != pat[k] {
+			k = fail[k-1]
+		}
+		if words[i].key == pat[k] {
+			k++
+		}
+		if k == len(pat) {
+			out = append(out, i-len(pat)+1)
+			k = fail[k-1]
+		}
+	}
+	return out
+}
+
+type phraseMatch struct {
+	lo, hi int // first and last word
+	phrase int // index into the phrases
+}
+
+// phraseLeaves realigns c's leaves as the seed's Fig 7.4 does: each
+// occurrence of a phrase (left to right, longest first, without overlap)
+// becomes one phrase leaf whose value is the phrase and whose signature is
+// the spanned leaves' common path followed by the rest of their paths; the
+// words of a spanned leaf outside the phrase stay as residual text leaves
+// with the leaf's signature. Leaves are renumbered from 1.
+func phraseLeaves(c *content, phrases []string, keys [][]string) []*cxLeaf {
+	var ms []phraseMatch
+	for pi, k := range keys {
+		for _, s := range kmpSearch(c.words, k) {
+			ms = append(ms, phraseMatch{s, s + len(k) - 1, pi})
+		}
+	}
+	slices.SortFunc(ms, func(a, b phraseMatch) int {
+		if a.lo != b.lo {
+			return a.lo - b.lo
+		}
+		return b.hi - a.hi
+	})
+	var kept []phraseMatch
+	last := -1
+	for _, m := range ms {
+		if m.lo > last {
+			kept = append(kept, m)
+			last = m.hi
+		}
+	}
+	// first word of each leaf
+	first := make([]int, len(c.leaves)+1)
+	for i := range first {
+		first[i] = -1
+	}
+	for wi := len(c.words) - 1; wi >= 0; wi-- {
+		first[c.words[wi].leaf] = wi
+	}
+	var out []*cxLeaf
+	emit := func(l leaf) {
+		l.pos = len(out) + 1
+		out = append(out, &cxLeaf{leaf: &l})
+	}
+	mi := 0
+	consumed := -1 // last word inside an emitted phrase
+	for li := range c.leaves {
+		l := c.leaves[li]
+		if l.kind != leafText || first[li] < 0 {
+			emit(l)
+			continue
+		}
+		touched := consumed >= first[li] || (mi < len(kept) && kept[mi].lo >= first[li] && int(c.words[kept[mi].lo].leaf) == li)
+		if !touched {
+			emit(l)
+			continue
+		}
+		var residual []string
+		flush := func() {
+			if len(residual) > 0 {
+				r := l
+				r.value = strings.Join(residual, " ")
+				emit(r)
+				residual = residual[:0]
+			}
+		}
+		for wi := first[li]; wi < len(c.words) && int(c.words[wi].leaf) == li; wi++ {
+			switch {
+			case wi <= consumed:
+			case mi < len(kept) && kept[mi].lo == wi:
+				flush()
+				m := kept[mi]
+				mi++
+				emit(leaf{
+					kind: leafPhrase, node: l.node, value: strings.Join(keys[m.phrase], " "),
+					sig: phraseSig(c, m), group: l.group, display: phrases[m.phrase], wlo: m.lo, whi: m.hi,
+				})
+				consumed = m.hi
+			default:
+				residual = append(residual, c.words[wi].text)
+			}
+		}
+		flush()
+	}
+	return out
+}
+
+// phraseSig is the signature of a phrase leaf (the note's phrase_sig): the
+// longest common prefix of the spanned leaves' paths, then the remaining
+// labels of each spanned leaf in order. The thesis example gives
+// Books-Section-Book-Name-Author.
+func phraseSig(c *content, m phraseMatch) string {
+	var paths [][]string
+	lastLeaf := int32(-1)
+	for wi := m.lo; wi <= m.hi; wi++ {
+		if li := c.words[wi].leaf; li != lastLeaf {
+			lastLeaf = li
+			paths = append(paths, strings.Split(c.leaves[li].sig, "-"))
+		}
+	}
+	if len(paths) == 1 {
+		return strings.Join(paths[0], "-")
+	}
+	n := len(paths[0])
+	for _, p := range paths[1:] {
+		k := 0
+		for k < n && k < len(p) && p[k] == paths[0][k] {
+			k++
+		}
+		n = k
+	}
+	out := slices.Clone(paths[0][:n])
+	for _, p := range paths {
+		out = append(out, p[n:]...)
+	}
+	return strings.Join(out, "-")
+}
+
+// phraseWindow returns the words of the other version that stand where the
+// words [lo, hi] of this version stood: the words between the images of
+// the nearest aligned words before lo and after hi. align maps a word of
+// this version to its partner in the other, or -1.
+func phraseWindow(align []int, otherLen, lo, hi int) (int, int) {
+	wlo, whi := 0, otherLen-1
+	for i := lo - 1; i >= 0; i-- {
+		if align[i] >= 0 {
+			wlo = align[i] + 1
+			break
+		}
+	}
+	for i := hi + 1; i < len(align); i++ {
+		if align[i] >= 0 {
+			whi = align[i] - 1
+			break
+		}
+	}
+	return wlo, whi
+}
+
+// phraseSimilarity compares a phrase with a window of words: the length of
+// their longest common subsequence over the phrase's length, and the
+// window trimmed to the first and last common word.
+func phraseSimilarity(pat []string, window []word) (float64, string) {
+	if len(pat) == 0 || len(window) == 0 {
+		return 0, ""
+	}
+	in := &interner{m: map[tokenKey]int32{}}
+	a := make([]int32, len(pat))
+	for i, k := range pat {
+		a[i] = in.id(0, k, "")
+	}
+	b := make([]int32, len(window))
+	for i, w := range window {
+		b[i] = in.id(0, w.key, "")
+	}
+	ps := lcs(a, b)
+	if len(ps) == 0 {
+		return 0, ""
+	}
+	lo, hi := ps[0].b, ps[len(ps)-1].b
+	// extend to the window words that replace the phrase's unmatched ends
+	lo = max(0, lo-ps[0].a)
+	hi = min(len(window)-1, hi+(len(pat)-1-ps[len(ps)-1].a))
+	texts := make([]string, 0, hi-lo+1)
+	for _, w := range window[lo : hi+1] {
+		texts = append(texts, w.text)
+	}
+	return float64(len(ps)) / float64(len(pat)), strings.Join(texts, " ")
+}

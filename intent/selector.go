@@ -1,0 +1,74 @@
+package intent
+
+import (
+	"fmt"
+
+	"github.com/vigil-web/vigil/spec"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// Selector selects parts of a document tree: the scope of a change type
+// (In css "table#prices") or a region left out (Ignore xpath "//footer").
+// Selectors are safe for concurrent use.
+type Selector interface {
+	// Select returns the element and text nodes of root's subtree (root
+	// included) that the selector matches, in document order and without
+	// duplicates. An XPath step that selects attributes yields the
+	// elements that carry them.
+	Select(root *tree.Node) []*tree.Node
+	// Values returns the string value of each match: the text of a node,
+	// or the value of an attribute an XPath @name step selects.
+	Values(root *tree.Node) []string
+	// String returns the selector as it was compiled.
+	String() string
+}
+
+// SyntaxError is an error in a CSS selector or XPath expression. Column is
+// the 1-based column (in runes) of the offending character.
+type SyntaxError struct {
+	Lang   string // "css" or "xpath"
+	Expr   string // the expression
+	Column int
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("%s %q: column %d: %s", e.Lang, e.Expr, e.Column, e.Msg)
+}
+
+// Compile compiles a selector of the sentinel language.
+func Compile(s *spec.Selector) (Selector, error) {
+	if s == nil || s.Expr == nil {
+		return nil, fmt.Errorf("intent: empty selector")
+	}
+	switch s.Lang {
+	case spec.CSS:
+		return CompileCSS(s.Expr.Value)
+	case spec.XPath:
+		return CompileXPath(s.Expr.Value)
+	}
+	return nil, fmt.Errorf("intent: unknown selector language %v", s.Lang)
+}
+
+// documentOrder sorts nodes (all in one tree) in document order and drops
+// duplicates, by numbering the tree once.
+func documentOrder(root *tree.Node, nodes []*tree.Node) []*tree.Node {
+	if len(nodes) < 2 {
+		return nodes
+	}
+	want := make(map[*tree.Node]bool, len(nodes))
+	for _, n := range nodes {
+		want[n] = true
+	}
+	out := make([]*tree.Node, 0, len(want))
+	tree.Walk(root, func(n *tree.Node) bool {
+		if want[n] {
+			out = append(out, n)
+		}
+		return true
+	})
+	return out
+}
+
+// textValue returns the white-space-normalised text of n.
+func textValue(n *tree.Node) string { return normalizeSpace(n.Text()) }

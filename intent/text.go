@@ -1,0 +1,58 @@
+package intent
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// normalizeSpace collapses runs of white space to one space and trims both
+// ends (the note's normalize, §4.9).
+func normalizeSpace(s string) string {
+	clean := true
+	prevSpace := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			clean = false
+			break
+		}
+		sp := c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+		if sp && (prevSpace || c != ' ') {
+			clean = false
+			break
+		}
+		prevSpace = sp
+	}
+	if clean && !prevSpace {
+		return s
+	}
+	if clean && s == "" {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// wordKey returns the comparison form of a word: without leading and
+// trailing punctuation and symbols, and lower-cased unless caseSensitive.
+// "Sorcerer's" stays "sorcerer's", "J." becomes "j", "(2024)," becomes
+// "2024", and "--" becomes "" (not a word).
+func wordKey(w string, caseSensitive bool) string {
+	w = strings.TrimFunc(w, isWordEdge)
+	if caseSensitive {
+		return w
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= utf8.RuneSelf || (c >= 'A' && c <= 'Z') {
+			return strings.ToLower(w)
+		}
+	}
+	return w
+}
+
+func isWordEdge(r rune) bool { return unicode.IsPunct(r) || unicode.IsSymbol(r) }
+
+// splitWords returns the words of a normalised text: its white-space
+// separated fields.
+func splitWords(s string) []string { return strings.Fields(s) }

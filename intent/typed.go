@@ -1,0 +1,389 @@
+package intent
+
+import (
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/vigil-web/vigil/spec"
+	"github.com/vigil-web/vigil/tree"
+)
+
+func nodePath(n *tree.Node) string {
+	if n == nil {
+		return ""
+	}
+	return tree.Path(n)
+}
+
+// objectChange fills the common fields of an object change.
+func objectChange(kind ObjectKind, e objEdit, old, new []object, value func(*object) string) Change {
+	c := Change{Kind: kind, Op: e.op}
+	if e.a >= 0 {
+		o := &old[e.a]
+		c.Old, c.OldPos, c.OldPath = value(o), o.pos, nodePath(o.node)
+	}
+	if e.b >= 0 {
+		n := &new[e.b]
+		c.New, c.NewPos, c.NewPath = value(n), n.pos, nodePath(n.node)
+	}
+	return c
+}
+
+// linkChanges: links added, removed, moved, and updated (target changed,
+// text changed, or both).
+func linkChanges(old, new []object) []Change {
+	var out []Change
+	for _, e := range diffObjects(old, new, true) {
+		c := objectChange(KindLink, e, old, new, func(o *object) string { return o.href })
+		info := &LinkInfo{}
+		if e.a >= 0 {
+			o := &old[e.a]
+			info.OldHref, info.OldText = o.href, o.text
+			info.Context = nodePath(o.node.Parent)
+		}
+		if e.b >= 0 {
+			n := &new[e.b]
+			info.NewHref, info.NewText = n.href, n.text
+			info.Context = nodePath(n.node.Parent)
+		}
+		if e.op == Update {
+			if info.OldHref != info.NewHref {
+				c.Fields = append(c.Fields, "href")
+			}
+			if info.OldText != info.NewText {
+				c.Fields = append(c.Fields, "text")
+			}
+		}
+		c.Link = info
+		out = append(out, c)
+	}
+	return out
+}
+
+// imageChanges: images added, removed, moved, replaced (src changed) or
+// re-described (alt changed).
+func imageChanges(old, new []object) []Change {
+	var out []Change
+	for _, e := range diffObjects(old, new, true) {
+		c := objectChange(KindImage, e, old, new, func(o *object) string { return o.src })
+		info := &ImageInfo{}
+		if e.a >= 0 {
+			info.OldSrc, info.OldAlt = old[e.a].src, old[e.a].alt
+		}
+		if e.b >= 0 {
+			info.NewSrc, info.NewAlt = new[e.b].src, new[e.b].alt
+		}
+		if e.op == Update {
+			if info.OldSrc != info.NewSrc {
+				c.Fields = append(c.Fields, "src")
+			}
+			if info.OldAlt != info.NewAlt {
+				c.Fields = append(c.Fields, "alt")
+			}
+		}
+		c.Image = info
+		out = append(out, c)
+	}
+	return out
+}
+
+// tableChanges: rows added, removed and moved; for a row in both versions
+// whose cells differ, one table-cell update per changed cell.
+func tableChanges(pairs [][2]*container) []Change {
+	var out []Change
+	for _, pr := range pairs {
+		o, n := pr[0], pr[1]
+		var old, new []object
+		name := ""
+		var headers []string
+		if o != nil {
+			old, name, headers = o.items, o.name(), o.headers
+		}
+		if n != nil {
+			new, name = n.items, n.name()
+			if n.headers != nil {
+				headers = n.headers
+			}
+		}
+		for _, e := range diffObjects(old, new, true) {
+			rowText := func(ob *object) string { return ob.text }
+			if e.op != Update {
+				c := objectChange(KindTableRow, e, old, new, rowText)
+				key := ""
+				if e.b >= 0 {
+					key = new[e.b].cells[0]
+				} else {
+					key = old[e.a].cells[0]
+				}
+				c.Table = &TableInfo{Table: name, Row: key}
+				out = append(out, c)
+				continue
+			}
+			a, b := &old[e.a], &new[e.b]
+			cols := max(len(a.cells), len(b.cells))
+			for k := 0; k < cols; k++ {
+				var ov, nv string
+				if k < len(a.cells) {
+					ov = a.cells[k]
+				}
+				if k < len(b.cells) {
+					nv = b.cells[k]
+				}
+				if ov == nv {
+					continue
+				}
+				c := Change{Kind: KindTableCell, Op: Update, Old: ov, New: nv,
+					OldPos: a.pos, NewPos: b.pos, OldPath: nodePath(a.node), NewPath: nodePath(b.node),
+					Fields: []string{"cells"}}
+				switch {
+				case k >= len(a.cells):
+					c.Op = Insert
+				case k >= len(b.cells):
+					c.Op = Delete
+				}
+				info := &TableInfo{Table: name, Row: b.cells[0], Column: k + 1}
+				if k < len(headers) {
+					info.Header = headers[k]
+				}
+				c.Table = info
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// listChanges: items added, removed, moved and changed.
+func listChanges(pairs [][2]*container) []Change {
+	var out []Change
+	for _, pr := range pairs {
+		o, n := pr[0], pr[1]
+		var old, new []object
+		name := ""
+		if o != nil {
+			old, name = o.items, o.name()
+		}
+		if n != nil {
+			new, name = n.items, n.name()
+		}
+		for _, e := range diffObjects(old, new, true) {
+			c := objectChange(KindListItem, e, old, new, func(ob *object) string { return ob.text })
+			if e.op == Update {
+				c.Fields = []string{"text"}
+			}
+			c.List = &ListInfo{List: name}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// regexObjects returns the matches of re in the content's text (its text
+// leaves joined by spaces, so a match may span elements).
+func regexObjects(c *content, re *regexp.Regexp) []object {
+	text := c.contentText()
+	var out []object
+	for _, m := range re.FindAllStringIndex(text, -1) {
+		if m[0] == m[1] {
+			continue
+		}
+		s := text[m[0]:m[1]]
+		// the leaf where the match starts
+		i := sort.Search(len(c.leaves), func(i int) bool { return c.textLeafOffset[i] > m[0] })
+		var node *tree.Node
+		for k := i - 1; k >= 0; k-- {
+			if c.textLeafOffset[k] >= 0 {
+				node = c.leaves[k].node
+				break
+			}
+		}
+		out = append(out, object{key: s, node: node, pos: len(out) + 1, text: s})
+	}
+	return out
+}
+
+func regexChanges(expr string, old, new []object) []Change {
+	var out []Change
+	for _, e := range diffObjects(old, new, true) {
+		c := objectChange(KindRegexMatch, e, old, new, func(o *object) string { return o.text })
+		c.Regex = &RegexInfo{Expr: expr}
+		if e.op == Update {
+			c.Fields = []string{"text"}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// numberRE finds a number: digits with "," "." or thin/non-breaking spaces
+// as separators, with an optional sign.
+var numberRE = regexp.MustCompile(`[-+−]?\d(?:[\d.,\x{00A0}\x{202F}']*\d)?`)
+
+// ParseNumber reads the first number in s, as prices and counts are
+// written on pages: "$1,299.00" is 1299, "1.299,00 €" is 1299, "12,5" is
+// 12.5, "-3" is -3. With both "." and "," the last one is the decimal
+// separator; with only one kind, it is a decimal separator when it occurs
+// once and is not followed by exactly three digits, and a thousands
+// separator otherwise.
+func ParseNumber(s string) (float64, bool) {
+	m := numberRE.FindString(s)
+	if m == "" {
+		return 0, false
+	}
+	neg := false
+	switch {
+	case strings.HasPrefix(m, "-"), strings.HasPrefix(m, "+"):
+		neg = m[0] == '-'
+		m = m[1:]
+	case strings.HasPrefix(m, "−"):
+		neg = true
+		m = m[len("−"):]
+	}
+	m = strings.NewReplacer("\u00a0", "", "\u202f", "", "'", "").Replace(m)
+	lastDot, lastComma := strings.LastIndexByte(m, '.'), strings.LastIndexByte(m, ',')
+	dec := byte(0)
+	switch {
+	case lastDot >= 0 && lastComma >= 0:
+		if lastDot > lastComma {
+			dec = '.'
+		} else {
+			dec = ','
+		}
+	case lastDot >= 0 || lastComma >= 0:
+		sep := byte('.')
+		at := lastDot
+		if lastComma >= 0 {
+			sep, at = ',', lastComma
+		}
+		if strings.Count(m, string(sep)) == 1 && len(m)-at-1 != 3 {
+			dec = sep
+		} else if strings.Count(m, string(sep)) == 1 && sep == '.' && len(m)-at-1 == 3 && at <= 3 && m[0] == '0' {
+			dec = sep // 0.125
+		}
+	}
+	var b strings.Builder
+	for i := 0; i < len(m); i++ {
+		switch c := m[i]; {
+		case c >= '0' && c <= '9':
+			b.WriteByte(c)
+		case c == dec:
+			b.WriteByte('.')
+		}
+	}
+	f, err := strconv.ParseFloat(b.String(), 64)
+	if err != nil {
+		return 0, false
+	}
+	if neg {
+		f = -f
+	}
+	return f, true
+}
+
+// firstNumber returns the first number among the selector's values.
+func firstNumber(values []string) (float64, string, bool) {
+	for _, v := range values {
+		if f, ok := ParseNumber(v); ok {
+			return f, v, true
+		}
+	}
+	return 0, "", false
+}
+
+// value evaluates a value change type: the first number in the scope of
+// each version, tested with the condition.
+func (p *Pair) value(ct *spec.ChangeType) (*Result, error) {
+	if ct.Scope == nil || ct.Scope.Expr == nil {
+		return nil, errValueScope
+	}
+	sel, err := p.selector(ct.Scope)
+	if err != nil {
+		return nil, err
+	}
+	var oldVals, newVals []string
+	if len(ct.Ignore) > 0 {
+		cp, err := p.content(ct)
+		if err != nil {
+			return nil, err
+		}
+		oldVals, newVals = []string{cp.old.contentText()}, []string{cp.new.contentText()}
+	} else {
+		oldVals, newVals = sel.Values(p.Old.Root), sel.Values(p.New.Root)
+	}
+	of, os, okOld := firstNumber(oldVals)
+	nf, ns, okNew := firstNumber(newVals)
+	cond := spec.Changes
+	var threshold float64
+	if ct.Condition != nil {
+		cond, threshold = ct.Condition.Op, ct.Condition.Threshold
+	}
+	c := Change{Kind: KindValue, Op: Update, Old: strings.TrimSpace(os), New: strings.TrimSpace(ns)}
+	info := &ValueInfo{}
+	if okOld {
+		info.Old = &of
+	}
+	if okNew {
+		info.New = &nf
+	}
+	matched := false
+	switch {
+	case !okOld && !okNew:
+		return &Result{}, nil
+	case !okOld:
+		c.Op, matched = Insert, cond == spec.Changes
+	case !okNew:
+		c.Op, matched = Delete, cond == spec.Changes
+	default:
+		info.Delta = nf - of
+		switch {
+		case nf > of:
+			info.Direction = "increased"
+		case nf < of:
+			info.Direction = "decreased"
+		default:
+			info.Direction = "unchanged"
+		}
+		switch cond {
+		case spec.Changes:
+			matched = nf != of
+		case spec.Increases:
+			matched = nf > of
+		case spec.Decreases:
+			matched = nf < of
+		case spec.RisesAbove:
+			matched = of <= threshold && threshold < nf
+			if matched {
+				info.Crossed = "above"
+			}
+		case spec.FallsBelow:
+			matched = nf < threshold && threshold <= of
+			if matched {
+				info.Crossed = "below"
+			}
+		}
+		if math.IsNaN(info.Delta) {
+			info.Delta = 0
+		}
+	}
+	if cond.HasThreshold() {
+		t := threshold
+		info.Threshold = &t
+	}
+	if !matched {
+		return &Result{}, nil
+	}
+	c.Fields = []string{"value"}
+	c.Value = info
+	c.OldPos, c.NewPos = boolInt(okOld), boolInt(okNew)
+	return &Result{Matched: true, Changes: []Change{c}}, nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

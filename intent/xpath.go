@@ -1,0 +1,901 @@
+package intent
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// CompileXPath compiles an XPath 1.0 subset: absolute and relative location
+// paths with / and //, unions with |, the axes child, descendant,
+// descendant-or-self, self, parent, ancestor, ancestor-or-self,
+// following-sibling, preceding-sibling and attribute (abbreviated as ., ..
+// and @), name tests and *, text(), node() and comment(), and predicates:
+// a position [n], last(), paths ([@a], [name], [a/b]), comparisons with =,
+// !=, <, <=, >, >= against strings and numbers, and, or, not(), contains(),
+// starts-with(), normalize-space(), string(), position() and count().
+func CompileXPath(s string) (Selector, error) {
+	toks, err := xpathTokens(s)
+	if err != nil {
+		return nil, err
+	}
+	p := &xpathParser{src: s, toks: toks}
+	e, err := p.union()
+	if err != nil {
+		return nil, err
+	}
+	if t := p.peek(); t.kind != xtEOF {
+		return nil, p.errorf(t.off, "unexpected %q", t.text)
+	}
+	return &xpathSel{src: s, e: e}, nil
+}
+
+type xpathSel struct {
+	src string
+	e   *xpathUnion
+}
+
+func (x *xpathSel) String() string { return x.src }
+
+// xitem is a node, or an attribute of an element (attr >= 0).
+type xitem struct {
+	n    *tree.Node
+	attr int
+}
+
+func (it xitem) value() string {
+	if it.attr >= 0 {
+		return it.n.Attrs[it.attr].Value
+	}
+	if it.n.Kind == tree.Comment {
+		return it.n.Value
+	}
+	return it.n.Text()
+}
+
+func (x *xpathSel) eval(root *tree.Node) []xitem {
+	items := x.e.eval(root)
+	return orderItems(items)
+}
+
+func (x *xpathSel) Select(root *tree.Node) []*tree.Node {
+	var out []*tree.Node
+	seen := map[*tree.Node]bool{}
+	for _, it := range x.eval(root) {
+		if it.n.Kind == tree.ProcInst || it.n.Kind == tree.Comment || it.n == nil {
+			continue
+		}
+		if !seen[it.n] {
+			seen[it.n] = true
+			out = append(out, it.n)
+		}
+	}
+	return out
+}
+
+func (x *xpathSel) Values(root *tree.Node) []string {
+	var out []string
+	for _, it := range x.eval(root) {
+		out = append(out, normalizeSpace(it.value()))
+	}
+	return out
+}
+
+// orderItems puts items in document order (an element's attributes right
+// after it) without duplicates; the virtual document node is dropped.
+func orderItems(items []xitem) []xitem {
+	if len(items) == 0 {
+		return nil
+	}
+	var top *tree.Node
+	for _, it := range items {
+		if it.n != nil && it.n.Kind != 0 {
+			top = it.n
+			break
+		}
+	}
+	if top == nil {
+		return nil
+	}
+	for top.Parent != nil {
+		top = top.Parent
+	}
+	want := map[xitem]bool{}
+	for _, it := range items {
+		want[it] = true
+	}
+	out := make([]xitem, 0, len(want))
+	tree.Walk(top, func(n *tree.Node) bool {
+		if want[xitem{n, -1}] {
+			out = append(out, xitem{n, -1})
+		}
+		for i := range n.Attrs {
+			if want[xitem{n, i}] {
+				out = append(out, xitem{n, i})
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// ---- AST
+
+type xpathUnion struct{ paths []*xpathPath }
+
+type xpathPath struct {
+	abs   bool
+	steps []*xstep
+}
+
+type xaxis int
+
+const (
+	axChild xaxis = iota
+	axDescendant
+	axDescendantOrSelf
+	axSelf
+	axParent
+	axAncestor
+	axAncestorOrSelf
+	axFollowingSibling
+	axPrecedingSibling
+	axAttribute
+)
+
+var axisNames = map[string]xaxis{
+	"child": axChild, "descendant": axDescendant, "descendant-or-self": axDescendantOrSelf,
+	"self": axSelf, "parent": axParent, "ancestor": axAncestor, "ancestor-or-self": axAncestorOrSelf,
+	"following-sibling": axFollowingSibling, "preceding-sibling": axPrecedingSibling,
+	"attribute": axAttribute,
+}
+
+type xtest int
+
+const (
+	testName    xtest = iota // name (or "*" when name is "*")
+	testText                 // text()
+	testNode                 // node()
+	testComment              // comment()
+)
+
+type xstep struct {
+	axis  xaxis
+	test  xtest
+	name  string
+	preds []xexpr
+}
+
+// xexpr is a predicate expression.
+type xexpr interface {
+	eval(ctx xitem, pos, size int) xval
+}
+
+type xvalKind int
+
+const (
+	xvNum xvalKind = iota
+	xvStr
+	xvBool
+	xvNodes
+)
+
+type xval struct {
+	kind  xvalKind
+	num   float64
+	str   string
+	b     bool
+	nodes []xitem
+}
+
+func (v xval) boolean() bool {
+	switch v.kind {
+	case xvNum:
+		return v.num != 0 && !math.IsNaN(v.num)
+	case xvStr:
+		return v.str != ""
+	case xvBool:
+		return v.b
+	}
+	return len(v.nodes) > 0
+}
+
+func (v xval) string() string {
+	switch v.kind {
+	case xvNum:
+		return strconv.FormatFloat(v.num, 'f', -1, 64)
+	case xvStr:
+		return v.str
+	case xvBool:
+		return strconv.FormatBool(v.b)
+	}
+	if len(v.nodes) == 0 {
+		return ""
+	}
+	return v.nodes[0].value()
+}
+
+func (v xval) number() float64 {
+	if v.kind == xvNum {
+		return v.num
+	}
+	if v.kind == xvBool {
+		if v.b {
+			return 1
+		}
+		return 0
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(v.string()), 64)
+	if err != nil {
+		return math.NaN()
+	}
+	return f
+}
+
+// ---- evaluation
+
+func (u *xpathUnion) eval(root *tree.Node) []xitem {
+	var out []xitem
+	for _, p := range u.paths {
+		out = append(out, p.eval(xitem{root, -1})...)
+	}
+	return out
+}
+
+func (p *xpathPath) eval(ctx xitem) []xitem {
+	cur := []xitem{ctx}
+	if p.abs {
+		top := ctx.n
+		for top.Parent != nil {
+			top = top.Parent
+		}
+		virtual := &tree.Node{Children: []*tree.Node{top}} // the document node
+		cur = []xitem{{virtual, -1}}
+	}
+	for _, s := range p.steps {
+		var next []xitem
+		seen := map[xitem]bool{}
+		for _, c := range cur {
+			for _, it := range s.apply(c) {
+				if !seen[it] {
+					seen[it] = true
+					next = append(next, it)
+				}
+			}
+		}
+		cur = next
+	}
+	// drop the virtual document node
+	out := cur[:0]
+	for _, it := range cur {
+		if it.n.Kind != 0 {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// apply returns the items the step selects from ctx, in axis order.
+func (s *xstep) apply(ctx xitem) []xitem {
+	var cand []xitem
+	n := ctx.n
+	add := func(m *tree.Node) {
+		if s.matches(m) {
+			cand = append(cand, xitem{m, -1})
+		}
+	}
+	if ctx.attr >= 0 {
+		switch s.axis {
+		case axSelf:
+			if s.test == testNode || (s.test == testName && s.name == "*") {
+				cand = append(cand, ctx)
+			}
+		case axParent, axAncestorOrSelf, axAncestor:
+			for m := n; m != nil; m = m.Parent {
+				add(m)
+				if s.axis == axParent {
+					break
+				}
+			}
+		}
+		return s.filter(cand)
+	}
+	switch s.axis {
+	case axChild:
+		for _, c := range n.Children {
+			add(c)
+		}
+	case axDescendant, axDescendantOrSelf:
+		tree.Walk(n, func(m *tree.Node) bool {
+			if m != n || s.axis == axDescendantOrSelf {
+				add(m)
+			}
+			return true
+		})
+	case axSelf:
+		add(n)
+	case axParent:
+		if n.Parent != nil {
+			add(n.Parent)
+		}
+	case axAncestor, axAncestorOrSelf:
+		m := n
+		if s.axis == axAncestor {
+			m = n.Parent
+		}
+		for ; m != nil; m = m.Parent {
+			add(m)
+		}
+	case axFollowingSibling, axPrecedingSibling:
+		if n.Parent != nil {
+			i := n.Index()
+			sibs := n.Parent.Children
+			if s.axis == axFollowingSibling {
+				for _, c := range sibs[i+1:] {
+					add(c)
+				}
+			} else {
+				for j := i - 1; j >= 0; j-- {
+					add(sibs[j])
+				}
+			}
+		}
+	case axAttribute:
+		if n.Kind == tree.Element {
+			for i, a := range n.Attrs {
+				if s.test == testNode || (s.test == testName && (s.name == "*" || s.name == a.Name)) {
+					cand = append(cand, xitem{n, i})
+				}
+			}
+		}
+	}
+	return s.filter(cand)
+}
+
+func (s *xstep) matches(m *tree.Node) bool {
+	switch s.test {
+	case testNode:
+		return true
+	case testText:
+		return m.Kind == tree.Text
+	case testComment:
+		return m.Kind == tree.Comment
+	}
+	if m.Kind != tree.Element {
+		return false
+	}
+	return s.name == "*" || m.Name == s.name
+}
+
+func (s *xstep) filter(cand []xitem) []xitem {
+	for _, pr := range s.preds {
+		var kept []xitem
+		for i, it := range cand {
+			v := pr.eval(it, i+1, len(cand))
+			ok := false
+			if v.kind == xvNum {
+				ok = v.num == float64(i+1)
+			} else {
+				ok = v.boolean()
+			}
+			if ok {
+				kept = append(kept, it)
+			}
+		}
+		cand = kept
+	}
+	return cand
+}
+
+// expression nodes
+
+type xlit struct{ v xval }
+
+func (e xlit) eval(xitem, int, int) xval { return e.v }
+
+type xpathExpr struct{ p *xpathPath }
+
+func (e xpathExpr) eval(ctx xitem, _, _ int) xval {
+	return xval{kind: xvNodes, nodes: e.p.eval(ctx)}
+}
+
+type xbinary struct {
+	op   string // and or = != < <= > >=
+	x, y xexpr
+}
+
+func (e xbinary) eval(ctx xitem, pos, size int) xval {
+	switch e.op {
+	case "and":
+		return xval{kind: xvBool, b: e.x.eval(ctx, pos, size).boolean() && e.y.eval(ctx, pos, size).boolean()}
+	case "or":
+		return xval{kind: xvBool, b: e.x.eval(ctx, pos, size).boolean() || e.y.eval(ctx, pos, size).boolean()}
+	}
+	a, b := e.x.eval(ctx, pos, size), e.y.eval(ctx, pos, size)
+	return xval{kind: xvBool, b: compareValues(e.op, a, b)}
+}
+
+// compareValues compares as XPath 1.0 does: a node-set compares true if
+// some member does.
+func compareValues(op string, a, b xval) bool {
+	if a.kind == xvNodes {
+		for _, it := range a.nodes {
+			if compareValues(op, xval{kind: xvStr, str: it.value()}, b) {
+				return true
+			}
+		}
+		return false
+	}
+	if b.kind == xvNodes {
+		for _, it := range b.nodes {
+			if compareValues(op, a, xval{kind: xvStr, str: it.value()}) {
+				return true
+			}
+		}
+		return false
+	}
+	switch op {
+	case "=", "!=":
+		var eq bool
+		switch {
+		case a.kind == xvBool || b.kind == xvBool:
+			eq = a.boolean() == b.boolean()
+		case a.kind == xvNum || b.kind == xvNum:
+			eq = a.number() == b.number()
+		default:
+			eq = a.string() == b.string()
+		}
+		return eq == (op == "=")
+	}
+	x, y := a.number(), b.number()
+	switch op {
+	case "<":
+		return x < y
+	case "<=":
+		return x <= y
+	case ">":
+		return x > y
+	case ">=":
+		return x >= y
+	}
+	return false
+}
+
+type xcall struct {
+	name string
+	args []xexpr
+}
+
+func (e xcall) eval(ctx xitem, pos, size int) xval {
+	arg := func(i int) xval { return e.args[i].eval(ctx, pos, size) }
+	str := func(i int) string {
+		if i < len(e.args) {
+			return arg(i).string()
+		}
+		return ctx.value()
+	}
+	switch e.name {
+	case "position":
+		return xval{kind: xvNum, num: float64(pos)}
+	case "last":
+		return xval{kind: xvNum, num: float64(size)}
+	case "not":
+		return xval{kind: xvBool, b: !arg(0).boolean()}
+	case "true":
+		return xval{kind: xvBool, b: true}
+	case "false":
+		return xval{kind: xvBool}
+	case "contains":
+		return xval{kind: xvBool, b: strings.Contains(str(0), str(1))}
+	case "starts-with":
+		return xval{kind: xvBool, b: strings.HasPrefix(str(0), str(1))}
+	case "normalize-space":
+		return xval{kind: xvStr, str: normalizeSpace(str(0))}
+	case "string":
+		return xval{kind: xvStr, str: str(0)}
+	case "count":
+		v := arg(0)
+		return xval{kind: xvNum, num: float64(len(v.nodes))}
+	}
+	return xval{kind: xvBool}
+}
+
+// arity gives the accepted argument counts of the functions.
+var xpathFuncs = map[string][2]int{
+	"position": {0, 0}, "last": {0, 0}, "not": {1, 1}, "true": {0, 0}, "false": {0, 0},
+	"contains": {2, 2}, "starts-with": {2, 2}, "normalize-space": {0, 1}, "string": {0, 1},
+	"count": {1, 1},
+}
+
+// ---- tokens
+
+type xtokKind int
+
+const (
+	xtEOF xtokKind = iota
+	xtName
+	xtNumber
+	xtString
+	xtOp // / // [ ] ( ) @ , . .. :: * = != < <= > >= |
+)
+
+type xtok struct {
+	kind xtokKind
+	text string
+	off  int
+}
+
+func xpathTokens(s string) ([]xtok, error) {
+	var toks []xtok
+	i := 0
+	errAt := func(off int, format string, args ...any) error {
+		return &SyntaxError{Lang: "xpath", Expr: s, Column: utf8.RuneCountInString(s[:off]) + 1, Msg: fmt.Sprintf(format, args...)}
+	}
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+		case c == '/' || c == '.' || c == ':':
+			if i+1 < len(s) && s[i+1] == c {
+				toks = append(toks, xtok{xtOp, s[i : i+2], i})
+				i += 2
+			} else if c == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9' {
+				j := i + 1
+				for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+					j++
+				}
+				toks = append(toks, xtok{xtNumber, s[i:j], i})
+				i = j
+			} else if c == ':' {
+				return nil, errAt(i, "unexpected \":\"")
+			} else {
+				toks = append(toks, xtok{xtOp, s[i : i+1], i})
+				i++
+			}
+		case c == '!' || c == '<' || c == '>':
+			if i+1 < len(s) && s[i+1] == '=' {
+				toks = append(toks, xtok{xtOp, s[i : i+2], i})
+				i += 2
+			} else if c == '!' {
+				return nil, errAt(i, "\"!\" must be followed by \"=\"")
+			} else {
+				toks = append(toks, xtok{xtOp, s[i : i+1], i})
+				i++
+			}
+		case strings.IndexByte("[]()@,*=|", c) >= 0:
+			toks = append(toks, xtok{xtOp, s[i : i+1], i})
+			i++
+		case c == '"' || c == '\'':
+			j := strings.IndexByte(s[i+1:], c)
+			if j < 0 {
+				return nil, errAt(i, "unterminated string")
+			}
+			toks = append(toks, xtok{xtString, s[i+1 : i+1+j], i})
+			i += j + 2
+		case c >= '0' && c <= '9':
+			j := i
+			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.') {
+				j++
+			}
+			toks = append(toks, xtok{xtNumber, s[i:j], i})
+			i = j
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if !(unicode.IsLetter(r) || r == '_') {
+				return nil, errAt(i, "unexpected %q", string(r))
+			}
+			j := i + size
+			for j < len(s) {
+				r, size := utf8.DecodeRuneInString(s[j:])
+				if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == '.' {
+					j += size
+					continue
+				}
+				// a prefix: "xs:name", but not an axis "child::"
+				if r == ':' && j+1 < len(s) && s[j+1] != ':' {
+					r2, _ := utf8.DecodeRuneInString(s[j+1:])
+					if unicode.IsLetter(r2) || r2 == '_' {
+						j++
+						continue
+					}
+				}
+				break
+			}
+			toks = append(toks, xtok{xtName, s[i:j], i})
+			i = j
+		}
+	}
+	toks = append(toks, xtok{xtEOF, "", len(s)})
+	return toks, nil
+}
+
+// ---- parser
+
+type xpathParser struct {
+	src  string
+	toks []xtok
+	i    int
+}
+
+func (p *xpathParser) peek() xtok { return p.toks[p.i] }
+
+func (p *xpathParser) peekAt(k int) xtok {
+	if p.i+k < len(p.toks) {
+		return p.toks[p.i+k]
+	}
+	return p.toks[len(p.toks)-1]
+}
+
+func (p *xpathParser) next() xtok {
+	t := p.toks[p.i]
+	if t.kind != xtEOF {
+		p.i++
+	}
+	return t
+}
+
+func (p *xpathParser) isOp(s string) bool {
+	t := p.peek()
+	return t.kind == xtOp && t.text == s
+}
+
+func (p *xpathParser) errorf(off int, format string, args ...any) error {
+	return &SyntaxError{Lang: "xpath", Expr: p.src, Column: utf8.RuneCountInString(p.src[:min(off, len(p.src))]) + 1, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *xpathParser) describe(t xtok) string {
+	if t.kind == xtEOF {
+		return "end of expression"
+	}
+	return strconv.Quote(t.text)
+}
+
+func (p *xpathParser) union() (*xpathUnion, error) {
+	u := &xpathUnion{}
+	for {
+		path, err := p.path()
+		if err != nil {
+			return nil, err
+		}
+		u.paths = append(u.paths, path)
+		if !p.isOp("|") {
+			return u, nil
+		}
+		p.next()
+	}
+}
+
+// path parses a location path.
+func (p *xpathParser) path() (*xpathPath, error) {
+	path := &xpathPath{}
+	t := p.peek()
+	switch {
+	case t.kind == xtOp && t.text == "/":
+		p.next()
+		path.abs = true
+		if !p.stepStarts() {
+			return path, nil // "/" alone: the document
+		}
+	case t.kind == xtOp && t.text == "//":
+		p.next()
+		path.abs = true
+		path.steps = append(path.steps, &xstep{axis: axDescendantOrSelf, test: testNode})
+	}
+	for {
+		if !p.stepStarts() {
+			t := p.peek()
+			return nil, p.errorf(t.off, "location step expected, found %s", p.describe(t))
+		}
+		s, err := p.step()
+		if err != nil {
+			return nil, err
+		}
+		path.steps = append(path.steps, s)
+		switch {
+		case p.isOp("/"):
+			p.next()
+		case p.isOp("//"):
+			p.next()
+			path.steps = append(path.steps, &xstep{axis: axDescendantOrSelf, test: testNode})
+		default:
+			return path, nil
+		}
+	}
+}
+
+func (p *xpathParser) stepStarts() bool {
+	t := p.peek()
+	switch t.kind {
+	case xtName:
+		return true
+	case xtOp:
+		return t.text == "." || t.text == ".." || t.text == "@" || t.text == "*"
+	}
+	return false
+}
+
+func (p *xpathParser) step() (*xstep, error) {
+	t := p.next()
+	switch {
+	case t.kind == xtOp && t.text == ".":
+		return &xstep{axis: axSelf, test: testNode}, nil
+	case t.kind == xtOp && t.text == "..":
+		return &xstep{axis: axParent, test: testNode}, nil
+	}
+	s := &xstep{axis: axChild}
+	if t.kind == xtOp && t.text == "@" {
+		s.axis = axAttribute
+		t = p.next()
+	} else if t.kind == xtName && p.isOp("::") {
+		ax, ok := axisNames[t.text]
+		if !ok {
+			return nil, p.errorf(t.off, "unsupported axis %q", t.text)
+		}
+		s.axis = ax
+		p.next()
+		t = p.next()
+	}
+	switch {
+	case t.kind == xtOp && t.text == "*":
+		s.test, s.name = testName, "*"
+	case t.kind == xtName && p.isOp("("):
+		switch t.text {
+		case "text":
+			s.test = testText
+		case "node":
+			s.test = testNode
+		case "comment":
+			s.test = testComment
+		default:
+			return nil, p.errorf(t.off, "node test expected, found function %s()", t.text)
+		}
+		p.next()
+		if !p.isOp(")") {
+			u := p.peek()
+			return nil, p.errorf(u.off, "\")\" expected, found %s", p.describe(u))
+		}
+		p.next()
+	case t.kind == xtName:
+		s.test, s.name = testName, t.text
+	default:
+		return nil, p.errorf(t.off, "name test expected, found %s", p.describe(t))
+	}
+	for p.isOp("[") {
+		open := p.next()
+		e, err := p.orExpr()
+		if err != nil {
+			return nil, err
+		}
+		if !p.isOp("]") {
+			u := p.peek()
+			if u.kind == xtEOF {
+				return nil, p.errorf(open.off, "unclosed \"[\"")
+			}
+			return nil, p.errorf(u.off, "\"]\" expected, found %s", p.describe(u))
+		}
+		p.next()
+		s.preds = append(s.preds, e)
+	}
+	return s, nil
+}
+
+func (p *xpathParser) orExpr() (xexpr, error) {
+	x, err := p.andExpr()
+	if err != nil {
+		return nil, err
+	}
+	for t := p.peek(); t.kind == xtName && t.text == "or"; t = p.peek() {
+		p.next()
+		y, err := p.andExpr()
+		if err != nil {
+			return nil, err
+		}
+		x = xbinary{op: "or", x: x, y: y}
+	}
+	return x, nil
+}
+
+func (p *xpathParser) andExpr() (xexpr, error) {
+	x, err := p.cmpExpr()
+	if err != nil {
+		return nil, err
+	}
+	for t := p.peek(); t.kind == xtName && t.text == "and"; t = p.peek() {
+		p.next()
+		y, err := p.cmpExpr()
+		if err != nil {
+			return nil, err
+		}
+		x = xbinary{op: "and", x: x, y: y}
+	}
+	return x, nil
+}
+
+func (p *xpathParser) cmpExpr() (xexpr, error) {
+	x, err := p.primary()
+	if err != nil {
+		return nil, err
+	}
+	t := p.peek()
+	if t.kind == xtOp {
+		switch t.text {
+		case "=", "!=", "<", "<=", ">", ">=":
+			p.next()
+			y, err := p.primary()
+			if err != nil {
+				return nil, err
+			}
+			return xbinary{op: t.text, x: x, y: y}, nil
+		}
+	}
+	return x, nil
+}
+
+func (p *xpathParser) primary() (xexpr, error) {
+	t := p.peek()
+	switch {
+	case t.kind == xtNumber:
+		p.next()
+		f, err := strconv.ParseFloat(t.text, 64)
+		if err != nil {
+			return nil, p.errorf(t.off, "invalid number %q", t.text)
+		}
+		return xlit{xval{kind: xvNum, num: f}}, nil
+	case t.kind == xtString:
+		p.next()
+		return xlit{xval{kind: xvStr, str: t.text}}, nil
+	case t.kind == xtOp && t.text == "(":
+		p.next()
+		e, err := p.orExpr()
+		if err != nil {
+			return nil, err
+		}
+		if !p.isOp(")") {
+			u := p.peek()
+			return nil, p.errorf(u.off, "\")\" expected, found %s", p.describe(u))
+		}
+		p.next()
+		return e, nil
+	case t.kind == xtName && p.peekAt(1).kind == xtOp && p.peekAt(1).text == "(" &&
+		t.text != "text" && t.text != "node" && t.text != "comment":
+		ar, ok := xpathFuncs[t.text]
+		if !ok {
+			return nil, p.errorf(t.off, "unsupported function %s()", t.text)
+		}
+		p.next()
+		p.next()
+		var args []xexpr
+		for !p.isOp(")") {
+			if len(args) > 0 {
+				if !p.isOp(",") {
+					u := p.peek()
+					return nil, p.errorf(u.off, "\",\" or \")\" expected, found %s", p.describe(u))
+				}
+				p.next()
+			}
+			a, err := p.orExpr()
+			if err != nil {
+				return nil, err
+			}
+			args = append(args, a)
+		}
+		p.next()
+		if len(args) < ar[0] || len(args) > ar[1] {
+			return nil, p.errorf(t.off, "%s() takes %d argument(s), got %d", t.text, ar[1], len(args))
+		}
+		return xcall{name: t.text, args: args}, nil
+	case t.kind == xtOp && (t.text == "/" || t.text == "//"), p.stepStarts():
+		path, err := p.path()
+		if err != nil {
+			return nil, err
+		}
+		return xpathExpr{path}, nil
+	}
+	return nil, p.errorf(t.off, "expression expected, found %s", p.describe(t))
+}

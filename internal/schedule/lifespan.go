@@ -1,0 +1,192 @@
+package schedule
+
+import (
+	"time"
+
+	"github.com/vigil-web/vigil/spec"
+)
+
+// Phase is where a sentinel is in its lifespan.
+type Phase int
+
+// The phases.
+const (
+	Pending Phase = iota // not started: its From has not come
+	Active               // started and not ended: it is checked
+	Ended                // its To has come: it is checked no more
+)
+
+func (p Phase) String() string {
+	switch p {
+	case Pending:
+		return "pending"
+	case Active:
+		return "active"
+	case Ended:
+		return "ended"
+	}
+	return "phase?"
+}
+
+// Bound is one end of a lifespan: an absolute time (a date, or Now resolved
+// at creation) or an event of another sentinel of the same owner, each with
+// offsets ("start(s1) + 2 day").
+type Bound struct {
+	At      time.Time      // absolute, when Event is 0
+	Event   spec.EventKind // spec.Start, spec.End, spec.During, or 0
+	Ref     string         // the other sentinel's name, for events
+	Offsets []spec.Duration
+}
+
+// Lifespan is a sentinel's From and To.
+type Lifespan struct {
+	From, To Bound
+	Created  time.Time // the sentinel's creation: the time of during(s)
+}
+
+// Status is a sentinel's run-time status, persisted with it (the seed's
+// wv_sentinelstatus): when it actually started and ended.
+type Status struct {
+	Started time.Time `json:"started,omitzero"`
+	Ended   time.Time `json:"ended,omitzero"`
+}
+
+// Phase returns the phase the status records.
+func (s Status) Phase() Phase {
+	switch {
+	case !s.Ended.IsZero():
+		return Ended
+	case !s.Started.IsZero():
+		return Active
+	}
+	return Pending
+}
+
+// Lookup returns the status of another sentinel by name, false if there is
+// none (deleted): its events then never happen.
+type Lookup func(name string) (Status, bool)
+
+// LifespanOf builds the lifespan of a checked sentinel: dates and Now are
+// taken resolved from the checker (Checked.Start and End), events are kept
+// as events, to be evaluated when they happen.
+func LifespanOf(c *spec.Checked, created time.Time) Lifespan {
+	l := Lifespan{Created: created}
+	bound := func(ts *spec.TimeSpec, resolved time.Time) Bound {
+		if ts == nil {
+			return Bound{At: resolved}
+		}
+		if ev, ok := ts.Base.(*spec.Event); ok && ev.Name != nil {
+			b := Bound{Event: ev.Kind, Ref: ev.Name.Name}
+			for _, off := range ts.Offsets {
+				if off != nil {
+					b.Offsets = append(b.Offsets, off.Duration)
+				}
+			}
+			return b
+		}
+		return Bound{At: resolved}
+	}
+	l.From = bound(c.Sentinel.From, c.Start)
+	l.To = bound(c.Sentinel.To, c.End)
+	return l
+}
+
+// resolve returns the time a bound is reached, and false if it is not
+// known yet (its event has not happened).
+func (l Lifespan) resolve(b Bound, lookup Lookup) (time.Time, bool) {
+	var t time.Time
+	switch b.Event {
+	case 0:
+		return b.At, !b.At.IsZero()
+	case spec.During:
+		t = l.Created
+	case spec.Start, spec.End:
+		if lookup == nil {
+			return time.Time{}, false
+		}
+		st, ok := lookup(b.Ref)
+		if !ok {
+			return time.Time{}, false
+		}
+		if b.Event == spec.Start {
+			t = st.Started
+		} else {
+			t = st.Ended
+		}
+		if t.IsZero() {
+			return time.Time{}, false
+		}
+	default:
+		return time.Time{}, false
+	}
+	for _, off := range b.Offsets {
+		t = off.AddTo(t)
+	}
+	return t, true
+}
+
+// Transition is the result of evaluating a lifespan: the new status, the
+// events it raised (which the rules of dependent sentinels react to), and
+// when the lifespan must next be evaluated if nothing else happens (zero:
+// only when an event of another sentinel happens).
+type Transition struct {
+	Status Status
+	Raised []spec.EventKind // spec.Start and/or spec.End, in order
+	Wake   time.Time
+}
+
+// Evaluate is the lifespan's event-condition-action rules, run at now:
+//
+//	ON clock or start(ref) / end(ref)  IF From is reached  DO raise start(self)
+//	ON clock or start(ref) / end(ref)  IF To is reached    DO raise end(self)
+//
+// A sentinel whose To comes before its From is reached ends without
+// starting. Evaluate is idempotent: the raised events are those not already
+// in st.
+func (l Lifespan) Evaluate(now time.Time, st Status, lookup Lookup) Transition {
+	tr := Transition{Status: st}
+	if st.Phase() == Ended {
+		return tr
+	}
+	end, endKnown := l.resolve(l.To, lookup)
+	if st.Phase() == Pending {
+		start, ok := l.resolve(l.From, lookup)
+		switch {
+		case endKnown && !end.After(now) && (!ok || !start.Before(end)):
+			tr.Status.Ended = end
+			tr.Raised = append(tr.Raised, spec.End)
+			return tr
+		case !ok:
+			return tr // waits for the event
+		case start.After(now):
+			tr.Wake = start
+			if endKnown && end.Before(start) {
+				tr.Wake = end
+			}
+			return tr
+		}
+		tr.Status.Started = start
+		tr.Raised = append(tr.Raised, spec.Start)
+	}
+	if endKnown {
+		if !end.After(now) {
+			tr.Status.Ended = end
+			tr.Raised = append(tr.Raised, spec.End)
+			return tr
+		}
+		tr.Wake = end
+	}
+	return tr
+}
+
+// Refs returns the names of the sentinels whose events the lifespan waits
+// on: when one of them starts or ends, evaluate this lifespan again.
+func (l Lifespan) Refs() []string {
+	var out []string
+	for _, b := range []Bound{l.From, l.To} {
+		if (b.Event == spec.Start || b.Event == spec.End) && b.Ref != "" {
+			out = append(out, b.Ref)
+		}
+	}
+	return out
+}

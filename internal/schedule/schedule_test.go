@@ -1,0 +1,196 @@
+package schedule
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil/spec"
+)
+
+var t0 = time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
+
+func TestEstimateRate(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		n, x, secs  float64
+		want, delta float64
+	}{
+		{"nothing observed", 0, 0, 0, 0, 0},
+		{"no change", 10, 0, 1000, 0, 0},
+		// every visit saw a change: r = ln(10.5/0.5) = 3.04 per interval of 100s
+		{"all changed", 10, 10, 1000, math.Log(21) / 100, 1e-12},
+		{"half changed", 100, 50, 100 * 60, -math.Log(50.5/100.5) / 60, 1e-12},
+	} {
+		got := EstimateRate(tc.n, tc.x, tc.secs)
+		if math.Abs(got-tc.want) > tc.delta {
+			t.Errorf("%s: EstimateRate = %g, want %g", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestEstimatorConverges simulates a page changing as a Poisson process
+// and checks that the adaptive interval settles near TargetRatio/λ.
+func TestEstimatorConverges(t *testing.T) {
+	p := Policy{MinInterval: time.Second, MaxInterval: 48 * time.Hour, InitialInterval: time.Hour, Jitter: -1}
+	for _, meanChange := range []time.Duration{10 * time.Minute, 2 * time.Hour, 8 * time.Hour} {
+		rng := rand.New(rand.NewPCG(1, uint64(meanChange)))
+		lambda := 1 / meanChange.Seconds()
+		var h History
+		now := t0
+		next := p.Next(now, Plan{OnChange: true}, &h, Unchanged, 0)
+		for i := 0; i < 400; i++ {
+			gap := next.Sub(now).Seconds()
+			changed := rng.Float64() < 1-math.Exp(-lambda*gap) // P(at least one change in the gap)
+			now = next
+			o := Unchanged
+			if changed {
+				o = Changed
+			}
+			next = p.Next(now, Plan{OnChange: true}, &h, o, 0)
+		}
+		want := 0.5 * meanChange.Seconds()
+		got := h.Interval.Seconds()
+		if got < want/2 || got > want*2 {
+			t.Errorf("mean change %v: interval %v, want about %v", meanChange, h.Interval, time.Duration(want*float64(time.Second)))
+		}
+	}
+}
+
+func TestNext(t *testing.T) {
+	p := Policy{MinInterval: time.Minute, MaxInterval: 24 * time.Hour, InitialInterval: time.Hour, Jitter: 0.1, MaxBackoff: 8 * time.Hour}
+	var h History
+	if got := p.Next(t0, Plan{Interval: 10 * time.Minute}, &h, Unchanged, 0); got != t0.Add(10*time.Minute) {
+		t.Errorf("fixed: %v", got.Sub(t0))
+	}
+	if got := p.Next(t0, Plan{Interval: 10 * time.Minute}, &h, Unchanged, 1); got != t0.Add(11*time.Minute) {
+		t.Errorf("jitter +1: %v", got.Sub(t0))
+	}
+	if got := p.Next(t0, Plan{Interval: 10 * time.Minute}, &h, Unchanged, -1); got != t0.Add(9*time.Minute) {
+		t.Errorf("jitter -1: %v", got.Sub(t0))
+	}
+	if got := p.Next(t0, Plan{Interval: time.Second}, &h, Unchanged, 0); got != t0.Add(time.Minute) {
+		t.Errorf("below the minimum: %v", got.Sub(t0))
+	}
+	// Back-off doubles per consecutive failure, up to MaxBackoff, and a
+	// success resets it.
+	h = History{}
+	var gaps []time.Duration
+	for i := 0; i < 7; i++ {
+		gaps = append(gaps, p.Next(t0, Plan{Interval: 10 * time.Minute}, &h, Failed, 0).Sub(t0))
+	}
+	want := []time.Duration{20 * time.Minute, 40 * time.Minute, 80 * time.Minute, 160 * time.Minute, 320 * time.Minute, 8 * time.Hour, 8 * time.Hour}
+	for i := range want {
+		if gaps[i] != want[i] {
+			t.Errorf("failure %d: %v, want %v", i+1, gaps[i], want[i])
+		}
+	}
+	p.Next(t0, Plan{Interval: 10 * time.Minute}, &h, Unchanged, 0)
+	if h.Errors != 0 {
+		t.Errorf("errors not reset: %d", h.Errors)
+	}
+	// Adaptive: the first interval is InitialInterval; no change lets it
+	// grow at most GrowthLimit per check up to MaxInterval.
+	h = History{}
+	if got := p.Next(t0, Plan{OnChange: true}, &h, Unchanged, 0); got != t0.Add(time.Hour) {
+		t.Errorf("initial: %v", got.Sub(t0))
+	}
+	now := t0
+	for i, want := range []time.Duration{2 * time.Hour, 4 * time.Hour, 8 * time.Hour, 16 * time.Hour, 24 * time.Hour, 24 * time.Hour} {
+		now = now.Add(h.Interval)
+		p.Next(now, Plan{OnChange: true}, &h, Unchanged, 0)
+		if h.Interval != want {
+			t.Errorf("unchanged step %d: %v, want %v", i, h.Interval, want)
+		}
+	}
+	// A run of changes shrinks it.
+	prev := h.Interval
+	for i := 0; i < 40; i++ {
+		now = now.Add(h.Interval)
+		p.Next(now, Plan{OnChange: true}, &h, Changed, 0)
+		if h.Interval > prev {
+			t.Errorf("change %d: interval grew from %v to %v", i, prev, h.Interval)
+		}
+		prev = h.Interval
+	}
+	if h.Interval > time.Hour {
+		t.Errorf("after 40 changes in a row: %v", h.Interval)
+	}
+}
+
+func TestLifespan(t *testing.T) {
+	day := spec.Duration{N: 1, Unit: spec.Day}
+	statuses := map[string]Status{}
+	lookup := func(name string) (Status, bool) { s, ok := statuses[name]; return s, ok }
+	s1 := Lifespan{From: Bound{At: t0.Add(time.Hour)}, To: Bound{At: t0.Add(48 * time.Hour)}, Created: t0}
+	s2 := Lifespan{From: Bound{Event: spec.Start, Ref: "s1"}, To: Bound{Event: spec.End, Ref: "s1"}, Created: t0}
+	s4 := Lifespan{From: Bound{Event: spec.End, Ref: "s1", Offsets: []spec.Duration{day}}, To: Bound{At: t0.Add(30 * 24 * time.Hour)}, Created: t0}
+	dur := Lifespan{From: Bound{Event: spec.During, Ref: "s1"}, To: Bound{Event: spec.End, Ref: "s1"}, Created: t0.Add(2 * time.Hour)}
+
+	// Before s1's start: everyone pending; s1 wakes at its start.
+	tr := s1.Evaluate(t0, Status{}, lookup)
+	if tr.Status.Phase() != Pending || tr.Wake != t0.Add(time.Hour) || len(tr.Raised) != 0 {
+		t.Errorf("s1 at t0: %+v", tr)
+	}
+	if tr := s2.Evaluate(t0, Status{}, lookup); tr.Status.Phase() != Pending || !tr.Wake.IsZero() {
+		t.Errorf("s2 at t0: %+v", tr)
+	}
+	// s1 starts (a little late: the monitor ran at 1h30); the event start(s1)
+	// carries the time From was reached; s2 follows it.
+	tr = s1.Evaluate(t0.Add(90*time.Minute), Status{}, lookup)
+	if tr.Status.Started != t0.Add(time.Hour) || len(tr.Raised) != 1 || tr.Raised[0] != spec.Start || tr.Wake != t0.Add(48*time.Hour) {
+		t.Errorf("s1 start: %+v", tr)
+	}
+	statuses["s1"] = tr.Status
+	tr2 := s2.Evaluate(t0.Add(90*time.Minute), Status{}, lookup)
+	if tr2.Status.Started != t0.Add(time.Hour) || tr2.Status.Phase() != Active || !tr2.Wake.IsZero() {
+		t.Errorf("s2 on start(s1): %+v", tr2)
+	}
+	if tr := dur.Evaluate(t0.Add(2*time.Hour), Status{}, lookup); tr.Status.Started != t0.Add(2*time.Hour) {
+		t.Errorf("during(s1): %+v", tr)
+	}
+	// Idempotent.
+	if again := s1.Evaluate(t0.Add(91*time.Minute), statuses["s1"], lookup); len(again.Raised) != 0 {
+		t.Errorf("re-evaluation raised %v", again.Raised)
+	}
+	// s1 ends; s2 ends with it; s4 starts a day later.
+	tr = s1.Evaluate(t0.Add(49*time.Hour), statuses["s1"], lookup)
+	if tr.Status.Ended != t0.Add(48*time.Hour) || len(tr.Raised) != 1 || tr.Raised[0] != spec.End {
+		t.Errorf("s1 end: %+v", tr)
+	}
+	statuses["s1"] = tr.Status
+	if tr := s2.Evaluate(t0.Add(49*time.Hour), tr2.Status, lookup); tr.Status.Phase() != Ended {
+		t.Errorf("s2 on end(s1): %+v", tr)
+	}
+	if tr := s4.Evaluate(t0.Add(49*time.Hour), Status{}, lookup); tr.Status.Phase() != Pending || tr.Wake != t0.Add(72*time.Hour) {
+		t.Errorf("s4 before end(s1)+1 day: %+v", tr)
+	}
+	if tr := s4.Evaluate(t0.Add(73*time.Hour), Status{}, lookup); tr.Status.Phase() != Active {
+		t.Errorf("s4 after end(s1)+1 day: %+v", tr)
+	}
+	// A pending sentinel whose end passes ends without starting.
+	late := Lifespan{From: Bound{Event: spec.Start, Ref: "nobody"}, To: Bound{At: t0.Add(time.Hour)}, Created: t0}
+	if tr := late.Evaluate(t0.Add(2*time.Hour), Status{}, lookup); tr.Status.Phase() != Ended || !tr.Status.Started.IsZero() {
+		t.Errorf("never started: %+v", tr)
+	}
+	if refs := s2.Refs(); len(refs) != 2 || refs[0] != "s1" {
+		t.Errorf("refs %v", refs)
+	}
+}
+
+func TestLifespanOf(t *testing.T) {
+	src := "Create Sentinel s1 Using http://example.com/ Monitor any change Fetch 1 day From Now To Now + 2 day\n"
+	s, err := spec.ParseSentinel("", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := spec.NewChecker(t0).Check(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := LifespanOf(c, t0)
+	if l.From.At != t0 || l.To.At != t0.Add(48*time.Hour) {
+		t.Errorf("lifespan %+v", l)
+	}
+}

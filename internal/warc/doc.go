@@ -1,0 +1,33 @@
+// Package warc reads and writes WARC 1.1 files (ISO 28500:2017, "WARC
+// File Format 1.1"), by hand with the standard library: no Go WARC library
+// is available here.
+//
+// # Format choices
+//
+//   - Records are written as "WARC/1.1" and read as 1.1 or 1.0 (the two
+//     differ in nothing this package relies on; 1.0 files abound).
+//   - Each record is its own gzip member (a multi-member .warc.gz file), as
+//     the standard's Annex D recommends and the Internet Archive's tools
+//     (warcio, pywb, the Wayback Machine) expect, so a record can be read
+//     from its offset alone. The reader also takes uncompressed WARC.
+//   - Header fields are written in a fixed order (WARC-Type, WARC-Record-ID,
+//     WARC-Date, then the others as given, Content-Length last but one and
+//     Content-Type before it), CRLF line ends, a blank line, the block, and
+//     two CRLFs. Field names are matched case-insensitively on reading, and
+//     continuation lines (leading space or tab) are folded.
+//   - WARC-Record-ID and the ids in WARC-Concurrent-To, WARC-Refers-To and
+//     WARC-Warcinfo-ID are written in angle brackets ("<urn:uuid:...>"),
+//     as the 1.1 grammar has them; the reader accepts them with or without.
+//   - WARC-Date is UTC with a "Z", to the second, with a fraction of a
+//     second only when the time has one (1.1 allows it; Vigil keeps the
+//     fetch time to the nanosecond and a round trip keeps it).
+//   - Digests are "sha1:" followed by the base32 (RFC 4648, upper case) of
+//     the SHA-1, as Heritrix and the IA tools write them: WARC-Block-Digest
+//     over the whole block, WARC-Payload-Digest over the HTTP entity body.
+//     The reader verifies the block digest when asked (Reader.Verify).
+//   - A revisit record uses the profile
+//     http://netpreserve.org/warc/1.1/revisit/identical-payload-digest: its
+//     block is the HTTP response header only, WARC-Refers-To names the
+//     response with the same payload, and WARC-Payload-Digest is that
+//     payload's digest.
+package warc

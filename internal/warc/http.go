@@ -1,0 +1,88 @@
+package warc
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+)
+
+// HTTPResponseHead returns the HTTP/1.1 status line and header lines of a
+// response (ending with the blank line), headers in sorted order and
+// Content-Length set to contentLength (or left out if negative).
+func HTTPResponseHead(status int, h http.Header, contentLength int) []byte {
+	var b bytes.Buffer
+	text := http.StatusText(status)
+	if text == "" {
+		text = "Status"
+	}
+	fmt.Fprintf(&b, "HTTP/1.1 %03d %s\r\n", status, text)
+	h = h.Clone()
+	if h == nil {
+		h = http.Header{}
+	}
+	h.Del("Content-Length")
+	h.Del("Transfer-Encoding")
+	h.Del("Content-Encoding") // bodies are stored decoded
+	if contentLength >= 0 {
+		h.Set("Content-Length", strconv.Itoa(contentLength))
+	}
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, v := range h[k] {
+			fmt.Fprintf(&b, "%s: %s\r\n", k, v)
+		}
+	}
+	b.WriteString("\r\n")
+	return b.Bytes()
+}
+
+// HTTPRequest returns a GET request for target as a request record's block.
+func HTTPRequest(target string, userAgent string) ([]byte, error) {
+	u, err := url.Parse(target)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "GET %s HTTP/1.1\r\nHost: %s\r\n", u.RequestURI(), u.Host)
+	if userAgent != "" {
+		fmt.Fprintf(&b, "User-Agent: %s\r\n", userAgent)
+	}
+	b.WriteString("Connection: close\r\n\r\n")
+	return b.Bytes(), nil
+}
+
+// ParseHTTPResponse reads an HTTP response from a response (or revisit)
+// record's block: the status, the header, and the payload (the rest of the
+// block, exactly; a revisit has none).
+func ParseHTTPResponse(block []byte) (status int, h http.Header, payload []byte, err error) {
+	if bytes.HasPrefix(block, []byte("HTTP/1.x ")) {
+		// The standard's own revisit example writes the version so.
+		block = append([]byte("HTTP/1.1 "), block[len("HTTP/1.x "):]...)
+	}
+	br := bufio.NewReader(bytes.NewReader(block))
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		return 0, nil, nil, fmt.Errorf("warc: http response: %w", err)
+	}
+	defer resp.Body.Close()
+	// The payload is what follows the header in the block, whatever
+	// Content-Length says (a record keeps what was received).
+	i := bytes.Index(block, []byte("\r\n\r\n"))
+	if j := bytes.Index(block, []byte("\n\n")); i < 0 || (j >= 0 && j < i) {
+		if j < 0 {
+			payload, _ = io.ReadAll(resp.Body)
+			return resp.StatusCode, resp.Header, payload, nil
+		}
+		return resp.StatusCode, resp.Header, block[j+2:], nil
+	}
+	return resp.StatusCode, resp.Header, block[i+4:], nil
+}

@@ -1,0 +1,127 @@
+package warc
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// MaxBlock is the largest record block the reader accepts.
+const MaxBlock = 1 << 30
+
+// Reader reads records from a .warc or .warc.gz stream (a gzip stream of one
+// or many members is detected from its magic bytes).
+type Reader struct {
+	br *bufio.Reader
+	// Verify makes Next check WARC-Block-Digest (sha1) when present.
+	Verify bool
+	n      int // records read, for error messages
+}
+
+// NewReader returns a reader of r.
+func NewReader(r io.Reader) (*Reader, error) {
+	br := bufio.NewReader(r)
+	magic, err := br.Peek(2)
+	if err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("warc: %w", err)
+		}
+		zr.Multistream(true)
+		br = bufio.NewReader(zr)
+	}
+	return &Reader{br: br}, nil
+}
+
+// Next returns the next record, and io.EOF after the last.
+func (r *Reader) Next() (*Record, error) {
+	// Skip blank lines between records (some writers add more than two).
+	var line string
+	for {
+		l, err := r.br.ReadString('\n')
+		if err == io.EOF && l == "" {
+			return nil, io.EOF
+		}
+		if err != nil && err != io.EOF {
+			return nil, fmt.Errorf("warc: record %d: %w", r.n+1, err)
+		}
+		if strings.TrimRight(l, "\r\n") != "" {
+			line = strings.TrimRight(l, "\r\n")
+			break
+		}
+		if err == io.EOF {
+			return nil, io.EOF
+		}
+	}
+	r.n++
+	if line != "WARC/1.1" && line != "WARC/1.0" {
+		return nil, fmt.Errorf("warc: record %d: version line %q, want WARC/1.1 or WARC/1.0", r.n, truncate(line))
+	}
+	rec := &Record{Version: line}
+	for {
+		l, err := r.br.ReadString('\n')
+		if err != nil {
+			return nil, fmt.Errorf("warc: record %d: header: %w", r.n, unexpected(err))
+		}
+		l = strings.TrimRight(l, "\r\n")
+		if l == "" {
+			break
+		}
+		if (l[0] == ' ' || l[0] == '\t') && len(rec.Header) > 0 {
+			last := &rec.Header[len(rec.Header)-1]
+			last.Value = strings.TrimSpace(last.Value + " " + strings.TrimSpace(l))
+			continue
+		}
+		name, value, ok := strings.Cut(l, ":")
+		if !ok || name == "" || strings.ContainsAny(name, " \t") {
+			return nil, fmt.Errorf("warc: record %d: bad header line %q", r.n, truncate(l))
+		}
+		rec.Header = append(rec.Header, Field{name, strings.TrimSpace(value)})
+	}
+	for _, f := range []string{FieldType, FieldRecordID, FieldDate, FieldContentLength} {
+		if rec.Header.Get(f) == "" {
+			return nil, fmt.Errorf("warc: record %d: missing %s", r.n, f)
+		}
+	}
+	n, err := strconv.ParseInt(rec.Header.Get(FieldContentLength), 10, 64)
+	if err != nil || n < 0 || n > MaxBlock {
+		return nil, fmt.Errorf("warc: record %d: bad Content-Length %q", r.n, rec.Header.Get(FieldContentLength))
+	}
+	rec.Block = make([]byte, n)
+	if _, err := io.ReadFull(r.br, rec.Block); err != nil {
+		return nil, fmt.Errorf("warc: record %d: block: %w", r.n, unexpected(err))
+	}
+	var end [4]byte
+	if _, err := io.ReadFull(r.br, end[:]); err != nil || !bytes.Equal(end[:], []byte("\r\n\r\n")) {
+		return nil, fmt.Errorf("warc: record %d (%s): block not followed by CRLF CRLF (Content-Length wrong?)", r.n, rec.ID())
+	}
+	if r.Verify {
+		if d := rec.Header.Get(FieldBlockDigest); strings.HasPrefix(strings.ToLower(d), "sha1:") && !strings.EqualFold(d, Digest(rec.Block)) {
+			return rec, fmt.Errorf("warc: record %d (%s): %w", r.n, rec.ID(), ErrDigest)
+		}
+	}
+	return rec, nil
+}
+
+// ErrDigest is wrapped by the error for a block that does not match its
+// WARC-Block-Digest.
+var ErrDigest = errors.New("block digest mismatch")
+
+func unexpected(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+func truncate(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "..."
+	}
+	return s
+}

@@ -1,0 +1,223 @@
+package warc_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil/internal/warc"
+)
+
+func readAll(t *testing.T, r io.Reader, verify bool) ([]*warc.Record, []error) {
+	t.Helper()
+	wr, err := warc.NewReader(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wr.Verify = verify
+	var recs []*warc.Record
+	var errs []error
+	for {
+		rec, err := wr.Next()
+		if err == io.EOF {
+			return recs, errs
+		}
+		if err != nil && !errors.Is(err, warc.ErrDigest) {
+			t.Fatal(err)
+		}
+		errs = append(errs, err)
+		recs = append(recs, rec)
+	}
+}
+
+// TestStandardExamples reads the records of the WARC 1.1 standard's Annex C
+// (testdata/standard-examples.warc, typed in by hand; the JPEG payload is a
+// text stand-in).
+func TestStandardExamples(t *testing.T) {
+	f, err := os.Open("testdata/standard-examples.warc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, errs := readAll(t, f, true)
+	want := []struct{ typ, id string }{
+		{warc.TypeWarcinfo, "urn:uuid:d7ae5c10-e6b3-4d27-967d-34780c58ba39"},
+		{warc.TypeRequest, "urn:uuid:4885803b-eebd-4b27-a090-144450c11594"},
+		{warc.TypeResponse, "urn:uuid:92283950-ef2f-4d72-b224-f54c6ec90bb0"},
+		{warc.TypeResource, "urn:uuid:23200706-de3e-3c61-a131-g65d7fd80cc1"},
+		{warc.TypeMetadata, "urn:uuid:16da6da0-bcdc-49c3-927e-57494593b943"},
+		{warc.TypeRevisit, "urn:uuid:16da6da0-bcdc-49c3-927e-57494593bbbb"},
+	}
+	if len(recs) != len(want) {
+		t.Fatalf("%d records, want %d", len(recs), len(want))
+	}
+	for i, w := range want {
+		if recs[i].Type() != w.typ || recs[i].ID() != w.id || recs[i].Version != "WARC/1.1" {
+			t.Errorf("record %d: %s %s, want %s %s", i, recs[i].Type(), recs[i].ID(), w.typ, w.id)
+		}
+	}
+	// The standard's digests are illustrations, not digests of its blocks:
+	// verification says so for the records that carry one.
+	for i, err := range errs {
+		hasDigest := recs[i].Header.Get(warc.FieldBlockDigest) != ""
+		if hasDigest != errors.Is(err, warc.ErrDigest) {
+			t.Errorf("record %d: digest error %v", i, err)
+		}
+	}
+	d, err := recs[2].Date()
+	if err != nil || !d.Equal(time.Date(2016, 9, 19, 17, 20, 24, 0, time.UTC)) {
+		t.Errorf("date %v %v", d, err)
+	}
+	status, h, payload, err := warc.ParseHTTPResponse(recs[2].Block)
+	if err != nil || status != 200 || h.Get("ETag") != `"3e45-67e-2ed02ec0"` || string(payload) != "[image/jpeg binary data here]" {
+		t.Errorf("response: %d %v %q %v", status, h, payload, err)
+	}
+	status, h, payload, err = warc.ParseHTTPResponse(recs[5].Block)
+	if err != nil || status != 200 || h.Get("Content-Type") != "image/jpeg" || len(payload) != 0 {
+		t.Errorf("revisit: %d %v %q %v", status, h, payload, err)
+	}
+	if got := recs[5].Header.Get(warc.FieldProfile); got != warc.ProfileIdenticalPayload {
+		t.Errorf("profile %q", got)
+	}
+	if !strings.Contains(string(recs[0].Block), "format: WARC file version 1.1") {
+		t.Errorf("warcinfo block %q", recs[0].Block)
+	}
+}
+
+func TestRoundTripGzipPerRecord(t *testing.T) {
+	date := time.Date(2026, 11, 21, 8, 0, 0, 123456789, time.UTC)
+	body := []byte("<html><body>hello</body></html>")
+	head := warc.HTTPResponseHead(200, http.Header{"Content-Type": {"text/html; charset=utf-8"}, "Etag": {`"v1"`}}, len(body))
+	in := []*warc.Record{
+		{Header: warc.Header{{warc.FieldType, warc.TypeWarcinfo}, {warc.FieldDate, warc.FormatDate(date)}, {warc.FieldContentType, "application/warc-fields"}},
+			Block: []byte("software: Vigil\r\nformat: WARC File Format 1.1\r\n")},
+		{Header: warc.Header{{warc.FieldType, warc.TypeResponse}, {warc.FieldDate, warc.FormatDate(date)},
+			{warc.FieldRecordID, warc.BracketID(warc.NameID("x"))}, {warc.FieldTargetURI, "http://example.com/"},
+			{warc.FieldPayloadDigest, warc.Digest(body)}, {warc.FieldContentType, "application/http;msgtype=response"}},
+			Block: append(head, body...)},
+	}
+	var buf bytes.Buffer
+	w := warc.NewWriter(&buf)
+	for _, r := range in {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// One gzip member per record: a bytes.Reader is an io.ByteReader, so
+	// the gzip reader stops exactly at the end of each member.
+	br := bytes.NewReader(buf.Bytes())
+	zr, err := gzip.NewReader(br)
+	if err != nil {
+		t.Fatal(err)
+	}
+	members := 0
+	for {
+		zr.Multistream(false)
+		if _, err := io.Copy(io.Discard, zr); err != nil {
+			t.Fatal(err)
+		}
+		members++
+		if err := zr.Reset(br); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if members != 2 {
+		t.Errorf("%d gzip members, want 2", members)
+	}
+	recs, errs := readAll(t, bytes.NewReader(buf.Bytes()), true)
+	if len(recs) != 2 {
+		t.Fatalf("%d records", len(recs))
+	}
+	for _, err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	got := recs[1]
+	if got.ID() != warc.NameID("x") || got.Header.Get(warc.FieldTargetURI) != "http://example.com/" || !bytes.Equal(got.Block, in[1].Block) {
+		t.Fatalf("response record %+v", got.Header)
+	}
+	if d, _ := got.Date(); !d.Equal(date) {
+		t.Errorf("date %v, want %v", d, date)
+	}
+	if got.Header[0].Name != warc.FieldType || got.Header[len(got.Header)-1].Name != warc.FieldContentLength {
+		t.Errorf("field order %v", got.Header)
+	}
+	_, h, payload, err := warc.ParseHTTPResponse(got.Block)
+	if err != nil || !bytes.Equal(payload, body) || h.Get("Content-Length") != "31" {
+		t.Fatalf("payload %q %v", payload, err)
+	}
+	if recs[0].ID() == "" || !strings.HasPrefix(recs[0].ID(), "urn:uuid:") {
+		t.Errorf("generated id %q", recs[0].ID())
+	}
+}
+
+func TestDigestAndDates(t *testing.T) {
+	if got := warc.Digest(nil); got != "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ" {
+		t.Errorf("digest of nothing %s", got)
+	}
+	for in, want := range map[string]time.Time{
+		"2016-09-19T17:20:24Z":        time.Date(2016, 9, 19, 17, 20, 24, 0, time.UTC),
+		"2016-09-19T17:20:24.5Z":      time.Date(2016, 9, 19, 17, 20, 24, 5e8, time.UTC),
+		"2016-09-19T19:20:24+02:00":   time.Date(2016, 9, 19, 17, 20, 24, 0, time.UTC),
+		"2016-09-19":                  time.Date(2016, 9, 19, 0, 0, 0, 0, time.UTC),
+		"2016-09-19T17:20Z":           time.Date(2016, 9, 19, 17, 20, 0, 0, time.UTC),
+		"2016-09-19T17:20:24.000001Z": time.Date(2016, 9, 19, 17, 20, 24, 1000, time.UTC),
+	} {
+		got, err := warc.ParseDate(in)
+		if err != nil || !got.Equal(want) {
+			t.Errorf("ParseDate(%q) = %v, %v", in, got, err)
+		}
+	}
+	if got := warc.FormatDate(time.Date(2016, 9, 19, 17, 20, 24, 0, time.UTC)); got != "2016-09-19T17:20:24Z" {
+		t.Errorf("FormatDate %s", got)
+	}
+	if _, err := warc.ParseDate("yesterday"); err == nil {
+		t.Error("bad date accepted")
+	}
+}
+
+func TestReaderErrors(t *testing.T) {
+	good := "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:uuid:1>\r\nWARC-Date: 2016-09-19T17:20:24Z\r\nContent-Length: 3\r\n\r\nabc\r\n\r\n"
+	cases := map[string]string{
+		"version":        strings.Replace(good, "WARC/1.1", "WARC/0.17", 1),
+		"missing date":   strings.Replace(good, "WARC-Date: 2016-09-19T17:20:24Z\r\n", "", 1),
+		"bad length":     strings.Replace(good, "Content-Length: 3", "Content-Length: x", 1),
+		"length too big": strings.Replace(good, "Content-Length: 3", "Content-Length: 9", 1),
+		"truncated":      good[:len(good)-6],
+		"bad field":      strings.Replace(good, "WARC-Type: resource", "WARC Type resource", 1),
+	}
+	for name, in := range cases {
+		t.Run(name, func(t *testing.T) {
+			r, _ := warc.NewReader(strings.NewReader(in))
+			if _, err := r.Next(); err == nil || err == io.EOF {
+				t.Fatalf("no error for %q", in)
+			}
+		})
+	}
+	r, _ := warc.NewReader(strings.NewReader(good + "\r\n" + good))
+	for i := range 2 {
+		rec, err := r.Next()
+		if err != nil || string(rec.Block) != "abc" {
+			t.Fatalf("record %d: %v", i, err)
+		}
+	}
+	if _, err := r.Next(); err != io.EOF {
+		t.Fatalf("after the last record: %v", err)
+	}
+	w := warc.NewPlainWriter(io.Discard)
+	if err := w.Write(&warc.Record{Header: warc.Header{{warc.FieldType, "resource"}}}); err == nil {
+		t.Error("record without a date written")
+	}
+	if err := w.Write(&warc.Record{Header: warc.Header{{warc.FieldType, "resource"}, {warc.FieldDate, "2016-09-19"}, {"Bad", "a\r\nb"}}}); err == nil {
+		t.Error("field with a line break written")
+	}
+}

@@ -1,0 +1,42 @@
+package vigil
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// CheckRecord is the outcome of one check of one sentinel, written in one
+// transaction with every other record of its batch: the sentinel's new
+// run-time state (opaque JSON owned by the monitor service), the changes it
+// found and the notifications they cause, and the time of its next check.
+// Writing them together is what makes a restart neither lose nor repeat a
+// notification.
+type CheckRecord struct {
+	SentinelID int64
+	CheckedAt  time.Time
+	NextCheck  time.Time
+	State      json.RawMessage
+	// Changes are created (their IDs set).
+	Changes []*Change
+	// Notifications are enqueued as by EnqueueNotification; a
+	// notification's ChangeID is set from Changes[ChangeIndex[i]] when
+	// ChangeIndex[i] >= 0.
+	Notifications []*Notification
+	ChangeIndex   []int
+	// Wake moves the next check of these sentinels to CheckedAt (the
+	// dependants of an event this check raised).
+	Wake []int64
+}
+
+// CheckStore keeps the monitor's per-sentinel run-time state and records
+// checks.
+type CheckStore interface {
+	// SentinelStates returns the stored state of each sentinel of ids that
+	// has one.
+	SentinelStates(ctx context.Context, ids []int64) (map[int64]json.RawMessage, error)
+	// RecordChecks writes the records in one transaction. A record of a
+	// sentinel that no longer exists is skipped. It returns EINVALID for an
+	// invalid change or notification, writing nothing.
+	RecordChecks(ctx context.Context, recs []*CheckRecord) error
+}

@@ -1,0 +1,105 @@
+package storetest
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+// CheckOpener returns a fresh, empty store that also keeps the monitor's
+// check records.
+type CheckOpener func(t *testing.T) interface {
+	vigil.Store
+	vigil.CheckStore
+}
+
+// RunCheckStore runs the conformance tests of vigil.CheckStore.
+func RunCheckStore(t *testing.T, open CheckOpener) {
+	t.Run("RecordChecks", func(t *testing.T) { testRecordChecks(t, open(t)) })
+}
+
+func testRecordChecks(t *testing.T, s interface {
+	vigil.Store
+	vigil.CheckStore
+}) {
+	ctx := context.Background()
+	u := newUser(t, s, "ada@example.com")
+	var sens []*vigil.Sentinel
+	for _, name := range []string{"s1", "s2", "gone"} {
+		sn := &vigil.Sentinel{OwnerID: u.ID, Name: name, Source: "x", Status: vigil.SentinelActive, NextCheck: t0.Add(24 * time.Hour)}
+		must(t, s.CreateSentinel(ctx, sn))
+		sens = append(sens, sn)
+	}
+	must(t, s.DeleteSentinel(ctx, sens[2].ID))
+	r, err := s.EnsureResource(ctx, "http://example.com/")
+	must(t, err)
+
+	states, err := s.SentinelStates(ctx, []int64{sens[0].ID, sens[1].ID})
+	must(t, err)
+	if len(states) != 0 {
+		t.Fatalf("states of new sentinels: %v", states)
+	}
+	change := &vigil.Change{SentinelID: sens[0].ID, ResourceID: r.ID, FromVersion: 1, ToVersion: 2, DetectedAt: t0, Summary: "c"}
+	recs := []*vigil.CheckRecord{
+		{SentinelID: sens[0].ID, CheckedAt: t0, NextCheck: t0.Add(time.Hour), State: json.RawMessage(`{"n":1}`),
+			Changes: []*vigil.Change{change},
+			Notifications: []*vigil.Notification{
+				{UserID: u.ID, Channel: "email", Target: "ada@example.com", Payload: json.RawMessage(`{}`)},
+				{UserID: u.ID, Channel: "webhook", Target: "https://h.example/", Payload: json.RawMessage(`{}`), NextAttempt: t0.Add(time.Minute)},
+			},
+			ChangeIndex: []int{0, -1},
+			Wake:        []int64{sens[1].ID}},
+		{SentinelID: sens[2].ID, CheckedAt: t0, NextCheck: t0.Add(time.Hour), State: json.RawMessage(`{"n":9}`),
+			Changes: []*vigil.Change{{SentinelID: sens[2].ID, ResourceID: r.ID, FromVersion: 1, ToVersion: 2, DetectedAt: t0, Summary: "x"}}},
+	}
+	must(t, s.RecordChecks(ctx, recs))
+	if change.ID == 0 || recs[0].Notifications[0].ChangeID != change.ID || recs[0].Notifications[1].ChangeID != 0 {
+		t.Fatalf("ids: change %d, notifications %+v", change.ID, recs[0].Notifications)
+	}
+	got, err := s.FindSentinelByID(ctx, sens[0].ID)
+	must(t, err)
+	if !got.LastCheck.Equal(t0) || !got.NextCheck.Equal(t0.Add(time.Hour)) {
+		t.Errorf("sentinel check times %v %v", got.LastCheck, got.NextCheck)
+	}
+	woken, err := s.FindSentinelByID(ctx, sens[1].ID)
+	must(t, err)
+	if !woken.NextCheck.Equal(t0) {
+		t.Errorf("woken sentinel's next check %v, want %v", woken.NextCheck, t0)
+	}
+	states, err = s.SentinelStates(ctx, []int64{sens[0].ID, sens[1].ID, sens[2].ID})
+	must(t, err)
+	if len(states) != 1 || string(states[sens[0].ID]) != `{"n":1}` {
+		t.Errorf("states %v", states)
+	}
+	due, err := s.ClaimNotifications(ctx, t0, time.Minute, 10)
+	must(t, err)
+	if len(due) != 1 || due[0].Channel != "email" || due[0].ChangeID != change.ID {
+		t.Errorf("due notifications %+v", due)
+	}
+	cs, _, err := s.FindChanges(ctx, vigil.ChangeFilter{SentinelID: sens[0].ID})
+	must(t, err)
+	if len(cs) != 1 {
+		t.Errorf("changes %v", cs)
+	}
+	// A second record replaces the state.
+	must(t, s.RecordChecks(ctx, []*vigil.CheckRecord{{SentinelID: sens[0].ID, CheckedAt: t0.Add(time.Hour), NextCheck: t0.Add(2 * time.Hour), State: json.RawMessage(`{"n":2}`)}}))
+	states, err = s.SentinelStates(ctx, []int64{sens[0].ID})
+	must(t, err)
+	if string(states[sens[0].ID]) != `{"n":2}` {
+		t.Errorf("state after update %s", states[sens[0].ID])
+	}
+	// Invalid input writes nothing.
+	bad := []*vigil.CheckRecord{
+		{SentinelID: sens[1].ID, CheckedAt: t0, NextCheck: t0.Add(9 * time.Hour), State: json.RawMessage(`{"n":3}`)},
+		{SentinelID: sens[0].ID, CheckedAt: t0, NextCheck: t0, Changes: []*vigil.Change{{SentinelID: sens[0].ID}}},
+	}
+	wantCode(t, s.RecordChecks(ctx, bad), vigil.EINVALID)
+	states, err = s.SentinelStates(ctx, []int64{sens[1].ID})
+	must(t, err)
+	if len(states) != 0 {
+		t.Errorf("invalid batch wrote %v", states)
+	}
+}

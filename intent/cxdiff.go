@@ -3,6 +3,7 @@ package intent
 import (
 	"hash/maphash"
 	"slices"
+	"strconv"
 )
 
 // cxMode is the change type CX-Diff runs for (Fig 7.3: A, K, P).
@@ -26,6 +27,9 @@ type cxLeaf struct {
 	*leaf
 	kws   []kwOcc // keyword mode: the keywords in the leaf
 	state uint8
+	// members are the leaves of a common second-level subtree collapsed
+	// into this one by Phase III.
+	members []*cxLeaf
 }
 
 // kwOcc is an occurrence of a keyword in a leaf.
@@ -33,6 +37,9 @@ type kwOcc struct {
 	key  string // the keyword's comparison form
 	text string // the word as written
 	idx  int    // 1-based word index in the leaf
+	// owner is the leaf holding the occurrence when it is not the leaf the
+	// occurrence is attached to (a collapsed subtree).
+	owner *cxLeaf
 }
 
 // cxRecord is one operation CX-Diff reports.
@@ -84,7 +91,7 @@ func cxdiff(root1 string, L1 []*cxLeaf, root2 string, L2 []*cxLeaf, mode cxMode,
 		return out
 	}
 	if opt.optimize {
-		L1, L2 = dropCommonSubtrees(L1, L2)
+		L1, L2 = collapseCommonSubtrees(L1, L2)
 	}
 	// Phase I: totalMatch and signatureMatch, by existence.
 	type vs struct{ v, s string }
@@ -264,7 +271,24 @@ func cxdiff(root1 string, L1 []*cxLeaf, root2 string, L2 []*cxLeaf, mode cxMode,
 			}
 		}
 	}
-	return sortRecords(del, upd, ins, moves)
+	return sortRecords(del, upd, ins, expandMoves(moves))
+}
+
+// expandMoves turns the move of a collapsed subtree into the moves of its
+// leaves.
+func expandMoves(moves []cxRecord) []cxRecord {
+	var out []cxRecord
+	for _, r := range moves {
+		if r.old.members == nil {
+			out = append(out, r)
+			continue
+		}
+		for k, x := range r.old.members {
+			y := r.new.members[k]
+			out = append(out, cxRecord{op: Move, old: x, new: y, rank: y.pos})
+		}
+	}
+	return out
 }
 
 // sortRecords orders records: deletes by old position, then updates,
@@ -329,11 +353,16 @@ func cxUnique(x *cxLeaf, op Operation, mode cxMode) []cxRecord {
 	switch mode {
 	case cxKeyword:
 		for i := range x.kws {
-			r := cxRecord{op: op, kw: &x.kws[i], rank: x.pos}
+			k := &x.kws[i]
+			owner := x
+			if k.owner != nil {
+				owner = k.owner
+			}
+			r := cxRecord{op: op, kw: k, rank: owner.pos}
 			if op == Delete {
-				r.old = x
+				r.old = owner
 			} else {
-				r.new = x
+				r.new = owner
 			}
 			out = append(out, r)
 		}
@@ -371,13 +400,16 @@ func kwSignature(kws []kwOcc) string {
 
 var subtreeSeed = maphash.MakeSeed()
 
-// dropCommonSubtrees is Phase III with the note's repair (§4.11 item 9):
-// the second-level subtrees of both versions are aligned by an LCS over
-// their hashes (the seed's Σ hash(value)+hash(signature), here a hash of
-// the ordered leaves), and the leaves of aligned subtrees that are exactly
-// equal are removed, so reordered subtrees stay and their moves are found.
-// Leaves keep their original positions.
-func dropCommonSubtrees(L1, L2 []*cxLeaf) ([]*cxLeaf, []*cxLeaf) {
+// collapseCommonSubtrees is Phase III with a repair of the note's defect
+// (§4.11 item 9). The seed removes second-level subtrees whose leaves and
+// signatures are equal in both versions, which hides a reordering of whole
+// subtrees (T4). Here each such pair of subtrees (paired one to one, in
+// order, by a hash of their ordered leaves and then compared exactly, the
+// seed's computeSubtreeHash and exactCompare) is collapsed into a single
+// leaf on each side instead: Phases I and II see far fewer leaves, and a
+// collapsed subtree that falls off the LCS is reported as the moves of its
+// leaves. Leaves keep their original positions.
+func collapseCommonSubtrees(L1, L2 []*cxLeaf) ([]*cxLeaf, []*cxLeaf) {
 	type grp struct {
 		lo, hi int // leaves [lo, hi)
 		h      uint64
@@ -405,53 +437,76 @@ func dropCommonSubtrees(L1, L2 []*cxLeaf) ([]*cxLeaf, []*cxLeaf) {
 		return gs
 	}
 	g1, g2 := groups(L1), groups(L2)
-	ids := map[uint64]int32{}
-	id := func(h uint64) int32 {
-		if v, ok := ids[h]; ok {
-			return v
-		}
-		v := int32(len(ids))
-		ids[h] = v
-		return v
-	}
-	t1 := make([]int32, len(g1))
-	t2 := make([]int32, len(g2))
-	for i, g := range g1 {
-		t1[i] = id(g.h)
-	}
+	byHash := map[uint64][]int{}
 	for j, g := range g2 {
-		t2[j] = id(g.h)
+		byHash[g.h] = append(byHash[g.h], j)
 	}
-	drop1 := make([]bool, len(L1))
-	drop2 := make([]bool, len(L2))
-	for _, p := range lcs(t1, t2) {
-		a, b := g1[p.a], g2[p.b]
+	equal := func(a, b grp) bool {
 		if a.hi-a.lo != b.hi-b.lo {
-			continue
+			return false
 		}
-		same := true // exactCompare
-		for k := 0; k < a.hi-a.lo && same; k++ {
+		for k := 0; k < a.hi-a.lo; k++ {
 			x, y := L1[a.lo+k], L2[b.lo+k]
-			same = x.value == y.value && x.sig == y.sig
+			if x.value != y.value || x.sig != y.sig {
+				return false
+			}
 		}
-		if !same {
-			continue
-		}
-		for k := a.lo; k < a.hi; k++ {
-			drop1[k] = true
-		}
-		for k := b.lo; k < b.hi; k++ {
-			drop2[k] = true
+		return true
+	}
+	head1 := map[int]*cxLeaf{} // first leaf index -> collapsed leaf
+	head2 := map[int]*cxLeaf{}
+	skip1 := make([]bool, len(L1))
+	skip2 := make([]bool, len(L2))
+	n := 0
+	for _, a := range g1 {
+		q := byHash[a.h]
+		for k, j := range q {
+			b := g2[j]
+			if !equal(a, b) {
+				continue
+			}
+			byHash[a.h] = append(q[:k:k], q[k+1:]...)
+			n++
+			v := "\x00subtree-" + strconv.Itoa(n)
+			first1, first2 := L1[a.lo], L2[b.lo]
+			c1 := &cxLeaf{leaf: &leaf{kind: leafText, node: first1.node, value: v, sig: "\x00", group: first1.group, pos: first1.pos}, members: L1[a.lo:a.hi]}
+			c2 := &cxLeaf{leaf: &leaf{kind: leafText, node: first2.node, value: v, sig: "\x00", group: first2.group, pos: first2.pos}, members: L2[b.lo:b.hi]}
+			for _, x := range c1.members {
+				for _, kw := range x.kws {
+					kw.owner = x
+					c1.kws = append(c1.kws, kw)
+				}
+			}
+			for k := a.lo; k < a.hi; k++ {
+				skip1[k] = true
+			}
+			for _, y := range c2.members {
+				for _, kw := range y.kws {
+					kw.owner = y
+					c2.kws = append(c2.kws, kw)
+				}
+			}
+			for k := b.lo; k < b.hi; k++ {
+				skip2[k] = true
+			}
+			head1[a.lo], head2[b.lo] = c1, c2
+			break
 		}
 	}
-	keep := func(L []*cxLeaf, drop []bool) []*cxLeaf {
+	if n == 0 {
+		return L1, L2
+	}
+	rebuild := func(L []*cxLeaf, skip []bool, head map[int]*cxLeaf) []*cxLeaf {
 		out := make([]*cxLeaf, 0, len(L))
 		for i, x := range L {
-			if !drop[i] {
+			if c := head[i]; c != nil {
+				out = append(out, c)
+			}
+			if !skip[i] {
 				out = append(out, x)
 			}
 		}
 		return out
 	}
-	return keep(L1, drop1), keep(L2, drop2)
+	return rebuild(L1, skip1, head1), rebuild(L2, skip2, head2)
 }

@@ -26,29 +26,43 @@ type objEdit struct {
 	a, b int
 }
 
-// diffObjects aligns two object sequences as CX-Diff aligns leaves: an LCS
-// over the keys keeps the objects in common order; an object off the LCS
-// whose key is in the other version too has moved; between two LCS anchors,
-// leftover objects are paired as updates by their partial keys in order,
-// then one to one by position when both sides have the same number left
-// (when positional is set); the rest are inserted or deleted.
+// diffObjects aligns two object sequences as CX-Diff aligns leaves. An
+// LCS over the objects' identities (their first partial key, such as a
+// row's first cell or a link's target, or the whole key when there is
+// none) keeps the objects in common order, as CX-Diff's signature tokens
+// do; an aligned pair whose keys differ is an update. Off the LCS, an
+// object whose whole key is in the other version too has moved; leftover
+// objects are then paired as updates by each partial key in turn, and
+// between two LCS anchors one to one by position when both sides have the
+// same number left (when positional is set); the rest are inserted or
+// deleted.
 func diffObjects(old, new []object, positional bool) []objEdit {
 	in := &interner{m: make(map[tokenKey]int32, len(old)+len(new))}
+	ident := func(o *object) int32 {
+		if len(o.keys) > 0 && o.keys[0] != "" {
+			return in.id(1, o.keys[0], "")
+		}
+		return in.id(0, o.key, "")
+	}
 	t1 := make([]int32, len(old))
 	t2 := make([]int32, len(new))
 	for i := range old {
-		t1[i] = in.id(0, old[i].key, "")
+		t1[i] = ident(&old[i])
 	}
 	for j := range new {
-		t2[j] = in.id(0, new[j].key, "")
+		t2[j] = ident(&new[j])
 	}
 	pairs := lcs(t1, t2)
 	usedA := make([]bool, len(old))
 	usedB := make([]bool, len(new))
 	gapA := make([]int, len(old)) // number of anchors before
 	gapB := make([]int, len(new))
+	var edits []objEdit
 	for _, p := range pairs {
 		usedA[p.a], usedB[p.b] = true, true
+		if old[p.a].key != new[p.b].key {
+			edits = append(edits, objEdit{Update, p.a, p.b})
+		}
 	}
 	g := 0
 	for i := range old {
@@ -64,7 +78,12 @@ func diffObjects(old, new []object, positional bool) []objEdit {
 		}
 		gapB[j] = g
 	}
-	var edits []objEdit
+	for i := range old {
+		t1[i] = in.id(0, old[i].key, "")
+	}
+	for j := range new {
+		t2[j] = in.id(0, new[j].key, "")
+	}
 	// moves: same key, off the LCS
 	queue := map[int32][]int{}
 	for j := range new {
@@ -83,7 +102,36 @@ func diffObjects(old, new []object, positional bool) []objEdit {
 			edits = append(edits, objEdit{Move, i, j})
 		}
 	}
-	// updates within each gap
+	// updates by partial keys, in order
+	nk := 0
+	if len(old) > 0 {
+		nk = len(old[0].keys)
+	}
+	for k := 0; k < nk; k++ {
+		byKey := map[string][]int{}
+		for j := range new {
+			if !usedB[j] && k < len(new[j].keys) && new[j].keys[k] != "" {
+				byKey[new[j].keys[k]] = append(byKey[new[j].keys[k]], j)
+			}
+		}
+		for i := range old {
+			if usedA[i] || k >= len(old[i].keys) || old[i].keys[k] == "" {
+				continue
+			}
+			q := byKey[old[i].keys[k]]
+			for len(q) > 0 && usedB[q[0]] {
+				q = q[1:]
+			}
+			if len(q) > 0 {
+				j := q[0]
+				q = q[1:]
+				usedA[i], usedB[j] = true, true
+				edits = append(edits, objEdit{Update, i, j})
+			}
+			byKey[old[i].keys[k]] = q
+		}
+	}
+	// positional updates within each gap
 	type bucket struct{ as, bs []int }
 	gaps := map[int]*bucket{}
 	get := func(g int) *bucket {
@@ -115,24 +163,6 @@ func diffObjects(old, new []object, positional bool) []objEdit {
 		b := gaps[g]
 		if len(b.as) == 0 || len(b.bs) == 0 {
 			continue
-		}
-		nk := 0
-		if len(old) > 0 {
-			nk = len(old[b.as[0]].keys)
-		}
-		for k := 0; k < nk; k++ {
-			for _, i := range b.as {
-				if usedA[i] || k >= len(old[i].keys) || old[i].keys[k] == "" {
-					continue
-				}
-				for _, j := range b.bs {
-					if !usedB[j] && k < len(new[j].keys) && new[j].keys[k] == old[i].keys[k] {
-						usedA[i], usedB[j] = true, true
-						edits = append(edits, objEdit{Update, i, j})
-						break
-					}
-				}
-			}
 		}
 		if positional {
 			var ra, rb []int

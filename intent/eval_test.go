@@ -1,0 +1,319 @@
+package intent
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/spec"
+	"github.com/vigil-web/vigil/treediff"
+)
+
+// monitor parses the Monitor clause of a sentinel.
+func monitor(t *testing.T, clause string) spec.Expr {
+	t.Helper()
+	s, err := spec.ParseSentinel("test", []byte("Create Sentinel s1 Using http://example.com/ Monitor "+clause))
+	if err != nil {
+		t.Fatalf("parse %q: %v", clause, err)
+	}
+	return s.Monitor.X
+}
+
+func evalClause(t *testing.T, old, new, clause string) *Result {
+	t.Helper()
+	p := NewPair(parseDoc(t, old), parseDoc(t, new), nil, nil)
+	r, err := p.Evaluate(monitor(t, clause))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestComposite is the note's §7.6: the truth table and the seed's example
+// "all words AND NOT phrase {Lord of the Rings}".
+func TestComposite(t *testing.T) {
+	const (
+		base   = `<html><body><ul><li>Lord of the Rings by Tolkien</li><li>Dune by Herbert</li></ul><a href="/a">A</a></body></html>`
+		words  = `<html><body><ul><li>Lord of the Rings by Tolkien</li><li>Dune by Herbert</li><li>Emma by Austen</li></ul><a href="/a">A</a></body></html>`
+		phrase = `<html><body><ul><li>Dune by Herbert</li><li>Emma by Austen</li></ul><a href="/a">A</a></body></html>`
+		links  = `<html><body><ul><li>Lord of the Rings by Tolkien</li><li>Dune by Herbert</li></ul><a href="/b">A</a></body></html>`
+	)
+	tests := []struct {
+		name, new, clause string
+		want              bool
+	}{
+		{"words changed, phrase unchanged: notify", words, `all words AND NOT phrase {"Lord of the Rings"}`, true},
+		{"words changed with the phrase: no", phrase, `all words AND NOT phrase {"Lord of the Rings"}`, false},
+		{"nothing changed: no", base, `all words AND NOT phrase {"Lord of the Rings"}`, false},
+		{"OR: only t1", words, `all words OR all links`, true},
+		{"OR: only t2", links, `all words OR all links`, true},
+		{"OR: neither", base, `all words OR all links`, false},
+		{"AND: only t1", words, `all words AND all links`, false},
+		{"AND: both", `<html><body><ul><li>X</li></ul><a href="/b">A</a></body></html>`, `all words AND all links`, true},
+		{"NOT: change", links, `NOT all links`, false},
+		{"NOT: no change", words, `NOT all links`, true},
+		{"nested", links, `(all words OR all links) AND NOT keywords {Tolkien}`, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := evalClause(t, base, tc.new, tc.clause)
+			if r.Matched != tc.want {
+				t.Errorf("Matched = %v, want %v (%+v)", r.Matched, tc.want, r)
+			}
+			// the composite agrees with the spec package's reference evaluator
+			p := NewPair(parseDoc(t, base), parseDoc(t, tc.new), nil, nil)
+			x := monitor(t, tc.clause)
+			ref := spec.Eval(x, func(ct *spec.ChangeType) bool {
+				r, err := p.Primitive(ct)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return r.Matched
+			})
+			if ref != r.Matched {
+				t.Errorf("spec.Eval = %v, Evaluate = %v", ref, r.Matched)
+			}
+		})
+	}
+}
+
+// TestShared checks that one Pair computes each primitive once: the same
+// *Result comes back for every expression that uses it.
+func TestShared(t *testing.T) {
+	p := NewPair(parseDoc(t, `<html><body><img src="a.png"></body></html>`), parseDoc(t, `<html><body><img src="b.png"></body></html>`), nil, nil)
+	a, err := p.Evaluate(monitor(t, `all images`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := p.Evaluate(monitor(t, `all links AND all images`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Operands[1] != a {
+		t.Error("all images computed twice")
+	}
+	if len(p.contents) != 1 {
+		t.Errorf("%d extractions, want 1", len(p.contents))
+	}
+}
+
+// TestEmptyDelta: an empty delta from treediff answers "no change".
+func TestEmptyDelta(t *testing.T) {
+	old, new := parseDoc(t, books), parseDoc(t, books)
+	d, err := treediff.Diff(old, new, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewPair(old, new, d, nil)
+	r, err := p.Evaluate(monitor(t, `any change OR all words`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Matched {
+		t.Errorf("change reported for equal versions: %+v", r)
+	}
+}
+
+// TestCompareVectors is the note's §7.7.
+func TestCompareVectors(t *testing.T) {
+	tests := []struct {
+		c    Compare
+		want []VersionPair
+	}{
+		{Compare{Method: spec.Pairwise}, []VersionPair{{1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 8}, {8, 9}}},
+		{Compare{}, []VersionPair{{1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 8}, {8, 9}}},
+		{Compare{Method: spec.MovingN, N: 4}, []VersionPair{{1, 4}, {2, 5}, {3, 6}, {4, 7}, {5, 8}, {6, 9}}},
+		{Compare{Method: spec.EveryN, N: 4}, []VersionPair{{1, 5}, {5, 9}}}, // reading A
+	}
+	for _, tc := range tests {
+		if got := tc.c.Pairs(9); !slices.Equal(got, tc.want) {
+			t.Errorf("%v %d: got %v, want %v", tc.c.Method, tc.c.N, got, tc.want)
+		}
+	}
+	// Equivalence (reading A): every 3 at 10 minutes compares the versions
+	// pairwise at 30 minutes does. Version v is fetched at 10(v-1) minutes.
+	every := Compare{Method: spec.EveryN, N: 3}.Pairs(31)
+	var times [][2]int
+	for _, p := range every {
+		times = append(times, [2]int{10 * (p.Old - 1), 10 * (p.New - 1)})
+	}
+	var pairwise [][2]int
+	for _, p := range (Compare{Method: spec.Pairwise}).Pairs(11) {
+		pairwise = append(pairwise, [2]int{30 * (p.Old - 1), 30 * (p.New - 1)})
+	}
+	if !slices.Equal(times, pairwise) {
+		t.Errorf("every 3 at 10 min %v != pairwise at 30 min %v", times, pairwise)
+	}
+	if _, ok := (Compare{Method: spec.EveryN, N: 4}).Reference(4); ok {
+		t.Error("every 4 compares version 4")
+	}
+	if err := (Compare{Method: spec.MovingN, N: 1}).Validate(); err == nil {
+		t.Error("moving 1 accepted")
+	}
+	if c := CompareOf(&spec.CompareClause{Method: spec.MovingN, N: 4}); c.N != 4 || c.Method != spec.MovingN {
+		t.Errorf("CompareOf: %+v", c)
+	}
+}
+
+// TestHTMLCases are the changes a user would write sentinels for.
+func TestHTMLCases(t *testing.T) {
+	page := func(body string) string {
+		return `<!DOCTYPE html><html><head><title>Shop</title><script>var keyword = "recall";</script><style>.x{}</style></head><body>` + body + `</body></html>`
+	}
+	t.Run("link href changed", func(t *testing.T) {
+		r := evalClause(t, page(`<p>See <a href="/terms-2024">our terms</a>.</p>`), page(`<p>See <a href="/terms-2025">our terms</a>.</p>`), `all links`)
+		if len(r.Changes) != 1 {
+			t.Fatalf("changes %+v", r.Changes)
+		}
+		c := r.Changes[0]
+		if c.Op != Update || !slices.Equal(c.Fields, []string{"href"}) || c.Link.OldHref != "/terms-2024" || c.Link.NewHref != "/terms-2025" || c.Link.OldText != "our terms" || c.Link.Context != "/html[1]/body[1]/p[1]" {
+			t.Errorf("change %+v link %+v", c, c.Link)
+		}
+	})
+	t.Run("link text changed, link added and removed", func(t *testing.T) {
+		r := evalClause(t, page(`<a href="/a">Home</a><a href="/b">Old</a><a href="/c">Gone</a>`),
+			page(`<a href="/a">Start</a><a href="/b">Old</a><a href="/d">New</a><a href="/e">Extra</a>`), `all links`)
+		got := briefs(r.Changes)
+		want := []string{"delete(/c,3)", "insert(/d,3)", "insert(/e,4)", "update(/a->/a,1,1)"}
+		if !slices.Equal(got, want) {
+			t.Errorf("got %v, want %v", got, want)
+		}
+	})
+	t.Run("image replaced", func(t *testing.T) {
+		r := evalClause(t, page(`<img src="/logo-old.png" alt="Logo"><img src="/x.png" alt="X">`), page(`<img src="/logo-new.png" alt="Logo"><img src="/x.png" alt="X">`), `all images`)
+		if len(r.Changes) != 1 || r.Changes[0].Op != Update || !slices.Equal(r.Changes[0].Fields, []string{"src"}) || r.Changes[0].Image.NewSrc != "/logo-new.png" {
+			t.Errorf("changes %+v", r.Changes)
+		}
+	})
+	t.Run("table row added in the middle", func(t *testing.T) {
+		table := func(rows ...string) string {
+			s := `<table id="prices"><thead><tr><th>Item</th><th>Price</th></tr></thead><tbody>`
+			for _, r := range rows {
+				f := strings.Split(r, "=")
+				s += "<tr><td>" + f[0] + "</td><td>" + f[1] + "</td></tr>"
+			}
+			return s + "</tbody></table>"
+		}
+		r := evalClause(t, page(table("Apple=1", "Pear=2", "Plum=3")), page(table("Apple=1", "Pear=2", "Kiwi=5", "Plum=3")), `table {prices}`)
+		if len(r.Changes) != 1 {
+			t.Fatalf("changes %+v", r.Changes)
+		}
+		c := r.Changes[0]
+		if c.Kind != KindTableRow || c.Op != Insert || c.NewPos != 4 || c.New != "Kiwi | 5" || c.Table.Table != "prices" || c.Table.Row != "Kiwi" {
+			t.Errorf("change %+v %+v", c, c.Table)
+		}
+		// a cell update, a removed row and a moved row
+		r = evalClause(t, page(table("Apple=1", "Pear=2", "Plum=3", "Fig=4")), page(table("Fig=4", "Apple=1", "Pear=9")), `table`)
+		got := briefs(r.Changes)
+		want := []string{"delete(Plum | 3,4)", "move(Fig | 4,5,2)", "update(2->9,3,4)"}
+		if !slices.Equal(got, want) {
+			t.Errorf("got %v, want %v", got, want)
+		}
+		for _, c := range r.Changes {
+			if c.Kind == KindTableCell && (c.Table.Header != "Price" || c.Table.Column != 2 || c.Table.Row != "Pear") {
+				t.Errorf("cell %+v", c.Table)
+			}
+		}
+	})
+	t.Run("list reordered", func(t *testing.T) {
+		r := evalClause(t, page(`<ol id="top"><li>Alpha</li><li>Beta</li><li>Gamma</li><li>Delta</li></ol>`),
+			page(`<ol id="top"><li>Gamma</li><li>Alpha</li><li>Beta</li><li>Delta</li></ol>`), `list {top}`)
+		if len(r.Changes) != 1 || r.Changes[0].Op != Move || r.Changes[0].Old != "Gamma" || r.Changes[0].OldPos != 3 || r.Changes[0].NewPos != 1 {
+			t.Errorf("changes %+v", r.Changes)
+		}
+		for _, c := range r.Changes {
+			if c.Op == Insert || c.Op == Delete {
+				t.Errorf("reorder reported as %s", c.Op)
+			}
+		}
+		// any change sees the same reordering as a move of a leaf
+		r = evalClause(t, page(`<ol><li>Alpha</li><li>Beta</li><li>Gamma</li></ol>`), page(`<ol><li>Gamma</li><li>Alpha</li><li>Beta</li></ol>`), `any change`)
+		if len(r.Changes) != 1 || r.Changes[0].Op != Move {
+			t.Errorf("any change: %+v", r.Changes)
+		}
+	})
+	t.Run("price changed", func(t *testing.T) {
+		old := page(`<div class="product"><span class="price">$1,299.00</span></div>`)
+		new := page(`<div class="product"><span class="price">$1,199.00</span></div>`)
+		r := evalClause(t, old, new, `value In css "span.price" decreases`)
+		if !r.Matched || len(r.Changes) != 1 {
+			t.Fatalf("result %+v", r)
+		}
+		v := r.Changes[0].Value
+		if *v.Old != 1299 || *v.New != 1199 || v.Delta != -100 || v.Direction != "decreased" {
+			t.Errorf("value %+v", v)
+		}
+		if r := evalClause(t, old, new, `value In css "span.price" increases`); r.Matched {
+			t.Error("increases matched a decrease")
+		}
+		r = evalClause(t, old, new, `value In xpath "//span[@class='price']" falls below 1200`)
+		if !r.Matched || r.Changes[0].Value.Crossed != "below" || *r.Changes[0].Value.Threshold != 1200 {
+			t.Errorf("falls below: %+v", r)
+		}
+		if r := evalClause(t, old, new, `value In css "span.price" falls below 1000`); r.Matched {
+			t.Error("falls below 1000 matched")
+		}
+		if r := evalClause(t, new, old, `value In css "span.price" rises above 1200`); !r.Matched || r.Changes[0].Value.Crossed != "above" {
+			t.Errorf("rises above: %+v", r)
+		}
+		// all words sees the price as a replaced word
+		r = evalClause(t, old, new, `all words`)
+		if got := briefs(r.Changes); !slices.Equal(got, []string{"update($1,299.00->$1,199.00,2,2)"}) {
+			t.Errorf("words: %v", got)
+		}
+	})
+	t.Run("keyword only in a script", func(t *testing.T) {
+		old := page(`<p>Nothing to see.</p>`)
+		new := strings.Replace(old, `var keyword = "recall";`, `var keyword = "recall"; var recall = 1;`, 1)
+		new = strings.Replace(new, `.x{}`, `.recall{}`, 1)
+		new = strings.Replace(new, `<p>`, `<!-- recall --><noscript>recall</noscript><template>recall</template><p>`, 1)
+		for _, clause := range []string{`keywords {recall}`, `any change`, `all words`, `phrase {"recall"}`, `regular expression {"recall"}`} {
+			if r := evalClause(t, old, new, clause); r.Matched {
+				t.Errorf("%s: %+v", clause, r.Changes)
+			}
+		}
+		if r := evalClause(t, old, strings.Replace(old, "Nothing", "A recall, nothing", 1), `keywords {recall}`); !r.Matched {
+			t.Error("keyword in the text not found")
+		}
+	})
+	t.Run("scope and ignore", func(t *testing.T) {
+		old := page(`<div id="main"><p>Price list</p></div><footer><p>Updated today</p></footer>`)
+		new := page(`<div id="main"><p>Price list</p></div><footer><p>Updated yesterday</p></footer>`)
+		if r := evalClause(t, old, new, `any change In css "#main"`); r.Matched {
+			t.Errorf("scoped: %+v", r.Changes)
+		}
+		if r := evalClause(t, old, new, `all words Ignore xpath "//footer"`); r.Matched {
+			t.Errorf("ignored: %+v", r.Changes)
+		}
+		if r := evalClause(t, old, new, `all words`); !r.Matched {
+			t.Error("footer change not seen")
+		}
+		if r := evalClause(t, old, new, `all words except {today, yesterday}`); r.Matched {
+			t.Errorf("except: %+v", r.Changes)
+		}
+	})
+	t.Run("regular expression", func(t *testing.T) {
+		r := evalClause(t, page(`<p>Order by 12/01/2026 or 12/05/2026</p>`), page(`<p>Order by 12/03/2026 or 12/05/2026</p>`), `regular expression {"\\d+/\\d+/\\d{4}"}`)
+		if got := briefs(r.Changes); !slices.Equal(got, []string{"update(12/01/2026->12/03/2026,1,1)"}) {
+			t.Errorf("got %v", got)
+		}
+	})
+}
+
+func TestParseNumber(t *testing.T) {
+	tests := []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{"$1,299.00", 1299, true}, {"1.299,00 €", 1299, true}, {"12,5", 12.5, true}, {"-3", -3, true},
+		{"1,199", 1199, true}, {"Price: 42 USD", 42, true}, {"0.125", 0.125, true}, {"none", 0, false},
+		{"1 299", 1, true}, {"3.14", 3.14, true}, {"10.000.000", 10000000, true}, {"−7.5", -7.5, true},
+	}
+	for _, tc := range tests {
+		got, ok := ParseNumber(tc.in)
+		if ok != tc.ok || got != tc.want {
+			t.Errorf("ParseNumber(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}

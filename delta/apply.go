@@ -52,7 +52,7 @@ type applier struct {
 	doc    *tree.Document
 	d      *Delta
 	opts   applyOptions
-	byXID  map[tree.XID]*tree.Node
+	byXID  *nodeIndex
 	parked map[tree.XID]*tree.Node
 }
 
@@ -63,14 +63,13 @@ func apply(doc *tree.Document, d *Delta, opts applyOptions) (*tree.Document, err
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}
-	if opts.checkMaps && len(d.FromXIDMap.XIDs) > 0 {
-		if err := compareMap(doc.XIDMap(), d.FromXIDMap, "the document's XID-map", "the delta's source XID-map"); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrConflict, err)
-		}
-	}
 	a := &applier{doc: doc.Clone(), d: d, opts: opts, parked: make(map[tree.XID]*tree.Node)}
+	var want tree.XIDMap
+	if opts.checkMaps {
+		want = d.FromXIDMap
+	}
 	var err error
-	if a.byXID, err = indexXIDs(a.doc.Root); err != nil {
+	if a.byXID, err = indexTree(a.doc.Root, want, maxXID(doc.NextXID, d.ToXIDMap.Next)); err != nil {
 		return nil, fmt.Errorf("apply delta: %w", err)
 	}
 	if err := a.deletes(); err != nil {
@@ -114,7 +113,7 @@ func (a *applier) deletes() error {
 		if op.Kind != Delete {
 			continue
 		}
-		p, ok := a.byXID[op.Parent]
+		p, ok := a.byXID.get(op.Parent)
 		if !ok {
 			return conflict(i, op, "parent XID %d not in document", op.Parent)
 		}
@@ -146,14 +145,14 @@ func (a *applier) deletes() error {
 	// their own.
 	for _, i := range plain {
 		op := &a.d.Ops[i]
-		c := a.byXID[op.Root()]
+		c, _ := a.byXID.get(op.Root())
 		if msg := diffDetached(op.Content, c); msg != "" {
 			return conflict(i, op, "deleted subtree differs from the document's: %s", msg)
 		}
 	}
 	for _, i := range plain {
 		for _, x := range a.d.Ops[i].XIDs.XIDs {
-			delete(a.byXID, x)
+			a.byXID.del(x)
 		}
 	}
 	for _, p := range dirty {
@@ -186,20 +185,20 @@ func diffDetached(content, n *tree.Node) string {
 				kids = append(kids, c)
 			}
 		}
-		where := fmt.Sprintf("at XID %d", y.XID)
+		where := func() string { return fmt.Sprintf("at XID %d", y.XID) }
 		switch {
 		case x.XID != y.XID:
 			return fmt.Sprintf("XID %d in the delta, %d in the document", x.XID, y.XID)
 		case x.Kind != y.Kind:
-			return fmt.Sprintf("%s: a %s in the delta, a %s in the document", where, x.Kind, y.Kind)
+			return fmt.Sprintf("%s: a %s in the delta, a %s in the document", where(), x.Kind, y.Kind)
 		case x.Name != y.Name:
-			return fmt.Sprintf("%s: name %q in the delta, %q in the document", where, x.Name, y.Name)
+			return fmt.Sprintf("%s: name %q in the delta, %q in the document", where(), x.Name, y.Name)
 		case x.Value != y.Value:
-			return fmt.Sprintf("%s: value %q in the delta, %q in the document", where, clip(x.Value), clip(y.Value))
+			return fmt.Sprintf("%s: value %q in the delta, %q in the document", where(), clip(x.Value), clip(y.Value))
 		case !sameAttrs(x.Attrs, y.Attrs):
-			return fmt.Sprintf("%s: attributes %v in the delta, %v in the document", where, x.Attrs, y.Attrs)
+			return fmt.Sprintf("%s: attributes %v in the delta, %v in the document", where(), x.Attrs, y.Attrs)
 		case len(x.Children) != len(kids):
-			return fmt.Sprintf("%s: %d children in the delta, %d in the document", where, len(x.Children), len(kids))
+			return fmt.Sprintf("%s: %d children in the delta, %d in the document", where(), len(x.Children), len(kids))
 		}
 		for i := len(kids) - 1; i >= 0; i-- {
 			stack = append(stack, pair{x.Children[i], kids[i]})
@@ -243,28 +242,6 @@ func sameAttrs(a, b []tree.Attr) bool {
 	return true
 }
 
-// indexXIDs indexes a tree by XID; every node must have one, unique.
-func indexXIDs(root *tree.Node) (map[tree.XID]*tree.Node, error) {
-	idx := make(map[tree.XID]*tree.Node)
-	var err error
-	tree.Walk(root, func(n *tree.Node) bool {
-		if err != nil {
-			return false
-		}
-		if n.XID == 0 {
-			err = fmt.Errorf("%w: node %s has no XID", ErrConflict, tree.Path(n))
-			return false
-		}
-		if _, dup := idx[n.XID]; dup {
-			err = fmt.Errorf("%w: XID %d is used twice in the document", ErrConflict, n.XID)
-			return false
-		}
-		idx[n.XID] = n
-		return true
-	})
-	return idx, err
-}
-
 func clip(s string) string {
 	if len(s) > 40 {
 		return s[:37] + "..."
@@ -291,12 +268,12 @@ func (a *applier) inserts() error {
 			nodes[i] = c
 		} else {
 			for _, x := range op.XIDs.XIDs {
-				if _, used := a.byXID[x]; used {
+				if _, used := a.byXID.get(x); used {
 					return conflict(i, op, "inserted XID %d is in use in the document", x)
 				}
 			}
 			c := a.doc.CloneNode(op.Content)
-			tree.Walk(c, func(n *tree.Node) bool { a.byXID[n.XID] = n; return true })
+			tree.Walk(c, func(n *tree.Node) bool { a.byXID.set(n.XID, n); return true })
 			nodes[i] = c
 		}
 		if _, ok := groups[op.Parent]; !ok {
@@ -307,7 +284,7 @@ func (a *applier) inserts() error {
 	for _, px := range order {
 		g := groups[px]
 		first := &a.d.Ops[g[0]]
-		p, ok := a.byXID[px]
+		p, ok := a.byXID.get(px)
 		if !ok {
 			return conflict(g[0], first, "parent XID %d not in document", px)
 		}
@@ -349,7 +326,7 @@ func (a *applier) nodeChanges() error {
 		default:
 			continue
 		}
-		n, ok := a.byXID[op.Node]
+		n, ok := a.byXID.get(op.Node)
 		if !ok {
 			return conflict(i, op, "element XID %d not in document", op.Node)
 		}
@@ -397,27 +374,29 @@ func (a *applier) finish() error {
 	}
 	reached := 0
 	var max tree.XID
-	var xids []tree.XID
+	check := a.opts.checkMaps && len(a.d.ToXIDMap.XIDs) > 0
+	want := a.d.ToXIDMap.XIDs
+	differs := false
 	tree.PostOrder(a.doc.Root, func(n *tree.Node) {
+		if check && (reached >= len(want) || want[reached] != n.XID) {
+			differs = true
+		}
 		reached++
 		n.Post = 1
 		max = maxXID(max, n.XID)
-		xids = append(xids, n.XID)
 	})
-	if reached != len(a.byXID) {
+	if reached != a.byXID.len() {
 		for i := range a.d.Ops {
 			op := &a.d.Ops[i]
-			if op.Kind == Insert && op.Move && a.byXID[op.Root()].Post != 1 {
+			if n, _ := a.byXID.get(op.Root()); op.Kind == Insert && op.Move && n.Post != 1 {
 				return conflict(i, op, "XID %d is moved into its own subtree", op.Root())
 			}
 		}
 		panic("delta: unreachable nodes after apply without a cyclic move")
 	}
-	got := tree.XIDMap{XIDs: xids}
-	if a.opts.checkMaps && len(a.d.ToXIDMap.XIDs) > 0 {
-		if err := compareMap(got, a.d.ToXIDMap, "the result's XID-map", "the delta's target XID-map"); err != nil {
-			return fmt.Errorf("%w: %v", ErrConflict, err)
-		}
+	if check && (differs || reached != len(want)) {
+		err := compareMap(a.doc.XIDMap(), a.d.ToXIDMap, "the result's XID-map", "the delta's target XID-map")
+		return fmt.Errorf("%w: %v", ErrConflict, err)
 	}
 	next := maxXID(a.d.ToXIDMap.Next, a.doc.NextXID)
 	a.doc.NextXID = maxXID(next, max+1)

@@ -1,0 +1,159 @@
+package delta
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// benchCase is a generated document of about the given size in bytes (as
+// compact XML) and two next versions, each with changed% of its nodes
+// changed.
+type benchCase struct {
+	a, b, c *tree.Document
+	d1, d2  *Delta
+	bytes   int
+}
+
+var benchCases sync.Map
+
+func xmlSize(d *tree.Document) int {
+	var b bytes.Buffer
+	dd := &Delta{Ops: []Op{{Kind: Insert, Parent: 1, Pos: 1, XIDs: d.XIDMap(), Content: d.Root}}}
+	if err := EncodeXML(&b, dd); err != nil {
+		panic(err)
+	}
+	return b.Len()
+}
+
+func getBenchCase(b *testing.B, nodes int, changed int) *benchCase {
+	key := [2]int{nodes, changed}
+	if c, ok := benchCases.Load(key); ok {
+		return c.(*benchCase)
+	}
+	r := rand.New(rand.NewPCG(42, uint64(nodes)))
+	c := &benchCase{a: genDoc(r, nodes)}
+	n := c.a.Root.Size()
+	c.b = mutate(r, c.a, n*changed/100)
+	c.c = mutate(r, c.b, n*changed/100)
+	var err error
+	if c.d1, err = Build(c.a, c.b); err != nil {
+		b.Fatal(err)
+	}
+	if c.d2, err = Build(c.b, c.c); err != nil {
+		b.Fatal(err)
+	}
+	c.bytes = xmlSize(c.a)
+	benchCases.Store(key, c)
+	return c
+}
+
+const (
+	nodes1MB  = 40000
+	nodes10MB = 400000
+)
+
+func BenchmarkApply(b *testing.B) {
+	for _, size := range []struct {
+		name  string
+		nodes int
+	}{{"1MB", nodes1MB}, {"10MB", nodes10MB}} {
+		b.Run(size.name, func(b *testing.B) {
+			c := getBenchCase(b, size.nodes, 10)
+			b.SetBytes(int64(c.bytes))
+			b.ReportMetric(float64(len(c.d1.Ops)), "ops")
+			b.ResetTimer()
+			for b.Loop() {
+				if _, err := Apply(c.a, c.d1); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkInvert(b *testing.B) {
+	c := getBenchCase(b, nodes1MB, 10)
+	for b.Loop() {
+		Invert(c.d1)
+	}
+}
+
+func BenchmarkCompose(b *testing.B) {
+	c := getBenchCase(b, nodes1MB, 10)
+	b.ReportMetric(float64(len(c.d1.Ops)+len(c.d2.Ops)), "ops")
+	b.Run("pure", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := Compose(c.d1, c.d2); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("with-documents", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := ComposeWith(c.a, c.d1, c.d2); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkEncodeXML(b *testing.B) {
+	c := getBenchCase(b, nodes1MB, 10)
+	var buf bytes.Buffer
+	if err := EncodeXML(&buf, c.d1); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(buf.Len()))
+	for b.Loop() {
+		buf.Reset()
+		if err := EncodeXML(&buf, c.d1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkDecodeXML(b *testing.B) {
+	c := getBenchCase(b, nodes1MB, 10)
+	var buf bytes.Buffer
+	if err := EncodeXML(&buf, c.d1); err != nil {
+		b.Fatal(err)
+	}
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := DecodeXML(bytes.NewReader(data)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEncodeJSON(b *testing.B) {
+	c := getBenchCase(b, nodes1MB, 10)
+	var buf bytes.Buffer
+	for b.Loop() {
+		buf.Reset()
+		if err := EncodeJSON(&buf, c.d1); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.SetBytes(int64(buf.Len()))
+}
+
+func BenchmarkDecodeJSON(b *testing.B) {
+	c := getBenchCase(b, nodes1MB, 10)
+	var buf bytes.Buffer
+	if err := EncodeJSON(&buf, c.d1); err != nil {
+		b.Fatal(err)
+	}
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := DecodeJSON(bytes.NewReader(data)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

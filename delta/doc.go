@@ -19,15 +19,50 @@
 // the attribute's name. Each operation carries what is needed to undo it, so
 // the delta is "completed" in the seed's sense.
 //
-// # Apply, Invert, Canonicalize
+// # Phases, in the seed's order
 //
-// Apply works as the reference tool does (thesis §4.4): deletes first, with
-// moved subtrees parked by XID, then inserts parent by parent in ascending
-// position, then renames and attribute operations; it works on a clone, so a
-// refused delta leaves the document as it was. Invert swaps deletes and
-// inserts and old and new values. Canonicalize sorts the operations into a
-// canonical XyScript order computed from the operations alone, and Equal
-// compares deltas in that order.
+//   - Build (thesis §3.5, phase 5 of XyDiff): the delta between two
+//     versions whose nodes already carry XIDs.
+//   - Delta.Validate and Validate (Def. 4.2.1, 4.2.2): a delta well-formed on
+//     its own, and fitting a document: parent exists, position in range,
+//     deleted subtree identical XIDs included, inserted XIDs unused.
+//   - Apply (§4.4, and the reference tool): deletes first, with moved
+//     subtrees parked by XID, then inserts parent by parent in ascending
+//     position, then renames and attribute operations. It works on a clone,
+//     so a refused delta leaves the document as it was, and it is linear in
+//     the size of the document plus the delta.
+//   - Invert (§4.4): deletes and inserts swap, and so do old and new values.
+//   - Canonicalize and Equal (Def. 4.2.12, figure 4.2 COMPARE): a canonical
+//     XyScript order computed from the operations alone, so that deltas with
+//     the same operations compare equal.
+//   - Compose (Def. 4.2.5, Cor. 4.2.15, §4.3 "cutting" moves): the
+//     aggregation of two consecutive deltas without the documents;
+//     ComposeWith does it through the documents.
+//   - EncodeXML, DecodeXML, EncodeJSON, DecodeJSON: the formats below.
+//
+// # Composition
+//
+// The seed aggregates by concatenating the two XyScripts and bubble-sorting
+// them back into a XyScript with its swap lemmas (4.2.6-4.2.11), which needs
+// ancestor paths that the deltas do not carry (header trees the seed never
+// specifies, and full XID-maps for moves that the XyDiff tool does not
+// write). Compose reaches the same result another way: what the deltas say
+// about the middle version (the subtrees the first inserts and the second
+// deletes, and the parent and position of every operation) is a partial
+// document, exact where known, with stand-ins for the siblings no operation
+// names and opaque elements for nodes known only by their XID. Undoing the
+// first delta on it and applying the second give partial first and last
+// versions, exact at every position the composed delta needs, and Build
+// between the two, with the stand-ins pinned in place, gives the composed
+// delta. Each swap lemma shows up as a case of that construction (an insert
+// followed by a delete of the same node leaves no trace; a delete inside an
+// inserted subtree shrinks the insert's content; a delete of an ancestor
+// takes the V0 values of what the first delta changed inside it;
+// positions are re-mapped by the other delta's operations under the same
+// parent), and attribute operations and renames of opaque elements are
+// combined per element and name. Compose refuses (ErrNotComposable) only
+// deltas that do not follow each other; on the generated chains of the
+// tests it composes every pair.
 //
 // # Formats
 //
@@ -109,6 +144,10 @@
 //     insert never waits for its parent as in the reference tool's
 //     round-robin; a move into its own subtree, which that scheduling turns
 //     into "no progress", is found by a reachability check instead.
+//   - Composition does not bubble-sort a concatenated script with the swap
+//     lemmas; it rebuilds the delta from partial versions (see
+//     Composition), so it needs neither the header ancestor trees of §4.2
+//     nor full XID-maps on moves (§10 items 7, 9 and 11 of the notes).
 //   - Canonical order between different parents is by XID, not by document
 //     position: the seed's COMPARE needs ancestor paths kept in header trees
 //     it never specifies, and the reference tool sorts against the document.

@@ -1,0 +1,346 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/warc"
+	"github.com/vigil-web/vigil/internal/warehouse"
+)
+
+func init() {
+	register(&command{
+		name:    "export warc",
+		summary: "write the warehouse's versions as WARC 1.1 records (gzip per record) to stdout",
+		run:     runExportWARC,
+	})
+	register(&command{
+		name:    "import warc",
+		summary: "read WARC response and revisit records into the warehouse",
+		run:     runImportWARC,
+	})
+}
+
+// fetchDurationField carries a version's fetch duration, which HTTP headers
+// have no place for (an extension field, as WARC 1.1 section 5 allows).
+const fetchDurationField = "Vigil-Fetch-Duration"
+
+func runExportWARC(ctx context.Context, env *environment, args []string) (int, error) {
+	fs := newFlags(env, "export warc", "--resource URL | --all [--since TIME] [--data DIR] > out.warc.gz")
+	sf := addStoreFlags(fs, env)
+	resURL := fs.String("resource", "", "export the versions of this URL")
+	all := fs.Bool("all", false, "export every resource")
+	since := fs.String("since", "", "only versions fetched at or after this time (RFC 3339 or YYYY-MM-DD)")
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return exitOK, err
+	}
+	if (*resURL == "") == !*all || fs.NArg() > 0 {
+		fs.Usage()
+		return exitError, errUsageShown
+	}
+	var sinceT time.Time
+	if *since != "" {
+		t, err := warc.ParseDate(*since)
+		if err != nil {
+			return exitError, fmt.Errorf("--since: want RFC 3339 or YYYY-MM-DD, got %q", *since)
+		}
+		sinceT = t
+	}
+	st, err := openStore(ctx, *sf.data, *sf.postgres)
+	if err != nil {
+		return exitError, err
+	}
+	defer st.Close()
+	wh, err := openWarehouse(st, warehouse.Options{})
+	if err != nil {
+		return exitError, err
+	}
+	var resources []*vigil.Resource
+	if *all {
+		resources, _, err = st.FindResources(ctx, vigil.ResourceFilter{})
+	} else {
+		var r *vigil.Resource
+		r, err = st.FindResourceByURL(ctx, *resURL)
+		resources = []*vigil.Resource{r}
+	}
+	if err != nil {
+		return exitError, err
+	}
+	bw := bufio.NewWriterSize(env.stdout, 1<<16)
+	ex := &warcExporter{wh: wh, st: st, w: warc.NewWriter(bw)}
+	if err := ex.warcinfo(); err != nil {
+		return exitError, err
+	}
+	for _, r := range resources {
+		if err := ex.resource(ctx, r, sinceT); err != nil {
+			return exitError, err
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return exitError, err
+	}
+	fmt.Fprintf(env.stderr, "exported %d responses and %d revisits of %d resources (%d failed fetches have no record)\n",
+		ex.responses, ex.revisits, len(resources), ex.skipped)
+	return exitOK, nil
+}
+
+type warcExporter struct {
+	wh                              *warehouse.Warehouse
+	st                              vigil.Store
+	w                               *warc.Writer
+	infoID                          string
+	responses, revisits, skipped int
+}
+
+func (ex *warcExporter) warcinfo() error {
+	ex.infoID = warc.NewID()
+	block := "software: Vigil (github.com/vigil-web/vigil)\r\n" +
+		"format: WARC File Format 1.1\r\n" +
+		"conformsTo: http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/\r\n" +
+		"description: versions exported from a Vigil web warehouse\r\n"
+	return ex.w.Write(&warc.Record{Header: warc.Header{
+		{Name: warc.FieldType, Value: warc.TypeWarcinfo},
+		{Name: warc.FieldRecordID, Value: warc.BracketID(ex.infoID)},
+		{Name: warc.FieldDate, Value: warc.FormatDate(time.Now())},
+		{Name: warc.FieldContentType, Value: "application/warc-fields"},
+	}, Block: []byte(block)})
+}
+
+// httpHeader reconstructs the response header from a version's metadata.
+func httpHeader(v *vigil.Version) http.Header {
+	h := http.Header{}
+	h.Set("Date", v.FetchedAt.UTC().Format(http.TimeFormat))
+	if v.ContentType != "" {
+		ct := v.ContentType
+		if v.Charset != "" {
+			ct = mime.FormatMediaType(v.ContentType, map[string]string{"charset": v.Charset})
+			if ct == "" {
+				ct = v.ContentType
+			}
+		}
+		h.Set("Content-Type", ct)
+	}
+	if v.ETag != "" {
+		h.Set("ETag", v.ETag)
+	}
+	if !v.LastModified.IsZero() {
+		h.Set("Last-Modified", v.LastModified.UTC().Format(http.TimeFormat))
+	}
+	return h
+}
+
+func (ex *warcExporter) resource(ctx context.Context, r *vigil.Resource, since time.Time) error {
+	const page = 500
+	var prev *vigil.Version
+	var prevID string
+	for off := 0; ; off += page {
+		vs, _, err := ex.st.FindVersions(ctx, vigil.VersionFilter{ResourceID: r.ID, Since: since, Offset: off, Limit: page})
+		if err != nil {
+			return err
+		}
+		for _, v := range vs {
+			if v.Error != "" || v.Status == 0 {
+				ex.skipped++
+				continue
+			}
+			if err := ex.version(ctx, r, v, prev, prevID); err != nil {
+				return fmt.Errorf("%s version %d: %w", r.URL, v.Seq, err)
+			}
+			if prev == nil || prev.ContentHash != v.ContentHash {
+				prev, prevID = v, responseID(r, v)
+			}
+		}
+		if len(vs) < page {
+			return nil
+		}
+	}
+}
+
+// recordID derives a record's id from its URL, fetch time and kind, so
+// that exporting the same version again (from this store or one it was
+// imported into) gives the same id.
+func recordID(r *vigil.Resource, v *vigil.Version, kind string) string {
+	return warc.NameID(r.URL + " " + warc.FormatDate(v.FetchedAt) + " " + kind)
+}
+
+func responseID(r *vigil.Resource, v *vigil.Version) string { return recordID(r, v, "response") }
+
+func (ex *warcExporter) version(ctx context.Context, r *vigil.Resource, v, prev *vigil.Version, prevID string) error {
+	date := warc.FormatDate(v.FetchedAt)
+	common := warc.Header{
+		{Name: warc.FieldDate, Value: date},
+		{Name: warc.FieldTargetURI, Value: r.URL},
+		{Name: warc.FieldWarcinfoID, Value: warc.BracketID(ex.infoID)},
+	}
+	if v.FetchDuration > 0 {
+		common = append(common, warc.Field{Name: fetchDurationField, Value: v.FetchDuration.String()})
+	}
+	h := httpHeader(v)
+	if prev != nil && prev.ContentHash == v.ContentHash {
+		// Identical to the previous version: a revisit with the HTTP header
+		// only, pointing at the response that holds the payload.
+		body, err := ex.wh.Body(ctx, v.ID)
+		if err != nil {
+			return err
+		}
+		hdr := append(warc.Header{
+			{Name: warc.FieldType, Value: warc.TypeRevisit},
+			{Name: warc.FieldRecordID, Value: warc.BracketID(recordID(r, v, "revisit"))},
+			{Name: warc.FieldProfile, Value: warc.ProfileIdenticalPayload},
+			{Name: warc.FieldRefersTo, Value: warc.BracketID(prevID)},
+			{Name: warc.FieldRefersToURI, Value: r.URL},
+			{Name: warc.FieldRefersToDate, Value: warc.FormatDate(prev.FetchedAt)},
+			{Name: warc.FieldPayloadDigest, Value: warc.Digest(body)},
+			{Name: warc.FieldContentType, Value: "application/http;msgtype=response"},
+		}, common...)
+		ex.revisits++
+		return ex.w.Write(&warc.Record{Header: hdr, Block: warc.HTTPResponseHead(v.Status, h, len(body))})
+	}
+	body, err := ex.wh.Body(ctx, v.ID)
+	if err != nil {
+		return err
+	}
+	id := responseID(r, v)
+	req, err := warc.HTTPRequest(r.URL, "Vigil")
+	if err != nil {
+		return err
+	}
+	if err := ex.w.Write(&warc.Record{Header: append(warc.Header{
+		{Name: warc.FieldType, Value: warc.TypeRequest},
+		{Name: warc.FieldRecordID, Value: warc.BracketID(recordID(r, v, "request"))},
+		{Name: warc.FieldConcurrentTo, Value: warc.BracketID(id)},
+		{Name: warc.FieldContentType, Value: "application/http;msgtype=request"},
+	}, common[:3]...), Block: req}); err != nil {
+		return err
+	}
+	head := warc.HTTPResponseHead(v.Status, h, len(body))
+	ex.responses++
+	return ex.w.Write(&warc.Record{Header: append(warc.Header{
+		{Name: warc.FieldType, Value: warc.TypeResponse},
+		{Name: warc.FieldRecordID, Value: warc.BracketID(id)},
+		{Name: warc.FieldPayloadDigest, Value: warc.Digest(body)},
+		{Name: warc.FieldContentType, Value: "application/http;msgtype=response"},
+	}, common...), Block: append(head, body...)})
+}
+
+func runImportWARC(ctx context.Context, env *environment, args []string) (int, error) {
+	fs := newFlags(env, "import warc", "[--data DIR] FILE (.warc or .warc.gz; - for stdin)")
+	sf := addStoreFlags(fs, env)
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return exitOK, err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return exitError, errUsageShown
+	}
+	var in io.Reader = env.stdin
+	if name := fs.Arg(0); name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return exitError, err
+		}
+		defer f.Close()
+		in = f
+	}
+	st, err := openStore(ctx, *sf.data, *sf.postgres)
+	if err != nil {
+		return exitError, err
+	}
+	defer st.Close()
+	wh, err := openWarehouse(st, warehouse.Options{})
+	if err != nil {
+		return exitError, err
+	}
+	n, skipped, err := importWARC(ctx, wh, in, env.stderr)
+	fmt.Fprintf(env.stderr, "imported %d versions; skipped %d records\n", n, skipped)
+	if err != nil {
+		return exitError, err
+	}
+	return exitOK, nil
+}
+
+// importWARC reads response and revisit records into wh. Other record
+// types (warcinfo, request, metadata...) are skipped, as are records for
+// URLs that are not http(s) and revisits whose original is not in the file.
+func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, log io.Writer) (imported, skipped int, err error) {
+	r, err := warc.NewReader(in)
+	if err != nil {
+		return 0, 0, err
+	}
+	r.Verify = true
+	bodies := map[string]int64{} // response record id -> version id
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			return imported, skipped, nil
+		}
+		if err != nil {
+			return imported, skipped, err
+		}
+		typ := rec.Type()
+		if typ != warc.TypeResponse && typ != warc.TypeRevisit {
+			skipped++
+			continue
+		}
+		if ct := rec.Header.Get(warc.FieldContentType); !strings.Contains(ct, "http") {
+			skipped++
+			continue
+		}
+		target := rec.Header.Get(warc.FieldTargetURI)
+		if _, err := vigil.CanonicalURL(target); err != nil {
+			skipped++
+			continue
+		}
+		date, err := rec.Date()
+		if err != nil {
+			return imported, skipped, err
+		}
+		status, h, payload, err := warc.ParseHTTPResponse(rec.Block)
+		if err != nil {
+			return imported, skipped, fmt.Errorf("record %s: %w", rec.ID(), err)
+		}
+		if typ == warc.TypeRevisit {
+			vid, ok := bodies[warc.StripID(rec.Header.Get(warc.FieldRefersTo))]
+			if !ok {
+				fmt.Fprintf(log, "skipping revisit %s: its original %s is not in the file\n", rec.ID(), rec.Header.Get(warc.FieldRefersTo))
+				skipped++
+				continue
+			}
+			if payload, err = wh.Body(ctx, vid); err != nil {
+				return imported, skipped, err
+			}
+		}
+		f := &warehouse.Fetch{URL: target, FetchedAt: date, Status: status, ETag: h.Get("ETag"), Body: payload}
+		if lm := h.Get("Last-Modified"); lm != "" {
+			if t, err := http.ParseTime(lm); err == nil {
+				f.LastModified = t
+			}
+		}
+		if ct := h.Get("Content-Type"); ct != "" {
+			if mt, params, err := mime.ParseMediaType(ct); err == nil {
+				f.ContentType, f.Charset = mt, params["charset"]
+			} else {
+				f.ContentType = ct
+			}
+		}
+		if d, err := time.ParseDuration(rec.Header.Get(fetchDurationField)); err == nil && d > 0 {
+			f.FetchDuration = d
+		}
+		v, err := wh.Put(ctx, f)
+		if err != nil {
+			return imported, skipped, fmt.Errorf("record %s: %w", rec.ID(), err)
+		}
+		if typ == warc.TypeResponse {
+			bodies[rec.ID()] = v.ID
+		}
+		imported++
+	}
+}

@@ -93,10 +93,10 @@ func runExportWARC(ctx context.Context, env *environment, args []string) (int, e
 }
 
 type warcExporter struct {
-	wh                              *warehouse.Warehouse
-	st                              vigil.Store
-	w                               *warc.Writer
-	infoID                          string
+	wh                           *warehouse.Warehouse
+	st                           vigil.Store
+	w                            *warc.Writer
+	infoID                       string
 	responses, revisits, skipped int
 }
 

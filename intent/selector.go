@@ -2,6 +2,7 @@ package intent
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/vigil-web/vigil/spec"
 	"github.com/vigil-web/vigil/tree"
@@ -70,5 +71,20 @@ func documentOrder(root *tree.Node, nodes []*tree.Node) []*tree.Node {
 	return out
 }
 
-// textValue returns the white-space-normalised text of n.
-func textValue(n *tree.Node) string { return normalizeSpace(n.Text()) }
+// textValue returns the white-space-normalised text of n, its text nodes
+// joined by spaces (the Normalize white-space policy trims text nodes, so
+// "First <a>A</a>" holds "First" and "A").
+func textValue(n *tree.Node) string {
+	if n.Kind != tree.Element {
+		return normalizeSpace(n.Value)
+	}
+	var b strings.Builder
+	tree.Walk(n, func(m *tree.Node) bool {
+		if m.Kind == tree.Text {
+			b.WriteString(m.Value)
+			b.WriteByte(' ')
+		}
+		return true
+	})
+	return normalizeSpace(b.String())
+}

@@ -55,7 +55,7 @@ func (it xitem) value() string {
 	if it.n.Kind == tree.Comment {
 		return it.n.Value
 	}
-	return it.n.Text()
+	return textValue(it.n)
 }
 
 func (x *xpathSel) eval(root *tree.Node) []xitem {

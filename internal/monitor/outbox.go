@@ -141,6 +141,9 @@ func (d *Deliverer) deliver(ctx context.Context, n *vigil.Notification) error {
 	if err := json.Unmarshal(n.Payload, &m); err != nil {
 		return d.Store.MarkNotificationDead(ctx, n.ID, "payload: "+err.Error())
 	}
+	if len(m.Changes) == 1 && m.Changes[0].Change != nil && m.Changes[0].Change.ID == 0 {
+		m.Changes[0].Change.ID = n.ChangeID // the change got its id in the same transaction
+	}
 	dctx, cancel := context.WithTimeout(vigil.WithDeliveryID(ctx, strconv.FormatInt(n.ID, 10)), d.Timeout)
 	err := ch.Notify(dctx, n.Target, &m)
 	cancel()

@@ -1,0 +1,305 @@
+package monitor
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"html"
+	"sync"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/intent"
+	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/internal/warehouse"
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/tree"
+	"github.com/vigil-web/vigil/treediff"
+)
+
+// page is the result of fetching one URL for the sentinels that watch it.
+type page struct {
+	url      string
+	resource int64
+	cur      *vigil.Version // the newest content version; nil if the fetch failed
+	err      string
+}
+
+// recentFetches remembers the newest content version of recently fetched
+// URLs, so that a page fetched moments ago serves another sentinel.
+type recentFetches struct {
+	mu  sync.Mutex
+	m   map[string]recentFetch
+	max int
+}
+
+type recentFetch struct {
+	at      time.Time
+	version *vigil.Version
+}
+
+func (r *recentFetches) get(url string, fresh time.Duration, now time.Time) *vigil.Version {
+	if fresh <= 0 {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if f, ok := r.m[url]; ok && now.Sub(f.at) < fresh {
+		return f.version
+	}
+	return nil
+}
+
+func (r *recentFetches) put(url string, v *vigil.Version, now time.Time, fresh time.Duration) {
+	if fresh <= 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.m == nil || len(r.m) >= r.max {
+		r.m = map[string]recentFetch{}
+	}
+	r.m[url] = recentFetch{now, v}
+}
+
+// fetchPage fetches a URL once (conditionally, against its newest stored
+// content version) and stores a new version when the content changed or
+// the fetch failed: a failure is a version too, so that the history shows
+// it (a run of identical failures is stored once).
+func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now time.Time) *page {
+	r, err := m.Store.EnsureResource(ctx, url)
+	if err != nil {
+		return &page{url: url, err: err.Error()}
+	}
+	pg := &page{url: url, resource: r.ID}
+	if v := m.recent.get(url, m.Fresh, now); v != nil {
+		pg.cur = v
+		return pg
+	}
+	head, err := m.Store.LatestVersion(ctx, r.ID)
+	if err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
+		pg.err = err.Error()
+		return pg
+	}
+	good := head
+	if head != nil && head.Error != "" {
+		good = m.lastGood(ctx, r.ID)
+	}
+	req := &vigil.FetchRequest{URL: url, Render: render}
+	if good != nil {
+		req.ETag, req.LastModified = good.ETag, good.LastModified
+	}
+	res, ferr := m.Fetcher.Fetch(ctx, req)
+	if ferr == nil && res.NotModified && good == nil {
+		ferr = fmt.Errorf("fetch %s: 304 Not Modified without a stored version", url)
+	}
+	if ferr != nil {
+		if ctx.Err() != nil {
+			pg.err = ctx.Err().Error()
+			return pg
+		}
+		pg.err = ferr.Error()
+		if head == nil || head.Error != pg.err {
+			f := &warehouse.Fetch{URL: url, FetchedAt: now, Error: pg.err}
+			if res != nil {
+				f.Status = res.Status
+			}
+			if _, err := m.Warehouse.Put(ctx, f); err != nil {
+				m.Logger.Error("store fetch error", LogURL, url, LogError, err)
+			}
+		}
+		return pg
+	}
+	if res.NotModified {
+		pg.cur = good
+	} else if good != nil && head.Error == "" && good.ContentHash == warehouse.Hash(res.Body) {
+		pg.cur = good
+	} else {
+		v, err := m.Warehouse.Put(ctx, &warehouse.Fetch{URL: url, FetchedAt: res.FetchedAt, Status: res.Status, ETag: res.ETag,
+			LastModified: res.LastModified, ContentType: res.ContentType, Charset: "utf-8", FetchDuration: res.Duration, Body: res.Body})
+		if err != nil {
+			pg.err = "store version: " + err.Error()
+			m.Logger.Error("store version", LogURL, url, LogError, err)
+			return pg
+		}
+		pg.cur = v
+	}
+	m.recent.put(url, pg.cur, now, m.Fresh)
+	return pg
+}
+
+// lastGood returns the newest version of a resource that is not a failed
+// fetch, or nil.
+func (m *Monitor) lastGood(ctx context.Context, resourceID int64) *vigil.Version {
+	for off := 0; off < 1000; off += 50 {
+		vs, _, err := m.Store.FindVersions(ctx, vigil.VersionFilter{ResourceID: resourceID, Descending: true, Offset: off, Limit: 50})
+		if err != nil || len(vs) == 0 {
+			return nil
+		}
+		for _, v := range vs {
+			if v.Error == "" {
+				return v
+			}
+		}
+	}
+	return nil
+}
+
+// checkPage fetches a page once and runs every sentinel of jobs on it.
+// Each (reference, current) pair is compared once: the intent.Pair it
+// builds caches each primitive change type, so that sentinels asking for
+// the same change type on the same page share its evaluation.
+func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs []*job, now time.Time) {
+	pg := m.fetchPage(ctx, url, render, now)
+	pairs := map[[2]int64]*pairEval{}
+	pairOf := func(ref int64) *pairEval {
+		k := [2]int64{ref, pg.cur.ID}
+		if p := pairs[k]; p != nil {
+			return p
+		}
+		p := &pairEval{m: m, ref: ref, cur: pg.cur.ID}
+		pairs[k] = p
+		return p
+	}
+	for _, j := range jobs {
+		ps := j.st.Pages[url]
+		if ps == nil {
+			ps = &pageState{}
+			j.st.Pages[url] = ps
+		}
+		if pg.cur == nil {
+			j.outcome = schedule.Failed
+			m.Logger.Info("check failed", LogSentinel, j.s.ID, LogURL, url, LogError, pg.err)
+			continue
+		}
+		if pg.cur.ID != ps.last() {
+			j.outcome = schedule.Changed
+		}
+		if c := j.st.Confirm; c != nil && c.URL == url {
+			if now.Before(c.At) {
+				continue // checked early (another event): wait for the confirmation time
+			}
+			j.st.Confirm = nil
+			ok, res, pe := m.evaluate(ctx, pairOf(c.Ref), j)
+			if pg.cur.ID != ps.last() {
+				ps.add(pg.cur.ID, j.plan.compare)
+			}
+			if ok {
+				m.report(ctx, j, pg, c.Ref, pe, res, now)
+			} else {
+				m.Logger.Info("change not confirmed", LogSentinel, j.s.ID, LogURL, url)
+			}
+			continue
+		}
+		if pg.cur.ID == ps.last() {
+			continue
+		}
+		ref, compared := ps.reference(j.plan.compare)
+		if !compared {
+			ps.add(pg.cur.ID, j.plan.compare)
+			continue
+		}
+		ok, res, pe := m.evaluate(ctx, pairOf(ref), j)
+		if ok && j.plan.confirm > 0 {
+			j.st.Confirm = &pendingConfirm{URL: url, Ref: ref, Cand: pg.cur.ID, At: now.Add(j.plan.confirm)}
+			continue
+		}
+		ps.add(pg.cur.ID, j.plan.compare)
+		if ok {
+			m.report(ctx, j, pg, ref, pe, res, now)
+		}
+	}
+	for _, j := range jobs {
+		m.digest(ctx, j, now)
+	}
+}
+
+// pairEval is the comparison of two versions of one page, built lazily and
+// shared by the sentinels of one check.
+type pairEval struct {
+	m        *Monitor
+	ref, cur int64
+	once     sync.Once
+	pair     *intent.Pair
+	err      error
+	dOnce    sync.Once
+	delta    []byte
+}
+
+func (p *pairEval) load(ctx context.Context) (*intent.Pair, error) {
+	p.once.Do(func() {
+		old, err := p.m.document(ctx, p.ref)
+		if err != nil {
+			p.err = err
+			return
+		}
+		cur, err := p.m.document(ctx, p.cur)
+		if err != nil {
+			p.err = err
+			return
+		}
+		p.pair = intent.NewPair(old, cur, nil, p.m.Detect)
+	})
+	return p.pair, p.err
+}
+
+// deltaJSON returns the tree delta between the two versions in its JSON
+// form, computed on first use (only when a change is reported), or nil if
+// it cannot be computed or is larger than 256 KiB.
+func (p *pairEval) deltaJSON(ctx context.Context) []byte {
+	p.dOnce.Do(func() {
+		old, err1 := p.m.document(ctx, p.ref)
+		cur, err2 := p.m.document(ctx, p.cur)
+		if err1 != nil || err2 != nil {
+			return
+		}
+		d, err := treediff.Diff(old, cur, nil)
+		if err != nil {
+			return
+		}
+		var buf bytes.Buffer
+		if err := delta.EncodeJSON(&buf, d); err != nil || buf.Len() > 256<<10 {
+			return
+		}
+		p.delta = buf.Bytes()
+	})
+	return p.delta
+}
+
+// document parses a version; a body that is not HTML or XML (plain text,
+// JSON) is compared as the text of a <pre> element.
+func (m *Monitor) document(ctx context.Context, versionID int64) (*tree.Document, error) {
+	doc, err := m.Warehouse.Document(ctx, versionID)
+	if err == nil {
+		return doc, nil
+	}
+	if vigil.ErrorCode(err) != vigil.EINVALID {
+		return nil, err
+	}
+	body, err := m.Warehouse.Body(ctx, versionID)
+	if err != nil {
+		return nil, err
+	}
+	doc, err = markup.ParseHTMLBytes([]byte("<!DOCTYPE html><html><body><pre>"+html.EscapeString(string(body))+"</pre></body></html>"), nil)
+	if err != nil {
+		return nil, fmt.Errorf("version %d: %w", versionID, err)
+	}
+	doc.AssignXIDs()
+	return doc, nil
+}
+
+// evaluate runs a sentinel's change-type expression on a pair.
+func (m *Monitor) evaluate(ctx context.Context, pe *pairEval, j *job) (bool, *intent.Result, *pairEval) {
+	pair, err := pe.load(ctx)
+	if err != nil {
+		m.Logger.Error("compare versions", LogSentinel, j.s.ID, "ref", pe.ref, LogVersion, pe.cur, LogError, err)
+		return false, nil, pe
+	}
+	res, err := pair.Evaluate(j.plan.expr)
+	if err != nil {
+		m.Logger.Error("evaluate", LogSentinel, j.s.ID, LogError, err)
+		return false, nil, pe
+	}
+	return res.Matched, res, pe
+}

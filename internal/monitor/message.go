@@ -1,0 +1,202 @@
+package monitor
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"html"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/intent"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// maxListed bounds the changes listed in one message.
+const maxListed = 50
+
+// report writes the change a sentinel found and, for the immediate and
+// best-effort modes, its notifications (digests are gathered by digest;
+// interactive sentinels are read on the dashboard and in feeds).
+func (m *Monitor) report(ctx context.Context, j *job, pg *page, ref int64, pe *pairEval, res *intent.Result, now time.Time) {
+	changes := res.AllChanges()
+	records, err := json.Marshal(changes)
+	if err != nil {
+		records = nil
+	}
+	if len(changes) == 0 {
+		records = json.RawMessage("[]")
+	}
+	summary := summarize(j.plan, res, changes)
+	c := &vigil.Change{SentinelID: j.s.ID, ResourceID: pg.resource, FromVersion: ref, ToVersion: pg.cur.ID,
+		DetectedAt: now, Summary: summary, Records: records}
+	j.rec.Changes = append(j.rec.Changes, c)
+	m.Logger.Info("change detected", LogSentinel, j.s.ID, LogURL, pg.url, LogVersion, pg.cur.ID, "summary", summary)
+	if j.plan.mode != spec.Immediate && j.plan.mode != spec.BestEffort {
+		return
+	}
+	item := &vigil.MessageItem{Change: c, Delta: pe.deltaJSON(ctx)}
+	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: pg.url,
+		Subject: "[Vigil] " + j.s.Name + ": " + summary, Changes: []*vigil.MessageItem{item}}
+	msg.Text, msg.HTML = m.render(j, []*vigil.MessageItem{item}, [][]intent.Change{changes})
+	due := now
+	if j.plan.mode == spec.BestEffort {
+		due = now.Add(m.BestEffortDelay)
+	}
+	m.enqueue(j, msg, len(j.rec.Changes)-1, due)
+}
+
+// enqueue adds one notification per contact of the sentinel.
+func (m *Monitor) enqueue(j *job, msg *vigil.Message, changeIndex int, due time.Time) {
+	payload, err := json.Marshal(msg)
+	if err != nil {
+		m.Logger.Error("encode message", LogSentinel, j.s.ID, LogError, err)
+		return
+	}
+	for _, c := range j.plan.contacts {
+		ch := channelOf(c.Kind)
+		if ch == "" {
+			continue
+		}
+		j.rec.Notifications = append(j.rec.Notifications, &vigil.Notification{UserID: j.s.OwnerID, Channel: ch,
+			Target: c.Address, Payload: payload, NextAttempt: due})
+		j.rec.ChangeIndex = append(j.rec.ChangeIndex, changeIndex)
+	}
+}
+
+// digest runs the "Every <interval>" mode: at the end of each period, one
+// message gathers every change of the period (those already stored and
+// those of this check). The period moves on in the same transaction as the
+// notifications, so a restart neither repeats nor drops a digest.
+func (m *Monitor) digest(ctx context.Context, j *job, now time.Time) {
+	if j.plan.mode != spec.Periodic {
+		return
+	}
+	st := j.st
+	if st.DigestDue.IsZero() {
+		st.DigestSince, st.DigestDue = now, now.Add(j.plan.every)
+		return
+	}
+	if now.Before(st.DigestDue) {
+		return
+	}
+	stored, _, err := m.Store.FindChanges(ctx, vigil.ChangeFilter{SentinelID: j.s.ID, Since: st.DigestSince, Until: now})
+	if err != nil {
+		m.Logger.Error("digest: find changes", LogSentinel, j.s.ID, LogError, err)
+		return // tried again at the next check
+	}
+	sort.Slice(stored, func(a, b int) bool { return stored[a].DetectedAt.Before(stored[b].DetectedAt) })
+	all := append(stored, j.rec.Changes...)
+	since := st.DigestSince
+	st.DigestSince = now
+	for !st.DigestDue.After(now) {
+		st.DigestDue = st.DigestDue.Add(j.plan.every)
+	}
+	if len(all) == 0 {
+		return
+	}
+	items := make([]*vigil.MessageItem, len(all))
+	lists := make([][]intent.Change, len(all))
+	for i, c := range all {
+		items[i] = &vigil.MessageItem{Change: c}
+		json.Unmarshal(c.Records, &lists[i])
+	}
+	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: j.plan.urls[0], Digest: true, Since: since, Until: now,
+		Subject: fmt.Sprintf("[Vigil] %s: %d change(s) since %s", j.s.Name, len(all), since.UTC().Format("2006-01-02 15:04 MST")),
+		Changes: items}
+	msg.Text, msg.HTML = m.render(j, items, lists)
+	m.enqueue(j, msg, -1, now)
+}
+
+// summarize returns the one-line summary of a change: the expression that
+// matched and the records counted by kind and operation.
+func summarize(p *plan, res *intent.Result, changes []intent.Change) string {
+	counts := map[string]int{}
+	var keys []string
+	for _, c := range changes {
+		k := string(c.Kind) + " " + string(c.Op)
+		if counts[k] == 0 {
+			keys = append(keys, k)
+		}
+		counts[k]++
+	}
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%d %s", counts[k], k)
+	}
+	expr := spec.Print(p.expr)
+	if len(parts) == 0 {
+		return expr
+	}
+	return expr + ": " + strings.Join(parts, ", ")
+}
+
+// render returns the text and HTML bodies of a message: each change's
+// records, inserted text marked + and <ins>, deleted text - and <del>.
+func (m *Monitor) render(j *job, items []*vigil.MessageItem, lists [][]intent.Change) (string, string) {
+	var t, h strings.Builder
+	fmt.Fprintf(&t, "Sentinel %s found changes on %s\n", j.s.Name, j.plan.urls[0])
+	fmt.Fprintf(&h, "<p>Sentinel <b>%s</b> found changes on <a href=\"%s\">%s</a></p>\n",
+		html.EscapeString(j.s.Name), html.EscapeString(j.plan.urls[0]), html.EscapeString(j.plan.urls[0]))
+	for i, it := range items {
+		fmt.Fprintf(&t, "\n%s (%s)\n", it.Change.Summary, it.Change.DetectedAt.UTC().Format(time.RFC3339))
+		fmt.Fprintf(&h, "<h3>%s <small>%s</small></h3>\n<ul>\n", html.EscapeString(it.Change.Summary), it.Change.DetectedAt.UTC().Format(time.RFC3339))
+		list := lists[i]
+		for k, c := range list {
+			if k == maxListed {
+				fmt.Fprintf(&t, "  ... and %d more\n", len(list)-maxListed)
+				fmt.Fprintf(&h, "<li>... and %d more</li>\n", len(list)-maxListed)
+				break
+			}
+			oldV, newV := values(c)
+			switch c.Op {
+			case intent.Insert:
+				fmt.Fprintf(&t, "  + [%s] %s\n", c.Kind, newV)
+				fmt.Fprintf(&h, "<li>%s <ins>%s</ins></li>\n", c.Kind, html.EscapeString(newV))
+			case intent.Delete:
+				fmt.Fprintf(&t, "  - [%s] %s\n", c.Kind, oldV)
+				fmt.Fprintf(&h, "<li>%s <del>%s</del></li>\n", c.Kind, html.EscapeString(oldV))
+			default:
+				fmt.Fprintf(&t, "  ~ [%s %s] %s -> %s\n", c.Kind, c.Op, oldV, newV)
+				fmt.Fprintf(&h, "<li>%s %s: <del>%s</del> <ins>%s</ins></li>\n", c.Kind, c.Op, html.EscapeString(oldV), html.EscapeString(newV))
+			}
+		}
+		h.WriteString("</ul>\n")
+	}
+	if m.MessageLink != nil {
+		if link := m.MessageLink(j.s.ID); link != "" {
+			fmt.Fprintf(&t, "\n%s\n", link)
+			fmt.Fprintf(&h, "<p><a href=\"%s\">All changes of %s</a></p>\n", html.EscapeString(link), html.EscapeString(j.s.Name))
+		}
+	}
+	return t.String(), h.String()
+}
+
+// values returns the old and new text of a record, from its typed info
+// when the plain values are empty.
+func values(c intent.Change) (string, string) {
+	o, n := c.Old, c.New
+	if c.Link != nil {
+		o, n = first(o, c.Link.OldHref), first(n, c.Link.NewHref)
+	}
+	if c.Image != nil {
+		o, n = first(o, c.Image.OldSrc), first(n, c.Image.NewSrc)
+	}
+	const max = 300
+	if len(o) > max {
+		o = strings.ToValidUTF8(o[:max], "") + "…"
+	}
+	if len(n) > max {
+		n = strings.ToValidUTF8(n[:max], "") + "…"
+	}
+	return o, n
+}
+
+func first(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

@@ -1,0 +1,407 @@
+package monitor
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/intent"
+	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/internal/warehouse"
+)
+
+// Store is what the monitor needs of a backend.
+type Store interface {
+	vigil.ResourceStore
+	vigil.VersionStore
+	vigil.SentinelStore
+	vigil.ChangeStore
+	vigil.CheckStore
+}
+
+// Monitor runs sentinels. Set the fields, then call Run (or RunOnce).
+type Monitor struct {
+	Store     Store
+	Warehouse *warehouse.Warehouse
+	Fetcher   vigil.Fetcher
+	Policy    schedule.Policy
+	Logger    *slog.Logger
+	// Detect tunes user-intent detection.
+	Detect *intent.Options
+
+	Lease   time.Duration // 5m: a claimed sentinel is hidden this long from other schedulers
+	Batch   int           // 256 sentinels claimed at a time
+	Workers int           // 16 pages fetched and compared at once
+	// Fresh lets a page fetched less than Fresh ago serve another sentinel
+	// without a new fetch (0: only within one batch).
+	Fresh time.Duration
+	// BestEffortDelay is how much later than immediate ones best-effort
+	// notifications become due: 2s.
+	BestEffortDelay time.Duration
+	// PendingPoll is how often a sentinel waiting for another sentinel's
+	// event is looked at again, in case a wake-up was missed: 1h.
+	PendingPoll time.Duration
+	// Delivered, if not nil, is called after notifications were enqueued
+	// (to wake the outbox worker).
+	Delivered func()
+	// MessageLink, if not nil, returns a link for a sentinel's messages
+	// (its feed or dashboard page).
+	MessageLink func(sentinelID int64) string
+
+	Now  func() time.Time
+	Rand func() float64 // in [0, 1)
+
+	plans  planCache
+	recent recentFetches
+	once   sync.Once
+}
+
+func (m *Monitor) init() {
+	m.once.Do(func() {
+		if m.Lease <= 0 {
+			m.Lease = 5 * time.Minute
+		}
+		if m.Batch <= 0 {
+			m.Batch = 256
+		}
+		if m.Workers <= 0 {
+			m.Workers = 16
+		}
+		if m.BestEffortDelay <= 0 {
+			m.BestEffortDelay = 2 * time.Second
+		}
+		if m.PendingPoll <= 0 {
+			m.PendingPoll = time.Hour
+		}
+		if m.Now == nil {
+			m.Now = time.Now
+		}
+		if m.Rand == nil {
+			m.Rand = rand.Float64
+		}
+		if m.Logger == nil {
+			m.Logger = slog.New(slog.DiscardHandler)
+		}
+		m.plans.max = 8192
+		m.recent.max = 1 << 17
+	})
+}
+
+// job is one claimed sentinel being checked.
+type job struct {
+	s    *vigil.Sentinel
+	plan *plan
+	st   *state
+	rec  *vigil.CheckRecord
+	// outcome of the check, for the schedule
+	outcome schedule.Outcome
+	nextAt  time.Time // earliest extra wake-up (confirmation, digest)
+}
+
+// RunOnce claims one batch of due sentinels, checks them and records the
+// checks in one transaction. It returns the number of sentinels checked.
+func (m *Monitor) RunOnce(ctx context.Context) (int, error) {
+	m.init()
+	claimed, err := m.Store.ClaimDueSentinels(ctx, m.Now(), m.Lease, m.Batch)
+	if err != nil || len(claimed) == 0 {
+		return 0, err
+	}
+	var mu sync.Mutex
+	var recs []*vigil.CheckRecord
+	m.checkBatch(ctx, claimed, func(r *vigil.CheckRecord) {
+		mu.Lock()
+		recs = append(recs, r)
+		mu.Unlock()
+	}, nil)
+	return len(claimed), m.commit(ctx, recs)
+}
+
+// Run checks sentinels as they fall due until ctx ends. Up to Workers
+// pages are in flight; check records are committed in groups by a single
+// writer.
+func (m *Monitor) Run(ctx context.Context, poll time.Duration, kick <-chan struct{}) error {
+	m.init()
+	c := &committer{m: m, in: make(chan *vigil.CheckRecord, 4*m.Batch), done: make(chan struct{})}
+	go c.run()
+	slots := make(chan struct{}, m.Workers)
+	defer func() {
+		for range m.Workers { // wait for the groups in flight
+			slots <- struct{}{}
+		}
+		close(c.in)
+		<-c.done
+	}()
+	for ctx.Err() == nil {
+		claimed, err := m.Store.ClaimDueSentinels(ctx, m.Now(), m.Lease, m.Batch)
+		if err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			m.Logger.Error("claim due sentinels", LogError, err)
+		}
+		if len(claimed) == 0 {
+			select {
+			case <-ctx.Done():
+			case <-time.After(poll):
+			case <-kick:
+			}
+			continue
+		}
+		m.checkBatch(ctx, claimed, func(r *vigil.CheckRecord) { c.in <- r }, slots)
+	}
+	return ctx.Err()
+}
+
+// committer writes check records in groups: whatever arrived while the
+// previous write ran, up to a few hundred at a time.
+type committer struct {
+	m    *Monitor
+	in   chan *vigil.CheckRecord
+	done chan struct{}
+}
+
+func (c *committer) run() {
+	defer close(c.done)
+	for r := range c.in {
+		recs := []*vigil.CheckRecord{r}
+	more:
+		for len(recs) < 512 {
+			select {
+			case r, ok := <-c.in:
+				if !ok {
+					break more
+				}
+				recs = append(recs, r)
+			default:
+				break more
+			}
+		}
+		if err := c.m.commit(context.Background(), recs); err != nil {
+			c.m.Logger.Error("record checks", LogError, err)
+		}
+	}
+}
+
+// commit records checks; if the batch is refused as invalid, each record
+// is tried alone so that one bad record does not hold back the others.
+func (m *Monitor) commit(ctx context.Context, recs []*vigil.CheckRecord) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	err := m.Store.RecordChecks(ctx, recs)
+	if err == nil {
+		m.notified(recs)
+		return nil
+	}
+	if vigil.ErrorCode(err) != vigil.EINVALID || len(recs) == 1 {
+		return err
+	}
+	var errs []error
+	for _, r := range recs {
+		if err := m.Store.RecordChecks(ctx, []*vigil.CheckRecord{r}); err != nil {
+			errs = append(errs, err)
+			m.Logger.Error("record check", LogSentinel, r.SentinelID, LogError, err)
+			continue
+		}
+		m.notified([]*vigil.CheckRecord{r})
+	}
+	return errors.Join(errs...)
+}
+
+func (m *Monitor) notified(recs []*vigil.CheckRecord) {
+	if m.Delivered == nil {
+		return
+	}
+	for _, r := range recs {
+		if len(r.Notifications) > 0 {
+			m.Delivered()
+			return
+		}
+	}
+}
+
+// checkBatch checks the claimed sentinels and hands each one's record to
+// sink. Sentinels watching the same URL share one fetch. With slots, page
+// groups run on at most cap(slots) goroutines and checkBatch returns once
+// they are all started; without, it runs them on Workers goroutines and
+// waits.
+func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sink func(*vigil.CheckRecord), slots chan struct{}) {
+	now := m.Now()
+	ids := make([]int64, len(claimed))
+	for i, s := range claimed {
+		ids[i] = s.ID
+	}
+	states, err := m.Store.SentinelStates(ctx, ids)
+	if err != nil {
+		m.Logger.Error("read sentinel states", LogError, err)
+		return // the lease brings them back
+	}
+	lookups := map[int64]schedule.Lookup{}
+	groups := map[string][]*job{}
+	var order []string
+	for _, s := range claimed {
+		j := &job{s: s, st: decodeState(states[s.ID]), rec: &vigil.CheckRecord{SentinelID: s.ID, CheckedAt: now}}
+		p, err := m.plans.get(s)
+		if err != nil {
+			// A sentinel whose specification cannot be read is not
+			// checked; it is looked at again after a day.
+			m.Logger.Error("sentinel specification", LogSentinel, s.ID, LogError, err)
+			j.rec.NextCheck = now.Add(24 * time.Hour)
+			j.rec.State = j.st.encode()
+			sink(j.rec)
+			continue
+		}
+		j.plan = p
+		if !m.lifespan(ctx, j, now, lookups) {
+			sink(j.rec)
+			continue
+		}
+		url := p.urls[0]
+		if p.render {
+			url = "render:" + url
+		}
+		if _, ok := groups[url]; !ok {
+			order = append(order, url)
+		}
+		groups[url] = append(groups[url], j)
+	}
+	var wg sync.WaitGroup
+	wait := slots == nil
+	if slots == nil {
+		slots = make(chan struct{}, m.Workers)
+	}
+	for _, key := range order {
+		jobs := groups[key]
+		slots <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			m.checkPage(ctx, strings.TrimPrefix(key, "render:"), strings.HasPrefix(key, "render:"), jobs, now)
+			for _, j := range jobs {
+				m.finish(j, now)
+				sink(j.rec)
+			}
+		}()
+	}
+	if wait {
+		wg.Wait()
+	}
+}
+
+// lifespan evaluates the sentinel's lifespan rules; it returns true if the
+// sentinel is active and must be checked now. Otherwise j.rec is complete.
+func (m *Monitor) lifespan(ctx context.Context, j *job, now time.Time, lookups map[int64]schedule.Lookup) bool {
+	var lookup schedule.Lookup
+	if len(j.plan.lifespan.Refs()) > 0 {
+		lookup = lookups[j.s.OwnerID]
+		if lookup == nil {
+			lookup = m.ownerLookup(ctx, j.s.OwnerID)
+			lookups[j.s.OwnerID] = lookup
+		}
+	}
+	tr := j.plan.lifespan.Evaluate(now, j.st.Status, lookup)
+	j.st.Status = tr.Status
+	if len(tr.Raised) > 0 {
+		j.rec.Wake = m.dependants(ctx, j.s)
+		m.Logger.Info("sentinel lifespan event", LogSentinel, j.s.ID, "phase", tr.Status.Phase().String())
+	}
+	switch tr.Status.Phase() {
+	case schedule.Active:
+		if !tr.Wake.IsZero() {
+			j.nextAt = tr.Wake
+		}
+		return true
+	case schedule.Ended:
+		j.rec.NextCheck = now.AddDate(50, 0, 0) // never again, unless edited
+	default:
+		next := now.Add(m.PendingPoll)
+		if !tr.Wake.IsZero() && tr.Wake.Before(next) {
+			next = tr.Wake
+		}
+		j.rec.NextCheck = next
+	}
+	j.rec.State = j.st.encode()
+	return false
+}
+
+// ownerLookup returns the lifespan status of an owner's sentinels by name.
+func (m *Monitor) ownerLookup(ctx context.Context, owner int64) schedule.Lookup {
+	all, _, err := m.Store.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: owner})
+	if err != nil {
+		m.Logger.Error("find sentinels", LogError, err)
+		return nil
+	}
+	ids := make([]int64, len(all))
+	byName := map[string]int64{}
+	for i, s := range all {
+		ids[i] = s.ID
+		byName[strings.ToLower(s.Name)] = s.ID
+	}
+	states, err := m.Store.SentinelStates(ctx, ids)
+	if err != nil {
+		m.Logger.Error("read sentinel states", LogError, err)
+		return nil
+	}
+	return func(name string) (schedule.Status, bool) {
+		id, ok := byName[strings.ToLower(name)]
+		if !ok {
+			return schedule.Status{}, false
+		}
+		return decodeState(states[id]).Status, true
+	}
+}
+
+// dependants returns the sentinels of s's owner whose lifespan waits on an
+// event of s.
+func (m *Monitor) dependants(ctx context.Context, s *vigil.Sentinel) []int64 {
+	all, _, err := m.Store.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: s.OwnerID})
+	if err != nil {
+		m.Logger.Error("find sentinels", LogError, err)
+		return nil
+	}
+	var out []int64
+	for _, o := range all {
+		if o.ID == s.ID {
+			continue
+		}
+		if p, err := m.plans.get(o); err == nil && p.refersTo(s.Name) {
+			out = append(out, o.ID)
+		}
+	}
+	return out
+}
+
+// finish schedules the next check and encodes the state.
+func (m *Monitor) finish(j *job, now time.Time) {
+	next := m.Policy.Next(now, j.plan.fetch, &j.st.History, j.outcome, 2*m.Rand()-1)
+	if !j.nextAt.IsZero() && j.nextAt.Before(next) {
+		next = j.nextAt
+	}
+	if j.st.Confirm != nil && j.st.Confirm.At.Before(next) {
+		next = j.st.Confirm.At
+	}
+	if !j.st.DigestDue.IsZero() && j.st.DigestDue.Before(next) {
+		next = j.st.DigestDue
+	}
+	if end := j.st.Status; end.Ended.IsZero() {
+		if e, ok := m.endOf(j); ok && e.Before(next) {
+			next = e
+		}
+	}
+	j.rec.NextCheck = next
+	j.rec.State = j.st.encode()
+}
+
+// endOf returns the absolute end of a sentinel's lifespan, if known.
+func (m *Monitor) endOf(j *job) (time.Time, bool) {
+	to := j.plan.lifespan.To
+	if to.Event == 0 && !to.At.IsZero() {
+		return to.At, true
+	}
+	return time.Time{}, false
+}

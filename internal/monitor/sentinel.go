@@ -1,0 +1,146 @@
+package monitor
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/intent"
+	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// plan is what the monitor needs of a sentinel's specification, decoded
+// once and cached.
+type plan struct {
+	updated  time.Time
+	name     string
+	checked  *spec.Checked
+	urls     []string
+	expr     spec.Expr
+	fetch    schedule.Plan
+	render   bool
+	confirm  time.Duration // 0: no confirmation
+	compare  intent.Compare
+	mode     spec.NotifyMode
+	every    time.Duration // Periodic
+	contacts []*spec.Contact
+	lifespan schedule.Lifespan
+}
+
+// planCache keeps decoded plans by sentinel id; it is bounded and simply
+// emptied when full (plans are cheap to decode again).
+type planCache struct {
+	mu    sync.Mutex
+	plans map[int64]*plan
+	max   int
+}
+
+func (c *planCache) get(s *vigil.Sentinel) (*plan, error) {
+	c.mu.Lock()
+	p := c.plans[s.ID]
+	c.mu.Unlock()
+	if p != nil && p.updated.Equal(s.UpdatedAt) {
+		return p, nil
+	}
+	p, err := decodePlan(s)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.plans == nil || len(c.plans) >= c.max {
+		c.plans = map[int64]*plan{}
+	}
+	c.plans[s.ID] = p
+	c.mu.Unlock()
+	return p, nil
+}
+
+// decodePlan reads the checked specification stored with a sentinel.
+func decodePlan(s *vigil.Sentinel) (*plan, error) {
+	if len(s.Spec) == 0 {
+		return nil, fmt.Errorf("sentinel %d has no checked specification", s.ID)
+	}
+	var c spec.Checked
+	if err := json.Unmarshal(s.Spec, &c); err != nil {
+		return nil, fmt.Errorf("sentinel %d: specification: %w", s.ID, err)
+	}
+	x := c.Sentinel
+	if x == nil || len(c.URLs) == 0 {
+		return nil, fmt.Errorf("sentinel %d: specification has no target URL", s.ID)
+	}
+	p := &plan{updated: s.UpdatedAt, name: s.Name, checked: &c, urls: c.URLs, mode: spec.Immediate}
+	if x.Monitor != nil {
+		p.expr = x.Monitor.X
+	}
+	if p.expr == nil {
+		p.expr = &spec.ChangeType{Kind: spec.AnyChange}
+	}
+	if f := x.Fetch; f != nil {
+		p.render = f.Render
+		if f.OnChange || f.Interval == nil {
+			p.fetch.OnChange = true
+		} else if d, ok := f.Interval.Std(); ok {
+			p.fetch.Interval = d
+		} else {
+			p.fetch.Interval = f.Interval.AddTo(time.Time{}).Sub(time.Time{})
+		}
+	} else {
+		p.fetch.OnChange = true
+	}
+	if x.Confirm != nil && x.Confirm.After != nil {
+		if d, ok := x.Confirm.After.Std(); ok {
+			p.confirm = d
+		}
+	}
+	p.compare = intent.CompareOf(x.Compare)
+	if p.compare.Validate() != nil {
+		p.compare = intent.Compare{Method: spec.Pairwise}
+	}
+	if e := x.Every; e != nil {
+		p.mode = e.Mode
+		if e.Mode == spec.Periodic && e.Interval != nil {
+			if d, ok := e.Interval.Std(); ok {
+				p.every = d
+			} else {
+				p.every = e.Interval.AddTo(time.Time{}).Sub(time.Time{})
+			}
+		}
+		if p.mode == spec.Periodic && p.every <= 0 {
+			p.mode = spec.Immediate
+		}
+	}
+	if x.Notify != nil {
+		p.contacts = x.Notify.Contacts
+	}
+	p.lifespan = schedule.LifespanOf(&c, s.CreatedAt)
+	return p, nil
+}
+
+// refersTo reports whether the plan's lifespan waits on an event of the
+// sentinel named name.
+func (p *plan) refersTo(name string) bool {
+	for _, r := range p.lifespan.Refs() {
+		if strings.EqualFold(r, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// channelOf maps a contact to an outbox channel; "" for the seed's fax and
+// PDA, which Vigil parses but cannot deliver.
+func channelOf(k spec.ContactKind) string {
+	switch k {
+	case spec.Email:
+		return "email"
+	case spec.Webhook:
+		return "webhook"
+	case spec.Chat:
+		return "chat"
+	}
+	return ""
+}

@@ -1,0 +1,99 @@
+package monitor
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/vigil-web/vigil/intent"
+	"github.com/vigil-web/vigil/internal/schedule"
+)
+
+// state is a sentinel's run-time state, persisted as JSON with each check
+// (vigil.CheckStore): everything a restart needs to go on exactly where
+// the last committed check left off.
+type state struct {
+	Status  schedule.Status  `json:"status"`
+	History schedule.History `json:"history"`
+	// Pages are the versions the sentinel saw, per watched URL.
+	Pages map[string]*pageState `json:"pages,omitempty"`
+	// Confirm is a detected change waiting for its confirmation re-fetch.
+	Confirm *pendingConfirm `json:"confirm,omitempty"`
+	// DigestSince and DigestDue bound the current period of an
+	// "Every <interval>" digest.
+	DigestSince time.Time `json:"digestSince,omitzero"`
+	DigestDue   time.Time `json:"digestDue,omitzero"`
+}
+
+// pageState numbers the content versions of one page as the sentinel saw
+// them (the compare options count versions per sentinel: seed §1.8) and
+// keeps the ids of the newest few, enough to find any reference.
+type pageState struct {
+	Count int64   `json:"count"`
+	Seen  []int64 `json:"seen"` // version ids of sightings Count-len(Seen)+1 .. Count
+}
+
+type pendingConfirm struct {
+	URL  string    `json:"url"`
+	Ref  int64     `json:"ref"`
+	Cand int64     `json:"cand"`
+	At   time.Time `json:"at"`
+}
+
+func decodeState(raw json.RawMessage) *state {
+	st := &state{}
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, st); err != nil {
+			st = &state{} // a state we cannot read restarts from scratch
+		}
+	}
+	if st.Pages == nil {
+		st.Pages = map[string]*pageState{}
+	}
+	return st
+}
+
+func (s *state) encode() json.RawMessage {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic("monitor: state does not encode: " + err.Error())
+	}
+	return b
+}
+
+// last returns the newest version the sentinel saw of the page, 0 if none.
+func (p *pageState) last() int64 {
+	if p == nil || len(p.Seen) == 0 {
+		return 0
+	}
+	return p.Seen[len(p.Seen)-1]
+}
+
+// reference returns the version the next sighting (number Count+1) is
+// compared with under the compare option, and false when it is compared
+// with nothing (the first sighting, or not a comparison point).
+func (p *pageState) reference(c intent.Compare) (int64, bool) {
+	v := int(p.Count + 1)
+	ref, ok := c.Reference(v)
+	if !ok {
+		return 0, false
+	}
+	back := v - ref // 1 for the previous sighting
+	if back > len(p.Seen) {
+		return 0, false
+	}
+	return p.Seen[len(p.Seen)-back], true
+}
+
+// add records a sighting of version id, keeping as many ids as the compare
+// option can reach back.
+func (p *pageState) add(id int64, c intent.Compare) {
+	p.Count++
+	p.Seen = append(p.Seen, id)
+	keep := 1
+	if c.N > 1 {
+		keep = c.N
+	}
+	if len(p.Seen) > keep {
+		p.Seen = append([]int64(nil), p.Seen[len(p.Seen)-keep:]...)
+	}
+}

@@ -67,10 +67,12 @@
 // parsers, the writers and package tree are iterative, so a document nested
 // 100 000 deep costs heap, not goroutine stack. Options.MaxEntityExpansion
 // (16 MiB) bounds the total text produced by entity references, counted at
-// every reference, which refuses "billion laughs" documents early; entity
-// references nest at most 64 deep and an entity referring to itself is an
-// error. Binary input fails on the first byte that is not an XML character
-// (NUL, most control characters, invalid UTF-8).
+// every reference with 32 bytes more for the reference itself, which refuses
+// "billion laughs" documents after a few milliseconds; entity references nest
+// at most 64 deep and an entity referring to itself is an error. Binary
+// input fails on the first byte that is not an XML character (NUL, most
+// control characters, invalid UTF-8). The HTML parser (x/net/html) refuses
+// documents with more than 512 open elements.
 //
 // # Charsets
 //

@@ -363,9 +363,14 @@ func (p *xmlParser) skipGroup(i int) (int, error) {
 	return i + k + 1, nil
 }
 
-// charge counts n bytes of entity expansion against the limit.
+// refCost is what each entity reference costs against
+// Options.MaxEntityExpansion on top of its length, since a reference to a
+// short text costs the parser far more than copying its bytes.
+const refCost = 32
+
+// charge counts an entity reference producing n bytes against the limit.
 func (p *xmlParser) charge(n int, name string) error {
-	p.expanded += int64(n)
+	p.expanded += int64(n) + refCost
 	if p.expanded > p.opt.MaxEntityExpansion {
 		return p.errAt(p.i, "entity references expand to more than %d bytes (Options.MaxEntityExpansion) at &%s;: refused as a possible entity bomb", p.opt.MaxEntityExpansion, name)
 	}

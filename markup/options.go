@@ -51,7 +51,8 @@ type Options struct {
 	MaxDepth int
 	// MaxEntityExpansion bounds the total number of bytes that references
 	// to entities declared in an XML DOCTYPE may produce, against
-	// "billion laughs" inputs. The default is DefaultMaxEntityExpansion.
+	// "billion laughs" inputs; each reference also counts 32 bytes. The
+	// default is DefaultMaxEntityExpansion.
 	MaxEntityExpansion int64
 	// Charset overrides the document's own charset declarations (but not a
 	// byte-order mark). It is either a charset label ("windows-1252") or a

@@ -1,7 +1,5 @@
 package markup
 
-import "strings"
-
 // isXMLSpaceByte reports whether c is XML white space: space, tab, newline
 // or carriage return.
 func isXMLSpaceByte(c byte) bool { return class[c]&cSpace != 0 }
@@ -84,29 +82,46 @@ func normalizeXMLText(v string, preserve bool) (string, bool) {
 		end--
 	}
 	v = v[start:end]
-	if hasControl(v) || strings.Contains(v, "  ") {
+	if needsCollapse(v) {
 		return collapseSpace(v, isXMLSpaceByte), true
 	}
 	return v, true
 }
 
-// hasControl reports whether s has a byte below 0x20 (tab, newline, carriage
-// return, in XML text), eight bytes at a time.
-func hasControl(s string) bool {
+// needsCollapse reports whether s, which neither starts nor ends with white
+// space, has a byte below 0x20 (tab, newline, carriage return in XML text)
+// or two spaces in a row: whether collapseSpace would change it. It looks
+// at eight bytes at a time.
+func needsCollapse(s string) bool {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+		lows  = 0x7f7f7f7f7f7f7f7f
+	)
+	prevSpace := false
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
 		// A byte below 0x20 borrows into its high bit; bytes >= 0x80 are
-		// masked out by ^w.
-		if (w-0x2020202020202020)&^w&0x8080808080808080 != 0 {
+		// masked out by ^w. Borrows only propagate from such a byte.
+		if (w-0x20*ones)&^w&highs != 0 {
 			return true
 		}
+		// The high bit of each byte that is a space (exact, no borrows).
+		t := w ^ 0x20*ones
+		sp := ^((t&lows + lows) | t) & highs
+		if sp&(sp>>8) != 0 || (prevSpace && sp&0x80 != 0) {
+			return true
+		}
+		prevSpace = sp>>63 != 0
 	}
 	for ; i < len(s); i++ {
-		if s[i] < 0x20 {
+		c := s[i]
+		if c < 0x20 || (c == ' ' && prevSpace) {
 			return true
 		}
+		prevSpace = c == ' '
 	}
 	return false
 }

@@ -47,7 +47,7 @@ func parseXML(data []byte, owned bool, o Options) (*tree.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &xmlParser{s: src, src: src, opt: o, doc: &tree.Document{}, keep: o.Whitespace == Keep}
+	p := &xmlParser{s: src, src: src, opt: o, doc: &tree.Document{}, keep: o.Whitespace == Keep, chunk: 64}
 	if err := p.parse(); err != nil {
 		return nil, err
 	}

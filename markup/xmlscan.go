@@ -87,6 +87,7 @@ type xmlParser struct {
 	stack []frame
 	kids  []*tree.Node // children of the open elements, stacked
 	ptrs  []*tree.Node // slab for Children slices
+	chunk int          // size of the next ptrs slab; half that for attrs
 	attrs []tree.Attr  // slab for Attrs slices
 	sc    []tree.Attr  // scratch: attributes of the current start tag
 	ns    []nsBinding
@@ -643,7 +644,7 @@ func (p *xmlParser) checkPrefix(qn string, off int, elem string, attr bool) erro
 func (p *xmlParser) allocAttrs(a []tree.Attr) []tree.Attr {
 	k := len(a)
 	if cap(p.attrs)-len(p.attrs) < k {
-		p.attrs = make([]tree.Attr, 0, max(1024, k))
+		p.attrs = make([]tree.Attr, 0, max(p.chunk/2, k))
 	}
 	l := len(p.attrs)
 	out := p.attrs[l : l+k : l+k]
@@ -659,7 +660,8 @@ func (p *xmlParser) allocPtrs(a []*tree.Node) []*tree.Node {
 		return nil
 	}
 	if cap(p.ptrs)-len(p.ptrs) < k {
-		p.ptrs = make([]*tree.Node, 0, max(4096, k))
+		p.ptrs = make([]*tree.Node, 0, max(p.chunk, k))
+		p.chunk = min(p.chunk*2, 4096) // small documents get small slabs
 	}
 	l := len(p.ptrs)
 	out := p.ptrs[l : l+k : l+k]

@@ -129,3 +129,40 @@ func FuzzApply(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCompose decodes two deltas and composes them: never a panic, and
+// when both apply in turn to the catalog, the composition gives the same
+// result (or Compose refuses).
+func FuzzCompose(f *testing.F) {
+	xmls, _ := fuzzSeeds(f)
+	for _, s := range xmls {
+		f.Add(s)
+	}
+	// Two steps that compose: the catalog's E2 delta, then a move and an
+	// attribute change on its result.
+	f.Add(`<unit_delta><t><d par="14" pos="3" xm="(12-13)"><status>Not Available</status></d><i par="14" pos="3" xm="(16-17)"><price>$299</price></i></t>` +
+		`<t><ai xid="17" a="c" v="USD"/><d par="14" pos="3" xm="(17)" move="yes"/><i par="7" pos="1" xm="(17)" move="yes"/><d par="17" pos="1" xm="(16)" update="yes">$299</d><i par="17" pos="1" xm="(16)" update="yes">$199</i></t></unit_delta>`)
+	f.Fuzz(func(t *testing.T, in string) {
+		ds, err := DecodeXML(strings.NewReader(in))
+		if err != nil || len(ds) < 2 {
+			return
+		}
+		d, err := Compose(ds[0], ds[1])
+		a := catalog()
+		v1, err1 := Apply(a, ds[0])
+		if err1 != nil {
+			return
+		}
+		v2, err2 := Apply(v1, ds[1])
+		if err2 != nil || err != nil {
+			return
+		}
+		got, err := Apply(a, d)
+		if err != nil {
+			t.Fatalf("Apply(a, Compose(d1, d2)): %v\nd1:\n%s\nd2:\n%s\ncomposed:\n%s", err, opStrings(ds[0]), opStrings(ds[1]), opStrings(d))
+		}
+		if diff := sameDoc(got, v2); diff != "" {
+			t.Fatalf("Apply(a, Compose(d1, d2)) differs: %s\nd1:\n%s\nd2:\n%s\ncomposed:\n%s", diff, opStrings(ds[0]), opStrings(ds[1]), opStrings(d))
+		}
+	})
+}

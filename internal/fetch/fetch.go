@@ -326,3 +326,10 @@ type hostTable struct {
 	delay       time.Duration
 	concurrency int
 }
+
+// HTTPClient returns an HTTP client with the fetcher's transport: the same
+// address checks (private networks refused unless allowed), timeouts and
+// redirect cap, for other outgoing requests such as webhooks.
+func (c *Client) HTTPClient() *http.Client {
+	return &http.Client{Transport: c.http.Transport, CheckRedirect: c.http.CheckRedirect, Timeout: c.opt.TotalTimeout}
+}

@@ -1,0 +1,270 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/notify/feed"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// The sentinel commands that work on the store: add, list, rm.
+func init() {
+	register(&command{name: "sentinel add", summary: "check sentinel files and add their sentinels to the store", run: runSentinelAdd})
+	register(&command{name: "sentinel list", summary: "list the sentinels in the store", run: runSentinelList})
+	register(&command{name: "sentinel rm", summary: "remove sentinels (by id or name) from the store", run: runSentinelRm})
+}
+
+// defaultOwner is the user who owns sentinels added from the command line
+// when --owner is not given.
+const defaultOwner = "admin@localhost"
+
+func ownerFlag(fs *flag.FlagSet, env *environment) *string {
+	def := env.getenv("VIGIL_OWNER")
+	if def == "" {
+		def = defaultOwner
+	}
+	return fs.String("owner", def, "the owner's email address (default $VIGIL_OWNER or "+defaultOwner+"); created if new")
+}
+
+// ensureOwner returns the user with the email, creating it.
+func ensureOwner(ctx context.Context, st vigil.Store, email string) (*vigil.User, error) {
+	email = strings.ToLower(strings.TrimSpace(email))
+	u, err := st.FindUserByEmail(ctx, email)
+	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+		name, _, _ := strings.Cut(email, "@")
+		u = &vigil.User{Email: email, Name: name}
+		err = st.CreateUser(ctx, u)
+	}
+	return u, err
+}
+
+// storedChecker returns a checker for the owner's sentinels, knowing those
+// in the store (with their run-time status), as spec.Checker.Lookup wants.
+func storedChecker(ctx context.Context, st vigil.Store, owner *vigil.User, now time.Time) (*spec.Checker, error) {
+	all, _, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: owner.ID})
+	if err != nil {
+		return nil, err
+	}
+	states := map[int64]json.RawMessage{}
+	if cs, ok := st.(vigil.CheckStore); ok && len(all) > 0 {
+		ids := make([]int64, len(all))
+		for i, s := range all {
+			ids[i] = s.ID
+		}
+		if states, err = cs.SentinelStates(ctx, ids); err != nil {
+			return nil, err
+		}
+	}
+	known := map[string]*spec.Stored{}
+	for _, s := range all {
+		var c spec.Checked
+		if err := json.Unmarshal(s.Spec, &c); err != nil || c.Sentinel == nil {
+			continue
+		}
+		stored := &spec.Stored{Checked: &c, Created: s.CreatedAt}
+		var status struct {
+			Status struct {
+				Started time.Time `json:"started"`
+				Ended   time.Time `json:"ended"`
+			} `json:"status"`
+		}
+		if json.Unmarshal(states[s.ID], &status) == nil {
+			stored.Started, stored.Ended = status.Status.Started, status.Status.Ended
+		}
+		known[strings.ToLower(s.Name)] = stored
+	}
+	return &spec.Checker{Now: now, Owner: owner.Email, Lookup: func(name string) *spec.Stored { return known[strings.ToLower(name)] }}, nil
+}
+
+func runSentinelAdd(ctx context.Context, env *environment, args []string) (int, error) {
+	fs := newSentinelFlagSet(env, "sentinel add", "FILE...",
+		"Add checks the sentinels of each file against the owner's sentinels in the\n"+
+			"store, and adds those without errors; vigil serve starts running them\n"+
+			"at once. Problems are printed as file:line:col: message (exit status 1).\n"+
+			"For each sentinel added it prints its id, name and the path of its Atom\n"+
+			"feed on the server. \"-\" reads standard input.")
+	sf := addStoreFlags(fs, env)
+	owner := ownerFlag(fs, env)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, nil
+		}
+		return exitError, errUsageShown
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return exitError, errUsageShown
+	}
+	st, err := openStore(ctx, *sf.data, *sf.postgres)
+	if err != nil {
+		return exitError, err
+	}
+	defer st.Close()
+	secret, err := loadSecret(*sf.data)
+	if err != nil {
+		return exitError, err
+	}
+	u, err := ensureOwner(ctx, st, *owner)
+	if err != nil {
+		return exitError, fmt.Errorf("owner %s: %w", *owner, err)
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	checker, err := storedChecker(ctx, st, u, now)
+	if err != nil {
+		return exitError, err
+	}
+	code := exitOK
+	for _, name := range fs.Args() {
+		src, err := readSource(env, name)
+		if err != nil {
+			return exitError, err
+		}
+		f, err := spec.Parse(name, src)
+		if err != nil {
+			printDiagnostics(env.stdout, err, "")
+			code = exitChanged
+			continue
+		}
+		for _, s := range f.Sentinels {
+			ch, err := checker.Check(s)
+			if err != nil {
+				var list spec.ErrorList
+				if errors.As(err, &list) {
+					for _, e := range list {
+						e.Pos.Filename = name
+					}
+				}
+				printDiagnostics(env.stdout, err, "")
+				code = exitChanged
+				continue
+			}
+			specJSON, err := json.Marshal(ch)
+			if err != nil {
+				return exitError, err
+			}
+			sen := &vigil.Sentinel{OwnerID: u.ID, Name: s.Name.Name, Source: spec.Print(s), Spec: specJSON,
+				Status: vigil.SentinelActive, NextCheck: now}
+			if ch.Start.After(now) {
+				sen.NextCheck = ch.Start
+			}
+			if err := st.CreateSentinel(ctx, sen); err != nil {
+				return exitError, fmt.Errorf("sentinel %s: %w", s.Name.Name, err)
+			}
+			checker.Add(&spec.Stored{Checked: ch, Created: now})
+			for _, w := range ch.Warnings {
+				w.Pos.Filename = name
+				printDiagnostics(env.stdout, spec.ErrorList{w}, "warning: ")
+			}
+			fmt.Fprintf(env.stdout, "added sentinel %d %s feed %s\n", sen.ID, sen.Name, feed.Path(secret, sen.ID, "atom"))
+		}
+	}
+	return code, nil
+}
+
+func runSentinelList(ctx context.Context, env *environment, args []string) (int, error) {
+	fs := newSentinelFlagSet(env, "sentinel list", "", "List prints the sentinels in the store, one a line.")
+	sf := addStoreFlags(fs, env)
+	asJSON := fs.Bool("json", false, "print each sentinel as a line of JSON")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, nil
+		}
+		return exitError, errUsageShown
+	}
+	st, err := openStore(ctx, *sf.data, *sf.postgres)
+	if err != nil {
+		return exitError, err
+	}
+	defer st.Close()
+	all, _, err := st.FindSentinels(ctx, vigil.SentinelFilter{})
+	if err != nil {
+		return exitError, err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.stdout)
+		for _, s := range all {
+			if err := enc.Encode(s); err != nil {
+				return exitError, err
+			}
+		}
+		return exitOK, nil
+	}
+	tw := tabwriter.NewWriter(env.stdout, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tSTATUS\tLAST CHECK\tNEXT CHECK\tURL")
+	for _, s := range all {
+		url := ""
+		var c spec.Checked
+		if json.Unmarshal(s.Spec, &c) == nil && len(c.URLs) > 0 {
+			url = strings.Join(c.URLs, " ")
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", s.ID, s.Name, s.Status, fmtTime(s.LastCheck), fmtTime(s.NextCheck), url)
+	}
+	return exitOK, tw.Flush()
+}
+
+func fmtTime(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05")
+}
+
+func runSentinelRm(ctx context.Context, env *environment, args []string) (int, error) {
+	fs := newSentinelFlagSet(env, "sentinel rm", "ID|NAME...", "Rm removes sentinels, with their changes, by id or by name.")
+	sf := addStoreFlags(fs, env)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, nil
+		}
+		return exitError, errUsageShown
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return exitError, errUsageShown
+	}
+	st, err := openStore(ctx, *sf.data, *sf.postgres)
+	if err != nil {
+		return exitError, err
+	}
+	defer st.Close()
+	all, _, err := st.FindSentinels(ctx, vigil.SentinelFilter{})
+	if err != nil {
+		return exitError, err
+	}
+	code := exitOK
+	for _, arg := range fs.Args() {
+		var ids []int64
+		if id, err := strconv.ParseInt(arg, 10, 64); err == nil {
+			ids = append(ids, id)
+		} else {
+			for _, s := range all {
+				if strings.EqualFold(s.Name, arg) {
+					ids = append(ids, s.ID)
+				}
+			}
+		}
+		if len(ids) == 0 {
+			fmt.Fprintf(env.stderr, "vigil sentinel rm: no sentinel %s\n", arg)
+			code = exitChanged
+			continue
+		}
+		for _, id := range ids {
+			if err := st.DeleteSentinel(ctx, id); err != nil {
+				fmt.Fprintf(env.stderr, "vigil sentinel rm: %s: %v\n", arg, vigil.ErrorMessage(err))
+				code = exitChanged
+				continue
+			}
+			fmt.Fprintf(env.stdout, "removed sentinel %d\n", id)
+		}
+	}
+	return code, nil
+}

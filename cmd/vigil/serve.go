@@ -1,0 +1,308 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/fetch"
+	"github.com/vigil-web/vigil/internal/monitor"
+	"github.com/vigil-web/vigil/internal/notify/chat"
+	"github.com/vigil-web/vigil/internal/notify/email"
+	"github.com/vigil-web/vigil/internal/notify/feed"
+	"github.com/vigil-web/vigil/internal/notify/webhook"
+	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/internal/warehouse"
+)
+
+func init() {
+	register(&command{name: "serve", summary: "run the monitor: fetch, detect and notify for every sentinel; serve feeds and /healthz", run: runServe})
+}
+
+// serveConfig is the daemon's configuration, from flags and environment.
+type serveConfig struct {
+	addr          string
+	allowPrivate  bool
+	ignoreRobots  bool
+	minInterval   time.Duration
+	maxInterval   time.Duration
+	lease         time.Duration
+	poll          time.Duration
+	workers       int
+	hostDelay     time.Duration
+	hostConc      int
+	render        string
+	baseURL       string
+	webhookSecret string
+	smtp          email.Options
+	smtpPort      string
+	logLevel      string
+	retryBase     time.Duration
+	maxAttempts   int
+	fetchTimeout  time.Duration
+}
+
+func envOr(env *environment, name, def string) string {
+	if v := env.getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func runServe(ctx context.Context, env *environment, args []string) (int, error) {
+	fs := flag.NewFlagSet("vigil serve", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	sf := addStoreFlags(fs, env)
+	var c serveConfig
+	fs.StringVar(&c.addr, "addr", envOr(env, "VIGIL_ADDR", "127.0.0.1:8080"), "HTTP listen address (feeds, /healthz); :0 picks a free port (default $VIGIL_ADDR)")
+	fs.BoolVar(&c.allowPrivate, "allow-private-networks", env.getenv("VIGIL_ALLOW_PRIVATE_NETWORKS") != "", "let sentinels and webhooks reach loopback, private and link-local addresses")
+	fs.BoolVar(&c.ignoreRobots, "ignore-robots", false, "do not honour robots.txt (only for sites you own)")
+	fs.DurationVar(&c.minInterval, "min-interval", time.Minute, "shortest interval between two checks of a sentinel")
+	fs.DurationVar(&c.maxInterval, "max-interval", 24*time.Hour, "longest adaptive interval (Fetch on change)")
+	fs.DurationVar(&c.lease, "lease", 5*time.Minute, "how long a claimed sentinel or notification stays hidden from other workers (the delay before work a crash interrupted is taken up again)")
+	fs.DurationVar(&c.poll, "poll", time.Second, "how often to look for due sentinels and notifications when idle")
+	fs.IntVar(&c.workers, "workers", 16, "pages fetched and compared at once")
+	fs.DurationVar(&c.hostDelay, "host-delay", time.Second, "minimum delay between two requests to one host (a larger robots.txt Crawl-delay wins)")
+	fs.IntVar(&c.hostConc, "host-concurrency", 1, "requests at once to one host")
+	fs.DurationVar(&c.fetchTimeout, "fetch-timeout", 60*time.Second, "total time allowed for one fetch")
+	fs.StringVar(&c.render, "chromium", envOr(env, "VIGIL_CHROMIUM", fetch.ChromiumPath), "Chromium binary for sentinels that say Fetch ... render (\"\" disables rendering)")
+	fs.StringVar(&c.baseURL, "base-url", env.getenv("VIGIL_BASE_URL"), "public URL of this server, for links in messages (default: http://ADDR)")
+	fs.StringVar(&c.webhookSecret, "webhook-secret", env.getenv("VIGIL_WEBHOOK_SECRET"), "key of the webhook signatures (default $VIGIL_WEBHOOK_SECRET, else the data directory's secret)")
+	fs.StringVar(&c.smtp.Host, "smtp-host", env.getenv("VIGIL_SMTP_HOST"), "SMTP relay host; email notifications are off without it (default $VIGIL_SMTP_HOST)")
+	fs.StringVar(&c.smtpPort, "smtp-port", envOr(env, "VIGIL_SMTP_PORT", "587"), "SMTP relay port (default $VIGIL_SMTP_PORT or 587)")
+	fs.StringVar(&c.smtp.Username, "smtp-user", env.getenv("VIGIL_SMTP_USER"), "SMTP user (default $VIGIL_SMTP_USER)")
+	c.smtp.Password = env.getenv("VIGIL_SMTP_PASSWORD")
+	fs.StringVar(&c.smtp.From, "smtp-from", envOr(env, "VIGIL_SMTP_FROM", "Vigil <vigil@localhost>"), "sender address (default $VIGIL_SMTP_FROM)")
+	tlsMode := fs.String("smtp-tls", envOr(env, "VIGIL_SMTP_TLS", "opportunistic"), "opportunistic, mandatory, implicit or none (default $VIGIL_SMTP_TLS)")
+	fs.DurationVar(&c.retryBase, "retry-base", 10*time.Second, "delay before the first retry of a failed notification, doubling after each failure")
+	fs.IntVar(&c.maxAttempts, "max-attempts", 8, "attempts before a notification becomes a dead letter")
+	fs.StringVar(&c.logLevel, "log-level", "info", "debug, info, warn or error")
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "Usage: vigil serve [flags]\n\nServe runs every sentinel of the store: it fetches pages when they fall due,\n"+
+			"keeps their versions, detects the changes each sentinel asks for and\n"+
+			"notifies by email, webhook and chat, and serves Atom/RSS feeds and /healthz.\n"+
+			"With no flags it uses the SQLite store in ./vigil-data and listens on\n127.0.0.1:8080. The SMTP password is read from $VIGIL_SMTP_PASSWORD.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, nil
+		}
+		return exitError, errUsageShown
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return exitError, errUsageShown
+	}
+	c.smtp.TLS = email.TLS(*tlsMode)
+	port, err := strconv.Atoi(c.smtpPort)
+	if err != nil {
+		return exitError, fmt.Errorf("--smtp-port %q: %w", c.smtpPort, err)
+	}
+	c.smtp.Port = port
+
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
+		return exitError, fmt.Errorf("--log-level: %w", err)
+	}
+	logger := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
+
+	st, err := openStore(ctx, *sf.data, *sf.postgres)
+	if err != nil {
+		return exitError, err
+	}
+	defer st.Close()
+	d, err := newDaemon(st, *sf.data, c, logger)
+	if err != nil {
+		return exitError, err
+	}
+	defer d.close()
+
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		return exitError, err
+	}
+	if d.baseURL == "" {
+		d.baseURL = "http://" + ln.Addr().String()
+	}
+	srv := &http.Server{Handler: newServeMux(d), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(env.stdout, "listening on %s\n", ln.Addr())
+	logger.Info("vigil serve started", "addr", ln.Addr().String(), "data", *sf.data, "email", c.smtp.Host != "",
+		"allow_private_networks", c.allowPrivate)
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	errc := make(chan error, 3)
+	wg.Add(3)
+	go func() {
+		defer wg.Done()
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			errc <- err
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		d.monitor.Run(ctx, c.poll, d.monitorKick)
+	}()
+	go func() {
+		defer wg.Done()
+		d.deliverer.Run(ctx, c.poll, d.outboxKick)
+	}()
+	var runErr error
+	select {
+	case <-ctx.Done():
+	case runErr = <-errc:
+	}
+	cancel()
+	shut, done := context.WithTimeout(context.Background(), 10*time.Second)
+	srv.Shutdown(shut)
+	done()
+	wg.Wait()
+	logger.Info("vigil serve stopped")
+	if runErr != nil {
+		return exitError, runErr
+	}
+	return exitOK, nil
+}
+
+// daemon is everything vigil serve runs, wired.
+type daemon struct {
+	store       vigil.Store
+	secret      []byte
+	baseURL     string
+	logger      *slog.Logger
+	fetcher     *fetch.Client
+	chromium    *fetch.Chromium
+	warehouse   *warehouse.Warehouse
+	monitor     *monitor.Monitor
+	deliverer   *monitor.Deliverer
+	feeds       *feed.Server
+	monitorKick chan struct{}
+	outboxKick  chan struct{}
+}
+
+// newDaemon wires the services and adapters of vigil serve.
+func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logger) (*daemon, error) {
+	cs, ok := st.(vigil.CheckStore)
+	if !ok {
+		return nil, fmt.Errorf("this store backend does not keep the monitor's check records (vigil.CheckStore); use the SQLite store")
+	}
+	secret, err := loadSecret(dataDir)
+	if err != nil {
+		return nil, err
+	}
+	d := &daemon{store: st, secret: secret, baseURL: strings.TrimRight(c.baseURL, "/"), logger: logger,
+		monitorKick: make(chan struct{}, 1), outboxKick: make(chan struct{}, 1)}
+	fopt := fetch.Options{AllowPrivateNetworks: c.allowPrivate, IgnoreRobots: c.ignoreRobots, HostDelay: c.hostDelay,
+		HostConcurrency: c.hostConc, TotalTimeout: c.fetchTimeout}
+	if c.render != "" {
+		if _, err := os.Stat(c.render); err == nil {
+			d.chromium = &fetch.Chromium{ExecPath: c.render}
+			fopt.Renderer = d.chromium
+		}
+	}
+	d.fetcher = fetch.New(fopt)
+	d.warehouse, err = openWarehouse(st, warehouse.Options{Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	d.feeds = &feed.Server{Store: st, Secret: secret}
+	d.monitor = &monitor.Monitor{
+		Store: struct {
+			vigil.Store
+			vigil.CheckStore
+		}{st, cs},
+		Warehouse: d.warehouse,
+		Fetcher:   d.fetcher,
+		Policy:    schedule.Policy{MinInterval: c.minInterval, MaxInterval: c.maxInterval},
+		Logger:    logger,
+		Lease:     c.lease,
+		Workers:   c.workers,
+		Delivered: func() { kick(d.outboxKick) },
+		MessageLink: func(id int64) string {
+			return d.baseURL + feed.Path(secret, id, "atom")
+		},
+	}
+	whSecret := []byte(c.webhookSecret)
+	if len(whSecret) == 0 {
+		whSecret = secret
+	}
+	channels := map[string]vigil.Notifier{
+		"webhook": &webhook.Notifier{Secret: whSecret, Client: d.fetcher.HTTPClient()},
+		"chat":    &chat.Notifier{},
+	}
+	if c.smtp.Host != "" {
+		mailer, err := email.New(c.smtp)
+		if err != nil {
+			return nil, err
+		}
+		channels["email"] = mailer
+	}
+	d.deliverer = &monitor.Deliverer{Store: st, Channels: channels, Logger: logger, Lease: c.lease,
+		BaseBackoff: c.retryBase, MaxAttempts: c.maxAttempts}
+	return d, nil
+}
+
+func (d *daemon) close() {
+	if d.chromium != nil {
+		d.chromium.Close()
+	}
+}
+
+func kick(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
+// secretFile holds the server's secret in the data directory: the key of
+// feed tokens and, unless configured otherwise, of webhook signatures.
+const secretFile = "secret"
+
+// loadSecret reads the data directory's secret, creating it on first use.
+func loadSecret(dataDir string) ([]byte, error) {
+	path := filepath.Join(dataDir, secretFile)
+	b, err := os.ReadFile(path)
+	if err == nil {
+		s := strings.TrimSpace(string(b))
+		if len(s) >= 32 {
+			return []byte(s), nil
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	if err := os.MkdirAll(dataDir, 0o750); err != nil {
+		return nil, err
+	}
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return nil, err
+	}
+	s := hex.EncodeToString(raw)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return loadSecret(dataDir) // created meanwhile by another process
+	} else if err != nil {
+		return nil, err
+	}
+	if _, err := f.WriteString(s + "\n"); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return []byte(s), f.Close()
+}

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/vigil-web/vigil"
+)
+
+var vigilFilterOne = vigil.SentinelFilter{Limit: 1}
+
+// httpMounts are the routes other parts of the daemon add to its HTTP
+// server (the REST API and dashboard of internal/web), registered from
+// init functions with mountHTTP.
+var httpMounts []func(mux *http.ServeMux, d *daemon)
+
+// mountHTTP adds routes to the mux of vigil serve. Call it from an init
+// function; f runs once when the server starts, with the wired daemon (its
+// store, feeds and secret).
+func mountHTTP(f func(mux *http.ServeMux, d *daemon)) {
+	httpMounts = append(httpMounts, f)
+}
+
+// newServeMux builds the one routing table of vigil serve: health, feeds,
+// and whatever was mounted with mountHTTP.
+func newServeMux(d *daemon) *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", d.handleHealthz)
+	d.feeds.Register(mux)
+	for _, f := range httpMounts {
+		f(mux, d)
+	}
+	return mux
+}
+
+// handleHealthz answers 200 {"status":"ok"} when the store answers.
+func (d *daemon) handleHealthz(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	if _, _, err := d.store.FindSentinels(r.Context(), vigilFilterOne); err != nil {
+		d.logger.Error("healthz", "err", err)
+		w.WriteHeader(http.StatusServiceUnavailable)
+		json.NewEncoder(w).Encode(map[string]string{"status": "unavailable"})
+		return
+	}
+	json.NewEncoder(w).Encode(map[string]string{"status": "ok"})
+}

@@ -194,3 +194,31 @@ func TestParseXMLErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestManyAttributes(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<a")
+	for i := range 5000 {
+		b.WriteString(" a" + strings.Repeat("x", i%7) + string(rune('A'+i%26)) + strings.Repeat("y", i/182) + `="1"`)
+	}
+	d, err := markup.ParseXMLBytes([]byte(b.String()+"/>"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Root.Attrs) != 5000 {
+		t.Fatalf("%d attributes", len(d.Root.Attrs))
+	}
+	_, err = markup.ParseXMLBytes([]byte(b.String()+` aA="2"/>`), nil)
+	if err == nil || !strings.Contains(err.Error(), "duplicate attribute aA") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestReferenceOutsideRoot(t *testing.T) {
+	for _, in := range []string{`<!DOCTYPE a [<!ENTITY e "<a/>">]>&e;`, "&amp;<a/>", "<a/>&#65;"} {
+		_, err := markup.ParseXMLBytes([]byte(in), nil)
+		if err == nil || !strings.Contains(err.Error(), "text is not allowed") {
+			t.Errorf("%s: err = %v", in, err)
+		}
+	}
+}

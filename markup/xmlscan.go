@@ -85,11 +85,12 @@ type xmlParser struct {
 	keep bool // Whitespace == Keep
 
 	stack []frame
-	kids  []*tree.Node // children of the open elements, stacked
-	ptrs  []*tree.Node // slab for Children slices
-	chunk int          // size of the next ptrs slab; half that for attrs
-	attrs []tree.Attr  // slab for Attrs slices
-	sc    []tree.Attr  // scratch: attributes of the current start tag
+	kids  []*tree.Node    // children of the open elements, stacked
+	ptrs  []*tree.Node    // slab for Children slices
+	chunk int             // size of the next ptrs slab; half that for attrs
+	attrs []tree.Attr     // slab for Attrs slices
+	sc    []tree.Attr     // scratch: attributes of the current start tag
+	seen  map[string]bool // names in sc, for tags with many attributes
 	ns    []nsBinding
 
 	// Pending character data: a span of s, or buf.
@@ -219,6 +220,9 @@ func (p *xmlParser) charData() error {
 			p.addSpan(i, i+1)
 			i++
 		case '&':
+			if len(p.stack) == 0 {
+				return p.outsideRoot(i)
+			}
 			p.i = i
 			depth := len(p.inputs)
 			if err := p.reference(false); err != nil {
@@ -277,7 +281,8 @@ func (p *xmlParser) flushText() error {
 		return nil
 	}
 	var v string
-	if t.inBuf {
+	inBuf := t.inBuf
+	if inBuf {
 		v = string(t.buf)
 	} else {
 		v = p.s[t.start:t.end]
@@ -285,16 +290,12 @@ func (p *xmlParser) flushText() error {
 	t.has, t.inBuf = false, false
 	if len(p.stack) == 0 {
 		if !isXMLSpace(v) {
-			where := "before"
-			if p.sawRoot {
-				where = "after"
-			}
-			// Point at the first non-space character.
 			off := t.off
-			if !t.inBuf && len(p.inputs) == 0 {
+			if !inBuf && len(p.inputs) == 0 {
+				// Point at the first character that is not white space.
 				off += len(v) - len(strings.TrimLeft(v, " \t\n\r"))
 			}
-			return syntaxErrorAt(p.src, off, "text is not allowed %s the root element", where)
+			return p.outsideRoot(off)
 		}
 		return nil
 	}
@@ -309,6 +310,15 @@ func (p *xmlParser) flushText() error {
 	n.Parent = top.node
 	p.kids = append(p.kids, n)
 	return nil
+}
+
+// outsideRoot returns the error for text at off outside the root element.
+func (p *xmlParser) outsideRoot(off int) error {
+	where := "before"
+	if p.sawRoot {
+		where = "after"
+	}
+	return syntaxErrorAt(p.src, off, "text is not allowed %s the root element", where)
 }
 
 // reference handles a reference at p.i ('&'): a character reference, a
@@ -553,10 +563,8 @@ func (p *xmlParser) startTag() error {
 		if err != nil {
 			return err
 		}
-		for _, prev := range p.sc {
-			if prev.Name == aname {
-				return p.errAt(k, "duplicate attribute %s in <%s>", aname, name)
-			}
+		if p.duplicate(aname) {
+			return p.errAt(k, "duplicate attribute %s in <%s>", aname, name)
 		}
 		p.sc = append(p.sc, tree.Attr{Name: aname, Value: val})
 		i = end
@@ -607,6 +615,35 @@ func (p *xmlParser) startTag() error {
 		p.closeTop()
 	}
 	return nil
+}
+
+// duplicate reports whether the start tag being parsed already has an
+// attribute called name. Past a few attributes it indexes them, so that a
+// tag with many attributes costs linear time.
+func (p *xmlParser) duplicate(name string) bool {
+	const small = 16
+	if len(p.sc) < small {
+		for _, a := range p.sc {
+			if a.Name == name {
+				return true
+			}
+		}
+		return false
+	}
+	if len(p.sc) == small || p.seen == nil {
+		if p.seen == nil {
+			p.seen = make(map[string]bool)
+		}
+		clear(p.seen)
+		for _, a := range p.sc {
+			p.seen[a.Name] = true
+		}
+	}
+	if p.seen[name] {
+		return true
+	}
+	p.seen[name] = true
+	return false
 }
 
 const xmlNamespace = "http://www.w3.org/XML/1998/namespace"
@@ -811,8 +848,6 @@ func (p *xmlParser) cdata() error {
 	}
 	if k > 0 {
 		p.addSpan(start, start+k)
-	} else if !p.text.has {
-		// An empty section still separates nothing; no text.
 	}
 	p.i = start + k + 3
 	return nil

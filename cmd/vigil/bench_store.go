@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vigil-web/vigil/internal/sqlite"
+	"github.com/vigil-web/vigil/internal/warehouse"
+	"github.com/vigil-web/vigil/internal/zstd"
+)
+
+func init() {
+	register(&command{
+		name:    "bench store",
+		summary: "measure the warehouse: stored bytes against full copies, writes/s and read latency on SQLite",
+		run:     runBenchStore,
+	})
+}
+
+func runBenchStore(ctx context.Context, env *environment, args []string) (int, error) {
+	fs := newFlags(env, "bench store", "[flags]")
+	n := fs.Int("versions", 100, "versions in the history")
+	size := fs.Int("size", 100_000, "page size in bytes")
+	change := fs.Float64("change", 0.01, "share of the page changed a version")
+	seed := fs.Uint64("seed", 42, "seed of the synthetic history")
+	ks := fs.String("k", "16,64", "comma-separated values of k (a full copy every k versions)")
+	runs := fs.Int("runs", 3, "timed runs of the writes and of each read; the best is kept")
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return exitOK, err
+	}
+	var kvals []int
+	for _, s := range strings.Split(*ks, ",") {
+		k, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || k < 1 {
+			return exitError, fmt.Errorf("-k: bad value %q", s)
+		}
+		kvals = append(kvals, k)
+	}
+	hist := warehouse.SyntheticHistory(*n, *size, *change, *seed)
+	codec, err := zstd.New(0)
+	if err != nil {
+		return exitError, err
+	}
+	var baseline int64
+	for _, b := range hist {
+		z, err := codec.Compress(b)
+		if err != nil {
+			return exitError, err
+		}
+		baseline += int64(len(z))
+	}
+	w := bufio.NewWriter(env.stdout)
+	defer w.Flush()
+	fmt.Fprintf(w, "vigil bench store: %d versions of a %d-byte HTML page changing %.0f%% a version (seed %d), SQLite\n",
+		*n, len(hist[0]), *change*100, *seed)
+	fmt.Fprintf(w, "baseline, every version zstd-compressed in full: %d bytes (%.1f KB a version)\n", baseline, float64(baseline)/float64(*n)/1024)
+	fmt.Fprintf(w, "%4s  %-12s %12s %8s %10s %11s %11s\n", "k", "tree deltas", "stored B", "ratio", "writes/s", "read mean", "read worst")
+	w.Flush()
+	type row struct {
+		k     int
+		tree  bool
+		ratio float64
+		wps   float64
+		worst time.Duration
+	}
+	var rows []row
+	for _, k := range kvals {
+		for _, tree := range []bool{false, true} {
+			r, err := benchStoreOnce(ctx, hist, k, tree, *runs)
+			if err != nil {
+				return exitError, err
+			}
+			ratio := 100 * float64(r.stored) / float64(baseline)
+			treeName := "none"
+			if tree {
+				treeName = fmt.Sprintf("last %d", warehouse.DefaultTreeDeltaKeep)
+			}
+			fmt.Fprintf(w, "%4d  %-12s %12d %7.2f%% %10.0f %8.2f ms %8.2f ms\n", k, treeName, r.stored, ratio, r.writesPerSec, ms2(r.meanRead), ms2(r.worstRead))
+			w.Flush()
+			rows = append(rows, row{k, tree, ratio, r.writesPerSec, r.worstRead})
+		}
+	}
+	fmt.Fprintf(w, "targets: stored <= 5%% of the baseline; >= 500 writes/s (no tree deltas); worst read < 10 ms with k = 16\n")
+	for _, r := range rows {
+		if r.tree {
+			continue
+		}
+		fmt.Fprintf(w, "k=%d: ratio %s, writes %s, worst read %s\n", r.k, verdict(r.ratio <= 5), verdict(r.wps >= 500), verdict(r.worst < 10*time.Millisecond))
+	}
+	return exitOK, nil
+}
+
+func verdict(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "NOT met"
+}
+
+type storeRun struct {
+	stored              int64
+	writesPerSec        float64
+	meanRead, worstRead time.Duration
+}
+
+func benchStoreOnce(ctx context.Context, hist [][]byte, k int, tree bool, runs int) (*storeRun, error) {
+	dir, err := os.MkdirTemp("", "vigil-bench-store-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	db, err := sqlite.Open(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	wh, err := openWarehouse(db, warehouse.Options{FullEvery: k, TreeDeltas: tree})
+	if err != nil {
+		return nil, err
+	}
+	t0 := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+	var ids []int64
+	// Write the history runs times, each time to a resource of its own,
+	// and keep the best time (the usual way to time on a shared machine).
+	best := time.Duration(1<<63 - 1)
+	for run := range max(runs, 1) {
+		ids = ids[:0]
+		start := time.Now()
+		for i, body := range hist {
+			v, err := wh.Put(ctx, &warehouse.Fetch{URL: fmt.Sprintf("http://bench.example/page%d", run), FetchedAt: t0.Add(time.Duration(i) * time.Hour),
+				Status: 200, ContentType: "text/html", Charset: "utf-8", Body: body})
+			if err != nil {
+				return nil, err
+			}
+			ids = append(ids, v.ID)
+		}
+		best = min(best, time.Since(start))
+	}
+	r := &storeRun{writesPerSec: float64(len(hist)) / best.Seconds()}
+	v, err := db.FindVersionByID(ctx, ids[0])
+	if err != nil {
+		return nil, err
+	}
+	if r.stored, err = wh.StoredBytes(ctx, v.ResourceID); err != nil {
+		return nil, err
+	}
+	var total time.Duration
+	for i, id := range ids {
+		best, err := bestOf(runs, func() error {
+			b, err := wh.Body(ctx, id)
+			if err == nil && len(b) != len(hist[i]) {
+				err = fmt.Errorf("version %d reads back %d bytes, want %d", i+1, len(b), len(hist[i]))
+			}
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		total += best
+		r.worstRead = max(r.worstRead, best)
+	}
+	r.meanRead = total / time.Duration(len(ids))
+	return r, nil
+}

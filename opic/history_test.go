@@ -129,7 +129,7 @@ func TestWindowPolicies(t *testing.T) {
 				}
 			}
 			checkInvariants(t, o, c.h != (Interpolation{Window: 8}))
-			est := o.Importances(nil)
+			est := o.Importances(nil, EstimateSeed)
 			if e := SubsetRelativeError(est, pr, top); e > c.maxTop {
 				t.Errorf("top 10%% error %.4f, want at most %.2f", e, c.maxTop)
 			}

@@ -68,6 +68,8 @@ type OPIC struct {
 
 	pages []page
 	live  int
+	n0    int                // pages 0 .. n0-1 started with cash 1/n0 (C0)
+	c0    map[PageID]float64 // initial cash merged into a page, beyond 1/n0
 
 	z     float64 // Z: the total cash ever read, virtual page included
 	hv    float64 // H of the virtual page
@@ -107,7 +109,7 @@ func New(n int, cfg Config) (*OPIC, error) {
 			o.pages[i] = page{cash: 1 / float64(n), pos: noSlot}
 		}
 	}
-	o.live = n
+	o.live, o.n0 = n, n
 	if o.win != nil {
 		o.win.grow(n, 0)
 	}
@@ -338,6 +340,13 @@ func (o *OPIC) Merge(from, into PageID) error {
 		return fmt.Errorf("opic: merge page %d into itself", from)
 	}
 	f, t := &o.pages[from], &o.pages[into]
+	if c := o.InitialCash(from); c != 0 {
+		if o.c0 == nil {
+			o.c0 = map[PageID]float64{}
+		}
+		o.c0[into] += c
+		delete(o.c0, from)
+	}
 	t.cash += f.cash + o.g
 	t.hist = float32(float64(t.hist) + float64(f.hist))
 	f.hist = 0
@@ -410,14 +419,76 @@ func (o *OPIC) Estimate(p PageID) float64 {
 	return (float64(pg.hist) + c) / (o.z + 1)
 }
 
-// Importances fills dst (grown to Len()) with Estimate for every page,
+// InitialCash returns C0[p], the cash page p started with: 1/n for the n
+// pages of New, 0 for pages added later, plus what merges brought.
+func (o *OPIC) InitialCash(p PageID) float64 {
+	c := o.c0[p]
+	if int(p) < o.n0 {
+		c += 1 / float64(o.n0)
+	}
+	return c
+}
+
+// Propagated returns (H[p] + C[p] − C0[p]) / Z for Cumulative history. By
+// the seed's Lemma 7.3.3, H + C − C0 is the history of p's parents times
+// their link weights, H·L': the history moved one more step along the
+// links, without the initial cash that biases rarely read pages. With
+// Greedy it converges much faster than H/Z and (H + C)/(Z + 1) (see
+// BENCHMARKS.md); with Random it is noisier. Other history policies return
+// Estimate.
+func (o *OPIC) Propagated(p PageID) float64 {
+	if o.kind != kindCumulative {
+		return o.Estimate(p)
+	}
+	if int(p) >= len(o.pages) || o.pages[p].deleted() || o.z == 0 {
+		return 0
+	}
+	pg := &o.pages[p]
+	c := pg.cash + o.g
+	return (float64(pg.hist) + c - o.InitialCash(p)) / o.z
+}
+
+// Estimator selects the estimate Importances returns.
+type Estimator int
+
+const (
+	// EstimateSeed is Estimate: (H + C)/(Z + 1) for Cumulative history, the
+	// as-of-now estimate of the other policies.
+	EstimateSeed Estimator = iota
+	// EstimateHistory is Importance: H/Z, H/T, or the window rate.
+	EstimateHistory
+	// EstimatePropagated is Propagated: (H + C − C0)/Z.
+	EstimatePropagated
+)
+
+// String returns the estimator's formula.
+func (e Estimator) String() string {
+	switch e {
+	case EstimateHistory:
+		return "H/Z"
+	case EstimatePropagated:
+		return "(H+C-C0)/Z"
+	}
+	return "(H+C)/(Z+1)"
+}
+
+// Importances fills dst (grown to Len()) with the estimate e of every page,
 // normalised to sum to 1 over the live pages (deleted pages get 0): the
 // vector to compare with PageRank on the real pages.
-func (o *OPIC) Importances(dst []float64) []float64 {
+func (o *OPIC) Importances(dst []float64, e Estimator) []float64 {
 	dst = grow(dst, len(o.pages))
 	sum := 0.0
 	for i := range o.pages {
-		v := o.Estimate(PageID(i))
+		var v float64
+		switch e {
+		case EstimateHistory:
+			v = o.Importance(PageID(i))
+		case EstimatePropagated:
+			v = o.Propagated(PageID(i))
+		default:
+			v = o.Estimate(PageID(i))
+		}
+		v = max(v, 0)
 		dst[i] = v
 		sum += v
 	}

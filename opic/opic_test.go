@@ -118,6 +118,11 @@ func checkLemma733(t *testing.T, o *OPIC, g *Graph) {
 		if lhs := o.History(PageID(j)) + o.Cash(PageID(j)); !near(lhs, rhs[j], 1e-5*(1+lhs)) {
 			t.Fatalf("Lemma 7.3.3 page %d: H + C = %v, C0 + Σ H/out = %v", j, lhs, rhs[j])
 		}
+		if o.Z() > 0 {
+			if got := o.Propagated(PageID(j)) * o.Z(); !near(got, rhs[j]-1/float64(n), 1e-5*(1+got)) {
+				t.Fatalf("page %d: (H + C − C0) = %v, Σ H/out = %v", j, got, rhs[j]-1/float64(n))
+			}
+		}
 	}
 }
 
@@ -177,10 +182,12 @@ func TestVirtualPageIsPageRank(t *testing.T) {
 				}
 			}
 			checkInvariants(t, o, true)
-			got := o.Importances(nil)
-			for i := range want {
-				if !near(got[i], pr[i], 2e-3) {
-					t.Errorf("OPIC[p%d] = %.5f, PageRank %.5f", i+1, got[i], pr[i])
+			for _, e := range []Estimator{EstimateSeed, EstimateHistory, EstimatePropagated} {
+				got := o.Importances(nil, e)
+				for i := range want {
+					if !near(got[i], pr[i], 2e-3) {
+						t.Errorf("OPIC %v [p%d] = %.5f, PageRank %.5f", e, i+1, got[i], pr[i])
+					}
 				}
 			}
 			if v := o.VirtualHistory() / o.Z(); !near(v, 0.36659, 2e-3) {
@@ -254,6 +261,9 @@ func TestDeleteAndMerge(t *testing.T) {
 	h2, c2, h3, c3 := o.History(2), o.Cash(2), o.History(3), o.Cash(3)
 	if err := o.Merge(3, 2); err != nil {
 		t.Fatal(err)
+	}
+	if o.InitialCash(2) != 0.5 || o.InitialCash(3) != 0.25 {
+		t.Errorf("merge: C0 = %v, want 1/4 + 1/4", o.InitialCash(2))
 	}
 	if !near(o.History(2), h2+h3, 1e-7) || !near(o.Cash(2), c2+c3, 1e-12) || o.Live() != 2 {
 		t.Errorf("merge: H %v C %v, want %v %v", o.History(2), o.Cash(2), h2+h3, c2+c3)

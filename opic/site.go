@@ -163,15 +163,43 @@ func (sg *SiteGraph) Weight(from, to uint32) float64 {
 }
 
 // Rank returns the site importance: the fixpoint of L' by power iteration
-// with a virtual site of share alpha (alpha = 0 for the seed's definition),
-// the missing mass of rows summing to less than 1 spread uniformly.
-func (sg *SiteGraph) Rank(alpha, tol float64, maxIter int) ([]float64, error) {
+// with a virtual site of share alpha that pays the sites in proportion to
+// teleport (nil: uniformly), the missing mass of rows summing to less than
+// 1 (dangling pages) paid the same way. alpha = 0 is the seed's
+// definition. With alpha > 0 and teleport proportional to the sites'
+// page counts, the virtual site pays what the virtual page pays the
+// site's pages, and the rank of the SiteByImportance graph is the sum of
+// the pages' PageRanks (Theorem B.0.1 on the augmented graph).
+func (sg *SiteGraph) Rank(alpha float64, teleport []float64, tol float64, maxIter int) ([]float64, error) {
 	n := len(sg.rows)
 	if n == 0 {
 		return nil, nil
 	}
 	if !(alpha >= 0 && alpha < 1) {
 		return nil, fmt.Errorf("opic: site rank alpha %v: want 0 <= alpha < 1", alpha)
+	}
+	tp := make([]float64, n)
+	if teleport == nil {
+		for i := range tp {
+			tp[i] = 1 / float64(n)
+		}
+	} else {
+		if len(teleport) != n {
+			return nil, fmt.Errorf("opic: site rank: %d teleport weights for %d sites", len(teleport), n)
+		}
+		sum := 0.0
+		for _, v := range teleport {
+			if !(v >= 0) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("opic: site rank: teleport weight %v", v)
+			}
+			sum += v
+		}
+		if sum == 0 {
+			return nil, fmt.Errorf("opic: site rank: teleport weights sum to 0")
+		}
+		for i, v := range teleport {
+			tp[i] = v / sum
+		}
 	}
 	x := make([]float64, n)
 	for i := range x {
@@ -192,7 +220,7 @@ func (sg *SiteGraph) Rank(alpha, tol float64, maxIter int) ([]float64, error) {
 		}
 		delta := 0.0
 		for i := range next {
-			next[i] += leak / float64(n)
+			next[i] += leak * tp[i]
 			delta += math.Abs(next[i] - x[i])
 		}
 		x, next = next, x

@@ -42,7 +42,7 @@ func TestSiteImportance(t *testing.T) {
 		}
 	}
 	// Theorem B.0.1: the site graph's PageRank is the sum of page PageRanks.
-	rank, err := sg.Rank(0, 1e-15, 10000)
+	rank, err := sg.Rank(0, nil, 1e-15, 10000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestSiteImportance(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, _ := sg.Rank(0, 1e-15, 10000)
+		r, _ := sg.Rank(0, nil, 1e-15, 10000)
 		if !near(r[0], want[0], 1e-9) || !near(r[1], want[1], 1e-9) {
 			t.Errorf("weighting %d: site rank %v, want %v", w, r, want)
 		}
@@ -71,7 +71,7 @@ func TestSiteImportance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, _ := sg.Rank(0, 1e-15, 10000)
+	r, _ := sg.Rank(0, nil, 1e-15, 10000)
 	if !near(r[0]+r[1], 1, 1e-9) || r[0] <= r[1] {
 		t.Errorf("internal-rank site importance %v", r)
 	}
@@ -93,8 +93,42 @@ func TestSiteImportanceFromOPIC(t *testing.T) {
 		p, _ := pol.Next()
 		o.Read(p, g.Links(p))
 	}
-	s := SiteImportance(o.Importances(nil), siteOf)
+	s := SiteImportance(o.Importances(nil, EstimateSeed), siteOf)
 	if !near(s[0], 8./11, 1e-3) || !near(s[1], 3./11, 1e-3) {
 		t.Errorf("OPIC site importance %v, want (8/11, 3/11)", s)
+	}
+}
+
+// TestSiteImportanceDamped: on a graph with dangling pages and α = 0.15,
+// the site rank of the SiteByImportance graph, with the virtual site
+// paying sites by their size, is the sum of the page PageRanks.
+func TestSiteImportanceDamped(t *testing.T) {
+	g, err := PowerLaw(2000, InDegreeExponent, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	siteOf := make([]uint32, g.Len())
+	size := make([]float64, 7)
+	for p := range siteOf {
+		siteOf[p] = uint32(p % 7)
+		size[siteOf[p]]++
+	}
+	pr, _, _ := PageRank(g, DefaultAlpha, 1e-14, 1000)
+	sum := SiteImportance(pr, siteOf)
+	sg, err := NewSiteGraph(g, siteOf, SiteByImportance, pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := sg.Rank(DefaultAlpha, size, 1e-14, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s := range sum {
+		if !near(r[s], sum[s], 1e-9) {
+			t.Errorf("site %d: rank %v, sum of pages %v", s, r[s], sum[s])
+		}
+	}
+	if _, err := sg.Rank(DefaultAlpha, size[:2], 1e-9, 10); err == nil {
+		t.Error("short teleport: no error")
 	}
 }

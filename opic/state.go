@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"slices"
 )
 
 // The state encoding, little-endian:
@@ -15,9 +16,12 @@ import (
 //	header   "OPIC", version 1, history kind (0 Cumulative, 1 Interpolation),
 //	         2 zero bytes, pages uint32, reads uint64,
 //	         alpha, window T, Z, H of the virtual page, cash of the virtual
-//	         page (float64 each)
+//	         page (float64 each), n0 (pages with initial cash 1/n0) uint32,
+//	         merged initial cash entries uint32
 //	pages    per page: cash C (float64), Z[i] (float64; -1 for a deleted
 //	         page, whose cash is 0), H (float32)
+//	merged   per entry, by increasing page: page uint32, initial cash
+//	         merged into it (float64)
 //	trailer  CRC-32 (IEEE) of everything before it
 //
 // 20 bytes a page: the in-memory page state without its heap slot. A
@@ -25,12 +29,13 @@ import (
 const (
 	stateMagic   = "OPIC"
 	stateVersion = 1
-	headerSize   = 4 + 1 + 1 + 2 + 4 + 8 + 5*8
+	headerSize   = 4 + 1 + 1 + 2 + 4 + 8 + 5*8 + 4 + 4
 	// EncodedPageSize is the number of bytes per page in the state encoding.
 	EncodedPageSize = 20
 )
 
-// EncodedSize returns the size of the encoding of a state of n pages.
+// EncodedSize returns the size of the encoding of a state of n pages (12
+// bytes more for each page that redirects were merged into).
 func EncodedSize(n int) int { return headerSize + EncodedPageSize*n + 4 }
 
 // ErrBadState is wrapped by the errors of Decode for input that is not a
@@ -56,6 +61,13 @@ func (o *OPIC) WriteTo(w io.Writer) (int64, error) {
 	for i, v := range []float64{o.alpha, o.window, o.z, o.hv, o.cv} {
 		binary.LittleEndian.PutUint64(hdr[20+8*i:], math.Float64bits(v))
 	}
+	merged := make([]PageID, 0, len(o.c0))
+	for p := range o.c0 {
+		merged = append(merged, p)
+	}
+	slices.Sort(merged)
+	binary.LittleEndian.PutUint32(hdr[60:], uint32(o.n0))
+	binary.LittleEndian.PutUint32(hdr[64:], uint32(len(merged)))
 	bw.Write(hdr[:])
 	var buf [EncodedPageSize]byte
 	for i := range o.pages {
@@ -69,6 +81,11 @@ func (o *OPIC) WriteTo(w io.Writer) (int64, error) {
 		binary.LittleEndian.PutUint32(buf[16:], math.Float32bits(p.hist))
 		bw.Write(buf[:])
 	}
+	for _, p := range merged {
+		binary.LittleEndian.PutUint32(buf[0:], uint32(p))
+		binary.LittleEndian.PutUint64(buf[4:], math.Float64bits(o.c0[p]))
+		bw.Write(buf[:12])
+	}
 	if err := bw.Flush(); err != nil {
 		return 0, fmt.Errorf("opic: write state: %w", err)
 	}
@@ -77,7 +94,7 @@ func (o *OPIC) WriteTo(w io.Writer) (int64, error) {
 	if _, err := w.Write(sum[:]); err != nil {
 		return 0, fmt.Errorf("opic: write state: %w", err)
 	}
-	return int64(EncodedSize(len(o.pages))), nil
+	return int64(EncodedSize(len(o.pages)) + 12*len(merged)), nil
 }
 
 // Decode reads a state written by WriteTo. It returns an error wrapping
@@ -148,6 +165,29 @@ func Decode(r io.Reader) (*OPIC, error) {
 			o.pages = append(o.pages, p)
 		}
 		done += k
+	}
+	n0 := binary.LittleEndian.Uint32(hdr[60:])
+	nc0 := binary.LittleEndian.Uint32(hdr[64:])
+	if n0 > n || nc0 > n {
+		return nil, fmt.Errorf("opic: decode state: %d initial pages, %d merged, of %d: %w", n0, nc0, n, ErrBadState)
+	}
+	o.n0 = int(n0)
+	var e [12]byte
+	last := PageID(0)
+	for i := uint32(0); i < nc0; i++ {
+		if _, err := io.ReadFull(tr, e[:]); err != nil {
+			return nil, decodeErr("merged initial cash", err)
+		}
+		p := PageID(binary.LittleEndian.Uint32(e[0:]))
+		c := math.Float64frombits(binary.LittleEndian.Uint64(e[4:]))
+		if p >= PageID(n) || !(c > 0) || math.IsInf(c, 0) || i > 0 && p <= last {
+			return nil, fmt.Errorf("opic: decode state: merged initial cash %v of page %d: %w", c, p, ErrBadState)
+		}
+		if o.c0 == nil {
+			o.c0 = map[PageID]float64{}
+		}
+		o.c0[p] = c
+		last = p
 	}
 	want := crc.Sum32()
 	var sum [4]byte

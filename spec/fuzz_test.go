@@ -2,6 +2,7 @@ package spec
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -75,3 +76,37 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeSentinel checks that the JSON decoder never panics, and that a
+// document it accepts prints to a sentinel that parses back to the same
+// tree.
+func FuzzDecodeSentinel(f *testing.F) {
+	for _, s := range []string{
+		`{"name":"s1","using":{"url":"http://www.uta.edu/class/schedule"},"monitor":{"and":[{"kind":"keywords","args":["5331","5324"]},{"not":{"kind":"all links"}}]},"fetch":{"interval":"1 day"},"from":{"date":"2002-12-02","offsets":["1 day"]},"to":{"end":"s0"},"notify":[{"email":"jill@aol.com"}],"every":"best effort","compare":"moving 4"}`,
+		`{"name":"v","using":{"or":[{"sentinel":"a"},{"url":"b.example"}]},"monitor":{"kind":"value","in":{"xpath":"//p"},"condition":{"op":"rises above","threshold":1e3}},"fetch":{"onChange":true,"render":true},"confirm":"30 second","from":{"during":"a"},"every":"2 week","compare":"pairwise"}`,
+		`{"name":"x","using":{"url":"http://a.example"},"monitor":{"or":[{"kind":"all words","args":["a"],"ignore":[{"css":".ad"}]},{"kind":"table"}]},"notify":[{"chat":"slack://a/b"},{"webhook":"https://h.example"}]}`,
+		`{}`, `[]`, `null`, `{"name":1}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := DecodeSentinel(data)
+		if err != nil {
+			var fe FieldErrors
+			if !errorsAs(err, &fe) || len(fe) == 0 {
+				t.Fatalf("error %T %v, want FieldErrors", err, err)
+			}
+			return
+		}
+		printed := Print(s)
+		back, err := ParseSentinel("printed", []byte(printed))
+		if err != nil {
+			t.Fatalf("printed form of a decoded sentinel does not parse: %v\n%s\n%s", err, data, printed)
+		}
+		if !equalModuloPos(s, back) {
+			t.Fatalf("decode/print/parse changed the sentinel:\n%s\n%s\n%s", data, printed, Print(back))
+		}
+	})
+}
+
+func errorsAs(err error, target any) bool { return errors.As(err, target) }

@@ -47,6 +47,13 @@ func (v *validator) sentinel(s *Sentinel) {
 		if t.Base == nil {
 			v.report(t, "", "missing time point")
 		}
+		if ev, ok := t.Base.(*Event); ok && (ev.Name == nil || !IsValidName(ev.Name.Name)) {
+			name := ""
+			if ev.Name != nil {
+				name = ev.Name.Name
+			}
+			v.report(ev, name, fmt.Sprintf("invalid sentinel name %q in %s(...)", name, ev.Kind))
+		}
 		for _, off := range t.Offsets {
 			v.interval(off, "offset")
 		}

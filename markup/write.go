@@ -3,6 +3,7 @@ package markup
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 
@@ -17,7 +18,11 @@ import (
 // returns; attribute values escape &, <, " and tab, newline and carriage
 // return, which attribute-value normalisation would otherwise turn into
 // spaces. Characters that XML cannot hold (control characters from an HTML
-// page) are written as U+FFFD; a comment's "--" becomes "- -".
+// page) are written as U+FFFD; a comment's "--" becomes "- -". An element
+// or attribute name that is not an XML name (HTML accepts almost anything
+// as an attribute name) is an error. Namespace prefixes are not checked: a
+// tree parsed from HTML may use a prefix without declaring it (o:p from
+// word processors), which ParseXML then refuses.
 func WriteXML(w io.Writer, d *tree.Document, opt *WriteOptions) error {
 	if d == nil || d.Root == nil {
 		return errors.New("markup: write XML: document has no root element")
@@ -200,8 +205,37 @@ func hasText(n *tree.Node) bool {
 	return false
 }
 
+// isXMLName reports whether s is an XML name (loosely for non-ASCII: any
+// non-ASCII character is accepted).
+func isXMLName(s string) bool {
+	if s == "" || class[s[0]]&cNameStart == 0 {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if class[s[i]]&cName == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// badName records an error for a name XML cannot hold.
+func (x *xmlWriter) badName(what, name string, n *tree.Node) {
+	if x.err == nil {
+		x.err = fmt.Errorf("markup: write XML: %s %q at %s is not an XML name (a tree parsed from HTML may need WriteHTML)", what, name, tree.Path(n))
+	}
+}
+
 // startTag writes n's start tag, or an empty-element tag if empty.
 func (x *xmlWriter) startTag(n *tree.Node, empty bool) {
+	if !isXMLName(n.Name) {
+		x.badName("element name", n.Name, n)
+	}
+	for _, a := range n.Attrs {
+		if !isXMLName(a.Name) {
+			x.badName("attribute name", a.Name, n)
+		}
+	}
 	x.byte('<')
 	x.str(n.Name)
 	for _, a := range n.Attrs {

@@ -91,3 +91,18 @@ func TestWriteNodeXML(t *testing.T) {
 		t.Error("WriteXML of an empty document: no error")
 	}
 }
+
+func TestWriteXMLBadName(t *testing.T) {
+	d, err := markup.ParseHTMLBytes([]byte(`<p><a href="#x"</a>y</p>`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	err = markup.WriteXML(&b, d, nil)
+	if err == nil || !strings.Contains(err.Error(), "is not an XML name") || !strings.Contains(err.Error(), "/html[1]/body[1]/p[1]/a[1]") {
+		t.Fatalf("err = %v", err)
+	}
+	if err := markup.WriteHTML(&b, d, nil); err != nil {
+		t.Fatal(err)
+	}
+}

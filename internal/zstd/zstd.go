@@ -27,6 +27,11 @@ type Codec struct {
 	patch   zstd.EncoderLevel
 	enc     *zstd.Encoder
 	decPool sync.Pool
+	// patchDecPool holds decoders reused with a new dictionary.
+	patchDecPool sync.Pool
+
+	mu    sync.Mutex
+	pools map[int]*sync.Pool // patch encoders by window size
 }
 
 var _ vigil.BodyCodec = (*Codec)(nil)
@@ -88,13 +93,41 @@ func (c *Codec) Diff(base, target []byte) ([]byte, error) {
 	if len(base) == 0 {
 		return c.Compress(target)
 	}
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(c.patch), zstd.WithEncoderConcurrency(1),
-		zstd.WithWindowSize(window(len(base)+len(target))), zstd.WithEncoderDictRaw(dictID, base))
+	win := window(len(base) + len(target))
+	// Encoders are reused with a new dictionary (ResetWithOptions), which
+	// saves allocating their tables for every patch; one per window size.
+	pool := c.patchPool(win)
+	enc, _ := pool.Get().(*zstd.Encoder)
+	var err error
+	if enc == nil {
+		enc, err = zstd.NewWriter(nil, zstd.WithEncoderLevel(c.patch), zstd.WithEncoderConcurrency(1),
+			zstd.WithWindowSize(win), zstd.WithEncoderDictRaw(dictID, base))
+	} else {
+		err = enc.ResetWithOptions(nil, zstd.WithEncoderDictRaw(dictID, base))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("zstd: diff: %w", err)
 	}
-	defer enc.Close()
-	return enc.EncodeAll(target, nil), nil
+	out := enc.EncodeAll(target, nil)
+	// Drop the reference to base before pooling.
+	if err := enc.ResetWithOptions(nil, zstd.WithEncoderDictRaw(dictID, []byte{0})); err == nil {
+		pool.Put(enc)
+	}
+	return out, nil
+}
+
+func (c *Codec) patchPool(win int) *sync.Pool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pools == nil {
+		c.pools = map[int]*sync.Pool{}
+	}
+	p := c.pools[win]
+	if p == nil {
+		p = &sync.Pool{}
+		c.pools[win] = p
+	}
+	return p
 }
 
 // Patch implements vigil.BodyCodec.
@@ -102,15 +135,24 @@ func (c *Codec) Patch(base, patch []byte) ([]byte, error) {
 	if len(base) == 0 {
 		return c.Decompress(patch)
 	}
-	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30),
-		zstd.WithDecoderMaxWindow(uint64(zstd.MaxWindowSize)), zstd.WithDecoderDictRaw(dictID, base))
+	dec, _ := c.patchDecPool.Get().(*zstd.Decoder)
+	var err error
+	if dec == nil {
+		dec, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30),
+			zstd.WithDecoderMaxWindow(uint64(zstd.MaxWindowSize)), zstd.WithDecoderDictRaw(dictID, base))
+	} else {
+		err = dec.ResetWithOptions(nil, zstd.WithDecoderDictRaw(dictID, base))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("zstd: patch: %w", err)
 	}
-	defer dec.Close()
 	out, err := dec.DecodeAll(patch, nil)
 	if err != nil {
+		dec.Close()
 		return nil, fmt.Errorf("zstd: patch: %w", err)
+	}
+	if dec.ResetWithOptions(nil, zstd.WithDecoderDictRaw(dictID, []byte{0})) == nil {
+		c.patchDecPool.Put(dec)
 	}
 	return out, nil
 }

@@ -74,3 +74,42 @@ func TestRoundTrip(t *testing.T) {
 		t.Log("patch against the wrong base decoded (zstd cannot always tell)")
 	}
 }
+
+// TestReusedCodersConcurrently diffs and patches many pairs with different
+// bases from several goroutines: pooled coders must not leak a dictionary
+// from one use into the next.
+func TestReusedCodersConcurrently(t *testing.T) {
+	c, err := zstd.New(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	var pages [][]byte
+	for range 12 {
+		pages = append(pages, page(r, 2000+r.IntN(50_000)))
+	}
+	done := make(chan error, 4)
+	for g := range 4 {
+		go func() {
+			for i := range 40 {
+				base, target := pages[(g+i)%len(pages)], pages[(g*3+i*7)%len(pages)]
+				p, err := c.Diff(base, target)
+				if err != nil {
+					done <- err
+					return
+				}
+				got, err := c.Patch(base, p)
+				if err != nil || !bytes.Equal(got, target) {
+					done <- fmt.Errorf("goroutine %d pair %d: %v", g, i, err)
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -280,8 +280,10 @@ func (s *Scanner) scanString(pos Pos) string {
 		}
 	}
 	lit := string(s.src[start:s.off])
-	if _, err := strconv.Unquote(lit); err != nil {
+	if v, err := strconv.Unquote(lit); err != nil {
 		s.error(pos, "invalid escape sequence in string", lit)
+	} else if !utf8.ValidString(v) {
+		s.error(pos, "string is not valid UTF-8", lit)
 	}
 	return lit
 }
@@ -297,6 +299,9 @@ func (s *Scanner) scanTypographic(pos Pos, w int) string {
 			lit := string(s.src[start:s.off])
 			s.error(pos, "string literal not terminated", lit)
 			return lit
+		}
+		if r == utf8.RuneError && w == 1 {
+			s.error(pos, "string is not valid UTF-8", string(s.src[start:s.off+1]))
 		}
 		s.off += w
 		if r == closeQuote {

@@ -57,6 +57,8 @@ func TestScanner(t *testing.T) {
 		"unterminated":       {`"abc`, []scanned{{STRING, `"abc`}}, 1},
 		"bad escape":         {`"a\qb"`, []scanned{{STRING, `"a\qb"`}}, 1},
 		"illegal":            {"~", []scanned{{ILLEGAL, "~"}}, 1},
+		"escaped bad utf8":   {`"\xff"`, []scanned{{STRING, `"\xff"`}}, 1},
+		"raw bad utf8":       {"“a\x9b”", []scanned{{STRING, "“a\x9b”"}}, 1},
 		"invalid utf8":       {"\xff", []scanned{{ILLEGAL, "\xff"}}, 1},
 		"byte order mark":    {"\uFEFFCreate", []scanned{{CREATE, "Create"}}, 0},
 	}

@@ -297,3 +297,36 @@ b	&lt;&amp;&gt;]]&gt; <![CDATA[]]><![CDATA[]]>second<q/></p>`) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestEncodeXMLEscapes: names and texts that XML cannot hold as such (an
+// HTML parser keeps them) are written in the xy: escape forms and read back.
+func TestEncodeXMLEscapes(t *testing.T) {
+	c := content(node{name: "div", xid: 9, attrs: []tree.Attr{{Name: "<", Value: "x"}, {Name: "@click", Value: "go()"}, {Name: "ok", Value: "1"}}, kids: []node{
+		el("a<b", 2, tx("t", 1)),
+		el("xy:comment", 3),
+		el("xy:q", 4),
+	}})
+	com := &tree.Node{Kind: tree.Comment, Value: "- a -- b\r-", XID: 5}
+	pi := &tree.Node{Kind: tree.ProcInst, Name: "t", Value: " lead ?> x", XID: 6}
+	xmlPI := &tree.Node{Kind: tree.ProcInst, Name: "xml", Value: "version='2'", XID: 7}
+	c.AppendChild(com)
+	c.AppendChild(pi)
+	c.AppendChild(xmlPI)
+	ids := tree.SubtreeXIDMap(c)
+	d := &Delta{Ops: []Op{{Kind: Insert, Parent: 100, Pos: 1, XIDs: ids, Content: c}}}
+	x := encodeXML(t, d)
+	for _, want := range []string{`<div ok="1"><xy:attr name="&lt;">x</xy:attr><xy:attr name="@click">go()</xy:attr>`,
+		`<xy:element name="a&lt;b">t</xy:element>`, `<xy:element name="xy:comment"/>`, `<xy:q/>`,
+		`<xy:comment>- a -- b&#xD;-</xy:comment>`, `<xy:pi target="t"> lead ?&gt; x</xy:pi>`, `<xy:pi target="xml">`} {
+		if !strings.Contains(x, want) {
+			t.Errorf("encoded form lacks %s:\n%s", want, x)
+		}
+	}
+	ds, err := DecodeXML(strings.NewReader(x))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := tree.Diff(ds[0].Ops[0].Content, c, tree.ContentAndXIDs); diff != "" {
+		t.Error(diff)
+	}
+}

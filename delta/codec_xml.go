@@ -181,6 +181,47 @@ func (e *xmlEncoder) op(op *Op) {
 	e.str("/>\n")
 }
 
+// A comment or processing instruction whose text an XML comment or PI
+// cannot hold (HTML comments may hold "--"; a PI's data may start with
+// white space; neither keeps a carriage return) is written as one of these
+// elements, with the text as its content.
+// Likewise an element or attribute whose name is not a plain XML name (an
+// HTML parser keeps names such as "<" or "@click"), or is one of these.
+const (
+	xyComment = "xy:comment"
+	xyPI      = "xy:pi"      // with the target in a target attribute
+	xyElement = "xy:element" // with the element's name in a name attribute
+	xyAttr    = "xy:attr"    // a child of its element: name attribute, value as text
+)
+
+// plainName reports whether name can be written as an XML name and read
+// back the same by any parser: ASCII letters, digits, '_', '-', '.', and at
+// most one ':' inside, starting with a letter or '_', and not reserved.
+func plainName(name string) bool {
+	if name == "" || name == xyComment || name == xyPI || name == xyElement || name == xyAttr {
+		return false
+	}
+	colons := 0
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		case c >= '0' && c <= '9', c == '-', c == '.':
+			if i == 0 {
+				return false
+			}
+		case c == ':':
+			colons++
+			if i == 0 || i == len(name)-1 || colons > 1 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // textSeparator ends a text node inside content when the next sibling is a
 // text too, or when the text is empty: an empty CDATA section, which every
 // XML parser reads as nothing, but which encoding/xml reports as a token of
@@ -206,15 +247,24 @@ func (e *xmlEncoder) content(root *tree.Node) {
 					e.str(textSeparator)
 				}
 			case tree.Comment:
-				if strings.Contains(n.Value, "--") || strings.HasSuffix(n.Value, "-") {
-					e.err = fmt.Errorf("comment %q cannot be written in XML", clip(n.Value))
+				if strings.Contains(n.Value, "--") || strings.HasSuffix(n.Value, "-") || strings.ContainsRune(n.Value, '\r') {
+					// HTML allows what an XML comment cannot hold.
+					e.str("<" + xyComment + ">")
+					e.escape(n.Value, false)
+					e.str("</" + xyComment + ">")
+					break
 				}
 				e.str("<!--")
 				e.escapeRaw(n.Value)
 				e.str("-->")
 			case tree.ProcInst:
-				if strings.Contains(n.Value, "?>") || strings.TrimLeft(n.Value, " \t\r\n") != n.Value {
-					e.err = fmt.Errorf("processing instruction data %q cannot be written in XML", clip(n.Value))
+				if strings.Contains(n.Value, "?>") || strings.TrimLeft(n.Value, " \t\r\n") != n.Value || strings.ContainsRune(n.Value, '\r') || !plainName(n.Name) || strings.EqualFold(n.Name, "xml") {
+					e.str("<" + xyPI)
+					e.attr("target", n.Name)
+					e.str(">")
+					e.escape(n.Value, false)
+					e.str("</" + xyPI + ">")
+					break
 				}
 				e.str("<?")
 				e.escapeRaw(n.Name)
@@ -224,17 +274,37 @@ func (e *xmlEncoder) content(root *tree.Node) {
 				}
 				e.str("?>")
 			case tree.Element:
-				e.str("<")
-				e.escapeRaw(n.Name)
-				for _, a := range n.Attrs {
-					e.attr(a.Name, a.Value)
+				tag := n.Name
+				if !plainName(n.Name) {
+					tag = xyElement
 				}
-				if len(n.Children) == 0 {
+				e.str("<" + tag)
+				if tag == xyElement {
+					e.attr("name", n.Name)
+				}
+				odd := 0 // attributes with names XML cannot hold
+				for _, a := range n.Attrs {
+					if plainName(a.Name) {
+						e.attr(a.Name, a.Value)
+					} else {
+						odd++
+					}
+				}
+				if len(n.Children) == 0 && odd == 0 {
 					e.str("/>")
 					stack = stack[:len(stack)-1]
 					continue
 				}
 				e.str(">")
+				for _, a := range n.Attrs {
+					if !plainName(a.Name) {
+						e.str("<" + xyAttr)
+						e.attr("name", a.Name)
+						e.str(">")
+						e.escape(a.Value, false)
+						e.str("</" + xyAttr + ">")
+					}
+				}
 			default:
 				e.err = fmt.Errorf("node of invalid kind %d", n.Kind)
 			}
@@ -246,7 +316,11 @@ func (e *xmlEncoder) content(root *tree.Node) {
 			continue
 		}
 		if n.Kind == tree.Element {
-			e.str("</" + n.Name + ">")
+			if plainName(n.Name) {
+				e.str("</" + n.Name + ">")
+			} else {
+				e.str("</" + xyElement + ">")
+			}
 		}
 		stack = stack[:len(stack)-1]
 	}
@@ -664,6 +738,7 @@ func (dec *xmlDecoder) empty(start xml.StartElement) error {
 func (dec *xmlDecoder) content(start xml.StartElement) (*tree.Node, error) {
 	top := &tree.Node{Kind: tree.Element} // collects the top-level nodes
 	stack := []*tree.Node{top}
+	tags := []string{qname(start.Name)} // the tag that closes each stack entry
 	var text []byte
 	pending := false
 	flush := func() {
@@ -688,27 +763,56 @@ func (dec *xmlDecoder) content(start xml.StartElement) (*tree.Node, error) {
 			pending = true
 		case xml.StartElement:
 			flush()
+			tag := qname(t.Name)
+			switch tag {
+			case xyComment, xyPI:
+				n, err := dec.escapedLeaf(t)
+				if err != nil {
+					return nil, err
+				}
+				stack[len(stack)-1].AppendChild(n)
+				continue
+			case xyAttr:
+				if len(stack) == 1 {
+					return nil, dec.errorf("<%s> outside an element", xyAttr)
+				}
+				a, err := dec.escapedLeaf(t)
+				if err != nil {
+					return nil, err
+				}
+				p := stack[len(stack)-1]
+				p.Attrs = append(p.Attrs, tree.Attr{Name: a.Name, Value: a.Value})
+				continue
+			}
 			if len(stack) > MaxContentDepth {
 				return nil, dec.errorf("content nested deeper than %d", MaxContentDepth)
 			}
-			n := &tree.Node{Kind: tree.Element, Name: qname(t.Name)}
+			n := &tree.Node{Kind: tree.Element, Name: tag}
 			for _, a := range t.Attr {
+				if tag == xyElement && qname(a.Name) == "name" {
+					n.Name = a.Value
+					continue
+				}
 				n.Attrs = append(n.Attrs, tree.Attr{Name: qname(a.Name), Value: a.Value})
+			}
+			if n.Name == xyElement {
+				return nil, dec.errorf("<%s> needs a name", xyElement)
 			}
 			stack[len(stack)-1].AppendChild(n)
 			stack = append(stack, n)
+			tags = append(tags, tag)
 		case xml.EndElement:
 			flush()
-			if len(stack) == 1 {
-				if t.Name != start.Name {
-					return nil, dec.errorf("unexpected </%s>, want </%s>", qname(t.Name), qname(start.Name))
+			if qname(t.Name) != tags[len(tags)-1] {
+				if len(stack) == 1 {
+					return nil, dec.errorf("unexpected </%s>, want </%s>", qname(t.Name), tags[0])
 				}
+				return nil, dec.errorf("</%s> closes <%s>", qname(t.Name), tags[len(tags)-1])
+			}
+			if len(stack) == 1 {
 				return dec.contentRoot(top)
 			}
-			if n := stack[len(stack)-1]; n.Name != qname(t.Name) {
-				return nil, dec.errorf("</%s> closes <%s>", qname(t.Name), n.Name)
-			}
-			stack = stack[:len(stack)-1]
+			stack, tags = stack[:len(stack)-1], tags[:len(tags)-1]
 		case xml.Comment:
 			flush()
 			stack[len(stack)-1].AppendChild(&tree.Node{Kind: tree.Comment, Value: string(t)})
@@ -717,6 +821,46 @@ func (dec *xmlDecoder) content(start xml.StartElement) (*tree.Node, error) {
 			stack[len(stack)-1].AppendChild(&tree.Node{Kind: tree.ProcInst, Name: t.Target, Value: string(t.Inst)})
 		case xml.Directive:
 			return nil, dec.errorf("a directive <!%s> in content", clip(string(t)))
+		}
+	}
+}
+
+// escapedLeaf reads an <xy:comment>, <xy:pi> or <xy:attr> up to its end
+// (an attribute comes back as a node with its name and value).
+func (dec *xmlDecoder) escapedLeaf(start xml.StartElement) (*tree.Node, error) {
+	n := &tree.Node{Kind: tree.Comment}
+	if tag := qname(start.Name); tag != xyComment {
+		n.Kind = tree.ProcInst
+		key := "target"
+		if tag == xyAttr {
+			key = "name"
+		}
+		for _, a := range start.Attr {
+			if qname(a.Name) == key {
+				n.Name = a.Value
+			}
+		}
+		if n.Name == "" {
+			return nil, dec.errorf("<%s> needs a %s", tag, key)
+		}
+	}
+	var text []byte
+	for {
+		t, err := dec.token()
+		if err != nil {
+			return nil, err
+		}
+		switch t := t.(type) {
+		case xml.CharData:
+			text = append(text, t...)
+		case xml.EndElement:
+			if t.Name != start.Name {
+				return nil, dec.errorf("unexpected </%s>", qname(t.Name))
+			}
+			n.Value = string(text)
+			return n, nil
+		default:
+			return nil, dec.errorf("<%s> holds only text", qname(start.Name))
 		}
 	}
 }

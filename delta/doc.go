@@ -92,9 +92,16 @@
 // (or an empty one) are separated by an empty CDATA section
 // (<![CDATA[]]>), which any XML parser reads as nothing and which the
 // decoder takes as the end of a text node. White space around an element,
-// comment or PI at the top of a d or i is layout and ignored. The fork's
-// character-level <u> is not read: it cannot be applied without the old
-// text.
+// comment or PI at the top of a d or i is layout and ignored. What XML
+// cannot hold as such, and an HTML parser keeps, has an escape form (a
+// Vigil extension): a comment holding "--" or ending with "-" is written
+// <xy:comment>text</xy:comment>; a processing instruction whose data starts
+// with white space or holds "?>" is <xy:pi target="t">data</xy:pi>; an
+// element whose name is not a plain XML name (such as "a<b") is
+// <xy:element name="a&lt;b">...</xy:element>; an attribute whose name is
+// not (such as "<" or "@click") is an <xy:attr name="@click">value</xy:attr>
+// child of its element, before the others. The fork's character-level <u>
+// is not read: it cannot be applied without the old text.
 //
 // The JSON form (EncodeJSON, DecodeJSON) holds the same fields:
 //

@@ -42,6 +42,10 @@ type Options struct {
 	// only (older ones are dropped by a maintenance write after each
 	// append): DefaultTreeDeltaKeep if 0, all of them if negative.
 	TreeDeltaKeep int
+	// ExtractLinks makes Put parse a parseable body to find its links when
+	// the Fetch carries none (ExtractLinks). Off by default: the monitor
+	// parses each version anyway and passes the links in Fetch.Links.
+	ExtractLinks bool
 	// Retention applies after every append; its zero value keeps everything.
 	Retention Retention
 	Logger    *slog.Logger
@@ -213,6 +217,11 @@ func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
 // prepare builds the append of v on the resource's current head.
 func (w *Warehouse) prepare(ctx context.Context, v *vigil.Version, blob *vigil.Blob, f *Fetch) (*vigil.Append, error) {
 	a := &vigil.Append{Version: v, Blob: blob, Links: f.Links}
+	if a.Links == nil && w.opt.ExtractLinks && parseable(v) && len(f.Body) > 0 {
+		if doc, err := parse(f.Body, v); err == nil {
+			a.Links = ExtractLinks(doc, f.URL)
+		}
+	}
 	for _, l := range a.Links {
 		if l.Source == "" {
 			l.Source = f.URL

@@ -1,0 +1,99 @@
+package warehouse
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// ExtractLinks returns the outgoing links of a document fetched from
+// pageURL, in document order: every <a> or <area> with an href (HTML,
+// matched case-insensitively) and every element with an xlink:href (XML),
+// resolved against <base href> and pageURL and canonicalised (the
+// fragment kept), with the anchor's text (white
+// space collapsed) and the WHOWEDA link type (vigil.ClassifyLink). Hrefs
+// that are not http(s) (mailto:, javascript:...) are left out. The monitor,
+// which parses every version anyway, passes the result in Fetch.Links; Put
+// extracts them itself only with Options.ExtractLinks.
+func ExtractLinks(doc *tree.Document, pageURL string) []*vigil.Link {
+	if doc == nil || doc.Root == nil {
+		return nil
+	}
+	source, err := vigil.CanonicalURL(pageURL)
+	if err != nil {
+		return nil
+	}
+	base, err := url.Parse(source)
+	if err != nil {
+		return nil
+	}
+	// <base href> changes the base of every relative link in the page.
+	tree.Walk(doc.Root, func(n *tree.Node) bool {
+		if n.Kind == tree.Element && strings.EqualFold(n.Name, "base") {
+			if h, ok := attr(n, "href"); ok {
+				if b, err := base.Parse(strings.TrimSpace(h)); err == nil {
+					base = b
+				}
+			}
+			return false
+		}
+		return true
+	})
+	var out []*vigil.Link
+	tree.Walk(doc.Root, func(n *tree.Node) bool {
+		if n.Kind != tree.Element {
+			return true
+		}
+		href, ok := "", false
+		switch strings.ToLower(n.Name) {
+		case "a", "area":
+			href, ok = attr(n, "href")
+		}
+		if !ok {
+			href, ok = n.Attr("xlink:href")
+		}
+		if !ok {
+			return true
+		}
+		u, err := base.Parse(strings.TrimSpace(href))
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+			return true
+		}
+		target, err := vigil.CanonicalURL(u.String())
+		if err != nil {
+			return true
+		}
+		if u.Fragment != "" {
+			target += "#" + u.EscapedFragment()
+		}
+		out = append(out, &vigil.Link{Source: source, Target: target, Anchor: anchorText(n),
+			Type: vigil.ClassifyLink(source, target)})
+		return true
+	})
+	return out
+}
+
+// anchorText is the text of an anchor, its text nodes joined by a space
+// (the parser's white-space policy may have trimmed the space between
+// "About" and <b>us</b>) and white space collapsed.
+func anchorText(n *tree.Node) string {
+	var parts []string
+	tree.Walk(n, func(m *tree.Node) bool {
+		if m.Kind == tree.Text {
+			parts = append(parts, m.Value)
+		}
+		return true
+	})
+	return strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
+}
+
+func attr(n *tree.Node, name string) (string, bool) {
+	for _, a := range n.Attrs {
+		if strings.EqualFold(a.Name, name) {
+			return a.Value, true
+		}
+	}
+	return "", false
+}

@@ -76,8 +76,9 @@ var commonHTML = map[string]bool{
 //   - a DOCTYPE means HTML if its root element name is "html" in any case
 //     (HTML5 and XHTML doctypes alike), and XML otherwise;
 //   - a first element named html in any case, or one of the common HTML
-//     elements (head, body, div, p, table, ...), means HTML; any other
-//     first element means XML;
+//     elements (head, body, div, p, table, ...), means HTML, unless its
+//     start tag declares a namespace other than XHTML's; any other first
+//     element means XML;
 //   - anything else (text first, an empty input) means HTML, which parses
 //     anything.
 //
@@ -120,13 +121,24 @@ func detect(b []byte) (f Format, isHTMLRoot bool) {
 			return XML, false
 		case len(b) > 1 && b[0] == '<':
 			name := strings.ToLower(leadingName(b[1:]))
-			if name == "" || commonHTML[name] {
+			if name == "" || (commonHTML[name] && !foreignNamespace(b)) {
 				return or(f, HTML), name == "html"
 			}
 			return XML, false
 		}
 		return or(f, HTML), false
 	}
+}
+
+// foreignNamespace reports whether the start tag at the beginning of b
+// declares a namespace other than XHTML's: <table xmlns="urn:x"> is XML.
+func foreignNamespace(b []byte) bool {
+	end := bytes.IndexByte(b, '>')
+	if end < 0 {
+		end = min(len(b), 4096)
+	}
+	tag := b[:end]
+	return bytes.Contains(tag, []byte("xmlns")) && !bytes.Contains(tag, []byte("http://www.w3.org/1999/xhtml"))
 }
 
 // or returns f if it is set and g otherwise.

@@ -87,6 +87,24 @@
 // UTF-8 in HTML becomes U+FFFD. The writers always write UTF-8, and WriteXML
 // changes the declared encoding to UTF-8.
 //
+// # Relation to the seed
+//
+// XyDiff (G. Cobéna, "Change management of semi-structured data on the
+// Web", 2003, §3.8) leaves white space, comments, entities and CDATA aside,
+// and the notes on it (§9, item 1) ask for a documented policy. The
+// differences from the seed's reference implementation:
+//
+//   - It removes white-space-only text nodes only when they have siblings;
+//     Normalize removes them all and also collapses runs inside text, so
+//     that re-indenting a document changes nothing. Keep is the policy for
+//     byte-faithful round trips.
+//   - It drops comments and processing instructions; they are kept here as
+//     explicit node kinds so that a document can be written back.
+//   - It throws on unexpanded entity references; entities of the internal
+//     subset are expanded here (external ones are refused, never fetched).
+//   - CDATA sections become text, merged with the text around them, as the
+//     seed's model has no CDATA node.
+//
 // # Why a hand-written XML scanner
 //
 // Vigil diffs every version of every monitored document, and the diff of a

@@ -98,6 +98,8 @@ func TestDetect(t *testing.T) {
 		{"\n<div>x</div>", markup.HTML},
 		{`<rss version="2.0"><channel/></rss>`, markup.XML},
 		{`<Sysmon schemaversion="4.1"/>`, markup.XML},
+		{`<table xmlns="urn:example:tables"><row/></table>`, markup.XML},
+		{`<html xmlns="http://www.w3.org/1999/xhtml"><body/></html>`, markup.HTML},
 		{`just text`, markup.HTML},
 		{``, markup.HTML},
 	}

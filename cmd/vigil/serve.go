@@ -39,6 +39,7 @@ type serveConfig struct {
 	ignoreRobots  bool
 	minInterval   time.Duration
 	maxInterval   time.Duration
+	initInterval  time.Duration
 	lease         time.Duration
 	poll          time.Duration
 	workers       int
@@ -72,6 +73,7 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	fs.BoolVar(&c.ignoreRobots, "ignore-robots", false, "do not honour robots.txt (only for sites you own)")
 	fs.DurationVar(&c.minInterval, "min-interval", time.Minute, "shortest interval between two checks of a sentinel")
 	fs.DurationVar(&c.maxInterval, "max-interval", 24*time.Hour, "longest adaptive interval (Fetch on change)")
+	fs.DurationVar(&c.initInterval, "initial-interval", time.Hour, "first interval of an adaptive sentinel (Fetch on change), before its page's change rate is known")
 	fs.DurationVar(&c.lease, "lease", 5*time.Minute, "how long a claimed sentinel or notification stays hidden from other workers (the delay before work a crash interrupted is taken up again)")
 	fs.DurationVar(&c.poll, "poll", time.Second, "how often to look for due sentinels and notifications when idle")
 	fs.IntVar(&c.workers, "workers", 16, "pages fetched and compared at once")
@@ -228,7 +230,7 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 		}{st, cs},
 		Warehouse: d.warehouse,
 		Fetcher:   d.fetcher,
-		Policy:    schedule.Policy{MinInterval: c.minInterval, MaxInterval: c.maxInterval},
+		Policy:    schedule.Policy{MinInterval: c.minInterval, MaxInterval: c.maxInterval, InitialInterval: c.initInterval},
 		Logger:    logger,
 		Lease:     c.lease,
 		Workers:   c.workers,

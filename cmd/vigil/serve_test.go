@@ -235,10 +235,10 @@ func (b *mailbox) NewSession(*smtp.Conn) (smtp.Session, error) { return &mailSes
 
 type mailSession struct{ box *mailbox }
 
-func (s *mailSession) Reset()                                 {}
-func (s *mailSession) Logout() error                          { return nil }
-func (s *mailSession) Mail(string, *smtp.MailOptions) error   { return nil }
-func (s *mailSession) Rcpt(string, *smtp.RcptOptions) error   { return nil }
+func (s *mailSession) Reset()                               {}
+func (s *mailSession) Logout() error                        { return nil }
+func (s *mailSession) Mail(string, *smtp.MailOptions) error { return nil }
+func (s *mailSession) Rcpt(string, *smtp.RcptOptions) error { return nil }
 func (s *mailSession) Data(r io.Reader) error {
 	b, err := io.ReadAll(r)
 	if err != nil {

@@ -26,6 +26,8 @@ type leaf struct {
 	sig   string     // path(x): element labels from the root to the parent, joined by "-" (+ "-" + attribute name)
 	group int32      // the second-level subtree holding the leaf (index among the group root's children), -1 if none
 	pos   int        // 1-based ordinal among the leaves of its sequence
+	vid   int32      // symtab number of value
+	sid   int32      // symtab number of sig
 
 	display  string // a phrase leaf: the phrase as the user wrote it
 	wlo, whi int    // a phrase leaf: its first and last word (indexes into content.words)
@@ -37,12 +39,14 @@ type word struct {
 	key  string // comparison form (wordKey)
 	leaf int32  // index of its leaf in content.leaves
 	idx  int32  // 1-based index among the words of its leaf
+	id   int32  // symtab number of key
 }
 
 // content is the part of one version a change type looks at: the whole
 // document, or the subtrees its scope selects, less the ignored regions.
 type content struct {
 	doc  *tree.Document
+	tab  *symtab
 	html bool
 	root string // label of the document root (Assumption 1 compares them)
 
@@ -53,21 +57,28 @@ type content struct {
 	textLeafs int    // number of text leaves
 	words     []word // words of the text leaves, document order
 
-	links, images  []object // built lazily
-	linksDone      bool
-	imagesDone     bool
+	links, images  []object // built lazily, by collectObjects
 	tables, lists  []*container
-	tablesDone     bool
-	listsDone      bool
+	linksDone      bool
 	text           string // text leaves joined by spaces, for regular expressions
 	textDone       bool
 	caseSensitive  bool
 	textLeafOffset []int // byte offset of each leaf's text in text, -1 for attributes
 }
 
-// nonContent are the HTML elements whose text is not content: scripts,
-// styles, noscript fallbacks and templates.
-var nonContent = map[string]bool{"script": true, "style": true, "noscript": true, "template": true}
+// isNonContent reports whether an HTML element's text is not content:
+// scripts, styles, noscript fallbacks and templates.
+func isNonContent(name string) bool {
+	switch len(name) {
+	case 5:
+		return strings.EqualFold(name, "style")
+	case 6:
+		return strings.EqualFold(name, "script")
+	case 8:
+		return strings.EqualFold(name, "noscript") || strings.EqualFold(name, "template")
+	}
+	return false
+}
 
 // contentAttrs are the HTML attributes that are content: link targets,
 // image sources and alternative texts. In XML every attribute is content.
@@ -88,8 +99,8 @@ func isHTML(d *tree.Document) bool {
 // newContent extracts the leaves and words of d inside the scope's
 // matches (the whole document when scope is nil), leaving out what the
 // ignore selectors match.
-func newContent(d *tree.Document, scope Selector, ignore []Selector, caseSensitive bool) *content {
-	c := &content{doc: d, caseSensitive: caseSensitive}
+func newContent(d *tree.Document, scope Selector, ignore []Selector, caseSensitive bool, tab *symtab) *content {
+	c := &content{doc: d, caseSensitive: caseSensitive, tab: tab}
 	if d == nil || d.Root == nil {
 		return c
 	}
@@ -132,9 +143,25 @@ func newContent(d *tree.Document, scope Selector, ignore []Selector, caseSensiti
 			}
 		}
 	}
+	size := 0
+	for _, r := range c.roots {
+		tree.Walk(r, func(n *tree.Node) bool {
+			size += len(n.Attrs)
+			if n.Kind == tree.Text {
+				size++
+			}
+			return true
+		})
+	}
+	c.leaves = make([]leaf, 0, size)
 	for _, r := range c.roots {
 		c.extract(r, groupRoot)
 	}
+	textBytes := 0
+	for i := range c.leaves {
+		textBytes += len(c.leaves[i].value)
+	}
+	c.words = make([]word, 0, textBytes/5+1)
 	c.textLeafs = 0
 	for i := range c.leaves {
 		c.leaves[i].pos = i + 1
@@ -142,13 +169,15 @@ func newContent(d *tree.Document, scope Selector, ignore []Selector, caseSensiti
 			continue
 		}
 		c.textLeafs++
-		for j, w := range splitWords(c.leaves[i].value) {
+		j := 0
+		forEachField(c.leaves[i].value, func(w string) {
+			j++
 			k := wordKey(w, caseSensitive)
 			if k == "" {
-				continue
+				return
 			}
-			c.words = append(c.words, word{text: w, key: k, leaf: int32(i), idx: int32(j + 1)})
-		}
+			c.words = append(c.words, word{text: w, key: k, leaf: int32(i), idx: int32(j), id: tab.id(k)})
+		})
 	}
 	return c
 }
@@ -159,7 +188,7 @@ func (c *content) skip(n *tree.Node) bool {
 	case tree.Comment, tree.ProcInst:
 		return true
 	case tree.Element:
-		if c.html && nonContent[strings.ToLower(n.Name)] {
+		if c.html && isNonContent(n.Name) {
 			return true
 		}
 	}
@@ -169,9 +198,10 @@ func (c *content) skip(n *tree.Node) bool {
 func (c *content) extract(r *tree.Node, groupRoot *tree.Node) {
 	type frame struct {
 		n     *tree.Node
-		sig   string
+		sig   int32 // symtab number of the parent's signature, -1 for none
 		group int32
 	}
+	tab := c.tab
 	// the signature of r's parent and r's group
 	var labels []string
 	group := int32(-1)
@@ -192,7 +222,11 @@ func (c *content) extract(r *tree.Node, groupRoot *tree.Node) {
 			return
 		}
 	}
-	stack := []frame{{r, strings.Join(labels, "-"), group}}
+	sig0 := int32(-1)
+	for _, l := range labels {
+		sig0 = tab.step(sig0, l)
+	}
+	stack := []frame{{r, sig0, group}}
 	for len(stack) > 0 {
 		f := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -203,13 +237,14 @@ func (c *content) extract(r *tree.Node, groupRoot *tree.Node) {
 		switch n.Kind {
 		case tree.Text:
 			if v := normalizeSpace(n.Value); v != "" {
-				c.leaves = append(c.leaves, leaf{kind: leafText, node: n, value: v, sig: f.sig, group: f.group})
+				sig := ""
+				if f.sig >= 0 {
+					sig = tab.names[f.sig]
+				}
+				c.leaves = append(c.leaves, leaf{kind: leafText, node: n, value: v, sig: sig, group: f.group, vid: tab.id(v), sid: f.sig})
 			}
 		case tree.Element:
-			sig := n.Name
-			if f.sig != "" {
-				sig = f.sig + "-" + n.Name
-			}
+			sig := tab.step(f.sig, n.Name)
 			for _, a := range n.Attrs {
 				if c.html {
 					if !contentAttrs[strings.ToLower(a.Name)] {
@@ -219,7 +254,8 @@ func (c *content) extract(r *tree.Node, groupRoot *tree.Node) {
 					continue
 				}
 				if v := normalizeSpace(a.Value); v != "" {
-					c.leaves = append(c.leaves, leaf{kind: leafAttr, node: n, attr: a.Name, value: v, sig: sig + "-" + a.Name, group: f.group})
+					as := tab.step(sig, a.Name)
+					c.leaves = append(c.leaves, leaf{kind: leafAttr, node: n, attr: a.Name, value: v, sig: tab.names[as], group: f.group, vid: tab.id(v), sid: as})
 				}
 			}
 			for i := len(n.Children) - 1; i >= 0; i-- {

@@ -55,7 +55,11 @@ type cxRecord struct {
 type cxOptions struct {
 	optimize bool // Phase III: drop common second-level subtrees first (LCS over subtree hashes)
 	updates  bool // report a signature-matched delete and insert on the LCS as one update (Vigil)
+	tab      *symtab
 }
+
+// key is the leaf's (value, signature) as one number.
+func (x *cxLeaf) key() int64 { return int64(x.vid)<<32 | int64(uint32(x.sid)) }
 
 // interner numbers (kind, a, b) tokens.
 type interner struct {
@@ -64,11 +68,16 @@ type interner struct {
 
 type tokenKey struct {
 	kind uint8
-	a, b string
+	n    int64
+	a    string
 }
 
 func (in *interner) id(kind uint8, a, b string) int32 {
-	k := tokenKey{kind, a, b}
+	return in.idn(kind, 0, a+"\x00"+b)
+}
+
+func (in *interner) idn(kind uint8, n int64, a string) int32 {
+	k := tokenKey{kind, n, a}
 	if v, ok := in.m[k]; ok {
 		return v
 	}
@@ -91,42 +100,43 @@ func cxdiff(root1 string, L1 []*cxLeaf, root2 string, L2 []*cxLeaf, mode cxMode,
 		return out
 	}
 	if opt.optimize {
-		L1, L2 = collapseCommonSubtrees(L1, L2)
+		L1, L2 = collapseCommonSubtrees(L1, L2, opt.tab)
 	}
 	// Phase I: totalMatch and signatureMatch, by existence.
-	type vs struct{ v, s string }
-	K1 := make(map[vs]bool, len(L1))
-	K2 := make(map[vs]bool, len(L2))
+	K1 := make(map[int64]bool, len(L1))
+	K2 := make(map[int64]bool, len(L2))
 	for _, x := range L1 {
-		K1[vs{x.value, x.sig}] = true
+		K1[x.key()] = true
 	}
 	for _, y := range L2 {
-		K2[vs{y.value, y.sig}] = true
+		K2[y.key()] = true
 	}
-	S1, S2 := map[string]bool{}, map[string]bool{}
+	// K1 and K2 answer "is there a leaf with this value and signature in
+	// the other version", existence-based as the seed's totalMatch (§4.6.2).
+	S1, S2 := map[int32]bool{}, map[int32]bool{}
 	for _, x := range L1 {
 		x.state = unmatched
-		if K2[vs{x.value, x.sig}] {
+		if K2[x.key()] {
 			x.state = matched
 		} else {
-			S1[x.sig] = true
+			S1[x.sid] = true
 		}
 	}
 	for _, y := range L2 {
 		y.state = unmatched
-		if K1[vs{y.value, y.sig}] {
+		if K1[y.key()] {
 			y.state = matched
 		} else {
-			S2[y.sig] = true
+			S2[y.sid] = true
 		}
 	}
 	for _, x := range L1 {
-		if x.state == unmatched && S2[x.sig] {
+		if x.state == unmatched && S2[x.sid] {
 			x.state = sigMatched
 		}
 	}
 	for _, y := range L2 {
-		if y.state == unmatched && S1[y.sig] {
+		if y.state == unmatched && S1[y.sid] {
 			y.state = sigMatched
 		}
 	}
@@ -173,15 +183,22 @@ func cxdiff(root1 string, L1 []*cxLeaf, root2 string, L2 []*cxLeaf, mode cxMode,
 			seq2 = append(seq2, y)
 		}
 	}
-	in := &interner{m: make(map[tokenKey]int32, len(seq1)+len(seq2))}
+	in := &interner{m: make(map[tokenKey]int32)}
+	ids := make(map[int64]int32, len(seq1)+len(seq2))
 	tok := func(x *cxLeaf) int32 {
-		if x.state == matched {
-			return in.id(0, x.value, x.sig)
+		k := -int64(x.sid) - 1 // signature tokens are negative
+		switch {
+		case x.state == matched:
+			k = x.key()
+		case mode == cxKeyword && len(x.kws) > 0:
+			k = -int64(1<<40) - int64(in.idn(2, int64(x.sid), kwSignature(x.kws)))
 		}
-		if mode == cxKeyword {
-			return in.id(2, x.sig, kwSignature(x.kws))
+		if v, ok := ids[k]; ok {
+			return v
 		}
-		return in.id(1, x.sig, "")
+		v := int32(len(ids))
+		ids[k] = v
+		return v
 	}
 	t1 := make([]int32, len(seq1))
 	t2 := make([]int32, len(seq2))
@@ -203,10 +220,10 @@ func cxdiff(root1 string, L1 []*cxLeaf, root2 string, L2 []*cxLeaf, mode cxMode,
 		// detectMoves: off-LCS matched leaves with the same value and
 		// signature (Vigil requires both; the seed pairs by value).
 		type queue struct{ ys []*cxLeaf }
-		c2 := map[vs]*queue{}
+		c2 := map[int64]*queue{}
 		for j, y := range seq2 {
 			if !on2[j] && y.state == matched {
-				k := vs{y.value, y.sig}
+				k := y.key()
 				q := c2[k]
 				if q == nil {
 					q = &queue{}
@@ -220,7 +237,7 @@ func cxdiff(root1 string, L1 []*cxLeaf, root2 string, L2 []*cxLeaf, mode cxMode,
 			if on1[i] || x.state != matched {
 				continue
 			}
-			if q := c2[vs{x.value, x.sig}]; q != nil && len(q.ys) > 0 {
+			if q := c2[x.key()]; q != nil && len(q.ys) > 0 {
 				y := q.ys[0]
 				q.ys = q.ys[1:]
 				used[y] = true
@@ -409,7 +426,7 @@ var subtreeSeed = maphash.MakeSeed()
 // leaf on each side instead: Phases I and II see far fewer leaves, and a
 // collapsed subtree that falls off the LCS is reported as the moves of its
 // leaves. Leaves keep their original positions.
-func collapseCommonSubtrees(L1, L2 []*cxLeaf) ([]*cxLeaf, []*cxLeaf) {
+func collapseCommonSubtrees(L1, L2 []*cxLeaf, tab *symtab) ([]*cxLeaf, []*cxLeaf) {
 	type grp struct {
 		lo, hi int // leaves [lo, hi)
 		h      uint64
@@ -424,11 +441,13 @@ func collapseCommonSubtrees(L1, L2 []*cxLeaf) ([]*cxLeaf, []*cxLeaf) {
 			if L[i].group >= 0 {
 				var h maphash.Hash
 				h.SetSeed(subtreeSeed)
+				var buf [8]byte
 				for _, x := range L[i:j] {
-					h.WriteString(x.value)
-					h.WriteByte(0)
-					h.WriteString(x.sig)
-					h.WriteByte(1)
+					k := uint64(x.key())
+					for b := range buf {
+						buf[b] = byte(k >> (8 * b))
+					}
+					h.Write(buf[:])
 				}
 				gs = append(gs, grp{i, j, h.Sum64()})
 			}
@@ -447,7 +466,7 @@ func collapseCommonSubtrees(L1, L2 []*cxLeaf) ([]*cxLeaf, []*cxLeaf) {
 		}
 		for k := 0; k < a.hi-a.lo; k++ {
 			x, y := L1[a.lo+k], L2[b.lo+k]
-			if x.value != y.value || x.sig != y.sig {
+			if x.vid != y.vid || x.sid != y.sid {
 				return false
 			}
 		}
@@ -469,8 +488,9 @@ func collapseCommonSubtrees(L1, L2 []*cxLeaf) ([]*cxLeaf, []*cxLeaf) {
 			n++
 			v := "\x00subtree-" + strconv.Itoa(n)
 			first1, first2 := L1[a.lo], L2[b.lo]
-			c1 := &cxLeaf{leaf: &leaf{kind: leafText, node: first1.node, value: v, sig: "\x00", group: first1.group, pos: first1.pos}, members: L1[a.lo:a.hi]}
-			c2 := &cxLeaf{leaf: &leaf{kind: leafText, node: first2.node, value: v, sig: "\x00", group: first2.group, pos: first2.pos}, members: L2[b.lo:b.hi]}
+			vid, sid := tab.id(v), tab.id("\x00")
+			c1 := &cxLeaf{leaf: &leaf{kind: leafText, node: first1.node, value: v, sig: "\x00", group: first1.group, pos: first1.pos, vid: vid, sid: sid}, members: L1[a.lo:a.hi]}
+			c2 := &cxLeaf{leaf: &leaf{kind: leafText, node: first2.node, value: v, sig: "\x00", group: first2.group, pos: first2.pos, vid: vid, sid: sid}, members: L2[b.lo:b.hi]}
 			for _, x := range c1.members {
 				for _, kw := range x.kws {
 					kw.owner = x

@@ -59,6 +59,7 @@ type Pair struct {
 	selectors map[string]Selector
 	contents  map[string]*contentPair
 	results   map[string]*Result
+	tab       *symtab
 }
 
 // NewPair returns a Pair of old and new. d may be nil; opt may be nil.
@@ -189,9 +190,12 @@ func (p *Pair) content(ct *spec.ChangeType) (*contentPair, error) {
 	if cp, ok := p.contents[key]; ok {
 		return cp, nil
 	}
+	if p.tab == nil {
+		p.tab = newSymtab()
+	}
 	cp := &contentPair{
-		old: newContent(p.Old, scope, ignore, p.CaseSensitive),
-		new: newContent(p.New, scope, ignore, p.CaseSensitive),
+		old: newContent(p.Old, scope, ignore, p.CaseSensitive, p.tab),
+		new: newContent(p.New, scope, ignore, p.CaseSensitive, p.tab),
 	}
 	if p.contents == nil {
 		p.contents = make(map[string]*contentPair)
@@ -267,7 +271,7 @@ func cxLeaves(c *content) []*cxLeaf {
 }
 
 func (p *Pair) cxOptions() cxOptions {
-	return cxOptions{optimize: p.Optimize, updates: !p.SeedOnly}
+	return cxOptions{optimize: p.Optimize, updates: !p.SeedOnly, tab: p.tab}
 }
 
 // anyChange is CX-Diff's any change over every content leaf.
@@ -325,7 +329,7 @@ func (p *Pair) keywords(cp *contentPair, args []string) []Change {
 		}
 		return L
 	}
-	recs := cxdiff(cp.old.root, attach(cp.old), cp.new.root, attach(cp.new), cxKeyword, cxOptions{optimize: p.Optimize})
+	recs := cxdiff(cp.old.root, attach(cp.old), cp.new.root, attach(cp.new), cxKeyword, cxOptions{optimize: p.Optimize, tab: p.tab})
 	out := make([]Change, 0, len(recs))
 	for _, r := range recs {
 		c := leafChange(KindKeyword, r)
@@ -350,7 +354,7 @@ func (p *Pair) phrases(cp *contentPair, args []string) []Change {
 	}
 	L1 := phraseLeaves(cp.old, args, keys)
 	L2 := phraseLeaves(cp.new, args, keys)
-	recs := cxdiff(cp.old.root, L1, cp.new.root, L2, cxPhrase, cxOptions{optimize: p.Optimize})
+	recs := cxdiff(cp.old.root, L1, cp.new.root, L2, cxPhrase, cxOptions{optimize: p.Optimize, tab: p.tab})
 	f := p.phraseThreshold()
 	out := make([]Change, 0, len(recs))
 	for _, r := range recs {
@@ -409,14 +413,13 @@ func (p *Pair) alignWords(cp *contentPair) {
 }
 
 func alignWordSeqs(a, b []word) ([]int, []int) {
-	in := &interner{m: make(map[tokenKey]int32)}
 	t1 := make([]int32, len(a))
 	t2 := make([]int32, len(b))
 	for i := range a {
-		t1[i] = in.id(0, a[i].key, "")
+		t1[i] = a[i].id
 	}
 	for j := range b {
-		t2[j] = in.id(0, b[j].key, "")
+		t2[j] = b[j].id
 	}
 	al := make([]int, len(a))
 	bl := make([]int, len(b))

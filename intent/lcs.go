@@ -11,25 +11,31 @@ const (
 	// quadratic dynamic programme, whose tie-break the seed's examples use.
 	dpCells = 1 << 16
 	// myersBudget bounds the work of the O(ND) method on one subproblem
-	// (diagonal steps); past it the subproblem falls back to patience
-	// anchors, an O(n log n) heuristic.
+	// (diagonal steps); past it the subproblem is left unmatched.
 	myersBudget = 1 << 25
+	// patienceItems is the size (|a|+|b|) above which a subproblem is first
+	// cut at patience anchors, in O(n log n), before the O(ND) method runs
+	// on the pieces.
+	patienceItems = 4096
 )
 
-// lcs returns a longest common subsequence of a and b as index pairs in
-// increasing order. It strips the common prefix and suffix, solves small
-// subproblems with dynamic programming (filled from the end; on a tie the
-// element of a is skipped first, as in the note §4.9), and larger ones with
-// Myers' linear-space O(ND) algorithm, which falls back to patience
-// anchors (unique common elements, longest increasing subsequence, O(n log
-// n)) when the edit distance is so large that O(ND) would be quadratic.
+// lcs returns a common subsequence of a and b as index pairs in increasing
+// order: a longest one unless the sequences are long. It strips the common
+// prefix and suffix, solves small subproblems with dynamic programming
+// (filled from the end; on a tie the element of a is skipped first, as in
+// the note §4.9), cuts subproblems of more than patienceItems elements at
+// patience anchors (the elements that occur once in each side, kept along
+// a longest increasing subsequence, O(n log n)), and solves the rest with
+// Myers' linear-space O(ND) algorithm, exact, within a work budget past
+// which a subproblem is left unmatched. No step is quadratic on long
+// sequences.
 func lcs(a, b []int32) []lcsPair {
 	return lcsLimit(a, b, dpCells)
 }
 
 // lcsLimit is lcs with the largest subproblem for dynamic programming.
 func lcsLimit(a, b []int32, cells int) []lcsPair {
-	l := &lcsState{a: a, b: b, cells: cells}
+	l := &lcsState{a: a, b: b, cells: cells, out: make([]lcsPair, 0, min(len(a), len(b)))}
 	l.compare(0, len(a), 0, len(b), true)
 	return l.out
 }
@@ -39,6 +45,8 @@ type lcsState struct {
 	out    []lcsPair
 	vf, vb []int
 	cells  int
+	// patience scratch, indexed by element value
+	cntA, cntB, posB []int32
 }
 
 func (l *lcsState) compare(a0, a1, b0, b1 int, myers bool) {
@@ -56,18 +64,15 @@ func (l *lcsState) compare(a0, a1, b0, b1 int, myers bool) {
 	case a0 == a1e || b0 == b1e:
 	case (a1e-a0)*(b1e-b0) <= l.cells:
 		l.dp(a0, a1e, b0, b1e)
-	case myers:
+	case myers && (a1e-a0)+(b1e-b0) > patienceItems && l.patience(a0, a1e, b0, b1e):
+	default:
 		if x, y, u, v, ok := l.middleSnake(a0, a1e, b0, b1e); ok {
-			l.compare(a0, x, b0, y, true)
+			l.compare(a0, x, b0, y, false)
 			for i := 0; i < u-x; i++ {
 				l.out = append(l.out, lcsPair{x + i, y + i})
 			}
-			l.compare(u, a1e, v, b1e, true)
-		} else {
-			l.patience(a0, a1e, b0, b1e)
+			l.compare(u, a1e, v, b1e, false)
 		}
-	default:
-		l.patience(a0, a1e, b0, b1e)
 	}
 	for i := 0; i < s; i++ {
 		l.out = append(l.out, lcsPair{a1e + i, b1e + i})
@@ -175,43 +180,54 @@ func (l *lcsState) middleSnake(a0, a1, b0, b1 int) (x, y, u, v int, ok bool) {
 }
 
 // patience matches the elements that occur exactly once in each side,
-// keeps the longest increasing run of them (the anchors), and recurses
-// between anchors without the O(ND) method.
-func (l *lcsState) patience(a0, a1, b0, b1 int) {
-	type occ struct{ na, nb, ia, ib int }
-	count := make(map[int32]*occ)
-	for i := a0; i < a1; i++ {
-		o := count[l.a[i]]
-		if o == nil {
-			o = &occ{}
-			count[l.a[i]] = o
+// keeps the longest increasing run of them (the anchors), and solves the
+// gaps between anchors. It reports false, doing nothing, when there is no
+// anchor.
+func (l *lcsState) patience(a0, a1, b0, b1 int) bool {
+	if l.cntA == nil {
+		maxID := int32(0)
+		for _, v := range l.a {
+			maxID = max(maxID, v)
 		}
-		o.na++
-		o.ia = i
+		for _, v := range l.b {
+			maxID = max(maxID, v)
+		}
+		l.cntA = make([]int32, maxID+1)
+		l.cntB = make([]int32, maxID+1)
+		l.posB = make([]int32, maxID+1)
+	}
+	for i := a0; i < a1; i++ {
+		l.cntA[l.a[i]]++
 	}
 	for j := b0; j < b1; j++ {
-		if o := count[l.b[j]]; o != nil {
-			o.nb++
-			o.ib = j
-		}
+		v := l.b[j]
+		l.cntB[v]++
+		l.posB[v] = int32(j)
 	}
 	var cand []lcsPair
 	for i := a0; i < a1; i++ {
-		if o := count[l.a[i]]; o.na == 1 && o.nb == 1 {
-			cand = append(cand, lcsPair{i, o.ib})
+		if v := l.a[i]; l.cntA[v] == 1 && l.cntB[v] == 1 {
+			cand = append(cand, lcsPair{i, int(l.posB[v])})
 		}
+	}
+	for i := a0; i < a1; i++ {
+		l.cntA[l.a[i]] = 0
+	}
+	for j := b0; j < b1; j++ {
+		l.cntB[l.b[j]] = 0
 	}
 	anchors := longestIncreasing(cand)
 	if len(anchors) == 0 {
-		return // nothing in common that can be trusted: report no matches here
+		return false
 	}
 	pa, pb := a0, b0
 	for _, p := range anchors {
-		l.compare(pa, p.a, pb, p.b, false)
+		l.compare(pa, p.a, pb, p.b, true)
 		l.out = append(l.out, p)
 		pa, pb = p.a+1, p.b+1
 	}
-	l.compare(pa, a1, pb, b1, false)
+	l.compare(pa, a1, pb, b1, true)
+	return true
 }
 
 // longestIncreasing returns the longest subsequence of ps (sorted by a)

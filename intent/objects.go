@@ -80,17 +80,37 @@ func (c *content) subtreeText(n *tree.Node, stop func(*tree.Node) bool) string {
 
 // linkObjects returns the links of c: a and area elements with an href.
 func (c *content) linkObjects() []object {
+	c.collectObjects()
+	return c.links
+}
+
+// collectObjects finds the links, images, tables and lists of c in one
+// walk.
+func (c *content) collectObjects() {
 	if c.linksDone {
-		return c.links
+		return
 	}
 	c.linksDone = true
 	c.walkElements(func(n *tree.Node) bool {
-		if !elementIs(n, "a", "area") {
-			return true
+		switch {
+		case elementIs(n, "a", "area"):
+			c.addLink(n)
+		case elementIs(n, "img"):
+			c.addImage(n)
+		case elementIs(n, "table"):
+			c.addTable(n)
+		case elementIs(n, "ul", "ol"):
+			c.addList(n)
 		}
+		return true
+	})
+}
+
+func (c *content) addLink(n *tree.Node) {
+	{
 		href, ok := attrFold(n, "href")
 		if !ok {
-			return true
+			return
 		}
 		href = strings.TrimSpace(href)
 		text := c.subtreeText(n, nil)
@@ -112,24 +132,20 @@ func (c *content) linkObjects() []object {
 			key: href + "\x00" + text, keys: []string{href, text},
 			node: n, pos: len(c.links) + 1, href: href, text: text,
 		})
-		return true
-	})
-	return c.links
+	}
 }
 
 // imageObjects returns the images of c: img elements with a src.
 func (c *content) imageObjects() []object {
-	if c.imagesDone {
-		return c.images
-	}
-	c.imagesDone = true
-	c.walkElements(func(n *tree.Node) bool {
-		if !elementIs(n, "img") {
-			return true
-		}
+	c.collectObjects()
+	return c.images
+}
+
+func (c *content) addImage(n *tree.Node) {
+	{
 		src, ok := attrFold(n, "src")
 		if !ok {
-			return true
+			return
 		}
 		src = strings.TrimSpace(src)
 		alt, _ := attrFold(n, "alt")
@@ -138,9 +154,7 @@ func (c *content) imageObjects() []object {
 			key: src + "\x00" + alt, keys: []string{alt, src},
 			node: n, pos: len(c.images) + 1, src: src, alt: alt,
 		})
-		return true
-	})
-	return c.images
+	}
 }
 
 // container is a table or a list.
@@ -162,14 +176,12 @@ func (k *container) name() string {
 
 // tableObjects returns the tables of c with their rows.
 func (c *content) tableObjects() []*container {
-	if c.tablesDone {
-		return c.tables
-	}
-	c.tablesDone = true
-	c.walkElements(func(n *tree.Node) bool {
-		if !elementIs(n, "table") {
-			return true
-		}
+	c.collectObjects()
+	return c.tables
+}
+
+func (c *content) addTable(n *tree.Node) {
+	{
 		t := &container{node: n, index: len(c.tables) + 1}
 		t.id, _ = attrFold(n, "id")
 		var rows [][]string
@@ -210,23 +222,20 @@ func (c *content) tableObjects() []*container {
 			})
 		}
 		c.tables = append(c.tables, t)
-		return true
-	})
-	return c.tables
+	}
 }
 
 // listObjects returns the ul and ol lists of c with their items; an item's
 // text leaves out its nested lists, which are lists of their own.
 func (c *content) listObjects() []*container {
-	if c.listsDone {
-		return c.lists
-	}
-	c.listsDone = true
-	isList := func(m *tree.Node) bool { return elementIs(m, "ul", "ol") }
-	c.walkElements(func(n *tree.Node) bool {
-		if !isList(n) {
-			return true
-		}
+	c.collectObjects()
+	return c.lists
+}
+
+func isList(m *tree.Node) bool { return elementIs(m, "ul", "ol") }
+
+func (c *content) addList(n *tree.Node) {
+	{
 		l := &container{node: n, index: len(c.lists) + 1}
 		l.id, _ = attrFold(n, "id")
 		tree.Walk(n, func(m *tree.Node) bool {
@@ -241,9 +250,7 @@ func (c *content) listObjects() []*container {
 			return false
 		})
 		c.lists = append(c.lists, l)
-		return true
-	})
-	return c.lists
+	}
 }
 
 // pickContainers pairs the containers the change type names (ids or

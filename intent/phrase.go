@@ -111,6 +111,7 @@ func phraseLeaves(c *content, phrases []string, keys [][]string) []*cxLeaf {
 			if len(residual) > 0 {
 				r := l
 				r.value = strings.Join(residual, " ")
+				r.vid = c.tab.id(r.value)
 				emit(r)
 				residual = residual[:0]
 			}
@@ -122,9 +123,10 @@ func phraseLeaves(c *content, phrases []string, keys [][]string) []*cxLeaf {
 				flush()
 				m := kept[mi]
 				mi++
+				value, sig := strings.Join(keys[m.phrase], " "), phraseSig(c, m)
 				emit(leaf{
-					kind: leafPhrase, node: l.node, value: strings.Join(keys[m.phrase], " "),
-					sig: phraseSig(c, m), group: l.group, display: phrases[m.phrase], wlo: m.lo, whi: m.hi,
+					kind: leafPhrase, node: l.node, value: value, sig: sig, group: l.group,
+					display: phrases[m.phrase], wlo: m.lo, whi: m.hi, vid: c.tab.id(value), sid: c.tab.id(sig),
 				})
 				consumed = m.hi
 			default:

@@ -38,7 +38,12 @@ func normalizeSpace(s string) string {
 // "Sorcerer's" stays "sorcerer's", "J." becomes "j", "(2024)," becomes
 // "2024", and "--" becomes "" (not a word).
 func wordKey(w string, caseSensitive bool) string {
-	w = strings.TrimFunc(w, isWordEdge)
+	if w == "" {
+		return w
+	}
+	if f, l := w[0], w[len(w)-1]; !isASCIIAlnum(f) || !isASCIIAlnum(l) {
+		w = strings.TrimFunc(w, isWordEdge)
+	}
 	if caseSensitive {
 		return w
 	}
@@ -56,3 +61,26 @@ func isWordEdge(r rune) bool { return unicode.IsPunct(r) || unicode.IsSymbol(r) 
 // splitWords returns the words of a normalised text: its white-space
 // separated fields.
 func splitWords(s string) []string { return strings.Fields(s) }
+
+// forEachField calls f with each white-space separated field of s (a
+// normalised text: single ASCII spaces), without allocating.
+func forEachField(s string, f func(string)) {
+	start := -1
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' {
+			if start >= 0 {
+				f(s[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		f(s[start:])
+	}
+}
+
+func isASCIIAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}

@@ -143,6 +143,38 @@
 // "all words OR anychange"), and Compare every n with a fixed Fetch
 // interval, which the seed says equals pairwise at n times the interval.
 //
+// # JSON form
+//
+// The JSON form of a sentinel is the structure the REST API accepts and
+// returns; schema/sentinel.schema.json describes it as a JSON Schema. One
+// member per clause, absent when the clause is absent:
+//
+//	{
+//	  "name":    "s1",
+//	  "using":   {"url": "http://www.uta.edu/class/schedule"}
+//	             | {"sentinel": "s0"} | {"and": [T, T, ...]} | {"or": [T, T, ...]},
+//	  "monitor": {"kind": "keywords", "args": ["5331", "5324"],
+//	              "in": {"css": "table#schedule"}, "ignore": [{"xpath": "//footer"}],
+//	              "condition": {"op": "rises above", "threshold": 100}}
+//	             | {"not": E} | {"and": [E, E, ...]} | {"or": [E, E, ...]},
+//	  "fetch":   {"interval": "1 day", "render": true} | {"onChange": true},
+//	  "confirm": "30 second",
+//	  "from":    {"date": "2002-12-02"} | {"date": "2002-12-02T09:30"} | {"now": true}
+//	             | {"start": "s1"} | {"end": "s1"} | {"during": "s1"}, each with optional "offsets": ["2 day"],
+//	  "to":      the same, without "during",
+//	  "notify":  [{"email": "jill@aol.com"}, {"webhook": "https://..."}, {"chat": "slack://..."}],
+//	  "every":   "immediate" | "best effort" | "interactive" | "1 day",
+//	  "compare": "pairwise" | "every 3" | "moving 4"
+//	}
+//
+// "kind" is one of "any change", "all links", "all images", "all words"
+// (args: the exceptions), "keywords", "phrase", "table", "list", "regular
+// expression", "value". Durations are "<n> <unit>" with the units of the
+// language. A checked sentinel (Checked) adds the read-only members
+// "parent", "inherited", "urls", "start", "end" (RFC 3339) and "warnings";
+// the decoder ignores them. AND and OR chains are written as one array:
+// {"or": [a, b, c]} is (a OR b) OR c.
+//
 // # Differences from the seed
 //
 //   - The "|" bars lost from Fig 5.1 are restored as in the note §2.2.

@@ -10,6 +10,10 @@ import (
 	"unicode"
 )
 
+// MaxNameLen is the longest sentinel name, in bytes (the limit of the
+// domain's vigil.Sentinel).
+const MaxNameLen = 200
+
 // reporter receives a problem found in node n: the offending text and the
 // message. The checker turns it into an *Error at n's position; the JSON
 // decoder into a *FieldError at n's field path.
@@ -26,7 +30,7 @@ type validator struct {
 // sentinel validates every clause present in s.
 func (v *validator) sentinel(s *Sentinel) {
 	if s.Name != nil && !IsValidName(s.Name.Name) {
-		v.report(s.Name, s.Name.Name, "invalid sentinel name "+strconv.Quote(s.Name.Name)+": want a letter or _ followed by letters, digits, _ or -, and not a reserved word")
+		v.report(s.Name, s.Name.Name, "invalid sentinel name "+strconv.Quote(s.Name.Name)+": want a letter or _ followed by letters, digits, _ or -, at most 200 bytes, and not a reserved word")
 	}
 	if s.Target != nil {
 		v.target(s.Target)
@@ -90,9 +94,10 @@ func (v *validator) sentinel(s *Sentinel) {
 }
 
 // IsValidName reports whether name can name a sentinel: a letter or "_",
-// then letters, digits, "_" and "-", and not a reserved word.
+// then letters, digits, "_" and "-", at most MaxNameLen bytes, and not a
+// reserved word.
 func IsValidName(name string) bool {
-	if name == "" || Lookup(name) != IDENT {
+	if name == "" || len(name) > MaxNameLen || Lookup(name) != IDENT {
 		return false
 	}
 	for i, r := range name {

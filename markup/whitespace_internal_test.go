@@ -33,3 +33,36 @@ func FuzzNeedsCollapse(f *testing.F) {
 		}
 	})
 }
+
+func TestPlainWord(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want bool
+	}{
+		{"abcdefgh", true}, {"abc\ndefg", true}, {"\t\t\n\n    ", true}, {"abcdefg\r", false},
+		{"\x00bcdefgh", false}, {"abcdefg\x1f", false}, {"abcdefg\x80", false}, {"é.......", false},
+		{"\x7f~ !\"#$%", true}, {"\n\x0b\n\n\n\n\n\n", false}, {"\x08bcdefgh", false},
+	} {
+		w := uint64(0)
+		for i := 7; i >= 0; i-- {
+			w = w<<8 | uint64(c.s[i])
+		}
+		if got := plainWord(w); got != c.want {
+			t.Errorf("plainWord(%q) = %v, want %v", c.s, got, c.want)
+		}
+	}
+	for b := 0; b < 256; b++ {
+		for pos := 0; pos < 8; pos++ {
+			buf := []byte("abcdefgh")
+			buf[pos] = byte(b)
+			w := uint64(0)
+			for i := 7; i >= 0; i-- {
+				w = w<<8 | uint64(buf[i])
+			}
+			want := b < 0x80 && (b >= 0x20 || b == '\t' || b == '\n')
+			if plainWord(w) != want {
+				t.Fatalf("plainWord with byte %#x at %d = %v", b, pos, !want)
+			}
+		}
+	}
+}

@@ -54,6 +54,30 @@ func parseXML(data []byte, owned bool, o Options) (*tree.Document, error) {
 	return p.doc, nil
 }
 
+// plainWord reports whether the eight bytes of w are all ASCII and none is
+// a control character other than tab or newline, without branching per
+// byte. (All tests are exact: no borrow crosses a byte.)
+func plainWord(w uint64) bool {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+		lows  = 0x7f7f7f7f7f7f7f7f
+	)
+	if w&highs != 0 {
+		return false
+	}
+	// The high bit of each byte below 0x20 (w has no high bits here).
+	ctl := ^(w + 0x60*ones) & highs
+	if ctl == 0 {
+		return true
+	}
+	nl := w ^ 0x0a*ones
+	tab := w ^ 0x09*ones
+	isNL := ^((nl&lows + lows) | nl) & highs
+	isTab := ^((tab&lows + lows) | tab) & highs
+	return ctl&^(isNL|isTab) == 0
+}
+
 // attention marks the bytes prepareXML must look at: control characters
 // not allowed in XML, carriage returns, and the start of multi-byte UTF-8.
 var attention [256]bool
@@ -74,11 +98,7 @@ func prepareXML(data []byte, owned bool) (string, error) {
 	for i := 0; i < len(data); {
 		// Skip eight bytes at a time while none is a control character
 		// or non-ASCII (a word holding a newline or tab goes byte by byte).
-		for i+8 <= len(data) {
-			w := binary.LittleEndian.Uint64(data[i:])
-			if (w|(w-0x2020202020202020))&0x8080808080808080 != 0 {
-				break
-			}
+		for i+8 <= len(data) && plainWord(binary.LittleEndian.Uint64(data[i:])) {
 			i += 8
 		}
 		for i < len(data) && !attention[data[i]] {

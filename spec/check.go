@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 )
@@ -179,20 +180,14 @@ type checking struct {
 }
 
 func (k *checking) errorf(n Node, found, format string, args ...any) {
-	var pos Pos
-	if n != nil {
-		pos = n.Pos()
-	}
+	pos := posOf(n)
 	k.errs = append(k.errs, &Error{Pos: pos.Position(k.filename), Msg: fmt.Sprintf(format, args...), Found: found})
 }
 
 func (k *checking) report(n Node, found, msg string) { k.errorf(n, found, "%s", msg) }
 
 func (k *checking) warn(n Node, found, msg string) {
-	var pos Pos
-	if n != nil {
-		pos = n.Pos()
-	}
+	pos := posOf(n)
 	k.warnings = append(k.warnings, &Error{Pos: pos.Position(k.filename), Msg: msg, Found: found})
 }
 
@@ -259,16 +254,21 @@ func (k *checking) blame(stated Node) Node {
 	return k.s.Target
 }
 
+// isNilNode reports whether n is nil or a nil pointer in an interface.
 func isNilNode(n Node) bool {
-	switch n := n.(type) {
-	case *ConfirmClause:
-		return n == nil
-	case *CompareClause:
-		return n == nil
-	case *TimeSpec:
-		return n == nil
+	if n == nil {
+		return true
 	}
-	return n == nil
+	v := reflect.ValueOf(n)
+	return v.Kind() == reflect.Pointer && v.IsNil()
+}
+
+// posOf returns the position of n, or the zero Pos for a nil node.
+func posOf(n Node) Pos {
+	if isNilNode(n) {
+		return Pos{}
+	}
+	return n.Pos()
 }
 
 // targets resolves the Using clause: the URLs watched, and the parent when

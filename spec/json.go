@@ -365,7 +365,7 @@ func (d *decoder) errorf(path, format string, args ...any) {
 }
 
 func (d *decoder) pathOf(n Node) string {
-	if n == nil {
+	if isNilNode(n) {
 		return ""
 	}
 	return d.paths[n]

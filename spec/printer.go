@@ -52,6 +52,9 @@ func (p *printer) printf(format string, args ...any) { fmt.Fprintf(&p.buf, forma
 func (p *printer) str(s string)                      { p.buf.WriteString(s) }
 
 func (p *printer) node(n Node) {
+	if isNilNode(n) {
+		return
+	}
 	switch n := n.(type) {
 	case *File:
 		p.file(n)
@@ -192,6 +195,10 @@ func opPrec(op Op) int {
 }
 
 func (p *printer) target(t Target, ctx int) {
+	if isNilNode(t) {
+		p.str("<missing target>")
+		return
+	}
 	switch t := t.(type) {
 	case *URLTarget:
 		p.str(quoteAs(t.URL, WORD))
@@ -214,6 +221,10 @@ func (p *printer) target(t Target, ctx int) {
 }
 
 func (p *printer) expr(x Expr, ctx int) {
+	if isNilNode(x) {
+		p.str("<missing change type>")
+		return
+	}
 	switch x := x.(type) {
 	case *BinaryExpr:
 		prec := opPrec(x.Op)

@@ -199,17 +199,21 @@ func unwrapURLError(err error) error {
 // ---- change-type expressions
 
 func (v *validator) expr(x Expr) {
+	if isNilNode(x) {
+		v.report(nil, "", "missing change type")
+		return
+	}
 	switch x := x.(type) {
 	case *ChangeType:
 		v.changeType(x)
 	case *NotExpr:
-		if x.X == nil {
+		if isNilNode(x.X) {
 			v.report(x, "NOT", "NOT needs an operand")
 			return
 		}
 		v.expr(x.X)
 	case *BinaryExpr:
-		if x.X == nil || x.Y == nil {
+		if isNilNode(x.X) || isNilNode(x.Y) {
 			v.report(x, x.Op.String(), x.Op.String()+" needs two operands")
 			return
 		}
@@ -225,7 +229,7 @@ func (v *validator) expr(x Expr) {
 }
 
 func flattenExpr(x Expr, op Op, out *[]Expr) {
-	if b, ok := x.(*BinaryExpr); ok && b.Op == op && b.X != nil && b.Y != nil {
+	if b, ok := x.(*BinaryExpr); ok && b != nil && b.Op == op && !isNilNode(b.X) && !isNilNode(b.Y) {
 		flattenExpr(b.X, op, out)
 		flattenExpr(b.Y, op, out)
 		return

@@ -18,7 +18,7 @@ import (
 // identifiers), comments before and after the html element to Prolog and
 // Epilog. Attributes of foreign (SVG, MathML) elements keep their prefix as
 // written (xlink:href). The text of script and style elements stays as the
-// text child of its element.
+// text child of its element. The nodes have no XIDs yet.
 func ParseHTML(r io.Reader, opt *Options) (*tree.Document, error) {
 	o := opt.resolved()
 	data, err := readInput(r, o.MaxBytes)

@@ -13,7 +13,8 @@ import (
 // ParseXML reads an XML document from r and returns its tree. The error for
 // a document that is not well-formed is a *SyntaxError with the line and
 // column; an input larger than Options.MaxBytes gives an error wrapping
-// ErrTooLarge. On error no document is returned.
+// ErrTooLarge. On error no document is returned. The nodes have no XIDs
+// yet: call Document.AssignXIDs for a first version.
 func ParseXML(r io.Reader, opt *Options) (*tree.Document, error) {
 	o := opt.resolved()
 	data, err := readInput(r, o.MaxBytes)

@@ -51,7 +51,8 @@ const (
 // Blob is a content-addressed body: Hash is the hex SHA-256 of the raw
 // body, Size its raw length, Data its compressed form. A blob is stored once
 // however many versions, of however many resources, are kept in full with
-// that content, and deleted when the last of them goes.
+// that content, and deleted when the last of them goes. Storing a blob
+// whose hash is already stored keeps the smaller of the two encodings.
 type Blob struct {
 	Hash string
 	Size int64
@@ -111,6 +112,9 @@ type Append struct {
 	// VersionID must be PrevID). A patch is always against the new version:
 	// the store sets its BaseID.
 	Prev *StoredBody
+	// PrevBlob, if not nil, is a better (smaller) encoding of the previous
+	// version's blob, which stays in full; the store keeps the smaller.
+	PrevBlob *Blob
 }
 
 // VersionStore keeps versions, their bodies (content-addressed blobs and
@@ -256,8 +260,12 @@ type OutboxStore interface {
 // against another. internal/zstd implements it; the warehouse service uses
 // it without knowing the format.
 type BodyCodec interface {
-	// Compress returns body compressed.
+	// Compress returns body compressed, for keeping.
 	Compress(body []byte) ([]byte, error)
+	// CompressFast returns body compressed faster and larger, for a body
+	// that will likely be re-encoded soon (the newest version of a
+	// resource, which becomes a patch when the next one arrives).
+	CompressFast(body []byte) ([]byte, error)
 	// Decompress reverses Compress.
 	Decompress(data []byte) ([]byte, error)
 	// Diff encodes target as a patch against base.

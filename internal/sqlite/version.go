@@ -39,7 +39,7 @@ func (db *DB) AppendVersion(ctx context.Context, a *vigil.Append) error {
 			return err
 		}
 	}
-	if a.Prev != nil && (a.Prev.VersionID != a.PrevID || a.PrevID == 0) {
+	if (a.Prev != nil && a.Prev.VersionID != a.PrevID) || ((a.Prev != nil || a.PrevBlob != nil) && a.PrevID == 0) {
 		return vigil.Errorf(vigil.EINVALID, "prev body must be for version prevId")
 	}
 	return db.update(ctx, func(tx *sql.Tx) error {
@@ -79,6 +79,18 @@ func (db *DB) AppendVersion(ctx context.Context, a *vigil.Append) error {
 				return err
 			}
 		}
+		if a.PrevBlob != nil {
+			var prevHash string
+			if err := tx.QueryRowContext(ctx, q("SELECT content_hash FROM versions WHERE id = ?"), a.PrevID).Scan(&prevHash); err != nil {
+				return err
+			}
+			if a.PrevBlob.Hash != prevHash {
+				return vigil.Errorf(vigil.EINVALID, "prevBlob hash differs from version %d's contentHash", a.PrevID)
+			}
+			if err := putBlob(ctx, tx, a.PrevBlob); err != nil {
+				return err
+			}
+		}
 		if a.Prev != nil {
 			if a.Prev.Encoding == vigil.BodyPatch {
 				a.Prev.BaseID = v.ID
@@ -97,7 +109,10 @@ func putBlob(ctx context.Context, tx *sql.Tx, b *vigil.Blob) error {
 	if b == nil {
 		return nil
 	}
-	_, err := tx.ExecContext(ctx, q("INSERT INTO blobs (hash, size, data) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING"), b.Hash, b.Size, b.Data)
+	// The same content may come encoded better (a full copy recompressed
+	// for keeping): keep the smaller encoding.
+	_, err := tx.ExecContext(ctx, q(`INSERT INTO blobs (hash, size, data) VALUES (?, ?, ?)
+		ON CONFLICT (hash) DO UPDATE SET data = excluded.data WHERE length(excluded.data) < length(blobs.data)`), b.Hash, b.Size, b.Data)
 	return err
 }
 

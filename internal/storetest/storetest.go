@@ -321,6 +321,23 @@ func testBodyEncodings(t *testing.T, s vigil.Store) {
 	if st.Versions != 2 || st.Blobs != 1 || st.BlobBytes != 5 || st.Patches != 1 || st.PatchBytes != 5 || st.TreeDeltaBytes != 4 {
 		t.Fatalf("stats %+v", st)
 	}
+	// v3 keeps v2 in full with a better encoding of its blob: the smaller
+	// encoding wins, a larger one never replaces it.
+	v3 := &vigil.Version{ResourceID: r.ID, FetchedAt: t0.Add(2 * time.Hour), ContentHash: Hash([]byte("three")), Size: 5}
+	must(t, s.AppendVersion(ctx, &vigil.Append{Version: v3, PrevID: v2.ID, Blob: &vigil.Blob{Hash: v3.ContentHash, Size: 5, Data: []byte("z:three")},
+		PrevBlob: &vigil.Blob{Hash: v2.ContentHash, Size: 3, Data: []byte("z2")}}))
+	blob, err := s.FindBlob(ctx, v2.ContentHash)
+	must(t, err)
+	if string(blob.Data) != "z2" {
+		t.Fatalf("smaller encoding not kept: %q", blob.Data)
+	}
+	must(t, s.ReplaceBody(ctx, &vigil.StoredBody{VersionID: v2.ID, Encoding: vigil.BodyFull}, &vigil.Blob{Hash: v2.ContentHash, Size: 3, Data: []byte("zzzzz:two")}))
+	if blob, _ = s.FindBlob(ctx, v2.ContentHash); string(blob.Data) != "z2" {
+		t.Fatalf("larger encoding replaced the smaller: %q", blob.Data)
+	}
+	v4 := &vigil.Version{ResourceID: r.ID, FetchedAt: t0.Add(3 * time.Hour), ContentHash: Hash([]byte("four")), Size: 4}
+	wantCode(t, s.AppendVersion(ctx, &vigil.Append{Version: v4, PrevID: v3.ID, Blob: &vigil.Blob{Hash: v4.ContentHash, Size: 4, Data: []byte("4")},
+		PrevBlob: &vigil.Blob{Hash: v2.ContentHash, Size: 3, Data: []byte("x")}}), vigil.EINVALID)
 	// Materialise v1 again as a full copy.
 	must(t, s.ReplaceBody(ctx, &vigil.StoredBody{VersionID: v1.ID, Encoding: vigil.BodyFull},
 		&vigil.Blob{Hash: v1.ContentHash, Size: 3, Data: []byte("z:one")}))

@@ -184,7 +184,10 @@ func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
 	if err := v.Validate(); err != nil {
 		return nil, err
 	}
-	data, err := w.opt.Codec.Compress(f.Body)
+	// The new version is the newest: its blob is most likely replaced by a
+	// patch at the next write, so it is compressed fast; a version that
+	// stays in full is recompressed for keeping then (prepare).
+	data, err := w.opt.Codec.CompressFast(f.Body)
 	if err != nil {
 		return nil, fmt.Errorf("compress: %w", err)
 	}
@@ -241,9 +244,6 @@ func (w *Warehouse) prepare(ctx context.Context, v *vigil.Version, blob *vigil.B
 		return a, nil // the head keeps its blob, now shared with v
 	}
 	keepFull := head.Seq%int64(w.opt.FullEvery) == 0
-	if keepFull && !w.opt.TreeDeltas {
-		return a, nil
-	}
 	prev := w.cachedHead(v.ResourceID, head.ID)
 	if prev == nil {
 		if prev, err = w.Body(ctx, head.ID); err != nil {
@@ -251,7 +251,16 @@ func (w *Warehouse) prepare(ctx context.Context, v *vigil.Version, blob *vigil.B
 		}
 	}
 	sb := &vigil.StoredBody{VersionID: head.ID, Encoding: vigil.BodyFull}
-	if !keepFull {
+	if keepFull {
+		data, err := w.opt.Codec.Compress(prev)
+		if err != nil {
+			return nil, fmt.Errorf("compress version %d: %w", head.ID, err)
+		}
+		a.PrevBlob = &vigil.Blob{Hash: head.ContentHash, Size: head.Size, Data: data}
+		if !w.opt.TreeDeltas {
+			return a, nil
+		}
+	} else {
 		patch, err := w.opt.Codec.Diff(f.Body, prev)
 		if err != nil {
 			return nil, fmt.Errorf("diff version %d: %w", head.ID, err)

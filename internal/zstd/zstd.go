@@ -26,6 +26,7 @@ type Codec struct {
 	level   zstd.EncoderLevel
 	patch   zstd.EncoderLevel
 	enc     *zstd.Encoder
+	fast    *zstd.Encoder
 	decPool sync.Pool
 	// patchDecPool holds decoders reused with a new dictionary.
 	patchDecPool sync.Pool
@@ -52,12 +53,21 @@ func New(level Level) (*Codec, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Codec{level: l, patch: zstd.SpeedFastest, enc: enc}, nil
+	fast, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		return nil, err
+	}
+	return &Codec{level: l, patch: zstd.SpeedFastest, enc: enc, fast: fast}, nil
 }
 
 // Compress implements vigil.BodyCodec.
 func (c *Codec) Compress(body []byte) ([]byte, error) {
 	return c.enc.EncodeAll(body, make([]byte, 0, len(body)/3+64)), nil
+}
+
+// CompressFast implements vigil.BodyCodec: zstd level 1.
+func (c *Codec) CompressFast(body []byte) ([]byte, error) {
+	return c.fast.EncodeAll(body, make([]byte, 0, len(body)/3+64)), nil
 }
 
 // Decompress implements vigil.BodyCodec.

@@ -358,20 +358,26 @@ func decodeJSONOp(raw []byte, op *Op, path string) error {
 			return fail("par", "XID 0")
 		}
 		op.Parent, op.Pos, op.Move, op.Update = tree.XID(*jo.Par), *jo.Pos, jo.Move, jo.Update
-		m, err := tree.ParseXIDMap(*jo.XM)
-		if err != nil {
-			return fail("xm", "%v", err)
-		}
-		op.XIDs = m
+		size := 1
 		if len(jo.Content) > 0 && string(jo.Content) != "null" {
 			c, err := decodeJSONContent(jo.Content, path+".content")
 			if err != nil {
 				return err
 			}
-			if err := tree.SetSubtreeXIDs(c, m.XIDs); err != nil {
+			op.Content, size = c, c.Size()
+		}
+		if err := checkXIDMapSize(*jo.XM, size); err != nil {
+			return fail("xm", "%v", err)
+		}
+		m, err := tree.ParseXIDMap(*jo.XM)
+		if err != nil {
+			return fail("xm", "%v", err)
+		}
+		op.XIDs = m
+		if op.Content != nil {
+			if err := tree.SetSubtreeXIDs(op.Content, m.XIDs); err != nil {
 				return fail("xm", "%v", err)
 			}
-			op.Content = c
 		}
 	default:
 		if err := need("xid", jo.XID != nil); err != nil {

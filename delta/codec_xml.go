@@ -605,6 +605,7 @@ func (dec *xmlDecoder) operation(start xml.StartElement) (Op, error) {
 		return op, dec.errorf("unknown operation <%s>", qname(start.Name))
 	}
 	var has [8]bool // par pos xm xid a v ov nv
+	var xmRaw string
 	for _, a := range start.Attr {
 		if a.Name.Space != "" {
 			continue
@@ -621,7 +622,7 @@ func (dec *xmlDecoder) operation(start xml.StartElement) (Op, error) {
 			}
 			has[1] = true
 		case "xm":
-			op.XIDs, err = tree.ParseXIDMap(a.Value)
+			xmRaw = a.Value // parsed after the content, which bounds it
 			has[2] = true
 		case "move", "update":
 			switch a.Value {
@@ -682,6 +683,16 @@ func (dec *xmlDecoder) operation(start xml.StartElement) (Op, error) {
 	c, err := dec.content(start)
 	if err != nil {
 		return op, err
+	}
+	size := 1
+	if c != nil {
+		size = c.Size()
+	}
+	if err := checkXIDMapSize(xmRaw, size); err != nil {
+		return op, dec.errorf("<%s> attribute xm: %v", name, err)
+	}
+	if op.XIDs, err = tree.ParseXIDMap(xmRaw); err != nil {
+		return op, dec.errorf("<%s> attribute xm: %v", name, err)
 	}
 	if op.Move {
 		if c != nil && (c.Kind != tree.Text || !isSpace([]byte(c.Value))) {

@@ -227,3 +227,45 @@ func Validate(doc *tree.Document, d *Delta) error {
 	_, err := Apply(doc, d)
 	return err
 }
+
+// checkXIDMapSize refuses, before it is expanded, an operation's XID-map
+// that lists far more XIDs than the operation's subtree has nodes (size),
+// so that a short hostile string such as (1-99999999) costs nothing. It
+// counts without allocating; syntax errors are left to tree.ParseXIDMap.
+func checkXIDMapSize(s string, size int) error {
+	var n, a, cur uint64
+	inRange, have := false, false
+	limit := uint64(size) + 1024
+	for i := 0; i <= len(s); i++ {
+		c := byte(';')
+		if i < len(s) {
+			c = s[i]
+		}
+		switch {
+		case c >= '0' && c <= '9':
+			if cur > (1<<63)/10 {
+				return nil // an invalid XID: ParseXIDMap says so
+			}
+			cur = cur*10 + uint64(c-'0')
+			have = true
+			continue
+		case c == '-' && have && !inRange:
+			a, cur, have, inRange = cur, 0, false, true
+			continue
+		case c == ';' || c == ')' || c == '|':
+			if inRange && have && cur >= a {
+				n += cur - a + 1
+			} else if have {
+				n++
+			}
+			if c == '|' {
+				i = len(s) // the next-free counter is not an XID of the subtree
+			}
+			cur, have, inRange = 0, false, false
+		}
+		if n > limit {
+			return fmt.Errorf("XID-map %q lists more than %d XIDs for a subtree of %d nodes", clip(s), limit, size)
+		}
+	}
+	return nil
+}

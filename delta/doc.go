@@ -60,9 +60,12 @@
 // takes the V0 values of what the first delta changed inside it;
 // positions are re-mapped by the other delta's operations under the same
 // parent), and attribute operations and renames of opaque elements are
-// combined per element and name. Compose refuses (ErrNotComposable) only
-// deltas that do not follow each other; on the generated chains of the
-// tests it composes every pair.
+// combined per element and name. Compose refuses (ErrNotComposable) deltas
+// that do not follow each other, and one case that Build's conventions
+// cannot state: an XID whose node changes kind (a text deleted and an
+// element inserted with the same XID, which no diff produces). On the
+// generated chains of the tests and on every history of the shared corpus
+// it composes every pair; ComposeWith is the path through the documents.
 //
 // # Formats
 //

@@ -106,12 +106,14 @@
 //     sources, and drops self-links and repeated links (as NewGraph does for
 //     every graph). Rewire halves a page's in-degree by dropping each in-link
 //     with probability 1/2, so "divided by two" holds on average.
-//   - Site importance: site PageRank equals the sum of page PageRanks
-//     (Theorem B.0.1) without damping; with α > 0 the virtual site pays
-//     sites uniformly, not in proportion to their size, so the two differ
-//     slightly. The App. B proof's typos (note §3.5) do not affect the
-//     result, which the tests check on its example. The "1/out(Y)"
-//     approximation counts Y itself when Y has internal links.
+//   - Site importance: the seed proves site PageRank = the sum of page
+//     PageRanks (Theorem B.0.1) without damping. SiteGraph.Rank takes the
+//     virtual site's payout vector: uniform over sites (nil), or in
+//     proportion to the sites' page counts, which is what the virtual page
+//     pays them, and then the theorem holds with damping too (tested). The
+//     App. B proof's typos (note §3.5) do not affect the result, which the
+//     tests check on its example. The "1/out(Y)" approximation counts Y
+//     itself when Y has internal links.
 //   - Refresh order: θ uses ch(S) as the seed writes it, and SiteChangeRate
 //     returns both the recommended weighted mean ch̄(S) and the upper bound
 //     Σ ch(p); the caller chooses. Staleness is counted in days, change rates

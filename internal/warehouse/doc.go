@@ -27,8 +27,11 @@
 //     differs and both parse as HTML or XML, the XyDelta from the successor
 //     back to it (delta.Invert(treediff.Diff(v, next)), v numbered afresh),
 //     XML-encoded and compressed, sits beside the patch, so that Diff of two
-//     consecutive versions needs no re-diff. Trees are parsed from the exact
-//     bytes, so Document(n) is always the tree of what was fetched.
+//     consecutive versions needs no re-diff. The monitor, which diffs each
+//     new version against the previous one anyway, hands its delta to Put
+//     (Fetch.Delta) and the warehouse stores its inverse instead of diffing
+//     again. Trees are parsed from the exact bytes, so Document(n) is
+//     always the tree of what was fetched.
 //
 // # Why byte patches and tree deltas both
 //

@@ -45,8 +45,13 @@ func (w *Warehouse) backwardTreeDelta(prevBody []byte, prev *vigil.Version, next
 	if err != nil {
 		return nil, err
 	}
+	return w.encodeTreeDelta(delta.Invert(d))
+}
+
+// encodeTreeDelta returns d as compressed XyDelta XML.
+func (w *Warehouse) encodeTreeDelta(d *delta.Delta) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := delta.EncodeXML(&buf, delta.Invert(d)); err != nil {
+	if err := delta.EncodeXML(&buf, d); err != nil {
 		return nil, err
 	}
 	return w.opt.Codec.Compress(buf.Bytes())

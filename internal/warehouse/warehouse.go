@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/delta"
 )
 
 // Store is what the warehouse needs of a backend.
@@ -154,6 +155,14 @@ type Fetch struct {
 	Error         string
 	Body          []byte
 	Links         []*vigil.Link
+	// Delta, if the caller already diffed this body against the previous
+	// version (the monitor does), is that forward delta: from the document
+	// of version DeltaFrom as Document returns it (XIDs numbered afresh) to
+	// this body's document. Put stores its inverse as DeltaFrom's tree
+	// delta, sparing a second diff, if DeltaFrom is still the newest
+	// version when the write happens; otherwise it is ignored.
+	Delta     *delta.Delta
+	DeltaFrom int64
 }
 
 // Hash returns the hex SHA-256 of body, a version's ContentHash.
@@ -211,7 +220,7 @@ func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
 		break
 	}
 	w.cacheHead(r.ID, v.ID, bytes.Clone(f.Body))
-	if err := w.maintain(ctx, v); err != nil {
+	if err := w.maintain(ctx, v, f); err != nil {
 		return v, err
 	}
 	return v, nil
@@ -257,7 +266,7 @@ func (w *Warehouse) prepare(ctx context.Context, v *vigil.Version, blob *vigil.B
 			return nil, fmt.Errorf("compress version %d: %w", head.ID, err)
 		}
 		a.PrevBlob = &vigil.Blob{Hash: head.ContentHash, Size: head.Size, Data: data}
-		if !w.opt.TreeDeltas {
+		if !w.opt.TreeDeltas && (f.Delta == nil || f.DeltaFrom != head.ID) {
 			return a, nil
 		}
 	} else {
@@ -267,7 +276,13 @@ func (w *Warehouse) prepare(ctx context.Context, v *vigil.Version, blob *vigil.B
 		}
 		sb.Encoding, sb.Data = vigil.BodyPatch, patch
 	}
-	if w.opt.TreeDeltas {
+	if f.Delta != nil && f.DeltaFrom == head.ID {
+		td, err := w.encodeTreeDelta(delta.Invert(f.Delta))
+		if err != nil {
+			return nil, fmt.Errorf("encode tree delta: %w", err)
+		}
+		sb.TreeDelta = td
+	} else if w.opt.TreeDeltas {
 		td, err := w.backwardTreeDelta(prev, head, f.Body, v)
 		if err != nil {
 			// A document that does not parse has no tree delta; its bytes
@@ -282,8 +297,8 @@ func (w *Warehouse) prepare(ctx context.Context, v *vigil.Version, blob *vigil.B
 
 // maintain runs the writes that follow an append: dropping old tree deltas
 // and retention. Each is its own transaction and leaves every chain whole.
-func (w *Warehouse) maintain(ctx context.Context, v *vigil.Version) error {
-	if w.opt.TreeDeltas && w.opt.TreeDeltaKeep > 0 {
+func (w *Warehouse) maintain(ctx context.Context, v *vigil.Version, f *Fetch) error {
+	if w.opt.TreeDeltaKeep > 0 && (w.opt.TreeDeltas || f.Delta != nil) {
 		old := v.Seq - int64(w.opt.TreeDeltaKeep) - 1
 		if old >= 1 {
 			prev, err := w.store.FindVersionBySeq(ctx, v.ResourceID, old)

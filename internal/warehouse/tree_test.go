@@ -1,0 +1,64 @@
+package warehouse_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/internal/warehouse"
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/tree"
+	"github.com/vigil-web/vigil/treediff"
+)
+
+// TestCallerDelta stores the delta a caller (the monitor) computed, without
+// diffing again, and Diff gives it back.
+func TestCallerDelta(t *testing.T) {
+	ctx := context.Background()
+	w, db := newWarehouse(t, warehouse.Options{}) // TreeDeltas off: only the caller's delta is kept
+	hist := warehouse.SyntheticHistory(3, 6000, 0.05, 11)
+	v1 := put(t, w, "http://example.com/", 0, hist[0])
+	old, err := w.Document(ctx, v1.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur, _, err := markup.ParseBytes(hist[1], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := treediff.Diff(old, cur, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2, err := w.Put(ctx, &warehouse.Fetch{URL: "http://example.com/", FetchedAt: t0.Add(1), Status: 200, ContentType: "text/html",
+		Body: hist[1], Delta: d, DeltaFrom: v1.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := db.Body(ctx, v1.ID)
+	if err != nil || len(b.TreeDelta) == 0 {
+		t.Fatalf("no tree delta stored: %v", err)
+	}
+	got, err := w.Diff(ctx, v1.ID, v2.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, _ := w.Document(ctx, v1.ID)
+	res, err := delta.Apply(from, got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := w.Document(ctx, v2.ID)
+	if diff := tree.Diff(res.Root, want.Root, tree.Content); diff != "" {
+		t.Fatal(diff)
+	}
+	// A delta from a version that is no longer the newest is ignored.
+	v3, err := w.Put(ctx, &warehouse.Fetch{URL: "http://example.com/", FetchedAt: t0.Add(2), Status: 200, ContentType: "text/html",
+		Body: hist[2], Delta: d, DeltaFrom: v1.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := db.Body(ctx, v2.ID); len(b.TreeDelta) != 0 {
+		t.Fatalf("stale delta stored on version %d (v3 %d)", v2.ID, v3.ID)
+	}
+}

@@ -13,6 +13,9 @@ import (
 	"github.com/vigil-web/vigil/tree"
 )
 
+// attrSpace turns tabs, newlines and carriage returns into spaces.
+var attrSpace = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
+
 // parseStdlibKeep builds from encoding/xml's tokens the tree ParseXML makes
 // under the Keep policy: adjacent character data merged, comments and
 // processing instructions inside the root kept, and attribute values with
@@ -45,7 +48,7 @@ func parseStdlibKeep(data []byte) (*tree.Document, error) {
 		case xml.StartElement:
 			n := doc.NewElement(qname(t.Name))
 			for _, a := range t.Attr {
-				v := strings.NewReplacer("\t", " ", "\n", " ").Replace(a.Value)
+				v := attrSpace.Replace(a.Value)
 				n.Attrs = append(n.Attrs, tree.Attr{Name: qname(a.Name), Value: v})
 			}
 			if len(stack) == 0 {

@@ -615,6 +615,31 @@ func testChanges(t *testing.T, s vigil.Store) {
 	if string(c.Records) != `[{"op":"insert"}]` || c.ResourceID != r.ID {
 		t.Fatalf("change %+v", c)
 	}
+	// Deleting the owner deletes the sentinel and its changes; an outbox
+	// entry about a change loses the reference, not the message.
+	note := &vigil.Notification{ChangeID: got[0].ID, Channel: "email", Target: "ada@example.com", Payload: json.RawMessage(`{}`)}
+	must(t, s.EnqueueNotification(ctx, note))
+	u2 := newUser(t, s, "bob@example.com")
+	sn2 := &vigil.Sentinel{OwnerID: u2.ID, Name: "s2", Source: "x", Status: vigil.SentinelActive}
+	must(t, s.CreateSentinel(ctx, sn2))
+	c2 := &vigil.Change{SentinelID: sn2.ID, ResourceID: r.ID, ToVersion: 9, DetectedAt: t0}
+	must(t, s.CreateChange(ctx, c2))
+	must(t, s.DeleteUser(ctx, u2.ID))
+	_, err = s.FindSentinelByID(ctx, sn2.ID)
+	wantCode(t, err, vigil.ENOTFOUND)
+	_, err = s.FindChangeByID(ctx, c2.ID)
+	wantCode(t, err, vigil.ENOTFOUND)
+	must(t, s.DeleteSentinel(ctx, sn.ID))
+	_, n5, err := s.FindChanges(ctx, vigil.ChangeFilter{SentinelID: sn.ID})
+	must(t, err)
+	if n5 != 0 {
+		t.Fatalf("%d changes left after their sentinel went", n5)
+	}
+	kept, err := s.FindNotificationByID(ctx, note.ID)
+	must(t, err)
+	if kept.ChangeID != 0 {
+		t.Fatalf("notification still refers to deleted change %d", kept.ChangeID)
+	}
 	wantCode(t, s.CreateChange(ctx, &vigil.Change{SentinelID: 9999, ResourceID: r.ID, ToVersion: 1, DetectedAt: t0}), vigil.ENOTFOUND)
 	wantCode(t, s.CreateChange(ctx, &vigil.Change{SentinelID: sn.ID, ResourceID: r.ID, DetectedAt: t0}), vigil.EINVALID)
 	_, err = s.FindChangeByID(ctx, 9999)

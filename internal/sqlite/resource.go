@@ -23,6 +23,11 @@ func (db *DB) EnsureResource(ctx context.Context, rawURL string) (*vigil.Resourc
 	if err != nil {
 		return nil, err
 	}
+	// Most calls find the resource: try the read pool before taking the
+	// write lock.
+	if r, err := scanResource(db.read.QueryRowContext(ctx, q("SELECT "+resourceColumns+" FROM resources WHERE url = ?"), u)); err == nil {
+		return r, nil
+	}
 	var r *vigil.Resource
 	err = db.update(ctx, func(tx *sql.Tx) error {
 		r, err = scanResource(tx.QueryRowContext(ctx, q("SELECT "+resourceColumns+" FROM resources WHERE url = ?"), u))

@@ -234,6 +234,7 @@ func (ex *warcExporter) version(ctx context.Context, r *vigil.Resource, v, prev 
 func runImportWARC(ctx context.Context, env *environment, args []string) (int, error) {
 	fs := newFlags(env, "import warc", "[--data DIR] FILE (.warc or .warc.gz; - for stdin)")
 	sf := addStoreFlags(fs, env)
+	noVerify := fs.Bool("no-verify", false, "do not check WARC-Block-Digest (sha1) against each block")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
@@ -259,7 +260,7 @@ func runImportWARC(ctx context.Context, env *environment, args []string) (int, e
 	if err != nil {
 		return exitError, err
 	}
-	n, skipped, err := importWARC(ctx, wh, in, env.stderr)
+	n, skipped, err := importWARC(ctx, wh, in, !*noVerify, env.stderr)
 	fmt.Fprintf(env.stderr, "imported %d versions; skipped %d records\n", n, skipped)
 	if err != nil {
 		return exitError, err
@@ -270,12 +271,12 @@ func runImportWARC(ctx context.Context, env *environment, args []string) (int, e
 // importWARC reads response and revisit records into wh. Other record
 // types (warcinfo, request, metadata...) are skipped, as are records for
 // URLs that are not http(s) and revisits whose original is not in the file.
-func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, log io.Writer) (imported, skipped int, err error) {
+func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, verify bool, log io.Writer) (imported, skipped int, err error) {
 	r, err := warc.NewReader(in)
 	if err != nil {
 		return 0, 0, err
 	}
-	r.Verify = true
+	r.Verify = verify
 	bodies := map[string]int64{} // response record id -> version id
 	for {
 		rec, err := r.Next()

@@ -218,4 +218,15 @@ func TestWARCImportStandardExamples(t *testing.T) {
 	if code != exitError || !strings.Contains(errOut, "digest") {
 		t.Fatalf("import of the standard's examples: %d %s", code, errOut)
 	}
+	// Without verification, the response and the revisit that refers to it
+	// come in: two versions of the logo, the same bytes.
+	_, errOut, code = runCmd(t, nil, "import", "warc", "--no-verify", "--data", dst, "../../internal/warc/testdata/standard-examples.warc")
+	if code != exitOK || !strings.Contains(errOut, "imported 2 versions; skipped 4 records") {
+		t.Fatalf("import --no-verify: %d %s", code, errOut)
+	}
+	got := dump(t, dst)["http://www.archive.org/images/logoc.jpg"]
+	if len(got) != 2 || string(got[0].body) != "[image/jpeg binary data here]" || !bytes.Equal(got[0].body, got[1].body) ||
+		got[0].v.ETag != `"3e45-67e-2ed02ec0"` || got[0].v.ContentType != "image/jpeg" {
+		t.Fatalf("imported %+v", got)
+	}
 }

@@ -48,16 +48,137 @@ func build(old, new *tree.Document, pinned func(*tree.Node) bool) (*Delta, error
 	if err := b.match(); err != nil {
 		return nil, fmt.Errorf("build delta: %w", err)
 	}
+	return b.build(old, new)
+}
+
+// Matching is a pairing of the nodes of two versions that a caller already
+// knows, by post-order index, so that BuildMatched need not measure the
+// trees and pair their XIDs again.
+type Matching struct {
+	// Old and New are the versions measured (tree.MeasureTree or
+	// Document.Weigh of their roots) after their last change; the Post
+	// fields of their nodes must still be those of the measures.
+	Old, New *tree.Measure
+	// NewToOld[j] is the index of the old node paired with new node j, or
+	// -1. Paired nodes must have the same XID and kind, and the roots must
+	// be paired.
+	NewToOld []int32
+}
+
+// BuildMatched is Build for a caller that has already measured both
+// versions and paired their nodes, as treediff.Diff has: it skips the
+// measuring and the XID index, which cost as much as the rest on a large
+// document. The pairing must agree with the XIDs (a paired new node carries
+// its old node's XID, an unpaired one a fresh XID); it is checked for
+// consistency of kinds and roots only.
+func BuildMatched(old, new *tree.Document, m *Matching) (*Delta, error) {
+	if len(m.NewToOld) != len(m.New.Nodes) || len(m.Old.Nodes) == 0 || len(m.New.Nodes) == 0 {
+		return nil, fmt.Errorf("build delta: the matching does not fit the measures")
+	}
+	b := &builder{old: m.Old, new: m.New, arena: &tree.Document{}, newMatch: m.NewToOld}
+	b.oldMatch = make([]int32, len(b.old.Nodes))
+	for i := range b.oldMatch {
+		b.oldMatch[i] = -1
+	}
+	for j, i := range b.newMatch {
+		if i < 0 {
+			continue
+		}
+		if o, n := b.old.Nodes[i], b.new.Nodes[j]; o.Kind != n.Kind || o.XID != n.XID {
+			return nil, fmt.Errorf("build delta: paired nodes %s and %s differ in kind or XID", tree.Path(o), tree.Path(n))
+		}
+		b.oldMatch[i] = int32(j)
+	}
+	if b.oldMatch[len(b.old.Nodes)-1] != int32(len(b.new.Nodes)-1) {
+		return nil, fmt.Errorf("build delta: the roots are not paired")
+	}
+	b.markChanged()
+	return b.build(old, new)
+}
+
+// build emits the delta once the nodes are paired.
+func (b *builder) build(old, new *tree.Document) (*Delta, error) {
 	b.oldPos, b.newPos = siblingPositions(b.old), siblingPositions(b.new)
 	b.findMoves()
-	d := &Delta{FromXIDMap: old.XIDMap(), ToXIDMap: new.XIDMap()}
+	d := &Delta{
+		FromXIDMap: tree.XIDMap{XIDs: postOrderXIDs(b.old.Nodes), Next: old.NextXID},
+		ToXIDMap:   tree.XIDMap{XIDs: postOrderXIDs(b.new.Nodes), Next: new.NextXID},
+		Ops:        make([]Op, 0, b.estimateOps()),
+	}
 	b.emitNodeChanges(d)
 	b.emitDeletes(d)
 	b.emitInserts(d)
 	return d, nil
 }
 
+// postOrderXIDs returns the XIDs of nodes listed in post-order: the
+// document's XID-map.
+func postOrderXIDs(nodes []*tree.Node) []tree.XID {
+	xids := make([]tree.XID, len(nodes))
+	for i, n := range nodes {
+		xids[i] = n.XID
+	}
+	return xids
+}
+
+// estimateOps returns an upper bound of the number of operations: one per
+// unmatched, moved or changed node, twice for a move or an update, plus
+// attributes of matched elements, so that the slice of operations is
+// allocated once.
+func (b *builder) estimateOps() int {
+	n := 0
+	for i, j := range b.oldMatch {
+		switch {
+		case j < 0:
+			n++
+		case b.moved[i] || b.changed[i]:
+			n += 2
+		}
+		if j >= 0 && (len(b.old.Nodes[i].Attrs) > 0 || b.new.Nodes[j].Attrs != nil) {
+			n += len(b.old.Nodes[i].Attrs) + len(b.new.Nodes[j].Attrs) + 1
+		}
+	}
+	for _, i := range b.newMatch {
+		if i < 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// xids returns a slice of n XIDs carved from a shared buffer, so that the
+// XID-maps of many small operations cost one allocation.
+func (b *builder) xids(n int) []tree.XID {
+	if len(b.xidBuf) < n {
+		b.xidBuf = make([]tree.XID, max(n, 4096))
+	}
+	s := b.xidBuf[:n:n]
+	b.xidBuf = b.xidBuf[n:]
+	return s
+}
+
+// subtreeXIDs returns the XIDs of the subtree n in post-order.
+func (b *builder) subtreeXIDs(n *tree.Node) tree.XIDMap {
+	size := 0
+	tree.PostOrder(n, func(*tree.Node) { size++ })
+	s := b.xids(size)
+	k := 0
+	tree.PostOrder(n, func(c *tree.Node) {
+		s[k] = c.XID
+		k++
+	})
+	return tree.XIDMap{XIDs: s}
+}
+
+// oneXID returns the XID-map of a single node.
+func (b *builder) oneXID(x tree.XID) tree.XIDMap {
+	s := b.xids(1)
+	s[0] = x
+	return tree.XIDMap{XIDs: s}
+}
+
 type builder struct {
+	xidBuf   []tree.XID
 	old, new *tree.Measure
 	// oldMatch[i] is the post index (0-based) of the new node matched with
 	// old node i, or -1; newMatch likewise.
@@ -65,7 +186,10 @@ type builder struct {
 	moved              []bool // by old post index: the node is moved
 	// oldPos and newPos are each node's 0-based index among its siblings.
 	oldPos, newPos []int32
-	arena          *tree.Document
+	// changed is true, by old post index, for a matched leaf whose value
+	// changed.
+	changed []bool
+	arena   *tree.Document
 	// pinned, when set, marks old nodes that must keep their place among
 	// the siblings that stay (Compose's stand-ins for unknown siblings):
 	// each weighs more than all its other siblings together, so the
@@ -102,11 +226,22 @@ func (b *builder) match() error {
 		b.newMatch[j] = i
 		b.oldMatch[i] = int32(j)
 	}
+	b.markChanged()
 	oldRoot, newRoot := len(b.old.Nodes)-1, len(b.new.Nodes)-1
 	if b.oldMatch[oldRoot] != int32(newRoot) {
 		return fmt.Errorf("the roots must have the same XID (old %d, new %d)", b.old.Nodes[oldRoot].XID, b.new.Nodes[newRoot].XID)
 	}
 	return nil
+}
+
+// markChanged finds the matched leaves whose value changed.
+func (b *builder) markChanged() {
+	b.changed = make([]bool, len(b.old.Nodes))
+	for i, j := range b.oldMatch {
+		if j >= 0 && b.old.Nodes[i].Kind != tree.Element && b.old.Nodes[i].Value != b.new.Nodes[j].Value {
+			b.changed[i] = true
+		}
+	}
 }
 
 func (b *builder) oldIndex(n *tree.Node) int32 { return n.Post - 1 }
@@ -169,10 +304,7 @@ func (b *builder) findMoves() {
 }
 
 // valueChanged reports whether the matched leaf i has a new value.
-func (b *builder) valueChanged(i int32) bool {
-	j := b.oldMatch[i]
-	return j >= 0 && b.old.Nodes[i].Kind != tree.Element && b.old.Nodes[i].Value != b.new.Nodes[j].Value
-}
+func (b *builder) valueChanged(i int32) bool { return b.changed[i] }
 
 // emitNodeChanges writes renames and attribute operations of matched
 // elements, in old post-order.
@@ -233,17 +365,17 @@ func (b *builder) emitDeletes(d *Delta) {
 		switch {
 		case b.moved[i] && b.valueChanged(i):
 			op.Content = b.copyPruned(o, nil)
-			op.XIDs = tree.XIDMap{XIDs: []tree.XID{o.XID}}
+			op.XIDs = b.oneXID(o.XID)
 		case b.moved[i]:
 			op.Move = true
-			op.XIDs = tree.XIDMap{XIDs: []tree.XID{o.XID}}
+			op.XIDs = b.oneXID(o.XID)
 		case b.oldMatch[i] < 0 && b.oldMatch[b.oldIndex(o.Parent)] >= 0:
 			op.Content = b.copyPruned(o, func(c *tree.Node) bool { return b.oldMatch[b.oldIndex(c)] >= 0 })
-			op.XIDs = tree.SubtreeXIDMap(op.Content)
+			op.XIDs = b.subtreeXIDs(op.Content)
 		case b.valueChanged(i):
 			op.Update = true
 			op.Content = b.copyPruned(o, nil)
-			op.XIDs = tree.XIDMap{XIDs: []tree.XID{o.XID}}
+			op.XIDs = b.oneXID(o.XID)
 		default:
 			continue
 		}
@@ -265,17 +397,17 @@ func (b *builder) emitInserts(d *Delta) {
 		switch {
 		case i >= 0 && b.moved[i] && b.valueChanged(i):
 			op.Content = b.copyPruned(n, nil)
-			op.XIDs = tree.XIDMap{XIDs: []tree.XID{n.XID}}
+			op.XIDs = b.oneXID(n.XID)
 		case i >= 0 && b.moved[i]:
 			op.Move = true
-			op.XIDs = tree.XIDMap{XIDs: []tree.XID{n.XID}}
+			op.XIDs = b.oneXID(n.XID)
 		case i < 0 && b.newMatch[b.newIndex(n.Parent)] >= 0:
 			op.Content = b.copyPruned(n, func(c *tree.Node) bool { return b.newMatch[b.newIndex(c)] >= 0 })
-			op.XIDs = tree.SubtreeXIDMap(op.Content)
+			op.XIDs = b.subtreeXIDs(op.Content)
 		case i >= 0 && b.valueChanged(i):
 			op.Update = true
 			op.Content = b.copyPruned(n, nil)
-			op.XIDs = tree.XIDMap{XIDs: []tree.XID{n.XID}}
+			op.XIDs = b.oneXID(n.XID)
 		default:
 			return true
 		}

@@ -21,9 +21,10 @@ type Case struct {
 	Moves   bool           // the change includes moves
 }
 
-// Simulated returns cases over every shape at the given change rate, with
-// documents of about size bytes, seeds 1..seeds. With moves, every kind of
-// change has probability rate; without, moves have probability 0.
+// Simulated returns cases over every shape at the given change rate (the
+// share of nodes changed, spread over the kinds of change), with documents
+// of about size bytes, seeds 1..seeds. Without moves, the move share goes
+// to the other kinds.
 func Simulated(rate float64, moves bool, size, seeds int) ([]Case, error) {
 	var cases []Case
 	for _, shape := range simulate.Shapes {
@@ -32,9 +33,9 @@ func Simulated(rate float64, moves bool, size, seeds int) ([]Case, error) {
 			if err != nil {
 				return nil, err
 			}
-			r := simulate.Uniform(rate)
+			r := simulate.Spread(rate)
 			if !moves {
-				r.Move = 0
+				r = simulate.Rates{Delete: rate / 3, Update: rate / 3, Insert: rate / 3}
 			}
 			newDoc, perfect, err := simulate.Change(old, r, uint64(1000+s))
 			if err != nil {

@@ -18,8 +18,13 @@ type Rates struct {
 	Move   float64 // a node (with its subtree) moves to a random place
 }
 
-// Uniform returns rates with every kind of change at probability p.
+// Uniform returns rates with every kind of change at probability p: about
+// 4p of the nodes change (less for updates, which touch texts only).
 func Uniform(p float64) Rates { return Rates{Delete: p, Update: p, Insert: p, Move: p} }
+
+// Spread returns rates under which about a share total of the nodes change,
+// spread evenly over the four kinds: "10 % of nodes changed" is Spread(0.1).
+func Spread(total float64) Rates { return Uniform(total / 4) }
 
 // Validate reports a rate outside [0, 1].
 func (r Rates) Validate() error {

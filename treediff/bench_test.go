@@ -16,7 +16,7 @@ func pair(tb testing.TB, shape simulate.Shape, size int, rate float64) (*tree.Do
 	if err != nil {
 		tb.Fatal(err)
 	}
-	newDoc, _, err := simulate.Change(old, simulate.Uniform(rate), 2)
+	newDoc, _, err := simulate.Change(old, simulate.Spread(rate), 2)
 	if err != nil {
 		tb.Fatal(err)
 	}

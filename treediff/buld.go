@@ -10,8 +10,16 @@ import (
 // values, see doc.go).
 const (
 	// minLookupDepth is the number of ancestor levels always searched for an
-	// anchor, whatever the weight of the subtree.
+	// anchor, whatever the weight of the subtree, by the XyDiff algorithm.
 	minLookupDepth = 3
+	// vigilLookupDepth is the same for the Vigil algorithm: a light subtree
+	// looks only at its parent, as the thesis's formula d = 1 + h·W/W0 has
+	// it; the exact recovery matches what is left nearby, better than a far
+	// anchor would.
+	vigilLookupDepth = 1
+	// scanChildren is the largest number of children of an anchor that are
+	// scanned for a level-1 candidate; above it, the candidate list is used.
+	scanChildren = 64
 	// lookupFactor scales the extra levels a heavy subtree may search:
 	// dmax = minLookupDepth + floor(lookupFactor * ln(N) * W / W0).
 	lookupFactor = 5
@@ -25,24 +33,27 @@ const (
 // matched with an identical old subtree, preferring the candidate whose
 // ancestor is already matched with the new subtree's ancestor at the lowest
 // level; on success the ancestors are matched too, as far as the anchor.
-type buldPhase struct{}
+type buldPhase struct {
+	// minDepth is the number of ancestor levels always searched.
+	minDepth int
+}
 
 func (buldPhase) name() string { return "buld" }
 
-func (buldPhase) run(m *matching) {
+func (p buldPhase) run(m *matching) {
 	c := newCandidates(m)
 	newRoot := int32(len(m.new.Nodes) - 1)
 	w0 := m.new.Weight[newRoot]
 	logN := math.Log(float64(len(m.new.Nodes)) + 1)
-	q := &queue{}
+	q := &queue{items: make([]queued, 0, 1024)}
 	q.push(m.new.Weight[newRoot], newRoot)
 	for len(q.items) > 0 {
 		j := q.pop()
 		if m.zipped[j] {
-			continue // inside an identical subtree: everything below is matched
+			continue // zipped after it was queued: everything below is matched
 		}
 		if m.newMatch[j] < 0 {
-			dmax := minLookupDepth + int(lookupFactor*logN*m.new.Weight[j]/w0)
+			dmax := p.minDepth + int(lookupFactor*logN*m.new.Weight[j]/w0)
 			if i, level := c.best(j, dmax); i >= 0 {
 				m.zip(i, j)
 				m.forceAncestors(i, j, level-1)
@@ -50,7 +61,9 @@ func (buldPhase) run(m *matching) {
 			}
 		}
 		for _, ch := range m.new.Nodes[j].Children {
-			q.push(m.new.Weight[newIndex(ch)], newIndex(ch))
+			if c := newIndex(ch); !m.zipped[c] {
+				q.push(m.new.Weight[c], c)
+			}
 		}
 	}
 }
@@ -121,8 +134,7 @@ func (q *queue) pop() int32 {
 // candidates finds old subtrees identical to a new one.
 type candidates struct {
 	m   *matching
-	old *sigTable // unmatched old subtrees by signature
-	new *sigTable // new subtrees by signature, built on first use
+	old *sigTable // unmatched old subtrees by signature, with new counts
 	// byAnc indexes long candidate lists by (signature, level, old ancestor).
 	byAnc map[ancKey][]int32
 	built map[tree.Signature]bool
@@ -135,12 +147,14 @@ type ancKey struct {
 }
 
 func newCandidates(m *matching) *candidates {
-	return &candidates{
+	c := &candidates{
 		m:     m,
 		old:   newSigTable(m.old.Signature, func(i int) bool { return m.oldMatch[i] < 0 }),
 		byAnc: map[ancKey][]int32{},
 		built: map[tree.Signature]bool{},
 	}
+	c.old.countOthers(m.new.Signature)
+	return c
 }
 
 // ancestor returns the index of the level-th ancestor of n, or -1.
@@ -165,7 +179,7 @@ func ancestor(n *tree.Node, level int) int32 {
 func (c *candidates) best(j int32, dmax int) (int32, int) {
 	m := c.m
 	sig := m.new.Signature[j]
-	first, count := c.old.lookup(sig)
+	first, count, newCount := c.old.lookup(sig)
 	if first < 0 {
 		return -1, 0
 	}
@@ -184,13 +198,8 @@ func (c *candidates) best(j int32, dmax int) (int32, int) {
 		}
 	}
 	// Unique on both sides: the same content, wherever it went.
-	if count == 1 && m.canMatch(first, j) {
-		if c.new == nil {
-			c.new = newSigTable(m.new.Signature, nil)
-		}
-		if _, n := c.new.lookup(sig); n == 1 {
-			return first, dmax
-		}
+	if count == 1 && newCount == 1 && m.canMatch(first, j) {
+		return first, dmax
 	}
 	return -1, 0
 }
@@ -199,6 +208,15 @@ func (c *candidates) best(j int32, dmax int) (int32, int) {
 // old node target.
 func (c *candidates) anchored(sig tree.Signature, first, count int32, level int, target, j int32) int32 {
 	m := c.m
+	if level == 1 && len(m.old.Nodes[target].Children) <= scanChildren {
+		// The anchor's children are few: look among them directly.
+		for _, ch := range m.old.Nodes[target].Children {
+			if i := oldIndex(ch); m.old.Signature[i] == sig && m.canMatch(i, j) {
+				return i
+			}
+		}
+		return -1
+	}
 	if count > indexThreshold {
 		if !c.built[sig] {
 			c.built[sig] = true

@@ -18,9 +18,9 @@ type phase interface {
 func phases(a Algorithm) ([]phase, error) {
 	switch a {
 	case XyDiff:
-		return []phase{idPhase{}, buldPhase{}, bottomUp{}, topDown{}}, nil
+		return []phase{idPhase{}, buldPhase{minLookupDepth}, bottomUp{}, topDown{}}, nil
 	case Vigil:
-		return []phase{idPhase{}, buldPhase{}, bottomUp{}, topDown{}, recovery{}, leftovers{}, recovery{}}, nil
+		return []phase{idPhase{}, align{}, buldPhase{vigilLookupDepth}, bottomUp{}, topDown{}, recovery{}, leftovers{}, recovery{}}, nil
 	}
 	return nil, fmt.Errorf("treediff: unknown algorithm %q", a)
 }
@@ -51,7 +51,7 @@ func Diff(old, new *tree.Document, opt *Options) (*delta.Delta, error) {
 		p.run(m)
 	}
 	m.assignXIDs(old, new)
-	d, err := delta.Build(old, new)
+	d, err := delta.BuildMatched(old, new, &delta.Matching{Old: m.old, New: m.new, NewToOld: m.newMatch})
 	if err != nil {
 		return nil, fmt.Errorf("treediff: %w", err)
 	}

@@ -23,6 +23,8 @@ type matching struct {
 	// zipped[j] is true when new node j was matched as part of an identical
 	// subtree, so that its whole subtree is matched.
 	zipped []bool
+	// newPos[j] is the 0-based index of new node j among its siblings.
+	newPos []int32
 }
 
 func newMatching(old, new *tree.Document, opt *Options) *matching {
@@ -40,6 +42,12 @@ func newMatching(old, new *tree.Document, opt *Options) *matching {
 	m.oldKey = idKeys(m.old, keys)
 	m.newKey = idKeys(m.new, keys)
 	m.zipped = make([]bool, len(m.new.Nodes))
+	m.newPos = make([]int32, len(m.new.Nodes))
+	for _, n := range m.new.Nodes {
+		for k, c := range n.Children {
+			m.newPos[newIndex(c)] = int32(k)
+		}
+	}
 	return m
 }
 

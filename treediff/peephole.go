@@ -74,11 +74,14 @@ func (topDown) run(m *matching) {
 	for len(stack) > 0 {
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		j := m.oldMatch[i]
+		if j >= 0 && m.zipped[j] {
+			continue // an identical subtree: everything below is matched
+		}
 		o := m.old.Nodes[i]
 		for k := len(o.Children) - 1; k >= 0; k-- {
 			stack = append(stack, oldIndex(o.Children[k]))
 		}
-		j := m.oldMatch[i]
 		if j < 0 || len(o.Children) == 0 {
 			continue
 		}

@@ -31,6 +31,9 @@ func (recovery) run(m *matching) {
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if j := m.oldMatch[i]; j >= 0 {
+			if m.zipped[j] {
+				continue // an identical subtree: nothing to recover below
+			}
 			m.recoverChildren(i, j)
 		}
 		o := m.old.Nodes[i]
@@ -72,17 +75,8 @@ func (m *matching) recoverChildren(i, j int32) {
 		if mj < 0 || parentIndex(m.new.Nodes[mj]) != j {
 			continue
 		}
-		// The anchor's position among v's children: v's children are few
-		// compared with the walk, and the match's index is found by a scan
-		// that starts at the current gap.
-		l := -1
-		for x := kv; x < len(v.Children); x++ {
-			if newIndex(v.Children[x]) == mj {
-				l = x
-				break
-			}
-		}
-		if l < 0 {
+		l := int(m.newPos[mj])
+		if l < kv {
 			continue // out of order: not an anchor
 		}
 		flush(k, l)

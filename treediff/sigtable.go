@@ -10,15 +10,27 @@ type sigTable struct {
 	keys  []tree.Signature
 	heads []int32 // first node of the chain, -1 for an empty slot
 	count []int32 // length of the chain
-	next  []int32 // next[i] is the node after i in its chain, or -1
-	mask  uint64
+	// others[s] counts the nodes of the other version with the slot's
+	// signature (see countOthers); only signatures present here are counted.
+	others []int32
+	next   []int32 // next[i] is the node after i in its chain, or -1
+	mask   uint64
 }
 
 // newSigTable indexes nodes 0..len(sigs)-1 for which include returns true
 // (all when include is nil).
 func newSigTable(sigs []tree.Signature, include func(i int) bool) *sigTable {
+	n := len(sigs)
+	if include != nil {
+		n = 0
+		for i := range sigs {
+			if include(i) {
+				n++
+			}
+		}
+	}
 	size := 16
-	for size < 2*len(sigs) {
+	for size < 2*n {
 		size <<= 1
 	}
 	t := &sigTable{
@@ -56,9 +68,24 @@ func (t *sigTable) slot(sig tree.Signature) uint64 {
 	}
 }
 
-// lookup returns the first node with signature sig (-1 if none) and the
-// number of nodes with it.
-func (t *sigTable) lookup(sig tree.Signature) (first, count int32) {
+// lookup returns the first node with signature sig (-1 if none), the
+// number of nodes with it, and the number of the other version's nodes with
+// it (after countOthers).
+func (t *sigTable) lookup(sig tree.Signature) (first, count, others int32) {
 	s := t.slot(sig)
-	return t.heads[s], t.count[s]
+	if t.others == nil {
+		return t.heads[s], t.count[s], 0
+	}
+	return t.heads[s], t.count[s], t.others[s]
+}
+
+// countOthers counts, for each signature in the table, the nodes of another
+// version that have it.
+func (t *sigTable) countOthers(sigs []tree.Signature) {
+	t.others = make([]int32, len(t.heads))
+	for _, sig := range sigs {
+		if s := t.slot(sig); t.heads[s] >= 0 {
+			t.others[s]++
+		}
+	}
 }

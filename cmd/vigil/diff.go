@@ -1,0 +1,404 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/tree"
+	"github.com/vigil-web/vigil/treediff"
+)
+
+func init() {
+	register(&command{
+		name:    "diff",
+		summary: "show the changes between two versions of an XML or HTML document",
+		run:     runDiff,
+	})
+	register(&command{
+		name:    "patch",
+		summary: "apply a delta to a document (or undo it with --reverse)",
+		run:     runPatch,
+	})
+	register(&command{
+		name:    "compose",
+		summary: "aggregate two consecutive deltas into one",
+		run:     runCompose,
+	})
+}
+
+// newFlags returns a flag set that reports its errors to stderr and prints
+// the usage line given.
+func newFlags(env *environment, name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "usage: vigil %s %s\n", name, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args and turns a usage error into errUsageShown; -h is
+// success.
+func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return true, nil
+		}
+		return false, errUsageShown
+	}
+	return false, nil
+}
+
+// readInput reads a file, or standard input for "-", refusing more than
+// limit bytes without reading them into memory.
+func readInput(env *environment, name string, limit int64) ([]byte, error) {
+	var r io.Reader
+	if name == "-" {
+		r = env.stdin
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > limit {
+			return nil, fmt.Errorf("%s: %d bytes is more than the limit of %d (--max-bytes)", name, st.Size(), limit)
+		}
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s: more than the limit of %d bytes (--max-bytes)", name, limit)
+	}
+	return b, nil
+}
+
+// docFlags are the parsing options shared by diff and patch.
+type docFlags struct {
+	whitespace string
+	maxBytes   int64
+}
+
+func (f *docFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.whitespace, "whitespace", "normalize", "white-space policy: normalize (drop blank text, collapse runs) or keep")
+	fs.Int64Var(&f.maxBytes, "max-bytes", markup.DefaultMaxBytes, "refuse inputs larger than this many bytes")
+}
+
+func (f *docFlags) options() (*markup.Options, error) {
+	opt := &markup.Options{MaxBytes: f.maxBytes}
+	switch f.whitespace {
+	case "normalize":
+		opt.Whitespace = markup.Normalize
+	case "keep":
+		opt.Whitespace = markup.Keep
+	default:
+		return nil, fmt.Errorf("--whitespace %q: want normalize or keep", f.whitespace)
+	}
+	return opt, nil
+}
+
+// loadDocument reads and parses a document (XML or HTML, by content).
+func loadDocument(env *environment, name string, f *docFlags) (*tree.Document, markup.Format, error) {
+	opt, err := f.options()
+	if err != nil {
+		return nil, 0, err
+	}
+	b, err := readInput(env, name, f.maxBytes)
+	if err != nil {
+		return nil, 0, err
+	}
+	doc, format, err := markup.ParseBytes(b, opt)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", displayName(name), err)
+	}
+	return doc, format, nil
+}
+
+func displayName(name string) string {
+	if name == "-" {
+		return "<stdin>"
+	}
+	return name
+}
+
+func runDiff(ctx context.Context, env *environment, args []string) (int, error) {
+	fs := newFlags(env, "diff", "[flags] OLD NEW   (files, or - for standard input)")
+	var df docFlags
+	df.register(fs)
+	format := fs.String("format", "xydelta", "output format: xydelta (XyDelta XML), json, or summary")
+	keys := fs.String("key-attrs", "", "comma-separated attributes that identify elements, such as id,name")
+	algorithm := fs.String("algorithm", string(treediff.Vigil), "matching algorithm: vigil (near-minimal) or xydiff (the seed's)")
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return exitOK, err
+	}
+	if fs.NArg() != 2 {
+		fs.Usage()
+		return exitError, errUsageShown
+	}
+	if *format != "xydelta" && *format != "json" && *format != "summary" {
+		return exitError, fmt.Errorf("--format %q: want xydelta, json or summary", *format)
+	}
+	oldName, newName := fs.Arg(0), fs.Arg(1)
+	if oldName == "-" && newName == "-" {
+		return exitError, fmt.Errorf("only one of OLD and NEW can be standard input")
+	}
+	oldDoc, _, err := loadDocument(env, oldName, &df)
+	if err != nil {
+		return exitError, err
+	}
+	newDoc, _, err := loadDocument(env, newName, &df)
+	if err != nil {
+		return exitError, err
+	}
+	opt := &treediff.Options{Algorithm: treediff.Algorithm(*algorithm)}
+	if *keys != "" {
+		opt.KeyAttrs = strings.Split(*keys, ",")
+	}
+	d, err := treediff.Diff(oldDoc, newDoc, opt)
+	if err != nil {
+		return exitError, err
+	}
+	d.From, d.To = displayName(oldName), displayName(newName)
+	if err := writeDelta(env.stdout, d, *format, oldDoc); err != nil {
+		return exitError, err
+	}
+	if d.Empty() {
+		return exitOK, nil
+	}
+	return exitChanged, nil
+}
+
+// writeDelta writes d in the given format; summary needs the old version to
+// name the places that changed.
+func writeDelta(w io.Writer, d *delta.Delta, format string, old *tree.Document) error {
+	switch format {
+	case "json":
+		return delta.EncodeJSON(w, d)
+	case "summary":
+		return writeSummary(w, d, old)
+	default:
+		return delta.EncodeXML(w, d)
+	}
+}
+
+// writeSummary writes one line of counts, then one line per change with the
+// path of the node it touches.
+func writeSummary(w io.Writer, d *delta.Delta, old *tree.Document) error {
+	bw := bufio.NewWriter(w)
+	s := d.Stats()
+	fmt.Fprintf(bw, "%s -> %s: %d inserted (%d nodes), %d deleted (%d nodes), %d moved, %d text updates, %d attribute changes, %d renames\n",
+		d.From, d.To, s.Inserts, s.InsertedNodes, s.Deletes, s.DeletedNodes, s.Moves, s.Updates, s.AttrInserts+s.AttrDeletes+s.AttrUpd, s.Renames)
+	var byXID map[tree.XID]*tree.Node
+	if old != nil {
+		byXID = old.ByXID()
+	}
+	where := func(x tree.XID) string {
+		if n := byXID[x]; n != nil {
+			return tree.Path(n)
+		}
+		return fmt.Sprintf("node %d", x)
+	}
+	for i := range d.Ops {
+		op := &d.Ops[i]
+		switch {
+		case op.Kind == delta.Delete && op.Move:
+			fmt.Fprintf(bw, "move    %s\n", where(op.Root()))
+		case op.Kind == delta.Delete && op.Update:
+			fmt.Fprintf(bw, "update  %s: %q\n", where(op.Root()), snippet(op.Content))
+		case op.Kind == delta.Insert && op.Update:
+			fmt.Fprintf(bw, "     -> %q\n", snippet(op.Content))
+		case op.Kind == delta.Delete:
+			fmt.Fprintf(bw, "delete  %s: %q\n", where(op.Root()), snippet(op.Content))
+		case op.Kind == delta.Insert && op.Move:
+			fmt.Fprintf(bw, "     -> under %s, position %d\n", where(op.Parent), op.Pos)
+		case op.Kind == delta.Insert:
+			fmt.Fprintf(bw, "insert  under %s, position %d: %q\n", where(op.Parent), op.Pos, snippet(op.Content))
+		default:
+			fmt.Fprintf(bw, "attr    %s: %s\n", where(op.Node), op.String())
+		}
+	}
+	return bw.Flush()
+}
+
+// snippet returns the start of a subtree's text, or its element name.
+func snippet(n *tree.Node) string {
+	if n == nil {
+		return ""
+	}
+	text := strings.Join(strings.Fields(n.Text()), " ")
+	if text == "" && n.Kind == tree.Element {
+		return "<" + n.Name + ">"
+	}
+	if len(text) > 60 {
+		text = text[:57] + "..."
+	}
+	return text
+}
+
+// readDeltas reads deltas in XyDelta XML or JSON (by content).
+func readDeltas(env *environment, name string) ([]*delta.Delta, error) {
+	b, err := readInput(env, name, markup.DefaultMaxBytes)
+	if err != nil {
+		return nil, err
+	}
+	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '{' {
+		d, err := delta.DecodeJSON(bytes.NewReader(b))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", displayName(name), err)
+		}
+		return []*delta.Delta{d}, nil
+	}
+	ds, err := delta.DecodeXML(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", displayName(name), err)
+	}
+	if len(ds) == 0 {
+		return nil, fmt.Errorf("%s: no delta in the file", displayName(name))
+	}
+	return ds, nil
+}
+
+func runPatch(ctx context.Context, env *environment, args []string) (int, error) {
+	fs := newFlags(env, "patch", "[flags] DOC DELTA   (files, or - for standard input)")
+	var df docFlags
+	df.register(fs)
+	reverse := fs.Bool("reverse", false, "undo the delta: DOC is the new version, the output the old one")
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return exitOK, err
+	}
+	if fs.NArg() != 2 {
+		fs.Usage()
+		return exitError, errUsageShown
+	}
+	if fs.Arg(0) == "-" && fs.Arg(1) == "-" {
+		return exitError, fmt.Errorf("only one of DOC and DELTA can be standard input")
+	}
+	doc, format, err := loadDocument(env, fs.Arg(0), &df)
+	if err != nil {
+		return exitError, err
+	}
+	ds, err := readDeltas(env, fs.Arg(1))
+	if err != nil {
+		return exitError, err
+	}
+	if *reverse {
+		inv := make([]*delta.Delta, len(ds))
+		for i, d := range ds {
+			inv[len(ds)-1-i] = delta.Invert(d)
+		}
+		ds = inv
+	}
+	// The document gets the XIDs the first delta expects: those of its
+	// source version, or of a first version when the delta has no map.
+	if m := ds[0].FromXIDMap; len(m.XIDs) > 0 {
+		if err := doc.SetXIDMap(m); err != nil {
+			return exitError, fmt.Errorf("the delta does not fit %s: %w", displayName(fs.Arg(0)), err)
+		}
+	} else {
+		doc.AssignXIDs()
+	}
+	for i, d := range ds {
+		if doc, err = delta.Apply(doc, d); err != nil {
+			return exitError, fmt.Errorf("delta %d of %s: %w", i+1, displayName(fs.Arg(1)), err)
+		}
+	}
+	bw := bufio.NewWriter(env.stdout)
+	if format == markup.HTML {
+		err = markup.WriteHTML(bw, doc, nil)
+	} else {
+		err = markup.WriteXML(bw, doc, nil)
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		return exitError, err
+	}
+	return exitOK, nil
+}
+
+func runCompose(ctx context.Context, env *environment, args []string) (int, error) {
+	fs := newFlags(env, "compose", "[flags] DELTA1 DELTA2   (consecutive deltas; files or -)")
+	format := fs.String("format", "", "output format: xydelta or json (default: the format of DELTA1)")
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return exitOK, err
+	}
+	if fs.NArg() != 2 {
+		fs.Usage()
+		return exitError, errUsageShown
+	}
+	if fs.Arg(0) == "-" && fs.Arg(1) == "-" {
+		return exitError, fmt.Errorf("only one of DELTA1 and DELTA2 can be standard input")
+	}
+	first, err := readDeltas(env, fs.Arg(0))
+	if err != nil {
+		return exitError, err
+	}
+	second, err := readDeltas(env, fs.Arg(1))
+	if err != nil {
+		return exitError, err
+	}
+	all := append(first, second...)
+	composed := all[0]
+	for i, d := range all[1:] {
+		// A delta computed by a separate diff numbers its source afresh:
+		// renumber it onto the XIDs the previous delta gave that version.
+		if len(d.FromXIDMap.XIDs) > 0 && len(composed.ToXIDMap.XIDs) > 0 && d.FromXIDMap.String() != composed.ToXIDMap.String() {
+			if d, err = delta.Rebase(d, composed.ToXIDMap); err != nil {
+				return exitError, fmt.Errorf("compose step %d: the deltas are not consecutive: %w", i+1, err)
+			}
+		}
+		if composed, err = delta.Compose(composed, d); err != nil {
+			return exitError, fmt.Errorf("compose step %d: %w", i+1, err)
+		}
+	}
+	out := *format
+	if out == "" {
+		out = "xydelta"
+		if b, _ := readFirstByte(fs.Arg(0)); b == '{' {
+			out = "json"
+		}
+	}
+	if out != "xydelta" && out != "json" {
+		return exitError, fmt.Errorf("--format %q: want xydelta or json", out)
+	}
+	if err := writeDelta(env.stdout, composed, out, nil); err != nil {
+		return exitError, err
+	}
+	return exitOK, nil
+}
+
+// readFirstByte returns the first non-space byte of a file ("-" gives 0).
+func readFirstByte(name string) (byte, error) {
+	if name == "-" {
+		return 0, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	for {
+		b, err := br.ReadByte()
+		if err != nil {
+			return 0, err
+		}
+		if b != ' ' && b != '\n' && b != '\r' && b != '\t' {
+			return b, nil
+		}
+	}
+}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// runCLI runs vigil in-process and returns its exit code and outputs.
+func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	env := &environment{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut, getenv: func(string) string { return "" }}
+	code := run(context.Background(), env, args)
+	return code, out.String(), errOut.String()
+}
+
+const example = "../../testdata/example/"
+
+func TestDiffExitCodes(t *testing.T) {
+	code, out, errOut := runCLI(t, "", "diff", example+"v1.xml", example+"v2.xml")
+	if code != exitChanged {
+		t.Fatalf("diff v1 v2: exit %d, want 1; stderr %s", code, errOut)
+	}
+	if !strings.Contains(out, "<unit_delta>") || !strings.Contains(out, `move="yes"`) {
+		t.Errorf("output is not a delta with a move:\n%s", out)
+	}
+	if code, out, _ := runCLI(t, "", "diff", example+"v1.xml", example+"v1.xml"); code != exitOK || strings.Contains(out, "<d ") {
+		t.Errorf("diff v1 v1: exit %d, output %s", code, out)
+	}
+	if code, _, errOut := runCLI(t, "", "diff", example+"v1.xml", "no-such-file.xml"); code != exitError || !strings.Contains(errOut, "no-such-file.xml") {
+		t.Errorf("missing file: exit %d, stderr %q", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "<?xml version=\"1.0\"?>\n<a><b></a>", "diff", "-", example+"v1.xml"); code != exitError || !strings.Contains(errOut, "line 2, column") {
+		t.Errorf("malformed stdin: exit %d, stderr %q", code, errOut)
+	}
+	if code, _, _ := runCLI(t, "", "diff", "--format", "yaml", example+"v1.xml", example+"v2.xml"); code != exitError {
+		t.Errorf("bad format: exit %d", code)
+	}
+	if code, _, _ := runCLI(t, "", "diff", example+"v1.xml"); code != exitError {
+		t.Errorf("one argument: exit %d", code)
+	}
+}
+
+func TestDiffSummary(t *testing.T) {
+	_, out, _ := runCLI(t, "", "diff", "--format", "summary", example+"v1.xml", example+"v2.xml")
+	for _, want := range []string{"1 inserted (5 nodes), 1 deleted (5 nodes), 1 moved, 1 text updates",
+		`update  /Category[1]/NewProducts[1]/Product[1]/Price[1]/text()[1]: "$799"`, `-> "$699"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestDiffPatchRoundTrip runs the README's pipeline: diff, then patch
+// forward and back, and compose, through files, in both formats.
+func TestDiffPatchRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	parse := func(path string) *tree.Document {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, _, err := markup.ParseBytes(b, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	same := func(what, got string, wantPath string) {
+		t.Helper()
+		g, _, err := markup.ParseBytes([]byte(got), nil)
+		if err != nil {
+			t.Fatalf("%s: output does not parse: %v\n%s", what, err, got)
+		}
+		if d := tree.Diff(g.Root, parse(wantPath).Root, tree.Content); d != "" {
+			t.Errorf("%s: %s", what, d)
+		}
+	}
+	for _, format := range []string{"xydelta", "json"} {
+		_, d12, _ := runCLI(t, "", "diff", "--format", format, example+"v1.xml", example+"v2.xml")
+		_, d23, _ := runCLI(t, "", "diff", "--format", format, example+"v2.xml", example+"v3.xml")
+		p12, p23 := write(format+"12", d12), write(format+"23", d23)
+
+		code, out, errOut := runCLI(t, "", "patch", example+"v1.xml", p12)
+		if code != exitOK {
+			t.Fatalf("%s patch: exit %d: %s", format, code, errOut)
+		}
+		same(format+" patch v1", out, example+"v2.xml")
+
+		code, out, errOut = runCLI(t, "", "patch", "--reverse", example+"v2.xml", p12)
+		if code != exitOK {
+			t.Fatalf("%s patch --reverse: exit %d: %s", format, code, errOut)
+		}
+		same(format+" patch --reverse v2", out, example+"v1.xml")
+
+		code, d13, errOut := runCLI(t, "", "compose", p12, p23)
+		if code != exitOK {
+			t.Fatalf("%s compose: exit %d: %s", format, code, errOut)
+		}
+		code, out, errOut = runCLI(t, "", "patch", example+"v1.xml", write(format+"13", d13))
+		if code != exitOK {
+			t.Fatalf("%s patch composed: exit %d: %s", format, code, errOut)
+		}
+		same(format+" patch v1 with the composed delta", out, example+"v3.xml")
+
+		// The delta of v1 -> v2 does not fit v3: refused, exit 2.
+		if code, _, errOut := runCLI(t, "", "patch", example+"v3.xml", p12); code != exitError || errOut == "" {
+			t.Errorf("%s: misfit delta: exit %d, stderr %q", format, code, errOut)
+		}
+	}
+}
+
+func TestPatchRefusesGarbage(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.xml")
+	os.WriteFile(bad, []byte("<unit_delta><t><d par=\"99\" pos=\"1\" xm=\"(1)\">x</d></t></unit_delta>"), 0o644)
+	code, _, errOut := runCLI(t, "", "patch", example+"v1.xml", bad)
+	if code != exitError || !strings.Contains(errOut, "operation 1") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	bin := filepath.Join(dir, "bin")
+	os.WriteFile(bin, []byte{0x89, 'P', 'N', 'G', 0, 0, 1, 2, 3}, 0o644)
+	if code, _, errOut := runCLI(t, "", "diff", bin, example+"v1.xml"); code != exitError || errOut == "" {
+		t.Errorf("binary input: exit %d, stderr %q", code, errOut)
+	}
+}

@@ -1,0 +1,143 @@
+package treediff
+
+import (
+	"slices"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// alignWindow is how far ahead, among the children between two anchors, an
+// identical child is looked for before giving up on it.
+const alignWindow = 8
+
+// align is a fast path for what most pairs of versions have in common: the
+// children of matched nodes that are identical subtrees, in the same order.
+// From the roots down, the children of each matched pair are compared by
+// signature: the common prefix and suffix, then the signatures unique on
+// both sides kept in increasing order (patience diff), then in-order pairing
+// of identical children between those anchors. Identical children are
+// zipped whole. Align works under the roots only; what it leaves, the
+// seed's phases match as usual, with far fewer subtrees to look at.
+type align struct{}
+
+func (align) name() string { return "align" }
+
+func (align) run(m *matching) {
+	i, j := int32(len(m.old.Nodes)-1), int32(len(m.new.Nodes)-1)
+	if m.old.Signature[i] == m.new.Signature[j] {
+		m.zip(i, j) // the roots, already paired, are skipped by zip
+		return
+	}
+	a, b := m.old.Nodes[i].Children, m.new.Nodes[j].Children
+	for _, k := range m.alignChildren(a, b) {
+		m.zip(oldIndex(a[k[0]]), newIndex(b[k[1]]))
+	}
+}
+
+// alignChildren returns index pairs of identical children of a and b, in
+// increasing order on both sides.
+func (m *matching) alignChildren(a, b []*tree.Node) [][2]int {
+	sigA := func(k int) tree.Signature { return m.old.Signature[oldIndex(a[k])] }
+	sigB := func(k int) tree.Signature { return m.new.Signature[newIndex(b[k])] }
+	var out [][2]int
+	lo := 0
+	for lo < len(a) && lo < len(b) && sigA(lo) == sigB(lo) {
+		out = append(out, [2]int{lo, lo})
+		lo++
+	}
+	ha, hb := len(a), len(b)
+	var suffix [][2]int
+	for ha > lo && hb > lo && sigA(ha-1) == sigB(hb-1) {
+		ha, hb = ha-1, hb-1
+		suffix = append(suffix, [2]int{ha, hb})
+	}
+	if ha > lo && hb > lo {
+		out = append(out, m.alignMiddle(a, b, lo, ha, lo, hb)...)
+	}
+	slices.Reverse(suffix)
+	return append(out, suffix...)
+}
+
+// alignMiddle aligns a[la:ha] with b[lb:hb]: anchors on signatures unique in
+// both ranges, kept along a longest increasing subsequence, then in-order
+// pairing within a small window between consecutive anchors.
+func (m *matching) alignMiddle(a, b []*tree.Node, la, ha, lb, hb int) [][2]int {
+	type count struct {
+		a, b       int
+		posA, posB int
+	}
+	counts := make(map[tree.Signature]*count, (ha-la)+(hb-lb))
+	for k := la; k < ha; k++ {
+		s := m.old.Signature[oldIndex(a[k])]
+		c := counts[s]
+		if c == nil {
+			c = &count{}
+			counts[s] = c
+		}
+		c.a++
+		c.posA = k
+	}
+	for k := lb; k < hb; k++ {
+		if c := counts[m.new.Signature[newIndex(b[k])]]; c != nil {
+			c.b++
+			c.posB = k
+		}
+	}
+	// Unique pairs in a's order; keep those increasing in b.
+	var uniq [][2]int
+	for k := la; k < ha; k++ {
+		if c := counts[m.old.Signature[oldIndex(a[k])]]; c.a == 1 && c.b == 1 {
+			uniq = append(uniq, [2]int{k, c.posB})
+		}
+	}
+	anchors := longestIncreasing(uniq)
+	var out [][2]int
+	pa, pb := la, lb
+	fill := func(ea, eb int) {
+		for x, y := pa, pb; x < ea && y < eb; x++ {
+			sx := m.old.Signature[oldIndex(a[x])]
+			for k := y; k < eb && k < y+alignWindow; k++ {
+				if m.new.Signature[newIndex(b[k])] == sx {
+					out = append(out, [2]int{x, k})
+					y = k + 1
+					break
+				}
+			}
+		}
+	}
+	for _, an := range anchors {
+		fill(an[0], an[1])
+		out = append(out, an)
+		pa, pb = an[0]+1, an[1]+1
+	}
+	fill(ha, hb)
+	return out
+}
+
+// longestIncreasing returns the longest subsequence of pairs (in their
+// order) whose second elements increase, in O(n log n).
+func longestIncreasing(pairs [][2]int) [][2]int {
+	if len(pairs) == 0 {
+		return nil
+	}
+	tails := []int{} // index into pairs of the smallest tail of each length
+	prev := make([]int, len(pairs))
+	for i, p := range pairs {
+		k, _ := slices.BinarySearchFunc(tails, p[1], func(t int, v int) int { return pairs[t][1] - v })
+		if k > 0 {
+			prev[i] = tails[k-1]
+		} else {
+			prev[i] = -1
+		}
+		if k == len(tails) {
+			tails = append(tails, i)
+		} else {
+			tails[k] = i
+		}
+	}
+	out := make([][2]int, len(tails))
+	for i, k := len(tails)-1, tails[len(tails)-1]; i >= 0; i, k = i-1, prev[k] {
+		out[i] = pairs[k]
+	}
+	return out
+}

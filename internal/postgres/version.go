@@ -332,6 +332,11 @@ func (db *DB) BodySizes(ctx context.Context, resourceID int64) ([]vigil.BodySize
 func (db *DB) DeleteVersionsBefore(ctx context.Context, resourceID, seq int64) (int, error) {
 	var n int64
 	err := db.update(ctx, func(tx *sql.Tx) error {
+		// Serialise with appends to the resource.
+		var locked int64
+		if err := tx.QueryRowContext(ctx, q("SELECT id FROM resources WHERE id = ? FOR UPDATE"), resourceID).Scan(&locked); err != nil {
+			return notFound(err, "resource %d not found", resourceID)
+		}
 		var broken int
 		err := tx.QueryRowContext(ctx, q(`SELECT count(*) FROM bodies b JOIN versions v ON v.id = b.version_id
 			JOIN versions base ON base.id = b.base_id

@@ -156,7 +156,8 @@ type VersionStore interface {
 	// lower than seq, their links and bodies, and the blobs no longer used.
 	// It returns ECONFLICT, deleting nothing, if a version that stays has a
 	// body that is a patch against one that would go (the chain would
-	// break), and the number of versions deleted.
+	// break), ENOTFOUND if the resource does not exist, and the number of
+	// versions deleted.
 	DeleteVersionsBefore(ctx context.Context, resourceID, seq int64) (int, error)
 	// Stats sums the stored bodies.
 	Stats(ctx context.Context) (*StorageStats, error)

@@ -324,6 +324,10 @@ func (db *DB) BodySizes(ctx context.Context, resourceID int64) ([]vigil.BodySize
 func (db *DB) DeleteVersionsBefore(ctx context.Context, resourceID, seq int64) (int, error) {
 	var n int64
 	err := db.update(ctx, func(tx *sql.Tx) error {
+		var exists int64
+		if err := tx.QueryRowContext(ctx, q("SELECT id FROM resources WHERE id = ?"), resourceID).Scan(&exists); err != nil {
+			return notFound(err, "resource %d not found", resourceID)
+		}
 		var broken int
 		err := tx.QueryRowContext(ctx, q(`SELECT count(*) FROM bodies b JOIN versions v ON v.id = b.version_id
 			JOIN versions base ON base.id = b.base_id

@@ -420,6 +420,8 @@ func testDeleteVersionsBefore(t *testing.T, s vigil.Store) {
 	if n2 != 3 {
 		t.Fatalf("%d versions after refused delete, want 3", n2)
 	}
+	_, err = s.DeleteVersionsBefore(ctx, 9999, 3)
+	wantCode(t, err, vigil.ENOTFOUND)
 }
 
 func testLinks(t *testing.T, s vigil.Store) {

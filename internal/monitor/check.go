@@ -68,7 +68,7 @@ func (r *recentFetches) put(url string, v *vigil.Version, now time.Time, fresh t
 // the fetch failed: a failure is a version too, so that the history shows
 // it (a run of identical failures is stored once).
 func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now time.Time) *page {
-	r, err := m.Store.EnsureResource(ctx, url)
+	r, err := m.resource(ctx, url)
 	if err != nil {
 		return &page{url: url, err: err.Error()}
 	}
@@ -77,10 +77,14 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 		pg.cur = v
 		return pg
 	}
-	head, err := m.Store.LatestVersion(ctx, r.ID)
-	if err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
-		pg.err = err.Error()
-		return pg
+	head := m.heads.get(r.ID)
+	if head == nil {
+		head, err = m.Store.LatestVersion(ctx, r.ID)
+		if err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
+			pg.err = err.Error()
+			return pg
+		}
+		m.heads.put(r.ID, head)
 	}
 	good := head
 	if head != nil && head.Error != "" {
@@ -105,8 +109,11 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 			if res != nil {
 				f.Status = res.Status
 			}
-			if _, err := m.Warehouse.Put(ctx, f); err != nil {
+			if v, err := m.Warehouse.Put(ctx, f); err != nil {
 				m.Logger.Error("store fetch error", LogURL, url, LogError, err)
+				m.heads.put(r.ID, nil)
+			} else {
+				m.heads.put(r.ID, v)
 			}
 		}
 		return pg
@@ -124,9 +131,36 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 			return pg
 		}
 		pg.cur = v
+		m.heads.put(r.ID, v)
+		m.bodies.put(v.ID, res.Body)
 	}
 	m.recent.put(url, pg.cur, now, m.Fresh)
 	return pg
+}
+
+// resource returns the resource of a URL: from memory, from the store (a
+// read), or created (a write) the first time.
+func (m *Monitor) resource(ctx context.Context, url string) (*vigil.Resource, error) {
+	m.resMu.Lock()
+	r := m.resources[url]
+	m.resMu.Unlock()
+	if r != nil {
+		return r, nil
+	}
+	r, err := m.Store.FindResourceByURL(ctx, url)
+	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+		r, err = m.Store.EnsureResource(ctx, url)
+	}
+	if err != nil {
+		return nil, err
+	}
+	m.resMu.Lock()
+	if m.resources == nil || len(m.resources) >= 1<<16 {
+		m.resources = map[string]*vigil.Resource{}
+	}
+	m.resources[url] = r
+	m.resMu.Unlock()
+	return r, nil
 }
 
 // lastGood returns the newest version of a resource that is not a failed
@@ -216,30 +250,27 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 }
 
 // pairEval is the comparison of two versions of one page, built lazily and
-// shared by the sentinels of one check.
+// shared by the sentinels of one check (one goroutine).
 type pairEval struct {
-	m        *Monitor
-	ref, cur int64
-	once     sync.Once
-	pair     *intent.Pair
-	err      error
-	dOnce    sync.Once
-	delta    []byte
+	m          *Monitor
+	ref, cur   int64
+	once       sync.Once
+	old, new   *tree.Document
+	pair       *intent.Pair
+	err        error
+	deltaDone  bool
+	deltaBytes []byte
 }
 
 func (p *pairEval) load(ctx context.Context) (*intent.Pair, error) {
 	p.once.Do(func() {
-		old, err := p.m.document(ctx, p.ref)
-		if err != nil {
-			p.err = err
+		if p.old, p.err = p.m.document(ctx, p.ref); p.err != nil {
 			return
 		}
-		cur, err := p.m.document(ctx, p.cur)
-		if err != nil {
-			p.err = err
+		if p.new, p.err = p.m.document(ctx, p.cur); p.err != nil {
 			return
 		}
-		p.pair = intent.NewPair(old, cur, nil, p.m.Detect)
+		p.pair = intent.NewPair(p.old, p.new, nil, p.m.Detect)
 	})
 	return p.pair, p.err
 }
@@ -247,39 +278,50 @@ func (p *pairEval) load(ctx context.Context) (*intent.Pair, error) {
 // deltaJSON returns the tree delta between the two versions in its JSON
 // form, computed on first use (only when a change is reported), or nil if
 // it cannot be computed or is larger than 256 KiB.
+//
+// treediff.Diff only renumbers the new document's XIDs, which user-intent
+// detection does not read, so the documents are shared with the intent
+// pair.
 func (p *pairEval) deltaJSON(ctx context.Context) []byte {
-	p.dOnce.Do(func() {
-		old, err1 := p.m.document(ctx, p.ref)
-		cur, err2 := p.m.document(ctx, p.cur)
-		if err1 != nil || err2 != nil {
-			return
-		}
-		d, err := treediff.Diff(old, cur, nil)
-		if err != nil {
-			return
-		}
-		var buf bytes.Buffer
-		if err := delta.EncodeJSON(&buf, d); err != nil || buf.Len() > 256<<10 {
-			return
-		}
-		p.delta = buf.Bytes()
-	})
-	return p.delta
+	if p.deltaDone {
+		return p.deltaBytes
+	}
+	p.deltaDone = true
+	if _, err := p.load(ctx); err != nil {
+		return nil
+	}
+	d, err := treediff.Diff(p.old, p.new, nil)
+	if err != nil {
+		return nil
+	}
+	var buf bytes.Buffer
+	if err := delta.EncodeJSON(&buf, d); err != nil || buf.Len() > 256<<10 {
+		return nil
+	}
+	p.deltaBytes = buf.Bytes()
+	return p.deltaBytes
 }
 
 // document parses a version; a body that is not HTML or XML (plain text,
 // JSON) is compared as the text of a <pre> element.
 func (m *Monitor) document(ctx context.Context, versionID int64) (*tree.Document, error) {
-	doc, err := m.Warehouse.Document(ctx, versionID)
+	body, ok := m.bodies.get(versionID) // bodies from the fetcher: UTF-8
+	charset := "utf-8"
+	if !ok {
+		v, err := m.Store.FindVersionByID(ctx, versionID)
+		if err != nil {
+			return nil, err
+		}
+		if body, err = m.Warehouse.Body(ctx, versionID); err != nil {
+			return nil, err
+		}
+		charset = v.Charset
+		m.bodies.put(versionID, body)
+	}
+	doc, _, err := markup.ParseBytes(body, &markup.Options{Charset: charset})
 	if err == nil {
+		doc.AssignXIDs()
 		return doc, nil
-	}
-	if vigil.ErrorCode(err) != vigil.EINVALID {
-		return nil, err
-	}
-	body, err := m.Warehouse.Body(ctx, versionID)
-	if err != nil {
-		return nil, err
 	}
 	doc, err = markup.ParseHTMLBytes([]byte("<!DOCTYPE html><html><body><pre>"+html.EscapeString(string(body))+"</pre></body></html>"), nil)
 	if err != nil {

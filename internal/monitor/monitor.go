@@ -49,6 +49,9 @@ type Monitor struct {
 	// Delivered, if not nil, is called after notifications were enqueued
 	// (to wake the outbox worker).
 	Delivered func()
+	// BodyCache is how many bytes of recent bodies are kept in memory for
+	// the next comparison: 64 MiB if zero, none if negative.
+	BodyCache int
 	// MessageLink, if not nil, returns a link for a sentinel's messages
 	// (its feed or dashboard page).
 	MessageLink func(sentinelID int64) string
@@ -56,9 +59,13 @@ type Monitor struct {
 	Now  func() time.Time
 	Rand func() float64 // in [0, 1)
 
-	plans  planCache
-	recent recentFetches
-	once   sync.Once
+	plans     planCache
+	recent    recentFetches
+	resMu     sync.Mutex
+	resources map[string]*vigil.Resource // by URL, bounded
+	bodies    bodyCache
+	heads     headCache
+	once      sync.Once
 }
 
 func (m *Monitor) init() {
@@ -89,6 +96,11 @@ func (m *Monitor) init() {
 		}
 		m.plans.max = 8192
 		m.recent.max = 1 << 17
+		m.heads.max = 1 << 17
+		if m.BodyCache == 0 {
+			m.BodyCache = 64 << 20
+		}
+		m.bodies.max = m.BodyCache
 	})
 }
 

@@ -1,0 +1,80 @@
+package monitor
+
+import (
+	"sync"
+
+	"github.com/vigil-web/vigil"
+)
+
+// bodyCache keeps the bodies of recent versions by id, up to a total size,
+// so that comparing a page with its previous version reads neither back
+// from the store (where the previous one is now a patch against the new).
+// It forgets the oldest entries first.
+type bodyCache struct {
+	mu    sync.Mutex
+	m     map[int64][]byte
+	order []int64
+	size  int
+	max   int
+}
+
+func (c *bodyCache) get(id int64) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, ok := c.m[id]
+	return b, ok
+}
+
+func (c *bodyCache) put(id int64, b []byte) {
+	if c.max <= 0 || len(b) > c.max/4 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[int64][]byte{}
+	}
+	if _, ok := c.m[id]; ok {
+		return
+	}
+	c.m[id] = b
+	c.order = append(c.order, id)
+	c.size += len(b)
+	for c.size > c.max && len(c.order) > 0 {
+		old := c.order[0]
+		c.order = c.order[1:]
+		c.size -= len(c.m[old])
+		delete(c.m, old)
+	}
+	if cap(c.order) > 4*len(c.order)+1024 {
+		c.order = append([]int64(nil), c.order...)
+	}
+}
+
+// headCache keeps the newest version of each resource this monitor saw or
+// wrote, bounded. Another process writing the same store makes an entry
+// stale; that costs an unconditional fetch or a duplicate version, never a
+// wrong comparison, since versions are compared by content.
+type headCache struct {
+	mu  sync.Mutex
+	m   map[int64]*vigil.Version
+	max int
+}
+
+func (c *headCache) get(resource int64) *vigil.Version {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[resource]
+}
+
+func (c *headCache) put(resource int64, v *vigil.Version) {
+	if v == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= c.max {
+		c.m = map[int64]*vigil.Version{}
+	}
+	c.m[resource] = v
+}

@@ -29,6 +29,8 @@ func ParseBytes(b []byte, opt *Options) (*tree.Document, Format, error) {
 	return parseAny(b, false, o)
 }
 
+// parseAny detects the format of data and parses it; owned says whether
+// data belongs to the parser.
 func parseAny(data []byte, owned bool, o Options) (*tree.Document, Format, error) {
 	// A UTF-16 document is decoded first so that Detect sees characters.
 	decoded, bom, err := decodeBOM(data)

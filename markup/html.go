@@ -38,6 +38,8 @@ func ParseHTMLBytes(b []byte, opt *Options) (*tree.Document, error) {
 	return parseHTML(b, o)
 }
 
+// parseHTML decodes data to UTF-8, parses it with x/net/html and converts
+// the result.
 func parseHTML(data []byte, o Options) (*tree.Document, error) {
 	data, err := decodeHTML(data, o.Charset)
 	if err != nil {
@@ -148,6 +150,8 @@ func convertHTML(doc *tree.Document, src *html.Node, o Options) (*tree.Node, err
 	return root, nil
 }
 
+// convertElement makes a tree element from an x/net/html element, with its
+// attributes (prefixed as written for foreign content).
 func convertElement(doc *tree.Document, c *html.Node) *tree.Node {
 	n := doc.NewElement(c.Data)
 	if len(c.Attr) > 0 {

@@ -55,6 +55,7 @@ func readInput(r io.Reader, max int64) ([]byte, error) {
 	return buf, nil
 }
 
+// tooLarge returns the error for an input over the limit of max bytes.
 func tooLarge(max int64) error {
 	return fmt.Errorf("markup: input larger than the limit of %d bytes (Options.MaxBytes): %w", max, ErrTooLarge)
 }

@@ -117,6 +117,8 @@ func parseCharRef(s string, off int) (r rune, end, errOff int, msg string) {
 	return rune(v), i + 1, 0, ""
 }
 
+// predefined returns the text of one of XML's five predefined entities,
+// or "".
 func predefined(name string) string {
 	switch name {
 	case "lt":

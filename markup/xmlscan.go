@@ -76,6 +76,9 @@ type input struct {
 	depth  int    // number of open elements when the entity was entered
 }
 
+// xmlParser is the state of one parse: the input (the document, or an
+// entity's replacement text with the document suspended in inputs), the
+// open elements, and the document being built.
 type xmlParser struct {
 	s    string // current input
 	i    int    // position in s
@@ -103,7 +106,6 @@ type xmlParser struct {
 	}
 
 	sawRoot    bool
-	rootClosed bool
 	sawDoctype bool
 	xhtml      bool // the DOCTYPE names XHTML: HTML entities are known
 
@@ -135,6 +137,8 @@ func (p *xmlParser) outerOffAt(a int) int {
 	return a
 }
 
+// parse parses the whole input into p.doc: a loop over markup and
+// character data, with no recursion.
 func (p *xmlParser) parse() error {
 	for {
 		if p.i >= len(p.s) {
@@ -207,6 +211,8 @@ func (p *xmlParser) scanName(i int) int {
 	return i
 }
 
+// skipSpace returns the offset of the first byte at or after i that is not
+// XML white space.
 func (p *xmlParser) skipSpace(i int) int {
 	for i < len(p.s) && class[p.s[i]]&cSpace != 0 {
 		i++
@@ -520,9 +526,6 @@ func (p *xmlParser) closeTop() {
 	clear(p.kids[f.kidStart:])
 	p.kids = p.kids[:f.kidStart]
 	p.ns = p.ns[:f.nsLen]
-	if len(p.stack) == 0 {
-		p.rootClosed = true
-	}
 }
 
 // comment parses a comment at p.i.

@@ -50,6 +50,8 @@ func (p *xmlParser) charData() error {
 	return nil
 }
 
+// addSpan adds s[a:b] of the current input to the pending text: as a span
+// while the text is one contiguous run, else by copying into the buffer.
 func (p *xmlParser) addSpan(a, b int) {
 	t := &p.text
 	switch {
@@ -64,6 +66,7 @@ func (p *xmlParser) addSpan(a, b int) {
 	}
 }
 
+// addString adds v, the expansion of a reference, to the pending text.
 func (p *xmlParser) addString(v string) {
 	t := &p.text
 	if !t.has {

@@ -1,0 +1,134 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+var _ vigil.CheckStore = (*DB)(nil)
+
+// SentinelStates implements vigil.CheckStore.
+func (db *DB) SentinelStates(ctx context.Context, ids []int64) (map[int64]json.RawMessage, error) {
+	out := make(map[int64]json.RawMessage, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	err := db.view(ctx, func(tx *sql.Tx) error {
+		for start := 0; start < len(ids); start += 500 {
+			chunk := ids[start:min(start+500, len(ids))]
+			args := make([]any, len(chunk))
+			for i, id := range chunk {
+				args[i] = id
+			}
+			rows, err := tx.QueryContext(ctx, q("SELECT sentinel_id, state FROM sentinel_states WHERE sentinel_id IN (?"+
+				strings.Repeat(",?", len(chunk)-1)+")"), args...)
+			if err != nil {
+				return err
+			}
+			for rows.Next() {
+				var id int64
+				var state []byte
+				if err := rows.Scan(&id, &state); err != nil {
+					rows.Close()
+					return err
+				}
+				out[id] = state
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// RecordChecks implements vigil.CheckStore.
+func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error {
+	for _, r := range recs {
+		if err := validateCheck(r); err != nil {
+			return err
+		}
+	}
+	return db.update(ctx, func(tx *sql.Tx) error {
+		for _, r := range recs {
+			res, err := tx.ExecContext(ctx, q("UPDATE sentinels SET last_check = ?, next_check = ? WHERE id = ?"), tv(r.CheckedAt), tv(r.NextCheck), r.SentinelID)
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				continue // deleted meanwhile
+			}
+			if r.State != nil {
+				if _, err := tx.ExecContext(ctx, q(`INSERT INTO sentinel_states (sentinel_id, state, updated_at) VALUES (?, ?, ?)
+					ON CONFLICT (sentinel_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`),
+					r.SentinelID, []byte(r.State), tv(r.CheckedAt)); err != nil {
+					return err
+				}
+			}
+			for _, c := range r.Changes {
+				err := tx.QueryRowContext(ctx, q(`INSERT INTO changes (sentinel_id, resource_id, from_version, to_version, detected_at, summary, records)
+					VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`), c.SentinelID, c.ResourceID, c.FromVersion, c.ToVersion,
+					tv(c.DetectedAt), c.Summary, specValue(c.Records)).Scan(&c.ID)
+				if err != nil {
+					if isForeignKey(err) {
+						return vigil.Errorf(vigil.ENOTFOUND, "change of sentinel %d: sentinel or resource not found", c.SentinelID)
+					}
+					return err
+				}
+			}
+			for i, n := range r.Notifications {
+				if i < len(r.ChangeIndex) && r.ChangeIndex[i] >= 0 {
+					n.ChangeID = r.Changes[r.ChangeIndex[i]].ID
+				}
+				if n.NextAttempt.IsZero() {
+					n.NextAttempt = r.CheckedAt
+				}
+				n.CreatedAt = r.CheckedAt
+				n.State = vigil.NotificationPending
+				err := tx.QueryRowContext(ctx, q(`INSERT INTO notifications (user_id, change_id, channel, target, payload, state, attempts,
+					next_attempt, last_error, created_at, sent_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, '', ?, ?) RETURNING id`),
+					nullID(n.UserID), nullID(n.ChangeID), n.Channel, n.Target, []byte(n.Payload), string(n.State),
+					tv(n.NextAttempt), tv(n.CreatedAt), tv(time.Time{})).Scan(&n.ID)
+				if err != nil {
+					return err
+				}
+			}
+			for _, id := range r.Wake {
+				if _, err := tx.ExecContext(ctx, q("UPDATE sentinels SET next_check = ? WHERE id = ? AND next_check > ?"), tv(r.CheckedAt), id, tv(r.CheckedAt)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
+func validateCheck(r *vigil.CheckRecord) error {
+	if r.SentinelID <= 0 {
+		return vigil.Errorf(vigil.EINVALID, "check record sentinelId required")
+	}
+	if len(r.State) > 0 && !json.Valid(r.State) {
+		return vigil.Errorf(vigil.EINVALID, "check record state is not valid JSON")
+	}
+	for _, c := range r.Changes {
+		if err := c.Validate(); err != nil {
+			return err
+		}
+	}
+	for i, n := range r.Notifications {
+		if err := n.Validate(); err != nil {
+			return err
+		}
+		if i < len(r.ChangeIndex) && r.ChangeIndex[i] >= len(r.Changes) {
+			return vigil.Errorf(vigil.EINVALID, "notification %d refers to change %d of %d", i, r.ChangeIndex[i], len(r.Changes))
+		}
+	}
+	return nil
+}

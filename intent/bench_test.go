@@ -3,6 +3,9 @@ package intent
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -101,11 +104,45 @@ func parseBench(b *testing.B, old, new []byte) (*tree.Document, *tree.Document) 
 	return d1, d2
 }
 
+// corpusPage builds a 1 MB page of real markup: the body of a corpus page
+// repeated, each copy in its own section.
+func corpusPage(b *testing.B, path string) []byte {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Skip(err)
+	}
+	s := string(data)
+	i, j := strings.Index(s, "<body"), strings.LastIndex(s, "</body>")
+	if i < 0 || j < i {
+		b.Skip("no body")
+	}
+	body := s[strings.IndexByte(s[i:], '>')+i+1 : j]
+	var out strings.Builder
+	out.WriteString(s[:i] + "<body>")
+	for k := 0; out.Len() < 1<<20; k++ {
+		fmt.Fprintf(&out, "<section id=\"copy%d\">%s</section>\n", k, body)
+	}
+	out.WriteString("</body></html>")
+	return []byte(out.String())
+}
+
+// BenchmarkIntentCorpus1MB is BenchmarkIntent1MB on real markup: two
+// consecutive versions of a corpus page (real edits), each repeated to
+// 1 MB.
+func BenchmarkIntentCorpus1MB(b *testing.B) {
+	old := corpusPage(b, "testdata/corpus/page-lovoo-terms-of-service/v0037.html")
+	new := corpusPage(b, "testdata/corpus/page-lovoo-terms-of-service/v0038.html")
+	benchDetect(b, old, new)
+}
+
 // BenchmarkIntent1MB measures typed detection for every change type on a
 // 1 MB HTML pair, parsing included, against parsing both versions alone in
 // the same run; "ratio" is the first over the second (target: under 3).
 func BenchmarkIntent1MB(b *testing.B) {
-	old, new := benchPage(1<<20, false), benchPage(1<<20, true)
+	benchDetect(b, benchPage(1<<20, false), benchPage(1<<20, true))
+}
+
+func benchDetect(b *testing.B, old, new []byte) {
 	var exprs []spec.Expr
 	for _, c := range benchClauses {
 		s, err := spec.ParseSentinel("bench", []byte("Create Sentinel s Using http://example.com/ Monitor "+c))
@@ -116,12 +153,15 @@ func BenchmarkIntent1MB(b *testing.B) {
 	}
 	b.SetBytes(int64(len(old) + len(new)))
 	b.ReportAllocs()
-	var parse, detect time.Duration
+	var parse, detect, parseCPU, detectCPU time.Duration
+	var ratios []float64
 	changes := 0
 	for i := 0; i < b.N; i++ {
-		t0 := time.Now()
+		runtime.GC()
+		c0, t0 := cpuTime(), time.Now()
 		parseBench(b, old, new)
-		t1 := time.Now()
+		runtime.GC() // the parse's garbage is charged to the parse
+		c1, t1 := cpuTime(), time.Now()
 		d1, d2 := parseBench(b, old, new)
 		p := NewPair(d1, d2, nil, nil)
 		changes = 0
@@ -132,12 +172,20 @@ func BenchmarkIntent1MB(b *testing.B) {
 			}
 			changes += len(r.AllChanges())
 		}
-		t2 := time.Now()
+		runtime.GC()
+		c2, t2 := cpuTime(), time.Now()
 		parse += t1.Sub(t0)
 		detect += t2.Sub(t1)
+		parseCPU += c1 - c0
+		detectCPU += c2 - c1
+		ratios = append(ratios, float64(t2.Sub(t1))/float64(t1.Sub(t0)))
 	}
-	b.ReportMetric(float64(parse.Milliseconds())/float64(b.N), "parse-ms/op")
-	b.ReportMetric(float64(detect.Milliseconds())/float64(b.N), "detect-ms/op")
-	b.ReportMetric(float64(detect)/float64(parse), "ratio")
+	slices.Sort(ratios)
+	b.ReportMetric(float64(parse.Microseconds())/1e3/float64(b.N), "parse-ms/op")
+	b.ReportMetric(float64(detect.Microseconds())/1e3/float64(b.N), "detect-ms/op")
+	b.ReportMetric(ratios[len(ratios)/2], "ratio-median")
+	if parseCPU > 0 {
+		b.ReportMetric(float64(detectCPU)/float64(parseCPU), "ratio-cpu")
+	}
 	b.ReportMetric(float64(changes), "changes")
 }

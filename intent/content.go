@@ -36,10 +36,9 @@ type leaf struct {
 // word is a word of a text leaf.
 type word struct {
 	text string // as written
-	key  string // comparison form (wordKey)
 	leaf int32  // index of its leaf in content.leaves
 	idx  int32  // 1-based index among the words of its leaf
-	id   int32  // symtab number of key
+	id   int32  // symtab number of the comparison form (wordKey)
 }
 
 // content is the part of one version a change type looks at: the whole
@@ -154,6 +153,7 @@ func newContent(d *tree.Document, scope Selector, ignore []Selector, caseSensiti
 		})
 	}
 	c.leaves = make([]leaf, 0, size)
+	tab.reserve(2 * size)
 	for _, r := range c.roots {
 		c.extract(r, groupRoot)
 	}
@@ -176,7 +176,7 @@ func newContent(d *tree.Document, scope Selector, ignore []Selector, caseSensiti
 			if k == "" {
 				return
 			}
-			c.words = append(c.words, word{text: w, key: k, leaf: int32(i), idx: int32(j), id: tab.id(k)})
+			c.words = append(c.words, word{text: w, leaf: int32(i), idx: int32(j), id: tab.id(k)})
 		})
 	}
 	return c
@@ -277,6 +277,11 @@ func (c *content) contentText() string {
 	}
 	c.textDone = true
 	var b strings.Builder
+	n := 0
+	for i := range c.leaves {
+		n += len(c.leaves[i].value) + 1
+	}
+	b.Grow(n)
 	c.textLeafOffset = make([]int, len(c.leaves))
 	for i, l := range c.leaves {
 		if l.kind != leafText {

@@ -25,6 +25,7 @@ const (
 // cxLeaf is a leaf as CX-Diff sees it.
 type cxLeaf struct {
 	*leaf
+	pos   int     // 1-based ordinal in its (possibly realigned) sequence
 	kws   []kwOcc // keyword mode: the keywords in the leaf
 	state uint8
 	// members are the leaves of a common second-level subtree collapsed
@@ -103,20 +104,20 @@ func cxdiff(root1 string, L1 []*cxLeaf, root2 string, L2 []*cxLeaf, mode cxMode,
 		L1, L2 = collapseCommonSubtrees(L1, L2, opt.tab)
 	}
 	// Phase I: totalMatch and signatureMatch, by existence.
-	K1 := make(map[int64]bool, len(L1))
-	K2 := make(map[int64]bool, len(L2))
+	// in answers "is there a leaf with this value and signature in the
+	// other version" (bit 1: old, bit 2: new): existence-based, as the
+	// seed's totalMatch (§4.6.2).
+	in12 := make(map[int64]uint8, len(L1)+len(L2))
 	for _, x := range L1 {
-		K1[x.key()] = true
+		in12[x.key()] |= 1
 	}
 	for _, y := range L2 {
-		K2[y.key()] = true
+		in12[y.key()] |= 2
 	}
-	// K1 and K2 answer "is there a leaf with this value and signature in
-	// the other version", existence-based as the seed's totalMatch (§4.6.2).
 	S1, S2 := map[int32]bool{}, map[int32]bool{}
 	for _, x := range L1 {
 		x.state = unmatched
-		if K2[x.key()] {
+		if in12[x.key()]&2 != 0 {
 			x.state = matched
 		} else {
 			S1[x.sid] = true
@@ -124,7 +125,7 @@ func cxdiff(root1 string, L1 []*cxLeaf, root2 string, L2 []*cxLeaf, mode cxMode,
 	}
 	for _, y := range L2 {
 		y.state = unmatched
-		if K1[y.key()] {
+		if in12[y.key()]&1 != 0 {
 			y.state = matched
 		} else {
 			S2[y.sid] = true
@@ -489,8 +490,8 @@ func collapseCommonSubtrees(L1, L2 []*cxLeaf, tab *symtab) ([]*cxLeaf, []*cxLeaf
 			v := "\x00subtree-" + strconv.Itoa(n)
 			first1, first2 := L1[a.lo], L2[b.lo]
 			vid, sid := tab.id(v), tab.id("\x00")
-			c1 := &cxLeaf{leaf: &leaf{kind: leafText, node: first1.node, value: v, sig: "\x00", group: first1.group, pos: first1.pos, vid: vid, sid: sid}, members: L1[a.lo:a.hi]}
-			c2 := &cxLeaf{leaf: &leaf{kind: leafText, node: first2.node, value: v, sig: "\x00", group: first2.group, pos: first2.pos, vid: vid, sid: sid}, members: L2[b.lo:b.hi]}
+			c1 := &cxLeaf{leaf: &leaf{kind: leafText, node: first1.node, value: v, sig: "\x00", group: first1.group, vid: vid, sid: sid}, pos: first1.pos, members: L1[a.lo:a.hi]}
+			c2 := &cxLeaf{leaf: &leaf{kind: leafText, node: first2.node, value: v, sig: "\x00", group: first2.group, vid: vid, sid: sid}, pos: first2.pos, members: L2[b.lo:b.hi]}
 			for _, x := range c1.members {
 				for _, kw := range x.kws {
 					kw.owner = x

@@ -265,6 +265,7 @@ func cxLeaves(c *content) []*cxLeaf {
 	backing := make([]cxLeaf, len(c.leaves))
 	for i := range c.leaves {
 		backing[i].leaf = &c.leaves[i]
+		backing[i].pos = c.leaves[i].pos
 		out[i] = &backing[i]
 	}
 	return out
@@ -313,18 +314,27 @@ func leafChange(kind ObjectKind, r cxRecord) Change {
 
 // keywords is CX-Diff for keywords (Fig 4.6).
 func (p *Pair) keywords(cp *contentPair, args []string) []Change {
-	set := map[string]bool{}
+	set := map[int32]bool{}
 	for _, a := range args {
 		for _, k := range phraseKeys(a, p.CaseSensitive) {
-			set[k] = true
+			set[p.tab.id(k)] = true
 		}
+	}
+	found := false
+	for _, c := range []*content{cp.old, cp.new} {
+		for _, w := range c.words {
+			found = found || set[w.id]
+		}
+	}
+	if !found {
+		return nil // no keyword in either version
 	}
 	attach := func(c *content) []*cxLeaf {
 		L := cxLeaves(c)
 		for _, w := range c.words {
-			if set[w.key] {
+			if set[w.id] {
 				x := L[w.leaf]
-				x.kws = append(x.kws, kwOcc{key: w.key, text: w.text, idx: int(w.idx)})
+				x.kws = append(x.kws, kwOcc{key: p.tab.names[w.id], text: w.text, idx: int(w.idx)})
 			}
 		}
 		return L
@@ -376,7 +386,7 @@ func (p *Pair) phrases(cp *contentPair, args []string) []Change {
 					window = cp.old.words[lo : hi+1]
 				}
 			}
-			if sim, text := phraseSimilarity(pat, window); sim >= f && sim < 1 {
+			if sim, text := phraseSimilarity(p.tab, pat, window); sim >= f && sim < 1 {
 				c.Op, c.Similarity = Update, sim
 				c.Fields = []string{"text"}
 				if r.op == Delete {
@@ -444,19 +454,19 @@ func (p *Pair) words(cp *contentPair, except []string) []Change {
 		a, b = cp.old.words, cp.new.words
 		return wordRuns(cp, a, b, cp.align, cp.alignNew)
 	}
-	ex := map[string]bool{}
+	ex := map[int32]bool{}
 	for _, e := range except {
 		for _, k := range phraseKeys(e, p.CaseSensitive) {
-			ex[k] = true
+			ex[p.tab.id(k)] = true
 		}
 	}
 	for _, w := range cp.old.words {
-		if !ex[w.key] {
+		if !ex[w.id] {
 			a = append(a, w)
 		}
 	}
 	for _, w := range cp.new.words {
-		if !ex[w.key] {
+		if !ex[w.id] {
 			b = append(b, w)
 		}
 	}

@@ -45,6 +45,7 @@ type lcsState struct {
 	out    []lcsPair
 	vf, vb []int
 	cells  int
+	table  []int32 // dynamic-programming scratch
 	// patience scratch, indexed by element value
 	cntA, cntB, posB []int32
 }
@@ -83,7 +84,16 @@ func (l *lcsState) compare(a0, a1, b0, b1 int, myers bool) {
 func (l *lcsState) dp(a0, a1, b0, b1 int) {
 	n, m := a1-a0, b1-b0
 	w := m + 1
-	t := make([]int32, (n+1)*w)
+	if cap(l.table) < (n+1)*w {
+		l.table = make([]int32, (n+1)*w)
+	}
+	t := l.table[:(n+1)*w]
+	for i := n * w; i < len(t); i++ {
+		t[i] = 0
+	}
+	for i := 0; i < n; i++ {
+		t[i*w+m] = 0
+	}
 	for i := n - 1; i >= 0; i-- {
 		for j := m - 1; j >= 0; j-- {
 			if l.a[a0+i] == l.b[b0+j] {

@@ -37,6 +37,18 @@ type objEdit struct {
 // same number left (when positional is set); the rest are inserted or
 // deleted.
 func diffObjects(old, new []object, positional bool) []objEdit {
+	if len(old) == len(new) {
+		same := true
+		for i := range old {
+			if old[i].key != new[i].key {
+				same = false
+				break
+			}
+		}
+		if same {
+			return nil
+		}
+	}
 	in := &interner{m: make(map[tokenKey]int32, len(old)+len(new))}
 	ident := func(o *object) int32 {
 		if len(o.keys) > 0 && o.keys[0] != "" {

@@ -36,7 +36,15 @@ func elementIs(n *tree.Node, names ...string) bool {
 	if n.Kind != tree.Element {
 		return false
 	}
+	for _, s := range names {
+		if n.Name == s {
+			return true
+		}
+	}
 	name := n.Name
+	if isLowerASCII(name) {
+		return false // no other spelling can match
+	}
 	if i := strings.LastIndexByte(name, ':'); i >= 0 {
 		name = name[i+1:]
 	}
@@ -57,9 +65,23 @@ func attrFold(n *tree.Node, name string) (string, bool) {
 	return "", false
 }
 
-// contentText returns the normalised text of n's subtree without its
+// isLowerASCII reports whether s has only lower-case ASCII letters and
+// digits.
+func isLowerASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// subtreeText returns the normalised text of n's subtree without its
 // non-content and ignored parts, nor the subtrees stop selects.
 func (c *content) subtreeText(n *tree.Node, stop func(*tree.Node) bool) string {
+	if len(n.Children) == 1 && n.Children[0].Kind == tree.Text {
+		return normalizeSpace(n.Children[0].Value)
+	}
 	var b strings.Builder
 	tree.Walk(n, func(m *tree.Node) bool {
 		switch m.Kind {
@@ -107,32 +129,30 @@ func (c *content) collectObjects() {
 }
 
 func (c *content) addLink(n *tree.Node) {
-	{
-		href, ok := attrFold(n, "href")
-		if !ok {
-			return
-		}
-		href = strings.TrimSpace(href)
-		text := c.subtreeText(n, nil)
-		if text == "" {
-			tree.Walk(n, func(m *tree.Node) bool {
-				if text == "" && elementIs(m, "img") {
-					text, _ = attrFold(m, "alt")
-					text = normalizeSpace(text)
-				}
-				return text == ""
-			})
-		}
-		if text == "" {
-			if t, ok := attrFold(n, "title"); ok {
-				text = normalizeSpace(t)
+	href, ok := attrFold(n, "href")
+	if !ok {
+		return
+	}
+	href = strings.TrimSpace(href)
+	text := c.subtreeText(n, nil)
+	if text == "" {
+		tree.Walk(n, func(m *tree.Node) bool {
+			if text == "" && elementIs(m, "img") {
+				text, _ = attrFold(m, "alt")
+				text = normalizeSpace(text)
 			}
-		}
-		c.links = append(c.links, object{
-			key: href + "\x00" + text, keys: []string{href, text},
-			node: n, pos: len(c.links) + 1, href: href, text: text,
+			return text == ""
 		})
 	}
+	if text == "" {
+		if t, ok := attrFold(n, "title"); ok {
+			text = normalizeSpace(t)
+		}
+	}
+	c.links = append(c.links, object{
+		key: href + "\x00" + text, keys: []string{href, text},
+		node: n, pos: len(c.links) + 1, href: href, text: text,
+	})
 }
 
 // imageObjects returns the images of c: img elements with a src.
@@ -142,19 +162,17 @@ func (c *content) imageObjects() []object {
 }
 
 func (c *content) addImage(n *tree.Node) {
-	{
-		src, ok := attrFold(n, "src")
-		if !ok {
-			return
-		}
-		src = strings.TrimSpace(src)
-		alt, _ := attrFold(n, "alt")
-		alt = normalizeSpace(alt)
-		c.images = append(c.images, object{
-			key: src + "\x00" + alt, keys: []string{alt, src},
-			node: n, pos: len(c.images) + 1, src: src, alt: alt,
-		})
+	src, ok := attrFold(n, "src")
+	if !ok {
+		return
 	}
+	src = strings.TrimSpace(src)
+	alt, _ := attrFold(n, "alt")
+	alt = normalizeSpace(alt)
+	c.images = append(c.images, object{
+		key: src + "\x00" + alt, keys: []string{alt, src},
+		node: n, pos: len(c.images) + 1, src: src, alt: alt,
+	})
 }
 
 // container is a table or a list.
@@ -181,48 +199,46 @@ func (c *content) tableObjects() []*container {
 }
 
 func (c *content) addTable(n *tree.Node) {
-	{
-		t := &container{node: n, index: len(c.tables) + 1}
-		t.id, _ = attrFold(n, "id")
-		var rows [][]string
-		var rowNodes []*tree.Node
-		var theadRow []string
-		tree.Walk(n, func(m *tree.Node) bool {
-			if m.Kind != tree.Element || (m != n && (c.skip(m) || elementIs(m, "table"))) {
-				return false
-			}
-			if !elementIs(m, "tr") {
-				return true
-			}
-			var cells []string
-			allTH := true
-			for _, cell := range m.Children {
-				if elementIs(cell, "td", "th") && !c.skip(cell) {
-					cells = append(cells, c.subtreeText(cell, nil))
-					allTH = allTH && elementIs(cell, "th")
-				}
-			}
-			if len(cells) == 0 {
-				return false
-			}
-			if m.Parent != nil && elementIs(m.Parent, "thead") {
-				theadRow = cells
-			} else if len(rows) == 0 && allTH && theadRow == nil {
-				theadRow = cells
-			}
-			rows = append(rows, cells)
-			rowNodes = append(rowNodes, m)
+	t := &container{node: n, index: len(c.tables) + 1}
+	t.id, _ = attrFold(n, "id")
+	var rows [][]string
+	var rowNodes []*tree.Node
+	var theadRow []string
+	tree.Walk(n, func(m *tree.Node) bool {
+		if m.Kind != tree.Element || (m != n && (c.skip(m) || elementIs(m, "table"))) {
 			return false
-		})
-		t.headers = theadRow
-		for i, cells := range rows {
-			t.items = append(t.items, object{
-				key: strings.Join(cells, "\x1f"), keys: []string{cells[0]},
-				node: rowNodes[i], pos: i + 1, cells: cells, text: strings.Join(cells, " | "),
-			})
 		}
-		c.tables = append(c.tables, t)
+		if !elementIs(m, "tr") {
+			return true
+		}
+		var cells []string
+		allTH := true
+		for _, cell := range m.Children {
+			if elementIs(cell, "td", "th") && !c.skip(cell) {
+				cells = append(cells, c.subtreeText(cell, nil))
+				allTH = allTH && elementIs(cell, "th")
+			}
+		}
+		if len(cells) == 0 {
+			return false
+		}
+		if m.Parent != nil && elementIs(m.Parent, "thead") {
+			theadRow = cells
+		} else if len(rows) == 0 && allTH && theadRow == nil {
+			theadRow = cells
+		}
+		rows = append(rows, cells)
+		rowNodes = append(rowNodes, m)
+		return false
+	})
+	t.headers = theadRow
+	for i, cells := range rows {
+		t.items = append(t.items, object{
+			key: strings.Join(cells, "\x1f"), keys: []string{cells[0]},
+			node: rowNodes[i], pos: i + 1, cells: cells, text: strings.Join(cells, " | "),
+		})
 	}
+	c.tables = append(c.tables, t)
 }
 
 // listObjects returns the ul and ol lists of c with their items; an item's
@@ -235,46 +251,52 @@ func (c *content) listObjects() []*container {
 func isList(m *tree.Node) bool { return elementIs(m, "ul", "ol") }
 
 func (c *content) addList(n *tree.Node) {
-	{
-		l := &container{node: n, index: len(c.lists) + 1}
-		l.id, _ = attrFold(n, "id")
-		tree.Walk(n, func(m *tree.Node) bool {
-			if m.Kind != tree.Element || (m != n && (c.skip(m) || isList(m))) {
-				return false
-			}
-			if !elementIs(m, "li") {
-				return true
-			}
-			text := c.subtreeText(m, isList)
-			l.items = append(l.items, object{key: text, node: m, pos: len(l.items) + 1, text: text})
+	l := &container{node: n, index: len(c.lists) + 1}
+	l.id, _ = attrFold(n, "id")
+	tree.Walk(n, func(m *tree.Node) bool {
+		if m.Kind != tree.Element || (m != n && (c.skip(m) || isList(m))) {
 			return false
-		})
-		c.lists = append(c.lists, l)
-	}
+		}
+		if !elementIs(m, "li") {
+			return true
+		}
+		text := c.subtreeText(m, isList)
+		l.items = append(l.items, object{key: text, node: m, pos: len(l.items) + 1, text: text})
+		return false
+	})
+	c.lists = append(c.lists, l)
 }
 
 // pickContainers pairs the containers the change type names (ids or
-// 1-based indexes; every container when none) in the two versions.
+// 1-based indexes; every container when none) in the two versions: by id
+// when the old one has an id the new version also has, else by index.
 func pickContainers(old, new []*container, args []string) [][2]*container {
-	find := func(cs []*container, arg string) *container {
+	index := func(cs []*container) (map[string]*container, map[int]*container) {
+		byID := map[string]*container{}
+		byIdx := make(map[int]*container, len(cs))
 		for _, k := range cs {
-			if k.id != "" && k.id == arg {
-				return k
+			if _, dup := byID[k.id]; k.id != "" && !dup {
+				byID[k.id] = k
 			}
+			byIdx[k.index] = k
 		}
-		if n, err := strconv.Atoi(strings.TrimPrefix(arg, "#")); err == nil {
-			for _, k := range cs {
-				if k.index == n {
-					return k
-				}
-			}
-		}
-		return nil
+		return byID, byIdx
 	}
+	oldID, oldIdx := index(old)
+	newID, newIdx := index(new)
 	var out [][2]*container
 	if len(args) > 0 {
+		find := func(byID map[string]*container, byIdx map[int]*container, arg string) *container {
+			if k := byID[arg]; k != nil {
+				return k
+			}
+			if n, err := strconv.Atoi(strings.TrimPrefix(arg, "#")); err == nil {
+				return byIdx[n]
+			}
+			return nil
+		}
 		for _, a := range args {
-			o, n := find(old, a), find(new, a)
+			o, n := find(oldID, oldIdx, a), find(newID, newIdx, a)
 			if o != nil || n != nil {
 				out = append(out, [2]*container{o, n})
 			}
@@ -285,19 +307,13 @@ func pickContainers(old, new []*container, args []string) [][2]*container {
 	for _, o := range old {
 		var n *container
 		if o.id != "" {
-			for _, k := range new {
-				if k.id == o.id && !usedNew[k] {
-					n = k
-					break
-				}
+			if k := newID[o.id]; k != nil && !usedNew[k] {
+				n = k
 			}
 		}
 		if n == nil {
-			for _, k := range new {
-				if k.index == o.index && !usedNew[k] && (k.id == "" || o.id == "" || k.id == o.id) {
-					n = k
-					break
-				}
+			if k := newIdx[o.index]; k != nil && !usedNew[k] && (k.id == "" || o.id == "" || k.id == o.id || oldID[k.id] == nil) {
+				n = k
 			}
 		}
 		if n != nil {

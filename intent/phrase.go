@@ -18,7 +18,7 @@ func phraseKeys(p string, caseSensitive bool) []string {
 
 // kmpSearch returns the start indexes of every occurrence of pat in the
 // keys of words (Knuth-Morris-Pratt, as the seed's Fig 7.4 step 5).
-func kmpSearch(words []word, pat []string) []int {
+func kmpSearch(words []word, pat []int32) []int {
 	if len(pat) == 0 {
 		return nil
 	}
@@ -34,10 +34,10 @@ func kmpSearch(words []word, pat []string) []int {
 	}
 	var out []int
 	for i, k := 0, 0; i < len(words); i++ {
-		for k > 0 && words[i].key != pat[k] {
+		for k > 0 && words[i].id != pat[k] {
 			k = fail[k-1]
 		}
-		if words[i].key == pat[k] {
+		if words[i].id == pat[k] {
 			k++
 		}
 		if k == len(pat) {
@@ -62,7 +62,11 @@ type phraseMatch struct {
 func phraseLeaves(c *content, phrases []string, keys [][]string) []*cxLeaf {
 	var ms []phraseMatch
 	for pi, k := range keys {
-		for _, s := range kmpSearch(c.words, k) {
+		ids := make([]int32, len(k))
+		for i, w := range k {
+			ids[i] = c.tab.id(w)
+		}
+		for _, s := range kmpSearch(c.words, ids) {
 			ms = append(ms, phraseMatch{s, s + len(k) - 1, pi})
 		}
 	}
@@ -88,22 +92,26 @@ func phraseLeaves(c *content, phrases []string, keys [][]string) []*cxLeaf {
 	for wi := len(c.words) - 1; wi >= 0; wi-- {
 		first[c.words[wi].leaf] = wi
 	}
-	var out []*cxLeaf
+	out := make([]*cxLeaf, 0, len(c.leaves)+len(kept))
+	backing := make([]cxLeaf, 0, len(c.leaves))
+	keep := func(l *leaf) {
+		backing = append(backing, cxLeaf{leaf: l, pos: len(out) + 1})
+		out = append(out, &backing[len(backing)-1])
+	}
 	emit := func(l leaf) {
-		l.pos = len(out) + 1
-		out = append(out, &cxLeaf{leaf: &l})
+		out = append(out, &cxLeaf{leaf: &l, pos: len(out) + 1})
 	}
 	mi := 0
 	consumed := -1 // last word inside an emitted phrase
 	for li := range c.leaves {
 		l := c.leaves[li]
 		if l.kind != leafText || first[li] < 0 {
-			emit(l)
+			keep(&c.leaves[li])
 			continue
 		}
 		touched := consumed >= first[li] || (mi < len(kept) && kept[mi].lo >= first[li] && int(c.words[kept[mi].lo].leaf) == li)
 		if !touched {
-			emit(l)
+			keep(&c.leaves[li])
 			continue
 		}
 		var residual []string
@@ -193,18 +201,17 @@ func phraseWindow(align []int, otherLen, lo, hi int) (int, int) {
 // phraseSimilarity compares a phrase with a window of words: the length of
 // their longest common subsequence over the phrase's length, and the
 // window trimmed to the first and last common word.
-func phraseSimilarity(pat []string, window []word) (float64, string) {
+func phraseSimilarity(tab *symtab, pat []string, window []word) (float64, string) {
 	if len(pat) == 0 || len(window) == 0 {
 		return 0, ""
 	}
-	in := &interner{m: map[tokenKey]int32{}}
 	a := make([]int32, len(pat))
 	for i, k := range pat {
-		a[i] = in.id(0, k, "")
+		a[i] = tab.id(k)
 	}
 	b := make([]int32, len(window))
 	for i, w := range window {
-		b[i] = in.id(0, w.key, "")
+		b[i] = w.id
 	}
 	ps := lcs(a, b)
 	if len(ps) == 0 {

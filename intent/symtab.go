@@ -19,6 +19,14 @@ func newSymtab() *symtab {
 	return &symtab{ids: make(map[string]int32), steps: make(map[sigStep]int32)}
 }
 
+// reserve makes room for about n more strings.
+func (t *symtab) reserve(n int) {
+	if len(t.names) == 0 && n > 1024 {
+		t.ids = make(map[string]int32, n)
+		t.names = make([]string, 0, n)
+	}
+}
+
 // id returns the number of s.
 func (t *symtab) id(s string) int32 {
 	if v, ok := t.ids[s]; ok {

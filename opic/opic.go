@@ -285,7 +285,7 @@ func (o *OPIC) rebase() {
 	}
 	o.g = 0
 	if o.heap != nil {
-		o.heap.rekey(o)
+		o.heap.rekey(o, g)
 	}
 }
 
@@ -303,7 +303,7 @@ func (o *OPIC) AddPage() PageID {
 		o.win.grow(len(o.pages), o.z)
 	}
 	if o.heap != nil {
-		o.heap.push(p, -o.g)
+		o.heap.update(p, -o.g)
 	}
 	if o.live == 1 {
 		o.payVirtual()

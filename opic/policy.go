@@ -2,6 +2,7 @@ package opic
 
 import (
 	"math/rand/v2"
+	"slices"
 )
 
 // Policy chooses the next page to read (seed §7.4). Any policy works as
@@ -65,9 +66,14 @@ func (c *Cycle) Next() (PageID, bool) {
 }
 
 // Greedy reads the live page with the most cash (ties to the lowest id). It
-// keeps an 8-ary heap of the pages keyed on their cash, updated by every
-// Read, Delete, Merge and AddPage of its OPIC: 8 bytes per page, plus the
-// page's heap slot kept in its state.
+// keeps an 8-ary heap keyed on cash, updated by every Read, Delete, Merge and
+// AddPage of its OPIC: at most 8 bytes per page, plus the page's heap slot
+// kept in its state. The heap holds only the pages whose cash is above a
+// threshold (about the richest eighth); the others cannot be the richest
+// while it is not empty, and they enter it when their cash crosses the
+// threshold. When it empties, a new threshold is drawn from a sample of
+// the pages and the heap is refilled in one pass. Most links then pay pages
+// outside the heap and cost no heap work.
 type Greedy struct {
 	o *OPIC
 	h *cashHeap
@@ -80,19 +86,22 @@ func NewGreedy(o *OPIC) *Greedy {
 	h := &cashHeap{o: o, e: make([]heapEntry, 0, o.live)}
 	for i := range o.pages {
 		o.pages[i].pos = noSlot
-		if !o.pages[i].deleted() {
-			h.e = append(h.e, heapEntry{key: float32(o.pages[i].cash), id: PageID(i)})
-		}
 	}
-	h.heapify()
+	h.refill()
 	o.heap = h
 	return &Greedy{o: o, h: h}
 }
 
 // Next returns the live page with the most cash.
 func (g *Greedy) Next() (PageID, bool) {
-	if g.o.heap != g.h || len(g.h.e) == 0 {
+	if g.o.heap != g.h {
 		return 0, false
+	}
+	if len(g.h.e) == 0 {
+		g.h.refill()
+		if len(g.h.e) == 0 {
+			return 0, false
+		}
 	}
 	return g.h.e[0].id, true
 }
@@ -104,7 +113,52 @@ func (g *Greedy) Next() (PageID, bool) {
 type cashHeap struct {
 	o     *OPIC
 	e     []heapEntry
+	tau   float64 // the heap holds exactly the live pages with cash - g >= tau
 	touch float32 // keeps the prefetching loads of OPIC.Read alive
+}
+
+const (
+	// heapShare is the share of the pages the threshold aims to keep in the
+	// heap, and heapSample the number of pages sampled to set it.
+	heapShare  = 8
+	heapSample = 1024
+)
+
+// refill sets the threshold to the cash of about the richest 1/heapShare
+// of a sample of the live pages (spread evenly over the ids), and puts in
+// the heap every live page at or above it: O(n), when the heap is empty.
+// The threshold is at most the richest page's cash, so the heap is not
+// empty after it unless no page is live.
+func (h *cashHeap) refill() {
+	o := h.o
+	h.e = h.e[:0]
+	if o.live == 0 {
+		return
+	}
+	n := len(o.pages)
+	step := max(1, n/heapSample)
+	sample := make([]float64, 0, heapSample+1)
+	for i := 0; i < n; i += step {
+		if !o.pages[i].deleted() {
+			sample = append(sample, o.pages[i].cash)
+		}
+	}
+	if len(sample) == 0 { // live pages only between the sampled ids
+		for i := range o.pages {
+			if !o.pages[i].deleted() {
+				sample = append(sample, o.pages[i].cash)
+				break
+			}
+		}
+	}
+	slices.Sort(sample)
+	h.tau = sample[len(sample)-1-len(sample)/heapShare]
+	for i := range o.pages {
+		if pg := &o.pages[i]; !pg.deleted() && pg.cash >= h.tau {
+			h.e = append(h.e, heapEntry{key: float32(pg.cash), id: PageID(i)})
+		}
+	}
+	h.heapify()
 }
 
 type heapEntry struct {
@@ -124,9 +178,18 @@ func (a heapEntry) before(b heapEntry) bool {
 
 func (h *cashHeap) setPos(id PageID, i int) { h.o.pages[id].pos = uint32(i) }
 
+// update follows a change of page p's cash (cash - g): the page enters,
+// moves in or leaves the heap.
 func (h *cashHeap) update(p PageID, cash float64) {
 	i := h.o.pages[p].pos
 	if i == noSlot {
+		if cash >= h.tau {
+			h.push(p, cash)
+		}
+		return
+	}
+	if cash < h.tau {
+		h.remove(p)
 		return
 	}
 	k := float32(cash)
@@ -163,10 +226,11 @@ func (h *cashHeap) remove(p PageID) {
 	}
 }
 
-// rekey reloads every key from the pages' cash after a rebase. The shift
-// is the same for all pages, but rounding can turn an order into a tie, so
-// the heap is rebuilt: O(n), once every few passes.
-func (h *cashHeap) rekey(o *OPIC) {
+// rekey follows a rebase that added g to every page's cash: the keys are
+// reloaded and the threshold shifted. The shift is the same for all pages,
+// but rounding can turn an order into a tie, so the heap is rebuilt.
+func (h *cashHeap) rekey(o *OPIC, g float64) {
+	h.tau += g
 	for i := range h.e {
 		h.e[i].key = float32(o.pages[h.e[i].id].cash)
 	}

@@ -10,7 +10,11 @@ import (
 )
 
 // Parse reads a document from r, tells XML from HTML with Detect, and parses
-// it with ParseXML or ParseHTML.
+// it with ParseXML or ParseHTML; XHTML that is not well-formed is parsed as
+// HTML. When successive versions of one document are compared, a caller
+// that knows the format (a page served as text/html) should rather call
+// ParseHTML or ParseXML itself: an XHTML page that stops being well-formed
+// in one version would otherwise change format, and every node with it.
 func Parse(r io.Reader, opt *Options) (*tree.Document, Format, error) {
 	o := opt.resolved()
 	data, err := readInput(r, o.MaxBytes)

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The bench commands run end to end on small inputs and print their report
+// lines; the figures themselves are recorded in BENCHMARKS.md.
+func TestBenchCommands(t *testing.T) {
+	code, out, errOut := runCLI(t, "", "bench", "diff", "--size", "200000", "--runs", "1")
+	if code != exitOK {
+		t.Fatalf("bench diff: exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"parse both", "linear growth:", "speed bar:", "default vs plain xydiff:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("bench diff output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errOut = runCLI(t, "", "bench", "quality", "--seeds", "1", "--size", "3000", "--corpus", "../../testdata/corpus")
+	if code != exitOK {
+		t.Fatalf("bench quality: exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"10% vigil   r: n=4", "30% xydiff  r: n=4", "xml-sysmon-config"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("bench quality output lacks %q:\n%s", want, out)
+		}
+	}
+	dir := t.TempDir()
+	code, out, errOut = runCLI(t, "", "bench", "simulate", "--size", "5000", "--rate", "0.2", dir)
+	if code != exitOK || !strings.Contains(out, "perfect delta") {
+		t.Fatalf("bench simulate: exit %d: %s %s", code, out, errOut)
+	}
+	// The simulated pair and its perfect delta agree: patching old with
+	// perfect gives new.
+	code, patched, errOut := runCLI(t, "", "patch", filepath.Join(dir, "old.xml"), filepath.Join(dir, "perfect.xml"))
+	if code != exitOK {
+		t.Fatalf("patch with the perfect delta: exit %d: %s", code, errOut)
+	}
+	want, _ := os.ReadFile(filepath.Join(dir, "new.xml"))
+	if code, diff, _ := runCLI(t, patched, "diff", "--format", "summary", "-", filepath.Join(dir, "new.xml")); code != exitOK {
+		t.Errorf("patched old differs from new (%d bytes):\n%s", len(want), diff)
+	}
+}

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/editdist"
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/quality"
+	"github.com/vigil-web/vigil/tree"
+	"github.com/vigil-web/vigil/treediff"
+)
+
+func init() {
+	register(&command{
+		name:    "bench quality",
+		summary: "measure how close deltas are to the minimum (r = C / C_ref) and to the simulator's",
+		run:     runBenchQuality,
+	})
+}
+
+// defaultCorpus returns the shared corpus when it is beside the repository,
+// else the subset kept in testdata.
+func defaultCorpus() string {
+	for _, dir := range []string{"../shared/corpus", "testdata/corpus"} {
+		if st, err := os.Stat(dir); err == nil && st.IsDir() {
+			return dir
+		}
+	}
+	return ""
+}
+
+func runBenchQuality(ctx context.Context, env *environment, args []string) (int, error) {
+	fs := newFlags(env, "bench quality", "[flags]")
+	size := fs.Int("size", 12000, "size in bytes of the simulated documents (the exact reference is quadratic)")
+	seeds := fs.Int("seeds", 10, "simulated pairs per shape and rate")
+	corpus := fs.String("corpus", defaultCorpus(), "folder of real histories (vNNNN.xml|html per folder); empty to skip")
+	maxPairs := fs.Int("max-pairs", 16<<20, "largest real pair, in node pairs, given to the exact reference")
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return exitOK, err
+	}
+	w := bufio.NewWriter(env.stdout)
+	defer w.Flush()
+	algs := []treediff.Algorithm{treediff.Vigil, treediff.XyDiff}
+	fmt.Fprintf(w, "vigil bench quality: %d simulated pairs per shape and rate (4 shapes, about %d bytes each)\n", *seeds, *size)
+	fmt.Fprintln(w, "r = C / C_ref: no moves simulated, a move costs delete+insert, C_ref = exact minimum (Selkow)")
+	fmt.Fprintln(w, "C / C_perfect: moves simulated at cost 1, against the simulator's own delta")
+	for _, rate := range []float64{0.01, 0.1, 0.3} {
+		noMoves, err := quality.Simulated(rate, false, *size, *seeds)
+		if err != nil {
+			return exitError, err
+		}
+		withMoves, err := quality.Simulated(rate, true, *size, *seeds)
+		if err != nil {
+			return exitError, err
+		}
+		for _, alg := range algs {
+			opt := &treediff.Options{Algorithm: alg}
+			var rs, ps []float64
+			for _, c := range noMoves {
+				res, err := quality.Measure(c, opt, true)
+				if err != nil {
+					return exitError, err
+				}
+				rs = append(rs, res.R)
+			}
+			for _, c := range withMoves {
+				res, err := quality.Measure(c, opt, false)
+				if err != nil {
+					return exitError, err
+				}
+				ps = append(ps, res.RPerfect)
+			}
+			fmt.Fprintf(w, "%3.0f%% %-7s r: %s | C/C_perfect: %s\n", rate*100, alg, quality.Summarise(rs), quality.Summarise(ps))
+			w.Flush()
+		}
+	}
+	if *corpus != "" {
+		if err := realPairs(w, *corpus, algs, *maxPairs); err != nil {
+			return exitError, err
+		}
+	}
+	return exitOK, nil
+}
+
+// realPairs measures every consecutive pair of the real histories: the cost
+// of each algorithm's delta, and r where the exact reference fits.
+func realPairs(w io.Writer, root string, algs []treediff.Algorithm, maxPairs int) error {
+	dirs, err := os.ReadDir(root)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "real pairs from %s (consecutive versions):\n", root)
+	for _, d := range dirs {
+		if !d.IsDir() {
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join(root, d.Name(), "v*.*"))
+		sort.Strings(files)
+		rs := map[treediff.Algorithm][]float64{}
+		costs := map[treediff.Algorithm]int{}
+		pairs, skipped := 0, 0
+		for k := 0; k+1 < len(files); k++ {
+			if !strings.HasSuffix(files[k], ".xml") && !strings.HasSuffix(files[k], ".html") {
+				continue
+			}
+			a, err := parseDocFile(files[k])
+			if err != nil {
+				return err
+			}
+			b, err := parseDocFile(files[k+1])
+			if err != nil {
+				return err
+			}
+			pairs++
+			ref := -1
+			if estimatePairs(a, b) <= maxPairs {
+				if r, err := editdist.Distance(a, b); err == nil {
+					ref = r
+				}
+			}
+			if ref < 0 {
+				skipped++
+			}
+			for _, alg := range algs {
+				x, y := a.Clone(), b.Clone()
+				dl, err := treediff.Diff(x, y, &treediff.Options{Algorithm: alg})
+				if err != nil {
+					return fmt.Errorf("%s: %w", files[k], err)
+				}
+				c := delta.EditCost(dl, x, delta.MoveDeleteInsert)
+				costs[alg] += c
+				if ref >= 0 {
+					r := 1.0
+					if ref > 0 {
+						r = float64(c) / float64(ref)
+					} else if c > 0 {
+						r = math.Inf(1)
+					}
+					rs[alg] = append(rs[alg], r)
+				}
+			}
+		}
+		if pairs == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "  %-30s %3d pairs (%d too large for the exact reference)", d.Name(), pairs, skipped)
+		for _, alg := range algs {
+			fmt.Fprintf(w, " | %s total cost %d, r %s", alg, costs[alg], quality.Summarise(rs[alg]))
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+func parseDocFile(path string) (*tree.Document, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	d, _, err := markup.ParseBytes(b, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return d, nil
+}
+
+// estimatePairs bounds the node pairs the exact reference would tabulate.
+func estimatePairs(a, b *tree.Document) int {
+	return a.Root.Size() * b.Root.Size() / 4
+}

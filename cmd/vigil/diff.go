@@ -172,7 +172,7 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 		return exitError, err
 	}
 	d.From, d.To = displayName(oldName), displayName(newName)
-	if err := writeDelta(env.stdout, d, *format, oldDoc); err != nil {
+	if err := writeDelta(env.stdout, d, *format, oldDoc, newDoc); err != nil {
 		return exitError, err
 	}
 	if d.Empty() {
@@ -181,53 +181,66 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 	return exitChanged, nil
 }
 
-// writeDelta writes d in the given format; summary needs the old version to
-// name the places that changed.
-func writeDelta(w io.Writer, d *delta.Delta, format string, old *tree.Document) error {
+// writeDelta writes d in the given format; summary needs both versions
+// (with their XIDs) to name the places that changed.
+func writeDelta(w io.Writer, d *delta.Delta, format string, old, new *tree.Document) error {
 	switch format {
 	case "json":
 		return delta.EncodeJSON(w, d)
 	case "summary":
-		return writeSummary(w, d, old)
+		return writeSummary(w, d, old, new)
 	default:
 		return delta.EncodeXML(w, d)
 	}
 }
 
-// writeSummary writes one line of counts, then one line per change with the
-// path of the node it touches.
-func writeSummary(w io.Writer, d *delta.Delta, old *tree.Document) error {
+// writeSummary writes one line of counts, then one line per change: the
+// path of the node in the old version, and for moves and inserts where it
+// goes in the new one.
+func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Document) error {
 	bw := bufio.NewWriter(w)
 	s := d.Stats()
 	fmt.Fprintf(bw, "%s -> %s: %d inserted (%d nodes), %d deleted (%d nodes), %d moved, %d text updates, %d attribute changes, %d renames\n",
 		d.From, d.To, s.Inserts, s.InsertedNodes, s.Deletes, s.DeletedNodes, s.Moves, s.Updates, s.AttrInserts+s.AttrDeletes+s.AttrUpd, s.Renames)
-	var byXID map[tree.XID]*tree.Node
-	if old != nil {
-		byXID = old.ByXID()
-	}
-	where := func(x tree.XID) string {
-		if n := byXID[x]; n != nil {
+	oldIdx, newIdx := old.ByXID(), new.ByXID()
+	path := func(idx map[tree.XID]*tree.Node, x tree.XID) string {
+		if n := idx[x]; n != nil {
 			return tree.Path(n)
 		}
 		return fmt.Sprintf("node %d", x)
+	}
+	// The insert halves of moves and updates, by XID.
+	halves := map[tree.XID]*delta.Op{}
+	for i := range d.Ops {
+		if op := &d.Ops[i]; op.Kind == delta.Insert && (op.Move || op.Update) {
+			halves[op.Root()] = op
+		}
 	}
 	for i := range d.Ops {
 		op := &d.Ops[i]
 		switch {
 		case op.Kind == delta.Delete && op.Move:
-			fmt.Fprintf(bw, "move    %s\n", where(op.Root()))
+			fmt.Fprintf(bw, "move    %s -> %s\n", path(oldIdx, op.Root()), path(newIdx, op.Root()))
 		case op.Kind == delta.Delete && op.Update:
-			fmt.Fprintf(bw, "update  %s: %q\n", where(op.Root()), snippet(op.Content))
-		case op.Kind == delta.Insert && op.Update:
-			fmt.Fprintf(bw, "     -> %q\n", snippet(op.Content))
+			to := ""
+			if h := halves[op.Root()]; h != nil {
+				to = snippet(h.Content)
+			}
+			fmt.Fprintf(bw, "update  %s: %q -> %q\n", path(oldIdx, op.Root()), snippet(op.Content), to)
 		case op.Kind == delta.Delete:
-			fmt.Fprintf(bw, "delete  %s: %q\n", where(op.Root()), snippet(op.Content))
-		case op.Kind == delta.Insert && op.Move:
-			fmt.Fprintf(bw, "     -> under %s, position %d\n", where(op.Parent), op.Pos)
+			fmt.Fprintf(bw, "delete  %s: %q\n", path(oldIdx, op.Root()), snippet(op.Content))
+		case op.Kind == delta.Insert && (op.Move || op.Update):
+			// printed with its delete half
 		case op.Kind == delta.Insert:
-			fmt.Fprintf(bw, "insert  under %s, position %d: %q\n", where(op.Parent), op.Pos, snippet(op.Content))
-		default:
-			fmt.Fprintf(bw, "attr    %s: %s\n", where(op.Node), op.String())
+			fmt.Fprintf(bw, "insert  %s: %q\n", path(newIdx, op.Root()), snippet(op.Content))
+		case op.Kind == delta.Rename:
+			fmt.Fprintf(bw, "rename  %s: %s -> %s\n", path(oldIdx, op.Node), op.OldValue, op.NewValue)
+		case op.Kind == delta.AttrInsert:
+			fmt.Fprintf(bw, "attr    %s: @%s added %q\n", path(oldIdx, op.Node), op.Name, op.NewValue)
+		case op.Kind == delta.AttrDelete:
+			fmt.Fprintf(bw, "attr    %s: @%s removed (was %q)\n", path(oldIdx, op.Node), op.Name, op.OldValue)
+		case op.Kind == delta.AttrUpdate:
+			fmt.Fprintf(bw, "attr    %s: @%s %q -> %q\n", path(oldIdx, op.Node), op.Name, op.OldValue, op.NewValue)
 		}
 	}
 	return bw.Flush()
@@ -238,7 +251,14 @@ func snippet(n *tree.Node) string {
 	if n == nil {
 		return ""
 	}
-	text := strings.Join(strings.Fields(n.Text()), " ")
+	var words []string
+	tree.Walk(n, func(x *tree.Node) bool {
+		if x.Kind == tree.Text {
+			words = append(words, strings.Fields(x.Value)...)
+		}
+		return len(words) < 20
+	})
+	text := strings.Join(words, " ")
 	if text == "" && n.Kind == tree.Element {
 		return "<" + n.Name + ">"
 	}
@@ -375,7 +395,7 @@ func runCompose(ctx context.Context, env *environment, args []string) (int, erro
 	if out != "xydelta" && out != "json" {
 		return exitError, fmt.Errorf("--format %q: want xydelta or json", out)
 	}
-	if err := writeDelta(env.stdout, composed, out, nil); err != nil {
+	if err := writeDelta(env.stdout, composed, out, nil, nil); err != nil {
 		return exitError, err
 	}
 	return exitOK, nil

@@ -51,7 +51,10 @@ func TestDiffExitCodes(t *testing.T) {
 func TestDiffSummary(t *testing.T) {
 	_, out, _ := runCLI(t, "", "diff", "--format", "summary", example+"v1.xml", example+"v2.xml")
 	for _, want := range []string{"1 inserted (5 nodes), 1 deleted (5 nodes), 1 moved, 1 text updates",
-		`update  /Category[1]/NewProducts[1]/Product[1]/Price[1]/text()[1]: "$799"`, `-> "$699"`} {
+		`update  /Category[1]/NewProducts[1]/Product[1]/Price[1]/text()[1]: "$799" -> "$699"`,
+		`move    /Category[1]/NewProducts[1]/Product[1] -> /Category[1]/Discount[1]/Product[1]`,
+		`delete  /Category[1]/Discount[1]/Product[1]: "tx123 $499"`,
+		`insert  /Category[1]/NewProducts[1]/Product[1]: "abc $899"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
 		}

@@ -22,7 +22,8 @@
 //     uniqueness per owner, change types, addresses, and the lifespan with
 //     the time-lapse rules (Fig 7.2, Appendix C).
 //  3. Store: the caller keeps the Checked sentinel and tells later checks
-//     about it (Checker.Add, Checker.Lookup, Stored).
+//     about it (Checker.Add, Checker.Lookup, Stored); an edit is checked
+//     with Checker.CheckReplace.
 //
 // # Grammar
 //

@@ -2,8 +2,12 @@ package treediff
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
 	"testing"
 
+	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/simulate"
 	"github.com/vigil-web/vigil/tree"
 )
@@ -43,5 +47,54 @@ func BenchmarkDiff(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkDiffCorpus diffs every consecutive pair of the real histories (the
+// shared corpus when present, else the subset in testdata), parsing
+// excluded.
+func BenchmarkDiffCorpus(b *testing.B) {
+	root := "../../shared/corpus"
+	if _, err := os.Stat(root); err != nil {
+		root = "../testdata/corpus"
+	}
+	dirs, err := os.ReadDir(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, d := range dirs {
+		var files []string
+		for _, ext := range []string{"xml", "html"} {
+			f, _ := filepath.Glob(filepath.Join(root, d.Name(), "v*."+ext))
+			files = append(files, f...)
+		}
+		sort.Strings(files)
+		if len(files) < 2 {
+			continue // a site of folders, not a history of files
+		}
+		var docs []*tree.Document
+		size := 0
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			doc, _, err := markup.ParseBytes(data, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			docs = append(docs, doc)
+			size += len(data)
+		}
+		b.Run(d.Name(), func(b *testing.B) {
+			b.SetBytes(int64(size))
+			for i := 0; i < b.N; i++ {
+				for k := 0; k+1 < len(docs); k++ {
+					if _, err := Diff(docs[k].Clone(), docs[k+1].Clone(), nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
 	}
 }

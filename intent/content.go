@@ -169,15 +169,10 @@ func newContent(d *tree.Document, scope Selector, ignore []Selector, caseSensiti
 			continue
 		}
 		c.textLeafs++
-		j := 0
-		forEachField(c.leaves[i].value, func(w string) {
-			j++
-			k := wordKey(w, caseSensitive)
-			if k == "" {
-				return
-			}
-			c.words = append(c.words, word{text: w, leaf: int32(i), idx: int32(j), id: tab.id(k)})
-		})
+		v := c.leaves[i].value
+		for _, w := range tab.valueWords(c.leaves[i].vid, v, caseSensitive) {
+			c.words = append(c.words, word{text: v[w.off : w.off+w.n], leaf: int32(i), idx: w.idx, id: w.id})
+		}
 	}
 	return c
 }
@@ -241,7 +236,7 @@ func (c *content) extract(r *tree.Node, groupRoot *tree.Node) {
 				if f.sig >= 0 {
 					sig = tab.names[f.sig]
 				}
-				c.leaves = append(c.leaves, leaf{kind: leafText, node: n, value: v, sig: sig, group: f.group, vid: tab.id(v), sid: f.sig})
+				c.leaves = append(c.leaves, leaf{kind: leafText, node: n, value: v, sig: sig, group: f.group, vid: tab.val(v), sid: f.sig})
 			}
 		case tree.Element:
 			sig := tab.step(f.sig, n.Name)
@@ -255,7 +250,7 @@ func (c *content) extract(r *tree.Node, groupRoot *tree.Node) {
 				}
 				if v := normalizeSpace(a.Value); v != "" {
 					as := tab.step(sig, a.Name)
-					c.leaves = append(c.leaves, leaf{kind: leafAttr, node: n, attr: a.Name, value: v, sig: tab.names[as], group: f.group, vid: tab.id(v), sid: as})
+					c.leaves = append(c.leaves, leaf{kind: leafAttr, node: n, attr: a.Name, value: v, sig: tab.names[as], group: f.group, vid: tab.val(v), sid: as})
 				}
 			}
 			for i := len(n.Children) - 1; i >= 0; i-- {

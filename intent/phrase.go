@@ -119,7 +119,7 @@ func phraseLeaves(c *content, phrases []string, keys [][]string) []*cxLeaf {
 			if len(residual) > 0 {
 				r := l
 				r.value = strings.Join(residual, " ")
-				r.vid = c.tab.id(r.value)
+				r.vid = c.tab.val(r.value)
 				emit(r)
 				residual = residual[:0]
 			}
@@ -134,7 +134,7 @@ func phraseLeaves(c *content, phrases []string, keys [][]string) []*cxLeaf {
 				value, sig := strings.Join(keys[m.phrase], " "), phraseSig(c, m)
 				emit(leaf{
 					kind: leafPhrase, node: l.node, value: value, sig: sig, group: l.group,
-					display: phrases[m.phrase], wlo: m.lo, whi: m.hi, vid: c.tab.id(value), sid: c.tab.id(sig),
+					display: phrases[m.phrase], wlo: m.lo, whi: m.hi, vid: c.tab.val(value), sid: c.tab.id(sig),
 				})
 				consumed = m.hi
 			default:

@@ -4,9 +4,21 @@ package intent
 // word keys), so that the phases compare and hash small integers instead
 // of strings. One symtab serves both versions of a Pair.
 type symtab struct {
-	ids   map[string]int32
+	ids   map[string]int32 // words and signatures
 	names []string
+	vals  map[string]int32 // leaf values, numbered apart (a large table)
 	steps map[sigStep]int32
+
+	// The words of each text value, so that a leaf whose value is in
+	// both versions is split and numbered once: words[span[vid]].
+	words []valueWord
+	span  [][2]int32 // by value number; {0, 0} when not known yet
+}
+
+// valueWord is a word of a value: its byte range, its 1-based index among
+// the value's fields and its number.
+type valueWord struct {
+	off, n, idx, id int32
 }
 
 // sigStep is a signature extended by one label.
@@ -16,18 +28,28 @@ type sigStep struct {
 }
 
 func newSymtab() *symtab {
-	return &symtab{ids: make(map[string]int32), steps: make(map[sigStep]int32)}
+	return &symtab{ids: make(map[string]int32), vals: make(map[string]int32), steps: make(map[sigStep]int32)}
 }
 
 // reserve makes room for about n more strings.
 func (t *symtab) reserve(n int) {
-	if len(t.names) == 0 && n > 1024 {
-		t.ids = make(map[string]int32, n)
-		t.names = make([]string, 0, n)
+	if len(t.vals) == 0 && n > 1024 {
+		t.vals = make(map[string]int32, n)
+		t.span = make([][2]int32, 0, n)
 	}
 }
 
-// id returns the number of s.
+// val returns the number of the leaf value s.
+func (t *symtab) val(s string) int32 {
+	if v, ok := t.vals[s]; ok {
+		return v
+	}
+	v := int32(len(t.vals))
+	t.vals[s] = v
+	return v
+}
+
+// id returns the number of the word or signature s.
 func (t *symtab) id(s string) int32 {
 	if v, ok := t.ids[s]; ok {
 		return v
@@ -52,4 +74,27 @@ func (t *symtab) step(parent int32, label string) int32 {
 	v := t.id(s)
 	t.steps[k] = v
 	return v
+}
+
+// valueWords returns the words of the text value numbered vid, splitting
+// and numbering them the first time.
+func (t *symtab) valueWords(vid int32, value string, caseSensitive bool) []valueWord {
+	for int(vid) >= len(t.span) {
+		t.span = append(t.span, [2]int32{})
+	}
+	if sp := t.span[vid]; sp[1] > 0 {
+		return t.words[sp[0]-1 : sp[1]-1]
+	}
+	start := len(t.words)
+	j := int32(0)
+	forEachField(value, func(o int, w string) {
+		j++
+		k := wordKey(w, caseSensitive)
+		if k == "" {
+			return
+		}
+		t.words = append(t.words, valueWord{off: int32(o), n: int32(len(w)), idx: j, id: t.id(k)})
+	})
+	t.span[vid] = [2]int32{int32(start) + 1, int32(len(t.words)) + 1}
+	return t.words[start:]
 }

@@ -62,14 +62,15 @@ func isWordEdge(r rune) bool { return unicode.IsPunct(r) || unicode.IsSymbol(r) 
 // separated fields.
 func splitWords(s string) []string { return strings.Fields(s) }
 
-// forEachField calls f with each white-space separated field of s (a
-// normalised text: single ASCII spaces), without allocating.
-func forEachField(s string, f func(string)) {
+// forEachField calls f with the offset of each white-space separated field
+// of s (a normalised text: single ASCII spaces) and the field, without
+// allocating.
+func forEachField(s string, f func(int, string)) {
 	start := -1
 	for i := 0; i < len(s); i++ {
 		if s[i] == ' ' {
 			if start >= 0 {
-				f(s[start:i])
+				f(start, s[start:i])
 				start = -1
 			}
 		} else if start < 0 {
@@ -77,7 +78,7 @@ func forEachField(s string, f func(string)) {
 		}
 	}
 	if start >= 0 {
-		f(s[start:])
+		f(start, s[start:])
 	}
 }
 

@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -118,6 +119,22 @@ func (db *DB) IntegrityCheck(ctx context.Context) (string, error) {
 		lines = append(lines, s)
 	}
 	return strings.Join(lines, "\n"), rows.Err()
+}
+
+// Vacuum checkpoints the WAL and rebuilds the file without free pages
+// (space left by deleted blobs and patches), returning its size in bytes.
+func (db *DB) Vacuum(ctx context.Context) (int64, error) {
+	if _, err := db.write.ExecContext(ctx, "VACUUM"); err != nil {
+		return 0, fmt.Errorf("vacuum: %w", err)
+	}
+	if _, err := db.write.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		return 0, fmt.Errorf("checkpoint: %w", err)
+	}
+	fi, err := os.Stat(db.path)
+	if err != nil {
+		return 0, err
+	}
+	return fi.Size(), nil
 }
 
 func (db *DB) migrate(ctx context.Context) error {

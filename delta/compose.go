@@ -1,7 +1,6 @@
 package delta
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -437,7 +436,7 @@ func (c *composer) finish(d *Delta) error {
 		op := &d.Ops[i]
 		if op.Kind != Delete && op.Kind != Insert {
 			if c.opaque[op.Node] {
-				return fmt.Errorf("internal error: an operation on an opaque element: %s", op.header())
+				return fmt.Errorf("%w: cannot compose without the documents: an operation on an element neither delta holds (%s); use ComposeWith", ErrNotComposable, op.header())
 			}
 			continue
 		}
@@ -446,7 +445,7 @@ func (c *composer) finish(d *Delta) error {
 			bad = bad || x >= c.base || (!op.Move && c.opaque[x])
 		}
 		if bad {
-			return errors.New("cannot compose without the documents: the composed delta would need a part of a version that neither delta holds (" + op.header() + "); use ComposeWith")
+			return fmt.Errorf("%w: cannot compose without the documents: the composed delta would need a part of a version that neither delta holds (%s); use ComposeWith", ErrNotComposable, op.header())
 		}
 	}
 	type key struct {

@@ -381,7 +381,7 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // holding one <t> per delta. It checks each delta with Delta.Validate.
 // Errors are *DecodeError with a line and column.
 func DecodeXML(r io.Reader) ([]*Delta, error) {
-	dec := &xmlDecoder{x: xml.NewDecoder(r)}
+	dec := &xmlDecoder{x: xml.NewDecoder(r), arena: &tree.Document{}}
 	dec.x.Strict = true
 	ds, err := dec.document()
 	if err != nil {
@@ -398,7 +398,8 @@ func DecodeXML(r io.Reader) ([]*Delta, error) {
 
 type xmlDecoder struct {
 	x        *xml.Decoder
-	step, op int // 1-based, for messages
+	step, op int            // 1-based, for messages
+	arena    *tree.Document // allocates content nodes in chunks
 }
 
 func qname(n xml.Name) string {
@@ -754,7 +755,7 @@ func (dec *xmlDecoder) content(start xml.StartElement) (*tree.Node, error) {
 	pending := false
 	flush := func() {
 		if pending {
-			stack[len(stack)-1].AppendChild(&tree.Node{Kind: tree.Text, Value: string(text)})
+			stack[len(stack)-1].AppendChild(dec.arena.NewNode(tree.Text, "", string(text)))
 		}
 		text, pending = text[:0], false
 	}
@@ -798,7 +799,7 @@ func (dec *xmlDecoder) content(start xml.StartElement) (*tree.Node, error) {
 			if len(stack) > MaxContentDepth {
 				return nil, dec.errorf("content nested deeper than %d", MaxContentDepth)
 			}
-			n := &tree.Node{Kind: tree.Element, Name: tag}
+			n := dec.arena.NewElement(tag)
 			for _, a := range t.Attr {
 				if tag == xyElement && qname(a.Name) == "name" {
 					n.Name = a.Value
@@ -826,10 +827,10 @@ func (dec *xmlDecoder) content(start xml.StartElement) (*tree.Node, error) {
 			stack, tags = stack[:len(stack)-1], tags[:len(tags)-1]
 		case xml.Comment:
 			flush()
-			stack[len(stack)-1].AppendChild(&tree.Node{Kind: tree.Comment, Value: string(t)})
+			stack[len(stack)-1].AppendChild(dec.arena.NewNode(tree.Comment, "", string(t)))
 		case xml.ProcInst:
 			flush()
-			stack[len(stack)-1].AppendChild(&tree.Node{Kind: tree.ProcInst, Name: t.Target, Value: string(t.Inst)})
+			stack[len(stack)-1].AppendChild(dec.arena.NewNode(tree.ProcInst, t.Target, string(t.Inst)))
 		case xml.Directive:
 			return nil, dec.errorf("a directive <!%s> in content", clip(string(t)))
 		}

@@ -91,6 +91,14 @@ func runBenchStore(ctx context.Context, env *environment, args []string) (int, e
 			rows = append(rows, row{k, tree, ratio, r.writesPerSec, r.writesPerCPUSec, r.worstRead})
 		}
 	}
+	for _, writers := range []int{2, 4} {
+		wps, err := benchStoreConcurrent(ctx, hist, kvals[len(kvals)-1], writers, *runs)
+		if err != nil {
+			return exitError, err
+		}
+		fmt.Fprintf(w, "%d writers on %d resources at once (as the daemon's workers write), k = %d: %.0f writes/s\n", writers, writers, kvals[len(kvals)-1], wps)
+		w.Flush()
+	}
 	fmt.Fprintf(w, "stored B: patches, tree deltas and blobs of the history; file B: the whole SQLite file after VACUUM (schema, indexes, version rows, page slack), of which %d bytes are the empty schema\n", empty)
 	fmt.Fprintf(w, "targets: stored <= 5%% of the baseline; >= 500 writes/s (no tree deltas); worst read < 10 ms with k = 16\n")
 	for _, r := range rows {
@@ -111,6 +119,51 @@ func processCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// benchStoreConcurrent writes the history to `writers` resources at once,
+// one goroutine each, and returns the best rate of runs.
+func benchStoreConcurrent(ctx context.Context, hist [][]byte, k, writers, runs int) (float64, error) {
+	dir, err := os.MkdirTemp("", "vigil-bench-store-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(dir)
+	db, err := sqlite.Open(ctx, dir)
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	wh, err := openWarehouse(db, warehouse.Options{FullEvery: k})
+	if err != nil {
+		return 0, err
+	}
+	t0 := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+	best := time.Duration(1<<63 - 1)
+	for run := range max(runs, 1) {
+		start := time.Now()
+		errs := make(chan error, writers)
+		for g := range writers {
+			go func() {
+				for i, body := range hist {
+					_, err := wh.Put(ctx, &warehouse.Fetch{URL: fmt.Sprintf("http://bench.example/r%d/w%d", run, g), FetchedAt: t0.Add(time.Duration(i) * time.Hour),
+						Status: 200, ContentType: "text/html", Charset: "utf-8", Body: body})
+					if err != nil {
+						errs <- err
+						return
+					}
+				}
+				errs <- nil
+			}()
+		}
+		for range writers {
+			if err := <-errs; err != nil {
+				return 0, err
+			}
+		}
+		best = min(best, time.Since(start))
+	}
+	return float64(writers*len(hist)) / best.Seconds(), nil
 }
 
 // emptyStoreSize returns the size of a vacuumed SQLite store holding

@@ -133,6 +133,10 @@ func (x *xmlWriter) htmlNode(n *tree.Node, foreign bool) {
 				x.str("/>")
 			default:
 				x.byte('>')
+				if len(c.Children) == 0 && !parentForeign && c.Name == "plaintext" {
+					x.stopped = true // no end tag can follow, nor anything else
+					return
+				}
 				if len(c.Children) == 0 {
 					x.str("</")
 					x.str(c.Name)

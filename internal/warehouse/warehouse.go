@@ -195,17 +195,33 @@ func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
 	}
 	// The new version is the newest: its blob is most likely replaced by a
 	// patch at the next write, so it is compressed fast; a version that
-	// stays in full is recompressed for keeping then (prepare).
-	data, err := w.opt.Codec.CompressFast(f.Body)
-	if err != nil {
-		return nil, fmt.Errorf("compress: %w", err)
+	// stays in full is recompressed for keeping then (prepare). It is
+	// compressed on another goroutine while prepare encodes the previous
+	// version against it, since the two are independent.
+	type result struct {
+		data []byte
+		err  error
 	}
-	blob := &vigil.Blob{Hash: v.ContentHash, Size: v.Size, Data: data}
+	compressed := make(chan result, 1)
+	go func() {
+		data, err := w.opt.Codec.CompressFast(f.Body)
+		compressed <- result{data, err}
+	}()
+	blob := &vigil.Blob{Hash: v.ContentHash, Size: v.Size}
 	mu := &w.locks[uint64(r.ID)%uint64(len(w.locks))]
 	mu.Lock()
 	defer mu.Unlock()
+	waited := false
 	for attempt := 0; ; attempt++ {
 		a, err := w.prepare(ctx, v, blob, f)
+		if !waited {
+			waited = true
+			c := <-compressed
+			if c.err != nil {
+				return nil, fmt.Errorf("compress: %w", c.err)
+			}
+			blob.Data = c.data
+		}
 		if err != nil {
 			return nil, err
 		}

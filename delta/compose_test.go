@@ -2,6 +2,7 @@ package delta
 
 import (
 	"errors"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -259,5 +260,56 @@ func TestComposeRefusals(t *testing.T) {
 				t.Errorf("err = %v\nwant containing %q", err, tt.err)
 			}
 		})
+	}
+}
+
+// flatDoc is a long flat list, where sibling order matters most.
+func flatDoc(r *rand.Rand, n int) *tree.Document {
+	d := &tree.Document{}
+	d.Root = d.NewElement("ul")
+	for i := 0; i < n; i++ {
+		li := d.NewElement("li")
+		if r.IntN(2) == 0 {
+			li.AppendChild(d.NewText(randText(r)))
+		}
+		d.Root.AppendChild(li)
+	}
+	d.AssignXIDs()
+	return d
+}
+
+// TestPropertyComposeHeavyChurn: as many changes as nodes, on flat lists
+// and trees, composed forwards and backwards.
+func TestPropertyComposeHeavyChurn(t *testing.T) {
+	seeds := 150
+	if testing.Short() {
+		seeds = 20
+	}
+	for seed := 0; seed < seeds; seed++ {
+		r := rand.New(rand.NewPCG(uint64(seed), 3))
+		var a *tree.Document
+		if seed%2 == 0 {
+			a = flatDoc(r, 2+r.IntN(300))
+		} else {
+			a = genDoc(r, 2+r.IntN(400))
+		}
+		n := a.Root.Size()
+		b := mutate(r, a, 1+r.IntN(n))
+		c := mutate(r, b, 1+r.IntN(n))
+		d1, d2 := mustBuild(t, a, b), mustBuild(t, b, c)
+		d, err := Compose(d1, d2)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if got, err := Apply(a, d); err != nil || sameDoc(got, c) != "" {
+			t.Fatalf("seed %d: Apply(a, Compose(d1, d2)): %v", seed, err)
+		}
+		e, err := Compose(Invert(d2), Invert(d1))
+		if err != nil {
+			t.Fatalf("seed %d: backwards: %v", seed, err)
+		}
+		if got, err := Apply(c, e); err != nil || sameDoc(got, a) != "" {
+			t.Fatalf("seed %d: Apply(c, Compose(Invert(d2), Invert(d1))): %v", seed, err)
+		}
 	}
 }

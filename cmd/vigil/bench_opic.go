@@ -479,7 +479,7 @@ func (b *opicBench) targets(top, seedTop float64, topPages int, speeds map[strin
 			100*seedTop, opicVerdict(seedTop <= opicTargetTopError))
 	}
 	mem, enc := opicStateBytes()
-	b.printf("target per-page state: %d B in memory, %d B with the greedy heap, %d B encoded (target <= %d B): %s\n",
+	b.printf("target per-page state: %d B in memory, at most %d B with the greedy heap, %d B encoded (target <= %d B): %s\n",
 		mem, mem+8, enc, opicTargetStateBytes, opicVerdict(mem+8 <= opicTargetStateBytes && enc <= opicTargetStateBytes))
 	for _, pol := range opicPolicies {
 		sp := speeds[pol]

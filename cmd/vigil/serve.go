@@ -26,6 +26,7 @@ import (
 	"github.com/vigil-web/vigil/internal/notify/webhook"
 	"github.com/vigil-web/vigil/internal/schedule"
 	"github.com/vigil-web/vigil/internal/warehouse"
+	"github.com/vigil-web/vigil/internal/zstd"
 )
 
 func init() {
@@ -218,7 +219,7 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 		}
 	}
 	d.fetcher = fetch.New(fopt)
-	d.warehouse, err = openWarehouse(st, warehouse.Options{Logger: logger})
+	d.warehouse, err = monitorWarehouse(st, warehouse.Options{Logger: logger})
 	if err != nil {
 		return nil, err
 	}
@@ -257,6 +258,17 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 	d.deliverer = &monitor.Deliverer{Store: st, Channels: channels, Logger: logger, Lease: c.lease,
 		BaseBackoff: c.retryBase, MaxAttempts: c.maxAttempts}
 	return d, nil
+}
+
+// monitorWarehouse returns the warehouse the monitor writes through: the
+// zstd codec, and resources answered from memory once seen.
+func monitorWarehouse(st vigil.Store, opt warehouse.Options) (*warehouse.Warehouse, error) {
+	codec, err := zstd.New(0)
+	if err != nil {
+		return nil, err
+	}
+	opt.Codec = codec
+	return warehouse.New(monitor.CachedResources(st), opt)
 }
 
 func (d *daemon) close() {

@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -44,7 +45,7 @@ type Monitor struct {
 	// notifications become due: 2s.
 	BestEffortDelay time.Duration
 	// PendingPoll is how often a sentinel waiting for another sentinel's
-	// event is looked at again, in case a wake-up was missed: 1h.
+	// event is looked at again, in case a wake-up was missed: 1m.
 	PendingPoll time.Duration
 	// Delivered, if not nil, is called after notifications were enqueued
 	// (to wake the outbox worker).
@@ -65,6 +66,8 @@ type Monitor struct {
 	resources map[string]*vigil.Resource // by URL, bounded
 	bodies    bodyCache
 	heads     headCache
+	idxMu     sync.Mutex
+	indexes   map[int64]*ownerIndex
 	once      sync.Once
 }
 
@@ -83,7 +86,7 @@ func (m *Monitor) init() {
 			m.BestEffortDelay = 2 * time.Second
 		}
 		if m.PendingPoll <= 0 {
-			m.PendingPoll = time.Hour
+			m.PendingPoll = time.Minute
 		}
 		if m.Now == nil {
 			m.Now = time.Now
@@ -341,51 +344,90 @@ func (m *Monitor) lifespan(ctx context.Context, j *job, now time.Time, lookups m
 	return false
 }
 
-// ownerLookup returns the lifespan status of an owner's sentinels by name.
-func (m *Monitor) ownerLookup(ctx context.Context, owner int64) schedule.Lookup {
+// ownerIndex maps an owner's sentinel names to ids, and each name to the
+// sentinels whose lifespan waits on its events. It is rebuilt at most every
+// indexTTL: a dependant added since is found by its own PendingPoll.
+type ownerIndex struct {
+	built      time.Time
+	byName     map[string]int64
+	dependants map[string][]int64
+}
+
+const indexTTL = 30 * time.Second
+
+func (m *Monitor) ownerIndex(ctx context.Context, owner int64) (*ownerIndex, error) {
+	m.idxMu.Lock()
+	idx := m.indexes[owner]
+	m.idxMu.Unlock()
+	if idx != nil && time.Since(idx.built) < indexTTL {
+		return idx, nil
+	}
 	all, _, err := m.Store.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: owner})
+	if err != nil {
+		return nil, err
+	}
+	idx = &ownerIndex{built: time.Now(), byName: make(map[string]int64, len(all)), dependants: map[string][]int64{}}
+	for _, s := range all {
+		idx.byName[strings.ToLower(s.Name)] = s.ID
+		// Only a sentinel whose From or To names an event needs decoding.
+		if !bytes.Contains(s.Spec, []byte(`{"start":`)) && !bytes.Contains(s.Spec, []byte(`{"end":`)) {
+			continue
+		}
+		p, err := m.plans.get(s)
+		if err != nil {
+			continue
+		}
+		for _, ref := range p.lifespan.Refs() {
+			k := strings.ToLower(ref)
+			idx.dependants[k] = append(idx.dependants[k], s.ID)
+		}
+	}
+	m.idxMu.Lock()
+	if m.indexes == nil || len(m.indexes) > 4096 {
+		m.indexes = map[int64]*ownerIndex{}
+	}
+	m.indexes[owner] = idx
+	m.idxMu.Unlock()
+	return idx, nil
+}
+
+// ownerLookup returns the lifespan status of an owner's sentinels by name,
+// as stored now.
+func (m *Monitor) ownerLookup(ctx context.Context, owner int64) schedule.Lookup {
+	idx, err := m.ownerIndex(ctx, owner)
 	if err != nil {
 		m.Logger.Error("find sentinels", LogError, err)
 		return nil
 	}
-	ids := make([]int64, len(all))
-	byName := map[string]int64{}
-	for i, s := range all {
-		ids[i] = s.ID
-		byName[strings.ToLower(s.Name)] = s.ID
-	}
-	states, err := m.Store.SentinelStates(ctx, ids)
-	if err != nil {
-		m.Logger.Error("read sentinel states", LogError, err)
-		return nil
-	}
+	cache := map[int64]schedule.Status{}
 	return func(name string) (schedule.Status, bool) {
-		id, ok := byName[strings.ToLower(name)]
+		id, ok := idx.byName[strings.ToLower(name)]
 		if !ok {
 			return schedule.Status{}, false
 		}
-		return decodeState(states[id]).Status, true
+		if st, ok := cache[id]; ok {
+			return st, true
+		}
+		states, err := m.Store.SentinelStates(ctx, []int64{id})
+		if err != nil {
+			m.Logger.Error("read sentinel states", LogError, err)
+			return schedule.Status{}, false
+		}
+		st := decodeState(states[id]).Status
+		cache[id] = st
+		return st, true
 	}
 }
 
 // dependants returns the sentinels of s's owner whose lifespan waits on an
 // event of s.
 func (m *Monitor) dependants(ctx context.Context, s *vigil.Sentinel) []int64 {
-	all, _, err := m.Store.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: s.OwnerID})
+	idx, err := m.ownerIndex(ctx, s.OwnerID)
 	if err != nil {
 		m.Logger.Error("find sentinels", LogError, err)
 		return nil
 	}
-	var out []int64
-	for _, o := range all {
-		if o.ID == s.ID {
-			continue
-		}
-		if p, err := m.plans.get(o); err == nil && p.refersTo(s.Name) {
-			out = append(out, o.ID)
-		}
-	}
-	return out
+	return idx.dependants[strings.ToLower(s.Name)]
 }
 
 // finish schedules the next check and encodes the state.

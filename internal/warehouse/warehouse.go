@@ -268,7 +268,9 @@ func (w *Warehouse) prepare(ctx context.Context, v *vigil.Version, blob *vigil.B
 	if head.ContentHash == v.ContentHash {
 		return a, nil // the head keeps its blob, now shared with v
 	}
-	keepFull := head.Seq%int64(w.opt.FullEvery) == 0
+	// A full copy every k versions; and before an empty body (a failed
+	// fetch), against which a patch would be a full copy anyway.
+	keepFull := head.Seq%int64(w.opt.FullEvery) == 0 || len(f.Body) == 0
 	prev := w.cachedHead(v.ResourceID, head.ID)
 	if prev == nil {
 		if prev, err = w.Body(ctx, head.ID); err != nil {

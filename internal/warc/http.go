@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // HTTPResponseHead returns the HTTP/1.1 status line and header lines of a
@@ -38,7 +39,8 @@ func HTTPResponseHead(status int, h http.Header, contentLength int) []byte {
 	sort.Strings(keys)
 	for _, k := range keys {
 		for _, v := range h[k] {
-			fmt.Fprintf(&b, "%s: %s\r\n", k, v)
+			// A value cannot break the header: line ends become spaces.
+			fmt.Fprintf(&b, "%s: %s\r\n", k, strings.NewReplacer("\r", " ", "\n", " ").Replace(v))
 		}
 	}
 	b.WriteString("\r\n")

@@ -221,3 +221,14 @@ func TestReaderErrors(t *testing.T) {
 		t.Error("field with a line break written")
 	}
 }
+
+func TestHTTPResponseHeadKeepsItsShape(t *testing.T) {
+	head := warc.HTTPResponseHead(304, http.Header{"Etag": {"\"a\"\r\nX-Injected: 1"}, "Content-Encoding": {"gzip"}}, 0)
+	status, h, payload, err := warc.ParseHTTPResponse(head)
+	if err != nil || status != 304 || h.Get("X-Injected") != "" || h.Get("Content-Encoding") != "" || len(payload) != 0 {
+		t.Fatalf("%d %v %q %v\n%s", status, h, payload, err, head)
+	}
+	if !strings.HasPrefix(string(head), "HTTP/1.1 304 Not Modified\r\n") {
+		t.Fatalf("status line %q", head)
+	}
+}

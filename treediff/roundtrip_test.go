@@ -123,21 +123,13 @@ func runCorpus(t *testing.T, root string, step int) {
 	}
 }
 
-// TestRoundTripCorpus runs the invariants on the real histories kept in the
-// repository (testdata/corpus, a subset of the shared corpus).
+// TestRoundTripCorpus runs the invariants on every real history: the full
+// shared corpus when it is beside the repository, else the subset kept in
+// testdata/corpus (what CI has).
 func TestRoundTripCorpus(t *testing.T) {
-	runCorpus(t, "../testdata/corpus", 1)
-}
-
-// TestRoundTripSharedCorpus runs them on every history of the full shared
-// corpus when it is there (it is outside the repository; CI has the subset).
-func TestRoundTripSharedCorpus(t *testing.T) {
-	const root = "../../shared/corpus"
+	root := "../../shared/corpus"
 	if _, err := os.Stat(root); err != nil {
-		t.Skipf("the shared corpus is not at %s; TestRoundTripCorpus covers the subset in testdata", root)
-	}
-	if testing.Short() {
-		t.Skip("the full corpus takes a while; run without -short")
+		root = "../testdata/corpus"
 	}
 	runCorpus(t, root, 1)
 }

@@ -73,10 +73,6 @@ type tokenKey struct {
 	a    string
 }
 
-func (in *interner) id(kind uint8, a, b string) int32 {
-	return in.idn(kind, 0, a+"\x00"+b)
-}
-
 func (in *interner) idn(kind uint8, n int64, a string) int32 {
 	k := tokenKey{kind, n, a}
 	if v, ok := in.m[k]; ok {

@@ -52,9 +52,9 @@ func diffObjects(old, new []object, positional bool) []objEdit {
 	in := &interner{m: make(map[tokenKey]int32, len(old)+len(new))}
 	ident := func(o *object) int32 {
 		if len(o.keys) > 0 && o.keys[0] != "" {
-			return in.id(1, o.keys[0], "")
+			return in.idn(1, 0, o.keys[0])
 		}
-		return in.id(0, o.key, "")
+		return in.idn(0, 0, o.key)
 	}
 	t1 := make([]int32, len(old))
 	t2 := make([]int32, len(new))
@@ -91,10 +91,10 @@ func diffObjects(old, new []object, positional bool) []objEdit {
 		gapB[j] = g
 	}
 	for i := range old {
-		t1[i] = in.id(0, old[i].key, "")
+		t1[i] = in.idn(0, 0, old[i].key)
 	}
 	for j := range new {
-		t2[j] = in.id(0, new[j].key, "")
+		t2[j] = in.idn(0, 0, new[j].key)
 	}
 	// moves: same key, off the LCS
 	queue := map[int32][]int{}

@@ -294,7 +294,7 @@ func (b *opicBench) policies(name string, g *opic.Graph, speeds map[string]*opic
 	if err != nil {
 		return 0, 0, err
 	}
-	b.printf("pagerank: %d iterations to an L1 change below %g (%s)\n", iters, opicPageRankTol, time.Since(start).Round(time.Millisecond))
+	b.printf("pagerank of %s: %d iterations to an L1 change below %g (%s)\n", name, iters, opicPageRankTol, time.Since(start).Round(time.Millisecond))
 	top := opic.TopPages(ref, 0.1)
 	tw := tabwriter.NewWriter(b.w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "reads/page\tpolicy\terr all %%\terr top10 %%\tspearman\t(H+C)/(Z+1): all %%\ttop10 %%\tZ/pass\t\n")
@@ -520,7 +520,7 @@ type opicSite struct {
 	paths    []string // page id -> path relative to the release
 	ids      map[string]opic.PageID
 	graph    *opic.Graph
-	links    int // internal <a href> links, self-links included
+	links    int // <a href> links to other pages of the site (not to itself, a fragment or a stylesheet)
 	dangling int // internal links to a page that does not exist
 	external int
 }

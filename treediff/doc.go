@@ -33,11 +33,42 @@
 //     changed, or out of the heaviest increasing subsequence of the
 //     siblings), updates and attribute operations.
 //
+// # Vigil's default
+//
+// The seed's phases give deltas far from the minimum (its own study: about
+// half under twice the minimum, the other half three times). The default
+// algorithm, Vigil, keeps XyDiff's speed and gets close to the minimum:
+//
+//   - align, before phase 3: the children of the roots that are identical
+//     subtrees in the same order are zipped at once (common prefix and
+//     suffix, then signatures unique on both sides along a longest
+//     increasing subsequence, as patience diff does), so that the
+//     heaviest-first phase only sees the changed regions.
+//   - phase 3 looks for an anchor only at the parent for light subtrees
+//     (the thesis's d = 1 + h·W/W0), not three levels up as the tool does:
+//     far anchors pair identical small subtrees across the document, which
+//     turns local edits into moves.
+//   - recovery, after phase 4 (as GumTree's recovery step): between the
+//     children of a matched pair that are matched to each other in order,
+//     the unmatched children form gaps; a small gap is matched exactly with
+//     Selkow's edit distance (package editdist), a large one by aligning
+//     names.
+//   - leftovers: a deleted and an inserted region with identical content
+//     become a move; regions with the same name and similar words (Dice ≥
+//     0.5, found through an inverted index) become a move plus edits; a
+//     second recovery then matches their insides.
+//
+// Plain XyDiff stays available (Options.Algorithm = XyDiff, vigil diff
+// --algorithm xydiff). The package quality measures both; BENCHMARKS.md
+// records the figures.
+//
 // # Differences from the seed
 //
-//   - The look-up depth is the XyDiff tool's 3 + ⌊5 · ln N · W/W0⌋, not the
-//     thesis's garbled 1 + h · W/W0: it anchors small subtrees through their
-//     grandparents, which the thesis's formula almost never allows.
+//   - The look-up depth of the XyDiff algorithm is the XyDiff tool's
+//     3 + ⌊5 · ln N · W/W0⌋, not the thesis's garbled 1 + h · W/W0: it
+//     anchors small subtrees through their grandparents, which the
+//     thesis's formula almost never allows. Vigil's default uses
+//     1 + ⌊5 · ln N · W/W0⌋ and recovers locally instead (see above).
 //   - A subtree whose signature occurs exactly once in each version is
 //     matched even when no ancestor anchors it: identical content that is
 //     unique on both sides is the same content moved, and a move costs one

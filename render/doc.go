@@ -1,0 +1,43 @@
+// Package render turns a delta between two versions of a document into
+// views a person can read: the new version with the inserted, deleted,
+// moved and updated parts highlighted in place (Inline), both versions side
+// by side with their changes marked (SideBySide), only the changed parts
+// with their paths (Changes), and a plain-text list of the changes (Text).
+//
+// # Seed
+//
+// The views are those of the seed's change presentation: Cobéna's XyDiff
+// viewer, which shows a version with the delta's operations highlighted
+// (G. Cobéna, "Change management of semi-structured data on the Web", PhD
+// thesis, 2003, §3.6 and the XyDiff tool's HTML output), and WebVigiL's
+// presentation of detected changes (J. Jacob, "WebVigiL: Sentinel
+// Specification and User-Intent Based Change Detection for XML", MS thesis,
+// UTA, 2003, chapter 8: the changes in place, and only the changes).
+//
+// # Phases
+//
+//  1. Annotate: apply the delta to the old document (delta.Apply) and mark
+//     each node of both versions by what the delta did to it: inserted,
+//     deleted, moved, updated (text) or changed attributes (Mark).
+//  2. Merge (Inline only): put each deleted subtree back into the new
+//     version, after the nearest left sibling that survived, so that a
+//     reader sees what went where it was.
+//  3. Write: copy the annotated tree, wrap marked text in <ins>, <del> or
+//     <mark> and give marked elements a data-vigil attribute, then serialise
+//     with markup.WriteHTML.
+//
+// The marks are the attribute data-vigil with the values "ins", "del",
+// "move", "upd" (new text), "upd-old" (old text) and "attr". Any data-vigil
+// attribute the documents carry themselves is removed first, so a page
+// cannot fake a highlight. The output is the documents' own HTML: it is
+// not sanitised, and a program showing foreign pages must sanitise it.
+//
+// # Differences from the seed
+//
+//   - The seed's viewer colours a tree view of the XML; these views keep the
+//     page's own HTML so that it renders as a page.
+//   - Text inside raw-text elements (title, script, style, textarea) is never
+//     wrapped, since a browser would show the wrapper as text.
+//   - A moved subtree is marked at its new place only (and at its old place
+//     in the side-by-side view).
+package render

@@ -1,0 +1,133 @@
+package render_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/render"
+	"github.com/vigil-web/vigil/tree"
+	"github.com/vigil-web/vigil/treediff"
+)
+
+// pair parses two HTML versions and diffs them as the warehouse does: the
+// old document numbered afresh, the delta in its terms.
+func pair(t *testing.T, oldHTML, newHTML string) (*tree.Document, *delta.Delta) {
+	t.Helper()
+	a, err := markup.ParseHTMLBytes([]byte(oldHTML), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := markup.ParseHTMLBytes([]byte(newHTML), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.AssignXIDs()
+	d, err := treediff.Diff(a, b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, d
+}
+
+const (
+	v1 = `<html><head><title>Shop</title></head><body><h1>Prices</h1><ul><li>Apple 1€</li><li>Pear 2€</li><li>Plum 3€</li></ul><p>Closed on Sunday</p><p data-vigil="ins">fake</p><div><p>Opening hours</p></div></body></html>`
+	v2 = `<html><head><title>Shop</title></head><body><h1>Prices</h1><ul><li>Apple 1€</li><li>Plum 3€</li></ul><p>Closed on Monday</p><p data-vigil="ins">fake</p><div><p>Opening hours</p><table><tr><td>Kiwi 5€ from Tuesday</td></tr></table></div></body></html>`
+)
+
+func TestViews(t *testing.T) {
+	old, d := pair(t, v1, v2)
+	tests := map[string]struct {
+		write func(*bytes.Buffer) error
+		want  []string
+		not   []string
+	}{
+		"inline": {
+			write: func(b *bytes.Buffer) error { return render.Inline(b, old, d) },
+			want: []string{`<table data-vigil="ins"><tbody><tr><td>Kiwi 5€ from Tuesday</td></tr></tbody></table>`, `<li data-vigil="del">Pear 2€</li>`,
+				`<del data-vigil="upd-old">Closed on Sunday</del><ins data-vigil="upd">Closed on Monday</ins>`,
+				`<title>Shop</title>`},
+			not: []string{`<p data-vigil="ins">fake`},
+		},
+		"side by side": {
+			write: func(b *bytes.Buffer) error { return render.SideBySide(b, old, d) },
+			want: []string{`<div data-vigil="old">`, `<div data-vigil="new">`, `<li data-vigil="del">Pear 2€</li>`,
+				`<table data-vigil="ins"><tbody><tr><td>Kiwi 5€ from Tuesday</td></tr></tbody></table>`, `<del data-vigil="upd-old">Closed on Sunday</del>`},
+		},
+		"only changes": {
+			write: func(b *bytes.Buffer) error { return render.OnlyChanges(b, old, d) },
+			want:  []string{`Inserted /html[1]/body[1]/div[1]/table[1]`, `Deleted /html[1]/body[1]/ul[1]/li[2]`, `Kiwi 5€`},
+			not:   []string{`Apple`},
+		},
+		"text": {
+			write: func(b *bytes.Buffer) error { return render.Text(b, old, d) },
+			want: []string{"+ /html[1]/body[1]/div[1]/table[1]: Kiwi 5€ from Tuesday\n", "- /html[1]/body[1]/ul[1]/li[2]: Pear 2€\n",
+				"~ /html[1]/body[1]/p[1]/text()[1]: Closed on Sunday → Closed on Monday\n"},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := tc.write(&b); err != nil {
+				t.Fatal(err)
+			}
+			out := b.String()
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("missing %q in\n%s", w, out)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(out, w) {
+					t.Errorf("unexpected %q in\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
+func TestNoChange(t *testing.T) {
+	old, d := pair(t, v1, v1)
+	var b bytes.Buffer
+	if err := render.Text(&b, old, d); err != nil || b.Len() != 0 {
+		t.Fatalf("text of no change: %q, %v", b.String(), err)
+	}
+	b.Reset()
+	if err := render.Inline(&b, old, d); err != nil || strings.Contains(b.String(), "data-vigil=\"") && !strings.Contains(b.String(), "fake") {
+		t.Fatalf("inline of no change: %s, %v", b.String(), err)
+	}
+	if strings.Count(b.String(), "data-vigil") != 0 {
+		t.Errorf("marks without a change: %s", b.String())
+	}
+}
+
+func TestMove(t *testing.T) {
+	big := strings.Repeat("long enough text to be matched as a unique subtree ", 4)
+	old, d := pair(t, `<html><body><div id="a"><p>`+big+`</p></div><div id="b"><i>x</i></div></body></html>`,
+		`<html><body><div id="a"></div><div id="b"><i>x</i><p>`+big+`</p></div></body></html>`)
+	var b bytes.Buffer
+	if err := render.Inline(&b, old, d); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `data-vigil="move"`) {
+		t.Errorf("move not marked:\n%s", b.String())
+	}
+	b.Reset()
+	render.Text(&b, old, d)
+	if !strings.Contains(b.String(), "\n> ") {
+		t.Errorf("text of a move: %q", b.String())
+	}
+}
+
+func TestAnnotateErrors(t *testing.T) {
+	if _, err := render.Annotate(&tree.Document{}, nil); err == nil {
+		t.Error("a document without root: no error")
+	}
+	old, _ := pair(t, v1, v2)
+	bad := &delta.Delta{Ops: []delta.Op{{Kind: delta.Delete, Parent: 9999, Pos: 1, XIDs: tree.XIDMap{}}}}
+	if _, err := render.Annotate(old, bad); err == nil {
+		t.Error("a delta that does not fit: no error")
+	}
+}

@@ -1,0 +1,326 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// Attr is the attribute that carries a mark in the views.
+const Attr = "data-vigil"
+
+// rawText are the elements whose content a browser reads as text: a
+// wrapper element inside them would show as text.
+var rawText = map[string]bool{
+	"title": true, "textarea": true, "script": true, "style": true, "xmp": true,
+	"iframe": true, "noembed": true, "noframes": true, "noscript": true, "plaintext": true,
+}
+
+// marked returns a copy of doc's root (or its body, when body is set and
+// the document has one) with the marks written in: marked elements get a
+// data-vigil attribute, marked text is wrapped in ins, del or mark.
+func marked(doc *tree.Document, n *tree.Node, marks map[*tree.Node]Mark, oldText map[*tree.Node]string, oldSide bool) []*tree.Node {
+	var copyNode func(n *tree.Node, inRaw bool, inMark bool) []*tree.Node
+	copyNode = func(n *tree.Node, inRaw bool, inMark bool) []*tree.Node {
+		m := marks[n]
+		switch n.Kind {
+		case tree.Element:
+			c := doc.NewElement(n.Name)
+			for _, at := range n.Attrs {
+				if !strings.EqualFold(at.Name, Attr) {
+					c.Attrs = append(c.Attrs, at)
+				}
+			}
+			if m != Unchanged {
+				c.SetAttr(Attr, m.String())
+			}
+			raw := inRaw || rawText[strings.ToLower(n.Name)]
+			for _, ch := range n.Children {
+				for _, cc := range copyNode(ch, raw, inMark || (m != Unchanged && m != AttrChanged)) {
+					c.AppendChild(cc)
+				}
+			}
+			return []*tree.Node{c}
+		case tree.Text:
+			t := doc.NewText(n.Value)
+			if inRaw || m == Unchanged || inMark && m != Updated {
+				return []*tree.Node{t}
+			}
+			if m == Updated {
+				if oldSide {
+					return []*tree.Node{wrap(doc, "del", "upd-old", t)}
+				}
+				out := []*tree.Node{}
+				if old, ok := oldText[n]; ok {
+					out = append(out, wrap(doc, "del", "upd-old", doc.NewText(old)))
+				}
+				return append(out, wrap(doc, "ins", "upd", t))
+			}
+			tag := map[Mark]string{Inserted: "ins", Deleted: "del", Moved: "mark"}[m]
+			if tag == "" {
+				return []*tree.Node{t}
+			}
+			return []*tree.Node{wrap(doc, tag, m.String(), t)}
+		default:
+			return []*tree.Node{doc.NewNode(n.Kind, n.Name, n.Value)}
+		}
+	}
+	return copyNode(n, false, false)
+}
+
+func wrap(doc *tree.Document, tag, mark string, n *tree.Node) *tree.Node {
+	e := doc.NewElement(tag)
+	e.SetAttr(Attr, mark)
+	e.AppendChild(n)
+	return e
+}
+
+// body returns the body element of an HTML document, or its root.
+func body(doc *tree.Document) *tree.Node {
+	if strings.EqualFold(doc.Root.Name, "html") {
+		for _, c := range doc.Root.Children {
+			if c.Kind == tree.Element && strings.EqualFold(c.Name, "body") {
+				return c
+			}
+		}
+	}
+	return doc.Root
+}
+
+// Inline writes the new version of the document as HTML, with the inserted,
+// moved, updated and changed parts marked where they are and the deleted
+// parts put back, marked, where they were.
+func Inline(w io.Writer, old *tree.Document, d *delta.Delta) error {
+	a, err := Annotate(old, d)
+	if err != nil {
+		return err
+	}
+	return a.WriteInline(w)
+}
+
+// WriteInline writes the inline view of a (see Inline).
+func (a *Annotated) WriteInline(w io.Writer) error {
+	doc, marks, texts := a.merged()
+	out := &tree.Document{Doctype: "html"}
+	root := marked(out, doc.Root, marks, texts, false)[0]
+	if !strings.EqualFold(root.Name, "html") {
+		html := out.NewElement("html")
+		b := out.NewElement("body")
+		html.AppendChild(b)
+		b.AppendChild(root)
+		root = html
+	}
+	out.Root = root
+	return markup.WriteHTML(w, out, &markup.WriteOptions{})
+}
+
+// SideBySide writes one HTML document with two columns: the body of the
+// old version with its deleted, moved and updated parts marked
+// (<div data-vigil="old">), and the body of the new version with its
+// inserted, moved and updated parts marked (<div data-vigil="new">).
+func SideBySide(w io.Writer, old *tree.Document, d *delta.Delta) error {
+	a, err := Annotate(old, d)
+	if err != nil {
+		return err
+	}
+	return a.WriteSideBySide(w)
+}
+
+// WriteSideBySide writes the side-by-side view of a (see SideBySide).
+func (a *Annotated) WriteSideBySide(w io.Writer) error {
+	out := &tree.Document{Doctype: "html"}
+	html := out.NewElement("html")
+	b := out.NewElement("body")
+	html.AppendChild(b)
+	grid := out.NewElement("div")
+	grid.SetAttr(Attr, "sbs")
+	b.AppendChild(grid)
+	for _, side := range []struct {
+		name  string
+		doc   *tree.Document
+		marks map[*tree.Node]Mark
+	}{{"old", a.Old, a.OldMarks}, {"new", a.New, a.NewMarks}} {
+		col := out.NewElement("div")
+		col.SetAttr(Attr, side.name)
+		var texts map[*tree.Node]string // the new column shows only new text
+		src := marked(out, body(side.doc), side.marks, texts, side.name == "old")[0]
+		for len(src.Children) > 0 {
+			c := src.RemoveChild(0)
+			col.AppendChild(c)
+		}
+		grid.AppendChild(col)
+	}
+	out.Root = html
+	return markup.WriteHTML(w, out, nil)
+}
+
+// Change is one operation of a delta as the Changes and Text views show it.
+type Change struct {
+	Mark     Mark
+	Path     string     // where, in the new version (the old one for a delete)
+	OldPath  string     // for a move: where it was
+	Node     *tree.Node // the subtree (in New, or the deleted content)
+	OldText  string     // for an update: the old text
+	Attr     string     // for an attribute change: its name ("" for a rename)
+	OldValue string
+	NewValue string
+}
+
+// Changes lists the changes of a in document order of the delta: deletes,
+// then inserts, moves and updates, then attribute changes.
+func (a *Annotated) Changes() []Change {
+	var out []Change
+	for i := range a.Delta.Ops {
+		op := &a.Delta.Ops[i]
+		switch op.Kind {
+		case delta.Delete:
+			if op.Move || op.Update {
+				continue
+			}
+			n := a.oldByXID[op.Root()]
+			if n == nil {
+				continue
+			}
+			c := op.Content
+			if c == nil {
+				c = n
+			}
+			out = append(out, Change{Mark: Deleted, Path: tree.Path(n), Node: c})
+		case delta.Insert:
+			n := a.newByXID[op.Root()]
+			if n == nil {
+				continue
+			}
+			ch := Change{Mark: Inserted, Path: tree.Path(n), Node: n}
+			switch {
+			case op.Move:
+				ch.Mark = Moved
+				if o := a.oldByXID[op.Root()]; o != nil {
+					ch.OldPath = tree.Path(o)
+				}
+			case op.Update:
+				ch.Mark = Updated
+				ch.OldText = a.OldText[n]
+			}
+			out = append(out, ch)
+		default:
+			n := a.newByXID[op.Node]
+			if n == nil {
+				continue
+			}
+			ch := Change{Mark: AttrChanged, Path: tree.Path(n), Node: n, Attr: op.Name, OldValue: op.OldValue, NewValue: op.NewValue}
+			if op.Kind == delta.Rename {
+				ch.Attr = ""
+			}
+			out = append(out, ch)
+		}
+	}
+	return out
+}
+
+// OnlyChanges writes an HTML document with one section per change: what
+// happened, where (the node's path), and the changed part, marked.
+func OnlyChanges(w io.Writer, old *tree.Document, d *delta.Delta) error {
+	a, err := Annotate(old, d)
+	if err != nil {
+		return err
+	}
+	return a.WriteChanges(w)
+}
+
+var verbs = map[Mark]string{Inserted: "Inserted", Deleted: "Deleted", Moved: "Moved", Updated: "Updated", AttrChanged: "Changed"}
+
+// WriteChanges writes the only-changes view of a (see OnlyChanges).
+func (a *Annotated) WriteChanges(w io.Writer) error {
+	out := &tree.Document{Doctype: "html"}
+	html := out.NewElement("html")
+	b := out.NewElement("body")
+	html.AppendChild(b)
+	changes := a.Changes()
+	if len(changes) == 0 {
+		p := out.NewElement("p")
+		p.AppendChild(out.NewText("No changes."))
+		b.AppendChild(p)
+	}
+	for _, c := range changes {
+		sec := out.NewElement("section")
+		sec.SetAttr(Attr, "change")
+		h := out.NewElement("h3")
+		title := verbs[c.Mark] + " " + c.Path
+		switch {
+		case c.Mark == Moved && c.OldPath != "":
+			title = "Moved from " + c.OldPath + " to " + c.Path
+		case c.Mark == AttrChanged && c.Attr == "":
+			title = fmt.Sprintf("Renamed %s (was <%s>)", c.Path, c.OldValue)
+		case c.Mark == AttrChanged:
+			title = fmt.Sprintf("Changed attribute %s of %s: %q → %q", c.Attr, c.Path, c.OldValue, c.NewValue)
+		}
+		h.AppendChild(out.NewText(title))
+		sec.AppendChild(h)
+		if c.Mark != AttrChanged {
+			div := out.NewElement("div")
+			marks := map[*tree.Node]Mark{c.Node: c.Mark}
+			texts := map[*tree.Node]string{}
+			if c.Mark == Updated {
+				texts[c.Node] = c.OldText
+			}
+			for _, n := range marked(out, c.Node, marks, texts, false) {
+				div.AppendChild(n)
+			}
+			sec.AppendChild(div)
+		}
+		b.AppendChild(sec)
+	}
+	out.Root = html
+	return markup.WriteHTML(w, out, nil)
+}
+
+// Text writes the changes as plain text, one a line: "+ " inserted, "- "
+// deleted, "~ " updated (old → new), "> " moved, "@ " attribute changes,
+// each followed by the path and the text of the part.
+func Text(w io.Writer, old *tree.Document, d *delta.Delta) error {
+	a, err := Annotate(old, d)
+	if err != nil {
+		return err
+	}
+	return a.WriteText(w)
+}
+
+// WriteText writes the plain-text view of a (see Text).
+func (a *Annotated) WriteText(w io.Writer) error {
+	var buf bytes.Buffer
+	for _, c := range a.Changes() {
+		switch c.Mark {
+		case Inserted:
+			fmt.Fprintf(&buf, "+ %s: %s\n", c.Path, oneLine(c.Node.Text()))
+		case Deleted:
+			fmt.Fprintf(&buf, "- %s: %s\n", c.Path, oneLine(c.Node.Text()))
+		case Updated:
+			fmt.Fprintf(&buf, "~ %s: %s → %s\n", c.Path, oneLine(c.OldText), oneLine(c.Node.Text()))
+		case Moved:
+			fmt.Fprintf(&buf, "> %s → %s: %s\n", c.OldPath, c.Path, oneLine(c.Node.Text()))
+		case AttrChanged:
+			if c.Attr == "" {
+				fmt.Fprintf(&buf, "@ %s: renamed %s → %s\n", c.Path, c.OldValue, c.NewValue)
+			} else {
+				fmt.Fprintf(&buf, "@ %s/@%s: %q → %q\n", c.Path, c.Attr, c.OldValue, c.NewValue)
+			}
+		}
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// oneLine collapses white space and cuts long texts.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 200 {
+		s = string(r[:200]) + "…"
+	}
+	return s
+}

@@ -11,12 +11,12 @@ import (
 type Mark uint8
 
 const (
-	Unchanged Mark = iota
-	Inserted       // the subtree is new
-	Deleted        // the subtree is gone
-	Moved          // the subtree moved (marked at both ends)
-	Updated        // the text changed (OldText holds the old value)
-	AttrChanged    // an attribute was inserted, deleted or updated, or the element renamed
+	Unchanged   Mark = iota
+	Inserted         // the subtree is new
+	Deleted          // the subtree is gone
+	Moved            // the subtree moved (marked at both ends)
+	Updated          // the text changed (OldText holds the old value)
+	AttrChanged      // an attribute was inserted, deleted or updated, or the element renamed
 )
 
 // String returns the value of the data-vigil attribute for the mark.

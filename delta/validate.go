@@ -199,6 +199,10 @@ func checkTreeOp(i int, op *Op) error {
 			bad = fmt.Sprintf("a %s in the content has children or attributes", n.Kind)
 		case (n.Kind == tree.Element || n.Kind == tree.ProcInst) && n.Name == "":
 			bad = fmt.Sprintf("a %s in the content has no name", n.Kind)
+		case n.Kind == tree.Element && n.Value != "":
+			bad = "an element in the content has a value"
+		case (n.Kind == tree.Text || n.Kind == tree.Comment) && n.Name != "":
+			bad = fmt.Sprintf("a %s in the content has a name", n.Kind)
 		case k >= len(op.XIDs.XIDs):
 			bad = fmt.Sprintf("XID-map has %d XIDs for content of more nodes", len(op.XIDs.XIDs))
 		case n.XID != op.XIDs.XIDs[k]:

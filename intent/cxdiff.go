@@ -57,6 +57,9 @@ type cxOptions struct {
 	optimize bool // Phase III: drop common second-level subtrees first (LCS over subtree hashes)
 	updates  bool // report a signature-matched delete and insert on the LCS as one update (Vigil)
 	tab      *symtab
+	// states, when not nil, caches the Phase I states of the leaves of
+	// both versions for another mode over the same leaves.
+	states *[2][]uint8
 }
 
 // key is the leaf's (value, signature) as one number.
@@ -100,41 +103,24 @@ func cxdiff(root1 string, L1 []*cxLeaf, root2 string, L2 []*cxLeaf, mode cxMode,
 		L1, L2 = collapseCommonSubtrees(L1, L2, opt.tab)
 	}
 	// Phase I: totalMatch and signatureMatch, by existence.
-	// in answers "is there a leaf with this value and signature in the
-	// other version" (bit 1: old, bit 2: new): existence-based, as the
-	// seed's totalMatch (§4.6.2).
-	in12 := make(map[int64]uint8, len(L1)+len(L2))
-	for _, x := range L1 {
-		in12[x.key()] |= 1
-	}
-	for _, y := range L2 {
-		in12[y.key()] |= 2
-	}
-	S1, S2 := map[int32]bool{}, map[int32]bool{}
-	for _, x := range L1 {
-		x.state = unmatched
-		if in12[x.key()]&2 != 0 {
-			x.state = matched
-		} else {
-			S1[x.sid] = true
+	if opt.states != nil && !opt.optimize && len(opt.states[0]) == len(L1) && len(opt.states[1]) == len(L2) {
+		for i, x := range L1 {
+			x.state = opt.states[0][i]
 		}
-	}
-	for _, y := range L2 {
-		y.state = unmatched
-		if in12[y.key()]&1 != 0 {
-			y.state = matched
-		} else {
-			S2[y.sid] = true
+		for j, y := range L2 {
+			y.state = opt.states[1][j]
 		}
-	}
-	for _, x := range L1 {
-		if x.state == unmatched && S2[x.sid] {
-			x.state = sigMatched
-		}
-	}
-	for _, y := range L2 {
-		if y.state == unmatched && S1[y.sid] {
-			y.state = sigMatched
+	} else {
+		phaseI(L1, L2)
+		if opt.states != nil && !opt.optimize {
+			opt.states[0] = make([]uint8, len(L1))
+			opt.states[1] = make([]uint8, len(L2))
+			for i, x := range L1 {
+				opt.states[0][i] = x.state
+			}
+			for j, y := range L2 {
+				opt.states[1][j] = y.state
+			}
 		}
 	}
 	// Unique deletes and inserts.
@@ -303,6 +289,48 @@ func expandMoves(moves []cxRecord) []cxRecord {
 		}
 	}
 	return out
+}
+
+// phaseI is totalMatch and signatureMatch (§4.6.2): it sets the state of
+// every leaf.
+func phaseI(L1, L2 []*cxLeaf) {
+	// in answers "is there a leaf with this value and signature in the
+	// other version" (bit 1: old, bit 2: new): existence-based, as the
+	// seed's totalMatch (§4.6.2).
+	in12 := make(map[int64]uint8, len(L1)+len(L2))
+	for _, x := range L1 {
+		in12[x.key()] |= 1
+	}
+	for _, y := range L2 {
+		in12[y.key()] |= 2
+	}
+	S1, S2 := map[int32]bool{}, map[int32]bool{}
+	for _, x := range L1 {
+		x.state = unmatched
+		if in12[x.key()]&2 != 0 {
+			x.state = matched
+		} else {
+			S1[x.sid] = true
+		}
+	}
+	for _, y := range L2 {
+		y.state = unmatched
+		if in12[y.key()]&1 != 0 {
+			y.state = matched
+		} else {
+			S2[y.sid] = true
+		}
+	}
+	for _, x := range L1 {
+		if x.state == unmatched && S2[x.sid] {
+			x.state = sigMatched
+		}
+	}
+	for _, y := range L2 {
+		if y.state == unmatched && S1[y.sid] {
+			y.state = sigMatched
+		}
+	}
 }
 
 // sortRecords orders records: deletes by old position, then updates,

@@ -78,6 +78,7 @@ type contentPair struct {
 	align    []int // old word -> new word, -1 off the word LCS (lazy)
 	alignNew []int // new word -> old word
 	aligned  bool
+	states   [2][]uint8 // Phase I states of the leaves, shared by any change and keywords
 }
 
 // Evaluate evaluates a change-type expression: C_t for a primitive change
@@ -277,7 +278,9 @@ func (p *Pair) cxOptions() cxOptions {
 
 // anyChange is CX-Diff's any change over every content leaf.
 func (p *Pair) anyChange(cp *contentPair) []Change {
-	recs := cxdiff(cp.old.root, cxLeaves(cp.old), cp.new.root, cxLeaves(cp.new), cxAny, p.cxOptions())
+	opt := p.cxOptions()
+	opt.states = &cp.states
+	recs := cxdiff(cp.old.root, cxLeaves(cp.old), cp.new.root, cxLeaves(cp.new), cxAny, opt)
 	out := make([]Change, 0, len(recs))
 	for _, r := range recs {
 		out = append(out, leafChange(KindNode, r))
@@ -339,7 +342,7 @@ func (p *Pair) keywords(cp *contentPair, args []string) []Change {
 		}
 		return L
 	}
-	recs := cxdiff(cp.old.root, attach(cp.old), cp.new.root, attach(cp.new), cxKeyword, cxOptions{optimize: p.Optimize, tab: p.tab})
+	recs := cxdiff(cp.old.root, attach(cp.old), cp.new.root, attach(cp.new), cxKeyword, cxOptions{optimize: p.Optimize, tab: p.tab, states: &cp.states})
 	out := make([]Change, 0, len(recs))
 	for _, r := range recs {
 		c := leafChange(KindKeyword, r)

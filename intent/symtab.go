@@ -8,11 +8,18 @@ type symtab struct {
 	names []string
 	vals  map[string]int32 // leaf values, numbered apart (a large table)
 	steps map[sigStep]int32
+	cache [1024]stepEntry // direct-mapped cache in front of steps
 
 	// The words of each text value, so that a leaf whose value is in
 	// both versions is split and numbered once: words[span[vid]].
 	words []valueWord
 	span  [][2]int32 // by value number; {0, 0} when not known yet
+}
+
+type stepEntry struct {
+	parent int32
+	id     int32
+	label  string
 }
 
 // valueWord is a word of a value: its byte range, its 1-based index among
@@ -63,8 +70,17 @@ func (t *symtab) id(s string) int32 {
 // step returns the number of the signature parent-label ("label" alone when
 // parent is -1), building its string only the first time.
 func (t *symtab) step(parent int32, label string) int32 {
+	h := uint32(parent)*0x9e3779b1 + uint32(len(label))*31
+	if len(label) > 0 {
+		h += uint32(label[0])*7 + uint32(label[len(label)-1])
+	}
+	e := &t.cache[(h^h>>16)&1023]
+	if e.parent == parent && e.label == label && e.label != "" {
+		return e.id
+	}
 	k := sigStep{parent, label}
 	if v, ok := t.steps[k]; ok {
+		*e = stepEntry{parent, v, label}
 		return v
 	}
 	s := label
@@ -73,6 +89,7 @@ func (t *symtab) step(parent int32, label string) int32 {
 	}
 	v := t.id(s)
 	t.steps[k] = v
+	*e = stepEntry{parent, v, label}
 	return v
 }
 

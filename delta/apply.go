@@ -106,7 +106,8 @@ func compareMap(got, want tree.XIDMap, gotName, wantName string) error {
 // delete is done, so that all positions refer to the old version whatever
 // the order of the operations; the lists are compacted at the end.
 func (a *applier) deletes() error {
-	var dirty []*tree.Node
+	var dirty []*tree.Node // parents that lost a child, once each
+	seen := make(map[*tree.Node]bool)
 	var plain []int
 	for i := range a.d.Ops {
 		op := &a.d.Ops[i]
@@ -131,7 +132,8 @@ func (a *applier) deletes() error {
 			return conflict(i, op, "XID %d is already deleted", c.XID)
 		}
 		c.Parent = nil
-		if len(dirty) == 0 || dirty[len(dirty)-1] != p {
+		if !seen[p] {
+			seen[p] = true
 			dirty = append(dirty, p)
 		}
 		if op.Move {

@@ -237,6 +237,7 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 		ok, res, pe := m.evaluate(ctx, pairOf(ref), j)
 		if ok && j.plan.confirm > 0 {
 			j.st.Confirm = &pendingConfirm{URL: url, Ref: ref, Cand: pg.cur.ID, At: now.Add(j.plan.confirm)}
+			m.Logger.Info("change to confirm", LogSentinel, j.s.ID, LogURL, url, "at", j.st.Confirm.At)
 			continue
 		}
 		ps.add(pg.cur.ID, j.plan.compare)

@@ -200,39 +200,44 @@ func (c *composer) middle() (*tree.Document, error) {
 	// stand-ins for the siblings no operation names) for the others.
 	lists := map[tree.XID][]tree.XID{}
 	var order []tree.XID // deterministic order of the lists
+	var contentElems []tree.XID
 	for s := range kids {
 		for x := range kids[s] {
-			if _, done := lists[x]; done {
+			contentElems = append(contentElems, x)
+		}
+	}
+	slices.Sort(contentElems)
+	for _, x := range contentElems {
+		if _, done := lists[x]; done {
+			continue
+		}
+		var full []tree.XID
+		for t := range kids {
+			ks, ok := kids[t][x]
+			if !ok {
 				continue
 			}
-			var full []tree.XID
-			for t := range kids {
-				ks, ok := kids[t][x]
-				if !ok {
-					continue
-				}
-				l, err := mergeList(ks, byParent[t][x])
-				if err != nil {
-					return nil, fmt.Errorf("children of XID %d: %v", x, err)
-				}
-				if full != nil && !slices.Equal(full, l) {
-					return nil, fmt.Errorf("the deltas disagree on the children of XID %d in the middle version", x)
-				}
-				full = l
+			l, err := mergeList(ks, byParent[t][x])
+			if err != nil {
+				return nil, fmt.Errorf("children of XID %d: %v", x, err)
 			}
-			for t := range kids {
-				if _, ok := kids[t][x]; ok {
-					continue
-				}
-				for _, p := range byParent[t][x] {
-					if p.pos > len(full) || full[p.pos-1] != p.x {
-						return nil, fmt.Errorf("%s: not child %d of XID %d in the middle version", p.op.header(), p.pos, x)
-					}
-				}
+			if full != nil && !slices.Equal(full, l) {
+				return nil, fmt.Errorf("the deltas disagree on the children of XID %d in the middle version", x)
 			}
-			lists[x] = full
-			order = append(order, x)
+			full = l
 		}
+		for t := range kids {
+			if _, ok := kids[t][x]; ok {
+				continue
+			}
+			for _, p := range byParent[t][x] {
+				if p.pos > len(full) || full[p.pos-1] != p.x {
+					return nil, fmt.Errorf("%s: not child %d of XID %d in the middle version", p.op.header(), p.pos, x)
+				}
+			}
+		}
+		lists[x] = full
+		order = append(order, x)
 	}
 	if err := c.partialLists(lists, &order, byParent); err != nil {
 		return nil, err

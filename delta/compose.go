@@ -1,9 +1,11 @@
 package delta
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/vigil-web/vigil/tree"
 )
@@ -469,7 +471,18 @@ func (c *composer) finish(d *Delta) error {
 		return m
 	}
 	m1, m2 := collect(c.d1), collect(c.d2)
-	for k, a := range m1 {
+	keys := make([]key, 0, len(m1))
+	for k := range m1 {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(x, y key) int {
+		if x.x != y.x {
+			return cmp.Compare(x.x, y.x)
+		}
+		return strings.Compare(x.name, y.name)
+	})
+	for _, k := range keys {
+		a := m1[k]
 		b, ok := m2[k]
 		if !ok {
 			d.Ops = append(d.Ops, *a)

@@ -92,10 +92,13 @@ func (r *Reader) Next() (*Record, error) {
 	if err != nil || n < 0 || n > MaxBlock {
 		return nil, fmt.Errorf("warc: record %d: bad Content-Length %q", r.n, rec.Header.Get(FieldContentLength))
 	}
-	rec.Block = make([]byte, n)
-	if _, err := io.ReadFull(r.br, rec.Block); err != nil {
+	// Grow the block as it is read: a lying Content-Length must not make
+	// the reader allocate it up front.
+	var block bytes.Buffer
+	if _, err := io.CopyN(&block, r.br, n); err != nil {
 		return nil, fmt.Errorf("warc: record %d: block: %w", r.n, unexpected(err))
 	}
+	rec.Block = block.Bytes()
 	var end [4]byte
 	if _, err := io.ReadFull(r.br, end[:]); err != nil || !bytes.Equal(end[:], []byte("\r\n\r\n")) {
 		return nil, fmt.Errorf("warc: record %d (%s): block not followed by CRLF CRLF (Content-Length wrong?)", r.n, rec.ID())

@@ -2,7 +2,10 @@ package opic
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
+	"math"
 	"testing"
 )
 
@@ -147,4 +150,79 @@ func FuzzDecode(f *testing.F) {
 		o.Importances(nil, EstimatePropagated)
 		NewGreedy(o).Next()
 	})
+}
+
+// TestDecodeBadValues: values out of range are refused even with a valid
+// checksum.
+func TestDecodeBadValues(t *testing.T) {
+	o, _ := New(3, Config{Alpha: 0.15})
+	o.Read(0, []PageID{1})
+	o.Delete(2)
+	var buf bytes.Buffer
+	o.WriteTo(&buf)
+	good := buf.Bytes()
+	page := func(i int) int { return headerSize + i*EncodedPageSize }
+	f64 := func(off int, v float64) func([]byte) {
+		return func(b []byte) { binary.LittleEndian.PutUint64(b[off:], math.Float64bits(v)) }
+	}
+	f32 := func(off int, v float32) func([]byte) {
+		return func(b []byte) { binary.LittleEndian.PutUint32(b[off:], math.Float32bits(v)) }
+	}
+	cases := map[string]func([]byte){
+		"alpha 1":            f64(20, 1),
+		"negative Z":         f64(36, -1),
+		"cumulative window":  f64(28, 3),
+		"history kind 7":     func(b []byte) { b[5] = 7 },
+		"NaN cash":           f64(page(0), math.NaN()),
+		"negative zero cash": f64(page(0), math.Copysign(0, -1)),
+		"negative history":   f32(page(1)+16, -1),
+		"infinite history":   f32(page(1)+16, float32(math.Inf(1))),
+		"bad last read":      f64(page(1)+8, -2),
+		"deleted with cash":  f64(page(2), 0.5),
+		"n0 above n":         func(b []byte) { binary.LittleEndian.PutUint32(b[60:], 4) },
+	}
+	for name, edit := range cases {
+		b := bytes.Clone(good)
+		edit(b)
+		binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
+		if _, err := Decode(bytes.NewReader(b)); !errors.Is(err, ErrBadState) {
+			t.Errorf("%s: %v, want ErrBadState", name, err)
+		}
+	}
+	if _, err := Decode(bytes.NewReader(good)); err != nil {
+		t.Fatalf("the unedited state: %v", err)
+	}
+}
+
+func TestAccessors(t *testing.T) {
+	o, _ := New(2, Config{Alpha: 0.15, History: Interpolation{Window: 2}})
+	if o.ZPerRead() != 0 || o.Importance(5) != 0 || o.History(5) != 0 || o.LastRead(5) != 0 || o.Cash(5) != 0 {
+		t.Error("accessors of an unread or unknown page")
+	}
+	o.Read(0, []PageID{1})
+	if !near(o.ZPerRead(), o.Z(), 1e-15) || !near(o.Importance(0), o.History(0)/2, 1e-15) {
+		t.Errorf("Z per read %v, H/T %v", o.ZPerRead(), o.Importance(0))
+	}
+	if err := o.SetWindow(0); err == nil {
+		t.Error("window 0: no error")
+	}
+	c, _ := New(2, Config{})
+	if err := c.SetWindow(3); err == nil || c.Window() != 0 {
+		t.Error("SetWindow on cumulative history")
+	}
+	w, _ := New(2, Config{History: VariableWindow{K: 2}})
+	w.Read(0, []PageID{1})
+	w.Read(1, []PageID{0})
+	w.Read(0, []PageID{1})
+	if w.Importance(0) <= 0 || w.Propagated(0) != w.Estimate(0) {
+		t.Errorf("window importance %v", w.Importance(0))
+	}
+	for e, s := range map[Estimator]string{EstimateSeed: "(H+C)/(Z+1)", EstimateHistory: "H/Z", EstimatePropagated: "(H+C-C0)/Z"} {
+		if e.String() != s {
+			t.Errorf("%d: %q", e, e.String())
+		}
+	}
+	if HistoryName(nil) != "cumulative" {
+		t.Error(HistoryName(nil))
+	}
 }

@@ -60,6 +60,7 @@ type Pair struct {
 	contents  map[string]*contentPair
 	results   map[string]*Result
 	tab       *symtab
+	paths     pathCache
 }
 
 // NewPair returns a Pair of old and new. d may be nil; opt may be nil.
@@ -237,13 +238,13 @@ func (p *Pair) primitive(ct *spec.ChangeType) (*Result, error) {
 	case spec.Words:
 		return &Result{Changes: p.words(cp, args)}, nil
 	case spec.Links:
-		return &Result{Changes: linkChanges(cp.old.linkObjects(), cp.new.linkObjects())}, nil
+		return &Result{Changes: linkChanges(&p.paths, cp.old.linkObjects(), cp.new.linkObjects())}, nil
 	case spec.Images:
-		return &Result{Changes: imageChanges(cp.old.imageObjects(), cp.new.imageObjects())}, nil
+		return &Result{Changes: imageChanges(&p.paths, cp.old.imageObjects(), cp.new.imageObjects())}, nil
 	case spec.Table:
-		return &Result{Changes: tableChanges(pickContainers(cp.old.tableObjects(), cp.new.tableObjects(), args))}, nil
+		return &Result{Changes: tableChanges(&p.paths, pickContainers(cp.old.tableObjects(), cp.new.tableObjects(), args))}, nil
 	case spec.List:
-		return &Result{Changes: listChanges(pickContainers(cp.old.listObjects(), cp.new.listObjects(), args))}, nil
+		return &Result{Changes: listChanges(&p.paths, pickContainers(cp.old.listObjects(), cp.new.listObjects(), args))}, nil
 	case spec.Regex:
 		var out []Change
 		for _, a := range args {
@@ -251,7 +252,7 @@ func (p *Pair) primitive(ct *spec.ChangeType) (*Result, error) {
 			if err != nil {
 				return nil, fmt.Errorf("regular expression %q: %w", a, err)
 			}
-			out = append(out, regexChanges(a, regexObjects(cp.old, re), regexObjects(cp.new, re))...)
+			out = append(out, regexChanges(&p.paths, a, regexObjects(cp.old, re), regexObjects(cp.new, re))...)
 		}
 		return &Result{Changes: out}, nil
 	case spec.Value:
@@ -283,13 +284,13 @@ func (p *Pair) anyChange(cp *contentPair) []Change {
 	recs := cxdiff(cp.old.root, cxLeaves(cp.old), cp.new.root, cxLeaves(cp.new), cxAny, opt)
 	out := make([]Change, 0, len(recs))
 	for _, r := range recs {
-		out = append(out, leafChange(KindNode, r))
+		out = append(out, leafChange(&p.paths, KindNode, r))
 	}
 	return out
 }
 
 // leafChange converts a CX-Diff record on whole leaves.
-func leafChange(kind ObjectKind, r cxRecord) Change {
+func leafChange(pc *pathCache, kind ObjectKind, r cxRecord) Change {
 	c := Change{Kind: kind, Op: r.op}
 	if r.old != nil {
 		c.Old = r.old.value
@@ -297,7 +298,7 @@ func leafChange(kind ObjectKind, r cxRecord) Change {
 			c.Old = r.old.display
 		}
 		c.OldPos = r.old.pos
-		c.OldPath = leafPath(r.old.leaf)
+		c.OldPath = pc.leaf(r.old.leaf)
 		c.Signature = r.old.sig
 	}
 	if r.new != nil {
@@ -306,7 +307,7 @@ func leafChange(kind ObjectKind, r cxRecord) Change {
 			c.New = r.new.display
 		}
 		c.NewPos = r.new.pos
-		c.NewPath = leafPath(r.new.leaf)
+		c.NewPath = pc.leaf(r.new.leaf)
 		c.Signature = r.new.sig
 	}
 	if r.op == Update && r.old != nil && r.new != nil {
@@ -345,7 +346,7 @@ func (p *Pair) keywords(cp *contentPair, args []string) []Change {
 	recs := cxdiff(cp.old.root, attach(cp.old), cp.new.root, attach(cp.new), cxKeyword, cxOptions{optimize: p.Optimize, tab: p.tab, states: &cp.states})
 	out := make([]Change, 0, len(recs))
 	for _, r := range recs {
-		c := leafChange(KindKeyword, r)
+		c := leafChange(&p.paths, KindKeyword, r)
 		c.Old, c.New, c.Fields = "", "", nil
 		if r.op == Delete {
 			c.Old = r.kw.text
@@ -371,7 +372,7 @@ func (p *Pair) phrases(cp *contentPair, args []string) []Change {
 	f := p.phraseThreshold()
 	out := make([]Change, 0, len(recs))
 	for _, r := range recs {
-		c := leafChange(KindPhrase, r)
+		c := leafChange(&p.paths, KindPhrase, r)
 		if f <= 1 && cp.old.root == cp.new.root && (r.op == Delete || r.op == Insert) {
 			p.alignWords(cp)
 			var pat []string
@@ -394,10 +395,10 @@ func (p *Pair) phrases(cp *contentPair, args []string) []Change {
 				c.Fields = []string{"text"}
 				if r.op == Delete {
 					c.New = text
-					c.NewPath = leafPath(&cp.new.leaves[window[0].leaf])
+					c.NewPath = p.paths.leaf(&cp.new.leaves[window[0].leaf])
 				} else {
 					c.Old = text
-					c.OldPath = leafPath(&cp.old.leaves[window[0].leaf])
+					c.OldPath = p.paths.leaf(&cp.old.leaves[window[0].leaf])
 				}
 			}
 		}
@@ -455,7 +456,7 @@ func (p *Pair) words(cp *contentPair, except []string) []Change {
 	if len(except) == 0 {
 		p.alignWords(cp)
 		a, b = cp.old.words, cp.new.words
-		return wordRuns(cp, a, b, cp.align, cp.alignNew)
+		return wordRuns(&p.paths, cp, a, b, cp.align, cp.alignNew)
 	}
 	ex := map[int32]bool{}
 	for _, e := range except {
@@ -474,10 +475,10 @@ func (p *Pair) words(cp *contentPair, except []string) []Change {
 		}
 	}
 	al, bl := alignWordSeqs(a, b)
-	return wordRuns(cp, a, b, al, bl)
+	return wordRuns(&p.paths, cp, a, b, al, bl)
 }
 
-func wordRuns(cp *contentPair, a, b []word, al, bl []int) []Change {
+func wordRuns(pc *pathCache, cp *contentPair, a, b []word, al, bl []int) []Change {
 	var out []Change
 	join := func(ws []word) string {
 		texts := make([]string, len(ws))
@@ -512,12 +513,12 @@ func wordRuns(cp *contentPair, a, b []word, al, bl []int) []Change {
 		if i > i0 {
 			c.Old, c.OldPos = join(a[i0:i]), i0+1
 			l := &cp.old.leaves[a[i0].leaf]
-			c.OldPath, c.Signature, c.WordPos = leafPath(l), l.sig, int(a[i0].idx)
+			c.OldPath, c.Signature, c.WordPos = pc.leaf(l), l.sig, int(a[i0].idx)
 		}
 		if j > j0 {
 			c.New, c.NewPos = join(b[j0:j]), j0+1
 			l := &cp.new.leaves[b[j0].leaf]
-			c.NewPath, c.Signature = leafPath(l), l.sig
+			c.NewPath, c.Signature = pc.leaf(l), l.sig
 			if c.Op == Insert {
 				c.WordPos = int(b[j0].idx)
 			}

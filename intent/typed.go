@@ -11,43 +11,36 @@ import (
 	"github.com/vigil-web/vigil/tree"
 )
 
-func nodePath(n *tree.Node) string {
-	if n == nil {
-		return ""
-	}
-	return tree.Path(n)
-}
-
 // objectChange fills the common fields of an object change.
-func objectChange(kind ObjectKind, e objEdit, old, new []object, value func(*object) string) Change {
+func objectChange(pc *pathCache, kind ObjectKind, e objEdit, old, new []object, value func(*object) string) Change {
 	c := Change{Kind: kind, Op: e.op}
 	if e.a >= 0 {
 		o := &old[e.a]
-		c.Old, c.OldPos, c.OldPath = value(o), o.pos, nodePath(o.node)
+		c.Old, c.OldPos, c.OldPath = value(o), o.pos, pc.node(o.node)
 	}
 	if e.b >= 0 {
 		n := &new[e.b]
-		c.New, c.NewPos, c.NewPath = value(n), n.pos, nodePath(n.node)
+		c.New, c.NewPos, c.NewPath = value(n), n.pos, pc.node(n.node)
 	}
 	return c
 }
 
 // linkChanges: links added, removed, moved, and updated (target changed,
 // text changed, or both).
-func linkChanges(old, new []object) []Change {
+func linkChanges(pc *pathCache, old, new []object) []Change {
 	var out []Change
 	for _, e := range diffObjects(old, new, true) {
-		c := objectChange(KindLink, e, old, new, func(o *object) string { return o.href })
+		c := objectChange(pc, KindLink, e, old, new, func(o *object) string { return o.href })
 		info := &LinkInfo{}
 		if e.a >= 0 {
 			o := &old[e.a]
 			info.OldHref, info.OldText = o.href, o.text
-			info.Context = nodePath(o.node.Parent)
+			info.Context = pc.node(o.node.Parent)
 		}
 		if e.b >= 0 {
 			n := &new[e.b]
 			info.NewHref, info.NewText = n.href, n.text
-			info.Context = nodePath(n.node.Parent)
+			info.Context = pc.node(n.node.Parent)
 		}
 		if e.op == Update {
 			if info.OldHref != info.NewHref {
@@ -65,10 +58,10 @@ func linkChanges(old, new []object) []Change {
 
 // imageChanges: images added, removed, moved, replaced (src changed) or
 // re-described (alt changed).
-func imageChanges(old, new []object) []Change {
+func imageChanges(pc *pathCache, old, new []object) []Change {
 	var out []Change
 	for _, e := range diffObjects(old, new, true) {
-		c := objectChange(KindImage, e, old, new, func(o *object) string { return o.src })
+		c := objectChange(pc, KindImage, e, old, new, func(o *object) string { return o.src })
 		info := &ImageInfo{}
 		if e.a >= 0 {
 			info.OldSrc, info.OldAlt = old[e.a].src, old[e.a].alt
@@ -92,7 +85,7 @@ func imageChanges(old, new []object) []Change {
 
 // tableChanges: rows added, removed and moved; for a row in both versions
 // whose cells differ, one table-cell update per changed cell.
-func tableChanges(pairs [][2]*container) []Change {
+func tableChanges(pc *pathCache, pairs [][2]*container) []Change {
 	var out []Change
 	for _, pr := range pairs {
 		o, n := pr[0], pr[1]
@@ -111,7 +104,7 @@ func tableChanges(pairs [][2]*container) []Change {
 		for _, e := range diffObjects(old, new, true) {
 			rowText := func(ob *object) string { return ob.text }
 			if e.op != Update {
-				c := objectChange(KindTableRow, e, old, new, rowText)
+				c := objectChange(pc, KindTableRow, e, old, new, rowText)
 				key := ""
 				if e.b >= 0 {
 					key = new[e.b].cells[0]
@@ -136,7 +129,7 @@ func tableChanges(pairs [][2]*container) []Change {
 					continue
 				}
 				c := Change{Kind: KindTableCell, Op: Update, Old: ov, New: nv,
-					OldPos: a.pos, NewPos: b.pos, OldPath: nodePath(a.node), NewPath: nodePath(b.node),
+					OldPos: a.pos, NewPos: b.pos, OldPath: pc.node(a.node), NewPath: pc.node(b.node),
 					Fields: []string{"cells"}}
 				switch {
 				case k >= len(a.cells):
@@ -157,7 +150,7 @@ func tableChanges(pairs [][2]*container) []Change {
 }
 
 // listChanges: items added, removed, moved and changed.
-func listChanges(pairs [][2]*container) []Change {
+func listChanges(pc *pathCache, pairs [][2]*container) []Change {
 	var out []Change
 	for _, pr := range pairs {
 		o, n := pr[0], pr[1]
@@ -170,7 +163,7 @@ func listChanges(pairs [][2]*container) []Change {
 			new, name = n.items, n.name()
 		}
 		for _, e := range diffObjects(old, new, true) {
-			c := objectChange(KindListItem, e, old, new, func(ob *object) string { return ob.text })
+			c := objectChange(pc, KindListItem, e, old, new, func(ob *object) string { return ob.text })
 			if e.op == Update {
 				c.Fields = []string{"text"}
 			}
@@ -205,10 +198,10 @@ func regexObjects(c *content, re *regexp.Regexp) []object {
 	return out
 }
 
-func regexChanges(expr string, old, new []object) []Change {
+func regexChanges(pc *pathCache, expr string, old, new []object) []Change {
 	var out []Change
 	for _, e := range diffObjects(old, new, true) {
-		c := objectChange(KindRegexMatch, e, old, new, func(o *object) string { return o.text })
+		c := objectChange(pc, KindRegexMatch, e, old, new, func(o *object) string { return o.text })
 		c.Regex = &RegexInfo{Expr: expr}
 		if e.op == Update {
 			c.Fields = []string{"text"}

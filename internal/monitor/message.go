@@ -37,7 +37,10 @@ func (m *Monitor) report(ctx context.Context, j *job, pg *page, ref int64, pe *p
 	if j.plan.mode != spec.Immediate && j.plan.mode != spec.BestEffort {
 		return
 	}
-	item := &vigil.MessageItem{Change: c, Delta: pe.deltaJSON(ctx)}
+	item := &vigil.MessageItem{Change: c}
+	if j.plan.wantsDelta() { // only webhooks carry the tree delta
+		item.Delta = pe.deltaJSON(ctx)
+	}
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: pg.url,
 		Subject: "[Vigil] " + j.s.Name + ": " + summary, Changes: []*vigil.MessageItem{item}}
 	msg.Text, msg.HTML = m.render(j, []*vigil.MessageItem{item}, [][]intent.Change{changes})

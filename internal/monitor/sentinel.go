@@ -131,6 +131,17 @@ func (p *plan) refersTo(name string) bool {
 	return false
 }
 
+// wantsDelta reports whether a notification of the plan carries the tree
+// delta (webhooks do; mail and chat show the change records).
+func (p *plan) wantsDelta() bool {
+	for _, c := range p.contacts {
+		if c.Kind == spec.Webhook {
+			return true
+		}
+	}
+	return false
+}
+
 // channelOf maps a contact to an outbox channel; "" for the seed's fax and
 // PDA, which Vigil parses but cannot deliver.
 func channelOf(k spec.ContactKind) string {

@@ -9,7 +9,7 @@ import (
 // CanonicalURL returns the canonical form of an absolute http or https URL,
 // the key of a Resource. The rules, in order:
 //
-//   - the scheme and the host are lower-cased; a trailing dot on the host is
+//   - the scheme and the host are lower-cased; trailing dots on the host are
 //     removed; IPv6 literals keep their brackets;
 //   - the default port (80 for http, 443 for https) is dropped;
 //   - the fragment is removed (a fragment names a place inside a document,
@@ -43,7 +43,7 @@ func CanonicalURL(raw string) (string, error) {
 		return "", Errorf(EINVALID, "url %q is not hierarchical", raw)
 	}
 	host := strings.ToLower(u.Hostname())
-	host = strings.TrimSuffix(host, ".")
+	host = strings.TrimRight(host, ".")
 	if host == "" {
 		return "", Errorf(EINVALID, "url %q has no host", raw)
 	}
@@ -68,11 +68,13 @@ func CanonicalURL(raw string) (string, error) {
 	if p == "" {
 		p = "/"
 	}
-	pu, err := url.Parse(normalizePercent(removeDotSegments(p)))
+	// Set the path directly: parsing "//x" as a URL would read a host.
+	escaped := normalizePercent(removeDotSegments(p))
+	decoded, err := url.PathUnescape(escaped)
 	if err != nil {
 		return "", Errorf(EINVALID, "url %q: invalid path", raw)
 	}
-	u.Path, u.RawPath = pu.Path, pu.RawPath
+	u.Path, u.RawPath = decoded, escaped
 	u.ForceQuery = false
 	return u.String(), nil
 }

@@ -73,3 +73,24 @@ func TestClassifyLink(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCanonicalURL checks that canonicalisation never panics, is
+// idempotent, and keeps the host that HostOf reports.
+func FuzzCanonicalURL(f *testing.F) {
+	for _, s := range []string{"http://example.com/a/../b?x#y", "HTTPS://[::1]:443/%7e", "http://a.b./c//d/./e/..", "http://x/?", "ftp://x/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := vigil.CanonicalURL(s)
+		if err != nil {
+			return
+		}
+		again, err := vigil.CanonicalURL(c)
+		if err != nil || again != c {
+			t.Fatalf("CanonicalURL(%q) = %q, then %q, %v", s, c, again, err)
+		}
+		if vigil.HostOf(c) == "" {
+			t.Fatalf("canonical %q has no host", c)
+		}
+	})
+}

@@ -184,3 +184,37 @@ func BenchmarkWriteXML(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkParseXMLCorpus parses real documents of testdata/corpus: an RSS
+// feed (text-heavy, CDATA) and a configuration file (attribute-heavy, long
+// comments).
+func BenchmarkParseXMLCorpus(b *testing.B) {
+	for _, name := range []string{"feed-artsy-engineering-rss/v0001.xml", "xml-sysmon-config/v0001.xml"} {
+		data, err := os.ReadFile(filepath.Join("..", "testdata", "corpus", name))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(strings.Split(name, "/")[0], func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			start := cpuTime()
+			for b.Loop() {
+				if _, err := markup.ParseXMLBytes(data, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, start, len(data))
+		})
+		b.Run(strings.Split(name, "/")[0]+"-stdlib", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			start := cpuTime()
+			for b.Loop() {
+				if _, err := parseStdlib(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, start, len(data))
+		})
+	}
+}

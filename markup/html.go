@@ -187,11 +187,11 @@ func finishHTMLText(n *tree.Node, keep, preserve bool) {
 				c.Value = b.String()
 			}
 			if !keep {
-				if isAll(c.Value, isHTMLSpaceByte) {
+				if isAll(c.Value, &htmlSpace) {
 					continue
 				}
 				if !preserve {
-					c.Value = collapseSpace(c.Value, isHTMLSpaceByte)
+					c.Value = collapseSpace(c.Value, &htmlSpace)
 				}
 			}
 		}

@@ -1,66 +1,73 @@
 package markup
 
-// isXMLSpaceByte reports whether c is XML white space: space, tab, newline
-// or carriage return.
-func isXMLSpaceByte(c byte) bool { return class[c]&cSpace != 0 }
+import "unsafe"
 
-// isHTMLSpaceByte reports whether c is HTML (ASCII) white space: space, tab,
-// newline, form feed or carriage return.
-func isHTMLSpaceByte(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
+// xmlSpace and htmlSpace mark the white-space bytes of XML (space, tab,
+// newline, carriage return) and of HTML (those and form feed).
+var xmlSpace, htmlSpace [256]bool
+
+func init() {
+	for _, c := range " \t\n\r" {
+		xmlSpace[c] = true
+		htmlSpace[c] = true
+	}
+	htmlSpace['\f'] = true
 }
 
-// isXMLSpace reports whether s is empty or only XML white space.
-func isXMLSpace(s string) bool { return isAll(s, isXMLSpaceByte) }
+// isXMLSpaceByte reports whether c is XML white space.
+func isXMLSpaceByte(c byte) bool { return xmlSpace[c] }
 
-func isAll(s string, space func(byte) bool) bool {
+// isXMLSpace reports whether s is empty or only XML white space.
+func isXMLSpace(s string) bool { return isAll(s, &xmlSpace) }
+
+// isAll reports whether every byte of s is marked in space.
+func isAll(s string, space *[256]bool) bool {
 	for i := 0; i < len(s); i++ {
-		if !space(s[i]) {
+		if !space[s[i]] {
 			return false
 		}
 	}
 	return true
 }
 
-// collapseSpace trims white space at both ends of s and replaces every inner
-// run of white space with one space. It returns s itself when nothing
-// changes, so normalised text usually costs no allocation.
-func collapseSpace(s string, space func(byte) bool) string {
+// collapseSpace trims white space (the bytes marked in space) at both ends
+// of s and replaces every inner run of white space with one space. It
+// returns s itself when nothing changes, so normalised text usually costs
+// no allocation.
+func collapseSpace(s string, space *[256]bool) string {
 	start, end := 0, len(s)
-	for start < end && space(s[start]) {
+	for start < end && space[s[start]] {
 		start++
 	}
-	for end > start && space(s[end-1]) {
+	for end > start && space[s[end-1]] {
 		end--
 	}
 	s = s[start:end]
-	// Is there a run to rewrite: a white-space byte other than a single
-	// space?
-	clean := true
-	for i := 0; i < len(s); i++ {
-		if space(s[i]) && (s[i] != ' ' || space(s[i+1])) {
-			clean = false
-			break
-		}
+	// Find the first run to rewrite: a white-space byte other than a
+	// single space. s ends with a byte that is not white space, so s[i+1]
+	// exists.
+	i := 0
+	for i < len(s) && (!space[s[i]] || (s[i] == ' ' && !space[s[i+1]])) {
+		i++
 	}
-	if clean {
+	if i == len(s) {
 		return s
 	}
 	b := make([]byte, 0, len(s))
-	inSpace := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if space(c) {
-			inSpace = true
-			continue
+	b = append(b, s[:i]...)
+	for i < len(s) {
+		for space[s[i]] { // a run; text follows it
+			i++
 		}
-		if inSpace {
-			b = append(b, ' ')
-			inSpace = false
+		b = append(b, ' ')
+		j := i
+		for j < len(s) && !space[s[j]] {
+			j++
 		}
-		b = append(b, c)
+		b = append(b, s[i:j]...)
+		i = j
 	}
-	return string(b)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not used again
 }
 
 // normalizeXMLText applies the Normalize policy to the text v: it returns
@@ -83,7 +90,7 @@ func normalizeXMLText(v string, preserve bool) (string, bool) {
 	}
 	v = v[start:end]
 	if needsCollapse(v) {
-		return collapseSpace(v, isXMLSpaceByte), true
+		return collapseSpace(v, &xmlSpace), true
 	}
 	return v, true
 }

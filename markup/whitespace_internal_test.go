@@ -11,7 +11,7 @@ func TestNeedsCollapse(t *testing.T) {
 		"0123456 89012345 7890", "0123456  89", "01234567\t", "x\x7f\x80\xff y", "a b c d e f g h i j k l",
 		strings.Repeat("ab ", 20) + " x", "é\u00a0\u00a0x",
 	} {
-		want := collapseSpace(s, isXMLSpaceByte) != s
+		want := collapseSpace(s, &xmlSpace) != s
 		if got := needsCollapse(s); got != want {
 			t.Errorf("needsCollapse(%q) = %v, want %v", s, got, want)
 		}
@@ -28,7 +28,7 @@ func FuzzNeedsCollapse(f *testing.F) {
 				return // not in XML text
 			}
 		}
-		if got, want := needsCollapse(s), collapseSpace(s, isXMLSpaceByte) != s; got != want {
+		if got, want := needsCollapse(s), collapseSpace(s, &xmlSpace) != s; got != want {
 			t.Fatalf("needsCollapse(%q) = %v, want %v", s, got, want)
 		}
 	})
@@ -65,4 +65,54 @@ func TestPlainWord(t *testing.T) {
 			}
 		}
 	}
+}
+
+// collapseRef is the obvious implementation of collapseSpace.
+func collapseRef(s string, space *[256]bool) string {
+	var words []string
+	word := ""
+	for i := 0; i < len(s); i++ {
+		if space[s[i]] {
+			if word != "" {
+				words = append(words, word)
+			}
+			word = ""
+			continue
+		}
+		word += s[i : i+1]
+	}
+	if word != "" {
+		words = append(words, word)
+	}
+	return strings.Join(words, " ")
+}
+
+func TestCollapseSpace(t *testing.T) {
+	for _, c := range []struct{ in, xml, html string }{
+		{"", "", ""},
+		{"  ", "", ""},
+		{"a", "a", "a"},
+		{" a  b\t\tc\n", "a b c", "a b c"},
+		{"a\fb", "a\fb", "a b"},
+		{"\u00a0a\u00a0", "\u00a0a\u00a0", "\u00a0a\u00a0"},
+		{"a b c", "a b c", "a b c"},
+	} {
+		if got := collapseSpace(c.in, &xmlSpace); got != c.xml {
+			t.Errorf("XML %q: %q, want %q", c.in, got, c.xml)
+		}
+		if got := collapseSpace(c.in, &htmlSpace); got != c.html {
+			t.Errorf("HTML %q: %q, want %q", c.in, got, c.html)
+		}
+	}
+}
+
+func FuzzCollapseSpace(f *testing.F) {
+	f.Add(" a  b\t\fc ")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, sp := range []*[256]bool{&xmlSpace, &htmlSpace} {
+			if got, want := collapseSpace(s, sp), collapseRef(s, sp); got != want {
+				t.Fatalf("collapseSpace(%q) = %q, want %q", s, got, want)
+			}
+		}
+	})
 }

@@ -1,6 +1,9 @@
 package markup
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
 // Character data: scanning it, gathering adjacent pieces (text, CDATA
 // sections, references) into one pending text, and turning that into a text
@@ -98,7 +101,9 @@ func (p *xmlParser) flushText() error {
 	var v string
 	inBuf := t.inBuf
 	if inBuf {
-		v = string(t.buf)
+		// A view of the buffer, which is reused: the text is copied out
+		// below, after normalisation (which may copy it anyway).
+		v = unsafe.String(unsafe.SliceData(t.buf), len(t.buf))
 	} else {
 		v = p.s[t.start:t.end]
 	}
@@ -121,6 +126,9 @@ func (p *xmlParser) flushText() error {
 			return nil
 		}
 	}
+	if inBuf && len(v) > 0 && inside(v, t.buf) {
+		v = strings.Clone(v)
+	}
 	n := p.doc.NewText(v)
 	n.Parent = top.node
 	p.kids = append(p.kids, n)
@@ -134,4 +142,14 @@ func (p *xmlParser) outsideRoot(off int) error {
 		where = "after"
 	}
 	return syntaxErrorAt(p.src, off, "text is not allowed %s the root element", where)
+}
+
+// inside reports whether the string v shares memory with b.
+func inside(v string, b []byte) bool {
+	if len(v) == 0 || cap(b) == 0 {
+		return false
+	}
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	p := uintptr(unsafe.Pointer(unsafe.StringData(v)))
+	return p >= start && p < start+uintptr(cap(b))
 }

@@ -297,6 +297,9 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 		go func() {
 			defer func() { <-slots; wg.Done() }()
 			m.checkPage(ctx, strings.TrimPrefix(key, "render:"), strings.HasPrefix(key, "render:"), jobs, now)
+			if ctx.Err() != nil {
+				return // shutting down: the lease hands these checks to the next run
+			}
 			for _, j := range jobs {
 				m.finish(j, now)
 				sink(j.rec)

@@ -2,6 +2,7 @@ package delta
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -58,13 +59,19 @@ func Compose(d1, d2 *Delta) (*Delta, error) {
 		return nil, fmt.Errorf("compose: %w: %v", ErrNotComposable, err)
 	}
 	opts := applyOptions{opaque: c.opaque}
-	v0, err := apply(v1, Invert(d1), opts)
+	v0, err := apply(v1, invertOps(d1), opts)
 	if err != nil {
-		return nil, fmt.Errorf("compose: %w: the first delta does not lead to the second's source: undoing it: %v", ErrNotComposable, err)
+		// Name d1's operation, which invertOps keeps at the same index.
+		var oe *OpError
+		if errors.As(err, &oe) {
+			return nil, fmt.Errorf("compose: %w: the first delta does not lead to the second's source: undoing the first delta's operation %d (%s): %s",
+				ErrNotComposable, oe.Index+1, d1.Ops[oe.Index].header(), oe.Msg)
+		}
+		return nil, fmt.Errorf("compose: %w: the first delta does not lead to the second's source: undoing the first delta: %v", ErrNotComposable, err)
 	}
 	v2, err := apply(v1, d2, opts)
 	if err != nil {
-		return nil, fmt.Errorf("compose: %w: the second delta does not fit the first's result: %v", ErrNotComposable, err)
+		return nil, fmt.Errorf("compose: %w: the second delta does not fit the first's result: second delta's %v", ErrNotComposable, err)
 	}
 	d, err := build(v0, v2, func(n *tree.Node) bool { return n.XID > c.base })
 	if err != nil {

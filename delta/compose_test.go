@@ -251,7 +251,7 @@ func TestComposeRefusals(t *testing.T) {
 		{"disagree on a position", one(Op{Kind: Insert, Parent: 14, Pos: 1, XIDs: xm(20), Content: content(tx("x", 20))}),
 			one(Op{Kind: Delete, Parent: 14, Pos: 1, XIDs: xm(21), Content: content(tx("x", 21))}), "child 1 of XID 14 is XID 20 for the other delta"},
 		{"deleted node used", one(Op{Kind: Delete, Parent: 14, Pos: 3, XIDs: xm(12, 13), Content: content(el("status", 13, tx("Not Available", 12)))}),
-			one(Op{Kind: AttrInsert, Node: 13, Name: "a", NewValue: "1"}), "the first delta does not lead to the second's source: undoing it: operation 1 (i par=14 pos=3 xm=(12-13)): inserted XID 13 is in use"},
+			one(Op{Kind: AttrInsert, Node: 13, Name: "a", NewValue: "1"}), "the first delta does not lead to the second's source: undoing the first delta's operation 1 (d par=14 pos=3 xm=(12-13)): inserted XID 13 is in use"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

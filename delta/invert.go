@@ -11,6 +11,14 @@ package delta
 // Content subtrees are shared with d, not copied; deltas treat content as
 // immutable.
 func Invert(d *Delta) *Delta {
+	r := invertOps(d)
+	Canonicalize(r)
+	return r
+}
+
+// invertOps inverts d keeping the order of its operations, so that
+// operation i of the result undoes operation i of d.
+func invertOps(d *Delta) *Delta {
 	r := &Delta{
 		From: d.To, To: d.From,
 		FromXIDMap: d.ToXIDMap, ToXIDMap: d.FromXIDMap,
@@ -33,6 +41,5 @@ func Invert(d *Delta) *Delta {
 		}
 		r.Ops[i] = op
 	}
-	Canonicalize(r)
 	return r
 }

@@ -63,6 +63,12 @@ type Matching struct {
 	// -1. Paired nodes must have the same XID and kind, and the roots must
 	// be paired.
 	NewToOld []int32
+	// Same, when not nil, marks new nodes whose whole subtree is paired
+	// node for node, in order, with an identical old subtree (as a diff
+	// knows of the subtrees it matched by signature). Nothing changes inside
+	// them, so BuildMatched does not look inside; the node itself may still
+	// have moved.
+	Same []bool
 }
 
 // BuildMatched is Build for a caller that has already measured both
@@ -75,7 +81,7 @@ func BuildMatched(old, new *tree.Document, m *Matching) (*Delta, error) {
 	if len(m.NewToOld) != len(m.New.Nodes) || len(m.Old.Nodes) == 0 || len(m.New.Nodes) == 0 {
 		return nil, fmt.Errorf("build delta: the matching does not fit the measures")
 	}
-	b := &builder{old: m.Old, new: m.New, arena: &tree.Document{}, newMatch: m.NewToOld}
+	b := &builder{old: m.Old, new: m.New, arena: &tree.Document{}, newMatch: m.NewToOld, sameNew: m.Same}
 	b.oldMatch = make([]int32, len(b.old.Nodes))
 	for i := range b.oldMatch {
 		b.oldMatch[i] = -1
@@ -127,17 +133,18 @@ func postOrderXIDs(nodes []*tree.Node) []tree.XID {
 // allocated once.
 func (b *builder) estimateOps() int {
 	n := 0
-	for i, j := range b.oldMatch {
+	b.eachOld(func(i int32) {
+		j := b.oldMatch[i]
 		switch {
 		case j < 0:
 			n++
 		case b.moved[i] || b.changed[i]:
 			n += 2
 		}
-		if j >= 0 && (len(b.old.Nodes[i].Attrs) > 0 || b.new.Nodes[j].Attrs != nil) {
+		if j >= 0 && !b.same(i) && (len(b.old.Nodes[i].Attrs) > 0 || b.new.Nodes[j].Attrs != nil) {
 			n += len(b.old.Nodes[i].Attrs) + len(b.new.Nodes[j].Attrs) + 1
 		}
-	}
+	})
 	for _, i := range b.newMatch {
 		if i < 0 {
 			n++
@@ -189,6 +196,9 @@ type builder struct {
 	// changed is true, by old post index, for a matched leaf whose value
 	// changed.
 	changed []bool
+	// sameNew (by new index, may be nil) marks identical subtrees: see
+	// Matching.Same.
+	sameNew []bool
 	arena   *tree.Document
 	// pinned, when set, marks old nodes that must keep their place among
 	// the siblings that stay (Compose's stand-ins for unknown siblings):
@@ -238,10 +248,29 @@ func (b *builder) match() error {
 func (b *builder) markChanged() {
 	b.changed = make([]bool, len(b.old.Nodes))
 	for i, j := range b.oldMatch {
-		if j >= 0 && b.old.Nodes[i].Kind != tree.Element && b.old.Nodes[i].Value != b.new.Nodes[j].Value {
+		if j >= 0 && (b.sameNew == nil || !b.sameNew[j]) && b.old.Nodes[i].Kind != tree.Element && b.old.Nodes[i].Value != b.new.Nodes[j].Value {
 			b.changed[i] = true
 		}
 	}
+}
+
+// eachOld calls visit for every old node except those strictly inside an
+// identical subtree, from the root down in reverse post-order, jumping over
+// the inside of each identical subtree without touching it.
+func (b *builder) eachOld(visit func(i int32)) {
+	for i := int32(len(b.old.Nodes) - 1); i >= 0; i-- {
+		visit(i)
+		if b.same(i) {
+			i -= b.old.Size[i] - 1 // the subtree is [i-size+1, i]
+		}
+	}
+}
+
+// same reports whether old node i is the root of (or inside) an identical
+// subtree, with nothing to do inside it.
+func (b *builder) same(i int32) bool {
+	j := b.oldMatch[i]
+	return b.sameNew != nil && j >= 0 && b.sameNew[j]
 }
 
 func (b *builder) oldIndex(n *tree.Node) int32 { return n.Post - 1 }
@@ -266,12 +295,13 @@ func (b *builder) findMoves() {
 	var keys []int
 	var weights []float64
 	var members []int32
-	for i, o := range b.old.Nodes {
-		if b.oldMatch[i] >= 0 && o.Parent != nil && !b.stays(int32(i)) {
+	b.eachOld(func(i int32) {
+		o := b.old.Nodes[i]
+		if b.oldMatch[i] >= 0 && o.Parent != nil && !b.stays(i) {
 			b.moved[i] = true // strong move
 		}
-		if b.oldMatch[i] < 0 || len(o.Children) < 2 {
-			continue
+		if b.oldMatch[i] < 0 || len(o.Children) < 2 || b.same(i) {
+			return
 		}
 		keys, weights, members = keys[:0], weights[:0], members[:0]
 		for _, c := range o.Children {
@@ -300,7 +330,7 @@ func (b *builder) findMoves() {
 				b.moved[ci] = true // weak move
 			}
 		}
-	}
+	})
 }
 
 // valueChanged reports whether the matched leaf i has a new value.
@@ -309,11 +339,17 @@ func (b *builder) valueChanged(i int32) bool { return b.changed[i] }
 // emitNodeChanges writes renames and attribute operations of matched
 // elements, in old post-order.
 func (b *builder) emitNodeChanges(d *Delta) {
-	for i, o := range b.old.Nodes {
-		j := b.oldMatch[i]
-		if j < 0 || o.Kind != tree.Element {
-			continue
+	// Old post-order is kept so that the operations come out in the same
+	// order as before; identical subtrees have none.
+	var visit []int32
+	b.eachOld(func(i int32) {
+		if j := b.oldMatch[i]; j >= 0 && !b.same(i) && b.old.Nodes[i].Kind == tree.Element {
+			visit = append(visit, i)
 		}
+	})
+	for k := len(visit) - 1; k >= 0; k-- {
+		i := visit[k]
+		o, j := b.old.Nodes[i], b.oldMatch[i]
 		n := b.new.Nodes[j]
 		if o.Name != n.Name {
 			d.Ops = append(d.Ops, Op{Kind: Rename, Node: o.XID, OldValue: o.Name, NewValue: n.Name})
@@ -352,7 +388,11 @@ func (b *builder) emitDeletes(d *Delta) {
 		if top.next > 0 {
 			top.next--
 			c := top.node.Children[top.next]
-			stack = append(stack, frame{c, len(c.Children)})
+			kids := len(c.Children)
+			if b.same(b.oldIndex(c)) {
+				kids = 0 // nothing to delete inside an identical subtree
+			}
+			stack = append(stack, frame{c, kids})
 			continue
 		}
 		o := top.node
@@ -393,6 +433,8 @@ func (b *builder) emitInserts(d *Delta) {
 		}
 		j := b.newIndex(n)
 		i := b.newMatch[j]
+		// Nothing is inserted inside an identical subtree.
+		descend := b.sameNew == nil || !b.sameNew[j]
 		op := Op{Kind: Insert, Parent: n.Parent.XID, Pos: int(b.newPos[j]) + 1}
 		switch {
 		case i >= 0 && b.moved[i] && b.valueChanged(i):
@@ -409,10 +451,10 @@ func (b *builder) emitInserts(d *Delta) {
 			op.Content = b.copyPruned(n, nil)
 			op.XIDs = b.oneXID(n.XID)
 		default:
-			return true
+			return descend
 		}
 		d.Ops = append(d.Ops, op)
-		return true
+		return descend
 	})
 }
 

@@ -77,6 +77,9 @@ type Measure struct {
 	Nodes     []*Node     // the subtree in post-order
 	Signature []Signature // subtree signature of Nodes[i]
 	Weight    []float64   // subtree weight of Nodes[i]
+	// Size is the number of nodes in the subtree of Nodes[i]: the subtree
+	// occupies the post-order range [i-Size[i]+1, i].
+	Size []int32
 }
 
 // MeasureTree computes the post-order list, the signature and the weight of
@@ -99,6 +102,7 @@ func measure(n *Node, signatures bool, capacity int) *Measure {
 	m := &Measure{
 		Nodes:  make([]*Node, 0, capacity),
 		Weight: make([]float64, 0, capacity),
+		Size:   make([]int32, 0, capacity),
 	}
 	if signatures {
 		m.Signature = make([]Signature, 0, capacity)
@@ -115,17 +119,18 @@ func measure(n *Node, signatures bool, capacity int) *Measure {
 		next   int
 		hash   uint64
 		weight float64
+		size   int32
 	}
-	stack := []frame{{node: n, hash: label(n), weight: 1}}
+	stack := []frame{{node: n, hash: label(n), weight: 1, size: 1}}
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		if top.next < len(top.node.Children) {
 			c := top.node.Children[top.next]
 			top.next++
-			stack = append(stack, frame{node: c, hash: label(c), weight: 1})
+			stack = append(stack, frame{node: c, hash: label(c), weight: 1, size: 1})
 			continue
 		}
-		node, h, w := top.node, top.hash, top.weight
+		node, h, w, size := top.node, top.hash, top.weight, top.size
 		if node.Kind != Element {
 			w = leafWeight(len(node.Value))
 		}
@@ -136,8 +141,10 @@ func measure(n *Node, signatures bool, capacity int) *Measure {
 			m.Signature = append(m.Signature, Signature(h))
 		}
 		m.Weight = append(m.Weight, w)
+		m.Size = append(m.Size, size)
 		if len(stack) > 0 {
 			p := &stack[len(stack)-1]
+			p.size += size
 			if signatures {
 				p.hash = combine(p.hash, h)
 			}

@@ -51,11 +51,32 @@ func Diff(old, new *tree.Document, opt *Options) (*delta.Delta, error) {
 		p.run(m)
 	}
 	m.assignXIDs(old, new)
-	d, err := delta.BuildMatched(old, new, &delta.Matching{Old: m.old, New: m.new, NewToOld: m.newMatch})
+	d, err := delta.BuildMatched(old, new, &delta.Matching{Old: m.old, New: m.new, NewToOld: m.newMatch, Same: m.sameSubtrees()})
 	if err != nil {
 		return nil, fmt.Errorf("treediff: %w", err)
 	}
 	return d, nil
+}
+
+// sameSubtrees marks the new nodes whose whole subtree was zipped node for
+// node with an identical old subtree: every node zipped, each child matched
+// to a child of the node's match, in order.
+func (m *matching) sameSubtrees() []bool {
+	same := make([]bool, len(m.new.Nodes))
+	for j, v := range m.new.Nodes { // post-order: children first
+		if !m.zipped[j] {
+			continue
+		}
+		i := m.newMatch[j]
+		o := m.old.Nodes[i]
+		ok := len(o.Children) == len(v.Children)
+		for k := 0; ok && k < len(v.Children); k++ {
+			c := newIndex(v.Children[k])
+			ok = same[c] && m.newMatch[c] == oldIndex(o.Children[k])
+		}
+		same[j] = ok
+	}
+	return same
 }
 
 // assignXIDs gives every new node the XID of its match, or a fresh one.

@@ -34,8 +34,8 @@ func newMatching(old, new *tree.Document, opt *Options) *matching {
 	}
 	m.oldMatch = filled(len(m.old.Nodes), -1)
 	m.newMatch = filled(len(m.new.Nodes), -1)
-	m.oldSize = subtreeSizes(m.old)
-	m.newSize = subtreeSizes(m.new)
+	m.oldSize = m.old.Size
+	m.newSize = m.new.Size
 	m.oldName = nameKeys(m.old)
 	m.newName = nameKeys(m.new)
 	keys := keyAttrs(old, opt)
@@ -57,17 +57,6 @@ func filled(n int, v int32) []int32 {
 		s[i] = v
 	}
 	return s
-}
-
-func subtreeSizes(t *tree.Measure) []int32 {
-	size := make([]int32, len(t.Nodes))
-	for i, n := range t.Nodes {
-		size[i]++
-		if n.Parent != nil {
-			size[n.Parent.Post-1] += size[i]
-		}
-	}
-	return size
 }
 
 func nameKeys(t *tree.Measure) []uint64 {

@@ -54,9 +54,8 @@ type content struct {
 	roots   []*tree.Node
 	ignored map[*tree.Node]bool
 
-	leaves    []leaf // text and attribute leaves, document order
-	textLeafs int    // number of text leaves
-	words     []word // words of the text leaves, document order
+	leaves []leaf // text and attribute leaves, document order
+	words  []word // words of the text leaves, document order
 
 	links, images  []object // built lazily, by collectObjects
 	tables, lists  []*container
@@ -164,13 +163,11 @@ func newContent(d *tree.Document, scope Selector, ignore []Selector, caseSensiti
 		textBytes += len(c.leaves[i].value)
 	}
 	c.words = make([]word, 0, textBytes/5+1)
-	c.textLeafs = 0
 	for i := range c.leaves {
 		c.leaves[i].pos = i + 1
 		if c.leaves[i].kind != leafText {
 			continue
 		}
-		c.textLeafs++
 		v := c.leaves[i].value
 		for _, w := range tab.valueWords(c.leaves[i].vid, v, caseSensitive) {
 			c.words = append(c.words, word{text: v[w.off : w.off+w.n], leaf: int32(i), idx: w.idx, id: w.id})

@@ -11,8 +11,10 @@ const (
 	// quadratic dynamic programme, whose tie-break the seed's examples use.
 	dpCells = 1 << 16
 	// myersBudget bounds the work of the O(ND) method on one subproblem
-	// (diagonal steps); past it the subproblem is left unmatched.
-	myersBudget = 1 << 25
+	// (diagonal steps), and myersPerItem bounds it relative to the
+	// subproblem's size; past either, the subproblem is split in the middle.
+	myersBudget  = 1 << 25
+	myersPerItem = 256
 	// patienceItems is the size (|a|+|b|) above which a subproblem is first
 	// cut at patience anchors, in O(n log n), before the O(ND) method runs
 	// on the pieces.
@@ -27,8 +29,8 @@ const (
 // patience anchors (the elements that occur once in each side, kept along
 // a longest increasing subsequence, O(n log n)), and solves the rest with
 // Myers' linear-space O(ND) algorithm, exact, within a work budget past
-// which a subproblem is left unmatched. No step is quadratic on long
-// sequences.
+// which a subproblem is split in the middle (a heuristic for sequences
+// with many differences). No step is quadratic on long sequences.
 func lcs(a, b []int32) []lcsPair {
 	return lcsLimit(a, b, dpCells)
 }
@@ -73,6 +75,12 @@ func (l *lcsState) compare(a0, a1, b0, b1 int, myers bool) {
 				l.out = append(l.out, lcsPair{x + i, y + i})
 			}
 			l.compare(u, a1e, v, b1e, false)
+		} else {
+			// Too many differences for O(ND): split both sides in the
+			// middle, which aligns edits spread evenly, and go on.
+			am, bm := a0+(a1e-a0)/2, b0+(b1e-b0)/2
+			l.compare(a0, am, b0, bm, true)
+			l.compare(am, a1e, bm, b1e, true)
 		}
 	}
 	for i := 0; i < s; i++ {
@@ -142,7 +150,7 @@ func (l *lcsState) middleSnake(a0, a1, b0, b1 int) (x, y, u, v int, ok bool) {
 	work := 0
 	for d := 0; d <= max; d++ {
 		work += 2 * (N + M)
-		if d > 1 && work > myersBudget {
+		if d > 1 && (work > myersBudget || work > myersPerItem*(N+M)) {
 			return 0, 0, 0, 0, false
 		}
 		for k := -d; k <= d; k += 2 {

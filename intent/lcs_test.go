@@ -88,6 +88,22 @@ func TestLCSLarge(t *testing.T) {
 		c[i] = r.Int32N(50000)
 	}
 	checkCommon(t, a, c, lcs(a, c))
+	// a small alphabet (no patience anchors) with edits everywhere: the
+	// O(ND) budget runs out and the halves are aligned instead
+	m := 40000
+	x := make([]int32, m)
+	for i := range x {
+		x[i] = r.Int32N(4)
+	}
+	y := append([]int32(nil), x...)
+	for k := 0; k < 4000; k++ {
+		y[r.IntN(m)] = r.Int32N(4)
+	}
+	ps = lcs(x, y)
+	checkCommon(t, x, y, ps)
+	if len(ps) < m*8/10 {
+		t.Errorf("small alphabet: length %d of %d", len(ps), m)
+	}
 }
 
 func TestLongestIncreasing(t *testing.T) {

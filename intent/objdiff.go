@@ -16,7 +16,6 @@ type object struct {
 
 	href, text, src, alt string   // links and images
 	cells                []string // table rows
-	context              string   // the container: table or list name, or the element a link sits in
 }
 
 // objEdit is an operation on objects: indexes into the old and new lists,

@@ -1,0 +1,409 @@
+package web
+
+import (
+	_ "embed"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+//go:embed openapi.json
+var openAPI []byte
+
+func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(openAPI)
+}
+
+// listBody is the answer of every list: a page of items and the number of
+// items matching without paging.
+type listBody[T any] struct {
+	Items []T `json:"items"`
+	Total int `json:"total"`
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+type page struct{ Offset, Limit int }
+
+// paging reads offset and limit (default 50, at most 500).
+func paging(r *http.Request) (page, error) {
+	p := page{Limit: 50}
+	q := r.URL.Query()
+	for _, f := range []struct {
+		name string
+		v    *int
+		max  int
+	}{{"offset", &p.Offset, 1 << 30}, {"limit", &p.Limit, 500}} {
+		if s := q.Get(f.name); s != "" {
+			n, err := strconv.Atoi(s)
+			if err != nil || n < 0 || n > f.max {
+				return p, vigil.Errorf(vigil.EINVALID, "%s %q must be a number from 0 to %d", f.name, s, f.max)
+			}
+			*f.v = n
+		}
+	}
+	if p.Limit == 0 {
+		p.Limit = 50
+	}
+	return p, nil
+}
+
+// idParam reads a positive integer path or query value.
+func idParam(name, s string) (int64, error) {
+	id, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, vigil.Errorf(vigil.EINVALID, "%s %q is not a positive number", name, s)
+	}
+	return id, nil
+}
+
+// timeParam reads an optional RFC 3339 query value.
+func timeParam(r *http.Request, name string) (time.Time, error) {
+	s := r.URL.Query().Get(name)
+	if s == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return t, vigil.Errorf(vigil.EINVALID, "%s %q is not an RFC 3339 time", name, s)
+	}
+	return t, nil
+}
+
+func (s *Server) handleMe(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	writeJSON(w, http.StatusOK, u)
+	return nil
+}
+
+// ---- resources and versions
+
+func (s *Server) handleResourceList(w http.ResponseWriter, r *http.Request, _ *vigil.User) error {
+	p, err := paging(r)
+	if err != nil {
+		return err
+	}
+	f := vigil.ResourceFilter{Offset: p.Offset, Limit: p.Limit}
+	if u := r.URL.Query().Get("url"); u != "" {
+		f.URL = &u
+	}
+	if h := r.URL.Query().Get("host"); h != "" {
+		f.Host = &h
+	}
+	list, total, err := s.Store.FindResources(r.Context(), f)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, listBody[*vigil.Resource]{Items: nonNil(list), Total: total})
+	return nil
+}
+
+func (s *Server) resource(r *http.Request) (*vigil.Resource, error) {
+	id, err := idParam("resource id", r.PathValue("id"))
+	if err != nil {
+		return nil, err
+	}
+	return s.Store.FindResourceByID(r.Context(), id)
+}
+
+func (s *Server) handleResourceGet(w http.ResponseWriter, r *http.Request, _ *vigil.User) error {
+	res, err := s.resource(r)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, res)
+	return nil
+}
+
+func (s *Server) handleVersionList(w http.ResponseWriter, r *http.Request, _ *vigil.User) error {
+	res, err := s.resource(r)
+	if err != nil {
+		return err
+	}
+	p, err := paging(r)
+	if err != nil {
+		return err
+	}
+	f := vigil.VersionFilter{ResourceID: res.ID, Offset: p.Offset, Limit: p.Limit, Descending: r.URL.Query().Get("order") == "desc"}
+	if f.Since, err = timeParam(r, "since"); err != nil {
+		return err
+	}
+	if f.Until, err = timeParam(r, "until"); err != nil {
+		return err
+	}
+	list, total, err := s.Store.FindVersions(r.Context(), f)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, listBody[*vigil.Version]{Items: nonNil(list), Total: total})
+	return nil
+}
+
+func (s *Server) version(r *http.Request) (*vigil.Version, error) {
+	id, err := idParam("version id", r.PathValue("id"))
+	if err != nil {
+		return nil, err
+	}
+	return s.Store.FindVersionByID(r.Context(), id)
+}
+
+func (s *Server) handleVersionGet(w http.ResponseWriter, r *http.Request, _ *vigil.User) error {
+	v, err := s.version(r)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, v)
+	return nil
+}
+
+// handleVersionBody answers the exact bytes of a version, as a download
+// that a browser will not run: sandboxed, no script, no sniffing.
+func (s *Server) handleVersionBody(w http.ResponseWriter, r *http.Request, _ *vigil.User) error {
+	v, err := s.version(r)
+	if err != nil {
+		return err
+	}
+	body, err := s.Warehouse.Body(r.Context(), v.ID)
+	if err != nil {
+		return err
+	}
+	ct := v.ContentType
+	if ct == "" {
+		ct = "application/octet-stream"
+	}
+	if v.Charset != "" {
+		ct += "; charset=utf-8" // bodies are kept decoded to UTF-8
+	}
+	h := w.Header()
+	h.Set("Content-Type", ct)
+	h.Set("Content-Security-Policy", "sandbox; default-src 'none'")
+	h.Set("Content-Disposition", "attachment; filename=\"version-"+strconv.FormatInt(v.ID, 10)+"\"")
+	h.Set("Cache-Control", "private, max-age=86400, immutable")
+	w.Write(body)
+	return nil
+}
+
+// handleVersionText answers the text of a version: its document's text
+// content, one line per block of text.
+func (s *Server) handleVersionText(w http.ResponseWriter, r *http.Request, _ *vigil.User) error {
+	v, err := s.version(r)
+	if err != nil {
+		return err
+	}
+	doc, err := s.Warehouse.Document(r.Context(), v.ID)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Write([]byte(documentText(doc)))
+	return nil
+}
+
+// ---- changes and notifications
+
+// ownedSentinels returns the ids of u's sentinels.
+func (s *Server) ownedSentinels(r *http.Request, u *vigil.User) (map[int64]*vigil.Sentinel, error) {
+	list, _, err := s.Store.FindSentinels(r.Context(), vigil.SentinelFilter{OwnerID: u.ID})
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[int64]*vigil.Sentinel, len(list))
+	for _, x := range list {
+		m[x.ID] = x
+	}
+	return m, nil
+}
+
+func (s *Server) handleChangeList(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	p, err := paging(r)
+	if err != nil {
+		return err
+	}
+	f := vigil.ChangeFilter{Offset: p.Offset, Limit: p.Limit}
+	q := r.URL.Query()
+	if v := q.Get("sentinel"); v != "" {
+		if f.SentinelID, err = idParam("sentinel", v); err != nil {
+			return err
+		}
+	}
+	if v := q.Get("resource"); v != "" {
+		if f.ResourceID, err = idParam("resource", v); err != nil {
+			return err
+		}
+	}
+	if f.Since, err = timeParam(r, "since"); err != nil {
+		return err
+	}
+	if f.Until, err = timeParam(r, "until"); err != nil {
+		return err
+	}
+	own, err := s.ownedSentinels(r, u)
+	if err != nil {
+		return err
+	}
+	if f.SentinelID != 0 && own[f.SentinelID] == nil {
+		return vigil.Errorf(vigil.ENOTFOUND, "sentinel %d not found", f.SentinelID)
+	}
+	list, total, err := s.Store.FindChanges(r.Context(), f)
+	if err != nil {
+		return err
+	}
+	items := []*vigil.Change{}
+	for _, c := range list {
+		if own[c.SentinelID] != nil {
+			items = append(items, c)
+		} else {
+			total--
+		}
+	}
+	writeJSON(w, http.StatusOK, listBody[*vigil.Change]{Items: items, Total: total})
+	return nil
+}
+
+func (s *Server) ownChange(r *http.Request, u *vigil.User) (*vigil.Change, error) {
+	id, err := idParam("change id", r.PathValue("id"))
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.Store.FindChangeByID(r.Context(), id)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.ownSentinel(r.Context(), u, strconv.FormatInt(c.SentinelID, 10)); err != nil {
+		return nil, vigil.Errorf(vigil.ENOTFOUND, "change %d not found", id)
+	}
+	return c, nil
+}
+
+func (s *Server) handleChangeGet(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	c, err := s.ownChange(r, u)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, c)
+	return nil
+}
+
+func (s *Server) handleNotificationList(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	p, err := paging(r)
+	if err != nil {
+		return err
+	}
+	f := vigil.NotificationFilter{UserID: u.ID, Offset: p.Offset, Limit: p.Limit}
+	switch st := vigil.NotificationState(r.URL.Query().Get("state")); st {
+	case "", vigil.NotificationPending, vigil.NotificationFailed, vigil.NotificationSent, vigil.NotificationDead:
+		f.State = st
+	default:
+		return vigil.Errorf(vigil.EINVALID, "state %q must be pending, failed, sent or dead", st)
+	}
+	list, total, err := s.Store.FindNotifications(r.Context(), f)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, listBody[*vigil.Notification]{Items: nonNil(list), Total: total})
+	return nil
+}
+
+func (s *Server) handleNotificationGet(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	id, err := idParam("notification id", r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	n, err := s.Store.FindNotificationByID(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	if n.UserID != u.ID {
+		return vigil.Errorf(vigil.ENOTFOUND, "notification %d not found", id)
+	}
+	writeJSON(w, http.StatusOK, n)
+	return nil
+}
+
+// ---- tokens
+
+func (s *Server) handleTokenList(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	list, err := s.Store.FindTokens(r.Context(), u.ID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, listBody[*vigil.Token]{Items: nonNil(list), Total: len(list)})
+	return nil
+}
+
+// createToken makes a token for u and returns it with its secret, which
+// is shown once and stored only hashed.
+func (s *Server) createToken(r *http.Request, u *vigil.User, name string, ttl time.Duration) (*vigil.Token, string, error) {
+	secret, err := randomSecret(32)
+	if err != nil {
+		return nil, "", err
+	}
+	secret = "vgl_" + secret
+	t := &vigil.Token{UserID: u.ID, Name: name, Hash: vigil.HashToken(secret)}
+	if ttl > 0 {
+		t.ExpiresAt = s.now().Add(ttl).UTC()
+	}
+	if err := s.Store.CreateToken(r.Context(), t); err != nil {
+		return nil, "", err
+	}
+	return t, secret, nil
+}
+
+func (s *Server) handleTokenCreate(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	var in struct {
+		Name      string `json:"name"`
+		ExpiresIn string `json:"expiresIn,omitempty"` // a Go duration ("720h"); empty: never
+	}
+	if err := readJSON(r, &in); err != nil {
+		return err
+	}
+	var ttl time.Duration
+	if in.ExpiresIn != "" {
+		d, err := time.ParseDuration(in.ExpiresIn)
+		if err != nil || d <= 0 {
+			return vigil.Errorf(vigil.EINVALID, "expiresIn %q must be a positive duration such as 720h", in.ExpiresIn)
+		}
+		ttl = d
+	}
+	t, secret, err := s.createToken(r, u, in.Name, ttl)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, struct {
+		*vigil.Token
+		Secret string `json:"secret"`
+	}{t, secret})
+	return nil
+}
+
+func (s *Server) deleteOwnToken(r *http.Request, u *vigil.User, idText string) error {
+	id, err := idParam("token id", idText)
+	if err != nil {
+		return err
+	}
+	list, err := s.Store.FindTokens(r.Context(), u.ID)
+	if err != nil {
+		return err
+	}
+	for _, t := range list {
+		if t.ID == id {
+			return s.Store.DeleteToken(r.Context(), id)
+		}
+	}
+	return vigil.Errorf(vigil.ENOTFOUND, "token %d not found", id)
+}
+
+func (s *Server) handleTokenDelete(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	if err := s.deleteOwnToken(r, u, r.PathValue("id")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}

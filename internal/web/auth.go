@@ -1,0 +1,159 @@
+package web
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/binary"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+const (
+	sessionCookie = "vigil_session"
+	loginCookie   = "vigil_login" // the sign-in form's CSRF token (double submit)
+	sessionTTL    = 7 * 24 * time.Hour
+	csrfField     = "csrf"
+	csrfHeader    = "X-CSRF-Token"
+)
+
+// session is a signed-in user, as the session cookie carries it.
+type session struct {
+	User *vigil.User
+	// payload is the cookie's signed part; CSRF tokens are derived from it.
+	payload string
+	csrf    string
+}
+
+// key derives a purpose-bound key from the server's secret.
+func (s *Server) key(purpose string) []byte {
+	m := hmac.New(sha256.New, s.Secret)
+	m.Write([]byte("vigil web " + purpose))
+	return m.Sum(nil)
+}
+
+func (s *Server) mac(purpose string, parts ...string) []byte {
+	m := hmac.New(sha256.New, s.key(purpose))
+	for _, p := range parts {
+		m.Write([]byte(p))
+		m.Write([]byte{0})
+	}
+	return m.Sum(nil)
+}
+
+var b64 = base64.RawURLEncoding
+
+// newSessionCookie returns the cookie value of a new session of u: user
+// id, expiry and a random nonce, signed with a key that also covers the
+// user's password hash, so that a password change ends every session.
+func (s *Server) newSessionCookie(u *vigil.User) (string, error) {
+	var raw [8 + 8 + 16]byte
+	binary.BigEndian.PutUint64(raw[0:], uint64(u.ID))
+	binary.BigEndian.PutUint64(raw[8:], uint64(s.now().Add(sessionTTL).Unix()))
+	if _, err := rand.Read(raw[16:]); err != nil {
+		return "", err
+	}
+	payload := b64.EncodeToString(raw[:])
+	return payload + "." + b64.EncodeToString(s.mac("session", payload, u.PasswordHash)), nil
+}
+
+// readSession verifies the session cookie of r.
+func (s *Server) readSession(r *http.Request) (*session, error) {
+	c, err := r.Cookie(sessionCookie)
+	if err != nil {
+		return nil, vigil.Errorf(vigil.EUNAUTHORIZED, "sign in or give an API token")
+	}
+	payload, sig, ok := strings.Cut(c.Value, ".")
+	raw, err1 := b64.DecodeString(payload)
+	mac, err2 := b64.DecodeString(sig)
+	if !ok || err1 != nil || err2 != nil || len(raw) != 32 {
+		return nil, vigil.Errorf(vigil.EUNAUTHORIZED, "invalid session; sign in again")
+	}
+	id := int64(binary.BigEndian.Uint64(raw[0:]))
+	exp := time.Unix(int64(binary.BigEndian.Uint64(raw[8:])), 0)
+	if !s.now().Before(exp) {
+		return nil, vigil.Errorf(vigil.EUNAUTHORIZED, "session expired; sign in again")
+	}
+	u, err := s.Store.FindUserByID(r.Context(), id)
+	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+		return nil, vigil.Errorf(vigil.EUNAUTHORIZED, "invalid session; sign in again")
+	} else if err != nil {
+		return nil, err
+	}
+	if !hmac.Equal(mac, s.mac("session", payload, u.PasswordHash)) {
+		return nil, vigil.Errorf(vigil.EUNAUTHORIZED, "invalid session; sign in again")
+	}
+	return &session{User: u, payload: payload, csrf: b64.EncodeToString(s.mac("csrf", payload))}, nil
+}
+
+// authenticate returns the user of a request: by its bearer token, else by
+// its session cookie. It returns EUNAUTHORIZED without either.
+func (s *Server) authenticate(r *http.Request) (*session, error) {
+	if h := r.Header.Get("Authorization"); h != "" {
+		scheme, secret, _ := strings.Cut(h, " ")
+		if !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(secret) == "" {
+			return nil, vigil.Errorf(vigil.EUNAUTHORIZED, "the Authorization header must be Bearer <token>")
+		}
+		t, err := s.Store.FindTokenByHash(r.Context(), vigil.HashToken(strings.TrimSpace(secret)), s.now())
+		if err != nil {
+			if c := vigil.ErrorCode(err); c == vigil.EUNAUTHORIZED || c == vigil.ENOTFOUND {
+				return nil, vigil.Errorf(vigil.EUNAUTHORIZED, "unknown or expired API token")
+			}
+			return nil, err
+		}
+		u, err := s.Store.FindUserByID(r.Context(), t.UserID)
+		if err != nil {
+			return nil, vigil.Errorf(vigil.EUNAUTHORIZED, "unknown or expired API token")
+		}
+		return &session{User: u}, nil
+	}
+	return s.readSession(r)
+}
+
+// checkCSRF verifies the CSRF token of a state-changing request made with
+// a session cookie: the form field csrf or the X-CSRF-Token header.
+// Requests authenticated by an API token need none.
+func (s *Server) checkCSRF(r *http.Request, sess *session) error {
+	if sess.payload == "" || r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return nil
+	}
+	got := r.Header.Get(csrfHeader)
+	if got == "" {
+		got = r.PostFormValue(csrfField)
+	}
+	if got == "" || subtle.ConstantTimeCompare([]byte(got), []byte(sess.csrf)) != 1 {
+		return vigil.Errorf(vigil.EUNAUTHORIZED, "missing or invalid CSRF token; reload the page")
+	}
+	return nil
+}
+
+func (s *Server) setCookie(w http.ResponseWriter, r *http.Request, name, value string, maxAge int) {
+	http.SetCookie(w, &http.Cookie{
+		Name: name, Value: value, Path: "/", MaxAge: maxAge,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode,
+		Secure: s.SecureCookies || r.TLS != nil,
+	})
+}
+
+// apiFunc handles an authenticated API request.
+type apiFunc func(w http.ResponseWriter, r *http.Request, u *vigil.User) error
+
+func (s *Server) apiHandler(h apiFunc) http.Handler {
+	return s.secure(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sess, err := s.authenticate(r)
+		if err == nil {
+			err = s.checkCSRF(r, sess)
+		}
+		if err == nil {
+			err = h(w, r, sess.User)
+		}
+		if err != nil {
+			s.writeError(w, r, err)
+		}
+	}))
+}

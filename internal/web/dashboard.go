@@ -1,0 +1,398 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/intent"
+	"github.com/vigil-web/vigil/spec"
+)
+
+func (s *Server) handleHome(w http.ResponseWriter, r *http.Request, _ *session) error {
+	return seeOther(w, r, "/sentinels")
+}
+
+// sentinelRow is a line of the sentinel list.
+type sentinelRow struct {
+	*vigil.Sentinel
+	URLs       []string
+	Resources  []*vigil.Resource
+	LastChange *vigil.Change
+	Error      string // the last fetch error of one of its pages
+}
+
+func (s *Server) sentinelRow(ctx context.Context, sen *vigil.Sentinel) (*sentinelRow, error) {
+	row := &sentinelRow{Sentinel: sen}
+	var c spec.Checked
+	if json.Unmarshal(sen.Spec, &c) == nil {
+		row.URLs = c.URLs
+	}
+	for _, u := range row.URLs {
+		res, err := s.Store.FindResourceByURL(ctx, u)
+		if err != nil {
+			continue
+		}
+		row.Resources = append(row.Resources, res)
+		if v, err := s.Store.LatestVersion(ctx, res.ID); err == nil && v.Error != "" && row.Error == "" {
+			row.Error = v.Error
+		}
+	}
+	changes, _, err := s.Store.FindChanges(ctx, vigil.ChangeFilter{SentinelID: sen.ID, Limit: 1})
+	if err != nil {
+		return nil, err
+	}
+	if len(changes) > 0 {
+		row.LastChange = changes[0]
+	}
+	return row, nil
+}
+
+func (s *Server) handleSentinelsPage(w http.ResponseWriter, r *http.Request, sess *session) error {
+	list, _, err := s.Store.FindSentinels(r.Context(), vigil.SentinelFilter{OwnerID: sess.User.ID, Limit: 500})
+	if err != nil {
+		return err
+	}
+	rows := make([]*sentinelRow, 0, len(list))
+	for _, sen := range list {
+		row, err := s.sentinelRow(r.Context(), sen)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, row)
+	}
+	return s.page(w, r, sess, http.StatusOK, "sentinels", "Sentinels", "sentinels", rows)
+}
+
+// editorData is the sentinel editor: the source, its problems, and the
+// source cut into segments so that the page marks errors without script.
+type editorData struct {
+	Editing  *vigil.Sentinel
+	Source   string
+	Errors   []Diagnostic
+	Warnings []Diagnostic
+	Segments []segment
+	Row      *sentinelRow
+	Changes  []*vigil.Change
+	Feed     string
+}
+
+type segment struct {
+	Text string
+	Msg  string // non-empty for an error
+}
+
+// segments cuts src at the diagnostics' byte ranges.
+func segments(src string, diags []Diagnostic) []segment {
+	var out []segment
+	at := 0
+	for _, d := range diags {
+		if d.Line == 0 || d.Offset < at || d.Offset > len(src) {
+			continue
+		}
+		end := min(max(d.End, d.Offset+1), len(src))
+		if d.Offset > at {
+			out = append(out, segment{Text: src[at:d.Offset]})
+		}
+		text := src[d.Offset:end]
+		if text == "" || text == "\n" {
+			text = " " + text
+		}
+		out = append(out, segment{Text: text, Msg: d.Message})
+		at = end
+	}
+	return append(out, segment{Text: src[min(at, len(src)):]})
+}
+
+const newSentinelTemplate = `Create Sentinel my_page
+Using https://example.com/
+Monitor any change
+Fetch every 1 hour
+`
+
+func (s *Server) handleSentinelNewPage(w http.ResponseWriter, r *http.Request, sess *session) error {
+	src := newSentinelTemplate
+	return s.page(w, r, sess, http.StatusOK, "sentinel", "New sentinel", "sentinels",
+		&editorData{Source: src, Segments: segments(src, nil)})
+}
+
+func (s *Server) handleSentinelCreatePage(w http.ResponseWriter, r *http.Request, sess *session) error {
+	src := r.PostFormValue("source")
+	sen, err := s.saveSentinel(r.Context(), sess.User, &sentinelInput{Source: src}, nil)
+	if err != nil {
+		return s.editorError(w, r, sess, nil, src, err)
+	}
+	return seeOther(w, r, "/sentinels/"+strconv.FormatInt(sen.ID, 10))
+}
+
+// editorError shows the editor again with the problems of src marked.
+func (s *Server) editorError(w http.ResponseWriter, r *http.Request, sess *session, editing *vigil.Sentinel, src string, err error) error {
+	de, ok := err.(*diagnosticsError)
+	if !ok {
+		if vigil.ErrorCode(err) != vigil.EINVALID {
+			return err
+		}
+		de = &diagnosticsError{err: &vigil.Error{Code: vigil.EINVALID}, Diagnostics: []Diagnostic{{Message: vigil.ErrorMessage(err)}}}
+	}
+	data := &editorData{Editing: editing, Source: src, Errors: de.Diagnostics, Segments: segments(src, de.Diagnostics)}
+	title := "New sentinel"
+	if editing != nil {
+		title = "Sentinel " + editing.Name
+		if data.Row, err = s.sentinelRow(r.Context(), editing); err != nil {
+			return err
+		}
+	}
+	return s.page(w, r, sess, http.StatusUnprocessableEntity, "sentinel", title, "sentinels", data)
+}
+
+func (s *Server) handleSentinelPage(w http.ResponseWriter, r *http.Request, sess *session) error {
+	sen, err := s.ownSentinel(r.Context(), sess.User, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	row, err := s.sentinelRow(r.Context(), sen)
+	if err != nil {
+		return err
+	}
+	changes, _, err := s.Store.FindChanges(r.Context(), vigil.ChangeFilter{SentinelID: sen.ID, Limit: 50})
+	if err != nil {
+		return err
+	}
+	data := &editorData{Editing: sen, Source: sen.Source, Segments: segments(sen.Source, nil), Row: row, Changes: changes}
+	if s.FeedPath != nil {
+		data.Feed = s.FeedPath(sen.ID)
+	}
+	return s.page(w, r, sess, http.StatusOK, "sentinel", "Sentinel "+sen.Name, "sentinels", data)
+}
+
+func (s *Server) handleSentinelUpdatePage(w http.ResponseWriter, r *http.Request, sess *session) error {
+	old, err := s.ownSentinel(r.Context(), sess.User, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	src := r.PostFormValue("source")
+	if _, err := s.saveSentinel(r.Context(), sess.User, &sentinelInput{Source: src}, old); err != nil {
+		return s.editorError(w, r, sess, old, src, err)
+	}
+	return seeOther(w, r, "/sentinels/"+strconv.FormatInt(old.ID, 10))
+}
+
+func (s *Server) handleSentinelActionPage(w http.ResponseWriter, r *http.Request, sess *session) error {
+	sen, err := s.ownSentinel(r.Context(), sess.User, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	switch action := r.PathValue("action"); action {
+	case "delete":
+		if err := s.Store.DeleteSentinel(r.Context(), sen.ID); err != nil {
+			return err
+		}
+		return seeOther(w, r, "/sentinels")
+	default:
+		if err := s.setStatus(r.Context(), sen, action); err != nil {
+			return err
+		}
+	}
+	return seeOther(w, r, "/sentinels/"+strconv.FormatInt(sen.ID, 10))
+}
+
+func (s *Server) handleResourcesPage(w http.ResponseWriter, r *http.Request, sess *session) error {
+	list, _, err := s.Store.FindResources(r.Context(), vigil.ResourceFilter{Limit: 1000})
+	if err != nil {
+		return err
+	}
+	return s.page(w, r, sess, http.StatusOK, "resources", "Resources", "resources", list)
+}
+
+// historyData is a resource's history page.
+type historyData struct {
+	Resource *vigil.Resource
+	Versions []*versionRow
+	Total    int
+	Changes  []*vigil.Change
+	Plot     *plot
+	// FromID and ToID are the versions the compare form proposes: the
+	// last two that were fetched without error.
+	FromID, ToID int64
+}
+
+type versionRow struct {
+	*vigil.Version
+	Prev int64 // the previous good version, to compare with
+}
+
+func (s *Server) handleResourcePage(w http.ResponseWriter, r *http.Request, sess *session) error {
+	res, err := s.resource(r)
+	if err != nil {
+		return err
+	}
+	// The whole history feeds the plot; the timeline shows the newest 200.
+	all, total, err := s.Store.FindVersions(r.Context(), vigil.VersionFilter{ResourceID: res.ID})
+	if err != nil {
+		return err
+	}
+	rows := make([]*versionRow, len(all))
+	var prev int64
+	for i, v := range all {
+		rows[i] = &versionRow{Version: v, Prev: prev}
+		if v.Error == "" {
+			prev = v.ID
+		}
+	}
+	for i, j := 0, len(rows)-1; i < j; i, j = i+1, j-1 {
+		rows[i], rows[j] = rows[j], rows[i]
+	}
+	changes, _, err := s.Store.FindChanges(r.Context(), vigil.ChangeFilter{ResourceID: res.ID, Limit: 100})
+	if err != nil {
+		return err
+	}
+	data := &historyData{Resource: res, Total: total, Changes: changes, Plot: changePlot(all, changes, s.now())}
+	data.Versions = rows[:min(len(rows), 200)]
+	for _, v := range rows {
+		if v.Error == "" {
+			if data.ToID == 0 {
+				data.ToID = v.ID
+			} else if data.FromID == 0 {
+				data.FromID = v.ID
+			}
+		}
+	}
+	return s.page(w, r, sess, http.StatusOK, "resource", "History of "+res.URL, "resources", data)
+}
+
+// diffData is the diff page.
+type diffData struct {
+	Resource *vigil.Resource
+	From, To *vigil.Version
+	Versions []*vigil.Version
+	View     string
+	Frame    string // the iframe's URL, for the HTML views
+	Records  []intent.Change
+	API      string // the API URL of this diff, without format
+}
+
+var diffViews = map[string]string{"inline": "html-inline", "side": "html-side-by-side", "changes": "html-changes"}
+
+func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *session) error {
+	res, err := s.resource(r)
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	view := q.Get("view")
+	if view == "" {
+		view = "inline"
+	}
+	if _, ok := diffViews[view]; !ok && view != "records" {
+		return vigil.Errorf(vigil.EINVALID, "view %q must be inline, side, changes or records", view)
+	}
+	versions, _, err := s.Store.FindVersions(r.Context(), vigil.VersionFilter{ResourceID: res.ID, Descending: true, Limit: 500})
+	if err != nil {
+		return err
+	}
+	data := &diffData{Resource: res, Versions: versions, View: view}
+	base := idPath("/resources/", res.ID)
+	data.API = "/api/v1" + base + "/diff?" + "from=" + q.Get("from") + "&to=" + q.Get("to")
+	if view == "records" {
+		p, err := s.loadDiff(r.Context(), res, q.Get("from"), q.Get("to"))
+		if err != nil {
+			return err
+		}
+		data.From, data.To = p.From, p.To
+		if data.Records, err = s.records(r.Context(), p); err != nil {
+			return err
+		}
+	} else {
+		from, err := idParam("from", q.Get("from"))
+		if err != nil {
+			return err
+		}
+		to, err := idParam("to", q.Get("to"))
+		if err != nil {
+			return err
+		}
+		if data.From, err = s.Store.FindVersionByID(r.Context(), from); err != nil {
+			return err
+		}
+		if data.To, err = s.Store.FindVersionByID(r.Context(), to); err != nil {
+			return err
+		}
+		data.Frame = base + "/diff/frame?from=" + strconv.FormatInt(from, 10) + "&to=" + strconv.FormatInt(to, 10) + "&view=" + view
+	}
+	return s.page(w, r, sess, http.StatusOK, "diff", "Changes of "+res.URL, "resources", data)
+}
+
+func idPath(prefix string, id int64) string { return prefix + strconv.FormatInt(id, 10) }
+
+// handleDiffFrame serves an HTML view of a diff for the sandboxed iframe.
+func (s *Server) handleDiffFrame(w http.ResponseWriter, r *http.Request, _ *session) error {
+	res, err := s.resource(r)
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	format, ok := diffViews[q.Get("view")]
+	if !ok {
+		return vigil.Errorf(vigil.EINVALID, "view %q must be inline, side or changes", q.Get("view"))
+	}
+	p, err := s.loadDiff(r.Context(), res, q.Get("from"), q.Get("to"))
+	if err != nil {
+		return err
+	}
+	return s.renderView(r.Context(), w, p, format)
+}
+
+// handleChangePage shows a change: the diff between its versions.
+func (s *Server) handleChangePage(w http.ResponseWriter, r *http.Request, sess *session) error {
+	c, err := s.ownChange(r, sess.User)
+	if err != nil {
+		return err
+	}
+	if c.FromVersion == 0 {
+		return seeOther(w, r, idPath("/resources/", c.ResourceID))
+	}
+	return seeOther(w, r, idPath("/resources/", c.ResourceID)+"/diff?from="+strconv.FormatInt(c.FromVersion, 10)+
+		"&to="+strconv.FormatInt(c.ToVersion, 10)+"&view=inline")
+}
+
+// tokensData is the tokens page; Secret is set once, right after creation.
+type tokensData struct {
+	Tokens []*vigil.Token
+	Secret string
+	Name   string
+}
+
+func (s *Server) handleTokensPage(w http.ResponseWriter, r *http.Request, sess *session) error {
+	return s.tokensPage(w, r, sess, http.StatusOK, "", "")
+}
+
+func (s *Server) tokensPage(w http.ResponseWriter, r *http.Request, sess *session, status int, secret, name string) error {
+	list, err := s.Store.FindTokens(r.Context(), sess.User.ID)
+	if err != nil {
+		return err
+	}
+	return s.page(w, r, sess, status, "tokens", "API tokens", "tokens", &tokensData{Tokens: list, Secret: secret, Name: name})
+}
+
+func (s *Server) handleTokenCreatePage(w http.ResponseWriter, r *http.Request, sess *session) error {
+	days, _ := strconv.Atoi(r.PostFormValue("days"))
+	if days < 0 || days > 3650 {
+		return vigil.Errorf(vigil.EINVALID, "expiry must be from 0 to 3650 days")
+	}
+	name := r.PostFormValue("name")
+	_, secret, err := s.createToken(r, sess.User, name, time.Duration(days)*24*time.Hour)
+	if err != nil {
+		return err
+	}
+	return s.tokensPage(w, r, sess, http.StatusCreated, secret, name)
+}
+
+func (s *Server) handleTokenDeletePage(w http.ResponseWriter, r *http.Request, sess *session) error {
+	if err := s.deleteOwnToken(r, sess.User, r.PathValue("id")); err != nil {
+		return err
+	}
+	return seeOther(w, r, "/tokens")
+}

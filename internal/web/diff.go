@@ -1,0 +1,245 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/microcosm-cc/bluemonday"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/intent"
+	"github.com/vigil-web/vigil/render"
+	"github.com/vigil-web/vigil/spec"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// Diff formats of the API.
+var diffFormats = []string{"xydelta", "json", "html-inline", "html-side-by-side", "html-changes", "text", "records"}
+
+// diffPair is two versions of one resource, compared.
+type diffPair struct {
+	Resource *vigil.Resource
+	From, To *vigil.Version
+	Old      *tree.Document
+	Delta    *delta.Delta
+}
+
+// loadDiff reads the versions from and to (ids) of the resource and the
+// delta between them.
+func (s *Server) loadDiff(ctx context.Context, res *vigil.Resource, fromText, toText string) (*diffPair, error) {
+	from, err := idParam("from", fromText)
+	if err != nil {
+		return nil, err
+	}
+	to, err := idParam("to", toText)
+	if err != nil {
+		return nil, err
+	}
+	p := &diffPair{Resource: res}
+	if p.From, err = s.Store.FindVersionByID(ctx, from); err != nil {
+		return nil, err
+	}
+	if p.To, err = s.Store.FindVersionByID(ctx, to); err != nil {
+		return nil, err
+	}
+	if p.From.ResourceID != res.ID || p.To.ResourceID != res.ID {
+		return nil, vigil.Errorf(vigil.EINVALID, "versions %d and %d are not both versions of resource %d", from, to, res.ID)
+	}
+	if p.From.Error != "" || p.To.Error != "" {
+		return nil, vigil.Errorf(vigil.EINVALID, "a failed fetch has no body to compare")
+	}
+	start := time.Now()
+	if p.Old, err = s.Warehouse.Document(ctx, from); err != nil {
+		return nil, err
+	}
+	if p.Delta, err = s.Warehouse.Diff(ctx, from, to); err != nil {
+		return nil, err
+	}
+	s.Metrics.observeDiff(time.Since(start))
+	return p, nil
+}
+
+// records returns the typed change records of "any change" between the two
+// versions (the intent layer's records).
+func (s *Server) records(ctx context.Context, p *diffPair) ([]intent.Change, error) {
+	newDoc, err := s.Warehouse.Document(ctx, p.To.ID)
+	if err != nil {
+		return nil, err
+	}
+	pair := intent.NewPair(p.Old, newDoc, p.Delta, nil)
+	res, err := pair.Primitive(&spec.ChangeType{Kind: spec.AnyChange})
+	if err != nil {
+		return nil, err
+	}
+	return nonNil(res.AllChanges()), nil
+}
+
+// renderView writes a view of the pair: xydelta, json, text, records, or
+// one of the HTML views (sanitised, with the highlight styles).
+func (s *Server) renderView(ctx context.Context, w http.ResponseWriter, p *diffPair, format string) error {
+	var buf bytes.Buffer
+	var ctype string
+	switch format {
+	case "xydelta":
+		ctype = "application/xml; charset=utf-8"
+		if err := delta.EncodeXML(&buf, p.Delta); err != nil {
+			return err
+		}
+	case "json":
+		ctype = "application/json; charset=utf-8"
+		if err := delta.EncodeJSON(&buf, p.Delta); err != nil {
+			return err
+		}
+	case "text":
+		ctype = "text/plain; charset=utf-8"
+		if err := render.Text(&buf, p.Old, p.Delta); err != nil {
+			return vigil.Errorf(vigil.EINVALID, "the delta does not fit version %d", p.From.ID)
+		}
+	case "records":
+		recs, err := s.records(ctx, p)
+		if err != nil {
+			return err
+		}
+		ctype = "application/json; charset=utf-8"
+		enc := json.NewEncoder(&buf)
+		enc.SetIndent("", "  ")
+		enc.Encode(recs)
+	case "html-inline", "html-side-by-side", "html-changes":
+		a, err := render.Annotate(p.Old, p.Delta)
+		if err != nil {
+			return vigil.Errorf(vigil.EINVALID, "the delta does not fit version %d", p.From.ID)
+		}
+		var raw bytes.Buffer
+		switch format {
+		case "html-inline":
+			err = a.WriteInline(&raw)
+		case "html-side-by-side":
+			err = a.WriteSideBySide(&raw)
+		default:
+			err = a.WriteChanges(&raw)
+		}
+		if err != nil {
+			return err
+		}
+		ctype = "text/html; charset=utf-8"
+		buf.WriteString(frameHead)
+		buf.Write(sanitizer.SanitizeBytes(raw.Bytes()))
+		buf.WriteString("</body></html>\n")
+		h := w.Header()
+		h.Set("Content-Security-Policy", frameCSP)
+		h.Set("X-Frame-Options", "SAMEORIGIN")
+	default:
+		return vigil.Errorf(vigil.EINVALID, "format %q must be one of %s", format, strings.Join(diffFormats, ", "))
+	}
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Cache-Control", "private, no-store")
+	w.Write(buf.Bytes())
+	return nil
+}
+
+// handleDiff answers the diff between two versions of a resource:
+// ?from=VERSION&to=VERSION&format=FORMAT.
+func (s *Server) handleDiff(w http.ResponseWriter, r *http.Request, _ *vigil.User) error {
+	res, err := s.resource(r)
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	format := q.Get("format")
+	if format == "" {
+		format = "json"
+	}
+	if !contains(diffFormats, format) {
+		return vigil.Errorf(vigil.EINVALID, "format %q must be one of %s", format, strings.Join(diffFormats, ", "))
+	}
+	p, err := s.loadDiff(r.Context(), res, q.Get("from"), q.Get("to"))
+	if err != nil {
+		return err
+	}
+	return s.renderView(r.Context(), w, p, format)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// sanitizer keeps the structure and text of foreign pages and Vigil's
+// highlight marks, and drops scripts, event handlers, styles, forms,
+// frames, objects and every URL scheme but http, https and mailto.
+var sanitizer = func() *bluemonday.Policy {
+	p := bluemonday.UGCPolicy()
+	p.AllowAttrs(render.Attr).Matching(bluemonday.SpaceSeparatedTokens).Globally()
+	p.AllowElements("ins", "del", "mark", "section", "main", "article", "header", "footer", "nav", "aside", "figure", "figcaption", "time")
+	p.SkipElementsContent("head", "title")
+	p.RequireNoReferrerOnLinks(true)
+	return p
+}()
+
+// frameHead opens a sanitised view: Vigil's own styles for the marks, no
+// script. The sanitised page follows.
+const frameHead = `<!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><style>
+body{font:15px/1.5 system-ui,sans-serif;margin:.75rem;color:#111;background:#fff;overflow-wrap:anywhere}
+img{max-width:100%;height:auto}
+table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .4rem}
+[data-vigil=ins]{background:#d4f8d4;outline:2px solid #2a8a2a;text-decoration:none}
+[data-vigil=del]{background:#fbd5d5;outline:2px solid #b52a2a;text-decoration:line-through}
+[data-vigil=move]{background:#d9e8ff;outline:2px dashed #2a5ab5}
+[data-vigil=upd]{background:#fff1b3;outline:2px solid #a07800;text-decoration:none}
+[data-vigil=upd-old]{background:#fbd5d5;text-decoration:line-through}
+[data-vigil=attr]{outline:2px dotted #a07800}
+[data-vigil=sbs]{display:grid;grid-template-columns:1fr 1fr;gap:1rem}
+@media (max-width:40rem){[data-vigil=sbs]{grid-template-columns:1fr}}
+[data-vigil=old],[data-vigil=new]{min-width:0;border:1px solid #ccc;padding:.5rem}
+[data-vigil=old]::before{content:"Old version";font-weight:bold;display:block}
+[data-vigil=new]::before{content:"New version";font-weight:bold;display:block}
+[data-vigil=change]{border-bottom:1px solid #ccc;padding:.5rem 0}
+[data-vigil=change] h3{font-size:1rem;font-family:monospace;margin:0 0 .3rem}
+</style></head><body>`
+
+// documentText returns the text of a document, a line per block.
+func documentText(doc *tree.Document) string {
+	var b strings.Builder
+	var walk func(n *tree.Node)
+	walk = func(n *tree.Node) {
+		switch n.Kind {
+		case tree.Text:
+			if t := strings.Join(strings.Fields(n.Value), " "); t != "" {
+				if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+					b.WriteByte(' ')
+				}
+				b.WriteString(t)
+			}
+		case tree.Element:
+			name := strings.ToLower(n.Name)
+			if name == "script" || name == "style" || name == "head" {
+				return
+			}
+			for _, c := range n.Children {
+				walk(c)
+			}
+			if blockElements[name] && b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+				b.WriteByte('\n')
+			}
+		}
+	}
+	if doc.Root != nil {
+		walk(doc.Root)
+	}
+	return b.String()
+}
+
+var blockElements = map[string]bool{
+	"p": true, "div": true, "li": true, "tr": true, "h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true,
+	"br": true, "section": true, "article": true, "header": true, "footer": true, "pre": true, "blockquote": true,
+	"table": true, "ul": true, "ol": true, "dt": true, "dd": true, "body": true, "title": true,
+}

@@ -1,0 +1,96 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"github.com/vigil-web/vigil"
+)
+
+// codes maps each domain error code to its HTTP status: the one table.
+var codes = map[string]int{
+	vigil.ECONFLICT:       http.StatusConflict,
+	vigil.EINVALID:        http.StatusBadRequest,
+	vigil.ENOTFOUND:       http.StatusNotFound,
+	vigil.EUNAUTHORIZED:   http.StatusUnauthorized,
+	vigil.ENOTIMPLEMENTED: http.StatusNotImplemented,
+	vigil.EINTERNAL:       http.StatusInternalServerError,
+}
+
+// errorStatus returns the HTTP status of a domain error code.
+func errorStatus(code string) int {
+	if s, ok := codes[code]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+// Diagnostic is one problem of a sentinel, with its position in the source
+// (line and column 1-based, offset and end in bytes) or the path of the
+// field of the JSON form.
+type Diagnostic struct {
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+	Offset  int    `json:"offset"`
+	End     int    `json:"end"`
+	Field   string `json:"field,omitempty"`
+	Message string `json:"message"`
+}
+
+// diagnosticsError is an EINVALID error that carries diagnostics.
+type diagnosticsError struct {
+	err         *vigil.Error
+	Diagnostics []Diagnostic
+}
+
+func (e *diagnosticsError) Error() string { return e.err.Error() }
+func (e *diagnosticsError) Unwrap() error { return e.err }
+
+// errorBody is the JSON form of an error answer.
+type errorBody struct {
+	Error struct {
+		Code        string       `json:"code"`
+		Message     string       `json:"message"`
+		Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
+	} `json:"error"`
+}
+
+// writeError answers err as {"error": {"code": ..., "message": ...}} with
+// the status of its code. Internal errors are logged; their details never
+// reach the client.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	code, msg := vigil.ErrorCode(err), vigil.ErrorMessage(err)
+	if code == vigil.EINTERNAL {
+		s.logger().Error("http request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	var body errorBody
+	body.Error.Code, body.Error.Message = code, msg
+	var de *diagnosticsError
+	if errors.As(err, &de) {
+		body.Error.Diagnostics = de.Diagnostics
+	}
+	if code == vigil.EUNAUTHORIZED {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="vigil"`)
+	}
+	writeJSON(w, errorStatus(code), body)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(v)
+}
+
+// handleAPINotFound answers an unknown API path (after authentication, so
+// that the API's shape is not shown to strangers).
+func (s *Server) handleAPINotFound(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authenticate(r); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.writeError(w, r, vigil.Errorf(vigil.ENOTFOUND, "no API route %s %s", r.Method, r.URL.Path))
+}

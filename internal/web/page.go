@@ -1,0 +1,186 @@
+package web
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// pages holds each page template parsed with the layout.
+var pages = func() map[string]*template.Template {
+	funcs := template.FuncMap{
+		"time":  fmtTime,
+		"ago":   ago,
+		"bytes": fmtBytes,
+		"list":  func(xs ...string) []string { return xs },
+		"query": func(kv ...any) string {
+			v := url.Values{}
+			for i := 0; i+1 < len(kv); i += 2 {
+				v.Set(fmt.Sprint(kv[i]), fmt.Sprint(kv[i+1]))
+			}
+			return v.Encode()
+		},
+	}
+	layout := template.Must(template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html"))
+	out := map[string]*template.Template{}
+	names, _ := fs.Glob(templateFS, "templates/*.html")
+	for _, n := range names {
+		base := path.Base(n)
+		if base == "layout.html" {
+			continue
+		}
+		out[strings.TrimSuffix(base, ".html")] = template.Must(template.Must(layout.Clone()).ParseFS(templateFS, n))
+	}
+	return out
+}()
+
+func staticHandler() http.Handler {
+	sub, _ := fs.Sub(staticFS, "static")
+	fsrv := http.StripPrefix("/static/", http.FileServerFS(sub))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		fsrv.ServeHTTP(w, r)
+	})
+}
+
+// view is what every page template receives.
+type view struct {
+	Title string
+	User  *vigil.User
+	CSRF  string
+	Nav   string // the current section: sentinels, resources, tokens
+	Flash string
+	Data  any
+}
+
+// pageFunc handles an authenticated dashboard request.
+type pageFunc func(w http.ResponseWriter, r *http.Request, sess *session) error
+
+// pageHandler authenticates a dashboard request (by session; an API token
+// works too), checks the CSRF token of forms, and shows errors as pages.
+// Without a session it answers 401 with the sign-in form.
+func (s *Server) pageHandler(h pageFunc) http.Handler {
+	return s.secure(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sess, err := s.authenticate(r)
+		if err != nil {
+			if vigil.ErrorCode(err) != vigil.EUNAUTHORIZED {
+				s.errorPage(w, r, nil, err)
+				return
+			}
+			next := ""
+			if r.Method == http.MethodGet {
+				next = r.URL.RequestURI()
+			}
+			s.loginPage(w, r, http.StatusUnauthorized, next, "")
+			return
+		}
+		if err := s.checkCSRF(r, sess); err != nil {
+			s.render(w, r, http.StatusForbidden, "error", &view{Title: "Refused", User: sess.User, CSRF: sess.csrf,
+				Data: "This form was sent without a valid CSRF token. Reload the page and try again."})
+			return
+		}
+		if err := h(w, r, sess); err != nil {
+			s.errorPage(w, r, sess, err)
+		}
+	}))
+}
+
+func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, sess *session, err error) {
+	code := vigil.ErrorCode(err)
+	if code == vigil.EINTERNAL {
+		s.logger().Error("dashboard request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	v := &view{Title: "Error", Data: vigil.ErrorMessage(err)}
+	if sess != nil {
+		v.User, v.CSRF = sess.User, sess.csrf
+	}
+	s.render(w, r, errorStatus(code), "error", v)
+}
+
+// render executes a page into a buffer first, so that a template error
+// never sends half a page.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name string, v *view) {
+	var buf bytes.Buffer
+	t := pages[name]
+	if t == nil {
+		panic("web: no template " + name)
+	}
+	if err := t.ExecuteTemplate(&buf, "layout.html", v); err != nil {
+		s.logger().Error("render page", "page", name, "err", err)
+		http.Error(w, "Internal error.", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+func (s *Server) page(w http.ResponseWriter, r *http.Request, sess *session, status int, name, title, nav string, data any) error {
+	s.render(w, r, status, name, &view{Title: title, User: sess.User, CSRF: sess.csrf, Nav: nav, Data: data})
+	return nil
+}
+
+func seeOther(w http.ResponseWriter, r *http.Request, to string) error {
+	http.Redirect(w, r, to, http.StatusSeeOther)
+	return nil
+}
+
+func fmtTime(t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
+}
+
+func ago(t time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	d := time.Since(t)
+	future := d < 0
+	if future {
+		d = -d
+	}
+	var s string
+	switch {
+	case d < time.Minute:
+		s = fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		s = fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		s = fmt.Sprintf("%dh", int(d.Hours()))
+	default:
+		s = fmt.Sprintf("%dd", int(d.Hours()/24))
+	}
+	if future {
+		return "in " + s
+	}
+	return s + " ago"
+}
+
+func fmtBytes(n int64) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d B", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	default:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+}

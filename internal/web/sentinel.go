@@ -1,0 +1,421 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// checker returns a spec checker for u's sentinels, knowing those in the
+// store with their run-time status.
+func (s *Server) checker(ctx context.Context, u *vigil.User, now time.Time) (*spec.Checker, error) {
+	all, _, err := s.Store.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID})
+	if err != nil {
+		return nil, err
+	}
+	states := map[int64]json.RawMessage{}
+	if s.States != nil && len(all) > 0 {
+		ids := make([]int64, len(all))
+		for i, x := range all {
+			ids[i] = x.ID
+		}
+		if states, err = s.States.SentinelStates(ctx, ids); err != nil {
+			return nil, err
+		}
+	}
+	known := map[string]*spec.Stored{}
+	for _, x := range all {
+		var c spec.Checked
+		if err := json.Unmarshal(x.Spec, &c); err != nil || c.Sentinel == nil {
+			continue
+		}
+		st := &spec.Stored{Checked: &c, Created: x.CreatedAt}
+		var status struct {
+			Status struct {
+				Started time.Time `json:"started"`
+				Ended   time.Time `json:"ended"`
+			} `json:"status"`
+		}
+		if json.Unmarshal(states[x.ID], &status) == nil {
+			st.Started, st.Ended = status.Status.Started, status.Status.Ended
+		}
+		known[strings.ToLower(x.Name)] = st
+	}
+	return &spec.Checker{Now: now, Owner: u.Email, Lookup: func(name string) *spec.Stored { return known[strings.ToLower(name)] }}, nil
+}
+
+// sentinelInput is the body of a create, update or check request: the
+// sentinel as text in the sentinel language, or in its JSON form.
+type sentinelInput struct {
+	Source   string          `json:"source,omitempty"`
+	Sentinel json.RawMessage `json:"sentinel,omitempty"`
+}
+
+// CheckResult is the answer of the live check: the diagnostics with their
+// positions, the warnings, and the canonical form when there is no error.
+type CheckResult struct {
+	Valid     bool            `json:"valid"`
+	Errors    []Diagnostic    `json:"errors"`
+	Warnings  []Diagnostic    `json:"warnings"`
+	Canonical string          `json:"canonical,omitempty"`
+	Checked   json.RawMessage `json:"checked,omitempty"`
+}
+
+// diagnostics converts spec errors to positioned diagnostics.
+func diagnostics(err error) []Diagnostic {
+	var list spec.ErrorList
+	var fields spec.FieldErrors
+	var out []Diagnostic
+	switch {
+	case errors.As(err, &list):
+		for _, e := range list {
+			d := Diagnostic{Line: e.Pos.Line, Column: e.Pos.Column, Offset: e.Pos.Offset, End: e.Pos.Offset + len(e.Found), Message: e.Msg}
+			if d.End == d.Offset {
+				d.End = d.Offset + 1
+			}
+			out = append(out, d)
+		}
+	case errors.As(err, &fields):
+		for _, f := range fields {
+			out = append(out, Diagnostic{Field: f.Path, Message: f.Msg})
+		}
+	case err != nil:
+		out = append(out, Diagnostic{Message: err.Error()})
+	}
+	return out
+}
+
+// checkInput parses and checks a sentinel for u. replacing is the stored
+// sentinel an update replaces (nil for a new one). It returns the parsed
+// and checked sentinel, or the diagnostics.
+func (s *Server) checkInput(ctx context.Context, u *vigil.User, in *sentinelInput, replacing *vigil.Sentinel, now time.Time) (*spec.Sentinel, *spec.Checked, []Diagnostic, error) {
+	var sen *spec.Sentinel
+	var err error
+	switch {
+	case len(in.Sentinel) > 0 && in.Source != "":
+		return nil, nil, nil, vigil.Errorf(vigil.EINVALID, "give either source or sentinel, not both")
+	case len(in.Sentinel) > 0:
+		sen, err = spec.DecodeSentinel(in.Sentinel)
+	case strings.TrimSpace(in.Source) != "":
+		sen, err = spec.ParseSentinel("", []byte(in.Source))
+	default:
+		return nil, nil, nil, vigil.Errorf(vigil.EINVALID, "sentinel source required")
+	}
+	if err != nil {
+		return sen, nil, diagnostics(err), nil
+	}
+	c, err := s.checker(ctx, u, now)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var ch *spec.Checked
+	if replacing != nil {
+		ch, err = c.CheckReplace(replacing.Name, sen)
+	} else {
+		ch, err = c.Check(sen)
+	}
+	if err != nil {
+		var list spec.ErrorList
+		if !errors.As(err, &list) {
+			return nil, nil, nil, err
+		}
+		return sen, nil, diagnostics(err), nil
+	}
+	return sen, ch, nil, nil
+}
+
+// saveSentinel creates (replacing nil) or updates a sentinel from input.
+func (s *Server) saveSentinel(ctx context.Context, u *vigil.User, in *sentinelInput, replacing *vigil.Sentinel) (*vigil.Sentinel, error) {
+	now := s.now().UTC().Truncate(time.Second)
+	sen, ch, diags, err := s.checkInput(ctx, u, in, replacing, now)
+	if err != nil {
+		return nil, err
+	}
+	if len(diags) > 0 {
+		return nil, &diagnosticsError{err: vigil.Errorf(vigil.EINVALID, "%s", diagSummary(diags)), Diagnostics: diags}
+	}
+	specJSON, err := json.Marshal(ch)
+	if err != nil {
+		return nil, err
+	}
+	out := &vigil.Sentinel{OwnerID: u.ID, Name: sen.Name.Name, Source: spec.Print(sen), Spec: specJSON,
+		Status: vigil.SentinelActive, NextCheck: now}
+	if ch.Start.After(now) {
+		out.NextCheck = ch.Start
+	}
+	if replacing != nil {
+		out.ID, out.Status, out.CreatedAt = replacing.ID, replacing.Status, replacing.CreatedAt
+		err = s.Store.UpdateSentinel(ctx, out)
+	} else {
+		err = s.Store.CreateSentinel(ctx, out)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.kick()
+	return out, nil
+}
+
+func diagSummary(d []Diagnostic) string {
+	if len(d) == 0 {
+		return ""
+	}
+	msg := d[0].Message
+	switch {
+	case d[0].Line > 0:
+		msg = strconv.Itoa(d[0].Line) + ":" + strconv.Itoa(d[0].Column) + ": " + msg
+	case d[0].Field != "":
+		msg = d[0].Field + ": " + msg
+	}
+	if len(d) > 1 {
+		msg += " (and " + strconv.Itoa(len(d)-1) + " more)"
+	}
+	return msg
+}
+
+func (s *Server) kick() {
+	if s.Kick != nil {
+		s.Kick()
+	}
+}
+
+// ownSentinel returns sentinel id of u; ENOTFOUND for another's.
+func (s *Server) ownSentinel(ctx context.Context, u *vigil.User, idText string) (*vigil.Sentinel, error) {
+	id, err := strconv.ParseInt(idText, 10, 64)
+	if err != nil || id <= 0 {
+		return nil, vigil.Errorf(vigil.EINVALID, "sentinel id %q is not a number", idText)
+	}
+	sen, err := s.Store.FindSentinelByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if sen.OwnerID != u.ID {
+		return nil, vigil.Errorf(vigil.ENOTFOUND, "sentinel %d not found", id)
+	}
+	return sen, nil
+}
+
+// setStatus pauses, resumes or schedules a sentinel for a check now.
+func (s *Server) setStatus(ctx context.Context, sen *vigil.Sentinel, action string) error {
+	now := s.now().UTC()
+	switch action {
+	case "pause":
+		sen.Status = vigil.SentinelPaused
+	case "resume":
+		if sen.Status != vigil.SentinelActive {
+			sen.Status = vigil.SentinelActive
+			if sen.NextCheck.Before(now) {
+				sen.NextCheck = now
+			}
+		}
+	case "check-now":
+		if sen.Status != vigil.SentinelActive {
+			return vigil.Errorf(vigil.ECONFLICT, "sentinel %s is paused; resume it first", sen.Name)
+		}
+		sen.NextCheck = now
+	default:
+		return vigil.Errorf(vigil.ENOTFOUND, "no sentinel action %q", action)
+	}
+	if err := s.Store.UpdateSentinel(ctx, sen); err != nil {
+		return err
+	}
+	s.kick()
+	return nil
+}
+
+// readJSON decodes a JSON request body of at most 1 MiB.
+func readJSON(r *http.Request, v any) error {
+	dec := json.NewDecoder(io.LimitReader(r.Body, 1<<20))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return vigil.Errorf(vigil.EINVALID, "invalid JSON body: %v", err)
+	}
+	return nil
+}
+
+// sentinelView is a sentinel as the API returns it: the stored sentinel,
+// its checked JSON form under "spec", and the path of its feed.
+type sentinelView struct {
+	*vigil.Sentinel
+	Feed string `json:"feed,omitempty"`
+}
+
+func (s *Server) sentinelView(sen *vigil.Sentinel) sentinelView {
+	v := sentinelView{Sentinel: sen}
+	if s.FeedPath != nil {
+		v.Feed = s.FeedPath(sen.ID)
+	}
+	return v
+}
+
+func (s *Server) handleSentinelList(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	p, err := paging(r)
+	if err != nil {
+		return err
+	}
+	f := vigil.SentinelFilter{OwnerID: u.ID, Offset: p.Offset, Limit: p.Limit}
+	switch st := r.URL.Query().Get("status"); st {
+	case "":
+	case string(vigil.SentinelActive), string(vigil.SentinelPaused):
+		f.Status = vigil.SentinelStatus(st)
+	default:
+		return vigil.Errorf(vigil.EINVALID, "status %q must be active or paused", st)
+	}
+	list, total, err := s.Store.FindSentinels(r.Context(), f)
+	if err != nil {
+		return err
+	}
+	items := make([]sentinelView, len(list))
+	for i, x := range list {
+		items[i] = s.sentinelView(x)
+	}
+	writeJSON(w, http.StatusOK, listBody[sentinelView]{Items: items, Total: total})
+	return nil
+}
+
+func (s *Server) handleSentinelCreate(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	var in sentinelInput
+	if err := readJSON(r, &in); err != nil {
+		return err
+	}
+	sen, err := s.saveSentinel(r.Context(), u, &in, nil)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Location", "/api/v1/sentinels/"+strconv.FormatInt(sen.ID, 10))
+	writeJSON(w, http.StatusCreated, s.sentinelView(sen))
+	return nil
+}
+
+// handleSentinelCheck checks a sentinel without storing it: the live
+// checking of the dashboard's editor.
+func (s *Server) handleSentinelCheck(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	var in struct {
+		sentinelInput
+		Replacing int64 `json:"replacing,omitempty"` // id of the sentinel being edited
+	}
+	if err := readJSON(r, &in); err != nil {
+		return err
+	}
+	res, err := s.liveCheck(r.Context(), u, &in.sentinelInput, in.Replacing)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, res)
+	return nil
+}
+
+func (s *Server) liveCheck(ctx context.Context, u *vigil.User, in *sentinelInput, replacing int64) (*CheckResult, error) {
+	var old *vigil.Sentinel
+	if replacing > 0 {
+		var err error
+		if old, err = s.ownSentinel(ctx, u, strconv.FormatInt(replacing, 10)); err != nil {
+			return nil, err
+		}
+	}
+	sen, ch, diags, err := s.checkInput(ctx, u, in, old, s.now().UTC().Truncate(time.Second))
+	if err != nil {
+		return nil, err
+	}
+	res := &CheckResult{Valid: len(diags) == 0, Errors: diags, Warnings: []Diagnostic{}}
+	if res.Errors == nil {
+		res.Errors = []Diagnostic{}
+	}
+	if ch != nil {
+		res.Canonical = spec.Print(sen)
+		res.Checked, _ = json.Marshal(ch)
+		if len(ch.Warnings) > 0 {
+			res.Warnings = diagnostics(ch.Warnings)
+		}
+	}
+	return res, nil
+}
+
+func (s *Server) handleSentinelGet(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	sen, err := s.ownSentinel(r.Context(), u, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, s.sentinelView(sen))
+	return nil
+}
+
+func (s *Server) handleSentinelUpdate(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	old, err := s.ownSentinel(r.Context(), u, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	var in sentinelInput
+	if err := readJSON(r, &in); err != nil {
+		return err
+	}
+	sen, err := s.saveSentinel(r.Context(), u, &in, old)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, s.sentinelView(sen))
+	return nil
+}
+
+func (s *Server) handleSentinelDelete(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	sen, err := s.ownSentinel(r.Context(), u, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	if err := s.Store.DeleteSentinel(r.Context(), sen.ID); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) sentinelAction(action string) apiFunc {
+	return func(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+		sen, err := s.ownSentinel(r.Context(), u, r.PathValue("id"))
+		if err != nil {
+			return err
+		}
+		if err := s.setStatus(r.Context(), sen, action); err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, s.sentinelView(sen))
+		return nil
+	}
+}
+
+func (s *Server) handleSentinelPause(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	return s.sentinelAction("pause")(w, r, u)
+}
+
+func (s *Server) handleSentinelResume(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	return s.sentinelAction("resume")(w, r, u)
+}
+
+func (s *Server) handleSentinelCheckNow(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	return s.sentinelAction("check-now")(w, r, u)
+}
+
+func (s *Server) handleSentinelChanges(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	sen, err := s.ownSentinel(r.Context(), u, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	p, err := paging(r)
+	if err != nil {
+		return err
+	}
+	list, total, err := s.Store.FindChanges(r.Context(), vigil.ChangeFilter{SentinelID: sen.ID, Offset: p.Offset, Limit: p.Limit})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, listBody[*vigil.Change]{Items: nonNil(list), Total: total})
+	return nil
+}

@@ -1,0 +1,172 @@
+// Package web is Vigil's HTTP adapter: the REST API under /api/v1
+// (documented by the OpenAPI file served at /api/v1/openapi.json), the
+// Prometheus metrics at /metrics, and the dashboard, server-rendered with
+// html/template from embedded templates and assets.
+//
+// Every route needs a session (the dashboard's signed cookie) or an API
+// token (Authorization: Bearer), except the sign-in page, the static assets
+// and, when configured, /metrics. Health and feeds are mounted by the
+// daemon itself. Foreign HTML (the watched pages) is only ever shown
+// sanitised, in a sandboxed iframe, under a Content-Security-Policy that
+// forbids scripts.
+package web
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// Warehouse reads the versions the warehouse keeps (internal/warehouse
+// implements it).
+type Warehouse interface {
+	// Body returns the bytes of a version; ENOTFOUND if it does not exist.
+	Body(ctx context.Context, versionID int64) ([]byte, error)
+	// Document returns the tree of a version with XIDs numbered afresh;
+	// EINVALID if it does not parse.
+	Document(ctx context.Context, versionID int64) (*tree.Document, error)
+	// Diff returns the delta from version from to version to, in terms of
+	// Document(from); EINVALID for versions of different resources.
+	Diff(ctx context.Context, from, to int64) (*delta.Delta, error)
+}
+
+// Server serves the REST API, the metrics and the dashboard. Set the
+// fields, then call Register.
+type Server struct {
+	Store     vigil.Store
+	Warehouse Warehouse
+	Logger    *slog.Logger
+	// Secret keys the session cookies and CSRF tokens (at least 32 bytes).
+	Secret []byte
+	// Kick, if not nil, wakes the monitor (after "check now" or a new
+	// sentinel).
+	Kick func()
+	// States, if not nil, gives the checker the run-time status of stored
+	// sentinels (started, ended) for lifespans that refer to them.
+	States vigil.CheckStore
+	// FeedPath, if not nil, returns the path of a sentinel's Atom feed.
+	FeedPath func(sentinelID int64) string
+	// Metrics, if not nil, are served at /metrics.
+	Metrics *Metrics
+	// PublicMetrics serves /metrics without authentication.
+	PublicMetrics bool
+	// SecureCookies sets the Secure attribute on cookies even for plain
+	// HTTP requests (behind a TLS-terminating proxy). Requests over TLS
+	// always get it.
+	SecureCookies bool
+	// Now returns the current time; time.Now if nil.
+	Now func() time.Time
+}
+
+func (s *Server) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+func (s *Server) logger() *slog.Logger {
+	if s.Logger != nil {
+		return s.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// Register adds every route of the API, the metrics and the dashboard to
+// mux: the one routing table of the web adapter.
+func (s *Server) Register(mux *http.ServeMux) {
+	cop := http.NewCrossOriginProtection()
+	api := func(pattern string, h apiFunc) { mux.Handle(pattern, cop.Handler(s.apiHandler(h))) }
+	page := func(pattern string, h pageFunc) { mux.Handle(pattern, cop.Handler(s.pageHandler(h))) }
+	public := func(pattern string, h http.HandlerFunc) { mux.Handle(pattern, cop.Handler(s.secure(h))) }
+
+	// REST API.
+	mux.Handle("GET /api/v1/openapi.json", s.secure(http.HandlerFunc(s.handleOpenAPI)))
+	api("GET /api/v1/me", s.handleMe)
+	api("GET /api/v1/sentinels", s.handleSentinelList)
+	api("POST /api/v1/sentinels", s.handleSentinelCreate)
+	api("POST /api/v1/sentinels/check", s.handleSentinelCheck)
+	api("GET /api/v1/sentinels/{id}", s.handleSentinelGet)
+	api("PUT /api/v1/sentinels/{id}", s.handleSentinelUpdate)
+	api("DELETE /api/v1/sentinels/{id}", s.handleSentinelDelete)
+	api("POST /api/v1/sentinels/{id}/pause", s.handleSentinelPause)
+	api("POST /api/v1/sentinels/{id}/resume", s.handleSentinelResume)
+	api("POST /api/v1/sentinels/{id}/check-now", s.handleSentinelCheckNow)
+	api("GET /api/v1/sentinels/{id}/changes", s.handleSentinelChanges)
+	api("GET /api/v1/resources", s.handleResourceList)
+	api("GET /api/v1/resources/{id}", s.handleResourceGet)
+	api("GET /api/v1/resources/{id}/versions", s.handleVersionList)
+	api("GET /api/v1/resources/{id}/diff", s.handleDiff)
+	api("GET /api/v1/versions/{id}", s.handleVersionGet)
+	api("GET /api/v1/versions/{id}/body", s.handleVersionBody)
+	api("GET /api/v1/versions/{id}/text", s.handleVersionText)
+	api("GET /api/v1/changes", s.handleChangeList)
+	api("GET /api/v1/changes/{id}", s.handleChangeGet)
+	api("GET /api/v1/notifications", s.handleNotificationList)
+	api("GET /api/v1/notifications/{id}", s.handleNotificationGet)
+	api("GET /api/v1/tokens", s.handleTokenList)
+	api("POST /api/v1/tokens", s.handleTokenCreate)
+	api("DELETE /api/v1/tokens/{id}", s.handleTokenDelete)
+	mux.Handle("/api/", s.secure(http.HandlerFunc(s.handleAPINotFound)))
+
+	// Metrics.
+	if s.Metrics != nil {
+		if s.PublicMetrics {
+			mux.Handle("GET /metrics", s.Metrics.Handler())
+		} else {
+			api("GET /metrics", func(w http.ResponseWriter, r *http.Request, _ *vigil.User) error {
+				s.Metrics.Handler().ServeHTTP(w, r)
+				return nil
+			})
+		}
+	}
+
+	// Dashboard.
+	mux.Handle("GET /static/", s.secure(staticHandler()))
+	public("GET /login", s.handleLoginForm)
+	public("POST /login", s.handleLogin)
+	page("POST /logout", s.handleLogout)
+	page("GET /{$}", s.handleHome)
+	page("GET /sentinels", s.handleSentinelsPage)
+	page("GET /sentinels/new", s.handleSentinelNewPage)
+	page("POST /sentinels", s.handleSentinelCreatePage)
+	page("GET /sentinels/{id}", s.handleSentinelPage)
+	page("POST /sentinels/{id}", s.handleSentinelUpdatePage)
+	page("POST /sentinels/{id}/{action}", s.handleSentinelActionPage)
+	page("GET /resources", s.handleResourcesPage)
+	page("GET /resources/{id}", s.handleResourcePage)
+	page("GET /resources/{id}/diff", s.handleDiffPage)
+	page("GET /resources/{id}/diff/frame", s.handleDiffFrame)
+	page("GET /changes/{id}", s.handleChangePage)
+	page("GET /tokens", s.handleTokensPage)
+	page("POST /tokens", s.handleTokenCreatePage)
+	page("POST /tokens/{id}/delete", s.handleTokenDeletePage)
+}
+
+// secure adds the headers every answer carries.
+func (s *Server) secure(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("Referrer-Policy", "same-origin")
+		if hd.Get("Content-Security-Policy") == "" {
+			hd.Set("Content-Security-Policy", dashboardCSP)
+		}
+		hd.Set("X-Frame-Options", "DENY")
+		h.ServeHTTP(w, r)
+	})
+}
+
+// dashboardCSP allows the dashboard's own scripts, styles and frames only.
+const dashboardCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"connect-src 'self'; frame-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+// frameCSP is the policy of a page showing foreign HTML: no script, no
+// request, only inline styles, in a sandbox even if the frame's sandbox
+// attribute were removed.
+const frameCSP = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'; base-uri 'none'; form-action 'none'"

@@ -1,0 +1,94 @@
+package web
+
+import (
+	"context"
+	"crypto/pbkdf2"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/vigil-web/vigil"
+)
+
+// pbkdf2Iterations is OWASP's 2023 recommendation for PBKDF2-HMAC-SHA256.
+const pbkdf2Iterations = 600_000
+
+// HashPassword returns the stored form of a password:
+// pbkdf2-sha256$<iterations>$<salt>$<key>, base64 without padding.
+func HashPassword(password string) (string, error) {
+	salt := make([]byte, 16)
+	if _, err := rand.Read(salt); err != nil {
+		return "", err
+	}
+	key, err := pbkdf2.Key(sha256.New, password, salt, pbkdf2Iterations, 32)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("pbkdf2-sha256$%d$%s$%s", pbkdf2Iterations, b64.EncodeToString(salt), b64.EncodeToString(key)), nil
+}
+
+// CheckPassword reports whether password matches the stored hash.
+func CheckPassword(hash, password string) bool {
+	parts := strings.Split(hash, "$")
+	if len(parts) != 4 || parts[0] != "pbkdf2-sha256" {
+		return false
+	}
+	iter, err := strconv.Atoi(parts[1])
+	salt, err1 := b64.DecodeString(parts[2])
+	want, err2 := b64.DecodeString(parts[3])
+	if err != nil || err1 != nil || err2 != nil || iter < 1 || iter > 10_000_000 {
+		return false
+	}
+	got, err := pbkdf2.Key(sha256.New, password, salt, iter, len(want))
+	return err == nil && subtle.ConstantTimeCompare(got, want) == 1
+}
+
+// randomSecret returns n random bytes in base64url.
+func randomSecret(n int) (string, error) {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// EnsureAdmin makes sure the admin account (email) exists with a password.
+// With a password given (from configuration) the account gets it if it
+// does not already match. Without one, an account that has no password
+// gets a generated one, which is returned so that the caller can print it
+// once; an account that has a password keeps it and "" is returned.
+func EnsureAdmin(ctx context.Context, st vigil.UserStore, email, password string) (generated string, err error) {
+	email = strings.ToLower(strings.TrimSpace(email))
+	u, err := st.FindUserByEmail(ctx, email)
+	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+		name, _, _ := strings.Cut(email, "@")
+		u = &vigil.User{Email: email, Name: name}
+		if err := st.CreateUser(ctx, u); err != nil {
+			return "", fmt.Errorf("create admin %s: %w", email, err)
+		}
+	} else if err != nil {
+		return "", err
+	}
+	switch {
+	case password != "" && CheckPassword(u.PasswordHash, password):
+		return "", nil
+	case password == "" && u.PasswordHash != "":
+		return "", nil
+	case password == "":
+		if password, err = randomSecret(15); err != nil {
+			return "", err
+		}
+		generated = password
+	}
+	if u.PasswordHash, err = HashPassword(password); err != nil {
+		return "", err
+	}
+	if err := st.UpdateUser(ctx, u); err != nil {
+		return "", fmt.Errorf("set admin password: %w", err)
+	}
+	return generated, nil
+}

@@ -330,3 +330,45 @@ func TestEncodeXMLEscapes(t *testing.T) {
 		t.Error(diff)
 	}
 }
+
+// TestDecodeXyDiffUpdate reads a delta in the XyDiff tool's own style
+// (notes E10): attributes in another order, a white-space text deleted, and
+// an update whose new text gets a new XID.
+func TestDecodeXyDiffUpdate(t *testing.T) {
+	person := node{name: "person", xid: 4, attrs: []tree.Attr{{Name: "delete", Value: "no"}}, kids: []node{
+		el("email", 2, tx("cobena@email.enst.fr", 1)), tx("\n\n", 3)}}
+	a := doc(el("root", 6, person, el("name", 5)), 7)
+	in := `<?xml version="1.0"?>
+<unit_delta><t to="b.xml" from="a.xml"><ad a="delete" v="no" xid="4"/><ai a="pos" v="these" xid="5"/>` +
+		`<d xm="(3)" par="4" pos="2">
+
+</d><d xm="(1)" par="2" pos="1" update="yes">cobena@email.enst.fr</d>` +
+		`<i xm="(7)" par="2" pos="1" update="yes">Gregory.Cobena@inria.fr</i><i xm="(8-9)" par="6" pos="3"><place>U. Columbia</place></i></t></unit_delta>
+`
+	ds, err := DecodeXML(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := ds[0]
+	if d.From != "a.xml" || d.To != "b.xml" {
+		t.Errorf("labels %q %q", d.From, d.To)
+	}
+	got, err := Apply(a, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := doc(el("root", 6,
+		el("person", 4, el("email", 2, tx("Gregory.Cobena@inria.fr", 7))),
+		node{name: "name", xid: 5, attrs: []tree.Attr{{Name: "pos", Value: "these"}}},
+		el("place", 9, tx("U. Columbia", 8))), 10)
+	if diff := sameDoc(got, want); diff != "" {
+		t.Fatal(diff)
+	}
+	back, err := Apply(got, Invert(d))
+	if err != nil || sameDoc(back, a) != "" {
+		t.Fatalf("invert: %v", err)
+	}
+	if c, err := Compose(d, Invert(d)); err != nil || !c.Empty() {
+		t.Fatalf("Compose(d, Invert(d)) = %v, %v", c, err)
+	}
+}

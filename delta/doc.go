@@ -134,7 +134,8 @@
 //   - A text update keeps the text node's XID, as figure 3.5 of the thesis
 //     does; the XyDiff tool allocates a new one. Keeping it lets a user's
 //     question ("did this text change?") follow the same node across
-//     versions.
+//     versions. Deltas that give the new text a new XID, as the XyDiff
+//     tool writes them, are read and applied too.
 //   - An update is emitted for any text, comment or processing instruction
 //     whose value changed and that stayed at its place under the same parent,
 //     not only for the sole text child of an element (the seed's rule, which

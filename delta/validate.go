@@ -27,7 +27,8 @@ const (
 //     leaf (text, comment or processing instruction) and its XID; any other
 //     d or i carries content whose XIDs, in post-order, are its XID-map;
 //   - the halves of moves and updates are paired: one d and one i with the
-//     same root XID (an update's also under the same parent);
+//     same root XID for a move; for an update, under the same parent, with
+//     the same XID or (as the XyDiff tool writes them) each with its own;
 //   - no XID is deleted twice or inserted twice, no subtree is inserted
 //     under itself, and an element has at most one rename and one
 //     operation per attribute.
@@ -36,10 +37,6 @@ const (
 func (d *Delta) Validate() error {
 	if len(d.Ops) > MaxOps {
 		return fmt.Errorf("%w: %d operations, more than %d", ErrMalformed, len(d.Ops), MaxOps)
-	}
-	type half struct {
-		op     int
-		parent tree.XID
 	}
 	deleted := make(map[tree.XID]int)
 	inserted := make(map[tree.XID]int)
@@ -115,35 +112,77 @@ func (d *Delta) Validate() error {
 			return malformed(i, op, "unknown operation kind %d", op.Kind)
 		}
 	}
-	pair := func(from, to map[tree.XID]half, what, missing string, sameParent bool) error {
-		// Report in operation order, so that the message is deterministic.
+	// Every move has both halves; report in operation order, so that the
+	// message is deterministic.
+	for k, m := range []map[tree.XID]half{moveDel, moveIns} {
+		other, missing := moveIns, "insert with move=yes"
+		if k == 1 {
+			other, missing = moveDel, "delete with move=yes"
+		}
 		var ops []int
-		for x, h := range from {
-			g, ok := to[x]
-			if !ok || (sameParent && g.parent != h.parent) {
+		for x, h := range m {
+			if _, ok := other[x]; !ok {
 				ops = append(ops, h.op)
 			}
 		}
-		if len(ops) == 0 {
-			return nil
+		if len(ops) > 0 {
+			i := slices.Min(ops)
+			return malformed(i, &d.Ops[i], "move of XID %d has no matching %s", d.Ops[i].Root(), missing)
 		}
-		i := slices.Min(ops)
-		op := &d.Ops[i]
-		if g, ok := to[op.Root()]; ok {
-			return malformed(i, op, "the other half of the %s (operation %d) has parent %d, not %d", what, g.op+1, g.parent, op.Parent)
+	}
+	return d.pairUpdates(updDel, updIns)
+}
+
+// pairUpdates checks that the halves of updates come in pairs under the
+// same parent: by XID when both halves have the same one (Vigil keeps a
+// text's XID), otherwise by parent, as the XyDiff tool writes them with a
+// new XID for the new text (<d xm="(15)" update="yes"> and
+// <i xm="(66)" update="yes"> under parent 16).
+func (d *Delta) pairUpdates(dels, ins map[tree.XID]half) error {
+	left := [2]map[tree.XID][]int{{}, {}} // unpaired halves by parent
+	for x, h := range dels {
+		g, ok := ins[x]
+		if !ok {
+			left[0][h.parent] = append(left[0][h.parent], h.op)
+			continue
 		}
-		return malformed(i, op, "%s of XID %d has no matching %s", what, op.Root(), missing)
+		if g.parent != h.parent {
+			i := min(h.op, g.op)
+			other := max(h.op, g.op)
+			op := &d.Ops[i]
+			return malformed(i, op, "the other half of the update (operation %d) has parent %d, not %d", other+1, d.Ops[other].Parent, op.Parent)
+		}
 	}
-	if err := pair(moveDel, moveIns, "move", "insert with move=yes", false); err != nil {
-		return err
+	for x, h := range ins {
+		if _, ok := dels[x]; !ok {
+			left[1][h.parent] = append(left[1][h.parent], h.op)
+		}
 	}
-	if err := pair(moveIns, moveDel, "move", "delete with move=yes", false); err != nil {
-		return err
+	var bad []int
+	for k := range left {
+		for p, ops := range left[k] {
+			if n := len(left[1-k][p]); len(ops) > n {
+				slices.Sort(ops)
+				bad = append(bad, ops[n:]...)
+			}
+		}
 	}
-	if err := pair(updDel, updIns, "update", "insert with update=yes", true); err != nil {
-		return err
+	if len(bad) == 0 {
+		return nil
 	}
-	return pair(updIns, updDel, "update", "delete with update=yes", true)
+	i := slices.Min(bad)
+	op := &d.Ops[i]
+	missing := "insert"
+	if op.Kind == Insert {
+		missing = "delete"
+	}
+	return malformed(i, op, "update of XID %d has no matching %s with update=yes under parent %d", op.Root(), missing, op.Parent)
+}
+
+// half is one half of a move or an update: its operation and parent.
+type half struct {
+	op     int
+	parent tree.XID
 }
 
 // checkTreeOp checks one delete or insert on its own.

@@ -372,3 +372,22 @@ func TestDecodeXyDiffUpdate(t *testing.T) {
 		t.Fatalf("Compose(d, Invert(d)) = %v, %v", c, err)
 	}
 }
+
+// TestDecodeRenameRoot reads the reference tool's renameRoot as a rename of
+// the root, whose XID is the last of the XID-map.
+func TestDecodeRenameRoot(t *testing.T) {
+	ds, err := DecodeXML(strings.NewReader(`<unit_delta><t fromXidMap="(1-15|16)"><renameRoot from="catalog" to="list"/></t></unit_delta>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := opStrings(ds[0]); got != "rn xid=15 ov=\"catalog\" nv=\"list\"\n" {
+		t.Errorf("ops: %s", got)
+	}
+	got, err := Apply(catalog(), ds[0])
+	if err != nil || got.Root.Name != "list" {
+		t.Fatalf("Apply: %v", err)
+	}
+	if _, err := DecodeXML(strings.NewReader(`<unit_delta><t><renameRoot from="a" to="b"/></t></unit_delta>`)); err == nil || !strings.Contains(err.Error(), "needs the XID-map") {
+		t.Errorf("err = %v", err)
+	}
+}

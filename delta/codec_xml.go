@@ -552,7 +552,7 @@ func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
 			}
 			line, col := dec.x.InputPos()
 			lines = append(lines, [2]int{line, col})
-			op, err := dec.operation(t)
+			op, err := dec.operation(t, d)
 			if err != nil {
 				return nil, err
 			}
@@ -581,7 +581,7 @@ func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
 	}
 }
 
-func (dec *xmlDecoder) operation(start xml.StartElement) (Op, error) {
+func (dec *xmlDecoder) operation(start xml.StartElement, d *Delta) (Op, error) {
 	var op Op
 	name := start.Name.Local
 	if start.Name.Space != "" && start.Name.Space != "xy" {
@@ -600,6 +600,26 @@ func (dec *xmlDecoder) operation(start xml.StartElement) (Op, error) {
 		op.Kind = AttrUpdate
 	case "rn":
 		op.Kind = Rename
+	case "renameRoot":
+		// The reference tool's rename of the root element: from and to
+		// names; the root's XID is the last of either XID-map.
+		root := d.FromXIDMap.Root()
+		if root == 0 {
+			root = d.ToXIDMap.Root()
+		}
+		if root == 0 {
+			return op, dec.errorf("<renameRoot> needs the XID-map of <t> to know the root's XID")
+		}
+		op = Op{Kind: Rename, Node: root}
+		for _, a := range start.Attr {
+			switch qname(a.Name) {
+			case "from":
+				op.OldValue = a.Value
+			case "to":
+				op.NewValue = a.Value
+			}
+		}
+		return op, dec.empty(start)
 	case "u":
 		return op, dec.errorf("<u> (the XyDiff fork's character-level update) is not supported: write an update as a <d update=\"yes\"> and <i update=\"yes\"> pair")
 	default:

@@ -103,8 +103,10 @@
 // element whose name is not a plain XML name (such as "a<b") is
 // <xy:element name="a&lt;b">...</xy:element>; an attribute whose name is
 // not (such as "<" or "@click") is an <xy:attr name="@click">value</xy:attr>
-// child of its element, before the others. The fork's character-level <u>
-// is not read: it cannot be applied without the old text.
+// child of its element, before the others. The reference tool's
+// <renameRoot from=".." to=".."/> is read as an rn of the root (whose XID is
+// the last of the <t>'s XID-map). The fork's character-level <u> is not
+// read: it cannot be applied without the old text.
 //
 // The JSON form (EncodeJSON, DecodeJSON) holds the same fields:
 //

@@ -139,6 +139,14 @@ func decodeWith(e encoding.Encoding, data []byte) ([]byte, error) {
 // xmlDeclEncoding returns the value of the encoding pseudo-attribute of the
 // XML declaration at the start of data, and its byte offset, or "".
 func xmlDeclEncoding(data []byte) (string, int) {
+	lead := len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
+	if lead > 0 && lead < 1024 {
+		s, off := xmlDeclEncoding(data[lead:])
+		if s == "" {
+			return "", 0
+		}
+		return s, off + lead
+	}
 	if !bytes.HasPrefix(data, []byte("<?xml")) || len(data) < 6 || !isSpaceByte(data[5]) {
 		return "", 0
 	}

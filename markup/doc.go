@@ -44,7 +44,9 @@
 // an error), the five predefined entities, character references, CDATA
 // sections (which become text), comments, processing instructions (the XML
 // declaration goes to Document.Prolog as a ProcInst named "xml"), and the
-// DOCTYPE, whose text is kept in Document.Doctype.
+// DOCTYPE, whose text is kept in Document.Doctype. One departure from XML
+// 1.0: white space before the XML declaration is tolerated, because
+// generated feeds often begin with a stray newline.
 //
 // From the DOCTYPE's internal subset, general entity declarations are read
 // and their references expanded, in text and in attribute values; their

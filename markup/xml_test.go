@@ -56,6 +56,7 @@ func TestParseXML(t *testing.T) {
 		{"first declaration binds", `<!DOCTYPE a [<!ENTITY e "1"><!ENTITY e "2">]><a>&e;</a>`, nil, `<a>1</a>`},
 		{"XHTML knows HTML entities", `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd"><html>a&nbsp;b&eacute;</html>`, nil, "<html>a\u00a0bé</html>"},
 		{"BOM", "\uFEFF<a>x</a>", nil, `<a>x</a>`},
+		{"white space before the XML declaration", "\n  <?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a>\xe9</a>", nil, `<a>é</a>`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -152,7 +153,8 @@ func TestParseXMLErrors(t *testing.T) {
 		{"unterminated CDATA", "<a><![CDATA[x", "1:14", "expected ']]>'"},
 		{"CDATA outside root", "<![CDATA[x]]><a/>", "1:1", "CDATA section outside the root element"},
 		{"unterminated PI", "<a><?pi x", "1:10", "expected '?>'"},
-		{"XML declaration late", "\n<?xml version=\"1.0\"?><a/>", "2:1", "XML declaration is allowed only at the very start"},
+		{"XML declaration late", "<!--c--><?xml version=\"1.0\"?><a/>", "1:9", "XML declaration is allowed only at the very start"},
+		{"XML declaration in the root", "<a><?xml version=\"1.0\"?></a>", "1:4", "XML declaration is allowed only at the very start"},
 		{"reserved PI target", "<a><?XmL x?></a>", "1:6", "target XmL is reserved"},
 		{"XML declaration without version", `<?xml encoding="UTF-8"?><a/>`, "1:6", `expected version="1.0"`},
 		{"bad after <!", "<a><!x></a>", "1:4", "expected '<!--', '<![CDATA[' or '<!DOCTYPE' after '<!'"},

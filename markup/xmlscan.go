@@ -602,7 +602,10 @@ func (p *xmlParser) procInst() error {
 	}
 	data := strings.TrimLeft(s[j:end], " \t\n\r")
 	if strings.EqualFold(target, "xml") {
-		if target != "xml" || off != 0 || len(p.inputs) > 0 {
+		// White space before the declaration is tolerated, though XML
+		// forbids it: generated feeds often start with a newline.
+		atStart := len(p.inputs) == 0 && isXMLSpace(p.s[:off]) && len(p.doc.Prolog) == 0 && !p.sawDoctype && !p.sawRoot
+		if target != "xml" || !atStart {
 			if target == "xml" {
 				return p.errAt(off, "the XML declaration is allowed only at the very start of the document")
 			}

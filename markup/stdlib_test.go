@@ -16,6 +16,10 @@ import (
 // attrSpace turns tabs, newlines and carriage returns into spaces.
 var attrSpace = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
 
+// lineEnds normalises line ends as XML requires everywhere; encoding/xml
+// does it in text but not in comments and processing instructions.
+var lineEnds = strings.NewReplacer("\r\n", "\n", "\r", "\n")
+
 // parseStdlibKeep builds from encoding/xml's tokens the tree ParseXML makes
 // under the Keep policy: adjacent character data merged, comments and
 // processing instructions inside the root kept, and attribute values with
@@ -69,9 +73,9 @@ func parseStdlibKeep(data []byte) (*tree.Document, error) {
 				add(doc.NewText(string(t)))
 			}
 		case xml.Comment:
-			add(doc.NewNode(tree.Comment, "", string(t)))
+			add(doc.NewNode(tree.Comment, "", lineEnds.Replace(string(t))))
 		case xml.ProcInst:
-			add(doc.NewNode(tree.ProcInst, t.Target, strings.TrimLeft(string(t.Inst), " \t\n")))
+			add(doc.NewNode(tree.ProcInst, t.Target, strings.TrimLeft(lineEnds.Replace(string(t.Inst)), " \t\n")))
 		}
 	}
 }

@@ -1,7 +1,8 @@
 // Package markup parses XML and HTML5 documents into Vigil's document
 // trees (package tree) and writes trees back as XML or HTML.
 //
-// ParseXML uses a hand-written streaming scanner; ParseHTML uses
+// ParseXML uses a hand-written scanner over the whole input, which is read
+// into memory first (up to Options.MaxBytes); ParseHTML uses
 // golang.org/x/net/html, so any page a browser reads parses. Parse tells the
 // two apart by content (see Detect). WriteXML, WriteNodeXML, WriteHTML and
 // WriteNodeHTML serialise.
@@ -59,6 +60,18 @@
 // entity, except that a document whose DOCTYPE names an XHTML DTD may use
 // the HTML named character references (&nbsp;). Parameter-entity references
 // in the internal subset are skipped.
+//
+// # HTML
+//
+// HTML is parsed as a browser does: the tree always has an html root with
+// head and body, tables get their tbody, misnested tags are repaired, and
+// the names of elements and attributes are lower-cased (SVG and MathML
+// names keep their case, and prefixed foreign attributes such as
+// xlink:href keep their prefix). The DOCTYPE goes to Document.Doctype as
+// "html" or with its public and system identifiers; comments before and
+// after the html element go to Prolog and Epilog. The text of script and
+// style is a text child of its element. WriteHTML writes what ParseHTML
+// reads back as the same tree.
 //
 // # Security limits
 //

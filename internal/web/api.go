@@ -12,9 +12,10 @@ import (
 //go:embed openapi.json
 var openAPI []byte
 
-func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request, _ *vigil.User) error {
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(openAPI)
+	return nil
 }
 
 // listBody is the answer of every list: a page of items and the number of

@@ -86,7 +86,7 @@ func (s *Server) Register(mux *http.ServeMux) {
 	public := func(pattern string, h http.HandlerFunc) { mux.Handle(pattern, cop.Handler(s.secure(h))) }
 
 	// REST API.
-	mux.Handle("GET /api/v1/openapi.json", s.secure(http.HandlerFunc(s.handleOpenAPI)))
+	api("GET /api/v1/openapi.json", s.handleOpenAPI)
 	api("GET /api/v1/me", s.handleMe)
 	api("GET /api/v1/sentinels", s.handleSentinelList)
 	api("POST /api/v1/sentinels", s.handleSentinelCreate)

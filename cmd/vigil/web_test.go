@@ -1,0 +1,602 @@
+package main
+
+// End-to-end tests of the REST API and the dashboard's security rules on
+// the real binary (vigil serve on :0 with a temporary data directory),
+// watching a local web site.
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const testAdminPassword = "correct horse battery staple"
+
+// webDaemon is a running vigil serve with the admin's password known.
+type webDaemon struct {
+	*daemonProc
+	base string
+}
+
+func startWebDaemon(t *testing.T, extra ...string) *webDaemon {
+	t.Helper()
+	t.Setenv("VIGIL_ADMIN_PASSWORD", testAdminPassword)
+	t.Setenv("VIGIL_ADMIN_EMAIL", "")
+	t.Setenv("VIGIL_METRICS_PUBLIC", "")
+	args := append([]string{"--allow-private-networks", "--ignore-robots", "--host-delay", "10ms", "--poll", "100ms"}, extra...)
+	d := startDaemon(t, t.TempDir(), args...)
+	return &webDaemon{daemonProc: d, base: "http://" + d.addr}
+}
+
+// apiClient calls the API with a bearer token (or none).
+type apiClient struct {
+	t     *testing.T
+	base  string
+	token string
+}
+
+type apiAnswer struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (a *apiAnswer) json(t *testing.T, v any) {
+	t.Helper()
+	if err := json.Unmarshal(a.body, v); err != nil {
+		t.Fatalf("decode %s: %v", a.body, err)
+	}
+}
+
+// errorCode returns the code of an error answer.
+func (a *apiAnswer) errorCode(t *testing.T) string {
+	t.Helper()
+	var e struct {
+		Error struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	a.json(t, &e)
+	if e.Error.Message == "" {
+		t.Errorf("error without a message: %s", a.body)
+	}
+	return e.Error.Code
+}
+
+func (c *apiClient) do(method, path string, body any) *apiAnswer {
+	c.t.Helper()
+	var r io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		r = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, c.base+path, r)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return &apiAnswer{status: resp.StatusCode, header: resp.Header, body: b}
+}
+
+func (c *apiClient) want(status int, method, path string, body any) *apiAnswer {
+	c.t.Helper()
+	a := c.do(method, path, body)
+	if a.status != status {
+		c.t.Fatalf("%s %s: status %d, want %d: %s", method, path, a.status, status, a.body)
+	}
+	return a
+}
+
+// browserSession signs in through the dashboard's form with a cookie jar,
+// as a browser does.
+type browserSession struct {
+	t      *testing.T
+	base   string
+	client *http.Client
+}
+
+var csrfMeta = regexp.MustCompile(`name="csrf(?:-token)?" (?:content|value)="([^"]+)"`)
+
+func signIn(t *testing.T, base, password string) (*browserSession, int) {
+	t.Helper()
+	jar, _ := cookiejar.New(nil)
+	s := &browserSession{t: t, base: base, client: &http.Client{Jar: jar}}
+	page := s.get("/login")
+	m := csrfMeta.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no CSRF token in the sign-in form:\n%s", page)
+	}
+	noFollow := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := noFollow.PostForm(base+"/login", url.Values{"csrf": {m[1]}, "email": {"admin@localhost"}, "password": {password}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return s, resp.StatusCode
+}
+
+func (s *browserSession) get(path string) string {
+	s.t.Helper()
+	resp, err := s.client.Get(s.base + path)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
+}
+
+// csrf returns the CSRF token of a dashboard page.
+func (s *browserSession) csrf() string {
+	s.t.Helper()
+	m := csrfMeta.FindStringSubmatch(s.get("/sentinels"))
+	if m == nil {
+		s.t.Fatal("no CSRF token on /sentinels")
+	}
+	return m[1]
+}
+
+func (s *browserSession) post(path string, form url.Values) (int, string) {
+	s.t.Helper()
+	resp, err := s.client.PostForm(s.base+path, form)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+var tokenPattern = regexp.MustCompile(`vgl_[A-Za-z0-9_-]{20,}`)
+
+// newToken creates an API token through the dashboard.
+func (s *browserSession) newToken(name string) string {
+	s.t.Helper()
+	status, page := s.post("/tokens", url.Values{"csrf": {s.csrf()}, "name": {name}, "days": {"30"}})
+	tok := tokenPattern.FindString(page)
+	if status != http.StatusCreated || tok == "" {
+		s.t.Fatalf("create token: status %d\n%s", status, page)
+	}
+	return tok
+}
+
+// waitChange waits until sentinel id has reported n changes and returns
+// them, newest first.
+func waitChanges(t *testing.T, c *apiClient, id int64, n int) []map[string]any {
+	t.Helper()
+	var list struct {
+		Items []map[string]any `json:"items"`
+	}
+	waitFor(t, 60*time.Second, fmt.Sprintf("%d changes of sentinel %d", n, id), func() bool {
+		c.want(200, "GET", fmt.Sprintf("/api/v1/sentinels/%d/changes", id), nil).json(t, &list)
+		return len(list.Items) >= n
+	})
+	return list.Items
+}
+
+func waitVersions(t *testing.T, c *apiClient, n int) (resourceID int64, versions []map[string]any) {
+	t.Helper()
+	waitFor(t, 60*time.Second, fmt.Sprintf("%d versions", n), func() bool {
+		var res struct {
+			Items []struct {
+				ID int64 `json:"id"`
+			} `json:"items"`
+		}
+		c.want(200, "GET", "/api/v1/resources", nil).json(t, &res)
+		if len(res.Items) == 0 {
+			return false
+		}
+		resourceID = res.Items[0].ID
+		var vs struct {
+			Items []map[string]any `json:"items"`
+		}
+		c.want(200, "GET", fmt.Sprintf("/api/v1/resources/%d/versions", resourceID), nil).json(t, &vs)
+		versions = vs.Items
+		return len(vs.Items) >= n
+	})
+	return resourceID, versions
+}
+
+func TestWebAPI(t *testing.T) {
+	site := newSite(t)
+	site.set("/news", `<html><head><title>News</title></head><body><h1>News</h1><p>The bridge opened.</p></body></html>`)
+	d := startWebDaemon(t)
+
+	sess, status := signIn(t, d.base, testAdminPassword)
+	if status != http.StatusSeeOther {
+		t.Fatalf("sign in: status %d", status)
+	}
+	if _, status := signIn(t, d.base, "wrong"); status != http.StatusUnauthorized {
+		t.Errorf("sign in with a wrong password: status %d, want 401", status)
+	}
+	c := &apiClient{t: t, base: d.base, token: sess.newToken("api test")}
+
+	// Errors are {"error": {"code", "message"}} with the table's status.
+	if code := c.want(400, "POST", "/api/v1/sentinels", map[string]string{}).errorCode(t); code != "EINVALID" {
+		t.Errorf("empty sentinel: code %s", code)
+	}
+	if code := c.want(404, "GET", "/api/v1/sentinels/999", nil).errorCode(t); code != "ENOTFOUND" {
+		t.Errorf("unknown sentinel: code %s", code)
+	}
+	if code := c.want(400, "GET", "/api/v1/sentinels/abc", nil).errorCode(t); code != "EINVALID" {
+		t.Errorf("bad id: code %s", code)
+	}
+	if code := c.want(404, "GET", "/api/v1/nothing", nil).errorCode(t); code != "ENOTFOUND" {
+		t.Errorf("unknown route: code %s", code)
+	}
+	bad := (&apiClient{t: t, base: d.base, token: "vgl_not_a_token"}).want(401, "GET", "/api/v1/sentinels", nil)
+	if bad.errorCode(t) != "EUNAUTHORIZED" || bad.header.Get("WWW-Authenticate") == "" {
+		t.Errorf("bad token: %s %v", bad.body, bad.header)
+	}
+
+	// A sentinel with an error: the diagnostics carry the position.
+	src := "Create Sentinel news\nUsing " + site.srv.URL + "/news\nMonitor any chnge\nFetch 1 minute\n"
+	a := c.want(400, "POST", "/api/v1/sentinels", map[string]string{"source": src})
+	var e struct {
+		Error struct {
+			Code        string `json:"code"`
+			Diagnostics []struct {
+				Line, Column, Offset, End int
+				Message                   string
+			} `json:"diagnostics"`
+		} `json:"error"`
+	}
+	a.json(t, &e)
+	if e.Error.Code != "EINVALID" || len(e.Error.Diagnostics) == 0 || e.Error.Diagnostics[0].Line != 3 || e.Error.Diagnostics[0].Column != 13 {
+		t.Fatalf("diagnostics: %s", a.body)
+	}
+	if d0 := e.Error.Diagnostics[0]; src[d0.Offset:d0.End] != "chnge" {
+		t.Errorf("diagnostic range %d-%d is %q", d0.Offset, d0.End, src[d0.Offset:d0.End])
+	}
+	var check struct {
+		Valid  bool
+		Errors []map[string]any
+	}
+	c.want(200, "POST", "/api/v1/sentinels/check", map[string]string{"source": src}).json(t, &check)
+	if check.Valid || len(check.Errors) != 1 {
+		t.Errorf("live check of a bad sentinel: %+v", check)
+	}
+
+	// Create, read, list.
+	src = strings.Replace(src, "chnge", "change", 1)
+	var sen struct {
+		ID     int64  `json:"id"`
+		Name   string `json:"name"`
+		Status string `json:"status"`
+		Feed   string `json:"feed"`
+	}
+	c.want(201, "POST", "/api/v1/sentinels", map[string]string{"source": src}).json(t, &sen)
+	if sen.Name != "news" || sen.Status != "active" || !strings.HasPrefix(sen.Feed, "/feeds/") {
+		t.Fatalf("created: %+v", sen)
+	}
+	if code := c.want(400, "POST", "/api/v1/sentinels", map[string]string{"source": src}).errorCode(t); code != "EINVALID" {
+		t.Errorf("duplicate name: code %s", code)
+	}
+	// The JSON form.
+	var js struct{ ID int64 }
+	form := map[string]any{"sentinel": map[string]any{"name": "news2", "using": map[string]string{"url": site.srv.URL + "/news"},
+		"monitor": map[string]any{"kind": "any change"}, "fetch": map[string]string{"interval": "1 hour"}}}
+	c.want(201, "POST", "/api/v1/sentinels", form).json(t, &js)
+	c.want(204, "DELETE", fmt.Sprintf("/api/v1/sentinels/%d", js.ID), nil)
+	c.want(404, "GET", fmt.Sprintf("/api/v1/sentinels/%d", js.ID), nil)
+
+	path := fmt.Sprintf("/api/v1/sentinels/%d", sen.ID)
+	c.want(200, "GET", path, nil).json(t, &sen)
+	var list struct {
+		Items []map[string]any `json:"items"`
+		Total int              `json:"total"`
+	}
+	c.want(200, "GET", "/api/v1/sentinels", nil).json(t, &list)
+	if list.Total != 1 {
+		t.Errorf("list: %+v", list)
+	}
+
+	// Pause, check now refused, resume.
+	c.want(200, "POST", path+"/pause", nil).json(t, &sen)
+	if sen.Status != "paused" {
+		t.Errorf("paused: %+v", sen)
+	}
+	if code := c.want(409, "POST", path+"/check-now", nil).errorCode(t); code != "ECONFLICT" {
+		t.Errorf("check now while paused: %s", code)
+	}
+	c.want(200, "POST", path+"/resume", nil).json(t, &sen)
+	if sen.Status != "active" {
+		t.Errorf("resumed: %+v", sen)
+	}
+	c.want(200, "POST", path+"/check-now", nil)
+
+	// The first version, then a change.
+	rid, _ := waitVersions(t, c, 1)
+	site.set("/news", `<html><head><title>News</title></head><body><h1>News</h1><p>The bridge opened.</p><p>The river rose by two metres.</p></body></html>`)
+	c.want(200, "POST", path+"/check-now", nil)
+	changes := waitChanges(t, c, sen.ID, 1)
+	_, versions := waitVersions(t, c, 2)
+	from, to := int64(versions[0]["id"].(float64)), int64(versions[1]["id"].(float64))
+	changeID := int64(changes[0]["id"].(float64))
+	c.want(200, "GET", fmt.Sprintf("/api/v1/changes/%d", changeID), nil)
+	c.want(200, "GET", fmt.Sprintf("/api/v1/changes?sentinel=%d", sen.ID), nil).json(t, &list)
+	if list.Total < 1 {
+		t.Errorf("changes: %+v", list)
+	}
+	c.want(200, "GET", fmt.Sprintf("/api/v1/resources/%d", rid), nil)
+
+	// Versions: metadata, raw body, text.
+	body := c.want(200, "GET", fmt.Sprintf("/api/v1/versions/%d/body", to), nil)
+	if !strings.Contains(string(body.body), "river rose") || !strings.Contains(body.header.Get("Content-Security-Policy"), "sandbox") ||
+		!strings.HasPrefix(body.header.Get("Content-Disposition"), "attachment") {
+		t.Errorf("raw body: %v %s", body.header, body.body)
+	}
+	text := c.want(200, "GET", fmt.Sprintf("/api/v1/versions/%d/text", to), nil)
+	if !strings.Contains(string(text.body), "The river rose by two metres.") || strings.Contains(string(text.body), "<p>") {
+		t.Errorf("text: %s", text.body)
+	}
+
+	// The diff in every format.
+	diff := fmt.Sprintf("/api/v1/resources/%d/diff?from=%d&to=%d&format=", rid, from, to)
+	for format, want := range map[string]string{
+		"xydelta":           "<unit_delta",
+		"json":              `"ops"`,
+		"html-inline":       `<p data-vigil="ins">The river rose by two metres.</p>`,
+		"html-side-by-side": `data-vigil="new"`,
+		"html-changes":      "Inserted /html[1]/body[1]/p[2]",
+		"text":              "+ /html[1]/body[1]/p[2]: The river rose by two metres.",
+		"records":           `"op": "insert"`,
+	} {
+		a := c.want(200, "GET", diff+format, nil)
+		if !strings.Contains(string(a.body), want) {
+			t.Errorf("diff %s: no %q in\n%s", format, want, a.body)
+		}
+		if strings.HasPrefix(format, "html") && !strings.Contains(a.header.Get("Content-Security-Policy"), "sandbox") {
+			t.Errorf("diff %s: CSP %q", format, a.header.Get("Content-Security-Policy"))
+		}
+	}
+	if code := c.want(400, "GET", diff+"pdf", nil).errorCode(t); code != "EINVALID" {
+		t.Errorf("bad format: %s", code)
+	}
+
+	// Notifications (the default Notify is the owner's email; without SMTP
+	// they stay in the outbox or die, but are listed).
+	c.want(200, "GET", "/api/v1/notifications", nil)
+	c.want(400, "GET", "/api/v1/notifications?state=lost", nil)
+
+	// OpenAPI and metrics.
+	var doc struct {
+		OpenAPI string                    `json:"openapi"`
+		Paths   map[string]map[string]any `json:"paths"`
+	}
+	c.want(200, "GET", "/api/v1/openapi.json", nil).json(t, &doc)
+	for _, p := range []string{"/sentinels", "/sentinels/{id}/check-now", "/resources/{id}/diff", "/versions/{id}/body", "/notifications"} {
+		if doc.Paths[p] == nil {
+			t.Errorf("openapi: no path %s", p)
+		}
+	}
+	m := c.want(200, "GET", "/metrics", nil)
+	for _, name := range []string{"vigil_fetches_total", "vigil_checks_total", "vigil_checks_per_second", "vigil_sentinels_due",
+		"vigil_notifications_queued", "vigil_diff_duration_seconds_count"} {
+		if !strings.Contains(string(m.body), name) {
+			t.Errorf("metrics: no %s", name)
+		}
+	}
+
+	// Tokens: listed without their secret, revoked.
+	var toks struct {
+		Items []struct{ ID int64 } `json:"items"`
+	}
+	tl := c.want(200, "GET", "/api/v1/tokens", nil)
+	tl.json(t, &toks)
+	if len(toks.Items) != 1 || strings.Contains(string(tl.body), c.token) {
+		t.Errorf("tokens: %s", tl.body)
+	}
+	var made struct {
+		ID     int64
+		Secret string
+	}
+	c.want(201, "POST", "/api/v1/tokens", map[string]string{"name": "short", "expiresIn": "1h"}).json(t, &made)
+	other := &apiClient{t: t, base: d.base, token: made.Secret}
+	other.want(200, "GET", "/api/v1/me", nil)
+	c.want(204, "DELETE", fmt.Sprintf("/api/v1/tokens/%d", made.ID), nil)
+	other.want(401, "GET", "/api/v1/me", nil)
+
+	c.want(204, "DELETE", path, nil)
+	c.want(404, "GET", path, nil)
+}
+
+// TestWebAuthRequired: every route but health, the sign-in page, static
+// assets and tokenised feeds answers 401 without a session or token; with
+// VIGIL_METRICS_PUBLIC, /metrics is open.
+func TestWebAuthRequired(t *testing.T) {
+	d := startWebDaemon(t)
+	routes := []string{
+		"GET /api/v1/openapi.json", "GET /api/v1/me", "GET /api/v1/sentinels", "POST /api/v1/sentinels",
+		"POST /api/v1/sentinels/check", "GET /api/v1/sentinels/1", "PUT /api/v1/sentinels/1", "DELETE /api/v1/sentinels/1",
+		"POST /api/v1/sentinels/1/pause", "POST /api/v1/sentinels/1/resume", "POST /api/v1/sentinels/1/check-now",
+		"GET /api/v1/sentinels/1/changes", "GET /api/v1/resources", "GET /api/v1/resources/1", "GET /api/v1/resources/1/versions",
+		"GET /api/v1/resources/1/diff?from=1&to=2", "GET /api/v1/versions/1", "GET /api/v1/versions/1/body",
+		"GET /api/v1/versions/1/text", "GET /api/v1/changes", "GET /api/v1/changes/1", "GET /api/v1/notifications",
+		"GET /api/v1/notifications/1", "GET /api/v1/tokens", "POST /api/v1/tokens", "DELETE /api/v1/tokens/1",
+		"GET /api/v1/unknown", "GET /metrics",
+		"GET /", "POST /logout", "GET /sentinels", "GET /sentinels/new", "POST /sentinels", "GET /sentinels/1",
+		"POST /sentinels/1", "POST /sentinels/1/pause", "POST /sentinels/1/resume", "POST /sentinels/1/check-now",
+		"POST /sentinels/1/delete", "GET /resources", "GET /resources/1", "GET /resources/1/diff?from=1&to=2",
+		"GET /resources/1/diff/frame?from=1&to=2&view=inline", "GET /changes/1", "GET /tokens", "POST /tokens",
+		"POST /tokens/1/delete",
+	}
+	anon := &apiClient{t: t, base: d.base}
+	for _, r := range routes {
+		method, path, _ := strings.Cut(r, " ")
+		if a := anon.do(method, path, nil); a.status != http.StatusUnauthorized {
+			t.Errorf("%s without a session: %d, want 401", r, a.status)
+		}
+	}
+	for _, path := range []string{"/healthz", "/login", "/static/app.css", "/static/app.js"} {
+		if a := anon.do("GET", path, nil); a.status != 200 {
+			t.Errorf("GET %s: %d, want 200", path, a.status)
+		}
+	}
+	// A session cookie that was tampered with is refused.
+	sess, _ := signIn(t, d.base, testAdminPassword)
+	u, _ := url.Parse(d.base)
+	for _, c := range sess.client.Jar.Cookies(u) {
+		if c.Name == "vigil_session" {
+			last := "A"
+			if strings.HasSuffix(c.Value, "A") {
+				last = "B"
+			}
+			forged := &http.Cookie{Name: c.Name, Value: c.Value[:len(c.Value)-1] + last}
+			req, _ := http.NewRequest("GET", d.base+"/api/v1/me", nil)
+			req.AddCookie(forged)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != 401 {
+				t.Errorf("forged session: %d", resp.StatusCode)
+			}
+		}
+	}
+
+	d.stop(t)
+	t.Setenv("VIGIL_METRICS_PUBLIC", "true")
+	d2 := startDaemon(t, t.TempDir())
+	if a := (&apiClient{t: t, base: "http://" + d2.addr}).do("GET", "/metrics", nil); a.status != 200 {
+		t.Errorf("public metrics: %d", a.status)
+	}
+}
+
+// TestWebCSRF: form posts and cookie-authenticated API calls without the
+// CSRF token are refused; with it they pass.
+func TestWebCSRF(t *testing.T) {
+	site := newSite(t)
+	site.set("/p", "<html><body><p>x</p></body></html>")
+	d := startWebDaemon(t)
+	sess, _ := signIn(t, d.base, testAdminPassword)
+	src := "Create Sentinel p Using " + site.srv.URL + "/p Monitor any change Fetch 1 hour"
+
+	if status, _ := sess.post("/sentinels", url.Values{"source": {src}}); status != http.StatusForbidden {
+		t.Errorf("form post without CSRF: %d, want 403", status)
+	}
+	if status, _ := sess.post("/sentinels", url.Values{"source": {src}, "csrf": {"forged"}}); status != http.StatusForbidden {
+		t.Errorf("form post with a forged CSRF token: %d, want 403", status)
+	}
+	if status, _ := sess.post("/tokens", url.Values{"name": {"x"}}); status != http.StatusForbidden {
+		t.Errorf("token form without CSRF: %d, want 403", status)
+	}
+	if status, _ := sess.post("/logout", nil); status != http.StatusForbidden {
+		t.Errorf("sign-out without CSRF: %d, want 403", status)
+	}
+	// The sign-in form has its own token (double submit).
+	resp, err := http.PostForm(d.base+"/login", url.Values{"email": {"admin@localhost"}, "password": {testAdminPassword}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("sign-in without CSRF: %d, want 403", resp.StatusCode)
+	}
+	// The API with the session cookie needs the X-CSRF-Token header.
+	req, _ := http.NewRequest("POST", d.base+"/api/v1/sentinels", strings.NewReader(`{"source":"`+src+`"}`))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err = sess.client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("API post with a cookie and no CSRF header: %d, want 401", resp.StatusCode)
+	}
+	// A cross-site browser post is refused even with the token.
+	req, _ = http.NewRequest("POST", d.base+"/sentinels", strings.NewReader(url.Values{"source": {src}, "csrf": {sess.csrf()}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	resp, err = sess.client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("cross-site post: %d, want 403", resp.StatusCode)
+	}
+	// With the token, the form works.
+	status, page := sess.post("/sentinels", url.Values{"source": {src}, "csrf": {sess.csrf()}})
+	if status != 200 || !strings.Contains(page, "Sentinel p") {
+		t.Errorf("form post with CSRF: %d\n%s", status, page)
+	}
+}
+
+// TestWebAdminPasswordPrinted: without a configured password, the first
+// start prints a generated one, and the next start does not.
+func TestWebAdminPasswordPrinted(t *testing.T) {
+	t.Setenv("VIGIL_ADMIN_PASSWORD", "")
+	dir := t.TempDir()
+	var pw string
+	for i := range 2 {
+		out := serveOutput(t, dir)
+		m := regexp.MustCompile(`with password (\S+)`).FindStringSubmatch(out)
+		switch {
+		case i == 0 && m == nil:
+			t.Fatalf("first start printed no password: %q", out)
+		case i == 0:
+			pw = m[1]
+		case m != nil:
+			t.Errorf("second start printed a password again: %q", out)
+		}
+	}
+	d := startDaemon(t, dir)
+	if _, status := signIn(t, "http://"+d.addr, pw); status != http.StatusSeeOther {
+		t.Errorf("sign in with the printed password: %d", status)
+	}
+}
+
+// serveOutput starts vigil serve, returns what it printed up to its
+// "listening on" line, and stops it.
+func serveOutput(t *testing.T, dir string) string {
+	t.Helper()
+	cmd := exec.Command(vigilBinary(t), "serve", "--data", dir, "--addr", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), "VIGIL_DATA=", "VIGIL_POSTGRES_DSN=")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+	}()
+	var out strings.Builder
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		out.WriteString(sc.Text() + "\n")
+		if strings.HasPrefix(sc.Text(), "listening on ") {
+			break
+		}
+	}
+	return out.String()
+}

@@ -50,6 +50,7 @@ type lcsState struct {
 	table  []int32 // dynamic-programming scratch
 	// patience scratch, indexed by element value
 	cntA, cntB, posB []int32
+	next             []int32
 }
 
 func (l *lcsState) compare(a0, a1, b0, b1 int, myers bool) {
@@ -197,10 +198,11 @@ func (l *lcsState) middleSnake(a0, a1, b0, b1 int) (x, y, u, v int, ok bool) {
 	return 0, 0, 0, 0, false
 }
 
-// patience matches the elements that occur exactly once in each side,
-// keeps the longest increasing run of them (the anchors), and solves the
-// gaps between anchors. It reports false, doing nothing, when there is no
-// anchor.
+// patience matches the elements that occur exactly once in each side
+// (or, when there are none, the k-th occurrences of the elements that occur
+// as often in both sides, for repeated content), keeps the longest
+// increasing run of them (the anchors), and solves the gaps between
+// anchors. It reports false, doing nothing, when there is no anchor.
 func (l *lcsState) patience(a0, a1, b0, b1 int) bool {
 	if l.cntA == nil {
 		maxID := int32(0)
@@ -217,8 +219,19 @@ func (l *lcsState) patience(a0, a1, b0, b1 int) bool {
 	for i := a0; i < a1; i++ {
 		l.cntA[l.a[i]]++
 	}
-	for j := b0; j < b1; j++ {
+	// posB[v] ends as the first occurrence of v in b; next chains the
+	// occurrences
+	if cap(l.next) < b1-b0 {
+		l.next = make([]int32, b1-b0)
+	}
+	next := l.next[:b1-b0]
+	for j := b1 - 1; j >= b0; j-- {
 		v := l.b[j]
+		if l.cntB[v] == 0 {
+			next[j-b0] = -1
+		} else {
+			next[j-b0] = l.posB[v]
+		}
 		l.cntB[v]++
 		l.posB[v] = int32(j)
 	}
@@ -226,6 +239,19 @@ func (l *lcsState) patience(a0, a1, b0, b1 int) bool {
 	for i := a0; i < a1; i++ {
 		if v := l.a[i]; l.cntA[v] == 1 && l.cntB[v] == 1 {
 			cand = append(cand, lcsPair{i, int(l.posB[v])})
+		}
+	}
+	if len(cand) == 0 {
+		// No unique element (repeated content): pair the k-th occurrences
+		// of the elements that occur as often in both sides.
+		for i := a0; i < a1; i++ {
+			v := l.a[i]
+			if l.cntA[v] != l.cntB[v] {
+				continue
+			}
+			j := l.posB[v]
+			cand = append(cand, lcsPair{i, int(j)})
+			l.posB[v] = next[int(j)-b0]
 		}
 	}
 	for i := a0; i < a1; i++ {

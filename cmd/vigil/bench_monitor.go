@@ -174,6 +174,7 @@ func runBenchMonitor(ctx context.Context, env *environment, args []string) (int,
 	batch := fs.Int("batch", 256, "sentinels claimed at a time")
 	dataDir := fs.String("data", "", "data directory (default: a temporary one, removed afterwards)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the timed rounds to this file")
+	memProfile := fs.String("memprofile", "", "write a heap profile at the peak of the memory round to this file")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
@@ -315,7 +316,7 @@ func runBenchMonitor(ctx context.Context, env *environment, args []string) (int,
 	w.Flush()
 
 	if *memN > 0 {
-		if err := benchMemory(ctx, w, db, wh, base, srv, *memN, *n, *workers, *batch, clock); err != nil {
+		if err := benchMemory(ctx, w, db, wh, base, srv, *memN, *n, *workers, *batch, clock, *memProfile); err != nil {
 			return exitError, err
 		}
 	}
@@ -346,7 +347,7 @@ func targetVerdict(ok bool) string {
 // over all of them, measuring the heap the monitor keeps and the peak
 // resident size of the process, per sentinel.
 func benchMemory(ctx context.Context, w *bufio.Writer, db *sqlite.DB, wh *warehouse.Warehouse, base string, srv *benchSite,
-	total, have, workers, batch int, clock *benchClock) error {
+	total, have, workers, batch int, clock *benchClock, memProfile string) error {
 	srv.release.Store(0)
 	srv.conditional.Store(true)
 	start := time.Now()
@@ -379,6 +380,12 @@ func benchMemory(ctx context.Context, w *bufio.Writer, db *sqlite.DB, wh *wareho
 		if checked%(batch*16) < batch {
 			var m runtime.MemStats
 			runtime.ReadMemStats(&m)
+			if m.HeapInuse > peakHeap && memProfile != "" {
+				if f, err := os.Create(memProfile); err == nil {
+					pprof.WriteHeapProfile(f)
+					f.Close()
+				}
+			}
 			peakHeap = max(peakHeap, m.HeapInuse)
 		}
 	}

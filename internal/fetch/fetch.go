@@ -282,7 +282,7 @@ func (c *Client) get(ctx context.Context, req *vigil.FetchRequest) (*vigil.Fetch
 	if resp.ContentLength > c.opt.MaxBodySize {
 		return res, fmt.Errorf("%w: Content-Length %d exceeds the cap of %d bytes", ErrTooLarge, resp.ContentLength, c.opt.MaxBodySize)
 	}
-	raw, err := readCapped(resp.Body, c.opt.MaxBodySize)
+	raw, err := readCappedHint(resp.Body, c.opt.MaxBodySize, resp.ContentLength)
 	if err != nil {
 		return res, err
 	}
@@ -308,6 +308,29 @@ func (c *Client) get(ctx context.Context, req *vigil.FetchRequest) (*vigil.Fetch
 
 // readCapped reads r fully, failing once more than limit bytes came.
 func readCapped(r io.Reader, limit int64) ([]byte, error) {
+	return readCappedHint(r, limit, -1)
+}
+
+// readCappedHint is readCapped with the expected size (Content-Length, -1
+// if unknown), so that the body is read into a buffer of its size: bodies
+// are kept for the next comparison, and a doubling buffer would keep up to
+// twice their size.
+func readCappedHint(r io.Reader, limit, hint int64) ([]byte, error) {
+	if hint >= 0 && hint <= limit {
+		buf := make([]byte, hint, hint+1)
+		if _, err := io.ReadFull(r, buf); err != nil {
+			return nil, err
+		}
+		var one [1]byte
+		if n, _ := r.Read(one[:]); n == 0 {
+			return buf, nil
+		}
+		rest, err := readCapped(r, limit-hint-1) // longer than announced
+		if err != nil {
+			return nil, err
+		}
+		return append(append(buf, one[0]), rest...), nil
+	}
 	var buf bytes.Buffer
 	n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
 	if err != nil {
@@ -315,6 +338,9 @@ func readCapped(r io.Reader, limit int64) ([]byte, error) {
 	}
 	if n > limit {
 		return nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, limit)
+	}
+	if b := buf.Bytes(); cap(b) > len(b)+len(b)/8+512 {
+		return bytes.Clone(b), nil
 	}
 	return buf.Bytes(), nil
 }

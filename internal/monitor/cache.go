@@ -26,7 +26,7 @@ func (c *bodyCache) get(id int64) ([]byte, bool) {
 }
 
 func (c *bodyCache) put(id int64, b []byte) {
-	if c.max <= 0 || len(b) > c.max/4 {
+	if c.max <= 0 || cap(b) > c.max/4 {
 		return
 	}
 	c.mu.Lock()
@@ -39,11 +39,11 @@ func (c *bodyCache) put(id int64, b []byte) {
 	}
 	c.m[id] = b
 	c.order = append(c.order, id)
-	c.size += len(b)
+	c.size += cap(b)
 	for c.size > c.max && len(c.order) > 0 {
 		old := c.order[0]
 		c.order = c.order[1:]
-		c.size -= len(c.m[old])
+		c.size -= cap(c.m[old])
 		delete(c.m, old)
 	}
 	if cap(c.order) > 4*len(c.order)+1024 {

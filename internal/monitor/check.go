@@ -68,27 +68,27 @@ func (r *recentFetches) put(url string, v *vigil.Version, now time.Time, fresh t
 // the fetch failed: a failure is a version too, so that the history shows
 // it (a run of identical failures is stored once).
 func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now time.Time) *page {
-	r, err := m.resource(ctx, url)
+	rid, err := m.resource(ctx, url)
 	if err != nil {
 		return &page{url: url, err: err.Error()}
 	}
-	pg := &page{url: url, resource: r.ID}
+	pg := &page{url: url, resource: rid}
 	if v := m.recent.get(url, m.Fresh, now); v != nil {
 		pg.cur = v
 		return pg
 	}
-	head := m.heads.get(r.ID)
+	head := m.heads.get(rid)
 	if head == nil {
-		head, err = m.Store.LatestVersion(ctx, r.ID)
+		head, err = m.Store.LatestVersion(ctx, rid)
 		if err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
 			pg.err = err.Error()
 			return pg
 		}
-		m.heads.put(r.ID, head)
+		m.heads.put(rid, head)
 	}
 	good := head
 	if head != nil && head.Error != "" {
-		good = m.lastGood(ctx, r.ID)
+		good = m.lastGood(ctx, rid)
 	}
 	req := &vigil.FetchRequest{URL: url, Render: render}
 	if good != nil {
@@ -111,9 +111,9 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 			}
 			if v, err := m.Warehouse.Put(ctx, f); err != nil {
 				m.Logger.Error("store fetch error", LogURL, url, LogError, err)
-				m.heads.put(r.ID, nil)
+				m.heads.put(rid, nil)
 			} else {
-				m.heads.put(r.ID, v)
+				m.heads.put(rid, v)
 			}
 		}
 		return pg
@@ -131,7 +131,7 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 			return pg
 		}
 		pg.cur = v
-		m.heads.put(r.ID, v)
+		m.heads.put(rid, v)
 		m.bodies.put(v.ID, res.Body)
 	}
 	m.recent.put(url, pg.cur, now, m.Fresh)
@@ -140,27 +140,27 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 
 // resource returns the resource of a URL: from memory, from the store (a
 // read), or created (a write) the first time.
-func (m *Monitor) resource(ctx context.Context, url string) (*vigil.Resource, error) {
+func (m *Monitor) resource(ctx context.Context, url string) (int64, error) {
 	m.resMu.Lock()
-	r := m.resources[url]
+	id := m.resources[url]
 	m.resMu.Unlock()
-	if r != nil {
-		return r, nil
+	if id != 0 {
+		return id, nil
 	}
 	r, err := m.Store.FindResourceByURL(ctx, url)
 	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
 		r, err = m.Store.EnsureResource(ctx, url)
 	}
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	m.resMu.Lock()
-	if m.resources == nil || len(m.resources) >= 1<<16 {
-		m.resources = map[string]*vigil.Resource{}
+	if m.resources == nil || len(m.resources) >= 1<<17 {
+		m.resources = map[string]int64{}
 	}
-	m.resources[url] = r
+	m.resources[url] = r.ID
 	m.resMu.Unlock()
-	return r, nil
+	return r.ID, nil
 }
 
 // lastGood returns the newest version of a resource that is not a failed

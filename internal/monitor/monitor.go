@@ -51,7 +51,7 @@ type Monitor struct {
 	// (to wake the outbox worker).
 	Delivered func()
 	// BodyCache is how many bytes of recent bodies are kept in memory for
-	// the next comparison: 64 MiB if zero, none if negative.
+	// the next comparison: 32 MiB if zero, none if negative.
 	BodyCache int
 	// MessageLink, if not nil, returns a link for a sentinel's messages
 	// (its feed or dashboard page).
@@ -63,7 +63,7 @@ type Monitor struct {
 	plans     planCache
 	recent    recentFetches
 	resMu     sync.Mutex
-	resources map[string]*vigil.Resource // by URL, bounded
+	resources map[string]int64 // resource ids by URL, bounded
 	bodies    bodyCache
 	heads     headCache
 	idxMu     sync.Mutex
@@ -101,7 +101,7 @@ func (m *Monitor) init() {
 		m.recent.max = 1 << 17
 		m.heads.max = 1 << 17
 		if m.BodyCache == 0 {
-			m.BodyCache = 64 << 20
+			m.BodyCache = 32 << 20
 		}
 		m.bodies.max = m.BodyCache
 	})

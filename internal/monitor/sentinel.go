@@ -18,7 +18,6 @@ import (
 type plan struct {
 	updated  time.Time
 	name     string
-	checked  *spec.Checked
 	urls     []string
 	expr     spec.Expr
 	fetch    schedule.Plan
@@ -72,7 +71,7 @@ func decodePlan(s *vigil.Sentinel) (*plan, error) {
 	if x == nil || len(c.URLs) == 0 {
 		return nil, fmt.Errorf("sentinel %d: specification has no target URL", s.ID)
 	}
-	p := &plan{updated: s.UpdatedAt, name: s.Name, checked: &c, urls: c.URLs, mode: spec.Immediate}
+	p := &plan{updated: s.UpdatedAt, name: s.Name, urls: c.URLs, mode: spec.Immediate}
 	if x.Monitor != nil {
 		p.expr = x.Monitor.X
 	}

@@ -1,0 +1,20 @@
+// Package monitor is Vigil's pipeline from a due sentinel to a delivered
+// notification: it claims due sentinels, fetches each watched URL once for
+// all the sentinels that watch it, stores new versions, evaluates each
+// change type once per (resource, reference version, change type), combines
+// the results with the sentinels' AND / OR / NOT, writes change records and
+// enqueues notifications in the same transaction as the sentinel's new
+// state, and delivers the outbox (outbox.go).
+//
+// Crash safety: a check's results (the sentinel's new state, its changes,
+// their notifications, its next check) are written in one transaction
+// (vigil.CheckStore.RecordChecks). Versions are written before, through the
+// warehouse; a sentinel remembers the last version it saw of each page, so
+// a version stored by a check whose record was lost to a crash is compared
+// at the next check, once. Claims of due sentinels and of outbox entries
+// are leases: work a crash interrupted is taken up when they end.
+//
+// Sharing: sentinels due together on one URL share one fetch; sentinels
+// comparing the same two versions share one intent.Pair, which computes
+// each primitive change type once (the seed's change detection graph).
+package monitor

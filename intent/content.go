@@ -163,7 +163,9 @@ func newContent(d *tree.Document, scope Selector, ignore []Selector, caseSensiti
 		textBytes += len(c.leaves[i].value)
 	}
 	c.words = make([]word, 0, textBytes/5+1)
-	tab.words = slices.Grow(tab.words, textBytes/5+1)
+	if len(tab.words) == 0 {
+		tab.words = slices.Grow(tab.words, textBytes/5+1)
+	}
 	for i := range c.leaves {
 		c.leaves[i].pos = i + 1
 		if c.leaves[i].kind != leafText {

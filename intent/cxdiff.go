@@ -294,40 +294,69 @@ func expandMoves(moves []cxRecord) []cxRecord {
 // phaseI is totalMatch and signatureMatch (§4.6.2): it sets the state of
 // every leaf.
 func phaseI(L1, L2 []*cxLeaf) {
-	// in answers "is there a leaf with this value and signature in the
+	// has answers "is there a leaf with this value and signature in the
 	// other version" (bit 1: old, bit 2: new): existence-based, as the
-	// seed's totalMatch (§4.6.2).
-	in12 := make(map[int64]uint8, len(L1)+len(L2))
+	// seed's totalMatch (§4.6.2). Values and signatures are small numbers:
+	// a value's first signature is kept in arrays, others in a map.
+	maxV, maxS := int32(0), int32(0)
+	for _, L := range [2][]*cxLeaf{L1, L2} {
+		for _, x := range L {
+			maxV, maxS = max(maxV, x.vid), max(maxS, x.sid)
+		}
+	}
+	first := make([]int32, maxV+1) // sid+2 of the value's first leaf, 0 for none (sid >= -1)
+	flags := make([]uint8, maxV+1)
+	var more map[int64]uint8
+	mark := func(x *cxLeaf, bit uint8) {
+		switch f := first[x.vid]; {
+		case f == 0:
+			first[x.vid] = x.sid + 2
+			flags[x.vid] |= bit
+		case f == x.sid+2:
+			flags[x.vid] |= bit
+		default:
+			if more == nil {
+				more = make(map[int64]uint8)
+			}
+			more[x.key()] |= bit
+		}
+	}
+	has := func(x *cxLeaf) uint8 {
+		if first[x.vid] == x.sid+2 {
+			return flags[x.vid]
+		}
+		return more[x.key()]
+	}
 	for _, x := range L1 {
-		in12[x.key()] |= 1
+		mark(x, 1)
 	}
 	for _, y := range L2 {
-		in12[y.key()] |= 2
+		mark(y, 2)
 	}
-	S1, S2 := map[int32]bool{}, map[int32]bool{}
+	sigs := make([]uint8, maxS+2) // by sid+1: bit 1, an unmatched old leaf has it; bit 2, a new one
 	for _, x := range L1 {
 		x.state = unmatched
-		if in12[x.key()]&2 != 0 {
+		if has(x)&2 != 0 {
 			x.state = matched
 		} else {
-			S1[x.sid] = true
+			sigs[x.sid+1] |= 1
 		}
 	}
 	for _, y := range L2 {
 		y.state = unmatched
-		if in12[y.key()]&1 != 0 {
+		if has(y)&1 != 0 {
 			y.state = matched
 		} else {
-			S2[y.sid] = true
+			sigs[y.sid+1] |= 2
 		}
 	}
 	for _, x := range L1 {
-		if x.state == unmatched && S2[x.sid] {
+		if x.state == unmatched && sigs[x.sid+1]&2 != 0 {
 			x.state = sigMatched
 		}
 	}
 	for _, y := range L2 {
-		if y.state == unmatched && S1[y.sid] {
+		if y.state == unmatched && sigs[y.sid+1]&1 != 0 {
 			y.state = sigMatched
 		}
 	}

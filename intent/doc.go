@@ -140,9 +140,14 @@
 //     position; overlapping later occurrences are dropped.
 //   - The LCS is exact (dynamic programming filled from the end, skipping
 //     the old element first on ties, the note's tie-break) on small
-//     problems. Long sequences are cut at patience anchors in O(n log n) and
-//     the pieces solved with Myers' O(ND) algorithm under a work budget, so
-//     no step is quadratic on long pages (the seed's LCS table is O(m1·m2)).
+//     problems. Sequences of more than a few thousand items are first cut at
+//     patience anchors in O(n log n) (elements unique in both sides, or for
+//     repeated content the k-th occurrences of elements as frequent in both)
+//     and the pieces solved with Myers' O(ND) algorithm under a work budget,
+//     past which a piece is split in the middle; so no step is quadratic on
+//     long pages (the seed's LCS table is O(m1·m2)), at the price of a
+//     common subsequence that may be shorter than the longest on long,
+//     heavily edited sequences.
 //   - HTML is handled by the same algorithm (the thesis rejects HTML
 //     approaches for XML, and its HTML detector is not described); scripts,
 //     styles and comments are not content.

@@ -246,7 +246,7 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 	}
 	channels := map[string]vigil.Notifier{
 		"webhook": &webhook.Notifier{Secret: whSecret, Client: d.fetcher.HTTPClient()},
-		"chat":    &chat.Notifier{},
+		"chat":    &chat.Notifier{Guard: d.fetcher.CheckHost},
 	}
 	if c.smtp.Host != "" {
 		mailer, err := email.New(c.smtp)

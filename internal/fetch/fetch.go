@@ -221,6 +221,17 @@ func (c *Client) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.Fet
 	return res, nil
 }
 
+// CheckHost resolves host and returns an error wrapping ErrRefused if any
+// of its addresses is private, loopback, link-local or reserved, unless the
+// client allows private networks. Other outgoing requests that do not go
+// through HTTPClient (chat services) use it.
+func (c *Client) CheckHost(ctx context.Context, host string) error {
+	if c.opt.AllowPrivateNetworks {
+		return nil
+	}
+	return c.checkHost(ctx, host)
+}
+
 // checkHost resolves host and refuses it if any address is private.
 func (c *Client) checkHost(ctx context.Context, host string) error {
 	if err := refuseLiteral(host, c.opt.permit); err != nil {

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -24,6 +25,11 @@ type Notifier struct {
 	// MaxText truncates long texts (4000 runes if zero): chat services cap
 	// message sizes.
 	MaxText int
+	// Guard, if not nil, vets the host of a self-hosted service (ntfy,
+	// generic webhooks, gotify...) before anything is sent to it, so that a
+	// chat URL cannot reach private networks; cmd/vigil gives it the
+	// fetcher's address check.
+	Guard func(ctx context.Context, host string) error
 }
 
 var _ vigil.Notifier = (*Notifier)(nil)
@@ -33,6 +39,15 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 	sr, err := router.New(nil, target)
 	if err != nil {
 		return vigil.Errorf(vigil.EINVALID, "chat target: %v", err)
+	}
+	if n.Guard != nil && selfHosted[strings.ToLower(scheme(target))] {
+		u, err := url.Parse(target)
+		if err != nil || u.Hostname() == "" {
+			return vigil.Errorf(vigil.EINVALID, "chat target: no host")
+		}
+		if err := n.Guard(ctx, u.Hostname()); err != nil {
+			return vigil.Errorf(vigil.EINVALID, "chat target: %v", err)
+		}
 	}
 	timeout := n.Timeout
 	if timeout <= 0 {
@@ -62,6 +77,11 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 	}
 	return nil
 }
+
+// selfHosted are the services whose URL host is the server Shoutrrr
+// contacts (the others post to their vendor's public API).
+var selfHosted = map[string]bool{"ntfy": true, "generic": true, "gotify": true, "mattermost": true, "rocketchat": true,
+	"zulip": true, "matrix": true, "bark": true, "lark": true}
 
 func scheme(u string) string {
 	s, _, _ := strings.Cut(u, ":")

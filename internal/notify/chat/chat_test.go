@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -32,6 +33,10 @@ func TestNtfy(t *testing.T) {
 	}
 	if path != "/vigil" || !strings.Contains(body, "keyword 5331 appeared") {
 		t.Errorf("received %s %q (title %q)", path, body, title)
+	}
+	guarded := &Notifier{Guard: func(ctx context.Context, host string) error { return errors.New(host + " is private") }}
+	if err := guarded.Notify(context.Background(), "ntfy://"+host+"/vigil?scheme=http", m); vigil.ErrorCode(err) != vigil.EINVALID {
+		t.Errorf("guarded ntfy on loopback: %v, want a refusal", err)
 	}
 	if err := n.Notify(context.Background(), "nosuchservice://x", m); vigil.ErrorCode(err) != vigil.EINVALID {
 		t.Errorf("unknown service: %v, want EINVALID", err)

@@ -64,7 +64,7 @@ const maxDepth = 100
 func (p *parser) enter() {
 	p.depth++
 	if p.depth > maxDepth {
-		p.fail(p.pos, p.lit, "expression nested too deeply (more than 100 levels)")
+		p.fail(p.pos, p.lit, "", "expression nested too deeply (more than 100 levels)")
 	}
 }
 
@@ -137,9 +137,10 @@ func (p *parser) failExpected(what string) {
 	panic(bailout{})
 }
 
-// fail records msg at pos and abandons the clause.
-func (p *parser) fail(pos Pos, found, msg string) {
-	p.errorAt(pos, found, "", msg)
+// fail records msg at pos, with the offending text and what was expected
+// there, and abandons the clause.
+func (p *parser) fail(pos Pos, found, expected, msg string) {
+	p.errorAt(pos, found, expected, msg)
 	panic(bailout{})
 }
 
@@ -289,7 +290,7 @@ func (p *parser) parseClause(s *Sentinel) {
 func (p *parser) parseName(what string) *Ident {
 	if p.tok != IDENT {
 		if p.tok.IsKeyword() {
-			p.fail(p.pos, p.lit, "expected "+what+", found reserved word "+p.describe())
+			p.fail(p.pos, p.lit, what, "expected "+what+", found reserved word "+p.describe())
 		}
 		p.failExpected(what)
 	}
@@ -459,7 +460,7 @@ func (p *parser) parseChangeType() *ChangeType {
 	case "value":
 		c.Kind = Value
 	default:
-		p.fail(c.KindPos, word, "unknown change type "+strconv.Quote(word)+": expected "+changeTypes)
+		p.fail(c.KindPos, word, changeTypes, "unknown change type "+strconv.Quote(word)+": expected "+changeTypes)
 	}
 	if p.tok == IN {
 		c.Scope = p.parseSelector()
@@ -560,7 +561,7 @@ func (p *parser) parseCondition() *Condition {
 		}
 		v, err := strconv.ParseFloat(p.lit, 64)
 		if err != nil {
-			p.fail(p.pos, p.lit, "number "+p.lit+" out of range")
+			p.fail(p.pos, p.lit, "number", "number "+p.lit+" out of range")
 		}
 		c.Threshold = v
 		p.next()
@@ -595,7 +596,7 @@ func (p *parser) parseInt(what string) int64 {
 	}
 	n, err := strconv.ParseInt(p.lit, 10, 64)
 	if err != nil {
-		p.fail(p.pos, p.lit, "number "+p.lit+" out of range")
+		p.fail(p.pos, p.lit, "number", "number "+p.lit+" out of range")
 	}
 	p.next()
 	return n
@@ -609,7 +610,7 @@ func (p *parser) parseInterval() *Interval {
 	}
 	u, ok := ParseUnit(p.lit)
 	if !ok {
-		p.fail(p.pos, p.lit, errUnknownUnit(p.lit).Error())
+		p.fail(p.pos, p.lit, "time unit", errUnknownUnit(p.lit).Error())
 	}
 	iv.Unit = u
 	p.next()
@@ -636,7 +637,7 @@ func (p *parser) parseTimeSpec(pos Pos, from bool) *TimeSpec {
 		default:
 			ev.Kind = During
 			if !from {
-				p.fail(p.pos, p.lit, "during(...) is not allowed in To: the end time of a sentinel cannot be specified as during of another sentinel")
+				p.fail(p.pos, p.lit, "start(name) or end(name)", "during(...) is not allowed in To: the end time of a sentinel cannot be specified as during of another sentinel")
 			}
 		}
 		p.next()
@@ -658,7 +659,7 @@ func (p *parser) parseDate() *Date {
 	d := &Date{DatePos: p.pos}
 	parts := strings.Split(p.lit, "/")
 	bad := func(why string) {
-		p.fail(d.DatePos, p.lit, fmt.Sprintf("invalid date %s: %s (want MM/DD/YYYY)", p.lit, why))
+		p.fail(d.DatePos, p.lit, "date MM/DD/YYYY", fmt.Sprintf("invalid date %s: %s (want MM/DD/YYYY)", p.lit, why))
 	}
 	if len(parts) != 3 {
 		bad("not month/day/year")
@@ -694,7 +695,7 @@ func (p *parser) parseDate() *Date {
 		h, _ := strconv.Atoi(hm[0])
 		m, _ := strconv.Atoi(hm[1])
 		if len(hm[0]) > 2 || len(hm[1]) != 2 || h > 23 || m > 59 {
-			p.fail(p.pos, p.lit, "invalid time of day "+p.lit+" (want HH:MM, 00:00 to 23:59)")
+			p.fail(p.pos, p.lit, "time of day HH:MM", "invalid time of day "+p.lit+" (want HH:MM, 00:00 to 23:59)")
 		}
 		d.HasClock, d.Hour, d.Minute = true, h, m
 		p.next()
@@ -800,7 +801,7 @@ func (p *parser) parseCompare(pos Pos) *CompareClause {
 		c.Method = glued(p.lit)
 		n, err := strconv.ParseInt(p.lit[len(c.Method.String()):], 10, 64)
 		if err != nil {
-			p.fail(p.pos, p.lit, "number in "+p.lit+" out of range")
+			p.fail(p.pos, p.lit, "n (an integer)", "number in "+p.lit+" out of range")
 		}
 		c.N = n
 		p.next()

@@ -296,3 +296,28 @@ func TestWideExpression(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestErrorDetails: every syntax error carries the offending text and what
+// was expected.
+func TestErrorDetails(t *testing.T) {
+	tests := map[string]struct{ src, found, expected string }{
+		"expected token": {"Create Sentinel s1 Using http://a.example Fetch soon", "soon", "interval (1 hour) or on change"},
+		"change type":    {"Create Sentinel s1 Using http://a.example Monitor frequent change", "frequent", changeTypes},
+		"unit":           {"Create Sentinel s1 Using http://a.example Fetch 3 year", "year", "time unit"},
+		"date":           {"Create Sentinel s1 Using http://a.example From 13/01/2003", "13/01/2003", "date MM/DD/YYYY"},
+		"reserved name":  {"Create Sentinel To Using http://a.example", "To", "sentinel name"},
+		"to during":      {"Create Sentinel s1 Using http://a.example To during(s0)", "during", "start(name) or end(name)"},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			_, err := Parse("e.ssl", []byte(tt.src))
+			el, ok := err.(ErrorList)
+			if !ok || len(el) != 1 {
+				t.Fatalf("errors: %v", err)
+			}
+			if el[0].Found != tt.found || el[0].Expected != tt.expected {
+				t.Errorf("Found %q Expected %q, want %q %q", el[0].Found, el[0].Expected, tt.found, tt.expected)
+			}
+		})
+	}
+}

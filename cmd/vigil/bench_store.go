@@ -76,15 +76,18 @@ func runBenchStore(ctx context.Context, env *environment, args []string) (int, e
 	}
 	var rows []row
 	for _, k := range kvals {
-		for _, tree := range []bool{false, true} {
-			r, err := benchStoreOnce(ctx, hist, k, tree, *runs)
+		for _, keep := range []int{0, warehouse.DefaultTreeDeltaKeep, -1} {
+			tree := keep != 0
+			r, err := benchStoreOnce(ctx, hist, k, keep, *runs)
 			if err != nil {
 				return exitError, err
 			}
 			ratio := 100 * float64(r.stored) / float64(baseline)
 			treeName := "none"
-			if tree {
-				treeName = fmt.Sprintf("last %d", warehouse.DefaultTreeDeltaKeep)
+			if keep > 0 {
+				treeName = fmt.Sprintf("last %d", keep)
+			} else if keep < 0 {
+				treeName = "all"
 			}
 			fmt.Fprintf(w, "%4d  %-12s %10d %7.2f%% %10d %10.0f %12.0f %8.2f ms %8.2f ms\n", k, treeName, r.stored, ratio, r.file, r.writesPerSec, r.writesPerCPUSec, ms2(r.meanRead), ms2(r.worstRead))
 			w.Flush()
@@ -196,7 +199,9 @@ type storeRun struct {
 	meanRead, worstRead time.Duration
 }
 
-func benchStoreOnce(ctx context.Context, hist [][]byte, k int, tree bool, runs int) (*storeRun, error) {
+// benchStoreOnce measures one configuration: keep is how many tree deltas
+// are kept (0: none computed; negative: all).
+func benchStoreOnce(ctx context.Context, hist [][]byte, k, keep, runs int) (*storeRun, error) {
 	dir, err := os.MkdirTemp("", "vigil-bench-store-")
 	if err != nil {
 		return nil, err
@@ -207,7 +212,7 @@ func benchStoreOnce(ctx context.Context, hist [][]byte, k int, tree bool, runs i
 		return nil, err
 	}
 	defer db.Close()
-	wh, err := openWarehouse(db, warehouse.Options{FullEvery: k, TreeDeltas: tree})
+	wh, err := openWarehouse(db, warehouse.Options{FullEvery: k, TreeDeltas: keep != 0, TreeDeltaKeep: keep})
 	if err != nil {
 		return nil, err
 	}

@@ -45,16 +45,26 @@ func (w *Warehouse) backwardTreeDelta(prevBody []byte, prev *vigil.Version, next
 	if err != nil {
 		return nil, err
 	}
-	return w.encodeTreeDelta(delta.Invert(d))
+	return w.encodeTreeDelta(delta.Invert(d), prevBody, nextBody)
 }
 
-// encodeTreeDelta returns d as compressed XyDelta XML.
-func (w *Warehouse) encodeTreeDelta(d *delta.Delta) ([]byte, error) {
+// encodeTreeDelta returns d as XyDelta XML compressed with the bodies of
+// the two versions it joins as dictionary (treeDict): the subtrees a delta
+// deletes and inserts are text of one version or the other, so they cost
+// back-references only. Reading the delta needs both bodies, which Diff
+// reads (the older one it needs anyway, to apply the delta).
+func (w *Warehouse) encodeTreeDelta(d *delta.Delta, prevBody, nextBody []byte) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := delta.EncodeXML(&buf, d); err != nil {
 		return nil, err
 	}
-	return w.opt.Codec.Compress(buf.Bytes())
+	return w.opt.Codec.Diff(treeDict(prevBody, nextBody), buf.Bytes())
+}
+
+// treeDict is the dictionary of a stored tree delta: the older body, then
+// the newer one.
+func treeDict(older, newer []byte) []byte {
+	return append(append(make([]byte, 0, len(older)+len(newer)), older...), newer...)
 }
 
 func diffBodies(oldBody []byte, oldV *vigil.Version, newBody []byte, newV *vigil.Version) (*delta.Delta, error) {
@@ -113,7 +123,15 @@ func (w *Warehouse) Diff(ctx context.Context, from, to int64) (*delta.Delta, err
 			return nil, err
 		}
 		if len(sb.TreeDelta) > 0 {
-			raw, err := w.opt.Codec.Decompress(sb.TreeDelta)
+			older, err := w.Body(ctx, from)
+			if err != nil {
+				return nil, err
+			}
+			newer, err := w.Body(ctx, to)
+			if err != nil {
+				return nil, err
+			}
+			raw, err := w.opt.Codec.Patch(treeDict(older, newer), sb.TreeDelta)
 			if err == nil {
 				ds, err := delta.DecodeXML(bytes.NewReader(raw))
 				if err == nil && len(ds) == 1 {

@@ -295,7 +295,7 @@ func (w *Warehouse) prepare(ctx context.Context, v *vigil.Version, blob *vigil.B
 		sb.Encoding, sb.Data = vigil.BodyPatch, patch
 	}
 	if f.Delta != nil && f.DeltaFrom == head.ID {
-		td, err := w.encodeTreeDelta(delta.Invert(f.Delta))
+		td, err := w.encodeTreeDelta(delta.Invert(f.Delta), prev, f.Body)
 		if err != nil {
 			return nil, fmt.Errorf("encode tree delta: %w", err)
 		}

@@ -320,10 +320,14 @@ func TestSizeBudget(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		k    int
-		tree bool
+		tree bool    // every tree delta kept
 		max  float64 // per cent; 0: report only
 	}{{16, false, 0}, {64, false, 5}, {64, true, 5}} {
-		w, _ := newWarehouse(t, warehouse.Options{FullEvery: tc.k, TreeDeltas: tc.tree})
+		keep := 0
+		if tc.tree {
+			keep = -1
+		}
+		w, _ := newWarehouse(t, warehouse.Options{FullEvery: tc.k, TreeDeltas: tc.tree, TreeDeltaKeep: keep})
 		var last *vigil.Version
 		for i, body := range hist {
 			last = put(t, w, "http://example.com/", i, body)

@@ -17,36 +17,59 @@ type selkow struct {
 	rankA, rankB []int32   // index of each node within its depth level
 }
 
-// forest is a list of subtrees numbered in post-order.
+// forest is a list of subtrees numbered in post-order. The children of
+// node i are kids[kidStart[i]:kidStart[i]+len(children)], recorded during
+// the traversal, so that no map from nodes to numbers is needed.
 type forest struct {
-	nodes []*tree.Node
-	index map[*tree.Node]int32
-	depth []int32 // 0 for the forest's roots
-	size  []int32
+	nodes    []*tree.Node
+	depth    []int32 // 0 for the forest's roots
+	size     []int32
+	kids     []int32
+	kidStart []int32
 }
 
 func newForest(roots []*tree.Node) forest {
-	f := forest{index: map[*tree.Node]int32{}}
+	var f forest
+	type frame struct {
+		node  *tree.Node
+		next  int
+		depth int32
+		first int // index in pending of this node's first child number
+	}
+	var pending []int32 // numbers of finished children, by open frame
 	for _, r := range roots {
-		tree.PostOrder(r, func(n *tree.Node) {
-			f.index[n] = int32(len(f.nodes))
-			f.nodes = append(f.nodes, n)
-		})
-	}
-	f.depth = make([]int32, len(f.nodes))
-	f.size = make([]int32, len(f.nodes))
-	for i := len(f.nodes) - 1; i >= 0; i-- { // parents before children
-		if p, ok := f.index[f.nodes[i].Parent]; ok && f.nodes[i].Parent != nil {
-			f.depth[i] = f.depth[p] + 1
+		stack := []frame{{node: r, first: len(pending)}}
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.next < len(top.node.Children) {
+				c := top.node.Children[top.next]
+				top.next++
+				stack = append(stack, frame{node: c, depth: top.depth + 1, first: len(pending)})
+				continue
+			}
+			i := int32(len(f.nodes))
+			f.nodes = append(f.nodes, top.node)
+			f.depth = append(f.depth, top.depth)
+			f.kidStart = append(f.kidStart, int32(len(f.kids)))
+			size := int32(1)
+			for _, k := range pending[top.first:] {
+				f.kids = append(f.kids, k)
+				size += f.size[k]
+			}
+			f.size = append(f.size, size)
+			pending = pending[:top.first]
+			stack = stack[:len(stack)-1]
+			pending = append(pending, i)
 		}
-	}
-	for i, n := range f.nodes {
-		f.size[i]++
-		if p, ok := f.index[n.Parent]; ok && n.Parent != nil {
-			f.size[p] += f.size[i]
-		}
+		pending = pending[:0]
 	}
 	return f
+}
+
+// children returns the numbers of node i's children.
+func (f forest) children(i int32) []int32 {
+	n := int32(len(f.nodes[i].Children))
+	return f.kids[f.kidStart[i] : f.kidStart[i]+n]
 }
 
 func (f forest) levels() (rank []int32, byLevel [][]int32) {
@@ -114,14 +137,7 @@ func (s *selkow) compute(i, j int32) int32 {
 	return int32(r) + t[len(ka)*(len(kb)+1)+len(kb)]
 }
 
-func (s *selkow) children(f forest, i int32) []int32 {
-	kids := f.nodes[i].Children
-	out := make([]int32, len(kids))
-	for k, c := range kids {
-		out[k] = f.index[c]
-	}
-	return out
-}
+func (s *selkow) children(f forest, i int32) []int32 { return f.children(i) }
 
 // align fills the sequence edit table of two lists of subtrees:
 // t[x*(len(kb)+1)+y] is the cost of turning the first x of ka into the first
@@ -214,14 +230,19 @@ func MatchForests(a, b []*tree.Node, maxPairs int) ([][2]*tree.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	ra, rb := make([]int32, len(a)), make([]int32, len(b))
-	for k, n := range a {
-		ra[k] = s.a.index[n]
+	return s.backtrack(forestRoots(s.a, len(a)), forestRoots(s.b, len(b)), nil), nil
+}
+
+// forestRoots returns the numbers of the n roots of a forest: each root is
+// the last node of its subtree, and the subtrees follow each other.
+func forestRoots(f forest, n int) []int32 {
+	roots := make([]int32, n)
+	end := int32(len(f.nodes))
+	for k := n - 1; k >= 0; k-- {
+		roots[k] = end - 1
+		end -= f.size[end-1]
 	}
-	for k, n := range b {
-		rb[k] = s.b.index[n]
-	}
-	return s.backtrack(ra, rb, nil), nil
+	return roots
 }
 
 // Script returns a minimum-cost delta from old to new in Selkow's model, and

@@ -124,9 +124,10 @@
 // errors name the field (ops[3].xm: ...).
 //
 // Both decoders check the delta with Delta.Validate and bound what hostile
-// input can make them allocate: MaxOps operations, tree.MaxXIDMapLen XIDs,
-// MaxContentDepth levels of content (10 000 for JSON, encoding/json's own
-// limit).
+// input can make them allocate: MaxOps operations, tree.MaxXIDMapLen XIDs
+// in all, an operation's XID-map no longer than its subtree (counted before
+// it is expanded), MaxContentDepth levels of content (10 000 for JSON,
+// encoding/json's own limit). Every traversal is iterative.
 //
 // # Differences from the seed
 //

@@ -1,6 +1,7 @@
 package treediff
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/vigil-web/vigil/tree"
@@ -16,6 +17,9 @@ const (
 	// leftoverSimilarity is the least Dice coefficient of the word sets of
 	// two subtrees for them to be paired.
 	leftoverSimilarity = 0.5
+	// leftoverExact is how many candidates, those sharing the most rare
+	// words, get their exact similarity computed.
+	leftoverExact = 4
 )
 
 // leftovers pairs subtrees that moved and changed at the same time. After
@@ -59,14 +63,19 @@ func (leftovers) run(m *matching) {
 	if len(cands) == 0 {
 		return
 	}
-	seen := map[int32]bool{}
+	// shared[k] counts the rare words candidate k shares with the inserted
+	// region at hand; touched lists the candidates to reset.
+	shared := make([]int32, len(cands))
+	var touched []int32
 	for j, v := range m.new.Nodes {
 		if m.newMatch[j] >= 0 || v.Parent == nil || m.newMatch[parentIndex(v)] < 0 || v.Kind != tree.Element {
 			continue
 		}
 		words := wordSet(v)
-		clear(seen)
-		best, bestScore := int32(-1), leftoverSimilarity
+		for _, k := range touched {
+			shared[k] = 0
+		}
+		touched = touched[:0]
 		for w := range words {
 			p := postings[w]
 			if len(p) > leftoverPostings {
@@ -74,15 +83,30 @@ func (leftovers) run(m *matching) {
 			}
 			for _, k := range p {
 				c := &cands[k]
-				if seen[k] || m.oldMatch[c.node] >= 0 || m.oldName[c.node] != m.newName[j] || m.oldKey[c.node] != m.newKey[j] {
+				if m.oldMatch[c.node] >= 0 || m.oldName[c.node] != m.newName[j] || m.oldKey[c.node] != m.newKey[j] {
 					continue
 				}
-				seen[k] = true
-				s := dice(words, c.words)
-				// Ties go to the candidate first in document order.
-				if s > bestScore || (s == bestScore && (best < 0 || c.node < cands[best].node)) {
-					best, bestScore = k, s
+				if shared[k] == 0 {
+					touched = append(touched, k)
 				}
+				shared[k]++
+			}
+		}
+		// The exact similarity only for the few candidates sharing the most
+		// rare words (ties: first in document order).
+		sort.Slice(touched, func(a, b int) bool {
+			ka, kb := touched[a], touched[b]
+			if shared[ka] != shared[kb] {
+				return shared[ka] > shared[kb]
+			}
+			return cands[ka].node < cands[kb].node
+		})
+		best, bestScore := int32(-1), leftoverSimilarity
+		for _, k := range touched[:min(len(touched), leftoverExact)] {
+			c := &cands[k]
+			s := dice(words, c.words)
+			if s > bestScore || (s == bestScore && (best < 0 || c.node < cands[best].node)) {
+				best, bestScore = k, s
 			}
 		}
 		if best < 0 && m.newSize[j] <= smallRegion {

@@ -1,6 +1,5 @@
 package intent
 
-import "sort"
 
 // lcsPair is a pair of matched positions of a longest common subsequence.
 type lcsPair struct{ a, b int }
@@ -51,6 +50,7 @@ type lcsState struct {
 	// patience scratch, indexed by element value
 	cntA, cntB, posB []int32
 	next             []int32
+	cand             []lcsPair
 }
 
 func (l *lcsState) compare(a0, a1, b0, b1 int, myers bool) {
@@ -235,7 +235,7 @@ func (l *lcsState) patience(a0, a1, b0, b1 int) bool {
 		l.cntB[v]++
 		l.posB[v] = int32(j)
 	}
-	var cand []lcsPair
+	cand := l.cand[:0]
 	for i := a0; i < a1; i++ {
 		if v := l.a[i]; l.cntA[v] == 1 && l.cntB[v] == 1 {
 			cand = append(cand, lcsPair{i, int(l.posB[v])})
@@ -261,6 +261,7 @@ func (l *lcsState) patience(a0, a1, b0, b1 int) bool {
 		l.cntB[l.b[j]] = 0
 	}
 	anchors := longestIncreasing(cand)
+	l.cand = cand[:0] // reused by the recursive calls: anchors is a copy
 	if len(anchors) == 0 {
 		return false
 	}
@@ -280,7 +281,16 @@ func longestIncreasing(ps []lcsPair) []lcsPair {
 	var tails []int // index into ps of the smallest tail of each length
 	prev := make([]int, len(ps))
 	for i, p := range ps {
-		k := sort.Search(len(tails), func(t int) bool { return ps[tails[t]].b >= p.b })
+		lo, hi := 0, len(tails) // first tail with b >= p.b
+		for lo < hi {
+			m := int(uint(lo+hi) >> 1)
+			if ps[tails[m]].b < p.b {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		k := lo
 		if k > 0 {
 			prev[i] = tails[k-1]
 		} else {

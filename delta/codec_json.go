@@ -21,8 +21,8 @@ func EncodeJSON(w io.Writer, d *Delta) error {
 	b = append(b, '{')
 	b = appendField(b, "from", d.From, true)
 	b = appendField(b, "to", d.To, false)
-	b = appendField(b, "fromXidMap", d.FromXIDMap.String(), false)
-	b = appendField(b, "toXidMap", d.ToXIDMap.String(), false)
+	b = appendField(b, "fromXidMap", mapString(d.FromXIDMap), false)
+	b = appendField(b, "toXidMap", mapString(d.ToXIDMap), false)
 	b = append(b, `,"ops":[`...)
 	for i := range d.Ops {
 		op := &d.Ops[i]
@@ -83,6 +83,14 @@ func EncodeJSON(w io.Writer, d *Delta) error {
 		return err
 	}
 	return bw.Flush()
+}
+
+// mapString is m's string form, or "" for a map without XIDs.
+func mapString(m tree.XIDMap) string {
+	if len(m.XIDs) == 0 {
+		return ""
+	}
+	return m.String()
 }
 
 func appendField(b []byte, name, value string, first bool) []byte {

@@ -31,10 +31,12 @@ func EncodeXML(w io.Writer, ds ...*Delta) error {
 		if d.To != "" {
 			e.attr("to", d.To)
 		}
-		if len(d.FromXIDMap.XIDs) > 0 || d.FromXIDMap.Next != 0 {
+		// A map without XIDs has no string form (its next-free counter alone
+		// is not written).
+		if len(d.FromXIDMap.XIDs) > 0 {
 			e.attr("fromXidMap", d.FromXIDMap.String())
 		}
-		if len(d.ToXIDMap.XIDs) > 0 || d.ToXIDMap.Next != 0 {
+		if len(d.ToXIDMap.XIDs) > 0 {
 			e.attr("toXidMap", d.ToXIDMap.String())
 		}
 		e.str(">\n")

@@ -110,7 +110,7 @@ func segments(src string, diags []Diagnostic) []segment {
 const newSentinelTemplate = `Create Sentinel my_page
 Using https://example.com/
 Monitor any change
-Fetch every 1 hour
+Fetch 1 hour
 `
 
 func (s *Server) handleSentinelNewPage(w http.ResponseWriter, r *http.Request, sess *session) error {

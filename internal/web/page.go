@@ -28,12 +28,14 @@ var pages = func() map[string]*template.Template {
 		"ago":   ago,
 		"bytes": fmtBytes,
 		"list":  func(xs ...string) []string { return xs },
-		"query": func(kv ...any) string {
+		// query builds a URL query; its values are escaped here, so the
+		// template takes it as a safe URL part.
+		"query": func(kv ...any) template.URL {
 			v := url.Values{}
 			for i := 0; i+1 < len(kv); i += 2 {
 				v.Set(fmt.Sprint(kv[i]), fmt.Sprint(kv[i+1]))
 			}
-			return v.Encode()
+			return template.URL(v.Encode())
 		},
 	}
 	layout := template.Must(template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html"))

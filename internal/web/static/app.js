@@ -67,15 +67,15 @@
 
   var timer = null, seq = 0;
   function check() {
-    var n = ++seq;
-    var body = { source: src.value };
+    var n = ++seq, sent = src.value;
+    var body = { source: sent };
     if (src.dataset.replacing) body.replacing = Number(src.dataset.replacing);
     fetch(src.dataset.check, {
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
       body: JSON.stringify(body)
     }).then(function (r) { return r.json(); }).then(function (res) {
-      if (n !== seq) return; // a newer check is on its way
+      if (n !== seq || sent !== src.value) return; // a newer check is on its way
       if (res.error) res = { errors: [{ message: res.error.message, offset: 0, end: 0 }], warnings: [] };
       show(res);
     }).catch(function () {});

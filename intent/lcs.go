@@ -1,6 +1,5 @@
 package intent
 
-
 // lcsPair is a pair of matched positions of a longest common subsequence.
 type lcsPair struct{ a, b int }
 

@@ -177,6 +177,7 @@ type checking struct {
 	s        *Sentinel
 	errs     ErrorList
 	warnings ErrorList
+	urls     map[*URLTarget]string // normalised by the validator
 }
 
 func (k *checking) errorf(n Node, found, format string, args ...any) {
@@ -205,8 +206,9 @@ func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
 		k.errorf(s, "", "checker has no current time (Checker.Now)")
 		return nil, k.errs
 	}
-	v := &validator{report: k.report, warn: k.warn}
+	v := &validator{report: k.report, warn: k.warn, urls: map[*URLTarget]string{}}
 	v.sentinel(s)
+	k.urls = v.urls
 
 	name := s.Name.Name
 	if old := c.lookup(name); old != nil {
@@ -286,7 +288,7 @@ func (k *checking) targets(t Target, parent **Stored) []string {
 	walk = func(t Target) {
 		switch t := t.(type) {
 		case *URLTarget:
-			if u, err := NormalizeURL(t.URL); err == nil {
+			if u, ok := k.urls[t]; ok {
 				add(u)
 			}
 		case *SentinelTarget:

@@ -25,6 +25,7 @@ type reporter func(n Node, found, msg string)
 type validator struct {
 	report reporter
 	warn   reporter
+	urls   map[*URLTarget]string // normalised URLs, when the caller wants them
 }
 
 // sentinel validates every clause present in s.
@@ -112,8 +113,11 @@ func IsValidName(name string) bool {
 func (v *validator) target(t Target) {
 	switch t := t.(type) {
 	case *URLTarget:
-		if _, err := NormalizeURL(t.URL); err != nil {
+		u, err := NormalizeURL(t.URL)
+		if err != nil {
 			v.report(t, t.URL, err.Error())
+		} else if v.urls != nil {
+			v.urls[t] = u
 		}
 	case *SentinelTarget:
 		if t.Name == nil || !IsValidName(t.Name.Name) {
@@ -241,14 +245,32 @@ func flattenExpr(x Expr, op Op, out *[]Expr) {
 // chain: operands are distinct, and "X AND NOT Y" is rejected when every X
 // change is also a Y change (the seed's "all links and not any change").
 func (v *validator) composite(x *BinaryExpr, ops []Expr) {
+	// keys are the printed operands, computed only for messages and for
+	// long chains (where a map beats pairwise comparison).
 	keys := make([]string, len(ops))
-	seen := make(map[string]bool, len(ops))
-	for i, o := range ops {
-		keys[i] = Print(o)
-		if seen[keys[i]] {
-			v.report(o, keys[i], fmt.Sprintf("operands of %s must be distinct: %s appears twice", x.Op, keys[i]))
+	key := func(i int) string {
+		if keys[i] == "" {
+			keys[i] = Print(ops[i])
 		}
-		seen[keys[i]] = true
+		return keys[i]
+	}
+	if len(ops) > 16 {
+		seen := make(map[string]bool, len(ops))
+		for i, o := range ops {
+			if seen[key(i)] {
+				v.report(o, key(i), fmt.Sprintf("operands of %s must be distinct: %s appears twice", x.Op, key(i)))
+			}
+			seen[key(i)] = true
+		}
+	} else {
+		for i := 1; i < len(ops); i++ {
+			for j := 0; j < i; j++ {
+				if equalExpr(ops[i], ops[j]) {
+					v.report(ops[i], key(i), fmt.Sprintf("operands of %s must be distinct: %s appears twice", x.Op, key(i)))
+					break
+				}
+			}
+		}
 	}
 	// Subsumption concerns primitive change types (and their negation), so
 	// only those operands are compared, pairwise.
@@ -281,14 +303,14 @@ func (v *validator) composite(x *BinaryExpr, ops []Expr) {
 			case x.Op == And && b.neg:
 				if subsumes(b.c, a.c) {
 					n := ops[b.i]
-					v.report(n, keys[b.i], fmt.Sprintf("change type %q is not valid as a change to %s would trigger the change type %s, so the sentinel could never fire",
-						keys[a.i]+" AND "+keys[b.i], keys[a.i], Print(b.c)))
+					v.report(n, key(b.i), fmt.Sprintf("change type %q is not valid as a change to %s would trigger the change type %s, so the sentinel could never fire",
+						key(a.i)+" AND "+key(b.i), key(a.i), Print(b.c)))
 				}
-			case x.Op == Or && !b.neg && a.i < b.i && keys[a.i] != keys[b.i]:
+			case x.Op == Or && !b.neg && a.i < b.i && !equalExpr(a.c, b.c):
 				if subsumes(b.c, a.c) {
-					v.warn(ops[a.i], keys[a.i], fmt.Sprintf("%s OR %s is the same as %s: every change to %s is also a change to %s", keys[a.i], keys[b.i], keys[b.i], keys[a.i], keys[b.i]))
+					v.warn(ops[a.i], key(a.i), fmt.Sprintf("%s OR %s is the same as %s: every change to %s is also a change to %s", key(a.i), key(b.i), key(b.i), key(a.i), key(b.i)))
 				} else if subsumes(a.c, b.c) {
-					v.warn(ops[b.i], keys[b.i], fmt.Sprintf("%s OR %s is the same as %s: every change to %s is also a change to %s", keys[a.i], keys[b.i], keys[a.i], keys[b.i], keys[a.i]))
+					v.warn(ops[b.i], key(b.i), fmt.Sprintf("%s OR %s is the same as %s: every change to %s is also a change to %s", key(a.i), key(b.i), key(a.i), key(b.i), key(a.i)))
 				}
 			}
 		}
@@ -342,14 +364,53 @@ func subsumes(cy, cx *ChangeType) bool {
 		}
 		return len(cx.Args) > 0
 	}
-	return cx.Kind == cy.Kind && Print(cx) == Print(cy)
+	return equalExpr(cx, cy)
+}
+
+// equalExpr reports whether two change-type expressions are the same,
+// positions aside.
+func equalExpr(a, b Expr) bool {
+	switch a := a.(type) {
+	case *ChangeType:
+		b, ok := b.(*ChangeType)
+		if !ok || a == nil || b == nil || a.Kind != b.Kind || len(a.Args) != len(b.Args) || len(a.Ignore) != len(b.Ignore) {
+			return false
+		}
+		for i := range a.Args {
+			if a.Args[i] == nil || b.Args[i] == nil || a.Args[i].Value != b.Args[i].Value {
+				return false
+			}
+		}
+		if (a.Scope == nil) != (b.Scope == nil) || a.Scope != nil && selectorKey(a.Scope) != selectorKey(b.Scope) {
+			return false
+		}
+		for i := range a.Ignore {
+			if selectorKey(a.Ignore[i]) != selectorKey(b.Ignore[i]) {
+				return false
+			}
+		}
+		if (a.Condition == nil) != (b.Condition == nil) {
+			return false
+		}
+		return a.Condition == nil || a.Condition.Op == b.Condition.Op && a.Condition.Threshold == b.Condition.Threshold
+	case *NotExpr:
+		b, ok := b.(*NotExpr)
+		return ok && a != nil && b != nil && equalExpr(a.X, b.X)
+	case *BinaryExpr:
+		b, ok := b.(*BinaryExpr)
+		return ok && a != nil && b != nil && a.Op == b.Op && equalExpr(a.X, b.X) && equalExpr(a.Y, b.Y)
+	}
+	return false
 }
 
 func selectorKey(s *Selector) string {
 	if s == nil || s.Expr == nil {
 		return ""
 	}
-	return s.Lang.String() + " " + s.Expr.Value
+	if s.Lang == XPath {
+		return "x" + s.Expr.Value
+	}
+	return "c" + s.Expr.Value
 }
 
 func (v *validator) changeType(c *ChangeType) {

@@ -1,0 +1,290 @@
+package web
+
+// Unit tests of the web adapter's parts: the sanitiser, sessions, CSRF,
+// the error table, the editor's segments and the plot. The API and the
+// dashboard as a whole are tested end to end on the real daemon in
+// cmd/vigil (web_test.go, web_browser_test.go).
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/sqlite"
+)
+
+func TestSanitizer(t *testing.T) {
+	tests := map[string]struct {
+		in   string
+		want string   // kept
+		not  []string // removed
+	}{
+		"script":         {`<p>a</p><script>alert(1)</script>`, `<p>a</p>`, []string{"script", "alert"}},
+		"onerror":        {`<img src="http://x/a.png" onerror="alert(1)">`, `<img src="http://x/a.png"`, []string{"onerror"}},
+		"javascript url": {`<a href="javascript:alert(1)">x</a>`, `x`, []string{"javascript"}},
+		"mixed case url": {`<a href=" JaVaScRiPt:alert(1)">x</a>`, `x`, []string{"alert"}},
+		"svg script":     {`<svg><script>alert(1)</script></svg>`, ``, []string{"script", "alert"}},
+		"iframe":         {`<iframe src="http://evil/"></iframe>`, ``, []string{"iframe", "evil"}},
+		"style":          {`<p style="background:url(http://evil/)">x</p><style>*{}</style>`, `<p>x</p>`, []string{"style", "evil"}},
+		"form":           {`<form action="http://evil/"><input name=a></form>`, ``, []string{"form", "input"}},
+		"meta refresh":   {`<meta http-equiv="refresh" content="0;url=http://evil/">`, ``, []string{"refresh"}},
+		"title skipped":  {`<html><head><title>T</title></head><body><p>b</p></body></html>`, `<p>b</p>`, []string{"T<"}},
+		"marks kept":     {`<p data-vigil="ins">new</p><ins data-vigil="upd">x</ins>`, `<p data-vigil="ins">new</p><ins data-vigil="upd">x</ins>`, nil},
+		"http link kept": {`<a href="https://example.com/">e</a>`, `href="https://example.com/"`, nil},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			out := sanitizer.Sanitize(tc.in)
+			if !strings.Contains(out, tc.want) {
+				t.Errorf("%q lost %q: %q", tc.in, tc.want, out)
+			}
+			for _, n := range tc.not {
+				if strings.Contains(strings.ToLower(out), strings.ToLower(n)) {
+					t.Errorf("%q kept %q: %q", tc.in, n, out)
+				}
+			}
+		})
+	}
+}
+
+func TestErrorTable(t *testing.T) {
+	for code, status := range map[string]int{vigil.EINVALID: 400, vigil.EUNAUTHORIZED: 401, vigil.ENOTFOUND: 404,
+		vigil.ECONFLICT: 409, vigil.ENOTIMPLEMENTED: 501, vigil.EINTERNAL: 500, "EOTHER": 500} {
+		if got := errorStatus(code); got != status {
+			t.Errorf("%s: %d, want %d", code, got, status)
+		}
+	}
+	s := &Server{}
+	w := httptest.NewRecorder()
+	s.writeError(w, httptest.NewRequest("GET", "/", nil), errorsNew("database password is hunter2"))
+	if w.Code != 500 || strings.Contains(w.Body.String(), "hunter2") || !strings.Contains(w.Body.String(), `"code": "EINTERNAL"`) {
+		t.Errorf("internal error answer: %d %s", w.Code, w.Body)
+	}
+}
+
+type plainError string
+
+func (e plainError) Error() string { return string(e) }
+func errorsNew(s string) error     { return plainError(s) }
+
+func TestSegments(t *testing.T) {
+	src := "Create Sentinel s\nMonitor any chnge\n"
+	d := []Diagnostic{{Line: 2, Column: 13, Offset: 30, End: 35, Message: "bad"}}
+	segs := segments(src, d)
+	var b strings.Builder
+	for _, s := range segs {
+		if s.Msg != "" {
+			b.WriteString("[" + s.Text + "]")
+		} else {
+			b.WriteString(s.Text)
+		}
+	}
+	if b.String() != "Create Sentinel s\nMonitor any [chnge]\n" {
+		t.Errorf("segments: %q", b.String())
+	}
+	// A problem at the end of the text still shows.
+	segs = segments("abc", []Diagnostic{{Line: 1, Column: 4, Offset: 3, End: 3, Message: "eof"}})
+	if len(segs) < 2 || segs[1].Msg != "eof" || segs[1].Text == "" {
+		t.Errorf("segments at the end: %+v", segs)
+	}
+}
+
+func TestPlot(t *testing.T) {
+	now := time.Date(2026, 1, 31, 12, 0, 0, 0, time.UTC)
+	var vs []*vigil.Version
+	for i := range 10 {
+		v := &vigil.Version{Seq: int64(i + 1), FetchedAt: now.Add(-time.Duration(10-i) * 24 * time.Hour)}
+		if i == 4 {
+			v.Error = "timeout"
+		}
+		vs = append(vs, v)
+	}
+	p := changePlot(vs, nil, now)
+	if p.Empty || len(p.Bars) == 0 || len(p.Bars) > plotBins || p.Max != 1 || p.Period != "24h0m0s" {
+		t.Fatalf("plot: %+v", p)
+	}
+	total, errs := 0, 0
+	for _, b := range p.Bars {
+		total += b.Count
+		errs += b.Errors
+		if b.Y+b.H != float64(p.Bottom) || b.X < 30 || b.X+b.W > float64(p.Width) {
+			t.Errorf("bar out of the plot: %+v", b)
+		}
+	}
+	if total != 8 || errs != 1 {
+		t.Errorf("counted %d versions and %d errors, want 8 and 1", total, errs)
+	}
+	if e := changePlot(nil, nil, now); !e.Empty {
+		t.Errorf("no versions: %+v", e)
+	}
+}
+
+func TestPassword(t *testing.T) {
+	h, err := HashPassword("s3cret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !CheckPassword(h, "s3cret") || CheckPassword(h, "s3cres") || CheckPassword("", "") || CheckPassword("plain", "plain") {
+		t.Error("CheckPassword")
+	}
+}
+
+// newTestServer is a Server over a fresh SQLite store with one admin.
+func newTestServer(t *testing.T) (*Server, *vigil.User) {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if _, err := EnsureAdmin(context.Background(), st, "Admin@Example.com", "pw"); err != nil {
+		t.Fatal(err)
+	}
+	u, err := st.FindUserByEmail(context.Background(), "admin@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Server{Store: st, Secret: []byte(strings.Repeat("k", 32))}, u
+}
+
+func TestEnsureAdmin(t *testing.T) {
+	s, u := newTestServer(t)
+	ctx := context.Background()
+	if g, err := EnsureAdmin(ctx, s.Store, "admin@example.com", ""); err != nil || g != "" {
+		t.Errorf("second start without a password: %q %v", g, err)
+	}
+	if g, err := EnsureAdmin(ctx, s.Store, "admin@example.com", "new"); err != nil || g != "" {
+		t.Errorf("configured password: %q %v", g, err)
+	}
+	u2, _ := s.Store.FindUserByID(ctx, u.ID)
+	if !CheckPassword(u2.PasswordHash, "new") {
+		t.Error("the configured password was not set")
+	}
+	g, err := EnsureAdmin(ctx, s.Store, "other@example.com", "")
+	if err != nil || len(g) < 16 {
+		t.Errorf("generated password: %q %v", g, err)
+	}
+}
+
+func TestSessions(t *testing.T) {
+	s, u := newTestServer(t)
+	now := time.Now()
+	s.Now = func() time.Time { return now }
+	value, err := s.newSessionCookie(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := func(v string) *http.Request {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.AddCookie(&http.Cookie{Name: sessionCookie, Value: v})
+		return r
+	}
+	sess, err := s.readSession(req(value))
+	if err != nil || sess.User.ID != u.ID || sess.csrf == "" {
+		t.Fatalf("valid session: %v", err)
+	}
+	payload, sig, _ := strings.Cut(value, ".")
+	for name, v := range map[string]string{
+		"no signature":     payload,
+		"other signature":  payload + "." + strings.Repeat("A", len(sig)),
+		"garbage":          "x.y",
+		"swapped payload":  strings.Repeat("A", len(payload)) + "." + sig,
+		"another's secret": func() string { o := *s; o.Secret = []byte(strings.Repeat("x", 32)); v, _ := o.newSessionCookie(u); return v }(),
+	} {
+		if _, err := s.readSession(req(v)); vigil.ErrorCode(err) != vigil.EUNAUTHORIZED {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	// Expired.
+	now = now.Add(sessionTTL + time.Second)
+	if _, err := s.readSession(req(value)); vigil.ErrorCode(err) != vigil.EUNAUTHORIZED {
+		t.Errorf("expired session: %v", err)
+	}
+	now = now.Add(-sessionTTL)
+	// A password change ends the session.
+	u.PasswordHash, _ = HashPassword("changed")
+	if err := s.Store.UpdateUser(context.Background(), u); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.readSession(req(value)); vigil.ErrorCode(err) != vigil.EUNAUTHORIZED {
+		t.Errorf("session after a password change: %v", err)
+	}
+}
+
+func TestCSRF(t *testing.T) {
+	s, u := newTestServer(t)
+	value, _ := s.newSessionCookie(u)
+	r := httptest.NewRequest("GET", "/", nil)
+	r.AddCookie(&http.Cookie{Name: sessionCookie, Value: value})
+	sess, err := s.readSession(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	post := func(form url.Values, header string) *http.Request {
+		r := httptest.NewRequest("POST", "/sentinels", strings.NewReader(form.Encode()))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if header != "" {
+			r.Header.Set(csrfHeader, header)
+		}
+		return r
+	}
+	if err := s.checkCSRF(post(url.Values{csrfField: {sess.csrf}}, ""), sess); err != nil {
+		t.Errorf("form token: %v", err)
+	}
+	if err := s.checkCSRF(post(nil, sess.csrf), sess); err != nil {
+		t.Errorf("header token: %v", err)
+	}
+	for name, r := range map[string]*http.Request{
+		"none":   post(nil, ""),
+		"forged": post(url.Values{csrfField: {"forged"}}, ""),
+		"other session's": func() *http.Request {
+			v2, _ := s.newSessionCookie(u)
+			r := httptest.NewRequest("GET", "/", nil)
+			r.AddCookie(&http.Cookie{Name: sessionCookie, Value: v2})
+			s2, _ := s.readSession(r)
+			return post(url.Values{csrfField: {s2.csrf}}, "")
+		}(),
+	} {
+		if err := s.checkCSRF(r, sess); err == nil {
+			t.Errorf("%s CSRF token accepted", name)
+		}
+	}
+	// A bearer token needs none.
+	if err := s.checkCSRF(post(nil, ""), &session{User: u}); err != nil {
+		t.Errorf("token request: %v", err)
+	}
+}
+
+func TestSafeNext(t *testing.T) {
+	for in, want := range map[string]string{"/sentinels": "/sentinels", "//evil.com/": "", "https://evil.com/": "",
+		"/\\evil.com": "", "": "", "/login": ""} {
+		if got := safeNext(in); got != want {
+			t.Errorf("safeNext(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestTemplatesRender(t *testing.T) {
+	s, u := newTestServer(t)
+	for name, data := range map[string]any{
+		"login":     loginData{},
+		"error":     "boom",
+		"sentinels": []*sentinelRow{},
+		"sentinel":  &editorData{Source: "x", Segments: segments("x", nil)},
+		"resources": []*vigil.Resource{},
+		"resource":  &historyData{Resource: &vigil.Resource{ID: 1, URL: "http://a/"}, Plot: changePlot(nil, nil, time.Now())},
+		"diff":      &diffData{Resource: &vigil.Resource{ID: 1}, From: &vigil.Version{ID: 1}, To: &vigil.Version{ID: 2}, View: "records"},
+		"tokens":    &tokensData{},
+	} {
+		w := httptest.NewRecorder()
+		s.render(w, httptest.NewRequest("GET", "/", nil), 200, name, &view{Title: name, User: u, CSRF: "c", Data: data})
+		if w.Code != 200 || !strings.Contains(w.Body.String(), "</html>") {
+			t.Errorf("%s: %d\n%s", name, w.Code, w.Body)
+		}
+	}
+}

@@ -91,6 +91,15 @@ func FuzzDecodeJSON(f *testing.F) {
 		if err != nil || !Equal(d, again) {
 			t.Fatalf("round trip: %v\n%s", err, b.String())
 		}
+		// The XML form holds the same delta, when XML can hold its values.
+		b.Reset()
+		if err := EncodeXML(&b, d); err != nil {
+			return
+		}
+		xs, err := DecodeXML(&b)
+		if err != nil || len(xs) != 1 || !Equal(d, xs[0]) {
+			t.Fatalf("JSON to XML round trip: %v\n%s", err, b.String())
+		}
 	})
 }
 

@@ -1,49 +1,21 @@
 package treediff
 
 import (
-	"encoding/xml"
-	"io"
 	"strings"
 	"testing"
 
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/editdist"
+	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/tree"
 )
 
-// parse reads compact XML (no white-space-only text) into a document.
+// parse reads compact XML into a document.
 func parse(t testing.TB, s string) *tree.Document {
 	t.Helper()
-	d := &tree.Document{}
-	dec := xml.NewDecoder(strings.NewReader(s))
-	var cur *tree.Node
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		switch tok := tok.(type) {
-		case xml.StartElement:
-			n := d.NewElement(tok.Name.Local)
-			for _, a := range tok.Attr {
-				n.Attrs = append(n.Attrs, tree.Attr{Name: a.Name.Local, Value: a.Value})
-			}
-			if cur == nil {
-				d.Root = n
-			} else {
-				cur.AppendChild(n)
-			}
-			cur = n
-		case xml.EndElement:
-			cur = cur.Parent
-		case xml.CharData:
-			if strings.TrimSpace(string(tok)) != "" {
-				cur.AppendChild(d.NewText(string(tok)))
-			}
-		}
+	d, err := markup.ParseXMLBytes([]byte(s), nil)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return d
 }

@@ -365,24 +365,32 @@ func (m *Monitor) ownerIndex(ctx context.Context, owner int64) (*ownerIndex, err
 	if idx != nil && time.Since(idx.built) < indexTTL {
 		return idx, nil
 	}
-	all, _, err := m.Store.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: owner})
-	if err != nil {
-		return nil, err
-	}
-	idx = &ownerIndex{built: time.Now(), byName: make(map[string]int64, len(all)), dependants: map[string][]int64{}}
-	for _, s := range all {
-		idx.byName[strings.ToLower(s.Name)] = s.ID
-		// Only a sentinel whose From or To names an event needs decoding.
-		if !bytes.Contains(s.Spec, []byte(`{"start":`)) && !bytes.Contains(s.Spec, []byte(`{"end":`)) {
-			continue
-		}
-		p, err := m.plans.get(s)
+	idx = &ownerIndex{built: time.Now(), byName: map[string]int64{}, dependants: map[string][]int64{}}
+	// Read by pages: an owner may have many sentinels, and only names and
+	// the few lifespans with events are kept.
+	const page = 1000
+	for off := 0; ; off += page {
+		all, _, err := m.Store.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: owner, Offset: off, Limit: page})
 		if err != nil {
-			continue
+			return nil, err
 		}
-		for _, ref := range p.lifespan.Refs() {
-			k := strings.ToLower(ref)
-			idx.dependants[k] = append(idx.dependants[k], s.ID)
+		for _, s := range all {
+			idx.byName[strings.ToLower(s.Name)] = s.ID
+			// Only a sentinel whose From or To names an event needs decoding.
+			if !bytes.Contains(s.Spec, []byte(`{"start":`)) && !bytes.Contains(s.Spec, []byte(`{"end":`)) {
+				continue
+			}
+			p, err := m.plans.get(s)
+			if err != nil {
+				continue
+			}
+			for _, ref := range p.lifespan.Refs() {
+				k := strings.ToLower(ref)
+				idx.dependants[k] = append(idx.dependants[k], s.ID)
+			}
+		}
+		if len(all) < page {
+			break
 		}
 	}
 	m.idxMu.Lock()

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"time"
 
 	"github.com/vigil-web/vigil"
@@ -130,7 +131,7 @@ func (db *DB) FindTokenByHash(ctx context.Context, hash []byte, now time.Time) (
 		_, err = tx.ExecContext(ctx, q("UPDATE tokens SET last_used_at = ? WHERE id = ?"), tv(now), t.ID)
 		return err
 	})
-	if err == sql.ErrNoRows {
+	if errors.Is(err, sql.ErrNoRows) {
 		return nil, vigil.Errorf(vigil.EUNAUTHORIZED, "invalid token")
 	} else if err != nil {
 		return nil, err

@@ -305,6 +305,9 @@ func TestDashboardBrowser(t *testing.T) {
 			if rec := runB(b, "records", chromedp.Text(chromedp.CSS("#records"))); !strings.Contains(rec, "insert") {
 				t.Errorf("records: %q", rec)
 			}
+			if rec := runB(b, "change records", chromedp.TextContent(chromedp.CSS("#change-records"))); !strings.Contains(rec, "river rose") {
+				t.Errorf("the change's own records: %q", rec)
+			}
 		}
 		b.shot("8-diff-" + view)
 	}

@@ -269,7 +269,13 @@ func (s *Server) handleChangeList(w http.ResponseWriter, r *http.Request, u *vig
 }
 
 func (s *Server) ownChange(r *http.Request, u *vigil.User) (*vigil.Change, error) {
-	id, err := idParam("change id", r.PathValue("id"))
+	return s.ownChangeID(r, u, r.PathValue("id"))
+}
+
+// ownChangeID returns change idText of one of u's sentinels; ENOTFOUND
+// for another's.
+func (s *Server) ownChangeID(r *http.Request, u *vigil.User, idText string) (*vigil.Change, error) {
+	id, err := idParam("change id", idText)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -272,6 +273,10 @@ type diffData struct {
 	Frame    string // the iframe's URL, for the HTML views
 	Records  []intent.Change
 	API      string // the API URL of this diff, without format
+	// Change is the stored change the page was opened for, if any, with
+	// its typed records as the sentinel found them.
+	Change        *vigil.Change
+	ChangeRecords string
 }
 
 var diffViews = map[string]string{"inline": "html-inline", "side": "html-side-by-side", "changes": "html-changes"}
@@ -294,6 +299,19 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 		return err
 	}
 	data := &diffData{Resource: res, Versions: versions, View: view}
+	if cid := q.Get("change"); cid != "" {
+		c, err := s.ownChangeID(r, sess.User, cid)
+		if err != nil {
+			return err
+		}
+		data.Change = c
+		if len(c.Records) > 0 {
+			var buf bytes.Buffer
+			if json.Indent(&buf, c.Records, "", "  ") == nil {
+				data.ChangeRecords = buf.String()
+			}
+		}
+	}
 	base := idPath("/resources/", res.ID)
 	data.API = "/api/v1" + base + "/diff?" + "from=" + q.Get("from") + "&to=" + q.Get("to")
 	if view == "records" {
@@ -355,7 +373,7 @@ func (s *Server) handleChangePage(w http.ResponseWriter, r *http.Request, sess *
 		return seeOther(w, r, idPath("/resources/", c.ResourceID))
 	}
 	return seeOther(w, r, idPath("/resources/", c.ResourceID)+"/diff?from="+strconv.FormatInt(c.FromVersion, 10)+
-		"&to="+strconv.FormatInt(c.ToVersion, 10)+"&view=inline")
+		"&to="+strconv.FormatInt(c.ToVersion, 10)+"&view=inline&change="+strconv.FormatInt(c.ID, 10))
 }
 
 // tokensData is the tokens page; Secret is set once, right after creation.

@@ -190,11 +190,16 @@ func TestSessions(t *testing.T) {
 	}
 	payload, sig, _ := strings.Cut(value, ".")
 	for name, v := range map[string]string{
-		"no signature":     payload,
-		"other signature":  payload + "." + strings.Repeat("A", len(sig)),
-		"garbage":          "x.y",
-		"swapped payload":  strings.Repeat("A", len(payload)) + "." + sig,
-		"another's secret": func() string { o := *s; o.Secret = []byte(strings.Repeat("x", 32)); v, _ := o.newSessionCookie(u); return v }(),
+		"no signature":    payload,
+		"other signature": payload + "." + strings.Repeat("A", len(sig)),
+		"garbage":         "x.y",
+		"swapped payload": strings.Repeat("A", len(payload)) + "." + sig,
+		"another's secret": func() string {
+			o := *s
+			o.Secret = []byte(strings.Repeat("x", 32))
+			v, _ := o.newSessionCookie(u)
+			return v
+		}(),
 	} {
 		if _, err := s.readSession(req(v)); vigil.ErrorCode(err) != vigil.EUNAUTHORIZED {
 			t.Errorf("%s: %v", name, err)

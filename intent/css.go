@@ -60,13 +60,23 @@ func (g *cssGroup) String() string { return g.src }
 
 func (g *cssGroup) Select(root *tree.Node) []*tree.Node {
 	var out []*tree.Node
+	memo := map[cssMemoKey]bool{}
 	tree.Walk(root, func(n *tree.Node) bool {
-		if n.Kind == tree.Element && g.match(n) {
+		if n.Kind == tree.Element && g.match(n, memo) {
 			out = append(out, n)
 		}
 		return true
 	})
 	return out
+}
+
+// cssMemoKey remembers whether a node matches the first i+1 compounds of a
+// complex selector, so that descendant and sibling combinators do not
+// backtrack exponentially on deep trees ("a a a a" on nested a elements).
+type cssMemoKey struct {
+	c *cssComplex
+	n *tree.Node
+	i int
 }
 
 func (g *cssGroup) Values(root *tree.Node) []string {
@@ -77,9 +87,9 @@ func (g *cssGroup) Values(root *tree.Node) []string {
 	return out
 }
 
-func (g *cssGroup) match(n *tree.Node) bool {
+func (g *cssGroup) match(n *tree.Node, memo map[cssMemoKey]bool) bool {
 	for _, c := range g.sels {
-		if c.matchAt(n, len(c.parts)-1) {
+		if c.matchAt(n, len(c.parts)-1, memo) {
 			return true
 		}
 	}
@@ -87,30 +97,42 @@ func (g *cssGroup) match(n *tree.Node) bool {
 }
 
 // matchAt reports whether n matches parts[:i+1], parts[i] matching n itself.
-func (c *cssComplex) matchAt(n *tree.Node, i int) bool {
+func (c *cssComplex) matchAt(n *tree.Node, i int, memo map[cssMemoKey]bool) bool {
 	if !c.parts[i].match(n) {
 		return false
 	}
 	if i == 0 {
 		return true
 	}
+	k := cssMemoKey{c, n, i}
+	if v, ok := memo[k]; ok {
+		return v
+	}
+	v := c.matchCombinator(n, i, memo)
+	memo[k] = v
+	return v
+}
+
+// matchCombinator reports whether the node n, which matches parts[i], is
+// joined by combs[i] to a node matching parts[:i].
+func (c *cssComplex) matchCombinator(n *tree.Node, i int, memo map[cssMemoKey]bool) bool {
 	switch c.combs[i] {
 	case '>':
 		p := n.Parent
-		return p != nil && p.Kind == tree.Element && c.matchAt(p, i-1)
+		return p != nil && p.Kind == tree.Element && c.matchAt(p, i-1, memo)
 	case ' ':
 		for p := n.Parent; p != nil; p = p.Parent {
-			if p.Kind == tree.Element && c.matchAt(p, i-1) {
+			if p.Kind == tree.Element && c.matchAt(p, i-1, memo) {
 				return true
 			}
 		}
 		return false
 	case '+':
 		s := prevElement(n)
-		return s != nil && c.matchAt(s, i-1)
+		return s != nil && c.matchAt(s, i-1, memo)
 	case '~':
 		for s := prevElement(n); s != nil; s = prevElement(s) {
-			if c.matchAt(s, i-1) {
+			if c.matchAt(s, i-1, memo) {
 				return true
 			}
 		}

@@ -223,3 +223,21 @@ func FuzzXPath(f *testing.F) {
 		sel.Values(d.Root)
 	})
 }
+
+// TestCSSDeep checks that descendant combinators do not backtrack
+// exponentially: twelve compounds on 400 nested elements.
+func TestCSSDeep(t *testing.T) {
+	src := strings.Repeat("<a>", 400) + "x" + strings.Repeat("</a>", 400)
+	d := parseDoc(t, "<r>"+src+"</r>")
+	s, err := CompileCSS(strings.TrimSpace(strings.Repeat("a ", 12)) + " b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Select(d.Root); len(got) != 0 {
+		t.Errorf("matched %d", len(got))
+	}
+	s, _ = CompileCSS(strings.TrimSpace(strings.Repeat("a ", 12)))
+	if got := s.Select(d.Root); len(got) != 400-11 {
+		t.Errorf("matched %d, want %d", len(got), 400-11)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"testing"
 	"time"
 
 	"github.com/vigil-web/vigil/delta"
@@ -147,6 +148,7 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 	rate := fs.Float64("rate", 0.1, "share of nodes changed, spread over deletes, updates, inserts and moves")
 	runs := fs.Int("runs", 3, "timed runs of each measure; the best is kept")
 	procs := fs.Int("procs", 1, "GOMAXPROCS while measuring (the speed bar is for one core)")
+	memory := fs.Bool("memory", true, "measure the peak memory of one parse and diff in a child process")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
@@ -186,6 +188,9 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 		*large>>20, ratioOf(ms[1].vigil, ms[0].vigil), small>>20)
 	fmt.Fprintf(w, "speed bar: vigil diff of the large pair takes %.2fx the time to parse both (target < 2)\n", ratioOf(ms[1].vigil, ms[1].parse))
 	fmt.Fprintf(w, "default vs plain xydiff: %.2fx (target <= 1.5)\n", ratioOf(ms[1].vigil, ms[1].xydiff))
+	if !*memory {
+		return exitOK, nil
+	}
 	rss, err := measureDiffMemory(simulate.Shape(*shape), *large, *rate)
 	if err != nil {
 		return exitError, err
@@ -201,6 +206,11 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 // diff-memory" on them in a child process, so that the peak resident size
 // counts one parse and one diff, not the generation or the timed runs.
 func measureDiffMemory(shape simulate.Shape, size int, rate float64) (int64, error) {
+	if testing.Testing() {
+		// Inside a test binary, os.Executable is the test binary itself:
+		// running it would run the tests again, recursively.
+		return 0, fmt.Errorf("bench diff: the memory measure needs the vigil binary, not a test binary (use --memory=false in tests)")
+	}
 	a, b, _, err := serialisedPair(shape, size, rate, 1)
 	if err != nil {
 		return 0, err

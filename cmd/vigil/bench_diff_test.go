@@ -10,7 +10,7 @@ import (
 // The bench commands run end to end on small inputs and print their report
 // lines; the figures themselves are recorded in BENCHMARKS.md.
 func TestBenchCommands(t *testing.T) {
-	code, out, errOut := runCLI(t, "", "bench", "diff", "--size", "200000", "--runs", "1")
+	code, out, errOut := runCLI(t, "", "bench", "diff", "--size", "200000", "--runs", "1", "--memory=false")
 	if code != exitOK {
 		t.Fatalf("bench diff: exit %d: %s", code, errOut)
 	}
@@ -18,6 +18,11 @@ func TestBenchCommands(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("bench diff output lacks %q:\n%s", want, out)
 		}
+	}
+	// Inside a test binary the memory measure refuses to re-run the binary
+	// (it would run the tests again): an error, never a recursion.
+	if code, _, errOut := runCLI(t, "", "bench", "diff", "--size", "20000", "--runs", "1"); code != exitError || !strings.Contains(errOut, "not a test binary") {
+		t.Errorf("bench diff with the memory measure in a test: exit %d, stderr %q", code, errOut)
 	}
 	code, out, errOut = runCLI(t, "", "bench", "quality", "--seeds", "1", "--size", "3000", "--corpus", "../../testdata/corpus")
 	if code != exitOK {

@@ -37,17 +37,19 @@ type Attr struct {
 // Node is a node of a document tree. Text, comment and processing-instruction
 // nodes have no children and no attributes.
 type Node struct {
-	Kind     Kind
+	Kind Kind
+	// Post is the node's 1-based post-order rank in the subtree last passed
+	// to MeasureTree. Algorithms use it to index per-node arrays; it is
+	// scratch state, not part of the document's content. (It sits next to
+	// Kind so that the two share one word.)
+	Post int32
+
 	Name     string // element name or processing-instruction target
 	Value    string // text, comment or processing-instruction data
 	Attrs    []Attr
 	Parent   *Node
 	Children []*Node
 	XID      XID // persistent identifier; 0 when not assigned
-	// Post is the node's 1-based post-order rank in the subtree last passed
-	// to MeasureTree. Algorithms use it to index per-node arrays; it is
-	// scratch state, not part of the document's content.
-	Post int32
 }
 
 // IsLeaf reports whether n cannot have children (text, comment, PI).

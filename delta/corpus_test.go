@@ -13,7 +13,14 @@ import (
 	"github.com/vigil-web/vigil/treediff"
 )
 
-const corpusDir = "../../shared/corpus"
+// corpusDir is the full shared corpus when it is beside the repository, else
+// the subset kept in testdata/corpus (what CI has), so the test never skips.
+var corpusDir = func() string {
+	if _, err := os.Stat("../../shared/corpus"); err == nil {
+		return "../../shared/corpus"
+	}
+	return "../testdata/corpus"
+}()
 
 var corpusAll = flag.Bool("corpus-all", false, "run TestCorpusAlgebra on every version of every history, not the first 12")
 
@@ -22,9 +29,6 @@ var corpusAll = flag.Bool("corpus-all", false, "run TestCorpusAlgebra on every v
 // d2 = Diff(b, c): Apply(a, d1) = b, Apply(b, Invert(d1)) = a,
 // Apply(a, Compose(d1, d2)) = c, and both codecs give d1 back.
 func TestCorpusAlgebra(t *testing.T) {
-	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skipf("no corpus at %s", corpusDir)
-	}
 	versions := 12
 	if *corpusAll {
 		versions = 1 << 30
@@ -33,8 +37,14 @@ func TestCorpusAlgebra(t *testing.T) {
 		versions = 3
 	}
 	for _, folder := range []string{"xml-sysmon-config", "feed-artsy-engineering-rss", "page-finya-terms-of-service", "page-lovoo-terms-of-service", "page-tinder-privacy-policy", "go-spec"} {
+		files, _ := filepath.Glob(filepath.Join(corpusDir, folder, "v*.*"))
+		if len(files) == 0 && corpusDir == "../testdata/corpus" {
+			continue // not in the subset
+		}
 		t.Run(folder, func(t *testing.T) {
-			files, _ := filepath.Glob(filepath.Join(corpusDir, folder, "v*.*"))
+			if len(files) < 2 {
+				t.Fatalf("%s: fewer than two versions", folder)
+			}
 			if len(files) > versions {
 				files = files[:versions]
 			}

@@ -241,3 +241,20 @@ func TestCSSDeep(t *testing.T) {
 		t.Errorf("matched %d, want %d", len(got), 400-11)
 	}
 }
+
+// TestXPathDeep checks that // steps walk each node once on deep pages.
+func TestXPathDeep(t *testing.T) {
+	src := strings.Repeat("<a>", 3000) + "x" + strings.Repeat("</a>", 3000)
+	d := parseDoc(t, "<r>"+src+"</r>")
+	s, err := CompileXPath("//a//a//a//a//a//text()")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Select(d.Root); len(got) != 1 {
+		t.Errorf("matched %d", len(got))
+	}
+	s, _ = CompileXPath("//a//a")
+	if got := s.Select(d.Root); len(got) != 2999 {
+		t.Errorf("matched %d, want 2999", len(got))
+	}
+}

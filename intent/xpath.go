@@ -257,6 +257,11 @@ func (p *xpathPath) eval(ctx xitem) []xitem {
 	for _, s := range p.steps {
 		var next []xitem
 		seen := map[xitem]bool{}
+		if (s.axis == axDescendant || s.axis == axDescendantOrSelf) && len(s.preds) == 0 && len(cur) > 1 {
+			next = s.descendants(cur)
+			cur = next
+			continue
+		}
 		for _, c := range cur {
 			for _, it := range s.apply(c) {
 				if !seen[it] {
@@ -272,6 +277,51 @@ func (p *xpathPath) eval(ctx xitem) []xitem {
 	for _, it := range cur {
 		if it.n.Kind != 0 {
 			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// descendants applies a descendant or descendant-or-self step without
+// predicates to many contexts, walking each node once: the contexts are
+// taken outermost first, and a context inside a subtree already walked adds
+// nothing new. (Walking each context's subtree would be quadratic on
+// deeply nested pages: //a//a on a thousand nested a elements.)
+func (s *xstep) descendants(cur []xitem) []xitem {
+	in := make(map[*tree.Node]bool, len(cur))
+	var top *tree.Node
+	for _, c := range cur {
+		if c.attr < 0 {
+			in[c.n] = true
+			if top == nil {
+				top = c.n
+				for top.Parent != nil {
+					top = top.Parent
+				}
+			}
+		}
+	}
+	if top == nil {
+		return nil
+	}
+	var out []xitem
+	// One walk in document order: below a context, every node is a
+	// descendant of it.
+	type frame struct {
+		n     *tree.Node
+		under bool // inside a context's subtree
+	}
+	stack := []frame{{top, false}}
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		isCtx := in[f.n]
+		if (f.under || (isCtx && s.axis == axDescendantOrSelf)) && s.matches(f.n) {
+			out = append(out, xitem{f.n, -1})
+		}
+		under := f.under || isCtx
+		for i := len(f.n.Children) - 1; i >= 0; i-- {
+			stack = append(stack, frame{f.n.Children[i], under})
 		}
 	}
 	return out

@@ -55,9 +55,10 @@ func changePlot(versions []*vigil.Version, changes []*vigil.Change, now time.Tim
 			break
 		}
 	}
-	start = start.Truncate(period)
-	n := int(end.Sub(start)/period) + 1
-	n = max(1, min(n, plotBins))
+	// Always plotBins periods, the last one holding now, so that a short
+	// history reads as recent activity rather than one wide bar.
+	n := plotBins
+	start = end.Truncate(period).Add(-time.Duration(n-1) * period)
 	counts := make([]bar, n)
 	bin := func(t time.Time) int {
 		i := int(t.Sub(start) / period)

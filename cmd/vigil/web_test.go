@@ -316,6 +316,17 @@ func TestWebAPI(t *testing.T) {
 		t.Errorf("list: %+v", list)
 	}
 
+	// Update: the new text is checked as an edit of the same sentinel.
+	var upd struct{ Source string }
+	c.want(200, "PUT", path, map[string]string{"source": strings.Replace(src, "1 minute", "2 minute", 1)}).json(t, &upd)
+	if !strings.Contains(upd.Source, "2 minute") {
+		t.Errorf("updated source: %q", upd.Source)
+	}
+	if code := c.want(400, "PUT", path, map[string]string{"source": "Create Sentinel news Using"}).errorCode(t); code != "EINVALID" {
+		t.Errorf("bad update: %s", code)
+	}
+	c.want(200, "PUT", path, map[string]string{"source": src})
+
 	// Pause, check now refused, resume.
 	c.want(200, "POST", path+"/pause", nil).json(t, &sen)
 	if sen.Status != "paused" {
@@ -335,8 +346,8 @@ func TestWebAPI(t *testing.T) {
 	site.set("/news", `<html><head><title>News</title></head><body><h1>News</h1><p>The bridge opened.</p><p>The river rose by two metres.</p></body></html>`)
 	c.want(200, "POST", path+"/check-now", nil)
 	changes := waitChanges(t, c, sen.ID, 1)
-	_, versions := waitVersions(t, c, 2)
-	from, to := int64(versions[0]["id"].(float64)), int64(versions[1]["id"].(float64))
+	// The versions the change compared.
+	from, to := int64(changes[0]["fromVersion"].(float64)), int64(changes[0]["toVersion"].(float64))
 	changeID := int64(changes[0]["id"].(float64))
 	c.want(200, "GET", fmt.Sprintf("/api/v1/changes/%d", changeID), nil)
 	c.want(200, "GET", fmt.Sprintf("/api/v1/changes?sentinel=%d", sen.ID), nil).json(t, &list)

@@ -246,22 +246,29 @@ func runBenchMonitor(ctx context.Context, env *environment, args []string) (int,
 		Store: db, Warehouse: wh, Fetcher: fetcher, Logger: slog.New(slog.DiscardHandler),
 		Policy: schedule.Policy{MinInterval: time.Second}, Batch: *batch, Workers: *workers, Now: clock.now,
 	}
+	var committed atomic.Int64
+	mon.Committed = func(k int) { committed.Add(int64(k)) }
+	// A round runs the monitor as vigil serve does (Monitor.Run: claims,
+	// page groups on the workers, a committer writing check records in
+	// groups) until every sentinel was checked once.
 	round := func(name string) (float64, error) {
 		clock.advance(time.Hour) // every sentinel falls due
+		committed.Store(0)
 		start := time.Now()
 		cpu0 := cpuTime()
-		total := 0
-		for {
-			k, err := mon.RunOnce(ctx)
-			if err != nil {
-				return 0, err
-			}
-			if k == 0 {
-				break
-			}
-			total += k
+		rctx, cancel := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() { mon.Run(rctx, 2*time.Millisecond, nil); close(done) }()
+		for committed.Load() < int64(*n) && ctx.Err() == nil {
+			time.Sleep(time.Millisecond)
 		}
 		el := time.Since(start)
+		cancel()
+		<-done
+		total := int(committed.Load())
+		if total < *n {
+			return 0, fmt.Errorf("round %s: %d of %d sentinels checked", name, total, *n)
+		}
 		cpu := cpuTime() - cpu0
 		rate := float64(total) / el.Seconds()
 		perCheck := float64(cpu.Microseconds()) / float64(max(total, 1))

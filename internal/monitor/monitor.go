@@ -53,6 +53,9 @@ type Monitor struct {
 	// BodyCache is how many bytes of recent bodies are kept in memory for
 	// the next comparison: 32 MiB if zero, none if negative.
 	BodyCache int
+	// Committed, if not nil, is called with the number of check records
+	// after each successful commit (benchmarks count checks with it).
+	Committed func(n int)
 	// MessageLink, if not nil, returns a link for a sentinel's messages
 	// (its feed or dashboard page).
 	MessageLink func(sentinelID int64) string
@@ -211,6 +214,9 @@ func (m *Monitor) commit(ctx context.Context, recs []*vigil.CheckRecord) error {
 	err := m.Store.RecordChecks(ctx, recs)
 	if err == nil {
 		m.notified(recs)
+		if m.Committed != nil {
+			m.Committed(len(recs))
+		}
 		return nil
 	}
 	if vigil.ErrorCode(err) != vigil.EINVALID || len(recs) == 1 {
@@ -224,6 +230,9 @@ func (m *Monitor) commit(ctx context.Context, recs []*vigil.CheckRecord) error {
 			continue
 		}
 		m.notified([]*vigil.CheckRecord{r})
+		if m.Committed != nil {
+			m.Committed(1)
+		}
 	}
 	return errors.Join(errs...)
 }

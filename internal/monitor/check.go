@@ -203,7 +203,9 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 			j.st.Pages[url] = ps
 		}
 		if pg.cur == nil {
-			j.outcome = schedule.Failed
+			if j.outcome != schedule.Changed {
+				j.outcome = schedule.Failed
+			}
 			m.Logger.Info("check failed", LogSentinel, j.s.ID, LogURL, url, LogError, pg.err)
 			continue
 		}

@@ -285,7 +285,9 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 			sink(j.rec)
 			continue
 		}
-		url := p.urls[0]
+		// A sentinel on several pages (Using a OR b) is one group: its
+		// pages are checked in turn by one goroutine, which owns its state.
+		url := strings.Join(p.urls, "\x00")
 		if p.render {
 			url = "render:" + url
 		}
@@ -305,7 +307,10 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 		wg.Add(1)
 		go func() {
 			defer func() { <-slots; wg.Done() }()
-			m.checkPage(ctx, strings.TrimPrefix(key, "render:"), strings.HasPrefix(key, "render:"), jobs, now)
+			render := strings.HasPrefix(key, "render:")
+			for _, url := range strings.Split(strings.TrimPrefix(key, "render:"), "\x00") {
+				m.checkPage(ctx, url, render, jobs, now)
+			}
 			if ctx.Err() != nil {
 				return // shutting down: the lease hands these checks to the next run
 			}

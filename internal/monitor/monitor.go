@@ -71,7 +71,78 @@ type Monitor struct {
 	heads     headCache
 	idxMu     sync.Mutex
 	indexes   map[int64]*ownerIndex
+	flight    inFlight
 	once      sync.Once
+}
+
+// inFlight keeps Run from checking a sentinel twice at once. A check runs
+// on the sentinel's state as last committed and commits its record
+// asynchronously; a second check started before that commit (the sentinel
+// claimed again because "check now", an edit or a resume set its next
+// check to now while it was being checked) would compare against the same
+// stale state: it would fetch the page again, store the same content as
+// another version, and report the same change a second time, against a
+// version the first check had already moved past. A sentinel claimed
+// while its check is in flight therefore waits, still claimed, until that
+// check's record is committed, and is then checked on the new state.
+type inFlight struct {
+	mu      sync.Mutex
+	busy    map[int64]bool            // claimed and not yet committed
+	waiting map[int64]*vigil.Sentinel // claimed again while busy
+	ready   []*vigil.Sentinel         // waiting ones whose previous check is committed
+	wake    chan struct{}
+}
+
+// admit returns the sentinels of claimed that can be checked now and
+// marks them busy; the others wait for their check in flight.
+func (f *inFlight) admit(claimed []*vigil.Sentinel) []*vigil.Sentinel {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.busy == nil {
+		f.busy, f.waiting = map[int64]bool{}, map[int64]*vigil.Sentinel{}
+	}
+	out := claimed[:0:0]
+	for _, s := range claimed {
+		if f.busy[s.ID] {
+			f.waiting[s.ID] = s
+			continue
+		}
+		f.busy[s.ID] = true
+		out = append(out, s)
+	}
+	return out
+}
+
+// done marks the checks of ids as committed (or abandoned): a sentinel
+// that was claimed meanwhile becomes ready to be checked.
+func (f *inFlight) done(ids []int64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	woke := false
+	for _, id := range ids {
+		if s := f.waiting[id]; s != nil {
+			delete(f.waiting, id)
+			f.ready = append(f.ready, s) // still busy: its check starts now
+			woke = true
+			continue
+		}
+		delete(f.busy, id)
+	}
+	if woke {
+		select {
+		case f.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// takeReady returns the sentinels whose wait is over.
+func (f *inFlight) takeReady() []*vigil.Sentinel {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	r := f.ready
+	f.ready = nil
+	return r
 }
 
 func (m *Monitor) init() {
@@ -135,7 +206,7 @@ func (m *Monitor) RunOnce(ctx context.Context) (int, error) {
 		mu.Lock()
 		recs = append(recs, r)
 		mu.Unlock()
-	}, nil)
+	}, nil, nil)
 	return len(claimed), m.commit(ctx, recs)
 }
 
@@ -144,6 +215,10 @@ func (m *Monitor) RunOnce(ctx context.Context) (int, error) {
 // writer.
 func (m *Monitor) Run(ctx context.Context, poll time.Duration, kick <-chan struct{}) error {
 	m.init()
+	m.flight.mu.Lock()
+	m.flight.busy, m.flight.waiting, m.flight.ready = nil, nil, nil // what a previous Run left in flight is over
+	m.flight.wake = make(chan struct{}, 1)
+	m.flight.mu.Unlock()
 	c := &committer{m: m, in: make(chan *vigil.CheckRecord, 4*m.Batch), done: make(chan struct{})}
 	go c.run()
 	slots := make(chan struct{}, m.Workers)
@@ -162,15 +237,17 @@ func (m *Monitor) Run(ctx context.Context, poll time.Duration, kick <-chan struc
 			}
 			m.Logger.Error("claim due sentinels", LogError, err)
 		}
+		claimed = append(m.flight.takeReady(), m.flight.admit(claimed)...)
 		if len(claimed) == 0 {
 			select {
 			case <-ctx.Done():
 			case <-time.After(poll):
 			case <-kick:
+			case <-m.flight.wake:
 			}
 			continue
 		}
-		m.checkBatch(ctx, claimed, func(r *vigil.CheckRecord) { c.in <- r }, slots)
+		m.checkBatch(ctx, claimed, func(r *vigil.CheckRecord) { c.in <- r }, slots, m.flight.done)
 	}
 	return ctx.Err()
 }
@@ -202,6 +279,13 @@ func (c *committer) run() {
 		if err := c.m.commit(context.Background(), recs); err != nil {
 			c.m.Logger.Error("record checks", LogError, err)
 		}
+		// Committed or not (a lost record is checked again when its lease
+		// ends), these checks are over.
+		ids := make([]int64, len(recs))
+		for i, r := range recs {
+			ids[i] = r.SentinelID
+		}
+		c.m.flight.done(ids)
 	}
 }
 
@@ -253,8 +337,9 @@ func (m *Monitor) notified(recs []*vigil.CheckRecord) {
 // sink. Sentinels watching the same URL share one fetch. With slots, page
 // groups run on at most cap(slots) goroutines and checkBatch returns once
 // they are all started; without, it runs them on Workers goroutines and
-// waits.
-func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sink func(*vigil.CheckRecord), slots chan struct{}) {
+// waits. If the batch cannot be checked, abandon (if not nil) is called
+// with the ids of its sentinels, which no record will follow.
+func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sink func(*vigil.CheckRecord), slots chan struct{}, abandon func([]int64)) {
 	now := m.Now()
 	ids := make([]int64, len(claimed))
 	for i, s := range claimed {
@@ -263,6 +348,9 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 	states, err := m.Store.SentinelStates(ctx, ids)
 	if err != nil {
 		m.Logger.Error("read sentinel states", LogError, err)
+		if abandon != nil {
+			abandon(ids)
+		}
 		return // the lease brings them back
 	}
 	lookups := map[int64]schedule.Lookup{}
@@ -312,6 +400,13 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 				m.checkPage(ctx, url, render, jobs, now)
 			}
 			if ctx.Err() != nil {
+				if abandon != nil {
+					ids := make([]int64, len(jobs))
+					for i, j := range jobs {
+						ids[i] = j.s.ID
+					}
+					abandon(ids)
+				}
 				return // shutting down: the lease hands these checks to the next run
 			}
 			for _, j := range jobs {

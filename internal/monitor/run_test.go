@@ -1,0 +1,185 @@
+package monitor
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/internal/sqlite"
+	"github.com/vigil-web/vigil/internal/warehouse"
+	"github.com/vigil-web/vigil/internal/zstd"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// gatedFetcher serves one page whose body the test sets; while a gate is
+// armed, each fetch reports that it started and waits for the gate.
+type gatedFetcher struct {
+	mu      sync.Mutex
+	body    string
+	gate    chan struct{}
+	started chan struct{}
+}
+
+func (f *gatedFetcher) set(body string, gate chan struct{}) {
+	f.mu.Lock()
+	f.body, f.gate = body, gate
+	f.mu.Unlock()
+}
+
+func (f *gatedFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.FetchResult, error) {
+	f.mu.Lock()
+	gate := f.gate
+	f.mu.Unlock()
+	if gate != nil {
+		f.started <- struct{}{}
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	f.mu.Lock()
+	body := f.body
+	f.mu.Unlock()
+	return &vigil.FetchResult{URL: req.URL, Status: 200, ContentType: "text/html", Charset: "utf-8",
+		Body: []byte(body), FetchedAt: time.Now()}, nil
+}
+
+// TestRunChecksSentinelOnceAtATime is the regression test of a flaky
+// TestWebAPI: "check now" while the sentinel's previous check was still in
+// flight (a loaded machine) made Run claim it again and check it twice at
+// once on the same committed state. Both checks fetched the new content,
+// stored it twice (two versions, same body) and reported the change twice,
+// each against the stale reference. A sentinel claimed while its check is
+// in flight must wait for that check's commit, then be checked on the new
+// state.
+func TestRunChecksSentinelOnceAtATime(t *testing.T) {
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	codec, err := zstd.New(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wh, err := warehouse.New(CachedResources(db), warehouse.Options{Codec: codec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := &vigil.User{Email: "owner@example.test", Name: "owner"}
+	if err := db.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC()
+	src := "Create Sentinel news Using http://example.test/news Monitor any change Fetch 1 hour\n"
+	ps, err := spec.ParseSentinel("", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := spec.NewChecker(now).Check(ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := ch.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sen := &vigil.Sentinel{OwnerID: u.ID, Name: "news", Source: src, Spec: js, Status: vigil.SentinelActive, NextCheck: now}
+	if err := db.CreateSentinel(ctx, sen); err != nil {
+		t.Fatal(err)
+	}
+
+	const (
+		bridge = `<html><body><h1>News</h1><p>The bridge opened.</p></body></html>`
+		river  = `<html><body><h1>News</h1><p>The bridge opened.</p><p>The river rose by two metres.</p></body></html>`
+	)
+	f := &gatedFetcher{body: bridge, started: make(chan struct{}, 16)}
+	var committed atomic.Int64
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute},
+		Committed: func(n int) { committed.Add(int64(n)) }}
+	kick := make(chan struct{}, 1)
+	rctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { m.Run(rctx, 5*time.Millisecond, kick); close(done) }()
+	defer func() { cancel(); <-done }()
+
+	wait := func(what string, cond func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(2 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s", what)
+			}
+		}
+	}
+	// What the web API's check-now does.
+	checkNow := func() {
+		t.Helper()
+		s, err := db.FindSentinelByID(ctx, sen.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.NextCheck = time.Now().UTC()
+		if err := db.UpdateSentinel(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case kick <- struct{}{}:
+		default:
+		}
+	}
+	claimed := func() bool { // the claim moved the next check a lease ahead
+		s, err := db.FindSentinelByID(ctx, sen.ID)
+		return err == nil && s.NextCheck.After(time.Now().Add(time.Minute))
+	}
+
+	wait("the first check", func() bool { return committed.Load() == 1 })
+
+	// The page changes; the check is slow (held at its fetch) and the
+	// user asks for a check again meanwhile.
+	gate := make(chan struct{})
+	f.set(river, gate)
+	checkNow()
+	<-f.started
+	checkNow()
+	wait("the second claim", claimed)
+	select { // without the fix, the second check starts here
+	case <-f.started:
+	case <-time.After(300 * time.Millisecond):
+	}
+	f.set(river, nil)
+	close(gate)
+	wait("both checks", func() bool { return committed.Load() >= 3 })
+
+	rid := int64(0)
+	if r, err := db.FindResourceByURL(ctx, "http://example.test/news"); err != nil {
+		t.Fatal(err)
+	} else {
+		rid = r.ID
+	}
+	vs, _, err := db.FindVersions(ctx, vigil.VersionFilter{ResourceID: rid})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) != 2 {
+		t.Errorf("%d versions, want 2 (bridge, river): %+v", len(vs), vs)
+	}
+	changes, _, err := db.FindChanges(ctx, vigil.ChangeFilter{SentinelID: sen.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(changes) != 1 {
+		for _, c := range changes {
+			t.Logf("change %d: %d -> %d %s", c.ID, c.FromVersion, c.ToVersion, c.Summary)
+		}
+		t.Fatalf("%d changes, want 1", len(changes))
+	}
+	if c := changes[0]; c.FromVersion != vs[0].ID || c.ToVersion != vs[len(vs)-1].ID {
+		t.Errorf("change %d -> %d, want %d -> %d", c.FromVersion, c.ToVersion, vs[0].ID, vs[len(vs)-1].ID)
+	}
+}

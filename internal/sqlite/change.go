@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"strings"
 
 	"github.com/vigil-web/vigil"
@@ -25,7 +24,7 @@ func (db *DB) CreateChange(ctx context.Context, c *vigil.Change) error {
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	return db.update(ctx, func(tx *sql.Tx) error {
+	return db.update(ctx, func(tx execer) error {
 		var n int
 		if err := tx.QueryRowContext(ctx, q("SELECT (SELECT count(*) FROM sentinels WHERE id = ?) + (SELECT count(*) FROM resources WHERE id = ?)"),
 			c.SentinelID, c.ResourceID).Scan(&n); err != nil {
@@ -71,7 +70,7 @@ func (db *DB) FindChanges(ctx context.Context, f vigil.ChangeFilter) ([]*vigil.C
 	}
 	var out []*vigil.Change
 	var n int
-	err := db.view(ctx, func(tx *sql.Tx) error {
+	err := db.view(ctx, func(tx execer) error {
 		if err := tx.QueryRowContext(ctx, q("SELECT count(*) FROM changes"+cond), args...).Scan(&n); err != nil {
 			return err
 		}

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"strings"
 
@@ -17,7 +16,7 @@ func (db *DB) SentinelStates(ctx context.Context, ids []int64) (map[int64]json.R
 	if len(ids) == 0 {
 		return out, nil
 	}
-	err := db.view(ctx, func(tx *sql.Tx) error {
+	err := db.view(ctx, func(tx execer) error {
 		for start := 0; start < len(ids); start += 500 {
 			chunk := ids[start:min(start+500, len(ids))]
 			args := make([]any, len(chunk))
@@ -55,7 +54,7 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 			return err
 		}
 	}
-	return db.update(ctx, func(tx *sql.Tx) error {
+	return db.update(ctx, func(tx execer) error {
 		for _, r := range recs {
 			res, err := tx.ExecContext(ctx, "UPDATE sentinels SET last_check = ?, next_check = ? WHERE id = ?", tv(r.CheckedAt), tv(r.NextCheck), r.SentinelID)
 			if err != nil {

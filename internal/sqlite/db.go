@@ -41,10 +41,13 @@ const FileName = "vigil.db"
 
 // DB is the SQLite store. It implements vigil.Store.
 type DB struct {
-	write *sql.DB // one connection
-	read  *sql.DB // read-only pool
-	path  string
-	now   func() time.Time
+	write *sql.DB    // one connection
+	read  *sql.DB    // read-only pool
+	stmts *stmtCache // statements prepared on write
+	// readStmts are statements prepared on the read pool.
+	readStmts *stmtCache
+	path      string
+	now       func() time.Time
 }
 
 var _ vigil.Store = (*DB)(nil)
@@ -71,7 +74,7 @@ func OpenFile(ctx context.Context, path string) (*DB, error) {
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
-	db := &DB{write: w, path: path, now: time.Now}
+	db := &DB{write: w, stmts: newStmtCache(w), path: path, now: time.Now}
 	if err := db.migrate(ctx); err != nil {
 		w.Close()
 		return nil, err
@@ -84,6 +87,7 @@ func OpenFile(ctx context.Context, path string) (*DB, error) {
 	r.SetMaxOpenConns(8)
 	r.SetMaxIdleConns(8)
 	db.read = r
+	db.readStmts = newStmtCache(r)
 	return db, nil
 }
 
@@ -93,6 +97,10 @@ func (db *DB) Path() string { return db.path }
 // Close closes both pools.
 func (db *DB) Close() error {
 	var errs []error
+	errs = append(errs, db.stmts.close())
+	if db.readStmts != nil {
+		errs = append(errs, db.readStmts.close())
+	}
 	if db.read != nil {
 		errs = append(errs, db.read.Close())
 	}
@@ -149,7 +157,7 @@ func (db *DB) migrate(ctx context.Context) error {
 	sort.Strings(names)
 	for _, name := range names {
 		base := filepath.Base(name)
-		err := db.update(ctx, func(tx *sql.Tx) error {
+		err := db.update(ctx, func(tx execer) error {
 			var n int
 			if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM schema_migrations WHERE name = ?", base).Scan(&n); err != nil {
 				return err
@@ -175,12 +183,13 @@ func (db *DB) migrate(ctx context.Context) error {
 }
 
 // update runs fn in one write transaction.
-func (db *DB) update(ctx context.Context, fn func(tx *sql.Tx) error) error {
+func (db *DB) update(ctx context.Context, fn func(tx execer) error) error {
+	db.stmts.prepareWanted(ctx) // the writer connection is free here
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	if err := fn(tx); err != nil {
+	if err := fn(cachedTx{tx: tx, cache: db.stmts}); err != nil {
 		tx.Rollback()
 		return err
 	}
@@ -188,13 +197,14 @@ func (db *DB) update(ctx context.Context, fn func(tx *sql.Tx) error) error {
 }
 
 // view runs fn in one read transaction (one snapshot).
-func (db *DB) view(ctx context.Context, fn func(tx *sql.Tx) error) error {
+func (db *DB) view(ctx context.Context, fn func(tx execer) error) error {
+	db.readStmts.prepareWanted(ctx) // outside any read transaction
 	tx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	return fn(tx)
+	return fn(cachedTx{tx: tx, cache: db.readStmts})
 }
 
 // q adapts a query written with ? placeholders to the dialect (nothing to do

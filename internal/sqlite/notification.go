@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"strings"
 	"time"
 
@@ -33,7 +32,7 @@ func (db *DB) EnqueueNotification(ctx context.Context, n *vigil.Notification) er
 	if n.NextAttempt.IsZero() {
 		n.NextAttempt = now
 	}
-	err := db.update(ctx, func(tx *sql.Tx) error {
+	err := db.update(ctx, func(tx execer) error {
 		return tx.QueryRowContext(ctx, q(`INSERT INTO notifications (user_id, change_id, channel, target, payload, state, attempts,
 			next_attempt, last_error, created_at, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			nullID(n.UserID), nullID(n.ChangeID), n.Channel, n.Target, []byte(n.Payload), string(n.State), n.Attempts,
@@ -70,7 +69,7 @@ func (db *DB) FindNotifications(ctx context.Context, f vigil.NotificationFilter)
 	}
 	var out []*vigil.Notification
 	var total int
-	err := db.view(ctx, func(tx *sql.Tx) error {
+	err := db.view(ctx, func(tx execer) error {
 		if err := tx.QueryRowContext(ctx, q("SELECT count(*) FROM notifications"+cond), args...).Scan(&total); err != nil {
 			return err
 		}
@@ -97,7 +96,7 @@ func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.
 		return nil, vigil.Errorf(vigil.EINVALID, "claim limit must be positive")
 	}
 	var out []*vigil.Notification
-	err := db.update(ctx, func(tx *sql.Tx) error {
+	err := db.update(ctx, func(tx execer) error {
 		rows, err := tx.QueryContext(ctx, q("SELECT "+notificationColumns+` FROM notifications
 			WHERE state IN ('pending', 'failed') AND next_attempt <= ? ORDER BY next_attempt, id LIMIT ?`), tv(now), limit)
 		if err != nil {
@@ -130,7 +129,7 @@ func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.
 
 // MarkNotificationSent implements vigil.OutboxStore.
 func (db *DB) MarkNotificationSent(ctx context.Context, id int64, at time.Time) error {
-	return db.update(ctx, func(tx *sql.Tx) error {
+	return db.update(ctx, func(tx execer) error {
 		res, err := tx.ExecContext(ctx, q("UPDATE notifications SET state = 'sent', sent_at = ?, last_error = '' WHERE id = ?"), tv(at), id)
 		return affected(res, err, "notification %d not found", id)
 	})
@@ -138,7 +137,7 @@ func (db *DB) MarkNotificationSent(ctx context.Context, id int64, at time.Time) 
 
 // MarkNotificationFailed implements vigil.OutboxStore.
 func (db *DB) MarkNotificationFailed(ctx context.Context, id int64, errMsg string, next time.Time) error {
-	return db.update(ctx, func(tx *sql.Tx) error {
+	return db.update(ctx, func(tx execer) error {
 		res, err := tx.ExecContext(ctx, q("UPDATE notifications SET state = 'failed', last_error = ?, next_attempt = ? WHERE id = ?"), errMsg, tv(next), id)
 		return affected(res, err, "notification %d not found", id)
 	})
@@ -146,7 +145,7 @@ func (db *DB) MarkNotificationFailed(ctx context.Context, id int64, errMsg strin
 
 // MarkNotificationDead implements vigil.OutboxStore.
 func (db *DB) MarkNotificationDead(ctx context.Context, id int64, errMsg string) error {
-	return db.update(ctx, func(tx *sql.Tx) error {
+	return db.update(ctx, func(tx execer) error {
 		res, err := tx.ExecContext(ctx, q("UPDATE notifications SET state = 'dead', last_error = ? WHERE id = ?"), errMsg, id)
 		return affected(res, err, "notification %d not found", id)
 	})

@@ -29,7 +29,7 @@ func (db *DB) EnsureResource(ctx context.Context, rawURL string) (*vigil.Resourc
 		return r, nil
 	}
 	var r *vigil.Resource
-	err = db.update(ctx, func(tx *sql.Tx) error {
+	err = db.update(ctx, func(tx execer) error {
 		r, err = scanResource(tx.QueryRowContext(ctx, q("SELECT "+resourceColumns+" FROM resources WHERE url = ?"), u))
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
@@ -89,7 +89,7 @@ func (db *DB) FindResources(ctx context.Context, f vigil.ResourceFilter) ([]*vig
 	}
 	var out []*vigil.Resource
 	var n int
-	err := db.view(ctx, func(tx *sql.Tx) error {
+	err := db.view(ctx, func(tx execer) error {
 		if err := tx.QueryRowContext(ctx, q("SELECT count(*) FROM resources"+cond), args...).Scan(&n); err != nil {
 			return err
 		}
@@ -112,7 +112,7 @@ func (db *DB) FindResources(ctx context.Context, f vigil.ResourceFilter) ([]*vig
 
 // DeleteResource implements vigil.ResourceStore.
 func (db *DB) DeleteResource(ctx context.Context, id int64) error {
-	return db.update(ctx, func(tx *sql.Tx) error {
+	return db.update(ctx, func(tx execer) error {
 		hashes, err := resourceHashes(ctx, tx, id)
 		if err != nil {
 			return err
@@ -130,7 +130,7 @@ func (db *DB) DeleteResource(ctx context.Context, id int64) error {
 }
 
 // resourceHashes lists the blobs a resource's full bodies use.
-func resourceHashes(ctx context.Context, tx *sql.Tx, resourceID int64) ([]string, error) {
+func resourceHashes(ctx context.Context, tx execer, resourceID int64) ([]string, error) {
 	rows, err := tx.QueryContext(ctx, q(`SELECT DISTINCT b.hash FROM bodies b JOIN versions v ON v.id = b.version_id
 		WHERE v.resource_id = ? AND b.hash IS NOT NULL`), resourceID)
 	if err != nil {
@@ -149,7 +149,7 @@ func resourceHashes(ctx context.Context, tx *sql.Tx, resourceID int64) ([]string
 }
 
 // dropUnusedBlobs deletes those of hashes that no body uses any more.
-func dropUnusedBlobs(ctx context.Context, tx *sql.Tx, hashes []string) error {
+func dropUnusedBlobs(ctx context.Context, tx execer, hashes []string) error {
 	for _, h := range hashes {
 		if _, err := tx.ExecContext(ctx, q("DELETE FROM blobs WHERE hash = ? AND NOT EXISTS (SELECT 1 FROM bodies WHERE hash = ?)"), h, h); err != nil {
 			return err

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"strings"
 	"time"
 
@@ -36,7 +35,7 @@ func (db *DB) CreateSentinel(ctx context.Context, s *vigil.Sentinel) error {
 		return err
 	}
 	now := db.now().UTC()
-	err := db.update(ctx, func(tx *sql.Tx) error {
+	err := db.update(ctx, func(tx execer) error {
 		if err := userExists(ctx, tx, s.OwnerID); err != nil {
 			return err
 		}
@@ -51,7 +50,7 @@ func (db *DB) CreateSentinel(ctx context.Context, s *vigil.Sentinel) error {
 	return nil
 }
 
-func userExists(ctx context.Context, tx *sql.Tx, id int64) error {
+func userExists(ctx context.Context, tx execer, id int64) error {
 	var n int
 	if err := tx.QueryRowContext(ctx, q("SELECT count(*) FROM users WHERE id = ?"), id).Scan(&n); err != nil {
 		return err
@@ -87,7 +86,7 @@ func (db *DB) FindSentinels(ctx context.Context, f vigil.SentinelFilter) ([]*vig
 	}
 	var out []*vigil.Sentinel
 	var n int
-	err := db.view(ctx, func(tx *sql.Tx) error {
+	err := db.view(ctx, func(tx execer) error {
 		if err := tx.QueryRowContext(ctx, q("SELECT count(*) FROM sentinels"+cond), args...).Scan(&n); err != nil {
 			return err
 		}
@@ -114,7 +113,7 @@ func (db *DB) UpdateSentinel(ctx context.Context, s *vigil.Sentinel) error {
 		return err
 	}
 	now := db.now().UTC()
-	err := db.update(ctx, func(tx *sql.Tx) error {
+	err := db.update(ctx, func(tx execer) error {
 		res, err := tx.ExecContext(ctx, q(`UPDATE sentinels SET name = ?, source = ?, spec = ?, status = ?, updated_at = ?, next_check = ?
 			WHERE id = ?`), s.Name, s.Source, specValue(s.Spec), string(s.Status), tv(now), tv(s.NextCheck), s.ID)
 		if err := affected(res, err, "sentinel %d not found", s.ID); err != nil {
@@ -132,7 +131,7 @@ func (db *DB) UpdateSentinel(ctx context.Context, s *vigil.Sentinel) error {
 
 // DeleteSentinel implements vigil.SentinelStore.
 func (db *DB) DeleteSentinel(ctx context.Context, id int64) error {
-	return db.update(ctx, func(tx *sql.Tx) error {
+	return db.update(ctx, func(tx execer) error {
 		res, err := tx.ExecContext(ctx, q("DELETE FROM sentinels WHERE id = ?"), id)
 		return affected(res, err, "sentinel %d not found", id)
 	})
@@ -144,7 +143,7 @@ func (db *DB) ClaimDueSentinels(ctx context.Context, now time.Time, lease time.D
 		return nil, vigil.Errorf(vigil.EINVALID, "claim limit must be positive")
 	}
 	var out []*vigil.Sentinel
-	err := db.update(ctx, func(tx *sql.Tx) error {
+	err := db.update(ctx, func(tx execer) error {
 		rows, err := tx.QueryContext(ctx, q("SELECT "+sentinelColumns+` FROM sentinels
 			WHERE status = 'active' AND next_check <= ? ORDER BY next_check, id LIMIT ?`), tv(now), limit)
 		if err != nil {
@@ -173,7 +172,7 @@ func (db *DB) ClaimDueSentinels(ctx context.Context, now time.Time, lease time.D
 
 // CheckedSentinel implements vigil.SentinelStore.
 func (db *DB) CheckedSentinel(ctx context.Context, id int64, at, next time.Time) error {
-	return db.update(ctx, func(tx *sql.Tx) error {
+	return db.update(ctx, func(tx execer) error {
 		res, err := tx.ExecContext(ctx, q("UPDATE sentinels SET last_check = ?, next_check = ? WHERE id = ?"), tv(at), tv(next), id)
 		return affected(res, err, "sentinel %d not found", id)
 	})

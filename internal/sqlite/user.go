@@ -23,7 +23,7 @@ func (db *DB) CreateUser(ctx context.Context, u *vigil.User) error {
 		return err
 	}
 	now := db.now().UTC()
-	err := db.update(ctx, func(tx *sql.Tx) error {
+	err := db.update(ctx, func(tx execer) error {
 		return tx.QueryRowContext(ctx, q("INSERT INTO users (email, name, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?) RETURNING id"),
 			u.Email, u.Name, u.PasswordHash, tv(now), tv(now)).Scan(&u.ID)
 	})
@@ -60,7 +60,7 @@ func (db *DB) UpdateUser(ctx context.Context, u *vigil.User) error {
 		return err
 	}
 	now := db.now().UTC()
-	err := db.update(ctx, func(tx *sql.Tx) error {
+	err := db.update(ctx, func(tx execer) error {
 		res, err := tx.ExecContext(ctx, q("UPDATE users SET email = ?, name = ?, password_hash = ?, updated_at = ? WHERE id = ?"),
 			u.Email, u.Name, u.PasswordHash, tv(now), u.ID)
 		if err := affected(res, err, "user %d not found", u.ID); err != nil {
@@ -79,7 +79,7 @@ func (db *DB) UpdateUser(ctx context.Context, u *vigil.User) error {
 
 // DeleteUser implements vigil.UserStore.
 func (db *DB) DeleteUser(ctx context.Context, id int64) error {
-	return db.update(ctx, func(tx *sql.Tx) error {
+	return db.update(ctx, func(tx execer) error {
 		res, err := tx.ExecContext(ctx, q("DELETE FROM users WHERE id = ?"), id)
 		return affected(res, err, "user %d not found", id)
 	})
@@ -99,7 +99,7 @@ func (db *DB) CreateToken(ctx context.Context, t *vigil.Token) error {
 		return err
 	}
 	now := db.now().UTC()
-	err := db.update(ctx, func(tx *sql.Tx) error {
+	err := db.update(ctx, func(tx execer) error {
 		if err := userExists(ctx, tx, t.UserID); err != nil {
 			return err
 		}
@@ -118,7 +118,7 @@ func (db *DB) CreateToken(ctx context.Context, t *vigil.Token) error {
 // FindTokenByHash implements vigil.UserStore.
 func (db *DB) FindTokenByHash(ctx context.Context, hash []byte, now time.Time) (*vigil.Token, error) {
 	var t *vigil.Token
-	err := db.update(ctx, func(tx *sql.Tx) error {
+	err := db.update(ctx, func(tx execer) error {
 		var err error
 		t, err = scanToken(tx.QueryRowContext(ctx, q("SELECT "+tokenColumns+" FROM tokens WHERE hash = ?"), hash))
 		if err != nil {
@@ -159,7 +159,7 @@ func (db *DB) FindTokens(ctx context.Context, userID int64) ([]*vigil.Token, err
 
 // DeleteToken implements vigil.UserStore.
 func (db *DB) DeleteToken(ctx context.Context, id int64) error {
-	return db.update(ctx, func(tx *sql.Tx) error {
+	return db.update(ctx, func(tx execer) error {
 		res, err := tx.ExecContext(ctx, q("DELETE FROM tokens WHERE id = ?"), id)
 		return affected(res, err, "token %d not found", id)
 	})

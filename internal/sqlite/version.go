@@ -42,7 +42,7 @@ func (db *DB) AppendVersion(ctx context.Context, a *vigil.Append) error {
 	if (a.Prev != nil && a.Prev.VersionID != a.PrevID) || ((a.Prev != nil || a.PrevBlob != nil) && a.PrevID == 0) {
 		return vigil.Errorf(vigil.EINVALID, "prev body must be for version prevId")
 	}
-	return db.update(ctx, func(tx *sql.Tx) error {
+	return db.update(ctx, func(tx execer) error {
 		var exists int
 		if err := tx.QueryRowContext(ctx, q("SELECT count(*) FROM resources WHERE id = ?"), v.ResourceID).Scan(&exists); err != nil {
 			return err
@@ -105,7 +105,7 @@ func (db *DB) AppendVersion(ctx context.Context, a *vigil.Append) error {
 
 const headQuery = "SELECT id, seq FROM versions WHERE resource_id = ? ORDER BY seq DESC LIMIT 1"
 
-func putBlob(ctx context.Context, tx *sql.Tx, b *vigil.Blob) error {
+func putBlob(ctx context.Context, tx execer, b *vigil.Blob) error {
 	if b == nil {
 		return nil
 	}
@@ -117,7 +117,7 @@ func putBlob(ctx context.Context, tx *sql.Tx, b *vigil.Blob) error {
 }
 
 // replaceBody re-encodes one version's body inside tx.
-func replaceBody(ctx context.Context, tx *sql.Tx, b *vigil.StoredBody, blob *vigil.Blob) error {
+func replaceBody(ctx context.Context, tx execer, b *vigil.StoredBody, blob *vigil.Blob) error {
 	var resourceID int64
 	var hash string
 	err := tx.QueryRowContext(ctx, q("SELECT resource_id, content_hash FROM versions WHERE id = ?"), b.VersionID).Scan(&resourceID, &hash)
@@ -229,7 +229,7 @@ func (db *DB) FindVersions(ctx context.Context, f vigil.VersionFilter) ([]*vigil
 	}
 	var out []*vigil.Version
 	var n int
-	err := db.view(ctx, func(tx *sql.Tx) error {
+	err := db.view(ctx, func(tx execer) error {
 		if err := tx.QueryRowContext(ctx, q("SELECT count(*) FROM versions"+cond), args...).Scan(&n); err != nil {
 			return err
 		}
@@ -275,7 +275,7 @@ func (db *DB) FindBlob(ctx context.Context, hash string) (*vigil.Blob, error) {
 
 // ReplaceBody implements vigil.VersionStore.
 func (db *DB) ReplaceBody(ctx context.Context, b *vigil.StoredBody, blob *vigil.Blob) error {
-	return db.update(ctx, func(tx *sql.Tx) error { return replaceBody(ctx, tx, b, blob) })
+	return db.update(ctx, func(tx execer) error { return replaceBody(ctx, tx, b, blob) })
 }
 
 // Links implements vigil.VersionStore.
@@ -323,7 +323,7 @@ func (db *DB) BodySizes(ctx context.Context, resourceID int64) ([]vigil.BodySize
 // DeleteVersionsBefore implements vigil.VersionStore.
 func (db *DB) DeleteVersionsBefore(ctx context.Context, resourceID, seq int64) (int, error) {
 	var n int64
-	err := db.update(ctx, func(tx *sql.Tx) error {
+	err := db.update(ctx, func(tx execer) error {
 		var exists int64
 		if err := tx.QueryRowContext(ctx, q("SELECT id FROM resources WHERE id = ?"), resourceID).Scan(&exists); err != nil {
 			return notFound(err, "resource %d not found", resourceID)
@@ -373,7 +373,7 @@ func (db *DB) DeleteVersionsBefore(ctx context.Context, resourceID, seq int64) (
 // Stats implements vigil.VersionStore.
 func (db *DB) Stats(ctx context.Context) (*vigil.StorageStats, error) {
 	s := &vigil.StorageStats{}
-	err := db.view(ctx, func(tx *sql.Tx) error {
+	err := db.view(ctx, func(tx execer) error {
 		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM versions").Scan(&s.Versions); err != nil {
 			return err
 		}

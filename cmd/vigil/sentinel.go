@@ -74,11 +74,8 @@ func runSentinelCheck(ctx context.Context, env *environment, args []string) (int
 	tz := fs.String("tz", "UTC", "time zone of the dates in the files (an IANA name such as Europe/Paris)")
 	owner := fs.String("owner", "", "the owner's email address, notified when a sentinel has no Notify clause")
 	asJSON := fs.Bool("json", false, "print each valid sentinel, complete and resolved, as a line of JSON")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK, nil
-		}
-		return exitError, errUsageShown
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return exitOK, err
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
@@ -155,11 +152,8 @@ func runSentinelFmt(ctx context.Context, env *environment, args []string) (int, 
 			"printed to standard error as file:line:col: message (exit status 1); an\n"+
 			"unreadable file exits with 2. \"-\" reads standard input.")
 	write := fs.Bool("w", false, "write the canonical form back to each file instead of printing it")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK, nil
-		}
-		return exitError, errUsageShown
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return exitOK, err
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()

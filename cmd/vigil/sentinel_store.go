@@ -94,11 +94,8 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (int, 
 			"feed on the server. \"-\" reads standard input.")
 	sf := addStoreFlags(fs, env)
 	owner := ownerFlag(fs, env)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK, nil
-		}
-		return exitError, errUsageShown
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return exitOK, err
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
@@ -174,11 +171,8 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (int,
 	fs := newSentinelFlagSet(env, "sentinel list", "", "List prints the sentinels in the store, one a line.")
 	sf := addStoreFlags(fs, env)
 	asJSON := fs.Bool("json", false, "print each sentinel as a line of JSON")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK, nil
-		}
-		return exitError, errUsageShown
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return exitOK, err
 	}
 	st, err := openStore(ctx, *sf.data, *sf.postgres)
 	if err != nil {
@@ -221,11 +215,8 @@ func fmtTime(t time.Time) string {
 func runSentinelRm(ctx context.Context, env *environment, args []string) (int, error) {
 	fs := newSentinelFlagSet(env, "sentinel rm", "ID|NAME...", "Rm removes sentinels, with their changes, by id or by name.")
 	sf := addStoreFlags(fs, env)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK, nil
-		}
-		return exitError, errUsageShown
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return exitOK, err
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()

@@ -100,11 +100,8 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 			"With no flags it uses the SQLite store in ./vigil-data and listens on\n127.0.0.1:8080. The SMTP password is read from $VIGIL_SMTP_PASSWORD.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK, nil
-		}
-		return exitError, errUsageShown
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return exitOK, err
 	}
 	if fs.NArg() > 0 {
 		fs.Usage()

@@ -2,6 +2,7 @@ package delta
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/vigil-web/vigil/tree"
 )
@@ -69,6 +70,10 @@ type Matching struct {
 	// them, so BuildMatched does not look inside; the node itself may still
 	// have moved.
 	Same []bool
+	// OldXIDs and NewXIDs, when not nil, are the XIDs of Old.Nodes and
+	// New.Nodes, as the caller already has them: they become the delta's
+	// XID-maps without another pass over the nodes.
+	OldXIDs, NewXIDs []tree.XID
 }
 
 // BuildMatched is Build for a caller that has already measured both
@@ -81,22 +86,35 @@ func BuildMatched(old, new *tree.Document, m *Matching) (*Delta, error) {
 	if len(m.NewToOld) != len(m.New.Nodes) || len(m.Old.Nodes) == 0 || len(m.New.Nodes) == 0 {
 		return nil, fmt.Errorf("build delta: the matching does not fit the measures")
 	}
-	b := &builder{old: m.Old, new: m.New, arena: &tree.Document{}, newMatch: m.NewToOld, sameNew: m.Same}
+	if (m.OldXIDs != nil && len(m.OldXIDs) != len(m.Old.Nodes)) || (m.NewXIDs != nil && len(m.NewXIDs) != len(m.New.Nodes)) {
+		return nil, fmt.Errorf("build delta: the XIDs do not fit the measures")
+	}
+	b := &builder{old: m.Old, new: m.New, arena: &tree.Document{}, newMatch: m.NewToOld, sameNew: m.Same,
+		oldXIDs: m.OldXIDs, newXIDs: m.NewXIDs}
 	b.oldMatch = make([]int32, len(b.old.Nodes))
 	for i := range b.oldMatch {
 		b.oldMatch[i] = -1
 	}
 	for j, i := range b.newMatch {
-		if i < 0 {
-			continue
+		if i >= 0 {
+			b.oldMatch[i] = int32(j)
 		}
-		if o, n := b.old.Nodes[i], b.new.Nodes[j]; o.Kind != n.Kind || o.XID != n.XID {
-			return nil, fmt.Errorf("build delta: paired nodes %s and %s differ in kind or XID", tree.Path(o), tree.Path(n))
-		}
-		b.oldMatch[i] = int32(j)
 	}
 	if b.oldMatch[len(b.old.Nodes)-1] != int32(len(b.new.Nodes)-1) {
 		return nil, fmt.Errorf("build delta: the roots are not paired")
+	}
+	// Check the pairs, except inside identical subtrees, which the caller
+	// paired node for node.
+	var bad error
+	b.eachOld(func(i int32) {
+		if j := b.oldMatch[i]; j >= 0 && bad == nil {
+			if o, n := b.old.Nodes[i], b.new.Nodes[j]; o.Kind != n.Kind || o.XID != n.XID {
+				bad = fmt.Errorf("build delta: paired nodes %s and %s differ in kind or XID", tree.Path(o), tree.Path(n))
+			}
+		}
+	})
+	if bad != nil {
+		return nil, bad
 	}
 	b.markChanged()
 	return b.build(old, new)
@@ -104,11 +122,17 @@ func BuildMatched(old, new *tree.Document, m *Matching) (*Delta, error) {
 
 // build emits the delta once the nodes are paired.
 func (b *builder) build(old, new *tree.Document) (*Delta, error) {
-	b.oldPos, b.newPos = siblingPositions(b.old), siblingPositions(b.new)
+	b.oldPos, b.newPos = b.old.Pos, b.new.Pos
 	b.findMoves()
+	if b.oldXIDs == nil {
+		b.oldXIDs = postOrderXIDs(b.old.Nodes)
+	}
+	if b.newXIDs == nil {
+		b.newXIDs = postOrderXIDs(b.new.Nodes)
+	}
 	d := &Delta{
-		FromXIDMap: tree.XIDMap{XIDs: postOrderXIDs(b.old.Nodes), Next: old.NextXID},
-		ToXIDMap:   tree.XIDMap{XIDs: postOrderXIDs(b.new.Nodes), Next: new.NextXID},
+		FromXIDMap: tree.XIDMap{XIDs: b.oldXIDs, Next: old.NextXID},
+		ToXIDMap:   tree.XIDMap{XIDs: b.newXIDs, Next: new.NextXID},
 		Ops:        make([]Op, 0, b.estimateOps()),
 	}
 	b.emitNodeChanges(d)
@@ -185,8 +209,11 @@ func (b *builder) oneXID(x tree.XID) tree.XIDMap {
 }
 
 type builder struct {
-	xidBuf   []tree.XID
-	old, new *tree.Measure
+	xidBuf []tree.XID
+	// oldXIDs and newXIDs are the XIDs of the nodes of both versions, by
+	// post index.
+	oldXIDs, newXIDs []tree.XID
+	old, new         *tree.Measure
 	// oldMatch[i] is the post index (0-based) of the new node matched with
 	// old node i, or -1; newMatch likewise.
 	oldMatch, newMatch []int32
@@ -247,11 +274,14 @@ func (b *builder) match() error {
 // markChanged finds the matched leaves whose value changed.
 func (b *builder) markChanged() {
 	b.changed = make([]bool, len(b.old.Nodes))
-	for i, j := range b.oldMatch {
-		if j >= 0 && (b.sameNew == nil || !b.sameNew[j]) && b.old.Nodes[i].Kind != tree.Element && b.old.Nodes[i].Value != b.new.Nodes[j].Value {
-			b.changed[i] = true
+	b.eachOld(func(i int32) {
+		// Leaves have size 1 (an element may too: it has no value).
+		if j := b.oldMatch[i]; j >= 0 && b.old.Size[i] == 1 && !b.same(i) {
+			if o := b.old.Nodes[i]; o.Kind != tree.Element && o.Value != b.new.Nodes[j].Value {
+				b.changed[i] = true
+			}
 		}
-	}
+	})
 }
 
 // eachOld calls visit for every old node except those strictly inside an
@@ -279,13 +309,13 @@ func (b *builder) newIndex(n *tree.Node) int32 { return n.Post - 1 }
 // stays reports whether the old node i is matched under the match of its
 // parent (it may be reordered, but its parent did not change).
 func (b *builder) stays(i int32) bool {
-	o := b.old.Nodes[i]
 	j := b.oldMatch[i]
-	if j < 0 || o.Parent == nil {
+	p := b.old.Parent[i]
+	if j < 0 || p < 0 {
 		return j >= 0
 	}
-	n := b.new.Nodes[j]
-	return n.Parent != nil && b.oldMatch[b.oldIndex(o.Parent)] == b.newIndex(n.Parent)
+	q := b.new.Parent[j]
+	return q >= 0 && b.oldMatch[p] == q
 }
 
 // findMoves marks strong moves (parent changed) and weak moves (order
@@ -296,22 +326,29 @@ func (b *builder) findMoves() {
 	var weights []float64
 	var members []int32
 	b.eachOld(func(i int32) {
-		o := b.old.Nodes[i]
-		if b.oldMatch[i] >= 0 && o.Parent != nil && !b.stays(i) {
+		if b.oldMatch[i] >= 0 && b.old.Parent[i] >= 0 && !b.stays(i) {
 			b.moved[i] = true // strong move
 		}
-		if b.oldMatch[i] < 0 || len(o.Children) < 2 || b.same(i) {
+		// A leaf has size 1; an element with one child, size 1 + the
+		// child's.
+		if b.oldMatch[i] < 0 || b.old.Size[i] < 3 || b.same(i) {
 			return
 		}
 		keys, weights, members = keys[:0], weights[:0], members[:0]
-		for _, c := range o.Children {
-			ci := b.oldIndex(c)
+		b.old.Children(i, func(ci int32) {
 			if b.stays(ci) {
 				keys = append(keys, int(b.newPos[b.oldMatch[ci]]))
 				weights = append(weights, b.old.Weight[ci])
 				members = append(members, ci)
 			}
+		})
+		if len(members) < 2 {
+			return
 		}
+		// Children came last first: put them in document order.
+		slices.Reverse(keys)
+		slices.Reverse(weights)
+		slices.Reverse(members)
 		if b.pinned != nil {
 			heavy := 1.0
 			for _, w := range weights {
@@ -323,8 +360,8 @@ func (b *builder) findMoves() {
 				}
 			}
 		}
-		n := b.new.Nodes[b.oldMatch[i]]
-		keep := heaviestIncreasing(keys, weights, len(n.Children))
+		j := b.oldMatch[i]
+		keep := heaviestIncreasing(keys, weights, b.childCount(b.new, j))
 		for k, ci := range members {
 			if !keep[k] {
 				b.moved[ci] = true // weak move
@@ -377,48 +414,47 @@ func (b *builder) emitNodeChanges(d *Delta) {
 // post-order (children right to left, then the node), so that positions
 // refer to the old version and descendants go before their ancestors.
 func (b *builder) emitDeletes(d *Delta) {
-	root := b.old.Nodes[len(b.old.Nodes)-1]
-	type frame struct {
-		node *tree.Node
-		next int // children still to visit, counted from the right
-	}
-	stack := []frame{{root, len(root.Children)}}
+	// frame is a node and its next child to visit, counted from the right
+	// (-1 when none is left): Measure.Children goes right to left.
+	type frame struct{ node, next int32 }
+	root := int32(len(b.old.Nodes) - 1)
+	stack := []frame{{root, b.lastChild(b.old, root)}}
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		if top.next > 0 {
-			top.next--
-			c := top.node.Children[top.next]
-			kids := len(c.Children)
-			if b.same(b.oldIndex(c)) {
-				kids = 0 // nothing to delete inside an identical subtree
+		if c := top.next; c >= 0 {
+			top.next = b.prevSibling(b.old, top.node, c)
+			kids := b.lastChild(b.old, c)
+			if b.same(c) {
+				kids = -1 // nothing to delete inside an identical subtree
 			}
 			stack = append(stack, frame{c, kids})
 			continue
 		}
-		o := top.node
+		i := top.node
 		stack = stack[:len(stack)-1]
-		if o.Parent == nil {
+		p := b.old.Parent[i]
+		if p < 0 {
 			continue
 		}
-		i := b.oldIndex(o)
-		op := Op{Kind: Delete, Parent: o.Parent.XID, Pos: int(b.oldPos[i]) + 1}
+		var op Op
 		switch {
 		case b.moved[i] && b.valueChanged(i):
-			op.Content = b.copyPruned(o, nil)
-			op.XIDs = b.oneXID(o.XID)
+			op.Content = b.copyPruned(b.old.Nodes[i], nil)
+			op.XIDs = b.oneXID(b.old.Nodes[i].XID)
 		case b.moved[i]:
 			op.Move = true
-			op.XIDs = b.oneXID(o.XID)
-		case b.oldMatch[i] < 0 && b.oldMatch[b.oldIndex(o.Parent)] >= 0:
-			op.Content = b.copyPruned(o, func(c *tree.Node) bool { return b.oldMatch[b.oldIndex(c)] >= 0 })
+			op.XIDs = b.oneXID(b.old.Nodes[i].XID)
+		case b.oldMatch[i] < 0 && b.oldMatch[p] >= 0:
+			op.Content = b.copyPruned(b.old.Nodes[i], func(c *tree.Node) bool { return b.oldMatch[b.oldIndex(c)] >= 0 })
 			op.XIDs = b.subtreeXIDs(op.Content)
 		case b.valueChanged(i):
 			op.Update = true
-			op.Content = b.copyPruned(o, nil)
-			op.XIDs = b.oneXID(o.XID)
+			op.Content = b.copyPruned(b.old.Nodes[i], nil)
+			op.XIDs = b.oneXID(b.old.Nodes[i].XID)
 		default:
 			continue
 		}
+		op.Kind, op.Parent, op.Pos = Delete, b.old.Nodes[p].XID, int(b.oldPos[i])+1
 		d.Ops = append(d.Ops, op)
 	}
 }
@@ -427,47 +463,72 @@ func (b *builder) emitDeletes(d *Delta) {
 // pre-order, so that positions refer to the new version and ancestors go
 // before their descendants.
 func (b *builder) emitInserts(d *Delta) {
-	tree.Walk(b.new.Nodes[len(b.new.Nodes)-1], func(n *tree.Node) bool {
-		if n.Parent == nil {
-			return true
-		}
-		j := b.newIndex(n)
-		i := b.newMatch[j]
+	var stack []int32
+	var kids []int32
+	root := int32(len(b.new.Nodes) - 1)
+	stack = append(stack, root)
+	for len(stack) > 0 {
+		j := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
 		// Nothing is inserted inside an identical subtree.
-		descend := b.sameNew == nil || !b.sameNew[j]
-		op := Op{Kind: Insert, Parent: n.Parent.XID, Pos: int(b.newPos[j]) + 1}
+		if b.sameNew == nil || !b.sameNew[j] {
+			// Measure.Children goes right to left: pushed in that order,
+			// the children pop left to right.
+			kids = kids[:0]
+			b.new.Children(j, func(c int32) { kids = append(kids, c) })
+			stack = append(stack, kids...)
+		}
+		p := b.new.Parent[j]
+		if p < 0 {
+			continue
+		}
+		i := b.newMatch[j]
+		var op Op
 		switch {
 		case i >= 0 && b.moved[i] && b.valueChanged(i):
-			op.Content = b.copyPruned(n, nil)
-			op.XIDs = b.oneXID(n.XID)
+			op.Content = b.copyPruned(b.new.Nodes[j], nil)
+			op.XIDs = b.oneXID(b.new.Nodes[j].XID)
 		case i >= 0 && b.moved[i]:
 			op.Move = true
-			op.XIDs = b.oneXID(n.XID)
-		case i < 0 && b.newMatch[b.newIndex(n.Parent)] >= 0:
-			op.Content = b.copyPruned(n, func(c *tree.Node) bool { return b.newMatch[b.newIndex(c)] >= 0 })
+			op.XIDs = b.oneXID(b.new.Nodes[j].XID)
+		case i < 0 && b.newMatch[p] >= 0:
+			op.Content = b.copyPruned(b.new.Nodes[j], func(c *tree.Node) bool { return b.newMatch[b.newIndex(c)] >= 0 })
 			op.XIDs = b.subtreeXIDs(op.Content)
 		case i >= 0 && b.valueChanged(i):
 			op.Update = true
-			op.Content = b.copyPruned(n, nil)
-			op.XIDs = b.oneXID(n.XID)
+			op.Content = b.copyPruned(b.new.Nodes[j], nil)
+			op.XIDs = b.oneXID(b.new.Nodes[j].XID)
 		default:
-			return descend
+			continue
 		}
+		op.Kind, op.Parent, op.Pos = Insert, b.new.Nodes[p].XID, int(b.newPos[j])+1
 		d.Ops = append(d.Ops, op)
-		return descend
-	})
+	}
 }
 
-// siblingPositions returns each node's 0-based index among its siblings,
-// by post index.
-func siblingPositions(m *tree.Measure) []int32 {
-	pos := make([]int32, len(m.Nodes))
-	for _, n := range m.Nodes {
-		for k, c := range n.Children {
-			pos[c.Post-1] = int32(k)
-		}
+// lastChild returns the last child of node i of a measure, or -1.
+func (b *builder) lastChild(m *tree.Measure, i int32) int32 {
+	if m.Size[i] == 1 {
+		return -1
 	}
-	return pos
+	return i - 1
+}
+
+// prevSibling returns the child of node p before its child c, or -1.
+func (b *builder) prevSibling(m *tree.Measure, p, c int32) int32 {
+	if prev := c - m.Size[c]; prev > p-m.Size[p] {
+		return prev
+	}
+	return -1
+}
+
+// childCount returns the number of children of node i of a measure: one
+// more than the position of its last child.
+func (b *builder) childCount(m *tree.Measure, i int32) int {
+	if m.Size[i] == 1 {
+		return 0
+	}
+	return int(m.Pos[i-1]) + 1
 }
 
 // copyPruned copies n's subtree into the builder's arena, leaving out every

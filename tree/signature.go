@@ -49,7 +49,11 @@ func combine(h, child uint64) uint64 {
 // attributes as a set, and for leaves its value. Two nodes with equal labels
 // can be matched as a pair.
 func Label(n *Node) Signature {
-	h := hashString(fnvOffset^uint64(n.Kind), n.Name)
+	return label(n, hashString(fnvOffset^uint64(n.Kind), n.Name))
+}
+
+// label is Label given the hash of n's kind and name.
+func label(n *Node, h uint64) Signature {
 	if n.Kind != Element {
 		h = hashString(h*fnvPrime, n.Value)
 		return Signature(mix(h))
@@ -68,6 +72,12 @@ func NameKey(n *Node) uint64 {
 	return mix(hashString(fnvOffset^uint64(n.Kind), n.Name))
 }
 
+// labelAndName returns Label(n) and NameKey(n), hashing the name once.
+func labelAndName(n *Node) (Signature, uint64) {
+	h := hashString(fnvOffset^uint64(n.Kind), n.Name)
+	return label(n, h), mix(h)
+}
+
 // Weight of a leaf with a value of the given length in bytes, as the seed
 // defines it: 1 + ln(length), and 1 when empty.
 func leafWeight(length int) float64 {
@@ -82,10 +92,18 @@ func leafWeight(length int) float64 {
 type Measure struct {
 	Nodes     []*Node     // the subtree in post-order
 	Signature []Signature // subtree signature of Nodes[i]
-	Weight    []float64   // subtree weight of Nodes[i]
+	// Name is NameKey(Nodes[i]); like Signature, nil from Weigh.
+	Name   []uint64
+	Weight []float64 // subtree weight of Nodes[i]
 	// Size is the number of nodes in the subtree of Nodes[i]: the subtree
 	// occupies the post-order range [i-Size[i]+1, i].
 	Size []int32
+	// Parent is the post-order index of the parent of Nodes[i], -1 for the
+	// measured root; Pos is the 0-based index of Nodes[i] among its
+	// siblings (0 for the root). Algorithms read them instead of following
+	// pointers: on a large document the arrays stay in cache, the nodes do
+	// not.
+	Parent, Pos []int32
 }
 
 // MeasureTree computes the post-order list, the signature and the weight of
@@ -109,45 +127,63 @@ func measure(n *Node, signatures bool, capacity int) *Measure {
 		Nodes:  make([]*Node, 0, capacity),
 		Weight: make([]float64, 0, capacity),
 		Size:   make([]int32, 0, capacity),
+		Parent: make([]int32, 0, capacity),
+		Pos:    make([]int32, 0, capacity),
 	}
 	if signatures {
 		m.Signature = make([]Signature, 0, capacity)
-	}
-	label := func(n *Node) uint64 {
-		if !signatures {
-			return 0
-		}
-		return uint64(Label(n))
+		m.Name = make([]uint64, 0, capacity)
 	}
 	// Post-order with an explicit stack of running child hashes and weights.
 	type frame struct {
 		node   *Node
 		next   int
 		hash   uint64
+		name   uint64
 		weight float64
 		size   int32
 	}
-	stack := []frame{{node: n, hash: label(n), weight: 1, size: 1}}
+	push := func(stack []frame, n *Node) []frame {
+		f := frame{node: n, weight: 1, size: 1}
+		if signatures {
+			var l Signature
+			l, f.name = labelAndName(n)
+			f.hash = uint64(l)
+		}
+		return append(stack, f)
+	}
+	stack := push(nil, n)
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		if top.next < len(top.node.Children) {
 			c := top.node.Children[top.next]
 			top.next++
-			stack = append(stack, frame{node: c, hash: label(c), weight: 1, size: 1})
+			stack = push(stack, c)
 			continue
 		}
 		node, h, w, size := top.node, top.hash, top.weight, top.size
+		if signatures {
+			m.Name = append(m.Name, top.name)
+		}
 		if node.Kind != Element {
 			w = leafWeight(len(node.Value))
 		}
 		stack = stack[:len(stack)-1]
+		i := int32(len(m.Nodes))
 		m.Nodes = append(m.Nodes, node)
-		node.Post = int32(len(m.Nodes))
+		node.Post = i + 1
 		if signatures {
 			m.Signature = append(m.Signature, Signature(h))
 		}
 		m.Weight = append(m.Weight, w)
 		m.Size = append(m.Size, size)
+		m.Parent = append(m.Parent, -1)
+		m.Pos = append(m.Pos, 0)
+		// The children are the subtrees that end just before i, from the
+		// last back: each starts where the previous one began.
+		for c, k := i-1, int32(len(node.Children)-1); k >= 0; c, k = c-m.Size[c], k-1 {
+			m.Parent[c], m.Pos[c] = i, k
+		}
 		if len(stack) > 0 {
 			p := &stack[len(stack)-1]
 			p.size += size
@@ -158,6 +194,27 @@ func measure(n *Node, signatures bool, capacity int) *Measure {
 		}
 	}
 	return m
+}
+
+// Children calls visit with the post-order index of each child of node i,
+// last child first, using only the measure's arrays.
+func (m *Measure) Children(i int32, visit func(c int32)) {
+	for c, start := i-1, i-m.Size[i]; c > start; c -= m.Size[c] {
+		visit(c)
+	}
+}
+
+// ChildList returns the post-order indexes of the children of node i in
+// document order, appended to buf[:0].
+func (m *Measure) ChildList(i int32, buf []int32) []int32 {
+	buf = buf[:0]
+	for c, start := i-1, i-m.Size[i]; c > start; c -= m.Size[c] {
+		buf = append(buf, c)
+	}
+	for a, b := 0, len(buf)-1; a < b; a, b = a+1, b-1 {
+		buf[a], buf[b] = buf[b], buf[a]
+	}
+	return buf
 }
 
 // SignatureOf returns the subtree signature of n.

@@ -28,17 +28,17 @@ func (align) run(m *matching) {
 		m.zip(i, j) // the roots, already paired, are skipped by zip
 		return
 	}
-	a, b := m.old.Nodes[i].Children, m.new.Nodes[j].Children
+	a, b := m.old.ChildList(i, nil), m.new.ChildList(j, nil)
 	for _, k := range m.alignChildren(a, b) {
-		m.zip(oldIndex(a[k[0]]), newIndex(b[k[1]]))
+		m.zip(a[k[0]], b[k[1]])
 	}
 }
 
-// alignChildren returns index pairs of identical children of a and b, in
-// increasing order on both sides.
-func (m *matching) alignChildren(a, b []*tree.Node) [][2]int {
-	sigA := func(k int) tree.Signature { return m.old.Signature[oldIndex(a[k])] }
-	sigB := func(k int) tree.Signature { return m.new.Signature[newIndex(b[k])] }
+// alignChildren returns index pairs of identical children of a and b (old
+// and new node indexes), in increasing order on both sides.
+func (m *matching) alignChildren(a, b []int32) [][2]int {
+	sigA := func(k int) tree.Signature { return m.old.Signature[a[k]] }
+	sigB := func(k int) tree.Signature { return m.new.Signature[b[k]] }
 	var out [][2]int
 	lo := 0
 	for lo < len(a) && lo < len(b) && sigA(lo) == sigB(lo) {
@@ -61,14 +61,14 @@ func (m *matching) alignChildren(a, b []*tree.Node) [][2]int {
 // alignMiddle aligns a[la:ha] with b[lb:hb]: anchors on signatures unique in
 // both ranges, kept along a longest increasing subsequence, then in-order
 // pairing within a small window between consecutive anchors.
-func (m *matching) alignMiddle(a, b []*tree.Node, la, ha, lb, hb int) [][2]int {
+func (m *matching) alignMiddle(a, b []int32, la, ha, lb, hb int) [][2]int {
 	type count struct {
 		a, b       int
 		posA, posB int
 	}
 	counts := make(map[tree.Signature]*count, (ha-la)+(hb-lb))
 	for k := la; k < ha; k++ {
-		s := m.old.Signature[oldIndex(a[k])]
+		s := m.old.Signature[a[k]]
 		c := counts[s]
 		if c == nil {
 			c = &count{}
@@ -78,7 +78,7 @@ func (m *matching) alignMiddle(a, b []*tree.Node, la, ha, lb, hb int) [][2]int {
 		c.posA = k
 	}
 	for k := lb; k < hb; k++ {
-		if c := counts[m.new.Signature[newIndex(b[k])]]; c != nil {
+		if c := counts[m.new.Signature[b[k]]]; c != nil {
 			c.b++
 			c.posB = k
 		}
@@ -86,7 +86,7 @@ func (m *matching) alignMiddle(a, b []*tree.Node, la, ha, lb, hb int) [][2]int {
 	// Unique pairs in a's order; keep those increasing in b.
 	var uniq [][2]int
 	for k := la; k < ha; k++ {
-		if c := counts[m.old.Signature[oldIndex(a[k])]]; c.a == 1 && c.b == 1 {
+		if c := counts[m.old.Signature[a[k]]]; c.a == 1 && c.b == 1 {
 			uniq = append(uniq, [2]int{k, c.posB})
 		}
 	}
@@ -95,9 +95,9 @@ func (m *matching) alignMiddle(a, b []*tree.Node, la, ha, lb, hb int) [][2]int {
 	pa, pb := la, lb
 	fill := func(ea, eb int) {
 		for x, y := pa, pb; x < ea && y < eb; x++ {
-			sx := m.old.Signature[oldIndex(a[x])]
+			sx := m.old.Signature[a[x]]
 			for k := y; k < eb && k < y+alignWindow; k++ {
-				if m.new.Signature[newIndex(b[k])] == sx {
+				if m.new.Signature[b[k]] == sx {
 					out = append(out, [2]int{x, k})
 					y = k + 1
 					break

@@ -60,11 +60,11 @@ func (p buldPhase) run(m *matching) {
 				continue
 			}
 		}
-		for _, ch := range m.new.Nodes[j].Children {
-			if c := newIndex(ch); !m.zipped[c] {
+		m.new.Children(j, func(c int32) {
+			if !m.zipped[c] {
 				q.push(m.new.Weight[c], c)
 			}
-		}
+		})
 	}
 }
 
@@ -73,7 +73,7 @@ func (p buldPhase) run(m *matching) {
 // matched, or a different name or ID).
 func (m *matching) forceAncestors(i, j int32, levels int) {
 	for ; levels > 0; levels-- {
-		i, j = parentIndex(m.old.Nodes[i]), parentIndex(m.new.Nodes[j])
+		i, j = m.oldParent[i], m.newParent[j]
 		if i < 0 || j < 0 || !m.canMatch(i, j) {
 			return
 		}
@@ -157,15 +157,13 @@ func newCandidates(m *matching) *candidates {
 	return c
 }
 
-// ancestor returns the index of the level-th ancestor of n, or -1.
-func ancestor(n *tree.Node, level int) int32 {
-	for ; level > 0 && n != nil; level-- {
-		n = n.Parent
+// ancestor returns the index of the level-th ancestor of node i, given the
+// parents of its tree, or -1.
+func ancestor(parent []int32, i int32, level int) int32 {
+	for ; level > 0 && i >= 0; level-- {
+		i = parent[i]
 	}
-	if n == nil {
-		return -1
-	}
-	return n.Post - 1
+	return i
 }
 
 // best returns the old subtree to match with new node j, and the level of
@@ -183,13 +181,13 @@ func (c *candidates) best(j int32, dmax int) (int32, int) {
 	if first < 0 {
 		return -1, 0
 	}
-	a := m.new.Nodes[j]
+	a := j
 	for k := 1; k <= dmax; k++ {
-		a = a.Parent
-		if a == nil {
+		a = m.newParent[a]
+		if a < 0 {
 			break
 		}
-		target := m.newMatch[newIndex(a)]
+		target := m.newMatch[a]
 		if target < 0 {
 			continue
 		}
@@ -208,10 +206,10 @@ func (c *candidates) best(j int32, dmax int) (int32, int) {
 // old node target.
 func (c *candidates) anchored(sig tree.Signature, first, count int32, level int, target, j int32) int32 {
 	m := c.m
-	if level == 1 && len(m.old.Nodes[target].Children) <= scanChildren {
+	if level == 1 && childCount(m.old, target) <= scanChildren {
 		// The anchor's children are few: look among them directly.
-		for _, ch := range m.old.Nodes[target].Children {
-			if i := oldIndex(ch); m.old.Signature[i] == sig && m.canMatch(i, j) {
+		for _, i := range m.oldChildren(target) {
+			if m.old.Signature[i] == sig && m.canMatch(i, j) {
 				return i
 			}
 		}
@@ -222,7 +220,7 @@ func (c *candidates) anchored(sig tree.Signature, first, count int32, level int,
 			c.built[sig] = true
 			for i := first; i >= 0; i = c.old.next[i] {
 				for k := 1; k <= minLookupDepth; k++ {
-					if a := ancestor(m.old.Nodes[i], k); a >= 0 {
+					if a := ancestor(m.oldParent, i, k); a >= 0 {
 						key := ancKey{sig, k, a}
 						c.byAnc[key] = append(c.byAnc[key], i)
 					}
@@ -250,7 +248,7 @@ func (c *candidates) anchored(sig tree.Signature, first, count int32, level int,
 		}
 	}
 	for i := first; i >= 0; i = c.old.next[i] {
-		if m.canMatch(i, j) && ancestor(m.old.Nodes[i], level) == target {
+		if m.canMatch(i, j) && ancestor(m.oldParent, i, level) == target {
 			return i
 		}
 	}

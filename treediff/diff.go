@@ -50,8 +50,11 @@ func Diff(old, new *tree.Document, opt *Options) (*delta.Delta, error) {
 	for _, p := range pipeline {
 		p.run(m)
 	}
-	m.assignXIDs(old, new)
-	d, err := delta.BuildMatched(old, new, &delta.Matching{Old: m.old, New: m.new, NewToOld: m.newMatch, Same: m.sameSubtrees()})
+	oldXIDs, newXIDs := m.assignXIDs(old, new)
+	d, err := delta.BuildMatched(old, new, &delta.Matching{
+		Old: m.old, New: m.new, NewToOld: m.newMatch, Same: m.sameSubtrees(),
+		OldXIDs: oldXIDs, NewXIDs: newXIDs,
+	})
 	if err != nil {
 		return nil, fmt.Errorf("treediff: %w", err)
 	}
@@ -63,45 +66,49 @@ func Diff(old, new *tree.Document, opt *Options) (*delta.Delta, error) {
 // to a child of the node's match, in order.
 func (m *matching) sameSubtrees() []bool {
 	same := make([]bool, len(m.new.Nodes))
-	for j, v := range m.new.Nodes { // post-order: children first
+	for j := range m.new.Nodes { // post-order: children first
 		if !m.zipped[j] {
 			continue
 		}
 		i := m.newMatch[j]
-		o := m.old.Nodes[i]
-		ok := len(o.Children) == len(v.Children)
-		for k := 0; ok && k < len(v.Children); k++ {
-			c := newIndex(v.Children[k])
-			ok = same[c] && m.newMatch[c] == oldIndex(o.Children[k])
+		// Children side by side, from the last: each pair must be an
+		// identical subtree, matched to each other.
+		c, d := int32(j)-1, i-1
+		startC, startD := int32(j)-m.new.Size[j], i-m.old.Size[i]
+		ok := true
+		for ; ok && c > startC && d > startD; c, d = c-m.new.Size[c], d-m.old.Size[d] {
+			ok = same[c] && m.newMatch[c] == d
 		}
-		same[j] = ok
+		same[j] = ok && c == startC && d == startD
 	}
 	return same
 }
 
-// assignXIDs gives every new node the XID of its match, or a fresh one.
-func (m *matching) assignXIDs(old, new *tree.Document) {
-	next := old.NextXID
-	if max := maxXID(m.old.Nodes); next <= max {
-		next = max + 1
-	}
-	for j, n := range m.new.Nodes {
-		if i := m.newMatch[j]; i >= 0 {
-			n.XID = m.old.Nodes[i].XID
-		} else {
-			n.XID = next
-			next++
-		}
-	}
-	new.NextXID = next
-}
-
-func maxXID(nodes []*tree.Node) tree.XID {
+// assignXIDs gives every new node the XID of its match, or a fresh one,
+// and returns the XIDs of both versions in post-order.
+func (m *matching) assignXIDs(old, new *tree.Document) (oldXIDs, newXIDs []tree.XID) {
+	oldXIDs = make([]tree.XID, len(m.old.Nodes))
 	var max tree.XID
-	for _, n := range nodes {
+	for i, n := range m.old.Nodes {
+		oldXIDs[i] = n.XID
 		if n.XID > max {
 			max = n.XID
 		}
 	}
-	return max
+	next := old.NextXID
+	if next <= max {
+		next = max + 1
+	}
+	newXIDs = make([]tree.XID, len(m.new.Nodes))
+	for j, n := range m.new.Nodes {
+		if i := m.newMatch[j]; i >= 0 {
+			n.XID = oldXIDs[i]
+		} else {
+			n.XID = next
+			next++
+		}
+		newXIDs[j] = n.XID
+	}
+	new.NextXID = next
+	return oldXIDs, newXIDs
 }

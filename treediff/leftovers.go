@@ -45,8 +45,12 @@ func (leftovers) run(m *matching) {
 	var cands []leftover
 	small := map[uint64][]int32{}    // name -> small candidates, in document order
 	postings := map[string][]int32{} // word -> candidates
-	for i, o := range m.old.Nodes {
-		if m.oldMatch[i] >= 0 || o.Parent == nil || m.oldMatch[parentIndex(o)] < 0 || o.Kind != tree.Element {
+	for i := range m.old.Nodes {
+		if !isRegionRoot(int32(i), m.oldMatch, m.oldParent) {
+			continue
+		}
+		o := m.old.Nodes[i]
+		if o.Kind != tree.Element {
 			continue
 		}
 		if m.oldSize[i] <= smallRegion {
@@ -67,8 +71,12 @@ func (leftovers) run(m *matching) {
 	// region at hand; touched lists the candidates to reset.
 	shared := make([]int32, len(cands))
 	var touched []int32
-	for j, v := range m.new.Nodes {
-		if m.newMatch[j] >= 0 || v.Parent == nil || m.newMatch[parentIndex(v)] < 0 || v.Kind != tree.Element {
+	for j := range m.new.Nodes {
+		if !isRegionRoot(int32(j), m.newMatch, m.newParent) {
+			continue
+		}
+		v := m.new.Nodes[j]
+		if v.Kind != tree.Element {
 			continue
 		}
 		words := wordSet(v)
@@ -83,7 +91,7 @@ func (leftovers) run(m *matching) {
 			}
 			for _, k := range p {
 				c := &cands[k]
-				if m.oldMatch[c.node] >= 0 || m.oldName[c.node] != m.newName[j] || m.oldKey[c.node] != m.newKey[j] {
+				if m.oldMatch[c.node] >= 0 || m.oldName[c.node] != m.newName[j] || !m.sameKey(c.node, int32(j)) {
 					continue
 				}
 				if shared[k] == 0 {
@@ -134,18 +142,18 @@ func (m *matching) smallCandidate(cands []leftover, small map[uint64][]int32, j 
 	}
 	small[m.newName[j]] = list
 	for _, k := range list {
-		if i := cands[k].node; m.oldMatch[i] < 0 && m.oldKey[i] == m.newKey[j] {
+		if i := cands[k].node; m.oldMatch[i] < 0 && m.sameKey(i, j) {
 			return k
 		}
 	}
 	return -1
 }
 
-// isRegionRoot reports whether node n (of the old or new tree, by match)
-// is unmatched under a matched parent: the root of a deleted or inserted
-// region.
-func isRegionRoot(n *tree.Node, match []int32) bool {
-	return match[n.Post-1] < 0 && n.Parent != nil && match[n.Parent.Post-1] >= 0
+// isRegionRoot reports whether node i (of the old or new tree, by its
+// matches and parents) is unmatched under a matched parent: the root of a
+// deleted or inserted region.
+func isRegionRoot(i int32, match, parent []int32) bool {
+	return match[i] < 0 && parent[i] >= 0 && match[parent[i]] >= 0
 }
 
 // pairIdenticalRegions pairs inserted and deleted regions whose subtrees
@@ -153,8 +161,8 @@ func isRegionRoot(n *tree.Node, match []int32) bool {
 // inserting the same content. Regions are paired in document order.
 func (m *matching) pairIdenticalRegions() {
 	var oldRoots []int32
-	for i, o := range m.old.Nodes {
-		if isRegionRoot(o, m.oldMatch) {
+	for i := range m.old.Nodes {
+		if isRegionRoot(int32(i), m.oldMatch, m.oldParent) {
 			oldRoots = append(oldRoots, int32(i))
 		}
 	}
@@ -165,14 +173,14 @@ func (m *matching) pairIdenticalRegions() {
 	for _, i := range oldRoots {
 		free[m.old.Signature[i]] = append(free[m.old.Signature[i]], i)
 	}
-	for j, v := range m.new.Nodes {
-		if !isRegionRoot(v, m.newMatch) {
+	for j := range m.new.Nodes {
+		if !isRegionRoot(int32(j), m.newMatch, m.newParent) {
 			continue
 		}
 		sig := m.new.Signature[j]
 		list := free[sig]
 		for k, i := range list {
-			if m.oldMatch[i] < 0 && m.oldKey[i] == m.newKey[j] {
+			if m.oldMatch[i] < 0 && m.sameKey(i, int32(j)) {
 				m.zip(i, int32(j))
 				free[sig] = list[k+1:]
 				break

@@ -16,7 +16,8 @@ type matching struct {
 	oldSize, newSize []int32
 	// oldKey and newKey are ID keys: 0 for a node without an ID attribute,
 	// otherwise a hash of its name, ID attribute and value. Nodes with
-	// different keys are never matched.
+	// different keys are never matched. Both are nil when no attribute is
+	// a key: read them through oldKeyOf and newKeyOf.
 	oldKey, newKey []uint64
 	// oldName and newName hash each node's kind and name.
 	oldName, newName []uint64
@@ -25,6 +26,12 @@ type matching struct {
 	zipped []bool
 	// newPos[j] is the 0-based index of new node j among its siblings.
 	newPos []int32
+	// oldParent[i] is the index of old node i's parent, -1 for the root;
+	// newParent likewise.
+	oldParent, newParent []int32
+	// kids, gapKidsOld and gapKidsNew are scratch space for lists of
+	// children.
+	kids, gapKidsOld, gapKidsNew []int32
 }
 
 func newMatching(old, new *tree.Document, opt *Options) *matching {
@@ -36,19 +43,57 @@ func newMatching(old, new *tree.Document, opt *Options) *matching {
 	m.newMatch = filled(len(m.new.Nodes), -1)
 	m.oldSize = m.old.Size
 	m.newSize = m.new.Size
-	m.oldName = nameKeys(m.old)
-	m.newName = nameKeys(m.new)
-	keys := keyAttrs(old, opt)
-	m.oldKey = idKeys(m.old, keys)
-	m.newKey = idKeys(m.new, keys)
-	m.zipped = make([]bool, len(m.new.Nodes))
-	m.newPos = make([]int32, len(m.new.Nodes))
-	for _, n := range m.new.Nodes {
-		for k, c := range n.Children {
-			m.newPos[newIndex(c)] = int32(k)
-		}
+	m.oldName = m.old.Name
+	m.newName = m.new.Name
+	if keys := keyAttrs(old, opt); len(keys) > 0 {
+		m.oldKey = idKeys(m.old, keys)
+		m.newKey = idKeys(m.new, keys)
 	}
+	m.zipped = make([]bool, len(m.new.Nodes))
+	m.newPos = m.new.Pos
+	m.oldParent, m.newParent = m.old.Parent, m.new.Parent
 	return m
+}
+
+// oldKeyOf and newKeyOf return the ID key of old node i and new node j.
+func (m *matching) oldKeyOf(i int32) uint64 {
+	if m.oldKey == nil {
+		return 0
+	}
+	return m.oldKey[i]
+}
+
+func (m *matching) newKeyOf(j int32) uint64 {
+	if m.newKey == nil {
+		return 0
+	}
+	return m.newKey[j]
+}
+
+// sameKey reports whether old node i and new node j have the same ID key.
+func (m *matching) sameKey(i, j int32) bool {
+	return m.oldKey == nil || m.oldKey[i] == m.newKey[j]
+}
+
+// childCount returns the number of children of node i: one more than the
+// position of its last child.
+func childCount(t *tree.Measure, i int32) int {
+	if t.Size[i] == 1 {
+		return 0
+	}
+	return int(t.Pos[i-1]) + 1
+}
+
+// oldChildren and newChildren return the children of a node in document
+// order, in a scratch slice valid until the next call.
+func (m *matching) oldChildren(i int32) []int32 {
+	m.kids = m.old.ChildList(i, m.kids)
+	return m.kids
+}
+
+func (m *matching) newChildren(j int32) []int32 {
+	m.kids = m.new.ChildList(j, m.kids)
+	return m.kids
 }
 
 func filled(n int, v int32) []int32 {
@@ -59,19 +104,11 @@ func filled(n int, v int32) []int32 {
 	return s
 }
 
-func nameKeys(t *tree.Measure) []uint64 {
-	keys := make([]uint64, len(t.Nodes))
-	for i, n := range t.Nodes {
-		keys[i] = tree.NameKey(n)
-	}
-	return keys
-}
-
 // canMatch reports whether old node i and new node j may be paired: both
 // free, the same kind and name, and the same ID key.
 func (m *matching) canMatch(i, j int32) bool {
 	return m.oldMatch[i] < 0 && m.newMatch[j] < 0 &&
-		m.oldName[i] == m.newName[j] && m.oldKey[i] == m.newKey[j]
+		m.oldName[i] == m.newName[j] && m.sameKey(i, j)
 }
 
 // pair records that old node i and new node j are the same node.
@@ -86,7 +123,7 @@ func (m *matching) zip(i, j int32) {
 	size := m.oldSize[i]
 	oi, nj := i-size+1, j-size+1
 	for k := int32(0); k < size; k++ {
-		if m.oldMatch[oi+k] < 0 && m.newMatch[nj+k] < 0 && m.oldKey[oi+k] == m.newKey[nj+k] {
+		if m.oldMatch[oi+k] < 0 && m.newMatch[nj+k] < 0 && m.sameKey(oi+k, nj+k) {
 			m.pair(oi+k, nj+k)
 			m.zipped[nj+k] = true
 		}
@@ -96,11 +133,3 @@ func (m *matching) zip(i, j int32) {
 // oldIndex and newIndex return a node's index in the measure arrays.
 func oldIndex(n *tree.Node) int32 { return n.Post - 1 }
 func newIndex(n *tree.Node) int32 { return n.Post - 1 }
-
-// parentIndex returns the index of n's parent, or -1 for the root.
-func parentIndex(n *tree.Node) int32 {
-	if n.Parent == nil {
-		return -1
-	}
-	return n.Parent.Post - 1
-}

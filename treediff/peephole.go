@@ -14,21 +14,21 @@ func (bottomUp) run(m *matching) {
 		weight float64
 	}
 	var votes []vote
-	for j, v := range m.new.Nodes { // post-order: children before parents
-		if m.newMatch[j] >= 0 || len(v.Children) == 0 {
+	for j := range m.new.Nodes { // post-order: children before parents
+		if m.newMatch[j] >= 0 || m.new.Size[j] == 1 {
 			continue
 		}
 		votes = votes[:0]
-		for _, c := range v.Children {
-			i := m.newMatch[newIndex(c)]
+		for _, c := range m.newChildren(int32(j)) {
+			i := m.newMatch[c]
 			if i < 0 {
 				continue
 			}
-			p := parentIndex(m.old.Nodes[i])
+			p := m.oldParent[i]
 			if p < 0 {
 				continue
 			}
-			w := m.new.Weight[newIndex(c)]
+			w := m.new.Weight[c]
 			found := false
 			for k := range votes {
 				if votes[k].parent == p {
@@ -78,17 +78,17 @@ func (topDown) run(m *matching) {
 		if j >= 0 && m.zipped[j] {
 			continue // an identical subtree: everything below is matched
 		}
-		o := m.old.Nodes[i]
-		for k := len(o.Children) - 1; k >= 0; k-- {
-			stack = append(stack, oldIndex(o.Children[k]))
-		}
-		if j < 0 || len(o.Children) == 0 {
+		if m.old.Size[i] == 1 {
 			continue
 		}
-		v := m.new.Nodes[j]
+		// Measure.Children goes right to left: pushed so, the children
+		// pop left to right.
+		m.old.Children(i, func(c int32) { stack = append(stack, c) })
+		if j < 0 {
+			continue
+		}
 		clear(slots)
-		for _, c := range o.Children {
-			ci := oldIndex(c)
+		for _, ci := range m.oldChildren(i) {
 			if m.oldMatch[ci] >= 0 {
 				continue
 			}
@@ -103,8 +103,7 @@ func (topDown) run(m *matching) {
 		if len(slots) == 0 {
 			continue
 		}
-		for _, c := range v.Children {
-			cj := newIndex(c)
+		for _, cj := range m.newChildren(j) {
 			if m.newMatch[cj] >= 0 {
 				continue
 			}

@@ -36,20 +36,21 @@ func (recovery) run(m *matching) {
 			}
 			m.recoverChildren(i, j)
 		}
-		o := m.old.Nodes[i]
-		for k := len(o.Children) - 1; k >= 0; k-- {
-			stack = append(stack, oldIndex(o.Children[k]))
-		}
+		// Measure.Children goes right to left: pushed so, the children pop
+		// left to right.
+		m.old.Children(i, func(c int32) { stack = append(stack, c) })
 	}
 }
 
 // recoverChildren matches the gaps between the anchored children of old
 // node i and new node j.
 func (m *matching) recoverChildren(i, j int32) {
-	o, v := m.old.Nodes[i], m.new.Nodes[j]
-	if len(o.Children) == 0 || len(v.Children) == 0 {
+	if m.old.Size[i] == 1 || m.new.Size[j] == 1 {
 		return
 	}
+	m.gapKidsOld = m.old.ChildList(i, m.gapKidsOld)
+	m.gapKidsNew = m.new.ChildList(j, m.gapKidsNew)
+	oc, vc := m.gapKidsOld, m.gapKidsNew
 	// Anchors: children of o matched with children of v, kept in increasing
 	// order on both sides.
 	var gapOld, gapNew []*tree.Node
@@ -57,22 +58,22 @@ func (m *matching) recoverChildren(i, j int32) {
 	flush := func(endOld, endNew int) {
 		gapOld, gapNew = gapOld[:0], gapNew[:0]
 		for ; ko < endOld; ko++ {
-			if c := o.Children[ko]; m.oldMatch[oldIndex(c)] < 0 {
-				gapOld = append(gapOld, c)
+			if c := oc[ko]; m.oldMatch[c] < 0 {
+				gapOld = append(gapOld, m.old.Nodes[c])
 			}
 		}
 		for ; kv < endNew; kv++ {
-			if c := v.Children[kv]; m.newMatch[newIndex(c)] < 0 {
-				gapNew = append(gapNew, c)
+			if c := vc[kv]; m.newMatch[c] < 0 {
+				gapNew = append(gapNew, m.new.Nodes[c])
 			}
 		}
 		if len(gapOld) > 0 && len(gapNew) > 0 {
 			m.matchGap(gapOld, gapNew)
 		}
 	}
-	for k, c := range o.Children {
-		mj := m.oldMatch[oldIndex(c)]
-		if mj < 0 || parentIndex(m.new.Nodes[mj]) != j {
+	for k, c := range oc {
+		mj := m.oldMatch[c]
+		if mj < 0 || m.newParent[mj] != j {
 			continue
 		}
 		l := int(m.newPos[mj])
@@ -82,7 +83,7 @@ func (m *matching) recoverChildren(i, j int32) {
 		flush(k, l)
 		ko, kv = k+1, l+1
 	}
-	flush(len(o.Children), len(v.Children))
+	flush(len(oc), len(vc))
 }
 
 // matchGap pairs the unmatched subtrees of a gap.
@@ -114,7 +115,7 @@ func (m *matching) matchGap(a, b []*tree.Node) {
 // differ: a rename costs less than a delete and an insert).
 func (m *matching) canPair(i, j int32) bool {
 	return m.oldMatch[i] < 0 && m.newMatch[j] < 0 &&
-		m.old.Nodes[i].Kind == m.new.Nodes[j].Kind && m.oldKey[i] == m.newKey[j]
+		m.old.Nodes[i].Kind == m.new.Nodes[j].Kind && m.sameKey(i, j)
 }
 
 // alignNames pairs the subtrees of a large gap whose names agree, along a

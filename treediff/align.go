@@ -16,22 +16,79 @@ const alignWindow = 8
 // signature: the common prefix and suffix, then the signatures unique on
 // both sides kept in increasing order (patience diff), then in-order pairing
 // of identical children between those anchors. Identical children are
-// zipped whole. Align works under the roots only; what it leaves, the
-// seed's phases match as usual, with far fewer subtrees to look at.
+// zipped whole.
+//
+// Align then descends: where, between two aligned children, exactly one old
+// and one new child are left, elements of the same name, they are paired
+// when at least half of the heavier one's weight is identical children of
+// theirs in order (so two unrelated elements that happen to stand in the
+// same place are not), and their children are aligned in turn. What it
+// leaves, the seed's phases match as usual, with far fewer subtrees to look
+// at.
 type align struct{}
 
 func (align) name() string { return "align" }
 
 func (align) run(m *matching) {
-	i, j := int32(len(m.old.Nodes)-1), int32(len(m.new.Nodes)-1)
-	if m.old.Signature[i] == m.new.Signature[j] {
-		m.zip(i, j) // the roots, already paired, are skipped by zip
-		return
+	type pair struct {
+		i, j  int32
+		pairs [][2]int // the children's alignment, when already computed
+	}
+	stack := []pair{{i: int32(len(m.old.Nodes) - 1), j: int32(len(m.new.Nodes) - 1)}}
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if m.old.Signature[p.i] == m.new.Signature[p.j] {
+			m.zip(p.i, p.j) // pairs already matched (the roots) are skipped
+			continue
+		}
+		a, b := m.old.ChildList(p.i, nil), m.new.ChildList(p.j, nil)
+		pairs := p.pairs
+		if pairs == nil {
+			pairs = m.alignChildren(a, b)
+		}
+		for _, k := range pairs {
+			m.zip(a[k[0]], b[k[1]])
+		}
+		// The gaps between aligned children, and after the last.
+		pa, pb := 0, 0
+		for g := 0; g <= len(pairs); g++ {
+			ea, eb := len(a), len(b)
+			if g < len(pairs) {
+				ea, eb = pairs[g][0], pairs[g][1]
+			}
+			if ea-pa == 1 && eb-pb == 1 {
+				x, y := a[pa], b[pb]
+				if sub, ok := m.similarChildren(x, y); ok {
+					m.pair(x, y)
+					stack = append(stack, pair{x, y, sub})
+				}
+			}
+			if g < len(pairs) {
+				pa, pb = pairs[g][0]+1, pairs[g][1]+1
+			}
+		}
+	}
+}
+
+// similarChildren reports whether old element i and new element j may be
+// paired by align: free, the same name and ID key, and at least half of
+// the heavier one's weight in identical children aligned in order. It
+// returns that alignment.
+func (m *matching) similarChildren(i, j int32) ([][2]int, bool) {
+	if !m.canMatch(i, j) || m.old.Nodes[i].Kind != tree.Element || m.old.Size[i] == 1 || m.new.Size[j] == 1 {
+		return nil, false
 	}
 	a, b := m.old.ChildList(i, nil), m.new.ChildList(j, nil)
-	for _, k := range m.alignChildren(a, b) {
-		m.zip(a[k[0]], b[k[1]])
+	pairs := m.alignChildren(a, b)
+	var same float64
+	for _, k := range pairs {
+		same += m.old.Weight[a[k[0]]]
 	}
+	if 2*same < max(m.old.Weight[i], m.new.Weight[j]) {
+		return nil, false
+	}
+	return pairs, true
 }
 
 // alignChildren returns index pairs of identical children of a and b (old

@@ -1,6 +1,8 @@
 package treediff
 
 import (
+	"hash/maphash"
+	"slices"
 	"sort"
 	"strings"
 
@@ -37,14 +39,14 @@ func (leftovers) name() string { return "leftovers" }
 // leftover is a deleted region root that an inserted one may pair with.
 type leftover struct {
 	node  int32
-	words map[string]struct{}
+	words wordSet
 }
 
 func (leftovers) run(m *matching) {
 	m.pairIdenticalRegions()
 	var cands []leftover
 	small := map[uint64][]int32{}    // name -> small candidates, in document order
-	postings := map[string][]int32{} // word -> candidates
+	postings := map[uint64][]int32{} // word -> candidates
 	for i := range m.old.Nodes {
 		if !isRegionRoot(int32(i), m.oldMatch, m.oldParent) {
 			continue
@@ -56,8 +58,8 @@ func (leftovers) run(m *matching) {
 		if m.oldSize[i] <= smallRegion {
 			small[m.oldName[i]] = append(small[m.oldName[i]], int32(len(cands)))
 		}
-		c := leftover{node: int32(i), words: wordSet(o)}
-		for w := range c.words {
+		c := leftover{node: int32(i), words: newWordSet(o)}
+		for _, w := range c.words {
 			if p := postings[w]; len(p) <= leftoverPostings {
 				postings[w] = append(p, int32(len(cands)))
 			}
@@ -79,12 +81,12 @@ func (leftovers) run(m *matching) {
 		if v.Kind != tree.Element {
 			continue
 		}
-		words := wordSet(v)
+		words := newWordSet(v)
 		for _, k := range touched {
 			shared[k] = 0
 		}
 		touched = touched[:0]
-		for w := range words {
+		for _, w := range words {
 			p := postings[w]
 			if len(p) > leftoverPostings {
 				continue
@@ -112,7 +114,7 @@ func (leftovers) run(m *matching) {
 		best, bestScore := int32(-1), leftoverSimilarity
 		for _, k := range touched[:min(len(touched), leftoverExact)] {
 			c := &cands[k]
-			s := dice(words, c.words)
+			s := words.dice(c.words)
 			if s > bestScore || (s == bestScore && (best < 0 || c.node < cands[best].node)) {
 				best, bestScore = k, s
 			}
@@ -189,46 +191,59 @@ func (m *matching) pairIdenticalRegions() {
 	}
 }
 
-// wordSet returns the words of a subtree's text and attribute values.
-func wordSet(n *tree.Node) map[string]struct{} {
-	set := map[string]struct{}{}
+// wordSet is the set of words of a subtree's text and attribute values, as
+// sorted, distinct 64-bit hashes: cheaper to build and to compare than a
+// map of strings, and a collision only nudges a similarity score.
+type wordSet []uint64
+
+// newWordSet returns the words of n's subtree, reading at most
+// leftoverTextLimit bytes of text.
+func newWordSet(n *tree.Node) wordSet {
+	var set wordSet
 	budget := leftoverTextLimit
 	tree.Walk(n, func(x *tree.Node) bool {
 		if budget <= 0 {
 			return false
 		}
-		var s string
 		if x.Kind == tree.Element {
 			for _, a := range x.Attrs {
-				set[a.Name+"="+a.Value] = struct{}{}
+				set = append(set, maphash.String(wordSeed, a.Name)^maphash.String(wordSeed, a.Value)*31)
 			}
 			return true
 		}
-		s = x.Value
+		s := x.Value
 		if len(s) > budget {
 			s = s[:budget]
 		}
 		budget -= len(s)
-		for _, w := range strings.Fields(s) {
-			set[w] = struct{}{}
+		for w := range strings.FieldsSeq(s) {
+			set = append(set, maphash.String(wordSeed, w))
 		}
 		return true
 	})
-	return set
+	slices.Sort(set)
+	return slices.Compact(set)
 }
 
+// wordSeed keys the word hashes of this process.
+var wordSeed = maphash.MakeSeed()
+
 // dice returns 2|a∩b| / (|a|+|b|), and 1 for two empty sets.
-func dice(a, b map[string]struct{}) float64 {
+func (a wordSet) dice(b wordSet) float64 {
 	if len(a)+len(b) == 0 {
 		return 1
 	}
-	if len(a) > len(b) {
-		a, b = b, a
-	}
 	common := 0
-	for w := range a {
-		if _, ok := b[w]; ok {
+	for x, y := 0, 0; x < len(a) && y < len(b); {
+		switch {
+		case a[x] == b[y]:
 			common++
+			x++
+			y++
+		case a[x] < b[y]:
+			x++
+		default:
+			y++
 		}
 	}
 	return 2 * float64(common) / float64(len(a)+len(b))

@@ -7,14 +7,21 @@ import "github.com/vigil-web/vigil/tree"
 // allocation per entry. A diff of a large document builds it over hundreds
 // of thousands of nodes, where a Go map of slices costs several times more.
 type sigTable struct {
-	keys  []tree.Signature
-	heads []int32 // first node of the chain, -1 for an empty slot
-	count []int32 // length of the chain
-	// others[s] counts the nodes of the other version with the slot's
-	// signature (see countOthers); only signatures present here are counted.
-	others []int32
-	next   []int32 // next[i] is the node after i in its chain, or -1
-	mask   uint64
+	// slots holds, per signature, everything a probe needs in one place,
+	// so that a look-up costs one cache miss.
+	slots []sigSlot
+	next  []int32 // next[i] is the node after i in its chain, or -1
+	mask  uint64
+}
+
+type sigSlot struct {
+	key   tree.Signature
+	head  int32 // first node of the chain, -1 for an empty slot
+	count int32 // length of the chain
+	// others counts the nodes of the other version with the slot's
+	// signature (see countOthers); only signatures present here are
+	// counted.
+	others int32
 }
 
 // newSigTable indexes nodes 0..len(sigs)-1 for which include returns true
@@ -29,19 +36,18 @@ func newSigTable(sigs []tree.Signature, include func(i int) bool) *sigTable {
 			}
 		}
 	}
+	// At most three quarters full: linear probing stays short.
 	size := 16
-	for size < 2*n {
+	for size*3 < 4*n {
 		size <<= 1
 	}
 	t := &sigTable{
-		keys:  make([]tree.Signature, size),
-		heads: make([]int32, size),
-		count: make([]int32, size),
+		slots: make([]sigSlot, size),
 		next:  make([]int32, len(sigs)),
 		mask:  uint64(size - 1),
 	}
-	for i := range t.heads {
-		t.heads[i] = -1
+	for i := range t.slots {
+		t.slots[i].head = -1
 	}
 	// Insert in reverse, prepending, so that chains are in document order.
 	for i := len(sigs) - 1; i >= 0; i-- {
@@ -49,11 +55,11 @@ func newSigTable(sigs []tree.Signature, include func(i int) bool) *sigTable {
 		if include != nil && !include(i) {
 			continue
 		}
-		s := t.slot(sigs[i])
-		t.keys[s] = sigs[i]
-		t.next[i] = t.heads[s]
-		t.heads[s] = int32(i)
-		t.count[s]++
+		s := &t.slots[t.slot(sigs[i])]
+		s.key = sigs[i]
+		t.next[i] = s.head
+		s.head = int32(i)
+		s.count++
 	}
 	return t
 }
@@ -62,7 +68,7 @@ func newSigTable(sigs []tree.Signature, include func(i int) bool) *sigTable {
 func (t *sigTable) slot(sig tree.Signature) uint64 {
 	h := uint64(sig) * 0x9e3779b97f4a7c15
 	for s := h >> 7 & t.mask; ; s = (s + 1) & t.mask {
-		if t.heads[s] < 0 || t.keys[s] == sig {
+		if t.slots[s].head < 0 || t.slots[s].key == sig {
 			return s
 		}
 	}
@@ -72,20 +78,16 @@ func (t *sigTable) slot(sig tree.Signature) uint64 {
 // number of nodes with it, and the number of the other version's nodes with
 // it (after countOthers).
 func (t *sigTable) lookup(sig tree.Signature) (first, count, others int32) {
-	s := t.slot(sig)
-	if t.others == nil {
-		return t.heads[s], t.count[s], 0
-	}
-	return t.heads[s], t.count[s], t.others[s]
+	s := &t.slots[t.slot(sig)]
+	return s.head, s.count, s.others
 }
 
 // countOthers counts, for each signature in the table, the nodes of another
 // version that have it.
 func (t *sigTable) countOthers(sigs []tree.Signature) {
-	t.others = make([]int32, len(t.heads))
 	for _, sig := range sigs {
-		if s := t.slot(sig); t.heads[s] >= 0 {
-			t.others[s]++
+		if s := &t.slots[t.slot(sig)]; s.head >= 0 {
+			s.others++
 		}
 	}
 }

@@ -103,20 +103,9 @@ func BuildMatched(old, new *tree.Document, m *Matching) (*Delta, error) {
 	if b.oldMatch[len(b.old.Nodes)-1] != int32(len(b.new.Nodes)-1) {
 		return nil, fmt.Errorf("build delta: the roots are not paired")
 	}
-	// Check the pairs, except inside identical subtrees, which the caller
-	// paired node for node.
-	var bad error
-	b.eachOld(func(i int32) {
-		if j := b.oldMatch[i]; j >= 0 && bad == nil {
-			if o, n := b.old.Nodes[i], b.new.Nodes[j]; o.Kind != n.Kind || o.XID != n.XID {
-				bad = fmt.Errorf("build delta: paired nodes %s and %s differ in kind or XID", tree.Path(o), tree.Path(n))
-			}
-		}
-	})
-	if bad != nil {
-		return nil, bad
+	if err := b.classify(true); err != nil {
+		return nil, fmt.Errorf("build delta: %w", err)
 	}
-	b.markChanged()
 	return b.build(old, new)
 }
 
@@ -153,20 +142,16 @@ func postOrderXIDs(nodes []*tree.Node) []tree.XID {
 
 // estimateOps returns an upper bound of the number of operations: one per
 // unmatched, moved or changed node, twice for a move or an update, plus
-// attributes of matched elements, so that the slice of operations is
-// allocated once.
+// the renames and attribute operations of changed elements, so that the
+// slice of operations is allocated once.
 func (b *builder) estimateOps() int {
-	n := 0
+	n := b.nodeOps
 	b.eachOld(func(i int32) {
-		j := b.oldMatch[i]
 		switch {
-		case j < 0:
+		case b.oldMatch[i] < 0:
 			n++
 		case b.moved[i] || b.changed[i]:
 			n += 2
-		}
-		if j >= 0 && !b.same(i) && (len(b.old.Nodes[i].Attrs) > 0 || b.new.Nodes[j].Attrs != nil) {
-			n += len(b.old.Nodes[i].Attrs) + len(b.new.Nodes[j].Attrs) + 1
 		}
 	})
 	for _, i := range b.newMatch {
@@ -223,6 +208,10 @@ type builder struct {
 	// changed is true, by old post index, for a matched leaf whose value
 	// changed.
 	changed []bool
+	// nodeChanges lists, in old post-order, the matched elements renamed
+	// or with other attributes; nodeOps bounds their operations.
+	nodeChanges []int32
+	nodeOps     int
 	// sameNew (by new index, may be nil) marks identical subtrees: see
 	// Matching.Same.
 	sameNew []bool
@@ -263,25 +252,47 @@ func (b *builder) match() error {
 		b.newMatch[j] = i
 		b.oldMatch[i] = int32(j)
 	}
-	b.markChanged()
 	oldRoot, newRoot := len(b.old.Nodes)-1, len(b.new.Nodes)-1
 	if b.oldMatch[oldRoot] != int32(newRoot) {
 		return fmt.Errorf("the roots must have the same XID (old %d, new %d)", b.old.Nodes[oldRoot].XID, b.new.Nodes[newRoot].XID)
 	}
-	return nil
+	return b.classify(false)
 }
 
-// markChanged finds the matched leaves whose value changed.
-func (b *builder) markChanged() {
+// classify looks once at every pair of nodes outside identical subtrees:
+// it finds the leaves whose value changed and the elements renamed or with
+// other attributes, and, when check is set, that the pairs agree in kind
+// and XID (the roots of identical subtrees are checked too; their insides
+// the caller paired node for node).
+func (b *builder) classify(check bool) error {
 	b.changed = make([]bool, len(b.old.Nodes))
+	b.nodeChanges, b.nodeOps = b.nodeChanges[:0], 0
+	var bad error
 	b.eachOld(func(i int32) {
-		// Leaves have size 1 (an element may too: it has no value).
-		if j := b.oldMatch[i]; j >= 0 && b.old.Size[i] == 1 && !b.same(i) {
-			if o := b.old.Nodes[i]; o.Kind != tree.Element && o.Value != b.new.Nodes[j].Value {
-				b.changed[i] = true
-			}
+		j := b.oldMatch[i]
+		if j < 0 || bad != nil {
+			return
+		}
+		o, n := b.old.Nodes[i], b.new.Nodes[j]
+		if check && (o.Kind != n.Kind || o.XID != n.XID) {
+			bad = fmt.Errorf("paired nodes %s and %s differ in kind or XID", tree.Path(o), tree.Path(n))
+			return
+		}
+		if b.same(i) {
+			return
+		}
+		switch {
+		case o.Kind != tree.Element:
+			b.changed[i] = o.Value != n.Value
+		case o.Name != n.Name || !sameAttrs(o.Attrs, n.Attrs):
+			b.nodeChanges = append(b.nodeChanges, i)
+			b.nodeOps += 1 + len(o.Attrs) + len(n.Attrs)
 		}
 	})
+	// eachOld went from the root down; node changes are written in old
+	// post-order.
+	slices.Reverse(b.nodeChanges)
+	return bad
 }
 
 // eachOld calls visit for every old node except those strictly inside an
@@ -376,16 +387,9 @@ func (b *builder) valueChanged(i int32) bool { return b.changed[i] }
 // emitNodeChanges writes renames and attribute operations of matched
 // elements, in old post-order.
 func (b *builder) emitNodeChanges(d *Delta) {
-	// Old post-order is kept so that the operations come out in the same
-	// order as before; identical subtrees have none.
-	var visit []int32
-	b.eachOld(func(i int32) {
-		if j := b.oldMatch[i]; j >= 0 && !b.same(i) && b.old.Nodes[i].Kind == tree.Element {
-			visit = append(visit, i)
-		}
-	})
-	for k := len(visit) - 1; k >= 0; k-- {
-		i := visit[k]
+	// classify found them, in old post-order; identical subtrees have
+	// none.
+	for _, i := range b.nodeChanges {
 		o, j := b.old.Nodes[i], b.oldMatch[i]
 		n := b.new.Nodes[j]
 		if o.Name != n.Name {

@@ -81,11 +81,24 @@ func labelAndName(n *Node) (Signature, uint64) {
 // Weight of a leaf with a value of the given length in bytes, as the seed
 // defines it: 1 + ln(length), and 1 when empty.
 func leafWeight(length int) float64 {
-	if length <= 1 {
-		return 1
+	if length < len(shortLeafWeights) {
+		return shortLeafWeights[length]
 	}
 	return 1 + math.Log(float64(length))
 }
+
+// shortLeafWeights holds the weights of the short leaves that make most of
+// a document, computed once: the logarithm is a visible share of measuring
+// a large tree.
+var shortLeafWeights = func() (w [1024]float64) {
+	for n := range w {
+		w[n] = 1
+		if n > 1 {
+			w[n] = 1 + math.Log(float64(n))
+		}
+	}
+	return w
+}()
 
 // Measure holds the signature and weight of every node of a subtree, indexed
 // by post-order position.

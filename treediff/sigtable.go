@@ -15,14 +15,17 @@ type sigTable struct {
 }
 
 type sigSlot struct {
-	key   tree.Signature
-	head  int32 // first node of the chain, -1 for an empty slot
-	count int32 // length of the chain
-	// others counts the nodes of the other version with the slot's
-	// signature (see countOthers); only signatures present here are
-	// counted.
-	others int32
+	key  tree.Signature
+	head int32 // first node of the chain, -1 for an empty slot
+	// count is the length of the chain and others the number of nodes of
+	// the other version with the slot's signature (see countOthers), both
+	// saturating at maxCount: callers only tell 1 from more, and a few
+	// from many, so a slot fits 16 bytes.
+	count, others uint16
 }
+
+// maxCount is where sigSlot's counts stop.
+const maxCount = 1<<16 - 1
 
 // newSigTable indexes nodes 0..len(sigs)-1 for which include returns true
 // (all when include is nil).
@@ -59,7 +62,9 @@ func newSigTable(sigs []tree.Signature, include func(i int) bool) *sigTable {
 		s.key = sigs[i]
 		t.next[i] = s.head
 		s.head = int32(i)
-		s.count++
+		if s.count < maxCount {
+			s.count++
+		}
 	}
 	return t
 }
@@ -76,17 +81,17 @@ func (t *sigTable) slot(sig tree.Signature) uint64 {
 
 // lookup returns the first node with signature sig (-1 if none), the
 // number of nodes with it, and the number of the other version's nodes with
-// it (after countOthers).
+// it (after countOthers), both counts at most maxCount.
 func (t *sigTable) lookup(sig tree.Signature) (first, count, others int32) {
 	s := &t.slots[t.slot(sig)]
-	return s.head, s.count, s.others
+	return s.head, int32(s.count), int32(s.others)
 }
 
 // countOthers counts, for each signature in the table, the nodes of another
 // version that have it.
 func (t *sigTable) countOthers(sigs []tree.Signature) {
 	for _, sig := range sigs {
-		if s := &t.slots[t.slot(sig)]; s.head >= 0 {
+		if s := &t.slots[t.slot(sig)]; s.head >= 0 && s.others < maxCount {
 			s.others++
 		}
 	}

@@ -70,6 +70,9 @@ type Matching struct {
 	// them, so BuildMatched does not look inside; the node itself may still
 	// have moved.
 	Same []bool
+	// OldToNew, when not nil, is the inverse of NewToOld, which the caller
+	// may already have: BuildMatched then reads it instead of building it.
+	OldToNew []int32
 	// OldXIDs and NewXIDs, when not nil, are the XIDs of Old.Nodes and
 	// New.Nodes, as the caller already has them: they become the delta's
 	// XID-maps without another pass over the nodes.
@@ -91,13 +94,25 @@ func BuildMatched(old, new *tree.Document, m *Matching) (*Delta, error) {
 	}
 	b := &builder{old: m.Old, new: m.New, arena: &tree.Document{}, newMatch: m.NewToOld, sameNew: m.Same,
 		oldXIDs: m.OldXIDs, newXIDs: m.NewXIDs}
-	b.oldMatch = make([]int32, len(b.old.Nodes))
-	for i := range b.oldMatch {
-		b.oldMatch[i] = -1
-	}
-	for j, i := range b.newMatch {
-		if i >= 0 {
-			b.oldMatch[i] = int32(j)
+	if m.OldToNew != nil {
+		if len(m.OldToNew) != len(m.Old.Nodes) {
+			return nil, fmt.Errorf("build delta: the matching does not fit the measures")
+		}
+		b.oldMatch = m.OldToNew
+		for j, i := range b.newMatch {
+			if i >= 0 && b.oldMatch[i] != int32(j) {
+				return nil, fmt.Errorf("build delta: OldToNew is not the inverse of NewToOld at new node %d", j)
+			}
+		}
+	} else {
+		b.oldMatch = make([]int32, len(b.old.Nodes))
+		for i := range b.oldMatch {
+			b.oldMatch[i] = -1
+		}
+		for j, i := range b.newMatch {
+			if i >= 0 {
+				b.oldMatch[i] = int32(j)
+			}
 		}
 	}
 	if b.oldMatch[len(b.old.Nodes)-1] != int32(len(b.new.Nodes)-1) {
@@ -141,21 +156,23 @@ func postOrderXIDs(nodes []*tree.Node) []tree.XID {
 }
 
 // estimateOps returns an upper bound of the number of operations: one per
-// unmatched, moved or changed node, twice for a move or an update, plus
-// the renames and attribute operations of changed elements, so that the
-// slice of operations is allocated once.
+// deleted or inserted subtree (an unmatched node under a matched parent),
+// two per moved or changed node, plus the renames and attribute operations
+// of changed elements, so that the slice of operations is allocated once.
 func (b *builder) estimateOps() int {
 	n := b.nodeOps
 	b.eachOld(func(i int32) {
-		switch {
+		switch p := b.old.Parent[i]; {
 		case b.oldMatch[i] < 0:
-			n++
+			if p >= 0 && b.oldMatch[p] >= 0 {
+				n++
+			}
 		case b.moved[i] || b.changed[i]:
 			n += 2
 		}
 	})
-	for _, i := range b.newMatch {
-		if i < 0 {
+	for j, i := range b.newMatch {
+		if p := b.new.Parent[j]; i < 0 && p >= 0 && b.newMatch[p] >= 0 {
 			n++
 		}
 	}

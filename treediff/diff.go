@@ -52,7 +52,7 @@ func Diff(old, new *tree.Document, opt *Options) (*delta.Delta, error) {
 	}
 	oldXIDs, newXIDs := m.assignXIDs(old, new)
 	d, err := delta.BuildMatched(old, new, &delta.Matching{
-		Old: m.old, New: m.new, NewToOld: m.newMatch, Same: m.sameSubtrees(),
+		Old: m.old, New: m.new, NewToOld: m.newMatch, OldToNew: m.oldMatch, Same: m.sameSubtrees(),
 		OldXIDs: oldXIDs, NewXIDs: newXIDs,
 	})
 	if err != nil {

@@ -44,21 +44,29 @@ type leftover struct {
 
 func (leftovers) run(m *matching) {
 	m.pairIdenticalRegions()
+	// Only regions whose name the other side has too can pair: the words
+	// of the others are never read.
+	oldRoots := m.elementRegionRoots(m.old, m.oldMatch, m.oldParent)
+	newRoots := m.elementRegionRoots(m.new, m.newMatch, m.newParent)
+	oldNames, newNames := map[uint64]bool{}, map[uint64]bool{}
+	for _, i := range oldRoots {
+		oldNames[m.oldName[i]] = true
+	}
+	for _, j := range newRoots {
+		newNames[m.newName[j]] = true
+	}
 	var cands []leftover
 	small := map[uint64][]int32{}    // name -> small candidates, in document order
 	postings := map[uint64][]int32{} // word -> candidates
-	for i := range m.old.Nodes {
-		if !isRegionRoot(int32(i), m.oldMatch, m.oldParent) {
+	for _, i := range oldRoots {
+		if !newNames[m.oldName[i]] {
 			continue
 		}
 		o := m.old.Nodes[i]
-		if o.Kind != tree.Element {
-			continue
-		}
 		if m.oldSize[i] <= smallRegion {
 			small[m.oldName[i]] = append(small[m.oldName[i]], int32(len(cands)))
 		}
-		c := leftover{node: int32(i), words: newWordSet(o)}
+		c := leftover{node: i, words: newWordSet(o)}
 		for _, w := range c.words {
 			if p := postings[w]; len(p) <= leftoverPostings {
 				postings[w] = append(p, int32(len(cands)))
@@ -73,14 +81,11 @@ func (leftovers) run(m *matching) {
 	// region at hand; touched lists the candidates to reset.
 	shared := make([]int32, len(cands))
 	var touched []int32
-	for j := range m.new.Nodes {
-		if !isRegionRoot(int32(j), m.newMatch, m.newParent) {
+	for _, j := range newRoots {
+		if !oldNames[m.newName[j]] || m.newMatch[j] >= 0 {
 			continue
 		}
 		v := m.new.Nodes[j]
-		if v.Kind != tree.Element {
-			continue
-		}
 		words := newWordSet(v)
 		for _, k := range touched {
 			shared[k] = 0
@@ -149,6 +154,18 @@ func (m *matching) smallCandidate(cands []leftover, small map[uint64][]int32, j 
 		}
 	}
 	return -1
+}
+
+// elementRegionRoots returns the elements of a version that are unmatched
+// under a matched parent, in post-order.
+func (m *matching) elementRegionRoots(t *tree.Measure, match, parent []int32) []int32 {
+	var roots []int32
+	for i := range t.Nodes {
+		if isRegionRoot(int32(i), match, parent) && t.Nodes[i].Kind == tree.Element {
+			roots = append(roots, int32(i))
+		}
+	}
+	return roots
 }
 
 // isRegionRoot reports whether node i (of the old or new tree, by its

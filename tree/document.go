@@ -1,5 +1,7 @@
 package tree
 
+import "unsafe"
+
 // Document is a parsed document: its root element, the nodes around it, and
 // the next XID to allocate.
 type Document struct {
@@ -21,14 +23,16 @@ type Document struct {
 	allocated int    // nodes allocated by NewNode: a capacity hint
 }
 
-const slabSize = 512
+// maxSlab is the most nodes a slab holds: as many as fit 64 KiB, a multiple
+// of the runtime's 8 KiB pages, so that large slabs waste no rounding.
+const maxSlab = 64 << 10 / int(unsafe.Sizeof(Node{}))
 
 // NewNode allocates a node of the given kind owned by d. Allocating from the
 // document amortises allocation over many nodes, which matters for large
-// documents.
+// documents; slabs grow with the document, so that a small one stays small.
 func (d *Document) NewNode(kind Kind, name, value string) *Node {
 	if len(d.slab) == 0 {
-		d.slab = make([]Node, slabSize)
+		d.slab = make([]Node, min(max(d.allocated, 16), maxSlab))
 	}
 	n := &d.slab[0]
 	d.slab = d.slab[1:]

@@ -41,16 +41,14 @@ func Diff(old, new *tree.Document, opt *Options) (*delta.Delta, error) {
 	if err != nil {
 		return nil, err
 	}
-	if old.Root.XID == 0 {
-		old.AssignXIDs()
-	}
+	first := old.Root.XID == 0
 	m := newMatching(old, new, opt)
 	// The roots always match; a different name becomes a rename.
 	m.pair(int32(len(m.old.Nodes)-1), int32(len(m.new.Nodes)-1))
 	for _, p := range pipeline {
 		p.run(m)
 	}
-	oldXIDs, newXIDs := m.assignXIDs(old, new)
+	oldXIDs, newXIDs := m.assignXIDs(old, new, first)
 	d, err := delta.BuildMatched(old, new, &delta.Matching{
 		Old: m.old, New: m.new, NewToOld: m.newMatch, OldToNew: m.oldMatch, Same: m.sameSubtrees(),
 		OldXIDs: oldXIDs, NewXIDs: newXIDs,
@@ -85,11 +83,18 @@ func (m *matching) sameSubtrees() []bool {
 }
 
 // assignXIDs gives every new node the XID of its match, or a fresh one,
-// and returns the XIDs of both versions in post-order.
-func (m *matching) assignXIDs(old, new *tree.Document) (oldXIDs, newXIDs []tree.XID) {
+// and returns the XIDs of both versions in post-order. When first is set,
+// old is a first version and gets XIDs too: its post-order ranks from 1.
+func (m *matching) assignXIDs(old, new *tree.Document, first bool) (oldXIDs, newXIDs []tree.XID) {
 	oldXIDs = make([]tree.XID, len(m.old.Nodes))
+	if first {
+		old.NextXID = tree.XID(len(m.old.Nodes) + 1)
+	}
 	var max tree.XID
 	for i, n := range m.old.Nodes {
+		if first {
+			n.XID = tree.XID(i + 1)
+		}
 		oldXIDs[i] = n.XID
 		if n.XID > max {
 			max = n.XID

@@ -15,6 +15,9 @@ type selkow struct {
 	levelB       [][]int32
 	dist         [][]int32 // dist[depth][rankA*len(levelB[depth])+rankB]
 	rankA, rankB []int32   // index of each node within its depth level
+	// table is align's result, reused from one call to the next: every
+	// caller reads it before aligning again.
+	table []int32
 }
 
 // forest is a list of subtrees numbered in post-order. The children of
@@ -141,10 +144,16 @@ func (s *selkow) children(f forest, i int32) []int32 { return f.children(i) }
 
 // align fills the sequence edit table of two lists of subtrees:
 // t[x*(len(kb)+1)+y] is the cost of turning the first x of ka into the first
-// y of kb by deleting, inserting or matching whole subtrees.
+// y of kb by deleting, inserting or matching whole subtrees. The table is
+// valid until the next call.
 func (s *selkow) align(ka, kb []int32) []int32 {
 	ca, cb := len(ka), len(kb)
-	t := make([]int32, (ca+1)*(cb+1))
+	n := (ca + 1) * (cb + 1)
+	if cap(s.table) < n {
+		s.table = make([]int32, max(n, 2*cap(s.table)))
+	}
+	t := s.table[:n]
+	t[0] = 0
 	for y := 1; y <= cb; y++ {
 		t[y] = t[y-1] + s.b.size[kb[y-1]]
 	}

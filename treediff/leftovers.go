@@ -1,10 +1,8 @@
 package treediff
 
 import (
-	"hash/maphash"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/vigil-web/vigil/tree"
 )
@@ -214,7 +212,8 @@ func (m *matching) pairIdenticalRegions() {
 type wordSet []uint64
 
 // newWordSet returns the words of n's subtree, reading at most
-// leftoverTextLimit bytes of text.
+// leftoverTextLimit bytes of text. Words are split at ASCII white space and
+// hashed byte by byte (FNV-1a), in one pass over the text.
 func newWordSet(n *tree.Node) wordSet {
 	var set wordSet
 	budget := leftoverTextLimit
@@ -224,7 +223,7 @@ func newWordSet(n *tree.Node) wordSet {
 		}
 		if x.Kind == tree.Element {
 			for _, a := range x.Attrs {
-				set = append(set, maphash.String(wordSeed, a.Name)^maphash.String(wordSeed, a.Value)*31)
+				set = append(set, mixWord(wordHash(wordHash(fnvBasis, a.Name)^'=', a.Value)))
 			}
 			return true
 		}
@@ -233,8 +232,21 @@ func newWordSet(n *tree.Node) wordSet {
 			s = s[:budget]
 		}
 		budget -= len(s)
-		for w := range strings.FieldsSeq(s) {
-			set = append(set, maphash.String(wordSeed, w))
+		h, in := uint64(fnvBasis), false
+		for k := 0; k < len(s); k++ {
+			switch c := s[k]; c {
+			case ' ', '\t', '\n', '\r', '\f', '\v':
+				if in {
+					set = append(set, mixWord(h))
+					h, in = fnvBasis, false
+				}
+			default:
+				h = (h ^ uint64(c)) * fnvPrime
+				in = true
+			}
+		}
+		if in {
+			set = append(set, mixWord(h))
 		}
 		return true
 	})
@@ -242,8 +254,29 @@ func newWordSet(n *tree.Node) wordSet {
 	return slices.Compact(set)
 }
 
-// wordSeed keys the word hashes of this process.
-var wordSeed = maphash.MakeSeed()
+// FNV-1a constants for word hashes.
+const (
+	fnvBasis = 14695981039346656037
+	fnvPrime = 1099511628211
+)
+
+// wordHash folds the bytes of s into h with FNV-1a.
+func wordHash(h uint64, s string) uint64 {
+	for k := 0; k < len(s); k++ {
+		h = (h ^ uint64(s[k])) * fnvPrime
+	}
+	return h
+}
+
+// mixWord spreads a word hash's bits (SplitMix64's finaliser), so that
+// short words do not crowd one end of the sorted set.
+func mixWord(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
 
 // dice returns 2|a∩b| / (|a|+|b|), and 1 for two empty sets.
 func (a wordSet) dice(b wordSet) float64 {

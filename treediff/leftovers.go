@@ -2,7 +2,6 @@ package treediff
 
 import (
 	"slices"
-	"sort"
 
 	"github.com/vigil-web/vigil/tree"
 )
@@ -13,7 +12,7 @@ const (
 	// shared by more is too common to tell subtrees apart and is skipped.
 	leftoverPostings = 64
 	// leftoverTextLimit is how much of a subtree's text is compared.
-	leftoverTextLimit = 2000
+	leftoverTextLimit = 1000
 	// leftoverSimilarity is the least Dice coefficient of the word sets of
 	// two subtrees for them to be paired.
 	leftoverSimilarity = 0.5
@@ -41,11 +40,13 @@ type leftover struct {
 }
 
 func (leftovers) run(m *matching) {
-	m.pairIdenticalRegions()
-	// Only regions whose name the other side has too can pair: the words
-	// of the others are never read.
-	oldRoots := m.elementRegionRoots(m.old, m.oldMatch, m.oldParent)
-	newRoots := m.elementRegionRoots(m.new, m.newMatch, m.newParent)
+	oldRoots := regionRoots(m.old, m.oldMatch, m.oldParent)
+	newRoots := regionRoots(m.new, m.newMatch, m.newParent)
+	m.pairIdenticalRegions(oldRoots, newRoots)
+	// What is left: elements still unmatched. Only regions whose name the
+	// other side has too can pair: the words of the others are never read.
+	oldRoots = m.unmatchedElements(m.old, m.oldMatch, oldRoots)
+	newRoots = m.unmatchedElements(m.new, m.newMatch, newRoots)
 	oldNames, newNames := map[uint64]bool{}, map[uint64]bool{}
 	for _, i := range oldRoots {
 		oldNames[m.oldName[i]] = true
@@ -54,6 +55,7 @@ func (leftovers) run(m *matching) {
 		newNames[m.newName[j]] = true
 	}
 	var cands []leftover
+	var scratch wordSet
 	small := map[uint64][]int32{}    // name -> small candidates, in document order
 	postings := map[uint64][]int32{} // word -> candidates
 	for _, i := range oldRoots {
@@ -64,7 +66,7 @@ func (leftovers) run(m *matching) {
 		if m.oldSize[i] <= smallRegion {
 			small[m.oldName[i]] = append(small[m.oldName[i]], int32(len(cands)))
 		}
-		c := leftover{node: i, words: newWordSet(o)}
+		c := leftover{node: i, words: newWordSet(o, &scratch)}
 		for _, w := range c.words {
 			if p := postings[w]; len(p) <= leftoverPostings {
 				postings[w] = append(p, int32(len(cands)))
@@ -78,13 +80,13 @@ func (leftovers) run(m *matching) {
 	// shared[k] counts the rare words candidate k shares with the inserted
 	// region at hand; touched lists the candidates to reset.
 	shared := make([]int32, len(cands))
-	var touched []int32
+	var touched, top []int32
 	for _, j := range newRoots {
 		if !oldNames[m.newName[j]] || m.newMatch[j] >= 0 {
 			continue
 		}
 		v := m.new.Nodes[j]
-		words := newWordSet(v)
+		words := newWordSet(v, &scratch)
 		for _, k := range touched {
 			shared[k] = 0
 		}
@@ -107,15 +109,14 @@ func (leftovers) run(m *matching) {
 		}
 		// The exact similarity only for the few candidates sharing the most
 		// rare words (ties: first in document order).
-		sort.Slice(touched, func(a, b int) bool {
-			ka, kb := touched[a], touched[b]
-			if shared[ka] != shared[kb] {
-				return shared[ka] > shared[kb]
-			}
-			return cands[ka].node < cands[kb].node
-		})
+		top = top[:0]
+		for _, k := range touched {
+			top = keepTop(top, k, func(a, b int32) bool {
+				return shared[a] > shared[b] || (shared[a] == shared[b] && cands[a].node < cands[b].node)
+			})
+		}
 		best, bestScore := int32(-1), leftoverSimilarity
-		for _, k := range touched[:min(len(touched), leftoverExact)] {
+		for _, k := range top {
 			c := &cands[k]
 			s := words.dice(c.words)
 			if s > bestScore || (s == bestScore && (best < 0 || c.node < cands[best].node)) {
@@ -127,6 +128,7 @@ func (leftovers) run(m *matching) {
 		}
 		if best >= 0 {
 			m.pair(cands[best].node, int32(j))
+			m.leftoverPairs = append(m.leftoverPairs, cands[best].node)
 		}
 	}
 }
@@ -154,16 +156,44 @@ func (m *matching) smallCandidate(cands []leftover, small map[uint64][]int32, j 
 	return -1
 }
 
-// elementRegionRoots returns the elements of a version that are unmatched
-// under a matched parent, in post-order.
-func (m *matching) elementRegionRoots(t *tree.Measure, match, parent []int32) []int32 {
+// keepTop adds k to top, the leftoverExact best items so far under the
+// order before, and returns it.
+func keepTop(top []int32, k int32, before func(a, b int32) bool) []int32 {
+	if len(top) < leftoverExact {
+		top = append(top, k)
+	} else if before(k, top[len(top)-1]) {
+		top[len(top)-1] = k
+	} else {
+		return top
+	}
+	for x := len(top) - 1; x > 0 && before(top[x], top[x-1]); x-- {
+		top[x], top[x-1] = top[x-1], top[x]
+	}
+	return top
+}
+
+// regionRoots returns the nodes of a version that are unmatched under a
+// matched parent, in post-order.
+func regionRoots(t *tree.Measure, match, parent []int32) []int32 {
 	var roots []int32
 	for i := range t.Nodes {
-		if isRegionRoot(int32(i), match, parent) && t.Nodes[i].Kind == tree.Element {
+		if isRegionRoot(int32(i), match, parent) {
 			roots = append(roots, int32(i))
 		}
 	}
 	return roots
+}
+
+// unmatchedElements returns the elements of roots still unmatched, in a new
+// slice.
+func (m *matching) unmatchedElements(t *tree.Measure, match, roots []int32) []int32 {
+	var out []int32
+	for _, i := range roots {
+		if match[i] < 0 && t.Nodes[i].Kind == tree.Element {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // isRegionRoot reports whether node i (of the old or new tree, by its
@@ -173,16 +203,11 @@ func isRegionRoot(i int32, match, parent []int32) bool {
 	return match[i] < 0 && parent[i] >= 0 && match[parent[i]] >= 0
 }
 
-// pairIdenticalRegions pairs inserted and deleted regions whose subtrees
-// are identical, whatever their place: one move instead of deleting and
-// inserting the same content. Regions are paired in document order.
-func (m *matching) pairIdenticalRegions() {
-	var oldRoots []int32
-	for i := range m.old.Nodes {
-		if isRegionRoot(int32(i), m.oldMatch, m.oldParent) {
-			oldRoots = append(oldRoots, int32(i))
-		}
-	}
+// pairIdenticalRegions pairs inserted and deleted regions (the roots given,
+// in post-order) whose subtrees are identical, whatever their place: one
+// move instead of deleting and inserting the same content. Regions are
+// paired in document order.
+func (m *matching) pairIdenticalRegions(oldRoots, newRoots []int32) {
 	if len(oldRoots) == 0 {
 		return
 	}
@@ -190,15 +215,15 @@ func (m *matching) pairIdenticalRegions() {
 	for _, i := range oldRoots {
 		free[m.old.Signature[i]] = append(free[m.old.Signature[i]], i)
 	}
-	for j := range m.new.Nodes {
-		if !isRegionRoot(int32(j), m.newMatch, m.newParent) {
-			continue
+	for _, j := range newRoots {
+		if m.newMatch[j] >= 0 {
+			continue // inside a region zipped before
 		}
 		sig := m.new.Signature[j]
 		list := free[sig]
 		for k, i := range list {
-			if m.oldMatch[i] < 0 && m.sameKey(i, int32(j)) {
-				m.zip(i, int32(j))
+			if m.oldMatch[i] < 0 && m.sameKey(i, j) {
+				m.zip(i, j)
 				free[sig] = list[k+1:]
 				break
 			}
@@ -213,9 +238,11 @@ type wordSet []uint64
 
 // newWordSet returns the words of n's subtree, reading at most
 // leftoverTextLimit bytes of text. Words are split at ASCII white space and
-// hashed byte by byte (FNV-1a), in one pass over the text.
-func newWordSet(n *tree.Node) wordSet {
-	var set wordSet
+// hashed byte by byte (FNV-1a), in one pass over the text. scratch is
+// working space, reused from call to call; the set returned is a copy of
+// exactly its size.
+func newWordSet(n *tree.Node, scratch *wordSet) wordSet {
+	set := (*scratch)[:0]
 	budget := leftoverTextLimit
 	tree.Walk(n, func(x *tree.Node) bool {
 		if budget <= 0 {
@@ -251,7 +278,8 @@ func newWordSet(n *tree.Node) wordSet {
 		return true
 	})
 	slices.Sort(set)
-	return slices.Compact(set)
+	*scratch = set
+	return slices.Clone(slices.Compact(set))
 }
 
 // FNV-1a constants for word hashes.

@@ -29,6 +29,9 @@ type matching struct {
 	// oldParent[i] is the index of old node i's parent, -1 for the root;
 	// newParent likewise.
 	oldParent, newParent []int32
+	// leftoverPairs lists the old nodes the leftovers phase paired, whose
+	// insides are left to a second recovery.
+	leftoverPairs []int32
 	// kids, gapKidsOld and gapKidsNew are scratch space for lists of
 	// children.
 	kids, gapKidsOld, gapKidsNew []int32

@@ -21,12 +21,20 @@ const labelAlignLimit = 1 << 20
 // minimum edit distance (package editdist); a large one by aligning the
 // names of its children in order. A text that changed is paired with its
 // old value this way, an update instead of a delete and an insert.
-type recovery struct{}
+type recovery struct {
+	// leftoversOnly limits the pass to the insides of the regions the
+	// leftovers phase paired: everywhere else, the first pass has
+	// already matched what it could.
+	leftoversOnly bool
+}
 
 func (recovery) name() string { return "recovery" }
 
-func (recovery) run(m *matching) {
+func (r recovery) run(m *matching) {
 	stack := []int32{int32(len(m.old.Nodes) - 1)}
+	if r.leftoversOnly {
+		stack = append(stack[:0], m.leftoverPairs...)
+	}
 	for len(stack) > 0 {
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]

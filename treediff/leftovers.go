@@ -27,8 +27,8 @@ const (
 // and a deleted root with the same name whose words are similar are paired,
 // which makes a move plus a few edits of what would be a delete plus an
 // insert of both subtrees. Candidates are found through an inverted index of
-// their words, so each inserted root is compared only with deleted roots
-// that share a word with it. A later recovery pass matches their insides.
+// their words under their name, so each inserted root is compared only with
+// deleted roots of its name that share a word with it. A later recovery pass matches their insides.
 type leftovers struct{}
 
 func (leftovers) name() string { return "leftovers" }
@@ -57,7 +57,7 @@ func (leftovers) run(m *matching) {
 	var cands []leftover
 	var scratch wordSet
 	small := map[uint64][]int32{}    // name -> small candidates, in document order
-	postings := map[uint64][]int32{} // word -> candidates
+	postings := map[uint64][]int32{} // (name, word) -> candidates
 	for _, i := range oldRoots {
 		if !newNames[m.oldName[i]] {
 			continue
@@ -68,8 +68,9 @@ func (leftovers) run(m *matching) {
 		}
 		c := leftover{node: i, words: newWordSet(o, &scratch)}
 		for _, w := range c.words {
-			if p := postings[w]; len(p) <= leftoverPostings {
-				postings[w] = append(p, int32(len(cands)))
+			key := w ^ m.oldName[i]
+			if p := postings[key]; len(p) <= leftoverPostings {
+				postings[key] = append(p, int32(len(cands)))
 			}
 		}
 		cands = append(cands, c)
@@ -92,13 +93,13 @@ func (leftovers) run(m *matching) {
 		}
 		touched = touched[:0]
 		for _, w := range words {
-			p := postings[w]
+			p := postings[w^m.newName[j]]
 			if len(p) > leftoverPostings {
 				continue
 			}
 			for _, k := range p {
 				c := &cands[k]
-				if m.oldMatch[c.node] >= 0 || m.oldName[c.node] != m.newName[j] || !m.sameKey(c.node, int32(j)) {
+				if m.oldMatch[c.node] >= 0 || !m.sameKey(c.node, j) {
 					continue
 				}
 				if shared[k] == 0 {
@@ -118,6 +119,9 @@ func (leftovers) run(m *matching) {
 		best, bestScore := int32(-1), leftoverSimilarity
 		for _, k := range top {
 			c := &cands[k]
+			if m.oldName[c.node] != m.newName[j] {
+				continue // two (name, word) keys that collide
+			}
 			s := words.dice(c.words)
 			if s > bestScore || (s == bestScore && (best < 0 || c.node < cands[best].node)) {
 				best, bestScore = k, s

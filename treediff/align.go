@@ -119,32 +119,24 @@ func (m *matching) alignChildren(a, b []int32) [][2]int {
 // both ranges, kept along a longest increasing subsequence, then in-order
 // pairing within a small window between consecutive anchors.
 func (m *matching) alignMiddle(a, b []int32, la, ha, lb, hb int) [][2]int {
-	type count struct {
-		a, b       int
-		posA, posB int
-	}
-	counts := make(map[tree.Signature]*count, (ha-la)+(hb-lb))
+	counts := newSigCounts(ha - la)
+	entry := make([]*sigCount, ha-la) // the entry of a[k], so as not to look again
 	for k := la; k < ha; k++ {
-		s := m.old.Signature[a[k]]
-		c := counts[s]
-		if c == nil {
-			c = &count{}
-			counts[s] = c
-		}
+		c := counts.at(m.old.Signature[a[k]])
 		c.a++
-		c.posA = k
+		entry[k-la] = c
 	}
 	for k := lb; k < hb; k++ {
-		if c := counts[m.new.Signature[b[k]]]; c != nil {
+		if c := counts.find(m.new.Signature[b[k]]); c != nil {
 			c.b++
-			c.posB = k
+			c.posB = int32(k)
 		}
 	}
 	// Unique pairs in a's order; keep those increasing in b.
 	var uniq [][2]int
 	for k := la; k < ha; k++ {
-		if c := counts[m.old.Signature[a[k]]]; c.a == 1 && c.b == 1 {
-			uniq = append(uniq, [2]int{k, c.posB})
+		if c := entry[k-la]; c.a == 1 && c.b == 1 {
+			uniq = append(uniq, [2]int{k, int(c.posB)})
 		}
 	}
 	anchors := longestIncreasing(uniq)
@@ -178,18 +170,23 @@ func longestIncreasing(pairs [][2]int) [][2]int {
 		return nil
 	}
 	tails := []int{} // index into pairs of the smallest tail of each length
+	values := []int{} // values[k] = pairs[tails[k]][1], increasing
 	prev := make([]int, len(pairs))
 	for i, p := range pairs {
-		k, _ := slices.BinarySearchFunc(tails, p[1], func(t int, v int) int { return pairs[t][1] - v })
+		// Most sequences are mostly in order: try the end first.
+		k := len(values)
+		if k > 0 && p[1] <= values[k-1] {
+			k, _ = slices.BinarySearch(values, p[1])
+		}
 		if k > 0 {
 			prev[i] = tails[k-1]
 		} else {
 			prev[i] = -1
 		}
 		if k == len(tails) {
-			tails = append(tails, i)
+			tails, values = append(tails, i), append(values, p[1])
 		} else {
-			tails[k] = i
+			tails[k], values[k] = i, p[1]
 		}
 	}
 	out := make([][2]int, len(tails))
@@ -197,4 +194,54 @@ func longestIncreasing(pairs [][2]int) [][2]int {
 		out[i] = pairs[k]
 	}
 	return out
+}
+
+// sigCounts counts, per signature, the children of each side with it, in
+// an open-addressing table: a flat list of a hundred thousand children
+// would cost a map entry and an allocation each.
+type sigCounts struct {
+	slots []sigCount
+	mask  uint64
+}
+
+type sigCount struct {
+	key  tree.Signature
+	used bool
+	a, b int32 // children with the signature on each side
+	posB int32 // position of the last new child with it
+}
+
+func newSigCounts(n int) *sigCounts {
+	size := 16
+	for size*3 < 4*n {
+		size <<= 1
+	}
+	return &sigCounts{slots: make([]sigCount, size), mask: uint64(size - 1)}
+}
+
+// at returns the entry of sig, adding it if absent.
+func (t *sigCounts) at(sig tree.Signature) *sigCount {
+	for s := uint64(sig) * 0x9e3779b97f4a7c15 >> 7 & t.mask; ; s = (s + 1) & t.mask {
+		c := &t.slots[s]
+		if !c.used {
+			c.used, c.key = true, sig
+			return c
+		}
+		if c.key == sig {
+			return c
+		}
+	}
+}
+
+// find returns the entry of sig, or nil.
+func (t *sigCounts) find(sig tree.Signature) *sigCount {
+	for s := uint64(sig) * 0x9e3779b97f4a7c15 >> 7 & t.mask; ; s = (s + 1) & t.mask {
+		c := &t.slots[s]
+		if !c.used {
+			return nil
+		}
+		if c.key == sig {
+			return c
+		}
+	}
 }

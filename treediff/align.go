@@ -169,7 +169,7 @@ func longestIncreasing(pairs [][2]int) [][2]int {
 	if len(pairs) == 0 {
 		return nil
 	}
-	tails := []int{} // index into pairs of the smallest tail of each length
+	tails := []int{}  // index into pairs of the smallest tail of each length
 	values := []int{} // values[k] = pairs[tails[k]][1], increasing
 	prev := make([]int, len(pairs))
 	for i, p := range pairs {

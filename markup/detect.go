@@ -33,6 +33,19 @@ func ParseBytes(b []byte, opt *Options) (*tree.Document, Format, error) {
 	return parseAny(b, false, o)
 }
 
+// ParseBytesOwned is ParseBytes for a caller that hands b over: the
+// document may keep b (its texts and names point into it), so the caller
+// must not modify b afterwards. It saves copying the input, which is as
+// large as the input: a command that reads a file to parse it needs only
+// one copy of it in memory.
+func ParseBytesOwned(b []byte, opt *Options) (*tree.Document, Format, error) {
+	o := opt.resolved()
+	if err := checkSize(b, o.MaxBytes); err != nil {
+		return nil, 0, err
+	}
+	return parseAny(b, true, o)
+}
+
 // parseAny detects the format of data and parses it; owned says whether
 // data belongs to the parser.
 func parseAny(data []byte, owned bool, o Options) (*tree.Document, Format, error) {

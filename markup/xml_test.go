@@ -224,3 +224,29 @@ func TestReferenceOutsideRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestParseBytesOwned checks that parsing a buffer handed over gives the
+// same document as parsing a copy, for XML, HTML and a document with CRLF
+// line ends (which the parser rewrites into a buffer of its own).
+func TestParseBytesOwned(t *testing.T) {
+	for _, in := range []string{
+		`<?xml version="1.0"?><a x="1"><b>text &amp; more</b><!-- c --><?pi data?></a>`,
+		"<a>\r\n<b>line</b>\r\n</a>",
+		`<!DOCTYPE html><html><body><p>Hello <b>world</b></p></body></html>`,
+	} {
+		want, wantFormat, err := markup.ParseBytes([]byte(in), nil)
+		if err != nil {
+			t.Fatalf("ParseBytes(%q): %v", in, err)
+		}
+		got, format, err := markup.ParseBytesOwned([]byte(in), nil)
+		if err != nil {
+			t.Fatalf("ParseBytesOwned(%q): %v", in, err)
+		}
+		if format != wantFormat || !tree.Equal(got.Root, want.Root) {
+			t.Errorf("ParseBytesOwned(%q) = %s %s, want %s %s", in, format, writeRoot(t, got), wantFormat, writeRoot(t, want))
+		}
+	}
+	if _, _, err := markup.ParseBytesOwned([]byte("<a><b></a>"), nil); err == nil {
+		t.Error("ParseBytesOwned accepted a malformed document")
+	}
+}

@@ -120,7 +120,8 @@ func loadDocument(env *environment, name string, f *docFlags) (*tree.Document, m
 	if err != nil {
 		return nil, 0, err
 	}
-	doc, format, err := markup.ParseBytes(b, opt)
+	// b is ours: the document may keep it rather than a copy.
+	doc, format, err := markup.ParseBytesOwned(b, opt)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", displayName(name), err)
 	}

@@ -246,7 +246,7 @@ func TestParseBytesOwned(t *testing.T) {
 			t.Errorf("ParseBytesOwned(%q) = %s %s, want %s %s", in, format, writeRoot(t, got), wantFormat, writeRoot(t, want))
 		}
 	}
-	if _, _, err := markup.ParseBytesOwned([]byte("<a><b></a>"), nil); err == nil {
+	if _, _, err := markup.ParseBytesOwned([]byte(`<?xml version="1.0"?><a><b></a>`), nil); err == nil {
 		t.Error("ParseBytesOwned accepted a malformed document")
 	}
 }

@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 )
@@ -24,6 +25,11 @@ type Checked struct {
 	Inherited []string
 	// URLs are the pages watched, normalised ("http://" added).
 	URLs []string
+	// Requires is the Using clause as alternatives of pages that must all
+	// change (its disjunctive normal form), by index in URLs: "A AND B" is
+	// [[0 1]], "(A OR B) AND C" is [[0 2] [1 2]]. It is nil when a change
+	// on any one page suffices (no AND), the common case.
+	Requires [][]int
 	// Start and End are the lifespan resolved to absolute times, as the
 	// seed's Fig 7.2 and Appendix C compute them. For an event of another
 	// sentinel that has not happened yet they are estimates: the scheduler
@@ -217,8 +223,8 @@ func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
 
 	ch := &Checked{}
 	var parent *Stored
-	urls := k.targets(s.Target, &parent)
-	ch.URLs = urls
+	urls, requires := k.targets(s.Target, &parent)
+	ch.URLs, ch.Requires = urls, requires
 
 	out := *s
 	if parent != nil {
@@ -273,47 +279,131 @@ func posOf(n Node) Pos {
 	return n.Pos()
 }
 
-// targets resolves the Using clause: the URLs watched, and the parent when
+// maxAlternatives bounds the alternatives of a Using clause once its ANDs
+// are distributed over its ORs.
+const maxAlternatives = 64
+
+// targets resolves the Using clause: the URLs watched, the alternatives of
+// pages that must all change (see Checked.Requires), and the parent when
 // the target is a single sentinel.
-func (k *checking) targets(t Target, parent **Stored) []string {
+func (k *checking) targets(t Target, parent **Stored) ([]string, [][]int) {
 	var urls []string
-	seen := map[string]bool{}
-	add := func(u string) {
-		if !seen[u] {
-			seen[u] = true
+	index := map[string]int{}
+	add := func(u string) int {
+		i, ok := index[u]
+		if !ok {
+			i = len(urls)
+			index[u] = i
 			urls = append(urls, u)
 		}
+		return i
 	}
-	var walk func(t Target)
-	walk = func(t Target) {
+	tooMany := false
+	// walk returns the alternatives of t, each a sorted set of indexes.
+	var walk func(t Target) [][]int
+	walk = func(t Target) [][]int {
 		switch t := t.(type) {
 		case *URLTarget:
 			if u, ok := k.urls[t]; ok {
-				add(u)
+				return [][]int{{add(u)}}
 			}
 		case *SentinelTarget:
 			if t.Name == nil {
-				return
+				return nil
 			}
 			ref := k.ref(t.Name, "Using")
 			if ref == nil {
-				return
+				return nil
 			}
-			for _, u := range ref.URLs {
-				add(u)
+			local := make([]int, len(ref.URLs))
+			for i, u := range ref.URLs {
+				local[i] = add(u)
 			}
+			if ref.Requires == nil {
+				alts := make([][]int, len(local))
+				for i, x := range local {
+					alts[i] = []int{x}
+				}
+				return alts
+			}
+			var alts [][]int
+			for _, r := range ref.Requires {
+				var set []int
+				for _, i := range r {
+					if i >= 0 && i < len(local) {
+						set = append(set, local[i])
+					}
+				}
+				alts = addAlternative(alts, set)
+			}
+			return alts
 		case *BinaryTarget:
-			walk(t.X)
-			walk(t.Y)
+			x, y := walk(t.X), walk(t.Y)
+			if t.Op == Or {
+				for _, b := range y {
+					x = addAlternative(x, b)
+				}
+				return x
+			}
+			var alts [][]int
+			for _, a := range x {
+				for _, b := range y {
+					if len(alts) >= maxAlternatives {
+						if !tooMany {
+							tooMany = true
+							k.errorf(t, "AND", "the Using clause has more than %d combinations of pages once its ANDs and ORs are distributed", maxAlternatives)
+						}
+						return alts
+					}
+					alts = addAlternative(alts, union(a, b))
+				}
+			}
+			return alts
 		}
+		return nil
 	}
-	walk(t)
+	alts := walk(t)
 	if st, ok := t.(*SentinelTarget); ok && st.Name != nil {
 		if ref := k.c.lookup(st.Name.Name); ref != nil && !strings.EqualFold(st.Name.Name, k.s.Name.Name) {
 			*parent = ref
 		}
 	}
-	return urls
+	for _, a := range alts {
+		if len(a) > 1 {
+			return urls, alts
+		}
+	}
+	return urls, nil // any page alone suffices
+}
+
+// union returns the sorted union of two sorted sets of indexes.
+func union(a, b []int) []int {
+	out := make([]int, 0, len(a)+len(b))
+	for len(a) > 0 || len(b) > 0 {
+		switch {
+		case len(b) == 0 || len(a) > 0 && a[0] < b[0]:
+			out, a = append(out, a[0]), a[1:]
+		case len(a) == 0 || b[0] < a[0]:
+			out, b = append(out, b[0]), b[1:]
+		default:
+			out, a, b = append(out, a[0]), a[1:], b[1:]
+		}
+	}
+	return out
+}
+
+// addAlternative adds the sorted set s to alts unless it is empty or
+// already there.
+func addAlternative(alts [][]int, s []int) [][]int {
+	if len(s) == 0 {
+		return alts
+	}
+	for _, a := range alts {
+		if slices.Equal(a, s) {
+			return alts
+		}
+	}
+	return append(alts, s)
 }
 
 // ref looks up a sentinel named in the Using clause or an event, reporting

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"reflect"
@@ -296,5 +297,63 @@ func TestCheckReplace(t *testing.T) {
 	}
 	if c.lookup("a") == nil {
 		t.Error("CheckReplace forgot the stored sentinel")
+	}
+}
+
+// TestRequires checks the Using clause's alternatives: pages that must all
+// change, distributed over ORs, through a sentinel used as a target, and
+// kept by the JSON form.
+func TestRequires(t *testing.T) {
+	now := date(2003, 6, 1, 12, 0)
+	store := map[string]*Stored{}
+	c := &Checker{Now: now, Lookup: func(n string) *Stored { return store[strings.ToLower(n)] }}
+	check := func(src string) *Checked {
+		t.Helper()
+		ch, err := c.Check(mustParse(t, src).Sentinels[0])
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		// Through JSON, as a store keeps it.
+		b, err := json.Marshal(ch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Checked
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatalf("%s: decode %s: %v", src, b, err)
+		}
+		if !reflect.DeepEqual(back.Requires, ch.Requires) || !reflect.DeepEqual(back.URLs, ch.URLs) {
+			t.Errorf("%s: JSON round trip: %v %v, want %v %v", src, back.URLs, back.Requires, ch.URLs, ch.Requires)
+		}
+		store[strings.ToLower(ch.Sentinel.Name.Name)] = &Stored{Checked: ch, Created: now}
+		return ch
+	}
+	for _, tt := range []struct {
+		src      string
+		urls     []string
+		requires [][]int
+	}{
+		{"Create Sentinel one Using http://a.example", []string{"http://a.example"}, nil},
+		{"Create Sentinel either Using http://a.example OR http://b.example", []string{"http://a.example", "http://b.example"}, nil},
+		{"Create Sentinel both Using http://a.example AND http://b.example", []string{"http://a.example", "http://b.example"}, [][]int{{0, 1}}},
+		{"Create Sentinel mixed Using (http://a.example OR http://b.example) AND http://c.example",
+			[]string{"http://a.example", "http://b.example", "http://c.example"}, [][]int{{0, 2}, {1, 2}}},
+		{"Create Sentinel same Using http://a.example AND http://a.example/ OR http://b.example",
+			[]string{"http://a.example", "http://a.example/", "http://b.example"}, [][]int{{0, 1}, {2}}},
+		// A sentinel as a target brings its alternatives, renumbered.
+		{"Create Sentinel more Using http://d.example OR both", []string{"http://d.example", "http://a.example", "http://b.example"}, [][]int{{0}, {1, 2}}},
+		{"Create Sentinel again Using both", []string{"http://a.example", "http://b.example"}, [][]int{{0, 1}}},
+	} {
+		ch := check(tt.src)
+		if !reflect.DeepEqual(ch.URLs, tt.urls) || !reflect.DeepEqual(ch.Requires, tt.requires) {
+			t.Errorf("%s: urls %v requires %v, want %v %v", tt.src, ch.URLs, ch.Requires, tt.urls, tt.requires)
+		}
+	}
+
+	// Requires pointing outside urls is refused when decoding.
+	var bad Checked
+	err := json.Unmarshal([]byte(`{"name":"x","using":{"url":"http://a.example"},"urls":["http://a.example"],"requires":[[0,3]]}`), &bad)
+	if err == nil || !strings.Contains(err.Error(), "requires[0]") {
+		t.Errorf("requires out of range: %v", err)
 	}
 }

@@ -106,7 +106,10 @@
 // number from the scoped part and tests it. Fetch on change is the seed's
 // best-effort fetching; render asks for headless Chromium. Confirm re-fetches
 // after the interval and reports only changes that persist. A target "A AND
-// B" reports when the change is found on both pages, "A OR B" on either.
+// B" reports when the change is found on both pages, "A OR B" on either: a
+// change found on A waits, and grows with A's later changes, until B has
+// one too; then both are reported, each from the version A had when its
+// change was first found.
 //
 // Compare pairwise compares (Vi, Vi+1); every n compares (V1, V1+n), then
 // (V1+n, V1+2n), ... (the seed's formula, reading A of the note §7.7, which
@@ -172,7 +175,8 @@
 // (args: the exceptions), "keywords", "phrase", "table", "list", "regular
 // expression", "value". Durations are "<n> <unit>" with the units of the
 // language. A checked sentinel (Checked) adds the read-only members
-// "parent", "inherited", "urls", "start", "end" (RFC 3339) and "warnings";
+// "parent", "inherited", "urls", "requires" (see Checked.Requires), "start",
+// "end" (RFC 3339) and "warnings";
 // the decoder ignores them. AND and OR chains are written as one array:
 // {"or": [a, b, c]} is (a OR b) OR c.
 //

@@ -26,18 +26,21 @@ func (s *Sentinel) UnmarshalJSON(data []byte) error {
 }
 
 // MarshalJSON encodes a checked sentinel: the complete sentinel plus the
-// read-only members parent, inherited, urls, start, end and warnings.
+// read-only members parent, inherited, urls, requires, start, end and
+// warnings.
 func (c *Checked) MarshalJSON() ([]byte, error) {
 	type checkedJSON struct {
 		*jsonSentinel
 		Parent    string    `json:"parent,omitempty"`
 		Inherited []string  `json:"inherited,omitempty"`
 		URLs      []string  `json:"urls"`
+		Requires  [][]int   `json:"requires,omitempty"`
 		Start     time.Time `json:"start"`
 		End       time.Time `json:"end"`
 		Warnings  []string  `json:"warnings,omitempty"`
 	}
-	out := checkedJSON{jsonSentinel: sentinelJSON(c.Sentinel), Parent: c.Parent, Inherited: c.Inherited, URLs: c.URLs, Start: c.Start, End: c.End}
+	out := checkedJSON{jsonSentinel: sentinelJSON(c.Sentinel), Parent: c.Parent, Inherited: c.Inherited, URLs: c.URLs,
+		Requires: c.Requires, Start: c.Start, End: c.End}
 	if out.URLs == nil {
 		out.URLs = []string{}
 	}
@@ -61,6 +64,7 @@ func (c *Checked) UnmarshalJSON(data []byte) error {
 		Parent    string    `json:"parent"`
 		Inherited []string  `json:"inherited"`
 		URLs      []string  `json:"urls"`
+		Requires  [][]int   `json:"requires"`
 		Start     time.Time `json:"start"`
 		End       time.Time `json:"end"`
 		Warnings  []string  `json:"warnings"`
@@ -68,7 +72,15 @@ func (c *Checked) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &extra); err != nil {
 		return FieldErrors{{Msg: "invalid read-only member: " + err.Error()}}
 	}
-	*c = Checked{Sentinel: s, Parent: extra.Parent, Inherited: extra.Inherited, URLs: extra.URLs, Start: extra.Start, End: extra.End}
+	for k, r := range extra.Requires {
+		for _, i := range r {
+			if i < 0 || i >= len(extra.URLs) {
+				return FieldErrors{{Path: fmt.Sprintf("requires[%d]", k), Msg: fmt.Sprintf("page %d is not among the %d urls", i, len(extra.URLs))}}
+			}
+		}
+	}
+	*c = Checked{Sentinel: s, Parent: extra.Parent, Inherited: extra.Inherited, URLs: extra.URLs, Requires: extra.Requires,
+		Start: extra.Start, End: extra.End}
 	for _, w := range extra.Warnings {
 		c.Warnings = append(c.Warnings, &Error{Msg: w})
 	}

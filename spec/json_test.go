@@ -177,7 +177,7 @@ func TestSchemaMatchesDecoder(t *testing.T) {
 		members = append(members, k)
 	}
 	sort.Strings(members)
-	want := []string{"compare", "confirm", "end", "every", "fetch", "from", "inherited", "monitor", "name", "notify", "parent", "start", "to", "urls", "using", "warnings"}
+	want := []string{"compare", "confirm", "end", "every", "fetch", "from", "inherited", "monitor", "name", "notify", "parent", "requires", "start", "to", "urls", "using", "warnings"}
 	if !reflect.DeepEqual(members, want) {
 		t.Errorf("schema members %v, want %v", members, want)
 	}

@@ -222,7 +222,7 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 				ps.add(pg.cur.ID, j.plan.compare)
 			}
 			if ok {
-				m.report(ctx, j, pg, c.Ref, pe, res, now)
+				m.found(ctx, j, pg, c.Ref, pe, res, now)
 			} else {
 				m.Logger.Info("change not confirmed", LogSentinel, j.s.ID, LogURL, url)
 			}
@@ -244,11 +244,74 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 		}
 		ps.add(pg.cur.ID, j.plan.compare)
 		if ok {
-			m.report(ctx, j, pg, ref, pe, res, now)
+			m.found(ctx, j, pg, ref, pe, res, now)
 		}
 	}
-	for _, j := range jobs {
-		m.digest(ctx, j, now)
+}
+
+// found handles a change a sentinel's expression found on a page (and its
+// confirmation, if asked for, confirmed): reported at once when a change on
+// that page alone is enough, otherwise kept on the page's state until the
+// other pages of one of the sentinel's alternatives ("Using A AND B") have
+// changes too (see settle).
+func (m *Monitor) found(ctx context.Context, j *job, pg *page, ref int64, pe *pairEval, res *intent.Result, now time.Time) {
+	if j.plan.alone(pg.url) {
+		m.report(ctx, j, pg, ref, pe, res, now)
+		return
+	}
+	ps := j.st.Pages[pg.url]
+	if ps.Pending == nil {
+		ps.Pending = &pendingChange{Ref: ref, Resource: pg.resource}
+	}
+	ps.Pending.Cur = pg.cur.ID // a later change on the page widens the waiting one
+	m.Logger.Info("change waits for the other pages", LogSentinel, j.s.ID, LogURL, pg.url, LogVersion, pg.cur.ID)
+}
+
+// settle reports the waiting changes of every alternative of the sentinel
+// whose pages all have one, each from the version its page had when its
+// change was first found to the newest. A waiting change that the
+// expression no longer finds over that span (the page went back) is
+// dropped, and its alternative waits again.
+func (m *Monitor) settle(ctx context.Context, j *job, now time.Time) {
+	if j.plan.requires == nil {
+		return
+	}
+	for _, alt := range j.plan.requires {
+		ready := true
+		for _, url := range alt {
+			if ps := j.st.Pages[url]; ps == nil || ps.Pending == nil {
+				ready = false
+				break
+			}
+		}
+		if !ready {
+			continue
+		}
+		type found struct {
+			pg  *page
+			ref int64
+			pe  *pairEval
+			res *intent.Result
+		}
+		var all []found
+		for _, url := range alt {
+			p := j.st.Pages[url].Pending
+			pe := &pairEval{m: m, ref: p.Ref, cur: p.Cur}
+			ok, res, _ := m.evaluate(ctx, pe, j)
+			if !ok {
+				j.st.Pages[url].Pending = nil
+				m.Logger.Info("waiting change gone", LogSentinel, j.s.ID, LogURL, url)
+				continue
+			}
+			all = append(all, found{&page{url: url, resource: p.Resource, cur: &vigil.Version{ID: p.Cur}}, p.Ref, pe, res})
+		}
+		if len(all) < len(alt) {
+			continue
+		}
+		for _, f := range all {
+			m.report(ctx, j, f.pg, f.ref, f.pe, f.res, now)
+			j.st.Pages[f.pg.url].Pending = nil
+		}
 	}
 }
 

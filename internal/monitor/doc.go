@@ -6,6 +6,12 @@
 // enqueues notifications in the same transaction as the sentinel's new
 // state, and delivers the outbox (outbox.go).
 //
+// Several pages: a sentinel "Using A OR B" reports a change on either page
+// as it is found. With "Using A AND B" (spec.Checked.Requires) a change
+// found on one page waits in the sentinel's state, widening with the page's
+// later changes, until every page of one of the alternatives has one; then
+// all of them are reported together (check.go: found and settle).
+//
 // Crash safety: a check's results (the sentinel's new state, its changes,
 // their notifications, its next check) are written in one transaction
 // (vigil.CheckStore.RecordChecks). Versions are written before, through the

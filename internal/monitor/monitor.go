@@ -410,6 +410,10 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 				return // shutting down: the lease hands these checks to the next run
 			}
 			for _, j := range jobs {
+				// Every page of the group is checked: report what waited
+				// for the others, then the digest of the period.
+				m.settle(ctx, j, now)
+				m.digest(ctx, j, now)
 				m.finish(j, now)
 				sink(j.rec)
 			}

@@ -16,9 +16,13 @@ import (
 // plan is what the monitor needs of a sentinel's specification, decoded
 // once and cached.
 type plan struct {
-	updated  time.Time
-	name     string
-	urls     []string
+	updated time.Time
+	name    string
+	urls    []string
+	// requires lists the alternatives of pages that must all change before
+	// anything is reported (Checked.Requires as URLs); nil when a change
+	// on any page is enough.
+	requires [][]string
 	expr     spec.Expr
 	fetch    schedule.Plan
 	render   bool
@@ -72,6 +76,16 @@ func decodePlan(s *vigil.Sentinel) (*plan, error) {
 		return nil, fmt.Errorf("sentinel %d: specification has no target URL", s.ID)
 	}
 	p := &plan{updated: s.UpdatedAt, name: s.Name, urls: c.URLs, mode: spec.Immediate}
+	for _, alt := range c.Requires {
+		var urls []string
+		for _, i := range alt {
+			if i < 0 || i >= len(c.URLs) {
+				return nil, fmt.Errorf("sentinel %d: specification requires page %d of %d", s.ID, i, len(c.URLs))
+			}
+			urls = append(urls, c.URLs[i])
+		}
+		p.requires = append(p.requires, urls)
+	}
 	if x.Monitor != nil {
 		p.expr = x.Monitor.X
 	}
@@ -117,6 +131,20 @@ func decodePlan(s *vigil.Sentinel) (*plan, error) {
 	}
 	p.lifespan = schedule.LifespanOf(&c, s.CreatedAt)
 	return p, nil
+}
+
+// alone reports whether a change on the page at url is enough to report:
+// the sentinel has no AND, or url is an alternative by itself.
+func (p *plan) alone(url string) bool {
+	if p.requires == nil {
+		return true
+	}
+	for _, alt := range p.requires {
+		if len(alt) == 1 && alt[0] == url {
+			return true
+		}
+	}
+	return false
 }
 
 // refersTo reports whether the plan's lifespan waits on an event of the

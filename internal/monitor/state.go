@@ -30,6 +30,18 @@ type state struct {
 type pageState struct {
 	Count int64   `json:"count"`
 	Seen  []int64 `json:"seen"` // version ids of sightings Count-len(Seen)+1 .. Count
+	// Pending is a change found on the page that waits for the other pages
+	// of an alternative ("Using A AND B"); nil when none waits.
+	Pending *pendingChange `json:"pending,omitempty"`
+}
+
+// pendingChange is a change found on a page and not reported yet: from
+// version Ref (the reference when it was first found) to Cur (the newest
+// version it was found in).
+type pendingChange struct {
+	Ref      int64 `json:"ref"`
+	Cur      int64 `json:"cur"`
+	Resource int64 `json:"resource"`
 }
 
 type pendingConfirm struct {

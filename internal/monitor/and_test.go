@@ -1,0 +1,184 @@
+package monitor
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/internal/sqlite"
+	"github.com/vigil-web/vigil/internal/warehouse"
+	"github.com/vigil-web/vigil/internal/zstd"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// pagesFetcher serves pages whose bodies the test sets, by URL.
+type pagesFetcher struct {
+	mu    sync.Mutex
+	pages map[string]string
+}
+
+func (f *pagesFetcher) set(url, body string) {
+	f.mu.Lock()
+	f.pages[url] = body
+	f.mu.Unlock()
+}
+
+func (f *pagesFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.FetchResult, error) {
+	f.mu.Lock()
+	body := f.pages[req.URL]
+	f.mu.Unlock()
+	return &vigil.FetchResult{URL: req.URL, Status: 200, ContentType: "text/html", Charset: "utf-8",
+		Body: []byte(body), FetchedAt: time.Now()}, nil
+}
+
+// TestUsingAnd runs sentinels on two pages with a real SQLite store: with
+// "Using A AND B" a change on A alone is not reported; it waits, grows
+// with A's next change, and is reported with B's when B changes; a waiting
+// change that the page takes back is dropped. "Using A OR B" reports A's
+// change at once.
+func TestUsingAnd(t *testing.T) {
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	codec, err := zstd.New(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wh, err := warehouse.New(CachedResources(db), warehouse.Options{Codec: codec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := &vigil.User{Email: "owner@example.test", Name: "owner"}
+	if err := db.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC()
+	checker := spec.NewChecker(now)
+	create := func(name, using string) *vigil.Sentinel {
+		t.Helper()
+		src := "Create Sentinel " + name + " Using " + using + " Monitor any change Fetch 1 hour\n"
+		ps, err := spec.ParseSentinel("", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ch, err := checker.Check(ps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		js, err := ch.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := &vigil.Sentinel{OwnerID: u.ID, Name: name, Source: src, Spec: js, Status: vigil.SentinelActive, NextCheck: now}
+		if err := db.CreateSentinel(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	const a, b = "http://a.example.test/", "http://b.example.test/"
+	both := create("both", a+" AND "+b)
+	either := create("either", a+" OR "+b)
+
+	page := func(text string) string { return "<html><body><p>" + text + "</p></body></html>" }
+	f := &pagesFetcher{pages: map[string]string{a: page("a0"), b: page("b0")}}
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute}}
+	versions := map[string]int64{} // page text -> version id
+	check := func() {
+		t.Helper()
+		for _, s := range []*vigil.Sentinel{both, either} {
+			cur, err := db.FindSentinelByID(ctx, s.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cur.NextCheck = time.Now().UTC().Add(-time.Second)
+			if err := db.UpdateSentinel(ctx, cur); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n, err := m.RunOnce(ctx); err != nil || n != 2 {
+			t.Fatalf("RunOnce = %d, %v; want 2 sentinels checked", n, err)
+		}
+		for _, url := range []string{a, b} {
+			r, err := db.FindResourceByURL(ctx, url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vs, _, err := db.FindVersions(ctx, vigil.VersionFilter{ResourceID: r.ID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.mu.Lock()
+			text := f.pages[url]
+			f.mu.Unlock()
+			if _, ok := versions[text]; !ok {
+				versions[text] = vs[len(vs)-1].ID
+			}
+		}
+	}
+	changes := func(s *vigil.Sentinel) [][2]int64 {
+		t.Helper()
+		cs, _, err := db.FindChanges(ctx, vigil.ChangeFilter{SentinelID: s.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out [][2]int64
+		for _, c := range cs {
+			out = append(out, [2]int64{c.FromVersion, c.ToVersion})
+		}
+		return out
+	}
+	want := func(s *vigil.Sentinel, pairs ...[2]string) {
+		t.Helper()
+		got := changes(s)
+		var w [][2]int64
+		for _, p := range pairs {
+			w = append(w, [2]int64{versions[page(p[0])], versions[page(p[1])]})
+		}
+		if len(got) != len(w) {
+			t.Fatalf("%s: changes %v, want %v (%v)", s.Name, got, w, pairs)
+		}
+		for _, x := range w {
+			found := false
+			for _, g := range got {
+				found = found || g == x
+			}
+			if !found {
+				t.Fatalf("%s: changes %v, want %v (%v)", s.Name, got, w, pairs)
+			}
+		}
+	}
+
+	check() // first sightings
+	want(both)
+	want(either)
+
+	f.set(a, page("a1"))
+	check()
+	want(both) // A changed alone: waits
+	want(either, [2]string{"a0", "a1"})
+
+	f.set(a, page("a2"))
+	check()
+	want(both) // still alone; the waiting change now runs a0 -> a2
+	want(either, [2]string{"a0", "a1"}, [2]string{"a1", "a2"})
+
+	f.set(b, page("b1"))
+	check()
+	want(both, [2]string{"a0", "a2"}, [2]string{"b0", "b1"})
+
+	// A waits again, then goes back to what it was: dropped, so B's next
+	// change alone reports nothing.
+	f.set(a, page("a3"))
+	check()
+	f.set(a, page("a2"))
+	check()
+	f.set(b, page("b2"))
+	check()
+	want(both, [2]string{"a0", "a2"}, [2]string{"b0", "b1"})
+}

@@ -3,6 +3,7 @@ package web
 import (
 	"crypto/subtle"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -59,13 +60,21 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	email := strings.ToLower(strings.TrimSpace(r.PostFormValue("email")))
+	address, now := clientAddress(r), s.now()
+	if ok, wait := s.logins.allow(address, email, now); !ok {
+		w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)+1))
+		s.logger().Warn("sign-in refused: too many failed attempts", "address", address)
+		s.loginPage(w, r, http.StatusTooManyRequests, r.PostFormValue("next"), "Too many failed sign-ins; try again in a minute.")
+		return
+	}
 	u, err := s.Store.FindUserByEmail(r.Context(), email)
 	if err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
 		s.errorPage(w, r, nil, err)
 		return
 	}
 	if u == nil || err != nil || u.PasswordHash == "" || !CheckPassword(u.PasswordHash, r.PostFormValue("password")) {
-		time.Sleep(200 * time.Millisecond) // no quick guessing
+		s.logins.failed(address, email, now)
+		time.Sleep(failedLoginDelay) // no quick guessing
 		s.loginPage(w, r, http.StatusUnauthorized, r.PostFormValue("next"), "Wrong email or password.")
 		return
 	}

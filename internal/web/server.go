@@ -6,9 +6,11 @@
 // Every route needs a session (the dashboard's signed cookie) or an API
 // token (Authorization: Bearer), except the sign-in page, the static assets
 // and, when configured, /metrics. Health and feeds are mounted by the
-// daemon itself. Foreign HTML (the watched pages) is only ever shown
-// sanitised, in a sandboxed iframe, under a Content-Security-Policy that
-// forbids scripts.
+// daemon itself. Failed sign-ins are limited per client address and per
+// account (ratelimit.go): past the limit, the sign-in answers 429 with a
+// Retry-After, even to the right password. Foreign HTML (the watched
+// pages) is only ever shown sanitised, in a sandboxed iframe, under a
+// Content-Security-Policy that forbids scripts.
 package web
 
 import (
@@ -61,6 +63,9 @@ type Server struct {
 	SecureCookies bool
 	// Now returns the current time; time.Now if nil.
 	Now func() time.Time
+
+	// logins limits failed sign-ins (ratelimit.go); Register sets it.
+	logins *loginLimiter
 }
 
 func (s *Server) now() time.Time {
@@ -80,6 +85,7 @@ func (s *Server) logger() *slog.Logger {
 // Register adds every route of the API, the metrics and the dashboard to
 // mux: the one routing table of the web adapter.
 func (s *Server) Register(mux *http.ServeMux) {
+	s.logins = newLoginLimiter()
 	cop := http.NewCrossOriginProtection()
 	api := func(pattern string, h apiFunc) { mux.Handle(pattern, cop.Handler(s.apiHandler(h))) }
 	page := func(pattern string, h pageFunc) { mux.Handle(pattern, cop.Handler(s.pageHandler(h))) }

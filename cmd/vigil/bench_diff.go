@@ -242,14 +242,15 @@ func runBenchDiffMemory(ctx context.Context, env *environment, args []string) (i
 	if len(args) != 2 {
 		return exitError, fmt.Errorf("usage: vigil bench diff-memory OLD NEW")
 	}
-	// The files are read and parsed as vigil diff reads them.
+	// Parsed as XML, as the timed runs parse them (vigil diff would take a
+	// generated text page for HTML).
 	var docs [2]*tree.Document
 	for i, name := range args {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			return exitError, err
 		}
-		if docs[i], _, err = markup.ParseBytesOwned(data, nil); err != nil {
+		if docs[i], err = markup.ParseXMLBytes(data, nil); err != nil {
 			return exitError, err
 		}
 	}

@@ -48,9 +48,14 @@ func Diff(old, new *tree.Document, opt *Options) (*delta.Delta, error) {
 	for _, p := range pipeline {
 		p.run(m)
 	}
+	same := m.sameSubtrees()
+	// Signatures and name keys served the matching only: let a collection
+	// during the delta's construction take them back.
+	m.old.Signature, m.old.Name, m.new.Signature, m.new.Name = nil, nil, nil, nil
+	m.oldName, m.newName, m.oldKey, m.newKey = nil, nil, nil, nil
 	oldXIDs, newXIDs := m.assignXIDs(old, new, first)
 	d, err := delta.BuildMatched(old, new, &delta.Matching{
-		Old: m.old, New: m.new, NewToOld: m.newMatch, OldToNew: m.oldMatch, Same: m.sameSubtrees(),
+		Old: m.old, New: m.new, NewToOld: m.newMatch, OldToNew: m.oldMatch, Same: same,
 		OldXIDs: oldXIDs, NewXIDs: newXIDs,
 	})
 	if err != nil {

@@ -62,12 +62,29 @@ func (align) run(m *matching) {
 				if sub, ok := m.similarChildren(x, y); ok {
 					m.pair(x, y)
 					stack = append(stack, pair{x, y, sub})
+				} else {
+					m.pairSmall(x, y)
 				}
 			}
 			if g < len(pairs) {
 				pa, pb = pairs[g][0]+1, pairs[g][1]+1
 			}
 		}
+	}
+}
+
+// pairSmall pairs old node i and new node j, alone between two aligned
+// children, when both are small (a leaf, or an element with at most one
+// child) of the same name, and their single children too: a changed text
+// or field becomes an update. Pairing them never costs more than what it
+// replaces (a move and an edit at most, against a delete and an insert).
+func (m *matching) pairSmall(i, j int32) {
+	if m.old.Size[i] > 2 || m.new.Size[j] > 2 || !m.canMatch(i, j) {
+		return
+	}
+	m.pair(i, j)
+	if m.old.Size[i] == 2 && m.new.Size[j] == 2 && m.canMatch(i-1, j-1) {
+		m.pair(i-1, j-1) // the only children, just before their parents
 	}
 }
 

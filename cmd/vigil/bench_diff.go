@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -90,39 +91,73 @@ func bestOf(n int, f func() error) (time.Duration, error) {
 	return best, nil
 }
 
-// diffTimings parses a pair and diffs it with an algorithm, returning the
-// time to parse both and the time to diff (parsing excluded).
-func diffTimings(a, b []byte, alg treediff.Algorithm, runs int) (parse, diff time.Duration, err error) {
-	parse, err = bestOf(runs, func() error {
-		if _, err := markup.ParseXMLBytes(a, nil); err != nil {
-			return err
-		}
-		_, err := markup.ParseXMLBytes(b, nil)
-		return err
-	})
-	if err != nil {
-		return 0, 0, err
-	}
-	diff = time.Duration(1<<63 - 1)
-	for i := 0; i < runs; i++ {
+// sample is one timed run on one pair: parsing both documents, then
+// diffing them with each algorithm, back to back, so that a machine that
+// speeds up or slows down between runs disturbs the three alike.
+type sample struct {
+	parse, vigil, xydiff time.Duration
+}
+
+// timeRun parses the pair and diffs it with both algorithms, timing each
+// step by CPU time after a collection (the parse's garbage is not the
+// diff's).
+func timeRun(a, b []byte) (sample, error) {
+	var s sample
+	parse := func() (*tree.Document, *tree.Document, error) {
 		old, err := markup.ParseXMLBytes(a, nil)
 		if err != nil {
-			return 0, 0, err
+			return nil, nil, err
 		}
 		newDoc, err := markup.ParseXMLBytes(b, nil)
-		if err != nil {
-			return 0, 0, err
+		return old, newDoc, err
+	}
+	runtime.GC()
+	start := cpuTime()
+	old, newDoc, err := parse()
+	if err != nil {
+		return s, err
+	}
+	s.parse = cpuTime() - start
+	for _, alg := range []treediff.Algorithm{treediff.Vigil, treediff.XyDiff} {
+		if alg == treediff.XyDiff {
+			if old, newDoc, err = parse(); err != nil {
+				return s, err
+			}
 		}
 		runtime.GC()
 		start := cpuTime()
 		if _, err := treediff.Diff(old, newDoc, &treediff.Options{Algorithm: alg}); err != nil {
-			return 0, 0, err
+			return s, err
 		}
-		if d := cpuTime() - start; d < diff {
-			diff = d
+		if alg == treediff.Vigil {
+			s.vigil = cpuTime() - start
+		} else {
+			s.xydiff = cpuTime() - start
 		}
 	}
-	return parse, diff, nil
+	return s, nil
+}
+
+// best returns the least of the times f picks from samples.
+func best(samples []sample, f func(sample) time.Duration) time.Duration {
+	b := f(samples[0])
+	for _, s := range samples[1:] {
+		b = min(b, f(s))
+	}
+	return b
+}
+
+// medianRatio returns the median over runs of num(run) / den(run).
+func medianRatio(runs int, num, den func(run int) time.Duration) float64 {
+	r := make([]float64, runs)
+	for i := range r {
+		r[i] = ratioOf(num(i), den(i))
+	}
+	slices.Sort(r)
+	if runs%2 == 1 {
+		return r[runs/2]
+	}
+	return (r[runs/2-1] + r[runs/2]) / 2
 }
 
 // peakRSS returns the process's peak resident set size in bytes, from
@@ -146,7 +181,7 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 	shape := fs.String("shape", string(simulate.Records), "document shape: records, deep, flatlist or text")
 	large := fs.Int("size", 10<<20, "size in bytes of the large document")
 	rate := fs.Float64("rate", 0.1, "share of nodes changed, spread over deletes, updates, inserts and moves")
-	runs := fs.Int("runs", 3, "timed runs of each measure; the best is kept")
+	runs := fs.Int("runs", 5, "timed runs; each times every measure once")
 	procs := fs.Int("procs", 1, "GOMAXPROCS while measuring (the speed bar is for one core)")
 	memory := fs.Bool("memory", true, "measure the peak memory of one parse and diff in a child process")
 	if help, err := parseFlags(fs, args); help || err != nil {
@@ -155,39 +190,48 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(*procs))
 	w := bufio.NewWriter(env.stdout)
 	defer w.Flush()
-	fmt.Fprintf(w, "vigil bench diff: shape %s, %d%% of nodes changed, best CPU time of %d runs, GOMAXPROCS=%d\n",
+	fmt.Fprintf(w, "vigil bench diff: shape %s, %d%% of nodes changed, CPU times of %d runs, GOMAXPROCS=%d\n",
 		*shape, int(*rate*100), *runs, runtime.GOMAXPROCS(0))
+	fmt.Fprintf(w, "each run times, for the small pair then the large one, parsing both documents and diffing them with each algorithm;\n")
+	fmt.Fprintf(w, "times are the best of the runs, ratios the median of the runs' own ratios\n")
 	small := *large / 10
-	type measured struct {
-		size          int
-		input         int
-		parse         time.Duration
-		vigil, xydiff time.Duration
-	}
-	var ms []measured
-	for _, size := range []int{small, *large} {
+	var inputs [2]int
+	var pairs [2][2][]byte
+	for k, size := range []int{small, *large} {
 		a, b, _, err := serialisedPair(simulate.Shape(*shape), size, *rate, 1)
 		if err != nil {
 			return exitError, err
 		}
-		parse, vigilDiff, err := diffTimings(a, b, treediff.Vigil, *runs)
-		if err != nil {
-			return exitError, err
-		}
-		_, xyDiff, err := diffTimings(a, b, treediff.XyDiff, *runs)
-		if err != nil {
-			return exitError, err
-		}
-		m := measured{size, len(a) + len(b), parse, vigilDiff, xyDiff}
-		ms = append(ms, m)
-		fmt.Fprintf(w, "%6.1f MB pair: parse both %8.1f ms | diff vigil %8.1f ms (%.2fx parse) | diff xydiff %8.1f ms (%.2fx parse) | vigil/xydiff %.2f\n",
-			float64(m.input)/2/(1<<20), ms2(parse), ms2(vigilDiff), ratioOf(vigilDiff, parse), ms2(xyDiff), ratioOf(xyDiff, parse), ratioOf(vigilDiff, xyDiff))
-		w.Flush()
+		pairs[k], inputs[k] = [2][]byte{a, b}, len(a)+len(b)
 	}
+	var samples [2][]sample
+	for r := 0; r < *runs; r++ {
+		for k := range pairs {
+			s, err := timeRun(pairs[k][0], pairs[k][1])
+			if err != nil {
+				return exitError, err
+			}
+			samples[k] = append(samples[k], s)
+		}
+	}
+	parseOf := func(s sample) time.Duration { return s.parse }
+	vigilOf := func(s sample) time.Duration { return s.vigil }
+	xydiffOf := func(s sample) time.Duration { return s.xydiff }
+	ratio := func(k int, num, den func(sample) time.Duration) float64 {
+		return medianRatio(*runs, func(r int) time.Duration { return num(samples[k][r]) }, func(r int) time.Duration { return den(samples[k][r]) })
+	}
+	for k := range pairs {
+		fmt.Fprintf(w, "%6.1f MB pair: parse both %8.1f ms | diff vigil %8.1f ms (%.2fx parse) | diff xydiff %8.1f ms (%.2fx parse) | vigil/xydiff %.2f\n",
+			float64(inputs[k])/2/(1<<20), ms2(best(samples[k], parseOf)), ms2(best(samples[k], vigilOf)), ratio(k, vigilOf, parseOf),
+			ms2(best(samples[k], xydiffOf)), ratio(k, xydiffOf, parseOf), ratio(k, vigilOf, xydiffOf))
+	}
+	growth := medianRatio(*runs, func(r int) time.Duration { return samples[1][r].vigil }, func(r int) time.Duration { return samples[0][r].vigil })
 	fmt.Fprintf(w, "linear growth: diff of the %d MB pair takes %.2fx the %d MB pair (target <= 12; sizes differ by 10x)\n",
-		*large>>20, ratioOf(ms[1].vigil, ms[0].vigil), small>>20)
-	fmt.Fprintf(w, "speed bar: vigil diff of the large pair takes %.2fx the time to parse both (target < 2)\n", ratioOf(ms[1].vigil, ms[1].parse))
-	fmt.Fprintf(w, "default vs plain xydiff: %.2fx (target <= 1.5)\n", ratioOf(ms[1].vigil, ms[1].xydiff))
+		*large>>20, growth, small>>20)
+	fmt.Fprintf(w, "speed bar: vigil diff of the large pair takes %.2fx the time to parse both (target < 2)\n", ratio(1, vigilOf, parseOf))
+	fmt.Fprintf(w, "default vs plain xydiff: %.2fx on the small pair, %.2fx on the large one (target <= 1.5)\n",
+		ratio(0, vigilOf, xydiffOf), ratio(1, vigilOf, xydiffOf))
+	w.Flush()
 	if !*memory {
 		return exitOK, nil
 	}
@@ -197,7 +241,7 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 	}
 	if rss > 0 {
 		fmt.Fprintf(w, "peak memory of one parse and diff, in a fresh process: %.0f MB for %.1f MB of input (%.1fx; target < 10x)\n",
-			float64(rss)/(1<<20), float64(ms[1].input)/(1<<20), float64(rss)/float64(ms[1].input))
+			float64(rss)/(1<<20), float64(inputs[1])/(1<<20), float64(rss)/float64(inputs[1]))
 	}
 	return exitOK, nil
 }

@@ -8,9 +8,6 @@ import (
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/schedule"
-	"github.com/vigil-web/vigil/internal/sqlite"
-	"github.com/vigil-web/vigil/internal/warehouse"
-	"github.com/vigil-web/vigil/internal/zstd"
 	"github.com/vigil-web/vigil/spec"
 )
 
@@ -41,45 +38,12 @@ func (f *pagesFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vig
 // change at once.
 func TestUsingAnd(t *testing.T) {
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	codec, err := zstd.New(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wh, err := warehouse.New(CachedResources(db), warehouse.Options{Codec: codec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	u := &vigil.User{Email: "owner@example.test", Name: "owner"}
-	if err := db.CreateUser(ctx, u); err != nil {
-		t.Fatal(err)
-	}
+	db, wh, u := testStore(t)
 	now := time.Now().UTC()
 	checker := spec.NewChecker(now)
 	create := func(name, using string) *vigil.Sentinel {
 		t.Helper()
-		src := "Create Sentinel " + name + " Using " + using + " Monitor any change Fetch 1 hour\n"
-		ps, err := spec.ParseSentinel("", []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ch, err := checker.Check(ps)
-		if err != nil {
-			t.Fatal(err)
-		}
-		js, err := ch.MarshalJSON()
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := &vigil.Sentinel{OwnerID: u.ID, Name: name, Source: src, Spec: js, Status: vigil.SentinelActive, NextCheck: now}
-		if err := db.CreateSentinel(ctx, s); err != nil {
-			t.Fatal(err)
-		}
-		return s
+		return createSentinel(t, db, checker, u, name, "Create Sentinel "+name+" Using "+using+" Monitor any change Fetch 1 hour\n")
 	}
 	const a, b = "http://a.example.test/", "http://b.example.test/"
 	both := create("both", a+" AND "+b)

@@ -9,9 +9,6 @@ import (
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/schedule"
-	"github.com/vigil-web/vigil/internal/sqlite"
-	"github.com/vigil-web/vigil/internal/warehouse"
-	"github.com/vigil-web/vigil/internal/zstd"
 	"github.com/vigil-web/vigil/spec"
 )
 
@@ -59,41 +56,10 @@ func (f *gatedFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vig
 // state.
 func TestRunChecksSentinelOnceAtATime(t *testing.T) {
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	codec, err := zstd.New(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wh, err := warehouse.New(CachedResources(db), warehouse.Options{Codec: codec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	u := &vigil.User{Email: "owner@example.test", Name: "owner"}
-	if err := db.CreateUser(ctx, u); err != nil {
-		t.Fatal(err)
-	}
+	db, wh, u := testStore(t)
 	now := time.Now().UTC()
 	src := "Create Sentinel news Using http://example.test/news Monitor any change Fetch 1 hour\n"
-	ps, err := spec.ParseSentinel("", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := spec.NewChecker(now).Check(ps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	js, err := ch.MarshalJSON()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sen := &vigil.Sentinel{OwnerID: u.ID, Name: "news", Source: src, Spec: js, Status: vigil.SentinelActive, NextCheck: now}
-	if err := db.CreateSentinel(ctx, sen); err != nil {
-		t.Fatal(err)
-	}
+	sen := createSentinel(t, db, spec.NewChecker(now), u, "news", src)
 
 	const (
 		bridge = `<html><body><h1>News</h1><p>The bridge opened.</p></body></html>`

@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -49,6 +50,20 @@ func Compile(s *spec.Selector) (Selector, error) {
 		return CompileXPath(s.Expr.Value)
 	}
 	return nil, fmt.Errorf("intent: unknown selector language %v", s.Lang)
+}
+
+// CheckSelector compiles a selector expression and returns the error with
+// the 1-based column where the expression goes wrong (0 if not known): what
+// spec.Checker.CompileSelector wants, so that a sentinel with a selector
+// the monitor could not use is refused when it is written, at the place of
+// the mistake.
+func CheckSelector(lang spec.SelectorLang, expr string) (int, error) {
+	_, err := Compile(&spec.Selector{Lang: lang, Expr: &spec.Lit{Value: expr}})
+	var se *SyntaxError
+	if errors.As(err, &se) {
+		return se.Column, errors.New(se.Msg)
+	}
+	return 0, err
 }
 
 // documentOrder sorts nodes (all in one tree) in document order and drops

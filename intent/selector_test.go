@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vigil-web/vigil/spec"
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -256,5 +257,23 @@ func TestXPathDeep(t *testing.T) {
 	s, _ = CompileXPath("//a//a")
 	if got := s.Select(d.Root); len(got) != 2999 {
 		t.Errorf("matched %d, want 2999", len(got))
+	}
+}
+
+func TestCheckSelector(t *testing.T) {
+	for _, tt := range []struct {
+		lang   spec.SelectorLang
+		expr   string
+		column int // 0: accepted
+	}{
+		{spec.CSS, "table#prices td:nth-child(2)", 0},
+		{spec.CSS, "div > > p", 7},
+		{spec.XPath, "//div[@id='main']//p", 0},
+		{spec.XPath, "//div[", 7},
+	} {
+		col, err := CheckSelector(tt.lang, tt.expr)
+		if (err == nil) != (tt.column == 0) || col != tt.column {
+			t.Errorf("CheckSelector(%v, %q) = %d, %v; want column %d", tt.lang, tt.expr, col, err, tt.column)
+		}
 	}
 }

@@ -75,6 +75,12 @@ type Checker struct {
 	// Lookup returns a stored sentinel of the owner by name (compared
 	// without regard to case), or nil. It may be nil.
 	Lookup func(name string) *Stored
+	// CompileSelector, if not nil, compiles a selector's expression as the
+	// monitor will (intent.CheckSelector does) and returns its error with
+	// the 1-based column of the error in the expression (0 if unknown).
+	// The checker reports it at that place. Without it the checker only
+	// sees that brackets and quotes balance.
+	CompileSelector func(lang SelectorLang, expr string) (column int, err error)
 
 	known map[string]*Stored
 	bad   map[string]bool
@@ -212,7 +218,7 @@ func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
 		k.errorf(s, "", "checker has no current time (Checker.Now)")
 		return nil, k.errs
 	}
-	v := &validator{report: k.report, warn: k.warn, urls: map[*URLTarget]string{}}
+	v := &validator{report: k.report, warn: k.warn, urls: map[*URLTarget]string{}, compile: c.CompileSelector}
 	v.sentinel(s)
 	k.urls = v.urls
 

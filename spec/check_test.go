@@ -357,3 +357,24 @@ func TestRequires(t *testing.T) {
 		t.Errorf("requires out of range: %v", err)
 	}
 }
+
+// TestCompileSelector checks that the checker reports what its
+// CompileSelector hook finds, at the column of the mistake inside the
+// quoted expression, and leaves alone what the hook accepts.
+func TestCompileSelector(t *testing.T) {
+	c := &Checker{Now: date(2003, 6, 1, 12, 0), CompileSelector: func(lang SelectorLang, expr string) (int, error) {
+		if i := strings.Index(expr, "!"); i >= 0 {
+			return i + 1, errors.New("unexpected !")
+		}
+		return 0, nil
+	}}
+	src := "Create Sentinel s Using http://a.example\n  Monitor all words In css \"div!p\" Ignore xpath \"//x\""
+	_, err := c.Check(mustParse(t, src).Sentinels[0])
+	var e *Error
+	if !errors.As(err, &e) || e.Pos.Line != 2 || e.Pos.Column != 32 || !strings.Contains(e.Msg, `invalid css selector "div!p": unexpected !`) {
+		t.Fatalf("error %v (%+v), want line 2 column 32", err, e)
+	}
+	if _, err := c.Check(mustParse(t, "Create Sentinel t Using http://a.example Monitor all words In css \"div p\"").Sentinels[0]); err != nil {
+		t.Errorf("an accepted selector: %v", err)
+	}
+}

@@ -132,7 +132,9 @@
 //     operands that are not distinct; "X AND NOT Y" when every X change is
 //     a Y change (the seed's "all links and not any change"); keywords with
 //     several words, duplicate or empty values, invalid regular expressions
-//     (RE2) and unbalanced selectors; value without a scope or condition;
+//     (RE2) and unbalanced selectors (and, through
+//     Checker.CompileSelector, any selector the monitor could not compile,
+//     at the column of the mistake); value without a scope or condition;
 //     intervals and offsets that are not > 0; months in Fetch and Confirm;
 //     Confirm not shorter than the Fetch interval; invalid email addresses,
 //     webhook and chat URLs, and unsupported fax and PDA; Compare n < 2;

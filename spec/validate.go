@@ -26,6 +26,8 @@ type validator struct {
 	report reporter
 	warn   reporter
 	urls   map[*URLTarget]string // normalised URLs, when the caller wants them
+	// compile, if not nil, is Checker.CompileSelector.
+	compile func(lang SelectorLang, expr string) (int, error)
 }
 
 // sentinel validates every clause present in s.
@@ -494,6 +496,16 @@ func (v *validator) selector(s *Selector) {
 	}
 	if msg := balanced(s.Expr.Value); msg != "" {
 		v.report(s.Expr, s.Expr.Value, fmt.Sprintf("invalid %s selector %q: %s", s.Lang, s.Expr.Value, msg))
+	} else if v.compile != nil {
+		if col, err := v.compile(s.Lang, s.Expr.Value); err != nil {
+			at := *s.Expr
+			if col > 0 && at.ValuePos.IsValid() {
+				// The expression starts after its opening quote.
+				at.ValuePos.Column += col
+				at.ValuePos.Offset += len(string([]rune(s.Expr.Value)[:min(col-1, len([]rune(s.Expr.Value)))])) + 1
+			}
+			v.report(&at, s.Expr.Value, fmt.Sprintf("invalid %s selector %q: %v", s.Lang, s.Expr.Value, err))
+		}
 	}
 	if s.Lang == CSS && strings.HasPrefix(strings.TrimSpace(s.Expr.Value), "/") {
 		v.report(s.Expr, s.Expr.Value, fmt.Sprintf("%q looks like XPath: write xpath %q", s.Expr.Value, s.Expr.Value))

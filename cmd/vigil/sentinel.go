@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vigil-web/vigil/intent"
 	"github.com/vigil-web/vigil/spec"
 )
 
@@ -91,7 +92,7 @@ func runSentinelCheck(ctx context.Context, env *environment, args []string) (int
 			return exitError, err
 		}
 	}
-	c := &spec.Checker{Now: now, Location: loc, Owner: *owner}
+	c := &spec.Checker{Now: now, Location: loc, Owner: *owner, CompileSelector: intent.CheckSelector}
 	code := exitOK
 	enc := json.NewEncoder(env.stdout)
 	for _, name := range fs.Args() {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/intent"
 	"github.com/vigil-web/vigil/internal/notify/feed"
 	"github.com/vigil-web/vigil/spec"
 )
@@ -82,7 +83,8 @@ func storedChecker(ctx context.Context, st vigil.Store, owner *vigil.User, now t
 		}
 		known[strings.ToLower(s.Name)] = stored
 	}
-	return &spec.Checker{Now: now, Owner: owner.Email, Lookup: func(name string) *spec.Stored { return known[strings.ToLower(name)] }}, nil
+	return &spec.Checker{Now: now, Owner: owner.Email, Lookup: func(name string) *spec.Stored { return known[strings.ToLower(name)] },
+		CompileSelector: intent.CheckSelector}, nil
 }
 
 func runSentinelAdd(ctx context.Context, env *environment, args []string) (int, error) {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/intent"
 	"github.com/vigil-web/vigil/spec"
 )
 
@@ -49,7 +50,8 @@ func (s *Server) checker(ctx context.Context, u *vigil.User, now time.Time) (*sp
 		}
 		known[strings.ToLower(x.Name)] = st
 	}
-	return &spec.Checker{Now: now, Owner: u.Email, Lookup: func(name string) *spec.Stored { return known[strings.ToLower(name)] }}, nil
+	return &spec.Checker{Now: now, Owner: u.Email, Lookup: func(name string) *spec.Stored { return known[strings.ToLower(name)] },
+		CompileSelector: intent.CheckSelector}, nil
 }
 
 // sentinelInput is the body of a create, update or check request: the

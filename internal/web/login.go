@@ -61,7 +61,8 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	}
 	email := strings.ToLower(strings.TrimSpace(r.PostFormValue("email")))
 	address, now := clientAddress(r), s.now()
-	if ok, wait := s.logins.allow(address, email, now); !ok {
+	try, wait := s.logins.take(address, email, now)
+	if wait > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)+1))
 		s.logger().Warn("sign-in refused: too many failed attempts", "address", address)
 		s.loginPage(w, r, http.StatusTooManyRequests, r.PostFormValue("next"), "Too many failed sign-ins; try again in a minute.")
@@ -73,11 +74,11 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if u == nil || err != nil || u.PasswordHash == "" || !CheckPassword(u.PasswordHash, r.PostFormValue("password")) {
-		s.logins.failed(address, email, now)
-		time.Sleep(failedLoginDelay) // no quick guessing
+		time.Sleep(failedLoginDelay) // no quick guessing; the attempt keeps its tokens
 		s.loginPage(w, r, http.StatusUnauthorized, r.PostFormValue("next"), "Wrong email or password.")
 		return
 	}
+	try.succeeded(now)
 	value, err := s.newSessionCookie(u)
 	if err != nil {
 		s.errorPage(w, r, nil, err)

@@ -3,6 +3,7 @@ package web
 import (
 	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync"
 	"time"
@@ -10,27 +11,36 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// Sign-in limits: token buckets of failed attempts, per client address and
-// per account. A wrong password costs a token of each; a sign-in is refused
-// while either bucket is empty. An address gets a burst of 20 and one more
-// every 3 seconds (behind a proxy every client shares the proxy's address:
-// the limit is generous); an account a burst of 10 and one more every 20
-// seconds, so that guessing one password from many addresses is slow too.
+// Sign-in limits: token buckets per client address and per account. Every
+// attempt takes a token from both before the password is checked, under
+// one lock, so that parallel attempts cannot slip through together; a
+// successful sign-in gives its tokens back. An address gets a burst of 20
+// and one more every 3 seconds (behind a proxy every client shares the
+// proxy's address: the limit is generous; an IPv6 address counts by its
+// /64); an account a burst of 10 and one more every 20 seconds, so that
+// guessing one password from many addresses is slow too. The price of the
+// account bucket: whoever knows an address can keep its account from
+// signing in, at three attempts a minute.
 const (
 	addressBurst    = 20
 	addressInterval = 3 * time.Second
 	accountBurst    = 10
 	accountInterval = 20 * time.Second
-	// maxTracked bounds each table; when full, the buckets that have
-	// refilled are forgotten, and while it stays full new keys are refused.
+	// maxTracked bounds each table. When one is full, the buckets that
+	// have refilled are forgotten, then, if that is not enough, a tenth of
+	// the others: memory stays bounded and a flood of new keys cannot
+	// lock everyone out.
 	maxTracked = 10000
+	// maxAccountKey is the longest account name kept: longer ones are no
+	// email address and share one bucket.
+	maxAccountKey = 254
 )
 
 // failedLoginDelay holds every failed sign-in's answer back a little, on top
 // of the buckets.
 var failedLoginDelay = 200 * time.Millisecond
 
-// loginLimiter holds the buckets of failed sign-ins.
+// loginLimiter holds the buckets of sign-in attempts.
 type loginLimiter struct {
 	mu        sync.Mutex
 	addresses map[string]*rate.Limiter
@@ -41,52 +51,56 @@ func newLoginLimiter() *loginLimiter {
 	return &loginLimiter{addresses: map[string]*rate.Limiter{}, accounts: map[string]*rate.Limiter{}}
 }
 
-// allow reports whether a sign-in from address to account may be tried at
-// now, and if not, how long until it may.
-func (l *loginLimiter) allow(address, account string, now time.Time) (bool, time.Duration) {
+// attempt is a sign-in attempt that took its tokens.
+type attempt struct {
+	reservations []*rate.Reservation
+}
+
+// succeeded gives the attempt's tokens back: only failures count.
+func (a *attempt) succeeded(now time.Time) {
+	if a == nil {
+		return
+	}
+	for _, r := range a.reservations {
+		r.CancelAt(now)
+	}
+}
+
+// take takes a token from the address's bucket, then from the account's,
+// and returns the attempt; when either is empty it takes nothing and
+// returns how long until a token is back.
+func (l *loginLimiter) take(address, account string, now time.Time) (*attempt, time.Duration) {
 	if l == nil {
-		return true, 0 // a Server used without Register
+		return nil, 0 // a Server used without Register
+	}
+	if len(account) > maxAccountKey {
+		account = "\x00long"
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	wait := time.Duration(0)
+	a := &attempt{}
 	for _, b := range []struct {
 		table    map[string]*rate.Limiter
 		key      string
 		interval time.Duration
 		burst    int
 	}{{l.addresses, address, addressInterval, addressBurst}, {l.accounts, account, accountInterval, accountBurst}} {
-		lim, ok := bucket(b.table, b.key, b.interval, b.burst, now)
-		if !ok {
-			return false, b.interval
+		r := bucket(b.table, b.key, b.interval, b.burst, now).ReserveN(now, 1)
+		if wait := r.DelayFrom(now); !r.OK() || wait > 0 {
+			r.CancelAt(now)
+			a.succeeded(now) // give back what the first bucket gave
+			return nil, max(wait, time.Second)
 		}
-		if tokens := lim.TokensAt(now); tokens < 1 {
-			wait = max(wait, time.Duration((1-tokens)*float64(b.interval)))
-		}
+		a.reservations = append(a.reservations, r)
 	}
-	return wait == 0, wait
+	return a, 0
 }
 
-// failed charges a failed sign-in to its address and account.
-func (l *loginLimiter) failed(address, account string, now time.Time) {
-	if l == nil {
-		return
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if lim, ok := bucket(l.addresses, address, addressInterval, addressBurst, now); ok {
-		lim.AllowN(now, 1)
-	}
-	if lim, ok := bucket(l.accounts, account, accountInterval, accountBurst, now); ok {
-		lim.AllowN(now, 1)
-	}
-}
-
-// bucket returns the limiter of key, creating it full; false when the
-// table is full of buckets still in use.
-func bucket(table map[string]*rate.Limiter, key string, interval time.Duration, burst int, now time.Time) (*rate.Limiter, bool) {
+// bucket returns the limiter of key, creating it full; when the table is
+// full it first forgets refilled buckets, then a tenth of the others.
+func bucket(table map[string]*rate.Limiter, key string, interval time.Duration, burst int, now time.Time) *rate.Limiter {
 	if lim := table[key]; lim != nil {
-		return lim, true
+		return lim
 	}
 	if len(table) >= maxTracked {
 		for k, lim := range table {
@@ -94,20 +108,29 @@ func bucket(table map[string]*rate.Limiter, key string, interval time.Duration, 
 				delete(table, k)
 			}
 		}
-		if len(table) >= maxTracked {
-			return nil, false
+		for k := range table { // in the map's random order
+			if len(table) < maxTracked*9/10 {
+				break
+			}
+			delete(table, k)
 		}
 	}
 	lim := rate.NewLimiter(rate.Every(interval), burst)
 	table[key] = lim
-	return lim, true
+	return lim
 }
 
-// clientAddress returns the address a request came from, without its port.
+// clientAddress returns the address a request came from, without its port;
+// an IPv6 address is reduced to its /64, which one host usually has whole.
 func clientAddress(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		return strings.TrimSpace(r.RemoteAddr)
+		host = strings.TrimSpace(r.RemoteAddr)
+	}
+	if ip, err := netip.ParseAddr(host); err == nil && ip.Is6() && !ip.Is4In6() {
+		if p, err := ip.Prefix(64); err == nil {
+			return p.String()
+		}
 	}
 	return host
 }

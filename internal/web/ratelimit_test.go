@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -68,26 +69,99 @@ func TestLoginRateLimit(t *testing.T) {
 	}
 }
 
-// TestLoginLimiterBounded checks that the tables stay bounded: refilled
-// buckets are forgotten when a table is full, and new keys are refused
-// while it stays full of buckets in use.
+// TestLoginRateLimitParallel sends many wrong passwords at once: the
+// tokens are taken before the password is checked, so no more attempts
+// than the account's burst get an answer about the password.
+func TestLoginRateLimitParallel(t *testing.T) {
+	s, _ := newTestServer(t)
+	defer func(d time.Duration) { failedLoginDelay = d }(failedLoginDelay)
+	failedLoginDelay = 0
+	mux := http.NewServeMux()
+	s.Register(mux)
+	const n = 60
+	codes := make(chan int, n)
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			form := url.Values{"email": {"admin@example.com"}, "password": {"guess"}, csrfField: {strings.Repeat("t", 32)}}
+			r := httptest.NewRequest("POST", "/login", strings.NewReader(form.Encode()))
+			r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			r.AddCookie(&http.Cookie{Name: loginCookie, Value: strings.Repeat("t", 32)})
+			r.RemoteAddr = fmt.Sprintf("198.51.100.%d:4000", i) // many addresses, one account
+			w := httptest.NewRecorder()
+			mux.ServeHTTP(w, r)
+			codes <- w.Code
+		}(i)
+	}
+	wg.Wait()
+	close(codes)
+	count := map[int]int{}
+	for c := range codes {
+		count[c]++
+	}
+	if count[http.StatusUnauthorized] > accountBurst || count[http.StatusTooManyRequests] != n-count[http.StatusUnauthorized] {
+		t.Errorf("%d parallel wrong passwords: %v; want at most %d answered 401, the rest 429", n, count, accountBurst)
+	}
+}
+
+// TestLoginLimiterBounded checks that the tables stay bounded, that a full
+// table still admits new keys (it forgets old buckets), that a refused
+// attempt takes no token and creates no account bucket, and that overlong
+// account names share one bucket.
 func TestLoginLimiterBounded(t *testing.T) {
 	l := newLoginLimiter()
 	now := time.Now()
-	for i := 0; i < maxTracked+10; i++ {
-		l.failed("a", fmt.Sprintf("user%d@example.com", i), now)
+	for i := 0; i < 3*maxTracked; i++ {
+		if _, wait := l.take(fmt.Sprintf("10.0.%d.%d", i/250, i%250), fmt.Sprintf("user%d@example.com", i), now); wait > 0 {
+			t.Fatalf("attempt %d refused", i)
+		}
+		if len(l.accounts) > maxTracked || len(l.addresses) > maxTracked {
+			t.Fatalf("%d accounts and %d addresses tracked, max %d", len(l.accounts), len(l.addresses), maxTracked)
+		}
 	}
-	if len(l.accounts) != maxTracked {
-		t.Fatalf("%d accounts tracked, want the maximum, %d", len(l.accounts), maxTracked)
+	// One address past its burst: refused, and no account bucket appears.
+	for i := 0; i < addressBurst; i++ {
+		l.take("192.0.2.99", fmt.Sprintf("a%d@example.com", i), now)
 	}
-	if ok, _ := l.allow("c", "newcomer@example.com", now); ok {
-		t.Error("a new account was admitted while the table is full of buckets in use")
+	before := len(l.accounts)
+	if _, wait := l.take("192.0.2.99", "fresh@example.com", now); wait == 0 {
+		t.Error("an address past its burst was admitted")
 	}
-	later := now.Add(accountInterval * accountBurst)
-	if ok, _ := l.allow("c", "newcomer@example.com", later); !ok {
-		t.Error("refilled buckets were not forgotten")
+	if _, ok := l.accounts["fresh@example.com"]; ok || len(l.accounts) != before {
+		t.Error("a refused attempt created an account bucket")
 	}
-	if len(l.accounts) > maxTracked {
-		t.Errorf("%d accounts tracked, max %d", len(l.accounts), maxTracked)
+	long1, long2 := strings.Repeat("x", 300), strings.Repeat("y", 300)
+	l.take("192.0.2.1", long1, now)
+	l.take("192.0.2.2", long2, now)
+	for k := range l.accounts {
+		if len(k) > maxAccountKey {
+			t.Errorf("an account key of %d bytes is kept", len(k))
+		}
+	}
+	// A successful attempt gives its tokens back.
+	for i := 0; i < 3*accountBurst; i++ {
+		a, wait := l.take("192.0.2.7", "ok@example.com", now)
+		if wait > 0 {
+			t.Fatalf("successful sign-in %d refused", i)
+		}
+		a.succeeded(now)
+	}
+}
+
+func TestClientAddress(t *testing.T) {
+	for in, want := range map[string]string{
+		"192.0.2.1:443":                 "192.0.2.1",
+		"[2001:db8:1:2:3:4:5:6]:443":    "2001:db8:1:2::/64",
+		"[2001:db8:1:2:ffff:4:5:6]:443": "2001:db8:1:2::/64",
+		"[::ffff:192.0.2.1]:80":         "::ffff:192.0.2.1",
+		"not an address":                "not an address",
+	} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = in
+		if got := clientAddress(r); got != want {
+			t.Errorf("clientAddress(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -3,7 +3,6 @@ package spec
 import (
 	"fmt"
 	"reflect"
-	"slices"
 	"strings"
 	"time"
 )
@@ -285,10 +284,6 @@ func posOf(n Node) Pos {
 	return n.Pos()
 }
 
-// maxAlternatives bounds the alternatives of a Using clause once its ANDs
-// are distributed over its ORs.
-const maxAlternatives = 64
-
 // targets resolves the Using clause: the URLs watched, the alternatives of
 // pages that must all change (see Checked.Requires), and the parent when
 // the target is a single sentinel.
@@ -304,112 +299,54 @@ func (k *checking) targets(t Target, parent **Stored) ([]string, [][]int) {
 		}
 		return i
 	}
-	tooMany := false
-	// walk returns the alternatives of t, each a sorted set of indexes.
-	var walk func(t Target) [][]int
-	walk = func(t Target) [][]int {
-		switch t := t.(type) {
-		case *URLTarget:
+	w := alternativesWalker{
+		url: func(t *URLTarget) ([][]int, bool) {
 			if u, ok := k.urls[t]; ok {
-				return [][]int{{add(u)}}
+				return [][]int{{add(u)}}, true
 			}
-		case *SentinelTarget:
+			return nil, true
+		},
+		sentinel: func(t *SentinelTarget) ([][]int, bool) {
 			if t.Name == nil {
-				return nil
+				return nil, true
 			}
 			ref := k.ref(t.Name, "Using")
 			if ref == nil {
-				return nil
+				return nil, true
 			}
 			local := make([]int, len(ref.URLs))
 			for i, u := range ref.URLs {
 				local[i] = add(u)
 			}
-			if ref.Requires == nil {
-				alts := make([][]int, len(local))
-				for i, x := range local {
-					alts[i] = []int{x}
+			refAlts := ref.Alternatives()
+			if refAlts == nil { // any one of its pages
+				for i := range local {
+					refAlts = append(refAlts, []int{i})
 				}
-				return alts
 			}
 			var alts [][]int
-			for _, r := range ref.Requires {
-				var set []int
+			for _, r := range refAlts {
+				set := make([]int, 0, len(r))
 				for _, i := range r {
 					if i >= 0 && i < len(local) {
 						set = append(set, local[i])
 					}
 				}
-				alts = addAlternative(alts, set)
+				alts = append(alts, set)
 			}
-			return alts
-		case *BinaryTarget:
-			x, y := walk(t.X), walk(t.Y)
-			if t.Op == Or {
-				for _, b := range y {
-					x = addAlternative(x, b)
-				}
-				return x
-			}
-			var alts [][]int
-			for _, a := range x {
-				for _, b := range y {
-					if len(alts) >= maxAlternatives {
-						if !tooMany {
-							tooMany = true
-							k.errorf(t, "AND", "the Using clause has more than %d combinations of pages once its ANDs and ORs are distributed", maxAlternatives)
-						}
-						return alts
-					}
-					alts = addAlternative(alts, union(a, b))
-				}
-			}
-			return alts
-		}
-		return nil
+			return alts, true
+		},
+		tooMany: func(t *BinaryTarget) {
+			k.errorf(t, "AND", "the Using clause has more than %d combinations of pages once its ANDs and ORs are distributed", maxAlternatives)
+		},
 	}
-	alts := walk(t)
+	alts, _ := w.walk(t)
 	if st, ok := t.(*SentinelTarget); ok && st.Name != nil {
 		if ref := k.c.lookup(st.Name.Name); ref != nil && !strings.EqualFold(st.Name.Name, k.s.Name.Name) {
 			*parent = ref
 		}
 	}
-	for _, a := range alts {
-		if len(a) > 1 {
-			return urls, alts
-		}
-	}
-	return urls, nil // any page alone suffices
-}
-
-// union returns the sorted union of two sorted sets of indexes.
-func union(a, b []int) []int {
-	out := make([]int, 0, len(a)+len(b))
-	for len(a) > 0 || len(b) > 0 {
-		switch {
-		case len(b) == 0 || len(a) > 0 && a[0] < b[0]:
-			out, a = append(out, a[0]), a[1:]
-		case len(a) == 0 || b[0] < a[0]:
-			out, b = append(out, b[0]), b[1:]
-		default:
-			out, a, b = append(out, a[0]), a[1:], b[1:]
-		}
-	}
-	return out
-}
-
-// addAlternative adds the sorted set s to alts unless it is empty or
-// already there.
-func addAlternative(alts [][]int, s []int) [][]int {
-	if len(s) == 0 {
-		return alts
-	}
-	for _, a := range alts {
-		if slices.Equal(a, s) {
-			return alts
-		}
-	}
-	return append(alts, s)
+	return urls, normalizeAlternatives(alts, len(urls))
 }
 
 // ref looks up a sentinel named in the Using clause or an event, reporting

@@ -339,15 +339,33 @@ func TestRequires(t *testing.T) {
 		{"Create Sentinel mixed Using (http://a.example OR http://b.example) AND http://c.example",
 			[]string{"http://a.example", "http://b.example", "http://c.example"}, [][]int{{0, 2}, {1, 2}}},
 		{"Create Sentinel same Using http://a.example AND http://a.example/ OR http://b.example",
-			[]string{"http://a.example", "http://a.example/", "http://b.example"}, [][]int{{0, 1}, {2}}},
+			[]string{"http://a.example", "http://a.example/", "http://b.example"}, [][]int{{2}, {0, 1}}},
+		{"Create Sentinel absorb Using http://a.example OR (http://a.example AND http://b.example)",
+			[]string{"http://a.example", "http://b.example"}, [][]int{{0}}},
 		// A sentinel as a target brings its alternatives, renumbered.
 		{"Create Sentinel more Using http://d.example OR both", []string{"http://d.example", "http://a.example", "http://b.example"}, [][]int{{0}, {1, 2}}},
 		{"Create Sentinel again Using both", []string{"http://a.example", "http://b.example"}, [][]int{{0, 1}}},
+		// Renumbered out of order, and repeated: each page once per set.
+		{"Create Sentinel order Using http://b.example AND both", []string{"http://b.example", "http://a.example"}, [][]int{{0, 1}}},
+		{"Create Sentinel order2 Using (http://b.example OR http://a.example) AND both", []string{"http://b.example", "http://a.example"}, [][]int{{0, 1}}},
 	} {
 		ch := check(tt.src)
 		if !reflect.DeepEqual(ch.URLs, tt.urls) || !reflect.DeepEqual(ch.Requires, tt.requires) {
 			t.Errorf("%s: urls %v requires %v, want %v %v", tt.src, ch.URLs, ch.Requires, tt.urls, tt.requires)
 		}
+	}
+
+	// A sentinel stored before Requires existed has it derived from its
+	// Using clause.
+	old := check("Create Sentinel legacy Using http://c.example AND (http://d.example OR http://c.example)")
+	old.Requires = nil
+	if got := old.Alternatives(); !reflect.DeepEqual(got, [][]int{{0}}) {
+		t.Errorf("derived alternatives %v, want [[0]] (c AND (d OR c) is c)", got)
+	}
+	old = check("Create Sentinel legacy2 Using http://c.example AND http://d.example")
+	old.Requires = nil
+	if got := old.Alternatives(); !reflect.DeepEqual(got, [][]int{{0, 1}}) {
+		t.Errorf("derived alternatives %v, want [[0 1]]", got)
 	}
 
 	// Requires pointing outside urls is refused when decoding.

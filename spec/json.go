@@ -79,8 +79,8 @@ func (c *Checked) UnmarshalJSON(data []byte) error {
 			}
 		}
 	}
-	*c = Checked{Sentinel: s, Parent: extra.Parent, Inherited: extra.Inherited, URLs: extra.URLs, Requires: extra.Requires,
-		Start: extra.Start, End: extra.End}
+	*c = Checked{Sentinel: s, Parent: extra.Parent, Inherited: extra.Inherited, URLs: extra.URLs,
+		Requires: normalizeAlternatives(extra.Requires, len(extra.URLs)), Start: extra.Start, End: extra.End}
 	for _, w := range extra.Warnings {
 		c.Warnings = append(c.Warnings, &Error{Msg: w})
 	}

@@ -146,3 +146,104 @@ func TestUsingAnd(t *testing.T) {
 	check()
 	want(both, [2]string{"a0", "a2"}, [2]string{"b0", "b1"})
 }
+
+// TestUsingAndValueGoesBack: a waiting change whose page goes back where
+// the expression no longer finds it (the value rose, then fell back) is
+// not reported when the other page changes.
+func TestUsingAndValueGoesBack(t *testing.T) {
+	ctx := context.Background()
+	db, wh, u := testStore(t)
+	now := time.Now().UTC()
+	const a, b = "http://a.example.test/", "http://b.example.test/"
+	s := createSentinel(t, db, spec.NewChecker(now), u, "rise",
+		"Create Sentinel rise Using "+a+" AND "+b+" Monitor value In css \"p\" increases Fetch 1 hour\n")
+	page := func(v string) string { return "<html><body><p>" + v + "</p></body></html>" }
+	f := &pagesFetcher{pages: map[string]string{a: page("5"), b: page("10")}}
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute}}
+	check := func() {
+		t.Helper()
+		cur, err := db.FindSentinelByID(ctx, s.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cur.NextCheck = time.Now().UTC().Add(-time.Second)
+		if err := db.UpdateSentinel(ctx, cur); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := m.RunOnce(ctx); err != nil || n != 1 {
+			t.Fatalf("RunOnce = %d, %v", n, err)
+		}
+	}
+	changes := func() int {
+		t.Helper()
+		cs, _, err := db.FindChanges(ctx, vigil.ChangeFilter{SentinelID: s.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(cs)
+	}
+	check()
+	f.set(a, page("7")) // rises: waits for B
+	check()
+	f.set(a, page("5")) // back: the expression does not fire on a fall
+	check()
+	f.set(b, page("12")) // B rises; A's change is gone
+	check()
+	if n := changes(); n != 0 {
+		t.Errorf("%d changes reported, want 0: A went back to 5", n)
+	}
+	f.set(a, page("9")) // A rises again: now both have risen
+	check()
+	if n := changes(); n != 2 {
+		t.Errorf("%d changes reported, want 2 (A 5 -> 9, B 10 -> 12)", n)
+	}
+}
+
+// TestUsingAndConfirm: with "Confirm after", both pages changing in the same
+// check are confirmed one after the other, then reported together.
+func TestUsingAndConfirm(t *testing.T) {
+	ctx := context.Background()
+	db, wh, u := testStore(t)
+	clock := time.Now().UTC()
+	const a, b = "http://a.example.test/", "http://b.example.test/"
+	s := createSentinel(t, db, spec.NewChecker(clock), u, "confirmed",
+		"Create Sentinel confirmed Using "+a+" AND "+b+" Monitor any change Fetch 1 hour Confirm after 10 minute\n")
+	page := func(v string) string { return "<html><body><p>" + v + "</p></body></html>" }
+	f := &pagesFetcher{pages: map[string]string{a: page("a0"), b: page("b0")}}
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute},
+		Now: func() time.Time { return clock }}
+	// runDue advances the clock to the sentinel's next check and runs it.
+	runDue := func() {
+		t.Helper()
+		cur, err := db.FindSentinelByID(ctx, s.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cur.NextCheck.After(clock) {
+			clock = cur.NextCheck
+		}
+		if n, err := m.RunOnce(ctx); err != nil || n != 1 {
+			t.Fatalf("RunOnce at %v = %d, %v", clock, n, err)
+		}
+	}
+	changes := func() int {
+		t.Helper()
+		cs, _, err := db.FindChanges(ctx, vigil.ChangeFilter{SentinelID: s.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(cs)
+	}
+	runDue()
+	f.set(a, page("a1"))
+	f.set(b, page("b1"))
+	for i := 0; i < 6 && changes() == 0; i++ {
+		clock = clock.Add(time.Hour) // the next fetch
+		runDue()
+		runDue() // a confirmation, if one is due
+		runDue()
+	}
+	if n := changes(); n != 2 {
+		t.Errorf("%d changes reported, want 2: both pages changed and stayed changed", n)
+	}
+}

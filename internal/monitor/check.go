@@ -211,6 +211,11 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 		}
 		if pg.cur.ID != ps.last() {
 			j.outcome = schedule.Changed
+			if ps.Pending != nil {
+				// A waiting change spans every later version, so that one
+				// the page takes back is seen as gone (settle).
+				ps.Pending.Cur = pg.cur.ID
+			}
 		}
 		if c := j.st.Confirm; c != nil && c.URL == url {
 			if now.Before(c.At) {
@@ -238,6 +243,13 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 		}
 		ok, res, pe := m.evaluate(ctx, pairOf(ref), j)
 		if ok && j.plan.confirm > 0 {
+			if c := j.st.Confirm; c != nil && c.URL != url {
+				// Another page's change is being confirmed (one at a
+				// time): this page keeps its reference and is looked at
+				// again after that confirmation.
+				m.Logger.Info("change to confirm after another page's", LogSentinel, j.s.ID, LogURL, url)
+				continue
+			}
 			j.st.Confirm = &pendingConfirm{URL: url, Ref: ref, Cand: pg.cur.ID, At: now.Add(j.plan.confirm)}
 			m.Logger.Info("change to confirm", LogSentinel, j.s.ID, LogURL, url, "at", j.st.Confirm.At)
 			continue
@@ -274,6 +286,9 @@ func (m *Monitor) found(ctx context.Context, j *job, pg *page, ref int64, pe *pa
 // dropped, and its alternative waits again.
 func (m *Monitor) settle(ctx context.Context, j *job, now time.Time) {
 	if j.plan.requires == nil {
+		for _, ps := range j.st.Pages {
+			ps.Pending = nil // the sentinel no longer has an AND
+		}
 		return
 	}
 	for _, alt := range j.plan.requires {
@@ -297,8 +312,15 @@ func (m *Monitor) settle(ctx context.Context, j *job, now time.Time) {
 		for _, url := range alt {
 			p := j.st.Pages[url].Pending
 			pe := &pairEval{m: m, ref: p.Ref, cur: p.Cur}
-			ok, res, _ := m.evaluate(ctx, pe, j)
-			if !ok {
+			ok, res, err := m.evaluateErr(ctx, pe, j)
+			switch {
+			case err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND:
+				// Try again at the next check.
+				m.Logger.Error("evaluate a waiting change", LogSentinel, j.s.ID, LogURL, url, LogError, err)
+				continue
+			case err != nil || !ok:
+				// The page went back, or a version it was compared with
+				// is gone (retention): nothing to report.
 				j.st.Pages[url].Pending = nil
 				m.Logger.Info("waiting change gone", LogSentinel, j.s.ID, LogURL, url)
 				continue
@@ -397,17 +419,25 @@ func (m *Monitor) document(ctx context.Context, versionID int64) (*tree.Document
 	return doc, nil
 }
 
-// evaluate runs a sentinel's change-type expression on a pair.
+// evaluate runs a sentinel's change-type expression on a pair; an error
+// is logged and counts as no change.
 func (m *Monitor) evaluate(ctx context.Context, pe *pairEval, j *job) (bool, *intent.Result, *pairEval) {
+	ok, res, err := m.evaluateErr(ctx, pe, j)
+	if err != nil {
+		m.Logger.Error("evaluate", LogSentinel, j.s.ID, "ref", pe.ref, LogVersion, pe.cur, LogError, err)
+	}
+	return ok, res, pe
+}
+
+// evaluateErr is evaluate returning its error.
+func (m *Monitor) evaluateErr(ctx context.Context, pe *pairEval, j *job) (bool, *intent.Result, error) {
 	pair, err := pe.load(ctx)
 	if err != nil {
-		m.Logger.Error("compare versions", LogSentinel, j.s.ID, "ref", pe.ref, LogVersion, pe.cur, LogError, err)
-		return false, nil, pe
+		return false, nil, fmt.Errorf("compare versions: %w", err)
 	}
 	res, err := pair.Evaluate(j.plan.expr)
 	if err != nil {
-		m.Logger.Error("evaluate", LogSentinel, j.s.ID, LogError, err)
-		return false, nil, pe
+		return false, nil, err
 	}
-	return res.Matched, res, pe
+	return res.Matched, res, nil
 }

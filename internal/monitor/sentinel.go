@@ -76,7 +76,7 @@ func decodePlan(s *vigil.Sentinel) (*plan, error) {
 		return nil, fmt.Errorf("sentinel %d: specification has no target URL", s.ID)
 	}
 	p := &plan{updated: s.UpdatedAt, name: s.Name, urls: c.URLs, mode: spec.Immediate}
-	for _, alt := range c.Requires {
+	for _, alt := range c.Alternatives() {
 		var urls []string
 		for _, i := range alt {
 			if i < 0 || i >= len(c.URLs) {

@@ -100,8 +100,13 @@ func BuildMatched(old, new *tree.Document, m *Matching) (*Delta, error) {
 		}
 		b.oldMatch = m.OldToNew
 		for j, i := range b.newMatch {
-			if i >= 0 && b.oldMatch[i] != int32(j) {
+			if i >= int32(len(b.oldMatch)) || i >= 0 && b.oldMatch[i] != int32(j) {
 				return nil, fmt.Errorf("build delta: OldToNew is not the inverse of NewToOld at new node %d", j)
+			}
+		}
+		for i, j := range b.oldMatch {
+			if j >= int32(len(b.newMatch)) || j >= 0 && b.newMatch[j] != int32(i) {
+				return nil, fmt.Errorf("build delta: OldToNew is not the inverse of NewToOld at old node %d", i)
 			}
 		}
 	} else {
@@ -110,6 +115,9 @@ func BuildMatched(old, new *tree.Document, m *Matching) (*Delta, error) {
 			b.oldMatch[i] = -1
 		}
 		for j, i := range b.newMatch {
+			if i >= int32(len(b.oldMatch)) {
+				return nil, fmt.Errorf("build delta: new node %d is paired with old node %d of %d", j, i, len(b.oldMatch))
+			}
 			if i >= 0 {
 				b.oldMatch[i] = int32(j)
 			}

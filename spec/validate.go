@@ -499,8 +499,10 @@ func (v *validator) selector(s *Selector) {
 	} else if v.compile != nil {
 		if col, err := v.compile(s.Lang, s.Expr.Value); err != nil {
 			at := *s.Expr
-			if col > 0 && at.ValuePos.IsValid() {
-				// The expression starts after its opening quote.
+			if col > 0 && at.ValuePos.IsValid() && !strings.ContainsAny(s.Expr.Value, `\"'`) {
+				// The expression starts after its opening quote; with a
+				// character that may have been escaped, the place is the
+				// literal's.
 				at.ValuePos.Column += col
 				at.ValuePos.Offset += len(string([]rune(s.Expr.Value)[:min(col-1, len([]rune(s.Expr.Value)))])) + 1
 			}

@@ -40,13 +40,12 @@ type leftover struct {
 }
 
 func (leftovers) run(m *matching) {
-	oldRoots := regionRoots(m.old, m.oldMatch, m.oldParent)
-	newRoots := regionRoots(m.new, m.newMatch, m.newParent)
-	m.pairIdenticalRegions(oldRoots, newRoots)
-	// What is left: elements still unmatched. Only regions whose name the
+	m.pairIdenticalRegions(regionRoots(m.old, m.oldMatch, m.oldParent), regionRoots(m.new, m.newMatch, m.newParent))
+	// What is left, found again (a zip can make new region roots): the
+	// unmatched elements under matched parents. Only regions whose name the
 	// other side has too can pair: the words of the others are never read.
-	oldRoots = m.unmatchedElements(m.old, m.oldMatch, oldRoots)
-	newRoots = m.unmatchedElements(m.new, m.newMatch, newRoots)
+	oldRoots := m.elementRegionRoots(m.old, m.oldMatch, m.oldParent)
+	newRoots := m.elementRegionRoots(m.new, m.newMatch, m.newParent)
 	oldNames, newNames := map[uint64]bool{}, map[uint64]bool{}
 	for _, i := range oldRoots {
 		oldNames[m.oldName[i]] = true
@@ -188,16 +187,16 @@ func regionRoots(t *tree.Measure, match, parent []int32) []int32 {
 	return roots
 }
 
-// unmatchedElements returns the elements of roots still unmatched, in a new
-// slice.
-func (m *matching) unmatchedElements(t *tree.Measure, match, roots []int32) []int32 {
-	var out []int32
-	for _, i := range roots {
-		if match[i] < 0 && t.Nodes[i].Kind == tree.Element {
-			out = append(out, i)
+// elementRegionRoots returns the elements of a version that are unmatched
+// under a matched parent, in post-order.
+func (m *matching) elementRegionRoots(t *tree.Measure, match, parent []int32) []int32 {
+	var roots []int32
+	for i := range t.Nodes {
+		if isRegionRoot(int32(i), match, parent) && t.Nodes[i].Kind == tree.Element {
+			roots = append(roots, int32(i))
 		}
 	}
-	return out
+	return roots
 }
 
 // isRegionRoot reports whether node i (of the old or new tree, by its

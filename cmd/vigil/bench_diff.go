@@ -187,6 +187,9 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
+	if *runs < 1 || *procs < 1 || *large < 10 {
+		return exitError, fmt.Errorf("--runs and --procs must be at least 1, and --size at least 10")
+	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(*procs))
 	w := bufio.NewWriter(env.stdout)
 	defer w.Flush()

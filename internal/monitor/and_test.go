@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -27,6 +28,9 @@ func (f *pagesFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vig
 	f.mu.Lock()
 	body := f.pages[req.URL]
 	f.mu.Unlock()
+	if body == "" {
+		return nil, fmt.Errorf("fetch %s: connection refused", req.URL)
+	}
 	return &vigil.FetchResult{URL: req.URL, Status: 200, ContentType: "text/html", Charset: "utf-8",
 		Body: []byte(body), FetchedAt: time.Now()}, nil
 }
@@ -132,6 +136,10 @@ func TestUsingAnd(t *testing.T) {
 	want(both) // still alone; the waiting change now runs a0 -> a2
 	want(either, [2]string{"a0", "a1"}, [2]string{"a1", "a2"})
 
+	// B cannot be fetched for a while: A's change keeps waiting.
+	f.set(b, "")
+	check()
+	want(both)
 	f.set(b, page("b1"))
 	check()
 	want(both, [2]string{"a0", "a2"}, [2]string{"b0", "b1"})

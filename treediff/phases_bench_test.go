@@ -1,0 +1,89 @@
+package treediff
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/simulate"
+)
+
+// BenchmarkDiffPhases times the Vigil algorithm phase by phase on a 10 MB
+// pair of each shape (10 % of nodes changed), parsing excluded, and reports
+// each phase in ms/op next to the time to parse both documents:
+//
+//	go test -run '^$' -bench DiffPhases -benchtime 5x ./treediff
+//
+// Run it with GOGC=off to see the algorithm's own cost without the
+// collector's; BENCHMARKS.md has the figures.
+func BenchmarkDiffPhases(b *testing.B) {
+	for _, shape := range simulate.Shapes {
+		old, err := simulate.Generate(shape, 10<<20, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		newDoc, _, err := simulate.Change(old, simulate.Spread(0.1), 2)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var x, y bytes.Buffer
+		if err := markup.WriteXML(&x, old, nil); err != nil {
+			b.Fatal(err)
+		}
+		if err := markup.WriteXML(&y, newDoc, nil); err != nil {
+			b.Fatal(err)
+		}
+		old, newDoc = nil, nil
+		b.Run(string(shape), func(b *testing.B) {
+			pipeline, err := phases(Vigil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			spent := map[string]time.Duration{}
+			timed := func(name string, f func()) {
+				start := time.Now()
+				f()
+				spent[name] += time.Since(start)
+			}
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				runtime.GC()
+				start := time.Now()
+				o, err := markup.ParseXMLBytes(x.Bytes(), nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n, err := markup.ParseXMLBytes(y.Bytes(), nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				spent["parse"] += time.Since(start)
+				runtime.GC()
+				b.StartTimer()
+				var m *matching
+				timed("measure", func() {
+					m = newMatching(o, n, nil)
+					m.pair(int32(len(m.old.Nodes)-1), int32(len(m.new.Nodes)-1))
+				})
+				for _, p := range pipeline {
+					timed(p.name(), func() { p.run(m) })
+				}
+				timed("delta", func() {
+					oldXIDs, newXIDs := m.assignXIDs(o, n, true)
+					_, err = delta.BuildMatched(o, n, &delta.Matching{Old: m.old, New: m.new, NewToOld: m.newMatch,
+						OldToNew: m.oldMatch, Same: m.sameSubtrees(), OldXIDs: oldXIDs, NewXIDs: newXIDs})
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			for name, d := range spent {
+				b.ReportMetric(float64(d)/float64(b.N)/1e6, fmt.Sprintf("%s-ms/op", name))
+			}
+		})
+	}
+}

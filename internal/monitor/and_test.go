@@ -2,7 +2,9 @@ package monitor
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -47,7 +49,8 @@ func TestUsingAnd(t *testing.T) {
 	checker := spec.NewChecker(now)
 	create := func(name, using string) *vigil.Sentinel {
 		t.Helper()
-		return createSentinel(t, db, checker, u, name, "Create Sentinel "+name+" Using "+using+" Monitor any change Fetch 1 hour\n")
+		return createSentinel(t, db, checker, u, name, "Create Sentinel "+name+" Using "+using+
+			" Monitor any change Fetch 1 hour Notify By email owner@example.test\n")
 	}
 	const a, b = "http://a.example.test/", "http://b.example.test/"
 	both := create("both", a+" AND "+b)
@@ -143,6 +146,24 @@ func TestUsingAnd(t *testing.T) {
 	f.set(b, page("b1"))
 	check()
 	want(both, [2]string{"a0", "a2"}, [2]string{"b0", "b1"})
+	// Both pages' changes go out in one message.
+	ns, _, err := db.FindNotifications(ctx, vigil.NotificationFilter{UserID: u.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var messages []*vigil.Message
+	for _, n := range ns {
+		var msg vigil.Message
+		if err := json.Unmarshal(n.Payload, &msg); err != nil {
+			t.Fatal(err)
+		}
+		if msg.SentinelID == both.ID {
+			messages = append(messages, &msg)
+		}
+	}
+	if len(messages) != 1 || len(messages[0].Changes) != 2 || !strings.Contains(messages[0].Text, a+" and "+b) {
+		t.Errorf("%d messages for both pages' changes, want 1 with 2 changes naming both pages: %+v", len(messages), messages)
+	}
 
 	// A waits again, then goes back to what it was: dropped, so B's next
 	// change alone reports nothing.

@@ -302,13 +302,7 @@ func (m *Monitor) settle(ctx context.Context, j *job, now time.Time) {
 		if !ready {
 			continue
 		}
-		type found struct {
-			pg  *page
-			ref int64
-			pe  *pairEval
-			res *intent.Result
-		}
-		var all []found
+		var all []foundChange
 		for _, url := range alt {
 			p := j.st.Pages[url].Pending
 			pe := &pairEval{m: m, ref: p.Ref, cur: p.Cur}
@@ -325,13 +319,13 @@ func (m *Monitor) settle(ctx context.Context, j *job, now time.Time) {
 				m.Logger.Info("waiting change gone", LogSentinel, j.s.ID, LogURL, url)
 				continue
 			}
-			all = append(all, found{&page{url: url, resource: p.Resource, cur: &vigil.Version{ID: p.Cur}}, p.Ref, pe, res})
+			all = append(all, foundChange{&page{url: url, resource: p.Resource, cur: &vigil.Version{ID: p.Cur}}, p.Ref, pe, res})
 		}
 		if len(all) < len(alt) {
 			continue
 		}
+		m.reportTogether(ctx, j, all, now) // one message for the alternative
 		for _, f := range all {
-			m.report(ctx, j, f.pg, f.ref, f.pe, f.res, now)
 			j.st.Pages[f.pg.url].Pending = nil
 		}
 	}

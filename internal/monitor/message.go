@@ -14,6 +14,15 @@ import (
 	"github.com/vigil-web/vigil/spec"
 )
 
+// joinPages names the pages a sentinel watches: "A", "A and B", "A, B
+// and C".
+func joinPages(pages []string) string {
+	if len(pages) < 2 {
+		return strings.Join(pages, "")
+	}
+	return strings.Join(pages[:len(pages)-1], ", ") + " and " + pages[len(pages)-1]
+}
+
 // maxListed bounds the changes listed in one message.
 const maxListed = 50
 
@@ -21,6 +30,49 @@ const maxListed = 50
 // best-effort modes, its notifications (digests are gathered by digest;
 // interactive sentinels are read on the dashboard and in feeds).
 func (m *Monitor) report(ctx context.Context, j *job, pg *page, ref int64, pe *pairEval, res *intent.Result, now time.Time) {
+	m.reportTogether(ctx, j, []foundChange{{pg, ref, pe, res}}, now)
+}
+
+// foundChange is a change a sentinel found on one page.
+type foundChange struct {
+	pg  *page
+	ref int64
+	pe  *pairEval
+	res *intent.Result
+}
+
+// reportTogether writes the changes found on several pages at once (the
+// pages of one alternative of "Using A AND B") and notifies them in one
+// message.
+func (m *Monitor) reportTogether(ctx context.Context, j *job, found []foundChange, now time.Time) {
+	var items []*vigil.MessageItem
+	var lists [][]intent.Change
+	var summaries []string
+	first := len(j.rec.Changes)
+	for _, f := range found {
+		c, changes := m.record(j, f.pg, f.ref, f.res, now)
+		item := &vigil.MessageItem{Change: c}
+		if j.plan.wantsDelta() { // only webhooks carry the tree delta
+			item.Delta = f.pe.deltaJSON(ctx)
+		}
+		items, lists, summaries = append(items, item), append(lists, changes), append(summaries, c.Summary)
+	}
+	if len(found) == 0 || j.plan.mode != spec.Immediate && j.plan.mode != spec.BestEffort {
+		return
+	}
+	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: found[0].pg.url,
+		Subject: "[Vigil] " + j.s.Name + ": " + strings.Join(summaries, "; "), Changes: items}
+	msg.Text, msg.HTML = m.render(j, items, lists)
+	due := now
+	if j.plan.mode == spec.BestEffort {
+		due = now.Add(m.BestEffortDelay)
+	}
+	m.enqueue(j, msg, first, due)
+}
+
+// record adds a change found on a page to the check's record and returns it
+// with the typed changes it lists.
+func (m *Monitor) record(j *job, pg *page, ref int64, res *intent.Result, now time.Time) (*vigil.Change, []intent.Change) {
 	changes := res.AllChanges()
 	records, err := json.Marshal(changes)
 	if err != nil {
@@ -34,21 +86,7 @@ func (m *Monitor) report(ctx context.Context, j *job, pg *page, ref int64, pe *p
 		DetectedAt: now, Summary: summary, Records: records}
 	j.rec.Changes = append(j.rec.Changes, c)
 	m.Logger.Info("change detected", LogSentinel, j.s.ID, LogURL, pg.url, LogVersion, pg.cur.ID, "summary", summary)
-	if j.plan.mode != spec.Immediate && j.plan.mode != spec.BestEffort {
-		return
-	}
-	item := &vigil.MessageItem{Change: c}
-	if j.plan.wantsDelta() { // only webhooks carry the tree delta
-		item.Delta = pe.deltaJSON(ctx)
-	}
-	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: pg.url,
-		Subject: "[Vigil] " + j.s.Name + ": " + summary, Changes: []*vigil.MessageItem{item}}
-	msg.Text, msg.HTML = m.render(j, []*vigil.MessageItem{item}, [][]intent.Change{changes})
-	due := now
-	if j.plan.mode == spec.BestEffort {
-		due = now.Add(m.BestEffortDelay)
-	}
-	m.enqueue(j, msg, len(j.rec.Changes)-1, due)
+	return c, changes
 }
 
 // enqueue adds one notification per contact of the sentinel.
@@ -140,9 +178,12 @@ func summarize(p *plan, res *intent.Result, changes []intent.Change) string {
 // records, inserted text marked + and <ins>, deleted text - and <del>.
 func (m *Monitor) render(j *job, items []*vigil.MessageItem, lists [][]intent.Change) (string, string) {
 	var t, h strings.Builder
-	fmt.Fprintf(&t, "Sentinel %s found changes on %s\n", j.s.Name, j.plan.urls[0])
-	fmt.Fprintf(&h, "<p>Sentinel <b>%s</b> found changes on <a href=\"%s\">%s</a></p>\n",
-		html.EscapeString(j.s.Name), html.EscapeString(j.plan.urls[0]), html.EscapeString(j.plan.urls[0]))
+	links := make([]string, len(j.plan.urls))
+	for i, u := range j.plan.urls {
+		links[i] = fmt.Sprintf("<a href=\"%s\">%s</a>", html.EscapeString(u), html.EscapeString(u))
+	}
+	fmt.Fprintf(&t, "Sentinel %s found changes on %s\n", j.s.Name, joinPages(j.plan.urls))
+	fmt.Fprintf(&h, "<p>Sentinel <b>%s</b> found changes on %s</p>\n", html.EscapeString(j.s.Name), joinPages(links))
 	for i, it := range items {
 		fmt.Fprintf(&t, "\n%s (%s)\n", it.Change.Summary, it.Change.DetectedAt.UTC().Format(time.RFC3339))
 		fmt.Fprintf(&h, "<h3>%s <small>%s</small></h3>\n<ul>\n", html.EscapeString(it.Change.Summary), it.Change.DetectedAt.UTC().Format(time.RFC3339))

@@ -260,11 +260,16 @@ func snippet(n *tree.Node) string {
 		return len(words) < 20
 	})
 	text := strings.Join(words, " ")
-	if text == "" && n.Kind == tree.Element {
+	switch {
+	case text == "" && n.Kind == tree.Element:
 		return "<" + n.Name + ">"
+	case n.Kind == tree.Comment:
+		text = "<!--" + strings.Join(strings.Fields(n.Value), " ") + "-->"
+	case n.Kind == tree.ProcInst:
+		text = "<?" + n.Name + " " + strings.Join(strings.Fields(n.Value), " ") + "?>"
 	}
-	if len(text) > 60 {
-		text = text[:57] + "..."
+	if r := []rune(text); len(r) > 60 {
+		text = string(r[:57]) + "..."
 	}
 	return text
 }

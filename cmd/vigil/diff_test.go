@@ -141,3 +141,28 @@ func TestPatchRefusesGarbage(t *testing.T) {
 		t.Errorf("binary input: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestSnippet checks the text the summary shows for a subtree: its words,
+// an element's name when it has none, a comment or processing instruction
+// as written, cut at 60 characters without splitting one.
+func TestSnippet(t *testing.T) {
+	d := &tree.Document{}
+	p := d.NewElement("p")
+	p.AppendChild(d.NewText("  hello   world "))
+	long := d.NewText(strings.Repeat("é", 70))
+	for _, tt := range []struct {
+		n    *tree.Node
+		want string
+	}{
+		{p, "hello world"},
+		{d.NewElement("br"), "<br>"},
+		{d.NewNode(tree.Comment, "", " Windows:  services "), "<!--Windows: services-->"},
+		{d.NewNode(tree.ProcInst, "xml-stylesheet", `href="a.xsl"`), `<?xml-stylesheet href="a.xsl"?>`},
+		{long, strings.Repeat("é", 57) + "..."},
+		{nil, ""},
+	} {
+		if got := snippet(tt.n); got != tt.want {
+			t.Errorf("snippet = %q, want %q", got, tt.want)
+		}
+	}
+}

@@ -181,6 +181,7 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 
 // daemon is everything vigil serve runs, wired.
 type daemon struct {
+	dataDir     string
 	store       vigil.Store
 	secret      []byte
 	baseURL     string
@@ -205,7 +206,7 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 	if err != nil {
 		return nil, err
 	}
-	d := &daemon{store: st, secret: secret, baseURL: strings.TrimRight(c.baseURL, "/"), logger: logger,
+	d := &daemon{dataDir: dataDir, store: st, secret: secret, baseURL: strings.TrimRight(c.baseURL, "/"), logger: logger,
 		monitorKick: make(chan struct{}, 1), outboxKick: make(chan struct{}, 1)}
 	fopt := fetch.Options{AllowPrivateNetworks: c.allowPrivate, IgnoreRobots: c.ignoreRobots, HostDelay: c.hostDelay,
 		HostConcurrency: c.hostConc, TotalTimeout: c.fetchTimeout}

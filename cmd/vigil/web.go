@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -18,12 +19,34 @@ import (
 // of vigil serve. Their configuration comes from the environment:
 //
 //	VIGIL_ADMIN_EMAIL     the admin account, created on first start (default admin@localhost)
-//	VIGIL_ADMIN_PASSWORD  its password; without it a password is generated and printed once
+//	VIGIL_ADMIN_PASSWORD  its password; without it a password is generated and shown once (on a terminal;
+//	                      otherwise in the data directory's admin-password file, mode 0600)
 //	VIGIL_METRICS_PUBLIC  "true": /metrics needs no session or token
 //	VIGIL_SECURE_COOKIES  "true": cookies get Secure even on plain HTTP (behind a TLS proxy);
 //	                      on by default when VIGIL_BASE_URL is https
 func init() {
 	mountHTTP(mountWeb)
+}
+
+// adminPasswordFile is where a generated admin password is kept when it
+// cannot be shown on a terminal.
+const adminPasswordFile = "admin-password"
+
+// writeAdminPassword writes the admin's email and generated password to a
+// file of the data directory that only this user can read, and returns its
+// path.
+func writeAdminPassword(dataDir, email, password string) (string, error) {
+	path := filepath.Join(dataDir, adminPasswordFile)
+	if err := os.WriteFile(path, []byte(email+"\n"+password+"\n"), 0o600); err != nil {
+		return "", err
+	}
+	return path, os.Chmod(path, 0o600) // in case the file was there with wider rights
+}
+
+// isTerminal reports whether f is a terminal.
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 func envBool(name string) bool {
@@ -45,9 +68,18 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 	if err != nil {
 		d.logger.Error("admin account", "err", err)
 	} else if generated != "" {
-		// Printed once: the next start finds the account with its password.
-		fmt.Fprintf(os.Stdout, "admin account created: sign in at %s/login as %s with password %s (shown only now)\n",
-			d.baseURL, strings.ToLower(email), generated)
+		// Shown once: the next start finds the account with its password.
+		// On a terminal it is printed; otherwise (a service manager's
+		// journal, a log file) it goes to a file only this user can read.
+		if isTerminal(os.Stdout) {
+			fmt.Fprintf(os.Stdout, "admin account created: sign in at %s/login as %s with password %s (shown only now)\n",
+				d.baseURL, strings.ToLower(email), generated)
+		} else if path, err := writeAdminPassword(d.dataDir, strings.ToLower(email), generated); err != nil {
+			d.logger.Error("admin account created, but its password could not be written: set VIGIL_ADMIN_PASSWORD and restart", "err", err)
+		} else {
+			fmt.Fprintf(os.Stdout, "admin account created: sign in at %s/login as %s; its password is in %s (readable by this user only: delete it once read)\n",
+				d.baseURL, strings.ToLower(email), path)
+		}
 	}
 
 	metrics := web.NewMetrics(d.store)

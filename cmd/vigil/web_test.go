@@ -561,21 +561,36 @@ func TestWebCSRF(t *testing.T) {
 }
 
 // TestWebAdminPasswordPrinted: without a configured password, the first
-// start prints a generated one, and the next start does not.
+// start generates one and, its output being no terminal, writes it to a file
+// only its user can read, and says where; the next start does not.
 func TestWebAdminPasswordPrinted(t *testing.T) {
 	t.Setenv("VIGIL_ADMIN_PASSWORD", "")
 	dir := t.TempDir()
 	var pw string
 	for i := range 2 {
 		out := serveOutput(t, dir)
-		m := regexp.MustCompile(`with password (\S+)`).FindStringSubmatch(out)
+		if strings.Contains(out, "with password") {
+			t.Fatalf("the password was printed to a non-terminal output: %q", out)
+		}
+		m := regexp.MustCompile(`its password is in (\S+)`).FindStringSubmatch(out)
 		switch {
 		case i == 0 && m == nil:
-			t.Fatalf("first start printed no password: %q", out)
+			t.Fatalf("first start did not say where the password is: %q", out)
 		case i == 0:
-			pw = m[1]
+			b, err := os.ReadFile(m[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fi, err := os.Stat(m[1]); err != nil || fi.Mode().Perm() != 0o600 {
+				t.Errorf("password file mode %v, %v; want 0600", fi.Mode(), err)
+			}
+			lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+			if len(lines) != 2 || lines[0] != "admin@localhost" || len(lines[1]) < 16 {
+				t.Fatalf("password file %q", b)
+			}
+			pw = lines[1]
 		case m != nil:
-			t.Errorf("second start printed a password again: %q", out)
+			t.Errorf("second start announced a password again: %q", out)
 		}
 	}
 	d := startDaemon(t, dir)

@@ -33,11 +33,11 @@ Every immediate
 		"--webhook-secret", "confirm-secret")
 	db := openData(t, data)
 	url := st.srv.URL + "/offer"
-	waitFor(t, 10*time.Second, "the first version", func() bool { return versionCount(t, db, url) == 1 })
+	waitFor(t, 30*time.Second, "the first version", func() bool { return versionCount(t, db, url) == 1 })
 
 	// Only the ignored clock changes: a new version, nothing to confirm.
 	st.set("/offer", page("100", "10:05"))
-	waitFor(t, 10*time.Second, "version 2", func() bool { return versionCount(t, db, url) == 2 })
+	waitFor(t, 30*time.Second, "version 2", func() bool { return versionCount(t, db, url) == 2 })
 	time.Sleep(4 * time.Second)
 	if strings.Contains(d.stderr.String(), "change to confirm") || len(hk.all()) != 0 {
 		t.Fatalf("a change in the ignored part was taken for a change: %d webhooks", len(hk.all()))
@@ -45,9 +45,9 @@ Every immediate
 
 	// The price flaps: changed, then back before the confirmation.
 	st.set("/offer", page("90", "10:05"))
-	waitFor(t, 10*time.Second, "the change to confirm", func() bool { return strings.Contains(d.stderr.String(), "change to confirm") })
+	waitFor(t, 30*time.Second, "the change to confirm", func() bool { return strings.Contains(d.stderr.String(), "change to confirm") })
 	st.set("/offer", page("100", "10:05"))
-	waitFor(t, 10*time.Second, "the confirmation that fails", func() bool { return strings.Contains(d.stderr.String(), "change not confirmed") })
+	waitFor(t, 30*time.Second, "the confirmation that fails", func() bool { return strings.Contains(d.stderr.String(), "change not confirmed") })
 	time.Sleep(time.Second)
 	if n := len(hk.all()); n != 0 {
 		t.Fatalf("%d webhooks for a change that did not last", n)

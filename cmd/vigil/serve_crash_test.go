@@ -56,7 +56,7 @@ Every immediate
 	d := startDaemon(t, data, args...)
 	db := openData(t, data)
 	url := st.srv.URL + "/status"
-	waitFor(t, 10*time.Second, "the first version", func() bool { return versionCount(t, db, url) == 1 })
+	waitFor(t, 30*time.Second, "the first version", func() bool { return versionCount(t, db, url) == 1 })
 
 	rng := rand.New(rand.NewPCG(7, 9))
 	const rounds = 6
@@ -210,7 +210,7 @@ func TestServeBadInput(t *testing.T) {
 			t.Errorf("%s: error %q, want it to mention %q", name, e, wantErr[name])
 		}
 	}
-	waitFor(t, 10*time.Second, "the good page's first version", func() bool { return versionCount(t, db, st.srv.URL+"/good") == 1 })
+	waitFor(t, 30*time.Second, "the good page's first version", func() bool { return versionCount(t, db, st.srv.URL+"/good") == 1 })
 	st.set("/good", "<html><body><p>good 2</p></body></html>")
 	waitFor(t, 15*time.Second, "the good sentinel's webhook", func() bool { return len(hk.of("good")) == 1 })
 	if !d.alive() {

@@ -345,6 +345,9 @@ func (h *hooks) of(sentinel string) []hookCall {
 
 // ---- helpers
 
+// Timeouts are generous (30 s where a step takes a second or two): the
+// package's tests run in parallel with Chromium, and a loaded build machine
+// once starved the daemon past 10 s.
 func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
@@ -470,7 +473,7 @@ Monitor phrase ("Optical Network")
 	courseURL := st.srv.URL + coursePath
 
 	// Baseline: both pages fetched once, nothing to report.
-	waitFor(t, 10*time.Second, "first versions", func() bool {
+	waitFor(t, 30*time.Second, "first versions", func() bool {
 		return versionCount(t, db, scheduleURL) == 1 && versionCount(t, db, courseURL) == 1
 	})
 	settle(2500 * time.Millisecond)
@@ -480,7 +483,7 @@ Monitor phrase ("Optical Network")
 
 	// 1. A change nothing watches (a room number): a new version, no message.
 	st.set("/class/schedule", strings.Replace(schedulePage, "Room 103", "Room 203", 1))
-	waitFor(t, 10*time.Second, "version 2 of the schedule", func() bool { return versionCount(t, db, scheduleURL) == 2 })
+	waitFor(t, 30*time.Second, "version 2 of the schedule", func() bool { return versionCount(t, db, scheduleURL) == 2 })
 	settle(3 * time.Second)
 	if n := len(box.all()) + len(hk.all()); n != 0 {
 		t.Fatalf("%d messages sent for an unwatched change: %v", n, box.all())
@@ -491,7 +494,7 @@ Monitor phrase ("Optical Network")
 	st.set("/class/schedule", strings.Replace(strings.Replace(schedulePage, "Room 103", "Room 203", 1),
 		"<tr><td>5324</td><td>Information Retrieval</td><td>Room 102</td></tr>\n", "", 1))
 	waitFor(t, 15*time.Second, "s1's webhook", func() bool { return len(hk.of("s1")) == 1 })
-	waitFor(t, 10*time.Second, "s1's mail", func() bool { return len(box.matching("Subject: [Vigil] s1")) == 1 })
+	waitFor(t, 30*time.Second, "s1's mail", func() bool { return len(box.matching("Subject: [Vigil] s1")) == 1 })
 	call := hk.of("s1")[0]
 	if call.event != "change" || call.delivery == "" || len(call.msg.Changes) != 1 {
 		t.Fatalf("s1 webhook: %+v", call)
@@ -520,7 +523,7 @@ Monitor phrase ("Optical Network")
 	st.set("/class/schedule", strings.Replace(strings.Replace(schedulePage, "Room 103", "Room 203", 1),
 		"<tr><td>5324</td><td>Information Retrieval</td><td>Room 102</td></tr>\n", "<tr><td>5390</td><td>Optical Network Design</td><td>Room 104</td></tr>\n", 1))
 	waitFor(t, 15*time.Second, "s3's mail", func() bool { return len(box.matching("Subject: [Vigil] s3")) == 1 })
-	waitFor(t, 10*time.Second, "s3's webhook", func() bool { return len(hk.of("s3")) == 1 })
+	waitFor(t, 30*time.Second, "s3's webhook", func() bool { return len(hk.of("s3")) == 1 })
 	if s3 := box.matching("Subject: [Vigil] s3")[0]; !strings.Contains(s3, "Optical Network") {
 		t.Errorf("s3 mail lacks the phrase:\n%s", s3)
 	}
@@ -528,9 +531,9 @@ Monitor phrase ("Optical Network")
 	// 4. The course page changes twice: s2 sends one digest with both
 	// changes at the end of its period.
 	st.set(coursePath, strings.Replace(coursePage, "Jan 21", "Jan 23", 1))
-	waitFor(t, 10*time.Second, "version 2 of the course page", func() bool { return versionCount(t, db, courseURL) == 2 })
+	waitFor(t, 30*time.Second, "version 2 of the course page", func() bool { return versionCount(t, db, courseURL) == 2 })
 	st.set(coursePath, strings.Replace(strings.Replace(coursePage, "Jan 21", "Jan 23", 1), "Introduction", "Overview", 1))
-	waitFor(t, 10*time.Second, "version 3 of the course page", func() bool { return versionCount(t, db, courseURL) == 3 })
+	waitFor(t, 30*time.Second, "version 3 of the course page", func() bool { return versionCount(t, db, courseURL) == 3 })
 	// Both changes arrive in digests (one, or two if a period ended
 	// between them), each digest once.
 	waitFor(t, 20*time.Second, "s2's digests", func() bool {

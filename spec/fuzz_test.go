@@ -5,6 +5,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"testing"
 	"time"
 )
@@ -110,3 +112,46 @@ func FuzzDecodeSentinel(f *testing.F) {
 }
 
 func errorsAs(err error, target any) bool { return errors.As(err, target) }
+
+// FuzzDecodeChecked checks that decoding a stored, checked sentinel never
+// panics, that the alternatives it keeps are normalised and within its
+// URLs, and that they survive another round trip.
+func FuzzDecodeChecked(f *testing.F) {
+	for _, s := range []string{
+		`{"name":"both","using":{"and":[{"url":"http://a.example"},{"url":"http://b.example"}]},"urls":["http://a.example","http://b.example"],"requires":[[1,0,1]],"start":"2003-06-01T12:00:00Z","end":"2004-06-01T12:00:00Z"}`,
+		`{"name":"x","using":{"url":"http://a.example"},"urls":["http://a.example"],"requires":[[0],[0,0],[]]}`,
+		`{"name":"x","using":{"url":"http://a.example"},"urls":["http://a.example"],"requires":[[0,3]]}`,
+		`{"name":"x","using":{"url":"http://a.example"},"urls":[],"requires":[[-1]]}`,
+		`{"name":"x","using":{"url":"http://a.example"},"requires":"no"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var c Checked
+		if err := json.Unmarshal(data, &c); err != nil {
+			return
+		}
+		for _, alt := range c.Requires {
+			if len(alt) == 0 || !slices.IsSorted(alt) || len(slices.Compact(slices.Clone(alt))) != len(alt) {
+				t.Fatalf("alternative %v is not a sorted set", alt)
+			}
+			for _, i := range alt {
+				if i < 0 || i >= len(c.URLs) {
+					t.Fatalf("alternative %v outside %d urls", alt, len(c.URLs))
+				}
+			}
+		}
+		b, err := json.Marshal(&c)
+		if err != nil {
+			t.Fatalf("a decoded sentinel does not encode: %v", err)
+		}
+		var back Checked
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatalf("re-decoding %s: %v", b, err)
+		}
+		if !reflect.DeepEqual(back.Requires, c.Requires) {
+			t.Fatalf("requires %v -> %v", c.Requires, back.Requires)
+		}
+		_ = c.Alternatives()
+	})
+}

@@ -30,6 +30,18 @@
 // 1 + ln(length) for text, comments and processing instructions, as the seed
 // defines.
 //
+// # Measures
+//
+// MeasureTree (and Document.Measure) computes, in one iterative pass, the
+// post-order list of a subtree's nodes with, for each, its signature,
+// weight, subtree size, parent, position among its siblings and name key,
+// as parallel arrays indexed by post-order rank (Node.Post - 1). Algorithms
+// read these arrays rather than follow node pointers: on a document of a
+// million nodes the arrays stay in the processor's caches and the nodes do
+// not. A node's subtree is the range [i-Size[i]+1, i]; its children are
+// found from the last (i-1) back, each starting where the previous one's
+// subtree begins (Measure.Children, Measure.ChildList).
+//
 // # Differences from the seed
 //
 //   - The seed's reference implementation hashes with a 32-bit function and

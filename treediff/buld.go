@@ -2,6 +2,8 @@ package treediff
 
 import (
 	"math"
+	"math/bits"
+	"slices"
 
 	"github.com/vigil-web/vigil/tree"
 )
@@ -45,9 +47,9 @@ func (p buldPhase) run(m *matching) {
 	newRoot := int32(len(m.new.Nodes) - 1)
 	w0 := m.new.Weight[newRoot]
 	logN := math.Log(float64(len(m.new.Nodes)) + 1)
-	q := &queue{items: make([]queued, 0, 1024)}
+	q := &queue{last: weightKey(m.new.Weight[newRoot])}
 	q.push(m.new.Weight[newRoot], newRoot)
-	for len(q.items) > 0 {
+	for q.n > 0 {
 		j := q.pop()
 		if m.zipped[j] {
 			continue // zipped after it was queued: everything below is matched
@@ -81,54 +83,79 @@ func (m *matching) forceAncestors(i, j int32, levels int) {
 	}
 }
 
-// queue is a max-heap of new nodes by subtree weight; ties go to the node
-// that comes first in post-order, so the order is deterministic.
+// queue yields new nodes by subtree weight, heaviest first; ties go to the
+// node that comes first in post-order, so the order is deterministic.
+//
+// It is a monotone radix heap: the phase pops a node and then pushes only
+// its children, which weigh less, so no key pushed is ever before the last
+// one popped. Keys are the weights' bits complemented (a heavier node has a
+// smaller key); bucket b > 0 holds the keys whose highest bit differing from
+// the last popped key is bit b-1, bucket 0 the keys equal to it, sorted by
+// node when the bucket fills. A push is an append; a pop moves a bucket's
+// items at most down to lower buckets, so each item is moved a few times at
+// most instead of climbing and sinking through a binary heap of every
+// queued node.
 type queue struct {
-	items []queued
+	buckets [65][]queued
+	last    uint64 // key of the last node popped
+	head    int    // next item of buckets[0]
+	n       int    // items queued
 }
 
 type queued struct {
-	weight float64
-	node   int32
+	key  uint64
+	node int32
 }
 
-func (a queued) before(b queued) bool {
-	return a.weight > b.weight || (a.weight == b.weight && a.node < b.node)
+// weightKey orders weights (non-negative) heaviest first.
+func weightKey(w float64) uint64 { return ^math.Float64bits(w) }
+
+func (q *queue) bucketOf(key uint64) int {
+	if key == q.last {
+		return 0
+	}
+	return 64 - bits.LeadingZeros64(key^q.last)
 }
 
+// push queues node j of weight w; w must not exceed the weight of the last
+// node popped.
 func (q *queue) push(w float64, j int32) {
-	q.items = append(q.items, queued{w, j})
-	i := len(q.items) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !q.items[i].before(q.items[p]) {
-			break
-		}
-		q.items[i], q.items[p] = q.items[p], q.items[i]
-		i = p
-	}
+	k := weightKey(w)
+	b := q.bucketOf(k)
+	q.buckets[b] = append(q.buckets[b], queued{k, j})
+	q.n++
 }
 
+// pop removes and returns the heaviest node (the first in post-order among
+// equals).
 func (q *queue) pop() int32 {
-	top := q.items[0].node
-	last := len(q.items) - 1
-	q.items[0] = q.items[last]
-	q.items = q.items[:last]
-	for i := 0; ; {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < last && q.items[l].before(q.items[m]) {
-			m = l
+	if q.head == len(q.buckets[0]) {
+		q.buckets[0], q.head = q.buckets[0][:0], 0
+		b := 1
+		for len(q.buckets[b]) == 0 {
+			b++
 		}
-		if r < last && q.items[r].before(q.items[m]) {
-			m = r
+		items := q.buckets[b]
+		min := items[0].key
+		for _, it := range items[1:] {
+			if it.key < min {
+				min = it.key
+			}
 		}
-		if m == i {
-			break
+		q.last = min
+		for _, it := range items {
+			c := q.bucketOf(it.key)
+			q.buckets[c] = append(q.buckets[c], it)
 		}
-		q.items[i], q.items[m] = q.items[m], q.items[i]
-		i = m
+		q.buckets[b] = items[:0]
+		if z := q.buckets[0]; len(z) > 1 {
+			slices.SortFunc(z, func(x, y queued) int { return int(x.node - y.node) })
+		}
 	}
-	return top
+	it := q.buckets[0][q.head]
+	q.head++
+	q.n--
+	return it.node
 }
 
 // candidates finds old subtrees identical to a new one.

@@ -1,0 +1,245 @@
+package delta
+
+import "github.com/vigil-web/vigil/tree"
+
+// This file writes the operations once the builder has paired the nodes
+// and found the moves (build.go): renames and attributes, deletes in
+// reverse post-order, inserts in pre-order, with the content and XID-maps
+// each needs.
+
+// estimateOps returns an upper bound of the number of operations: one per
+// deleted or inserted subtree (an unmatched node under a matched parent),
+// two per moved or changed node, plus the renames and attribute operations
+// of changed elements, so that the slice of operations is allocated once.
+func (b *builder) estimateOps() int {
+	n := b.nodeOps
+	b.eachOld(func(i int32) {
+		switch p := b.old.Parent[i]; {
+		case b.oldMatch[i] < 0:
+			if p >= 0 && b.oldMatch[p] >= 0 {
+				n++
+			}
+		case b.moved[i] || b.changed[i]:
+			n += 2
+		}
+	})
+	for j, i := range b.newMatch {
+		if p := b.new.Parent[j]; i < 0 && p >= 0 && b.newMatch[p] >= 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// xids returns a slice of n XIDs carved from a shared buffer, so that the
+// XID-maps of many small operations cost one allocation.
+func (b *builder) xids(n int) []tree.XID {
+	if len(b.xidBuf) < n {
+		b.xidBuf = make([]tree.XID, max(n, 4096))
+	}
+	s := b.xidBuf[:n:n]
+	b.xidBuf = b.xidBuf[n:]
+	return s
+}
+
+// subtreeXIDs returns the XIDs of the subtree n in post-order.
+func (b *builder) subtreeXIDs(n *tree.Node) tree.XIDMap {
+	size := 0
+	tree.PostOrder(n, func(*tree.Node) { size++ })
+	s := b.xids(size)
+	k := 0
+	tree.PostOrder(n, func(c *tree.Node) {
+		s[k] = c.XID
+		k++
+	})
+	return tree.XIDMap{XIDs: s}
+}
+
+// oneXID returns the XID-map of a single node.
+func (b *builder) oneXID(x tree.XID) tree.XIDMap {
+	s := b.xids(1)
+	s[0] = x
+	return tree.XIDMap{XIDs: s}
+}
+
+// emitNodeChanges writes renames and attribute operations of matched
+// elements, in old post-order.
+func (b *builder) emitNodeChanges(d *Delta) {
+	// classify found them, in old post-order; identical subtrees have
+	// none.
+	for _, i := range b.nodeChanges {
+		o, j := b.old.Nodes[i], b.oldMatch[i]
+		n := b.new.Nodes[j]
+		if o.Name != n.Name {
+			d.Ops = append(d.Ops, Op{Kind: Rename, Node: o.XID, OldValue: o.Name, NewValue: n.Name})
+		}
+		if len(o.Attrs) == 0 && len(n.Attrs) == 0 {
+			continue
+		}
+		for _, a := range o.Attrs {
+			switch v, ok := n.Attr(a.Name); {
+			case !ok:
+				d.Ops = append(d.Ops, Op{Kind: AttrDelete, Node: o.XID, Name: a.Name, OldValue: a.Value})
+			case v != a.Value:
+				d.Ops = append(d.Ops, Op{Kind: AttrUpdate, Node: o.XID, Name: a.Name, OldValue: a.Value, NewValue: v})
+			}
+		}
+		for _, a := range n.Attrs {
+			if _, ok := o.Attr(a.Name); !ok {
+				d.Ops = append(d.Ops, Op{Kind: AttrInsert, Node: o.XID, Name: a.Name, NewValue: a.Value})
+			}
+		}
+	}
+}
+
+// emitDeletes writes the deletes in XyScript order: the old tree in reverse
+// post-order (children right to left, then the node), so that positions
+// refer to the old version and descendants go before their ancestors.
+func (b *builder) emitDeletes(d *Delta) {
+	// frame is a node and its next child to visit, counted from the right
+	// (-1 when none is left): Measure.Children goes right to left.
+	type frame struct{ node, next int32 }
+	root := int32(len(b.old.Nodes) - 1)
+	stack := []frame{{root, b.lastChild(b.old, root)}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if c := top.next; c >= 0 {
+			top.next = b.prevSibling(b.old, top.node, c)
+			kids := b.lastChild(b.old, c)
+			if b.same(c) {
+				kids = -1 // nothing to delete inside an identical subtree
+			}
+			stack = append(stack, frame{c, kids})
+			continue
+		}
+		i := top.node
+		stack = stack[:len(stack)-1]
+		p := b.old.Parent[i]
+		if p < 0 {
+			continue
+		}
+		var op Op
+		switch {
+		case b.moved[i] && b.valueChanged(i):
+			op.Content = b.copyPruned(b.old.Nodes[i], nil)
+			op.XIDs = b.oneXID(b.old.Nodes[i].XID)
+		case b.moved[i]:
+			op.Move = true
+			op.XIDs = b.oneXID(b.old.Nodes[i].XID)
+		case b.oldMatch[i] < 0 && b.oldMatch[p] >= 0:
+			op.Content = b.copyPruned(b.old.Nodes[i], func(c *tree.Node) bool { return b.oldMatch[b.oldIndex(c)] >= 0 })
+			op.XIDs = b.subtreeXIDs(op.Content)
+		case b.valueChanged(i):
+			op.Update = true
+			op.Content = b.copyPruned(b.old.Nodes[i], nil)
+			op.XIDs = b.oneXID(b.old.Nodes[i].XID)
+		default:
+			continue
+		}
+		op.Kind, op.Parent, op.Pos = Delete, b.old.Nodes[p].XID, int(b.oldPos[i])+1
+		d.Ops = append(d.Ops, op)
+	}
+}
+
+// emitInserts writes the inserts in XyScript order: the new tree in
+// pre-order, so that positions refer to the new version and ancestors go
+// before their descendants.
+func (b *builder) emitInserts(d *Delta) {
+	var stack []int32
+	var kids []int32
+	root := int32(len(b.new.Nodes) - 1)
+	stack = append(stack, root)
+	for len(stack) > 0 {
+		j := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		// Nothing is inserted inside an identical subtree.
+		if b.sameNew == nil || !b.sameNew[j] {
+			// Measure.Children goes right to left: pushed in that order,
+			// the children pop left to right.
+			kids = kids[:0]
+			b.new.Children(j, func(c int32) { kids = append(kids, c) })
+			stack = append(stack, kids...)
+		}
+		p := b.new.Parent[j]
+		if p < 0 {
+			continue
+		}
+		i := b.newMatch[j]
+		var op Op
+		switch {
+		case i >= 0 && b.moved[i] && b.valueChanged(i):
+			op.Content = b.copyPruned(b.new.Nodes[j], nil)
+			op.XIDs = b.oneXID(b.new.Nodes[j].XID)
+		case i >= 0 && b.moved[i]:
+			op.Move = true
+			op.XIDs = b.oneXID(b.new.Nodes[j].XID)
+		case i < 0 && b.newMatch[p] >= 0:
+			op.Content = b.copyPruned(b.new.Nodes[j], func(c *tree.Node) bool { return b.newMatch[b.newIndex(c)] >= 0 })
+			op.XIDs = b.subtreeXIDs(op.Content)
+		case i >= 0 && b.valueChanged(i):
+			op.Update = true
+			op.Content = b.copyPruned(b.new.Nodes[j], nil)
+			op.XIDs = b.oneXID(b.new.Nodes[j].XID)
+		default:
+			continue
+		}
+		op.Kind, op.Parent, op.Pos = Insert, b.new.Nodes[p].XID, int(b.newPos[j])+1
+		d.Ops = append(d.Ops, op)
+	}
+}
+
+// lastChild returns the last child of node i of a measure, or -1.
+func (b *builder) lastChild(m *tree.Measure, i int32) int32 {
+	if m.Size[i] == 1 {
+		return -1
+	}
+	return i - 1
+}
+
+// prevSibling returns the child of node p before its child c, or -1.
+func (b *builder) prevSibling(m *tree.Measure, p, c int32) int32 {
+	if prev := c - m.Size[c]; prev > p-m.Size[p] {
+		return prev
+	}
+	return -1
+}
+
+// childCount returns the number of children of node i of a measure: one
+// more than the position of its last child.
+func (b *builder) childCount(m *tree.Measure, i int32) int {
+	if m.Size[i] == 1 {
+		return 0
+	}
+	return int(m.Pos[i-1]) + 1
+}
+
+// copyPruned copies n's subtree into the builder's arena, leaving out every
+// proper descendant for which skip returns true, with its subtree: those
+// are moved nodes with operations of their own.
+func (b *builder) copyPruned(n *tree.Node, skip func(*tree.Node) bool) *tree.Node {
+	type frame struct{ src, dst *tree.Node }
+	root := copyNode(b.arena, n)
+	stack := []frame{{n, root}}
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, c := range f.src.Children {
+			if skip != nil && skip(c) {
+				continue
+			}
+			cc := copyNode(b.arena, c)
+			f.dst.AppendChild(cc)
+			stack = append(stack, frame{c, cc})
+		}
+	}
+	return root
+}
+
+func copyNode(arena *tree.Document, n *tree.Node) *tree.Node {
+	c := arena.NewNode(n.Kind, n.Name, n.Value)
+	c.XID = n.XID
+	if len(n.Attrs) > 0 {
+		c.Attrs = append([]tree.Attr(nil), n.Attrs...)
+	}
+	return c
+}

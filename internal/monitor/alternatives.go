@@ -1,0 +1,84 @@
+package monitor
+
+import (
+	"context"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/intent"
+)
+
+// This file handles sentinels on several pages: a change found on a page
+// is reported at once when that page alone is enough ("Using A OR B"), and
+// otherwise waits on the page's state until every page of one of the
+// sentinel's alternatives has one ("Using A AND B", spec.Checked.Requires).
+
+// found handles a change a sentinel's expression found on a page (and its
+// confirmation, if asked for, confirmed): reported at once when a change on
+// that page alone is enough, otherwise kept on the page's state until the
+// other pages of one of the sentinel's alternatives ("Using A AND B") have
+// changes too (see settle).
+func (m *Monitor) found(ctx context.Context, j *job, pg *page, ref int64, pe *pairEval, res *intent.Result, now time.Time) {
+	if j.plan.alone(pg.url) {
+		m.report(ctx, j, pg, ref, pe, res, now)
+		return
+	}
+	ps := j.st.Pages[pg.url]
+	if ps.Pending == nil {
+		ps.Pending = &pendingChange{Ref: ref, Resource: pg.resource}
+	}
+	ps.Pending.Cur = pg.cur.ID // a later change on the page widens the waiting one
+	m.Logger.Info("change waits for the other pages", LogSentinel, j.s.ID, LogURL, pg.url, LogVersion, pg.cur.ID)
+}
+
+// settle reports the waiting changes of every alternative of the sentinel
+// whose pages all have one, each from the version its page had when its
+// change was first found to the newest. A waiting change that the
+// expression no longer finds over that span (the page went back) is
+// dropped, and its alternative waits again.
+func (m *Monitor) settle(ctx context.Context, j *job, now time.Time) {
+	if j.plan.requires == nil {
+		for _, ps := range j.st.Pages {
+			ps.Pending = nil // the sentinel no longer has an AND
+		}
+		return
+	}
+	for _, alt := range j.plan.requires {
+		ready := true
+		for _, url := range alt {
+			if ps := j.st.Pages[url]; ps == nil || ps.Pending == nil {
+				ready = false
+				break
+			}
+		}
+		if !ready {
+			continue
+		}
+		var all []foundChange
+		for _, url := range alt {
+			p := j.st.Pages[url].Pending
+			pe := &pairEval{m: m, ref: p.Ref, cur: p.Cur}
+			ok, res, err := m.evaluateErr(ctx, pe, j)
+			switch {
+			case err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND:
+				// Try again at the next check.
+				m.Logger.Error("evaluate a waiting change", LogSentinel, j.s.ID, LogURL, url, LogError, err)
+				continue
+			case err != nil || !ok:
+				// The page went back, or a version it was compared with
+				// is gone (retention): nothing to report.
+				j.st.Pages[url].Pending = nil
+				m.Logger.Info("waiting change gone", LogSentinel, j.s.ID, LogURL, url)
+				continue
+			}
+			all = append(all, foundChange{&page{url: url, resource: p.Resource, cur: &vigil.Version{ID: p.Cur}}, p.Ref, pe, res})
+		}
+		if len(all) < len(alt) {
+			continue
+		}
+		m.reportTogether(ctx, j, all, now) // one message for the alternative
+		for _, f := range all {
+			j.st.Pages[f.pg.url].Pending = nil
+		}
+	}
+}

@@ -117,8 +117,10 @@ func (q *queue) bucketOf(key uint64) int {
 	return 64 - bits.LeadingZeros64(key^q.last)
 }
 
-// push queues node j of weight w; w must not exceed the weight of the last
-// node popped.
+// push queues node j of weight w. w must be less than the weight of the
+// last node popped (a child weighs less than its parent), or, before the
+// first pop, equal to the weight the queue was started with: an item equal
+// to the last key would join bucket 0 behind its sorted items.
 func (q *queue) push(w float64, j int32) {
 	k := weightKey(w)
 	b := q.bucketOf(k)

@@ -276,3 +276,64 @@ func TestUsingAndConfirm(t *testing.T) {
 		t.Errorf("%d changes reported, want 2: both pages changed and stayed changed", n)
 	}
 }
+
+// TestUsingAndDigest: in "Every <interval>" mode, the changes of an AND
+// alternative are recorded when both pages have one and go out together in
+// the period's digest.
+func TestUsingAndDigest(t *testing.T) {
+	ctx := context.Background()
+	db, wh, u := testStore(t)
+	clock := time.Now().UTC()
+	const a, b = "http://a.example.test/", "http://b.example.test/"
+	s := createSentinel(t, db, spec.NewChecker(clock), u, "daily",
+		"Create Sentinel daily Using "+a+" AND "+b+" Monitor any change Fetch 1 hour Notify By email owner@example.test Every 1 day\n")
+	page := func(v string) string { return "<html><body><p>" + v + "</p></body></html>" }
+	f := &pagesFetcher{pages: map[string]string{a: page("a0"), b: page("b0")}}
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute},
+		Now: func() time.Time { return clock }}
+	run := func(at time.Time) {
+		t.Helper()
+		clock = at
+		cur, err := db.FindSentinelByID(ctx, s.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cur.NextCheck = clock.Add(-time.Second)
+		if err := db.UpdateSentinel(ctx, cur); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := m.RunOnce(ctx); err != nil || n != 1 {
+			t.Fatalf("RunOnce at %v = %d, %v", clock, n, err)
+		}
+	}
+	digests := func() []*vigil.Message {
+		t.Helper()
+		ns, _, err := db.FindNotifications(ctx, vigil.NotificationFilter{UserID: u.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []*vigil.Message
+		for _, n := range ns {
+			var msg vigil.Message
+			if err := json.Unmarshal(n.Payload, &msg); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, &msg)
+		}
+		return out
+	}
+	start := clock
+	run(start) // first sightings; the period starts
+	f.set(a, page("a1"))
+	run(start.Add(2 * time.Hour)) // waits for B
+	f.set(b, page("b1"))
+	run(start.Add(4 * time.Hour)) // both: recorded, not sent yet
+	if ms := digests(); len(ms) != 0 {
+		t.Fatalf("%d messages before the period's end", len(ms))
+	}
+	run(start.Add(25 * time.Hour)) // the period ends
+	ms := digests()
+	if len(ms) != 1 || !ms[0].Digest || len(ms[0].Changes) != 2 {
+		t.Fatalf("messages %+v, want one digest with both pages' changes", ms)
+	}
+}

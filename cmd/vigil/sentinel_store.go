@@ -13,6 +13,7 @@ import (
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/intent"
+	"github.com/vigil-web/vigil/internal/monitor"
 	"github.com/vigil-web/vigil/internal/notify/feed"
 	"github.com/vigil-web/vigil/spec"
 )
@@ -71,17 +72,8 @@ func storedChecker(ctx context.Context, st vigil.Store, owner *vigil.User, now t
 		if err := json.Unmarshal(s.Spec, &c); err != nil || c.Sentinel == nil {
 			continue
 		}
-		stored := &spec.Stored{Checked: &c, Created: s.CreatedAt}
-		var status struct {
-			Status struct {
-				Started time.Time `json:"started"`
-				Ended   time.Time `json:"ended"`
-			} `json:"status"`
-		}
-		if json.Unmarshal(states[s.ID], &status) == nil {
-			stored.Started, stored.Ended = status.Status.Started, status.Status.Ended
-		}
-		known[strings.ToLower(s.Name)] = stored
+		status := monitor.Lifespan(states[s.ID])
+		known[strings.ToLower(s.Name)] = &spec.Stored{Checked: &c, Created: s.CreatedAt, Started: status.Started, Ended: status.Ended}
 	}
 	return &spec.Checker{Now: now, Owner: owner.Email, Lookup: func(name string) *spec.Stored { return known[strings.ToLower(name)] },
 		CompileSelector: intent.CheckSelector}, nil

@@ -13,6 +13,7 @@ import (
 	"github.com/vigil-web/vigil/internal/monitor"
 	"github.com/vigil-web/vigil/internal/notify/feed"
 	"github.com/vigil-web/vigil/internal/web"
+	"github.com/vigil-web/vigil/spec"
 )
 
 // The REST API, metrics and dashboard of internal/web, mounted on the mux
@@ -87,14 +88,15 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 		d.monitor.Fetcher = metrics.Fetcher(d.monitor.Fetcher)
 		d.monitor.Store = countedStore{Store: d.monitor.Store, checks: metrics.CheckStore(d.monitor.Store)}
 	}
-	states, _ := d.store.(vigil.CheckStore)
 	s := &web.Server{
-		Store:         d.store,
-		Warehouse:     d.warehouse,
-		Logger:        d.logger,
-		Secret:        d.secret,
-		Kick:          func() { kick(d.monitorKick) },
-		States:        states,
+		Store:     d.store,
+		Warehouse: d.warehouse,
+		Logger:    d.logger,
+		Secret:    d.secret,
+		Kick:      func() { kick(d.monitorKick) },
+		Checker: func(ctx context.Context, owner *vigil.User, now time.Time) (*spec.Checker, error) {
+			return storedChecker(ctx, d.store, owner, now)
+		},
 		FeedPath:      func(id int64) string { return feed.Path(d.secret, id, "atom") },
 		Metrics:       metrics,
 		PublicMetrics: envBool("VIGIL_METRICS_PUBLIC"),

@@ -51,6 +51,11 @@ type pendingConfirm struct {
 	At   time.Time `json:"at"`
 }
 
+// Lifespan returns the lifespan status recorded in a sentinel's stored
+// state (vigil.CheckStore.SentinelStates): when it started and ended, zero
+// if it has not.
+func Lifespan(raw json.RawMessage) schedule.Status { return decodeState(raw).Status }
+
 func decodeState(raw json.RawMessage) *state {
 	st := &state{}
 	if len(raw) > 0 {

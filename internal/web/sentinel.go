@@ -11,47 +11,15 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil"
-	"github.com/vigil-web/vigil/intent"
 	"github.com/vigil-web/vigil/spec"
 )
 
-// checker returns a spec checker for u's sentinels, knowing those in the
-// store with their run-time status.
+// checker returns a spec checker for u's sentinels (Server.Checker).
 func (s *Server) checker(ctx context.Context, u *vigil.User, now time.Time) (*spec.Checker, error) {
-	all, _, err := s.Store.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID})
-	if err != nil {
-		return nil, err
+	if s.Checker == nil {
+		return nil, vigil.Errorf(vigil.EINTERNAL, "web: the server has no sentinel checker")
 	}
-	states := map[int64]json.RawMessage{}
-	if s.States != nil && len(all) > 0 {
-		ids := make([]int64, len(all))
-		for i, x := range all {
-			ids[i] = x.ID
-		}
-		if states, err = s.States.SentinelStates(ctx, ids); err != nil {
-			return nil, err
-		}
-	}
-	known := map[string]*spec.Stored{}
-	for _, x := range all {
-		var c spec.Checked
-		if err := json.Unmarshal(x.Spec, &c); err != nil || c.Sentinel == nil {
-			continue
-		}
-		st := &spec.Stored{Checked: &c, Created: x.CreatedAt}
-		var status struct {
-			Status struct {
-				Started time.Time `json:"started"`
-				Ended   time.Time `json:"ended"`
-			} `json:"status"`
-		}
-		if json.Unmarshal(states[x.ID], &status) == nil {
-			st.Started, st.Ended = status.Status.Started, status.Status.Ended
-		}
-		known[strings.ToLower(x.Name)] = st
-	}
-	return &spec.Checker{Now: now, Owner: u.Email, Lookup: func(name string) *spec.Stored { return known[strings.ToLower(name)] },
-		CompileSelector: intent.CheckSelector}, nil
+	return s.Checker(ctx, u, now)
 }
 
 // sentinelInput is the body of a create, update or check request: the

@@ -21,6 +21,7 @@ import (
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/spec"
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -48,9 +49,11 @@ type Server struct {
 	// Kick, if not nil, wakes the monitor (after "check now" or a new
 	// sentinel).
 	Kick func()
-	// States, if not nil, gives the checker the run-time status of stored
-	// sentinels (started, ended) for lifespans that refer to them.
-	States vigil.CheckStore
+	// Checker returns the sentinel checker of an owner, knowing the owner's
+	// stored sentinels and their run-time status (for lifespans that refer
+	// to them) and compiling selectors as the monitor will. Required by the
+	// sentinel routes; the daemon wires it.
+	Checker func(ctx context.Context, owner *vigil.User, now time.Time) (*spec.Checker, error)
 	// FeedPath, if not nil, returns the path of a sentinel's Atom feed.
 	FeedPath func(sentinelID int64) string
 	// Metrics, if not nil, are served at /metrics.

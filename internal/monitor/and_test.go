@@ -2,7 +2,6 @@ package monitor
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -63,18 +62,9 @@ func TestUsingAnd(t *testing.T) {
 	check := func() {
 		t.Helper()
 		for _, s := range []*vigil.Sentinel{both, either} {
-			cur, err := db.FindSentinelByID(ctx, s.ID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cur.NextCheck = time.Now().UTC().Add(-time.Second)
-			if err := db.UpdateSentinel(ctx, cur); err != nil {
-				t.Fatal(err)
-			}
+			makeDue(t, db, s, time.Now().UTC())
 		}
-		if n, err := m.RunOnce(ctx); err != nil || n != 2 {
-			t.Fatalf("RunOnce = %d, %v; want 2 sentinels checked", n, err)
-		}
+		runOnce(t, m, 2)
 		for _, url := range []string{a, b} {
 			r, err := db.FindResourceByURL(ctx, url)
 			if err != nil {
@@ -94,12 +84,8 @@ func TestUsingAnd(t *testing.T) {
 	}
 	changes := func(s *vigil.Sentinel) [][2]int64 {
 		t.Helper()
-		cs, _, err := db.FindChanges(ctx, vigil.ChangeFilter{SentinelID: s.ID})
-		if err != nil {
-			t.Fatal(err)
-		}
 		var out [][2]int64
-		for _, c := range cs {
+		for _, c := range changesOf(t, db, s) {
 			out = append(out, [2]int64{c.FromVersion, c.ToVersion})
 		}
 		return out
@@ -147,20 +133,7 @@ func TestUsingAnd(t *testing.T) {
 	check()
 	want(both, [2]string{"a0", "a2"}, [2]string{"b0", "b1"})
 	// Both pages' changes go out in one message.
-	ns, _, err := db.FindNotifications(ctx, vigil.NotificationFilter{UserID: u.ID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var messages []*vigil.Message
-	for _, n := range ns {
-		var msg vigil.Message
-		if err := json.Unmarshal(n.Payload, &msg); err != nil {
-			t.Fatal(err)
-		}
-		if msg.SentinelID == both.ID {
-			messages = append(messages, &msg)
-		}
-	}
+	messages := messagesOf(t, db, u, both)
 	if len(messages) != 1 || len(messages[0].Changes) != 2 || !strings.Contains(messages[0].Text, a+" and "+b) {
 		t.Errorf("%d messages for both pages' changes, want 1 with 2 changes naming both pages: %+v", len(messages), messages)
 	}
@@ -180,7 +153,6 @@ func TestUsingAnd(t *testing.T) {
 // the expression no longer finds it (the value rose, then fell back) is
 // not reported when the other page changes.
 func TestUsingAndValueGoesBack(t *testing.T) {
-	ctx := context.Background()
 	db, wh, u := testStore(t)
 	now := time.Now().UTC()
 	const a, b = "http://a.example.test/", "http://b.example.test/"
@@ -191,26 +163,10 @@ func TestUsingAndValueGoesBack(t *testing.T) {
 	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute}}
 	check := func() {
 		t.Helper()
-		cur, err := db.FindSentinelByID(ctx, s.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cur.NextCheck = time.Now().UTC().Add(-time.Second)
-		if err := db.UpdateSentinel(ctx, cur); err != nil {
-			t.Fatal(err)
-		}
-		if n, err := m.RunOnce(ctx); err != nil || n != 1 {
-			t.Fatalf("RunOnce = %d, %v", n, err)
-		}
+		makeDue(t, db, s, time.Now().UTC())
+		runOnce(t, m, 1)
 	}
-	changes := func() int {
-		t.Helper()
-		cs, _, err := db.FindChanges(ctx, vigil.ChangeFilter{SentinelID: s.ID})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return len(cs)
-	}
+	changes := func() int { return len(changesOf(t, db, s)) }
 	check()
 	f.set(a, page("7")) // rises: waits for B
 	check()
@@ -251,18 +207,9 @@ func TestUsingAndConfirm(t *testing.T) {
 		if cur.NextCheck.After(clock) {
 			clock = cur.NextCheck
 		}
-		if n, err := m.RunOnce(ctx); err != nil || n != 1 {
-			t.Fatalf("RunOnce at %v = %d, %v", clock, n, err)
-		}
+		runOnce(t, m, 1)
 	}
-	changes := func() int {
-		t.Helper()
-		cs, _, err := db.FindChanges(ctx, vigil.ChangeFilter{SentinelID: s.ID})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return len(cs)
-	}
+	changes := func() int { return len(changesOf(t, db, s)) }
 	runDue()
 	f.set(a, page("a1"))
 	f.set(b, page("b1"))
@@ -281,7 +228,6 @@ func TestUsingAndConfirm(t *testing.T) {
 // alternative are recorded when both pages have one and go out together in
 // the period's digest.
 func TestUsingAndDigest(t *testing.T) {
-	ctx := context.Background()
 	db, wh, u := testStore(t)
 	clock := time.Now().UTC()
 	const a, b = "http://a.example.test/", "http://b.example.test/"
@@ -294,34 +240,10 @@ func TestUsingAndDigest(t *testing.T) {
 	run := func(at time.Time) {
 		t.Helper()
 		clock = at
-		cur, err := db.FindSentinelByID(ctx, s.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cur.NextCheck = clock.Add(-time.Second)
-		if err := db.UpdateSentinel(ctx, cur); err != nil {
-			t.Fatal(err)
-		}
-		if n, err := m.RunOnce(ctx); err != nil || n != 1 {
-			t.Fatalf("RunOnce at %v = %d, %v", clock, n, err)
-		}
+		makeDue(t, db, s, clock)
+		runOnce(t, m, 1)
 	}
-	digests := func() []*vigil.Message {
-		t.Helper()
-		ns, _, err := db.FindNotifications(ctx, vigil.NotificationFilter{UserID: u.ID})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []*vigil.Message
-		for _, n := range ns {
-			var msg vigil.Message
-			if err := json.Unmarshal(n.Payload, &msg); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, &msg)
-		}
-		return out
-	}
+	digests := func() []*vigil.Message { return messagesOf(t, db, u, s) }
 	start := clock
 	run(start) // first sightings; the period starts
 	f.set(a, page("a1"))

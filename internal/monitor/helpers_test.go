@@ -2,7 +2,9 @@ package monitor
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/sqlite"
@@ -57,4 +59,56 @@ func createSentinel(t *testing.T, db *sqlite.DB, checker *spec.Checker, owner *v
 		t.Fatal(err)
 	}
 	return s
+}
+
+// makeDue sets sentinel s due at (just before) at.
+func makeDue(t *testing.T, db *sqlite.DB, s *vigil.Sentinel, at time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	cur, err := db.FindSentinelByID(ctx, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur.NextCheck = at.Add(-time.Second)
+	if err := db.UpdateSentinel(ctx, cur); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runOnce runs one round of m and fails unless it checked want sentinels.
+func runOnce(t *testing.T, m *Monitor, want int) {
+	t.Helper()
+	if n, err := m.RunOnce(context.Background()); err != nil || n != want {
+		t.Fatalf("RunOnce = %d, %v; want %d sentinels checked", n, err, want)
+	}
+}
+
+// changesOf returns the changes recorded for sentinel s.
+func changesOf(t *testing.T, db *sqlite.DB, s *vigil.Sentinel) []*vigil.Change {
+	t.Helper()
+	cs, _, err := db.FindChanges(context.Background(), vigil.ChangeFilter{SentinelID: s.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
+// messagesOf returns the messages queued for user u about sentinel s.
+func messagesOf(t *testing.T, db *sqlite.DB, u *vigil.User, s *vigil.Sentinel) []*vigil.Message {
+	t.Helper()
+	ns, _, err := db.FindNotifications(context.Background(), vigil.NotificationFilter{UserID: u.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*vigil.Message
+	for _, n := range ns {
+		var msg vigil.Message
+		if err := json.Unmarshal(n.Payload, &msg); err != nil {
+			t.Fatal(err)
+		}
+		if msg.SentinelID == s.ID {
+			out = append(out, &msg)
+		}
+	}
+	return out
 }

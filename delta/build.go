@@ -342,7 +342,7 @@ func (b *builder) findMoves() {
 			}
 		}
 		j := b.oldMatch[i]
-		keep := heaviestIncreasing(keys, weights, b.childCount(b.new, j))
+		keep := heaviestIncreasing(keys, weights, b.new.ChildCount(j))
 		for k, ci := range members {
 			if !keep[k] {
 				b.moved[ci] = true // weak move

@@ -204,15 +204,6 @@ func (b *builder) prevSibling(m *tree.Measure, p, c int32) int32 {
 	return -1
 }
 
-// childCount returns the number of children of node i of a measure: one
-// more than the position of its last child.
-func (b *builder) childCount(m *tree.Measure, i int32) int {
-	if m.Size[i] == 1 {
-		return 0
-	}
-	return int(m.Pos[i-1]) + 1
-}
-
 // copyPruned copies n's subtree into the builder's arena, leaving out every
 // proper descendant for which skip returns true, with its subtree: those
 // are moved nodes with operations of their own.

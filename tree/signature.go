@@ -217,6 +217,15 @@ func (m *Measure) Children(i int32, visit func(c int32)) {
 	}
 }
 
+// ChildCount returns the number of children of node i: one more than the
+// position of its last child.
+func (m *Measure) ChildCount(i int32) int {
+	if m.Size[i] == 1 {
+		return 0
+	}
+	return int(m.Pos[i-1]) + 1
+}
+
 // ChildList returns the post-order indexes of the children of node i in
 // document order, appended to buf[:0].
 func (m *Measure) ChildList(i int32, buf []int32) []int32 {

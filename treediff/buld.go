@@ -235,7 +235,7 @@ func (c *candidates) best(j int32, dmax int) (int32, int) {
 // old node target.
 func (c *candidates) anchored(sig tree.Signature, first, count int32, level int, target, j int32) int32 {
 	m := c.m
-	if level == 1 && childCount(m.old, target) <= scanChildren {
+	if level == 1 && m.old.ChildCount(target) <= scanChildren {
 		// The anchor's children are few: look among them directly.
 		for _, i := range m.oldChildren(target) {
 			if m.old.Signature[i] == sig && m.canMatch(i, j) {

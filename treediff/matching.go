@@ -78,15 +78,6 @@ func (m *matching) sameKey(i, j int32) bool {
 	return m.oldKey == nil || m.oldKey[i] == m.newKey[j]
 }
 
-// childCount returns the number of children of node i: one more than the
-// position of its last child.
-func childCount(t *tree.Measure, i int32) int {
-	if t.Size[i] == 1 {
-		return 0
-	}
-	return int(t.Pos[i-1]) + 1
-}
-
 // oldChildren and newChildren return the children of a node in document
 // order, in a scratch slice valid until the next call.
 func (m *matching) oldChildren(i int32) []int32 {

@@ -36,29 +36,31 @@ func Build(old, new *tree.Document) (*Delta, error) {
 }
 
 // build is Build with pinned nodes (see builder.pinned).
-func build(old, new *tree.Document, pinned func(*tree.Node) bool) (*Delta, error) {
+func build(old, new *tree.Document, pinned func(tree.XID) bool) (*Delta, error) {
 	if old.Root == nil || new.Root == nil {
 		return nil, fmt.Errorf("build delta: document without a root element")
 	}
+	of, _ := tree.FlattenDocument(old)
+	nf, _ := tree.FlattenDocument(new)
 	b := &builder{
-		old:    old.Weigh(),
-		new:    new.Weigh(),
+		old:    tree.WeighFlat(of),
+		new:    tree.WeighFlat(nf),
 		arena:  &tree.Document{},
 		pinned: pinned,
 	}
 	if err := b.match(); err != nil {
 		return nil, fmt.Errorf("build delta: %w", err)
 	}
-	return b.build(old, new)
+	return b.build()
 }
 
 // Matching is a pairing of the nodes of two versions that a caller already
-// knows, by post-order index, so that BuildMatched need not measure the
-// trees and pair their XIDs again.
+// knows, by post-order index, so that BuildMatched need not pair their XIDs
+// again.
 type Matching struct {
-	// Old and New are the versions measured (tree.MeasureTree or
-	// Document.Weigh of their roots) after their last change; the Post
-	// fields of their nodes must still be those of the measures.
+	// Old and New are the versions measured (tree.MeasureFlat or
+	// tree.WeighFlat), with their XIDs, NextXID and content as the delta
+	// must record them.
 	Old, New *tree.Measure
 	// NewToOld[j] is the index of the old node paired with new node j, or
 	// -1. Paired nodes must have the same XID and kind, and the roots must
@@ -73,29 +75,24 @@ type Matching struct {
 	// OldToNew, when not nil, is the inverse of NewToOld, which the caller
 	// may already have: BuildMatched then reads it instead of building it.
 	OldToNew []int32
-	// OldXIDs and NewXIDs, when not nil, are the XIDs of Old.Nodes and
-	// New.Nodes, as the caller already has them: they become the delta's
-	// XID-maps without another pass over the nodes.
-	OldXIDs, NewXIDs []tree.XID
 }
 
 // BuildMatched is Build for a caller that has already measured both
 // versions and paired their nodes, as treediff.Diff has: it skips the
-// measuring and the XID index, which cost as much as the rest on a large
+// flattening and the XID index, which cost as much as the rest on a large
 // document. The pairing must agree with the XIDs (a paired new node carries
 // its old node's XID, an unpaired one a fresh XID); it is checked for
 // consistency of kinds and roots only.
-func BuildMatched(old, new *tree.Document, m *Matching) (*Delta, error) {
-	if len(m.NewToOld) != len(m.New.Nodes) || len(m.Old.Nodes) == 0 || len(m.New.Nodes) == 0 {
+func BuildMatched(m *Matching) (*Delta, error) {
+	if m.Old == nil || m.New == nil || m.Old.Len() == 0 || m.New.Len() == 0 || len(m.NewToOld) != m.New.Len() {
 		return nil, fmt.Errorf("build delta: the matching does not fit the measures")
 	}
-	if (m.OldXIDs != nil && len(m.OldXIDs) != len(m.Old.Nodes)) || (m.NewXIDs != nil && len(m.NewXIDs) != len(m.New.Nodes)) {
-		return nil, fmt.Errorf("build delta: the XIDs do not fit the measures")
+	if len(m.Old.XID) != m.Old.Len() || len(m.New.XID) != m.New.Len() {
+		return nil, fmt.Errorf("build delta: both versions need an XID for every node")
 	}
-	b := &builder{old: m.Old, new: m.New, arena: &tree.Document{}, newMatch: m.NewToOld, sameNew: m.Same,
-		oldXIDs: m.OldXIDs, newXIDs: m.NewXIDs}
+	b := &builder{old: m.Old, new: m.New, arena: &tree.Document{}, newMatch: m.NewToOld, sameNew: m.Same}
 	if m.OldToNew != nil {
-		if len(m.OldToNew) != len(m.Old.Nodes) {
+		if len(m.OldToNew) != m.Old.Len() {
 			return nil, fmt.Errorf("build delta: the matching does not fit the measures")
 		}
 		b.oldMatch = m.OldToNew
@@ -110,7 +107,7 @@ func BuildMatched(old, new *tree.Document, m *Matching) (*Delta, error) {
 			}
 		}
 	} else {
-		b.oldMatch = make([]int32, len(b.old.Nodes))
+		b.oldMatch = make([]int32, m.Old.Len())
 		for i := range b.oldMatch {
 			b.oldMatch[i] = -1
 		}
@@ -123,28 +120,22 @@ func BuildMatched(old, new *tree.Document, m *Matching) (*Delta, error) {
 			}
 		}
 	}
-	if b.oldMatch[len(b.old.Nodes)-1] != int32(len(b.new.Nodes)-1) {
+	if b.oldMatch[b.old.Root()] != b.new.Root() {
 		return nil, fmt.Errorf("build delta: the roots are not paired")
 	}
 	if err := b.classify(true); err != nil {
 		return nil, fmt.Errorf("build delta: %w", err)
 	}
-	return b.build(old, new)
+	return b.build()
 }
 
 // build emits the delta once the nodes are paired.
-func (b *builder) build(old, new *tree.Document) (*Delta, error) {
+func (b *builder) build() (*Delta, error) {
 	b.oldPos, b.newPos = b.old.Pos, b.new.Pos
 	b.findMoves()
-	if b.oldXIDs == nil {
-		b.oldXIDs = postOrderXIDs(b.old.Nodes)
-	}
-	if b.newXIDs == nil {
-		b.newXIDs = postOrderXIDs(b.new.Nodes)
-	}
 	d := &Delta{
-		FromXIDMap: tree.XIDMap{XIDs: b.oldXIDs, Next: old.NextXID},
-		ToXIDMap:   tree.XIDMap{XIDs: b.newXIDs, Next: new.NextXID},
+		FromXIDMap: tree.XIDMap{XIDs: b.old.XID, Next: b.old.NextXID},
+		ToXIDMap:   tree.XIDMap{XIDs: b.new.XID, Next: b.new.NextXID},
 		Ops:        make([]Op, 0, b.estimateOps()),
 	}
 	b.emitNodeChanges(d)
@@ -153,22 +144,9 @@ func (b *builder) build(old, new *tree.Document) (*Delta, error) {
 	return d, nil
 }
 
-// postOrderXIDs returns the XIDs of nodes listed in post-order: the
-// document's XID-map.
-func postOrderXIDs(nodes []*tree.Node) []tree.XID {
-	xids := make([]tree.XID, len(nodes))
-	for i, n := range nodes {
-		xids[i] = n.XID
-	}
-	return xids
-}
-
 type builder struct {
-	xidBuf []tree.XID
-	// oldXIDs and newXIDs are the XIDs of the nodes of both versions, by
-	// post index.
-	oldXIDs, newXIDs []tree.XID
-	old, new         *tree.Measure
+	xidBuf   []tree.XID
+	old, new *tree.Measure // with their XIDs
 	// oldMatch[i] is the post index (0-based) of the new node matched with
 	// old node i, or -1; newMatch likewise.
 	oldMatch, newMatch []int32
@@ -191,40 +169,39 @@ type builder struct {
 	// each weighs more than all its other siblings together, so the
 	// heaviest increasing subsequence keeps them all (they must be in
 	// increasing order among themselves).
-	pinned func(*tree.Node) bool
+	pinned func(tree.XID) bool
 }
 
 // match pairs the nodes of both versions by XID.
 func (b *builder) match() error {
-	oldIdx, err := newXIDIndex(b.old.Nodes, "old")
+	oldIdx, err := newXIDIndex(b.old.Flat, "old")
 	if err != nil {
 		return err
 	}
-	b.oldMatch = make([]int32, len(b.old.Nodes))
-	b.newMatch = make([]int32, len(b.new.Nodes))
+	b.oldMatch = make([]int32, b.old.Len())
+	b.newMatch = make([]int32, b.new.Len())
 	for i := range b.oldMatch {
 		b.oldMatch[i] = -1
 	}
 	// The new version's XIDs must be present and unique too.
-	if _, err := newXIDIndex(b.new.Nodes, "new"); err != nil {
+	if _, err := newXIDIndex(b.new.Flat, "new"); err != nil {
 		return err
 	}
-	for j, n := range b.new.Nodes {
-		i, ok := oldIdx.get(n.XID)
+	for j, x := range b.new.XID {
+		i, ok := oldIdx.get(x)
 		if !ok {
 			b.newMatch[j] = -1
 			continue
 		}
-		o := b.old.Nodes[i]
-		if o.Kind != n.Kind {
-			return fmt.Errorf("XID %d is a %s in the old version and a %s in the new one", n.XID, o.Kind, n.Kind)
+		if ok, nk := b.old.Kind[i], b.new.Kind[j]; ok != nk {
+			return fmt.Errorf("XID %d is a %s in the old version and a %s in the new one", x, ok, nk)
 		}
 		b.newMatch[j] = i
 		b.oldMatch[i] = int32(j)
 	}
-	oldRoot, newRoot := len(b.old.Nodes)-1, len(b.new.Nodes)-1
-	if b.oldMatch[oldRoot] != int32(newRoot) {
-		return fmt.Errorf("the roots must have the same XID (old %d, new %d)", b.old.Nodes[oldRoot].XID, b.new.Nodes[newRoot].XID)
+	oldRoot, newRoot := b.old.Root(), b.new.Root()
+	if b.oldMatch[oldRoot] != newRoot {
+		return fmt.Errorf("the roots must have the same XID (old %d, new %d)", b.old.XID[oldRoot], b.new.XID[newRoot])
 	}
 	return b.classify(false)
 }
@@ -235,7 +212,7 @@ func (b *builder) match() error {
 // and XID (the roots of identical subtrees are checked too; their insides
 // the caller paired node for node).
 func (b *builder) classify(check bool) error {
-	b.changed = make([]bool, len(b.old.Nodes))
+	b.changed = make([]bool, b.old.Len())
 	b.nodeChanges, b.nodeOps = b.nodeChanges[:0], 0
 	var bad error
 	b.eachOld(func(i int32) {
@@ -243,20 +220,20 @@ func (b *builder) classify(check bool) error {
 		if j < 0 || bad != nil {
 			return
 		}
-		o, n := b.old.Nodes[i], b.new.Nodes[j]
-		if check && (o.Kind != n.Kind || o.XID != n.XID) {
-			bad = fmt.Errorf("paired nodes %s and %s differ in kind or XID", tree.Path(o), tree.Path(n))
+		o, n := b.old, b.new
+		if check && (o.Kind[i] != n.Kind[j] || o.XID[i] != n.XID[j]) {
+			bad = fmt.Errorf("paired nodes %s and %s differ in kind or XID", o.Path(i), n.Path(j))
 			return
 		}
 		if b.same(i) {
 			return
 		}
 		switch {
-		case o.Kind != tree.Element:
-			b.changed[i] = o.Value != n.Value
-		case o.Name != n.Name || !sameAttrs(o.Attrs, n.Attrs):
+		case o.Kind[i] != tree.Element:
+			b.changed[i] = o.Value[i] != n.Value[j]
+		case o.Name(i) != n.Name(j) || !sameAttrs(o.Attrs(i), n.Attrs(j)):
 			b.nodeChanges = append(b.nodeChanges, i)
-			b.nodeOps += 1 + len(o.Attrs) + len(n.Attrs)
+			b.nodeOps += 1 + len(o.Attrs(i)) + len(n.Attrs(j))
 		}
 	})
 	// eachOld went from the root down; node changes are written in old
@@ -269,7 +246,7 @@ func (b *builder) classify(check bool) error {
 // identical subtree, from the root down in reverse post-order, jumping over
 // the inside of each identical subtree without touching it.
 func (b *builder) eachOld(visit func(i int32)) {
-	for i := int32(len(b.old.Nodes) - 1); i >= 0; i-- {
+	for i := b.old.Root(); i >= 0; i-- {
 		visit(i)
 		if b.same(i) {
 			i -= b.old.Size[i] - 1 // the subtree is [i-size+1, i]
@@ -283,9 +260,6 @@ func (b *builder) same(i int32) bool {
 	j := b.oldMatch[i]
 	return b.sameNew != nil && j >= 0 && b.sameNew[j]
 }
-
-func (b *builder) oldIndex(n *tree.Node) int32 { return n.Post - 1 }
-func (b *builder) newIndex(n *tree.Node) int32 { return n.Post - 1 }
 
 // stays reports whether the old node i is matched under the match of its
 // parent (it may be reordered, but its parent did not change).
@@ -302,7 +276,7 @@ func (b *builder) stays(i int32) bool {
 // findMoves marks strong moves (parent changed) and weak moves (order
 // changed among the children that stayed).
 func (b *builder) findMoves() {
-	b.moved = make([]bool, len(b.old.Nodes))
+	b.moved = make([]bool, b.old.Len())
 	var keys []int
 	var weights []float64
 	var members []int32
@@ -336,7 +310,7 @@ func (b *builder) findMoves() {
 				heavy += w
 			}
 			for k, ci := range members {
-				if b.pinned(b.old.Nodes[ci]) {
+				if b.pinned(b.old.XID[ci]) {
 					weights[k] = heavy
 				}
 			}
@@ -361,28 +335,31 @@ type xidIndex struct {
 	sparse map[tree.XID]int32
 }
 
-func newXIDIndex(nodes []*tree.Node, version string) (*xidIndex, error) {
+func newXIDIndex(f *tree.Flat, version string) (*xidIndex, error) {
+	if len(f.XID) != f.Len() {
+		return nil, fmt.Errorf("%s version: node %s has no XID", version, f.Path(f.Root()))
+	}
 	var max tree.XID
-	for _, n := range nodes {
-		if n.XID == 0 {
-			return nil, fmt.Errorf("%s version: node %s has no XID", version, tree.Path(n))
+	for i, x := range f.XID {
+		if x == 0 {
+			return nil, fmt.Errorf("%s version: node %s has no XID", version, f.Path(int32(i)))
 		}
-		max = tree.XID(maxU(uint64(max), uint64(n.XID)))
+		max = tree.XID(maxU(uint64(max), uint64(x)))
 	}
 	idx := &xidIndex{}
-	if max <= tree.XID(4*len(nodes)+1024) {
+	if max <= tree.XID(4*f.Len()+1024) {
 		idx.dense = make([]int32, max+1)
 	} else {
-		idx.sparse = make(map[tree.XID]int32, len(nodes))
+		idx.sparse = make(map[tree.XID]int32, f.Len())
 	}
-	for i, n := range nodes {
-		if _, dup := idx.get(n.XID); dup {
-			return nil, fmt.Errorf("%s version: XID %d is used twice", version, n.XID)
+	for i, x := range f.XID {
+		if _, dup := idx.get(x); dup {
+			return nil, fmt.Errorf("%s version: XID %d is used twice", version, x)
 		}
 		if idx.dense != nil {
-			idx.dense[n.XID] = int32(i) + 1
+			idx.dense[x] = int32(i) + 1
 		} else {
-			idx.sparse[n.XID] = int32(i)
+			idx.sparse[x] = int32(i)
 		}
 	}
 	return idx, nil

@@ -73,7 +73,7 @@ func Compose(d1, d2 *Delta) (*Delta, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compose: %w: the second delta does not fit the first's result: second delta's %v", ErrNotComposable, err)
 	}
-	d, err := build(v0, v2, func(n *tree.Node) bool { return n.XID > c.base })
+	d, err := build(v0, v2, func(x tree.XID) bool { return x > c.base })
 	if err != nil {
 		return nil, fmt.Errorf("compose: %w: %v", ErrNotComposable, err)
 	}

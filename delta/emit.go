@@ -68,25 +68,23 @@ func (b *builder) emitNodeChanges(d *Delta) {
 	// classify found them, in old post-order; identical subtrees have
 	// none.
 	for _, i := range b.nodeChanges {
-		o, j := b.old.Nodes[i], b.oldMatch[i]
-		n := b.new.Nodes[j]
-		if o.Name != n.Name {
-			d.Ops = append(d.Ops, Op{Kind: Rename, Node: o.XID, OldValue: o.Name, NewValue: n.Name})
+		j := b.oldMatch[i]
+		x := b.old.XID[i]
+		if on, nn := b.old.Name(i), b.new.Name(j); on != nn {
+			d.Ops = append(d.Ops, Op{Kind: Rename, Node: x, OldValue: on, NewValue: nn})
 		}
-		if len(o.Attrs) == 0 && len(n.Attrs) == 0 {
-			continue
-		}
-		for _, a := range o.Attrs {
-			switch v, ok := n.Attr(a.Name); {
+		oa, na := b.old.Attrs(i), b.new.Attrs(j)
+		for _, a := range oa {
+			switch v, ok := b.new.Attr(j, a.Name); {
 			case !ok:
-				d.Ops = append(d.Ops, Op{Kind: AttrDelete, Node: o.XID, Name: a.Name, OldValue: a.Value})
+				d.Ops = append(d.Ops, Op{Kind: AttrDelete, Node: x, Name: a.Name, OldValue: a.Value})
 			case v != a.Value:
-				d.Ops = append(d.Ops, Op{Kind: AttrUpdate, Node: o.XID, Name: a.Name, OldValue: a.Value, NewValue: v})
+				d.Ops = append(d.Ops, Op{Kind: AttrUpdate, Node: x, Name: a.Name, OldValue: a.Value, NewValue: v})
 			}
 		}
-		for _, a := range n.Attrs {
-			if _, ok := o.Attr(a.Name); !ok {
-				d.Ops = append(d.Ops, Op{Kind: AttrInsert, Node: o.XID, Name: a.Name, NewValue: a.Value})
+		for _, a := range na {
+			if _, ok := b.old.Attr(i, a.Name); !ok {
+				d.Ops = append(d.Ops, Op{Kind: AttrInsert, Node: x, Name: a.Name, NewValue: a.Value})
 			}
 		}
 	}
@@ -99,7 +97,7 @@ func (b *builder) emitDeletes(d *Delta) {
 	// frame is a node and its next child to visit, counted from the right
 	// (-1 when none is left): Measure.Children goes right to left.
 	type frame struct{ node, next int32 }
-	root := int32(len(b.old.Nodes) - 1)
+	root := b.old.Root()
 	stack := []frame{{root, b.lastChild(b.old, root)}}
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
@@ -121,22 +119,22 @@ func (b *builder) emitDeletes(d *Delta) {
 		var op Op
 		switch {
 		case b.moved[i] && b.valueChanged(i):
-			op.Content = b.copyPruned(b.old.Nodes[i], nil)
-			op.XIDs = b.oneXID(b.old.Nodes[i].XID)
+			op.Content = b.old.Subtree(i, b.arena, nil)
+			op.XIDs = b.oneXID(b.old.XID[i])
 		case b.moved[i]:
 			op.Move = true
-			op.XIDs = b.oneXID(b.old.Nodes[i].XID)
+			op.XIDs = b.oneXID(b.old.XID[i])
 		case b.oldMatch[i] < 0 && b.oldMatch[p] >= 0:
-			op.Content = b.copyPruned(b.old.Nodes[i], func(c *tree.Node) bool { return b.oldMatch[b.oldIndex(c)] >= 0 })
+			op.Content = b.old.Subtree(i, b.arena, func(c int32) bool { return b.oldMatch[c] >= 0 })
 			op.XIDs = b.subtreeXIDs(op.Content)
 		case b.valueChanged(i):
 			op.Update = true
-			op.Content = b.copyPruned(b.old.Nodes[i], nil)
-			op.XIDs = b.oneXID(b.old.Nodes[i].XID)
+			op.Content = b.old.Subtree(i, b.arena, nil)
+			op.XIDs = b.oneXID(b.old.XID[i])
 		default:
 			continue
 		}
-		op.Kind, op.Parent, op.Pos = Delete, b.old.Nodes[p].XID, int(b.oldPos[i])+1
+		op.Kind, op.Parent, op.Pos = Delete, b.old.XID[p], int(b.oldPos[i])+1
 		d.Ops = append(d.Ops, op)
 	}
 }
@@ -147,8 +145,7 @@ func (b *builder) emitDeletes(d *Delta) {
 func (b *builder) emitInserts(d *Delta) {
 	var stack []int32
 	var kids []int32
-	root := int32(len(b.new.Nodes) - 1)
-	stack = append(stack, root)
+	stack = append(stack, b.new.Root())
 	for len(stack) > 0 {
 		j := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -168,22 +165,22 @@ func (b *builder) emitInserts(d *Delta) {
 		var op Op
 		switch {
 		case i >= 0 && b.moved[i] && b.valueChanged(i):
-			op.Content = b.copyPruned(b.new.Nodes[j], nil)
-			op.XIDs = b.oneXID(b.new.Nodes[j].XID)
+			op.Content = b.new.Subtree(j, b.arena, nil)
+			op.XIDs = b.oneXID(b.new.XID[j])
 		case i >= 0 && b.moved[i]:
 			op.Move = true
-			op.XIDs = b.oneXID(b.new.Nodes[j].XID)
+			op.XIDs = b.oneXID(b.new.XID[j])
 		case i < 0 && b.newMatch[p] >= 0:
-			op.Content = b.copyPruned(b.new.Nodes[j], func(c *tree.Node) bool { return b.newMatch[b.newIndex(c)] >= 0 })
+			op.Content = b.new.Subtree(j, b.arena, func(c int32) bool { return b.newMatch[c] >= 0 })
 			op.XIDs = b.subtreeXIDs(op.Content)
 		case i >= 0 && b.valueChanged(i):
 			op.Update = true
-			op.Content = b.copyPruned(b.new.Nodes[j], nil)
-			op.XIDs = b.oneXID(b.new.Nodes[j].XID)
+			op.Content = b.new.Subtree(j, b.arena, nil)
+			op.XIDs = b.oneXID(b.new.XID[j])
 		default:
 			continue
 		}
-		op.Kind, op.Parent, op.Pos = Insert, b.new.Nodes[p].XID, int(b.newPos[j])+1
+		op.Kind, op.Parent, op.Pos = Insert, b.new.XID[p], int(b.newPos[j])+1
 		d.Ops = append(d.Ops, op)
 	}
 }
@@ -202,35 +199,4 @@ func (b *builder) prevSibling(m *tree.Measure, p, c int32) int32 {
 		return prev
 	}
 	return -1
-}
-
-// copyPruned copies n's subtree into the builder's arena, leaving out every
-// proper descendant for which skip returns true, with its subtree: those
-// are moved nodes with operations of their own.
-func (b *builder) copyPruned(n *tree.Node, skip func(*tree.Node) bool) *tree.Node {
-	type frame struct{ src, dst *tree.Node }
-	root := copyNode(b.arena, n)
-	stack := []frame{{n, root}}
-	for len(stack) > 0 {
-		f := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, c := range f.src.Children {
-			if skip != nil && skip(c) {
-				continue
-			}
-			cc := copyNode(b.arena, c)
-			f.dst.AppendChild(cc)
-			stack = append(stack, frame{c, cc})
-		}
-	}
-	return root
-}
-
-func copyNode(arena *tree.Document, n *tree.Node) *tree.Node {
-	c := arena.NewNode(n.Kind, n.Name, n.Value)
-	c.XID = n.XID
-	if len(n.Attrs) > 0 {
-		c.Attrs = append([]tree.Attr(nil), n.Attrs...)
-	}
-	return c
 }

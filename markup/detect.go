@@ -46,30 +46,71 @@ func ParseBytesOwned(b []byte, opt *Options) (*tree.Document, Format, error) {
 	return parseAny(b, true, o)
 }
 
-// parseAny detects the format of data and parses it; owned says whether
-// data belongs to the parser.
-func parseAny(data []byte, owned bool, o Options) (*tree.Document, Format, error) {
-	// A UTF-16 document is decoded first so that Detect sees characters.
-	decoded, bom, err := decodeBOM(data)
+// ParseFlatBytesOwned is ParseBytesOwned building a tree.Flat, the form
+// the diff works on: XML is parsed straight into it, HTML (which
+// golang.org/x/net/html parses into its own tree) is flattened after.
+func ParseFlatBytesOwned(b []byte, opt *Options) (*tree.Flat, Format, error) {
+	o := opt.resolved()
+	if err := checkSize(b, o.MaxBytes); err != nil {
+		return nil, 0, err
+	}
+	data, f, htmlRoot, err := detectInput(b, &o)
 	if err != nil {
 		return nil, 0, err
 	}
-	if bom {
-		data = decoded
-		o.Charset = "" // a byte-order mark beats any other declaration
-	}
-	f, htmlRoot := detect(data)
-	var d *tree.Document
 	if f == XML {
-		d, err = parseXML(data, owned, o)
-		var se *SyntaxError
-		if err == nil || !htmlRoot || !errors.As(err, &se) {
+		flat, err := parseXMLFlat(data, true, o)
+		if !readAsHTML(err, htmlRoot) {
+			return flat, f, err
+		}
+	}
+	d, err := parseHTML(data, o)
+	if err != nil {
+		return nil, 0, err
+	}
+	flat, _ := tree.FlattenDocument(d)
+	return flat, HTML, nil
+}
+
+// parseAny detects the format of data and parses it; owned says whether
+// data belongs to the parser.
+func parseAny(data []byte, owned bool, o Options) (*tree.Document, Format, error) {
+	data, f, htmlRoot, err := detectInput(data, &o)
+	if err != nil {
+		return nil, 0, err
+	}
+	if f == XML {
+		d, err := parseXML(data, owned, o)
+		if !readAsHTML(err, htmlRoot) {
 			return d, f, err
 		}
-		f = HTML // XHTML that is not well-formed: read it as a browser would
 	}
-	d, err = parseHTML(data, o)
-	return d, f, err
+	d, err := parseHTML(data, o)
+	return d, HTML, err
+}
+
+// detectInput decodes a UTF-16 input (a byte-order mark beats any other
+// declaration of the charset, so it clears o.Charset) and detects its
+// format.
+func detectInput(data []byte, o *Options) ([]byte, Format, bool, error) {
+	// A UTF-16 document is decoded first so that Detect sees characters.
+	decoded, bom, err := decodeBOM(data)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	if bom {
+		data = decoded
+		o.Charset = ""
+	}
+	f, htmlRoot := detect(data)
+	return data, f, htmlRoot, nil
+}
+
+// readAsHTML reports whether an input detected as XML must be read as HTML
+// after all: XHTML that is not well-formed is read as a browser would.
+func readAsHTML(xmlErr error, htmlRoot bool) bool {
+	var se *SyntaxError
+	return xmlErr != nil && htmlRoot && errors.As(xmlErr, &se)
 }
 
 // commonHTML lists element names that, as the first element of a document

@@ -407,7 +407,7 @@ func (p *xmlParser) popInput() error {
 	in := p.inputs[len(p.inputs)-1]
 	if len(p.stack) > in.depth {
 		top := p.stack[len(p.stack)-1]
-		return p.errAt(len(p.s), "element <%s> is not closed within the entity's replacement text", top.node.Name)
+		return p.errAt(len(p.s), "element <%s> is not closed within the entity's replacement text", top.name)
 	}
 	if p.text.has {
 		p.textToBuf()

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -33,9 +34,56 @@ func ParseXMLBytes(b []byte, opt *Options) (*tree.Document, error) {
 	return parseXML(b, false, o)
 }
 
+// ParseXMLFlat is ParseXML building a tree.Flat, the form the diff works
+// on: a fraction of the memory of a *tree.Node tree, and faster to build.
+// The Flat has no XIDs yet.
+func ParseXMLFlat(r io.Reader, opt *Options) (*tree.Flat, error) {
+	o := opt.resolved()
+	data, err := readInput(r, o.MaxBytes)
+	if err != nil {
+		return nil, err
+	}
+	return parseXMLFlat(data, true, o)
+}
+
 // parseXML parses data; owned says whether data belongs to the parser (it
 // was read from a reader) rather than to the caller.
 func parseXML(data []byte, owned bool, o Options) (*tree.Document, error) {
+	p, err := newXMLParser(data, owned, o)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.parse(); err != nil {
+		return nil, err
+	}
+	return p.doc, nil
+}
+
+// parseXMLFlat is parseXML building a tree.Flat.
+func parseXMLFlat(data []byte, owned bool, o Options) (*tree.Flat, error) {
+	p, err := newXMLParser(data, owned, o)
+	if err != nil {
+		return nil, err
+	}
+	p.flat = &tree.FlatBuilder{}
+	// Most nodes of a document begin or end at a '<': a count of them,
+	// which takes a fraction of a millisecond per megabyte, sizes the
+	// arrays once instead of by doubling.
+	p.flat.Grow(strings.Count(p.src, "<") + 1)
+	if err := p.parse(); err != nil {
+		return nil, err
+	}
+	f, err := p.flat.Flat()
+	if err != nil {
+		return nil, err
+	}
+	d := p.doc
+	f.Prolog, f.Doctype, f.Epilog, f.IDAttrs = d.Prolog, d.Doctype, d.Epilog, d.IDAttrs
+	return f, nil
+}
+
+// newXMLParser decodes data to UTF-8 and checks its characters.
+func newXMLParser(data []byte, owned bool, o Options) (*xmlParser, error) {
 	decoded, err := decodeXML(data, o.Charset)
 	if err != nil {
 		return nil, err
@@ -48,11 +96,7 @@ func parseXML(data []byte, owned bool, o Options) (*tree.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &xmlParser{s: src, src: src, opt: o, doc: &tree.Document{}, keep: o.Whitespace == Keep, chunk: 64}
-	if err := p.parse(); err != nil {
-		return nil, err
-	}
-	return p.doc, nil
+	return &xmlParser{s: src, src: src, opt: o, doc: &tree.Document{}, keep: o.Whitespace == Keep, chunk: 64}, nil
 }
 
 // plainWord reports whether the eight bytes of w are all ASCII and none is

@@ -53,11 +53,14 @@ func init() {
 
 // frame is an open element.
 type frame struct {
-	node     *tree.Node
-	kidStart int  // index in xmlParser.kids of this element's first child
-	nsLen    int  // length of xmlParser.ns before this element's declarations
-	preserve bool // inside xml:space="preserve"
-	off      int  // offset of the start tag in the outermost input
+	node      *tree.Node // nil when building a tree.Flat
+	name      string
+	kidStart  int   // index in xmlParser.kids of this element's first child
+	mark      int32 // building a Flat: the builder's Len when it opened
+	attrStart int   // building a Flat: where its attributes begin in openAttrs
+	nsLen     int   // length of xmlParser.ns before this element's declarations
+	preserve  bool  // inside xml:space="preserve"
+	off       int   // offset of the start tag in the outermost input
 }
 
 // nsBinding is an in-scope namespace prefix.
@@ -86,6 +89,12 @@ type xmlParser struct {
 	opt  Options
 	doc  *tree.Document
 	keep bool // Whitespace == Keep
+	// flat, when set, receives the tree instead of doc (which keeps the
+	// prolog, epilog, DOCTYPE and ID attributes); openAttrs holds the
+	// attributes of the open elements, which the builder takes when each
+	// closes.
+	flat      *tree.FlatBuilder
+	openAttrs []tree.Attr
 
 	stack []frame
 	kids  []*tree.Node    // children of the open elements, stacked
@@ -190,7 +199,7 @@ func (p *xmlParser) parse() error {
 	if len(p.stack) > 0 {
 		f := p.stack[len(p.stack)-1]
 		line, col := position(p.src, f.off)
-		return p.errAt(len(p.s), "unexpected end of input: expected </%s> to close <%s> opened at line %d, column %d", f.node.Name, f.node.Name, line, col)
+		return p.errAt(len(p.s), "unexpected end of input: expected </%s> to close <%s> opened at line %d, column %d", f.name, f.name, line, col)
 	}
 	if !p.sawRoot {
 		return p.errAt(len(p.s), "unexpected end of input: expected a root element")
@@ -303,7 +312,6 @@ func (p *xmlParser) startTag() error {
 	}
 	p.i = i
 
-	n := p.doc.NewElement(name)
 	var parent *frame
 	preserve := false
 	if len(p.stack) > 0 {
@@ -312,8 +320,7 @@ func (p *xmlParser) startTag() error {
 	}
 	nsLen := len(p.ns)
 	if len(p.sc) > 0 {
-		n.Attrs = p.allocAttrs(p.sc)
-		for _, a := range n.Attrs {
+		for _, a := range p.sc {
 			switch {
 			case a.Name == "xml:space":
 				preserve = a.Value == "preserve"
@@ -330,10 +337,23 @@ func (p *xmlParser) startTag() error {
 	if err := p.checkPrefix(name, tagOff, name, false); err != nil {
 		return err
 	}
-	for _, a := range n.Attrs {
+	for _, a := range p.sc {
 		if err := p.checkPrefix(a.Name, tagOff, name, true); err != nil {
 			return err
 		}
+	}
+	if p.flat != nil {
+		p.sawRoot = true
+		p.stack = append(p.stack, frame{name: name, mark: p.flat.Len(), attrStart: len(p.openAttrs), nsLen: nsLen, preserve: preserve, off: p.outerOffAt(tagOff)})
+		p.openAttrs = append(p.openAttrs, p.sc...)
+		if empty {
+			p.closeTop()
+		}
+		return nil
+	}
+	n := p.doc.NewElement(name)
+	if len(p.sc) > 0 {
+		n.Attrs = p.allocAttrs(p.sc)
 	}
 	if parent != nil {
 		n.Parent = parent.node
@@ -342,7 +362,7 @@ func (p *xmlParser) startTag() error {
 		p.doc.Root = n
 		p.sawRoot = true
 	}
-	p.stack = append(p.stack, frame{node: n, kidStart: len(p.kids), nsLen: nsLen, preserve: preserve, off: p.outerOffAt(tagOff)})
+	p.stack = append(p.stack, frame{node: n, name: name, kidStart: len(p.kids), nsLen: nsLen, preserve: preserve, off: p.outerOffAt(tagOff)})
 	if empty {
 		p.closeTop()
 	}
@@ -509,9 +529,9 @@ func (p *xmlParser) endTag() error {
 	if len(p.inputs) > 0 && len(p.stack) <= p.inputs[len(p.inputs)-1].depth {
 		return p.errAt(off, "end tag </%s> closes an element opened outside the entity", name)
 	}
-	if top.node.Name != name {
+	if top.name != name {
 		line, col := position(p.src, top.off)
-		return p.errAt(off, "end tag </%s> does not match the start tag <%s> at line %d, column %d: expected </%s>", name, top.node.Name, line, col, top.node.Name)
+		return p.errAt(off, "end tag </%s> does not match the start tag <%s> at line %d, column %d: expected </%s>", name, top.name, line, col, top.name)
 	}
 	p.i = k + 1
 	p.closeTop()
@@ -522,10 +542,16 @@ func (p *xmlParser) endTag() error {
 func (p *xmlParser) closeTop() {
 	f := p.stack[len(p.stack)-1]
 	p.stack = p.stack[:len(p.stack)-1]
+	p.ns = p.ns[:f.nsLen]
+	if p.flat != nil {
+		p.flat.Element(f.mark, f.name, p.openAttrs[f.attrStart:])
+		clear(p.openAttrs[f.attrStart:])
+		p.openAttrs = p.openAttrs[:f.attrStart]
+		return
+	}
 	f.node.Children = p.allocPtrs(p.kids[f.kidStart:])
 	clear(p.kids[f.kidStart:])
 	p.kids = p.kids[:f.kidStart]
-	p.ns = p.ns[:f.nsLen]
 }
 
 // comment parses a comment at p.i.
@@ -545,13 +571,18 @@ func (p *xmlParser) comment() error {
 		return err
 	}
 	p.i = end + 3
-	p.addMisc(p.doc.NewNode(tree.Comment, "", s[start:end]))
+	p.addMisc(tree.Comment, "", s[start:end])
 	return nil
 }
 
 // addMisc adds a comment or processing instruction where it belongs: in the
 // open element, the prolog or the epilog.
-func (p *xmlParser) addMisc(n *tree.Node) {
+func (p *xmlParser) addMisc(kind tree.Kind, name, value string) {
+	if len(p.stack) > 0 && p.flat != nil {
+		p.flat.Leaf(kind, name, value)
+		return
+	}
+	n := p.doc.NewNode(kind, name, value)
 	switch {
 	case len(p.stack) > 0:
 		n.Parent = p.stack[len(p.stack)-1].node
@@ -619,6 +650,6 @@ func (p *xmlParser) procInst() error {
 		return err
 	}
 	p.i = end + 2
-	p.addMisc(p.doc.NewNode(tree.ProcInst, target, data))
+	p.addMisc(tree.ProcInst, target, data)
 	return nil
 }

@@ -3,6 +3,8 @@ package markup
 import (
 	"strings"
 	"unsafe"
+
+	"github.com/vigil-web/vigil/tree"
 )
 
 // Character data: scanning it, gathering adjacent pieces (text, CDATA
@@ -128,6 +130,10 @@ func (p *xmlParser) flushText() error {
 	}
 	if inBuf && len(v) > 0 && inside(v, t.buf) {
 		v = strings.Clone(v)
+	}
+	if p.flat != nil {
+		p.flat.Leaf(tree.Text, "", v)
+		return nil
 	}
 	n := p.doc.NewText(v)
 	n.Parent = top.node

@@ -39,7 +39,8 @@ type Attr struct {
 type Node struct {
 	Kind Kind
 	// Post is the node's 1-based post-order rank in the subtree last passed
-	// to MeasureTree. Algorithms use it to index per-node arrays; it is
+	// to Flatten (or built by Flat.Subtree: its index there plus one).
+	// Algorithms use it to index per-node arrays; it is
 	// scratch state, not part of the document's content. (It sits next to
 	// Kind so that the two share one word.)
 	Post int32

@@ -49,33 +49,27 @@ func combine(h, child uint64) uint64 {
 // attributes as a set, and for leaves its value. Two nodes with equal labels
 // can be matched as a pair.
 func Label(n *Node) Signature {
-	return label(n, hashString(fnvOffset^uint64(n.Kind), n.Name))
+	return labelOf(n.Kind, n.Value, n.Attrs, hashString(fnvOffset^uint64(n.Kind), n.Name))
 }
 
-// label is Label given the hash of n's kind and name.
-func label(n *Node, h uint64) Signature {
-	if n.Kind != Element {
-		h = hashString(h*fnvPrime, n.Value)
+// labelOf is Label given the hash h of the node's kind and name.
+func labelOf(kind Kind, value string, attrs []Attr, h uint64) Signature {
+	if kind != Element {
+		h = hashString(h*fnvPrime, value)
 		return Signature(mix(h))
 	}
-	var attrs uint64
-	for _, a := range n.Attrs {
+	var sum uint64
+	for _, a := range attrs {
 		// Order-independent: the sum of mixed per-attribute hashes.
-		attrs += mix(hashString(hashString(fnvOffset, a.Name)*fnvPrime, a.Value))
+		sum += mix(hashString(hashString(fnvOffset, a.Name)*fnvPrime, a.Value))
 	}
-	return Signature(mix(h ^ mix(attrs+uint64(len(n.Attrs)))))
+	return Signature(mix(h ^ mix(sum+uint64(len(attrs)))))
 }
 
 // NameKey returns the hash of a node's kind and name only: what two nodes must
 // share to be matched as the same element (or the same kind of leaf).
 func NameKey(n *Node) uint64 {
 	return mix(hashString(fnvOffset^uint64(n.Kind), n.Name))
-}
-
-// labelAndName returns Label(n) and NameKey(n), hashing the name once.
-func labelAndName(n *Node) (Signature, uint64) {
-	h := hashString(fnvOffset^uint64(n.Kind), n.Name)
-	return label(n, h), mix(h)
 }
 
 // Weight of a leaf with a value of the given length in bytes, as the seed
@@ -100,143 +94,90 @@ var shortLeafWeights = func() (w [1024]float64) {
 	return w
 }()
 
-// Measure holds the signature and weight of every node of a subtree, indexed
-// by post-order position.
+// Measure holds the signature and weight of every node of a flat tree,
+// indexed by post-order position. It embeds the tree, so that its arrays
+// (Size, Parent, Pos) and methods (Children, ChildCount) read as the
+// measure's own.
 type Measure struct {
-	Nodes     []*Node     // the subtree in post-order
-	Signature []Signature // subtree signature of Nodes[i]
-	// Name is NameKey(Nodes[i]); like Signature, nil from Weigh.
-	Name   []uint64
-	Weight []float64 // subtree weight of Nodes[i]
-	// Size is the number of nodes in the subtree of Nodes[i]: the subtree
-	// occupies the post-order range [i-Size[i]+1, i].
-	Size []int32
-	// Parent is the post-order index of the parent of Nodes[i], -1 for the
-	// measured root; Pos is the 0-based index of Nodes[i] among its
-	// siblings (0 for the root). Algorithms read them instead of following
-	// pointers: on a large document the arrays stay in cache, the nodes do
-	// not.
-	Parent, Pos []int32
+	*Flat
+	Signature []Signature // subtree signature of node i
+	// NameKey is NameKey of node i; like Signature, nil from Weigh.
+	NameKey []uint64
+	Weight  []float64 // subtree weight of node i
 }
 
-// MeasureTree computes the post-order list, the signature and the weight of
-// every node in n's subtree in one iterative pass, and sets each node's Post
-// to its 1-based index in that list.
-func MeasureTree(n *Node) *Measure { return measure(n, true, 0) }
+// MeasureTree flattens n's subtree (setting each node's Post to its
+// 1-based post-order rank) and measures it.
+func MeasureTree(n *Node) *Measure {
+	f, _ := Flatten(n)
+	return MeasureFlat(f)
+}
 
-// Weigh is MeasureTree without signatures (Measure.Signature is nil), for
-// callers that need only the post-order numbering and the weights.
-func Weigh(n *Node) *Measure { return measure(n, false, 0) }
+// MeasureFlat computes the signature, name key and weight of every node of
+// f, in one pass over its arrays.
+func MeasureFlat(f *Flat) *Measure { return measure(f, true) }
 
-// Measure is MeasureTree of the document's root, sized in advance from the
-// number of nodes the document has allocated.
-func (d *Document) Measure() *Measure { return measure(d.Root, true, d.allocated) }
+// WeighFlat is MeasureFlat without signatures and name keys, for callers
+// that need only the weights.
+func WeighFlat(f *Flat) *Measure { return measure(f, false) }
 
-// Weigh is Weigh of the document's root, sized in advance.
-func (d *Document) Weigh() *Measure { return measure(d.Root, false, d.allocated) }
-
-func measure(n *Node, signatures bool, capacity int) *Measure {
-	m := &Measure{
-		Nodes:  make([]*Node, 0, capacity),
-		Weight: make([]float64, 0, capacity),
-		Size:   make([]int32, 0, capacity),
-		Parent: make([]int32, 0, capacity),
-		Pos:    make([]int32, 0, capacity),
-	}
+func measure(f *Flat, signatures bool) *Measure {
+	n := f.Len()
+	m := &Measure{Flat: f, Weight: make([]float64, n)}
+	// The hash of each (kind, name) pair that occurs, by name index: a
+	// name is hashed once, not once per node.
+	var kindName []uint64
 	if signatures {
-		m.Signature = make([]Signature, 0, capacity)
-		m.Name = make([]uint64, 0, capacity)
+		m.Signature = make([]Signature, n)
+		m.NameKey = make([]uint64, n)
+		kindName = make([]uint64, len(f.names)*4)
 	}
-	// Post-order with an explicit stack of running child hashes and weights.
-	type frame struct {
-		node   *Node
-		next   int
-		hash   uint64
-		name   uint64
-		weight float64
-		size   int32
-	}
-	push := func(stack []frame, n *Node) []frame {
-		f := frame{node: n, weight: 1, size: 1}
-		if signatures {
-			var l Signature
-			l, f.name = labelAndName(n)
-			f.hash = uint64(l)
+	nameHash := func(i int) uint64 {
+		k := int(f.name[i])*4 + int(f.Kind[i]-1)
+		h := kindName[k]
+		if h == 0 {
+			h = hashString(fnvOffset^uint64(f.Kind[i]), f.names[f.name[i]])
+			kindName[k] = h
 		}
-		return append(stack, f)
+		return h
 	}
-	stack := push(nil, n)
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if top.next < len(top.node.Children) {
-			c := top.node.Children[top.next]
-			top.next++
-			stack = push(stack, c)
+	// Post-order: every child is complete before its parent, and the
+	// children of a node come in document order. The first child (Pos 0)
+	// seeds its parent's running hash with the parent's label and its
+	// running weight with 1; each child then folds itself in.
+	for i := range n {
+		if signatures {
+			if f.Size[i] == 1 {
+				h := nameHash(i)
+				m.NameKey[i] = mix(h)
+				m.Signature[i] = labelOf(f.Kind[i], f.Value[i], f.Attrs(int32(i)), h)
+			}
+		}
+		if f.Size[i] == 1 {
+			if f.Kind[i] == Element {
+				m.Weight[i] = 1
+			} else {
+				m.Weight[i] = leafWeight(len(f.Value[i]))
+			}
+		}
+		p := f.Parent[i]
+		if p < 0 {
 			continue
 		}
-		node, h, w, size := top.node, top.hash, top.weight, top.size
-		if signatures {
-			m.Name = append(m.Name, top.name)
-		}
-		if node.Kind != Element {
-			w = leafWeight(len(node.Value))
-		}
-		stack = stack[:len(stack)-1]
-		i := int32(len(m.Nodes))
-		m.Nodes = append(m.Nodes, node)
-		node.Post = i + 1
-		if signatures {
-			m.Signature = append(m.Signature, Signature(h))
-		}
-		m.Weight = append(m.Weight, w)
-		m.Size = append(m.Size, size)
-		m.Parent = append(m.Parent, -1)
-		m.Pos = append(m.Pos, 0)
-		// The children are the subtrees that end just before i, from the
-		// last back: each starts where the previous one began.
-		for c, k := i-1, int32(len(node.Children)-1); k >= 0; c, k = c-m.Size[c], k-1 {
-			m.Parent[c], m.Pos[c] = i, k
-		}
-		if len(stack) > 0 {
-			p := &stack[len(stack)-1]
-			p.size += size
+		if f.Pos[i] == 0 {
+			m.Weight[p] = 1
 			if signatures {
-				p.hash = combine(p.hash, h)
+				h := nameHash(int(p))
+				m.NameKey[p] = mix(h)
+				m.Signature[p] = labelOf(Element, "", f.Attrs(p), h)
 			}
-			p.weight += w
+		}
+		m.Weight[p] += m.Weight[i]
+		if signatures {
+			m.Signature[p] = Signature(combine(uint64(m.Signature[p]), uint64(m.Signature[i])))
 		}
 	}
 	return m
-}
-
-// Children calls visit with the post-order index of each child of node i,
-// last child first, using only the measure's arrays.
-func (m *Measure) Children(i int32, visit func(c int32)) {
-	for c, start := i-1, i-m.Size[i]; c > start; c -= m.Size[c] {
-		visit(c)
-	}
-}
-
-// ChildCount returns the number of children of node i: one more than the
-// position of its last child.
-func (m *Measure) ChildCount(i int32) int {
-	if m.Size[i] == 1 {
-		return 0
-	}
-	return int(m.Pos[i-1]) + 1
-}
-
-// ChildList returns the post-order indexes of the children of node i in
-// document order, appended to buf[:0].
-func (m *Measure) ChildList(i int32, buf []int32) []int32 {
-	buf = buf[:0]
-	for c, start := i-1, i-m.Size[i]; c > start; c -= m.Size[c] {
-		buf = append(buf, c)
-	}
-	for a, b := 0, len(buf)-1; a < b; a, b = a+1, b-1 {
-		buf[a], buf[b] = buf[b], buf[a]
-	}
-	return buf
 }
 
 // SignatureOf returns the subtree signature of n.

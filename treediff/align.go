@@ -34,7 +34,7 @@ func (align) run(m *matching) {
 		i, j  int32
 		pairs [][2]int // the children's alignment, when already computed
 	}
-	stack := []pair{{i: int32(len(m.old.Nodes) - 1), j: int32(len(m.new.Nodes) - 1)}}
+	stack := []pair{{i: m.old.Root(), j: m.new.Root()}}
 	for len(stack) > 0 {
 		p := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -93,7 +93,7 @@ func (m *matching) pairSmall(i, j int32) {
 // the heavier one's weight in identical children aligned in order. It
 // returns that alignment.
 func (m *matching) similarChildren(i, j int32) ([][2]int, bool) {
-	if !m.canMatch(i, j) || m.old.Nodes[i].Kind != tree.Element || m.old.Size[i] == 1 || m.new.Size[j] == 1 {
+	if !m.canMatch(i, j) || m.old.Kind[i] != tree.Element || m.old.Size[i] == 1 || m.new.Size[j] == 1 {
 		return nil, false
 	}
 	a, b := m.old.ChildList(i, nil), m.new.ChildList(j, nil)

@@ -44,9 +44,9 @@ func (buldPhase) name() string { return "buld" }
 
 func (p buldPhase) run(m *matching) {
 	c := newCandidates(m)
-	newRoot := int32(len(m.new.Nodes) - 1)
+	newRoot := m.new.Root()
 	w0 := m.new.Weight[newRoot]
-	logN := math.Log(float64(len(m.new.Nodes)) + 1)
+	logN := math.Log(float64(m.new.Len()) + 1)
 	q := &queue{last: weightKey(m.new.Weight[newRoot])}
 	q.push(m.new.Weight[newRoot], newRoot)
 	for q.n > 0 {

@@ -32,31 +32,65 @@ func phases(a Algorithm) ([]phase, error) {
 // the XID of its old counterpart, an unmatched one a fresh XID from
 // old.NextXID, in post-order, and new.NextXID is set past them, so that new
 // can be stored and diffed against the next version in turn. Diff changes
-// nothing else in either document.
+// nothing else in either document but the nodes' Post fields.
+//
+// Diff lays both trees out as tree.Flat and calls DiffFlat: a caller that
+// parses its documents for the diff alone does better to parse them flat
+// (markup.ParseXMLFlat) and call DiffFlat itself.
 func Diff(old, new *tree.Document, opt *Options) (*delta.Delta, error) {
 	if old == nil || new == nil || old.Root == nil || new.Root == nil {
 		return nil, fmt.Errorf("treediff: both versions need a root element")
+	}
+	of, oldNodes := tree.FlattenDocument(old)
+	nf, newNodes := tree.FlattenDocument(new)
+	first := of.XID == nil
+	d, err := DiffFlat(of, nf, opt)
+	if err != nil {
+		return nil, err
+	}
+	if first {
+		for i, n := range oldNodes {
+			n.XID = of.XID[i]
+		}
+		old.NextXID = of.NextXID
+	}
+	for j, n := range newNodes {
+		n.XID = nf.XID[j]
+	}
+	new.NextXID = nf.NextXID
+	return d, nil
+}
+
+// DiffFlat is Diff on flat trees. old gets the XIDs of a first version if
+// its XID is nil; new gets its XIDs and NextXID as Diff gives them. Nothing
+// else changes in either tree; the delta shares no memory with them but
+// their strings.
+func DiffFlat(old, new *tree.Flat, opt *Options) (*delta.Delta, error) {
+	if old == nil || new == nil || old.Len() == 0 || new.Len() == 0 {
+		return nil, fmt.Errorf("treediff: both versions need a root element")
+	}
+	if old.XID != nil && len(old.XID) != old.Len() {
+		return nil, fmt.Errorf("treediff: the old version has %d XIDs for %d nodes", len(old.XID), old.Len())
 	}
 	pipeline, err := phases(opt.algorithm())
 	if err != nil {
 		return nil, err
 	}
-	first := old.Root.XID == 0
+	first := old.XID == nil || old.XID[old.Root()] == 0
 	m := newMatching(old, new, opt)
 	// The roots always match; a different name becomes a rename.
-	m.pair(int32(len(m.old.Nodes)-1), int32(len(m.new.Nodes)-1))
+	m.pair(m.old.Root(), m.new.Root())
 	for _, p := range pipeline {
 		p.run(m)
 	}
 	same := m.sameSubtrees()
 	// Signatures and name keys served the matching only: let a collection
 	// during the delta's construction take them back.
-	m.old.Signature, m.old.Name, m.new.Signature, m.new.Name = nil, nil, nil, nil
+	m.old.Signature, m.old.NameKey, m.new.Signature, m.new.NameKey = nil, nil, nil, nil
 	m.oldName, m.newName, m.oldKey, m.newKey = nil, nil, nil, nil
-	oldXIDs, newXIDs := m.assignXIDs(old, new, first)
-	d, err := delta.BuildMatched(old, new, &delta.Matching{
+	m.assignXIDs(first)
+	d, err := delta.BuildMatched(&delta.Matching{
 		Old: m.old, New: m.new, NewToOld: m.newMatch, OldToNew: m.oldMatch, Same: same,
-		OldXIDs: oldXIDs, NewXIDs: newXIDs,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("treediff: %w", err)
@@ -68,8 +102,8 @@ func Diff(old, new *tree.Document, opt *Options) (*delta.Delta, error) {
 // node with an identical old subtree: every node zipped, each child matched
 // to a child of the node's match, in order.
 func (m *matching) sameSubtrees() []bool {
-	same := make([]bool, len(m.new.Nodes))
-	for j := range m.new.Nodes { // post-order: children first
+	same := make([]bool, m.new.Len())
+	for j := range m.new.Len() { // post-order: children first
 		if !m.zipped[j] {
 			continue
 		}
@@ -87,38 +121,34 @@ func (m *matching) sameSubtrees() []bool {
 	return same
 }
 
-// assignXIDs gives every new node the XID of its match, or a fresh one,
-// and returns the XIDs of both versions in post-order. When first is set,
-// old is a first version and gets XIDs too: its post-order ranks from 1.
-func (m *matching) assignXIDs(old, new *tree.Document, first bool) (oldXIDs, newXIDs []tree.XID) {
-	oldXIDs = make([]tree.XID, len(m.old.Nodes))
+// assignXIDs gives every new node the XID of its match, or a fresh one.
+// When first is set, old is a first version and gets XIDs too: its
+// post-order ranks from 1.
+func (m *matching) assignXIDs(first bool) {
+	old, new := m.old.Flat, m.new.Flat
 	if first {
-		old.NextXID = tree.XID(len(m.old.Nodes) + 1)
-	}
-	var max tree.XID
-	for i, n := range m.old.Nodes {
-		if first {
-			n.XID = tree.XID(i + 1)
+		old.XID = make([]tree.XID, old.Len())
+		for i := range old.XID {
+			old.XID[i] = tree.XID(i + 1)
 		}
-		oldXIDs[i] = n.XID
-		if n.XID > max {
-			max = n.XID
-		}
+		old.NextXID = tree.XID(old.Len() + 1)
 	}
 	next := old.NextXID
-	if next <= max {
-		next = max + 1
+	for _, x := range old.XID {
+		if x >= next {
+			next = x + 1
+		}
 	}
-	newXIDs = make([]tree.XID, len(m.new.Nodes))
-	for j, n := range m.new.Nodes {
-		if i := m.newMatch[j]; i >= 0 {
-			n.XID = oldXIDs[i]
+	if len(new.XID) != new.Len() {
+		new.XID = make([]tree.XID, new.Len())
+	}
+	for j, i := range m.newMatch {
+		if i >= 0 {
+			new.XID[j] = old.XID[i]
 		} else {
-			n.XID = next
+			new.XID[j] = next
 			next++
 		}
-		newXIDs[j] = n.XID
 	}
 	new.NextXID = next
-	return oldXIDs, newXIDs
 }

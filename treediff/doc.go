@@ -15,7 +15,7 @@
 //     their ancestors by the bottom-up pass. An element with an ID can only
 //     ever match an element with the same ID: the ID is part of the
 //     matching key of every later phase.
-//  2. Signatures and weights (tree.MeasureTree): a 64-bit hash and a weight
+//  2. Signatures and weights (tree.MeasureFlat): a 64-bit hash and a weight
 //     (1 + Σ children; 1 + ln(length) for text) per subtree.
 //  3. Heaviest first (buldPhase): new subtrees are taken from a priority
 //     queue by weight (ties: first in post-order) and matched with an

@@ -7,7 +7,7 @@ import (
 // keyAttrs returns, per element name, the attributes that identify an
 // element: the DTD's ID attributes (unless ignored) and the user's keys,
 // which apply to every element ("*").
-func keyAttrs(old *tree.Document, opt *Options) map[string][]string {
+func keyAttrs(old *tree.Flat, opt *Options) map[string][]string {
 	keys := map[string][]string{}
 	if opt == nil || !opt.IgnoreDTD {
 		for elem, attr := range old.IDAttrs {
@@ -23,21 +23,22 @@ func keyAttrs(old *tree.Document, opt *Options) map[string][]string {
 // idKeys returns the ID key of every node: a hash of the element's name, its
 // first key attribute and that attribute's value, or 0.
 func idKeys(t *tree.Measure, keys map[string][]string) []uint64 {
-	out := make([]uint64, len(t.Nodes))
+	out := make([]uint64, t.Len())
 	if len(keys) == 0 {
 		return out
 	}
 	star := keys["*"]
-	for i, n := range t.Nodes {
-		if n.Kind != tree.Element || len(n.Attrs) == 0 {
+	for i := range int32(t.Len()) {
+		if t.Kind[i] != tree.Element || len(t.Attrs(i)) == 0 {
 			continue
 		}
-		for _, list := range [2][]string{keys[n.Name], star} {
+		name := t.Name(i)
+		for _, list := range [2][]string{keys[name], star} {
 			for _, a := range list {
-				if v, ok := n.Attr(a); ok {
+				if v, ok := t.Attr(i, a); ok {
 					// Any nonzero, collision-resistant value will do; reuse the
 					// tree's label hash on a synthetic element.
-					out[i] = uint64(tree.Label(&tree.Node{Kind: tree.Element, Name: n.Name, Attrs: []tree.Attr{{Name: a, Value: v}}})) | 1
+					out[i] = uint64(tree.Label(&tree.Node{Kind: tree.Element, Name: name, Attrs: []tree.Attr{{Name: a, Value: v}}})) | 1
 					break
 				}
 			}

@@ -61,11 +61,10 @@ func (leftovers) run(m *matching) {
 		if !newNames[m.oldName[i]] {
 			continue
 		}
-		o := m.old.Nodes[i]
 		if m.oldSize[i] <= smallRegion {
 			small[m.oldName[i]] = append(small[m.oldName[i]], int32(len(cands)))
 		}
-		c := leftover{node: i, words: newWordSet(o, &scratch)}
+		c := leftover{node: i, words: newWordSet(m.old.Flat, i, &scratch)}
 		for _, w := range c.words {
 			key := w ^ m.oldName[i]
 			if p := postings[key]; len(p) <= leftoverPostings {
@@ -85,8 +84,7 @@ func (leftovers) run(m *matching) {
 		if !oldNames[m.newName[j]] || m.newMatch[j] >= 0 {
 			continue
 		}
-		v := m.new.Nodes[j]
-		words := newWordSet(v, &scratch)
+		words := newWordSet(m.new.Flat, j, &scratch)
 		for _, k := range touched {
 			shared[k] = 0
 		}
@@ -179,7 +177,7 @@ func keepTop(top []int32, k int32, before func(a, b int32) bool) []int32 {
 // matched parent, in post-order.
 func regionRoots(t *tree.Measure, match, parent []int32) []int32 {
 	var roots []int32
-	for i := range t.Nodes {
+	for i := range t.Len() {
 		if isRegionRoot(int32(i), match, parent) {
 			roots = append(roots, int32(i))
 		}
@@ -191,8 +189,8 @@ func regionRoots(t *tree.Measure, match, parent []int32) []int32 {
 // under a matched parent, in post-order.
 func (m *matching) elementRegionRoots(t *tree.Measure, match, parent []int32) []int32 {
 	var roots []int32
-	for i := range t.Nodes {
-		if isRegionRoot(int32(i), match, parent) && t.Nodes[i].Kind == tree.Element {
+	for i := range t.Len() {
+		if isRegionRoot(int32(i), match, parent) && t.Kind[i] == tree.Element {
 			roots = append(roots, int32(i))
 		}
 	}
@@ -239,29 +237,40 @@ func (m *matching) pairIdenticalRegions(oldRoots, newRoots []int32) {
 // map of strings, and a collision only nudges a similarity score.
 type wordSet []uint64
 
-// newWordSet returns the words of n's subtree, reading at most
-// leftoverTextLimit bytes of text. Words are split at ASCII white space and
-// hashed byte by byte (FNV-1a), in one pass over the text. scratch is
-// working space, reused from call to call; the set returned is a copy of
-// exactly its size.
-func newWordSet(n *tree.Node, scratch *wordSet) wordSet {
+// newWordSet returns the words of node i's subtree, reading at most
+// leftoverTextLimit bytes of text, in document order, and the attributes of
+// the elements that begin before the limit is reached. Words are split at
+// ASCII white space and hashed byte by byte (FNV-1a), in one pass over the
+// text. scratch is working space, reused from call to call; the set
+// returned is a copy of exactly its size.
+func newWordSet(t *tree.Flat, i int32, scratch *wordSet) wordSet {
 	set := (*scratch)[:0]
 	budget := leftoverTextLimit
-	tree.Walk(n, func(x *tree.Node) bool {
-		if budget <= 0 {
-			return false
-		}
-		if x.Kind == tree.Element {
-			for _, a := range x.Attrs {
-				set = append(set, mixWord(wordHash(wordHash(fnvBasis, a.Name)^'=', a.Value)))
+	// The subtree is the post-order range [i-Size+1, i]: its leaves come in
+	// document order, each element after its descendants. spent is the
+	// index of the leaf that used the last of the budget: an element that
+	// begins after it is not read.
+	spent := i + 1
+	for k := i - t.Size[i] + 1; k <= i; k++ {
+		if t.Kind[k] == tree.Element {
+			if k-t.Size[k]+1 <= spent {
+				for _, a := range t.Attrs(k) {
+					set = append(set, mixWord(wordHash(wordHash(fnvBasis, a.Name)^'=', a.Value)))
+				}
 			}
-			return true
+			continue
 		}
-		s := x.Value
+		if budget <= 0 {
+			continue
+		}
+		s := t.Value[k]
 		if len(s) > budget {
 			s = s[:budget]
 		}
 		budget -= len(s)
+		if budget <= 0 {
+			spent = k
+		}
 		h, in := uint64(fnvBasis), false
 		for k := 0; k < len(s); k++ {
 			switch c := s[k]; c {
@@ -278,8 +287,7 @@ func newWordSet(n *tree.Node, scratch *wordSet) wordSet {
 		if in {
 			set = append(set, mixWord(h))
 		}
-		return true
-	})
+	}
 	slices.Sort(set)
 	*scratch = set
 	return slices.Clone(slices.Compact(set))

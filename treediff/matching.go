@@ -5,7 +5,7 @@ import (
 )
 
 // matching is the state the phases share: both versions measured, and the
-// pairs found so far, indexed by post-order position (tree.Node.Post - 1).
+// pairs found so far, indexed by post-order position.
 type matching struct {
 	old, new *tree.Measure
 	// oldMatch[i] is the index of the new node matched with old node i, or
@@ -37,22 +37,22 @@ type matching struct {
 	kids, gapKidsOld, gapKidsNew []int32
 }
 
-func newMatching(old, new *tree.Document, opt *Options) *matching {
+func newMatching(old, new *tree.Flat, opt *Options) *matching {
 	m := &matching{
-		old: old.Measure(),
-		new: new.Measure(),
+		old: tree.MeasureFlat(old),
+		new: tree.MeasureFlat(new),
 	}
-	m.oldMatch = filled(len(m.old.Nodes), -1)
-	m.newMatch = filled(len(m.new.Nodes), -1)
+	m.oldMatch = filled(m.old.Len(), -1)
+	m.newMatch = filled(m.new.Len(), -1)
 	m.oldSize = m.old.Size
 	m.newSize = m.new.Size
-	m.oldName = m.old.Name
-	m.newName = m.new.Name
+	m.oldName = m.old.NameKey
+	m.newName = m.new.NameKey
 	if keys := keyAttrs(old, opt); len(keys) > 0 {
 		m.oldKey = idKeys(m.old, keys)
 		m.newKey = idKeys(m.new, keys)
 	}
-	m.zipped = make([]bool, len(m.new.Nodes))
+	m.zipped = make([]bool, m.new.Len())
 	m.newPos = m.new.Pos
 	m.oldParent, m.newParent = m.old.Parent, m.new.Parent
 	return m
@@ -123,7 +123,3 @@ func (m *matching) zip(i, j int32) {
 		}
 	}
 }
-
-// oldIndex and newIndex return a node's index in the measure arrays.
-func oldIndex(n *tree.Node) int32 { return n.Post - 1 }
-func newIndex(n *tree.Node) int32 { return n.Post - 1 }

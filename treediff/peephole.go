@@ -14,7 +14,7 @@ func (bottomUp) run(m *matching) {
 		weight float64
 	}
 	var votes []vote
-	for j := range m.new.Nodes { // post-order: children before parents
+	for j := range m.new.Len() { // post-order: children before parents
 		if m.newMatch[j] >= 0 || m.new.Size[j] == 1 {
 			continue
 		}
@@ -70,7 +70,7 @@ func (topDown) run(m *matching) {
 	slots := map[uint64]*slot{}
 	// Pre-order over the old tree, so that a pair matched here has its own
 	// children considered when the walk reaches it.
-	stack := []int32{int32(len(m.old.Nodes) - 1)}
+	stack := []int32{m.old.Root()}
 	for len(stack) > 0 {
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]

@@ -10,6 +10,7 @@ import (
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/simulate"
+	"github.com/vigil-web/vigil/tree"
 )
 
 // BenchmarkDiffPhases times the Vigil algorithm phase by phase on a 10 MB
@@ -66,16 +67,18 @@ func BenchmarkDiffPhases(b *testing.B) {
 				b.StartTimer()
 				var m *matching
 				timed("measure", func() {
-					m = newMatching(o, n, nil)
-					m.pair(int32(len(m.old.Nodes)-1), int32(len(m.new.Nodes)-1))
+					of, _ := tree.FlattenDocument(o)
+					nf, _ := tree.FlattenDocument(n)
+					m = newMatching(of, nf, nil)
+					m.pair(m.old.Root(), m.new.Root())
 				})
 				for _, p := range pipeline {
 					timed(p.name(), func() { p.run(m) })
 				}
 				timed("delta", func() {
-					oldXIDs, newXIDs := m.assignXIDs(o, n, true)
-					_, err = delta.BuildMatched(o, n, &delta.Matching{Old: m.old, New: m.new, NewToOld: m.newMatch,
-						OldToNew: m.oldMatch, Same: m.sameSubtrees(), OldXIDs: oldXIDs, NewXIDs: newXIDs})
+					m.assignXIDs(true)
+					_, err = delta.BuildMatched(&delta.Matching{Old: m.old, New: m.new, NewToOld: m.newMatch,
+						OldToNew: m.oldMatch, Same: m.sameSubtrees()})
 				})
 				if err != nil {
 					b.Fatal(err)

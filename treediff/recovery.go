@@ -31,7 +31,7 @@ type recovery struct {
 func (recovery) name() string { return "recovery" }
 
 func (r recovery) run(m *matching) {
-	stack := []int32{int32(len(m.old.Nodes) - 1)}
+	stack := []int32{m.old.Root()}
 	if r.leftoversOnly {
 		stack = append(stack[:0], m.leftoverPairs...)
 	}
@@ -61,18 +61,18 @@ func (m *matching) recoverChildren(i, j int32) {
 	oc, vc := m.gapKidsOld, m.gapKidsNew
 	// Anchors: children of o matched with children of v, kept in increasing
 	// order on both sides.
-	var gapOld, gapNew []*tree.Node
+	var gapOld, gapNew []int32
 	ko, kv := 0, 0
 	flush := func(endOld, endNew int) {
 		gapOld, gapNew = gapOld[:0], gapNew[:0]
 		for ; ko < endOld; ko++ {
 			if c := oc[ko]; m.oldMatch[c] < 0 {
-				gapOld = append(gapOld, m.old.Nodes[c])
+				gapOld = append(gapOld, c)
 			}
 		}
 		for ; kv < endNew; kv++ {
 			if c := vc[kv]; m.newMatch[c] < 0 {
-				gapNew = append(gapNew, m.new.Nodes[c])
+				gapNew = append(gapNew, c)
 			}
 		}
 		if len(gapOld) > 0 && len(gapNew) > 0 {
@@ -94,20 +94,32 @@ func (m *matching) recoverChildren(i, j int32) {
 	flush(len(oc), len(vc))
 }
 
-// matchGap pairs the unmatched subtrees of a gap.
-func (m *matching) matchGap(a, b []*tree.Node) {
+// matchGap pairs the unmatched subtrees of a gap, given by the indexes of
+// their roots. A gap small enough for the exact edit distance is built as
+// *tree.Node forests for it; the nodes' Post fields lead back to the
+// indexes.
+func (m *matching) matchGap(a, b []int32) {
 	var sa, sb int
-	for _, n := range a {
-		sa += int(m.oldSize[oldIndex(n)])
+	for _, i := range a {
+		sa += int(m.oldSize[i])
 	}
-	for _, n := range b {
-		sb += int(m.newSize[newIndex(n)])
+	for _, j := range b {
+		sb += int(m.newSize[j])
 	}
 	if sa*sb <= recoveryBudget {
-		pairs, err := editdist.MatchForests(a, b, recoveryBudget)
+		arena := &tree.Document{}
+		fa := make([]*tree.Node, len(a))
+		for k, i := range a {
+			fa[k] = m.old.Subtree(i, arena, nil)
+		}
+		fb := make([]*tree.Node, len(b))
+		for k, j := range b {
+			fb[k] = m.new.Subtree(j, arena, nil)
+		}
+		pairs, err := editdist.MatchForests(fa, fb, recoveryBudget)
 		if err == nil {
 			for _, p := range pairs {
-				x, y := oldIndex(p[0]), newIndex(p[1])
+				x, y := p[0].Post-1, p[1].Post-1
 				if m.canPair(x, y) {
 					m.pair(x, y)
 				}
@@ -123,19 +135,19 @@ func (m *matching) matchGap(a, b []*tree.Node) {
 // differ: a rename costs less than a delete and an insert).
 func (m *matching) canPair(i, j int32) bool {
 	return m.oldMatch[i] < 0 && m.newMatch[j] < 0 &&
-		m.old.Nodes[i].Kind == m.new.Nodes[j].Kind && m.sameKey(i, j)
+		m.old.Kind[i] == m.new.Kind[j] && m.sameKey(i, j)
 }
 
 // alignNames pairs the subtrees of a large gap whose names agree, along a
 // longest common subsequence of their names (or in order, when the gap is
 // too large for the table).
-func (m *matching) alignNames(a, b []*tree.Node) {
+func (m *matching) alignNames(a, b []int32) {
 	if len(a)*len(b) > labelAlignLimit {
 		k := 0
 		for _, x := range a {
 			for y := k; y < len(b) && y < k+8; y++ {
-				if m.canMatch(oldIndex(x), newIndex(b[y])) {
-					m.pair(oldIndex(x), newIndex(b[y]))
+				if m.canMatch(x, b[y]) {
+					m.pair(x, b[y])
 					k = y + 1
 					break
 				}
@@ -148,7 +160,7 @@ func (m *matching) alignNames(a, b []*tree.Node) {
 	for x := ca - 1; x >= 0; x-- {
 		for y := cb - 1; y >= 0; y-- {
 			best := max(t[(x+1)*(cb+1)+y], t[x*(cb+1)+y+1])
-			if m.canMatch(oldIndex(a[x]), newIndex(b[y])) {
+			if m.canMatch(a[x], b[y]) {
 				best = max(best, t[(x+1)*(cb+1)+y+1]+1)
 			}
 			t[x*(cb+1)+y] = best
@@ -156,8 +168,8 @@ func (m *matching) alignNames(a, b []*tree.Node) {
 	}
 	for x, y := 0, 0; x < ca && y < cb; {
 		switch {
-		case m.canMatch(oldIndex(a[x]), newIndex(b[y])) && t[x*(cb+1)+y] == t[(x+1)*(cb+1)+y+1]+1:
-			m.pair(oldIndex(a[x]), newIndex(b[y]))
+		case m.canMatch(a[x], b[y]) && t[x*(cb+1)+y] == t[(x+1)*(cb+1)+y+1]+1:
+			m.pair(a[x], b[y])
 			x, y = x+1, y+1
 		case t[(x+1)*(cb+1)+y] >= t[x*(cb+1)+y+1]:
 			x++

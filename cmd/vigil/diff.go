@@ -128,6 +128,24 @@ func loadDocument(env *environment, name string, f *docFlags) (*tree.Document, m
 	return doc, format, nil
 }
 
+// loadFlat reads and parses a document as loadDocument does, as the flat
+// tree the diff works on.
+func loadFlat(env *environment, name string, f *docFlags) (*tree.Flat, error) {
+	opt, err := f.options()
+	if err != nil {
+		return nil, err
+	}
+	b, err := readInput(env, name, f.maxBytes)
+	if err != nil {
+		return nil, err
+	}
+	doc, _, err := markup.ParseFlatBytesOwned(b, opt)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", displayName(name), err)
+	}
+	return doc, nil
+}
+
 func displayName(name string) string {
 	if name == "-" {
 		return "<stdin>"
@@ -156,11 +174,11 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 	if oldName == "-" && newName == "-" {
 		return exitError, fmt.Errorf("only one of OLD and NEW can be standard input")
 	}
-	oldDoc, _, err := loadDocument(env, oldName, &df)
+	oldDoc, err := loadFlat(env, oldName, &df)
 	if err != nil {
 		return exitError, err
 	}
-	newDoc, _, err := loadDocument(env, newName, &df)
+	newDoc, err := loadFlat(env, newName, &df)
 	if err != nil {
 		return exitError, err
 	}
@@ -168,7 +186,7 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 	if *keys != "" {
 		opt.KeyAttrs = strings.Split(*keys, ",")
 	}
-	d, err := treediff.Diff(oldDoc, newDoc, opt)
+	d, err := treediff.DiffFlat(oldDoc, newDoc, opt)
 	if err != nil {
 		return exitError, err
 	}
@@ -184,7 +202,7 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 
 // writeDelta writes d in the given format; summary needs both versions
 // (with their XIDs) to name the places that changed.
-func writeDelta(w io.Writer, d *delta.Delta, format string, old, new *tree.Document) error {
+func writeDelta(w io.Writer, d *delta.Delta, format string, old, new *tree.Flat) error {
 	switch format {
 	case "json":
 		return delta.EncodeJSON(w, d)
@@ -198,15 +216,15 @@ func writeDelta(w io.Writer, d *delta.Delta, format string, old, new *tree.Docum
 // writeSummary writes one line of counts, then one line per change: the
 // path of the node in the old version, and for moves and inserts where it
 // goes in the new one.
-func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Document) error {
+func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 	bw := bufio.NewWriter(w)
 	s := d.Stats()
 	fmt.Fprintf(bw, "%s -> %s: %d inserted (%d nodes), %d deleted (%d nodes), %d moved, %d text updates, %d attribute changes, %d renames\n",
 		d.From, d.To, s.Inserts, s.InsertedNodes, s.Deletes, s.DeletedNodes, s.Moves, s.Updates, s.AttrInserts+s.AttrDeletes+s.AttrUpd, s.Renames)
-	oldIdx, newIdx := old.ByXID(), new.ByXID()
-	path := func(idx map[tree.XID]*tree.Node, x tree.XID) string {
-		if n := idx[x]; n != nil {
-			return tree.Path(n)
+	oldIdx, newIdx := byXID(old), byXID(new)
+	path := func(idx map[tree.XID]pathOf, x tree.XID) string {
+		if p, ok := idx[x]; ok {
+			return p.f.Path(p.i)
 		}
 		return fmt.Sprintf("node %d", x)
 	}
@@ -245,6 +263,21 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Document) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// pathOf is a node of a flat tree, to name by its path.
+type pathOf struct {
+	f *tree.Flat
+	i int32
+}
+
+// byXID indexes the nodes of f by XID.
+func byXID(f *tree.Flat) map[tree.XID]pathOf {
+	idx := make(map[tree.XID]pathOf, len(f.XID))
+	for i, x := range f.XID {
+		idx[x] = pathOf{f, int32(i)}
+	}
+	return idx
 }
 
 // snippet returns the start of a subtree's text, or its element name.

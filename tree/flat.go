@@ -1,0 +1,346 @@
+package tree
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Flat is a document tree laid out in post-order arrays, indexed by a node's
+// post-order position: node i's subtree is the range [i-Size[i]+1, i], the
+// root is the last node, and a node's children are the subtrees that end
+// just before it.
+//
+// It is the form the diff works on. A *Node costs 104 bytes and a pointer
+// in its parent's Children; a node here costs about 40, holds no pointer
+// but its value, and its neighbours are its neighbours in memory: on a
+// document of ten megabytes that is the difference between a working set
+// that stays in the processor's cache and one that does not, and between a
+// parse the garbage collector scans and one it barely sees. The XML parser
+// builds a Flat directly (markup.ParseXMLFlat); Flatten builds one from a
+// *Node tree, and Document or Subtree build *Node trees back.
+type Flat struct {
+	Kind  []Kind
+	Value []string // text, comment or processing-instruction data; "" for elements
+	// Size is the number of nodes in each node's subtree, Parent the index
+	// of its parent (-1 for the root), Pos its 0-based index among its
+	// siblings.
+	Size, Parent, Pos []int32
+	// XID holds the nodes' XIDs; nil while the document has none.
+	XID []XID
+	// NextXID, IDAttrs, Prolog, Doctype and Epilog are the Document's.
+	NextXID XID
+	IDAttrs map[string]string
+	Prolog  []*Node
+	Doctype string
+	Epilog  []*Node
+
+	name    []int32  // index into names of each node's name
+	names   []string // the distinct names, names[0] == ""
+	attrEnd []int32  // node i's attributes are attrs[attrEnd[i-1]:attrEnd[i]]
+	attrs   []Attr
+}
+
+// Len returns the number of nodes.
+func (f *Flat) Len() int { return len(f.Kind) }
+
+// Root returns the index of the root: the last node.
+func (f *Flat) Root() int32 { return int32(len(f.Kind) - 1) }
+
+// Name returns the name of node i: an element's name or a processing
+// instruction's target, "" for other nodes.
+func (f *Flat) Name(i int32) string { return f.names[f.name[i]] }
+
+// NameID returns the index of node i's name among Names: equal names have
+// equal indexes within one Flat.
+func (f *Flat) NameID(i int32) int32 { return f.name[i] }
+
+// Names returns the distinct names of the document, indexed by NameID; the
+// first is "".
+func (f *Flat) Names() []string { return f.names }
+
+// Attrs returns the attributes of node i, in document order. The slice is
+// shared: do not modify it.
+func (f *Flat) Attrs(i int32) []Attr {
+	start := int32(0)
+	if i > 0 {
+		start = f.attrEnd[i-1]
+	}
+	return f.attrs[start:f.attrEnd[i]:f.attrEnd[i]]
+}
+
+// Attr returns the value of node i's attribute called name and whether it
+// exists.
+func (f *Flat) Attr(i int32, name string) (string, bool) {
+	for _, a := range f.Attrs(i) {
+		if a.Name == name {
+			return a.Value, true
+		}
+	}
+	return "", false
+}
+
+// Children calls visit with the index of each child of node i, last child
+// first.
+func (f *Flat) Children(i int32, visit func(c int32)) {
+	for c, start := i-1, i-f.Size[i]; c > start; c -= f.Size[c] {
+		visit(c)
+	}
+}
+
+// ChildCount returns the number of children of node i: one more than the
+// position of its last child.
+func (f *Flat) ChildCount(i int32) int {
+	if f.Size[i] == 1 {
+		return 0
+	}
+	return int(f.Pos[i-1]) + 1
+}
+
+// ChildList returns the indexes of the children of node i in document
+// order, appended to buf[:0].
+func (f *Flat) ChildList(i int32, buf []int32) []int32 {
+	buf = buf[:0]
+	for c, start := i-1, i-f.Size[i]; c > start; c -= f.Size[c] {
+		buf = append(buf, c)
+	}
+	slices.Reverse(buf)
+	return buf
+}
+
+// Path returns an XPath-like path to node i, as Path does for a *Node.
+func (f *Flat) Path(i int32) string {
+	var parts []string
+	for m := i; m >= 0; m = f.Parent[m] {
+		step := f.Name(m)
+		switch f.Kind[m] {
+		case Text:
+			step = "text()"
+		case Comment:
+			step = "comment()"
+		case ProcInst:
+			step = "processing-instruction(" + step + ")"
+		}
+		pos := 1
+		if p := f.Parent[m]; p >= 0 {
+			for _, s := range f.ChildList(p, nil) {
+				if s == m {
+					break
+				}
+				if f.Kind[s] == f.Kind[m] && f.name[s] == f.name[m] {
+					pos++
+				}
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%s[%d]", step, pos))
+	}
+	slices.Reverse(parts)
+	return "/" + strings.Join(parts, "/")
+}
+
+// FlatBuilder builds a Flat node by node in post-order: a leaf when it is
+// read, an element when it closes. The zero value is ready to use.
+type FlatBuilder struct {
+	f     Flat
+	ids   map[string]int32
+	last  string // the name interned last, and its index: runs of one name
+	lastI int32
+}
+
+// Grow makes room for about n more nodes, so that a caller who knows the
+// size of its input can avoid growing the arrays step by step.
+func (b *FlatBuilder) Grow(n int) {
+	f := &b.f
+	f.Kind = slices.Grow(f.Kind, n)
+	f.Value = slices.Grow(f.Value, n)
+	f.Size = slices.Grow(f.Size, n)
+	f.Parent = slices.Grow(f.Parent, n)
+	f.Pos = slices.Grow(f.Pos, n)
+	f.name = slices.Grow(f.name, n)
+	f.attrEnd = slices.Grow(f.attrEnd, n)
+}
+
+// Len returns the number of nodes added so far: the index the next node
+// will have. An element's Mark is the Len before its first child.
+func (b *FlatBuilder) Len() int32 { return int32(len(b.f.Kind)) }
+
+// intern returns the index of name in the names table.
+func (b *FlatBuilder) intern(name string) int32 {
+	if name == "" {
+		return 0
+	}
+	if name == b.last && b.lastI > 0 {
+		return b.lastI
+	}
+	if b.ids == nil {
+		b.ids = make(map[string]int32)
+		b.f.names = append(b.f.names[:0], "")
+	}
+	id, ok := b.ids[name]
+	if !ok {
+		id = int32(len(b.f.names))
+		b.f.names = append(b.f.names, name)
+		b.ids[name] = id
+	}
+	b.last, b.lastI = name, id
+	return id
+}
+
+// Leaf adds a text, comment or processing-instruction node.
+func (b *FlatBuilder) Leaf(kind Kind, name, value string) {
+	f := &b.f
+	f.Kind = append(f.Kind, kind)
+	f.Value = append(f.Value, value)
+	f.name = append(f.name, b.intern(name))
+	f.Size = append(f.Size, 1)
+	f.Parent = append(f.Parent, -1)
+	f.Pos = append(f.Pos, 0)
+	f.attrEnd = append(f.attrEnd, int32(len(f.attrs)))
+}
+
+// Element adds an element whose children are the nodes added since mark
+// (the builder's Len when the element opened), with a copy of attrs.
+func (b *FlatBuilder) Element(mark int32, name string, attrs []Attr) {
+	f := &b.f
+	i := int32(len(f.Kind))
+	f.Kind = append(f.Kind, Element)
+	f.Value = append(f.Value, "")
+	f.name = append(f.name, b.intern(name))
+	f.Size = append(f.Size, i-mark+1)
+	f.Parent = append(f.Parent, -1)
+	f.Pos = append(f.Pos, 0)
+	f.attrs = append(f.attrs, attrs...)
+	f.attrEnd = append(f.attrEnd, int32(len(f.attrs)))
+	// The children are the subtrees ending just before i, from the last
+	// back: count them, then number them.
+	n := int32(0)
+	for c := i - 1; c >= mark; c -= f.Size[c] {
+		n++
+	}
+	for c := i - 1; c >= mark; c -= f.Size[c] {
+		n--
+		f.Parent[c], f.Pos[c] = i, n
+	}
+}
+
+// Flat returns the tree built, which must have exactly one root, and
+// resets the builder.
+func (b *FlatBuilder) Flat() (*Flat, error) {
+	f := b.f
+	*b = FlatBuilder{}
+	if len(f.Kind) == 0 || int(f.Size[len(f.Size)-1]) != len(f.Kind) {
+		return nil, fmt.Errorf("tree: a flat tree needs exactly one root")
+	}
+	if f.names == nil {
+		f.names = []string{""}
+	}
+	return &f, nil
+}
+
+// Flatten lays out the subtree of n as a Flat and returns it with the nodes
+// in post-order, each with its Post set to its index plus one. The Flat has
+// the nodes' XIDs if n has one. Values and attribute strings are shared,
+// not copied.
+func Flatten(n *Node) (*Flat, []*Node) {
+	var b FlatBuilder
+	var nodes []*Node
+	type frame struct {
+		node *Node
+		next int
+		mark int32
+	}
+	stack := []frame{{node: n}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next < len(top.node.Children) {
+			c := top.node.Children[top.next]
+			top.next++
+			if c.Kind == Element {
+				stack = append(stack, frame{node: c, mark: b.Len()})
+			} else {
+				c.Post = b.Len() + 1
+				nodes = append(nodes, c)
+				b.Leaf(c.Kind, c.Name, c.Value)
+			}
+			continue
+		}
+		m := top.node
+		m.Post = b.Len() + 1
+		nodes = append(nodes, m)
+		if m.Kind == Element {
+			b.Element(top.mark, m.Name, m.Attrs)
+		} else {
+			b.Leaf(m.Kind, m.Name, m.Value)
+		}
+		stack = stack[:len(stack)-1]
+	}
+	f, _ := b.Flat() // one root by construction
+	if n.XID != 0 {
+		f.XID = make([]XID, len(nodes))
+		for i, m := range nodes {
+			f.XID[i] = m.XID
+		}
+	}
+	return f, nodes
+}
+
+// FlattenDocument is Flatten of d's root, with d's NextXID, IDAttrs,
+// prolog, DOCTYPE and epilog.
+func FlattenDocument(d *Document) (*Flat, []*Node) {
+	f, nodes := Flatten(d.Root)
+	f.NextXID, f.IDAttrs, f.Prolog, f.Doctype, f.Epilog = d.NextXID, d.IDAttrs, d.Prolog, d.Doctype, d.Epilog
+	return f, nodes
+}
+
+// Subtree builds node i's subtree as *Node values allocated from arena,
+// leaving out every proper descendant for which skip (when not nil)
+// returns true, with its subtree. Each node gets its XID (when the Flat has
+// XIDs) and its Post set to its index in f plus one.
+func (f *Flat) Subtree(i int32, arena *Document, skip func(int32) bool) *Node {
+	type frame struct {
+		src int32
+		dst *Node
+	}
+	root := f.newNode(arena, i)
+	stack := []frame{{i, root}}
+	var kids []int32
+	for len(stack) > 0 {
+		fr := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		kids = f.ChildList(fr.src, kids)
+		start := len(stack)
+		for _, c := range kids {
+			if skip != nil && skip(c) {
+				continue
+			}
+			cc := f.newNode(arena, c)
+			fr.dst.AppendChild(cc)
+			stack = append(stack, frame{c, cc})
+		}
+		// Any order visits every node; keep document order for the
+		// arena's locality.
+		slices.Reverse(stack[start:])
+	}
+	return root
+}
+
+// newNode allocates a copy of node i, without children.
+func (f *Flat) newNode(arena *Document, i int32) *Node {
+	n := arena.NewNode(f.Kind[i], f.Name(i), f.Value[i])
+	if a := f.Attrs(i); len(a) > 0 {
+		n.Attrs = slices.Clone(a)
+	}
+	if f.XID != nil {
+		n.XID = f.XID[i]
+	}
+	n.Post = i + 1
+	return n
+}
+
+// Document builds the whole tree as a Document.
+func (f *Flat) Document() *Document {
+	d := &Document{NextXID: f.NextXID, IDAttrs: f.IDAttrs, Prolog: f.Prolog, Doctype: f.Doctype, Epilog: f.Epilog}
+	d.allocated = f.Len()
+	d.Root = f.Subtree(f.Root(), d, nil)
+	return d
+}

@@ -1,0 +1,114 @@
+package tree_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// TestFlattenCamera lays out the camera catalogue and checks the arrays
+// against the tree: post-order, sizes, parents, positions, names, XIDs, and
+// the tree built back.
+func TestFlattenCamera(t *testing.T) {
+	d := camera()
+	d.Root.Children[0].SetAttr("lang", "en")
+	d.Root.AppendChild(d.NewNode(tree.Comment, "", "end"))
+	d.Root.Children[3].XID = 99
+	f, nodes := tree.FlattenDocument(d)
+	if f.Len() != 16 || len(nodes) != 16 {
+		t.Fatalf("Len = %d, %d nodes; want 16", f.Len(), len(nodes))
+	}
+	want := tree.PostOrderNodes(d.Root)
+	for i, n := range want {
+		k := int32(i)
+		if nodes[i] != n || n.Post != k+1 {
+			t.Fatalf("node %d is not the tree's post-order node %d (Post %d)", i, i, n.Post)
+		}
+		if f.Kind[k] != n.Kind || f.Name(k) != n.Name || f.Value[k] != n.Value || !slices.Equal(f.Attrs(k), n.Attrs) || f.XID[k] != n.XID {
+			t.Fatalf("node %d: %s %q %q %v %d, want %s %q %q %v %d", i, f.Kind[k], f.Name(k), f.Value[k], f.Attrs(k), f.XID[k], n.Kind, n.Name, n.Value, n.Attrs, n.XID)
+		}
+		if got := int(f.Size[k]); got != n.Size() {
+			t.Fatalf("node %d: Size %d, want %d", i, got, n.Size())
+		}
+		if n.Parent != nil && (f.Parent[k] != n.Parent.Post-1 || int(f.Pos[k]) != n.Index()) {
+			t.Fatalf("node %d: parent %d position %d, want %d %d", i, f.Parent[k], f.Pos[k], n.Parent.Post-1, n.Index())
+		}
+		if got := f.Path(k); got != tree.Path(n) {
+			t.Fatalf("node %d: Path %s, want %s", i, got, tree.Path(n))
+		}
+		if f.ChildCount(k) != len(n.Children) {
+			t.Fatalf("node %d: ChildCount %d, want %d", i, f.ChildCount(k), len(n.Children))
+		}
+	}
+	if f.Parent[f.Root()] != -1 || f.NameID(0) == 0 && f.Kind[0] == tree.Element {
+		t.Fatalf("root parent %d, first name id %d", f.Parent[f.Root()], f.NameID(0))
+	}
+	back := f.Document()
+	if diff := tree.Diff(back.Root, d.Root, tree.ContentAndXIDs); diff != "" {
+		t.Fatalf("built back: %s", diff)
+	}
+	if back.NextXID != d.NextXID {
+		t.Fatalf("NextXID %d, want %d", back.NextXID, d.NextXID)
+	}
+	// Subtree leaves out what skip names: here every text node.
+	disc := d.Root.Children[1].Post - 1
+	sub := f.Subtree(disc, &tree.Document{}, func(i int32) bool { return f.Kind[i] == tree.Text })
+	if sub.Size() != 4 || sub.Text() != "" || sub.Post != disc+1 {
+		t.Fatalf("pruned subtree has %d nodes, text %q, Post %d; want 4, \"\", %d", sub.Size(), sub.Text(), sub.Post, disc+1)
+	}
+}
+
+// TestMeasureFlatMatchesTree checks that signatures and weights do not
+// depend on the way the tree was laid out: a flat tree built by the
+// builder, node by node, measures as the *Node tree does.
+func TestMeasureFlatMatchesTree(t *testing.T) {
+	d := camera()
+	var b tree.FlatBuilder
+	// Category(Title("Digital Cameras"), Discount(Product(Name, Price)), NewProducts(...))
+	product := func(name, price string) {
+		m := b.Len()
+		nm := b.Len()
+		b.Leaf(tree.Text, "", name)
+		b.Element(nm, "Name", nil)
+		pr := b.Len()
+		b.Leaf(tree.Text, "", price)
+		b.Element(pr, "Price", nil)
+		b.Element(m, "Product", nil)
+	}
+	root := b.Len()
+	title := b.Len()
+	b.Leaf(tree.Text, "", "Digital Cameras")
+	b.Element(title, "Title", nil)
+	disc := b.Len()
+	product("tx123", "$499")
+	b.Element(disc, "Discount", nil)
+	np := b.Len()
+	product("zy456", "$799")
+	b.Element(np, "NewProducts", nil)
+	b.Element(root, "Category", nil)
+	f, err := b.Flat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := tree.MeasureFlat(f), tree.MeasureTree(d.Root)
+	if !slices.Equal(got.Signature, want.Signature) || !slices.Equal(got.Weight, want.Weight) || !slices.Equal(got.NameKey, want.NameKey) {
+		t.Fatalf("measures differ:\n%v %v\n%v %v", got.Signature, got.Weight, want.Signature, want.Weight)
+	}
+	if got.NameKey[0] != tree.NameKey(d.Root.Children[0].Children[0]) {
+		t.Fatalf("name key of a text node differs from tree.NameKey")
+	}
+}
+
+// TestFlatBuilderOneRoot refuses a forest.
+func TestFlatBuilderOneRoot(t *testing.T) {
+	var b tree.FlatBuilder
+	b.Leaf(tree.Text, "", "a")
+	b.Leaf(tree.Text, "", "b")
+	if _, err := b.Flat(); err == nil {
+		t.Fatal("two roots accepted")
+	}
+	if _, err := b.Flat(); err == nil {
+		t.Fatal("empty tree accepted")
+	}
+}

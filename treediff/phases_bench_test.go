@@ -10,7 +10,6 @@ import (
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/simulate"
-	"github.com/vigil-web/vigil/tree"
 )
 
 // BenchmarkDiffPhases times the Vigil algorithm phase by phase on a 10 MB
@@ -54,11 +53,11 @@ func BenchmarkDiffPhases(b *testing.B) {
 				b.StopTimer()
 				runtime.GC()
 				start := time.Now()
-				o, err := markup.ParseXMLBytes(x.Bytes(), nil)
+				o, err := markup.ParseXMLFlat(bytes.NewReader(x.Bytes()), nil)
 				if err != nil {
 					b.Fatal(err)
 				}
-				n, err := markup.ParseXMLBytes(y.Bytes(), nil)
+				n, err := markup.ParseXMLFlat(bytes.NewReader(y.Bytes()), nil)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -67,9 +66,7 @@ func BenchmarkDiffPhases(b *testing.B) {
 				b.StartTimer()
 				var m *matching
 				timed("measure", func() {
-					of, _ := tree.FlattenDocument(o)
-					nf, _ := tree.FlattenDocument(n)
-					m = newMatching(of, nf, nil)
+					m = newMatching(o, n, nil)
 					m.pair(m.old.Root(), m.new.Root())
 				})
 				for _, p := range pipeline {

@@ -147,10 +147,12 @@ type FlatBuilder struct {
 	lastI int32
 }
 
-// Grow makes room for about n more nodes, so that a caller who knows the
-// size of its input can avoid growing the arrays step by step.
-func (b *FlatBuilder) Grow(n int) {
+// Grow makes room for about n more nodes and attrs more attributes, so
+// that a caller who knows the size of its input can avoid growing the
+// arrays step by step.
+func (b *FlatBuilder) Grow(n, attrs int) {
 	f := &b.f
+	f.attrs = slices.Grow(f.attrs, attrs)
 	f.Kind = slices.Grow(f.Kind, n)
 	f.Value = slices.Grow(f.Value, n)
 	f.Size = slices.Grow(f.Size, n)
@@ -242,8 +244,12 @@ func (b *FlatBuilder) Flat() (*Flat, error) {
 // the nodes' XIDs if n has one. Values and attribute strings are shared,
 // not copied.
 func Flatten(n *Node) (*Flat, []*Node) {
+	// Counting first sizes every array once: growing them by doubling
+	// cost a third of the time of a diff of Documents.
+	size := n.Size()
 	var b FlatBuilder
-	var nodes []*Node
+	b.Grow(size, 0)
+	nodes := make([]*Node, 0, size)
 	type frame struct {
 		node *Node
 		next int

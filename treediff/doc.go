@@ -65,10 +65,14 @@
 //
 // # Speed
 //
-// Every phase reads the trees through the measure's arrays (tree.Measure:
-// post-order nodes, signatures, weights, sizes, parents, sibling positions
-// and name keys), not through node pointers: on a document of a million
-// nodes the arrays stay in cache and the nodes do not. Children are walked
+// The diff works on flat trees (tree.Flat: post-order arrays of kinds,
+// names, values, attributes, sizes, parents and sibling positions) and
+// their measures (tree.Measure: signatures, weights, name keys), never on
+// node pointers: on a document of a million nodes the arrays stay in cache
+// and the nodes do not. DiffFlat is the entry point for flat trees, which
+// markup.ParseXMLFlat builds straight from XML; Diff flattens two
+// Documents, calls it and gives the Documents their XIDs. Only the content
+// of the delta's operations is built as *tree.Node. Children are walked
 // through the subtree sizes (the last child of node i is i-1, the one
 // before it i-1-size). Candidate subtrees are found in open-addressing
 // tables of signatures with one cache line per probe. BENCHMARKS.md has

@@ -70,7 +70,9 @@ func parseXMLFlat(data []byte, owned bool, o Options) (*tree.Flat, error) {
 	// values begin with '="': counts of them, which take a fraction of a
 	// millisecond per megabyte, size the arrays once instead of by
 	// doubling (pages the parse does not reach are not touched).
-	p.flat.Grow(strings.Count(p.src, "<")+1, strings.Count(p.src, "=\""))
+	// A node takes at least 2 bytes and an attribute 4 ("<a/>x", " a=''"),
+	// which bounds the counts of an input full of '<' inside CDATA.
+	p.flat.Grow(min(strings.Count(p.src, "<")+1, len(p.src)/2+1), min(strings.Count(p.src, "=\""), len(p.src)/4))
 	if err := p.parse(); err != nil {
 		return nil, err
 	}

@@ -190,23 +190,23 @@ func (b *FlatBuilder) intern(name string) int32 {
 
 // Leaf adds a text, comment or processing-instruction node.
 func (b *FlatBuilder) Leaf(kind Kind, name, value string) {
-	f := &b.f
-	f.Kind = append(f.Kind, kind)
-	f.Value = append(f.Value, value)
-	f.name = append(f.name, b.intern(name))
-	f.Size = append(f.Size, 1)
-	f.Parent = append(f.Parent, -1)
-	f.Pos = append(f.Pos, 0)
-	f.attrEnd = append(f.attrEnd, int32(len(f.attrs)))
+	b.add(kind, b.Len(), name, value, nil)
 }
 
 // Element adds an element whose children are the nodes added since mark
 // (the builder's Len when the element opened), with a copy of attrs.
 func (b *FlatBuilder) Element(mark int32, name string, attrs []Attr) {
+	b.add(Element, mark, name, "", attrs)
+}
+
+// add adds a node of any kind whose children are the nodes added since
+// mark.
+func (b *FlatBuilder) add(kind Kind, mark int32, name, value string, attrs []Attr) {
 	f := &b.f
 	i := int32(len(f.Kind))
-	f.Kind = append(f.Kind, Element)
-	f.Value = append(f.Value, "")
+	mark = min(max(mark, 0), i)
+	f.Kind = append(f.Kind, kind)
+	f.Value = append(f.Value, value)
 	f.name = append(f.name, b.intern(name))
 	f.Size = append(f.Size, i-mark+1)
 	f.Parent = append(f.Parent, -1)
@@ -236,6 +236,15 @@ func (b *FlatBuilder) Flat() (*Flat, error) {
 	if f.names == nil {
 		f.names = []string{""}
 	}
+	if cap(f.Kind) > 2*len(f.Kind)+4096 {
+		// Grow was told far more nodes than came (a document of CDATA
+		// full of '<'): keep only what is used.
+		f.Kind, f.Value, f.Size, f.Parent, f.Pos = slices.Clone(f.Kind), slices.Clone(f.Value), slices.Clone(f.Size), slices.Clone(f.Parent), slices.Clone(f.Pos)
+		f.name, f.attrEnd = slices.Clone(f.name), slices.Clone(f.attrEnd)
+	}
+	if cap(f.attrs) > 2*len(f.attrs)+4096 {
+		f.attrs = slices.Clone(f.attrs)
+	}
 	return &f, nil
 }
 
@@ -261,23 +270,21 @@ func Flatten(n *Node) (*Flat, []*Node) {
 		if top.next < len(top.node.Children) {
 			c := top.node.Children[top.next]
 			top.next++
-			if c.Kind == Element {
+			if len(c.Children) > 0 {
 				stack = append(stack, frame{node: c, mark: b.Len()})
 			} else {
 				c.Post = b.Len() + 1
 				nodes = append(nodes, c)
-				b.Leaf(c.Kind, c.Name, c.Value)
+				b.add(c.Kind, b.Len(), c.Name, c.Value, c.Attrs)
 			}
 			continue
 		}
+		// Any node with children, an element or not (a tree built by
+		// hand may hang children under a text node), keeps them.
 		m := top.node
 		m.Post = b.Len() + 1
 		nodes = append(nodes, m)
-		if m.Kind == Element {
-			b.Element(top.mark, m.Name, m.Attrs)
-		} else {
-			b.Leaf(m.Kind, m.Name, m.Value)
-		}
+		b.add(m.Kind, top.mark, m.Name, m.Value, m.Attrs)
 		stack = stack[:len(stack)-1]
 	}
 	f, _ := b.Flat() // one root by construction

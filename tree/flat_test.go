@@ -1,6 +1,7 @@
 package tree_test
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -110,5 +111,27 @@ func TestFlatBuilderOneRoot(t *testing.T) {
 	}
 	if _, err := b.Flat(); err == nil {
 		t.Fatal("empty tree accepted")
+	}
+}
+
+// TestFlattenOddTrees lays out trees no parser builds: an invalid kind, and
+// children under a text node. They are kept, measured, and built back.
+func TestFlattenOddTrees(t *testing.T) {
+	d := &tree.Document{}
+	b := builder{d}
+	odd := d.NewNode(0, "", "")
+	txt := b.tx("parent text")
+	txt.AppendChild(b.el("under"))
+	d.Root = b.el("r", odd, txt)
+	f, _ := tree.FlattenDocument(d)
+	if f.Len() != 4 || f.Size[f.Root()] != 4 {
+		t.Fatalf("%d nodes, root size %d; want 4, 4", f.Len(), f.Size[f.Root()])
+	}
+	m := tree.MeasureFlat(f)
+	if w := m.Weight[txt.Post-1]; w != 1+math.Log(float64(len("parent text"))) {
+		t.Fatalf("weight of a text node with a child: %v", w)
+	}
+	if diff := tree.Diff(f.Document().Root, d.Root, tree.Content); diff != "" {
+		t.Fatalf("built back: %s", diff)
 	}
 }

@@ -133,6 +133,10 @@ func measure(f *Flat, signatures bool) *Measure {
 		kindName = make([]uint64, len(f.names)*4)
 	}
 	nameHash := func(i int) uint64 {
+		if f.Kind[i]-1 >= 4 {
+			// An invalid kind (a tree built by hand): not cached.
+			return hashString(fnvOffset^uint64(f.Kind[i]), f.names[f.name[i]])
+		}
 		k := int(f.name[i])*4 + int(f.Kind[i]-1)
 		h := kindName[k]
 		if h == 0 {
@@ -153,12 +157,13 @@ func measure(f *Flat, signatures bool) *Measure {
 				m.Signature[i] = labelOf(f.Kind[i], f.Value[i], f.Attrs(int32(i)), h)
 			}
 		}
-		if f.Size[i] == 1 {
-			if f.Kind[i] == Element {
-				m.Weight[i] = 1
-			} else {
-				m.Weight[i] = leafWeight(len(f.Value[i]))
-			}
+		switch {
+		case f.Kind[i] != Element:
+			// A leaf's weight is its value's, even with children (a tree
+			// built by hand).
+			m.Weight[i] = leafWeight(len(f.Value[i]))
+		case f.Size[i] == 1:
+			m.Weight[i] = 1
 		}
 		p := f.Parent[i]
 		if p < 0 {
@@ -169,7 +174,7 @@ func measure(f *Flat, signatures bool) *Measure {
 			if signatures {
 				h := nameHash(int(p))
 				m.NameKey[p] = mix(h)
-				m.Signature[p] = labelOf(Element, "", f.Attrs(p), h)
+				m.Signature[p] = labelOf(f.Kind[p], f.Value[p], f.Attrs(p), h)
 			}
 		}
 		m.Weight[p] += m.Weight[i]

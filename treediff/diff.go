@@ -62,9 +62,11 @@ func Diff(old, new *tree.Document, opt *Options) (*delta.Delta, error) {
 }
 
 // DiffFlat is Diff on flat trees. old gets the XIDs of a first version if
-// its XID is nil; new gets its XIDs and NextXID as Diff gives them. Nothing
-// else changes in either tree; the delta shares no memory with them but
-// their strings.
+// its XID is nil; new gets its XIDs and NextXID as Diff gives them, in a new
+// array. Nothing else changes in either tree. The delta shares the trees'
+// strings and, as its XID-maps, their XID arrays (a copy would cost 16
+// bytes a node): do not modify old.XID or new.XID while the delta is in
+// use.
 func DiffFlat(old, new *tree.Flat, opt *Options) (*delta.Delta, error) {
 	if old == nil || new == nil || old.Len() == 0 || new.Len() == 0 {
 		return nil, fmt.Errorf("treediff: both versions need a root element")
@@ -139,9 +141,9 @@ func (m *matching) assignXIDs(first bool) {
 			next = x + 1
 		}
 	}
-	if len(new.XID) != new.Len() {
-		new.XID = make([]tree.XID, new.Len())
-	}
+	// Always a new array: an earlier delta's XID-map may be new's former
+	// XIDs (see DiffFlat).
+	new.XID = make([]tree.XID, new.Len())
 	for j, i := range m.newMatch {
 		if i >= 0 {
 			new.XID[j] = old.XID[i]

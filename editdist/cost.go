@@ -27,6 +27,24 @@ func relabelCost(a, b *tree.Node) int {
 	return c + attrCost(a.Attrs, b.Attrs)
 }
 
+// relabelFlatCost is relabelCost of node i of a and node j of b.
+func relabelFlatCost(a *tree.Flat, i int32, b *tree.Flat, j int32) int {
+	if a.Kind[i] != b.Kind[j] {
+		return forbidden
+	}
+	if a.Kind[i] != tree.Element {
+		if a.Value[i] != b.Value[j] || a.Name(i) != b.Name(j) {
+			return 1
+		}
+		return 0
+	}
+	c := 0
+	if a.Name(i) != b.Name(j) {
+		c++
+	}
+	return c + attrCost(a.Attrs(i), b.Attrs(j))
+}
+
 // attrCost counts attribute inserts, deletes and updates between two sets.
 func attrCost(a, b []tree.Attr) int {
 	if len(a) == 0 && len(b) == 0 {

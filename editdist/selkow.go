@@ -24,12 +24,19 @@ type selkow struct {
 // node i are kids[kidStart[i]:kidStart[i]+len(children)], recorded during
 // the traversal, so that no map from nodes to numbers is needed.
 type forest struct {
+	// nodes are the forest's nodes, or, for a forest of a flat tree, at
+	// holds their indexes in flat.
 	nodes    []*tree.Node
+	flat     *tree.Flat
+	at       []int32
 	depth    []int32 // 0 for the forest's roots
 	size     []int32
 	kids     []int32
-	kidStart []int32
+	kidStart []int32 // node i's children are kids[kidStart[i]:kidStart[i+1]]
 }
+
+// len returns the number of nodes of the forest.
+func (f forest) len() int { return len(f.size) }
 
 func newForest(roots []*tree.Node) forest {
 	var f forest
@@ -66,18 +73,45 @@ func newForest(roots []*tree.Node) forest {
 		}
 		pending = pending[:0]
 	}
+	f.kidStart = append(f.kidStart, int32(len(f.kids)))
+	return f
+}
+
+// newFlatForest is newForest of subtrees of a flat tree, given by their
+// roots: each subtree is already a post-order range of t.
+func newFlatForest(t *tree.Flat, roots []int32) forest {
+	f := forest{flat: t}
+	var buf []int32
+	for _, r := range roots {
+		start := r - t.Size[r] + 1
+		base := int32(len(f.at)) - start // local number of t's node k: base+k
+		for k := start; k <= r; k++ {
+			f.at = append(f.at, k)
+			f.size = append(f.size, t.Size[k])
+			f.kidStart = append(f.kidStart, int32(len(f.kids)))
+			buf = t.ChildList(k, buf)
+			for _, c := range buf {
+				f.kids = append(f.kids, base+c)
+			}
+		}
+		// Depths from the root down: a parent comes after its children.
+		f.depth = append(f.depth, make([]int32, t.Size[r])...)
+		for k := r - 1; k >= start; k-- {
+			f.depth[base+k] = f.depth[base+t.Parent[k]] + 1
+		}
+	}
+	f.kidStart = append(f.kidStart, int32(len(f.kids)))
 	return f
 }
 
 // children returns the numbers of node i's children.
 func (f forest) children(i int32) []int32 {
-	n := int32(len(f.nodes[i].Children))
-	return f.kids[f.kidStart[i] : f.kidStart[i]+n]
+	return f.kids[f.kidStart[i]:f.kidStart[i+1]]
 }
 
 func (f forest) levels() (rank []int32, byLevel [][]int32) {
-	rank = make([]int32, len(f.nodes))
-	for i := range f.nodes {
+	rank = make([]int32, f.len())
+	for i := range f.len() {
 		d := int(f.depth[i])
 		for len(byLevel) <= d {
 			byLevel = append(byLevel, nil)
@@ -89,7 +123,11 @@ func (f forest) levels() (rank []int32, byLevel [][]int32) {
 }
 
 func newSelkow(rootsA, rootsB []*tree.Node, maxPairs int) (*selkow, error) {
-	s := &selkow{a: newForest(rootsA), b: newForest(rootsB)}
+	return newSelkowOf(newForest(rootsA), newForest(rootsB), maxPairs)
+}
+
+func newSelkowOf(a, b forest, maxPairs int) (*selkow, error) {
+	s := &selkow{a: a, b: b}
 	var levelA [][]int32
 	s.rankA, levelA = s.a.levels()
 	s.rankB, s.levelB = s.b.levels()
@@ -105,7 +143,7 @@ func newSelkow(rootsA, rootsB []*tree.Node, maxPairs int) (*selkow, error) {
 		s.dist[d] = make([]int32, len(levelA[d])*len(s.levelB[d]))
 	}
 	// Post-order on both sides: children pairs are known before parents.
-	for i := range s.a.nodes {
+	for i := range s.a.len() {
 		da := s.a.depth[i]
 		if int(da) >= len(s.dist) {
 			continue
@@ -131,7 +169,12 @@ func (s *selkow) get(i, j int32) int32 {
 // compute returns the distance between subtrees i and j from their
 // children's distances: relabel the roots, then align the children.
 func (s *selkow) compute(i, j int32) int32 {
-	r := relabelCost(s.a.nodes[i], s.b.nodes[j])
+	var r int
+	if s.a.flat != nil {
+		r = relabelFlatCost(s.a.flat, s.a.at[i], s.b.flat, s.b.at[j])
+	} else {
+		r = relabelCost(s.a.nodes[i], s.b.nodes[j])
+	}
 	if r >= forbidden {
 		return forbidden
 	}
@@ -179,7 +222,7 @@ func (s *selkow) align(ka, kb []int32) []int32 {
 
 // backtrack appends to pairs the matching of the aligned lists ka and kb and
 // of every matched pair's descendants.
-func (s *selkow) backtrack(ka, kb []int32, pairs [][2]*tree.Node) [][2]*tree.Node {
+func (s *selkow) backtrack(ka, kb []int32, pairs [][2]int32) [][2]int32 {
 	type task struct{ ka, kb []int32 }
 	stack := []task{{ka, kb}}
 	for len(stack) > 0 {
@@ -191,7 +234,7 @@ func (s *selkow) backtrack(ka, kb []int32, pairs [][2]*tree.Node) [][2]*tree.Nod
 			ax, by := tk.ka[x-1], tk.kb[y-1]
 			cur := t[x*(cb+1)+y]
 			if d := s.get(ax, by); d < forbidden && cur == t[(x-1)*(cb+1)+y-1]+d {
-				pairs = append(pairs, [2]*tree.Node{s.a.nodes[ax], s.b.nodes[by]})
+				pairs = append(pairs, [2]int32{ax, by})
 				stack = append(stack, task{s.children(s.a, ax), s.children(s.b, by)})
 				x, y = x-1, y-1
 			} else if cur == t[(x-1)*(cb+1)+y]+s.a.size[ax] {
@@ -221,7 +264,7 @@ func Distance(old, new *tree.Document) (int, error) {
 
 // rootCost is the distance of the two roots, renaming if their names differ.
 func (s *selkow) rootCost() int32 {
-	ra, rb := int32(len(s.a.nodes)-1), int32(len(s.b.nodes)-1)
+	ra, rb := int32(s.a.len()-1), int32(s.b.len()-1)
 	d := s.get(ra, rb)
 	if d >= forbidden { // the roots are always kept
 		t := s.align(s.children(s.a, ra), s.children(s.b, rb))
@@ -239,14 +282,33 @@ func MatchForests(a, b []*tree.Node, maxPairs int) ([][2]*tree.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.backtrack(forestRoots(s.a, len(a)), forestRoots(s.b, len(b)), nil), nil
+	local := s.backtrack(forestRoots(s.a, len(a)), forestRoots(s.b, len(b)), nil)
+	pairs := make([][2]*tree.Node, len(local))
+	for k, p := range local {
+		pairs[k] = [2]*tree.Node{s.a.nodes[p[0]], s.b.nodes[p[1]]}
+	}
+	return pairs, nil
+}
+
+// MatchFlatForests is MatchForests of subtrees of flat trees, given by the
+// indexes of their roots in ta and tb; the pairs are indexes too.
+func MatchFlatForests(ta *tree.Flat, a []int32, tb *tree.Flat, b []int32, maxPairs int) ([][2]int32, error) {
+	s, err := newSelkowOf(newFlatForest(ta, a), newFlatForest(tb, b), maxPairs)
+	if err != nil {
+		return nil, err
+	}
+	pairs := s.backtrack(forestRoots(s.a, len(a)), forestRoots(s.b, len(b)), nil)
+	for k, p := range pairs {
+		pairs[k] = [2]int32{s.a.at[p[0]], s.b.at[p[1]]}
+	}
+	return pairs, nil
 }
 
 // forestRoots returns the numbers of the n roots of a forest: each root is
 // the last node of its subtree, and the subtrees follow each other.
 func forestRoots(f forest, n int) []int32 {
 	roots := make([]int32, n)
-	end := int32(len(f.nodes))
+	end := int32(f.len())
 	for k := n - 1; k >= 0; k-- {
 		roots[k] = end - 1
 		end -= f.size[end-1]
@@ -270,11 +332,11 @@ func Script(old, new *tree.Document) (*delta.Delta, int, error) {
 		return nil, 0, err
 	}
 	cost := s.rootCost()
-	ra, rb := int32(len(s.a.nodes)-1), int32(len(s.b.nodes)-1)
-	pairs := s.backtrack(s.children(s.a, ra), s.children(s.b, rb), [][2]*tree.Node{{old.Root, new.Root}})
+	ra, rb := int32(s.a.len()-1), int32(s.b.len()-1)
+	pairs := s.backtrack(s.children(s.a, ra), s.children(s.b, rb), [][2]int32{{ra, rb}})
 	matched := make(map[*tree.Node]tree.XID, len(pairs))
 	for _, p := range pairs {
-		matched[p[1]] = p[0].XID
+		matched[s.b.nodes[p[1]]] = s.a.nodes[p[0]].XID
 	}
 	next := old.NextXID
 	tree.Walk(old.Root, func(n *tree.Node) bool {

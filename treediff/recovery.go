@@ -2,7 +2,6 @@ package treediff
 
 import (
 	"github.com/vigil-web/vigil/editdist"
-	"github.com/vigil-web/vigil/tree"
 )
 
 // recoveryBudget bounds the node pairs of a gap that is matched exactly;
@@ -95,9 +94,7 @@ func (m *matching) recoverChildren(i, j int32) {
 }
 
 // matchGap pairs the unmatched subtrees of a gap, given by the indexes of
-// their roots. A gap small enough for the exact edit distance is built as
-// *tree.Node forests for it; the nodes' Post fields lead back to the
-// indexes.
+// their roots.
 func (m *matching) matchGap(a, b []int32) {
 	var sa, sb int
 	for _, i := range a {
@@ -107,21 +104,11 @@ func (m *matching) matchGap(a, b []int32) {
 		sb += int(m.newSize[j])
 	}
 	if sa*sb <= recoveryBudget {
-		arena := &tree.Document{}
-		fa := make([]*tree.Node, len(a))
-		for k, i := range a {
-			fa[k] = m.old.Subtree(i, arena, nil)
-		}
-		fb := make([]*tree.Node, len(b))
-		for k, j := range b {
-			fb[k] = m.new.Subtree(j, arena, nil)
-		}
-		pairs, err := editdist.MatchForests(fa, fb, recoveryBudget)
+		pairs, err := editdist.MatchFlatForests(m.old.Flat, a, m.new.Flat, b, recoveryBudget)
 		if err == nil {
 			for _, p := range pairs {
-				x, y := p[0].Post-1, p[1].Post-1
-				if m.canPair(x, y) {
-					m.pair(x, y)
+				if m.canPair(p[0], p[1]) {
+					m.pair(p[0], p[1])
 				}
 			}
 			return

@@ -1,0 +1,53 @@
+package editdist_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/editdist"
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// TestMatchFlatForestsAgrees matches the children of two roots as forests,
+// once as *Node trees and once as flat trees: the same pairs.
+func TestMatchFlatForestsAgrees(t *testing.T) {
+	for _, tc := range []struct{ a, b string }{
+		{`<r><p>one two</p><p>three</p><q x="1">four</q></r>`, `<r><p>one two</p><q x="2">four</q><p>three!</p><s/></r>`},
+		{`<r><a><b>x</b><c>y</c></a><a><b>z</b></a>t</r>`, `<r>t<a><c>y</c><b>x</b></a><d><b>z</b></d></r>`},
+		{`<r/>`, `<r><x/></r>`},
+	} {
+		da, err := markup.ParseXMLBytes([]byte(tc.a), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db, err := markup.ParseXMLBytes([]byte(tc.b), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fa, _ := tree.Flatten(da.Root) // sets Post: index + 1
+		fb, _ := tree.Flatten(db.Root)
+		want, err := editdist.MatchForests(da.Root.Children, db.Root.Children, editdist.MaxPairs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wantIdx [][2]int32
+		for _, p := range want {
+			wantIdx = append(wantIdx, [2]int32{p[0].Post - 1, p[1].Post - 1})
+		}
+		got, err := editdist.MatchFlatForests(fa, fa.ChildList(fa.Root(), nil), fb, fb.ChildList(fb.Root(), nil), editdist.MaxPairs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, wantIdx) {
+			t.Errorf("%s -> %s: flat pairs %v, tree pairs %v", tc.a, tc.b, got, wantIdx)
+		}
+		if len(da.Root.Children) > 0 && len(db.Root.Children) > 0 && len(got) == 0 {
+			t.Errorf("%s -> %s: nothing matched", tc.a, strings.TrimSpace(tc.b))
+		}
+	}
+	if _, err := editdist.MatchFlatForests(&tree.Flat{}, nil, &tree.Flat{}, nil, 0); err != nil {
+		t.Fatalf("empty forests: %v", err)
+	}
+}

@@ -116,22 +116,9 @@ func (b *builder) emitDeletes(d *Delta) {
 		if p < 0 {
 			continue
 		}
+		matched := b.oldMatch[i] >= 0
 		var op Op
-		switch {
-		case b.moved[i] && b.valueChanged(i):
-			op.Content = b.old.Subtree(i, b.arena, nil)
-			op.XIDs = b.oneXID(b.old.XID[i])
-		case b.moved[i]:
-			op.Move = true
-			op.XIDs = b.oneXID(b.old.XID[i])
-		case b.oldMatch[i] < 0 && b.oldMatch[p] >= 0:
-			op.Content = b.old.Subtree(i, b.arena, func(c int32) bool { return b.oldMatch[c] >= 0 })
-			op.XIDs = b.subtreeXIDs(op.Content)
-		case b.valueChanged(i):
-			op.Update = true
-			op.Content = b.old.Subtree(i, b.arena, nil)
-			op.XIDs = b.oneXID(b.old.XID[i])
-		default:
+		if !b.fillHalf(&op, b.old, b.oldMatch, i, matched && b.moved[i], matched && b.valueChanged(i), !matched && b.oldMatch[p] >= 0) {
 			continue
 		}
 		op.Kind, op.Parent, op.Pos = Delete, b.old.XID[p], int(b.oldPos[i])+1
@@ -162,27 +149,42 @@ func (b *builder) emitInserts(d *Delta) {
 			continue
 		}
 		i := b.newMatch[j]
+		matched := i >= 0
 		var op Op
-		switch {
-		case i >= 0 && b.moved[i] && b.valueChanged(i):
-			op.Content = b.new.Subtree(j, b.arena, nil)
-			op.XIDs = b.oneXID(b.new.XID[j])
-		case i >= 0 && b.moved[i]:
-			op.Move = true
-			op.XIDs = b.oneXID(b.new.XID[j])
-		case i < 0 && b.newMatch[p] >= 0:
-			op.Content = b.new.Subtree(j, b.arena, func(c int32) bool { return b.newMatch[c] >= 0 })
-			op.XIDs = b.subtreeXIDs(op.Content)
-		case i >= 0 && b.valueChanged(i):
-			op.Update = true
-			op.Content = b.new.Subtree(j, b.arena, nil)
-			op.XIDs = b.oneXID(b.new.XID[j])
-		default:
+		if !b.fillHalf(&op, b.new, b.newMatch, j, matched && b.moved[i], matched && b.valueChanged(i), !matched && b.newMatch[p] >= 0) {
 			continue
 		}
 		op.Kind, op.Parent, op.Pos = Insert, b.new.XID[p], int(b.newPos[j])+1
 		d.Ops = append(d.Ops, op)
 	}
+}
+
+// fillHalf fills what the delete or the insert half of an operation on node
+// k of version t carries, and reports whether k has one: a moved node (its
+// XID, or, if its value changed too, its content: a moved leaf is deleted
+// and inserted with its new value), the root of a deleted or inserted
+// region (its content without the matched nodes inside, which have
+// operations of their own, and their XIDs), or a leaf updated in place.
+// match is t's pairing with the other version.
+func (b *builder) fillHalf(op *Op, t *tree.Measure, match []int32, k int32, moved, changed, region bool) bool {
+	switch {
+	case moved && changed:
+		op.Content = t.Subtree(k, b.arena, nil)
+		op.XIDs = b.oneXID(t.XID[k])
+	case moved:
+		op.Move = true
+		op.XIDs = b.oneXID(t.XID[k])
+	case region:
+		op.Content = t.Subtree(k, b.arena, func(c int32) bool { return match[c] >= 0 })
+		op.XIDs = b.subtreeXIDs(op.Content)
+	case changed:
+		op.Update = true
+		op.Content = t.Subtree(k, b.arena, nil)
+		op.XIDs = b.oneXID(t.XID[k])
+	default:
+		return false
+	}
+	return true
 }
 
 // lastChild returns the last child of node i of a measure, or -1.

@@ -18,13 +18,17 @@ const alignWindow = 8
 // of identical children between those anchors. Identical children are
 // zipped whole.
 //
-// Align then descends: where, between two aligned children, exactly one old
-// and one new child are left, elements of the same name, they are paired
-// when at least half of the heavier one's weight is identical children of
-// theirs in order (so two unrelated elements that happen to stand in the
-// same place are not), and their children are aligned in turn. What it
-// leaves, the seed's phases match as usual, with far fewer subtrees to look
-// at.
+// Align then descends: between two aligned children, an old and a new
+// element of the same name are paired when at least half of the heavier
+// one's weight is identical children of theirs in order (so two unrelated
+// elements that happen to stand in the same place are not), and their
+// children are aligned in turn. Where one old and one new child are left,
+// they are tried together (and paired when small, see pairSmall); where
+// more are left, each old child is tried, in order, with the next few new
+// ones. What it leaves, the seed's phases match as usual, with far fewer
+// subtrees to look at: on a list of records where a deleted or inserted
+// record stands next to a changed one, the changed records would otherwise
+// go through the heaviest-first phase node by node.
 type align struct{}
 
 func (align) name() string { return "align" }
@@ -65,6 +69,20 @@ func (align) run(m *matching) {
 				} else {
 					m.pairSmall(x, y)
 				}
+			} else if ea > pa && eb > pb {
+				// A wider gap: pair similar children in order, each old
+				// child with the first similar new one within a window.
+				k := pb
+				for _, x := range a[pa:ea] {
+					for y := k; y < eb && y < k+alignWindow; y++ {
+						if sub, ok := m.similarChildren(x, b[y]); ok {
+							m.pair(x, b[y])
+							stack = append(stack, pair{x, b[y], sub})
+							k = y + 1
+							break
+						}
+					}
+				}
 			}
 			if g < len(pairs) {
 				pa, pb = pairs[g][0]+1, pairs[g][1]+1
@@ -96,17 +114,40 @@ func (m *matching) similarChildren(i, j int32) ([][2]int, bool) {
 	if !m.canMatch(i, j) || m.old.Kind[i] != tree.Element || m.old.Size[i] == 1 || m.new.Size[j] == 1 {
 		return nil, false
 	}
-	a, b := m.old.ChildList(i, nil), m.new.ChildList(j, nil)
+	m.simOld = m.old.ChildList(i, m.simOld)
+	m.simNew = m.new.ChildList(j, m.simNew)
+	a, b := m.simOld, m.simNew
+	need := max(m.old.Weight[i], m.new.Weight[j])
+	if len(a)*len(b) <= similarScan {
+		// Bound the identical weight first, without aligning: the old
+		// children whose signature any new child has.
+		var bound float64
+		for _, x := range a {
+			for _, y := range b {
+				if m.old.Signature[x] == m.new.Signature[y] {
+					bound += m.old.Weight[x]
+					break
+				}
+			}
+		}
+		if 2*bound < need {
+			return nil, false
+		}
+	}
 	pairs := m.alignChildren(a, b)
 	var same float64
 	for _, k := range pairs {
 		same += m.old.Weight[a[k[0]]]
 	}
-	if 2*same < max(m.old.Weight[i], m.new.Weight[j]) {
+	if 2*same < need {
 		return nil, false
 	}
 	return pairs, true
 }
+
+// similarScan bounds the pairs of children that similarChildren compares to
+// reject two elements before aligning their children.
+const similarScan = 256
 
 // alignChildren returns index pairs of identical children of a and b (old
 // and new node indexes), in increasing order on both sides.

@@ -32,9 +32,10 @@ type matching struct {
 	// leftoverPairs lists the old nodes the leftovers phase paired, whose
 	// insides are left to a second recovery.
 	leftoverPairs []int32
-	// kids, gapKidsOld and gapKidsNew are scratch space for lists of
-	// children.
+	// kids, gapKidsOld, gapKidsNew, simOld and simNew are scratch space
+	// for lists of children.
 	kids, gapKidsOld, gapKidsNew []int32
+	simOld, simNew []int32
 }
 
 func newMatching(old, new *tree.Flat, opt *Options) *matching {

@@ -35,7 +35,7 @@ type matching struct {
 	// kids, gapKidsOld, gapKidsNew, simOld and simNew are scratch space
 	// for lists of children.
 	kids, gapKidsOld, gapKidsNew []int32
-	simOld, simNew []int32
+	simOld, simNew               []int32
 }
 
 func newMatching(old, new *tree.Flat, opt *Options) *matching {

@@ -289,7 +289,8 @@ func (b *builder) findMoves() {
 		if b.oldMatch[i] < 0 || b.old.Size[i] < 3 || b.same(i) {
 			return
 		}
-		keys, weights, members = keys[:0], weights[:0], members[:0]
+		n := b.old.ChildCount(i)
+		keys, weights, members = slices.Grow(keys[:0], n), slices.Grow(weights[:0], n), slices.Grow(members[:0], n)
 		b.old.Children(i, func(ci int32) {
 			if b.stays(ci) {
 				keys = append(keys, int(b.newPos[b.oldMatch[ci]]))

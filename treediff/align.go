@@ -36,7 +36,7 @@ func (align) name() string { return "align" }
 func (align) run(m *matching) {
 	type pair struct {
 		i, j  int32
-		pairs [][2]int // the children's alignment, when already computed
+		pairs [][2]int32 // the children's alignment, when already computed
 	}
 	stack := []pair{{i: m.old.Root(), j: m.new.Root()}}
 	for len(stack) > 0 {
@@ -59,7 +59,7 @@ func (align) run(m *matching) {
 		for g := 0; g <= len(pairs); g++ {
 			ea, eb := len(a), len(b)
 			if g < len(pairs) {
-				ea, eb = pairs[g][0], pairs[g][1]
+				ea, eb = int(pairs[g][0]), int(pairs[g][1])
 			}
 			if ea-pa == 1 && eb-pb == 1 {
 				x, y := a[pa], b[pb]
@@ -85,7 +85,7 @@ func (align) run(m *matching) {
 				}
 			}
 			if g < len(pairs) {
-				pa, pb = pairs[g][0]+1, pairs[g][1]+1
+				pa, pb = int(pairs[g][0])+1, int(pairs[g][1])+1
 			}
 		}
 	}
@@ -110,7 +110,7 @@ func (m *matching) pairSmall(i, j int32) {
 // paired by align: free, the same name and ID key, and at least half of
 // the heavier one's weight in identical children aligned in order. It
 // returns that alignment.
-func (m *matching) similarChildren(i, j int32) ([][2]int, bool) {
+func (m *matching) similarChildren(i, j int32) ([][2]int32, bool) {
 	if !m.canMatch(i, j) || m.old.Kind[i] != tree.Element || m.old.Size[i] == 1 || m.new.Size[j] == 1 {
 		return nil, false
 	}
@@ -151,61 +151,68 @@ const similarScan = 256
 
 // alignChildren returns index pairs of identical children of a and b (old
 // and new node indexes), in increasing order on both sides.
-func (m *matching) alignChildren(a, b []int32) [][2]int {
+func (m *matching) alignChildren(a, b []int32) [][2]int32 {
 	sigA := func(k int) tree.Signature { return m.old.Signature[a[k]] }
 	sigB := func(k int) tree.Signature { return m.new.Signature[b[k]] }
-	var out [][2]int
+	out := make([][2]int32, 0, min(len(a), len(b)))
 	lo := 0
 	for lo < len(a) && lo < len(b) && sigA(lo) == sigB(lo) {
-		out = append(out, [2]int{lo, lo})
+		out = append(out, [2]int32{int32(lo), int32(lo)})
 		lo++
 	}
 	ha, hb := len(a), len(b)
-	var suffix [][2]int
 	for ha > lo && hb > lo && sigA(ha-1) == sigB(hb-1) {
 		ha, hb = ha-1, hb-1
-		suffix = append(suffix, [2]int{ha, hb})
 	}
 	if ha > lo && hb > lo {
-		out = append(out, m.alignMiddle(a, b, lo, ha, lo, hb)...)
+		out = m.alignMiddle(out, a, b, lo, ha, lo, hb)
 	}
-	slices.Reverse(suffix)
-	return append(out, suffix...)
+	for k := range len(a) - ha {
+		out = append(out, [2]int32{int32(ha + k), int32(hb + k)})
+	}
+	return out
 }
 
-// alignMiddle aligns a[la:ha] with b[lb:hb]: anchors on signatures unique in
-// both ranges, kept along a longest increasing subsequence, then in-order
-// pairing within a small window between consecutive anchors.
-func (m *matching) alignMiddle(a, b []int32, la, ha, lb, hb int) [][2]int {
+// alignMiddle appends to out the alignment of a[la:ha] with b[lb:hb]:
+// anchors on signatures unique in both ranges, kept along a longest
+// increasing subsequence, then in-order pairing within a small window
+// between consecutive anchors.
+func (m *matching) alignMiddle(out [][2]int32, a, b []int32, la, ha, lb, hb int) [][2]int32 {
 	counts := newSigCounts(ha - la)
-	entry := make([]*sigCount, ha-la) // the entry of a[k], so as not to look again
+	entry := make([]int32, ha-la) // the slot of a[k], so as not to look again
 	for k := la; k < ha; k++ {
-		c := counts.at(m.old.Signature[a[k]])
-		c.a++
-		entry[k-la] = c
+		e := counts.at(m.old.Signature[a[k]])
+		counts.slots[e].a++
+		entry[k-la] = e
 	}
 	for k := lb; k < hb; k++ {
-		if c := counts.find(m.new.Signature[b[k]]); c != nil {
+		if e := counts.find(m.new.Signature[b[k]]); e >= 0 {
+			c := &counts.slots[e]
 			c.b++
 			c.posB = int32(k)
 		}
 	}
 	// Unique pairs in a's order; keep those increasing in b.
-	var uniq [][2]int
+	n := 0
+	for _, e := range entry {
+		if c := &counts.slots[e]; c.a == 1 && c.b == 1 {
+			n++
+		}
+	}
+	uniq := make([][2]int32, 0, n)
 	for k := la; k < ha; k++ {
-		if c := entry[k-la]; c.a == 1 && c.b == 1 {
-			uniq = append(uniq, [2]int{k, int(c.posB)})
+		if c := &counts.slots[entry[k-la]]; c.a == 1 && c.b == 1 {
+			uniq = append(uniq, [2]int32{int32(k), c.posB})
 		}
 	}
 	anchors := longestIncreasing(uniq)
-	var out [][2]int
 	pa, pb := la, lb
 	fill := func(ea, eb int) {
 		for x, y := pa, pb; x < ea && y < eb; x++ {
 			sx := m.old.Signature[a[x]]
 			for k := y; k < eb && k < y+alignWindow; k++ {
 				if m.new.Signature[b[k]] == sx {
-					out = append(out, [2]int{x, k})
+					out = append(out, [2]int32{int32(x), int32(k)})
 					y = k + 1
 					break
 				}
@@ -213,9 +220,9 @@ func (m *matching) alignMiddle(a, b []int32, la, ha, lb, hb int) [][2]int {
 		}
 	}
 	for _, an := range anchors {
-		fill(an[0], an[1])
+		fill(int(an[0]), int(an[1]))
 		out = append(out, an)
-		pa, pb = an[0]+1, an[1]+1
+		pa, pb = int(an[0])+1, int(an[1])+1
 	}
 	fill(ha, hb)
 	return out
@@ -223,13 +230,13 @@ func (m *matching) alignMiddle(a, b []int32, la, ha, lb, hb int) [][2]int {
 
 // longestIncreasing returns the longest subsequence of pairs (in their
 // order) whose second elements increase, in O(n log n).
-func longestIncreasing(pairs [][2]int) [][2]int {
+func longestIncreasing(pairs [][2]int32) [][2]int32 {
 	if len(pairs) == 0 {
 		return nil
 	}
-	tails := []int{}  // index into pairs of the smallest tail of each length
-	values := []int{} // values[k] = pairs[tails[k]][1], increasing
-	prev := make([]int, len(pairs))
+	var tails []int32  // index into pairs of the smallest tail of each length
+	var values []int32 // values[k] = pairs[tails[k]][1], increasing
+	prev := make([]int32, len(pairs))
 	for i, p := range pairs {
 		// Most sequences are mostly in order: try the end first.
 		k := len(values)
@@ -242,12 +249,12 @@ func longestIncreasing(pairs [][2]int) [][2]int {
 			prev[i] = -1
 		}
 		if k == len(tails) {
-			tails, values = append(tails, i), append(values, p[1])
+			tails, values = append(tails, int32(i)), append(values, p[1])
 		} else {
-			tails[k], values[k] = i, p[1]
+			tails[k], values[k] = int32(i), p[1]
 		}
 	}
-	out := make([][2]int, len(tails))
+	out := make([][2]int32, len(tails))
 	for i, k := len(tails)-1, tails[len(tails)-1]; i >= 0; i, k = i-1, prev[k] {
 		out[i] = pairs[k]
 	}
@@ -277,29 +284,29 @@ func newSigCounts(n int) *sigCounts {
 	return &sigCounts{slots: make([]sigCount, size), mask: uint64(size - 1)}
 }
 
-// at returns the entry of sig, adding it if absent.
-func (t *sigCounts) at(sig tree.Signature) *sigCount {
+// at returns the slot of sig, adding it if absent.
+func (t *sigCounts) at(sig tree.Signature) int32 {
 	for s := uint64(sig) * 0x9e3779b97f4a7c15 >> 7 & t.mask; ; s = (s + 1) & t.mask {
 		c := &t.slots[s]
 		if !c.used {
 			c.used, c.key = true, sig
-			return c
+			return int32(s)
 		}
 		if c.key == sig {
-			return c
+			return int32(s)
 		}
 	}
 }
 
-// find returns the entry of sig, or nil.
-func (t *sigCounts) find(sig tree.Signature) *sigCount {
+// find returns the slot of sig, or -1.
+func (t *sigCounts) find(sig tree.Signature) int32 {
 	for s := uint64(sig) * 0x9e3779b97f4a7c15 >> 7 & t.mask; ; s = (s + 1) & t.mask {
 		c := &t.slots[s]
 		if !c.used {
-			return nil
+			return -1
 		}
 		if c.key == sig {
-			return c
+			return int32(s)
 		}
 	}
 }

@@ -123,20 +123,21 @@ func BuildMatched(m *Matching) (*Delta, error) {
 	if b.oldMatch[b.old.Root()] != b.new.Root() {
 		return nil, fmt.Errorf("build delta: the roots are not paired")
 	}
-	if err := b.classify(true); err != nil {
-		return nil, fmt.Errorf("build delta: %w", err)
-	}
+	b.check = true
 	return b.build()
 }
 
 // build emits the delta once the nodes are paired.
 func (b *builder) build() (*Delta, error) {
 	b.oldPos, b.newPos = b.old.Pos, b.new.Pos
-	b.findMoves()
+	ops, err := b.scan()
+	if err != nil {
+		return nil, fmt.Errorf("build delta: %w", err)
+	}
 	d := &Delta{
 		FromXIDMap: tree.XIDMap{XIDs: b.old.XID, Next: b.old.NextXID},
 		ToXIDMap:   tree.XIDMap{XIDs: b.new.XID, Next: b.new.NextXID},
-		Ops:        make([]Op, 0, b.estimateOps()),
+		Ops:        make([]Op, 0, ops),
 	}
 	b.emitNodeChanges(d)
 	b.emitDeletes(d)
@@ -170,6 +171,9 @@ type builder struct {
 	// heaviest increasing subsequence keeps them all (they must be in
 	// increasing order among themselves).
 	pinned func(tree.XID) bool
+	// check, when set, makes scan verify that paired nodes agree in kind
+	// and XID (a pairing the caller made, rather than one by XID).
+	check bool
 }
 
 // match pairs the nodes of both versions by XID.
@@ -203,43 +207,7 @@ func (b *builder) match() error {
 	if b.oldMatch[oldRoot] != newRoot {
 		return fmt.Errorf("the roots must have the same XID (old %d, new %d)", b.old.XID[oldRoot], b.new.XID[newRoot])
 	}
-	return b.classify(false)
-}
-
-// classify looks once at every pair of nodes outside identical subtrees:
-// it finds the leaves whose value changed and the elements renamed or with
-// other attributes, and, when check is set, that the pairs agree in kind
-// and XID (the roots of identical subtrees are checked too; their insides
-// the caller paired node for node).
-func (b *builder) classify(check bool) error {
-	b.changed = make([]bool, b.old.Len())
-	b.nodeChanges, b.nodeOps = b.nodeChanges[:0], 0
-	var bad error
-	b.eachOld(func(i int32) {
-		j := b.oldMatch[i]
-		if j < 0 || bad != nil {
-			return
-		}
-		o, n := b.old, b.new
-		if check && (o.Kind[i] != n.Kind[j] || o.XID[i] != n.XID[j]) {
-			bad = fmt.Errorf("paired nodes %s and %s differ in kind or XID", o.Path(i), n.Path(j))
-			return
-		}
-		if b.same(i) {
-			return
-		}
-		switch {
-		case o.Kind[i] != tree.Element:
-			b.changed[i] = o.Value[i] != n.Value[j]
-		case o.Name(i) != n.Name(j) || !sameAttrs(o.Attrs(i), n.Attrs(j)):
-			b.nodeChanges = append(b.nodeChanges, i)
-			b.nodeOps += 1 + len(o.Attrs(i)) + len(n.Attrs(j))
-		}
-	})
-	// eachOld went from the root down; node changes are written in old
-	// post-order.
-	slices.Reverse(b.nodeChanges)
-	return bad
+	return nil
 }
 
 // eachOld calls visit for every old node except those strictly inside an
@@ -273,57 +241,114 @@ func (b *builder) stays(i int32) bool {
 	return q >= 0 && b.oldMatch[p] == q
 }
 
-// findMoves marks strong moves (parent changed) and weak moves (order
-// changed among the children that stayed).
-func (b *builder) findMoves() {
+// scan looks once at every old node outside identical subtrees, from the
+// root down. It finds the leaves whose value changed and the elements
+// renamed or with other attributes; marks strong moves (parent changed)
+// and weak moves (order changed among the children that stayed); checks,
+// when b.check is set, that the pairs agree in kind and XID (the roots of
+// identical subtrees are checked too; their insides the caller paired node
+// for node); and returns an upper bound of the number of operations, so
+// that their slice is allocated once.
+func (b *builder) scan() (int, error) {
+	b.changed = make([]bool, b.old.Len())
 	b.moved = make([]bool, b.old.Len())
+	b.nodeChanges, b.nodeOps = b.nodeChanges[:0], 0
+	var bad error
+	ops := 0
 	var keys []int
 	var weights []float64
 	var members []int32
 	b.eachOld(func(i int32) {
-		if b.oldMatch[i] >= 0 && b.old.Parent[i] >= 0 && !b.stays(i) {
+		j := b.oldMatch[i]
+		if bad != nil {
+			return
+		}
+		p := b.old.Parent[i]
+		if j < 0 {
+			if p >= 0 && b.oldMatch[p] >= 0 {
+				ops++ // a deleted region
+			}
+			return
+		}
+		o, n := b.old, b.new
+		if b.check && (o.Kind[i] != n.Kind[j] || o.XID[i] != n.XID[j]) {
+			bad = fmt.Errorf("paired nodes %s and %s differ in kind or XID", o.Path(i), n.Path(j))
+			return
+		}
+		if p >= 0 && !b.stays(i) {
 			b.moved[i] = true // strong move
 		}
-		// A leaf has size 1; an element with one child, size 1 + the
-		// child's.
-		if b.oldMatch[i] < 0 || b.old.Size[i] < 3 || b.same(i) {
-			return
-		}
-		n := b.old.ChildCount(i)
-		keys, weights, members = slices.Grow(keys[:0], n), slices.Grow(weights[:0], n), slices.Grow(members[:0], n)
-		b.old.Children(i, func(ci int32) {
-			if b.stays(ci) {
-				keys = append(keys, int(b.newPos[b.oldMatch[ci]]))
-				weights = append(weights, b.old.Weight[ci])
-				members = append(members, ci)
+		if !b.same(i) {
+			switch {
+			case o.Kind[i] != tree.Element:
+				b.changed[i] = o.Value[i] != n.Value[j]
+			case o.Name(i) != n.Name(j) || !sameAttrs(o.Attrs(i), n.Attrs(j)):
+				b.nodeChanges = append(b.nodeChanges, i)
+				b.nodeOps += 1 + len(o.Attrs(i)) + len(n.Attrs(j))
 			}
-		})
-		if len(members) < 2 {
-			return
-		}
-		// Children came last first: put them in document order.
-		slices.Reverse(keys)
-		slices.Reverse(weights)
-		slices.Reverse(members)
-		if b.pinned != nil {
-			heavy := 1.0
-			for _, w := range weights {
-				heavy += w
-			}
-			for k, ci := range members {
-				if b.pinned(b.old.XID[ci]) {
-					weights[k] = heavy
-				}
+			// A leaf has size 1; an element with one child, size 1 + the
+			// child's. Weak moves of the children are marked before the
+			// children are visited.
+			if o.Size[i] >= 3 {
+				keys, weights, members = b.weakMoves(i, keys, weights, members)
 			}
 		}
-		j := b.oldMatch[i]
-		keep := heaviestIncreasing(keys, weights, b.new.ChildCount(j))
-		for k, ci := range members {
-			if !keep[k] {
-				b.moved[ci] = true // weak move
-			}
+		if b.moved[i] || b.changed[i] {
+			ops += 2
 		}
 	})
+	if bad != nil {
+		return 0, bad
+	}
+	// The walk went from the root down; node changes are written in old
+	// post-order.
+	slices.Reverse(b.nodeChanges)
+	for j, i := range b.newMatch {
+		if p := b.new.Parent[j]; i < 0 && p >= 0 && b.newMatch[p] >= 0 {
+			ops++ // an inserted region
+		}
+	}
+	return ops + b.nodeOps, nil
+}
+
+// weakMoves marks, among the children of the matched old node i that stay
+// under its match, the minimum-weight set whose relative order changed. It
+// takes and returns its scratch slices.
+func (b *builder) weakMoves(i int32, keys []int, weights []float64, members []int32) ([]int, []float64, []int32) {
+	n := b.old.ChildCount(i)
+	keys, weights, members = slices.Grow(keys[:0], n), slices.Grow(weights[:0], n), slices.Grow(members[:0], n)
+	b.old.Children(i, func(ci int32) {
+		if b.stays(ci) {
+			keys = append(keys, int(b.newPos[b.oldMatch[ci]]))
+			weights = append(weights, b.old.Weight[ci])
+			members = append(members, ci)
+		}
+	})
+	if len(members) < 2 {
+		return keys, weights, members
+	}
+	// Children came last first: put them in document order.
+	slices.Reverse(keys)
+	slices.Reverse(weights)
+	slices.Reverse(members)
+	if b.pinned != nil {
+		heavy := 1.0
+		for _, w := range weights {
+			heavy += w
+		}
+		for k, ci := range members {
+			if b.pinned(b.old.XID[ci]) {
+				weights[k] = heavy
+			}
+		}
+	}
+	keep := heaviestIncreasing(keys, weights, b.new.ChildCount(b.oldMatch[i]))
+	for k, ci := range members {
+		if !keep[k] {
+			b.moved[ci] = true // weak move
+		}
+	}
+	return keys, weights, members
 }
 
 // valueChanged reports whether the matched leaf i has a new value.

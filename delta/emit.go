@@ -7,30 +7,6 @@ import "github.com/vigil-web/vigil/tree"
 // reverse post-order, inserts in pre-order, with the content and XID-maps
 // each needs.
 
-// estimateOps returns an upper bound of the number of operations: one per
-// deleted or inserted subtree (an unmatched node under a matched parent),
-// two per moved or changed node, plus the renames and attribute operations
-// of changed elements, so that the slice of operations is allocated once.
-func (b *builder) estimateOps() int {
-	n := b.nodeOps
-	b.eachOld(func(i int32) {
-		switch p := b.old.Parent[i]; {
-		case b.oldMatch[i] < 0:
-			if p >= 0 && b.oldMatch[p] >= 0 {
-				n++
-			}
-		case b.moved[i] || b.changed[i]:
-			n += 2
-		}
-	})
-	for j, i := range b.newMatch {
-		if p := b.new.Parent[j]; i < 0 && p >= 0 && b.newMatch[p] >= 0 {
-			n++
-		}
-	}
-	return n
-}
-
 // xids returns a slice of n XIDs carved from a shared buffer, so that the
 // XID-maps of many small operations cost one allocation.
 func (b *builder) xids(n int) []tree.XID {
@@ -65,7 +41,7 @@ func (b *builder) oneXID(x tree.XID) tree.XIDMap {
 // emitNodeChanges writes renames and attribute operations of matched
 // elements, in old post-order.
 func (b *builder) emitNodeChanges(d *Delta) {
-	// classify found them, in old post-order; identical subtrees have
+	// scan found them, in old post-order; identical subtrees have
 	// none.
 	for _, i := range b.nodeChanges {
 		j := b.oldMatch[i]

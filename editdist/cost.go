@@ -33,7 +33,7 @@ func relabelFlatCost(a *tree.Flat, i int32, b *tree.Flat, j int32) int {
 		return forbidden
 	}
 	if a.Kind[i] != tree.Element {
-		if a.Value[i] != b.Value[j] || a.Name(i) != b.Name(j) {
+		if a.Value(i) != b.Value(j) || a.Name(i) != b.Name(j) {
 			return 1
 		}
 		return 0

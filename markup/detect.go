@@ -48,7 +48,9 @@ func ParseBytesOwned(b []byte, opt *Options) (*tree.Document, Format, error) {
 
 // ParseFlatBytesOwned is ParseBytesOwned building a tree.Flat, the form
 // the diff works on: XML is parsed straight into it, HTML (which
-// golang.org/x/net/html parses into its own tree) is flattened after.
+// golang.org/x/net/html parses into its own tree) is flattened after. The
+// parse reads b without copying it, and the Flat copies what it keeps (its
+// values are one string), so b can be freed once the Flat is built.
 func ParseFlatBytesOwned(b []byte, opt *Options) (*tree.Flat, Format, error) {
 	o := opt.resolved()
 	if err := checkSize(b, o.MaxBytes); err != nil {

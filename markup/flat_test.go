@@ -19,8 +19,8 @@ func sameFlat(a, b *tree.Flat) string {
 	}
 	for i := range int32(a.Len()) {
 		switch {
-		case a.Kind[i] != b.Kind[i], a.Name(i) != b.Name(i), a.Value[i] != b.Value[i]:
-			return fmt.Sprintf("node %d: %s %q %q != %s %q %q", i, a.Kind[i], a.Name(i), a.Value[i], b.Kind[i], b.Name(i), b.Value[i])
+		case a.Kind[i] != b.Kind[i], a.Name(i) != b.Name(i), a.Value(i) != b.Value(i):
+			return fmt.Sprintf("node %d: %s %q %q != %s %q %q", i, a.Kind[i], a.Name(i), a.Value(i), b.Kind[i], b.Name(i), b.Value(i))
 		case a.Size[i] != b.Size[i], a.Parent[i] != b.Parent[i], a.Pos[i] != b.Pos[i]:
 			return fmt.Sprintf("node %d: size, parent, position %d %d %d != %d %d %d", i, a.Size[i], a.Parent[i], a.Pos[i], b.Size[i], b.Parent[i], b.Pos[i])
 		case !slices.Equal(a.Attrs(i), b.Attrs(i)):

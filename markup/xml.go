@@ -72,7 +72,7 @@ func parseXMLFlat(data []byte, owned bool, o Options) (*tree.Flat, error) {
 	// doubling (pages the parse does not reach are not touched).
 	// A node takes at least 2 bytes and an attribute 4 ("<a/>x", " a=''"),
 	// which bounds the counts of an input full of '<' inside CDATA.
-	p.flat.Grow(min(strings.Count(p.src, "<")+1, len(p.src)/2+1), min(strings.Count(p.src, "=\""), len(p.src)/4))
+	p.flat.Grow(min(strings.Count(p.src, "<")+1, len(p.src)/2+1), min(strings.Count(p.src, "=\""), len(p.src)/4), len(p.src))
 	if err := p.parse(); err != nil {
 		return nil, err
 	}
@@ -80,9 +80,36 @@ func parseXMLFlat(data []byte, owned bool, o Options) (*tree.Flat, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The Flat copied its strings; these few are copied too, so that
+	// nothing keeps the input alive.
 	d := p.doc
-	f.Prolog, f.Doctype, f.Epilog, f.IDAttrs = d.Prolog, d.Doctype, d.Epilog, d.IDAttrs
+	f.Prolog, f.Doctype, f.Epilog = cloneNodes(d.Prolog), strings.Clone(d.Doctype), cloneNodes(d.Epilog)
+	if d.IDAttrs != nil {
+		f.IDAttrs = make(map[string]string, len(d.IDAttrs))
+		for k, v := range d.IDAttrs {
+			f.IDAttrs[strings.Clone(k)] = strings.Clone(v)
+		}
+	}
 	return f, nil
+}
+
+// cloneNodes returns copies of the nodes of the prolog or epilog
+// (comments and processing instructions), with copies of their strings.
+func cloneNodes(nodes []*tree.Node) []*tree.Node {
+	if nodes == nil {
+		return nil
+	}
+	out := make([]*tree.Node, len(nodes))
+	for k, n := range nodes {
+		c := *n
+		c.Name, c.Value = strings.Clone(n.Name), strings.Clone(n.Value)
+		c.Attrs = nil
+		for _, a := range n.Attrs {
+			c.Attrs = append(c.Attrs, tree.Attr{Name: strings.Clone(a.Name), Value: strings.Clone(a.Value)})
+		}
+		out[k] = &c
+	}
+	return out
 }
 
 // newXMLParser decodes data to UTF-8 and checks its characters.

@@ -12,16 +12,18 @@ import (
 // just before it.
 //
 // It is the form the diff works on. A *Node costs 104 bytes and a pointer
-// in its parent's Children; a node here costs about 40, holds no pointer
-// but its value, and its neighbours are its neighbours in memory: on a
+// in its parent's Children; a node here costs about 30 and holds no
+// pointer (the values are one string, each node's the range up to its
+// end offset), and its neighbours are its neighbours in memory: on a
 // document of ten megabytes that is the difference between a working set
 // that stays in the processor's cache and one that does not, and between a
-// parse the garbage collector scans and one it barely sees. The XML parser
-// builds a Flat directly (markup.ParseXMLFlat); Flatten builds one from a
-// *Node tree, and Document or Subtree build *Node trees back.
+// parse the garbage collector scans and one it barely sees. A Flat keeps
+// nothing of its input: the buffer a document was parsed from can be freed
+// once it is built. The XML parser builds a Flat directly
+// (markup.ParseXMLFlat); Flatten builds one from a *Node tree, and
+// Document or Subtree build *Node trees back.
 type Flat struct {
-	Kind  []Kind
-	Value []string // text, comment or processing-instruction data; "" for elements
+	Kind []Kind
 	// Size is the number of nodes in each node's subtree, Parent the index
 	// of its parent (-1 for the root), Pos its 0-based index among its
 	// siblings.
@@ -35,10 +37,34 @@ type Flat struct {
 	Doctype string
 	Epilog  []*Node
 
-	name    []int32  // index into names of each node's name
-	names   []string // the distinct names, names[0] == ""
-	attrEnd []int32  // node i's attributes are attrs[attrEnd[i-1]:attrEnd[i]]
-	attrs   []Attr
+	name     []int32  // index into names of each node's name
+	names    []string // the distinct names, names[0] == ""
+	text     string   // the values, one after the other
+	valueEnd []uint32 // node i's value is text[valueEnd[i-1]:valueEnd[i]]
+	attrEnd  []int32  // node i's attributes are attrs[attrEnd[i-1]:attrEnd[i]]
+	attrs    []Attr
+}
+
+// maxText is the most text (values and attribute values) a Flat holds: its
+// offsets are 32-bit.
+const maxText = 1<<32 - 1
+
+// Value returns the value of node i: the data of a text, comment or
+// processing instruction, "" for an element.
+func (f *Flat) Value(i int32) string {
+	start := uint32(0)
+	if i > 0 {
+		start = f.valueEnd[i-1]
+	}
+	return f.text[start:f.valueEnd[i]]
+}
+
+// ValueLen returns the length in bytes of node i's value.
+func (f *Flat) ValueLen(i int32) int {
+	if i == 0 {
+		return int(f.valueEnd[0])
+	}
+	return int(f.valueEnd[i] - f.valueEnd[i-1])
 }
 
 // Len returns the number of nodes.
@@ -140,27 +166,42 @@ func (f *Flat) Path(i int32) string {
 }
 
 // FlatBuilder builds a Flat node by node in post-order: a leaf when it is
-// read, an element when it closes. The zero value is ready to use.
+// read, an element when it closes. The zero value is ready to use. It
+// copies every string it is given, so that the Flat keeps nothing of the
+// caller's buffers.
 type FlatBuilder struct {
 	f     Flat
-	ids   map[string]int32
-	last  string // the name interned last, and its index: runs of one name
+	text  strings.Builder  // the values
+	atext strings.Builder  // the attribute values
+	ids   map[string]int32 // element names, by index in f.names
+	last  string           // the name interned last, and its index: runs of one name
 	lastI int32
+	// attrNames interns attribute names; attrs holds the attributes until
+	// the text is complete, their values as ranges of it.
+	attrNames map[string]string
+	attrs     []flatAttr
+	tooLong   bool // the text passed maxText
 }
 
-// Grow makes room for about n more nodes and attrs more attributes, so
-// that a caller who knows the size of its input can avoid growing the
-// arrays step by step.
-func (b *FlatBuilder) Grow(n, attrs int) {
+type flatAttr struct {
+	name       string
+	start, end uint32
+}
+
+// Grow makes room for about n more nodes, attrs more attributes and text
+// more bytes of values, so that a caller who knows the size of its input
+// can avoid growing the arrays step by step.
+func (b *FlatBuilder) Grow(n, attrs, text int) {
 	f := &b.f
-	f.attrs = slices.Grow(f.attrs, attrs)
+	b.attrs = slices.Grow(b.attrs, attrs)
 	f.Kind = slices.Grow(f.Kind, n)
-	f.Value = slices.Grow(f.Value, n)
+	f.valueEnd = slices.Grow(f.valueEnd, n)
 	f.Size = slices.Grow(f.Size, n)
 	f.Parent = slices.Grow(f.Parent, n)
 	f.Pos = slices.Grow(f.Pos, n)
 	f.name = slices.Grow(f.name, n)
 	f.attrEnd = slices.Grow(f.attrEnd, n)
+	b.text.Grow(text)
 }
 
 // Len returns the number of nodes added so far: the index the next node
@@ -181,12 +222,36 @@ func (b *FlatBuilder) intern(name string) int32 {
 	}
 	id, ok := b.ids[name]
 	if !ok {
+		name = strings.Clone(name)
 		id = int32(len(b.f.names))
 		b.f.names = append(b.f.names, name)
 		b.ids[name] = id
 	}
-	b.last, b.lastI = name, id
+	b.last, b.lastI = b.f.names[id], id
 	return id
+}
+
+// internAttr returns a copy of the attribute name, one per distinct name.
+func (b *FlatBuilder) internAttr(name string) string {
+	if b.attrNames == nil {
+		b.attrNames = make(map[string]string)
+	}
+	c, ok := b.attrNames[name]
+	if !ok {
+		c = strings.Clone(name)
+		b.attrNames[c] = c
+	}
+	return c
+}
+
+// appendText adds s to t and returns its end offset.
+func (b *FlatBuilder) appendText(t *strings.Builder, s string) uint32 {
+	if t.Len()+len(s) > maxText {
+		b.tooLong = true
+		return uint32(t.Len())
+	}
+	t.WriteString(s)
+	return uint32(t.Len())
 }
 
 // Leaf adds a text, comment or processing-instruction node.
@@ -207,13 +272,16 @@ func (b *FlatBuilder) add(kind Kind, mark int32, name, value string, attrs []Att
 	i := int32(len(f.Kind))
 	mark = min(max(mark, 0), i)
 	f.Kind = append(f.Kind, kind)
-	f.Value = append(f.Value, value)
+	f.valueEnd = append(f.valueEnd, b.appendText(&b.text, value))
 	f.name = append(f.name, b.intern(name))
 	f.Size = append(f.Size, i-mark+1)
 	f.Parent = append(f.Parent, -1)
 	f.Pos = append(f.Pos, 0)
-	f.attrs = append(f.attrs, attrs...)
-	f.attrEnd = append(f.attrEnd, int32(len(f.attrs)))
+	for _, a := range attrs {
+		start := uint32(b.atext.Len())
+		b.attrs = append(b.attrs, flatAttr{b.internAttr(a.Name), start, b.appendText(&b.atext, a.Value)})
+	}
+	f.attrEnd = append(f.attrEnd, int32(len(b.attrs)))
 	// The children are the subtrees ending just before i, from the last
 	// back: count them, then number them.
 	n := int32(0)
@@ -229,10 +297,18 @@ func (b *FlatBuilder) add(kind Kind, mark int32, name, value string, attrs []Att
 // Flat returns the tree built, which must have exactly one root, and
 // resets the builder.
 func (b *FlatBuilder) Flat() (*Flat, error) {
-	f := b.f
+	f, text, atext, attrs, tooLong := b.f, b.text.String(), b.atext.String(), b.attrs, b.tooLong
+	if b.text.Cap() > len(text)+len(text)/4+4096 {
+		// Grow was told of more text than came (markup is most of the
+		// input): keep only what is used.
+		text = strings.Clone(text)
+	}
 	*b = FlatBuilder{}
 	if len(f.Kind) == 0 || int(f.Size[len(f.Size)-1]) != len(f.Kind) {
 		return nil, fmt.Errorf("tree: a flat tree needs exactly one root")
+	}
+	if tooLong {
+		return nil, fmt.Errorf("tree: a flat tree holds at most %d bytes of values", int64(maxText))
 	}
 	if f.names == nil {
 		f.names = []string{""}
@@ -240,25 +316,26 @@ func (b *FlatBuilder) Flat() (*Flat, error) {
 	if cap(f.Kind) > 2*len(f.Kind)+4096 {
 		// Grow was told far more nodes than came (a document of CDATA
 		// full of '<'): keep only what is used.
-		f.Kind, f.Value, f.Size, f.Parent, f.Pos = slices.Clone(f.Kind), slices.Clone(f.Value), slices.Clone(f.Size), slices.Clone(f.Parent), slices.Clone(f.Pos)
+		f.Kind, f.valueEnd, f.Size, f.Parent, f.Pos = slices.Clone(f.Kind), slices.Clone(f.valueEnd), slices.Clone(f.Size), slices.Clone(f.Parent), slices.Clone(f.Pos)
 		f.name, f.attrEnd = slices.Clone(f.name), slices.Clone(f.attrEnd)
 	}
-	if cap(f.attrs) > 2*len(f.attrs)+4096 {
-		f.attrs = slices.Clone(f.attrs)
+	f.text = text
+	f.attrs = make([]Attr, len(attrs))
+	for k, a := range attrs {
+		f.attrs[k] = Attr{Name: a.name, Value: atext[a.start:a.end]}
 	}
 	return &f, nil
 }
 
 // Flatten lays out the subtree of n as a Flat and returns it with the nodes
 // in post-order, each with its Post set to its index plus one. The Flat has
-// the nodes' XIDs if n has one. Values and attribute strings are shared,
-// not copied.
+// the nodes' XIDs if n has one. Values and attribute strings are copied.
 func Flatten(n *Node) (*Flat, []*Node) {
 	// Counting first sizes every array once: growing them by doubling
 	// cost a third of the time of a diff of Documents.
 	size := n.Size()
 	var b FlatBuilder
-	b.Grow(size, 0)
+	b.Grow(size, 0, 0)
 	nodes := make([]*Node, 0, size)
 	type frame struct {
 		node *Node
@@ -340,7 +417,7 @@ func (f *Flat) Subtree(i int32, arena *Document, skip func(int32) bool) *Node {
 
 // newNode allocates a copy of node i, without children.
 func (f *Flat) newNode(arena *Document, i int32) *Node {
-	n := arena.NewNode(f.Kind[i], f.Name(i), f.Value[i])
+	n := arena.NewNode(f.Kind[i], f.Name(i), f.Value(i))
 	if a := f.Attrs(i); len(a) > 0 {
 		n.Attrs = slices.Clone(a)
 	}

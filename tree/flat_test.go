@@ -26,8 +26,8 @@ func TestFlattenCamera(t *testing.T) {
 		if nodes[i] != n || n.Post != k+1 {
 			t.Fatalf("node %d is not the tree's post-order node %d (Post %d)", i, i, n.Post)
 		}
-		if f.Kind[k] != n.Kind || f.Name(k) != n.Name || f.Value[k] != n.Value || !slices.Equal(f.Attrs(k), n.Attrs) || f.XID[k] != n.XID {
-			t.Fatalf("node %d: %s %q %q %v %d, want %s %q %q %v %d", i, f.Kind[k], f.Name(k), f.Value[k], f.Attrs(k), f.XID[k], n.Kind, n.Name, n.Value, n.Attrs, n.XID)
+		if f.Kind[k] != n.Kind || f.Name(k) != n.Name || f.Value(k) != n.Value || !slices.Equal(f.Attrs(k), n.Attrs) || f.XID[k] != n.XID {
+			t.Fatalf("node %d: %s %q %q %v %d, want %s %q %q %v %d", i, f.Kind[k], f.Name(k), f.Value(k), f.Attrs(k), f.XID[k], n.Kind, n.Name, n.Value, n.Attrs, n.XID)
 		}
 		if got := int(f.Size[k]); got != n.Size() {
 			t.Fatalf("node %d: Size %d, want %d", i, got, n.Size())

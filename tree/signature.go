@@ -154,14 +154,14 @@ func measure(f *Flat, signatures bool) *Measure {
 			if f.Size[i] == 1 {
 				h := nameHash(i)
 				m.NameKey[i] = mix(h)
-				m.Signature[i] = labelOf(f.Kind[i], f.Value[i], f.Attrs(int32(i)), h)
+				m.Signature[i] = labelOf(f.Kind[i], f.Value(int32(i)), f.Attrs(int32(i)), h)
 			}
 		}
 		switch {
 		case f.Kind[i] != Element:
 			// A leaf's weight is its value's, even with children (a tree
 			// built by hand).
-			m.Weight[i] = leafWeight(len(f.Value[i]))
+			m.Weight[i] = leafWeight(f.ValueLen(int32(i)))
 		case f.Size[i] == 1:
 			m.Weight[i] = 1
 		}
@@ -174,7 +174,7 @@ func measure(f *Flat, signatures bool) *Measure {
 			if signatures {
 				h := nameHash(int(p))
 				m.NameKey[p] = mix(h)
-				m.Signature[p] = labelOf(f.Kind[p], f.Value[p], f.Attrs(p), h)
+				m.Signature[p] = labelOf(f.Kind[p], f.Value(p), f.Attrs(p), h)
 			}
 		}
 		m.Weight[p] += m.Weight[i]

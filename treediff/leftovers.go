@@ -263,7 +263,7 @@ func newWordSet(t *tree.Flat, i int32, scratch *wordSet) wordSet {
 		if budget <= 0 {
 			continue
 		}
-		s := t.Value[k]
+		s := t.Value(k)
 		if len(s) > budget {
 			s = s[:budget]
 		}

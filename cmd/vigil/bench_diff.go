@@ -293,20 +293,20 @@ func runBenchDiffMemory(ctx context.Context, env *environment, args []string) (i
 	if len(args) != 2 {
 		return exitError, fmt.Errorf("usage: vigil bench diff-memory OLD NEW")
 	}
-	// Read and parsed as the timed runs do (as vigil diff does, but as
-	// XML whatever the shape).
+	// Read, parsed and diffed as vigil diff does, with its memory limit.
 	var docs [2]*tree.Flat
+	var size int64
 	for i, name := range args {
-		f, err := os.Open(name)
+		b, err := readInput(env, name, 1<<40)
 		if err != nil {
 			return exitError, err
 		}
-		docs[i], err = markup.ParseXMLFlat(f, nil)
-		f.Close()
-		if err != nil {
+		size += int64(len(b))
+		if docs[i], _, err = markup.ParseFlatBytesOwned(b, nil); err != nil {
 			return exitError, err
 		}
 	}
+	limitDiffMemory(size)
 	if _, err := treediff.DiffFlat(docs[0], docs[1], nil); err != nil {
 		return exitError, err
 	}

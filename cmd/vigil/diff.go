@@ -71,8 +71,22 @@ func readInput(env *environment, name string, limit int64) ([]byte, error) {
 			return nil, err
 		}
 		defer f.Close()
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > limit {
-			return nil, fmt.Errorf("%s: %d bytes is more than the limit of %d (--max-bytes)", name, st.Size(), limit)
+		st, err := f.Stat()
+		if err == nil && st.Mode().IsRegular() {
+			if st.Size() > limit {
+				return nil, fmt.Errorf("%s: %d bytes is more than the limit of %d (--max-bytes)", name, st.Size(), limit)
+			}
+			// A file of known size is read into one buffer of that size,
+			// not one that doubles as it fills.
+			var buf bytes.Buffer
+			buf.Grow(int(st.Size()) + bytes.MinRead)
+			if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			if int64(buf.Len()) > limit {
+				return nil, fmt.Errorf("%s: more than the limit of %d bytes (--max-bytes)", name, limit)
+			}
+			return buf.Bytes(), nil
 		}
 		r = f
 	}
@@ -130,20 +144,22 @@ func loadDocument(env *environment, name string, f *docFlags) (*tree.Document, m
 
 // loadFlat reads and parses a document as loadDocument does, as the flat
 // tree the diff works on.
-func loadFlat(env *environment, name string, f *docFlags) (*tree.Flat, error) {
+// loadFlat reads and parses a document for the diff, and returns it with
+// its size in bytes.
+func loadFlat(env *environment, name string, f *docFlags) (*tree.Flat, int, error) {
 	opt, err := f.options()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	b, err := readInput(env, name, f.maxBytes)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	doc, _, err := markup.ParseFlatBytesOwned(b, opt)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", displayName(name), err)
+		return nil, 0, fmt.Errorf("%s: %w", displayName(name), err)
 	}
-	return doc, nil
+	return doc, len(b), nil
 }
 
 func displayName(name string) string {
@@ -174,14 +190,15 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 	if oldName == "-" && newName == "-" {
 		return exitError, fmt.Errorf("only one of OLD and NEW can be standard input")
 	}
-	oldDoc, err := loadFlat(env, oldName, &df)
+	oldDoc, oldSize, err := loadFlat(env, oldName, &df)
 	if err != nil {
 		return exitError, err
 	}
-	newDoc, err := loadFlat(env, newName, &df)
+	newDoc, newSize, err := loadFlat(env, newName, &df)
 	if err != nil {
 		return exitError, err
 	}
+	limitDiffMemory(int64(oldSize + newSize))
 	opt := &treediff.Options{Algorithm: treediff.Algorithm(*algorithm)}
 	if *keys != "" {
 		opt.KeyAttrs = strings.Split(*keys, ",")

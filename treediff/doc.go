@@ -44,10 +44,11 @@
 //     suffix, then signatures unique on both sides along a longest
 //     increasing subsequence, as patience diff does), so that the
 //     heaviest-first phase only sees the changed regions. Align descends:
-//     where one old and one new element of the same name are left between
-//     two aligned children, and at least half of the heavier one's weight
-//     is identical children in order, they are paired and their children
-//     aligned in turn.
+//     between two aligned children, an old and a new element of the same
+//     name with at least half of the heavier one's weight in identical
+//     children in order are paired and their children aligned in turn
+//     (where more than one child is left on a side, each old one is tried
+//     with the next few new ones, in order).
 //   - phase 3 looks for an anchor only at the parent for light subtrees
 //     (the thesis's d = 1 + h·W/W0), not three levels up as the tool does:
 //     far anchors pair identical small subtrees across the document, which

@@ -45,8 +45,8 @@ type Flat struct {
 	attrs    []Attr
 }
 
-// maxText is the most text (values and attribute values) a Flat holds: its
-// offsets are 32-bit.
+// maxText is the most text a Flat holds in its values, and in its attribute
+// values: their offsets are 32-bit.
 const maxText = 1<<32 - 1
 
 // Value returns the value of node i: the data of a text, comment or
@@ -57,14 +57,6 @@ func (f *Flat) Value(i int32) string {
 		start = f.valueEnd[i-1]
 	}
 	return f.text[start:f.valueEnd[i]]
-}
-
-// ValueLen returns the length in bytes of node i's value.
-func (f *Flat) ValueLen(i int32) int {
-	if i == 0 {
-		return int(f.valueEnd[0])
-	}
-	return int(f.valueEnd[i] - f.valueEnd[i-1])
 }
 
 // Len returns the number of nodes.
@@ -177,10 +169,10 @@ type FlatBuilder struct {
 	last  string           // the name interned last, and its index: runs of one name
 	lastI int32
 	// attrNames interns attribute names; attrs holds the attributes until
-	// the text is complete, their values as ranges of it.
+	// atext is complete, their values as ranges of it.
 	attrNames map[string]string
 	attrs     []flatAttr
-	tooLong   bool // the text passed maxText
+	tooLong   bool // text or atext passed maxText
 }
 
 type flatAttr struct {

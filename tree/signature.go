@@ -161,7 +161,7 @@ func measure(f *Flat, signatures bool) *Measure {
 		case f.Kind[i] != Element:
 			// A leaf's weight is its value's, even with children (a tree
 			// built by hand).
-			m.Weight[i] = leafWeight(f.ValueLen(int32(i)))
+			m.Weight[i] = leafWeight(len(f.Value(int32(i))))
 		case f.Size[i] == 1:
 			m.Weight[i] = 1
 		}

@@ -62,42 +62,31 @@ func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
 // readInput reads a file, or standard input for "-", refusing more than
 // limit bytes without reading them into memory.
 func readInput(env *environment, name string, limit int64) ([]byte, error) {
-	var r io.Reader
-	if name == "-" {
-		r = env.stdin
-	} else {
+	var r io.Reader = env.stdin
+	var buf bytes.Buffer
+	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
 			return nil, err
 		}
 		defer f.Close()
-		st, err := f.Stat()
-		if err == nil && st.Mode().IsRegular() {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 			if st.Size() > limit {
 				return nil, fmt.Errorf("%s: %d bytes is more than the limit of %d (--max-bytes)", name, st.Size(), limit)
 			}
 			// A file of known size is read into one buffer of that size,
 			// not one that doubles as it fills.
-			var buf bytes.Buffer
 			buf.Grow(int(st.Size()) + bytes.MinRead)
-			if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
-				return nil, fmt.Errorf("%s: %w", name, err)
-			}
-			if int64(buf.Len()) > limit {
-				return nil, fmt.Errorf("%s: more than the limit of %d bytes (--max-bytes)", name, limit)
-			}
-			return buf.Bytes(), nil
 		}
 		r = f
 	}
-	b, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
+	if _, err := buf.ReadFrom(io.LimitReader(r, limit+1)); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if int64(len(b)) > limit {
+	if int64(buf.Len()) > limit {
 		return nil, fmt.Errorf("%s: more than the limit of %d bytes (--max-bytes)", name, limit)
 	}
-	return b, nil
+	return buf.Bytes(), nil
 }
 
 // docFlags are the parsing options shared by diff and patch.
@@ -126,11 +115,7 @@ func (f *docFlags) options() (*markup.Options, error) {
 
 // loadDocument reads and parses a document (XML or HTML, by content).
 func loadDocument(env *environment, name string, f *docFlags) (*tree.Document, markup.Format, error) {
-	opt, err := f.options()
-	if err != nil {
-		return nil, 0, err
-	}
-	b, err := readInput(env, name, f.maxBytes)
+	b, opt, err := readDocument(env, name, f)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -143,15 +128,9 @@ func loadDocument(env *environment, name string, f *docFlags) (*tree.Document, m
 }
 
 // loadFlat reads and parses a document as loadDocument does, as the flat
-// tree the diff works on.
-// loadFlat reads and parses a document for the diff, and returns it with
-// its size in bytes.
+// tree the diff works on, and returns it with its size in bytes.
 func loadFlat(env *environment, name string, f *docFlags) (*tree.Flat, int, error) {
-	opt, err := f.options()
-	if err != nil {
-		return nil, 0, err
-	}
-	b, err := readInput(env, name, f.maxBytes)
+	b, opt, err := readDocument(env, name, f)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -160,6 +139,19 @@ func loadFlat(env *environment, name string, f *docFlags) (*tree.Flat, int, erro
 		return nil, 0, fmt.Errorf("%s: %w", displayName(name), err)
 	}
 	return doc, len(b), nil
+}
+
+// readDocument reads a document and the parsing options its flags give.
+func readDocument(env *environment, name string, f *docFlags) ([]byte, *markup.Options, error) {
+	opt, err := f.options()
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := readInput(env, name, f.maxBytes)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b, opt, nil
 }
 
 func displayName(name string) string {

@@ -171,6 +171,10 @@ type builder struct {
 	// heaviest increasing subsequence keeps them all (they must be in
 	// increasing order among themselves).
 	pinned func(tree.XID) bool
+	// moveKeys, moveWeights and moveMembers are weakMoves's scratch space.
+	moveKeys    []int
+	moveWeights []float64
+	moveMembers []int32
 	// check, when set, makes scan verify that paired nodes agree in kind
 	// and XID (a pairing the caller made, rather than one by XID).
 	check bool
@@ -255,9 +259,6 @@ func (b *builder) scan() (int, error) {
 	b.nodeChanges, b.nodeOps = b.nodeChanges[:0], 0
 	var bad error
 	ops := 0
-	var keys []int
-	var weights []float64
-	var members []int32
 	b.eachOld(func(i int32) {
 		j := b.oldMatch[i]
 		if bad != nil {
@@ -290,7 +291,7 @@ func (b *builder) scan() (int, error) {
 			// child's. Weak moves of the children are marked before the
 			// children are visited.
 			if o.Size[i] >= 3 {
-				keys, weights, members = b.weakMoves(i, keys, weights, members)
+				b.weakMoves(i)
 			}
 		}
 		if b.moved[i] || b.changed[i] {
@@ -312,11 +313,11 @@ func (b *builder) scan() (int, error) {
 }
 
 // weakMoves marks, among the children of the matched old node i that stay
-// under its match, the minimum-weight set whose relative order changed. It
-// takes and returns its scratch slices.
-func (b *builder) weakMoves(i int32, keys []int, weights []float64, members []int32) ([]int, []float64, []int32) {
+// under its match, the minimum-weight set whose relative order changed.
+func (b *builder) weakMoves(i int32) {
 	n := b.old.ChildCount(i)
-	keys, weights, members = slices.Grow(keys[:0], n), slices.Grow(weights[:0], n), slices.Grow(members[:0], n)
+	keys, weights, members := slices.Grow(b.moveKeys[:0], n), slices.Grow(b.moveWeights[:0], n), slices.Grow(b.moveMembers[:0], n)
+	defer func() { b.moveKeys, b.moveWeights, b.moveMembers = keys, weights, members }()
 	b.old.Children(i, func(ci int32) {
 		if b.stays(ci) {
 			keys = append(keys, int(b.newPos[b.oldMatch[ci]]))
@@ -325,7 +326,7 @@ func (b *builder) weakMoves(i int32, keys []int, weights []float64, members []in
 		}
 	})
 	if len(members) < 2 {
-		return keys, weights, members
+		return
 	}
 	// Children came last first: put them in document order.
 	slices.Reverse(keys)
@@ -348,7 +349,6 @@ func (b *builder) weakMoves(i int32, keys []int, weights []float64, members []in
 			b.moved[ci] = true // weak move
 		}
 	}
-	return keys, weights, members
 }
 
 // valueChanged reports whether the matched leaf i has a new value.

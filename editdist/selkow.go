@@ -2,6 +2,7 @@ package editdist
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/tree"
@@ -10,15 +11,27 @@ import (
 // selkow holds the distance of every pair of nodes at the same depth of two
 // forests. Nodes are numbered locally (post-order over the forest), so the
 // trees' Post fields are neither used nor changed.
+//
+// Every slice is kept from one use to the next (see FlatMatcher), so that
+// matching many small forests allocates once.
 type selkow struct {
-	a, b         forest
-	levelB       [][]int32
-	dist         [][]int32 // dist[depth][rankA*len(levelB[depth])+rankB]
-	rankA, rankB []int32   // index of each node within its depth level
+	a, b           forest
+	levelA, levelB [][]int32 // the nodes of each depth level, in post-order
+	// dist holds the distances of depth d from distAt[d]:
+	// dist[distAt[d]+rankA*len(levelB[d])+rankB].
+	dist         []int32
+	distAt       []int
+	rankA, rankB []int32 // index of each node within its depth level
 	// table is align's result, reused from one call to the next: every
 	// caller reads it before aligning again.
 	table []int32
+	// stack is backtrack's, and roots forestRoots's.
+	stack          []alignTask
+	rootsA, rootsB []int32
 }
+
+// alignTask is two lists of subtrees to align and backtrack.
+type alignTask struct{ ka, kb []int32 }
 
 // forest is a list of subtrees numbered in post-order. The children of
 // node i are kids[kidStart[i]:kidStart[i]+len(children)], recorded during
@@ -77,11 +90,12 @@ func newForest(roots []*tree.Node) forest {
 	return f
 }
 
-// newFlatForest is newForest of subtrees of a flat tree, given by their
-// roots: each subtree is already a post-order range of t.
-func newFlatForest(t *tree.Flat, roots []int32) forest {
-	f := forest{flat: t}
-	var buf []int32
+// fillFlat makes f the forest of subtrees of a flat tree, given by their
+// roots (each subtree is already a post-order range of t), reusing f's
+// slices.
+func (f *forest) fillFlat(t *tree.Flat, roots []int32) {
+	f.nodes, f.flat = nil, t
+	f.at, f.depth, f.size, f.kids, f.kidStart = f.at[:0], f.depth[:0], f.size[:0], f.kids[:0], f.kidStart[:0]
 	for _, r := range roots {
 		start := r - t.Size[r] + 1
 		base := int32(len(f.at)) - start // local number of t's node k: base+k
@@ -89,19 +103,21 @@ func newFlatForest(t *tree.Flat, roots []int32) forest {
 			f.at = append(f.at, k)
 			f.size = append(f.size, t.Size[k])
 			f.kidStart = append(f.kidStart, int32(len(f.kids)))
-			buf = t.ChildList(k, buf)
-			for _, c := range buf {
-				f.kids = append(f.kids, base+c)
-			}
+			// t.Children goes right to left: the children are appended so,
+			// then put in document order.
+			first := len(f.kids)
+			t.Children(k, func(c int32) { f.kids = append(f.kids, base+c) })
+			slices.Reverse(f.kids[first:])
 		}
 		// Depths from the root down: a parent comes after its children.
-		f.depth = append(f.depth, make([]int32, t.Size[r])...)
+		at := len(f.depth)
+		f.depth = slices.Grow(f.depth, int(t.Size[r]))[:at+int(t.Size[r])]
+		f.depth[len(f.depth)-1] = 0
 		for k := r - 1; k >= start; k-- {
 			f.depth[base+k] = f.depth[base+t.Parent[k]] + 1
 		}
 	}
 	f.kidStart = append(f.kidStart, int32(len(f.kids)))
-	return f
 }
 
 // children returns the numbers of node i's children.
@@ -109,12 +125,22 @@ func (f forest) children(i int32) []int32 {
 	return f.kids[f.kidStart[i]:f.kidStart[i+1]]
 }
 
-func (f forest) levels() (rank []int32, byLevel [][]int32) {
-	rank = make([]int32, f.len())
+// levels returns the index of each node within its depth level and the
+// nodes of each level, in post-order, reusing rank and byLevel.
+func (f forest) levels(rank []int32, byLevel [][]int32) ([]int32, [][]int32) {
+	rank = slices.Grow(rank[:0], f.len())[:f.len()]
+	for d := range byLevel {
+		byLevel[d] = byLevel[d][:0]
+	}
+	byLevel = byLevel[:0]
 	for i := range f.len() {
 		d := int(f.depth[i])
 		for len(byLevel) <= d {
-			byLevel = append(byLevel, nil)
+			if len(byLevel) < cap(byLevel) {
+				byLevel = byLevel[:len(byLevel)+1] // a level kept from before, emptied
+			} else {
+				byLevel = append(byLevel, nil)
+			}
 		}
 		rank[i] = int32(len(byLevel[d]))
 		byLevel[d] = append(byLevel[d], int32(i))
@@ -123,47 +149,49 @@ func (f forest) levels() (rank []int32, byLevel [][]int32) {
 }
 
 func newSelkow(rootsA, rootsB []*tree.Node, maxPairs int) (*selkow, error) {
-	return newSelkowOf(newForest(rootsA), newForest(rootsB), maxPairs)
+	s := &selkow{a: newForest(rootsA), b: newForest(rootsB)}
+	return s, s.fill(maxPairs)
 }
 
-func newSelkowOf(a, b forest, maxPairs int) (*selkow, error) {
-	s := &selkow{a: a, b: b}
-	var levelA [][]int32
-	s.rankA, levelA = s.a.levels()
-	s.rankB, s.levelB = s.b.levels()
+// fill computes the distance of every pair of nodes at equal depths of s.a
+// and s.b, or fails if there are more than maxPairs.
+func (s *selkow) fill(maxPairs int) error {
+	s.rankA, s.levelA = s.a.levels(s.rankA, s.levelA)
+	s.rankB, s.levelB = s.b.levels(s.rankB, s.levelB)
+	depths := min(len(s.levelA), len(s.levelB))
+	s.distAt = s.distAt[:0]
 	pairs := 0
-	for d := 0; d < len(levelA) && d < len(s.levelB); d++ {
-		pairs += len(levelA[d]) * len(s.levelB[d])
+	for d := range depths {
+		s.distAt = append(s.distAt, pairs)
+		pairs += len(s.levelA[d]) * len(s.levelB[d])
 	}
 	if pairs > maxPairs {
-		return nil, fmt.Errorf("editdist: %d node pairs exceed the limit of %d; the exact reference is for small documents", pairs, maxPairs)
+		return fmt.Errorf("editdist: %d node pairs exceed the limit of %d; the exact reference is for small documents", pairs, maxPairs)
 	}
-	s.dist = make([][]int32, min(len(levelA), len(s.levelB)))
-	for d := range s.dist {
-		s.dist[d] = make([]int32, len(levelA[d])*len(s.levelB[d]))
-	}
+	s.dist = slices.Grow(s.dist[:0], pairs)[:pairs]
 	// Post-order on both sides: children pairs are known before parents.
 	for i := range s.a.len() {
 		da := s.a.depth[i]
-		if int(da) >= len(s.dist) {
+		if int(da) >= depths {
 			continue
 		}
 		for _, j := range s.levelB[da] {
-			s.dist[da][s.index(int32(i), j)] = s.compute(int32(i), j)
+			s.dist[s.index(int32(i), j)] = s.compute(int32(i), j)
 		}
 	}
-	return s, nil
+	return nil
 }
 
 func (s *selkow) index(i, j int32) int {
-	return int(s.rankA[i])*len(s.levelB[s.a.depth[i]]) + int(s.rankB[j])
+	d := s.a.depth[i]
+	return s.distAt[d] + int(s.rankA[i])*len(s.levelB[d]) + int(s.rankB[j])
 }
 
 func (s *selkow) get(i, j int32) int32 {
 	if s.a.depth[i] != s.b.depth[j] {
 		return forbidden
 	}
-	return s.dist[s.a.depth[i]][s.index(i, j)]
+	return s.dist[s.index(i, j)]
 }
 
 // compute returns the distance between subtrees i and j from their
@@ -223,8 +251,8 @@ func (s *selkow) align(ka, kb []int32) []int32 {
 // backtrack appends to pairs the matching of the aligned lists ka and kb and
 // of every matched pair's descendants.
 func (s *selkow) backtrack(ka, kb []int32, pairs [][2]int32) [][2]int32 {
-	type task struct{ ka, kb []int32 }
-	stack := []task{{ka, kb}}
+	stack := append(s.stack[:0], alignTask{ka, kb})
+	defer func() { s.stack = stack }()
 	for len(stack) > 0 {
 		tk := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -235,7 +263,7 @@ func (s *selkow) backtrack(ka, kb []int32, pairs [][2]int32) [][2]int32 {
 			cur := t[x*(cb+1)+y]
 			if d := s.get(ax, by); d < forbidden && cur == t[(x-1)*(cb+1)+y-1]+d {
 				pairs = append(pairs, [2]int32{ax, by})
-				stack = append(stack, task{s.children(s.a, ax), s.children(s.b, by)})
+				stack = append(stack, alignTask{s.children(s.a, ax), s.children(s.b, by)})
 				x, y = x-1, y-1
 			} else if cur == t[(x-1)*(cb+1)+y]+s.a.size[ax] {
 				x--
@@ -282,7 +310,7 @@ func MatchForests(a, b []*tree.Node, maxPairs int) ([][2]*tree.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	local := s.backtrack(forestRoots(s.a, len(a)), forestRoots(s.b, len(b)), nil)
+	local := s.backtrack(forestRoots(s.a, len(a), nil), forestRoots(s.b, len(b), nil), nil)
 	pairs := make([][2]*tree.Node, len(local))
 	for k, p := range local {
 		pairs[k] = [2]*tree.Node{s.a.nodes[p[0]], s.b.nodes[p[1]]}
@@ -293,21 +321,53 @@ func MatchForests(a, b []*tree.Node, maxPairs int) ([][2]*tree.Node, error) {
 // MatchFlatForests is MatchForests of subtrees of flat trees, given by the
 // indexes of their roots in ta and tb; the pairs are indexes too.
 func MatchFlatForests(ta *tree.Flat, a []int32, tb *tree.Flat, b []int32, maxPairs int) ([][2]int32, error) {
-	s, err := newSelkowOf(newFlatForest(ta, a), newFlatForest(tb, b), maxPairs)
-	if err != nil {
-		return nil, err
-	}
-	pairs := s.backtrack(forestRoots(s.a, len(a)), forestRoots(s.b, len(b)), nil)
-	for k, p := range pairs {
-		pairs[k] = [2]int32{s.a.at[p[0]], s.b.at[p[1]]}
-	}
-	return pairs, nil
+	var fm FlatMatcher
+	return fm.Match(ta, a, tb, b, maxPairs)
 }
 
-// forestRoots returns the numbers of the n roots of a forest: each root is
-// the last node of its subtree, and the subtrees follow each other.
-func forestRoots(f forest, n int) []int32 {
-	roots := make([]int32, n)
+// FlatMatcher is MatchFlatForests with its working space kept from one call
+// to the next, for a caller that matches many small forests (treediff's
+// recovery matches thousands of gaps of a few nodes, where allocating the
+// tables would cost more than filling them). The zero value is ready to
+// use; a FlatMatcher must not be used by two goroutines at once.
+type FlatMatcher struct {
+	s     selkow
+	pairs [][2]int32
+}
+
+// Match is MatchFlatForests. The pairs it returns are valid until the next
+// call.
+func (fm *FlatMatcher) Match(ta *tree.Flat, a []int32, tb *tree.Flat, b []int32, maxPairs int) ([][2]int32, error) {
+	fm.pairs = fm.pairs[:0]
+	if len(a) == 1 && len(b) == 1 && ta.Size[a[0]] == 1 && tb.Size[b[0]] == 1 {
+		// Two leaves, the commonest gap (a text that changed): the table
+		// has one cell, and the leaves are matched when relabelling one
+		// costs no more than deleting it and inserting the other (2).
+		if relabelFlatCost(ta, a[0], tb, b[0]) <= 2 {
+			fm.pairs = append(fm.pairs, [2]int32{a[0], b[0]})
+		}
+		return fm.pairs, nil
+	}
+	s := &fm.s
+	s.a.fillFlat(ta, a)
+	s.b.fillFlat(tb, b)
+	if err := s.fill(maxPairs); err != nil {
+		return nil, err
+	}
+	s.rootsA = forestRoots(s.a, len(a), s.rootsA)
+	s.rootsB = forestRoots(s.b, len(b), s.rootsB)
+	fm.pairs = s.backtrack(s.rootsA, s.rootsB, fm.pairs)
+	for k, p := range fm.pairs {
+		fm.pairs[k] = [2]int32{s.a.at[p[0]], s.b.at[p[1]]}
+	}
+	return fm.pairs, nil
+}
+
+// forestRoots returns the numbers of the n roots of a forest, in roots'
+// space: each root is the last node of its subtree, and the subtrees follow
+// each other.
+func forestRoots(f forest, n int, roots []int32) []int32 {
+	roots = slices.Grow(roots[:0], n)[:n]
 	end := int32(f.len())
 	for k := n - 1; k >= 0; k-- {
 		roots[k] = end - 1

@@ -1,6 +1,7 @@
 package treediff
 
 import (
+	"github.com/vigil-web/vigil/editdist"
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -36,6 +37,8 @@ type matching struct {
 	// for lists of children.
 	kids, gapKidsOld, gapKidsNew []int32
 	simOld, simNew               []int32
+	// gapMatcher is recovery's exact matcher, with its working space.
+	gapMatcher editdist.FlatMatcher
 }
 
 func newMatching(old, new *tree.Flat, opt *Options) *matching {

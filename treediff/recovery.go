@@ -1,9 +1,5 @@
 package treediff
 
-import (
-	"github.com/vigil-web/vigil/editdist"
-)
-
 // recoveryBudget bounds the node pairs of a gap that is matched exactly;
 // larger gaps are aligned by name only. It keeps the exact step linear in
 // practice: a gap costs at most recoveryBudget steps.
@@ -104,7 +100,7 @@ func (m *matching) matchGap(a, b []int32) {
 		sb += int(m.newSize[j])
 	}
 	if sa*sb <= recoveryBudget {
-		pairs, err := editdist.MatchFlatForests(m.old.Flat, a, m.new.Flat, b, recoveryBudget)
+		pairs, err := m.gapMatcher.Match(m.old.Flat, a, m.new.Flat, b, recoveryBudget)
 		if err == nil {
 			for _, p := range pairs {
 				if m.canPair(p[0], p[1]) {

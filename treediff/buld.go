@@ -47,26 +47,46 @@ func (p buldPhase) run(m *matching) {
 	newRoot := m.new.Root()
 	w0 := m.new.Weight[newRoot]
 	logN := math.Log(float64(m.new.Len()) + 1)
-	q := &queue{last: weightKey(m.new.Weight[newRoot])}
-	q.push(m.new.Weight[newRoot], newRoot)
+	q := &queue{last: weightKey(w0)}
+	// Only unmatched nodes are queued, each with what its look-up needs,
+	// read while its parent is at hand: the queue yields nodes in weight
+	// order, all over the tree, and a node's own arrays would cost a cache
+	// miss each. A matched node is looked through to its children at once:
+	// nothing else happens to it, and its children weigh less than the node
+	// just popped, as the queue needs. A queued node stays unmatched until
+	// it is popped: only the subtree and the ancestors of a popped node are
+	// matched, and the ancestors were popped (or looked through) before.
+	var through []int32
+	queueChildren := func(j int32) {
+		through = append(through[:0], j)
+		for len(through) > 0 {
+			x := through[len(through)-1]
+			through = through[:len(through)-1]
+			m.new.Children(x, func(c int32) {
+				switch {
+				case m.zipped[c]:
+				case m.newMatch[c] >= 0:
+					through = append(through, c)
+				default:
+					q.push(queued{key: weightKey(m.new.Weight[c]), sig: m.new.Signature[c], node: c, parent: x})
+				}
+			})
+		}
+	}
+	if m.newMatch[newRoot] >= 0 {
+		queueChildren(newRoot)
+	} else {
+		q.push(queued{key: weightKey(w0), sig: m.new.Signature[newRoot], node: newRoot, parent: -1})
+	}
 	for q.n > 0 {
-		j := q.pop()
-		if m.zipped[j] {
-			continue // zipped after it was queued: everything below is matched
+		it := q.pop()
+		dmax := p.minDepth + int(lookupFactor*logN*it.weight()/w0)
+		if i, level := c.best(it, dmax); i >= 0 {
+			m.zip(i, it.node)
+			m.forceAncestors(i, it.node, level-1)
+			continue
 		}
-		if m.newMatch[j] < 0 {
-			dmax := p.minDepth + int(lookupFactor*logN*m.new.Weight[j]/w0)
-			if i, level := c.best(j, dmax); i >= 0 {
-				m.zip(i, j)
-				m.forceAncestors(i, j, level-1)
-				continue
-			}
-		}
-		m.new.Children(j, func(c int32) {
-			if !m.zipped[c] {
-				q.push(m.new.Weight[c], c)
-			}
-		})
+		queueChildren(it.node)
 	}
 }
 
@@ -102,10 +122,16 @@ type queue struct {
 	n       int    // items queued
 }
 
+// queued is a node in the queue, with its signature and its parent.
 type queued struct {
-	key  uint64
-	node int32
+	key    uint64 // weightKey of the node's weight
+	sig    tree.Signature
+	node   int32
+	parent int32 // -1 for the root
 }
+
+// weight returns the weight of the queued node.
+func (it queued) weight() float64 { return math.Float64frombits(^it.key) }
 
 // weightKey orders weights (non-negative) heaviest first.
 func weightKey(w float64) uint64 { return ^math.Float64bits(w) }
@@ -117,20 +143,19 @@ func (q *queue) bucketOf(key uint64) int {
 	return 64 - bits.LeadingZeros64(key^q.last)
 }
 
-// push queues node j of weight w. w must be less than the weight of the
-// last node popped (a child weighs less than its parent), or, before the
-// first pop, equal to the weight the queue was started with: an item equal
-// to the last key would join bucket 0 behind its sorted items.
-func (q *queue) push(w float64, j int32) {
-	k := weightKey(w)
-	b := q.bucketOf(k)
-	q.buckets[b] = append(q.buckets[b], queued{k, j})
+// push queues an item. Its weight must be less than the weight of the last
+// node popped (a child weighs less than its parent), or, before the first
+// pop, at most the weight the queue was started with: an item equal to the
+// last key would join bucket 0 behind its sorted items.
+func (q *queue) push(it queued) {
+	b := q.bucketOf(it.key)
+	q.buckets[b] = append(q.buckets[b], it)
 	q.n++
 }
 
-// pop removes and returns the heaviest node (the first in post-order among
+// pop removes and returns the heaviest item (the first in post-order among
 // equals).
-func (q *queue) pop() int32 {
+func (q *queue) pop() queued {
 	if q.head == len(q.buckets[0]) {
 		q.buckets[0], q.head = q.buckets[0][:0], 0
 		b := 1
@@ -157,7 +182,7 @@ func (q *queue) pop() int32 {
 	it := q.buckets[0][q.head]
 	q.head++
 	q.n--
-	return it.node
+	return it
 }
 
 // candidates finds old subtrees identical to a new one.
@@ -178,7 +203,7 @@ type ancKey struct {
 func newCandidates(m *matching) *candidates {
 	c := &candidates{
 		m:     m,
-		old:   newSigTable(m.old.Signature, func(i int) bool { return m.oldMatch[i] < 0 }),
+		old:   newSigTable(m.old.Signature, m.oldMatch),
 		byAnc: map[ancKey][]int32{},
 		built: map[tree.Signature]bool{},
 	}
@@ -195,34 +220,29 @@ func ancestor(parent []int32, i int32, level int) int32 {
 	return i
 }
 
-// best returns the old subtree to match with new node j, and the level of
-// the ancestor that anchors it, or -1.
+// best returns the old subtree to match with the queued new node j, and
+// the level of the ancestor that anchors it, or -1.
 //
 // A candidate is an unmatched old subtree with the same signature. For
 // level k = 1..dmax, if the new node's k-th ancestor is matched, the first
 // free candidate whose k-th ancestor is that ancestor's match wins. When no
 // ancestor anchors a candidate, a signature that occurs exactly once in each
 // version is matched anyway (a move), with its ancestors up to dmax levels.
-func (c *candidates) best(j int32, dmax int) (int32, int) {
+func (c *candidates) best(it queued, dmax int) (int32, int) {
 	m := c.m
-	sig := m.new.Signature[j]
+	j, sig := it.node, it.sig
 	first, count, newCount := c.old.lookup(sig)
 	if first < 0 {
 		return -1, 0
 	}
-	a := j
-	for k := 1; k <= dmax; k++ {
+	a := it.parent
+	for k := 1; k <= dmax && a >= 0; k++ {
+		if target := m.newMatch[a]; target >= 0 {
+			if i := c.anchored(sig, first, count, k, target, j); i >= 0 {
+				return i, k
+			}
+		}
 		a = m.newParent[a]
-		if a < 0 {
-			break
-		}
-		target := m.newMatch[a]
-		if target < 0 {
-			continue
-		}
-		if i := c.anchored(sig, first, count, k, target, j); i >= 0 {
-			return i, k
-		}
 	}
 	// Unique on both sides: the same content, wherever it went.
 	if count == 1 && newCount == 1 && m.canMatch(first, j) {

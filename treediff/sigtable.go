@@ -27,16 +27,13 @@ type sigSlot struct {
 // maxCount is where sigSlot's counts stop.
 const maxCount = 1<<16 - 1
 
-// newSigTable indexes nodes 0..len(sigs)-1 for which include returns true
-// (all when include is nil).
-func newSigTable(sigs []tree.Signature, include func(i int) bool) *sigTable {
-	n := len(sigs)
-	if include != nil {
-		n = 0
-		for i := range sigs {
-			if include(i) {
-				n++
-			}
+// newSigTable indexes the nodes i of one version that are unmatched
+// (match[i] < 0), given the signatures of all its nodes.
+func newSigTable(sigs []tree.Signature, match []int32) *sigTable {
+	n := 0
+	for _, j := range match {
+		if j < 0 {
+			n++
 		}
 	}
 	// At most three quarters full: linear probing stays short.
@@ -55,7 +52,7 @@ func newSigTable(sigs []tree.Signature, include func(i int) bool) *sigTable {
 	// Insert in reverse, prepending, so that chains are in document order.
 	for i := len(sigs) - 1; i >= 0; i-- {
 		t.next[i] = -1
-		if include != nil && !include(i) {
+		if match[i] >= 0 {
 			continue
 		}
 		s := &t.slots[t.slot(sigs[i])]

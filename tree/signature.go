@@ -52,18 +52,19 @@ func Label(n *Node) Signature {
 	return labelOf(n.Kind, n.Value, n.Attrs, hashString(fnvOffset^uint64(n.Kind), n.Name))
 }
 
-// labelOf is Label given the hash h of the node's kind and name.
+// labelOf is Label given the hash h of the node's kind and name. maphash's
+// output is already well mixed: each value is folded in with a multiply and
+// mixed once.
 func labelOf(kind Kind, value string, attrs []Attr, h uint64) Signature {
 	if kind != Element {
-		h = hashString(h*fnvPrime, value)
-		return Signature(mix(h))
+		return Signature(mix(h*fnvPrime ^ maphash.String(hashSeed, value)))
 	}
 	var sum uint64
 	for _, a := range attrs {
 		// Order-independent: the sum of mixed per-attribute hashes.
-		sum += mix(hashString(hashString(fnvOffset, a.Name)*fnvPrime, a.Value))
+		sum += mix(maphash.String(hashSeed, a.Name)*fnvPrime ^ maphash.String(hashSeed, a.Value))
 	}
-	return Signature(mix(h ^ mix(sum+uint64(len(attrs)))))
+	return Signature(mix(h ^ (sum+uint64(len(attrs)))*0x9e3779b97f4a7c15))
 }
 
 // NameKey returns the hash of a node's kind and name only: what two nodes must
@@ -126,24 +127,29 @@ func measure(f *Flat, signatures bool) *Measure {
 	m := &Measure{Flat: f, Weight: make([]float64, n)}
 	// The hash of each (kind, name) pair that occurs, by name index: a
 	// name is hashed once, not once per node.
-	var kindName []uint64
+	// kindName[k] and kindNameKey[k] are the hash and NameKey of the k-th
+	// (kind, name) pair, both 0 until computed.
+	var kindName, kindNameKey []uint64
 	if signatures {
 		m.Signature = make([]Signature, n)
 		m.NameKey = make([]uint64, n)
 		kindName = make([]uint64, len(f.names)*4)
+		kindNameKey = make([]uint64, len(f.names)*4)
 	}
-	nameHash := func(i int) uint64 {
+	// nameHash returns the hash of node i's kind and name, and its NameKey.
+	nameHash := func(i int) (uint64, uint64) {
 		if f.Kind[i]-1 >= 4 {
 			// An invalid kind (a tree built by hand): not cached.
-			return hashString(fnvOffset^uint64(f.Kind[i]), f.names[f.name[i]])
+			h := hashString(fnvOffset^uint64(f.Kind[i]), f.names[f.name[i]])
+			return h, mix(h)
 		}
 		k := int(f.name[i])*4 + int(f.Kind[i]-1)
 		h := kindName[k]
 		if h == 0 {
 			h = hashString(fnvOffset^uint64(f.Kind[i]), f.names[f.name[i]])
-			kindName[k] = h
+			kindName[k], kindNameKey[k] = h, mix(h)
 		}
-		return h
+		return h, kindNameKey[k]
 	}
 	// Post-order: every child is complete before its parent, and the
 	// children of a node come in document order. The first child (Pos 0)
@@ -152,8 +158,8 @@ func measure(f *Flat, signatures bool) *Measure {
 	for i := range n {
 		if signatures {
 			if f.Size[i] == 1 {
-				h := nameHash(i)
-				m.NameKey[i] = mix(h)
+				h, key := nameHash(i)
+				m.NameKey[i] = key
 				m.Signature[i] = labelOf(f.Kind[i], f.Value(int32(i)), f.Attrs(int32(i)), h)
 			}
 		}
@@ -172,8 +178,8 @@ func measure(f *Flat, signatures bool) *Measure {
 		if f.Pos[i] == 0 {
 			m.Weight[p] = 1
 			if signatures {
-				h := nameHash(int(p))
-				m.NameKey[p] = mix(h)
+				h, key := nameHash(int(p))
+				m.NameKey[p] = key
 				m.Signature[p] = labelOf(f.Kind[p], f.Value(p), f.Attrs(p), h)
 			}
 		}

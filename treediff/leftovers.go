@@ -40,12 +40,14 @@ type leftover struct {
 }
 
 func (leftovers) run(m *matching) {
-	m.pairIdenticalRegions(regionRoots(m.old, m.oldMatch, m.oldParent), regionRoots(m.new, m.newMatch, m.newParent))
-	// What is left, found again (a zip can make new region roots): the
-	// unmatched elements under matched parents. Only regions whose name the
-	// other side has too can pair: the words of the others are never read.
-	oldRoots := m.elementRegionRoots(m.old, m.oldMatch, m.oldParent)
-	newRoots := m.elementRegionRoots(m.new, m.newMatch, m.newParent)
+	oldRoots := regionRoots(m.old, m.oldMatch, m.oldParent)
+	newRoots := regionRoots(m.new, m.newMatch, m.newParent)
+	zips := m.pairIdenticalRegions(oldRoots, newRoots)
+	// What is left: the unmatched elements under matched parents. Only
+	// regions whose name the other side has too can pair: the words of the
+	// others are never read.
+	oldRoots = m.elementRoots(m.old, m.oldMatch, m.oldParent, oldRoots, zips, 0)
+	newRoots = m.elementRoots(m.new, m.newMatch, m.newParent, newRoots, zips, 1)
 	oldNames, newNames := map[uint64]bool{}, map[uint64]bool{}
 	for _, i := range oldRoots {
 		oldNames[m.oldName[i]] = true
@@ -185,16 +187,35 @@ func regionRoots(t *tree.Measure, match, parent []int32) []int32 {
 	return roots
 }
 
-// elementRegionRoots returns the elements of a version that are unmatched
-// under a matched parent, in post-order.
-func (m *matching) elementRegionRoots(t *tree.Measure, match, parent []int32) []int32 {
-	var roots []int32
-	for i := range t.Len() {
-		if isRegionRoot(int32(i), match, parent) && t.Kind[i] == tree.Element {
-			roots = append(roots, int32(i))
+// elementRoots returns the elements of a version that are unmatched under a
+// matched parent, in post-order, given the region roots before the
+// identical regions were paired (roots) and the pairs zipped then (side 0
+// of each for the old version, 1 for the new). A zip can make new region
+// roots inside the regions it pairs, where a node was already matched
+// elsewhere: those regions are searched again, not the whole version.
+func (m *matching) elementRoots(t *tree.Measure, match, parent, roots []int32, zips [][2]int32, side int) []int32 {
+	out := roots[:0]
+	for _, i := range roots {
+		if match[i] < 0 && t.Kind[i] == tree.Element {
+			out = append(out, i)
 		}
 	}
-	return roots
+	found := len(out)
+	for _, z := range zips {
+		r := z[side]
+		for i := r - t.Size[r] + 1; i < r; i++ {
+			if isRegionRoot(i, match, parent) && t.Kind[i] == tree.Element {
+				out = append(out, i)
+			}
+		}
+	}
+	if len(out) > found {
+		// A root inside a zipped region (under a node matched elsewhere)
+		// may be in both lists.
+		slices.Sort(out)
+		out = slices.Compact(out)
+	}
+	return out
 }
 
 // isRegionRoot reports whether node i (of the old or new tree, by its
@@ -207,29 +228,45 @@ func isRegionRoot(i int32, match, parent []int32) bool {
 // pairIdenticalRegions pairs inserted and deleted regions (the roots given,
 // in post-order) whose subtrees are identical, whatever their place: one
 // move instead of deleting and inserting the same content. Regions are
-// paired in document order.
-func (m *matching) pairIdenticalRegions(oldRoots, newRoots []int32) {
+// paired in document order. It returns the pairs it zipped.
+func (m *matching) pairIdenticalRegions(oldRoots, newRoots []int32) [][2]int32 {
 	if len(oldRoots) == 0 {
-		return
+		return nil
 	}
-	free := map[tree.Signature][]int32{}
-	for _, i := range oldRoots {
-		free[m.old.Signature[i]] = append(free[m.old.Signature[i]], i)
+	// The old roots by signature: head[sig] is the first of a chain, in
+	// document order, linked by next (positions in oldRoots, -1 ends).
+	head := make(map[tree.Signature]int32, len(oldRoots))
+	next := make([]int32, len(oldRoots))
+	for k := len(oldRoots) - 1; k >= 0; k-- {
+		sig := m.old.Signature[oldRoots[k]]
+		if h, ok := head[sig]; ok {
+			next[k] = h
+		} else {
+			next[k] = -1
+		}
+		head[sig] = int32(k)
 	}
+	var zips [][2]int32
 	for _, j := range newRoots {
 		if m.newMatch[j] >= 0 {
 			continue // inside a region zipped before
 		}
 		sig := m.new.Signature[j]
-		list := free[sig]
-		for k, i := range list {
-			if m.oldMatch[i] < 0 && m.sameKey(i, j) {
+		h, ok := head[sig]
+		if !ok {
+			continue
+		}
+		for k := h; k >= 0; k = next[k] {
+			if i := oldRoots[k]; m.oldMatch[i] < 0 && m.sameKey(i, j) {
 				m.zip(i, j)
-				free[sig] = list[k+1:]
+				zips = append(zips, [2]int32{i, j})
+				// The candidates before it are not looked at again.
+				head[sig] = next[k]
 				break
 			}
 		}
 	}
+	return zips
 }
 
 // wordSet is the set of words of a subtree's text and attribute values, as

@@ -328,7 +328,16 @@ func (b *builder) weakMoves(i int32) {
 	if len(members) < 2 {
 		return
 	}
-	// Children came last first: put them in document order.
+	// Children came last first: in order, their keys decrease, and none
+	// moved (the commonest case, checked before anything is reordered).
+	inOrder := true
+	for k := 1; k < len(keys) && inOrder; k++ {
+		inOrder = keys[k] < keys[k-1]
+	}
+	if inOrder {
+		return
+	}
+	// Put them in document order.
 	slices.Reverse(keys)
 	slices.Reverse(weights)
 	slices.Reverse(members)

@@ -63,11 +63,7 @@ type topDown struct{}
 func (topDown) name() string { return "top-down" }
 
 func (topDown) run(m *matching) {
-	type slot struct {
-		oldCount, newCount int
-		old, new           int32
-	}
-	slots := map[uint64]*slot{}
+	var slots nameSlots
 	// Pre-order over the old tree, so that a pair matched here has its own
 	// children considered when the walk reaches it.
 	stack := []int32{m.old.Root()}
@@ -87,35 +83,96 @@ func (topDown) run(m *matching) {
 		if j < 0 {
 			continue
 		}
-		clear(slots)
-		for _, ci := range m.oldChildren(i) {
-			if m.oldMatch[ci] >= 0 {
-				continue
-			}
-			s := slots[m.oldName[ci]]
-			if s == nil {
-				s = &slot{}
-				slots[m.oldName[ci]] = s
-			}
-			s.oldCount++
-			s.old = ci
+		if m.old.ChildCount(i) <= topDownScan && m.new.ChildCount(j) <= topDownScan {
+			m.pairUniqueChildren(i, j)
+		} else {
+			m.pairUniqueChildrenByName(i, j, &slots)
 		}
-		if len(slots) == 0 {
+	}
+}
+
+// nameSlots counts the unmatched children of a pair by name, for
+// pairUniqueChildrenByName; it is kept from one pair to the next.
+type nameSlots map[uint64]*nameSlot
+
+type nameSlot struct {
+	oldCount, newCount int
+	old, new           int32
+}
+
+// pairUniqueChildrenByName is pairUniqueChildren through a map of names,
+// for nodes with many children.
+func (m *matching) pairUniqueChildrenByName(i, j int32, slots *nameSlots) {
+	if *slots == nil {
+		*slots = nameSlots{}
+	}
+	clear(*slots)
+	byName := *slots
+	for _, ci := range m.oldChildren(i) {
+		if m.oldMatch[ci] >= 0 {
 			continue
 		}
-		for _, cj := range m.newChildren(j) {
-			if m.newMatch[cj] >= 0 {
-				continue
-			}
-			if s := slots[m.newName[cj]]; s != nil {
-				s.newCount++
-				s.new = cj
+		s := byName[m.oldName[ci]]
+		if s == nil {
+			s = &nameSlot{}
+			byName[m.oldName[ci]] = s
+		}
+		s.oldCount++
+		s.old = ci
+	}
+	if len(byName) == 0 {
+		return
+	}
+	for _, cj := range m.newChildren(j) {
+		if m.newMatch[cj] >= 0 {
+			continue
+		}
+		if s := byName[m.newName[cj]]; s != nil {
+			s.newCount++
+			s.new = cj
+		}
+	}
+	for _, s := range byName {
+		if s.oldCount == 1 && s.newCount == 1 && m.canMatch(s.old, s.new) {
+			m.pair(s.old, s.new)
+		}
+	}
+}
+
+// topDownScan is the number of children on each side up to which the
+// top-down pass compares names pairwise rather than through a map.
+const topDownScan = 16
+
+// pairUniqueChildren is the top-down pass on old node i and new node j:
+// each name that occurs once among the unmatched children of each side
+// pairs its two nodes. It compares the children pairwise, which is faster
+// than a map for nodes with few children (see topDownScan).
+func (m *matching) pairUniqueChildren(i, j int32) {
+	m.gapKidsOld = m.old.ChildList(i, m.gapKidsOld)
+	m.gapKidsNew = m.new.ChildList(j, m.gapKidsNew)
+	oc, nc := m.gapKidsOld, m.gapKidsNew
+	for _, ci := range oc {
+		if m.oldMatch[ci] >= 0 {
+			continue
+		}
+		name := m.oldName[ci]
+		unique, only := true, int32(-1)
+		for _, other := range oc {
+			if other != ci && m.oldMatch[other] < 0 && m.oldName[other] == name {
+				unique = false
+				break
 			}
 		}
-		for _, s := range slots {
-			if s.oldCount == 1 && s.newCount == 1 && m.canMatch(s.old, s.new) {
-				m.pair(s.old, s.new)
+		for _, cj := range nc {
+			if unique && m.newMatch[cj] < 0 && m.newName[cj] == name {
+				if only >= 0 {
+					unique = false
+				}
+				only = cj
 			}
+		}
+		if unique && only >= 0 && m.canMatch(ci, only) {
+			m.pair(ci, only)
 		}
 	}
 }

@@ -385,6 +385,9 @@ func (f *Flat) Subtree(i int32, arena *Document, skip func(int32) bool) *Node {
 		dst *Node
 	}
 	root := f.newNode(arena, i)
+	if f.Size[i] == 1 {
+		return root // a leaf, as most updated or moved nodes are
+	}
 	stack := []frame{{i, root}}
 	var kids []int32
 	for len(stack) > 0 {

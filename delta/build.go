@@ -96,15 +96,28 @@ func BuildMatched(m *Matching) (*Delta, error) {
 			return nil, fmt.Errorf("build delta: the matching does not fit the measures")
 		}
 		b.oldMatch = m.OldToNew
+		// Every pair of NewToOld is in OldToNew, and OldToNew has no more
+		// pairs: then it has no others. (The second pass reads in order
+		// only.)
+		pairs := 0
 		for j, i := range b.newMatch {
 			if i >= int32(len(b.oldMatch)) || i >= 0 && b.oldMatch[i] != int32(j) {
 				return nil, fmt.Errorf("build delta: OldToNew is not the inverse of NewToOld at new node %d", j)
 			}
+			if i >= 0 {
+				pairs++
+			}
 		}
 		for i, j := range b.oldMatch {
-			if j >= int32(len(b.newMatch)) || j >= 0 && b.newMatch[j] != int32(i) {
+			if j >= int32(len(b.newMatch)) {
 				return nil, fmt.Errorf("build delta: OldToNew is not the inverse of NewToOld at old node %d", i)
 			}
+			if j >= 0 {
+				pairs--
+			}
+		}
+		if pairs != 0 {
+			return nil, fmt.Errorf("build delta: OldToNew has %d more pairs than NewToOld", -pairs)
 		}
 	} else {
 		b.oldMatch = make([]int32, m.Old.Len())

@@ -198,3 +198,32 @@ func TestHeaviestIncreasing(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildMatchedRefusesBadInverse gives BuildMatched an OldToNew that is
+// not the inverse of NewToOld, in each way it can fail.
+func TestBuildMatchedRefusesBadInverse(t *testing.T) {
+	v1 := doc(el("a", 3, el("b", 1), el("c", 2)), 4)
+	v2 := doc(el("a", 3, el("b", 1), el("c", 2)), 4)
+	f1, _ := tree.FlattenDocument(v1)
+	f2, _ := tree.FlattenDocument(v2)
+	for _, tc := range []struct {
+		name               string
+		newToOld, oldToNew []int32
+		err                string
+	}{
+		{"inverse", []int32{0, 1, 2}, []int32{0, 1, 2}, ""},
+		{"a pair of NewToOld missing", []int32{0, 1, 2}, []int32{1, 0, 2}, "not the inverse of NewToOld at new node 0"},
+		{"out of range", []int32{0, 1, 2}, []int32{0, 7, 2}, "not the inverse of NewToOld at new node 1"},
+		{"a pair more", []int32{0, -1, 2}, []int32{0, 1, 2}, "1 more pairs than NewToOld"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := BuildMatched(&Matching{Old: tree.WeighFlat(f1), New: tree.WeighFlat(f2), NewToOld: tc.newToOld, OldToNew: tc.oldToNew})
+			switch {
+			case tc.err == "" && err != nil:
+				t.Fatalf("err = %v, want none", err)
+			case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+				t.Fatalf("err = %v, want containing %q", err, tc.err)
+			}
+		})
+	}
+}

@@ -46,7 +46,11 @@ func (align) run(m *matching) {
 			m.zip(p.i, p.j) // pairs already matched (the roots) are skipped
 			continue
 		}
-		a, b := m.old.ChildList(p.i, nil), m.new.ChildList(p.j, nil)
+		// The lists serve this pair only: what is pushed below holds
+		// indexes into them, but they are listed again when popped.
+		m.alignOld = m.old.ChildList(p.i, m.alignOld)
+		m.alignNew = m.new.ChildList(p.j, m.alignNew)
+		a, b := m.alignOld, m.alignNew
 		pairs := p.pairs
 		if pairs == nil {
 			pairs = m.alignChildren(a, b)

@@ -33,10 +33,11 @@ type matching struct {
 	// leftoverPairs lists the old nodes the leftovers phase paired, whose
 	// insides are left to a second recovery.
 	leftoverPairs []int32
-	// kids, gapKidsOld, gapKidsNew, simOld and simNew are scratch space
-	// for lists of children.
+	// kids, gapKidsOld, gapKidsNew, simOld, simNew, alignOld and alignNew
+	// are scratch space for lists of children.
 	kids, gapKidsOld, gapKidsNew []int32
 	simOld, simNew               []int32
+	alignOld, alignNew           []int32
 	// gapMatcher is recovery's exact matcher, with its working space.
 	gapMatcher editdist.FlatMatcher
 }

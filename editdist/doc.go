@@ -28,7 +28,10 @@
 //
 // Both algorithms are quadratic in time and memory. They refuse inputs whose
 // pair count exceeds MaxPairs with an error rather than exhaust memory; they
-// are meant for documents of up to a few thousand nodes.
+// are meant for documents of up to a few thousand nodes. A caller that
+// matches many small forests (treediff's recovery, thousands of gaps of a
+// few nodes) uses a FlatMatcher, which keeps its tables from one call to the
+// next.
 //
 // # Differences from the sources
 //

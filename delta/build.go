@@ -329,31 +329,24 @@ func (b *builder) scan() (int, error) {
 // under its match, the minimum-weight set whose relative order changed.
 func (b *builder) weakMoves(i int32) {
 	n := b.old.ChildCount(i)
-	keys, weights, members := slices.Grow(b.moveKeys[:0], n), slices.Grow(b.moveWeights[:0], n), slices.Grow(b.moveMembers[:0], n)
-	defer func() { b.moveKeys, b.moveWeights, b.moveMembers = keys, weights, members }()
+	b.moveKeys = slices.Grow(b.moveKeys[:0], n)[:n]
+	b.moveWeights = slices.Grow(b.moveWeights[:0], n)[:n]
+	b.moveMembers = slices.Grow(b.moveMembers[:0], n)[:n]
+	// Children come last first: filled from the end, the lists are in
+	// document order.
+	at := n
 	b.old.Children(i, func(ci int32) {
 		if b.stays(ci) {
-			keys = append(keys, int(b.newPos[b.oldMatch[ci]]))
-			weights = append(weights, b.old.Weight[ci])
-			members = append(members, ci)
+			at--
+			b.moveKeys[at] = int(b.newPos[b.oldMatch[ci]])
+			b.moveWeights[at] = b.old.Weight[ci]
+			b.moveMembers[at] = ci
 		}
 	})
+	keys, weights, members := b.moveKeys[at:], b.moveWeights[at:], b.moveMembers[at:]
 	if len(members) < 2 {
 		return
 	}
-	// Children came last first: in order, their keys decrease, and none
-	// moved (the commonest case, checked before anything is reordered).
-	inOrder := true
-	for k := 1; k < len(keys) && inOrder; k++ {
-		inOrder = keys[k] < keys[k-1]
-	}
-	if inOrder {
-		return
-	}
-	// Put them in document order.
-	slices.Reverse(keys)
-	slices.Reverse(weights)
-	slices.Reverse(members)
 	if b.pinned != nil {
 		heavy := 1.0
 		for _, w := range weights {

@@ -6,26 +6,31 @@ import (
 	"testing"
 
 	"github.com/vigil-web/vigil/markup"
-	"github.com/vigil-web/vigil/tree"
 )
+
+// matchingOf parses two XML documents flat and returns their matching,
+// measured, with nothing paired yet.
+func matchingOf(t *testing.T, oldXML, newXML string) *matching {
+	t.Helper()
+	old, err := markup.ParseXMLFlat(strings.NewReader(oldXML), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	new, err := markup.ParseXMLFlat(strings.NewReader(newXML), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newMatching(old, new, nil)
+}
 
 // TestZipMakesRegionRoots pairs two identical regions of which one node is
 // already matched elsewhere: its counterpart, inside the region zipped, is
 // left unmatched under a matched parent, a region root that the leftovers
 // must see although it was not one before.
 func TestZipMakesRegionRoots(t *testing.T) {
-	parse := func(s string) *tree.Flat {
-		f, err := markup.ParseXMLFlat(strings.NewReader(s), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f
-	}
 	// Post-order: old "one"=0 p=1 "two"=2 q=3 x=4 y=5 r=6;
 	// new y=0 "two"=1 q=2 z=3 "one"=4 p=5 "two"=6 q=7 x=8 r=9.
-	old := parse(`<r><x><p>one</p><q>two</q></x><y/></r>`)
-	new := parse(`<r><y/><z><q>two</q></z><x><p>one</p><q>two</q></x></r>`)
-	m := newMatching(old, new, nil)
+	m := matchingOf(t, `<r><x><p>one</p><q>two</q></x><y/></r>`, `<r><y/><z><q>two</q></z><x><p>one</p><q>two</q></x></r>`)
 	m.pair(6, 9)
 	m.pair(5, 0)
 	m.zip(3, 2) // the old x's q went into the new z

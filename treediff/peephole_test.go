@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/vigil-web/vigil/markup"
 )
 
 // TestPairUniqueChildrenAgree runs the top-down pairing of a root's
@@ -33,15 +31,7 @@ func TestPairUniqueChildrenAgree(t *testing.T) {
 		oldXML, newXML := "<r>"+children()+"</r>", "<r>"+children()+"</r>"
 		var results [2][]int32
 		for k := range results {
-			o, err := markup.ParseXMLFlat(strings.NewReader(oldXML), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			nw, err := markup.ParseXMLFlat(strings.NewReader(newXML), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m := newMatching(o, nw, nil)
+			m := matchingOf(t, oldXML, newXML)
 			i, j := m.old.Root(), m.new.Root()
 			m.pair(i, j)
 			// The same children matched beforehand, both times.

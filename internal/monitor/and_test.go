@@ -55,8 +55,7 @@ func TestUsingAnd(t *testing.T) {
 	both := create("both", a+" AND "+b)
 	either := create("either", a+" OR "+b)
 
-	page := func(text string) string { return "<html><body><p>" + text + "</p></body></html>" }
-	f := &pagesFetcher{pages: map[string]string{a: page("a0"), b: page("b0")}}
+	f := &pagesFetcher{pages: map[string]string{a: pageWith("a0"), b: pageWith("b0")}}
 	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute}}
 	versions := map[string]int64{} // page text -> version id
 	check := func() {
@@ -95,7 +94,7 @@ func TestUsingAnd(t *testing.T) {
 		got := changes(s)
 		var w [][2]int64
 		for _, p := range pairs {
-			w = append(w, [2]int64{versions[page(p[0])], versions[page(p[1])]})
+			w = append(w, [2]int64{versions[pageWith(p[0])], versions[pageWith(p[1])]})
 		}
 		if len(got) != len(w) {
 			t.Fatalf("%s: changes %v, want %v (%v)", s.Name, got, w, pairs)
@@ -115,12 +114,12 @@ func TestUsingAnd(t *testing.T) {
 	want(both)
 	want(either)
 
-	f.set(a, page("a1"))
+	f.set(a, pageWith("a1"))
 	check()
 	want(both) // A changed alone: waits
 	want(either, [2]string{"a0", "a1"})
 
-	f.set(a, page("a2"))
+	f.set(a, pageWith("a2"))
 	check()
 	want(both) // still alone; the waiting change now runs a0 -> a2
 	want(either, [2]string{"a0", "a1"}, [2]string{"a1", "a2"})
@@ -129,7 +128,7 @@ func TestUsingAnd(t *testing.T) {
 	f.set(b, "")
 	check()
 	want(both)
-	f.set(b, page("b1"))
+	f.set(b, pageWith("b1"))
 	check()
 	want(both, [2]string{"a0", "a2"}, [2]string{"b0", "b1"})
 	// Both pages' changes go out in one message.
@@ -140,11 +139,11 @@ func TestUsingAnd(t *testing.T) {
 
 	// A waits again, then goes back to what it was: dropped, so B's next
 	// change alone reports nothing.
-	f.set(a, page("a3"))
+	f.set(a, pageWith("a3"))
 	check()
-	f.set(a, page("a2"))
+	f.set(a, pageWith("a2"))
 	check()
-	f.set(b, page("b2"))
+	f.set(b, pageWith("b2"))
 	check()
 	want(both, [2]string{"a0", "a2"}, [2]string{"b0", "b1"})
 }
@@ -158,8 +157,7 @@ func TestUsingAndValueGoesBack(t *testing.T) {
 	const a, b = "http://a.example.test/", "http://b.example.test/"
 	s := createSentinel(t, db, spec.NewChecker(now), u, "rise",
 		"Create Sentinel rise Using "+a+" AND "+b+" Monitor value In css \"p\" increases Fetch 1 hour\n")
-	page := func(v string) string { return "<html><body><p>" + v + "</p></body></html>" }
-	f := &pagesFetcher{pages: map[string]string{a: page("5"), b: page("10")}}
+	f := &pagesFetcher{pages: map[string]string{a: pageWith("5"), b: pageWith("10")}}
 	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute}}
 	check := func() {
 		t.Helper()
@@ -168,16 +166,16 @@ func TestUsingAndValueGoesBack(t *testing.T) {
 	}
 	changes := func() int { return len(changesOf(t, db, s)) }
 	check()
-	f.set(a, page("7")) // rises: waits for B
+	f.set(a, pageWith("7")) // rises: waits for B
 	check()
-	f.set(a, page("5")) // back: the expression does not fire on a fall
+	f.set(a, pageWith("5")) // back: the expression does not fire on a fall
 	check()
-	f.set(b, page("12")) // B rises; A's change is gone
+	f.set(b, pageWith("12")) // B rises; A's change is gone
 	check()
 	if n := changes(); n != 0 {
 		t.Errorf("%d changes reported, want 0: A went back to 5", n)
 	}
-	f.set(a, page("9")) // A rises again: now both have risen
+	f.set(a, pageWith("9")) // A rises again: now both have risen
 	check()
 	if n := changes(); n != 2 {
 		t.Errorf("%d changes reported, want 2 (A 5 -> 9, B 10 -> 12)", n)
@@ -193,8 +191,7 @@ func TestUsingAndConfirm(t *testing.T) {
 	const a, b = "http://a.example.test/", "http://b.example.test/"
 	s := createSentinel(t, db, spec.NewChecker(clock), u, "confirmed",
 		"Create Sentinel confirmed Using "+a+" AND "+b+" Monitor any change Fetch 1 hour Confirm after 10 minute\n")
-	page := func(v string) string { return "<html><body><p>" + v + "</p></body></html>" }
-	f := &pagesFetcher{pages: map[string]string{a: page("a0"), b: page("b0")}}
+	f := &pagesFetcher{pages: map[string]string{a: pageWith("a0"), b: pageWith("b0")}}
 	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute},
 		Now: func() time.Time { return clock }}
 	// runDue advances the clock to the sentinel's next check and runs it.
@@ -211,8 +208,8 @@ func TestUsingAndConfirm(t *testing.T) {
 	}
 	changes := func() int { return len(changesOf(t, db, s)) }
 	runDue()
-	f.set(a, page("a1"))
-	f.set(b, page("b1"))
+	f.set(a, pageWith("a1"))
+	f.set(b, pageWith("b1"))
 	for i := 0; i < 6 && changes() == 0; i++ {
 		clock = clock.Add(time.Hour) // the next fetch
 		runDue()
@@ -233,8 +230,7 @@ func TestUsingAndDigest(t *testing.T) {
 	const a, b = "http://a.example.test/", "http://b.example.test/"
 	s := createSentinel(t, db, spec.NewChecker(clock), u, "daily",
 		"Create Sentinel daily Using "+a+" AND "+b+" Monitor any change Fetch 1 hour Notify By email owner@example.test Every 1 day\n")
-	page := func(v string) string { return "<html><body><p>" + v + "</p></body></html>" }
-	f := &pagesFetcher{pages: map[string]string{a: page("a0"), b: page("b0")}}
+	f := &pagesFetcher{pages: map[string]string{a: pageWith("a0"), b: pageWith("b0")}}
 	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute},
 		Now: func() time.Time { return clock }}
 	run := func(at time.Time) {
@@ -246,9 +242,9 @@ func TestUsingAndDigest(t *testing.T) {
 	digests := func() []*vigil.Message { return messagesOf(t, db, u, s) }
 	start := clock
 	run(start) // first sightings; the period starts
-	f.set(a, page("a1"))
+	f.set(a, pageWith("a1"))
 	run(start.Add(2 * time.Hour)) // waits for B
-	f.set(b, page("b1"))
+	f.set(b, pageWith("b1"))
 	run(start.Add(4 * time.Hour)) // both: recorded, not sent yet
 	if ms := digests(); len(ms) != 0 {
 		t.Fatalf("%d messages before the period's end", len(ms))
@@ -259,3 +255,6 @@ func TestUsingAndDigest(t *testing.T) {
 		t.Fatalf("messages %+v, want one digest with both pages' changes", ms)
 	}
 }
+
+// pageWith returns an HTML page whose only content is a paragraph of text.
+func pageWith(text string) string { return "<html><body><p>" + text + "</p></body></html>" }

@@ -117,9 +117,10 @@ func (m *matching) forceAncestors(i, j int32, levels int) {
 // queued node.
 type queue struct {
 	buckets [65][]queued
-	last    uint64 // key of the last node popped
-	head    int    // next item of buckets[0]
-	n       int    // items queued
+	last    uint64   // key of the last node popped
+	head    int      // next item of buckets[0]
+	n       int      // items queued
+	sorted  []queued // sortByNode's scratch space
 }
 
 // queued is a node in the queue, with its signature and its parent.
@@ -175,14 +176,58 @@ func (q *queue) pop() queued {
 			q.buckets[c] = append(q.buckets[c], it)
 		}
 		q.buckets[b] = items[:0]
-		if z := q.buckets[0]; len(z) > 1 {
-			slices.SortFunc(z, func(x, y queued) int { return int(x.node - y.node) })
-		}
+		q.sortByNode(q.buckets[0])
 	}
 	it := q.buckets[0][q.head]
 	q.head++
 	q.n--
 	return it
+}
+
+// radixMin is the number of items from which sortByNode sorts by radix.
+const radixMin = 256
+
+// sortByNode sorts the items of bucket 0 (all of one weight) by node.
+// Equal weights are common (every field of a record list holding a number
+// of the same length weighs the same), so a bucket may hold thousands of
+// items; a radix sort, a byte of the node index per pass and only the bytes
+// where the bucket's nodes differ, costs a few moves per item where a
+// comparison sort costs log2(n) comparisons.
+func (q *queue) sortByNode(z []queued) {
+	if len(z) < radixMin {
+		if len(z) > 1 {
+			slices.SortFunc(z, func(x, y queued) int { return int(x.node - y.node) })
+		}
+		return
+	}
+	lo, hi := z[0].node, z[0].node
+	for _, it := range z[1:] {
+		lo, hi = min(lo, it.node), max(hi, it.node)
+	}
+	q.sorted = slices.Grow(q.sorted[:0], len(z))[:len(z)]
+	from, to := z, q.sorted
+	// Nodes are non-negative; bits above the highest one where lo and hi
+	// differ are the same in every item.
+	for shift := 0; shift < bits.Len32(uint32(lo^hi)); shift += 8 {
+		var count [256]int
+		for _, it := range from {
+			count[uint32(it.node)>>shift&0xff]++
+		}
+		at := 0
+		for d, c := range count {
+			count[d] = at
+			at += c
+		}
+		for _, it := range from {
+			d := uint32(it.node) >> shift & 0xff
+			to[count[d]] = it
+			count[d]++
+		}
+		from, to = to, from
+	}
+	if &from[0] != &z[0] {
+		copy(z, from)
+	}
 }
 
 // candidates finds old subtrees identical to a new one.

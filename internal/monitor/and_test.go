@@ -10,6 +10,7 @@ import (
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/internal/sqlite"
 	"github.com/vigil-web/vigil/spec"
 )
 
@@ -186,14 +187,8 @@ func TestUsingAndValueGoesBack(t *testing.T) {
 // check are confirmed one after the other, then reported together.
 func TestUsingAndConfirm(t *testing.T) {
 	ctx := context.Background()
-	db, wh, u := testStore(t)
-	clock := time.Now().UTC()
-	const a, b = "http://a.example.test/", "http://b.example.test/"
-	s := createSentinel(t, db, spec.NewChecker(clock), u, "confirmed",
-		"Create Sentinel confirmed Using "+a+" AND "+b+" Monitor any change Fetch 1 hour Confirm after 10 minute\n")
-	f := &pagesFetcher{pages: map[string]string{a: pageWith("a0"), b: pageWith("b0")}}
-	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute},
-		Now: func() time.Time { return clock }}
+	p := newAndPages(t, "confirmed", "Monitor any change Fetch 1 hour Confirm after 10 minute", "a0", "b0")
+	db, s := p.db, p.s
 	// runDue advances the clock to the sentinel's next check and runs it.
 	runDue := func() {
 		t.Helper()
@@ -201,17 +196,17 @@ func TestUsingAndConfirm(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cur.NextCheck.After(clock) {
-			clock = cur.NextCheck
+		if cur.NextCheck.After(p.clock) {
+			p.clock = cur.NextCheck
 		}
-		runOnce(t, m, 1)
+		runOnce(t, p.m, 1)
 	}
 	changes := func() int { return len(changesOf(t, db, s)) }
 	runDue()
-	f.set(a, pageWith("a1"))
-	f.set(b, pageWith("b1"))
+	p.f.set(pageA, pageWith("a1"))
+	p.f.set(pageB, pageWith("b1"))
 	for i := 0; i < 6 && changes() == 0; i++ {
-		clock = clock.Add(time.Hour) // the next fetch
+		p.clock = p.clock.Add(time.Hour) // the next fetch
 		runDue()
 		runDue() // a confirmation, if one is due
 		runDue()
@@ -225,26 +220,19 @@ func TestUsingAndConfirm(t *testing.T) {
 // alternative are recorded when both pages have one and go out together in
 // the period's digest.
 func TestUsingAndDigest(t *testing.T) {
-	db, wh, u := testStore(t)
-	clock := time.Now().UTC()
-	const a, b = "http://a.example.test/", "http://b.example.test/"
-	s := createSentinel(t, db, spec.NewChecker(clock), u, "daily",
-		"Create Sentinel daily Using "+a+" AND "+b+" Monitor any change Fetch 1 hour Notify By email owner@example.test Every 1 day\n")
-	f := &pagesFetcher{pages: map[string]string{a: pageWith("a0"), b: pageWith("b0")}}
-	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute},
-		Now: func() time.Time { return clock }}
+	p := newAndPages(t, "daily", "Monitor any change Fetch 1 hour Notify By email owner@example.test Every 1 day", "a0", "b0")
 	run := func(at time.Time) {
 		t.Helper()
-		clock = at
-		makeDue(t, db, s, clock)
-		runOnce(t, m, 1)
+		p.clock = at
+		makeDue(t, p.db, p.s, p.clock)
+		runOnce(t, p.m, 1)
 	}
-	digests := func() []*vigil.Message { return messagesOf(t, db, u, s) }
-	start := clock
+	digests := func() []*vigil.Message { return messagesOf(t, p.db, p.u, p.s) }
+	start := p.clock
 	run(start) // first sightings; the period starts
-	f.set(a, pageWith("a1"))
+	p.f.set(pageA, pageWith("a1"))
 	run(start.Add(2 * time.Hour)) // waits for B
-	f.set(b, pageWith("b1"))
+	p.f.set(pageB, pageWith("b1"))
 	run(start.Add(4 * time.Hour)) // both: recorded, not sent yet
 	if ms := digests(); len(ms) != 0 {
 		t.Fatalf("%d messages before the period's end", len(ms))
@@ -254,6 +242,34 @@ func TestUsingAndDigest(t *testing.T) {
 	if len(ms) != 1 || !ms[0].Digest || len(ms[0].Changes) != 2 {
 		t.Fatalf("messages %+v, want one digest with both pages' changes", ms)
 	}
+}
+
+// pageA and pageB are the two pages of newAndPages's sentinel.
+const pageA, pageB = "http://a.example.test/", "http://b.example.test/"
+
+// andPages is a sentinel "Using pageA AND pageB" on a fresh store, the
+// fetcher that serves both pages, and a Monitor whose clock is clock.
+type andPages struct {
+	db    *sqlite.DB
+	u     *vigil.User
+	s     *vigil.Sentinel
+	f     *pagesFetcher
+	m     *Monitor
+	clock time.Time
+}
+
+// newAndPages creates the sentinel name, "Using pageA AND pageB" followed
+// by clauses, with the pages' paragraphs a0 and b0 and the clock at now.
+func newAndPages(t *testing.T, name, clauses, a0, b0 string) *andPages {
+	t.Helper()
+	db, wh, u := testStore(t)
+	p := &andPages{db: db, u: u, clock: time.Now().UTC()}
+	p.s = createSentinel(t, db, spec.NewChecker(p.clock), u, name,
+		"Create Sentinel "+name+" Using "+pageA+" AND "+pageB+" "+clauses+"\n")
+	p.f = &pagesFetcher{pages: map[string]string{pageA: pageWith(a0), pageB: pageWith(b0)}}
+	p.m = &Monitor{Store: db, Warehouse: wh, Fetcher: p.f, Policy: schedule.Policy{MinInterval: time.Minute},
+		Now: func() time.Time { return p.clock }}
+	return p
 }
 
 // pageWith returns an HTML page whose only content is a paragraph of text.

@@ -54,8 +54,10 @@
 //     far anchors pair identical small subtrees across the document, which
 //     turns local edits into moves.
 //   - recovery, after phase 4 (as GumTree's recovery step): between the
-//     children of a matched pair that are matched to each other in order,
-//     the unmatched children form gaps; a small gap is matched exactly with
+//     children of a matched pair that are matched to each other in order
+//     (along a longest increasing subsequence of their new positions, so
+//     that one child moved far does not hide the rest), the unmatched
+//     children form gaps; a small gap is matched exactly with
 //     Selkow's edit distance (package editdist), a large one by aligning
 //     names.
 //   - leftovers: a deleted and an inserted region with identical content

@@ -38,6 +38,9 @@ type matching struct {
 	kids, gapKidsOld, gapKidsNew []int32
 	simOld, simNew               []int32
 	alignOld, alignNew           []int32
+	// anchors is recovery's scratch list of the (old, new) positions of
+	// matched children.
+	anchors [][2]int32
 	// gapMatcher is recovery's exact matcher, with its working space.
 	gapMatcher editdist.FlatMatcher
 }

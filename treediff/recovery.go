@@ -54,8 +54,23 @@ func (m *matching) recoverChildren(i, j int32) {
 	m.gapKidsOld = m.old.ChildList(i, m.gapKidsOld)
 	m.gapKidsNew = m.new.ChildList(j, m.gapKidsNew)
 	oc, vc := m.gapKidsOld, m.gapKidsNew
-	// Anchors: children of o matched with children of v, kept in increasing
-	// order on both sides.
+	// Anchors: children of i matched with children of j, along a longest
+	// subsequence in increasing order on both sides. Taking them greedily
+	// in old order would let one child moved from the front to the back
+	// end every gap at the back, and leave the whole list unrecovered.
+	m.anchors = m.anchors[:0]
+	for k, c := range oc {
+		if mj := m.oldMatch[c]; mj >= 0 && m.newParent[mj] == j {
+			m.anchors = append(m.anchors, [2]int32{int32(k), m.newPos[mj]})
+		}
+	}
+	anchors := m.anchors
+	for k := 1; k < len(anchors); k++ {
+		if anchors[k][1] < anchors[k-1][1] {
+			anchors = longestIncreasing(anchors)
+			break
+		}
+	}
 	var gapOld, gapNew []int32
 	ko, kv := 0, 0
 	flush := func(endOld, endNew int) {
@@ -74,17 +89,9 @@ func (m *matching) recoverChildren(i, j int32) {
 			m.matchGap(gapOld, gapNew)
 		}
 	}
-	for k, c := range oc {
-		mj := m.oldMatch[c]
-		if mj < 0 || m.newParent[mj] != j {
-			continue
-		}
-		l := int(m.newPos[mj])
-		if l < kv {
-			continue // out of order: not an anchor
-		}
-		flush(k, l)
-		ko, kv = k+1, l+1
+	for _, a := range anchors {
+		flush(int(a[0]), int(a[1]))
+		ko, kv = int(a[0])+1, int(a[1])+1
 	}
 	flush(len(oc), len(vc))
 }

@@ -182,28 +182,16 @@ func (m *matching) alignChildren(a, b []int32) [][2]int32 {
 // increasing subsequence, then in-order pairing within a small window
 // between consecutive anchors.
 func (m *matching) alignMiddle(out [][2]int32, a, b []int32, la, ha, lb, hb int) [][2]int32 {
-	counts := newSigCounts(ha - la)
+	counts := m.sigCounts.reset(ha - la)
 	entry := make([]int32, ha-la) // the slot of a[k], so as not to look again
 	for k := la; k < ha; k++ {
-		e := counts.at(m.old.Signature[a[k]])
-		counts.slots[e].a++
-		entry[k-la] = e
+		entry[k-la] = counts.addOld(m.old.Signature[a[k]])
 	}
 	for k := lb; k < hb; k++ {
-		if e := counts.find(m.new.Signature[b[k]]); e >= 0 {
-			c := &counts.slots[e]
-			c.b++
-			c.posB = int32(k)
-		}
+		counts.addNew(m.new.Signature[b[k]], int32(k))
 	}
 	// Unique pairs in a's order; keep those increasing in b.
-	n := 0
-	for _, e := range entry {
-		if c := &counts.slots[e]; c.a == 1 && c.b == 1 {
-			n++
-		}
-	}
-	uniq := make([][2]int32, 0, n)
+	uniq := make([][2]int32, 0, min(ha-la, hb-lb))
 	for k := la; k < ha; k++ {
 		if c := &counts.slots[entry[k-la]]; c.a == 1 && c.b == 1 {
 			uniq = append(uniq, [2]int32{int32(k), c.posB})
@@ -267,7 +255,9 @@ func longestIncreasing(pairs [][2]int32) [][2]int32 {
 
 // sigCounts counts, per signature, the children of each side with it, in
 // an open-addressing table: a flat list of a hundred thousand children
-// would cost a map entry and an allocation each.
+// would cost a map entry and an allocation each. A slot takes 16 bytes, and
+// the table is reused from list to list: on a long list it outgrows the
+// processor's second-level cache, and every look-up is a miss.
 type sigCounts struct {
 	slots []sigCount
 	mask  uint64
@@ -275,42 +265,56 @@ type sigCounts struct {
 
 type sigCount struct {
 	key  tree.Signature
-	used bool
-	a, b int32 // children with the signature on each side
 	posB int32 // position of the last new child with it
+	// a and b count the children with the signature on each side,
+	// stopping at 2: callers only tell one from more. A slot with a == 0
+	// is empty.
+	a, b uint8
 }
 
-func newSigCounts(n int) *sigCounts {
+// reset empties the table and sizes it for n old children.
+func (t *sigCounts) reset(n int) *sigCounts {
 	size := 16
 	for size*3 < 4*n {
 		size <<= 1
 	}
-	return &sigCounts{slots: make([]sigCount, size), mask: uint64(size - 1)}
+	if cap(t.slots) < size {
+		t.slots = make([]sigCount, size)
+	} else {
+		t.slots = t.slots[:size]
+		clear(t.slots)
+	}
+	t.mask = uint64(size - 1)
+	return t
 }
 
-// at returns the slot of sig, adding it if absent.
-func (t *sigCounts) at(sig tree.Signature) int32 {
+// addOld counts an old child with signature sig and returns its slot.
+func (t *sigCounts) addOld(sig tree.Signature) int32 {
 	for s := uint64(sig) * 0x9e3779b97f4a7c15 >> 7 & t.mask; ; s = (s + 1) & t.mask {
 		c := &t.slots[s]
-		if !c.used {
-			c.used, c.key = true, sig
+		if c.a == 0 {
+			c.key, c.a = sig, 1
 			return int32(s)
 		}
 		if c.key == sig {
+			c.a = min(c.a+1, 2)
 			return int32(s)
 		}
 	}
 }
 
-// find returns the slot of sig, or -1.
-func (t *sigCounts) find(sig tree.Signature) int32 {
+// addNew counts the new child at position pos with signature sig, if an
+// old child has it.
+func (t *sigCounts) addNew(sig tree.Signature, pos int32) {
 	for s := uint64(sig) * 0x9e3779b97f4a7c15 >> 7 & t.mask; ; s = (s + 1) & t.mask {
 		c := &t.slots[s]
-		if !c.used {
-			return -1
+		if c.a == 0 {
+			return
 		}
 		if c.key == sig {
-			return int32(s)
+			c.b = min(c.b+1, 2)
+			c.posB = pos
+			return
 		}
 	}
 }

@@ -41,6 +41,8 @@ type matching struct {
 	// anchors is recovery's scratch list of the (old, new) positions of
 	// matched children.
 	anchors [][2]int32
+	// sigCounts is align's table of signatures, reused from list to list.
+	sigCounts sigCounts
 	// gapMatcher is recovery's exact matcher, with its working space.
 	gapMatcher editdist.FlatMatcher
 }

@@ -75,6 +75,12 @@ type Matching struct {
 	// OldToNew, when not nil, is the inverse of NewToOld, which the caller
 	// may already have: BuildMatched then reads it instead of building it.
 	OldToNew []int32
+	// Consistent promises that paired nodes have the same kind and XID, as
+	// a pairing that gave the new version its XIDs has by construction
+	// (treediff's). BuildMatched then does not check every pair: on a large
+	// document, reading the kind and XID of each new node it visits costs
+	// two cache misses, an eighth of the delta's time.
+	Consistent bool
 }
 
 // BuildMatched is Build for a caller that has already measured both
@@ -136,7 +142,7 @@ func BuildMatched(m *Matching) (*Delta, error) {
 	if b.oldMatch[b.old.Root()] != b.new.Root() {
 		return nil, fmt.Errorf("build delta: the roots are not paired")
 	}
-	b.check = true
+	b.check = !m.Consistent
 	return b.build()
 }
 

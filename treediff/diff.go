@@ -93,6 +93,7 @@ func DiffFlat(old, new *tree.Flat, opt *Options) (*delta.Delta, error) {
 	m.assignXIDs(first)
 	d, err := delta.BuildMatched(&delta.Matching{
 		Old: m.old, New: m.new, NewToOld: m.newMatch, OldToNew: m.oldMatch, Same: same,
+		Consistent: true, // every phase pairs nodes of one kind, and assignXIDs gave the XIDs
 	})
 	if err != nil {
 		return nil, fmt.Errorf("treediff: %w", err)

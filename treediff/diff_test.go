@@ -7,6 +7,7 @@ import (
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/editdist"
 	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/simulate"
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -201,5 +202,40 @@ i par=13 pos=1 xm=(12) update "$299"
 				}
 			}
 		})
+	}
+}
+
+// TestPairsKeepKind checks the promise DiffFlat makes to delta.BuildMatched
+// (Matching.Consistent): every phase of both algorithms pairs nodes of one
+// kind only, on generated pairs of every shape.
+func TestPairsKeepKind(t *testing.T) {
+	for _, shape := range simulate.Shapes {
+		for _, alg := range []Algorithm{Vigil, XyDiff} {
+			old, newDoc := pair(t, shape, 30<<10, 0.3)
+			of, _ := tree.FlattenDocument(old)
+			nf, _ := tree.FlattenDocument(newDoc)
+			pipeline, err := phases(alg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := newMatching(of, nf, nil)
+			m.pair(m.old.Root(), m.new.Root())
+			for _, p := range pipeline {
+				p.run(m)
+			}
+			paired := 0
+			for j, i := range m.newMatch {
+				if i < 0 {
+					continue
+				}
+				paired++
+				if m.old.Kind[i] != m.new.Kind[j] {
+					t.Fatalf("%s, %s: old node %d (%s) paired with new node %d (%s)", shape, alg, i, m.old.Kind[i], j, m.new.Kind[j])
+				}
+			}
+			if paired < nf.Len()/2 {
+				t.Errorf("%s, %s: only %d of %d new nodes paired", shape, alg, paired, nf.Len())
+			}
+		}
 	}
 }

@@ -75,7 +75,7 @@ func BenchmarkDiffPhases(b *testing.B) {
 				timed("delta", func() {
 					m.assignXIDs(true)
 					_, err = delta.BuildMatched(&delta.Matching{Old: m.old, New: m.new, NewToOld: m.newMatch,
-						OldToNew: m.oldMatch, Same: m.sameSubtrees()})
+						OldToNew: m.oldMatch, Same: m.sameSubtrees(), Consistent: true})
 				})
 				if err != nil {
 					b.Fatal(err)

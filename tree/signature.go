@@ -67,12 +67,6 @@ func labelOf(kind Kind, value string, attrs []Attr, h uint64) Signature {
 	return Signature(mix(h ^ (sum+uint64(len(attrs)))*0x9e3779b97f4a7c15))
 }
 
-// NameKey returns the hash of a node's kind and name only: what two nodes must
-// share to be matched as the same element (or the same kind of leaf).
-func NameKey(n *Node) uint64 {
-	return mix(hashString(fnvOffset^uint64(n.Kind), n.Name))
-}
-
 // Weight of a leaf with a value of the given length in bytes, as the seed
 // defines it: 1 + ln(length), and 1 when empty.
 func leafWeight(length int) float64 {
@@ -101,10 +95,8 @@ var shortLeafWeights = func() (w [1024]float64) {
 // measure's own.
 type Measure struct {
 	*Flat
-	Signature []Signature // subtree signature of node i
-	// NameKey is NameKey of node i; like Signature, nil from Weigh.
-	NameKey []uint64
-	Weight  []float64 // subtree weight of node i
+	Signature []Signature // subtree signature of node i; nil from WeighFlat
+	Weight    []float64   // subtree weight of node i
 }
 
 // MeasureTree flattens n's subtree (setting each node's Post to its
@@ -114,42 +106,38 @@ func MeasureTree(n *Node) *Measure {
 	return MeasureFlat(f)
 }
 
-// MeasureFlat computes the signature, name key and weight of every node of
-// f, in one pass over its arrays.
+// MeasureFlat computes the signature and weight of every node of f, in one
+// pass over its arrays.
 func MeasureFlat(f *Flat) *Measure { return measure(f, true) }
 
-// WeighFlat is MeasureFlat without signatures and name keys, for callers
-// that need only the weights.
+// WeighFlat is MeasureFlat without signatures, for callers that need only
+// the weights.
 func WeighFlat(f *Flat) *Measure { return measure(f, false) }
 
 func measure(f *Flat, signatures bool) *Measure {
 	n := f.Len()
 	m := &Measure{Flat: f, Weight: make([]float64, n)}
 	// The hash of each (kind, name) pair that occurs, by name index: a
-	// name is hashed once, not once per node.
-	// kindName[k] and kindNameKey[k] are the hash and NameKey of the k-th
-	// (kind, name) pair, both 0 until computed.
-	var kindName, kindNameKey []uint64
+	// name is hashed once, not once per node. kindName[k] is the hash of
+	// the k-th (kind, name) pair, 0 until computed.
+	var kindName []uint64
 	if signatures {
 		m.Signature = make([]Signature, n)
-		m.NameKey = make([]uint64, n)
 		kindName = make([]uint64, len(f.names)*4)
-		kindNameKey = make([]uint64, len(f.names)*4)
 	}
-	// nameHash returns the hash of node i's kind and name, and its NameKey.
-	nameHash := func(i int) (uint64, uint64) {
+	// nameHash returns the hash of node i's kind and name.
+	nameHash := func(i int) uint64 {
 		if f.Kind[i]-1 >= 4 {
 			// An invalid kind (a tree built by hand): not cached.
-			h := hashString(fnvOffset^uint64(f.Kind[i]), f.names[f.name[i]])
-			return h, mix(h)
+			return hashString(fnvOffset^uint64(f.Kind[i]), f.names[f.name[i]])
 		}
 		k := int(f.name[i])*4 + int(f.Kind[i]-1)
 		h := kindName[k]
 		if h == 0 {
 			h = hashString(fnvOffset^uint64(f.Kind[i]), f.names[f.name[i]])
-			kindName[k], kindNameKey[k] = h, mix(h)
+			kindName[k] = h
 		}
-		return h, kindNameKey[k]
+		return h
 	}
 	// Post-order: every child is complete before its parent, and the
 	// children of a node come in document order. The first child (Pos 0)
@@ -158,9 +146,7 @@ func measure(f *Flat, signatures bool) *Measure {
 	for i := range n {
 		if signatures {
 			if f.Size[i] == 1 {
-				h, key := nameHash(i)
-				m.NameKey[i] = key
-				m.Signature[i] = labelOf(f.Kind[i], f.Value(int32(i)), f.Attrs(int32(i)), h)
+				m.Signature[i] = labelOf(f.Kind[i], f.Value(int32(i)), f.Attrs(int32(i)), nameHash(i))
 			}
 		}
 		switch {
@@ -178,9 +164,7 @@ func measure(f *Flat, signatures bool) *Measure {
 		if f.Pos[i] == 0 {
 			m.Weight[p] = 1
 			if signatures {
-				h, key := nameHash(int(p))
-				m.NameKey[p] = key
-				m.Signature[p] = labelOf(f.Kind[p], f.Value(p), f.Attrs(p), h)
+				m.Signature[p] = labelOf(f.Kind[p], f.Value(p), f.Attrs(p), nameHash(int(p)))
 			}
 		}
 		m.Weight[p] += m.Weight[i]

@@ -86,9 +86,9 @@ func DiffFlat(old, new *tree.Flat, opt *Options) (*delta.Delta, error) {
 		p.run(m)
 	}
 	same := m.sameSubtrees()
-	// Signatures and name keys served the matching only: let a collection
-	// during the delta's construction take them back.
-	m.old.Signature, m.old.NameKey, m.new.Signature, m.new.NameKey = nil, nil, nil, nil
+	// Signatures and name classes served the matching only: let a
+	// collection during the delta's construction take them back.
+	m.old.Signature, m.new.Signature = nil, nil
 	m.oldName, m.newName, m.oldKey, m.newKey = nil, nil, nil, nil
 	m.assignXIDs(first)
 	d, err := delta.BuildMatched(&delta.Matching{

@@ -48,7 +48,7 @@ func (leftovers) run(m *matching) {
 	// others are never read.
 	oldRoots = m.elementRoots(m.old, m.oldMatch, m.oldParent, oldRoots, zips, 0)
 	newRoots = m.elementRoots(m.new, m.newMatch, m.newParent, newRoots, zips, 1)
-	oldNames, newNames := map[uint64]bool{}, map[uint64]bool{}
+	oldNames, newNames := map[int32]bool{}, map[int32]bool{}
 	for _, i := range oldRoots {
 		oldNames[m.oldName[i]] = true
 	}
@@ -57,7 +57,7 @@ func (leftovers) run(m *matching) {
 	}
 	var cands []leftover
 	var scratch wordSet
-	small := map[uint64][]int32{}    // name -> small candidates, in document order
+	small := map[int32][]int32{}     // name -> small candidates, in document order
 	postings := map[uint64][]int32{} // (name, word) -> candidates
 	for _, i := range oldRoots {
 		if !newNames[m.oldName[i]] {
@@ -67,8 +67,9 @@ func (leftovers) run(m *matching) {
 			small[m.oldName[i]] = append(small[m.oldName[i]], int32(len(cands)))
 		}
 		c := leftover{node: i, words: newWordSet(m.old.Flat, i, &scratch)}
+		name := nameHash(m.oldName[i])
 		for _, w := range c.words {
-			key := w ^ m.oldName[i]
+			key := w ^ name
 			if p := postings[key]; len(p) <= leftoverPostings {
 				postings[key] = append(p, int32(len(cands)))
 			}
@@ -87,12 +88,13 @@ func (leftovers) run(m *matching) {
 			continue
 		}
 		words := newWordSet(m.new.Flat, j, &scratch)
+		name := nameHash(m.newName[j])
 		for _, k := range touched {
 			shared[k] = 0
 		}
 		touched = touched[:0]
 		for _, w := range words {
-			p := postings[w^m.newName[j]]
+			p := postings[w^name]
 			if len(p) > leftoverPostings {
 				continue
 			}
@@ -145,7 +147,7 @@ const smallRegion = 2
 // smallCandidate returns the first free small deleted region root with new
 // node j's name and ID key, or -1. Taken candidates are dropped from the
 // front of their list.
-func (m *matching) smallCandidate(cands []leftover, small map[uint64][]int32, j int32) int32 {
+func (m *matching) smallCandidate(cands []leftover, small map[int32][]int32, j int32) int32 {
 	list := small[m.newName[j]]
 	for len(list) > 0 && m.oldMatch[cands[list[0]].node] >= 0 {
 		list = list[1:]
@@ -343,6 +345,10 @@ func wordHash(h uint64, s string) uint64 {
 	}
 	return h
 }
+
+// nameHash spreads a name class over 64 bits, to be combined with a word
+// hash into one key.
+func nameHash(class int32) uint64 { return mixWord(uint64(uint32(class)) + 1) }
 
 // mixWord spreads a word hash's bits (SplitMix64's finaliser), so that
 // short words do not crowd one end of the sorted set.

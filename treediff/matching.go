@@ -20,8 +20,9 @@ type matching struct {
 	// different keys are never matched. Both are nil when no attribute is
 	// a key: read them through oldKeyOf and newKeyOf.
 	oldKey, newKey []uint64
-	// oldName and newName hash each node's kind and name.
-	oldName, newName []uint64
+	// oldName and newName are each node's name class: equal for nodes of
+	// the same kind and name (see nameClasses).
+	oldName, newName []int32
 	// zipped[j] is true when new node j was matched as part of an identical
 	// subtree, so that its whole subtree is matched.
 	zipped []bool
@@ -56,8 +57,7 @@ func newMatching(old, new *tree.Flat, opt *Options) *matching {
 	m.newMatch = filled(m.new.Len(), -1)
 	m.oldSize = m.old.Size
 	m.newSize = m.new.Size
-	m.oldName = m.old.NameKey
-	m.newName = m.new.NameKey
+	m.oldName, m.newName = nameClasses(old, new)
 	if keys := keyAttrs(old, opt); len(keys) > 0 {
 		m.oldKey = idKeys(m.old, keys)
 		m.newKey = idKeys(m.new, keys)

@@ -93,7 +93,7 @@ func (topDown) run(m *matching) {
 
 // nameSlots counts the unmatched children of a pair by name, for
 // pairUniqueChildrenByName; it is kept from one pair to the next.
-type nameSlots map[uint64]*nameSlot
+type nameSlots map[int32]*nameSlot
 
 type nameSlot struct {
 	oldCount, newCount int

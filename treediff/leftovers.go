@@ -99,20 +99,21 @@ func (leftovers) run(m *matching) {
 				continue
 			}
 			for _, k := range p {
-				c := &cands[k]
-				if m.oldMatch[c.node] >= 0 || !m.sameKey(c.node, j) {
-					continue
-				}
 				if shared[k] == 0 {
 					touched = append(touched, k)
 				}
 				shared[k]++
 			}
 		}
-		// The exact similarity only for the few candidates sharing the most
-		// rare words (ties: first in document order).
+		// The exact similarity only for the few free candidates sharing the
+		// most rare words (ties: first in document order). Whether a
+		// candidate is free is asked once per candidate here, not once per
+		// word it shares.
 		top = top[:0]
 		for _, k := range touched {
+			if c := &cands[k]; m.oldMatch[c.node] >= 0 || !m.sameKey(c.node, j) {
+				continue
+			}
 			top = keepTop(top, k, func(a, b int32) bool {
 				return shared[a] > shared[b] || (shared[a] == shared[b] && cands[a].node < cands[b].node)
 			})

@@ -57,6 +57,7 @@ func (leftovers) run(m *matching) {
 	}
 	var cands []leftover
 	var scratch wordSet
+	var index wordIndex
 	small := map[int32][]int32{}     // name -> small candidates, in document order
 	postings := map[uint64][]int32{} // (name, word) -> candidates
 	for _, i := range oldRoots {
@@ -66,7 +67,7 @@ func (leftovers) run(m *matching) {
 		if m.oldSize[i] <= smallRegion {
 			small[m.oldName[i]] = append(small[m.oldName[i]], int32(len(cands)))
 		}
-		c := leftover{node: i, words: newWordSet(m.old.Flat, i, &scratch)}
+		c := leftover{node: i, words: newWordSet(m.old.Flat, i, &scratch, &index)}
 		name := nameHash(m.oldName[i])
 		for _, w := range c.words {
 			key := w ^ name
@@ -87,7 +88,7 @@ func (leftovers) run(m *matching) {
 		if !oldNames[m.newName[j]] || m.newMatch[j] >= 0 {
 			continue
 		}
-		words := newWordSet(m.new.Flat, j, &scratch)
+		words := newWordSet(m.new.Flat, j, &scratch, &index) // index holds words
 		name := nameHash(m.newName[j])
 		for _, k := range touched {
 			shared[k] = 0
@@ -124,7 +125,7 @@ func (leftovers) run(m *matching) {
 			if m.oldName[c.node] != m.newName[j] {
 				continue // two (name, word) keys that collide
 			}
-			s := words.dice(c.words)
+			s := index.dice(words, c.words)
 			if s > bestScore || (s == bestScore && (best < 0 || c.node < cands[best].node)) {
 				best, bestScore = k, s
 			}
@@ -270,114 +271,4 @@ func (m *matching) pairIdenticalRegions(oldRoots, newRoots []int32) [][2]int32 {
 		}
 	}
 	return zips
-}
-
-// wordSet is the set of words of a subtree's text and attribute values, as
-// sorted, distinct 64-bit hashes: cheaper to build and to compare than a
-// map of strings, and a collision only nudges a similarity score.
-type wordSet []uint64
-
-// newWordSet returns the words of node i's subtree, reading at most
-// leftoverTextLimit bytes of text, in document order, and the attributes of
-// the elements that begin before the limit is reached. Words are split at
-// ASCII white space and hashed byte by byte (FNV-1a), in one pass over the
-// text. scratch is working space, reused from call to call; the set
-// returned is a copy of exactly its size.
-func newWordSet(t *tree.Flat, i int32, scratch *wordSet) wordSet {
-	set := (*scratch)[:0]
-	budget := leftoverTextLimit
-	// The subtree is the post-order range [i-Size+1, i]: its leaves come in
-	// document order, each element after its descendants. spent is the
-	// index of the leaf that used the last of the budget: an element that
-	// begins after it is not read.
-	spent := i + 1
-	for k := i - t.Size[i] + 1; k <= i; k++ {
-		if t.Kind[k] == tree.Element {
-			if k-t.Size[k]+1 <= spent {
-				for _, a := range t.Attrs(k) {
-					set = append(set, mixWord(wordHash(wordHash(fnvBasis, a.Name)^'=', a.Value)))
-				}
-			}
-			continue
-		}
-		if budget <= 0 {
-			continue
-		}
-		s := t.Value(k)
-		if len(s) > budget {
-			s = s[:budget]
-		}
-		budget -= len(s)
-		if budget <= 0 {
-			spent = k
-		}
-		h, in := uint64(fnvBasis), false
-		for k := 0; k < len(s); k++ {
-			switch c := s[k]; c {
-			case ' ', '\t', '\n', '\r', '\f', '\v':
-				if in {
-					set = append(set, mixWord(h))
-					h, in = fnvBasis, false
-				}
-			default:
-				h = (h ^ uint64(c)) * fnvPrime
-				in = true
-			}
-		}
-		if in {
-			set = append(set, mixWord(h))
-		}
-	}
-	slices.Sort(set)
-	*scratch = set
-	return slices.Clone(slices.Compact(set))
-}
-
-// FNV-1a constants for word hashes.
-const (
-	fnvBasis = 14695981039346656037
-	fnvPrime = 1099511628211
-)
-
-// wordHash folds the bytes of s into h with FNV-1a.
-func wordHash(h uint64, s string) uint64 {
-	for k := 0; k < len(s); k++ {
-		h = (h ^ uint64(s[k])) * fnvPrime
-	}
-	return h
-}
-
-// nameHash spreads a name class over 64 bits, to be combined with a word
-// hash into one key.
-func nameHash(class int32) uint64 { return mixWord(uint64(uint32(class)) + 1) }
-
-// mixWord spreads a word hash's bits (SplitMix64's finaliser), so that
-// short words do not crowd one end of the sorted set.
-func mixWord(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ x>>31
-}
-
-// dice returns 2|a∩b| / (|a|+|b|), and 1 for two empty sets.
-func (a wordSet) dice(b wordSet) float64 {
-	if len(a)+len(b) == 0 {
-		return 1
-	}
-	common := 0
-	for x, y := 0, 0; x < len(a) && y < len(b); {
-		switch {
-		case a[x] == b[y]:
-			common++
-			x++
-			y++
-		case a[x] < b[y]:
-			x++
-		default:
-			y++
-		}
-	}
-	return 2 * float64(common) / float64(len(a)+len(b))
 }

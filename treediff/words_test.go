@@ -1,0 +1,73 @@
+package treediff
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/markup"
+)
+
+// words returns the hashes of the given words as newWordSet makes them.
+func words(ws ...string) wordSet {
+	var s wordSet
+	for _, w := range ws {
+		s = append(s, mixWord(wordHash(fnvBasis, w)))
+	}
+	return s
+}
+
+func TestNewWordSet(t *testing.T) {
+	long := strings.Repeat("x", leftoverTextLimit-5)
+	for _, tc := range []struct {
+		name, xml string
+		want      wordSet
+	}{
+		{"distinct, in first order", `<p>b a  b<i>c a</i>d</p>`, words("b", "a", "c", "d")},
+		{"attributes", `<p k="v">w</p>`, append(words("w"), mixWord(wordHash(wordHash(fnvBasis, "k")^'=', "v")))},
+		{"empty", `<p/>`, nil},
+		// The budget ends inside "end": its first letter is read, the
+		// element after it is not.
+		{"budget", `<p><q>abc ` + long + `end</q><r k="v">more</r></p>`, words("abc", long+"e")},
+	} {
+		f, err := markup.ParseXMLFlat(strings.NewReader(tc.xml), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var scratch wordSet
+		var index wordIndex
+		got := newWordSet(f, f.Root(), &scratch, &index)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %x, want %x", tc.name, got, tc.want)
+		}
+		for _, w := range tc.want {
+			if !index.has(w) {
+				t.Errorf("%s: the index does not hold %x", tc.name, w)
+			}
+		}
+		if index.has(mixWord(wordHash(fnvBasis, "absent"))) {
+			t.Errorf("%s: the index holds a word it was not given", tc.name)
+		}
+	}
+}
+
+func TestDice(t *testing.T) {
+	var index wordIndex
+	for _, tc := range []struct {
+		a, b wordSet
+		want float64
+	}{
+		{nil, nil, 1},
+		{words("a"), nil, 0},
+		{words("a", "b"), words("b", "a"), 1},
+		{words("a", "b", "c"), words("c", "d"), 0.4},
+	} {
+		index.reset(len(tc.a))
+		for _, w := range tc.a {
+			index.add(w)
+		}
+		if got := index.dice(tc.a, tc.b); got != tc.want {
+			t.Errorf("dice(%x, %x) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

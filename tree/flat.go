@@ -394,13 +394,25 @@ func (f *Flat) Subtree(i int32, arena *Document, skip func(int32) bool) *Node {
 		fr := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		kids = f.ChildList(fr.src, kids)
-		start := len(stack)
-		for _, c := range kids {
-			if skip != nil && skip(c) {
-				continue
+		if skip != nil {
+			kept := kids[:0]
+			for _, c := range kids {
+				if !skip(c) {
+					kept = append(kept, c)
+				}
 			}
+			kids = kept
+		}
+		if len(kids) == 0 {
+			continue
+		}
+		// The children in one allocation of their exact number.
+		fr.dst.Children = make([]*Node, len(kids))
+		start := len(stack)
+		for k, c := range kids {
 			cc := f.newNode(arena, c)
-			fr.dst.AppendChild(cc)
+			cc.Parent = fr.dst
+			fr.dst.Children[k] = cc
 			stack = append(stack, frame{c, cc})
 		}
 		// Any order visits every node; keep document order for the

@@ -336,9 +336,8 @@ func runBenchSimulate(ctx context.Context, env *environment, args []string) (int
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return exitError, errUsageShown
+	if err := wantArgs(fs, 1); err != nil {
+		return exitError, err
 	}
 	rates := simulate.Spread(*rate)
 	for _, f := range []struct {

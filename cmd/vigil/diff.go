@@ -48,15 +48,47 @@ func newFlags(env *environment, name, usage string) *flag.FlagSet {
 }
 
 // parseFlags parses args and turns a usage error into errUsageShown; -h is
-// success.
+// success. Flags may come before, between or after the other arguments, as
+// in "vigil patch DOC DELTA --reverse"; "--" ends the flags, and "-" (standard
+// input) is an argument. The other arguments are fs.Args() after it, in
+// their order.
 func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return true, nil
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return true, nil
+			}
+			return false, errUsageShown
 		}
+		rest := fs.Args()
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			positional = append(positional, rest...)
+			break
+		}
+		if len(rest) == 0 {
+			break
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+	// Parsing "--" and the arguments sets no flag and leaves fs.Args()
+	// the arguments.
+	if err := fs.Parse(append([]string{"--"}, positional...)); err != nil {
 		return false, errUsageShown
 	}
 	return false, nil
+}
+
+// wantArgs checks that fs was given n arguments besides its flags; if not,
+// it says so, shows the usage and returns errUsageShown.
+func wantArgs(fs *flag.FlagSet, n int) error {
+	if fs.NArg() == n {
+		return nil
+	}
+	fmt.Fprintf(fs.Output(), "vigil %s: want %d arguments, got %d\n", fs.Name(), n, fs.NArg())
+	fs.Usage()
+	return errUsageShown
 }
 
 // readInput reads a file, or standard input for "-", refusing more than
@@ -171,9 +203,8 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
-	if fs.NArg() != 2 {
-		fs.Usage()
-		return exitError, errUsageShown
+	if err := wantArgs(fs, 2); err != nil {
+		return exitError, err
 	}
 	if *format != "xydelta" && *format != "json" && *format != "summary" {
 		return exitError, fmt.Errorf("--format %q: want xydelta, json or summary", *format)
@@ -347,9 +378,8 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
-	if fs.NArg() != 2 {
-		fs.Usage()
-		return exitError, errUsageShown
+	if err := wantArgs(fs, 2); err != nil {
+		return exitError, err
 	}
 	if fs.Arg(0) == "-" && fs.Arg(1) == "-" {
 		return exitError, fmt.Errorf("only one of DOC and DELTA can be standard input")
@@ -404,9 +434,8 @@ func runCompose(ctx context.Context, env *environment, args []string) (int, erro
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
-	if fs.NArg() != 2 {
-		fs.Usage()
-		return exitError, errUsageShown
+	if err := wantArgs(fs, 2); err != nil {
+		return exitError, err
 	}
 	if fs.Arg(0) == "-" && fs.Arg(1) == "-" {
 		return exitError, fmt.Errorf("only one of DELTA1 and DELTA2 can be standard input")

@@ -43,8 +43,34 @@ func TestDiffExitCodes(t *testing.T) {
 	if code, _, _ := runCLI(t, "", "diff", "--format", "yaml", example+"v1.xml", example+"v2.xml"); code != exitError {
 		t.Errorf("bad format: exit %d", code)
 	}
-	if code, _, _ := runCLI(t, "", "diff", example+"v1.xml"); code != exitError {
-		t.Errorf("one argument: exit %d", code)
+	if code, _, errOut := runCLI(t, "", "diff", example+"v1.xml"); code != exitError || !strings.Contains(errOut, "vigil diff: want 2 arguments, got 1") {
+		t.Errorf("one argument: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestFlagsAfterArguments writes flags where the issue and diff(1) users
+// put them: after the files ("vigil patch DOC DELTA --reverse"), or
+// between them; "--" ends the flags.
+func TestFlagsAfterArguments(t *testing.T) {
+	_, want, _ := runCLI(t, "", "diff", "--format", "summary", example+"v1.xml", example+"v2.xml")
+	for _, args := range [][]string{
+		{"diff", example + "v1.xml", example + "v2.xml", "--format", "summary"},
+		{"diff", example + "v1.xml", "--format=summary", example + "v2.xml"},
+		{"diff", "--format", "summary", "--", example + "v1.xml", example + "v2.xml"},
+	} {
+		code, out, errOut := runCLI(t, "", args...)
+		if code != exitChanged || out != want {
+			t.Errorf("%q: exit %d, stderr %q, output\n%s\nwant\n%s", args, code, errOut, out, want)
+		}
+	}
+	_, delta, _ := runCLI(t, "", "diff", example+"v1.xml", example+"v2.xml")
+	_, forward, _ := runCLI(t, delta, "patch", example+"v1.xml", "-")
+	code, back, errOut := runCLI(t, delta, "patch", example+"v2.xml", "-", "--reverse")
+	if code != exitOK || back == forward {
+		t.Errorf("patch DOC - --reverse: exit %d, stderr %q: the flag was not read", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "", "diff", "--", "--format", example+"v1.xml"); code != exitError || !strings.Contains(errOut, "--format") {
+		t.Errorf("after --, --format is a file name: exit %d, stderr %q", code, errOut)
 	}
 }
 

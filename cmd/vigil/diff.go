@@ -279,7 +279,14 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 		op := &d.Ops[i]
 		switch {
 		case op.Kind == delta.Delete && op.Move:
-			fmt.Fprintf(bw, "move    %s -> %s\n", path(oldIdx, op.Root()), path(newIdx, op.Root()))
+			from, to := path(oldIdx, op.Root()), path(newIdx, op.Root())
+			if h := halves[op.Root()]; h != nil && from == to {
+				// Reordered among siblings of other names: the path
+				// cannot tell, the positions do.
+				fmt.Fprintf(bw, "move    %s: child %d -> child %d\n", from, op.Pos, h.Pos)
+				break
+			}
+			fmt.Fprintf(bw, "move    %s -> %s\n", from, to)
 		case op.Kind == delta.Delete && op.Update:
 			to := ""
 			if h := halves[op.Root()]; h != nil {

@@ -87,6 +87,23 @@ func TestDiffSummary(t *testing.T) {
 	}
 }
 
+// TestSummaryReorder names the positions of a node reordered among
+// siblings of other names, whose path is the same in both versions.
+func TestSummaryReorder(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.xml"), filepath.Join(dir, "b.xml")
+	if err := os.WriteFile(a, []byte(`<cat><b>x</b><c>y</c></cat>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b, []byte(`<cat><c>y</c><b>x</b></cat>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, out, errOut := runCLI(t, "", "diff", a, b, "--format", "summary")
+	if !strings.Contains(out, "move    /cat[1]/c[1]: child 2 -> child 1\n") && !strings.Contains(out, "move    /cat[1]/b[1]: child 1 -> child 2\n") {
+		t.Errorf("summary of a reorder:\n%s%s", out, errOut)
+	}
+}
+
 // TestDiffPatchRoundTrip runs the README's pipeline: diff, then patch
 // forward and back, and compose, through files, in both formats.
 func TestDiffPatchRoundTrip(t *testing.T) {

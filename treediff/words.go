@@ -18,7 +18,7 @@ type wordSet []uint64
 // ASCII white space and hashed byte by byte (FNV-1a), in one pass over the
 // text. scratch and index are working space, reused from call to call; the
 // set returned is a copy of exactly its size, and index holds it until its
-// next use (see wordIndex.common).
+// next use (see wordIndex.dice).
 func newWordSet(t *tree.Flat, i int32, scratch *wordSet, index *wordIndex) wordSet {
 	set := (*scratch)[:0]
 	budget := leftoverTextLimit

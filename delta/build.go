@@ -205,6 +205,7 @@ type builder struct {
 	moveKeys    []int
 	moveWeights []float64
 	moveMembers []int32
+	lis         lisScratch
 	// check, when set, makes scan verify that paired nodes agree in kind
 	// and XID (a pairing the caller made, rather than one by XID).
 	check bool
@@ -375,7 +376,7 @@ func (b *builder) weakMoves(i int32) {
 			}
 		}
 	}
-	keep := heaviestIncreasing(keys, weights, b.new.ChildCount(b.oldMatch[i]))
+	keep := heaviestIncreasing(keys, weights, b.new.ChildCount(b.oldMatch[i]), &b.lis)
 	for k, ci := range members {
 		if !keep[k] {
 			b.moved[ci] = true // weak move

@@ -182,9 +182,13 @@ func TestHeaviestIncreasing(t *testing.T) {
 		{[]int{2, 0, 1}, []float64{1, 1, 1}, "011"},
 		{[]int{3, 2, 1, 0}, []float64{1, 1, 1, 1}, "1000"},
 		{nil, nil, ""},
+		{[]int{1, 0}, []float64{1, 2}, "01"},
 	}
+	// One scratch for all, as a delta uses it: nothing of a call may leak
+	// into the next.
+	var scratch lisScratch
 	for _, tt := range tests {
-		keep := heaviestIncreasing(tt.keys, tt.weights, len(tt.keys))
+		keep := heaviestIncreasing(tt.keys, tt.weights, len(tt.keys), &scratch)
 		var b strings.Builder
 		for _, k := range keep {
 			if k {

@@ -1,45 +1,58 @@
 package delta
 
+// lisScratch is the working space of heaviestIncreasing, kept from call to
+// call: a delta calls it once per element whose children stayed, most of
+// them with a handful of children.
+type lisScratch struct {
+	keep  []bool
+	fen   []lisBest
+	prev  []int32
+	total []float64
+}
+
+// lisBest is the best chain found over a range of keys: its weight and its
+// last element (-1 for none).
+type lisBest struct {
+	w float64
+	i int32
+}
+
 // heaviestIncreasing returns, for a sequence of distinct keys with weights,
 // which elements form a maximum-weight strictly increasing subsequence
 // (keep[i] is true for the kept ones). It runs in O(n log n) with a Fenwick
 // tree over the keys, which must lie in [0, maxKey). Ties are broken towards
-// the subsequence found first, so the result is deterministic.
+// the subsequence found first, so the result is deterministic. The slice
+// returned is s's, valid until the next call; s may be nil.
 //
 // The elements not kept are the minimum-weight set of siblings to move so
 // that the rest keep their relative order (thesis §3.5, figure 3.6).
-func heaviestIncreasing(keys []int, weights []float64, maxKey int) []bool {
-	n := len(keys)
-	keep := make([]bool, n)
-	if n == 0 {
-		return keep
+func heaviestIncreasing(keys []int, weights []float64, maxKey int, s *lisScratch) []bool {
+	if s == nil {
+		s = &lisScratch{}
 	}
+	n := len(keys)
+	keep := grow(&s.keep, n)
 	increasing := true
 	for i := 1; i < n && increasing; i++ {
 		increasing = keys[i] > keys[i-1]
 	}
+	for i := range keep {
+		keep[i] = increasing
+	}
 	if increasing {
-		for i := range keep {
-			keep[i] = true
-		}
 		return keep
 	}
-	// fen[k] holds the best (weight, element) over a range of keys ending at k.
-	type best struct {
-		w float64
-		i int // element index, -1 for none
-	}
-	fen := make([]best, maxKey+1)
+	// fen[k] holds the best chain over a range of keys ending at k.
+	fen := grow(&s.fen, maxKey+1)
 	for i := range fen {
-		fen[i].i = -1
+		fen[i] = lisBest{i: -1}
 	}
-	prev := make([]int, n)
-	total := make([]float64, n)
-	var top best
-	top.i = -1
+	prev := grow(&s.prev, n)
+	total := grow(&s.total, n)
+	top := lisBest{i: -1}
 	for i, k := range keys {
 		// Best chain ending with a key < k.
-		q := best{i: -1}
+		q := lisBest{i: -1}
 		for j := k; j > 0; j -= j & -j {
 			if fen[j].i >= 0 && fen[j].w > q.w {
 				q = fen[j]
@@ -47,7 +60,7 @@ func heaviestIncreasing(keys []int, weights []float64, maxKey int) []bool {
 		}
 		total[i] = q.w + weights[i]
 		prev[i] = q.i
-		b := best{total[i], i}
+		b := lisBest{total[i], int32(i)}
 		for j := k + 1; j <= maxKey; j += j & -j {
 			if fen[j].i < 0 || b.w > fen[j].w {
 				fen[j] = b
@@ -61,4 +74,14 @@ func heaviestIncreasing(keys []int, weights []float64, maxKey int) []bool {
 		keep[i] = true
 	}
 	return keep
+}
+
+// grow returns (*buf)[:n], reallocating *buf when it is too short. The
+// contents are whatever they were: callers set every element.
+func grow[T any](buf *[]T, n int) []T {
+	if cap(*buf) < n {
+		*buf = make([]T, n)
+	}
+	*buf = (*buf)[:n]
+	return *buf
 }

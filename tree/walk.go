@@ -24,7 +24,10 @@ func PostOrder(n *Node, visit func(*Node)) {
 		node *Node
 		next int // index of the next child to descend into
 	}
-	stack := []frame{{n, 0}}
+	// Most subtrees walked are shallow: their stack stays in buf, off
+	// the heap.
+	var buf [32]frame
+	stack := append(buf[:0], frame{n, 0})
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		if top.next < len(top.node.Children) {

@@ -388,8 +388,12 @@ func (f *Flat) Subtree(i int32, arena *Document, skip func(int32) bool) *Node {
 	if f.Size[i] == 1 {
 		return root // a leaf, as most updated or moved nodes are
 	}
-	stack := []frame{{i, root}}
-	var kids []int32
+	// Most subtrees built are small: their stack and child lists stay in
+	// these buffers, off the heap.
+	var stackBuf [32]frame
+	var kidsBuf [32]int32
+	stack := append(stackBuf[:0], frame{i, root})
+	kids := kidsBuf[:0]
 	for len(stack) > 0 {
 		fr := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]

@@ -158,7 +158,7 @@ const similarScan = 256
 func (m *matching) alignChildren(a, b []int32) [][2]int32 {
 	sigA := func(k int) tree.Signature { return m.old.Signature[a[k]] }
 	sigB := func(k int) tree.Signature { return m.new.Signature[b[k]] }
-	out := make([][2]int32, 0, min(len(a), len(b)))
+	out := m.pairSpace(min(len(a), len(b)))
 	lo := 0
 	for lo < len(a) && lo < len(b) && sigA(lo) == sigB(lo) {
 		out = append(out, [2]int32{int32(lo), int32(lo)})
@@ -175,6 +175,19 @@ func (m *matching) alignChildren(a, b []int32) [][2]int32 {
 		out = append(out, [2]int32{int32(ha + k), int32(hb + k)})
 	}
 	return out
+}
+
+// pairSpace returns an empty list of pairs with room for n, carved from
+// one shared buffer: align keeps the alignment of every pair it pushes
+// until it is popped, and a list each would be an allocation each. A list
+// keeps its memory alive when the buffer moves on.
+func (m *matching) pairSpace(n int) [][2]int32 {
+	if cap(m.pairBuf)-len(m.pairBuf) < n {
+		m.pairBuf = make([][2]int32, 0, max(n, 1<<12))
+	}
+	l := len(m.pairBuf)
+	m.pairBuf = m.pairBuf[:l+n]
+	return m.pairBuf[l : l : l+n]
 }
 
 // alignMiddle appends to out the alignment of a[la:ha] with b[lb:hb]:

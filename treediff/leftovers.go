@@ -56,7 +56,7 @@ func (leftovers) run(m *matching) {
 		newNames[m.newName[j]] = true
 	}
 	var cands []leftover
-	var scratch wordSet
+	var scratch, store wordSet
 	var index wordIndex
 	small := map[int32][]int32{}     // name -> small candidates, in document order
 	postings := map[uint64][]int32{} // (name, word) -> candidates
@@ -67,7 +67,7 @@ func (leftovers) run(m *matching) {
 		if m.oldSize[i] <= smallRegion {
 			small[m.oldName[i]] = append(small[m.oldName[i]], int32(len(cands)))
 		}
-		c := leftover{node: i, words: newWordSet(m.old.Flat, i, &scratch, &index)}
+		c := leftover{node: i, words: newWordSet(m.old.Flat, i, &scratch, &index, &store)}
 		name := nameHash(m.oldName[i])
 		for _, w := range c.words {
 			key := w ^ name
@@ -88,7 +88,7 @@ func (leftovers) run(m *matching) {
 		if !oldNames[m.newName[j]] || m.newMatch[j] >= 0 {
 			continue
 		}
-		words := newWordSet(m.new.Flat, j, &scratch, &index) // index holds words
+		words := newWordSet(m.new.Flat, j, &scratch, &index, &store) // index holds words
 		name := nameHash(m.newName[j])
 		for _, k := range touched {
 			shared[k] = 0

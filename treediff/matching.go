@@ -40,8 +40,13 @@ type matching struct {
 	simOld, simNew               []int32
 	alignOld, alignNew           []int32
 	// anchors is recovery's scratch list of the (old, new) positions of
-	// matched children.
-	anchors [][2]int32
+	// matched children, gapOld and gapNew its unmatched children between
+	// two anchors.
+	anchors        [][2]int32
+	gapOld, gapNew []int32
+	// pairBuf is the buffer align's alignments are carved from (see
+	// pairSpace).
+	pairBuf [][2]int32
 	// sigCounts is align's table of signatures, reused from list to list.
 	sigCounts sigCounts
 	// gapMatcher is recovery's exact matcher, with its working space.

@@ -71,7 +71,7 @@ func (m *matching) recoverChildren(i, j int32) {
 			break
 		}
 	}
-	var gapOld, gapNew []int32
+	gapOld, gapNew := m.gapOld[:0], m.gapNew[:0]
 	ko, kv := 0, 0
 	flush := func(endOld, endNew int) {
 		gapOld, gapNew = gapOld[:0], gapNew[:0]
@@ -94,6 +94,7 @@ func (m *matching) recoverChildren(i, j int32) {
 		ko, kv = int(a[0])+1, int(a[1])+1
 	}
 	flush(len(oc), len(vc))
+	m.gapOld, m.gapNew = gapOld, gapNew // their room, for the next pair
 }
 
 // matchGap pairs the unmatched subtrees of a gap, given by the indexes of

@@ -1,10 +1,6 @@
 package treediff
 
-import (
-	"slices"
-
-	"github.com/vigil-web/vigil/tree"
-)
+import "github.com/vigil-web/vigil/tree"
 
 // wordSet is the set of words of a subtree's text and attribute values, as
 // distinct 64-bit hashes in the order they first occur: cheaper to build and
@@ -17,9 +13,10 @@ type wordSet []uint64
 // the elements that begin before the limit is reached. Words are split at
 // ASCII white space and hashed byte by byte (FNV-1a), in one pass over the
 // text. scratch and index are working space, reused from call to call; the
-// set returned is a copy of exactly its size, and index holds it until its
+// set returned is carved from the end of *store (which it extends; a set
+// keeps its memory alive when store moves on), and index holds it until its
 // next use (see wordIndex.dice).
-func newWordSet(t *tree.Flat, i int32, scratch *wordSet, index *wordIndex) wordSet {
+func newWordSet(t *tree.Flat, i int32, scratch *wordSet, index *wordIndex, store *wordSet) wordSet {
 	set := (*scratch)[:0]
 	budget := leftoverTextLimit
 	// The subtree is the post-order range [i-Size+1, i]: its leaves come in
@@ -74,7 +71,12 @@ func newWordSet(t *tree.Flat, i int32, scratch *wordSet, index *wordIndex) wordS
 			n++
 		}
 	}
-	return slices.Clone(set[:n])
+	if cap(*store)-len(*store) < n {
+		*store = make(wordSet, 0, max(n, 1<<14))
+	}
+	l := len(*store)
+	*store = append(*store, set[:n]...)
+	return (*store)[l : l+n : l+n]
 }
 
 // FNV-1a constants for word hashes.

@@ -34,9 +34,9 @@ func TestNewWordSet(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var scratch wordSet
+		var scratch, store wordSet
 		var index wordIndex
-		got := newWordSet(f, f.Root(), &scratch, &index)
+		got := newWordSet(f, f.Root(), &scratch, &index, &store)
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s: %x, want %x", tc.name, got, tc.want)
 		}

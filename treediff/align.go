@@ -196,7 +196,7 @@ func (m *matching) pairSpace(n int) [][2]int32 {
 // between consecutive anchors.
 func (m *matching) alignMiddle(out [][2]int32, a, b []int32, la, ha, lb, hb int) [][2]int32 {
 	counts := m.sigCounts.reset(ha - la)
-	entry := make([]int32, ha-la) // the slot of a[k], so as not to look again
+	entry := grow(&m.alignEntry, ha-la) // the slot of a[k], so as not to look again
 	for k := la; k < ha; k++ {
 		entry[k-la] = counts.addOld(m.old.Signature[a[k]])
 	}
@@ -204,13 +204,14 @@ func (m *matching) alignMiddle(out [][2]int32, a, b []int32, la, ha, lb, hb int)
 		counts.addNew(m.new.Signature[b[k]], int32(k))
 	}
 	// Unique pairs in a's order; keep those increasing in b.
-	uniq := make([][2]int32, 0, min(ha-la, hb-lb))
+	uniq := m.alignUniq[:0]
 	for k := la; k < ha; k++ {
 		if c := &counts.slots[entry[k-la]]; c.a == 1 && c.b == 1 {
 			uniq = append(uniq, [2]int32{int32(k), c.posB})
 		}
 	}
-	anchors := longestIncreasing(uniq)
+	m.alignUniq = uniq
+	anchors := m.lis.longest(uniq)
 	pa, pb := la, lb
 	fill := func(ea, eb int) {
 		for x, y := pa, pb; x < ea && y < eb; x++ {
@@ -233,15 +234,24 @@ func (m *matching) alignMiddle(out [][2]int32, a, b []int32, la, ha, lb, hb int)
 	return out
 }
 
-// longestIncreasing returns the longest subsequence of pairs (in their
-// order) whose second elements increase, in O(n log n).
-func longestIncreasing(pairs [][2]int32) [][2]int32 {
+// increasing finds longest increasing subsequences, with working space
+// kept from call to call.
+type increasing struct {
+	tails  []int32 // index into pairs of the smallest tail of each length
+	values []int32 // values[k] = pairs[tails[k]][1], increasing
+	prev   []int32
+	out    [][2]int32
+}
+
+// longest returns the longest subsequence of pairs (in their order) whose
+// second elements increase, in O(n log n). The result is valid until the
+// next call.
+func (s *increasing) longest(pairs [][2]int32) [][2]int32 {
 	if len(pairs) == 0 {
 		return nil
 	}
-	var tails []int32  // index into pairs of the smallest tail of each length
-	var values []int32 // values[k] = pairs[tails[k]][1], increasing
-	prev := make([]int32, len(pairs))
+	tails, values := s.tails[:0], s.values[:0]
+	prev := grow(&s.prev, len(pairs))
 	for i, p := range pairs {
 		// Most sequences are mostly in order: try the end first.
 		k := len(values)
@@ -259,11 +269,22 @@ func longestIncreasing(pairs [][2]int32) [][2]int32 {
 			tails[k], values[k] = int32(i), p[1]
 		}
 	}
-	out := make([][2]int32, len(tails))
+	s.tails, s.values = tails, values
+	out := grow(&s.out, len(tails))
 	for i, k := len(tails)-1, tails[len(tails)-1]; i >= 0; i, k = i-1, prev[k] {
 		out[i] = pairs[k]
 	}
 	return out
+}
+
+// grow returns (*buf)[:n], reallocating *buf when it is too short. The
+// contents are whatever they were: callers set every element.
+func grow[T any](buf *[]T, n int) []T {
+	if cap(*buf) < n {
+		*buf = make([]T, n)
+	}
+	*buf = (*buf)[:n]
+	return *buf
 }
 
 // sigCounts counts, per signature, the children of each side with it, in

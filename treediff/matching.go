@@ -45,8 +45,12 @@ type matching struct {
 	anchors        [][2]int32
 	gapOld, gapNew []int32
 	// pairBuf is the buffer align's alignments are carved from (see
-	// pairSpace).
-	pairBuf [][2]int32
+	// pairSpace); alignEntry and alignUniq are alignMiddle's scratch space.
+	pairBuf    [][2]int32
+	alignEntry []int32
+	alignUniq  [][2]int32
+	// lis finds the longest increasing subsequences of align and recovery.
+	lis increasing
 	// sigCounts is align's table of signatures, reused from list to list.
 	sigCounts sigCounts
 	// gapMatcher is recovery's exact matcher, with its working space.

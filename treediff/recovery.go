@@ -67,7 +67,7 @@ func (m *matching) recoverChildren(i, j int32) {
 	anchors := m.anchors
 	for k := 1; k < len(anchors); k++ {
 		if anchors[k][1] < anchors[k-1][1] {
-			anchors = longestIncreasing(anchors)
+			anchors = m.lis.longest(anchors)
 			break
 		}
 	}

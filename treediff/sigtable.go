@@ -12,6 +12,18 @@ type sigTable struct {
 	slots []sigSlot
 	next  []int32 // next[i] is the node after i in its chain, or -1
 	mask  uint64
+	// filter has a bit set for every signature in the table (and, by
+	// collision, for some others): a bit array sixteen times smaller
+	// than the table, which stays in the processor's cache where the
+	// table does not, so that countOthers probes the table only for the
+	// signatures that may be there.
+	filter []uint64
+}
+
+// filterBit returns the word and bit of sig in filter.
+func (t *sigTable) filterBit(sig tree.Signature) (int, uint64) {
+	h := uint64(sig) * 0xd6e8feb86659fd93 >> 32 & (uint64(len(t.filter))*64 - 1)
+	return int(h >> 6), 1 << (h & 63)
 }
 
 type sigSlot struct {
@@ -42,9 +54,10 @@ func newSigTable(sigs []tree.Signature, match []int32) *sigTable {
 		size <<= 1
 	}
 	t := &sigTable{
-		slots: make([]sigSlot, size),
-		next:  make([]int32, len(sigs)),
-		mask:  uint64(size - 1),
+		slots:  make([]sigSlot, size),
+		next:   make([]int32, len(sigs)),
+		mask:   uint64(size - 1),
+		filter: make([]uint64, max(size/32, 1)), // two bits a slot
 	}
 	for i := range t.slots {
 		t.slots[i].head = -1
@@ -55,6 +68,8 @@ func newSigTable(sigs []tree.Signature, match []int32) *sigTable {
 		if match[i] >= 0 {
 			continue
 		}
+		w, bit := t.filterBit(sigs[i])
+		t.filter[w] |= bit
 		s := &t.slots[t.slot(sigs[i])]
 		s.key = sigs[i]
 		t.next[i] = s.head
@@ -88,6 +103,9 @@ func (t *sigTable) lookup(sig tree.Signature) (first, count, others int32) {
 // version that have it.
 func (t *sigTable) countOthers(sigs []tree.Signature) {
 	for _, sig := range sigs {
+		if w, bit := t.filterBit(sig); t.filter[w]&bit == 0 {
+			continue // not in the table
+		}
 		if s := &t.slots[t.slot(sig)]; s.head >= 0 && s.others < maxCount {
 			s.others++
 		}

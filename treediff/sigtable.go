@@ -13,7 +13,7 @@ type sigTable struct {
 	next  []int32 // next[i] is the node after i in its chain, or -1
 	mask  uint64
 	// filter has a bit set for every signature in the table (and, by
-	// collision, for some others): a bit array sixteen times smaller
+	// collision, for some others): two bits a slot, sixty-four times smaller
 	// than the table, which stays in the processor's cache where the
 	// table does not, so that countOthers probes the table only for the
 	// signatures that may be there.

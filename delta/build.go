@@ -313,7 +313,9 @@ func (b *builder) scan() (int, error) {
 		if !b.same(i) {
 			switch {
 			case o.Kind[i] != tree.Element:
-				b.changed[i] = o.Value(i) != n.Value(j)
+				// A processing instruction's target is its name: a
+				// new target replaces the node, as a new value does.
+				b.changed[i] = o.Value(i) != n.Value(j) || o.Name(i) != n.Name(j)
 			case o.Name(i) != n.Name(j) || !sameAttrs(o.Attrs(i), n.Attrs(j)):
 				b.nodeChanges = append(b.nodeChanges, i)
 				b.nodeOps += 1 + len(o.Attrs(i)) + len(n.Attrs(j))

@@ -231,3 +231,43 @@ func TestBuildMatchedRefusesBadInverse(t *testing.T) {
 		})
 	}
 }
+
+// TestBuildProcessingInstructionTarget changes the target of a processing
+// instruction, not its data: the delta must say so (an update of the
+// node), and applying it must give the new version, both ways.
+func TestBuildProcessingInstructionTarget(t *testing.T) {
+	version := func(target string) *tree.Document {
+		d := &tree.Document{NextXID: 4}
+		d.Root = d.NewElement("r")
+		d.Root.XID = 3
+		pi := d.NewNode(tree.ProcInst, target, "x")
+		pi.XID = 1
+		b := d.NewElement("b")
+		b.XID = 2
+		d.Root.AppendChild(pi)
+		d.Root.AppendChild(b)
+		return d
+	}
+	old, new := version("a"), version("c")
+	d, err := Build(old, new)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Empty() {
+		t.Fatal("a new target gives an empty delta")
+	}
+	got, err := Apply(old, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := tree.Diff(got.Root, new.Root, tree.ContentAndXIDs); diff != "" {
+		t.Errorf("Apply(old, delta) != new: %s", diff)
+	}
+	back, err := Apply(new, Invert(d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := tree.Diff(back.Root, old.Root, tree.ContentAndXIDs); diff != "" {
+		t.Errorf("Apply(new, Invert(delta)) != old: %s", diff)
+	}
+}

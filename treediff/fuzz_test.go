@@ -1,0 +1,61 @@
+package treediff
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// FuzzDiffRoundTrip diffs two documents, whatever they are, with both
+// algorithms, and checks the delta both ways: Apply(old, Diff(old, new)) is
+// new, and Apply(new, Invert(Diff(old, new))) is old, content and XIDs.
+// The seeds cover each kind of change, processing instructions and
+// comments included:
+//
+//	go test -run '^$' -fuzz FuzzDiffRoundTrip ./treediff
+func FuzzDiffRoundTrip(f *testing.F) {
+	for _, seed := range [][2]string{
+		{`<r><a>x</a><b>y</b></r>`, `<r><b>y</b><a>z</a></r>`},
+		{`<r><?a x?><b/></r>`, `<r><?c x?><b/></r>`},
+		{`<r><!--c--><p k="1">t</p></r>`, `<r><p k="2" n="3">t</p><!--d--></r>`},
+		{`<r><s><p>one</p><p>two</p></s><s/></r>`, `<r><s/><s><p>two</p><p>one</p><p>three</p></s></r>`},
+		{`<a><b><c>deep</c></b></a>`, `<x><b><c>deep</c></b></x>`},
+		{`<r>text<i>in</i>more</r>`, `<r>more<i>in</i>text</r>`},
+		{`<r><a/><a/><a/></r>`, `<r><a/><b/><a/></r>`},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		for _, alg := range []Algorithm{Vigil, XyDiff} {
+			old, err := markup.ParseXML(strings.NewReader(a), nil)
+			if err != nil {
+				return
+			}
+			new, err := markup.ParseXML(strings.NewReader(b), nil)
+			if err != nil {
+				return
+			}
+			d, err := Diff(old, new, &Options{Algorithm: alg})
+			if err != nil {
+				return // no root element
+			}
+			got, err := delta.Apply(old, d)
+			if err != nil {
+				t.Fatalf("%s: apply: %v\ndelta:\n%v", alg, err, d.Ops)
+			}
+			if diff := tree.Diff(got.Root, new.Root, tree.ContentAndXIDs); diff != "" {
+				t.Fatalf("%s: Apply(old, Diff(old, new)) != new: %s\ndelta:\n%v", alg, diff, d.Ops)
+			}
+			back, err := delta.Apply(new, delta.Invert(d))
+			if err != nil {
+				t.Fatalf("%s: apply the inverse: %v", alg, err)
+			}
+			if diff := tree.Diff(back.Root, old.Root, tree.ContentAndXIDs); diff != "" {
+				t.Fatalf("%s: Apply(new, Invert(Diff(old, new))) != old: %s", alg, diff)
+			}
+		}
+	})
+}

@@ -1,7 +1,6 @@
 package treediff
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/vigil-web/vigil/delta"
@@ -9,11 +8,12 @@ import (
 	"github.com/vigil-web/vigil/tree"
 )
 
-// FuzzDiffRoundTrip diffs two documents, whatever they are, with both
-// algorithms, and checks the delta both ways: Apply(old, Diff(old, new)) is
-// new, and Apply(new, Invert(Diff(old, new))) is old, content and XIDs.
-// The seeds cover each kind of change, processing instructions and
-// comments included:
+// FuzzDiffRoundTrip diffs two documents, whatever they are (XML or HTML by
+// content, as vigil diff reads them), with both algorithms, with and
+// without "id" as a key attribute, and checks the delta both ways:
+// Apply(old, Diff(old, new)) is new, and Apply(new, Invert(Diff(old, new)))
+// is old, content and XIDs. The seeds cover each kind of change,
+// processing instructions, comments, keys and HTML included:
 //
 //	go test -run '^$' -fuzz FuzzDiffRoundTrip ./treediff
 func FuzzDiffRoundTrip(f *testing.F) {
@@ -25,20 +25,28 @@ func FuzzDiffRoundTrip(f *testing.F) {
 		{`<a><b><c>deep</c></b></a>`, `<x><b><c>deep</c></b></x>`},
 		{`<r>text<i>in</i>more</r>`, `<r>more<i>in</i>text</r>`},
 		{`<r><a/><a/><a/></r>`, `<r><a/><b/><a/></r>`},
+		{`<r><i id="1">a</i><i id="2">b</i></r>`, `<r><i id="2">a</i><i id="1">b</i></r>`},
+		{`<p>one <b>two</b> three<p>four`, `<ul><li>one<li>three</ul><p>four <b>two</b>`},
 	} {
-		f.Add(seed[0], seed[1])
+		f.Add(seed[0], seed[1], false)
+		f.Add(seed[0], seed[1], true)
 	}
-	f.Fuzz(func(t *testing.T, a, b string) {
+	f.Fuzz(func(t *testing.T, a, b string, keyed bool) {
+		opt := &Options{}
+		if keyed {
+			opt.KeyAttrs = []string{"id"}
+		}
 		for _, alg := range []Algorithm{Vigil, XyDiff} {
-			old, err := markup.ParseXML(strings.NewReader(a), nil)
+			opt.Algorithm = alg
+			old, _, err := markup.ParseBytes([]byte(a), nil)
 			if err != nil {
 				return
 			}
-			new, err := markup.ParseXML(strings.NewReader(b), nil)
+			new, _, err := markup.ParseBytes([]byte(b), nil)
 			if err != nil {
 				return
 			}
-			d, err := Diff(old, new, &Options{Algorithm: alg})
+			d, err := Diff(old, new, opt)
 			if err != nil {
 				return // no root element
 			}

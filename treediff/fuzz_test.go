@@ -67,3 +67,52 @@ func FuzzDiffRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// FuzzComposeRoundTrip diffs three versions in turn and checks that the
+// composition of the two deltas takes the first version to the third:
+// Apply(a, Compose(Diff(a, b), Diff(b, c))) is c (with ComposeWith, given
+// a, where Compose refuses to guess), content and XIDs.
+//
+//	go test -run '^$' -fuzz FuzzComposeRoundTrip ./treediff
+func FuzzComposeRoundTrip(f *testing.F) {
+	for _, seed := range [][3]string{
+		{`<r><a>x</a><b>y</b></r>`, `<r><b>y</b><a>z</a></r>`, `<r><a>z</a></r>`},
+		{`<r><?a x?><b/></r>`, `<r><?c x?><b/></r>`, `<r><b/><?c y?></r>`},
+		{`<r><s><p>one</p><p>two</p></s><s/></r>`, `<r><s/><s><p>two</p><p>one</p></s></r>`, `<r><s><p>one</p></s><s><p>two</p></s></r>`},
+		{`<r><p k="1">t</p></r>`, `<r><p k="2">t</p><q/></r>`, `<r><q><p k="2">u</p></q></r>`},
+	} {
+		f.Add(seed[0], seed[1], seed[2])
+	}
+	f.Fuzz(func(t *testing.T, a, b, c string) {
+		var docs [3]*tree.Document
+		for k, s := range []string{a, b, c} {
+			d, _, err := markup.ParseBytes([]byte(s), nil)
+			if err != nil {
+				return
+			}
+			docs[k] = d
+		}
+		dab, err := Diff(docs[0], docs[1], nil)
+		if err != nil {
+			return
+		}
+		base := docs[0] // with its XIDs now; the diffs change nothing else
+		dbc, err := Diff(docs[1], docs[2], nil)
+		if err != nil {
+			return
+		}
+		dac, err := delta.Compose(dab, dbc)
+		if err != nil {
+			if dac, err = delta.ComposeWith(base, dab, dbc); err != nil {
+				t.Fatalf("compose with the base: %v", err)
+			}
+		}
+		got, err := delta.Apply(base, dac)
+		if err != nil {
+			t.Fatalf("apply the composition: %v\nab:\n%v\nbc:\n%v\nac:\n%v", err, dab.Ops, dbc.Ops, dac.Ops)
+		}
+		if diff := tree.Diff(got.Root, docs[2].Root, tree.ContentAndXIDs); diff != "" {
+			t.Fatalf("Apply(a, Compose(Diff(a, b), Diff(b, c))) != c: %s\nab:\n%v\nbc:\n%v\nac:\n%v", diff, dab.Ops, dbc.Ops, dac.Ops)
+		}
+	})
+}

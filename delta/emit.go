@@ -1,6 +1,10 @@
 package delta
 
-import "github.com/vigil-web/vigil/tree"
+import (
+	"slices"
+
+	"github.com/vigil-web/vigil/tree"
+)
 
 // This file writes the operations once the builder has paired the nodes
 // and found the moves (build.go): renames and attributes, deletes in
@@ -116,7 +120,7 @@ func (b *builder) emitInserts(d *Delta) {
 		if b.sameNew == nil || !b.sameNew[j] {
 			// Measure.Children goes right to left: pushed in that order,
 			// the children pop left to right.
-			kids = kids[:0]
+			kids = slices.Grow(kids[:0], b.new.ChildCount(j))
 			b.new.Children(j, func(c int32) { kids = append(kids, c) })
 			stack = append(stack, kids...)
 		}

@@ -204,7 +204,9 @@ func (m *matching) alignMiddle(out [][2]int32, a, b []int32, la, ha, lb, hb int)
 		counts.addNew(m.new.Signature[b[k]], int32(k))
 	}
 	// Unique pairs in a's order; keep those increasing in b.
-	uniq := m.alignUniq[:0]
+	// Room for all at once: appends to a long list grow it a quarter at
+	// a time, allocating five times its size on the way.
+	uniq := slices.Grow(m.alignUniq[:0], min(ha-la, hb-lb))
 	for k := la; k < ha; k++ {
 		if c := &counts.slots[entry[k-la]]; c.a == 1 && c.b == 1 {
 			uniq = append(uniq, [2]int32{int32(k), c.posB})
@@ -250,7 +252,7 @@ func (s *increasing) longest(pairs [][2]int32) [][2]int32 {
 	if len(pairs) == 0 {
 		return nil
 	}
-	tails, values := s.tails[:0], s.values[:0]
+	tails, values := slices.Grow(s.tails[:0], len(pairs)), slices.Grow(s.values[:0], len(pairs))
 	prev := grow(&s.prev, len(pairs))
 	for i, p := range pairs {
 		// Most sequences are mostly in order: try the end first.

@@ -1,5 +1,7 @@
 package treediff
 
+import "slices"
+
 // bottomUp is the seed's "propagate to parents" pass (thesis §3.5.2,
 // phase 4): an unmatched new node is matched with the old node that is the
 // parent of the heaviest set of its matched children, when the two may be
@@ -78,7 +80,9 @@ func (topDown) run(m *matching) {
 			continue
 		}
 		// Measure.Children goes right to left: pushed so, the children
-		// pop left to right.
+		// pop left to right. (Room first: a long list appended to grows a
+		// quarter at a time.)
+		stack = slices.Grow(stack, m.old.ChildCount(i))
 		m.old.Children(i, func(c int32) { stack = append(stack, c) })
 		if j < 0 {
 			continue

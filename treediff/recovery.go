@@ -1,5 +1,7 @@
 package treediff
 
+import "slices"
+
 // recoveryBudget bounds the node pairs of a gap that is matched exactly;
 // larger gaps are aligned by name only. It keeps the exact step linear in
 // practice: a gap costs at most recoveryBudget steps.
@@ -40,7 +42,9 @@ func (r recovery) run(m *matching) {
 			m.recoverChildren(i, j)
 		}
 		// Measure.Children goes right to left: pushed so, the children pop
-		// left to right.
+		// left to right. (Room first: a long list appended to grows a
+		// quarter at a time.)
+		stack = slices.Grow(stack, m.old.ChildCount(i))
 		m.old.Children(i, func(c int32) { stack = append(stack, c) })
 	}
 }
@@ -58,7 +62,7 @@ func (m *matching) recoverChildren(i, j int32) {
 	// subsequence in increasing order on both sides. Taking them greedily
 	// in old order would let one child moved from the front to the back
 	// end every gap at the back, and leave the whole list unrecovered.
-	m.anchors = m.anchors[:0]
+	m.anchors = slices.Grow(m.anchors[:0], len(oc))
 	for k, c := range oc {
 		if mj := m.oldMatch[c]; mj >= 0 && m.newParent[mj] == j {
 			m.anchors = append(m.anchors, [2]int32{int32(k), m.newPos[mj]})

@@ -142,7 +142,14 @@
 //   - An update is emitted for any text, comment or processing instruction
 //     whose value changed and that stayed at its place under the same parent,
 //     not only for the sole text child of an element (the seed's rule, which
-//     turns every change in mixed content into a delete plus an insert).
+//     turns every change in mixed content into a delete plus an insert). A
+//     processing instruction whose target changed is updated too: the
+//     update carries the whole node.
+//   - A delta covers the root element and everything in it, as the seed's
+//     do. What stands outside the root element (the DOCTYPE, and comments
+//     and processing instructions before or after it: Document's Prolog,
+//     Doctype and Epilog) is not part of it, and Apply keeps the document's
+//     own.
 //   - A move carries only the XID of the moved subtree's root, as the XyDiff
 //     tool writes it; the seed's full XID-map of the moved data cannot be
 //     stated once the moved subtree itself changes.

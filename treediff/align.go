@@ -7,7 +7,7 @@ import (
 )
 
 // alignWindow is how far ahead, among the children between two anchors, an
-// identical child is looked for before giving up on it.
+// identical or similar child is looked for before giving up on it.
 const alignWindow = 8
 
 // align is a fast path for what most pairs of versions have in common: the
@@ -65,28 +65,23 @@ func (align) run(m *matching) {
 			if g < len(pairs) {
 				ea, eb = int(pairs[g][0]), int(pairs[g][1])
 			}
-			if ea-pa == 1 && eb-pb == 1 {
-				x, y := a[pa], b[pb]
-				if sub, ok := m.similarChildren(x, y); ok {
-					m.pair(x, y)
-					stack = append(stack, pair{x, y, sub})
-				} else {
-					m.pairSmall(x, y)
-				}
-			} else if ea > pa && eb > pb {
-				// A wider gap: pair similar children in order, each old
-				// child with the first similar new one within a window.
-				k := pb
-				for _, x := range a[pa:ea] {
-					for y := k; y < eb && y < k+alignWindow; y++ {
-						if sub, ok := m.similarChildren(x, b[y]); ok {
-							m.pair(x, b[y])
-							stack = append(stack, pair{x, b[y], sub})
-							k = y + 1
-							break
-						}
+			// Pair similar children in order, each old child with the
+			// first similar new one within a window.
+			k := pb
+			for _, x := range a[pa:ea] {
+				for y := k; y < eb && y < k+alignWindow; y++ {
+					if sub, ok := m.similarChildren(x, b[y]); ok {
+						m.pair(x, b[y])
+						stack = append(stack, pair{x, b[y], sub})
+						k = y + 1
+						break
 					}
 				}
+			}
+			if ea-pa == 1 && eb-pb == 1 {
+				// One child left on each side, and not similar: paired
+				// when small (pairSmall leaves a pair made above alone).
+				m.pairSmall(a[pa], b[pb])
 			}
 			if g < len(pairs) {
 				pa, pb = int(pairs[g][0])+1, int(pairs[g][1])+1
@@ -144,6 +139,8 @@ func (m *matching) similarChildren(i, j int32) ([][2]int32, bool) {
 		same += m.old.Weight[a[k[0]]]
 	}
 	if 2*same < need {
+		// Not kept: give back the room alignChildren carved, the last.
+		m.pairBuf = m.pairBuf[:len(m.pairBuf)-min(len(a), len(b))]
 		return nil, false
 	}
 	return pairs, true
@@ -179,15 +176,9 @@ func (m *matching) alignChildren(a, b []int32) [][2]int32 {
 
 // pairSpace returns an empty list of pairs with room for n, carved from
 // one shared buffer: align keeps the alignment of every pair it pushes
-// until it is popped, and a list each would be an allocation each. A list
-// keeps its memory alive when the buffer moves on.
+// until it is popped, and a list each would be an allocation each.
 func (m *matching) pairSpace(n int) [][2]int32 {
-	if cap(m.pairBuf)-len(m.pairBuf) < n {
-		m.pairBuf = make([][2]int32, 0, max(n, 1<<12))
-	}
-	l := len(m.pairBuf)
-	m.pairBuf = m.pairBuf[:l+n]
-	return m.pairBuf[l : l : l+n]
+	return carve(&m.pairBuf, n, 1<<12)[:0]
 }
 
 // alignMiddle appends to out the alignment of a[la:ha] with b[lb:hb]:
@@ -277,16 +268,6 @@ func (s *increasing) longest(pairs [][2]int32) [][2]int32 {
 		out[i] = pairs[k]
 	}
 	return out
-}
-
-// grow returns (*buf)[:n], reallocating *buf when it is too short. The
-// contents are whatever they were: callers set every element.
-func grow[T any](buf *[]T, n int) []T {
-	if cap(*buf) < n {
-		*buf = make([]T, n)
-	}
-	*buf = (*buf)[:n]
-	return *buf
 }
 
 // sigCounts counts, per signature, the children of each side with it, in

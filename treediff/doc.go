@@ -69,10 +69,10 @@
 // # Speed
 //
 // The diff works on flat trees (tree.Flat: post-order arrays of kinds,
-// names, values, attributes, sizes, parents and sibling positions) and
-// their measures (tree.Measure: signatures, weights, name keys), never on
-// node pointers: on a document of a million nodes the arrays stay in cache
-// and the nodes do not. DiffFlat is the entry point for flat trees, which
+// names, values, attributes, sizes, parents and sibling positions), their
+// measures (tree.Measure: signatures and weights) and the nodes' name
+// classes (nameClasses), never on node pointers: on a document of a million
+// nodes the arrays stay in cache and the nodes do not. DiffFlat is the entry point for flat trees, which
 // markup.ParseXMLFlat builds straight from XML; Diff flattens two
 // Documents, calls it and gives the Documents their XIDs. Only the content
 // of the delta's operations is built as *tree.Node. Children are walked

@@ -88,7 +88,7 @@ func (leftovers) run(m *matching) {
 		if !oldNames[m.newName[j]] || m.newMatch[j] >= 0 {
 			continue
 		}
-		words := newWordSet(m.new.Flat, j, &scratch, &index, &store) // index holds words
+		words := newWordSet(m.new.Flat, j, &scratch, &index, nil) // index holds words
 		name := nameHash(m.newName[j])
 		for _, k := range touched {
 			shared[k] = 0

@@ -147,7 +147,7 @@ func (q *queue) sortByNode(z []queued) {
 	for _, it := range z[1:] {
 		lo, hi = min(lo, it.node), max(hi, it.node)
 	}
-	q.sorted = slices.Grow(q.sorted[:0], len(z))[:len(z)]
+	q.sorted = grow(&q.sorted, len(z))
 	from, to := z, q.sorted
 	// Nodes are non-negative; bits above the highest one where lo and hi
 	// differ are the same in every item.

@@ -12,10 +12,10 @@ type wordSet []uint64
 // leftoverTextLimit bytes of text, in document order, and the attributes of
 // the elements that begin before the limit is reached. Words are split at
 // ASCII white space and hashed byte by byte (FNV-1a), in one pass over the
-// text. scratch and index are working space, reused from call to call; the
-// set returned is carved from the end of *store (which it extends; a set
-// keeps its memory alive when store moves on), and index holds it until its
-// next use (see wordIndex.dice).
+// text. scratch and index are working space, reused from call to call;
+// index holds the set returned until its next use (see wordIndex.dice). The
+// set is carved from store, to be kept; when store is nil it is scratch's,
+// valid until the next call.
 func newWordSet(t *tree.Flat, i int32, scratch *wordSet, index *wordIndex, store *wordSet) wordSet {
 	set := (*scratch)[:0]
 	budget := leftoverTextLimit
@@ -71,12 +71,12 @@ func newWordSet(t *tree.Flat, i int32, scratch *wordSet, index *wordIndex, store
 			n++
 		}
 	}
-	if cap(*store)-len(*store) < n {
-		*store = make(wordSet, 0, max(n, 1<<14))
+	if store == nil {
+		return set[:n]
 	}
-	l := len(*store)
-	*store = append(*store, set[:n]...)
-	return (*store)[l : l+n : l+n]
+	kept := carve((*[]uint64)(store), n, 1<<14)
+	copy(kept, set[:n])
+	return kept
 }
 
 // FNV-1a constants for word hashes.

@@ -74,16 +74,10 @@ func DiffFlat(old, new *tree.Flat, opt *Options) (*delta.Delta, error) {
 	if old.XID != nil && len(old.XID) != old.Len() {
 		return nil, fmt.Errorf("treediff: the old version has %d XIDs for %d nodes", len(old.XID), old.Len())
 	}
-	pipeline, err := phases(opt.algorithm())
+	first := old.XID == nil || old.XID[old.Root()] == 0
+	m, err := match(old, new, opt)
 	if err != nil {
 		return nil, err
-	}
-	first := old.XID == nil || old.XID[old.Root()] == 0
-	m := newMatching(old, new, opt)
-	// The roots always match; a different name becomes a rename.
-	m.pair(m.old.Root(), m.new.Root())
-	for _, p := range pipeline {
-		p.run(m)
 	}
 	same := m.sameSubtrees()
 	// Signatures and name classes served the matching only: let a
@@ -99,6 +93,21 @@ func DiffFlat(old, new *tree.Flat, opt *Options) (*delta.Delta, error) {
 		return nil, fmt.Errorf("treediff: %w", err)
 	}
 	return d, nil
+}
+
+// match pairs the nodes of old and new with the phases of opt's algorithm.
+func match(old, new *tree.Flat, opt *Options) (*matching, error) {
+	pipeline, err := phases(opt.algorithm())
+	if err != nil {
+		return nil, err
+	}
+	m := newMatching(old, new, opt)
+	// The roots always match; a different name becomes a rename.
+	m.pair(m.old.Root(), m.new.Root())
+	for _, p := range pipeline {
+		p.run(m)
+	}
+	return m, nil
 }
 
 // sameSubtrees marks the new nodes whose whole subtree was zipped node for

@@ -210,18 +210,13 @@ i par=13 pos=1 xm=(12) update "$299"
 // kind only, on generated pairs of every shape.
 func TestPairsKeepKind(t *testing.T) {
 	for _, shape := range simulate.Shapes {
+		old, newDoc := pair(t, shape, 30<<10, 0.3)
+		of, _ := tree.FlattenDocument(old)
+		nf, _ := tree.FlattenDocument(newDoc)
 		for _, alg := range []Algorithm{Vigil, XyDiff} {
-			old, newDoc := pair(t, shape, 30<<10, 0.3)
-			of, _ := tree.FlattenDocument(old)
-			nf, _ := tree.FlattenDocument(newDoc)
-			pipeline, err := phases(alg)
+			m, err := match(of, nf, &Options{Algorithm: alg})
 			if err != nil {
 				t.Fatal(err)
-			}
-			m := newMatching(of, nf, nil)
-			m.pair(m.old.Root(), m.new.Root())
-			for _, p := range pipeline {
-				p.run(m)
 			}
 			paired := 0
 			for j, i := range m.newMatch {

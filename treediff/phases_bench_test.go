@@ -31,14 +31,7 @@ func BenchmarkDiffPhases(b *testing.B) {
 
 // benchmarkPhases is BenchmarkDiffPhases on one pair.
 func benchmarkPhases(b *testing.B, shape simulate.Shape, size int) {
-	old, err := simulate.Generate(shape, size, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	newDoc, _, err := simulate.Change(old, simulate.Spread(0.1), 2)
-	if err != nil {
-		b.Fatal(err)
-	}
+	old, newDoc := pair(b, shape, size, 0.1)
 	var x, y bytes.Buffer
 	if err := markup.WriteXML(&x, old, nil); err != nil {
 		b.Fatal(err)

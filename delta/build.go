@@ -26,8 +26,8 @@ import (
 //     whose relative order changed (a "weak" move), found with a heaviest
 //     increasing subsequence in O(n log n), exact for any number of
 //     children;
-//   - updates a text, comment or processing instruction whose value changed
-//     and that stayed in place (a moved leaf whose value changed is deleted
+//   - updates a text, comment or processing instruction whose value (or
+//     target) changed and that stayed in place (a moved leaf whose value changed is deleted
 //     and inserted, keeping its XID);
 //   - renames elements whose name changed and inserts, deletes or updates
 //     their attributes.
@@ -89,7 +89,8 @@ type Matching struct {
 // flattening and the XID index, which cost as much as the rest on a large
 // document. The pairing must agree with the XIDs (a paired new node carries
 // its old node's XID, an unpaired one a fresh XID); it is checked for
-// consistency of kinds and roots only.
+// consistency of kinds and roots only, and of roots only when the caller
+// vouches for it (Matching.Consistent).
 func BuildMatched(m *Matching) (*Delta, error) {
 	if m.Old == nil || m.New == nil || m.Old.Len() == 0 || m.New.Len() == 0 || len(m.NewToOld) != m.New.Len() {
 		return nil, fmt.Errorf("build delta: the matching does not fit the measures")
@@ -185,7 +186,7 @@ type builder struct {
 	// oldPos and newPos are each node's 0-based index among its siblings.
 	oldPos, newPos []int32
 	// changed is true, by old post index, for a matched leaf whose value
-	// changed.
+	// (or, for a processing instruction, target) changed.
 	changed []bool
 	// nodeChanges lists, in old post-order, the matched elements renamed
 	// or with other attributes; nodeOps bounds their operations.
@@ -386,7 +387,8 @@ func (b *builder) weakMoves(i int32) {
 	}
 }
 
-// valueChanged reports whether the matched leaf i has a new value.
+// valueChanged reports whether the matched leaf i has a new value (or
+// target).
 func (b *builder) valueChanged(i int32) bool { return b.changed[i] }
 
 // xidIndex maps XIDs to post indexes: a slice when the XIDs are dense enough,

@@ -110,9 +110,7 @@ func (b *builder) emitDeletes(d *Delta) {
 // pre-order, so that positions refer to the new version and ancestors go
 // before their descendants.
 func (b *builder) emitInserts(d *Delta) {
-	var stack []int32
-	var kids []int32
-	stack = append(stack, b.new.Root())
+	stack := []int32{b.new.Root()}
 	for len(stack) > 0 {
 		j := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -120,9 +118,8 @@ func (b *builder) emitInserts(d *Delta) {
 		if b.sameNew == nil || !b.sameNew[j] {
 			// Measure.Children goes right to left: pushed in that order,
 			// the children pop left to right.
-			kids = slices.Grow(kids[:0], b.new.ChildCount(j))
-			b.new.Children(j, func(c int32) { kids = append(kids, c) })
-			stack = append(stack, kids...)
+			stack = slices.Grow(stack, b.new.ChildCount(j))
+			b.new.Children(j, func(c int32) { stack = append(stack, c) })
 		}
 		p := b.new.Parent[j]
 		if p < 0 {

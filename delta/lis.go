@@ -1,5 +1,7 @@
 package delta
 
+import "slices"
+
 // lisScratch is the working space of heaviestIncreasing, kept from call to
 // call: a delta calls it once per element whose children stayed, most of
 // them with a handful of children.
@@ -22,16 +24,14 @@ type lisBest struct {
 // (keep[i] is true for the kept ones). It runs in O(n log n) with a Fenwick
 // tree over the keys, which must lie in [0, maxKey). Ties are broken towards
 // the subsequence found first, so the result is deterministic. The slice
-// returned is s's, valid until the next call; s may be nil.
+// returned is s's, valid until the next call.
 //
 // The elements not kept are the minimum-weight set of siblings to move so
 // that the rest keep their relative order (thesis §3.5, figure 3.6).
 func heaviestIncreasing(keys []int, weights []float64, maxKey int, s *lisScratch) []bool {
-	if s == nil {
-		s = &lisScratch{}
-	}
 	n := len(keys)
-	keep := grow(&s.keep, n)
+	s.keep = slices.Grow(s.keep[:0], n)[:n]
+	keep := s.keep
 	increasing := true
 	for i := 1; i < n && increasing; i++ {
 		increasing = keys[i] > keys[i-1]
@@ -43,12 +43,15 @@ func heaviestIncreasing(keys []int, weights []float64, maxKey int, s *lisScratch
 		return keep
 	}
 	// fen[k] holds the best chain over a range of keys ending at k.
-	fen := grow(&s.fen, maxKey+1)
+	s.fen = slices.Grow(s.fen[:0], maxKey+1)[:maxKey+1]
+	fen := s.fen
 	for i := range fen {
 		fen[i] = lisBest{i: -1}
 	}
-	prev := grow(&s.prev, n)
-	total := grow(&s.total, n)
+	s.prev = slices.Grow(s.prev[:0], n)[:n]
+	prev := s.prev
+	s.total = slices.Grow(s.total[:0], n)[:n]
+	total := s.total
 	top := lisBest{i: -1}
 	for i, k := range keys {
 		// Best chain ending with a key < k.
@@ -74,14 +77,4 @@ func heaviestIncreasing(keys []int, weights []float64, maxKey int, s *lisScratch
 		keep[i] = true
 	}
 	return keep
-}
-
-// grow returns (*buf)[:n], reallocating *buf when it is too short. The
-// contents are whatever they were: callers set every element.
-func grow[T any](buf *[]T, n int) []T {
-	if cap(*buf) < n {
-		*buf = make([]T, n)
-	}
-	*buf = (*buf)[:n]
-	return *buf
 }

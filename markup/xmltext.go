@@ -128,12 +128,12 @@ func (p *xmlParser) flushText() error {
 			return nil
 		}
 	}
+	if p.flat != nil {
+		p.flat.Leaf(tree.Text, "", v) // copies v
+		return nil
+	}
 	if inBuf && len(v) > 0 && inside(v, t.buf) {
 		v = strings.Clone(v)
-	}
-	if p.flat != nil {
-		p.flat.Leaf(tree.Text, "", v)
-		return nil
 	}
 	n := p.doc.NewText(v)
 	n.Parent = top.node

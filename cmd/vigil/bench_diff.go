@@ -294,17 +294,15 @@ func runBenchDiffMemory(ctx context.Context, env *environment, args []string) (i
 		return exitError, fmt.Errorf("usage: vigil bench diff-memory OLD NEW")
 	}
 	// Read, parsed and diffed as vigil diff does, with its memory limit.
+	flags := &docFlags{whitespace: "normalize", maxBytes: markup.DefaultMaxBytes}
 	var docs [2]*tree.Flat
 	var size int64
 	for i, name := range args {
-		b, err := readInput(env, name, 1<<40)
+		doc, n, err := loadFlat(env, name, flags)
 		if err != nil {
 			return exitError, err
 		}
-		size += int64(len(b))
-		if docs[i], _, err = markup.ParseFlatBytesOwned(b, nil); err != nil {
-			return exitError, err
-		}
+		docs[i], size = doc, size+int64(n)
 	}
 	limitDiffMemory(size)
 	if _, err := treediff.DiffFlat(docs[0], docs[1], nil); err != nil {

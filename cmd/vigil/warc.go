@@ -238,9 +238,8 @@ func runImportWARC(ctx context.Context, env *environment, args []string) (int, e
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return exitError, errUsageShown
+	if err := wantArgs(fs, 1); err != nil {
+		return exitError, err
 	}
 	var in io.Reader = env.stdin
 	if name := fs.Arg(0); name != "-" {

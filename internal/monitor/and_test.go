@@ -52,7 +52,7 @@ func TestUsingAnd(t *testing.T) {
 		return createSentinel(t, db, checker, u, name, "Create Sentinel "+name+" Using "+using+
 			" Monitor any change Fetch 1 hour Notify By email owner@example.test\n")
 	}
-	const a, b = "http://a.example.test/", "http://b.example.test/"
+	const a, b = pageA, pageB
 	both := create("both", a+" AND "+b)
 	either := create("either", a+" OR "+b)
 
@@ -155,7 +155,7 @@ func TestUsingAnd(t *testing.T) {
 func TestUsingAndValueGoesBack(t *testing.T) {
 	db, wh, u := testStore(t)
 	now := time.Now().UTC()
-	const a, b = "http://a.example.test/", "http://b.example.test/"
+	const a, b = pageA, pageB
 	s := createSentinel(t, db, spec.NewChecker(now), u, "rise",
 		"Create Sentinel rise Using "+a+" AND "+b+" Monitor value In css \"p\" increases Fetch 1 hour\n")
 	f := &pagesFetcher{pages: map[string]string{a: pageWith("5"), b: pageWith("10")}}

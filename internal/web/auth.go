@@ -46,9 +46,10 @@ func (s *Server) mac(purpose string, parts ...string) []byte {
 	return m.Sum(nil)
 }
 
-// b64 encodes the parts of cookies and CSRF tokens. It is strict: a value
-// has one spelling only, so a cookie changed in its last character is
-// refused even where the change falls on bits that decoding ignores.
+// b64 encodes the parts of cookies, CSRF tokens and password hashes. It is
+// strict: a value has one spelling only, so a cookie changed in its last
+// character is refused even where the change falls on bits that decoding
+// ignores.
 var b64 = base64.RawURLEncoding.Strict()
 
 // newSessionCookie returns the cookie value of a new session of u: user

@@ -11,38 +11,34 @@ const forbidden = 1 << 30
 // relabelCost is the cost of turning node a into node b in place: 0 when
 // equal, forbidden for different kinds.
 func relabelCost(a, b *tree.Node) int {
-	if a.Kind != b.Kind {
-		return forbidden
-	}
-	if a.Kind != tree.Element {
-		if a.Value != b.Value || a.Name != b.Name {
-			return 1
-		}
-		return 0
-	}
-	c := 0
-	if a.Name != b.Name {
-		c++
-	}
-	return c + attrCost(a.Attrs, b.Attrs)
+	return labelCost(a.Kind, b.Kind, a.Name, b.Name, a.Value, b.Value, a.Attrs, b.Attrs)
 }
 
 // relabelFlatCost is relabelCost of node i of a and node j of b.
 func relabelFlatCost(a *tree.Flat, i int32, b *tree.Flat, j int32) int {
 	if a.Kind[i] != b.Kind[j] {
+		return forbidden // without reading the rest
+	}
+	return labelCost(a.Kind[i], b.Kind[j], a.Name(i), b.Name(j), a.Value(i), b.Value(j), a.Attrs(i), b.Attrs(j))
+}
+
+// labelCost is relabelCost given the kinds, names, values and attributes of
+// both nodes.
+func labelCost(ka, kb tree.Kind, na, nb, va, vb string, aa, ab []tree.Attr) int {
+	if ka != kb {
 		return forbidden
 	}
-	if a.Kind[i] != tree.Element {
-		if a.Value(i) != b.Value(j) || a.Name(i) != b.Name(j) {
+	if ka != tree.Element {
+		if va != vb || na != nb {
 			return 1
 		}
 		return 0
 	}
 	c := 0
-	if a.Name(i) != b.Name(j) {
+	if na != nb {
 		c++
 	}
-	return c + attrCost(a.Attrs(i), b.Attrs(j))
+	return c + attrCost(aa, ab)
 }
 
 // attrCost counts attribute inserts, deletes and updates between two sets.

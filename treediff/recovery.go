@@ -8,7 +8,8 @@ import "slices"
 const recoveryBudget = 1 << 14
 
 // labelAlignLimit bounds the name alignment of a large gap (a table of
-// labelAlignLimit cells); beyond it, same-name children are paired in order.
+// labelAlignLimit cells); beyond it, same-name children are paired in order,
+// each old child with the first new one of its name within alignWindow.
 const labelAlignLimit = 1 << 20
 
 // recovery re-matches what XyDiff left unmatched under matched parents, as
@@ -140,7 +141,7 @@ func (m *matching) alignNames(a, b []int32) {
 	if len(a)*len(b) > labelAlignLimit {
 		k := 0
 		for _, x := range a {
-			for y := k; y < len(b) && y < k+8; y++ {
+			for y := k; y < len(b) && y < k+alignWindow; y++ {
 				if m.canMatch(x, b[y]) {
 					m.pair(x, b[y])
 					k = y + 1

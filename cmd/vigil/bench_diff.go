@@ -188,15 +188,22 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 	runs := fs.Int("runs", 5, "timed runs; each times every measure once")
 	procs := fs.Int("procs", 1, "GOMAXPROCS while measuring (the speed bar is for one core)")
 	memory := fs.Bool("memory", true, "measure the peak memory of one parse and diff in a child process")
+	curve := fs.Bool("curve", false, "instead, print the diff's time per MB at sizes from --size/40 to 2 x --size")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
-	if *runs < 1 || *procs < 1 || *large < 10 {
-		return exitError, fmt.Errorf("--runs and --procs must be at least 1, and --size at least 10")
+	if *runs < 1 || *procs < 1 || *large < 40 {
+		return exitError, fmt.Errorf("--runs and --procs must be at least 1, and --size at least 40")
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(*procs))
 	w := bufio.NewWriter(env.stdout)
 	defer w.Flush()
+	if *curve {
+		if err := runDiffCurve(w, simulate.Shape(*shape), *large, *rate, *runs); err != nil {
+			return exitError, err
+		}
+		return exitOK, nil
+	}
 	fmt.Fprintf(w, "vigil bench diff: shape %s, %d%% of nodes changed, CPU times of %d runs, GOMAXPROCS=%d\n",
 		*shape, int(*rate*100), *runs, runtime.GOMAXPROCS(0))
 	fmt.Fprintf(w, "each run times, for the small pair then the large one, parsing both documents and diffing them with each algorithm;\n")

@@ -19,6 +19,13 @@ func TestBenchCommands(t *testing.T) {
 			t.Errorf("bench diff output lacks %q:\n%s", want, out)
 		}
 	}
+	code, out, errOut = runCLI(t, "", "bench", "diff", "--curve", "--size", "200000", "--runs", "1")
+	if code != exitOK {
+		t.Fatalf("bench diff --curve: exit %d: %s", code, errOut)
+	}
+	if got := strings.Count(out, "ms per MB"); got != len(curveSizes) || !strings.Contains(out, "(1.00x the") {
+		t.Errorf("bench diff --curve printed %d sizes of %d, or no base line:\n%s", got, len(curveSizes), out)
+	}
 	// Inside a test binary the memory measure refuses to re-run the binary
 	// (it would run the tests again): an error, never a recursion.
 	if code, _, errOut := runCLI(t, "", "bench", "diff", "--size", "20000", "--runs", "1"); code != exitError || !strings.Contains(errOut, "not a test binary") {

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"runtime"
+	"time"
+
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/simulate"
+	"github.com/vigil-web/vigil/treediff"
+)
+
+// curveSizes are the pair sizes of "vigil bench diff --curve", as fractions
+// of --size: from a fortieth of it to twice it.
+var curveSizes = []struct{ num, den int }{{1, 40}, {1, 20}, {1, 10}, {1, 5}, {2, 5}, {1, 1}, {2, 1}}
+
+// runDiffCurve times the default algorithm on pairs of growing size and
+// prints its CPU time per MB of input at each, against the pair a tenth of
+// large, then the machine's memory latency for working sets of the same
+// sizes. The linear growth bar compares two points of this curve. The
+// diff's work is linear (its instruction count is, see BENCHMARKS.md);
+// its time per MB rises with the latency of the memory its working set
+// lives in, from the caches at a fraction of a MB to main memory, whose
+// latency itself rises with the span read (page walks).
+func runDiffCurve(w io.Writer, shape simulate.Shape, large int, rate float64, runs int) error {
+	fmt.Fprintf(w, "diff time per MB of input by pair size (default algorithm, best of %d runs, CPU time, GOMAXPROCS=%d)\n",
+		runs, runtime.GOMAXPROCS(0))
+	// Every pair is made before any is timed, and the runs go over all
+	// sizes in turn: each diff then runs with the same heap around it
+	// (a small heap would make the small pairs' diffs collect more often),
+	// and a machine that slows down for a while slows every size alike.
+	type point struct {
+		a, b []byte
+		mb   float64
+		best time.Duration
+	}
+	points := make([]point, len(curveSizes))
+	for k, s := range curveSizes {
+		a, b, _, err := serialisedPair(shape, large*s.num/s.den, rate, 1)
+		if err != nil {
+			return err
+		}
+		points[k] = point{a: a, b: b, mb: float64(len(a)+len(b)) / 2 / (1 << 20), best: time.Duration(1<<63 - 1)}
+	}
+	for r := 0; r < runs; r++ {
+		for k := range points {
+			d, err := timeVigilDiff(points[k].a, points[k].b)
+			if err != nil {
+				return err
+			}
+			points[k].best = min(points[k].best, d)
+		}
+	}
+	base := points[2] // the pair a tenth of large
+	perMB := func(p point) float64 { return ms2(p.best) / p.mb }
+	for _, p := range points {
+		fmt.Fprintf(w, "%6.2f MB pair: diff %8.1f ms | %6.2f ms per MB (%.2fx the %.1f MB pair's)\n",
+			p.mb, ms2(p.best), perMB(p), perMB(p)/perMB(base), base.mb)
+	}
+	fmt.Fprintf(w, "this machine's latency of dependent random reads, by size of the memory read (a diff holds about 8 times the size of its pair):\n")
+	// From 1 MB up to the working set of the largest pair.
+	for mb := 1; mb>>1 < 16*large>>20; mb <<= 1 {
+		// The least of three: other tenants of a shared cache only add.
+		fmt.Fprintf(w, "%5d MB: %6.1f ns\n", mb, min(readLatency(mb<<20), readLatency(mb<<20), readLatency(mb<<20)))
+	}
+	if bw, ok := w.(*bufio.Writer); ok {
+		return bw.Flush()
+	}
+	return nil
+}
+
+// readLatency returns the mean time of a read whose address depends on the
+// previous one, over a random cycle through an array of size bytes: the
+// latency of whichever level of the memory hierarchy holds that much.
+func readLatency(size int) float64 {
+	n := size / 4
+	next := make([]uint32, n)
+	// Sattolo's algorithm: a random permutation with a single cycle.
+	for i := range next {
+		next[i] = uint32(i)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := n - 1; i > 0; i-- {
+		j := rng.IntN(i)
+		next[i], next[j] = next[j], next[i]
+	}
+	const steps = 1 << 21
+	p := uint32(0)
+	start := time.Now()
+	for range steps {
+		p = next[p]
+	}
+	elapsed := time.Since(start)
+	latencySink = p
+	return float64(elapsed.Nanoseconds()) / steps
+}
+
+// latencySink keeps readLatency's chase from being optimised away.
+var latencySink uint32
+
+// timeVigilDiff parses a pair as flat trees and returns the CPU time of
+// diffing them with the default algorithm, after a collection.
+func timeVigilDiff(a, b []byte) (time.Duration, error) {
+	old, err := markup.ParseXMLFlat(bytes.NewReader(a), nil)
+	if err != nil {
+		return 0, err
+	}
+	newDoc, err := markup.ParseXMLFlat(bytes.NewReader(b), nil)
+	if err != nil {
+		return 0, err
+	}
+	runtime.GC()
+	start := cpuTime()
+	if _, err := treediff.DiffFlat(old, newDoc, nil); err != nil {
+		return 0, err
+	}
+	return cpuTime() - start, nil
+}

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"time"
 
 	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/simulate"
+	"github.com/vigil-web/vigil/tree"
 	"github.com/vigil-web/vigil/treediff"
 )
 
@@ -30,25 +32,30 @@ func runDiffCurve(w io.Writer, shape simulate.Shape, large int, rate float64, ru
 	fmt.Fprintf(w, "diff time per MB of input by pair size (default algorithm, best of %d runs, CPU time, GOMAXPROCS=%d)\n",
 		runs, runtime.GOMAXPROCS(0))
 	// Every pair is made before any is timed, and the runs go over all
-	// sizes in turn: each diff then runs with the same heap around it
-	// (a small heap would make the small pairs' diffs collect more often),
-	// and a machine that slows down for a while slows every size alike.
+	// sizes in turn, so that a machine that slows down for a while slows
+	// every size alike. Each pair is read from its files for its run
+	// alone (see pairFiles).
+	dir, err := os.MkdirTemp("", "vigil-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
 	type point struct {
-		a, b []byte
+		pair pairFiles
 		mb   float64
 		best time.Duration
 	}
 	points := make([]point, len(curveSizes))
 	for k, s := range curveSizes {
-		a, b, _, err := serialisedPair(shape, large*s.num/s.den, rate, 1)
+		p, err := writePair(dir, fmt.Sprint(k), shape, large*s.num/s.den, rate)
 		if err != nil {
 			return err
 		}
-		points[k] = point{a: a, b: b, mb: float64(len(a)+len(b)) / 2 / (1 << 20), best: time.Duration(1<<63 - 1)}
+		points[k] = point{pair: p, mb: float64(p.size) / 2 / (1 << 20), best: time.Duration(1<<63 - 1)}
 	}
 	for r := 0; r < runs; r++ {
 		for k := range points {
-			d, err := timeVigilDiff(points[k].a, points[k].b)
+			d, err := points[k].pair.timeVigil()
 			if err != nil {
 				return err
 			}
@@ -102,20 +109,22 @@ func readLatency(size int) float64 {
 // latencySink keeps readLatency's chase from being optimised away.
 var latencySink uint32
 
-// timeVigilDiff parses a pair as flat trees and returns the CPU time of
-// diffing them with the default algorithm, after a collection.
-func timeVigilDiff(a, b []byte) (time.Duration, error) {
-	old, err := markup.ParseXMLFlat(bytes.NewReader(a), nil)
-	if err != nil {
-		return 0, err
-	}
-	newDoc, err := markup.ParseXMLFlat(bytes.NewReader(b), nil)
-	if err != nil {
-		return 0, err
+// timeVigil reads and parses the pair as flat trees and returns the CPU
+// time of diffing them with the default algorithm, after a collection.
+func (p pairFiles) timeVigil() (time.Duration, error) {
+	var docs [2]*tree.Flat
+	for k, name := range []string{p.old, p.new} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return 0, err
+		}
+		if docs[k], err = markup.ParseXMLFlat(bytes.NewReader(b), nil); err != nil {
+			return 0, fmt.Errorf("%s: %w", name, err)
+		}
 	}
 	runtime.GC()
 	start := cpuTime()
-	if _, err := treediff.DiffFlat(old, newDoc, nil); err != nil {
+	if _, err := treediff.DiffFlat(docs[0], docs[1], nil); err != nil {
 		return 0, err
 	}
 	return cpuTime() - start, nil

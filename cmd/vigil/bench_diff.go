@@ -63,6 +63,48 @@ func serialisedPair(shape simulate.Shape, size int, rate float64, seed uint64) (
 	return a.Bytes(), b.Bytes(), perfect, nil
 }
 
+// pairFiles is a generated pair written to files: the timed runs read
+// each pair from its files just before timing it, so that only that pair
+// is in memory, as in "vigil diff". (Holding the large pair's input while
+// timing the small one would raise the collector's heap goal for the
+// small pair's diff alone: it would run without a collection, where
+// "vigil diff" on the same files collects as often, for its size, as on
+// the large pair.)
+type pairFiles struct {
+	old, new string
+	size     int // bytes of both documents
+}
+
+// writePair writes a generated pair (seed 1) to two files of dir whose
+// names start with name.
+func writePair(dir, name string, shape simulate.Shape, size int, rate float64) (pairFiles, error) {
+	a, b, _, err := serialisedPair(shape, size, rate, 1)
+	if err != nil {
+		return pairFiles{}, err
+	}
+	p := pairFiles{old: filepath.Join(dir, name+"-old.xml"), new: filepath.Join(dir, name+"-new.xml"), size: len(a) + len(b)}
+	if err := os.WriteFile(p.old, a, 0o644); err != nil {
+		return pairFiles{}, err
+	}
+	if err := os.WriteFile(p.new, b, 0o644); err != nil {
+		return pairFiles{}, err
+	}
+	return p, nil
+}
+
+// time reads the pair and times one run of it (see timeRun).
+func (p pairFiles) time() (sample, error) {
+	a, err := os.ReadFile(p.old)
+	if err != nil {
+		return sample{}, err
+	}
+	b, err := os.ReadFile(p.new)
+	if err != nil {
+		return sample{}, err
+	}
+	return timeRun(a, b)
+}
+
 // cpuTime returns the CPU time (user and system) the process has used so
 // far. Timing by CPU time rather than by the clock keeps the measure honest
 // on a shared machine, where other processes take the cores away.
@@ -208,20 +250,24 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 		*shape, int(*rate*100), *runs, runtime.GOMAXPROCS(0))
 	fmt.Fprintf(w, "each run times, for the small pair then the large one, parsing both documents and diffing them with each algorithm;\n")
 	fmt.Fprintf(w, "times are the best of the runs, ratios the median of the runs' own ratios\n")
+	dir, err := os.MkdirTemp("", "vigil-bench-")
+	if err != nil {
+		return exitError, err
+	}
+	defer os.RemoveAll(dir)
 	small := *large / 10
 	var inputs [2]int
-	var pairs [2][2][]byte
+	var pairs [2]pairFiles
 	for k, size := range []int{small, *large} {
-		a, b, _, err := serialisedPair(simulate.Shape(*shape), size, *rate, 1)
-		if err != nil {
+		if pairs[k], err = writePair(dir, fmt.Sprint(k), simulate.Shape(*shape), size, *rate); err != nil {
 			return exitError, err
 		}
-		pairs[k], inputs[k] = [2][]byte{a, b}, len(a)+len(b)
+		inputs[k] = pairs[k].size
 	}
 	var samples [2][]sample
 	for r := 0; r < *runs; r++ {
 		for k := range pairs {
-			s, err := timeRun(pairs[k][0], pairs[k][1])
+			s, err := pairs[k].time()
 			if err != nil {
 				return exitError, err
 			}
@@ -269,27 +315,20 @@ func measureDiffMemory(shape simulate.Shape, size int, rate float64) (int64, err
 		// running it would run the tests again, recursively.
 		return 0, fmt.Errorf("bench diff: the memory measure needs the vigil binary, not a test binary (use --memory=false in tests)")
 	}
-	a, b, _, err := serialisedPair(shape, size, rate, 1)
-	if err != nil {
-		return 0, err
-	}
 	dir, err := os.MkdirTemp("", "vigil-bench-")
 	if err != nil {
 		return 0, err
 	}
 	defer os.RemoveAll(dir)
-	pa, pb := filepath.Join(dir, "old.xml"), filepath.Join(dir, "new.xml")
-	if err := os.WriteFile(pa, a, 0o644); err != nil {
-		return 0, err
-	}
-	if err := os.WriteFile(pb, b, 0o644); err != nil {
+	p, err := writePair(dir, "memory", shape, size, rate)
+	if err != nil {
 		return 0, err
 	}
 	self, err := os.Executable()
 	if err != nil {
 		return 0, err
 	}
-	out, err := exec.Command(self, "bench", "diff-memory", pa, pb).Output()
+	out, err := exec.Command(self, "bench", "diff-memory", p.old, p.new).Output()
 	if err != nil {
 		return 0, fmt.Errorf("bench diff-memory: %w", err)
 	}

@@ -2,7 +2,6 @@ package intent
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/vigil-web/vigil/tree"
@@ -295,12 +294,11 @@ func (c *content) contentText() string {
 	return c.text
 }
 
-// pathCache computes tree.Path locations, remembering the positions of
-// the children of each parent it has seen, so that a page with thousands
-// of siblings costs one scan per parent rather than one per change.
+// pathCache names nodes and leaves by path, numbering the children of
+// each parent once (tree.NodePaths), so that a page with thousands of
+// siblings costs one scan per parent rather than one per change.
 type pathCache struct {
-	pos  map[*tree.Node]int32 // node -> 1-based position among its same-kind, same-name siblings
-	seen map[*tree.Node]bool  // parents whose children are in pos
+	paths tree.NodePaths
 }
 
 // node returns tree.Path(n).
@@ -308,42 +306,7 @@ func (pc *pathCache) node(n *tree.Node) string {
 	if n == nil {
 		return ""
 	}
-	if pc.pos == nil {
-		pc.pos = make(map[*tree.Node]int32)
-		pc.seen = make(map[*tree.Node]bool)
-	}
-	var parts []string
-	for m := n; m != nil; m = m.Parent {
-		step := m.Name
-		switch m.Kind {
-		case tree.Text:
-			step = "text()"
-		case tree.Comment:
-			step = "comment()"
-		case tree.ProcInst:
-			step = "processing-instruction(" + m.Name + ")"
-		}
-		pos := int32(1)
-		if p := m.Parent; p != nil {
-			if !pc.seen[p] {
-				pc.seen[p] = true
-				type kn struct {
-					k    tree.Kind
-					name string
-				}
-				count := map[kn]int32{}
-				for _, c := range p.Children {
-					k := kn{c.Kind, c.Name}
-					count[k]++
-					pc.pos[c] = count[k]
-				}
-			}
-			pos = pc.pos[m]
-		}
-		parts = append(parts, step+"["+strconv.Itoa(int(pos))+"]")
-	}
-	slices.Reverse(parts)
-	return "/" + strings.Join(parts, "/")
+	return pc.paths.Path(n)
 }
 
 // leaf returns the readable location of a leaf: the path of its node, with

@@ -175,6 +175,10 @@ type Change struct {
 // then inserts, moves and updates, then attribute changes.
 func (a *Annotated) Changes() []Change {
 	var out []Change
+	// Each version's nodes named through one NodePaths: a page whose long
+	// list changed throughout would otherwise take time quadratic in the
+	// list's length.
+	var oldPaths, newPaths tree.NodePaths
 	for i := range a.Delta.Ops {
 		op := &a.Delta.Ops[i]
 		switch op.Kind {
@@ -190,18 +194,18 @@ func (a *Annotated) Changes() []Change {
 			if c == nil {
 				c = n
 			}
-			out = append(out, Change{Mark: Deleted, Path: tree.Path(n), Node: c})
+			out = append(out, Change{Mark: Deleted, Path: oldPaths.Path(n), Node: c})
 		case delta.Insert:
 			n := a.newByXID[op.Root()]
 			if n == nil {
 				continue
 			}
-			ch := Change{Mark: Inserted, Path: tree.Path(n), Node: n}
+			ch := Change{Mark: Inserted, Path: newPaths.Path(n), Node: n}
 			switch {
 			case op.Move:
 				ch.Mark = Moved
 				if o := a.oldByXID[op.Root()]; o != nil {
-					ch.OldPath = tree.Path(o)
+					ch.OldPath = oldPaths.Path(o)
 				}
 			case op.Update:
 				ch.Mark = Updated
@@ -213,7 +217,7 @@ func (a *Annotated) Changes() []Change {
 			if n == nil {
 				continue
 			}
-			ch := Change{Mark: AttrChanged, Path: tree.Path(n), Node: n, Attr: op.Name, OldValue: op.OldValue, NewValue: op.NewValue}
+			ch := Change{Mark: AttrChanged, Path: newPaths.Path(n), Node: n, Attr: op.Name, OldValue: op.OldValue, NewValue: op.NewValue}
 			if op.Kind == delta.Rename {
 				ch.Attr = ""
 			}

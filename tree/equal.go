@@ -65,34 +65,3 @@ func equalAttrs(a, b []Attr) bool {
 	slices.SortFunc(sb, cmp)
 	return slices.Equal(sa, sb)
 }
-
-// Path returns a readable location of n: element names with 1-based
-// positions from the root, such as /catalog[1]/product[2]/text()[1].
-func Path(n *Node) string {
-	var parts []string
-	for m := n; m != nil; m = m.Parent {
-		step := m.Name
-		switch m.Kind {
-		case Text:
-			step = "text()"
-		case Comment:
-			step = "comment()"
-		case ProcInst:
-			step = "processing-instruction(" + m.Name + ")"
-		}
-		pos := 1
-		if m.Parent != nil {
-			for _, s := range m.Parent.Children {
-				if s == m {
-					break
-				}
-				if s.Kind == m.Kind && s.Name == m.Name {
-					pos++
-				}
-			}
-		}
-		parts = append(parts, fmt.Sprintf("%s[%d]", step, pos))
-	}
-	slices.Reverse(parts)
-	return "/" + strings.Join(parts, "/")
-}

@@ -127,36 +127,6 @@ func (f *Flat) ChildList(i int32, buf []int32) []int32 {
 	return buf
 }
 
-// Path returns an XPath-like path to node i, as Path does for a *Node.
-func (f *Flat) Path(i int32) string {
-	var parts []string
-	for m := i; m >= 0; m = f.Parent[m] {
-		step := f.Name(m)
-		switch f.Kind[m] {
-		case Text:
-			step = "text()"
-		case Comment:
-			step = "comment()"
-		case ProcInst:
-			step = "processing-instruction(" + step + ")"
-		}
-		pos := 1
-		if p := f.Parent[m]; p >= 0 {
-			for _, s := range f.ChildList(p, nil) {
-				if s == m {
-					break
-				}
-				if f.Kind[s] == f.Kind[m] && f.name[s] == f.name[m] {
-					pos++
-				}
-			}
-		}
-		parts = append(parts, fmt.Sprintf("%s[%d]", step, pos))
-	}
-	slices.Reverse(parts)
-	return "/" + strings.Join(parts, "/")
-}
-
 // FlatBuilder builds a Flat node by node in post-order: a leaf when it is
 // read, an element when it closes. The zero value is ready to use. It
 // copies every string it is given, so that the Flat keeps nothing of the

@@ -262,9 +262,9 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 	fmt.Fprintf(bw, "%s -> %s: %d inserted (%d nodes), %d deleted (%d nodes), %d moved, %d text updates, %d attribute changes, %d renames\n",
 		d.From, d.To, s.Inserts, s.InsertedNodes, s.Deletes, s.DeletedNodes, s.Moves, s.Updates, s.AttrInserts+s.AttrDeletes+s.AttrUpd, s.Renames)
 	oldIdx, newIdx := byXID(old), byXID(new)
-	path := func(idx map[tree.XID]pathOf, x tree.XID) string {
-		if p, ok := idx[x]; ok {
-			return p.f.Path(p.i)
+	path := func(idx xidPaths, x tree.XID) string {
+		if i, ok := idx.index[x]; ok {
+			return idx.paths.Path(i)
 		}
 		return fmt.Sprintf("node %d", x)
 	}
@@ -312,17 +312,17 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 	return bw.Flush()
 }
 
-// pathOf is a node of a flat tree, to name by its path.
-type pathOf struct {
-	f *tree.Flat
-	i int32
+// xidPaths names the nodes of a flat tree by path, given their XIDs.
+type xidPaths struct {
+	index map[tree.XID]int32
+	paths *tree.FlatPaths
 }
 
-// byXID indexes the nodes of f by XID.
-func byXID(f *tree.Flat) map[tree.XID]pathOf {
-	idx := make(map[tree.XID]pathOf, len(f.XID))
+// byXID indexes the nodes of f by XID, to name them by path.
+func byXID(f *tree.Flat) xidPaths {
+	idx := xidPaths{index: make(map[tree.XID]int32, len(f.XID)), paths: tree.NewFlatPaths(f)}
 	for i, x := range f.XID {
-		idx[x] = pathOf{f, int32(i)}
+		idx.index[x] = int32(i)
 	}
 	return idx
 }

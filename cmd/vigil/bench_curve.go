@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -73,9 +72,6 @@ func runDiffCurve(w io.Writer, shape simulate.Shape, large int, rate float64, ru
 	for mb := 1; mb>>1 < 16*large>>20; mb <<= 1 {
 		// The least of three: other tenants of a shared cache only add.
 		fmt.Fprintf(w, "%5d MB: %6.1f ns\n", mb, min(readLatency(mb<<20), readLatency(mb<<20), readLatency(mb<<20)))
-	}
-	if bw, ok := w.(*bufio.Writer); ok {
-		return bw.Flush()
 	}
 	return nil
 }

@@ -295,7 +295,7 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 	if !*memory {
 		return exitOK, nil
 	}
-	rss, err := measureDiffMemory(simulate.Shape(*shape), *large, *rate)
+	rss, err := measureDiffMemory(pairs[1])
 	if err != nil {
 		return exitError, err
 	}
@@ -306,23 +306,14 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 	return exitOK, nil
 }
 
-// measureDiffMemory writes a pair to files and runs "vigil bench
-// diff-memory" on them in a child process, so that the peak resident size
-// counts one parse and one diff, not the generation or the timed runs.
-func measureDiffMemory(shape simulate.Shape, size int, rate float64) (int64, error) {
+// measureDiffMemory runs "vigil bench diff-memory" on a pair in a child
+// process, so that the peak resident size counts one parse and one diff,
+// not the generation or the timed runs.
+func measureDiffMemory(p pairFiles) (int64, error) {
 	if testing.Testing() {
 		// Inside a test binary, os.Executable is the test binary itself:
 		// running it would run the tests again, recursively.
 		return 0, fmt.Errorf("bench diff: the memory measure needs the vigil binary, not a test binary (use --memory=false in tests)")
-	}
-	dir, err := os.MkdirTemp("", "vigil-bench-")
-	if err != nil {
-		return 0, err
-	}
-	defer os.RemoveAll(dir)
-	p, err := writePair(dir, "memory", shape, size, rate)
-	if err != nil {
-		return 0, err
 	}
 	self, err := os.Executable()
 	if err != nil {

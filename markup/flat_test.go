@@ -45,9 +45,26 @@ func checkFlatParse(t *testing.T, in []byte, opt *markup.Options) {
 	if err != nil {
 		return
 	}
-	want, _ := tree.FlattenDocument(d)
+	want, nodes := tree.FlattenDocument(d)
 	if diff := sameFlat(f, want); diff != "" {
 		t.Fatalf("flat parse differs from the flattened tree: %s", diff)
+	}
+	// Both trees name their nodes alike, by every way of naming them (the
+	// ones that count siblings at each call on a sample: they take time
+	// quadratic in a list's length).
+	fp := tree.NewFlatPaths(f)
+	var np tree.NodePaths
+	for i, n := range nodes {
+		k := int32(i)
+		p := fp.Path(k)
+		if got := np.Path(n); got != p {
+			t.Fatalf("node %d: NodePaths %s, FlatPaths %s", i, got, p)
+		}
+		if i%97 == 0 || len(nodes) < 1000 {
+			if got, got2 := f.Path(k), tree.Path(n); got != p || got2 != p {
+				t.Fatalf("node %d: Flat.Path %s, Path %s, FlatPaths %s", i, got, got2, p)
+			}
+		}
 	}
 	if diff := tree.Diff(f.Document().Root, d.Root, tree.Content); diff != "" {
 		t.Fatalf("the flat parse built back as a tree: %s", diff)

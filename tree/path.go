@@ -61,8 +61,12 @@ func NewFlatPaths(f *Flat) *FlatPaths {
 	p := &FlatPaths{f: f, ord: make([]int32, f.Len())}
 	// One counter per (name, kind), reset after each parent by the list
 	// of those it touched.
-	kinds := int(slices.Max(append(f.Kind, 0))) + 1
-	count := make([]int32, len(f.names)*kinds)
+	var maxKind Kind
+	for _, k := range f.Kind {
+		maxKind = max(maxKind, k)
+	}
+	kinds := int(maxKind) + 1
+	count := make([]int32, max(len(f.names), 1)*kinds)
 	var touched []int
 	var kids []int32
 	for parent := range int32(f.Len()) {

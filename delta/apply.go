@@ -321,6 +321,8 @@ func (a *applier) inserts() error {
 
 // nodeChanges applies renames and attribute operations.
 func (a *applier) nodeChanges() error {
+	var attrs attrEditor
+	defer attrs.finish()
 	for i := range a.d.Ops {
 		op := &a.d.Ops[i]
 		switch op.Kind {
@@ -338,7 +340,7 @@ func (a *applier) nodeChanges() error {
 		if a.opts.opaque[op.Node] {
 			continue
 		}
-		v, has := n.Attr(op.Name)
+		v, has := attrs.get(n, op.Name)
 		switch op.Kind {
 		case Rename:
 			if n.Name != op.OldValue {
@@ -349,7 +351,7 @@ func (a *applier) nodeChanges() error {
 			if has {
 				return conflict(i, op, "element XID %d already has attribute %s=%q", op.Node, op.Name, clip(v))
 			}
-			n.Attrs = append(n.Attrs, tree.Attr{Name: op.Name, Value: op.NewValue})
+			attrs.add(n, op.Name, op.NewValue)
 		case AttrDelete, AttrUpdate:
 			if !has {
 				return conflict(i, op, "element XID %d has no attribute %s", op.Node, op.Name)
@@ -358,9 +360,9 @@ func (a *applier) nodeChanges() error {
 				return conflict(i, op, "attribute %s of element XID %d is %q, not %q", op.Name, op.Node, clip(v), clip(op.OldValue))
 			}
 			if op.Kind == AttrDelete {
-				n.RemoveAttr(op.Name)
+				attrs.remove(n, op.Name)
 			} else {
-				n.SetAttr(op.Name, op.NewValue)
+				attrs.set(n, op.Name, op.NewValue)
 			}
 		}
 	}

@@ -54,8 +54,9 @@ func (b *builder) emitNodeChanges(d *Delta) {
 			d.Ops = append(d.Ops, Op{Kind: Rename, Node: x, OldValue: on, NewValue: nn})
 		}
 		oa, na := b.old.Attrs(i), b.new.Attrs(j)
+		oldAttr, newAttr := attrFinder(oa), attrFinder(na)
 		for _, a := range oa {
-			switch v, ok := b.new.Attr(j, a.Name); {
+			switch v, ok := newAttr(a.Name); {
 			case !ok:
 				d.Ops = append(d.Ops, Op{Kind: AttrDelete, Node: x, Name: a.Name, OldValue: a.Value})
 			case v != a.Value:
@@ -63,7 +64,7 @@ func (b *builder) emitNodeChanges(d *Delta) {
 			}
 		}
 		for _, a := range na {
-			if _, ok := b.old.Attr(i, a.Name); !ok {
+			if _, ok := oldAttr(a.Name); !ok {
 				d.Ops = append(d.Ops, Op{Kind: AttrInsert, Node: x, Name: a.Name, NewValue: a.Value})
 			}
 		}

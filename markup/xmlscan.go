@@ -67,7 +67,15 @@ type frame struct {
 type nsBinding struct {
 	prefix string
 	undecl bool // xmlns:p="" (XML 1.1 style undeclaration)
+	// outer is the index in xmlParser.ns of the binding of the same
+	// prefix that this one hides, -1 for none.
+	outer int
 }
+
+// nsScan is the number of bindings in scope up to which a prefix is looked
+// up by scanning them; above it, through xmlParser.nsAt, so that a document
+// declaring thousands of prefixes does not cost a scan per name.
+const nsScan = 8
 
 // input is a suspended input: the document, or an entity's replacement text
 // being parsed as content.
@@ -104,6 +112,7 @@ type xmlParser struct {
 	sc    []tree.Attr     // scratch: attributes of the current start tag
 	seen  map[string]bool // names in sc, for tags with many attributes
 	ns    []nsBinding
+	nsAt  map[string]int // index in ns of the innermost binding of each prefix
 
 	// Pending character data: a span of s, or buf.
 	text struct {
@@ -330,7 +339,7 @@ func (p *xmlParser) startTag() error {
 				if prefix == "xmlns" || (prefix == "xml" && a.Value != xmlNamespace) {
 					return p.errAt(tagOff, "the prefix %s cannot be declared in <%s>", prefix, name)
 				}
-				p.ns = append(p.ns, nsBinding{prefix: prefix, undecl: a.Value == ""})
+				p.bind(prefix, a.Value == "")
 			}
 		}
 	}
@@ -414,19 +423,56 @@ func (p *xmlParser) checkPrefix(qn string, off int, elem string, attr bool) erro
 	if prefix == "xml" || (attr && prefix == "xmlns") {
 		return nil
 	}
-	for k := len(p.ns) - 1; k >= 0; k-- {
-		if p.ns[k].prefix == prefix {
-			if p.ns[k].undecl {
-				break
-			}
-			return nil
-		}
+	if k := p.binding(prefix); k >= 0 && !p.ns[k].undecl {
+		return nil
 	}
 	what := "element"
 	if attr {
 		what = "attribute " + qn + " of"
 	}
 	return p.errAt(off, "undeclared namespace prefix %s in the %s <%s>", prefix, what, elem)
+}
+
+// bind declares prefix (or undeclares it) for the element being opened.
+func (p *xmlParser) bind(prefix string, undecl bool) {
+	if p.nsAt == nil {
+		p.nsAt = map[string]int{}
+	}
+	outer, ok := p.nsAt[prefix]
+	if !ok {
+		outer = -1
+	}
+	p.nsAt[prefix] = len(p.ns)
+	p.ns = append(p.ns, nsBinding{prefix: prefix, undecl: undecl, outer: outer})
+}
+
+// unbind drops the bindings from the n-th on, as their element closes.
+func (p *xmlParser) unbind(n int) {
+	for k := len(p.ns) - 1; k >= n; k-- {
+		if b := p.ns[k]; b.outer >= 0 {
+			p.nsAt[b.prefix] = b.outer
+		} else {
+			delete(p.nsAt, b.prefix)
+		}
+	}
+	p.ns = p.ns[:n]
+}
+
+// binding returns the index in ns of the innermost binding of prefix, or
+// -1.
+func (p *xmlParser) binding(prefix string) int {
+	if len(p.ns) > nsScan {
+		if k, ok := p.nsAt[prefix]; ok {
+			return k
+		}
+		return -1
+	}
+	for k := len(p.ns) - 1; k >= 0; k-- {
+		if p.ns[k].prefix == prefix {
+			return k
+		}
+	}
+	return -1
 }
 
 // allocAttrs copies attrs into the attribute slab.
@@ -542,7 +588,7 @@ func (p *xmlParser) endTag() error {
 func (p *xmlParser) closeTop() {
 	f := p.stack[len(p.stack)-1]
 	p.stack = p.stack[:len(p.stack)-1]
-	p.ns = p.ns[:f.nsLen]
+	p.unbind(f.nsLen)
 	if p.flat != nil {
 		p.flat.Element(f.mark, f.name, p.openAttrs[f.attrStart:])
 		clear(p.openAttrs[f.attrStart:])

@@ -14,6 +14,10 @@ import (
 // MaxBlock is the largest record block the reader accepts.
 const MaxBlock = 1 << 30
 
+// MaxHeader is the most bytes a record's version line and header may take,
+// continuation lines included.
+const MaxHeader = 1 << 20
+
 // Reader reads records from a .warc or .warc.gz stream (a gzip stream of one
 // or many members is detected from its magic bytes).
 type Reader struct {
@@ -38,12 +42,32 @@ func NewReader(r io.Reader) (*Reader, error) {
 	return &Reader{br: br}, nil
 }
 
+// errLongHeader is readLine's error for a line past its limit.
+var errLongHeader = fmt.Errorf("longer than %d bytes", MaxHeader)
+
+// readLine reads a line, its newline included, as bufio.Reader.ReadString
+// does, but refuses one longer than limit bytes without reading the rest of
+// it into memory.
+func (r *Reader) readLine(limit int) (string, error) {
+	var line []byte
+	for {
+		frag, err := r.br.ReadSlice('\n')
+		if len(line)+len(frag) > limit {
+			return "", errLongHeader
+		}
+		line = append(line, frag...)
+		if err != bufio.ErrBufferFull {
+			return string(line), err
+		}
+	}
+}
+
 // Next returns the next record, and io.EOF after the last.
 func (r *Reader) Next() (*Record, error) {
 	// Skip blank lines between records (some writers add more than two).
 	var line string
 	for {
-		l, err := r.br.ReadString('\n')
+		l, err := r.readLine(MaxHeader)
 		if err == io.EOF && l == "" {
 			return nil, io.EOF
 		}
@@ -63,26 +87,47 @@ func (r *Reader) Next() (*Record, error) {
 		return nil, fmt.Errorf("warc: record %d: version line %q, want WARC/1.1 or WARC/1.0", r.n, truncate(line))
 	}
 	rec := &Record{Version: line}
+	// A field continued over several lines is joined once it ends: joined
+	// line by line, a field of many lines would take time quadratic in
+	// its length.
+	var cont strings.Builder
+	endField := func() {
+		if cont.Len() > 0 {
+			rec.Header[len(rec.Header)-1].Value = cont.String()
+			cont.Reset()
+		}
+	}
+	size := 0
 	for {
-		l, err := r.br.ReadString('\n')
+		l, err := r.readLine(MaxHeader - size)
 		if err != nil {
 			return nil, fmt.Errorf("warc: record %d: header: %w", r.n, unexpected(err))
 		}
+		size += len(l)
 		l = strings.TrimRight(l, "\r\n")
 		if l == "" {
 			break
 		}
 		if (l[0] == ' ' || l[0] == '\t') && len(rec.Header) > 0 {
-			last := &rec.Header[len(rec.Header)-1]
-			last.Value = strings.TrimSpace(last.Value + " " + strings.TrimSpace(l))
+			if cont.Len() == 0 {
+				cont.WriteString(rec.Header[len(rec.Header)-1].Value)
+			}
+			if piece := strings.TrimSpace(l); piece != "" {
+				if cont.Len() > 0 {
+					cont.WriteByte(' ')
+				}
+				cont.WriteString(piece)
+			}
 			continue
 		}
+		endField()
 		name, value, ok := strings.Cut(l, ":")
 		if !ok || name == "" || strings.ContainsAny(name, " \t") {
 			return nil, fmt.Errorf("warc: record %d: bad header line %q", r.n, truncate(l))
 		}
 		rec.Header = append(rec.Header, Field{name, strings.TrimSpace(value)})
 	}
+	endField()
 	for _, f := range []string{FieldType, FieldRecordID, FieldDate, FieldContentLength} {
 		if rec.Header.Get(f) == "" {
 			return nil, fmt.Errorf("warc: record %d: missing %s", r.n, f)

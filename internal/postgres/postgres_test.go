@@ -34,6 +34,19 @@ func open(t *testing.T) *postgres.DB {
 
 func openDSN(t *testing.T) (*postgres.DB, string) {
 	t.Helper()
+	d, _ := newSchema(t)
+	db, err := postgres.Open(context.Background(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db, d
+}
+
+// newSchema creates an empty schema, dropped at cleanup, and returns the
+// test server's address selecting it and the schema's name.
+func newSchema(t *testing.T) (string, string) {
+	t.Helper()
 	base := dsn(t)
 	ctx := context.Background()
 	b := make([]byte, 6)
@@ -58,13 +71,7 @@ func openDSN(t *testing.T) (*postgres.DB, string) {
 			t.Error(err)
 		}
 	})
-	d := withSearchPath(t, base, schema)
-	db, err := postgres.Open(ctx, d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db, d
+	return withSearchPath(t, base, schema), schema
 }
 
 func withSearchPath(t *testing.T, dsn, schema string) string {

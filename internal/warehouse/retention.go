@@ -29,9 +29,7 @@ func (w *Warehouse) ApplyRetention(ctx context.Context, resourceID int64, r Rete
 		}
 	}
 	if r.MaxBytes > 0 {
-		for cut < len(sizes)-1 && storedBytes(sizes[cut:]) > r.MaxBytes {
-			cut++
-		}
+		cut = bytesCut(sizes, cut, r.MaxBytes)
 	}
 	cut = min(cut, len(sizes)-1)
 	if cut == 0 {
@@ -73,4 +71,33 @@ func (w *Warehouse) ApplyRetention(ctx context.Context, resourceID int64, r Rete
 	}
 	w.log.Info("retention", "resource", resourceID, "dropped", n, "keptFromSeq", seq)
 	return n, nil
+}
+
+// bytesCut returns the first index i at or after cut with
+// storedBytes(sizes[i:]) <= maxBytes, or the newest version's index if
+// there is none. One pass from the newest version down keeps the total of
+// the suffix: a full version's blob counts once, at its oldest occurrence
+// in the suffix (where storedBytes counts it).
+func bytesCut(sizes []vigil.BodySize, cut int, maxBytes int64) int {
+	last := len(sizes) - 1
+	if cut >= last {
+		return cut
+	}
+	found := last
+	var total int64
+	counted := map[string]int64{} // blob hash -> the bytes counted for it
+	for i := last; i >= cut; i-- {
+		s := sizes[i]
+		total += s.TreeBytes + s.Bytes
+		if s.Encoding == vigil.BodyFull {
+			if prev, ok := counted[s.Hash]; ok {
+				total -= prev
+			}
+			counted[s.Hash] = s.Bytes
+		}
+		if i < last && total <= maxBytes {
+			found = i
+		}
+	}
+	return found
 }

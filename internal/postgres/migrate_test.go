@@ -1,0 +1,105 @@
+package postgres_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/vigil-web/vigil/internal/postgres"
+)
+
+// fkIndexMigration is the migration that indexes the foreign keys 0001 left
+// without one.
+const fkIndexMigration = "0101_foreign_key_indexes.sql"
+
+// TestMigrateAddsForeignKeyIndexes migrates a database that has every
+// migration before fkIndexMigration applied, as one created by an older
+// Vigil, and checks that the outbox's foreign keys are indexed afterwards,
+// like every other foreign key of the schema.
+func TestMigrateAddsForeignKeyIndexes(t *testing.T) {
+	ctx := context.Background()
+	d, schema := newSchema(t)
+	c, err := pgx.Connect(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	if _, err := c.Exec(ctx, `CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	names, err := filepath.Glob("migrations/*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(names)
+	if !slices.Contains(names, filepath.Join("migrations", fkIndexMigration)) {
+		t.Fatalf("no migration %s in %v", fkIndexMigration, names)
+	}
+	for _, name := range names {
+		base := filepath.Base(name)
+		if base >= fkIndexMigration {
+			break
+		}
+		text, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Exec(ctx, string(text)); err != nil {
+			t.Fatalf("%s: %v", base, err)
+		}
+		if _, err := c.Exec(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES ($1, now())", base); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The old schema leaves the outbox's foreign keys unindexed.
+	if got, want := unindexedForeignKeys(t, c, schema), []string{"notifications(change_id)", "notifications(user_id)"}; !slices.Equal(got, want) {
+		t.Fatalf("unindexed foreign keys before: %v, want %v", got, want)
+	}
+
+	db, err := postgres.Open(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	for _, want := range []struct{ name, column string }{{"notifications_change", "change_id"}, {"notifications_user", "user_id"}} {
+		var def string
+		err := c.QueryRow(ctx, `SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'notifications' AND indexname = $2`,
+			schema, want.name).Scan(&def)
+		if err != nil {
+			t.Fatalf("index %s after migration: %v", want.name, err)
+		}
+		if !strings.HasSuffix(def, "("+want.column+")") {
+			t.Errorf("index %s: %s", want.name, def)
+		}
+	}
+	// Every foreign key leads an index now (a cascade or SET NULL from its
+	// parent looks its rows up by it).
+	if got := unindexedForeignKeys(t, c, schema); len(got) > 0 {
+		t.Errorf("unindexed foreign keys after migration: %v", got)
+	}
+}
+
+// unindexedForeignKeys returns, as table(column) and sorted, the foreign
+// keys of schema whose first column leads no index.
+func unindexedForeignKeys(t *testing.T, c *pgx.Conn, schema string) []string {
+	t.Helper()
+	rows, err := c.Query(context.Background(), `SELECT con.conrelid::regclass::text || '(' || a.attname || ')'
+		FROM pg_constraint con
+		JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = con.conkey[1]
+		WHERE con.contype = 'f' AND con.connamespace = $1::regnamespace
+		AND NOT EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = con.conrelid AND i.indkey[0] = con.conkey[1])
+		ORDER BY 1`, schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fks, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fks
+}

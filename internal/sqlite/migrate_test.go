@@ -1,0 +1,136 @@
+package sqlite_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/internal/sqlite"
+)
+
+// fkIndexMigration is the migration that indexes the foreign keys 0001 left
+// without one.
+const fkIndexMigration = "0101_foreign_key_indexes.sql"
+
+// TestMigrateAddsForeignKeyIndexes migrates a database that has every
+// migration before fkIndexMigration applied, as one created by an older
+// Vigil, and checks that the outbox's foreign keys are indexed afterwards,
+// like every other foreign key of the schema.
+func TestMigrateAddsForeignKeyIndexes(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, sqlite.FileName)
+	c, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.ExecContext(ctx, `CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	names, err := filepath.Glob("migrations/*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(names)
+	if !slices.Contains(names, filepath.Join("migrations", fkIndexMigration)) {
+		t.Fatalf("no migration %s in %v", fkIndexMigration, names)
+	}
+	for _, name := range names {
+		base := filepath.Base(name)
+		if base >= fkIndexMigration {
+			break
+		}
+		text, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.ExecContext(ctx, string(text)); err != nil {
+			t.Fatalf("%s: %v", base, err)
+		}
+		if _, err := c.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES (?, 1)", base); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The old schema leaves the outbox's foreign keys unindexed.
+	if got, want := unindexedForeignKeys(t, c), []string{"notifications(change_id)", "notifications(user_id)"}; !slices.Equal(got, want) {
+		t.Fatalf("unindexed foreign keys before: %v, want %v", got, want)
+	}
+
+	db, err := sqlite.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, want := range []struct{ name, column string }{{"notifications_change", "change_id"}, {"notifications_user", "user_id"}} {
+		var column string
+		if err := c.QueryRowContext(ctx, "SELECT name FROM pragma_index_info(?) WHERE seqno = 0", want.name).Scan(&column); err != nil {
+			t.Fatalf("index %s after migration: %v", want.name, err)
+		}
+		if column != want.column {
+			t.Errorf("index %s leads with %s, want %s", want.name, column, want.column)
+		}
+	}
+	// Every foreign key leads an index now (a cascade or SET NULL from its
+	// parent looks its rows up by it).
+	if got := unindexedForeignKeys(t, c); len(got) > 0 {
+		t.Errorf("unindexed foreign keys after migration: %v", got)
+	}
+	// And the cascade from a change uses it.
+	var plan []string
+	rows, err := c.QueryContext(ctx, "EXPLAIN QUERY PLAN SELECT id FROM notifications WHERE change_id = 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if p := strings.Join(plan, "; "); !strings.Contains(p, "notifications_change") {
+		t.Errorf("lookup by change_id: %s", p)
+	}
+}
+
+// unindexedForeignKeys returns, as table(column) and sorted, the foreign
+// keys whose first column leads no index (an INTEGER PRIMARY KEY, the rowid,
+// counts as one).
+func unindexedForeignKeys(t *testing.T, c *sql.DB) []string {
+	t.Helper()
+	rows, err := c.Query(`SELECT m.name, f."from" FROM sqlite_master m, pragma_foreign_key_list(m.name) f
+		WHERE m.type = 'table' AND f.seq = 0
+		AND NOT EXISTS (SELECT 1 FROM pragma_index_list(m.name) l, pragma_index_info(l.name) i
+			WHERE i.seqno = 0 AND i.name = f."from")
+		AND NOT EXISTS (SELECT 1 FROM pragma_table_info(m.name) c
+			WHERE c.name = f."from" AND c.pk = 1 AND upper(c.type) = 'INTEGER'
+			AND (SELECT count(*) FROM pragma_table_info(m.name) WHERE pk > 0) = 1)
+		ORDER BY 1, 2`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var fks []string
+	for rows.Next() {
+		var table, column string
+		if err := rows.Scan(&table, &column); err != nil {
+			t.Fatal(err)
+		}
+		fks = append(fks, fmt.Sprintf("%s(%s)", table, column))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return fks
+}

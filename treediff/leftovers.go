@@ -58,14 +58,15 @@ func (leftovers) run(m *matching) {
 	var cands []leftover
 	var scratch, store wordSet
 	var index wordIndex
-	small := map[int32][]int32{}     // name -> small candidates, in document order
+	small := map[nameKey][]int32{}   // name and ID key -> small candidates, in document order
 	postings := map[uint64][]int32{} // (name, word) -> candidates
 	for _, i := range oldRoots {
 		if !newNames[m.oldName[i]] {
 			continue
 		}
 		if m.oldSize[i] <= smallRegion {
-			small[m.oldName[i]] = append(small[m.oldName[i]], int32(len(cands)))
+			nk := nameKey{m.oldName[i], m.oldKeyOf(int32(i))}
+			small[nk] = append(small[nk], int32(len(cands)))
 		}
 		c := leftover{node: i, words: newWordSet(m.old.Flat, i, &scratch, &index, &store)}
 		name := nameHash(m.oldName[i])
@@ -146,17 +147,27 @@ func (leftovers) run(m *matching) {
 // the delete and insert it replaces.
 const smallRegion = 2
 
+// nameKey is a name class and an ID key (0 for none).
+type nameKey struct {
+	name int32
+	key  uint64
+}
+
 // smallCandidate returns the first free small deleted region root with new
-// node j's name and ID key, or -1. Taken candidates are dropped from the
-// front of their list.
-func (m *matching) smallCandidate(cands []leftover, small map[int32][]int32, j int32) int32 {
-	list := small[m.newName[j]]
+// node j's name and ID key, or -1. The candidates are listed by name and
+// key, so that none is looked at for a node it cannot match (with a key
+// attribute, each candidate of a name has a key of its own: one list by
+// name would be scanned whole for every node); taken candidates are dropped
+// from the front of their list.
+func (m *matching) smallCandidate(cands []leftover, small map[nameKey][]int32, j int32) int32 {
+	nk := nameKey{m.newName[j], m.newKeyOf(j)}
+	list := small[nk]
 	for len(list) > 0 && m.oldMatch[cands[list[0]].node] >= 0 {
 		list = list[1:]
 	}
-	small[m.newName[j]] = list
+	small[nk] = list
 	for _, k := range list {
-		if i := cands[k].node; m.oldMatch[i] < 0 && m.sameKey(i, j) {
+		if m.oldMatch[cands[k].node] < 0 {
 			return k
 		}
 	}

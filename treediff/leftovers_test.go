@@ -1,6 +1,7 @@
 package treediff
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -49,5 +50,67 @@ func TestZipMakesRegionRoots(t *testing.T) {
 	}
 	if got := m.elementRoots(m.old, m.oldMatch, m.oldParent, oldRoots, zips, 0); len(got) != 0 {
 		t.Errorf("old element roots after the zip: %v, want none", got)
+	}
+}
+
+// keyedList returns a list of n empty items whose id attributes start with
+// prefix.
+func keyedList(n int, prefix string) string {
+	var b strings.Builder
+	b.WriteString("<r>")
+	for k := range n {
+		fmt.Fprintf(&b, `<i id="%s%d"/>`, prefix, k)
+	}
+	b.WriteString("</r>")
+	return b.String()
+}
+
+// TestKeyedSmallRegions diffs a list whose items all changed their key:
+// small regions of one name are paired only with a region of the same key,
+// so none is, and the delta deletes and inserts every item; a list where
+// only some keys changed keeps the others.
+func TestKeyedSmallRegions(t *testing.T) {
+	opt := &Options{KeyAttrs: []string{"id"}}
+	for _, tt := range []struct {
+		old, new         string
+		deletes, inserts int
+	}{
+		{keyedList(50, "a"), keyedList(50, "b"), 50, 50},
+		{keyedList(50, "a"), strings.Replace(keyedList(50, "a"), `id="a7"`, `id="b7"`, 1), 1, 1},
+	} {
+		old, err := markup.ParseXMLFlat(strings.NewReader(tt.old), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		new, err := markup.ParseXMLFlat(strings.NewReader(tt.new), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := DiffFlat(old, new, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := d.Stats(); s.Deletes != tt.deletes || s.Inserts != tt.inserts || s.Moves != 0 {
+			t.Errorf("stats %+v, want %d deletes and %d inserts, no move", s, tt.deletes, tt.inserts)
+		}
+	}
+}
+
+// BenchmarkKeyedSmallRegions diffs a list of n items whose keys all changed,
+// with the key attribute: linear in n (a scan of every small candidate of a
+// name for each inserted item made 40 000 items take 3.3 s).
+func BenchmarkKeyedSmallRegions(b *testing.B) {
+	opt := &Options{KeyAttrs: []string{"id"}}
+	for _, n := range []int{2000, 20000} {
+		oldXML, newXML := keyedList(n, "a"), keyedList(n, "b")
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			for range b.N {
+				old, _ := markup.ParseXMLFlat(strings.NewReader(oldXML), nil)
+				new, _ := markup.ParseXMLFlat(strings.NewReader(newXML), nil)
+				if _, err := DiffFlat(old, new, opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

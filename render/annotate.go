@@ -117,6 +117,11 @@ func Annotate(old *tree.Document, d *delta.Delta) (*Annotated, error) {
 
 // merged returns a copy of New with each deleted subtree put back after
 // its nearest surviving left sibling, and the marks of that copy.
+//
+// It takes time linear in the size of the documents however many
+// siblings were deleted: each old parent's children are numbered once,
+// and the deleted subtrees are threaded after their anchors in a
+// siblingList, each parent's children rebuilt at the end in one pass.
 func (a *Annotated) merged() (*tree.Document, map[*tree.Node]Mark, map[*tree.Node]string) {
 	doc := a.New.Clone()
 	byXID := doc.ByXID()
@@ -130,6 +135,9 @@ func (a *Annotated) merged() (*tree.Document, map[*tree.Node]Mark, map[*tree.Nod
 			}
 		}
 	}
+	var oldIndex siblingIndex
+	lists := map[*tree.Node]*siblingList{} // by parent in doc
+	var parents []*tree.Node               // the keys of lists, in the order first met
 	// Deletes are in XyScript order (descendants first, right to left):
 	// walk them backwards so that an ancestor is placed before what was
 	// deleted inside it.
@@ -144,14 +152,24 @@ func (a *Annotated) merged() (*tree.Document, map[*tree.Node]Mark, map[*tree.Nod
 			continue
 		}
 		c := doc.CloneNode(op.Content)
-		at := 0
-		for j := old.Index() - 1; j >= 0; j-- {
+		// The anchor is the nearest left sibling in the old version that
+		// is now a child of parent, surviving or put back before; nil puts
+		// c first.
+		var anchor *tree.Node
+		for j := oldIndex.Of(old) - 1; j >= 0; j-- {
 			if s := byXID[old.Parent.Children[j].XID]; s != nil && s.Parent == parent {
-				at = s.Index() + 1
+				anchor = s
 				break
 			}
 		}
-		parent.InsertChild(at, c)
+		list := lists[parent]
+		if list == nil {
+			list = newSiblingList(parent)
+			lists[parent] = list
+			parents = append(parents, parent)
+		}
+		list.insertAfter(anchor, c)
+		c.Parent = parent
 		tree.Walk(c, func(n *tree.Node) bool {
 			if n.XID != 0 {
 				byXID[n.XID] = n
@@ -160,5 +178,76 @@ func (a *Annotated) merged() (*tree.Document, map[*tree.Node]Mark, map[*tree.Nod
 		})
 		marks[c] = Deleted
 	}
+	for _, p := range parents {
+		p.Children = lists[p].nodes()
+	}
 	return doc, marks, texts
+}
+
+// siblingIndex gives the position of a node among its parent's children,
+// numbering all of a parent's children the first time one of them is
+// asked for. The tree must not change while it is used.
+type siblingIndex struct {
+	pos map[*tree.Node]int
+}
+
+// Of returns the 0-based position of n among its parent's children; n
+// must have a parent.
+func (x *siblingIndex) Of(n *tree.Node) int {
+	if i, ok := x.pos[n]; ok {
+		return i
+	}
+	if x.pos == nil {
+		x.pos = map[*tree.Node]int{}
+	}
+	for i, c := range n.Parent.Children {
+		x.pos[c] = i
+	}
+	return x.pos[n]
+}
+
+// siblingList is a parent's children as a linked list, so that a node
+// can be inserted right after another without shifting the rest, as
+// parent.InsertChild(anchor.Index()+1, c) would.
+type siblingList struct {
+	first *tree.Node
+	next  map[*tree.Node]*tree.Node // the next sibling; absent for the last
+}
+
+// newSiblingList returns the children of parent as a siblingList.
+func newSiblingList(parent *tree.Node) *siblingList {
+	l := &siblingList{next: make(map[*tree.Node]*tree.Node, len(parent.Children))}
+	for i, c := range parent.Children {
+		if i == 0 {
+			l.first = c
+		} else {
+			l.next[parent.Children[i-1]] = c
+		}
+	}
+	return l
+}
+
+// insertAfter puts c right after anchor, or first when anchor is nil.
+// anchor must be in the list.
+func (l *siblingList) insertAfter(anchor, c *tree.Node) {
+	if anchor == nil {
+		if l.first != nil {
+			l.next[c] = l.first
+		}
+		l.first = c
+		return
+	}
+	if n, ok := l.next[anchor]; ok {
+		l.next[c] = n
+	}
+	l.next[anchor] = c
+}
+
+// nodes returns the list in order.
+func (l *siblingList) nodes() []*tree.Node {
+	out := make([]*tree.Node, 0, len(l.next)+1)
+	for n := l.first; n != nil; n = l.next[n] {
+		out = append(out, n)
+	}
+	return out
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/markup"
@@ -106,6 +108,12 @@ func Inline(w io.Writer, old *tree.Document, d *delta.Delta) error {
 // WriteInline writes the inline view of a (see Inline).
 func (a *Annotated) WriteInline(w io.Writer) error {
 	doc, marks, texts := a.merged()
+	return writeInline(w, doc, marks, texts)
+}
+
+// writeInline writes doc, a merged copy of the new version, with its
+// marks and the old values of its updated texts.
+func writeInline(w io.Writer, doc *tree.Document, marks map[*tree.Node]Mark, texts map[*tree.Node]string) error {
 	out := &tree.Document{Doctype: "html"}
 	root := marked(out, doc.Root, marks, texts, false)[0]
 	if !strings.EqualFold(root.Name, "html") {
@@ -149,9 +157,12 @@ func (a *Annotated) WriteSideBySide(w io.Writer) error {
 		col.SetAttr(Attr, side.name)
 		var texts map[*tree.Node]string // the new column shows only new text
 		src := marked(out, body(side.doc), side.marks, texts, side.name == "old")[0]
-		for len(src.Children) > 0 {
-			c := src.RemoveChild(0)
-			col.AppendChild(c)
+		// The marked copy's children become the column's, all at once:
+		// removing them one at a time from the front would take time
+		// quadratic in their number.
+		col.Children, src.Children = src.Children, nil
+		for _, c := range col.Children {
+			c.Parent = col
 		}
 		grid.AppendChild(col)
 	}
@@ -301,13 +312,13 @@ func (a *Annotated) WriteText(w io.Writer) error {
 	for _, c := range a.Changes() {
 		switch c.Mark {
 		case Inserted:
-			fmt.Fprintf(&buf, "+ %s: %s\n", c.Path, oneLine(c.Node.Text()))
+			fmt.Fprintf(&buf, "+ %s: %s\n", c.Path, lineText(c.Node))
 		case Deleted:
-			fmt.Fprintf(&buf, "- %s: %s\n", c.Path, oneLine(c.Node.Text()))
+			fmt.Fprintf(&buf, "- %s: %s\n", c.Path, lineText(c.Node))
 		case Updated:
-			fmt.Fprintf(&buf, "~ %s: %s → %s\n", c.Path, oneLine(c.OldText), oneLine(c.Node.Text()))
+			fmt.Fprintf(&buf, "~ %s: %s → %s\n", c.Path, oneLine(c.OldText), lineText(c.Node))
 		case Moved:
-			fmt.Fprintf(&buf, "> %s → %s: %s\n", c.OldPath, c.Path, oneLine(c.Node.Text()))
+			fmt.Fprintf(&buf, "> %s → %s: %s\n", c.OldPath, c.Path, lineText(c.Node))
 		case AttrChanged:
 			if c.Attr == "" {
 				fmt.Fprintf(&buf, "@ %s: renamed %s → %s\n", c.Path, c.OldValue, c.NewValue)
@@ -320,11 +331,75 @@ func (a *Annotated) WriteText(w io.Writer) error {
 	return err
 }
 
+// lineRunes is how many characters of a text the Text view shows.
+const lineRunes = 200
+
 // oneLine collapses white space and cuts long texts.
 func oneLine(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 200 {
-		s = string(r[:200]) + "…"
+	if r := []rune(s); len(r) > lineRunes {
+		s = string(r[:lineRunes]) + "…"
 	}
 	return s
+}
+
+// lineText returns oneLine(n.Text()), reading only as much of the text of
+// n's subtree as the line shows: the text of a moved section holds that
+// of every change nested in it, and building it whole for each would
+// take time quadratic in their number.
+func lineText(n *tree.Node) string {
+	var p textPrefix
+	type frame struct {
+		node *tree.Node
+		next int // the child to visit next
+	}
+	stack := []frame{{n, 0}}
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if f.next == 0 && f.node.Kind == tree.Text && !p.add(f.node.Value) {
+			break
+		}
+		if f.next == len(f.node.Children) {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		f.next++
+		stack = append(stack, frame{f.node.Children[f.next-1], 0})
+	}
+	return oneLine(string(p.buf))
+}
+
+// textPrefix gathers the start of a text until it holds more than
+// lineRunes characters that are not white space. Its white space collapsed,
+// it then starts with the first lineRunes characters of the whole text
+// collapsed and is longer than that, so that oneLine gives the same line
+// for both.
+type textPrefix struct {
+	buf     []byte
+	decoded int // the bytes of buf read as whole characters
+	letters int // the characters among them that are not white space
+}
+
+// add appends s and reports whether more text is needed.
+func (p *textPrefix) add(s string) bool {
+	const chunk = 256 // appended at a time, so that a long text is not copied whole
+	for len(s) > 0 {
+		k := min(len(s), chunk)
+		p.buf = append(p.buf, s[:k]...)
+		s = s[k:]
+		// A character split between two appends is read once whole;
+		// an invalid byte counts as one character, as []rune has it.
+		for p.decoded < len(p.buf) && utf8.FullRune(p.buf[p.decoded:]) {
+			r, size := utf8.DecodeRune(p.buf[p.decoded:])
+			p.decoded += size
+			if unicode.IsSpace(r) {
+				continue
+			}
+			if p.letters++; p.letters > lineRunes {
+				p.buf = p.buf[:p.decoded]
+				return false
+			}
+		}
+	}
+	return true
 }

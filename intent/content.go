@@ -50,7 +50,7 @@ type content struct {
 	html bool
 	root string // label of the document root (Assumption 1 compares them)
 
-	roots   []*tree.Node
+	roots   []*tree.Node // the scope's outermost matches that are not left out, or the root
 	ignored map[*tree.Node]bool
 
 	leaves []leaf // text and attribute leaves, document order
@@ -113,33 +113,28 @@ func newContent(d *tree.Document, scope Selector, ignore []Selector, caseSensiti
 			}
 		}
 	}
-	if scope == nil {
-		c.roots = []*tree.Node{d.Root}
-	} else {
-		sel := scope.Select(d.Root)
-		in := make(map[*tree.Node]bool, len(sel))
-		for _, n := range sel {
-			in[n] = true
-		}
-		for _, n := range sel {
-			nested := false
-			for p := n.Parent; p != nil; p = p.Parent {
-				if in[p] {
-					nested = true
-					break
-				}
-			}
-			if !nested {
-				c.roots = append(c.roots, n)
-			}
-		}
-	}
 	groupRoot := d.Root
 	if c.html {
 		for _, ch := range d.Root.Children {
 			if ch.Kind == tree.Element && strings.EqualFold(ch.Name, "body") {
 				groupRoot = ch
 			}
+		}
+	}
+	pl := &placer{c: c, groupRoot: groupRoot}
+	sel := []*tree.Node{d.Root}
+	if scope != nil {
+		sel = scope.Select(d.Root)
+		pl.in = make(map[*tree.Node]bool, len(sel))
+		for _, n := range sel {
+			pl.in[n] = true
+		}
+	}
+	var groups []int32
+	for _, n := range sel {
+		if p := pl.place(n); !p.skipped && (n.Parent == nil || !pl.place(n.Parent).inScope) {
+			c.roots = append(c.roots, n)
+			groups = append(groups, p.group)
 		}
 	}
 	size := 0
@@ -154,8 +149,8 @@ func newContent(d *tree.Document, scope Selector, ignore []Selector, caseSensiti
 	}
 	c.leaves = make([]leaf, 0, size)
 	tab.reserve(2 * size)
-	for _, r := range c.roots {
-		c.extract(r, groupRoot)
+	for i, r := range c.roots {
+		c.extract(r, pl.sig(r.Parent), groups[i], groupRoot)
 	}
 	textBytes := 0
 	for i := range c.leaves {
@@ -191,37 +186,96 @@ func (c *content) skip(n *tree.Node) bool {
 	return c.ignored != nil && c.ignored[n]
 }
 
-func (c *content) extract(r *tree.Node, groupRoot *tree.Node) {
+// placer answers the questions newContent asks about the ancestors of
+// the scope's matches, remembering the answer for each ancestor: many
+// matches in a long list or down a deep chain cost one step per ancestor
+// rather than a walk to the top (and a scan of the siblings) each.
+type placer struct {
+	c         *content
+	in        map[*tree.Node]bool // the scope's matches; nil without a scope
+	groupRoot *tree.Node
+	groupIdx  map[*tree.Node]int32 // index of each child of groupRoot, numbered once
+	places    map[*tree.Node]place
+	sigs      map[*tree.Node]int32
+}
+
+// place is what newContent needs to know about a node's ancestors-or-self.
+type place struct {
+	inScope bool  // the node or an ancestor is a match of the scope
+	skipped bool  // the node or an ancestor is left out (content.skip)
+	group   int32 // the child of groupRoot it is in or is (its index), -1 if none
+}
+
+// place returns the place of n.
+func (pl *placer) place(n *tree.Node) place {
+	if pl.places == nil {
+		pl.places = make(map[*tree.Node]place)
+	}
+	return fromTop(pl.places, n, place{group: -1}, func(up place, m *tree.Node) place {
+		p := place{inScope: up.inScope || pl.in[m], skipped: up.skipped || pl.c.skip(m), group: up.group}
+		if m.Parent == pl.groupRoot {
+			p.group = pl.groupIndex(m)
+		}
+		return p
+	})
+}
+
+// groupIndex returns the index of a child of groupRoot.
+func (pl *placer) groupIndex(m *tree.Node) int32 {
+	if pl.groupIdx == nil {
+		pl.groupIdx = make(map[*tree.Node]int32, len(pl.groupRoot.Children))
+		for i, ch := range pl.groupRoot.Children {
+			pl.groupIdx[ch] = int32(i)
+		}
+	}
+	return pl.groupIdx[m]
+}
+
+// sig returns the symtab number of n's signature (the element labels from
+// the root to n, see leaf.sig), -1 for nil. Signatures are numbered from
+// the top down, the first time they are needed.
+func (pl *placer) sig(n *tree.Node) int32 {
+	if n == nil {
+		return -1
+	}
+	if pl.sigs == nil {
+		pl.sigs = make(map[*tree.Node]int32)
+	}
+	return fromTop(pl.sigs, n, -1, func(up int32, m *tree.Node) int32 {
+		return pl.c.tab.step(up, m.Name)
+	})
+}
+
+// fromTop returns v(n) where v(nil) = zero and v(m) = step(v(m.Parent), m),
+// calling step from the top down on the ancestors-or-self of n that memo
+// does not hold yet and recording their values there.
+func fromTop[V any](memo map[*tree.Node]V, n *tree.Node, zero V, step func(up V, m *tree.Node) V) V {
+	var path []*tree.Node
+	v := zero
+	for m := n; m != nil; m = m.Parent {
+		if w, ok := memo[m]; ok {
+			v = w
+			break
+		}
+		path = append(path, m)
+	}
+	for i := len(path) - 1; i >= 0; i-- {
+		v = step(v, path[i])
+		memo[path[i]] = v
+	}
+	return v
+}
+
+// extract appends the leaves of r's subtree. r is not left out; sig0 is
+// the symtab number of its parent's signature (-1 for none) and group the
+// group holding it.
+func (c *content) extract(r *tree.Node, sig0, group int32, groupRoot *tree.Node) {
 	type frame struct {
 		n     *tree.Node
 		sig   int32 // symtab number of the parent's signature, -1 for none
 		group int32
 	}
 	tab := c.tab
-	// the signature of r's parent and r's group
-	var labels []string
-	group := int32(-1)
-	for p := r.Parent; p != nil; p = p.Parent {
-		labels = append(labels, p.Name)
-	}
-	for i, j := 0, len(labels)-1; i < j; i, j = i+1, j-1 {
-		labels[i], labels[j] = labels[j], labels[i]
-	}
-	for m := r; m != nil && m.Parent != nil; m = m.Parent {
-		if m.Parent == groupRoot {
-			group = int32(m.Index())
-		}
-	}
-	// skip r if an ancestor is ignored or not content
-	for p := r; p != nil; p = p.Parent {
-		if c.skip(p) {
-			return
-		}
-	}
-	sig0 := int32(-1)
-	for _, l := range labels {
-		sig0 = tab.step(sig0, l)
-	}
 	stack := []frame{{r, sig0, group}}
 	for len(stack) > 0 {
 		f := stack[len(stack)-1]

@@ -60,9 +60,9 @@ func (g *cssGroup) String() string { return g.src }
 
 func (g *cssGroup) Select(root *tree.Node) []*tree.Node {
 	var out []*tree.Node
-	memo := map[cssMemoKey]bool{}
+	m := newCSSMatch()
 	tree.Walk(root, func(n *tree.Node) bool {
-		if n.Kind == tree.Element && g.match(n, memo) {
+		if n.Kind == tree.Element && g.match(n, m) {
 			out = append(out, n)
 		}
 		return true
@@ -70,13 +70,96 @@ func (g *cssGroup) Select(root *tree.Node) []*tree.Node {
 	return out
 }
 
+// cssMatch is the state of one Select. It remembers partial matches, so
+// that descendant and sibling combinators do not backtrack exponentially
+// on deep trees ("a a a a" on nested a elements), and it numbers the
+// element children of each parent it meets once, so that a sibling
+// combinator or a structural pseudo-class costs O(1) rather than a scan
+// of the siblings (which made "li:first-child" quadratic and "x ~ li"
+// cubic on long lists).
+type cssMatch struct {
+	memo  map[cssMemoKey]bool
+	kids  map[*tree.Node][]*tree.Node // a parent's element children
+	index map[*tree.Node]int          // an element's index among them
+	first map[cssFirstKey]int         // see firstMatch
+}
+
+// newCSSMatch returns the state of a Select; the sibling tables are made
+// when first needed.
+func newCSSMatch() *cssMatch {
+	return &cssMatch{memo: map[cssMemoKey]bool{}}
+}
+
 // cssMemoKey remembers whether a node matches the first i+1 compounds of a
-// complex selector, so that descendant and sibling combinators do not
-// backtrack exponentially on deep trees ("a a a a" on nested a elements).
+// complex selector.
 type cssMemoKey struct {
 	c *cssComplex
 	n *tree.Node
 	i int
+}
+
+// cssFirstKey names the element children of parent and the first i+1
+// compounds of a complex selector.
+type cssFirstKey struct {
+	c      *cssComplex
+	parent *tree.Node
+	i      int
+}
+
+// siblings returns the element n's element siblings (n included) and n's
+// index among them, numbering the children of n's parent the first time.
+func (m *cssMatch) siblings(n *tree.Node) ([]*tree.Node, int) {
+	p := n.Parent
+	if p == nil {
+		return []*tree.Node{n}, 0
+	}
+	if m.kids == nil {
+		m.kids, m.index = map[*tree.Node][]*tree.Node{}, map[*tree.Node]int{}
+	}
+	kids, ok := m.kids[p]
+	if !ok {
+		for _, s := range p.Children {
+			if s.Kind == tree.Element {
+				m.index[s] = len(kids)
+				kids = append(kids, s)
+			}
+		}
+		m.kids[p] = kids
+	}
+	return kids, m.index[n]
+}
+
+// prevElement returns the element sibling right before the element n, or
+// nil.
+func (m *cssMatch) prevElement(n *tree.Node) *tree.Node {
+	sibs, i := m.siblings(n)
+	if i == 0 {
+		return nil
+	}
+	return sibs[i-1]
+}
+
+// firstMatch returns the index, among the element n's element siblings
+// (n included), of the first that matches parts[:i+1] of c, or their
+// number if none does: an element is joined by "~" to a sibling matching
+// parts[:i+1] if and only if this index is below its own. The siblings
+// of each parent are tested once for each i, where a walk back from each
+// element would test them once for each element after them.
+func (m *cssMatch) firstMatch(c *cssComplex, i int, n *tree.Node) int {
+	k := cssFirstKey{c, n.Parent, i}
+	if j, ok := m.first[k]; ok {
+		return j
+	}
+	sibs, _ := m.siblings(n)
+	j := 0
+	for j < len(sibs) && !c.matchAt(sibs[j], i, m) {
+		j++
+	}
+	if m.first == nil {
+		m.first = map[cssFirstKey]int{}
+	}
+	m.first[k] = j
+	return j
 }
 
 func (g *cssGroup) Values(root *tree.Node) []string {
@@ -87,9 +170,9 @@ func (g *cssGroup) Values(root *tree.Node) []string {
 	return out
 }
 
-func (g *cssGroup) match(n *tree.Node, memo map[cssMemoKey]bool) bool {
+func (g *cssGroup) match(n *tree.Node, m *cssMatch) bool {
 	for _, c := range g.sels {
-		if c.matchAt(n, len(c.parts)-1, memo) {
+		if c.matchAt(n, len(c.parts)-1, m) {
 			return true
 		}
 	}
@@ -97,86 +180,50 @@ func (g *cssGroup) match(n *tree.Node, memo map[cssMemoKey]bool) bool {
 }
 
 // matchAt reports whether n matches parts[:i+1], parts[i] matching n itself.
-func (c *cssComplex) matchAt(n *tree.Node, i int, memo map[cssMemoKey]bool) bool {
-	if !c.parts[i].match(n) {
+func (c *cssComplex) matchAt(n *tree.Node, i int, m *cssMatch) bool {
+	if !c.parts[i].match(n, m) {
 		return false
 	}
 	if i == 0 {
 		return true
 	}
 	k := cssMemoKey{c, n, i}
-	if v, ok := memo[k]; ok {
+	if v, ok := m.memo[k]; ok {
 		return v
 	}
-	v := c.matchCombinator(n, i, memo)
-	memo[k] = v
+	v := c.matchCombinator(n, i, m)
+	m.memo[k] = v
 	return v
 }
 
 // matchCombinator reports whether the node n, which matches parts[i], is
 // joined by combs[i] to a node matching parts[:i].
-func (c *cssComplex) matchCombinator(n *tree.Node, i int, memo map[cssMemoKey]bool) bool {
+func (c *cssComplex) matchCombinator(n *tree.Node, i int, m *cssMatch) bool {
 	switch c.combs[i] {
 	case '>':
 		p := n.Parent
-		return p != nil && p.Kind == tree.Element && c.matchAt(p, i-1, memo)
+		return p != nil && p.Kind == tree.Element && c.matchAt(p, i-1, m)
 	case ' ':
 		for p := n.Parent; p != nil; p = p.Parent {
-			if p.Kind == tree.Element && c.matchAt(p, i-1, memo) {
+			if p.Kind == tree.Element && c.matchAt(p, i-1, m) {
 				return true
 			}
 		}
 		return false
 	case '+':
-		s := prevElement(n)
-		return s != nil && c.matchAt(s, i-1, memo)
+		s := m.prevElement(n)
+		return s != nil && c.matchAt(s, i-1, m)
 	case '~':
-		for s := prevElement(n); s != nil; s = prevElement(s) {
-			if c.matchAt(s, i-1, memo) {
-				return true
-			}
+		if n.Parent == nil {
+			return false
 		}
-		return false
+		_, idx := m.siblings(n)
+		return m.firstMatch(c, i-1, n) < idx
 	}
 	return false
 }
 
-// elementSiblings returns n's element siblings (n included) and n's index
-// among them.
-func elementSiblings(n *tree.Node) ([]*tree.Node, int) {
-	if n.Parent == nil {
-		return []*tree.Node{n}, 0
-	}
-	var sibs []*tree.Node
-	idx := -1
-	for _, s := range n.Parent.Children {
-		if s.Kind == tree.Element {
-			if s == n {
-				idx = len(sibs)
-			}
-			sibs = append(sibs, s)
-		}
-	}
-	return sibs, idx
-}
-
-func prevElement(n *tree.Node) *tree.Node {
-	if n.Parent == nil {
-		return nil
-	}
-	var prev *tree.Node
-	for _, s := range n.Parent.Children {
-		if s == n {
-			return prev
-		}
-		if s.Kind == tree.Element {
-			prev = s
-		}
-	}
-	return nil
-}
-
-func (c *cssCompound) match(n *tree.Node) bool {
+func (c *cssCompound) match(n *tree.Node, m *cssMatch) bool {
 	if n.Kind != tree.Element {
 		return false
 	}
@@ -200,7 +247,7 @@ func (c *cssCompound) match(n *tree.Node) bool {
 		}
 	}
 	for _, p := range c.pseudos {
-		if !p.match(n) {
+		if !p.match(n, m) {
 			return false
 		}
 	}
@@ -249,12 +296,12 @@ func (a cssAttr) match(n *tree.Node) bool {
 	return false
 }
 
-func (p cssPseudo) match(n *tree.Node) bool {
+func (p cssPseudo) match(n *tree.Node, m *cssMatch) bool {
 	switch p.name {
 	case "not":
-		return !p.not.match(n)
+		return !p.not.match(n, m)
 	}
-	sibs, i := elementSiblings(n)
+	sibs, i := m.siblings(n)
 	switch p.name {
 	case "first-child":
 		return i == 0

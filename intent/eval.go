@@ -223,6 +223,11 @@ func (p *Pair) primitive(ct *spec.ChangeType) (*Result, error) {
 	if p.Delta != nil && p.Delta.Empty() {
 		return &Result{}, nil
 	}
+	if ct.Kind == spec.Value && len(ct.Ignore) == 0 {
+		// value reads the scope's values itself; it extracts the content
+		// only to leave the ignored regions out.
+		return p.value(ct)
+	}
 	cp, err := p.content(ct)
 	if err != nil {
 		return nil, err

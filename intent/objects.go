@@ -11,16 +11,6 @@ import (
 // returning false skips an element's children.
 func (c *content) walkElements(visit func(n *tree.Node) bool) {
 	for _, r := range c.roots {
-		skipped := false
-		for p := r; p != nil; p = p.Parent {
-			if c.skip(p) {
-				skipped = true
-				break
-			}
-		}
-		if skipped {
-			continue
-		}
 		tree.Walk(r, func(n *tree.Node) bool {
 			if n.Kind != tree.Element || (n != r && c.skip(n)) {
 				return false

@@ -56,8 +56,31 @@ func (it xitem) value() string {
 }
 
 func (x *xpathSel) eval(root *tree.Node) []xitem {
-	items := x.e.eval(root)
+	items := x.e.eval(&xeval{}, root)
 	return orderItems(items)
+}
+
+// xeval is the state of one evaluation: each node's index among its
+// parent's children, numbered once for each parent met, so that a
+// sibling axis from each of n siblings does not cost n scans for the
+// context's place.
+type xeval struct {
+	index map[*tree.Node]int
+}
+
+// childIndex returns n.Index(), numbering the children of n's parent
+// the first time. n must have a parent.
+func (x *xeval) childIndex(n *tree.Node) int {
+	if i, ok := x.index[n]; ok {
+		return i
+	}
+	if x.index == nil {
+		x.index = make(map[*tree.Node]int)
+	}
+	for i, c := range n.Parent.Children {
+		x.index[c] = i
+	}
+	return x.index[n]
 }
 
 func (x *xpathSel) Select(root *tree.Node) []*tree.Node {
@@ -170,7 +193,7 @@ type xstep struct {
 
 // xexpr is a predicate expression.
 type xexpr interface {
-	eval(ctx xitem, pos, size int) xval
+	eval(x *xeval, ctx xitem, pos, size int) xval
 }
 
 type xvalKind int
@@ -236,15 +259,15 @@ func (v xval) number() float64 {
 
 // ---- evaluation
 
-func (u *xpathUnion) eval(root *tree.Node) []xitem {
+func (u *xpathUnion) eval(x *xeval, root *tree.Node) []xitem {
 	var out []xitem
 	for _, p := range u.paths {
-		out = append(out, p.eval(xitem{root, -1})...)
+		out = append(out, p.eval(x, xitem{root, -1})...)
 	}
 	return out
 }
 
-func (p *xpathPath) eval(ctx xitem) []xitem {
+func (p *xpathPath) eval(x *xeval, ctx xitem) []xitem {
 	cur := []xitem{ctx}
 	if p.abs {
 		top := ctx.n
@@ -263,7 +286,7 @@ func (p *xpathPath) eval(ctx xitem) []xitem {
 			continue
 		}
 		for _, c := range cur {
-			for _, it := range s.apply(c) {
+			for _, it := range s.apply(x, c) {
 				if !seen[it] {
 					seen[it] = true
 					next = append(next, it)
@@ -328,7 +351,7 @@ func (s *xstep) descendants(cur []xitem) []xitem {
 }
 
 // apply returns the items the step selects from ctx, in axis order.
-func (s *xstep) apply(ctx xitem) []xitem {
+func (s *xstep) apply(x *xeval, ctx xitem) []xitem {
 	var cand []xitem
 	n := ctx.n
 	add := func(m *tree.Node) {
@@ -336,6 +359,11 @@ func (s *xstep) apply(ctx xitem) []xitem {
 			cand = append(cand, xitem{m, -1})
 		}
 	}
+	// On the child, sibling and ancestor axes, a step whose first
+	// predicate is a position k stops after the axis's first k nodes
+	// that pass the test: the predicate keeps none of the others.
+	limit := s.positional()
+	full := func() bool { return limit > 0 && len(cand) >= limit }
 	if ctx.attr >= 0 {
 		switch s.axis {
 		case axSelf:
@@ -350,12 +378,12 @@ func (s *xstep) apply(ctx xitem) []xitem {
 				}
 			}
 		}
-		return s.filter(cand)
+		return s.filter(x, cand)
 	}
 	switch s.axis {
 	case axChild:
-		for _, c := range n.Children {
-			add(c)
+		for j := 0; j < len(n.Children) && !full(); j++ {
+			add(n.Children[j])
 		}
 	case axDescendant, axDescendantOrSelf:
 		tree.Walk(n, func(m *tree.Node) bool {
@@ -375,19 +403,19 @@ func (s *xstep) apply(ctx xitem) []xitem {
 		if s.axis == axAncestor {
 			m = n.Parent
 		}
-		for ; m != nil; m = m.Parent {
+		for ; m != nil && !full(); m = m.Parent {
 			add(m)
 		}
 	case axFollowingSibling, axPrecedingSibling:
 		if n.Parent != nil {
-			i := n.Index()
+			i := x.childIndex(n)
 			sibs := n.Parent.Children
 			if s.axis == axFollowingSibling {
-				for _, c := range sibs[i+1:] {
-					add(c)
+				for j := i + 1; j < len(sibs) && !full(); j++ {
+					add(sibs[j])
 				}
 			} else {
-				for j := i - 1; j >= 0; j-- {
+				for j := i - 1; j >= 0 && !full(); j-- {
 					add(sibs[j])
 				}
 			}
@@ -401,7 +429,23 @@ func (s *xstep) apply(ctx xitem) []xitem {
 			}
 		}
 	}
-	return s.filter(cand)
+	return s.filter(x, cand)
+}
+
+// positional returns k when the step's first predicate is the number k, a
+// positive integer (a position: [1], [3]), and 0 otherwise.
+func (s *xstep) positional() int {
+	if len(s.preds) == 0 {
+		return 0
+	}
+	l, ok := s.preds[0].(xlit)
+	if !ok || l.v.kind != xvNum {
+		return 0
+	}
+	if k := l.v.num; k >= 1 && k <= math.MaxInt32 && k == math.Trunc(k) {
+		return int(k)
+	}
+	return 0
 }
 
 func (s *xstep) matches(m *tree.Node) bool {
@@ -419,11 +463,11 @@ func (s *xstep) matches(m *tree.Node) bool {
 	return s.name == "*" || m.Name == s.name
 }
 
-func (s *xstep) filter(cand []xitem) []xitem {
+func (s *xstep) filter(x *xeval, cand []xitem) []xitem {
 	for _, pr := range s.preds {
 		var kept []xitem
 		for i, it := range cand {
-			v := pr.eval(it, i+1, len(cand))
+			v := pr.eval(x, it, i+1, len(cand))
 			ok := false
 			if v.kind == xvNum {
 				ok = v.num == float64(i+1)
@@ -443,12 +487,12 @@ func (s *xstep) filter(cand []xitem) []xitem {
 
 type xlit struct{ v xval }
 
-func (e xlit) eval(xitem, int, int) xval { return e.v }
+func (e xlit) eval(*xeval, xitem, int, int) xval { return e.v }
 
 type xpathExpr struct{ p *xpathPath }
 
-func (e xpathExpr) eval(ctx xitem, _, _ int) xval {
-	return xval{kind: xvNodes, nodes: e.p.eval(ctx)}
+func (e xpathExpr) eval(x *xeval, ctx xitem, _, _ int) xval {
+	return xval{kind: xvNodes, nodes: e.p.eval(x, ctx)}
 }
 
 type xbinary struct {
@@ -456,14 +500,14 @@ type xbinary struct {
 	x, y xexpr
 }
 
-func (e xbinary) eval(ctx xitem, pos, size int) xval {
+func (e xbinary) eval(x *xeval, ctx xitem, pos, size int) xval {
 	switch e.op {
 	case "and":
-		return xval{kind: xvBool, b: e.x.eval(ctx, pos, size).boolean() && e.y.eval(ctx, pos, size).boolean()}
+		return xval{kind: xvBool, b: e.x.eval(x, ctx, pos, size).boolean() && e.y.eval(x, ctx, pos, size).boolean()}
 	case "or":
-		return xval{kind: xvBool, b: e.x.eval(ctx, pos, size).boolean() || e.y.eval(ctx, pos, size).boolean()}
+		return xval{kind: xvBool, b: e.x.eval(x, ctx, pos, size).boolean() || e.y.eval(x, ctx, pos, size).boolean()}
 	}
-	a, b := e.x.eval(ctx, pos, size), e.y.eval(ctx, pos, size)
+	a, b := e.x.eval(x, ctx, pos, size), e.y.eval(x, ctx, pos, size)
 	return xval{kind: xvBool, b: compareValues(e.op, a, b)}
 }
 
@@ -518,8 +562,8 @@ type xcall struct {
 	args []xexpr
 }
 
-func (e xcall) eval(ctx xitem, pos, size int) xval {
-	arg := func(i int) xval { return e.args[i].eval(ctx, pos, size) }
+func (e xcall) eval(x *xeval, ctx xitem, pos, size int) xval {
+	arg := func(i int) xval { return e.args[i].eval(x, ctx, pos, size) }
 	str := func(i int) string {
 		if i < len(e.args) {
 			return arg(i).string()

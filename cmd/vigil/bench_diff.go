@@ -26,19 +26,22 @@ import (
 
 func init() {
 	register(&command{
-		name:    "bench diff",
-		summary: "measure diff speed against parsing, linear growth, and peak memory",
-		run:     runBenchDiff,
+		name:            "bench diff",
+		exitOnInterrupt: true,
+		summary:         "measure diff speed against parsing, linear growth, and peak memory",
+		run:             runBenchDiff,
 	})
 	register(&command{
-		name:    "bench diff-memory",
-		summary: "(internal) parse and diff two files once and print the peak memory",
-		run:     runBenchDiffMemory,
+		name:            "bench diff-memory",
+		exitOnInterrupt: true,
+		summary:         "(internal) parse and diff two files once and print the peak memory",
+		run:             runBenchDiffMemory,
 	})
 	register(&command{
-		name:    "bench simulate",
-		summary: "write a generated document, a changed version and the exact delta",
-		run:     runBenchSimulate,
+		name:            "bench simulate",
+		exitOnInterrupt: true,
+		summary:         "write a generated document, a changed version and the exact delta",
+		run:             runBenchSimulate,
 	})
 }
 

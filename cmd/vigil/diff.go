@@ -19,19 +19,22 @@ import (
 
 func init() {
 	register(&command{
-		name:    "diff",
-		summary: "show the changes between two versions of an XML or HTML document",
-		run:     runDiff,
+		name:            "diff",
+		exitOnInterrupt: true,
+		summary:         "show the changes between two versions of an XML or HTML document",
+		run:             runDiff,
 	})
 	register(&command{
-		name:    "patch",
-		summary: "apply a delta to a document (or undo it with --reverse)",
-		run:     runPatch,
+		name:            "patch",
+		exitOnInterrupt: true,
+		summary:         "apply a delta to a document (or undo it with --reverse)",
+		run:             runPatch,
 	})
 	register(&command{
-		name:    "compose",
-		summary: "aggregate two consecutive deltas into one",
-		run:     runCompose,
+		name:            "compose",
+		exitOnInterrupt: true,
+		summary:         "aggregate two consecutive deltas into one",
+		run:             runCompose,
 	})
 }
 

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/tree"
@@ -207,5 +209,32 @@ func TestSnippet(t *testing.T) {
 		if got := snippet(tt.n); got != tt.want {
 			t.Errorf("snippet = %q, want %q", got, tt.want)
 		}
+	}
+}
+
+// TestInterruptEndsComputation interrupts a long computation (a benchmark
+// of large generated pairs) and expects the process to end at once with
+// exit code 130, rather than when the computation is done.
+func TestInterruptEndsComputation(t *testing.T) {
+	cmd := exec.Command(vigilBinary(t), "bench", "diff", "--size", "50000000", "--memory=false")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	time.Sleep(500 * time.Millisecond) // past the signal handler's installation
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("still running 30 s after the interrupt")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted || !strings.Contains(stderr.String(), "interrupted") {
+		t.Fatalf("exit code %d, stderr %q; want %d and a word on the interrupt", code, stderr.String(), exitInterrupted)
 	}
 }

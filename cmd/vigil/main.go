@@ -23,6 +23,10 @@ const (
 	exitOK      = 0 // success, or no differences
 	exitChanged = 1 // differences found (diff), or problems reported (check)
 	exitError   = 2 // trouble: bad arguments, unreadable input, internal error
+	// exitInterrupted ends a command stopped by an interrupt (see
+	// command.exitOnInterrupt), as a shell reports a process killed by
+	// SIGINT.
+	exitInterrupted = 130
 )
 
 // command is one subcommand of vigil.
@@ -32,6 +36,11 @@ type command struct {
 	// run executes the command with the arguments after its name. It returns
 	// the exit code; an error is printed to stderr and exits with exitError.
 	run func(ctx context.Context, env *environment, args []string) (int, error)
+	// exitOnInterrupt marks a command that does not watch ctx (a diff,
+	// a patch, a benchmark: computation without a store): an interrupt
+	// ends the process at once with exitInterrupted rather than when the
+	// command is done.
+	exitOnInterrupt bool
 }
 
 // environment is what a command may touch of the outside world, so that tests
@@ -56,9 +65,36 @@ func register(c *command) {
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	env := &environment{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
+	finished := make(chan struct{})
+	if c, _ := lookup(os.Args[1:]); c != nil && c.exitOnInterrupt {
+		go func() {
+			select {
+			case <-ctx.Done():
+				fmt.Fprintln(os.Stderr, "vigil: interrupted")
+				os.Exit(exitInterrupted)
+			case <-finished:
+			}
+		}()
+	}
 	code := run(ctx, env, os.Args[1:])
+	close(finished)
 	stop()
 	os.Exit(code)
+}
+
+// lookup returns the command args name and the arguments after its name,
+// or nil. Two-word commands ("sentinel check") take precedence over
+// one-word ones.
+func lookup(args []string) (*command, []string) {
+	if len(args) == 0 {
+		return nil, nil
+	}
+	if len(args) > 1 {
+		if c, ok := commands[args[0]+" "+args[1]]; ok {
+			return c, args[2:]
+		}
+	}
+	return commands[args[0]], args[1:]
 }
 
 // run dispatches args to a subcommand and returns the process exit code.
@@ -70,17 +106,7 @@ func run(ctx context.Context, env *environment, args []string) int {
 		}
 		return exitOK
 	}
-	// Two-word commands ("sentinel check") take precedence over one-word ones.
-	var c *command
-	rest := args[1:]
-	if len(args) > 1 {
-		if c2, ok := commands[args[0]+" "+args[1]]; ok {
-			c, rest = c2, args[2:]
-		}
-	}
-	if c == nil {
-		c = commands[args[0]]
-	}
+	c, rest := lookup(args)
 	if c == nil {
 		fmt.Fprintf(env.stderr, "vigil: unknown command %q; run 'vigil help' for the list\n", strings.Join(args[:min(2, len(args))], " "))
 		return exitError

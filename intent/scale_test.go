@@ -388,7 +388,9 @@ func TestScopedContentReference(t *testing.T) {
 				if (len(c.leaves) > 0 || len(leaves) > 0) && !reflect.DeepEqual(c.leaves, leaves) {
 					t.Errorf("%s: %d leaves differ from the reference's %d", name, len(c.leaves), len(leaves))
 				}
-				if !slices.Equal(tab.names[:len(refTab.names)], refTab.names) {
+				// newContent goes on to number more than the extraction
+				// does: the reference's numbers must be a prefix of its.
+				if len(tab.names) < len(refTab.names) || !slices.Equal(tab.names[:len(refTab.names)], refTab.names) {
 					t.Errorf("%s: signatures numbered differently", name)
 				}
 			}

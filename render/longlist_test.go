@@ -195,7 +195,7 @@ func editedList(r *rand.Rand, n int) (oldHTML, newHTML string) {
 func TestMergedLongList(t *testing.T) {
 	type pair struct{ old, new string }
 	cases := map[string]pair{}
-	for n := range []int{0, 1, 2, 3} {
+	for n := range 4 {
 		var o, w strings.Builder
 		for i := range 500 {
 			fmt.Fprintf(&o, "<li>item %d</li>", i)

@@ -115,7 +115,7 @@ func flatPath(f *Flat, i int32, pos func(int32) int32) string {
 // NodePaths names nodes of a tree by path, as Path does, each in time
 // proportional to its depth once its parent's children are numbered: the
 // first node named under a parent numbers all of its children at once. The
-// zero value is ready to use; the tree must not change while it is.
+// zero value is ready to use; the tree must not change while it is in use.
 type NodePaths struct {
 	ord map[*Node]int32 // position among same-named siblings
 }

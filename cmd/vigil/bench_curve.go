@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/vigil-web/vigil/markup"
@@ -17,7 +19,10 @@ import (
 
 // curveSizes are the pair sizes of "vigil bench diff --curve", as fractions
 // of --size: from a fortieth of it to twice it.
-var curveSizes = []struct{ num, den int }{{1, 40}, {1, 20}, {1, 10}, {1, 5}, {2, 5}, {1, 1}, {2, 1}}
+var curveSizes = []curveSize{{1, 40}, {1, 20}, {1, 10}, {1, 5}, {2, 5}, {1, 1}, {2, 1}}
+
+// curveSize is a fraction of --size.
+type curveSize struct{ num, den int }
 
 // runDiffCurve times the default algorithm on pairs of growing size and
 // prints its CPU time per MB of input at each, against the pair a tenth of
@@ -27,8 +32,8 @@ var curveSizes = []struct{ num, den int }{{1, 40}, {1, 20}, {1, 10}, {1, 5}, {2,
 // its time per MB rises with the latency of the memory its working set
 // lives in, from the caches at a fraction of a MB to main memory, whose
 // latency itself rises with the span read (page walks).
-func runDiffCurve(w io.Writer, shape simulate.Shape, large int, rate float64, runs int) error {
-	fmt.Fprintf(w, "diff time per MB of input by pair size (default algorithm, best of %d runs, CPU time, GOMAXPROCS=%d)\n",
+func runDiffCurve(ctx context.Context, w io.Writer, shape simulate.Shape, large int, rate float64, runs int) error {
+	fmt.Fprintf(w, "diff time per MB of document by pair size, the size of one document (default algorithm, best of %d runs, CPU time, GOMAXPROCS=%d)\n",
 		runs, runtime.GOMAXPROCS(0))
 	// Every pair is made before any is timed, and the runs go over all
 	// sizes in turn, so that a machine that slows down for a while slows
@@ -54,6 +59,9 @@ func runDiffCurve(w io.Writer, shape simulate.Shape, large int, rate float64, ru
 	}
 	for r := 0; r < runs; r++ {
 		for k := range points {
+			if err := ctx.Err(); err != nil {
+				return errInterrupted
+			}
 			d, err := points[k].pair.timeVigil()
 			if err != nil {
 				return err
@@ -61,7 +69,7 @@ func runDiffCurve(w io.Writer, shape simulate.Shape, large int, rate float64, ru
 			points[k].best = min(points[k].best, d)
 		}
 	}
-	base := points[2] // the pair a tenth of large
+	base := points[slices.Index(curveSizes, curveSize{1, 10})] // the pair a tenth of large
 	perMB := func(p point) float64 { return ms2(p.best) / p.mb }
 	for _, p := range points {
 		fmt.Fprintf(w, "%6.2f MB pair: diff %8.1f ms | %6.2f ms per MB (%.2fx the %.1f MB pair's)\n",

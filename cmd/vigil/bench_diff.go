@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -26,22 +27,19 @@ import (
 
 func init() {
 	register(&command{
-		name:            "bench diff",
-		exitOnInterrupt: true,
-		summary:         "measure diff speed against parsing, linear growth, and peak memory",
-		run:             runBenchDiff,
+		name:    "bench diff",
+		summary: "measure diff speed against parsing, linear growth, and peak memory",
+		run:     runBenchDiff,
 	})
 	register(&command{
-		name:            "bench diff-memory",
-		exitOnInterrupt: true,
-		summary:         "(internal) parse and diff two files once and print the peak memory",
-		run:             runBenchDiffMemory,
+		name:    "bench diff-memory",
+		summary: "(internal) parse and diff two files once and print the peak memory",
+		run:     runBenchDiffMemory,
 	})
 	register(&command{
-		name:            "bench simulate",
-		exitOnInterrupt: true,
-		summary:         "write a generated document, a changed version and the exact delta",
-		run:             runBenchSimulate,
+		name:    "bench simulate",
+		summary: "write a generated document, a changed version and the exact delta",
+		run:     runBenchSimulate,
 	})
 }
 
@@ -65,6 +63,10 @@ func serialisedPair(shape simulate.Shape, size int, rate float64, seed uint64) (
 	}
 	return a.Bytes(), b.Bytes(), perfect, nil
 }
+
+// errInterrupted is the error of a benchmark stopped by an interrupt
+// between two timed runs.
+var errInterrupted = errors.New("interrupted")
 
 // pairFiles is a generated pair written to files: the timed runs read
 // each pair from its files just before timing it, so that only that pair
@@ -95,8 +97,8 @@ func writePair(dir, name string, shape simulate.Shape, size int, rate float64) (
 	return p, nil
 }
 
-// time reads the pair and times one run of it (see timeRun).
-func (p pairFiles) time() (sample, error) {
+// sample reads the pair and times one run of it (see timeRun).
+func (p pairFiles) sample() (sample, error) {
 	a, err := os.ReadFile(p.old)
 	if err != nil {
 		return sample{}, err
@@ -237,14 +239,14 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
-	if *runs < 1 || *procs < 1 || *large < 40 {
-		return exitError, fmt.Errorf("--runs and --procs must be at least 1, and --size at least 40")
+	if *runs < 1 || *procs < 1 || *large < 10 || *curve && *large < 40 {
+		return exitError, fmt.Errorf("--runs and --procs must be at least 1, and --size at least 10 (40 with --curve)")
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(*procs))
 	w := bufio.NewWriter(env.stdout)
 	defer w.Flush()
 	if *curve {
-		if err := runDiffCurve(w, simulate.Shape(*shape), *large, *rate, *runs); err != nil {
+		if err := runDiffCurve(ctx, w, simulate.Shape(*shape), *large, *rate, *runs); err != nil {
 			return exitError, err
 		}
 		return exitOK, nil
@@ -270,7 +272,10 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 	var samples [2][]sample
 	for r := 0; r < *runs; r++ {
 		for k := range pairs {
-			s, err := pairs[k].time()
+			if err := ctx.Err(); err != nil {
+				return exitError, errInterrupted
+			}
+			s, err := pairs[k].sample()
 			if err != nil {
 				return exitError, err
 			}
@@ -298,7 +303,7 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 	if !*memory {
 		return exitOK, nil
 	}
-	rss, err := measureDiffMemory(pairs[1])
+	rss, err := measureDiffMemory(ctx, pairs[1])
 	if err != nil {
 		return exitError, err
 	}
@@ -312,7 +317,7 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 // measureDiffMemory runs "vigil bench diff-memory" on a pair in a child
 // process, so that the peak resident size counts one parse and one diff,
 // not the generation or the timed runs.
-func measureDiffMemory(p pairFiles) (int64, error) {
+func measureDiffMemory(ctx context.Context, p pairFiles) (int64, error) {
 	if testing.Testing() {
 		// Inside a test binary, os.Executable is the test binary itself:
 		// running it would run the tests again, recursively.
@@ -322,7 +327,7 @@ func measureDiffMemory(p pairFiles) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	out, err := exec.Command(self, "bench", "diff-memory", p.old, p.new).Output()
+	out, err := exec.CommandContext(ctx, self, "bench", "diff-memory", p.old, p.new).Output()
 	if err != nil {
 		return 0, fmt.Errorf("bench diff-memory: %w", err)
 	}

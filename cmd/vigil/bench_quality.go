@@ -21,10 +21,9 @@ import (
 
 func init() {
 	register(&command{
-		name:            "bench quality",
-		exitOnInterrupt: true,
-		summary:         "measure how close deltas are to the minimum (r = C / C_ref) and to the simulator's",
-		run:             runBenchQuality,
+		name:    "bench quality",
+		summary: "measure how close deltas are to the minimum (r = C / C_ref) and to the simulator's",
+		run:     runBenchQuality,
 	})
 }
 

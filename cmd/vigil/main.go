@@ -23,10 +23,11 @@ const (
 	exitOK      = 0 // success, or no differences
 	exitChanged = 1 // differences found (diff), or problems reported (check)
 	exitError   = 2 // trouble: bad arguments, unreadable input, internal error
-	// exitInterrupted ends a command stopped by an interrupt (see
-	// command.exitOnInterrupt), as a shell reports a process killed by
-	// SIGINT.
+	// exitInterrupted and exitTerminated end a command stopped by SIGINT
+	// or SIGTERM (see command.exitOnInterrupt), as a shell reports a
+	// process killed by the signal.
 	exitInterrupted = 130
+	exitTerminated  = 143
 )
 
 // command is one subcommand of vigil.
@@ -36,10 +37,10 @@ type command struct {
 	// run executes the command with the arguments after its name. It returns
 	// the exit code; an error is printed to stderr and exits with exitError.
 	run func(ctx context.Context, env *environment, args []string) (int, error)
-	// exitOnInterrupt marks a command that does not watch ctx (a diff,
-	// a patch, a benchmark: computation without a store): an interrupt
-	// ends the process at once with exitInterrupted rather than when the
-	// command is done.
+	// exitOnInterrupt marks a command that does not watch ctx and has
+	// nothing to clean up (a diff, a patch: computation on its input, to
+	// standard output): SIGINT or SIGTERM ends the process at once rather
+	// than when the command is done.
 	exitOnInterrupt bool
 }
 
@@ -67,11 +68,22 @@ func main() {
 	env := &environment{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
 	finished := make(chan struct{})
 	if c, _ := lookup(os.Args[1:]); c != nil && c.exitOnInterrupt {
+		sigs := make(chan os.Signal, 1)
+		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 		go func() {
 			select {
-			case <-ctx.Done():
-				fmt.Fprintln(os.Stderr, "vigil: interrupted")
-				os.Exit(exitInterrupted)
+			case sig := <-sigs:
+				select {
+				case <-finished: // the command ended first: its code stands
+					return
+				default:
+				}
+				fmt.Fprintf(os.Stderr, "vigil: %v\n", sig)
+				code := exitInterrupted
+				if sig == syscall.SIGTERM {
+					code = exitTerminated
+				}
+				os.Exit(code)
 			case <-finished:
 			}
 		}()
@@ -82,8 +94,8 @@ func main() {
 	os.Exit(code)
 }
 
-// lookup returns the command args name and the arguments after its name,
-// or nil. Two-word commands ("sentinel check") take precedence over
+// lookup returns the command that args names and the arguments after its
+// name, or nil. Two-word commands ("sentinel check") take precedence over
 // one-word ones.
 func lookup(args []string) (*command, []string) {
 	if len(args) == 0 {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -43,23 +44,28 @@ func NewReader(r io.Reader) (*Reader, error) {
 }
 
 // errLongHeader is readLine's error for a line past its limit.
-var errLongHeader = fmt.Errorf("longer than %d bytes", MaxHeader)
+var errLongHeader = fmt.Errorf("header longer than %d bytes", MaxHeader)
 
 // readLine reads a line, its newline included, as bufio.Reader.ReadString
 // does, but refuses one longer than limit bytes without reading the rest of
 // it into memory.
 func (r *Reader) readLine(limit int) (string, error) {
-	var line []byte
-	for {
-		frag, err := r.br.ReadSlice('\n')
+	frag, err := r.br.ReadSlice('\n')
+	if err != bufio.ErrBufferFull { // the whole line at once, the usual case
+		if len(frag) > limit {
+			return "", errLongHeader
+		}
+		return string(frag), err
+	}
+	line := slices.Clone(frag)
+	for err == bufio.ErrBufferFull {
+		frag, err = r.br.ReadSlice('\n')
 		if len(line)+len(frag) > limit {
 			return "", errLongHeader
 		}
 		line = append(line, frag...)
-		if err != bufio.ErrBufferFull {
-			return string(line), err
-		}
 	}
+	return string(line), err
 }
 
 // Next returns the next record, and io.EOF after the last.
@@ -97,9 +103,12 @@ func (r *Reader) Next() (*Record, error) {
 			cont.Reset()
 		}
 	}
-	size := 0
+	size := len(line) + len("\r\n") // the version line's
 	for {
 		l, err := r.readLine(MaxHeader - size)
+		if errors.Is(err, errLongHeader) {
+			return nil, fmt.Errorf("warc: record %d: %w", r.n, err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("warc: record %d: header: %w", r.n, unexpected(err))
 		}

@@ -65,22 +65,7 @@ func (x *xpathSel) eval(root *tree.Node) []xitem {
 // sibling axis from each of n siblings does not cost n scans for the
 // context's place.
 type xeval struct {
-	index map[*tree.Node]int
-}
-
-// childIndex returns n.Index(), numbering the children of n's parent
-// the first time. n must have a parent.
-func (x *xeval) childIndex(n *tree.Node) int {
-	if i, ok := x.index[n]; ok {
-		return i
-	}
-	if x.index == nil {
-		x.index = make(map[*tree.Node]int)
-	}
-	for i, c := range n.Parent.Children {
-		x.index[c] = i
-	}
-	return x.index[n]
+	index tree.Indexes
 }
 
 func (x *xpathSel) Select(root *tree.Node) []*tree.Node {
@@ -408,7 +393,7 @@ func (s *xstep) apply(x *xeval, ctx xitem) []xitem {
 		}
 	case axFollowingSibling, axPrecedingSibling:
 		if n.Parent != nil {
-			i := x.childIndex(n)
+			i := x.index.Of(n)
 			sibs := n.Parent.Children
 			if s.axis == axFollowingSibling {
 				for j := i + 1; j < len(sibs) && !full(); j++ {

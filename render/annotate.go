@@ -119,7 +119,8 @@ func Annotate(old *tree.Document, d *delta.Delta) (*Annotated, error) {
 // its nearest surviving left sibling, and the marks of that copy.
 //
 // It takes time linear in the size of the documents however many
-// siblings were deleted: each old parent's children are numbered once,
+// siblings were deleted: each old parent's children are numbered once
+// (tree.Indexes),
 // and the deleted subtrees are threaded after their anchors in a
 // siblingList, each parent's children rebuilt at the end in one pass.
 func (a *Annotated) merged() (*tree.Document, map[*tree.Node]Mark, map[*tree.Node]string) {
@@ -135,7 +136,7 @@ func (a *Annotated) merged() (*tree.Document, map[*tree.Node]Mark, map[*tree.Nod
 			}
 		}
 	}
-	var oldIndex siblingIndex
+	var oldIndex tree.Indexes
 	lists := map[*tree.Node]*siblingList{} // by parent in doc
 	var parents []*tree.Node               // the keys of lists, in the order first met
 	// Deletes are in XyScript order (descendants first, right to left):
@@ -182,28 +183,6 @@ func (a *Annotated) merged() (*tree.Document, map[*tree.Node]Mark, map[*tree.Nod
 		p.Children = lists[p].nodes()
 	}
 	return doc, marks, texts
-}
-
-// siblingIndex gives the position of a node among its parent's children,
-// numbering all of a parent's children the first time one of them is
-// asked for. The tree must not change while it is used.
-type siblingIndex struct {
-	pos map[*tree.Node]int
-}
-
-// Of returns the 0-based position of n among its parent's children; n
-// must have a parent.
-func (x *siblingIndex) Of(n *tree.Node) int {
-	if i, ok := x.pos[n]; ok {
-		return i
-	}
-	if x.pos == nil {
-		x.pos = map[*tree.Node]int{}
-	}
-	for i, c := range n.Parent.Children {
-		x.pos[c] = i
-	}
-	return x.pos[n]
 }
 
 // siblingList is a parent's children as a linked list, so that a node

@@ -102,6 +102,36 @@ func (n *Node) Index() int {
 	panic("tree: node not among its parent's children")
 }
 
+// Indexes gives the positions of nodes among their parents' children, as
+// Index does, numbering all of a parent's children the first time one of
+// them is asked for: Index scans the siblings at every call, which takes
+// time quadratic in a list's length to place each of its items. The zero
+// value is ready to use; the tree must not change while it is in use.
+type Indexes struct {
+	pos map[*Node]int
+}
+
+// Of returns the 0-based position of n among its parent's children, or -1
+// for a root.
+func (x *Indexes) Of(n *Node) int {
+	if n.Parent == nil {
+		return -1
+	}
+	if i, ok := x.pos[n]; ok {
+		return i
+	}
+	if x.pos == nil {
+		x.pos = map[*Node]int{}
+	}
+	for i, c := range n.Parent.Children {
+		x.pos[c] = i
+	}
+	if i, ok := x.pos[n]; ok {
+		return i
+	}
+	panic("tree: node not among its parent's children")
+}
+
 // AppendChild adds c as the last child of n. c must not have a parent.
 func (n *Node) AppendChild(c *Node) {
 	c.Parent = n

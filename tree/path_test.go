@@ -121,3 +121,24 @@ func BenchmarkPaths(b *testing.B) {
 		})
 	}
 }
+
+// TestIndexes checks Indexes.Of against Node.Index on every node of a list
+// and of its items, asked in an order that is not the document's.
+func TestIndexes(t *testing.T) {
+	d := mixedList(300)
+	nodes := tree.PostOrderNodes(d.Root)
+	var x tree.Indexes
+	for k := len(nodes) - 1; k >= 0; k -= 3 {
+		if got, want := x.Of(nodes[k]), nodes[k].Index(); got != want {
+			t.Fatalf("node %d: Of %d, Index %d", k, got, want)
+		}
+	}
+	for k := range nodes {
+		if got, want := x.Of(nodes[k]), nodes[k].Index(); got != want {
+			t.Fatalf("node %d: Of %d, Index %d", k, got, want)
+		}
+	}
+	if got := x.Of(d.Root); got != -1 {
+		t.Errorf("root: Of %d, want -1", got)
+	}
+}

@@ -126,10 +126,5 @@ func (p pairFiles) timeVigil() (time.Duration, error) {
 			return 0, fmt.Errorf("%s: %w", name, err)
 		}
 	}
-	runtime.GC()
-	start := cpuTime()
-	if _, err := treediff.DiffFlat(docs[0], docs[1], nil); err != nil {
-		return 0, err
-	}
-	return cpuTime() - start, nil
+	return timeDiff(docs[0], docs[1], treediff.Vigil)
 }

@@ -175,18 +175,28 @@ func timeRun(a, b []byte) (sample, error) {
 		if err != nil {
 			return s, err
 		}
-		runtime.GC()
-		start := cpuTime()
-		if _, err := treediff.DiffFlat(old, newDoc, &treediff.Options{Algorithm: alg}); err != nil {
+		d, err := timeDiff(old, newDoc, alg)
+		if err != nil {
 			return s, err
 		}
 		if alg == treediff.Vigil {
-			s.vigil = cpuTime() - start
+			s.vigil = d
 		} else {
-			s.xydiff = cpuTime() - start
+			s.xydiff = d
 		}
 	}
 	return s, nil
+}
+
+// timeDiff returns the CPU time of diffing a pair with an algorithm, after
+// a collection.
+func timeDiff(old, new *tree.Flat, alg treediff.Algorithm) (time.Duration, error) {
+	runtime.GC()
+	start := cpuTime()
+	if _, err := treediff.DiffFlat(old, new, &treediff.Options{Algorithm: alg}); err != nil {
+		return 0, err
+	}
+	return cpuTime() - start, nil
 }
 
 // best returns the least of the times f picks from samples.

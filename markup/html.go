@@ -159,7 +159,7 @@ func convertElement(doc *tree.Document, c *html.Node) *tree.Node {
 		// Names seen, for a tag with many attributes: a scan of those
 		// kept for each would take time quadratic in their number.
 		var seen map[string]bool
-		if len(c.Attr) > manyHTMLAttrs {
+		if len(c.Attr) >= manyAttrs {
 			seen = make(map[string]bool, len(c.Attr))
 		}
 		for _, a := range c.Attr {
@@ -182,9 +182,10 @@ func convertElement(doc *tree.Document, c *html.Node) *tree.Node {
 	return n
 }
 
-// manyHTMLAttrs is the number of attributes of a tag above which
-// convertElement finds duplicates through a map.
-const manyHTMLAttrs = 16
+// manyAttrs is the number of attributes of a tag from which duplicates are
+// found through a set of the names seen rather than by scanning them: a tag
+// with thousands would otherwise take time quadratic in their number.
+const manyAttrs = 16
 
 // finishHTMLText merges adjacent text children of n (the HTML tree builder
 // can leave them) and applies the white-space policy.

@@ -382,8 +382,7 @@ func (p *xmlParser) startTag() error {
 // attribute called name. Past a few attributes it indexes them, so that a
 // tag with many attributes costs linear time.
 func (p *xmlParser) duplicate(name string) bool {
-	const small = 16
-	if len(p.sc) < small {
+	if len(p.sc) < manyAttrs {
 		for _, a := range p.sc {
 			if a.Name == name {
 				return true
@@ -391,7 +390,7 @@ func (p *xmlParser) duplicate(name string) bool {
 		}
 		return false
 	}
-	if len(p.sc) == small || p.seen == nil {
+	if len(p.sc) == manyAttrs || p.seen == nil {
 		if p.seen == nil {
 			p.seen = make(map[string]bool)
 		}

@@ -43,12 +43,21 @@
 // Flat.ChildList).
 //
 // MeasureFlat computes, in one pass over those arrays, each node's
-// signature, weight and name key. The diff reads only arrays: on a document
+// signature and weight. The diff reads only arrays: on a document
 // of a million nodes they take about 60 bytes a node against some 150 for
 // the *Node tree and its measures, so they stay in the processor's caches
 // far longer, and the garbage collector, which has no pointers to follow in
 // them, barely scans them. MeasureTree measures a *Node subtree by
 // flattening it first.
+//
+// # Paths and positions
+//
+// Path and Flat.Path name a node by the names of its ancestors and their
+// positions among same-named siblings (/catalog[1]/product[2]/text()[1]),
+// counting the siblings at each call. To name many nodes of one tree, as a
+// list of changes does, NodePaths and FlatPaths number each parent's
+// children once, so that naming every item of a long list takes linear
+// time rather than quadratic; Indexes does the same for Node.Index.
 //
 // # Differences from the seed
 //

@@ -78,23 +78,54 @@ type changer struct {
 // attached returns the nodes currently in the tree, in post-order.
 func (c *changer) attached() []*tree.Node { return tree.PostOrderNodes(c.d.Root) }
 
+// positions finds nodes among their parents' children during a pass over
+// the tree in document order that removes some of them: a node's position
+// is the one it had before the pass, less the siblings removed so far,
+// which all came before it. Node.Index, a scan of the siblings, would take
+// time quadratic in the length of a list that loses many items.
+type positions struct {
+	before  tree.Indexes       // positions before the pass
+	removed map[*tree.Node]int // children removed so far, by parent
+}
+
+// index returns the position of n, which has a parent.
+func (p *positions) index(n *tree.Node) int {
+	i := p.before.Of(n) - p.removed[n.Parent]
+	if kids := n.Parent.Children; i >= 0 && i < len(kids) && kids[i] == n {
+		return i
+	}
+	return n.Index() // not a pass in document order after all
+}
+
+// remove detaches n from its parent.
+func (p *positions) remove(n *tree.Node) {
+	parent := n.Parent
+	parent.RemoveChild(p.index(n))
+	if p.removed == nil {
+		p.removed = map[*tree.Node]int{}
+	}
+	p.removed[parent]++
+}
+
 // canDetach reports whether removing n would leave two texts side by side.
-func canDetach(n *tree.Node) bool {
+func (p *positions) canDetach(n *tree.Node) bool {
 	if n.Parent == nil {
 		return false
 	}
-	i := n.Index()
+	i := p.index(n)
 	kids := n.Parent.Children
 	return i == 0 || i == len(kids)-1 || kids[i-1].Kind != tree.Text || kids[i+1].Kind != tree.Text
 }
 
+// delete removes nodes, given in document order.
 func (c *changer) delete(nodes []*tree.Node) {
 	if c.rates.Delete == 0 {
 		return
 	}
+	var at positions
 	for _, n := range nodes {
-		if c.r.Float64() < c.rates.Delete && inTree(n, c.d.Root) && canDetach(n) {
-			n.Parent.RemoveChild(n.Index())
+		if c.r.Float64() < c.rates.Delete && inTree(n, c.d.Root) && at.canDetach(n) {
+			at.remove(n)
 		}
 	}
 }
@@ -139,9 +170,10 @@ func (c *changer) detachForMove() []*tree.Node {
 		return nil
 	}
 	var moving []*tree.Node
+	var at positions
 	for _, n := range c.attached() {
-		if c.r.Float64() < c.rates.Move && inTree(n, c.d.Root) && canDetach(n) {
-			n.Parent.RemoveChild(n.Index())
+		if c.r.Float64() < c.rates.Move && inTree(n, c.d.Root) && at.canDetach(n) {
+			at.remove(n)
 			moving = append(moving, n)
 		}
 	}

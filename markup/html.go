@@ -156,36 +156,20 @@ func convertElement(doc *tree.Document, c *html.Node) *tree.Node {
 	n := doc.NewElement(c.Data)
 	if len(c.Attr) > 0 {
 		n.Attrs = make([]tree.Attr, 0, len(c.Attr))
-		// Names seen, for a tag with many attributes: a scan of those
-		// kept for each would take time quadratic in their number.
-		var seen map[string]bool
-		if len(c.Attr) >= manyAttrs {
-			seen = make(map[string]bool, len(c.Attr))
-		}
+		var names attrNames
 		for _, a := range c.Attr {
 			name := a.Key
 			if a.Namespace != "" {
 				name = a.Namespace + ":" + a.Key
 			}
 			// The HTML tokenizer keeps the first of duplicate attributes.
-			var dup bool
-			if seen != nil {
-				dup, seen[name] = seen[name], true
-			} else {
-				_, dup = n.Attr(name)
-			}
-			if !dup {
+			if !names.has(n.Attrs, name) {
 				n.Attrs = append(n.Attrs, tree.Attr{Name: name, Value: a.Val})
 			}
 		}
 	}
 	return n
 }
-
-// manyAttrs is the number of attributes of a tag from which duplicates are
-// found through a set of the names seen rather than by scanning them: a tag
-// with thousands would otherwise take time quadratic in their number.
-const manyAttrs = 16
 
 // finishHTMLText merges adjacent text children of n (the HTML tree builder
 // can leave them) and applies the white-space policy.

@@ -105,12 +105,12 @@ type xmlParser struct {
 	openAttrs []tree.Attr
 
 	stack []frame
-	kids  []*tree.Node    // children of the open elements, stacked
-	ptrs  []*tree.Node    // slab for Children slices
-	chunk int             // size of the next ptrs slab; half that for attrs
-	attrs []tree.Attr     // slab for Attrs slices
-	sc    []tree.Attr     // scratch: attributes of the current start tag
-	seen  map[string]bool // names in sc, for tags with many attributes
+	kids  []*tree.Node // children of the open elements, stacked
+	ptrs  []*tree.Node // slab for Children slices
+	chunk int          // size of the next ptrs slab; half that for attrs
+	attrs []tree.Attr  // slab for Attrs slices
+	sc    []tree.Attr  // scratch: attributes of the current start tag
+	seen  attrNames    // names in sc, for tags with many attributes
 	ns    []nsBinding
 	nsAt  map[string]int // index in ns of the innermost binding of each prefix
 
@@ -379,32 +379,8 @@ func (p *xmlParser) startTag() error {
 }
 
 // duplicate reports whether the start tag being parsed already has an
-// attribute called name. Past a few attributes it indexes them, so that a
-// tag with many attributes costs linear time.
-func (p *xmlParser) duplicate(name string) bool {
-	if len(p.sc) < manyAttrs {
-		for _, a := range p.sc {
-			if a.Name == name {
-				return true
-			}
-		}
-		return false
-	}
-	if len(p.sc) == manyAttrs || p.seen == nil {
-		if p.seen == nil {
-			p.seen = make(map[string]bool)
-		}
-		clear(p.seen)
-		for _, a := range p.sc {
-			p.seen[a.Name] = true
-		}
-	}
-	if p.seen[name] {
-		return true
-	}
-	p.seen[name] = true
-	return false
-}
+// attribute called name (see attrNames).
+func (p *xmlParser) duplicate(name string) bool { return p.seen.has(p.sc, name) }
 
 const xmlNamespace = "http://www.w3.org/XML/1998/namespace"
 

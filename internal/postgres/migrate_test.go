@@ -2,14 +2,13 @@ package postgres_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/vigil-web/vigil/internal/postgres"
+	"github.com/vigil-web/vigil/internal/storetest"
 )
 
 // fkIndexMigration is the migration that indexes the foreign keys 0001 left
@@ -31,30 +30,13 @@ func TestMigrateAddsForeignKeyIndexes(t *testing.T) {
 	if _, err := c.Exec(ctx, `CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)`); err != nil {
 		t.Fatal(err)
 	}
-	names, err := filepath.Glob("migrations/*.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	slices.Sort(names)
-	if !slices.Contains(names, filepath.Join("migrations", fkIndexMigration)) {
-		t.Fatalf("no migration %s in %v", fkIndexMigration, names)
-	}
-	for _, name := range names {
-		base := filepath.Base(name)
-		if base >= fkIndexMigration {
-			break
+	storetest.ApplyMigrationsBefore(t, "migrations", fkIndexMigration, func(name, text string) error {
+		if _, err := c.Exec(ctx, text); err != nil {
+			return err
 		}
-		text, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := c.Exec(ctx, string(text)); err != nil {
-			t.Fatalf("%s: %v", base, err)
-		}
-		if _, err := c.Exec(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES ($1, now())", base); err != nil {
-			t.Fatal(err)
-		}
-	}
+		_, err := c.Exec(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES ($1, now())", name)
+		return err
+	})
 	// The old schema leaves the outbox's foreign keys unindexed.
 	if got, want := unindexedForeignKeys(t, c, schema), []string{"notifications(change_id)", "notifications(user_id)"}; !slices.Equal(got, want) {
 		t.Fatalf("unindexed foreign keys before: %v, want %v", got, want)

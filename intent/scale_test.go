@@ -160,11 +160,7 @@ func TestCSSSiblingsReference(t *testing.T) {
 		":nth-child(-n+3)", "li:not(:first-child)", "x:nth-last-child(1), li + x", "c > x + c", "x ~ c x", "c:first-child",
 	}
 	r := rand.New(rand.NewPCG(1, 2))
-	var docs []*tree.Document
-	for i := 0; i < 20; i++ {
-		docs = append(docs, parseDoc(t, randomSiblings(r, 0)))
-	}
-	docs = append(docs, parseDoc(t, randomSiblings(r, 400)), parseDoc(t, scopeChain(200)))
+	docs := sampleDocs(t, r, 20, 400, 200)
 	for _, s := range sels {
 		sel, err := CompileCSS(s)
 		if err != nil {
@@ -228,16 +224,23 @@ func TestSiblingsByHand(t *testing.T) {
 	}
 }
 
+// sampleDocs returns small random lists of siblings, one list of long
+// items, and a chain depth deep, parsed.
+func sampleDocs(t *testing.T, r *rand.Rand, small, long, depth int) []*tree.Document {
+	t.Helper()
+	var docs []*tree.Document
+	for range small {
+		docs = append(docs, parseDoc(t, randomSiblings(r, 0)))
+	}
+	return append(docs, parseDoc(t, randomSiblings(r, long)), parseDoc(t, scopeChain(depth)))
+}
+
 // TestXPathPositional checks that a step whose first predicate is a
 // number, which stops its axis early, selects what the same step does with
 // position()=k, which builds the whole axis.
 func TestXPathPositional(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	var docs []*tree.Document
-	for i := 0; i < 5; i++ {
-		docs = append(docs, parseDoc(t, randomSiblings(r, 0)))
-	}
-	docs = append(docs, parseDoc(t, randomSiblings(r, 200)), parseDoc(t, scopeChain(100)))
+	docs := sampleDocs(t, r, 5, 200, 100)
 	var pairs [][2]string
 	for _, axis := range []string{"child", "following-sibling", "preceding-sibling", "ancestor", "ancestor-or-self"} {
 		for _, test := range []string{"li", "*", "node()"} {
@@ -349,11 +352,7 @@ func refScopeLeaves(d *tree.Document, scope Selector, ignore []Selector, tab *sy
 // and an HTML page, with scopes that nest and regions left out.
 func TestScopedContentReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	var docs []*tree.Document
-	for i := 0; i < 10; i++ {
-		docs = append(docs, parseDoc(t, randomSiblings(r, 0)))
-	}
-	docs = append(docs, parseDoc(t, randomSiblings(r, 500)), parseDoc(t, scopeChain(300)))
+	docs := sampleDocs(t, r, 10, 500, 300)
 	html, err := markup.ParseHTMLBytes([]byte(strings.Replace(paragraphs(300), "<p>paragraph 7 ", "<script>x</script><p>paragraph 7 <a href=\"/7\">seven</a>", 1)), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -110,16 +110,20 @@ func match(old, new *tree.Flat, opt *Options) (*matching, error) {
 	return m, nil
 }
 
-// sameSubtrees marks the new nodes whose whole subtree was zipped node for
-// node with an identical old subtree: every node zipped, each child matched
-// to a child of the node's match, in order.
+// sameSubtrees marks the new nodes whose whole subtree is matched node for
+// node with an identical old subtree: each node zipped with its match or of
+// the same signature, each child matched to a child of the node's match, in
+// order, and marked in turn. The phases after the heaviest-first one pair
+// many such subtrees one node at a time (the unchanged fields of a changed
+// record): marked, the delta need not compare their values or look inside.
+// An equal signature stands for equal content, as it does for the zip.
 func (m *matching) sameSubtrees() []bool {
 	same := make([]bool, m.new.Len())
 	for j := range m.new.Len() { // post-order: children first
-		if !m.zipped[j] {
+		i := m.newMatch[j]
+		if i < 0 || !m.zipped[j] && m.old.Signature[i] != m.new.Signature[j] {
 			continue
 		}
-		i := m.newMatch[j]
 		// Children side by side, from the last: each pair must be an
 		// identical subtree, matched to each other.
 		c, d := int32(j)-1, i-1

@@ -266,6 +266,16 @@ func TestDecodeErrors(t *testing.T) {
 		{`{"ops":[{"op":"d","par":1,"pos":1,"xm":"(2)","move":true}]}`, "ops[0]: operation 1 (d par=1 pos=1 xm=(2) move): move of XID 2 has no matching insert"},
 		{`{"ops":[],"extra":1}`, `"extra": unknown field`},
 		{`{"ops":[]} {}`, "unexpected data after the JSON value"},
+		{`{"ops":[{"op":"rn","xid":1,"ov":"a","nv":"b"},]}`, "line 1, column 47: unexpected ']', want a value"},
+		{`{"ops":[{"op":"d" "par":1}]}`, "line 1, column 19: unexpected string, want ',' or '}'"},
+		{`{"ops":[{"op":"d","par":1,"pos":1.5,"xm":"(2)"}]}`, "ops[0].pos: a JSON number 1.5 where an int is wanted"},
+		{`{"ops":[{"op":"d","par":-1,"pos":1,"xm":"(2)"}]}`, "ops[0].par: a JSON number -1 where a uint64 is wanted"},
+		{`{"ops":[{"op":"i","par":1,"pos":1,"xm":"(2)","content":{"kind":"element","name":"a","attrs":[["x"]]}}]}`, "ops[0].content.attrs[0]: an attribute is a [name, value] pair"},
+		{`{"ops":[{"op":"i","par":1,"pos":1,"xm":"(2)","content":{"kind":"element","name":"a","children":[null]}}]}`, "ops[0].content.children[0]: null node"},
+		{`{"ops":[{"op":"i","par":1,"pos":1,"xm":"(2-3)","content":{"kind":"element","name":"a","children":[{"kind":"text","value":"v","colour":1}]}}]}`, `ops[0].content.children[0]."colour": unknown field`},
+		{`{"ops":[{"op":"i","par":1,"pos":1,"xm":"(2-4)","content":{"kind":"element","name":"a","children":[{"kind":"element","name":"b","children":[{"kind":"text"},{"kind":"text","name":3}]}]}}]}`, "ops[0].content.children[0].children[1].name: a JSON number 3 where a string is wanted"},
+		{"{\"ops\":[\n{\"op\":\"rn\",\"xid\":1,\"ov\":\"a\",\"nv\":\"b\"},\n{\"op\":\"rn\",\"xid\":1,\"ov\":\"b\",\"nv\":\"c\"}]}", "line 3, column 1: ops[1]: operation 2"},
+		{`[]`, "a JSON array where an object is wanted"},
 	}
 	for _, c := range jsonCases {
 		_, err := DecodeJSON(strings.NewReader(c.in))

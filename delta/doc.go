@@ -126,8 +126,9 @@
 // Both decoders check the delta with Delta.Validate and bound what hostile
 // input can make them allocate: MaxOps operations, tree.MaxXIDMapLen XIDs
 // in all, an operation's XID-map no longer than its subtree (counted before
-// it is expanded), MaxContentDepth levels of content (10 000 for JSON,
-// encoding/json's own limit). Every traversal is iterative.
+// it is expanded), MaxContentDepth levels of content. Every traversal is
+// iterative, the JSON decoder's too: it reads token by token, since
+// encoding/json's Unmarshal stops at 10 000 levels of JSON.
 //
 // # Differences from the seed
 //

@@ -173,6 +173,38 @@ func TestDiffPatchRoundTrip(t *testing.T) {
 	}
 }
 
+// TestDeepDeltaRoundTrip diffs a document against one with a chain 20 000
+// elements deep inserted, in both delta formats, and patches both ways:
+// JSON nests two levels per level of content, past encoding/json's limit.
+func TestDeepDeltaRoundTrip(t *testing.T) {
+	const depth = 20000
+	dir := t.TempDir()
+	oldDoc := "<r><x/></r>"
+	newDoc := "<r><x/>" + strings.Repeat("<a>", depth) + "y" + strings.Repeat("</a>", depth) + "</r>"
+	oldPath, newPath := filepath.Join(dir, "old.xml"), filepath.Join(dir, "new.xml")
+	for p, s := range map[string]string{oldPath: oldDoc, newPath: newDoc} {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, format := range []string{"xydelta", "json"} {
+		code, d, errOut := runCLI(t, "", "diff", "--format", format, oldPath, newPath)
+		if code != exitChanged {
+			t.Fatalf("%s diff: exit %d: %s", format, code, errOut)
+		}
+		deltaPath := filepath.Join(dir, "delta."+format)
+		if err := os.WriteFile(deltaPath, []byte(d), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, out, errOut := runCLI(t, "", "patch", oldPath, deltaPath); code != exitOK || strings.TrimSpace(out) != newDoc {
+			t.Errorf("%s patch: exit %d: %s (output %d bytes, want %d)", format, code, errOut, len(out), len(newDoc))
+		}
+		if code, out, errOut := runCLI(t, "", "patch", "--reverse", newPath, deltaPath); code != exitOK || strings.TrimSpace(out) != oldDoc {
+			t.Errorf("%s patch --reverse: exit %d: %s (output %q)", format, code, errOut, out)
+		}
+	}
+}
+
 func TestPatchRefusesGarbage(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.xml")

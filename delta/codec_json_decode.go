@@ -1,0 +1,669 @@
+package delta
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// This file reads the JSON form, with its own lexer (jsonlex.go) rather
+// than encoding/json: Unmarshal refuses input nested more than 10 000
+// levels deep, and content nests two levels of JSON per level of the tree,
+// so it could not read back the delta of a document 5 000 levels deep,
+// which EncodeJSON writes and DecodeXML reads. Content may nest
+// MaxContentDepth levels, as in XML; every walk is iterative.
+
+// DecodeJSON reads a delta in the JSON form and checks it with
+// Delta.Validate. Errors are *DecodeError with a line and column and, where
+// a field is at fault, its path (ops[3].xm).
+func DecodeJSON(r io.Reader) (*Delta, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, &DecodeError{Line: 1, Column: 1, Msg: "empty input, want a JSON object", Err: ErrMalformed}
+	}
+	j := &jsonDecoder{lex: jsonLexer{data: data}}
+	d, err := j.delta()
+	if err != nil {
+		return nil, err
+	}
+	if err := d.Validate(); err != nil {
+		de := &DecodeError{Msg: err.Error(), Err: ErrMalformed}
+		var oe *OpError
+		if errors.As(err, &oe) {
+			de.Path = fmt.Sprintf("ops[%d]", oe.Index)
+			de.Line, de.Column = lineCol(data, j.opAt[oe.Index])
+		}
+		return nil, de
+	}
+	return d, nil
+}
+
+// jsonDecoder reads one delta.
+type jsonDecoder struct {
+	lex jsonLexer
+	// opAt is the offset of each operation, for Validate's errors.
+	opAt []int
+	// keyAt is the offset of the last key read, or of the object's end.
+	keyAt int
+}
+
+// delta reads the top-level object and checks that nothing follows it.
+func (j *jsonDecoder) delta() (*Delta, error) {
+	d := &Delta{}
+	var fromMap, toMap string
+	err := j.object("", func(key, path string) error {
+		switch key {
+		case "from":
+			return j.str(path, &d.From)
+		case "to":
+			return j.str(path, &d.To)
+		case "fromXidMap":
+			return j.str(path, &fromMap)
+		case "toXidMap":
+			return j.str(path, &toMap)
+		case "ops":
+			d.Ops, j.opAt = d.Ops[:0], j.opAt[:0]
+			return j.array(path, func(i int, path string, t jsonToken) error {
+				if i >= MaxOps {
+					return j.errorAt(t, "ops", "more than %d operations", MaxOps)
+				}
+				j.opAt = append(j.opAt, t.at)
+				d.Ops = append(d.Ops, Op{})
+				return j.op(path, t, &d.Ops[i])
+			})
+		}
+		return j.unknown("", key)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if t, err := j.lex.next(); err != nil || t.kind != tokenEnd {
+		at := t.at
+		if err != nil {
+			at = err.(*syntaxError).at
+		}
+		line, col := lineCol(j.lex.data, at)
+		return nil, &DecodeError{Line: line, Column: col, Msg: "unexpected data after the JSON value", Err: ErrMalformed}
+	}
+	for _, m := range []struct {
+		s, field string
+		dst      *tree.XIDMap
+	}{{fromMap, "fromXidMap", &d.FromXIDMap}, {toMap, "toXidMap", &d.ToXIDMap}} {
+		if m.s == "" {
+			continue
+		}
+		var err error
+		if *m.dst, err = tree.ParseXIDMap(m.s); err != nil {
+			return nil, &DecodeError{Path: m.field, Msg: err.Error(), Err: ErrMalformed}
+		}
+	}
+	return d, nil
+}
+
+// jsonOp is an operation's fields as read, each nil when absent or null.
+type jsonOp struct {
+	op, xm, a, v, ov, nv *string
+	par, xid             *uint64
+	pos                  *int
+	move, update         bool
+	content              *tree.Node
+}
+
+// op reads into op the operation at path (ops[i]) that starts with
+// token first.
+func (j *jsonDecoder) op(opPath string, first jsonToken, op *Op) error {
+	var jo jsonOp
+	str := func(path string, dst **string) error {
+		var s string
+		null, err := j.nullable(path, func(t jsonToken) error { return j.strToken(path, t, &s) })
+		if err == nil && !null {
+			*dst = &s
+		}
+		return err
+	}
+	err := j.objectFrom(first, opPath, func(key, path string) error {
+		switch key {
+		case "op":
+			return str(path, &jo.op)
+		case "xm":
+			return str(path, &jo.xm)
+		case "a":
+			return str(path, &jo.a)
+		case "v":
+			return str(path, &jo.v)
+		case "ov":
+			return str(path, &jo.ov)
+		case "nv":
+			return str(path, &jo.nv)
+		case "par", "xid":
+			var x uint64
+			null, err := j.nullable(path, func(t jsonToken) error { return j.uintToken(path, t, &x) })
+			if err == nil && !null {
+				if key == "par" {
+					jo.par = &x
+				} else {
+					jo.xid = &x
+				}
+			}
+			return err
+		case "pos":
+			var x int
+			null, err := j.nullable(path, func(t jsonToken) error { return j.intToken(path, t, &x) })
+			if err == nil && !null {
+				jo.pos = &x
+			}
+			return err
+		case "move":
+			return j.boolean(path, &jo.move)
+		case "update":
+			return j.boolean(path, &jo.update)
+		case "content":
+			c, err := j.content(path)
+			jo.content = c
+			return err
+		}
+		return j.unknown(opPath, key)
+	})
+	if err != nil {
+		return err
+	}
+	return jo.fill(op, opPath)
+}
+
+// fill checks what an operation needs and fills op.
+func (jo *jsonOp) fill(op *Op, path string) error {
+	fail := func(field, format string, args ...any) error {
+		p := path
+		if field != "" {
+			p += "." + field
+		}
+		return &DecodeError{Path: p, Msg: fmt.Sprintf(format, args...), Err: ErrMalformed}
+	}
+	kinds := map[string]OpKind{"d": Delete, "i": Insert, "ad": AttrDelete, "ai": AttrInsert, "au": AttrUpdate, "rn": Rename}
+	name := ""
+	if jo.op != nil {
+		name = *jo.op
+	}
+	k, ok := kinds[name]
+	if !ok {
+		return fail("op", "unknown operation %q", clip(name))
+	}
+	op.Kind = k
+	switch k {
+	case Delete, Insert:
+		for _, f := range []struct {
+			name string
+			ok   bool
+		}{{"par", jo.par != nil}, {"pos", jo.pos != nil}, {"xm", jo.xm != nil}} {
+			if !f.ok {
+				return fail(f.name, "missing")
+			}
+		}
+		if *jo.par == 0 {
+			return fail("par", "XID 0")
+		}
+		op.Parent, op.Pos, op.Move, op.Update = tree.XID(*jo.par), *jo.pos, jo.move, jo.update
+		size := 1
+		if jo.content != nil {
+			op.Content, size = jo.content, jo.content.Size()
+		}
+		if err := checkXIDMapSize(*jo.xm, size); err != nil {
+			return fail("xm", "%v", err)
+		}
+		m, err := tree.ParseXIDMap(*jo.xm)
+		if err != nil {
+			return fail("xm", "%v", err)
+		}
+		op.XIDs = m
+		if op.Content != nil {
+			if err := tree.SetSubtreeXIDs(op.Content, m.XIDs); err != nil {
+				return fail("xm", "%v", err)
+			}
+		}
+	default:
+		if jo.xid == nil {
+			return fail("xid", "missing")
+		}
+		if *jo.xid == 0 {
+			return fail("xid", "XID 0")
+		}
+		op.Node = tree.XID(*jo.xid)
+		type field struct {
+			name string
+			src  *string
+			dst  *string
+		}
+		var fields []field
+		switch k {
+		case AttrDelete:
+			fields = []field{{"a", jo.a, &op.Name}, {"v", jo.v, &op.OldValue}}
+		case AttrInsert:
+			fields = []field{{"a", jo.a, &op.Name}, {"v", jo.v, &op.NewValue}}
+		case AttrUpdate:
+			fields = []field{{"a", jo.a, &op.Name}, {"ov", jo.ov, &op.OldValue}, {"nv", jo.nv, &op.NewValue}}
+		case Rename:
+			fields = []field{{"ov", jo.ov, &op.OldValue}, {"nv", jo.nv, &op.NewValue}}
+		}
+		for _, f := range fields {
+			if f.src == nil {
+				return fail(f.name, "missing")
+			}
+			*f.dst = *f.src
+		}
+	}
+	return nil
+}
+
+// contentFrame is a content node being read: its fields so far, its index
+// among its parent's children, how many keys and children were read, and
+// whether its children are being read.
+type contentFrame struct {
+	n        *tree.Node
+	kind     string
+	index    int
+	keys     int
+	count    int
+	children bool
+}
+
+// content reads an operation's content subtree at path (ops[i].content),
+// iteratively: null gives nil.
+func (j *jsonDecoder) content(path string) (*tree.Node, error) {
+	var stack []contentFrame
+	// pathOf names the node being read, or its field; built only for an
+	// error.
+	pathOf := func(field string) string {
+		var b strings.Builder
+		b.WriteString(path)
+		for _, f := range stack[1:] {
+			fmt.Fprintf(&b, ".children[%d]", f.index)
+		}
+		if field != "" {
+			b.WriteString("." + field)
+		}
+		return b.String()
+	}
+	t, err := j.value()
+	if err != nil {
+		return nil, err
+	}
+	switch t.kind {
+	case tokenNull:
+		return nil, nil
+	case tokenBeginObject:
+		stack = append(stack, contentFrame{n: &tree.Node{}})
+	default:
+		return nil, j.typeError(t, path, "a content node object")
+	}
+	for {
+		f := &stack[len(stack)-1]
+		if f.children {
+			t, err := j.lex.next()
+			if err != nil {
+				return nil, j.syntax(err)
+			}
+			if t.kind == tokenEndArray {
+				f.children = false
+				continue
+			}
+			if f.count > 0 {
+				if t.kind != tokenComma {
+					return nil, j.unexpected(t, "',' or ']'")
+				}
+				if t, err = j.value(); err != nil {
+					return nil, err
+				}
+			} else if !t.kind.isValue() {
+				return nil, j.unexpected(t, "a value")
+			}
+			switch t.kind {
+			case tokenBeginObject:
+				if len(stack) >= MaxContentDepth {
+					return nil, j.errorAt(t, pathOf("children"), "content nested deeper than %d", MaxContentDepth)
+				}
+				f.count++ // before the append, which may move f
+				stack = append(stack, contentFrame{n: &tree.Node{}, index: f.count - 1})
+			case tokenNull:
+				return nil, j.errorAt(t, pathOf(fmt.Sprintf("children[%d]", f.count)), "null node")
+			default:
+				return nil, j.typeError(t, pathOf(fmt.Sprintf("children[%d]", f.count)), "a content node object")
+			}
+			continue
+		}
+		key, end, err := j.key(f.keys)
+		if err != nil {
+			return nil, err
+		}
+		if end {
+			switch f.kind {
+			case "element":
+				f.n.Kind = tree.Element
+			case "text":
+				f.n.Kind = tree.Text
+			case "comment":
+				f.n.Kind = tree.Comment
+			case "pi":
+				f.n.Kind = tree.ProcInst
+			default:
+				return nil, j.errorAt(jsonToken{at: j.keyAt}, pathOf("kind"), "unknown kind %q", clip(f.kind))
+			}
+			n := f.n
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 {
+				return n, nil
+			}
+			stack[len(stack)-1].n.AppendChild(n)
+			continue
+		}
+		f.keys++
+		switch key {
+		case "kind":
+			err = j.str(here, &f.kind)
+		case "name":
+			err = j.str(here, &f.n.Name)
+		case "value":
+			err = j.str(here, &f.n.Value)
+		case "attrs":
+			f.n.Attrs, err = j.attrs(here)
+		case "children":
+			// A repeated field replaces the earlier one, as for the others.
+			for _, c := range f.n.Children {
+				c.Parent = nil
+			}
+			f.n.Children = nil
+			var t jsonToken
+			if t, err = j.value(); err == nil {
+				switch t.kind {
+				case tokenBeginArray:
+					f.children, f.count = true, 0
+				case tokenNull:
+				default:
+					err = j.typeError(t, here, "an array")
+				}
+			}
+		default:
+			err = j.unknown(pathOf(""), key)
+		}
+		if err != nil {
+			// Name the field in full, now that there is an error.
+			var de *DecodeError
+			if errors.As(err, &de) {
+				if rest, ok := strings.CutPrefix(de.Path, here); ok {
+					de.Path = pathOf(key) + rest
+				}
+			}
+			return nil, err
+		}
+	}
+}
+
+// here stands for the path of the content field being read, which content
+// builds only for an error.
+const here = "\x00"
+
+// attrs reads a content node's attributes at path: null, or an array of
+// [name, value] pairs.
+func (j *jsonDecoder) attrs(path string) ([]tree.Attr, error) {
+	var attrs []tree.Attr
+	err := j.array(path, func(k int, path string, first jsonToken) error {
+		var pair []string
+		err := j.arrayFrom(first, path, func(_ int, path string, t jsonToken) error {
+			var s string
+			if t.kind != tokenNull {
+				if err := j.strToken(path, t, &s); err != nil {
+					return err
+				}
+			}
+			pair = append(pair, s)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if len(pair) != 2 {
+			return j.errorAt(first, path, "an attribute is a [name, value] pair")
+		}
+		attrs = append(attrs, tree.Attr{Name: pair[0], Value: pair[1]})
+		return nil
+	})
+	return attrs, err
+}
+
+// object reads an object (or null) at path, calling field with each key and
+// the key's path; field must read the key's value.
+func (j *jsonDecoder) object(path string, field func(key, path string) error) error {
+	t, err := j.value()
+	if err != nil {
+		return err
+	}
+	return j.objectFrom(t, path, field)
+}
+
+// objectFrom is object once its first token t is read.
+func (j *jsonDecoder) objectFrom(t jsonToken, path string, field func(key, path string) error) error {
+	switch t.kind {
+	case tokenNull:
+		return nil
+	case tokenBeginObject:
+	default:
+		return j.typeError(t, path, "an object")
+	}
+	for keys := 0; ; keys++ {
+		key, end, err := j.key(keys)
+		if err != nil || end {
+			return err
+		}
+		p := key
+		if path != "" {
+			p = path + "." + key
+		}
+		if err := field(key, p); err != nil {
+			return err
+		}
+	}
+}
+
+// key reads the next key of an object of which keys were read, and its
+// colon, or the object's end.
+func (j *jsonDecoder) key(keys int) (key string, end bool, err error) {
+	t, err := j.lex.next()
+	if err != nil {
+		return "", false, j.syntax(err)
+	}
+	j.keyAt = t.at
+	if t.kind == tokenEndObject {
+		return "", true, nil
+	}
+	if keys > 0 {
+		if t.kind != tokenComma {
+			return "", false, j.unexpected(t, "',' or '}'")
+		}
+		if t, err = j.lex.next(); err != nil {
+			return "", false, j.syntax(err)
+		}
+	}
+	if t.kind != tokenString {
+		return "", false, j.unexpected(t, "a string key")
+	}
+	j.keyAt = t.at
+	colon, err := j.lex.next()
+	if err != nil {
+		return "", false, j.syntax(err)
+	}
+	if colon.kind != tokenColon {
+		return "", false, j.unexpected(colon, "':'")
+	}
+	return t.text, false, nil
+}
+
+// array reads an array (or null) at path, calling elem with each index, the
+// element's path and its first token; elem must read the rest of the
+// element.
+func (j *jsonDecoder) array(path string, elem func(i int, path string, first jsonToken) error) error {
+	t, err := j.value()
+	if err != nil {
+		return err
+	}
+	return j.arrayFrom(t, path, elem)
+}
+
+// arrayFrom is array once its first token t is read.
+func (j *jsonDecoder) arrayFrom(t jsonToken, path string, elem func(i int, path string, first jsonToken) error) error {
+	switch t.kind {
+	case tokenNull:
+		return nil
+	case tokenBeginArray:
+	default:
+		return j.typeError(t, path, "an array")
+	}
+	for i := 0; ; i++ {
+		t, err := j.lex.next()
+		if err != nil {
+			return j.syntax(err)
+		}
+		if t.kind == tokenEndArray {
+			return nil
+		}
+		if i > 0 {
+			if t.kind != tokenComma {
+				return j.unexpected(t, "',' or ']'")
+			}
+			if t, err = j.lex.next(); err != nil {
+				return j.syntax(err)
+			}
+		}
+		if !t.kind.isValue() {
+			return j.unexpected(t, "a value")
+		}
+		if err := elem(i, path+"["+strconv.Itoa(i)+"]", t); err != nil {
+			return err
+		}
+	}
+}
+
+// nullable reads a value at path and passes it to scalar, unless it is
+// null.
+func (j *jsonDecoder) nullable(path string, scalar func(jsonToken) error) (null bool, err error) {
+	t, err := j.value()
+	if err != nil {
+		return false, err
+	}
+	if t.kind == tokenNull {
+		return true, nil
+	}
+	return false, scalar(t)
+}
+
+// str reads a string (null leaves dst as it is) at path.
+func (j *jsonDecoder) str(path string, dst *string) error {
+	_, err := j.nullable(path, func(t jsonToken) error { return j.strToken(path, t, dst) })
+	return err
+}
+
+// boolean reads a boolean (null leaves dst as it is) at path.
+func (j *jsonDecoder) boolean(path string, dst *bool) error {
+	_, err := j.nullable(path, func(t jsonToken) error {
+		if t.kind != tokenTrue && t.kind != tokenFalse {
+			return j.typeError(t, path, "a bool")
+		}
+		*dst = t.kind == tokenTrue
+		return nil
+	})
+	return err
+}
+
+func (j *jsonDecoder) strToken(path string, t jsonToken, dst *string) error {
+	if t.kind != tokenString {
+		return j.typeError(t, path, "a string")
+	}
+	*dst = t.text
+	return nil
+}
+
+func (j *jsonDecoder) uintToken(path string, t jsonToken, dst *uint64) error {
+	x, err := strconv.ParseUint(t.text, 10, 64)
+	if t.kind != tokenNumber || err != nil {
+		return j.typeError(t, path, "a uint64")
+	}
+	*dst = x
+	return nil
+}
+
+func (j *jsonDecoder) intToken(path string, t jsonToken, dst *int) error {
+	x, err := strconv.ParseInt(t.text, 10, 64)
+	if t.kind != tokenNumber || err != nil || x < math.MinInt || x > math.MaxInt {
+		return j.typeError(t, path, "an int")
+	}
+	*dst = int(x)
+	return nil
+}
+
+// value reads the token that starts a value: anything else is an error.
+// A value that is an object or an array is left for the caller to read
+// on.
+func (j *jsonDecoder) value() (jsonToken, error) {
+	t, err := j.lex.next()
+	if err != nil {
+		return t, j.syntax(err)
+	}
+	if !t.kind.isValue() {
+		return t, j.unexpected(t, "a value")
+	}
+	return t, nil
+}
+
+// syntax turns the lexer's error into a *DecodeError.
+func (j *jsonDecoder) syntax(err error) error {
+	se := err.(*syntaxError)
+	line, col := lineCol(j.lex.data, se.at)
+	return &DecodeError{Line: line, Column: col, Msg: se.msg, Err: ErrMalformed}
+}
+
+// unexpected reports a token out of place.
+func (j *jsonDecoder) unexpected(t jsonToken, want string) error {
+	if t.kind == tokenEnd {
+		return j.syntax(&syntaxError{t.at, "unexpected end of JSON input"})
+	}
+	return j.syntax(&syntaxError{t.at, fmt.Sprintf("unexpected %s, want %s", t.kind, want)})
+}
+
+// errorAt returns an error at path, placed at token t.
+func (j *jsonDecoder) errorAt(t jsonToken, path, format string, args ...any) error {
+	line, col := lineCol(j.lex.data, t.at)
+	return &DecodeError{Line: line, Column: col, Path: path, Msg: fmt.Sprintf(format, args...), Err: ErrMalformed}
+}
+
+// typeError reports a value of the wrong type at path.
+func (j *jsonDecoder) typeError(t jsonToken, path, want string) error {
+	got := t.kind.String()
+	if t.kind == tokenNumber {
+		got += " " + clip(t.text)
+	}
+	return j.errorAt(t, path, "a JSON %s where %s is wanted", got, want)
+}
+
+// unknown reports a field the form does not have, key of the object at
+// path.
+func (j *jsonDecoder) unknown(path, key string) error {
+	if path != "" {
+		path += "."
+	}
+	return j.errorAt(jsonToken{at: j.keyAt}, path+strconv.Quote(key), "unknown field")
+}
+
+// lineCol returns the 1-based line and column of byte off of data.
+func lineCol(data []byte, off int) (int, int) {
+	off = min(max(off, 0), len(data))
+	line := 1 + bytes.Count(data[:off], []byte{'\n'})
+	col := off - bytes.LastIndexByte(data[:off], '\n')
+	return line, col
+}

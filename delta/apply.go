@@ -39,7 +39,52 @@ func Apply(doc *tree.Document, d *Delta) (*tree.Document, error) {
 	return apply(doc, d, applyOptions{checkMaps: true})
 }
 
+// ApplyAll returns the version that the deltas ds, applied in turn, turn
+// doc into, each checked as Apply checks it. doc is not changed: ApplyAll
+// clones it once and applies every delta to that clone in place, where
+// Apply in a loop would clone the document once a step. An error names the
+// step, 1-based, and leaves doc as it was.
+func ApplyAll(doc *tree.Document, ds []*Delta) (*tree.Document, error) {
+	if doc.Root == nil {
+		return nil, fmt.Errorf("apply delta: document without a root element")
+	}
+	doc = doc.Clone()
+	// Each step keeps the index of XIDs up to date. When a delta's source
+	// map is, in memory, the map the previous step's result was checked
+	// against (as DecodeXML shares them), the document is known to fit it
+	// and the index is kept instead of built again.
+	var index *nodeIndex
+	var checked []tree.XID
+	for i, d := range ds {
+		opts := applyOptions{checkMaps: true, inPlace: true}
+		if index != nil && sameArray(d.FromXIDMap.XIDs, checked) {
+			opts.index = index
+		}
+		a, err := applyStep(doc, d, opts)
+		if err != nil {
+			if len(ds) == 1 {
+				return nil, err
+			}
+			return nil, fmt.Errorf("delta %d: %w", i+1, err)
+		}
+		index, checked = a.byXID, d.ToXIDMap.XIDs
+	}
+	return doc, nil
+}
+
+// sameArray reports whether a and b are the same slice of the same array
+// (both empty counts).
+func sameArray(a, b []tree.XID) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
 type applyOptions struct {
+	// inPlace applies the delta to doc itself, which an error leaves half
+	// changed, instead of to a clone.
+	inPlace bool
+	// index, when set, is doc's index of XIDs, and doc is known to fit the
+	// delta's source map (ApplyAll).
+	index *nodeIndex
 	// checkMaps compares the XID-maps of both versions with d's.
 	checkMaps bool
 	// opaque lists elements whose name and attributes are unknown (Compose
@@ -57,20 +102,34 @@ type applier struct {
 }
 
 func apply(doc *tree.Document, d *Delta, opts applyOptions) (*tree.Document, error) {
+	a, err := applyStep(doc, d, opts)
+	if err != nil {
+		return nil, err
+	}
+	return a.doc, nil
+}
+
+// applyStep is apply, returning the applier with the result and its index.
+func applyStep(doc *tree.Document, d *Delta, opts applyOptions) (*applier, error) {
 	if doc.Root == nil {
 		return nil, fmt.Errorf("apply delta: document without a root element")
 	}
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}
-	a := &applier{doc: doc.Clone(), d: d, opts: opts, parked: make(map[tree.XID]*tree.Node)}
+	if !opts.inPlace {
+		doc = doc.Clone()
+	}
+	a := &applier{doc: doc, d: d, opts: opts, parked: make(map[tree.XID]*tree.Node)}
 	var want tree.XIDMap
 	if opts.checkMaps {
 		want = d.FromXIDMap
 	}
-	var err error
-	if a.byXID, err = indexTree(a.doc.Root, want, maxXID(doc.NextXID, d.ToXIDMap.Next)); err != nil {
-		return nil, fmt.Errorf("apply delta: %w", err)
+	if a.byXID = opts.index; a.byXID == nil {
+		var err error
+		if a.byXID, err = indexTree(a.doc.Root, want, maxXID(doc.NextXID, d.ToXIDMap.Next)); err != nil {
+			return nil, fmt.Errorf("apply delta: %w", err)
+		}
 	}
 	if err := a.deletes(); err != nil {
 		return nil, err
@@ -84,7 +143,7 @@ func apply(doc *tree.Document, d *Delta, opts applyOptions) (*tree.Document, err
 	if err := a.finish(); err != nil {
 		return nil, err
 	}
-	return a.doc, nil
+	return a, nil
 }
 
 // compareMap reports the first difference between two XID lists.

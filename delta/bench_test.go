@@ -2,7 +2,9 @@ package delta
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 
@@ -155,5 +157,54 @@ func BenchmarkDecodeJSON(b *testing.B) {
 		if _, err := DecodeJSON(bytes.NewReader(data)); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkApplyChain patches a document of 10 000 nodes with a file of
+// 1 000 consecutive deltas (one attribute update each, the whole
+// document's XID-maps on every step), as `vigil patch` does: decoded, then
+// applied at once with ApplyAll, or one Apply per step as before.
+func BenchmarkApplyChain(b *testing.B) {
+	const nodes, steps = 10000, 1000
+	var file strings.Builder
+	file.WriteString("<unit_delta>\n")
+	for i := range steps {
+		fmt.Fprintf(&file, "<t fromXidMap=\"(1-%d|%d)\" toXidMap=\"(1-%d|%d)\"><au xid=\"%d\" a=\"v\" ov=\"%d\" nv=\"%d\"/></t>\n",
+			nodes, nodes+1, nodes, nodes+1, nodes, i, i+1)
+	}
+	file.WriteString("</unit_delta>\n")
+	root := el("r", nodes)
+	root.attrs = []tree.Attr{{Name: "v", Value: "0"}}
+	for i := 1; i < nodes; i++ {
+		root.kids = append(root.kids, el("a", tree.XID(i)))
+	}
+	d := doc(root, nodes+1)
+	for _, each := range []bool{false, true} {
+		name := "ApplyAll"
+		if each {
+			name = "Apply-each"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ds, err := DecodeXML(strings.NewReader(file.String()))
+				if err != nil {
+					b.Fatal(err)
+				}
+				got := d
+				if each {
+					for _, step := range ds {
+						if got, err = Apply(got, step); err != nil {
+							b.Fatal(err)
+						}
+					}
+				} else if got, err = ApplyAll(d, ds); err != nil {
+					b.Fatal(err)
+				}
+				if got.Root.Attrs[0].Value != fmt.Sprint(steps) {
+					b.Fatalf("v=%s", got.Root.Attrs[0].Value)
+				}
+			}
+		})
 	}
 }

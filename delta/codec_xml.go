@@ -402,6 +402,25 @@ type xmlDecoder struct {
 	x        *xml.Decoder
 	step, op int            // 1-based, for messages
 	arena    *tree.Document // allocates content nodes in chunks
+	// lastMap and lastXIDs are the last XID-map attribute read and its
+	// XIDs: in a file of consecutive deltas, each delta's source map is the
+	// previous one's target map, read once and shared (ApplyAll then knows
+	// it checked it).
+	lastMap  string
+	lastXIDs tree.XIDMap
+}
+
+// xidMap parses an XID-map attribute, sharing the XIDs of the last one
+// when the text is the same.
+func (dec *xmlDecoder) xidMap(s string) (tree.XIDMap, error) {
+	if s == dec.lastMap && dec.lastMap != "" {
+		return dec.lastXIDs, nil
+	}
+	m, err := tree.ParseXIDMap(s)
+	if err == nil {
+		dec.lastMap, dec.lastXIDs = s, m
+	}
+	return m, err
 }
 
 func qname(n xml.Name) string {
@@ -531,9 +550,9 @@ func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
 		case "to":
 			d.To = a.Value
 		case "fromXidMap":
-			d.FromXIDMap, err = tree.ParseXIDMap(a.Value)
+			d.FromXIDMap, err = dec.xidMap(a.Value)
 		case "toXidMap":
-			d.ToXIDMap, err = tree.ParseXIDMap(a.Value)
+			d.ToXIDMap, err = dec.xidMap(a.Value)
 		}
 		if err != nil {
 			return nil, dec.errorf("%s: %v", qname(a.Name), err)

@@ -418,10 +418,8 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	} else {
 		doc.AssignXIDs()
 	}
-	for i, d := range ds {
-		if doc, err = delta.Apply(doc, d); err != nil {
-			return exitError, fmt.Errorf("delta %d of %s: %w", i+1, displayName(fs.Arg(1)), err)
-		}
+	if doc, err = delta.ApplyAll(doc, ds); err != nil {
+		return exitError, fmt.Errorf("%s: %w", displayName(fs.Arg(1)), err)
 	}
 	bw := bufio.NewWriter(env.stdout)
 	if format == markup.HTML {

@@ -74,7 +74,7 @@ func (j *jsonDecoder) delta() (*Delta, error) {
 			d.Ops, j.opAt = d.Ops[:0], j.opAt[:0]
 			return j.array(path, func(i int, path string, t jsonToken) error {
 				if i >= MaxOps {
-					return j.errorAt(t, "ops", "more than %d operations", MaxOps)
+					return j.errorAt(t.at, "ops", "more than %d operations", MaxOps)
 				}
 				j.opAt = append(j.opAt, t.at)
 				d.Ops = append(d.Ops, Op{})
@@ -328,12 +328,12 @@ func (j *jsonDecoder) content(path string) (*tree.Node, error) {
 			switch t.kind {
 			case tokenBeginObject:
 				if len(stack) >= MaxContentDepth {
-					return nil, j.errorAt(t, pathOf("children"), "content nested deeper than %d", MaxContentDepth)
+					return nil, j.errorAt(t.at, pathOf("children"), "content nested deeper than %d", MaxContentDepth)
 				}
 				f.count++ // before the append, which may move f
 				stack = append(stack, contentFrame{n: &tree.Node{}, index: f.count - 1})
 			case tokenNull:
-				return nil, j.errorAt(t, pathOf(fmt.Sprintf("children[%d]", f.count)), "null node")
+				return nil, j.errorAt(t.at, pathOf(fmt.Sprintf("children[%d]", f.count)), "null node")
 			default:
 				return nil, j.typeError(t, pathOf(fmt.Sprintf("children[%d]", f.count)), "a content node object")
 			}
@@ -354,7 +354,7 @@ func (j *jsonDecoder) content(path string) (*tree.Node, error) {
 			case "pi":
 				f.n.Kind = tree.ProcInst
 			default:
-				return nil, j.errorAt(jsonToken{at: j.keyAt}, pathOf("kind"), "unknown kind %q", clip(f.kind))
+				return nil, j.errorAt(j.keyAt, pathOf("kind"), "unknown kind %q", clip(f.kind))
 			}
 			n := f.n
 			stack = stack[:len(stack)-1]
@@ -430,7 +430,7 @@ func (j *jsonDecoder) attrs(path string) ([]tree.Attr, error) {
 			return err
 		}
 		if len(pair) != 2 {
-			return j.errorAt(first, path, "an attribute is a [name, value] pair")
+			return j.errorAt(first.at, path, "an attribute is a [name, value] pair")
 		}
 		attrs = append(attrs, tree.Attr{Name: pair[0], Value: pair[1]})
 		return nil
@@ -636,9 +636,9 @@ func (j *jsonDecoder) unexpected(t jsonToken, want string) error {
 	return j.syntax(&syntaxError{t.at, fmt.Sprintf("unexpected %s, want %s", t.kind, want)})
 }
 
-// errorAt returns an error at path, placed at token t.
-func (j *jsonDecoder) errorAt(t jsonToken, path, format string, args ...any) error {
-	line, col := lineCol(j.lex.data, t.at)
+// errorAt returns an error at path, placed at byte offset at.
+func (j *jsonDecoder) errorAt(at int, path, format string, args ...any) error {
+	line, col := lineCol(j.lex.data, at)
 	return &DecodeError{Line: line, Column: col, Path: path, Msg: fmt.Sprintf(format, args...), Err: ErrMalformed}
 }
 
@@ -648,7 +648,7 @@ func (j *jsonDecoder) typeError(t jsonToken, path, want string) error {
 	if t.kind == tokenNumber {
 		got += " " + clip(t.text)
 	}
-	return j.errorAt(t, path, "a JSON %s where %s is wanted", got, want)
+	return j.errorAt(t.at, path, "a JSON %s where %s is wanted", got, want)
 }
 
 // unknown reports a field the form does not have, key of the object at
@@ -657,7 +657,7 @@ func (j *jsonDecoder) unknown(path, key string) error {
 	if path != "" {
 		path += "."
 	}
-	return j.errorAt(jsonToken{at: j.keyAt}, path+strconv.Quote(key), "unknown field")
+	return j.errorAt(j.keyAt, path+strconv.Quote(key), "unknown field")
 }
 
 // lineCol returns the 1-based line and column of byte off of data.

@@ -208,3 +208,30 @@ func BenchmarkApplyChain(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkComposeChain composes 500 consecutive deltas of a random
+// document of 2 000 nodes (1 to 4 random changes each: inserts, deletes,
+// moves, updates), as `vigil compose` does: ComposeAll's balanced tree, or
+// one Compose after another.
+func BenchmarkComposeChain(b *testing.B) {
+	const steps = 500
+	vs := versions(11, 2000, 4, steps+1)
+	ds := make([]*Delta, steps)
+	for i := range ds {
+		ds[i] = mustBuild(b, vs[i], vs[i+1])
+	}
+	b.Run("ComposeAll", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := ComposeAll(ds); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("fold", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			fold(b, ds)
+		}
+	})
+}

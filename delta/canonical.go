@@ -127,7 +127,7 @@ func forestDepths(d *Delta, kind OpKind, depth []int) {
 // copies of both in canonical order, and the same version labels and
 // XID-maps. Contents are compared with their XIDs.
 func Equal(a, b *Delta) bool {
-	if a.From != b.From || a.To != b.To || !sameMap(a.FromXIDMap, b.FromXIDMap) || !sameMap(a.ToXIDMap, b.ToXIDMap) || len(a.Ops) != len(b.Ops) {
+	if a.From != b.From || a.To != b.To || !a.FromXIDMap.Equal(b.FromXIDMap) || !a.ToXIDMap.Equal(b.ToXIDMap) || len(a.Ops) != len(b.Ops) {
 		return false
 	}
 	ca, cb := *a, *b
@@ -141,12 +141,10 @@ func Equal(a, b *Delta) bool {
 	return true
 }
 
-func sameMap(a, b tree.XIDMap) bool { return a.Next == b.Next && slices.Equal(a.XIDs, b.XIDs) }
-
 func sameOp(x, y *Op) bool {
 	if x.Kind != y.Kind || x.Parent != y.Parent || x.Pos != y.Pos || x.Move != y.Move || x.Update != y.Update ||
 		x.Node != y.Node || x.Name != y.Name || x.OldValue != y.OldValue || x.NewValue != y.NewValue ||
-		!sameMap(x.XIDs, y.XIDs) {
+		!x.XIDs.Equal(y.XIDs) {
 		return false
 	}
 	if x.Content == nil || y.Content == nil {

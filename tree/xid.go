@@ -2,6 +2,7 @@ package tree
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -27,6 +28,10 @@ func (m XIDMap) Root() XID {
 	}
 	return m.XIDs[len(m.XIDs)-1]
 }
+
+// Equal reports whether m and o list the same XIDs in the same order, with
+// the same next XID: whether their string forms are equal.
+func (m XIDMap) Equal(o XIDMap) bool { return m.Next == o.Next && slices.Equal(m.XIDs, o.XIDs) }
 
 // Max returns the largest XID in the map, or 0 if empty.
 func (m XIDMap) Max() XID {

@@ -457,18 +457,19 @@ func runCompose(ctx context.Context, env *environment, args []string) (int, erro
 		return exitError, err
 	}
 	all := append(first, second...)
-	composed := all[0]
-	for i, d := range all[1:] {
+	for i := 1; i < len(all); i++ {
 		// A delta computed by a separate diff numbers its source afresh:
 		// renumber it onto the XIDs the previous delta gave that version.
-		if len(d.FromXIDMap.XIDs) > 0 && len(composed.ToXIDMap.XIDs) > 0 && d.FromXIDMap.String() != composed.ToXIDMap.String() {
-			if d, err = delta.Rebase(d, composed.ToXIDMap); err != nil {
-				return exitError, fmt.Errorf("compose step %d: the deltas are not consecutive: %w", i+1, err)
+		prev, d := all[i-1], all[i]
+		if len(d.FromXIDMap.XIDs) > 0 && len(prev.ToXIDMap.XIDs) > 0 && !d.FromXIDMap.Equal(prev.ToXIDMap) {
+			if all[i], err = delta.Rebase(d, prev.ToXIDMap); err != nil {
+				return exitError, fmt.Errorf("delta %d: the deltas are not consecutive: %w", i+1, err)
 			}
 		}
-		if composed, err = delta.Compose(composed, d); err != nil {
-			return exitError, fmt.Errorf("compose step %d: %w", i+1, err)
-		}
+	}
+	composed, err := delta.ComposeAll(all)
+	if err != nil {
+		return exitError, err
 	}
 	out := *format
 	if out == "" {

@@ -166,6 +166,11 @@ func TestDiffPatchRoundTrip(t *testing.T) {
 		}
 		same(format+" patch v1 with the composed delta", out, example+"v3.xml")
 
+		// Out of order: refused, naming the delta that does not follow.
+		if code, _, errOut := runCLI(t, "", "compose", p23, p12); code != exitError || !strings.Contains(errOut, "delta 2: ") {
+			t.Errorf("%s compose out of order: exit %d, stderr %q, want exit 2 naming delta 2", format, code, errOut)
+		}
+
 		// The delta of v1 -> v2 does not fit v3: refused, exit 2.
 		if code, _, errOut := runCLI(t, "", "patch", example+"v3.xml", p12); code != exitError || errOut == "" {
 			t.Errorf("%s: misfit delta: exit %d, stderr %q", format, code, errOut)

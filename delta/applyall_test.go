@@ -2,8 +2,12 @@ package delta
 
 import (
 	"bytes"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/vigil-web/vigil/tree"
 )
 
 // TestApplyAll applies chains of random deltas at once, from decoded files
@@ -56,5 +60,75 @@ func TestApplyAll(t *testing.T) {
 		if diff := sameDoc(first, before); diff != "" {
 			t.Fatalf("seed %d: a refused ApplyAll changed its input: %s", seed, diff)
 		}
+	}
+}
+
+// TestApplyAllValuesOnly applies chains in which most steps change only
+// values and attributes (ApplyAll skips the walk of the document after
+// those) and a few insert or delete, decoded from a file as vigil patch
+// reads them: the same result and next XID as Apply step by step, and a
+// step that does not fit is named.
+func TestApplyAllValuesOnly(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	v := doc(el("r", 7, el("a", 2, tx("one", 1)), el("a", 4, tx("two", 3)), el("b", 6, tx("three", 5))), 8)
+	vs := []*tree.Document{v}
+	for step := range 40 {
+		next := vs[len(vs)-1].Clone()
+		var texts, elems []*tree.Node
+		tree.Walk(next.Root, func(n *tree.Node) bool {
+			if n.Kind == tree.Text {
+				texts = append(texts, n)
+			} else {
+				elems = append(elems, n)
+			}
+			return true
+		})
+		switch {
+		case step%10 == 9: // now and then, a new element
+			p := elems[r.IntN(len(elems))]
+			n := next.NewElement("c")
+			n.XID = next.NextXID
+			next.NextXID++
+			p.AppendChild(n)
+		case step%2 == 0:
+			texts[r.IntN(len(texts))].Value = fmt.Sprint("text ", step)
+		default:
+			e := elems[r.IntN(len(elems))]
+			e.Attrs = []tree.Attr{{Name: "v", Value: fmt.Sprint(step)}}
+		}
+		vs = append(vs, next)
+	}
+	var ds []*Delta
+	for i := 1; i < len(vs); i++ {
+		ds = append(ds, mustBuild(t, vs[i-1], vs[i]))
+	}
+	var buf bytes.Buffer
+	if err := EncodeXML(&buf, ds...); err != nil {
+		t.Fatal(err)
+	}
+	decoded, err := DecodeXML(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := vs[0]
+	for i, d := range decoded {
+		if want, err = Apply(want, d); err != nil {
+			t.Fatalf("Apply, step %d: %v", i+1, err)
+		}
+	}
+	got, err := ApplyAll(vs[0], decoded)
+	if err != nil {
+		t.Fatalf("ApplyAll: %v", err)
+	}
+	if diff := sameDoc(got, want); diff != "" {
+		t.Fatalf("ApplyAll differs from Apply step by step: %s", diff)
+	}
+	if got.NextXID != want.NextXID {
+		t.Errorf("ApplyAll's next XID %d, Apply's %d", got.NextXID, want.NextXID)
+	}
+	// Step 7 twice: its old values are no longer there the second time.
+	broken := append(append(append([]*Delta{}, decoded[:7]...), decoded[6]), decoded[7:]...)
+	if _, err := ApplyAll(vs[0], broken); err == nil || !strings.HasPrefix(err.Error(), "delta 8: ") {
+		t.Errorf("a values-only step that does not fit: %v, want an error naming delta 8", err)
 	}
 }

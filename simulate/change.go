@@ -78,43 +78,67 @@ type changer struct {
 // attached returns the nodes currently in the tree, in post-order.
 func (c *changer) attached() []*tree.Node { return tree.PostOrderNodes(c.d.Root) }
 
-// positions finds nodes among their parents' children during a pass over
-// the tree in document order that removes some of them: a node's position
-// is the one it had before the pass, less the siblings removed so far,
-// which all came before it. Node.Index, a scan of the siblings, would take
-// time quadratic in the length of a list that loses many items.
-type positions struct {
-	before  tree.Indexes       // positions before the pass
-	removed map[*tree.Node]int // children removed so far, by parent
+// detacher removes nodes from their parents during a pass over the tree in
+// document order. Removing an item from a list shifts the rest of it, which
+// on a list that loses thousands of items is quadratic; here a removal only
+// clears the node's Parent, and finish compacts each list that lost a child
+// once, at the end of the pass. Until then every list holds all its
+// children at their positions before the pass.
+type detacher struct {
+	before tree.Indexes // positions before the pass
+	// left holds, for each node removed, the position of its nearest
+	// sibling on the left still attached, or -1.
+	left  map[*tree.Node]int
+	dirty map[*tree.Node]bool // parents that lost a child
 }
 
-// index returns the position of n, which has a parent.
-func (p *positions) index(n *tree.Node) int {
-	i := p.before.Of(n) - p.removed[n.Parent]
-	if kids := n.Parent.Children; i >= 0 && i < len(kids) && kids[i] == n {
-		return i
+// leftOf returns the position of the nearest sibling on the left of
+// parent's child at i that is still attached, or -1.
+func (p *detacher) leftOf(parent *tree.Node, i int) int {
+	l := i - 1
+	if l >= 0 && parent.Children[l].Parent != parent {
+		l = p.left[parent.Children[l]]
 	}
-	return n.Index() // not a pass in document order after all
+	return l
+}
+
+// canDetach reports whether n is attached and removing it would not leave
+// two texts side by side.
+func (p *detacher) canDetach(n *tree.Node) bool {
+	parent := n.Parent
+	if parent == nil {
+		return false
+	}
+	i := p.before.Of(n)
+	l := p.leftOf(parent, i)
+	// The siblings after n come after it in the pass: all still there.
+	kids := parent.Children
+	return l < 0 || i == len(kids)-1 || kids[l].Kind != tree.Text || kids[i+1].Kind != tree.Text
 }
 
 // remove detaches n from its parent.
-func (p *positions) remove(n *tree.Node) {
+func (p *detacher) remove(n *tree.Node) {
 	parent := n.Parent
-	parent.RemoveChild(p.index(n))
-	if p.removed == nil {
-		p.removed = map[*tree.Node]int{}
+	if p.left == nil {
+		p.left, p.dirty = map[*tree.Node]int{}, map[*tree.Node]bool{}
 	}
-	p.removed[parent]++
+	p.left[n] = p.leftOf(parent, p.before.Of(n))
+	p.dirty[parent] = true
+	n.Parent = nil
 }
 
-// canDetach reports whether removing n would leave two texts side by side.
-func (p *positions) canDetach(n *tree.Node) bool {
-	if n.Parent == nil {
-		return false
+// finish drops the removed children from their parents' lists.
+func (p *detacher) finish() {
+	for parent := range p.dirty { // in any order: the lists are apart
+		kept := parent.Children[:0]
+		for _, c := range parent.Children {
+			if c.Parent == parent {
+				kept = append(kept, c)
+			}
+		}
+		clear(parent.Children[len(kept):])
+		parent.Children = kept
 	}
-	i := p.index(n)
-	kids := n.Parent.Children
-	return i == 0 || i == len(kids)-1 || kids[i-1].Kind != tree.Text || kids[i+1].Kind != tree.Text
 }
 
 // delete removes nodes, given in document order.
@@ -122,12 +146,13 @@ func (c *changer) delete(nodes []*tree.Node) {
 	if c.rates.Delete == 0 {
 		return
 	}
-	var at positions
+	var at detacher
 	for _, n := range nodes {
 		if c.r.Float64() < c.rates.Delete && inTree(n, c.d.Root) && at.canDetach(n) {
 			at.remove(n)
 		}
 	}
+	at.finish()
 }
 
 // inTree reports whether n is still attached under root.
@@ -170,13 +195,14 @@ func (c *changer) detachForMove() []*tree.Node {
 		return nil
 	}
 	var moving []*tree.Node
-	var at positions
+	var at detacher
 	for _, n := range c.attached() {
 		if c.r.Float64() < c.rates.Move && inTree(n, c.d.Root) && at.canDetach(n) {
 			at.remove(n)
 			moving = append(moving, n)
 		}
 	}
+	at.finish()
 	return moving
 }
 

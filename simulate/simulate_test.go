@@ -3,6 +3,7 @@ package simulate_test
 import (
 	"testing"
 
+	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/simulate"
 	"github.com/vigil-web/vigil/tree"
 )
@@ -86,5 +87,45 @@ func TestRatesValidate(t *testing.T) {
 	old, _ := simulate.Generate(simulate.FlatList, 1000, 1)
 	if _, _, err := simulate.Change(old, simulate.Rates{Delete: 1.5}, 1); err == nil {
 		t.Fatal("rate 1.5 accepted")
+	}
+}
+
+// TestChangeHeavy changes every shape at high rates, where most siblings of
+// a list go in one pass: the new version is a well-formed tree (each child
+// knows its parent, no two texts side by side), and the perfect delta
+// leads to it.
+func TestChangeHeavy(t *testing.T) {
+	for _, shape := range simulate.Shapes {
+		old, err := simulate.Generate(shape, 30000, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range []simulate.Rates{simulate.Uniform(0.9), {Delete: 1}, {Move: 1}, {Delete: 0.5, Move: 0.5}} {
+			newDoc, perfect, err := simulate.Change(old, r, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tree.Walk(newDoc.Root, func(n *tree.Node) bool {
+				for i, c := range n.Children {
+					if c.Parent != n {
+						t.Fatalf("%s %+v: a child of %s does not know its parent", shape, r, tree.Path(n))
+					}
+					if i > 0 && c.Kind == tree.Text && n.Children[i-1].Kind == tree.Text {
+						t.Fatalf("%s %+v: two texts side by side under %s", shape, r, tree.Path(n))
+					}
+				}
+				return true
+			})
+			got, err := delta.Apply(old, perfect)
+			if err != nil {
+				t.Fatalf("%s %+v: the perfect delta does not apply: %v", shape, r, err)
+			}
+			if d := tree.Diff(got.Root, newDoc.Root, tree.ContentAndXIDs); d != "" {
+				t.Fatalf("%s %+v: the perfect delta leads elsewhere: %s", shape, r, d)
+			}
+			if r.Delete == 1 && shape == simulate.FlatList && newDoc.Root.Size() > old.Root.Size()/2 {
+				t.Errorf("%s: deleting at rate 1 kept %d of %d nodes", shape, newDoc.Root.Size(), old.Root.Size())
+			}
+		}
 	}
 }

@@ -217,14 +217,7 @@ func (a *applier) deletes() error {
 		}
 	}
 	for _, p := range dirty {
-		kept := p.Children[:0]
-		for _, c := range p.Children {
-			if c.Parent == p {
-				kept = append(kept, c)
-			}
-		}
-		clear(p.Children[len(kept):])
-		p.Children = kept
+		p.DropDetached()
 	}
 	return nil
 }

@@ -15,21 +15,29 @@ import (
 // to step) and from the deltas as built (whose maps do not): the last
 // version, and the input left as it was. A chain with a step that does not
 // fit is refused with the step's number, the input still as it was.
+// chainOf returns the deltas between consecutive versions, as built and
+// as read back from one XyDelta file (vigil patch and vigil compose read
+// them so).
+func chainOf(t testing.TB, vs []*tree.Document) (built, decoded []*Delta) {
+	t.Helper()
+	for i := 1; i < len(vs); i++ {
+		built = append(built, mustBuild(t, vs[i-1], vs[i]))
+	}
+	var buf bytes.Buffer
+	if err := EncodeXML(&buf, built...); err != nil {
+		t.Fatal(err)
+	}
+	decoded, err := DecodeXML(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return built, decoded
+}
+
 func TestApplyAll(t *testing.T) {
 	for seed := range 60 {
 		vs := versions(uint64(seed), 10+seed%40, 1+seed%6, 2+seed%7)
-		var ds []*Delta
-		for i := 1; i < len(vs); i++ {
-			ds = append(ds, mustBuild(t, vs[i-1], vs[i]))
-		}
-		var buf bytes.Buffer
-		if err := EncodeXML(&buf, ds...); err != nil {
-			t.Fatal(err)
-		}
-		decoded, err := DecodeXML(&buf)
-		if err != nil {
-			t.Fatal(err)
-		}
+		ds, decoded := chainOf(t, vs)
 		for i := 1; i < len(decoded); i++ {
 			if !sameArray(decoded[i].FromXIDMap.XIDs, decoded[i-1].ToXIDMap.XIDs) {
 				t.Fatalf("seed %d: step %d's source map is not shared with the previous target map", seed, i+1)
@@ -98,20 +106,10 @@ func TestApplyAllValuesOnly(t *testing.T) {
 		}
 		vs = append(vs, next)
 	}
-	var ds []*Delta
-	for i := 1; i < len(vs); i++ {
-		ds = append(ds, mustBuild(t, vs[i-1], vs[i]))
-	}
-	var buf bytes.Buffer
-	if err := EncodeXML(&buf, ds...); err != nil {
-		t.Fatal(err)
-	}
-	decoded, err := DecodeXML(bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, decoded := chainOf(t, vs)
 	want := vs[0]
 	for i, d := range decoded {
+		var err error
 		if want, err = Apply(want, d); err != nil {
 			t.Fatalf("Apply, step %d: %v", i+1, err)
 		}

@@ -1,7 +1,6 @@
 package delta
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,19 +23,7 @@ func TestComposeAll(t *testing.T) {
 	broke := 0 // chains broken on purpose
 	for seed := range 60 {
 		vs := versions(uint64(seed), 10+seed%40, 1+seed%6, 2+seed%9)
-		var ds []*Delta
-		for i := 1; i < len(vs); i++ {
-			ds = append(ds, mustBuild(t, vs[i-1], vs[i]))
-		}
-		// As read from a file, too: the steps share their XID-maps.
-		var buf bytes.Buffer
-		if err := EncodeXML(&buf, ds...); err != nil {
-			t.Fatal(err)
-		}
-		decoded, err := DecodeXML(&buf)
-		if err != nil {
-			t.Fatal(err)
-		}
+		ds, decoded := chainOf(t, vs)
 		first, last := vs[0], vs[len(vs)-1]
 		for _, chain := range [][]*Delta{ds, decoded} {
 			got, err := ComposeAll(chain)

@@ -130,14 +130,7 @@ func (p *detacher) remove(n *tree.Node) {
 // finish drops the removed children from their parents' lists.
 func (p *detacher) finish() {
 	for parent := range p.dirty { // in any order: the lists are apart
-		kept := parent.Children[:0]
-		for _, c := range parent.Children {
-			if c.Parent == parent {
-				kept = append(kept, c)
-			}
-		}
-		clear(parent.Children[len(kept):])
-		parent.Children = kept
+		parent.DropDetached()
 	}
 }
 

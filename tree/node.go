@@ -157,6 +157,21 @@ func (n *Node) RemoveChild(i int) *Node {
 	return c
 }
 
+// DropDetached removes from n's children those whose Parent is no longer n,
+// keeping the others in order. A caller that takes many children out of a
+// long list clears their Parent and calls it once, where RemoveChild would
+// shift the rest of the list at every removal.
+func (n *Node) DropDetached() {
+	kept := n.Children[:0]
+	for _, c := range n.Children {
+		if c.Parent == n {
+			kept = append(kept, c)
+		}
+	}
+	clear(n.Children[len(kept):])
+	n.Children = kept
+}
+
 // Text returns the concatenated text of all text nodes in n's subtree, in
 // document order.
 func (n *Node) Text() string {

@@ -232,6 +232,18 @@ func TestChildEditing(t *testing.T) {
 	if r.Children[1].Index() != 1 {
 		t.Fatal("Index")
 	}
+	r.AppendChild(b.el("d"))
+	r.AppendChild(b.el("e"))
+	// b and d detached in place, then dropped at once.
+	r.Children[0].Parent, r.Children[2].Parent = nil, nil
+	r.DropDetached()
+	if got := names(r); got != "c e" {
+		t.Fatalf("after DropDetached: %s", got)
+	}
+	r.DropDetached()
+	if got := names(r); got != "c e" {
+		t.Fatalf("DropDetached with nothing detached: %s", got)
+	}
 }
 
 func names(n *tree.Node) string {

@@ -448,17 +448,10 @@ func (a *applier) finish() error {
 			differs = true
 		}
 		reached++
-		n.Post = 1
 		max = maxXID(max, n.XID)
 	})
 	if reached != a.byXID.len() {
-		for i := range a.d.Ops {
-			op := &a.d.Ops[i]
-			if n, _ := a.byXID.get(op.Root()); op.Kind == Insert && op.Move && n.Post != 1 {
-				return conflict(i, op, "XID %d is moved into its own subtree", op.Root())
-			}
-		}
-		panic("delta: unreachable nodes after apply without a cyclic move")
+		return a.cycle()
 	}
 	if check && (differs || reached != len(want)) {
 		err := compareMap(a.doc.XIDMap(), a.d.ToXIDMap, "the result's XID-map", "the delta's target XID-map")
@@ -467,6 +460,23 @@ func (a *applier) finish() error {
 	next := maxXID(a.d.ToXIDMap.Next, a.doc.NextXID)
 	a.doc.NextXID = maxXID(next, max+1)
 	return nil
+}
+
+// cycle returns the error of a delta that moves a node into its own
+// subtree, once the walk of the result has missed nodes: the moved nodes
+// the walk from the root does not reach. (Only a cyclic move cuts nodes off
+// the root: every other node is attached where an operation or the source
+// put it.)
+func (a *applier) cycle() error {
+	reached := make(map[*tree.Node]bool, a.byXID.len())
+	tree.PostOrder(a.doc.Root, func(n *tree.Node) { reached[n] = true })
+	for i := range a.d.Ops {
+		op := &a.d.Ops[i]
+		if n, ok := a.byXID.get(op.Root()); op.Kind == Insert && op.Move && ok && !reached[n] {
+			return conflict(i, op, "XID %d is moved into its own subtree", op.Root())
+		}
+	}
+	panic("delta: unreachable nodes after apply without a cyclic move")
 }
 
 // reshapes reports whether d inserts, deletes or moves anything.

@@ -130,3 +130,29 @@ func TestApplyAllValuesOnly(t *testing.T) {
 		t.Errorf("a values-only step that does not fit: %v, want an error naming delta 8", err)
 	}
 }
+
+// TestApplyAllCyclicMove moves a node into its own subtree at the second
+// step, on a document whose nodes were all reached at the first: refused,
+// naming the step and the operation, as Apply refuses it, whatever the
+// nodes' Post fields hold.
+func TestApplyAllCyclicMove(t *testing.T) {
+	v0 := doc(el("r", 5, el("a", 3, el("b", 2, tx("x", 1))), el("c", 4)), 6)
+	v1 := v0.Clone()
+	v1.Root.Children[1].SetAttr("k", "v")
+	d1 := mustBuild(t, v0, v1)
+	cyclic := &Delta{FromXIDMap: d1.ToXIDMap, ToXIDMap: d1.ToXIDMap, Ops: []Op{
+		{Kind: Delete, Parent: 5, Pos: 1, Move: true, XIDs: xm(3)},
+		{Kind: Insert, Parent: 2, Pos: 2, Move: true, XIDs: xm(3)},
+	}}
+	const want = "XID 3 is moved into its own subtree"
+	if _, err := ApplyAll(v0, []*Delta{d1, cyclic}); err == nil || !strings.HasPrefix(err.Error(), "delta 2: ") || !strings.Contains(err.Error(), want) {
+		t.Errorf("ApplyAll: %v, want delta 2 refused: %s", err, want)
+	}
+	for _, post := range []int32{0, 1, 7} {
+		v := v1.Clone()
+		tree.Walk(v.Root, func(n *tree.Node) bool { n.Post = post; return true })
+		if _, err := Apply(v, cyclic); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Apply, Post fields %d: %v, want %s", post, err, want)
+		}
+	}
+}

@@ -7,26 +7,28 @@ import (
 
 // ComposeAll returns the delta from the source of ds[0] to the target of
 // its last delta: the consecutive deltas ds composed in order, as Compose
-// composes two. It fails, naming the step, where Compose would fail in a
-// left-to-right fold:
+// composes two. A chain whose deltas do not follow each other (a source
+// XID-map other than the previous target map, or a name, value or
+// attribute found other than the previous deltas left it) is refused,
+// naming the first delta that does not follow:
 //
-//	delta 3: compose: the deltas are not composable: ...
+//	delta 3: compose: the deltas are not composable: operation 1 (au ...): ...
 //
 // It composes neighbours pairwise, then the results pairwise, and so on (a
-// balanced tree; Compose is associative). A fold costs each step the size
-// of everything composed so far, and a chain of n deltas that each change
-// other nodes grows the composed delta at every step: n²/2 times the size
-// of one step. The tree costs log₂ n times the size of the whole chain.
+// balanced tree). A fold, one Compose after another, costs each step the
+// size of everything composed so far, and a chain of n deltas that each
+// change other nodes grows the composed delta at every step: n²/2 times
+// the size of one step. The tree costs log₂ n times the size of the whole
+// chain. The result applies as the fold's does; where two sets of moves are
+// equally good, it may choose the other one.
 func ComposeAll(ds []*Delta) (*Delta, error) {
 	if len(ds) == 0 {
 		return nil, errors.New("compose: no delta")
 	}
-	if len(ds) == 1 {
-		// Validated, as a composition would be.
-		if err := ds[0].Validate(); err != nil {
-			return nil, fmt.Errorf("delta 1: %w", err)
-		}
-		return ds[0], nil
+	// What the balanced tree would not see: a change undone by a later
+	// delta is gone before its neighbours are compared (see checkChain).
+	if err := checkChain(ds); err != nil {
+		return nil, err
 	}
 	level := ds
 	for len(level) > 1 {
@@ -46,16 +48,14 @@ func ComposeAll(ds []*Delta) (*Delta, error) {
 	return level[0], nil
 }
 
-// foldError finds the step at which a left-to-right fold of ds fails, once
-// the balanced composition has failed, and returns its error with the
-// step's number. The fold is slow, but runs only on a chain that does not
-// compose. If the fold does not fail (the two orders disagree), the
-// balanced composition's error is returned as it is.
+// foldError finds the delta at which a fold of ds fails, once the balanced
+// composition has failed on something checkChain does not check (the
+// deltas disagree about the place of a node), and returns its error with
+// the delta's number. The fold is slow, but runs only on a chain that does
+// not compose. If the fold does not fail, the balanced composition's error
+// is returned as it is.
 func foldError(ds []*Delta, balanced error) error {
 	composed := ds[0]
-	if err := composed.Validate(); err != nil {
-		return fmt.Errorf("delta 1: %w", err)
-	}
 	for k, d := range ds[1:] {
 		var err error
 		if composed, err = Compose(composed, d); err != nil {

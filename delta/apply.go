@@ -430,11 +430,11 @@ func (a *applier) finish() error {
 	}
 	if a.opts.index != nil && !a.d.reshapes() && a.d.FromXIDMap.Equal(a.d.ToXIDMap) {
 		// A step of ApplyAll on a document known to fit its source map,
-		// that only renames and changes values and attributes: the tree's
-		// shape and XIDs are the source's, which are the target's, and
-		// the largest XID is the one the previous step counted. Walking
-		// the whole document to find so would cost each such step the
-		// size of the document instead of its own.
+		// that only renames, changes attributes and updates texts in
+		// place: the tree's shape and XIDs are the source's, which are
+		// the target's, and the largest XID is the one the previous step
+		// counted. Walking the whole document to find so would cost each
+		// such step the size of the document instead of its own.
 		a.doc.NextXID = maxXID(a.d.ToXIDMap.Next, a.doc.NextXID)
 		return nil
 	}
@@ -479,14 +479,34 @@ func (a *applier) cycle() error {
 	panic("delta: unreachable nodes after apply without a cyclic move")
 }
 
-// reshapes reports whether d inserts, deletes or moves anything.
+// reshapes reports whether d may change the shape of the tree or its XIDs:
+// whether it inserts, deletes or moves anything, other than a text update
+// whose new text keeps the old one's XID and place.
 func (d *Delta) reshapes() bool {
+	type place struct {
+		parent tree.XID
+		pos    int
+	}
+	var updated map[tree.XID]place // the deleted halves of updates
 	for i := range d.Ops {
-		if k := d.Ops[i].Kind; k == Insert || k == Delete {
+		op := &d.Ops[i]
+		switch {
+		case op.Kind != Insert && op.Kind != Delete:
+		case !op.Update || op.Move || len(op.XIDs.XIDs) != 1:
 			return true
+		case op.Kind == Delete:
+			if updated == nil {
+				updated = map[tree.XID]place{}
+			}
+			updated[op.Root()] = place{op.Parent, op.Pos}
+		default:
+			if p, ok := updated[op.Root()]; !ok || p != (place{op.Parent, op.Pos}) {
+				return true
+			}
+			delete(updated, op.Root())
 		}
 	}
-	return false
+	return len(updated) > 0
 }
 
 func maxXID(a, b tree.XID) tree.XID {

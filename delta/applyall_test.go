@@ -71,11 +71,11 @@ func TestApplyAll(t *testing.T) {
 	}
 }
 
-// TestApplyAllValuesOnly applies chains in which most steps change only
-// values and attributes (ApplyAll skips the walk of the document after
-// those) and a few insert or delete, decoded from a file as vigil patch
-// reads them: the same result and next XID as Apply step by step, and a
-// step that does not fit is named.
+// TestApplyAllValuesOnly applies chains in which most steps only update
+// texts in place and change attributes (ApplyAll skips the walk of the
+// document after those) and a few insert, decoded from a file as vigil
+// patch reads them: the same result and next XID as Apply step by step,
+// and a step that does not fit is named, text update or attribute change.
 func TestApplyAllValuesOnly(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	v := doc(el("r", 7, el("a", 2, tx("one", 1)), el("a", 4, tx("two", 3)), el("b", 6, tx("three", 5))), 8)
@@ -124,10 +124,50 @@ func TestApplyAllValuesOnly(t *testing.T) {
 	if got.NextXID != want.NextXID {
 		t.Errorf("ApplyAll's next XID %d, Apply's %d", got.NextXID, want.NextXID)
 	}
-	// Step 7 twice: its old values are no longer there the second time.
-	broken := append(append(append([]*Delta{}, decoded[:7]...), decoded[6]), decoded[7:]...)
-	if _, err := ApplyAll(vs[0], broken); err == nil || !strings.HasPrefix(err.Error(), "delta 8: ") {
-		t.Errorf("a values-only step that does not fit: %v, want an error naming delta 8", err)
+	skipped := 0
+	for _, d := range decoded[1:] {
+		if !d.reshapes() {
+			skipped++
+		}
+	}
+	if skipped < 30 {
+		t.Errorf("only %d steps of %d keep the shape", skipped, len(decoded))
+	}
+	// Steps 7 (a text update) and 8 (an attribute) twice: their old values
+	// are no longer there the second time.
+	for _, k := range []int{7, 8} {
+		broken := append(append(append([]*Delta{}, decoded[:k]...), decoded[k-1]), decoded[k:]...)
+		want := "delta " + fmt.Sprint(k+1) + ": "
+		if _, err := ApplyAll(vs[0], broken); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("step %d repeated: %v, want an error starting %q", k, err, want)
+		}
+	}
+}
+
+// TestApplyAllUpdateElsewhere applies, after a first step, a text update
+// whose new text is not where the old one was, with equal XID-maps: Apply
+// refuses it (the result's map is not the target's), and so does ApplyAll,
+// which skips its check only for updates in place.
+func TestApplyAllUpdateElsewhere(t *testing.T) {
+	v0 := doc(el("p", 3, tx("x", 1), el("e", 2)), 4)
+	v1 := v0.Clone()
+	v1.Root.SetAttr("k", "v")
+	first := mustBuild(t, v0, v1)
+	update := &Delta{FromXIDMap: first.ToXIDMap, ToXIDMap: first.ToXIDMap, Ops: []Op{
+		{Kind: Delete, Parent: 3, Pos: 1, Update: true, XIDs: xm(1), Content: v1.CloneNode(v1.Root.Children[0])},
+		{Kind: Insert, Parent: 3, Pos: 2, Update: true, XIDs: xm(1), Content: v1.CloneNode(v1.Root.Children[0])},
+	}}
+	update.Ops[1].Content.Value = "y"
+	if _, err := Apply(v1, update); err == nil {
+		t.Fatal("Apply accepts the update elsewhere")
+	}
+	if _, err := ApplyAll(v0, []*Delta{first, update}); err == nil || !strings.HasPrefix(err.Error(), "delta 2: ") {
+		t.Errorf("ApplyAll: %v, want delta 2 refused", err)
+	}
+	update.Ops[1].Pos = 1 // in place: fine
+	got, err := ApplyAll(v0, []*Delta{first, update})
+	if err != nil || got.Root.Children[0].Value != "y" {
+		t.Errorf("ApplyAll of the update in place: %v", err)
 	}
 }
 

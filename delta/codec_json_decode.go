@@ -23,6 +23,22 @@ import (
 // Delta.Validate. Errors are *DecodeError with a line and column and, where
 // a field is at fault, its path (ops[3].xm).
 func DecodeJSON(r io.Reader) (*Delta, error) {
+	ds, err := decodeJSON(r, false)
+	if err != nil {
+		return nil, err
+	}
+	return ds[0], nil
+}
+
+// DecodeJSONAll reads one delta or more in the JSON form, one object after
+// the other as EncodeJSON writes them (the output of several diffs put end
+// to end: consecutive deltas, for vigil patch and vigil compose), each
+// checked as DecodeJSON checks it.
+func DecodeJSONAll(r io.Reader) ([]*Delta, error) { return decodeJSON(r, true) }
+
+// decodeJSON reads one delta, or as many as follow each other when many is
+// set.
+func decodeJSON(r io.Reader, many bool) ([]*Delta, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
@@ -31,20 +47,35 @@ func DecodeJSON(r io.Reader) (*Delta, error) {
 		return nil, &DecodeError{Line: 1, Column: 1, Msg: "empty input, want a JSON object", Err: ErrMalformed}
 	}
 	j := &jsonDecoder{lex: jsonLexer{data: data}}
-	d, err := j.delta()
-	if err != nil {
-		return nil, err
-	}
-	if err := d.Validate(); err != nil {
-		de := &DecodeError{Msg: err.Error(), Err: ErrMalformed}
-		var oe *OpError
-		if errors.As(err, &oe) {
-			de.Path = fmt.Sprintf("ops[%d]", oe.Index)
-			de.Line, de.Column = lineCol(data, j.opAt[oe.Index])
+	var ds []*Delta
+	for {
+		d, err := j.delta()
+		if err != nil {
+			return nil, err
 		}
-		return nil, de
+		if err := d.Validate(); err != nil {
+			de := &DecodeError{Msg: err.Error(), Err: ErrMalformed}
+			var oe *OpError
+			if errors.As(err, &oe) {
+				de.Path = fmt.Sprintf("ops[%d]", oe.Index)
+				de.Line, de.Column = lineCol(data, j.opAt[oe.Index])
+			}
+			return nil, de
+		}
+		ds = append(ds, d)
+		t, err := j.lex.peek()
+		if err != nil || t.kind != tokenEnd && !(many && t.kind == tokenBeginObject) {
+			at := t.at
+			if err != nil {
+				at = err.(*syntaxError).at
+			}
+			line, col := lineCol(j.lex.data, at)
+			return nil, &DecodeError{Line: line, Column: col, Msg: "unexpected data after the JSON value", Err: ErrMalformed}
+		}
+		if t.kind == tokenEnd {
+			return ds, nil
+		}
 	}
-	return d, nil
 }
 
 // jsonDecoder reads one delta.
@@ -56,7 +87,7 @@ type jsonDecoder struct {
 	keyAt int
 }
 
-// delta reads the top-level object and checks that nothing follows it.
+// delta reads a top-level object.
 func (j *jsonDecoder) delta() (*Delta, error) {
 	d := &Delta{}
 	var fromMap, toMap string
@@ -85,14 +116,6 @@ func (j *jsonDecoder) delta() (*Delta, error) {
 	})
 	if err != nil {
 		return nil, err
-	}
-	if t, err := j.lex.next(); err != nil || t.kind != tokenEnd {
-		at := t.at
-		if err != nil {
-			at = err.(*syntaxError).at
-		}
-		line, col := lineCol(j.lex.data, at)
-		return nil, &DecodeError{Line: line, Column: col, Msg: "unexpected data after the JSON value", Err: ErrMalformed}
 	}
 	for _, m := range []struct {
 		s, field string

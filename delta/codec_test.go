@@ -401,3 +401,42 @@ func TestDecodeRenameRoot(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestDecodeJSONAll reads deltas written one after the other, as the
+// output of several diffs put end to end; anything else after an object
+// is refused with its place, and DecodeJSON still wants exactly one.
+func TestDecodeJSONAll(t *testing.T) {
+	vs := versions(3, 30, 4, 4)
+	var buf bytes.Buffer
+	var want []*Delta
+	for i := 1; i < len(vs); i++ {
+		d := mustBuild(t, vs[i-1], vs[i])
+		want = append(want, d)
+		if err := EncodeJSON(&buf, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := DecodeJSONAll(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d deltas read, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if !Equal(got[i], want[i]) {
+			t.Errorf("delta %d read back differs", i+1)
+		}
+	}
+	if _, err := DecodeJSON(bytes.NewReader(buf.Bytes())); err == nil || !strings.Contains(err.Error(), "unexpected data after the JSON value") {
+		t.Errorf("DecodeJSON of several deltas: %v", err)
+	}
+	for _, tail := range []string{"[]", "x", "{", "1"} {
+		in := append(bytes.Clone(buf.Bytes()), tail...)
+		if _, err := DecodeJSONAll(bytes.NewReader(in)); err == nil {
+			t.Errorf("DecodeJSONAll with %q after the deltas: no error", tail)
+		} else if de := (*DecodeError)(nil); !errors.As(err, &de) || de.Line == 0 {
+			t.Errorf("DecodeJSONAll with %q after the deltas: %v, want a line and column", tail, err)
+		}
+	}
+}

@@ -75,7 +75,19 @@ func FuzzDecodeJSON(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
+		// The stream reader agrees with the single one on one delta, and
+		// places its errors too.
+		all, errAll := DecodeJSONAll(strings.NewReader(in))
+		if errAll != nil {
+			var de *DecodeError
+			if !errors.As(errAll, &de) || (de.Line == 0 && de.Path == "") {
+				t.Fatalf("DecodeJSONAll: error without a position: %v", errAll)
+			}
+		}
 		d, err := DecodeJSON(strings.NewReader(in))
+		if err == nil && (errAll != nil || len(all) != 1 || !Equal(all[0], d)) {
+			t.Fatalf("DecodeJSON reads one delta, DecodeJSONAll %d (%v)", len(all), errAll)
+		}
 		if err != nil {
 			var de *DecodeError
 			if !errors.As(err, &de) || (de.Line == 0 && de.Path == "") {

@@ -61,6 +61,14 @@ type syntaxError struct {
 
 func (e *syntaxError) Error() string { return e.msg }
 
+// peek returns the next token without reading it.
+func (l *jsonLexer) peek() (jsonToken, error) {
+	off := l.off
+	t, err := l.next()
+	l.off = off
+	return t, err
+}
+
 // next reads the next token.
 func (l *jsonLexer) next() (jsonToken, error) {
 	for l.off < len(l.data) {

@@ -136,6 +136,9 @@ func (f *docFlags) register(fs *flag.FlagSet) {
 }
 
 func (f *docFlags) options() (*markup.Options, error) {
+	if f.maxBytes <= 0 {
+		return nil, fmt.Errorf("--max-bytes %d: want a positive number of bytes", f.maxBytes)
+	}
 	opt := &markup.Options{MaxBytes: f.maxBytes}
 	switch f.whitespace {
 	case "normalize":
@@ -186,8 +189,14 @@ func readDocument(env *environment, name string, f *docFlags) ([]byte, *markup.O
 	if err != nil {
 		return nil, nil, err
 	}
+	if len(bytes.TrimSpace(bytes.TrimPrefix(b, utf8BOM))) == 0 {
+		return nil, nil, fmt.Errorf("%s: empty document: no root element", displayName(name))
+	}
 	return b, opt, nil
 }
+
+// utf8BOM is the byte order mark some editors put at the start of UTF-8.
+var utf8BOM = []byte("\xef\xbb\xbf")
 
 func displayName(name string) string {
 	if name == "-" {
@@ -226,8 +235,10 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 	}
 	limitDiffMemory(int64(oldSize + newSize))
 	opt := &treediff.Options{Algorithm: treediff.Algorithm(*algorithm)}
-	if *keys != "" {
-		opt.KeyAttrs = strings.Split(*keys, ",")
+	for _, k := range strings.Split(*keys, ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			opt.KeyAttrs = append(opt.KeyAttrs, k)
+		}
 	}
 	d, err := treediff.DiffFlat(oldDoc, newDoc, opt)
 	if err != nil {
@@ -357,18 +368,26 @@ func snippet(n *tree.Node) string {
 	return text
 }
 
-// readDeltas reads deltas in XyDelta XML or JSON (by content).
-func readDeltas(env *environment, name string) ([]*delta.Delta, error) {
-	b, err := readInput(env, name, markup.DefaultMaxBytes)
+// readDeltas reads deltas in XyDelta XML or JSON (by content), refusing
+// a file of more than limit bytes: one or more, consecutive.
+func readDeltas(env *environment, name string, limit int64) ([]*delta.Delta, error) {
+	if limit <= 0 {
+		return nil, fmt.Errorf("--max-bytes %d: want a positive number of bytes", limit)
+	}
+	b, err := readInput(env, name, limit)
 	if err != nil {
 		return nil, err
 	}
+	if bytes.HasPrefix(b, []byte("\xff\xfe")) || bytes.HasPrefix(b, []byte("\xfe\xff")) {
+		return nil, fmt.Errorf("%s: a delta file is UTF-8; this one is UTF-16", displayName(name))
+	}
+	b = bytes.TrimPrefix(b, utf8BOM)
 	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '{' {
-		d, err := delta.DecodeJSON(bytes.NewReader(b))
+		ds, err := delta.DecodeJSONAll(bytes.NewReader(b))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", displayName(name), err)
 		}
-		return []*delta.Delta{d}, nil
+		return ds, nil
 	}
 	ds, err := delta.DecodeXML(bytes.NewReader(b))
 	if err != nil {
@@ -398,9 +417,12 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	if err != nil {
 		return exitError, err
 	}
-	ds, err := readDeltas(env, fs.Arg(1))
+	ds, err := readDeltas(env, fs.Arg(1), df.maxBytes)
 	if err != nil {
 		return exitError, err
+	}
+	if err := renumber(ds); err != nil {
+		return exitError, fmt.Errorf("%s: %w", displayName(fs.Arg(1)), err)
 	}
 	if *reverse {
 		inv := make([]*delta.Delta, len(ds))
@@ -439,6 +461,7 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 func runCompose(ctx context.Context, env *environment, args []string) (int, error) {
 	fs := newFlags(env, "compose", "[flags] DELTA1 DELTA2   (consecutive deltas; files or -)")
 	format := fs.String("format", "", "output format: xydelta or json (default: the format of DELTA1)")
+	maxBytes := fs.Int64("max-bytes", markup.DefaultMaxBytes, "refuse delta files larger than this many bytes")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
@@ -448,24 +471,17 @@ func runCompose(ctx context.Context, env *environment, args []string) (int, erro
 	if fs.Arg(0) == "-" && fs.Arg(1) == "-" {
 		return exitError, fmt.Errorf("only one of DELTA1 and DELTA2 can be standard input")
 	}
-	first, err := readDeltas(env, fs.Arg(0))
+	first, err := readDeltas(env, fs.Arg(0), *maxBytes)
 	if err != nil {
 		return exitError, err
 	}
-	second, err := readDeltas(env, fs.Arg(1))
+	second, err := readDeltas(env, fs.Arg(1), *maxBytes)
 	if err != nil {
 		return exitError, err
 	}
 	all := append(first, second...)
-	for i := 1; i < len(all); i++ {
-		// A delta computed by a separate diff numbers its source afresh:
-		// renumber it onto the XIDs the previous delta gave that version.
-		prev, d := all[i-1], all[i]
-		if len(d.FromXIDMap.XIDs) > 0 && len(prev.ToXIDMap.XIDs) > 0 && !d.FromXIDMap.Equal(prev.ToXIDMap) {
-			if all[i], err = delta.Rebase(d, prev.ToXIDMap); err != nil {
-				return exitError, fmt.Errorf("delta %d: the deltas are not consecutive: %w", i+1, err)
-			}
-		}
+	if err := renumber(all); err != nil {
+		return exitError, err
 	}
 	composed, err := delta.ComposeAll(all)
 	if err != nil {
@@ -485,6 +501,23 @@ func runCompose(ctx context.Context, env *environment, args []string) (int, erro
 		return exitError, err
 	}
 	return exitOK, nil
+}
+
+// renumber renumbers each delta of a chain onto the XIDs the previous one
+// gave the version between them, where they differ: a delta computed by a
+// separate diff numbers its source afresh. Deltas are numbered from 1
+// across the chain in its errors.
+func renumber(ds []*delta.Delta) error {
+	for i := 1; i < len(ds); i++ {
+		prev, d := ds[i-1], ds[i]
+		if len(d.FromXIDMap.XIDs) > 0 && len(prev.ToXIDMap.XIDs) > 0 && !d.FromXIDMap.Equal(prev.ToXIDMap) {
+			var err error
+			if ds[i], err = delta.Rebase(d, prev.ToXIDMap); err != nil {
+				return fmt.Errorf("delta %d: the deltas are not consecutive: %w", i+1, err)
+			}
+		}
+	}
+	return nil
 }
 
 // readFirstByte returns the first non-space byte of a file ("-" gives 0).

@@ -297,3 +297,91 @@ func TestInterruptEndsComputation(t *testing.T) {
 		}
 	}
 }
+
+// TestPatchChainsFromSeparateDiffs patches with the deltas of separate
+// diffs put end to end, in both formats (each renumbered onto the XIDs the
+// one before gave), and with a delta file that starts with a byte order
+// mark; the size limit applies to delta files too.
+func TestPatchChainsFromSeparateDiffs(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	_, j12, _ := runCLI(t, "", "diff", "--format", "json", example+"v1.xml", example+"v2.xml")
+	_, j23, _ := runCLI(t, "", "diff", "--format", "json", example+"v2.xml", example+"v3.xml")
+	_, x12, _ := runCLI(t, "", "diff", example+"v1.xml", example+"v2.xml")
+	_, x23, _ := runCLI(t, "", "diff", example+"v2.xml", example+"v3.xml")
+	body := func(x string) string {
+		x = strings.TrimSpace(x)
+		return strings.TrimSuffix(strings.TrimPrefix(x, "<unit_delta>"), "</unit_delta>")
+	}
+	chains := map[string]string{
+		"json": write("j13", j12+j23),
+		"xml":  write("x13", "<unit_delta>"+body(x12)+body(x23)+"</unit_delta>\n"),
+	}
+	for name, path := range chains {
+		code, out, errOut := runCLI(t, "", "patch", example+"v1.xml", path)
+		if code != exitOK {
+			t.Fatalf("%s chain: patch exit %d: %s", name, code, errOut)
+		}
+		if code, _, errOut := runCLI(t, out, "diff", "-", example+"v3.xml"); code != exitOK {
+			t.Errorf("%s chain: the patched v1 is not v3 (diff exit %d: %s)", name, code, errOut)
+		}
+	}
+	bom := write("bom12", "\xef\xbb\xbf"+x12)
+	if code, _, errOut := runCLI(t, "", "patch", example+"v1.xml", bom); code != exitOK {
+		t.Errorf("delta with a byte order mark: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "", "patch", "--max-bytes", "100", example+"v1.xml", chains["xml"]); code != exitError || !strings.Contains(errOut, "--max-bytes") {
+		t.Errorf("patch with a delta over --max-bytes: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "", "compose", "--max-bytes", "100", chains["json"], chains["json"]); code != exitError || !strings.Contains(errOut, "--max-bytes") {
+		t.Errorf("compose with a delta over --max-bytes: exit %d: %s", code, errOut)
+	}
+}
+
+// TestDiffRefusesEmptyInput refuses an empty or blank document, rather than
+// reading it as an empty HTML page, and a limit that is not positive.
+func TestDiffRefusesEmptyInput(t *testing.T) {
+	for _, in := range []string{"", "  \n\t", "\xef\xbb\xbf\n"} {
+		code, _, errOut := runCLI(t, in, "diff", "-", example+"v1.xml")
+		if code != exitError || !strings.Contains(errOut, "empty document") {
+			t.Errorf("diff of %q: exit %d: %s", in, code, errOut)
+		}
+	}
+	if code, _, errOut := runCLI(t, "", "diff", "--max-bytes", "0", example+"v1.xml", example+"v2.xml"); code != exitError || !strings.Contains(errOut, "--max-bytes 0") {
+		t.Errorf("--max-bytes 0: exit %d: %s", code, errOut)
+	}
+}
+
+// TestDiffKeyAttrs matches elements by their key attributes, the list read
+// with or without spaces after its commas.
+func TestDiffKeyAttrs(t *testing.T) {
+	dir := t.TempDir()
+	oldPath, newPath := filepath.Join(dir, "old.xml"), filepath.Join(dir, "new.xml")
+	if err := os.WriteFile(oldPath, []byte(`<r><p id="a">x</p><p id="b">y</p></r>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(newPath, []byte(`<r><p id="b">x</p><p id="a">y</p></r>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	diff := func(args ...string) string {
+		t.Helper()
+		code, out, errOut := runCLI(t, "", append(append([]string{"diff", "--format", "summary"}, args...), oldPath, newPath)...)
+		if code != exitChanged {
+			t.Fatalf("diff %v: exit %d: %s", args, code, errOut)
+		}
+		return out
+	}
+	plain, keyed, spaced := diff(), diff("--key-attrs", "id,name"), diff("--key-attrs", "name, id")
+	if keyed == plain {
+		t.Errorf("--key-attrs id changes nothing:\n%s", keyed)
+	}
+	if spaced != keyed {
+		t.Errorf("--key-attrs 'name, id':\n%s\nwant as with id,name:\n%s", spaced, keyed)
+	}
+}

@@ -60,6 +60,24 @@ func decodeBOM(data []byte) ([]byte, bool, error) {
 	return out, true, err
 }
 
+// decodeUnmarkedUTF16 decodes a UTF-16 document without a byte-order
+// mark, told by its first character '<' (the XML specification's
+// autodetection, appendix F): "<\x00" is little-endian, "\x00<" big-endian.
+// It reports whether it decoded.
+func decodeUnmarkedUTF16(data []byte) ([]byte, bool, error) {
+	var e encoding.Encoding
+	switch {
+	case len(data) >= 2 && data[0] == '<' && data[1] == 0:
+		e = unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM)
+	case len(data) >= 2 && data[0] == 0 && data[1] == '<':
+		e = unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM)
+	default:
+		return data, false, nil
+	}
+	out, err := decodeWith(e, data)
+	return out, true, err
+}
+
 // isUTF8Name reports whether a canonical charset name means UTF-8, or an
 // ASCII subset of it that needs no decoding.
 func isUTF8Name(name string) bool {

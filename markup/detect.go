@@ -3,6 +3,7 @@ package markup
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 
@@ -100,13 +101,51 @@ func detectInput(data []byte, o *Options) ([]byte, Format, bool, error) {
 	if err != nil {
 		return nil, 0, false, err
 	}
+	if !bom {
+		decoded, bom, err = decodeUnmarkedUTF16(data)
+		if err != nil {
+			return nil, 0, false, err
+		}
+	}
 	if bom {
 		data = decoded
 		o.Charset = ""
 	}
+	if err := checkText(data[:min(len(data), binarySniff)]); err != nil {
+		return nil, 0, false, err
+	}
+	if o.Format == XML || o.Format == HTML {
+		return data, o.Format, false, nil
+	}
 	f, htmlRoot := detect(data)
 	return data, f, htmlRoot, nil
 }
+
+// checkText refuses the start of an input that is not text: one with a NUL
+// byte, or where more than one byte in twenty, and sixteen at least, are
+// control characters that text does not hold (not tab, newline, carriage
+// return, form feed or the escape of ISO-2022 charsets): a stray one in a
+// short page is a slip, not a binary file.
+func checkText(head []byte) error {
+	if k := bytes.IndexByte(head, 0); k >= 0 {
+		line, col := position(string(head[:k+1]), k)
+		return fmt.Errorf("markup: a NUL byte at line %d, column %d: %w", line, col, ErrBinary)
+	}
+	controls := 0
+	for _, c := range head {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != 0x1b {
+			controls++
+		}
+	}
+	if controls >= 16 && controls*20 > len(head) {
+		return fmt.Errorf("markup: %d control characters in the first %d bytes: %w", controls, len(head), ErrBinary)
+	}
+	return nil
+}
+
+// binarySniff is how many bytes of an input are searched for a NUL byte,
+// the mark of a binary file (as git and grep tell them).
+const binarySniff = 8000
 
 // readAsHTML reports whether an input detected as XML must be read as HTML
 // after all: XHTML that is not well-formed is read as a browser would.
@@ -183,13 +222,59 @@ func detect(b []byte) (f Format, isHTMLRoot bool) {
 			return XML, false
 		case len(b) > 1 && b[0] == '<':
 			name := strings.ToLower(leadingName(b[1:]))
-			if name == "" || (commonHTML[name] && !foreignNamespace(b)) {
+			if name == "" || (commonHTML[name] && !foreignNamespace(b) && (name == "html" || !xmlTags(b))) {
 				return or(f, HTML), name == "html"
 			}
 			return XML, false
 		}
 		return or(f, HTML), false
 	}
+}
+
+// xmlTags reports whether the tags in the first kilobytes of b are XML's
+// rather than HTML's: a tag name in mixed case (<Row>), which HTML's
+// authors do not write, or an element other than HTML's void ones that
+// closes itself (<row/>), which HTML does not know. It tells an XML file
+// whose root happens to have an HTML name (<table>, <a>, <title>) from an
+// HTML fragment; a document whose root is html is HTML whatever its tags.
+func xmlTags(b []byte) bool {
+	b = b[:min(len(b), 4096)]
+	for i := 0; i < len(b); i++ {
+		if b[i] != '<' {
+			continue
+		}
+		name := leadingName(b[i+1:])
+		if name == "" || !isNameStart(name[0]) {
+			continue
+		}
+		if mixedCase(name) {
+			return true
+		}
+		end := bytes.IndexByte(b[i:], '>')
+		if end < 0 {
+			return false
+		}
+		if b[i+end-1] == '/' && !voidHTML[strings.ToLower(name)] {
+			return true
+		}
+		i += end
+	}
+	return false
+}
+
+// isNameStart reports whether c may start a tag name.
+func isNameStart(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// mixedCase reports whether a name has both upper-case and lower-case ASCII
+// letters.
+func mixedCase(name string) bool {
+	var upper, lower bool
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		upper = upper || 'A' <= c && c <= 'Z'
+		lower = lower || 'a' <= c && c <= 'z'
+	}
+	return upper && lower
 }
 
 // foreignNamespace reports whether the start tag at the beginning of b

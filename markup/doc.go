@@ -4,7 +4,7 @@
 // ParseXML uses a hand-written scanner over the whole input, which is read
 // into memory first (up to Options.MaxBytes); ParseHTML uses
 // golang.org/x/net/html, so any page a browser reads parses. Parse tells the
-// two apart by content (see Detect). WriteXML, WriteNodeXML, WriteHTML and
+// two apart by content (see Detect), or as Options.Format says. WriteXML, WriteNodeXML, WriteHTML and
 // WriteNodeHTML serialise.
 //
 // ParseXMLFlat and ParseFlatBytesOwned build the same tree as a tree.Flat,
@@ -91,15 +91,22 @@
 // (16 MiB) bounds the total text produced by entity references, counted at
 // every reference with 32 bytes more for the reference itself, which refuses
 // "billion laughs" documents after a few milliseconds; entity references nest
-// at most 64 deep and an entity referring to itself is an error. Binary
-// input fails on the first byte that is not an XML character (NUL, most
-// control characters, invalid UTF-8). The HTML parser (x/net/html) refuses
-// documents with more than 512 open elements.
+// at most 64 deep and an entity referring to itself is an error. Parse and
+// its variants refuse binary input (ErrBinary: a NUL byte in the first
+// 8 000 bytes, or a control character in every twenty there); ParseXML
+// fails on the first byte that is not an XML character (NUL, most control
+// characters, invalid UTF-8). The HTML parser (x/net/html) refuses
+// documents with more than 512 open elements; a well-formed one that deep
+// parses as XML (Options.Format). HTML may hold characters that XML cannot
+// (control characters, U+FFFE, U+FFFF): ParseHTML replaces a form feed with
+// a space and the others with U+FFFD, so that every tree can be written as
+// XML and every delta as XyDelta.
 //
 // # Charsets
 //
 // Documents are decoded to UTF-8 before parsing. XML: a byte-order mark
-// (UTF-8, UTF-16 LE or BE, or UTF-16 recognised by "<?"), else
+// (UTF-8, UTF-16 LE or BE, or UTF-16 without one recognised by its first
+// character '<'), else
 // Options.Charset (a label or an HTTP Content-Type value), else the XML
 // declaration's encoding (IANA names: ISO-8859-1 is Latin-1), else UTF-8.
 // Invalid UTF-8 after decoding is a *SyntaxError. HTML: a byte-order mark,

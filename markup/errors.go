@@ -11,6 +11,14 @@ import (
 // Options.MaxBytes.
 var ErrTooLarge = errors.New("input too large")
 
+// ErrBinary is wrapped by the error Parse and its variants return for an
+// input that is not text, as an image, an archive or an executable: a NUL
+// byte among its first 8 000 bytes (after decoding UTF-16), or more than
+// one control character in twenty there (sixteen at least).
+// ParseXML refuses NUL bytes anywhere as XML does, and ParseHTML, called
+// directly, reads them as a browser does.
+var ErrBinary = errors.New("binary input, not XML or HTML")
+
 // SyntaxError is an error in an XML document, at a position in the document
 // after charset decoding. Line and Column are 1-based; Column counts
 // characters (Unicode code points), not bytes, and a tab counts as one.

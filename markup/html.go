@@ -45,8 +45,11 @@ func parseHTML(data []byte, o Options) (*tree.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	top, err := html.Parse(bytes.NewReader(data))
+	top, err := html.Parse(bytes.NewReader(xmlChars(data)))
 	if err != nil {
+		if strings.Contains(err.Error(), "open stack of elements exceeds") {
+			return nil, fmt.Errorf("markup: parse HTML: elements nested more than 512 deep, the most the HTML parser (golang.org/x/net/html) takes; a well-formed document this deep parses as XML")
+		}
 		return nil, fmt.Errorf("markup: parse HTML: %w", err)
 	}
 	doc := &tree.Document{}
@@ -73,6 +76,47 @@ func parseHTML(data []byte, o Options) (*tree.Document, error) {
 		doc.Root = doc.NewElement("html")
 	}
 	return doc, nil
+}
+
+// xmlChars returns data (UTF-8) with the characters XML cannot hold, and so
+// no XyDelta could carry, replaced: a form feed (HTML white space) by a
+// space, the other C0 control characters but tab, newline and carriage
+// return, and the non-characters U+FFFE and U+FFFF, by U+FFFD, as the HTML
+// parser replaces NUL. HTML pages hold them by accident; a page keeps its
+// meaning without them. data is returned as it is when it has none.
+func xmlChars(data []byte) []byte {
+	clean := func(k int) bool {
+		c := data[k]
+		switch {
+		case c < 0x20:
+			return c == '\t' || c == '\n' || c == '\r' || c == 0
+		case c == 0xef && k+2 < len(data) && data[k+1] == 0xbf:
+			return data[k+2] != 0xbe && data[k+2] != 0xbf
+		}
+		return true
+	}
+	k := 0
+	for k < len(data) && clean(k) {
+		k++
+	}
+	if k == len(data) {
+		return data
+	}
+	out := make([]byte, 0, len(data)+16)
+	for k = 0; k < len(data); k++ {
+		switch {
+		case clean(k):
+			out = append(out, data[k])
+		case data[k] == '\f':
+			out = append(out, ' ')
+		case data[k] == 0xef:
+			out = append(out, "\uFFFD"...)
+			k += 2
+		default:
+			out = append(out, "\uFFFD"...)
+		}
+	}
+	return out
 }
 
 // doctypeText returns the DOCTYPE's text as Document.Doctype holds it.

@@ -2,6 +2,7 @@ package markup_test
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/vigil-web/vigil/markup"
@@ -100,6 +101,11 @@ func TestDetect(t *testing.T) {
 		{`<Sysmon schemaversion="4.1"/>`, markup.XML},
 		{`<table xmlns="urn:example:tables"><row/></table>`, markup.XML},
 		{`<html xmlns="http://www.w3.org/1999/xhtml"><body/></html>`, markup.HTML},
+		{`<table><Row Name="a"/><Row Name="b"/></table>`, markup.XML},
+		{`<a><b/><c>x</c></a>`, markup.XML},
+		{`<title>Report</title><p>x<br/>y</p>`, markup.HTML},
+		{`<html><head><script src="x.js"/></head><body><Foo/></body></html>`, markup.HTML},
+		{`<TABLE><TR><TD>x</TD></TR></TABLE>`, markup.HTML},
 		{`just text`, markup.HTML},
 		{``, markup.HTML},
 	}
@@ -117,5 +123,52 @@ func TestDetect(t *testing.T) {
 	// Other malformed XML stays an error.
 	if _, f, err := markup.ParseBytes([]byte(`<?xml version="1.0"?><a><b></a>`), nil); err == nil || f != markup.XML {
 		t.Errorf("malformed XML: format %v, err %v", f, err)
+	}
+}
+
+// TestParseForcedFormat parses as Options.Format says, whatever Detect
+// would say.
+func TestParseForcedFormat(t *testing.T) {
+	in := []byte(`<table><row/></table>`)
+	if _, f, err := markup.ParseBytes(in, &markup.Options{Format: markup.HTML}); err != nil || f != markup.HTML {
+		t.Errorf("forced HTML: %v, %v", f, err)
+	}
+	d, f, err := markup.ParseBytes([]byte(`<p><Row/></p>`), &markup.Options{Format: markup.XML})
+	if err != nil || f != markup.XML || d.Root.Name != "p" || d.Root.Children[0].Name != "Row" {
+		t.Errorf("forced XML: %v, %v", f, err)
+	}
+	if _, _, err := markup.ParseBytes([]byte(`<p>a<br>b</p>`), &markup.Options{Format: markup.XML}); err == nil {
+		t.Error("forced XML on HTML that is not well-formed: no error")
+	}
+}
+
+// TestHTMLControlCharacters parses HTML with characters XML cannot hold:
+// they are replaced, so that the document can be written as XML and its
+// deltas as XyDelta.
+func TestHTMLControlCharacters(t *testing.T) {
+	d, err := markup.ParseHTMLBytes([]byte("<p title=\"a\x02b\">x\x01y\fz\uFFFEw</p><!-- c\x03 -->"), &markup.Options{Whitespace: markup.Keep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := d.Root.Children[1].Children[0]
+	if got := p.Children[0].Value; got != "x\uFFFDy z\uFFFDw" {
+		t.Errorf("text %q", got)
+	}
+	if got, _ := p.Attr("title"); got != "a\uFFFDb" {
+		t.Errorf("attribute %q", got)
+	}
+	var b bytes.Buffer
+	if err := markup.WriteXML(&b, d, nil); err != nil {
+		t.Errorf("WriteXML: %v", err)
+	}
+}
+
+// TestHTMLTooDeep refuses HTML nested past the HTML parser's limit with an
+// error that says so.
+func TestHTMLTooDeep(t *testing.T) {
+	in := strings.Repeat("<div>", 600) + "x" + strings.Repeat("</div>", 600)
+	_, err := markup.ParseHTMLBytes([]byte(in), nil)
+	if err == nil || !strings.Contains(err.Error(), "nested more than 512 deep") {
+		t.Errorf("600 nested divs: %v", err)
 	}
 }

@@ -22,7 +22,16 @@ func TestBinaryInput(t *testing.T) {
 		random[i] = byte(r.UintN(256))
 	}
 	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10")
-	for name, in := range map[string][]byte{"random": random, "png": png, "nul": make([]byte, 100), "xml then binary": append([]byte("<a>"), png...)} {
+	noNUL := bytes.Clone(random)
+	for i, c := range noNUL {
+		if c == 0 {
+			noNUL[i] = 1
+		}
+	}
+	gzip := []byte("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xcb\x48\xcd\xc9\xc9\x07\x00")
+	elf := []byte("\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x3e\x00")
+	for name, in := range map[string][]byte{"random": random, "random without NUL": noNUL, "png": png, "gzip": gzip, "elf": elf,
+		"nul": make([]byte, 100), "xml then binary": append([]byte("<a>"), png...)} {
 		t.Run(name, func(t *testing.T) {
 			_, err := markup.ParseXMLBytes(in, nil)
 			var se *markup.SyntaxError
@@ -32,8 +41,12 @@ func TestBinaryInput(t *testing.T) {
 			if _, err := markup.ParseHTMLBytes(in, nil); err != nil {
 				t.Fatalf("ParseHTML: %v (HTML parses anything)", err)
 			}
-			if _, _, err := markup.ParseBytes(in, nil); err != nil && !errors.As(err, &se) {
-				t.Fatalf("Parse: %v", err)
+			// Parse refuses it as binary, whatever parser it would pick.
+			if _, _, err := markup.ParseBytes(in, nil); !errors.Is(err, markup.ErrBinary) {
+				t.Fatalf("Parse: %v, want ErrBinary", err)
+			}
+			if _, _, err := markup.ParseFlatBytesOwned(bytes.Clone(in), nil); !errors.Is(err, markup.ErrBinary) {
+				t.Fatalf("ParseFlatBytesOwned: %v, want ErrBinary", err)
 			}
 		})
 	}
@@ -205,5 +218,39 @@ func TestBillionLaughs(t *testing.T) {
 	}
 	if _, err := markup.ParseXMLBytes([]byte(in), &markup.Options{MaxEntityExpansion: 126}); err != nil {
 		t.Errorf("MaxEntityExpansion 126: %v", err)
+	}
+}
+
+// TestTextIsNotBinary parses text with the few control characters real
+// documents hold, and UTF-16 with and without a byte-order mark, which has
+// NUL bytes until it is decoded.
+func TestTextIsNotBinary(t *testing.T) {
+	utf16 := func(s string, big bool) []byte {
+		var b []byte
+		for _, c := range s {
+			if big {
+				b = append(b, 0, byte(c))
+			} else {
+				b = append(b, byte(c), 0)
+			}
+		}
+		return b
+	}
+	for name, in := range map[string][]byte{
+		"form feed and tab":    []byte("<p>a\fb\tc</p>"),
+		"a stray control":      []byte("<p>a\x01b</p><p>" + strings.Repeat("text ", 10) + "</p>"),
+		"ISO-2022-JP escapes":  []byte("<p>\x1b$B$3$s\x1b(B</p>"),
+		"UTF-16LE with BOM":    append([]byte("\xff\xfe"), utf16("<r>x</r>", false)...),
+		"UTF-16BE without BOM": utf16("<r>x</r>", true),
+		"UTF-16LE without BOM": utf16("<?xml version='1.0'?><r>x</r>", false),
+	} {
+		d, _, err := markup.ParseBytes(in, nil)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if strings.HasPrefix(name, "UTF-16") && d.Root.Name != "r" {
+			t.Errorf("%s: root %q, want r", name, d.Root.Name)
+		}
 	}
 }

@@ -54,6 +54,10 @@ type Options struct {
 	// "billion laughs" inputs; each reference also counts 32 bytes. The
 	// default is DefaultMaxEntityExpansion.
 	MaxEntityExpansion int64
+	// Format, when set, parses as XML or as HTML, instead of telling them
+	// apart by content (see Detect). It serves Parse and its variants;
+	// ParseXML and ParseHTML parse as they say.
+	Format Format
 	// Charset overrides the document's own charset declarations (but not a
 	// byte-order mark). It is either a charset label ("windows-1252") or a
 	// whole HTTP Content-Type value ("text/html; charset=windows-1252"); a

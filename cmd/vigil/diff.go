@@ -127,11 +127,13 @@ func readInput(env *environment, name string, limit int64) ([]byte, error) {
 // docFlags are the parsing options shared by diff and patch.
 type docFlags struct {
 	whitespace string
+	parse      string
 	maxBytes   int64
 }
 
 func (f *docFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.whitespace, "whitespace", "normalize", "white-space policy: normalize (drop blank text, collapse runs) or keep")
+	fs.StringVar(&f.parse, "parse", "auto", "how to parse documents: auto (XML or HTML, by content), xml or html")
 	fs.Int64Var(&f.maxBytes, "max-bytes", markup.DefaultMaxBytes, "refuse inputs larger than this many bytes")
 }
 
@@ -147,6 +149,15 @@ func (f *docFlags) options() (*markup.Options, error) {
 		opt.Whitespace = markup.Keep
 	default:
 		return nil, fmt.Errorf("--whitespace %q: want normalize or keep", f.whitespace)
+	}
+	switch f.parse {
+	case "auto":
+	case "xml":
+		opt.Format = markup.XML
+	case "html":
+		opt.Format = markup.HTML
+	default:
+		return nil, fmt.Errorf("--parse %q: want auto, xml or html", f.parse)
 	}
 	return opt, nil
 }

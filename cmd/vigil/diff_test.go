@@ -385,3 +385,47 @@ func TestDiffKeyAttrs(t *testing.T) {
 		t.Errorf("--key-attrs 'name, id':\n%s\nwant as with id,name:\n%s", spaced, keyed)
 	}
 }
+
+// TestDiffInputKinds: a binary file is refused; an XML file whose root has
+// an HTML name is read as XML, and --parse forces either parser; HTML with
+// control characters gives a delta XML can hold; HTML nested past the HTML
+// parser's limit is refused with a hint, and parses with --parse xml when
+// well-formed.
+func TestDiffInputKinds(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	binary := write("bin", "\x7fELF\x02\x01\x01\x00\x00\x00"+strings.Repeat("\x00\x01\x02", 100))
+	if code, _, errOut := runCLI(t, "", "diff", binary, example+"v1.xml"); code != exitError || !strings.Contains(errOut, "binary input") {
+		t.Errorf("binary file: exit %d: %s", code, errOut)
+	}
+	t1 := write("t1.xml", `<table><Row Name="a"/><Row Name="b"/></table>`)
+	t2 := write("t2.xml", `<table><Row Name="a"/><Row Name="c"/></table>`)
+	code, d, errOut := runCLI(t, "", "diff", t1, t2)
+	if code != exitChanged || !strings.Contains(d, `a="Name"`) {
+		t.Errorf("XML with an HTML root name: exit %d: %s%s", code, d, errOut)
+	}
+	if code, out, _ := runCLI(t, "", "patch", t1, write("t.delta", d)); code != exitOK || strings.TrimSpace(out) != `<table><Row Name="a"/><Row Name="c"/></table>` {
+		t.Errorf("patch of XML with an HTML root name: exit %d: %s", code, out)
+	}
+	if code, d, _ := runCLI(t, "", "diff", "--parse", "html", t1, t2); code != exitChanged || !strings.Contains(d, `a="name"`) {
+		t.Errorf("--parse html: exit %d: %s", code, d)
+	}
+	c1, c2 := write("c1.html", "<p>a\x01b</p>"), write("c2.html", "<p>a\x01c\fd</p>")
+	if code, d, errOut := runCLI(t, "", "diff", c1, c2); code != exitChanged || !strings.Contains(d, "a\uFFFDc d") {
+		t.Errorf("HTML with control characters: exit %d: %s%s", code, d, errOut)
+	}
+	deep := strings.Repeat("<div>", 2000) + "x" + strings.Repeat("</div>", 2000)
+	h1, h2 := write("deep1.html", deep), write("deep2.html", strings.Replace(deep, "x", "y", 1))
+	if code, _, errOut := runCLI(t, "", "diff", h1, h2); code != exitError || !strings.Contains(errOut, "parses as XML") {
+		t.Errorf("HTML 2 000 deep: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "", "diff", "--parse", "xml", h1, h2); code != exitChanged {
+		t.Errorf("HTML 2 000 deep, --parse xml: exit %d: %s", code, errOut)
+	}
+}

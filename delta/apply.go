@@ -91,6 +91,9 @@ type applyOptions struct {
 	// works on partial documents): rename and attribute operations on them
 	// are skipped.
 	opaque map[tree.XID]bool
+	// skipOutside leaves what stands outside the root element alone (a
+	// partial document has none).
+	skipOutside bool
 }
 
 type applier struct {
@@ -124,6 +127,11 @@ func applyStep(doc *tree.Document, d *Delta, opts applyOptions) (*applier, error
 	var want tree.XIDMap
 	if opts.checkMaps {
 		want = d.FromXIDMap
+	}
+	if !opts.skipOutside {
+		if err := applyOutside(a.doc, d.Outside); err != nil {
+			return nil, err
+		}
 	}
 	if a.byXID = opts.index; a.byXID == nil {
 		var err error

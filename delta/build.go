@@ -32,7 +32,12 @@ import (
 //   - renames elements whose name changed and inserts, deletes or updates
 //     their attributes.
 func Build(old, new *tree.Document) (*Delta, error) {
-	return build(old, new, nil)
+	d, err := build(old, new, nil)
+	if err != nil {
+		return nil, err
+	}
+	d.Outside = outsideChange(surroundingsOf(old.Doctype, old.Prolog, old.Epilog), surroundingsOf(new.Doctype, new.Prolog, new.Epilog))
+	return d, nil
 }
 
 // build is Build with pinned nodes (see builder.pinned).
@@ -127,7 +132,13 @@ func BuildMatched(m *Matching) (*Delta, error) {
 		return nil, fmt.Errorf("build delta: the roots are not paired")
 	}
 	b.check = !m.Consistent
-	return b.build()
+	d, err := b.build()
+	if err != nil {
+		return nil, err
+	}
+	o, n := m.Old.Flat, m.New.Flat
+	d.Outside = outsideChange(surroundingsOf(o.Doctype, o.Prolog, o.Epilog), surroundingsOf(n.Doctype, n.Prolog, n.Epilog))
+	return d, nil
 }
 
 // checkInverse reports an error unless oldToNew is the inverse of

@@ -127,7 +127,7 @@ func forestDepths(d *Delta, kind OpKind, depth []int) {
 // copies of both in canonical order, and the same version labels and
 // XID-maps. Contents are compared with their XIDs.
 func Equal(a, b *Delta) bool {
-	if a.From != b.From || a.To != b.To || !a.FromXIDMap.Equal(b.FromXIDMap) || !a.ToXIDMap.Equal(b.ToXIDMap) || len(a.Ops) != len(b.Ops) {
+	if a.From != b.From || a.To != b.To || !a.FromXIDMap.Equal(b.FromXIDMap) || !a.ToXIDMap.Equal(b.ToXIDMap) || len(a.Ops) != len(b.Ops) || !sameOutside(a.Outside, b.Outside) {
 		return false
 	}
 	ca, cb := *a, *b

@@ -64,6 +64,10 @@ func (f fact) source() string {
 
 type chainChecker struct {
 	known map[tree.XID]*nodeFacts
+	// outside is what stands outside the root element, as the last delta
+	// that changed it left it (outsideStep, 0-based), or nil.
+	outside     *Surroundings
+	outsideStep int
 }
 
 func (c *chainChecker) facts(x tree.XID) *nodeFacts {
@@ -79,6 +83,12 @@ func (c *chainChecker) facts(x tree.XID) *nodeFacts {
 // known, then records what it leaves: first every read, then every write,
 // since all of a delta's reads are of its source version.
 func (c *chainChecker) step(k int, d *Delta) error {
+	if o := d.Outside; o != nil {
+		if c.outside != nil && !c.outside.equal(o.Old) {
+			return fmt.Errorf("outside the root element, it finds %s, where delta %d leaves them", o.Old.describe(*c.outside), c.outsideStep+1)
+		}
+		c.outside, c.outsideStep = &o.New, k
+	}
 	for i := range d.Ops {
 		if err := c.read(k, i, &d.Ops[i]); err != nil {
 			return err

@@ -75,11 +75,55 @@ func EncodeJSON(w io.Writer, d *Delta) error {
 			b = b[:0]
 		}
 	}
-	b = append(b, "]}\n"...)
+	b = append(b, ']')
+	if d.Outside != nil {
+		var err error
+		if b, err = appendOutside(b, d.Outside); err != nil {
+			return fmt.Errorf("encode outside the root: %w", err)
+		}
+	}
+	b = append(b, "}\n"...)
 	if _, err := bw.Write(b); err != nil {
 		return err
 	}
 	return bw.Flush()
+}
+
+// appendOutside writes a change outside the root element: ,"outside":
+// {"old": {...}, "new": {...}} (see jsonDecoder.outside).
+func appendOutside(b []byte, o *Outside) ([]byte, error) {
+	b = append(b, `,"outside":{`...)
+	for k, side := range []struct {
+		key string
+		s   Surroundings
+	}{{"old", o.Old}, {"new", o.New}} {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, side.key)
+		b = append(b, ":{"...)
+		b = appendField(b, "doctype", side.s.Doctype, true)
+		for _, list := range []struct {
+			key   string
+			nodes []*tree.Node
+		}{{"prolog", side.s.Prolog}, {"epilog", side.s.Epilog}} {
+			b = append(b, ',')
+			b = appendJSONString(b, list.key)
+			b = append(b, ":["...)
+			for i, n := range list.nodes {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				var err error
+				if b, err = appendJSONNode(b, n); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
+		}
+		b = append(b, '}')
+	}
+	return append(b, '}'), nil
 }
 
 // mapString is m's string form, or "" for a map without XIDs.

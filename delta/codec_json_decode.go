@@ -53,6 +53,12 @@ func decodeJSON(r io.Reader, many bool) ([]*Delta, error) {
 		if err != nil {
 			return nil, err
 		}
+		if d.Outside != nil {
+			if err := d.Outside.validate(); err != nil {
+				line, col := lineCol(data, j.outsideAt)
+				return nil, &DecodeError{Path: "outside", Line: line, Column: col, Msg: err.Error(), Err: ErrMalformed}
+			}
+		}
 		if err := d.Validate(); err != nil {
 			de := &DecodeError{Msg: err.Error(), Err: ErrMalformed}
 			var oe *OpError
@@ -85,6 +91,8 @@ type jsonDecoder struct {
 	opAt []int
 	// keyAt is the offset of the last key read, or of the object's end.
 	keyAt int
+	// outsideAt is the offset of the delta's "outside" key.
+	outsideAt int
 }
 
 // delta reads a top-level object.
@@ -101,6 +109,11 @@ func (j *jsonDecoder) delta() (*Delta, error) {
 			return j.str(path, &fromMap)
 		case "toXidMap":
 			return j.str(path, &toMap)
+		case "outside":
+			j.outsideAt = j.keyAt
+			var err error
+			d.Outside, err = j.outside(path)
+			return err
 		case "ops":
 			d.Ops, j.opAt = d.Ops[:0], j.opAt[:0]
 			return j.array(path, func(i int, path string, t jsonToken) error {
@@ -286,6 +299,64 @@ func (jo *jsonOp) fill(op *Op, path string) error {
 	return nil
 }
 
+// outside reads a change outside the root element (Vigil extension):
+// {"old": SIDE, "new": SIDE}, each SIDE {"doctype": "...", "prolog":
+// [node...], "epilog": [node...]} with the nodes as content nodes; null is
+// no change.
+func (j *jsonDecoder) outside(path string) (*Outside, error) {
+	t, err := j.value()
+	if err != nil {
+		return nil, err
+	}
+	if t.kind == tokenNull {
+		return nil, nil
+	}
+	o := &Outside{}
+	var seen [2]bool
+	err = j.objectFrom(t, path, func(key, path string) error {
+		var s *Surroundings
+		switch key {
+		case "old":
+			s, seen[0] = &o.Old, true
+		case "new":
+			s, seen[1] = &o.New, true
+		default:
+			return j.unknown(path, key)
+		}
+		return j.object(path, func(key, path string) error {
+			var list *[]*tree.Node
+			switch key {
+			case "doctype":
+				return j.str(path, &s.Doctype)
+			case "prolog":
+				list = &s.Prolog
+			case "epilog":
+				list = &s.Epilog
+			default:
+				return j.unknown(path, key)
+			}
+			return j.array(path, func(i int, path string, t jsonToken) error {
+				n, err := j.contentFrom(t, path)
+				if err != nil {
+					return err
+				}
+				if n == nil {
+					return j.errorAt(t.at, path, "null")
+				}
+				*list = append(*list, n)
+				return nil
+			})
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !seen[0] || !seen[1] {
+		return nil, j.errorAt(j.keyAt, path, "want both old and new")
+	}
+	return o, nil
+}
+
 // contentFrame is a content node being read: its fields so far, its index
 // among its parent's children, how many keys and children were read, and
 // whether its children are being read.
@@ -301,6 +372,15 @@ type contentFrame struct {
 // content reads an operation's content subtree at path (ops[i].content),
 // iteratively: null gives nil.
 func (j *jsonDecoder) content(path string) (*tree.Node, error) {
+	t, err := j.value()
+	if err != nil {
+		return nil, err
+	}
+	return j.contentFrom(t, path)
+}
+
+// contentFrom is content once its first token t is read.
+func (j *jsonDecoder) contentFrom(t jsonToken, path string) (*tree.Node, error) {
 	var stack []contentFrame
 	// pathOf names the node being read, or its field; built only for an
 	// error.
@@ -314,10 +394,6 @@ func (j *jsonDecoder) content(path string) (*tree.Node, error) {
 			b.WriteString("." + field)
 		}
 		return b.String()
-	}
-	t, err := j.value()
-	if err != nil {
-		return nil, err
 	}
 	switch t.kind {
 	case tokenNull:

@@ -46,6 +46,12 @@ func EncodeXML(w io.Writer, ds ...*Delta) error {
 				return fmt.Errorf("encode delta %d, operation %d (%s): %w", k+1, i+1, d.Ops[i].header(), e.err)
 			}
 		}
+		if d.Outside != nil {
+			e.outside(d.Outside)
+			if e.err != nil {
+				return fmt.Errorf("encode delta %d, outside the root: %w", k+1, e.err)
+			}
+		}
 		e.str("</t>\n")
 	}
 	e.str("</unit_delta>\n")
@@ -58,6 +64,41 @@ func EncodeXML(w io.Writer, ds ...*Delta) error {
 type xmlEncoder struct {
 	w   *bufio.Writer
 	err error
+}
+
+// outside writes a change outside the root element (Vigil extension):
+//
+//	<outside>
+//	<old doctype="html"><prolog><!-- a --></prolog><epilog><?pi x?></epilog></old>
+//	<new doctype="html"><prolog><!-- b --></prolog></new>
+//	</outside>
+//
+// one prolog or epilog element per comment or processing instruction, in
+// order; no doctype attribute for no DOCTYPE.
+func (e *xmlEncoder) outside(o *Outside) {
+	e.str("<outside>\n")
+	for _, side := range []struct {
+		tag string
+		s   Surroundings
+	}{{"old", o.Old}, {"new", o.New}} {
+		e.str("<" + side.tag)
+		if side.s.Doctype != "" {
+			e.attr("doctype", side.s.Doctype)
+		}
+		e.str(">")
+		for _, list := range []struct {
+			tag   string
+			nodes []*tree.Node
+		}{{"prolog", side.s.Prolog}, {"epilog", side.s.Epilog}} {
+			for _, n := range list.nodes {
+				e.str("<" + list.tag + ">")
+				e.content(n)
+				e.str("</" + list.tag + ">")
+			}
+		}
+		e.str("</" + side.tag + ">\n")
+	}
+	e.str("</outside>\n")
 }
 
 func (e *xmlEncoder) str(s string) {
@@ -567,6 +608,15 @@ func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
 		}
 		switch t := t.(type) {
 		case xml.StartElement:
+			if isName(t.Name, "outside") {
+				if d.Outside != nil {
+					return nil, dec.errorf("a second <outside> in <t>")
+				}
+				if d.Outside, err = dec.outside(t); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			dec.op++
 			if len(d.Ops) >= MaxOps {
 				return nil, dec.errorf("more than %d operations", MaxOps)
@@ -597,6 +647,91 @@ func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
 		case xml.CharData:
 			if !isSpace(t) {
 				return nil, dec.errorf("text in <t>")
+			}
+		}
+	}
+}
+
+// outside reads the change outside the root element that EncodeXML writes
+// (see xmlEncoder.outside), up to </outside>.
+func (dec *xmlDecoder) outside(start xml.StartElement) (*Outside, error) {
+	o := &Outside{}
+	var seen [2]bool
+	for {
+		t, err := dec.token()
+		if err != nil {
+			return nil, err
+		}
+		switch t := t.(type) {
+		case xml.StartElement:
+			k := -1
+			switch {
+			case isName(t.Name, "old"):
+				k = 0
+			case isName(t.Name, "new"):
+				k = 1
+			}
+			if k < 0 || seen[k] {
+				return nil, dec.errorf("unexpected <%s> in <outside>: want one <old> and one <new>", qname(t.Name))
+			}
+			seen[k] = true
+			s := &o.Old
+			if k == 1 {
+				s = &o.New
+			}
+			if err := dec.surroundings(t, s); err != nil {
+				return nil, err
+			}
+		case xml.EndElement:
+			if !seen[0] || !seen[1] {
+				return nil, dec.errorf("<outside> without <old> and <new>")
+			}
+			return o, nil
+		case xml.CharData:
+			if !isSpace(t) {
+				return nil, dec.errorf("text in <outside>")
+			}
+		}
+	}
+}
+
+// surroundings reads an <old> or <new> of <outside>.
+func (dec *xmlDecoder) surroundings(start xml.StartElement, s *Surroundings) error {
+	for _, a := range start.Attr {
+		if qname(a.Name) != "doctype" {
+			return dec.errorf("unexpected attribute %s on <%s>", qname(a.Name), qname(start.Name))
+		}
+		s.Doctype = a.Value
+	}
+	for {
+		t, err := dec.token()
+		if err != nil {
+			return err
+		}
+		switch t := t.(type) {
+		case xml.StartElement:
+			var list *[]*tree.Node
+			switch {
+			case isName(t.Name, "prolog"):
+				list = &s.Prolog
+			case isName(t.Name, "epilog"):
+				list = &s.Epilog
+			default:
+				return dec.errorf("unexpected <%s> in <%s>: want <prolog> or <epilog>", qname(t.Name), qname(start.Name))
+			}
+			n, err := dec.content(t)
+			if err != nil {
+				return err
+			}
+			if n == nil {
+				return dec.errorf("empty <%s>", qname(t.Name))
+			}
+			*list = append(*list, n)
+		case xml.EndElement:
+			return nil
+		case xml.CharData:
+			if !isSpace(t) {
+				return dec.errorf("text in <%s>", qname(start.Name))
 			}
 		}
 	}

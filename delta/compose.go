@@ -58,7 +58,7 @@ func Compose(d1, d2 *Delta) (*Delta, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compose: %w: %v", ErrNotComposable, err)
 	}
-	opts := applyOptions{opaque: c.opaque}
+	opts := applyOptions{opaque: c.opaque, skipOutside: true} // composed on its own, below
 	v0, err := apply(v1, invertOps(d1), opts)
 	if err != nil {
 		// Name d1's operation, which invertOps keeps at the same index.
@@ -82,6 +82,9 @@ func Compose(d1, d2 *Delta) (*Delta, error) {
 	}
 	d.From, d.To = d1.From, d2.To
 	d.FromXIDMap, d.ToXIDMap = d1.FromXIDMap, d2.ToXIDMap
+	if d.Outside, err = composeOutside(d1.Outside, d2.Outside); err != nil {
+		return nil, fmt.Errorf("compose: %w: %v", ErrNotComposable, err)
+	}
 	Canonicalize(d)
 	return d, nil
 }

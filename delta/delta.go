@@ -83,10 +83,13 @@ type Delta struct {
 	From, To             string // labels of the two versions (file names, version ids); may be empty
 	FromXIDMap, ToXIDMap tree.XIDMap
 	Ops                  []Op
+	// Outside is the change outside the root element (DOCTYPE, comments
+	// and processing instructions around the root), or nil for none.
+	Outside *Outside
 }
 
 // Empty reports whether the delta changes nothing.
-func (d *Delta) Empty() bool { return len(d.Ops) == 0 }
+func (d *Delta) Empty() bool { return len(d.Ops) == 0 && d.Outside == nil }
 
 // Stats counts the changes of a delta the way a user reads them: a move or
 // an update counts once, not as its two halves.
@@ -95,11 +98,12 @@ type Stats struct {
 	InsertedNodes, DeletedNodes       int // nodes in the inserted and deleted subtrees
 	AttrInserts, AttrDeletes, AttrUpd int
 	Renames                           int
+	Outside                           bool // what stands outside the root element changed
 }
 
 // Stats returns the counts of d's operations.
 func (d *Delta) Stats() Stats {
-	var s Stats
+	s := Stats{Outside: d.Outside != nil}
 	for i := range d.Ops {
 		op := &d.Ops[i]
 		switch op.Kind {
@@ -133,10 +137,15 @@ func (d *Delta) Stats() Stats {
 
 // Cost is the seed's edit cost (thesis §5.1): one per inserted or deleted
 // node, one per text or attribute update, one per rename, and moveCost per
-// moved subtree (1 in the seed's move experiments).
+// moved subtree (1 in the seed's move experiments); and one for a change
+// outside the root element.
 func (d *Delta) Cost(moveCost int) int {
 	s := d.Stats()
-	return s.InsertedNodes + s.DeletedNodes + s.Updates + s.AttrInserts + s.AttrDeletes + s.AttrUpd + s.Renames + s.Moves*moveCost
+	c := s.InsertedNodes + s.DeletedNodes + s.Updates + s.AttrInserts + s.AttrDeletes + s.AttrUpd + s.Renames + s.Moves*moveCost
+	if s.Outside {
+		c++
+	}
+	return c
 }
 
 // String returns a one-line description of op for messages and tests, such

@@ -38,7 +38,8 @@
 //   - Compose (Def. 4.2.5, Cor. 4.2.15, §4.3 "cutting" moves): the
 //     aggregation of two consecutive deltas without the documents;
 //     ComposeWith does it through the documents.
-//   - EncodeXML, DecodeXML, EncodeJSON, DecodeJSON: the formats below.
+//   - EncodeXML, DecodeXML, EncodeJSON, DecodeJSON, DecodeJSONAll: the
+//     formats below.
 //
 // # Composition
 //
@@ -106,7 +107,17 @@
 // child of its element, before the others. The reference tool's
 // <renameRoot from=".." to=".."/> is read as an rn of the root (whose XID is
 // the last of the <t>'s XID-map). The fork's character-level <u> is not
-// read: it cannot be applied without the old text.
+// read: it cannot be applied without the old text. A change outside the
+// root element (Delta.Outside, a Vigil extension) follows the operations:
+//
+//	<outside>
+//	<old doctype="html"><prolog><!-- generated 2026-11-20 --></prolog></old>
+//	<new doctype="html"><prolog><!-- generated 2026-11-21 --></prolog></new>
+//	</outside>
+//
+// with one prolog (before the root) or epilog (after it) element per
+// comment or processing instruction, in order, and no doctype attribute
+// for no DOCTYPE.
 //
 // The JSON form (EncodeJSON, DecodeJSON) holds the same fields:
 //
@@ -120,8 +131,11 @@
 //
 // A content node is {"kind":"element"|"text"|"comment"|"pi","name":..,
 // "value":..,"attrs":[[name,value],...],"children":[...]}; its XIDs are
-// those of xm, in post-order, as in XML. Unknown fields are errors, and
-// errors name the field (ops[3].xm: ...).
+// those of xm, in post-order, as in XML. A change outside the root element
+// is "outside":{"old":{"doctype":"html","prolog":[node,...],"epilog":[...]},
+// "new":{...}}. Unknown fields are errors, and errors name the field
+// (ops[3].xm: ...). DecodeJSONAll reads several deltas written one after
+// the other.
 //
 // Both decoders check the delta with Delta.Validate and bound what hostile
 // input can make them allocate: MaxOps operations, tree.MaxXIDMapLen XIDs
@@ -146,11 +160,16 @@
 //     turns every change in mixed content into a delete plus an insert). A
 //     processing instruction whose target changed is updated too: the
 //     update carries the whole node.
-//   - A delta covers the root element and everything in it, as the seed's
-//     do. What stands outside the root element (the DOCTYPE, and comments
-//     and processing instructions before or after it: Document's Prolog,
-//     Doctype and Epilog) is not part of it, and Apply keeps the document's
-//     own.
+//   - The seed's deltas cover the root element and everything in it. What
+//     stands outside the root element (the DOCTYPE, and comments and
+//     processing instructions before or after it: Document's Prolog,
+//     Doctype and Epilog) changes too (a licence comment, a generator's
+//     date), and a delta that left it out would say "no change" of a file
+//     that changed and patch a document into one that is not the version
+//     it claims. Delta.Outside gives it whole, before and after, when it
+//     changed: Apply checks the before and sets the after, Invert swaps
+//     them, Compose chains them. The XML declaration is left out (writers
+//     rewrite it; Apply keeps the document's).
 //   - A move carries only the XID of the moved subtree's root, as the XyDiff
 //     tool writes it; the seed's full XID-map of the moved data cannot be
 //     stated once the moved subtree itself changes.

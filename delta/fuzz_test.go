@@ -30,11 +30,13 @@ func fuzzSeeds(t interface{ Fatal(...any) }) (xmls, jsons []string) {
 		"<xy:unit_delta><xy:t><xy:i par='15' pos='3' xm='(99;98)'><a><!--c--></a></xy:i></xy:t></xy:unit_delta>",
 		"<unit_delta><t><i par='15' pos='1' xm='(1-99999999999)'/></t></unit_delta>",
 		"<unit_delta><t><d par='1",
+		"<unit_delta><t><au xid='2' a='a' ov='1' nv='2'/><outside>\n<old doctype='r SYSTEM &quot;r.dtd&quot;'><prolog><!-- a --></prolog><epilog><?pi x?></epilog></old>\n<new><prolog><xy:comment>a--b</xy:comment></prolog></new>\n</outside></t></unit_delta>",
 	)
 	jsons = append(jsons,
 		`{"ops":[{"op":"d","par":15,"pos":2,"xm":"(14)","move":true},{"op":"i","par":7,"pos":1,"xm":"(14)","move":true}]}`,
 		`{"ops":[{"op":"i","par":14,"pos":4,"xm":"(20;21)","content":{"kind":"element","name":"a","attrs":[["x","1"]],"children":[{"kind":"pi","name":"t","value":"d"}]}}]}`,
 		`{"ops":[{"op":"au","xid":14,"a":"a","ov":"1","nv":"2"}]`,
+		`{"ops":[],"outside":{"old":{"doctype":"html","prolog":[{"kind":"comment","value":"a"}],"epilog":[]},"new":{"doctype":"","prolog":[],"epilog":[{"kind":"pi","name":"p","value":"v"}]}}}`,
 	)
 	return xmls, jsons
 }

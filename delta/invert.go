@@ -22,7 +22,8 @@ func invertOps(d *Delta) *Delta {
 	r := &Delta{
 		From: d.To, To: d.From,
 		FromXIDMap: d.ToXIDMap, ToXIDMap: d.FromXIDMap,
-		Ops: make([]Op, len(d.Ops)),
+		Ops:     make([]Op, len(d.Ops)),
+		Outside: invertOutside(d.Outside),
 	}
 	for i, op := range d.Ops {
 		switch op.Kind {

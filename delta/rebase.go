@@ -68,6 +68,7 @@ func Rebase(d *Delta, from tree.XIDMap) (*Delta, error) {
 		FromXIDMap: tree.XIDMap{XIDs: slices.Clone(from.XIDs), Next: from.Next},
 		ToXIDMap:   tree.XIDMap{XIDs: mapAll(d.ToXIDMap.XIDs)},
 		Ops:        make([]Op, len(d.Ops)),
+		Outside:    d.Outside,
 	}
 	if d.ToXIDMap.Next != 0 || len(fresh) > 0 {
 		out.ToXIDMap.Next = next

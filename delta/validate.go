@@ -38,6 +38,11 @@ func (d *Delta) Validate() error {
 	if len(d.Ops) > MaxOps {
 		return fmt.Errorf("%w: %d operations, more than %d", ErrMalformed, len(d.Ops), MaxOps)
 	}
+	if d.Outside != nil {
+		if err := d.Outside.validate(); err != nil {
+			return err
+		}
+	}
 	deleted := make(map[tree.XID]int)
 	inserted := make(map[tree.XID]int)
 	moveDel := make(map[tree.XID]half)

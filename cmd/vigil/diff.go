@@ -284,8 +284,26 @@ func writeDelta(w io.Writer, d *delta.Delta, format string, old, new *tree.Flat)
 func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 	bw := bufio.NewWriter(w)
 	s := d.Stats()
-	fmt.Fprintf(bw, "%s -> %s: %d inserted (%d nodes), %d deleted (%d nodes), %d moved, %d text updates, %d attribute changes, %d renames\n",
-		d.From, d.To, s.Inserts, s.InsertedNodes, s.Deletes, s.DeletedNodes, s.Moves, s.Updates, s.AttrInserts+s.AttrDeletes+s.AttrUpd, s.Renames)
+	outside := ""
+	if s.Outside {
+		outside = ", changes outside the root element"
+	}
+	fmt.Fprintf(bw, "%s -> %s: %d inserted (%d nodes), %d deleted (%d nodes), %d moved, %d text updates, %d attribute changes, %d renames%s\n",
+		d.From, d.To, s.Inserts, s.InsertedNodes, s.Deletes, s.DeletedNodes, s.Moves, s.Updates, s.AttrInserts+s.AttrDeletes+s.AttrUpd, s.Renames, outside)
+	if o := d.Outside; o != nil {
+		if o.Old.Doctype != o.New.Doctype {
+			fmt.Fprintf(bw, "outside DOCTYPE: %q -> %q\n", o.Old.Doctype, o.New.Doctype)
+		}
+		for _, part := range []struct {
+			where    string
+			old, new []*tree.Node
+		}{{"before the root", o.Old.Prolog, o.New.Prolog}, {"after the root", o.Old.Epilog, o.New.Epilog}} {
+			if a, b := texts(part.old), texts(part.new); a != b {
+				a, b = contrast(a, b)
+				fmt.Fprintf(bw, "outside %s: %q -> %q\n", part.where, a, b)
+			}
+		}
+	}
 	oldIdx, newIdx := byXID(old), byXID(new)
 	path := func(idx xidPaths, x tree.XID) string {
 		if i, ok := idx.index[x]; ok {
@@ -315,9 +333,10 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 		case op.Kind == delta.Delete && op.Update:
 			to := ""
 			if h := halves[op.Root()]; h != nil {
-				to = snippet(h.Content)
+				to = flatText(h.Content)
 			}
-			fmt.Fprintf(bw, "update  %s: %q -> %q\n", path(oldIdx, op.Root()), snippet(op.Content), to)
+			from, to := contrast(flatText(op.Content), to)
+			fmt.Fprintf(bw, "update  %s: %q -> %q\n", path(oldIdx, op.Root()), from, to)
 		case op.Kind == delta.Delete:
 			fmt.Fprintf(bw, "delete  %s: %q\n", path(oldIdx, op.Root()), snippet(op.Content))
 		case op.Kind == delta.Insert && (op.Move || op.Update):
@@ -337,6 +356,15 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 	return bw.Flush()
 }
 
+// texts is flatText of a list of comments and processing instructions.
+func texts(nodes []*tree.Node) string {
+	s := make([]string, len(nodes))
+	for i, n := range nodes {
+		s[i] = flatText(n)
+	}
+	return strings.Join(s, " ")
+}
+
 // xidPaths names the nodes of a flat tree by path, given their XIDs.
 type xidPaths struct {
 	index map[tree.XID]int32
@@ -353,7 +381,36 @@ func byXID(f *tree.Flat) xidPaths {
 }
 
 // snippet returns the start of a subtree's text, or its element name.
-func snippet(n *tree.Node) string {
+func snippet(n *tree.Node) string { return clip(flatText(n)) }
+
+// clip cuts a text to 60 characters.
+func clip(text string) string {
+	if r := []rune(text); len(r) > 60 {
+		text = string(r[:57]) + "..."
+	}
+	return text
+}
+
+// contrast returns a text before and after a change, each clipped as
+// snippet clips it but from a little before the first character where they
+// differ: a change past the first sixty characters would otherwise show
+// the same text twice.
+func contrast(before, after string) (string, string) {
+	a, b := []rune(before), []rune(after)
+	k := 0
+	for k < len(a) && k < len(b) && a[k] == b[k] {
+		k++
+	}
+	if k > 40 {
+		a = append([]rune("..."), a[k-20:]...)
+		b = append([]rune("..."), b[k-20:]...)
+	}
+	return clip(string(a)), clip(string(b))
+}
+
+// flatText returns a subtree's text, its first twenty words on one line,
+// or its element name; a comment or processing instruction as written.
+func flatText(n *tree.Node) string {
 	if n == nil {
 		return ""
 	}
@@ -372,9 +429,6 @@ func snippet(n *tree.Node) string {
 		text = "<!--" + strings.Join(strings.Fields(n.Value), " ") + "-->"
 	case n.Kind == tree.ProcInst:
 		text = "<?" + n.Name + " " + strings.Join(strings.Fields(n.Value), " ") + "?>"
-	}
-	if r := []rune(text); len(r) > 60 {
-		text = string(r[:57]) + "..."
 	}
 	return text
 }

@@ -429,3 +429,42 @@ func TestDiffInputKinds(t *testing.T) {
 		t.Errorf("HTML 2 000 deep, --parse xml: exit %d: %s", code, errOut)
 	}
 }
+
+// TestDiffOutsideRoot reports a change that lies only outside the root
+// element (a licence comment, the DOCTYPE), and patch carries it both ways.
+func TestDiffOutsideRoot(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	licence := "Licence: you may share, adapt, teach or deploy this configuration for any purpose, with attribution"
+	v1 := write("v1.xml", `<?xml version="1.0"?>`+"\n<!-- "+licence+" -->\n<config><rule>a</rule></config>\n")
+	v2 := write("v2.xml", `<?xml version="1.0"?>`+"\n<!-- "+strings.Replace(licence, "teach", "teach, publish", 1)+" -->\n<!DOCTYPE config>\n<config><rule>a</rule></config>\n<?done yes?>\n")
+	code, summary, errOut := runCLI(t, "", "diff", "--format", "summary", v1, v2)
+	if code != exitChanged || !strings.Contains(summary, "changes outside the root element") ||
+		!strings.Contains(summary, `outside DOCTYPE: "" -> "config"`) || !strings.Contains(summary, "teach, publish") {
+		t.Fatalf("summary: exit %d:\n%s%s", code, summary, errOut)
+	}
+	for _, format := range []string{"xydelta", "json"} {
+		_, d, _ := runCLI(t, "", "diff", "--format", format, v1, v2)
+		p := write("d."+format, d)
+		code, out, errOut := runCLI(t, "", "patch", v1, p)
+		if code != exitOK {
+			t.Fatalf("%s patch: exit %d: %s", format, code, errOut)
+		}
+		if code, _, _ := runCLI(t, out, "diff", "-", v2); code != exitOK {
+			t.Errorf("%s: the patched v1 differs from v2:\n%s", format, out)
+		}
+		code, out, errOut = runCLI(t, "", "patch", "--reverse", v2, p)
+		if code != exitOK {
+			t.Fatalf("%s patch --reverse: exit %d: %s", format, code, errOut)
+		}
+		if code, _, _ := runCLI(t, out, "diff", "-", v1); code != exitOK {
+			t.Errorf("%s: the unpatched v2 differs from v1:\n%s", format, out)
+		}
+	}
+}

@@ -1,0 +1,176 @@
+package delta
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// Outside is a change to what stands outside the root element, which the
+// seed's deltas leave out: the DOCTYPE, and the comments and processing
+// instructions before the root (the prolog) and after it (the epilog). It
+// gives all three as they were and as they become; the XML declaration is
+// not part of it (a writer rewrites it). A Vigil extension: a licence
+// comment above the root, or a page's generated header comment, changes
+// with the document, and a delta that did not say so would leave a patched
+// document different from the version it claims to be.
+type Outside struct {
+	Old, New Surroundings
+}
+
+// Surroundings is what stands outside the root element of one version.
+type Surroundings struct {
+	Doctype        string
+	Prolog, Epilog []*tree.Node // comments and processing instructions, without XIDs
+}
+
+// surroundingsOf returns what stands outside the root of a document with
+// the given DOCTYPE, prolog and epilog, leaving out the XML declaration.
+func surroundingsOf(doctype string, prolog, epilog []*tree.Node) Surroundings {
+	if len(prolog) > 0 && isXMLDeclaration(prolog[0]) {
+		prolog = prolog[1:]
+	}
+	return Surroundings{Doctype: doctype, Prolog: prolog, Epilog: epilog}
+}
+
+func isXMLDeclaration(n *tree.Node) bool {
+	return n.Kind == tree.ProcInst && strings.EqualFold(n.Name, "xml")
+}
+
+// outsideChange returns the change between two versions' surroundings, or
+// nil when they are the same.
+func outsideChange(old, new Surroundings) *Outside {
+	if old.equal(new) {
+		return nil
+	}
+	return &Outside{Old: old.clone(), New: new.clone()}
+}
+
+// equal reports whether s and o hold the same DOCTYPE and nodes.
+func (s Surroundings) equal(o Surroundings) bool {
+	return s.Doctype == o.Doctype && sameNodes(s.Prolog, o.Prolog) && sameNodes(s.Epilog, o.Epilog)
+}
+
+func sameNodes(a, b []*tree.Node) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Kind != b[i].Kind || a[i].Name != b[i].Name || a[i].Value != b[i].Value {
+			return false
+		}
+	}
+	return true
+}
+
+// clone copies the nodes, without XIDs, so that the delta does not share
+// them with a document.
+func (s Surroundings) clone() Surroundings {
+	c := Surroundings{Doctype: s.Doctype}
+	for _, list := range []struct {
+		from []*tree.Node
+		to   *[]*tree.Node
+	}{{s.Prolog, &c.Prolog}, {s.Epilog, &c.Epilog}} {
+		for _, n := range list.from {
+			*list.to = append(*list.to, &tree.Node{Kind: n.Kind, Name: n.Name, Value: n.Value})
+		}
+	}
+	return c
+}
+
+// describe names the parts of s that differ from o, for an error.
+func (s Surroundings) describe(o Surroundings) string {
+	var parts []string
+	if s.Doctype != o.Doctype {
+		parts = append(parts, fmt.Sprintf("DOCTYPE %q, not %q", s.Doctype, o.Doctype))
+	}
+	if !sameNodes(s.Prolog, o.Prolog) {
+		parts = append(parts, fmt.Sprintf("%d comments and processing instructions before the root, not those %d", len(s.Prolog), len(o.Prolog)))
+	}
+	if !sameNodes(s.Epilog, o.Epilog) {
+		parts = append(parts, fmt.Sprintf("%d after the root, not those %d", len(s.Epilog), len(o.Epilog)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// validate checks both sides of o.
+func (o *Outside) validate() error {
+	if err := o.Old.validate("old"); err != nil {
+		return err
+	}
+	return o.New.validate("new")
+}
+
+// validate checks that the surroundings hold only comments and processing
+// instructions (not the XML declaration), without children.
+func (s Surroundings) validate(which string) error {
+	for _, list := range []struct {
+		name  string
+		nodes []*tree.Node
+	}{{"prolog", s.Prolog}, {"epilog", s.Epilog}} {
+		for k, n := range list.nodes {
+			switch {
+			case n == nil:
+				return fmt.Errorf("%w: outside the root, %s %s node %d is missing", ErrMalformed, which, list.name, k+1)
+			case n.Kind != tree.Comment && n.Kind != tree.ProcInst:
+				return fmt.Errorf("%w: outside the root, %s %s node %d is of kind %s, not a comment or processing instruction", ErrMalformed, which, list.name, k+1, n.Kind)
+			case isXMLDeclaration(n):
+				return fmt.Errorf("%w: outside the root, %s %s node %d is an XML declaration", ErrMalformed, which, list.name, k+1)
+			case len(n.Children) > 0:
+				return fmt.Errorf("%w: outside the root, %s %s node %d has children", ErrMalformed, which, list.name, k+1)
+			}
+		}
+	}
+	return nil
+}
+
+// applyOutside checks that doc's surroundings are o.Old and sets them to
+// o.New, keeping doc's XML declaration. It changes nothing when they are
+// not.
+func applyOutside(doc *tree.Document, o *Outside) error {
+	if o == nil {
+		return nil
+	}
+	have := surroundingsOf(doc.Doctype, doc.Prolog, doc.Epilog)
+	if !have.equal(o.Old) {
+		return fmt.Errorf("%w: outside the root element, the document has %s", ErrConflict, have.describe(o.Old))
+	}
+	n := o.New.clone()
+	var prolog []*tree.Node
+	if len(doc.Prolog) > 0 && isXMLDeclaration(doc.Prolog[0]) {
+		prolog = append(prolog, doc.Prolog[0])
+	}
+	doc.Doctype, doc.Prolog, doc.Epilog = n.Doctype, append(prolog, n.Prolog...), n.Epilog
+	return nil
+}
+
+// composeOutside returns the change of two consecutive deltas outside the
+// root, or an error when the second does not start where the first ends.
+func composeOutside(a, b *Outside) (*Outside, error) {
+	switch {
+	case a == nil:
+		return b, nil
+	case b == nil:
+		return a, nil
+	case !a.New.equal(b.Old):
+		return nil, fmt.Errorf("outside the root element, the first delta leaves %s", a.New.describe(b.Old))
+	}
+	return outsideChange(a.Old, b.New), nil
+}
+
+// invertOutside returns the change that undoes o.
+func invertOutside(o *Outside) *Outside {
+	if o == nil {
+		return nil
+	}
+	return &Outside{Old: o.New, New: o.Old}
+}
+
+// sameOutside reports whether two deltas change the outside alike.
+func sameOutside(a, b *Outside) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Old.equal(b.Old) && a.New.equal(b.New)
+}

@@ -1,0 +1,129 @@
+package delta
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// surrounded returns a small document with an XML declaration, a DOCTYPE,
+// and the given comments before and after its root.
+func surrounded(doctype string, before, after []string) *tree.Document {
+	d := doc(el("r", 2, tx("x", 1)), 3)
+	d.Doctype = doctype
+	d.Prolog = []*tree.Node{d.NewNode(tree.ProcInst, "xml", `version="1.0"`)}
+	for _, c := range before {
+		d.Prolog = append(d.Prolog, d.NewNode(tree.Comment, "", c))
+	}
+	for _, c := range after {
+		d.Epilog = append(d.Epilog, d.NewNode(tree.ProcInst, "pi", c))
+	}
+	return d
+}
+
+// TestOutside builds, applies, inverts, encodes and composes changes
+// outside the root element: the DOCTYPE, comments before the root and
+// processing instructions after it; the XML declaration stays the
+// document's own.
+func TestOutside(t *testing.T) {
+	a := surrounded("r", []string{"licence v1"}, nil)
+	b := surrounded(`r SYSTEM "r.dtd"`, []string{"licence v2 -- with dashes", "second"}, []string{"x"})
+	c := surrounded("r", []string{"licence v1"}, nil)
+	d := mustBuild(t, a, b)
+	if d.Outside == nil || d.Empty() || !d.Stats().Outside || d.Cost(1) != 1 {
+		t.Fatalf("Build: %+v", d.Outside)
+	}
+	if same := mustBuild(t, a, a.Clone()); same.Outside != nil || !same.Empty() {
+		t.Fatalf("Build of equal surroundings: %+v", same.Outside)
+	}
+	got, err := Apply(a, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Doctype != b.Doctype || len(got.Prolog) != 3 || got.Prolog[0].Name != "xml" || got.Prolog[2].Value != "second" || len(got.Epilog) != 1 {
+		t.Fatalf("Apply: doctype %q, prolog %d nodes, epilog %d nodes", got.Doctype, len(got.Prolog), len(got.Epilog))
+	}
+	back, err := Apply(got, Invert(d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !surroundingsOf(back.Doctype, back.Prolog, back.Epilog).equal(surroundingsOf(a.Doctype, a.Prolog, a.Epilog)) {
+		t.Fatal("Apply of the inverse does not give the first surroundings back")
+	}
+	// A document with other surroundings is refused, and left as it was.
+	other := surrounded("r", []string{"something else"}, nil)
+	if _, err := Apply(other, d); !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "outside the root element") {
+		t.Errorf("Apply to other surroundings: %v", err)
+	}
+	if other.Prolog[1].Value != "something else" {
+		t.Error("a refused Apply changed the document")
+	}
+	// Both codecs carry it.
+	var x, j bytes.Buffer
+	if err := EncodeXML(&x, d); err != nil {
+		t.Fatal(err)
+	}
+	if err := EncodeJSON(&j, d); err != nil {
+		t.Fatal(err)
+	}
+	fromXML, err := DecodeXML(&x)
+	if err != nil || len(fromXML) != 1 || !Equal(fromXML[0], d) {
+		t.Errorf("XML round trip: %v\n%s", err, x.String())
+	}
+	fromJSON, err := DecodeJSON(&j)
+	if err != nil || !Equal(fromJSON, d) {
+		t.Errorf("JSON round trip: %v\n%s", err, j.String())
+	}
+	// Composed: there and back is no change outside; a second delta that
+	// does not start where the first ends is refused.
+	there, back2 := d, mustBuild(t, b, c)
+	composed, err := Compose(there, back2)
+	if err != nil || composed.Outside != nil {
+		t.Errorf("Compose there and back: %+v, %v", composed, err)
+	}
+	if _, err := Compose(there, there); !errors.Is(err, ErrNotComposable) || !strings.Contains(err.Error(), "outside the root") {
+		t.Errorf("Compose of a delta with itself: %v", err)
+	}
+	if _, err := ComposeAll([]*Delta{there, back2, back2}); err == nil || !strings.HasPrefix(err.Error(), "delta 3: ") {
+		t.Errorf("ComposeAll of a chain that breaks outside the root: %v, want delta 3 refused", err)
+	}
+}
+
+// TestOutsideMalformed refuses what cannot stand outside the root.
+func TestOutsideMalformed(t *testing.T) {
+	for name, o := range map[string]*Outside{
+		"element": {New: Surroundings{Prolog: []*tree.Node{{Kind: tree.Element, Name: "a"}}}},
+		"text":    {Old: Surroundings{Epilog: []*tree.Node{{Kind: tree.Text, Value: "a"}}}},
+		"xml":     {New: Surroundings{Prolog: []*tree.Node{{Kind: tree.ProcInst, Name: "xml"}}}},
+		"nil":     {New: Surroundings{Prolog: []*tree.Node{nil}}},
+	} {
+		if err := (&Delta{Outside: o}).Validate(); !errors.Is(err, ErrMalformed) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	for _, in := range []string{
+		`<unit_delta><t><outside><old/></outside></t></unit_delta>`,
+		`<unit_delta><t><outside><old/><new><prolog>text</prolog></new></outside></t></unit_delta>`,
+		`<unit_delta><t><outside><old/><new><body/></new></outside></t></unit_delta>`,
+		`<unit_delta><t><outside><old/><new/></outside><outside><old/><new/></outside></t></unit_delta>`,
+	} {
+		var de *DecodeError
+		if _, err := DecodeXML(strings.NewReader(in)); !errors.As(err, &de) || de.Line == 0 {
+			t.Errorf("%s: %v, want a DecodeError with a line", in, err)
+		}
+	}
+	for _, in := range []string{
+		`{"ops":[],"outside":{"old":{}}}`,
+		`{"ops":[],"outside":{"old":{},"new":{"prolog":[null]}}}`,
+		`{"ops":[],"outside":{"old":{},"new":{"prolog":[{"kind":"element","name":"a"}]}}}`,
+		`{"ops":[],"outside":{"old":{},"new":{},"odd":1}}`,
+	} {
+		var de *DecodeError
+		if _, err := DecodeJSON(strings.NewReader(in)); !errors.As(err, &de) || de.Line == 0 && de.Path == "" {
+			t.Errorf("%s: %v, want a DecodeError with a place", in, err)
+		}
+	}
+}

@@ -16,7 +16,13 @@ type CheckRecord struct {
 	SentinelID int64
 	CheckedAt  time.Time
 	NextCheck  time.Time
-	State      json.RawMessage
+	// Leased, when set, is the NextCheck the claim of this check gave the
+	// sentinel (its lease). A stored NextCheck other than it was set while
+	// the check ran (check now, resume, an edit): the earlier of it and
+	// NextCheck is kept, so that a check asked for during a check is not
+	// lost.
+	Leased time.Time
+	State  json.RawMessage
 	// Changes are created (their IDs set).
 	Changes []*Change
 	// Notifications are enqueued as by EnqueueNotification; a

@@ -120,7 +120,16 @@ func run(ctx context.Context, env *environment, args []string) int {
 	}
 	c, rest := lookup(args)
 	if c == nil {
-		fmt.Fprintf(env.stderr, "vigil: unknown command %q; run 'vigil help' for the list\n", strings.Join(args[:min(2, len(args))], " "))
+		// Name the second word too only where the first starts commands
+		// of two words (vigil bench nonsense).
+		name := args[0]
+		for known := range commands {
+			if len(args) > 1 && strings.HasPrefix(known, args[0]+" ") {
+				name += " " + args[1]
+				break
+			}
+		}
+		fmt.Fprintf(env.stderr, "vigil: unknown command %q; run 'vigil help' for the list\n", name)
 		return exitError
 	}
 	code, err := c.run(ctx, env, rest)

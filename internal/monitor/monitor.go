@@ -357,7 +357,7 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 	groups := map[string][]*job{}
 	var order []string
 	for _, s := range claimed {
-		j := &job{s: s, st: decodeState(states[s.ID]), rec: &vigil.CheckRecord{SentinelID: s.ID, CheckedAt: now}}
+		j := &job{s: s, st: decodeState(states[s.ID]), rec: &vigil.CheckRecord{SentinelID: s.ID, CheckedAt: now, Leased: s.NextCheck}}
 		p, err := m.plans.get(s)
 		if err != nil {
 			// A sentinel whose specification cannot be read is not

@@ -58,7 +58,9 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 	}
 	return db.update(ctx, func(tx *sql.Tx) error {
 		for _, r := range recs {
-			res, err := tx.ExecContext(ctx, q("UPDATE sentinels SET last_check = ?, next_check = ? WHERE id = ?"), tv(r.CheckedAt), tv(r.NextCheck), r.SentinelID)
+			res, err := tx.ExecContext(ctx, q(`UPDATE sentinels SET last_check = ?,
+				next_check = CASE WHEN ? AND next_check <> ? AND next_check < ? THEN next_check ELSE ? END WHERE id = ?`),
+				tv(r.CheckedAt), !r.Leased.IsZero(), tv(r.Leased), tv(r.NextCheck), tv(r.NextCheck), r.SentinelID)
 			if err != nil {
 				return err
 			}

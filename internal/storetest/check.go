@@ -91,6 +91,28 @@ func testRecordChecks(t *testing.T, s interface {
 	if string(states[sens[0].ID]) != `{"n":2}` {
 		t.Errorf("state after update %s", states[sens[0].ID])
 	}
+	// A check asked for while a check ran (the stored next check is no
+	// longer the lease the claim set) is kept when it comes first; one the
+	// lease still holds is replaced.
+	leased := t0.Add(3 * time.Hour)
+	for _, tt := range []struct {
+		stored, want time.Time
+	}{
+		{leased, t0.Add(5 * time.Hour)},                // nothing asked: the record's next check
+		{t0.Add(2 * time.Hour), t0.Add(2 * time.Hour)}, // asked for, earlier: kept
+		{t0.Add(9 * time.Hour), t0.Add(5 * time.Hour)}, // moved later meanwhile: the record's
+	} {
+		sn, err := s.FindSentinelByID(ctx, sens[0].ID)
+		must(t, err)
+		sn.NextCheck = tt.stored
+		must(t, s.UpdateSentinel(ctx, sn))
+		must(t, s.RecordChecks(ctx, []*vigil.CheckRecord{{SentinelID: sens[0].ID, CheckedAt: t0.Add(4 * time.Hour), NextCheck: t0.Add(5 * time.Hour), Leased: leased}}))
+		got, err := s.FindSentinelByID(ctx, sens[0].ID)
+		must(t, err)
+		if !got.NextCheck.Equal(tt.want) {
+			t.Errorf("stored next check %v, leased %v: after the record %v, want %v", tt.stored, leased, got.NextCheck, tt.want)
+		}
+	}
 	// Invalid input writes nothing.
 	bad := []*vigil.CheckRecord{
 		{SentinelID: sens[1].ID, CheckedAt: t0, NextCheck: t0.Add(9 * time.Hour), State: json.RawMessage(`{"n":3}`)},

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// readInput reads a file, or standard input for "-", refusing more than
+// limit bytes without reading them into memory.
+func readInput(env *environment, name string, limit int64) ([]byte, error) {
+	var r io.Reader = env.stdin
+	var buf bytes.Buffer
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			if st.Size() > limit {
+				return nil, fmt.Errorf("%s: %d bytes is more than the limit of %d (--max-bytes)", name, st.Size(), limit)
+			}
+			// A file of known size is read into one buffer of that size,
+			// not one that doubles as it fills.
+			buf.Grow(int(st.Size()) + bytes.MinRead)
+		}
+		r = f
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(r, limit+1)); err != nil {
+		return nil, fmt.Errorf("%s: %w", displayName(name), err)
+	}
+	if int64(buf.Len()) > limit {
+		return nil, fmt.Errorf("%s: more than the limit of %d bytes (--max-bytes)", displayName(name), limit)
+	}
+	return buf.Bytes(), nil
+}
+
+// docFlags are the parsing options shared by diff and patch.
+type docFlags struct {
+	whitespace string
+	parse      string
+	maxBytes   int64
+}
+
+func (f *docFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.whitespace, "whitespace", "normalize", "white-space policy: normalize (drop blank text, collapse runs) or keep")
+	fs.StringVar(&f.parse, "parse", "auto", "how to parse documents: auto (XML or HTML, by content), xml or html")
+	fs.Int64Var(&f.maxBytes, "max-bytes", markup.DefaultMaxBytes, "refuse inputs larger than this many bytes")
+}
+
+func (f *docFlags) options() (*markup.Options, error) {
+	if f.maxBytes <= 0 {
+		return nil, fmt.Errorf("--max-bytes %d: want a positive number of bytes", f.maxBytes)
+	}
+	opt := &markup.Options{MaxBytes: f.maxBytes}
+	switch f.whitespace {
+	case "normalize":
+		opt.Whitespace = markup.Normalize
+	case "keep":
+		opt.Whitespace = markup.Keep
+	default:
+		return nil, fmt.Errorf("--whitespace %q: want normalize or keep", f.whitespace)
+	}
+	switch f.parse {
+	case "auto":
+	case "xml":
+		opt.Format = markup.XML
+	case "html":
+		opt.Format = markup.HTML
+	default:
+		return nil, fmt.Errorf("--parse %q: want auto, xml or html", f.parse)
+	}
+	return opt, nil
+}
+
+// loadDocument reads and parses a document (XML or HTML, by content).
+func loadDocument(env *environment, name string, f *docFlags) (*tree.Document, markup.Format, error) {
+	b, opt, err := readDocument(env, name, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	// b is ours: the document may keep it rather than a copy.
+	doc, format, err := markup.ParseBytesOwned(b, opt)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", displayName(name), err)
+	}
+	return doc, format, nil
+}
+
+// loadFlat reads and parses a document as loadDocument does, as the flat
+// tree the diff works on, and returns it with its size in bytes.
+func loadFlat(env *environment, name string, f *docFlags) (*tree.Flat, int, error) {
+	b, opt, err := readDocument(env, name, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	doc, _, err := markup.ParseFlatBytesOwned(b, opt)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", displayName(name), err)
+	}
+	return doc, len(b), nil
+}
+
+// readDocument reads a document and the parsing options its flags give.
+func readDocument(env *environment, name string, f *docFlags) ([]byte, *markup.Options, error) {
+	opt, err := f.options()
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := readInput(env, name, f.maxBytes)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(bytes.TrimSpace(bytes.TrimPrefix(b, utf8BOM))) == 0 {
+		return nil, nil, fmt.Errorf("%s: empty document: no root element", displayName(name))
+	}
+	return b, opt, nil
+}
+
+// utf8BOM is the byte order mark some editors put at the start of UTF-8.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+func displayName(name string) string {
+	if name == "-" {
+		return "<stdin>"
+	}
+	return name
+}
+
+// readDeltas reads deltas in XyDelta XML or JSON (by content), refusing
+// a file of more than limit bytes: one or more, consecutive.
+func readDeltas(env *environment, name string, limit int64) ([]*delta.Delta, error) {
+	if limit <= 0 {
+		return nil, fmt.Errorf("--max-bytes %d: want a positive number of bytes", limit)
+	}
+	b, err := readInput(env, name, limit)
+	if err != nil {
+		return nil, err
+	}
+	if bytes.HasPrefix(b, []byte("\xff\xfe")) || bytes.HasPrefix(b, []byte("\xfe\xff")) {
+		return nil, fmt.Errorf("%s: a delta file is UTF-8; this one is UTF-16", displayName(name))
+	}
+	b = bytes.TrimPrefix(b, utf8BOM)
+	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '{' {
+		ds, err := delta.DecodeJSONAll(bytes.NewReader(b))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", displayName(name), err)
+		}
+		return ds, nil
+	}
+	ds, err := delta.DecodeXML(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", displayName(name), err)
+	}
+	if len(ds) == 0 {
+		return nil, fmt.Errorf("%s: no delta in the file", displayName(name))
+	}
+	return ds, nil
+}
+
+// renumber renumbers each delta of a chain onto the XIDs the previous one
+// gave the version between them, where they differ: a delta computed by a
+// separate diff numbers its source afresh. Deltas are numbered from 1
+// across the chain in its errors.
+func renumber(ds []*delta.Delta) error {
+	for i := 1; i < len(ds); i++ {
+		prev, d := ds[i-1], ds[i]
+		if len(d.FromXIDMap.XIDs) > 0 && len(prev.ToXIDMap.XIDs) > 0 && !d.FromXIDMap.Equal(prev.ToXIDMap) {
+			var err error
+			if ds[i], err = delta.Rebase(d, prev.ToXIDMap); err != nil {
+				return fmt.Errorf("delta %d: the deltas are not consecutive: %w", i+1, err)
+			}
+		}
+	}
+	return nil
+}
+
+// readFirstByte returns the first non-space byte of a file ("-" gives 0).
+func readFirstByte(name string) (byte, error) {
+	if name == "-" {
+		return 0, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	for {
+		b, err := br.ReadByte()
+		if err != nil {
+			return 0, err
+		}
+		if b != ' ' && b != '\n' && b != '\r' && b != '\t' {
+			return b, nil
+		}
+	}
+}

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestPatchChainsFromSeparateDiffs patches with the deltas of separate
+// diffs put end to end, in both formats (each renumbered onto the XIDs the
+// one before gave), and with a delta file that starts with a byte order
+// mark; the size limit applies to delta files too.
+func TestPatchChainsFromSeparateDiffs(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string { return writeFile(t, dir, name, content) }
+	_, j12, _ := runCLI(t, "", "diff", "--format", "json", example+"v1.xml", example+"v2.xml")
+	_, j23, _ := runCLI(t, "", "diff", "--format", "json", example+"v2.xml", example+"v3.xml")
+	_, x12, _ := runCLI(t, "", "diff", example+"v1.xml", example+"v2.xml")
+	_, x23, _ := runCLI(t, "", "diff", example+"v2.xml", example+"v3.xml")
+	body := func(x string) string {
+		x = strings.TrimSpace(x)
+		return strings.TrimSuffix(strings.TrimPrefix(x, "<unit_delta>"), "</unit_delta>")
+	}
+	chains := map[string]string{
+		"json": write("j13", j12+j23),
+		"xml":  write("x13", "<unit_delta>"+body(x12)+body(x23)+"</unit_delta>\n"),
+	}
+	for name, path := range chains {
+		code, out, errOut := runCLI(t, "", "patch", example+"v1.xml", path)
+		if code != exitOK {
+			t.Fatalf("%s chain: patch exit %d: %s", name, code, errOut)
+		}
+		if code, _, errOut := runCLI(t, out, "diff", "-", example+"v3.xml"); code != exitOK {
+			t.Errorf("%s chain: the patched v1 is not v3 (diff exit %d: %s)", name, code, errOut)
+		}
+	}
+	bom := write("bom12", "\xef\xbb\xbf"+x12)
+	if code, _, errOut := runCLI(t, "", "patch", example+"v1.xml", bom); code != exitOK {
+		t.Errorf("delta with a byte order mark: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "", "patch", "--max-bytes", "100", example+"v1.xml", chains["xml"]); code != exitError || !strings.Contains(errOut, "--max-bytes") {
+		t.Errorf("patch with a delta over --max-bytes: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "", "compose", "--max-bytes", "100", chains["json"], chains["json"]); code != exitError || !strings.Contains(errOut, "--max-bytes") {
+		t.Errorf("compose with a delta over --max-bytes: exit %d: %s", code, errOut)
+	}
+}
+
+// TestDiffRefusesEmptyInput refuses an empty or blank document, rather than
+// reading it as an empty HTML page, and a limit that is not positive.
+func TestDiffRefusesEmptyInput(t *testing.T) {
+	for _, in := range []string{"", "  \n\t", "\xef\xbb\xbf\n"} {
+		code, _, errOut := runCLI(t, in, "diff", "-", example+"v1.xml")
+		if code != exitError || !strings.Contains(errOut, "empty document") {
+			t.Errorf("diff of %q: exit %d: %s", in, code, errOut)
+		}
+	}
+	if code, _, errOut := runCLI(t, "", "diff", "--max-bytes", "0", example+"v1.xml", example+"v2.xml"); code != exitError || !strings.Contains(errOut, "--max-bytes 0") {
+		t.Errorf("--max-bytes 0: exit %d: %s", code, errOut)
+	}
+}
+
+// TestDiffKeyAttrs matches elements by their key attributes, the list read
+// with or without spaces after its commas.
+func TestDiffKeyAttrs(t *testing.T) {
+	dir := t.TempDir()
+	oldPath := writeFile(t, dir, "old.xml", `<r><p id="a">x</p><p id="b">y</p></r>`)
+	newPath := writeFile(t, dir, "new.xml", `<r><p id="b">x</p><p id="a">y</p></r>`)
+	diff := func(args ...string) string {
+		t.Helper()
+		code, out, errOut := runCLI(t, "", append(append([]string{"diff", "--format", "summary"}, args...), oldPath, newPath)...)
+		if code != exitChanged {
+			t.Fatalf("diff %v: exit %d: %s", args, code, errOut)
+		}
+		return out
+	}
+	plain, keyed, spaced := diff(), diff("--key-attrs", "id,name"), diff("--key-attrs", "name, id")
+	if keyed == plain {
+		t.Errorf("--key-attrs id changes nothing:\n%s", keyed)
+	}
+	if spaced != keyed {
+		t.Errorf("--key-attrs 'name, id':\n%s\nwant as with id,name:\n%s", spaced, keyed)
+	}
+}
+
+// TestDiffInputKinds: a binary file is refused; an XML file whose root has
+// an HTML name is read as XML, and --parse forces either parser; HTML with
+// control characters gives a delta XML can hold; HTML nested past the HTML
+// parser's limit is refused with a hint, and parses with --parse xml when
+// well-formed.
+func TestDiffInputKinds(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string { return writeFile(t, dir, name, content) }
+	binary := write("bin", "\x7fELF\x02\x01\x01\x00\x00\x00"+strings.Repeat("\x00\x01\x02", 100))
+	if code, _, errOut := runCLI(t, "", "diff", binary, example+"v1.xml"); code != exitError || !strings.Contains(errOut, "binary input") {
+		t.Errorf("binary file: exit %d: %s", code, errOut)
+	}
+	t1 := write("t1.xml", `<table><Row Name="a"/><Row Name="b"/></table>`)
+	t2 := write("t2.xml", `<table><Row Name="a"/><Row Name="c"/></table>`)
+	code, d, errOut := runCLI(t, "", "diff", t1, t2)
+	if code != exitChanged || !strings.Contains(d, `a="Name"`) {
+		t.Errorf("XML with an HTML root name: exit %d: %s%s", code, d, errOut)
+	}
+	if code, out, _ := runCLI(t, "", "patch", t1, write("t.delta", d)); code != exitOK || strings.TrimSpace(out) != `<table><Row Name="a"/><Row Name="c"/></table>` {
+		t.Errorf("patch of XML with an HTML root name: exit %d: %s", code, out)
+	}
+	if code, d, _ := runCLI(t, "", "diff", "--parse", "html", t1, t2); code != exitChanged || !strings.Contains(d, `a="name"`) {
+		t.Errorf("--parse html: exit %d: %s", code, d)
+	}
+	c1, c2 := write("c1.html", "<p>a\x01b</p>"), write("c2.html", "<p>a\x01c\fd</p>")
+	if code, d, errOut := runCLI(t, "", "diff", c1, c2); code != exitChanged || !strings.Contains(d, "a\uFFFDc d") {
+		t.Errorf("HTML with control characters: exit %d: %s%s", code, d, errOut)
+	}
+	deep := strings.Repeat("<div>", 2000) + "x" + strings.Repeat("</div>", 2000)
+	h1, h2 := write("deep1.html", deep), write("deep2.html", strings.Replace(deep, "x", "y", 1))
+	if code, _, errOut := runCLI(t, "", "diff", h1, h2); code != exitError || !strings.Contains(errOut, "parses as XML") {
+		t.Errorf("HTML 2 000 deep: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "", "diff", "--parse", "xml", h1, h2); code != exitChanged {
+		t.Errorf("HTML 2 000 deep, --parse xml: exit %d: %s", code, errOut)
+	}
+}
+
+// TestDiffOutsideRoot reports a change that lies only outside the root
+// element (a licence comment, the DOCTYPE), and patch carries it both ways.
+func TestDiffOutsideRoot(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string { return writeFile(t, dir, name, content) }
+	licence := "Licence: you may share, adapt, teach or deploy this configuration for any purpose, with attribution"
+	v1 := write("v1.xml", `<?xml version="1.0"?>`+"\n<!-- "+licence+" -->\n<config><rule>a</rule></config>\n")
+	v2 := write("v2.xml", `<?xml version="1.0"?>`+"\n<!-- "+strings.Replace(licence, "teach", "teach, publish", 1)+" -->\n<!DOCTYPE config>\n<config><rule>a</rule></config>\n<?done yes?>\n")
+	code, summary, errOut := runCLI(t, "", "diff", "--format", "summary", v1, v2)
+	if code != exitChanged || !strings.Contains(summary, "changes outside the root element") ||
+		!strings.Contains(summary, `outside DOCTYPE: "" -> "config"`) || !strings.Contains(summary, "teach, publish") {
+		t.Fatalf("summary: exit %d:\n%s%s", code, summary, errOut)
+	}
+	for _, format := range []string{"xydelta", "json"} {
+		_, d, _ := runCLI(t, "", "diff", "--format", format, v1, v2)
+		p := write("d."+format, d)
+		code, out, errOut := runCLI(t, "", "patch", v1, p)
+		if code != exitOK {
+			t.Fatalf("%s patch: exit %d: %s", format, code, errOut)
+		}
+		if code, _, _ := runCLI(t, out, "diff", "-", v2); code != exitOK {
+			t.Errorf("%s: the patched v1 differs from v2:\n%s", format, out)
+		}
+		code, out, errOut = runCLI(t, "", "patch", "--reverse", v2, p)
+		if code != exitOK {
+			t.Fatalf("%s patch --reverse: exit %d: %s", format, code, errOut)
+		}
+		if code, _, _ := runCLI(t, out, "diff", "-", v1); code != exitOK {
+			t.Errorf("%s: the unpatched v2 differs from v1:\n%s", format, out)
+		}
+	}
+}
+
+// TestUnknownCommand names the unknown command as typed: one word, or two
+// where the first starts commands of two words.
+func TestUnknownCommand(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"DIFF", "a", "b"}, `"DIFF"`},
+		{[]string{"bench", "nonsense", "x"}, `"bench nonsense"`},
+	} {
+		code, _, errOut := runCLI(t, "", tt.args...)
+		if code != exitError || !strings.Contains(errOut, "unknown command "+tt.want) {
+			t.Errorf("%v: exit %d: %s", tt.args, code, errOut)
+		}
+	}
+}

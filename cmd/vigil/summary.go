@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// writeSummary writes one line of counts, then one line per change: the
+// path of the node in the old version, and for moves and inserts where it
+// goes in the new one.
+func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
+	bw := bufio.NewWriter(w)
+	s := d.Stats()
+	outside := ""
+	if s.Outside {
+		outside = ", changes outside the root element"
+	}
+	fmt.Fprintf(bw, "%s -> %s: %d inserted (%d nodes), %d deleted (%d nodes), %d moved, %d text updates, %d attribute changes, %d renames%s\n",
+		d.From, d.To, s.Inserts, s.InsertedNodes, s.Deletes, s.DeletedNodes, s.Moves, s.Updates, s.AttrInserts+s.AttrDeletes+s.AttrUpd, s.Renames, outside)
+	if o := d.Outside; o != nil {
+		if o.Old.Doctype != o.New.Doctype {
+			fmt.Fprintf(bw, "outside DOCTYPE: %q -> %q\n", o.Old.Doctype, o.New.Doctype)
+		}
+		for _, part := range []struct {
+			where    string
+			old, new []*tree.Node
+		}{{"before the root", o.Old.Prolog, o.New.Prolog}, {"after the root", o.Old.Epilog, o.New.Epilog}} {
+			if a, b := texts(part.old), texts(part.new); a != b {
+				a, b = contrast(a, b)
+				fmt.Fprintf(bw, "outside %s: %q -> %q\n", part.where, a, b)
+			}
+		}
+	}
+	oldIdx, newIdx := byXID(old), byXID(new)
+	path := func(idx xidPaths, x tree.XID) string {
+		if i, ok := idx.index[x]; ok {
+			return idx.paths.Path(i)
+		}
+		return fmt.Sprintf("node %d", x)
+	}
+	// The insert halves of moves and updates, by XID.
+	halves := map[tree.XID]*delta.Op{}
+	for i := range d.Ops {
+		if op := &d.Ops[i]; op.Kind == delta.Insert && (op.Move || op.Update) {
+			halves[op.Root()] = op
+		}
+	}
+	for i := range d.Ops {
+		op := &d.Ops[i]
+		switch {
+		case op.Kind == delta.Delete && op.Move:
+			from, to := path(oldIdx, op.Root()), path(newIdx, op.Root())
+			if h := halves[op.Root()]; h != nil && from == to {
+				// Reordered among siblings of other names: the path
+				// cannot tell, the positions do.
+				fmt.Fprintf(bw, "move    %s: child %d -> child %d\n", from, op.Pos, h.Pos)
+				break
+			}
+			fmt.Fprintf(bw, "move    %s -> %s\n", from, to)
+		case op.Kind == delta.Delete && op.Update:
+			to := ""
+			if h := halves[op.Root()]; h != nil {
+				to = flatText(h.Content)
+			}
+			from, to := contrast(flatText(op.Content), to)
+			fmt.Fprintf(bw, "update  %s: %q -> %q\n", path(oldIdx, op.Root()), from, to)
+		case op.Kind == delta.Delete:
+			fmt.Fprintf(bw, "delete  %s: %q\n", path(oldIdx, op.Root()), snippet(op.Content))
+		case op.Kind == delta.Insert && (op.Move || op.Update):
+			// printed with its delete half
+		case op.Kind == delta.Insert:
+			fmt.Fprintf(bw, "insert  %s: %q\n", path(newIdx, op.Root()), snippet(op.Content))
+		case op.Kind == delta.Rename:
+			fmt.Fprintf(bw, "rename  %s: %s -> %s\n", path(oldIdx, op.Node), op.OldValue, op.NewValue)
+		case op.Kind == delta.AttrInsert:
+			fmt.Fprintf(bw, "attr    %s: @%s added %q\n", path(oldIdx, op.Node), op.Name, op.NewValue)
+		case op.Kind == delta.AttrDelete:
+			fmt.Fprintf(bw, "attr    %s: @%s removed (was %q)\n", path(oldIdx, op.Node), op.Name, op.OldValue)
+		case op.Kind == delta.AttrUpdate:
+			fmt.Fprintf(bw, "attr    %s: @%s %q -> %q\n", path(oldIdx, op.Node), op.Name, op.OldValue, op.NewValue)
+		}
+	}
+	return bw.Flush()
+}
+
+// texts is flatText of a list of comments and processing instructions.
+func texts(nodes []*tree.Node) string {
+	s := make([]string, len(nodes))
+	for i, n := range nodes {
+		s[i] = flatText(n)
+	}
+	return strings.Join(s, " ")
+}
+
+// xidPaths names the nodes of a flat tree by path, given their XIDs.
+type xidPaths struct {
+	index map[tree.XID]int32
+	paths *tree.FlatPaths
+}
+
+// byXID indexes the nodes of f by XID, to name them by path.
+func byXID(f *tree.Flat) xidPaths {
+	idx := xidPaths{index: make(map[tree.XID]int32, len(f.XID)), paths: tree.NewFlatPaths(f)}
+	for i, x := range f.XID {
+		idx.index[x] = int32(i)
+	}
+	return idx
+}
+
+// snippet returns the start of a subtree's text, or its element name.
+func snippet(n *tree.Node) string { return clip(flatText(n)) }
+
+// clip cuts a text to 60 characters.
+func clip(text string) string {
+	if r := []rune(text); len(r) > 60 {
+		text = string(r[:57]) + "..."
+	}
+	return text
+}
+
+// contrast returns a text before and after a change, each clipped as
+// snippet clips it but from a little before the first character where they
+// differ: a change past the first sixty characters would otherwise show
+// the same text twice.
+func contrast(before, after string) (string, string) {
+	a, b := []rune(before), []rune(after)
+	k := 0
+	for k < len(a) && k < len(b) && a[k] == b[k] {
+		k++
+	}
+	if k > 40 {
+		a = append([]rune("..."), a[k-20:]...)
+		b = append([]rune("..."), b[k-20:]...)
+	}
+	return clip(string(a)), clip(string(b))
+}
+
+// flatText returns a subtree's text, its first twenty words on one line,
+// or its element name; a comment or processing instruction as written.
+func flatText(n *tree.Node) string {
+	if n == nil {
+		return ""
+	}
+	var words []string
+	tree.Walk(n, func(x *tree.Node) bool {
+		if x.Kind == tree.Text {
+			words = append(words, strings.Fields(x.Value)...)
+		}
+		return len(words) < 20
+	})
+	text := strings.Join(words, " ")
+	switch {
+	case text == "" && n.Kind == tree.Element:
+		return "<" + n.Name + ">"
+	case n.Kind == tree.Comment:
+		text = "<!--" + strings.Join(strings.Fields(n.Value), " ") + "-->"
+	case n.Kind == tree.ProcInst:
+		text = "<?" + n.Name + " " + strings.Join(strings.Fields(n.Value), " ") + "?>"
+	}
+	return text
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/vigil-web/vigil/delta"
@@ -12,7 +13,9 @@ import (
 
 // writeSummary writes one line of counts, then one line per change: the
 // path of the node in the old version, and for moves and inserts where it
-// goes in the new one.
+// goes in the new one. Attribute changes and renames come first, then
+// deletes, moves and updates in the old version's document order, then
+// inserts in the new one's.
 func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 	bw := bufio.NewWriter(w)
 	s := d.Stats()
@@ -50,7 +53,7 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 			halves[op.Root()] = op
 		}
 	}
-	for i := range d.Ops {
+	for _, i := range readingOrder(d) {
 		op := &d.Ops[i]
 		switch {
 		case op.Kind == delta.Delete && op.Move:
@@ -163,4 +166,24 @@ func flatText(n *tree.Node) string {
 		text = "<?" + n.Name + " " + strings.Join(strings.Fields(n.Value), " ") + "?>"
 	}
 	return text
+}
+
+// readingOrder returns the indexes of d's operations in the order a summary
+// lists them: the deletes (in XyScript order from right to left, each
+// descendant before its ancestor) reversed, so that they read from the top
+// of the document down.
+func readingOrder(d *delta.Delta) []int {
+	var other, deletes, inserts []int
+	for i := range d.Ops {
+		switch d.Ops[i].Kind {
+		case delta.Delete:
+			deletes = append(deletes, i)
+		case delta.Insert:
+			inserts = append(inserts, i)
+		default:
+			other = append(other, i)
+		}
+	}
+	slices.Reverse(deletes)
+	return append(append(other, deletes...), inserts...)
 }

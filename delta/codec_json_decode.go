@@ -354,6 +354,9 @@ func (j *jsonDecoder) outside(path string) (*Outside, error) {
 	if !seen[0] || !seen[1] {
 		return nil, j.errorAt(j.keyAt, path, "want both old and new")
 	}
+	if o.Old.equal(o.New) {
+		return nil, nil // no change after all
+	}
 	return o, nil
 }
 

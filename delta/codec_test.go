@@ -440,3 +440,38 @@ func TestDecodeJSONAll(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeXMLConcatenated reads XyDelta documents put end to end as one
+// chain, and numbers a faulty delta across them.
+func TestDecodeXMLConcatenated(t *testing.T) {
+	vs := versions(5, 30, 4, 4)
+	var buf bytes.Buffer
+	var want []*Delta
+	for i := 1; i < len(vs); i++ {
+		d := mustBuild(t, vs[i-1], vs[i])
+		want = append(want, d)
+		if err := EncodeXML(&buf, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := DecodeXML(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d deltas read, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if !Equal(got[i], want[i]) {
+			t.Errorf("delta %d read back differs", i+1)
+		}
+	}
+	bad := append(bytes.Clone(buf.Bytes()), "<unit_delta><t><d/></t></unit_delta>"...)
+	var de *DecodeError
+	if _, err := DecodeXML(bytes.NewReader(bad)); !errors.As(err, &de) || de.Step != len(want)+1 {
+		t.Errorf("a faulty delta after %d: %v, want it numbered %d", len(want), err, len(want)+1)
+	}
+	if _, err := DecodeXML(strings.NewReader("<unit_delta/><other/>")); err == nil {
+		t.Error("another element after </unit_delta>: no error")
+	}
+}

@@ -421,8 +421,10 @@ func (e *DecodeError) Error() string {
 func (e *DecodeError) Unwrap() error { return e.Err }
 
 // DecodeXML reads a XyDelta document: a <unit_delta> (or <xy:unit_delta>)
-// holding one <t> per delta. It checks each delta with Delta.Validate.
-// Errors are *DecodeError with a line and column.
+// holding one <t> per delta, or several such documents one after the other
+// (the outputs of several diffs put end to end), their deltas in order. It
+// checks each delta with Delta.Validate. Errors are *DecodeError with a
+// line and column, and the delta's number counted across the documents.
 func DecodeXML(r io.Reader) ([]*Delta, error) {
 	dec := &xmlDecoder{x: xml.NewDecoder(r), arena: &tree.Document{}}
 	dec.x.Strict = true
@@ -551,8 +553,12 @@ func (dec *xmlDecoder) unitDelta() ([]*Delta, error) {
 			if !isName(t.Name, "unit_delta") {
 				return nil, dec.errorf("unexpected </%s>", qname(t.Name))
 			}
-			dec.step, dec.op = 0, 0
-			return ds, dec.epilog()
+			dec.op = 0
+			more, err := dec.epilog()
+			if err != nil || !more {
+				dec.step = 0
+				return ds, err
+			}
 		case xml.CharData:
 			if !isSpace(t) {
 				return nil, dec.errorf("text in <unit_delta>")
@@ -561,21 +567,29 @@ func (dec *xmlDecoder) unitDelta() ([]*Delta, error) {
 	}
 }
 
-func (dec *xmlDecoder) epilog() error {
+// epilog reads what follows </unit_delta>: white space and comments to
+// the end, or another <unit_delta> (the outputs of several diffs put end
+// to end), whose start it reports.
+func (dec *xmlDecoder) epilog() (more bool, err error) {
 	for {
 		t, err := dec.x.RawToken()
 		if err == io.EOF {
-			return nil
+			return false, nil
 		}
 		if err != nil {
-			return dec.errorf("%v", err)
+			return false, dec.errorf("%v", err)
 		}
 		switch t := t.(type) {
-		case xml.StartElement, xml.EndElement:
-			return dec.errorf("content after </unit_delta>")
+		case xml.StartElement:
+			if isName(t.Name, "unit_delta") {
+				return true, nil
+			}
+			return false, dec.errorf("content after </unit_delta>")
+		case xml.EndElement:
+			return false, dec.errorf("content after </unit_delta>")
 		case xml.CharData:
 			if !isSpace(t) {
-				return dec.errorf("text after </unit_delta>")
+				return false, dec.errorf("text after </unit_delta>")
 			}
 		}
 	}
@@ -601,6 +615,7 @@ func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
 	}
 	dec.op = 0
 	var lines [][2]int
+	outside := false // an <outside> was read
 	for {
 		t, err := dec.token()
 		if err != nil {
@@ -609,11 +624,15 @@ func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
 		switch t := t.(type) {
 		case xml.StartElement:
 			if isName(t.Name, "outside") {
-				if d.Outside != nil {
+				if outside {
 					return nil, dec.errorf("a second <outside> in <t>")
 				}
+				outside = true
 				if d.Outside, err = dec.outside(t); err != nil {
 					return nil, err
+				}
+				if d.Outside.Old.equal(d.Outside.New) {
+					d.Outside = nil // no change after all
 				}
 				continue
 			}

@@ -34,8 +34,17 @@ func surroundingsOf(doctype string, prolog, epilog []*tree.Node) Surroundings {
 	return Surroundings{Doctype: doctype, Prolog: prolog, Epilog: epilog}
 }
 
+// isXMLDeclaration reports whether n is an XML declaration: a processing
+// instruction named xml, or the comment an HTML parser makes of one
+// (<?xml version="1.0"?> read as HTML), so that XHTML read as XML in one
+// version and as HTML in the next is not a change outside the root.
 func isXMLDeclaration(n *tree.Node) bool {
-	return n.Kind == tree.ProcInst && strings.EqualFold(n.Name, "xml")
+	if n.Kind == tree.ProcInst {
+		return strings.EqualFold(n.Name, "xml")
+	}
+	v := n.Value
+	return n.Kind == tree.Comment && len(v) >= 5 && strings.EqualFold(v[:4], "?xml") &&
+		(v[4] == ' ' || v[4] == '\t' || v[4] == '\n' || v[4] == '\r') && strings.HasSuffix(v, "?")
 }
 
 // outsideChange returns the change between two versions' surroundings, or
@@ -47,9 +56,15 @@ func outsideChange(old, new Surroundings) *Outside {
 	return &Outside{Old: old.clone(), New: new.clone()}
 }
 
-// equal reports whether s and o hold the same DOCTYPE and nodes.
+// equal reports whether s and o hold the same DOCTYPE, white space aside
+// (the HTML parser writes it with single spaces, the XML parser as it
+// stands), and the same nodes.
 func (s Surroundings) equal(o Surroundings) bool {
-	return s.Doctype == o.Doctype && sameNodes(s.Prolog, o.Prolog) && sameNodes(s.Epilog, o.Epilog)
+	return sameDoctype(s.Doctype, o.Doctype) && sameNodes(s.Prolog, o.Prolog) && sameNodes(s.Epilog, o.Epilog)
+}
+
+func sameDoctype(a, b string) bool {
+	return a == b || strings.Join(strings.Fields(a), " ") == strings.Join(strings.Fields(b), " ")
 }
 
 func sameNodes(a, b []*tree.Node) bool {
@@ -82,7 +97,7 @@ func (s Surroundings) clone() Surroundings {
 // describe names the parts of s that differ from o, for an error.
 func (s Surroundings) describe(o Surroundings) string {
 	var parts []string
-	if s.Doctype != o.Doctype {
+	if !sameDoctype(s.Doctype, o.Doctype) {
 		parts = append(parts, fmt.Sprintf("DOCTYPE %q, not %q", s.Doctype, o.Doctype))
 	}
 	if !sameNodes(s.Prolog, o.Prolog) {

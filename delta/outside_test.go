@@ -87,7 +87,7 @@ func TestOutside(t *testing.T) {
 	if _, err := Compose(there, there); !errors.Is(err, ErrNotComposable) || !strings.Contains(err.Error(), "outside the root") {
 		t.Errorf("Compose of a delta with itself: %v", err)
 	}
-	if _, err := ComposeAll([]*Delta{there, back2, back2}); err == nil || !strings.HasPrefix(err.Error(), "delta 3: ") {
+	if _, err := ComposeAll([]*Delta{there, back2, back2}); err == nil || !strings.HasPrefix(err.Error(), "delta 3: ") || !strings.Contains(err.Error(), "outside the root") {
 		t.Errorf("ComposeAll of a chain that breaks outside the root: %v, want delta 3 refused", err)
 	}
 }
@@ -125,5 +125,32 @@ func TestOutsideMalformed(t *testing.T) {
 		if _, err := DecodeJSON(strings.NewReader(in)); !errors.As(err, &de) || de.Line == 0 && de.Path == "" {
 			t.Errorf("%s: %v, want a DecodeError with a place", in, err)
 		}
+	}
+}
+
+// TestOutsideXHTMLReadEitherWay: the XML declaration, and white space in the
+// DOCTYPE, are not a change outside the root; an outside with nothing
+// changed decodes as none.
+func TestOutsideXHTMLReadEitherWay(t *testing.T) {
+	asXML := &tree.Document{Doctype: "html PUBLIC \"-//W3C//DTD XHTML 1.0 Strict//EN\"\n  \"x.dtd\""}
+	asXML.Prolog = []*tree.Node{asXML.NewNode(tree.ProcInst, "xml", `version="1.0"`)}
+	asHTML := &tree.Document{Doctype: `html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "x.dtd"`}
+	asHTML.Prolog = []*tree.Node{asHTML.NewNode(tree.Comment, "", `?xml version="1.0"?`)}
+	a := surroundingsOf(asXML.Doctype, asXML.Prolog, asXML.Epilog)
+	b := surroundingsOf(asHTML.Doctype, asHTML.Prolog, asHTML.Epilog)
+	if o := outsideChange(a, b); o != nil {
+		t.Errorf("XHTML read as XML, then as HTML: a change outside the root: %+v", o)
+	}
+	for _, in := range []string{
+		`<unit_delta><t><outside><old><prolog><!--a--></prolog></old><new><prolog><!--a--></prolog></new></outside></t></unit_delta>`,
+	} {
+		ds, err := DecodeXML(strings.NewReader(in))
+		if err != nil || ds[0].Outside != nil || !ds[0].Empty() {
+			t.Errorf("%s: %v, %+v", in, err, ds)
+		}
+	}
+	d, err := DecodeJSON(strings.NewReader(`{"ops":[],"outside":{"old":{"doctype":"html"},"new":{"doctype":" html "}}}`))
+	if err != nil || d.Outside != nil {
+		t.Errorf("JSON outside with nothing changed: %v, %+v", err, d)
 	}
 }

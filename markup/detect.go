@@ -111,9 +111,6 @@ func detectInput(data []byte, o *Options) ([]byte, Format, bool, error) {
 		data = decoded
 		o.Charset = ""
 	}
-	if err := checkText(data[:min(len(data), binarySniff)]); err != nil {
-		return nil, 0, false, err
-	}
 	if o.Format == XML || o.Format == HTML {
 		return data, o.Format, false, nil
 	}
@@ -121,12 +118,22 @@ func detectInput(data []byte, o *Options) ([]byte, Format, bool, error) {
 	return data, f, htmlRoot, nil
 }
 
-// checkText refuses the start of an input that is not text: one with a NUL
-// byte, or where more than one byte in twenty, and sixteen at least, are
-// control characters that text does not hold (not tab, newline, carriage
-// return, form feed or the escape of ISO-2022 charsets): a stray one in a
-// short page is a slip, not a binary file.
-func checkText(head []byte) error {
+// CheckBinary returns an error wrapping ErrBinary if data is not text: a
+// NUL byte among its first 8 000 bytes (after decoding UTF-16, told by a
+// byte-order mark or by its first character '<'), or more than one byte in
+// twenty there, and sixteen at least, that are control characters text
+// does not hold (not tab, newline, carriage return, form feed or the
+// escape of ISO-2022 charsets): a stray one in a short page is a slip, not
+// a binary file. The parsers do not call it: a browser shows a page served
+// as HTML with a NUL in it, and so does ParseHTML. A caller that is handed
+// a file of unknown kind, as vigil diff is, calls it first.
+func CheckBinary(data []byte) error {
+	if decoded, bom, err := decodeBOM(data); err == nil && bom {
+		data = decoded
+	} else if decoded, ok, err := decodeUnmarkedUTF16(data); err == nil && ok {
+		data = decoded
+	}
+	head := data[:min(len(data), binarySniff)]
 	if k := bytes.IndexByte(head, 0); k >= 0 {
 		line, col := position(string(head[:k+1]), k)
 		return fmt.Errorf("markup: a NUL byte at line %d, column %d: %w", line, col, ErrBinary)
@@ -222,59 +229,13 @@ func detect(b []byte) (f Format, isHTMLRoot bool) {
 			return XML, false
 		case len(b) > 1 && b[0] == '<':
 			name := strings.ToLower(leadingName(b[1:]))
-			if name == "" || (commonHTML[name] && !foreignNamespace(b) && (name == "html" || !xmlTags(b))) {
+			if name == "" || (commonHTML[name] && !foreignNamespace(b)) {
 				return or(f, HTML), name == "html"
 			}
 			return XML, false
 		}
 		return or(f, HTML), false
 	}
-}
-
-// xmlTags reports whether the tags in the first kilobytes of b are XML's
-// rather than HTML's: a tag name in mixed case (<Row>), which HTML's
-// authors do not write, or an element other than HTML's void ones that
-// closes itself (<row/>), which HTML does not know. It tells an XML file
-// whose root happens to have an HTML name (<table>, <a>, <title>) from an
-// HTML fragment; a document whose root is html is HTML whatever its tags.
-func xmlTags(b []byte) bool {
-	b = b[:min(len(b), 4096)]
-	for i := 0; i < len(b); i++ {
-		if b[i] != '<' {
-			continue
-		}
-		name := leadingName(b[i+1:])
-		if name == "" || !isNameStart(name[0]) {
-			continue
-		}
-		if mixedCase(name) {
-			return true
-		}
-		end := bytes.IndexByte(b[i:], '>')
-		if end < 0 {
-			return false
-		}
-		if b[i+end-1] == '/' && !voidHTML[strings.ToLower(name)] {
-			return true
-		}
-		i += end
-	}
-	return false
-}
-
-// isNameStart reports whether c may start a tag name.
-func isNameStart(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
-
-// mixedCase reports whether a name has both upper-case and lower-case ASCII
-// letters.
-func mixedCase(name string) bool {
-	var upper, lower bool
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		upper = upper || 'A' <= c && c <= 'Z'
-		lower = lower || 'a' <= c && c <= 'z'
-	}
-	return upper && lower
 }
 
 // foreignNamespace reports whether the start tag at the beginning of b

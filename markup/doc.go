@@ -91,11 +91,12 @@
 // (16 MiB) bounds the total text produced by entity references, counted at
 // every reference with 32 bytes more for the reference itself, which refuses
 // "billion laughs" documents after a few milliseconds; entity references nest
-// at most 64 deep and an entity referring to itself is an error. Parse and
-// its variants refuse binary input (ErrBinary: a NUL byte in the first
-// 8 000 bytes, or a control character in every twenty there); ParseXML
+// at most 64 deep and an entity referring to itself is an error. ParseXML
 // fails on the first byte that is not an XML character (NUL, most control
-// characters, invalid UTF-8). The HTML parser (x/net/html) refuses
+// characters, invalid UTF-8); ParseHTML reads anything, as a browser does,
+// and CheckBinary tells a file that is not text at all (ErrBinary: a NUL
+// byte in the first 8 000 bytes, or a control character in every twenty
+// there), for a caller handed files of unknown kind. The HTML parser (x/net/html) refuses
 // documents with more than 512 open elements; a well-formed one that deep
 // parses as XML (Options.Format). HTML may hold characters that XML cannot
 // (control characters, U+FFFE, U+FFFF): ParseHTML replaces a form feed with

@@ -11,12 +11,8 @@ import (
 // Options.MaxBytes.
 var ErrTooLarge = errors.New("input too large")
 
-// ErrBinary is wrapped by the error Parse and its variants return for an
-// input that is not text, as an image, an archive or an executable: a NUL
-// byte among its first 8 000 bytes (after decoding UTF-16), or more than
-// one control character in twenty there (sixteen at least).
-// ParseXML refuses NUL bytes anywhere as XML does, and ParseHTML, called
-// directly, reads them as a browser does.
+// ErrBinary is wrapped by the error CheckBinary returns for an input that is
+// not text: an image, an archive, an executable.
 var ErrBinary = errors.New("binary input, not XML or HTML")
 
 // SyntaxError is an error in an XML document, at a position in the document

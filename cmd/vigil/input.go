@@ -122,6 +122,13 @@ func readDocument(env *environment, name string, f *docFlags) ([]byte, *markup.O
 	if len(bytes.TrimSpace(bytes.TrimPrefix(b, utf8BOM))) == 0 {
 		return nil, nil, fmt.Errorf("%s: empty document: no root element", displayName(name))
 	}
+	// A file of unknown kind: the HTML parser would read an image as a
+	// page. (With --parse, the user says what it is.)
+	if opt.Format == 0 {
+		if err := markup.CheckBinary(b); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", displayName(name), err)
+		}
+	}
 	return b, opt, nil
 }
 
@@ -183,7 +190,8 @@ func renumber(ds []*delta.Delta) error {
 	return nil
 }
 
-// readFirstByte returns the first non-space byte of a file ("-" gives 0).
+// readFirstByte returns the first non-space byte of a file after a UTF-8
+// byte-order mark ("-" gives 0).
 func readFirstByte(name string) (byte, error) {
 	if name == "-" {
 		return 0, nil
@@ -194,6 +202,9 @@ func readFirstByte(name string) (byte, error) {
 	}
 	defer f.Close()
 	br := bufio.NewReader(f)
+	if head, _ := br.Peek(len(utf8BOM)); bytes.Equal(head, utf8BOM) {
+		br.Discard(len(utf8BOM))
+	}
 	for {
 		b, err := br.ReadByte()
 		if err != nil {

@@ -21,8 +21,9 @@ func TestPatchChainsFromSeparateDiffs(t *testing.T) {
 		return strings.TrimSuffix(strings.TrimPrefix(x, "<unit_delta>"), "</unit_delta>")
 	}
 	chains := map[string]string{
-		"json": write("j13", j12+j23),
-		"xml":  write("x13", "<unit_delta>"+body(x12)+body(x23)+"</unit_delta>\n"),
+		"json":            write("j13", j12+j23),
+		"xml":             write("x13", "<unit_delta>"+body(x12)+body(x23)+"</unit_delta>\n"),
+		"xml, end to end": write("x13cat", x12+x23),
 	}
 	for name, path := range chains {
 		code, out, errOut := runCLI(t, "", "patch", example+"v1.xml", path)
@@ -82,8 +83,8 @@ func TestDiffKeyAttrs(t *testing.T) {
 	}
 }
 
-// TestDiffInputKinds: a binary file is refused; an XML file whose root has
-// an HTML name is read as XML, and --parse forces either parser; HTML with
+// TestDiffInputKinds: a binary file is refused; --parse reads an XML file
+// whose root has an HTML name as XML, which content alone reads as HTML; HTML with
 // control characters gives a delta XML can hold; HTML nested past the HTML
 // parser's limit is refused with a hint, and parses with --parse xml when
 // well-formed.
@@ -96,15 +97,17 @@ func TestDiffInputKinds(t *testing.T) {
 	}
 	t1 := write("t1.xml", `<table><Row Name="a"/><Row Name="b"/></table>`)
 	t2 := write("t2.xml", `<table><Row Name="a"/><Row Name="c"/></table>`)
-	code, d, errOut := runCLI(t, "", "diff", t1, t2)
+	// By content, a first element named table means HTML; --parse xml
+	// says otherwise.
+	code, d, errOut := runCLI(t, "", "diff", "--parse", "xml", t1, t2)
 	if code != exitChanged || !strings.Contains(d, `a="Name"`) {
-		t.Errorf("XML with an HTML root name: exit %d: %s%s", code, d, errOut)
+		t.Errorf("--parse xml: exit %d: %s%s", code, d, errOut)
 	}
-	if code, out, _ := runCLI(t, "", "patch", t1, write("t.delta", d)); code != exitOK || strings.TrimSpace(out) != `<table><Row Name="a"/><Row Name="c"/></table>` {
-		t.Errorf("patch of XML with an HTML root name: exit %d: %s", code, out)
+	if code, out, _ := runCLI(t, "", "patch", "--parse", "xml", t1, write("t.delta", d)); code != exitOK || strings.TrimSpace(out) != `<table><Row Name="a"/><Row Name="c"/></table>` {
+		t.Errorf("patch --parse xml: exit %d: %s", code, out)
 	}
-	if code, d, _ := runCLI(t, "", "diff", "--parse", "html", t1, t2); code != exitChanged || !strings.Contains(d, `a="name"`) {
-		t.Errorf("--parse html: exit %d: %s", code, d)
+	if code, d, _ := runCLI(t, "", "diff", t1, t2); code != exitChanged || !strings.Contains(d, `a="name"`) {
+		t.Errorf("by content (HTML): exit %d: %s", code, d)
 	}
 	c1, c2 := write("c1.html", "<p>a\x01b</p>"), write("c2.html", "<p>a\x01c\fd</p>")
 	if code, d, errOut := runCLI(t, "", "diff", c1, c2); code != exitChanged || !strings.Contains(d, "a\uFFFDc d") {

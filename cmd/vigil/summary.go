@@ -33,9 +33,16 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 			where    string
 			old, new []*tree.Node
 		}{{"before the root", o.Old.Prolog, o.New.Prolog}, {"after the root", o.Old.Epilog, o.New.Epilog}} {
-			if a, b := texts(part.old), texts(part.new); a != b {
+			a, b := texts(part.old), texts(part.new)
+			switch {
+			case sameLeaves(part.old, part.new):
+			case a != b:
 				a, b = contrast(a, b)
 				fmt.Fprintf(bw, "outside %s: %q -> %q\n", part.where, a, b)
+			case len(part.old) != len(part.new):
+				fmt.Fprintf(bw, "outside %s: %d comments and processing instructions -> %d\n", part.where, len(part.old), len(part.new))
+			default:
+				fmt.Fprintf(bw, "outside %s: white space changed\n", part.where)
 			}
 		}
 	}
@@ -186,4 +193,12 @@ func readingOrder(d *delta.Delta) []int {
 	}
 	slices.Reverse(deletes)
 	return append(append(other, deletes...), inserts...)
+}
+
+// sameLeaves reports whether two lists of comments and processing
+// instructions are the same.
+func sameLeaves(a, b []*tree.Node) bool {
+	return slices.EqualFunc(a, b, func(x, y *tree.Node) bool {
+		return x.Kind == y.Kind && x.Name == y.Name && x.Value == y.Value
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -406,28 +407,12 @@ func TestDecodeRenameRoot(t *testing.T) {
 // output of several diffs put end to end; anything else after an object
 // is refused with its place, and DecodeJSON still wants exactly one.
 func TestDecodeJSONAll(t *testing.T) {
-	vs := versions(3, 30, 4, 4)
-	var buf bytes.Buffer
-	var want []*Delta
-	for i := 1; i < len(vs); i++ {
-		d := mustBuild(t, vs[i-1], vs[i])
-		want = append(want, d)
-		if err := EncodeJSON(&buf, d); err != nil {
-			t.Fatal(err)
-		}
-	}
+	want, buf := endToEnd(t, 3, func(w io.Writer, d *Delta) error { return EncodeJSON(w, d) })
 	got, err := DecodeJSONAll(bytes.NewReader(buf.Bytes()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != len(want) {
-		t.Fatalf("%d deltas read, want %d", len(got), len(want))
-	}
-	for i := range got {
-		if !Equal(got[i], want[i]) {
-			t.Errorf("delta %d read back differs", i+1)
-		}
-	}
+	sameChain(t, got, want)
 	if _, err := DecodeJSON(bytes.NewReader(buf.Bytes())); err == nil || !strings.Contains(err.Error(), "unexpected data after the JSON value") {
 		t.Errorf("DecodeJSON of several deltas: %v", err)
 	}
@@ -444,28 +429,12 @@ func TestDecodeJSONAll(t *testing.T) {
 // TestDecodeXMLConcatenated reads XyDelta documents put end to end as one
 // chain, and numbers a faulty delta across them.
 func TestDecodeXMLConcatenated(t *testing.T) {
-	vs := versions(5, 30, 4, 4)
-	var buf bytes.Buffer
-	var want []*Delta
-	for i := 1; i < len(vs); i++ {
-		d := mustBuild(t, vs[i-1], vs[i])
-		want = append(want, d)
-		if err := EncodeXML(&buf, d); err != nil {
-			t.Fatal(err)
-		}
-	}
+	want, buf := endToEnd(t, 5, func(w io.Writer, d *Delta) error { return EncodeXML(w, d) })
 	got, err := DecodeXML(bytes.NewReader(buf.Bytes()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != len(want) {
-		t.Fatalf("%d deltas read, want %d", len(got), len(want))
-	}
-	for i := range got {
-		if !Equal(got[i], want[i]) {
-			t.Errorf("delta %d read back differs", i+1)
-		}
-	}
+	sameChain(t, got, want)
 	bad := append(bytes.Clone(buf.Bytes()), "<unit_delta><t><d/></t></unit_delta>"...)
 	var de *DecodeError
 	if _, err := DecodeXML(bytes.NewReader(bad)); !errors.As(err, &de) || de.Step != len(want)+1 {
@@ -473,5 +442,35 @@ func TestDecodeXMLConcatenated(t *testing.T) {
 	}
 	if _, err := DecodeXML(strings.NewReader("<unit_delta/><other/>")); err == nil {
 		t.Error("another element after </unit_delta>: no error")
+	}
+}
+
+// endToEnd returns a chain of three random deltas, and their encodings one
+// after the other, as the outputs of three diffs put end to end.
+func endToEnd(t *testing.T, seed uint64, encode func(io.Writer, *Delta) error) ([]*Delta, *bytes.Buffer) {
+	t.Helper()
+	vs := versions(seed, 30, 4, 4)
+	var buf bytes.Buffer
+	var ds []*Delta
+	for i := 1; i < len(vs); i++ {
+		d := mustBuild(t, vs[i-1], vs[i])
+		ds = append(ds, d)
+		if err := encode(&buf, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ds, &buf
+}
+
+// sameChain checks that a chain was read back whole.
+func sameChain(t *testing.T, got, want []*Delta) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d deltas read, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if !Equal(got[i], want[i]) {
+			t.Errorf("delta %d read back differs", i+1)
+		}
 	}
 }

@@ -54,19 +54,31 @@ func (p buldPhase) run(m *matching) {
 	// just popped, as the queue needs. A queued node stays unmatched until
 	// it is popped: only the subtree and the ancestors of a popped node are
 	// matched, and the ancestors were popped (or looked through) before.
+	//
+	// A node whose signature no unmatched old node has (the table's filter
+	// says so, without a look in the table) cannot be matched when popped:
+	// it is looked through at once too, its children queued while its
+	// subtree is at hand rather than when it would have been popped, from
+	// memory. Its children weigh less than it, and it than the node popped
+	// last, so the order of the pops is the same.
 	var through []int32
 	queueChildren := func(j int32) {
 		through = append(through[:0], j)
 		for len(through) > 0 {
 			x := through[len(through)-1]
 			through = through[:len(through)-1]
-			m.new.Children(x, func(c int32) {
+			m.new.Children(x, func(k int32) {
 				switch {
-				case m.zipped[c]:
-				case m.newMatch[c] >= 0:
-					through = append(through, c)
+				case m.zipped[k]:
+				case m.newMatch[k] >= 0:
+					through = append(through, k)
 				default:
-					q.push(queued{key: weightKey(m.new.Weight[c]), sig: m.new.Signature[c], node: c, parent: x})
+					sig := m.new.Signature[k]
+					if !c.old.mayHave(sig) {
+						through = append(through, k)
+						return
+					}
+					q.push(queued{key: weightKey(m.new.Weight[k]), sig: sig, node: k, parent: x})
 				}
 			})
 		}

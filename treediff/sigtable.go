@@ -81,6 +81,13 @@ func newSigTable(sigs []tree.Signature, match []int32) *sigTable {
 	return t
 }
 
+// mayHave reports whether sig may be in the table: false means it is not,
+// found without a look in the table.
+func (t *sigTable) mayHave(sig tree.Signature) bool {
+	w, bit := t.filterBit(sig)
+	return t.filter[w]&bit != 0
+}
+
 // slot returns the slot of sig: where it is, or the empty slot where it goes.
 func (t *sigTable) slot(sig tree.Signature) uint64 {
 	h := uint64(sig) * 0x9e3779b97f4a7c15
@@ -103,8 +110,8 @@ func (t *sigTable) lookup(sig tree.Signature) (first, count, others int32) {
 // version that have it.
 func (t *sigTable) countOthers(sigs []tree.Signature) {
 	for _, sig := range sigs {
-		if w, bit := t.filterBit(sig); t.filter[w]&bit == 0 {
-			continue // not in the table
+		if !t.mayHave(sig) {
+			continue
 		}
 		if s := &t.slots[t.slot(sig)]; s.head >= 0 && s.others < maxCount {
 			s.others++

@@ -150,8 +150,9 @@ func contrast(before, after string) (string, string) {
 	return clip(string(a)), clip(string(b))
 }
 
-// flatText returns a subtree's text, its first twenty words on one line,
-// or its element name; a comment or processing instruction as written.
+// flatText returns a subtree's text on one line (its texts' words, no
+// further text read once twenty words are in), or its element name when
+// it has none; a comment or processing instruction as written.
 func flatText(n *tree.Node) string {
 	if n == nil {
 		return ""

@@ -37,7 +37,12 @@
 //     the same operations compare equal.
 //   - Compose (Def. 4.2.5, Cor. 4.2.15, §4.3 "cutting" moves): the
 //     aggregation of two consecutive deltas without the documents;
-//     ComposeWith does it through the documents.
+//     ComposeWith does it through the documents. ComposeAll aggregates a
+//     chain in a balanced tree of Compose calls, after following every
+//     name, value and attribute through the chain to refuse a delta that
+//     does not follow the ones before (a Vigil addition: the seed composes
+//     pairs). ApplyAll applies a chain to one clone, keeping its index of
+//     XIDs from step to step.
 //   - EncodeXML, DecodeXML, EncodeJSON, DecodeJSON, DecodeJSONAll: the
 //     formats below.
 //

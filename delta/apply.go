@@ -43,7 +43,7 @@ func Apply(doc *tree.Document, d *Delta) (*tree.Document, error) {
 // doc into, each checked as Apply checks it. doc is not changed: ApplyAll
 // clones it once and applies every delta to that clone in place, where
 // Apply in a loop would clone the document once a step. An error names the
-// step, 1-based, and leaves doc as it was.
+// step (a *StepError, 1-based) and leaves doc as it was.
 func ApplyAll(doc *tree.Document, ds []*Delta) (*tree.Document, error) {
 	if doc.Root == nil {
 		return nil, fmt.Errorf("apply delta: document without a root element")
@@ -65,7 +65,7 @@ func ApplyAll(doc *tree.Document, ds []*Delta) (*tree.Document, error) {
 			if len(ds) == 1 {
 				return nil, err
 			}
-			return nil, fmt.Errorf("delta %d: %w", i+1, err)
+			return nil, &StepError{Step: i + 1, Err: err}
 		}
 		index, checked = a.byXID, d.ToXIDMap.XIDs
 	}

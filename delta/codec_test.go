@@ -474,3 +474,27 @@ func sameChain(t *testing.T, got, want []*Delta) {
 		}
 	}
 }
+
+// TestXMLElementNamedOddWithNameAttribute writes an element whose name XML
+// cannot hold (an HTML typo such as "td<a") and which has an attribute
+// called name: the attribute must not be taken for the element's name.
+func TestXMLElementNamedOddWithNameAttribute(t *testing.T) {
+	content := &tree.Node{Kind: tree.Element, Name: "td<a", XID: 2, Attrs: []tree.Attr{{Name: "name", Value: "top"}, {Name: "id", Value: "x"}}}
+	content.AppendChild(&tree.Node{Kind: tree.Text, Value: "Back", XID: 1})
+	d := &Delta{Ops: []Op{{Kind: Insert, Parent: 9, Pos: 1, XIDs: tree.XIDMap{XIDs: []tree.XID{1, 2}}, Content: content}}}
+	var b bytes.Buffer
+	if err := EncodeXML(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := DecodeXML(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ds[0].Ops[0].Content
+	if got.Name != "td<a" || len(got.Attrs) != 2 {
+		t.Fatalf("read back as <%s> with %v:\n%s", got.Name, got.Attrs, b.String())
+	}
+	if v, _ := got.Attr("name"); v != "top" {
+		t.Errorf("attribute name = %q, want top", v)
+	}
+}

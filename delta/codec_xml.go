@@ -2,6 +2,7 @@ package delta
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -325,9 +326,14 @@ func (e *xmlEncoder) content(root *tree.Node) {
 				if tag == xyElement {
 					e.attr("name", n.Name)
 				}
-				odd := 0 // attributes with names XML cannot hold
+				// Attributes XML cannot hold in the tag are written as
+				// children: those whose names are not XML names, and, on
+				// an xy:element, one called name (the tag's name attribute
+				// is the element's name).
+				inTag := func(a tree.Attr) bool { return plainName(a.Name) && (tag != xyElement || a.Name != "name") }
+				odd := 0
 				for _, a := range n.Attrs {
-					if plainName(a.Name) {
+					if inTag(a) {
 						e.attr(a.Name, a.Value)
 					} else {
 						odd++
@@ -340,7 +346,7 @@ func (e *xmlEncoder) content(root *tree.Node) {
 				}
 				e.str(">")
 				for _, a := range n.Attrs {
-					if !plainName(a.Name) {
+					if !inTag(a) {
 						e.str("<" + xyAttr)
 						e.attr("name", a.Name)
 						e.str(">")
@@ -588,7 +594,8 @@ func (dec *xmlDecoder) epilog() (more bool, err error) {
 		case xml.EndElement:
 			return false, dec.errorf("content after </unit_delta>")
 		case xml.CharData:
-			if !isSpace(t) {
+			// A byte-order mark: the next file put end to end has one.
+			if !isSpace(bytes.ReplaceAll(t, []byte("\uFEFF"), nil)) {
 				return false, dec.errorf("text after </unit_delta>")
 			}
 		}

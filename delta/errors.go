@@ -68,3 +68,14 @@ func conflict(i int, op *Op, format string, args ...any) *OpError {
 func malformed(i int, op *Op, format string, args ...any) *OpError {
 	return &OpError{Index: i, Op: op.header(), Msg: fmt.Sprintf(format, args...), Err: ErrMalformed}
 }
+
+// StepError is the error of one delta of a chain (ApplyAll): Step is its
+// number, from 1.
+type StepError struct {
+	Step int
+	Err  error
+}
+
+func (e *StepError) Error() string { return fmt.Sprintf("delta %d: %v", e.Step, e.Err) }
+
+func (e *StepError) Unwrap() error { return e.Err }

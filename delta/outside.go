@@ -2,6 +2,7 @@ package delta
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/vigil-web/vigil/tree"
@@ -26,10 +27,14 @@ type Surroundings struct {
 }
 
 // surroundingsOf returns what stands outside the root of a document with
-// the given DOCTYPE, prolog and epilog, leaving out the XML declaration.
+// the given DOCTYPE, prolog and epilog, leaving out the XML declaration
+// (the HTML parser makes a comment of one wherever it stands).
 func surroundingsOf(doctype string, prolog, epilog []*tree.Node) Surroundings {
-	if len(prolog) > 0 && isXMLDeclaration(prolog[0]) {
-		prolog = prolog[1:]
+	for _, n := range prolog {
+		if isXMLDeclaration(n) {
+			prolog = slices.DeleteFunc(slices.Clone(prolog), isXMLDeclaration)
+			break
+		}
 	}
 	return Surroundings{Doctype: doctype, Prolog: prolog, Epilog: epilog}
 }
@@ -100,11 +105,23 @@ func (s Surroundings) describe(o Surroundings) string {
 	if !sameDoctype(s.Doctype, o.Doctype) {
 		parts = append(parts, fmt.Sprintf("DOCTYPE %q, not %q", s.Doctype, o.Doctype))
 	}
-	if !sameNodes(s.Prolog, o.Prolog) {
-		parts = append(parts, fmt.Sprintf("%d comments and processing instructions before the root, not those %d", len(s.Prolog), len(o.Prolog)))
-	}
-	if !sameNodes(s.Epilog, o.Epilog) {
-		parts = append(parts, fmt.Sprintf("%d after the root, not those %d", len(s.Epilog), len(o.Epilog)))
+	for _, list := range []struct {
+		where string
+		a, b  []*tree.Node
+	}{{"before", s.Prolog, o.Prolog}, {"after", s.Epilog, o.Epilog}} {
+		if sameNodes(list.a, list.b) {
+			continue
+		}
+		if len(list.a) != len(list.b) {
+			parts = append(parts, fmt.Sprintf("%d comments and processing instructions %s the root, not %d", len(list.a), list.where, len(list.b)))
+			continue
+		}
+		for k := range list.a {
+			if x, y := list.a[k], list.b[k]; x.Kind != y.Kind || x.Name != y.Name || x.Value != y.Value {
+				parts = append(parts, fmt.Sprintf("%s the root, node %d is %s %q, not %s %q", list.where, k+1, x.Kind, clip(x.Value), y.Kind, clip(y.Value)))
+				break
+			}
+		}
 	}
 	return strings.Join(parts, "; ")
 }
@@ -130,7 +147,7 @@ func (s Surroundings) validate(which string) error {
 				return fmt.Errorf("%w: outside the root, %s %s node %d is missing", ErrMalformed, which, list.name, k+1)
 			case n.Kind != tree.Comment && n.Kind != tree.ProcInst:
 				return fmt.Errorf("%w: outside the root, %s %s node %d is of kind %s, not a comment or processing instruction", ErrMalformed, which, list.name, k+1, n.Kind)
-			case isXMLDeclaration(n):
+			case n.Kind == tree.ProcInst && strings.EqualFold(n.Name, "xml"):
 				return fmt.Errorf("%w: outside the root, %s %s node %d is an XML declaration", ErrMalformed, which, list.name, k+1)
 			case len(n.Children) > 0:
 				return fmt.Errorf("%w: outside the root, %s %s node %d has children", ErrMalformed, which, list.name, k+1)
@@ -152,9 +169,11 @@ func applyOutside(doc *tree.Document, o *Outside) error {
 		return fmt.Errorf("%w: outside the root element, the document has %s", ErrConflict, have.describe(o.Old))
 	}
 	n := o.New.clone()
-	var prolog []*tree.Node
-	if len(doc.Prolog) > 0 && isXMLDeclaration(doc.Prolog[0]) {
-		prolog = append(prolog, doc.Prolog[0])
+	var prolog []*tree.Node // the document's declarations stay, first
+	for _, p := range doc.Prolog {
+		if isXMLDeclaration(p) {
+			prolog = append(prolog, p)
+		}
 	}
 	doc.Doctype, doc.Prolog, doc.Epilog = n.Doctype, append(prolog, n.Prolog...), n.Epilog
 	return nil

@@ -141,6 +141,23 @@ func TestOutsideXHTMLReadEitherWay(t *testing.T) {
 	if o := outsideChange(a, b); o != nil {
 		t.Errorf("XHTML read as XML, then as HTML: a change outside the root: %+v", o)
 	}
+	// Read as HTML, a declaration after a comment is a comment too: left
+	// out wherever it stands, and kept by Apply.
+	html1 := &tree.Document{Root: &tree.Node{Kind: tree.Element, Name: "html", XID: 1}}
+	html1.Prolog = []*tree.Node{{Kind: tree.Comment, Value: "a"}, {Kind: tree.Comment, Value: `?xml version="1.0"?`}}
+	html2 := html1.Clone()
+	html2.Prolog[0].Value = "b"
+	d := mustBuild(t, html1, html2)
+	if d.Outside == nil || len(d.Outside.Old.Prolog) != 1 {
+		t.Fatalf("outside of a prolog with a declaration second: %+v", d.Outside)
+	}
+	if err := d.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Apply(html1, d)
+	if err != nil || len(got.Prolog) != 2 || got.Prolog[1].Value != "b" || !isXMLDeclaration(got.Prolog[0]) {
+		t.Fatalf("Apply: %v, prolog %v", err, got.Prolog)
+	}
 	for _, in := range []string{
 		`<unit_delta><t><outside><old><prolog><!--a--></prolog></old><new><prolog><!--a--></prolog></new></outside></t></unit_delta>`,
 	} {
@@ -149,7 +166,7 @@ func TestOutsideXHTMLReadEitherWay(t *testing.T) {
 			t.Errorf("%s: %v, %+v", in, err, ds)
 		}
 	}
-	d, err := DecodeJSON(strings.NewReader(`{"ops":[],"outside":{"old":{"doctype":"html"},"new":{"doctype":" html "}}}`))
+	d, err = DecodeJSON(strings.NewReader(`{"ops":[],"outside":{"old":{"doctype":"html"},"new":{"doctype":" html "}}}`))
 	if err != nil || d.Outside != nil {
 		t.Errorf("JSON outside with nothing changed: %v, %+v", err, d)
 	}

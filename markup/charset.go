@@ -61,15 +61,19 @@ func decodeBOM(data []byte) ([]byte, bool, error) {
 }
 
 // decodeUnmarkedUTF16 decodes a UTF-16 document without a byte-order
-// mark, told by its first character '<' (the XML specification's
-// autodetection, appendix F): "<\x00" is little-endian, "\x00<" big-endian.
-// It reports whether it decoded.
+// mark, told by its first character other than white space, '<' (the XML
+// specification's autodetection, appendix F): "<\x00" is little-endian,
+// "\x00<" big-endian. It reports whether it decoded.
 func decodeUnmarkedUTF16(data []byte) ([]byte, bool, error) {
+	k := 0
+	for k+1 < len(data) && (data[k] == 0 && isSpaceByte(data[k+1]) || isSpaceByte(data[k]) && data[k+1] == 0) {
+		k += 2
+	}
 	var e encoding.Encoding
 	switch {
-	case len(data) >= 2 && data[0] == '<' && data[1] == 0:
+	case len(data) >= k+2 && data[k] == '<' && data[k+1] == 0:
 		e = unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM)
-	case len(data) >= 2 && data[0] == 0 && data[1] == '<':
+	case len(data) >= k+2 && data[k] == 0 && data[k+1] == '<':
 		e = unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM)
 	default:
 		return data, false, nil

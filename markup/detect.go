@@ -232,21 +232,34 @@ func detect(b []byte) (f Format, isHTMLRoot bool) {
 			if name == "" || (commonHTML[name] && !foreignNamespace(b)) {
 				return or(f, HTML), name == "html"
 			}
-			return XML, false
+			// An html root is HTML again if it is not well-formed.
+			return XML, name == "html"
 		}
 		return or(f, HTML), false
 	}
 }
 
 // foreignNamespace reports whether the start tag at the beginning of b
-// declares a namespace other than XHTML's: <table xmlns="urn:x"> is XML.
+// declares a default namespace other than XHTML's: <table xmlns="urn:x">
+// is XML. Prefixed declarations (xmlns:og="http://ogp.me/ns#") are common
+// in HTML pages and say nothing of the format.
 func foreignNamespace(b []byte) bool {
 	end := bytes.IndexByte(b, '>')
 	if end < 0 {
 		end = min(len(b), 4096)
 	}
 	tag := b[:end]
-	return bytes.Contains(tag, []byte("xmlns")) && !bytes.Contains(tag, []byte("http://www.w3.org/1999/xhtml"))
+	for {
+		k := bytes.Index(tag, []byte("xmlns"))
+		if k < 0 {
+			return false
+		}
+		rest := bytes.TrimLeft(tag[k+len("xmlns"):], " \t\r\n")
+		if len(rest) > 0 && rest[0] == '=' {
+			return !bytes.Contains(rest, []byte("http://www.w3.org/1999/xhtml"))
+		}
+		tag = tag[k+len("xmlns"):]
+	}
 }
 
 // or returns f if it is set and g otherwise.

@@ -11,6 +11,15 @@ import (
 // Options.MaxBytes.
 var ErrTooLarge = errors.New("input too large")
 
+// ErrNotXML is wrapped by the error WriteXML returns for a tree that XML
+// cannot hold: a name that is not an XML name, as HTML parsers keep them.
+var ErrNotXML = errors.New("not an XML name")
+
+// ErrHTMLTooDeep is wrapped by the error ParseHTML returns for elements
+// nested more than 512 deep, which golang.org/x/net/html refuses; a
+// well-formed document that deep parses as XML (Options.Format).
+var ErrHTMLTooDeep = errors.New("too deep for the HTML parser; a well-formed document this deep parses as XML")
+
 // ErrBinary is wrapped by the error CheckBinary returns for an input that is
 // not text: an image, an archive, an executable.
 var ErrBinary = errors.New("binary input, not XML or HTML")

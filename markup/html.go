@@ -45,10 +45,10 @@ func parseHTML(data []byte, o Options) (*tree.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	top, err := html.Parse(bytes.NewReader(xmlChars(data)))
+	top, err := html.Parse(bytes.NewReader(data))
 	if err != nil {
 		if strings.Contains(err.Error(), "open stack of elements exceeds") {
-			return nil, fmt.Errorf("markup: parse HTML: elements nested more than 512 deep, the most the HTML parser (golang.org/x/net/html) takes; a well-formed document this deep parses as XML")
+			return nil, fmt.Errorf("markup: parse HTML: elements nested more than 512 deep, the most the HTML parser (golang.org/x/net/html) takes: %w", ErrHTMLTooDeep)
 		}
 		return nil, fmt.Errorf("markup: parse HTML: %w", err)
 	}
@@ -56,9 +56,9 @@ func parseHTML(data []byte, o Options) (*tree.Document, error) {
 	for c := top.FirstChild; c != nil; c = c.NextSibling {
 		switch c.Type {
 		case html.DoctypeNode:
-			doc.Doctype = doctypeText(c)
+			doc.Doctype = xmlSafe(doctypeText(c))
 		case html.CommentNode:
-			n := doc.NewNode(tree.Comment, "", c.Data)
+			n := doc.NewNode(tree.Comment, "", xmlSafe(c.Data))
 			if doc.Root == nil {
 				doc.Prolog = append(doc.Prolog, n)
 			} else {
@@ -78,45 +78,48 @@ func parseHTML(data []byte, o Options) (*tree.Document, error) {
 	return doc, nil
 }
 
-// xmlChars returns data (UTF-8) with the characters XML cannot hold, and so
+// xmlSafe returns s (UTF-8) with the characters XML cannot hold, and so
 // no XyDelta could carry, replaced: a form feed (HTML white space) by a
 // space, the other C0 control characters but tab, newline and carriage
 // return, and the non-characters U+FFFE and U+FFFF, by U+FFFD, as the HTML
-// parser replaces NUL. HTML pages hold them by accident; a page keeps its
-// meaning without them. data is returned as it is when it has none.
-func xmlChars(data []byte) []byte {
+// parser replaces NUL. HTML pages hold them by accident, as bytes or as
+// character references (&#8;); a page keeps its meaning without them. s is
+// returned as it is when it has none.
+func xmlSafe(s string) string {
 	clean := func(k int) bool {
-		c := data[k]
+		c := s[k]
 		switch {
 		case c < 0x20:
-			return c == '\t' || c == '\n' || c == '\r' || c == 0
-		case c == 0xef && k+2 < len(data) && data[k+1] == 0xbf:
-			return data[k+2] != 0xbe && data[k+2] != 0xbf
+			return c == '\t' || c == '\n' || c == '\r'
+		case c == 0xef && k+2 < len(s) && s[k+1] == 0xbf:
+			return s[k+2] != 0xbe && s[k+2] != 0xbf
 		}
 		return true
 	}
 	k := 0
-	for k < len(data) && clean(k) {
+	for k < len(s) && clean(k) {
 		k++
 	}
-	if k == len(data) {
-		return data
+	if k == len(s) {
+		return s
 	}
-	out := make([]byte, 0, len(data)+16)
-	for k = 0; k < len(data); k++ {
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	b.WriteString(s[:k])
+	for ; k < len(s); k++ {
 		switch {
 		case clean(k):
-			out = append(out, data[k])
-		case data[k] == '\f':
-			out = append(out, ' ')
-		case data[k] == 0xef:
-			out = append(out, "\uFFFD"...)
+			b.WriteByte(s[k])
+		case s[k] == '\f':
+			b.WriteByte(' ')
+		case s[k] == 0xef:
+			b.WriteString("\uFFFD")
 			k += 2
 		default:
-			out = append(out, "\uFFFD"...)
+			b.WriteString("\uFFFD")
 		}
 	}
-	return out
+	return b.String()
 }
 
 // doctypeText returns the DOCTYPE's text as Document.Doctype holds it.
@@ -174,9 +177,9 @@ func convertHTML(doc *tree.Document, src *html.Node, o Options) (*tree.Node, err
 		var n *tree.Node
 		switch c.Type {
 		case html.TextNode:
-			n = doc.NewText(c.Data)
+			n = doc.NewText(xmlSafe(c.Data))
 		case html.CommentNode:
-			n = doc.NewNode(tree.Comment, "", c.Data)
+			n = doc.NewNode(tree.Comment, "", xmlSafe(c.Data))
 		case html.ElementNode:
 			n = convertElement(doc, c)
 		default:
@@ -197,7 +200,7 @@ func convertHTML(doc *tree.Document, src *html.Node, o Options) (*tree.Node, err
 // convertElement makes a tree element from an x/net/html element, with its
 // attributes (prefixed as written for foreign content).
 func convertElement(doc *tree.Document, c *html.Node) *tree.Node {
-	n := doc.NewElement(c.Data)
+	n := doc.NewElement(xmlSafe(c.Data))
 	if len(c.Attr) > 0 {
 		n.Attrs = make([]tree.Attr, 0, len(c.Attr))
 		var names attrNames
@@ -208,7 +211,7 @@ func convertElement(doc *tree.Document, c *html.Node) *tree.Node {
 			}
 			// The HTML tokenizer keeps the first of duplicate attributes.
 			if !names.has(n.Attrs, name) {
-				n.Attrs = append(n.Attrs, tree.Attr{Name: name, Value: a.Val})
+				n.Attrs = append(n.Attrs, tree.Attr{Name: xmlSafe(name), Value: xmlSafe(a.Val)})
 			}
 		}
 	}

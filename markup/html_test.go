@@ -103,6 +103,8 @@ func TestDetect(t *testing.T) {
 		{`<html xmlns="http://www.w3.org/1999/xhtml"><body/></html>`, markup.HTML},
 		{`<TABLE><TR><TD>x</TD></TR></TABLE>`, markup.HTML},
 		{`<p>a<svg><use href="#x"/></svg></p>`, markup.HTML},
+		{`<html xmlns:og="http://ogp.me/ns#"><head><meta charset="utf-8"></head></html>`, markup.HTML},
+		{`<html xmlns="urn:other"><x/></html>`, markup.XML},
 		{`just text`, markup.HTML},
 		{``, markup.HTML},
 	}
@@ -116,6 +118,10 @@ func TestDetect(t *testing.T) {
 	d, f, err := markup.ParseBytes([]byte(in), nil)
 	if err != nil || f != markup.HTML || d.Root.Name != "html" {
 		t.Errorf("malformed XHTML: format %v, err %v", f, err)
+	}
+	// So does an html root detected as XML (a foreign default namespace).
+	if d, f, err := markup.ParseBytes([]byte(`<html xmlns="urn:other"><body><p>a<br>b</p></body></html>`), nil); err != nil || f != markup.HTML || d.Root.Name != "html" {
+		t.Errorf("malformed html root with a foreign namespace: format %v, err %v", f, err)
 	}
 	// Other malformed XML stays an error.
 	if _, f, err := markup.ParseBytes([]byte(`<?xml version="1.0"?><a><b></a>`), nil); err == nil || f != markup.XML {
@@ -143,15 +149,15 @@ func TestParseForcedFormat(t *testing.T) {
 // they are replaced, so that the document can be written as XML and its
 // deltas as XyDelta.
 func TestHTMLControlCharacters(t *testing.T) {
-	d, err := markup.ParseHTMLBytes([]byte("<p title=\"a\x02b\">x\x01y\fz\uFFFEw</p><!-- c\x03 -->"), &markup.Options{Whitespace: markup.Keep})
+	d, err := markup.ParseHTMLBytes([]byte("<p title=\"a\x02b&#8;\">x\x01y\fz\uFFFEw&#x1b;&#xFFFF;</p><!-- c\x03 -->"), &markup.Options{Whitespace: markup.Keep})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := d.Root.Children[1].Children[0]
-	if got := p.Children[0].Value; got != "x\uFFFDy z\uFFFDw" {
+	if got := p.Children[0].Value; got != "x\uFFFDy z\uFFFDw\uFFFD\uFFFD" {
 		t.Errorf("text %q", got)
 	}
-	if got, _ := p.Attr("title"); got != "a\uFFFDb" {
+	if got, _ := p.Attr("title"); got != "a\uFFFDb\uFFFD" {
 		t.Errorf("attribute %q", got)
 	}
 	var b bytes.Buffer

@@ -237,12 +237,13 @@ func TestTextIsNotBinary(t *testing.T) {
 		return b
 	}
 	for name, in := range map[string][]byte{
-		"form feed and tab":    []byte("<p>a\fb\tc</p>"),
-		"a stray control":      []byte("<p>a\x01b</p><p>" + strings.Repeat("text ", 10) + "</p>"),
-		"ISO-2022-JP escapes":  []byte("<p>\x1b$B$3$s\x1b(B</p>"),
-		"UTF-16LE with BOM":    append([]byte("\xff\xfe"), utf16("<r>x</r>", false)...),
-		"UTF-16BE without BOM": utf16("<r>x</r>", true),
-		"UTF-16LE without BOM": utf16("<?xml version='1.0'?><r>x</r>", false),
+		"form feed and tab":           []byte("<p>a\fb\tc</p>"),
+		"a stray control":             []byte("<p>a\x01b</p><p>" + strings.Repeat("text ", 10) + "</p>"),
+		"ISO-2022-JP escapes":         []byte("<p>\x1b$B$3$s\x1b(B</p>"),
+		"UTF-16LE with BOM":           append([]byte("\xff\xfe"), utf16("<r>x</r>", false)...),
+		"UTF-16BE without BOM":        utf16("<r>x</r>", true),
+		"UTF-16LE without BOM":        utf16("<?xml version='1.0'?><r>x</r>", false),
+		"UTF-16BE, white space first": utf16("\n  <r>x</r>", true),
 	} {
 		if err := markup.CheckBinary(in); err != nil {
 			t.Errorf("%s: CheckBinary: %v", name, err)

@@ -222,7 +222,7 @@ func isXMLName(s string) bool {
 // badName records an error for a name XML cannot hold.
 func (x *xmlWriter) badName(what, name string, n *tree.Node) {
 	if x.err == nil {
-		x.err = fmt.Errorf("markup: write XML: %s %q at %s is not an XML name (a tree parsed from HTML may need WriteHTML)", what, name, tree.Path(n))
+		x.err = fmt.Errorf("markup: write XML: %s %q at %s: %w (a tree parsed from HTML may need WriteHTML)", what, name, tree.Path(n), ErrNotXML)
 	}
 }
 

@@ -2,6 +2,7 @@ package markup_test
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
@@ -99,7 +100,7 @@ func TestWriteXMLBadName(t *testing.T) {
 	}
 	var b bytes.Buffer
 	err = markup.WriteXML(&b, d, nil)
-	if err == nil || !strings.Contains(err.Error(), "is not an XML name") || !strings.Contains(err.Error(), "/html[1]/body[1]/p[1]/a[1]") {
+	if !errors.Is(err, markup.ErrNotXML) || !strings.Contains(err.Error(), "/html[1]/body[1]/p[1]/a[1]") {
 		t.Fatalf("err = %v", err)
 	}
 	if err := markup.WriteHTML(&b, d, nil); err != nil {

@@ -353,7 +353,7 @@ func runBenchDiffMemory(ctx context.Context, env *environment, args []string) (i
 	var docs [2]*tree.Flat
 	var size int64
 	for i, name := range args {
-		doc, n, err := loadFlat(env, name, flags)
+		doc, n, _, err := loadFlat(env, name, flags)
 		if err != nil {
 			return exitError, err
 		}

@@ -112,13 +112,19 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 	if oldName == "-" && newName == "-" {
 		return exitError, fmt.Errorf("only one of OLD and NEW can be standard input")
 	}
-	oldDoc, oldSize, err := loadFlat(env, oldName, &df)
+	oldDoc, oldSize, oldFormat, err := loadFlat(env, oldName, &df)
 	if err != nil {
 		return exitError, err
 	}
-	newDoc, newSize, err := loadFlat(env, newName, &df)
+	newDoc, newSize, newFormat, err := loadFlat(env, newName, &df)
 	if err != nil {
 		return exitError, err
+	}
+	if oldFormat != newFormat {
+		// XHTML that is well-formed in one version only: the trees differ
+		// where the parsers do.
+		fmt.Fprintf(env.stderr, "vigil diff: note: %s is read as %s and %s as %s; --parse %s reads both alike\n",
+			displayName(oldName), strings.ToUpper(oldFormat.String()), displayName(newName), strings.ToUpper(newFormat.String()), markup.HTML)
 	}
 	limitDiffMemory(int64(oldSize + newSize))
 	opt := &treediff.Options{Algorithm: treediff.Algorithm(*algorithm)}
@@ -196,6 +202,11 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 		doc.AssignXIDs()
 	}
 	if doc, err = delta.ApplyAll(doc, ds); err != nil {
+		// Undone, the file's deltas are applied last first: name the
+		// delta as the file numbers it.
+		if se := (*delta.StepError)(nil); *reverse && errors.As(err, &se) {
+			se.Step = len(ds) + 1 - se.Step
+		}
 		return exitError, fmt.Errorf("%s: %w", displayName(fs.Arg(1)), err)
 	}
 	bw := bufio.NewWriter(env.stdout)
@@ -208,6 +219,11 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 		err = bw.Flush()
 	}
 	if err != nil {
+		if errors.Is(err, markup.ErrNotXML) {
+			// What an HTML parser keeps and XML cannot hold: the delta
+			// was made from a version read as HTML.
+			err = fmt.Errorf("%w (was the delta computed from a version read as HTML? --parse html reads both alike)", err)
+		}
 		return exitError, err
 	}
 	return exitOK, nil

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -90,23 +91,33 @@ func loadDocument(env *environment, name string, f *docFlags) (*tree.Document, m
 	// b is ours: the document may keep it rather than a copy.
 	doc, format, err := markup.ParseBytesOwned(b, opt)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", displayName(name), err)
+		return nil, 0, parseError(name, err)
 	}
 	return doc, format, nil
 }
 
+// parseError names the file a parse error is about, and the flag that
+// helps where one does.
+func parseError(name string, err error) error {
+	if errors.Is(err, markup.ErrHTMLTooDeep) {
+		return fmt.Errorf("%s: %w (--parse xml)", displayName(name), err)
+	}
+	return fmt.Errorf("%s: %w", displayName(name), err)
+}
+
 // loadFlat reads and parses a document as loadDocument does, as the flat
-// tree the diff works on, and returns it with its size in bytes.
-func loadFlat(env *environment, name string, f *docFlags) (*tree.Flat, int, error) {
+// tree the diff works on, and returns it with its size in bytes and the
+// format it was read as.
+func loadFlat(env *environment, name string, f *docFlags) (*tree.Flat, int, markup.Format, error) {
 	b, opt, err := readDocument(env, name, f)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
-	doc, _, err := markup.ParseFlatBytesOwned(b, opt)
+	doc, format, err := markup.ParseFlatBytesOwned(b, opt)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", displayName(name), err)
+		return nil, 0, 0, parseError(name, err)
 	}
-	return doc, len(b), nil
+	return doc, len(b), format, nil
 }
 
 // readDocument reads a document and the parsing options its flags give.

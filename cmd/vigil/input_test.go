@@ -115,7 +115,7 @@ func TestDiffInputKinds(t *testing.T) {
 	}
 	deep := strings.Repeat("<div>", 2000) + "x" + strings.Repeat("</div>", 2000)
 	h1, h2 := write("deep1.html", deep), write("deep2.html", strings.Replace(deep, "x", "y", 1))
-	if code, _, errOut := runCLI(t, "", "diff", h1, h2); code != exitError || !strings.Contains(errOut, "parses as XML") {
+	if code, _, errOut := runCLI(t, "", "diff", h1, h2); code != exitError || !strings.Contains(errOut, "--parse xml") {
 		t.Errorf("HTML 2 000 deep: exit %d: %s", code, errOut)
 	}
 	if code, _, errOut := runCLI(t, "", "diff", "--parse", "xml", h1, h2); code != exitChanged {
@@ -170,5 +170,38 @@ func TestUnknownCommand(t *testing.T) {
 		if code != exitError || !strings.Contains(errOut, "unknown command "+tt.want) {
 			t.Errorf("%v: exit %d: %s", tt.args, code, errOut)
 		}
+	}
+}
+
+// TestCLISecondAudit covers what a second audit found: a delta of a file
+// numbered as the file numbers it when undone; a note when the two
+// versions are read in different formats; an update of white space shown
+// in the summary; diffs with byte-order marks put end to end.
+func TestCLISecondAudit(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string { return writeFile(t, dir, name, content) }
+	_, x12, _ := runCLI(t, "", "diff", example+"v1.xml", example+"v2.xml")
+	_, x23, _ := runCLI(t, "", "diff", example+"v2.xml", example+"v3.xml")
+	// Undoing the chain from v3, with the file's delta 1 (undone last)
+	// claiming a price v2 does not have: named delta 1, as in the file.
+	chain := write("x13", strings.Replace(x12, `update="yes">$699</i>`, `update="yes">$698</i>`, 1)+x23)
+	if code, _, errOut := runCLI(t, "", "patch", "--reverse", example+"v3.xml", chain); code != exitError || !strings.Contains(errOut, "delta 1: ") {
+		t.Errorf("patch --reverse with a delta that does not fit: exit %d: %s", code, errOut)
+	}
+	bom := write("bom13", "\xef\xbb\xbf"+x12+"\xef\xbb\xbf"+x23)
+	if code, out, errOut := runCLI(t, "", "patch", example+"v1.xml", bom); code != exitOK {
+		t.Errorf("diffs with byte-order marks put end to end: exit %d: %s", code, errOut)
+	} else if code, _, _ := runCLI(t, out, "diff", "-", example+"v3.xml"); code != exitOK {
+		t.Errorf("diffs with byte-order marks put end to end: the patched v1 is not v3")
+	}
+	xh1 := write("xh1.html", `<?xml version="1.0"?><html><body><p>a<br/>b</p></body></html>`)
+	xh2 := write("xh2.html", `<?xml version="1.0"?><html><body><p>a<br>b</p></body></html>`)
+	if _, _, errOut := runCLI(t, "", "diff", xh1, xh2); !strings.Contains(errOut, "read as XML") || !strings.Contains(errOut, "--parse html") {
+		t.Errorf("versions read in different formats: no note: %q", errOut)
+	}
+	w1 := write("w1.xml", "<r><p>a  b</p><q/></r>")
+	w2 := write("w2.xml", "<r><p>a b</p><q/></r>")
+	if code, out, _ := runCLI(t, "", "diff", "--whitespace", "keep", "--format", "summary", w1, w2); code != exitChanged || !strings.Contains(out, `"a  b" -> "a b"`) {
+		t.Errorf("white-space update: exit %d:\n%s", code, out)
 	}
 }

@@ -26,7 +26,7 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 	fmt.Fprintf(bw, "%s -> %s: %d inserted (%d nodes), %d deleted (%d nodes), %d moved, %d text updates, %d attribute changes, %d renames%s\n",
 		d.From, d.To, s.Inserts, s.InsertedNodes, s.Deletes, s.DeletedNodes, s.Moves, s.Updates, s.AttrInserts+s.AttrDeletes+s.AttrUpd, s.Renames, outside)
 	if o := d.Outside; o != nil {
-		if o.Old.Doctype != o.New.Doctype {
+		if strings.Join(strings.Fields(o.Old.Doctype), " ") != strings.Join(strings.Fields(o.New.Doctype), " ") {
 			fmt.Fprintf(bw, "outside DOCTYPE: %q -> %q\n", o.Old.Doctype, o.New.Doctype)
 		}
 		for _, part := range []struct {
@@ -74,10 +74,16 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 			fmt.Fprintf(bw, "move    %s -> %s\n", from, to)
 		case op.Kind == delta.Delete && op.Update:
 			to := ""
-			if h := halves[op.Root()]; h != nil {
+			h := halves[op.Root()]
+			if h != nil {
 				to = flatText(h.Content)
 			}
-			from, to := contrast(flatText(op.Content), to)
+			from := flatText(op.Content)
+			if from == to && h != nil {
+				// Only white space changed: show it.
+				from, to = op.Content.Value, h.Content.Value
+			}
+			from, to = contrast(from, to)
 			fmt.Fprintf(bw, "update  %s: %q -> %q\n", path(oldIdx, op.Root()), from, to)
 		case op.Kind == delta.Delete:
 			fmt.Fprintf(bw, "delete  %s: %q\n", path(oldIdx, op.Root()), snippet(op.Content))

@@ -107,3 +107,25 @@ func TestWriteXMLBadName(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestWriteHTMLDeclaresUTF8: a page read in another charset is written in
+// UTF-8, and its meta elements say so.
+func TestWriteHTMLDeclaresUTF8(t *testing.T) {
+	in := "<html><head><meta charset=\"iso-8859-1\"><meta http-equiv=\"Content-Type\" content=\"text/html; charset=windows-1252\"></head><body>caf\xe9</body></html>"
+	d, err := markup.ParseHTMLBytes([]byte(in), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := markup.WriteHTML(&b, d, nil); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, `<meta charset="utf-8">`) || !strings.Contains(out, `content="text/html; charset=utf-8"`) || !strings.Contains(out, "café") {
+		t.Errorf("output:\n%s", out)
+	}
+	again, err := markup.ParseHTMLBytes(b.Bytes(), nil)
+	if err != nil || !strings.Contains(again.Root.Text(), "café") {
+		t.Errorf("read back: %v, %q", err, again.Root.Text())
+	}
+}

@@ -22,7 +22,8 @@ var rawTextHTML = map[string]bool{
 	"noembed": true, "noframes": true, "noscript": true, "plaintext": true,
 }
 
-// WriteHTML writes d as HTML5 in UTF-8: the DOCTYPE, the prolog comments,
+// WriteHTML writes d as HTML5 in UTF-8, and a meta element's charset (or
+// http-equiv Content-Type charset) says utf-8: the DOCTYPE, the prolog comments,
 // the root element and the epilog comments. Void elements get no end tag;
 // the text of raw-text elements (script, style, ...) is written as it is;
 // other text escapes &, < and >, attribute values & and ". Nothing is
@@ -123,7 +124,7 @@ func (x *xmlWriter) htmlNode(n *tree.Node, foreign bool) {
 				x.byte(' ')
 				x.str(a.Name)
 				x.str(`="`)
-				x.escapeHTML(a.Value, true)
+				x.escapeHTML(metaCharset(c, a, parentForeign), true)
 				x.byte('"')
 			}
 			switch {
@@ -229,4 +230,46 @@ func (x *xmlWriter) escapeHTML(s string, attr bool) {
 		last = i + 1
 	}
 	x.str(s[last:])
+}
+
+// metaCharset returns the value to write for attribute a of element n: a
+// meta element's charset, or the charset parameter of its http-equiv
+// Content-Type, becomes utf-8, as what WriteHTML writes is; any other value
+// as it is.
+func metaCharset(n *tree.Node, a tree.Attr, foreign bool) string {
+	if foreign || !strings.EqualFold(n.Name, "meta") {
+		return a.Value
+	}
+	switch {
+	case strings.EqualFold(a.Name, "charset"):
+		if isUTF8Label(a.Value) {
+			return a.Value // as written: UTF-8, utf-8
+		}
+		return "utf-8"
+	case strings.EqualFold(a.Name, "content"):
+		equiv, _ := n.Attr("http-equiv")
+		if !strings.EqualFold(strings.TrimSpace(equiv), "content-type") {
+			return a.Value
+		}
+		lower := strings.ToLower(a.Value)
+		k := strings.Index(lower, "charset=")
+		if k < 0 {
+			return a.Value
+		}
+		end := k + len("charset=")
+		for end < len(a.Value) && a.Value[end] != ';' && a.Value[end] != ' ' {
+			end++
+		}
+		if isUTF8Label(strings.Trim(a.Value[k+len("charset="):end], `"'`)) {
+			return a.Value
+		}
+		return a.Value[:k] + "charset=utf-8" + a.Value[end:]
+	}
+	return a.Value
+}
+
+// isUTF8Label reports whether a charset label names UTF-8 itself.
+func isUTF8Label(s string) bool {
+	s = strings.ToLower(strings.TrimSpace(s))
+	return s == "utf-8" || s == "utf8"
 }

@@ -339,6 +339,10 @@ func measureDiffMemory(ctx context.Context, p pairFiles) (int64, error) {
 	}
 	out, err := exec.CommandContext(ctx, self, "bench", "diff-memory", p.old, p.new).Output()
 	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && len(ee.Stderr) > 0 {
+			return 0, fmt.Errorf("bench diff-memory: %w: %s", err, strings.TrimSpace(string(ee.Stderr)))
+		}
 		return 0, fmt.Errorf("bench diff-memory: %w", err)
 	}
 	return strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64)
@@ -349,7 +353,7 @@ func runBenchDiffMemory(ctx context.Context, env *environment, args []string) (i
 		return exitError, fmt.Errorf("usage: vigil bench diff-memory OLD NEW")
 	}
 	// Read, parsed and diffed as vigil diff does, with its memory limit.
-	flags := &docFlags{whitespace: "normalize", maxBytes: markup.DefaultMaxBytes}
+	flags := &docFlags{whitespace: "normalize", parse: "auto", maxBytes: markup.DefaultMaxBytes}
 	var docs [2]*tree.Flat
 	var size int64
 	for i, name := range args {

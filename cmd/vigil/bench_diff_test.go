@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -44,6 +45,12 @@ func TestBenchCommands(t *testing.T) {
 	code, out, errOut = runCLI(t, "", "bench", "simulate", "--size", "5000", "--rate", "0.2", dir)
 	if code != exitOK || !strings.Contains(out, "perfect delta") {
 		t.Fatalf("bench simulate: exit %d: %s %s", code, out, errOut)
+	}
+	// The memory measure's child command parses and diffs the pair and
+	// prints its peak resident size.
+	code, out, errOut = runCLI(t, "", "bench", "diff-memory", filepath.Join(dir, "old.xml"), filepath.Join(dir, "new.xml"))
+	if n, err := strconv.ParseInt(strings.TrimSpace(out), 10, 64); code != exitOK || err != nil || n <= 0 {
+		t.Errorf("bench diff-memory: exit %d, output %q: %s", code, out, errOut)
 	}
 	// The simulated pair and its perfect delta agree: patching old with
 	// perfect gives new.

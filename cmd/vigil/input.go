@@ -71,7 +71,7 @@ func (f *docFlags) options() (*markup.Options, error) {
 		return nil, fmt.Errorf("--whitespace %q: want normalize or keep", f.whitespace)
 	}
 	switch f.parse {
-	case "auto":
+	case "auto", "":
 	case "xml":
 		opt.Format = markup.XML
 	case "html":

@@ -38,11 +38,11 @@ func checkChain(ds []*Delta) error {
 // nodeFacts is what the deltas read so far say of a node in the version
 // at hand: its name, its value, and some of its attributes.
 type nodeFacts struct {
-	name, value        fact
-	attrs              map[string]fact
-	allAttrs           bool // attrs lists every attribute: the others are absent
-	allAttrsStep       int  // the delta that listed them all
-	allAttrsStepWroteT bool // whether that delta wrote them (else found them)
+	name, value   fact
+	attrs         map[string]fact
+	allAttrs      bool // attrs lists every attribute: the others are absent
+	allAttrsStep  int  // the delta that listed them all
+	allAttrsWrote bool // whether that delta wrote them (else found them)
 }
 
 // fact is one thing known of a node: a value (or its absence, for an
@@ -186,7 +186,7 @@ func (c *chainChecker) readAttr(k, i int, op *Op, x tree.XID, name string, prese
 	nf := c.facts(x)
 	f, ok := nf.attrs[name]
 	if !ok && nf.allAttrs {
-		f = fact{known: true, present: false, step: nf.allAttrsStep, wrote: nf.allAttrsStepWroteT}
+		f = fact{known: true, present: false, step: nf.allAttrsStep, wrote: nf.allAttrsWrote}
 		ok = true
 	}
 	if !ok {
@@ -221,7 +221,7 @@ func (c *chainChecker) write(k int, op *Op) {
 			return
 		}
 		tree.Walk(op.Content, func(n *tree.Node) bool {
-			f := &nodeFacts{allAttrs: n.Kind == tree.Element, allAttrsStep: k, allAttrsStepWroteT: true}
+			f := &nodeFacts{allAttrs: n.Kind == tree.Element, allAttrsStep: k, allAttrsWrote: true}
 			if n.Kind == tree.Element || n.Kind == tree.ProcInst {
 				f.name = fact{known: true, present: true, value: n.Name, step: k, wrote: true}
 			}

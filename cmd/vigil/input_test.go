@@ -205,3 +205,18 @@ func TestCLISecondAudit(t *testing.T) {
 		t.Errorf("white-space update: exit %d:\n%s", code, out)
 	}
 }
+
+// TestHelpOnStdout prints a command's help on standard output when asked
+// for, and its usage on stderr after a mistake.
+func TestHelpOnStdout(t *testing.T) {
+	for _, args := range [][]string{{"diff", "--help"}, {"patch", "-h"}, {"compose", "-help"}} {
+		code, out, errOut := runCLI(t, "", args...)
+		if code != exitOK || !strings.Contains(out, "usage: vigil "+args[0]) || errOut != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+	code, out, errOut := runCLI(t, "", "diff", "--bogus")
+	if code != exitError || out != "" || !strings.Contains(errOut, "usage: vigil diff") {
+		t.Errorf("diff --bogus: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}

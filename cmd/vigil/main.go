@@ -132,6 +132,13 @@ func run(ctx context.Context, env *environment, args []string) int {
 		fmt.Fprintf(env.stderr, "vigil: unknown command %q; run 'vigil help' for the list\n", name)
 		return exitError
 	}
+	if wantsHelp(rest) {
+		// Help asked for goes to standard output, as it does for vigil
+		// help; the usage of a mistaken command line stays on stderr.
+		helped := *env
+		helped.stderr = env.stdout
+		env = &helped
+	}
 	code, err := c.run(ctx, env, rest)
 	if err != nil {
 		if !errors.Is(err, errUsageShown) {
@@ -158,4 +165,18 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-18s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun 'vigil <command> -h' for the options of a command.")
+}
+
+// wantsHelp reports whether a command's arguments ask for its help: -h,
+// -help or --help before a "--".
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help", "--h":
+			return true
+		}
+	}
+	return false
 }

@@ -182,7 +182,8 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	if err != nil {
 		return exitError, err
 	}
-	if err := renumber(ds); err != nil {
+	renumbered, err := renumber(ds)
+	if err != nil {
 		return exitError, fmt.Errorf("%s: %w", displayName(fs.Arg(1)), err)
 	}
 	if *reverse {
@@ -204,8 +205,15 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	if doc, err = delta.ApplyAll(doc, ds); err != nil {
 		// Undone, the file's deltas are applied last first: name the
 		// delta as the file numbers it.
-		if se := (*delta.StepError)(nil); *reverse && errors.As(err, &se) {
-			se.Step = len(ds) + 1 - se.Step
+		var se *delta.StepError
+		if errors.As(err, &se) {
+			if *reverse {
+				se.Step = len(ds) + 1 - se.Step
+			}
+			if renumbered[se.Step-1] {
+				// Its XIDs in the message are not those in the file.
+				return exitError, fmt.Errorf("%s: %w (delta %d is from a separate diff: its XIDs above are renumbered onto those delta %d gives)", displayName(fs.Arg(1)), err, se.Step, se.Step-1)
+			}
 		}
 		return exitError, fmt.Errorf("%s: %w", displayName(fs.Arg(1)), err)
 	}
@@ -251,7 +259,7 @@ func runCompose(ctx context.Context, env *environment, args []string) (int, erro
 		return exitError, err
 	}
 	all := append(first, second...)
-	if err := renumber(all); err != nil {
+	if _, err := renumber(all); err != nil {
 		return exitError, err
 	}
 	composed, err := delta.ComposeAll(all)

@@ -188,17 +188,20 @@ func readDeltas(env *environment, name string, limit int64) ([]*delta.Delta, err
 // gave the version between them, where they differ: a delta computed by a
 // separate diff numbers its source afresh. Deltas are numbered from 1
 // across the chain in its errors.
-func renumber(ds []*delta.Delta) error {
+// It returns whether each delta was renumbered.
+func renumber(ds []*delta.Delta) ([]bool, error) {
+	renumbered := make([]bool, len(ds))
 	for i := 1; i < len(ds); i++ {
 		prev, d := ds[i-1], ds[i]
 		if len(d.FromXIDMap.XIDs) > 0 && len(prev.ToXIDMap.XIDs) > 0 && !d.FromXIDMap.Equal(prev.ToXIDMap) {
 			var err error
 			if ds[i], err = delta.Rebase(d, prev.ToXIDMap); err != nil {
-				return fmt.Errorf("delta %d: the deltas are not consecutive: %w", i+1, err)
+				return nil, fmt.Errorf("delta %d: the deltas are not consecutive: %w", i+1, err)
 			}
+			renumbered[i] = true
 		}
 	}
-	return nil
+	return renumbered, nil
 }
 
 // readFirstByte returns the first non-space byte of a file after a UTF-8

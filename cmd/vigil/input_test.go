@@ -188,6 +188,12 @@ func TestCLISecondAudit(t *testing.T) {
 	if code, _, errOut := runCLI(t, "", "patch", "--reverse", example+"v3.xml", chain); code != exitError || !strings.Contains(errOut, "delta 1: ") {
 		t.Errorf("patch --reverse with a delta that does not fit: exit %d: %s", code, errOut)
 	}
+	// The second diff, renumbered onto the first's XIDs, does not fit:
+	// the message says its XIDs are not the file's.
+	bad := write("bad13", x12+strings.Replace(x23, `update="yes">$899</d>`, `update="yes">$898</d>`, 1))
+	if code, _, errOut := runCLI(t, "", "patch", example+"v1.xml", bad); code != exitError || !strings.Contains(errOut, "delta 2: ") || !strings.Contains(errOut, "renumbered") {
+		t.Errorf("a renumbered delta that does not fit: exit %d: %s", code, errOut)
+	}
 	bom := write("bom13", "\xef\xbb\xbf"+x12+"\xef\xbb\xbf"+x23)
 	if code, out, errOut := runCLI(t, "", "patch", example+"v1.xml", bom); code != exitOK {
 		t.Errorf("diffs with byte-order marks put end to end: exit %d: %s", code, errOut)

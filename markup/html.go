@@ -209,9 +209,12 @@ func convertElement(doc *tree.Document, c *html.Node) *tree.Node {
 			if a.Namespace != "" {
 				name = a.Namespace + ":" + a.Key
 			}
-			// The HTML tokenizer keeps the first of duplicate attributes.
+			// The HTML tokenizer keeps the first of duplicate attributes;
+			// names that differ only by characters xmlSafe replaces are
+			// duplicates too.
+			name = xmlSafe(name)
 			if !names.has(n.Attrs, name) {
-				n.Attrs = append(n.Attrs, tree.Attr{Name: xmlSafe(name), Value: xmlSafe(a.Val)})
+				n.Attrs = append(n.Attrs, tree.Attr{Name: name, Value: xmlSafe(a.Val)})
 			}
 		}
 	}

@@ -164,6 +164,16 @@ func TestHTMLControlCharacters(t *testing.T) {
 	if err := markup.WriteXML(&b, d, nil); err != nil {
 		t.Errorf("WriteXML: %v", err)
 	}
+	// Attribute names that differ only by such characters are one name:
+	// the first is kept, as the HTML tokenizer keeps the first of
+	// duplicates.
+	d, err = markup.ParseHTMLBytes([]byte("<p a\x01=1 a\x02=2>x</p>"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := d.Root.Children[1].Children[0]; len(p.Attrs) != 1 || p.Attrs[0].Value != "1" {
+		t.Errorf("attributes %v, want one, the first", p.Attrs)
+	}
 }
 
 // TestHTMLTooDeep refuses HTML nested past the HTML parser's limit with an

@@ -128,4 +128,22 @@ func TestWriteHTMLDeclaresUTF8(t *testing.T) {
 	if err != nil || !strings.Contains(again.Root.Text(), "café") {
 		t.Errorf("read back: %v, %q", err, again.Root.Text())
 	}
+	// The charset parameter found as a browser finds it, and only it.
+	for in, want := range map[string]string{
+		"text/html; charset = latin1":            "text/html; charset = utf-8",
+		"text/html;CHARSET='latin1'":             "text/html;CHARSET=utf-8",
+		"\u212A\u212A text/html; charset=latin1": "\u212A\u212A text/html; charset=utf-8",
+		"text/html; foocharset=latin1":           "text/html; foocharset=latin1",
+		"text/html":                              "text/html",
+		"text/html; charset=UTF-8":               "text/html; charset=UTF-8",
+	} {
+		d, _ := markup.ParseHTMLBytes([]byte(`<meta http-equiv="content-type" content="`+in+`">`), &markup.Options{Charset: "utf-8"})
+		var b bytes.Buffer
+		if err := markup.WriteHTML(&b, d, nil); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), `content="`+want+`"`) {
+			t.Errorf("content %q written as %s, want %q", in, b.String(), want)
+		}
+	}
 }

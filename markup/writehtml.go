@@ -251,21 +251,62 @@ func metaCharset(n *tree.Node, a tree.Attr, foreign bool) string {
 		if !strings.EqualFold(strings.TrimSpace(equiv), "content-type") {
 			return a.Value
 		}
-		lower := strings.ToLower(a.Value)
-		k := strings.Index(lower, "charset=")
-		if k < 0 {
+		from, to, ok := charsetParam(a.Value)
+		if !ok || isUTF8Label(strings.Trim(a.Value[from:to], `"'`)) {
 			return a.Value
 		}
-		end := k + len("charset=")
-		for end < len(a.Value) && a.Value[end] != ';' && a.Value[end] != ' ' {
-			end++
-		}
-		if isUTF8Label(strings.Trim(a.Value[k+len("charset="):end], `"'`)) {
-			return a.Value
-		}
-		return a.Value[:k] + "charset=utf-8" + a.Value[end:]
+		return a.Value[:from] + "utf-8" + a.Value[to:]
 	}
 	return a.Value
+}
+
+// charsetParam finds the value of the charset parameter of a Content-Type
+// value: the bytes [from, to) after "charset" (in any case, not inside a
+// longer word) and "=", spaces around it allowed, up to a ';' or a space.
+// It matches ASCII only, so positions are those of v.
+func charsetParam(v string) (from, to int, ok bool) {
+	const word = "charset"
+	for k := 0; k+len(word) <= len(v); k++ {
+		if !asciiFold(v[k:k+len(word)], word) || k > 0 && isWordByte(v[k-1]) {
+			continue
+		}
+		i := k + len(word)
+		for i < len(v) && (v[i] == ' ' || v[i] == '\t') {
+			i++
+		}
+		if i == len(v) || v[i] != '=' {
+			continue
+		}
+		i++
+		for i < len(v) && (v[i] == ' ' || v[i] == '\t') {
+			i++
+		}
+		j := i
+		for j < len(v) && v[j] != ';' && v[j] != ' ' && v[j] != '\t' {
+			j++
+		}
+		return i, j, true
+	}
+	return 0, 0, false
+}
+
+// asciiFold reports whether s equals the lower-case ASCII word w, ASCII
+// letters in any case.
+func asciiFold(s, w string) bool {
+	for i := range len(w) {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_'
 }
 
 // isUTF8Label reports whether a charset label names UTF-8 itself.

@@ -226,3 +226,15 @@ func TestHelpOnStdout(t *testing.T) {
 		t.Errorf("diff --bogus: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// TestHelpOnlyFirst: -h later on a command line may be a flag's value, and
+// a mistaken command line keeps its usage on stderr.
+func TestHelpOnlyFirst(t *testing.T) {
+	code, out, errOut := runCLI(t, "", "diff", "--bogus", "-h")
+	if code != exitError || out != "" || !strings.Contains(errOut, "usage: vigil diff") {
+		t.Errorf("diff --bogus -h: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if !wantsHelp([]string{"--help"}) || wantsHelp([]string{"--smtp-user", "-h"}) || wantsHelp(nil) {
+		t.Error("wantsHelp: help asked for only by the first argument")
+	}
+}

@@ -168,15 +168,15 @@ func usage(w io.Writer) {
 }
 
 // wantsHelp reports whether a command's arguments ask for its help: -h,
-// -help or --help before a "--".
+// -help or --help first (later, it may be the value of a flag, as in
+// "vigil serve --smtp-user -h").
 func wantsHelp(args []string) bool {
-	for _, a := range args {
-		switch a {
-		case "--":
-			return false
-		case "-h", "-help", "--help", "--h":
-			return true
-		}
+	if len(args) == 0 {
+		return false
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "--h":
+		return true
 	}
 	return false
 }

@@ -99,6 +99,17 @@ func (w *Warehouse) Document(ctx context.Context, versionID int64) (*tree.Docume
 	return doc, nil
 }
 
+// fits reports, as an error, whether d applies to the tree of a version's
+// body numbered afresh, as Diff promises its deltas do.
+func fits(body []byte, v *vigil.Version, d *delta.Delta) error {
+	doc, err := parse(body, v)
+	if err != nil {
+		return err
+	}
+	doc.AssignXIDs()
+	return delta.Validate(doc, d)
+}
+
 // Diff returns the delta from version from to version to (of the same
 // resource), in terms of from's document numbered afresh (Document(from)):
 // delta.Apply(Document(from), d) gives to's tree. For consecutive versions
@@ -133,12 +144,18 @@ func (w *Warehouse) Diff(ctx context.Context, from, to int64) (*delta.Delta, err
 			}
 			raw, err := w.opt.Codec.Patch(treeDict(older, newer), sb.TreeDelta)
 			if err == nil {
-				ds, err := delta.DecodeXML(bytes.NewReader(raw))
+				var ds []*delta.Delta
+				ds, err = delta.DecodeXML(bytes.NewReader(raw))
 				if err == nil && len(ds) == 1 {
-					return delta.Invert(ds[0]), nil
+					// It was built from the version as parsed then; a
+					// newer parser may read the same bytes otherwise.
+					d := delta.Invert(ds[0])
+					if err = fits(older, a, d); err == nil {
+						return d, nil
+					}
 				}
 			}
-			w.log.Warn("stored tree delta unreadable; diffing again", "version", from, "err", err)
+			w.log.Warn("stored tree delta unreadable or does not fit; diffing again", "version", from, "err", err)
 		}
 	}
 	ab, err := w.Body(ctx, from)

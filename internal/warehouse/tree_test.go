@@ -62,3 +62,48 @@ func TestCallerDelta(t *testing.T) {
 		t.Fatalf("stale delta stored on version %d (v3 %d)", v2.ID, v3.ID)
 	}
 }
+
+// TestStoredDeltaThatNoLongerFits: a stored tree delta built from another
+// reading of the older version (as a parser change would make it) is not
+// returned; Diff diffs the versions again.
+func TestStoredDeltaThatNoLongerFits(t *testing.T) {
+	ctx := context.Background()
+	w, _ := newWarehouse(t, warehouse.Options{})
+	hist := warehouse.SyntheticHistory(2, 6000, 0.05, 12)
+	v1 := put(t, w, "http://example.com/", 0, hist[0])
+	// The caller's delta, from v1 read with all its white space.
+	old, _, err := markup.ParseBytes(hist[0], &markup.Options{Whitespace: markup.Keep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old.AssignXIDs()
+	cur, _, err := markup.ParseBytes(hist[1], &markup.Options{Whitespace: markup.Keep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := treediff.Diff(old, cur, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2, err := w.Put(ctx, &warehouse.Fetch{URL: "http://example.com/", FetchedAt: t0.Add(1), Status: 200, ContentType: "text/html",
+		Body: hist[1], Delta: d, DeltaFrom: v1.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, _ := w.Document(ctx, v1.ID)
+	if _, err := delta.Apply(from, d); err == nil {
+		t.Fatal("the caller's delta fits the version as the warehouse reads it: nothing to test")
+	}
+	got, err := w.Diff(ctx, v1.ID, v2.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := delta.Apply(from, got)
+	if err != nil {
+		t.Fatalf("Diff gave a delta that does not fit: %v", err)
+	}
+	want, _ := w.Document(ctx, v2.ID)
+	if diff := tree.Diff(res.Root, want.Root, tree.Content); diff != "" {
+		t.Fatal(diff)
+	}
+}

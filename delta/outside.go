@@ -193,6 +193,12 @@ func composeOutside(a, b *Outside) (*Outside, error) {
 	return outsideChange(a.Old, b.New), nil
 }
 
+// Changed reports which parts of the surroundings o changes: the DOCTYPE
+// (white space aside), the nodes before the root, those after it.
+func (o *Outside) Changed() (doctype, prolog, epilog bool) {
+	return !sameDoctype(o.Old.Doctype, o.New.Doctype), !sameNodes(o.Old.Prolog, o.New.Prolog), !sameNodes(o.Old.Epilog, o.New.Epilog)
+}
+
 // invertOutside returns the change that undoes o.
 func invertOutside(o *Outside) *Outside {
 	if o == nil {

@@ -66,26 +66,6 @@ func CheckSelector(lang spec.SelectorLang, expr string) (int, error) {
 	return 0, err
 }
 
-// documentOrder sorts nodes (all in one tree) in document order and drops
-// duplicates, by numbering the tree once.
-func documentOrder(root *tree.Node, nodes []*tree.Node) []*tree.Node {
-	if len(nodes) < 2 {
-		return nodes
-	}
-	want := make(map[*tree.Node]bool, len(nodes))
-	for _, n := range nodes {
-		want[n] = true
-	}
-	out := make([]*tree.Node, 0, len(want))
-	tree.Walk(root, func(n *tree.Node) bool {
-		if want[n] {
-			out = append(out, n)
-		}
-		return true
-	})
-	return out
-}
-
 // textValue returns the white-space-normalised text of n, its text nodes
 // joined by spaces (the Normalize white-space policy trims text nodes, so
 // "First <a>A</a>" holds "First" and "A").

@@ -128,6 +128,9 @@ func detectInput(data []byte, o *Options) ([]byte, Format, bool, error) {
 // as HTML with a NUL in it, and so does ParseHTML. A caller that is handed
 // a file of unknown kind, as vigil diff is, calls it first.
 func CheckBinary(data []byte) error {
+	// Only the head is looked at, and so decoded: UTF-16 takes two bytes a
+	// character, or four (an even count, so no unit is cut).
+	data = data[:min(len(data), 4*binarySniff)]
 	if decoded, bom, err := decodeBOM(data); err == nil && bom {
 		data = decoded
 	} else if decoded, ok, err := decodeUnmarkedUTF16(data); err == nil && ok {

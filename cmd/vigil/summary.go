@@ -26,16 +26,18 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 	fmt.Fprintf(bw, "%s -> %s: %d inserted (%d nodes), %d deleted (%d nodes), %d moved, %d text updates, %d attribute changes, %d renames%s\n",
 		d.From, d.To, s.Inserts, s.InsertedNodes, s.Deletes, s.DeletedNodes, s.Moves, s.Updates, s.AttrInserts+s.AttrDeletes+s.AttrUpd, s.Renames, outside)
 	if o := d.Outside; o != nil {
-		if strings.Join(strings.Fields(o.Old.Doctype), " ") != strings.Join(strings.Fields(o.New.Doctype), " ") {
+		doctype, prolog, epilog := o.Changed()
+		if doctype {
 			fmt.Fprintf(bw, "outside DOCTYPE: %q -> %q\n", o.Old.Doctype, o.New.Doctype)
 		}
 		for _, part := range []struct {
+			changed  bool
 			where    string
 			old, new []*tree.Node
-		}{{"before the root", o.Old.Prolog, o.New.Prolog}, {"after the root", o.Old.Epilog, o.New.Epilog}} {
+		}{{prolog, "before the root", o.Old.Prolog, o.New.Prolog}, {epilog, "after the root", o.Old.Epilog, o.New.Epilog}} {
 			a, b := texts(part.old), texts(part.new)
 			switch {
-			case sameLeaves(part.old, part.new):
+			case !part.changed:
 			case a != b:
 				a, b = contrast(a, b)
 				fmt.Fprintf(bw, "outside %s: %q -> %q\n", part.where, a, b)
@@ -200,12 +202,4 @@ func readingOrder(d *delta.Delta) []int {
 	}
 	slices.Reverse(deletes)
 	return append(append(other, deletes...), inserts...)
-}
-
-// sameLeaves reports whether two lists of comments and processing
-// instructions are the same.
-func sameLeaves(a, b []*tree.Node) bool {
-	return slices.EqualFunc(a, b, func(x, y *tree.Node) bool {
-		return x.Kind == y.Kind && x.Name == y.Name && x.Value == y.Value
-	})
 }

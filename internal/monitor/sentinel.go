@@ -3,7 +3,6 @@ package monitor
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -141,17 +140,6 @@ func (p *plan) alone(url string) bool {
 	}
 	for _, alt := range p.requires {
 		if len(alt) == 1 && alt[0] == url {
-			return true
-		}
-	}
-	return false
-}
-
-// refersTo reports whether the plan's lifespan waits on an event of the
-// sentinel named name.
-func (p *plan) refersTo(name string) bool {
-	for _, r := range p.lifespan.Refs() {
-		if strings.EqualFold(r, name) {
 			return true
 		}
 	}

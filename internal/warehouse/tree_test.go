@@ -39,19 +39,7 @@ func TestCallerDelta(t *testing.T) {
 	if err != nil || len(b.TreeDelta) == 0 {
 		t.Fatalf("no tree delta stored: %v", err)
 	}
-	got, err := w.Diff(ctx, v1.ID, v2.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	from, _ := w.Document(ctx, v1.ID)
-	res, err := delta.Apply(from, got)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ := w.Document(ctx, v2.ID)
-	if diff := tree.Diff(res.Root, want.Root, tree.Content); diff != "" {
-		t.Fatal(diff)
-	}
+	diffLeads(t, w, v1.ID, v2.ID)
 	// A delta from a version that is no longer the newest is ignored.
 	v3, err := w.Put(ctx, &warehouse.Fetch{URL: "http://example.com/", FetchedAt: t0.Add(2), Status: 200, ContentType: "text/html",
 		Body: hist[2], Delta: d, DeltaFrom: v1.ID})
@@ -94,15 +82,24 @@ func TestStoredDeltaThatNoLongerFits(t *testing.T) {
 	if _, err := delta.Apply(from, d); err == nil {
 		t.Fatal("the caller's delta fits the version as the warehouse reads it: nothing to test")
 	}
-	got, err := w.Diff(ctx, v1.ID, v2.ID)
+	diffLeads(t, w, v1.ID, v2.ID)
+}
+
+// diffLeads checks that the warehouse's Diff from one version to another,
+// applied to the first as Document reads it, gives the second.
+func diffLeads(t *testing.T, w *warehouse.Warehouse, from, to int64) {
+	t.Helper()
+	ctx := context.Background()
+	got, err := w.Diff(ctx, from, to)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := delta.Apply(from, got)
+	doc, _ := w.Document(ctx, from)
+	res, err := delta.Apply(doc, got)
 	if err != nil {
 		t.Fatalf("Diff gave a delta that does not fit: %v", err)
 	}
-	want, _ := w.Document(ctx, v2.ID)
+	want, _ := w.Document(ctx, to)
 	if diff := tree.Diff(res.Root, want.Root, tree.Content); diff != "" {
 		t.Fatal(diff)
 	}

@@ -42,6 +42,8 @@ func (c *Change) Validate() error {
 // exclusive (on DetectedAt); zero fields do not filter.
 type ChangeFilter struct {
 	SentinelID int64
+	// OwnerID keeps the changes of that user's sentinels.
+	OwnerID    int64
 	ResourceID int64
 	Since      time.Time
 	Until      time.Time

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/ianaindex"
@@ -205,10 +206,66 @@ func xmlDeclEncoding(data []byte) (string, int) {
 
 func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
+// XMLDeclarationCharset returns the encoding, and its name, that the XML
+// declaration at the start of an HTML document names, when no meta charset
+// or http-equiv Content-Type in its first 1024 bytes names one: browsers
+// read such a page so (WHATWG HTML, "get an XML encoding"). A UTF-16 label
+// means UTF-8, on bytes that are not UTF-16 (those have a byte-order mark).
+// It returns nil when the declaration names no known encoding or a meta
+// element decides.
+func XMLDeclarationCharset(data []byte) (encoding.Encoding, string) {
+	label, _ := xmlDeclEncoding(data)
+	if label == "" {
+		return nil, ""
+	}
+	e, name := charset.Lookup(label)
+	if e == nil || hasMetaCharset(data[:min(len(data), 1024)]) {
+		return nil, ""
+	}
+	if strings.HasPrefix(name, "utf-16") {
+		return unicode.UTF8, "utf-8"
+	}
+	return e, name
+}
+
+// hasMetaCharset reports whether head holds a meta element with a charset
+// attribute or an http-equiv Content-Type whose content names a charset.
+func hasMetaCharset(head []byte) bool {
+	z := html.NewTokenizer(bytes.NewReader(head))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return false
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, more := z.TagName()
+			if string(name) != "meta" {
+				continue
+			}
+			var equiv, content, set bool
+			for more {
+				var k, v []byte
+				k, v, more = z.TagAttr()
+				switch string(k) {
+				case "charset":
+					set = true
+				case "http-equiv":
+					equiv = strings.EqualFold(string(v), "content-type")
+				case "content":
+					content = strings.Contains(strings.ToLower(string(v)), "charset=")
+				}
+			}
+			if set || equiv && content {
+				return true
+			}
+		}
+	}
+}
+
 // decodeHTML returns data decoded to UTF-8 for the HTML parser, following the
 // HTML rules (a byte-order mark, then Options.Charset, then a meta charset
-// or http-equiv Content-Type in the first 1024 bytes); a document with none
-// of these is UTF-8 if it is valid UTF-8 and windows-1252 otherwise. Invalid
+// or http-equiv Content-Type in the first 1024 bytes, then the encoding of
+// an XML declaration at the start); a document with none of these is UTF-8
+// if it is valid UTF-8 and windows-1252 otherwise. Invalid
 // UTF-8 is replaced with U+FFFD.
 func decodeHTML(data []byte, override string) ([]byte, error) {
 	data, ok, err := decodeBOM(data)
@@ -224,6 +281,11 @@ func decodeHTML(data []byte, override string) ([]byte, error) {
 			contentType = "text/html; charset=" + label
 		}
 		e, name, certain := charset.DetermineEncoding(data, contentType)
+		if !certain {
+			if x, xname := XMLDeclarationCharset(data); x != nil {
+				e, name = x, xname
+			}
+		}
 		if !certain && name == "windows-1252" && utf8.Valid(data) {
 			name = "utf-8" // only ASCII in the first 1024 bytes
 		}

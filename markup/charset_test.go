@@ -83,6 +83,15 @@ func TestCharsetHTML(t *testing.T) {
 		{"override Content-Type", []byte("<meta charset=utf-8><p>caf\xe9</p>"), &markup.Options{Charset: "text/html; charset=windows-1252"}, "café"},
 		{"UTF-16LE BOM", utf16Bytes("<p>été</p>", false, true), nil, "été"},
 		{"invalid UTF-8 replaced", []byte("<meta charset=utf-8><p>a\xffb</p>"), nil, "a\uFFFDb"},
+		// An XML declaration's encoding counts where no meta charset says
+		// otherwise, as in browsers; a UTF-16 label on bytes that are not
+		// UTF-16 means UTF-8.
+		{"XML declaration", []byte("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><html><body>\x93\xfa\x96{</body></html>"), nil, "日本"},
+		{"XML declaration and meta", []byte("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><html><head><meta charset=\"utf-8\"></head><body>日本</body></html>"), nil, "日本"},
+		{"XML declaration, UTF-16 label", []byte("<?xml version=\"1.0\" encoding=\"UTF-16\"?><html><body>été</body></html>"), nil, "été"},
+		{"XML declaration, meta iso-8859-1", []byte("<?xml version=\"1.0\" encoding=\"utf-8\"?><html><head><meta charset=\"iso-8859-1\"></head><body>caf\xe9</body></html>"), nil, "café"},
+		{"XML declaration with spaces", []byte("<?xml version=\"1.0\" encoding = \"Shift_JIS\"?><html><body>\x93\xfa\x96{</body></html>"), nil, "日本"},
+		{"XML declaration under an override", []byte("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><html><body>caf\xe9</body></html>"), &markup.Options{Charset: "windows-1252"}, "café"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

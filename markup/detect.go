@@ -13,9 +13,9 @@ import (
 // Parse reads a document from r, tells XML from HTML with Detect, and parses
 // it with ParseXML or ParseHTML; XHTML that is not well-formed is parsed as
 // HTML. When successive versions of one document are compared, a caller
-// that knows the format (a page served as text/html) should rather call
-// ParseHTML or ParseXML itself: an XHTML page that stops being well-formed
-// in one version would otherwise change format, and every node with it.
+// that knows how the document was served says so in Options.MediaType: an
+// XHTML page served as text/html that stops being well-formed in one
+// version would otherwise change format, and every node with it.
 func Parse(r io.Reader, opt *Options) (*tree.Document, Format, error) {
 	o := opt.resolved()
 	data, err := readInput(r, o.MaxBytes)
@@ -115,7 +115,17 @@ func detectInput(data []byte, o *Options) ([]byte, Format, bool, error) {
 		return data, o.Format, false, nil
 	}
 	f, htmlRoot := detect(data)
+	if f == XML && htmlRoot && servedAsHTML(o.MediaType) {
+		f = HTML
+	}
 	return data, f, htmlRoot, nil
+}
+
+// servedAsHTML reports whether a media type, or a Content-Type value, is
+// text/html.
+func servedAsHTML(mediaType string) bool {
+	t, _, _ := strings.Cut(mediaType, ";")
+	return strings.EqualFold(strings.TrimSpace(t), "text/html")
 }
 
 // CheckBinary returns an error wrapping ErrBinary if data is not text: a
@@ -193,9 +203,10 @@ var commonHTML = map[string]bool{
 //   - anything else (text first, an empty input) means HTML, which parses
 //     anything.
 //
-// Parse adds one rule: XHTML (an XML declaration followed by an html
+// Parse adds two rules: XHTML (an XML declaration followed by an html
 // DOCTYPE or root element) that is not well-formed is parsed as HTML, as a
-// browser does with a page served as text/html.
+// browser does with a page served as text/html; and so is XHTML that is
+// well-formed, when Options.MediaType says it was served as text/html.
 func Detect(b []byte) Format {
 	f, _ := detect(b)
 	return f

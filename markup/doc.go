@@ -4,8 +4,10 @@
 // ParseXML uses a hand-written scanner over the whole input, which is read
 // into memory first (up to Options.MaxBytes); ParseHTML uses
 // golang.org/x/net/html, so any page a browser reads parses. Parse tells the
-// two apart by content (see Detect), or as Options.Format says. WriteXML, WriteNodeXML, WriteHTML and
-// WriteNodeHTML serialise.
+// two apart by content (see Detect), or as Options.Format says; an html
+// document served as text/html (Options.MediaType) is HTML, as in a
+// browser, even when it is well-formed XML. WriteXML, WriteNodeXML,
+// WriteHTML and WriteNodeHTML serialise.
 //
 // ParseXMLFlat and ParseFlatBytesOwned build the same tree as a tree.Flat,
 // the post-order arrays the diff works on: the scanner is the same, only

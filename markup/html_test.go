@@ -145,6 +145,51 @@ func TestParseForcedFormat(t *testing.T) {
 	}
 }
 
+// TestParseServedAsHTML reads an XHTML page served as text/html as HTML
+// whether it is well-formed or not, so that its versions keep one format;
+// a feed served as text/html, and XHTML served otherwise, are still told
+// by content.
+func TestParseServedAsHTML(t *testing.T) {
+	const wellFormed = `<?xml version="1.0" encoding="utf-8"?><!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml"><body><p>a<br/>b</p></body></html>`
+	const broken = `<?xml version="1.0" encoding="utf-8"?><!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml"><body><p>a<br>b</p></body></html>`
+	const feed = `<?xml version="1.0"?><rss version="2.0"><channel><link>https://example.com/</link></channel></rss>`
+	tests := []struct {
+		in, mediaType string
+		want          markup.Format
+	}{
+		{wellFormed, "", markup.XML},
+		{wellFormed, "text/html", markup.HTML},
+		{wellFormed, "Text/HTML; charset=utf-8", markup.HTML},
+		{broken, "text/html", markup.HTML},
+		{wellFormed, "application/xhtml+xml", markup.XML},
+		{`<?xml version="1.0"?><html><body><p>x</p></body></html>`, "text/html", markup.HTML},
+		{feed, "text/html", markup.XML},
+	}
+	for _, tt := range tests {
+		_, f, err := markup.ParseBytes([]byte(tt.in), &markup.Options{MediaType: tt.mediaType})
+		if err != nil || f != tt.want {
+			t.Errorf("%.40q served as %q: format %v, err %v; want %v", tt.in, tt.mediaType, f, err, tt.want)
+		}
+	}
+	// The two versions give the same tree, but for the one change.
+	a, _, _ := markup.ParseBytes([]byte(wellFormed), &markup.Options{MediaType: "text/html"})
+	b, _, _ := markup.ParseBytes([]byte(strings.Replace(broken, "a<br>b", "a<br>c", 1)), &markup.Options{MediaType: "text/html"})
+	var x, y bytes.Buffer
+	markup.WriteXML(&x, a, nil)
+	markup.WriteXML(&y, b, nil)
+	if got, want := y.String(), strings.Replace(x.String(), "a<br/>b", "a<br/>c", 1); got != want {
+		t.Errorf("versions read apart:\n%s\n%s", got, want)
+	}
+	// Format wins.
+	if _, f, err := markup.ParseBytes([]byte(wellFormed), &markup.Options{MediaType: "text/html", Format: markup.XML}); err != nil || f != markup.XML {
+		t.Errorf("Format XML served as text/html: %v, %v", f, err)
+	}
+	// The flat parse agrees.
+	if _, f, err := markup.ParseFlatBytesOwned([]byte(wellFormed), &markup.Options{MediaType: "text/html"}); err != nil || f != markup.HTML {
+		t.Errorf("flat: %v, %v", f, err)
+	}
+}
+
 // TestHTMLControlCharacters parses HTML with characters XML cannot hold:
 // they are replaced, so that the document can be written as XML and its
 // deltas as XyDelta.

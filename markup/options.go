@@ -58,6 +58,16 @@ type Options struct {
 	// apart by content (see Detect). It serves Parse and its variants;
 	// ParseXML and ParseHTML parse as they say.
 	Format Format
+	// MediaType is the media type the document was served with, if known
+	// ("text/html", or a whole Content-Type value). A document served as
+	// text/html whose DOCTYPE or first element is html is parsed as HTML,
+	// as a browser does, even if it starts with an XML declaration and is
+	// well-formed: told by content, such an XHTML page would be read as
+	// XML while well-formed and as HTML once not, and the successive
+	// versions of one page would change format, and every node with it.
+	// Other media types leave the format to Detect. Format, when set,
+	// wins.
+	MediaType string
 	// Charset overrides the document's own charset declarations (but not a
 	// byte-order mark). It is either a charset label ("windows-1252") or a
 	// whole HTTP Content-Type value ("text/html; charset=windows-1252"); a

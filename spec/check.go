@@ -68,6 +68,15 @@ type Checker struct {
 	// mechanism is email", the user id being the email address). Empty
 	// means such sentinels notify nobody.
 	Owner string
+	// Unavailable names the notification channels this server cannot use,
+	// with the reason ("this server has no SMTP relay"): a contact of one
+	// of them is a warning (the sentinel is valid, and its changes are
+	// kept, but nobody is told), and a sentinel with no Notify clause does
+	// not default to the Owner's email when email is unavailable. The
+	// default is decided when a sentinel is checked: one checked while
+	// email was off keeps notifying nobody once a relay is configured,
+	// until it is edited or added again.
+	Unavailable map[ContactKind]string
 	// DefaultLifespan is added to the start of a sentinel that has no To
 	// clause and inherits none. Zero means 12 months.
 	DefaultLifespan Duration
@@ -217,7 +226,7 @@ func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
 		k.errorf(s, "", "checker has no current time (Checker.Now)")
 		return nil, k.errs
 	}
-	v := &validator{report: k.report, warn: k.warn, urls: map[*URLTarget]string{}, compile: c.CompileSelector}
+	v := &validator{report: k.report, warn: k.warn, urls: map[*URLTarget]string{}, compile: c.CompileSelector, unavailable: c.Unavailable}
 	v.sentinel(s)
 	k.urls = v.urls
 
@@ -251,6 +260,16 @@ func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
 		d := out.Fetch.Interval.Duration
 		k.warn(k.blame(s.Compare), "", fmt.Sprintf("Compare every %d with Fetch %s compares the same versions as Compare pairwise with Fetch %s",
 			out.Compare.N, d, Duration{N: d.N * out.Compare.N, Unit: d.Unit}))
+	}
+	if s.Notify == nil && out.Notify != nil && parent != nil {
+		// A Notify clause inherited: its contacts were checked with the
+		// parent, but the channels may be off here all the same.
+		for _, c := range out.Notify.Contacts {
+			if why, off := k.c.Unavailable[c.Kind]; off {
+				k.warn(s.Target, "", fmt.Sprintf("the Notify clause inherited from %s notifies by %s, which will not be sent: %s", ch.Parent, c.Kind, why))
+				break
+			}
+		}
 	}
 	ch.Start, ch.End = k.lifespan(&out, parent)
 	ch.Warnings = k.warnings
@@ -415,7 +434,7 @@ func (k *checking) defaults(out *Sentinel) {
 		to.Offsets = append(append([]*Interval(nil), out.From.Offsets...), &Interval{Duration: life})
 		out.To = to
 	}
-	if out.Notify == nil && k.c.Owner != "" {
+	if _, off := k.c.Unavailable[Email]; out.Notify == nil && k.c.Owner != "" && !off {
 		out.Notify = &NotifyClause{Contacts: []*Contact{{Kind: Email, Address: k.c.Owner}}}
 	}
 	if out.Every == nil {

@@ -217,6 +217,40 @@ func TestDefaults(t *testing.T) {
 	}
 }
 
+// TestUnavailableChannel: a contact of a channel the server cannot use is
+// a warning at the contact, and no Notify clause does not default to the
+// owner's email when email is that channel.
+func TestUnavailableChannel(t *testing.T) {
+	c := &Checker{Now: date(2003, 6, 1, 12, 0), Owner: "jill@aol.com", Unavailable: map[ContactKind]string{Email: "no SMTP relay"}}
+	ch, err := c.Check(mustParse(t, "Create Sentinel x Using http://a.example").Sentinels[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.Sentinel.Notify != nil || len(ch.Warnings) != 0 {
+		t.Errorf("no Notify clause: notify %v, warnings %v", ch.Sentinel.Notify, ch.Warnings)
+	}
+	src := "Create Sentinel y Using http://a.example\nNotify By email bob@b.example, webhook https://h.example/x"
+	ch, err = c.Check(mustParse(t, src).Sentinels[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ch.Warnings) != 1 || ch.Warnings[0].Pos.Line != 2 || !strings.Contains(ch.Warnings[0].Msg, "by email will not be sent: no SMTP relay") {
+		t.Errorf("warnings %v, want one at the email contact", ch.Warnings)
+	}
+	if ch.Sentinel.Notify == nil || len(ch.Sentinel.Notify.Contacts) != 2 {
+		t.Errorf("the contacts are kept: %v", ch.Sentinel.Notify)
+	}
+	// An inherited email contact is warned of too, at the Using clause.
+	c.Add(&Stored{Checked: ch, Created: c.Now, Started: c.Now})
+	child, err := c.Check(mustParse(t, "Create Sentinel z\nUsing y").Sentinels[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(child.Warnings) != 1 || child.Warnings[0].Pos.Line != 2 || !strings.Contains(child.Warnings[0].Msg, "inherited from y notifies by email") {
+		t.Errorf("inherited: warnings %v", child.Warnings)
+	}
+}
+
 func TestCheckNeverPanicsOnPartialAST(t *testing.T) {
 	f, _ := Parse("p", []byte("Create Sentinel\nCreate Sentinel a Using\nCreate Sentinel b Using http://a.example From start(\nCreate Sentinel c Using http://a.example Monitor NOT"))
 	c := NewChecker(date(2003, 6, 1, 12, 0))
@@ -394,5 +428,24 @@ func TestCompileSelector(t *testing.T) {
 	}
 	if _, err := c.Check(mustParse(t, "Create Sentinel t Using http://a.example Monitor all words In css \"div p\"").Sentinels[0]); err != nil {
 		t.Errorf("an accepted selector: %v", err)
+	}
+}
+
+// TestNormalizeURLHosts: an internationalised host becomes its punycode,
+// the only form a fetch can reach; ports and IPv6 literals survive.
+func TestNormalizeURLHosts(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://bücher.example/x": "http://xn--bcher-kva.example/x",
+		"Bücher.Example:8080/":    "http://xn--bcher-kva.example:8080/",
+		"https://[::1]:8443/a":    "https://[::1]:8443/a",
+		"http://EXAMPLE.com":      "http://example.com",
+		// ASCII names DNS takes that the IDNA rules would refuse.
+		"http://my_host.example/":              "http://my_host.example/",
+		"https://r3---sn-abc.googlevideo.com/": "https://r3---sn-abc.googlevideo.com/",
+		"http://-a.example/":                   "http://-a.example/",
+	} {
+		if got, err := NormalizeURL(in); err != nil || got != want {
+			t.Errorf("NormalizeURL(%q) = %q, %v; want %q", in, got, err, want)
+		}
 	}
 }

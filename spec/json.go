@@ -50,6 +50,19 @@ func (c *Checked) MarshalJSON() ([]byte, error) {
 	return json.Marshal(out)
 }
 
+// CheckedURLs returns the pages a checked sentinel in its JSON form
+// (MarshalJSON) watches, without decoding the rest: for a caller that asks
+// it of many sentinels at once.
+func CheckedURLs(data []byte) ([]string, error) {
+	var c struct {
+		URLs []string `json:"urls"`
+	}
+	if err := json.Unmarshal(data, &c); err != nil {
+		return nil, err
+	}
+	return c.URLs, nil
+}
+
 // UnmarshalJSON decodes a checked sentinel as MarshalJSON writes it, for a
 // store that keeps the JSON form and rebuilds Stored values for
 // Checker.Lookup. The sentinel is validated as DecodeSentinel does; the

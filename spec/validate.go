@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"golang.org/x/net/idna"
 )
 
 // MaxNameLen is the longest sentinel name, in bytes (the limit of the
@@ -28,6 +30,8 @@ type validator struct {
 	urls   map[*URLTarget]string // normalised URLs, when the caller wants them
 	// compile, if not nil, is Checker.CompileSelector.
 	compile func(lang SelectorLang, expr string) (int, error)
+	// unavailable is Checker.Unavailable.
+	unavailable map[ContactKind]string
 }
 
 // sentinel validates every clause present in s.
@@ -191,8 +195,34 @@ func NormalizeURL(raw string) (string, error) {
 	if u.User != nil {
 		return "", fmt.Errorf("invalid URL %q: credentials in URLs are not accepted", raw)
 	}
+	// An internationalised host is written as its ASCII (punycode) form,
+	// the one DNS and HTTP know: url.URL.String would percent-escape it,
+	// a host no fetch can reach.
+	// Only a host with non-ASCII characters is converted: the IDNA rules
+	// refuse ASCII names DNS accepts (an underscore, "--" in the third
+	// and fourth places, a leading hyphen).
+	if host := u.Hostname(); !isASCII(host) {
+		ascii, err := idna.Lookup.ToASCII(host)
+		if err != nil {
+			return "", fmt.Errorf("invalid URL %q: host %q: %v", raw, host, err)
+		}
+		if port := u.Port(); port != "" {
+			ascii += ":" + port
+		}
+		u.Host = ascii
+	}
 	u.Host = strings.ToLower(u.Host)
 	return u.String(), nil
+}
+
+// isASCII reports whether s holds only ASCII bytes.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func unwrapURLError(err error) error {
@@ -604,6 +634,9 @@ func (v *validator) notify(n *NotifyClause) {
 			v.report(c, c.Address, "duplicate contact "+c.Address)
 		}
 		seen[k] = true
+		if why, ok := v.unavailable[c.Kind]; ok && v.warn != nil {
+			v.warn(c, c.Address, fmt.Sprintf("notifications by %s will not be sent: %s", c.Kind, why))
+		}
 	}
 }
 

@@ -100,7 +100,7 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (int, 
 		return exitError, err
 	}
 	defer st.Close()
-	secret, err := loadSecret(*sf.data)
+	secret, _, err := loadSecret(*sf.data, secretFile)
 	if err != nil {
 		return exitError, err
 	}

@@ -44,6 +44,7 @@ type serveConfig struct {
 	lease         time.Duration
 	poll          time.Duration
 	workers       int
+	compareMemory int // MiB; 0 or less: no bound
 	hostDelay     time.Duration
 	hostConc      int
 	render        string
@@ -78,12 +79,13 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	fs.DurationVar(&c.lease, "lease", 5*time.Minute, "how long a claimed sentinel or notification stays hidden from other workers (the delay before work a crash interrupted is taken up again)")
 	fs.DurationVar(&c.poll, "poll", time.Second, "how often to look for due sentinels and notifications when idle")
 	fs.IntVar(&c.workers, "workers", 16, "pages fetched and compared at once")
+	fs.IntVar(&c.compareMemory, "compare-memory", 1024, "MiB that the comparisons running at once may hold; a large page's waits for room (0: no bound)")
 	fs.DurationVar(&c.hostDelay, "host-delay", time.Second, "minimum delay between two requests to one host (a larger robots.txt Crawl-delay wins)")
 	fs.IntVar(&c.hostConc, "host-concurrency", 1, "requests at once to one host")
 	fs.DurationVar(&c.fetchTimeout, "fetch-timeout", 60*time.Second, "total time allowed for one fetch")
 	fs.StringVar(&c.render, "chromium", envOr(env, "VIGIL_CHROMIUM", fetch.ChromiumPath), "Chromium binary for sentinels that say Fetch ... render (\"\" disables rendering)")
 	fs.StringVar(&c.baseURL, "base-url", env.getenv("VIGIL_BASE_URL"), "public URL of this server, for links in messages (default: http://ADDR)")
-	fs.StringVar(&c.webhookSecret, "webhook-secret", env.getenv("VIGIL_WEBHOOK_SECRET"), "key of the webhook signatures (default $VIGIL_WEBHOOK_SECRET, else the data directory's secret)")
+	fs.StringVar(&c.webhookSecret, "webhook-secret", env.getenv("VIGIL_WEBHOOK_SECRET"), "key of the webhook signatures (default $VIGIL_WEBHOOK_SECRET, else the data directory's webhook-secret file, created on first start)")
 	fs.StringVar(&c.smtp.Host, "smtp-host", env.getenv("VIGIL_SMTP_HOST"), "SMTP relay host; email notifications are off without it (default $VIGIL_SMTP_HOST)")
 	fs.StringVar(&c.smtpPort, "smtp-port", envOr(env, "VIGIL_SMTP_PORT", "587"), "SMTP relay port (default $VIGIL_SMTP_PORT or 587)")
 	fs.StringVar(&c.smtp.Username, "smtp-user", env.getenv("VIGIL_SMTP_USER"), "SMTP user (default $VIGIL_SMTP_USER)")
@@ -138,6 +140,7 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	if d.baseURL == "" {
 		d.baseURL = "http://" + ln.Addr().String()
 	}
+	d.feeds.BaseURL = d.baseURL
 	srv := &http.Server{Handler: newServeMux(d), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(env.stdout, "listening on %s\n", ln.Addr())
 	logger.Info("vigil serve started", "addr", ln.Addr().String(), "data", *sf.data, "email", c.smtp.Host != "",
@@ -194,6 +197,11 @@ type daemon struct {
 	feeds       *feed.Server
 	monitorKick chan struct{}
 	outboxKick  chan struct{}
+	// email says whether email notifications can be sent (an SMTP host is
+	// configured): without, a sentinel created in the dashboard with no
+	// Notify clause notifies nobody rather than the owner's address,
+	// whose notifications would all fail.
+	email bool
 }
 
 // newDaemon wires the services and adapters of vigil serve.
@@ -202,7 +210,7 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 	if !ok {
 		return nil, fmt.Errorf("this store backend does not keep the monitor's check records (vigil.CheckStore); use the SQLite store")
 	}
-	secret, err := loadSecret(dataDir)
+	secret, secretCreated, err := loadSecret(dataDir, secretFile)
 	if err != nil {
 		return nil, err
 	}
@@ -233,6 +241,12 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 		Logger:    logger,
 		Lease:     c.lease,
 		Workers:   c.workers,
+		MemoryBudget: func() int64 {
+			if c.compareMemory <= 0 {
+				return -1
+			}
+			return int64(c.compareMemory) << 20
+		}(),
 		Delivered: func() { kick(d.outboxKick) },
 		MessageLink: func(id int64) string {
 			return d.baseURL + feed.Path(secret, id, "atom")
@@ -240,12 +254,29 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 	}
 	whSecret := []byte(c.webhookSecret)
 	if len(whSecret) == 0 {
-		whSecret = secret
+		path := filepath.Join(dataDir, webhookSecretFile)
+		var created bool
+		if whSecret, created, err = loadSecret(dataDir, webhookSecretFile); err != nil {
+			return nil, err
+		}
+		switch {
+		case !created:
+		case !secretCreated:
+			// Before this key had a file of its own, webhooks were
+			// signed with the server's secret: receivers given it need
+			// the new key, and the old one, which keys the feed tokens
+			// too, should not stay in their hands.
+			logger.Warn("webhooks are now signed with the key in "+path+": give it to webhook receivers; "+
+				"if they were given the file "+secretFile+" before, replace that file with a new secret (feed URLs change)", "file", path)
+		default:
+			logger.Info("webhook signing key created", "file", path)
+		}
 	}
 	channels := map[string]vigil.Notifier{
 		"webhook": &webhook.Notifier{Secret: whSecret, Client: d.fetcher.HTTPClient()},
 		"chat":    &chat.Notifier{Guard: d.fetcher.CheckHost},
 	}
+	d.email = c.smtp.Host != ""
 	if c.smtp.Host != "" {
 		mailer, err := email.New(c.smtp)
 		if err != nil {
@@ -282,39 +313,49 @@ func kick(ch chan struct{}) {
 	}
 }
 
-// secretFile holds the server's secret in the data directory: the key of
-// feed tokens and, unless configured otherwise, of webhook signatures.
-const secretFile = "secret"
+// Secrets in the data directory. secretFile keys the feed tokens, the
+// session cookies and the CSRF tokens; webhookSecretFile, unless
+// --webhook-secret says otherwise, the webhook signatures. They are apart
+// because the webhook key is handed to the receivers, who must be able to
+// check a signature and nothing more (the server's secret would let them
+// read every feed).
+const (
+	secretFile        = "secret"
+	webhookSecretFile = "webhook-secret"
+)
 
-// loadSecret reads the data directory's secret, creating it on first use.
-func loadSecret(dataDir string) ([]byte, error) {
-	path := filepath.Join(dataDir, secretFile)
+// loadSecret reads a secret of the data directory, creating it on first
+// use, and reports whether it created it.
+func loadSecret(dataDir, name string) ([]byte, bool, error) {
+	path := filepath.Join(dataDir, name)
 	b, err := os.ReadFile(path)
 	if err == nil {
 		s := strings.TrimSpace(string(b))
-		if len(s) >= 32 {
-			return []byte(s), nil
+		if len(s) < 32 {
+			// Not replaced: feeds, sessions or receivers may depend on it.
+			return nil, false, fmt.Errorf("%s holds %d characters, fewer than the 32 a secret needs: put a longer one there, or remove the file to have one made", path, len(s))
 		}
+		return []byte(s), false, nil
 	} else if !errors.Is(err, os.ErrNotExist) {
-		return nil, err
+		return nil, false, err
 	}
 	if err := os.MkdirAll(dataDir, 0o750); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	s := hex.EncodeToString(raw)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, os.ErrExist) {
-		return loadSecret(dataDir) // created meanwhile by another process
+		return loadSecret(dataDir, name) // created meanwhile by another process
 	} else if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if _, err := f.WriteString(s + "\n"); err != nil {
 		f.Close()
-		return nil, err
+		return nil, false, err
 	}
-	return []byte(s), f.Close()
+	return []byte(s), true, f.Close()
 }

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,12 +19,28 @@ func TestServeTwoPages(t *testing.T) {
 	st := newSite(t)
 	st.set("/a", "<html><body><p>alpha 1</p></body></html>")
 	st.set("/b", "<html><body><p>beta 1</p></body></html>")
-	hk := startHooks(t, "two-secret")
+	hk := startHooks(t, "")
 	data := t.TempDir()
 	addSentinels(t, data, fmt.Sprintf("Create Sentinel two Using %s/a OR %s/b Monitor any change Fetch 1 second Notify By webhook %s/two\n",
 		st.srv.URL, st.srv.URL, hk.srv.URL))
-	d := startDaemon(t, data, "--allow-private-networks", "--min-interval", "1s", "--host-delay", "0", "--poll", "50ms",
-		"--webhook-secret", "two-secret")
+	d := startDaemon(t, data, "--allow-private-networks", "--min-interval", "1s", "--host-delay", "0", "--poll", "50ms")
+	// Without --webhook-secret, webhooks are signed with a key of their
+	// own, created in the data directory, not with the server's secret
+	// (which keys the feeds).
+	key, err := os.ReadFile(filepath.Join(data, "webhook-secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	master, err := os.ReadFile(filepath.Join(data, "secret"))
+	if err != nil || len(bytes.TrimSpace(key)) < 32 || bytes.Equal(key, master) {
+		t.Fatalf("webhook key %q, server secret %q (%v)", key, master, err)
+	}
+	if fi, err := os.Stat(filepath.Join(data, "webhook-secret")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("webhook key file: %v, %v", fi.Mode(), err)
+	}
+	hk.mu.Lock()
+	hk.secret = bytes.TrimSpace(key)
+	hk.mu.Unlock()
 	db := openData(t, data)
 	waitFor(t, 30*time.Second, "both pages fetched", func() bool {
 		return versionCount(t, db, st.srv.URL+"/a") == 1 && versionCount(t, db, st.srv.URL+"/b") == 1
@@ -36,5 +55,10 @@ func TestServeTwoPages(t *testing.T) {
 	if c := hk.of("two")[1]; c.msg.URL != st.srv.URL+"/a" || !strings.Contains(c.raw, "alpha 2") {
 		t.Errorf("webhook for a: %s", c.raw)
 	}
+	hk.mu.Lock()
+	if hk.badSig != 0 {
+		t.Errorf("%d deliveries with a bad signature", hk.badSig)
+	}
+	hk.mu.Unlock()
 	d.stop(t)
 }

@@ -95,7 +95,13 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 		Secret:    d.secret,
 		Kick:      func() { kick(d.monitorKick) },
 		Checker: func(ctx context.Context, owner *vigil.User, now time.Time) (*spec.Checker, error) {
-			return storedChecker(ctx, d.store, owner, now)
+			c, err := storedChecker(ctx, d.store, owner, now)
+			if err == nil && !d.email {
+				// Email contacts are warned of; a sentinel with no Notify
+				// clause notifies nobody (the dashboard and its feed).
+				c.Unavailable = map[spec.ContactKind]string{spec.Email: "this server has no SMTP relay (vigil serve --smtp-host)"}
+			}
+			return c, err
 		},
 		FeedPath:      func(id int64) string { return feed.Path(d.secret, id, "atom") },
 		Metrics:       metrics,

@@ -7,6 +7,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,10 +17,15 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/sqlite"
+	"github.com/vigil-web/vigil/internal/web"
 )
 
 const testAdminPassword = "correct horse battery staple"
@@ -28,6 +34,7 @@ const testAdminPassword = "correct horse battery staple"
 type webDaemon struct {
 	*daemonProc
 	base string
+	dir  string // its data directory
 }
 
 func startWebDaemon(t *testing.T, extra ...string) *webDaemon {
@@ -36,8 +43,34 @@ func startWebDaemon(t *testing.T, extra ...string) *webDaemon {
 	t.Setenv("VIGIL_ADMIN_EMAIL", "")
 	t.Setenv("VIGIL_METRICS_PUBLIC", "")
 	args := append([]string{"--allow-private-networks", "--ignore-robots", "--host-delay", "10ms", "--poll", "100ms"}, extra...)
-	d := startDaemon(t, t.TempDir(), args...)
-	return &webDaemon{daemonProc: d, base: "http://" + d.addr}
+	dir := t.TempDir()
+	d := startDaemon(t, dir, args...)
+	return &webDaemon{daemonProc: d, base: "http://" + d.addr, dir: dir}
+}
+
+// addUser adds a user with a password and an API token to the daemon's
+// store, beside the running daemon, and returns the token.
+func (d *webDaemon) addUser(t *testing.T, email, password string) string {
+	t.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, d.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	hash, err := web.HashPassword(password)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := &vigil.User{Email: email, Name: "other", PasswordHash: hash}
+	if err := st.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	secret := "vgl_" + strings.Repeat("x", 40) + strconv.FormatInt(u.ID, 10)
+	if err := st.CreateToken(ctx, &vigil.Token{UserID: u.ID, Name: "test", Hash: vigil.HashToken(secret)}); err != nil {
+		t.Fatal(err)
+	}
+	return secret
 }
 
 // apiClient calls the API with a bearer token (or none).
@@ -123,6 +156,12 @@ var csrfMeta = regexp.MustCompile(`name="csrf(?:-token)?" (?:content|value)="([^
 
 func signIn(t *testing.T, base, password string) (*browserSession, int) {
 	t.Helper()
+	return signInAs(t, base, "admin@localhost", password)
+}
+
+// signInAs signs in through the form as the user with the email.
+func signInAs(t *testing.T, base, email, password string) (*browserSession, int) {
+	t.Helper()
 	jar, _ := cookiejar.New(nil)
 	s := &browserSession{t: t, base: base, client: &http.Client{Jar: jar}}
 	page := s.get("/login")
@@ -131,7 +170,7 @@ func signIn(t *testing.T, base, password string) (*browserSession, int) {
 		t.Fatalf("no CSRF token in the sign-in form:\n%s", page)
 	}
 	noFollow := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := noFollow.PostForm(base+"/login", url.Values{"csrf": {m[1]}, "email": {"admin@localhost"}, "password": {password}})
+	resp, err := noFollow.PostForm(base+"/login", url.Values{"csrf": {m[1]}, "email": {email}, "password": {password}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,6 +188,18 @@ func (s *browserSession) get(path string) string {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return string(b)
+}
+
+// status returns the status of a GET of a dashboard page.
+func (s *browserSession) status(path string) int {
+	s.t.Helper()
+	resp, err := s.client.Get(s.base + path)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
 }
 
 // csrf returns the CSRF token of a dashboard page.
@@ -281,6 +332,16 @@ func TestWebAPI(t *testing.T) {
 	if check.Valid || len(check.Errors) != 1 {
 		t.Errorf("live check of a bad sentinel: %+v", check)
 	}
+	// Without an SMTP relay, an email contact is valid but warned of.
+	var warned struct {
+		Valid    bool
+		Warnings []struct{ Message string }
+	}
+	mail := "Create Sentinel m\nUsing " + site.srv.URL + "/news\nNotify By email news@example.com\n"
+	c.want(200, "POST", "/api/v1/sentinels/check", map[string]string{"source": mail}).json(t, &warned)
+	if !warned.Valid || len(warned.Warnings) != 1 || !strings.Contains(warned.Warnings[0].Message, "no SMTP relay") {
+		t.Errorf("email contact without SMTP: %+v", warned)
+	}
 
 	// Create, read, list.
 	src = strings.Replace(src, "chnge", "change", 1)
@@ -390,9 +451,54 @@ func TestWebAPI(t *testing.T) {
 		t.Errorf("bad format: %s", code)
 	}
 
-	// Notifications (the default Notify is the owner's email; without SMTP
-	// they stay in the outbox or die, but are listed).
-	c.want(200, "GET", "/api/v1/notifications", nil)
+	// Another user, with no sentinel on the page, reads none of it: not
+	// the resource, its versions, their diffs, nor that it exists.
+	bob := &apiClient{t: t, base: d.base, token: d.addUser(t, "bob@example.com", "bob's password")}
+	var none struct{ Total int }
+	bob.want(200, "GET", "/api/v1/resources", nil).json(t, &none)
+	if none.Total != 0 {
+		t.Errorf("another user lists %d resources", none.Total)
+	}
+	bob.want(200, "GET", "/api/v1/resources?url="+url.QueryEscape(site.srv.URL+"/news"), nil).json(t, &none)
+	if none.Total != 0 {
+		t.Errorf("another user finds the page by URL")
+	}
+	for _, p := range []string{fmt.Sprintf("/api/v1/resources/%d", rid), fmt.Sprintf("/api/v1/resources/%d/versions", rid),
+		fmt.Sprintf("/api/v1/versions/%d", to), fmt.Sprintf("/api/v1/versions/%d/body", to), fmt.Sprintf("/api/v1/versions/%d/text", to),
+		diff + "json"} {
+		if code := bob.want(404, "GET", p, nil).errorCode(t); code != "ENOTFOUND" {
+			t.Errorf("another user, %s: %s", p, code)
+		}
+	}
+	bs, st := signInAs(t, d.base, "bob@example.com", "bob's password")
+	if st != http.StatusSeeOther {
+		t.Fatalf("bob signs in: %d", st)
+	}
+	for _, p := range []string{fmt.Sprintf("/resources/%d", rid), fmt.Sprintf("/resources/%d/diff?from=%d&to=%d", rid, from, to),
+		fmt.Sprintf("/resources/%d/diff/frame?from=%d&to=%d&view=inline", rid, from, to)} {
+		if st := bs.status(p); st != http.StatusNotFound {
+			t.Errorf("another user, page %s: %d, want 404", p, st)
+		}
+	}
+	if page := bs.get("/resources"); strings.Contains(page, "/news") {
+		t.Errorf("another user's resources page lists the page")
+	}
+	// The owner still reads all of it.
+	var mine struct{ Total int }
+	c.want(200, "GET", "/api/v1/resources", nil).json(t, &mine)
+	if mine.Total != 1 {
+		t.Errorf("the owner lists %d resources, want 1", mine.Total)
+	}
+
+	// Notifications: the sentinel has no Notify clause and this daemon no
+	// SMTP relay, so it notifies nobody (the default, the owner's email,
+	// would only make notifications that fail); its changes are on the
+	// dashboard and in its feed.
+	var notes struct{ Total int }
+	c.want(200, "GET", "/api/v1/notifications", nil).json(t, &notes)
+	if notes.Total != 0 {
+		t.Errorf("%d notifications without a Notify clause or SMTP", notes.Total)
+	}
 	c.want(400, "GET", "/api/v1/notifications?state=lost", nil)
 
 	// OpenAPI and metrics.
@@ -557,6 +663,26 @@ func TestWebCSRF(t *testing.T) {
 	status, page := sess.post("/sentinels", url.Values{"source": {src}, "csrf": {sess.csrf()}})
 	if status != 200 || !strings.Contains(page, "Sentinel p") {
 		t.Errorf("form post with CSRF: %d\n%s", status, page)
+	}
+
+	// Signing out ends the session for a copy of its cookie too, and for
+	// the user's other sessions; a new sign-in works.
+	other, _ := signIn(t, d.base, testAdminPassword)
+	u, _ := url.Parse(d.base)
+	kept := sess.client.Jar.Cookies(u)
+	if status, _ := sess.post("/logout", url.Values{"csrf": {sess.csrf()}}); status != http.StatusOK {
+		t.Fatalf("sign out: %d", status)
+	}
+	copyJar, _ := cookiejar.New(nil)
+	copyJar.SetCookies(u, kept)
+	copied := &browserSession{t: t, base: d.base, client: &http.Client{Jar: copyJar}}
+	for name, bs := range map[string]*browserSession{"a copy of the signed-out cookie": copied, "another session": other} {
+		if st := bs.status("/api/v1/me"); st != http.StatusUnauthorized {
+			t.Errorf("%s after signing out: %d, want 401", name, st)
+		}
+	}
+	if again, st := signIn(t, d.base, testAdminPassword); st != http.StatusSeeOther || again.status("/api/v1/me") != http.StatusOK {
+		t.Errorf("signing in again: %d", st)
 	}
 }
 

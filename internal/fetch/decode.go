@@ -14,6 +14,8 @@ import (
 	"golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/unicode"
+
+	"github.com/vigil-web/vigil/markup"
 )
 
 // decodeContent undoes the Content-Encoding of raw (codings applied in the
@@ -102,7 +104,15 @@ func toUTF8(body []byte, mediaType, label string) ([]byte, string, error) {
 			return nil, "", fmt.Errorf("%w: %q in the XML declaration", ErrCharset, name)
 		}
 	} else {
-		enc, name, _ = charset.DetermineEncoding(body, mediaType)
+		var certain bool
+		enc, name, certain = charset.DetermineEncoding(body, mediaType)
+		if !certain {
+			// Without a meta charset, an XML declaration's encoding
+			// counts, as in browsers (and in markup's HTML parser).
+			if e, n := markup.XMLDeclarationCharset(body); e != nil {
+				enc, name = e, n
+			}
+		}
 	}
 	if enc == unicode.UTF8 || name == "utf-8" {
 		if !utf8.Valid(body) {

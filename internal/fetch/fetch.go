@@ -13,7 +13,10 @@
 //   - refusal of private, loopback, link-local, unspecified and metadata
 //     addresses, checked on the address actually dialled (after DNS
 //     resolution, so on every redirect too) unless AllowPrivateNetworks;
-//   - optional rendering in headless Chromium (render.go).
+//   - optional rendering in headless Chromium (render.go), whose every
+//     request goes through a proxy in this process that dials as the client
+//     does (proxy.go), so that the address guard holds for what a rendered
+//     page loads too.
 package fetch
 
 import (
@@ -138,6 +141,13 @@ func New(opt Options) *Client {
 			}
 			return nil
 		},
+	}
+	if ch, ok := opt.Renderer.(*Chromium); ok {
+		ch.mu.Lock()
+		if ch.Dial == nil {
+			ch.Dial = dialer.DialContext
+		}
+		ch.mu.Unlock()
 	}
 	c.robots = newRobotsCache(opt.RobotsTTL)
 	c.hosts = newHostTable(opt.HostDelay, opt.HostConcurrency)

@@ -116,6 +116,14 @@ func TestFetch(t *testing.T) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte("<html><head><meta charset=\"windows-1252\"></head><body>caf\xe9</body></html>"))
 	})
+	mux.HandleFunc("/xmldecl-sjis", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><html><body>\x93\xfa\x96{</body></html>"))
+	})
+	mux.HandleFunc("/xmldecl-meta", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<?xml version=\"1.0\" encoding=\"utf-8\"?><html><head><meta charset=\"iso-8859-1\"></head><body>caf\xe9</body></html>"))
+	})
 	mux.HandleFunc("/badcharset", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=x-no-such-charset")
 		fmt.Fprint(w, page)
@@ -172,6 +180,16 @@ func TestFetch(t *testing.T) {
 			}
 		}},
 		{name: "meta-charset", path: "/meta-latin1", check: func(t *testing.T, r *vigil.FetchResult) {
+			if !strings.Contains(string(r.Body), "café") {
+				t.Errorf("body %q charset %q", r.Body, r.Charset)
+			}
+		}},
+		{name: "xml-declaration-charset", path: "/xmldecl-sjis", check: func(t *testing.T, r *vigil.FetchResult) {
+			if !strings.Contains(string(r.Body), "日本") || r.Charset != "shift_jis" {
+				t.Errorf("body %q charset %q", r.Body, r.Charset)
+			}
+		}},
+		{name: "meta-beats-xml-declaration", path: "/xmldecl-meta", check: func(t *testing.T, r *vigil.FetchResult) {
 			if !strings.Contains(string(r.Body), "café") {
 				t.Errorf("body %q charset %q", r.Body, r.Charset)
 			}

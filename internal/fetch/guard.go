@@ -67,7 +67,7 @@ func refusePrivate(permit func(netip.Addr) bool) func(network, address string, _
 
 func checkAddr(a netip.Addr) error {
 	if reason := privateReason(a); reason != "" {
-		return fmt.Errorf("%w: %s is a %s address (set allow_private_networks to fetch it)", ErrRefused, a.Unmap(), reason)
+		return fmt.Errorf("%w: %s is a %s address (vigil serve --allow-private-networks fetches it)", ErrRefused, a.Unmap(), reason)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package fetch
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"sync"
 	"time"
@@ -28,10 +29,18 @@ type Chromium struct {
 	// Settle is how long to wait after the load event for scripts that
 	// change the page (100ms if zero).
 	Settle time.Duration
+	// Dial makes every request of the browser go through a proxy in this
+	// process that dials with it (see guardProxy). New sets it to the
+	// client's own guarded dialer when the Chromium is the client's
+	// Renderer and Dial is nil: the address guard then holds for what a
+	// rendered page loads, not only for its URL. A Chromium serves one
+	// client (the first one given it); without Dial it refuses to start.
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 
 	mu      sync.Mutex
 	browser context.Context
 	cancel  []context.CancelFunc
+	proxy   *guardProxy
 }
 
 var _ Renderer = (*Chromium)(nil)
@@ -54,11 +63,32 @@ func (c *Chromium) start() (context.Context, error) {
 		chromedp.NoSandbox, // containers often run as root, where the sandbox cannot start
 		chromedp.Flag("disable-dev-shm-usage", true),
 	)
+	if c.Dial == nil {
+		return nil, fmt.Errorf("chromium: no dialer for its proxy (a Chromium renders for the fetch.Client it was given to)")
+	}
+	{
+		p, err := startGuardProxy(c.Dial)
+		if err != nil {
+			return nil, fmt.Errorf("start chromium's proxy: %w", err)
+		}
+		c.proxy = p
+		opts = append(opts,
+			chromedp.ProxyServer(p.URL()),
+			// Loopback addresses too (Chromium sends them direct by
+			// default), and no UDP of WebRTC's around the proxy.
+			chromedp.Flag("proxy-bypass-list", "<-loopback>"),
+			chromedp.Flag("webrtc-ip-handling-policy", "disable_non_proxied_udp"),
+		)
+	}
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, bcancel := chromedp.NewContext(actx)
 	if err := chromedp.Do(bctx); err != nil { // starts the browser
 		bcancel()
 		acancel()
+		if c.proxy != nil {
+			c.proxy.Close()
+			c.proxy = nil
+		}
 		return nil, fmt.Errorf("start chromium: %w", err)
 	}
 	c.browser, c.cancel = bctx, []context.CancelFunc{bcancel, acancel}
@@ -97,5 +127,9 @@ func (c *Chromium) Close() error {
 		f()
 	}
 	c.browser, c.cancel = nil, nil
+	if c.proxy != nil {
+		c.proxy.Close()
+		c.proxy = nil
+	}
 	return nil
 }

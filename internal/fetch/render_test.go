@@ -3,10 +3,14 @@ package fetch
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -50,5 +54,82 @@ func TestRenderChromium(t *testing.T) {
 	strict := New(Options{IgnoreRobots: true, Renderer: chrome})
 	if _, err := strict.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + "/", Render: true}); err == nil {
 		t.Error("rendering a loopback page without the allow flag succeeded")
+	}
+}
+
+// TestRenderChromiumGuard renders a page that loads an image, a frame, a
+// script's request and a WebRTC STUN exchange from a loopback address the
+// client refuses: the
+// browser's requests go through the client's guard (guardProxy), so none
+// reaches it, while what the page loads from its own, permitted, address
+// does.
+func TestRenderChromiumGuard(t *testing.T) {
+	if _, err := os.Stat(ChromiumPath); err != nil {
+		if os.Getenv("VIGIL_TEST_CHROMIUM") != "" {
+			t.Fatalf("VIGIL_TEST_CHROMIUM is set but %s is missing: install the chromium package", ChromiumPath)
+		}
+		t.Skipf("%s not installed (apt-get install chromium); set VIGIL_TEST_CHROMIUM=1 to make this a failure", ChromiumPath)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		t.Skipf("cannot listen on 127.0.0.2: %v", err)
+	}
+	var mu sync.Mutex
+	var private, own []string
+	inner := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		private = append(private, r.URL.Path)
+		mu.Unlock()
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		fmt.Fprint(w, "secret")
+	}))
+	inner.Listener = ln
+	inner.Start()
+	defer inner.Close()
+	// A STUN server there too: WebRTC's UDP must not go around the proxy.
+	udp, err := net.ListenPacket("udp", "127.0.0.2:0")
+	if err != nil {
+		t.Skipf("cannot listen on 127.0.0.2 (UDP): %v", err)
+	}
+	defer udp.Close()
+	var stun int
+	go func() {
+		buf := make([]byte, 1500)
+		for {
+			if _, _, err := udp.ReadFrom(buf); err != nil {
+				return
+			}
+			mu.Lock()
+			stun++
+			mu.Unlock()
+		}
+	}()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		own = append(own, r.URL.Path)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, `<!DOCTYPE html><html><body><div id="out">page</div><img src="/own.png"><img src="%[1]s/img.png">
+<iframe src="%[1]s/frame"></iframe><script>fetch("%[1]s/api").then(r => r.text()).then(s => document.getElementById("out").textContent = s);
+const pc = new RTCPeerConnection({iceServers: [{urls: "stun:%[2]s"}]}); pc.createDataChannel("x");
+pc.createOffer().then(o => pc.setLocalDescription(o));</script>
+</body></html>`, inner.URL, udp.LocalAddr())
+	}))
+	defer srv.Close()
+	chrome := &Chromium{Settle: 500 * time.Millisecond}
+	defer chrome.Close()
+	only := netip.MustParseAddr("127.0.0.1")
+	c := New(Options{IgnoreRobots: true, Renderer: chrome, TotalTimeout: 60 * time.Second, permit: func(a netip.Addr) bool { return a == only }})
+	res, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + "/", Render: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(private) != 0 || stun != 0 || strings.Contains(string(res.Body), "secret") {
+		t.Errorf("the rendered page reached a refused address: %v, %d STUN packets\n%s", private, stun, res.Body)
+	}
+	if !slices.Contains(own, "/own.png") {
+		t.Errorf("the page's own image was not loaded through the proxy: %v", own)
 	}
 }

@@ -36,7 +36,7 @@ func (m *Monitor) found(ctx context.Context, j *job, pg *page, ref int64, pe *pa
 // change was first found to the newest. A waiting change that the
 // expression no longer finds over that span (the page went back) is
 // dropped, and its alternative waits again.
-func (m *Monitor) settle(ctx context.Context, j *job, now time.Time) {
+func (m *Monitor) settle(ctx context.Context, j *job, now time.Time, grant *memoryGrant) {
 	if j.plan.requires == nil {
 		for _, ps := range j.st.Pages {
 			ps.Pending = nil // the sentinel no longer has an AND
@@ -57,7 +57,7 @@ func (m *Monitor) settle(ctx context.Context, j *job, now time.Time) {
 		var all []foundChange
 		for _, url := range alt {
 			p := j.st.Pages[url].Pending
-			pe := &pairEval{m: m, ref: p.Ref, cur: p.Cur}
+			pe := &pairEval{m: m, ref: p.Ref, cur: p.Cur, grant: grant}
 			ok, res, err := m.evaluateErr(ctx, pe, j)
 			switch {
 			case err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND:

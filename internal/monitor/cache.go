@@ -12,38 +12,44 @@ import (
 // It forgets the oldest entries first.
 type bodyCache struct {
 	mu    sync.Mutex
-	m     map[int64][]byte
+	m     map[int64]body
 	order []int64
 	size  int
 	max   int
 }
 
-func (c *bodyCache) get(id int64) ([]byte, bool) {
+// body is a version's body with what its parse needs to know.
+type body struct {
+	data                 []byte
+	charset, contentType string
+}
+
+func (c *bodyCache) get(id int64) (body, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	b, ok := c.m[id]
 	return b, ok
 }
 
-func (c *bodyCache) put(id int64, b []byte) {
-	if c.max <= 0 || cap(b) > c.max/4 {
+func (c *bodyCache) put(id int64, b body) {
+	if c.max <= 0 || cap(b.data) > c.max/4 {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil {
-		c.m = map[int64][]byte{}
+		c.m = map[int64]body{}
 	}
 	if _, ok := c.m[id]; ok {
 		return
 	}
 	c.m[id] = b
 	c.order = append(c.order, id)
-	c.size += cap(b)
+	c.size += cap(b.data)
 	for c.size > c.max && len(c.order) > 0 {
 		old := c.order[0]
 		c.order = c.order[1:]
-		c.size -= cap(c.m[old])
+		c.size -= cap(c.m[old].data)
 		delete(c.m, old)
 	}
 	if cap(c.order) > 4*len(c.order)+1024 {

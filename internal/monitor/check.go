@@ -132,7 +132,7 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 		}
 		pg.cur = v
 		m.heads.put(rid, v)
-		m.bodies.put(v.ID, res.Body)
+		m.bodies.put(v.ID, body{data: res.Body, charset: v.Charset, contentType: v.ContentType})
 	}
 	m.recent.put(url, pg.cur, now, m.Fresh)
 	return pg
@@ -184,7 +184,7 @@ func (m *Monitor) lastGood(ctx context.Context, resourceID int64) *vigil.Version
 // Each (reference, current) pair is compared once: the intent.Pair it
 // builds caches each primitive change type, so that sentinels asking for
 // the same change type on the same page share its evaluation.
-func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs []*job, now time.Time) {
+func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs []*job, now time.Time, grant *memoryGrant) {
 	pg := m.fetchPage(ctx, url, render, now)
 	pairs := map[[2]int64]*pairEval{}
 	pairOf := func(ref int64) *pairEval {
@@ -192,7 +192,7 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 		if p := pairs[k]; p != nil {
 			return p
 		}
-		p := &pairEval{m: m, ref: ref, cur: pg.cur.ID}
+		p := &pairEval{m: m, ref: ref, cur: pg.cur.ID, grant: grant}
 		pairs[k] = p
 		return p
 	}
@@ -266,6 +266,7 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 type pairEval struct {
 	m          *Monitor
 	ref, cur   int64
+	grant      *memoryGrant // the worker's share of the memory budget
 	once       sync.Once
 	old, new   *tree.Document
 	pair       *intent.Pair
@@ -276,10 +277,20 @@ type pairEval struct {
 
 func (p *pairEval) load(ctx context.Context) (*intent.Pair, error) {
 	p.once.Do(func() {
-		if p.old, p.err = p.m.document(ctx, p.ref); p.err != nil {
+		var old, cur body
+		if old, p.err = p.m.body(ctx, p.ref); p.err != nil {
 			return
 		}
-		if p.new, p.err = p.m.document(ctx, p.cur); p.err != nil {
+		if cur, p.err = p.m.body(ctx, p.cur); p.err != nil {
+			return
+		}
+		if p.err = p.grant.add(ctx, int64(len(old.data)+len(cur.data))); p.err != nil {
+			return
+		}
+		if p.old, p.err = p.m.document(old, p.ref); p.err != nil {
+			return
+		}
+		if p.new, p.err = p.m.document(cur, p.cur); p.err != nil {
 			return
 		}
 		p.pair = intent.NewPair(p.old, p.new, nil, p.m.Detect)
@@ -314,28 +325,36 @@ func (p *pairEval) deltaJSON(ctx context.Context) []byte {
 	return p.deltaBytes
 }
 
-// document parses a version; a body that is not HTML or XML (plain text,
-// JSON) is compared as the text of a <pre> element.
-func (m *Monitor) document(ctx context.Context, versionID int64) (*tree.Document, error) {
-	body, ok := m.bodies.get(versionID) // bodies from the fetcher: UTF-8
-	charset := "utf-8"
-	if !ok {
-		v, err := m.Store.FindVersionByID(ctx, versionID)
-		if err != nil {
-			return nil, err
-		}
-		if body, err = m.Warehouse.Body(ctx, versionID); err != nil {
-			return nil, err
-		}
-		charset = v.Charset
-		m.bodies.put(versionID, body)
+// body returns a version's body: from the cache of recent bodies, else
+// from the warehouse.
+func (m *Monitor) body(ctx context.Context, versionID int64) (body, error) {
+	if b, ok := m.bodies.get(versionID); ok {
+		return b, nil
 	}
-	doc, _, err := markup.ParseBytes(body, &markup.Options{Charset: charset})
+	v, err := m.Store.FindVersionByID(ctx, versionID)
+	if err != nil {
+		return body{}, err
+	}
+	data, err := m.Warehouse.Body(ctx, versionID)
+	if err != nil {
+		return body{}, err
+	}
+	b := body{data: data, charset: v.Charset, contentType: v.ContentType}
+	m.bodies.put(versionID, b)
+	return b, nil
+}
+
+// document parses a version's body; a body that is not HTML or XML (plain
+// text, JSON) is compared as the text of a <pre> element.
+func (m *Monitor) document(b body, versionID int64) (*tree.Document, error) {
+	// Read as the warehouse reads it, so that the trees a check compares
+	// are those the dashboard shows.
+	doc, err := warehouse.ParseBody(b.data, b.charset, b.contentType)
 	if err == nil {
 		doc.AssignXIDs()
 		return doc, nil
 	}
-	doc, err = markup.ParseHTMLBytes([]byte("<!DOCTYPE html><html><body><pre>"+html.EscapeString(string(body))+"</pre></body></html>"), nil)
+	doc, err = markup.ParseHTMLBytes([]byte("<!DOCTYPE html><html><body><pre>"+html.EscapeString(string(b.data))+"</pre></body></html>"), nil)
 	if err != nil {
 		return nil, fmt.Errorf("version %d: %w", versionID, err)
 	}

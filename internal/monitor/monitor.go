@@ -53,6 +53,10 @@ type Monitor struct {
 	// BodyCache is how many bytes of recent bodies are kept in memory for
 	// the next comparison: 32 MiB if zero, none if negative.
 	BodyCache int
+	// MemoryBudget bounds the memory, in bytes, that the comparisons of
+	// versions running at once may hold (see memoryBudget): 1 GiB if
+	// zero, unbounded if negative.
+	MemoryBudget int64
 	// Committed, if not nil, is called with the number of check records
 	// after each successful commit (benchmarks count checks with it).
 	Committed func(n int)
@@ -68,6 +72,7 @@ type Monitor struct {
 	resMu     sync.Mutex
 	resources map[string]int64 // resource ids by URL, bounded
 	bodies    bodyCache
+	budget    memoryBudget
 	heads     headCache
 	idxMu     sync.Mutex
 	indexes   map[int64]*ownerIndex
@@ -178,6 +183,11 @@ func (m *Monitor) init() {
 			m.BodyCache = 32 << 20
 		}
 		m.bodies.max = m.BodyCache
+		if m.MemoryBudget == 0 {
+			m.MemoryBudget = defaultMemoryBudget
+		}
+		m.budget.total = max(m.MemoryBudget, 0)
+		m.budget.free = m.budget.total
 	})
 }
 
@@ -395,9 +405,12 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 		wg.Add(1)
 		go func() {
 			defer func() { <-slots; wg.Done() }()
+			grant := &memoryGrant{b: &m.budget}
+			defer grant.done()
 			render := strings.HasPrefix(key, "render:")
 			for _, url := range strings.Split(strings.TrimPrefix(key, "render:"), "\x00") {
-				m.checkPage(ctx, url, render, jobs, now)
+				m.checkPage(ctx, url, render, jobs, now, grant)
+				grant.done() // the page's comparisons are over
 			}
 			if ctx.Err() != nil {
 				if abandon != nil {
@@ -412,7 +425,8 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 			for _, j := range jobs {
 				// Every page of the group is checked: report what waited
 				// for the others, then the digest of the period.
-				m.settle(ctx, j, now)
+				m.settle(ctx, j, now, grant)
+				grant.done()
 				m.digest(ctx, j, now)
 				m.finish(j, now)
 				sink(j.rec)

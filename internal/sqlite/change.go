@@ -55,6 +55,9 @@ func (db *DB) FindChanges(ctx context.Context, f vigil.ChangeFilter) ([]*vigil.C
 	if f.SentinelID != 0 {
 		where, args = append(where, "sentinel_id = ?"), append(args, f.SentinelID)
 	}
+	if f.OwnerID != 0 {
+		where, args = append(where, "sentinel_id IN (SELECT id FROM sentinels WHERE owner_id = ?)"), append(args, f.OwnerID)
+	}
 	if f.ResourceID != 0 {
 		where, args = append(where, "resource_id = ?"), append(args, f.ResourceID)
 	}

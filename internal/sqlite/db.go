@@ -67,6 +67,16 @@ func OpenFile(ctx context.Context, path string) (*DB, error) {
 		}
 		return "file:" + path + "?" + q.Encode() + extra
 	}
+	// The database holds password and token hashes and every page fetched:
+	// readable by its owner only. SQLite gives its -wal and -shm files the
+	// database's permissions.
+	// Best effort: a file of another user's may be opened as before.
+	if f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600); err == nil {
+		f.Close()
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		os.Chmod(p, 0o600)
+	}
 	w, err := sql.Open("sqlite", dsn("&_txlock=immediate"))
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)

@@ -2,6 +2,8 @@ package sqlite_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/vigil-web/vigil"
@@ -48,5 +50,28 @@ func TestReopenKeepsMigrations(t *testing.T) {
 	}
 	if s, err := db.IntegrityCheck(ctx); err != nil || s != "ok" {
 		t.Fatalf("integrity %q, %v", s, err)
+	}
+}
+
+// TestFileReadableByOwnerOnly: the database file, with the hashes and pages
+// it holds, is created 0600, and an older one made so when opened.
+func TestFileReadableByOwnerOnly(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, sqlite.FileName)
+	for _, existing := range []bool{false, true} {
+		if existing {
+			if err := os.Chmod(path, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		db, err := sqlite.Open(context.Background(), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+		fi, err := os.Stat(path)
+		if err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("existing %v: mode %v, %v", existing, fi.Mode().Perm(), err)
+		}
 	}
 }

@@ -626,6 +626,23 @@ func testChanges(t *testing.T, s vigil.Store) {
 	must(t, s.CreateSentinel(ctx, sn2))
 	c2 := &vigil.Change{SentinelID: sn2.ID, ResourceID: r.ID, ToVersion: 9, DetectedAt: t0}
 	must(t, s.CreateChange(ctx, c2))
+	// By owner: each user's changes only, with the resource's too.
+	for _, tc := range []struct {
+		f    vigil.ChangeFilter
+		want int
+	}{{vigil.ChangeFilter{OwnerID: u.ID}, 5}, {vigil.ChangeFilter{OwnerID: u2.ID}, 1}, {vigil.ChangeFilter{ResourceID: r.ID}, 6},
+		{vigil.ChangeFilter{OwnerID: u2.ID, ResourceID: r.ID, Limit: 1}, 1}} {
+		got, n, err := s.FindChanges(ctx, tc.f)
+		must(t, err)
+		if n != tc.want {
+			t.Fatalf("%+v: %d changes, want %d", tc.f, n, tc.want)
+		}
+		for _, c := range got {
+			if tc.f.OwnerID == u2.ID && c.SentinelID != sn2.ID {
+				t.Fatalf("%+v: change %d of sentinel %d", tc.f, c.ID, c.SentinelID)
+			}
+		}
+	}
 	must(t, s.DeleteUser(ctx, u2.ID))
 	_, err = s.FindSentinelByID(ctx, sn2.ID)
 	wantCode(t, err, vigil.ENOTFOUND)

@@ -31,7 +31,12 @@
 //     new version against the previous one anyway, hands its delta to Put
 //     (Fetch.Delta) and the warehouse stores its inverse instead of diffing
 //     again. Trees are parsed from the exact bytes, so Document(n) is
-//     always the tree of what was fetched.
+//     always the tree of what was fetched. A stored tree delta carries the
+//     number of the reading it was built under (treeReading: ParseBody and
+//     the parsers under it); Diff uses one of an earlier reading only after
+//     checking that it leads from the older version as read now to the
+//     newer one, and diffs again otherwise, so that a parser change never
+//     serves a tree built from another reading of the same bytes.
 //
 // # Why byte patches and tree deltas both
 //

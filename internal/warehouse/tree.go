@@ -7,21 +7,9 @@ import (
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/delta"
-	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/tree"
 	"github.com/vigil-web/vigil/treediff"
 )
-
-// parse parses a version's body as HTML or XML (markup.Parse decides; the
-// version's charset overrides the document's declarations).
-func parse(body []byte, v *vigil.Version) (*tree.Document, error) {
-	opt := &markup.Options{}
-	if v.Charset != "" {
-		opt.Charset = v.Charset
-	}
-	doc, _, err := markup.ParseBytes(body, opt)
-	return doc, err
-}
 
 // parseable reports whether a version's content type is one a tree can be
 // built from.
@@ -49,16 +37,21 @@ func (w *Warehouse) backwardTreeDelta(prevBody []byte, prev *vigil.Version, next
 }
 
 // encodeTreeDelta returns d as XyDelta XML compressed with the bodies of
-// the two versions it joins as dictionary (treeDict): the subtrees a delta
-// deletes and inserts are text of one version or the other, so they cost
+// the two versions it joins as dictionary (treeDict), stamped with the
+// current reading (stampTreeDelta): the subtrees a delta deletes and
+// inserts are text of one version or the other, so they cost
 // back-references only. Reading the delta needs both bodies, which Diff
-// reads (the older one it needs anyway, to apply the delta).
+// reads (a caller applying the delta reads the older one anyway).
 func (w *Warehouse) encodeTreeDelta(d *delta.Delta, prevBody, nextBody []byte) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := delta.EncodeXML(&buf, d); err != nil {
 		return nil, err
 	}
-	return w.opt.Codec.Diff(treeDict(prevBody, nextBody), buf.Bytes())
+	compressed, err := w.opt.Codec.Diff(treeDict(prevBody, nextBody), buf.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	return stampTreeDelta(compressed), nil
 }
 
 // treeDict is the dictionary of a stored tree delta: the older body, then
@@ -99,15 +92,29 @@ func (w *Warehouse) Document(ctx context.Context, versionID int64) (*tree.Docume
 	return doc, nil
 }
 
-// fits reports, as an error, whether d applies to the tree of a version's
-// body numbered afresh, as Diff promises its deltas do.
-func fits(body []byte, v *vigil.Version, d *delta.Delta) error {
-	doc, err := parse(body, v)
+// storedTreeDelta returns the forward delta from version a to version b
+// held by a's stored tree delta. One built under an earlier reading of the
+// bodies is checked against both versions as read now.
+func (w *Warehouse) storedTreeDelta(stored, older []byte, a *vigil.Version, newer []byte, b *vigil.Version) (*delta.Delta, error) {
+	compressed, reading := unstampTreeDelta(stored)
+	raw, err := w.opt.Codec.Patch(treeDict(older, newer), compressed)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	doc.AssignXIDs()
-	return delta.Validate(doc, d)
+	ds, err := delta.DecodeXML(bytes.NewReader(raw))
+	if err != nil {
+		return nil, err
+	}
+	if len(ds) != 1 {
+		return nil, fmt.Errorf("%d deltas stored, want 1", len(ds))
+	}
+	d := delta.Invert(ds[0])
+	if reading != treeReading {
+		if err := checkStoredDelta(older, a, newer, b, d); err != nil {
+			return nil, fmt.Errorf("built under reading %d, now %d: %w", reading, treeReading, err)
+		}
+	}
+	return d, nil
 }
 
 // Diff returns the delta from version from to version to (of the same
@@ -142,20 +149,11 @@ func (w *Warehouse) Diff(ctx context.Context, from, to int64) (*delta.Delta, err
 			if err != nil {
 				return nil, err
 			}
-			raw, err := w.opt.Codec.Patch(treeDict(older, newer), sb.TreeDelta)
+			d, err := w.storedTreeDelta(sb.TreeDelta, older, a, newer, b)
 			if err == nil {
-				var ds []*delta.Delta
-				ds, err = delta.DecodeXML(bytes.NewReader(raw))
-				if err == nil && len(ds) == 1 {
-					// It was built from the version as parsed then; a
-					// newer parser may read the same bytes otherwise.
-					d := delta.Invert(ds[0])
-					if err = fits(older, a, d); err == nil {
-						return d, nil
-					}
-				}
+				return d, nil
 			}
-			w.log.Warn("stored tree delta unreadable or does not fit; diffing again", "version", from, "err", err)
+			w.log.Warn("stored tree delta unreadable or built under another reading; diffing again", "version", from, "err", err)
 		}
 	}
 	ab, err := w.Body(ctx, from)

@@ -1,7 +1,10 @@
 package warehouse_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"strconv"
 	"testing"
 
 	"github.com/vigil-web/vigil/delta"
@@ -39,6 +42,9 @@ func TestCallerDelta(t *testing.T) {
 	if err != nil || len(b.TreeDelta) == 0 {
 		t.Fatalf("no tree delta stored: %v", err)
 	}
+	if stamp := warehouse.TreeStampPrefix + strconv.Itoa(warehouse.TreeReading) + "\n"; !bytes.HasPrefix(b.TreeDelta, []byte(stamp)) {
+		t.Errorf("stored tree delta starts %q, not with the stamp %q", b.TreeDelta[:min(len(b.TreeDelta), 24)], stamp)
+	}
 	diffLeads(t, w, v1.ID, v2.ID)
 	// A delta from a version that is no longer the newest is ignored.
 	v3, err := w.Put(ctx, &warehouse.Fetch{URL: "http://example.com/", FetchedAt: t0.Add(2), Status: 200, ContentType: "text/html",
@@ -51,38 +57,71 @@ func TestCallerDelta(t *testing.T) {
 	}
 }
 
-// TestStoredDeltaThatNoLongerFits: a stored tree delta built from another
-// reading of the older version (as a parser change would make it) is not
-// returned; Diff diffs the versions again.
-func TestStoredDeltaThatNoLongerFits(t *testing.T) {
-	ctx := context.Background()
-	w, _ := newWarehouse(t, warehouse.Options{})
+// TestStoredDeltaOfAnEarlierReading stores tree deltas built from another
+// reading of the versions, as a parser change makes them, without the
+// stamp of the current reading (as deltas stored before stamps were are):
+// Diff checks such a delta against both versions as read now and diffs
+// again when it does not lead from one to the other, whether it no longer
+// applies or applies and inserts what was read otherwise then.
+func TestStoredDeltaOfAnEarlierReading(t *testing.T) {
+	const xhtml = `<?xml version="1.0" encoding="utf-8"?><!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml"><head><title>t</title></head><body><p>a</p>%s</body></html>`
 	hist := warehouse.SyntheticHistory(2, 6000, 0.05, 12)
-	v1 := put(t, w, "http://example.com/", 0, hist[0])
-	// The caller's delta, from v1 read with all its white space.
-	old, _, err := markup.ParseBytes(hist[0], &markup.Options{Whitespace: markup.Keep})
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name     string
+		old, new string
+		opt      markup.Options // the earlier reading
+		fits     bool           // whether the delta still applies as read now
+	}{
+		{"white space kept", string(hist[0]), string(hist[1]), markup.Options{Whitespace: markup.Keep}, false},
+		{"an escaped script read as XML", fmt.Sprintf(xhtml, ""), fmt.Sprintf(xhtml, "<script>if (a &lt; b &amp;&amp; c) go();</script>"), markup.Options{Format: markup.XML}, true},
+		{"a CDATA section read as XML", fmt.Sprintf(xhtml, ""), fmt.Sprintf(xhtml, "<div><![CDATA[x < y]]></div>"), markup.Options{Format: markup.XML}, true},
 	}
-	old.AssignXIDs()
-	cur, _, err := markup.ParseBytes(hist[1], &markup.Options{Whitespace: markup.Keep})
-	if err != nil {
-		t.Fatal(err)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			w, db := newWarehouse(t, warehouse.Options{})
+			v1 := put(t, w, "http://example.com/", 0, []byte(tt.old))
+			old, _, err := markup.ParseBytes([]byte(tt.old), &tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			old.AssignXIDs()
+			cur, _, err := markup.ParseBytes([]byte(tt.new), &tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := treediff.Diff(old, cur, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Put refuses it as a caller's delta: it does not lead to the
+			// new version as read now.
+			v2, err := w.Put(ctx, &warehouse.Fetch{URL: "http://example.com/", FetchedAt: t0.Add(1), Status: 200, ContentType: "text/html",
+				Charset: "utf-8", Body: []byte(tt.new), Delta: d, DeltaFrom: v1.ID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := db.Body(ctx, v1.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(b.TreeDelta) != 0 {
+				t.Fatal("a caller's delta of another reading was stored")
+			}
+			// Stored as deltas were before stamps.
+			if b.TreeDelta, err = warehouse.LegacyTreeDelta(w, delta.Invert(d), []byte(tt.old), []byte(tt.new)); err != nil {
+				t.Fatal(err)
+			}
+			if err := db.ReplaceBody(ctx, b, nil); err != nil {
+				t.Fatal(err)
+			}
+			from, _ := w.Document(ctx, v1.ID)
+			if _, err := delta.Apply(from, d); (err == nil) != tt.fits {
+				t.Fatalf("the earlier reading's delta applies to the version as read now: %v, want %v", err == nil, tt.fits)
+			}
+			diffLeads(t, w, v1.ID, v2.ID)
+		})
 	}
-	d, err := treediff.Diff(old, cur, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v2, err := w.Put(ctx, &warehouse.Fetch{URL: "http://example.com/", FetchedAt: t0.Add(1), Status: 200, ContentType: "text/html",
-		Body: hist[1], Delta: d, DeltaFrom: v1.ID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	from, _ := w.Document(ctx, v1.ID)
-	if _, err := delta.Apply(from, d); err == nil {
-		t.Fatal("the caller's delta fits the version as the warehouse reads it: nothing to test")
-	}
-	diffLeads(t, w, v1.ID, v2.ID)
 }
 
 // diffLeads checks that the warehouse's Diff from one version to another,
@@ -103,4 +142,26 @@ func diffLeads(t *testing.T, w *warehouse.Warehouse, from, to int64) {
 	if diff := tree.Diff(res.Root, want.Root, tree.Content); diff != "" {
 		t.Fatal(diff)
 	}
+}
+
+// TestXHTMLServedAsHTML diffs two versions of an XHTML page served as
+// text/html, well-formed in the first only: both are read as HTML, as a
+// browser reads them, so the delta is the one change and not a new tree.
+func TestXHTMLServedAsHTML(t *testing.T) {
+	ctx := context.Background()
+	w, _ := newWarehouse(t, warehouse.Options{})
+	const page = `<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">
+<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Prices</title></head>
+<body><h1>Prices</h1><table><tr><td>tea</td><td>%s</td></tr><tr><td>coffee</td><td>3</td></tr></table>%s</body></html>`
+	v1 := put(t, w, "http://example.com/", 0, []byte(fmt.Sprintf(page, "2", "<p>Updated daily.<br/></p>")))
+	v2 := put(t, w, "http://example.com/", 1, []byte(fmt.Sprintf(page, "4", "<p>Updated daily.<br></p>")))
+	d, err := w.Diff(ctx, v1.ID, v2.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := d.Stats(); s.Updates != 1 || s.Inserts+s.Deletes+s.Moves != 0 {
+		t.Errorf("delta %+v, want one update", s)
+	}
+	diffLeads(t, w, v1.ID, v2.ID)
 }

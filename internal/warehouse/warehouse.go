@@ -294,7 +294,16 @@ func (w *Warehouse) prepare(ctx context.Context, v *vigil.Version, blob *vigil.B
 		}
 		sb.Encoding, sb.Data = vigil.BodyPatch, patch
 	}
-	if f.Delta != nil && f.DeltaFrom == head.ID {
+	callers := f.Delta != nil && f.DeltaFrom == head.ID
+	if callers {
+		// Stored with the current reading's stamp, it will be trusted:
+		// it must lead from the previous version to this one as read now.
+		if err := checkStoredDelta(prev, head, f.Body, v, f.Delta); err != nil {
+			w.log.Warn("the caller's delta does not lead to the new version; not stored", "version", head.ID, "err", err)
+			callers = false
+		}
+	}
+	if callers {
 		td, err := w.encodeTreeDelta(delta.Invert(f.Delta), prev, f.Body)
 		if err != nil {
 			return nil, fmt.Errorf("encode tree delta: %w", err)

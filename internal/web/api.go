@@ -86,7 +86,7 @@ func (s *Server) handleMe(w http.ResponseWriter, r *http.Request, u *vigil.User)
 
 // ---- resources and versions
 
-func (s *Server) handleResourceList(w http.ResponseWriter, r *http.Request, _ *vigil.User) error {
+func (s *Server) handleResourceList(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
 	p, err := paging(r)
 	if err != nil {
 		return err
@@ -98,7 +98,7 @@ func (s *Server) handleResourceList(w http.ResponseWriter, r *http.Request, _ *v
 	if h := r.URL.Query().Get("host"); h != "" {
 		f.Host = &h
 	}
-	list, total, err := s.Store.FindResources(r.Context(), f)
+	list, total, err := s.readableResources(r.Context(), u, f)
 	if err != nil {
 		return err
 	}
@@ -114,8 +114,8 @@ func (s *Server) resource(r *http.Request) (*vigil.Resource, error) {
 	return s.Store.FindResourceByID(r.Context(), id)
 }
 
-func (s *Server) handleResourceGet(w http.ResponseWriter, r *http.Request, _ *vigil.User) error {
-	res, err := s.resource(r)
+func (s *Server) handleResourceGet(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	res, err := s.readableResource(r, u)
 	if err != nil {
 		return err
 	}
@@ -123,8 +123,8 @@ func (s *Server) handleResourceGet(w http.ResponseWriter, r *http.Request, _ *vi
 	return nil
 }
 
-func (s *Server) handleVersionList(w http.ResponseWriter, r *http.Request, _ *vigil.User) error {
-	res, err := s.resource(r)
+func (s *Server) handleVersionList(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	res, err := s.readableResource(r, u)
 	if err != nil {
 		return err
 	}
@@ -155,8 +155,8 @@ func (s *Server) version(r *http.Request) (*vigil.Version, error) {
 	return s.Store.FindVersionByID(r.Context(), id)
 }
 
-func (s *Server) handleVersionGet(w http.ResponseWriter, r *http.Request, _ *vigil.User) error {
-	v, err := s.version(r)
+func (s *Server) handleVersionGet(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	v, err := s.readableVersion(r, u)
 	if err != nil {
 		return err
 	}
@@ -166,8 +166,8 @@ func (s *Server) handleVersionGet(w http.ResponseWriter, r *http.Request, _ *vig
 
 // handleVersionBody answers the exact bytes of a version, as a download
 // that a browser will not run: sandboxed, no script, no sniffing.
-func (s *Server) handleVersionBody(w http.ResponseWriter, r *http.Request, _ *vigil.User) error {
-	v, err := s.version(r)
+func (s *Server) handleVersionBody(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	v, err := s.readableVersion(r, u)
 	if err != nil {
 		return err
 	}
@@ -193,8 +193,8 @@ func (s *Server) handleVersionBody(w http.ResponseWriter, r *http.Request, _ *vi
 
 // handleVersionText answers the text of a version: its document's text
 // content, one line per block of text.
-func (s *Server) handleVersionText(w http.ResponseWriter, r *http.Request, _ *vigil.User) error {
-	v, err := s.version(r)
+func (s *Server) handleVersionText(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	v, err := s.readableVersion(r, u)
 	if err != nil {
 		return err
 	}
@@ -208,19 +208,6 @@ func (s *Server) handleVersionText(w http.ResponseWriter, r *http.Request, _ *vi
 }
 
 // ---- changes and notifications
-
-// ownedSentinels returns the ids of u's sentinels.
-func (s *Server) ownedSentinels(r *http.Request, u *vigil.User) (map[int64]*vigil.Sentinel, error) {
-	list, _, err := s.Store.FindSentinels(r.Context(), vigil.SentinelFilter{OwnerID: u.ID})
-	if err != nil {
-		return nil, err
-	}
-	m := make(map[int64]*vigil.Sentinel, len(list))
-	for _, x := range list {
-		m[x.ID] = x
-	}
-	return m, nil
-}
 
 func (s *Server) handleChangeList(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
 	p, err := paging(r)
@@ -245,26 +232,17 @@ func (s *Server) handleChangeList(w http.ResponseWriter, r *http.Request, u *vig
 	if f.Until, err = timeParam(r, "until"); err != nil {
 		return err
 	}
-	own, err := s.ownedSentinels(r, u)
-	if err != nil {
-		return err
+	if f.SentinelID != 0 {
+		if _, err := s.ownSentinel(r.Context(), u, strconv.FormatInt(f.SentinelID, 10)); err != nil {
+			return err
+		}
 	}
-	if f.SentinelID != 0 && own[f.SentinelID] == nil {
-		return vigil.Errorf(vigil.ENOTFOUND, "sentinel %d not found", f.SentinelID)
-	}
+	f.OwnerID = u.ID // the store pages through u's changes only
 	list, total, err := s.Store.FindChanges(r.Context(), f)
 	if err != nil {
 		return err
 	}
-	items := []*vigil.Change{}
-	for _, c := range list {
-		if own[c.SentinelID] != nil {
-			items = append(items, c)
-		} else {
-			total--
-		}
-	}
-	writeJSON(w, http.StatusOK, listBody[*vigil.Change]{Items: items, Total: total})
+	writeJSON(w, http.StatusOK, listBody[*vigil.Change]{Items: nonNil(list), Total: total})
 	return nil
 }
 

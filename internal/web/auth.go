@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -54,7 +55,9 @@ var b64 = base64.RawURLEncoding.Strict()
 
 // newSessionCookie returns the cookie value of a new session of u: user
 // id, expiry and a random nonce, signed with a key that also covers the
-// user's password hash, so that a password change ends every session.
+// user's password hash and the time of the user's last update, so that a
+// password change, and signing out (which updates the user), end every
+// session of the user.
 func (s *Server) newSessionCookie(u *vigil.User) (string, error) {
 	var raw [8 + 8 + 16]byte
 	binary.BigEndian.PutUint64(raw[0:], uint64(u.ID))
@@ -63,7 +66,12 @@ func (s *Server) newSessionCookie(u *vigil.User) (string, error) {
 		return "", err
 	}
 	payload := b64.EncodeToString(raw[:])
-	return payload + "." + b64.EncodeToString(s.mac("session", payload, u.PasswordHash)), nil
+	return payload + "." + b64.EncodeToString(s.sessionMAC(payload, u)), nil
+}
+
+// sessionMAC signs a session's payload for u.
+func (s *Server) sessionMAC(payload string, u *vigil.User) []byte {
+	return s.mac("session", payload, u.PasswordHash, strconv.FormatInt(u.UpdatedAt.UnixNano(), 10))
 }
 
 // readSession verifies the session cookie of r.
@@ -89,7 +97,7 @@ func (s *Server) readSession(r *http.Request) (*session, error) {
 	} else if err != nil {
 		return nil, err
 	}
-	if !hmac.Equal(mac, s.mac("session", payload, u.PasswordHash)) {
+	if !hmac.Equal(mac, s.sessionMAC(payload, u)) {
 		return nil, vigil.Errorf(vigil.EUNAUTHORIZED, "invalid session; sign in again")
 	}
 	return &session{User: u, payload: payload, csrf: b64.EncodeToString(s.mac("csrf", payload))}, nil

@@ -201,7 +201,7 @@ func (s *Server) handleSentinelActionPage(w http.ResponseWriter, r *http.Request
 }
 
 func (s *Server) handleResourcesPage(w http.ResponseWriter, r *http.Request, sess *session) error {
-	list, _, err := s.Store.FindResources(r.Context(), vigil.ResourceFilter{Limit: 1000})
+	list, _, err := s.readableResources(r.Context(), sess.User, vigil.ResourceFilter{Limit: 1000})
 	if err != nil {
 		return err
 	}
@@ -226,7 +226,7 @@ type versionRow struct {
 }
 
 func (s *Server) handleResourcePage(w http.ResponseWriter, r *http.Request, sess *session) error {
-	res, err := s.resource(r)
+	res, err := s.readableResource(r, sess.User)
 	if err != nil {
 		return err
 	}
@@ -246,7 +246,7 @@ func (s *Server) handleResourcePage(w http.ResponseWriter, r *http.Request, sess
 	for i, j := 0, len(rows)-1; i < j; i, j = i+1, j-1 {
 		rows[i], rows[j] = rows[j], rows[i]
 	}
-	changes, _, err := s.Store.FindChanges(r.Context(), vigil.ChangeFilter{ResourceID: res.ID, Limit: 100})
+	changes, err := s.ownChangesOf(r, sess.User, res.ID, 100)
 	if err != nil {
 		return err
 	}
@@ -282,7 +282,7 @@ type diffData struct {
 var diffViews = map[string]string{"inline": "html-inline", "side": "html-side-by-side", "changes": "html-changes"}
 
 func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *session) error {
-	res, err := s.resource(r)
+	res, err := s.readableResource(r, sess.User)
 	if err != nil {
 		return err
 	}
@@ -303,6 +303,9 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 		c, err := s.ownChangeID(r, sess.User, cid)
 		if err != nil {
 			return err
+		}
+		if c.ResourceID != res.ID {
+			return vigil.Errorf(vigil.EINVALID, "change %d is not a change of resource %d", c.ID, res.ID)
 		}
 		data.Change = c
 		if len(c.Records) > 0 {
@@ -338,6 +341,9 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 		if data.To, err = s.Store.FindVersionByID(r.Context(), to); err != nil {
 			return err
 		}
+		if data.From.ResourceID != res.ID || data.To.ResourceID != res.ID {
+			return vigil.Errorf(vigil.EINVALID, "versions %d and %d are not both versions of resource %d", from, to, res.ID)
+		}
 		data.Frame = base + "/diff/frame?from=" + strconv.FormatInt(from, 10) + "&to=" + strconv.FormatInt(to, 10) + "&view=" + view
 	}
 	return s.page(w, r, sess, http.StatusOK, "diff", "Changes of "+res.URL, "resources", data)
@@ -346,8 +352,8 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 func idPath(prefix string, id int64) string { return prefix + strconv.FormatInt(id, 10) }
 
 // handleDiffFrame serves an HTML view of a diff for the sandboxed iframe.
-func (s *Server) handleDiffFrame(w http.ResponseWriter, r *http.Request, _ *session) error {
-	res, err := s.resource(r)
+func (s *Server) handleDiffFrame(w http.ResponseWriter, r *http.Request, sess *session) error {
+	res, err := s.readableResource(r, sess.User)
 	if err != nil {
 		return err
 	}

@@ -144,8 +144,8 @@ func (s *Server) renderView(ctx context.Context, w http.ResponseWriter, p *diffP
 
 // handleDiff answers the diff between two versions of a resource:
 // ?from=VERSION&to=VERSION&format=FORMAT.
-func (s *Server) handleDiff(w http.ResponseWriter, r *http.Request, _ *vigil.User) error {
-	res, err := s.resource(r)
+func (s *Server) handleDiff(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	res, err := s.readableResource(r, u)
 	if err != nil {
 		return err
 	}

@@ -2,9 +2,12 @@ package web
 
 import (
 	"crypto/subtle"
+	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/vigil-web/vigil"
@@ -36,8 +39,15 @@ func (s *Server) loginPage(w http.ResponseWriter, r *http.Request, status int, n
 
 // safeNext keeps a redirect target only if it is a path on this server.
 func safeNext(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") ||
-		strings.HasPrefix(next, "/login") {
+	// Browsers drop tabs and newlines from URLs and read a backslash as a
+	// slash: "/\t/evil.example" and "/\\evil.example" lead away as
+	// "//evil.example" does. A path of this server holds none of them.
+	if strings.ContainsFunc(next, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '\\' }) {
+		return ""
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || !strings.HasPrefix(next, "/") ||
+		strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/login") {
 		return ""
 	}
 	return next
@@ -73,7 +83,13 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, r, nil, err)
 		return
 	}
-	if u == nil || err != nil || u.PasswordHash == "" || !CheckPassword(u.PasswordHash, r.PostFormValue("password")) {
+	hash := dummyHash()
+	if u != nil && err == nil && u.PasswordHash != "" {
+		hash = u.PasswordHash
+	}
+	// An unknown account costs the same hashing as a wrong password, so
+	// that the time of the answer does not tell which accounts exist.
+	if !CheckPassword(hash, r.PostFormValue("password")) || hash == dummyHash() {
 		time.Sleep(failedLoginDelay) // no quick guessing; the attempt keeps its tokens
 		s.loginPage(w, r, http.StatusUnauthorized, r.PostFormValue("next"), "Wrong email or password.")
 		return
@@ -93,7 +109,33 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, next, http.StatusSeeOther)
 }
 
-func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request, _ *session) error {
-	s.setCookie(w, r, sessionCookie, "", -1)
+// dummyHash is a password hash no password matches in practice (a random
+// one, made once), checked for unknown accounts.
+var dummyHash = sync.OnceValue(func() string {
+	secret, err := randomSecret(24)
+	if err != nil {
+		secret = "vigil: no account"
+	}
+	h, err := HashPassword(secret)
+	if err != nil {
+		return "pbkdf2-sha256$1$AA$AA"
+	}
+	return h
+})
+
+// handleLogout signs the user out everywhere: saving the user again moves
+// the update time every session cookie is signed with (sessionMAC), so a
+// copy of the cookie kept elsewhere is refused too.
+func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request, sess *session) error {
+	s.setCookie(w, r, sessionCookie, "", -1) // whatever happens next
+	// Read afresh, so that what was changed since the request began (a
+	// password) is saved as it is, not as it was.
+	u, err := s.Store.FindUserByID(r.Context(), sess.User.ID)
+	if err == nil {
+		err = s.Store.UpdateUser(r.Context(), u)
+	}
+	if err != nil {
+		return fmt.Errorf("sign out: %w", err)
+	}
 	return seeOther(w, r, "/login")
 }

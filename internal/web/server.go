@@ -89,6 +89,7 @@ func (s *Server) logger() *slog.Logger {
 // mux: the one routing table of the web adapter.
 func (s *Server) Register(mux *http.ServeMux) {
 	s.logins = newLoginLimiter()
+	dummyHash() // made now, so that the first unknown account's sign-in costs no more than the others'
 	cop := http.NewCrossOriginProtection()
 	api := func(pattern string, h apiFunc) { mux.Handle(pattern, cop.Handler(s.apiHandler(h))) }
 	page := func(pattern string, h pageFunc) { mux.Handle(pattern, cop.Handler(s.pageHandler(h))) }

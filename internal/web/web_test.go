@@ -274,7 +274,8 @@ func TestCSRF(t *testing.T) {
 
 func TestSafeNext(t *testing.T) {
 	for in, want := range map[string]string{"/sentinels": "/sentinels", "//evil.com/": "", "https://evil.com/": "",
-		"/\\evil.com": "", "": "", "/login": ""} {
+		"/\\evil.com": "", "": "", "/login": "", "/\t/evil.example/": "", "/\n/evil.example/": "", "/%09/evil.example/": "/%09/evil.example/",
+		"/sentinels?x=1#y": "/sentinels?x=1#y", "/a\\b": "", "javascript:alert(1)": "", "/\x7f/evil.example": ""} {
 		if got := safeNext(in); got != want {
 			t.Errorf("safeNext(%q) = %q, want %q", in, got, want)
 		}

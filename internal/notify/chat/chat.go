@@ -2,6 +2,15 @@
 // URL (slack://, discord://, telegram://, ntfy://... as the sentinel
 // language's "Notify By chat <url>" writes them) through the maintained
 // multi-service library github.com/nicholas-fedor/shoutrrr.
+//
+// Limitation: shoutrrr builds its own HTTP clients, which cannot be given
+// the fetcher's guarded dialer. The host of a self-hosted service is
+// resolved and checked (Notifier.Guard) just before sending, but shoutrrr
+// resolves it again and follows redirects on its own, so a name that
+// changes its address in between (DNS rebinding), or a server that
+// redirects, could still make it post a notification's text to a private
+// address. Nothing of the answer comes back to the user. Webhooks have no
+// such gap: they are sent with the guarded client (package webhook).
 package chat
 
 import (

@@ -10,13 +10,17 @@
 package feed
 
 import (
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
+	"html"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gorilla/feeds"
@@ -117,12 +121,13 @@ func (s *Server) Build(ctx context.Context, sentinelID int64) (*feeds.Feed, erro
 		if c.DetectedAt.After(f.Updated) {
 			f.Updated = c.DetectedAt
 		}
+		link := fmt.Sprintf("%s/changes/%d", s.BaseURL, c.ID)
 		f.Items = append(f.Items, &feeds.Item{
 			Title:       c.Summary,
-			Link:        &feeds.Link{Href: self},
+			Link:        &feeds.Link{Href: link},
 			Id:          fmt.Sprintf("vigil:change:%d", c.ID),
 			Description: c.Summary,
-			Content:     string(c.Records),
+			Content:     itemContent(c, link),
 			Created:     c.DetectedAt,
 			Updated:     c.DetectedAt,
 		})
@@ -131,4 +136,19 @@ func (s *Server) Build(ctx context.Context, sentinelID int64) (*feeds.Feed, erro
 		f.Updated = time.Unix(0, 0).UTC()
 	}
 	return f, nil
+}
+
+// itemContent is the HTML of a change's entry: its summary, a link to the
+// change on the dashboard and its records, indented, for the readers that
+// want them.
+func itemContent(c *vigil.Change, link string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "<p>%s</p><p><a href=\"%s\">See the change</a></p>", html.EscapeString(c.Summary), html.EscapeString(link))
+	if len(c.Records) > 0 {
+		var pretty bytes.Buffer
+		if json.Indent(&pretty, c.Records, "", "  ") == nil {
+			fmt.Fprintf(&b, "<pre>%s</pre>", html.EscapeString(pretty.String()))
+		}
+	}
+	return b.String()
 }

@@ -27,7 +27,8 @@ func (f *fakeStore) FindChanges(_ context.Context, flt vigil.ChangeFilter) ([]*v
 
 func TestFeeds(t *testing.T) {
 	secret := []byte("k")
-	s := &Server{Store: &fakeStore{changes: []*vigil.Change{{ID: 9, SentinelID: 1, Summary: "keyword 5331 appeared", DetectedAt: time.Unix(2e9, 0)}}}, Secret: secret}
+	s := &Server{Store: &fakeStore{changes: []*vigil.Change{{ID: 9, SentinelID: 1, Summary: "keyword 5331 appeared", DetectedAt: time.Unix(2e9, 0),
+		Records: []byte(`[{"op":"insert","text":"<b>5331</b>"}]`)}}}, Secret: secret, BaseURL: "https://vigil.example"}
 	mux := http.NewServeMux()
 	s.Register(mux)
 	srv := httptest.NewServer(mux)
@@ -45,6 +46,16 @@ func TestFeeds(t *testing.T) {
 		code, body := get(Path(secret, 1, format))
 		if code != 200 || !strings.Contains(body, "keyword 5331 appeared") {
 			t.Errorf("%s: %d %s", format, code, body)
+		}
+		// Links are absolute; an entry links to its change; the records
+		// are escaped HTML, not raw JSON.
+		for _, want := range []string{"https://vigil.example/feeds/1/", "https://vigil.example/changes/9", "lt;b&"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("%s: no %q in\n%s", format, want, body)
+			}
+		}
+		if strings.Contains(body, "<b>5331") {
+			t.Errorf("%s: a record's text unescaped in\n%s", format, body)
 		}
 	}
 	if code, _ := get("/feeds/1/wrongtoken/atom.xml"); code != 404 {

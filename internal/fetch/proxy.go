@@ -1,0 +1,194 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// guardProxy is an HTTP proxy on the loopback interface through which a
+// rendering browser sends every request it makes: the page, its redirects,
+// its images, frames and scripts' requests, over plain HTTP or tunnelled
+// (CONNECT). It dials as the client does, after the address guard, so that
+// a page the guard let through cannot make the browser reach a private or
+// loopback address, nor a name that resolves to one when the browser asks
+// (DNS rebinding): the browser resolves nothing itself behind a proxy.
+//
+// It listens on 127.0.0.1 without credentials: any local process may use
+// it, as it may open connections of its own anyway.
+type guardProxy struct {
+	ln   net.Listener
+	srv  *http.Server
+	dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	tr   *http.Transport
+
+	mu     sync.Mutex
+	closed bool
+	conns  map[net.Conn]struct{} // both ends of the open tunnels
+	wg     sync.WaitGroup        // the tunnels' copying goroutines
+}
+
+// startGuardProxy starts a proxy dialling with dial.
+func startGuardProxy(dial func(ctx context.Context, network, addr string) (net.Conn, error)) (*guardProxy, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	p := &guardProxy{ln: ln, dial: dial, conns: map[net.Conn]struct{}{}}
+	p.tr = &http.Transport{
+		Proxy:                 nil,
+		DialContext:           dial,
+		MaxIdleConnsPerHost:   8,
+		IdleConnTimeout:       30 * time.Second,
+		ResponseHeaderTimeout: time.Minute,
+		DisableCompression:    true, // the browser asked for what it accepts
+	}
+	p.srv = &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second}
+	go p.srv.Serve(ln)
+	return p, nil
+}
+
+// URL is the proxy's address, for the browser's --proxy-server.
+func (p *guardProxy) URL() string { return "http://" + p.ln.Addr().String() }
+
+// Close stops the proxy and its tunnels.
+func (p *guardProxy) Close() error {
+	err := p.srv.Close()
+	p.tr.CloseIdleConnections()
+	p.mu.Lock()
+	p.closed = true
+	for c := range p.conns {
+		c.Close()
+	}
+	p.mu.Unlock()
+	p.wg.Wait()
+	return err
+}
+
+// open records a tunnel's two ends and its two goroutines, or reports that
+// the proxy is closed.
+func (p *guardProxy) open(client, upstream net.Conn) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return false
+	}
+	p.conns[client], p.conns[upstream] = struct{}{}, struct{}{}
+	p.wg.Add(2)
+	return true
+}
+
+// shut closes a tunnel's two ends and forgets them.
+func (p *guardProxy) shut(client, upstream net.Conn) {
+	client.Close()
+	upstream.Close()
+	p.mu.Lock()
+	delete(p.conns, client)
+	delete(p.conns, upstream)
+	p.mu.Unlock()
+}
+
+// hopHeaders are the headers of one connection, not forwarded.
+var hopHeaders = []string{"Connection", "Proxy-Connection", "Keep-Alive", "Proxy-Authenticate", "Proxy-Authorization",
+	"Te", "Trailer", "Transfer-Encoding", "Upgrade"}
+
+// dropHopHeaders removes the headers of one connection: the standard ones
+// and those the Connection header names.
+func dropHopHeaders(h http.Header) {
+	for _, v := range h.Values("Connection") {
+		for _, name := range strings.Split(v, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				h.Del(name)
+			}
+		}
+	}
+	for _, name := range hopHeaders {
+		h.Del(name)
+	}
+}
+
+func (p *guardProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodConnect {
+		p.tunnel(w, r)
+		return
+	}
+	if !r.URL.IsAbs() || (r.URL.Scheme != "http" && r.URL.Scheme != "https") {
+		http.Error(w, "vigil: not a proxy request", http.StatusBadRequest)
+		return
+	}
+	out := r.Clone(r.Context())
+	out.RequestURI = ""
+	dropHopHeaders(out.Header)
+	resp, err := p.tr.RoundTrip(out)
+	if err != nil {
+		refuse(w, err)
+		return
+	}
+	defer resp.Body.Close()
+	dropHopHeaders(resp.Header)
+	for k, vs := range resp.Header {
+		w.Header()[k] = vs
+	}
+	w.WriteHeader(resp.StatusCode)
+	io.Copy(w, resp.Body)
+}
+
+// tunnel answers a CONNECT: a guarded connection to the host, then bytes
+// both ways until either side closes.
+func (p *guardProxy) tunnel(w http.ResponseWriter, r *http.Request) {
+	upstream, err := p.dial(r.Context(), "tcp", r.Host)
+	if err != nil {
+		refuse(w, err)
+		return
+	}
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		upstream.Close()
+		http.Error(w, "vigil: cannot tunnel", http.StatusInternalServerError)
+		return
+	}
+	client, buf, err := hj.Hijack()
+	if err != nil {
+		upstream.Close()
+		return
+	}
+	if _, err := client.Write([]byte("HTTP/1.1 200 Connection established\r\n\r\n")); err != nil {
+		client.Close()
+		upstream.Close()
+		return
+	}
+	if !p.open(client, upstream) {
+		client.Close()
+		upstream.Close()
+		return
+	}
+	// When either side ends, both are closed: a server that never closes
+	// cannot keep a tunnel, and its goroutines, past the browser's end.
+	var once sync.Once
+	shut := func() { once.Do(func() { p.shut(client, upstream) }) }
+	go func() {
+		defer p.wg.Done()
+		io.Copy(upstream, buf) // what the client sent, buffered or not
+		shut()
+	}()
+	go func() {
+		defer p.wg.Done()
+		io.Copy(client, upstream)
+		shut()
+	}()
+}
+
+// refuse answers a failed dial: 403 for an address the guard refused, 502
+// otherwise.
+func refuse(w http.ResponseWriter, err error) {
+	status := http.StatusBadGateway
+	if errors.Is(err, ErrRefused) {
+		status = http.StatusForbidden
+	}
+	http.Error(w, "vigil: "+err.Error(), status)
+}

@@ -1,0 +1,112 @@
+package warehouse
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// treeReading numbers the ways this package has read stored bodies into
+// trees: ParseBody and the markup parsers under it. A stored tree delta
+// holds the number it was built under (see stampTreeDelta); one built
+// under another is checked against both versions as read now before it is
+// used. Bump it with any change that reads some body into another tree,
+// so that deltas stored before the change are not trusted:
+// TestTreeReading fails until the number and its golden file agree.
+//
+//	1: until XHTML served as text/html was read as HTML (markup.Options.MediaType).
+//	2: since.
+const treeReading = 2
+
+// treeStampPrefix starts the stamp of a stored tree delta; the reading
+// number and a newline follow. A compressed delta never starts with a NUL.
+const treeStampPrefix = "\x00vigil tree reading "
+
+// ParseBody parses a version's body as the warehouse reads it: by content
+// (markup.Parse), but an html document served as text/html as HTML (see
+// markup.Options.MediaType), and in charset, unless empty, whatever the
+// document declares. A caller that hands Put a delta (Fetch.Delta) reads
+// the older version with it, so that the delta fits Document's tree.
+func ParseBody(body []byte, charset, contentType string) (*tree.Document, error) {
+	doc, _, err := markup.ParseBytes(body, &markup.Options{Charset: charset, MediaType: contentType})
+	return doc, err
+}
+
+// parse is ParseBody for a stored version.
+func parse(body []byte, v *vigil.Version) (*tree.Document, error) {
+	return ParseBody(body, v.Charset, v.ContentType)
+}
+
+// stampTreeDelta prefixes a stored tree delta with the current reading.
+func stampTreeDelta(compressed []byte) []byte {
+	stamp := treeStampPrefix + strconv.Itoa(treeReading) + "\n"
+	return append([]byte(stamp), compressed...)
+}
+
+// unstampTreeDelta returns a stored tree delta without its stamp and the
+// reading it was built under: 1 for a delta stored before stamps were.
+func unstampTreeDelta(stored []byte) ([]byte, int) {
+	rest, ok := bytes.CutPrefix(stored, []byte(treeStampPrefix))
+	if !ok {
+		return stored, 1
+	}
+	num, rest, ok := bytes.Cut(rest, []byte("\n"))
+	n, err := strconv.Atoi(string(num))
+	if !ok || err != nil {
+		return stored, 0 // not a reading anyone wrote: never trusted
+	}
+	return rest, n
+}
+
+// checkStoredDelta reports, as an error, whether d, a stored delta built
+// under an earlier reading, leads from the older version's tree as read now
+// to the newer one's: applying and reading the newer body costs less than
+// a diff, and a delta that merely applies may still insert what was read
+// otherwise then (an escaped script, a CDATA section).
+func checkStoredDelta(older []byte, a *vigil.Version, newer []byte, b *vigil.Version, d *delta.Delta) error {
+	from, err := parse(older, a)
+	if err != nil {
+		return err
+	}
+	from.AssignXIDs()
+	got, err := delta.Apply(from, d)
+	if err != nil {
+		return err
+	}
+	want, err := parse(newer, b)
+	if err != nil {
+		return err
+	}
+	if diff := documentDiff(got, want); diff != "" {
+		return fmt.Errorf("the delta does not lead to version %d as read now: %s", b.ID, diff)
+	}
+	return nil
+}
+
+// documentDiff describes the first difference in content between two
+// documents, their DOCTYPEs and what stands before and after the root
+// included, or returns "".
+func documentDiff(a, b *tree.Document) string {
+	if a.Doctype != b.Doctype {
+		return fmt.Sprintf("DOCTYPE %q != %q", a.Doctype, b.Doctype)
+	}
+	for _, part := range []struct {
+		name string
+		x, y []*tree.Node
+	}{{"prolog", a.Prolog, b.Prolog}, {"epilog", a.Epilog, b.Epilog}} {
+		if len(part.x) != len(part.y) {
+			return fmt.Sprintf("%s of %d nodes != %d", part.name, len(part.x), len(part.y))
+		}
+		for k := range part.x {
+			if diff := tree.Diff(part.x[k], part.y[k], tree.Content); diff != "" {
+				return part.name + ": " + diff
+			}
+		}
+	}
+	return tree.Diff(a.Root, b.Root, tree.Content)
+}

@@ -1,0 +1,139 @@
+package warehouse_test
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"hash"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/internal/warehouse"
+	"github.com/vigil-web/vigil/tree"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/tree-reading.golden")
+
+// readingInputs are bodies whose trees pin down how the warehouse reads
+// stored versions, with their content types and charsets: the corpus in
+// testdata, and the cases where a reading could change unnoticed.
+func readingInputs(t *testing.T) []struct{ name, contentType, charset, body string } {
+	t.Helper()
+	var in []struct{ name, contentType, charset, body string }
+	root := filepath.Join("..", "..", "testdata", "corpus")
+	err := filepath.WalkDir(root, func(path string, e os.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		ct := map[string]string{".html": "text/html", ".xml": "application/xml"}[filepath.Ext(path)]
+		if ct == "" {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		in = append(in, struct{ name, contentType, charset, body string }{filepath.ToSlash(rel), ct, "", string(b)})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const xhtml = `<?xml version="1.0" encoding="utf-8"?><!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml"><head><title>t</title></head>` +
+		`<body><table><tr><td>a<br/>b</td></tr></table><script>if (a &lt; b) go();</script><p>  two   spaces  </p></body></html>`
+	for _, c := range []struct{ name, contentType, charset, body string }{
+		{"xhtml as text/html", "text/html", "utf-8", xhtml},
+		{"xhtml as application/xhtml+xml", "application/xhtml+xml", "utf-8", xhtml},
+		{"xhtml without a content type", "", "", xhtml},
+		{"xml with entities, CDATA, a PI", "application/xml", "", `<?xml version="1.0"?><!DOCTYPE r [<!ENTITY e "é"><!ATTLIST r id ID #IMPLIED>]><r id="x"><?pi data?><a>&e;<![CDATA[<b>]]></a><!-- c --></r>`},
+		{"html in windows-1252", "text/html", "windows-1252", "<html><body><p>caf\xe9</p><pre>  kept  </pre></body></html>"},
+		{"html with an XML declaration's charset", "text/html", "", "<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><html><body>\x93\xfa\x96{</body></html>"},
+		{"a feed as text/html", "text/html", "", `<?xml version="1.0"?><rss version="2.0"><channel><link>https://example.com/</link></channel></rss>`},
+		{"plain text", "text/plain", "utf-8", "just\ttext\n\nand more"},
+	} {
+		in = append(in, c)
+	}
+	return in
+}
+
+// TestTreeReading guards treeReading: it fails when ParseBody reads one of
+// readingInputs into another tree than testdata/tree-reading.golden records
+// for the current reading. If the change is meant, bump treeReading in
+// reading.go (stored tree deltas of the earlier reading are then checked
+// before use) and rewrite the golden file with -update.
+func TestTreeReading(t *testing.T) {
+	const golden = "testdata/tree-reading.golden"
+	var b strings.Builder
+	fmt.Fprintf(&b, "reading %d\n", warehouse.TreeReading)
+	for _, in := range readingInputs(t) {
+		doc, err := warehouse.ParseBody([]byte(in.body), in.charset, in.contentType)
+		if err != nil {
+			fmt.Fprintf(&b, "%s\terror\t%s\n", in.name, err)
+			continue
+		}
+		fmt.Fprintf(&b, "%s\t%s\n", in.name, fingerprint(doc))
+	}
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotLines, wantLines := strings.Split(b.String(), "\n"), strings.Split(string(want), "\n")
+	if gotLines[0] != wantLines[0] {
+		t.Fatalf("treeReading is %s, the golden file's %s: rewrite it with go test ./internal/warehouse -run TestTreeReading -update",
+			gotLines[0], wantLines[0])
+	}
+	if b.String() != string(want) {
+		for k := range max(len(gotLines), len(wantLines)) {
+			g, w := "", ""
+			if k < len(gotLines) {
+				g = gotLines[k]
+			}
+			if k < len(wantLines) {
+				w = wantLines[k]
+			}
+			if g != w {
+				t.Errorf("read otherwise than under %s:\n got  %s\n want %s", wantLines[0], g, w)
+			}
+		}
+		t.Fatal("the warehouse reads stored bodies into other trees: if that is meant, bump treeReading in reading.go " +
+			"and rewrite the golden file with go test ./internal/warehouse -run TestTreeReading -update")
+	}
+}
+
+// fingerprint hashes everything of a document that a delta addresses.
+func fingerprint(d *tree.Document) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "doctype %q\n", d.Doctype)
+	for _, n := range d.Prolog {
+		writeNode(h, n, 0)
+	}
+	writeNode(h, d.Root, 0)
+	for _, n := range d.Epilog {
+		writeNode(h, n, 0)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:24]
+}
+
+func writeNode(h hash.Hash, n *tree.Node, depth int) {
+	fmt.Fprintf(h, "%d %d %q %q", depth, n.Kind, n.Name, n.Value)
+	for _, a := range n.Attrs {
+		fmt.Fprintf(h, " %q=%q", a.Name, a.Value)
+	}
+	h.Write([]byte{'\n'})
+	for _, c := range n.Children {
+		writeNode(h, c, depth+1)
+	}
+}

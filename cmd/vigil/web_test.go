@@ -402,8 +402,18 @@ func TestWebAPI(t *testing.T) {
 	}
 	c.want(200, "POST", path+"/check-now", nil)
 
-	// The first version, then a change.
+	// The first version, then a change. The page changes only once this
+	// sentinel has been checked: news2, on the same page, may have stored
+	// the first version, and a first check of news on the changed page
+	// would take it as its starting point, with no change to report.
 	rid, _ := waitVersions(t, c, 1)
+	waitFor(t, 60*time.Second, "the first check of sentinel news", func() bool {
+		var checked struct {
+			LastCheck time.Time `json:"lastCheck"`
+		}
+		c.want(200, "GET", path, nil).json(t, &checked)
+		return !checked.LastCheck.IsZero()
+	})
 	site.set("/news", `<html><head><title>News</title></head><body><h1>News</h1><p>The bridge opened.</p><p>The river rose by two metres.</p></body></html>`)
 	c.want(200, "POST", path+"/check-now", nil)
 	changes := waitChanges(t, c, sen.ID, 1)

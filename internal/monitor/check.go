@@ -63,6 +63,45 @@ func (r *recentFetches) put(url string, v *vigil.Version, now time.Time, fresh t
 	r.m[url] = recentFetch{now, v}
 }
 
+// pageLocks lets one check at a time fetch and store a given URL. Two
+// checks of one page at once (sentinels claimed in different batches)
+// would each compare their fetch with the head they read before it and
+// store the same new content twice; in turn, the second finds the first's
+// version as the head, and its conditional request answers 304.
+type pageLocks struct {
+	mu sync.Mutex
+	m  map[string]*pageLock
+}
+
+type pageLock struct {
+	sync.Mutex
+	users int // holders and waiters; the entry is dropped at zero
+}
+
+// lock takes url's lock and returns its release.
+func (p *pageLocks) lock(url string) (unlock func()) {
+	p.mu.Lock()
+	if p.m == nil {
+		p.m = map[string]*pageLock{}
+	}
+	l := p.m[url]
+	if l == nil {
+		l = &pageLock{}
+		p.m[url] = l
+	}
+	l.users++
+	p.mu.Unlock()
+	l.Lock()
+	return func() {
+		l.Unlock()
+		p.mu.Lock()
+		if l.users--; l.users == 0 {
+			delete(p.m, url)
+		}
+		p.mu.Unlock()
+	}
+}
+
 // fetchPage fetches a URL once (conditionally, against its newest stored
 // content version) and stores a new version when the content changed or
 // the fetch failed: a failure is a version too, so that the history shows
@@ -73,6 +112,7 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 		return &page{url: url, err: err.Error()}
 	}
 	pg := &page{url: url, resource: rid}
+	defer m.pages.lock(url)()
 	if v := m.recent.get(url, m.Fresh, now); v != nil {
 		pg.cur = v
 		return pg

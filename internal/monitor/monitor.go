@@ -74,6 +74,7 @@ type Monitor struct {
 	bodies    bodyCache
 	budget    memoryBudget
 	heads     headCache
+	pages     pageLocks
 	idxMu     sync.Mutex
 	indexes   map[int64]*ownerIndex
 	flight    inFlight

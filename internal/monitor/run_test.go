@@ -149,3 +149,48 @@ func TestRunChecksSentinelOnceAtATime(t *testing.T) {
 		t.Errorf("change %d -> %d, want %d -> %d", c.FromVersion, c.ToVersion, vs[0].ID, vs[len(vs)-1].ID)
 	}
 }
+
+// TestFetchPageOneAtATime is the regression test of another flaky
+// TestWebAPI: two sentinels on one page, claimed in two batches, were
+// checked at once. Both fetched the page against the head they had read
+// before, and both stored its content: two versions of one body. The
+// second check of a page waits for the first and finds its version.
+func TestFetchPageOneAtATime(t *testing.T) {
+	ctx := context.Background()
+	db, wh, _ := testStore(t)
+	const url = "http://example.test/news"
+	gate := make(chan struct{})
+	f := &gatedFetcher{body: `<html><body><p>The bridge opened.</p></body></html>`, gate: gate, started: make(chan struct{}, 2)}
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f}
+	m.init()
+
+	pages := make(chan *page, 2)
+	for range 2 {
+		go func() { pages <- m.fetchPage(ctx, url, false, time.Now()) }()
+	}
+	<-f.started
+	select {
+	case <-f.started:
+		t.Error("a second fetch of the page started while the first was in flight")
+	case <-time.After(200 * time.Millisecond):
+	}
+	f.set(f.body, nil)
+	close(gate)
+	p1, p2 := <-pages, <-pages
+	if p1.cur == nil || p2.cur == nil {
+		t.Fatalf("fetch failed: %q, %q", p1.err, p2.err)
+	}
+	if p1.cur.ID != p2.cur.ID {
+		t.Errorf("the checks found versions %d and %d of one body, want one version", p1.cur.ID, p2.cur.ID)
+	}
+	r, err := db.FindResourceByURL(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vs, _, err := db.FindVersions(ctx, vigil.VersionFilter{ResourceID: r.ID}); err != nil || len(vs) != 1 {
+		t.Errorf("%d versions stored (err %v), want 1", len(vs), err)
+	}
+	if len(m.pages.m) != 0 {
+		t.Errorf("%d page locks left after the fetches", len(m.pages.m))
+	}
+}

@@ -444,7 +444,7 @@ type ContactKind int
 const (
 	Email   ContactKind = iota + 1 // email jill@aol.com
 	Webhook                        // webhook https://example.com/hook
-	Chat                           // slack://..., discord://..., telegram://..., ntfy://...
+	Chat                           // slack://, discord://, telegram://, ntfy://, gotify://, mattermost://
 	Fax                            // fax "+1 555 0100" (parsed; not supported by Vigil)
 	PDA                            // PDA "details" (parsed; not supported by Vigil)
 )
@@ -460,10 +460,11 @@ func (k ContactKind) String() string {
 }
 
 // IsChatScheme reports whether scheme (lower case) names a chat service a
-// Chat contact may use: slack, discord, telegram or ntfy.
+// Chat contact may use: slack, discord, telegram, ntfy, gotify or
+// mattermost.
 func IsChatScheme(scheme string) bool {
 	switch scheme {
-	case "slack", "discord", "telegram", "ntfy":
+	case "slack", "discord", "telegram", "ntfy", "gotify", "mattermost":
 		return true
 	}
 	return false

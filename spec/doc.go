@@ -73,7 +73,7 @@
 //
 //	Notify       = "Notify" "By" Contact { "," Contact } .        † several
 //	Contact      = "email" address | "webhook" URL               † webhook
-//	             | ChatURL                                       † slack:// discord:// telegram:// ntfy://
+//	             | ChatURL                                       † slack:// discord:// telegram:// ntfy:// gotify:// mattermost://
 //	             | "fax" Item | "PDA" Item .
 //	Every        = "Every" ( "immediate" | "best" "effort" | "interactive" | Interval ) .
 //	Compare      = "Compare" ( "pairwise" | "every" integer | "moving" integer ) .

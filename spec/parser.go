@@ -717,7 +717,7 @@ func (p *parser) parseNotify(pos Pos) *NotifyClause {
 	}
 }
 
-const contactOptions = "email <address>, webhook <URL>, a chat URL (slack://, discord://, telegram://, ntfy://), fax or PDA"
+const contactOptions = "email <address>, webhook <URL>, a chat URL (slack://, discord://, telegram://, ntfy://, gotify://, mattermost://), fax or PDA"
 
 func (p *parser) parseContact() *Contact {
 	c := &Contact{ContactPos: p.pos}

@@ -173,6 +173,10 @@ func TestPrintRoundTrip(t *testing.T) {
 			"Create Sentinel n Using http://a.example Notify By slack://h/T/B, telegram://tok@telegram?chats=1, jill@aol.com, webhook https://h.example/x Every immediate",
 			"Create Sentinel n Using http://a.example\n\tNotify By slack://h/T/B, telegram://tok@telegram?chats=1, email jill@aol.com, webhook https://h.example/x\n\tEvery immediate\n",
 		},
+		"self-hosted chat": {
+			"Create Sentinel n Using http://a.example Notify By gotify://push.example/Aaaaaaaaaaaaaaa, mattermost://chat.example/token",
+			"Create Sentinel n Using http://a.example\n\tNotify By gotify://push.example/Aaaaaaaaaaaaaaa, mattermost://chat.example/token\n",
+		},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {

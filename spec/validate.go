@@ -662,7 +662,7 @@ func ValidateContact(kind ContactKind, address string) error {
 	case Chat:
 		scheme, rest, ok := strings.Cut(address, "://")
 		if !ok || !IsChatScheme(strings.ToLower(scheme)) {
-			return fmt.Errorf("invalid chat URL %q: want slack://, discord://, telegram:// or ntfy://", address)
+			return fmt.Errorf("invalid chat URL %q: want slack://, discord://, telegram://, ntfy://, gotify:// or mattermost://", address)
 		}
 		if _, err := url.Parse(address); err != nil || strings.Trim(rest, "/") == "" {
 			return fmt.Errorf("invalid %s URL %q", strings.ToLower(scheme), address)

@@ -225,6 +225,10 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 		}
 	}
 	d.fetcher = fetch.New(fopt)
+	// The chat library sends most services with net/http's default
+	// transport and cannot be given another: in the daemon, every request
+	// on the default transport goes through the fetcher's address guard.
+	http.DefaultTransport = d.fetcher.Transport()
 	d.warehouse, err = monitorWarehouse(st, warehouse.Options{Logger: logger})
 	if err != nil {
 		return nil, err
@@ -274,7 +278,7 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 	}
 	channels := map[string]vigil.Notifier{
 		"webhook": &webhook.Notifier{Secret: whSecret, Client: d.fetcher.HTTPClient()},
-		"chat":    &chat.Notifier{Guard: d.fetcher.CheckHost},
+		"chat":    &chat.Notifier{Guard: d.fetcher.CheckHost, Transport: d.fetcher.Transport()},
 	}
 	d.email = c.smtp.Host != ""
 	if c.smtp.Host != "" {

@@ -3,9 +3,14 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -20,9 +25,26 @@ func TestServeTwoPages(t *testing.T) {
 	st.set("/a", "<html><body><p>alpha 1</p></body></html>")
 	st.set("/b", "<html><body><p>beta 1</p></body></html>")
 	hk := startHooks(t, "")
+	// An ntfy server: chat messages go through the daemon's guarded transport.
+	var chatMu sync.Mutex
+	var chats []string
+	ntfy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		chatMu.Lock()
+		chats = append(chats, r.URL.Path+" "+string(b))
+		chatMu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"x","time":1,"event":"message","topic":"two"}`)
+	}))
+	defer ntfy.Close()
+	chatsNow := func() []string {
+		chatMu.Lock()
+		defer chatMu.Unlock()
+		return slices.Clone(chats)
+	}
 	data := t.TempDir()
-	addSentinels(t, data, fmt.Sprintf("Create Sentinel two Using %s/a OR %s/b Monitor any change Fetch 1 second Notify By webhook %s/two\n",
-		st.srv.URL, st.srv.URL, hk.srv.URL))
+	addSentinels(t, data, fmt.Sprintf("Create Sentinel two Using %s/a OR %s/b Monitor any change Fetch 1 second Notify By webhook %s/two, ntfy://%s/two?scheme=http\n",
+		st.srv.URL, st.srv.URL, hk.srv.URL, strings.TrimPrefix(ntfy.URL, "http://")))
 	d := startDaemon(t, data, "--allow-private-networks", "--min-interval", "1s", "--host-delay", "0", "--poll", "50ms")
 	// Without --webhook-secret, webhooks are signed with a key of their
 	// own, created in the data directory, not with the server's secret
@@ -54,6 +76,10 @@ func TestServeTwoPages(t *testing.T) {
 	waitFor(t, 30*time.Second, "the change on a", func() bool { return len(hk.of("two")) == 2 })
 	if c := hk.of("two")[1]; c.msg.URL != st.srv.URL+"/a" || !strings.Contains(c.raw, "alpha 2") {
 		t.Errorf("webhook for a: %s", c.raw)
+	}
+	waitFor(t, 30*time.Second, "both chat messages", func() bool { return len(chatsNow()) == 2 })
+	if got := chatsNow(); !strings.HasPrefix(got[0], "/two ") || !strings.Contains(got[0], "beta 2") || !strings.Contains(got[1], "alpha 2") {
+		t.Errorf("chat messages: %q", got)
 	}
 	hk.mu.Lock()
 	if hk.badSig != 0 {

@@ -374,6 +374,14 @@ type hostTable struct {
 	concurrency int
 }
 
+// Transport returns the fetcher's transport: its dialer refuses private
+// networks (unless allowed) for every connection, the first request's and
+// each redirect's, after DNS resolution. Callers that need other TLS
+// settings clone it.
+func (c *Client) Transport() *http.Transport {
+	return c.http.Transport.(*http.Transport)
+}
+
 // HTTPClient returns an HTTP client with the fetcher's transport: the same
 // address checks (private networks refused unless allowed), timeouts and
 // redirect cap, for other outgoing requests such as webhooks.

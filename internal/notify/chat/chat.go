@@ -3,25 +3,34 @@
 // language's "Notify By chat <url>" writes them) through the maintained
 // multi-service library github.com/nicholas-fedor/shoutrrr.
 //
-// Limitation: shoutrrr builds its own HTTP clients, which cannot be given
-// the fetcher's guarded dialer. The host of a self-hosted service is
-// resolved and checked (Notifier.Guard) just before sending, but shoutrrr
-// resolves it again and follows redirects on its own, so a name that
-// changes its address in between (DNS rebinding), or a server that
-// redirects, could still make it post a notification's text to a private
-// address. Nothing of the answer comes back to the user. Webhooks have no
-// such gap: they are sent with the guarded client (package webhook).
+// The address guard. A chat URL is typed by a user, and a self-hosted
+// service's URL names the server to post to, so a chat URL must not reach a
+// private network any more than a watched page may. Shoutrrr takes no HTTP
+// client, so Notifier.Transport, the fetcher's guarded transport, is put in
+// its place wherever the library can be reached: the services that build a
+// client of their own with a transport of their own (ntfy, gotify,
+// mattermost) are given one with the guarded transport; all the others send
+// with net/http's default transport, which the daemon replaces with the
+// guarded one at start (cmd/vigil serve), and Notify refuses to send when
+// it has not. The guard checks each connection's address after DNS
+// resolution, for the first request and every redirect, so neither DNS
+// rebinding nor a redirect gets past it. Notifier.Guard, in addition,
+// checks the host of a self-hosted service's URL before anything is built,
+// for a clear error early.
 package chat
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/nicholas-fedor/shoutrrr/pkg/router"
+	"github.com/nicholas-fedor/shoutrrr/pkg/services/push/ntfy"
 	"github.com/nicholas-fedor/shoutrrr/pkg/types"
 
 	"github.com/vigil-web/vigil"
@@ -29,27 +38,32 @@ import (
 
 // Notifier sends the text of messages to service URLs.
 type Notifier struct {
-	// Timeout bounds one delivery (30s if zero); shoutrrr takes no context.
+	// Timeout bounds one delivery (30s if zero).
 	Timeout time.Duration
 	// MaxText truncates long texts (4000 runes if zero): chat services cap
 	// message sizes.
 	MaxText int
 	// Guard, if not nil, vets the host of a self-hosted service (ntfy,
 	// generic webhooks, gotify...) before anything is sent to it, so that a
-	// chat URL cannot reach private networks; cmd/vigil gives it the
-	// fetcher's address check.
+	// chat URL is refused with a clear error when it names a private
+	// network; cmd/vigil gives it the fetcher's address check.
 	Guard func(ctx context.Context, host string) error
+	// Transport, if not nil, carries every request: see the package
+	// documentation. When it is set, a service that would send through
+	// net/http's default transport is refused unless http.DefaultTransport
+	// is Transport.
+	Transport *http.Transport
 }
 
 var _ vigil.Notifier = (*Notifier)(nil)
 
 // Notify implements vigil.Notifier.
 func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) error {
-	sr, err := router.New(nil, target)
-	if err != nil {
-		return vigil.Errorf(vigil.EINVALID, "chat target: %v", err)
+	name := service(target)
+	if name == "smtp" {
+		return vigil.Errorf(vigil.EINVALID, "chat target: smtp is not a chat service (write Notify By email)")
 	}
-	if n.Guard != nil && selfHosted[strings.ToLower(scheme(target))] {
+	if n.Guard != nil && selfHosted[name] {
 		u, err := url.Parse(target)
 		if err != nil || u.Hostname() == "" {
 			return vigil.Errorf(vigil.EINVALID, "chat target: no host")
@@ -58,6 +72,14 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 			return vigil.Errorf(vigil.EINVALID, "chat target: %v", err)
 		}
 	}
+	sr, err := router.New(nil)
+	if err != nil {
+		return fmt.Errorf("chat: %w", err)
+	}
+	svc, err := sr.Locate(target)
+	if err != nil {
+		return vigil.Errorf(vigil.EINVALID, "chat target: %v", err)
+	}
 	timeout := n.Timeout
 	if timeout <= 0 {
 		timeout = 30 * time.Second
@@ -65,7 +87,11 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 	if d, ok := ctx.Deadline(); ok && time.Until(d) < timeout {
 		timeout = time.Until(d)
 	}
-	sr.Timeout = timeout
+	if n.Transport != nil {
+		if err := n.route(svc, timeout); err != nil {
+			return vigil.Errorf(vigil.EINVALID, "chat %s: %v", name, err)
+		}
+	}
 	limit := n.MaxText
 	if limit <= 0 {
 		limit = 4000
@@ -74,15 +100,49 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 	if r := []rune(text); len(r) > limit {
 		text = string(r[:limit-1]) + "…"
 	}
-	errs := sr.Send(text, &types.Params{"title": m.Subject})
-	var all []error
-	for _, e := range errs {
-		if e != nil {
-			all = append(all, e)
-		}
+	// Shoutrrr takes no context: the send runs on its own and is given
+	// up on at the timeout (the guarded transport's own timeouts end it).
+	sent := make(chan error, 1)
+	go func() { sent <- svc.Send(text, &types.Params{"title": m.Subject}) }()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case err = <-sent:
+	case <-timer.C:
+		err = fmt.Errorf("no answer after %v", timeout)
+	case <-ctx.Done():
+		err = ctx.Err()
 	}
-	if len(all) > 0 {
-		return fmt.Errorf("chat %s: %w", scheme(target), errors.Join(all...))
+	if err != nil {
+		return fmt.Errorf("chat %s: %w", name, err)
+	}
+	return nil
+}
+
+// route puts n.Transport under svc's requests.
+func (n *Notifier) route(svc types.Service, timeout time.Duration) error {
+	switch s := svc.(type) {
+	case *ntfy.Service:
+		t := n.Transport.Clone()
+		if s.Config != nil && s.Config.DisableTLSVerification {
+			// The URL asked for it (disabletlsverification=yes).
+			t.TLSClientConfig = &tls.Config{InsecureSkipVerify: true, MinVersion: tls.VersionTLS12}
+		}
+		s.SetHTTPClient(&http.Client{Transport: t, Timeout: timeout})
+	case interface{ GetHTTPClient() *http.Client }: // gotify, mattermost
+		c := s.GetHTTPClient()
+		if c == nil {
+			return errors.New("the service has no HTTP client to guard")
+		}
+		t := n.Transport.Clone()
+		if own, ok := c.Transport.(*http.Transport); ok && own.TLSClientConfig != nil {
+			t.TLSClientConfig = own.TLSClientConfig.Clone() // what the URL asked (insecureskipverify)
+		}
+		c.Transport, c.Timeout = t, timeout
+	default:
+		if http.DefaultTransport != http.RoundTripper(n.Transport) {
+			return errors.New("not sent: it would go through net/http's default transport, which is not the guarded one")
+		}
 	}
 	return nil
 }
@@ -90,9 +150,12 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 // selfHosted are the services whose URL host is the server Shoutrrr
 // contacts (the others post to their vendor's public API).
 var selfHosted = map[string]bool{"ntfy": true, "generic": true, "gotify": true, "mattermost": true, "rocketchat": true,
-	"zulip": true, "matrix": true, "bark": true, "lark": true}
+	"zulip": true, "matrix": true, "bark": true, "lark": true, "signal": true}
 
-func scheme(u string) string {
+// service returns the service a URL names, as Shoutrrr reads it: the
+// scheme, lower-cased, up to a '+' (generic+https://host/...).
+func service(u string) string {
 	s, _, _ := strings.Cut(u, ":")
-	return s
+	s, _, _ = strings.Cut(s, "+")
+	return strings.ToLower(s)
 }

@@ -3,11 +3,17 @@ package chat
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/vigil-web/vigil"
 )
@@ -40,5 +46,104 @@ func TestNtfy(t *testing.T) {
 	}
 	if err := n.Notify(context.Background(), "nosuchservice://x", m); vigil.ErrorCode(err) != vigil.EINVALID {
 		t.Errorf("unknown service: %v, want EINVALID", err)
+	}
+}
+
+// TestGuardedTransport sends to self-hosted services whose server
+// redirects to a refused address (127.0.0.2 here, standing for a private
+// network): with the guarded transport, nothing reaches it, whether the
+// service builds its own client (ntfy, gotify, mattermost) or sends with
+// net/http's default transport (generic). Without it, every one does.
+func TestGuardedTransport(t *testing.T) {
+	refused := netip.MustParseAddr("127.0.0.2")
+	dialer := &net.Dialer{Timeout: 5 * time.Second, Control: func(network, address string, _ syscall.RawConn) error {
+		if ap, err := netip.ParseAddrPort(address); err != nil || ap.Addr().Unmap() == refused {
+			return fmt.Errorf("address refused: %s", address)
+		}
+		return nil
+	}}
+	guarded := &http.Transport{DialContext: dialer.DialContext}
+
+	l, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		t.Skipf("cannot listen on 127.0.0.2: %v", err)
+	}
+	var mu sync.Mutex
+	var reached []string
+	private := &httptest.Server{Listener: l, Config: &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		reached = append(reached, r.URL.Path)
+		mu.Unlock()
+	})}}
+	private.Start()
+	defer private.Close()
+	public := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, private.URL+r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	defer public.Close()
+	host := strings.TrimPrefix(public.URL, "http://")
+	targets := []string{
+		"ntfy://" + host + "/vigil?scheme=http",
+		"gotify://" + host + "/Aaaaaaaaaaaaaaa?disabletls=yes",
+		"mattermost://" + host + "/token?disabletls=yes",
+		"generic://" + host + "/hook?disabletls=yes",
+	}
+	m := &vigil.Message{Subject: "s1 changed", Text: "keyword 5331 appeared"}
+	send := func(n *Notifier) (errs []error, got []string) {
+		mu.Lock()
+		reached = nil
+		mu.Unlock()
+		for _, target := range targets {
+			errs = append(errs, n.Notify(context.Background(), target, m))
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		return errs, reached
+	}
+
+	// The premise: the library follows the redirect.
+	if _, got := send(&Notifier{Timeout: 5 * time.Second}); len(got) != len(targets) {
+		t.Fatalf("unguarded, the redirect target got %d requests (%v), want %d", len(got), got, len(targets))
+	}
+
+	// Guarded, but net/http's default transport is not: generic is refused.
+	errs, got := send(&Notifier{Timeout: 5 * time.Second, Transport: guarded})
+	if len(got) != 0 {
+		t.Errorf("guarded: the refused address got requests %v", got)
+	}
+	if err := errs[3]; err == nil || !strings.Contains(err.Error(), "default transport") {
+		t.Errorf("generic with an unguarded default transport: %v, want a refusal", err)
+	}
+
+	defaultTransport := http.DefaultTransport
+	http.DefaultTransport = guarded
+	defer func() { http.DefaultTransport = defaultTransport }()
+	errs, got = send(&Notifier{Timeout: 5 * time.Second, Transport: guarded})
+	if len(got) != 0 {
+		t.Errorf("guarded: the refused address got requests %v", got)
+	}
+	for i, err := range errs {
+		if err == nil || !strings.Contains(err.Error(), "address refused") {
+			t.Errorf("%s: %v, want the guard's refusal", targets[i], err)
+		}
+	}
+}
+
+// TestServiceName reads the service of a URL as Shoutrrr does.
+func TestServiceName(t *testing.T) {
+	for in, want := range map[string]string{
+		"ntfy://h/t": "ntfy", "Generic+https://h/p": "generic", "SMTP://h": "smtp", "x": "x",
+	} {
+		if got := service(in); got != want {
+			t.Errorf("service(%q) = %q, want %q", in, got, want)
+		}
+	}
+	n := &Notifier{Guard: func(ctx context.Context, host string) error { return errors.New(host + " is private") }}
+	m := &vigil.Message{Subject: "s", Text: "t"}
+	if err := n.Notify(context.Background(), "generic+http://10.0.0.1/hook", m); vigil.ErrorCode(err) != vigil.EINVALID || !strings.Contains(err.Error(), "10.0.0.1 is private") {
+		t.Errorf("generic+http to a private host: %v, want the guard's refusal", err)
+	}
+	if err := n.Notify(context.Background(), "smtp://mail.example.com:25/?from=a@b.example&to=c@d.example", m); vigil.ErrorCode(err) != vigil.EINVALID {
+		t.Errorf("smtp: %v, want EINVALID", err)
 	}
 }

@@ -19,19 +19,35 @@ const (
 
 // leaf is a content leaf of the seed's data model (§4.1): a text node or an
 // attribute, with its value and signature.
+//
+// A large page has hundreds of thousands of leaves, so a leaf holds only
+// what every leaf needs (72 bytes): its signature is the symtab's name of
+// sid, and a phrase leaf's own fields are apart.
 type leaf struct {
-	kind  leafKind
-	node  *tree.Node // the text node, or the element of an attribute; for a phrase its first text node
-	attr  string     // the attribute's name
-	value string     // white-space-normalised value
-	sig   string     // path(x): element labels from the root to the parent, joined by "-" (+ "-" + attribute name)
-	group int32      // the second-level subtree holding the leaf (index among the group root's children), -1 if none
-	pos   int        // 1-based ordinal among the leaves of its sequence
-	vid   int32      // symtab number of value
-	sid   int32      // symtab number of sig
+	node   *tree.Node  // the text node, or the element of an attribute; for a phrase its first text node
+	attr   string      // the attribute's name
+	value  string      // white-space-normalised value
+	phrase *phraseLeaf // a phrase leaf's own fields; nil for the others
+	group  int32       // the second-level subtree holding the leaf (index among the group root's children), -1 if none
+	pos    int32       // 1-based ordinal among the leaves of its sequence
+	vid    int32       // symtab number of value
+	sid    int32       // symtab number of the signature path(x): element labels from the root to the parent, joined by "-" (+ "-" + attribute name); -1 for none
+	kind   leafKind
+}
 
-	display  string // a phrase leaf: the phrase as the user wrote it
-	wlo, whi int    // a phrase leaf: its first and last word (indexes into content.words)
+// phraseLeaf is what a phrase leaf has besides a leaf's fields.
+type phraseLeaf struct {
+	display  string // the phrase as the user wrote it
+	wlo, whi int    // its first and last word (indexes into content.words)
+}
+
+// display returns the phrase as the user wrote it for a phrase leaf, ""
+// for the others.
+func (l *leaf) display() string {
+	if l.phrase == nil {
+		return ""
+	}
+	return l.phrase.display
 }
 
 // word is a word of a text leaf.
@@ -156,12 +172,21 @@ func newContent(d *tree.Document, scope Selector, ignore []Selector, caseSensiti
 	for i := range c.leaves {
 		textBytes += len(c.leaves[i].value)
 	}
-	c.words = make([]word, 0, textBytes/5+1)
 	if len(tab.words) == 0 {
 		tab.words = slices.Grow(tab.words, textBytes/5+1)
 	}
+	// The symtab splits each value into words once and keeps them: counting
+	// them first sizes c.words exactly (a large page's words are tens of
+	// megabytes, and growing by appends doubled them).
+	nwords := 0
 	for i := range c.leaves {
-		c.leaves[i].pos = i + 1
+		c.leaves[i].pos = int32(i + 1)
+		if c.leaves[i].kind == leafText {
+			nwords += len(tab.valueWords(c.leaves[i].vid, c.leaves[i].value, caseSensitive))
+		}
+	}
+	c.words = make([]word, 0, nwords)
+	for i := range c.leaves {
 		if c.leaves[i].kind != leafText {
 			continue
 		}
@@ -287,11 +312,7 @@ func (c *content) extract(r *tree.Node, sig0, group int32, groupRoot *tree.Node)
 		switch n.Kind {
 		case tree.Text:
 			if v := normalizeSpace(n.Value); v != "" {
-				sig := ""
-				if f.sig >= 0 {
-					sig = tab.names[f.sig]
-				}
-				c.leaves = append(c.leaves, leaf{kind: leafText, node: n, value: v, sig: sig, group: f.group, vid: tab.val(v), sid: f.sig})
+				c.leaves = append(c.leaves, leaf{kind: leafText, node: n, value: v, group: f.group, vid: tab.val(v), sid: f.sig})
 			}
 		case tree.Element:
 			sig := tab.step(f.sig, n.Name)
@@ -305,7 +326,7 @@ func (c *content) extract(r *tree.Node, sig0, group int32, groupRoot *tree.Node)
 				}
 				if v := normalizeSpace(a.Value); v != "" {
 					as := tab.step(sig, a.Name)
-					c.leaves = append(c.leaves, leaf{kind: leafAttr, node: n, attr: a.Name, value: v, sig: tab.names[as], group: f.group, vid: tab.val(v), sid: as})
+					c.leaves = append(c.leaves, leaf{kind: leafAttr, node: n, attr: a.Name, value: v, group: f.group, vid: tab.val(v), sid: as})
 				}
 			}
 			for i := len(n.Children) - 1; i >= 0; i-- {

@@ -272,7 +272,7 @@ func cxLeaves(c *content) []*cxLeaf {
 	backing := make([]cxLeaf, len(c.leaves))
 	for i := range c.leaves {
 		backing[i].leaf = &c.leaves[i]
-		backing[i].pos = c.leaves[i].pos
+		backing[i].pos = int(c.leaves[i].pos)
 		out[i] = &backing[i]
 	}
 	return out
@@ -289,31 +289,32 @@ func (p *Pair) anyChange(cp *contentPair) []Change {
 	recs := cxdiff(cp.old.root, cxLeaves(cp.old), cp.new.root, cxLeaves(cp.new), cxAny, opt)
 	out := make([]Change, 0, len(recs))
 	for _, r := range recs {
-		out = append(out, leafChange(&p.paths, KindNode, r))
+		out = append(out, p.leafChange(KindNode, r))
 	}
 	return out
 }
 
 // leafChange converts a CX-Diff record on whole leaves.
-func leafChange(pc *pathCache, kind ObjectKind, r cxRecord) Change {
+func (p *Pair) leafChange(kind ObjectKind, r cxRecord) Change {
+	pc := &p.paths
 	c := Change{Kind: kind, Op: r.op}
 	if r.old != nil {
 		c.Old = r.old.value
-		if r.old.display != "" {
-			c.Old = r.old.display
+		if d := r.old.display(); d != "" {
+			c.Old = d
 		}
 		c.OldPos = r.old.pos
 		c.OldPath = pc.leaf(r.old.leaf)
-		c.Signature = r.old.sig
+		c.Signature = p.tab.sig(r.old.sid)
 	}
 	if r.new != nil {
 		c.New = r.new.value
-		if r.new.display != "" {
-			c.New = r.new.display
+		if d := r.new.display(); d != "" {
+			c.New = d
 		}
 		c.NewPos = r.new.pos
 		c.NewPath = pc.leaf(r.new.leaf)
-		c.Signature = r.new.sig
+		c.Signature = p.tab.sig(r.new.sid)
 	}
 	if r.op == Update && r.old != nil && r.new != nil {
 		c.Fields = []string{"value"}
@@ -351,7 +352,7 @@ func (p *Pair) keywords(cp *contentPair, args []string) []Change {
 	recs := cxdiff(cp.old.root, attach(cp.old), cp.new.root, attach(cp.new), cxKeyword, cxOptions{optimize: p.Optimize, tab: p.tab, states: &cp.states})
 	out := make([]Change, 0, len(recs))
 	for _, r := range recs {
-		c := leafChange(&p.paths, KindKeyword, r)
+		c := p.leafChange(KindKeyword, r)
 		c.Old, c.New, c.Fields = "", "", nil
 		if r.op == Delete {
 			c.Old = r.kw.text
@@ -377,20 +378,20 @@ func (p *Pair) phrases(cp *contentPair, args []string) []Change {
 	f := p.phraseThreshold()
 	out := make([]Change, 0, len(recs))
 	for _, r := range recs {
-		c := leafChange(&p.paths, KindPhrase, r)
+		c := p.leafChange(KindPhrase, r)
 		if f <= 1 && cp.old.root == cp.new.root && (r.op == Delete || r.op == Insert) {
 			p.alignWords(cp)
 			var pat []string
 			var window []word
 			if r.op == Delete {
-				pat = keys[phraseIndex(args, r.old.display)]
-				lo, hi := phraseWindow(cp.align, len(cp.new.words), r.old.wlo, r.old.whi)
+				pat = keys[phraseIndex(args, r.old.display())]
+				lo, hi := phraseWindow(cp.align, len(cp.new.words), r.old.phrase.wlo, r.old.phrase.whi)
 				if lo <= hi {
 					window = cp.new.words[lo : hi+1]
 				}
 			} else {
-				pat = keys[phraseIndex(args, r.new.display)]
-				lo, hi := phraseWindow(cp.alignNew, len(cp.old.words), r.new.wlo, r.new.whi)
+				pat = keys[phraseIndex(args, r.new.display())]
+				lo, hi := phraseWindow(cp.alignNew, len(cp.old.words), r.new.phrase.wlo, r.new.phrase.whi)
 				if lo <= hi {
 					window = cp.old.words[lo : hi+1]
 				}
@@ -518,12 +519,12 @@ func wordRuns(pc *pathCache, cp *contentPair, a, b []word, al, bl []int) []Chang
 		if i > i0 {
 			c.Old, c.OldPos = join(a[i0:i]), i0+1
 			l := &cp.old.leaves[a[i0].leaf]
-			c.OldPath, c.Signature, c.WordPos = pc.leaf(l), l.sig, int(a[i0].idx)
+			c.OldPath, c.Signature, c.WordPos = pc.leaf(l), cp.old.tab.sig(l.sid), int(a[i0].idx)
 		}
 		if j > j0 {
 			c.New, c.NewPos = join(b[j0:j]), j0+1
 			l := &cp.new.leaves[b[j0].leaf]
-			c.NewPath, c.Signature = pc.leaf(l), l.sig
+			c.NewPath, c.Signature = pc.leaf(l), cp.new.tab.sig(l.sid)
 			if c.Op == Insert {
 				c.WordPos = int(b[j0].idx)
 			}

@@ -133,8 +133,8 @@ func phraseLeaves(c *content, phrases []string, keys [][]string) []*cxLeaf {
 				mi++
 				value, sig := strings.Join(keys[m.phrase], " "), phraseSig(c, m)
 				emit(leaf{
-					kind: leafPhrase, node: l.node, value: value, sig: sig, group: l.group,
-					display: phrases[m.phrase], wlo: m.lo, whi: m.hi, vid: c.tab.val(value), sid: c.tab.id(sig),
+					kind: leafPhrase, node: l.node, value: value, group: l.group, vid: c.tab.val(value), sid: c.tab.id(sig),
+					phrase: &phraseLeaf{display: phrases[m.phrase], wlo: m.lo, whi: m.hi},
 				})
 				consumed = m.hi
 			default:
@@ -156,7 +156,7 @@ func phraseSig(c *content, m phraseMatch) string {
 	for wi := m.lo; wi <= m.hi; wi++ {
 		if li := c.words[wi].leaf; li != lastLeaf {
 			lastLeaf = li
-			paths = append(paths, strings.Split(c.leaves[li].sig, "-"))
+			paths = append(paths, strings.Split(c.tab.sig(c.leaves[li].sid), "-"))
 		}
 	}
 	if len(paths) == 1 {

@@ -342,7 +342,7 @@ func refScopeLeaves(d *tree.Document, scope Selector, ignore []Selector, tab *sy
 		c.extract(r, sig0, group, groupRoot)
 	}
 	for i := range c.leaves {
-		c.leaves[i].pos = i + 1
+		c.leaves[i].pos = int32(i + 1)
 	}
 	return extracted, c.leaves
 }

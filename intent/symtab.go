@@ -67,6 +67,14 @@ func (t *symtab) id(s string) int32 {
 	return v
 }
 
+// sig returns the signature numbered sid, "" for -1.
+func (t *symtab) sig(sid int32) string {
+	if sid < 0 {
+		return ""
+	}
+	return t.names[sid]
+}
+
 // step returns the number of the signature parent-label ("label" alone when
 // parent is -1), building its string only the first time.
 func (t *symtab) step(parent int32, label string) int32 {

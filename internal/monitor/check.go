@@ -67,7 +67,9 @@ func (r *recentFetches) put(url string, v *vigil.Version, now time.Time, fresh t
 // checks of one page at once (sentinels claimed in different batches)
 // would each compare their fetch with the head they read before it and
 // store the same new content twice; in turn, the second finds the first's
-// version as the head, and its conditional request answers 304.
+// version as the head, and its conditional request answers 304. The lock
+// is the process's: schedulers in two processes on one store can still
+// both store a page's content.
 type pageLocks struct {
 	mu sync.Mutex
 	m  map[string]*pageLock
@@ -113,6 +115,10 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 	}
 	pg := &page{url: url, resource: rid}
 	defer m.pages.lock(url)()
+	if err := ctx.Err(); err != nil { // cancelled while another check had the page
+		pg.err = err.Error()
+		return pg
+	}
 	if v := m.recent.get(url, m.Fresh, now); v != nil {
 		pg.cur = v
 		return pg

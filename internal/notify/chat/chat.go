@@ -87,8 +87,12 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 	if d, ok := ctx.Deadline(); ok && time.Until(d) < timeout {
 		timeout = time.Until(d)
 	}
+	if timeout <= 0 { // a client timeout of 0 would be none
+		return fmt.Errorf("chat %s: %w", name, context.DeadlineExceeded)
+	}
+	var own *http.Transport // the service's own clone of n.Transport, if any
 	if n.Transport != nil {
-		if err := n.route(svc, timeout); err != nil {
+		if own, err = n.route(svc, name, timeout); err != nil {
 			return vigil.Errorf(vigil.EINVALID, "chat %s: %v", name, err)
 		}
 	}
@@ -103,7 +107,12 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 	// Shoutrrr takes no context: the send runs on its own and is given
 	// up on at the timeout (the guarded transport's own timeouts end it).
 	sent := make(chan error, 1)
-	go func() { sent <- svc.Send(text, &types.Params{"title": m.Subject}) }()
+	go func() {
+		sent <- svc.Send(text, &types.Params{"title": m.Subject})
+		if own != nil {
+			own.CloseIdleConnections() // the clone serves this message only
+		}
+	}()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	select {
@@ -119,8 +128,9 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 	return nil
 }
 
-// route puts n.Transport under svc's requests.
-func (n *Notifier) route(svc types.Service, timeout time.Duration) error {
+// route puts n.Transport under svc's requests; it returns the clone it
+// gave the service, if it made one.
+func (n *Notifier) route(svc types.Service, name string, timeout time.Duration) (*http.Transport, error) {
 	switch s := svc.(type) {
 	case *ntfy.Service:
 		t := n.Transport.Clone()
@@ -129,23 +139,34 @@ func (n *Notifier) route(svc types.Service, timeout time.Duration) error {
 			t.TLSClientConfig = &tls.Config{InsecureSkipVerify: true, MinVersion: tls.VersionTLS12}
 		}
 		s.SetHTTPClient(&http.Client{Transport: t, Timeout: timeout})
+		return t, nil
 	case interface{ GetHTTPClient() *http.Client }: // gotify, mattermost
 		c := s.GetHTTPClient()
 		if c == nil {
-			return errors.New("the service has no HTTP client to guard")
+			return nil, errors.New("the service has no HTTP client to guard")
 		}
 		t := n.Transport.Clone()
 		if own, ok := c.Transport.(*http.Transport); ok && own.TLSClientConfig != nil {
 			t.TLSClientConfig = own.TLSClientConfig.Clone() // what the URL asked (insecureskipverify)
 		}
 		c.Transport, c.Timeout = t, timeout
-	default:
-		if http.DefaultTransport != http.RoundTripper(n.Transport) {
-			return errors.New("not sent: it would go through net/http's default transport, which is not the guarded one")
-		}
+		return t, nil
 	}
-	return nil
+	if !onDefaultTransport[name] {
+		return nil, errors.New("not sent: Vigil cannot put its address guard under this service's requests")
+	}
+	if http.DefaultTransport != http.RoundTripper(n.Transport) {
+		return nil, errors.New("not sent: it would go through net/http's default transport, which is not the guarded one")
+	}
+	return nil, nil
 }
+
+// onDefaultTransport are the services known (in the Shoutrrr version of
+// go.mod) to send with net/http's default transport: clients of their own
+// with no transport set, or http.DefaultClient. A service not listed here
+// nor handled in route is refused rather than sent unguarded, so that a
+// library upgrade giving one a transport of its own cannot open a gap.
+var onDefaultTransport = map[string]bool{"slack": true, "discord": true, "telegram": true, "generic": true}
 
 // selfHosted are the services whose URL host is the server Shoutrrr
 // contacts (the others post to their vendor's public API).

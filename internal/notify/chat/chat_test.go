@@ -127,6 +127,22 @@ func TestGuardedTransport(t *testing.T) {
 			t.Errorf("%s: %v, want the guard's refusal", targets[i], err)
 		}
 	}
+	// A service not known to send on the default transport is refused.
+	n := &Notifier{Timeout: 5 * time.Second, Transport: guarded}
+	if err := n.Notify(context.Background(), "rocketchat://"+host+"/token/channel", m); err == nil || !strings.Contains(err.Error(), "cannot put its address guard") {
+		t.Errorf("rocketchat: %v, want a refusal", err)
+	}
+	mu.Lock()
+	if len(reached) != 0 {
+		t.Errorf("the refused address got requests %v", reached)
+	}
+	mu.Unlock()
+	// A context whose deadline has passed sends nothing.
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	if err := n.Notify(ctx, targets[0], m); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("past deadline: %v, want context.DeadlineExceeded", err)
+	}
 }
 
 // TestServiceName reads the service of a URL as Shoutrrr does.

@@ -168,11 +168,11 @@ func newContent(d *tree.Document, scope Selector, ignore []Selector, caseSensiti
 	for i, r := range c.roots {
 		c.extract(r, pl.sig(r.Parent), groups[i], groupRoot)
 	}
-	textBytes := 0
-	for i := range c.leaves {
-		textBytes += len(c.leaves[i].value)
-	}
-	if len(tab.words) == 0 {
+	if len(tab.words) == 0 { // the first version: room for about as many words again
+		textBytes := 0
+		for i := range c.leaves {
+			textBytes += len(c.leaves[i].value)
+		}
 		tab.words = slices.Grow(tab.words, textBytes/5+1)
 	}
 	// The symtab splits each value into words once and keeps them: counting

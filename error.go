@@ -13,6 +13,8 @@ const (
 	EINVALID        = "EINVALID"        // the input is invalid; the message says which field
 	ENOTFOUND       = "ENOTFOUND"       // the entity does not exist
 	EUNAUTHORIZED   = "EUNAUTHORIZED"   // no valid session or token
+	EFORBIDDEN      = "EFORBIDDEN"      // the caller is known but the request is refused (a missing CSRF token)
+	ETOOLARGE       = "ETOOLARGE"       // the request is over a size limit
 	ENOTIMPLEMENTED = "ENOTIMPLEMENTED" // the operation is not supported by this backend
 )
 

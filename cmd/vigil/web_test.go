@@ -653,9 +653,21 @@ func TestWebCSRF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusUnauthorized {
-		t.Errorf("API post with a cookie and no CSRF header: %d, want 401", resp.StatusCode)
+	if resp.StatusCode != http.StatusForbidden || !strings.Contains(string(b), `"EFORBIDDEN"`) {
+		t.Errorf("API post with a cookie and no CSRF header: %d %s, want 403 EFORBIDDEN", resp.StatusCode, b)
+	}
+	// A body over 1 MiB is refused as too large, form or JSON, before
+	// anything else is read from it.
+	big := strings.Repeat("x", 1<<20)
+	if status, page := sess.post("/sentinels", url.Values{"source": {big}, "csrf": {sess.csrf()}}); status != http.StatusRequestEntityTooLarge ||
+		!strings.Contains(page, "over 1048576 bytes") {
+		t.Errorf("form post over 1 MiB: %d, want 413 and a page that says so\n%.300s", status, page)
+	}
+	api := &apiClient{t: t, base: d.base, token: sess.newToken("csrf test")}
+	if code := api.want(http.StatusRequestEntityTooLarge, "POST", "/api/v1/sentinels", map[string]string{"source": big}).errorCode(t); code != "ETOOLARGE" {
+		t.Errorf("API post over 1 MiB: code %s, want ETOOLARGE", code)
 	}
 	// A cross-site browser post is refused even with the token.
 	req, _ = http.NewRequest("POST", d.base+"/sentinels", strings.NewReader(url.Values{"source": {src}, "csrf": {sess.csrf()}}.Encode()))
@@ -669,8 +681,17 @@ func TestWebCSRF(t *testing.T) {
 	if resp.StatusCode != http.StatusForbidden {
 		t.Errorf("cross-site post: %d, want 403", resp.StatusCode)
 	}
+	// The form sends the textarea's lines ended by CRLF; the diagnostics'
+	// offsets are into its value, where they end by LF.
+	bad := "Create Sentinel p\r\nUsing " + site.srv.URL + "/p\r\nMonitor any chnge\r\nFetch 1 hour\r\n"
+	status, page := sess.post("/sentinels", url.Values{"source": {bad}, "csrf": {sess.csrf()}})
+	lf := strings.ReplaceAll(bad, "\r\n", "\n")
+	at := strings.Index(lf, "chnge")
+	if want := fmt.Sprintf(`data-offset="%d" data-end="%d">3:13:`, at, at+len("chnge")); status != http.StatusUnprocessableEntity || !strings.Contains(page, want) {
+		t.Errorf("form post with CRLF lines and an error: %d, want 422 and %s in\n%s", status, want, page)
+	}
 	// With the token, the form works.
-	status, page := sess.post("/sentinels", url.Values{"source": {src}, "csrf": {sess.csrf()}})
+	status, page = sess.post("/sentinels", url.Values{"source": {src}, "csrf": {sess.csrf()}})
 	if status != 200 || !strings.Contains(page, "Sentinel p") {
 		t.Errorf("form post with CSRF: %d\n%s", status, page)
 	}

@@ -136,10 +136,25 @@ func (s *Server) checkCSRF(r *http.Request, sess *session) error {
 	}
 	got := r.Header.Get(csrfHeader)
 	if got == "" {
+		if err := parseForm(r); err != nil {
+			return err
+		}
 		got = r.PostFormValue(csrfField)
 	}
 	if got == "" || subtle.ConstantTimeCompare([]byte(got), []byte(sess.csrf)) != 1 {
-		return vigil.Errorf(vigil.EUNAUTHORIZED, "missing or invalid CSRF token; reload the page")
+		return vigil.Errorf(vigil.EFORBIDDEN, "missing or invalid CSRF token; reload the page")
+	}
+	return nil
+}
+
+// parseForm parses a request's form (as r.ParseForm) and returns a domain
+// error when it cannot: ETOOLARGE for a body over the limit.
+func parseForm(r *http.Request) error {
+	if err := r.ParseForm(); err != nil {
+		if big := tooLarge(err); big != nil {
+			return big
+		}
+		return vigil.Errorf(vigil.EINVALID, "invalid form: %v", err)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/vigil-web/vigil"
@@ -121,12 +122,20 @@ func (s *Server) handleSentinelNewPage(w http.ResponseWriter, r *http.Request, s
 }
 
 func (s *Server) handleSentinelCreatePage(w http.ResponseWriter, r *http.Request, sess *session) error {
-	src := r.PostFormValue("source")
+	src := formSource(r)
 	sen, err := s.saveSentinel(r.Context(), sess.User, &sentinelInput{Source: src}, nil)
 	if err != nil {
 		return s.editorError(w, r, sess, nil, src, err)
 	}
 	return seeOther(w, r, "/sentinels/"+strconv.FormatInt(sen.ID, 10))
+}
+
+// formSource returns the sentinel source of the editor's form with its
+// line breaks as the editor holds them: a browser sends a textarea's lines
+// ended by CRLF, but its value, which the page's script maps the
+// diagnostics' byte offsets into, ends them by LF.
+func formSource(r *http.Request) string {
+	return strings.ReplaceAll(r.PostFormValue("source"), "\r\n", "\n")
 }
 
 // editorError shows the editor again with the problems of src marked.
@@ -174,7 +183,7 @@ func (s *Server) handleSentinelUpdatePage(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return err
 	}
-	src := r.PostFormValue("source")
+	src := formSource(r)
 	if _, err := s.saveSentinel(r.Context(), sess.User, &sentinelInput{Source: src}, old); err != nil {
 		return s.editorError(w, r, sess, old, src, err)
 	}

@@ -14,6 +14,8 @@ var codes = map[string]int{
 	vigil.EINVALID:        http.StatusBadRequest,
 	vigil.ENOTFOUND:       http.StatusNotFound,
 	vigil.EUNAUTHORIZED:   http.StatusUnauthorized,
+	vigil.EFORBIDDEN:      http.StatusForbidden,
+	vigil.ETOOLARGE:       http.StatusRequestEntityTooLarge,
 	vigil.ENOTIMPLEMENTED: http.StatusNotImplemented,
 	vigil.EINTERNAL:       http.StatusInternalServerError,
 }

@@ -91,7 +91,15 @@ func (s *Server) pageHandler(h pageFunc) http.Handler {
 			s.loginPage(w, r, http.StatusUnauthorized, next, "")
 			return
 		}
-		if err := s.checkCSRF(r, sess); err != nil {
+		err = parseForm(r) // a form too large is said so, signed in with a token too
+		if err == nil {
+			err = s.checkCSRF(r, sess)
+		}
+		if err != nil {
+			if vigil.ErrorCode(err) != vigil.EFORBIDDEN {
+				s.errorPage(w, r, sess, err)
+				return
+			}
 			s.render(w, r, http.StatusForbidden, "error", &view{Title: "Refused", User: sess.User, CSRF: sess.csrf,
 				Data: "This form was sent without a valid CSRF token. Reload the page and try again."})
 			return

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -201,11 +200,15 @@ func (s *Server) setStatus(ctx context.Context, sen *vigil.Sentinel, action stri
 	return nil
 }
 
-// readJSON decodes a JSON request body of at most 1 MiB.
+// readJSON decodes a JSON request body (of at most maxRequestBody bytes,
+// as secure limits every body).
 func readJSON(r *http.Request, v any) error {
-	dec := json.NewDecoder(io.LimitReader(r.Body, 1<<20))
+	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
+		if big := tooLarge(err); big != nil {
+			return big
+		}
 		return vigil.Errorf(vigil.EINVALID, "invalid JSON body: %v", err)
 	}
 	return nil

@@ -15,6 +15,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"time"
@@ -168,8 +169,25 @@ func (s *Server) secure(h http.Handler) http.Handler {
 			hd.Set("Content-Security-Policy", dashboardCSP)
 		}
 		hd.Set("X-Frame-Options", "DENY")
+		if r.Body != nil && r.Method != http.MethodGet && r.Method != http.MethodHead {
+			r.Body = http.MaxBytesReader(w, r.Body, maxRequestBody)
+		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// maxRequestBody is the most a request may send, form or JSON: a larger
+// body is refused with 413 (ETOOLARGE) once it passes the limit.
+const maxRequestBody = 1 << 20
+
+// tooLarge returns the domain error of a body over maxRequestBody, if err
+// is the error of reading one, and nil otherwise.
+func tooLarge(err error) error {
+	var mb *http.MaxBytesError
+	if errors.As(err, &mb) {
+		return vigil.Errorf(vigil.ETOOLARGE, "the request body is over %d bytes", mb.Limit)
+	}
+	return nil
 }
 
 // dashboardCSP allows the dashboard's own scripts, styles and frames only.

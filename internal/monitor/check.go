@@ -68,8 +68,8 @@ func (r *recentFetches) put(url string, v *vigil.Version, now time.Time, fresh t
 // would each compare their fetch with the head they read before it and
 // store the same new content twice; in turn, the second finds the first's
 // version as the head, and its conditional request answers 304. The lock
-// is the process's: schedulers in two processes on one store can still
-// both store a page's content.
+// is the process's: across processes (workers on one PostgreSQL store),
+// the warehouse's Fetch.CheckHead stores a change that two fetched once.
 type pageLocks struct {
 	mu sync.Mutex
 	m  map[string]*pageLock
@@ -132,6 +132,10 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 		}
 		m.heads.put(rid, head)
 	}
+	var headID int64 // what this check saw, for the warehouse to tell if another stored the same meanwhile
+	if head != nil {
+		headID = head.ID
+	}
 	good := head
 	if head != nil && head.Error != "" {
 		good = m.lastGood(ctx, rid)
@@ -151,7 +155,7 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 		}
 		pg.err = ferr.Error()
 		if head == nil || head.Error != pg.err {
-			f := &warehouse.Fetch{URL: url, FetchedAt: now, Error: pg.err}
+			f := &warehouse.Fetch{URL: url, FetchedAt: now, Error: pg.err, CheckHead: true, HeadID: headID}
 			if res != nil {
 				f.Status = res.Status
 			}
@@ -170,7 +174,8 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 		pg.cur = good
 	} else {
 		v, err := m.Warehouse.Put(ctx, &warehouse.Fetch{URL: url, FetchedAt: res.FetchedAt, Status: res.Status, ETag: res.ETag,
-			LastModified: res.LastModified, ContentType: res.ContentType, Charset: "utf-8", FetchDuration: res.Duration, Body: res.Body})
+			LastModified: res.LastModified, ContentType: res.ContentType, Charset: "utf-8", FetchDuration: res.Duration, Body: res.Body,
+			CheckHead: true, HeadID: headID})
 		if err != nil {
 			pg.err = "store version: " + err.Error()
 			m.Logger.Error("store version", LogURL, url, LogError, err)

@@ -9,6 +9,8 @@ import (
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/internal/warehouse"
+	"github.com/vigil-web/vigil/internal/zstd"
 	"github.com/vigil-web/vigil/spec"
 )
 
@@ -147,6 +149,44 @@ func TestRunChecksSentinelOnceAtATime(t *testing.T) {
 	}
 	if c := changes[0]; c.FromVersion != vs[0].ID || c.ToVersion != vs[len(vs)-1].ID {
 		t.Errorf("change %d -> %d, want %d -> %d", c.FromVersion, c.ToVersion, vs[0].ID, vs[len(vs)-1].ID)
+	}
+}
+
+// TestFetchPageTwoWorkers: two workers (monitors with their own page
+// locks and warehouses) on one store that fetch the same new content of a
+// page at once store it once, and both take that version as the page's.
+func TestFetchPageTwoWorkers(t *testing.T) {
+	ctx := context.Background()
+	db, wh, _ := testStore(t)
+	codec, err := zstd.New(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wh2, err := warehouse.New(CachedResources(db), warehouse.Options{Codec: codec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const url = "http://example.test/news"
+	gate := make(chan struct{})
+	f := &gatedFetcher{body: `<html><body><p>The bridge opened.</p></body></html>`, gate: gate, started: make(chan struct{}, 2)}
+	workers := []*Monitor{{Store: db, Warehouse: wh, Fetcher: f}, {Store: db, Warehouse: wh2, Fetcher: f}}
+	pages := make(chan *page, 2)
+	for _, m := range workers {
+		m.init()
+		go func() { pages <- m.fetchPage(ctx, url, false, time.Now()) }()
+	}
+	<-f.started
+	<-f.started // both fetches are in flight, each worker having seen no version
+	close(gate)
+	p1, p2 := <-pages, <-pages
+	if p1.cur == nil || p2.cur == nil {
+		t.Fatalf("fetch failed: %q, %q", p1.err, p2.err)
+	}
+	if p1.cur.ID != p2.cur.ID {
+		t.Errorf("the workers found versions %d and %d of one body, want one version", p1.cur.ID, p2.cur.ID)
+	}
+	if vs, _, err := db.FindVersions(ctx, vigil.VersionFilter{ResourceID: p1.resource}); err != nil || len(vs) != 1 {
+		t.Errorf("%d versions stored (err %v), want 1", len(vs), err)
 	}
 }
 

@@ -101,6 +101,8 @@
 //
 // Puts to one resource are serialised within a process; across processes
 // (PostgreSQL workers) the store's ECONFLICT on a stale head makes Put
-// retry on the new head. Reads run concurrently with writes; a read that
+// retry on the new head, and a Put that says which head its caller saw
+// (Fetch.CheckHead) returns the version another worker stored meanwhile
+// with the same content rather than storing it twice. Reads run concurrently with writes; a read that
 // races a re-encoding of the chain it walks starts again.
 package warehouse

@@ -163,6 +163,13 @@ type Fetch struct {
 	// version when the write happens; otherwise it is ignored.
 	Delta     *delta.Delta
 	DeltaFrom int64
+	// CheckHead says that the caller decided to store this fetch having
+	// seen HeadID as the resource's newest version (0: it had none). If
+	// another writer has stored a newer version since, with the same body
+	// and error, Put returns that version rather than a copy of it: two
+	// workers on one store that fetched one change store it once.
+	CheckHead bool
+	HeadID    int64
 }
 
 // Hash returns the hex SHA-256 of body, a version's ContentHash.
@@ -213,7 +220,10 @@ func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
 	defer mu.Unlock()
 	waited := false
 	for attempt := 0; ; attempt++ {
-		a, err := w.prepare(ctx, v, blob, f)
+		a, head, err := w.prepare(ctx, v, blob, f)
+		if err == nil && a == nil {
+			return head, nil
+		}
 		if !waited {
 			waited = true
 			c := <-compressed
@@ -242,8 +252,19 @@ func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
 	return v, nil
 }
 
-// prepare builds the append of v on the resource's current head.
-func (w *Warehouse) prepare(ctx context.Context, v *vigil.Version, blob *vigil.Blob, f *Fetch) (*vigil.Append, error) {
+// prepare builds the append of v on the resource's current head, which it
+// returns too (nil if the resource has no version). It returns no append
+// when f.CheckHead finds that head already holds f (see Fetch.CheckHead).
+func (w *Warehouse) prepare(ctx context.Context, v *vigil.Version, blob *vigil.Blob, f *Fetch) (*vigil.Append, *vigil.Version, error) {
+	head, err := w.store.LatestVersion(ctx, v.ResourceID)
+	if err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
+		return nil, nil, err
+	}
+	if err != nil {
+		head = nil
+	} else if f.CheckHead && head.ID != f.HeadID && head.ContentHash == v.ContentHash && head.Error == v.Error {
+		return nil, head, nil // stored by another writer meanwhile
+	}
 	a := &vigil.Append{Version: v, Blob: blob, Links: f.Links}
 	if a.Links == nil && w.opt.ExtractLinks && parseable(v) && len(f.Body) > 0 {
 		if doc, err := parse(f.Body, v); err == nil {
@@ -258,15 +279,12 @@ func (w *Warehouse) prepare(ctx context.Context, v *vigil.Version, blob *vigil.B
 			l.Type = vigil.ClassifyLink(l.Source, l.Target)
 		}
 	}
-	head, err := w.store.LatestVersion(ctx, v.ResourceID)
-	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
-		return a, nil
-	} else if err != nil {
-		return nil, err
+	if head == nil {
+		return a, nil, nil
 	}
 	a.PrevID = head.ID
 	if head.ContentHash == v.ContentHash {
-		return a, nil // the head keeps its blob, now shared with v
+		return a, head, nil // the head keeps its blob, now shared with v
 	}
 	// A full copy every k versions; and before an empty body (a failed
 	// fetch), against which a patch would be a full copy anyway.
@@ -274,23 +292,23 @@ func (w *Warehouse) prepare(ctx context.Context, v *vigil.Version, blob *vigil.B
 	prev := w.cachedHead(v.ResourceID, head.ID)
 	if prev == nil {
 		if prev, err = w.Body(ctx, head.ID); err != nil {
-			return nil, fmt.Errorf("read version %d: %w", head.ID, err)
+			return nil, nil, fmt.Errorf("read version %d: %w", head.ID, err)
 		}
 	}
 	sb := &vigil.StoredBody{VersionID: head.ID, Encoding: vigil.BodyFull}
 	if keepFull {
 		data, err := w.opt.Codec.Compress(prev)
 		if err != nil {
-			return nil, fmt.Errorf("compress version %d: %w", head.ID, err)
+			return nil, nil, fmt.Errorf("compress version %d: %w", head.ID, err)
 		}
 		a.PrevBlob = &vigil.Blob{Hash: head.ContentHash, Size: head.Size, Data: data}
 		if !w.opt.TreeDeltas && (f.Delta == nil || f.DeltaFrom != head.ID) {
-			return a, nil
+			return a, head, nil
 		}
 	} else {
 		patch, err := w.opt.Codec.Diff(f.Body, prev)
 		if err != nil {
-			return nil, fmt.Errorf("diff version %d: %w", head.ID, err)
+			return nil, nil, fmt.Errorf("diff version %d: %w", head.ID, err)
 		}
 		sb.Encoding, sb.Data = vigil.BodyPatch, patch
 	}
@@ -306,7 +324,7 @@ func (w *Warehouse) prepare(ctx context.Context, v *vigil.Version, blob *vigil.B
 	if callers {
 		td, err := w.encodeTreeDelta(delta.Invert(f.Delta), prev, f.Body)
 		if err != nil {
-			return nil, fmt.Errorf("encode tree delta: %w", err)
+			return nil, nil, fmt.Errorf("encode tree delta: %w", err)
 		}
 		sb.TreeDelta = td
 	} else if w.opt.TreeDeltas {
@@ -319,7 +337,7 @@ func (w *Warehouse) prepare(ctx context.Context, v *vigil.Version, blob *vigil.B
 		sb.TreeDelta = td
 	}
 	a.Prev = sb
-	return a, nil
+	return a, head, nil
 }
 
 // maintain runs the writes that follow an append: dropping old tree deltas

@@ -343,3 +343,66 @@ func TestSizeBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoWritersStoreOneChangeOnce: two warehouses on one store (two
+// workers) that both fetched the same change, each having seen the same
+// head, store it once; a fetch that differs, or a caller that does not
+// say what it saw, is stored.
+func TestTwoWritersStoreOneChangeOnce(t *testing.T) {
+	ctx := context.Background()
+	a, db := newWarehouse(t, warehouse.Options{})
+	b, err := warehouse.New(db, warehouse.Options{Codec: mustCodec(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const url = "http://example.com/"
+	fetch := func(w *warehouse.Warehouse, i int, body string, fail string, seen int64) *vigil.Version {
+		t.Helper()
+		v, err := w.Put(ctx, &warehouse.Fetch{URL: url, FetchedAt: t0.Add(time.Duration(i) * time.Minute), Status: 200,
+			Body: []byte(body), Error: fail, CheckHead: true, HeadID: seen})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	v1 := fetch(a, 0, "<p>one</p>", "", 0)
+	if got := fetch(b, 1, "<p>one</p>", "", 0); got.ID != v1.ID {
+		t.Errorf("the first version fetched by both: stored again as %d", got.ID)
+	}
+	v2 := fetch(a, 2, "<p>two</p>", "", v1.ID)
+	if got := fetch(b, 3, "<p>two</p>", "", v1.ID); got.ID != v2.ID {
+		t.Errorf("a change fetched by both: stored again as %d", got.ID)
+	}
+	v3 := fetch(a, 4, "", "connection refused", v2.ID)
+	if got := fetch(b, 5, "", "connection refused", v2.ID); got.ID != v3.ID {
+		t.Errorf("a failure met by both: stored again as %d", got.ID)
+	}
+	// Different from what the other stored: a new version.
+	if got := fetch(b, 6, "", "timeout", v2.ID); got.ID == v3.ID {
+		t.Error("another failure was taken for the stored one")
+	}
+	// The head the caller saw: stored, as Put without CheckHead always does.
+	head, _ := db.LatestVersion(ctx, v1.ResourceID)
+	if got := fetch(a, 7, "", "timeout", head.ID); got.ID == head.ID {
+		t.Error("a fetch the caller chose to store on the head it saw was not stored")
+	}
+	if got := put(t, a, url, 8, []byte("<p>three</p>")); got.ID == 0 {
+		t.Fatal("no version")
+	}
+	if got := put(t, b, url, 9, []byte("<p>three</p>")); got.Seq != 7 {
+		t.Errorf("without CheckHead: seq %d, want 7 (a version each)", got.Seq)
+	}
+	_, n, _ := db.FindVersions(ctx, vigil.VersionFilter{ResourceID: v1.ResourceID})
+	if n != 7 {
+		t.Errorf("%d versions, want 7", n)
+	}
+}
+
+func mustCodec(t *testing.T) *zstd.Codec {
+	t.Helper()
+	c, err := zstd.New(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}

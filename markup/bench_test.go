@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -162,6 +163,61 @@ func BenchmarkParseHTML(b *testing.B) {
 		}
 	}
 	reportCPU(b, start, len(data))
+}
+
+// BenchmarkParseHTMLTablePeak parses a 3 MB page of one long table twice,
+// holding the first, as a diff does, and reports the most heap in use
+// meanwhile, above what was in use before (sampled every millisecond): the
+// x/net/html tree is released subtree by subtree while ours is built, so
+// that the two are not held whole together.
+func BenchmarkParseHTMLTablePeak(b *testing.B) {
+	var page strings.Builder
+	page.WriteString("<!DOCTYPE html><html><head><title>Stock</title></head><body><table><tbody>\n")
+	for i := range 40000 {
+		fmt.Fprintf(&page, "<tr><td>%d</td><td>item %d of the stock</td><td>%d.%02d</td><td class=tag>t%d</td></tr>\n", i, i*7, i%997, i%100, i%13)
+	}
+	page.WriteString("</tbody></table></body></html>")
+	data := []byte(page.String())
+	var worst uint64
+	for b.Loop() {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		base := ms.HeapAlloc
+		stop, done := make(chan struct{}), make(chan uint64)
+		go func() {
+			var peak uint64
+			tick := time.NewTicker(time.Millisecond)
+			defer tick.Stop()
+			for {
+				var m runtime.MemStats
+				runtime.ReadMemStats(&m)
+				peak = max(peak, m.HeapAlloc)
+				select {
+				case <-stop:
+					done <- peak
+					return
+				case <-tick.C:
+				}
+			}
+		}()
+		old, err := markup.ParseHTMLBytes(data, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		doc, err := markup.ParseHTMLBytes(data, nil)
+		close(stop)
+		peak := <-done
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.KeepAlive(old)
+		runtime.KeepAlive(doc)
+		if peak > base {
+			worst = max(worst, peak-base)
+		}
+	}
+	b.ReportMetric(float64(worst)/(1<<20), "peak-heap-MB")
 }
 
 func BenchmarkWriteXML(b *testing.B) {

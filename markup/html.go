@@ -174,6 +174,7 @@ func convertHTML(doc *tree.Document, src *html.Node, o Options) (*tree.Node, err
 			continue
 		}
 		top.next = c.NextSibling
+		release(c)
 		var n *tree.Node
 		switch c.Type {
 		case html.TextNode:
@@ -195,6 +196,24 @@ func convertHTML(doc *tree.Document, src *html.Node, o Options) (*tree.Node, err
 		}
 	}
 	return root, nil
+}
+
+// release unlinks c, the first child left of its parent, from the
+// x/net/html tree once its conversion starts: nothing reachable points to
+// it any more but its own children, so that each subtree converted can be
+// collected while the rest is, and the parser's tree (twice the size of
+// ours) and ours are not both held whole.
+func release(c *html.Node) {
+	if p := c.Parent; p != nil {
+		p.FirstChild = c.NextSibling
+		if p.LastChild == c {
+			p.LastChild = nil
+		}
+	}
+	if c.NextSibling != nil {
+		c.NextSibling.PrevSibling = nil
+	}
+	c.NextSibling = nil
 }
 
 // convertElement makes a tree element from an x/net/html element, with its

@@ -88,16 +88,21 @@ func (p buldPhase) run(m *matching) {
 	} else {
 		q.push(queued{key: weightKey(w0), sig: m.new.Signature[newRoot], node: newRoot, parent: -1})
 	}
+	var lightMoves [][2]int32 // short values matched as unique on both sides
 	for q.n > 0 {
 		it := q.pop()
 		dmax := p.minDepth + int(lookupFactor*logN*it.weight()/w0)
-		if i, level := c.best(it, dmax); i >= 0 {
+		if i, level, unique := c.best(it, dmax); i >= 0 {
 			m.zip(i, it.node)
 			m.forceAncestors(i, it.node, level-1)
+			if unique && level == 1 && it.weight() <= strayWeight {
+				lightMoves = append(lightMoves, [2]int32{i, it.node})
+			}
 			continue
 		}
 		queueChildren(it.node)
 	}
+	m.unpairStrayMoves(lightMoves)
 }
 
 // forceAncestors matches up to levels ancestors of old node i and new node j
@@ -149,34 +154,35 @@ func ancestor(parent []int32, i int32, level int) int32 {
 }
 
 // best returns the old subtree to match with the queued new node j, and
-// the level of the ancestor that anchors it, or -1.
+// the level of the ancestor that anchors it, or -1; unique says it was
+// matched by the "unique on both sides" rule, no ancestor anchoring it.
 //
 // A candidate is an unmatched old subtree with the same signature. For
 // level k = 1..dmax, if the new node's k-th ancestor is matched, the first
 // free candidate whose k-th ancestor is that ancestor's match wins. When no
 // ancestor anchors a candidate, a signature that occurs exactly once in each
 // version is matched anyway (a move), with its ancestors up to dmax levels.
-func (c *candidates) best(it queued, dmax int) (int32, int) {
+func (c *candidates) best(it queued, dmax int) (i int32, level int, unique bool) {
 	m := c.m
 	j, sig := it.node, it.sig
 	first, count, newCount := c.old.lookup(sig)
 	if first < 0 {
-		return -1, 0
+		return -1, 0, false
 	}
 	a := it.parent
 	for k := 1; k <= dmax && a >= 0; k++ {
 		if target := m.newMatch[a]; target >= 0 {
 			if i := c.anchored(sig, first, count, k, target, j); i >= 0 {
-				return i, k
+				return i, k, false
 			}
 		}
 		a = m.newParent[a]
 	}
 	// Unique on both sides: the same content, wherever it went.
 	if count == 1 && newCount == 1 && m.canMatch(first, j) {
-		return first, dmax
+		return first, dmax, true
 	}
-	return -1, 0
+	return -1, 0, false
 }
 
 // anchored returns the first free candidate of sig whose level-th ancestor is

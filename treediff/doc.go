@@ -96,7 +96,13 @@
 //     matched even when no ancestor anchors it: identical content that is
 //     unique on both sides is the same content moved, and a move costs one
 //     operation where a delete and an insert cost the whole subtree twice.
-//     The seed (and the tool) leave such subtrees unmatched.
+//     The seed (and the tool) leave such subtrees unmatched. A short value
+//     (a light subtree: a price, a date, a label) matched so is taken back
+//     once the phase is done when its neighbours place its parent where
+//     another node stood, on both sides, and both places have a node that
+//     could be paired instead: in a table where values change, a new value
+//     that another row held before is a coincidence, and two updates in
+//     place say what happened (see unpairStrayMoves).
 //   - Phase 4 runs bottom-up then top-down, as the thesis says (the tool
 //     runs only top-down), and the top-down pass also pairs text nodes, so
 //     that a changed text under a matched parent is an update, in mixed

@@ -53,6 +53,8 @@ type matching struct {
 	lis increasing
 	// sigCounts is align's table of signatures, reused from list to list.
 	sigCounts sigCounts
+	// strayOld and strayNew are the stray-move check's lists of children.
+	strayOld, strayNew []int32
 	// gapMatcher is recovery's exact matcher, with its working space.
 	gapMatcher editdist.FlatMatcher
 }

@@ -1,0 +1,70 @@
+package treediff
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/markup"
+)
+
+// TestValuesChangedInPlace: in a table whose cells change value, a new
+// value that another row held before is a coincidence, not a move. Every
+// changed cell is an update in place, and nothing else happens: no cell
+// moves between rows, no row is deleted and inserted.
+func TestValuesChangedInPlace(t *testing.T) {
+	const rows, changed = 3000, 300
+	r := rand.New(rand.NewPCG(1, 2))
+	price := make([]string, rows)
+	for k := range price {
+		price[k] = fmt.Sprintf("%d.%02d", r.IntN(1000), r.IntN(100))
+	}
+	page := func(price []string) []byte {
+		var b strings.Builder
+		b.WriteString("<html><body><table><tbody>\n")
+		for k, p := range price {
+			fmt.Fprintf(&b, "<tr><td>%d</td><td>item %s</td><td>%s</td><td>t%d</td></tr>\n", k, []string{"red", "green", "blue"}[k%3], p, k%7)
+		}
+		b.WriteString("</tbody></table></body></html>")
+		return []byte(b.String())
+	}
+	newPrice := append([]string(nil), price...)
+	// Each changed row takes the old price of another changed row, the way
+	// a random price list meets values it held elsewhere before.
+	picked := r.Perm(rows)[:changed]
+	for k, row := range picked {
+		newPrice[row] = price[picked[(k+1)%changed]]
+	}
+	for _, alg := range []Algorithm{Vigil} {
+		a, err := markup.ParseHTMLBytes(page(price), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := markup.ParseHTMLBytes(page(newPrice), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := Diff(a, b, &Options{Algorithm: alg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var updates, others int
+		for _, op := range d.Ops {
+			switch {
+			case op.Kind == delta.Insert && op.Update:
+				updates++
+			case op.Kind == delta.Delete && op.Update:
+			default:
+				others++
+				if others <= 3 {
+					t.Errorf("%s: %v %v at %d: not an update of a changed cell", alg, op.Kind, op.Move, op.Parent)
+				}
+			}
+		}
+		if updates != changed || others != 0 {
+			t.Errorf("%s: %d updates and %d other operations, want %d updates and nothing else", alg, updates, others, changed)
+		}
+	}
+}

@@ -95,7 +95,7 @@ func (p buldPhase) run(m *matching) {
 		if i, level, unique := c.best(it, dmax); i >= 0 {
 			m.zip(i, it.node)
 			m.forceAncestors(i, it.node, level-1)
-			if unique && level == 1 && it.weight() <= strayWeight {
+			if unique && level == 1 && it.weight() <= strayWeight && m.shortValue(i) {
 				lightMoves = append(lightMoves, [2]int32{i, it.node})
 			}
 			continue

@@ -14,26 +14,39 @@ const strayScan = 256
 // phase matched only because their content is unique on both sides (pairs
 // of old and new roots), where that match is more likely a coincidence
 // than a move (see strayMove). A short value is a small subtree with
-// little text (see strayNodes): a number, a date, a price or a label, that
-// other places of a document may well come to hold by chance; longer content unique on
-// both sides is taken as moved whatever its neighbours say. It runs once
-// every pop is done, when the neighbours that say where a subtree belongs
-// are matched too. What it frees, the later phases pair in place.
+// little text (see strayNodes): a number, a date, a price or a label,
+// that other places of a document may well come to hold by chance; longer
+// content unique on both sides is taken as moved whatever its neighbours
+// say. It runs once every pop is done, when the neighbours that say where
+// a subtree belongs are matched too. What it frees, the later phases pair
+// in place.
 func (m *matching) unpairStrayMoves(pairs [][2]int32) {
 	if len(pairs) == 0 {
 		return
 	}
 	// A pair's in-place alternative may itself be held by another such
 	// pair (values that went round, each taking another's): those are
-	// judged together, so they do not stand in each other's way.
+	// judged together, so they do not stand in each other's way. A pair
+	// judged not stray stays and holds its nodes for good: the others are
+	// judged again without counting on them, until none drops out.
 	tentative := make(bitSet, (m.new.Len()+63)/64) // by new root
 	for _, p := range pairs {
 		tentative.set(p[1])
 	}
-	var stray [][2]int32
-	for _, p := range pairs {
-		if m.strayMove(p[0], p[1], tentative) {
-			stray = append(stray, p)
+	stray := pairs
+	for {
+		kept := stray[:0:0]
+		n := len(stray)
+		for _, p := range stray {
+			if m.strayMove(p[0], p[1], tentative) {
+				kept = append(kept, p)
+			} else {
+				tentative.clear(p[1])
+			}
+		}
+		stray = kept
+		if len(stray) == n || len(stray) == 0 {
+			break
 		}
 	}
 	for _, p := range stray {
@@ -53,7 +66,7 @@ func (m *matching) unpairStrayMoves(pairs [][2]int32) {
 // such gap at both ends, and is kept.
 func (m *matching) strayMove(i, j int32, tentative bitSet) bool {
 	pi, pj := m.oldParent[i], m.newParent[j]
-	if pi < 0 || pj < 0 || !m.shortValue(i) {
+	if pi < 0 || pj < 0 {
 		return false
 	}
 	eo := placed(m.new, m.old, m.newMatch, pj) // the old node in pj's place
@@ -76,6 +89,7 @@ func (m *matching) strayMove(i, j int32, tentative bitSet) bool {
 type bitSet []uint64
 
 func (s bitSet) set(n int32)      { s[n>>6] |= 1 << (n & 63) }
+func (s bitSet) clear(n int32)    { s[n>>6] &^= 1 << (n & 63) }
 func (s bitSet) has(n int32) bool { return s[n>>6]&(1<<(n&63)) != 0 }
 
 // Bounds of a short value: at most strayNodes nodes holding at most

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -665,6 +666,30 @@ func TestWebCSRF(t *testing.T) {
 		!strings.Contains(page, "over 1048576 bytes") {
 		t.Errorf("form post over 1 MiB: %d, want 413 and a page that says so\n%.300s", status, page)
 	}
+	// A multipart form is read as well (curl -F), its limit the same.
+	postMultipart := func(fields map[string]string) (int, string) {
+		var body bytes.Buffer
+		mw := multipartWriter(&body, fields)
+		req, _ := http.NewRequest("POST", d.base+"/tokens", &body)
+		req.Header.Set("Content-Type", mw)
+		resp, err := sess.client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if status, page := postMultipart(map[string]string{"csrf": sess.csrf(), "name": "multipart", "days": "30"}); status != http.StatusCreated {
+		t.Errorf("multipart token form with CSRF: %d, want 201\n%.300s", status, page)
+	}
+	if status, _ := postMultipart(map[string]string{"csrf": sess.csrf(), "name": big}); status != http.StatusRequestEntityTooLarge {
+		t.Errorf("multipart form over 1 MiB: %d, want 413", status)
+	}
+	// A page's query is not a form: a malformed one does not refuse the page.
+	if st := sess.status("/resources?a=1;b=2&page=%zz"); st != http.StatusOK {
+		t.Errorf("page with a malformed query: %d, want 200", st)
+	}
 	api := &apiClient{t: t, base: d.base, token: sess.newToken("csrf test")}
 	if code := api.want(http.StatusRequestEntityTooLarge, "POST", "/api/v1/sentinels", map[string]string{"source": big}).errorCode(t); code != "ETOOLARGE" {
 		t.Errorf("API post over 1 MiB: code %s, want ETOOLARGE", code)
@@ -782,4 +807,15 @@ func serveOutput(t *testing.T, dir string) string {
 		}
 	}
 	return out.String()
+}
+
+// multipartWriter writes fields to body as multipart/form-data and returns
+// the Content-Type that goes with it.
+func multipartWriter(body *bytes.Buffer, fields map[string]string) string {
+	mw := multipart.NewWriter(body)
+	for k, v := range fields {
+		mw.WriteField(k, v)
+	}
+	mw.Close()
+	return mw.FormDataContentType()
 }

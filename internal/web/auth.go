@@ -7,6 +7,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/binary"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -147,10 +148,21 @@ func (s *Server) checkCSRF(r *http.Request, sess *session) error {
 	return nil
 }
 
-// parseForm parses a request's form (as r.ParseForm) and returns a domain
-// error when it cannot: ETOOLARGE for a body over the limit.
+// parseForm parses the form a request's body sends, urlencoded or
+// multipart, and returns a domain error when it cannot: ETOOLARGE for a
+// body over the limit. GET and HEAD requests send none: their query is
+// read by the handlers that take one, and a malformed one is no error here.
 func parseForm(r *http.Request) error {
-	if err := r.ParseForm(); err != nil {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return nil
+	}
+	var err error
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "multipart/form-data" {
+		err = r.ParseMultipartForm(maxRequestBody)
+	} else {
+		err = r.ParseForm()
+	}
+	if err != nil {
 		if big := tooLarge(err); big != nil {
 			return big
 		}

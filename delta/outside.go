@@ -52,6 +52,13 @@ func isXMLDeclaration(n *tree.Node) bool {
 		(v[4] == ' ' || v[4] == '\t' || v[4] == '\n' || v[4] == '\r') && strings.HasSuffix(v, "?")
 }
 
+// OutsideChanged reports whether what stands outside the root element
+// differs between two versions, as a delta between them would say with
+// its Outside.
+func OutsideChanged(old, new *tree.Document) bool {
+	return !surroundingsOf(old.Doctype, old.Prolog, old.Epilog).equal(surroundingsOf(new.Doctype, new.Prolog, new.Epilog))
+}
+
 // outsideChange returns the change between two versions' surroundings, or
 // nil when they are the same.
 func outsideChange(old, new Surroundings) *Outside {

@@ -91,7 +91,7 @@ func Measure(c Case, opt *treediff.Options, reference bool) (Result, error) {
 		res.RPerfect = ratio(res.Cost, res.PerfectCost)
 	}
 	if reference && !c.Moves {
-		ref, err := editdist.Distance(c.Old, stripped(c.New))
+		ref, err := ReferenceCost(c.Old, c.New)
 		if err != nil {
 			return res, fmt.Errorf("%s: %w", c.Name, err)
 		}
@@ -99,6 +99,22 @@ func Measure(c Case, opt *treediff.Options, reference bool) (Result, error) {
 		res.R = ratio(res.Cost, ref)
 	}
 	return res, nil
+}
+
+// ReferenceCost returns C_ref, the cost of the minimum edit script from
+// old to new (moves as a delete and an insert): Selkow's exact distance
+// between the root elements, plus one when what stands outside them
+// (DOCTYPE, comments before and after) changed, the one operation any
+// script needs for it, as a delta's cost counts it (delta.Delta.Cost).
+func ReferenceCost(old, new *tree.Document) (int, error) {
+	ref, err := editdist.Distance(old, stripped(new))
+	if err != nil {
+		return 0, err
+	}
+	if delta.OutsideChanged(old, new) {
+		ref++
+	}
+	return ref, nil
 }
 
 // stripped returns a copy of d without XIDs, as a parser gives it.

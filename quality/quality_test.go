@@ -3,6 +3,8 @@ package quality
 import (
 	"testing"
 
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/tree"
 	"github.com/vigil-web/vigil/treediff"
 )
 
@@ -78,5 +80,34 @@ func TestSummarise(t *testing.T) {
 	d := Summarise([]float64{3, 1, 2, 4, 5, 6, 7, 8, 9, 10})
 	if d.N != 10 || d.Median != 5 || d.P90 != 9 || d.Max != 10 {
 		t.Errorf("Summarise = %+v", d)
+	}
+}
+
+// TestReferenceCoversOutside: a change outside the root element costs one
+// operation in the measured delta and in the reference alike, so a pair
+// that changes only there has r = 1, not an infinite ratio.
+func TestReferenceCoversOutside(t *testing.T) {
+	parse := func(s string) *tree.Document {
+		d, err := markup.ParseXMLBytes([]byte(s), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	for _, tc := range []struct {
+		name, old, new string
+		ref            int
+	}{
+		{"outside only", "<!-- v1 --><a><b>x</b></a>", "<!-- v2 --><a><b>x</b></a>", 1},
+		{"outside and a text", "<!-- v1 --><a><b>x</b></a>", "<!-- v2 --><a><b>y</b></a>", 2},
+		{"a text only", "<a><b>x</b></a>", "<a><b>y</b></a>", 1},
+	} {
+		res, err := Measure(Case{Name: tc.name, Old: parse(tc.old), New: parse(tc.new)}, nil, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.RefCost != tc.ref || res.R != 1 {
+			t.Errorf("%s: C %d, C_ref %d, r %v; want C_ref %d and r 1", tc.name, res.Cost, res.RefCost, res.R, tc.ref)
+		}
 	}
 }

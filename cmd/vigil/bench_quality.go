@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/vigil-web/vigil/delta"
-	"github.com/vigil-web/vigil/editdist"
 	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/quality"
 	"github.com/vigil-web/vigil/tree"
@@ -123,7 +122,7 @@ func realPairs(w io.Writer, root string, algs []treediff.Algorithm, maxPairs int
 			pairs++
 			ref := -1
 			if estimatePairs(a, b) <= maxPairs {
-				if r, err := editdist.Distance(a, b); err == nil {
+				if r, err := quality.ReferenceCost(a, b); err == nil {
 					ref = r
 				}
 			}

@@ -200,12 +200,18 @@ func cxdiff(root1 string, L1 []*cxLeaf, root2 string, L2 []*cxLeaf, mode cxMode,
 	var moves, upd []cxRecord
 	switch mode {
 	case cxAny:
+		// Short values changed in place come first (Vigil): off the LCS
+		// between the same two anchors, with the same signature.
+		used := map[*cxLeaf]bool{}
+		if opt.updates {
+			upd = gapUpdates(seq1, seq2, pairs, on1, on2, used)
+		}
 		// detectMoves: off-LCS matched leaves with the same value and
 		// signature (Vigil requires both; the seed pairs by value).
 		type queue struct{ ys []*cxLeaf }
 		c2 := map[int64]*queue{}
 		for j, y := range seq2 {
-			if !on2[j] && y.state == matched {
+			if !on2[j] && y.state == matched && !used[y] {
 				k := y.key()
 				q := c2[k]
 				if q == nil {
@@ -215,9 +221,8 @@ func cxdiff(root1 string, L1 []*cxLeaf, root2 string, L2 []*cxLeaf, mode cxMode,
 				q.ys = append(q.ys, y)
 			}
 		}
-		used := map[*cxLeaf]bool{}
 		for i, x := range seq1 {
-			if on1[i] || x.state != matched {
+			if on1[i] || x.state != matched || used[x] {
 				continue
 			}
 			if q := c2[x.key()]; q != nil && len(q.ys) > 0 {
@@ -233,6 +238,12 @@ func cxdiff(root1 string, L1 []*cxLeaf, root2 string, L2 []*cxLeaf, mode cxMode,
 			if !on2[j] && y.state == matched && !used[y] {
 				ins = append(ins, cxRecord{op: Insert, new: y, rank: y.pos})
 			}
+		}
+		if len(upd) > 0 {
+			// A signature-matched leaf paired in its gap was listed with
+			// the unmatched ones before Phase II.
+			del = slices.DeleteFunc(del, func(r cxRecord) bool { return used[r.old] })
+			ins = slices.DeleteFunc(ins, func(r cxRecord) bool { return used[r.new] })
 		}
 		if opt.updates {
 			// A signature-matched pair on the LCS is a leaf whose value
@@ -272,6 +283,87 @@ func cxdiff(root1 string, L1 []*cxLeaf, root2 string, L2 []*cxLeaf, mode cxMode,
 		}
 	}
 	return sortRecords(del, upd, ins, expandMoves(moves))
+}
+
+// shortValue is the most bytes of a value that gapUpdates pairs: a price,
+// a date, a count or a label, which other places of a page may well come
+// to hold by chance. A longer value found elsewhere is taken as moved.
+const shortValue = 32
+
+// gapUpdates pairs the off-LCS leaves that stand alone between the same
+// two consecutive pairs of the LCS, one in each version, when they hold
+// short values with the same signature: a value changed in place. Such a
+// leaf whose value also stands elsewhere in the other version (the seed's
+// totalMatch finds it there) would otherwise be reported as moved there,
+// and its counterpart in place as deleted or inserted: in a table of
+// prices, a new price that another row held before is a coincidence, not
+// a move. A pair is kept only if every off-LCS leaf elsewhere that holds
+// the same value as one of its two leaves is itself kept in such a pair:
+// a heading that moved with its section leaves its value where no value
+// changed in place, and stays a move. The leaves paired are marked in used.
+func gapUpdates(seq1, seq2 []*cxLeaf, pairs []lcsPair, on1, on2 []bool, used map[*cxLeaf]bool) []cxRecord {
+	short := func(x *cxLeaf) bool {
+		return x.members == nil && x.kind != leafPhrase && len(x.value) <= shortValue
+	}
+	var cands [][2]*cxLeaf
+	kept := map[*cxLeaf]bool{}
+	pa, pb := 0, 0
+	for k := 0; k <= len(pairs); k++ {
+		ea, eb := len(seq1), len(seq2)
+		if k < len(pairs) {
+			ea, eb = pairs[k].a, pairs[k].b
+		}
+		if ea-pa == 1 && eb-pb == 1 {
+			x, y := seq1[pa], seq2[pb]
+			if x.sid == y.sid && short(x) && short(y) {
+				cands = append(cands, [2]*cxLeaf{x, y})
+				kept[x], kept[y] = true, true
+			}
+		}
+		if k < len(pairs) {
+			pa, pb = ea+1, eb+1
+		}
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	// The off-LCS leaves holding each value, on each side.
+	elsewhere := func(seq []*cxLeaf, on []bool) map[int64][]*cxLeaf {
+		m := map[int64][]*cxLeaf{}
+		for i, x := range seq {
+			if !on[i] && x.state == matched {
+				m[x.key()] = append(m[x.key()], x)
+			}
+		}
+		return m
+	}
+	old2, new2 := elsewhere(seq1, on1), elsewhere(seq2, on2)
+	allKept := func(xs []*cxLeaf) bool {
+		for _, x := range xs {
+			if !kept[x] {
+				return false
+			}
+		}
+		return true
+	}
+	for dropped := true; dropped; {
+		dropped = false
+		for _, c := range cands {
+			x, y := c[0], c[1]
+			if kept[x] && !(allKept(new2[x.key()]) && allKept(old2[y.key()])) {
+				kept[x], kept[y] = false, false
+				dropped = true
+			}
+		}
+	}
+	var upd []cxRecord
+	for _, c := range cands {
+		if x, y := c[0], c[1]; kept[x] {
+			upd = append(upd, cxRecord{op: Update, old: x, new: y, rank: y.pos})
+			used[x], used[y] = true, true
+		}
+	}
+	return upd
 }
 
 // expandMoves turns the move of a collapsed subtree into the moves of its

@@ -120,8 +120,15 @@
 //   - Update is reported for any change: a signature-matched deleted leaf
 //     and inserted leaf that the LCS aligns are one update of a leaf's
 //     value (Options.SeedOnly reports a delete and an insert, as the seed
-//     does). Phrase update, designed but not implemented in the seed, is
-//     implemented with f = 0.5 by default.
+//     does). So is a short value (at most 32 bytes) alone off the LCS
+//     between the same two LCS pairs on both sides, with the same
+//     signature, even when its value stands elsewhere in the other version
+//     (the seed's totalMatch then takes it for a move): in a table of
+//     prices, a new price that another row held before is a coincidence.
+//     It is kept a move when the value found elsewhere is not itself
+//     alone in such a gap (a heading that moved with its section). Phrase
+//     update, designed but not implemented in the seed, is implemented
+//     with f = 0.5 by default.
 //   - The optimisation (Phase III) is off by default (the seed has it on)
 //     and repaired (note §4.11 item 9): instead of removing common
 //     second-level subtrees, which hides their reordering (T4), each pair of

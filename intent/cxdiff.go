@@ -290,9 +290,10 @@ func cxdiff(root1 string, L1 []*cxLeaf, root2 string, L2 []*cxLeaf, mode cxMode,
 // to hold by chance. A longer value found elsewhere is taken as moved.
 const shortValue = 32
 
-// gapUpdates pairs the off-LCS leaves that stand alone between the same
-// two consecutive pairs of the LCS, one in each version, when they hold
-// short values with the same signature: a value changed in place. Such a
+// gapUpdates pairs the off-LCS leaves between the same two consecutive
+// pairs of the LCS, as many in each version (at most gapValues), place by
+// place, when they all hold short values with the same signatures place
+// by place: values changed in place. Such a
 // leaf whose value also stands elsewhere in the other version (the seed's
 // totalMatch finds it there) would otherwise be reported as moved there,
 // and its counterpart in place as deleted or inserted: in a table of
@@ -313,9 +314,14 @@ func gapUpdates(seq1, seq2 []*cxLeaf, pairs []lcsPair, on1, on2 []bool, used map
 		if k < len(pairs) {
 			ea, eb = pairs[k].a, pairs[k].b
 		}
-		if ea-pa == 1 && eb-pb == 1 {
-			x, y := seq1[pa], seq2[pb]
-			if x.sid == y.sid && short(x) && short(y) {
+		if n := ea - pa; n > 0 && n == eb-pb && n <= gapValues {
+			same := true
+			for d := range n {
+				x, y := seq1[pa+d], seq2[pb+d]
+				same = same && x.sid == y.sid && short(x) && short(y)
+			}
+			for d := 0; same && d < n; d++ {
+				x, y := seq1[pa+d], seq2[pb+d]
 				cands = append(cands, [2]*cxLeaf{x, y})
 				kept[x], kept[y] = true, true
 			}
@@ -365,6 +371,10 @@ func gapUpdates(seq1, seq2 []*cxLeaf, pairs []lcsPair, on1, on2 []bool, used map
 	}
 	return upd
 }
+
+// gapValues is the most values changed together in place that gapUpdates
+// pairs between two LCS pairs: a few cells of a row, a few items of a list.
+const gapValues = 8
 
 // expandMoves turns the move of a collapsed subtree into the moves of its
 // leaves.

@@ -120,13 +120,14 @@
 //   - Update is reported for any change: a signature-matched deleted leaf
 //     and inserted leaf that the LCS aligns are one update of a leaf's
 //     value (Options.SeedOnly reports a delete and an insert, as the seed
-//     does). So is a short value (at most 32 bytes) alone off the LCS
-//     between the same two LCS pairs on both sides, with the same
-//     signature, even when its value stands elsewhere in the other version
-//     (the seed's totalMatch then takes it for a move): in a table of
-//     prices, a new price that another row held before is a coincidence.
-//     It is kept a move when the value found elsewhere is not itself
-//     alone in such a gap (a heading that moved with its section). Phrase
+//     does). So are short values (at most 32 bytes) off the LCS between
+//     the same two LCS pairs, as many on both sides (at most 8), with the
+//     same signatures place by place, even when a value stands elsewhere
+//     in the other version (the seed's totalMatch then takes it for a
+//     move): in a table of prices, a new price that another row held
+//     before is a coincidence. It stays a move when the value found
+//     elsewhere is not itself so changed in place (a heading that moved
+//     with its section). Phrase
 //     update, designed but not implemented in the seed, is implemented
 //     with f = 0.5 by default.
 //   - The optimisation (Phase III) is off by default (the seed has it on)

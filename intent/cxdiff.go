@@ -333,33 +333,33 @@ func gapUpdates(seq1, seq2 []*cxLeaf, pairs []lcsPair, on1, on2 []bool, used map
 	if len(cands) == 0 {
 		return nil
 	}
-	// The off-LCS leaves holding each value, on each side.
-	elsewhere := func(seq []*cxLeaf, on []bool) map[int64][]*cxLeaf {
-		m := map[int64][]*cxLeaf{}
+	// loose counts, per value and side, the off-LCS leaves holding it that
+	// no kept pair holds.
+	looseOld, looseNew := map[int64]int{}, map[int64]int{}
+	count := func(loose map[int64]int, seq []*cxLeaf, on []bool) {
 		for i, x := range seq {
-			if !on[i] && x.state == matched {
-				m[x.key()] = append(m[x.key()], x)
+			if !on[i] && x.state == matched && !kept[x] {
+				loose[x.key()]++
 			}
 		}
-		return m
 	}
-	old2, new2 := elsewhere(seq1, on1), elsewhere(seq2, on2)
-	allKept := func(xs []*cxLeaf) bool {
-		for _, x := range xs {
-			if !kept[x] {
-				return false
-			}
-		}
-		return true
-	}
+	count(looseOld, seq1, on1)
+	count(looseNew, seq2, on2)
 	for dropped := true; dropped; {
 		dropped = false
 		for _, c := range cands {
 			x, y := c[0], c[1]
-			if kept[x] && !(allKept(new2[x.key()]) && allKept(old2[y.key()])) {
-				kept[x], kept[y] = false, false
-				dropped = true
+			if !kept[x] || looseNew[x.key()] == 0 && looseOld[y.key()] == 0 {
+				continue
 			}
+			kept[x], kept[y] = false, false
+			if x.state == matched {
+				looseOld[x.key()]++
+			}
+			if y.state == matched {
+				looseNew[y.key()]++
+			}
+			dropped = true
 		}
 	}
 	var upd []cxRecord

@@ -291,17 +291,20 @@ func cxdiff(root1 string, L1 []*cxLeaf, root2 string, L2 []*cxLeaf, mode cxMode,
 const shortValue = 32
 
 // gapUpdates pairs the off-LCS leaves between the same two consecutive
-// pairs of the LCS, as many in each version (at most gapValues), place by
-// place, when they all hold short values with the same signatures place
-// by place: values changed in place. Such a
-// leaf whose value also stands elsewhere in the other version (the seed's
-// totalMatch finds it there) would otherwise be reported as moved there,
-// and its counterpart in place as deleted or inserted: in a table of
-// prices, a new price that another row held before is a coincidence, not
-// a move. A pair is kept only if every off-LCS leaf elsewhere that holds
-// the same value as one of its two leaves is itself kept in such a pair:
-// a heading that moved with its section leaves its value where no value
-// changed in place, and stays a move. The leaves paired are marked in used.
+// pairs of the LCS (leaves matched in Phase I; those whose value and
+// signature the other version lacks were reported before), as many in
+// each version (at most gapValues), place by place, when they hold
+// different short values with the same signatures place by place: values
+// changed in place. Such a leaf whose value and signature also stand
+// elsewhere in the other version (the seed's totalMatch finds them there)
+// would otherwise be reported as moved there, and its counterpart in place
+// as deleted or inserted: in a table of prices, a new price that another
+// row held before is a coincidence, not a move. A pair is kept only if
+// every off-LCS leaf elsewhere that holds the value and signature of one
+// of its two leaves is itself kept in such a pair: a heading that moved
+// with its section leaves its value where no value changed in place, and
+// stays a move (the finya golden file has one). The leaves paired are
+// marked in used.
 func gapUpdates(seq1, seq2 []*cxLeaf, pairs []lcsPair, on1, on2 []bool, used map[*cxLeaf]bool) []cxRecord {
 	short := func(x *cxLeaf) bool {
 		return x.members == nil && x.kind != leafPhrase && len(x.value) <= shortValue
@@ -318,7 +321,10 @@ func gapUpdates(seq1, seq2 []*cxLeaf, pairs []lcsPair, on1, on2 []bool, used map
 			same := true
 			for d := range n {
 				x, y := seq1[pa+d], seq2[pb+d]
-				same = same && x.sid == y.sid && short(x) && short(y)
+				// Equal values left off the LCS (which cuts long
+				// sequences at anchors, so is not always the longest)
+				// are no update: move detection takes them.
+				same = same && x.sid == y.sid && x.vid != y.vid && short(x) && short(y)
 			}
 			for d := 0; same && d < n; d++ {
 				x, y := seq1[pa+d], seq2[pb+d]
@@ -345,21 +351,33 @@ func gapUpdates(seq1, seq2 []*cxLeaf, pairs []lcsPair, on1, on2 []bool, used map
 	}
 	count(looseOld, seq1, on1)
 	count(looseNew, seq2, on2)
-	for dropped := true; dropped; {
-		dropped = false
-		for _, c := range cands {
-			x, y := c[0], c[1]
-			if !kept[x] || looseNew[x.key()] == 0 && looseOld[y.key()] == 0 {
-				continue
+	// A pair is dropped when a value of its leaves is held loose elsewhere;
+	// dropping it loosens its own values, which may drop others: those are
+	// looked at again, once a value first becomes loose.
+	byOld, byNew := map[int64][]int{}, map[int64][]int{} // pairs by their old leaf's value, by their new leaf's
+	work := make([]int, len(cands))
+	for k, c := range cands {
+		byOld[c[0].key()] = append(byOld[c[0].key()], k)
+		byNew[c[1].key()] = append(byNew[c[1].key()], k)
+		work[k] = k
+	}
+	for len(work) > 0 {
+		k := work[len(work)-1]
+		work = work[:len(work)-1]
+		x, y := cands[k][0], cands[k][1]
+		if !kept[x] || looseNew[x.key()] == 0 && looseOld[y.key()] == 0 {
+			continue
+		}
+		kept[x], kept[y] = false, false
+		if x.state == matched {
+			if looseOld[x.key()]++; looseOld[x.key()] == 1 {
+				work = append(work, byNew[x.key()]...) // pairs whose new leaf holds x's value
 			}
-			kept[x], kept[y] = false, false
-			if x.state == matched {
-				looseOld[x.key()]++
+		}
+		if y.state == matched {
+			if looseNew[y.key()]++; looseNew[y.key()] == 1 {
+				work = append(work, byOld[y.key()]...)
 			}
-			if y.state == matched {
-				looseNew[y.key()]++
-			}
-			dropped = true
 		}
 	}
 	var upd []cxRecord

@@ -122,14 +122,13 @@
 //     value (Options.SeedOnly reports a delete and an insert, as the seed
 //     does). So are short values (at most 32 bytes) off the LCS between
 //     the same two LCS pairs, as many on both sides (at most 8), with the
-//     same signatures place by place, even when a value stands elsewhere
-//     in the other version (the seed's totalMatch then takes it for a
-//     move): in a table of prices, a new price that another row held
-//     before is a coincidence. It stays a move when the value found
-//     elsewhere is not itself so changed in place (a heading that moved
-//     with its section). Phrase
-//     update, designed but not implemented in the seed, is implemented
-//     with f = 0.5 by default.
+//     same signatures place by place, even when a value and its signature
+//     stand elsewhere in the other version (the seed's totalMatch then
+//     takes it for a move): in a table of prices, a new price that
+//     another row held before is a coincidence. It stays a move when what
+//     is found elsewhere is not itself so changed in place (a heading that
+//     moved with its section). Phrase update, designed but not implemented
+//     in the seed, is implemented with f = 0.5 by default.
 //   - The optimisation (Phase III) is off by default (the seed has it on)
 //     and repaired (note §4.11 item 9): instead of removing common
 //     second-level subtrees, which hides their reordering (T4), each pair of

@@ -88,7 +88,7 @@ func (p buldPhase) run(m *matching) {
 	} else {
 		q.push(queued{key: weightKey(w0), sig: m.new.Signature[newRoot], node: newRoot, parent: -1})
 	}
-	var lightMoves [][2]int32 // short values matched as unique on both sides
+	lightMoves := m.lightMoves[:0] // short values matched as unique on both sides
 	for q.n > 0 {
 		it := q.pop()
 		dmax := p.minDepth + int(lookupFactor*logN*it.weight()/w0)
@@ -102,7 +102,7 @@ func (p buldPhase) run(m *matching) {
 		}
 		queueChildren(it.node)
 	}
-	m.unpairStrayMoves(lightMoves)
+	m.lightMoves = m.unpairStrayMoves(lightMoves)
 }
 
 // forceAncestors matches up to levels ancestors of old node i and new node j

@@ -53,6 +53,10 @@
 //     (the thesis's d = 1 + h·W/W0), not three levels up as the tool does:
 //     far anchors pair identical small subtrees across the document, which
 //     turns local edits into moves.
+//   - short values matched by the rule "unique on both sides" (see the
+//     differences below) that look like values changed in place are taken
+//     back at the end of phase 3, and again after the bottom-up pass for
+//     those whose parents could not be placed before (stray-moves).
 //   - recovery, after phase 4 (as GumTree's recovery step): between the
 //     children of a matched pair that are matched to each other in order
 //     (along a longest increasing subsequence of their new positions, so
@@ -102,7 +106,9 @@
 //     another node stood, on both sides, and both places have a node that
 //     could be paired instead: in a table where values change, a new value
 //     that another row held before is a coincidence, and two updates in
-//     place say what happened (see unpairStrayMoves).
+//     place say what happened (see unpairStrayMoves). Those whose parents
+//     no matched neighbour could place then (every row of a table changed)
+//     get a second look once the bottom-up pass has matched the parents.
 //   - Phase 4 runs bottom-up then top-down, as the thesis says (the tool
 //     runs only top-down), and the top-down pass also pairs text nodes, so
 //     that a changed text under a matched parent is an update, in mixed

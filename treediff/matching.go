@@ -53,6 +53,10 @@ type matching struct {
 	lis increasing
 	// sigCounts is align's table of signatures, reused from list to list.
 	sigCounts sigCounts
+	// lightMoves are the short values the heaviest-first phase matched as
+	// unique on both sides and the stray-move check kept (see
+	// unpairStrayMoves), for a second look.
+	lightMoves [][2]int32
 	// strayOld and strayNew are the stray-move check's lists of children.
 	strayOld, strayNew []int32
 	// gapMatcher is recovery's exact matcher, with its working space.

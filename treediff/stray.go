@@ -20,39 +20,74 @@ const strayScan = 256
 // say. It runs once every pop is done, when the neighbours that say where
 // a subtree belongs are matched too. What it frees, the later phases pair
 // in place.
-func (m *matching) unpairStrayMoves(pairs [][2]int32) {
+// It returns the pairs it kept without placing their parents, for a second
+// look (see strayMoves).
+func (m *matching) unpairStrayMoves(pairs [][2]int32) [][2]int32 {
 	if len(pairs) == 0 {
-		return
+		return pairs
 	}
 	// A pair's in-place alternative may itself be held by another such
 	// pair (values that went round, each taking another's): those are
 	// judged together, so they do not stand in each other's way. A pair
-	// judged not stray stays and holds its nodes for good: the others are
-	// judged again without counting on them, until none drops out.
+	// judged not stray stays and holds its nodes for good.
 	tentative := make(bitSet, (m.new.Len()+63)/64) // by new root
 	for _, p := range pairs {
 		tentative.set(p[1])
 	}
-	stray := pairs
-	for {
-		kept := stray[:0:0]
-		n := len(stray)
-		for _, p := range stray {
-			if m.strayMove(p[0], p[1], tentative) {
-				kept = append(kept, p)
-			} else {
-				tentative.clear(p[1])
+	// final marks the pairs whose parents the neighbours placed: a pair
+	// kept where they could not may be looked at again later.
+	final := make(bitSet, len(tentative))
+	// A pair judged stray is judged again when a pair it counted on is
+	// kept: dependents lists them by the kept pair's new root.
+	dependents := map[int32][]int32{}
+	work := make([]int32, len(pairs))
+	for k := range pairs {
+		work[k] = int32(k)
+	}
+	for len(work) > 0 {
+		k := work[len(work)-1]
+		work = work[:len(work)-1]
+		i, j := pairs[k][0], pairs[k][1]
+		if !tentative.has(j) {
+			continue // kept already
+		}
+		stray, settled, holders := m.strayMove(i, j, tentative)
+		if settled {
+			final.set(j)
+		}
+		if stray {
+			for _, h := range holders {
+				if h >= 0 {
+					dependents[h] = append(dependents[h], k)
+				}
 			}
+			continue
 		}
-		stray = kept
-		if len(stray) == n || len(stray) == 0 {
-			break
+		tentative.clear(j)
+		work = append(work, dependents[j]...)
+		delete(dependents, j)
+	}
+	again := pairs[:0]
+	for _, p := range pairs {
+		switch {
+		case tentative.has(p[1]):
+			m.unzip(p[0], p[1])
+		case !final.has(p[1]):
+			again = append(again, p)
 		}
 	}
-	for _, p := range stray {
-		m.unzip(p[0], p[1])
-	}
+	return again
 }
+
+// strayMoves looks again, once the bottom-up pass has matched the parents
+// of what the heaviest-first phase matched, at the short values it kept:
+// where the rows of a table all changed, no row was matched to place a
+// value's parent when the phase ended.
+type strayMoves struct{}
+
+func (strayMoves) name() string { return "stray-moves" }
+
+func (strayMoves) run(m *matching) { m.lightMoves = m.unpairStrayMoves(m.lightMoves) }
 
 // strayMove reports whether the short values old i and new j, matched by
 // the "unique on both sides" rule, are more likely two values that changed
@@ -64,25 +99,47 @@ func (m *matching) unpairStrayMoves(pairs [][2]int32) {
 // that could be paired instead (free, or held by another such pair), two
 // updates in place say what happened. A subtree moved for real leaves no
 // such gap at both ends, and is kept.
-func (m *matching) strayMove(i, j int32, tentative bitSet) bool {
+//
+// settled reports that the neighbours placed both parents, so that the
+// judgement is final (otherwise it may be made again later, see
+// strayMoves); holders gives the new roots of the pairs that hold the two
+// alternatives, -1 for a free one: a stray judgement counts on them being
+// stray too.
+func (m *matching) strayMove(i, j int32, tentative bitSet) (stray, settled bool, holders [2]int32) {
+	holders = [2]int32{-1, -1}
 	pi, pj := m.oldParent[i], m.newParent[j]
 	if pi < 0 || pj < 0 {
-		return false
+		return false, true, holders
 	}
 	eo := placed(m.new, m.old, m.newMatch, pj) // the old node in pj's place
 	if eo < 0 || eo == pi {
-		return false
+		return false, eo == pi, holders
 	}
 	en := placed(m.old, m.new, m.oldMatch, pi) // the new node in pi's place
 	if en < 0 || en == pj {
-		return false
+		return false, en == pj, holders
 	}
 	y := m.childAt(m.old, eo, m.new.Pos[j], &m.strayOld)
-	if y < 0 || !m.alike(y, j) || m.oldMatch[y] >= 0 && !tentative.has(m.oldMatch[y]) {
-		return false
+	if y < 0 || !m.alike(y, j) {
+		return false, true, holders
+	}
+	if h := m.oldMatch[y]; h >= 0 {
+		if !tentative.has(h) {
+			return false, true, holders
+		}
+		holders[0] = h
 	}
 	x := m.childAt(m.new, en, m.old.Pos[i], &m.strayNew)
-	return x >= 0 && m.alike(i, x) && (m.newMatch[x] < 0 || tentative.has(x))
+	if x < 0 || !m.alike(i, x) {
+		return false, true, holders
+	}
+	if m.newMatch[x] >= 0 {
+		if !tentative.has(x) {
+			return false, true, holders
+		}
+		holders[1] = x
+	}
+	return true, true, holders
 }
 
 // bitSet is a set of node indexes.

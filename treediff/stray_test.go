@@ -68,3 +68,43 @@ func TestValuesChangedInPlace(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnShiftedInPlace: every row's price is the next row's old one (a
+// price column shifted by a row, the last price new), while each row keeps
+// its id and name. No row is matched when the heaviest-first phase ends,
+// so the parents of the prices are placed only once the bottom-up pass
+// has matched the rows (the strayMoves phase): every price is an update in
+// place, not a move between rows.
+func TestColumnShiftedInPlace(t *testing.T) {
+	const rows = 500
+	r := rand.New(rand.NewPCG(5, 6))
+	price := make([]string, rows+1)
+	for k := range price {
+		price[k] = fmt.Sprintf("%d.%02d", r.IntN(100000), r.IntN(100))
+	}
+	page := func(price []string) []byte {
+		var b strings.Builder
+		b.WriteString("<html><body><table><tbody>\n")
+		for k, p := range price {
+			fmt.Fprintf(&b, "<tr><td>id%d</td><td>name %d</td><td>%s</td></tr>\n", k, k, p)
+		}
+		b.WriteString("</tbody></table></body></html>")
+		return []byte(b.String())
+	}
+	a, err := markup.ParseHTMLBytes(page(price[:rows]), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := markup.ParseHTMLBytes(page(price[1:]), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Diff(a, b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := d.Stats()
+	if s.Updates != rows || s.Moves != 0 || s.InsertedNodes != 0 || s.DeletedNodes != 0 {
+		t.Errorf("%+v, want %d updates and nothing else", s, rows)
+	}
+}

@@ -18,10 +18,9 @@ const strayScan = 256
 // that other places of a document may well come to hold by chance; longer
 // content unique on both sides is taken as moved whatever its neighbours
 // say. It runs once every pop is done, when the neighbours that say where
-// a subtree belongs are matched too. What it frees, the later phases pair
-// in place.
-// It returns the pairs it kept without placing their parents, for a second
-// look (see strayMoves).
+// a subtree belongs are matched too, and again after the bottom-up pass
+// (see strayMoves) on the pairs it returns: those it kept without placing
+// their parents. What it frees, the later phases pair in place.
 func (m *matching) unpairStrayMoves(pairs [][2]int32) [][2]int32 {
 	if len(pairs) == 0 {
 		return pairs

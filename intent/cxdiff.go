@@ -307,7 +307,7 @@ const shortValue = 32
 // marked in used.
 func gapUpdates(seq1, seq2 []*cxLeaf, pairs []lcsPair, on1, on2 []bool, used map[*cxLeaf]bool) []cxRecord {
 	short := func(x *cxLeaf) bool {
-		return x.members == nil && x.kind != leafPhrase && len(x.value) <= shortValue
+		return x.members == nil && len(x.value) <= shortValue
 	}
 	var cands [][2]*cxLeaf
 	kept := map[*cxLeaf]bool{}

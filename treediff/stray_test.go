@@ -37,36 +37,41 @@ func TestValuesChangedInPlace(t *testing.T) {
 	for k, row := range picked {
 		newPrice[row] = price[picked[(k+1)%changed]]
 	}
-	for _, alg := range []Algorithm{Vigil} {
-		a, err := markup.ParseHTMLBytes(page(price), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := markup.ParseHTMLBytes(page(newPrice), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := Diff(a, b, &Options{Algorithm: alg})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var updates, others int
-		for _, op := range d.Ops {
-			switch {
-			case op.Kind == delta.Insert && op.Update:
-				updates++
-			case op.Kind == delta.Delete && op.Update:
-			default:
-				others++
-				if others <= 3 {
-					t.Errorf("%s: %v %v at %d: not an update of a changed cell", alg, op.Kind, op.Move, op.Parent)
-				}
+	d := diffPages(t, page(price), page(newPrice))
+	var updates, others int
+	for _, op := range d.Ops {
+		switch {
+		case op.Kind == delta.Insert && op.Update:
+			updates++
+		case op.Kind == delta.Delete && op.Update:
+		default:
+			others++
+			if others <= 3 {
+				t.Errorf("%v %v at %d: not an update of a changed cell", op.Kind, op.Move, op.Parent)
 			}
 		}
-		if updates != changed || others != 0 {
-			t.Errorf("%s: %d updates and %d other operations, want %d updates and nothing else", alg, updates, others, changed)
-		}
 	}
+	if updates != changed || others != 0 {
+		t.Errorf("%d updates and %d other operations, want %d updates and nothing else", updates, others, changed)
+	}
+}
+
+// diffPages parses two HTML pages and diffs them with the default options.
+func diffPages(t *testing.T, old, new []byte) *delta.Delta {
+	t.Helper()
+	a, err := markup.ParseHTMLBytes(old, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := markup.ParseHTMLBytes(new, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Diff(a, b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
 
 // TestColumnShiftedInPlace: every row's price is the next row's old one (a
@@ -91,18 +96,7 @@ func TestColumnShiftedInPlace(t *testing.T) {
 		b.WriteString("</tbody></table></body></html>")
 		return []byte(b.String())
 	}
-	a, err := markup.ParseHTMLBytes(page(price[:rows]), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := markup.ParseHTMLBytes(page(price[1:]), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := Diff(a, b, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := diffPages(t, page(price[:rows]), page(price[1:]))
 	s := d.Stats()
 	if s.Updates != rows || s.Moves != 0 || s.InsertedNodes != 0 || s.DeletedNodes != 0 {
 		t.Errorf("%+v, want %d updates and nothing else", s, rows)

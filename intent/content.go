@@ -25,13 +25,13 @@ const (
 // sid, and a phrase leaf's own fields are apart.
 type leaf struct {
 	node   *tree.Node  // the text node, or the element of an attribute; for a phrase its first text node
-	attr   string      // the attribute's name
 	value  string      // white-space-normalised value
 	phrase *phraseLeaf // a phrase leaf's own fields; nil for the others
 	group  int32       // the second-level subtree holding the leaf (index among the group root's children), -1 if none
 	pos    int32       // 1-based ordinal among the leaves of its sequence
 	vid    int32       // symtab number of value
 	sid    int32       // symtab number of the signature path(x): element labels from the root to the parent, joined by "-" (+ "-" + attribute name); -1 for none
+	attr   int32       // an attribute leaf's index in node.Attrs (a name would cost 16 bytes a leaf)
 	kind   leafKind
 }
 
@@ -99,6 +99,16 @@ func isNonContent(name string) bool {
 // image sources and alternative texts. In XML every attribute is content.
 var contentAttrs = map[string]bool{"href": true, "src": true, "alt": true}
 
+// isContentAttr reports whether an attribute called name is content: in
+// HTML a link target, image source or alternative text, in XML any but a
+// namespace declaration.
+func (c *content) isContentAttr(name string) bool {
+	if c.html {
+		return contentAttrs[strings.ToLower(name)]
+	}
+	return name != "xmlns" && !strings.HasPrefix(name, "xmlns:")
+}
+
 // isHTML reports whether d is an HTML (or XHTML) document.
 func isHTML(d *tree.Document) bool {
 	if d == nil || d.Root == nil {
@@ -156,7 +166,11 @@ func newContent(d *tree.Document, scope Selector, ignore []Selector, caseSensiti
 	size := 0
 	for _, r := range c.roots {
 		tree.Walk(r, func(n *tree.Node) bool {
-			size += len(n.Attrs)
+			for _, a := range n.Attrs {
+				if c.isContentAttr(a.Name) {
+					size++
+				}
+			}
 			if n.Kind == tree.Text {
 				size++
 			}
@@ -164,7 +178,10 @@ func newContent(d *tree.Document, scope Selector, ignore []Selector, caseSensiti
 		})
 	}
 	c.leaves = make([]leaf, 0, size)
-	tab.reserve(2 * size)
+	// Room for this version's values and a quarter more for the next
+	// one's: a map sized for both at once would be twice what a page
+	// whose values mostly stay needs.
+	tab.reserve(size + size/4)
 	for i, r := range c.roots {
 		c.extract(r, pl.sig(r.Parent), groups[i], groupRoot)
 	}
@@ -316,17 +333,13 @@ func (c *content) extract(r *tree.Node, sig0, group int32, groupRoot *tree.Node)
 			}
 		case tree.Element:
 			sig := tab.step(f.sig, n.Name)
-			for _, a := range n.Attrs {
-				if c.html {
-					if !contentAttrs[strings.ToLower(a.Name)] {
-						continue
-					}
-				} else if a.Name == "xmlns" || strings.HasPrefix(a.Name, "xmlns:") {
+			for ai, a := range n.Attrs {
+				if !c.isContentAttr(a.Name) {
 					continue
 				}
 				if v := normalizeSpace(a.Value); v != "" {
 					as := tab.step(sig, a.Name)
-					c.leaves = append(c.leaves, leaf{kind: leafAttr, node: n, attr: a.Name, value: v, group: f.group, vid: tab.val(v), sid: as})
+					c.leaves = append(c.leaves, leaf{kind: leafAttr, node: n, attr: int32(ai), value: v, group: f.group, vid: tab.val(v), sid: as})
 				}
 			}
 			for i := len(n.Children) - 1; i >= 0; i-- {
@@ -392,7 +405,7 @@ func (pc *pathCache) leaf(l *leaf) string {
 	}
 	p := pc.node(l.node)
 	if l.kind == leafAttr {
-		p += "/@" + l.attr
+		p += "/@" + l.node.Attrs[l.attr].Name
 	}
 	return p
 }

@@ -25,12 +25,45 @@ const (
 // cxLeaf is a leaf as CX-Diff sees it.
 type cxLeaf struct {
 	*leaf
-	pos   int     // 1-based ordinal in its (possibly realigned) sequence
-	kws   []kwOcc // keyword mode: the keywords in the leaf
+	// more holds what few leaves have (keywords, members); nil for the
+	// others, so that a leaf costs 24 bytes: a large page has hundreds of
+	// thousands.
+	more  *cxMore
+	pos   int32 // 1-based ordinal in its (possibly realigned) sequence
 	state uint8
+}
+
+// cxMore is what a CX-Diff leaf may have besides its leaf and place.
+type cxMore struct {
+	kws []kwOcc // keyword mode: the keywords in the leaf
 	// members are the leaves of a common second-level subtree collapsed
 	// into this one by Phase III.
 	members []*cxLeaf
+}
+
+// keywords returns the keywords in the leaf (keyword mode).
+func (x *cxLeaf) keywords() []kwOcc {
+	if x.more == nil {
+		return nil
+	}
+	return x.more.kws
+}
+
+// members returns the leaves collapsed into x by Phase III, nil for a
+// leaf that is not a collapsed subtree.
+func (x *cxLeaf) members() []*cxLeaf {
+	if x.more == nil {
+		return nil
+	}
+	return x.more.members
+}
+
+// addKeyword attaches a keyword occurrence to the leaf.
+func (x *cxLeaf) addKeyword(k kwOcc) {
+	if x.more == nil {
+		x.more = &cxMore{}
+	}
+	x.more.kws = append(x.more.kws, k)
 }
 
 // kwOcc is an occurrence of a keyword in a leaf.
@@ -155,26 +188,18 @@ func cxdiff(root1 string, L1 []*cxLeaf, root2 string, L2 []*cxLeaf, mode cxMode,
 		return append(del, ins...)
 	}
 	// Phase II: the common order subsequence.
-	var seq1, seq2 []*cxLeaf
-	for _, x := range L1 {
-		if x.state != unmatched {
-			seq1 = append(seq1, x)
-		}
-	}
-	for _, y := range L2 {
-		if y.state != unmatched {
-			seq2 = append(seq2, y)
-		}
-	}
+	seq1, seq2 := survivors(L1), survivors(L2)
 	in := &interner{m: make(map[tokenKey]int32)}
-	ids := make(map[int64]int32, len(seq1)+len(seq2))
+	// Matched leaves share their tokens with the other version: the
+	// larger sequence is about how many there are.
+	ids := make(map[int64]int32, max(len(seq1), len(seq2)))
 	tok := func(x *cxLeaf) int32 {
 		k := -int64(x.sid) - 1 // signature tokens are negative
 		switch {
 		case x.state == matched:
 			k = x.key()
-		case mode == cxKeyword && len(x.kws) > 0:
-			k = -int64(1<<40) - int64(in.idn(2, int64(x.sid), kwSignature(x.kws)))
+		case mode == cxKeyword && len(x.keywords()) > 0:
+			k = -int64(1<<40) - int64(in.idn(2, int64(x.sid), kwSignature(x.keywords())))
 		}
 		if v, ok := ids[k]; ok {
 			return v
@@ -229,14 +254,14 @@ func cxdiff(root1 string, L1 []*cxLeaf, root2 string, L2 []*cxLeaf, mode cxMode,
 				y := q.ys[0]
 				q.ys = q.ys[1:]
 				used[y] = true
-				moves = append(moves, cxRecord{op: Move, old: x, new: y, rank: y.pos})
+				moves = append(moves, cxRecord{op: Move, old: x, new: y, rank: int(y.pos)})
 			} else {
-				del = append(del, cxRecord{op: Delete, old: x, rank: x.pos})
+				del = append(del, cxRecord{op: Delete, old: x, rank: int(x.pos)})
 			}
 		}
 		for j, y := range seq2 {
 			if !on2[j] && y.state == matched && !used[y] {
-				ins = append(ins, cxRecord{op: Insert, new: y, rank: y.pos})
+				ins = append(ins, cxRecord{op: Insert, new: y, rank: int(y.pos)})
 			}
 		}
 		if len(upd) > 0 {
@@ -252,7 +277,7 @@ func cxdiff(root1 string, L1 []*cxLeaf, root2 string, L2 []*cxLeaf, mode cxMode,
 			for _, p := range pairs {
 				x, y := seq1[p.a], seq2[p.b]
 				if x.state == sigMatched && y.state == sigMatched {
-					upd = append(upd, cxRecord{op: Update, old: x, new: y, rank: y.pos})
+					upd = append(upd, cxRecord{op: Update, old: x, new: y, rank: int(y.pos)})
 					gone[x], gone[y] = true, true
 				}
 			}
@@ -273,12 +298,12 @@ func cxdiff(root1 string, L1 []*cxLeaf, root2 string, L2 []*cxLeaf, mode cxMode,
 	case cxPhrase:
 		for i, x := range seq1 {
 			if !on1[i] && x.kind == leafPhrase && x.state == matched {
-				del = append(del, cxRecord{op: Delete, old: x, rank: x.pos})
+				del = append(del, cxRecord{op: Delete, old: x, rank: int(x.pos)})
 			}
 		}
 		for j, y := range seq2 {
 			if !on2[j] && y.kind == leafPhrase && y.state == matched {
-				ins = append(ins, cxRecord{op: Insert, new: y, rank: y.pos})
+				ins = append(ins, cxRecord{op: Insert, new: y, rank: int(y.pos)})
 			}
 		}
 	}
@@ -289,6 +314,24 @@ func cxdiff(root1 string, L1 []*cxLeaf, root2 string, L2 []*cxLeaf, mode cxMode,
 // a date, a count or a label, which other places of a page may well come
 // to hold by chance. A longer value found elsewhere is taken as moved.
 const shortValue = 32
+
+// survivors returns the leaves of L that Phase I did not leave unmatched,
+// in order.
+func survivors(L []*cxLeaf) []*cxLeaf {
+	n := 0
+	for _, x := range L {
+		if x.state != unmatched {
+			n++
+		}
+	}
+	out := make([]*cxLeaf, 0, n)
+	for _, x := range L {
+		if x.state != unmatched {
+			out = append(out, x)
+		}
+	}
+	return out
+}
 
 // gapUpdates pairs the off-LCS leaves between the same two consecutive
 // pairs of the LCS (leaves matched in Phase I; those whose value and
@@ -307,7 +350,7 @@ const shortValue = 32
 // marked in used.
 func gapUpdates(seq1, seq2 []*cxLeaf, pairs []lcsPair, on1, on2 []bool, used map[*cxLeaf]bool) []cxRecord {
 	short := func(x *cxLeaf) bool {
-		return x.members == nil && len(x.value) <= shortValue
+		return x.members() == nil && len(x.value) <= shortValue
 	}
 	var cands [][2]*cxLeaf
 	kept := map[*cxLeaf]bool{}
@@ -383,7 +426,7 @@ func gapUpdates(seq1, seq2 []*cxLeaf, pairs []lcsPair, on1, on2 []bool, used map
 	var upd []cxRecord
 	for _, c := range cands {
 		if x, y := c[0], c[1]; kept[x] {
-			upd = append(upd, cxRecord{op: Update, old: x, new: y, rank: y.pos})
+			upd = append(upd, cxRecord{op: Update, old: x, new: y, rank: int(y.pos)})
 			used[x], used[y] = true, true
 		}
 	}
@@ -399,13 +442,13 @@ const gapValues = 8
 func expandMoves(moves []cxRecord) []cxRecord {
 	var out []cxRecord
 	for _, r := range moves {
-		if r.old.members == nil {
+		if r.old.members() == nil {
 			out = append(out, r)
 			continue
 		}
-		for k, x := range r.old.members {
-			y := r.new.members[k]
-			out = append(out, cxRecord{op: Move, old: x, new: y, rank: y.pos})
+		for k, x := range r.old.members() {
+			y := r.new.members()[k]
+			out = append(out, cxRecord{op: Move, old: x, new: y, rank: int(y.pos)})
 		}
 	}
 	return out
@@ -515,7 +558,7 @@ func cxReports(x *cxLeaf, mode cxMode) bool {
 	case cxPhrase:
 		return x.kind == leafPhrase
 	case cxKeyword:
-		return len(x.kws) > 0
+		return len(x.keywords()) > 0
 	}
 	return true
 }
@@ -525,7 +568,7 @@ func cxAnyCandidate(L []*cxLeaf, mode cxMode) bool {
 	for _, x := range L {
 		switch mode {
 		case cxKeyword:
-			if x.state != unmatched && len(x.kws) > 0 {
+			if x.state != unmatched && len(x.keywords()) > 0 {
 				return true
 			}
 		case cxPhrase:
@@ -543,13 +586,14 @@ func cxUnique(x *cxLeaf, op Operation, mode cxMode) []cxRecord {
 	var out []cxRecord
 	switch mode {
 	case cxKeyword:
-		for i := range x.kws {
-			k := &x.kws[i]
+		kws := x.keywords()
+		for i := range kws {
+			k := &kws[i]
 			owner := x
 			if k.owner != nil {
 				owner = k.owner
 			}
-			r := cxRecord{op: op, kw: k, rank: owner.pos}
+			r := cxRecord{op: op, kw: k, rank: int(owner.pos)}
 			if op == Delete {
 				r.old = owner
 			} else {
@@ -563,7 +607,7 @@ func cxUnique(x *cxLeaf, op Operation, mode cxMode) []cxRecord {
 			return nil
 		}
 	}
-	r := cxRecord{op: op, rank: x.pos}
+	r := cxRecord{op: op, rank: int(x.pos)}
 	if op == Delete {
 		r.old = x
 	} else {
@@ -663,21 +707,21 @@ func collapseCommonSubtrees(L1, L2 []*cxLeaf, tab *symtab) ([]*cxLeaf, []*cxLeaf
 			v := "\x00subtree-" + strconv.Itoa(n)
 			first1, first2 := L1[a.lo], L2[b.lo]
 			vid, sid := tab.val(v), tab.id("\x00")
-			c1 := &cxLeaf{leaf: &leaf{kind: leafText, node: first1.node, value: v, group: first1.group, vid: vid, sid: sid}, pos: first1.pos, members: L1[a.lo:a.hi]}
-			c2 := &cxLeaf{leaf: &leaf{kind: leafText, node: first2.node, value: v, group: first2.group, vid: vid, sid: sid}, pos: first2.pos, members: L2[b.lo:b.hi]}
-			for _, x := range c1.members {
-				for _, kw := range x.kws {
+			c1 := &cxLeaf{leaf: &leaf{kind: leafText, node: first1.node, value: v, group: first1.group, vid: vid, sid: sid}, pos: first1.pos, more: &cxMore{members: L1[a.lo:a.hi]}}
+			c2 := &cxLeaf{leaf: &leaf{kind: leafText, node: first2.node, value: v, group: first2.group, vid: vid, sid: sid}, pos: first2.pos, more: &cxMore{members: L2[b.lo:b.hi]}}
+			for _, x := range c1.more.members {
+				for _, kw := range x.keywords() {
 					kw.owner = x
-					c1.kws = append(c1.kws, kw)
+					c1.more.kws = append(c1.more.kws, kw)
 				}
 			}
 			for k := a.lo; k < a.hi; k++ {
 				skip1[k] = true
 			}
-			for _, y := range c2.members {
-				for _, kw := range y.kws {
+			for _, y := range c2.more.members {
+				for _, kw := range y.keywords() {
 					kw.owner = y
-					c2.kws = append(c2.kws, kw)
+					c2.more.kws = append(c2.more.kws, kw)
 				}
 			}
 			for k := b.lo; k < b.hi; k++ {

@@ -272,7 +272,7 @@ func cxLeaves(c *content) []*cxLeaf {
 	backing := make([]cxLeaf, len(c.leaves))
 	for i := range c.leaves {
 		backing[i].leaf = &c.leaves[i]
-		backing[i].pos = int(c.leaves[i].pos)
+		backing[i].pos = c.leaves[i].pos
 		out[i] = &backing[i]
 	}
 	return out
@@ -303,7 +303,7 @@ func (p *Pair) leafChange(kind ObjectKind, r cxRecord) Change {
 		if d := r.old.display(); d != "" {
 			c.Old = d
 		}
-		c.OldPos = r.old.pos
+		c.OldPos = int(r.old.pos)
 		c.OldPath = pc.leaf(r.old.leaf)
 		c.Signature = p.tab.sig(r.old.sid)
 	}
@@ -312,7 +312,7 @@ func (p *Pair) leafChange(kind ObjectKind, r cxRecord) Change {
 		if d := r.new.display(); d != "" {
 			c.New = d
 		}
-		c.NewPos = r.new.pos
+		c.NewPos = int(r.new.pos)
 		c.NewPath = pc.leaf(r.new.leaf)
 		c.Signature = p.tab.sig(r.new.sid)
 	}
@@ -344,7 +344,7 @@ func (p *Pair) keywords(cp *contentPair, args []string) []Change {
 		for _, w := range c.words {
 			if set[w.id] {
 				x := L[w.leaf]
-				x.kws = append(x.kws, kwOcc{key: p.tab.names[w.id], text: w.text, idx: int(w.idx)})
+				x.addKeyword(kwOcc{key: p.tab.names[w.id], text: w.text, idx: int(w.idx)})
 			}
 		}
 		return L

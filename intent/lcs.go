@@ -234,6 +234,12 @@ func (l *lcsState) patience(a0, a1, b0, b1 int) bool {
 		l.cntB[v]++
 		l.posB[v] = int32(j)
 	}
+	// Each side's element is in one candidate at most: room for the
+	// smaller side serves this call and the recursive ones, whose ranges
+	// are inside it.
+	if n := min(a1-a0, b1-b0); cap(l.cand) < n {
+		l.cand = make([]lcsPair, 0, n)
+	}
 	cand := l.cand[:0]
 	for i := a0; i < a1; i++ {
 		if v := l.a[i]; l.cntA[v] == 1 && l.cntB[v] == 1 {
@@ -277,7 +283,10 @@ func (l *lcsState) patience(a0, a1, b0, b1 int) bool {
 // longestIncreasing returns the longest subsequence of ps (sorted by a)
 // increasing in b, in O(n log n).
 func longestIncreasing(ps []lcsPair) []lcsPair {
-	var tails []int // index into ps of the smallest tail of each length
+	// tails holds the index into ps of the smallest tail of each length;
+	// it never outgrows ps, and growing it by appends would allocate
+	// twice that.
+	tails := make([]int, 0, len(ps))
 	prev := make([]int, len(ps))
 	for i, p := range ps {
 		lo, hi := 0, len(tails) // first tail with b >= p.b

@@ -95,11 +95,11 @@ func phraseLeaves(c *content, phrases []string, keys [][]string) []*cxLeaf {
 	out := make([]*cxLeaf, 0, len(c.leaves)+len(kept))
 	backing := make([]cxLeaf, 0, len(c.leaves))
 	keep := func(l *leaf) {
-		backing = append(backing, cxLeaf{leaf: l, pos: len(out) + 1})
+		backing = append(backing, cxLeaf{leaf: l, pos: int32(len(out) + 1)})
 		out = append(out, &backing[len(backing)-1])
 	}
 	emit := func(l leaf) {
-		out = append(out, &cxLeaf{leaf: &l, pos: len(out) + 1})
+		out = append(out, &cxLeaf{leaf: &l, pos: int32(len(out) + 1)})
 	}
 	mi := 0
 	consumed := -1 // last word inside an emitted phrase

@@ -434,6 +434,11 @@ func TestWebAPI(t *testing.T) {
 		!strings.HasPrefix(body.header.Get("Content-Disposition"), "attachment") {
 		t.Errorf("raw body: %v %s", body.header, body.body)
 	}
+	// Never served with the page's own type: a body that was JavaScript
+	// would be a script of the dashboard's origin.
+	if ct, orig := body.header.Get("Content-Type"), body.header.Get("X-Vigil-Content-Type"); ct != "text/plain; charset=utf-8" || orig != "text/html" {
+		t.Errorf("raw body served as %q (page type %q)", ct, orig)
+	}
 	text := c.want(200, "GET", fmt.Sprintf("/api/v1/versions/%d/text", to), nil)
 	if !strings.Contains(string(text.body), "The river rose by two metres.") || strings.Contains(string(text.body), "<p>") {
 		t.Errorf("text: %s", text.body)
@@ -454,8 +459,14 @@ func TestWebAPI(t *testing.T) {
 		if !strings.Contains(string(a.body), want) {
 			t.Errorf("diff %s: no %q in\n%s", format, want, a.body)
 		}
-		if strings.HasPrefix(format, "html") && !strings.Contains(a.header.Get("Content-Security-Policy"), "sandbox") {
+		if !strings.Contains(a.header.Get("Content-Security-Policy"), "sandbox") {
 			t.Errorf("diff %s: CSP %q", format, a.header.Get("Content-Security-Policy"))
+		}
+		// A delta holds the page's markup: an XML view of it would run
+		// the XHTML scripts inside. The formats that are not sanitised
+		// pages are downloads.
+		if cd := a.header.Get("Content-Disposition"); strings.HasPrefix(format, "html") == strings.HasPrefix(cd, "attachment") {
+			t.Errorf("diff %s: Content-Disposition %q", format, cd)
 		}
 	}
 	if code := c.want(400, "GET", diff+"pdf", nil).errorCode(t); code != "EINVALID" {

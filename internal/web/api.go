@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/vigil-web/vigil"
@@ -165,31 +166,55 @@ func (s *Server) handleVersionGet(w http.ResponseWriter, r *http.Request, u *vig
 }
 
 // handleVersionBody answers the exact bytes of a version, as a download
-// that a browser will not run: sandboxed, no script, no sniffing.
+// that a browser will not run: sandboxed, no script, no sniffing. The
+// page's own content type is in X-Vigil-Content-Type: served as the
+// Content-Type, a body that was JavaScript or CSS would be a script or a
+// style sheet of the dashboard's origin for any page that links to it.
 func (s *Server) handleVersionBody(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
 	v, err := s.readableVersion(r, u)
 	if err != nil {
 		return err
 	}
+	if v.Error != "" {
+		return vigil.Errorf(vigil.ENOTFOUND, "version %d is a failed fetch: it has no body", v.ID)
+	}
 	body, err := s.Warehouse.Body(r.Context(), v.ID)
 	if err != nil {
 		return err
 	}
-	ct := v.ContentType
-	if ct == "" {
-		ct = "application/octet-stream"
-	}
-	if v.Charset != "" {
-		ct += "; charset=utf-8" // bodies are kept decoded to UTF-8
+	ct := "application/octet-stream"
+	if v.Charset != "" || isText(v.ContentType) {
+		ct = "text/plain; charset=utf-8" // bodies are kept decoded to UTF-8
 	}
 	h := w.Header()
 	h.Set("Content-Type", ct)
-	h.Set("Content-Security-Policy", "sandbox; default-src 'none'")
+	if v.ContentType != "" {
+		h.Set("X-Vigil-Content-Type", v.ContentType)
+	}
+	h.Set("Content-Security-Policy", downloadCSP)
 	h.Set("Content-Disposition", "attachment; filename=\"version-"+strconv.FormatInt(v.ID, 10)+"\"")
 	h.Set("Cache-Control", "private, max-age=86400, immutable")
 	w.Write(body)
 	return nil
 }
+
+// isText reports whether a media type (without parameters) is text: a
+// body of this type is served as text/plain.
+func isText(mediaType string) bool {
+	switch {
+	case strings.HasPrefix(mediaType, "text/"), strings.HasSuffix(mediaType, "+xml"), strings.HasSuffix(mediaType, "+json"):
+		return true
+	}
+	switch mediaType {
+	case "application/xml", "application/json", "application/javascript", "application/ecmascript":
+		return true
+	}
+	return false
+}
+
+// downloadCSP is the policy of what the API serves as a download (bodies,
+// deltas): nothing runs or loads, should a browser show it anyway.
+const downloadCSP = "sandbox; default-src 'none'; frame-ancestors 'none'"
 
 // handleVersionText answers the text of a version: its document's text
 // content, one line per block of text.
@@ -197,6 +222,9 @@ func (s *Server) handleVersionText(w http.ResponseWriter, r *http.Request, u *vi
 	v, err := s.readableVersion(r, u)
 	if err != nil {
 		return err
+	}
+	if v.Error != "" {
+		return vigil.Errorf(vigil.ENOTFOUND, "version %d is a failed fetch: it has no body", v.ID)
 	}
 	doc, err := s.Warehouse.Document(r.Context(), v.ID)
 	if err != nil {

@@ -184,6 +184,9 @@ type apiFunc func(w http.ResponseWriter, r *http.Request, u *vigil.User) error
 
 func (s *Server) apiHandler(h apiFunc) http.Handler {
 	return s.secure(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// No answer of the API is a page: should a browser show one, it
+		// runs and loads nothing (a view that is a page sets its own).
+		w.Header().Set("Content-Security-Policy", downloadCSP)
 		sess, err := s.authenticate(r)
 		if err == nil {
 			err = s.checkCSRF(r, sess)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -136,11 +137,22 @@ func (s *Server) renderView(ctx context.Context, w http.ResponseWriter, p *diffP
 	default:
 		return vigil.Errorf(vigil.EINVALID, "format %q must be one of %s", format, strings.Join(diffFormats, ", "))
 	}
-	w.Header().Set("Content-Type", ctype)
-	w.Header().Set("Cache-Control", "private, no-store")
+	h := w.Header()
+	h.Set("Content-Type", ctype)
+	h.Set("Cache-Control", "private, no-store")
+	if !strings.HasPrefix(format, "html") {
+		// A delta carries the page's own markup: an XML view of it would
+		// run the XHTML scripts inside on the dashboard's origin. It is
+		// a download, never a document.
+		h.Set("Content-Security-Policy", downloadCSP)
+		h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=\"diff-%d-%d.%s\"", p.From.ID, p.To.ID, diffExtension[format]))
+	}
 	w.Write(buf.Bytes())
 	return nil
 }
+
+// diffExtension is the file name extension of each downloaded diff format.
+var diffExtension = map[string]string{"xydelta": "xml", "json": "json", "text": "txt", "records": "json"}
 
 // handleDiff answers the diff between two versions of a resource:
 // ?from=VERSION&to=VERSION&format=FORMAT.

@@ -33,8 +33,8 @@ func (db *DB) CreateChange(ctx context.Context, c *vigil.Change) error {
 		if n != 2 {
 			return vigil.Errorf(vigil.ENOTFOUND, "sentinel %d or resource %d not found", c.SentinelID, c.ResourceID)
 		}
-		return tx.QueryRowContext(ctx, q(`INSERT INTO changes (sentinel_id, resource_id, from_version, to_version, detected_at, summary, records)
-			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`), c.SentinelID, c.ResourceID, c.FromVersion, c.ToVersion, tv(c.DetectedAt),
+		return tx.QueryRowContext(ctx, q(`INSERT INTO changes (id, sentinel_id, resource_id, from_version, to_version, detected_at, summary, records)
+			VALUES (`+nextID("changes")+`, ?, ?, ?, ?, ?, ?, ?) RETURNING id`), c.SentinelID, c.ResourceID, c.FromVersion, c.ToVersion, tv(c.DetectedAt),
 			c.Summary, specValue(c.Records)).Scan(&c.ID)
 	})
 }

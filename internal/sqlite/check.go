@@ -73,8 +73,8 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 				}
 			}
 			for _, c := range r.Changes {
-				err := tx.QueryRowContext(ctx, `INSERT INTO changes (sentinel_id, resource_id, from_version, to_version, detected_at, summary, records)
-					VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, c.SentinelID, c.ResourceID, c.FromVersion, c.ToVersion,
+				err := tx.QueryRowContext(ctx, `INSERT INTO changes (id, sentinel_id, resource_id, from_version, to_version, detected_at, summary, records)
+					VALUES (`+nextID("changes")+`, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, c.SentinelID, c.ResourceID, c.FromVersion, c.ToVersion,
 					tv(c.DetectedAt), c.Summary, specValue(c.Records)).Scan(&c.ID)
 				if err != nil {
 					if isForeignKey(err) {

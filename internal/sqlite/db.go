@@ -221,6 +221,13 @@ func (db *DB) view(ctx context.Context, fn func(tx execer) error) error {
 // for SQLite; the PostgreSQL adapter numbers them).
 func q(s string) string { return s }
 
+// nextID returns the SQL expression of the next id of a table whose ids
+// are never reused: one above the largest it ever gave (see
+// migrations/0102_ids_never_reused.sql). table is a constant.
+func nextID(table string) string {
+	return "(SELECT id + 1 FROM id_floor WHERE name = '" + table + "')"
+}
+
 // tv is how a time is stored: Unix nanoseconds, 0 for the zero time.
 func tv(t time.Time) any {
 	if t.IsZero() {

@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/sqlite"
 	"github.com/vigil-web/vigil/internal/storetest"
 )
@@ -84,6 +86,66 @@ func TestMigrateAddsForeignKeyIndexes(t *testing.T) {
 	}
 	if p := strings.Join(plan, "; "); !strings.Contains(p, "notifications_change") {
 		t.Errorf("lookup by change_id: %s", p)
+	}
+}
+
+// TestMigrateIDsNeverReused migrates a database an older Vigil left, with
+// sentinels and changes in it: the ids are numbered on from the largest,
+// and an id given after the migration is never given again.
+func TestMigrateIDsNeverReused(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	c, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.ExecContext(ctx, `CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	storetest.ApplyMigrationsBefore(t, "migrations", "0102_ids_never_reused.sql", func(name, text string) error {
+		if _, err := c.ExecContext(ctx, text); err != nil {
+			return err
+		}
+		_, err := c.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES (?, 1)", name)
+		return err
+	})
+	for _, q := range []string{
+		`INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (1, 'ada@example.com', 'Ada', 'x', 1, 1)`,
+		`INSERT INTO resources (id, url, host, created_at) VALUES (1, 'http://example.com/', 'example.com', 1)`,
+		`INSERT INTO sentinels (id, owner_id, name, source, status, created_at, updated_at, next_check, last_check) VALUES (7, 1, 's', 'x', 'active', 1, 1, 0, 0)`,
+		`INSERT INTO changes (id, sentinel_id, resource_id, from_version, to_version, detected_at, summary) VALUES (9, 7, 1, 0, 1, 1, '')`,
+	} {
+		if _, err := c.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db, err := sqlite.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	create := func() (*vigil.Sentinel, *vigil.Change) {
+		t.Helper()
+		sn := &vigil.Sentinel{OwnerID: 1, Name: "t", Source: "x", Status: vigil.SentinelActive}
+		if err := db.CreateSentinel(ctx, sn); err != nil {
+			t.Fatal(err)
+		}
+		ch := &vigil.Change{SentinelID: sn.ID, ResourceID: 1, ToVersion: 1, DetectedAt: time.Unix(1, 0)}
+		if err := db.CreateChange(ctx, ch); err != nil {
+			t.Fatal(err)
+		}
+		return sn, ch
+	}
+	sn, ch := create()
+	if sn.ID != 8 || ch.ID != 10 {
+		t.Errorf("after the migration: sentinel %d (want 8), change %d (want 10)", sn.ID, ch.ID)
+	}
+	if err := db.DeleteSentinel(ctx, sn.ID); err != nil { // and its change
+		t.Fatal(err)
+	}
+	if sn, ch = create(); sn.ID != 9 || ch.ID != 11 {
+		t.Errorf("after deleting the newest: sentinel %d (want 9), change %d (want 11)", sn.ID, ch.ID)
 	}
 }
 

@@ -39,8 +39,8 @@ func (db *DB) CreateSentinel(ctx context.Context, s *vigil.Sentinel) error {
 		if err := userExists(ctx, tx, s.OwnerID); err != nil {
 			return err
 		}
-		return tx.QueryRowContext(ctx, q(`INSERT INTO sentinels (owner_id, name, source, spec, status, created_at, updated_at, next_check, last_check)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`), s.OwnerID, s.Name, s.Source, specValue(s.Spec), string(s.Status),
+		return tx.QueryRowContext(ctx, q(`INSERT INTO sentinels (id, owner_id, name, source, spec, status, created_at, updated_at, next_check, last_check)
+			VALUES (`+nextID("sentinels")+`, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`), s.OwnerID, s.Name, s.Source, specValue(s.Spec), string(s.Status),
 			tv(now), tv(now), tv(s.NextCheck), tv(s.LastCheck)).Scan(&s.ID)
 	})
 	if err != nil {

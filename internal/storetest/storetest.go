@@ -41,6 +41,7 @@ func Run(t *testing.T, open Opener) {
 		"Users":                  testUsers,
 		"Tokens":                 testTokens,
 		"Changes":                testChanges,
+		"IDsNeverReused":         testIDsNeverReused,
 		"Outbox":                 testOutbox,
 		"ConcurrentReadersWrite": testConcurrent,
 	}
@@ -663,6 +664,34 @@ func testChanges(t *testing.T, s vigil.Store) {
 	wantCode(t, s.CreateChange(ctx, &vigil.Change{SentinelID: sn.ID, ResourceID: r.ID, DetectedAt: t0}), vigil.EINVALID)
 	_, err = s.FindChangeByID(ctx, 9999)
 	wantCode(t, err, vigil.ENOTFOUND)
+}
+
+// testIDsNeverReused deletes the newest sentinel and change and creates
+// others: their ids must be new ones. A sentinel's feed URL is an HMAC of
+// its id, and notifications link to changes by id: a reused id would hand
+// another user's sentinel the old feed's subscribers.
+func testIDsNeverReused(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	u := newUser(t, s, "ada@example.com")
+	r, err := s.EnsureResource(ctx, "http://example.com/")
+	must(t, err)
+	a := &vigil.Sentinel{OwnerID: u.ID, Name: "a", Source: "x", Status: vigil.SentinelActive}
+	must(t, s.CreateSentinel(ctx, a))
+	b := &vigil.Sentinel{OwnerID: u.ID, Name: "b", Source: "x", Status: vigil.SentinelActive}
+	must(t, s.CreateSentinel(ctx, b))
+	cb := &vigil.Change{SentinelID: b.ID, ResourceID: r.ID, ToVersion: 1, DetectedAt: t0}
+	must(t, s.CreateChange(ctx, cb))
+	must(t, s.DeleteSentinel(ctx, b.ID)) // and its change
+	c := &vigil.Sentinel{OwnerID: u.ID, Name: "c", Source: "x", Status: vigil.SentinelActive}
+	must(t, s.CreateSentinel(ctx, c))
+	if c.ID <= b.ID {
+		t.Fatalf("sentinel %d created after %d was deleted", c.ID, b.ID)
+	}
+	cc := &vigil.Change{SentinelID: c.ID, ResourceID: r.ID, ToVersion: 1, DetectedAt: t0}
+	must(t, s.CreateChange(ctx, cc))
+	if cc.ID <= cb.ID {
+		t.Fatalf("change %d created after %d was deleted", cc.ID, cb.ID)
+	}
 }
 
 func testOutbox(t *testing.T, s vigil.Store) {

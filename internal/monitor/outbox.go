@@ -155,11 +155,12 @@ func (d *Deliverer) deliver(ctx context.Context, n *vigil.Notification) error {
 		// Shutting down: leave the entry claimed; the lease brings it back.
 		return nil
 	}
+	why := redactURLs(err.Error()) // the target's secrets stay out of logs and the store
 	if vigil.ErrorCode(err) == vigil.EINVALID || n.Attempts >= d.MaxAttempts {
-		log.Warn("notification dead", LogAttempts, n.Attempts, LogError, err)
-		return d.Store.MarkNotificationDead(ctx, n.ID, err.Error())
+		log.Warn("notification dead", LogAttempts, n.Attempts, LogError, why)
+		return d.Store.MarkNotificationDead(ctx, n.ID, why)
 	}
 	next := d.Now().Add(Backoff(d.BaseBackoff, d.MaxBackoff, n.Attempts, rand.Float64()))
-	log.Info("notification failed; will retry", LogAttempts, n.Attempts, LogError, err, "next", next)
-	return d.Store.MarkNotificationFailed(ctx, n.ID, err.Error(), next)
+	log.Info("notification failed; will retry", LogAttempts, n.Attempts, LogError, why, "next", next)
+	return d.Store.MarkNotificationFailed(ctx, n.ID, why, next)
 }

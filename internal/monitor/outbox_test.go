@@ -1,9 +1,14 @@
 package monitor
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -143,5 +148,51 @@ func TestBackoff(t *testing.T) {
 	}
 	if got := Backoff(time.Second, time.Minute, 1, 1); got != 1100*time.Millisecond {
 		t.Errorf("full jitter: %v", got)
+	}
+}
+
+func TestRedactURLs(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`webhook https://hooks.example.org/vigil?token=SECRET: Post "https://hooks.example.org/vigil?token=SECRET": dial tcp: refused`,
+			`webhook https://hooks.example.org/…: Post "https://hooks.example.org/…": dial tcp: refused`},
+		{`chat discord: Post "https://discord.com/api/webhooks/123/SECRET": timeout`, `chat discord: Post "https://discord.com/…": timeout`},
+		{`chat telegram: telegram://123:SECRET@telegram?chats=@chan`, `chat telegram: telegram://telegram/…`},
+		{`smtp://user:SECRET@mail.example.org:587/`, `smtp://mail.example.org:587/…`},
+		{`status 500 from https://example.org/`, `status 500 from https://example.org`},
+		{`no URL here: status 500`, `no URL here: status 500`},
+	} {
+		if got := redactURLs(tc.in); got != tc.want {
+			t.Errorf("redactURLs(%q)\n = %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestDelivererKeepsSecretsOut fails a delivery with the error net/http
+// gives, which quotes the whole target, and looks for the target's secret in
+// the log and in the error the outbox keeps.
+func TestDelivererKeepsSecretsOut(t *testing.T) {
+	ctx := context.Background()
+	store := newMemOutbox()
+	ch := vigil.NotifierFunc(func(ctx context.Context, target string, m *vigil.Message) error {
+		return fmt.Errorf("webhook: %w", &url.Error{Op: "Post", URL: target, Err: errors.New("connection refused")})
+	})
+	var logged bytes.Buffer
+	d := &Deliverer{Store: store, Channels: map[string]vigil.Notifier{"webhook": ch}, Workers: 1, MaxAttempts: 2,
+		BaseBackoff: time.Second, MaxBackoff: time.Second, Now: time.Now, Logger: slog.New(slog.NewTextHandler(&logged, nil))}
+	store.EnqueueNotification(ctx, &vigil.Notification{Channel: "webhook", Target: "https://hooks.example.org/x?token=S3CRET", Payload: []byte(`{}`)})
+	if _, err := d.RunOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	n := store.items[1]
+	if n.State != vigil.NotificationFailed || !strings.Contains(n.LastError, "connection refused") {
+		t.Fatalf("state %s, last error %q", n.State, n.LastError)
+	}
+	for what, text := range map[string]string{"log": logged.String(), "last error": n.LastError} {
+		if strings.Contains(text, "S3CRET") {
+			t.Errorf("the target's secret is in the %s: %s", what, text)
+		}
+	}
+	if !strings.Contains(logged.String(), "hooks.example.org") {
+		t.Errorf("the log does not say which host failed: %s", logged.String())
 	}
 }

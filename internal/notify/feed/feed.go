@@ -65,6 +65,12 @@ func (s *Server) Register(mux *http.ServeMux) {
 
 func (s *Server) handleFeed(format string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		// A feed is read by feed readers, not shown: should a browser
+		// show one, nothing in it runs or loads.
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Content-Security-Policy", "sandbox; default-src 'none'")
+		h.Set("Referrer-Policy", "no-referrer")
 		id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 		if err != nil || !hmac.Equal([]byte(r.PathValue("token")), []byte(Token(s.Secret, id))) {
 			http.NotFound(w, r)
@@ -112,7 +118,9 @@ func (s *Server) Build(ctx context.Context, sentinelID int64) (*feeds.Feed, erro
 	f := &feeds.Feed{
 		Title:       "Vigil: " + sen.Name,
 		Link:        &feeds.Link{Href: self},
-		Description: "Changes found by the sentinel " + sen.Name,
+		// Readers take descriptions as HTML: names and summaries, which
+		// quote what the user wrote, are escaped.
+		Description: "Changes found by the sentinel " + html.EscapeString(sen.Name),
 		Id:          fmt.Sprintf("vigil:sentinel:%d", sentinelID),
 		Created:     sen.CreatedAt,
 		Updated:     sen.UpdatedAt,
@@ -126,7 +134,7 @@ func (s *Server) Build(ctx context.Context, sentinelID int64) (*feeds.Feed, erro
 			Title:       c.Summary,
 			Link:        &feeds.Link{Href: link},
 			Id:          fmt.Sprintf("vigil:change:%d", c.ID),
-			Description: c.Summary,
+			Description: html.EscapeString(c.Summary),
 			Content:     itemContent(c, link),
 			Created:     c.DetectedAt,
 			Updated:     c.DetectedAt,

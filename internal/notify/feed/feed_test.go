@@ -2,6 +2,7 @@ package feed
 
 import (
 	"context"
+	"encoding/xml"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -40,6 +41,9 @@ func TestFeeds(t *testing.T) {
 		}
 		defer resp.Body.Close()
 		b, _ := io.ReadAll(resp.Body)
+		if csp := resp.Header.Get("Content-Security-Policy"); !strings.HasPrefix(csp, "sandbox") || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: CSP %q, nosniff %q", path, csp, resp.Header.Get("X-Content-Type-Options"))
+		}
 		return resp.StatusCode, string(b)
 	}
 	for _, format := range []string{"atom", "rss"} {
@@ -56,6 +60,34 @@ func TestFeeds(t *testing.T) {
 		}
 		if strings.Contains(body, "<b>5331") {
 			t.Errorf("%s: a record's text unescaped in\n%s", format, body)
+		}
+	}
+	// A summary quotes the sentinel's expression, which its user wrote:
+	// readers take an entry's summary and description as HTML.
+	s.Store = &fakeStore{changes: []*vigil.Change{{ID: 9, SentinelID: 1, DetectedAt: time.Unix(2e9, 0),
+		Summary: `phrase {"<img src=x onerror=alert(1)>"}: 1 node update`}}}
+	for _, format := range []string{"atom", "rss"} {
+		_, body := get(Path(secret, 1, format))
+		var doc struct {
+			Entries []struct {
+				Summary string `xml:"summary"`
+			} `xml:"entry"`
+			Items []struct {
+				Description string `xml:"description"`
+			} `xml:"channel>item"`
+		}
+		if err := xml.Unmarshal([]byte(body), &doc); err != nil {
+			t.Fatalf("%s: %v", format, err)
+		}
+		var html []string
+		for _, e := range doc.Entries {
+			html = append(html, e.Summary)
+		}
+		for _, it := range doc.Items {
+			html = append(html, it.Description)
+		}
+		if len(html) != 1 || strings.Contains(html[0], "<img") || !strings.Contains(html[0], "&lt;img") {
+			t.Errorf("%s: the summary as HTML: %q", format, html)
 		}
 	}
 	if code, _ := get("/feeds/1/wrongtoken/atom.xml"); code != 404 {

@@ -29,13 +29,44 @@ func privateReason(a netip.Addr) string {
 			return "reserved"
 		}
 	}
+	if v4, ok := embeddedIPv4(a); ok {
+		if why := privateReason(v4); why != "" {
+			return why + " (embedded in " + a.String() + ")"
+		}
+	}
 	return ""
+}
+
+// Prefixes of IPv6 addresses that carry an IPv4 address a gateway may
+// forward to: the well-known NAT64 prefix (the IPv4 address in the last 32
+// bits), 6to4 (in bits 16-47) and the deprecated IPv4-compatible form.
+var (
+	nat64      = netip.MustParsePrefix("64:ff9b::/96")
+	sixToFour  = netip.MustParsePrefix("2002::/16")
+	compatible = netip.MustParsePrefix("::/96")
+)
+
+// embeddedIPv4 returns the IPv4 address an IPv6 address of one of those
+// prefixes carries: [64:ff9b::7f00:1] reaches 127.0.0.1 through a NAT64
+// gateway.
+func embeddedIPv4(a netip.Addr) (netip.Addr, bool) {
+	if !a.Is6() {
+		return netip.Addr{}, false
+	}
+	b := a.As16()
+	switch {
+	case nat64.Contains(a), compatible.Contains(a):
+		return netip.AddrFrom4([4]byte(b[12:16])), true
+	case sixToFour.Contains(a):
+		return netip.AddrFrom4([4]byte(b[2:6])), true
+	}
+	return netip.Addr{}, false
 }
 
 // reserved are the ranges besides the standard library's predicates that
 // do not lead to the public internet: carrier-grade NAT, the IETF and
 // benchmarking ranges, "this network", broadcast, NAT64 of private space,
-// and the metadata address of some clouds on IPv6.
+// Teredo, and the metadata address of some clouds on IPv6.
 var reserved = []netip.Prefix{
 	netip.MustParsePrefix("0.0.0.0/8"),
 	netip.MustParsePrefix("100.64.0.0/10"),
@@ -44,6 +75,7 @@ var reserved = []netip.Prefix{
 	netip.MustParsePrefix("240.0.0.0/4"),
 	netip.MustParsePrefix("255.255.255.255/32"),
 	netip.MustParsePrefix("64:ff9b:1::/48"),
+	netip.MustParsePrefix("2001::/32"), // Teredo: its IPv4 addresses are obfuscated
 	netip.MustParsePrefix("fd00:ec2::254/128"),
 }
 

@@ -1,0 +1,37 @@
+package fetch
+
+import (
+	"net/netip"
+	"testing"
+)
+
+func TestPrivateReason(t *testing.T) {
+	for _, tc := range []struct {
+		addr    string
+		refused bool
+	}{
+		{"93.184.215.14", false},
+		{"2606:2800:21f:cb07:6820:80da:af6b:8b2c", false},
+		{"127.0.0.1", true},
+		{"::1", true},
+		{"::ffff:127.0.0.1", true},
+		{"10.0.0.1", true},
+		{"169.254.169.254", true},
+		{"fd00:ec2::254", true},
+		// IPv4 addresses inside IPv6 ones that a gateway forwards to.
+		{"64:ff9b::7f00:1", true},                      // NAT64 of 127.0.0.1
+		{"64:ff9b::a9fe:a9fe", true},                   // NAT64 of 169.254.169.254
+		{"64:ff9b::a00:1", true},                       // NAT64 of 10.0.0.1
+		{"64:ff9b::5db8:d70e", false},                  // NAT64 of a public address
+		{"2002:7f00:1::", true},                        // 6to4 of 127.0.0.1
+		{"2002:c0a8:101::1", true},                     // 6to4 of 192.168.1.1
+		{"2002:5db8:d70e::1", false},                   // 6to4 of a public address
+		{"::7f00:1", true},                             // IPv4-compatible 127.0.0.1
+		{"2001:0:4136:e378:8000:63bf:3fff:fdd2", true}, // Teredo
+	} {
+		why := privateReason(netip.MustParseAddr(tc.addr))
+		if (why != "") != tc.refused {
+			t.Errorf("privateReason(%s) = %q, want refused %v", tc.addr, why, tc.refused)
+		}
+	}
+}

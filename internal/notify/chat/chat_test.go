@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -161,5 +162,63 @@ func TestServiceName(t *testing.T) {
 	}
 	if err := n.Notify(context.Background(), "smtp://mail.example.com:25/?from=a@b.example&to=c@d.example", m); vigil.ErrorCode(err) != vigil.EINVALID {
 		t.Errorf("smtp: %v, want EINVALID", err)
+	}
+}
+
+// TestTelegram sends through a local stand-in for the Bot API: a message
+// is sent when the API says ok for every chat, and an API that answers
+// no, or not at all, is an error (Shoutrrr's own Telegram service
+// reported success when the request failed).
+func TestTelegram(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	answer := `{"ok":true,"result":{}}`
+	status := 200
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var msg struct {
+			ChatID string `json:"chat_id"`
+			Text   string `json:"text"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&msg); err != nil {
+			t.Error(err)
+		}
+		mu.Lock()
+		got = append(got, r.URL.Path+" "+msg.ChatID+" "+msg.Text)
+		mu.Unlock()
+		w.WriteHeader(status)
+		io.WriteString(w, answer)
+	}))
+	n := &Notifier{telegramAPI: srv.URL}
+	m := &vigil.Message{Subject: "s1 changed", Text: "keyword 5331 appeared"}
+	target := "telegram://123456:S3CRET@telegram?chats=@news,42"
+	if err := n.Notify(context.Background(), target, m); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"/bot123456:S3CRET/sendMessage @news s1 changed\n\nkeyword 5331 appeared",
+		"/bot123456:S3CRET/sendMessage 42 s1 changed\n\nkeyword 5331 appeared"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("the API received %q, want %q", got, want)
+	}
+
+	status, answer = 400, `{"ok":false,"error_code":400,"description":"Bad Request: chat not found"}`
+	err := n.Notify(context.Background(), target, m)
+	if vigil.ErrorCode(err) != vigil.EINVALID || !strings.Contains(err.Error(), "chat not found") {
+		t.Errorf("chat not found: %v, want EINVALID saying so", err)
+	}
+	status, answer = 502, `bad gateway`
+	if err := n.Notify(context.Background(), target, m); err == nil || vigil.ErrorCode(err) == vigil.EINVALID {
+		t.Errorf("a failing API: %v, want an error to retry", err)
+	}
+	srv.Close()
+	err = n.Notify(context.Background(), target, m)
+	if err == nil || vigil.ErrorCode(err) == vigil.EINVALID {
+		t.Errorf("an unreachable API: %v, want an error to retry", err)
+	} else if strings.Contains(err.Error(), "S3CRET") {
+		t.Errorf("the error shows the bot's token: %v", err)
+	}
+	for _, bad := range []string{"telegram://telegram?chats=@news", "telegram://123456:S3CRET@telegram"} {
+		if err := n.Notify(context.Background(), bad, m); vigil.ErrorCode(err) != vigil.EINVALID {
+			t.Errorf("%s: %v, want EINVALID", bad, err)
+		}
 	}
 }

@@ -78,9 +78,12 @@ func (align) run(m *matching) {
 					}
 				}
 			}
-			if ea-pa == 1 && eb-pb == 1 {
+			if ea-pa == 1 && eb-pb == 1 && m.small(a[pa], b[pb]) && !m.displaced.swapped(a[pa], b[pb]) {
 				// One child left on each side, and not similar: paired
-				// when small (pairSmall leaves a pair made above alone).
+				// when small (pairSmall leaves a pair made above alone),
+				// unless each is the same as a child left on the other
+				// side elsewhere: siblings that changed places are
+				// moves, not values rewritten.
 				m.pairSmall(a[pa], b[pb])
 			}
 			if g < len(pairs) {
@@ -90,19 +93,95 @@ func (align) run(m *matching) {
 	}
 }
 
+// twinsLeft reports whether in-order pairing, which paired the children
+// of a[pa:ea] and b[pb:eb] listed in paired, may have left identical ones
+// unpaired: in a short gap, whether it did (each child compared with each);
+// in a long one, always.
+func (m *matching) twinsLeft(paired [][2]int32, a, b []int32, pa, ea, pb, eb int) bool {
+	if ea-pa > 64 || eb-pb > 64 {
+		return true
+	}
+	var usedA, usedB uint64
+	for _, p := range paired {
+		usedA |= 1 << (int(p[0]) - pa)
+		usedB |= 1 << (int(p[1]) - pb)
+	}
+	for x := pa; x < ea; x++ {
+		if usedA&(1<<(x-pa)) != 0 {
+			continue
+		}
+		sx := m.old.Signature[a[x]]
+		for y := pb; y < eb; y++ {
+			if usedB&(1<<(y-pb)) == 0 && m.new.Signature[b[y]] == sx {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// displaced marks the children whose signature is unique among their
+// siblings on both sides of a matched pair but that alignment left off its
+// increasing run: an old child and a new one identical to each other that
+// changed places (a bit a node, allocated when the first is found).
+type displaced struct {
+	old, new []uint64
+}
+
+// mark records the crossing pair of old node i and new node j.
+func (d *displaced) mark(m *matching, i, j int32) {
+	d.markOld(m, i)
+	d.markNew(m, j)
+}
+
+// markOld and markNew mark one node of a crossing pair.
+func (d *displaced) markOld(m *matching, i int32) {
+	d.alloc(m)
+	d.old[i/64] |= 1 << (i % 64)
+}
+
+func (d *displaced) markNew(m *matching, j int32) {
+	d.alloc(m)
+	d.new[j/64] |= 1 << (j % 64)
+}
+
+func (d *displaced) alloc(m *matching) {
+	if d.old == nil {
+		d.old = make([]uint64, (m.old.Len()+63)/64)
+		d.new = make([]uint64, (m.new.Len()+63)/64)
+	}
+}
+
+// swapped reports whether old child i and new child j (the one child left
+// on each side between two aligned children) each have an identical
+// sibling on the other side that changed places: <a>alpha</a> and
+// <a>gamma</a> where gamma left the end of the list for its start and
+// alpha moved down. When one of them only does, pairing them in place (an
+// update) costs as little as a move, and real histories have more values
+// rewritten than moved.
+func (d *displaced) swapped(i, j int32) bool {
+	return d.old != nil && d.old[i/64]&(1<<(i%64)) != 0 && d.new[j/64]&(1<<(j%64)) != 0
+}
+
 // pairSmall pairs old node i and new node j, alone between two aligned
 // children, when both are small (a leaf, or an element with at most one
 // child) of the same name, and their single children too: a changed text
 // or field becomes an update. Pairing them never costs more than what it
 // replaces (a move and an edit at most, against a delete and an insert).
 func (m *matching) pairSmall(i, j int32) {
-	if m.old.Size[i] > 2 || m.new.Size[j] > 2 || !m.canMatch(i, j) {
+	if !m.small(i, j) {
 		return
 	}
 	m.pair(i, j)
 	if m.old.Size[i] == 2 && m.new.Size[j] == 2 && m.canMatch(i-1, j-1) {
 		m.pair(i-1, j-1) // the only children, just before their parents
 	}
+}
+
+// small reports whether pairSmall would pair old node i and new node j:
+// both free and of the same name, a leaf or an element with one child.
+func (m *matching) small(i, j int32) bool {
+	return m.old.Size[i] <= 2 && m.new.Size[j] <= 2 && m.canMatch(i, j)
 }
 
 // similarChildren reports whether old element i and new element j may be
@@ -204,9 +283,22 @@ func (m *matching) alignMiddle(out [][2]int32, a, b []int32, la, ha, lb, hb int)
 		}
 	}
 	m.alignUniq = uniq
+	// From here on, counts is free for commonRun.
 	anchors := m.lis.longest(uniq)
+	if len(anchors) < len(uniq) {
+		// The unique pairs off the run changed places: see swapped.
+		on := 0
+		for _, u := range uniq {
+			if on < len(anchors) && anchors[on] == u {
+				on++
+				continue
+			}
+			m.displaced.mark(m, a[u[0]], b[u[1]])
+		}
+	}
 	pa, pb := la, lb
 	fill := func(ea, eb int) {
+		start := len(out)
 		for x, y := pa, pb; x < ea && y < eb; x++ {
 			sx := m.old.Signature[a[x]]
 			for k := y; k < eb && k < y+alignWindow; k++ {
@@ -215,6 +307,18 @@ func (m *matching) alignMiddle(out [][2]int32, a, b []int32, la, ha, lb, hb int)
 					y = k + 1
 					break
 				}
+			}
+		}
+		// Where in-order pairing left children on both sides, a longest
+		// common run may do better: repeated children, which no unique
+		// signature anchors, pair one item off (see commonRun). It is
+		// looked for with fewer edits than the pairing left, so it is
+		// better when found, and costs little when the pairing was
+		// close.
+		edits := ea - pa + eb - pb - 2*(len(out)-start)
+		if len(out)-start < min(ea-pa, eb-pb) && m.twinsLeft(out[start:], a, b, pa, ea, pb, eb) {
+			if run, ok := m.commonRun(out[:start], a, b, pa, ea, pb, eb, edits-1); ok {
+				out = run
 			}
 		}
 	}
@@ -316,6 +420,19 @@ func (t *sigCounts) addOld(sig tree.Signature) int32 {
 		if c.key == sig {
 			c.a = min(c.a+1, 2)
 			return int32(s)
+		}
+	}
+}
+
+// find returns the slot of sig, nil if no old child has it.
+func (t *sigCounts) find(sig tree.Signature) *sigCount {
+	for s := uint64(sig) * 0x9e3779b97f4a7c15 >> 7 & t.mask; ; s = (s + 1) & t.mask {
+		c := &t.slots[s]
+		if c.a == 0 {
+			return nil
+		}
+		if c.key == sig {
+			return c
 		}
 	}
 }

@@ -48,7 +48,13 @@
 //     name with at least half of the heavier one's weight in identical
 //     children in order are paired and their children aligned in turn
 //     (where more than one child is left on a side, each old one is tried
-//     with the next few new ones, in order).
+//     with the next few new ones, in order). Between two anchors, identical
+//     children are paired in order; where that leaves identical ones
+//     unpaired (repeated children, which no unique signature anchors), a
+//     longest common run by Myers' O(ND) algorithm replaces it, within a
+//     budget of work a node. A lone old and a lone new child left between
+//     two aligned ones are paired as an update when small, unless each is
+//     identical to a sibling that changed places: those are moves.
 //   - phase 3 looks for an anchor only at the parent for light subtrees
 //     (the thesis's d = 1 + h·W/W0), not three levels up as the tool does:
 //     far anchors pair identical small subtrees across the document, which

@@ -51,6 +51,10 @@ type matching struct {
 	alignUniq  [][2]int32
 	// lis finds the longest increasing subsequences of align and recovery.
 	lis increasing
+	// myers finds align's common runs of repeated children (commonRun).
+	myers myers
+	// displaced marks the children align found had changed places.
+	displaced displaced
 	// sigCounts is align's table of signatures, reused from list to list.
 	sigCounts sigCounts
 	// lightMoves are the short values the heaviest-first phase matched as
@@ -78,6 +82,7 @@ func newMatching(old, new *tree.Flat, opt *Options) *matching {
 		m.newKey = idKeys(m.new, keys)
 	}
 	m.zipped = make([]bool, m.new.Len())
+	m.myers.budget = myersWork * (m.old.Len() + m.new.Len())
 	m.newPos = m.new.Pos
 	m.oldParent, m.newParent = m.old.Parent, m.new.Parent
 	return m
@@ -114,6 +119,10 @@ func (m *matching) newChildren(j int32) []int32 {
 	m.kids = m.new.ChildList(j, m.kids)
 	return m.kids
 }
+
+// myersWork bounds the work of align's common runs (commonRun), in
+// diagonal steps a node of the two documents.
+const myersWork = 64
 
 func filled(n int, v int32) []int32 {
 	s := make([]int32, n)

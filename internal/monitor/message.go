@@ -108,14 +108,22 @@ func (m *Monitor) enqueue(j *job, msg *vigil.Message, changeIndex int, due time.
 }
 
 // digest runs the "Every <interval>" mode: at the end of each period, one
-// message gathers every change of the period (those already stored and
-// those of this check). The period moves on in the same transaction as the
-// notifications, so a restart neither repeats nor drops a digest.
+// message gathers every change stored in the period. The changes of the
+// check that ends a period are stored with it and belong to the next one:
+// in this one they would have no id yet, and the next period, which starts
+// at this instant, would gather them again. The period moves on in the
+// same transaction as the notifications, so a restart neither repeats nor
+// drops a digest. A sentinel that leaves the mode (edited to another, or
+// at the end of its lifespan) gets the digest of its open period at once.
 func (m *Monitor) digest(ctx context.Context, j *job, now time.Time) {
+	st := j.st
 	if j.plan.mode != spec.Periodic {
+		if !st.DigestDue.IsZero() {
+			m.sendDigest(ctx, j, now)
+			st.DigestSince, st.DigestDue = time.Time{}, time.Time{}
+		}
 		return
 	}
-	st := j.st
 	if st.DigestDue.IsZero() {
 		st.DigestSince, st.DigestDue = now, now.Add(j.plan.every)
 		return
@@ -123,20 +131,43 @@ func (m *Monitor) digest(ctx context.Context, j *job, now time.Time) {
 	if now.Before(st.DigestDue) {
 		return
 	}
-	stored, _, err := m.Store.FindChanges(ctx, vigil.ChangeFilter{SentinelID: j.s.ID, Since: st.DigestSince, Until: now})
-	if err != nil {
-		m.Logger.Error("digest: find changes", LogSentinel, j.s.ID, LogError, err)
+	if !m.sendDigest(ctx, j, now) {
 		return // tried again at the next check
 	}
-	sort.Slice(stored, func(a, b int) bool { return stored[a].DetectedAt.Before(stored[b].DetectedAt) })
-	all := append(stored, j.rec.Changes...)
-	since := st.DigestSince
-	st.DigestSince = now
 	for !st.DigestDue.After(now) {
 		st.DigestDue = st.DigestDue.Add(j.plan.every)
 	}
-	if len(all) == 0 {
+}
+
+// endDigest sends the digest of the open period of a sentinel whose
+// lifespan ended: no check will end the period.
+func (m *Monitor) endDigest(ctx context.Context, j *job, now time.Time) {
+	if j.st.DigestDue.IsZero() {
 		return
+	}
+	if m.sendDigest(ctx, j, now) {
+		j.st.DigestSince, j.st.DigestDue = time.Time{}, time.Time{}
+		j.rec.State = j.st.encode()
+	}
+}
+
+// sendDigest enqueues the digest of the changes stored since the period
+// began, if there are any, and starts the next period at now. It reports
+// false if the changes could not be read.
+func (m *Monitor) sendDigest(ctx context.Context, j *job, now time.Time) bool {
+	st := j.st
+	all, _, err := m.Store.FindChanges(ctx, vigil.ChangeFilter{SentinelID: j.s.ID, Since: st.DigestSince, Until: now})
+	if err != nil {
+		m.Logger.Error("digest: find changes", LogSentinel, j.s.ID, LogError, err)
+		return false
+	}
+	sort.Slice(all, func(a, b int) bool { return all[a].DetectedAt.Before(all[b].DetectedAt) })
+	since := st.DigestSince
+	// The next period starts at this instant, to the microsecond that
+	// PostgreSQL keeps: the changes of this check are stored at it.
+	st.DigestSince = now.Truncate(time.Microsecond)
+	if len(all) == 0 {
+		return true
 	}
 	items := make([]*vigil.MessageItem, len(all))
 	lists := make([][]intent.Change, len(all))
@@ -149,6 +180,7 @@ func (m *Monitor) digest(ctx context.Context, j *job, now time.Time) {
 		Changes: items}
 	msg.Text, msg.HTML = m.render(j, items, lists)
 	m.enqueue(j, msg, -1, now)
+	return true
 }
 
 // summarize returns the one-line summary of a change: the expression that

@@ -381,6 +381,9 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 		}
 		j.plan = p
 		if !m.lifespan(ctx, j, now, lookups) {
+			if j.st.Status.Phase() == schedule.Ended {
+				m.endDigest(ctx, j, now)
+			}
 			sink(j.rec)
 			continue
 		}

@@ -1,0 +1,144 @@
+package monitor
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// digestPages is an "Every 1 day" sentinel on both pages of newAndPages,
+// with what runs it and reads its digests.
+type digestPages struct {
+	*andPages
+	start time.Time
+}
+
+// digestSource is the sentinel's source, notified every, with clauses.
+func digestSource(every, clauses string) string {
+	return "Create Sentinel daily Using " + pageA + " Monitor any change Fetch 1 hour Notify By email owner@example.test Every " + every + clauses + "\n"
+}
+
+func newDigestPages(t *testing.T, clauses string) *digestPages {
+	t.Helper()
+	db, wh, u := testStore(t)
+	p := &andPages{db: db, u: u, clock: time.Now().UTC().Truncate(time.Minute)}
+	p.s = createSentinel(t, db, spec.NewChecker(p.clock), u, "daily", digestSource("1 day", clauses))
+	p.f = &pagesFetcher{pages: map[string]string{pageA: pageWith("a0")}}
+	p.m = &Monitor{Store: db, Warehouse: wh, Fetcher: p.f, Policy: schedule.Policy{MinInterval: time.Minute},
+		Now: func() time.Time { return p.clock }}
+	return &digestPages{andPages: p, start: p.clock}
+}
+
+func (p *digestPages) run(t *testing.T, at time.Duration) {
+	t.Helper()
+	p.clock = p.start.Add(at)
+	makeDue(t, p.db, p.s, p.clock)
+	runOnce(t, p.m, 1)
+}
+
+func (p *digestPages) change(text string) { p.f.set(pageA, pageWith(text)) }
+
+// changeIDs returns the ids of the changes each digest carries, and fails
+// on a change without one.
+func (p *digestPages) changeIDs(t *testing.T) [][]int64 {
+	t.Helper()
+	var out [][]int64
+	for _, m := range messagesOf(t, p.db, p.u, p.s) {
+		if !m.Digest {
+			t.Errorf("a message that is not a digest: %s", m.Subject)
+			continue
+		}
+		var ids []int64
+		for _, it := range m.Changes {
+			if it.Change == nil || it.Change.ID == 0 {
+				t.Errorf("digest %q carries a change without an id", m.Subject)
+				continue
+			}
+			ids = append(ids, it.Change.ID)
+		}
+		out = append(out, ids)
+	}
+	return out
+}
+
+// TestDigestChangeAtPeriodEnd: changes found by the check that ends a
+// period go out once, in the next digest, with their ids. They used to go
+// out in both (the second period began at the instant they were found), the
+// first time with id 0.
+func TestDigestChangeAtPeriodEnd(t *testing.T) {
+	p := newDigestPages(t, "")
+	p.run(t, 0) // first sightings; the period starts
+	p.change("a1")
+	p.run(t, 24*time.Hour) // the period ends as the change is found
+	p.run(t, 48*time.Hour) // the next one ends
+	p.run(t, 72*time.Hour)
+	seen := map[int64]int{}
+	for _, ids := range p.changeIDs(t) {
+		for _, id := range ids {
+			seen[id]++
+		}
+	}
+	stored := changesOf(t, p.db, p.s)
+	if len(stored) != 1 {
+		t.Fatalf("%d changes stored, want 1", len(stored))
+	}
+	for _, c := range stored {
+		if seen[c.ID] != 1 {
+			t.Errorf("change %d is in %d digests, want 1", c.ID, seen[c.ID])
+		}
+	}
+}
+
+// TestDigestSentWhenModeChanges: a sentinel edited from "Every 1 day" to
+// immediate notification sends the digest of its open period at once.
+func TestDigestSentWhenModeChanges(t *testing.T) {
+	p := newDigestPages(t, "")
+	p.run(t, 0)
+	p.change("a1")
+	p.run(t, 2*time.Hour) // recorded, for the day's digest
+	if got := p.changeIDs(t); len(got) != 0 {
+		t.Fatalf("digests before the period's end: %v", got)
+	}
+	src := digestSource("immediate", "")
+	ps, err := spec.ParseSentinel("", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := spec.NewChecker(p.clock).Check(ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur, err := p.db.FindSentinelByID(context.Background(), p.s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cur.Spec, err = ch.MarshalJSON(); err != nil {
+		t.Fatal(err)
+	}
+	cur.Source = src
+	if err := p.db.UpdateSentinel(context.Background(), cur); err != nil {
+		t.Fatal(err)
+	}
+	p.run(t, 3*time.Hour)
+	if got := p.changeIDs(t); len(got) != 1 || len(got[0]) != 1 {
+		t.Errorf("digests %v, want one with the period's change", got)
+	}
+}
+
+// TestDigestSentAtLifespanEnd: a sentinel whose lifespan ends sends the
+// digest of its open period; no check would end the period.
+func TestDigestSentAtLifespanEnd(t *testing.T) {
+	p := newDigestPages(t, "")
+	end := p.clock.Add(5 * time.Hour).Format("01/02/2006 15:04")
+	p = newDigestPages(t, " To "+end)
+	p.run(t, 0)
+	p.change("a1")
+	p.run(t, 2*time.Hour)
+	p.run(t, 6*time.Hour) // past the end
+	if got := p.changeIDs(t); len(got) != 1 || len(got[0]) != 1 {
+		t.Errorf("digests %v, want one with the period's change", got)
+	}
+}

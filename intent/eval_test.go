@@ -232,6 +232,21 @@ func TestHTMLCases(t *testing.T) {
 			t.Errorf("any change: %+v", r.Changes)
 		}
 	})
+	t.Run("price with no-break spaces", func(t *testing.T) {
+		// French formatting groups digits with no-break spaces (U+00A0, or
+		// U+202F): "1 234,50 €" is 1234.5, not 1.
+		for _, sp := range []string{"&nbsp;", "\u202f"} {
+			old := page(`<p><span class="p5">1` + sp + `234,50` + sp + `€</span></p>`)
+			new := page(`<p><span class="p5">999,00` + sp + `€</span></p>`)
+			r := evalClause(t, old, new, `value In css ".p5" decreases`)
+			if !r.Matched || len(r.Changes) != 1 {
+				t.Fatalf("%q: result %+v", sp, r)
+			}
+			if v := r.Changes[0].Value; *v.Old != 1234.5 || *v.New != 999 || v.Direction != "decreased" {
+				t.Errorf("%q: value %+v", sp, v)
+			}
+		}
+	})
 	t.Run("price changed", func(t *testing.T) {
 		old := page(`<div class="product"><span class="price">$1,299.00</span></div>`)
 		new := page(`<div class="product"><span class="price">$1,199.00</span></div>`)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/vigil-web/vigil/spec"
 	"github.com/vigil-web/vigil/tree"
@@ -71,7 +72,7 @@ func CheckSelector(lang spec.SelectorLang, expr string) (int, error) {
 // "First <a>A</a>" holds "First" and "A").
 func textValue(n *tree.Node) string {
 	if n.Kind != tree.Element {
-		return normalizeSpace(n.Value)
+		return normalizeValueSpace(n.Value)
 	}
 	var b strings.Builder
 	tree.Walk(n, func(m *tree.Node) bool {
@@ -81,5 +82,24 @@ func textValue(n *tree.Node) string {
 		}
 		return true
 	})
-	return normalizeSpace(b.String())
+	return normalizeValueSpace(b.String())
+}
+
+// normalizeValueSpace is normalizeSpace for a selected value, but for the
+// no-break spaces (U+00A0, U+202F), which are kept: they group the digits
+// of numbers ("1 234,50 €" as French formatting writes it), and ParseNumber
+// reads them as such where a plain space would end the number at "1".
+func normalizeValueSpace(s string) string {
+	if !strings.ContainsAny(s, "\u00a0\u202f") {
+		return normalizeSpace(s)
+	}
+	fields := strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) && r != '\u00a0' && r != '\u202f' })
+	kept := fields[:0]
+	for _, f := range fields {
+		// Inside a field only: around one they space words out.
+		if f = strings.Trim(f, "\u00a0\u202f"); f != "" {
+			kept = append(kept, f)
+		}
+	}
+	return strings.Join(kept, " ")
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -380,6 +381,12 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 			continue
 		}
 		j.plan = p
+		if c := j.st.Confirm; c != nil && !slices.Contains(p.urls, c.URL) {
+			// The sentinel was edited to watch other pages: a change of
+			// one it left waits for a check that will never come, and
+			// held back every change of the others.
+			j.st.Confirm = nil
+		}
 		if !m.lifespan(ctx, j, now, lookups) {
 			if j.st.Status.Phase() == schedule.Ended {
 				m.endDigest(ctx, j, now)
@@ -578,11 +585,15 @@ func (m *Monitor) finish(j *job, now time.Time) {
 	if !j.nextAt.IsZero() && j.nextAt.Before(next) {
 		next = j.nextAt
 	}
-	if j.st.Confirm != nil && j.st.Confirm.At.Before(next) {
-		next = j.st.Confirm.At
+	// A confirmation or digest due but not done (the page could not be
+	// fetched, the store not read) waits for the next check the policy
+	// gives, which backs off on failures: pulled to a time already past,
+	// it was tried again at every poll.
+	if c := j.st.Confirm; c != nil && c.At.After(now) && c.At.Before(next) {
+		next = c.At
 	}
-	if !j.st.DigestDue.IsZero() && j.st.DigestDue.Before(next) {
-		next = j.st.DigestDue
+	if d := j.st.DigestDue; d.After(now) && d.Before(next) {
+		next = d
 	}
 	if end := j.st.Status; end.Ended.IsZero() {
 		if e, ok := m.endOf(j); ok && e.Before(next) {

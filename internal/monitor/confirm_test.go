@@ -1,0 +1,89 @@
+package monitor
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// confirmSource is a sentinel on url whose changes are confirmed ten
+// minutes later.
+func confirmSource(url string) string {
+	return "Create Sentinel confirmed Using " + url + " Monitor any change Fetch 1 hour Confirm after 10 minute Notify By email owner@example.test\n"
+}
+
+func newConfirmPage(t *testing.T) *digestPages {
+	t.Helper()
+	db, wh, u := testStore(t)
+	p := &andPages{db: db, u: u, clock: time.Now().UTC().Truncate(time.Minute)}
+	p.s = createSentinel(t, db, spec.NewChecker(p.clock), u, "confirmed", confirmSource(pageA))
+	p.f = &pagesFetcher{pages: map[string]string{pageA: pageWith("a0"), pageB: pageWith("b0")}}
+	p.m = &Monitor{Store: db, Warehouse: wh, Fetcher: p.f, Policy: schedule.Policy{MinInterval: time.Minute},
+		Now: func() time.Time { return p.clock }}
+	return &digestPages{andPages: p, start: p.clock}
+}
+
+// nextCheck returns when the sentinel is due next.
+func (p *digestPages) nextCheck(t *testing.T) time.Time {
+	t.Helper()
+	s, err := p.db.FindSentinelByID(context.Background(), p.s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.NextCheck
+}
+
+// TestConfirmFetchFails: a confirmation due when the page cannot be
+// fetched waits for the next check the policy gives. It was kept due at
+// its time, already past, and the page fetched again at every poll.
+func TestConfirmFetchFails(t *testing.T) {
+	p := newConfirmPage(t)
+	p.run(t, 0)
+	p.f.set(pageA, pageWith("a1"))
+	p.run(t, time.Hour) // the change waits for its confirmation
+	p.f.set(pageA, "")  // the page is unreachable
+	p.run(t, time.Hour+10*time.Minute)
+	if next := p.nextCheck(t); !next.After(p.clock) {
+		t.Errorf("after a failed confirmation fetch at %v, the next check is at %v", p.clock, next)
+	}
+}
+
+// TestConfirmDroppedOnEdit: a sentinel edited to watch another page while
+// a change of the first waited for its confirmation reports the other
+// page's changes. The confirmation of a page no longer fetched held every
+// one of them back, for good.
+func TestConfirmDroppedOnEdit(t *testing.T) {
+	p := newConfirmPage(t)
+	p.run(t, 0)
+	p.f.set(pageA, pageWith("a1"))
+	p.run(t, time.Hour) // waits for its confirmation
+	ps, err := spec.ParseSentinel("", []byte(confirmSource(pageB)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := spec.NewChecker(p.clock).Check(ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur, err := p.db.FindSentinelByID(context.Background(), p.s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur.Source = confirmSource(pageB)
+	if cur.Spec, err = ch.MarshalJSON(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.db.UpdateSentinel(context.Background(), cur); err != nil {
+		t.Fatal(err)
+	}
+	p.run(t, 2*time.Hour) // first sighting of B
+	p.f.set(pageB, pageWith("b1"))
+	p.run(t, 3*time.Hour)                // B's change waits for its confirmation
+	p.run(t, 3*time.Hour+10*time.Minute) // and is confirmed
+	if n := len(changesOf(t, p.db, p.s)); n != 1 {
+		t.Errorf("%d changes reported, want B's", n)
+	}
+}

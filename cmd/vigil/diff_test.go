@@ -96,19 +96,43 @@ func TestDiffSummary(t *testing.T) {
 }
 
 // TestSummaryReorder names the positions of a node reordered among
-// siblings of other names, whose path is the same in both versions.
+// siblings of other names, whose path is the same in both versions, and
+// tells a move to another parent whose path is the same from one that
+// stays: neither reads "child 1 -> child 1".
 func TestSummaryReorder(t *testing.T) {
-	dir := t.TempDir()
-	a, b := filepath.Join(dir, "a.xml"), filepath.Join(dir, "b.xml")
-	if err := os.WriteFile(a, []byte(`<cat><b>x</b><c>y</c></cat>`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(b, []byte(`<cat><c>y</c><b>x</b></cat>`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, out, errOut := runCLI(t, "", "diff", a, b, "--format", "summary")
-	if !strings.Contains(out, "move    /cat[1]/c[1]: child 2 -> child 1\n") && !strings.Contains(out, "move    /cat[1]/b[1]: child 1 -> child 2\n") {
-		t.Errorf("summary of a reorder:\n%s%s", out, errOut)
+	for _, tc := range []struct {
+		old, new string
+		args     []string
+		want     []string // any of them
+	}{
+		{`<cat><b>x</b><c>y</c></cat>`, `<cat><c>y</c><b>x</b></cat>`, nil,
+			[]string{"move    /cat[1]/c[1]: child 2 -> child 1\n", "move    /cat[1]/b[1]: child 1 -> child 2\n"}},
+		// The key attribute moved from one p to the other: the texts
+		// changed parents, at the same paths.
+		{`<r><p pid="a">one</p><p pid="b">two</p></r>`, `<r><p pid="b">one</p><p pid="a">two</p></r>`, []string{"--key-attrs", "pid"},
+			[]string{"move    /r[1]/p[1]/text()[1] -> /r[1]/p[1]/text()[1]: to another parent (the old one is now /r[1]/p[2])\n"}},
+		{`<r><p id="a">same long text here</p><p id="b">other</p></r>`, `<r><p id="c">same long text here</p><p id="b">other</p></r>`, []string{"--key-attrs", "id"},
+			[]string{"move    /r[1]/p[1]/text()[1] -> /r[1]/p[1]/text()[1]: to another parent (the old one was deleted)\n"}},
+		// Its siblings moved around b.
+		{`<r><a>alpha</a><b>x</b><a>beta</a><a>gamma</a></r>`, `<r><a>gamma</a><b>x</b><a>alpha</a><a>beta</a></r>`, []string{"--algorithm", "xydiff"},
+			[]string{"move    /r[1]/b[1]: reordered among its siblings (child 2 before and after)\n"}},
+	} {
+		dir := t.TempDir()
+		a, b := filepath.Join(dir, "a.xml"), filepath.Join(dir, "b.xml")
+		if err := os.WriteFile(a, []byte(tc.old), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(b, []byte(tc.new), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, out, errOut := runCLI(t, "", append([]string{"diff", a, b, "--format", "summary"}, tc.args...)...)
+		found := false
+		for _, w := range tc.want {
+			found = found || strings.Contains(out, w)
+		}
+		if !found || strings.Contains(out, "child 1 -> child 1") {
+			t.Errorf("%s -> %s: summary\n%s%s", tc.old, tc.new, out, errOut)
+		}
 	}
 }
 

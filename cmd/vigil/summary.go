@@ -67,13 +67,26 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 		switch {
 		case op.Kind == delta.Delete && op.Move:
 			from, to := path(oldIdx, op.Root()), path(newIdx, op.Root())
-			if h := halves[op.Root()]; h != nil && from == to {
+			h := halves[op.Root()]
+			switch {
+			case h == nil || from != to:
+				fmt.Fprintf(bw, "move    %s -> %s\n", from, to)
+			case h.Parent != op.Parent:
+				// To another parent that took the old one's place (a
+				// key attribute's value moved between elements).
+				where := "was deleted"
+				if _, ok := newIdx.index[op.Parent]; ok {
+					where = "is now " + path(newIdx, op.Parent)
+				}
+				fmt.Fprintf(bw, "move    %s -> %s: to another parent (the old one %s)\n", from, to, where)
+			case h.Pos != op.Pos:
 				// Reordered among siblings of other names: the path
 				// cannot tell, the positions do.
 				fmt.Fprintf(bw, "move    %s: child %d -> child %d\n", from, op.Pos, h.Pos)
-				break
+			default:
+				// Its siblings moved around it.
+				fmt.Fprintf(bw, "move    %s: reordered among its siblings (child %d before and after)\n", from, op.Pos)
 			}
-			fmt.Fprintf(bw, "move    %s -> %s\n", from, to)
 		case op.Kind == delta.Delete && op.Update:
 			to := ""
 			h := halves[op.Root()]

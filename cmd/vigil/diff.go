@@ -178,7 +178,7 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	if err != nil {
 		return exitError, err
 	}
-	ds, err := readDeltas(env, fs.Arg(1), df.maxBytes)
+	ds, _, err := readDeltas(env, fs.Arg(1), df.maxBytes)
 	if err != nil {
 		return exitError, err
 	}
@@ -250,11 +250,11 @@ func runCompose(ctx context.Context, env *environment, args []string) (int, erro
 	if fs.Arg(0) == "-" && fs.Arg(1) == "-" {
 		return exitError, fmt.Errorf("only one of DELTA1 and DELTA2 can be standard input")
 	}
-	first, err := readDeltas(env, fs.Arg(0), *maxBytes)
+	first, firstFormat, err := readDeltas(env, fs.Arg(0), *maxBytes)
 	if err != nil {
 		return exitError, err
 	}
-	second, err := readDeltas(env, fs.Arg(1), *maxBytes)
+	second, _, err := readDeltas(env, fs.Arg(1), *maxBytes)
 	if err != nil {
 		return exitError, err
 	}
@@ -268,10 +268,7 @@ func runCompose(ctx context.Context, env *environment, args []string) (int, erro
 	}
 	out := *format
 	if out == "" {
-		out = "xydelta"
-		if b, _ := readFirstByte(fs.Arg(0)); b == '{' {
-			out = "json"
-		}
+		out = firstFormat
 	}
 	if out != "xydelta" && out != "json" {
 		return exitError, fmt.Errorf("--format %q: want xydelta or json", out)

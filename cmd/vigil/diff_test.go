@@ -194,6 +194,14 @@ func TestDiffPatchRoundTrip(t *testing.T) {
 			t.Fatalf("%s patch composed: exit %d: %s", format, code, errOut)
 		}
 		same(format+" patch v1 with the composed delta", out, example+"v3.xml")
+		// The first delta on standard input: the output keeps its format.
+		raw12, err := os.ReadFile(p12)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if code, piped, errOut := runCLI(t, string(raw12), "compose", "-", p23); code != exitOK || piped != d13 {
+			t.Errorf("%s compose - DELTA2: exit %d, %s, output differs from compose DELTA1 DELTA2:\n%s", format, code, errOut, piped)
+		}
 
 		// Out of order: refused, naming the delta that does not follow.
 		if code, _, errOut := runCLI(t, "", "compose", p23, p12); code != exitError || !strings.Contains(errOut, "delta 2: ") {

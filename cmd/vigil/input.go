@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"flag"
@@ -154,34 +153,35 @@ func displayName(name string) string {
 }
 
 // readDeltas reads deltas in XyDelta XML or JSON (by content), refusing
-// a file of more than limit bytes: one or more, consecutive.
-func readDeltas(env *environment, name string, limit int64) ([]*delta.Delta, error) {
+// a file of more than limit bytes: one or more, consecutive. It returns
+// the format it read, "xydelta" or "json".
+func readDeltas(env *environment, name string, limit int64) ([]*delta.Delta, string, error) {
 	if limit <= 0 {
-		return nil, fmt.Errorf("--max-bytes %d: want a positive number of bytes", limit)
+		return nil, "", fmt.Errorf("--max-bytes %d: want a positive number of bytes", limit)
 	}
 	b, err := readInput(env, name, limit)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if bytes.HasPrefix(b, []byte("\xff\xfe")) || bytes.HasPrefix(b, []byte("\xfe\xff")) {
-		return nil, fmt.Errorf("%s: a delta file is UTF-8; this one is UTF-16", displayName(name))
+		return nil, "", fmt.Errorf("%s: a delta file is UTF-8; this one is UTF-16", displayName(name))
 	}
 	b = bytes.TrimPrefix(b, utf8BOM)
 	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '{' {
 		ds, err := delta.DecodeJSONAll(bytes.NewReader(b))
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", displayName(name), err)
+			return nil, "", fmt.Errorf("%s: %w", displayName(name), err)
 		}
-		return ds, nil
+		return ds, "json", nil
 	}
 	ds, err := delta.DecodeXML(bytes.NewReader(b))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", displayName(name), err)
+		return nil, "", fmt.Errorf("%s: %w", displayName(name), err)
 	}
 	if len(ds) == 0 {
-		return nil, fmt.Errorf("%s: no delta in the file", displayName(name))
+		return nil, "", fmt.Errorf("%s: no delta in the file", displayName(name))
 	}
-	return ds, nil
+	return ds, "xydelta", nil
 }
 
 // renumber renumbers each delta of a chain onto the XIDs the previous one
@@ -204,28 +204,3 @@ func renumber(ds []*delta.Delta) ([]bool, error) {
 	return renumbered, nil
 }
 
-// readFirstByte returns the first non-space byte of a file after a UTF-8
-// byte-order mark ("-" gives 0).
-func readFirstByte(name string) (byte, error) {
-	if name == "-" {
-		return 0, nil
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	br := bufio.NewReader(f)
-	if head, _ := br.Peek(len(utf8BOM)); bytes.Equal(head, utf8BOM) {
-		br.Discard(len(utf8BOM))
-	}
-	for {
-		b, err := br.ReadByte()
-		if err != nil {
-			return 0, err
-		}
-		if b != ' ' && b != '\n' && b != '\r' && b != '\t' {
-			return b, nil
-		}
-	}
-}

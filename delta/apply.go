@@ -56,6 +56,10 @@ func ApplyAll(doc *tree.Document, ds []*Delta) (*tree.Document, error) {
 	var index *nodeIndex
 	var checked []tree.XID
 	for i, d := range ds {
+		if i > 0 && d.FromFingerprint != 0 && ds[i-1].ToFingerprint != 0 && d.FromFingerprint != ds[i-1].ToFingerprint {
+			return nil, &StepError{Step: i + 1, Err: fmt.Errorf("%w: its source is not the previous delta's target (fingerprint %016x, not %016x)",
+				ErrOtherSource, uint64(d.FromFingerprint), uint64(ds[i-1].ToFingerprint))}
+		}
 		opts := applyOptions{checkMaps: true, inPlace: true}
 		if index != nil && sameArray(d.FromXIDMap.XIDs, checked) {
 			opts.index = index

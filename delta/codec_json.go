@@ -20,6 +20,12 @@ func EncodeJSON(w io.Writer, d *Delta) error {
 	b = appendField(b, "to", d.To, false)
 	b = appendField(b, "fromXidMap", mapString(d.FromXIDMap), false)
 	b = appendField(b, "toXidMap", mapString(d.ToXIDMap), false)
+	if d.FromFingerprint != 0 {
+		b = appendField(b, "fromFingerprint", fingerprintString(d.FromFingerprint), false)
+	}
+	if d.ToFingerprint != 0 {
+		b = appendField(b, "toFingerprint", fingerprintString(d.ToFingerprint), false)
+	}
 	b = append(b, `,"ops":[`...)
 	for i := range d.Ops {
 		op := &d.Ops[i]

@@ -98,9 +98,13 @@ type jsonDecoder struct {
 // delta reads a top-level object.
 func (j *jsonDecoder) delta() (*Delta, error) {
 	d := &Delta{}
-	var fromMap, toMap string
+	var fromMap, toMap, fromFP, toFP string
 	err := j.object("", func(key, path string) error {
 		switch key {
+		case "fromFingerprint":
+			return j.str(path, &fromFP)
+		case "toFingerprint":
+			return j.str(path, &toFP)
 		case "from":
 			return j.str(path, &d.From)
 		case "to":
@@ -140,6 +144,18 @@ func (j *jsonDecoder) delta() (*Delta, error) {
 		var err error
 		if *m.dst, err = tree.ParseXIDMap(m.s); err != nil {
 			return nil, &DecodeError{Path: m.field, Msg: err.Error(), Err: ErrMalformed}
+		}
+	}
+	for _, s := range []struct {
+		s, field string
+		dst      *tree.Fingerprint
+	}{{fromFP, "fromFingerprint", &d.FromFingerprint}, {toFP, "toFingerprint", &d.ToFingerprint}} {
+		if s.s == "" {
+			continue
+		}
+		var err error
+		if *s.dst, err = parseFingerprint(s.s); err != nil {
+			return nil, &DecodeError{Path: s.field, Msg: err.Error(), Err: ErrMalformed}
 		}
 	}
 	return d, nil

@@ -40,6 +40,12 @@ func EncodeXML(w io.Writer, ds ...*Delta) error {
 		if len(d.ToXIDMap.XIDs) > 0 {
 			e.attr("toXidMap", d.ToXIDMap.String())
 		}
+		if d.FromFingerprint != 0 {
+			e.attr("fromFingerprint", fingerprintString(d.FromFingerprint))
+		}
+		if d.ToFingerprint != 0 {
+			e.attr("toFingerprint", fingerprintString(d.ToFingerprint))
+		}
 		e.str(">\n")
 		for i := range d.Ops {
 			e.op(&d.Ops[i])
@@ -615,6 +621,10 @@ func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
 			d.FromXIDMap, err = dec.xidMap(a.Value)
 		case "toXidMap":
 			d.ToXIDMap, err = dec.xidMap(a.Value)
+		case "fromFingerprint":
+			d.FromFingerprint, err = parseFingerprint(a.Value)
+		case "toFingerprint":
+			d.ToFingerprint, err = parseFingerprint(a.Value)
 		}
 		if err != nil {
 			return nil, dec.errorf("%s: %v", qname(a.Name), err)

@@ -48,6 +48,9 @@ func Compose(d1, d2 *Delta) (*Delta, error) {
 	if err := d2.Validate(); err != nil {
 		return nil, fmt.Errorf("compose: second delta: %w", err)
 	}
+	if d1.ToFingerprint != 0 && d2.FromFingerprint != 0 && d1.ToFingerprint != d2.FromFingerprint {
+		return nil, fmt.Errorf("compose: %w: the second delta's source is not the first's target (fingerprint %016x, not %016x)", ErrNotComposable, d2.FromFingerprint, d1.ToFingerprint)
+	}
 	if len(d1.ToXIDMap.XIDs) > 0 && len(d2.FromXIDMap.XIDs) > 0 {
 		if err := compareMap(d2.FromXIDMap, d1.ToXIDMap, "the second delta's source XID-map", "the first delta's target XID-map"); err != nil {
 			return nil, fmt.Errorf("compose: %w: %v", ErrNotComposable, err)
@@ -82,6 +85,7 @@ func Compose(d1, d2 *Delta) (*Delta, error) {
 	}
 	d.From, d.To = d1.From, d2.To
 	d.FromXIDMap, d.ToXIDMap = d1.FromXIDMap, d2.ToXIDMap
+	d.FromFingerprint, d.ToFingerprint = d1.FromFingerprint, d2.ToFingerprint
 	if d.Outside, err = composeOutside(d1.Outside, d2.Outside); err != nil {
 		return nil, fmt.Errorf("compose: %w: %v", ErrNotComposable, err)
 	}

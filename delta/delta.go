@@ -82,7 +82,11 @@ func (op *Op) Root() tree.XID { return op.XIDs.Root() }
 type Delta struct {
 	From, To             string // labels of the two versions (file names, version ids); may be empty
 	FromXIDMap, ToXIDMap tree.XIDMap
-	Ops                  []Op
+	// FromFingerprint and ToFingerprint are the fingerprints of the two
+	// versions' trees (tree.FingerprintOf), 0 when unknown: a document a
+	// delta is applied to must have the source's (see CheckSource).
+	FromFingerprint, ToFingerprint tree.Fingerprint
+	Ops                            []Op
 	// Outside is the change outside the root element (DOCTYPE, comments
 	// and processing instructions around the root), or nil for none.
 	Outside *Outside

@@ -89,7 +89,11 @@
 //	</t>
 //	</unit_delta>
 //
-// One <t> per delta: a multi-step document holds a chain of deltas. The
+// One <t> per delta: a multi-step document holds a chain of deltas. A <t>
+// may also carry fromFingerprint and toFingerprint (16 hexadecimal digits,
+// a Vigil extension): the tree.Fingerprint of each version, which vigil
+// diff writes and patch and compose check, so that a delta is not applied
+// to a document of the same size that it was not computed from. The
 // operations are d and i (par, pos, xm, and move="yes" or update="yes"),
 // whose content is the subtree written compactly as XML (an element, a
 // comment <!--..-->, a processing instruction <?target data?>, or, for a
@@ -124,7 +128,8 @@
 // comment or processing instruction, in order, and no doctype attribute
 // for no DOCTYPE.
 //
-// The JSON form (EncodeJSON, DecodeJSON) holds the same fields:
+// The JSON form (EncodeJSON, DecodeJSON) holds the same fields
+// (fromFingerprint and toFingerprint too, when known):
 //
 //	{"from":"v1.xml","to":"v2.xml","fromXidMap":"(1-15|16)","toXidMap":"(1-11;16-17;14-15|18)","ops":[
 //	{"op":"d","par":14,"pos":1,"xm":"(13)","move":true},

@@ -22,6 +22,7 @@ func invertOps(d *Delta) *Delta {
 	r := &Delta{
 		From: d.To, To: d.From,
 		FromXIDMap: d.ToXIDMap, ToXIDMap: d.FromXIDMap,
+		FromFingerprint: d.ToFingerprint, ToFingerprint: d.FromFingerprint,
 		Ops:     make([]Op, len(d.Ops)),
 		Outside: invertOutside(d.Outside),
 	}

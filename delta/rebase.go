@@ -67,8 +67,11 @@ func Rebase(d *Delta, from tree.XIDMap) (*Delta, error) {
 		To:         d.To,
 		FromXIDMap: tree.XIDMap{XIDs: slices.Clone(from.XIDs), Next: from.Next},
 		ToXIDMap:   tree.XIDMap{XIDs: mapAll(d.ToXIDMap.XIDs)},
-		Ops:        make([]Op, len(d.Ops)),
-		Outside:    d.Outside,
+		// The same trees, numbered otherwise: signatures leave XIDs out.
+		FromFingerprint: d.FromFingerprint,
+		ToFingerprint:   d.ToFingerprint,
+		Ops:             make([]Op, len(d.Ops)),
+		Outside:         d.Outside,
 	}
 	if d.ToXIDMap.Next != 0 || len(fresh) > 0 {
 		out.ToXIDMap.Next = next

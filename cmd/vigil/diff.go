@@ -138,6 +138,9 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 		return exitError, err
 	}
 	d.From, d.To = displayName(oldName), displayName(newName)
+	// So that patch and compose can tell the versions the delta joins
+	// from other documents of the same size.
+	d.FromFingerprint, d.ToFingerprint = tree.FingerprintOf(oldDoc), tree.FingerprintOf(newDoc)
 	if err := writeDelta(env.stdout, d, *format, oldDoc, newDoc); err != nil {
 		return exitError, err
 	}
@@ -192,6 +195,16 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 			inv[len(ds)-1-i] = delta.Invert(d)
 		}
 		ds = inv
+	}
+	// The document must be the first delta's source: its node count and
+	// the content the delta deletes or updates are checked as it applies,
+	// its signature here (a delta of the next two versions fits the first
+	// version where they differ only elsewhere).
+	if ds[0].FromFingerprint != 0 {
+		f, _ := tree.Flatten(doc.Root)
+		if err := delta.CheckSource(ds[0], tree.FingerprintOf(f)); err != nil {
+			return exitError, fmt.Errorf("the delta does not fit %s: %w (a delta fits the version it was computed from, parsed with the same --whitespace and --parse)", displayName(fs.Arg(0)), err)
+		}
 	}
 	// The document gets the XIDs the first delta expects: those of its
 	// source version, or of a first version when the delta has no map.

@@ -136,6 +136,37 @@ func TestSummaryReorder(t *testing.T) {
 	}
 }
 
+// TestPatchOtherDocument: a delta applied to a document it was not
+// computed from is refused, even one of the same size that holds what the
+// delta deletes and updates (the version before its source).
+func TestPatchOtherDocument(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	v1 := write("v1.xml", `<r><p>Price: 10</p><p>Stock: 5</p></r>`)
+	v2 := write("v2.xml", `<r><p>Price: 12</p><p>Stock: 5</p></r>`)
+	v3 := write("v3.xml", `<r><p>Price: 12</p><p>Stock: 5</p><p>New!</p></r>`)
+	_, d23, _ := runCLI(t, "", "diff", v2, v3)
+	p23 := write("d23.xml", d23)
+	if code, out, errOut := runCLI(t, "", "patch", v1, p23); code != exitError || out != "" || !strings.Contains(errOut, "computed from another document") {
+		t.Errorf("patch v1 with the delta v2 -> v3: exit %d, output %q, stderr %q", code, out, errOut)
+	}
+	if code, out, errOut := runCLI(t, "", "patch", v2, p23); code != exitOK || out != `<r><p>Price: 12</p><p>Stock: 5</p><p>New!</p></r>` {
+		t.Errorf("patch v2 with the delta v2 -> v3: exit %d, output %q, stderr %q", code, out, errOut)
+	}
+	// Not consecutive, of the same size: v1 -> v2 twice.
+	_, d12, _ := runCLI(t, "", "diff", v1, v2)
+	p12 := write("d12.xml", d12)
+	if code, _, errOut := runCLI(t, "", "compose", p12, p12); code != exitError || !strings.Contains(errOut, "fingerprint") {
+		t.Errorf("compose v1 -> v2 with itself: exit %d, stderr %q", code, errOut)
+	}
+}
+
 // TestDiffPatchRoundTrip runs the README's pipeline: diff, then patch
 // forward and back, and compose, through files, in both formats.
 func TestDiffPatchRoundTrip(t *testing.T) {

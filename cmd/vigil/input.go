@@ -203,4 +203,3 @@ func renumber(ds []*delta.Delta) ([]bool, error) {
 	}
 	return renumbered, nil
 }
-

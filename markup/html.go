@@ -236,6 +236,14 @@ func convertElement(doc *tree.Document, c *html.Node) *tree.Node {
 				n.Attrs = append(n.Attrs, tree.Attr{Name: name, Value: xmlSafe(a.Val)})
 			}
 		}
+		if c.Namespace == "" && n.Name == "meta" {
+			// The text is UTF-8 now: the tree says so, as WriteHTML
+			// writes it, so that a page written and read again is the
+			// same tree (a delta of the next version applies to it).
+			for i, a := range n.Attrs {
+				n.Attrs[i].Value = metaCharset(n, a, false)
+			}
+		}
 	}
 	return n
 }

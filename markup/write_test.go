@@ -128,6 +128,11 @@ func TestWriteHTMLDeclaresUTF8(t *testing.T) {
 	if err != nil || !strings.Contains(again.Root.Text(), "café") {
 		t.Errorf("read back: %v, %q", err, again.Root.Text())
 	}
+	// Read back, it is the same tree: the parser's tree says utf-8 too,
+	// so that a patched page is the version a next delta applies to.
+	if diff := tree.Diff(d.Root, again.Root, tree.Content); diff != "" {
+		t.Errorf("written and read again, the page differs: %s", diff)
+	}
 	// The charset parameter found as a browser finds it, and only it.
 	for in, want := range map[string]string{
 		"text/html; charset = latin1":            "text/html; charset = utf-8",

@@ -15,6 +15,7 @@ const (
 	EUNAUTHORIZED   = "EUNAUTHORIZED"   // no valid session or token
 	EFORBIDDEN      = "EFORBIDDEN"      // the caller is known but the request is refused (a missing CSRF token)
 	ETOOLARGE       = "ETOOLARGE"       // the request is over a size limit
+	EMETHOD         = "EMETHOD"         // the resource exists but not with this method
 	ENOTIMPLEMENTED = "ENOTIMPLEMENTED" // the operation is not supported by this backend
 )
 

@@ -113,7 +113,9 @@ func (a *apiAnswer) errorCode(t *testing.T) string {
 func (c *apiClient) do(method, path string, body any) *apiAnswer {
 	c.t.Helper()
 	var r io.Reader
-	if body != nil {
+	if raw, ok := body.(rawJSON); ok {
+		r = strings.NewReader(string(raw))
+	} else if body != nil {
 		b, _ := json.Marshal(body)
 		r = bytes.NewReader(b)
 	}
@@ -135,6 +137,9 @@ func (c *apiClient) do(method, path string, body any) *apiAnswer {
 	b, _ := io.ReadAll(resp.Body)
 	return &apiAnswer{status: resp.StatusCode, header: resp.Header, body: b}
 }
+
+// rawJSON is a request body sent as it is, not encoded.
+type rawJSON string
 
 func (c *apiClient) want(status int, method, path string, body any) *apiAnswer {
 	c.t.Helper()
@@ -300,6 +305,14 @@ func TestWebAPI(t *testing.T) {
 	}
 	if code := c.want(404, "GET", "/api/v1/nothing", nil).errorCode(t); code != "ENOTFOUND" {
 		t.Errorf("unknown route: code %s", code)
+	}
+	// A route the API has, with a method it does not: 405, and which.
+	if a := c.want(405, "PATCH", "/api/v1/sentinels/1", nil); a.errorCode(t) != "EMETHOD" || a.header.Get("Allow") != "GET, PUT, DELETE" {
+		t.Errorf("PATCH a sentinel: code %s, Allow %q", a.errorCode(t), a.header.Get("Allow"))
+	}
+	// A JSON body is one object: what follows it is refused, not ignored.
+	if code := c.want(400, "POST", "/api/v1/sentinels/check", rawJSON(`{"source":"x"} {"source":"y"}`)).errorCode(t); code != "EINVALID" {
+		t.Errorf("two JSON objects: code %s", code)
 	}
 	bad := (&apiClient{t: t, base: d.base, token: "vgl_not_a_token"}).want(401, "GET", "/api/v1/sentinels", nil)
 	if bad.errorCode(t) != "EUNAUTHORIZED" || bad.header.Get("WWW-Authenticate") == "" {
@@ -645,6 +658,10 @@ func TestWebCSRF(t *testing.T) {
 	}
 	if status, _ := sess.post("/tokens", url.Values{"name": {"x"}}); status != http.StatusForbidden {
 		t.Errorf("token form without CSRF: %d, want 403", status)
+	}
+	// An expiry that is not a number is refused, not taken for "never".
+	if status, page := sess.post("/tokens", url.Values{"csrf": {sess.csrf()}, "name": {"x"}, "days": {"soon"}}); status != http.StatusBadRequest || tokenPattern.MatchString(page) {
+		t.Errorf("token with days=soon: %d, a token made: %v", status, tokenPattern.MatchString(page))
 	}
 	if status, _ := sess.post("/logout", nil); status != http.StatusForbidden {
 		t.Errorf("sign-out without CSRF: %d, want 403", status)

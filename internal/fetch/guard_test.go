@@ -1,8 +1,11 @@
 package fetch
 
 import (
+	"context"
 	"net/netip"
+	"net/url"
 	"testing"
+	"time"
 )
 
 func TestPrivateReason(t *testing.T) {
@@ -33,5 +36,24 @@ func TestPrivateReason(t *testing.T) {
 		if (why != "") != tc.refused {
 			t.Errorf("privateReason(%s) = %q, want refused %v", tc.addr, why, tc.refused)
 		}
+	}
+}
+
+// TestRobotsURLWithZone: the robots.txt URL of a page on a link-local IPv6
+// address with a zone is a URL that parses (the zone escaped), so that
+// such a page can be fetched at all where it is allowed.
+func TestRobotsURLWithZone(t *testing.T) {
+	page, err := url.Parse("http://[fe80::1%25lo]:8080/page")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked string
+	c := newRobotsCache(time.Minute)
+	c.get(context.Background(), page, func(_ context.Context, u string) (*robotsRules, error) {
+		asked = u
+		return &robotsRules{fetched: time.Now()}, nil
+	})
+	if u, err := url.Parse(asked); err != nil || u.Hostname() != "fe80::1%lo" || u.Path != "/robots.txt" {
+		t.Errorf("robots URL %q: %v", asked, err)
 	}
 }

@@ -76,7 +76,10 @@ func (c *robotsCache) get(ctx context.Context, u *url.URL, fetch func(context.Co
 		e = &robotsEntry{ready: make(chan struct{})}
 		c.entries[origin] = e
 		c.mu.Unlock()
-		e.rules, e.err = fetch(ctx, origin+"/robots.txt")
+		// Built as a URL, not a string: an IPv6 zone ([fe80::1%lo]) is
+		// escaped in a URL's string form.
+		robots := &url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/robots.txt"}
+		e.rules, e.err = fetch(ctx, robots.String())
 		close(e.ready)
 		return e.rules, e.err
 	}

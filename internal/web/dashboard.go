@@ -411,9 +411,15 @@ func (s *Server) tokensPage(w http.ResponseWriter, r *http.Request, sess *sessio
 }
 
 func (s *Server) handleTokenCreatePage(w http.ResponseWriter, r *http.Request, sess *session) error {
-	days, _ := strconv.Atoi(r.PostFormValue("days"))
+	days := 0 // left empty: never expires
+	if raw := strings.TrimSpace(r.PostFormValue("days")); raw != "" {
+		var err error
+		if days, err = strconv.Atoi(raw); err != nil {
+			days = -1 // not a number: refused below, not taken for never
+		}
+	}
 	if days < 0 || days > 3650 {
-		return vigil.Errorf(vigil.EINVALID, "expiry must be from 0 to 3650 days")
+		return vigil.Errorf(vigil.EINVALID, "days: the expiry must be a whole number of days from 0 (never) to 3650")
 	}
 	name := r.PostFormValue("name")
 	_, secret, err := s.createToken(r, sess.User, name, time.Duration(days)*24*time.Hour)

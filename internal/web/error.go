@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/vigil-web/vigil"
 )
@@ -16,6 +17,7 @@ var codes = map[string]int{
 	vigil.EUNAUTHORIZED:   http.StatusUnauthorized,
 	vigil.EFORBIDDEN:      http.StatusForbidden,
 	vigil.ETOOLARGE:       http.StatusRequestEntityTooLarge,
+	vigil.EMETHOD:         http.StatusMethodNotAllowed,
 	vigil.ENOTIMPLEMENTED: http.StatusNotImplemented,
 	vigil.EINTERNAL:       http.StatusInternalServerError,
 }
@@ -89,10 +91,27 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // handleAPINotFound answers an unknown API path (after authentication, so
 // that the API's shape is not shown to strangers).
-func (s *Server) handleAPINotFound(w http.ResponseWriter, r *http.Request) {
-	if _, err := s.authenticate(r); err != nil {
-		s.writeError(w, r, err)
-		return
+func (s *Server) handleAPINotFound(mux *http.ServeMux) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if _, err := s.authenticate(r); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		// A path the API has, with another method: 405 and the methods
+		// it has.
+		var allow []string
+		for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete} {
+			probe := r.Clone(r.Context())
+			probe.Method = m
+			if _, pattern := mux.Handler(probe); pattern != "" && pattern != "/api/" {
+				allow = append(allow, m)
+			}
+		}
+		if len(allow) > 0 {
+			w.Header().Set("Allow", strings.Join(allow, ", "))
+			s.writeError(w, r, vigil.Errorf(vigil.EMETHOD, "%s %s: the methods are %s", r.Method, r.URL.Path, strings.Join(allow, ", ")))
+			return
+		}
+		s.writeError(w, r, vigil.Errorf(vigil.ENOTFOUND, "no API route %s %s", r.Method, r.URL.Path))
 	}
-	s.writeError(w, r, vigil.Errorf(vigil.ENOTFOUND, "no API route %s %s", r.Method, r.URL.Path))
 }

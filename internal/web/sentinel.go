@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -210,6 +211,13 @@ func readJSON(r *http.Request, v any) error {
 			return big
 		}
 		return vigil.Errorf(vigil.EINVALID, "invalid JSON body: %v", err)
+	}
+	// One value: what follows it would be silently ignored.
+	if _, err := dec.Token(); err != io.EOF {
+		if big := tooLarge(err); big != nil {
+			return big
+		}
+		return vigil.Errorf(vigil.EINVALID, "invalid JSON body: more after the object, at byte %d", dec.InputOffset())
 	}
 	return nil
 }

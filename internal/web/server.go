@@ -123,7 +123,7 @@ func (s *Server) Register(mux *http.ServeMux) {
 	api("GET /api/v1/tokens", s.handleTokenList)
 	api("POST /api/v1/tokens", s.handleTokenCreate)
 	api("DELETE /api/v1/tokens/{id}", s.handleTokenDelete)
-	mux.Handle("/api/", s.secure(http.HandlerFunc(s.handleAPINotFound)))
+	mux.Handle("/api/", s.secure(s.handleAPINotFound(mux)))
 
 	// Metrics.
 	if s.Metrics != nil {

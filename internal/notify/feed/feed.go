@@ -116,8 +116,8 @@ func (s *Server) Build(ctx context.Context, sentinelID int64) (*feeds.Feed, erro
 	}
 	self := s.BaseURL + Path(s.Secret, sentinelID, "atom")
 	f := &feeds.Feed{
-		Title:       "Vigil: " + sen.Name,
-		Link:        &feeds.Link{Href: self},
+		Title: "Vigil: " + sen.Name,
+		Link:  &feeds.Link{Href: self},
 		// Readers take descriptions as HTML: names and summaries, which
 		// quote what the user wrote, are escaped.
 		Description: "Changes found by the sentinel " + html.EscapeString(sen.Name),

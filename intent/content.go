@@ -72,13 +72,17 @@ type content struct {
 	leaves []leaf // text and attribute leaves, document order
 	words  []word // words of the text leaves, document order
 
-	links, images  []object // built lazily, by collectObjects
-	tables, lists  []*container
-	linksDone      bool
-	text           string // text leaves joined by spaces, for regular expressions
-	textDone       bool
-	caseSensitive  bool
-	textLeafOffset []int // byte offset of each leaf's text in text, -1 for attributes
+	links, images []object // built lazily, by collectObjects
+	tables, lists []*container
+	linksDone     bool
+	text          string // text leaves joined by spaces, for regular expressions
+	textDone      bool
+	caseSensitive bool
+	// textStarts is the byte offset in text of each text leaf, in order,
+	// and textLeaves that leaf's index in leaves.
+	textStarts []int
+	textLeaves []int32
+	attrBuf    []int32 // contentAttrs's list
 }
 
 // isNonContent reports whether an HTML element's text is not content:
@@ -98,6 +102,28 @@ func isNonContent(name string) bool {
 // contentAttrs are the HTML attributes that are content: link targets,
 // image sources and alternative texts. In XML every attribute is content.
 var contentAttrs = map[string]bool{"href": true, "src": true, "alt": true}
+
+// contentAttrs returns the indexes in n.Attrs of the attributes of element
+// n that are content leaves, by name: the order attributes are written in
+// is no change (an image's alt before its src or after). In HTML, a link
+// element's target is not content: a style sheet's new version is no
+// change of the page. The list is valid until the next call.
+func (c *content) contentAttrs(n *tree.Node) []int32 {
+	if len(n.Attrs) == 0 || c.html && strings.EqualFold(n.Name, "link") {
+		return nil
+	}
+	out := c.attrBuf[:0]
+	for i, a := range n.Attrs {
+		if c.isContentAttr(a.Name) {
+			out = append(out, int32(i))
+		}
+	}
+	c.attrBuf = out
+	if len(out) > 1 {
+		slices.SortStableFunc(out, func(x, y int32) int { return strings.Compare(n.Attrs[x].Name, n.Attrs[y].Name) })
+	}
+	return out
+}
 
 // isContentAttr reports whether an attribute called name is content: in
 // HTML a link target, image source or alternative text, in XML any but a
@@ -166,11 +192,7 @@ func newContent(d *tree.Document, scope Selector, ignore []Selector, caseSensiti
 	size := 0
 	for _, r := range c.roots {
 		tree.Walk(r, func(n *tree.Node) bool {
-			for _, a := range n.Attrs {
-				if c.isContentAttr(a.Name) {
-					size++
-				}
-			}
+			size += len(c.contentAttrs(n))
 			if n.Kind == tree.Text {
 				size++
 			}
@@ -333,13 +355,11 @@ func (c *content) extract(r *tree.Node, sig0, group int32, groupRoot *tree.Node)
 			}
 		case tree.Element:
 			sig := tab.step(f.sig, n.Name)
-			for ai, a := range n.Attrs {
-				if !c.isContentAttr(a.Name) {
-					continue
-				}
+			for _, ai := range c.contentAttrs(n) {
+				a := n.Attrs[ai]
 				if v := normalizeSpace(a.Value); v != "" {
 					as := tab.step(sig, a.Name)
-					c.leaves = append(c.leaves, leaf{kind: leafAttr, node: n, attr: int32(ai), value: v, group: f.group, vid: tab.val(v), sid: as})
+					c.leaves = append(c.leaves, leaf{kind: leafAttr, node: n, attr: ai, value: v, group: f.group, vid: tab.val(v), sid: as})
 				}
 			}
 			for i := len(n.Children) - 1; i >= 0; i-- {
@@ -366,16 +386,16 @@ func (c *content) contentText() string {
 		n += len(c.leaves[i].value) + 1
 	}
 	b.Grow(n)
-	c.textLeafOffset = make([]int, len(c.leaves))
+	c.textStarts, c.textLeaves = c.textStarts[:0], c.textLeaves[:0]
 	for i, l := range c.leaves {
 		if l.kind != leafText {
-			c.textLeafOffset[i] = -1
 			continue
 		}
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
-		c.textLeafOffset[i] = b.Len()
+		c.textStarts = append(c.textStarts, b.Len())
+		c.textLeaves = append(c.textLeaves, int32(i))
 		b.WriteString(l.value)
 	}
 	c.text = b.String()

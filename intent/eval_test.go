@@ -185,6 +185,32 @@ func TestHTMLCases(t *testing.T) {
 			t.Errorf("changes %+v", r.Changes)
 		}
 	})
+	t.Run("markup that is no content change", func(t *testing.T) {
+		// Attribute order, and a style sheet's new version.
+		for _, tc := range []struct{ old, new string }{
+			{`<html><body><img src="/logo.png" alt="Company logo"></body></html>`, `<html><body><img alt="Company logo" src="/logo.png"></body></html>`},
+			{`<html><head><link rel="stylesheet" href="/site.css?v=1"></head><body><p>x</p></body></html>`,
+				`<html><head><link rel="stylesheet" href="/site.css?v=2"></head><body><p>x</p></body></html>`},
+		} {
+			if r := evalClause(t, tc.old, tc.new, `any change`); r.Matched {
+				t.Errorf("%s -> %s: %+v", tc.old, tc.new, r.Changes)
+			}
+		}
+	})
+	t.Run("regex match among attribute leaves", func(t *testing.T) {
+		// The match is placed in the text it is in, whatever attribute
+		// leaves stand between the texts.
+		tail := `<p>second</p><img src="/1.png" alt="1"><img src="/2.png" alt="2"><img src="/3.png" alt="3"><p>third</p>`
+		r := evalClause(t, page(`<p>Valid from 01.02.2025</p>`+tail), page(`<p>Valid from 01.03.2025</p>`+tail), `regular expression {"\\d{2}\\.\\d{2}\\.\\d{4}"}`)
+		for _, c := range r.Changes {
+			if p := c.NewPath + c.OldPath; !strings.Contains(p, "/p[1]/text()") {
+				t.Errorf("%s %q at %s", c.Op, c.New+c.Old, p)
+			}
+		}
+		if len(r.Changes) == 0 {
+			t.Error("no change")
+		}
+	})
 	t.Run("table row added in the middle", func(t *testing.T) {
 		table := func(rows ...string) string {
 			s := `<table id="prices"><thead><tr><th>Item</th><th>Price</th></tr></thead><tbody>`

@@ -184,14 +184,13 @@ func regexObjects(c *content, re *regexp.Regexp) []object {
 			continue
 		}
 		s := text[m[0]:m[1]]
-		// the leaf where the match starts
-		i := sort.Search(len(c.leaves), func(i int) bool { return c.textLeafOffset[i] > m[0] })
+		// The text leaf where the match starts: the last that starts at
+		// or before it. (Searched among text leaves only: attribute
+		// leaves have no place in the text, and with them in the list
+		// the search was not over an ordered one.)
 		var node *tree.Node
-		for k := i - 1; k >= 0; k-- {
-			if c.textLeafOffset[k] >= 0 {
-				node = c.leaves[k].node
-				break
-			}
+		if k := sort.SearchInts(c.textStarts, m[0]+1) - 1; k >= 0 {
+			node = c.leaves[c.textLeaves[k]].node
 		}
 		out = append(out, object{key: s, node: node, pos: len(out) + 1, text: s})
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -47,7 +48,7 @@ type foundChange struct {
 func (m *Monitor) reportTogether(ctx context.Context, j *job, found []foundChange, now time.Time) {
 	var items []*vigil.MessageItem
 	var lists [][]intent.Change
-	var summaries []string
+	var summaries, pages []string
 	first := len(j.rec.Changes)
 	for _, f := range found {
 		c, changes := m.record(j, f.pg, f.ref, f.res, now)
@@ -56,13 +57,14 @@ func (m *Monitor) reportTogether(ctx context.Context, j *job, found []foundChang
 			item.Delta = f.pe.deltaJSON(ctx)
 		}
 		items, lists, summaries = append(items, item), append(lists, changes), append(summaries, c.Summary)
+		pages = append(pages, f.pg.url)
 	}
 	if len(found) == 0 || j.plan.mode != spec.Immediate && j.plan.mode != spec.BestEffort {
 		return
 	}
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: found[0].pg.url,
 		Subject: "[Vigil] " + j.s.Name + ": " + strings.Join(summaries, "; "), Changes: items}
-	msg.Text, msg.HTML = m.render(j, items, lists)
+	msg.Text, msg.HTML = m.render(j, items, lists, pages)
 	due := now
 	if j.plan.mode == spec.BestEffort {
 		due = now.Add(m.BestEffortDelay)
@@ -178,7 +180,7 @@ func (m *Monitor) sendDigest(ctx context.Context, j *job, now time.Time) bool {
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: j.plan.urls[0], Digest: true, Since: since, Until: now,
 		Subject: fmt.Sprintf("[Vigil] %s: %d change(s) since %s", j.s.Name, len(all), since.UTC().Format("2006-01-02 15:04 MST")),
 		Changes: items}
-	msg.Text, msg.HTML = m.render(j, items, lists)
+	msg.Text, msg.HTML = m.render(j, items, lists, nil)
 	m.enqueue(j, msg, -1, now)
 	return true
 }
@@ -208,17 +210,32 @@ func summarize(p *plan, res *intent.Result, changes []intent.Change) string {
 
 // render returns the text and HTML bodies of a message: each change's
 // records, inserted text marked + and <ins>, deleted text - and <del>.
-func (m *Monitor) render(j *job, items []*vigil.MessageItem, lists [][]intent.Change) (string, string) {
+func (m *Monitor) render(j *job, items []*vigil.MessageItem, lists [][]intent.Change, pages []string) (string, string) {
 	var t, h strings.Builder
-	links := make([]string, len(j.plan.urls))
-	for i, u := range j.plan.urls {
+	// The pages that changed, when known (a digest spans the sentinel's
+	// pages): with "Using A OR B", the one that changed, not both.
+	changed := j.plan.urls
+	if len(pages) > 0 {
+		changed = nil
+		for _, u := range pages {
+			if !slices.Contains(changed, u) {
+				changed = append(changed, u)
+			}
+		}
+	}
+	links := make([]string, len(changed))
+	for i, u := range changed {
 		links[i] = fmt.Sprintf("<a href=\"%s\">%s</a>", html.EscapeString(u), html.EscapeString(u))
 	}
-	fmt.Fprintf(&t, "Sentinel %s found changes on %s\n", j.s.Name, joinPages(j.plan.urls))
+	fmt.Fprintf(&t, "Sentinel %s found changes on %s\n", j.s.Name, joinPages(changed))
 	fmt.Fprintf(&h, "<p>Sentinel <b>%s</b> found changes on %s</p>\n", html.EscapeString(j.s.Name), joinPages(links))
 	for i, it := range items {
-		fmt.Fprintf(&t, "\n%s (%s)\n", it.Change.Summary, it.Change.DetectedAt.UTC().Format(time.RFC3339))
-		fmt.Fprintf(&h, "<h3>%s <small>%s</small></h3>\n<ul>\n", html.EscapeString(it.Change.Summary), it.Change.DetectedAt.UTC().Format(time.RFC3339))
+		on := ""
+		if len(changed) > 1 && i < len(pages) {
+			on = " on " + pages[i] // which page of an AND alternative
+		}
+		fmt.Fprintf(&t, "\n%s%s (%s)\n", it.Change.Summary, on, it.Change.DetectedAt.UTC().Format(time.RFC3339))
+		fmt.Fprintf(&h, "<h3>%s%s <small>%s</small></h3>\n<ul>\n", html.EscapeString(it.Change.Summary), html.EscapeString(on), it.Change.DetectedAt.UTC().Format(time.RFC3339))
 		list := lists[i]
 		for k, c := range list {
 			if k == maxListed {
@@ -254,11 +271,18 @@ func (m *Monitor) render(j *job, items []*vigil.MessageItem, lists [][]intent.Ch
 // when the plain values are empty.
 func values(c intent.Change) (string, string) {
 	o, n := c.Old, c.New
-	if c.Link != nil {
-		o, n = first(o, c.Link.OldHref), first(n, c.Link.NewHref)
+	if l := c.Link; l != nil {
+		o, n = first(o, l.OldHref), first(n, l.NewHref)
+		if l.OldHref == l.NewHref && l.OldText != l.NewText {
+			// The same target: what changed is the text.
+			o, n = l.OldText, l.NewText+" ("+l.NewHref+")"
+		}
 	}
-	if c.Image != nil {
-		o, n = first(o, c.Image.OldSrc), first(n, c.Image.NewSrc)
+	if im := c.Image; im != nil {
+		o, n = first(o, im.OldSrc), first(n, im.NewSrc)
+		if im.OldSrc == im.NewSrc && im.OldAlt != im.NewAlt {
+			o, n = im.OldAlt, im.NewAlt+" ("+im.NewSrc+")"
+		}
 	}
 	const max = 300
 	if len(o) > max {

@@ -273,6 +273,25 @@ func TestHTMLCases(t *testing.T) {
 			}
 		}
 	})
+	t.Run("price split across elements", func(t *testing.T) {
+		for _, tc := range []struct {
+			old, new string
+			o, n     float64
+		}{
+			{`<span class="price">$<b>1</b>,299</span>`, `<span class="price">$<b>1</b>,199</span>`, 1299, 1199},
+			{`<span class="price"><span>12</span><span>.99</span></span>`, `<span class="price"><span>12</span><span>.49</span></span>`, 12.99, 12.49},
+			// A script inside the selection is no text of the page.
+			{`<div class="price"><script>var v = {v: 3}</script>$20</div>`, `<div class="price"><script>var v = {v: 3}</script>$15</div>`, 20, 15},
+		} {
+			r := evalClause(t, page(tc.old), page(tc.new), `value In css ".price" decreases`)
+			if !r.Matched || len(r.Changes) != 1 {
+				t.Fatalf("%s -> %s: %+v", tc.old, tc.new, r)
+			}
+			if v := r.Changes[0].Value; *v.Old != tc.o || *v.New != tc.n {
+				t.Errorf("%s -> %s: %v -> %v, want %v -> %v", tc.old, tc.new, *v.Old, *v.New, tc.o, tc.n)
+			}
+		}
+	})
 	t.Run("price changed", func(t *testing.T) {
 		old := page(`<div class="product"><span class="price">$1,299.00</span></div>`)
 		new := page(`<div class="product"><span class="price">$1,199.00</span></div>`)

@@ -76,9 +76,12 @@ func textValue(n *tree.Node) string {
 	}
 	var b strings.Builder
 	tree.Walk(n, func(m *tree.Node) bool {
-		if m.Kind == tree.Text {
+		switch {
+		case m.Kind == tree.Text:
 			b.WriteString(m.Value)
 			b.WriteByte(' ')
+		case m != n && m.Kind == tree.Element && isNonContent(m.Name):
+			return false // a script's or a style's text is not the page's
 		}
 		return true
 	})

@@ -15,7 +15,7 @@ func confirmSource(url string) string {
 	return "Create Sentinel confirmed Using " + url + " Monitor any change Fetch 1 hour Confirm after 10 minute Notify By email owner@example.test\n"
 }
 
-func newConfirmPage(t *testing.T) *digestPages {
+func newConfirmPage(t *testing.T) *onePage {
 	t.Helper()
 	db, wh, u := testStore(t)
 	p := &andPages{db: db, u: u, clock: time.Now().UTC().Truncate(time.Minute)}
@@ -23,11 +23,11 @@ func newConfirmPage(t *testing.T) *digestPages {
 	p.f = &pagesFetcher{pages: map[string]string{pageA: pageWith("a0"), pageB: pageWith("b0")}}
 	p.m = &Monitor{Store: db, Warehouse: wh, Fetcher: p.f, Policy: schedule.Policy{MinInterval: time.Minute},
 		Now: func() time.Time { return p.clock }}
-	return &digestPages{andPages: p, start: p.clock}
+	return &onePage{andPages: p, start: p.clock}
 }
 
 // nextCheck returns when the sentinel is due next.
-func (p *digestPages) nextCheck(t *testing.T) time.Time {
+func (p *onePage) nextCheck(t *testing.T) time.Time {
 	t.Helper()
 	s, err := p.db.FindSentinelByID(context.Background(), p.s.ID)
 	if err != nil {
@@ -60,25 +60,7 @@ func TestConfirmDroppedOnEdit(t *testing.T) {
 	p.run(t, 0)
 	p.f.set(pageA, pageWith("a1"))
 	p.run(t, time.Hour) // waits for its confirmation
-	ps, err := spec.ParseSentinel("", []byte(confirmSource(pageB)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := spec.NewChecker(p.clock).Check(ps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cur, err := p.db.FindSentinelByID(context.Background(), p.s.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cur.Source = confirmSource(pageB)
-	if cur.Spec, err = ch.MarshalJSON(); err != nil {
-		t.Fatal(err)
-	}
-	if err := p.db.UpdateSentinel(context.Background(), cur); err != nil {
-		t.Fatal(err)
-	}
+	p.edit(t, confirmSource(pageB))
 	p.run(t, 2*time.Hour) // first sighting of B
 	p.f.set(pageB, pageWith("b1"))
 	p.run(t, 3*time.Hour)                // B's change waits for its confirmation

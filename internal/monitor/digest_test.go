@@ -9,9 +9,9 @@ import (
 	"github.com/vigil-web/vigil/spec"
 )
 
-// digestPages is an "Every 1 day" sentinel on both pages of newAndPages,
-// with what runs it and reads its digests.
-type digestPages struct {
+// onePage is a sentinel on pageA, with what runs it, edits it and reads
+// its digests.
+type onePage struct {
 	*andPages
 	start time.Time
 }
@@ -21,7 +21,7 @@ func digestSource(every, clauses string) string {
 	return "Create Sentinel daily Using " + pageA + " Monitor any change Fetch 1 hour Notify By email owner@example.test Every " + every + clauses + "\n"
 }
 
-func newDigestPages(t *testing.T, clauses string) *digestPages {
+func newDigestPages(t *testing.T, clauses string) *onePage {
 	t.Helper()
 	db, wh, u := testStore(t)
 	p := &andPages{db: db, u: u, clock: time.Now().UTC().Truncate(time.Minute)}
@@ -29,21 +29,45 @@ func newDigestPages(t *testing.T, clauses string) *digestPages {
 	p.f = &pagesFetcher{pages: map[string]string{pageA: pageWith("a0")}}
 	p.m = &Monitor{Store: db, Warehouse: wh, Fetcher: p.f, Policy: schedule.Policy{MinInterval: time.Minute},
 		Now: func() time.Time { return p.clock }}
-	return &digestPages{andPages: p, start: p.clock}
+	return &onePage{andPages: p, start: p.clock}
 }
 
-func (p *digestPages) run(t *testing.T, at time.Duration) {
+func (p *onePage) run(t *testing.T, at time.Duration) {
 	t.Helper()
 	p.clock = p.start.Add(at)
 	makeDue(t, p.db, p.s, p.clock)
 	runOnce(t, p.m, 1)
 }
 
-func (p *digestPages) change(text string) { p.f.set(pageA, pageWith(text)) }
+// edit gives the sentinel a new source, as the dashboard's editor does.
+func (p *onePage) edit(t *testing.T, src string) {
+	t.Helper()
+	ps, err := spec.ParseSentinel("", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := spec.NewChecker(p.clock).Check(ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur, err := p.db.FindSentinelByID(context.Background(), p.s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur.Source = src
+	if cur.Spec, err = ch.MarshalJSON(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.db.UpdateSentinel(context.Background(), cur); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (p *onePage) change(text string) { p.f.set(pageA, pageWith(text)) }
 
 // changeIDs returns the ids of the changes each digest carries, and fails
 // on a change without one.
-func (p *digestPages) changeIDs(t *testing.T) [][]int64 {
+func (p *onePage) changeIDs(t *testing.T) [][]int64 {
 	t.Helper()
 	var out [][]int64
 	for _, m := range messagesOf(t, p.db, p.u, p.s) {
@@ -102,26 +126,7 @@ func TestDigestSentWhenModeChanges(t *testing.T) {
 	if got := p.changeIDs(t); len(got) != 0 {
 		t.Fatalf("digests before the period's end: %v", got)
 	}
-	src := digestSource("immediate", "")
-	ps, err := spec.ParseSentinel("", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := spec.NewChecker(p.clock).Check(ps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cur, err := p.db.FindSentinelByID(context.Background(), p.s.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cur.Spec, err = ch.MarshalJSON(); err != nil {
-		t.Fatal(err)
-	}
-	cur.Source = src
-	if err := p.db.UpdateSentinel(context.Background(), cur); err != nil {
-		t.Fatal(err)
-	}
+	p.edit(t, digestSource("immediate", ""))
 	p.run(t, 3*time.Hour)
 	if got := p.changeIDs(t); len(got) != 1 || len(got[0]) != 1 {
 		t.Errorf("digests %v, want one with the period's change", got)

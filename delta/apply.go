@@ -260,7 +260,8 @@ func diffDetached(content, n *tree.Node) string {
 		case x.Name != y.Name:
 			return fmt.Sprintf("%s: name %q in the delta, %q in the document", where(), x.Name, y.Name)
 		case x.Value != y.Value:
-			return fmt.Sprintf("%s: value %q in the delta, %q in the document", where(), clip(x.Value), clip(y.Value))
+			dv, docv := clipPair(x.Value, y.Value)
+			return fmt.Sprintf("%s: value %q in the delta, %q in the document", where(), dv, docv)
 		case !sameAttrs(x.Attrs, y.Attrs):
 			return fmt.Sprintf("%s: attributes %v in the delta, %v in the document", where(), x.Attrs, y.Attrs)
 		case len(x.Children) != len(kids):
@@ -310,9 +311,37 @@ func sameAttrs(a, b []tree.Attr) bool {
 
 func clip(s string) string {
 	if len(s) > 40 {
-		return s[:37] + "..."
+		return strings.ToValidUTF8(s[:37], "") + "..."
 	}
 	return s
+}
+
+// clipPair clips two values that differ around where they first differ, so
+// that a message shows the difference: two long values with a common start
+// would otherwise both read as that start.
+func clipPair(a, b string) (string, string) {
+	if len(a) <= 40 && len(b) <= 40 {
+		return a, b
+	}
+	d := 0
+	for d < len(a) && d < len(b) && a[d] == b[d] {
+		d++
+	}
+	from := max(0, d-12)
+	cut := func(s string) string {
+		if from >= len(s) {
+			return "..."
+		}
+		out := strings.ToValidUTF8(s[from:min(len(s), from+37)], "")
+		if from > 0 {
+			out = "..." + out
+		}
+		if from+37 < len(s) {
+			out += "..."
+		}
+		return out
+	}
+	return cut(a), cut(b)
 }
 
 // inserts attaches the inserted and moved subtrees, parent by parent.
@@ -421,7 +450,8 @@ func (a *applier) nodeChanges() error {
 				return conflict(i, op, "element XID %d has no attribute %s", op.Node, op.Name)
 			}
 			if v != op.OldValue {
-				return conflict(i, op, "attribute %s of element XID %d is %q, not %q", op.Name, op.Node, clip(v), clip(op.OldValue))
+				is, want := clipPair(v, op.OldValue)
+				return conflict(i, op, "attribute %s of element XID %d is %q, not %q", op.Name, op.Node, is, want)
 			}
 			if op.Kind == AttrDelete {
 				attrs.remove(n, op.Name)

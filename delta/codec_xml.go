@@ -440,6 +440,14 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 func DecodeXML(r io.Reader) ([]*Delta, error) {
 	dec := &xmlDecoder{x: xml.NewDecoder(r), arena: &tree.Document{}}
 	dec.x.Strict = true
+	dec.x.CharsetReader = func(label string, input io.Reader) (io.Reader, error) {
+		// A delta is written in UTF-8; the declaration may say so in any
+		// spelling.
+		if l := strings.ToLower(label); l == "utf-8" || l == "utf8" {
+			return input, nil
+		}
+		return nil, fmt.Errorf("a delta file is UTF-8; this one declares the encoding %q", label)
+	}
 	ds, err := dec.document()
 	if err != nil {
 		var de *DecodeError

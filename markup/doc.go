@@ -99,8 +99,11 @@
 // and CheckBinary tells a file that is not text at all (ErrBinary: a NUL
 // byte in the first 8 000 bytes, or a control character in every twenty
 // there), for a caller handed files of unknown kind. The HTML parser (x/net/html) refuses
-// documents with more than 512 open elements; a well-formed one that deep
-// parses as XML (Options.Format). HTML may hold characters that XML cannot
+// documents with more than 512 open elements. Most such pages never close
+// their <font> or <b> tags: ParseHTML reads them again with the formatting
+// tags beyond 200 open left out, text kept (a departure from the browser's
+// tree, which nests them all); a page that deep in other elements is
+// refused, and a well-formed one parses as XML (Options.Format). HTML may hold characters that XML cannot
 // (control characters, U+FFFE, U+FFFF): ParseHTML replaces a form feed with
 // a space and the others with U+FFFD, so that every tree can be written as
 // XML and every delta as XyDelta.

@@ -16,7 +16,8 @@ var ErrTooLarge = errors.New("input too large")
 var ErrNotXML = errors.New("not an XML name")
 
 // ErrHTMLTooDeep is wrapped by the error ParseHTML returns for elements
-// nested more than 512 deep, which golang.org/x/net/html refuses; a
+// nested more than 512 deep, which golang.org/x/net/html refuses (after
+// unclosed formatting tags are capped, see the package documentation); a
 // well-formed document that deep parses as XML (Options.Format).
 var ErrHTMLTooDeep = errors.New("too deep for the HTML parser; a well-formed document this deep parses as XML")
 

@@ -46,6 +46,11 @@ func parseHTML(data []byte, o Options) (*tree.Document, error) {
 		return nil, err
 	}
 	top, err := html.Parse(bytes.NewReader(data))
+	if err != nil && strings.Contains(err.Error(), "open stack of elements exceeds") {
+		// Most such pages never close their <font> or <b>: read again
+		// with fewer of those open.
+		top, err = html.Parse(bytes.NewReader(capFormatting(data)))
+	}
 	if err != nil {
 		if strings.Contains(err.Error(), "open stack of elements exceeds") {
 			return nil, fmt.Errorf("markup: parse HTML: elements nested more than 512 deep, the most the HTML parser (golang.org/x/net/html) takes: %w", ErrHTMLTooDeep)

@@ -89,6 +89,11 @@ type Checker struct {
 	// The checker reports it at that place. Without it the checker only
 	// sees that brackets and quotes balance.
 	CompileSelector func(lang SelectorLang, expr string) (column int, err error)
+	// CheckChat, if not nil, reads a chat URL as the notifier will and
+	// returns why it cannot be used (a Slack URL without a channel, a
+	// Telegram one without a chat). Without it the checker only checks the
+	// scheme.
+	CheckChat func(url string) error
 
 	known map[string]*Stored
 	bad   map[string]bool
@@ -226,7 +231,7 @@ func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
 		k.errorf(s, "", "checker has no current time (Checker.Now)")
 		return nil, k.errs
 	}
-	v := &validator{report: k.report, warn: k.warn, urls: map[*URLTarget]string{}, compile: c.CompileSelector, unavailable: c.Unavailable}
+	v := &validator{report: k.report, warn: k.warn, urls: map[*URLTarget]string{}, compile: c.CompileSelector, unavailable: c.Unavailable, checkChat: c.CheckChat}
 	v.sentinel(s)
 	k.urls = v.urls
 

@@ -431,6 +431,26 @@ func TestCompileSelector(t *testing.T) {
 	}
 }
 
+// TestCheckChat: the checker reports what its CheckChat hook finds about a
+// chat URL, at the contact, and leaves the others alone.
+func TestCheckChat(t *testing.T) {
+	c := &Checker{Now: date(2003, 6, 1, 12, 0), CheckChat: func(url string) error {
+		if strings.HasPrefix(url, "slack:") {
+			return errors.New("no channel")
+		}
+		return nil
+	}}
+	src := "Create Sentinel s Using http://a.example\n  Monitor any change Notify By slack://token@x, ntfy://ntfy.example/t"
+	_, err := c.Check(mustParse(t, src).Sentinels[0])
+	var e *Error
+	if !errors.As(err, &e) || e.Pos.Line != 2 || e.Pos.Column != 32 || !strings.Contains(e.Msg, "chat URL slack://... cannot be used: no channel") {
+		t.Fatalf("error %v (%+v), want line 2 column 32", err, e)
+	}
+	if _, err := c.Check(mustParse(t, "Create Sentinel t Using http://a.example Monitor any change Notify By ntfy://ntfy.example/t").Sentinels[0]); err != nil {
+		t.Errorf("an accepted chat URL: %v", err)
+	}
+}
+
 // TestNormalizeURLHosts: an internationalised host becomes its punycode,
 // the only form a fetch can reach; ports and IPv6 literals survive.
 func TestNormalizeURLHosts(t *testing.T) {

@@ -32,6 +32,8 @@ type validator struct {
 	compile func(lang SelectorLang, expr string) (int, error)
 	// unavailable is Checker.Unavailable.
 	unavailable map[ContactKind]string
+	// checkChat, if not nil, is Checker.CheckChat.
+	checkChat func(url string) error
 }
 
 // sentinel validates every clause present in s.
@@ -628,6 +630,12 @@ func (v *validator) notify(n *NotifyClause) {
 		if err := ValidateContact(c.Kind, c.Address); err != nil {
 			v.report(c, c.Address, err.Error())
 			continue
+		}
+		if c.Kind == Chat && v.checkChat != nil {
+			if err := v.checkChat(c.Address); err != nil {
+				v.report(c, c.Address, fmt.Sprintf("chat URL %s cannot be used: %v", strings.SplitN(c.Address, ":", 2)[0]+"://...", err))
+				continue
+			}
 		}
 		k := c.Kind.String() + " " + strings.ToLower(c.Address)
 		if seen[k] {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil/intent"
+	"github.com/vigil-web/vigil/internal/notify/chat"
 	"github.com/vigil-web/vigil/spec"
 )
 
@@ -92,7 +93,7 @@ func runSentinelCheck(ctx context.Context, env *environment, args []string) (int
 			return exitError, err
 		}
 	}
-	c := &spec.Checker{Now: now, Location: loc, Owner: *owner, CompileSelector: intent.CheckSelector}
+	c := &spec.Checker{Now: now, Location: loc, Owner: *owner, CompileSelector: intent.CheckSelector, CheckChat: chat.Check}
 	code := exitOK
 	enc := json.NewEncoder(env.stdout)
 	for _, name := range fs.Args() {

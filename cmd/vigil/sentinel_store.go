@@ -14,6 +14,7 @@ import (
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/intent"
 	"github.com/vigil-web/vigil/internal/monitor"
+	"github.com/vigil-web/vigil/internal/notify/chat"
 	"github.com/vigil-web/vigil/internal/notify/feed"
 	"github.com/vigil-web/vigil/spec"
 )
@@ -76,7 +77,7 @@ func storedChecker(ctx context.Context, st vigil.Store, owner *vigil.User, now t
 		known[strings.ToLower(s.Name)] = &spec.Stored{Checked: &c, Created: s.CreatedAt, Started: status.Started, Ended: status.Ended}
 	}
 	return &spec.Checker{Now: now, Owner: owner.Email, Lookup: func(name string) *spec.Stored { return known[strings.ToLower(name)] },
-		CompileSelector: intent.CheckSelector}, nil
+		CompileSelector: intent.CheckSelector, CheckChat: chat.Check}, nil
 }
 
 func runSentinelAdd(ctx context.Context, env *environment, args []string) (int, error) {

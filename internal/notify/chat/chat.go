@@ -188,3 +188,25 @@ func service(u string) string {
 	s, _, _ = strings.Cut(s, "+")
 	return strings.ToLower(s)
 }
+
+// Check reads a chat URL as Notify will, without sending anything, and
+// returns why it cannot be used: the URL a user writes is checked when the
+// sentinel is saved rather than found unusable at the first change.
+func Check(target string) error {
+	name := service(target)
+	if name == "smtp" {
+		return errors.New("smtp is not a chat service (write Notify By email)")
+	}
+	if name == "telegram" {
+		_, _, err := telegramParts(target)
+		return err
+	}
+	sr, err := router.New(nil)
+	if err != nil {
+		return err
+	}
+	if _, err := sr.Locate(target); err != nil {
+		return err
+	}
+	return nil
+}

@@ -222,3 +222,23 @@ func TestTelegram(t *testing.T) {
 		}
 	}
 }
+
+// TestCheck reads chat URLs as Notify will, without sending: the ones it
+// could not use are refused when the sentinel is saved.
+func TestCheck(t *testing.T) {
+	for url, ok := range map[string]bool{
+		"ntfy://ntfy.example.org/vigil":                   true,
+		"telegram://123456:S3CRET@telegram?chats=@news":   true,
+		"telegram://123456:S3CRET@telegram":               false, // no chat
+		"slack://xoxb-SLACKSECRETTOKEN@C0123456":          false, // shoutrrr cannot build it
+		"smtp://mail.example.org:587/?to=a@example.org":   false,
+		"nosuchservice://example.org":                     false,
+		"discord://token@123456789012345678":              true,
+		"gotify://gotify.example.org/AbCdEfGhIjKlMnO":     true,
+		"mattermost://mattermost.example.org/hookid12345": true,
+	} {
+		if err := Check(url); (err == nil) != ok {
+			t.Errorf("Check(%s) = %v, want ok %v", url, err, ok)
+		}
+	}
+}

@@ -27,25 +27,9 @@ const telegramAPI = "https://api.telegram.org"
 // "ok" for every chat. Errors name the chat, never the URL, which holds
 // the bot's token.
 func (n *Notifier) sendTelegram(ctx context.Context, target, text string, timeout time.Duration) error {
-	u, err := url.Parse(target)
+	token, chats, err := telegramParts(target)
 	if err != nil {
-		return vigil.Errorf(vigil.EINVALID, "chat telegram: the URL does not parse")
-	}
-	pass, _ := u.User.Password()
-	if u.User == nil || u.User.Username() == "" || pass == "" {
-		return vigil.Errorf(vigil.EINVALID, "chat telegram: the URL needs the bot's token before @ (telegram://123456:ABC...@telegram?chats=@channel)")
-	}
-	token := u.User.Username() + ":" + pass
-	var chats []string
-	for _, key := range []string{"chats", "channels"} {
-		for _, c := range strings.Split(u.Query().Get(key), ",") {
-			if c = strings.TrimSpace(c); c != "" {
-				chats = append(chats, c)
-			}
-		}
-	}
-	if len(chats) == 0 {
-		return vigil.Errorf(vigil.EINVALID, "chat telegram: the URL names no chat (?chats=@channel,12345)")
+		return vigil.Errorf(vigil.EINVALID, "chat telegram: %v", err)
 	}
 	var rt http.RoundTripper = http.DefaultTransport
 	if n.Transport != nil {
@@ -62,6 +46,29 @@ func (n *Notifier) sendTelegram(ctx context.Context, target, text string, timeou
 		}
 	}
 	return nil
+}
+
+// telegramParts returns the bot token and the chats of a Telegram URL.
+func telegramParts(target string) (token string, chats []string, err error) {
+	u, err := url.Parse(target)
+	if err != nil {
+		return "", nil, errors.New("the URL does not parse")
+	}
+	pass, _ := u.User.Password()
+	if u.User == nil || u.User.Username() == "" || pass == "" {
+		return "", nil, errors.New("the URL needs the bot's token before @ (telegram://123456:ABC...@telegram?chats=@channel)")
+	}
+	for _, key := range []string{"chats", "channels"} {
+		for _, c := range strings.Split(u.Query().Get(key), ",") {
+			if c = strings.TrimSpace(c); c != "" {
+				chats = append(chats, c)
+			}
+		}
+	}
+	if len(chats) == 0 {
+		return "", nil, errors.New("the URL names no chat (?chats=@channel,12345)")
+	}
+	return u.User.Username() + ":" + pass, chats, nil
 }
 
 // postTelegram posts one message and checks the API's answer.

@@ -2,9 +2,11 @@ package monitor
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
+	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/schedule"
 	"github.com/vigil-web/vigil/spec"
 )
@@ -136,13 +138,49 @@ func TestDigestSentWhenModeChanges(t *testing.T) {
 // TestDigestSentAtLifespanEnd: a sentinel whose lifespan ends sends the
 // digest of its open period; no check would end the period.
 func TestDigestSentAtLifespanEnd(t *testing.T) {
-	p := newDigestPages(t, "")
-	end := p.clock.Add(5 * time.Hour).Format("01/02/2006 15:04")
-	p = newDigestPages(t, " To "+end)
+	end := time.Now().UTC().Add(5 * time.Hour).Format("01/02/2006 15:04")
+	p := newDigestPages(t, " To "+end)
 	p.run(t, 0)
 	p.change("a1")
 	p.run(t, 2*time.Hour)
 	p.run(t, 6*time.Hour) // past the end
+	if got := p.changeIDs(t); len(got) != 1 || len(got[0]) != 1 {
+		t.Errorf("digests %v, want one with the period's change", got)
+	}
+}
+
+// failingChanges is a store whose FindChanges fails while fail is set.
+type failingChanges struct {
+	Store
+	fail bool
+}
+
+func (f *failingChanges) FindChanges(ctx context.Context, flt vigil.ChangeFilter) ([]*vigil.Change, int, error) {
+	if f.fail {
+		return nil, 0, errors.New("the store is away")
+	}
+	return f.Store.FindChanges(ctx, flt)
+}
+
+// TestDigestKeptWhenStoreFails: a period whose digest cannot be read at
+// the end of a lifespan, or when the sentinel leaves the mode, stays open
+// and is sent once the store answers; the ended sentinel comes back soon
+// to try again rather than in fifty years.
+func TestDigestKeptWhenStoreFails(t *testing.T) {
+	end := time.Now().UTC().Add(5 * time.Hour).Format("01/02/2006 15:04")
+	p := newDigestPages(t, " To "+end)
+	store := &failingChanges{Store: p.db}
+	p.m.Store = store
+	p.run(t, 0)
+	p.change("a1")
+	p.run(t, 2*time.Hour)
+	store.fail = true
+	p.run(t, 6*time.Hour) // past the end: the digest cannot be read
+	if next := p.nextCheck(t); next.After(p.clock.Add(time.Hour)) {
+		t.Errorf("after a failed end-of-life digest, the next check is at %v (now %v)", next, p.clock)
+	}
+	store.fail = false
+	p.run(t, 6*time.Hour+time.Minute)
 	if got := p.changeIDs(t); len(got) != 1 || len(got[0]) != 1 {
 		t.Errorf("digests %v, want one with the period's change", got)
 	}

@@ -120,8 +120,9 @@ func (m *Monitor) enqueue(j *job, msg *vigil.Message, changeIndex int, due time.
 func (m *Monitor) digest(ctx context.Context, j *job, now time.Time) {
 	st := j.st
 	if j.plan.mode != spec.Periodic {
-		if !st.DigestDue.IsZero() {
-			m.sendDigest(ctx, j, now)
+		// Closed once sent: a store that cannot be read now is read
+		// again at the next check.
+		if !st.DigestDue.IsZero() && m.sendDigest(ctx, j, now) {
 			st.DigestSince, st.DigestDue = time.Time{}, time.Time{}
 		}
 		return
@@ -150,7 +151,11 @@ func (m *Monitor) endDigest(ctx context.Context, j *job, now time.Time) {
 	if m.sendDigest(ctx, j, now) {
 		j.st.DigestSince, j.st.DigestDue = time.Time{}, time.Time{}
 		j.rec.State = j.st.encode()
+		return
 	}
+	// The store could not be read: the ended sentinel is not due for
+	// decades, so it is brought back soon to try again.
+	j.rec.NextCheck = now.Add(m.PendingPoll)
 }
 
 // sendDigest enqueues the digest of the changes stored since the period
@@ -232,7 +237,7 @@ func (m *Monitor) render(j *job, items []*vigil.MessageItem, lists [][]intent.Ch
 	for i, it := range items {
 		on := ""
 		if len(changed) > 1 && i < len(pages) {
-			on = " on " + pages[i] // which page of an AND alternative
+			on = " on " + pages[i] // which page, when several changed together
 		}
 		fmt.Fprintf(&t, "\n%s%s (%s)\n", it.Change.Summary, on, it.Change.DetectedAt.UTC().Format(time.RFC3339))
 		fmt.Fprintf(&h, "<h3>%s%s <small>%s</small></h3>\n<ul>\n", html.EscapeString(it.Change.Summary), html.EscapeString(on), it.Change.DetectedAt.UTC().Format(time.RFC3339))

@@ -53,13 +53,16 @@ func ApplyAll(doc *tree.Document, ds []*Delta) (*tree.Document, error) {
 	// map is, in memory, the map the previous step's result was checked
 	// against (as DecodeXML shares them), the document is known to fit it
 	// and the index is kept instead of built again.
+	for i := 1; i < len(ds); i++ {
+		// Checked before anything is applied.
+		if from, to := ds[i].FromFingerprint, ds[i-1].ToFingerprint; from != 0 && to != 0 && from != to {
+			return nil, &StepError{Step: i + 1, Err: fmt.Errorf("%w: its source is not the previous delta's target (fingerprint %016x, not %016x)",
+				ErrOtherSource, uint64(from), uint64(to))}
+		}
+	}
 	var index *nodeIndex
 	var checked []tree.XID
 	for i, d := range ds {
-		if i > 0 && d.FromFingerprint != 0 && ds[i-1].ToFingerprint != 0 && d.FromFingerprint != ds[i-1].ToFingerprint {
-			return nil, &StepError{Step: i + 1, Err: fmt.Errorf("%w: its source is not the previous delta's target (fingerprint %016x, not %016x)",
-				ErrOtherSource, uint64(d.FromFingerprint), uint64(ds[i-1].ToFingerprint))}
-		}
 		opts := applyOptions{checkMaps: true, inPlace: true}
 		if index != nil && sameArray(d.FromXIDMap.XIDs, checked) {
 			opts.index = index

@@ -99,11 +99,14 @@ type jsonDecoder struct {
 func (j *jsonDecoder) delta() (*Delta, error) {
 	d := &Delta{}
 	var fromMap, toMap, fromFP, toFP string
+	var hasFromFP, hasToFP bool // present, even empty: then it is checked
 	err := j.object("", func(key, path string) error {
 		switch key {
 		case "fromFingerprint":
+			hasFromFP = true
 			return j.str(path, &fromFP)
 		case "toFingerprint":
+			hasToFP = true
 			return j.str(path, &toFP)
 		case "from":
 			return j.str(path, &d.From)
@@ -148,9 +151,10 @@ func (j *jsonDecoder) delta() (*Delta, error) {
 	}
 	for _, s := range []struct {
 		s, field string
+		has      bool
 		dst      *tree.Fingerprint
-	}{{fromFP, "fromFingerprint", &d.FromFingerprint}, {toFP, "toFingerprint", &d.ToFingerprint}} {
-		if s.s == "" {
+	}{{fromFP, "fromFingerprint", hasFromFP, &d.FromFingerprint}, {toFP, "toFingerprint", hasToFP, &d.ToFingerprint}} {
+		if !s.has {
 			continue
 		}
 		var err error

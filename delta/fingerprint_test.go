@@ -43,8 +43,10 @@ func TestFingerprintCodecs(t *testing.T) {
 			t.Errorf("%s: %v", bad, err)
 		}
 	}
-	if _, err := DecodeJSON(strings.NewReader(`{"fromFingerprint":"12","ops":[]}`)); err == nil || !strings.Contains(err.Error(), "fromFingerprint") {
-		t.Errorf("JSON: %v", err)
+	for _, bad := range []string{`{"fromFingerprint":"12","ops":[]}`, `{"fromFingerprint":"","ops":[]}`} {
+		if _, err := DecodeJSON(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "fromFingerprint") {
+			t.Errorf("JSON %s: %v", bad, err)
+		}
 	}
 }
 

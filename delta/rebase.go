@@ -67,7 +67,7 @@ func Rebase(d *Delta, from tree.XIDMap) (*Delta, error) {
 		To:         d.To,
 		FromXIDMap: tree.XIDMap{XIDs: slices.Clone(from.XIDs), Next: from.Next},
 		ToXIDMap:   tree.XIDMap{XIDs: mapAll(d.ToXIDMap.XIDs)},
-		// The same trees, numbered otherwise: signatures leave XIDs out.
+		// The same trees, numbered otherwise: fingerprints leave XIDs out.
 		FromFingerprint: d.FromFingerprint,
 		ToFingerprint:   d.ToFingerprint,
 		Ops:             make([]Op, len(d.Ops)),

@@ -14,7 +14,9 @@ var urlPattern = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>]+`)
 // and host. Delivery errors quote the URL they failed on, and chat services
 // and webhooks carry their secrets in it: a Discord or Slack webhook's path,
 // a Telegram bot token, a ?token= query, a user's password. The outbox logs
-// and stores the redacted text only.
+// and stores the redacted text only. It finds what looks like a URL with a
+// scheme: a secret quoted without one, or a password holding "/" (which
+// ends the host), can still show.
 func redactURLs(s string) string {
 	return urlPattern.ReplaceAllStringFunc(s, func(raw string) string {
 		// Punctuation that ends a sentence or a clause is the message's.

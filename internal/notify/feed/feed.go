@@ -89,6 +89,7 @@ func (s *Server) handleFeed(format string) http.HandlerFunc {
 			out, err = f.ToAtom()
 			w.Header().Set("Content-Type", "application/atom+xml; charset=utf-8")
 		} else {
+			f.Description = html.EscapeString(f.Description)
 			out, err = f.ToRss()
 			w.Header().Set("Content-Type", "application/rss+xml; charset=utf-8")
 		}
@@ -118,9 +119,9 @@ func (s *Server) Build(ctx context.Context, sentinelID int64) (*feeds.Feed, erro
 	f := &feeds.Feed{
 		Title: "Vigil: " + sen.Name,
 		Link:  &feeds.Link{Href: self},
-		// Readers take descriptions as HTML: names and summaries, which
-		// quote what the user wrote, are escaped.
-		Description: "Changes found by the sentinel " + html.EscapeString(sen.Name),
+		// Plain text in Atom (a subtitle), HTML in RSS: escaped when
+		// written as RSS (handleFeed).
+		Description: "Changes found by the sentinel " + sen.Name,
 		Id:          fmt.Sprintf("vigil:sentinel:%d", sentinelID),
 		Created:     sen.CreatedAt,
 		Updated:     sen.UpdatedAt,
@@ -134,6 +135,8 @@ func (s *Server) Build(ctx context.Context, sentinelID int64) (*feeds.Feed, erro
 			Title:       c.Summary,
 			Link:        &feeds.Link{Href: link},
 			Id:          fmt.Sprintf("vigil:change:%d", c.ID),
+			// HTML in both forms (Atom's summary type="html", RSS's
+			// description): the summary quotes what the user wrote.
 			Description: html.EscapeString(c.Summary),
 			Content:     itemContent(c, link),
 			Created:     c.DetectedAt,

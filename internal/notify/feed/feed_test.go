@@ -13,13 +13,20 @@ import (
 	"github.com/vigil-web/vigil"
 )
 
-type fakeStore struct{ changes []*vigil.Change }
+type fakeStore struct {
+	changes []*vigil.Change
+	name    string // the sentinel's; s1 if empty
+}
 
 func (f *fakeStore) FindSentinelByID(_ context.Context, id int64) (*vigil.Sentinel, error) {
 	if id != 1 {
 		return nil, vigil.Errorf(vigil.ENOTFOUND, "no sentinel")
 	}
-	return &vigil.Sentinel{ID: 1, Name: "s1", CreatedAt: time.Unix(1e9, 0)}, nil
+	name := f.name
+	if name == "" {
+		name = "s1"
+	}
+	return &vigil.Sentinel{ID: 1, Name: name, CreatedAt: time.Unix(1e9, 0)}, nil
 }
 
 func (f *fakeStore) FindChanges(_ context.Context, flt vigil.ChangeFilter) ([]*vigil.Change, int, error) {
@@ -64,12 +71,14 @@ func TestFeeds(t *testing.T) {
 	}
 	// A summary quotes the sentinel's expression, which its user wrote:
 	// readers take an entry's summary and description as HTML.
-	s.Store = &fakeStore{changes: []*vigil.Change{{ID: 9, SentinelID: 1, DetectedAt: time.Unix(2e9, 0),
+	s.Store = &fakeStore{name: "Q&A", changes: []*vigil.Change{{ID: 9, SentinelID: 1, DetectedAt: time.Unix(2e9, 0),
 		Summary: `phrase {"<img src=x onerror=alert(1)>"}: 1 node update`}}}
 	for _, format := range []string{"atom", "rss"} {
 		_, body := get(Path(secret, 1, format))
 		var doc struct {
-			Entries []struct {
+			Subtitle    string `xml:"subtitle"`            // Atom: text
+			Description string `xml:"channel>description"` // RSS: HTML
+			Entries     []struct {
 				Summary string `xml:"summary"`
 			} `xml:"entry"`
 			Items []struct {
@@ -88,6 +97,11 @@ func TestFeeds(t *testing.T) {
 		}
 		if len(html) != 1 || strings.Contains(html[0], "<img") || !strings.Contains(html[0], "&lt;img") {
 			t.Errorf("%s: the summary as HTML: %q", format, html)
+		}
+		// The feed's own description: text in Atom, HTML in RSS.
+		if got := doc.Subtitle + doc.Description; format == "atom" && got != "Changes found by the sentinel Q&A" ||
+			format == "rss" && got != "Changes found by the sentinel Q&amp;A" {
+			t.Errorf("%s: the feed's description %q", format, got)
 		}
 	}
 	if code, _ := get("/feeds/1/wrongtoken/atom.xml"); code != 404 {

@@ -132,9 +132,9 @@ func (s *Server) Build(ctx context.Context, sentinelID int64) (*feeds.Feed, erro
 		}
 		link := fmt.Sprintf("%s/changes/%d", s.BaseURL, c.ID)
 		f.Items = append(f.Items, &feeds.Item{
-			Title:       c.Summary,
-			Link:        &feeds.Link{Href: link},
-			Id:          fmt.Sprintf("vigil:change:%d", c.ID),
+			Title: c.Summary,
+			Link:  &feeds.Link{Href: link},
+			Id:    fmt.Sprintf("vigil:change:%d", c.ID),
 			// HTML in both forms (Atom's summary type="html", RSS's
 			// description): the summary quotes what the user wrote.
 			Description: html.EscapeString(c.Summary),

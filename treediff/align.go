@@ -93,13 +93,33 @@ func (align) run(m *matching) {
 	}
 }
 
-// twinsLeft reports whether in-order pairing, which paired the children
-// of a[pa:ea] and b[pb:eb] listed in paired, may have left identical ones
-// unpaired: in a short gap, whether it did (each child compared with each);
-// in a long one, always.
-func (m *matching) twinsLeft(paired [][2]int32, a, b []int32, pa, ea, pb, eb int) bool {
-	if ea-pa > 64 || eb-pb > 64 {
+// inPlace reports whether old child a[x] and new child b[y], which differ,
+// look changed in place: the gap ends with both, or one of the next few
+// pairs on their diagonal is identical.
+func (m *matching) inPlace(a, b []int32, x, y, ea, eb int) bool {
+	if x+1 == ea && y+1 == eb {
 		return true
+	}
+	for s := 1; s <= inPlaceLook && x+s < ea && y+s < eb; s++ {
+		if m.old.Signature[a[x+s]] == m.new.Signature[b[y+s]] {
+			return true
+		}
+	}
+	return false
+}
+
+// inPlaceLook is how many pairs ahead inPlace looks for one that agrees.
+const inPlaceLook = 3
+
+// twinsLeft reports whether in-order pairing, which paired the children
+// of a[pa:ea] and b[pb:eb] listed in paired, left identical ones unpaired
+// that a common run could pair: in a short gap, each child compared with
+// each; in a long one, by counting the signatures both sides have. It
+// returns too the fewest edits any common run leaves (0 when not counted).
+func (m *matching) twinsLeft(paired [][2]int32, a, b []int32, pa, ea, pb, eb int) (bool, int) {
+	if ea-pa > 64 || eb-pb > 64 {
+		common := m.myers.common(m, a[pa:ea], b[pb:eb])
+		return common > len(paired), ea - pa + eb - pb - 2*common
 	}
 	var usedA, usedB uint64
 	for _, p := range paired {
@@ -113,19 +133,31 @@ func (m *matching) twinsLeft(paired [][2]int32, a, b []int32, pa, ea, pb, eb int
 		sx := m.old.Signature[a[x]]
 		for y := pb; y < eb; y++ {
 			if usedB&(1<<(y-pb)) == 0 && m.new.Signature[b[y]] == sx {
-				return true
+				return true, 0
 			}
 		}
 	}
-	return false
+	return false, 0
 }
 
-// displaced marks the children whose signature is unique among their
-// siblings on both sides of a matched pair but that alignment left off its
-// increasing run: an old child and a new one identical to each other that
-// changed places (a bit a node, allocated when the first is found).
+// displaced marks the children of a matched pair that have an identical
+// child on the other side which alignment left unpaired: a child unique on
+// both sides but off the increasing run, or a repeated one left off the
+// common run (markDisplaced). Such twins changed places. A bit a node,
+// allocated when the first is found; the marks of an alignment tried and
+// not kept (similarChildren) are taken back.
 type displaced struct {
 	old, new []uint64
+	// trial, when set, logs the bits set for the first time, so that an
+	// alignment not kept can clear them (undo).
+	trial bool
+	log   []displacedBit
+}
+
+// displacedBit is one bit set during a trial.
+type displacedBit struct {
+	node int32
+	old  bool
 }
 
 // mark records the crossing pair of old node i and new node j.
@@ -137,12 +169,30 @@ func (d *displaced) mark(m *matching, i, j int32) {
 // markOld and markNew mark one node of a crossing pair.
 func (d *displaced) markOld(m *matching, i int32) {
 	d.alloc(m)
+	if d.trial && d.old[i/64]&(1<<(i%64)) == 0 {
+		d.log = append(d.log, displacedBit{i, true})
+	}
 	d.old[i/64] |= 1 << (i % 64)
 }
 
 func (d *displaced) markNew(m *matching, j int32) {
 	d.alloc(m)
+	if d.trial && d.new[j/64]&(1<<(j%64)) == 0 {
+		d.log = append(d.log, displacedBit{j, false})
+	}
 	d.new[j/64] |= 1 << (j % 64)
+}
+
+// undo clears the bits a trial set.
+func (d *displaced) undo() {
+	for _, b := range d.log {
+		if b.old {
+			d.old[b.node/64] &^= 1 << (b.node % 64)
+		} else {
+			d.new[b.node/64] &^= 1 << (b.node % 64)
+		}
+	}
+	d.log = d.log[:0]
 }
 
 func (d *displaced) alloc(m *matching) {
@@ -212,12 +262,15 @@ func (m *matching) similarChildren(i, j int32) ([][2]int32, bool) {
 			return nil, false
 		}
 	}
+	m.displaced.trial, m.displaced.log = true, m.displaced.log[:0]
 	pairs := m.alignChildren(a, b)
+	m.displaced.trial = false
 	var same float64
 	for _, k := range pairs {
 		same += m.old.Weight[a[k[0]]]
 	}
 	if 2*same < need {
+		m.displaced.undo() // an alignment not kept places nothing
 		// Not kept: give back the room alignChildren carved, the last.
 		m.pairBuf = m.pairBuf[:len(m.pairBuf)-min(len(a), len(b))]
 		return nil, false
@@ -301,6 +354,13 @@ func (m *matching) alignMiddle(out [][2]int32, a, b []int32, la, ha, lb, hb int)
 		start := len(out)
 		for x, y := pa, pb; x < ea && y < eb; x++ {
 			sx := m.old.Signature[a[x]]
+			if sx != m.new.Signature[b[y]] && m.inPlace(a, b, x, y, ea, eb) {
+				// Changed in place. (Looking ahead for x's twin would
+				// pair it with the next repeated child, and every pair
+				// after it one item off.)
+				y++
+				continue
+			}
 			for k := y; k < eb && k < y+alignWindow; k++ {
 				if m.new.Signature[b[k]] == sx {
 					out = append(out, [2]int32{int32(x), int32(k)})
@@ -316,9 +376,11 @@ func (m *matching) alignMiddle(out [][2]int32, a, b []int32, la, ha, lb, hb int)
 		// better when found, and costs little when the pairing was
 		// close.
 		edits := ea - pa + eb - pb - 2*(len(out)-start)
-		if len(out)-start < min(ea-pa, eb-pb) && m.twinsLeft(out[start:], a, b, pa, ea, pb, eb) {
-			if run, ok := m.commonRun(out[:start], a, b, pa, ea, pb, eb, edits-1); ok {
-				out = run
+		if len(out)-start < min(ea-pa, eb-pb) {
+			if twins, fewest := m.twinsLeft(out[start:], a, b, pa, ea, pb, eb); twins && fewest < edits {
+				if run, ok := m.commonRun(out[:start], a, b, pa, ea, pb, eb, fewest, edits-1); ok {
+					out = run
+				}
 			}
 		}
 	}

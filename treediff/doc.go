@@ -49,7 +49,10 @@
 //     children in order are paired and their children aligned in turn
 //     (where more than one child is left on a side, each old one is tried
 //     with the next few new ones, in order). Between two anchors, identical
-//     children are paired in order; where that leaves identical ones
+//     children are paired in order, a pair that differs while one of the
+//     next three on its diagonal agrees being taken as changed in place
+//     (the XyDiff tool's and a patience diff's next-identical rule pairs
+//     a list of repeated items one item off after each change); where that leaves identical ones
 //     unpaired (repeated children, which no unique signature anchors), a
 //     longest common run by Myers' O(ND) algorithm replaces it, within a
 //     budget of work a node. A lone old and a lone new child left between

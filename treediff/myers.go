@@ -5,8 +5,9 @@ import "github.com/vigil-web/vigil/tree"
 // myers is the working space of commonRun, kept from call to call.
 type myers struct {
 	sa, sb []tree.Signature
-	v      []int32 // furthest x on each diagonal k, at v[k+off]
-	trace  []int32 // v of every step d, diagonals -d..d, from trace[d*d]
+	bag    []bagSlot // common's table
+	v      []int32   // furthest x on each diagonal k, at v[k+off]
+	trace  []int32   // v of every step d, diagonals -d..d, from trace[d*d]
 	// budget is the work (diagonal steps) left for the whole diff: a gap
 	// gets as many edits as the budget pays for, so that many long gaps
 	// with many changes cost a bounded multiple of the documents' size.
@@ -18,19 +19,21 @@ type myers struct {
 // (indexes into a and b, increasing on both sides), found by Myers' O(ND)
 // algorithm when the two differ by at most maxD deletions and insertions
 // (and the diff's budget pays for that many); it reports false, appending
-// nothing, when they differ by more. Repeated
+// nothing, when they differ by more. minD is a lower bound of the edits
+// (from signature counts, 0 if unknown): a gap that needs more than the
+// budget pays for is given up before any work. Repeated
 // children have no unique signature to anchor on: in a list a, b, c, a,
 // b, c... in which a few items moved, pairing each old child with the next
 // identical new one pairs most of them one item off, and the delta then
 // moves a third of the list.
-func (m *matching) commonRun(out [][2]int32, a, b []int32, la, ha, lb, hb, maxD int) ([][2]int32, bool) {
+func (m *matching) commonRun(out [][2]int32, a, b []int32, la, ha, lb, hb, minD, maxD int) ([][2]int32, bool) {
 	my := &m.myers
 	n, k := ha-la, hb-lb
 	if n+k == 0 {
 		return out, true
 	}
 	maxD = min(maxD, n+k, my.budget/(n+k), 1024)
-	if maxD < 1 {
+	if maxD < 1 || minD > maxD {
 		return out, false
 	}
 	my.sa, my.sb = my.sa[:0], my.sb[:0]
@@ -145,4 +148,49 @@ func (m *matching) markDisplaced(paired [][2]int32, a, b []int32, la, ha, lb, hb
 			m.displaced.markOld(m, a[x])
 		}
 	}
+}
+
+// bagSlot counts the old children of one signature in common's table.
+type bagSlot struct {
+	key   tree.Signature
+	count int32
+	used  bool
+}
+
+// common returns how many pairs of identical children the old children a
+// and the new children b have, order aside: the sum over signatures of the
+// smaller count. No common run pairs more, so n + k - 2 * common edits at
+// least are left; it costs a look-up a child, against Myers' n + k a step.
+func (my *myers) common(m *matching, a, b []int32) int {
+	size := 16
+	for size < 2*len(a) {
+		size <<= 1
+	}
+	if cap(my.bag) < size {
+		my.bag = make([]bagSlot, size)
+	} else {
+		my.bag = my.bag[:size]
+		clear(my.bag)
+	}
+	mask := uint64(size - 1)
+	slot := func(sig tree.Signature) *bagSlot {
+		for s := uint64(sig) * 0x9e3779b97f4a7c15 >> 7 & mask; ; s = (s + 1) & mask {
+			if c := &my.bag[s]; !c.used || c.key == sig {
+				return c
+			}
+		}
+	}
+	for _, x := range a {
+		c := slot(m.old.Signature[x])
+		c.key, c.used = m.old.Signature[x], true
+		c.count++
+	}
+	n := 0
+	for _, y := range b {
+		if c := slot(m.new.Signature[y]); c.used && c.count > 0 {
+			c.count--
+			n++
+		}
+	}
+	return n
 }

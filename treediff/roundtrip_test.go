@@ -249,6 +249,48 @@ func TestFlatListMoves(t *testing.T) {
 	}
 }
 
+// TestRepeatedItemsChangedInPlace: in a list whose items repeat (a, b, c,
+// a, b, c...), items changed in place are updates, nothing else, whether
+// the new value is new or another item's. Pairing each old item with the
+// next identical new one made 2 900 moves of 1 000 changes.
+func TestRepeatedItemsChangedInPlace(t *testing.T) {
+	const n = 6000
+	r := rand.New(rand.NewPCG(5, 6))
+	old, changed := make([]string, n), make([]string, n)
+	for i := range old {
+		old[i] = []string{"a", "b", "c"}[i%3]
+	}
+	copy(changed, old)
+	picked := r.Perm(n)[:60]
+	for k, i := range picked {
+		if k%2 == 0 {
+			changed[i] = fmt.Sprint("x", i) // a new value
+		} else {
+			changed[i] = []string{"b", "c", "a"}[i%3] // another item's
+		}
+	}
+	list := func(items []string) *tree.Document {
+		var b strings.Builder
+		b.WriteString("<list>")
+		for _, v := range items {
+			fmt.Fprintf(&b, "<item>%s</item>", v)
+		}
+		b.WriteString("</list>")
+		d, err := markup.ParseXMLBytes([]byte(b.String()), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	d, err := Diff(list(old), list(changed), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := d.Stats(); s.Updates != len(picked) || s.Moves+s.Inserts+s.Deletes > 0 {
+		t.Errorf("%+v, want %d updates only", s, len(picked))
+	}
+}
+
 // TestSwappedSiblingsAreMoves: siblings that changed places, each alone
 // between two children that stayed, are moves, not values rewritten in
 // place (which reads as two paragraphs edited when none was).

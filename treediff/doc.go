@@ -49,13 +49,14 @@
 //     children in order are paired and their children aligned in turn
 //     (where more than one child is left on a side, each old one is tried
 //     with the next few new ones, in order). Between two anchors, identical
-//     children are paired in order, a pair that differs while one of the
-//     next three on its diagonal agrees being taken as changed in place
-//     (the XyDiff tool's and a patience diff's next-identical rule pairs
-//     a list of repeated items one item off after each change); where that leaves identical ones
-//     unpaired (repeated children, which no unique signature anchors), a
-//     longest common run by Myers' O(ND) algorithm replaces it, within a
-//     budget of work a node. A lone old and a lone new child left between
+//     children are paired in order, and a pair that differs while one of
+//     the next three on its diagonal agrees is taken as changed in place
+//     (pairing each child with the next identical one pairs a list of
+//     repeated items one item off after each change). Where that leaves
+//     identical children unpaired (repeated ones, which no unique
+//     signature anchors), a longest common run by Myers' O(ND) algorithm
+//     replaces it, when the signature counts show it can do better and
+//     within a budget of work a node. A lone old and a lone new child left between
 //     two aligned ones are paired as an update when small, unless each is
 //     identical to a sibling that changed places: those are moves.
 //   - phase 3 looks for an anchor only at the parent for light subtrees

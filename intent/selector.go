@@ -74,18 +74,31 @@ func textValue(n *tree.Node) string {
 	if n.Kind != tree.Element {
 		return normalizeValueSpace(n.Value)
 	}
+	html := inHTML(n)
 	var b strings.Builder
 	tree.Walk(n, func(m *tree.Node) bool {
 		switch {
 		case m.Kind == tree.Text:
 			b.WriteString(m.Value)
 			b.WriteByte(' ')
-		case m != n && m.Kind == tree.Element && isNonContent(m.Name):
+		case html && m != n && m.Kind == tree.Element && isNonContent(m.Name):
 			return false // a script's or a style's text is not the page's
 		}
 		return true
 	})
 	return normalizeValueSpace(b.String())
+}
+
+// inHTML reports whether node n is in an HTML document (its root is html).
+func inHTML(n *tree.Node) bool {
+	for n.Parent != nil {
+		n = n.Parent
+	}
+	name := n.Name
+	if i := strings.LastIndexByte(name, ':'); i >= 0 {
+		name = name[i+1:]
+	}
+	return strings.EqualFold(name, "html")
 }
 
 // normalizeValueSpace is normalizeSpace for a selected value, but for the

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/spec"
 	"github.com/vigil-web/vigil/tree"
 )
@@ -275,5 +276,31 @@ func TestCheckSelector(t *testing.T) {
 		if (err == nil) != (tt.column == 0) || col != tt.column {
 			t.Errorf("CheckSelector(%v, %q) = %d, %v; want column %d", tt.lang, tt.expr, col, err, tt.column)
 		}
+	}
+}
+
+// TestTextValueScripts: in HTML a script's or a style's text is no text of
+// the selection; in XML an element called style is data like any other.
+func TestTextValueScripts(t *testing.T) {
+	h, err := markup.ParseHTMLBytes([]byte(`<div id="p"><script>var v = 3</script><style>p{}</style>$20</div>`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var div *tree.Node
+	tree.Walk(h.Root, func(n *tree.Node) bool {
+		if v, _ := n.Attr("id"); v == "p" {
+			div = n
+		}
+		return div == nil
+	})
+	if got := textValue(div); got != "$20" {
+		t.Errorf("HTML: %q, want $20", got)
+	}
+	x, err := markup.ParseXMLBytes([]byte(`<r><price><style>12</style> EUR</price></r>`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := textValue(x.Root.Children[0]); got != "12 EUR" {
+		t.Errorf("XML: %q, want 12 EUR", got)
 	}
 }

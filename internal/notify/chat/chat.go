@@ -77,14 +77,6 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 			return vigil.Errorf(vigil.EINVALID, "chat target: %v", err)
 		}
 	}
-	sr, err := router.New(nil)
-	if err != nil {
-		return fmt.Errorf("chat: %w", err)
-	}
-	svc, err := sr.Locate(target)
-	if err != nil {
-		return vigil.Errorf(vigil.EINVALID, "chat target: %v", err)
-	}
 	timeout := n.Timeout
 	if timeout <= 0 {
 		timeout = 30 * time.Second
@@ -105,6 +97,14 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 	}
 	if name == "telegram" {
 		return n.sendTelegram(ctx, target, text, timeout)
+	}
+	sr, err := router.New(nil)
+	if err != nil {
+		return fmt.Errorf("chat: %w", err)
+	}
+	svc, err := sr.Locate(target)
+	if err != nil {
+		return vigil.Errorf(vigil.EINVALID, "chat target: %v", err)
 	}
 	var own *http.Transport // the service's own clone of n.Transport, if any
 	if n.Transport != nil {
@@ -198,7 +198,7 @@ func Check(target string) error {
 		return errors.New("smtp is not a chat service (write Notify By email)")
 	}
 	if name == "telegram" {
-		_, _, err := telegramParts(target)
+		_, err := telegramParts(target)
 		return err
 	}
 	sr, err := router.New(nil)

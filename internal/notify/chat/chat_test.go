@@ -242,3 +242,49 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestTelegramOptions: a chat that fails while another got the message is a
+// dead letter naming both, not a retry that repeats the message; the URL's
+// options are sent or refused, never ignored; a long text is cut to what
+// Telegram takes, counted as Telegram counts (an emoji is two).
+func TestTelegramOptions(t *testing.T) {
+	var mu sync.Mutex
+	var bodies []map[string]any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var msg map[string]any
+		json.NewDecoder(r.Body).Decode(&msg)
+		mu.Lock()
+		bodies = append(bodies, msg)
+		mu.Unlock()
+		if msg["chat_id"] == "42" {
+			w.WriteHeader(502)
+			io.WriteString(w, `bad gateway`)
+			return
+		}
+		io.WriteString(w, `{"ok":true}`)
+	}))
+	defer srv.Close()
+	n := &Notifier{telegramAPI: srv.URL}
+	long := &vigil.Message{Subject: "s", Text: strings.Repeat("😀", 3000)}
+	err := n.Notify(context.Background(), "telegram://1:T@telegram?chats=@news,42&preview=no&notification=no", long)
+	if vigil.ErrorCode(err) != vigil.EINVALID || !strings.Contains(err.Error(), "sent to chats @news; not to 42") {
+		t.Errorf("one chat of two failing: %v, want a dead letter naming them", err)
+	}
+	if len(bodies) != 2 || bodies[0]["disable_web_page_preview"] != true || bodies[0]["disable_notification"] != true {
+		t.Fatalf("sent %v", bodies)
+	}
+	text := bodies[0]["text"].(string)
+	units := 0
+	for _, r := range text {
+		units++
+		if r >= 0x10000 {
+			units++
+		}
+	}
+	if units > 4096 || !strings.HasSuffix(text, "…") {
+		t.Errorf("text of %d UTF-16 units, want at most 4096 and cut", units)
+	}
+	if err := n.Notify(context.Background(), "telegram://1:T@telegram?chats=@news&silent=yes", long); vigil.ErrorCode(err) != vigil.EINVALID || !strings.Contains(err.Error(), `"silent"`) {
+		t.Errorf("an unknown parameter: %v", err)
+	}
+}

@@ -27,10 +27,11 @@ const telegramAPI = "https://api.telegram.org"
 // "ok" for every chat. Errors name the chat, never the URL, which holds
 // the bot's token.
 func (n *Notifier) sendTelegram(ctx context.Context, target, text string, timeout time.Duration) error {
-	token, chats, err := telegramParts(target)
+	tg, err := telegramParts(target)
 	if err != nil {
 		return vigil.Errorf(vigil.EINVALID, "chat telegram: %v", err)
 	}
+	text = clipUTF16(text, telegramMaxText)
 	var rt http.RoundTripper = http.DefaultTransport
 	if n.Transport != nil {
 		rt = n.Transport
@@ -40,40 +41,111 @@ func (n *Notifier) sendTelegram(ctx context.Context, target, text string, timeou
 	if base == "" {
 		base = telegramAPI
 	}
-	for _, chat := range chats {
-		if err := postTelegram(ctx, client, base+"/bot"+token+"/sendMessage", chat, text); err != nil {
-			return fmt.Errorf("chat telegram, chat %s: %w", chat, err)
+	// Every chat is tried. A message some chats got is not sent again to
+	// them all: a chat that failed while others did not is a dead letter
+	// saying which, rather than a retry that repeats the message to the
+	// others at every attempt.
+	var sent, failed []string
+	var first error
+	for _, chat := range tg.chats {
+		msg := map[string]any{"chat_id": chat, "text": text}
+		if tg.noPreview {
+			msg["disable_web_page_preview"] = true
 		}
+		if tg.silent {
+			msg["disable_notification"] = true
+		}
+		if err := postTelegram(ctx, client, base+"/bot"+tg.token+"/sendMessage", msg); err != nil {
+			failed = append(failed, chat)
+			if first == nil {
+				first = fmt.Errorf("chat telegram, chat %s: %w", chat, err)
+			}
+			continue
+		}
+		sent = append(sent, chat)
 	}
-	return nil
+	switch {
+	case len(failed) == 0:
+		return nil
+	case len(sent) == 0:
+		return first
+	}
+	return vigil.Errorf(vigil.EINVALID, "sent to chats %s; not to %s: %v", strings.Join(sent, ", "), strings.Join(failed, ", "), first)
 }
 
-// telegramParts returns the bot token and the chats of a Telegram URL.
-func telegramParts(target string) (token string, chats []string, err error) {
+// telegramMaxText is the most text a Telegram message holds, in UTF-16
+// code units.
+const telegramMaxText = 4096
+
+// clipUTF16 cuts s to at most max UTF-16 code units, ending with "…" when
+// cut: Telegram counts a character outside the Basic Multilingual Plane
+// (most emoji) as two.
+func clipUTF16(s string, max int) string {
+	units := 0
+	for i, r := range s {
+		w := 1
+		if r >= 0x10000 {
+			w = 2
+		}
+		if units+w > max-1 && i+len(string(r)) < len(s) {
+			return s[:i] + "…"
+		}
+		units += w
+	}
+	return s
+}
+
+// telegramURL is what a Telegram URL says.
+type telegramURL struct {
+	token             string
+	chats             []string
+	noPreview, silent bool // preview=no, notification=no
+}
+
+// telegramParts reads a Telegram URL as Shoutrrr writes them. Its title and
+// parsemode parameters are accepted and the text sent plain; a parameter
+// Vigil does not know is refused rather than ignored.
+func telegramParts(target string) (telegramURL, error) {
+	var tg telegramURL
 	u, err := url.Parse(target)
 	if err != nil {
-		return "", nil, errors.New("the URL does not parse")
+		return tg, errors.New("the URL does not parse")
 	}
 	pass, _ := u.User.Password()
 	if u.User == nil || u.User.Username() == "" || pass == "" {
-		return "", nil, errors.New("the URL needs the bot's token before @ (telegram://123456:ABC...@telegram?chats=@channel)")
+		return tg, errors.New("the URL needs the bot's token before @ (telegram://123456:ABC...@telegram?chats=@channel)")
 	}
-	for _, key := range []string{"chats", "channels"} {
-		for _, c := range strings.Split(u.Query().Get(key), ",") {
+	tg.token = u.User.Username() + ":" + pass
+	q := u.Query()
+	for _, key := range []string{"chats", "channels"} { // in the order written
+		for _, c := range strings.Split(strings.Join(q[key], ","), ",") {
 			if c = strings.TrimSpace(c); c != "" {
-				chats = append(chats, c)
+				tg.chats = append(tg.chats, c)
 			}
 		}
 	}
-	if len(chats) == 0 {
-		return "", nil, errors.New("the URL names no chat (?chats=@channel,12345)")
+	for key, values := range q {
+		v := strings.ToLower(strings.Join(values, ","))
+		switch key {
+		case "chats", "channels":
+		case "preview":
+			tg.noPreview = v == "no" || v == "false"
+		case "notification":
+			tg.silent = v == "no" || v == "false"
+		case "title", "parsemode":
+		default:
+			return tg, fmt.Errorf("the URL's parameter %q is not one Vigil reads (chats, preview, notification, title, parsemode)", key)
+		}
 	}
-	return u.User.Username() + ":" + pass, chats, nil
+	if len(tg.chats) == 0 {
+		return tg, errors.New("the URL names no chat (?chats=@channel,12345)")
+	}
+	return tg, nil
 }
 
 // postTelegram posts one message and checks the API's answer.
-func postTelegram(ctx context.Context, client *http.Client, endpoint, chat, text string) error {
-	body, err := json.Marshal(map[string]string{"chat_id": chat, "text": text})
+func postTelegram(ctx context.Context, client *http.Client, endpoint string, msg map[string]any) error {
+	body, err := json.Marshal(msg)
 	if err != nil {
 		return err
 	}

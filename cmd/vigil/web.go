@@ -104,6 +104,7 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 			return c, err
 		},
 		FeedPath:      func(id int64) string { return feed.Path(d.secret, id, "atom") },
+		Lifespans:     func(ctx context.Context, ids []int64) (map[int64]string, error) { return lifespans(ctx, d.store, ids) },
 		Metrics:       metrics,
 		PublicMetrics: envBool("VIGIL_METRICS_PUBLIC"),
 		SecureCookies: envBool("VIGIL_SECURE_COOKIES") || strings.HasPrefix(d.baseURL, "https://"),
@@ -119,4 +120,22 @@ type countedStore struct {
 
 func (c countedStore) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error {
 	return c.checks.RecordChecks(ctx, recs)
+}
+
+// lifespans returns the lifespan phase the monitor last recorded for each
+// sentinel that has a state, by id.
+func lifespans(ctx context.Context, st vigil.Store, ids []int64) (map[int64]string, error) {
+	cs, ok := st.(vigil.CheckStore)
+	if !ok {
+		return nil, nil
+	}
+	states, err := cs.SentinelStates(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]string, len(states))
+	for id, raw := range states {
+		out[id] = monitor.Lifespan(raw).Phase().String()
+	}
+	return out, nil
 }

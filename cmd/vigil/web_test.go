@@ -424,8 +424,13 @@ func TestWebAPI(t *testing.T) {
 	waitFor(t, 60*time.Second, "the first check of sentinel news", func() bool {
 		var checked struct {
 			LastCheck time.Time `json:"lastCheck"`
+			Lifespan  string    `json:"lifespan"`
 		}
 		c.want(200, "GET", path, nil).json(t, &checked)
+		// Checked, the sentinel's lifespan is known: it is running.
+		if !checked.LastCheck.IsZero() && checked.Lifespan != "active" {
+			t.Errorf("lifespan after the first check: %q, want active", checked.Lifespan)
+		}
 		return !checked.LastCheck.IsZero()
 	})
 	site.set("/news", `<html><head><title>News</title></head><body><h1>News</h1><p>The bridge opened.</p><p>The river rose by two metres.</p></body></html>`)

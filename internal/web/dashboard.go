@@ -25,10 +25,11 @@ type sentinelRow struct {
 	Resources  []*vigil.Resource
 	LastChange *vigil.Change
 	Error      string // the last fetch error of one of its pages
+	Lifespan   string // pending, active, ended; "" before the first check
 }
 
 func (s *Server) sentinelRow(ctx context.Context, sen *vigil.Sentinel) (*sentinelRow, error) {
-	row := &sentinelRow{Sentinel: sen}
+	row := &sentinelRow{Sentinel: sen, Lifespan: s.sentinelView(ctx, sen).Lifespan}
 	var c spec.Checked
 	if json.Unmarshal(sen.Spec, &c) == nil {
 		row.URLs = c.URLs

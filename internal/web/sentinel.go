@@ -227,14 +227,36 @@ func readJSON(r *http.Request, v any) error {
 type sentinelView struct {
 	*vigil.Sentinel
 	Feed string `json:"feed,omitempty"`
+	// Lifespan is where the sentinel's From and To put it, as its last
+	// check found: pending, active or ended; empty before its first check.
+	// An ended sentinel is active (not paused) but checked no more.
+	Lifespan string `json:"lifespan,omitempty"`
 }
 
-func (s *Server) sentinelView(sen *vigil.Sentinel) sentinelView {
-	v := sentinelView{Sentinel: sen}
-	if s.FeedPath != nil {
-		v.Feed = s.FeedPath(sen.ID)
+func (s *Server) sentinelView(ctx context.Context, sen *vigil.Sentinel) sentinelView {
+	return s.sentinelViews(ctx, []*vigil.Sentinel{sen})[0]
+}
+
+// sentinelViews returns the views of sentinels, their lifespans read at
+// once.
+func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []sentinelView {
+	var phases map[int64]string
+	if s.Lifespans != nil && len(sens) > 0 {
+		ids := make([]int64, len(sens))
+		for i, sen := range sens {
+			ids[i] = sen.ID
+		}
+		// Without them the view is still right, only less complete.
+		phases, _ = s.Lifespans(ctx, ids)
 	}
-	return v
+	out := make([]sentinelView, len(sens))
+	for i, sen := range sens {
+		out[i] = sentinelView{Sentinel: sen, Lifespan: phases[sen.ID]}
+		if s.FeedPath != nil {
+			out[i].Feed = s.FeedPath(sen.ID)
+		}
+	}
+	return out
 }
 
 func (s *Server) handleSentinelList(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
@@ -254,11 +276,7 @@ func (s *Server) handleSentinelList(w http.ResponseWriter, r *http.Request, u *v
 	if err != nil {
 		return err
 	}
-	items := make([]sentinelView, len(list))
-	for i, x := range list {
-		items[i] = s.sentinelView(x)
-	}
-	writeJSON(w, http.StatusOK, listBody[sentinelView]{Items: items, Total: total})
+	writeJSON(w, http.StatusOK, listBody[sentinelView]{Items: s.sentinelViews(r.Context(), list), Total: total})
 	return nil
 }
 
@@ -272,7 +290,7 @@ func (s *Server) handleSentinelCreate(w http.ResponseWriter, r *http.Request, u 
 		return err
 	}
 	w.Header().Set("Location", "/api/v1/sentinels/"+strconv.FormatInt(sen.ID, 10))
-	writeJSON(w, http.StatusCreated, s.sentinelView(sen))
+	writeJSON(w, http.StatusCreated, s.sentinelView(r.Context(), sen))
 	return nil
 }
 
@@ -325,7 +343,7 @@ func (s *Server) handleSentinelGet(w http.ResponseWriter, r *http.Request, u *vi
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, s.sentinelView(sen))
+	writeJSON(w, http.StatusOK, s.sentinelView(r.Context(), sen))
 	return nil
 }
 
@@ -342,7 +360,7 @@ func (s *Server) handleSentinelUpdate(w http.ResponseWriter, r *http.Request, u 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, s.sentinelView(sen))
+	writeJSON(w, http.StatusOK, s.sentinelView(r.Context(), sen))
 	return nil
 }
 
@@ -367,7 +385,7 @@ func (s *Server) sentinelAction(action string) apiFunc {
 		if err := s.setStatus(r.Context(), sen, action); err != nil {
 			return err
 		}
-		writeJSON(w, http.StatusOK, s.sentinelView(sen))
+		writeJSON(w, http.StatusOK, s.sentinelView(r.Context(), sen))
 		return nil
 	}
 }

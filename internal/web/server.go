@@ -57,6 +57,10 @@ type Server struct {
 	Checker func(ctx context.Context, owner *vigil.User, now time.Time) (*spec.Checker, error)
 	// FeedPath, if not nil, returns the path of a sentinel's Atom feed.
 	FeedPath func(sentinelID int64) string
+	// Lifespans, if not nil, returns the lifespan phase (pending, active,
+	// ended) the monitor last recorded for each of the sentinels ids, by
+	// id; cmd/vigil reads it from the monitor's state.
+	Lifespans func(ctx context.Context, ids []int64) (map[int64]string, error)
 	// Metrics, if not nil, are served at /metrics.
 	Metrics *Metrics
 	// PublicMetrics serves /metrics without authentication.

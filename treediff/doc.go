@@ -73,7 +73,9 @@
 //     that one child moved far does not hide the rest), the unmatched
 //     children form gaps; a small gap is matched exactly with
 //     Selkow's edit distance (package editdist), a large one by aligning
-//     names.
+//     names; a lone old and new child of different names in a large gap
+//     are taken as wrapped or unwrapped when one's only child has the
+//     other's name (an element inserted around a deep subtree).
 //   - leftovers: a deleted and an inserted region with identical content
 //     become a move; regions with the same name and similar words (Dice ≥
 //     0.5 over the first 1000 bytes of text, found through an inverted

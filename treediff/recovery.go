@@ -124,6 +124,30 @@ func (m *matching) matchGap(a, b []int32) {
 		}
 	}
 	m.alignNames(a, b)
+	if len(a) == 1 && len(b) == 1 {
+		m.pairWrapped(a[0], b[0])
+	}
+}
+
+// pairWrapped pairs, when old node i and new node j are left alone in a
+// large gap under different names, i with j's only child, or i's only
+// child with j, if their names agree: the new version wrapped the old
+// subtree in an element, or unwrapped it. The pair is an insert and a
+// move (or a delete and a move) where nothing would be a delete and an
+// insert of the whole subtree; recovery goes on below it.
+func (m *matching) pairWrapped(i, j int32) {
+	if m.oldMatch[i] >= 0 || m.newMatch[j] >= 0 {
+		return
+	}
+	// The only child of node k of a measure is k-1, when its subtree is
+	// all of k's but k.
+	if m.new.Size[j] > 1 && m.new.Size[j-1] == m.new.Size[j]-1 && m.canMatch(i, j-1) {
+		m.pair(i, j-1)
+		return
+	}
+	if m.old.Size[i] > 1 && m.old.Size[i-1] == m.old.Size[i]-1 && m.canMatch(i-1, j) {
+		m.pair(i-1, j)
+	}
 }
 
 // canPair reports whether old node i and new node j may be paired by the

@@ -1,6 +1,11 @@
 package treediff
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/markup"
+)
 
 // TestRecoveryAnchorsInOrder moves the first item of a list to the end and
 // changes another: the gaps between the items that stayed in order must
@@ -17,5 +22,33 @@ func TestRecoveryAnchorsInOrder(t *testing.T) {
 	recovery{}.run(m)
 	if m.oldMatch[5] != 3 || m.oldMatch[4] != 2 {
 		t.Errorf("the item between b and d and its text matched with %d and %d, want 3 and 2", m.oldMatch[5], m.oldMatch[4])
+	}
+}
+
+// TestWrappedSubtree: a large subtree wrapped in a new element (or
+// unwrapped) is an insert (or a delete) of that element and a move, not a
+// delete and an insert of the whole subtree, however deep; too large for
+// the exact recovery, it used to be, from about 150 nodes.
+func TestWrappedSubtree(t *testing.T) {
+	for _, n := range []int{40, 300, 1000} {
+		old := "<r>" + strings.Repeat("<x>", n) + "t" + strings.Repeat("</x>", n) + "</r>"
+		wrapped := "<r>" + strings.Repeat("<x>", n/2) + "<y>" + strings.Repeat("<x>", n/2) + "u" + strings.Repeat("</x>", n/2) + "</y>" + strings.Repeat("</x>", n/2) + "</r>"
+		for _, tc := range []struct{ from, to, what string }{{old, wrapped, "wrapped"}, {wrapped, old, "unwrapped"}} {
+			a, err := markup.ParseXMLBytes([]byte(tc.from), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := markup.ParseXMLBytes([]byte(tc.to), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := Diff(a, b, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s := d.Stats(); s.InsertedNodes+s.DeletedNodes > 3 {
+				t.Errorf("depth %d, %s: %+v, want a few nodes inserted or deleted, not a subtree", n, tc.what, s)
+			}
+		}
 	}
 }

@@ -129,6 +129,12 @@
 //     is found elsewhere is not itself so changed in place (a heading that
 //     moved with its section). Phrase update, designed but not implemented
 //     in the seed, is implemented with f = 0.5 by default.
+//   - Keywords: an occurrence that CX-Diff deletes and another it inserts
+//     are both left out when the alignment of the page's words pairs them:
+//     the keyword stayed where it was in the text, and only the markup
+//     around it (an <em>, a paragraph moved into another element) or the
+//     words near it changed. CX-Diff compares leaves by their element
+//     path, and reported such a keyword as deleted and inserted.
 //   - The optimisation (Phase III) is off by default (the seed has it on)
 //     and repaired (note §4.11 item 9): instead of removing common
 //     second-level subtrees, which hides their reordering (T4), each pair of

@@ -3,6 +3,7 @@ package intent
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 
@@ -350,6 +351,9 @@ func (p *Pair) keywords(cp *contentPair, args []string) []Change {
 		return L
 	}
 	recs := cxdiff(cp.old.root, attach(cp.old), cp.new.root, attach(cp.new), cxKeyword, cxOptions{optimize: p.Optimize, tab: p.tab, states: &cp.states})
+	if cp.old.root == cp.new.root && len(recs) > 0 {
+		recs = p.keptKeywords(cp, recs)
+	}
 	out := make([]Change, 0, len(recs))
 	for _, r := range recs {
 		c := p.leafChange(KindKeyword, r)
@@ -363,6 +367,58 @@ func (p *Pair) keywords(cp *contentPair, args []string) []Change {
 		out = append(out, c)
 	}
 	return out
+}
+
+// keptKeywords drops the delete and the insert of a keyword occurrence
+// that stayed where it was in the page's words: CX-Diff compares leaves by
+// their element path, so a keyword the page merely set in <em> or <b>, or
+// whose paragraph moved into another element, reads as deleted and
+// inserted, while the word sequences (which markup does not cut) pair the
+// two occurrences. Both go, or neither: an insert whose word the alignment
+// pairs with an old one CX-Diff did not delete is a real one.
+func (p *Pair) keptKeywords(cp *contentPair, recs []cxRecord) []cxRecord {
+	p.alignWords(cp)
+	inserted := map[int]int{} // new word index -> record index
+	for k, r := range recs {
+		if r.op == Insert && r.new != nil {
+			if w := wordIndex(cp.new, r.new.leaf.pos, r.kw.idx); w >= 0 {
+				inserted[w] = k
+			}
+		}
+	}
+	drop := make([]bool, len(recs))
+	for k, r := range recs {
+		if r.op != Delete || r.old == nil {
+			continue
+		}
+		w := wordIndex(cp.old, r.old.leaf.pos, r.kw.idx)
+		if w < 0 || cp.align[w] < 0 {
+			continue
+		}
+		if ins, ok := inserted[cp.align[w]]; ok && !drop[ins] {
+			drop[k], drop[ins] = true, true
+		}
+	}
+	out := recs[:0]
+	for k, r := range recs {
+		if !drop[k] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// wordIndex returns the index in c.words of word idx (1-based) of the leaf
+// at 1-based position pos, or -1.
+func wordIndex(c *content, pos int32, idx int) int {
+	leaf := pos - 1
+	k := sort.Search(len(c.words), func(k int) bool { return c.words[k].leaf >= leaf })
+	for ; k < len(c.words) && c.words[k].leaf == leaf; k++ {
+		if int(c.words[k].idx) == idx {
+			return k
+		}
+	}
+	return -1
 }
 
 // phrases is CX-Diff over the realigned leaves (Fig 7.4), with the

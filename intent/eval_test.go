@@ -185,6 +185,27 @@ func TestHTMLCases(t *testing.T) {
 			t.Errorf("changes %+v", r.Changes)
 		}
 	})
+	t.Run("keyword whose markup changed", func(t *testing.T) {
+		// The keyword set in <em>, or its paragraph moved into a <div>:
+		// the words are the same, and so is where the keyword stands.
+		for _, tc := range []struct{ old, new string }{
+			{`<p>Big sale today.</p>`, `<p>Big <em>sale</em> today.</p>`},
+			{`<p>Big sale today.</p><p>Other.</p>`, `<div><p>Big sale today.</p></div><p>Other.</p>`},
+		} {
+			if r := evalClause(t, page(tc.old), page(tc.new), `keywords {sale}`); r.Matched {
+				t.Errorf("%s -> %s: %+v", tc.old, tc.new, r.Changes)
+			}
+		}
+		// A keyword that really goes, or comes, is reported.
+		r := evalClause(t, page(`<p>Big sale today.</p>`), page(`<p>Big <em>offer</em> today.</p>`), `keywords {sale}`)
+		if len(r.Changes) != 1 || r.Changes[0].Op != Delete {
+			t.Errorf("keyword gone: %+v", r.Changes)
+		}
+		r = evalClause(t, page(`<p>Big offer today.</p>`), page(`<p>Big <b>sale</b> today.</p>`), `keywords {sale}`)
+		if len(r.Changes) != 1 || r.Changes[0].Op != Insert {
+			t.Errorf("keyword come: %+v", r.Changes)
+		}
+	})
 	t.Run("markup that is no content change", func(t *testing.T) {
 		// Attribute order, and a style sheet's new version.
 		for _, tc := range []struct{ old, new string }{

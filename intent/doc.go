@@ -134,7 +134,9 @@
 //     the keyword stayed where it was in the text, and only the markup
 //     around it (an <em>, a paragraph moved into another element) or the
 //     words near it changed. CX-Diff compares leaves by their element
-//     path, and reported such a keyword as deleted and inserted.
+//     path, and reported such a keyword as deleted and inserted. A phrase
+//     deleted (or inserted) that stands whole where the words align is
+//     left out too.
 //   - The optimisation (Phase III) is off by default (the seed has it on)
 //     and repaired (note §4.11 item 9): instead of removing common
 //     second-level subtrees, which hides their reordering (T4), each pair of

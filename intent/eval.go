@@ -452,7 +452,14 @@ func (p *Pair) phrases(cp *contentPair, args []string) []Change {
 					window = cp.old.words[lo : hi+1]
 				}
 			}
-			if sim, text := phraseSimilarity(p.tab, pat, window); sim >= f && sim < 1 {
+			sim, text := phraseSimilarity(p.tab, pat, window)
+			if sim == 1 {
+				// The whole phrase stands where the words align: only
+				// the markup around it changed (set in <b>, its
+				// paragraph moved into another element).
+				continue
+			}
+			if sim >= f {
 				c.Op, c.Similarity = Update, sim
 				c.Fields = []string{"text"}
 				if r.op == Delete {

@@ -196,6 +196,9 @@ func TestHTMLCases(t *testing.T) {
 				t.Errorf("%s -> %s: %+v", tc.old, tc.new, r.Changes)
 			}
 		}
+		if r := evalClause(t, page(`<p>Tickets are available now.</p>`), page(`<p>Tickets are <b>available</b> now.</p>`), `phrase {"tickets are available"}`); r.Matched {
+			t.Errorf("phrase set in bold: %+v", r.Changes)
+		}
 		// A keyword that really goes, or comes, is reported.
 		r := evalClause(t, page(`<p>Big sale today.</p>`), page(`<p>Big <em>offer</em> today.</p>`), `keywords {sale}`)
 		if len(r.Changes) != 1 || r.Changes[0].Op != Delete {

@@ -392,7 +392,7 @@ func (p *Pair) keptKeywords(cp *contentPair, recs []cxRecord) []cxRecord {
 			continue
 		}
 		w := wordIndex(cp.old, r.old.leaf.pos, r.kw.idx)
-		if w < 0 || cp.align[w] < 0 {
+		if w < 0 || !alignedInPlace(cp.align, w, w) {
 			continue
 		}
 		if ins, ok := inserted[cp.align[w]]; ok && !drop[ins] {
@@ -406,6 +406,25 @@ func (p *Pair) keptKeywords(cp *contentPair, recs []cxRecord) []cxRecord {
 		}
 	}
 	return out
+}
+
+// alignedInPlace reports whether the words lo..hi of one version are
+// paired by the word alignment align with as many consecutive words of the
+// other, and so is the word just before or just after them with its
+// neighbour there: the words stand where they stood, among the same words.
+// (The alignment is a longest common subsequence of the whole page: a word
+// alone on it may have travelled anywhere.)
+func alignedInPlace(align []int, lo, hi int) bool {
+	if lo < 0 || hi >= len(align) || lo > hi || align[lo] < 0 {
+		return false
+	}
+	for k := lo; k <= hi; k++ {
+		if align[k] != align[lo]+k-lo {
+			return false
+		}
+	}
+	return lo > 0 && align[lo-1] >= 0 && align[lo-1] == align[lo]-1 ||
+		hi+1 < len(align) && align[hi+1] >= 0 && align[hi+1] == align[hi]+1
 }
 
 // wordIndex returns the index in c.words of word idx (1-based) of the leaf
@@ -452,14 +471,15 @@ func (p *Pair) phrases(cp *contentPair, args []string) []Change {
 					window = cp.old.words[lo : hi+1]
 				}
 			}
-			sim, text := phraseSimilarity(p.tab, pat, window)
-			if sim == 1 {
-				// The whole phrase stands where the words align: only
-				// the markup around it changed (set in <b>, its
-				// paragraph moved into another element).
+			// The whole phrase stands where the words align, with a
+			// word next to it: only the markup around it changed (set in
+			// <b>, its paragraph moved into another element).
+			if r.op == Delete && alignedInPlace(cp.align, r.old.phrase.wlo, r.old.phrase.whi) ||
+				r.op == Insert && alignedInPlace(cp.alignNew, r.new.phrase.wlo, r.new.phrase.whi) {
 				continue
 			}
-			if sim >= f {
+			sim, text := phraseSimilarity(p.tab, pat, window)
+			if sim >= f && sim < 1 {
 				c.Op, c.Similarity = Update, sim
 				c.Fields = []string{"text"}
 				if r.op == Delete {

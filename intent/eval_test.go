@@ -199,6 +199,18 @@ func TestHTMLCases(t *testing.T) {
 		if r := evalClause(t, page(`<p>Tickets are available now.</p>`), page(`<p>Tickets are <b>available</b> now.</p>`), `phrase {"tickets are available"}`); r.Matched {
 			t.Errorf("phrase set in bold: %+v", r.Changes)
 		}
+		// A keyword or phrase whose text around it is new: the word
+		// alignment pairs it with itself across the page, and it is a
+		// change all the same.
+		for _, tc := range []struct{ old, new, clause string }{
+			{`<p>Big sale today.</p>`, `<h2>Notice</h2><div>Our store will close. There is no sale any more.</div>`, `keywords {sale}`},
+			{`<p>Tickets are available now.</p><p>Venue news.</p>`, `<p>Sold out.</p><p>Venue news. Tickets are available at the door for members.</p>`, `phrase {"tickets are available"}`},
+			{`<p>Tickets are available now.</p>`, `<div><h3>Update</h3><p>Only a few tickets are available: hurry.</p></div>`, `phrase {"tickets are available"}`},
+		} {
+			if r := evalClause(t, page(tc.old), page(tc.new), tc.clause); !r.Matched {
+				t.Errorf("%s -> %s, %s: no change reported", tc.old, tc.new, tc.clause)
+			}
+		}
 		// A keyword that really goes, or comes, is reported.
 		r := evalClause(t, page(`<p>Big sale today.</p>`), page(`<p>Big <em>offer</em> today.</p>`), `keywords {sale}`)
 		if len(r.Changes) != 1 || r.Changes[0].Op != Delete {

@@ -93,6 +93,30 @@ func (align) run(m *matching) {
 	}
 }
 
+// pairInOrder appends to out the identical children of a[pa:ea] and
+// b[pb:eb] paired in order: each old child with the first identical new
+// one within alignWindow, after the last pair. With inPlace, a pair that
+// differs where inPlace sees a change in place is passed over on both
+// sides (looking ahead for the old child's twin would pair it with the next
+// repeated child, and every pair after it one item off).
+func (m *matching) pairInOrder(out [][2]int32, a, b []int32, pa, ea, pb, eb int, inPlace bool) [][2]int32 {
+	for x, y := pa, pb; x < ea && y < eb; x++ {
+		sx := m.old.Signature[a[x]]
+		if inPlace && sx != m.new.Signature[b[y]] && m.inPlace(a, b, x, y, ea, eb) {
+			y++
+			continue
+		}
+		for k := y; k < eb && k < y+alignWindow; k++ {
+			if m.new.Signature[b[k]] == sx {
+				out = append(out, [2]int32{int32(x), int32(k)})
+				y = k + 1
+				break
+			}
+		}
+	}
+	return out
+}
+
 // inPlace reports whether old child a[x] and new child b[y], which differ,
 // look changed in place: the gap ends with both, or one of the next few
 // pairs on their diagonal is identical.
@@ -352,21 +376,15 @@ func (m *matching) alignMiddle(out [][2]int32, a, b []int32, la, ha, lb, hb int)
 	pa, pb := la, lb
 	fill := func(ea, eb int) {
 		start := len(out)
-		for x, y := pa, pb; x < ea && y < eb; x++ {
-			sx := m.old.Signature[a[x]]
-			if sx != m.new.Signature[b[y]] && m.inPlace(a, b, x, y, ea, eb) {
-				// Changed in place. (Looking ahead for x's twin would
-				// pair it with the next repeated child, and every pair
-				// after it one item off.)
-				y++
-				continue
-			}
-			for k := y; k < eb && k < y+alignWindow; k++ {
-				if m.new.Signature[b[k]] == sx {
-					out = append(out, [2]int32{int32(x), int32(k)})
-					y = k + 1
-					break
-				}
+		out = m.pairInOrder(out, a, b, pa, ea, pb, eb, true)
+		if n := len(out) - start; n < min(ea-pa, eb-pb) {
+			// The in-place rule guesses: where children were inserted or
+			// deleted among repeated ones, a pair on the diagonal agrees
+			// by chance, and plain pairing pairs more. The better wins.
+			plain := m.pairInOrder(m.alignPlain[:0], a, b, pa, ea, pb, eb, false)
+			m.alignPlain = plain
+			if len(plain) > n {
+				out = append(out[:start], plain...)
 			}
 		}
 		// Where in-order pairing left children on both sides, a longest

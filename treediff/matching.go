@@ -45,10 +45,12 @@ type matching struct {
 	anchors        [][2]int32
 	gapOld, gapNew []int32
 	// pairBuf is the buffer align's alignments are carved from (see
-	// pairSpace); alignEntry and alignUniq are alignMiddle's scratch space.
+	// pairSpace); alignEntry, alignUniq and alignPlain are alignMiddle's
+	// scratch space.
 	pairBuf    [][2]int32
 	alignEntry []int32
 	alignUniq  [][2]int32
+	alignPlain [][2]int32 // align's second pairing of a gap
 	// lis finds the longest increasing subsequences of align and recovery.
 	lis increasing
 	// myers finds align's common runs of repeated children (commonRun).

@@ -291,6 +291,45 @@ func TestRepeatedItemsChangedInPlace(t *testing.T) {
 	}
 }
 
+// TestRepeatedItemsInsertedDeleted: items only inserted among repeated
+// ones, or only deleted, are inserts or deletes and nothing else. Taking
+// every differing pair with an agreeing pair after it as changed in place
+// made 31 moves of 90 inserts, and 64 updates of 130 deletes.
+func TestRepeatedItemsInsertedDeleted(t *testing.T) {
+	var abc, abcPlus, ab, onlyA strings.Builder
+	for range 30 {
+		abc.WriteString("<a/><b/><c/>")
+		abcPlus.WriteString("<a/><a/><b/><a/><c/><a/>")
+	}
+	for range 130 {
+		ab.WriteString("<i>a</i><i>b</i>")
+		onlyA.WriteString("<i>a</i>")
+	}
+	for _, tc := range []struct {
+		name, old, new string
+		want           func(delta.Stats) bool
+	}{
+		{"inserted", abc.String(), abcPlus.String(), func(s delta.Stats) bool { return s.Inserts == 90 && s.Moves+s.Deletes+s.Updates == 0 }},
+		{"deleted", ab.String(), onlyA.String(), func(s delta.Stats) bool { return s.Deletes == 130 && s.Moves+s.Inserts+s.Updates == 0 }},
+	} {
+		a, err := markup.ParseXMLBytes([]byte("<r>"+tc.old+"</r>"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := markup.ParseXMLBytes([]byte("<r>"+tc.new+"</r>"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := Diff(a, b, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := d.Stats(); !tc.want(s) {
+			t.Errorf("%s: %+v", tc.name, s)
+		}
+	}
+}
+
 // TestSwappedSiblingsAreMoves: siblings that changed places, each alone
 // between two children that stayed, are moves, not values rewritten in
 // place (which reads as two paragraphs edited when none was).

@@ -28,8 +28,10 @@ type sentinelRow struct {
 	Lifespan   string // pending, active, ended; "" before the first check
 }
 
-func (s *Server) sentinelRow(ctx context.Context, sen *vigil.Sentinel) (*sentinelRow, error) {
-	row := &sentinelRow{Sentinel: sen, Lifespan: s.sentinelView(ctx, sen).Lifespan}
+// sentinelRow returns the row of a sentinel whose lifespan phase is
+// lifespan (see sentinelViews, which reads many at once).
+func (s *Server) sentinelRow(ctx context.Context, sen *vigil.Sentinel, lifespan string) (*sentinelRow, error) {
+	row := &sentinelRow{Sentinel: sen, Lifespan: lifespan}
 	var c spec.Checked
 	if json.Unmarshal(sen.Spec, &c) == nil {
 		row.URLs = c.URLs
@@ -60,8 +62,9 @@ func (s *Server) handleSentinelsPage(w http.ResponseWriter, r *http.Request, ses
 		return err
 	}
 	rows := make([]*sentinelRow, 0, len(list))
-	for _, sen := range list {
-		row, err := s.sentinelRow(r.Context(), sen)
+	views := s.sentinelViews(r.Context(), list) // their lifespans in one read
+	for i, sen := range list {
+		row, err := s.sentinelRow(r.Context(), sen, views[i].Lifespan)
 		if err != nil {
 			return err
 		}
@@ -152,7 +155,7 @@ func (s *Server) editorError(w http.ResponseWriter, r *http.Request, sess *sessi
 	title := "New sentinel"
 	if editing != nil {
 		title = "Sentinel " + editing.Name
-		if data.Row, err = s.sentinelRow(r.Context(), editing); err != nil {
+		if data.Row, err = s.sentinelRow(r.Context(), editing, s.sentinelView(r.Context(), editing).Lifespan); err != nil {
 			return err
 		}
 	}
@@ -164,7 +167,7 @@ func (s *Server) handleSentinelPage(w http.ResponseWriter, r *http.Request, sess
 	if err != nil {
 		return err
 	}
-	row, err := s.sentinelRow(r.Context(), sen)
+	row, err := s.sentinelRow(r.Context(), sen, s.sentinelView(r.Context(), sen).Lifespan)
 	if err != nil {
 		return err
 	}

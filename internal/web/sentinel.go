@@ -247,7 +247,10 @@ func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []se
 			ids[i] = sen.ID
 		}
 		// Without them the view is still right, only less complete.
-		phases, _ = s.Lifespans(ctx, ids)
+		var err error
+		if phases, err = s.Lifespans(ctx, ids); err != nil {
+			s.logger().Warn("read the sentinels' lifespans", "error", err)
+		}
 	}
 	out := make([]sentinelView, len(sens))
 	for i, sen := range sens {

@@ -56,8 +56,10 @@ type Notifier struct {
 	// is Transport.
 	Transport *http.Transport
 
-	// telegramAPI replaces the Bot API's base URL in tests.
+	// telegramAPI replaces the Bot API's base URL in tests, retryDelay
+	// the wait before a Telegram chat is tried again.
 	telegramAPI string
+	retryDelay  time.Duration
 }
 
 var _ vigil.Notifier = (*Notifier)(nil)

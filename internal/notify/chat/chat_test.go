@@ -264,14 +264,16 @@ func TestTelegramOptions(t *testing.T) {
 		io.WriteString(w, `{"ok":true}`)
 	}))
 	defer srv.Close()
-	n := &Notifier{telegramAPI: srv.URL}
+	n := &Notifier{telegramAPI: srv.URL, retryDelay: time.Millisecond}
 	long := &vigil.Message{Subject: "s", Text: strings.Repeat("😀", 3000)}
 	err := n.Notify(context.Background(), "telegram://1:T@telegram?chats=@news,42&preview=no&notification=no", long)
 	if vigil.ErrorCode(err) != vigil.EINVALID || !strings.Contains(err.Error(), "sent to chats @news; not to 42") {
 		t.Errorf("one chat of two failing: %v, want a dead letter naming them", err)
 	}
-	if len(bodies) != 2 || bodies[0]["disable_web_page_preview"] != true || bodies[0]["disable_notification"] != true {
-		t.Fatalf("sent %v", bodies)
+	// @news once; 42 tried three times, alone.
+	if len(bodies) != 4 || bodies[0]["chat_id"] != "@news" || bodies[3]["chat_id"] != "42" ||
+		bodies[0]["disable_web_page_preview"] != true || bodies[0]["disable_notification"] != true {
+		t.Fatalf("sent %d messages", len(bodies))
 	}
 	text := bodies[0]["text"].(string)
 	units := 0
@@ -286,5 +288,26 @@ func TestTelegramOptions(t *testing.T) {
 	}
 	if err := n.Notify(context.Background(), "telegram://1:T@telegram?chats=@news&silent=yes", long); vigil.ErrorCode(err) != vigil.EINVALID || !strings.Contains(err.Error(), `"silent"`) {
 		t.Errorf("an unknown parameter: %v", err)
+	}
+	// Shoutrrr's spellings: keys in any case, 0 for off.
+	bodies = nil
+	if err := n.Notify(context.Background(), "telegram://1:T@telegram?Chats=@news&Preview=0", &vigil.Message{Subject: "s"}); err != nil || len(bodies) != 1 || bodies[0]["disable_web_page_preview"] != true {
+		t.Errorf("Chats and Preview=0: %v, %v", err, bodies)
+	}
+	for _, tc := range []struct {
+		in    string
+		units int
+	}{{strings.Repeat("a", 4095) + "😀", 4096}, {strings.Repeat("a", 4095) + "\xff" + "b", 4096}, {strings.Repeat("a", 4096), 4096}} {
+		out := clipUTF16(tc.in, 4096)
+		units := 0
+		for _, r := range out {
+			units++
+			if r >= 0x10000 {
+				units++
+			}
+		}
+		if units > tc.units {
+			t.Errorf("clipUTF16 of %d bytes: %d units", len(tc.in), units)
+		}
 	}
 }

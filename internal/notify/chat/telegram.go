@@ -42,9 +42,10 @@ func (n *Notifier) sendTelegram(ctx context.Context, target, text string, timeou
 		base = telegramAPI
 	}
 	// Every chat is tried. A message some chats got is not sent again to
-	// them all: a chat that failed while others did not is a dead letter
-	// saying which, rather than a retry that repeats the message to the
-	// others at every attempt.
+	// them all: a chat that fails while others did not is tried twice more
+	// here (one and two seconds later), then is a dead letter saying
+	// which, rather than a retry that repeats the message to the others
+	// at every attempt.
 	var sent, failed []string
 	var first error
 	for _, chat := range tg.chats {
@@ -55,7 +56,18 @@ func (n *Notifier) sendTelegram(ctx context.Context, target, text string, timeou
 		if tg.silent {
 			msg["disable_notification"] = true
 		}
-		if err := postTelegram(ctx, client, base+"/bot"+tg.token+"/sendMessage", msg); err != nil {
+		err := postTelegram(ctx, client, base+"/bot"+tg.token+"/sendMessage", msg)
+		for try := 1; err != nil && len(sent) > 0 && vigil.ErrorCode(err) != vigil.EINVALID && try <= 2 && ctx.Err() == nil; try++ {
+			// Others got it: a retry of the whole message would repeat
+			// it to them, so this chat is tried again here, a little
+			// later (a rate limit, a gateway's hiccup).
+			select {
+			case <-time.After(time.Duration(try) * n.chatRetryDelay()):
+			case <-ctx.Done():
+			}
+			err = postTelegram(ctx, client, base+"/bot"+tg.token+"/sendMessage", msg)
+		}
+		if err != nil {
 			failed = append(failed, chat)
 			if first == nil {
 				first = fmt.Errorf("chat telegram, chat %s: %w", chat, err)
@@ -81,16 +93,25 @@ const telegramMaxText = 4096
 // cut: Telegram counts a character outside the Basic Multilingual Plane
 // (most emoji) as two.
 func clipUTF16(s string, max int) string {
+	width := func(r rune) int {
+		if r >= 0x10000 {
+			return 2
+		}
+		return 1
+	}
+	total := 0
+	for _, r := range s {
+		total += width(r)
+	}
+	if total <= max {
+		return s
+	}
 	units := 0
 	for i, r := range s {
-		w := 1
-		if r >= 0x10000 {
-			w = 2
+		if units+width(r) > max-1 { // room for the ellipsis, one unit
+			return strings.ToValidUTF8(s[:i], "") + "…"
 		}
-		if units+w > max-1 && i+len(string(r)) < len(s) {
-			return s[:i] + "…"
-		}
-		units += w
+		units += width(r)
 	}
 	return s
 }
@@ -118,20 +139,33 @@ func telegramParts(target string) (telegramURL, error) {
 	tg.token = u.User.Username() + ":" + pass
 	q := u.Query()
 	for _, key := range []string{"chats", "channels"} { // in the order written
-		for _, c := range strings.Split(strings.Join(q[key], ","), ",") {
+		var values []string
+		for k, v := range q {
+			if strings.EqualFold(k, key) {
+				values = append(values, v...)
+			}
+		}
+		for _, c := range strings.Split(strings.Join(values, ","), ",") {
 			if c = strings.TrimSpace(c); c != "" {
 				tg.chats = append(tg.chats, c)
 			}
 		}
 	}
+	off := func(v string) bool {
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "no", "false", "0", "off":
+			return true
+		}
+		return false
+	}
 	for key, values := range q {
-		v := strings.ToLower(strings.Join(values, ","))
-		switch key {
+		v := strings.Join(values, ",")
+		switch strings.ToLower(key) {
 		case "chats", "channels":
 		case "preview":
-			tg.noPreview = v == "no" || v == "false"
+			tg.noPreview = off(v)
 		case "notification":
-			tg.silent = v == "no" || v == "false"
+			tg.silent = off(v)
 		case "title", "parsemode":
 		default:
 			return tg, fmt.Errorf("the URL's parameter %q is not one Vigil reads (chats, preview, notification, title, parsemode)", key)
@@ -183,4 +217,13 @@ func postTelegram(ctx context.Context, client *http.Client, endpoint string, msg
 		return err
 	}
 	return nil
+}
+
+// chatRetryDelay is the wait before a chat is tried again, doubled the
+// second time.
+func (n *Notifier) chatRetryDelay() time.Duration {
+	if n.retryDelay > 0 {
+		return n.retryDelay
+	}
+	return time.Second
 }

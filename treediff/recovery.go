@@ -131,23 +131,39 @@ func (m *matching) matchGap(a, b []int32) {
 
 // pairWrapped pairs, when old node i and new node j are left alone in a
 // large gap under different names, i with j's only child, or i's only
-// child with j, if their names agree: the new version wrapped the old
-// subtree in an element, or unwrapped it. The pair is an insert and a
-// move (or a delete and a move) where nothing would be a delete and an
-// insert of the whole subtree; recovery goes on below it.
+// child with j, if their names agree and their words are alike: the new
+// version wrapped the old subtree in an element, or unwrapped it. The pair
+// is an insert and a move (or a delete and a move) where nothing would be
+// a delete and an insert of the whole subtree; recovery goes on below it.
 func (m *matching) pairWrapped(i, j int32) {
 	if m.oldMatch[i] >= 0 || m.newMatch[j] >= 0 {
 		return
 	}
 	// The only child of node k of a measure is k-1, when its subtree is
 	// all of k's but k.
-	if m.new.Size[j] > 1 && m.new.Size[j-1] == m.new.Size[j]-1 && m.canMatch(i, j-1) {
+	if m.new.Size[j] > 1 && m.new.Size[j-1] == m.new.Size[j]-1 && m.canMatch(i, j-1) && m.wordsAlike(i, j-1) {
 		m.pair(i, j-1)
 		return
 	}
-	if m.old.Size[i] > 1 && m.old.Size[i-1] == m.old.Size[i]-1 && m.canMatch(i-1, j) {
+	if m.old.Size[i] > 1 && m.old.Size[i-1] == m.old.Size[i]-1 && m.canMatch(i-1, j) && m.wordsAlike(i-1, j) {
 		m.pair(i-1, j)
 	}
+}
+
+// wordsAlike reports whether old node i's subtree and new node j's have
+// alike words (Dice at least leftoverSimilarity, as the leftovers phase
+// asks), or too few distinct words to tell (fewer than 4 on both sides
+// together: a deep chain around one changed text): a wrapper's content is
+// the wrapped content, not other text of the same shape.
+func (m *matching) wordsAlike(i, j int32) bool {
+	var sa, sb wordSet
+	var xa, xb wordIndex
+	a := newWordSet(m.old.Flat, i, &sa, &xa, nil)
+	b := newWordSet(m.new.Flat, j, &sb, &xb, nil)
+	if len(a)+len(b) < 4 {
+		return true
+	}
+	return xa.dice(a, b) >= leftoverSimilarity
 }
 
 // canPair reports whether old node i and new node j may be paired by the

@@ -1,9 +1,11 @@
 package treediff
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/markup"
 )
 
@@ -50,5 +52,45 @@ func TestWrappedSubtree(t *testing.T) {
 				t.Errorf("depth %d, %s: %+v, want a few nodes inserted or deleted, not a subtree", n, tc.what, s)
 			}
 		}
+	}
+}
+
+// TestWrappedParagraphs: a list of paragraphs wrapped in a new element is
+// an insert and a move when its words stayed, and a delete and an insert
+// when they are other words: not a move and two hundred text updates.
+func TestWrappedParagraphs(t *testing.T) {
+	paragraphs := func(word string, edited int) string {
+		var b strings.Builder
+		for k := range 200 {
+			w := word
+			if k < edited {
+				w = "edited"
+			}
+			fmt.Fprintf(&b, "<p>%s%d %s%d words</p>", w, k, w, k+1)
+		}
+		return b.String()
+	}
+	diff := func(old, new string) delta.Stats {
+		t.Helper()
+		a, err := markup.ParseXMLBytes([]byte(old), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := markup.ParseXMLBytes([]byte(new), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := Diff(a, b, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.Stats()
+	}
+	old := "<r><h>t</h><div>" + paragraphs("w", 0) + "</div></r>"
+	if s := diff(old, "<r><h>t</h><sec><div>"+paragraphs("w", 2)+"</div></sec></r>"); s.InsertedNodes != 1 || s.DeletedNodes != 0 || s.Updates != 2 {
+		t.Errorf("wrapped, two paragraphs edited: %+v, want one node inserted and two updates", s)
+	}
+	if s := diff(old, "<r><h>t</h><sec><div>"+paragraphs("v", 0)+"</div></sec></r>"); s.Moves != 0 || s.Updates != 0 {
+		t.Errorf("wrapped with other words: %+v, want a delete and an insert", s)
 	}
 }

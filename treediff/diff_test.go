@@ -21,6 +21,17 @@ func parse(t testing.TB, s string) *tree.Document {
 	return d
 }
 
+// diffXML parses two compact XML versions and diffs them with the default
+// algorithm.
+func diffXML(t testing.TB, old, new string) *delta.Delta {
+	t.Helper()
+	d, err := Diff(parse(t, old), parse(t, new), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 func ops(d *delta.Delta) string {
 	var b strings.Builder
 	for i := range d.Ops {

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/vigil-web/vigil/delta"
-	"github.com/vigil-web/vigil/markup"
 )
 
 // TestRecoveryAnchorsInOrder moves the first item of a list to the end and
@@ -36,19 +35,7 @@ func TestWrappedSubtree(t *testing.T) {
 		old := "<r>" + strings.Repeat("<x>", n) + "t" + strings.Repeat("</x>", n) + "</r>"
 		wrapped := "<r>" + strings.Repeat("<x>", n/2) + "<y>" + strings.Repeat("<x>", n/2) + "u" + strings.Repeat("</x>", n/2) + "</y>" + strings.Repeat("</x>", n/2) + "</r>"
 		for _, tc := range []struct{ from, to, what string }{{old, wrapped, "wrapped"}, {wrapped, old, "unwrapped"}} {
-			a, err := markup.ParseXMLBytes([]byte(tc.from), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := markup.ParseXMLBytes([]byte(tc.to), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			d, err := Diff(a, b, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if s := d.Stats(); s.InsertedNodes+s.DeletedNodes > 3 {
+			if s := diffXML(t, tc.from, tc.to).Stats(); s.InsertedNodes+s.DeletedNodes > 3 {
 				t.Errorf("depth %d, %s: %+v, want a few nodes inserted or deleted, not a subtree", n, tc.what, s)
 			}
 		}
@@ -70,22 +57,7 @@ func TestWrappedParagraphs(t *testing.T) {
 		}
 		return b.String()
 	}
-	diff := func(old, new string) delta.Stats {
-		t.Helper()
-		a, err := markup.ParseXMLBytes([]byte(old), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := markup.ParseXMLBytes([]byte(new), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := Diff(a, b, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return d.Stats()
-	}
+	diff := func(old, new string) delta.Stats { return diffXML(t, old, new).Stats() }
 	old := "<r><h>t</h><div>" + paragraphs("w", 0) + "</div></r>"
 	if s := diff(old, "<r><h>t</h><sec><div>"+paragraphs("w", 2)+"</div></sec></r>"); s.InsertedNodes != 1 || s.DeletedNodes != 0 || s.Updates != 2 {
 		t.Errorf("wrapped, two paragraphs edited: %+v, want one node inserted and two updates", s)

@@ -222,14 +222,7 @@ func TestFlatListMoves(t *testing.T) {
 		{"repeated/at-random", repeated, atRandom, []Algorithm{Vigil}},
 	} {
 		for _, alg := range tc.algs {
-			old, err := markup.ParseXMLBytes([]byte(list(items, tc.label)), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			newDoc, err := markup.ParseXMLBytes([]byte(list(tc.move(items), tc.label)), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			old, newDoc := parse(t, list(items, tc.label)), parse(t, list(tc.move(items), tc.label))
 			d, err := Diff(old, newDoc, &Options{Algorithm: alg})
 			if err != nil {
 				t.Fatal(err)
@@ -269,23 +262,16 @@ func TestRepeatedItemsChangedInPlace(t *testing.T) {
 			changed[i] = []string{"b", "c", "a"}[i%3] // another item's
 		}
 	}
-	list := func(items []string) *tree.Document {
+	list := func(items []string) string {
 		var b strings.Builder
 		b.WriteString("<list>")
 		for _, v := range items {
 			fmt.Fprintf(&b, "<item>%s</item>", v)
 		}
 		b.WriteString("</list>")
-		d, err := markup.ParseXMLBytes([]byte(b.String()), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return d
+		return b.String()
 	}
-	d, err := Diff(list(old), list(changed), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := diffXML(t, list(old), list(changed))
 	if s := d.Stats(); s.Updates != len(picked) || s.Moves+s.Inserts+s.Deletes > 0 {
 		t.Errorf("%+v, want %d updates only", s, len(picked))
 	}
@@ -312,19 +298,7 @@ func TestRepeatedItemsInsertedDeleted(t *testing.T) {
 		{"inserted", abc.String(), abcPlus.String(), func(s delta.Stats) bool { return s.Inserts == 90 && s.Moves+s.Deletes+s.Updates == 0 }},
 		{"deleted", ab.String(), onlyA.String(), func(s delta.Stats) bool { return s.Deletes == 130 && s.Moves+s.Inserts+s.Updates == 0 }},
 	} {
-		a, err := markup.ParseXMLBytes([]byte("<r>"+tc.old+"</r>"), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := markup.ParseXMLBytes([]byte("<r>"+tc.new+"</r>"), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := Diff(a, b, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s := d.Stats(); !tc.want(s) {
+		if s := diffXML(t, "<r>"+tc.old+"</r>", "<r>"+tc.new+"</r>").Stats(); !tc.want(s) {
 			t.Errorf("%s: %+v", tc.name, s)
 		}
 	}
@@ -339,19 +313,7 @@ func TestSwappedSiblingsAreMoves(t *testing.T) {
 		{"<l><i>0</i><i>1</i><i>2</i><i>3</i><i>4</i><i>5</i><i>6</i><i>7</i><i>8</i><i>9</i></l>",
 			"<l><i>0</i><i>1</i><i>2</i><i>3</i><i>9</i><i>5</i><i>6</i><i>7</i><i>4</i><i>8</i></l>"},
 	} {
-		old, err := markup.ParseXMLBytes([]byte(tc.old), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		newDoc, err := markup.ParseXMLBytes([]byte(tc.new), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := Diff(old, newDoc, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s := d.Stats(); s.Moves != 2 || s.Inserts+s.Deletes+s.Updates > 0 {
+		if s := diffXML(t, tc.old, tc.new).Stats(); s.Moves != 2 || s.Inserts+s.Deletes+s.Updates > 0 {
 			t.Errorf("%s -> %s: %+v, want 2 moves only", tc.old, tc.new, s)
 		}
 	}

@@ -155,7 +155,7 @@ func (s *Server) editorError(w http.ResponseWriter, r *http.Request, sess *sessi
 	title := "New sentinel"
 	if editing != nil {
 		title = "Sentinel " + editing.Name
-		if data.Row, err = s.sentinelRow(r.Context(), editing, s.sentinelView(r.Context(), editing).Lifespan); err != nil {
+		if data.Row, err = s.sentinelRow(r.Context(), editing, s.lifespanOf(r.Context(), editing)); err != nil {
 			return err
 		}
 	}
@@ -167,7 +167,7 @@ func (s *Server) handleSentinelPage(w http.ResponseWriter, r *http.Request, sess
 	if err != nil {
 		return err
 	}
-	row, err := s.sentinelRow(r.Context(), sen, s.sentinelView(r.Context(), sen).Lifespan)
+	row, err := s.sentinelRow(r.Context(), sen, s.lifespanOf(r.Context(), sen))
 	if err != nil {
 		return err
 	}

@@ -237,6 +237,12 @@ func (s *Server) sentinelView(ctx context.Context, sen *vigil.Sentinel) sentinel
 	return s.sentinelViews(ctx, []*vigil.Sentinel{sen})[0]
 }
 
+// lifespanOf returns the lifespan phase of one sentinel (see
+// sentinelView.Lifespan).
+func (s *Server) lifespanOf(ctx context.Context, sen *vigil.Sentinel) string {
+	return s.sentinelView(ctx, sen).Lifespan
+}
+
 // sentinelViews returns the views of sentinels, their lifespans read at
 // once.
 func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []sentinelView {

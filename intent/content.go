@@ -402,6 +402,18 @@ func (c *content) contentText() string {
 	return c.text
 }
 
+// numberText returns the text of the content's text leaves as a value
+// change type reads a number from it: joined as textJoiner joins them.
+func (c *content) numberText() string {
+	j := textJoiner{html: c.html}
+	for _, l := range c.leaves {
+		if l.kind == leafText {
+			j.add(l.node, l.value)
+		}
+	}
+	return j.String()
+}
+
 // pathCache names nodes and leaves by path, numbering the children of
 // each parent once (tree.NodePaths), so that a page with thousands of
 // siblings costs one scan per parent rather than one per change.

@@ -313,13 +313,27 @@ func TestHTMLCases(t *testing.T) {
 		for _, tc := range []struct {
 			old, new string
 			o, n     float64
+			clause   string // default `value In css ".price" decreases`
 		}{
-			{`<span class="price">$<b>1</b>,299</span>`, `<span class="price">$<b>1</b>,199</span>`, 1299, 1199},
-			{`<span class="price"><span>12</span><span>.99</span></span>`, `<span class="price"><span>12</span><span>.49</span></span>`, 12.99, 12.49},
+			// Cells, paragraphs and list items keep their numbers apart.
+			{`<table class="price"><tr><td>3</td><td>,5</td></tr></table>`, `<table class="price"><tr><td>2</td><td>,9</td></tr></table>`, 3, 2, ""},
+			{`<div class="price"><p>7</p><p>.5</p></div>`, `<div class="price"><p>6</p><p>.9</p></div>`, 7, 6, ""},
+			{`<div class="price"><b>7</b><p>.5</p></div>`, `<div class="price"><b>6</b><p>.9</p></div>`, 7, 6, ""},
+			// So they do where a region is left out, and inline ones join.
+			{`<div class="price"><p>4</p><p>,5</p><i>x</i></div>`, `<div class="price"><p>3</p><p>,9</p><i>y</i></div>`, 4, 3,
+				`value In css ".price" decreases Ignore css "i"`},
+			{`<div class="price">$<b>1</b>,299<i>x</i></div>`, `<div class="price">$<b>1</b>,199<i>y</i></div>`, 1299, 1199,
+				`value In css ".price" decreases Ignore css "i"`},
+			{`<span class="price">$<b>1</b>,299</span>`, `<span class="price">$<b>1</b>,199</span>`, 1299, 1199, ""},
+			{`<span class="price"><span>12</span><span>.99</span></span>`, `<span class="price"><span>12</span><span>.49</span></span>`, 12.99, 12.49, ""},
 			// A script inside the selection is no text of the page.
-			{`<div class="price"><script>var v = {v: 3}</script>$20</div>`, `<div class="price"><script>var v = {v: 3}</script>$15</div>`, 20, 15},
+			{`<div class="price"><script>var v = {v: 3}</script>$20</div>`, `<div class="price"><script>var v = {v: 3}</script>$15</div>`, 20, 15, ""},
 		} {
-			r := evalClause(t, page(tc.old), page(tc.new), `value In css ".price" decreases`)
+			clause := tc.clause
+			if clause == "" {
+				clause = `value In css ".price" decreases`
+			}
+			r := evalClause(t, page(tc.old), page(tc.new), clause)
 			if !r.Matched || len(r.Changes) != 1 {
 				t.Fatalf("%s -> %s: %+v", tc.old, tc.new, r)
 			}

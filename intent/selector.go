@@ -69,24 +69,23 @@ func CheckSelector(lang spec.SelectorLang, expr string) (int, error) {
 
 // textValue returns the white-space-normalised text of n, its text nodes
 // joined by spaces (the Normalize white-space policy trims text nodes, so
-// "First <a>A</a>" holds "First" and "A").
+// "First <a>A</a>" holds "First" and "A"), but for numbers that inline
+// elements split (textJoiner).
 func textValue(n *tree.Node) string {
 	if n.Kind != tree.Element {
 		return normalizeValueSpace(n.Value)
 	}
-	html := inHTML(n)
-	var b strings.Builder
+	j := textJoiner{html: inHTML(n)}
 	tree.Walk(n, func(m *tree.Node) bool {
 		switch {
 		case m.Kind == tree.Text:
-			b.WriteString(m.Value)
-			b.WriteByte(' ')
-		case html && m != n && m.Kind == tree.Element && isNonContent(m.Name):
+			j.add(m, m.Value)
+		case j.html && m != n && m.Kind == tree.Element && isNonContent(m.Name):
 			return false // a script's or a style's text is not the page's
 		}
 		return true
 	})
-	return normalizeValueSpace(b.String())
+	return normalizeValueSpace(j.String())
 }
 
 // inHTML reports whether node n is in an HTML document (its root is html).

@@ -278,17 +278,12 @@ func ParseNumber(s string) (float64, bool) {
 // firstNumber returns the first number among the selector's values.
 func firstNumber(values []string) (float64, string, bool) {
 	for _, v := range values {
-		if f, ok := ParseNumber(splitNumber.ReplaceAllString(v, "$1$2")); ok {
+		if f, ok := ParseNumber(v); ok {
 			return f, v, true
 		}
 	}
 	return 0, "", false
 }
-
-// splitNumber finds a number's digits and its separator that elements
-// apart left a space between: $<b>1</b>,299 reads "$ 1 ,299" and
-// <span>12</span><span>.99</span> "12 .99" in a selection's text.
-var splitNumber = regexp.MustCompile(`(\d) ([.,]\d)`)
 
 // value evaluates a value change type: the first number in the scope of
 // each version, tested with the condition.
@@ -306,7 +301,7 @@ func (p *Pair) value(ct *spec.ChangeType) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		oldVals, newVals = []string{cp.old.contentText()}, []string{cp.new.contentText()}
+		oldVals, newVals = []string{cp.old.numberText()}, []string{cp.new.numberText()}
 	} else {
 		oldVals, newVals = sel.Values(p.Old.Root), sel.Values(p.New.Root)
 	}

@@ -143,12 +143,23 @@ type Transition struct {
 // A sentinel whose To comes before its From is reached ends without
 // starting. Evaluate is idempotent: the raised events are those not already
 // in st.
+//
+// An ended sentinel stays ended, unless it was edited to live longer: when
+// it has no To any more, or a To later than now, it is taken up again (Active if
+// it had started, Pending if not), and raises no event until it ends
+// again. A To that waits on an event that has not happened does not reopen
+// it: that event may be one that happened and was undone by an edit of the
+// other sentinel, and ends are not taken back in a chain.
 func (l Lifespan) Evaluate(now time.Time, st Status, lookup Lookup) Transition {
 	tr := Transition{Status: st}
-	if st.Phase() == Ended {
-		return tr
-	}
 	end, endKnown := l.resolve(l.To, lookup)
+	if st.Phase() == Ended {
+		noEnd := l.To.Event == 0 && l.To.At.IsZero()
+		if !noEnd && !(endKnown && end.After(now)) {
+			return tr
+		}
+		st.Ended, tr.Status.Ended = time.Time{}, time.Time{}
+	}
 	if st.Phase() == Pending {
 		start, ok := l.resolve(l.From, lookup)
 		switch {

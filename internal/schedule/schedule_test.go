@@ -194,3 +194,40 @@ func TestLifespanOf(t *testing.T) {
 		t.Errorf("lifespan %+v", l)
 	}
 }
+
+// TestEndedReopensWhenEdited: an ended status is taken up again when the
+// lifespan was edited to a later To, or to none; not for the To it ended
+// on, nor for one that waits on an event.
+func TestEndedReopensWhenEdited(t *testing.T) {
+	t0 := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	now := t0.Add(60 * time.Hour)
+	started := Status{Started: t0.Add(time.Hour), Ended: t0.Add(48 * time.Hour)}
+	never := Status{Ended: t0.Add(time.Hour)} // ended before it started
+	from := Bound{At: t0.Add(time.Hour)}
+	lookup := func(string) (Status, bool) { return Status{}, true }
+	for _, tc := range []struct {
+		name  string
+		l     Lifespan
+		st    Status
+		phase Phase
+		wake  time.Time
+	}{
+		{"the To it ended on", Lifespan{From: from, To: Bound{At: t0.Add(48 * time.Hour)}}, started, Ended, time.Time{}},
+		{"a later To", Lifespan{From: from, To: Bound{At: t0.Add(100 * time.Hour)}}, started, Active, t0.Add(100 * time.Hour)},
+		{"no To", Lifespan{From: from}, started, Active, time.Time{}},
+		{"an event to come", Lifespan{From: from, To: Bound{Event: spec.End, Ref: "s9"}}, started, Ended, time.Time{}},
+		{"never started, a start to come", Lifespan{From: Bound{At: t0.Add(70 * time.Hour)}, To: Bound{At: t0.Add(100 * time.Hour)}}, never, Pending, t0.Add(70 * time.Hour)},
+		{"never started, a start gone by", Lifespan{From: Bound{At: t0.Add(50 * time.Hour)}, To: Bound{At: t0.Add(100 * time.Hour)}}, never, Active, t0.Add(100 * time.Hour)},
+	} {
+		tr := tc.l.Evaluate(now, tc.st, lookup)
+		if tr.Status.Phase() != tc.phase || !tr.Wake.Equal(tc.wake) {
+			t.Errorf("%s: phase %v wake %v, want %v %v", tc.name, tr.Status.Phase(), tr.Wake, tc.phase, tc.wake)
+		}
+		if tc.phase == Active && !tc.st.Started.IsZero() && len(tr.Raised) != 0 {
+			t.Errorf("%s: a sentinel taken up again raised %v", tc.name, tr.Raised)
+		}
+		if tc.phase == Ended && tr.Status != tc.st {
+			t.Errorf("%s: status %+v changed", tc.name, tr.Status)
+		}
+	}
+}

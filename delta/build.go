@@ -184,6 +184,7 @@ func (b *builder) build() (*Delta, error) {
 	b.emitNodeChanges(d)
 	b.emitDeletes(d)
 	b.emitInserts(d)
+	d.Namespaces = b.namespaces
 	return d, nil
 }
 
@@ -218,6 +219,8 @@ type builder struct {
 	moveWeights []float64
 	moveMembers []int32
 	lis         lisScratch
+	// namespaces is the delta's Namespaces, as bindPrefixes finds them.
+	namespaces map[string]string
 	// check, when set, makes scan verify that paired nodes agree in kind
 	// and XID (a pairing the caller made, rather than one by XID).
 	check bool

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/vigil-web/vigil/tree"
@@ -25,6 +27,13 @@ func EncodeJSON(w io.Writer, d *Delta) error {
 	}
 	if d.ToFingerprint != 0 {
 		b = appendField(b, "toFingerprint", fingerprintString(d.ToFingerprint), false)
+	}
+	if len(d.Namespaces) > 0 {
+		b = append(b, `,"namespaces":{`...)
+		for i, p := range slices.Sorted(maps.Keys(d.Namespaces)) {
+			b = appendField(b, p, d.Namespaces[p], i == 0)
+		}
+		b = append(b, '}')
 	}
 	b = append(b, `,"ops":[`...)
 	for i := range d.Ops {

@@ -116,6 +116,16 @@ func (j *jsonDecoder) delta() (*Delta, error) {
 			return j.str(path, &fromMap)
 		case "toXidMap":
 			return j.str(path, &toMap)
+		case "namespaces":
+			d.Namespaces = map[string]string{}
+			return j.object(path, func(prefix, path string) error {
+				var uri string
+				if err := j.str(path, &uri); err != nil {
+					return err
+				}
+				d.Namespaces[prefix] = uri
+				return nil
+			})
 		case "outside":
 			j.outsideAt = j.keyAt
 			var err error

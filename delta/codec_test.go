@@ -326,9 +326,12 @@ func TestEncodeXMLEscapes(t *testing.T) {
 	ids := tree.SubtreeXIDMap(c)
 	d := &Delta{Ops: []Op{{Kind: Insert, Parent: 100, Pos: 1, XIDs: ids, Content: c}}}
 	x := encodeXML(t, d)
-	for _, want := range []string{`<div ok="1"><xy:attr name="&lt;">x</xy:attr><xy:attr name="@click">go()</xy:attr>`,
-		`<xy:element name="a&lt;b">t</xy:element>`, `<xy:element name="xy:comment"/>`, `<xy:q/>`,
-		`<xy:comment>- a -- b&#xD;-</xy:comment>`, `<xy:pi target="t"> lead ?&gt; x</xy:pi>`, `<xy:pi target="xml">`} {
+	for _, want := range []string{`<div ok="1"><xy:attr NS name="&lt;">x</xy:attr><xy:attr NS name="@click">go()</xy:attr>`,
+		`<xy:element NS name="a&lt;b">t</xy:element>`, `<xy:element NS name="xy:comment"/>`, `<xy:q/>`,
+		`<xy:comment NS>- a -- b&#xD;-</xy:comment>`, `<xy:pi NS target="t"> lead ?&gt; x</xy:pi>`, `<xy:pi NS target="xml">`,
+		// The document's own xy prefix, which it did not declare.
+		`<t xmlns:xy="urn:vigil:undeclared:xy">`} {
+		want = strings.ReplaceAll(want, " NS", ` xmlns:xy="urn:vigil:xydelta"`)
 		if !strings.Contains(x, want) {
 			t.Errorf("encoded form lacks %s:\n%s", want, x)
 		}

@@ -46,6 +46,13 @@ func EncodeXML(w io.Writer, ds ...*Delta) error {
 		if d.ToFingerprint != 0 {
 			e.attr("toFingerprint", fingerprintString(d.ToFingerprint))
 		}
+		for _, p := range declaredPrefixes(d) {
+			uri, ok := d.Namespaces[p]
+			if !ok {
+				uri = undeclaredNamespace + p
+			}
+			e.attr("xmlns:"+p, uri)
+		}
 		e.str(">\n")
 		for i := range d.Ops {
 			e.op(&d.Ops[i])
@@ -244,6 +251,20 @@ const (
 	xyAttr    = "xy:attr"    // a child of its element: name attribute, value as text
 )
 
+// xyNamespace is the namespace of the xy: elements above. Each declares it
+// (xyDeclaration), so that the delta is namespace-well-formed; they are
+// rare, and a declaration on the root would cost every delta's readers.
+const (
+	xyNamespace   = "urn:vigil:xydelta"
+	xyDeclaration = ` xmlns:xy="` + xyNamespace + `"`
+)
+
+// undeclaredNamespace is the namespace an encoded delta binds a prefix to
+// that its contents use and their documents do not declare (an HTML page
+// may write <fb:like>), followed by the prefix: a namespace-aware reader
+// needs one, and the decoder does not take it for the documents'.
+const undeclaredNamespace = "urn:vigil:undeclared:"
+
 // plainName reports whether name can be written as an XML name and read
 // back the same by any parser: ASCII letters, digits, '_', '-', '.', and at
 // most one ':' inside, starting with a letter or '_', and not reserved.
@@ -299,7 +320,7 @@ func (e *xmlEncoder) content(root *tree.Node) {
 			case tree.Comment:
 				if strings.Contains(n.Value, "--") || strings.HasSuffix(n.Value, "-") || strings.ContainsRune(n.Value, '\r') {
 					// HTML allows what an XML comment cannot hold.
-					e.str("<" + xyComment + ">")
+					e.str("<" + xyComment + xyDeclaration + ">")
 					e.escape(n.Value, false)
 					e.str("</" + xyComment + ">")
 					break
@@ -309,7 +330,7 @@ func (e *xmlEncoder) content(root *tree.Node) {
 				e.str("-->")
 			case tree.ProcInst:
 				if strings.Contains(n.Value, "?>") || strings.TrimLeft(n.Value, " \t\r\n") != n.Value || strings.ContainsRune(n.Value, '\r') || !plainName(n.Name) || strings.EqualFold(n.Name, "xml") {
-					e.str("<" + xyPI)
+					e.str("<" + xyPI + xyDeclaration)
 					e.attr("target", n.Name)
 					e.str(">")
 					e.escape(n.Value, false)
@@ -330,6 +351,7 @@ func (e *xmlEncoder) content(root *tree.Node) {
 				}
 				e.str("<" + tag)
 				if tag == xyElement {
+					e.str(xyDeclaration)
 					e.attr("name", n.Name)
 				}
 				// Attributes XML cannot hold in the tag are written as
@@ -353,7 +375,7 @@ func (e *xmlEncoder) content(root *tree.Node) {
 				e.str(">")
 				for _, a := range n.Attrs {
 					if !inTag(a) {
-						e.str("<" + xyAttr)
+						e.str("<" + xyAttr + xyDeclaration)
 						e.attr("name", a.Name)
 						e.str(">")
 						e.escape(a.Value, false)
@@ -633,6 +655,13 @@ func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
 			d.FromFingerprint, err = parseFingerprint(a.Value)
 		case "toFingerprint":
 			d.ToFingerprint, err = parseFingerprint(a.Value)
+		default:
+			if a.Name.Space == "xmlns" && !strings.HasPrefix(a.Value, undeclaredNamespace) {
+				if d.Namespaces == nil {
+					d.Namespaces = map[string]string{}
+				}
+				d.Namespaces[a.Name.Local] = a.Value
+			}
 		}
 		if err != nil {
 			return nil, dec.errorf("%s: %v", qname(a.Name), err)
@@ -1021,8 +1050,10 @@ func (dec *xmlDecoder) content(start xml.StartElement) (*tree.Node, error) {
 			}
 			n := dec.arena.NewElement(tag)
 			for _, a := range t.Attr {
-				if tag == xyElement && qname(a.Name) == "name" {
-					n.Name = a.Value
+				if tag == xyElement && (qname(a.Name) == "name" || isXYDeclaration(a)) {
+					if qname(a.Name) == "name" {
+						n.Name = a.Value
+					}
 					continue
 				}
 				n.Attrs = append(n.Attrs, tree.Attr{Name: qname(a.Name), Value: a.Value})
@@ -1055,6 +1086,12 @@ func (dec *xmlDecoder) content(start xml.StartElement) (*tree.Node, error) {
 			return nil, dec.errorf("a directive <!%s> in content", clip(string(t)))
 		}
 	}
+}
+
+// isXYDeclaration reports whether a is an xy: element's declaration of
+// its namespace (xyDeclaration).
+func isXYDeclaration(a xml.Attr) bool {
+	return a.Name.Space == "xmlns" && a.Name.Local == "xy" && a.Value == xyNamespace
 }
 
 // escapedLeaf reads an <xy:comment>, <xy:pi> or <xy:attr> up to its end

@@ -87,6 +87,15 @@ type Delta struct {
 	// delta is applied to must have the source's (see CheckSource).
 	FromFingerprint, ToFingerprint tree.Fingerprint
 	Ops                            []Op
+	// Namespaces binds the namespace prefixes that the contents of Ops use
+	// to the URIs their documents bind them to at the contents' places, so
+	// that the delta written as XML is namespace-well-formed for any XML
+	// tool: a content's own declarations are inside it, the others stand
+	// on the delta's <t>. It is nil when no content uses a prefix its
+	// documents bind. A prefix that two contents' places bind to two URIs
+	// keeps the first content's. It is how the delta is written, not what
+	// it does: Equal and Apply ignore it.
+	Namespaces map[string]string
 	// Outside is the change outside the root element (DOCTYPE, comments
 	// and processing instructions around the root), or nil for none.
 	Outside *Outside

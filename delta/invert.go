@@ -23,8 +23,9 @@ func invertOps(d *Delta) *Delta {
 		From: d.To, To: d.From,
 		FromXIDMap: d.ToXIDMap, ToXIDMap: d.FromXIDMap,
 		FromFingerprint: d.ToFingerprint, ToFingerprint: d.FromFingerprint,
-		Ops:     make([]Op, len(d.Ops)),
-		Outside: invertOutside(d.Outside),
+		Ops:        make([]Op, len(d.Ops)),
+		Namespaces: d.Namespaces,
+		Outside:    invertOutside(d.Outside),
 	}
 	for i, op := range d.Ops {
 		switch op.Kind {

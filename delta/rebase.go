@@ -71,6 +71,7 @@ func Rebase(d *Delta, from tree.XIDMap) (*Delta, error) {
 		FromFingerprint: d.FromFingerprint,
 		ToFingerprint:   d.ToFingerprint,
 		Ops:             make([]Op, len(d.Ops)),
+		Namespaces:      d.Namespaces,
 		Outside:         d.Outside,
 	}
 	if d.ToXIDMap.Next != 0 || len(fresh) > 0 {

@@ -43,6 +43,9 @@ func (d *Delta) Validate() error {
 			return err
 		}
 	}
+	if err := validateNamespaces(d.Namespaces); err != nil {
+		return fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
 	deleted := make(map[tree.XID]int)
 	inserted := make(map[tree.XID]int)
 	moveDel := make(map[tree.XID]half)

@@ -34,3 +34,23 @@ func TestEndedSentinelEditedLivesOn(t *testing.T) {
 		t.Errorf("after its new end, %d changes, want 1", got)
 	}
 }
+
+// TestEndedSentinelEditedElsewhereStaysEnded: an ended sentinel whose To
+// is relative to Now stays ended when another of its clauses is edited,
+// though the checker resolves Now + 5 hour again, at the edit.
+func TestEndedSentinelEditedElsewhereStaysEnded(t *testing.T) {
+	src := func(fetch string) string {
+		return "Create Sentinel daily Using " + pageA + " Monitor any change Fetch " + fetch + " Notify By email owner@example.test Every immediate To Now + 5 hour\n"
+	}
+	p := newDigestPages(t, "")
+	p.edit(t, src("1 hour"))
+	p.run(t, 0)
+	p.run(t, 6*time.Hour) // past the end
+	p.clock = p.start.Add(6*time.Hour + 10*time.Minute)
+	p.edit(t, src("2 hour"))
+	p.change("a1")
+	p.run(t, 7*time.Hour)
+	if got := len(changesOf(t, p.db, p.s)); got != 0 {
+		t.Errorf("an ended sentinel edited in its Fetch found %d changes", got)
+	}
+}

@@ -36,6 +36,6 @@
 //   - Visits are irregular here (jitter, adaptive intervals), so I is the
 //     mean of the observed intervals rather than one fixed interval.
 //   - The seed's sentinels are not edited once created. Here one can be: an
-//     ended sentinel edited to a later To, or to none, is taken up again
-//     (Lifespan.Evaluate): the edit gave it more time.
+//     ended sentinel whose To clause is edited to one not reached yet is
+//     taken up again (Lifespan.Evaluate): the edit gave it more time.
 package schedule

@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/vigil-web/vigil/spec"
@@ -42,6 +43,11 @@ type Bound struct {
 type Lifespan struct {
 	From, To Bound
 	Created  time.Time // the sentinel's creation: the time of during(s)
+	// ToSource is the To clause as the sentinel's source writes it ("" for
+	// none): an edit that changes it can give an ended sentinel more time
+	// (see Evaluate), where a new resolution of the same clause (To Now +
+	// 1 day, checked again at the edit) does not.
+	ToSource string
 }
 
 // Status is a sentinel's run-time status, persisted with it (the seed's
@@ -49,6 +55,10 @@ type Lifespan struct {
 type Status struct {
 	Started time.Time `json:"started,omitzero"`
 	Ended   time.Time `json:"ended,omitzero"`
+	// EndedUnder is the Lifespan.ToSource the sentinel ended under,
+	// quoted (strconv.Quote), so that "" stands for a status written
+	// before it was kept: such a sentinel is never taken up again.
+	EndedUnder string `json:"endedUnder,omitempty"`
 }
 
 // Phase returns the phase the status records.
@@ -88,6 +98,9 @@ func LifespanOf(c *spec.Checked, created time.Time) Lifespan {
 	}
 	l.From = bound(c.Sentinel.From, c.Start)
 	l.To = bound(c.Sentinel.To, c.End)
+	if c.Sentinel.To != nil {
+		l.ToSource = spec.Print(c.Sentinel.To)
+	}
 	return l
 }
 
@@ -144,27 +157,28 @@ type Transition struct {
 // starting. Evaluate is idempotent: the raised events are those not already
 // in st.
 //
-// An ended sentinel stays ended, unless it was edited to live longer: when
-// it has no To any more, or a To later than now, it is taken up again (Active if
-// it had started, Pending if not), and raises no event until it ends
-// again. A To that waits on an event that has not happened does not reopen
-// it: that event may be one that happened and was undone by an edit of the
-// other sentinel, and ends are not taken back in a chain.
+// An ended sentinel stays ended, unless its To clause was edited (see
+// Lifespan.ToSource) to one not reached yet: a later time, or an event that
+// has not happened. It is then taken up again (Active if it had started,
+// Pending if not), and raises no event until it ends again. The same clause
+// resolved again never reopens it: not To Now + 1 day checked again at an
+// edit of another clause, nor To end(s1) when s1, edited, ends once more.
 func (l Lifespan) Evaluate(now time.Time, st Status, lookup Lookup) Transition {
 	tr := Transition{Status: st}
 	end, endKnown := l.resolve(l.To, lookup)
 	if st.Phase() == Ended {
-		noEnd := l.To.Event == 0 && l.To.At.IsZero()
-		if !noEnd && !(endKnown && end.After(now)) {
+		edited := st.EndedUnder != "" && st.EndedUnder != strconv.Quote(l.ToSource)
+		if !edited || endKnown && !end.After(now) {
 			return tr
 		}
-		st.Ended, tr.Status.Ended = time.Time{}, time.Time{}
+		st.Ended, st.EndedUnder = time.Time{}, ""
+		tr.Status = st
 	}
 	if st.Phase() == Pending {
 		start, ok := l.resolve(l.From, lookup)
 		switch {
 		case endKnown && !end.After(now) && (!ok || !start.Before(end)):
-			tr.Status.Ended = end
+			tr.Status.Ended, tr.Status.EndedUnder = end, strconv.Quote(l.ToSource)
 			tr.Raised = append(tr.Raised, spec.End)
 			return tr
 		case !ok:
@@ -181,7 +195,7 @@ func (l Lifespan) Evaluate(now time.Time, st Status, lookup Lookup) Transition {
 	}
 	if endKnown {
 		if !end.After(now) {
-			tr.Status.Ended = end
+			tr.Status.Ended, tr.Status.EndedUnder = end, strconv.Quote(l.ToSource)
 			tr.Raised = append(tr.Raised, spec.End)
 			return tr
 		}

@@ -3,6 +3,7 @@ package schedule
 import (
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 	"time"
 
@@ -196,15 +197,24 @@ func TestLifespanOf(t *testing.T) {
 }
 
 // TestEndedReopensWhenEdited: an ended status is taken up again when the
-// lifespan was edited to a later To, or to none; not for the To it ended
-// on, nor for one that waits on an event.
+// sentinel's To clause was edited to one not reached yet; not for the
+// clause it ended under, resolved again later (To Now + .. checked again at
+// an edit of another clause, an event of a sentinel that ended once more),
+// nor for a status kept before the clause was.
 func TestEndedReopensWhenEdited(t *testing.T) {
 	t0 := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	now := t0.Add(60 * time.Hour)
+	under := func(src string, st Status) Status { st.EndedUnder = strconv.Quote(src); return st }
 	started := Status{Started: t0.Add(time.Hour), Ended: t0.Add(48 * time.Hour)}
 	never := Status{Ended: t0.Add(time.Hour)} // ended before it started
 	from := Bound{At: t0.Add(time.Hour)}
-	lookup := func(string) (Status, bool) { return Status{}, true }
+	later := Bound{At: t0.Add(100 * time.Hour)}
+	lookup := func(name string) (Status, bool) {
+		if name == "s1" { // ended a second time, after an edit
+			return Status{Started: t0, Ended: t0.Add(59 * time.Hour)}, true
+		}
+		return Status{}, true
+	}
 	for _, tc := range []struct {
 		name  string
 		l     Lifespan
@@ -212,12 +222,15 @@ func TestEndedReopensWhenEdited(t *testing.T) {
 		phase Phase
 		wake  time.Time
 	}{
-		{"the To it ended on", Lifespan{From: from, To: Bound{At: t0.Add(48 * time.Hour)}}, started, Ended, time.Time{}},
-		{"a later To", Lifespan{From: from, To: Bound{At: t0.Add(100 * time.Hour)}}, started, Active, t0.Add(100 * time.Hour)},
-		{"no To", Lifespan{From: from}, started, Active, time.Time{}},
-		{"an event to come", Lifespan{From: from, To: Bound{Event: spec.End, Ref: "s9"}}, started, Ended, time.Time{}},
-		{"never started, a start to come", Lifespan{From: Bound{At: t0.Add(70 * time.Hour)}, To: Bound{At: t0.Add(100 * time.Hour)}}, never, Pending, t0.Add(70 * time.Hour)},
-		{"never started, a start gone by", Lifespan{From: Bound{At: t0.Add(50 * time.Hour)}, To: Bound{At: t0.Add(100 * time.Hour)}}, never, Active, t0.Add(100 * time.Hour)},
+		{"the clause it ended under, resolved later", Lifespan{From: from, To: later, ToSource: "now + 40 second"}, under("now + 40 second", started), Ended, time.Time{}},
+		{"the event it ended on, once more", Lifespan{From: from, To: Bound{Event: spec.End, Ref: "s1"}, ToSource: "end(s1)"}, under("end(s1)", started), Ended, time.Time{}},
+		{"a status kept before the clause was", Lifespan{From: from, To: later, ToSource: "03/01/2027"}, started, Ended, time.Time{}},
+		{"a later To", Lifespan{From: from, To: later, ToSource: "03/01/2027"}, under("02/01/2026", started), Active, t0.Add(100 * time.Hour)},
+		{"an earlier To", Lifespan{From: from, To: Bound{At: t0.Add(50 * time.Hour)}, ToSource: "03/03/2026 02:00"}, under("02/01/2026", started), Ended, time.Time{}},
+		{"no To any more", Lifespan{From: from, To: later}, under("02/01/2026", started), Active, t0.Add(100 * time.Hour)},
+		{"an event to come", Lifespan{From: from, To: Bound{Event: spec.End, Ref: "s9"}, ToSource: "end(s9)"}, under("02/01/2026", started), Active, time.Time{}},
+		{"never started, a start to come", Lifespan{From: Bound{At: t0.Add(70 * time.Hour)}, To: later, ToSource: "x"}, under("y", never), Pending, t0.Add(70 * time.Hour)},
+		{"never started, a start gone by", Lifespan{From: Bound{At: t0.Add(50 * time.Hour)}, To: later, ToSource: "x"}, under("y", never), Active, t0.Add(100 * time.Hour)},
 	} {
 		tr := tc.l.Evaluate(now, tc.st, lookup)
 		if tr.Status.Phase() != tc.phase || !tr.Wake.Equal(tc.wake) {
@@ -229,5 +242,13 @@ func TestEndedReopensWhenEdited(t *testing.T) {
 		if tc.phase == Ended && tr.Status != tc.st {
 			t.Errorf("%s: status %+v changed", tc.name, tr.Status)
 		}
+		if tc.phase != Ended && tr.Status.EndedUnder != "" {
+			t.Errorf("%s: taken up again, but still ended under %s", tc.name, tr.Status.EndedUnder)
+		}
+	}
+	// Ending records the clause.
+	l := Lifespan{From: from, To: Bound{At: t0.Add(2 * time.Hour)}, ToSource: "now + 1 hour"}
+	if tr := l.Evaluate(now, Status{Started: t0.Add(time.Hour)}, lookup); tr.Status.EndedUnder != `"now + 1 hour"` {
+		t.Errorf("ended under %q", tr.Status.EndedUnder)
 	}
 }

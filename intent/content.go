@@ -402,16 +402,26 @@ func (c *content) contentText() string {
 	return c.text
 }
 
-// numberText returns the text of the content's text leaves as a value
-// change type reads a number from it: joined as textJoiner joins them.
-func (c *content) numberText() string {
-	j := textJoiner{html: c.html}
-	for _, l := range c.leaves {
-		if l.kind == leafText {
-			j.add(l.node, l.value)
-		}
+// numberTexts returns the text of each of the content's roots (the
+// scope's matches) as a value change type reads a number from it: joined
+// as textJoiner joins them, without what the content leaves out.
+func (c *content) numberTexts() []string {
+	out := make([]string, 0, len(c.roots))
+	for _, r := range c.roots {
+		j := textJoiner{html: c.html}
+		tree.Walk(r, func(n *tree.Node) bool {
+			switch {
+			case n.Kind == tree.Element:
+				j.element(n)
+				return !c.skip(n)
+			case n.Kind == tree.Text && !c.skip(n):
+				j.add(n, n.Value)
+			}
+			return false
+		})
+		out = append(out, normalizeValueSpace(j.String()))
 	}
-	return j.String()
+	return out
 }
 
 // pathCache names nodes and leaves by path, numbering the children of

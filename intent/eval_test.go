@@ -324,6 +324,26 @@ func TestHTMLCases(t *testing.T) {
 				`value In css ".price" decreases Ignore css "i"`},
 			{`<div class="price">$<b>1</b>,299<i>x</i></div>`, `<div class="price">$<b>1</b>,199<i>y</i></div>`, 1299, 1199,
 				`value In css ".price" decreases Ignore css "i"`},
+			// Elements between the parts part them too, ignored or not.
+			{`<div class="price"><span>3</span><hr><span>,5</span></div>`, `<div class="price"><span>2</span><hr><span>,9</span></div>`, 3, 2, ""},
+			{`<div class="price"><span>3</span><br><span>,5</span></div>`, `<div class="price"><span>2</span><br><span>,9</span></div>`, 3, 2, ""},
+			{`<div class="price">3<img src="a.png">,5</div>`, `<div class="price">2<img src="a.png">,9</div>`, 3, 2, ""},
+			{`<div class="price">3<div class="ad">Ad</div>,5</div>`, `<div class="price">2<div class="ad">Ad</div>,9</div>`, 3, 2,
+				`value In css ".price" decreases Ignore css ".ad"`},
+			// Two matches are two values.
+			{`<span class="price">3</span><span class="price">,5</span><i>x</i>`, `<span class="price">2</span><span class="price">,9</span><i>y</i>`, 3, 2,
+				`value In css ".price" decreases Ignore css "i"`},
+			// No-break spaces group digits where a region is ignored too.
+			{`<div class="price">1&nbsp;234,50&nbsp;€<i>a</i></div>`, `<div class="price">999,00&nbsp;€<i>b</i></div>`, 1234.5, 999,
+				`value In css ".price" decreases Ignore css "i"`},
+			// A separator alone in its element, and cents in superscript.
+			{`<span class="price">$<span>12<span>.</span></span><span>99</span></span>`, `<span class="price">$<span>12<span>.</span></span><span>49</span></span>`, 12.99, 12.49, ""},
+			{`<span class="price">12,<sup>99</sup> €</span>`, `<span class="price">11,<sup>49</sup> €</span>`, 12.99, 11.49, ""},
+			// But a list of numbers is not one.
+			{`<div class="price">1,<b>2</b></div>`, `<div class="price">0,<b>2</b></div>`, 1, 0, ""},
+			// Buttons, labels and custom elements are inline.
+			{`<div class="price"><button>$1</button>,299</div>`, `<div class="price"><button>$1</button>,199</div>`, 1299, 1199, ""},
+			{`<div class="price"><x-int>12</x-int><x-frac>.99</x-frac></div>`, `<div class="price"><x-int>12</x-int><x-frac>.49</x-frac></div>`, 12.99, 12.49, ""},
 			{`<span class="price">$<b>1</b>,299</span>`, `<span class="price">$<b>1</b>,199</span>`, 1299, 1199, ""},
 			{`<span class="price"><span>12</span><span>.99</span></span>`, `<span class="price"><span>12</span><span>.49</span></span>`, 12.99, 12.49, ""},
 			// A script inside the selection is no text of the page.

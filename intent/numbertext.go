@@ -9,36 +9,78 @@ import (
 // textJoiner joins the values of a selection's text nodes, in document
 // order, into the text a value change type reads its number from. Values
 // are joined by a space, but for a number that HTML inline elements split:
-// $<b>1</b>,299 reads "$1,299" and <span>12</span><span>.99</span> "12.99",
-// where table cells, paragraphs or XML elements keep theirs apart
-// (<td>3</td><td>,5</td> is "3 ,5", not 3.5).
+// $<b>1</b>,299 reads "$1,299", <span>12</span><span>.99</span> "12.99",
+// 12<span>.</span><span>99</span> (a shop's markup) "12.99", and
+// 12,<sup>99</sup> "12,99". Table cells, paragraphs, line breaks, images or
+// XML elements keep the parts apart (<td>3</td><td>,5</td> is "3 ,5", not
+// 3.5), whether they stand around the parts or between them.
 type textJoiner struct {
-	b       strings.Builder
-	html    bool
-	prev    *tree.Node // the last text node added
-	prevVal string
+	b    strings.Builder
+	html bool
+	prev *tree.Node // the last text node added
+	// lone is set when prev was a separator alone, joined to the number
+	// before it ("12" "."): the digits that follow join it too.
+	lone bool
+	// apart is set when an element that parts text (element) came since
+	// prev.
+	apart bool
+}
+
+// element notes element n, met between two texts in document order: one
+// that is not inline parts them.
+func (j *textJoiner) element(n *tree.Node) {
+	if !isInline(n.Name) && !isNonContent(n.Name) {
+		j.apart = true
+	}
 }
 
 // add appends text node n, whose value is v.
 func (j *textJoiner) add(n *tree.Node, v string) {
-	if j.prev != nil && !(j.html && continuesNumber(j.prevVal, v) && inlineBetween(j.prev, n)) {
+	join := j.prev != nil && j.html && !j.apart && j.continues(n, v) && inlineBetween(j.prev, n)
+	if j.prev != nil && !join {
 		j.b.WriteByte(' ')
 	}
 	j.b.WriteString(v)
-	j.prev, j.prevVal = n, v
+	j.lone = join && len(v) == 1 && isSeparator(v[0])
+	j.prev, j.apart = n, false
+}
+
+// continues reports whether v, the value of text node n, continues the
+// number the text so far ends with.
+func (j *textJoiner) continues(n *tree.Node, v string) bool {
+	if v == "" {
+		return false
+	}
+	s := j.b.String()
+	endsDigit := s != "" && isDigit(s[len(s)-1])
+	switch {
+	case endsDigit && len(v) >= 2 && isSeparator(v[0]) && isDigit(v[1]):
+		return true // 12 .99
+	case endsDigit && len(v) == 1 && isSeparator(v[0]):
+		return true // 12 . (99 to come)
+	case j.lone && isDigit(v[0]):
+		return true // 12. 99
+	case len(s) >= 2 && isSeparator(s[len(s)-1]) && isDigit(s[len(s)-2]) && isDigit(v[0]):
+		// 12, 99 is two numbers but for cents in superscript.
+		return n.Parent != nil && strings.EqualFold(localName(n.Parent.Name), "sup")
+	}
+	return false
 }
 
 // String returns the joined text.
 func (j *textJoiner) String() string { return j.b.String() }
 
-// continuesNumber reports whether b continues a number that a ends: a ends
-// with a digit and b starts with a decimal or thousands separator and a
-// digit.
-func continuesNumber(a, b string) bool {
-	return a != "" && isDigit(a[len(a)-1]) && len(b) >= 2 && (b[0] == '.' || b[0] == ',') && isDigit(b[1])
-}
-
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+func isSeparator(c byte) bool { return c == '.' || c == ',' }
+
+// localName returns a qualified name without its prefix.
+func localName(name string) string {
+	if i := strings.LastIndexByte(name, ':'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
 
 // maxInlineDepth bounds the walk from two text nodes up to their common
 // ancestor: a number is split by a few formatting elements, not dozens,
@@ -76,16 +118,15 @@ func inlineBetween(a, b *tree.Node) bool {
 }
 
 // isInline reports whether an HTML element, named with or without a
-// namespace prefix, is a phrasing element that formats text within a line.
+// namespace prefix, is a phrasing element that formats text within a line
+// (custom elements, whose names hold a hyphen, included).
 func isInline(name string) bool {
-	if i := strings.LastIndexByte(name, ':'); i >= 0 {
-		name = name[i+1:]
-	}
+	name = localName(name)
 	switch strings.ToLower(name) {
-	case "a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "data", "del", "dfn", "em", "font", "i",
-		"ins", "kbd", "mark", "nobr", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup",
-		"time", "tt", "u", "var":
+	case "a", "abbr", "acronym", "b", "bdi", "bdo", "big", "button", "cite", "code", "data", "del", "dfn",
+		"em", "font", "i", "ins", "kbd", "label", "mark", "nobr", "output", "q", "rp", "rt", "ruby", "s",
+		"samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var", "wbr":
 		return true
 	}
-	return false
+	return strings.Contains(name, "-")
 }

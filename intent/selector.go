@@ -80,8 +80,11 @@ func textValue(n *tree.Node) string {
 		switch {
 		case m.Kind == tree.Text:
 			j.add(m, m.Value)
-		case j.html && m != n && m.Kind == tree.Element && isNonContent(m.Name):
+		case m.Kind != tree.Element:
+		case j.html && m != n && isNonContent(m.Name):
 			return false // a script's or a style's text is not the page's
+		default:
+			j.element(m)
 		}
 		return true
 	})

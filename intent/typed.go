@@ -301,7 +301,7 @@ func (p *Pair) value(ct *spec.ChangeType) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		oldVals, newVals = []string{cp.old.numberText()}, []string{cp.new.numberText()}
+		oldVals, newVals = cp.old.numberTexts(), cp.new.numberTexts()
 	} else {
 		oldVals, newVals = sel.Values(p.Old.Root), sel.Values(p.New.Root)
 	}

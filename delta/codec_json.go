@@ -28,13 +28,7 @@ func EncodeJSON(w io.Writer, d *Delta) error {
 	if d.ToFingerprint != 0 {
 		b = appendField(b, "toFingerprint", fingerprintString(d.ToFingerprint), false)
 	}
-	if len(d.Namespaces) > 0 {
-		b = append(b, `,"namespaces":{`...)
-		for i, p := range slices.Sorted(maps.Keys(d.Namespaces)) {
-			b = appendField(b, p, d.Namespaces[p], i == 0)
-		}
-		b = append(b, '}')
-	}
+	b = appendNamespaces(b, d.Namespaces)
 	b = append(b, `,"ops":[`...)
 	for i := range d.Ops {
 		op := &d.Ops[i]
@@ -57,6 +51,7 @@ func EncodeJSON(w io.Writer, d *Delta) error {
 			if op.Update {
 				b = append(b, `,"update":true`...)
 			}
+			b = appendNamespaces(b, op.Namespaces)
 			if op.Content != nil {
 				b = append(b, `,"content":`...)
 				var err error
@@ -147,6 +142,19 @@ func mapString(m tree.XIDMap) string {
 		return ""
 	}
 	return m.String()
+}
+
+// appendNamespaces appends a "namespaces" field holding ns, sorted, if it
+// is not empty.
+func appendNamespaces(b []byte, ns map[string]string) []byte {
+	if len(ns) == 0 {
+		return b
+	}
+	b = append(b, `,"namespaces":{`...)
+	for i, p := range slices.Sorted(maps.Keys(ns)) {
+		b = appendField(b, p, ns[p], i == 0)
+	}
+	return append(b, '}')
 }
 
 func appendField(b []byte, name, value string, first bool) []byte {

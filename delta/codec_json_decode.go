@@ -117,15 +117,7 @@ func (j *jsonDecoder) delta() (*Delta, error) {
 		case "toXidMap":
 			return j.str(path, &toMap)
 		case "namespaces":
-			d.Namespaces = map[string]string{}
-			return j.object(path, func(prefix, path string) error {
-				var uri string
-				if err := j.str(path, &uri); err != nil {
-					return err
-				}
-				d.Namespaces[prefix] = uri
-				return nil
-			})
+			return j.namespaces(path, &d.Namespaces)
 		case "outside":
 			j.outsideAt = j.keyAt
 			var err error
@@ -173,6 +165,19 @@ func (j *jsonDecoder) delta() (*Delta, error) {
 		}
 	}
 	return d, nil
+}
+
+// namespaces reads a "namespaces" object: prefixes and their URIs.
+func (j *jsonDecoder) namespaces(path string, ns *map[string]string) error {
+	*ns = map[string]string{}
+	return j.object(path, func(prefix, path string) error {
+		var uri string
+		if err := j.str(path, &uri); err != nil {
+			return err
+		}
+		(*ns)[prefix] = uri
+		return nil
+	})
 }
 
 // jsonOp is an operation's fields as read, each nil when absent or null.
@@ -236,6 +241,8 @@ func (j *jsonDecoder) op(opPath string, first jsonToken, op *Op) error {
 			c, err := j.content(path)
 			jo.content = c
 			return err
+		case "namespaces":
+			return j.namespaces(path, &op.Namespaces)
 		}
 		return j.unknown(opPath, key)
 	})

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -201,6 +203,9 @@ func (e *xmlEncoder) op(op *Op) {
 		if op.Update {
 			e.attr("update", "yes")
 		}
+		for _, p := range slices.Sorted(maps.Keys(op.Namespaces)) {
+			e.attr("xmlns:"+p, op.Namespaces[p])
+		}
 		if op.Content == nil {
 			e.str("/>\n")
 			return
@@ -346,7 +351,7 @@ func (e *xmlEncoder) content(root *tree.Node) {
 				e.str("?>")
 			case tree.Element:
 				tag := n.Name
-				if !plainName(n.Name) {
+				if !elementAsName(n.Name) {
 					tag = xyElement
 				}
 				e.str("<" + tag)
@@ -355,10 +360,8 @@ func (e *xmlEncoder) content(root *tree.Node) {
 					e.attr("name", n.Name)
 				}
 				// Attributes XML cannot hold in the tag are written as
-				// children: those whose names are not XML names, and, on
-				// an xy:element, one called name (the tag's name attribute
-				// is the element's name).
-				inTag := func(a tree.Attr) bool { return plainName(a.Name) && (tag != xyElement || a.Name != "name") }
+				// children (see attrAsName).
+				inTag := func(a tree.Attr) bool { return attrAsName(tag, a) }
 				odd := 0
 				for _, a := range n.Attrs {
 					if inTag(a) {
@@ -393,7 +396,7 @@ func (e *xmlEncoder) content(root *tree.Node) {
 			continue
 		}
 		if n.Kind == tree.Element {
-			if plainName(n.Name) {
+			if elementAsName(n.Name) {
 				e.str("</" + n.Name + ">")
 			} else {
 				e.str("</" + xyElement + ">")
@@ -656,12 +659,7 @@ func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
 		case "toFingerprint":
 			d.ToFingerprint, err = parseFingerprint(a.Value)
 		default:
-			if a.Name.Space == "xmlns" && !strings.HasPrefix(a.Value, undeclaredNamespace) {
-				if d.Namespaces == nil {
-					d.Namespaces = map[string]string{}
-				}
-				d.Namespaces[a.Name.Local] = a.Value
-			}
+			readDeclaration(a, &d.Namespaces)
 		}
 		if err != nil {
 			return nil, dec.errorf("%s: %v", qname(a.Name), err)
@@ -858,6 +856,7 @@ func (dec *xmlDecoder) operation(start xml.StartElement, d *Delta) (Op, error) {
 	var xmRaw string
 	for _, a := range start.Attr {
 		if a.Name.Space != "" {
+			readDeclaration(a, &op.Namespaces)
 			continue
 		}
 		var err error
@@ -1086,6 +1085,19 @@ func (dec *xmlDecoder) content(start xml.StartElement) (*tree.Node, error) {
 			return nil, dec.errorf("a directive <!%s> in content", clip(string(t)))
 		}
 	}
+}
+
+// readDeclaration adds to ns the binding a declares, if it is a namespace
+// declaration of a prefix, other than XML's own and a binding to
+// undeclaredNamespace.
+func readDeclaration(a xml.Attr, ns *map[string]string) {
+	if a.Name.Space != "xmlns" || strings.HasPrefix(a.Value, undeclaredNamespace) || a.Name.Local == "xml" && a.Value == xmlNamespace {
+		return
+	}
+	if *ns == nil {
+		*ns = map[string]string{}
+	}
+	(*ns)[a.Name.Local] = a.Value
 }
 
 // isXYDeclaration reports whether a is an xy: element's declaration of

@@ -86,9 +86,7 @@ func Compose(d1, d2 *Delta) (*Delta, error) {
 	d.From, d.To = d1.From, d2.To
 	d.FromXIDMap, d.ToXIDMap = d1.FromXIDMap, d2.ToXIDMap
 	d.FromFingerprint, d.ToFingerprint = d1.FromFingerprint, d2.ToFingerprint
-	// The middle version is partial: where it lacks a content's
-	// ancestors, the bindings are the two deltas'.
-	d.Namespaces = mergeNamespaces(d.Namespaces, mergeNamespaces(d2.Namespaces, d1.Namespaces))
+	composeNamespaces(d, d1, d2)
 	if d.Outside, err = composeOutside(d1.Outside, d2.Outside); err != nil {
 		return nil, fmt.Errorf("compose: %w: %v", ErrNotComposable, err)
 	}

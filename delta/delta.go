@@ -61,6 +61,11 @@ type Op struct {
 	Move    bool
 	Update  bool
 	Content *tree.Node
+	// Namespaces binds the prefixes Content uses where its place in the
+	// document binds them otherwise than the delta does (Delta.Namespaces:
+	// a prefix bound to two URIs in two parts of a document); nil for
+	// none. Like the delta's, it is how the operation is written.
+	Namespaces map[string]string
 
 	Node     tree.XID
 	Name     string
@@ -90,11 +95,11 @@ type Delta struct {
 	// Namespaces binds the namespace prefixes that the contents of Ops use
 	// to the URIs their documents bind them to at the contents' places, so
 	// that the delta written as XML is namespace-well-formed for any XML
-	// tool: a content's own declarations are inside it, the others stand
-	// on the delta's <t>. It is nil when no content uses a prefix its
-	// documents bind. A prefix that two contents' places bind to two URIs
-	// keeps the first content's. It is how the delta is written, not what
-	// it does: Equal and Apply ignore it.
+	// tool: a content's own declarations are inside it, these stand on the
+	// delta's <t>, and an operation whose place binds a prefix otherwise
+	// has its own (Op.Namespaces). It is nil when no content uses a prefix
+	// its documents bind. It is how the delta is written, not what it
+	// does: Equal and Apply ignore it.
 	Namespaces map[string]string
 	// Outside is the change outside the root element (DOCTYPE, comments
 	// and processing instructions around the root), or nil for none.

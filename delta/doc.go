@@ -113,14 +113,23 @@
 // element whose name is not a plain XML name (such as "a<b") is
 // <xy:element name="a&lt;b">...</xy:element>; an attribute whose name is
 // not (such as "<" or "@click") is an <xy:attr name="@click">value</xy:attr>
-// child of its element, before the others. Each of these xy: elements
-// declares its namespace (xmlns:xy="urn:vigil:xydelta"), and a <t>
-// declares the namespace prefixes its contents use (Delta.Namespaces:
-// xmlns:dc="http://purl.org/dc/elements/1.1/"), so that the delta is
-// namespace-well-formed for other XML tools (the reference tool's deltas
-// are not); a prefix that a content uses and its document never declared
-// (<fb:like> on an HTML page) is bound to urn:vigil:undeclared:fb, which
-// the decoder leaves out of Delta.Namespaces. The reference tool's
+// child of its element, before the others; so are an element named with
+// the xmlns prefix and the namespace declarations the namespace rules
+// forbid (xmlns:p="", xmlns:xmlns, xml bound elsewhere), which an HTML
+// parser keeps. Each of these xy: elements declares its namespace
+// (xmlns:xy="urn:vigil:xydelta"), and a <t> declares the namespace
+// prefixes its contents use (Delta.Namespaces:
+// xmlns:dc="http://purl.org/dc/elements/1.1/"), a d or i those its place
+// binds otherwise (Op.Namespaces: a prefix bound to two URIs in two parts
+// of a document), so that the delta is namespace-well-formed for other XML
+// tools (the reference tool's deltas are not). A prefix that a content
+// uses and its document never declared (<fb:like> on an HTML page) is
+// bound to urn:vigil:undeclared:fb, which the decoder leaves out of the
+// bindings. (One case is left: the children of an xy:element that use a
+// prefix xy of their document's read, in a namespace-aware tool, as in
+// Vigil's namespace.) Default namespaces (xmlns="...") are not carried:
+// declared on the content, they would read back as its attribute. The
+// reference tool's
 // <renameRoot from=".." to=".."/> is read as an rn of the root (whose XID is
 // the last of the <t>'s XID-map). The fork's character-level <u> is not
 // read: it cannot be applied without the old text. A change outside the
@@ -137,8 +146,8 @@
 //
 // The JSON form (EncodeJSON, DecodeJSON) holds the same fields
 // (fromFingerprint and toFingerprint too, when known, and the namespaces,
-// "namespaces":{"dc":"http://purl.org/dc/elements/1.1/"}, when the
-// contents use any):
+// "namespaces":{"dc":"http://purl.org/dc/elements/1.1/"}, of the delta and
+// of an operation, when there are any):
 //
 //	{"from":"v1.xml","to":"v2.xml","fromXidMap":"(1-15|16)","toXidMap":"(1-11;16-17;14-15|18)","ops":[
 //	{"op":"d","par":14,"pos":1,"xm":"(13)","move":true},

@@ -155,7 +155,7 @@ func (b *builder) fillHalf(op *Op, t *tree.Measure, match []int32, k int32, move
 	case region:
 		op.Content = t.Subtree(k, b.arena, func(c int32) bool { return match[c] >= 0 })
 		op.XIDs = b.subtreeXIDs(op.Content)
-		b.bindPrefixes(t, k, op.Content)
+		b.bindPrefixes(t, k, op)
 	case changed:
 		op.Update = true
 		op.Content = t.Subtree(k, b.arena, nil)

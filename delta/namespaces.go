@@ -9,6 +9,17 @@ import (
 	"github.com/vigil-web/vigil/tree"
 )
 
+// This file keeps a delta namespace-well-formed when written as XML: the
+// prefixes its contents use are declared (Delta.Namespaces on the <t>,
+// Op.Namespaces on an operation whose place binds one otherwise), and the
+// names the namespace rules reserve are escaped (writtenAsName).
+
+// The namespaces XML binds itself.
+const (
+	xmlNamespace   = "http://www.w3.org/XML/1998/namespace"
+	xmlnsNamespace = "http://www.w3.org/2000/xmlns/"
+)
+
 // prefixOf returns the namespace prefix of a qualified name ("dc" of
 // "dc:creator"), "" for none and for the prefixes XML binds itself (xml,
 // xmlns), which are never declared.
@@ -24,10 +35,44 @@ func prefixOf(name string) string {
 	return p
 }
 
+// elementAsName reports whether an element's name is written as its tag:
+// an XML name (plainName) whose prefix is not xmlns, which no element may
+// have. The others are written as xy:element.
+func elementAsName(name string) bool {
+	return plainName(name) && !strings.HasPrefix(name, "xmlns:")
+}
+
+// attrAsName reports whether an attribute of an element (written as tag,
+// the element's tag) is written in the tag: a plain XML name, and, for a
+// namespace declaration, one the namespace rules allow (not xmlns:p="",
+// nor a declaration of xmlns, nor xml bound to another namespace, nor
+// another prefix bound to either of XML's). The others are written as
+// xy:attr children, as are, on an xy:element, its name and a declaration of
+// xy (the tag's own).
+func attrAsName(tag string, a tree.Attr) bool {
+	if !plainName(a.Name) {
+		return false
+	}
+	if tag == xyElement && (a.Name == "name" || a.Name == "xmlns:xy") {
+		return false
+	}
+	p, ok := strings.CutPrefix(a.Name, "xmlns:")
+	if !ok {
+		return true
+	}
+	switch {
+	case p == "xmlns", a.Value == "", a.Value == xmlnsNamespace:
+		return false
+	case p == "xml", a.Value == xmlNamespace:
+		return p == "xml" && a.Value == xmlNamespace
+	}
+	return true
+}
+
 // usedPrefixes calls use with the prefix of each element and attribute
-// name in content that XML writes as a name (see plainName; the others are
-// escaped) and that no declaration inside content binds where it is used,
-// as often as it occurs.
+// name in content that is written as a name (elementAsName, attrAsName) and
+// that no declaration inside content binds where it is used, as often as
+// it occurs.
 func usedPrefixes(content *tree.Node, use func(prefix string)) {
 	if content.Kind != tree.Element {
 		return
@@ -39,7 +84,7 @@ func usedPrefixes(content *tree.Node, use func(prefix string)) {
 	var declared map[string]int // prefixes declared in scope, with their count
 	enter := func(n *tree.Node, by int) {
 		for _, a := range n.Attrs {
-			if p, ok := strings.CutPrefix(a.Name, "xmlns:"); ok {
+			if p, ok := strings.CutPrefix(a.Name, "xmlns:"); ok && attrAsName(n.Name, a) {
 				if declared == nil {
 					declared = map[string]int{}
 				}
@@ -47,17 +92,23 @@ func usedPrefixes(content *tree.Node, use func(prefix string)) {
 			}
 		}
 	}
-	used := func(name string) {
-		if p := prefixOf(name); p != "" && declared[p] == 0 && plainName(name) {
+	visit := func(n *tree.Node) {
+		enter(n, 1)
+		if p := prefixOf(n.Name); p != "" && declared[p] == 0 && elementAsName(n.Name) {
 			use(p)
+		}
+		tag := n.Name
+		if !elementAsName(tag) {
+			tag = xyElement
+		}
+		for _, a := range n.Attrs {
+			if p := prefixOf(a.Name); p != "" && declared[p] == 0 && attrAsName(tag, a) {
+				use(p)
+			}
 		}
 	}
 	stack := []frame{{content, 0}}
-	enter(content, 1)
-	used(content.Name)
-	for _, a := range content.Attrs {
-		used(a.Name)
-	}
+	visit(content)
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		if top.next == len(top.n.Children) {
@@ -67,26 +118,59 @@ func usedPrefixes(content *tree.Node, use func(prefix string)) {
 		}
 		c := top.n.Children[top.next]
 		top.next++
-		if c.Kind != tree.Element {
-			continue
+		if c.Kind == tree.Element {
+			visit(c)
+			stack = append(stack, frame{c, 0})
 		}
-		enter(c, 1)
-		used(c.Name)
-		for _, a := range c.Attrs {
-			used(a.Name)
-		}
-		stack = append(stack, frame{c, 0})
 	}
 }
 
-// declaredPrefixes returns, sorted, the prefixes an encoded delta declares:
-// those of its Namespaces and those its contents use besides.
+// bindPrefixes finds how the place of op's content, node k of version t,
+// binds each prefix the content uses: the delta's binding when it has none
+// yet (b.namespaces), the operation's own when the delta's differs. A
+// prefix no ancestor declares (an HTML page used it undeclared) is left
+// out.
+func (b *builder) bindPrefixes(t *tree.Measure, k int32, op *Op) {
+	var seen []string // few prefixes per content: a list is cheaper than a map
+	usedPrefixes(op.Content, func(p string) {
+		if slices.Contains(seen, p) {
+			return
+		}
+		seen = append(seen, p)
+		decl := "xmlns:" + p
+		for a := t.Parent[k]; a >= 0; a = t.Parent[a] {
+			uri, ok := t.Attr(a, decl)
+			if !ok {
+				continue
+			}
+			switch cur, bound := b.namespaces[p]; {
+			case !bound:
+				if b.namespaces == nil {
+					b.namespaces = map[string]string{}
+				}
+				b.namespaces[p] = uri
+			case cur != uri:
+				if op.Namespaces == nil {
+					op.Namespaces = map[string]string{}
+				}
+				op.Namespaces[p] = uri
+			}
+			return
+		}
+	})
+}
+
+// declaredPrefixes returns, sorted, the prefixes an encoded delta declares
+// on its <t>: those of its Namespaces and those its contents use besides,
+// bound nowhere (see undeclaredNamespace).
 func declaredPrefixes(d *Delta) []string {
 	var seen map[string]bool
 	for i := range d.Ops {
-		if c := d.Ops[i].Content; c != nil && c.Kind == tree.Element {
-			usedPrefixes(c, func(p string) {
-				if _, ok := d.Namespaces[p]; !ok {
+		op := &d.Ops[i]
+		if op.Content != nil && op.Content.Kind == tree.Element {
+			usedPrefixes(op.Content, func(p string) {
+				_, bound := d.Namespaces[p]
+				if _, own := op.Namespaces[p]; !bound && !own {
 					if seen == nil {
 						seen = map[string]bool{}
 					}
@@ -106,50 +190,78 @@ func declaredPrefixes(d *Delta) []string {
 	return out
 }
 
-// bindPrefixes adds to b.namespaces the binding of each prefix content
-// uses that it does not have yet, as the ancestors of node k of version t
-// declare it. A prefix no ancestor declares (the content declares it
-// itself, or an HTML page used it undeclared) is left out.
-func (b *builder) bindPrefixes(t *tree.Measure, k int32, content *tree.Node) {
-	usedPrefixes(content, func(p string) {
-		if _, ok := b.namespaces[p]; ok {
-			return
-		}
-		decl := "xmlns:" + p
-		for a := t.Parent[k]; a >= 0; a = t.Parent[a] {
-			if uri, ok := t.Attr(a, decl); ok {
-				if b.namespaces == nil {
-					b.namespaces = map[string]string{}
-				}
-				b.namespaces[p] = uri
-				return
+// composeNamespaces completes the bindings of d, composed from d1 and d2.
+// The middle version Compose rebuilds lacks the ancestors of most
+// contents, and a content of d may be one that a move took out of the
+// element that declared its prefix: a prefix d's contents use that it does
+// not bind is bound as d2, then d1, bind it (their deltas' bindings, then
+// their operations', then their contents' own declarations).
+func composeNamespaces(d, d1, d2 *Delta) {
+	known := map[string]string{}
+	learn := func(ns map[string]string) {
+		for p, uri := range ns {
+			if _, ok := known[p]; !ok {
+				known[p] = uri
 			}
 		}
-	})
-}
-
-// mergeNamespaces returns the bindings of a and b, a's where both bind a
-// prefix; nil for none.
-func mergeNamespaces(a, b map[string]string) map[string]string {
-	if len(b) == 0 {
-		return maps.Clone(a)
 	}
-	out := maps.Clone(b)
-	maps.Copy(out, a)
-	return out
+	for _, x := range []*Delta{d2, d1} {
+		learn(x.Namespaces)
+	}
+	for _, x := range []*Delta{d2, d1} {
+		for i := range x.Ops {
+			learn(x.Ops[i].Namespaces)
+		}
+	}
+	for _, x := range []*Delta{d2, d1} {
+		for i := range x.Ops {
+			if c := x.Ops[i].Content; c != nil {
+				tree.Walk(c, func(n *tree.Node) bool {
+					for _, a := range n.Attrs {
+						if p, ok := strings.CutPrefix(a.Name, "xmlns:"); ok && attrAsName(n.Name, a) {
+							learn(map[string]string{p: a.Value})
+						}
+					}
+					return n.Kind == tree.Element
+				})
+			}
+		}
+	}
+	for i := range d.Ops {
+		op := &d.Ops[i]
+		if op.Content == nil {
+			continue
+		}
+		usedPrefixes(op.Content, func(p string) {
+			_, bound := d.Namespaces[p]
+			_, own := op.Namespaces[p]
+			if uri, ok := known[p]; ok && !bound && !own {
+				if d.Namespaces == nil {
+					d.Namespaces = map[string]string{}
+				}
+				d.Namespaces[p] = uri
+			}
+		})
+	}
 }
 
 // validateNamespaces checks that each binding can be written as an XML
 // namespace declaration.
 func validateNamespaces(ns map[string]string) error {
 	for _, p := range slices.Sorted(maps.Keys(ns)) {
+		uri := ns[p]
 		switch {
 		case !plainName(p) || strings.ContainsRune(p, ':'):
 			return fmt.Errorf("namespace prefix %q is not an XML name without a colon", p)
 		case p == "xml" || p == "xmlns":
 			return fmt.Errorf("namespace prefix %q cannot be declared", p)
-		case ns[p] == "":
+		case uri == "":
 			return fmt.Errorf("namespace prefix %q is bound to no URI", p)
+		case uri == xmlNamespace || uri == xmlnsNamespace:
+			return fmt.Errorf("namespace prefix %q cannot be bound to %s", p, uri)
+		}
+		if err := checkXMLChars(uri); err != nil {
+			return fmt.Errorf("namespace prefix %q: %v", p, err)
 		}
 	}
 	return nil

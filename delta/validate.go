@@ -66,6 +66,9 @@ func (d *Delta) Validate() error {
 			if err := checkTreeOp(i, op); err != nil {
 				return err
 			}
+			if err := validateNamespaces(op.Namespaces); err != nil {
+				return malformed(i, op, "%v", err)
+			}
 			total += len(op.XIDs.XIDs)
 			if total > tree.MaxXIDMapLen {
 				return malformed(i, op, "the delta holds more than %d XIDs", tree.MaxXIDMapLen)

@@ -30,9 +30,11 @@ func fuzzSeeds(t interface{ Fatal(...any) }) (xmls, jsons []string) {
 		"<xy:unit_delta><xy:t><xy:i par='15' pos='3' xm='(99;98)'><a><!--c--></a></xy:i></xy:t></xy:unit_delta>",
 		"<unit_delta><t><i par='15' pos='1' xm='(1-99999999999)'/></t></unit_delta>",
 		"<unit_delta><t><d par='1",
+		"<unit_delta><t xmlns:dc='urn:dc' xmlns:fb='urn:vigil:undeclared:fb'><i par='15' pos='1' xm='(2;1)' xmlns:dc='urn:dc2'><dc:a fb:x='1'><xy:element xmlns:xy='urn:vigil:xydelta' name='xmlns:b'><xy:attr xmlns:xy='urn:vigil:xydelta' name='xmlns:og'></xy:attr></xy:element></dc:a></i></t></unit_delta>",
 		"<unit_delta><t><au xid='2' a='a' ov='1' nv='2'/><outside>\n<old doctype='r SYSTEM &quot;r.dtd&quot;'><prolog><!-- a --></prolog><epilog><?pi x?></epilog></old>\n<new><prolog><xy:comment>a--b</xy:comment></prolog></new>\n</outside></t></unit_delta>",
 	)
 	jsons = append(jsons,
+		`{"namespaces":{"dc":"urn:dc"},"ops":[{"op":"i","par":14,"pos":4,"xm":"(20)","namespaces":{"dc":"urn:dc2"},"content":{"kind":"element","name":"dc:a"}}]}`,
 		`{"ops":[{"op":"d","par":15,"pos":2,"xm":"(14)","move":true},{"op":"i","par":7,"pos":1,"xm":"(14)","move":true}]}`,
 		`{"ops":[{"op":"i","par":14,"pos":4,"xm":"(20;21)","content":{"kind":"element","name":"a","attrs":[["x","1"]],"children":[{"kind":"pi","name":"t","value":"d"}]}}]}`,
 		`{"ops":[{"op":"au","xid":14,"a":"a","ov":"1","nv":"2"}]`,

@@ -7,16 +7,17 @@ FUZZTIME ?= 30s
 build:
 	$(GO) build -o bin/vigil ./cmd/vigil
 
+# vigil diff exits 1 when the documents differ, as diff(1) does.
 run:
-	$(GO) run ./cmd/vigil diff testdata/example/v1.xml testdata/example/v2.xml
+	$(GO) run ./cmd/vigil diff --format summary testdata/example/v1.xml testdata/example/v2.xml || test $$? -eq 1
 
 test:
 	$(GO) test ./...
 
 lint:
-	gofmt -l $$(git ls-files '*.go')
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$unformatted" ]; then echo "not gofmt-ed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
-	@command -v staticcheck >/dev/null && staticcheck ./... || echo "staticcheck not installed: go install honnef.co/go/tools/cmd/staticcheck@latest"
+	@if command -v staticcheck >/dev/null; then staticcheck ./...; else echo "staticcheck not installed: go install honnef.co/go/tools/cmd/staticcheck@latest"; fi
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -173,6 +173,25 @@ func TestUnknownCommand(t *testing.T) {
 	}
 }
 
+// TestGroupHelp: a group of commands answers -h, and a group alone, with
+// its commands.
+func TestGroupHelp(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"sentinel", "-h"}, exitOK},
+		{[]string{"sentinel", "--help"}, exitOK},
+		{[]string{"sentinel"}, exitError},
+	} {
+		code, out, errOut := runCLI(t, "", tt.args...)
+		text := out + errOut
+		if code != tt.code || !strings.Contains(text, "sentinel add") || !strings.Contains(text, "sentinel check") || strings.Contains(text, "bench diff") {
+			t.Errorf("%v: exit %d:\n%s", tt.args, code, text)
+		}
+	}
+}
+
 // TestCLISecondAudit covers what a second audit found: a delta of a file
 // numbered as the file numbers it when undone; a note when the two
 // versions are read in different formats; an update of white space shown

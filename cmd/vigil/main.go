@@ -119,6 +119,15 @@ func run(ctx context.Context, env *environment, args []string) int {
 		return exitOK
 	}
 	c, rest := lookup(args)
+	if c == nil && isGroup(args[0]) && (len(args) == 1 || wantsHelp(args[1:])) {
+		// vigil sentinel, vigil bench -h: the commands of the group.
+		if len(args) == 1 {
+			groupUsage(env.stderr, args[0])
+			return exitError
+		}
+		groupUsage(env.stdout, args[0])
+		return exitOK
+	}
 	if c == nil {
 		// Name the second word too only where the first starts commands
 		// of two words (vigil bench nonsense).
@@ -165,6 +174,33 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-18s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun 'vigil <command> -h' for the options of a command.")
+}
+
+// isGroup reports whether name is the first word of commands of two words
+// (sentinel, bench).
+func isGroup(name string) bool {
+	for known := range commands {
+		if strings.HasPrefix(known, name+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// groupUsage lists the commands of a group.
+func groupUsage(w io.Writer, group string) {
+	fmt.Fprintf(w, "Usage: vigil %s <command> [arguments]\n\nCommands:\n", group)
+	var names []string
+	for n := range commands {
+		if strings.HasPrefix(n, group+" ") {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-18s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintf(w, "\nRun 'vigil %s <command> -h' for the options of a command.\n", group)
 }
 
 // wantsHelp reports whether a command's arguments ask for its help: -h,

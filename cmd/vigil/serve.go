@@ -99,7 +99,11 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 		fmt.Fprintf(env.stderr, "Usage: vigil serve [flags]\n\nServe runs every sentinel of the store: it fetches pages when they fall due,\n"+
 			"keeps their versions, detects the changes each sentinel asks for and\n"+
 			"notifies by email, webhook and chat, and serves Atom/RSS feeds and /healthz.\n"+
-			"With no flags it uses the SQLite store in ./vigil-data and listens on\n127.0.0.1:8080. The SMTP password is read from $VIGIL_SMTP_PASSWORD.\n\nFlags:\n")
+			"With no flags it uses the SQLite store in ./vigil-data and listens on\n127.0.0.1:8080. The SMTP password is read from $VIGIL_SMTP_PASSWORD.\n\n"+
+			"The dashboard and API read the environment too: VIGIL_ADMIN_EMAIL and\n"+
+			"VIGIL_ADMIN_PASSWORD (the admin account made on the first start),\n"+
+			"VIGIL_METRICS_PUBLIC=true (/metrics without a session or token) and\n"+
+			"VIGIL_SECURE_COOKIES=true (behind a TLS proxy).\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if help, err := parseFlags(fs, args); help || err != nil {

@@ -86,6 +86,9 @@ func (s *Server) handleFeed(format string) http.HandlerFunc {
 		}
 		var out string
 		if format == "atom" {
+			// Atom needs an author for a feed whose entries have none
+			// (RSS would make it a managing editor's address).
+			f.Author = &feeds.Author{Name: "Vigil"}
 			out, err = f.ToAtom()
 			w.Header().Set("Content-Type", "application/atom+xml; charset=utf-8")
 		} else {
@@ -115,10 +118,11 @@ func (s *Server) Build(ctx context.Context, sentinelID int64) (*feeds.Feed, erro
 	if err != nil {
 		return nil, err
 	}
-	self := s.BaseURL + Path(s.Secret, sentinelID, "atom")
 	f := &feeds.Feed{
 		Title: "Vigil: " + sen.Name,
-		Link:  &feeds.Link{Href: self},
+		// The sentinel's page on the dashboard: RSS's channel link, and
+		// Atom's alternate.
+		Link: &feeds.Link{Href: fmt.Sprintf("%s/sentinels/%d", s.BaseURL, sentinelID), Rel: "alternate"},
 		// Plain text in Atom (a subtitle), HTML in RSS: escaped when
 		// written as RSS (handleFeed).
 		Description: "Changes found by the sentinel " + sen.Name,

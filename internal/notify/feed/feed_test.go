@@ -58,12 +58,21 @@ func TestFeeds(t *testing.T) {
 		if code != 200 || !strings.Contains(body, "keyword 5331 appeared") {
 			t.Errorf("%s: %d %s", format, code, body)
 		}
-		// Links are absolute; an entry links to its change; the records
-		// are escaped HTML, not raw JSON.
-		for _, want := range []string{"https://vigil.example/feeds/1/", "https://vigil.example/changes/9", "lt;b&"} {
+		// Links are absolute; the feed links to the sentinel's page, an
+		// entry to its change; the records are escaped HTML, not raw JSON.
+		// Atom has the author RFC 4287 requires; RSS no managing editor
+		// without an address.
+		wants := []string{"https://vigil.example/sentinels/1", "https://vigil.example/changes/9", "lt;b&"}
+		if format == "atom" {
+			wants = append(wants, "<author>", "<name>Vigil</name>")
+		}
+		for _, want := range wants {
 			if !strings.Contains(body, want) {
 				t.Errorf("%s: no %q in\n%s", format, want, body)
 			}
+		}
+		if format == "rss" && strings.Contains(body, "managingEditor") {
+			t.Errorf("rss: a managing editor without an address:\n%s", body)
 		}
 		if strings.Contains(body, "<b>5331") {
 			t.Errorf("%s: a record's text unescaped in\n%s", format, body)

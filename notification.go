@@ -52,6 +52,20 @@ func (n *Notification) Validate() error {
 	return nil
 }
 
+// Message decodes the payload. The message of one change is written in the
+// transaction that stores the change, before the change has its id: that
+// id, 0 in the payload, is filled in from ChangeID.
+func (n *Notification) Message() (*Message, error) {
+	m := &Message{}
+	if err := json.Unmarshal(n.Payload, m); err != nil {
+		return nil, err
+	}
+	if len(m.Changes) == 1 && m.Changes[0].Change != nil && m.Changes[0].Change.ID == 0 {
+		m.Changes[0].Change.ID = n.ChangeID
+	}
+	return m, nil
+}
+
 // NotificationFilter selects outbox entries, oldest first.
 type NotificationFilter struct {
 	State  NotificationState

@@ -2,7 +2,6 @@ package monitor
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"math/rand/v2"
@@ -137,15 +136,12 @@ func (d *Deliverer) deliver(ctx context.Context, n *vigil.Notification) error {
 		log.Warn("no notifier for channel; dead letter")
 		return d.Store.MarkNotificationDead(ctx, n.ID, "channel "+n.Channel+" is not configured")
 	}
-	var m vigil.Message
-	if err := json.Unmarshal(n.Payload, &m); err != nil {
+	m, err := n.Message()
+	if err != nil {
 		return d.Store.MarkNotificationDead(ctx, n.ID, "payload: "+err.Error())
 	}
-	if len(m.Changes) == 1 && m.Changes[0].Change != nil && m.Changes[0].Change.ID == 0 {
-		m.Changes[0].Change.ID = n.ChangeID // the change got its id in the same transaction
-	}
 	dctx, cancel := context.WithTimeout(vigil.WithDeliveryID(ctx, strconv.FormatInt(n.ID, 10)), d.Timeout)
-	err := ch.Notify(dctx, n.Target, &m)
+	err = ch.Notify(dctx, n.Target, m)
 	cancel()
 	if err == nil {
 		log.Info("notification sent", LogAttempts, n.Attempts)

@@ -2,6 +2,7 @@ package web
 
 import (
 	_ "embed"
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
@@ -320,6 +321,9 @@ func (s *Server) handleNotificationList(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		return err
 	}
+	for _, n := range list {
+		withChangeID(n)
+	}
 	writeJSON(w, http.StatusOK, listBody[*vigil.Notification]{Items: nonNil(list), Total: total})
 	return nil
 }
@@ -336,8 +340,25 @@ func (s *Server) handleNotificationGet(w http.ResponseWriter, r *http.Request, u
 	if n.UserID != u.ID {
 		return vigil.Errorf(vigil.ENOTFOUND, "notification %d not found", id)
 	}
+	withChangeID(n)
 	writeJSON(w, http.StatusOK, n)
 	return nil
+}
+
+// withChangeID gives a notification's payload the id of its change, as it
+// is delivered (vigil.Notification.Message); a payload that cannot be read
+// is shown as stored.
+func withChangeID(n *vigil.Notification) {
+	if n.ChangeID == 0 {
+		return
+	}
+	m, err := n.Message()
+	if err != nil {
+		return
+	}
+	if p, err := json.Marshal(m); err == nil {
+		n.Payload = p
+	}
 }
 
 // ---- tokens

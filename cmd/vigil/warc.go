@@ -269,7 +269,10 @@ func runImportWARC(ctx context.Context, env *environment, args []string) (int, e
 
 // importWARC reads response and revisit records into wh. Other record
 // types (warcinfo, request, metadata...) are skipped, as are records for
-// URLs that are not http(s) and revisits whose original is not in the file.
+// URLs that are not http(s), revisits whose original is not in the file,
+// and records no newer than the newest version the store has of their URL:
+// a version is appended to its page's history, and a file imported twice
+// would double it.
 func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, verify bool, log io.Writer) (imported, skipped int, err error) {
 	r, err := warc.NewReader(in)
 	if err != nil {
@@ -277,6 +280,12 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 	}
 	r.Verify = verify
 	bodies := map[string]int64{} // response record id -> version id
+	stale := 0
+	defer func() {
+		if stale > 0 {
+			fmt.Fprintf(log, "skipped %d records no newer than the history the store holds of their URL (imported before?)\n", stale)
+		}
+	}()
 	for {
 		rec, err := r.Next()
 		if err == io.EOF {
@@ -302,6 +311,13 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 		date, err := rec.Date()
 		if err != nil {
 			return imported, skipped, err
+		}
+		if newest, err := newestFetch(ctx, wh.Store(), target); err != nil {
+			return imported, skipped, err
+		} else if !date.After(newest) {
+			stale++
+			skipped++
+			continue
 		}
 		status, h, payload, err := warc.ParseHTTPResponse(rec.Block)
 		if err != nil {
@@ -343,4 +359,22 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 		}
 		imported++
 	}
+}
+
+// newestFetch returns when the newest version the store has of url was
+// fetched; zero when it has none.
+func newestFetch(ctx context.Context, st warehouse.Store, url string) (time.Time, error) {
+	r, err := st.FindResourceByURL(ctx, url)
+	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+		return time.Time{}, nil
+	} else if err != nil {
+		return time.Time{}, err
+	}
+	v, err := st.LatestVersion(ctx, r.ID)
+	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+		return time.Time{}, nil
+	} else if err != nil {
+		return time.Time{}, err
+	}
+	return v.FetchedAt, nil
 }

@@ -185,6 +185,15 @@ func TestWARCExportImportRoundTrip(t *testing.T) {
 	if strings.Join(ids(out), ",") != strings.Join(ids(out2), ",") {
 		t.Errorf("re-export gives other record ids")
 	}
+	// Imported a second time, the file adds nothing: its records are no
+	// newer than the history of their pages.
+	_, errOut, code = runCmd(t, nil, "import", "warc", "--data", dst, file)
+	if code != exitOK || !strings.Contains(errOut, "imported 0 versions") || !strings.Contains(errOut, "imported before?") {
+		t.Errorf("second import: %d %s", code, errOut)
+	}
+	if out3, _, _ := runCmd(t, nil, "export", "warc", "--all", "--data", dst); strings.Join(ids(out3), ",") != strings.Join(ids(out), ",") {
+		t.Errorf("after a second import, the export holds other records")
+	}
 }
 
 func TestWARCExportOneResourceSince(t *testing.T) {

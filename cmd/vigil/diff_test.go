@@ -234,9 +234,12 @@ func TestDiffPatchRoundTrip(t *testing.T) {
 			t.Errorf("%s compose - DELTA2: exit %d, %s, output differs from compose DELTA1 DELTA2:\n%s", format, code, errOut, piped)
 		}
 
-		// Out of order: refused, naming the delta that does not follow.
-		if code, _, errOut := runCLI(t, "", "compose", p23, p12); code != exitError || !strings.Contains(errOut, "delta 2: ") {
-			t.Errorf("%s compose out of order: exit %d, stderr %q, want exit 2 naming delta 2", format, code, errOut)
+		// Out of order: refused, naming the delta that does not follow, and
+		// why (the numbering of versions of other sizes used to be the
+		// reason given).
+		if code, _, errOut := runCLI(t, "", "compose", p23, p12); code != exitError || !strings.Contains(errOut, "delta 2: ") ||
+			!strings.Contains(errOut, "its source is not the previous delta's target") {
+			t.Errorf("%s compose out of order: exit %d, stderr %q, want exit 2 naming delta 2 and its source", format, code, errOut)
 		}
 
 		// The delta of v1 -> v2 does not fit v3: refused, exit 2.

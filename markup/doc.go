@@ -29,8 +29,14 @@
 //     inside an element with xml:space="preserve" (until an xml:space="default"
 //     below it), and in HTML inside pre, textarea, listing, plaintext, xmp,
 //     script and style, is not collapsed or trimmed; white-space-only text is
-//     dropped there too. Normalised trees are for change detection: the space
-//     between "a <b>b</b> c" is lost, which a renderer would show.
+//     dropped there too. In HTML, white space that separates words on a line
+//     is kept as one space (htmlspace.go): at the end of a text next to
+//     inline content ("Alpha <b>x</b> beta" keeps "Alpha " and " beta"), and
+//     between two inline elements (<b>x</b> <i>y</i> keeps a text " "), so
+//     that a page written back or shown keeps its words apart; next to a
+//     block, a line break or a comment it is dropped. In XML, where mixed
+//     content is rare and indentation common, every text is trimmed: the
+//     space of "a <b>b</b> c" is lost.
 //   - Keep keeps every character of every text node, including
 //     white-space-only ones between elements.
 //

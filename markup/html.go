@@ -166,6 +166,7 @@ func convertHTML(doc *tree.Document, src *html.Node, o Options) (*tree.Node, err
 		next     *html.Node
 		dst      *tree.Node
 		preserve bool
+		line     lineContext // of dst
 	}
 	keep := o.Whitespace == Keep
 	root := convertElement(doc, src)
@@ -174,7 +175,7 @@ func convertHTML(doc *tree.Document, src *html.Node, o Options) (*tree.Node, err
 		top := &stack[len(stack)-1]
 		c := top.next
 		if c == nil {
-			finishHTMLText(top.dst, keep, top.preserve)
+			finishHTMLText(top.dst, keep, top.preserve, top.line)
 			stack = stack[:len(stack)-1]
 			continue
 		}
@@ -197,7 +198,8 @@ func convertHTML(doc *tree.Document, src *html.Node, o Options) (*tree.Node, err
 				return nil, fmt.Errorf("markup: HTML elements nested deeper than the limit of %d (Options.MaxDepth)", o.MaxDepth)
 			}
 			preserve := top.preserve || (c.Namespace == "" && preserveHTML[c.Data])
-			stack = append(stack, frame{next: c.FirstChild, dst: n, preserve: preserve})
+			line := childLine(top.dst, n, top.next, top.line)
+			stack = append(stack, frame{next: c.FirstChild, dst: n, preserve: preserve, line: line})
 		}
 	}
 	return root, nil
@@ -254,8 +256,9 @@ func convertElement(doc *tree.Document, c *html.Node) *tree.Node {
 }
 
 // finishHTMLText merges adjacent text children of n (the HTML tree builder
-// can leave them) and applies the white-space policy.
-func finishHTMLText(n *tree.Node, keep, preserve bool) {
+// can leave them) and applies the white-space policy; line tells what
+// stands before and after n within its line (see lineContext).
+func finishHTMLText(n *tree.Node, keep, preserve bool, line lineContext) {
 	kids := n.Children
 	out := kids[:0]
 	for i := 0; i < len(kids); i++ {
@@ -270,12 +273,15 @@ func finishHTMLText(n *tree.Node, keep, preserve bool) {
 				c.Value = b.String()
 			}
 			if !keep {
-				if isAll(c.Value, &htmlSpace) {
+				var next *tree.Node
+				if i+1 < len(kids) {
+					next = kids[i+1]
+				}
+				v, ok := normalizeHTMLText(c.Value, preserve, line.before(n, out), line.after(n, next))
+				if !ok {
 					continue
 				}
-				if !preserve {
-					c.Value = collapseSpace(c.Value, &htmlSpace)
-				}
+				c.Value = v
 			}
 		}
 		out = append(out, c)

@@ -203,8 +203,10 @@ func (e *xmlEncoder) op(op *Op) {
 		if op.Update {
 			e.attr("update", "yes")
 		}
-		for _, p := range slices.Sorted(maps.Keys(op.Namespaces)) {
-			e.attr("xmlns:"+p, op.Namespaces[p])
+		if len(op.Namespaces) > 0 {
+			for _, p := range slices.Sorted(maps.Keys(op.Namespaces)) {
+				e.attr("xmlns:"+p, op.Namespaces[p])
+			}
 		}
 		if op.Content == nil {
 			e.str("/>\n")

@@ -72,17 +72,19 @@ func attrAsName(tag string, a tree.Attr) bool {
 // usedPrefixes calls use with the prefix of each element and attribute
 // name in content that is written as a name (elementAsName, attrAsName) and
 // that no declaration inside content binds where it is used, as often as
-// it occurs.
+// it occurs. The encoder runs it over every content it writes: most names
+// have no colon, and cost one look each.
 func usedPrefixes(content *tree.Node, use func(prefix string)) {
 	if content.Kind != tree.Element {
 		return
 	}
 	type frame struct {
-		n    *tree.Node
-		next int
+		n        *tree.Node
+		next     int
+		declares bool // n declares prefixes, to be undone when it ends
 	}
 	var declared map[string]int // prefixes declared in scope, with their count
-	enter := func(n *tree.Node, by int) {
+	scope := func(n *tree.Node, by int) {
 		for _, a := range n.Attrs {
 			if p, ok := strings.CutPrefix(a.Name, "xmlns:"); ok && attrAsName(n.Name, a) {
 				if declared == nil {
@@ -92,35 +94,54 @@ func usedPrefixes(content *tree.Node, use func(prefix string)) {
 			}
 		}
 	}
-	visit := func(n *tree.Node) {
-		enter(n, 1)
-		if p := prefixOf(n.Name); p != "" && declared[p] == 0 && elementAsName(n.Name) {
-			use(p)
+	check := func(name string) string {
+		if p := prefixOf(name); p != "" && declared[p] == 0 {
+			return p
 		}
-		tag := n.Name
-		if !elementAsName(tag) {
-			tag = xyElement
-		}
+		return ""
+	}
+	visit := func(n *tree.Node) (declares bool) {
+		colons := false
 		for _, a := range n.Attrs {
-			if p := prefixOf(a.Name); p != "" && declared[p] == 0 && attrAsName(tag, a) {
-				use(p)
+			if strings.IndexByte(a.Name, ':') >= 0 {
+				colons = true
+				break
 			}
 		}
+		if colons {
+			scope(n, 1)
+			declares = true
+		}
+		if p := check(n.Name); p != "" && elementAsName(n.Name) {
+			use(p)
+		}
+		if colons {
+			tag := n.Name
+			if !elementAsName(tag) {
+				tag = xyElement
+			}
+			for _, a := range n.Attrs {
+				if p := check(a.Name); p != "" && attrAsName(tag, a) {
+					use(p)
+				}
+			}
+		}
+		return declares
 	}
-	stack := []frame{{content, 0}}
-	visit(content)
+	stack := []frame{{content, 0, visit(content)}}
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		if top.next == len(top.n.Children) {
-			enter(top.n, -1)
+			if top.declares {
+				scope(top.n, -1)
+			}
 			stack = stack[:len(stack)-1]
 			continue
 		}
 		c := top.n.Children[top.next]
 		top.next++
 		if c.Kind == tree.Element {
-			visit(c)
-			stack = append(stack, frame{c, 0})
+			stack = append(stack, frame{c, 0, visit(c)})
 		}
 	}
 }
@@ -165,18 +186,20 @@ func (b *builder) bindPrefixes(t *tree.Measure, k int32, op *Op) {
 // bound nowhere (see undeclaredNamespace).
 func declaredPrefixes(d *Delta) []string {
 	var seen map[string]bool
+	var op *Op
+	use := func(p string) {
+		_, bound := d.Namespaces[p]
+		if _, own := op.Namespaces[p]; !bound && !own {
+			if seen == nil {
+				seen = map[string]bool{}
+			}
+			seen[p] = true
+		}
+	}
 	for i := range d.Ops {
-		op := &d.Ops[i]
+		op = &d.Ops[i]
 		if op.Content != nil && op.Content.Kind == tree.Element {
-			usedPrefixes(op.Content, func(p string) {
-				_, bound := d.Namespaces[p]
-				if _, own := op.Namespaces[p]; !bound && !own {
-					if seen == nil {
-						seen = map[string]bool{}
-					}
-					seen[p] = true
-				}
-			})
+			usedPrefixes(op.Content, use)
 		}
 	}
 	if len(seen) == 0 && len(d.Namespaces) == 0 {

@@ -27,6 +27,7 @@ var libraries = map[string][]string{
 	"spec":     {},
 	"intent":   {"tree", "delta", "treediff", "markup", "spec"},
 	"opic":     {},
+	"webtable": {"tree", "markup", "delta", "treediff"},
 	"simulate": {"tree", "delta"},
 	"editdist": {"tree", "delta"},
 	"quality":  {"tree", "delta", "treediff", "simulate", "editdist", "markup"},
@@ -37,7 +38,7 @@ var allowedLibraryDeps = []string{"golang.org/x/net/", "golang.org/x/text/"}
 
 // services hold policy under internal/ and reach the outside world only
 // through the root package's interfaces.
-var services = []string{"warehouse", "schedule", "monitor"}
+var services = []string{"warehouse", "schedule", "monitor", "crawl"}
 
 type listedPackage struct {
 	ImportPath string

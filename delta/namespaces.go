@@ -164,6 +164,11 @@ func (b *builder) bindPrefixes(t *tree.Measure, k int32, op *Op) {
 			if !ok {
 				continue
 			}
+			if !attrAsName(t.Name(a), tree.Attr{Name: decl, Value: uri}) {
+				// A declaration the namespace rules forbid (an HTML
+				// page's xmlns:og=""): the prefix is bound nowhere.
+				return
+			}
 			switch cur, bound := b.namespaces[p]; {
 			case !bound:
 				if b.namespaces == nil {
@@ -213,36 +218,52 @@ func declaredPrefixes(d *Delta) []string {
 	return out
 }
 
-// composeNamespaces completes the bindings of d, composed from d1 and d2.
-// The middle version Compose rebuilds lacks the ancestors of most
-// contents, and a content of d may be one that a move took out of the
-// element that declared its prefix: a prefix d's contents use that it does
-// not bind is bound as d2, then d1, bind it (their deltas' bindings, then
-// their operations', then their contents' own declarations).
+// composeNamespaces binds the prefixes the contents of d, composed from d1
+// and d2, use. The middle version Compose rebuilds lacks the ancestors of
+// most contents, so a content's binding is taken first from the operation
+// of d1 or d2 its root came from (an insert's from d2's inserts, then
+// d1's; a delete's from d1's deletes, then d2's), then from what the build
+// found, then from any binding or declaration the two deltas hold (a move
+// can take a content out of the element that declared its prefix). The
+// first binding of a prefix is d's; an operation whose binding differs has
+// its own.
 func composeNamespaces(d, d1, d2 *Delta) {
-	known := map[string]string{}
-	learn := func(ns map[string]string) {
-		for p, uri := range ns {
-			if _, ok := known[p]; !ok {
-				known[p] = uri
+	type source struct {
+		d  *Delta
+		op *Op
+	}
+	index := func(x *Delta, kind OpKind) map[tree.XID]source {
+		m := map[tree.XID]source{}
+		for i := range x.Ops {
+			if op := &x.Ops[i]; op.Kind == kind && op.Content != nil {
+				for _, id := range op.XIDs.XIDs {
+					m[id] = source{x, op}
+				}
 			}
 		}
+		return m
 	}
-	for _, x := range []*Delta{d2, d1} {
-		learn(x.Namespaces)
-	}
-	for _, x := range []*Delta{d2, d1} {
-		for i := range x.Ops {
-			learn(x.Ops[i].Namespaces)
+	inserts := []map[tree.XID]source{index(d2, Insert), index(d1, Insert)}
+	deletes := []map[tree.XID]source{index(d1, Delete), index(d2, Delete)}
+	known := map[string]string{}
+	learn := func(p, uri string) {
+		if _, ok := known[p]; !ok {
+			known[p] = uri
 		}
 	}
 	for _, x := range []*Delta{d2, d1} {
+		for p, uri := range x.Namespaces {
+			learn(p, uri)
+		}
 		for i := range x.Ops {
+			for p, uri := range x.Ops[i].Namespaces {
+				learn(p, uri)
+			}
 			if c := x.Ops[i].Content; c != nil {
 				tree.Walk(c, func(n *tree.Node) bool {
 					for _, a := range n.Attrs {
 						if p, ok := strings.CutPrefix(a.Name, "xmlns:"); ok && attrAsName(n.Name, a) {
-							learn(map[string]string{p: a.Value})
+							learn(p, a.Value)
 						}
 					}
 					return n.Kind == tree.Element
@@ -250,19 +271,57 @@ func composeNamespaces(d, d1, d2 *Delta) {
 			}
 		}
 	}
+	built := d.Namespaces
+	d.Namespaces = nil
 	for i := range d.Ops {
 		op := &d.Ops[i]
+		builtOwn := op.Namespaces
+		op.Namespaces = nil
 		if op.Content == nil {
 			continue
 		}
+		sources := inserts
+		if op.Kind == Delete {
+			sources = deletes
+		}
+		var seen []string
 		usedPrefixes(op.Content, func(p string) {
-			_, bound := d.Namespaces[p]
-			_, own := op.Namespaces[p]
-			if uri, ok := known[p]; ok && !bound && !own {
+			if slices.Contains(seen, p) {
+				return
+			}
+			seen = append(seen, p)
+			uri, ok := "", false
+			for _, m := range sources {
+				if s, found := m[op.Root()]; found {
+					if uri, ok = s.op.Namespaces[p]; !ok {
+						uri, ok = s.d.Namespaces[p]
+					}
+					if ok {
+						break
+					}
+				}
+			}
+			if !ok {
+				if uri, ok = builtOwn[p]; !ok {
+					uri, ok = built[p]
+				}
+			}
+			if !ok {
+				if uri, ok = known[p]; !ok {
+					return
+				}
+			}
+			switch cur, bound := d.Namespaces[p]; {
+			case !bound:
 				if d.Namespaces == nil {
 					d.Namespaces = map[string]string{}
 				}
 				d.Namespaces[p] = uri
+			case cur != uri:
+				if op.Namespaces == nil {
+					op.Namespaces = map[string]string{}
+				}
+				op.Namespaces[p] = uri
 			}
 		})
 	}

@@ -220,6 +220,17 @@ func TestNamespacesReservedNames(t *testing.T) {
 	), 9)
 	old.NextXID = 9
 	nsRoundTrip(t, old, new)
+
+	// A prefix whose only declaration is one of those: bound nowhere, as
+	// if undeclared (a delta of it used to declare xmlns:og="" and be
+	// refused when read back).
+	page := func(kids ...node) *tree.Document {
+		return doc(withAttrs("html", 3, ns("xmlns:og", ""), el("body", 2, append([]node{el("p", 1)}, kids...)...)), 6)
+	}
+	_, x := nsRoundTrip(t, page(), page(el("og:x", 5, tx("hi", 4))))
+	if !strings.Contains(x, `xmlns:og="urn:vigil:undeclared:og"`) {
+		t.Errorf("og is not bound as undeclared:\n%s", x)
+	}
 }
 
 // TestComposeNamespaces: a composed delta binds the prefixes its contents
@@ -237,6 +248,31 @@ func TestComposeNamespaces(t *testing.T) {
 	}
 	if d.Namespaces["p"] != u {
 		t.Errorf("composed: Namespaces %v, want p bound to %s", d.Namespaces, u)
+	}
+}
+
+// TestComposeNamespacesRebound: a composed delta keeps the bindings of an
+// operation whose place binds a prefix otherwise than the delta (the
+// documents of TestNamespacesRebound, then one more element).
+func TestComposeNamespacesRebound(t *testing.T) {
+	r := func(s1, s2 []node, more ...node) node {
+		return el("r", 9, append([]node{
+			withAttrs("s1", 3, ns("xmlns:a", "http://u1"), append([]node{el("x", 1)}, s1...)...),
+			withAttrs("s2", 8, ns("xmlns:a", "http://u2", "xmlns:b", "http://u1"), append([]node{el("y", 4)}, s2...)...),
+		}, more...)...)
+	}
+	s1 := []node{el("a:e", 11, tx("1", 10))}
+	s2 := []node{withAttrs("z", 12, ns("a:k", "1", "b:k", "2"))}
+	v1 := doc(r(nil, nil), 10)
+	v2 := doc(r(s1, s2), 13)
+	v3 := doc(r(s1, s2, el("w", 13)), 14)
+	d, err := Compose(mustBuild(t, v1, v2), mustBuild(t, v2, v3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := encodeXML(t, d)
+	if err := namespaceWellFormed(x); err != nil {
+		t.Errorf("composed: %v\n%s", err, x)
 	}
 }
 

@@ -49,8 +49,8 @@ func TestDeltaNamespaceWellFormed(t *testing.T) {
 	if strings.Contains(d12, `<t`) && strings.Contains(d12[:strings.Index(d12, "<i ")], "xmlns:ex") {
 		t.Errorf("the content's own declaration is declared on <t> too:\n%s", d12)
 	}
-	// Deletes (the second delta deletes the first item), composition and
-	// inversion keep the declarations.
+	// Deletes (the second delta deletes the first item) and composition
+	// keep the declarations.
 	_, d23, _ := runCLI(t, "", "diff", v2, v3)
 	wellFormed("diff v2 v3", d23)
 	if !strings.Contains(d23, `xmlns:dc=`) {

@@ -54,7 +54,9 @@
 // path followed by the rest of their paths (Books-Section-Book-Name-Author
 // in the seed's example). Links, images, table rows (keyed by their cells,
 // with column headers), list items and regular-expression matches are
-// extracted as objects; a value is the first number in the scope.
+// extracted as objects; a value is the first number in the scope (the
+// first of its matches holding one), read across the inline elements that
+// split it (numbertext.go).
 //
 // Phase III, the optional optimisation (§4.6.4), runs first when
 // Options.Optimize is set: second-level subtrees equal in both versions are
@@ -168,7 +170,11 @@
 //     styles and comments are not content.
 //   - Tables, lists, regular expressions and values, unsupported in the
 //     seed, are implemented as described above; keywords must be single
-//     words (the spec checker enforces it).
+//     words (the spec checker enforces it). A value's number is read whole
+//     where HTML inline elements split it ($<b>1</b>,299; 12<span>.</span>
+//     <span>99</span>; 12,<sup>99</sup>), and apart where anything else
+//     stands around or between its parts (cells, paragraphs, line breaks,
+//     images, an ignored block); each match of the scope is its own value.
 //   - NOT is the seed's formal "non-detection", not the "presence" its
 //     motivation describes (note §2.4).
 //   - Compare options: pairwise compares (Vi, Vi+1); every n compares (V1,

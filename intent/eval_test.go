@@ -339,8 +339,11 @@ func TestHTMLCases(t *testing.T) {
 			// A separator alone in its element, and cents in superscript.
 			{`<span class="price">$<span>12<span>.</span></span><span>99</span></span>`, `<span class="price">$<span>12<span>.</span></span><span>49</span></span>`, 12.99, 12.49, ""},
 			{`<span class="price">12,<sup>99</sup> €</span>`, `<span class="price">11,<sup>49</sup> €</span>`, 12.99, 11.49, ""},
-			// But a list of numbers is not one.
+			// But a list of numbers is not one, nor a footnote.
 			{`<div class="price">1,<b>2</b></div>`, `<div class="price">0,<b>2</b></div>`, 1, 0, ""},
+			{`<div class="price">Pages <a>3</a>,<a>5</a></div>`, `<div class="price">Pages <a>2</a>,<a>5</a></div>`, 3, 2, ""},
+			{`<div class="price"><b>1</b>,<b>2</b></div>`, `<div class="price"><b>0</b>,<b>2</b></div>`, 1, 0, ""},
+			{`<div class="price">In 2019,<sup>3</sup> 4 more</div>`, `<div class="price">In 2018,<sup>3</sup> 4 more</div>`, 2019, 2018, ""},
 			// Buttons, labels and custom elements are inline.
 			{`<div class="price"><button>$1</button>,299</div>`, `<div class="price"><button>$1</button>,199</div>`, 1299, 1199, ""},
 			{`<div class="price"><x-int>12</x-int><x-frac>.99</x-frac></div>`, `<div class="price"><x-int>12</x-int><x-frac>.49</x-frac></div>`, 12.99, 12.49, ""},

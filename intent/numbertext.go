@@ -3,6 +3,8 @@ package intent
 import (
 	"strings"
 
+	"github.com/vigil-web/vigil/markup"
+
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -41,7 +43,7 @@ func (j *textJoiner) add(n *tree.Node, v string) {
 		j.b.WriteByte(' ')
 	}
 	j.b.WriteString(v)
-	j.lone = join && len(v) == 1 && isSeparator(v[0])
+	j.lone = join && len(v) == 1 && isSeparator(v[0]) && aloneIn(n)
 	j.prev, j.apart = n, false
 }
 
@@ -57,15 +59,22 @@ func (j *textJoiner) continues(n *tree.Node, v string) bool {
 	case endsDigit && len(v) >= 2 && isSeparator(v[0]) && isDigit(v[1]):
 		return true // 12 .99
 	case endsDigit && len(v) == 1 && isSeparator(v[0]):
-		return true // 12 . (99 to come)
+		// 12 . (99 to come), where the separator is an element's own:
+		// in <a>3</a>,<a>5</a> it separates two numbers.
+		return aloneIn(n) && n.Parent != j.prev.Parent
 	case j.lone && isDigit(v[0]):
 		return true // 12. 99
-	case len(s) >= 2 && isSeparator(s[len(s)-1]) && isDigit(s[len(s)-2]) && isDigit(v[0]):
-		// 12, 99 is two numbers but for cents in superscript.
-		return n.Parent != nil && strings.EqualFold(localName(n.Parent.Name), "sup")
+	case len(s) >= 2 && isSeparator(s[len(s)-1]) && isDigit(s[len(s)-2]):
+		// 12, 99 is two numbers but for cents in superscript: two
+		// digits, alone in their <sup> (not a footnote, 2019,<sup>3</sup>).
+		return len(v) == 2 && isDigit(v[0]) && isDigit(v[1]) && aloneIn(n) &&
+			strings.EqualFold(localName(n.Parent.Name), "sup")
 	}
 	return false
 }
+
+// aloneIn reports whether text node n is its parent's only child.
+func aloneIn(n *tree.Node) bool { return n.Parent != nil && len(n.Parent.Children) == 1 }
 
 // String returns the joined text.
 func (j *textJoiner) String() string { return j.b.String() }
@@ -118,15 +127,15 @@ func inlineBetween(a, b *tree.Node) bool {
 }
 
 // isInline reports whether an HTML element, named with or without a
-// namespace prefix, is a phrasing element that formats text within a line
-// (custom elements, whose names hold a hyphen, included).
+// namespace prefix, keeps a number's parts together: an inline element
+// (markup.IsInline) that shows text, not an image, a control or media,
+// which stand between the parts.
 func isInline(name string) bool {
-	name = localName(name)
-	switch strings.ToLower(name) {
-	case "a", "abbr", "acronym", "b", "bdi", "bdo", "big", "button", "cite", "code", "data", "del", "dfn",
-		"em", "font", "i", "ins", "kbd", "label", "mark", "nobr", "output", "q", "rp", "rt", "ruby", "s",
-		"samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var", "wbr":
-		return true
+	name = strings.ToLower(localName(name))
+	switch name {
+	case "audio", "canvas", "embed", "iframe", "img", "input", "math", "meter", "object", "picture",
+		"progress", "select", "svg", "textarea", "video":
+		return false
 	}
-	return strings.Contains(name, "-")
+	return markup.IsInline(name)
 }

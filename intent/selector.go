@@ -68,8 +68,8 @@ func CheckSelector(lang spec.SelectorLang, expr string) (int, error) {
 }
 
 // textValue returns the white-space-normalised text of n, its text nodes
-// joined by spaces (the Normalize white-space policy trims text nodes, so
-// "First <a>A</a>" holds "First" and "A"), but for numbers that inline
+// joined by spaces (the Normalize white-space policy trims XML text nodes,
+// so "First <a>A</a>" holds "First" and "A"), but for numbers that inline
 // elements split (textJoiner).
 func textValue(n *tree.Node) string {
 	if n.Kind != tree.Element {

@@ -273,11 +273,7 @@ func finishHTMLText(n *tree.Node, keep, preserve bool, line lineContext) {
 				c.Value = b.String()
 			}
 			if !keep {
-				var next *tree.Node
-				if i+1 < len(kids) {
-					next = kids[i+1]
-				}
-				v, ok := normalizeHTMLText(c.Value, preserve, line.before(n, out), line.after(n, next))
+				v, ok := normalizeHTMLText(c.Value, preserve, line.before(n, out), line.after(n, kids[i+1:]))
 				if !ok {
 					continue
 				}

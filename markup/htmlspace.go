@@ -12,7 +12,8 @@ import (
 // and so does the blank between <b>x</b> <i>y</i>, where trimming every
 // text node made "Alphaxbeta" of a page written back or shown. White space
 // next to a block (a paragraph, a cell, a line break), or at the start or
-// end of one, is dropped as before: it is layout.
+// end of one, is dropped as before: it is layout. Comments, scripts, styles
+// and templates, which take no place in the text, are looked through.
 
 // lineContext is what stands around an element within its line: whether
 // inline content (text, or an inline element) comes right before it and
@@ -24,26 +25,33 @@ type lineContext struct {
 // before reports whether inline content comes right before the next child
 // of n, whose children so far are kids.
 func (l lineContext) before(n *tree.Node, kids []*tree.Node) bool {
-	if len(kids) > 0 {
-		return flowsInline(kids[len(kids)-1])
+	for i := len(kids) - 1; i >= 0; i-- {
+		if !unseen(kids[i]) {
+			return flowsInline(kids[i])
+		}
 	}
-	return l.inlineBefore && isInlineElement(n.Name)
+	return l.inlineBefore && IsInline(n.Name)
 }
 
 // after reports whether inline content comes right after a child of n
-// followed by next (nil for the last child).
-func (l lineContext) after(n, next *tree.Node) bool {
-	if next != nil {
-		return flowsInline(next)
+// that the children next follow.
+func (l lineContext) after(n *tree.Node, next []*tree.Node) bool {
+	for _, c := range next {
+		if !unseen(c) {
+			return flowsInline(c)
+		}
 	}
-	return l.inlineAfter && isInlineElement(n.Name)
+	return l.inlineAfter && IsInline(n.Name)
 }
 
 // childLine returns the line context of child, the last child converted
-// of parent so far, followed in the source by next.
+// of parent so far, followed in the source by next and its siblings.
 func childLine(parent, child *tree.Node, next *html.Node, line lineContext) lineContext {
 	kids := parent.Children
 	before := line.before(parent, kids[:len(kids)-1])
+	for next != nil && (next.Type == html.CommentNode || next.Type == html.ElementNode && unseenElement(next.Data)) {
+		next = next.NextSibling
+	}
 	after := false
 	switch {
 	case next == nil:
@@ -51,28 +59,39 @@ func childLine(parent, child *tree.Node, next *html.Node, line lineContext) line
 	case next.Type == html.TextNode:
 		after = !isAll(next.Data, &htmlSpace)
 	case next.Type == html.ElementNode:
-		after = next.Namespace == "" && isInlineElement(next.Data)
+		after = IsInline(next.Data)
 	}
 	return lineContext{inlineBefore: before, inlineAfter: after}
+}
+
+// unseen reports whether node n takes no place in the text a reader sees:
+// a comment, a processing instruction, a script, a style or a template.
+func unseen(n *tree.Node) bool {
+	return n.Kind == tree.Comment || n.Kind == tree.ProcInst || n.Kind == tree.Element && unseenElement(n.Name)
+}
+
+func unseenElement(name string) bool {
+	return name == "script" || name == "style" || name == "template"
 }
 
 // flowsInline reports whether node n is inline content: text, or an inline
 // element. White space alone is not: where it separates inline content, it
 // is kept as a space of its own.
 func flowsInline(n *tree.Node) bool {
-	return n.Kind == tree.Text && !isAll(n.Value, &htmlSpace) || n.Kind == tree.Element && isInlineElement(n.Name)
+	return n.Kind == tree.Text && !isAll(n.Value, &htmlSpace) || n.Kind == tree.Element && IsInline(n.Name)
 }
 
-// isInlineElement reports whether an HTML element lays out within a line
-// (phrasing content and inline replaced elements; custom elements, whose
-// names hold a hyphen, too). A line break is not: the space after it is
-// not shown.
-func isInlineElement(name string) bool {
+// IsInline reports whether an HTML element lays out within a line of
+// text: phrasing content (the HTML standard's list, with the obsolete
+// inline elements pages still use), and custom elements, whose names hold a
+// hyphen. A line break is not: the space after it is not shown.
+func IsInline(name string) bool {
 	switch name {
-	case "a", "abbr", "acronym", "b", "bdi", "bdo", "big", "button", "cite", "code", "data", "del", "dfn",
-		"em", "font", "i", "img", "input", "ins", "kbd", "label", "mark", "nobr", "output", "q", "ruby",
-		"rp", "rt", "s", "samp", "select", "small", "span", "strike", "strong", "sub", "sup", "time", "tt",
-		"u", "var", "wbr":
+	case "a", "abbr", "acronym", "audio", "b", "bdi", "bdo", "big", "button", "canvas", "cite", "code",
+		"data", "datalist", "del", "dfn", "em", "embed", "font", "i", "iframe", "img", "input", "ins",
+		"kbd", "label", "map", "mark", "math", "meter", "nobr", "object", "output", "picture", "progress",
+		"q", "ruby", "rp", "rt", "s", "samp", "select", "slot", "small", "span", "strike", "strong",
+		"sub", "sup", "svg", "textarea", "time", "tt", "u", "var", "video", "wbr":
 		return true
 	}
 	return strings.Contains(name, "-")

@@ -24,6 +24,11 @@ func TestHTMLWordSpaces(t *testing.T) {
 		{`<p>a<br> b <img src="i.png"> c</p>`, `<p>a<br>b <img src="i.png"> c</p>`},
 		{`<table><tr><td> 12 </td><td> 3 </td></tr></table>`, `<table><tbody><tr><td>12</td><td>3</td></tr></tbody></table>`},
 		{"<pre> a  b\n</pre>", "<pre> a  b\n</pre>"},
+		// Comments and scripts are looked through; svg and textarea are
+		// inline.
+		{`<p>Hello <!-- -->World</p>`, `<p>Hello <!-- -->World</p>`},
+		{"<p>one\n<script>x()</script>\ntwo</p>", `<p>one <script>x()</script> two</p>`},
+		{`<p>a <svg></svg> b <textarea>t</textarea> c</p>`, `<p>a <svg/> b <textarea>t</textarea> c</p>`},
 	} {
 		doc, err := markup.ParseHTML(strings.NewReader("<html><body>"+tc.in+"</body></html>"), nil)
 		if err != nil {

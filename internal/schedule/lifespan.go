@@ -160,9 +160,12 @@ type Transition struct {
 // An ended sentinel stays ended, unless its To clause was edited (see
 // Lifespan.ToSource) to one not reached yet: a later time, or an event that
 // has not happened. It is then taken up again (Active if it had started,
-// Pending if not), and raises no event until it ends again. The same clause
+// Pending if not: it raises start when its From comes, as any pending
+// sentinel does, and nothing else until it ends again). The same clause
 // resolved again never reopens it: not To Now + 1 day checked again at an
-// edit of another clause, nor To end(s1) when s1, edited, ends once more.
+// edit of another clause (to live longer, it is written otherwise), nor To
+// end(s1) when s1, edited, ends once more; nor does a status that ended
+// before the clause was kept with it (Status.EndedUnder).
 func (l Lifespan) Evaluate(now time.Time, st Status, lookup Lookup) Transition {
 	tr := Transition{Status: st}
 	end, endKnown := l.resolve(l.To, lookup)

@@ -271,8 +271,10 @@ func runImportWARC(ctx context.Context, env *environment, args []string) (int, e
 // types (warcinfo, request, metadata...) are skipped, as are records for
 // URLs that are not http(s), revisits whose original is not in the file,
 // and records no newer than the newest version the store has of their URL:
-// a version is appended to its page's history, and a file imported twice
-// would double it.
+// a version is appended to its page's history, which a file imported twice
+// would double, and an older record cannot go in its middle. A revisit of
+// a response skipped so reads the body of the version stored at the
+// response's time.
 func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, verify bool, log io.Writer) (imported, skipped int, err error) {
 	r, err := warc.NewReader(in)
 	if err != nil {
@@ -283,7 +285,7 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 	stale := 0
 	defer func() {
 		if stale > 0 {
-			fmt.Fprintf(log, "skipped %d records no newer than the history the store holds of their URL (imported before?)\n", stale)
+			fmt.Fprintf(log, "skipped %d records no newer than the history the store holds of their URL (imported before, or out of order)\n", stale)
 		}
 	}()
 	for {
@@ -315,6 +317,14 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 		if newest, err := newestFetch(ctx, wh.Store(), target); err != nil {
 			return imported, skipped, err
 		} else if !date.After(newest) {
+			if typ == warc.TypeResponse {
+				// A revisit further on may refer to it.
+				if v, err := versionFetchedAt(ctx, wh.Store(), target, date); err != nil {
+					return imported, skipped, err
+				} else if v != nil {
+					bodies[rec.ID()] = v.ID
+				}
+			}
 			stale++
 			skipped++
 			continue
@@ -377,4 +387,23 @@ func newestFetch(ctx context.Context, st warehouse.Store, url string) (time.Time
 		return time.Time{}, err
 	}
 	return v.FetchedAt, nil
+}
+
+// versionFetchedAt returns the version of url the store holds fetched at
+// t, or nil.
+func versionFetchedAt(ctx context.Context, st warehouse.Store, url string, t time.Time) (*vigil.Version, error) {
+	r, err := st.FindResourceByURL(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	v, err := st.VersionAt(ctx, r.ID, t)
+	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	if !v.FetchedAt.Equal(t) {
+		return nil, nil
+	}
+	return v, nil
 }

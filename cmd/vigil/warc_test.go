@@ -188,7 +188,7 @@ func TestWARCExportImportRoundTrip(t *testing.T) {
 	// Imported a second time, the file adds nothing: its records are no
 	// newer than the history of their pages.
 	_, errOut, code = runCmd(t, nil, "import", "warc", "--data", dst, file)
-	if code != exitOK || !strings.Contains(errOut, "imported 0 versions") || !strings.Contains(errOut, "imported before?") {
+	if code != exitOK || !strings.Contains(errOut, "imported 0 versions") || !strings.Contains(errOut, "imported before, or out of order") {
 		t.Errorf("second import: %d %s", code, errOut)
 	}
 	if out3, _, _ := runCmd(t, nil, "export", "warc", "--all", "--data", dst); strings.Join(ids(out3), ",") != strings.Join(ids(out), ",") {
@@ -237,5 +237,50 @@ func TestWARCImportStandardExamples(t *testing.T) {
 	if len(got) != 2 || string(got[0].body) != "[image/jpeg binary data here]" || !bytes.Equal(got[0].body, got[1].body) ||
 		got[0].v.ETag != `"3e45-67e-2ed02ec0"` || got[0].v.ContentType != "image/jpeg" {
 		t.Fatalf("imported %+v", got)
+	}
+}
+
+// TestWARCImportRevisitOfImported: a revisit whose response an earlier
+// import brought in reads its body from the store. It was dropped, its
+// original "not in the file", once responses no newer than the store's
+// history were skipped.
+func TestWARCImportRevisitOfImported(t *testing.T) {
+	ctx := context.Background()
+	src, dst := t.TempDir(), t.TempDir()
+	put := func(at time.Time) {
+		st, err := openStore(ctx, src, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		wh, err := openWarehouse(st, warehouse.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := wh.Put(ctx, &warehouse.Fetch{URL: "http://example.com/a", FetchedAt: at, Status: 200,
+			ContentType: "text/html", Body: []byte("<html><body><p>same</p></body></html>")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	transfer := func() string {
+		out, errOut, code := runCmd(t, nil, "export", "warc", "--all", "--data", src)
+		if code != exitOK {
+			t.Fatalf("export: %d %s", code, errOut)
+		}
+		_, errOut, code = runCmd(t, []byte(out), "import", "warc", "--data", dst, "-")
+		if code != exitOK {
+			t.Fatalf("import: %d %s", code, errOut)
+		}
+		return errOut
+	}
+	t0 := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	put(t0)
+	transfer()
+	put(t0.Add(time.Hour)) // the same body: exported as a revisit of the first
+	if errOut := transfer(); !strings.Contains(errOut, "imported 1 versions") {
+		t.Errorf("second import: %s", errOut)
+	}
+	if got := len(dump(t, dst)["http://example.com/a"]); got != 2 {
+		t.Errorf("%d versions imported, want 2", got)
 	}
 }

@@ -237,7 +237,7 @@ func TestDiffPatchRoundTrip(t *testing.T) {
 		// Out of order: refused, naming the delta that does not follow, and
 		// why (the numbering of versions of other sizes used to be the
 		// reason given).
-		if code, _, errOut := runCLI(t, "", "compose", p23, p12); code != exitError || !strings.Contains(errOut, "delta 2: ") ||
+		if code, _, errOut := runCLI(t, "", "compose", p23, p12); code != exitError || !strings.Contains(errOut, "delta 2 does not follow delta 1") ||
 			!strings.Contains(errOut, "its source is not the previous delta's target") {
 			t.Errorf("%s compose out of order: exit %d, stderr %q, want exit 2 naming delta 2 and its source", format, code, errOut)
 		}

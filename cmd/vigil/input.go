@@ -194,10 +194,9 @@ func renumber(ds []*delta.Delta) ([]bool, error) {
 	for i := 1; i < len(ds); i++ {
 		prev, d := ds[i-1], ds[i]
 		if prev.ToFingerprint != 0 && d.FromFingerprint != 0 && prev.ToFingerprint != d.FromFingerprint {
-			// Said in the words Compose would use, rather than as the
-			// renumbering's failure to fit.
-			return nil, fmt.Errorf("delta %d: the deltas are not consecutive: %w: its source is not the previous delta's target (fingerprint %016x, not %016x)",
-				i+1, delta.ErrNotComposable, d.FromFingerprint, prev.ToFingerprint)
+			// Said so, rather than as the renumbering's failure to fit.
+			return nil, fmt.Errorf("delta %d does not follow delta %d: its source is not the previous delta's target (fingerprint %016x, not %016x)",
+				i+1, i, d.FromFingerprint, prev.ToFingerprint)
 		}
 		if len(d.FromXIDMap.XIDs) > 0 && len(prev.ToXIDMap.XIDs) > 0 && !d.FromXIDMap.Equal(prev.ToXIDMap) {
 			var err error

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"net/http"
@@ -347,9 +348,11 @@ func (s *Server) handleNotificationGet(w http.ResponseWriter, r *http.Request, u
 
 // withChangeID gives a notification's payload the id of its change, as it
 // is delivered (vigil.Notification.Message); a payload that cannot be read
-// is shown as stored.
+// is shown as stored. Only a payload whose change has no id is read and
+// written again (encoding/json writes the id first): payloads may hold
+// deltas of hundreds of kilobytes.
 func withChangeID(n *vigil.Notification) {
-	if n.ChangeID == 0 {
+	if n.ChangeID == 0 || !bytes.Contains(n.Payload, []byte(`"change":{"id":0,`)) {
 		return
 	}
 	m, err := n.Message()

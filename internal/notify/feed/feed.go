@@ -87,8 +87,11 @@ func (s *Server) handleFeed(format string) http.HandlerFunc {
 		var out string
 		if format == "atom" {
 			// Atom needs an author for a feed whose entries have none
-			// (RSS would make it a managing editor's address).
+			// (RSS would make it a managing editor's address). Its link
+			// is to itself, which gorilla/feeds also makes its id: the
+			// id it has always had.
 			f.Author = &feeds.Author{Name: "Vigil"}
+			f.Link = &feeds.Link{Href: s.BaseURL + Path(s.Secret, id, "atom"), Rel: "self"}
 			out, err = f.ToAtom()
 			w.Header().Set("Content-Type", "application/atom+xml; charset=utf-8")
 		} else {
@@ -120,9 +123,9 @@ func (s *Server) Build(ctx context.Context, sentinelID int64) (*feeds.Feed, erro
 	}
 	f := &feeds.Feed{
 		Title: "Vigil: " + sen.Name,
-		// The sentinel's page on the dashboard: RSS's channel link, and
-		// Atom's alternate.
-		Link: &feeds.Link{Href: fmt.Sprintf("%s/sentinels/%d", s.BaseURL, sentinelID), Rel: "alternate"},
+		// The sentinel's page on the dashboard: RSS's channel link (Atom's
+		// is the feed itself, handleFeed).
+		Link: &feeds.Link{Href: fmt.Sprintf("%s/sentinels/%d", s.BaseURL, sentinelID)},
 		// Plain text in Atom (a subtitle), HTML in RSS: escaped when
 		// written as RSS (handleFeed).
 		Description: "Changes found by the sentinel " + sen.Name,

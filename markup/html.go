@@ -273,7 +273,8 @@ func finishHTMLText(n *tree.Node, keep, preserve bool, line lineContext) {
 				c.Value = b.String()
 			}
 			if !keep {
-				v, ok := normalizeHTMLText(c.Value, preserve, line.before(n, out), line.after(n, kids[i+1:]))
+				before, space := line.before(n, out)
+				v, ok := normalizeHTMLText(c.Value, preserve, before, space, line.after(n, kids[i+1:]))
 				if !ok {
 					continue
 				}

@@ -16,21 +16,58 @@ import (
 // and templates, which take no place in the text, are looked through.
 
 // lineContext is what stands around an element within its line: whether
-// inline content (text, or an inline element) comes right before it and
-// right after it. Only an inline element passes it on to its children.
+// inline content (text, or an inline element) comes right before it, and
+// ends with a space, and whether inline content comes right after it. Only
+// an inline element passes it on to its children.
 type lineContext struct {
-	inlineBefore, inlineAfter bool
+	inlineBefore, spaceBefore, inlineAfter bool
 }
 
 // before reports whether inline content comes right before the next child
-// of n, whose children so far are kids.
-func (l lineContext) before(n *tree.Node, kids []*tree.Node) bool {
+// of n, whose children so far are kids (normalised), and whether that
+// content ends with a space: a space there is the only one a reader sees,
+// and the next text keeps none of its own (in "a <b> x</b>", b's text is
+// "x", as in "a <b>x</b>").
+func (l lineContext) before(n *tree.Node, kids []*tree.Node) (inline, space bool) {
 	for i := len(kids) - 1; i >= 0; i-- {
 		if !unseen(kids[i]) {
-			return flowsInline(kids[i])
+			if !flowsInline(kids[i]) {
+				return false, false
+			}
+			return true, endsWithSpace(kids[i])
 		}
 	}
-	return l.inlineBefore && IsInline(n.Name)
+	if !IsInline(n.Name) {
+		return false, false
+	}
+	return l.inlineBefore, l.spaceBefore
+}
+
+// endsWithSpace reports whether the text of inline content n, normalised,
+// ends with a space: n's own, or, for an element, its last text's, looked
+// for down its last children (a few levels; an image ends with none).
+func endsWithSpace(n *tree.Node) bool {
+	for depth := 0; depth < 16 && n != nil; depth++ {
+		switch n.Kind {
+		case tree.Text:
+			// A text not normalised yet (a sibling before the element
+			// being opened) keeps its white space as one space: it is
+			// followed by inline content.
+			return n.Value != "" && htmlSpace[n.Value[len(n.Value)-1]]
+		case tree.Element:
+			var last *tree.Node
+			for i := len(n.Children) - 1; i >= 0; i-- {
+				if !unseen(n.Children[i]) {
+					last = n.Children[i]
+					break
+				}
+			}
+			n = last
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // after reports whether inline content comes right after a child of n
@@ -48,7 +85,7 @@ func (l lineContext) after(n *tree.Node, next []*tree.Node) bool {
 // of parent so far, followed in the source by next and its siblings.
 func childLine(parent, child *tree.Node, next *html.Node, line lineContext) lineContext {
 	kids := parent.Children
-	before := line.before(parent, kids[:len(kids)-1])
+	before, space := line.before(parent, kids[:len(kids)-1])
 	for next != nil && (next.Type == html.CommentNode || next.Type == html.ElementNode && unseenElement(next.Data)) {
 		next = next.NextSibling
 	}
@@ -61,7 +98,7 @@ func childLine(parent, child *tree.Node, next *html.Node, line lineContext) line
 	case next.Type == html.ElementNode:
 		after = IsInline(next.Data)
 	}
-	return lineContext{inlineBefore: before, inlineAfter: after}
+	return lineContext{inlineBefore: before, spaceBefore: space, inlineAfter: after}
 }
 
 // unseen reports whether node n takes no place in the text a reader sees:
@@ -98,14 +135,15 @@ func IsInline(name string) bool {
 }
 
 // normalizeHTMLText applies the Normalize policy to the HTML text v, with
-// inline content before it or not, after it or not: it returns false for a
-// text to drop (white space only, but between inline content, where it is
-// one space), and otherwise v with each run of white space made one space,
-// and trimmed at an end where no inline content is next to it (or v as it
-// is, if preserve).
-func normalizeHTMLText(v string, preserve, inlineBefore, inlineAfter bool) (string, bool) {
+// inline content before it or not (ending with a space or not), after it
+// or not: it returns false for a text to drop (white space only, but
+// between inline content, where it is one space), and otherwise v with
+// each run of white space made one space, and trimmed at an end where no
+// inline content is next to it, or where the content before ends with a
+// space already (or v as it is, if preserve).
+func normalizeHTMLText(v string, preserve, inlineBefore, spaceBefore, inlineAfter bool) (string, bool) {
 	if isAll(v, &htmlSpace) {
-		if inlineBefore && inlineAfter && !preserve && v != "" {
+		if inlineBefore && !spaceBefore && inlineAfter && !preserve && v != "" {
 			return " ", true
 		}
 		return "", false
@@ -113,7 +151,7 @@ func normalizeHTMLText(v string, preserve, inlineBefore, inlineAfter bool) (stri
 	if preserve {
 		return v, true
 	}
-	lead := inlineBefore && htmlSpace[v[0]]
+	lead := inlineBefore && !spaceBefore && htmlSpace[v[0]]
 	trail := inlineAfter && htmlSpace[v[len(v)-1]]
 	v = collapseSpace(v, &htmlSpace)
 	switch {

@@ -18,7 +18,7 @@ func TestHTMLWordSpaces(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{`<p>Alpha <b>x</b> beta</p>`, `<p>Alpha <b>x</b> beta</p>`},
 		{`<p><b>x</b>   <i>y</i></p>`, `<p><b>x</b> <i>y</i></p>`},
-		{"<p><span>Alpha\n</span>beta, <a href=\"/\">\n  link\n</a>.</p>", `<p><span>Alpha </span>beta, <a href="/"> link </a>.</p>`},
+		{"<p><span>Alpha\n</span>beta, <a href=\"/\">\n  link\n</a>.</p>", `<p><span>Alpha </span>beta, <a href="/">link </a>.</p>`},
 		{"<div>\n  <p>\n    Hello\n  </p>\n  <p>b</p>\n</div>", `<div><p>Hello</p><p>b</p></div>`},
 		{"<ul>\n<li><a href=\"/\">\n Login\n</a></li>\n</ul>", `<ul><li><a href="/">Login</a></li></ul>`},
 		{`<p>a<br> b <img src="i.png"> c</p>`, `<p>a<br>b <img src="i.png"> c</p>`},
@@ -27,8 +27,11 @@ func TestHTMLWordSpaces(t *testing.T) {
 		// Comments and scripts are looked through; svg and textarea are
 		// inline.
 		{`<p>Hello <!-- -->World</p>`, `<p>Hello <!-- -->World</p>`},
-		{"<p>one\n<script>x()</script>\ntwo</p>", `<p>one <script>x()</script> two</p>`},
+		{"<p>one\n<script>x()</script>\ntwo</p>", `<p>one <script>x()</script>two</p>`},
 		{`<p>a <svg></svg> b <textarea>t</textarea> c</p>`, `<p>a <svg/> b <textarea>t</textarea> c</p>`},
+		// One space between two words, where the first text keeps it.
+		{`<p>a <b> x</b></p>`, `<p>a <b>x</b></p>`},
+		{`<p><b>a </b> <i> x</i></p>`, `<p><b>a</b> <i>x</i></p>`},
 	} {
 		doc, err := markup.ParseHTML(strings.NewReader("<html><body>"+tc.in+"</body></html>"), nil)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -312,11 +313,16 @@ func (a *Annotated) WriteText(w io.Writer) error {
 	for _, c := range a.Changes() {
 		switch c.Mark {
 		case Inserted:
-			fmt.Fprintf(&buf, "+ %s: %s\n", c.Path, lineText(c.Node))
+			fmt.Fprintf(&buf, "+ %s: %s\n", c.Path, spaceText(c.Node))
 		case Deleted:
-			fmt.Fprintf(&buf, "- %s: %s\n", c.Path, lineText(c.Node))
+			fmt.Fprintf(&buf, "- %s: %s\n", c.Path, spaceText(c.Node))
 		case Updated:
-			fmt.Fprintf(&buf, "~ %s: %s → %s\n", c.Path, oneLine(c.OldText), lineText(c.Node))
+			old, new := oneLine(c.OldText), lineText(c.Node)
+			if old == new && c.Node.Kind == tree.Text {
+				// Only white space changed: show it.
+				old, new = strconv.Quote(c.OldText), strconv.Quote(c.Node.Value)
+			}
+			fmt.Fprintf(&buf, "~ %s: %s → %s\n", c.Path, old, new)
 		case Moved:
 			fmt.Fprintf(&buf, "> %s → %s: %s\n", c.OldPath, c.Path, lineText(c.Node))
 		case AttrChanged:
@@ -341,6 +347,15 @@ func oneLine(s string) string {
 		s = string(r[:lineRunes]) + "…"
 	}
 	return s
+}
+
+// spaceText is lineText, but for a text of white space only, shown quoted
+// (the space between two inline elements of an HTML page).
+func spaceText(n *tree.Node) string {
+	if t := lineText(n); t != "" || n.Kind != tree.Text {
+		return t
+	}
+	return strconv.Quote(n.Value)
 }
 
 // lineText returns oneLine(n.Text()), reading only as much of the text of

@@ -368,3 +368,15 @@ func TestInterruptEndsComputation(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryWhiteSpace: the space an HTML page keeps between two inline
+// elements is shown when it comes or goes; it read "".
+func TestSummaryWhiteSpace(t *testing.T) {
+	dir := t.TempDir()
+	a := writeFile(t, dir, "a.html", `<html><body><p><b>x</b><i>y</i></p></body></html>`)
+	b := writeFile(t, dir, "b.html", `<html><body><p><b>x</b> <i>y</i></p></body></html>`)
+	code, out, errOut := runCLI(t, "", "diff", "--format", "summary", a, b)
+	if code != exitChanged || !strings.Contains(out, `insert  /html[1]/body[1]/p[1]/text()[1]: " "`) {
+		t.Errorf("exit %d %s:\n%s", code, errOut, out)
+	}
+}

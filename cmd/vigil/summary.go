@@ -187,6 +187,8 @@ func flatText(n *tree.Node) string {
 	})
 	text := strings.Join(words, " ")
 	switch {
+	case text == "" && n.Kind == tree.Text:
+		return n.Value // white space: the space between two inline elements
 	case text == "" && n.Kind == tree.Element:
 		return "<" + n.Name + ">"
 	case n.Kind == tree.Comment:

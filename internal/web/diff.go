@@ -14,6 +14,7 @@ import (
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/intent"
+	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/render"
 	"github.com/vigil-web/vigil/spec"
 	"github.com/vigil-web/vigil/tree"
@@ -221,26 +222,47 @@ table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .4rem}
 // documentText returns the text of a document, a line per block.
 func documentText(doc *tree.Document) string {
 	var b strings.Builder
+	// An HTML page's texts keep the spaces between the words of a line
+	// (markup's white-space policy): texts with only inline elements
+	// between them are joined as they are, "co<b>rr</b>ect" as "correct".
+	// Other texts are joined by a space, or a line at a block's end.
+	html := doc.Root != nil && strings.EqualFold(doc.Root.Name, "html")
+	apart := false   // a non-inline element began or ended since the last text
+	space := false   // a space is due before the next text
+	newline := false // a line end is due before the next text
 	var walk func(n *tree.Node)
 	walk = func(n *tree.Node) {
 		switch n.Kind {
 		case tree.Text:
-			if t := strings.Join(strings.Fields(n.Value), " "); t != "" {
-				if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+			t := strings.Join(strings.Fields(n.Value), " ")
+			if t == "" {
+				space = space || html && n.Value != ""
+				return
+			}
+			if b.Len() > 0 {
+				switch {
+				case newline:
+					b.WriteByte('\n')
+				case space || !html || apart || isSpace(n.Value[0]):
 					b.WriteByte(' ')
 				}
-				b.WriteString(t)
 			}
+			b.WriteString(t)
+			space = html && isSpace(n.Value[len(n.Value)-1])
+			newline, apart = false, false
 		case tree.Element:
 			name := strings.ToLower(n.Name)
 			if name == "script" || name == "style" || name == "head" {
 				return
 			}
+			inline := markup.IsInline(name)
+			apart = apart || !inline
 			for _, c := range n.Children {
 				walk(c)
 			}
-			if blockElements[name] && b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
-				b.WriteByte('\n')
+			apart = apart || !inline
+			if blockElements[name] {
+				newline = true
 			}
 		}
 	}
@@ -249,6 +271,8 @@ func documentText(doc *tree.Document) string {
 	}
 	return b.String()
 }
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
 
 var blockElements = map[string]bool{
 	"p": true, "div": true, "li": true, "tr": true, "h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true,

@@ -1,0 +1,45 @@
+package render
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/treediff"
+)
+
+// TestWriteTextWhiteSpace: a change of white space only, which the HTML
+// policy keeps between inline content, is shown quoted in the text view;
+// it read "Alpha → Alpha", and an inserted space as nothing.
+func TestWriteTextWhiteSpace(t *testing.T) {
+	for _, tc := range []struct{ old, new, want string }{
+		{`<p>Alpha <b>x</b> beta</p>`, `<p>Alpha<b>x</b>beta</p>`, `"Alpha " → "Alpha"`},
+		{`<p><b>x</b><i>y</i></p>`, `<p><b>x</b> <i>y</i></p>`, `+ /html[1]/body[1]/p[1]/text()[1]: " "`},
+	} {
+		old, err := markup.ParseHTMLBytes([]byte("<html><body>"+tc.old+"</body></html>"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cur, err := markup.ParseHTMLBytes([]byte("<html><body>"+tc.new+"</body></html>"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		old.AssignXIDs()
+		d, err := treediff.Diff(old, cur, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := Annotate(old, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if err := a.WriteText(&got); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(got.String(), tc.want) {
+			t.Errorf("%s -> %s:\n%s\nwant a line with %s", tc.old, tc.new, got.String(), tc.want)
+		}
+	}
+}

@@ -72,9 +72,9 @@ func attrAsName(tag string, a tree.Attr) bool {
 // usedPrefixes calls use with the prefix of each element and attribute
 // name in content that is written as a name (elementAsName, attrAsName) and
 // that no declaration inside content binds where it is used, as often as
-// it occurs. The encoder runs it over every content it writes: most names
+// it occurs, and the element that uses it. The encoder runs it over every content it writes: most names
 // have no colon, and cost one look each.
-func usedPrefixes(content *tree.Node, use func(prefix string)) {
+func usedPrefixes(content *tree.Node, use func(prefix string, at *tree.Node)) {
 	if content.Kind != tree.Element {
 		return
 	}
@@ -113,7 +113,7 @@ func usedPrefixes(content *tree.Node, use func(prefix string)) {
 			declares = true
 		}
 		if p := check(n.Name); p != "" && elementAsName(n.Name) {
-			use(p)
+			use(p, n)
 		}
 		if colons {
 			tag := n.Name
@@ -122,7 +122,7 @@ func usedPrefixes(content *tree.Node, use func(prefix string)) {
 			}
 			for _, a := range n.Attrs {
 				if p := check(a.Name); p != "" && attrAsName(tag, a) {
-					use(p)
+					use(p, n)
 				}
 			}
 		}
@@ -153,7 +153,7 @@ func usedPrefixes(content *tree.Node, use func(prefix string)) {
 // out.
 func (b *builder) bindPrefixes(t *tree.Measure, k int32, op *Op) {
 	var seen []string // few prefixes per content: a list is cheaper than a map
-	usedPrefixes(op.Content, func(p string) {
+	usedPrefixes(op.Content, func(p string, _ *tree.Node) {
 		if slices.Contains(seen, p) {
 			return
 		}
@@ -192,7 +192,7 @@ func (b *builder) bindPrefixes(t *tree.Measure, k int32, op *Op) {
 func declaredPrefixes(d *Delta) []string {
 	var seen map[string]bool
 	var op *Op
-	use := func(p string) {
+	use := func(p string, _ *tree.Node) {
 		_, bound := d.Namespaces[p]
 		if _, own := op.Namespaces[p]; !bound && !own {
 			if seen == nil {
@@ -220,25 +220,31 @@ func declaredPrefixes(d *Delta) []string {
 
 // composeNamespaces binds the prefixes the contents of d, composed from d1
 // and d2, use. The middle version Compose rebuilds lacks the ancestors of
-// most contents, so a content's binding is taken first from the operation
-// of d1 or d2 its root came from (an insert's from d2's inserts, then
-// d1's; a delete's from d1's deletes, then d2's), then from what the build
-// found, then from any binding or declaration the two deltas hold (a move
-// can take a content out of the element that declared its prefix). The
+// most contents, so a prefix's binding in a content is taken from the first
+// node that uses it, as the operation of d1 or d2 whose content held that
+// node bound it (an insert's node from d2's inserts, then d1's; a delete's
+// from d1's deletes, then d2's): a declaration above the node inside that
+// content (a move can take a node out of the element that declared its
+// prefix), else the binding at that content's place. Failing that, what the
+// build found, then any binding or declaration the two deltas hold. The
 // first binding of a prefix is d's; an operation whose binding differs has
 // its own.
 func composeNamespaces(d, d1, d2 *Delta) {
 	type source struct {
-		d  *Delta
-		op *Op
+		d    *Delta
+		op   *Op
+		node *tree.Node // the node in op's content
 	}
 	index := func(x *Delta, kind OpKind) map[tree.XID]source {
 		m := map[tree.XID]source{}
 		for i := range x.Ops {
 			if op := &x.Ops[i]; op.Kind == kind && op.Content != nil {
-				for _, id := range op.XIDs.XIDs {
-					m[id] = source{x, op}
-				}
+				tree.Walk(op.Content, func(n *tree.Node) bool {
+					if n.XID != 0 {
+						m[n.XID] = source{x, op, n}
+					}
+					return true
+				})
 			}
 		}
 		return m
@@ -271,6 +277,22 @@ func composeNamespaces(d, d1, d2 *Delta) {
 			}
 		}
 	}
+	// bindingAt returns how the source content s binds p at its node.
+	bindingAt := func(s source, p string) (string, bool) {
+		decl := "xmlns:" + p
+		for a := s.node; a != nil; a = a.Parent {
+			for _, at := range a.Attrs {
+				if at.Name == decl && attrAsName(a.Name, at) {
+					return at.Value, true
+				}
+			}
+		}
+		if uri, ok := s.op.Namespaces[p]; ok {
+			return uri, true
+		}
+		uri, ok := s.d.Namespaces[p]
+		return uri, ok
+	}
 	built := d.Namespaces
 	d.Namespaces = nil
 	for i := range d.Ops {
@@ -285,18 +307,15 @@ func composeNamespaces(d, d1, d2 *Delta) {
 			sources = deletes
 		}
 		var seen []string
-		usedPrefixes(op.Content, func(p string) {
+		usedPrefixes(op.Content, func(p string, at *tree.Node) {
 			if slices.Contains(seen, p) {
 				return
 			}
 			seen = append(seen, p)
 			uri, ok := "", false
 			for _, m := range sources {
-				if s, found := m[op.Root()]; found {
-					if uri, ok = s.op.Namespaces[p]; !ok {
-						uri, ok = s.d.Namespaces[p]
-					}
-					if ok {
+				if s, found := m[at.XID]; found {
+					if uri, ok = bindingAt(s, p); ok {
 						break
 					}
 				}

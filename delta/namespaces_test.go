@@ -262,18 +262,24 @@ func TestComposeNamespacesRebound(t *testing.T) {
 		}, more...)...)
 	}
 	s1 := []node{el("a:e", 11, tx("1", 10))}
-	s2 := []node{withAttrs("z", 12, ns("a:k", "1", "b:k", "2"))}
-	v1 := doc(r(nil, nil), 10)
-	v2 := doc(r(s1, s2), 13)
-	v3 := doc(r(s1, s2, el("w", 13)), 14)
-	d, err := Compose(mustBuild(t, v1, v2), mustBuild(t, v2, v3))
-	if err != nil {
-		t.Fatal(err)
+	z := withAttrs("z", 12, ns("a:k", "1", "b:k", "2"))
+	compose := func(name string, v1, v2, v3 *tree.Document) {
+		t.Helper()
+		d, err := Compose(mustBuild(t, v1, v2), mustBuild(t, v2, v3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := encodeXML(t, d)
+		if err := namespaceWellFormed(x); err != nil {
+			t.Errorf("%s: %v\n%s", name, err, x)
+		}
 	}
-	x := encodeXML(t, d)
-	if err := namespaceWellFormed(x); err != nil {
-		t.Errorf("composed: %v\n%s", err, x)
-	}
+	compose("one more element", doc(r(nil, nil), 10), doc(r(s1, []node{z}), 13), doc(r(s1, []node{z}, el("w", 13)), 14))
+	// The content of one composed operation from two: q inserted by the
+	// first delta, z into it by the second (or, undone, deleted so).
+	q := func(kids ...node) []node { return []node{el("q", 14, kids...)} }
+	compose("an insert into an insert", doc(r(nil, nil), 10), doc(r(s1, q()), 15), doc(r(s1, q(z)), 15))
+	compose("a delete from a delete", doc(r(s1, q(z)), 15), doc(r(s1, q()), 15), doc(r(s1, nil), 15))
 }
 
 func TestNamespacesRefused(t *testing.T) {

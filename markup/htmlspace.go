@@ -55,6 +55,9 @@ func endsWithSpace(n *tree.Node) bool {
 			// followed by inline content.
 			return n.Value != "" && htmlSpace[n.Value[len(n.Value)-1]]
 		case tree.Element:
+			if preserveHTML[n.Name] {
+				return false // its text is its own: "<textarea>t </textarea> y" keeps y's space
+			}
 			var last *tree.Node
 			for i := len(n.Children) - 1; i >= 0; i-- {
 				if !unseen(n.Children[i]) {

@@ -32,6 +32,7 @@ func TestHTMLWordSpaces(t *testing.T) {
 		// One space between two words, where the first text keeps it.
 		{`<p>a <b> x</b></p>`, `<p>a <b>x</b></p>`},
 		{`<p><b>a </b> <i> x</i></p>`, `<p><b>a</b> <i>x</i></p>`},
+		{`<p><textarea>t </textarea> y</p>`, `<p><textarea>t </textarea> y</p>`},
 	} {
 		doc, err := markup.ParseHTML(strings.NewReader("<html><body>"+tc.in+"</body></html>"), nil)
 		if err != nil {

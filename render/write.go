@@ -318,9 +318,9 @@ func (a *Annotated) WriteText(w io.Writer) error {
 			fmt.Fprintf(&buf, "- %s: %s\n", c.Path, spaceText(c.Node))
 		case Updated:
 			old, new := oneLine(c.OldText), lineText(c.Node)
-			if old == new && c.Node.Kind == tree.Text {
-				// Only white space changed: show it.
-				old, new = strconv.Quote(c.OldText), strconv.Quote(c.Node.Value)
+			if old == new && c.Node.Kind == tree.Text && strings.Join(strings.Fields(c.OldText), " ") == strings.Join(strings.Fields(c.Node.Value), " ") {
+				// Only white space changed: show it, around where.
+				old, new = spaceChange(c.OldText, c.Node.Value)
 			}
 			fmt.Fprintf(&buf, "~ %s: %s → %s\n", c.Path, old, new)
 		case Moved:
@@ -347,6 +347,39 @@ func oneLine(s string) string {
 		s = string(r[:lineRunes]) + "…"
 	}
 	return s
+}
+
+// spaceChange returns two texts that differ only in white space, quoted,
+// cut to a few words around their first difference.
+func spaceChange(a, b string) (string, string) {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	from := max(0, i-30)
+	if from > 0 {
+		if k := strings.IndexByte(a[from:i], ' '); k >= 0 {
+			from += k + 1 // at a word
+		}
+	}
+	for from > 0 && !utf8.RuneStart(a[from]) {
+		from--
+	}
+	clip := func(s string) string {
+		end := min(len(s), i+30)
+		for end < len(s) && !utf8.RuneStart(s[end]) {
+			end++
+		}
+		out := strconv.Quote(s[from:end])
+		if from > 0 {
+			out = "…" + out
+		}
+		if end < len(s) {
+			out += "…"
+		}
+		return out
+	}
+	return clip(a), clip(b)
 }
 
 // spaceText is lineText, but for a text of white space only, shown quoted

@@ -316,7 +316,7 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 		}
 		if newest, err := newestFetch(ctx, wh.Store(), target); err != nil {
 			return imported, skipped, err
-		} else if !date.After(newest) {
+		} else if !fetchedAfter(date, newest) {
 			if typ == warc.TypeResponse {
 				// A revisit further on may refer to it.
 				if v, err := versionFetchedAt(ctx, wh.Store(), target, date); err != nil {
@@ -396,14 +396,21 @@ func versionFetchedAt(ctx context.Context, st warehouse.Store, url string, t tim
 	if err != nil {
 		return nil, err
 	}
-	v, err := st.VersionAt(ctx, r.ID, t)
+	v, err := st.VersionAt(ctx, r.ID, t.Truncate(time.Microsecond).Add(time.Microsecond-1))
 	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
 		return nil, nil
 	} else if err != nil {
 		return nil, err
 	}
-	if !v.FetchedAt.Equal(t) {
+	if fetchedAfter(t, v.FetchedAt) {
 		return nil, nil
 	}
 	return v, nil
+}
+
+// fetchedAfter reports whether fetch time a comes after b at the
+// microsecond, the precision PostgreSQL keeps: a file whose times have
+// nanoseconds, imported twice into it, is imported once.
+func fetchedAfter(a, b time.Time) bool {
+	return a.Truncate(time.Microsecond).After(b.Truncate(time.Microsecond))
 }

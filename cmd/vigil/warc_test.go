@@ -284,3 +284,17 @@ func TestWARCImportRevisitOfImported(t *testing.T) {
 		t.Errorf("%d versions imported, want 2", got)
 	}
 }
+
+// TestFetchedAfter: times are compared at the microsecond a PostgreSQL
+// store keeps; a record of nanoseconds imported again into it was newer
+// than itself as stored.
+func TestFetchedAfter(t *testing.T) {
+	ns := time.Date(2026, 11, 20, 14, 0, 0, 123456789, time.UTC)
+	stored := ns.Truncate(time.Microsecond)
+	if fetchedAfter(ns, stored) {
+		t.Errorf("%v comes after itself as PostgreSQL keeps it", ns)
+	}
+	if !fetchedAfter(ns.Add(time.Microsecond), stored) {
+		t.Errorf("a microsecond later does not come after")
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/microcosm-cc/bluemonday"
 
@@ -243,12 +245,12 @@ func documentText(doc *tree.Document) string {
 				switch {
 				case newline:
 					b.WriteByte('\n')
-				case space || !html || apart || isSpace(n.Value[0]):
+				case space || !html || apart || startsWithSpace(n.Value):
 					b.WriteByte(' ')
 				}
 			}
 			b.WriteString(t)
-			space = html && isSpace(n.Value[len(n.Value)-1])
+			space = html && endsWithSpace(n.Value)
 			newline, apart = false, false
 		case tree.Element:
 			name := strings.ToLower(n.Name)
@@ -272,7 +274,17 @@ func documentText(doc *tree.Document) string {
 	return b.String()
 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
+// startsWithSpace and endsWithSpace report whether s starts or ends with
+// white space, no-break spaces included (strings.Fields drops them too).
+func startsWithSpace(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsSpace(r)
+}
+
+func endsWithSpace(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return unicode.IsSpace(r)
+}
 
 var blockElements = map[string]bool{
 	"p": true, "div": true, "li": true, "tr": true, "h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true,

@@ -14,6 +14,7 @@ func TestDocumentText(t *testing.T) {
 		{`<html><body><p><a href="/">the docs</a>, price <b>x</b> <i>y</i></p></body></html>`, "the docs, price x y"},
 		{`<html><body><p>a</p><p>b</p><table><tr><td>1</td><td>2</td></tr></table></body></html>`, "a\nb\n1 2"},
 		{`<r><a>x</a><b>y</b></r>`, "x y"},
+		{`<html><body><p>Price:&nbsp;<b>12</b>&nbsp;EUR</p></body></html>`, "Price: 12 EUR"},
 	} {
 		doc, _, err := markup.ParseBytes([]byte(tc.in), nil)
 		if err != nil {

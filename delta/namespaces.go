@@ -169,21 +169,28 @@ func (b *builder) bindPrefixes(t *tree.Measure, k int32, op *Op) {
 				// page's xmlns:og=""): the prefix is bound nowhere.
 				return
 			}
-			switch cur, bound := b.namespaces[p]; {
-			case !bound:
-				if b.namespaces == nil {
-					b.namespaces = map[string]string{}
-				}
-				b.namespaces[p] = uri
-			case cur != uri:
-				if op.Namespaces == nil {
-					op.Namespaces = map[string]string{}
-				}
-				op.Namespaces[p] = uri
-			}
+			bindPrefix(&b.namespaces, op, p, uri)
 			return
 		}
 	})
+}
+
+// bindPrefix binds prefix p to uri for op's content: in the delta's
+// bindings (delta) when they have none for p yet, in op's own when the
+// delta's differs.
+func bindPrefix(delta *map[string]string, op *Op, p, uri string) {
+	switch cur, bound := (*delta)[p]; {
+	case !bound:
+		if *delta == nil {
+			*delta = map[string]string{}
+		}
+		(*delta)[p] = uri
+	case cur != uri:
+		if op.Namespaces == nil {
+			op.Namespaces = map[string]string{}
+		}
+		op.Namespaces[p] = uri
+	}
 }
 
 // declaredPrefixes returns, sorted, the prefixes an encoded delta declares
@@ -330,18 +337,7 @@ func composeNamespaces(d, d1, d2 *Delta) {
 					return
 				}
 			}
-			switch cur, bound := d.Namespaces[p]; {
-			case !bound:
-				if d.Namespaces == nil {
-					d.Namespaces = map[string]string{}
-				}
-				d.Namespaces[p] = uri
-			case cur != uri:
-				if op.Namespaces == nil {
-					op.Namespaces = map[string]string{}
-				}
-				op.Namespaces[p] = uri
-			}
+			bindPrefix(&d.Namespaces, op, p, uri)
 		})
 	}
 }

@@ -114,17 +114,51 @@ func FuzzParseHTML(f *testing.F) {
 			if err != nil {
 				t.Fatalf("written HTML does not parse: %v", err)
 			}
-			// The tree of a parsed page survives a write and a parse. (HTML
-			// parsing is not idempotent for every tree, but it is for the
-			// trees its own parser builds, as far as fuzzing has found.)
-			if diff := equalDocs(d, d2); diff != "" {
+			// The tree of a parsed page survives a write and a parse, but
+			// for a link inside a link, which the parser builds from
+			// misnested markup (<a><table><a>) and HTML cannot write: the
+			// second parse closes the outer link. Whatever was written
+			// once is read back as itself, though.
+			if diff := equalDocs(d, d2); diff != "" && !linkInLink(d.Root) {
 				t.Fatalf("round trip: %s\nwritten: %q", diff, b.String())
+			}
+			var b2 bytes.Buffer
+			if err := markup.WriteHTML(&b2, d2, nil); err != nil {
+				t.Fatal(err)
+			}
+			d3, err := markup.ParseHTMLBytes(b2.Bytes(), opt)
+			if err != nil {
+				t.Fatalf("written HTML does not parse: %v", err)
+			}
+			if diff := equalDocs(d2, d3); diff != "" {
+				t.Fatalf("second round trip: %s\nwritten: %q", diff, b2.String())
 			}
 			// WriteXML may refuse names that XML cannot hold; it must
 			// not panic.
 			_ = markup.WriteXML(&b, d, nil)
 		}
 	})
+}
+
+// linkInLink reports whether an a element of n's subtree is inside another.
+func linkInLink(n *tree.Node) bool {
+	found := false
+	var walk func(n *tree.Node, inLink bool)
+	walk = func(n *tree.Node, inLink bool) {
+		if found || n.Kind != tree.Element {
+			return
+		}
+		link := n.Name == "a"
+		if link && inLink {
+			found = true
+			return
+		}
+		for _, c := range n.Children {
+			walk(c, inLink || link)
+		}
+	}
+	walk(n, false)
+	return found
 }
 
 // TestHTMLSeedsRoundTrip checks that the HTML seeds, once parsed, survive a

@@ -97,6 +97,8 @@ type Checker struct {
 
 	known map[string]*Stored
 	bad   map[string]bool
+	// replacing is the stored sentinel CheckReplace checks an edit of.
+	replacing *Stored
 }
 
 // NewChecker returns a checker whose Now is now and whose location is UTC.
@@ -175,7 +177,8 @@ func (c *Checker) Check(s *Sentinel) (*Checked, error) {
 // on old are not re-checked; the caller may re-check them.
 func (c *Checker) CheckReplace(old string, s *Sentinel) (*Checked, error) {
 	saved, savedLookup := c.known, c.Lookup
-	defer func() { c.known, c.Lookup = saved, savedLookup }()
+	c.replacing = c.lookup(old)
+	defer func() { c.known, c.Lookup, c.replacing = saved, savedLookup, nil }()
 	if _, ok := c.known[strings.ToLower(old)]; ok {
 		c.known = make(map[string]*Stored, len(saved))
 		for k, v := range saved {

@@ -469,3 +469,47 @@ func TestNormalizeURLHosts(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckReplaceKeepsLifespan: an edit keeps the From and To it writes
+// the same, as they were resolved: a From that has passed is no error (the
+// sentinel started on it), and To Now + 30 day does not move to 30 days
+// after the edit. A clause written otherwise is resolved and checked anew.
+func TestCheckReplaceKeepsLifespan(t *testing.T) {
+	created := date(2026, 1, 4, 12, 0)
+	c := NewChecker(created)
+	src := func(monitor, to string) *Sentinel {
+		return mustParse(t, "Create Sentinel a Using http://a.example Monitor "+monitor+" From 01/05/2026"+to).Sentinels[0]
+	}
+	first, err := c.Check(src("any change", " To Now + 30 day"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Stored as the store keeps it: in its JSON form.
+	js, err := first.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored Checked
+	if err := stored.UnmarshalJSON(js); err != nil {
+		t.Fatal(err)
+	}
+	c.Add(&Stored{Checked: &stored, Created: created, Started: date(2026, 1, 5, 0, 0)})
+	c.Now = date(2026, 1, 20, 9, 0)
+	ch, err := c.CheckReplace("a", src("all words", " To Now + 30 day"))
+	if err != nil {
+		t.Fatalf("an edit of Monitor only: %v", err)
+	}
+	if !ch.Start.Equal(first.Start) || !ch.End.Equal(first.End) {
+		t.Errorf("an edit of Monitor only: %v - %v, want %v - %v", ch.Start, ch.End, first.Start, first.End)
+	}
+	ch, err = c.CheckReplace("a", src("any change", " To Now + 40 day"))
+	if err != nil || !ch.End.Equal(c.Now.AddDate(0, 0, 40)) {
+		t.Errorf("a new To: %v, end %v", err, ch.End)
+	}
+	if _, err := c.CheckReplace("a", mustParse(t, "Create Sentinel a Using http://a.example From 01/06/2026").Sentinels[0]); err == nil || !strings.Contains(err.Error(), msgTimepointLapsed) {
+		t.Errorf("another From that has passed: %v", err)
+	}
+	if _, err := c.Check(mustParse(t, "Create Sentinel z Using http://a.example From 01/05/2026").Sentinels[0]); err == nil {
+		t.Error("a new sentinel whose From has passed: no error")
+	}
+}

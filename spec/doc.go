@@ -184,6 +184,10 @@
 //
 // # Differences from the seed
 //
+//   - The seed's sentinels are not edited. Here an edit (CheckReplace) keeps
+//     the From and To it writes the same, resolved as before and not
+//     refused for having passed: the time-lapse rules are for the time
+//     points an edit writes anew.
 //   - The "|" bars lost from Fig 5.1 are restored as in the note §2.2.
 //   - NOT may precede any operand, not only the first: the seed's own
 //     example "All words AND NOT phrase {...}" needs it.

@@ -52,10 +52,25 @@ func (k *checking) fmtTime(t time.Time) string {
 
 // point resolves one time point of the new sentinel and checks that it has
 // not lapsed.
+//
+// An edit (CheckReplace) keeps a time point of the sentinel it replaces
+// that it writes the same: as it was resolved, and not refused for having
+// passed. The sentinel started, or ended, on it; resolved again, From
+// 01/05/2026 refused every edit once the day had passed, and To Now +
+// 30 day moved at every edit.
 func (k *checking) point(ts *TimeSpec, isStart bool, blame Node, prefix string) (time.Time, bool) {
 	now := k.c.Now
 	if ts == nil || ts.Base == nil {
 		return time.Time{}, false
+	}
+	if prev := k.c.replacing; prev != nil && prev.Checked != nil && prev.Sentinel != nil {
+		was, resolved := prev.Sentinel.From, prev.Start
+		if !isStart {
+			was, resolved = prev.Sentinel.To, prev.End
+		}
+		if was != nil && !resolved.IsZero() && Print(was) == Print(ts) {
+			return resolved, true
+		}
 	}
 	var t time.Time
 	happened := false // the base is an event that has already happened

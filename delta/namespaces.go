@@ -237,6 +237,15 @@ func declaredPrefixes(d *Delta) []string {
 // first binding of a prefix is d's; an operation whose binding differs has
 // its own.
 func composeNamespaces(d, d1, d2 *Delta) {
+	uses := false // most deltas' contents use no prefix: nothing to index
+	for i := 0; i < len(d.Ops) && !uses; i++ {
+		if c := d.Ops[i].Content; c != nil {
+			usedPrefixes(c, func(string, *tree.Node) { uses = true })
+		}
+	}
+	if !uses {
+		return
+	}
 	type source struct {
 		d    *Delta
 		op   *Op

@@ -96,11 +96,7 @@ func inHTML(n *tree.Node) bool {
 	for n.Parent != nil {
 		n = n.Parent
 	}
-	name := n.Name
-	if i := strings.LastIndexByte(name, ':'); i >= 0 {
-		name = name[i+1:]
-	}
-	return strings.EqualFold(name, "html")
+	return strings.EqualFold(localName(n.Name), "html")
 }
 
 // normalizeValueSpace is normalizeSpace for a selected value, but for the

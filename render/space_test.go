@@ -1,12 +1,11 @@
-package render
+package render_test
 
 import (
 	"bytes"
 	"strings"
 	"testing"
 
-	"github.com/vigil-web/vigil/markup"
-	"github.com/vigil-web/vigil/treediff"
+	"github.com/vigil-web/vigil/render"
 )
 
 // TestWriteTextWhiteSpace: a change of white space only, which the HTML
@@ -20,20 +19,8 @@ func TestWriteTextWhiteSpace(t *testing.T) {
 		{`<p>` + strings.Repeat("word ", 300) + `end</p>`, `<p>` + strings.Repeat("word ", 300) + `fin</p>`, ` → word word`},
 		{`<p>` + strings.Repeat("word ", 300) + `end <b>x</b></p>`, `<p>` + strings.Repeat("word ", 300) + `end<b>x</b></p>`, `: …"word word word word word end " → …"word word word word word end"`},
 	} {
-		old, err := markup.ParseHTMLBytes([]byte("<html><body>"+tc.old+"</body></html>"), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cur, err := markup.ParseHTMLBytes([]byte("<html><body>"+tc.new+"</body></html>"), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		old.AssignXIDs()
-		d, err := treediff.Diff(old, cur, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := Annotate(old, d)
+		old, d := pair(t, "<html><body>"+tc.old+"</body></html>", "<html><body>"+tc.new+"</body></html>")
+		a, err := render.Annotate(old, d)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -281,7 +281,8 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 		return 0, 0, err
 	}
 	r.Verify = verify
-	bodies := map[string]int64{} // response record id -> version id
+	bodies := map[string]int64{}       // response record id -> version id
+	pages := map[string]*pageHistory{} // by canonical URL: the store read once a page
 	stale := 0
 	defer func() {
 		if stale > 0 {
@@ -306,7 +307,8 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 			continue
 		}
 		target := rec.Header.Get(warc.FieldTargetURI)
-		if _, err := vigil.CanonicalURL(target); err != nil {
+		canonical, err := vigil.CanonicalURL(target)
+		if err != nil {
 			skipped++
 			continue
 		}
@@ -314,12 +316,17 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 		if err != nil {
 			return imported, skipped, err
 		}
-		if newest, err := newestFetch(ctx, wh.Store(), target); err != nil {
-			return imported, skipped, err
-		} else if !fetchedAfter(date, newest) {
+		page := pages[canonical]
+		if page == nil {
+			if page, err = readPageHistory(ctx, wh.Store(), target); err != nil {
+				return imported, skipped, err
+			}
+			pages[canonical] = page
+		}
+		if !fetchedAfter(date, page.newest) {
 			if typ == warc.TypeResponse {
 				// A revisit further on may refer to it.
-				if v, err := versionFetchedAt(ctx, wh.Store(), target, date); err != nil {
+				if v, err := page.fetchedAt(ctx, wh.Store(), date); err != nil {
 					return imported, skipped, err
 				} else if v != nil {
 					bodies[rec.ID()] = v.ID
@@ -364,6 +371,7 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 		if err != nil {
 			return imported, skipped, fmt.Errorf("record %s: %w", rec.ID(), err)
 		}
+		page.resource, page.newest = v.ResourceID, v.FetchedAt
 		if typ == warc.TypeResponse {
 			bodies[rec.ID()] = v.ID
 		}
@@ -371,32 +379,36 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 	}
 }
 
-// newestFetch returns when the newest version the store has of url was
-// fetched; zero when it has none.
-func newestFetch(ctx context.Context, st warehouse.Store, url string) (time.Time, error) {
+// pageHistory is what importWARC knows of a page's history in the store:
+// its resource (0 if none) and when its newest version was fetched.
+type pageHistory struct {
+	resource int64
+	newest   time.Time
+}
+
+// readPageHistory reads the history the store holds of url.
+func readPageHistory(ctx context.Context, st warehouse.Store, url string) (*pageHistory, error) {
 	r, err := st.FindResourceByURL(ctx, url)
 	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
-		return time.Time{}, nil
+		return &pageHistory{}, nil
 	} else if err != nil {
-		return time.Time{}, err
+		return nil, err
 	}
 	v, err := st.LatestVersion(ctx, r.ID)
 	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
-		return time.Time{}, nil
+		return &pageHistory{resource: r.ID}, nil
 	} else if err != nil {
-		return time.Time{}, err
-	}
-	return v.FetchedAt, nil
-}
-
-// versionFetchedAt returns the version of url the store holds fetched at
-// t, or nil.
-func versionFetchedAt(ctx context.Context, st warehouse.Store, url string, t time.Time) (*vigil.Version, error) {
-	r, err := st.FindResourceByURL(ctx, url)
-	if err != nil {
 		return nil, err
 	}
-	v, err := st.VersionAt(ctx, r.ID, t.Truncate(time.Microsecond).Add(time.Microsecond-1))
+	return &pageHistory{resource: r.ID, newest: v.FetchedAt}, nil
+}
+
+// fetchedAt returns the page's version fetched at t, or nil.
+func (h *pageHistory) fetchedAt(ctx context.Context, st warehouse.Store, t time.Time) (*vigil.Version, error) {
+	if h.resource == 0 {
+		return nil, nil
+	}
+	v, err := st.VersionAt(ctx, h.resource, t.Truncate(time.Microsecond).Add(time.Microsecond-1))
 	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
 		return nil, nil
 	} else if err != nil {

@@ -22,18 +22,26 @@ func runCmd(t *testing.T, stdin []byte, args ...string) (string, string, int) {
 	return out.String(), errOut.String(), code
 }
 
+// testWarehouse opens the store in dir and its warehouse, closed when the
+// test ends.
+func testWarehouse(t *testing.T, dir string, opt warehouse.Options) (vigil.Store, *warehouse.Warehouse) {
+	t.Helper()
+	st, err := openStore(context.Background(), dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	wh, err := openWarehouse(st, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, wh
+}
+
 func fill(t *testing.T, dir string) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := openStore(ctx, dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	wh, err := openWarehouse(st, warehouse.Options{FullEvery: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, wh := testWarehouse(t, dir, warehouse.Options{FullEvery: 3})
 	t0 := time.Date(2026, 11, 20, 10, 0, 0, 123456789, time.UTC)
 	hist := warehouse.SyntheticHistory(5, 3000, 0.05, 5)
 	fetches := []*warehouse.Fetch{
@@ -70,15 +78,7 @@ type exported struct {
 func dump(t *testing.T, dir string) map[string][]exported {
 	t.Helper()
 	ctx := context.Background()
-	st, err := openStore(ctx, dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	wh, err := openWarehouse(st, warehouse.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, wh := testWarehouse(t, dir, warehouse.Options{})
 	out := map[string][]exported{}
 	rs, _, err := st.FindResources(ctx, vigil.ResourceFilter{})
 	if err != nil {
@@ -247,16 +247,8 @@ func TestWARCImportStandardExamples(t *testing.T) {
 func TestWARCImportRevisitOfImported(t *testing.T) {
 	ctx := context.Background()
 	src, dst := t.TempDir(), t.TempDir()
+	_, wh := testWarehouse(t, src, warehouse.Options{})
 	put := func(at time.Time) {
-		st, err := openStore(ctx, src, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer st.Close()
-		wh, err := openWarehouse(st, warehouse.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
 		if _, err := wh.Put(ctx, &warehouse.Fetch{URL: "http://example.com/a", FetchedAt: at, Status: 200,
 			ContentType: "text/html", Body: []byte("<html><body><p>same</p></body></html>")}); err != nil {
 			t.Fatal(err)

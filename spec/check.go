@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 )
@@ -22,6 +23,14 @@ type Checked struct {
 	// ("Monitor", "Fetch", "Confirm", "From", "To", "Notify", "Every",
 	// "Compare").
 	Inherited []string
+	// Defaulted lists the clauses neither stated nor inherited, filled with
+	// their defaults, in the same order. A sentinel Using this one does not
+	// inherit them: it gets defaults of its own, which may differ (Every
+	// follows its own Notify clause, To its own From).
+	Defaulted []string
+	// defaultedUnknown is set on a Checked decoded from JSON written
+	// before Defaulted was kept: inherit guesses it (inferDefaulted).
+	defaultedUnknown bool
 	// URLs are the pages watched, normalised ("http://" added).
 	URLs []string
 	// Requires is the Using clause as alternatives of pages that must all
@@ -251,9 +260,9 @@ func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
 	out := *s
 	if parent != nil {
 		ch.Parent = parent.Sentinel.Name.Name
-		k.inherit(&out, parent.Sentinel, ch)
+		k.inherit(&out, parent, ch)
 	}
-	k.defaults(&out)
+	k.defaults(&out, ch)
 	ch.Sentinel = &out
 
 	// Rules that need the complete sentinel.
@@ -279,7 +288,7 @@ func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
 			}
 		}
 	}
-	ch.Start, ch.End = k.lifespan(&out, parent)
+	ch.Start, ch.End = k.lifespan(&out, parent, slices.Contains(ch.Defaulted, "To"))
 	ch.Warnings = k.warnings
 	ch.Warnings.Sort()
 	return ch, k.errs
@@ -401,10 +410,18 @@ func (k *checking) ref(id *Ident, where string) *Stored {
 
 // inherit copies into out the clauses the child does not state (seed §5.2:
 // "s_n inherits its properties from s_i, unless the user overrides those
-// properties").
-func (k *checking) inherit(out, p *Sentinel, ch *Checked) {
+// properties"). The parent's properties are what it states or inherits,
+// not the defaults it was given: a child that adds a Notify clause to a
+// parent without one is pushed its changes (Every best effort), not kept
+// interactive, and one that writes its own From ends a lifespan after it.
+func (k *checking) inherit(out *Sentinel, parent *Stored, ch *Checked) {
+	p := parent.Sentinel
+	defaulted := parent.Defaulted
+	if defaulted == nil && parent.defaultedUnknown {
+		defaulted = k.inferDefaulted(p)
+	}
 	take := func(name string, missing bool, copyFn func()) {
-		if missing {
+		if missing && !slices.Contains(defaulted, name) {
 			copyFn()
 			ch.Inherited = append(ch.Inherited, name)
 		}
@@ -419,40 +436,69 @@ func (k *checking) inherit(out, p *Sentinel, ch *Checked) {
 	take("Compare", out.Compare == nil && p.Compare != nil, func() { out.Compare = p.Compare })
 }
 
-// defaults fills the clauses neither stated nor inherited.
-func (k *checking) defaults(out *Sentinel) {
-	if out.Monitor == nil {
-		out.Monitor = &MonitorClause{X: &ChangeType{Kind: AnyChange}}
+// inferDefaulted returns the clauses of a sentinel stored before Checked
+// kept its Defaulted list that were probably defaults: an Every or a To
+// equal to the default the checker gives them. Those are the two whose
+// default depends on another clause; the others' defaults are the same
+// for parent and child.
+func (k *checking) inferDefaulted(p *Sentinel) []string {
+	var out []string
+	if p.To != nil && p.From != nil && Print(p.To) == Print(defaultTo(p.From, k.c.lifespan())) {
+		out = append(out, "To")
 	}
-	if out.Fetch == nil {
-		out.Fetch = &FetchClause{OnChange: true}
+	if p.Every != nil && p.Every.Interval == nil && p.Every.Mode == defaultEvery(p.Notify) {
+		out = append(out, "Every")
 	}
-	if out.From == nil {
-		out.From = &TimeSpec{Base: &Now{}}
-	}
-	if out.To == nil {
-		life := k.c.DefaultLifespan
-		if life.IsZero() {
-			life = Duration{N: 12, Unit: Month}
+	return out
+}
+
+// defaults fills the clauses neither stated nor inherited, and lists them
+// in ch.Defaulted.
+func (k *checking) defaults(out *Sentinel, ch *Checked) {
+	fill := func(name string, missing bool, set func()) {
+		if missing {
+			set()
+			ch.Defaulted = append(ch.Defaulted, name)
 		}
-		to := &TimeSpec{Base: out.From.Base}
-		if ev, ok := to.Base.(*Event); ok && ev.Kind == During {
-			to.Base = &Now{}
-		}
-		to.Offsets = append(append([]*Interval(nil), out.From.Offsets...), &Interval{Duration: life})
-		out.To = to
 	}
-	if _, off := k.c.Unavailable[Email]; out.Notify == nil && k.c.Owner != "" && !off {
+	fill("Monitor", out.Monitor == nil, func() { out.Monitor = &MonitorClause{X: &ChangeType{Kind: AnyChange}} })
+	fill("Fetch", out.Fetch == nil, func() { out.Fetch = &FetchClause{OnChange: true} })
+	fill("From", out.From == nil, func() { out.From = &TimeSpec{Base: &Now{}} })
+	fill("To", out.To == nil, func() { out.To = defaultTo(out.From, k.c.lifespan()) })
+	_, off := k.c.Unavailable[Email]
+	fill("Notify", out.Notify == nil && k.c.Owner != "" && !off, func() {
 		out.Notify = &NotifyClause{Contacts: []*Contact{{Kind: Email, Address: k.c.Owner}}}
+	})
+	fill("Every", out.Every == nil, func() { out.Every = &EveryClause{Mode: defaultEvery(out.Notify)} })
+	fill("Compare", out.Compare == nil, func() { out.Compare = &CompareClause{Method: Pairwise} })
+}
+
+// lifespan returns DefaultLifespan, or its default of 12 months.
+func (c *Checker) lifespan() Duration {
+	if c.DefaultLifespan.IsZero() {
+		return Duration{N: 12, Unit: Month}
 	}
-	if out.Every == nil {
-		if out.Notify != nil {
-			out.Every = &EveryClause{Mode: BestEffort}
-		} else {
-			out.Every = &EveryClause{Mode: Interactive}
-		}
+	return c.DefaultLifespan
+}
+
+// defaultTo returns the To clause of a sentinel that starts at from and
+// states none: the lifespan after its start (after now for From during(s),
+// whose start is s's).
+func defaultTo(from *TimeSpec, life Duration) *TimeSpec {
+	to := &TimeSpec{Base: from.Base}
+	if ev, ok := to.Base.(*Event); ok && ev.Kind == During {
+		to.Base = &Now{}
 	}
-	if out.Compare == nil {
-		out.Compare = &CompareClause{Method: Pairwise}
+	to.Offsets = append(append([]*Interval(nil), from.Offsets...), &Interval{Duration: life})
+	return to
+}
+
+// defaultEvery returns the Every mode of a sentinel that states none: best
+// effort when it notifies someone, interactive (shown, never pushed) when
+// not.
+func defaultEvery(n *NotifyClause) NotifyMode {
+	if n != nil {
+		return BestEffort
 	}
+	return Interactive
 }

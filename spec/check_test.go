@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -162,7 +163,7 @@ func TestIncremental(t *testing.T) {
 		if s.From == nil || s.To == nil {
 			k := &checking{c: c, s: s}
 			out := *s
-			k.defaults(&out)
+			k.defaults(&out, ch)
 			ch.Sentinel = &out
 		}
 		store[strings.ToLower(s.Name.Name)] = &Stored{Checked: ch, Created: created}
@@ -511,5 +512,89 @@ func TestCheckReplaceKeepsLifespan(t *testing.T) {
 	}
 	if _, err := c.Check(mustParse(t, "Create Sentinel z Using http://a.example From 01/05/2026").Sentinels[0]); err == nil {
 		t.Error("a new sentinel whose From has passed: no error")
+	}
+}
+
+// TestInheritSkipsDefaults: a sentinel Using another inherits what that
+// one states or inherits, not the defaults it was given: a child that adds
+// a Notify clause is pushed its changes (it was kept interactive, its
+// email never sent), and one with its own From ends a lifespan after it.
+// A parent stored before Checked kept its Defaulted list is read the same
+// way: its Every and To are recognised as defaults by their value.
+func TestInheritSkipsDefaults(t *testing.T) {
+	now := date(2026, 1, 1, 0, 0)
+	src := "Create Sentinel a Using http://a.example\n" +
+		"Create Sentinel b Using a Notify By email me@example.org From 03/01/2026\n" +
+		"Create Sentinel c Using a Fetch 1 day\n" +
+		"Create Sentinel d Using c Notify By email me@example.org\n" +
+		"Create Sentinel p Using http://p.example Every interactive Compare every 3 To 06/01/2026\n" +
+		"Create Sentinel q Using p Notify By email me@example.org\n"
+	check := func(t *testing.T, c *Checker, f *File) map[string]*Checked {
+		t.Helper()
+		out, err := c.CheckFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]*Checked{}
+		for _, ch := range out {
+			m[ch.Sentinel.Name.Name] = ch
+		}
+		return m
+	}
+	wantB := func(t *testing.T, b *Checked) {
+		t.Helper()
+		if b.Sentinel.Every.Mode != BestEffort || slices.Contains(b.Inherited, "Every") {
+			t.Errorf("b: every %v, inherited %v; want best effort, not inherited", b.Sentinel.Every.Mode, b.Inherited)
+		}
+		if want := date(2027, 3, 1, 0, 0); !b.End.Equal(want) || Print(b.Sentinel.To) != "03/01/2026 + 12 month" {
+			t.Errorf("b: %s, ends %v; want To 03/01/2026 + 12 month, %v", Print(b.Sentinel.To), b.End, want)
+		}
+	}
+	c := NewChecker(now)
+	m := check(t, c, mustParse(t, src))
+	wantB(t, m["b"])
+	if got := m["a"].Defaulted; !reflect.DeepEqual(got, []string{"Monitor", "Fetch", "From", "To", "Every", "Compare"}) {
+		t.Errorf("a defaulted %v", got)
+	}
+	// What a parent inherited, its child inherits in turn.
+	if d := m["d"]; !slices.Contains(d.Inherited, "Fetch") || d.Sentinel.Every.Mode != BestEffort {
+		t.Errorf("d: inherited %v, every %v; want Fetch inherited through c, best effort", d.Inherited, d.Sentinel.Every.Mode)
+	}
+	// What a parent states is inherited, defaults or not.
+	if q := m["q"]; q.Sentinel.Every.Mode != Interactive || q.Sentinel.Compare.N != 3 || !q.End.Equal(date(2026, 6, 1, 0, 0)) {
+		t.Errorf("q: every %v, compare %v, end %v; want p's stated clauses", q.Sentinel.Every.Mode, q.Sentinel.Compare, q.End)
+	}
+
+	// The same parent as stored before Defaulted was kept.
+	data, err := json.Marshal(m["a"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	legacy := strings.Replace(string(data), `"defaulted":["Monitor","Fetch","From","To","Every","Compare"],`, "", 1)
+	if legacy == string(data) {
+		t.Fatalf("no defaulted member in %s", data)
+	}
+	var a Checked
+	if err := json.Unmarshal([]byte(legacy), &a); err != nil {
+		t.Fatal(err)
+	}
+	c2 := NewChecker(now)
+	c2.Add(&Stored{Checked: &a, Created: now})
+	m2 := check(t, c2, mustParse(t, "Create Sentinel b Using a Notify By email me@example.org From 03/01/2026"))
+	wantB(t, m2["b"])
+}
+
+// TestDefaultToReportsNothingOfItsOwn: a To the user did not write is not
+// blamed for what is wrong with From.
+func TestDefaultToReportsNothingOfItsOwn(t *testing.T) {
+	for _, src := range []string{
+		"Create Sentinel a Using http://a.example From end(zz)",
+		"Create Sentinel a Using http://a.example From 01/01/2021",
+	} {
+		_, err := NewChecker(date(2026, 1, 1, 0, 0)).CheckFile(mustParse(t, src))
+		var el ErrorList
+		if !errors.As(err, &el) || len(el) != 1 {
+			t.Errorf("%s: %v, want one error, at From", src, err)
+		}
 	}
 }

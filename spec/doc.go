@@ -122,7 +122,8 @@
 // A Checker holds the sentinels of one owner. For a new sentinel it
 //   - applies inheritance: with "Using s1" every clause not restated is
 //     taken from s1 (as specified, not as s1's status: From Now means the
-//     new sentinel's creation time);
+//     new sentinel's creation time), but for the clauses s1 itself took
+//     by default;
 //   - fills defaults: Monitor any change, Fetch on change, From Now,
 //     To the start plus Checker.DefaultLifespan (12 months), Notify By email
 //     Checker.Owner, Every best effort (interactive without a contact),
@@ -177,8 +178,9 @@
 // (args: the exceptions), "keywords", "phrase", "table", "list", "regular
 // expression", "value". Durations are "<n> <unit>" with the units of the
 // language. A checked sentinel (Checked) adds the read-only members
-// "parent", "inherited", "urls", "requires" (see Checked.Requires), "start",
-// "end" (RFC 3339) and "warnings";
+// "parent", "inherited", "defaulted" (see Checked.Defaulted), "urls",
+// "requires" (see Checked.Requires), "start", "end" (RFC 3339) and
+// "warnings";
 // the decoder ignores them. AND and OR chains are written as one array:
 // {"or": [a, b, c]} is (a OR b) OR c.
 //

@@ -38,7 +38,7 @@ Create Sentinel s3 Using s1
 	fmt.Println("watches", s3.URLs[0], "from", s3.Start.Format("2006-01-02"), "to", s3.End.Format("2006-01-02"))
 	fmt.Print(spec.Print(s3.Sentinel))
 	// Output:
-	// inherits from s1: [Fetch From To Notify Every Compare]
+	// inherits from s1: [Fetch From To Notify Every]
 	// watches http://www.uta.edu/class/schedule from 2002-12-02 to 2003-01-02
 	// Create Sentinel s3 Using s1
 	// 	Monitor phrase {"Optical Network"} AND NOT all links In css "nav"

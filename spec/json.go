@@ -26,23 +26,27 @@ func (s *Sentinel) UnmarshalJSON(data []byte) error {
 }
 
 // MarshalJSON encodes a checked sentinel: the complete sentinel plus the
-// read-only members parent, inherited, urls, requires, start, end and
-// warnings.
+// read-only members parent, inherited, defaulted, urls, requires, start,
+// end and warnings.
 func (c *Checked) MarshalJSON() ([]byte, error) {
 	type checkedJSON struct {
 		*jsonSentinel
 		Parent    string    `json:"parent,omitempty"`
 		Inherited []string  `json:"inherited,omitempty"`
+		Defaulted []string  `json:"defaulted"`
 		URLs      []string  `json:"urls"`
 		Requires  [][]int   `json:"requires,omitempty"`
 		Start     time.Time `json:"start"`
 		End       time.Time `json:"end"`
 		Warnings  []string  `json:"warnings,omitempty"`
 	}
-	out := checkedJSON{jsonSentinel: sentinelJSON(c.Sentinel), Parent: c.Parent, Inherited: c.Inherited, URLs: c.URLs,
-		Requires: c.Requires, Start: c.Start, End: c.End}
+	out := checkedJSON{jsonSentinel: sentinelJSON(c.Sentinel), Parent: c.Parent, Inherited: c.Inherited, Defaulted: c.Defaulted,
+		URLs: c.URLs, Requires: c.Requires, Start: c.Start, End: c.End}
 	if out.URLs == nil {
 		out.URLs = []string{}
+	}
+	if out.Defaulted == nil {
+		out.Defaulted = []string{} // present: a sentinel with no defaults is not one stored before the list was kept
 	}
 	for _, w := range c.Warnings {
 		out.Warnings = append(out.Warnings, w.Msg)
@@ -76,6 +80,7 @@ func (c *Checked) UnmarshalJSON(data []byte) error {
 	var extra struct {
 		Parent    string    `json:"parent"`
 		Inherited []string  `json:"inherited"`
+		Defaulted *[]string `json:"defaulted"`
 		URLs      []string  `json:"urls"`
 		Requires  [][]int   `json:"requires"`
 		Start     time.Time `json:"start"`
@@ -94,6 +99,11 @@ func (c *Checked) UnmarshalJSON(data []byte) error {
 	}
 	*c = Checked{Sentinel: s, Parent: extra.Parent, Inherited: extra.Inherited, URLs: extra.URLs,
 		Requires: normalizeAlternatives(extra.Requires, len(extra.URLs)), Start: extra.Start, End: extra.End}
+	if extra.Defaulted != nil {
+		c.Defaulted = *extra.Defaulted
+	} else {
+		c.defaultedUnknown = true
+	}
 	for _, w := range extra.Warnings {
 		c.Warnings = append(c.Warnings, &Error{Msg: w})
 	}

@@ -68,7 +68,7 @@ func TestCheckedJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, part := range []string{`"parent":"s1"`, `"inherited":["Fetch","From","To","Every","Compare"]`, `"urls":["http://www.uta.edu/class"]`,
+	for _, part := range []string{`"parent":"s1"`, `"inherited":["From","To"]`, `"defaulted":["Fetch","Every","Compare"]`, `"urls":["http://www.uta.edu/class"]`,
 		`"start":"2002-12-02T00:00:00Z"`, `"end":"2003-01-02T00:00:00Z"`, `"warnings":["all words OR any change is the same as any change`} {
 		if !strings.Contains(string(data), part) {
 			t.Errorf("checked JSON lacks %s:\n%s", part, data)
@@ -177,7 +177,7 @@ func TestSchemaMatchesDecoder(t *testing.T) {
 		members = append(members, k)
 	}
 	sort.Strings(members)
-	want := []string{"compare", "confirm", "end", "every", "fetch", "from", "inherited", "monitor", "name", "notify", "parent", "requires", "start", "to", "urls", "using", "warnings"}
+	want := []string{"compare", "confirm", "defaulted", "end", "every", "fetch", "from", "inherited", "monitor", "name", "notify", "parent", "requires", "start", "to", "urls", "using", "warnings"}
 	if !reflect.DeepEqual(members, want) {
 		t.Errorf("schema members %v, want %v", members, want)
 	}

@@ -212,7 +212,7 @@ func (d *decoder) ident(v any, path string) *Ident {
 
 func (d *decoder) sentinel(v any) *Sentinel {
 	m, ok := d.object(v, "", "name", "using", "monitor", "fetch", "confirm", "from", "to", "notify", "every", "compare",
-		"parent", "inherited", "urls", "requires", "start", "end", "warnings")
+		"parent", "inherited", "defaulted", "urls", "requires", "start", "end", "warnings")
 	if !ok {
 		return nil
 	}

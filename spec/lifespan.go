@@ -20,8 +20,9 @@ const (
 // Appendix C): a start or end that has already lapsed is an error, an
 // event of a sentinel that has already happened is taken from its status,
 // "during" needs the other sentinel to be active, and the start must come
-// before the end.
-func (k *checking) lifespan(out *Sentinel, parent *Stored) (start, end time.Time) {
+// before the end. A default To (toDefaulted) is resolved only when From
+// is: it is built on From, whose errors are its own.
+func (k *checking) lifespan(out *Sentinel, parent *Stored, toDefaulted bool) (start, end time.Time) {
 	s := k.s
 	prefix := func(stated *TimeSpec) string {
 		if stated == nil && parent != nil {
@@ -32,6 +33,9 @@ func (k *checking) lifespan(out *Sentinel, parent *Stored) (start, end time.Time
 	fromBlame := k.blame(s.From)
 	toBlame := k.blame(s.To)
 	start, okS := k.point(out.From, true, fromBlame, prefix(s.From))
+	if !okS && toDefaulted {
+		return start, time.Time{}
+	}
 	end, okE := k.point(out.To, false, toBlame, prefix(s.To))
 	if !okS || !okE {
 		return start, end

@@ -56,6 +56,8 @@ type serveConfig struct {
 	retryBase     time.Duration
 	maxAttempts   int
 	fetchTimeout  time.Duration
+	publicMetrics bool // VIGIL_METRICS_PUBLIC
+	secureCookies bool // VIGIL_SECURE_COOKIES
 }
 
 func envOr(env *environment, name, def string) string {
@@ -69,9 +71,13 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	fs := flag.NewFlagSet("vigil serve", flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
 	sf := addStoreFlags(fs, env)
-	var c serveConfig
+	bools, err := envBools(env, "VIGIL_ALLOW_PRIVATE_NETWORKS", "VIGIL_METRICS_PUBLIC", "VIGIL_SECURE_COOKIES")
+	if err != nil {
+		return exitError, err
+	}
+	c := serveConfig{publicMetrics: bools["VIGIL_METRICS_PUBLIC"], secureCookies: bools["VIGIL_SECURE_COOKIES"]}
 	fs.StringVar(&c.addr, "addr", envOr(env, "VIGIL_ADDR", "127.0.0.1:8080"), "HTTP listen address (feeds, /healthz); :0 picks a free port (default $VIGIL_ADDR)")
-	fs.BoolVar(&c.allowPrivate, "allow-private-networks", env.getenv("VIGIL_ALLOW_PRIVATE_NETWORKS") != "", "let sentinels and webhooks reach loopback, private and link-local addresses")
+	fs.BoolVar(&c.allowPrivate, "allow-private-networks", bools["VIGIL_ALLOW_PRIVATE_NETWORKS"], "let sentinels and webhooks reach loopback, private and link-local addresses (default $VIGIL_ALLOW_PRIVATE_NETWORKS)")
 	fs.BoolVar(&c.ignoreRobots, "ignore-robots", false, "do not honour robots.txt (only for sites you own)")
 	fs.DurationVar(&c.minInterval, "min-interval", time.Minute, "shortest interval between two checks of a sentinel")
 	fs.DurationVar(&c.maxInterval, "max-interval", 24*time.Hour, "longest adaptive interval (Fetch on change)")
@@ -85,7 +91,7 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	fs.DurationVar(&c.fetchTimeout, "fetch-timeout", 60*time.Second, "total time allowed for one fetch")
 	fs.StringVar(&c.render, "chromium", envOr(env, "VIGIL_CHROMIUM", fetch.ChromiumPath), "Chromium binary for sentinels that say Fetch ... render (\"\" disables rendering)")
 	fs.StringVar(&c.baseURL, "base-url", env.getenv("VIGIL_BASE_URL"), "public URL of this server, for links in messages (default: http://ADDR)")
-	fs.StringVar(&c.webhookSecret, "webhook-secret", env.getenv("VIGIL_WEBHOOK_SECRET"), "key of the webhook signatures (default $VIGIL_WEBHOOK_SECRET, else the data directory's webhook-secret file, created on first start)")
+	webhookSecret := secretString(fs, "webhook-secret", env.getenv("VIGIL_WEBHOOK_SECRET"), "key of the webhook signatures (default $VIGIL_WEBHOOK_SECRET, else the data directory's webhook-secret file, created on first start)")
 	fs.StringVar(&c.smtp.Host, "smtp-host", env.getenv("VIGIL_SMTP_HOST"), "SMTP relay host; email notifications are off without it (default $VIGIL_SMTP_HOST)")
 	fs.StringVar(&c.smtpPort, "smtp-port", envOr(env, "VIGIL_SMTP_PORT", "587"), "SMTP relay port (default $VIGIL_SMTP_PORT or 587)")
 	fs.StringVar(&c.smtp.Username, "smtp-user", env.getenv("VIGIL_SMTP_USER"), "SMTP user (default $VIGIL_SMTP_USER)")
@@ -113,6 +119,7 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 		fs.Usage()
 		return exitError, errUsageShown
 	}
+	c.webhookSecret = *webhookSecret
 	c.smtp.TLS = email.TLS(*tlsMode)
 	port, err := strconv.Atoi(c.smtpPort)
 	if err != nil {
@@ -206,6 +213,8 @@ type daemon struct {
 	// Notify clause notifies nobody rather than the owner's address,
 	// whose notifications would all fail.
 	email bool
+	// publicMetrics and secureCookies are serveConfig's, for the dashboard.
+	publicMetrics, secureCookies bool
 }
 
 // newDaemon wires the services and adapters of vigil serve.
@@ -219,7 +228,7 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 		return nil, err
 	}
 	d := &daemon{dataDir: dataDir, store: st, secret: secret, baseURL: strings.TrimRight(c.baseURL, "/"), logger: logger,
-		monitorKick: make(chan struct{}, 1), outboxKick: make(chan struct{}, 1)}
+		monitorKick: make(chan struct{}, 1), outboxKick: make(chan struct{}, 1), publicMetrics: c.publicMetrics, secureCookies: c.secureCookies}
 	fopt := fetch.Options{AllowPrivateNetworks: c.allowPrivate, IgnoreRobots: c.ignoreRobots, HostDelay: c.hostDelay,
 		HostConcurrency: c.hostConc, TotalTimeout: c.fetchTimeout}
 	if c.render != "" {

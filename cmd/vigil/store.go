@@ -28,7 +28,7 @@ func addStoreFlags(fs *flag.FlagSet, env *environment) storeFlags {
 	}
 	return storeFlags{
 		data:     fs.String("data", data, "data directory holding the SQLite store (default $VIGIL_DATA or ./vigil-data)"),
-		postgres: fs.String("postgres", env.getenv("VIGIL_POSTGRES_DSN"), "PostgreSQL DSN; uses PostgreSQL instead of SQLite (default $VIGIL_POSTGRES_DSN)"),
+		postgres: secretString(fs, "postgres", env.getenv("VIGIL_POSTGRES_DSN"), "PostgreSQL DSN; uses PostgreSQL instead of SQLite (default $VIGIL_POSTGRES_DSN)"),
 	}
 }
 

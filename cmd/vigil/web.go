@@ -50,14 +50,6 @@ func isTerminal(f *os.File) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-func envBool(name string) bool {
-	switch strings.ToLower(os.Getenv(name)) {
-	case "1", "true", "yes", "on":
-		return true
-	}
-	return false
-}
-
 func mountWeb(mux *http.ServeMux, d *daemon) {
 	email := os.Getenv("VIGIL_ADMIN_EMAIL")
 	if email == "" {
@@ -106,8 +98,8 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 		FeedPath:      func(id int64) string { return feed.Path(d.secret, id, "atom") },
 		Lifespans:     func(ctx context.Context, ids []int64) (map[int64]string, error) { return lifespans(ctx, d.store, ids) },
 		Metrics:       metrics,
-		PublicMetrics: envBool("VIGIL_METRICS_PUBLIC"),
-		SecureCookies: envBool("VIGIL_SECURE_COOKIES") || strings.HasPrefix(d.baseURL, "https://"),
+		PublicMetrics: d.publicMetrics,
+		SecureCookies: d.secureCookies || strings.HasPrefix(d.baseURL, "https://"),
 	}
 	s.Register(mux)
 }

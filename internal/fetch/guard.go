@@ -2,8 +2,12 @@ package fetch
 
 import (
 	"fmt"
+	"net"
 	"net/netip"
+	"slices"
+	"sync"
 	"syscall"
+	"time"
 )
 
 // privateReason returns why an address may not be fetched without
@@ -34,14 +38,57 @@ func privateReason(a netip.Addr) string {
 			return why + " (embedded in " + a.String() + ")"
 		}
 	}
+	if ownAddrs.contains(a) {
+		return "this host's own"
+	}
 	return ""
 }
 
+// ownAddrs are the addresses of this host's interfaces, read again at most
+// once a minute: a public address of the host reaches every service bound
+// to all interfaces (0.0.0.0), as loopback would.
+var ownAddrs = &hostAddrs{read: interfaceAddrs}
+
+type hostAddrs struct {
+	read func() []netip.Addr
+
+	mu    sync.Mutex
+	at    time.Time
+	addrs []netip.Addr
+}
+
+func (h *hostAddrs) contains(a netip.Addr) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if now := time.Now(); now.Sub(h.at) > time.Minute {
+		h.addrs, h.at = h.read(), now
+	}
+	return slices.Contains(h.addrs, a)
+}
+
+// interfaceAddrs returns the addresses of the host's interfaces; none if
+// they cannot be read.
+func interfaceAddrs() []netip.Addr {
+	ifas, err := net.InterfaceAddrs()
+	if err != nil {
+		return nil
+	}
+	var out []netip.Addr
+	for _, ifa := range ifas {
+		if p, err := netip.ParsePrefix(ifa.String()); err == nil {
+			out = append(out, p.Addr().Unmap().WithZone(""))
+		}
+	}
+	return out
+}
+
 // Prefixes of IPv6 addresses that carry an IPv4 address a gateway may
-// forward to: the well-known NAT64 prefix (the IPv4 address in the last 32
-// bits), 6to4 (in bits 16-47) and the deprecated IPv4-compatible form.
+// forward to: the well-known NAT64 prefix and SIIT's IPv4-translated
+// addresses (the IPv4 address in the last 32 bits), 6to4 (in bits 16-47)
+// and the deprecated IPv4-compatible form.
 var (
 	nat64      = netip.MustParsePrefix("64:ff9b::/96")
+	translated = netip.MustParsePrefix("::ffff:0:0:0/96")
 	sixToFour  = netip.MustParsePrefix("2002::/16")
 	compatible = netip.MustParsePrefix("::/96")
 )
@@ -55,7 +102,7 @@ func embeddedIPv4(a netip.Addr) (netip.Addr, bool) {
 	}
 	b := a.As16()
 	switch {
-	case nat64.Contains(a), compatible.Contains(a):
+	case nat64.Contains(a), translated.Contains(a), compatible.Contains(a):
 		return netip.AddrFrom4([4]byte(b[12:16])), true
 	case sixToFour.Contains(a):
 		return netip.AddrFrom4([4]byte(b[2:6])), true
@@ -64,18 +111,28 @@ func embeddedIPv4(a netip.Addr) (netip.Addr, bool) {
 }
 
 // reserved are the ranges besides the standard library's predicates that
-// do not lead to the public internet: carrier-grade NAT, the IETF and
-// benchmarking ranges, "this network", broadcast, NAT64 of private space,
-// Teredo, and the metadata address of some clouds on IPv6.
+// do not lead to the public internet (RFC 6890 and its updates):
+// carrier-grade NAT, the IETF, documentation and benchmarking ranges, "this
+// network", the old 6to4 relays, broadcast, NAT64 of private space, the
+// discard prefix, Teredo, the old site-local addresses, and the metadata
+// address of some clouds on IPv6. Networks that use documentation ranges
+// inside (labs, some virtual machines) are private by their own choice.
 var reserved = []netip.Prefix{
 	netip.MustParsePrefix("0.0.0.0/8"),
 	netip.MustParsePrefix("100.64.0.0/10"),
 	netip.MustParsePrefix("192.0.0.0/24"),
+	netip.MustParsePrefix("192.0.2.0/24"),
+	netip.MustParsePrefix("192.88.99.0/24"),
 	netip.MustParsePrefix("198.18.0.0/15"),
+	netip.MustParsePrefix("198.51.100.0/24"),
+	netip.MustParsePrefix("203.0.113.0/24"),
 	netip.MustParsePrefix("240.0.0.0/4"),
 	netip.MustParsePrefix("255.255.255.255/32"),
 	netip.MustParsePrefix("64:ff9b:1::/48"),
+	netip.MustParsePrefix("100::/64"),
 	netip.MustParsePrefix("2001::/32"), // Teredo: its IPv4 addresses are obfuscated
+	netip.MustParsePrefix("2001:db8::/32"),
+	netip.MustParsePrefix("fec0::/10"),
 	netip.MustParsePrefix("fd00:ec2::254/128"),
 }
 

@@ -31,11 +31,42 @@ func TestPrivateReason(t *testing.T) {
 		{"2002:5db8:d70e::1", false},                   // 6to4 of a public address
 		{"::7f00:1", true},                             // IPv4-compatible 127.0.0.1
 		{"2001:0:4136:e378:8000:63bf:3fff:fdd2", true}, // Teredo
+		{"::ffff:0:7f00:1", true},                      // SIIT's IPv4-translated 127.0.0.1
+		// Documentation, relay, discard and old site-local ranges.
+		{"192.0.2.2", true},
+		{"198.51.100.7", true},
+		{"203.0.113.9", true},
+		{"192.88.99.1", true},
+		{"2001:db8::1", true},
+		{"100::1", true},
+		{"fec0::1", true},
 	} {
 		why := privateReason(netip.MustParseAddr(tc.addr))
 		if (why != "") != tc.refused {
 			t.Errorf("privateReason(%s) = %q, want refused %v", tc.addr, why, tc.refused)
 		}
+	}
+}
+
+// TestOwnAddressRefused: a public address of the host's own interfaces
+// reaches its services bound to all interfaces, and is refused as
+// loopback is.
+func TestOwnAddressRefused(t *testing.T) {
+	saved := ownAddrs
+	defer func() { ownAddrs = saved }()
+	own := netip.MustParseAddr("93.184.215.14")
+	ownAddrs = &hostAddrs{read: func() []netip.Addr { return []netip.Addr{own} }}
+	if why := privateReason(own); why != "this host's own" {
+		t.Errorf("privateReason(own address) = %q", why)
+	}
+	if why := privateReason(netip.MustParseAddr("::ffff:93.184.215.14")); why != "this host's own" {
+		t.Errorf("privateReason(own address, mapped) = %q", why)
+	}
+	if why := privateReason(netip.MustParseAddr("93.184.215.15")); why != "" {
+		t.Errorf("privateReason(another address) = %q", why)
+	}
+	if len(interfaceAddrs()) == 0 {
+		t.Error("no interface addresses read: loopback at least should be there")
 	}
 }
 

@@ -151,7 +151,7 @@ func (d *Deliverer) deliver(ctx context.Context, n *vigil.Notification) error {
 		// Shutting down: leave the entry claimed; the lease brings it back.
 		return nil
 	}
-	why := redactURLs(err.Error()) // the target's secrets stay out of logs and the store
+	why := redactURLs(redactTarget(err.Error(), n.Target)) // the target's secrets stay out of logs and the store
 	if vigil.ErrorCode(err) == vigil.EINVALID || n.Attempts >= d.MaxAttempts {
 		log.Warn("notification dead", LogAttempts, n.Attempts, LogError, why)
 		return d.Store.MarkNotificationDead(ctx, n.ID, why)

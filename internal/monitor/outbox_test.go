@@ -167,32 +167,46 @@ func TestRedactURLs(t *testing.T) {
 	}
 }
 
-// TestDelivererKeepsSecretsOut fails a delivery with the error net/http
-// gives, which quotes the whole target, and looks for the target's secret in
-// the log and in the error the outbox keeps.
+// TestDelivererKeepsSecretsOut fails deliveries with errors that quote
+// their target's secret (net/http quotes the whole target; shoutrrr's
+// Gotify quotes a bad token alone) and looks for the secret in the log and
+// in the error the outbox keeps.
 func TestDelivererKeepsSecretsOut(t *testing.T) {
-	ctx := context.Background()
-	store := newMemOutbox()
-	ch := vigil.NotifierFunc(func(ctx context.Context, target string, m *vigil.Message) error {
-		return fmt.Errorf("webhook: %w", &url.Error{Op: "Post", URL: target, Err: errors.New("connection refused")})
-	})
-	var logged bytes.Buffer
-	d := &Deliverer{Store: store, Channels: map[string]vigil.Notifier{"webhook": ch}, Workers: 1, MaxAttempts: 2,
-		BaseBackoff: time.Second, MaxBackoff: time.Second, Now: time.Now, Logger: slog.New(slog.NewTextHandler(&logged, nil))}
-	store.EnqueueNotification(ctx, &vigil.Notification{Channel: "webhook", Target: "https://hooks.example.org/x?token=S3CRET", Payload: []byte(`{}`)})
-	if _, err := d.RunOnce(ctx); err != nil {
-		t.Fatal(err)
-	}
-	n := store.items[1]
-	if n.State != vigil.NotificationFailed || !strings.Contains(n.LastError, "connection refused") {
-		t.Fatalf("state %s, last error %q", n.State, n.LastError)
-	}
-	for what, text := range map[string]string{"log": logged.String(), "last error": n.LastError} {
-		if strings.Contains(text, "S3CRET") {
-			t.Errorf("the target's secret is in the %s: %s", what, text)
+	for _, tc := range []struct {
+		target string
+		fail   func(target string) error
+	}{
+		{"https://hooks.example.org/x?token=S3CRET", func(target string) error {
+			return fmt.Errorf("webhook: %w", &url.Error{Op: "Post", URL: target, Err: errors.New("connection refused")})
+		}},
+		{"gotify://hooks.example.org/AsuperS3CRETtok1", func(string) error {
+			return errors.New(`chat gotify: failed to build request: invalid gotify token: "AsuperS3CRETtok1" (connection refused to hooks.example.org)`)
+		}},
+		{"ntfy://user:S3CRETpw@hooks.example.org/topic", func(string) error {
+			return errors.New(`ntfy: auth failed for user with password S3CRETpw: connection refused at hooks.example.org`)
+		}},
+	} {
+		ctx := context.Background()
+		store := newMemOutbox()
+		ch := vigil.NotifierFunc(func(ctx context.Context, target string, m *vigil.Message) error { return tc.fail(target) })
+		var logged bytes.Buffer
+		d := &Deliverer{Store: store, Channels: map[string]vigil.Notifier{"webhook": ch}, Workers: 1, MaxAttempts: 2,
+			BaseBackoff: time.Second, MaxBackoff: time.Second, Now: time.Now, Logger: slog.New(slog.NewTextHandler(&logged, nil))}
+		store.EnqueueNotification(ctx, &vigil.Notification{Channel: "webhook", Target: tc.target, Payload: []byte(`{}`)})
+		if _, err := d.RunOnce(ctx); err != nil {
+			t.Fatal(err)
 		}
-	}
-	if !strings.Contains(logged.String(), "hooks.example.org") {
-		t.Errorf("the log does not say which host failed: %s", logged.String())
+		n := store.items[1]
+		if n.State != vigil.NotificationFailed || !strings.Contains(n.LastError, "connection refused") {
+			t.Fatalf("%s: state %s, last error %q", tc.target, n.State, n.LastError)
+		}
+		for what, text := range map[string]string{"log": logged.String(), "last error": n.LastError} {
+			if strings.Contains(text, "S3CRET") {
+				t.Errorf("%s: the target's secret is in the %s: %s", tc.target, what, text)
+			}
+		}
+		if !strings.Contains(logged.String(), "hooks.example.org") {
+			t.Errorf("%s: the log does not say which host failed: %s", tc.target, logged.String())
+		}
 	}
 }

@@ -3,6 +3,7 @@ package monitor
 import (
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -32,4 +33,36 @@ func redactURLs(s string) string {
 		}
 		return out + tail
 	})
+}
+
+// redactTarget returns an error's text with the parts of target that may
+// be secret replaced by "…" wherever they occur: its user name and
+// password, its path segments, its query values and its fragment (at least
+// 4 bytes each). A service's error may quote one of them alone, without
+// the URL around it: shoutrrr's Gotify says `invalid gotify token: "..."`.
+func redactTarget(s, target string) string {
+	u, err := url.Parse(target)
+	if err != nil {
+		return s
+	}
+	var parts []string
+	if u.User != nil {
+		parts = append(parts, u.User.Username())
+		if p, ok := u.User.Password(); ok {
+			parts = append(parts, p)
+		}
+	}
+	parts = append(parts, strings.Split(u.Path, "/")...)
+	for _, vs := range u.Query() {
+		parts = append(parts, vs...)
+	}
+	parts = append(parts, u.Fragment)
+	// Longest first, so that a part holding another is replaced whole.
+	slices.SortFunc(parts, func(a, b string) int { return len(b) - len(a) })
+	for _, p := range parts {
+		if len(p) >= 4 {
+			s = strings.ReplaceAll(s, p, "…")
+		}
+	}
+	return s
 }

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+)
+
+// secretFlag is a string flag whose value is never shown. The flag
+// package prints each flag's default in the usage text, on -h and after
+// any mistyped flag, and the defaults of these come from the environment:
+// a PostgreSQL DSN with its password, the webhook key.
+type secretFlag struct{ p *string }
+
+func (f secretFlag) String() string { return "" }
+
+func (f secretFlag) Set(v string) error {
+	*f.p = v
+	return nil
+}
+
+// secretString defines a secretFlag holding value until it is set.
+func secretString(fs *flag.FlagSet, name, value, usage string) *string {
+	p := new(string)
+	*p = value
+	fs.Var(secretFlag{p}, name, usage)
+	return p
+}
+
+// parseBool reads a yes-or-no setting of the environment: 1, true, yes or
+// on; 0, false, no, off or nothing. Anything else is an error rather than
+// a guess: VIGIL_ALLOW_PRIVATE_NETWORKS=false must not let sentinels reach
+// loopback because it is not empty.
+func parseBool(name, v string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "1", "true", "yes", "on":
+		return true, nil
+	case "", "0", "false", "no", "off":
+		return false, nil
+	}
+	return false, fmt.Errorf("%s=%q: not a yes-or-no value (true, false, 1, 0, yes, no, on, off)", name, v)
+}
+
+// envBools reads the yes-or-no settings named from the environment, and
+// fails on the first that is neither.
+func envBools(env *environment, names ...string) (map[string]bool, error) {
+	out := make(map[string]bool, len(names))
+	for _, n := range names {
+		b, err := parseBool(n, env.getenv(n))
+		if err != nil {
+			return nil, err
+		}
+		out[n] = b
+	}
+	return out, nil
+}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// runVigilEnv runs vigil in-process with the environment vars, for at
+// most a minute (a serve that should have refused to start ends then).
+func runVigilEnv(t *testing.T, vars map[string]string, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	env := &environment{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(k string) string { return vars[k] }}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	code := run(ctx, env, args)
+	return code, stdout.String(), stderr.String()
+}
+
+// TestEnvBools: a yes-or-no setting written out as false is false (it
+// turned the private-network guard off for being set), and one that is
+// neither stops vigil serve before it starts.
+func TestEnvBools(t *testing.T) {
+	for _, tc := range []struct {
+		v    string
+		want bool
+		ok   bool
+	}{
+		{"", false, true}, {"0", false, true}, {"false", false, true}, {"FALSE", false, true}, {"no", false, true}, {"off", false, true},
+		{"1", true, true}, {"true", true, true}, {"Yes", true, true}, {" on ", true, true},
+		{"maybe", false, false}, {"2", false, false},
+	} {
+		got, err := parseBool("VIGIL_X", tc.v)
+		if got != tc.want || (err == nil) != tc.ok {
+			t.Errorf("parseBool(%q) = %v, %v; want %v, ok %v", tc.v, got, err, tc.want, tc.ok)
+		}
+	}
+	_, stdout, stderr := runVigilEnv(t, map[string]string{"VIGIL_ALLOW_PRIVATE_NETWORKS": "false"}, "serve", "-h")
+	if out := stdout + stderr; !strings.Contains(out, "-allow-private-networks") || strings.Contains(out, "(default true)") {
+		t.Errorf("VIGIL_ALLOW_PRIVATE_NETWORKS=false: the flag's default is not false:\n%s", out)
+	}
+	for _, name := range []string{"VIGIL_ALLOW_PRIVATE_NETWORKS", "VIGIL_METRICS_PUBLIC", "VIGIL_SECURE_COOKIES"} {
+		code, _, stderr := runVigilEnv(t, map[string]string{name: "maybe"}, "serve", "--data", t.TempDir())
+		if code != exitError || !strings.Contains(stderr, name+`="maybe"`) {
+			t.Errorf("%s=maybe: exit %d, %s; want 2 and the variable named", name, code, stderr)
+		}
+	}
+}
+
+// TestUsageHidesSecrets: the usage text, shown on -h and after a mistyped
+// flag, does not print the secrets that flags take from the environment.
+func TestUsageHidesSecrets(t *testing.T) {
+	vars := map[string]string{"VIGIL_POSTGRES_DSN": "postgres://u:S3cretPW@db.invalid/x", "VIGIL_WEBHOOK_SECRET": "whsecretWHSECRET"}
+	for _, args := range [][]string{{"serve", "-h"}, {"serve", "--bogus"}, {"sentinel", "list", "--bogus"}, {"export", "warc", "--bogus"}} {
+		_, stdout, stderr := runVigilEnv(t, vars, args...)
+		out := stdout + stderr
+		if !strings.Contains(out, "-postgres") {
+			t.Errorf("%v: no usage shown:\n%s", args, out)
+		}
+		if strings.Contains(out, "S3cretPW") || strings.Contains(out, "whsecretWHSECRET") {
+			t.Errorf("%v: a secret in the usage text:\n%s", args, out)
+		}
+	}
+}

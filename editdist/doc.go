@@ -40,4 +40,9 @@
 //     counts them, instead of one unit per relabel.
 //   - The roots are always matched (renamed if needed), as they are in
 //     XyDelta, where the root cannot be deleted.
+//   - Among the matchings of minimum cost, Selkow's backtrack takes one
+//     that pairs subtrees of the most alike words, then the leftmost (the
+//     sources take whichever the table gives first). An item edited beside
+//     a deleted one costs the same paired with either, and only one reads
+//     as what happened. The cost, and so the quality measure, is the same.
 package editdist

@@ -23,8 +23,10 @@ type selkow struct {
 	distAt       []int
 	rankA, rankB []int32 // index of each node within its depth level
 	// table is align's result, reused from one call to the next: every
-	// caller reads it before aligning again.
-	table []int32
+	// caller reads it before aligning again; suffix and like are prefer's.
+	table, suffix, like []int32
+	// wordsA and wordsB are the words of the subtrees, for prefer.
+	wordsA, wordsB subtreeWords
 	// stack is backtrack's, and roots forestRoots's.
 	stack          []alignTask
 	rootsA, rootsB []int32
@@ -168,6 +170,8 @@ func (s *selkow) fill(maxPairs int) error {
 	if pairs > maxPairs {
 		return fmt.Errorf("editdist: %d node pairs exceed the limit of %d; the exact reference is for small documents", pairs, maxPairs)
 	}
+	s.wordsA.reset(s.a.len())
+	s.wordsB.reset(s.b.len())
 	s.dist = slices.Grow(s.dist[:0], pairs)[:pairs]
 	// Post-order on both sides: children pairs are known before parents.
 	for i := range s.a.len() {
@@ -249,26 +253,29 @@ func (s *selkow) align(ka, kb []int32) []int32 {
 }
 
 // backtrack appends to pairs the matching of the aligned lists ka and kb and
-// of every matched pair's descendants.
+// of every matched pair's descendants: of minimum cost, of the most alike
+// words among those (see prefer), and the leftmost among those. It walks
+// the tables of suffixes from the start, a match first.
 func (s *selkow) backtrack(ka, kb []int32, pairs [][2]int32) [][2]int32 {
 	stack := append(s.stack[:0], alignTask{ka, kb})
 	defer func() { s.stack = stack }()
 	for len(stack) > 0 {
 		tk := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		t := s.align(tk.ka, tk.kb)
-		x, y, cb := len(tk.ka), len(tk.kb), len(tk.kb)
-		for x > 0 && y > 0 {
-			ax, by := tk.ka[x-1], tk.kb[y-1]
-			cur := t[x*(cb+1)+y]
-			if d := s.get(ax, by); d < forbidden && cur == t[(x-1)*(cb+1)+y-1]+d {
+		t, u := s.prefer(tk.ka, tk.kb)
+		ca, cb := len(tk.ka), len(tk.kb)
+		for x, y := 0, 0; x < ca && y < cb; {
+			ax, by := tk.ka[x], tk.kb[y]
+			at := x*(cb+1) + y
+			diag, down := at+cb+2, at+cb+1
+			if d := s.get(ax, by); d < forbidden && t[at] == t[diag]+d && (u == nil || u[at] == u[diag]+s.unlike(ax, by, d)) {
 				pairs = append(pairs, [2]int32{ax, by})
 				stack = append(stack, alignTask{s.children(s.a, ax), s.children(s.b, by)})
-				x, y = x-1, y-1
-			} else if cur == t[(x-1)*(cb+1)+y]+s.a.size[ax] {
-				x--
+				x, y = x+1, y+1
+			} else if t[at] == t[down]+s.a.size[ax] && (u == nil || u[at] == u[down]) {
+				x++
 			} else {
-				y--
+				y++
 			}
 		}
 	}

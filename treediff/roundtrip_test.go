@@ -318,3 +318,44 @@ func TestSwappedSiblingsAreMoves(t *testing.T) {
 		}
 	}
 }
+
+// TestEditBesideInsertOrDelete: an item edited beside one deleted or
+// inserted is the update of that item, not of its neighbour. Both cost the
+// same (one text update and one subtree), and the delta must say what a
+// reader sees; where the words tell nothing, the earlier sibling is paired.
+func TestEditBesideInsertOrDelete(t *testing.T) {
+	for _, tc := range []struct {
+		old, new string
+		update   [2]string // the only text update: old and new value
+	}{
+		{"<ul><li>Apples are red</li><li>Bananas are yellow</li><li>Cherries are dark red</li></ul>",
+			"<ul><li>Apples are green</li><li>Cherries are dark red</li></ul>", [2]string{"Apples are red", "Apples are green"}},
+		{"<ul><li>Apples are red</li><li>Bananas are yellow</li><li>Cherries are dark red</li></ul>",
+			"<ul><li>Apples are red</li><li>Bananas are ripe and yellow</li></ul>", [2]string{"Bananas are yellow", "Bananas are ripe and yellow"}},
+		{"<body><p>The quick brown fox jumps over the lazy dog.</p></body>",
+			"<body><p>The quick brown fox jumps over the lazy cat.</p><p>New para.</p></body>",
+			[2]string{"The quick brown fox jumps over the lazy dog.", "The quick brown fox jumps over the lazy cat."}},
+		{"<body><p>New para.</p><p>The quick brown fox jumps over the lazy dog.</p></body>",
+			"<body><p>The quick brown fox jumps over the lazy cat.</p></body>",
+			[2]string{"The quick brown fox jumps over the lazy dog.", "The quick brown fox jumps over the lazy cat."}},
+		{"<p>Hello world</p>", "<p>Hello<br/>world</p>", [2]string{"Hello world", "Hello"}},
+	} {
+		d := diffXML(t, tc.old, tc.new)
+		// A text update is a delete and an insert of the same XID, with
+		// Update set.
+		var updates [][2]string
+		for _, del := range d.Ops {
+			if del.Kind != delta.Delete || !del.Update {
+				continue
+			}
+			for _, ins := range d.Ops {
+				if ins.Kind == delta.Insert && ins.Update && ins.Root() == del.Root() {
+					updates = append(updates, [2]string{del.Content.Value, ins.Content.Value})
+				}
+			}
+		}
+		if len(updates) != 1 || updates[0] != tc.update {
+			t.Errorf("%s -> %s: updates %q, want %q\n%s", tc.old, tc.new, updates, tc.update, ops(d))
+		}
+	}
+}

@@ -38,3 +38,18 @@ func CheckSource(d *Delta, fp tree.Fingerprint) error {
 	}
 	return nil
 }
+
+// ErrOtherTarget is the error of CheckTarget: applying the delta did not
+// give the version it was computed to.
+var ErrOtherTarget = errors.New("the result is not the delta's target version")
+
+// CheckTarget returns an error wrapping ErrOtherTarget unless the tree
+// whose fingerprint is fp, the result of applying d, is d's target, or d
+// does not say (ToFingerprint 0). What a delta inserts is checked by
+// nothing else: an insert whose content was altered applies all the same.
+func CheckTarget(d *Delta, fp tree.Fingerprint) error {
+	if d.ToFingerprint != 0 && fp != d.ToFingerprint {
+		return fmt.Errorf("%w: the target's fingerprint is %s, the result's %s", ErrOtherTarget, fingerprintString(d.ToFingerprint), fingerprintString(fp))
+	}
+	return nil
+}

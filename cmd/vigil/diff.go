@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -230,14 +230,22 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 		}
 		return exitError, fmt.Errorf("%s: %w", displayName(fs.Arg(1)), err)
 	}
-	bw := bufio.NewWriter(env.stdout)
+	result, _ := tree.Flatten(doc.Root)
+	resultPrint := tree.FingerprintOf(result)
+	if err := delta.CheckTarget(ds[len(ds)-1], resultPrint); err != nil {
+		return exitError, fmt.Errorf("%s: %w (was the delta file altered?)", displayName(fs.Arg(1)), err)
+	}
+	var out bytes.Buffer
 	if format == markup.HTML {
-		err = markup.WriteHTML(bw, doc, nil)
+		err = markup.WriteHTML(&out, doc, nil)
 	} else {
-		err = markup.WriteXML(bw, doc, nil)
+		err = markup.WriteXML(&out, doc, nil)
+	}
+	if err == nil && format == markup.HTML {
+		err = checkWritten(env, out.Bytes(), &df, resultPrint)
 	}
 	if err == nil {
-		err = bw.Flush()
+		_, err = env.stdout.Write(out.Bytes())
 	}
 	if err != nil {
 		if errors.Is(err, markup.ErrNotXML) {
@@ -248,6 +256,26 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 		return exitError, err
 	}
 	return exitOK, nil
+}
+
+// checkWritten warns when the HTML written of a patched document reads
+// back as another tree (fingerprint want is the document's). HTML cannot
+// write every tree its parser builds: misnested markup puts a p inside a
+// p, or a link inside a link, and no markup reads back so. The output is
+// still the nearest HTML can say.
+func checkWritten(env *environment, html []byte, df *docFlags, want tree.Fingerprint) error {
+	opt, err := df.options()
+	if err != nil {
+		return err
+	}
+	back, err := markup.ParseHTMLBytes(html, opt)
+	if err != nil {
+		return err
+	}
+	if f, _ := tree.Flatten(back.Root); tree.FingerprintOf(f) != want {
+		fmt.Fprintln(env.stderr, "vigil patch: warning: HTML cannot write this tree as it is (misnested markup in the version the delta leads to, such as a p inside a p): the output reads back as another tree")
+	}
+	return nil
 }
 
 func runCompose(ctx context.Context, env *environment, args []string) (int, error) {

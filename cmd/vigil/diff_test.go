@@ -167,6 +167,49 @@ func TestPatchOtherDocument(t *testing.T) {
 	}
 }
 
+// TestPatchChecksTarget: a delta whose inserted content was altered
+// applies, and patch then refuses the result, which is not the version the
+// delta was computed to; forward and back.
+func TestPatchChecksTarget(t *testing.T) {
+	dir := t.TempDir()
+	v1 := writeFile(t, dir, "v1.xml", `<r><a>x</a></r>`)
+	v2 := writeFile(t, dir, "v2.xml", `<r><a>x</a><b>y</b></r>`)
+	for _, format := range []string{"xydelta", "json"} {
+		_, d, _ := runCLI(t, "", "diff", "--format", format, v1, v2)
+		tampered := strings.NewReplacer(">y<", ">TAMPERED<", `"y"`, `"TAMPERED"`).Replace(d)
+		if tampered == d {
+			t.Fatalf("no inserted text in the delta:\n%s", d)
+		}
+		p := writeFile(t, dir, "d."+format, tampered)
+		if code, out, errOut := runCLI(t, "", "patch", v1, p); code != exitError || out != "" || !strings.Contains(errOut, "not the delta's target") {
+			t.Errorf("%s: patch with an altered insert: exit %d, output %q, stderr %q", format, code, out, errOut)
+		}
+		if code, out, errOut := runCLI(t, "", "patch", v1, writeFile(t, dir, "ok."+format, d)); code != exitOK || out != `<r><a>x</a><b>y</b></r>` {
+			t.Errorf("%s: patch: exit %d, output %q, stderr %q", format, code, out, errOut)
+		}
+	}
+}
+
+// TestPatchWarnsUnwritableHTML: a version whose tree HTML cannot write
+// (misnested markup builds a p inside a p) is patched to the nearest HTML,
+// with a warning that it reads back otherwise; a tree HTML can write has
+// none.
+func TestPatchWarnsUnwritableHTML(t *testing.T) {
+	dir := t.TempDir()
+	a := writeFile(t, dir, "a.html", "<html><body><p>Intro text\n<table><tr><td>cell</td></tr><p>stray</table></body></html>")
+	b := writeFile(t, dir, "b.html", "<html><body><p>Intro text changed\n<table><tr><td>cell</td></tr><p>stray</table></body></html>")
+	_, d, _ := runCLI(t, "", "diff", a, b)
+	code, out, errOut := runCLI(t, "", "patch", a, writeFile(t, dir, "d.xml", d))
+	if code != exitOK || !strings.Contains(out, "Intro text changed") || !strings.Contains(errOut, "warning: HTML cannot write this tree") {
+		t.Errorf("patch to a p inside a p: exit %d, stderr %q, output %s", code, errOut, out)
+	}
+	c := writeFile(t, dir, "c.html", "<html><body><p>Intro</p><p>text</p></body></html>")
+	_, d, _ = runCLI(t, "", "diff", c, a)
+	if code, _, errOut := runCLI(t, "", "patch", a, writeFile(t, dir, "d2.xml", d), "--reverse"); code != exitOK || errOut != "" {
+		t.Errorf("patch back to a writable tree: exit %d, stderr %q", code, errOut)
+	}
+}
+
 // TestDiffPatchRoundTrip runs the README's pipeline: diff, then patch
 // forward and back, and compose, through files, in both formats.
 func TestDiffPatchRoundTrip(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -208,14 +209,22 @@ func fmtTime(t time.Time) string {
 }
 
 func runSentinelRm(ctx context.Context, env *environment, args []string) (int, error) {
-	fs := newSentinelFlagSet(env, "sentinel rm", "ID|NAME...", "Rm removes sentinels, with their changes, by id or by name.")
+	fs := newSentinelFlagSet(env, "sentinel rm", "ID|NAME...", "Rm removes sentinels, with their changes, by id or by the owner's name for\n"+
+		"them. A sentinel other sentinels use (Using it, or From or To its start or\n"+
+		"end) is kept: edit or remove those first.")
 	sf := addStoreFlags(fs, env)
+	owner := fs.String("owner", "", "the owner whose sentinels NAME names (default $VIGIL_OWNER or "+defaultOwner+")")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return exitError, errUsageShown
+	}
+	if *owner == "" {
+		if *owner = env.getenv("VIGIL_OWNER"); *owner == "" {
+			*owner = defaultOwner
+		}
 	}
 	st, err := openStore(ctx, *sf.data, *sf.postgres)
 	if err != nil {
@@ -226,31 +235,45 @@ func runSentinelRm(ctx context.Context, env *environment, args []string) (int, e
 	if err != nil {
 		return exitError, err
 	}
+	var ownerID int64 = -1 // no such user: no sentinel is named
+	if u, err := st.FindUserByEmail(ctx, strings.ToLower(strings.TrimSpace(*owner))); err == nil {
+		ownerID = u.ID
+	} else if vigil.ErrorCode(err) != vigil.ENOTFOUND {
+		return exitError, err
+	}
 	code := exitOK
 	for _, arg := range fs.Args() {
-		var ids []int64
-		if id, err := strconv.ParseInt(arg, 10, 64); err == nil {
-			ids = append(ids, id)
-		} else {
-			for _, s := range all {
-				if strings.EqualFold(s.Name, arg) {
-					ids = append(ids, s.ID)
-				}
+		var found *vigil.Sentinel
+		id, err := strconv.ParseInt(arg, 10, 64)
+		for _, s := range all {
+			if err == nil && s.ID == id || err != nil && s.OwnerID == ownerID && strings.EqualFold(s.Name, arg) {
+				found = s
+				break
 			}
 		}
-		if len(ids) == 0 {
-			fmt.Fprintf(env.stderr, "vigil sentinel rm: no sentinel %s\n", arg)
+		if found == nil {
+			fmt.Fprintf(env.stderr, "vigil sentinel rm: no sentinel %s (of %s)\n", arg, *owner)
 			code = exitChanged
 			continue
 		}
-		for _, id := range ids {
-			if err := st.DeleteSentinel(ctx, id); err != nil {
-				fmt.Fprintf(env.stderr, "vigil sentinel rm: %s: %v\n", arg, vigil.ErrorMessage(err))
-				code = exitChanged
-				continue
+		var specs [][]byte
+		for _, s := range all {
+			if s.OwnerID == found.OwnerID {
+				specs = append(specs, s.Spec)
 			}
-			fmt.Fprintf(env.stdout, "removed sentinel %d\n", id)
 		}
+		if users := spec.UsedBy(found.Name, specs); len(users) > 0 {
+			fmt.Fprintf(env.stderr, "vigil sentinel rm: %s: used by %s; edit or remove them first\n", arg, strings.Join(users, ", "))
+			code = exitChanged
+			continue
+		}
+		if err := st.DeleteSentinel(ctx, found.ID); err != nil {
+			fmt.Fprintf(env.stderr, "vigil sentinel rm: %s: %v\n", arg, vigil.ErrorMessage(err))
+			code = exitChanged
+			continue
+		}
+		fmt.Fprintf(env.stdout, "removed sentinel %d\n", found.ID)
+		all = slices.DeleteFunc(all, func(s *vigil.Sentinel) bool { return s.ID == found.ID })
 	}
 	return code, nil
 }

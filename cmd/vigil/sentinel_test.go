@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -133,5 +135,56 @@ func TestSentinelFmt(t *testing.T) {
 	}
 	if code, _, _ := runVigil(t, "", "sentinel", "fmt", filepath.Join(dir, "none.ssl")); code != exitError {
 		t.Errorf("unreadable: exit %d", code)
+	}
+}
+
+// TestSentinelRm: a name names the owner's sentinel only (it removed every
+// owner's of that name), and a sentinel others use is kept until they are
+// removed.
+func TestSentinelRm(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	add := func(owner, src string) {
+		t.Helper()
+		if code, out, errOut := runVigil(t, "", "sentinel", "add", "--data", data, "--owner", owner, writeFile(t, dir, "s.ssl", src)); code != exitOK {
+			t.Fatalf("add %s: exit %d\n%s%s", src, code, out, errOut)
+		}
+	}
+	names := func() string {
+		t.Helper()
+		_, out, _ := runVigil(t, "", "sentinel", "list", "--data", data, "--json")
+		var got []string
+		for line := range strings.Lines(out) {
+			var s struct {
+				Name    string `json:"name"`
+				OwnerID int64  `json:"ownerId"`
+			}
+			if err := json.Unmarshal([]byte(line), &s); err != nil {
+				t.Fatalf("%v: %s", err, line)
+			}
+			got = append(got, fmt.Sprintf("%s/%d", s.Name, s.OwnerID))
+		}
+		slices.Sort(got)
+		return strings.Join(got, " ")
+	}
+	add("ann@example.test", "Create Sentinel dup Using http://a.example\nCreate Sentinel kid Using dup Fetch 1 day")
+	add("bob@example.test", "Create Sentinel dup Using http://b.example")
+	before := names()
+
+	code, _, errOut := runVigil(t, "", "sentinel", "rm", "--data", data, "--owner", "ann@example.test", "dup")
+	if code != exitChanged || !strings.Contains(errOut, "used by kid") || names() != before {
+		t.Errorf("rm of a used sentinel: exit %d, %q; left %s, want %s", code, errOut, names(), before)
+	}
+	if code, _, errOut := runVigil(t, "", "sentinel", "rm", "--data", data, "--owner", "bob@example.test", "dup"); code != exitOK {
+		t.Errorf("rm of bob's dup: exit %d, %s", code, errOut)
+	}
+	if got := names(); strings.Count(got, "dup/") != 1 || !strings.Contains(got, "kid/") {
+		t.Errorf("after rm of bob's dup: %s, want ann's dup and kid", got)
+	}
+	if code, _, errOut := runVigil(t, "", "sentinel", "rm", "--data", data, "--owner", "ann@example.test", "kid", "dup"); code != exitOK {
+		t.Errorf("rm kid dup: exit %d, %s", code, errOut)
+	}
+	if got := names(); got != "" {
+		t.Errorf("left after removing everything: %q", got)
 	}
 }

@@ -377,6 +377,17 @@ func TestWebAPI(t *testing.T) {
 	form := map[string]any{"sentinel": map[string]any{"name": "news2", "using": map[string]string{"url": site.srv.URL + "/news"},
 		"monitor": map[string]any{"kind": "any change"}, "fetch": map[string]string{"interval": "1 hour"}}}
 	c.want(201, "POST", "/api/v1/sentinels", form).json(t, &js)
+	// A sentinel another uses is neither removed nor renamed.
+	var child struct{ ID int64 }
+	c.want(201, "POST", "/api/v1/sentinels", map[string]string{"source": "Create Sentinel news3 Using news2 Fetch 1 day"}).json(t, &child)
+	if a := c.want(409, "DELETE", fmt.Sprintf("/api/v1/sentinels/%d", js.ID), nil); !strings.Contains(string(a.body), "used by news3") {
+		t.Errorf("delete of a used sentinel: %s", a.body)
+	}
+	renamed := "Create Sentinel news2b Using " + site.srv.URL + "/news Fetch 1 hour"
+	if a := c.want(409, "PUT", fmt.Sprintf("/api/v1/sentinels/%d", js.ID), map[string]string{"source": renamed}); !strings.Contains(string(a.body), "used by news3") {
+		t.Errorf("rename of a used sentinel: %s", a.body)
+	}
+	c.want(204, "DELETE", fmt.Sprintf("/api/v1/sentinels/%d", child.ID), nil)
 	c.want(204, "DELETE", fmt.Sprintf("/api/v1/sentinels/%d", js.ID), nil)
 	c.want(404, "GET", fmt.Sprintf("/api/v1/sentinels/%d", js.ID), nil)
 

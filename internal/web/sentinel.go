@@ -112,6 +112,11 @@ func (s *Server) saveSentinel(ctx context.Context, u *vigil.User, in *sentinelIn
 	if len(diags) > 0 {
 		return nil, &diagnosticsError{err: vigil.Errorf(vigil.EINVALID, "%s", diagSummary(diags)), Diagnostics: diags}
 	}
+	if replacing != nil && !strings.EqualFold(replacing.Name, sen.Name.Name) {
+		if err := s.refuseIfUsed(ctx, u, replacing.Name, "renamed"); err != nil {
+			return nil, err
+		}
+	}
 	specJSON, err := json.Marshal(ch)
 	if err != nil {
 		return nil, err
@@ -378,11 +383,43 @@ func (s *Server) handleSentinelDelete(w http.ResponseWriter, r *http.Request, u 
 	if err != nil {
 		return err
 	}
+	if err := s.refuseIfUsed(r.Context(), u, sen.Name, "removed"); err != nil {
+		return err
+	}
 	if err := s.Store.DeleteSentinel(r.Context(), sen.ID); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// refuseIfUsed returns an ECONFLICT error naming u's other sentinels that
+// use the sentinel named name (Using it, or waiting for its start or end):
+// removed or renamed, it would leave them unable to be checked again, and
+// a later sentinel of that name would become theirs unasked.
+func (s *Server) refuseIfUsed(ctx context.Context, u *vigil.User, name, what string) error {
+	all, _, err := s.Store.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID})
+	if err != nil {
+		return err
+	}
+	specs := make([][]byte, len(all))
+	for i, o := range all {
+		specs[i] = o.Spec
+	}
+	users := spec.UsedBy(name, specs)
+	if len(users) == 0 {
+		return nil
+	}
+	return vigil.Errorf(vigil.ECONFLICT, "sentinel %s cannot be %s: it is used by %s; edit or remove %s first",
+		name, what, strings.Join(users, ", "), pronoun(len(users)))
+}
+
+// pronoun is "it" or "them", for n things.
+func pronoun(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
 }
 
 func (s *Server) sentinelAction(action string) apiFunc {

@@ -15,6 +15,10 @@ const (
 	NotificationDead    NotificationState = "dead"    // given up (dead letter)
 )
 
+// SentinelRemoved is the LastError of the notifications a store gives up
+// when their sentinel is removed before they were sent.
+const SentinelRemoved = "its sentinel was removed"
+
 // Notification is an entry of the notification outbox: a message to deliver
 // on one channel to one target. It is written in the same transaction as
 // the change it reports (or right after) and delivered by a worker that

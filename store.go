@@ -177,6 +177,8 @@ type SentinelStore interface {
 	// sets UpdatedAt. It returns ENOTFOUND if the sentinel does not exist.
 	UpdateSentinel(ctx context.Context, s *Sentinel) error
 	// DeleteSentinel deletes a sentinel and its changes; ENOTFOUND if absent.
+	// Their notifications not yet sent become dead letters (LastError
+	// SentinelRemoved); the others stay, without their change.
 	DeleteSentinel(ctx context.Context, id int64) error
 	// ClaimDueSentinels returns up to limit active sentinels whose NextCheck
 	// is at or before now, soonest first, and leases them: their NextCheck

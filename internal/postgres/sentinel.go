@@ -130,9 +130,16 @@ func (db *DB) UpdateSentinel(ctx context.Context, s *vigil.Sentinel) error {
 	return nil
 }
 
-// DeleteSentinel implements vigil.SentinelStore.
+// DeleteSentinel implements vigil.SentinelStore. The notifications of its
+// changes still waiting to be sent become dead letters: nobody wants them
+// retried for hours once the sentinel is gone.
 func (db *DB) DeleteSentinel(ctx context.Context, id int64) error {
 	return db.update(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, q(`UPDATE notifications SET state = 'dead', last_error = ?
+			WHERE state IN ('pending', 'failed') AND change_id IN (SELECT id FROM changes WHERE sentinel_id = ?)`),
+			vigil.SentinelRemoved, id); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, q("DELETE FROM sentinels WHERE id = ?"), id)
 		return affected(res, err, "sentinel %d not found", id)
 	})

@@ -622,6 +622,9 @@ func testChanges(t *testing.T, s vigil.Store) {
 	// entry about a change loses the reference, not the message.
 	note := &vigil.Notification{ChangeID: got[0].ID, Channel: "email", Target: "ada@example.com", Payload: json.RawMessage(`{}`)}
 	must(t, s.EnqueueNotification(ctx, note))
+	sent := &vigil.Notification{ChangeID: got[0].ID, Channel: "email", Target: "ada@example.com", Payload: json.RawMessage(`{}`)}
+	must(t, s.EnqueueNotification(ctx, sent))
+	must(t, s.MarkNotificationSent(ctx, sent.ID, t0))
 	u2 := newUser(t, s, "bob@example.com")
 	sn2 := &vigil.Sentinel{OwnerID: u2.ID, Name: "s2", Source: "x", Status: vigil.SentinelActive}
 	must(t, s.CreateSentinel(ctx, sn2))
@@ -655,10 +658,15 @@ func testChanges(t *testing.T, s vigil.Store) {
 	if n5 != 0 {
 		t.Fatalf("%d changes left after their sentinel went", n5)
 	}
+	// The notification not yet sent is given up, not retried; the one sent
+	// stays sent.
 	kept, err := s.FindNotificationByID(ctx, note.ID)
 	must(t, err)
-	if kept.ChangeID != 0 {
-		t.Fatalf("notification still refers to deleted change %d", kept.ChangeID)
+	if kept.ChangeID != 0 || kept.State != vigil.NotificationDead || kept.LastError != vigil.SentinelRemoved {
+		t.Fatalf("pending notification after its sentinel went: change %d, %s, %q", kept.ChangeID, kept.State, kept.LastError)
+	}
+	if kept, err = s.FindNotificationByID(ctx, sent.ID); err != nil || kept.State != vigil.NotificationSent || kept.ChangeID != 0 {
+		t.Fatalf("sent notification after its sentinel went: %+v, %v", kept, err)
 	}
 	wantCode(t, s.CreateChange(ctx, &vigil.Change{SentinelID: 9999, ResourceID: r.ID, ToVersion: 1, DetectedAt: t0}), vigil.ENOTFOUND)
 	wantCode(t, s.CreateChange(ctx, &vigil.Change{SentinelID: sn.ID, ResourceID: r.ID, DetectedAt: t0}), vigil.EINVALID)

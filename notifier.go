@@ -29,6 +29,10 @@ type Message struct {
 type MessageItem struct {
 	Change *Change         `json:"change"`
 	Delta  json.RawMessage `json:"delta,omitempty"`
+	// RecordsOmitted counts the records of a large change left out of
+	// Change.Records, which holds the first ones: a message stays small
+	// where a page changed everywhere. The stored change has them all.
+	RecordsOmitted int `json:"recordsOmitted,omitempty"`
 }
 
 // Notifier delivers messages on one channel ("email", "webhook", "chat")

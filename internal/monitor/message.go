@@ -93,7 +93,7 @@ func (m *Monitor) record(j *job, pg *page, ref int64, res *intent.Result, now ti
 
 // enqueue adds one notification per contact of the sentinel.
 func (m *Monitor) enqueue(j *job, msg *vigil.Message, changeIndex int, due time.Time) {
-	payload, err := json.Marshal(msg)
+	payload, err := json.Marshal(boundRecords(msg))
 	if err != nil {
 		m.Logger.Error("encode message", LogSentinel, j.s.ID, LogError, err)
 		return

@@ -142,6 +142,8 @@ func (s *Server) Build(ctx context.Context, sentinelID int64) (*feeds.Feed, erro
 			Title: c.Summary,
 			Link:  &feeds.Link{Href: link},
 			Id:    fmt.Sprintf("vigil:change:%d", c.ID),
+			// Not a URL: RSS takes a guid for a permalink unless told.
+			IsPermaLink: "false",
 			// HTML in both forms (Atom's summary type="html", RSS's
 			// description): the summary quotes what the user wrote.
 			Description: html.EscapeString(c.Summary),
@@ -162,11 +164,27 @@ func (s *Server) Build(ctx context.Context, sentinelID int64) (*feeds.Feed, erro
 func itemContent(c *vigil.Change, link string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "<p>%s</p><p><a href=\"%s\">See the change</a></p>", html.EscapeString(c.Summary), html.EscapeString(link))
-	if len(c.Records) > 0 {
+	records, omitted := c.Records, 0
+	var all []json.RawMessage
+	if json.Unmarshal(records, &all) == nil && len(all) > maxFeedRecords {
+		omitted = len(all) - maxFeedRecords
+		if cut, err := json.Marshal(all[:maxFeedRecords]); err == nil {
+			records = cut
+		}
+	}
+	if len(records) > 0 {
 		var pretty bytes.Buffer
-		if json.Indent(&pretty, c.Records, "", "  ") == nil {
+		if json.Indent(&pretty, records, "", "  ") == nil {
 			fmt.Fprintf(&b, "<pre>%s</pre>", html.EscapeString(pretty.String()))
 		}
 	}
+	if omitted > 0 {
+		fmt.Fprintf(&b, "<p>and %d more records: <a href=\"%s\">see the change</a></p>", omitted, html.EscapeString(link))
+	}
 	return b.String()
 }
+
+// maxFeedRecords bounds the records an entry shows: a change to every row
+// of a large table made entries of megabytes, which every reader's poll
+// fetched again.
+const maxFeedRecords = 50

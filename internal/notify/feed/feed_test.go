@@ -3,6 +3,7 @@ package feed
 import (
 	"context"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -67,7 +68,7 @@ func TestFeeds(t *testing.T) {
 			// Its id and self link: the feed's own URL, as always.
 			wants = append(wants, "<author>", "<name>Vigil</name>", `<id>https://vigil.example/feeds/1/`, `rel="self"`)
 		} else {
-			wants = append(wants, "<link>https://vigil.example/sentinels/1</link>")
+			wants = append(wants, "<link>https://vigil.example/sentinels/1</link>", `<guid isPermaLink="false">vigil:change:9</guid>`)
 		}
 		for _, want := range wants {
 			if !strings.Contains(body, want) {
@@ -121,5 +122,28 @@ func TestFeeds(t *testing.T) {
 	}
 	if code, _ := get(Path(secret, 2, "atom")); code != 404 {
 		t.Errorf("unknown sentinel: %d", code)
+	}
+}
+
+// TestFeedBoundsRecords: an entry shows the first records of a large
+// change and says how many more there are; a change to every row of a
+// large table made entries of megabytes.
+func TestFeedBoundsRecords(t *testing.T) {
+	var records strings.Builder
+	records.WriteString("[")
+	for i := range 1000 {
+		if i > 0 {
+			records.WriteString(",")
+		}
+		fmt.Fprintf(&records, `{"op":"update","text":"row %d"}`, i)
+	}
+	records.WriteString("]")
+	got := itemContent(&vigil.Change{ID: 9, Summary: "table", Records: []byte(records.String())}, "https://vigil.example/changes/9")
+	if !strings.Contains(got, "row 49") || strings.Contains(got, "row 50") || !strings.Contains(got, "and 950 more records") {
+		t.Errorf("entry of 1000 records:\n%s", got)
+	}
+	small := itemContent(&vigil.Change{ID: 9, Summary: "table", Records: []byte(`[{"op":"update","text":"row 1"}]`)}, "https://vigil.example/changes/9")
+	if !strings.Contains(small, "row 1") || strings.Contains(small, "more records") {
+		t.Errorf("entry of one record:\n%s", small)
 	}
 }

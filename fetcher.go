@@ -27,8 +27,10 @@ type FetchResult struct {
 	ContentType  string // media type without parameters
 	Charset      string // the charset the body was declared or detected in; the body is UTF-8
 	Body         []byte // decoded (no content encoding), UTF-8
-	FetchedAt    time.Time
-	Duration     time.Duration
+	// FetchedAt is when the request was sent, after any wait for the
+	// host's turn; Duration is how long it took from then.
+	FetchedAt time.Time
+	Duration  time.Duration
 }
 
 // Fetcher fetches pages. internal/fetch implements it over net/http (and

@@ -103,6 +103,10 @@ type Checker struct {
 	// Telegram one without a chat). Without it the checker only checks the
 	// scheme.
 	CheckChat func(url string) error
+	// NoRender, if not empty, says why this server cannot render pages
+	// ("no Chromium at /usr/bin/chromium"): a sentinel that says Fetch ...
+	// render is valid, with a warning, and its checks fail until it can.
+	NoRender string
 
 	known map[string]*Stored
 	bad   map[string]bool
@@ -277,6 +281,9 @@ func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
 		d := out.Fetch.Interval.Duration
 		k.warn(k.blame(s.Compare), "", fmt.Sprintf("Compare every %d with Fetch %s compares the same versions as Compare pairwise with Fetch %s",
 			out.Compare.N, d, Duration{N: d.N * out.Compare.N, Unit: d.Unit}))
+	}
+	if out.Fetch != nil && out.Fetch.Render && c.NoRender != "" {
+		k.warn(k.blame(s.Fetch), "render", fmt.Sprintf("this server cannot render pages (%s): the checks of this sentinel fail until it can", c.NoRender))
 	}
 	if s.Notify == nil && out.Notify != nil && parent != nil {
 		// A Notify clause inherited: its contacts were checked with the

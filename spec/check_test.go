@@ -515,6 +515,24 @@ func TestCheckReplaceKeepsLifespan(t *testing.T) {
 	}
 }
 
+// TestNoRender: a sentinel that says Fetch ... render, on a server that
+// cannot render, is valid with a warning at its Fetch clause (its checks
+// failed with nothing said when it was saved).
+func TestNoRender(t *testing.T) {
+	c := &Checker{Now: date(2026, 1, 1, 0, 0), NoRender: "no Chromium at /usr/bin/chromium"}
+	ch, err := c.Check(mustParse(t, "Create Sentinel r Using http://a.example\nFetch 1 day render").Sentinels[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ch.Warnings) != 1 || ch.Warnings[0].Pos.Line != 2 || !strings.Contains(ch.Warnings[0].Msg, "cannot render pages (no Chromium at /usr/bin/chromium)") {
+		t.Errorf("warnings %v", ch.Warnings)
+	}
+	ch, err = c.Check(mustParse(t, "Create Sentinel p Using http://a.example\nFetch 1 day").Sentinels[0])
+	if err != nil || len(ch.Warnings) != 0 {
+		t.Errorf("without render: %v, warnings %v", err, ch.Warnings)
+	}
+}
+
 // TestInheritSkipsDefaults: a sentinel Using another inherits what that
 // one states or inherits, not the defaults it was given: a child that adds
 // a Notify clause is pushed its changes (it was kept interactive, its

@@ -215,6 +215,9 @@ type daemon struct {
 	email bool
 	// publicMetrics and secureCookies are serveConfig's, for the dashboard.
 	publicMetrics, secureCookies bool
+	// noRender says why pages cannot be rendered, or is empty: the
+	// checker warns of sentinels that say Fetch ... render.
+	noRender string
 }
 
 // newDaemon wires the services and adapters of vigil serve.
@@ -231,11 +234,15 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 		monitorKick: make(chan struct{}, 1), outboxKick: make(chan struct{}, 1), publicMetrics: c.publicMetrics, secureCookies: c.secureCookies}
 	fopt := fetch.Options{AllowPrivateNetworks: c.allowPrivate, IgnoreRobots: c.ignoreRobots, HostDelay: c.hostDelay,
 		HostConcurrency: c.hostConc, TotalTimeout: c.fetchTimeout}
-	if c.render != "" {
-		if _, err := os.Stat(c.render); err == nil {
-			d.chromium = &fetch.Chromium{ExecPath: c.render}
-			fopt.Renderer = d.chromium
-		}
+	switch _, err := os.Stat(c.render); {
+	case c.render == "":
+		d.noRender = "rendering is off (vigil serve --chromium \"\")"
+	case err != nil:
+		d.noRender = "no Chromium at " + c.render + " (vigil serve --chromium PATH)"
+		logger.Warn("rendering is off: sentinels that say Fetch ... render fail their checks", "chromium", c.render, "error", err)
+	default:
+		d.chromium = &fetch.Chromium{ExecPath: c.render}
+		fopt.Renderer = d.chromium
 	}
 	d.fetcher = fetch.New(fopt)
 	// The chat library sends most services with net/http's default

@@ -93,6 +93,9 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 				// clause notifies nobody (the dashboard and its feed).
 				c.Unavailable = map[spec.ContactKind]string{spec.Email: "this server has no SMTP relay (vigil serve --smtp-host)"}
 			}
+			if c != nil {
+				c.NoRender = d.noRender
+			}
 			return c, err
 		},
 		FeedPath:      func(id int64) string { return feed.Path(d.secret, id, "atom") },

@@ -177,7 +177,6 @@ func checkScheme(u *url.URL) error {
 
 // Fetch implements vigil.Fetcher.
 func (c *Client) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.FetchResult, error) {
-	start := time.Now()
 	u, err := url.Parse(req.URL)
 	if err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
@@ -205,6 +204,10 @@ func (c *Client) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.Fet
 		return nil, fmt.Errorf("fetch %s: waiting for host %s: %w", req.URL, host, err)
 	}
 	defer release()
+	// The fetch starts now, not when it was asked for: waiting for the
+	// host's turn took up to a slow page's whole time, and a version's
+	// time is when its page was read.
+	start := time.Now()
 
 	if req.Render {
 		if c.opt.Renderer == nil {

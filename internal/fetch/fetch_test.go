@@ -330,3 +330,45 @@ func TestPoliteness(t *testing.T) {
 		t.Errorf("robots.txt fetched %d times, want 1 (cached)", robotsHits.Load())
 	}
 }
+
+// TestFetchedAtIsWhenRead: a fetch that waits for its host's turn behind
+// a slow one is dated when it is sent, after the slow one ends, not when
+// it was asked for: a version's time is when its page was read.
+func TestFetchedAtIsWhenRead(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			<-release
+		}
+		io.WriteString(w, "<p>x</p>")
+	}))
+	defer srv.Close()
+	c := testClient(Options{IgnoreRobots: true, HostConcurrency: 1})
+	ctx := context.Background()
+	slowDone := make(chan time.Time)
+	go func() {
+		c.Fetch(ctx, &vigil.FetchRequest{URL: srv.URL + "/slow"})
+		slowDone <- time.Now()
+	}()
+	time.Sleep(50 * time.Millisecond) // the slow fetch holds the host
+	asked := time.Now()
+	fastDone := make(chan *vigil.FetchResult)
+	go func() {
+		res, err := c.Fetch(ctx, &vigil.FetchRequest{URL: srv.URL + "/fast"})
+		if err != nil {
+			t.Error(err)
+		}
+		fastDone <- res
+	}()
+	time.Sleep(100 * time.Millisecond)
+	released := time.Now()
+	close(release)
+	<-slowDone
+	res := <-fastDone
+	if res == nil {
+		return
+	}
+	if !res.FetchedAt.After(released) {
+		t.Errorf("fetched at %v, asked at %v, the host free at %v: dated before it was sent", res.FetchedAt, asked, released)
+	}
+}

@@ -37,27 +37,37 @@ func nonNil[T any](s []T) []T {
 
 type page struct{ Offset, Limit int }
 
-// paging reads offset and limit (default 50, at most 500).
+// paging reads offset (0 to 2^30) and limit (1 to 500, default 50), as the
+// OpenAPI description says.
 func paging(r *http.Request) (page, error) {
 	p := page{Limit: 50}
 	q := r.URL.Query()
 	for _, f := range []struct {
-		name string
-		v    *int
-		max  int
-	}{{"offset", &p.Offset, 1 << 30}, {"limit", &p.Limit, 500}} {
+		name     string
+		v        *int
+		min, max int
+	}{{"offset", &p.Offset, 0, 1 << 30}, {"limit", &p.Limit, 1, 500}} {
 		if s := q.Get(f.name); s != "" {
 			n, err := strconv.Atoi(s)
-			if err != nil || n < 0 || n > f.max {
-				return p, vigil.Errorf(vigil.EINVALID, "%s %q must be a number from 0 to %d", f.name, s, f.max)
+			if err != nil || n < f.min || n > f.max {
+				return p, vigil.Errorf(vigil.EINVALID, "%s %q must be a number from %d to %d", f.name, s, f.min, f.max)
 			}
 			*f.v = n
 		}
 	}
-	if p.Limit == 0 {
-		p.Limit = 50
-	}
 	return p, nil
+}
+
+// orderParam reads the order query value: asc (the default) or desc.
+func orderParam(r *http.Request) (descending bool, err error) {
+	switch o := r.URL.Query().Get("order"); o {
+	case "", "asc":
+		return false, nil
+	case "desc":
+		return true, nil
+	default:
+		return false, vigil.Errorf(vigil.EINVALID, "order %q must be asc or desc", o)
+	}
 }
 
 // idParam reads a positive integer path or query value.
@@ -135,7 +145,11 @@ func (s *Server) handleVersionList(w http.ResponseWriter, r *http.Request, u *vi
 	if err != nil {
 		return err
 	}
-	f := vigil.VersionFilter{ResourceID: res.ID, Offset: p.Offset, Limit: p.Limit, Descending: r.URL.Query().Get("order") == "desc"}
+	desc, err := orderParam(r)
+	if err != nil {
+		return err
+	}
+	f := vigil.VersionFilter{ResourceID: res.ID, Offset: p.Offset, Limit: p.Limit, Descending: desc}
 	if f.Since, err = timeParam(r, "since"); err != nil {
 		return err
 	}

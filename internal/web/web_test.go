@@ -301,3 +301,33 @@ func TestTemplatesRender(t *testing.T) {
 		}
 	}
 }
+
+// TestPagingParams: offset, limit and order are held to what the OpenAPI
+// description says (limit=0 was taken as 50, order=sideways as asc).
+func TestPagingParams(t *testing.T) {
+	for _, tc := range []struct {
+		query string
+		ok    bool
+		want  page
+		desc  bool
+	}{
+		{"", true, page{0, 50}, false},
+		{"offset=3&limit=1&order=desc", true, page{3, 1}, true},
+		{"limit=500&order=asc", true, page{0, 500}, false},
+		{"limit=0", false, page{}, false},
+		{"limit=501", false, page{}, false},
+		{"offset=-1", false, page{}, false},
+		{"offset=1073741825", false, page{}, false},
+		{"order=sideways", false, page{}, false},
+	} {
+		r := httptest.NewRequest("GET", "/api/v1/resources/1/versions?"+tc.query, nil)
+		p, err := paging(r)
+		desc, oerr := orderParam(r)
+		if err == nil {
+			err = oerr
+		}
+		if (err == nil) != tc.ok || tc.ok && (p != tc.want || desc != tc.desc) {
+			t.Errorf("%q: %+v desc %v, %v; want %+v desc %v, ok %v", tc.query, p, desc, err, tc.want, tc.desc, tc.ok)
+		}
+	}
+}

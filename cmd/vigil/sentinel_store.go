@@ -188,15 +188,41 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (int,
 		}
 		return exitOK, nil
 	}
+	ids := make([]int64, len(all))
+	for i, s := range all {
+		ids[i] = s.ID
+	}
+	// The lifespan's phase: an ended sentinel is listed as ended, not as
+	// active with a next check decades away.
+	phases, err := lifespans(ctx, st, ids)
+	if err != nil {
+		return exitError, err
+	}
+	owners := map[int64]string{}
 	tw := tabwriter.NewWriter(env.stdout, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tSTATUS\tLAST CHECK\tNEXT CHECK\tURL")
+	fmt.Fprintln(tw, "ID\tOWNER\tNAME\tSTATUS\tLAST CHECK\tNEXT CHECK\tURL")
 	for _, s := range all {
 		url := ""
 		var c spec.Checked
 		if json.Unmarshal(s.Spec, &c) == nil && len(c.URLs) > 0 {
 			url = strings.Join(c.URLs, " ")
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", s.ID, s.Name, s.Status, fmtTime(s.LastCheck), fmtTime(s.NextCheck), url)
+		owner, ok := owners[s.OwnerID]
+		if !ok {
+			owner = strconv.FormatInt(s.OwnerID, 10)
+			if u, err := st.FindUserByID(ctx, s.OwnerID); err == nil {
+				owner = u.Email
+			}
+			owners[s.OwnerID] = owner
+		}
+		status, next := string(s.Status), fmtTime(s.NextCheck)
+		if p := phases[s.ID]; s.Status == vigil.SentinelActive && (p == "ended" || p == "pending") {
+			status = p
+			if p == "ended" {
+				next = "-"
+			}
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, owner, s.Name, status, fmtTime(s.LastCheck), next, url)
 	}
 	return exitOK, tw.Flush()
 }

@@ -170,6 +170,9 @@ func TestSentinelRm(t *testing.T) {
 	add("ann@example.test", "Create Sentinel dup Using http://a.example\nCreate Sentinel kid Using dup Fetch 1 day")
 	add("bob@example.test", "Create Sentinel dup Using http://b.example")
 	before := names()
+	if _, out, _ := runVigil(t, "", "sentinel", "list", "--data", data); !strings.Contains(out, "OWNER") || strings.Count(out, "ann@example.test") != 2 || !strings.Contains(out, "bob@example.test") {
+		t.Errorf("list does not say whose each sentinel is:\n%s", out)
+	}
 
 	code, _, errOut := runVigil(t, "", "sentinel", "rm", "--data", data, "--owner", "ann@example.test", "dup")
 	if code != exitChanged || !strings.Contains(errOut, "used by kid") || names() != before {

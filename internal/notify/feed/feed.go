@@ -44,6 +44,7 @@ func Path(secret []byte, sentinelID int64, format string) string {
 type Store interface {
 	FindSentinelByID(ctx context.Context, id int64) (*vigil.Sentinel, error)
 	FindChanges(ctx context.Context, f vigil.ChangeFilter) ([]*vigil.Change, int, error)
+	FindResourceByID(ctx context.Context, id int64) (*vigil.Resource, error)
 }
 
 // Server serves the feeds.
@@ -133,13 +134,32 @@ func (s *Server) Build(ctx context.Context, sentinelID int64) (*feeds.Feed, erro
 		Created:     sen.CreatedAt,
 		Updated:     sen.UpdatedAt,
 	}
+	// The page of each change: said in every entry, and in the titles
+	// when the entries are about several pages ("Using A OR B").
+	pages := map[int64]string{}
+	for _, c := range changes {
+		if _, ok := pages[c.ResourceID]; ok {
+			continue
+		}
+		if r, err := s.Store.FindResourceByID(ctx, c.ResourceID); err == nil {
+			pages[c.ResourceID] = r.URL
+		} else if vigil.ErrorCode(err) != vigil.ENOTFOUND {
+			return nil, err
+		} else {
+			pages[c.ResourceID] = ""
+		}
+	}
 	for _, c := range changes {
 		if c.DetectedAt.After(f.Updated) {
 			f.Updated = c.DetectedAt
 		}
 		link := fmt.Sprintf("%s/changes/%d", s.BaseURL, c.ID)
+		title := c.Summary
+		if page := pages[c.ResourceID]; page != "" && len(pages) > 1 {
+			title += " on " + page
+		}
 		f.Items = append(f.Items, &feeds.Item{
-			Title: c.Summary,
+			Title: title,
 			Link:  &feeds.Link{Href: link},
 			Id:    fmt.Sprintf("vigil:change:%d", c.ID),
 			// Not a URL: RSS takes a guid for a permalink unless told.
@@ -147,7 +167,7 @@ func (s *Server) Build(ctx context.Context, sentinelID int64) (*feeds.Feed, erro
 			// HTML in both forms (Atom's summary type="html", RSS's
 			// description): the summary quotes what the user wrote.
 			Description: html.EscapeString(c.Summary),
-			Content:     itemContent(c, link),
+			Content:     itemContent(c, pages[c.ResourceID], link),
 			Created:     c.DetectedAt,
 			Updated:     c.DetectedAt,
 		})
@@ -158,12 +178,16 @@ func (s *Server) Build(ctx context.Context, sentinelID int64) (*feeds.Feed, erro
 	return f, nil
 }
 
-// itemContent is the HTML of a change's entry: its summary, a link to the
-// change on the dashboard and its records, indented, for the readers that
-// want them.
-func itemContent(c *vigil.Change, link string) string {
+// itemContent is the HTML of a change's entry: its summary, the page that
+// changed (if known), a link to the change on the dashboard and its
+// records, indented, for the readers that want them.
+func itemContent(c *vigil.Change, page, link string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "<p>%s</p><p><a href=\"%s\">See the change</a></p>", html.EscapeString(c.Summary), html.EscapeString(link))
+	fmt.Fprintf(&b, "<p>%s</p>", html.EscapeString(c.Summary))
+	if page != "" {
+		fmt.Fprintf(&b, "<p>On <a href=\"%s\">%s</a></p>", html.EscapeString(page), html.EscapeString(page))
+	}
+	fmt.Fprintf(&b, "<p><a href=\"%s\">See the change</a></p>", html.EscapeString(link))
 	records, omitted := c.Records, 0
 	var all []json.RawMessage
 	if json.Unmarshal(records, &all) == nil && len(all) > maxFeedRecords {

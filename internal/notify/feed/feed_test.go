@@ -34,6 +34,13 @@ func (f *fakeStore) FindChanges(_ context.Context, flt vigil.ChangeFilter) ([]*v
 	return f.changes, len(f.changes), nil
 }
 
+func (f *fakeStore) FindResourceByID(_ context.Context, id int64) (*vigil.Resource, error) {
+	if id < 1 || id > 2 {
+		return nil, vigil.Errorf(vigil.ENOTFOUND, "no resource")
+	}
+	return &vigil.Resource{ID: id, URL: fmt.Sprintf("https://shop.example/page%d", id)}, nil
+}
+
 func TestFeeds(t *testing.T) {
 	secret := []byte("k")
 	s := &Server{Store: &fakeStore{changes: []*vigil.Change{{ID: 9, SentinelID: 1, Summary: "keyword 5331 appeared", DetectedAt: time.Unix(2e9, 0),
@@ -138,12 +145,34 @@ func TestFeedBoundsRecords(t *testing.T) {
 		fmt.Fprintf(&records, `{"op":"update","text":"row %d"}`, i)
 	}
 	records.WriteString("]")
-	got := itemContent(&vigil.Change{ID: 9, Summary: "table", Records: []byte(records.String())}, "https://vigil.example/changes/9")
+	got := itemContent(&vigil.Change{ID: 9, Summary: "table", Records: []byte(records.String())}, "", "https://vigil.example/changes/9")
 	if !strings.Contains(got, "row 49") || strings.Contains(got, "row 50") || !strings.Contains(got, "and 950 more records") {
 		t.Errorf("entry of 1000 records:\n%s", got)
 	}
-	small := itemContent(&vigil.Change{ID: 9, Summary: "table", Records: []byte(`[{"op":"update","text":"row 1"}]`)}, "https://vigil.example/changes/9")
+	small := itemContent(&vigil.Change{ID: 9, Summary: "table", Records: []byte(`[{"op":"update","text":"row 1"}]`)}, "", "https://vigil.example/changes/9")
 	if !strings.Contains(small, "row 1") || strings.Contains(small, "more records") {
 		t.Errorf("entry of one record:\n%s", small)
+	}
+}
+
+// TestFeedNamesPages: an entry says which page changed, and so do the
+// titles when the entries are about several pages (Using A OR B: two
+// entries read "any change: 1 node update" alike).
+func TestFeedNamesPages(t *testing.T) {
+	one := &vigil.Change{ID: 1, SentinelID: 1, ResourceID: 1, Summary: "any change: 1 node update", DetectedAt: time.Unix(2e9, 0)}
+	two := &vigil.Change{ID: 2, SentinelID: 1, ResourceID: 2, Summary: "any change: 1 node update", DetectedAt: time.Unix(2e9+1, 0)}
+	s := &Server{Store: &fakeStore{changes: []*vigil.Change{two, one}}}
+	f, err := s.Build(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"page2", "page1"} {
+		if it := f.Items[i]; !strings.HasSuffix(it.Title, " on https://shop.example/"+want) || !strings.Contains(it.Content, `<a href="https://shop.example/`+want+`">`) {
+			t.Errorf("entry %d: title %q, content %s", i, it.Title, it.Content)
+		}
+	}
+	s = &Server{Store: &fakeStore{changes: []*vigil.Change{one}}}
+	if f, err = s.Build(context.Background(), 1); err != nil || f.Items[0].Title != one.Summary || !strings.Contains(f.Items[0].Content, "page1") {
+		t.Errorf("one page: %v, %+v", err, f.Items[0])
 	}
 }

@@ -56,7 +56,9 @@
 // with column headers), list items and regular-expression matches are
 // extracted as objects; a value is the first number in the scope (the
 // first of its matches holding one), read across the inline elements that
-// split it (numbertext.go).
+// split it (numbertext.go), with the decimal separator its writing shows
+// or, where it shows none, that the other version's writing or the page's
+// language shows (number.go).
 //
 // Phase III, the optional optimisation (§4.6.4), runs first when
 // Options.Optimize is set: second-level subtrees equal in both versions are
@@ -175,6 +177,17 @@
 //     <span>99</span>; 12,<sup>99</sup>), and apart where anything else
 //     stands around or between its parts (cells, paragraphs, line breaks,
 //     images, an ignored block); each match of the scope is its own value.
+//     One separator followed by three digits may write decimals or
+//     thousands (a US fuel price of $3.499, an exchange rate of 1.085; a
+//     German 1.085 is one thousand and eighty-five): it is a decimal
+//     separator when a zero or more than three digits stand before it
+//     (0,125; 1234.567), which never begin a group of thousands; else it
+//     is read as the other version of the value shows the decimal
+//     separator (3.499 -> 3.50 is a rise, not a fall from 3499; 2,50 ->
+//     1,085 reads 1.085), else as the language of the page (the root's
+//     lang or xml:lang, with the Unicode CLDR's separators: a decimal
+//     point in en and de-CH, a comma in de and fr), else as thousands, as
+//     ParseNumber reads it.
 //   - NOT is the seed's formal "non-detection", not the "presence" its
 //     motivation describes (note §2.4).
 //   - Compare options: pairwise compares (Vi, Vi+1); every n compares (V1,

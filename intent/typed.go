@@ -4,7 +4,6 @@ import (
 	"math"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/vigil-web/vigil/spec"
@@ -210,83 +209,8 @@ func regexChanges(pc *pathCache, expr string, old, new []object) []Change {
 	return out
 }
 
-// numberRE finds a number: digits with "," "." or thin/non-breaking spaces
-// as separators, with an optional sign.
-var numberRE = regexp.MustCompile(`[-+−]?\d(?:[\d.,\x{00A0}\x{202F}']*\d)?`)
-
-// ParseNumber reads the first number in s, as prices and counts are
-// written on pages: "$1,299.00" is 1299, "1.299,00 €" is 1299, "12,5" is
-// 12.5, "-3" is -3. With both "." and "," the last one is the decimal
-// separator; with only one kind, it is a decimal separator when it occurs
-// once and is not followed by exactly three digits, and a thousands
-// separator otherwise.
-func ParseNumber(s string) (float64, bool) {
-	m := numberRE.FindString(s)
-	if m == "" {
-		return 0, false
-	}
-	neg := false
-	switch {
-	case strings.HasPrefix(m, "-"), strings.HasPrefix(m, "+"):
-		neg = m[0] == '-'
-		m = m[1:]
-	case strings.HasPrefix(m, "−"):
-		neg = true
-		m = m[len("−"):]
-	}
-	m = strings.NewReplacer("\u00a0", "", "\u202f", "", "'", "").Replace(m)
-	lastDot, lastComma := strings.LastIndexByte(m, '.'), strings.LastIndexByte(m, ',')
-	dec := byte(0)
-	switch {
-	case lastDot >= 0 && lastComma >= 0:
-		if lastDot > lastComma {
-			dec = '.'
-		} else {
-			dec = ','
-		}
-	case lastDot >= 0 || lastComma >= 0:
-		sep := byte('.')
-		at := lastDot
-		if lastComma >= 0 {
-			sep, at = ',', lastComma
-		}
-		if strings.Count(m, string(sep)) == 1 && len(m)-at-1 != 3 {
-			dec = sep
-		} else if strings.Count(m, string(sep)) == 1 && sep == '.' && len(m)-at-1 == 3 && at <= 3 && m[0] == '0' {
-			dec = sep // 0.125
-		}
-	}
-	var b strings.Builder
-	for i := 0; i < len(m); i++ {
-		switch c := m[i]; {
-		case c >= '0' && c <= '9':
-			b.WriteByte(c)
-		case c == dec:
-			b.WriteByte('.')
-		}
-	}
-	f, err := strconv.ParseFloat(b.String(), 64)
-	if err != nil {
-		return 0, false
-	}
-	if neg {
-		f = -f
-	}
-	return f, true
-}
-
-// firstNumber returns the first number among the selector's values.
-func firstNumber(values []string) (float64, string, bool) {
-	for _, v := range values {
-		if f, ok := ParseNumber(v); ok {
-			return f, v, true
-		}
-	}
-	return 0, "", false
-}
-
 // value evaluates a value change type: the first number in the scope of
-// each version, tested with the condition.
+// each version, read as readValues reads them, tested with the condition.
 func (p *Pair) value(ct *spec.ChangeType) (*Result, error) {
 	if ct.Scope == nil || ct.Scope.Expr == nil {
 		return nil, errValueScope
@@ -305,8 +229,9 @@ func (p *Pair) value(ct *spec.ChangeType) (*Result, error) {
 	} else {
 		oldVals, newVals = sel.Values(p.Old.Root), sel.Values(p.New.Root)
 	}
-	of, os, okOld := firstNumber(oldVals)
-	nf, ns, okNew := firstNumber(newVals)
+	on, os, okOld := firstNumber(oldVals)
+	nn, ns, okNew := firstNumber(newVals)
+	of, nf := readValues(on, nn, p.Old, p.New)
 	cond := spec.Changes
 	var threshold float64
 	if ct.Condition != nil {

@@ -1,0 +1,186 @@
+package intent
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	textnumber "golang.org/x/text/number"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// numberRE finds a number: digits with "," "." or thin/non-breaking spaces
+// as separators, with an optional sign.
+var numberRE = regexp.MustCompile(`[-+−]?\d(?:[\d.,\x{00A0}\x{202F}']*\d)?`)
+
+// ParseNumber reads the first number in s, as prices and counts are
+// written on pages: "$1,299.00" is 1299, "1.299,00 €" is 1299, "12,5" is
+// 12.5, "-3" is -3. With both "." and "," the last one is
+// the decimal separator. With only one kind, it is a thousands separator
+// when it occurs more than once (10.000.000); occurring once, it is a
+// decimal separator when it is not followed by exactly three digits
+// (3.50), when a zero begins the number
+// (0,125: a zero never begins a group of thousands) or when more than
+// three digits stand before it (1234.567, Swiss 1'234.567). Otherwise
+// ("3.499", "1,085") the number may be written either way, and
+// ParseNumber reads it as thousands (3499, 1085); the value change type
+// reads it as the other version of the value, or the page's language,
+// shows (see Pair.Evaluate and the package documentation).
+func ParseNumber(s string) (float64, bool) {
+	n, ok := scanNumber(s)
+	if !ok {
+		return 0, false
+	}
+	f, _ := n.value(0)
+	return f, true
+}
+
+// number is a number as a page writes it.
+type number struct {
+	neg bool
+	// text holds the digits and the separators "." and ",", with the
+	// grouping spaces and apostrophes removed.
+	text string
+	// dec is the decimal separator the writing shows ('.' or ','), or 0
+	// when it shows none: no separator, or an ambiguous one.
+	dec byte
+	// amb is the separator of an ambiguous writing: once, with one to
+	// three digits before it (not beginning with 0) and three after it,
+	// so that "3.499" may be 3.499 or 3499.
+	amb byte
+}
+
+// scanNumber reads the first number in s, as ParseNumber describes.
+func scanNumber(s string) (number, bool) {
+	loc := numberRE.FindStringIndex(s)
+	if loc == nil {
+		return number{}, false
+	}
+	m := s[loc[0]:loc[1]]
+	var n number
+	switch {
+	case strings.HasPrefix(m, "-"), strings.HasPrefix(m, "+"):
+		n.neg = m[0] == '-'
+		m = m[1:]
+	case strings.HasPrefix(m, "−"):
+		n.neg = true
+		m = m[len("−"):]
+	}
+	m = strings.NewReplacer("\u00a0", "", "\u202f", "", "'", "").Replace(m)
+	n.text = m
+	lastDot, lastComma := strings.LastIndexByte(m, '.'), strings.LastIndexByte(m, ',')
+	switch {
+	case lastDot >= 0 && lastComma >= 0:
+		if lastDot > lastComma {
+			n.dec = '.'
+		} else {
+			n.dec = ','
+		}
+	case lastDot >= 0 || lastComma >= 0:
+		sep, other := byte('.'), byte(',')
+		at := lastDot
+		if lastComma >= 0 {
+			sep, other, at = ',', '.', lastComma
+		}
+		switch {
+		case strings.Count(m, string(sep)) > 1:
+			n.dec = other // 10.000.000
+		case len(m)-at-1 != 3, m[0] == '0', at > 3:
+			n.dec = sep // 3.50, 0,125, 1234.567
+		default:
+			n.amb = sep // 3.499
+		}
+	}
+	if _, ok := n.value(0); !ok {
+		return number{}, false
+	}
+	return n, true
+}
+
+// value returns the number, reading an ambiguous separator as a decimal
+// one if it is dec and as a thousands one otherwise.
+func (n number) value(dec byte) (float64, bool) {
+	d := n.dec
+	if n.amb != 0 && n.amb == dec {
+		d = dec
+	}
+	var b strings.Builder
+	for i := 0; i < len(n.text); i++ {
+		switch c := n.text[i]; {
+		case isDigit(c):
+			b.WriteByte(c)
+		case c == d:
+			b.WriteByte('.')
+		}
+	}
+	f, err := strconv.ParseFloat(b.String(), 64)
+	if err != nil {
+		return 0, false
+	}
+	if n.neg {
+		f = -f
+	}
+	return f, true
+}
+
+// firstNumber returns the first number among the selector's values, and
+// the value it was read from.
+func firstNumber(values []string) (number, string, bool) {
+	for _, v := range values {
+		if n, ok := scanNumber(v); ok {
+			return n, v, true
+		}
+	}
+	return number{}, "", false
+}
+
+// readValues returns the numbers of the old and new versions of a value.
+// An ambiguous writing (3.499) is read with the decimal separator the
+// other version's writing shows (3.50: a decimal point, so 3.499 is
+// 3.499), failing that with the one of its page's language (pageDecimal),
+// failing that as thousands (3499), as ParseNumber reads it.
+func readValues(o, n number, oldDoc, newDoc *tree.Document) (float64, float64) {
+	oldDec, newDec := n.dec, o.dec
+	if oldDec == 0 && o.amb != 0 {
+		oldDec = pageDecimal(oldDoc)
+	}
+	if newDec == 0 && n.amb != 0 {
+		newDec = pageDecimal(newDoc)
+	}
+	of, _ := o.value(oldDec)
+	nf, _ := n.value(newDec)
+	return of, nf
+}
+
+// pageDecimal returns the decimal separator ('.' or ',') of the language
+// a document declares on its root element (lang, or xml:lang), as the
+// Unicode CLDR writes numbers in it: '.' for en and en-IN, ',' for de, fr
+// and pt-BR, '.' for de-CH. It returns 0 when the document declares no
+// language, one that is not known, or one whose numbers use neither.
+func pageDecimal(d *tree.Document) byte {
+	if d == nil || d.Root == nil {
+		return 0
+	}
+	v, ok := d.Root.Attr("lang")
+	if !ok || strings.TrimSpace(v) == "" {
+		v, _ = d.Root.Attr("xml:lang")
+	}
+	tag, err := language.Parse(strings.TrimSpace(v))
+	if err != nil {
+		return 0
+	}
+	if _, conf := tag.Base(); conf == language.No || tag.IsRoot() {
+		return 0
+	}
+	s := message.NewPrinter(tag).Sprint(textnumber.Decimal(1.5))
+	switch {
+	case strings.Contains(s, "1,5"):
+		return ','
+	case strings.Contains(s, "1.5"):
+		return '.'
+	}
+	return 0
+}

@@ -1,0 +1,104 @@
+package intent
+
+import "testing"
+
+// TestValueReading: a number that may be written either way (3.499 is
+// 3.499 in the US and 3499 in Germany) is read as the other version of
+// the value, or the page's language, shows.
+func TestValueReading(t *testing.T) {
+	page := func(lang, v string) string {
+		if lang != "" {
+			lang = ` lang="` + lang + `"`
+		}
+		return `<!DOCTYPE html><html` + lang + `><body><h1>Cam</h1><span class="price">` + v + `</span></body></html>`
+	}
+	tests := []struct {
+		name     string
+		lang     string
+		old, new string
+		o, n     float64
+	}{
+		// The other version shows the decimal separator.
+		{"fuel price, new shows a decimal point", "", "3.499", "3.50", 3.499, 3.5},
+		{"fuel price, old shows a decimal point", "", "3.50", "3.499", 3.5, 3.499},
+		{"both separators show it", "", "1,234.56", "1,085", 1234.56, 1085},
+		{"decimal comma shown", "", "2,50", "1,085", 2.5, 1.085},
+		{"grouping shows the other", "", "1.000.000", "1.085", 1000000, 1085},
+		{"grouping comma shows a decimal point", "", "1,000,000", "1.085", 1000000, 1.085},
+		{"the other version wins over the language", "de", "3.499", "3.50", 3.499, 3.5},
+		{"a leading zero is no group", "", "0,125", "0,2", 0.125, 0.2},
+		{"a leading zero shows it", "", "0.125", "1.085", 0.125, 1.085},
+		// Else the page's language does.
+		{"English: decimal point", "en", "1.085", "2", 1.085, 2},
+		{"German: grouping point", "de", "1.085", "2", 1085, 2},
+		{"Swiss German: decimal point", "de-CH", "1.085", "2", 1.085, 2},
+		{"French: decimal comma", "fr", "1,085", "2", 1.085, 2},
+		{"English: grouping comma", "en-US", "1,085", "2", 1085, 2},
+		// Else thousands, as ParseNumber reads it.
+		{"no language", "", "1.085", "2", 1085, 2},
+		{"unknown language", "zz", "1.085", "2", 1085, 2},
+		{"both ambiguous", "", "3.499", "3.509", 3499, 3509},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := evalClause(t, page(tc.lang, tc.old), page(tc.lang, tc.new), `value In css ".price" changes`)
+			if !r.Matched || len(r.Changes) != 1 {
+				t.Fatalf("%s -> %s: %+v", tc.old, tc.new, r)
+			}
+			if v := r.Changes[0].Value; *v.Old != tc.o || *v.New != tc.n {
+				t.Errorf("%s -> %s: %v -> %v, want %v -> %v", tc.old, tc.new, *v.Old, *v.New, tc.o, tc.n)
+			}
+			// The direction follows the reading.
+			inc := `value In css ".price" increases`
+			if tc.o > tc.n {
+				inc = `value In css ".price" decreases`
+			}
+			if r := evalClause(t, page(tc.lang, tc.old), page(tc.lang, tc.new), inc); !r.Matched {
+				t.Errorf("%s -> %s: %s not matched", tc.old, tc.new, inc)
+			}
+		})
+	}
+	// The report's cases.
+	vp := func(s string) string { return page("", s) }
+	for _, tc := range []struct {
+		old, new, clause string
+		want             bool
+	}{
+		{"3.499", "3.50", `value In css ".price" decreases`, false},
+		{"3.499", "3.50", `value In css ".price" increases`, true},
+		{"0,125", "0,2", `value In css ".price" increases`, true},
+		{"3.50", "3.499", `value In css ".price" falls below 3.5`, true},
+	} {
+		if r := evalClause(t, vp(tc.old), vp(tc.new), tc.clause); r.Matched != tc.want {
+			t.Errorf("%s -> %s, %s: matched %v, want %v", tc.old, tc.new, tc.clause, r.Matched, tc.want)
+		}
+	}
+}
+
+func TestPageDecimal(t *testing.T) {
+	for _, tc := range []struct {
+		doc  string
+		want byte
+	}{
+		{`<html lang="en"><body></body></html>`, '.'},
+		{`<html lang="EN-gb"><body></body></html>`, '.'},
+		{`<html lang=" de "><body></body></html>`, ','},
+		{`<html lang="de-CH"><body></body></html>`, '.'},
+		{`<html lang="pt-BR"><body></body></html>`, ','},
+		{`<html lang="es-MX"><body></body></html>`, '.'},
+		{`<html xml:lang="fr"><body></body></html>`, ','},
+		{`<?xml version="1.0"?><r xml:lang="de"><p>1</p></r>`, ','},
+		// No language, none known, or digits of another script.
+		{`<html><body></body></html>`, 0},
+		{`<html lang=""><body></body></html>`, 0},
+		{`<html lang="und"><body></body></html>`, 0},
+		{`<html lang="zz"><body></body></html>`, 0},
+		{`<html lang="x-klingon"><body></body></html>`, 0},
+		{`<html lang="en US"><body></body></html>`, 0},
+		{`<html lang="ar"><body></body></html>`, 0},
+	} {
+		if got := pageDecimal(parseDoc(t, tc.doc)); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.doc, got, tc.want)
+		}
+	}
+}

@@ -187,7 +187,9 @@
 //     1,085 reads 1.085), else as the language of the page (the root's
 //     lang or xml:lang, with the Unicode CLDR's separators: a decimal
 //     point in en and de-CH, a comma in de and fr), else as thousands, as
-//     ParseNumber reads it.
+//     ParseNumber reads it. A separator before the first digit is a
+//     decimal one ($.99 is 0.99), and a sign or separator joined to a
+//     word is the word's (Item-42 is 42, Rs.500 is 500).
 //   - NOT is the seed's formal "non-detection", not the "presence" its
 //     motivation describes (note §2.4).
 //   - Compare options: pairwise compares (Vi, Vi+1); every n compares (V1,

@@ -448,6 +448,11 @@ func TestParseNumber(t *testing.T) {
 		{"3.499", 3499, true}, {"1,085", 1085, true}, {"0,125", 0.125, true}, {"00.125", 0.125, true},
 		{"1234.567", 1234.567, true}, {"1'234.567", 1234.567, true}, {"1\u00a0234,567", 1234.567, true},
 		{"12.345.678", 12345678, true}, {"1,234,567.5", 1234567.5, true},
+		// A hyphen joined to a word is no minus sign, nor a period a
+		// decimal point; a separator before the first digit is one.
+		{"Item-42: $19.99", 42, true}, {"SKU+7", 7, true}, {"Model X−3", 3, true}, {"No.5", 5, true}, {"Rs.1,500", 1500, true},
+		{"Price: -42", -42, true}, {"€-5", -5, true}, {"(-3)", -3, true},
+		{"$.99", 0.99, true}, {".5", 0.5, true}, {",75 €", 0.75, true}, {"-.5", -0.5, true}, {"$.125", 0.125, true},
 	}
 	for _, tc := range tests {
 		got, ok := ParseNumber(tc.in)

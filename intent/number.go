@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -13,22 +15,26 @@ import (
 )
 
 // numberRE finds a number: digits with "," "." or thin/non-breaking spaces
-// as separators, with an optional sign.
-var numberRE = regexp.MustCompile(`[-+−]?\d(?:[\d.,\x{00A0}\x{202F}']*\d)?`)
+// as separators, with an optional sign and an optional separator before
+// the first digit ($.99).
+var numberRE = regexp.MustCompile(`[-+−]?[.,]?\d(?:[\d.,\x{00A0}\x{202F}']*\d)?`)
 
 // ParseNumber reads the first number in s, as prices and counts are
 // written on pages: "$1,299.00" is 1299, "1.299,00 €" is 1299, "12,5" is
-// 12.5, "-3" is -3. With both "." and "," the last one is
+// 12.5, "-3" is -3, "$.99" is 0.99. With both "." and "," the last one is
 // the decimal separator. With only one kind, it is a thousands separator
-// when it occurs more than once (10.000.000); occurring once, it is a
+// when it occurs more than once (10.000.000). Occurring once, it is a
 // decimal separator when it is not followed by exactly three digits
-// (3.50), when a zero begins the number
+// (3.50), when it begins the number ($.99), when a zero begins the number
 // (0,125: a zero never begins a group of thousands) or when more than
 // three digits stand before it (1234.567, Swiss 1'234.567). Otherwise
 // ("3.499", "1,085") the number may be written either way, and
 // ParseNumber reads it as thousands (3499, 1085); the value change type
 // reads it as the other version of the value, or the page's language,
-// shows (see Pair.Evaluate and the package documentation).
+// shows (see the package documentation).
+//
+// A sign or a separator right after a letter or a digit belongs to the
+// word before it, not to the number: "Item-42" is 42, "No.5" is 5.
 func ParseNumber(s string) (float64, bool) {
 	n, ok := scanNumber(s)
 	if !ok {
@@ -59,7 +65,16 @@ func scanNumber(s string) (number, bool) {
 	if loc == nil {
 		return number{}, false
 	}
-	m := s[loc[0]:loc[1]]
+	i := loc[0]
+	for !isDigit(s[i]) {
+		// Item-42, No.5: a word's hyphen or period.
+		if r, _ := utf8.DecodeLastRuneInString(s[:i]); !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			break
+		}
+		_, w := utf8.DecodeRuneInString(s[i:])
+		i += w
+	}
+	m := s[i:loc[1]]
 	var n number
 	switch {
 	case strings.HasPrefix(m, "-"), strings.HasPrefix(m, "+"):
@@ -68,6 +83,9 @@ func scanNumber(s string) (number, bool) {
 	case strings.HasPrefix(m, "−"):
 		n.neg = true
 		m = m[len("−"):]
+	}
+	if isSeparator(m[0]) {
+		m = "0" + m // $.99
 	}
 	m = strings.NewReplacer("\u00a0", "", "\u202f", "", "'", "").Replace(m)
 	n.text = m

@@ -102,3 +102,27 @@ func TestPageDecimal(t *testing.T) {
 		}
 	}
 }
+
+// TestValueSign: an item number's hyphen is not a minus sign, and a price
+// written without its zero ($.99) is not 99.
+func TestValueSign(t *testing.T) {
+	page := func(v string) string {
+		return `<!DOCTYPE html><html><body><span class="price">` + v + `</span></body></html>`
+	}
+	for _, tc := range []struct {
+		old, new string
+		o, n     float64
+	}{
+		{"Item-42: $19.99", "Item-41: $19.99", 42, 41},
+		{"$.99", "$1.49", 0.99, 1.49},
+		{"Save -5 €", "Save -7 €", -5, -7},
+	} {
+		r := evalClause(t, page(tc.old), page(tc.new), `value In css ".price" changes`)
+		if !r.Matched || len(r.Changes) != 1 {
+			t.Fatalf("%s -> %s: %+v", tc.old, tc.new, r)
+		}
+		if v := r.Changes[0].Value; *v.Old != tc.o || *v.New != tc.n {
+			t.Errorf("%s -> %s: %v -> %v, want %v -> %v", tc.old, tc.new, *v.Old, *v.New, tc.o, tc.n)
+		}
+	}
+}

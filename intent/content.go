@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -17,14 +18,15 @@ const (
 	leafPhrase
 )
 
-// leaf is a content leaf of the seed's data model (§4.1): a text node or an
+// leaf is a content leaf of the seed's data model (§4.1): a text (one
+// text node, or several that content.transparent nodes part) or an
 // attribute, with its value and signature.
 //
 // A large page has hundreds of thousands of leaves, so a leaf holds only
 // what every leaf needs (72 bytes): its signature is the symtab's name of
 // sid, and a phrase leaf's own fields are apart.
 type leaf struct {
-	node   *tree.Node  // the text node, or the element of an attribute; for a phrase its first text node
+	node   *tree.Node  // the (first non-blank) text node of a text, or the element of an attribute; for a phrase its first text node
 	value  string      // white-space-normalised value
 	phrase *phraseLeaf // a phrase leaf's own fields; nil for the others
 	group  int32       // the second-level subtree holding the leaf (index among the group root's children), -1 if none
@@ -250,6 +252,34 @@ func (c *content) skip(n *tree.Node) bool {
 	return c.ignored != nil && c.ignored[n]
 }
 
+// transparent reports whether n, a node left out of the content, stands
+// within a text without parting it: a comment or a processing instruction,
+// and in HTML a script, a style or a template (which the markup package
+// looks through, keeping the white space around them) or an ignored inline
+// element. The texts on both sides of it read as one, as a reader sees
+// them: pri<!-- x -->ce is "price", and Price: <!-- -->$10 (as React's
+// server rendering writes it) is "Price: $10".
+func (c *content) transparent(n *tree.Node) bool {
+	switch n.Kind {
+	case tree.Comment, tree.ProcInst:
+		return true
+	case tree.Element:
+		if !c.html {
+			return false
+		}
+		switch name := strings.ToLower(localName(n.Name)); name {
+		case "script", "style", "template":
+			return true
+		default:
+			return c.ignored != nil && c.ignored[n] && markup.IsInline(name)
+		}
+	}
+	return false
+}
+
+// hasNonSpace reports whether s holds anything but white space.
+func hasNonSpace(s string) bool { return strings.TrimSpace(s) != "" }
+
 // placer answers the questions newContent asks about the ancestors of
 // the scope's matches, remembering the answer for each ancestor: many
 // matches in a long list or down a deep chain cost one step per ancestor
@@ -330,9 +360,10 @@ func fromTop[V any](memo map[*tree.Node]V, n *tree.Node, zero V, step func(up V,
 	return v
 }
 
-// extract appends the leaves of r's subtree. r is not left out; sig0 is
-// the symtab number of its parent's signature (-1 for none) and group the
-// group holding it.
+// extract appends the leaves of r's subtree, a text leaf for each run of
+// sibling text nodes that only transparent nodes part. r is not left out;
+// sig0 is the symtab number of its parent's signature (-1 for none) and
+// group the group holding it.
 func (c *content) extract(r *tree.Node, sig0, group int32, groupRoot *tree.Node) {
 	type frame struct {
 		n     *tree.Node
@@ -350,8 +381,28 @@ func (c *content) extract(r *tree.Node, sig0, group int32, groupRoot *tree.Node)
 		}
 		switch n.Kind {
 		case tree.Text:
-			if v := normalizeSpace(n.Value); v != "" {
-				c.leaves = append(c.leaves, leaf{kind: leafText, node: n, value: v, group: f.group, vid: tab.val(v), sid: f.sig})
+			// The texts that follow n with only transparent nodes
+			// between are one text with it: their frames are next on
+			// the stack, as n's following siblings.
+			raw, node := n.Value, n
+			if !hasNonSpace(raw) {
+				node = nil
+			}
+			for len(stack) > 0 && n != r {
+				m := stack[len(stack)-1].n
+				if m.Parent != n.Parent || !(m.Kind == tree.Text && !c.skip(m) || c.transparent(m)) {
+					break
+				}
+				stack = stack[:len(stack)-1]
+				if m.Kind == tree.Text {
+					raw += m.Value
+					if node == nil && hasNonSpace(m.Value) {
+						node = m
+					}
+				}
+			}
+			if v := normalizeSpace(raw); v != "" {
+				c.leaves = append(c.leaves, leaf{kind: leafText, node: node, value: v, group: f.group, vid: tab.val(v), sid: f.sig})
 			}
 		case tree.Element:
 			sig := tab.step(f.sig, n.Name)

@@ -41,24 +41,29 @@
 // Phase 0, object extraction (§4.6.1). The document is parsed (markup) and
 // walked inside the scope's matches, leaving out ignored regions and, in
 // HTML, script, style, noscript and template elements (comments and
-// processing instructions are never content). The leaves are the text
-// nodes (white space normalised, empty ones dropped) and the attributes (in
-// XML all of them but namespace declarations; in HTML the content
-// attributes href, src and alt), attributes before the element's
-// children. Each leaf has a signature, path(x): the element labels from the
-// root to its parent joined by "-", plus the attribute's name. Words are
-// the white-space separated tokens of the text leaves, compared without
-// surrounding punctuation and case. For phrases, the occurrences found by
-// Knuth-Morris-Pratt over the word sequence are cut out and realigned as
-// phrase leaves (Fig 7.4) whose signature is the spanned leaves' common
-// path followed by the rest of their paths (Books-Section-Book-Name-Author
-// in the seed's example). Links, images, table rows (keyed by their cells,
-// with column headers), list items and regular-expression matches are
-// extracted as objects; a value is the first number in the scope (the
-// first of its matches holding one), read across the inline elements that
-// split it (numbertext.go), with the decimal separator its writing shows
-// or, where it shows none, that the other version's writing or the page's
-// language shows (number.go).
+// processing instructions are never content). The leaves are the texts
+// (white space normalised, empty ones dropped) and the attributes (in XML
+// all of them but namespace declarations; in HTML the content attributes
+// href, src and alt), attributes before the element's children. A text is a
+// text node with the sibling text nodes that follow it with only nodes that
+// take no place in the text between (comments, processing instructions, and
+// in HTML scripts, styles, templates and ignored inline elements):
+// pri<!-- x -->ce is the text "price", as React's server rendering writes
+// Price: <!-- -->$10 for "Price: $10", and the text is placed at its first
+// text node that is not white space. Each leaf has a signature, path(x):
+// the element labels from the root to its parent joined by "-", plus the
+// attribute's name. Words are the white-space separated tokens of the text
+// leaves, compared without surrounding punctuation and case. For phrases,
+// the occurrences found by Knuth-Morris-Pratt over the word sequence are
+// cut out and realigned as phrase leaves (Fig 7.4) whose signature is the
+// spanned leaves' common path followed by the rest of their paths
+// (Books-Section-Book-Name-Author in the seed's example). Links, images,
+// table rows (keyed by their cells, with column headers), list items and
+// regular-expression matches are extracted as objects; a value is the first
+// number in the scope (the first of its matches holding one), read across
+// the inline elements that split it (numbertext.go), with the decimal
+// separator its writing shows or, where it shows none, that the other
+// version's writing or the page's language shows (number.go).
 //
 // Phase III, the optional optimisation (§4.6.4), runs first when
 // Options.Optimize is set: second-level subtrees equal in both versions are
@@ -169,7 +174,10 @@
 //     heavily edited sequences.
 //   - HTML is handled by the same algorithm (the thesis rejects HTML
 //     approaches for XML, and its HTML detector is not described); scripts,
-//     styles and comments are not content.
+//     styles and comments are not content, and a text leaf is a text that
+//     comments, scripts, styles and ignored inline elements may split into
+//     several text nodes, not one text node (the seed's XML has no such
+//     splits; a page's markup has many).
 //   - Tables, lists, regular expressions and values, unsupported in the
 //     seed, are implemented as described above; keywords must be single
 //     words (the spec checker enforces it). A value's number is read whole

@@ -73,11 +73,22 @@ func (c *content) subtreeText(n *tree.Node, stop func(*tree.Node) bool) string {
 		return normalizeSpace(n.Children[0].Value)
 	}
 	var b strings.Builder
+	// run is the parent of the last text written while only transparent
+	// siblings have followed it: the next text there continues it.
+	var run *tree.Node
 	tree.Walk(n, func(m *tree.Node) bool {
+		if m != n && m.Parent == run && c.transparent(m) {
+			return false
+		}
+		cont := m.Parent == run && run != nil
+		run = nil
 		switch m.Kind {
 		case tree.Text:
+			if !cont {
+				b.WriteByte(' ')
+			}
 			b.WriteString(m.Value)
-			b.WriteByte(' ')
+			run = m.Parent
 			return false
 		case tree.Element:
 			if m != n && (c.skip(m) || (stop != nil && stop(m))) {

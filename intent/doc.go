@@ -145,7 +145,10 @@
 //     words near it changed. CX-Diff compares leaves by their element
 //     path, and reported such a keyword as deleted and inserted. A phrase
 //     deleted (or inserted) that stands whole where the words align is
-//     left out too.
+//     left out too. The words next to it hold it in place, or, where it is
+//     the first or last text of the scope (<div class="stock">Sold
+//     out</div> set in <strong>), the start or end of the text in both
+//     versions does.
 //   - The optimisation (Phase III) is off by default (the seed has it on)
 //     and repaired (note §4.11 item 9): instead of removing common
 //     second-level subtrees, which hides their reordering (T4), each pair of

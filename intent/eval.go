@@ -392,7 +392,7 @@ func (p *Pair) keptKeywords(cp *contentPair, recs []cxRecord) []cxRecord {
 			continue
 		}
 		w := wordIndex(cp.old, r.old.leaf.pos, r.kw.idx)
-		if w < 0 || !alignedInPlace(cp.align, w, w) {
+		if w < 0 || !alignedInPlace(cp.align, len(cp.new.words), w, w) {
 			continue
 		}
 		if ins, ok := inserted[cp.align[w]]; ok && !drop[ins] {
@@ -410,11 +410,13 @@ func (p *Pair) keptKeywords(cp *contentPair, recs []cxRecord) []cxRecord {
 
 // alignedInPlace reports whether the words lo..hi of one version are
 // paired by the word alignment align with as many consecutive words of the
-// other, and so is the word just before or just after them with its
-// neighbour there: the words stand where they stood, among the same words.
+// other (which has otherLen words), and they are anchored there: the word
+// just before or just after them is paired with its neighbour there, or
+// they start both sequences, or end both. The words stand where they
+// stood, among the same words or at the same end of the scope's text.
 // (The alignment is a longest common subsequence of the whole page: a word
 // alone on it may have travelled anywhere.)
-func alignedInPlace(align []int, lo, hi int) bool {
+func alignedInPlace(align []int, otherLen, lo, hi int) bool {
 	if lo < 0 || hi >= len(align) || lo > hi || align[lo] < 0 {
 		return false
 	}
@@ -423,8 +425,9 @@ func alignedInPlace(align []int, lo, hi int) bool {
 			return false
 		}
 	}
-	return lo > 0 && align[lo-1] >= 0 && align[lo-1] == align[lo]-1 ||
-		hi+1 < len(align) && align[hi+1] >= 0 && align[hi+1] == align[hi]+1
+	before := lo == 0 && align[lo] == 0 || lo > 0 && align[lo-1] >= 0 && align[lo-1] == align[lo]-1
+	after := hi == len(align)-1 && align[hi] == otherLen-1 || hi+1 < len(align) && align[hi+1] >= 0 && align[hi+1] == align[hi]+1
+	return before || after
 }
 
 // wordIndex returns the index in c.words of word idx (1-based) of the leaf
@@ -472,10 +475,11 @@ func (p *Pair) phrases(cp *contentPair, args []string) []Change {
 				}
 			}
 			// The whole phrase stands where the words align, with a
-			// word next to it: only the markup around it changed (set in
-			// <b>, its paragraph moved into another element).
-			if r.op == Delete && alignedInPlace(cp.align, r.old.phrase.wlo, r.old.phrase.whi) ||
-				r.op == Insert && alignedInPlace(cp.alignNew, r.new.phrase.wlo, r.new.phrase.whi) {
+			// word next to it or at an end of the text: only the markup
+			// around it changed (set in <b>, its paragraph moved into
+			// another element).
+			if r.op == Delete && alignedInPlace(cp.align, len(cp.new.words), r.old.phrase.wlo, r.old.phrase.whi) ||
+				r.op == Insert && alignedInPlace(cp.alignNew, len(cp.old.words), r.new.phrase.wlo, r.new.phrase.whi) {
 				continue
 			}
 			sim, text := phraseSimilarity(p.tab, pat, window)

@@ -433,6 +433,43 @@ func TestHTMLCases(t *testing.T) {
 	})
 }
 
+// TestMarkupAroundLoneWords: a keyword or a phrase that is all the text
+// of its scope (or of the page) and stays, with only the markup around it
+// changed, is no change: the start and the end of the word sequences hold
+// it in place, as a word next to it would. One that comes or goes, or
+// moves, is a change.
+func TestMarkupAroundLoneWords(t *testing.T) {
+	page := func(body string) string {
+		return `<!DOCTYPE html><html><head></head><body>` + body + `</body></html>`
+	}
+	tests := []struct {
+		name, old, new, clause string
+		want                   bool
+	}{
+		{"scoped phrase set in strong", `<h1>Cam</h1><div class="stock">Sold out</div>`, `<h1>Cam</h1><div class="stock"><strong>Sold out</strong></div>`, `phrase {"sold out"} In css ".stock"`, false},
+		{"scoped keyword set in bold", `<h1>x</h1><div class="s">sale</div>`, `<h1>x</h1><div class="s"><b>sale</b></div>`, `keywords {sale} In css ".s"`, false},
+		{"scoped keyword out of bold", `<h1>x</h1><div class="s"><b>sale</b></div>`, `<h1>x</h1><div class="s">sale</div>`, `keywords {sale} In css ".s"`, false},
+		{"keyword alone on the page", `<p>sale</p>`, `<p><b>sale</b></p>`, `keywords {sale}`, false},
+		{"phrase alone on the page", `<p>a b c</p>`, `<p><b>a b c</b></p>`, `phrase {"a b c"}`, false},
+		{"phrase first on the page, then a new word", `<p>a b c</p>`, `<p><b>a b c</b></p><p>d</p>`, `phrase {"a b c"}`, false},
+		{"keyword last on the page, a new word before it", `<p>sale</p>`, `<p>d</p><div>sale</div>`, `keywords {sale}`, false},
+		{"keyword first, then last", `<p>sale</p><p>d</p>`, `<p>d</p><p><b>sale</b></p>`, `keywords {sale}`, true},
+		{"scoped keyword comes", `<h1>x</h1><div class="s">none</div>`, `<h1>x</h1><div class="s"><b>sale</b></div>`, `keywords {sale} In css ".s"`, true},
+		{"scoped keyword goes", `<h1>x</h1><div class="s"><b>sale</b></div>`, `<h1>x</h1><div class="s">none</div>`, `keywords {sale} In css ".s"`, true},
+		{"scoped phrase comes", `<div class="stock">In stock</div>`, `<div class="stock"><strong>Sold out</strong></div>`, `phrase {"sold out"} In css ".stock"`, true},
+		{"scoped phrase goes", `<div class="stock"><strong>Sold out</strong></div>`, `<div class="stock">In stock</div>`, `phrase {"sold out"} In css ".stock"`, true},
+		{"keyword moves to the end", `<p>sale</p><p>other</p>`, `<p>other</p><p><b>sale</b></p>`, `keywords {sale}`, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := evalClause(t, page(tc.old), page(tc.new), tc.clause)
+			if r.Matched != tc.want {
+				t.Errorf("%s: %s -> %s: matched %v, want %v (%s)", tc.clause, tc.old, tc.new, r.Matched, tc.want, briefs(r.Changes))
+			}
+		})
+	}
+}
+
 func TestParseNumber(t *testing.T) {
 	tests := []struct {
 		in   string

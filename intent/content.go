@@ -35,6 +35,7 @@ type leaf struct {
 	sid    int32       // symtab number of the signature path(x): element labels from the root to the parent, joined by "-" (+ "-" + attribute name); -1 for none
 	attr   int32       // an attribute leaf's index in node.Attrs (a name would cost 16 bytes a leaf)
 	kind   leafKind
+	brk    bool // a text leaf's text starts a block: see content.extract
 }
 
 // phraseLeaf is what a phrase leaf has besides a leaf's fields.
@@ -58,6 +59,7 @@ type word struct {
 	leaf int32  // index of its leaf in content.leaves
 	idx  int32  // 1-based index among the words of its leaf
 	id   int32  // symtab number of the comparison form (wordKey)
+	brk  bool   // the word starts a block of text (leaf.brk): no phrase spans it and the word before
 }
 
 // content is the part of one version a change type looks at: the whole
@@ -84,6 +86,9 @@ type content struct {
 	// and textLeaves that leaf's index in leaves.
 	textStarts []int
 	textLeaves []int32
+	// textBlocks is the byte offset in text of each block's start (the
+	// text of a leaf with brk), in order, from 0.
+	textBlocks []int
 	attrBuf    []int32 // contentAttrs's list
 }
 
@@ -227,13 +232,16 @@ func newContent(d *tree.Document, scope Selector, ignore []Selector, caseSensiti
 		}
 	}
 	c.words = make([]word, 0, nwords)
+	brk := false // a block started since the last word
 	for i := range c.leaves {
 		if c.leaves[i].kind != leafText {
 			continue
 		}
+		brk = brk || c.leaves[i].brk
 		v := c.leaves[i].value
 		for _, w := range tab.valueWords(c.leaves[i].vid, v, caseSensitive) {
-			c.words = append(c.words, word{text: v[w.off : w.off+w.n], leaf: int32(i), idx: w.idx, id: w.id})
+			c.words = append(c.words, word{text: v[w.off : w.off+w.n], leaf: int32(i), idx: w.idx, id: w.id, brk: brk})
+			brk = false
 		}
 	}
 	return c
@@ -275,6 +283,13 @@ func (c *content) transparent(n *tree.Node) bool {
 		}
 	}
 	return false
+}
+
+// partsText reports whether element n starts and ends a block of text:
+// in HTML, an element that is not inline (markup.IsInline), and never in
+// XML.
+func (c *content) partsText(n *tree.Node) bool {
+	return c.html && n.Kind == tree.Element && !markup.IsInline(strings.ToLower(localName(n.Name)))
 }
 
 // hasNonSpace reports whether s holds anything but white space.
@@ -364,19 +379,35 @@ func fromTop[V any](memo map[*tree.Node]V, n *tree.Node, zero V, step func(up V,
 // sibling text nodes that only transparent nodes part. r is not left out;
 // sig0 is the symtab number of its parent's signature (-1 for none) and
 // group the group holding it.
+//
+// A text leaf has brk set when it starts a block of text: it is the first
+// of r, or in HTML the start or the end of an element that is not inline
+// (markup.IsInline: a heading, a paragraph, a cell, a list item, a line
+// break, or an ignored one) comes between it and the text before it.
+// Phrases and regular expressions match within a block, as a reader sees
+// it on a line; in XML, as in the seed, elements do not part them.
 func (c *content) extract(r *tree.Node, sig0, group int32, groupRoot *tree.Node) {
 	type frame struct {
 		n     *tree.Node
 		sig   int32 // symtab number of the parent's signature, -1 for none
 		group int32
+		exit  bool // the end of element n, after its children
 	}
 	tab := c.tab
-	stack := []frame{{r, sig0, group}}
+	stack := []frame{{r, sig0, group, false}}
+	brk := true
 	for len(stack) > 0 {
 		f := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		n := f.n
+		if f.exit {
+			brk = true
+			continue
+		}
 		if f.n != r && c.skip(n) {
+			if !c.transparent(n) && c.partsText(n) {
+				brk = true
+			}
 			continue
 		}
 		switch n.Kind {
@@ -388,7 +419,7 @@ func (c *content) extract(r *tree.Node, sig0, group int32, groupRoot *tree.Node)
 			if !hasNonSpace(raw) {
 				node = nil
 			}
-			for len(stack) > 0 && n != r {
+			for len(stack) > 0 && n != r && !stack[len(stack)-1].exit {
 				m := stack[len(stack)-1].n
 				if m.Parent != n.Parent || !(m.Kind == tree.Text && !c.skip(m) || c.transparent(m)) {
 					break
@@ -402,9 +433,14 @@ func (c *content) extract(r *tree.Node, sig0, group int32, groupRoot *tree.Node)
 				}
 			}
 			if v := normalizeSpace(raw); v != "" {
-				c.leaves = append(c.leaves, leaf{kind: leafText, node: node, value: v, group: f.group, vid: tab.val(v), sid: f.sig})
+				c.leaves = append(c.leaves, leaf{kind: leafText, node: node, value: v, group: f.group, vid: tab.val(v), sid: f.sig, brk: brk})
+				brk = false
 			}
 		case tree.Element:
+			if c.partsText(n) {
+				brk = true
+				stack = append(stack, frame{n: n, exit: true})
+			}
 			sig := tab.step(f.sig, n.Name)
 			for _, ai := range c.contentAttrs(n) {
 				a := n.Attrs[ai]
@@ -418,14 +454,15 @@ func (c *content) extract(r *tree.Node, sig0, group int32, groupRoot *tree.Node)
 				if n == groupRoot {
 					g = int32(i)
 				}
-				stack = append(stack, frame{n.Children[i], sig, g})
+				stack = append(stack, frame{n.Children[i], sig, g, false})
 			}
 		}
 	}
 }
 
-// contentText returns the text leaves joined by single spaces, and the
-// byte offset of each leaf in it (-1 for attribute leaves).
+// contentText returns the text leaves joined by single spaces, and
+// records the byte offset of each text leaf in it (textStarts) and of each
+// block of text (textBlocks).
 func (c *content) contentText() string {
 	if c.textDone {
 		return c.text
@@ -437,13 +474,16 @@ func (c *content) contentText() string {
 		n += len(c.leaves[i].value) + 1
 	}
 	b.Grow(n)
-	c.textStarts, c.textLeaves = c.textStarts[:0], c.textLeaves[:0]
+	c.textStarts, c.textLeaves, c.textBlocks = c.textStarts[:0], c.textLeaves[:0], append(c.textBlocks[:0], 0)
 	for i, l := range c.leaves {
 		if l.kind != leafText {
 			continue
 		}
 		if b.Len() > 0 {
 			b.WriteByte(' ')
+			if l.brk {
+				c.textBlocks = append(c.textBlocks, b.Len())
+			}
 		}
 		c.textStarts = append(c.textStarts, b.Len())
 		c.textLeaves = append(c.textLeaves, int32(i))

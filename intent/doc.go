@@ -54,8 +54,8 @@
 // the element labels from the root to its parent joined by "-", plus the
 // attribute's name. Words are the white-space separated tokens of the text
 // leaves, compared without surrounding punctuation and case. For phrases,
-// the occurrences found by Knuth-Morris-Pratt over the word sequence are
-// cut out and realigned as phrase leaves (Fig 7.4) whose signature is the
+// the occurrences found by Knuth-Morris-Pratt over the word sequence,
+// within a block of text (see below), are cut out and realigned as phrase leaves (Fig 7.4) whose signature is the
 // spanned leaves' common path followed by the rest of their paths
 // (Books-Section-Book-Name-Author in the seed's example). Links, images,
 // table rows (keyed by their cells, with column headers), list items and
@@ -165,6 +165,14 @@
 //     ones. Records also carry the leaf's tree.Path and signature.
 //   - Phrases that overlap are taken left to right, the longest first at a
 //     position; overlapping later occurrences are dropped.
+//   - In HTML, a phrase is found within a block of text: across the inline
+//     elements that split it (<b>sold</b> out, as markup.IsInline tells
+//     them), but not across the start or end of any other element (a
+//     heading, a paragraph, a cell, a list item, a line break, an ignored
+//     block), nor from one match of the scope to the next. Regular
+//     expressions match block by block too, ^ and $ at each block's ends.
+//     The seed's phrases span XML elements (its example spans Name and
+//     Author), and in XML they still do, within a match of the scope.
 //   - The LCS is exact (dynamic programming filled from the end, skipping
 //     the old element first on ties, the note's tie-break) on small
 //     problems. Sequences of more than a few thousand items are first cut at

@@ -430,6 +430,22 @@ func alignedInPlace(align []int, otherLen, lo, hi int) bool {
 	return before || after
 }
 
+// phraseInPlace reports whether the words lo..hi of a phrase in one
+// version stand in place (alignedInPlace) among the words other of the
+// other version, and within one block there: a phrase whose words now end
+// a heading and start the paragraph after it is gone.
+func phraseInPlace(align []int, other []word, lo, hi int) bool {
+	if !alignedInPlace(align, len(other), lo, hi) {
+		return false
+	}
+	for k := align[lo] + 1; k <= align[hi]; k++ {
+		if other[k].brk {
+			return false
+		}
+	}
+	return true
+}
+
 // wordIndex returns the index in c.words of word idx (1-based) of the leaf
 // at 1-based position pos, or -1.
 func wordIndex(c *content, pos int32, idx int) int {
@@ -475,11 +491,11 @@ func (p *Pair) phrases(cp *contentPair, args []string) []Change {
 				}
 			}
 			// The whole phrase stands where the words align, with a
-			// word next to it or at an end of the text: only the markup
-			// around it changed (set in <b>, its paragraph moved into
-			// another element).
-			if r.op == Delete && alignedInPlace(cp.align, len(cp.new.words), r.old.phrase.wlo, r.old.phrase.whi) ||
-				r.op == Insert && alignedInPlace(cp.alignNew, len(cp.old.words), r.new.phrase.wlo, r.new.phrase.whi) {
+			// word next to it or at an end of the text, and within a
+			// block there too: only the markup around it changed (set in
+			// <b>, its paragraph moved into another element).
+			if r.op == Delete && phraseInPlace(cp.align, cp.new.words, r.old.phrase.wlo, r.old.phrase.whi) ||
+				r.op == Insert && phraseInPlace(cp.alignNew, cp.old.words, r.new.phrase.wlo, r.new.phrase.whi) {
 				continue
 			}
 			sim, text := phraseSimilarity(p.tab, pat, window)

@@ -17,7 +17,9 @@ func phraseKeys(p string, caseSensitive bool) []string {
 }
 
 // kmpSearch returns the start indexes of every occurrence of pat in the
-// keys of words (Knuth-Morris-Pratt, as the seed's Fig 7.4 step 5).
+// keys of words (Knuth-Morris-Pratt, as the seed's Fig 7.4 step 5), each
+// within a block: a word that starts one (word.brk) starts the search
+// afresh.
 func kmpSearch(words []word, pat []int32) []int {
 	if len(pat) == 0 {
 		return nil
@@ -34,6 +36,9 @@ func kmpSearch(words []word, pat []int32) []int {
 	}
 	var out []int
 	for i, k := 0, 0; i < len(words); i++ {
+		if words[i].brk {
+			k = 0
+		}
 		for k > 0 && words[i].id != pat[k] {
 			k = fail[k-1]
 		}

@@ -174,11 +174,27 @@ func listChanges(pc *pathCache, pairs [][2]*container) []Change {
 }
 
 // regexObjects returns the matches of re in the content's text (its text
-// leaves joined by spaces, so a match may span elements).
+// leaves joined by spaces, so a match may span inline elements), block by
+// block: a match does not span the end of a paragraph, a cell or a line,
+// and ^ and $ match at the start and end of each block.
 func regexObjects(c *content, re *regexp.Regexp) []object {
 	text := c.contentText()
 	var out []object
-	for _, m := range re.FindAllStringIndex(text, -1) {
+	for k, start := range c.textBlocks {
+		end := len(text)
+		if k+1 < len(c.textBlocks) {
+			end = c.textBlocks[k+1] - 1 // the space before the next block
+		}
+		out = appendRegexObjects(out, c, re, text, start, end)
+	}
+	return out
+}
+
+// appendRegexObjects appends to out the matches of re in text[start:end],
+// a block of c's text.
+func appendRegexObjects(out []object, c *content, re *regexp.Regexp, text string, start, end int) []object {
+	for _, m := range re.FindAllStringIndex(text[start:end], -1) {
+		m[0], m[1] = m[0]+start, m[1]+start
 		if m[0] == m[1] {
 			continue
 		}

@@ -1,0 +1,53 @@
+package intent
+
+import "testing"
+
+// TestPhraseWithinBlocks: in HTML a phrase is found within a block of
+// text, read across the inline elements that split it (<b>sold</b> out),
+// but not across the end of a heading, a paragraph, a cell, a list item
+// or a line break, nor from one match of the scope to the next. Regular
+// expressions match within a block the same way. XML elements, as in the
+// seed's example, do not part a phrase.
+func TestPhraseWithinBlocks(t *testing.T) {
+	page := func(body string) string {
+		return `<!DOCTYPE html><html><head></head><body>` + body + `</body></html>`
+	}
+	const sold = `phrase {"sold out"}`
+	const soldRE = `regular expression {"(?i)sold\\s+out"}`
+	tests := []struct {
+		name, old, new, clause string
+		want                   bool
+	}{
+		{"heading then paragraph", `<p>x</p>`, `<h2>Tickets sold</h2><p>Out now: the new album</p>`, sold, false},
+		{"two cells", `<table><tr><td>x</td></tr></table>`, `<table><tr><td>Sold</td><td>Out of 5 stars</td></tr></table>`, sold, false},
+		{"two paragraphs", `<p>x</p>`, `<p>All sold</p><p>out of stock soon</p>`, sold, false},
+		{"two list items", `<p>x</p>`, `<ul><li>Tickets sold</li><li>Out now</li></ul>`, sold, false},
+		{"line break", `<p>x</p>`, `<p>Tickets sold<br>Out now</p>`, sold, false},
+		{"div in a div", `<p>x</p>`, `<div>Tickets sold<div>out now</div></div>`, sold, false},
+		{"two matches of the scope", `<p>x</p>`, `<span class="s">sold</span><span class="s">out</span>`, sold + ` In css ".s"`, false},
+		{"bold then text", `<p>x</p>`, `<p><b>sold</b> out</p>`, sold, true},
+		{"text then link", `<p>x</p>`, `<p>sold <a href="/x">out</a></p>`, sold, true},
+		{"one paragraph", `<p>x</p>`, `<p>Tickets sold out</p>`, sold, true},
+		{"phrase gone from a paragraph", `<p>Tickets sold out</p>`, `<p>Tickets sold</p><p>Out now</p>`, sold, true},
+		{"regex: heading then paragraph", `<p>x</p>`, `<h2>Tickets sold</h2><p>Out now: the new album</p>`, soldRE, false},
+		{"regex: two cells", `<table><tr><td>x</td></tr></table>`, `<table><tr><td>Sold</td><td>Out of 5 stars</td></tr></table>`, soldRE, false},
+		{"regex: line break", `<p>x</p>`, `<p>Tickets sold<br>Out now</p>`, soldRE, false},
+		{"regex: ^ at the start of a block", `<p>x</p>`, `<h2>Tickets sold</h2><p>Out now</p>`, `regular expression {"^Out"}`, true},
+		{"regex: bold then text", `<p>x</p>`, `<p><b>sold</b> out</p>`, soldRE, true},
+		{"regex: text then link", `<p>x</p>`, `<p>sold <a href="/x">out</a></p>`, soldRE, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := evalClause(t, page(tc.old), page(tc.new), tc.clause)
+			if r.Matched != tc.want {
+				t.Errorf("%s: %s -> %s: matched %v, want %v (%s)", tc.clause, tc.old, tc.new, r.Matched, tc.want, briefs(r.Changes))
+			}
+		})
+	}
+	t.Run("XML elements do not part a phrase", func(t *testing.T) {
+		r := evalClause(t, `<book><title>x</title></book>`, `<book><name>Sold</name><author>out</author></book>`, sold)
+		if !r.Matched {
+			t.Errorf("no change reported")
+		}
+	})
+}

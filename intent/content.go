@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"net/url"
 	"slices"
 	"strings"
 
@@ -68,7 +69,8 @@ type content struct {
 	doc  *tree.Document
 	tab  *symtab
 	html bool
-	root string // label of the document root (Assumption 1 compares them)
+	base *url.URL // the document's address, for links (at); nil if unknown
+	root string   // label of the document root (Assumption 1 compares them)
 
 	roots   []*tree.Node // the scope's outermost matches that are not left out, or the root
 	ignored map[*tree.Node]bool

@@ -118,6 +118,10 @@
 //
 // # Differences from the seed
 //
+//   - Links and image sources are compared as they resolve against the
+//     page's address (Pair.OldURL, Pair.NewURL) and its <base href>: a
+//     link written relative in one version and absolute in the next is the
+//     same link. The seed compares them as written.
 //   - Insert and delete as the algorithm uses them (an old leaf with no
 //     match is deleted, a new one inserted), not as Definition 6, Fig 4.6
 //     step h and Definitions 2-3 write them (note §4.11 items 1-3); the

@@ -54,6 +54,11 @@ type Pair struct {
 	// Delta, if not nil, is the delta from Old to New (treediff.Diff). An
 	// empty delta answers every change type with "no change" at once.
 	Delta *delta.Delta
+	// OldURL and NewURL are the addresses Old and New were read from: links
+	// and image sources are compared as they resolve against them (and a
+	// <base href>), so that href="/a" and href="https://site/a" are one
+	// link. Empty, they are compared as written.
+	OldURL, NewURL string
 	Options
 
 	mu        sync.Mutex
@@ -197,8 +202,8 @@ func (p *Pair) content(ct *spec.ChangeType) (*contentPair, error) {
 		p.tab = newSymtab()
 	}
 	cp := &contentPair{
-		old: newContent(p.Old, scope, ignore, p.CaseSensitive, p.tab),
-		new: newContent(p.New, scope, ignore, p.CaseSensitive, p.tab),
+		old: newContent(p.Old, scope, ignore, p.CaseSensitive, p.tab).at(p.OldURL),
+		new: newContent(p.New, scope, ignore, p.CaseSensitive, p.tab).at(p.NewURL),
 	}
 	if p.contents == nil {
 		p.contents = make(map[string]*contentPair)

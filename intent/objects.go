@@ -134,7 +134,7 @@ func (c *content) addLink(n *tree.Node) {
 	if !ok {
 		return
 	}
-	href = strings.TrimSpace(href)
+	href = c.resolve(strings.TrimSpace(href))
 	text := c.subtreeText(n, nil)
 	if text == "" {
 		tree.Walk(n, func(m *tree.Node) bool {
@@ -167,7 +167,7 @@ func (c *content) addImage(n *tree.Node) {
 	if !ok {
 		return
 	}
-	src = strings.TrimSpace(src)
+	src = c.resolve(strings.TrimSpace(src))
 	alt, _ := attrFold(n, "alt")
 	alt = normalizeSpace(alt)
 	c.images = append(c.images, object{

@@ -57,7 +57,7 @@ func (m *Monitor) settle(ctx context.Context, j *job, now time.Time, grant *memo
 		var all []foundChange
 		for _, url := range alt {
 			p := j.st.Pages[url].Pending
-			pe := &pairEval{m: m, ref: p.Ref, cur: p.Cur, grant: grant}
+			pe := &pairEval{m: m, url: url, ref: p.Ref, cur: p.Cur, grant: grant}
 			ok, res, err := m.evaluateErr(ctx, pe, j)
 			switch {
 			case err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND:

@@ -243,7 +243,7 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 		if p := pairs[k]; p != nil {
 			return p
 		}
-		p := &pairEval{m: m, ref: ref, cur: pg.cur.ID, grant: grant}
+		p := &pairEval{m: m, url: url, ref: ref, cur: pg.cur.ID, grant: grant}
 		pairs[k] = p
 		return p
 	}
@@ -316,6 +316,7 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 // shared by the sentinels of one check (one goroutine).
 type pairEval struct {
 	m          *Monitor
+	url        string // the page's: relative links are read against it
 	ref, cur   int64
 	grant      *memoryGrant // the worker's share of the memory budget
 	once       sync.Once
@@ -345,6 +346,7 @@ func (p *pairEval) load(ctx context.Context) (*intent.Pair, error) {
 			return
 		}
 		p.pair = intent.NewPair(p.old, p.new, nil, p.m.Detect)
+		p.pair.OldURL, p.pair.NewURL = p.url, p.url
 	})
 	return p.pair, p.err
 }

@@ -1,0 +1,55 @@
+package intent
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// at sets the address c's document was read from, against which its links
+// and image sources resolve (through its <base href>, in HTML), and
+// returns c.
+func (c *content) at(page string) *content {
+	if page == "" {
+		return c
+	}
+	base, err := url.Parse(page)
+	if err != nil || !base.IsAbs() {
+		return c
+	}
+	if c.html && c.doc.Root != nil {
+		// The first base element with an href, as browsers take it.
+		found := false
+		tree.Walk(c.doc.Root, func(n *tree.Node) bool {
+			if found {
+				return false
+			}
+			if elementIs(n, "base") {
+				if href, ok := attrFold(n, "href"); ok {
+					if b, err := base.Parse(strings.TrimSpace(href)); err == nil {
+						base = b
+					}
+					found = true
+				}
+			}
+			return !elementIs(n, "body")
+		})
+	}
+	c.base = base
+	return c
+}
+
+// resolve returns ref as it resolves against c's address, or as written
+// when c has none or ref does not parse (a javascript: or mailto: link
+// resolves to itself).
+func (c *content) resolve(ref string) string {
+	if c.base == nil || ref == "" {
+		return ref
+	}
+	u, err := c.base.Parse(ref)
+	if err != nil {
+		return ref
+	}
+	return u.String()
+}

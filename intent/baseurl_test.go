@@ -1,0 +1,40 @@
+package intent
+
+import "testing"
+
+// TestLinksResolved: links and image sources are compared as they resolve
+// against the page's address and its <base href>: a link written relative
+// and then absolute is the same link (it was reported as updated), and a
+// link that leads elsewhere is still a change.
+func TestLinksResolved(t *testing.T) {
+	const page = "https://shop.example/cameras/index.html"
+	doc := func(head, body string) string {
+		return "<html><head>" + head + "</head><body><p>Cameras</p>" + body + "</body></html>"
+	}
+	for _, tc := range []struct {
+		name, old, new, clause string
+		changed                bool
+	}{
+		{"relative to absolute", doc("", `<a href="/a.html">A</a>`), doc("", `<a href="https://shop.example/a.html">A</a>`), "all links", false},
+		{"dot segments", doc("", `<a href="x/../b.html">B</a>`), doc("", `<a href="b.html">B</a>`), "all links", false},
+		{"base element", doc(`<base href="https://cdn.example/img/">`, `<img src="p.png" alt="P">`), doc("", `<img src="https://cdn.example/img/p.png" alt="P">`), "all images", false},
+		{"another target", doc("", `<a href="/a.html">A</a>`), doc("", `<a href="https://other.example/a.html">A</a>`), "all links", true},
+		{"another path", doc("", `<a href="a.html">A</a>`), doc("", `<a href="/a.html">A</a>`), "all links", true},
+		{"mailto kept", doc("", `<a href="mailto:x@shop.example">M</a>`), doc("", `<a href="mailto:y@shop.example">M</a>`), "all links", true},
+	} {
+		p := NewPair(parseDoc(t, tc.old), parseDoc(t, tc.new), nil, nil)
+		p.OldURL, p.NewURL = page, page
+		r, err := p.Evaluate(monitor(t, tc.clause))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Matched != tc.changed {
+			t.Errorf("%s: matched %v, want %v: %+v", tc.name, r.Matched, tc.changed, r.AllChanges())
+		}
+	}
+	// Without the page's address, links are compared as written.
+	r := evalClause(t, doc("", `<a href="/a.html">A</a>`), doc("", `<a href="https://shop.example/a.html">A</a>`), "all links")
+	if !r.Matched {
+		t.Error("without an address, a relative and an absolute link were taken as one")
+	}
+}

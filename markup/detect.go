@@ -7,12 +7,15 @@ import (
 	"io"
 	"strings"
 
+	"golang.org/x/net/html/atom"
+
 	"github.com/vigil-web/vigil/tree"
 )
 
 // Parse reads a document from r, tells XML from HTML with Detect, and parses
-// it with ParseXML or ParseHTML; XHTML that is not well-formed is parsed as
-// HTML. When successive versions of one document are compared, a caller
+// it with ParseXML or ParseHTML; a document detected as XML that is not
+// well-formed is parsed as HTML when it is XHTML or its first element is an
+// HTML element (see Detect). When successive versions of one document are compared, a caller
 // that knows how the document was served says so in Options.MediaType: an
 // XHTML page served as text/html that stops being well-formed in one
 // version would otherwise change format, and every node with it.
@@ -57,13 +60,13 @@ func ParseFlatBytesOwned(b []byte, opt *Options) (*tree.Flat, Format, error) {
 	if err := checkSize(b, o.MaxBytes); err != nil {
 		return nil, 0, err
 	}
-	data, f, htmlRoot, err := detectInput(b, &o)
+	data, f, fallback, err := detectInput(b, &o)
 	if err != nil {
 		return nil, 0, err
 	}
 	if f == XML {
 		flat, err := parseXMLFlat(data, true, o)
-		if !readAsHTML(err, htmlRoot) {
+		if !readAsHTML(err, fallback) {
 			return flat, f, err
 		}
 	}
@@ -78,13 +81,13 @@ func ParseFlatBytesOwned(b []byte, opt *Options) (*tree.Flat, Format, error) {
 // parseAny detects the format of data and parses it; owned says whether
 // data belongs to the parser.
 func parseAny(data []byte, owned bool, o Options) (*tree.Document, Format, error) {
-	data, f, htmlRoot, err := detectInput(data, &o)
+	data, f, fallback, err := detectInput(data, &o)
 	if err != nil {
 		return nil, 0, err
 	}
 	if f == XML {
 		d, err := parseXML(data, owned, o)
-		if !readAsHTML(err, htmlRoot) {
+		if !readAsHTML(err, fallback) {
 			return d, f, err
 		}
 	}
@@ -94,7 +97,8 @@ func parseAny(data []byte, owned bool, o Options) (*tree.Document, Format, error
 
 // detectInput decodes a UTF-16 input (a byte-order mark beats any other
 // declaration of the charset, so it clears o.Charset) and detects its
-// format.
+// format. fallback reports whether an input detected as XML is read as HTML
+// if it is not well-formed (see detect).
 func detectInput(data []byte, o *Options) ([]byte, Format, bool, error) {
 	// A UTF-16 document is decoded first so that Detect sees characters.
 	decoded, bom, err := decodeBOM(data)
@@ -114,11 +118,11 @@ func detectInput(data []byte, o *Options) ([]byte, Format, bool, error) {
 	if o.Format == XML || o.Format == HTML {
 		return data, o.Format, false, nil
 	}
-	f, htmlRoot := detect(data)
-	if f == XML && htmlRoot && servedAsHTML(o.MediaType) {
+	f, fallback := detect(data)
+	if f == XML && fallback && servedAsHTML(o.MediaType) {
 		f = HTML
 	}
-	return data, f, htmlRoot, nil
+	return data, f, fallback, nil
 }
 
 // servedAsHTML reports whether a media type, or a Content-Type value, is
@@ -168,10 +172,12 @@ func CheckBinary(data []byte) error {
 const binarySniff = 8000
 
 // readAsHTML reports whether an input detected as XML must be read as HTML
-// after all: XHTML that is not well-formed is read as a browser would.
-func readAsHTML(xmlErr error, htmlRoot bool) bool {
+// after all: XHTML, or a document that begins with an HTML element, that is
+// not well-formed is read as a browser would. fallback is what detect
+// reported.
+func readAsHTML(xmlErr error, fallback bool) bool {
 	var se *SyntaxError
-	return xmlErr != nil && htmlRoot && errors.As(xmlErr, &se)
+	return xmlErr != nil && fallback && errors.As(xmlErr, &se)
 }
 
 // commonHTML lists element names that, as the first element of a document
@@ -203,18 +209,29 @@ var commonHTML = map[string]bool{
 //   - anything else (text first, an empty input) means HTML, which parses
 //     anything.
 //
-// Parse adds two rules: XHTML (an XML declaration followed by an html
-// DOCTYPE or root element) that is not well-formed is parsed as HTML, as a
-// browser does with a page served as text/html; and so is XHTML that is
-// well-formed, when Options.MediaType says it was served as text/html.
+// Parse adds three rules. XHTML (an html DOCTYPE or root element, after an
+// XML declaration or not) that is not well-formed is parsed as HTML, as a
+// browser does with a page served as text/html. So is a document with
+// neither an XML declaration (nor any other processing instruction) nor a
+// DOCTYPE, whose first element is another HTML element (blockquote, pre,
+// td, strong, svg, ...: an element of the HTML standard, current or
+// obsolete, in any case) with no namespace but XHTML's, SVG's or MathML's,
+// when it is not well-formed: an HTML fragment, which Detect cannot tell
+// from XML by its first tag. Malformed XML whose first element is not an
+// HTML element (<catalog>), or that declares itself XML, stays a
+// *SyntaxError. And both kinds are parsed as HTML, well-formed or not,
+// when Options.MediaType says the document was served as text/html.
 func Detect(b []byte) Format {
 	f, _ := detect(b)
 	return f
 }
 
-// detect implements Detect and also reports whether the document's DOCTYPE
-// or first element is named html.
-func detect(b []byte) (f Format, isHTMLRoot bool) {
+// detect implements Detect and also reports, as fallback, whether a
+// document it finds XML is read as HTML if it is not well-formed (or is
+// served as text/html): when its DOCTYPE or first element is named html, or
+// when, with no processing instruction and no DOCTYPE before it, its first
+// element is an HTML element (htmlElement) with no foreign namespace.
+func detect(b []byte) (f Format, fallback bool) {
 	b = bytes.TrimPrefix(b, bomUTF8)
 	f = 0
 	for {
@@ -246,18 +263,21 @@ func detect(b []byte) (f Format, isHTMLRoot bool) {
 			if name == "" || (commonHTML[name] && !foreignNamespace(b)) {
 				return or(f, HTML), name == "html"
 			}
-			// An html root is HTML again if it is not well-formed.
-			return XML, name == "html"
+			// An html root is HTML again if it is not well-formed, and so
+			// is an HTML fragment that nothing says is XML.
+			fragment := f == 0 && htmlElement(name) && !foreignNamespace(b, svgNamespace, mathMLNamespace)
+			return XML, name == "html" || fragment
 		}
 		return or(f, HTML), false
 	}
 }
 
 // foreignNamespace reports whether the start tag at the beginning of b
-// declares a default namespace other than XHTML's: <table xmlns="urn:x">
-// is XML. Prefixed declarations (xmlns:og="http://ogp.me/ns#") are common
-// in HTML pages and say nothing of the format.
-func foreignNamespace(b []byte) bool {
+// declares a default namespace other than XHTML's, or than one of also:
+// <table xmlns="urn:x"> is XML. Prefixed declarations
+// (xmlns:og="http://ogp.me/ns#") are common in HTML pages and say nothing of
+// the format.
+func foreignNamespace(b []byte, also ...string) bool {
 	end := bytes.IndexByte(b, '>')
 	if end < 0 {
 		end = min(len(b), 4096)
@@ -270,10 +290,80 @@ func foreignNamespace(b []byte) bool {
 		}
 		rest := bytes.TrimLeft(tag[k+len("xmlns"):], " \t\r\n")
 		if len(rest) > 0 && rest[0] == '=' {
-			return !bytes.Contains(rest, []byte("http://www.w3.org/1999/xhtml"))
+			if bytes.Contains(rest, []byte(xhtmlNamespace)) {
+				return false
+			}
+			for _, ns := range also {
+				if bytes.Contains(rest, []byte(ns)) {
+					return false
+				}
+			}
+			return true
 		}
 		tag = tag[k+len("xmlns"):]
 	}
+}
+
+// The namespaces of the elements an HTML parser builds.
+const (
+	xhtmlNamespace  = "http://www.w3.org/1999/xhtml"
+	svgNamespace    = "http://www.w3.org/2000/svg"
+	mathMLNamespace = "http://www.w3.org/1998/Math/MathML"
+)
+
+// htmlElement reports whether name (lower case) is the name of an element
+// of HTML: of the HTML standard's index of elements, of its obsolete
+// elements that the HTML parser still treats apart (center, font, xmp,
+// ...), or svg and math, the roots of the foreign content it reads. It is
+// not atom.Lookup alone, which knows attribute names too (name, type,
+// content): a malformed XML document with such a root is XML.
+func htmlElement(name string) bool {
+	return htmlElements[atom.Lookup([]byte(name))]
+}
+
+// htmlElements lists the elements htmlElement knows.
+var htmlElements = map[atom.Atom]bool{
+	// The HTML standard's index of elements.
+	atom.A: true, atom.Abbr: true, atom.Address: true, atom.Area: true,
+	atom.Article: true, atom.Aside: true, atom.Audio: true, atom.B: true,
+	atom.Base: true, atom.Bdi: true, atom.Bdo: true, atom.Blockquote: true,
+	atom.Body: true, atom.Br: true, atom.Button: true, atom.Canvas: true,
+	atom.Caption: true, atom.Cite: true, atom.Code: true, atom.Col: true,
+	atom.Colgroup: true, atom.Data: true, atom.Datalist: true, atom.Dd: true,
+	atom.Del: true, atom.Details: true, atom.Dfn: true, atom.Dialog: true,
+	atom.Div: true, atom.Dl: true, atom.Dt: true, atom.Em: true,
+	atom.Embed: true, atom.Fieldset: true, atom.Figcaption: true,
+	atom.Figure: true, atom.Footer: true, atom.Form: true, atom.H1: true,
+	atom.H2: true, atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true,
+	atom.Head: true, atom.Header: true, atom.Hgroup: true, atom.Hr: true,
+	atom.Html: true, atom.I: true, atom.Iframe: true, atom.Img: true,
+	atom.Input: true, atom.Ins: true, atom.Kbd: true, atom.Label: true,
+	atom.Legend: true, atom.Li: true, atom.Link: true, atom.Main: true,
+	atom.Map: true, atom.Mark: true, atom.Menu: true, atom.Meta: true,
+	atom.Meter: true, atom.Nav: true, atom.Noscript: true, atom.Object: true,
+	atom.Ol: true, atom.Optgroup: true, atom.Option: true, atom.Output: true,
+	atom.P: true, atom.Param: true, atom.Picture: true, atom.Pre: true,
+	atom.Progress: true, atom.Q: true, atom.Rp: true, atom.Rt: true,
+	atom.Ruby: true, atom.S: true, atom.Samp: true, atom.Script: true,
+	atom.Search: true, atom.Section: true, atom.Select: true, atom.Slot: true,
+	atom.Small: true, atom.Source: true, atom.Span: true, atom.Strong: true,
+	atom.Style: true, atom.Sub: true, atom.Summary: true, atom.Sup: true,
+	atom.Table: true, atom.Tbody: true, atom.Td: true, atom.Template: true,
+	atom.Textarea: true, atom.Tfoot: true, atom.Th: true, atom.Thead: true,
+	atom.Time: true, atom.Title: true, atom.Tr: true, atom.Track: true,
+	atom.U: true, atom.Ul: true, atom.Var: true, atom.Video: true,
+	atom.Wbr: true,
+	// Obsolete elements the HTML parser still knows.
+	atom.Acronym: true, atom.Applet: true, atom.Basefont: true,
+	atom.Bgsound: true, atom.Big: true, atom.Blink: true, atom.Center: true,
+	atom.Command: true, atom.Dir: true, atom.Font: true, atom.Frame: true,
+	atom.Frameset: true, atom.Image: true, atom.Isindex: true,
+	atom.Keygen: true, atom.Listing: true, atom.Marquee: true,
+	atom.Menuitem: true, atom.Nobr: true, atom.Noembed: true,
+	atom.Noframes: true, atom.Plaintext: true, atom.Rb: true, atom.Rtc: true,
+	atom.Strike: true, atom.Tt: true, atom.Xmp: true,
+	// The roots of foreign content.
+	atom.Svg: true, atom.Math: true,
 }
 
 // or returns f if it is set and g otherwise.

@@ -4,9 +4,14 @@
 // ParseXML uses a hand-written scanner over the whole input, which is read
 // into memory first (up to Options.MaxBytes); ParseHTML uses
 // golang.org/x/net/html, so any page a browser reads parses. Parse tells the
-// two apart by content (see Detect), or as Options.Format says; an html
-// document served as text/html (Options.MediaType) is HTML, as in a
-// browser, even when it is well-formed XML. WriteXML, WriteNodeXML,
+// two apart by content (see Detect), or as Options.Format says. A document
+// Detect finds XML is read as HTML when it is not well-formed and it is
+// XHTML (an html DOCTYPE or root) or an HTML fragment: no XML declaration
+// and no DOCTYPE, and a first element of HTML's (<blockquote>, <pre>, <td>,
+// <svg>, ... with no foreign namespace); malformed XML of any other kind
+// (<catalog><item></catalog>) is a *SyntaxError. Such a document served
+// as text/html (Options.MediaType) is HTML, as in a browser, even when it
+// is well-formed XML. WriteXML, WriteNodeXML,
 // WriteHTML and WriteNodeHTML serialise.
 //
 // ParseXMLFlat and ParseFlatBytesOwned build the same tree as a tree.Flat,

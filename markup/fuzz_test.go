@@ -94,6 +94,9 @@ var htmlSeeds = []string{
 	"\x00<p>\x00</p><script>\x00</script>", `<!-- a --!><!--> <? pi ?>`, `<plaintext><p>`,
 	`<template><td>x</td></template>`, `<select><option>a<option>b</select>`, `<plaintext>`,
 	"<p title=\"a\r\nb\">c\rd</p>", `<frameset><frame></frameset>`,
+	// HTML fragments that are not well-formed XML, which Parse reads as
+	// HTML after the XML parse fails (FuzzParseFlat runs these seeds).
+	"<blockquote>a<br>b</blockquote>", "<pre>unclosed\n", `<svg xmlns="http://www.w3.org/2000/svg"><path></svg>`,
 }
 
 func FuzzParseHTML(f *testing.F) {

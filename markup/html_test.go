@@ -240,3 +240,59 @@ func TestHTMLTooDeep(t *testing.T) {
 		t.Errorf("600 unclosed font tags: the text kept is %d items", strings.Count(text, "item"))
 	}
 }
+
+// TestParseHTMLFragment reads a document whose first element is an HTML
+// element and which is not well-formed XML as HTML, whatever the element,
+// as it does one whose first element is div or html; malformed XML whose
+// root is not an HTML element, or that says it is XML, stays an error with
+// its position.
+func TestParseHTMLFragment(t *testing.T) {
+	for _, in := range []string{
+		"<blockquote>Quote one.<br>Quote two.</blockquote>\n",
+		"<pre>unclosed\n",
+		"<!-- c -->\n<td>a<td>b",
+		"<tr><td>x</tr>", "<select><option>a<option>b</select>", "<textarea>x",
+		"<strong>a<em>b</strong></em>", "<code>a &amp b</code>", "<dl><dt>a<dd>b</dl>",
+		"<button>a<br></button>", "<label>a<input></label>", "<EM>a<br></EM>",
+		`<svg xmlns="http://www.w3.org/2000/svg"><path d="M0 0"></svg>`,
+		`<math><mi>x</math>`, `<center><font size=2>x</center>`,
+	} {
+		for _, flat := range []bool{false, true} {
+			var f markup.Format
+			var err error
+			if flat {
+				_, f, err = markup.ParseFlatBytesOwned([]byte(in), nil)
+			} else {
+				var d *tree.Document
+				d, f, err = markup.ParseBytes([]byte(in), nil)
+				if err == nil && d.Root.Name != "html" {
+					t.Errorf("%q: root %s, want html", in, d.Root.Name)
+				}
+			}
+			if err != nil || f != markup.HTML {
+				t.Errorf("%q (flat %v): format %v, err %v; want HTML", in, flat, f, err)
+			}
+		}
+	}
+	// Well-formed, the same documents are XML still.
+	if d, f, err := markup.ParseBytes([]byte("<blockquote>Quote one.</blockquote>\n"), nil); err != nil || f != markup.XML || d.Root.Name != "blockquote" {
+		t.Errorf("well-formed blockquote: format %v, err %v", f, err)
+	}
+	// Served as text/html, an HTML element is HTML, well-formed or not.
+	if _, f, err := markup.ParseBytes([]byte("<blockquote>Quote one.</blockquote>"), &markup.Options{MediaType: "text/html"}); err != nil || f != markup.HTML {
+		t.Errorf("blockquote served as text/html: format %v, err %v", f, err)
+	}
+	for _, in := range []string{
+		"<catalog><item></catalog>",                          // not an HTML element
+		"<name>a<b></name>",                                  // an HTML attribute name, not an element
+		`<?xml version="1.0"?><blockquote><br></blockquote>`, // declared XML
+		`<!DOCTYPE pre [<!ENTITY e "x">]><pre>&e;<br></pre>`, // a DOCTYPE that is not html
+		`<pre xmlns="urn:example:pre"><br></pre>`,            // a foreign namespace
+	} {
+		_, f, err := markup.ParseBytes([]byte(in), nil)
+		var se *markup.SyntaxError
+		if !errors.As(err, &se) || se.Line < 1 || se.Column < 1 || f != markup.XML {
+			t.Errorf("%q: format %v, err %v; want XML and a syntax error with a position", in, f, err)
+		}
+	}
+}

@@ -423,3 +423,30 @@ func TestSummaryWhiteSpace(t *testing.T) {
 		t.Errorf("exit %d %s:\n%s", code, errOut, out)
 	}
 }
+
+// TestDiffHTMLFragment diffs HTML fragments that are not well-formed XML
+// (a first element not among the common HTML ones): they are read as HTML,
+// not refused as malformed XML; malformed XML is refused still.
+func TestDiffHTMLFragment(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a := write("bq-a.html", "<blockquote>Quote one.<br>Quote one.</blockquote>\n")
+	b := write("bq-b.html", "<blockquote>Quote one.<br>Quote two.</blockquote>\n")
+	if code, out, errOut := runCLI(t, "", "diff", a, b); code != exitChanged || !strings.Contains(out, "Quote two.") {
+		t.Errorf("diff of two blockquotes: exit %d, stderr %q\n%s", code, errOut, out)
+	}
+	pre := write("pre.html", "<pre>unclosed\n")
+	if code, _, errOut := runCLI(t, "", "diff", pre, pre); code != exitOK {
+		t.Errorf("diff of an unclosed pre with itself: exit %d, stderr %q", code, errOut)
+	}
+	bad := write("c.xml", "<catalog><item></catalog>")
+	if code, _, errOut := runCLI(t, "", "diff", bad, bad); code != exitError || !strings.Contains(errOut, "line 1, column 16") {
+		t.Errorf("malformed XML: exit %d, stderr %q", code, errOut)
+	}
+}

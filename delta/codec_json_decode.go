@@ -21,7 +21,10 @@ import (
 
 // DecodeJSON reads a delta in the JSON form and checks it with
 // Delta.Validate. Errors are *DecodeError with a line and column and, where
-// a field is at fault, its path (ops[3].xm).
+// a field is at fault, its path (ops[3].xm). A string holding a character
+// XML 1.0 cannot hold (\u0001, \b, \uffff), a lone surrogate (\ud800) or
+// invalid UTF-8 is an error at that character, as it is in DecodeXML: a
+// JSON delta reads as the delta its XML form holds.
 func DecodeJSON(r io.Reader) (*Delta, error) {
 	ds, err := decodeJSON(r, false)
 	if err != nil {

@@ -175,6 +175,13 @@ func (e *xmlEncoder) escape(s string, inAttr bool) {
 	e.str(s[last:])
 }
 
+// isXMLChar reports whether r is a character XML 1.0 can hold (its Char
+// production): not NUL or another C0 control but tab, newline and carriage
+// return, not a surrogate, not U+FFFE or U+FFFF.
+func isXMLChar(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
+}
+
 // checkXMLChars reports a character that XML 1.0 cannot hold.
 func checkXMLChars(s string) error {
 	for i, r := range s {
@@ -183,7 +190,7 @@ func checkXMLChars(s string) error {
 				return fmt.Errorf("invalid UTF-8 at byte %d of %q", i, clip(s))
 			}
 		}
-		if !(r == 0x09 || r == 0x0A || r == 0x0D || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF) {
+		if !isXMLChar(r) {
 			return fmt.Errorf("character %U at byte %d of %q is not allowed in XML", r, i, clip(s))
 		}
 	}

@@ -39,6 +39,13 @@ func fuzzSeeds(t interface{ Fatal(...any) }) (xmls, jsons []string) {
 		`{"ops":[{"op":"i","par":14,"pos":4,"xm":"(20;21)","content":{"kind":"element","name":"a","attrs":[["x","1"]],"children":[{"kind":"pi","name":"t","value":"d"}]}}]}`,
 		`{"ops":[{"op":"au","xid":14,"a":"a","ov":"1","nv":"2"}]`,
 		`{"ops":[],"outside":{"old":{"doctype":"html","prolog":[{"kind":"comment","value":"a"}],"epilog":[]},"new":{"doctype":"","prolog":[],"epilog":[{"kind":"pi","name":"p","value":"v"}]}}}`,
+		// Characters XML, and so a delta, cannot hold: refused.
+		`{"ops":[{"op":"au","xid":14,"a":"a","ov":"1","nv":"a\u0001b"}]}`,
+		`{"ops":[{"op":"au","xid":14,"a":"a","ov":"1","nv":"\ud800"}]}`,
+		`{"ops":[{"op":"au","xid":14,"a":"a","ov":"1","nv":"\uffff"}]}`,
+		`{"ops":[{"op":"au","xid":14,"a":"a","ov":"1","nv":"\u0000"}]}`,
+		`{"ops":[{"op":"i","par":14,"pos":4,"xm":"(20)","content":{"kind":"text","value":"\b\ud83d\ude00"}}]}`,
+		"{\"ops\":[{\"op\":\"au\",\"xid\":14,\"a\":\"a\",\"ov\":\"1\",\"nv\":\"\xef\xbf\xbe \xff\"}]}",
 	)
 	return xmls, jsons
 }

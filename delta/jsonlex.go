@@ -10,8 +10,12 @@ import (
 // taken from encoding/json (see codec_json_decode.go): Unmarshal refuses
 // input nested more than 10 000 levels deep, and Decoder.Token, which does
 // not, boxes every token in an interface and decodes at half Unmarshal's
-// speed. Strings are decoded as encoding/json decodes them: invalid UTF-8
-// and lone surrogates become U+FFFD.
+// speed. Strings are decoded as encoding/json decodes them, but for the
+// characters a delta cannot hold: where encoding/json reads invalid UTF-8
+// or a lone surrogate (\ud800) as U+FFFD, and a character XML 1.0 does not
+// allow (\u0001, \b, \uffff) as itself, the lexer returns an error at it,
+// as DecodeXML refuses the same characters, so that a JSON delta reads as
+// the delta its XML form holds or not at all.
 type jsonLexer struct {
 	data []byte
 	off  int // the next byte to read
@@ -178,7 +182,8 @@ func (l *jsonLexer) str() (string, error) {
 	start := l.off + 1
 	// The common case: no escape, valid UTF-8, one copy.
 	i := start
-	for i < len(d) && d[i] != '"' && d[i] != '\\' && d[i] >= 0x20 {
+	// 0xEF leads U+FFFE and U+FFFF, which the slow path refuses.
+	for i < len(d) && d[i] != '"' && d[i] != '\\' && d[i] >= 0x20 && d[i] != 0xef {
 		i++
 	}
 	if i < len(d) && d[i] == '"' && utf8.Valid(d[start:i]) {
@@ -202,6 +207,9 @@ func (l *jsonLexer) str() (string, error) {
 			if err != nil {
 				return "", err
 			}
+			if !isXMLChar(r) {
+				return "", &syntaxError{i, fmt.Sprintf("character %U (%s) is not allowed: XML 1.0, and so a delta, cannot hold it", r, d[i:i+n])}
+			}
 			b = utf8.AppendRune(b, r)
 			i += n
 		case c < utf8.RuneSelf:
@@ -209,7 +217,13 @@ func (l *jsonLexer) str() (string, error) {
 			i++
 		default:
 			r, n := utf8.DecodeRune(d[i:])
-			b = utf8.AppendRune(b, r) // utf8.RuneError for invalid UTF-8
+			if r == utf8.RuneError && n == 1 {
+				return "", &syntaxError{i, fmt.Sprintf("invalid UTF-8 (byte %#02x) in a string", c)}
+			}
+			if !isXMLChar(r) {
+				return "", &syntaxError{i, fmt.Sprintf("character %U is not allowed: XML 1.0, and so a delta, cannot hold it", r)}
+			}
+			b = append(b, d[i:i+n]...)
 			i += n
 		}
 	}
@@ -241,7 +255,8 @@ func (l *jsonLexer) escape(i int) (rune, int, error) {
 			return 0, 0, &syntaxError{i, `malformed \u escape`}
 		}
 		if utf16.IsSurrogate(r) {
-			// A pair, or U+FFFD for a lone half.
+			// A pair; a lone half, which encoding/json reads as U+FFFD,
+			// is refused.
 			if len(d) >= i+12 && d[i+6] == '\\' && d[i+7] == 'u' {
 				if r2, ok := hex4(d[i+8:]); ok {
 					if pair := utf16.DecodeRune(r, r2); pair != utf8.RuneError {
@@ -249,7 +264,7 @@ func (l *jsonLexer) escape(i int) (rune, int, error) {
 					}
 				}
 			}
-			return utf8.RuneError, 6, nil
+			return 0, 0, &syntaxError{i, fmt.Sprintf("lone surrogate %s: not a character", d[i:i+6])}
 		}
 		return r, 6, nil
 	default:

@@ -287,7 +287,7 @@ func TestNamespacesRefused(t *testing.T) {
 		{`{"namespaces":{"a:b":"urn:x"},"ops":[]}`, `namespace prefix "a:b" is not an XML name without a colon`},
 		{`{"namespaces":{"xmlns":"urn:x"},"ops":[]}`, `namespace prefix "xmlns" cannot be declared`},
 		{`{"namespaces":{"dc":""},"ops":[]}`, `namespace prefix "dc" is bound to no URI`},
-		{`{"namespaces":{"dc":"a\u0000b"},"ops":[]}`, `namespace prefix "dc": character U+0000`},
+		{`{"namespaces":{"dc":"a\u0000b"},"ops":[]}`, `line 1, column 23: character U+0000`}, // refused as it is read
 		{`{"namespaces":{"dc":1},"ops":[]}`, `namespaces.dc`},
 		{`{"ops":[{"op":"i","par":1,"pos":1,"xm":"(2)","content":{"kind":"element","name":"a:x"},"namespaces":{"a":""}}]}`, `operation 1`},
 	} {

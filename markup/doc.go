@@ -55,6 +55,24 @@
 // merged into one text node; a comment or processing instruction between
 // them keeps them apart.
 //
+// # Characters
+//
+// Every tree holds only characters XML 1.0 allows (its Char production):
+// no NUL or other C0 control character but tab, newline and carriage
+// return, no surrogate, no U+FFFE or U+FFFF. XML cannot hold the others,
+// not even as character references (&#1; is not well-formed), so no
+// XyDelta could carry a change to them, and a JSON delta must read as the
+// delta its XML form holds (package delta refuses them in both). ParseXML
+// refuses a document holding one. HTML may hold them, as bytes or as
+// references (&#1;): ParseHTML replaces them, deliberately, in text,
+// attribute names and values, comments, element names and the DOCTYPE
+// alike, a form feed (HTML white space) by a space and every other by
+// U+FFFD, as the HTML parser itself replaces NUL. So a page with a
+// U+0001 in it, diffed and patched, comes back with U+FFFD in its place;
+// pages hold these characters by accident and keep their meaning without
+// them. C1 controls (U+0080 to U+009F) and the other non-characters
+// (U+FDD0, U+1FFFE, ...) are XML characters and are kept.
+//
 // # XML
 //
 // The XML parser checks well-formedness and returns a *SyntaxError with a
@@ -114,10 +132,7 @@
 // their <font> or <b> tags: ParseHTML reads them again with the formatting
 // tags beyond 200 open left out, text kept (a departure from the browser's
 // tree, which nests them all); a page that deep in other elements is
-// refused, and a well-formed one parses as XML (Options.Format). HTML may hold characters that XML cannot
-// (control characters, U+FFFE, U+FFFF): ParseHTML replaces a form feed with
-// a space and the others with U+FFFD, so that every tree can be written as
-// XML and every delta as XyDelta.
+// refused, and a well-formed one parses as XML (Options.Format).
 //
 // # Charsets
 //

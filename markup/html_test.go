@@ -210,6 +210,15 @@ func TestHTMLControlCharacters(t *testing.T) {
 	if err := markup.WriteXML(&b, d, nil); err != nil {
 		t.Errorf("WriteXML: %v", err)
 	}
+	// C1 controls and the other non-characters are XML characters: kept.
+	// A surrogate reference is U+FFFD, as in a browser.
+	d, err = markup.ParseHTMLBytes([]byte("<p>ab&#x9F;c﷐d🿾e&#xD800;f</p>"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Root.Children[1].Children[0].Children[0].Value; got != "abŸc﷐d🿾e�f" {
+		t.Errorf("text %q", got)
+	}
 	// Attribute names that differ only by such characters are one name:
 	// the first is kept, as the HTML tokenizer keeps the first of
 	// duplicates.

@@ -167,9 +167,20 @@ func readDeltas(env *environment, name string, limit int64) ([]*delta.Delta, str
 		return nil, "", fmt.Errorf("%s: a delta file is UTF-8; this one is UTF-16", displayName(name))
 	}
 	b = bytes.TrimPrefix(b, utf8BOM)
-	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '{' {
+	t := bytes.TrimSpace(b)
+	if len(t) == 0 {
+		return nil, "", fmt.Errorf("%s: no delta in the file: it is empty", displayName(name))
+	}
+	if startsJSON(t[0]) {
+		// An array first is the likeliest slip: deltas put in a list.
+		if t[0] == '[' && bytes.Equal(bytes.TrimSpace(t[1:]), []byte("]")) {
+			return nil, "", fmt.Errorf("%s: no delta in the file: an empty JSON array; a JSON delta is an object", displayName(name))
+		}
 		ds, err := delta.DecodeJSONAll(bytes.NewReader(b))
 		if err != nil {
+			if t[0] == '[' {
+				return nil, "", fmt.Errorf("%s: %w (a file of several JSON deltas holds the objects one after the other, not in an array)", displayName(name), err)
+			}
 			return nil, "", fmt.Errorf("%s: %w", displayName(name), err)
 		}
 		return ds, "json", nil
@@ -182,6 +193,14 @@ func readDeltas(env *environment, name string, limit int64) ([]*delta.Delta, str
 		return nil, "", fmt.Errorf("%s: no delta in the file", displayName(name))
 	}
 	return ds, "xydelta", nil
+}
+
+// startsJSON reports whether a delta file whose first character (after
+// white space) is c is JSON: an object, the form of a JSON delta, or an
+// array, a string or a number, which no XML document begins with and which
+// the JSON decoder refuses in JSON's terms.
+func startsJSON(c byte) bool {
+	return c == '{' || c == '[' || c == '"' || c == '-' || '0' <= c && c <= '9'
 }
 
 // renumber renumbers each delta of a chain onto the XIDs the previous one

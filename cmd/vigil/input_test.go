@@ -1,8 +1,12 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vigil-web/vigil/delta"
 )
 
 // TestPatchChainsFromSeparateDiffs patches with the deltas of separate
@@ -255,5 +259,63 @@ func TestHelpOnlyFirst(t *testing.T) {
 	}
 	if !wantsHelp([]string{"--help"}) || wantsHelp([]string{"--smtp-user", "-h"}) || wantsHelp(nil) {
 		t.Error("wantsHelp: help asked for only by the first argument")
+	}
+}
+
+// TestReadDeltasEmptyAndJSON reads delta files that hold no delta, or JSON
+// that is not a delta object: JSON is told by its first character and its
+// errors are said in JSON terms; a file with no delta in it (empty, an
+// empty <unit_delta>, an empty JSON array) is refused alike, while an
+// explicit empty delta ({} in JSON, <t/> in XML) is one.
+func TestReadDeltasEmptyAndJSON(t *testing.T) {
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "a.xml")
+	if err := os.WriteFile(doc, []byte(`<a x="1"/>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"", "no delta in the file: it is empty"},
+		{" \n\t", "no delta in the file: it is empty"},
+		{"<unit_delta></unit_delta>", "no delta in the file"},
+		{"<unit_delta/>\n", "no delta in the file"},
+		{"[]\n", "no delta in the file: an empty JSON array; a JSON delta is an object"},
+		{" [ ] ", "no delta in the file: an empty JSON array; a JSON delta is an object"},
+		{`[{"ops":[]}]`, "line 1, column 1: a JSON array where an object is wanted (a file of several JSON deltas holds the objects one after the other, not in an array)"},
+		{"\n\"x\"", "line 2, column 1: a JSON string where an object is wanted"},
+		{"12", "line 1, column 1: a JSON number 12 where an object is wanted"},
+		{"{}", ""},
+		{"{}\n{}", ""},
+		{"<unit_delta><t/></unit_delta>", ""},
+	} {
+		name := filepath.Join(dir, "d")
+		if err := os.WriteFile(name, []byte(tc.in), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errOut := runCLI(t, "", "patch", doc, name)
+		if tc.want == "" {
+			if code != exitOK {
+				t.Errorf("%q: exit %d, stderr %q; want an empty delta applied", tc.in, code, errOut)
+			}
+			continue
+		}
+		if code != exitError || !strings.Contains(errOut, name+": "+tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want %q", tc.in, code, errOut, tc.want)
+		}
+	}
+	// {} and <t/> are the same delta.
+	empty := filepath.Join(dir, "empty.json")
+	if err := os.WriteFile(empty, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	j, _, err := readDeltas(&environment{}, empty, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := delta.DecodeXML(strings.NewReader("<unit_delta><t/></unit_delta>"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(j) != 1 || len(x) != 1 || !delta.Equal(j[0], x[0]) {
+		t.Errorf("{} and <t/> read apart: %+v, %+v", j, x)
 	}
 }

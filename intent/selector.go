@@ -54,7 +54,8 @@ func Compile(s *spec.Selector) (Selector, error) {
 }
 
 // CheckSelector compiles a selector expression and returns the error with
-// the 1-based column where the expression goes wrong (0 if not known): what
+// the 1-based column, in runes, where the expression goes wrong (0 if not
+// known): what
 // spec.Checker.CompileSelector wants, so that a sentinel with a selector
 // the monitor could not use is refused when it is written, at the place of
 // the mistake.

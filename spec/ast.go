@@ -89,6 +89,10 @@ func (x *Ident) Pos() Pos { return x.NamePos }
 type Lit struct {
 	ValuePos Pos
 	Value    string
+	// src is the literal as the source wrote it, quotes and escapes
+	// included, when the parser made it ("" otherwise): the places of
+	// Value's characters in the source (see srcOffset).
+	src string
 }
 
 // Pos returns the position of the literal.

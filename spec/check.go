@@ -94,8 +94,9 @@ type Checker struct {
 	Lookup func(name string) *Stored
 	// CompileSelector, if not nil, compiles a selector's expression as the
 	// monitor will (intent.CheckSelector does) and returns its error with
-	// the 1-based column of the error in the expression (0 if unknown).
-	// The checker reports it at that place. Without it the checker only
+	// the 1-based column of the error in the expression, counted in runes
+	// of the unquoted expression (0 if unknown). The checker reports it at
+	// that place in the source, where columns count bytes. Without it the checker only
 	// sees that brackets and quotes balance.
 	CompileSelector func(lang SelectorLang, expr string) (column int, err error)
 	// CheckChat, if not nil, reads a chat URL as the notifier will and

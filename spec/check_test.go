@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func date(y, m, d, h, min int) time.Time {
@@ -429,6 +430,50 @@ func TestCompileSelector(t *testing.T) {
 	}
 	if _, err := c.Check(mustParse(t, "Create Sentinel t Using http://a.example Monitor all words In css \"div p\"").Sentinels[0]); err != nil {
 		t.Errorf("an accepted selector: %v", err)
+	}
+}
+
+// TestCompileSelectorColumn: the hook's column counts runes of the
+// unquoted expression, the error's column bytes of the source, past an
+// opening quote of any width and the escapes before the mistake.
+func TestCompileSelectorColumn(t *testing.T) {
+	c := &Checker{Now: date(2003, 6, 1, 12, 0), CompileSelector: func(lang SelectorLang, expr string) (int, error) {
+		if i := strings.Index(expr, "!"); i >= 0 {
+			return utf8.RuneCountInString(expr[:i]) + 1, errors.New("unexpected !")
+		}
+		if strings.HasSuffix(expr, ">") {
+			return utf8.RuneCountInString(expr) + 1, errors.New("unexpected end")
+		}
+		return 0, nil
+	}}
+	const line1 = "Create Sentinel s Using http://a.example\n"
+	for name, tc := range map[string]struct {
+		sel  string // the selector as written, after "In css "
+		want int    // the byte column of the mistake: "!" or the closing quote
+	}{
+		"ascii":            {`"a b!c"`, 30},
+		"accents":          {`"ééé >!x"`, 35},
+		"typographic":      {`“p >!q”`, 32},
+		"typographic é":    {`“é >!q”`, 33},
+		"escaped é":        {`"\u00e9 >!x"`, 35},
+		"escaped quotes":   {`"a[x=\"y\"]!"`, 37},
+		"byte escapes":     {`"\xc3\xa9!"`, 35},
+		"octal and \\n":    {`"\303\251\n!"`, 37},
+		"at the end":       {`"é >"`, 31},
+		"typographic end":  {`“é >”`, 33},
+		"escapes then end": {`"\u00e9 >"`, 35},
+	} {
+		line := "Monitor all words In css " + tc.sel
+		_, err := c.Check(mustParse(t, line1+line).Sentinels[0])
+		var e *Error
+		if !errors.As(err, &e) || e.Pos.Line != 2 || e.Pos.Column != tc.want {
+			t.Errorf("%s: %s: error %v, want line 2 column %d", name, tc.sel, err, tc.want)
+			continue
+		}
+		if at := line[tc.want-1:]; e.Pos.Offset != len(line1)+tc.want-1 ||
+			!(strings.HasPrefix(at, "!") || at == `"` || at == "”") {
+			t.Errorf("%s: %s: offset %d, column %d points at %q", name, tc.sel, e.Pos.Offset, e.Pos.Column, at)
+		}
 	}
 }
 

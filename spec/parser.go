@@ -525,7 +525,7 @@ func (p *parser) parseSelector() *Selector {
 	if p.tok != STRING {
 		p.failExpected("quoted selector")
 	}
-	sel.Expr = &Lit{ValuePos: p.pos, Value: unquote(p.lit)}
+	sel.Expr = &Lit{ValuePos: p.pos, Value: unquote(p.lit), src: p.lit}
 	p.next()
 	return sel
 }

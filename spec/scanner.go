@@ -310,6 +310,60 @@ func (s *Scanner) scanTypographic(pos Pos, w int) string {
 	}
 }
 
+// srcOffset returns the byte offset in lit, a STRING literal as the scanner
+// returned it, of the character that begins the n-th rune (counted from 0)
+// of its value: past the opening quote, whatever its width, and past the
+// escapes that wrote the runes before it. An n beyond the value gives the
+// offset of the closing quote. ok is false if lit is not a well-formed
+// literal.
+func srcOffset(lit string, n int) (off int, ok bool) {
+	if r, w := utf8.DecodeRuneInString(lit); r == openQuote {
+		// no escapes: a rune of the value is a rune of the source
+		end := len(lit)
+		if rc, wc := utf8.DecodeLastRuneInString(lit[w:]); rc == closeQuote {
+			end -= wc
+		}
+		off = w
+		for ; n > 0 && off < end; n-- {
+			_, w := utf8.DecodeRuneInString(lit[off:])
+			off += w
+		}
+		return min(off, end), true
+	}
+	if len(lit) < 2 || lit[0] != '"' {
+		return 0, false
+	}
+	// The rune begins at byte d of the value; decode one escape or
+	// character at a time until the value written so far reaches it (\x
+	// and octal escapes write single bytes, which make runes together).
+	v, err := strconv.Unquote(lit)
+	if err != nil {
+		return 0, false
+	}
+	d := 0
+	for ; n > 0 && d < len(v); n-- {
+		_, w := utf8.DecodeRuneInString(v[d:])
+		d += w
+	}
+	tail := lit[1:]
+	for written := 0; written < d; {
+		r, multibyte, rest, err := strconv.UnquoteChar(tail, '"')
+		if err != nil {
+			return 0, false
+		}
+		switch {
+		case tail[0] != '\\':
+			written += len(tail) - len(rest) // copied as written
+		case multibyte:
+			written += utf8.RuneLen(r)
+		default:
+			written++ // \x, octal or a one-byte escape
+		}
+		tail = rest
+	}
+	return len(lit) - len(tail), true
+}
+
 // unquote returns the value of a STRING literal as the scanner returned it.
 func unquote(lit string) string {
 	if r, w := utf8.DecodeRuneInString(lit); r == openQuote {

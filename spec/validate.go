@@ -531,12 +531,15 @@ func (v *validator) selector(s *Selector) {
 	} else if v.compile != nil {
 		if col, err := v.compile(s.Lang, s.Expr.Value); err != nil {
 			at := *s.Expr
-			if col > 0 && at.ValuePos.IsValid() && !strings.ContainsAny(s.Expr.Value, `\"'`) {
-				// The expression starts after its opening quote; with a
-				// character that may have been escaped, the place is the
-				// literal's.
-				at.ValuePos.Column += col
-				at.ValuePos.Offset += len(string([]rune(s.Expr.Value)[:min(col-1, len([]rune(s.Expr.Value)))])) + 1
+			if col > 0 && at.ValuePos.IsValid() {
+				// col counts the expression's runes; the position counts
+				// the source's bytes, past the opening quote (“ is three)
+				// and the escapes that wrote the runes before the mistake.
+				// Without the source text the place is the literal's.
+				if off, ok := srcOffset(s.Expr.src, col-1); ok {
+					at.ValuePos.Column += off
+					at.ValuePos.Offset += off
+				}
 			}
 			v.report(&at, s.Expr.Value, fmt.Sprintf("invalid %s selector %q: %v", s.Lang, s.Expr.Value, err))
 		}

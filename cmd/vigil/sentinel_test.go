@@ -70,6 +70,21 @@ func TestSentinelCheck(t *testing.T) {
 			t.Errorf("exit %d, stdout %q", code, out)
 		}
 	})
+	t.Run("selector columns count bytes", func(t *testing.T) {
+		for sel, want := range map[string]string{
+			`css "ééé >> x"`:    `:2:31: invalid css selector "ééé >> x"`,
+			`css “p >> q”`:      `:2:28: invalid css selector "p >> q"`,
+			`css "p >> q"`:      `:2:26: invalid css selector "p >> q"`,
+			`xpath "//é/@@x"`:   `:2:31: invalid xpath selector "//é/@@x"`,
+			`css "\u00e9 >> x"`: `:2:31: invalid css selector "é >> x"`,
+		} {
+			f := writeFile(t, dir, "sel.ssl", "Create Sentinel s Using http://a.example\nMonitor value In "+sel+" changes\n")
+			code, out, _ := runVigil(t, "", "sentinel", "check", f)
+			if code != exitChanged || !strings.HasPrefix(out, f+want) {
+				t.Errorf("%s: exit %d, stdout %q, want prefix %q", sel, code, out, f+want)
+			}
+		}
+	})
 	t.Run("lapsed start", func(t *testing.T) {
 		code, out, _ := runVigil(t, "", "sentinel", "check", "-now", "2003-06-01T12:00:00Z", good)
 		if code != exitChanged || !strings.Contains(out, good+":5:1: startTimept,Given timepoint is less than current time") {

@@ -271,6 +271,7 @@ func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
 	ch.Sentinel = &out
 
 	// Rules that need the complete sentinel.
+	k.intervalsFit(&out)
 	if out.Confirm != nil && out.Fetch != nil && out.Fetch.Interval != nil && out.Confirm.After != nil {
 		conf, ok1 := out.Confirm.After.Std()
 		fetch, ok2 := out.Fetch.Interval.Std()
@@ -300,6 +301,50 @@ func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
 	ch.Warnings = k.warnings
 	ch.Warnings.Sort()
 	return ch, k.errs
+}
+
+// intervalsFit reports the intervals of out, the complete sentinel, that
+// are longer than Vigil can count (about 292 years; see
+// Duration.fitsStd): the monitor would wait for a Fetch, Confirm or Every
+// interval of a time.Duration cut short, or not at all, and the schedule
+// would add a shorter offset than written. A stated clause is blamed at the
+// interval, one inherited or defaulted at the target. Stored sentinels are
+// not refused for it when they are read back (the decoder's validator
+// does not apply this rule).
+func (k *checking) intervalsFit(out *Sentinel) {
+	s := k.s
+	seen := map[*Interval]bool{}
+	fit := func(iv *Interval, stated bool, what string) {
+		if iv == nil || seen[iv] || iv.Unit < Second || iv.Unit > Month || iv.fitsStd() {
+			return
+		}
+		seen[iv] = true
+		at := Node(s.Target)
+		if stated && posOf(iv).IsValid() {
+			at = iv
+		}
+		k.errorf(at, iv.Duration.String(), "%s %s is longer than Vigil can count (about 292 years)", what, iv.Duration)
+	}
+	if out.Fetch != nil && !out.Fetch.OnChange {
+		fit(out.Fetch.Interval, s.Fetch != nil, "Fetch")
+	}
+	if out.Confirm != nil {
+		fit(out.Confirm.After, s.Confirm != nil, "Confirm after")
+	}
+	if out.Every != nil && out.Every.Mode == Periodic {
+		fit(out.Every.Interval, s.Every != nil, "Every")
+	}
+	for _, ts := range []struct {
+		t      *TimeSpec
+		stated bool
+		what   string
+	}{{out.From, s.From != nil, "From offset"}, {out.To, s.To != nil, "To offset"}} {
+		if ts.t != nil {
+			for _, off := range ts.t.Offsets {
+				fit(off, ts.stated, ts.what)
+			}
+		}
+	}
 }
 
 // blame returns the node an error about a clause is reported at: the clause

@@ -661,3 +661,30 @@ func TestDefaultToReportsNothingOfItsOwn(t *testing.T) {
 		}
 	}
 }
+
+// TestIntervalsTooLongInherited: an interval too long for the monitor is
+// refused in a clause inherited from a sentinel stored before the rule, at
+// the target, while that stored sentinel still reads back from its JSON
+// form.
+func TestIntervalsTooLongInherited(t *testing.T) {
+	old := mustParse(t, "Create Sentinel p Using http://a.example Confirm after 20000 week").Sentinels[0]
+	data, err := json.Marshal(&Checked{Sentinel: old, URLs: []string{"http://a.example/"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored Checked
+	if err := json.Unmarshal(data, &stored); err != nil {
+		t.Fatalf("a stored sentinel with Confirm after 20000 week does not read back: %v", err)
+	}
+	c := &Checker{Now: date(2003, 6, 1, 12, 0), Lookup: func(n string) *Stored {
+		if strings.EqualFold(n, "p") {
+			return &Stored{Checked: &stored, Created: date(2003, 5, 1, 12, 0)}
+		}
+		return nil
+	}}
+	_, err = c.Check(mustParse(t, "Create Sentinel c Using p").Sentinels[0])
+	var e *Error
+	if !errors.As(err, &e) || e.Pos.Line != 1 || e.Pos.Column != 25 || e.Msg != "Confirm after 20000 week is longer than Vigil can count (about 292 years)" {
+		t.Errorf("inherited Confirm: %v (%+v), want it at 1:25", err, e)
+	}
+}

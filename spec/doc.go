@@ -136,7 +136,9 @@
 //     (RE2) and unbalanced selectors (and, through
 //     Checker.CompileSelector, any selector the monitor could not compile,
 //     at the column of the mistake); value without a scope or condition;
-//     intervals and offsets that are not > 0; months in Fetch and Confirm;
+//     intervals and offsets that are not > 0, or that are longer than a
+//     time.Duration, which is what the monitor waits for and adds (about
+//     292 years; a month counts as 31 days); months in Fetch and Confirm;
 //     Confirm not shorter than the Fetch interval; invalid email addresses,
 //     webhook and chat URLs, and unsupported fax and PDA; Compare n < 2;
 //     lapsed start and end times and events ("startTimept,Given timepoint is

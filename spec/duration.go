@@ -82,6 +82,21 @@ func (d Duration) Std() (time.Duration, bool) {
 	return time.Duration(d.N) * l, true
 }
 
+// fitsStd reports whether d is no longer than the longest time.Duration
+// (about 292 years), taking a month as 31 days, its longest: whether Vigil
+// can wait for d, or add it to a time, without cutting it short. A count
+// that is not positive fits (it is refused for other reasons).
+func (d Duration) fitsStd() bool {
+	if d.N <= 0 {
+		return true
+	}
+	if d.Unit == Month {
+		return d.N <= int64(1<<63-1)/int64(31*24*time.Hour)
+	}
+	_, ok := d.Std()
+	return ok
+}
+
 // AddTo returns t + d: calendar arithmetic (time.AddDate) for days, weeks and
 // months, exact arithmetic for the other units. Huge counts saturate at
 // roughly ±292 years instead of wrapping around.

@@ -85,6 +85,13 @@ func TestSentinelCheck(t *testing.T) {
 			}
 		}
 	})
+	t.Run("interval too long to count", func(t *testing.T) {
+		f := writeFile(t, dir, "long.ssl", "Create Sentinel s Using http://a.example\nFetch 1 hour\nConfirm after 20000 week\n")
+		code, out, _ := runVigil(t, "", "sentinel", "check", f)
+		if want := f + ":3:15: Confirm after 20000 week is longer than Vigil can count (about 292 years)\n"; code != exitChanged || out != want {
+			t.Errorf("exit %d, stdout %q, want %q", code, out, want)
+		}
+	})
 	t.Run("lapsed start", func(t *testing.T) {
 		code, out, _ := runVigil(t, "", "sentinel", "check", "-now", "2003-06-01T12:00:00Z", good)
 		if code != exitChanged || !strings.Contains(out, good+":5:1: startTimept,Given timepoint is less than current time") {

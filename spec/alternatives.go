@@ -17,9 +17,16 @@ func (c *Checked) Alternatives() [][]int {
 	if c.Requires != nil || c.Sentinel == nil || c.Sentinel.Target == nil {
 		return c.Requires
 	}
+	// By normal form: a sentinel stored before NormalizeURL added the "/"
+	// of an empty path keeps "http://a.example" in URLs.
 	index := make(map[string]int, len(c.URLs))
 	for i, u := range c.URLs {
-		index[u] = i
+		if n, err := NormalizeURL(u); err == nil {
+			u = n
+		}
+		if _, ok := index[u]; !ok {
+			index[u] = i
+		}
 	}
 	w := alternativesWalker{
 		url: func(t *URLTarget) ([][]int, bool) {

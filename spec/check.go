@@ -31,7 +31,9 @@ type Checked struct {
 	// defaultedUnknown is set on a Checked decoded from JSON written
 	// before Defaulted was kept: inherit guesses it (inferDefaulted).
 	defaultedUnknown bool
-	// URLs are the pages watched, normalised ("http://" added).
+	// URLs are the pages watched, each once, in the form NormalizeURL
+	// gives ("http://" added, the default port dropped, "/" for an empty
+	// path). One stored before that form may hold an older one.
 	URLs []string
 	// Requires is the Using clause as alternatives of pages that must all
 	// change (its disjunctive normal form), by index in URLs: "A AND B" is
@@ -380,6 +382,12 @@ func (k *checking) targets(t Target, parent **Stored) ([]string, [][]int) {
 	var urls []string
 	index := map[string]int{}
 	add := func(u string) int {
+		// A sentinel used as a target may have been stored with an older
+		// normal form ("http://a.example"): its pages are written, and
+		// told from the others, in the present one.
+		if n, err := NormalizeURL(u); err == nil {
+			u = n
+		}
 		i, ok := index[u]
 		if !ok {
 			i = len(urls)

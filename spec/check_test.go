@@ -182,7 +182,7 @@ func TestIncremental(t *testing.T) {
 	if !ch.Start.Equal(date(2003, 8, 2, 0, 0)) || !ch.End.Equal(date(2003, 8, 8, 0, 0)) {
 		t.Errorf("chained lifespan %v - %v", ch.Start, ch.End)
 	}
-	if !reflect.DeepEqual(ch.URLs, []string{"http://b.example"}) || ch.Parent != "b" {
+	if !reflect.DeepEqual(ch.URLs, []string{"http://b.example/"}) || ch.Parent != "b" {
 		t.Errorf("urls %v parent %q", ch.URLs, ch.Parent)
 	}
 	_, err = c.Check(mustParse(t, "Create Sentinel y Using http://y.example From start(c) To 12/01/2003").Sentinels[0])
@@ -369,21 +369,19 @@ func TestRequires(t *testing.T) {
 		urls     []string
 		requires [][]int
 	}{
-		{"Create Sentinel one Using http://a.example", []string{"http://a.example"}, nil},
-		{"Create Sentinel either Using http://a.example OR http://b.example", []string{"http://a.example", "http://b.example"}, nil},
-		{"Create Sentinel both Using http://a.example AND http://b.example", []string{"http://a.example", "http://b.example"}, [][]int{{0, 1}}},
+		{"Create Sentinel one Using http://a.example", []string{"http://a.example/"}, nil},
+		{"Create Sentinel either Using http://a.example OR http://b.example", []string{"http://a.example/", "http://b.example/"}, nil},
+		{"Create Sentinel both Using http://a.example AND http://b.example", []string{"http://a.example/", "http://b.example/"}, [][]int{{0, 1}}},
 		{"Create Sentinel mixed Using (http://a.example OR http://b.example) AND http://c.example",
-			[]string{"http://a.example", "http://b.example", "http://c.example"}, [][]int{{0, 2}, {1, 2}}},
-		{"Create Sentinel same Using http://a.example AND http://a.example/ OR http://b.example",
-			[]string{"http://a.example", "http://a.example/", "http://b.example"}, [][]int{{2}, {0, 1}}},
+			[]string{"http://a.example/", "http://b.example/", "http://c.example/"}, [][]int{{0, 2}, {1, 2}}},
 		{"Create Sentinel absorb Using http://a.example OR (http://a.example AND http://b.example)",
-			[]string{"http://a.example", "http://b.example"}, [][]int{{0}}},
+			[]string{"http://a.example/", "http://b.example/"}, [][]int{{0}}},
 		// A sentinel as a target brings its alternatives, renumbered.
-		{"Create Sentinel more Using http://d.example OR both", []string{"http://d.example", "http://a.example", "http://b.example"}, [][]int{{0}, {1, 2}}},
-		{"Create Sentinel again Using both", []string{"http://a.example", "http://b.example"}, [][]int{{0, 1}}},
+		{"Create Sentinel more Using http://d.example OR both", []string{"http://d.example/", "http://a.example/", "http://b.example/"}, [][]int{{0}, {1, 2}}},
+		{"Create Sentinel again Using both", []string{"http://a.example/", "http://b.example/"}, [][]int{{0, 1}}},
 		// Renumbered out of order, and repeated: each page once per set.
-		{"Create Sentinel order Using http://b.example AND both", []string{"http://b.example", "http://a.example"}, [][]int{{0, 1}}},
-		{"Create Sentinel order2 Using (http://b.example OR http://a.example) AND both", []string{"http://b.example", "http://a.example"}, [][]int{{0, 1}}},
+		{"Create Sentinel order Using http://b.example AND both", []string{"http://b.example/", "http://a.example/"}, [][]int{{0, 1}}},
+		{"Create Sentinel order2 Using (http://b.example OR http://a.example) AND both", []string{"http://b.example/", "http://a.example/"}, [][]int{{0, 1}}},
 	} {
 		ch := check(tt.src)
 		if !reflect.DeepEqual(ch.URLs, tt.urls) || !reflect.DeepEqual(ch.Requires, tt.requires) {
@@ -504,7 +502,18 @@ func TestNormalizeURLHosts(t *testing.T) {
 		"http://bücher.example/x": "http://xn--bcher-kva.example/x",
 		"Bücher.Example:8080/":    "http://xn--bcher-kva.example:8080/",
 		"https://[::1]:8443/a":    "https://[::1]:8443/a",
-		"http://EXAMPLE.com":      "http://example.com",
+		"http://EXAMPLE.com":      "http://example.com/",
+		// The default port and an empty path have one spelling.
+		"http://a.example:80":        "http://a.example/",
+		"HTTP://A.example:80/x":      "http://a.example/x",
+		"https://a.example:443/x?q":  "https://a.example/x?q",
+		"https://[::1]:443":          "https://[::1]/",
+		"http://a.example:":          "http://a.example/",
+		"a.example?q=1":              "http://a.example/?q=1",
+		"http://a.example:443/":      "http://a.example:443/",
+		"https://a.example:80/":      "https://a.example:80/",
+		"http://a.example:8080":      "http://a.example:8080/",
+		"http://bücher.example:80/x": "http://xn--bcher-kva.example/x",
 		// ASCII names DNS takes that the IDNA rules would refuse.
 		"http://my_host.example/":              "http://my_host.example/",
 		"https://r3---sn-abc.googlevideo.com/": "https://r3---sn-abc.googlevideo.com/",
@@ -686,5 +695,35 @@ func TestIntervalsTooLongInherited(t *testing.T) {
 	var e *Error
 	if !errors.As(err, &e) || e.Pos.Line != 1 || e.Pos.Column != 25 || e.Msg != "Confirm after 20000 week is longer than Vigil can count (about 292 years)" {
 		t.Errorf("inherited Confirm: %v (%+v), want it at 1:25", err, e)
+	}
+}
+
+// TestURLsStoredBeforeNormalForm: a sentinel stored while NormalizeURL
+// kept "http://a.example" (no "/", a default port) keeps its meaning: its
+// AND is derived over its old URLs, and a sentinel using it names each
+// page once, in the present form.
+func TestURLsStoredBeforeNormalForm(t *testing.T) {
+	var legacy Checked
+	err := json.Unmarshal([]byte(`{"name":"legacy","using":{"and":[{"url":"http://a.example"},{"url":"http://b.example:80"}]},`+
+		`"urls":["http://a.example","http://b.example:80"]}`), &legacy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := legacy.Alternatives(); !reflect.DeepEqual(got, [][]int{{0, 1}}) {
+		t.Errorf("alternatives of a stored a AND b: %v, want [[0 1]]", got)
+	}
+	now := date(2003, 6, 1, 12, 0)
+	c := &Checker{Now: now, Lookup: func(n string) *Stored {
+		if strings.EqualFold(n, "legacy") {
+			return &Stored{Checked: &legacy, Created: now}
+		}
+		return nil
+	}}
+	ch, err := c.Check(mustParse(t, "Create Sentinel s Using legacy OR http://a.example:80/").Sentinels[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"http://a.example/", "http://b.example/"}; !reflect.DeepEqual(ch.URLs, want) || !reflect.DeepEqual(ch.Requires, [][]int{{0}}) {
+		t.Errorf("urls %v requires %v, want %v [[0]]", ch.URLs, ch.Requires, want)
 	}
 }

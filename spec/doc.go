@@ -130,7 +130,9 @@
 //     Compare pairwise;
 //   - reports: a name already used by the owner; an unknown sentinel in
 //     Using or an event, or a reference of a sentinel to itself; targets or
-//     operands that are not distinct; "X AND NOT Y" when every X change is
+//     operands that are not distinct (URLs are compared in NormalizeURL's
+//     normal form, which Checked.URLs holds: http://a.example,
+//     HTTP://A.example:80/ and a.example are one page); "X AND NOT Y" when every X change is
 //     a Y change (the seed's "all links and not any change"); keywords with
 //     several words, duplicate or empty values, invalid regular expressions
 //     (RE2) and unbalanced selectors (and, through

@@ -174,7 +174,15 @@ func targetKey(t Target) string {
 
 // NormalizeURL returns the absolute http(s) URL of a target as written:
 // "www.uta.edu/x" becomes "http://www.uta.edu/x"; the scheme and host are
-// lower-cased. It rejects other schemes and URLs without a host.
+// lower-cased, the scheme's default port (80 for http, 443 for https) is
+// dropped, and an empty path becomes "/", so that the spellings of one page
+// have one normal form ("HTTP://A.example:80" is "http://a.example/"). It
+// rejects other schemes and URLs without a host.
+//
+// Sentinels checked before the port and the path were normalised keep
+// "http://a.example" in Checked.URLs; NormalizeURL of a stored URL gives
+// its present normal form, and the monitor matches the two by
+// vigil.CanonicalURL.
 func NormalizeURL(raw string) (string, error) {
 	s := strings.TrimSpace(raw)
 	if s == "" {
@@ -214,8 +222,18 @@ func NormalizeURL(raw string) (string, error) {
 		u.Host = ascii
 	}
 	u.Host = strings.ToLower(u.Host)
+	if port := u.Port(); port == "" || port == defaultPorts[u.Scheme] {
+		// also "a.example:", an empty port, which is the default
+		u.Host = strings.TrimSuffix(strings.TrimSuffix(u.Host, port), ":")
+	}
+	if u.Path == "" && u.RawPath == "" {
+		u.Path = "/"
+	}
 	return u.String(), nil
 }
+
+// defaultPorts are the ports NormalizeURL drops, by scheme.
+var defaultPorts = map[string]string{"http": "80", "https": "443"}
 
 // isASCII reports whether s holds only ASCII bytes.
 func isASCII(s string) bool {

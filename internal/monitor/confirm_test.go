@@ -2,6 +2,8 @@ package monitor
 
 import (
 	"context"
+	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,5 +69,41 @@ func TestConfirmDroppedOnEdit(t *testing.T) {
 	p.run(t, 3*time.Hour+10*time.Minute) // and is confirmed
 	if n := len(changesOf(t, p.db, p.s)); n != 1 {
 		t.Errorf("%d changes reported, want B's", n)
+	}
+}
+
+// TestStateKeptOverNormalForm: a sentinel stored while spec.NormalizeURL
+// wrote "http://a.example.test" (no "/") and edited since, so checked with
+// "http://a.example.test/", keeps the versions it saw and the change
+// waiting for its confirmation, which is reported. Its state is keyed by
+// URL: the edit made it look at a page it had never seen.
+func TestStateKeptOverNormalForm(t *testing.T) {
+	p := newConfirmPage(t)
+	oldForm := strings.TrimSuffix(pageA, "/")
+	p.f.set(oldForm, pageWith("a0"))
+	cur, err := p.db.FindSentinelByID(context.Background(), p.s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ch spec.Checked
+	if err := json.Unmarshal(cur.Spec, &ch); err != nil {
+		t.Fatal(err)
+	}
+	ch.URLs = []string{oldForm}
+	if cur.Spec, err = ch.MarshalJSON(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.db.UpdateSentinel(context.Background(), cur); err != nil {
+		t.Fatal(err)
+	}
+
+	p.run(t, 0)
+	p.f.set(oldForm, pageWith("a1"))
+	p.f.set(pageA, pageWith("a1"))
+	p.run(t, time.Hour) // waits for its confirmation, under the old form
+	p.edit(t, confirmSource(oldForm+" Compare pairwise"))
+	p.run(t, time.Hour+10*time.Minute) // confirmed under the new form
+	if n := len(changesOf(t, p.db, p.s)); n != 1 {
+		t.Errorf("%d changes reported, want the confirmed one", n)
 	}
 }

@@ -381,6 +381,7 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 			continue
 		}
 		j.plan = p
+		j.st.follow(p.urls)
 		if c := j.st.Confirm; c != nil && !slices.Contains(p.urls, c.URL) {
 			// The sentinel was edited to watch other pages: a change of
 			// one it left waits for a check that will never come, and

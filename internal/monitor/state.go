@@ -2,8 +2,11 @@ package monitor
 
 import (
 	"encoding/json"
+	"slices"
+	"sort"
 	"time"
 
+	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/intent"
 	"github.com/vigil-web/vigil/internal/schedule"
 )
@@ -67,6 +70,62 @@ func decodeState(raw json.RawMessage) *state {
 		st.Pages = map[string]*pageState{}
 	}
 	return st
+}
+
+// follow renames the pages of the state, and the page of a waiting
+// confirmation, to the URLs the sentinel watches now where they are the
+// same page (vigil.CanonicalURL) spelt otherwise. The state is keyed by the
+// URLs of the sentinel's checked specification, and spec.NormalizeURL
+// gained a normal form ("http://a.example" became "http://a.example/", a
+// default port is dropped): a sentinel checked again, when it is edited,
+// would otherwise find no versions seen of its pages and compare its next
+// one with nothing, and drop its waiting changes.
+func (s *state) follow(urls []string) {
+	canon := func(u string) string {
+		if c, err := vigil.CanonicalURL(u); err == nil {
+			return c
+		}
+		return u
+	}
+	// The watched URLs without a state, by canonical form; "" when two
+	// share one (then neither is guessed).
+	missing := map[string]string{}
+	for _, u := range urls {
+		if _, ok := s.Pages[u]; ok {
+			continue
+		}
+		c := canon(u)
+		if _, dup := missing[c]; dup {
+			missing[c] = ""
+		} else {
+			missing[c] = u
+		}
+	}
+	if len(missing) > 0 {
+		var old []string
+		for k := range s.Pages {
+			if !slices.Contains(urls, k) {
+				old = append(old, k)
+			}
+		}
+		sort.Strings(old)
+		for _, k := range old {
+			c := canon(k)
+			if u := missing[c]; u != "" {
+				s.Pages[u] = s.Pages[k]
+				delete(s.Pages, k)
+				delete(missing, c)
+			}
+		}
+	}
+	if c := s.Confirm; c != nil && !slices.Contains(urls, c.URL) {
+		for _, u := range urls {
+			if canon(u) == canon(c.URL) {
+				c.URL = u
+				break
+			}
+		}
+	}
 }
 
 func (s *state) encode() json.RawMessage {

@@ -49,3 +49,28 @@ func TestStateRoundTrip(t *testing.T) {
 		t.Error("unreadable state not reset")
 	}
 }
+
+// TestStateFollowsNormalForm: the pages of a state kept under a URL
+// spelt as spec.NormalizeURL used to ("http://a.example", a default port)
+// are found under the URL the sentinel is checked with now; pages that are
+// not the same page, or that the sentinel no longer watches, are left.
+func TestStateFollowsNormalForm(t *testing.T) {
+	st := decodeState(nil)
+	st.Pages["http://a.example"] = &pageState{Count: 3, Seen: []int64{7}}
+	st.Pages["http://b.example:80/x"] = &pageState{Count: 1, Seen: []int64{8}}
+	st.Pages["http://c.example/"] = &pageState{Count: 1, Seen: []int64{9}}
+	st.Pages["http://gone.example"] = &pageState{Count: 1, Seen: []int64{10}}
+	st.Confirm = &pendingConfirm{URL: "http://b.example:80/x", Ref: 8, Cand: 11}
+	st.follow([]string{"http://a.example/", "http://b.example/x", "http://c.example/", "http://d.example/"})
+	for url, last := range map[string]int64{"http://a.example/": 7, "http://b.example/x": 8, "http://c.example/": 9, "http://gone.example": 10} {
+		if got := st.Pages[url].last(); got != last {
+			t.Errorf("page %s: last seen %d, want %d", url, got, last)
+		}
+	}
+	if len(st.Pages) != 4 {
+		t.Errorf("pages %v, want 4", st.Pages)
+	}
+	if st.Confirm.URL != "http://b.example/x" {
+		t.Errorf("confirmation of %s, want http://b.example/x", st.Confirm.URL)
+	}
+}

@@ -138,7 +138,12 @@ func (db *DB) MarkNotificationSent(ctx context.Context, id int64, at time.Time) 
 // MarkNotificationFailed implements vigil.OutboxStore.
 func (db *DB) MarkNotificationFailed(ctx context.Context, id int64, errMsg string, next time.Time) error {
 	return db.update(ctx, func(tx execer) error {
-		res, err := tx.ExecContext(ctx, q("UPDATE notifications SET state = 'failed', last_error = ?, next_attempt = ? WHERE id = ?"), errMsg, tv(next), id)
+		// A dead letter stays dead: its sentinel may have been removed
+		// while this attempt was under way (DeleteSentinel).
+		res, err := tx.ExecContext(ctx, q(`UPDATE notifications SET
+			last_error = CASE WHEN state = 'dead' THEN last_error ELSE ? END,
+			state = CASE WHEN state = 'dead' THEN 'dead' ELSE 'failed' END,
+			next_attempt = ? WHERE id = ?`), errMsg, tv(next), id)
 		return affected(res, err, "notification %d not found", id)
 	})
 }

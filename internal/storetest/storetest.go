@@ -622,6 +622,10 @@ func testChanges(t *testing.T, s vigil.Store) {
 	// entry about a change loses the reference, not the message.
 	note := &vigil.Notification{ChangeID: got[0].ID, Channel: "email", Target: "ada@example.com", Payload: json.RawMessage(`{}`)}
 	must(t, s.EnqueueNotification(ctx, note))
+	// A notification being delivered when its sentinel is removed: its
+	// attempt fails after, and must not bring it back.
+	inFlight := &vigil.Notification{ChangeID: got[0].ID, Channel: "email", Target: "ada@example.com", Payload: json.RawMessage(`{}`)}
+	must(t, s.EnqueueNotification(ctx, inFlight))
 	sent := &vigil.Notification{ChangeID: got[0].ID, Channel: "email", Target: "ada@example.com", Payload: json.RawMessage(`{}`)}
 	must(t, s.EnqueueNotification(ctx, sent))
 	must(t, s.MarkNotificationSent(ctx, sent.ID, t0))
@@ -657,6 +661,10 @@ func testChanges(t *testing.T, s vigil.Store) {
 	must(t, err)
 	if n5 != 0 {
 		t.Fatalf("%d changes left after their sentinel went", n5)
+	}
+	must(t, s.MarkNotificationFailed(ctx, inFlight.ID, "503", t0.Add(time.Hour)))
+	if n, err := s.FindNotificationByID(ctx, inFlight.ID); err != nil || n.State != vigil.NotificationDead || n.LastError != vigil.SentinelRemoved {
+		t.Fatalf("an attempt failing after its sentinel went: %+v, %v; want it dead", n, err)
 	}
 	// The notification not yet sent is given up, not retried; the one sent
 	// stays sent.

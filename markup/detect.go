@@ -122,7 +122,21 @@ func detectInput(data []byte, o *Options) ([]byte, Format, bool, error) {
 	if f == XML && fallback && servedAsHTML(o.MediaType) {
 		f = HTML
 	}
+	if servedAsXML(o.MediaType) {
+		// A document its server says is XML is refused when malformed,
+		// whatever its root: one broken answer of an XML API read as HTML
+		// would show every node as changed.
+		fallback = false
+	}
 	return data, f, fallback, nil
+}
+
+// servedAsXML reports whether a media type, or a Content-Type value, is an
+// XML one (application/xml, text/xml, or a +xml suffix), XHTML excepted.
+func servedAsXML(mediaType string) bool {
+	t, _, _ := strings.Cut(mediaType, ";")
+	t = strings.ToLower(strings.TrimSpace(t))
+	return t == "application/xml" || t == "text/xml" || strings.HasSuffix(t, "+xml") && t != "application/xhtml+xml"
 }
 
 // servedAsHTML reports whether a media type, or a Content-Type value, is
@@ -318,7 +332,20 @@ const (
 // not atom.Lookup alone, which knows attribute names too (name, type,
 // content): a malformed XML document with such a root is XML.
 func htmlElement(name string) bool {
-	return htmlElements[atom.Lookup([]byte(name))]
+	a := atom.Lookup([]byte(name))
+	return htmlElements[a] && !commonXMLRoot[a]
+}
+
+// commonXMLRoot are HTML elements whose names XML documents often give
+// their roots (<data>, <menu>, <title>...): a malformed document beginning
+// with one is refused as XML, not read as an HTML fragment.
+var commonXMLRoot = map[atom.Atom]bool{
+	atom.Data: true, atom.Menu: true, atom.Source: true, atom.Title: true, atom.Summary: true,
+	atom.Time: true, atom.Image: true, atom.Map: true, atom.Object: true, atom.Param: true,
+	atom.Track: true, atom.Slot: true, atom.Search: true, atom.Output: true, atom.Meter: true,
+	atom.Label: true, atom.Option: true, atom.Form: true, atom.Link: true, atom.Meta: true,
+	atom.Head: true, atom.Body: true, atom.Main: true, atom.Section: true, atom.Header: true,
+	atom.Footer: true, atom.Address: true, atom.Template: true,
 }
 
 // htmlElements lists the elements htmlElement knows.

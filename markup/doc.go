@@ -8,8 +8,11 @@
 // Detect finds XML is read as HTML when it is not well-formed and it is
 // XHTML (an html DOCTYPE or root) or an HTML fragment: no XML declaration
 // and no DOCTYPE, and a first element of HTML's (<blockquote>, <pre>, <td>,
-// <svg>, ... with no foreign namespace); malformed XML of any other kind
-// (<catalog><item></catalog>) is a *SyntaxError. Such a document served
+// <svg>, ... with no foreign namespace, and none of the names XML roots
+// often have: <data>, <menu>, <title>, <label>...); malformed XML of any
+// other kind (<catalog><item></catalog>), or served as XML
+// (Options.MediaType application/xml, text/xml, +xml), is a *SyntaxError.
+// A document of the first kind served
 // as text/html (Options.MediaType) is HTML, as in a browser, even when it
 // is well-formed XML. WriteXML, WriteNodeXML,
 // WriteHTML and WriteNodeHTML serialise.

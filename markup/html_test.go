@@ -262,7 +262,7 @@ func TestParseHTMLFragment(t *testing.T) {
 		"<!-- c -->\n<td>a<td>b",
 		"<tr><td>x</tr>", "<select><option>a<option>b</select>", "<textarea>x",
 		"<strong>a<em>b</strong></em>", "<code>a &amp b</code>", "<dl><dt>a<dd>b</dl>",
-		"<button>a<br></button>", "<label>a<input></label>", "<EM>a<br></EM>",
+		"<button>a<br></button>", "<span>a<input></span>", "<EM>a<br></EM>",
 		`<svg xmlns="http://www.w3.org/2000/svg"><path d="M0 0"></svg>`,
 		`<math><mi>x</math>`, `<center><font size=2>x</center>`,
 	} {
@@ -287,6 +287,14 @@ func TestParseHTMLFragment(t *testing.T) {
 	if d, f, err := markup.ParseBytes([]byte("<blockquote>Quote one.</blockquote>\n"), nil); err != nil || f != markup.XML || d.Root.Name != "blockquote" {
 		t.Errorf("well-formed blockquote: format %v, err %v", f, err)
 	}
+	// Served as XML, a malformed document is refused, whatever its root.
+	for _, mt := range []string{"application/xml", "text/xml; charset=utf-8", "application/atom+xml"} {
+		_, _, err := markup.ParseBytes([]byte("<blockquote>Quote one.<br>Quote two.</blockquote>"), &markup.Options{MediaType: mt})
+		var se *markup.SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("malformed blockquote served as %s: %v, want a syntax error", mt, err)
+		}
+	}
 	// Served as text/html, an HTML element is HTML, well-formed or not.
 	if _, f, err := markup.ParseBytes([]byte("<blockquote>Quote one.</blockquote>"), &markup.Options{MediaType: "text/html"}); err != nil || f != markup.HTML {
 		t.Errorf("blockquote served as text/html: format %v, err %v", f, err)
@@ -297,6 +305,8 @@ func TestParseHTMLFragment(t *testing.T) {
 		`<?xml version="1.0"?><blockquote><br></blockquote>`, // declared XML
 		`<!DOCTYPE pre [<!ENTITY e "x">]><pre>&e;<br></pre>`, // a DOCTYPE that is not html
 		`<pre xmlns="urn:example:pre"><br></pre>`,            // a foreign namespace
+		"<data><item>1</item>",                               // a common XML root, truncated
+		"<menu><item>A & B</item></menu>",                    // a common XML root, a bad entity
 	} {
 		_, f, err := markup.ParseBytes([]byte(in), nil)
 		var se *markup.SyntaxError

@@ -21,8 +21,9 @@ import (
 //
 //	1: until XHTML served as text/html was read as HTML (markup.Options.MediaType).
 //	2: until HTML text kept the white space between inline content ("Alpha <b>x</b> beta").
-//	3: since.
-const treeReading = 3
+//	3: until a fragment beginning with an HTML element (<strong>, <td>...) served as text/html was read as HTML.
+//	4: since.
+const treeReading = 4
 
 // treeStampPrefix starts the stamp of a stored tree delta; the reading
 // number and a newline follow. A compressed delta never starts with a NUL.

@@ -54,6 +54,7 @@ func readingInputs(t *testing.T) []struct{ name, contentType, charset, body stri
 		{"html with an XML declaration's charset", "text/html", "", "<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><html><body>\x93\xfa\x96{</body></html>"},
 		{"a feed as text/html", "text/html", "", `<?xml version="1.0"?><rss version="2.0"><channel><link>https://example.com/</link></channel></rss>`},
 		{"plain text", "text/plain", "utf-8", "just\ttext\n\nand more"},
+		{"an HTML fragment as text/html", "text/html", "", "<strong>Price</strong>"},
 	} {
 		in = append(in, c)
 	}

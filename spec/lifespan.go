@@ -24,28 +24,30 @@ const (
 // is: it is built on From, whose errors are its own.
 func (k *checking) lifespan(out *Sentinel, parent *Stored, toDefaulted bool) (start, end time.Time) {
 	s := k.s
-	prefix := func(stated *TimeSpec) string {
-		if stated == nil && parent != nil {
+	// An inherited clause shares its node with the parent's; a defaulted
+	// one is new.
+	prefix := func(stated, got *TimeSpec) string {
+		if stated == nil && parent != nil && (got == parent.Sentinel.From || got == parent.Sentinel.To) {
 			return "inherited from " + parent.Sentinel.Name.Name + ": "
 		}
 		return ""
 	}
 	fromBlame := k.blame(s.From)
 	toBlame := k.blame(s.To)
-	start, okS := k.point(out.From, true, fromBlame, prefix(s.From))
+	start, okS := k.point(out.From, true, fromBlame, prefix(s.From, out.From))
 	if !okS && toDefaulted {
 		return start, time.Time{}
 	}
-	end, okE := k.point(out.To, false, toBlame, prefix(s.To))
+	end, okE := k.point(out.To, false, toBlame, prefix(s.To, out.To))
 	if !okS || !okE {
 		return start, end
 	}
 	if _, isNow := out.To.Base.(*Now); isNow && len(out.To.Offsets) == 0 {
-		k.errorf(toBlame, "Now", "%sTo Now: the sentinel would end as soon as it starts (%s)", prefix(s.To), msgEndBeforeStart)
+		k.errorf(toBlame, "Now", "%sTo Now: the sentinel would end as soon as it starts (%s)", prefix(s.To, out.To), msgEndBeforeStart)
 		return start, end
 	}
 	if !start.Before(end) {
-		k.errorf(toBlame, "", "%s%s (%s is not after %s)", prefix(s.To), msgEndBeforeStart, k.fmtTime(end), k.fmtTime(start))
+		k.errorf(toBlame, "", "%s%s (%s is not after %s)", prefix(s.To, out.To), msgEndBeforeStart, k.fmtTime(end), k.fmtTime(start))
 	}
 	return start, end
 }

@@ -278,7 +278,11 @@ func runSentinelRm(ctx context.Context, env *environment, args []string) (int, e
 			}
 		}
 		if found == nil {
-			fmt.Fprintf(env.stderr, "vigil sentinel rm: no sentinel %s (of %s)\n", arg, *owner)
+			if err == nil {
+				fmt.Fprintf(env.stderr, "vigil sentinel rm: no sentinel %d\n", id)
+			} else {
+				fmt.Fprintf(env.stderr, "vigil sentinel rm: %s has no sentinel %s\n", *owner, arg)
+			}
 			code = exitChanged
 			continue
 		}

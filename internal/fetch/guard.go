@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/netip"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -156,9 +157,21 @@ func refusePrivate(permit func(netip.Addr) bool) func(network, address string, _
 
 func checkAddr(a netip.Addr) error {
 	if reason := privateReason(a); reason != "" {
-		return fmt.Errorf("%w: %s is a %s address (vigil serve --allow-private-networks fetches it)", ErrRefused, a.Unmap(), reason)
+		return fmt.Errorf("%w: %s is %s address (vigil serve --allow-private-networks fetches it)", ErrRefused, a.Unmap(), article(reason))
 	}
 	return nil
+}
+
+// article returns reason with the article it reads with: "a loopback",
+// "an invalid", "this host's own".
+func article(reason string) string {
+	switch {
+	case strings.HasPrefix(reason, "this "):
+		return reason
+	case strings.IndexByte("aeiou", reason[0]) >= 0:
+		return "an " + reason
+	}
+	return "a " + reason
 }
 
 // refuseLiteral refuses a host that is an IP literal in private space, so

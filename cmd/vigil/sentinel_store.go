@@ -32,11 +32,16 @@ func init() {
 const defaultOwner = "admin@localhost"
 
 func ownerFlag(fs *flag.FlagSet, env *environment) *string {
-	def := env.getenv("VIGIL_OWNER")
-	if def == "" {
-		def = defaultOwner
+	return fs.String("owner", ownerDefault(env), "the owner's email address (default $VIGIL_OWNER or "+defaultOwner+"); created if new")
+}
+
+// ownerDefault is the owner of the command line's sentinels when --owner
+// is not given: $VIGIL_OWNER, else defaultOwner.
+func ownerDefault(env *environment) string {
+	if o := env.getenv("VIGIL_OWNER"); o != "" {
+		return o
 	}
-	return fs.String("owner", def, "the owner's email address (default $VIGIL_OWNER or "+defaultOwner+"); created if new")
+	return defaultOwner
 }
 
 // ensureOwner returns the user with the email, creating it.
@@ -239,18 +244,13 @@ func runSentinelRm(ctx context.Context, env *environment, args []string) (int, e
 		"them. A sentinel other sentinels use (Using it, or From or To its start or\n"+
 		"end) is kept: edit or remove those first.")
 	sf := addStoreFlags(fs, env)
-	owner := fs.String("owner", "", "the owner whose sentinels NAME names (default $VIGIL_OWNER or "+defaultOwner+")")
+	owner := fs.String("owner", ownerDefault(env), "the owner whose sentinels NAME names (default $VIGIL_OWNER or "+defaultOwner+")")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return exitError, errUsageShown
-	}
-	if *owner == "" {
-		if *owner = env.getenv("VIGIL_OWNER"); *owner == "" {
-			*owner = defaultOwner
-		}
 	}
 	st, err := openStore(ctx, *sf.data, *sf.postgres)
 	if err != nil {

@@ -47,6 +47,11 @@ func TestEnvBools(t *testing.T) {
 		if code != exitError || !strings.Contains(stderr, name+`="maybe"`) {
 			t.Errorf("%s=maybe: exit %d, %s; want 2 and the variable named", name, code, stderr)
 		}
+		// -h still shows the help, which says what the variable takes.
+		code, stdout, stderr = runVigilEnv(t, map[string]string{name: "maybe"}, "serve", "-h")
+		if out := stdout + stderr; code != exitOK || !strings.Contains(out, "Usage: vigil serve") {
+			t.Errorf("%s=maybe, serve -h: exit %d, no help:\n%s", name, code, out)
+		}
 	}
 }
 

@@ -71,10 +71,9 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	fs := flag.NewFlagSet("vigil serve", flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
 	sf := addStoreFlags(fs, env)
-	bools, err := envBools(env, "VIGIL_ALLOW_PRIVATE_NETWORKS", "VIGIL_METRICS_PUBLIC", "VIGIL_SECURE_COOKIES")
-	if err != nil {
-		return exitError, err
-	}
+	// A yes-or-no variable that is neither is an error once the flags are
+	// read: -h still shows the help, which says what the variables take.
+	bools, envErr := envBools(env, "VIGIL_ALLOW_PRIVATE_NETWORKS", "VIGIL_METRICS_PUBLIC", "VIGIL_SECURE_COOKIES")
 	c := serveConfig{publicMetrics: bools["VIGIL_METRICS_PUBLIC"], secureCookies: bools["VIGIL_SECURE_COOKIES"]}
 	fs.StringVar(&c.addr, "addr", envOr(env, "VIGIL_ADDR", "127.0.0.1:8080"), "HTTP listen address (feeds, /healthz); :0 picks a free port (default $VIGIL_ADDR)")
 	fs.BoolVar(&c.allowPrivate, "allow-private-networks", bools["VIGIL_ALLOW_PRIVATE_NETWORKS"], "let sentinels and webhooks reach loopback, private and link-local addresses (default $VIGIL_ALLOW_PRIVATE_NETWORKS)")
@@ -118,6 +117,9 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	if fs.NArg() > 0 {
 		fs.Usage()
 		return exitError, errUsageShown
+	}
+	if envErr != nil {
+		return exitError, envErr
 	}
 	c.webhookSecret = *webhookSecret
 	c.smtp.TLS = email.TLS(*tlsMode)

@@ -38,6 +38,34 @@ func (c *Change) Validate() error {
 	return nil
 }
 
+// FirstRecords returns the first of c's records, at most n of them and
+// at most size bytes of JSON, as a JSON array, and how many it leaves out.
+// A change to every row of a large table has tens of thousands of records:
+// messages and feed entries carry the first ones and say how many more the
+// change holds. Records that are not a JSON array are returned whole.
+func (c *Change) FirstRecords(n, size int) (json.RawMessage, int) {
+	if len(c.Records) <= size && len(c.Records) < 2*n {
+		return c.Records, 0 // too short to hold more than n records
+	}
+	var all []json.RawMessage
+	if json.Unmarshal(c.Records, &all) != nil {
+		return c.Records, 0
+	}
+	kept, used := 0, 2 // the brackets
+	for kept < len(all) && kept < n && used+len(all[kept])+1 <= size {
+		used += len(all[kept]) + 1
+		kept++
+	}
+	if kept == len(all) {
+		return c.Records, 0
+	}
+	out, err := json.Marshal(all[:kept])
+	if err != nil {
+		return c.Records, 0
+	}
+	return out, len(all) - kept
+}
+
 // ChangeFilter selects changes, newest first. Since is inclusive, Until
 // exclusive (on DetectedAt); zero fields do not filter.
 type ChangeFilter struct {

@@ -1,10 +1,6 @@
 package monitor
 
-import (
-	"encoding/json"
-
-	vigil "github.com/vigil-web/vigil"
-)
+import vigil "github.com/vigil-web/vigil"
 
 // A change to a large page can have tens of thousands of records (a table
 // of 40 000 rows whose every row changed): carried whole, each webhook,
@@ -23,7 +19,7 @@ const (
 func boundRecords(msg *vigil.Message) *vigil.Message {
 	var out *vigil.Message
 	for i, it := range msg.Changes {
-		kept, omitted := cutRecords(it.Change.Records)
+		kept, omitted := it.Change.FirstRecords(maxMessageRecords, maxMessageRecordBytes)
 		if omitted == 0 {
 			continue
 		}
@@ -40,29 +36,4 @@ func boundRecords(msg *vigil.Message) *vigil.Message {
 		return msg
 	}
 	return out
-}
-
-// cutRecords returns the first records of a JSON array within the bounds,
-// and how many it leaves out.
-func cutRecords(records json.RawMessage) (json.RawMessage, int) {
-	if len(records) <= maxMessageRecordBytes && len(records) < 2*maxMessageRecords {
-		return records, 0 // too short to hold more than the bound: no need to read it
-	}
-	var all []json.RawMessage
-	if json.Unmarshal(records, &all) != nil {
-		return records, 0
-	}
-	n, size := 0, 2
-	for n < len(all) && n < maxMessageRecords && size+len(all[n])+1 <= maxMessageRecordBytes {
-		size += len(all[n]) + 1
-		n++
-	}
-	if n == len(all) {
-		return records, 0
-	}
-	kept, err := json.Marshal(all[:n])
-	if err != nil {
-		return records, 0
-	}
-	return kept, len(all) - n
 }

@@ -188,14 +188,7 @@ func itemContent(c *vigil.Change, page, link string) string {
 		fmt.Fprintf(&b, "<p>On <a href=\"%s\">%s</a></p>", html.EscapeString(page), html.EscapeString(page))
 	}
 	fmt.Fprintf(&b, "<p><a href=\"%s\">See the change</a></p>", html.EscapeString(link))
-	records, omitted := c.Records, 0
-	var all []json.RawMessage
-	if json.Unmarshal(records, &all) == nil && len(all) > maxFeedRecords {
-		omitted = len(all) - maxFeedRecords
-		if cut, err := json.Marshal(all[:maxFeedRecords]); err == nil {
-			records = cut
-		}
-	}
+	records, omitted := c.FirstRecords(maxFeedRecords, maxFeedRecordBytes)
 	if len(records) > 0 {
 		var pretty bytes.Buffer
 		if json.Indent(&pretty, records, "", "  ") == nil {
@@ -208,7 +201,11 @@ func itemContent(c *vigil.Change, page, link string) string {
 	return b.String()
 }
 
-// maxFeedRecords bounds the records an entry shows: a change to every row
-// of a large table made entries of megabytes, which every reader's poll
-// fetched again.
-const maxFeedRecords = 50
+// maxFeedRecords and maxFeedRecordBytes bound the records an entry shows:
+// a change to every row of a large table made entries of megabytes, which
+// every reader's poll fetched again. The byte bound keeps a feed of 50
+// entries under a megabyte when each record is a long text.
+const (
+	maxFeedRecords     = 50
+	maxFeedRecordBytes = 16 << 10
+)

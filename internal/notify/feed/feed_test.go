@@ -153,6 +153,21 @@ func TestFeedBoundsRecords(t *testing.T) {
 	if !strings.Contains(small, "row 1") || strings.Contains(small, "more records") {
 		t.Errorf("entry of one record:\n%s", small)
 	}
+	// 50 records of 2 KB each would make an entry of 100 KB, and a feed
+	// of 50 such entries 5 MB.
+	var long strings.Builder
+	long.WriteString("[")
+	for i := range 50 {
+		if i > 0 {
+			long.WriteString(",")
+		}
+		fmt.Fprintf(&long, `{"op":"update","text":"row %d %s"}`, i, strings.Repeat("x", 2000))
+	}
+	long.WriteString("]")
+	got = itemContent(&vigil.Change{ID: 9, Summary: "table", Records: []byte(long.String())}, "", "https://vigil.example/changes/9")
+	if len(got) > 2*maxFeedRecordBytes || !strings.Contains(got, "row 0") || !strings.Contains(got, "more records") {
+		t.Errorf("entry of 50 long records: %d bytes (bound %d), or no first record, or the rest not counted", len(got), maxFeedRecordBytes)
+	}
 }
 
 // TestFeedNamesPages: an entry says which page changed, and so do the

@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/text/currency"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 	textnumber "golang.org/x/text/number"
@@ -34,7 +35,8 @@ var numberRE = regexp.MustCompile(`[-+−]?[.,]?\d(?:[\d.,\x{00A0}\x{202F}']*\d)
 // shows (see the package documentation).
 //
 // A sign or a separator right after a letter or a digit belongs to the
-// word before it, not to the number: "Item-42" is 42, "No.5" is 5.
+// word before it, not to the number: "Item-42" is 42, "No.5" is 5; after
+// a currency code it is the amount's: "USD-1,234.50" is -1234.5.
 func ParseNumber(s string) (float64, bool) {
 	n, ok := scanNumber(s)
 	if !ok {
@@ -67,8 +69,9 @@ func scanNumber(s string) (number, bool) {
 	}
 	i := loc[0]
 	for !isDigit(s[i]) {
-		// Item-42, No.5: a word's hyphen or period.
-		if r, _ := utf8.DecodeLastRuneInString(s[:i]); !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+		// Item-42, No.5: a word's hyphen or period; but USD-1,234.50's
+		// hyphen is the amount's sign.
+		if r, _ := utf8.DecodeLastRuneInString(s[:i]); !unicode.IsLetter(r) && !unicode.IsDigit(r) || afterCurrencyCode(s[:i]) {
 			break
 		}
 		_, w := utf8.DecodeRuneInString(s[i:])
@@ -116,6 +119,26 @@ func scanNumber(s string) (number, bool) {
 		return number{}, false
 	}
 	return n, true
+}
+
+// afterCurrencyCode reports whether s ends with an ISO 4217 currency code
+// standing as a word of its own (USD, EUR, CHF), after which a hyphen is
+// the amount's sign, not a word's.
+func afterCurrencyCode(s string) bool {
+	if len(s) < 3 {
+		return false
+	}
+	code := s[len(s)-3:]
+	for i := 0; i < 3; i++ {
+		if code[i] < 'A' || code[i] > 'Z' {
+			return false
+		}
+	}
+	if r, _ := utf8.DecodeLastRuneInString(s[:len(s)-3]); unicode.IsLetter(r) || unicode.IsDigit(r) {
+		return false
+	}
+	_, err := currency.ParseISO(code)
+	return err == nil
 }
 
 // value returns the number, reading an ambiguous separator as a decimal

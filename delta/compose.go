@@ -86,12 +86,44 @@ func Compose(d1, d2 *Delta) (*Delta, error) {
 	d.From, d.To = d1.From, d2.To
 	d.FromXIDMap, d.ToXIDMap = d1.FromXIDMap, d2.ToXIDMap
 	d.FromFingerprint, d.ToFingerprint = d1.FromFingerprint, d2.ToFingerprint
+	keepEnds(d, d1, d2)
 	composeNamespaces(d, d1, d2)
 	if d.Outside, err = composeOutside(d1.Outside, d2.Outside); err != nil {
 		return nil, fmt.Errorf("compose: %w: %v", ErrNotComposable, err)
 	}
 	Canonicalize(d)
 	return d, nil
+}
+
+// keepEnds gives d, the composition of d1 and d2, what the other delta
+// knows of a version an empty one leaves unknown. An empty delta ({} or
+// <t/>, which has no XID-maps or fingerprints) changes nothing, so its two
+// versions are one: composed first, the version it leads to is the
+// composition's source; composed last, the version it starts from is the
+// target. Without this, the composition lost the source XID-map and
+// fingerprint of the other delta (or its target's), and was undone on
+// the wrong XIDs.
+func keepEnds(d, d1, d2 *Delta) {
+	if d1.Empty() {
+		d.From = cmp.Or(d.From, d1.To, d2.From)
+		if len(d.FromXIDMap.XIDs) == 0 {
+			d.FromXIDMap = d1.ToXIDMap
+		}
+		if len(d.FromXIDMap.XIDs) == 0 {
+			d.FromXIDMap = d2.FromXIDMap
+		}
+		d.FromFingerprint = cmp.Or(d.FromFingerprint, d1.ToFingerprint, d2.FromFingerprint)
+	}
+	if d2.Empty() {
+		d.To = cmp.Or(d.To, d2.From, d1.To)
+		if len(d.ToXIDMap.XIDs) == 0 {
+			d.ToXIDMap = d2.FromXIDMap
+		}
+		if len(d.ToXIDMap.XIDs) == 0 {
+			d.ToXIDMap = d1.ToXIDMap
+		}
+		d.ToFingerprint = cmp.Or(d.ToFingerprint, d2.FromFingerprint, d1.ToFingerprint)
+	}
 }
 
 // ComposeWith composes d1 and d2 with the documents: it applies both to

@@ -263,6 +263,53 @@ func TestComposeRefusals(t *testing.T) {
 	}
 }
 
+// TestComposeWithEmpty: an empty delta with no XID-maps or fingerprints
+// ({} or <t/>) composed before or after another gives that delta's source
+// and target, so that the composition applies and is undone as it does.
+func TestComposeWithEmpty(t *testing.T) {
+	a := catalog()
+	b := catalog2()
+	b.NextXID = max(b.NextXID, 30)
+	b.ByXID()[14].InsertChild(0, tx("new", 30).build(b))
+	d := mustBuild(t, a, b)
+	d.From, d.To = "v1", "v2"
+	d.FromFingerprint, d.ToFingerprint = 0x1111, 0x2222 // as vigil diff writes them
+	for _, tt := range []struct {
+		name   string
+		d1, d2 *Delta
+	}{{"empty first", &Delta{}, d}, {"empty last", d, &Delta{}}} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Compose(tt.d1, tt.d2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.From != d.From || c.To != d.To || !c.FromXIDMap.Equal(d.FromXIDMap) || !c.ToXIDMap.Equal(d.ToXIDMap) ||
+				c.FromFingerprint != d.FromFingerprint || c.ToFingerprint != d.ToFingerprint {
+				t.Errorf("composed %q -> %q, maps %v -> %v, fingerprints %x -> %x; want %q -> %q, %v -> %v, %x -> %x",
+					c.From, c.To, c.FromXIDMap, c.ToXIDMap, c.FromFingerprint, c.ToFingerprint,
+					d.From, d.To, d.FromXIDMap, d.ToXIDMap, d.FromFingerprint, d.ToFingerprint)
+			}
+			// As vigil patch --reverse does: the composition's target map,
+			// or a first version's XIDs when it has none.
+			back := b.Clone()
+			if len(c.ToXIDMap.XIDs) > 0 {
+				if err := back.SetXIDMap(c.ToXIDMap); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				back.AssignXIDs()
+			}
+			got, err := Apply(back, Invert(c))
+			if err != nil {
+				t.Fatalf("undoing the composition: %v", err)
+			}
+			if diff := sameDoc(got, a); diff != "" {
+				t.Errorf("undone: %s", diff)
+			}
+		})
+	}
+}
+
 // flatDoc is a long flat list, where sibling order matters most.
 func flatDoc(r *rand.Rand, n int) *tree.Document {
 	d := &tree.Document{}

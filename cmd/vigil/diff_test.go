@@ -81,7 +81,7 @@ func TestDiffSummary(t *testing.T) {
 	_, out, _ := runCLI(t, "", "diff", "--format", "summary", example+"v1.xml", example+"v2.xml")
 	// In reading order: from the top of the document down.
 	at := 0
-	for _, want := range []string{"1 inserted (5 nodes), 1 deleted (5 nodes), 1 moved, 1 text updates",
+	for _, want := range []string{"1 inserted (5 nodes), 1 deleted (5 nodes), 1 moved, 1 text update, 0 attribute changes, 0 renames",
 		`outside before the root: "...s 3.2-3.5), version 1.-->" -> "...s 3.2-3.5), version 2.-->"`,
 		`delete  /Category[1]/Discount[1]/Product[1]: "tx123 $499"`,
 		`move    /Category[1]/NewProducts[1]/Product[1] -> /Category[1]/Discount[1]/Product[1]`,
@@ -92,6 +92,19 @@ func TestDiffSummary(t *testing.T) {
 			t.Fatalf("summary lacks %q after byte %d:\n%s", want, at, out)
 		}
 		at += k + len(want)
+	}
+}
+
+// TestSummaryCounts: the counts line says "1 node" and "1 text update",
+// not "1 nodes" and "1 text updates".
+func TestSummaryCounts(t *testing.T) {
+	dir := t.TempDir()
+	old := writeFile(t, dir, "old.xml", `<r><a x="1">one</a><b>two</b></r>`)
+	new := writeFile(t, dir, "new.xml", `<r><a x="2">uno</a><c>two</c><d/></r>`)
+	_, out, _ := runCLI(t, "", "diff", "--format", "summary", old, new)
+	want := ": 1 inserted (1 node), 0 deleted (0 nodes), 0 moved, 1 text update, 1 attribute change, 1 rename\n"
+	if first, _, _ := strings.Cut(out, "\n"); !strings.HasSuffix(first+"\n", want) {
+		t.Errorf("counts line %q, want it to end in %q", first, want)
 	}
 }
 

@@ -23,8 +23,9 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 	if s.Outside {
 		outside = ", changes outside the root element"
 	}
-	fmt.Fprintf(bw, "%s -> %s: %d inserted (%d nodes), %d deleted (%d nodes), %d moved, %d text updates, %d attribute changes, %d renames%s\n",
-		d.From, d.To, s.Inserts, s.InsertedNodes, s.Deletes, s.DeletedNodes, s.Moves, s.Updates, s.AttrInserts+s.AttrDeletes+s.AttrUpd, s.Renames, outside)
+	fmt.Fprintf(bw, "%s -> %s: %d inserted (%s), %d deleted (%s), %d moved, %s, %s, %s%s\n",
+		d.From, d.To, s.Inserts, count(s.InsertedNodes, "node"), s.Deletes, count(s.DeletedNodes, "node"), s.Moves,
+		count(s.Updates, "text update"), count(s.AttrInserts+s.AttrDeletes+s.AttrUpd, "attribute change"), count(s.Renames, "rename"), outside)
 	if o := d.Outside; o != nil {
 		doctype, prolog, epilog := o.Changed()
 		if doctype {
@@ -117,6 +118,14 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// count writes n things, as "1 node" or "5 nodes".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // texts is flatText of a list of comments and processing instructions.

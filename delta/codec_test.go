@@ -501,3 +501,28 @@ func TestXMLElementNamedOddWithNameAttribute(t *testing.T) {
 		t.Errorf("attribute name = %q, want top", v)
 	}
 }
+
+// TestXMLElementNamedXYElement writes an element of a document that is
+// itself named xy:element (a page holding a Vigil delta): it is escaped as
+// <xy:element name="xy:element"> and must read back.
+func TestXMLElementNamedXYElement(t *testing.T) {
+	content := &tree.Node{Kind: tree.Element, Name: "xy:element", XID: 2}
+	content.AppendChild(&tree.Node{Kind: tree.Text, Value: "x", XID: 1})
+	d := &Delta{Ops: []Op{{Kind: Insert, Parent: 9, Pos: 1, XIDs: tree.XIDMap{XIDs: []tree.XID{1, 2}}, Content: content}}}
+	x := encodeXML(t, d)
+	ds, err := DecodeXML(strings.NewReader(x))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, x)
+	}
+	if !Equal(ds[0], d) {
+		t.Fatalf("read back differs:\n%s", x)
+	}
+	for _, in := range []string{
+		`<unit_delta><t><i par="9" pos="1" xm="(2)"><xy:element xmlns:xy="urn:vigil:xydelta"/></i></t></unit_delta>`,
+		`<unit_delta><t><i par="9" pos="1" xm="(2)"><xy:element xmlns:xy="urn:vigil:xydelta" name=""/></i></t></unit_delta>`,
+	} {
+		if _, err := DecodeXML(strings.NewReader(in)); err == nil || !strings.Contains(err.Error(), "needs a name") {
+			t.Errorf("%s: error %v, want one saying <xy:element> needs a name", in, err)
+		}
+	}
+}

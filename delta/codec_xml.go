@@ -1057,16 +1057,17 @@ func (dec *xmlDecoder) content(start xml.StartElement) (*tree.Node, error) {
 				return nil, dec.errorf("content nested deeper than %d", MaxContentDepth)
 			}
 			n := dec.arena.NewElement(tag)
+			named := false // an xy:element's name, which may be "xy:element" itself
 			for _, a := range t.Attr {
 				if tag == xyElement && (qname(a.Name) == "name" || isXYDeclaration(a)) {
 					if qname(a.Name) == "name" {
-						n.Name = a.Value
+						n.Name, named = a.Value, true
 					}
 					continue
 				}
 				n.Attrs = append(n.Attrs, tree.Attr{Name: qname(a.Name), Value: a.Value})
 			}
-			if n.Name == xyElement {
+			if tag == xyElement && (!named || n.Name == "") {
 				return nil, dec.errorf("<%s> needs a name", xyElement)
 			}
 			stack[len(stack)-1].AppendChild(n)

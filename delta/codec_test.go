@@ -245,6 +245,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"<unit_delta><t><au xid='1' a='x' ov='1'/></t></unit_delta>", "<au> needs attribute nv"},
 		{"<unit_delta><t></t></unit_delta><x/>", "content after </unit_delta>"},
 		{"<unit_delta><t></t><t><u par='1' pos='1'/></t></unit_delta>", "delta 2: operation 1: <u> (the XyDiff fork's character-level update) is not supported"},
+		{"<unit_delta><t>\n<i par='1' pos='1' xm='(2-3)'><a x='1'><b x='1' y='2' x='3'/></a></i></t></unit_delta>", "line 2, column 31: operation 1 (i par=1 pos=1 xm=(2-3)): element <b> XID 2 in the content has attribute x twice"},
 	}
 	for _, c := range xmlCases {
 		_, err := DecodeXML(strings.NewReader(c.in))
@@ -277,6 +278,8 @@ func TestDecodeErrors(t *testing.T) {
 		{`{"ops":[{"op":"i","par":1,"pos":1,"xm":"(2-4)","content":{"kind":"element","name":"a","children":[{"kind":"element","name":"b","children":[{"kind":"text"},{"kind":"text","name":3}]}]}}]}`, "ops[0].content.children[0].children[1].name: a JSON number 3 where a string is wanted"},
 		{"{\"ops\":[\n{\"op\":\"rn\",\"xid\":1,\"ov\":\"a\",\"nv\":\"b\"},\n{\"op\":\"rn\",\"xid\":1,\"ov\":\"b\",\"nv\":\"c\"}]}", "line 3, column 1: ops[1]: operation 2"},
 		{`[]`, "a JSON array where an object is wanted"},
+		{`{"ops":[{"op":"i","par":1,"pos":1,"xm":"(2)","content":{"kind":"element","name":"a","attrs":[["x","1"],["x","2"]]}}]}`, "ops[0]: operation 1 (i par=1 pos=1 xm=(2)): element <a> XID 2 in the content has attribute x twice"},
+		{`{"ops":[{"op":"i","par":1,"pos":1,"xm":"(2)","content":{"kind":"element","name":"a","attrs":[["","1"]]}}]}`, "ops[0]: operation 1 (i par=1 pos=1 xm=(2)): element <a> XID 2 in the content has an attribute without a name"},
 	}
 	for _, c := range jsonCases {
 		_, err := DecodeJSON(strings.NewReader(c.in))

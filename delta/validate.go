@@ -25,7 +25,8 @@ const (
 //     an attribute name for ad, ai and au, names for rn;
 //   - a move carries no content and only its root XID; an update carries a
 //     leaf (text, comment or processing instruction) and its XID; any other
-//     d or i carries content whose XIDs, in post-order, are its XID-map;
+//     d or i carries content whose XIDs, in post-order, are its XID-map,
+//     and whose elements have named attributes, each name once;
 //   - the halves of moves and updates are paired: one d and one i with the
 //     same root XID for a move; for an update, under the same parent, with
 //     the same XID or (as the XyDiff tool writes them) each with its own;
@@ -253,6 +254,8 @@ func checkTreeOp(i int, op *Op) error {
 			bad = "an element in the content has a value"
 		case (n.Kind == tree.Text || n.Kind == tree.Comment) && n.Name != "":
 			bad = fmt.Sprintf("a %s in the content has a name", n.Kind)
+		case n.Kind == tree.Element && len(n.Attrs) > 0:
+			bad = checkAttrs(n)
 		case k >= len(op.XIDs.XIDs):
 			bad = fmt.Sprintf("XID-map has %d XIDs for content of more nodes", len(op.XIDs.XIDs))
 		case n.XID != op.XIDs.XIDs[k]:
@@ -273,6 +276,35 @@ func checkTreeOp(i int, op *Op) error {
 		return malformed(i, op, "XID-map has %d XIDs for content of %d nodes", len(op.XIDs.XIDs), k)
 	}
 	return nil
+}
+
+// checkAttrs returns what is wrong with the attributes of a content
+// element, or "": every attribute has a name, and a name only once (no
+// parser gives an element two attributes of one name, and XML cannot
+// write them).
+func checkAttrs(n *tree.Node) string {
+	var seen map[string]struct{}
+	if len(n.Attrs) > 8 {
+		seen = make(map[string]struct{}, len(n.Attrs))
+	}
+	for i, a := range n.Attrs {
+		if a.Name == "" {
+			return fmt.Sprintf("element <%s> XID %d in the content has an attribute without a name", clip(n.Name), n.XID)
+		}
+		dup := false
+		if seen != nil {
+			_, dup = seen[a.Name]
+			seen[a.Name] = struct{}{}
+		} else {
+			for _, b := range n.Attrs[:i] {
+				dup = dup || b.Name == a.Name
+			}
+		}
+		if dup {
+			return fmt.Sprintf("element <%s> XID %d in the content has attribute %s twice", clip(n.Name), n.XID, clip(a.Name))
+		}
+	}
+	return ""
 }
 
 // Validate reports whether d applies to doc: d is well-formed, and every

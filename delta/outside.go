@@ -143,7 +143,9 @@ func (o *Outside) validate() error {
 }
 
 // validate checks that the surroundings hold only comments and processing
-// instructions (not the XML declaration), without children.
+// instructions (not the XML declaration), without children or attributes,
+// each processing instruction with a target and no comment with a name,
+// as in a delta's content.
 func (s Surroundings) validate(which string) error {
 	for _, list := range []struct {
 		name  string
@@ -157,8 +159,12 @@ func (s Surroundings) validate(which string) error {
 				return fmt.Errorf("%w: outside the root, %s %s node %d is of kind %s, not a comment or processing instruction", ErrMalformed, which, list.name, k+1, n.Kind)
 			case n.Kind == tree.ProcInst && strings.EqualFold(n.Name, "xml"):
 				return fmt.Errorf("%w: outside the root, %s %s node %d is an XML declaration", ErrMalformed, which, list.name, k+1)
-			case len(n.Children) > 0:
-				return fmt.Errorf("%w: outside the root, %s %s node %d has children", ErrMalformed, which, list.name, k+1)
+			case len(n.Children) > 0 || len(n.Attrs) > 0:
+				return fmt.Errorf("%w: outside the root, %s %s node %d has children or attributes", ErrMalformed, which, list.name, k+1)
+			case n.Kind == tree.ProcInst && n.Name == "":
+				return fmt.Errorf("%w: outside the root, %s %s node %d is a processing instruction without a target", ErrMalformed, which, list.name, k+1)
+			case n.Kind == tree.Comment && n.Name != "":
+				return fmt.Errorf("%w: outside the root, %s %s node %d is a comment with a name", ErrMalformed, which, list.name, k+1)
 			}
 		}
 	}

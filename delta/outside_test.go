@@ -95,10 +95,13 @@ func TestOutside(t *testing.T) {
 // TestOutsideMalformed refuses what cannot stand outside the root.
 func TestOutsideMalformed(t *testing.T) {
 	for name, o := range map[string]*Outside{
-		"element": {New: Surroundings{Prolog: []*tree.Node{{Kind: tree.Element, Name: "a"}}}},
-		"text":    {Old: Surroundings{Epilog: []*tree.Node{{Kind: tree.Text, Value: "a"}}}},
-		"xml":     {New: Surroundings{Prolog: []*tree.Node{{Kind: tree.ProcInst, Name: "xml"}}}},
-		"nil":     {New: Surroundings{Prolog: []*tree.Node{nil}}},
+		"element":             {New: Surroundings{Prolog: []*tree.Node{{Kind: tree.Element, Name: "a"}}}},
+		"text":                {Old: Surroundings{Epilog: []*tree.Node{{Kind: tree.Text, Value: "a"}}}},
+		"xml":                 {New: Surroundings{Prolog: []*tree.Node{{Kind: tree.ProcInst, Name: "xml"}}}},
+		"nil":                 {New: Surroundings{Prolog: []*tree.Node{nil}}},
+		"pi without a target": {Old: Surroundings{Prolog: []*tree.Node{{Kind: tree.ProcInst, Value: "v"}}}},
+		"named comment":       {New: Surroundings{Epilog: []*tree.Node{{Kind: tree.Comment, Name: "x", Value: "v"}}}},
+		"comment with attrs":  {New: Surroundings{Epilog: []*tree.Node{{Kind: tree.Comment, Value: "v", Attrs: []tree.Attr{{Name: "a", Value: "b"}}}}}},
 	} {
 		if err := (&Delta{Outside: o}).Validate(); !errors.Is(err, ErrMalformed) {
 			t.Errorf("%s: %v", name, err)
@@ -120,6 +123,9 @@ func TestOutsideMalformed(t *testing.T) {
 		`{"ops":[],"outside":{"old":{},"new":{"prolog":[null]}}}`,
 		`{"ops":[],"outside":{"old":{},"new":{"prolog":[{"kind":"element","name":"a"}]}}}`,
 		`{"ops":[],"outside":{"old":{},"new":{},"odd":1}}`,
+		// What XML cannot write back: a JSON delta reads as its XML form.
+		`{"ops":[],"outside":{"old":{"prolog":[{"kind":"pi","name":"","value":"v"}]},"new":{}}}`,
+		`{"ops":[],"outside":{"old":{},"new":{"epilog":[{"kind":"comment","name":"x","value":"v"}]}}}`,
 	} {
 		var de *DecodeError
 		if _, err := DecodeJSON(strings.NewReader(in)); !errors.As(err, &de) || de.Line == 0 && de.Path == "" {

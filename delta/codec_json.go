@@ -13,8 +13,16 @@ import (
 )
 
 // EncodeJSON writes d in the JSON form described in the package
-// documentation, one object followed by a newline.
+// documentation, one object followed by a newline. It fails, as EncodeXML
+// does, if a value holds invalid UTF-8 or a character XML forbids, which
+// DecodeJSON would refuse or read otherwise.
 func EncodeJSON(w io.Writer, d *Delta) error {
+	if err := checkStrings(d.From, d.To); err != nil {
+		return fmt.Errorf("encode delta: %w", err)
+	}
+	if err := checkNamespaceChars(d.Namespaces); err != nil {
+		return fmt.Errorf("encode delta: %w", err)
+	}
 	bw := bufio.NewWriter(w)
 	var b []byte
 	b = append(b, '{')
@@ -34,6 +42,12 @@ func EncodeJSON(w io.Writer, d *Delta) error {
 		op := &d.Ops[i]
 		if i > 0 {
 			b = append(b, ',')
+		}
+		if err := checkStrings(op.Name, op.OldValue, op.NewValue); err != nil {
+			return fmt.Errorf("encode operation %d (%s): %w", i+1, op.header(), err)
+		}
+		if err := checkNamespaceChars(op.Namespaces); err != nil {
+			return fmt.Errorf("encode operation %d (%s): %w", i+1, op.header(), err)
 		}
 		b = append(b, "\n"...)
 		b = append(b, '{')
@@ -110,6 +124,9 @@ func appendOutside(b []byte, o *Outside) ([]byte, error) {
 		if k > 0 {
 			b = append(b, ',')
 		}
+		if err := checkXMLChars(side.s.Doctype); err != nil {
+			return nil, fmt.Errorf("DOCTYPE: %w", err)
+		}
 		b = appendJSONString(b, side.key)
 		b = append(b, ":{"...)
 		b = appendField(b, "doctype", side.s.Doctype, true)
@@ -166,6 +183,28 @@ func appendField(b []byte, name, value string, first bool) []byte {
 	return appendJSONString(b, value)
 }
 
+// checkStrings reports the first character of ss that XML, and so a
+// delta, cannot hold (see checkXMLChars): json.Marshal would write invalid
+// UTF-8 as U+FFFD, and DecodeJSON refuses the others.
+func checkStrings(ss ...string) error {
+	for _, s := range ss {
+		if err := checkXMLChars(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkNamespaceChars is checkStrings for the prefixes and URIs of ns.
+func checkNamespaceChars(ns map[string]string) error {
+	for p, uri := range ns {
+		if err := checkStrings(p, uri); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func appendJSONString(b []byte, s string) []byte {
 	q, _ := json.Marshal(s) // a string always marshals
 	return append(b, q...)
@@ -188,6 +227,14 @@ func appendJSONNode(b []byte, root *tree.Node) ([]byte, error) {
 			kind, ok := jsonKinds[n.Kind]
 			if !ok {
 				return nil, fmt.Errorf("node of invalid kind %d", n.Kind)
+			}
+			if err := checkStrings(n.Name, n.Value); err != nil {
+				return nil, err
+			}
+			for _, a := range n.Attrs {
+				if err := checkStrings(a.Name, a.Value); err != nil {
+					return nil, err
+				}
 			}
 			b = append(b, '{')
 			b = appendField(b, "kind", kind, true)

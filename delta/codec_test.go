@@ -529,3 +529,39 @@ func TestXMLElementNamedXYElement(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodeRefusesCharacters: a value holding invalid UTF-8 or a
+// character XML forbids is refused by both encoders (JSON wrote invalid
+// UTF-8 as U+FFFD, and the others as escapes DecodeJSON refuses).
+func TestEncodeRefusesCharacters(t *testing.T) {
+	au := func(nv string) *Delta {
+		return &Delta{Ops: []Op{{Kind: AttrUpdate, Node: 2, Name: "a", OldValue: "1", NewValue: nv}}}
+	}
+	ins := func(c *tree.Node) *Delta {
+		return &Delta{Ops: []Op{{Kind: Insert, Parent: 9, Pos: 1, XIDs: tree.SubtreeXIDMap(c), Content: c}}}
+	}
+	cases := []struct {
+		name string
+		d    *Delta
+		err  string
+	}{
+		{"invalid UTF-8", au("a\xffb"), `operation 1 (au xid=2 a=a ov="1" nv="a\xffb"): invalid UTF-8 at byte 1`},
+		{"surrogate", au("\xed\xa0\x80"), "invalid UTF-8 at byte 0"},
+		{"control", au("a\x01"), "character U+0001 at byte 1"},
+		{"U+FFFE", au("\uFFFE"), "character U+FFFE at byte 0"},
+		{"content text", ins(&tree.Node{Kind: tree.Text, Value: "\x00", XID: 3}), "operation 1 (i par=9 pos=1 xm=(3)): character U+0000"},
+		{"content attribute", ins(&tree.Node{Kind: tree.Element, Name: "p", XID: 3, Attrs: []tree.Attr{{Name: "a", Value: "\x1b"}}}), "character U+001B"},
+		{"label", &Delta{From: "v\x02.xml"}, "character U+0002"},
+		{"outside", &Delta{Outside: &Outside{New: Surroundings{Doctype: "\x7f\x03"}}}, "DOCTYPE: character U+0003"},
+	}
+	for _, c := range cases {
+		var b bytes.Buffer
+		err := EncodeJSON(&b, c.d)
+		if err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%s: EncodeJSON: %v, want containing %q\n%s", c.name, err, c.err, b.String())
+		}
+		if err := EncodeXML(&b, c.d); err == nil {
+			t.Errorf("%s: EncodeXML wrote it", c.name)
+		}
+	}
+}

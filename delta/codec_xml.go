@@ -553,6 +553,20 @@ func (dec *xmlDecoder) token() (xml.Token, error) {
 	return t, err
 }
 
+// attrsOnce refuses a start tag with two attributes of one name, which
+// XML forbids and encoding/xml does not report: the decoder would take one
+// of the two.
+func (dec *xmlDecoder) attrsOnce(start xml.StartElement) error {
+	for i, a := range start.Attr {
+		for _, b := range start.Attr[:i] {
+			if a.Name == b.Name {
+				return dec.errorf("<%s> has attribute %s twice", qname(start.Name), qname(a.Name))
+			}
+		}
+	}
+	return nil
+}
+
 func isSpace(b []byte) bool {
 	for _, c := range b {
 		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
@@ -651,6 +665,9 @@ func (dec *xmlDecoder) epilog() (more bool, err error) {
 }
 
 func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
+	if err := dec.attrsOnce(start); err != nil {
+		return nil, err
+	}
 	d := &Delta{}
 	for _, a := range start.Attr {
 		var err error
@@ -819,6 +836,9 @@ func (dec *xmlDecoder) surroundings(start xml.StartElement, s *Surroundings) err
 
 func (dec *xmlDecoder) operation(start xml.StartElement, d *Delta) (Op, error) {
 	var op Op
+	if err := dec.attrsOnce(start); err != nil {
+		return op, err
+	}
 	name := start.Name.Local
 	if start.Name.Space != "" && start.Name.Space != "xy" {
 		name = qname(start.Name)
@@ -1032,6 +1052,9 @@ func (dec *xmlDecoder) content(start xml.StartElement) (*tree.Node, error) {
 			pending = true
 		case xml.StartElement:
 			flush()
+			if err := dec.attrsOnce(t); err != nil {
+				return nil, err
+			}
 			tag := qname(t.Name)
 			switch tag {
 			case xyComment, xyPI:

@@ -150,7 +150,7 @@ func (j *jsonDecoder) delta() (*Delta, error) {
 			continue
 		}
 		var err error
-		if *m.dst, err = tree.ParseXIDMap(m.s); err != nil {
+		if *m.dst, err = parseVersionMap(m.s); err != nil {
 			return nil, &DecodeError{Path: m.field, Msg: err.Error(), Err: ErrMalformed}
 		}
 	}

@@ -248,6 +248,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"<unit_delta><t>\n<i par='1' pos='1' xm='(2-3)'><a x='1'><b x='1' y='2' x='3'/></a></i></t></unit_delta>", "line 2, column 62: operation 1: <b> has attribute x twice"},
 		{"<unit_delta><t><au xid='14' xid='15' a='a' ov='' nv='1'/></t></unit_delta>", "line 1, column 58: operation 1: <au> has attribute xid twice"},
 		{"<unit_delta><t from='a' from='b'></t></unit_delta>", "line 1, column 34: <t> has attribute from twice"},
+		{"<unit_delta><t fromXidMap='(1-3;2|9)'></t></unit_delta>", "line 1, column 39: fromXidMap: XID-map repeats XID 2"},
+		{"<unit_delta><t toXidMap='(1;100000000;1|9)'></t></unit_delta>", "line 1, column 45: toXidMap: XID-map repeats XID 1"},
 	}
 	for _, c := range xmlCases {
 		_, err := DecodeXML(strings.NewReader(c.in))
@@ -280,6 +282,7 @@ func TestDecodeErrors(t *testing.T) {
 		{`{"ops":[{"op":"i","par":1,"pos":1,"xm":"(2-4)","content":{"kind":"element","name":"a","children":[{"kind":"element","name":"b","children":[{"kind":"text"},{"kind":"text","name":3}]}]}}]}`, "ops[0].content.children[0].children[1].name: a JSON number 3 where a string is wanted"},
 		{"{\"ops\":[\n{\"op\":\"rn\",\"xid\":1,\"ov\":\"a\",\"nv\":\"b\"},\n{\"op\":\"rn\",\"xid\":1,\"ov\":\"b\",\"nv\":\"c\"}]}", "line 3, column 1: ops[1]: operation 2"},
 		{`[]`, "a JSON array where an object is wanted"},
+		{`{"fromXidMap":"(1;1|5)","ops":[]}`, "fromXidMap: XID-map repeats XID 1"},
 		{`{"ops":[{"op":"i","par":1,"pos":1,"xm":"(2)","content":{"kind":"element","name":"a","attrs":[["x","1"],["x","2"]]}}]}`, "ops[0]: operation 1 (i par=1 pos=1 xm=(2)): element <a> XID 2 in the content has attribute x twice"},
 		{`{"ops":[{"op":"i","par":1,"pos":1,"xm":"(2)","content":{"kind":"element","name":"a","attrs":[["","1"]]}}]}`, "ops[0]: operation 1 (i par=1 pos=1 xm=(2)): element <a> XID 2 in the content has an attribute without a name"},
 	}

@@ -513,7 +513,7 @@ func (dec *xmlDecoder) xidMap(s string) (tree.XIDMap, error) {
 	if s == dec.lastMap && dec.lastMap != "" {
 		return dec.lastXIDs, nil
 	}
-	m, err := tree.ParseXIDMap(s)
+	m, err := parseVersionMap(s)
 	if err == nil {
 		dec.lastMap, dec.lastXIDs = s, m
 	}

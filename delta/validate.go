@@ -314,6 +314,37 @@ func Validate(doc *tree.Document, d *Delta) error {
 	return err
 }
 
+// parseVersionMap parses the XID-map of a version (a delta's fromXidMap or
+// toXidMap), which lists every node of the version once: a map that
+// repeats an XID fits no document, and Apply would refuse every document
+// as the wrong one.
+func parseVersionMap(s string) (tree.XIDMap, error) {
+	m, err := tree.ParseXIDMap(s)
+	if err != nil {
+		return m, err
+	}
+	xs := m.XIDs
+	if max := m.Max(); uint64(max) <= 8*uint64(len(xs))+1024 {
+		seen := make([]uint64, uint64(max)/64+1)
+		for _, x := range xs {
+			w, bit := uint64(x)/64, uint64(1)<<(uint64(x)%64)
+			if seen[w]&bit != 0 {
+				return m, fmt.Errorf("XID-map repeats XID %d", x)
+			}
+			seen[w] |= bit
+		}
+		return m, nil
+	}
+	seen := make(map[tree.XID]struct{}, len(xs))
+	for _, x := range xs {
+		if _, dup := seen[x]; dup {
+			return m, fmt.Errorf("XID-map repeats XID %d", x)
+		}
+		seen[x] = struct{}{}
+	}
+	return m, nil
+}
+
 // checkXIDMapSize refuses, before it is expanded, an operation's XID-map
 // that lists far more XIDs than the operation's subtree has nodes (size),
 // so that a short hostile string such as (1-99999999) costs nothing. It

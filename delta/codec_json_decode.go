@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -599,6 +600,11 @@ func (j *jsonDecoder) objectFrom(t jsonToken, path string, field func(key, path 
 	default:
 		return j.typeError(t, path, "an object")
 	}
+	// The keys read, to refuse one given twice: JSON leaves its meaning
+	// open, and encoding/json would take the last.
+	var small [8]string
+	seen := small[:0]
+	var many map[string]struct{}
 	for keys := 0; ; keys++ {
 		key, end, err := j.key(keys)
 		if err != nil || end {
@@ -607,6 +613,20 @@ func (j *jsonDecoder) objectFrom(t jsonToken, path string, field func(key, path 
 		p := key
 		if path != "" {
 			p = path + "." + key
+		}
+		if many == nil && slices.Contains(seen, key) {
+			return j.errorAt(j.keyAt, p, "given twice")
+		}
+		if many != nil {
+			if _, dup := many[key]; dup {
+				return j.errorAt(j.keyAt, p, "given twice")
+			}
+			many[key] = struct{}{}
+		} else if seen = append(seen, key); len(seen) > len(small) {
+			many = make(map[string]struct{}, 2*len(seen))
+			for _, k := range seen {
+				many[k] = struct{}{}
+			}
 		}
 		if err := field(key, p); err != nil {
 			return err

@@ -283,6 +283,9 @@ func TestDecodeErrors(t *testing.T) {
 		{"{\"ops\":[\n{\"op\":\"rn\",\"xid\":1,\"ov\":\"a\",\"nv\":\"b\"},\n{\"op\":\"rn\",\"xid\":1,\"ov\":\"b\",\"nv\":\"c\"}]}", "line 3, column 1: ops[1]: operation 2"},
 		{`[]`, "a JSON array where an object is wanted"},
 		{`{"fromXidMap":"(1;1|5)","ops":[]}`, "fromXidMap: XID-map repeats XID 1"},
+		{`{"ops":[{"op":"d","par":1,"pos":1,"pos":2,"xm":"(2)","content":{"kind":"text","value":"a"}}]}`, "line 1, column 35: ops[0].pos: given twice"},
+		{`{"ops":[],"to":"a","to":"b"}`, "line 1, column 20: to: given twice"},
+		{`{"ops":[],"namespaces":{"a":"u","b":"u","c":"u","d":"u","e":"u","f":"u","g":"u","h":"u","i":"u","a":"v"}}`, "namespaces.a: given twice"},
 		{`{"ops":[{"op":"i","par":1,"pos":1,"xm":"(2)","content":{"kind":"element","name":"a","attrs":[["x","1"],["x","2"]]}}]}`, "ops[0]: operation 1 (i par=1 pos=1 xm=(2)): element <a> XID 2 in the content has attribute x twice"},
 		{`{"ops":[{"op":"i","par":1,"pos":1,"xm":"(2)","content":{"kind":"element","name":"a","attrs":[["","1"]]}}]}`, "ops[0]: operation 1 (i par=1 pos=1 xm=(2)): element <a> XID 2 in the content has an attribute without a name"},
 	}

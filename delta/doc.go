@@ -161,9 +161,9 @@
 // "value":..,"attrs":[[name,value],...],"children":[...]}; its XIDs are
 // those of xm, in post-order, as in XML. A change outside the root element
 // is "outside":{"old":{"doctype":"html","prolog":[node,...],"epilog":[...]},
-// "new":{...}}. Unknown fields are errors, and errors name the field
-// (ops[3].xm: ...). DecodeJSONAll reads several deltas written one after
-// the other.
+// "new":{...}}. Unknown fields, and fields given twice, are errors, and
+// errors name the field (ops[3].xm: ...). DecodeJSONAll reads several
+// deltas written one after the other.
 //
 // Both decoders check the delta with Delta.Validate and bound what hostile
 // input can make them allocate: MaxOps operations, tree.MaxXIDMapLen XIDs

@@ -393,7 +393,7 @@ func (b *builder) weakMoves(i int32) {
 			}
 		}
 	}
-	keep := heaviestIncreasing(keys, weights, b.new.ChildCount(b.oldMatch[i]), &b.lis)
+	keep := heaviestIncreasing(keys, weights, &b.lis)
 	for k, ci := range members {
 		if !keep[k] {
 			b.moved[ci] = true // weak move

@@ -188,7 +188,7 @@ func TestHeaviestIncreasing(t *testing.T) {
 	// into the next.
 	var scratch lisScratch
 	for _, tt := range tests {
-		keep := heaviestIncreasing(tt.keys, tt.weights, len(tt.keys), &scratch)
+		keep := heaviestIncreasing(tt.keys, tt.weights, &scratch)
 		var b strings.Builder
 		for _, k := range keep {
 			if k {

@@ -22,13 +22,13 @@ type lisBest struct {
 // heaviestIncreasing returns, for a sequence of distinct keys with weights,
 // which elements form a maximum-weight strictly increasing subsequence
 // (keep[i] is true for the kept ones). It runs in O(n log n) with a Fenwick
-// tree over the keys, which must lie in [0, maxKey). Ties are broken towards
+// tree over the keys, which must be at least 0. Ties are broken towards
 // the subsequence found first, so the result is deterministic. The slice
 // returned is s's, valid until the next call.
 //
 // The elements not kept are the minimum-weight set of siblings to move so
 // that the rest keep their relative order (thesis §3.5, figure 3.6).
-func heaviestIncreasing(keys []int, weights []float64, maxKey int, s *lisScratch) []bool {
+func heaviestIncreasing(keys []int, weights []float64, s *lisScratch) []bool {
 	n := len(keys)
 	s.keep = slices.Grow(s.keep[:0], n)[:n]
 	keep := s.keep
@@ -41,6 +41,14 @@ func heaviestIncreasing(keys []int, weights []float64, maxKey int, s *lisScratch
 	}
 	if increasing {
 		return keep
+	}
+	// The tree spans the keys that occur: a bound known to the caller (its
+	// list's length) would cost it a read elsewhere in memory for every
+	// list, most of which are in order and never get here; and entries past
+	// the largest key are never read.
+	maxKey := 0
+	for _, k := range keys {
+		maxKey = max(maxKey, k+1)
 	}
 	// fen[k] holds the best chain over a range of keys ending at k.
 	s.fen = slices.Grow(s.fen[:0], maxKey+1)[:maxKey+1]

@@ -43,9 +43,9 @@ func (r recovery) run(m *matching) {
 			m.recoverChildren(i, j)
 		}
 		// Measure.Children goes right to left: pushed so, the children pop
-		// left to right. (Room first: a long list appended to grows a
-		// quarter at a time.)
-		stack = slices.Grow(stack, m.old.ChildCount(i))
+		// left to right. (No room made first: the count of children costs
+		// a read of Pos, a cache miss at most nodes of a large document,
+		// and the stack keeps what it grew to.)
 		m.old.Children(i, func(c int32) { stack = append(stack, c) })
 	}
 }

@@ -125,8 +125,10 @@ func measure(f *Flat, signatures bool) *Measure {
 		m.Signature = make([]Signature, n)
 		kindName = make([]uint64, len(f.names)*4)
 	}
-	// nameHash returns the hash of node i's kind and name.
-	nameHash := func(i int) uint64 {
+	// nameHash returns the hash of node i's kind and name. Its first
+	// lines are the loop's own (a closure call a node is a visible share of
+	// measuring): cached returns the hash when it is known.
+	nameHash := func(i int32) uint64 {
 		if f.Kind[i]-1 >= 4 {
 			// An invalid kind (a tree built by hand): not cached.
 			return hashString(fnvOffset^uint64(f.Kind[i]), f.names[f.name[i]])
@@ -139,37 +141,59 @@ func measure(f *Flat, signatures bool) *Measure {
 		}
 		return h
 	}
+	names := f.name[:n]
+	cached := func(i int, k Kind) uint64 {
+		if k-1 < 4 {
+			if h := kindName[int(names[i])*4+int(k-1)]; h != 0 {
+				return h
+			}
+		}
+		return nameHash(int32(i))
+	}
 	// Post-order: every child is complete before its parent, and the
 	// children of a node come in document order. The first child (Pos 0)
 	// seeds its parent's running hash with the parent's label and its
-	// running weight with 1; each child then folds itself in.
+	// running weight with 1; each child then folds itself in. Node i's
+	// value and attributes start where node i-1's end: the loop keeps
+	// those ends rather than reading them again (Value and Attrs), and
+	// slices a value or attributes only for a node whose label or weight
+	// reads them (an element's label has no value, another node's no
+	// attributes: see labelOf).
+	kind, size, parent, pos := f.Kind[:n], f.Size[:n], f.Parent[:n], f.Pos[:n]
+	valueEnd, attrEnd := f.valueEnd[:n], f.attrEnd[:n]
+	weight, sig := m.Weight[:n], m.Signature
+	valueStart, attrStart := uint32(0), int32(0)
 	for i := range n {
-		if signatures {
-			if f.Size[i] == 1 {
-				m.Signature[i] = labelOf(f.Kind[i], f.Value(int32(i)), f.Attrs(int32(i)), nameHash(i))
-			}
-		}
-		switch {
-		case f.Kind[i] != Element:
+		k := kind[i]
+		vStart, aStart := valueStart, attrStart
+		valueStart, attrStart = valueEnd[i], attrEnd[i]
+		if k != Element {
 			// A leaf's weight is its value's, even with children (a tree
 			// built by hand).
-			m.Weight[i] = leafWeight(len(f.Value(int32(i))))
-		case f.Size[i] == 1:
-			m.Weight[i] = 1
+			value := f.text[vStart:valueStart]
+			weight[i] = leafWeight(len(value))
+			if signatures && size[i] == 1 {
+				sig[i] = Signature(mix(cached(i, k)*fnvPrime ^ maphash.String(hashSeed, value)))
+			}
+		} else if size[i] == 1 {
+			weight[i] = 1
+			if signatures {
+				sig[i] = labelOf(Element, "", f.attrs[aStart:attrStart:attrStart], cached(i, k))
+			}
 		}
-		p := f.Parent[i]
+		p := parent[i]
 		if p < 0 {
 			continue
 		}
-		if f.Pos[i] == 0 {
-			m.Weight[p] = 1
+		if pos[i] == 0 {
+			weight[p] = 1
 			if signatures {
-				m.Signature[p] = labelOf(f.Kind[p], f.Value(p), f.Attrs(p), nameHash(int(p)))
+				sig[p] = labelOf(kind[p], f.Value(p), f.Attrs(p), cached(int(p), kind[p]))
 			}
 		}
-		m.Weight[p] += m.Weight[i]
+		weight[p] += weight[i]
 		if signatures {
-			m.Signature[p] = Signature(combine(uint64(m.Signature[p]), uint64(m.Signature[i])))
+			sig[p] = Signature(combine(uint64(sig[p]), uint64(sig[i])))
 		}
 	}
 	return m

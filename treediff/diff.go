@@ -142,12 +142,29 @@ func (m *matching) sameSubtrees() []bool {
 // post-order ranks from 1.
 func (m *matching) assignXIDs(first bool) {
 	old, new := m.old.Flat, m.new.Flat
+	// Always a new array: an earlier delta's XID-map may be new's former
+	// XIDs (see DiffFlat).
+	new.XID = make([]tree.XID, new.Len())
 	if first {
 		old.XID = make([]tree.XID, old.Len())
 		for i := range old.XID {
 			old.XID[i] = tree.XID(i + 1)
 		}
 		old.NextXID = tree.XID(old.Len() + 1)
+		// A matched node's XID is its match's rank: known without a read
+		// of old.XID at the match, a place in memory the pass over new
+		// does not otherwise touch.
+		next := old.NextXID
+		for j, i := range m.newMatch {
+			if i >= 0 {
+				new.XID[j] = tree.XID(i + 1)
+			} else {
+				new.XID[j] = next
+				next++
+			}
+		}
+		new.NextXID = next
+		return
 	}
 	next := old.NextXID
 	for _, x := range old.XID {
@@ -155,9 +172,6 @@ func (m *matching) assignXIDs(first bool) {
 			next = x + 1
 		}
 	}
-	// Always a new array: an earlier delta's XID-map may be new's former
-	// XIDs (see DiffFlat).
-	new.XID = make([]tree.XID, new.Len())
 	for j, i := range m.newMatch {
 		if i >= 0 {
 			new.XID[j] = old.XID[i]

@@ -204,6 +204,13 @@ type builder struct {
 	// or with other attributes; nodeOps bounds their operations.
 	nodeChanges []int32
 	nodeOps     int
+	// deletes lists the old nodes with a delete half (the roots of deleted
+	// regions, and the moved and changed nodes) in the order scan finds
+	// them, from the last node back; inserts the new nodes with an insert
+	// half, in no order until scan sorts them, from the last back. The
+	// emitters take them in XyScript order from there, rather than walk
+	// both trees again.
+	deletes, inserts []int32
 	// sameNew (by new index, may be nil) marks identical subtrees: see
 	// Matching.Same.
 	sameNew []bool
@@ -294,7 +301,8 @@ func (b *builder) stays(i int32) bool {
 // scan looks once at every old node outside identical subtrees, from the
 // root down. It finds the leaves whose value changed and the elements
 // renamed or with other attributes; marks strong moves (parent changed)
-// and weak moves (order changed among the children that stayed); checks,
+// and weak moves (order changed among the children that stayed); lists
+// the nodes with a delete or an insert half (b.deletes, b.inserts); checks,
 // when b.check is set, that the pairs agree in kind and XID (the roots of
 // identical subtrees are checked too; their insides the caller paired node
 // for node); and returns an upper bound of the number of operations, so
@@ -303,6 +311,7 @@ func (b *builder) scan() (int, error) {
 	b.changed = make([]bool, b.old.Len())
 	b.moved = make([]bool, b.old.Len())
 	b.nodeChanges, b.nodeOps = b.nodeChanges[:0], 0
+	b.deletes, b.inserts = b.deletes[:0], b.inserts[:0]
 	var bad error
 	ops := 0
 	b.eachOld(func(i int32) {
@@ -314,6 +323,7 @@ func (b *builder) scan() (int, error) {
 		if j < 0 {
 			if p >= 0 && b.oldMatch[p] >= 0 {
 				ops++ // a deleted region
+				b.deletes = append(b.deletes, i)
 			}
 			return
 		}
@@ -342,8 +352,14 @@ func (b *builder) scan() (int, error) {
 				b.weakMoves(i)
 			}
 		}
+		// Weak moves were marked when the parent was visited: the node's
+		// marks are final.
 		if b.moved[i] || b.changed[i] {
 			ops += 2
+			if p >= 0 { // the roots have no operation
+				b.deletes = append(b.deletes, i)
+				b.inserts = append(b.inserts, j)
+			}
 		}
 	})
 	if bad != nil {
@@ -355,8 +371,12 @@ func (b *builder) scan() (int, error) {
 	for j, i := range b.newMatch {
 		if p := b.new.Parent[j]; i < 0 && p >= 0 && b.newMatch[p] >= 0 {
 			ops++ // an inserted region
+			b.inserts = append(b.inserts, int32(j))
 		}
 	}
+	// From the last node back, as deletes are.
+	slices.Sort(b.inserts)
+	slices.Reverse(b.inserts)
 	return ops + b.nodeOps, nil
 }
 

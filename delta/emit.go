@@ -1,6 +1,10 @@
 package delta
 
-import "github.com/vigil-web/vigil/tree"
+import (
+	"slices"
+
+	"github.com/vigil-web/vigil/tree"
+)
 
 // This file writes the operations once the builder has paired the nodes
 // and found the moves (build.go): renames and attributes, deletes in
@@ -71,28 +75,9 @@ func (b *builder) emitNodeChanges(d *Delta) {
 // post-order (children right to left, then the node), so that positions
 // refer to the old version and descendants go before their ancestors.
 func (b *builder) emitDeletes(d *Delta) {
-	// frame is a node and its next child to visit, counted from the right
-	// (-1 when none is left): Measure.Children goes right to left.
-	type frame struct{ node, next int32 }
-	root := b.old.Root()
-	stack := []frame{{root, b.lastChild(b.old, root)}}
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if c := top.next; c >= 0 {
-			top.next = b.prevSibling(b.old, top.node, c)
-			kids := b.lastChild(b.old, c)
-			if b.same(c) {
-				kids = -1 // nothing to delete inside an identical subtree
-			}
-			stack = append(stack, frame{c, kids})
-			continue
-		}
-		i := top.node
-		stack = stack[:len(stack)-1]
+	b.deletes = childrenFirst(b.old, b.deletes)
+	for _, i := range b.deletes {
 		p := b.old.Parent[i]
-		if p < 0 {
-			continue
-		}
 		matched := b.oldMatch[i] >= 0
 		var op Op
 		if !b.fillHalf(&op, b.old, b.oldMatch, i, matched && b.moved[i], matched && b.valueChanged(i), !matched && b.oldMatch[p] >= 0) {
@@ -107,22 +92,12 @@ func (b *builder) emitDeletes(d *Delta) {
 // pre-order, so that positions refer to the new version and ancestors go
 // before their descendants.
 func (b *builder) emitInserts(d *Delta) {
-	stack := []int32{b.new.Root()}
-	for len(stack) > 0 {
-		j := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		// Nothing is inserted inside an identical subtree.
-		if b.sameNew == nil || !b.sameNew[j] {
-			// Measure.Children goes right to left: pushed in that order,
-			// the children pop left to right. (No room made first: the
-			// count of children costs a read of Pos, a cache miss at most
-			// nodes of a large document.)
-			b.new.Children(j, func(c int32) { stack = append(stack, c) })
-		}
+	// Pre-order is the reverse of the order children right to left, then
+	// the node.
+	b.inserts = childrenFirst(b.new, b.inserts)
+	slices.Reverse(b.inserts)
+	for _, j := range b.inserts {
 		p := b.new.Parent[j]
-		if p < 0 {
-			continue
-		}
 		i := b.newMatch[j]
 		matched := i >= 0
 		var op Op
@@ -132,6 +107,32 @@ func (b *builder) emitInserts(d *Delta) {
 		op.Kind, op.Parent, op.Pos = Insert, b.new.XID[p], int(b.newPos[j])+1
 		d.Ops = append(d.Ops, op)
 	}
+}
+
+// childrenFirst reorders nodes of t, given from the last index back (each
+// node before its descendants, and after the nodes to its right), into the
+// order of a walk that visits a node's children right to left, then the
+// node. It keeps on a stack the nodes whose descendants may still come:
+// a node that does not hold the next one has had all of them. The result
+// is in nodes's array.
+func childrenFirst(t *tree.Measure, nodes []int32) []int32 {
+	stack := make([]int32, 0, 64)
+	out := nodes[:0] // written no faster than read: a node is out after it is in
+	for _, x := range nodes {
+		for len(stack) > 0 {
+			top := stack[len(stack)-1]
+			if x > top-t.Size[top] {
+				break // x is in top's subtree, [top-size+1, top]
+			}
+			out = append(out, top)
+			stack = stack[:len(stack)-1]
+		}
+		stack = append(stack, x)
+	}
+	for k := len(stack) - 1; k >= 0; k-- {
+		out = append(out, stack[k])
+	}
+	return out
 }
 
 // fillHalf fills what the delete or the insert half of an operation on node
@@ -161,20 +162,4 @@ func (b *builder) fillHalf(op *Op, t *tree.Measure, match []int32, k int32, move
 		return false
 	}
 	return true
-}
-
-// lastChild returns the last child of node i of a measure, or -1.
-func (b *builder) lastChild(m *tree.Measure, i int32) int32 {
-	if m.Size[i] == 1 {
-		return -1
-	}
-	return i - 1
-}
-
-// prevSibling returns the child of node p before its child c, or -1.
-func (b *builder) prevSibling(m *tree.Measure, p, c int32) int32 {
-	if prev := c - m.Size[c]; prev > p-m.Size[p] {
-		return prev
-	}
-	return -1
 }

@@ -385,22 +385,36 @@ func (b *builder) scan() (int, error) {
 func (b *builder) weakMoves(i int32) {
 	n := b.old.ChildCount(i)
 	b.moveKeys = slices.Grow(b.moveKeys[:0], n)[:n]
-	b.moveWeights = slices.Grow(b.moveWeights[:0], n)[:n]
 	b.moveMembers = slices.Grow(b.moveMembers[:0], n)[:n]
 	// Children come last first: filled from the end, the lists are in
-	// document order.
+	// document order. Their parent is i: stays without reading it.
 	at := n
+	q := b.oldMatch[i]
 	b.old.Children(i, func(ci int32) {
-		if b.stays(ci) {
+		if j := b.oldMatch[ci]; j >= 0 && b.new.Parent[j] == q {
 			at--
-			b.moveKeys[at] = int(b.newPos[b.oldMatch[ci]])
-			b.moveWeights[at] = b.old.Weight[ci]
+			b.moveKeys[at] = int(b.newPos[j])
 			b.moveMembers[at] = ci
 		}
 	})
-	keys, weights, members := b.moveKeys[at:], b.moveWeights[at:], b.moveMembers[at:]
+	keys, members := b.moveKeys[at:], b.moveMembers[at:]
 	if len(members) < 2 {
 		return
+	}
+	// Children still in order all stay, whatever they weigh: most lists
+	// are, and their weights (eight bytes a node, read nowhere else in
+	// the delta) are read only for the others.
+	inOrder := true
+	for k := 1; k < len(keys) && inOrder; k++ {
+		inOrder = keys[k] > keys[k-1]
+	}
+	if inOrder {
+		return
+	}
+	b.moveWeights = slices.Grow(b.moveWeights[:0], len(members))[:len(members)]
+	weights := b.moveWeights
+	for k, ci := range members {
+		weights[k] = b.old.Weight[ci]
 	}
 	if b.pinned != nil {
 		heavy := 1.0

@@ -121,18 +121,23 @@ func (m *matching) sameSubtrees() []bool {
 	same := make([]bool, m.new.Len())
 	for j := range m.new.Len() { // post-order: children first
 		i := m.newMatch[j]
-		if i < 0 || !m.zipped[j] && m.old.Signature[i] != m.new.Signature[j] {
+		if i < 0 {
 			continue
 		}
 		// Children side by side, from the last: each pair must be an
-		// identical subtree, matched to each other.
+		// identical subtree, matched to each other. (A child that is
+		// one is as large as its match: the walk along old steps by the
+		// new child's size.)
 		c, d := int32(j)-1, i-1
 		startC, startD := int32(j)-m.new.Size[j], i-m.old.Size[i]
 		ok := true
-		for ; ok && c > startC && d > startD; c, d = c-m.new.Size[c], d-m.old.Size[d] {
+		for ; ok && c > startC && d > startD; c, d = c-m.new.Size[c], d-m.new.Size[c] {
 			ok = same[c] && m.newMatch[c] == d
 		}
-		same[j] = ok && c == startC && d == startD
+		// The signatures last: eight bytes a node on each side, read
+		// only for a node whose children passed.
+		same[j] = ok && c == startC && d == startD &&
+			(m.zipped[j] || m.old.Signature[i] == m.new.Signature[j])
 	}
 	return same
 }

@@ -40,9 +40,10 @@ type matching struct {
 	simOld, simNew               []int32
 	alignOld, alignNew           []int32
 	// anchors is recovery's scratch list of the (old, new) positions of
-	// matched children, gapOld and gapNew its unmatched children between
-	// two anchors.
+	// matched children, anchorAt its room to put them in old order, gapOld
+	// and gapNew its unmatched children between two anchors.
 	anchors        [][2]int32
+	anchorAt       []int32
 	gapOld, gapNew []int32
 	// pairBuf is the buffer align's alignments are carved from (see
 	// pairSpace); alignEntry, alignUniq and alignPlain are alignMiddle's

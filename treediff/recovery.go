@@ -63,11 +63,49 @@ func (m *matching) recoverChildren(i, j int32) {
 	// subsequence in increasing order on both sides. Taking them greedily
 	// in old order would let one child moved from the front to the back
 	// end every gap at the back, and leave the whole list unrecovered.
-	m.anchors = slices.Grow(m.anchors[:0], len(oc))
-	for k, c := range oc {
-		if mj := m.oldMatch[c]; mj >= 0 && m.newParent[mj] == j {
-			m.anchors = append(m.anchors, [2]int32{int32(k), m.newPos[mj]})
+	//
+	// They are found from the new side: a new child whose match lies in
+	// i's subtree and among i's children (oc is in increasing order) is
+	// one, at the positions its place in both lists gives. From the old
+	// side, each matched child's match would cost reads of newParent and
+	// newPos, wherever the match is; the new children's matches are read
+	// below anyway.
+	m.anchors = slices.Grow(m.anchors[:0], min(len(oc), len(vc)))
+	start, sorted, next := i-m.old.Size[i], true, 0
+	for ky, c := range vc {
+		mi := m.newMatch[c]
+		if mi <= start || mi >= i {
+			continue
 		}
+		// Most lists are in the same order on both sides: the old child
+		// after the last anchor's is the one to try first.
+		kx, ok := next, next < len(oc) && oc[next] == mi
+		if !ok {
+			kx, ok = slices.BinarySearch(oc, mi)
+		}
+		if ok {
+			sorted = sorted && kx >= next // after the last anchor's
+			m.anchors = append(m.anchors, [2]int32{int32(kx), int32(ky)})
+			next = kx + 1
+		}
+	}
+	if !sorted {
+		// In old order, as the longest subsequence wants them: each old
+		// position holds one anchor at most.
+		at := slices.Grow(m.anchorAt[:0], len(oc))[:len(oc)]
+		for k := range at {
+			at[k] = -1
+		}
+		for _, a := range m.anchors {
+			at[a[0]] = a[1]
+		}
+		m.anchors = m.anchors[:0]
+		for kx, ky := range at {
+			if ky >= 0 {
+				m.anchors = append(m.anchors, [2]int32{int32(kx), ky})
+			}
+		}
+		m.anchorAt = at
 	}
 	anchors := m.anchors
 	for k := 1; k < len(anchors); k++ {

@@ -121,10 +121,24 @@ func (f *Flat) ChildList(i int32, buf []int32) []int32 {
 	// Children come last first: gathered so, then reversed. Their count
 	// (ChildCount) would size buf first, but it costs a read of Pos, at a
 	// place in memory the walk along Size does not touch: on a large
-	// document, a cache miss for every list.
+	// document, a cache miss for every list. When buf has no room for
+	// them all, the rest are counted (the walk finds the same cache
+	// lines) and buf grows once: growing step by step would copy a long
+	// list many times.
 	buf = buf[:0]
-	for c, start := i-1, i-f.Size[i]; c > start; c -= f.Size[c] {
+	c, start := i-1, i-f.Size[i]
+	for ; c > start && len(buf) < cap(buf); c -= f.Size[c] {
 		buf = append(buf, c)
+	}
+	if c > start {
+		n := 0
+		for d := c; d > start; d -= f.Size[d] {
+			n++
+		}
+		buf = slices.Grow(buf, n)
+		for ; c > start; c -= f.Size[c] {
+			buf = append(buf, c)
+		}
 	}
 	slices.Reverse(buf)
 	return buf

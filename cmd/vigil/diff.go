@@ -192,6 +192,13 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	if *reverse {
 		inv := make([]*delta.Delta, len(ds))
 		for i, d := range ds {
+			// Undone, the delta reads the new version's nodes by the XIDs
+			// its target map gives them; without one they would be
+			// numbered afresh, and the first operation would fail on a
+			// node it did not mean.
+			if len(d.Ops) > 0 && len(d.ToXIDMap.XIDs) == 0 {
+				return exitError, fmt.Errorf("%s: delta %d has no target XID-map (toXidMap): --reverse needs it to find the new version's nodes", displayName(fs.Arg(1)), i+1)
+			}
 			inv[len(ds)-1-i] = delta.Invert(d)
 		}
 		ds = inv

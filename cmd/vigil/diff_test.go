@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -200,6 +201,27 @@ func TestPatchChecksTarget(t *testing.T) {
 		if code, out, errOut := runCLI(t, "", "patch", v1, writeFile(t, dir, "ok."+format, d)); code != exitOK || out != `<r><a>x</a><b>y</b></r>` {
 			t.Errorf("%s: patch: exit %d, output %q, stderr %q", format, code, out, errOut)
 		}
+	}
+}
+
+// TestPatchReverseNeedsTargetMap: a hand-made delta without a target
+// XID-map cannot be undone, and patch --reverse says so rather than
+// failing on a node the delta did not mean ("parent XID 7 is a text").
+func TestPatchReverseNeedsTargetMap(t *testing.T) {
+	dir := t.TempDir()
+	v1 := writeFile(t, dir, "v1.xml", `<r><a>x</a></r>`)
+	v2 := writeFile(t, dir, "v2.xml", `<r><a>y</a><b>z</b></r>`)
+	_, d, _ := runCLI(t, "", "diff", "--format", "json", v1, v2)
+	stripped := regexp.MustCompile(`"toXidMap":"[^"]*",`).ReplaceAllString(d, "")
+	if stripped == d {
+		t.Fatalf("no toXidMap in the delta:\n%s", d)
+	}
+	p := writeFile(t, dir, "d.json", stripped)
+	if code, out, errOut := runCLI(t, "", "patch", "--reverse", v2, p); code != exitError || out != "" || !strings.Contains(errOut, "no target XID-map") {
+		t.Errorf("patch --reverse without toXidMap: exit %d, output %q, stderr %q", code, out, errOut)
+	}
+	if code, out, errOut := runCLI(t, "", "patch", "--reverse", v2, writeFile(t, dir, "ok.json", d)); code != exitOK || out != `<r><a>x</a></r>` {
+		t.Errorf("patch --reverse: exit %d, output %q, stderr %q", code, out, errOut)
 	}
 }
 

@@ -86,7 +86,7 @@ func TestDiffSummary(t *testing.T) {
 		`outside before the root: "...s 3.2-3.5), version 1.-->" -> "...s 3.2-3.5), version 2.-->"`,
 		`delete  /Category[1]/Discount[1]/Product[1]: "tx123 $499"`,
 		`move    /Category[1]/NewProducts[1]/Product[1] -> /Category[1]/Discount[1]/Product[1]`,
-		`update  /Category[1]/NewProducts[1]/Product[1]/Price[1]/text()[1]: "$799" -> "$699"`,
+		`update  /Category[1]/NewProducts[1]/Product[1]/Price[1]/text()[1] (now /Category[1]/Discount[1]/Product[1]/Price[1]/text()[1]): "$799" -> "$699"`,
 		`insert  /Category[1]/NewProducts[1]/Product[1]: "abc $899"`} {
 		k := strings.Index(out[at:], want)
 		if k < 0 {

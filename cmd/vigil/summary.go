@@ -13,7 +13,8 @@ import (
 
 // writeSummary writes one line of counts, then one line per change: the
 // path of the node in the old version, and for moves and inserts where it
-// goes in the new one. Attribute changes and renames come first, then
+// goes in the new one (for updates and attribute changes too, where a
+// move of an ancestor took it elsewhere). Attribute changes and renames come first, then
 // deletes, moves and updates in the old version's document order, then
 // inserts in the new one's.
 func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
@@ -55,6 +56,18 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 			return idx.paths.Path(i)
 		}
 		return fmt.Sprintf("node %d", x)
+	}
+	// oldPlace names a node that is in both versions by its old path, and
+	// by its new one too where that differs (inside a moved subtree): an
+	// update's old path alone can name another node of the new version.
+	oldPlace := func(x tree.XID) string {
+		from := path(oldIdx, x)
+		if _, ok := newIdx.index[x]; ok {
+			if to := path(newIdx, x); to != from {
+				return from + " (now " + to + ")"
+			}
+		}
+		return from
 	}
 	// The insert halves of moves and updates, by XID.
 	halves := map[tree.XID]*delta.Op{}
@@ -100,7 +113,7 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 				from, to = op.Content.Value, h.Content.Value
 			}
 			from, to = contrast(from, to)
-			fmt.Fprintf(bw, "update  %s: %q -> %q\n", path(oldIdx, op.Root()), from, to)
+			fmt.Fprintf(bw, "update  %s: %q -> %q\n", oldPlace(op.Root()), from, to)
 		case op.Kind == delta.Delete:
 			fmt.Fprintf(bw, "delete  %s: %q\n", path(oldIdx, op.Root()), snippet(op.Content))
 		case op.Kind == delta.Insert && (op.Move || op.Update):
@@ -110,11 +123,11 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 		case op.Kind == delta.Rename:
 			fmt.Fprintf(bw, "rename  %s: %s -> %s\n", path(oldIdx, op.Node), op.OldValue, op.NewValue)
 		case op.Kind == delta.AttrInsert:
-			fmt.Fprintf(bw, "attr    %s: @%s added %q\n", path(oldIdx, op.Node), op.Name, op.NewValue)
+			fmt.Fprintf(bw, "attr    %s: @%s added %q\n", oldPlace(op.Node), op.Name, op.NewValue)
 		case op.Kind == delta.AttrDelete:
-			fmt.Fprintf(bw, "attr    %s: @%s removed (was %q)\n", path(oldIdx, op.Node), op.Name, op.OldValue)
+			fmt.Fprintf(bw, "attr    %s: @%s removed (was %q)\n", oldPlace(op.Node), op.Name, op.OldValue)
 		case op.Kind == delta.AttrUpdate:
-			fmt.Fprintf(bw, "attr    %s: @%s %q -> %q\n", path(oldIdx, op.Node), op.Name, op.OldValue, op.NewValue)
+			fmt.Fprintf(bw, "attr    %s: @%s %q -> %q\n", oldPlace(op.Node), op.Name, op.OldValue, op.NewValue)
 		}
 	}
 	return bw.Flush()

@@ -7,7 +7,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/currency"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 	textnumber "golang.org/x/text/number"
@@ -121,24 +120,27 @@ func scanNumber(s string) (number, bool) {
 	return n, true
 }
 
-// afterCurrencyCode reports whether s ends with an ISO 4217 currency code
-// standing as a word of its own (USD, EUR, CHF), after which a hyphen is
-// the amount's sign, not a word's.
+// afterCurrencyCode reports whether s ends with the code of a currency
+// prices are commonly written in (USD, EUR, CHF), standing as a word of
+// its own, after which a hyphen is the amount's sign, not a word's. Not
+// every ISO 4217 code: TOP, ALL, TRY, CUP and PEN are words too ("TOP-10
+// deals"), and the X codes are no currencies a page prices in.
 func afterCurrencyCode(s string) bool {
-	if len(s) < 3 {
+	if len(s) < 3 || !signedCurrencies[s[len(s)-3:]] {
 		return false
 	}
-	code := s[len(s)-3:]
-	for i := 0; i < 3; i++ {
-		if code[i] < 'A' || code[i] > 'Z' {
-			return false
-		}
-	}
-	if r, _ := utf8.DecodeLastRuneInString(s[:len(s)-3]); unicode.IsLetter(r) || unicode.IsDigit(r) {
-		return false
-	}
-	_, err := currency.ParseISO(code)
-	return err == nil
+	r, _ := utf8.DecodeLastRuneInString(s[:len(s)-3])
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+}
+
+// signedCurrencies are the currency codes afterCurrencyCode knows.
+var signedCurrencies = map[string]bool{
+	"USD": true, "EUR": true, "GBP": true, "JPY": true, "CHF": true, "CAD": true, "AUD": true, "NZD": true,
+	"CNY": true, "HKD": true, "SGD": true, "KRW": true, "INR": true, "SEK": true, "NOK": true, "DKK": true,
+	"PLN": true, "CZK": true, "HUF": true, "RON": true, "BGN": true, "ISK": true, "RUB": true, "UAH": true,
+	"BRL": true, "MXN": true, "ARS": true, "CLP": true, "COP": true, "ZAR": true, "ILS": true, "AED": true,
+	"SAR": true, "TWD": true, "THB": true, "IDR": true, "MYR": true, "PHP": true, "VND": true, "EGP": true,
+	"NGN": true, "KES": true, "PKR": true, "BDT": true,
 }
 
 // value returns the number, reading an ambiguous separator as a decimal

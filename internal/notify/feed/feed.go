@@ -189,16 +189,31 @@ func itemContent(c *vigil.Change, page, link string) string {
 	}
 	fmt.Fprintf(&b, "<p><a href=\"%s\">See the change</a></p>", html.EscapeString(link))
 	records, omitted := c.FirstRecords(maxFeedRecords, maxFeedRecordBytes)
-	if len(records) > 0 {
+	shown := omitted == 0 || string(records) != "[]"
+	if len(records) > 0 && shown {
 		var pretty bytes.Buffer
 		if json.Indent(&pretty, records, "", "  ") == nil {
 			fmt.Fprintf(&b, "<pre>%s</pre>", html.EscapeString(pretty.String()))
 		}
 	}
-	if omitted > 0 {
-		fmt.Fprintf(&b, "<p>and %d more records: <a href=\"%s\">see the change</a></p>", omitted, html.EscapeString(link))
+	switch {
+	case omitted == 0:
+	case !shown:
+		// The first record alone is longer than an entry holds (a long
+		// text rewritten).
+		fmt.Fprintf(&b, "<p>%d %s, too long for a feed: <a href=\"%s\">see the change</a></p>", omitted, plural(omitted, "record"), html.EscapeString(link))
+	default:
+		fmt.Fprintf(&b, "<p>and %d more %s: <a href=\"%s\">see the change</a></p>", omitted, plural(omitted, "record"), html.EscapeString(link))
 	}
 	return b.String()
+}
+
+// plural is thing, or its plural when n is not 1.
+func plural(n int, thing string) string {
+	if n == 1 {
+		return thing
+	}
+	return thing + "s"
 }
 
 // maxFeedRecords and maxFeedRecordBytes bound the records an entry shows:

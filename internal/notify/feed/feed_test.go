@@ -168,6 +168,12 @@ func TestFeedBoundsRecords(t *testing.T) {
 	if len(got) > 2*maxFeedRecordBytes || !strings.Contains(got, "row 0") || !strings.Contains(got, "more records") {
 		t.Errorf("entry of 50 long records: %d bytes (bound %d), or no first record, or the rest not counted", len(got), maxFeedRecordBytes)
 	}
+	// One record longer than an entry holds: no empty list, but a link.
+	huge := fmt.Sprintf(`[{"op":"update","text":"%s"}]`, strings.Repeat("x", 2*maxFeedRecordBytes))
+	got = itemContent(&vigil.Change{ID: 9, Summary: "text", Records: []byte(huge)}, "", "https://vigil.example/changes/9")
+	if strings.Contains(got, "<pre>") || !strings.Contains(got, "1 record, too long for a feed") {
+		t.Errorf("entry of one huge record:\n%.300s", got)
+	}
 }
 
 // TestFeedNamesPages: an entry says which page changed, and so do the

@@ -106,24 +106,25 @@ func Compose(d1, d2 *Delta) (*Delta, error) {
 func keepEnds(d, d1, d2 *Delta) {
 	if d1.Empty() {
 		d.From = cmp.Or(d.From, d1.To, d2.From)
-		if len(d.FromXIDMap.XIDs) == 0 {
-			d.FromXIDMap = d1.ToXIDMap
-		}
-		if len(d.FromXIDMap.XIDs) == 0 {
-			d.FromXIDMap = d2.FromXIDMap
-		}
+		d.FromXIDMap = firstMap(d.FromXIDMap, d1.ToXIDMap, d2.FromXIDMap)
 		d.FromFingerprint = cmp.Or(d.FromFingerprint, d1.ToFingerprint, d2.FromFingerprint)
 	}
 	if d2.Empty() {
 		d.To = cmp.Or(d.To, d2.From, d1.To)
-		if len(d.ToXIDMap.XIDs) == 0 {
-			d.ToXIDMap = d2.FromXIDMap
-		}
-		if len(d.ToXIDMap.XIDs) == 0 {
-			d.ToXIDMap = d1.ToXIDMap
-		}
+		d.ToXIDMap = firstMap(d.ToXIDMap, d2.FromXIDMap, d1.ToXIDMap)
 		d.ToFingerprint = cmp.Or(d.ToFingerprint, d2.FromFingerprint, d1.ToFingerprint)
 	}
+}
+
+// firstMap returns the first of maps that holds XIDs, as cmp.Or does for
+// comparable values, or the last.
+func firstMap(maps ...tree.XIDMap) tree.XIDMap {
+	for _, m := range maps[:len(maps)-1] {
+		if len(m.XIDs) > 0 {
+			return m
+		}
+	}
+	return maps[len(maps)-1]
 }
 
 // ComposeWith composes d1 and d2 with the documents: it applies both to

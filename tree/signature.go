@@ -173,6 +173,8 @@ func measure(f *Flat, signatures bool) *Measure {
 			value := f.text[vStart:valueStart]
 			weight[i] = leafWeight(len(value))
 			if signatures && size[i] == 1 {
+				// labelOf's leaf case, written out: leaves are most
+				// nodes, and labelOf, with its loop, is not inlined.
 				sig[i] = Signature(mix(cached(i, k)*fnvPrime ^ maphash.String(hashSeed, value)))
 			}
 		} else if size[i] == 1 {

@@ -42,9 +42,14 @@
 //     inline content ("Alpha <b>x</b> beta" keeps "Alpha " and " beta"), and
 //     between two inline elements (<b>x</b> <i>y</i> keeps a text " "), so
 //     that a page written back or shown keeps its words apart; next to a
-//     block, a line break or a comment it is dropped. In XML, where mixed
-//     content is rare and indentation common, every text is trimmed: the
-//     space of "a <b>b</b> c" is lost.
+//     block, a line break or a comment it is dropped. In XML, where no
+//     element is known to be inline, white space next to a sibling element
+//     is kept as one space ("a <b>b</b> c" keeps "a " and " c"), and white
+//     space alone between two elements is kept as a text " " where the
+//     parent holds other text before it or where it has no line break
+//     (<b>x</b> <i>y</i>); at the start or end of an element, next to a
+//     comment or processing instruction, and between elements on lines of
+//     their own (indentation) it is dropped.
 //   - Keep keeps every character of every text node, including
 //     white-space-only ones between elements.
 //

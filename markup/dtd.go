@@ -31,7 +31,7 @@ func (p *xmlParser) doctype() error {
 	case p.sawDoctype:
 		return p.errAt(off, "second DOCTYPE: a document has at most one")
 	}
-	if err := p.flushText(); err != nil {
+	if err := p.flushText(false); err != nil {
 		return err
 	}
 	i := off + len("<!DOCTYPE")

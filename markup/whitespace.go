@@ -1,6 +1,9 @@
 package markup
 
-import "unsafe"
+import (
+	"strings"
+	"unsafe"
+)
 
 // xmlSpace and htmlSpace mark the white-space bytes of XML (space, tab,
 // newline, carriage return) and of HTML (those and form feed).
@@ -70,16 +73,28 @@ func collapseSpace(s string, space *[256]bool) string {
 	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not used again
 }
 
-// normalizeXMLText applies the Normalize policy to the text v: it returns
-// false for white-space-only text, and otherwise v collapsed and trimmed
-// (or v as it is, if preserve). It is collapseSpace specialised for XML
-// white space, on the parser's hot path.
-func normalizeXMLText(v string, preserve bool) (string, bool) {
+// normalizeXMLText applies the Normalize policy to the text v, which comes
+// right after an element or not (elemBefore) and right before one or not
+// (elemAfter), in an element whose children so far include text other than
+// white space or not (mixed). It returns false for a text to drop, and
+// otherwise v collapsed and trimmed, or v as it is if preserve.
+//
+// White space next to a sibling element is kept as one space, as in
+// "a <b>b</b> c", where it separates words; white space alone is kept as
+// one space between two elements in mixed content, or on one line, as in
+// "<b>x</b> <i>y</i>". Everywhere else it is dropped: at the start and end
+// of an element, next to a comment or processing instruction, and between
+// elements on lines of their own, where it is indentation. It is
+// collapseSpace specialised for XML white space, on the parser's hot path.
+func normalizeXMLText(v string, preserve, elemBefore, elemAfter, mixed bool) (string, bool) {
 	start, end := 0, len(v)
 	for start < end && class[v[start]]&cSpace != 0 {
 		start++
 	}
 	if start == end {
+		if elemBefore && elemAfter && !preserve && (mixed || strings.IndexByte(v, '\n') < 0) {
+			return " ", true
+		}
 		return "", false
 	}
 	if preserve {
@@ -88,9 +103,18 @@ func normalizeXMLText(v string, preserve bool) (string, bool) {
 	for class[v[end-1]]&cSpace != 0 {
 		end--
 	}
+	lead, trail := elemBefore && start > 0, elemAfter && end < len(v)
 	v = v[start:end]
 	if needsCollapse(v) {
-		return collapseSpace(v, &xmlSpace), true
+		v = collapseSpace(v, &xmlSpace)
+	}
+	switch {
+	case lead && trail:
+		return " " + v + " ", true
+	case lead:
+		return " " + v, true
+	case trail:
+		return v + " ", true
 	}
 	return v, true
 }

@@ -49,7 +49,7 @@ func TestWriteXMLIndent(t *testing.T) {
 	want := `<?xml version="1.0" encoding="UTF-8"?>
 <!--c-->
 <a x="1">
-  <b>text<i>mixed</i></b>
+  <b>text <i>mixed</i></b>
   <c/>
   <d>
     <e/>

@@ -60,6 +60,7 @@ type frame struct {
 	attrStart int   // building a Flat: where its attributes begin in openAttrs
 	nsLen     int   // length of xmlParser.ns before this element's declarations
 	preserve  bool  // inside xml:space="preserve"
+	mixed     bool  // a child so far is text other than white space
 	off       int   // offset of the start tag in the outermost input
 }
 
@@ -122,6 +123,10 @@ type xmlParser struct {
 		off        int // offset in the outermost input where it began
 		buf        []byte
 	}
+
+	// afterElem tells whether the last child added to the innermost open
+	// element is an element: white space after it may separate words.
+	afterElem bool
 
 	sawRoot    bool
 	sawDoctype bool
@@ -202,7 +207,7 @@ func (p *xmlParser) parse() error {
 			return err
 		}
 	}
-	if err := p.flushText(); err != nil {
+	if err := p.flushText(false); err != nil {
 		return err
 	}
 	if len(p.stack) > 0 {
@@ -263,9 +268,10 @@ func (p *xmlParser) startTag() error {
 		return p.errAt(i, "expected an element name after '<', found %s", p.describe(i))
 	}
 	name := s[i:j]
-	if err := p.flushText(); err != nil {
+	if err := p.flushText(true); err != nil {
 		return err
 	}
+	p.afterElem = false
 	if len(p.stack) == 0 && p.sawRoot {
 		return p.errAt(tagOff, "second root element <%s>: a document has exactly one root element", name)
 	}
@@ -540,7 +546,7 @@ func (p *xmlParser) endTag() error {
 	if k >= len(s) || s[k] != '>' {
 		return p.errAt(k, "expected '>' at the end of the end tag </%s>, found %s", name, p.describe(k))
 	}
-	if err := p.flushText(); err != nil {
+	if err := p.flushText(false); err != nil {
 		return err
 	}
 	if len(p.stack) == 0 {
@@ -563,6 +569,7 @@ func (p *xmlParser) endTag() error {
 func (p *xmlParser) closeTop() {
 	f := p.stack[len(p.stack)-1]
 	p.stack = p.stack[:len(p.stack)-1]
+	p.afterElem = true
 	p.unbind(f.nsLen)
 	if p.flat != nil {
 		p.flat.Element(f.mark, f.name, p.openAttrs[f.attrStart:])
@@ -588,7 +595,7 @@ func (p *xmlParser) comment() error {
 	if end+2 >= len(s) || s[end+2] != '>' {
 		return p.errAt(end, "'--' is not allowed inside a comment: expected '-->'")
 	}
-	if err := p.flushText(); err != nil {
+	if err := p.flushText(false); err != nil {
 		return err
 	}
 	p.i = end + 3
@@ -599,6 +606,7 @@ func (p *xmlParser) comment() error {
 // addMisc adds a comment or processing instruction where it belongs: in the
 // open element, the prolog or the epilog.
 func (p *xmlParser) addMisc(kind tree.Kind, name, value string) {
+	p.afterElem = false
 	if len(p.stack) > 0 && p.flat != nil {
 		p.flat.Leaf(kind, name, value)
 		return
@@ -667,7 +675,7 @@ func (p *xmlParser) procInst() error {
 			return p.errAt(j, "expected version=\"1.0\" in the XML declaration")
 		}
 	}
-	if err := p.flushText(); err != nil {
+	if err := p.flushText(false); err != nil {
 		return err
 	}
 	p.i = end + 2

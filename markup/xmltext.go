@@ -94,8 +94,9 @@ func (p *xmlParser) textToBuf() {
 	t.has, t.inBuf = true, true
 }
 
-// flushText turns pending character data into a text node.
-func (p *xmlParser) flushText() error {
+// flushText turns pending character data into a text node; elemAfter
+// tells whether a start tag comes right after it.
+func (p *xmlParser) flushText(elemAfter bool) error {
 	t := &p.text
 	if !t.has {
 		return nil
@@ -124,10 +125,12 @@ func (p *xmlParser) flushText() error {
 	top := &p.stack[len(p.stack)-1]
 	if !p.keep {
 		var ok bool
-		if v, ok = normalizeXMLText(v, top.preserve); !ok {
+		if v, ok = normalizeXMLText(v, top.preserve, p.afterElem, elemAfter, top.mixed); !ok {
 			return nil
 		}
+		top.mixed = top.mixed || !isXMLSpace(v)
 	}
+	p.afterElem = false
 	if p.flat != nil {
 		p.flat.Leaf(tree.Text, "", v) // copies v
 		return nil

@@ -259,7 +259,7 @@ func diffDetached(content, n *tree.Node) string {
 		case x.XID != y.XID:
 			return fmt.Sprintf("XID %d in the delta, %d in the document", x.XID, y.XID)
 		case x.Kind != y.Kind:
-			return fmt.Sprintf("%s: a %s in the delta, a %s in the document", where(), x.Kind, y.Kind)
+			return fmt.Sprintf("%s: kind %s in the delta, %s in the document", where(), x.Kind, y.Kind)
 		case x.Name != y.Name:
 			return fmt.Sprintf("%s: name %q in the delta, %q in the document", where(), x.Name, y.Name)
 		case x.Value != y.Value:

@@ -101,6 +101,8 @@ func TestApplyRefusals(t *testing.T) {
 			"operation 1 (d par=14 pos=3 xm=(10;13)): deleted subtree differs from the document's: XID 10 in the delta, 12 in the document"},
 		{"deleted attributes differ", Delta{Ops: []Op{del(14, 3, xm(12, 13), content(node{name: "status", xid: 13, attrs: []tree.Attr{{Name: "a", Value: "1"}}, kids: []node{tx("Not Available", 12)}}))}},
 			"deleted subtree differs from the document's: at XID 13: attributes [{a 1}] in the delta, [] in the document"},
+		{"deleted kind differs", Delta{Ops: []Op{del(14, 3, xm(12, 13), content(el("status", 13, el("b", 12))))}},
+			"deleted subtree differs from the document's: at XID 12: kind element in the delta, text in the document"},
 		{"deleted size differs", Delta{Ops: []Op{del(14, 3, xm(13), content(el("status", 13)))}},
 			"deleted subtree differs from the document's: at XID 13: 0 children in the delta, 1 in the document"},
 		{"parent is a text", Delta{Ops: []Op{ins(1, 1, xm(20), content(tx("x", 20)))}},

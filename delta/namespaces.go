@@ -231,8 +231,10 @@ func declaredPrefixes(d *Delta) []string {
 // node that uses it, as the operation of d1 or d2 whose content held that
 // node bound it (an insert's node from d2's inserts, then d1's; a delete's
 // from d1's deletes, then d2's): a declaration above the node inside that
-// content (a move can take a node out of the element that declared its
-// prefix), else the binding at that content's place. Failing that, what the
+// content, on a node that is not in d's content (a move can take a node out
+// of the element that declared its prefix; d's content has its own
+// declarations, which an attribute operation of d2 may have changed), else
+// the binding at that content's place. Failing that, what the
 // build found, then any binding or declaration the two deltas hold. The
 // first binding of a prefix is d's; an operation whose binding differs has
 // its own.
@@ -293,10 +295,17 @@ func composeNamespaces(d, d1, d2 *Delta) {
 			}
 		}
 	}
-	// bindingAt returns how the source content s binds p at its node.
-	bindingAt := func(s source, p string) (string, bool) {
+	// bindingAt returns how the source content s binds p at its node,
+	// leaving out the declarations of the source's nodes that are in the
+	// composed content (inside): usedPrefixes has read that content's own,
+	// which a later delta's attribute operations may have changed since the
+	// source was written (an xmlns:p deleted from the node that uses p).
+	bindingAt := func(s source, p string, inside func(tree.XID) bool) (string, bool) {
 		decl := "xmlns:" + p
 		for a := s.node; a != nil; a = a.Parent {
+			if inside(a.XID) {
+				continue
+			}
 			for _, at := range a.Attrs {
 				if at.Name == decl && attrAsName(a.Name, at) {
 					return at.Value, true
@@ -322,6 +331,16 @@ func composeNamespaces(d, d1, d2 *Delta) {
 		if op.Kind == Delete {
 			sources = deletes
 		}
+		var content map[tree.XID]bool // op's XIDs, once a source is looked at
+		inside := func(x tree.XID) bool {
+			if content == nil {
+				content = make(map[tree.XID]bool, len(op.XIDs.XIDs))
+				for _, y := range op.XIDs.XIDs {
+					content[y] = true
+				}
+			}
+			return content[x]
+		}
 		var seen []string
 		usedPrefixes(op.Content, func(p string, at *tree.Node) {
 			if slices.Contains(seen, p) {
@@ -331,7 +350,7 @@ func composeNamespaces(d, d1, d2 *Delta) {
 			uri, ok := "", false
 			for _, m := range sources {
 				if s, found := m[at.XID]; found {
-					if uri, ok = bindingAt(s, p); ok {
+					if uri, ok = bindingAt(s, p, inside); ok {
 						break
 					}
 				}

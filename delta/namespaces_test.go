@@ -251,6 +251,28 @@ func TestComposeNamespaces(t *testing.T) {
 	}
 }
 
+// TestComposeNamespacesDeclarationDeleted: the second delta deletes the
+// declaration of p from an element the first inserted, so the composed
+// content binds p where it is placed, as the first delta says the place
+// binds it, and not as the deleted declaration did.
+func TestComposeNamespacesDeclarationDeleted(t *testing.T) {
+	const u1, u2 = "http://u1", "http://u2"
+	r := func(next tree.XID, kids ...node) *tree.Document {
+		return doc(withAttrs("r", 2, ns("xmlns:p", u1), append([]node{el("c", 1)}, kids...)...), next)
+	}
+	v1 := r(3)
+	v2 := r(6, withAttrs("a", 4, ns("xmlns:p", u2), el("p:b", 3)), el("p:d", 5))
+	v3 := r(6, el("a", 4, el("p:b", 3)), el("p:d", 5))
+	d, err := Compose(mustBuild(t, v1, v2), mustBuild(t, v2, v3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := mustBuild(t, v1, v3)
+	if got, want := encodeXML(t, d), encodeXML(t, want); got != want {
+		t.Errorf("composed:\n%s\nwant, as built:\n%s", got, want)
+	}
+}
+
 // TestComposeNamespacesRebound: a composed delta keeps the bindings of an
 // operation whose place binds a prefix otherwise than the delta (the
 // documents of TestNamespacesRebound, then one more element).

@@ -109,6 +109,29 @@ func TestSummaryCounts(t *testing.T) {
 	}
 }
 
+// TestSummaryRename names a renamed element by its new path too where
+// that is not its old one with the new name: inside a moved subtree, the
+// old path names another node of the new version.
+func TestSummaryRename(t *testing.T) {
+	for _, tc := range []struct {
+		old, new string
+		want     string
+	}{
+		{`<r><a>one</a><b>two</b></r>`, `<r><a>one</a><c>two</c></r>`, "rename  /r[1]/b[1]: b -> c\n"},
+		{`<r><x/><x/><a/></r>`, `<r><x/><y/><a/></r>`, "rename  /r[1]/x[2] (now /r[1]/y[1]): x -> y\n"},
+		{`<lib><s><book><t>Go</t><note>old</note></book><book><t>Rust</t></book></s><s/></lib>`,
+			`<lib><s><book><t>Rust</t></book></s><s><book><t>Go</t><isbn>old</isbn></book></s></lib>`,
+			"rename  /lib[1]/s[1]/book[1]/note[1] (now /lib[1]/s[2]/book[1]/isbn[1]): note -> isbn\n"},
+	} {
+		dir := t.TempDir()
+		a, b := writeFile(t, dir, "a.xml", tc.old), writeFile(t, dir, "b.xml", tc.new)
+		_, out, errOut := runCLI(t, "", "diff", "--format", "summary", a, b)
+		if !strings.Contains(out, tc.want) {
+			t.Errorf("%s -> %s: summary\n%s%swant the line %q", tc.old, tc.new, out, errOut, tc.want)
+		}
+	}
+}
+
 // TestSummaryReorder names the positions of a node reordered among
 // siblings of other names, whose path is the same in both versions, and
 // tells a move to another parent whose path is the same from one that

@@ -14,7 +14,7 @@ import (
 // writeSummary writes one line of counts, then one line per change: the
 // path of the node in the old version, and for moves and inserts where it
 // goes in the new one (for updates and attribute changes too, where a
-// move of an ancestor took it elsewhere). Attribute changes and renames come first, then
+// move of an ancestor took it elsewhere, and for renames). Attribute changes and renames come first, then
 // deletes, moves and updates in the old version's document order, then
 // inserts in the new one's.
 func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
@@ -121,7 +121,7 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 		case op.Kind == delta.Insert:
 			fmt.Fprintf(bw, "insert  %s: %q\n", path(newIdx, op.Root()), snippet(op.Content))
 		case op.Kind == delta.Rename:
-			fmt.Fprintf(bw, "rename  %s: %s -> %s\n", path(oldIdx, op.Node), op.OldValue, op.NewValue)
+			fmt.Fprintf(bw, "rename  %s: %s -> %s\n", renamedPlace(path(oldIdx, op.Node), path(newIdx, op.Node), op.OldValue, op.NewValue), op.OldValue, op.NewValue)
 		case op.Kind == delta.AttrInsert:
 			fmt.Fprintf(bw, "attr    %s: @%s added %q\n", oldPlace(op.Node), op.Name, op.NewValue)
 		case op.Kind == delta.AttrDelete:
@@ -131,6 +131,18 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// renamedPlace names an element renamed from name to newName by its old
+// path from, and by its new one to too where that is not from with the new
+// name in its last step: inside a moved subtree, or after a change of rank
+// among the siblings of its name.
+func renamedPlace(from, to, name, newName string) string {
+	dir, last := from[:strings.LastIndexByte(from, '/')+1], from[strings.LastIndexByte(from, '/')+1:]
+	if rest, ok := strings.CutPrefix(last, name+"["); ok && to == dir+newName+"["+rest {
+		return from
+	}
+	return from + " (now " + to + ")"
 }
 
 // count writes n things, as "1 node" or "5 nodes".

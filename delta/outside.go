@@ -126,7 +126,7 @@ func (s Surroundings) describe(o Surroundings) string {
 		for k := range list.a {
 			if x, y := list.a[k], list.b[k]; x.Kind != y.Kind || x.Name != y.Name || x.Value != y.Value {
 				xv, yv := clipPair(x.Value, y.Value)
-				parts = append(parts, fmt.Sprintf("%s the root, node %d is %s %q, not %s %q", list.where, k+1, x.Kind, xv, y.Kind, yv))
+				parts = append(parts, fmt.Sprintf("%s %q as node %d %s the root, not %s %q", x.Kind, xv, k+1, list.where, y.Kind, yv))
 				break
 			}
 		}

@@ -92,6 +92,31 @@ func TestOutside(t *testing.T) {
 	}
 }
 
+// TestOutsideConflictMessages: a document or a first delta whose
+// surroundings are not those a delta expects says what it has instead, in
+// a sentence.
+func TestOutsideConflictMessages(t *testing.T) {
+	a := surrounded("r", []string{"licence v1"}, nil)
+	b := surrounded("r", []string{"licence v2"}, nil)
+	for _, tc := range []struct {
+		name string
+		doc  *tree.Document
+		want string
+	}{
+		{"another DOCTYPE", surrounded("q", []string{"licence v1"}, nil), `outside the root element, the document has DOCTYPE "q", not "r"`},
+		{"another comment", surrounded("r", []string{"licence v0"}, nil), `outside the root element, the document has comment "licence v0" as node 1 before the root, not comment "licence v1"`},
+		{"another count", surrounded("r", nil, nil), `outside the root element, the document has 0 comments and processing instructions before the root, not 1`},
+	} {
+		if _, err := Apply(tc.doc, mustBuild(t, a, b)); err == nil || !strings.HasSuffix(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want it to end in %q", tc.name, err, tc.want)
+		}
+	}
+	d := mustBuild(t, a, b)
+	if _, err := Compose(d, d); err == nil || !strings.HasSuffix(err.Error(), `the first delta leaves comment "licence v2" as node 1 before the root, not comment "licence v1"`) {
+		t.Errorf("Compose of a delta with itself: %v", err)
+	}
+}
+
 // TestOutsideMalformed refuses what cannot stand outside the root.
 func TestOutsideMalformed(t *testing.T) {
 	for name, o := range map[string]*Outside{

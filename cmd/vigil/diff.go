@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -295,6 +296,9 @@ func runCompose(ctx context.Context, env *environment, args []string) (int, erro
 	if err := wantArgs(fs, 2); err != nil {
 		return exitError, err
 	}
+	if *format != "" && *format != "xydelta" && *format != "json" {
+		return exitError, fmt.Errorf("--format %q: want xydelta or json", *format)
+	}
 	if fs.Arg(0) == "-" && fs.Arg(1) == "-" {
 		return exitError, fmt.Errorf("only one of DELTA1 and DELTA2 can be standard input")
 	}
@@ -314,13 +318,7 @@ func runCompose(ctx context.Context, env *environment, args []string) (int, erro
 	if err != nil {
 		return exitError, err
 	}
-	out := *format
-	if out == "" {
-		out = firstFormat
-	}
-	if out != "xydelta" && out != "json" {
-		return exitError, fmt.Errorf("--format %q: want xydelta or json", out)
-	}
+	out := cmp.Or(*format, firstFormat)
 	if err := writeDelta(env.stdout, composed, out, nil, nil); err != nil {
 		return exitError, err
 	}

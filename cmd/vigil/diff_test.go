@@ -342,6 +342,14 @@ func TestDiffPatchRoundTrip(t *testing.T) {
 			!strings.Contains(errOut, "its source is not the previous delta's target") {
 			t.Errorf("%s compose out of order: exit %d, stderr %q, want exit 2 naming delta 2 and its source", format, code, errOut)
 		}
+		// An unknown --format is refused before the deltas are read or
+		// composed: not after the work, nor as a fault of the deltas.
+		for _, args := range [][]string{{p12, p23}, {p23, p12}, {p12, "no-such-delta"}} {
+			code, out, errOut := runCLI(t, "", append([]string{"compose", "--format", "summary"}, args...)...)
+			if code != exitError || out != "" || !strings.HasPrefix(errOut, `vigil compose: --format "summary": want xydelta or json`) {
+				t.Errorf("%s compose --format summary %q: exit %d, stdout %q, stderr %q", format, args, code, out, errOut)
+			}
+		}
 
 		// The delta of v1 -> v2 does not fit v3: refused, exit 2.
 		if code, _, errOut := runCLI(t, "", "patch", example+"v3.xml", p12); code != exitError || errOut == "" {

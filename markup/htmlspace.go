@@ -143,16 +143,17 @@ func IsInline(name string) bool {
 // between inline content, where it is one space), and otherwise v with
 // each run of white space made one space, and trimmed at an end where no
 // inline content is next to it, or where the content before ends with a
-// space already (or v as it is, if preserve).
+// space already (or v as it is, white space alone included, if preserve:
+// in a pre the spaces and line breaks between elements are content).
 func normalizeHTMLText(v string, preserve, inlineBefore, spaceBefore, inlineAfter bool) (string, bool) {
+	if preserve {
+		return v, v != ""
+	}
 	if isAll(v, &htmlSpace) {
-		if inlineBefore && !spaceBefore && inlineAfter && !preserve && v != "" {
+		if inlineBefore && !spaceBefore && inlineAfter && v != "" {
 			return " ", true
 		}
 		return "", false
-	}
-	if preserve {
-		return v, true
 	}
 	lead := inlineBefore && !spaceBefore && htmlSpace[v[0]]
 	trail := inlineAfter && htmlSpace[v[len(v)-1]]

@@ -24,6 +24,9 @@ func TestHTMLWordSpaces(t *testing.T) {
 		{`<p>a<br> b <img src="i.png"> c</p>`, `<p>a<br>b <img src="i.png"> c</p>`},
 		{`<table><tr><td> 12 </td><td> 3 </td></tr></table>`, `<table><tbody><tr><td>12</td><td>3</td></tr></tbody></table>`},
 		{"<pre> a  b\n</pre>", "<pre> a  b\n</pre>"},
+		// In a pre, white space between elements is content too: the
+		// spaces and line breaks of a highlighted listing.
+		{"<pre><span>func</span> <span>main</span>()\n<span>return</span>\n</pre>", "<pre><span>func</span> <span>main</span>()\n<span>return</span>\n</pre>"},
 		// Comments and scripts are looked through; svg and textarea are
 		// inline.
 		{`<p>Hello <!-- -->World</p>`, `<p>Hello <!-- -->World</p>`},

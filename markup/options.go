@@ -10,10 +10,10 @@ const (
 	// Normalize drops text nodes that hold only white space and, in the
 	// remaining text, collapses each run of white space to one space and
 	// trims both ends, but for the white space that separates words next
-	// to inline content (see the package documentation). Text inside xml:space="preserve" (XML) or inside
-	// pre, textarea, listing, plaintext, xmp, script and style (HTML) is
-	// kept as it is, except that white-space-only text nodes are still
-	// dropped. Normalize is the default.
+	// to inline content (see the package documentation). Text inside
+	// xml:space="preserve" (XML) or inside pre, textarea, listing,
+	// plaintext, xmp, script and style (HTML) is kept as it is, white
+	// space alone included. Normalize is the default.
 	Normalize Whitespace = iota
 	// Keep keeps every character of every text node.
 	Keep

@@ -77,7 +77,8 @@ func collapseSpace(s string, space *[256]bool) string {
 // right after an element or not (elemBefore) and right before one or not
 // (elemAfter), in an element whose children so far include text other than
 // white space or not (mixed). It returns false for a text to drop, and
-// otherwise v collapsed and trimmed, or v as it is if preserve.
+// otherwise v collapsed and trimmed, or v as it is if preserve (white space
+// alone included: in xml:space="preserve" it is content).
 //
 // White space next to a sibling element is kept as one space, as in
 // "a <b>b</b> c", where it separates words; white space alone is kept as
@@ -91,14 +92,14 @@ func normalizeXMLText(v string, preserve, elemBefore, elemAfter, mixed bool) (st
 	for start < end && class[v[start]]&cSpace != 0 {
 		start++
 	}
+	if preserve {
+		return v, v != ""
+	}
 	if start == end {
-		if elemBefore && elemAfter && !preserve && (mixed || strings.IndexByte(v, '\n') < 0) {
+		if elemBefore && elemAfter && (mixed || strings.IndexByte(v, '\n') < 0) {
 			return " ", true
 		}
 		return "", false
-	}
-	if preserve {
-		return v, true
 	}
 	for class[v[end-1]]&cSpace != 0 {
 		end--

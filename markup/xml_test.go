@@ -49,6 +49,7 @@ func TestParseXML(t *testing.T) {
 		{"keep keeps everything", "<a>\n  <b> x </b>\n</a>", keep, "<a>\n  <b> x </b>\n</a>"},
 		{"xml:space preserve", "<a><p xml:space=\"preserve\">  x  <q> y </q><r xml:space=\"default\"> z  z </r></p></a>", nil,
 			"<a><p xml:space=\"preserve\">  x  <q> y </q><r xml:space=\"default\">z z</r></p></a>"},
+		{"xml:space preserve keeps blank text", "<a xml:space=\"preserve\">\n <k>func</k> <f>main</f>\n</a>", nil, "<a xml:space=\"preserve\">\n <k>func</k> <f>main</f>\n</a>"},
 		{"line ends normalised", "<a>x\r\ny\rz</a>", keep, "<a>x\ny\nz</a>"},
 		{"char ref CR kept", "<a>x&#13;</a>", keep, "<a>x&#13;</a>"},
 		{"attribute value normalisation", "<a x=\"1\t2\n3\" y=\"&#9;&#10;\"/>", nil, `<a x="1 2 3" y="&#9;&#10;"/>`},

@@ -233,6 +233,8 @@ func TestDecodeErrors(t *testing.T) {
 	xmlCases := []struct{ in, err string }{
 		{"", "unexpected EOF"},
 		{"<delta/>", "line 1, column 9: root element is <delta>, not <unit_delta>"},
+		{"<unit_delta>\x03</unit_delta>", "line 1, column 13: illegal character code U+0003"},
+		{"<unit_delta>\n  <t>\uFFFE</t></unit_delta>", "line 2, column 6: illegal character code U+FFFE"},
 		{"<unit_delta><t><x/></t></unit_delta>", "line 1, column 20: operation 1: unknown operation <x>"},
 		{"<unit_delta><t>\n<d par='1' pos='1' xm='(2)'>a</d>\n<d par='1' pos='0' xm='(3)'>a</d></t></unit_delta>", "line 3, column 29: operation 2: <d> attribute pos: not a position"},
 		{"<unit_delta><t><d par='1' pos='1' xm='(2-1)'>a</d></t></unit_delta>", "operation 1: <d> attribute xm: XID-map \"(2-1)\", column 5: range 2-1 is descending"},

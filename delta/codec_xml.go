@@ -547,6 +547,12 @@ func (dec *xmlDecoder) token() (xml.Token, error) {
 		var se *xml.SyntaxError
 		if errors.As(err, &se) {
 			line, col := dec.x.InputPos()
+			// encoding/xml reports a character XML does not allow once it
+			// has read it: the column is the character's own.
+			var r rune
+			if _, err := fmt.Sscanf(se.Msg, "illegal character code U+%X", &r); err == nil && col > utf8.RuneLen(r) {
+				col -= utf8.RuneLen(r)
+			}
 			return nil, &DecodeError{Line: line, Column: col, Step: dec.step, Op: dec.op, Msg: se.Msg, Err: ErrMalformed}
 		}
 	}

@@ -166,6 +166,9 @@ func readDeltas(env *environment, name string, limit int64) ([]*delta.Delta, str
 	if bytes.HasPrefix(b, []byte("\xff\xfe")) || bytes.HasPrefix(b, []byte("\xfe\xff")) {
 		return nil, "", fmt.Errorf("%s: a delta file is UTF-8; this one is UTF-16", displayName(name))
 	}
+	if err := markup.CheckBinary(b); err != nil {
+		return nil, "", fmt.Errorf("%s: not a delta: %w", displayName(name), err)
+	}
 	b = bytes.TrimPrefix(b, utf8BOM)
 	t := bytes.TrimSpace(b)
 	if len(t) == 0 {

@@ -283,6 +283,7 @@ func TestReadDeltasEmptyAndJSON(t *testing.T) {
 		{`[{"ops":[]}]`, "line 1, column 1: a JSON array where an object is wanted (a file of several JSON deltas holds the objects one after the other, not in an array)"},
 		{"\n\"x\"", "line 2, column 1: a JSON string where an object is wanted"},
 		{"12", "line 1, column 1: a JSON number 12 where an object is wanted"},
+		{"PK\x03\x04\x00\x00garbage", "not a delta: markup: a NUL byte at line 1, column 5: binary input"},
 		{"{}", ""},
 		{"{}\n{}", ""},
 		{"<unit_delta><t/></unit_delta>", ""},

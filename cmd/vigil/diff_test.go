@@ -490,6 +490,24 @@ func TestSummaryWhiteSpace(t *testing.T) {
 	}
 }
 
+// TestSummaryComment quotes comments and processing instructions as
+// written, on one line: "<!-- a -->" is not shown as "<!--a-->", and a
+// change of their spaces alone shows.
+func TestSummaryComment(t *testing.T) {
+	for _, tc := range []struct{ old, new, want string }{
+		{`<d><!-- a --></d>`, `<d><!-- b --></d>`, `update  /d[1]/comment()[1]: "<!-- a -->" -> "<!-- b -->"`},
+		{`<d><!-- a --></d>`, `<d><!--a--></d>`, `update  /d[1]/comment()[1]: "<!-- a -->" -> "<!--a-->"`},
+		{`<d/>`, "<d><?pi  x\n  y ?></d>", `insert  /d[1]/processing-instruction(pi)[1]: "<?pi x y ?>"`},
+	} {
+		dir := t.TempDir()
+		a, b := writeFile(t, dir, "a.xml", tc.old), writeFile(t, dir, "b.xml", tc.new)
+		_, out, errOut := runCLI(t, "", "diff", "--format", "summary", a, b)
+		if !strings.Contains(out, tc.want+"\n") {
+			t.Errorf("%s -> %s: summary\n%s%swant the line %q", tc.old, tc.new, out, errOut, tc.want)
+		}
+	}
+}
+
 // TestDiffHTMLFragment diffs HTML fragments that are not well-formed XML
 // (a first element not among the common HTML ones): they are read as HTML,
 // not refused as malformed XML; malformed XML is refused still.

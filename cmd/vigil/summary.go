@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/tree"
@@ -226,11 +227,34 @@ func flatText(n *tree.Node) string {
 	case text == "" && n.Kind == tree.Element:
 		return "<" + n.Name + ">"
 	case n.Kind == tree.Comment:
-		text = "<!--" + strings.Join(strings.Fields(n.Value), " ") + "-->"
+		text = "<!--" + oneLine(n.Value) + "-->"
 	case n.Kind == tree.ProcInst:
-		text = "<?" + n.Name + " " + strings.Join(strings.Fields(n.Value), " ") + "?>"
+		text = "<?" + n.Name + " " + oneLine(n.Value) + "?>"
 	}
 	return text
+}
+
+// oneLine puts s on one line: each run of white space becomes one space,
+// the runs at its ends too, so that "<!-- a -->" reads as written and a
+// change of its spaces alone still shows.
+func oneLine(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			space = true
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	if space {
+		b.WriteByte(' ')
+	}
+	return b.String()
 }
 
 // readingOrder returns the indexes of d's operations in the order a summary

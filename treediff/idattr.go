@@ -1,17 +1,27 @@
 package treediff
 
 import (
+	"slices"
+
 	"github.com/vigil-web/vigil/tree"
 )
 
 // keyAttrs returns, per element name, the attributes that identify an
-// element: the DTD's ID attributes (unless ignored) and the user's keys,
-// which apply to every element ("*").
-func keyAttrs(old *tree.Flat, opt *Options) map[string][]string {
+// element: the ID attributes the DTDs of both versions declare (unless
+// ignored; the old version's first, where the two declare different ones)
+// and the user's keys, which apply to every element ("*"). An ID declared
+// by the new version alone still identifies: the old version's elements
+// carry the attribute, undeclared.
+func keyAttrs(old, new *tree.Flat, opt *Options) map[string][]string {
 	keys := map[string][]string{}
 	if opt == nil || !opt.IgnoreDTD {
 		for elem, attr := range old.IDAttrs {
 			keys[elem] = append(keys[elem], attr)
+		}
+		for elem, attr := range new.IDAttrs {
+			if !slices.Contains(keys[elem], attr) {
+				keys[elem] = append(keys[elem], attr)
+			}
 		}
 	}
 	if opt != nil && len(opt.KeyAttrs) > 0 {

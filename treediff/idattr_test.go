@@ -17,24 +17,26 @@ func TestIDAttributes(t *testing.T) {
 	v1 := `<db><person id="one"><name>Ann</name><phone>111</phone></person><person id="two"><name>Bob</name><phone>222</phone></person></db>`
 	v2 := `<db><person id="one"><name>Bob</name><phone>222</phone></person><person id="two"><name>Ann</name><phone>111</phone></person></db>`
 	tests := []struct {
-		name   string
-		prefix string
-		opt    *Options
-		byID   bool // persons keep their identity by id
+		name                 string
+		oldPrefix, newPrefix string
+		opt                  *Options
+		byID                 bool // persons keep their identity by id
 	}{
-		{"DTD ID attribute", dtd, nil, true},
-		{"user key attribute", "", &Options{KeyAttrs: []string{"id"}}, true},
-		{"DTD ignored", dtd, &Options{IgnoreDTD: true}, false},
-		{"no keys", "", nil, false},
+		{"DTD ID attribute", dtd, dtd, nil, true},
+		{"DTD of the new version only", "", dtd, nil, true},
+		{"DTD of the old version only", dtd, "", nil, true},
+		{"user key attribute", "", "", &Options{KeyAttrs: []string{"id"}}, true},
+		{"DTD ignored", dtd, dtd, &Options{IgnoreDTD: true}, false},
+		{"no keys", "", "", nil, false},
 	}
 	for _, tt := range tests {
 		for _, alg := range []Algorithm{Vigil, XyDiff} {
 			t.Run(tt.name+"/"+string(alg), func(t *testing.T) {
-				a, err := markup.ParseXMLBytes([]byte(tt.prefix+v1), nil)
+				a, err := markup.ParseXMLBytes([]byte(tt.oldPrefix+v1), nil)
 				if err != nil {
 					t.Fatal(err)
 				}
-				b, err := markup.ParseXMLBytes([]byte(tt.prefix+v2), nil)
+				b, err := markup.ParseXMLBytes([]byte(tt.newPrefix+v2), nil)
 				if err != nil {
 					t.Fatal(err)
 				}

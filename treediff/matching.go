@@ -80,7 +80,7 @@ func newMatching(old, new *tree.Flat, opt *Options) *matching {
 	m.oldSize = m.old.Size
 	m.newSize = m.new.Size
 	m.oldName, m.newName = nameClasses(old, new)
-	if keys := keyAttrs(old, opt); len(keys) > 0 {
+	if keys := keyAttrs(old, new, opt); len(keys) > 0 {
 		m.oldKey = idKeys(m.old, keys)
 		m.newKey = idKeys(m.new, keys)
 	}

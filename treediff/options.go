@@ -23,8 +23,8 @@ type Options struct {
 	// carry a key attribute are matched only if they have the same name and
 	// the same key value, and are never matched otherwise.
 	KeyAttrs []string
-	// IgnoreDTD disables the ID attributes that the old version's DTD
-	// declares (tree.Document.IDAttrs); they are used by default.
+	// IgnoreDTD disables the ID attributes that the versions' DTDs
+	// declare (tree.Document.IDAttrs); they are used by default.
 	IgnoreDTD bool
 }
 

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // normalizeSpace collapses runs of white space to one space and trims both
@@ -33,27 +35,34 @@ func normalizeSpace(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// wordKey returns the comparison form of a word: without leading and
-// trailing punctuation and symbols, and lower-cased unless caseSensitive.
-// "Sorcerer's" stays "sorcerer's", "J." becomes "j", "(2024)," becomes
-// "2024", and "--" becomes "" (not a word).
+// wordKey returns the comparison form of a word: in Unicode's canonical
+// composition (NFC, so that an e and a combining accent is the é a reader
+// sees), without leading and trailing punctuation and symbols, and
+// lower-cased unless caseSensitive. "Sorcerer's" stays "sorcerer's", "J."
+// becomes "j", "(2024)," becomes "2024", and "--" becomes "" (not a word).
 func wordKey(w string, caseSensitive bool) string {
 	if w == "" {
 		return w
 	}
+	ascii, upper := true, false
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c >= utf8.RuneSelf {
+			ascii = false
+			break
+		} else if c >= 'A' && c <= 'Z' {
+			upper = true
+		}
+	}
+	if !ascii && !norm.NFC.IsNormalString(w) {
+		w = norm.NFC.String(w)
+	}
 	if f, l := w[0], w[len(w)-1]; !isASCIIAlnum(f) || !isASCIIAlnum(l) {
 		w = strings.TrimFunc(w, isWordEdge)
 	}
-	if caseSensitive {
+	if caseSensitive || ascii && !upper {
 		return w
 	}
-	for i := 0; i < len(w); i++ {
-		c := w[i]
-		if c >= utf8.RuneSelf || (c >= 'A' && c <= 'Z') {
-			return strings.ToLower(w)
-		}
-	}
-	return w
+	return strings.ToLower(w)
 }
 
 func isWordEdge(r rune) bool { return unicode.IsPunct(r) || unicode.IsSymbol(r) }

@@ -162,9 +162,11 @@
 //   - White space is normalised and white-space-only text dropped (T8).
 //     Words are split at white space, as the seed splits them, and compared
 //     without surrounding punctuation and case (Options.CaseSensitive keeps
-//     case), in Unicode's canonical composition (NFC): "J." matches "J",
-//     and "café" with a combining accent matches "café", but "J.K.Rowling"
-//     stays one word and does not match "J. K Rowling" (note §4.11 item 7).
+//     case), in Unicode's canonical composition (NFC) and with the
+//     typographic apostrophe (’) read as ': "J." matches "J", "café" with a
+//     combining accent matches "café" and "Sorcerer’s" "Sorcerer's", but
+//     "J.K.Rowling" stays one word and does not match "J. K Rowling" (note
+//     §4.11 item 7).
 //   - Positions are 1-based leaf ordinals in each version (phrases: in the
 //     realigned sequence); after the optimisation they remain the original
 //     ones. Records also carry the leaf's tree.Path and signature.

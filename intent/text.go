@@ -37,9 +37,11 @@ func normalizeSpace(s string) string {
 
 // wordKey returns the comparison form of a word: in Unicode's canonical
 // composition (NFC, so that an e and a combining accent is the é a reader
-// sees), without leading and trailing punctuation and symbols, and
-// lower-cased unless caseSensitive. "Sorcerer's" stays "sorcerer's", "J."
-// becomes "j", "(2024)," becomes "2024", and "--" becomes "" (not a word).
+// sees), with the typographic apostrophes pages print (’ ‘ ʼ) written as
+// the ' a user types, without leading and trailing punctuation and
+// symbols, and lower-cased unless caseSensitive. "Sorcerer’s" becomes
+// "sorcerer's", "J." becomes "j", "(2024)," becomes "2024", and "--"
+// becomes "" (not a word).
 func wordKey(w string, caseSensitive bool) string {
 	if w == "" {
 		return w
@@ -53,8 +55,13 @@ func wordKey(w string, caseSensitive bool) string {
 			upper = true
 		}
 	}
-	if !ascii && !norm.NFC.IsNormalString(w) {
-		w = norm.NFC.String(w)
+	if !ascii {
+		if !norm.NFC.IsNormalString(w) {
+			w = norm.NFC.String(w)
+		}
+		if strings.ContainsAny(w, apostrophes) {
+			w = apostropheReplacer.Replace(w)
+		}
 	}
 	if f, l := w[0], w[len(w)-1]; !isASCIIAlnum(f) || !isASCIIAlnum(l) {
 		w = strings.TrimFunc(w, isWordEdge)
@@ -64,6 +71,14 @@ func wordKey(w string, caseSensitive bool) string {
 	}
 	return strings.ToLower(w)
 }
+
+// apostrophes are the characters pages print for an apostrophe: the right
+// single quotation mark (the typographic apostrophe), the left one (set by
+// word processors at a word's start, and by mistake) and the modifier
+// letter apostrophe.
+const apostrophes = "\u2019\u2018\u02bc"
+
+var apostropheReplacer = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u02bc", "'")
 
 func isWordEdge(r rune) bool { return unicode.IsPunct(r) || unicode.IsSymbol(r) }
 

@@ -23,3 +23,23 @@ func TestWordKeyCanonical(t *testing.T) {
 		t.Errorf("all words: a change of normalisation form reported: %v", briefs(r.Changes))
 	}
 }
+
+// TestWordKeyApostrophe: the typographic apostrophe most pages print
+// (Sorcerer’s, U+2019) is the apostrophe a user types (Sorcerer's).
+func TestWordKeyApostrophe(t *testing.T) {
+	for _, w := range []string{"Sorcerer\u2019s", "Sorcerer\u02bcs", "Sorcerer\u2018s"} {
+		if got, want := wordKey(w, false), wordKey("Sorcerer's", false); got != want {
+			t.Errorf("wordKey(%q) = %q, want %q", w, got, want)
+		}
+	}
+	page := func(body string) string { return `<html><body>` + body + `</body></html>` }
+	old, new := page(`<p>Harry Potter and the Sorcerer’s Stone</p>`), page(`<p>Harry Potter and the Philosopher’s Stone</p>`)
+	for _, clause := range []string{`keywords {"Sorcerer's"}`, `phrase {"the Sorcerer's Stone"}`} {
+		if r := evalClause(t, old, new, clause); !r.Matched {
+			t.Errorf("%s: the change of Sorcerer’s is not reported", clause)
+		}
+	}
+	if r := evalClause(t, page(`<p>Sorcerer's Stone</p>`), page(`<p>Sorcerer’s Stone</p>`), `all words`); r.Matched {
+		t.Errorf("all words: a change of apostrophe reported: %v", briefs(r.Changes))
+	}
+}

@@ -484,6 +484,9 @@ func TestParseNumber(t *testing.T) {
 		// group of thousands.
 		{"3.499", 3499, true}, {"1,085", 1085, true}, {"0,125", 0.125, true}, {"00.125", 0.125, true},
 		{"1234.567", 1234.567, true}, {"1'234.567", 1234.567, true}, {"1\u00a0234,567", 1234.567, true},
+		// Swiss grouping as the CLDR writes it for de-CH, with the
+		// typographic apostrophe.
+		{"CHF 1\u2019234.50", 1234.5, true}, {"1\u2019000\u2019000", 1000000, true},
 		{"12.345.678", 12345678, true}, {"1,234,567.5", 1234567.5, true},
 		// A hyphen joined to a word is no minus sign, nor a period a
 		// decimal point; a separator before the first digit is one.

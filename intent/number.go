@@ -14,10 +14,11 @@ import (
 	"github.com/vigil-web/vigil/tree"
 )
 
-// numberRE finds a number: digits with "," "." or thin/non-breaking spaces
-// as separators, with an optional sign and an optional separator before
-// the first digit ($.99).
-var numberRE = regexp.MustCompile(`[-+−]?[.,]?\d(?:[\d.,\x{00A0}\x{202F}']*\d)?`)
+// numberRE finds a number: digits with "," "." thin/non-breaking spaces or
+// apostrophes (the Swiss 1'234.50, which the CLDR writes 1’234.50) as
+// separators, with an optional sign and an optional separator before the
+// first digit ($.99).
+var numberRE = regexp.MustCompile(`[-+−]?[.,]?\d(?:[\d.,\x{00A0}\x{202F}'\x{2019}]*\d)?`)
 
 // ParseNumber reads the first number in s, as prices and counts are
 // written on pages: "$1,299.00" is 1299, "1.299,00 €" is 1299, "12,5" is
@@ -89,7 +90,7 @@ func scanNumber(s string) (number, bool) {
 	if isSeparator(m[0]) {
 		m = "0" + m // $.99
 	}
-	m = strings.NewReplacer("\u00a0", "", "\u202f", "", "'", "").Replace(m)
+	m = groupingRemover.Replace(m)
 	n.text = m
 	lastDot, lastComma := strings.LastIndexByte(m, '.'), strings.LastIndexByte(m, ',')
 	switch {
@@ -119,6 +120,10 @@ func scanNumber(s string) (number, bool) {
 	}
 	return n, true
 }
+
+// groupingRemover removes the separators that only group digits: the
+// no-break and thin no-break spaces and the apostrophes.
+var groupingRemover = strings.NewReplacer("\u00a0", "", "\u202f", "", "'", "", "\u2019", "")
 
 // afterCurrencyCode reports whether s ends with the code of a currency
 // prices are commonly written in (USD, EUR, CHF), standing as a word of

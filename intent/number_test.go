@@ -32,6 +32,7 @@ func TestValueReading(t *testing.T) {
 		{"English: decimal point", "en", "1.085", "2", 1.085, 2},
 		{"German: grouping point", "de", "1.085", "2", 1085, 2},
 		{"Swiss German: decimal point", "de-CH", "1.085", "2", 1.085, 2},
+		{"Swiss German: grouping apostrophe", "de-CH", "CHF 1\u2019234.50", "CHF 1\u2019334.50", 1234.5, 1334.5},
 		{"French: decimal comma", "fr", "1,085", "2", 1.085, 2},
 		{"English: grouping comma", "en-US", "1,085", "2", 1085, 2},
 		// Else thousands, as ParseNumber reads it.

@@ -727,3 +727,22 @@ func TestURLsStoredBeforeNormalForm(t *testing.T) {
 		t.Errorf("urls %v requires %v, want %v [[0]]", ch.URLs, ch.Requires, want)
 	}
 }
+
+// TestEmptyValueColumn: an empty value in a list is reported where it is
+// written, not at the change type that holds it.
+func TestEmptyValueColumn(t *testing.T) {
+	for _, tc := range []struct {
+		src string
+		col int
+	}{
+		{"Create Sentinel x Using http://a.example\nMonitor keywords {a, \"\"}", 22},
+		{"Create Sentinel x Using http://a.example\nMonitor phrase {\"a b\", \"  \"}", 24},
+		{"Create Sentinel x Using http://a.example\nMonitor all words except {\"\"}", 27},
+	} {
+		_, err := NewChecker(date(2003, 6, 1, 12, 0)).Check(mustParse(t, tc.src).Sentinels[0])
+		var e *Error
+		if !errors.As(err, &e) || !strings.Contains(e.Msg, "empty value") || e.Pos.Line != 2 || e.Pos.Column != tc.col {
+			t.Errorf("%q: error %v (%+v), want an empty value at line 2 column %d", tc.src, err, e, tc.col)
+		}
+	}
+}

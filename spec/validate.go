@@ -474,8 +474,12 @@ func (v *validator) changeType(c *ChangeType) {
 	}
 	seen := map[string]bool{}
 	for _, a := range c.Args {
-		if a == nil || strings.TrimSpace(a.Value) == "" {
+		if a == nil {
 			v.report(c, what, "empty value in "+what)
+			continue
+		}
+		if strings.TrimSpace(a.Value) == "" {
+			v.report(a, a.Value, "empty value in "+what)
 			continue
 		}
 		if seen[a.Value] {

@@ -162,9 +162,10 @@
 //   - White space is normalised and white-space-only text dropped (T8).
 //     Words are split at white space, as the seed splits them, and compared
 //     without surrounding punctuation and case (Options.CaseSensitive keeps
-//     case), in Unicode's canonical composition (NFC) and with the
-//     typographic apostrophe (’) read as ': "J." matches "J", "café" with a
-//     combining accent matches "café" and "Sorcerer’s" "Sorcerer's", but
+//     case), in Unicode's canonical composition (NFC), with the
+//     typographic apostrophe (’) read as ' and without soft hyphens: "J."
+//     matches "J", "café" with a combining accent matches "café",
+//     "Sorcerer’s" "Sorcerer's" and "Donau&shy;dampf" "Donaudampf", but
 //     "J.K.Rowling" stays one word and does not match "J. K Rowling" (note
 //     §4.11 item 7).
 //   - Positions are 1-based leaf ordinals in each version (phrases: in the

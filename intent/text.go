@@ -38,7 +38,8 @@ func normalizeSpace(s string) string {
 // wordKey returns the comparison form of a word: in Unicode's canonical
 // composition (NFC, so that an e and a combining accent is the é a reader
 // sees), with the typographic apostrophes pages print (’ ‘ ʼ) written as
-// the ' a user types, without leading and trailing punctuation and
+// the ' a user types, without soft hyphens (which show only where a
+// browser breaks the word), without leading and trailing punctuation and
 // symbols, and lower-cased unless caseSensitive. "Sorcerer’s" becomes
 // "sorcerer's", "J." becomes "j", "(2024)," becomes "2024", and "--"
 // becomes "" (not a word).
@@ -59,8 +60,10 @@ func wordKey(w string, caseSensitive bool) string {
 		if !norm.NFC.IsNormalString(w) {
 			w = norm.NFC.String(w)
 		}
-		if strings.ContainsAny(w, apostrophes) {
-			w = apostropheReplacer.Replace(w)
+		if strings.ContainsAny(w, folded) {
+			if w = wordFolder.Replace(w); w == "" {
+				return w
+			}
 		}
 	}
 	if f, l := w[0], w[len(w)-1]; !isASCIIAlnum(f) || !isASCIIAlnum(l) {
@@ -72,13 +75,14 @@ func wordKey(w string, caseSensitive bool) string {
 	return strings.ToLower(w)
 }
 
-// apostrophes are the characters pages print for an apostrophe: the right
-// single quotation mark (the typographic apostrophe), the left one (set by
-// word processors at a word's start, and by mistake) and the modifier
-// letter apostrophe.
-const apostrophes = "\u2019\u2018\u02bc"
+// folded are the characters wordKey writes otherwise: the characters
+// pages print for an apostrophe (the right single quotation mark, the
+// typographic apostrophe; the left one, set by word processors at a word's
+// start, and by mistake; the modifier letter apostrophe), and the soft
+// hyphen, which it drops.
+const folded = "\u2019\u2018\u02bc\u00ad"
 
-var apostropheReplacer = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u02bc", "'")
+var wordFolder = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u02bc", "'", "\u00ad", "")
 
 func isWordEdge(r rune) bool { return unicode.IsPunct(r) || unicode.IsSymbol(r) }
 

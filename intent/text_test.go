@@ -43,3 +43,25 @@ func TestWordKeyApostrophe(t *testing.T) {
 		t.Errorf("all words: a change of apostrophe reported: %v", briefs(r.Changes))
 	}
 }
+
+// TestWordKeySoftHyphen: a soft hyphen (&shy;, U+00AD) marks where a
+// browser may break a long word, and shows only there: the word is the
+// same without it.
+func TestWordKeySoftHyphen(t *testing.T) {
+	const plain, shy = "Donaudampfschifffahrt", "Donau\u00addampf\u00adschiff\u00adfahrt"
+	if a, b := wordKey(plain, false), wordKey(shy, false); a != b {
+		t.Errorf("wordKey(%q) = %q, wordKey(%q) = %q", plain, a, shy, b)
+	}
+	if k := wordKey("\u00ad\u00ad", false); k != "" {
+		t.Errorf("soft hyphens alone: %q, want no word", k)
+	}
+	page := func(body string) string { return `<html><body>` + body + `</body></html>` }
+	r := evalClause(t, page(`<p>Die `+shy+` ist da</p>`), page(`<p>Die Fahrt ist weg</p>`), `keywords {`+plain+`}`)
+	if !r.Matched {
+		t.Errorf("keyword %q not found where the page hyphenates it", plain)
+	}
+	r = evalClause(t, page(`<p>Die `+plain+` ist da</p>`), page(`<p>Die `+shy+` ist da</p>`), `all words`)
+	if r.Matched {
+		t.Errorf("all words: soft hyphens reported as a change: %v", briefs(r.Changes))
+	}
+}

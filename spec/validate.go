@@ -500,8 +500,10 @@ func (v *validator) changeType(c *ChangeType) {
 				v.report(a, a.Value, fmt.Sprintf("keyword %q has several words: use phrase {%q}", a.Value, a.Value))
 			}
 		}
+		v.wordless(c, "keyword")
 	case Phrase:
 		needArgs("phrase")
+		v.wordless(c, "phrase")
 	case Table, List:
 	case Regex:
 		needArgs("expression")
@@ -534,6 +536,21 @@ func (v *validator) changeType(c *ChangeType) {
 	}
 	for _, ig := range c.Ignore {
 		v.selector(ig)
+	}
+}
+
+// wordless reports the values of c that hold no letter or digit: words
+// are compared without the punctuation and symbols around them (intent),
+// so such a keyword or phrase matches no word and the change type never
+// fires.
+func (v *validator) wordless(c *ChangeType, noun string) {
+	for _, a := range c.Args {
+		if a == nil || strings.TrimSpace(a.Value) == "" {
+			continue // reported as empty
+		}
+		if !strings.ContainsFunc(a.Value, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+			v.report(a, a.Value, fmt.Sprintf("%s %q has no letter or digit: it matches no word of a page", noun, a.Value))
+		}
 	}
 }
 

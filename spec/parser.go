@@ -124,13 +124,15 @@ func (p *parser) errorAt(pos Pos, found, expected, msg string) {
 // failExpected records "expected X, found Y" at the current token and
 // abandons the clause.
 //
-// When the current token is on a later line than the previous one, the
-// error is reported just after the previous token, where the missing text
-// belongs (as go/parser reports a missing semicolon).
+// When the current token begins a clause, a sentinel or the end of the
+// file on a later line than the previous token, what was expected is
+// missing: the error is reported just after the previous token, where the
+// missing text belongs (as go/parser reports a missing semicolon). Any
+// other token is the mistake, and the error is at it.
 func (p *parser) failExpected(what string) {
 	found := p.describe()
 	pos := p.pos
-	if p.prevEnd.IsValid() && p.pos.Line > p.prevEnd.Line {
+	if p.prevEnd.IsValid() && p.pos.Line > p.prevEnd.Line && (p.tok == EOF || p.tok.clauseStart()) {
 		pos = p.prevEnd
 	}
 	p.errorAt(pos, p.lit, what, "expected "+what+", found "+found)

@@ -325,3 +325,36 @@ func TestErrorDetails(t *testing.T) {
 		})
 	}
 }
+
+// TestErrorPosition: an "expected X, found Y" error is at Y, the offending
+// token, even when Y is on a later line than the token before it; only
+// where Y begins a clause, a sentinel or the end of the file, so that X is
+// missing, is it just after the token before, where X belongs. An illegal
+// character is reported once, by the scanner.
+func TestErrorPosition(t *testing.T) {
+	const head = "Create Sentinel s1 Using http://a.example\n"
+	tests := []struct {
+		name, src string
+		line, col int
+	}{
+		{"missing before a clause", head + "Monitor keywords {a} AND\nFetch 1 day", 2, 25},
+		{"missing at the end", head + "Monitor keywords {a} AND\n", 2, 25},
+		{"missing before a sentinel", head + "Monitor all\nCreate Sentinel s2 Using http://b.example", 2, 12},
+		{"wrong word on the next line", head + "Monitor all\n\tlinkz", 3, 2},
+		{"wrong operand on the next line", head + "Monitor all links AND\n  ~", 3, 3},
+		{"list without braces on the next line", head + "Monitor phrase\n  \"sold out\"", 3, 3},
+		{"wrong unit on the next line", head + "Fetch 3\n  fortnights later", 3, 3},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("e.ssl", []byte(tc.src))
+			el, ok := err.(ErrorList)
+			if !ok || len(el) != 1 {
+				t.Fatalf("errors: %v, want one", err)
+			}
+			if p := el[0].Pos; p.Line != tc.line || p.Column != tc.col {
+				t.Errorf("%v, want %d:%d", el[0], tc.line, tc.col)
+			}
+		})
+	}
+}

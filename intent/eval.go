@@ -478,8 +478,18 @@ func (p *Pair) phrases(cp *contentPair, args []string) []Change {
 	out := make([]Change, 0, len(recs))
 	for _, r := range recs {
 		c := p.leafChange(KindPhrase, r)
-		if f <= 1 && cp.old.root == cp.new.root && (r.op == Delete || r.op == Insert) {
+		if cp.old.root == cp.new.root && (r.op == Delete || r.op == Insert) {
 			p.alignWords(cp)
+			// The whole phrase stands where the words align, with a
+			// word next to it or at an end of the text, and within a
+			// block there too: only the markup around it changed (set in
+			// <b>, its paragraph moved into another element).
+			if r.op == Delete && phraseInPlace(cp.align, cp.new.words, r.old.phrase.wlo, r.old.phrase.whi) ||
+				r.op == Insert && phraseInPlace(cp.alignNew, cp.old.words, r.new.phrase.wlo, r.new.phrase.whi) {
+				continue
+			}
+		}
+		if f <= 1 && cp.old.root == cp.new.root && (r.op == Delete || r.op == Insert) {
 			var pat []string
 			var window []word
 			if r.op == Delete {
@@ -494,14 +504,6 @@ func (p *Pair) phrases(cp *contentPair, args []string) []Change {
 				if lo <= hi {
 					window = cp.old.words[lo : hi+1]
 				}
-			}
-			// The whole phrase stands where the words align, with a
-			// word next to it or at an end of the text, and within a
-			// block there too: only the markup around it changed (set in
-			// <b>, its paragraph moved into another element).
-			if r.op == Delete && phraseInPlace(cp.align, cp.new.words, r.old.phrase.wlo, r.old.phrase.whi) ||
-				r.op == Insert && phraseInPlace(cp.alignNew, cp.old.words, r.new.phrase.wlo, r.new.phrase.whi) {
-				continue
 			}
 			sim, text := phraseSimilarity(p.tab, pat, window)
 			if sim >= f && sim < 1 {

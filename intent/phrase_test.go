@@ -51,3 +51,21 @@ func TestPhraseWithinBlocks(t *testing.T) {
 		}
 	})
 }
+
+// TestPhraseInPlaceWithoutUpdates: a phrase whose markup alone changed is
+// no change, with phrase updates turned off (PhraseThreshold above 1) as
+// with them on; the option only decides whether a phrase gone from its
+// place is an update or a delete.
+func TestPhraseInPlaceWithoutUpdates(t *testing.T) {
+	old := parseDoc(t, `<html><body><p>Buy <em>sold out</em> now</p></body></html>`)
+	new := parseDoc(t, `<html><body><p>Buy sold out now</p></body></html>`)
+	for _, opt := range []*Options{nil, {PhraseThreshold: 2}, seedOnly} {
+		r, err := NewPair(old, new, nil, opt).Evaluate(monitor(t, `phrase {"sold out"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Matched {
+			t.Errorf("%+v: %v, want no change", opt, briefs(r.Changes))
+		}
+	}
+}

@@ -373,7 +373,8 @@ func (v *validator) composite(x *BinaryExpr, ops []Expr) {
 // primitive change types: any change ⊇ {all words, all links, all images};
 // all words ⊇ {keywords, phrase, table, list, regular expression, value};
 // keywords {a, b} ⊇ keywords {a}. A scoped or filtered y covers only the
-// same scope and filters.
+// same scope and filters, and a value read from an attribute is in
+// neither any change nor all words (readsAttribute).
 func subsumes(cy, cx *ChangeType) bool {
 	if cy.Scope != nil && (cx.Scope == nil || selectorKey(cy.Scope) != selectorKey(cx.Scope)) {
 		return false
@@ -390,12 +391,14 @@ func subsumes(cy, cx *ChangeType) bool {
 	}
 	switch cy.Kind {
 	case AnyChange:
-		return true
+		return !readsAttribute(cx)
 	case Words:
 		if len(cy.Args) == 0 {
 			switch cx.Kind {
-			case Words, Keywords, Phrase, Table, List, Regex, Value:
+			case Words, Keywords, Phrase, Table, List, Regex:
 				return true
+			case Value:
+				return !readsAttribute(cx)
 			}
 		}
 	case Keywords, Phrase, Table, List, Regex:
@@ -417,6 +420,37 @@ func subsumes(cy, cx *ChangeType) bool {
 		return len(cx.Args) > 0
 	}
 	return equalExpr(cx, cy)
+}
+
+// readsAttribute reports whether c is a value whose XPath scope may read
+// its number from an attribute (//meta/@content, attribute::data-price):
+// the page's words are its texts, and in HTML any change compares only the
+// href, src and alt attributes, so neither sees such a value change.
+func readsAttribute(c *ChangeType) bool {
+	if c.Kind != Value || len(c.Ignore) > 0 || c.Scope == nil || c.Scope.Lang != XPath || c.Scope.Expr == nil {
+		return false // with Ignore, a value reads the texts of its scope
+	}
+	// An @ or attribute:: outside the predicates ([...]) and strings.
+	x := c.Scope.Expr.Value
+	depth := 0
+	var quote byte
+	for i := 0; i < len(x); i++ {
+		switch ch := x[i]; {
+		case quote != 0:
+			if ch == quote {
+				quote = 0
+			}
+		case ch == '"' || ch == '\'':
+			quote = ch
+		case ch == '[':
+			depth++
+		case ch == ']':
+			depth--
+		case depth == 0 && (ch == '@' || strings.HasPrefix(x[i:], "attribute::")):
+			return true
+		}
+	}
+	return false
 }
 
 // equalExpr reports whether two change-type expressions are the same,

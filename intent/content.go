@@ -497,24 +497,64 @@ func (c *content) contentText() string {
 
 // numberTexts returns the text of each of the content's roots (the
 // scope's matches) as a value change type reads a number from it: joined
-// as textJoiner joins them, without what the content leaves out.
-func (c *content) numberTexts() []string {
+// as textJoiner joins them, without what the content leaves out. Where an
+// XPath @name step of the scope sel selects an attribute, it is the
+// attribute's value, as Selector.Values gives it, unless the element that
+// carries it is left out.
+func (c *content) numberTexts(sel Selector) []string {
 	out := make([]string, 0, len(c.roots))
+	x, ok := sel.(*xpathSel)
+	if !ok || c.doc == nil || c.doc.Root == nil {
+		for _, r := range c.roots {
+			out = append(out, c.numberText(r))
+		}
+		return out
+	}
+	roots := make(map[*tree.Node]bool, len(c.roots))
 	for _, r := range c.roots {
-		j := textJoiner{html: c.html}
-		tree.Walk(r, func(n *tree.Node) bool {
-			switch {
-			case n.Kind == tree.Element:
-				j.element(n)
-				return !c.skip(n)
-			case n.Kind == tree.Text && !c.skip(n):
-				j.add(n, n.Value)
+		roots[r] = true
+	}
+	for _, it := range x.eval(c.doc.Root) {
+		switch {
+		case it.n == nil:
+		case it.attr >= 0:
+			if !c.leftOut(it.n) {
+				out = append(out, normalizeSpace(it.value()))
 			}
-			return false
-		})
-		out = append(out, normalizeValueSpace(j.String()))
+		case roots[it.n]:
+			delete(roots, it.n) // once, as Select gives it
+			out = append(out, c.numberText(it.n))
+		}
 	}
 	return out
+}
+
+// numberText returns the text of r, a root of the content, as numberTexts
+// reads it.
+func (c *content) numberText(r *tree.Node) string {
+	j := textJoiner{html: c.html}
+	tree.Walk(r, func(n *tree.Node) bool {
+		switch {
+		case n.Kind == tree.Element:
+			j.element(n)
+			return !c.skip(n)
+		case n.Kind == tree.Text && !c.skip(n):
+			j.add(n, n.Value)
+		}
+		return false
+	})
+	return normalizeValueSpace(j.String())
+}
+
+// leftOut reports whether n is in a subtree the content leaves out: an
+// ignored region, or in HTML a script, a style or the like.
+func (c *content) leftOut(n *tree.Node) bool {
+	for m := n; m != nil; m = m.Parent {
+		if c.skip(m) {
+			return true
+		}
+	}
+	return false
 }
 
 // pathCache names nodes and leaves by path, numbering the children of

@@ -132,3 +132,31 @@ func TestValueSign(t *testing.T) {
 		}
 	}
 }
+
+// TestValueAttributeIgnore: a value an XPath reads from an attribute is
+// read from it with Ignore too; it was read from the text of the element
+// that carries it as soon as a region was ignored. An attribute on an
+// ignored element is left out.
+func TestValueAttributeIgnore(t *testing.T) {
+	page := func(price, ad string) string {
+		return `<html><head><meta itemprop="price" content="` + price + `"></head><body><p>Cam 3</p>` +
+			`<div class="ad" data-price="` + ad + `">Ad</div><p data-price="` + price + `">Cam 3</p></body></html>`
+	}
+	for _, tc := range []struct {
+		clause string
+		o, n   float64
+	}{
+		{`value In xpath "//meta/@content" increases`, 10, 12},
+		{`value In xpath "//meta/@content" increases Ignore css ".ad"`, 10, 12},
+		{`value In xpath "//@data-price" increases Ignore css ".ad"`, 10, 12},
+	} {
+		r := evalClause(t, page("10", "1"), page("12", "2"), tc.clause)
+		if !r.Matched || len(r.Changes) != 1 {
+			t.Errorf("%s: %+v, want %v -> %v", tc.clause, r, tc.o, tc.n)
+			continue
+		}
+		if v := r.Changes[0].Value; *v.Old != tc.o || *v.New != tc.n {
+			t.Errorf("%s: %v -> %v, want %v -> %v", tc.clause, *v.Old, *v.New, tc.o, tc.n)
+		}
+	}
+}

@@ -241,7 +241,7 @@ func (p *Pair) value(ct *spec.ChangeType) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		oldVals, newVals = cp.old.numberTexts(), cp.new.numberTexts()
+		oldVals, newVals = cp.old.numberTexts(sel), cp.new.numberTexts(sel)
 	} else {
 		oldVals, newVals = sel.Values(p.Old.Root), sel.Values(p.New.Root)
 	}

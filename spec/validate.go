@@ -427,8 +427,8 @@ func subsumes(cy, cx *ChangeType) bool {
 // the page's words are its texts, and in HTML any change compares only the
 // href, src and alt attributes, so neither sees such a value change.
 func readsAttribute(c *ChangeType) bool {
-	if c.Kind != Value || len(c.Ignore) > 0 || c.Scope == nil || c.Scope.Lang != XPath || c.Scope.Expr == nil {
-		return false // with Ignore, a value reads the texts of its scope
+	if c.Kind != Value || c.Scope == nil || c.Scope.Lang != XPath || c.Scope.Expr == nil {
+		return false
 	}
 	// An @ or attribute:: outside the predicates ([...]) and strings.
 	x := c.Scope.Expr.Value

@@ -96,8 +96,12 @@
 // that differ, moves for equal objects off the LCS, updates for objects
 // that share a partial identity or stand one for one between the same two
 // anchors, and inserts and deletes for the rest. Table rows that are
-// updated are reported cell by cell. All words is an LCS over the word
-// sequences, reported as runs of inserted, deleted and replaced words.
+// updated are reported cell by cell. The tables (lists) of the two
+// versions are paired by id, else by what they hold: equal ones in order,
+// then those that share rows (items), so that a table added before the
+// others is an insert, not a change of every table after it. All words is
+// an LCS over the word sequences, reported as runs of inserted, deleted
+// and replaced words.
 //
 // Composite changes follow the seed's formulas (§5.3): (NOT C)(V1, V2) =
 // ¬C(V1, V2), (C1 AND C2)(V1, V2) = C1(V1, V2) ∧ C2(V1, V2), (C1 OR

@@ -269,8 +269,11 @@ func (c *content) addList(n *tree.Node) {
 }
 
 // pickContainers pairs the containers the change type names (ids or
-// 1-based indexes; every container when none) in the two versions: by id
-// when the old one has an id the new version also has, else by index.
+// 1-based indexes; every container when none) in the two versions. Named
+// ones are paired by id, else by index. Without names, a container is
+// paired by id when the old one has an id the new version also has; the
+// others by what they hold (pairContents), not by their index, so that a
+// list or a table added before the others leaves them paired.
 func pickContainers(old, new []*container, args []string) [][2]*container {
 	index := func(cs []*container) (map[string]*container, map[int]*container) {
 		byID := map[string]*container{}
@@ -304,23 +307,32 @@ func pickContainers(old, new []*container, args []string) [][2]*container {
 		}
 		return out
 	}
+	pair := map[*container]*container{}
 	usedNew := map[*container]bool{}
 	for _, o := range old {
-		var n *container
 		if o.id != "" {
 			if k := newID[o.id]; k != nil && !usedNew[k] {
-				n = k
+				pair[o], usedNew[k] = k, true
 			}
 		}
-		if n == nil {
-			if k := newIdx[o.index]; k != nil && !usedNew[k] && (k.id == "" || o.id == "" || k.id == o.id || oldID[k.id] == nil) {
-				n = k
-			}
+	}
+	// The others, but a new container with the id of an old one.
+	var restOld, restNew []*container
+	for _, o := range old {
+		if pair[o] == nil {
+			restOld = append(restOld, o)
 		}
-		if n != nil {
-			usedNew[n] = true
+	}
+	for _, k := range new {
+		if !usedNew[k] && (k.id == "" || oldID[k.id] == nil) {
+			restNew = append(restNew, k)
 		}
-		out = append(out, [2]*container{o, n})
+	}
+	for _, pr := range pairContents(restOld, restNew) {
+		pair[pr[0]], usedNew[pr[1]] = pr[1], true
+	}
+	for _, o := range old {
+		out = append(out, [2]*container{o, pair[o]})
 	}
 	for _, k := range new {
 		if !usedNew[k] {
@@ -329,3 +341,108 @@ func pickContainers(old, new []*container, args []string) [][2]*container {
 	}
 	return out
 }
+
+// pairContents pairs containers of the old and the new version by what
+// they hold: equal ones in common order (an LCS), then, between two such
+// pairs, each old one with the first new one that shares the most items
+// with it (a row by its first cell), and, where none shares any and as
+// many are left on both sides, one to one in order (a list whose every
+// item changed). A gap too large to compare every old container with
+// every new one (more than maxPairItems item lookups) is paired one to one
+// in order.
+func pairContents(old, new []*container) [][2]*container {
+	itemKey := func(o *object) string {
+		if len(o.keys) > 0 && o.keys[0] != "" {
+			return o.keys[0]
+		}
+		return o.key
+	}
+	counts := func(k *container) map[string]int {
+		m := make(map[string]int, len(k.items))
+		for i := range k.items {
+			m[itemKey(&k.items[i])]++
+		}
+		return m
+	}
+	in := &interner{m: map[tokenKey]int32{}}
+	content := func(cs []*container) []int32 {
+		t := make([]int32, len(cs))
+		for i, k := range cs {
+			var b strings.Builder
+			for _, it := range k.items {
+				b.WriteString(it.key)
+				b.WriteByte(0)
+			}
+			t[i] = in.idn(0, int64(len(k.items)), b.String())
+		}
+		return t
+	}
+	anchors := lcs(content(old), content(new))
+	var out [][2]*container
+	inOrder := func(as, bs []*container) {
+		for k := 0; k < len(as) && k < len(bs); k++ {
+			out = append(out, [2]*container{as[k], bs[k]})
+		}
+	}
+	i, j := 0, 0
+	for _, a := range append(anchors, lcsPair{len(old), len(new)}) {
+		gapOld, gapNew := old[i:a.a], new[j:a.b]
+		oldItems := 0
+		for _, o := range gapOld {
+			oldItems += len(o.items)
+		}
+		switch {
+		case len(gapOld) == 0 || len(gapNew) == 0:
+		case oldItems*len(gapNew) > maxPairItems:
+			inOrder(gapOld, gapNew)
+		default:
+			have := make([]map[string]int, len(gapNew))
+			for q, n := range gapNew {
+				have[q] = counts(n)
+			}
+			used := make([]bool, len(gapNew))
+			var lone []*container // old ones that share nothing
+			for _, o := range gapOld {
+				oc := counts(o)
+				best, bestN := -1, 0
+				for q := range gapNew {
+					if used[q] {
+						continue
+					}
+					shared := 0
+					for key, c := range oc {
+						shared += min(c, have[q][key])
+					}
+					if shared > bestN {
+						best, bestN = q, shared
+					}
+				}
+				if best < 0 {
+					lone = append(lone, o)
+					continue
+				}
+				used[best] = true
+				out = append(out, [2]*container{o, gapNew[best]})
+			}
+			var left []*container
+			for q, n := range gapNew {
+				if !used[q] {
+					left = append(left, n)
+				}
+			}
+			if len(lone) == len(left) {
+				inOrder(lone, left)
+			}
+		}
+		if a.a < len(old) {
+			out = append(out, [2]*container{old[a.a], new[a.b]})
+		}
+		i, j = a.a+1, a.b+1
+	}
+	return out
+}
+
+// maxPairItems bounds the work of pairing the containers of one gap by
+// their items (pairContents): the old containers' items times the new
+// containers.
+const maxPairItems = 1 << 20

@@ -83,7 +83,7 @@ func TestDiffSummary(t *testing.T) {
 	// In reading order: from the top of the document down.
 	at := 0
 	for _, want := range []string{"1 inserted (5 nodes), 1 deleted (5 nodes), 1 moved, 1 text update, 0 attribute changes, 0 renames",
-		`outside before the root: "...s 3.2-3.5), version 1.-->" -> "...s 3.2-3.5), version 2.-->"`,
+		`outside before the root: "...s 3.2-3.5), version 1. -->" -> "...s 3.2-3.5), version 2. -->"`,
 		`delete  /Category[1]/Discount[1]/Product[1]: "tx123 $499"`,
 		`move    /Category[1]/NewProducts[1]/Product[1] -> /Category[1]/Discount[1]/Product[1]`,
 		`update  /Category[1]/NewProducts[1]/Product[1]/Price[1]/text()[1] (now /Category[1]/Discount[1]/Product[1]/Price[1]/text()[1]): "$799" -> "$699"`,
@@ -419,7 +419,7 @@ func TestSnippet(t *testing.T) {
 	}{
 		{p, "hello world"},
 		{d.NewElement("br"), "<br>"},
-		{d.NewNode(tree.Comment, "", " Windows:  services "), "<!--Windows: services-->"},
+		{d.NewNode(tree.Comment, "", " Windows:  services "), "<!-- Windows: services -->"},
 		{d.NewNode(tree.ProcInst, "xml-stylesheet", `href="a.xsl"`), `<?xml-stylesheet href="a.xsl"?>`},
 		{long, strings.Repeat("é", 57) + "..."},
 		{nil, ""},

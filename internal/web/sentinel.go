@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -215,6 +216,16 @@ func readJSON(r *http.Request, v any) error {
 		if big := tooLarge(err); big != nil {
 			return big
 		}
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			// Said in the terms of JSON: encoding/json names the Go types
+			// (and the embedded structs of the field's path).
+			if te.Field == "" {
+				return vigil.Errorf(vigil.EINVALID, "invalid JSON body: want %s, found %s", jsonType(te.Type), article(te.Value))
+			}
+			field := te.Field[strings.LastIndex(te.Field, ".")+1:]
+			return vigil.Errorf(vigil.EINVALID, "invalid JSON body: %s: want %s, found %s", field, jsonType(te.Type), article(te.Value))
+		}
 		return vigil.Errorf(vigil.EINVALID, "invalid JSON body: %v", err)
 	}
 	// One value: what follows it would be silently ignored.
@@ -225,6 +236,39 @@ func readJSON(r *http.Request, v any) error {
 		return vigil.Errorf(vigil.EINVALID, "invalid JSON body: more after the object, at byte %d", dec.InputOffset())
 	}
 	return nil
+}
+
+// jsonType names the JSON value that decodes into a value of type t.
+func jsonType(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	default:
+		return "an object"
+	}
+}
+
+// article puts "a" or "an" before the name of a JSON value that
+// encoding/json gives ("array", "object", "string", "number", "bool").
+func article(value string) string {
+	switch value {
+	case "array", "object":
+		return "an " + value
+	case "bool":
+		return "true or false"
+	case "":
+		return "nothing"
+	}
+	return "a " + value
 }
 
 // sentinelView is a sentinel as the API returns it: the stored sentinel,

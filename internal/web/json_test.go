@@ -1,0 +1,45 @@
+package web
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil"
+)
+
+// TestReadJSONTypeErrors: a body of the wrong JSON type is refused in the
+// terms of JSON, naming the member; the message named Go types instead
+// ("cannot unmarshal array into Go value of type struct { web.sentinelInput;
+// Replacing int64 ... }").
+func TestReadJSONTypeErrors(t *testing.T) {
+	s, u := newTestServer(t)
+	for _, tc := range []struct {
+		path, body string
+		handle     apiFunc
+		want       string
+	}{
+		{"/api/v1/sentinels/check", `[]`, s.handleSentinelCheck, "invalid JSON body: want an object, found an array"},
+		{"/api/v1/sentinels/check", `"x"`, s.handleSentinelCheck, "invalid JSON body: want an object, found a string"},
+		{"/api/v1/sentinels/check", `{"source":5}`, s.handleSentinelCheck, "invalid JSON body: source: want a string, found a number"},
+		{"/api/v1/sentinels/check", `{"source":"x","replacing":"y"}`, s.handleSentinelCheck, "invalid JSON body: replacing: want an integer, found a string"},
+		{"/api/v1/sentinels", `{"source":true}`, s.handleSentinelCreate, "invalid JSON body: source: want a string, found true or false"},
+		{"/api/v1/tokens", `[1]`, s.handleTokenCreate, "invalid JSON body: want an object, found an array"},
+		{"/api/v1/tokens", `{"name":{}}`, s.handleTokenCreate, "invalid JSON body: name: want a string, found an object"},
+	} {
+		req := httptest.NewRequest("POST", tc.path, strings.NewReader(tc.body))
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		err := tc.handle(rec, req, u)
+		if vigil.ErrorCode(err) != vigil.EINVALID || vigil.ErrorMessage(err) != tc.want {
+			t.Errorf("POST %s %s: %v (%s), want %q", tc.path, tc.body, err, vigil.ErrorCode(err), tc.want)
+		}
+		if strings.Contains(vigil.ErrorMessage(err), "Go ") {
+			t.Errorf("POST %s %s: the message names Go types: %v", tc.path, tc.body, err)
+		}
+		if rec.Code != http.StatusOK || rec.Body.Len() != 0 {
+			t.Errorf("POST %s %s: the handler wrote %d %q before its error", tc.path, tc.body, rec.Code, rec.Body)
+		}
+	}
+}

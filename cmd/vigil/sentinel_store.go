@@ -175,7 +175,7 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (int,
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
-	st, err := openStore(ctx, *sf.data, *sf.postgres)
+	st, err := openExistingStore(ctx, *sf.data, *sf.postgres)
 	if err != nil {
 		return exitError, err
 	}
@@ -252,7 +252,7 @@ func runSentinelRm(ctx context.Context, env *environment, args []string) (int, e
 		fs.Usage()
 		return exitError, errUsageShown
 	}
-	st, err := openStore(ctx, *sf.data, *sf.postgres)
+	st, err := openExistingStore(ctx, *sf.data, *sf.postgres)
 	if err != nil {
 		return exitError, err
 	}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -211,5 +213,37 @@ func TestSentinelRm(t *testing.T) {
 	}
 	if got := names(); got != "" {
 		t.Errorf("left after removing everything: %q", got)
+	}
+}
+
+// TestMissingStore: the commands that only read or remove refuse a data
+// directory without a store, and leave none there; they listed, removed
+// from and exported an empty store they made, so a mistyped --data looked
+// like a store without sentinels or history (exit 0).
+func TestMissingStore(t *testing.T) {
+	for _, args := range [][]string{
+		{"sentinel", "list"},
+		{"sentinel", "list", "--json"},
+		{"sentinel", "rm", "news"},
+		{"export", "warc", "--all"},
+		{"export", "warc", "--resource", "http://example.com/"},
+	} {
+		data := filepath.Join(t.TempDir(), "vigil-dta")
+		code, out, errOut := runVigil(t, "", append(args, "--data", data)...)
+		if code != exitError || out != "" || !strings.Contains(errOut, "no store in "+data) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d and no store in %s", args, code, out, errOut, exitError, data)
+		}
+		if _, err := os.Stat(data); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%q: %s was made (%v)", args, data, err)
+		}
+	}
+	// The commands that write make the store.
+	data := filepath.Join(t.TempDir(), "new")
+	src := "Create Sentinel news Using https://example.com/ Monitor any change Fetch 1 day\n"
+	if code, _, errOut := runVigil(t, src, "sentinel", "add", "--data", data, "-"); code != exitOK {
+		t.Fatalf("sentinel add into a new directory: exit %d, %s", code, errOut)
+	}
+	if code, out, errOut := runVigil(t, "", "sentinel", "list", "--data", data); code != exitOK || !strings.Contains(out, "news") {
+		t.Errorf("sentinel list after add: exit %d, %q, %s", code, out, errOut)
 	}
 }

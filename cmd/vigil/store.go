@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/postgres"
@@ -42,6 +45,21 @@ func openStore(ctx context.Context, dataDir, dsn string) (vigil.Store, error) {
 		return nil, fmt.Errorf("data directory: %w", err)
 	}
 	return sqlite.Open(ctx, dataDir)
+}
+
+// openExistingStore opens the store as openStore does, but refuses a data
+// directory that holds no SQLite store instead of making an empty one
+// there: the commands that only read or remove (sentinel list, sentinel
+// rm, export warc) answered for a mistyped --data as for an empty store,
+// and left a new database behind.
+func openExistingStore(ctx context.Context, dataDir, dsn string) (vigil.Store, error) {
+	if dsn == "" {
+		path := filepath.Join(dataDir, sqlite.FileName)
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("no store in %s: it has no %s (vigil serve and vigil sentinel add make one; give the --data of yours, or --postgres)", dataDir, sqlite.FileName)
+		}
+	}
+	return openStore(ctx, dataDir, dsn)
 }
 
 // openWarehouse returns the warehouse service over st with the zstd codec.

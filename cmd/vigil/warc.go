@@ -54,7 +54,7 @@ func runExportWARC(ctx context.Context, env *environment, args []string) (int, e
 		}
 		sinceT = t
 	}
-	st, err := openStore(ctx, *sf.data, *sf.postgres)
+	st, err := openExistingStore(ctx, *sf.data, *sf.postgres)
 	if err != nil {
 		return exitError, err
 	}

@@ -16,6 +16,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/vigil-web/vigil"
 )
 
 // Exit codes, as diff(1) uses them.
@@ -151,7 +153,7 @@ func run(ctx context.Context, env *environment, args []string) int {
 	code, err := c.run(ctx, env, rest)
 	if err != nil {
 		if !errors.Is(err, errUsageShown) {
-			fmt.Fprintf(env.stderr, "vigil %s: %v\n", c.name, err)
+			fmt.Fprintf(env.stderr, "vigil %s: %s\n", c.name, errorText(err))
 		}
 		return exitError
 	}
@@ -215,4 +217,16 @@ func wantsHelp(args []string) bool {
 		return true
 	}
 	return false
+}
+
+// errorText is err as the command line shows it: a domain error in its
+// chain by its message alone, without the "vigil: code=... message="
+// wrapping of vigil.Error.Error, which is for logs.
+func errorText(err error) string {
+	text := err.Error()
+	var e *vigil.Error
+	if errors.As(err, &e) {
+		text = strings.Replace(text, e.Error(), e.Message, 1)
+	}
+	return text
 }

@@ -16,6 +16,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -56,6 +57,29 @@ func Verify(secret, body []byte, signature string) bool {
 	return hmac.Equal([]byte(Sign(secret, body)), []byte(signature))
 }
 
+// keepPost returns a copy of client that follows only the redirects that
+// repeat the POST with its body (307 and 308). Those that turn it into a
+// GET without a body (301, 302 and 303) are refused: followed, the message
+// was lost while its delivery was reported done.
+func keepPost(client *http.Client) *http.Client {
+	c := *client
+	check := client.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if req.Method != http.MethodPost {
+			return fmt.Errorf("redirected by status %d, which would send the message as a %s without its body: give the webhook URL it redirects to (%s)",
+				req.Response.StatusCode, req.Method, req.URL.Redacted())
+		}
+		if check != nil {
+			return check(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &c
+}
+
 // Notify implements vigil.Notifier.
 func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) error {
 	u, err := url.Parse(target)
@@ -85,7 +109,7 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 	if client == nil {
 		client = &http.Client{Timeout: 30 * time.Second}
 	}
-	resp, err := client.Do(req)
+	resp, err := keepPost(client).Do(req)
 	if err != nil {
 		return fmt.Errorf("webhook %s: %w", u.Redacted(), err)
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/vigil-web/vigil"
@@ -46,5 +47,49 @@ func TestNotify(t *testing.T) {
 	}
 	if err := n.Notify(ctx, "ftp://x/y", m); vigil.ErrorCode(err) != vigil.EINVALID {
 		t.Errorf("bad URL: %v, want EINVALID", err)
+	}
+}
+
+// TestNotifyRedirects: a redirect that repeats the POST (307, 308)
+// delivers the message where it leads; one that would turn it into a GET
+// without its body (301, 302, 303) is an error. Followed, it reached the
+// receiver as an empty GET, and the delivery was reported done.
+func TestNotifyRedirects(t *testing.T) {
+	secret := []byte("s3cret")
+	var method string
+	var body []byte
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/moved" {
+			http.Redirect(w, r, "/hook", map[string]int{"301": 301, "302": 302, "303": 303, "307": 307, "308": 308}[r.URL.Query().Get("status")])
+			return
+		}
+		method = r.Method
+		body, _ = io.ReadAll(r.Body)
+	}))
+	defer srv.Close()
+	n := &Notifier{Secret: secret}
+	m := &vigil.Message{SentinelID: 7, SentinelName: "s2", Subject: "s2 changed"}
+	for _, tc := range []struct {
+		status    string
+		delivered bool
+	}{
+		{"307", true},
+		{"308", true},
+		{"301", false},
+		{"302", false},
+		{"303", false},
+	} {
+		method, body = "", nil
+		err := n.Notify(context.Background(), srv.URL+"/moved?status="+tc.status, m)
+		var got vigil.Message
+		json.Unmarshal(body, &got)
+		switch {
+		case tc.delivered && (err != nil || method != http.MethodPost || got.SentinelName != "s2"):
+			t.Errorf("%s: %v; the receiver had a %s of %q", tc.status, err, method, body)
+		case !tc.delivered && (err == nil || vigil.ErrorCode(err) == vigil.EINVALID || !strings.Contains(err.Error(), "redirected by status "+tc.status)):
+			t.Errorf("%s: %v, want a temporary error naming the redirect (the receiver had a %q %q)", tc.status, err, method, body)
+		case !tc.delivered && method != "":
+			t.Errorf("%s: the redirect was followed: the receiver had a %s of %q", tc.status, method, body)
+		}
 	}
 }

@@ -52,8 +52,14 @@ func New(opt Options) (*Notifier, error) {
 	if _, err := mail.ParseAddress(opt.From); err != nil {
 		return nil, vigil.Errorf(vigil.EINVALID, "email: sender %q: %v", opt.From, err)
 	}
-	if opt.TLS == "" {
+	switch opt.TLS {
+	case "":
 		opt.TLS = TLSOpportunistic
+	case TLSOpportunistic, TLSMandatory, TLSImplicit, TLSNone:
+	default:
+		// Not taken for the default: a mistyped "mandatory" would send
+		// the password in the clear to a relay that offers no STARTTLS.
+		return nil, vigil.Errorf(vigil.EINVALID, "email: TLS mode %q: want opportunistic, mandatory, implicit or none", opt.TLS)
 	}
 	if opt.Port == 0 {
 		opt.Port = 587

@@ -2,6 +2,7 @@ package email
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"strconv"
@@ -119,5 +120,33 @@ func TestErrors(t *testing.T) {
 	}
 	if _, err := New(Options{From: "x@y"}); err == nil {
 		t.Error("New without host succeeded")
+	}
+}
+
+// TestTLSModes: New takes the four TLS modes (and none given, the
+// default) and refuses any other; a mistyped one ("Mandatory",
+// "starttls") was taken for opportunistic, which sends the password in the
+// clear to a relay that offers no STARTTLS.
+func TestTLSModes(t *testing.T) {
+	for _, tc := range []struct {
+		tls TLS
+		ok  bool
+	}{
+		{"", true},
+		{TLSOpportunistic, true},
+		{TLSMandatory, true},
+		{TLSImplicit, true},
+		{TLSNone, true},
+		{"Mandatory", false},
+		{"starttls", false},
+		{"tls", false},
+	} {
+		_, err := New(Options{Host: "relay.example.test", From: "vigil@example.test", TLS: tc.tls})
+		if tc.ok && err != nil {
+			t.Errorf("TLS %q: %v", tc.tls, err)
+		}
+		if !tc.ok && (vigil.ErrorCode(err) != vigil.EINVALID || !strings.Contains(vigil.ErrorMessage(err), fmt.Sprintf("%q", tc.tls))) {
+			t.Errorf("TLS %q: %v, want EINVALID naming the mode", tc.tls, err)
+		}
 	}
 }

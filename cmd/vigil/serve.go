@@ -121,6 +121,11 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	if envErr != nil {
 		return exitError, envErr
 	}
+	if c.poll <= 0 {
+		// time.After(0) in the idle loops: the daemon would spin on the
+		// store at full CPU instead of waiting.
+		return exitError, fmt.Errorf("--poll %v: want a duration greater than 0", c.poll)
+	}
 	c.webhookSecret = *webhookSecret
 	c.smtp.TLS = email.TLS(*tlsMode)
 	port, err := strconv.Atoi(c.smtpPort)

@@ -583,3 +583,19 @@ Monitor phrase ("Optical Network")
 	}
 	d.stop(t)
 }
+
+// TestServePoll: a --poll that is not greater than 0 stops vigil serve
+// before it starts; taken, it made the idle loops spin on the store at
+// full CPU.
+func TestServePoll(t *testing.T) {
+	for _, poll := range []string{"0s", "-1s"} {
+		data := filepath.Join(t.TempDir(), "data")
+		code, _, stderr := runVigilEnv(t, nil, "serve", "--data", data, "--addr", "127.0.0.1:0", "--poll", poll)
+		if code != exitError || !strings.Contains(stderr, "--poll "+poll+": want a duration greater than 0") {
+			t.Errorf("--poll %s: exit %d, %s; want 2 and the flag named", poll, code, stderr)
+		}
+		if _, err := os.Stat(data); err == nil {
+			t.Errorf("--poll %s: the data directory was made", poll)
+		}
+	}
+}

@@ -58,9 +58,9 @@ func Verify(secret, body []byte, signature string) bool {
 }
 
 // keepPost returns a copy of client that follows only the redirects that
-// repeat the POST with its body (307 and 308). Those that turn it into a
-// GET without a body (301, 302 and 303) are refused: followed, the message
-// was lost while its delivery was reported done.
+// repeat the POST with its body (307 and 308), without a Referer. Those
+// that turn it into a GET without a body (301, 302 and 303) are refused:
+// followed, the message was lost while its delivery was reported done.
 func keepPost(client *http.Client) *http.Client {
 	c := *client
 	check := client.CheckRedirect
@@ -69,6 +69,9 @@ func keepPost(client *http.Client) *http.Client {
 			return fmt.Errorf("redirected by status %d, which would send the message as a %s without its body: give the webhook URL it redirects to (%s)",
 				req.Response.StatusCode, req.Method, req.URL.Redacted())
 		}
+		// The webhook URL often carries its secret (a token in the path
+		// or the query): it is not told to where the redirect leads.
+		req.Header.Del("Referer")
 		if check != nil {
 			return check(req, via)
 		}

@@ -93,3 +93,25 @@ func TestNotifyRedirects(t *testing.T) {
 		}
 	}
 }
+
+// TestNotifyRedirectReferer: a redirect's target is not sent the webhook
+// URL, whose path or query holds its secret, as the Referer; Go's client
+// sends it, query included.
+func TestNotifyRedirectReferer(t *testing.T) {
+	referer := "unset"
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		referer = r.Header.Get("Referer")
+	}))
+	defer target.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, target.URL+"/hook", http.StatusTemporaryRedirect)
+	}))
+	defer srv.Close()
+	n := &Notifier{Secret: []byte("s3cret")}
+	if err := n.Notify(context.Background(), srv.URL+"/hook?token=T0PSECRET", &vigil.Message{Subject: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	if referer != "" {
+		t.Errorf("the redirect's target had the Referer %q", referer)
+	}
+}

@@ -10,7 +10,8 @@ const (
 	// Normalize drops text nodes that hold only white space and, in the
 	// remaining text, collapses each run of white space to one space and
 	// trims both ends, but for the white space that separates words next
-	// to inline content (see the package documentation). Text inside
+	// to inline content, kept as one space, alone or at a text's end (see
+	// the package documentation). Text inside
 	// xml:space="preserve" (XML) or inside pre, textarea, listing,
 	// plaintext, xmp, script and style (HTML) is kept as it is, white
 	// space alone included. Normalize is the default.
@@ -121,10 +122,12 @@ type WriteOptions struct {
 	// Indent, when not empty, puts each element whose children are all
 	// elements, comments or processing instructions on its own lines,
 	// indented by this string per level (up to 100 levels; deeper ones
-	// are indented as level 100). Elements with text children are
-	// written compactly, so no text node changes; but new white-space-only
-	// text appears between elements, which a parse with the Keep policy
-	// keeps and one with Normalize drops.
+	// are indented as level 100). Elements with text children, and
+	// everything inside xml:space="preserve" or an HTML pre, textarea,
+	// listing, plaintext, xmp, script or style, are written compactly, so
+	// no text node changes; but new white-space-only text appears between
+	// other elements, which a parse with the Keep policy keeps and one
+	// with Normalize drops.
 	Indent string
 	// OmitProlog writes only the root element: no XML declaration, DOCTYPE,
 	// prolog or epilog nodes.

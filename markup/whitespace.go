@@ -96,7 +96,7 @@ func normalizeXMLText(v string, preserve, elemBefore, elemAfter, mixed bool) (st
 		return v, v != ""
 	}
 	if start == end {
-		if elemBefore && elemAfter && (mixed || strings.IndexByte(v, '\n') < 0) {
+		if elemBefore && elemAfter && (mixed || strings.IndexAny(v, "\n\r") < 0) {
 			return " ", true
 		}
 		return "", false
@@ -105,8 +105,19 @@ func normalizeXMLText(v string, preserve, elemBefore, elemAfter, mixed bool) (st
 		end--
 	}
 	lead, trail := elemBefore && start > 0, elemAfter && end < len(v)
+	collapse := needsCollapse(v[start:end])
+	if !collapse && (!lead || v[start-1] == ' ') && (!trail || v[end] == ' ') {
+		// The spaces kept are in v already: no new string.
+		if lead {
+			start--
+		}
+		if trail {
+			end++
+		}
+		return v[start:end], true
+	}
 	v = v[start:end]
-	if needsCollapse(v) {
+	if collapse {
 		v = collapseSpace(v, &xmlSpace)
 	}
 	switch {

@@ -159,16 +159,25 @@ func (x *xmlWriter) flush() error {
 // node writes the subtree at n without recursion.
 func (x *xmlWriter) node(n *tree.Node) {
 	type frame struct {
-		n      *tree.Node
-		next   int
-		indent bool // children go on their own lines
+		n        *tree.Node
+		next     int
+		preserve bool // inside xml:space="preserve": nothing indented
+		indent   bool // children go on their own lines
 	}
 	if n.Kind != tree.Element || len(n.Children) == 0 {
 		x.leaf(n)
 		return
 	}
 	x.startTag(n, false)
-	stack := []frame{{n: n, indent: x.indent != "" && !hasText(n)}}
+	preserve := false
+	for a := n.Parent; a != nil; a = a.Parent {
+		if v, ok := a.Attr("xml:space"); ok {
+			preserve = v == "preserve"
+			break
+		}
+	}
+	preserve = spacePreserved(n, preserve)
+	stack := []frame{{n: n, preserve: preserve, indent: x.indent != "" && !preserve && !hasText(n)}}
 	for len(stack) > 0 && x.err == nil {
 		top := &stack[len(stack)-1]
 		if top.next == len(top.n.Children) {
@@ -191,8 +200,19 @@ func (x *xmlWriter) node(n *tree.Node) {
 			continue
 		}
 		x.startTag(c, false)
-		stack = append(stack, frame{n: c, indent: x.indent != "" && !hasText(c)})
+		preserve := spacePreserved(c, top.preserve)
+		stack = append(stack, frame{n: c, preserve: preserve, indent: x.indent != "" && !preserve && !hasText(c)})
 	}
+}
+
+// spacePreserved reports whether white space is content inside element n,
+// by its xml:space attribute, else as inside its parent (inParent): a parse
+// keeps white space alone there, so the writer adds none.
+func spacePreserved(n *tree.Node, inParent bool) bool {
+	if v, ok := n.Attr("xml:space"); ok {
+		return v == "preserve"
+	}
+	return inParent
 }
 
 // hasText reports whether n has a text child.

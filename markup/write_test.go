@@ -76,6 +76,52 @@ func TestWriteXMLIndent(t *testing.T) {
 	}
 }
 
+// TestWriteIndentPreserve writes indented documents whose white space is
+// content below some element (xml:space="preserve", an HTML pre): nothing
+// is indented there, since a parse would keep the added white space as
+// text, so the indented document parses back to the same tree.
+func TestWriteIndentPreserve(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		html bool
+	}{
+		{`<r><a xml:space="preserve"><b>x</b><c/></a><d><e/></d></r>`, false},
+		{`<a><b xml:space="preserve"><c>x</c><d>y</d></b><e><f/></e></a>`, false},
+		{`<a xml:space="preserve"><b xml:space="default"><c/><d/></b><e/></a>`, false},
+		{`<html><body><pre><div><b>a</b><b>b</b></div></pre><div><p>x</p></div></body></html>`, true},
+	} {
+		parse := func(b []byte) *tree.Document {
+			t.Helper()
+			var d *tree.Document
+			var err error
+			if tc.html {
+				d, err = markup.ParseHTML(bytes.NewReader(b), nil)
+			} else {
+				d, err = markup.ParseXMLBytes(b, nil)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			return d
+		}
+		d := parse([]byte(tc.in))
+		var b bytes.Buffer
+		write := markup.WriteXML
+		if tc.html {
+			write = markup.WriteHTML
+		}
+		if err := write(&b, d, &markup.WriteOptions{Indent: "  "}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "\n  ") {
+			t.Errorf("%s: nothing indented:\n%s", tc.in, b.String())
+		}
+		if diff := tree.Diff(d.Root, parse(b.Bytes()).Root, tree.Content); diff != "" {
+			t.Errorf("%s: written indented\n%s\nparses back otherwise: %s", tc.in, b.String(), diff)
+		}
+	}
+}
+
 func TestWriteNodeXML(t *testing.T) {
 	d, err := markup.ParseXMLBytes([]byte(`<r xmlns:p="u"><p:a k="v">x<b/></p:a></r>`), nil)
 	if err != nil {

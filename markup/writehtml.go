@@ -86,12 +86,17 @@ func (x *xmlWriter) htmlNode(n *tree.Node, foreign bool) {
 		next    int
 		foreign bool // children are in foreign content
 		raw     bool // children's text is raw text
-		indent  bool
+		// preserve: inside an element whose white space is content (pre,
+		// textarea...): nothing is indented below it, where a parse keeps
+		// white space alone.
+		preserve bool
+		indent   bool
 	}
 	push := func(stack []frame, n *tree.Node, parentForeign bool) []frame {
 		f := frame{n: n, foreign: childForeign(n.Name, parentForeign)}
 		f.raw = !parentForeign && rawTextHTML[n.Name]
-		f.indent = x.indent != "" && !hasText(n) && !f.raw && n.Name != "pre" && n.Name != "textarea"
+		f.preserve = !parentForeign && preserveHTML[n.Name] || len(stack) > 0 && stack[len(stack)-1].preserve
+		f.indent = x.indent != "" && !hasText(n) && !f.raw && !f.preserve
 		return append(stack, f)
 	}
 	var stack []frame

@@ -44,6 +44,8 @@ func TestParseXML(t *testing.T) {
 		{"mixed content keeps word spaces", "<p>Hello <b>big</b>  world, <i>again</i>\n and more.</p>", nil, `<p>Hello <b>big</b> world, <i>again</i> and more.</p>`},
 		{"blank between elements in mixed content", "<p>a <b>x</b>\n  <i>y</i></p>", nil, `<p>a <b>x</b> <i>y</i></p>`},
 		{"blank between elements on one line", "<p><b>x</b> <i>y</i></p>", nil, `<p><b>x</b> <i>y</i></p>`},
+		{"blank with a line break by reference dropped", "<a>\n\t<b>x</b>&#13;<c/>\n</a>", nil, `<a><b>x</b><c/></a>`},
+		{"word spaces of tabs and line breaks", "<p>a\t<b>x</b>\n y</p>", nil, `<p>a <b>x</b> y</p>`},
 		{"blank at an element's ends dropped", "<p> <b> x </b> </p>", nil, `<p><b>x</b></p>`},
 		{"comments are not word spaces", "<p>a <!--c--> b <?pi?> <b>c</b></p>", nil, `<p>a<!--c-->b<?pi?><b>c</b></p>`},
 		{"keep keeps everything", "<a>\n  <b> x </b>\n</a>", keep, "<a>\n  <b> x </b>\n</a>"},

@@ -134,8 +134,8 @@
 //     normal form, which Checked.URLs holds: http://a.example,
 //     HTTP://A.example:80/ and a.example are one page); "X AND NOT Y" when every X change is
 //     a Y change (the seed's "all links and not any change"); keywords with
-//     several words, keywords and phrases with no letter or digit (which
-//     match no word), duplicate or empty values, invalid regular expressions
+//     several words, keywords and phrases of punctuation and symbols alone
+//     (which match no word), duplicate or empty values, invalid regular expressions
 //     (RE2) and unbalanced selectors (and, through
 //     Checker.CompileSelector, any selector the monitor could not compile,
 //     at the column of the mistake); value without a scope or condition;

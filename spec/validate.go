@@ -573,17 +573,20 @@ func (v *validator) changeType(c *ChangeType) {
 	}
 }
 
-// wordless reports the values of c that hold no letter or digit: words
-// are compared without the punctuation and symbols around them (intent),
-// so such a keyword or phrase matches no word and the change type never
-// fires.
+// wordless reports the values of c that hold nothing but punctuation,
+// symbols and white space: words are compared without the punctuation and
+// symbols around them (intent), so such a keyword or phrase matches no word
+// and the change type never fires. A number sign of another script (½, Ⅻ)
+// is a word.
 func (v *validator) wordless(c *ChangeType, noun string) {
 	for _, a := range c.Args {
 		if a == nil || strings.TrimSpace(a.Value) == "" {
 			continue // reported as empty
 		}
-		if !strings.ContainsFunc(a.Value, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
-			v.report(a, a.Value, fmt.Sprintf("%s %q has no letter or digit: it matches no word of a page", noun, a.Value))
+		if !strings.ContainsFunc(a.Value, func(r rune) bool {
+			return !unicode.IsPunct(r) && !unicode.IsSymbol(r) && !unicode.IsSpace(r) && r != '\u00ad' // soft hyphen
+		}) {
+			v.report(a, a.Value, fmt.Sprintf("%s %q holds only punctuation and symbols: it matches no word of a page", noun, a.Value))
 		}
 	}
 }

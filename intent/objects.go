@@ -389,7 +389,7 @@ func pairContents(old, new []*container) [][2]*container {
 		gapOld, gapNew := old[i:a.a], new[j:a.b]
 		oldItems := 0
 		for _, o := range gapOld {
-			oldItems += len(o.items)
+			oldItems += max(1, len(o.items)) // an empty one is compared too
 		}
 		switch {
 		case len(gapOld) == 0 || len(gapNew) == 0:
@@ -443,6 +443,6 @@ func pairContents(old, new []*container) [][2]*container {
 }
 
 // maxPairItems bounds the work of pairing the containers of one gap by
-// their items (pairContents): the old containers' items times the new
-// containers.
+// their items (pairContents): the old containers' items (one at least for
+// each) times the new containers.
 const maxPairItems = 1 << 20

@@ -136,3 +136,36 @@ func BenchmarkScopedContent(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkListsPaired pairs n empty lists of the old version with n lists
+// of one item in the new one: pairing by contents must stay bounded when
+// the old lists hold nothing to count.
+func BenchmarkListsPaired(b *testing.B) {
+	page := func(n int, item string) string {
+		var s strings.Builder
+		s.WriteString("<html><body>")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&s, "<ul>%s</ul>", strings.ReplaceAll(item, "N", fmt.Sprint(i)))
+		}
+		s.WriteString("</body></html>")
+		return s.String()
+	}
+	list := &spec.ChangeType{Kind: spec.List}
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			d1, err := markup.ParseHTMLBytes([]byte(page(n, "")), nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			d2, err := markup.ParseHTMLBytes([]byte(page(n, "<li>item N</li>")), nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; i < b.N; i++ {
+				if r, err := NewPair(d1, d2, nil, nil).Evaluate(list); err != nil || !r.Matched {
+					b.Fatal(r, err)
+				}
+			}
+		})
+	}
+}

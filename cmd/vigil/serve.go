@@ -20,6 +20,7 @@ import (
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/fetch"
 	"github.com/vigil-web/vigil/internal/monitor"
+	"github.com/vigil-web/vigil/internal/notify"
 	"github.com/vigil-web/vigil/internal/notify/chat"
 	"github.com/vigil-web/vigil/internal/notify/email"
 	"github.com/vigil-web/vigil/internal/notify/feed"
@@ -255,7 +256,9 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 	// The chat library sends most services with net/http's default
 	// transport and cannot be given another: in the daemon, every request
 	// on the default transport goes through the fetcher's address guard.
-	http.DefaultTransport = d.fetcher.Transport()
+	// It is put under the notifiers' redirect policy too, which only
+	// requests with a body (the chat services' POSTs) meet.
+	http.DefaultTransport = &notify.Transport{Base: d.fetcher.Transport()}
 	d.warehouse, err = monitorWarehouse(st, warehouse.Options{Logger: logger})
 	if err != nil {
 		return nil, err

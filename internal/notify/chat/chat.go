@@ -14,7 +14,15 @@
 // mattermost) are given one with the guarded transport; all the others send
 // with net/http's default transport, which the daemon replaces with the
 // guarded one at start (cmd/vigil serve), and Notify refuses to send when
-// it has not. The guard checks each connection's address after DNS
+// it has not.
+//
+// Redirects. Every request goes under the notifiers' redirect policy
+// (notify.Transport): a 301, 302 or 303, which Go's client follows with a
+// GET without the message, fails the delivery instead of reporting it
+// sent. The services with a client of their own have it on their
+// transport; those on net/http's default transport have it because the
+// daemon's default transport is a notify.Transport over the guarded one,
+// which Notify checks. The guard checks each connection's address after DNS
 // resolution, for the first request and every redirect, so neither DNS
 // rebinding nor a redirect gets past it. Notifier.Guard, in addition,
 // checks the host of a self-hosted service's URL before anything is built,
@@ -36,6 +44,7 @@ import (
 	"github.com/nicholas-fedor/shoutrrr/pkg/types"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/notify"
 )
 
 // Notifier sends the text of messages to service URLs.
@@ -108,11 +117,9 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 	if err != nil {
 		return vigil.Errorf(vigil.EINVALID, "chat target: %v", err)
 	}
-	var own *http.Transport // the service's own clone of n.Transport, if any
-	if n.Transport != nil {
-		if own, err = n.route(svc, name, timeout); err != nil {
-			return vigil.Errorf(vigil.EINVALID, "chat %s: %v", name, err)
-		}
+	own, err := n.route(svc, name, timeout) // the service's own transport, if it was given one
+	if err != nil {
+		return vigil.Errorf(vigil.EINVALID, "chat %s: %v", name, err)
 	}
 	// Shoutrrr takes no context: the send runs on its own and is given
 	// up on at the timeout (the guarded transport's own timeouts end it).
@@ -138,35 +145,45 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 	return nil
 }
 
-// route puts n.Transport under svc's requests; it returns the clone it
-// gave the service, if it made one.
+// route puts n.Transport, under the notifiers' redirect policy
+// (notify.Transport), beneath svc's requests; it returns the transport it
+// gave the service, if it made one. Without n.Transport, a service with a
+// client of its own is given the policy on a transport of its own, and one
+// on net/http's default transport is sent as it is.
 func (n *Notifier) route(svc types.Service, name string, timeout time.Duration) (*http.Transport, error) {
+	base := n.Transport
+	if base == nil {
+		base = &http.Transport{Proxy: http.ProxyFromEnvironment, ForceAttemptHTTP2: true}
+	}
 	switch s := svc.(type) {
 	case *ntfy.Service:
-		t := n.Transport.Clone()
+		t := base.Clone()
 		if s.Config != nil && s.Config.DisableTLSVerification {
 			// The URL asked for it (disabletlsverification=yes).
 			t.TLSClientConfig = &tls.Config{InsecureSkipVerify: true, MinVersion: tls.VersionTLS12}
 		}
-		s.SetHTTPClient(&http.Client{Transport: t, Timeout: timeout})
+		s.SetHTTPClient(&http.Client{Transport: &notify.Transport{Base: t}, Timeout: timeout})
 		return t, nil
 	case interface{ GetHTTPClient() *http.Client }: // gotify, mattermost
 		c := s.GetHTTPClient()
 		if c == nil {
 			return nil, errors.New("the service has no HTTP client to guard")
 		}
-		t := n.Transport.Clone()
+		t := base.Clone()
 		if own, ok := c.Transport.(*http.Transport); ok && own.TLSClientConfig != nil {
 			t.TLSClientConfig = own.TLSClientConfig.Clone() // what the URL asked (insecureskipverify)
 		}
-		c.Transport, c.Timeout = t, timeout
+		c.Transport, c.Timeout = &notify.Transport{Base: t}, timeout
 		return t, nil
+	}
+	if n.Transport == nil {
+		return nil, nil
 	}
 	if !onDefaultTransport[name] {
 		return nil, errors.New("not sent: Vigil cannot put its address guard under this service's requests")
 	}
-	if http.DefaultTransport != http.RoundTripper(n.Transport) {
-		return nil, errors.New("not sent: it would go through net/http's default transport, which is not the guarded one")
+	if dt, ok := http.DefaultTransport.(*notify.Transport); !ok || dt.Base != http.RoundTripper(n.Transport) {
+		return nil, errors.New("not sent: it would go through net/http's default transport, which is not the guarded one under the notifiers' redirect policy")
 	}
 	return nil, nil
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/notify"
 )
 
 // TestNtfy delivers to a local ntfy-compatible receiver over plain HTTP.
@@ -117,7 +118,7 @@ func TestGuardedTransport(t *testing.T) {
 	}
 
 	defaultTransport := http.DefaultTransport
-	http.DefaultTransport = guarded
+	http.DefaultTransport = &notify.Transport{Base: guarded}
 	defer func() { http.DefaultTransport = defaultTransport }()
 	errs, got = send(&Notifier{Timeout: 5 * time.Second, Transport: guarded})
 	if len(got) != 0 {
@@ -143,6 +144,60 @@ func TestGuardedTransport(t *testing.T) {
 	defer cancel()
 	if err := n.Notify(ctx, targets[0], m); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("past deadline: %v, want context.DeadlineExceeded", err)
+	}
+}
+
+// TestRedirectDropsMessage: a self-hosted service's server that answers
+// 301 sends the library's client on to a GET without the message, which
+// the receiver answered with a 200, and the message was reported sent.
+// Now the delivery fails, naming the redirect, and the URL it led to
+// receives nothing, whether the service builds its own client (ntfy,
+// gotify, mattermost) or sends with net/http's default transport (generic,
+// as the daemon sets it up).
+func TestRedirectDropsMessage(t *testing.T) {
+	var mu sync.Mutex
+	var received []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, "/new/") {
+			http.Redirect(w, r, "/new"+r.URL.Path, http.StatusMovedPermanently)
+			return
+		}
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		received = append(received, r.Method+" "+r.URL.Path+" "+string(b))
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":1,"time":1,"event":"message","topic":"vigil"}`)
+	}))
+	defer srv.Close()
+	host := strings.TrimPrefix(srv.URL, "http://")
+	plain := &http.Transport{}
+	defer plain.CloseIdleConnections()
+	defaultTransport := http.DefaultTransport
+	http.DefaultTransport = &notify.Transport{Base: plain}
+	defer func() { http.DefaultTransport = defaultTransport }()
+	m := &vigil.Message{Subject: "s1 changed", Text: "keyword 5331 appeared"}
+	for _, n := range []*Notifier{{Timeout: 5 * time.Second}, {Timeout: 5 * time.Second, Transport: plain}} {
+		for _, target := range []string{
+			"ntfy://" + host + "/vigil?scheme=http",
+			"gotify://" + host + "/Aaaaaaaaaaaaaaa?disabletls=yes",
+			"mattermost://" + host + "/token?disabletls=yes",
+			"generic://" + host + "/hook?disabletls=yes",
+		} {
+			mu.Lock()
+			received = nil
+			mu.Unlock()
+			err := n.Notify(context.Background(), target, m)
+			mu.Lock()
+			got := received
+			mu.Unlock()
+			if err == nil || vigil.ErrorCode(err) == vigil.EINVALID || !strings.Contains(err.Error(), "redirected by status 301") {
+				t.Errorf("%s (guarded %v): %v, want a temporary error naming the redirect (the receiver had %q)", target, n.Transport != nil, err, got)
+			}
+			if len(got) != 0 {
+				t.Errorf("%s (guarded %v): the redirect was followed: the receiver had %q", target, n.Transport != nil, got)
+			}
+		}
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/notify"
 )
 
 // telegramAPI is the Bot API's base URL.
@@ -36,7 +37,7 @@ func (n *Notifier) sendTelegram(ctx context.Context, target, text string, timeou
 	if n.Transport != nil {
 		rt = n.Transport
 	}
-	client := &http.Client{Transport: rt, Timeout: timeout}
+	client := &http.Client{Transport: &notify.Transport{Base: rt}, Timeout: timeout}
 	base := n.telegramAPI
 	if base == "" {
 		base = telegramAPI

@@ -16,7 +16,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -24,6 +23,7 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/notify"
 )
 
 // Header names.
@@ -57,29 +57,15 @@ func Verify(secret, body []byte, signature string) bool {
 	return hmac.Equal([]byte(Sign(secret, body)), []byte(signature))
 }
 
-// keepPost returns a copy of client that follows only the redirects that
-// repeat the POST with its body (307 and 308), without a Referer. Those
-// that turn it into a GET without a body (301, 302 and 303) are refused:
-// followed, the message was lost while its delivery was reported done.
+// keepPost returns a copy of client whose requests go under the
+// notifiers' redirect policy (notify.Transport): only the redirects that
+// repeat the POST with its body (307 and 308) are followed, without a
+// Referer; those that turn it into a GET without a body (301, 302 and 303)
+// are refused: followed, the message was lost while its delivery was
+// reported done.
 func keepPost(client *http.Client) *http.Client {
 	c := *client
-	check := client.CheckRedirect
-	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if req.Method != http.MethodPost {
-			return fmt.Errorf("redirected by status %d, which would send the message as a %s without its body: give the webhook URL it redirects to (%s)",
-				req.Response.StatusCode, req.Method, req.URL.Redacted())
-		}
-		// The webhook URL often carries its secret (a token in the path
-		// or the query): it is not told to where the redirect leads.
-		req.Header.Del("Referer")
-		if check != nil {
-			return check(req, via)
-		}
-		if len(via) >= 10 {
-			return errors.New("stopped after 10 redirects")
-		}
-		return nil
-	}
+	c.Transport = &notify.Transport{Base: client.Transport}
 	return &c
 }
 

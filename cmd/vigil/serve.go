@@ -141,6 +141,17 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	}
 	logger := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
 
+	if *sf.postgres == "" {
+		// One daemon a SQLite store; several may share a PostgreSQL one.
+		if err := os.MkdirAll(*sf.data, 0o750); err != nil {
+			return exitError, fmt.Errorf("data directory: %w", err)
+		}
+		unlock, err := lockDataDir(*sf.data)
+		if err != nil {
+			return exitError, err
+		}
+		defer unlock()
+	}
 	st, err := openStore(ctx, *sf.data, *sf.postgres)
 	if err != nil {
 		return exitError, err

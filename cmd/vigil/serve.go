@@ -169,6 +169,12 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	}
 	if d.baseURL == "" {
 		d.baseURL = "http://" + ln.Addr().String()
+		if tcp, ok := ln.Addr().(*net.TCPAddr); ok && (tcp.IP == nil || tcp.IP.IsUnspecified()) {
+			// --addr :8080 listens on every address and names none:
+			// links to http://[::]:8080 reach nobody.
+			logger.Warn("links in emails, webhooks and feeds will use the listen address "+d.baseURL+", which names no host: set --base-url (or VIGIL_BASE_URL) to the URL users reach this server at",
+				"base_url", d.baseURL)
+		}
 	}
 	d.feeds.BaseURL = d.baseURL
 	srv := &http.Server{Handler: newServeMux(d), ReadHeaderTimeout: 10 * time.Second}

@@ -157,14 +157,5 @@ func normalizeHTMLText(v string, preserve, inlineBefore, spaceBefore, inlineAfte
 	}
 	lead := inlineBefore && !spaceBefore && htmlSpace[v[0]]
 	trail := inlineAfter && htmlSpace[v[len(v)-1]]
-	v = collapseSpace(v, &htmlSpace)
-	switch {
-	case lead && trail:
-		return " " + v + " ", true
-	case lead:
-		return " " + v, true
-	case trail:
-		return v + " ", true
-	}
-	return v, true
+	return padSpace(collapseSpace(v, &htmlSpace), lead, trail), true
 }

@@ -120,15 +120,21 @@ func normalizeXMLText(v string, preserve, elemBefore, elemAfter, mixed bool) (st
 	if collapse {
 		v = collapseSpace(v, &xmlSpace)
 	}
+	return padSpace(v, lead, trail), true
+}
+
+// padSpace returns v with one space before it if lead, and after it if
+// trail: the white space kept between words at a normalised text's ends.
+func padSpace(v string, lead, trail bool) string {
 	switch {
 	case lead && trail:
-		return " " + v + " ", true
+		return " " + v + " "
 	case lead:
-		return " " + v, true
+		return " " + v
 	case trail:
-		return v + " ", true
+		return v + " "
 	}
-	return v, true
+	return v
 }
 
 // needsCollapse reports whether s, which neither starts nor ends with white

@@ -566,7 +566,13 @@ func (p *parser) parseCondition() *Condition {
 			p.fail(p.pos, p.lit, "number", "number "+p.lit+" out of range")
 		}
 		c.Threshold = v
+		lit := p.lit
 		p.next()
+		if p.tok == COMMA {
+			// Nothing after a condition takes a comma: 1,000 or 12,50.
+			p.fail(p.pos, ",", "",
+				"write the threshold without grouping or a decimal comma: "+lit+",... is read as "+lit+" then a comma (write 1000 or 12.5)")
+		}
 	}
 	return c
 }

@@ -185,9 +185,25 @@ type SentinelStore interface {
 	// moves to now+lease, so that a concurrent scheduler does not claim them
 	// again before the lease ends. The claimer then calls CheckedSentinel.
 	ClaimDueSentinels(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*Sentinel, error)
+	// ReleaseSentinels gives back claims that will not be checked (a
+	// scheduler stopping cleanly): each sentinel of leases whose NextCheck
+	// is still the lease's Until becomes due at now, instead of when the
+	// lease ends. A sentinel whose NextCheck is another (checked, edited,
+	// asked to be checked now, or claimed by another scheduler once the
+	// lease ended), or that no longer exists, is left alone: a scheduler
+	// releases only its own claims. It returns the number of sentinels
+	// released.
+	ReleaseSentinels(ctx context.Context, leases []SentinelLease, now time.Time) (int, error)
 	// CheckedSentinel records a check at `at` and schedules the next one.
 	// It returns ENOTFOUND if the sentinel does not exist.
 	CheckedSentinel(ctx context.Context, id int64, at, next time.Time) error
+}
+
+// SentinelLease is one claim of ClaimDueSentinels: the claimed sentinel and
+// the NextCheck the claim gave it (the claimed Sentinel's NextCheck).
+type SentinelLease struct {
+	SentinelID int64
+	Until      time.Time
 }
 
 // UserStore keeps users and their API tokens.

@@ -1,7 +1,10 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -183,4 +186,33 @@ func (db *DB) CheckedSentinel(ctx context.Context, id int64, at, next time.Time)
 		res, err := tx.ExecContext(ctx, q("UPDATE sentinels SET last_check = ?, next_check = ? WHERE id = ?"), tv(at), tv(next), id)
 		return affected(res, err, "sentinel %d not found", id)
 	})
+}
+
+// ReleaseSentinels implements vigil.SentinelStore.
+func (db *DB) ReleaseSentinels(ctx context.Context, leases []vigil.SentinelLease, now time.Time) (int, error) {
+	if len(leases) == 0 {
+		return 0, nil
+	}
+	leases = slices.SortedFunc(slices.Values(leases), func(a, b vigil.SentinelLease) int { return cmp.Compare(a.SentinelID, b.SentinelID) })
+	n := 0
+	err := db.update(ctx, func(tx execer) error {
+		n = 0
+		for _, l := range leases {
+			res, err := tx.ExecContext(ctx, q("UPDATE sentinels SET next_check = ? WHERE id = ? AND next_check = ?"),
+				tv(now), l.SentinelID, tv(l.Until))
+			if err != nil {
+				return err
+			}
+			k, err := res.RowsAffected()
+			if err != nil {
+				return err
+			}
+			n += int(k)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("release %d sentinel claims: %w", len(leases), err)
+	}
+	return n, nil
 }

@@ -38,6 +38,7 @@ func Run(t *testing.T, open Opener) {
 		"Links":                  testLinks,
 		"Sentinels":              testSentinels,
 		"SentinelClaim":          testSentinelClaim,
+		"SentinelRelease":        testSentinelRelease,
 		"Users":                  testUsers,
 		"Tokens":                 testTokens,
 		"Changes":                testChanges,
@@ -540,6 +541,70 @@ func testSentinelClaim(t *testing.T, s vigil.Store) {
 		t.Fatalf("checked: %+v", sn)
 	}
 	wantCode(t, s.CheckedSentinel(ctx, 9999, now, now), vigil.ENOTFOUND)
+}
+
+// testSentinelRelease: a scheduler stopping cleanly gives back the claims
+// it did not check, and only those: a sentinel checked meanwhile, or
+// claimed by another scheduler after the lease ended, keeps its NextCheck.
+func testSentinelRelease(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	u := newUser(t, s, "ada@example.com")
+	var ids []int64
+	for i := range 4 {
+		sn := &vigil.Sentinel{OwnerID: u.ID, Name: fmt.Sprint("s", i), Source: "x", Status: vigil.SentinelActive,
+			NextCheck: t0.Add(time.Duration(i) * time.Minute)}
+		must(t, s.CreateSentinel(ctx, sn))
+		ids = append(ids, sn.ID)
+	}
+	n, err := s.ReleaseSentinels(ctx, nil, t0)
+	if err != nil || n != 0 {
+		t.Fatalf("release of nothing: %d, %v", n, err)
+	}
+	// Scheduler A claims all four.
+	now := t0.Add(10 * time.Minute)
+	claimed, err := s.ClaimDueSentinels(ctx, now, 5*time.Minute, 10)
+	must(t, err)
+	if len(claimed) != 4 {
+		t.Fatalf("claim: %v", claimed)
+	}
+	var leases []vigil.SentinelLease
+	for _, c := range claimed {
+		leases = append(leases, vigil.SentinelLease{SentinelID: c.ID, Until: c.NextCheck})
+	}
+	leases = append(leases, vigil.SentinelLease{SentinelID: 9999, Until: now.Add(5 * time.Minute)}) // gone
+	// A checks s2; its lease ends and scheduler B claims s0.
+	must(t, s.CheckedSentinel(ctx, ids[2], now, now.Add(time.Hour)))
+	otherAt := now.Add(6 * time.Minute)
+	other, err := s.ClaimDueSentinels(ctx, otherAt, 5*time.Minute, 1)
+	must(t, err)
+	if len(other) != 1 || other[0].ID != ids[0] {
+		t.Fatalf("other scheduler's claim: %v", other)
+	}
+	// A stops and releases what it holds: s1 and s3 only.
+	at := now.Add(7 * time.Minute)
+	n, err = s.ReleaseSentinels(ctx, leases, at)
+	must(t, err)
+	if n != 2 {
+		t.Fatalf("released %d, want 2 (s1, s3)", n)
+	}
+	want := map[int64]time.Time{ids[0]: otherAt.Add(5 * time.Minute), ids[1]: at, ids[2]: now.Add(time.Hour), ids[3]: at}
+	for i, id := range ids {
+		sn, err := s.FindSentinelByID(ctx, id)
+		must(t, err)
+		if !sn.NextCheck.Equal(want[id]) {
+			t.Errorf("s%d: next check %v, want %v", i, sn.NextCheck, want[id])
+		}
+	}
+	// The released ones are due at once; releasing again changes nothing.
+	got, err := s.ClaimDueSentinels(ctx, at, 5*time.Minute, 10)
+	must(t, err)
+	if len(got) != 2 || got[0].ID != ids[1] || got[1].ID != ids[3] {
+		t.Fatalf("claim after release: %v", got)
+	}
+	n, err = s.ReleaseSentinels(ctx, leases, at)
+	if err != nil || n != 0 {
+		t.Fatalf("second release: %d, %v; want 0", n, err)
+	}
 }
 
 func testUsers(t *testing.T, s vigil.Store) {

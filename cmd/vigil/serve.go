@@ -195,7 +195,11 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	}()
 	go func() {
 		defer wg.Done()
-		d.monitor.Run(ctx, c.poll, d.monitorKick)
+		// On a clean stop Run gives back the sentinels it claimed and did
+		// not check, so that the next start checks them at once.
+		if err := d.monitor.Run(ctx, c.poll, d.monitorKick); err != nil && !errors.Is(err, context.Canceled) {
+			logger.Error("stop the monitor", "error", err)
+		}
 	}()
 	go func() {
 		defer wg.Done()

@@ -18,7 +18,9 @@
 // warehouse; a sentinel remembers the last version it saw of each page, so
 // a version stored by a check whose record was lost to a crash is compared
 // at the next check, once. Claims of due sentinels and of outbox entries
-// are leases: work a crash interrupted is taken up when they end.
+// are leases: work a crash interrupted is taken up when they end. A clean
+// stop gives back the sentinels it claimed and did not check
+// (vigil.SentinelStore.ReleaseSentinels), which are due again at once.
 //
 // Sharing: sentinels due together on one URL share one fetch; sentinels
 // comparing the same two versions share one intent.Pair, which computes

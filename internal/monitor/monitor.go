@@ -2,8 +2,10 @@ package monitor
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"slices"
@@ -92,11 +94,15 @@ type Monitor struct {
 // version the first check had already moved past. A sentinel claimed
 // while its check is in flight therefore waits, still claimed, until that
 // check's record is committed, and is then checked on the new state.
+//
+// It also keeps the leases of the claims Run holds, so that a clean stop
+// gives back those it did not check (see Monitor.Run).
 type inFlight struct {
 	mu      sync.Mutex
 	busy    map[int64]bool            // claimed and not yet committed
 	waiting map[int64]*vigil.Sentinel // claimed again while busy
 	ready   []*vigil.Sentinel         // waiting ones whose previous check is committed
+	held    map[int64]time.Time       // leases of the claims not yet checked, by sentinel
 	wake    chan struct{}
 }
 
@@ -106,10 +112,11 @@ func (f *inFlight) admit(claimed []*vigil.Sentinel) []*vigil.Sentinel {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.busy == nil {
-		f.busy, f.waiting = map[int64]bool{}, map[int64]*vigil.Sentinel{}
+		f.busy, f.waiting, f.held = map[int64]bool{}, map[int64]*vigil.Sentinel{}, map[int64]time.Time{}
 	}
 	out := claimed[:0:0]
 	for _, s := range claimed {
+		f.held[s.ID] = s.NextCheck // the lease of the newest claim
 		if f.busy[s.ID] {
 			f.waiting[s.ID] = s
 			continue
@@ -121,8 +128,10 @@ func (f *inFlight) admit(claimed []*vigil.Sentinel) []*vigil.Sentinel {
 }
 
 // done marks the checks of ids as committed (or abandoned): a sentinel
-// that was claimed meanwhile becomes ready to be checked.
-func (f *inFlight) done(ids []int64) {
+// that was claimed meanwhile becomes ready to be checked. The claims stay
+// held (to be released) if keep is set: checks abandoned because Run is
+// stopping.
+func (f *inFlight) done(ids []int64, keep bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	woke := false
@@ -134,6 +143,9 @@ func (f *inFlight) done(ids []int64) {
 			continue
 		}
 		delete(f.busy, id)
+		if !keep {
+			delete(f.held, id)
+		}
 	}
 	if woke {
 		select {
@@ -141,6 +153,18 @@ func (f *inFlight) done(ids []int64) {
 		default:
 		}
 	}
+}
+
+// leases returns the leases of the claims held, in sentinel id order.
+func (f *inFlight) leases() []vigil.SentinelLease {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]vigil.SentinelLease, 0, len(f.held))
+	for id, until := range f.held {
+		out = append(out, vigil.SentinelLease{SentinelID: id, Until: until})
+	}
+	slices.SortFunc(out, func(a, b vigil.SentinelLease) int { return cmp.Compare(a.SentinelID, b.SentinelID) })
+	return out
 }
 
 // takeReady returns the sentinels whose wait is over.
@@ -206,6 +230,8 @@ type job struct {
 
 // RunOnce claims one batch of due sentinels, checks them and records the
 // checks in one transaction. It returns the number of sentinels checked.
+// If ctx ends before the checks are recorded, nothing is: the claims are
+// released (see Run) and RunOnce returns 0 and ctx's error.
 func (m *Monitor) RunOnce(ctx context.Context) (int, error) {
 	m.init()
 	claimed, err := m.Store.ClaimDueSentinels(ctx, m.Now(), m.Lease, m.Batch)
@@ -219,16 +245,51 @@ func (m *Monitor) RunOnce(ctx context.Context) (int, error) {
 		recs = append(recs, r)
 		mu.Unlock()
 	}, nil, nil)
+	if ctx.Err() != nil {
+		leases := make([]vigil.SentinelLease, len(claimed))
+		for i, s := range claimed {
+			leases[i] = vigil.SentinelLease{SentinelID: s.ID, Until: s.NextCheck}
+		}
+		if err := m.release(ctx, leases); err != nil {
+			return 0, err
+		}
+		return 0, ctx.Err()
+	}
 	return len(claimed), m.commit(ctx, recs)
+}
+
+// releaseTimeout bounds the release of claims when a run stops.
+const releaseTimeout = 5 * time.Second
+
+// release gives back claims that will not be checked, so that the next
+// run checks them at once rather than when their lease ends. ctx is the
+// run's, already ended: the release has its own short one.
+func (m *Monitor) release(ctx context.Context, leases []vigil.SentinelLease) error {
+	if len(leases) == 0 {
+		return nil
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
+	defer cancel()
+	if _, err := m.Store.ReleaseSentinels(rctx, leases, m.Now()); err != nil {
+		return fmt.Errorf("release the claims of %d unchecked sentinels: %w", len(leases), err)
+	}
+	return nil
 }
 
 // Run checks sentinels as they fall due until ctx ends. Up to Workers
 // pages are in flight; check records are committed in groups by a single
 // writer.
-func (m *Monitor) Run(ctx context.Context, poll time.Duration, kick <-chan struct{}) error {
+//
+// When ctx ends, Run waits for the checks in flight to be recorded, then
+// releases the claims of the sentinels it claimed and did not check, so
+// that they are due again at once (claims of other schedulers sharing
+// the store are left alone). It returns ctx's error, or the error of that
+// release if it fails. A run that ends otherwise (a crash) leaves its
+// claims to their lease.
+func (m *Monitor) Run(ctx context.Context, poll time.Duration, kick <-chan struct{}) (err error) {
 	m.init()
 	m.flight.mu.Lock()
-	m.flight.busy, m.flight.waiting, m.flight.ready = nil, nil, nil // what a previous Run left in flight is over
+	m.flight.busy, m.flight.waiting, m.flight.ready, m.flight.held = nil, nil, nil, nil // what a previous Run left in flight is over
 	m.flight.wake = make(chan struct{}, 1)
 	m.flight.mu.Unlock()
 	c := &committer{m: m, in: make(chan *vigil.CheckRecord, 4*m.Batch), done: make(chan struct{})}
@@ -240,7 +301,13 @@ func (m *Monitor) Run(ctx context.Context, poll time.Duration, kick <-chan struc
 		}
 		close(c.in)
 		<-c.done
+		if rerr := m.release(ctx, m.flight.leases()); rerr != nil {
+			err = rerr
+		}
 	}()
+	// A check abandoned because ctx ended keeps its claim, released on
+	// return; one abandoned while running is left to its lease.
+	abandon := func(ids []int64) { m.flight.done(ids, ctx.Err() != nil) }
 	for ctx.Err() == nil {
 		claimed, err := m.Store.ClaimDueSentinels(ctx, m.Now(), m.Lease, m.Batch)
 		if err != nil {
@@ -259,7 +326,7 @@ func (m *Monitor) Run(ctx context.Context, poll time.Duration, kick <-chan struc
 			}
 			continue
 		}
-		m.checkBatch(ctx, claimed, func(r *vigil.CheckRecord) { c.in <- r }, slots, m.flight.done)
+		m.checkBatch(ctx, claimed, func(r *vigil.CheckRecord) { c.in <- r }, slots, abandon)
 	}
 	return ctx.Err()
 }
@@ -297,7 +364,7 @@ func (c *committer) run() {
 		for i, r := range recs {
 			ids[i] = r.SentinelID
 		}
-		c.m.flight.done(ids)
+		c.m.flight.done(ids, false)
 	}
 }
 

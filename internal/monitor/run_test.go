@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -232,5 +233,80 @@ func TestFetchPageOneAtATime(t *testing.T) {
 	}
 	if len(m.pages.m) != 0 {
 		t.Errorf("%d page locks left after the fetches", len(m.pages.m))
+	}
+}
+
+// TestRunReleasesClaimsOnStop: sentinels Run claimed and was still
+// checking when its context ended are due again at once, not when their
+// lease ends; a sentinel it had checked keeps the next check it was given.
+func TestRunReleasesClaimsOnStop(t *testing.T) {
+	ctx := context.Background()
+	db, wh, u := testStore(t)
+	checker := spec.NewChecker(time.Now().UTC())
+	page := `<html><body><h1>News</h1><p>The bridge opened.</p></body></html>`
+	f := &gatedFetcher{body: page, started: make(chan struct{}, 16)}
+	var committed atomic.Int64
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute},
+		Lease: time.Hour, Committed: func(n int) { committed.Add(int64(n)) }}
+	checked := createSentinel(t, db, checker, u, "checked", "Create Sentinel checked Using http://example.test/checked Monitor any change Fetch 1 hour\n")
+
+	kick := make(chan struct{}, 1)
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- m.Run(rctx, 5*time.Millisecond, kick) }()
+	for deadline := time.Now().Add(10 * time.Second); committed.Load() < 1; time.Sleep(2 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("timed out waiting for the first check")
+		}
+	}
+
+	// Two more sentinels are claimed; their fetches hang until the stop.
+	f.set(page, make(chan struct{}))
+	var held []*vigil.Sentinel
+	for _, name := range []string{"a", "b"} {
+		held = append(held, createSentinel(t, db, checker, u, name,
+			"Create Sentinel "+name+" Using http://example.test/"+name+" Monitor any change Fetch 1 hour\n"))
+	}
+	kick <- struct{}{}
+	for range held {
+		select {
+		case <-f.started:
+		case <-time.After(10 * time.Second):
+			t.Fatal("timed out waiting for the held fetches")
+		}
+	}
+	for _, s := range held {
+		if cur, err := db.FindSentinelByID(ctx, s.ID); err != nil {
+			t.Fatal(err)
+		} else if time.Until(cur.NextCheck) < 30*time.Minute {
+			t.Fatalf("%s: next check %v, want a lease an hour ahead", s.Name, cur.NextCheck)
+		}
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("Run = %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return")
+	}
+	stopped := time.Now()
+	for _, s := range held {
+		cur, err := db.FindSentinelByID(ctx, s.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cur.NextCheck.After(stopped) {
+			t.Errorf("%s: next check %v after the stop at %v: its claim was not released", s.Name, cur.NextCheck, stopped)
+		}
+	}
+	cur, err := db.FindSentinelByID(ctx, checked.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if time.Until(cur.NextCheck) < 30*time.Second {
+		t.Errorf("checked: next check %v, want the one its check gave (about an hour ahead)", cur.NextCheck)
 	}
 }

@@ -88,12 +88,12 @@ func collapseSpace(s string, space *[256]bool) string {
 // elements on lines of their own, where it is indentation. It is
 // collapseSpace specialised for XML white space, on the parser's hot path.
 func normalizeXMLText(v string, preserve, elemBefore, elemAfter, mixed bool) (string, bool) {
+	if preserve {
+		return v, v != ""
+	}
 	start, end := 0, len(v)
 	for start < end && class[v[start]]&cSpace != 0 {
 		start++
-	}
-	if preserve {
-		return v, v != ""
 	}
 	if start == end {
 		if elemBefore && elemAfter && (mixed || strings.IndexAny(v, "\n\r") < 0) {

@@ -1,10 +1,8 @@
 package sqlite
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -193,8 +191,7 @@ func (db *DB) ReleaseSentinels(ctx context.Context, leases []vigil.SentinelLease
 	if len(leases) == 0 {
 		return 0, nil
 	}
-	leases = slices.SortedFunc(slices.Values(leases), func(a, b vigil.SentinelLease) int { return cmp.Compare(a.SentinelID, b.SentinelID) })
-	n := 0
+	n := 0 // SQLite has one writer at a time: no lock order to keep, unlike PostgreSQL
 	err := db.update(ctx, func(tx execer) error {
 		n = 0
 		for _, l := range leases {

@@ -40,9 +40,10 @@ func normalizeSpace(s string) string {
 // sees), with the typographic apostrophes pages print (’ ‘ ʼ) written as
 // the ' a user types, without soft hyphens (which show only where a
 // browser breaks the word), without leading and trailing punctuation and
-// symbols, and lower-cased unless caseSensitive. "Sorcerer’s" becomes
-// "sorcerer's", "J." becomes "j", "(2024)," becomes "2024", and "--"
-// becomes "" (not a word).
+// symbols (but for the + and # of C++ and C#, see trimWord), and lower-cased
+// unless caseSensitive. "Sorcerer’s" becomes "sorcerer's", "J." becomes
+// "j", "(2024)," becomes "2024", "(C++)," becomes "c++", and "--" becomes
+// "" (not a word).
 func wordKey(w string, caseSensitive bool) string {
 	if w == "" {
 		return w
@@ -67,7 +68,7 @@ func wordKey(w string, caseSensitive bool) string {
 		}
 	}
 	if f, l := w[0], w[len(w)-1]; !isASCIIAlnum(f) || !isASCIIAlnum(l) {
-		w = strings.TrimFunc(w, isWordEdge)
+		w = trimWord(w)
 	}
 	if caseSensitive || ascii && !upper {
 		return w
@@ -85,6 +86,26 @@ const folded = "\u2019\u2018\u02bc\u00ad"
 var wordFolder = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u02bc", "'", "\u00ad", "")
 
 func isWordEdge(r rune) bool { return unicode.IsPunct(r) || unicode.IsSymbol(r) }
+
+// trimWord removes a word's leading and trailing punctuation and symbols,
+// but for the plus and hash signs it ends with after a letter: they name
+// things (C++, C#, F#, A+, Notepad++), and a user who watches for C++ is not
+// asking about C.
+func trimWord(w string) string {
+	start := strings.IndexFunc(w, func(r rune) bool { return !isWordEdge(r) })
+	if start < 0 {
+		return ""
+	}
+	end := strings.LastIndexFunc(w, func(r rune) bool { return !isWordEdge(r) })
+	_, size := utf8.DecodeRuneInString(w[end:])
+	end += size
+	if r, _ := utf8.DecodeLastRuneInString(w[:end]); unicode.IsLetter(r) {
+		for end < len(w) && (w[end] == '+' || w[end] == '#') {
+			end++
+		}
+	}
+	return w[start:end]
+}
 
 // splitWords returns the words of a normalised text: its white-space
 // separated fields.

@@ -65,3 +65,38 @@ func TestWordKeySoftHyphen(t *testing.T) {
 		t.Errorf("all words: soft hyphens reported as a change: %v", briefs(r.Changes))
 	}
 }
+
+// TestWordKeyLanguageNames: a word that ends in plus or hash signs after a
+// letter keeps them (C++, C#, F#, A+, Notepad++), so that a keyword C++ is
+// not found in a page that writes C, and a keyword C not in one that
+// writes C#; the punctuation around them still goes.
+func TestWordKeyLanguageNames(t *testing.T) {
+	for _, c := range []struct{ word, key string }{
+		{"C++", "c++"},
+		{"(C++),", "c++"},
+		{"C#.", "c#"},
+		{"F#", "f#"},
+		{"A+", "a+"},
+		{"Notepad++", "notepad++"},
+		{"#golang", "golang"},
+		{"1+", "1"},
+		{"+", ""},
+		{"++", ""},
+		{"C", "c"},
+		{"x+y", "x+y"},
+	} {
+		if got := wordKey(c.word, false); got != c.key {
+			t.Errorf("wordKey(%q) = %q, want %q", c.word, got, c.key)
+		}
+	}
+	page := func(body string) string { return `<html><body>` + body + `</body></html>` }
+	if r := evalClause(t, page(`<p>We hire C developers</p>`), page(`<p>We hire Go developers</p>`), `keywords {"C++"}`); r.Matched {
+		t.Errorf("keyword C++ found where the page writes C: %v", briefs(r.Changes))
+	}
+	if r := evalClause(t, page(`<p>We hire C++ developers</p>`), page(`<p>We hire Go developers</p>`), `keywords {"C++"}`); !r.Matched {
+		t.Errorf("keyword C++ not found where the page writes C++")
+	}
+	if r := evalClause(t, page(`<p>Jobs: C#, Java</p>`), page(`<p>Jobs: Java</p>`), `keywords {"C"}`); r.Matched {
+		t.Errorf("keyword C found where the page writes C#: %v", briefs(r.Changes))
+	}
+}

@@ -126,6 +126,11 @@
 //     page's address (Pair.OldURL, Pair.NewURL) and its <base href>: a
 //     link written relative in one version and absolute in the next is the
 //     same link. The seed compares them as written.
+//   - An image is the one a reader sees: the address a lazy-loading
+//     attribute holds (data-src, data-lazy-src, data-original) before src,
+//     which holds a placeholder on such pages, and the first candidate of
+//     srcset where src is missing or an inline data: URL. The seed reads
+//     src alone.
 //   - Insert and delete as the algorithm uses them (an old leaf with no
 //     match is deleted, a new one inserted), not as Definition 6, Fig 4.6
 //     step h and Definitions 2-3 write them (note §4.11 items 1-3); the

@@ -185,6 +185,21 @@ func TestHTMLCases(t *testing.T) {
 			t.Errorf("changes %+v", r.Changes)
 		}
 	})
+	t.Run("lazy and responsive images", func(t *testing.T) {
+		// Pages that load images lazily keep a placeholder in src and the
+		// image in data-src; responsive ones may give srcset alone. The
+		// image a reader sees is the one that counts.
+		for _, tc := range []struct{ old, new, src string }{
+			{`<img src="data:image/gif;base64,R0lGOD" data-src="/a.jpg" alt="A">`, `<img src="data:image/gif;base64,R0lGOD" data-src="/b.jpg" alt="A">`, "/b.jpg"},
+			{`<img src="/blank.gif" data-lazy-src="/a.jpg" alt="A">`, `<img src="/blank.gif" data-lazy-src="/b.jpg" alt="A">`, "/b.jpg"},
+			{`<img srcset="/a-1x.jpg 1x, /a-2x.jpg 2x" alt="A">`, `<img srcset="/b-1x.jpg 1x, /b-2x.jpg 2x" alt="A">`, "/b-1x.jpg"},
+		} {
+			r := evalClause(t, page(tc.old), page(tc.new), `all images`)
+			if len(r.Changes) != 1 || r.Changes[0].Op != Update || r.Changes[0].Image.NewSrc != tc.src {
+				t.Errorf("%s -> %s: changes %+v, want an update to %s", tc.old, tc.new, r.Changes, tc.src)
+			}
+		}
+	})
 	t.Run("keyword whose markup changed", func(t *testing.T) {
 		// The keyword set in <em>, or its paragraph moved into a <div>:
 		// the words are the same, and so is where the keyword stands.

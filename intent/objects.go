@@ -156,24 +156,69 @@ func (c *content) addLink(n *tree.Node) {
 	})
 }
 
-// imageObjects returns the images of c: img elements with a src.
+// imageObjects returns the images of c: img elements with a source (see
+// imageSource).
 func (c *content) imageObjects() []object {
 	c.collectObjects()
 	return c.images
 }
 
 func (c *content) addImage(n *tree.Node) {
-	src, ok := attrFold(n, "src")
+	src, ok := imageSource(n)
 	if !ok {
 		return
 	}
-	src = c.resolve(strings.TrimSpace(src))
+	src = c.resolve(src)
 	alt, _ := attrFold(n, "alt")
 	alt = normalizeSpace(alt)
 	c.images = append(c.images, object{
 		key: src + "\x00" + alt, keys: []string{alt, src},
 		node: n, pos: len(c.images) + 1, src: src, alt: alt,
 	})
+}
+
+// lazySources are the attributes in which pages that load images lazily
+// keep the image, while src holds a placeholder until a script swaps them.
+var lazySources = []string{"data-src", "data-lazy-src", "data-original"}
+
+// imageSource returns the address of the image an img element shows: the
+// one a lazy-loading attribute holds (lazySources), else src unless it is
+// an inline placeholder (a data: URL) that srcset replaces, else the first
+// candidate of srcset (or data-srcset), else an inline src. It reports
+// false for an img with none of them.
+func imageSource(n *tree.Node) (string, bool) {
+	for _, name := range lazySources {
+		if v, ok := attrFold(n, name); ok && strings.TrimSpace(v) != "" {
+			return strings.TrimSpace(v), true
+		}
+	}
+	src, hasSrc := attrFold(n, "src")
+	src = strings.TrimSpace(src)
+	if hasSrc && src != "" && !hasPrefixFold(src, "data:") {
+		return src, true
+	}
+	for _, name := range []string{"srcset", "data-srcset"} {
+		if v, ok := attrFold(n, name); ok {
+			if first := firstCandidate(v); first != "" {
+				return first, true
+			}
+		}
+	}
+	return src, hasSrc
+}
+
+// firstCandidate returns the address of the first image candidate of a
+// srcset attribute ("a.jpg 1x, b.jpg 2x" gives a.jpg).
+func firstCandidate(srcset string) string {
+	f := strings.Fields(srcset)
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.TrimSuffix(f[0], ",")
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }
 
 // container is a table or a list.

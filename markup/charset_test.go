@@ -41,6 +41,8 @@ func TestCharsetXML(t *testing.T) {
 		{"override label", []byte("<r>\xe9</r>"), &markup.Options{Charset: "ISO-8859-1"}, "<r>é</r>"},
 		{"override Content-Type beats declaration", []byte("<?xml version=\"1.0\" encoding=\"UTF-8\"?><r>\xe9</r>"), &markup.Options{Charset: "application/xml; charset=iso-8859-1"}, "<r>é</r>"},
 		{"BOM beats override", []byte("\xef\xbb\xbf<r>é</r>"), &markup.Options{Charset: "ISO-8859-1"}, "<r>é</r>"},
+		{"UTF-8 BOM beats the declaration", []byte("\xef\xbb\xbf<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><r>é</r>"), nil, "<r>é</r>"},
+		{"UTF-16 BOM beats the declaration", utf16Bytes(`<?xml version="1.0" encoding="ISO-8859-1"?><r>é</r>`, false, true), nil, "<r>é</r>"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -92,6 +94,8 @@ func TestCharsetHTML(t *testing.T) {
 		{"XML declaration, meta iso-8859-1", []byte("<?xml version=\"1.0\" encoding=\"utf-8\"?><html><head><meta charset=\"iso-8859-1\"></head><body>caf\xe9</body></html>"), nil, "café"},
 		{"XML declaration with spaces", []byte("<?xml version=\"1.0\" encoding = \"Shift_JIS\"?><html><body>\x93\xfa\x96{</body></html>"), nil, "日本"},
 		{"XML declaration under an override", []byte("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><html><body>caf\xe9</body></html>"), &markup.Options{Charset: "windows-1252"}, "café"},
+		{"UTF-8 BOM beats meta", []byte("\xef\xbb\xbf<meta charset=\"iso-8859-2\"><p>café</p>"), nil, "café"},
+		{"UTF-16 BOM beats meta", utf16Bytes(`<meta charset="iso-8859-2"><p>café</p>`, false, true), nil, "café"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -102,6 +106,18 @@ func TestCharsetHTML(t *testing.T) {
 			body := d.Root.Children[len(d.Root.Children)-1]
 			if body.Name != "body" || body.Text() != tt.want {
 				t.Errorf("body %s text %q, want %q", body.Name, body.Text(), tt.want)
+			}
+			// Parse, which takes the byte-order mark off first, decodes alike.
+			opt := markup.Options{Format: markup.HTML}
+			if tt.opt != nil {
+				opt.Charset = tt.opt.Charset
+			}
+			d, _, err = markup.ParseBytes(tt.in, &opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if body := d.Root.Children[len(d.Root.Children)-1]; body.Text() != tt.want {
+				t.Errorf("Parse: body text %q, want %q", body.Text(), tt.want)
 			}
 		})
 	}

@@ -95,10 +95,12 @@ func parseAny(data []byte, owned bool, o Options) (*tree.Document, Format, error
 	return d, HTML, err
 }
 
-// detectInput decodes a UTF-16 input (a byte-order mark beats any other
-// declaration of the charset, so it clears o.Charset) and detects its
-// format. fallback reports whether an input detected as XML is read as HTML
-// if it is not well-formed (see detect).
+// detectInput decodes an input by its byte-order mark, or a UTF-16 one by
+// its first character, and detects its format. A byte-order mark beats any
+// other declaration of the charset: once the input is decoded, o.Charset
+// says UTF-8, so that neither its XML declaration nor a meta charset decodes
+// it a second time. fallback reports whether an input detected as XML is
+// read as HTML if it is not well-formed (see detect).
 func detectInput(data []byte, o *Options) ([]byte, Format, bool, error) {
 	// A UTF-16 document is decoded first so that Detect sees characters.
 	decoded, bom, err := decodeBOM(data)
@@ -113,7 +115,7 @@ func detectInput(data []byte, o *Options) ([]byte, Format, bool, error) {
 	}
 	if bom {
 		data = decoded
-		o.Charset = ""
+		o.Charset = "utf-8"
 	}
 	if o.Format == XML || o.Format == HTML {
 		return data, o.Format, false, nil

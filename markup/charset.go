@@ -106,21 +106,20 @@ func lookupXMLEncoding(label string) (encoding.Encoding, string) {
 }
 
 // decodeXML returns data decoded to UTF-8 for the XML parser: by its
-// byte-order mark, else by Options.Charset, else by the encoding of its XML
-// declaration, else as UTF-8. The error for an unknown encoding is a
-// *SyntaxError at the declaration.
+// byte-order mark (or as UTF-16 if it has none and its first '<' says so),
+// else by Options.Charset, else by the encoding of its XML declaration,
+// else as UTF-8. The error for an unknown encoding is a *SyntaxError at the
+// declaration.
 func decodeXML(data []byte, override string) ([]byte, error) {
 	data, ok, err := decodeBOM(data)
 	if err != nil || ok {
 		return data, err
 	}
-	// UTF-16 without a byte-order mark, recognised by "<?" (XML 1.0
-	// appendix F).
-	switch {
-	case bytes.HasPrefix(data, []byte{'<', 0, '?', 0}):
-		return decodeWith(unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), data)
-	case bytes.HasPrefix(data, []byte{0, '<', 0, '?'}):
-		return decodeWith(unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), data)
+	// UTF-16 without a byte-order mark, recognised by its first '<' (XML
+	// 1.0 appendix F), as Parse recognises it.
+	data, ok, err = decodeUnmarkedUTF16(data)
+	if err != nil || ok {
+		return data, err
 	}
 	label := overrideLabel(override)
 	if label != "" {

@@ -36,6 +36,8 @@ func TestCharsetXML(t *testing.T) {
 		{"UTF-16LE with BOM", utf16Bytes(`<?xml version="1.0" encoding="UTF-16"?><r>été ✓</r>`, false, true), nil, "<r>été ✓</r>"},
 		{"UTF-16BE with BOM", utf16Bytes(`<r>été ✓</r>`, true, true), nil, "<r>été ✓</r>"},
 		{"UTF-16LE without BOM", utf16Bytes(`<?xml version="1.0" encoding="UTF-16"?><r>é</r>`, false, false), nil, "<r>é</r>"},
+		{"UTF-16LE without BOM or declaration", utf16Bytes(`<r>é</r>`, false, false), nil, "<r>é</r>"},
+		{"UTF-16BE without BOM, white space first", utf16Bytes("\n <?xml version=\"1.0\" encoding=\"UTF-16\"?><r>é</r>", true, false), nil, "<r>é</r>"},
 		{"UTF-8 BOM", []byte("\xef\xbb\xbf<r>é</r>"), nil, "<r>é</r>"},
 		{"UTF-16 label on UTF-8 bytes", []byte(`<?xml version="1.0" encoding="UTF-16"?><r>é</r>`), nil, "<r>é</r>"},
 		{"override label", []byte("<r>\xe9</r>"), &markup.Options{Charset: "ISO-8859-1"}, "<r>é</r>"},

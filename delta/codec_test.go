@@ -252,6 +252,11 @@ func TestDecodeErrors(t *testing.T) {
 		{"<unit_delta><t from='a' from='b'></t></unit_delta>", "line 1, column 34: <t> has attribute from twice"},
 		{"<unit_delta><t fromXidMap='(1-3;2|9)'></t></unit_delta>", "line 1, column 39: fromXidMap: XID-map repeats XID 2"},
 		{"<unit_delta><t toXidMap='(1;100000000;1|9)'></t></unit_delta>", "line 1, column 45: toXidMap: XID-map repeats XID 1"},
+		// After an operation, an error is not in it: no "operation 1:".
+		{"<unit_delta><t><rn xid='1' ov='a' nv='b'/>", "line 1, column 43: unexpected EOF"},
+		{"<unit_delta><t><rn xid='1' ov='a' nv='b'/>text</t></unit_delta>", "line 1, column 47: text in <t>"},
+		{"<unit_delta><t><rn xid='1' ov='a' nv='b'/><outside><old/></outside></t></unit_delta>", "line 1, column 68: <outside> without <old> and <new>"},
+		{"<unit_delta><t><rn xid='1' ov='a' nv='b'/></x></unit_delta>", "line 1, column 47: unexpected </x>"},
 	}
 	for _, c := range xmlCases {
 		_, err := DecodeXML(strings.NewReader(c.in))

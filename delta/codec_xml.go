@@ -720,7 +720,7 @@ func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
 				}
 				continue
 			}
-			dec.op++
+			dec.op = len(d.Ops) + 1
 			if len(d.Ops) >= MaxOps {
 				return nil, dec.errorf("more than %d operations", MaxOps)
 			}
@@ -731,6 +731,7 @@ func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
 				return nil, err
 			}
 			d.Ops = append(d.Ops, op)
+			dec.op = 0 // what follows is in no operation
 		case xml.EndElement:
 			if !isName(t.Name, "t") {
 				return nil, dec.errorf("unexpected </%s>", qname(t.Name))

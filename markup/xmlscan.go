@@ -67,6 +67,7 @@ type frame struct {
 // nsBinding is an in-scope namespace prefix.
 type nsBinding struct {
 	prefix string
+	uri    string
 	undecl bool // xmlns:p="" (XML 1.1 style undeclaration)
 	// outer is the index in xmlParser.ns of the binding of the same
 	// prefix that this one hides, -1 for none.
@@ -345,15 +346,24 @@ func (p *xmlParser) startTag() error {
 				if prefix == "xmlns" || (prefix == "xml" && a.Value != xmlNamespace) {
 					return p.errAt(tagOff, "the prefix %s cannot be declared in <%s>", prefix, name)
 				}
-				p.bind(prefix, a.Value == "")
+				p.bind(prefix, a.Value)
 			}
 		}
 	}
 	if err := p.checkPrefix(name, tagOff, name, false); err != nil {
 		return err
 	}
+	prefixed := 0
 	for _, a := range p.sc {
 		if err := p.checkPrefix(a.Name, tagOff, name, true); err != nil {
+			return err
+		}
+		if strings.IndexByte(a.Name, ':') >= 0 {
+			prefixed++
+		}
+	}
+	if prefixed > 1 {
+		if err := p.checkExpandedNames(tagOff, name); err != nil {
 			return err
 		}
 	}
@@ -390,6 +400,30 @@ func (p *xmlParser) duplicate(name string) bool { return p.seen.has(p.sc, name) 
 
 const xmlNamespace = "http://www.w3.org/XML/1998/namespace"
 
+// checkVersion reads the version number of the XML declaration from
+// offset i, just after the word version, and reports an error unless it is
+// 1.0 or another 1.x, which XML 1.0 processors read as 1.0.
+func (p *xmlParser) checkVersion(i int) error {
+	s := p.s
+	i = p.skipSpace(i)
+	if i >= len(s) || s[i] != '=' {
+		return p.errAt(i, "expected '=' after version in the XML declaration, found %s", p.describe(i))
+	}
+	i = p.skipSpace(i + 1)
+	if i >= len(s) || (s[i] != '"' && s[i] != '\'') {
+		return p.errAt(i, "expected a quoted version number in the XML declaration, found %s", p.describe(i))
+	}
+	end := strings.IndexByte(s[i+1:], s[i])
+	if end < 0 {
+		return p.errAt(i, "expected the closing quote of the XML declaration's version")
+	}
+	v := s[i+1 : i+1+end]
+	if minor, ok := strings.CutPrefix(v, "1."); !ok || minor == "" || strings.Trim(minor, "0123456789") != "" {
+		return p.errAt(i+1, "XML version %q is not supported: expected 1.0", v)
+	}
+	return nil
+}
+
 // checkPrefix reports an error if the qualified name qn uses a prefix that
 // is not declared.
 func (p *xmlParser) checkPrefix(qn string, off int, elem string, attr bool) error {
@@ -414,8 +448,45 @@ func (p *xmlParser) checkPrefix(qn string, off int, elem string, attr bool) erro
 	return p.errAt(off, "undeclared namespace prefix %s in the %s <%s>", prefix, what, elem)
 }
 
-// bind declares prefix (or undeclares it) for the element being opened.
-func (p *xmlParser) bind(prefix string, undecl bool) {
+// checkExpandedNames reports an error if two attributes of the start tag
+// being parsed have one expanded name: the same local name under two
+// prefixes bound to one namespace (the namespaces recommendation's
+// "Attributes Unique"). It is called for tags with two prefixed
+// attributes or more, which are few.
+func (p *xmlParser) checkExpandedNames(off int, elem string) error {
+	for x, a := range p.sc {
+		pa, la, ok := strings.Cut(a.Name, ":")
+		if !ok || pa == "xmlns" {
+			continue
+		}
+		for _, b := range p.sc[x+1:] {
+			pb, lb, ok := strings.Cut(b.Name, ":")
+			if !ok || lb != la || pb == pa || pb == "xmlns" {
+				continue
+			}
+			if ua := p.uriOf(pa); ua == p.uriOf(pb) {
+				return p.errAt(off, "attributes %s and %s of <%s> have one name: %s in the namespace %q", a.Name, b.Name, elem, la, ua)
+			}
+		}
+	}
+	return nil
+}
+
+// uriOf returns the namespace a declared prefix is bound to.
+func (p *xmlParser) uriOf(prefix string) string {
+	if prefix == "xml" {
+		return xmlNamespace
+	}
+	if k := p.binding(prefix); k >= 0 {
+		return p.ns[k].uri
+	}
+	return ""
+}
+
+// bind declares prefix for the element being opened, bound to uri, or
+// undeclares it when uri is empty.
+func (p *xmlParser) bind(prefix, uri string) {
+	undecl := uri == ""
 	if p.nsAt == nil {
 		p.nsAt = map[string]int{}
 	}
@@ -424,7 +495,7 @@ func (p *xmlParser) bind(prefix string, undecl bool) {
 		outer = -1
 	}
 	p.nsAt[prefix] = len(p.ns)
-	p.ns = append(p.ns, nsBinding{prefix: prefix, undecl: undecl, outer: outer})
+	p.ns = append(p.ns, nsBinding{prefix: prefix, uri: uri, undecl: undecl, outer: outer})
 }
 
 // unbind drops the bindings from the n-th on, as their element closes.
@@ -673,6 +744,9 @@ func (p *xmlParser) procInst() error {
 		}
 		if !strings.HasPrefix(data, "version") {
 			return p.errAt(j, "expected version=\"1.0\" in the XML declaration")
+		}
+		if err := p.checkVersion(end - len(data) + len("version")); err != nil {
+			return err
 		}
 	}
 	if err := p.flushText(false); err != nil {

@@ -92,9 +92,12 @@
 // an error), the five predefined entities, character references, CDATA
 // sections (which become text), comments, processing instructions (the XML
 // declaration goes to Document.Prolog as a ProcInst named "xml"), and the
-// DOCTYPE, whose text is kept in Document.Doctype. One departure from XML
+// DOCTYPE, whose text is kept in Document.Doctype. Two departures from XML
 // 1.0: white space before the XML declaration is tolerated, because
-// generated feeds often begin with a stray newline.
+// generated feeds often begin with a stray newline; and xmlns:p="", which
+// the namespaces recommendation 1.0 forbids, undeclares p as in 1.1 (a use
+// of p below it is an undeclared prefix), rather than refusing documents
+// that tools of XML 1.1 write.
 //
 // From the DOCTYPE's internal subset, general entity declarations are read
 // and their references expanded, in text and in attribute values; their

@@ -127,7 +127,10 @@ func xmlSafe(s string) string {
 	return b.String()
 }
 
-// doctypeText returns the DOCTYPE's text as Document.Doctype holds it.
+// doctypeText returns the DOCTYPE's text as Document.Doctype holds it,
+// each identifier in double quotes, or in single quotes when it holds a
+// double one (an identifier ends at its quote, so it holds one kind at
+// most), so that WriteHTML's DOCTYPE reads back as the same.
 func doctypeText(n *html.Node) string {
 	var pub, sys string
 	var hasPub, hasSys bool
@@ -142,14 +145,23 @@ func doctypeText(n *html.Node) string {
 	s := n.Data
 	switch {
 	case hasPub:
-		s += ` PUBLIC "` + pub + `"`
+		s += " PUBLIC " + quoteID(pub)
 		if hasSys {
-			s += ` "` + sys + `"`
+			s += " " + quoteID(sys)
 		}
 	case hasSys:
-		s += ` SYSTEM "` + sys + `"`
+		s += " SYSTEM " + quoteID(sys)
 	}
 	return s
+}
+
+// quoteID quotes a DOCTYPE identifier in double quotes, or in single ones
+// when it holds a double quote.
+func quoteID(id string) string {
+	if strings.Contains(id, `"`) {
+		return "'" + id + "'"
+	}
+	return `"` + id + `"`
 }
 
 // preserveHTML lists the HTML elements whose text keeps its white space

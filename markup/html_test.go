@@ -85,6 +85,40 @@ func TestParseHTMLDocument(t *testing.T) {
 	}
 }
 
+// TestHTMLDoctypeQuotes keeps a DOCTYPE identifier holding a quote: it
+// is written in the other quote, so that the page written reads back with
+// the same DOCTYPE (an identifier holds one kind of quote at most).
+func TestHTMLDoctypeQuotes(t *testing.T) {
+	tests := map[string]struct{ in, want string }{
+		"double quotes":  {`<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01//EN" "x">`, `html PUBLIC "-//W3C//DTD HTML 4.01//EN" "x"`},
+		"public with \"": {`<!DOCTYPE html PUBLIC 'a"b'>`, `html PUBLIC 'a"b'`},
+		"system with \"": {`<!DOCTYPE html PUBLIC "a'b" 'c"d'>`, `html PUBLIC "a'b" 'c"d'`},
+		"system only":    {`<!DOCTYPE html SYSTEM 'about:"legacy"'>`, `html SYSTEM 'about:"legacy"'`},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			d, err := markup.ParseHTMLBytes([]byte(tt.in+"<p>x</p>"), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Doctype != tt.want {
+				t.Errorf("doctype %q, want %q", d.Doctype, tt.want)
+			}
+			var b bytes.Buffer
+			if err := markup.WriteHTML(&b, d, nil); err != nil {
+				t.Fatal(err)
+			}
+			d2, err := markup.ParseHTMLBytes(b.Bytes(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := equalDocs(d, d2); diff != "" {
+				t.Errorf("round trip: %s\n%s", diff, b.String())
+			}
+		})
+	}
+}
+
 func TestDetect(t *testing.T) {
 	tests := []struct {
 		in   string

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/ianaindex"
 	"golang.org/x/text/encoding/unicode"
 )
@@ -209,9 +210,10 @@ func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c =
 // declaration at the start of an HTML document names, when no meta charset
 // or http-equiv Content-Type in its first 1024 bytes names one: browsers
 // read such a page so (WHATWG HTML, "get an XML encoding"). A UTF-16 label
-// means UTF-8, on bytes that are not UTF-16 (those have a byte-order mark).
-// It returns nil when the declaration names no known encoding or a meta
-// element decides.
+// means UTF-8, on bytes that are not UTF-16 (those have a byte-order mark),
+// and x-user-defined means windows-1252, as for a meta element (WHATWG HTML,
+// "prescan a byte stream"). It returns nil when the declaration names no
+// known encoding or a meta element decides.
 func XMLDeclarationCharset(data []byte) (encoding.Encoding, string) {
 	label, _ := xmlDeclEncoding(data)
 	if label == "" {
@@ -221,11 +223,19 @@ func XMLDeclarationCharset(data []byte) (encoding.Encoding, string) {
 	if e == nil || hasMetaCharset(data[:min(len(data), 1024)]) {
 		return nil, ""
 	}
-	if strings.HasPrefix(name, "utf-16") {
+	switch {
+	case strings.HasPrefix(name, "utf-16"):
 		return unicode.UTF8, "utf-8"
+	case name == xUserDefined:
+		return charmap.Windows1252, "windows-1252"
 	}
 	return e, name
 }
+
+// xUserDefined is the WHATWG name of the charset that maps bytes 0x80 to
+// 0xFF to private-use characters. Only a Content-Type means it: a meta
+// element or an XML declaration naming it means windows-1252.
+const xUserDefined = "x-user-defined"
 
 // hasMetaCharset reports whether head holds a meta element with a charset
 // attribute or an http-equiv Content-Type whose content names a charset.
@@ -263,7 +273,8 @@ func hasMetaCharset(head []byte) bool {
 // decodeHTML returns data decoded to UTF-8 for the HTML parser, following the
 // HTML rules (a byte-order mark, then Options.Charset, then a meta charset
 // or http-equiv Content-Type in the first 1024 bytes, then the encoding of
-// an XML declaration at the start); a document with none of these is UTF-8
+// an XML declaration at the start; x-user-defined in either of the last two
+// is windows-1252, as in browsers); a document with none of these is UTF-8
 // if it is valid UTF-8 and windows-1252 otherwise. Invalid
 // UTF-8 is replaced with U+FFFD.
 func decodeHTML(data []byte, override string) ([]byte, error) {
@@ -283,6 +294,9 @@ func decodeHTML(data []byte, override string) ([]byte, error) {
 		if !certain {
 			if x, xname := XMLDeclarationCharset(data); x != nil {
 				e, name = x, xname
+			}
+			if name == xUserDefined { // from a meta element
+				e, name = charmap.Windows1252, "windows-1252"
 			}
 		}
 		if !certain && name == "windows-1252" && utf8.Valid(data) {

@@ -95,6 +95,12 @@ func TestCharsetHTML(t *testing.T) {
 		{"XML declaration, UTF-16 label", []byte("<?xml version=\"1.0\" encoding=\"UTF-16\"?><html><body>été</body></html>"), nil, "été"},
 		{"XML declaration, meta iso-8859-1", []byte("<?xml version=\"1.0\" encoding=\"utf-8\"?><html><head><meta charset=\"iso-8859-1\"></head><body>caf\xe9</body></html>"), nil, "café"},
 		{"XML declaration with spaces", []byte("<?xml version=\"1.0\" encoding = \"Shift_JIS\"?><html><body>\x93\xfa\x96{</body></html>"), nil, "日本"},
+		// A meta element or XML declaration naming x-user-defined means
+		// windows-1252, as in browsers; only a Content-Type means it.
+		{"meta x-user-defined", []byte("<meta charset=\"x-user-defined\"><p>caf\xe9 \x80</p>"), nil, "café €"},
+		{"http-equiv x-user-defined", []byte("<meta http-equiv=\"Content-Type\" content=\"text/html; charset=x-user-defined\"><p>caf\xe9</p>"), nil, "café"},
+		{"XML declaration x-user-defined", []byte("<?xml version=\"1.0\" encoding=\"x-user-defined\"?><html><body>caf\xe9</body></html>"), nil, "café"},
+		{"override x-user-defined", []byte("<p>caf\xe9</p>"), &markup.Options{Charset: "x-user-defined"}, "caf\uf7e9"},
 		{"XML declaration under an override", []byte("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><html><body>caf\xe9</body></html>"), &markup.Options{Charset: "windows-1252"}, "café"},
 		{"UTF-8 BOM beats meta", []byte("\xef\xbb\xbf<meta charset=\"iso-8859-2\"><p>café</p>"), nil, "café"},
 		{"UTF-16 BOM beats meta", utf16Bytes(`<meta charset="iso-8859-2"><p>café</p>`, false, true), nil, "café"},

@@ -155,7 +155,8 @@
 // declaration's encoding (IANA names: ISO-8859-1 is Latin-1), else UTF-8.
 // Invalid UTF-8 after decoding is a *SyntaxError. HTML: a byte-order mark,
 // else Options.Charset, else a meta charset or http-equiv Content-Type in
-// the first 1024 bytes (golang.org/x/net/html/charset, WHATWG labels), else
+// the first 1024 bytes (golang.org/x/net/html/charset, WHATWG labels;
+// x-user-defined there means windows-1252, as in browsers), else
 // UTF-8 if the document is valid UTF-8 and windows-1252 otherwise. Invalid
 // UTF-8 in HTML becomes U+FFFD. The writers always write UTF-8, and WriteXML
 // changes the declared encoding to UTF-8.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -266,6 +267,36 @@ func TestPatchWarnsUnwritableHTML(t *testing.T) {
 	if code, _, errOut := runCLI(t, "", "patch", a, writeFile(t, dir, "d2.xml", d), "--reverse"); code != exitOK || errOut != "" {
 		t.Errorf("patch back to a writable tree: exit %d, stderr %q", code, errOut)
 	}
+}
+
+// TestPatchWarnsUnwritableXML: a delta from a version read as XML (well-
+// formed XHTML) to one read as HTML patches the first into XML, which
+// reads back as another tree (XML keeps no white space of a pre): a
+// warning says so and how to read both alike; a patch within XML has none.
+func TestPatchWarnsUnwritableXML(t *testing.T) {
+	dir := t.TempDir()
+	const page = "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><head><title>t</title></head><body><pre>\n  indented()\n</pre><p>%s</p></body></html>\n"
+	x := writeFile(t, dir, "x.html", `<?xml version="1.0"?>`+"\n"+fmt.Sprintf(page, "one<br/>"))
+	h := writeFile(t, dir, "h.html", fmt.Sprintf(page, "two<br>"))
+	_, d, _ := runCLI(t, "", "diff", x, h)
+	code, out, errOut := runCLI(t, "", "patch", x, writeFile(t, dir, "d.xml", d))
+	if code != exitOK || !strings.Contains(out, "two") || !strings.Contains(errOut, "warning: XML cannot write this tree") || !strings.Contains(errOut, "--parse html") {
+		t.Errorf("patch from XML to a version read as HTML: exit %d, stderr %q, output %s", code, errOut, out)
+	}
+	if code, out, errOut := runCLI(t, "", "patch", "--parse", "html", x, writeFile(t, dir, "d2.xml", runOut(t, "diff", "--parse", "html", x, h))); code != exitOK || errOut != "" || !strings.Contains(out, "two") {
+		t.Errorf("patch with --parse html: exit %d, stderr %q", code, errOut)
+	}
+	_, d, _ = runCLI(t, "", "diff", example+"v1.xml", example+"v2.xml")
+	if code, _, errOut := runCLI(t, "", "patch", example+"v1.xml", writeFile(t, dir, "d3.xml", d)); code != exitOK || errOut != "" {
+		t.Errorf("patch within XML: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// runOut runs vigil in-process and returns its standard output.
+func runOut(t *testing.T, args ...string) string {
+	t.Helper()
+	_, out, _ := runCLI(t, "", args...)
+	return out
 }
 
 // TestDiffPatchRoundTrip runs the README's pipeline: diff, then patch

@@ -240,34 +240,72 @@ const xUserDefined = "x-user-defined"
 // hasMetaCharset reports whether head holds a meta element with a charset
 // attribute or an http-equiv Content-Type whose content names a charset.
 func hasMetaCharset(head []byte) bool {
-	z := html.NewTokenizer(bytes.NewReader(head))
+	_, ok := metaCharsetLabel(head)
+	return ok
+}
+
+// metaCharsetLabel returns the charset label of the first meta element in
+// data with a charset attribute, or with an http-equiv Content-Type whose
+// content names a charset, and whether there is one. Markup in comments,
+// scripts and other raw text is skipped, as the tokenizer skips it.
+func metaCharsetLabel(data []byte) (string, bool) {
+	z := html.NewTokenizer(bytes.NewReader(data))
 	for {
 		switch z.Next() {
 		case html.ErrorToken:
-			return false
+			return "", false
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, more := z.TagName()
 			if string(name) != "meta" {
 				continue
 			}
-			var equiv, content, set bool
+			var equiv, set bool
+			var label, content string
 			for more {
 				var k, v []byte
 				k, v, more = z.TagAttr()
 				switch string(k) {
 				case "charset":
-					set = true
+					if !set {
+						set, label = true, string(v)
+					}
 				case "http-equiv":
 					equiv = strings.EqualFold(string(v), "content-type")
 				case "content":
-					content = strings.Contains(strings.ToLower(string(v)), "charset=")
+					content = string(v)
 				}
 			}
-			if set || equiv && content {
-				return true
+			if set {
+				return label, true
+			}
+			if from, to, ok := charsetParam(content); equiv && ok {
+				return strings.Trim(content[from:to], `"'`), true
 			}
 		}
 	}
+}
+
+// lateMetaCharset returns the encoding, and its name, that a meta element
+// past the first 1024 bytes names (see metaCharsetLabel), for a page that
+// names none in them: a browser that meets one while parsing changes the
+// encoding (WHATWG HTML, "change the encoding"), a UTF-16 label meaning
+// UTF-8 and x-user-defined windows-1252 there too. It returns nil when
+// there is none, or it names no known encoding.
+func lateMetaCharset(data []byte) (encoding.Encoding, string) {
+	label, ok := metaCharsetLabel(data)
+	if !ok {
+		return nil, ""
+	}
+	e, name := charset.Lookup(label)
+	switch {
+	case e == nil:
+		return nil, ""
+	case strings.HasPrefix(name, "utf-16"):
+		return unicode.UTF8, "utf-8"
+	case name == xUserDefined:
+		return charmap.Windows1252, "windows-1252"
+	}
+	return e, name
 }
 
 // decodeHTML returns data decoded to UTF-8 for the HTML parser, following the
@@ -275,8 +313,9 @@ func hasMetaCharset(head []byte) bool {
 // or http-equiv Content-Type in the first 1024 bytes, then the encoding of
 // an XML declaration at the start; x-user-defined in either of the last two
 // is windows-1252, as in browsers); a document with none of these is UTF-8
-// if it is valid UTF-8 and windows-1252 otherwise. Invalid
-// UTF-8 is replaced with U+FFFD.
+// if it is valid UTF-8, else in the charset of a meta element further on
+// (see lateMetaCharset), else windows-1252. Invalid UTF-8 is replaced with
+// U+FFFD.
 func decodeHTML(data []byte, override string) ([]byte, error) {
 	data, ok, err := decodeBOM(data)
 	if err != nil {
@@ -291,15 +330,20 @@ func decodeHTML(data []byte, override string) ([]byte, error) {
 			contentType = "text/html; charset=" + label
 		}
 		e, name, certain := charset.DetermineEncoding(data, contentType)
+		valid := utf8.Valid(data)
 		if !certain {
 			if x, xname := XMLDeclarationCharset(data); x != nil {
 				e, name = x, xname
+			} else if !valid && !hasMetaCharset(data[:min(len(data), 1024)]) {
+				if x, xname := lateMetaCharset(data); x != nil {
+					e, name = x, xname
+				}
 			}
 			if name == xUserDefined { // from a meta element
 				e, name = charmap.Windows1252, "windows-1252"
 			}
 		}
-		if !certain && name == "windows-1252" && utf8.Valid(data) {
+		if !certain && name == "windows-1252" && valid {
 			name = "utf-8" // only ASCII in the first 1024 bytes
 		}
 		if !isUTF8Name(name) {

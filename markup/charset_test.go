@@ -2,6 +2,7 @@ package markup_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"unicode/utf16"
 
@@ -73,6 +74,9 @@ func TestCharsetXML(t *testing.T) {
 	}
 }
 
+// lateHead is the start of a page whose first 1024 bytes name no charset.
+var lateHead = "<!DOCTYPE html><html><head><script>" + strings.Repeat("var a = 1;\n", 110) + "</script>"
+
 func TestCharsetHTML(t *testing.T) {
 	tests := []struct {
 		name string
@@ -101,6 +105,16 @@ func TestCharsetHTML(t *testing.T) {
 		{"http-equiv x-user-defined", []byte("<meta http-equiv=\"Content-Type\" content=\"text/html; charset=x-user-defined\"><p>caf\xe9</p>"), nil, "café"},
 		{"XML declaration x-user-defined", []byte("<?xml version=\"1.0\" encoding=\"x-user-defined\"?><html><body>caf\xe9</body></html>"), nil, "café"},
 		{"override x-user-defined", []byte("<p>caf\xe9</p>"), &markup.Options{Charset: "x-user-defined"}, "caf\uf7e9"},
+		// A meta element past the first 1024 bytes counts when nothing
+		// before it names a charset and the page is not UTF-8: a browser
+		// meeting it changes the encoding.
+		{"late meta charset", []byte(lateHead + "<meta charset=\"shift_jis\"></head><body>\x93\xfa\x96{</body></html>"), nil, "日本"},
+		{"late http-equiv", []byte(lateHead + "<meta http-equiv=\"content-type\" content=\"text/html; charset='windows-1251'\"></head><body>\xcf\xf0\xe8\xe2\xe5\xf2</body></html>"), nil, "Привет"},
+		{"late meta in the body", []byte(lateHead + "</head><body>\x93\xfa<meta charset=shift_jis>\x96{</body></html>"), nil, "日本"},
+		{"late meta x-user-defined", []byte(lateHead + "<meta charset=\"x-user-defined\"></head><body>caf\xe9</body></html>"), nil, "café"},
+		{"late meta, UTF-8 page", []byte(lateHead + "<meta charset=\"shift_jis\"></head><body>日本</body></html>"), nil, "日本"},
+		{"late meta in a comment or a script", []byte(lateHead + "<!-- <meta charset=shift_jis> --><script>'<meta charset=shift_jis>'</script></head><body>caf\xe9</body></html>"), nil, "café"},
+		{"early meta before a late one", []byte("<meta charset=windows-1251>" + lateHead + "<meta charset=\"shift_jis\"></head><body>\xcf\xf0\xe8\xe2\xe5\xf2</body></html>"), nil, "Привет"},
 		{"XML declaration under an override", []byte("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><html><body>caf\xe9</body></html>"), &markup.Options{Charset: "windows-1252"}, "café"},
 		{"UTF-8 BOM beats meta", []byte("\xef\xbb\xbf<meta charset=\"iso-8859-2\"><p>café</p>"), nil, "café"},
 		{"UTF-16 BOM beats meta", utf16Bytes(`<meta charset="iso-8859-2"><p>café</p>`, false, true), nil, "café"},

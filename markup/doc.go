@@ -157,8 +157,9 @@
 // else Options.Charset, else a meta charset or http-equiv Content-Type in
 // the first 1024 bytes (golang.org/x/net/html/charset, WHATWG labels;
 // x-user-defined there means windows-1252, as in browsers), else
-// UTF-8 if the document is valid UTF-8 and windows-1252 otherwise. Invalid
-// UTF-8 in HTML becomes U+FFFD. The writers always write UTF-8, and WriteXML
+// UTF-8 if the document is valid UTF-8, else the charset of a meta element
+// further on (a browser that meets one changes the encoding), else
+// windows-1252. Invalid UTF-8 in HTML becomes U+FFFD. The writers always write UTF-8, and WriteXML
 // changes the declared encoding to UTF-8.
 //
 // # Relation to the seed

@@ -308,6 +308,37 @@ func lateMetaCharset(data []byte) (encoding.Encoding, string) {
 	return e, name
 }
 
+// HTMLEncoding returns the encoding of an HTML document, and its name, as
+// browsers and the HTML parser choose it: a byte-order mark, then the
+// charset of contentType (a Content-Type value, or ""), then a meta charset
+// or http-equiv Content-Type in the first 1024 bytes, then the encoding of
+// an XML declaration at the start (x-user-defined in either of the last two
+// is windows-1252); a document with none of these is UTF-8 if it is valid
+// UTF-8, else in the charset of a meta element further on (see
+// lateMetaCharset), else windows-1252. A fetcher that decodes pages itself
+// calls it so that it reads them as the parser would.
+func HTMLEncoding(data []byte, contentType string) (encoding.Encoding, string) {
+	e, name, certain := charset.DetermineEncoding(data, contentType)
+	if certain {
+		return e, name
+	}
+	valid := utf8.Valid(data)
+	if x, xname := XMLDeclarationCharset(data); x != nil {
+		e, name = x, xname
+	} else if !valid && !hasMetaCharset(data[:min(len(data), 1024)]) {
+		if x, xname := lateMetaCharset(data); x != nil {
+			e, name = x, xname
+		}
+	}
+	if name == xUserDefined { // from a meta element
+		e, name = charmap.Windows1252, "windows-1252"
+	}
+	if name == "windows-1252" && valid {
+		return unicode.UTF8, "utf-8" // only ASCII in the first 1024 bytes
+	}
+	return e, name
+}
+
 // decodeHTML returns data decoded to UTF-8 for the HTML parser, following the
 // HTML rules (a byte-order mark, then Options.Charset, then a meta charset
 // or http-equiv Content-Type in the first 1024 bytes, then the encoding of
@@ -329,23 +360,7 @@ func decodeHTML(data []byte, override string) ([]byte, error) {
 			}
 			contentType = "text/html; charset=" + label
 		}
-		e, name, certain := charset.DetermineEncoding(data, contentType)
-		valid := utf8.Valid(data)
-		if !certain {
-			if x, xname := XMLDeclarationCharset(data); x != nil {
-				e, name = x, xname
-			} else if !valid && !hasMetaCharset(data[:min(len(data), 1024)]) {
-				if x, xname := lateMetaCharset(data); x != nil {
-					e, name = x, xname
-				}
-			}
-			if name == xUserDefined { // from a meta element
-				e, name = charmap.Windows1252, "windows-1252"
-			}
-		}
-		if !certain && name == "windows-1252" && valid {
-			name = "utf-8" // only ASCII in the first 1024 bytes
-		}
+		e, name := HTMLEncoding(data, contentType)
 		if !isUTF8Name(name) {
 			if data, err = decodeWith(e, data); err != nil {
 				return nil, err

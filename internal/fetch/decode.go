@@ -87,8 +87,8 @@ func looksBinary(body []byte) bool {
 }
 
 // toUTF8 converts body to UTF-8 from the declared charset label, or the one
-// detected (byte order mark, <meta>, XML declaration, then content) when no
-// label is given. An unknown declared label is an error.
+// detected when no label is given (markup.HTMLEncoding for a page, the XML
+// declaration for XML). An unknown declared label is an error.
 func toUTF8(body []byte, mediaType, label string) ([]byte, string, error) {
 	var enc encoding.Encoding
 	name := ""
@@ -104,15 +104,9 @@ func toUTF8(body []byte, mediaType, label string) ([]byte, string, error) {
 			return nil, "", fmt.Errorf("%w: %q in the XML declaration", ErrCharset, name)
 		}
 	} else {
-		var certain bool
-		enc, name, certain = charset.DetermineEncoding(body, mediaType)
-		if !certain {
-			// Without a meta charset, an XML declaration's encoding
-			// counts, as in browsers (and in markup's HTML parser).
-			if e, n := markup.XMLDeclarationCharset(body); e != nil {
-				enc, name = e, n
-			}
-		}
+		// As the HTML parser reads a page (and browsers do): a meta
+		// charset, an XML declaration, a meta further on.
+		enc, name = markup.HTMLEncoding(body, mediaType)
 	}
 	if enc == unicode.UTF8 || name == "utf-8" {
 		if !utf8.Valid(body) {

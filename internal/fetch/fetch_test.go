@@ -124,6 +124,14 @@ func TestFetch(t *testing.T) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte("<?xml version=\"1.0\" encoding=\"utf-8\"?><html><head><meta charset=\"iso-8859-1\"></head><body>caf\xe9</body></html>"))
 	})
+	mux.HandleFunc("/late-meta-sjis", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<html><head><script>" + strings.Repeat("var x = 1;\n", 200) + "</script><meta charset=\"Shift_JIS\"></head><body>\x93\xfa\x96{</body></html>"))
+	})
+	mux.HandleFunc("/meta-x-user-defined", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<html><head><meta charset=\"x-user-defined\"></head><body>caf\xe9</body></html>"))
+	})
 	mux.HandleFunc("/badcharset", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=x-no-such-charset")
 		fmt.Fprint(w, page)
@@ -191,6 +199,18 @@ func TestFetch(t *testing.T) {
 		}},
 		{name: "meta-beats-xml-declaration", path: "/xmldecl-meta", check: func(t *testing.T, r *vigil.FetchResult) {
 			if !strings.Contains(string(r.Body), "café") {
+				t.Errorf("body %q charset %q", r.Body, r.Charset)
+			}
+		}},
+		{name: "late-meta-charset", path: "/late-meta-sjis", check: func(t *testing.T, r *vigil.FetchResult) {
+			// A meta past the first 1024 bytes counts, as in browsers
+			// and in markup's own detection.
+			if !strings.Contains(string(r.Body), "日本") || r.Charset != "shift_jis" {
+				t.Errorf("body %q charset %q", r.Body[len(r.Body)-40:], r.Charset)
+			}
+		}},
+		{name: "meta-x-user-defined", path: "/meta-x-user-defined", check: func(t *testing.T, r *vigil.FetchResult) {
+			if !strings.Contains(string(r.Body), "café") || r.Charset != "windows-1252" {
 				t.Errorf("body %q charset %q", r.Body, r.Charset)
 			}
 		}},

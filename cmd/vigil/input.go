@@ -24,15 +24,17 @@ func readInput(env *environment, name string, limit int64) ([]byte, error) {
 			return nil, err
 		}
 		defer f.Close()
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-			if st.Size() > limit {
-				return nil, fmt.Errorf("%s: %d bytes is more than the limit of %d (--max-bytes)", name, st.Size(), limit)
-			}
-			// A file of known size is read into one buffer of that size,
-			// not one that doubles as it fills.
-			buf.Grow(int(st.Size()) + bytes.MinRead)
-		}
 		r = f
+	}
+	// A file, standard input redirected from one too, is refused by its
+	// size before it is read.
+	if size, ok := regularSize(r); ok {
+		if size > limit {
+			return nil, fmt.Errorf("%s: %d bytes is more than the limit of %d (--max-bytes)", displayName(name), size, limit)
+		}
+		// A file of known size is read into one buffer of that size,
+		// not one that doubles as it fills.
+		buf.Grow(int(size) + bytes.MinRead)
 	}
 	if _, err := buf.ReadFrom(io.LimitReader(r, limit+1)); err != nil {
 		return nil, fmt.Errorf("%s: %w", displayName(name), err)
@@ -41,6 +43,24 @@ func readInput(env *environment, name string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: more than the limit of %d bytes (--max-bytes)", displayName(name), limit)
 	}
 	return buf.Bytes(), nil
+}
+
+// regularSize returns the bytes left to read in r when it is a regular
+// file, from where it stands (standard input may be part read).
+func regularSize(r io.Reader) (int64, bool) {
+	f, ok := r.(*os.File)
+	if !ok {
+		return 0, false
+	}
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return 0, false
+	}
+	off, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return 0, false
+	}
+	return max(st.Size()-off, 0), true
 }
 
 // docFlags are the parsing options shared by diff and patch.

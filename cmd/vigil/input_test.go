@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -318,5 +320,27 @@ func TestReadDeltasEmptyAndJSON(t *testing.T) {
 	}
 	if len(j) != 1 || len(x) != 1 || !delta.Equal(j[0], x[0]) {
 		t.Errorf("{} and <t/> read apart: %+v, %+v", j, x)
+	}
+}
+
+// TestStdinFileOverLimit refuses standard input redirected from a file
+// larger than --max-bytes by the file's size, as a named file is, without
+// reading it: "vigil diff - NEW < big.xml" on a 2 GB file read the limit's
+// 256 MiB first.
+func TestStdinFileOverLimit(t *testing.T) {
+	path := writeFile(t, t.TempDir(), "big.xml", "<r>"+strings.Repeat("x", 1000)+"</r>")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out, errOut strings.Builder
+	env := &environment{stdin: f, stdout: &out, stderr: &errOut, getenv: func(string) string { return "" }}
+	code := run(context.Background(), env, []string{"diff", "--max-bytes", "100", "-", example + "v1.xml"})
+	if code != exitError || !strings.Contains(errOut.String(), "<stdin>: 1007 bytes is more than the limit of 100") {
+		t.Errorf("exit %d: %s", code, errOut.String())
+	}
+	if off, _ := f.Seek(0, io.SeekCurrent); off != 0 {
+		t.Errorf("%d bytes of standard input read before it was refused", off)
 	}
 }

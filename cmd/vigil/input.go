@@ -17,7 +17,7 @@ import (
 // limit bytes without reading them into memory.
 func readInput(env *environment, name string, limit int64) ([]byte, error) {
 	var r io.Reader = env.stdin
-	var buf bytes.Buffer
+	hint := 512
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
@@ -34,15 +34,47 @@ func readInput(env *environment, name string, limit int64) ([]byte, error) {
 		}
 		// A file of known size is read into one buffer of that size,
 		// not one that doubles as it fills.
-		buf.Grow(int(size) + bytes.MinRead)
+		hint = int(size) + 1
 	}
-	if _, err := buf.ReadFrom(io.LimitReader(r, limit+1)); err != nil {
+	b, over, err := readAtMost(r, limit, hint)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", displayName(name), err)
 	}
-	if int64(buf.Len()) > limit {
+	if over {
 		return nil, fmt.Errorf("%s: more than the limit of %d bytes (--max-bytes)", displayName(name), limit)
 	}
-	return buf.Bytes(), nil
+	return b, nil
+}
+
+// readAtMost reads r to its end into a buffer of hint bytes to start
+// with, that doubles as it fills but never grows past limit bytes (a
+// stream at the limit takes as much memory as it holds, not twice as
+// much), and reports whether r holds more than that.
+func readAtMost(r io.Reader, limit int64, hint int) (b []byte, over bool, err error) {
+	b = make([]byte, 0, min(max(int64(hint), 512), limit))
+	for {
+		if len(b) == cap(b) {
+			if int64(len(b)) == limit {
+				var probe [1]byte
+				k, err := io.ReadFull(r, probe[:])
+				if err == io.EOF {
+					err = nil
+				}
+				return b, k > 0, err
+			}
+			grown := make([]byte, len(b), min(2*int64(cap(b)), limit))
+			copy(grown, b)
+			b = grown
+		}
+		k, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+k]
+		if err == io.EOF {
+			return b, false, nil
+		}
+		if err != nil {
+			return nil, false, err
+		}
+	}
 }
 
 // regularSize returns the bytes left to read in r when it is a regular

@@ -344,3 +344,27 @@ func TestStdinFileOverLimit(t *testing.T) {
 		t.Errorf("%d bytes of standard input read before it was refused", off)
 	}
 }
+
+// TestStreamReadBounded reads a stream (a pipe, of unknown size) into a
+// buffer no larger than the limit: doubling as it filled, the buffer of
+// a stream at the 256 MiB limit grew to 512 MiB, and the process to 1 GB
+// before refusing a larger one.
+func TestStreamReadBounded(t *testing.T) {
+	const limit = 3<<20 + 7
+	for _, n := range []int{limit, limit + 1, 5 << 20} {
+		env := &environment{stdin: strings.NewReader(strings.Repeat("x", n))}
+		b, err := readInput(env, "-", limit)
+		if n > limit {
+			if err == nil || !strings.Contains(err.Error(), "more than the limit") {
+				t.Errorf("%d bytes: %v, want over the limit", n, err)
+			}
+			continue
+		}
+		if err != nil || len(b) != n {
+			t.Fatalf("%d bytes: read %d: %v", n, len(b), err)
+		}
+		if c := cap(b); c > limit+64<<10 {
+			t.Errorf("%d bytes read into a buffer of %d, more than the limit of %d", n, c, limit)
+		}
+	}
+}

@@ -178,12 +178,16 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	if fs.Arg(0) == "-" && fs.Arg(1) == "-" {
 		return exitError, fmt.Errorf("only one of DOC and DELTA can be standard input")
 	}
-	doc, format, err := loadDocument(env, fs.Arg(0), &df)
+	doc, b, format, err := loadDocument(env, fs.Arg(0), &df)
 	if err != nil {
 		return exitError, err
 	}
 	ds, _, err := readDeltas(env, fs.Arg(1), df.maxBytes)
 	if err != nil {
+		// The likeliest slip: the arguments swapped.
+		if _, _, notDelta := decodeDeltas(b); notDelta == nil {
+			return exitError, fmt.Errorf("%w (%s is a delta: the arguments are DOC DELTA, in that order)", err, displayName(fs.Arg(0)))
+		}
 		return exitError, err
 	}
 	renumbered, err := renumber(ds)

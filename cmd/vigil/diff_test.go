@@ -565,3 +565,22 @@ func TestDiffHTMLFragment(t *testing.T) {
 		t.Errorf("malformed XML: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestPatchSwappedArguments: a delta given first and a document second
+// (XML and JSON) is named as such, not only as a document that is no delta.
+func TestPatchSwappedArguments(t *testing.T) {
+	dir := t.TempDir()
+	v1, v2 := example+"v1.xml", example+"v2.xml"
+	_, x, _ := runCLI(t, "", "diff", v1, v2)
+	_, j, _ := runCLI(t, "", "diff", "--format", "json", v1, v2)
+	for name, d := range map[string]string{"d.xml": x, "d.json": j} {
+		p := writeFile(t, dir, name, d)
+		if code, _, errOut := runCLI(t, "", "patch", p, v1); code != exitError || !strings.Contains(errOut, p+" is a delta: the arguments are DOC DELTA") {
+			t.Errorf("patch %s v1.xml: exit %d, stderr %q", name, code, errOut)
+		}
+	}
+	// Neither is a delta: the delta's error alone.
+	if code, _, errOut := runCLI(t, "", "patch", v2, v1); code != exitError || strings.Contains(errOut, "is a delta") {
+		t.Errorf("patch v2.xml v1.xml: exit %d, stderr %q", code, errOut)
+	}
+}

@@ -133,18 +133,20 @@ func (f *docFlags) options() (*markup.Options, error) {
 	return opt, nil
 }
 
-// loadDocument reads and parses a document (XML or HTML, by content).
-func loadDocument(env *environment, name string, f *docFlags) (*tree.Document, markup.Format, error) {
+// loadDocument reads and parses a document (XML or HTML, by content). It
+// returns the bytes read too, which the document may share: they may be
+// read again, never written.
+func loadDocument(env *environment, name string, f *docFlags) (*tree.Document, []byte, markup.Format, error) {
 	b, opt, err := readDocument(env, name, f)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	// b is ours: the document may keep it rather than a copy.
 	doc, format, err := markup.ParseBytesOwned(b, opt)
 	if err != nil {
-		return nil, 0, parseError(name, err)
+		return nil, nil, 0, parseError(name, err)
 	}
-	return doc, format, nil
+	return doc, b, format, nil
 }
 
 // parseError names the file a parse error is about, and the flag that
@@ -215,37 +217,46 @@ func readDeltas(env *environment, name string, limit int64) ([]*delta.Delta, str
 	if err != nil {
 		return nil, "", err
 	}
+	ds, format, err := decodeDeltas(b)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", displayName(name), err)
+	}
+	return ds, format, nil
+}
+
+// decodeDeltas decodes the deltas of a delta file, as readDeltas reads it.
+func decodeDeltas(b []byte) ([]*delta.Delta, string, error) {
 	if bytes.HasPrefix(b, []byte("\xff\xfe")) || bytes.HasPrefix(b, []byte("\xfe\xff")) {
-		return nil, "", fmt.Errorf("%s: a delta file is UTF-8; this one is UTF-16", displayName(name))
+		return nil, "", errors.New("a delta file is UTF-8; this one is UTF-16")
 	}
 	if err := markup.CheckBinary(b); err != nil {
-		return nil, "", fmt.Errorf("%s: not a delta: %w", displayName(name), err)
+		return nil, "", fmt.Errorf("not a delta: %w", err)
 	}
 	b = bytes.TrimPrefix(b, utf8BOM)
 	t := bytes.TrimSpace(b)
 	if len(t) == 0 {
-		return nil, "", fmt.Errorf("%s: no delta in the file: it is empty", displayName(name))
+		return nil, "", errors.New("no delta in the file: it is empty")
 	}
 	if startsJSON(t[0]) {
 		// An array first is the likeliest slip: deltas put in a list.
 		if t[0] == '[' && bytes.Equal(bytes.TrimSpace(t[1:]), []byte("]")) {
-			return nil, "", fmt.Errorf("%s: no delta in the file: an empty JSON array; a JSON delta is an object", displayName(name))
+			return nil, "", errors.New("no delta in the file: an empty JSON array; a JSON delta is an object")
 		}
 		ds, err := delta.DecodeJSONAll(bytes.NewReader(b))
 		if err != nil {
 			if t[0] == '[' {
-				return nil, "", fmt.Errorf("%s: %w (a file of several JSON deltas holds the objects one after the other, not in an array)", displayName(name), err)
+				return nil, "", fmt.Errorf("%w (a file of several JSON deltas holds the objects one after the other, not in an array)", err)
 			}
-			return nil, "", fmt.Errorf("%s: %w", displayName(name), err)
+			return nil, "", err
 		}
 		return ds, "json", nil
 	}
 	ds, err := delta.DecodeXML(bytes.NewReader(b))
 	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", displayName(name), err)
+		return nil, "", err
 	}
 	if len(ds) == 0 {
-		return nil, "", fmt.Errorf("%s: no delta in the file", displayName(name))
+		return nil, "", errors.New("no delta in the file")
 	}
 	return ds, "xydelta", nil
 }

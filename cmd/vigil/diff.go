@@ -214,8 +214,18 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	// version where they differ only elsewhere).
 	if ds[0].FromFingerprint != 0 {
 		f, _ := tree.Flatten(doc.Root)
-		if err := delta.CheckSource(ds[0], tree.FingerprintOf(f)); err != nil {
-			return exitError, fmt.Errorf("the delta does not fit %s: %w (a delta fits the version it was computed from, parsed with the same --whitespace and --parse)", displayName(fs.Arg(0)), err)
+		fp := tree.FingerprintOf(f)
+		if err := delta.CheckSource(ds[0], fp); err != nil {
+			hint := "a delta fits the version it was computed from, parsed with the same --whitespace and --parse"
+			// The other end of the delta: the slips of patching twice,
+			// or of undoing what was not done.
+			if fp == ds[len(ds)-1].ToFingerprint {
+				hint = displayName(fs.Arg(0)) + " is the version the delta leads to: patched already? --reverse undoes the delta"
+				if *reverse {
+					hint = displayName(fs.Arg(0)) + " is the version the delta starts from: without --reverse, patch applies the delta to it"
+				}
+			}
+			return exitError, fmt.Errorf("the delta does not fit %s: %w (%s)", displayName(fs.Arg(0)), err, hint)
 		}
 	}
 	// The document gets the XIDs the first delta expects: those of its

@@ -584,3 +584,22 @@ func TestPatchSwappedArguments(t *testing.T) {
 		t.Errorf("patch v2.xml v1.xml: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestPatchWrongVersion: a document patched twice, or undone with
+// --reverse while it is still the delta's source, is named as the version
+// it is, not only as another document.
+func TestPatchWrongVersion(t *testing.T) {
+	dir := t.TempDir()
+	v1, v2 := example+"v1.xml", example+"v2.xml"
+	_, x, _ := runCLI(t, "", "diff", v1, v2)
+	_, j, _ := runCLI(t, "", "diff", "--format", "json", v1, v2)
+	for name, d := range map[string]string{"d.xml": x, "d.json": j} {
+		p := writeFile(t, dir, name, d)
+		if code, _, errOut := runCLI(t, "", "patch", v2, p); code != exitError || !strings.Contains(errOut, "v2.xml is the version the delta leads to: patched already? --reverse undoes the delta") {
+			t.Errorf("patch v2.xml %s: exit %d, stderr %q", name, code, errOut)
+		}
+		if code, _, errOut := runCLI(t, "", "patch", "--reverse", v1, p); code != exitError || !strings.Contains(errOut, "v1.xml is the version the delta starts from: without --reverse, patch applies the delta to it") {
+			t.Errorf("patch --reverse v1.xml %s: exit %d, stderr %q", name, code, errOut)
+		}
+	}
+}

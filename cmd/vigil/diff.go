@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/vigil-web/vigil/delta"
@@ -32,7 +33,7 @@ func init() {
 	register(&command{
 		name:            "compose",
 		exitOnInterrupt: true,
-		summary:         "aggregate two consecutive deltas into one",
+		summary:         "aggregate consecutive deltas into one",
 		run:             runCompose,
 	})
 }
@@ -313,30 +314,35 @@ func checkWritten(env *environment, written []byte, format markup.Format, df *do
 }
 
 func runCompose(ctx context.Context, env *environment, args []string) (int, error) {
-	fs := newFlags(env, "compose", "[flags] DELTA1 DELTA2   (consecutive deltas; files or -)")
+	fs := newFlags(env, "compose", "[flags] DELTA1 DELTA2 ...   (consecutive deltas, in files of one or more; files or -)")
 	format := fs.String("format", "", "output format: xydelta or json (default: the format of DELTA1)")
 	maxBytes := fs.Int64("max-bytes", markup.DefaultMaxBytes, "refuse delta files larger than this many bytes")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
-	if err := wantArgs(fs, 2); err != nil {
-		return exitError, err
+	if fs.NArg() == 0 {
+		fmt.Fprintln(fs.Output(), "vigil compose: want a delta file or more, got none")
+		fs.Usage()
+		return exitError, errUsageShown
 	}
 	if *format != "" && *format != "xydelta" && *format != "json" {
 		return exitError, fmt.Errorf("--format %q: want xydelta or json", *format)
 	}
-	if fs.Arg(0) == "-" && fs.Arg(1) == "-" {
-		return exitError, fmt.Errorf("only one of DELTA1 and DELTA2 can be standard input")
+	if k := slices.Index(fs.Args(), "-"); k >= 0 && slices.Contains(fs.Args()[k+1:], "-") {
+		return exitError, fmt.Errorf("only one delta file can be standard input")
 	}
-	first, firstFormat, err := readDeltas(env, fs.Arg(0), *maxBytes)
-	if err != nil {
-		return exitError, err
+	var all []*delta.Delta
+	var firstFormat string
+	for i, name := range fs.Args() {
+		ds, format, err := readDeltas(env, name, *maxBytes)
+		if err != nil {
+			return exitError, err
+		}
+		if i == 0 {
+			firstFormat = format
+		}
+		all = append(all, ds...)
 	}
-	second, _, err := readDeltas(env, fs.Arg(1), *maxBytes)
-	if err != nil {
-		return exitError, err
-	}
-	all := append(first, second...)
 	if _, err := renumber(all); err != nil {
 		return exitError, err
 	}

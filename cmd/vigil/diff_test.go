@@ -603,3 +603,34 @@ func TestPatchWrongVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestComposeMany composes the deltas of any number of files, as a history
+// of many versions gives them (vigil compose d*.xml); one file of several
+// consecutive deltas composes too.
+func TestComposeMany(t *testing.T) {
+	dir := t.TempDir()
+	v1, v2, v3 := example+"v1.xml", example+"v2.xml", example+"v3.xml"
+	_, d12, _ := runCLI(t, "", "diff", v1, v2)
+	_, d23, _ := runCLI(t, "", "diff", v2, v3)
+	_, d32, _ := runCLI(t, "", "diff", v3, v2)
+	p12, p23, p32 := writeFile(t, dir, "d12", d12), writeFile(t, dir, "d23", d23), writeFile(t, dir, "d32", d32)
+	for _, args := range [][]string{{p12, p23, p32}, {writeFile(t, dir, "d12-23-32", d12+d23+d32)}} {
+		code, d, errOut := runCLI(t, "", append([]string{"compose"}, args...)...)
+		if code != exitOK {
+			t.Fatalf("compose %q: exit %d: %s", args, code, errOut)
+		}
+		code, out, errOut := runCLI(t, "", "patch", v1, writeFile(t, dir, "composed", d))
+		if code != exitOK {
+			t.Fatalf("patch with compose %q: exit %d: %s", args, code, errOut)
+		}
+		if code, _, _ := runCLI(t, out, "diff", "-", v2); code != exitOK {
+			t.Errorf("compose %q: v1 patched is not v2", args)
+		}
+	}
+	if code, _, errOut := runCLI(t, "", "compose", p12, "-", "-"); code != exitError || !strings.Contains(errOut, "only one delta file can be standard input") {
+		t.Errorf("compose with - twice: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "", "compose"); code != exitError || !strings.Contains(errOut, "want a delta file or more") {
+		t.Errorf("compose without arguments: exit %d: %s", code, errOut)
+	}
+}

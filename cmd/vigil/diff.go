@@ -110,6 +110,9 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 	if *format != "xydelta" && *format != "json" && *format != "summary" {
 		return exitError, fmt.Errorf("--format %q: want xydelta, json or summary", *format)
 	}
+	if a := treediff.Algorithm(*algorithm); a != treediff.Vigil && a != treediff.XyDiff {
+		return exitError, fmt.Errorf("--algorithm %q: want %s or %s", *algorithm, treediff.Vigil, treediff.XyDiff)
+	}
 	oldName, newName := fs.Arg(0), fs.Arg(1)
 	if oldName == "-" && newName == "-" {
 		return exitError, fmt.Errorf("only one of OLD and NEW can be standard input")

@@ -634,3 +634,15 @@ func TestComposeMany(t *testing.T) {
 		t.Errorf("compose without arguments: exit %d: %s", code, errOut)
 	}
 }
+
+// TestDiffUnknownAlgorithm: an unknown --algorithm is refused by the
+// flag's name and its choices, before the documents are read (as --format
+// is), not by the library after the parse.
+func TestDiffUnknownAlgorithm(t *testing.T) {
+	for _, second := range []string{example + "v2.xml", "no-such-file.xml"} {
+		code, out, errOut := runCLI(t, "", "diff", "--algorithm", "XyDiff2", example+"v1.xml", second)
+		if code != exitError || out != "" || errOut != "vigil diff: --algorithm \"XyDiff2\": want vigil or xydiff\n" {
+			t.Errorf("diff --algorithm XyDiff2 v1.xml %s: exit %d, stdout %q, stderr %q", second, code, out, errOut)
+		}
+	}
+}

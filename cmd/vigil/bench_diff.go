@@ -249,8 +249,14 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
+	if err := wantArgs(fs, 0); err != nil {
+		return exitError, err
+	}
 	if *runs < 1 || *procs < 1 || *large < 10 || *curve && *large < 40 {
 		return exitError, fmt.Errorf("--runs and --procs must be at least 1, and --size at least 10 (40 with --curve)")
+	}
+	if err := checkSimulation(*shape, *rate); err != nil {
+		return exitError, err
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(*procs))
 	w := bufio.NewWriter(env.stdout)
@@ -396,6 +402,12 @@ func runBenchSimulate(ctx context.Context, env *environment, args []string) (int
 	if err := wantArgs(fs, 1); err != nil {
 		return exitError, err
 	}
+	if *size < 1 {
+		return exitError, fmt.Errorf("--size %d: want at least 1", *size)
+	}
+	if err := checkSimulation(*shape, *rate); err != nil {
+		return exitError, err
+	}
 	rates := simulate.Spread(*rate)
 	for _, f := range []struct {
 		v   float64
@@ -435,6 +447,18 @@ func runBenchSimulate(ctx context.Context, env *environment, args []string) (int
 	fmt.Fprintf(env.stdout, "wrote %s/{old,new,perfect}.xml: %d nodes; perfect delta: %d inserted, %d deleted, %d moved, %d updated, cost %d\n",
 		dir, countNodes(old), s.Inserts, s.Deletes, s.Moves, s.Updates, perfect.Cost(1))
 	return exitOK, nil
+}
+
+// checkSimulation refuses a shape or a rate of change the simulator does
+// not take, by the flags' names, before anything is generated or measured.
+func checkSimulation(shape string, rate float64) error {
+	if !slices.Contains(simulate.Shapes, simulate.Shape(shape)) {
+		return fmt.Errorf("--shape %q: want records, deep, flatlist or text", shape)
+	}
+	if !(rate >= 0 && rate <= 1) {
+		return fmt.Errorf("--rate %v: want a share of nodes between 0 and 1", rate)
+	}
+	return nil
 }
 
 func countNodes(d *tree.Document) int { return d.Root.Size() }

@@ -63,3 +63,32 @@ func TestBenchCommands(t *testing.T) {
 		t.Errorf("patched old differs from new (%d bytes):\n%s", len(want), diff)
 	}
 }
+
+// TestBenchRefusesBadArguments: a stray argument or a value the benchmark
+// cannot use is refused by its flag's name before anything is generated or
+// measured; they were ignored (bench diff extra), found after minutes of
+// measuring (--corpus), or reported in the simulator's terms ("delete rate
+// -0.25" for --rate -1), or gave NaN figures (--seeds 0).
+func TestBenchRefusesBadArguments(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bench", "diff", "--memory=false", "extra"}, "want 0 arguments, got 1"},
+		{[]string{"bench", "diff", "--memory=false", "--shape", "tree"}, `--shape "tree": want records, deep, flatlist or text`},
+		{[]string{"bench", "diff", "--memory=false", "--rate", "-1"}, "--rate -1: want a share of nodes between 0 and 1"},
+		{[]string{"bench", "quality", "extra"}, "want 0 arguments, got 1"},
+		{[]string{"bench", "quality", "--seeds", "0"}, "--seeds 0: want at least 1"},
+		{[]string{"bench", "quality", "--size", "0"}, "--size 0: want at least 1"},
+		{[]string{"bench", "quality", "--corpus", "no-such-dir"}, "--corpus no-such-dir: stat no-such-dir: no such file or directory"},
+		{[]string{"bench", "quality", "--corpus", example + "v1.xml"}, "--corpus " + example + "v1.xml: not a folder"},
+		{[]string{"bench", "simulate", "--rate", "2", t.TempDir()}, "--rate 2: want a share of nodes between 0 and 1"},
+		{[]string{"bench", "simulate", "--size", "0", t.TempDir()}, "--size 0: want at least 1"},
+		{[]string{"bench", "simulate", "--shape", "tree", t.TempDir()}, `--shape "tree": want records, deep, flatlist or text`},
+	} {
+		code, out, errOut := runCLI(t, "", tc.args...)
+		if code != exitError || out != "" || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, out, errOut, tc.want)
+		}
+	}
+}

@@ -46,6 +46,25 @@ func runBenchQuality(ctx context.Context, env *environment, args []string) (int,
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
+	if err := wantArgs(fs, 0); err != nil {
+		return exitError, err
+	}
+	if *seeds < 1 {
+		return exitError, fmt.Errorf("--seeds %d: want at least 1", *seeds)
+	}
+	if *size < 1 {
+		return exitError, fmt.Errorf("--size %d: want at least 1", *size)
+	}
+	// Checked now, not after the simulated pairs are measured.
+	if *corpus != "" {
+		st, err := os.Stat(*corpus)
+		if err != nil {
+			return exitError, fmt.Errorf("--corpus %s: %w", *corpus, err)
+		}
+		if !st.IsDir() {
+			return exitError, fmt.Errorf("--corpus %s: not a folder", *corpus)
+		}
+	}
 	w := bufio.NewWriter(env.stdout)
 	defer w.Flush()
 	algs := []treediff.Algorithm{treediff.Vigil, treediff.XyDiff}

@@ -24,6 +24,10 @@ func readInput(env *environment, name string, limit int64) ([]byte, error) {
 			return nil, err
 		}
 		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.IsDir() {
+			// Said once, rather than as "read DIR: is a directory".
+			return nil, fmt.Errorf("%s: a folder, not a file", name)
+		}
 		r = f
 	}
 	// A file, standard input redirected from one too, is refused by its

@@ -368,3 +368,15 @@ func TestStreamReadBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestDirectoryArgument: a folder given for a file is named once, as a
+// folder, by each command that reads files.
+func TestDirectoryArgument(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{{"diff", dir, example + "v1.xml"}, {"patch", example + "v1.xml", dir}, {"compose", dir}} {
+		code, _, errOut := runCLI(t, "", args...)
+		if want := "vigil " + args[0] + ": " + dir + ": a folder, not a file\n"; code != exitError || errOut != want {
+			t.Errorf("%q: exit %d, stderr %q, want %q", args, code, errOut, want)
+		}
+	}
+}

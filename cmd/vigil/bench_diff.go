@@ -391,10 +391,10 @@ func runBenchSimulate(ctx context.Context, env *environment, args []string) (int
 	shape := fs.String("shape", string(simulate.Records), "document shape: records, deep, flatlist or text")
 	size := fs.Int("size", 100<<10, "approximate size of the document in bytes")
 	rate := fs.Float64("rate", 0.1, "share of nodes changed, spread over the four kinds of change")
-	del := fs.Float64("delete", -1, "delete probability (default: --rate)")
-	upd := fs.Float64("update", -1, "update probability (default: --rate)")
-	ins := fs.Float64("insert", -1, "insert probability (default: --rate)")
-	mov := fs.Float64("move", -1, "move probability (default: --rate)")
+	del := fs.Float64("delete", -1, "delete probability; -1 for a quarter of --rate")
+	upd := fs.Float64("update", -1, "update probability; -1 for a quarter of --rate")
+	ins := fs.Float64("insert", -1, "insert probability; -1 for a quarter of --rate")
+	mov := fs.Float64("move", -1, "move probability; -1 for a quarter of --rate")
 	seed := fs.Uint64("seed", 1, "random seed; the same seed gives the same files")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err

@@ -92,3 +92,12 @@ func TestBenchRefusesBadArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchSimulateHelp: the help of the four rates says what their
+// default gives, a quarter of --rate each (it said --rate).
+func TestBenchSimulateHelp(t *testing.T) {
+	_, out, _ := runCLI(t, "", "bench", "simulate", "-h")
+	if strings.Count(out, "-1 for a quarter of --rate") != 4 || strings.Contains(out, "(default: --rate)") {
+		t.Errorf("bench simulate -h:\n%s", out)
+	}
+}

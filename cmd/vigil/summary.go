@@ -100,7 +100,7 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 				fmt.Fprintf(bw, "move    %s: child %d -> child %d\n", from, op.Pos, h.Pos)
 			default:
 				// Its siblings moved around it.
-				fmt.Fprintf(bw, "move    %s: reordered among its siblings (child %d before and after)\n", from, op.Pos)
+				fmt.Fprintf(bw, "move    %s: its siblings were reordered around it; still child %d\n", from, op.Pos)
 			}
 		case op.Kind == delta.Delete && op.Update:
 			to := ""

@@ -74,10 +74,10 @@ func TestBenchRefusesBadArguments(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"bench", "diff", "--memory=false", "extra"}, "want 0 arguments, got 1"},
+		{[]string{"bench", "diff", "--memory=false", "extra"}, "want no arguments, got 1"},
 		{[]string{"bench", "diff", "--memory=false", "--shape", "tree"}, `--shape "tree": want records, deep, flatlist or text`},
 		{[]string{"bench", "diff", "--memory=false", "--rate", "-1"}, "--rate -1: want a share of nodes between 0 and 1"},
-		{[]string{"bench", "quality", "extra"}, "want 0 arguments, got 1"},
+		{[]string{"bench", "quality", "extra"}, "want no arguments, got 1"},
 		{[]string{"bench", "quality", "--seeds", "0"}, "--seeds 0: want at least 1"},
 		{[]string{"bench", "quality", "--size", "0"}, "--size 0: want at least 1"},
 		{[]string{"bench", "quality", "--corpus", "no-such-dir"}, "--corpus no-such-dir: stat no-such-dir: no such file or directory"},

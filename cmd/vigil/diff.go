@@ -89,7 +89,14 @@ func wantArgs(fs *flag.FlagSet, n int) error {
 	if fs.NArg() == n {
 		return nil
 	}
-	fmt.Fprintf(fs.Output(), "vigil %s: want %d arguments, got %d\n", fs.Name(), n, fs.NArg())
+	switch n {
+	case 0:
+		fmt.Fprintf(fs.Output(), "vigil %s: want no arguments, got %d\n", fs.Name(), fs.NArg())
+	case 1:
+		fmt.Fprintf(fs.Output(), "vigil %s: want 1 argument, got %d\n", fs.Name(), fs.NArg())
+	default:
+		fmt.Fprintf(fs.Output(), "vigil %s: want %d arguments, got %d\n", fs.Name(), n, fs.NArg())
+	}
 	fs.Usage()
 	return errUsageShown
 }

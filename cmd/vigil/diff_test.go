@@ -646,3 +646,11 @@ func TestDiffUnknownAlgorithm(t *testing.T) {
 		}
 	}
 }
+
+// TestWantArgsGrammar: a command of one argument or none says so in
+// words, not "want 1 arguments".
+func TestWantArgsGrammar(t *testing.T) {
+	if code, _, errOut := runCLI(t, "", "bench", "simulate"); code != exitError || !strings.Contains(errOut, "want 1 argument, got 0") {
+		t.Errorf("bench simulate without DIR: exit %d, %q", code, errOut)
+	}
+}

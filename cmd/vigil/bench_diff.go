@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -310,8 +311,8 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 			ms2(best(samples[k], xydiffOf)), ratio(k, xydiffOf, parseOf), ratio(k, vigilOf, xydiffOf))
 	}
 	growth := medianRatio(*runs, func(r int) time.Duration { return samples[1][r].vigil }, func(r int) time.Duration { return samples[0][r].vigil })
-	fmt.Fprintf(w, "linear growth: diff of the %d MB pair takes %.2fx the %d MB pair (target <= 12; sizes differ by 10x)\n",
-		*large>>20, growth, small>>20)
+	fmt.Fprintf(w, "linear growth: diff of the %s pair takes %.2fx the %s pair (target <= 12; sizes differ by 10x)\n",
+		sizeName(*large), growth, sizeName(small))
 	fmt.Fprintf(w, "speed bar: vigil diff of the large pair takes %.2fx the time to parse both (target < 2)\n", ratio(1, vigilOf, parseOf))
 	fmt.Fprintf(w, "default vs plain xydiff: %.2fx on the small pair, %.2fx on the large one (target <= 1.5)\n",
 		ratio(0, vigilOf, xydiffOf), ratio(1, vigilOf, xydiffOf))
@@ -479,4 +480,13 @@ func createFile(path string, write func(io.Writer) error) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return f.Close()
+}
+
+// sizeName writes a document size in MB, or in KB below one MB: "10 MB",
+// "100 KB".
+func sizeName(n int) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%g MB", math.Round(float64(n)/(1<<20)*10)/10)
+	}
+	return fmt.Sprintf("%g KB", math.Round(float64(n)/(1<<10)*10)/10)
 }

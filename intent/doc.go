@@ -96,10 +96,12 @@
 // that differ, moves for equal objects off the LCS, updates for objects
 // that share a partial identity or stand one for one between the same two
 // anchors, and inserts and deletes for the rest. Table rows that are
-// updated are reported cell by cell. The tables (lists) of the two
-// versions are paired by id, else by what they hold: equal ones in order,
-// then those that share rows (items), so that a table added before the
-// others is an insert, not a change of every table after it. All words is
+// updated are reported cell by cell, the columns paired by their headers
+// (a column added is one cell inserted a row, not a shift of the cells
+// after it). The tables (lists) of the two versions are paired by id,
+// else by what they hold: equal ones in order, then those that share rows
+// (items), so that a table added before the others is an insert, not a
+// change of every table after it. All words is
 // an LCS over the word sequences, reported as runs of inserted, deleted
 // and replaced words.
 //

@@ -3,6 +3,7 @@ package intent
 import (
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -83,23 +84,30 @@ func imageChanges(pc *pathCache, old, new []object) []Change {
 }
 
 // tableChanges: rows added, removed and moved; for a row in both versions
-// whose cells differ, one table-cell update per changed cell.
+// whose cells differ, one table-cell change per changed cell, the columns
+// paired by their headers (columnPairs): a cell of a column added or
+// removed is inserted or deleted.
 func tableChanges(pc *pathCache, pairs [][2]*container) []Change {
 	var out []Change
 	for _, pr := range pairs {
 		o, n := pr[0], pr[1]
 		var old, new []object
+		var oldHead, newHead []string
 		name := ""
-		var headers []string
 		if o != nil {
-			old, name, headers = o.items, o.name(), o.headers
+			old, name, oldHead = o.items, o.name(), o.headers
 		}
 		if n != nil {
-			new, name = n.items, n.name()
-			if n.headers != nil {
-				headers = n.headers
-			}
+			new, name, newHead = n.items, n.name(), n.headers
 		}
+		if oldHead == nil {
+			oldHead = newHead
+		}
+		if newHead == nil {
+			newHead = oldHead
+		}
+		var head [][2]int // the columns of the headers, paired once
+		headDone := false
 		for _, e := range diffObjects(old, new, true) {
 			rowText := func(ob *object) string { return ob.text }
 			if e.op != Update {
@@ -114,15 +122,24 @@ func tableChanges(pc *pathCache, pairs [][2]*container) []Change {
 				out = append(out, c)
 				continue
 			}
+			if !headDone {
+				head, headDone = columnPairs(oldHead, newHead), true
+			}
 			a, b := &old[e.a], &new[e.b]
-			cols := max(len(a.cells), len(b.cells))
-			for k := 0; k < cols; k++ {
+			// Past the headers, columns pair by position.
+			cols := head[:len(head):len(head)]
+			for k := 0; k < max(len(a.cells)-len(oldHead), len(b.cells)-len(newHead)); k++ {
+				cols = append(cols, [2]int{len(oldHead) + k, len(newHead) + k})
+			}
+			for _, col := range cols {
+				i, j := col[0], col[1]
+				hasOld, hasNew := i >= 0 && i < len(a.cells), j >= 0 && j < len(b.cells)
 				var ov, nv string
-				if k < len(a.cells) {
-					ov = a.cells[k]
+				if hasOld {
+					ov = a.cells[i]
 				}
-				if k < len(b.cells) {
-					nv = b.cells[k]
+				if hasNew {
+					nv = b.cells[j]
 				}
 				if ov == nv {
 					continue
@@ -130,21 +147,80 @@ func tableChanges(pc *pathCache, pairs [][2]*container) []Change {
 				c := Change{Kind: KindTableCell, Op: Update, Old: ov, New: nv,
 					OldPos: a.pos, NewPos: b.pos, OldPath: pc.node(a.node), NewPath: pc.node(b.node),
 					Fields: []string{"cells"}}
+				info := &TableInfo{Table: name, Row: b.cells[0]}
 				switch {
-				case k >= len(a.cells):
+				case !hasOld:
 					c.Op = Insert
-				case k >= len(b.cells):
+				case !hasNew:
 					c.Op = Delete
 				}
-				info := &TableInfo{Table: name, Row: b.cells[0], Column: k + 1}
-				if k < len(headers) {
-					info.Header = headers[k]
+				if hasNew || !hasOld {
+					info.Column = j + 1
+					if j < len(newHead) {
+						info.Header = newHead[j]
+					}
+				} else {
+					info.Column = i + 1
+					if i < len(oldHead) {
+						info.Header = oldHead[i]
+					}
 				}
 				c.Table = info
 				out = append(out, c)
 			}
 		}
 	}
+	return out
+}
+
+// columnPairs pairs the columns of a table's two header rows, as old and
+// new 0-based indexes (-1 for a column of one version only). Headers that
+// differ are aligned by a common subsequence of their texts, so that a
+// column added or removed is that column inserted or deleted, not a shift
+// of every cell after it; between two headers found in both, the columns
+// left pair in order (a header renamed), the rest are inserted or deleted.
+// Equal headers pair by position.
+func columnPairs(oldHead, newHead []string) [][2]int {
+	if slices.Equal(oldHead, newHead) {
+		out := make([][2]int, len(oldHead))
+		for i := range out {
+			out[i] = [2]int{i, i}
+		}
+		return out
+	}
+	ids := map[string]int32{}
+	tokens := func(head []string) []int32 {
+		t := make([]int32, len(head))
+		for i, h := range head {
+			id, ok := ids[h]
+			if !ok {
+				id = int32(len(ids))
+				ids[h] = id
+			}
+			t[i] = id
+		}
+		return t
+	}
+	common := lcs(tokens(oldHead), tokens(newHead))
+	var out [][2]int
+	i, j := 0, 0
+	gap := func(ai, bj int) { // the columns before old ai and new bj
+		for ; i < ai && j < bj; i, j = i+1, j+1 {
+			out = append(out, [2]int{i, j})
+		}
+		for ; i < ai; i++ {
+			out = append(out, [2]int{i, -1})
+		}
+		for ; j < bj; j++ {
+			out = append(out, [2]int{-1, j})
+		}
+	}
+	for _, m := range common {
+		gap(m.a, m.b)
+		out = append(out, [2]int{m.a, m.b})
+		i, j = m.a+1, m.b+1
+	}
+	gap(len(oldHead), len(newHead))
 	return out
 }
 

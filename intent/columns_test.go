@@ -1,0 +1,73 @@
+package intent
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestTableColumns: the columns of a table's versions are paired by their
+// headers, so that a column added, removed or renamed is reported as such,
+// cell by cell, and the cells after it, unchanged, are no change.
+func TestTableColumns(t *testing.T) {
+	table := func(head string, rows ...string) string {
+		s := `<html><body><table id="releases"><thead><tr>`
+		for _, h := range strings.Split(head, ",") {
+			s += "<th>" + h + "</th>"
+		}
+		s += "</tr></thead><tbody>"
+		for _, r := range rows {
+			s += "<tr>"
+			for _, c := range strings.Split(r, ",") {
+				s += "<td>" + c + "</td>"
+			}
+			s += "</tr>"
+		}
+		return s + "</tbody></table></body></html>"
+	}
+	old := table("Version,Date,Status", "2.1,2024-05,beta", "2.0,2024-01,stable")
+	// cell shows a table-cell change: op, row, column, header, old -> new
+	cell := func(c Change) string {
+		return fmt.Sprintf("%s %s:%d:%s %q->%q", c.Op, c.Table.Row, c.Table.Column, c.Table.Header, c.Old, c.New)
+	}
+	for _, tc := range []struct {
+		name, new string
+		want      []string
+	}{
+		{"column inserted in the middle",
+			table("Version,Downloads,Date,Status", "2.1,120,2024-05,beta", "2.0,900,2024-01,stable"),
+			[]string{`insert 2.0:2:Downloads ""->"900"`, `insert 2.1:2:Downloads ""->"120"`, `insert Version:2:Downloads ""->"Downloads"`}},
+		{"column inserted at the end",
+			table("Version,Date,Status,Downloads", "2.1,2024-05,beta,120", "2.0,2024-01,stable,900"),
+			[]string{`insert 2.0:4:Downloads ""->"900"`, `insert 2.1:4:Downloads ""->"120"`, `insert Version:4:Downloads ""->"Downloads"`}},
+		{"column removed",
+			table("Version,Status", "2.1,beta", "2.0,stable"),
+			[]string{`delete 2.0:2:Date "2024-01"->""`, `delete 2.1:2:Date "2024-05"->""`, `delete Version:2:Date "Date"->""`}},
+		{"column inserted and a cell changed",
+			table("Version,Downloads,Date,Status", "2.1,120,2024-05,stable", "2.0,900,2024-01,stable"),
+			[]string{`insert 2.0:2:Downloads ""->"900"`, `insert 2.1:2:Downloads ""->"120"`, `insert Version:2:Downloads ""->"Downloads"`, `update 2.1:4:Status "beta"->"stable"`}},
+		{"header renamed",
+			table("Version,Released,Status", "2.1,2024-05,beta", "2.0,2024-01,stable"),
+			[]string{`update Version:2:Released "Date"->"Released"`}},
+		{"columns unchanged, a cell changed",
+			table("Version,Date,Status", "2.1,2024-05,stable", "2.0,2024-01,stable"),
+			[]string{`update 2.1:3:Status "beta"->"stable"`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := evalClause(t, old, tc.new, `table {releases}`)
+			var got []string
+			for _, c := range r.Changes {
+				if c.Kind != KindTableCell {
+					t.Errorf("%s %s %q -> %q", c.Kind, c.Op, c.Old, c.New)
+					continue
+				}
+				got = append(got, cell(c))
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(tc.want, "\n\t"))
+			}
+		})
+	}
+}

@@ -2,9 +2,11 @@ package spec
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Parse parses the sentinels in src. filename is used in positions only.
@@ -523,13 +525,47 @@ func (p *parser) parseSelector() *Selector {
 	default:
 		p.failExpected("css or xpath")
 	}
+	langEnd := p.pos
 	p.next()
 	if p.tok != STRING {
-		p.failExpected("quoted selector")
+		p.unquotedSelector(sel.Lang, langEnd)
 	}
 	sel.Expr = &Lit{ValuePos: p.pos, Value: unquote(p.lit), src: p.lit}
 	p.next()
 	return sel
+}
+
+// unquotedSelector reports a selector written without quotes after the
+// css or xpath word at lang, with the quotes it needs, and abandons the
+// clause. The scanner reads such a selector as a word (div.price), an
+// illegal character (.price, //div, 'main' in single quotes) or a comment
+// (#price); any other token is reported as not expected.
+func (p *parser) unquotedSelector(lang SelectorLang, at Pos) {
+	if n := len(p.comments); n > 0 && p.comments[n-1].Hash.Offset > at.Offset && p.comments[n-1].Hash.Line == at.Line {
+		c := p.comments[n-1]
+		text := strings.Fields(c.Text)[0]
+		p.fail(c.Hash, text, "quoted selector", fmt.Sprintf("expected quoted selector, found %s, which begins a comment: write %s %q", text, lang, text))
+	}
+	switch p.tok {
+	case IDENT, WORD, ILLEGAL, COLON, PLUS:
+	default:
+		p.failExpected("quoted selector")
+	}
+	src := p.sc.src[p.pos.Offset:]
+	if i := strings.IndexFunc(string(src), unicode.IsSpace); i >= 0 {
+		src = src[:i]
+	}
+	text := string(src)
+	if len(text) > 1 && text[0] == '\'' && text[len(text)-1] == '\'' {
+		text = text[1 : len(text)-1] // 'main': quoted, but as strings are not
+	}
+	if p.tok == ILLEGAL {
+		// The scanner has reported the character; the selector says more.
+		p.errors = slices.DeleteFunc(p.errors, func(e *Error) bool { return e.Pos.Offset == p.pos.Offset })
+	}
+	p.errors = append(p.errors, &Error{Pos: p.pos.Position(p.filename), Found: text, Expected: "quoted selector",
+		Msg: fmt.Sprintf("expected quoted selector, found %s: write %s %q", text, lang, text)})
+	panic(bailout{})
 }
 
 func (p *parser) parseCondition() *Condition {

@@ -19,7 +19,9 @@ import (
 // parentheses the precedence NOT > AND > OR needs; and quotes only where a
 // value would not scan back as one word (phrases, regular expressions and
 // selectors are always quoted). Comments of a *File are kept, each on a line
-// of its own before the clause or sentinel that followed it.
+// of its own before the clause or sentinel that followed it; those after a
+// sentinel's last clause that end a line or are indented close that
+// sentinel, those at the start of a line open the next one.
 func Print(node Node) string {
 	var b bytes.Buffer
 	Fprint(&b, node)
@@ -115,14 +117,31 @@ func (p *printer) flushComments(pos Pos, indent string) {
 	}
 }
 
+// flushIndented prints, at the end of a sentinel, the pending comments
+// before pos (the next sentinel, if valid) that are indented, as its
+// clauses are, or end one of its lines: they belong to it, not to the
+// sentinel that follows.
+func (p *printer) flushIndented(pos Pos) {
+	for len(p.comments) > 0 && p.comments[0].Hash.Column > 1 && (!pos.IsValid() || p.comments[0].Hash.Offset < pos.Offset) {
+		p.str("\t")
+		p.str(strings.TrimRight(p.comments[0].Text, " \t"))
+		p.str("\n")
+		p.comments = p.comments[1:]
+	}
+}
+
 func (p *printer) file(f *File) {
 	p.comments = f.Comments
 	for i, s := range f.Sentinels {
 		if i > 0 {
+			p.flushIndented(s.Create)
 			p.str("\n")
 		}
 		p.flushComments(s.Create, "")
 		p.sentinel(s)
+	}
+	if len(f.Sentinels) > 0 {
+		p.flushIndented(Pos{})
 	}
 	if len(p.comments) > 0 && len(f.Sentinels) > 0 {
 		p.str("\n")

@@ -227,7 +227,11 @@
 //     point in en and de-CH, a comma in de and fr), else as thousands, as
 //     ParseNumber reads it. A separator before the first digit is a
 //     decimal one ($.99 is 0.99), and a sign or separator joined to a
-//     word is the word's (Item-42 is 42, Rs.500 is 500).
+//     word is the word's (Item-42 is 42, Rs.500 is 500). No-break and thin
+//     spaces group thousands everywhere; a plain space groups them on a page
+//     whose language the CLDR writes with space groups (fr, pl, cs, sv:
+//     "1 299,00 €" is 1299), where the digits before the first space are
+//     one to three and each group after it three ("2024 150" is 2024).
 //   - NOT is the seed's formal "non-detection", not the "presence" its
 //     motivation describes (note §2.4).
 //   - Compare options: pairwise compares (Vi, Vi+1); every n compares (V1,

@@ -175,14 +175,53 @@ func (n number) value(dec byte) (float64, bool) {
 }
 
 // firstNumber returns the first number among the selector's values, and
-// the value it was read from.
-func firstNumber(values []string) (number, string, bool) {
+// the value it was read from. With spaceGroups, plain spaces between groups
+// of thousands group them (see joinSpaceGroups).
+func firstNumber(values []string, spaceGroups bool) (number, string, bool) {
 	for _, v := range values {
-		if n, ok := scanNumber(v); ok {
+		w := v
+		if spaceGroups {
+			w = joinSpaceGroups(v)
+		}
+		if n, ok := scanNumber(w); ok {
 			return n, v, true
 		}
 	}
 	return number{}, "", false
+}
+
+// spaceGroupRE finds digits followed by groups of three after single
+// spaces: the candidates of joinSpaceGroups.
+var spaceGroupRE = regexp.MustCompile(`\d+(?: \d{3})+`)
+
+// joinSpaceGroups writes the plain spaces of s that group thousands as
+// no-break spaces, which numbers hold: "1 299,00 €" becomes "1\u00a0299,00
+// €". A space groups when the digits before the first one are one to three
+// and every group after it is three digits not followed by another, and
+// the digits are not a decimal part ("3,50 100"): "2024 150 personnes" and
+// "1 2345" keep their spaces.
+func joinSpaceGroups(s string) string {
+	if !strings.Contains(s, " ") {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, loc := range spaceGroupRE.FindAllStringIndex(s, -1) {
+		start, end := loc[0], loc[1]
+		lead := strings.IndexByte(s[start:end], ' ')
+		if lead > 3 || end < len(s) && isDigit(s[end]) ||
+			start > 0 && (isSeparator(s[start-1]) || s[start-1] == ' ' && start > 1 && isDigit(s[start-2])) {
+			continue
+		}
+		b.WriteString(s[last:start])
+		b.WriteString(strings.ReplaceAll(s[start:end], " ", "\u00a0"))
+		last = end
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // readValues returns the numbers of the old and new versions of a value.
@@ -209,18 +248,8 @@ func readValues(o, n number, oldDoc, newDoc *tree.Document) (float64, float64) {
 // and pt-BR, '.' for de-CH. It returns 0 when the document declares no
 // language, one that is not known, or one whose numbers use neither.
 func pageDecimal(d *tree.Document) byte {
-	if d == nil || d.Root == nil {
-		return 0
-	}
-	v, ok := d.Root.Attr("lang")
-	if !ok || strings.TrimSpace(v) == "" {
-		v, _ = d.Root.Attr("xml:lang")
-	}
-	tag, err := language.Parse(strings.TrimSpace(v))
-	if err != nil {
-		return 0
-	}
-	if _, conf := tag.Base(); conf == language.No || tag.IsRoot() {
+	tag, ok := pageLanguage(d)
+	if !ok {
 		return 0
 	}
 	s := message.NewPrinter(tag).Sprint(textnumber.Decimal(1.5))
@@ -231,4 +260,38 @@ func pageDecimal(d *tree.Document) byte {
 		return '.'
 	}
 	return 0
+}
+
+// pageGroupsBySpace reports whether the language a document declares on
+// its root element groups thousands by a space, as the Unicode CLDR writes
+// numbers in it (fr, pl, cs, ru, sv, pt-PT: 1 234 567 with a no-break
+// space, which pages often type as a plain one); not en, de or es.
+func pageGroupsBySpace(d *tree.Document) bool {
+	tag, ok := pageLanguage(d)
+	if !ok {
+		return false
+	}
+	s := message.NewPrinter(tag).Sprint(textnumber.Decimal(1234567))
+	return strings.ContainsAny(s, "\u00a0\u202f ")
+}
+
+// pageLanguage returns the language a document declares on its root
+// element (lang, or xml:lang), and false when it declares none, or one that
+// is not known.
+func pageLanguage(d *tree.Document) (language.Tag, bool) {
+	if d == nil || d.Root == nil {
+		return language.Und, false
+	}
+	v, ok := d.Root.Attr("lang")
+	if !ok || strings.TrimSpace(v) == "" {
+		v, _ = d.Root.Attr("xml:lang")
+	}
+	tag, err := language.Parse(strings.TrimSpace(v))
+	if err != nil {
+		return language.Und, false
+	}
+	if _, conf := tag.Base(); conf == language.No || tag.IsRoot() {
+		return language.Und, false
+	}
+	return tag, true
 }

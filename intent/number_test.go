@@ -160,3 +160,42 @@ func TestValueAttributeIgnore(t *testing.T) {
 		}
 	}
 }
+
+// TestValueSpaceGrouping: on a page in a language that groups thousands
+// by spaces (fr, pl, cs, sv...: the CLDR writes a no-break space, pages
+// often type a plain one), "1 299,00 €" is 1299; elsewhere, and where the
+// digits around the space cannot be groups of thousands, the space ends
+// the number.
+func TestValueSpaceGrouping(t *testing.T) {
+	page := func(lang, v string) string {
+		return `<!DOCTYPE html><html lang="` + lang + `"><body><p class="price">` + v + `</p></body></html>`
+	}
+	for _, tc := range []struct {
+		lang, old, new string
+		o, n           float64
+	}{
+		{"fr", "1 299,00 €", "1 199,00 €", 1299, 1199},
+		{"fr", "1 299,00 €", "999,00 €", 1299, 999},
+		{"cs", "12 490 Kč", "11 990 Kč", 12490, 11990},
+		{"sv", "1 234 567 kr", "1 234 568 kr", 1234567, 1234568},
+		{"fr", "2024 150 personnes", "2025 150 personnes", 2024, 2025}, // four digits lead no group
+		{"fr", "1 2345", "1 2346", 1, 1},                               // four digits are no group either
+		{"fr", "3,50 100", "3,75 100", 3.5, 3.75},                      // a decimal part is no group
+		{"en", "1 299.00", "1 199.00", 1, 1},                           // English groups with commas
+		{"de", "1 299,00 €", "1 199,00 €", 1, 1},                       // German with periods
+	} {
+		r := evalClause(t, page(tc.lang, tc.old), page(tc.lang, tc.new), `value In css ".price" changes`)
+		if tc.o == tc.n {
+			if r.Matched {
+				t.Errorf("%s: %s -> %s: a change reported, want both read as %v: %+v", tc.lang, tc.old, tc.new, tc.o, r.Changes)
+			}
+			continue
+		}
+		if len(r.Changes) != 1 || r.Changes[0].Value == nil || r.Changes[0].Value.Old == nil || r.Changes[0].Value.New == nil {
+			t.Fatalf("%s: %s -> %s: %+v", tc.lang, tc.old, tc.new, r)
+		}
+		if o, n := *r.Changes[0].Value.Old, *r.Changes[0].Value.New; o != tc.o || n != tc.n {
+			t.Errorf("%s: %s -> %s read as %v -> %v, want %v -> %v", tc.lang, tc.old, tc.new, o, n, tc.o, tc.n)
+		}
+	}
+}

@@ -321,8 +321,8 @@ func (p *Pair) value(ct *spec.ChangeType) (*Result, error) {
 	} else {
 		oldVals, newVals = sel.Values(p.Old.Root), sel.Values(p.New.Root)
 	}
-	on, os, okOld := firstNumber(oldVals)
-	nn, ns, okNew := firstNumber(newVals)
+	on, os, okOld := firstNumber(oldVals, pageGroupsBySpace(p.Old))
+	nn, ns, okNew := firstNumber(newVals, pageGroupsBySpace(p.New))
 	of, nf := readValues(on, nn, p.Old, p.New)
 	cond := spec.Changes
 	var threshold float64

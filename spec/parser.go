@@ -508,6 +508,12 @@ func (p *parser) parseList(what string) []*Lit {
 		p.next()
 	}
 	if p.tok != closing {
+		if what == "keywords" && (p.tok == IDENT || p.tok == WORD || p.tok == STRING) && len(list) > 0 {
+			// keywords {sold out}: two words, which a phrase holds.
+			last := list[len(list)-1].Value
+			p.fail(p.pos, p.lit, ", or "+closing.String(), fmt.Sprintf("expected , or %s, found %s: a keyword is one word; for words together write phrase {%q}",
+				closing, p.describe(), last+" "+p.litValue()))
+		}
 		p.failExpected(", or " + closing.String())
 	}
 	p.next()
@@ -594,6 +600,14 @@ func (p *parser) parseCondition() *Condition {
 	}
 	p.next()
 	if c.Op.HasThreshold() {
+		if num := digitsAt(p.sc.src, p.pos.Offset+len(p.lit)); p.tok == ILLEGAL && num != "" {
+			// $1000, €12.50: the scanner has reported the sign; the
+			// threshold says more.
+			p.errors = slices.DeleteFunc(p.errors, func(e *Error) bool { return e.Pos.Offset == p.pos.Offset })
+			p.errors = append(p.errors, &Error{Pos: p.pos.Position(p.filename), Found: p.lit, Expected: "number",
+				Msg: fmt.Sprintf("write the threshold as a number, without a currency sign: %s, not %s%s", num, p.lit, num)})
+			panic(bailout{})
+		}
 		if p.tok != INT && p.tok != FLOAT {
 			p.failExpected("number")
 		}
@@ -611,6 +625,16 @@ func (p *parser) parseCondition() *Condition {
 		}
 	}
 	return c
+}
+
+// digitsAt returns the digits and decimal points of src from offset off:
+// the number after a currency sign.
+func digitsAt(src []byte, off int) string {
+	end := off
+	for end < len(src) && (src[end] >= '0' && src[end] <= '9' || src[end] == '.' && end > off) {
+		end++
+	}
+	return string(src[off:end])
 }
 
 // ---- fetch, confirm, intervals

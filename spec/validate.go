@@ -506,7 +506,7 @@ func (v *validator) changeType(c *ChangeType) {
 			v.report(c, what, fmt.Sprintf("%s needs at least one %s", what, noun))
 		}
 	}
-	seen := map[string]bool{}
+	seen := map[string]string{}
 	for _, a := range c.Args {
 		if a == nil {
 			v.report(c, what, "empty value in "+what)
@@ -516,10 +516,20 @@ func (v *validator) changeType(c *ChangeType) {
 			v.report(a, a.Value, "empty value in "+what)
 			continue
 		}
-		if seen[a.Value] {
-			v.report(a, a.Value, fmt.Sprintf("duplicate %q in %s", a.Value, what))
+		key := a.Value
+		if c.Kind == Keywords || c.Kind == Phrase {
+			// Compared in any case and across white space (intent):
+			// Sale and sale are one keyword.
+			key = strings.ToLower(strings.Join(strings.Fields(key), " "))
 		}
-		seen[a.Value] = true
+		switch first, ok := seen[key]; {
+		case ok && first == a.Value:
+			v.report(a, a.Value, fmt.Sprintf("duplicate %q in %s", a.Value, what))
+		case ok:
+			v.report(a, a.Value, fmt.Sprintf("duplicate %q in %s: the same as %q, since they match in any case", a.Value, what, first))
+		default:
+			seen[key] = a.Value
+		}
 	}
 	switch c.Kind {
 	case AnyChange, Links, Images, Value:

@@ -509,11 +509,15 @@ func (p *Pair) phrases(cp *contentPair, args []string) []Change {
 			if sim >= f && sim < 1 {
 				c.Op, c.Similarity = Update, sim
 				c.Fields = []string{"text"}
+				// Both sides as the pages write them: the phrase's own
+				// occurrence, not the phrase as the sentinel gives it.
 				if r.op == Delete {
+					c.Old = wordsText(cp.old.words[r.old.phrase.wlo : r.old.phrase.whi+1])
 					c.New = text
 					c.NewPath = p.paths.leaf(&cp.new.leaves[window[0].leaf])
 				} else {
 					c.Old = text
+					c.New = wordsText(cp.new.words[r.new.phrase.wlo : r.new.phrase.whi+1])
 					c.OldPath = p.paths.leaf(&cp.old.leaves[window[0].leaf])
 				}
 			}
@@ -521,6 +525,15 @@ func (p *Pair) phrases(cp *contentPair, args []string) []Change {
 		out = append(out, c)
 	}
 	return out
+}
+
+// wordsText returns the words as the page writes them, joined by spaces.
+func wordsText(ws []word) string {
+	texts := make([]string, len(ws))
+	for i, w := range ws {
+		texts[i] = w.text
+	}
+	return strings.Join(texts, " ")
 }
 
 func phraseIndex(args []string, display string) int {

@@ -69,3 +69,23 @@ func TestPhraseInPlaceWithoutUpdates(t *testing.T) {
 		}
 	}
 }
+
+// TestPhraseUpdateTexts: a phrase that became another text is an update
+// whose two sides are both as the pages write them; the old side was the
+// phrase as the sentinel gives it ("big sale today" -> "Big sale
+// tomorrow").
+func TestPhraseUpdateTexts(t *testing.T) {
+	page := func(b string) string { return `<html><body>` + b + `</body></html>` }
+	for _, tc := range []struct{ old, new, wantOld, wantNew string }{
+		{`<p>Big sale today only</p>`, `<p>Big sale tomorrow only</p>`, "Big sale today", "Big sale tomorrow"},
+		{`<p>Big sale tomorrow only</p>`, `<p>Big sale today only</p>`, "Big sale tomorrow", "Big sale today"},
+	} {
+		r := evalClause(t, page(tc.old), page(tc.new), `phrase {"big sale today"}`)
+		if len(r.Changes) != 1 || r.Changes[0].Op != Update {
+			t.Fatalf("%s -> %s: %s, want one update", tc.old, tc.new, briefs(r.Changes))
+		}
+		if c := r.Changes[0]; c.Old != tc.wantOld || c.New != tc.wantNew {
+			t.Errorf("%s -> %s: update %q -> %q, want %q -> %q", tc.old, tc.new, c.Old, c.New, tc.wantOld, tc.wantNew)
+		}
+	}
+}

@@ -210,7 +210,7 @@ func joinSpaceGroups(s string) string {
 		start, end := loc[0], loc[1]
 		lead := strings.IndexByte(s[start:end], ' ')
 		if lead > 3 || end < len(s) && isDigit(s[end]) ||
-			start > 0 && (isSeparator(s[start-1]) || s[start-1] == ' ' && start > 1 && isDigit(s[start-2])) {
+			start > 0 && (isDigit(s[start-1]) || isSeparator(s[start-1]) || s[start-1] == ' ' && start > 1 && isDigit(s[start-2])) {
 			continue
 		}
 		b.WriteString(s[last:start])

@@ -2,6 +2,7 @@ package vigil
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -37,7 +38,14 @@ type FetchResult struct {
 // optionally headless Chromium). Fetch returns an error for every failure
 // that left no usable body (refused address, timeout, size caps, robots.txt,
 // HTTP status other than 2xx and 304...); the error's text is what the
-// version history shows.
+// version history shows. An error wrapping ErrHostBusy is not the page's:
+// it was never requested.
 type Fetcher interface {
 	Fetch(ctx context.Context, req *FetchRequest) (*FetchResult, error)
 }
+
+// ErrHostBusy is wrapped by the error of a fetch whose request was never
+// sent: the page's host did not give it a turn in the time allowed (other
+// requests to the host, slow ones, held it). It says nothing about the
+// page, so it is not part of its history; the page is fetched again later.
+var ErrHostBusy = errors.New("host busy")

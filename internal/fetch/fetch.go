@@ -154,8 +154,9 @@ func New(opt Options) *Client {
 	return c
 }
 
-// Errors a caller may branch on; every fetch error wraps one of them or is
-// a network error.
+// Errors a caller may branch on; every fetch error wraps one of them, or
+// vigil.ErrHostBusy (never sent: the host's turn did not come), or is a
+// network error.
 var (
 	ErrRefused     = errors.New("address refused")
 	ErrTooLarge    = errors.New("body too large")
@@ -201,7 +202,7 @@ func (c *Client) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.Fet
 	}
 	release, err := c.hosts.acquire(ctx, host, delay)
 	if err != nil {
-		return nil, fmt.Errorf("fetch %s: waiting for host %s: %w", req.URL, host, err)
+		return nil, fmt.Errorf("fetch %s: %w: waiting for host %s: %w", req.URL, vigil.ErrHostBusy, host, err)
 	}
 	defer release()
 	// The fetch starts now, not when it was asked for: waiting for the

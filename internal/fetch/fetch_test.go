@@ -392,3 +392,38 @@ func TestFetchedAtIsWhenRead(t *testing.T) {
 		t.Errorf("fetched at %v, asked at %v, the host free at %v: dated before it was sent", res.FetchedAt, asked, released)
 	}
 }
+
+// TestHostBusy: a fetch whose host's turn does not come in the time
+// allowed, behind a slow page, fails with vigil.ErrHostBusy (it was never
+// sent: the page did not fail); the slow page's own timeout does not.
+func TestHostBusy(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+		}
+		io.WriteString(w, "<p>x</p>")
+	}))
+	defer srv.Close()
+	defer close(release)
+	c := testClient(Options{IgnoreRobots: true, HostConcurrency: 1, TotalTimeout: 300 * time.Millisecond})
+	ctx := context.Background()
+	slow := make(chan error)
+	go func() {
+		_, err := c.Fetch(ctx, &vigil.FetchRequest{URL: srv.URL + "/slow"})
+		slow <- err
+	}()
+	time.Sleep(50 * time.Millisecond) // the slow fetch holds the host
+	waitCtx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	_, err := c.Fetch(waitCtx, &vigil.FetchRequest{URL: srv.URL + "/fast"})
+	if !errors.Is(err, vigil.ErrHostBusy) {
+		t.Errorf("fetch behind a slow one: err = %v, want vigil.ErrHostBusy", err)
+	}
+	if err := <-slow; err == nil || errors.Is(err, vigil.ErrHostBusy) {
+		t.Errorf("slow fetch: err = %v, want a timeout that is not vigil.ErrHostBusy", err)
+	}
+}

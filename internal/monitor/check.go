@@ -3,6 +3,7 @@ package monitor
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"html"
 	"sync"
@@ -107,7 +108,8 @@ func (p *pageLocks) lock(url string) (unlock func()) {
 // fetchPage fetches a URL once (conditionally, against its newest stored
 // content version) and stores a new version when the content changed or
 // the fetch failed: a failure is a version too, so that the history shows
-// it (a run of identical failures is stored once).
+// it (a run of identical failures is stored once). A fetch never sent, its
+// host busy, is no failure of the page and is not stored.
 func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now time.Time) *page {
 	rid, err := m.resource(ctx, url)
 	if err != nil {
@@ -151,6 +153,11 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 	if ferr != nil {
 		if ctx.Err() != nil {
 			pg.err = ctx.Err().Error()
+			return pg
+		}
+		if errors.Is(ferr, vigil.ErrHostBusy) {
+			// Not sent: the page did not fail, its host was busy.
+			pg.err = ferr.Error()
 			return pg
 		}
 		pg.err = ferr.Error()

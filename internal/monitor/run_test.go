@@ -3,6 +3,8 @@ package monitor
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -308,5 +310,52 @@ func TestRunReleasesClaimsOnStop(t *testing.T) {
 	}
 	if time.Until(cur.NextCheck) < 30*time.Second {
 		t.Errorf("checked: next check %v, want the one its check gave (about an hour ahead)", cur.NextCheck)
+	}
+}
+
+// busyFetcher serves a page, or, while busy, fails as a fetcher does
+// whose request to the page's host never got its turn.
+type busyFetcher struct {
+	gatedFetcher
+	busy bool
+}
+
+func (f *busyFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.FetchResult, error) {
+	if f.busy {
+		return nil, fmt.Errorf("fetch %s: %w: waiting for host example.test: %w", req.URL, vigil.ErrHostBusy, context.DeadlineExceeded)
+	}
+	return f.gatedFetcher.Fetch(ctx, req)
+}
+
+// TestFetchPageHostBusy: a page whose request waited in vain for its
+// host's turn (behind a slow page of the same site) was not read: no
+// failure is stored in its history, which showed "waiting for host ...:
+// context deadline exceeded" between two reads of a page that never
+// failed; the next read is the same version.
+func TestFetchPageHostBusy(t *testing.T) {
+	ctx := context.Background()
+	db, wh, _ := testStore(t)
+	const url = "http://example.test/news"
+	f := &busyFetcher{gatedFetcher: gatedFetcher{body: `<html><body><p>The bridge opened.</p></body></html>`}}
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f}
+	m.init()
+	first := m.fetchPage(ctx, url, false, time.Now())
+	if first.cur == nil {
+		t.Fatalf("fetch failed: %q", first.err)
+	}
+	f.busy = true
+	if pg := m.fetchPage(ctx, url, false, time.Now()); pg.cur != nil || !strings.Contains(pg.err, "waiting for host") {
+		t.Errorf("busy host: page %+v, want no version and the error", pg)
+	}
+	f.busy = false
+	again := m.fetchPage(ctx, url, false, time.Now())
+	if again.cur == nil || again.cur.ID != first.cur.ID {
+		t.Errorf("read again: %+v, want version %d", again, first.cur.ID)
+	}
+	if vs, _, err := db.FindVersions(ctx, vigil.VersionFilter{ResourceID: first.resource}); err != nil || len(vs) != 1 {
+		for _, v := range vs {
+			t.Logf("version %d: error %q", v.ID, v.Error)
+		}
+		t.Errorf("%d versions stored (err %v), want 1", len(vs), err)
 	}
 }

@@ -306,6 +306,9 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 		MessageLink: func(id int64) string {
 			return d.baseURL + feed.Path(secret, id, "atom")
 		},
+		DashboardLink: func(id int64) string {
+			return d.baseURL + "/sentinels/" + strconv.FormatInt(id, 10)
+		},
 	}
 	whSecret := []byte(c.webhookSecret)
 	if len(whSecret) == 0 {

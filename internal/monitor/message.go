@@ -263,11 +263,25 @@ func (m *Monitor) render(j *job, items []*vigil.MessageItem, lists [][]intent.Ch
 		}
 		h.WriteString("</ul>\n")
 	}
+	var dashboard, feed string
+	if m.DashboardLink != nil {
+		dashboard = m.DashboardLink(j.s.ID)
+	}
 	if m.MessageLink != nil {
-		if link := m.MessageLink(j.s.ID); link != "" {
-			fmt.Fprintf(&t, "\n%s\n", link)
-			fmt.Fprintf(&h, "<p><a href=\"%s\">All changes of %s</a></p>\n", html.EscapeString(link), html.EscapeString(j.s.Name))
+		feed = m.MessageLink(j.s.ID)
+	}
+	if dashboard != "" || feed != "" {
+		t.WriteString("\n")
+		var links []string
+		if dashboard != "" {
+			fmt.Fprintf(&t, "On the dashboard: %s\n", dashboard)
+			links = append(links, fmt.Sprintf("<a href=\"%s\">See the changes of %s on the dashboard</a>", html.EscapeString(dashboard), html.EscapeString(j.s.Name)))
 		}
+		if feed != "" {
+			fmt.Fprintf(&t, "All changes of %s, as a feed: %s\n", j.s.Name, feed)
+			links = append(links, fmt.Sprintf("<a href=\"%s\">All changes of %s (feed)</a>", html.EscapeString(feed), html.EscapeString(j.s.Name)))
+		}
+		fmt.Fprintf(&h, "<p>%s</p>\n", strings.Join(links, " · "))
 	}
 	return t.String(), h.String()
 }

@@ -29,3 +29,26 @@ func TestRenderNamesWhatChanged(t *testing.T) {
 		t.Errorf("names a page that did not change:\n%s", text)
 	}
 }
+
+// TestRenderLinksDashboard: a message links to the sentinel's page on the
+// dashboard, where its changes are shown in place, as well as to its
+// feed; it linked to the feed alone, an XML document in a browser.
+func TestRenderLinksDashboard(t *testing.T) {
+	j := &job{s: &vigil.Sentinel{ID: 7, Name: "prices"}, plan: &plan{urls: []string{"http://shop.test/"}}}
+	items := []*vigil.MessageItem{{Change: &vigil.Change{Summary: "any change: 1 node update", DetectedAt: time.Unix(0, 0)}}}
+	m := &Monitor{
+		MessageLink:   func(id int64) string { return "https://vigil.test/feeds/7/token/atom.xml" },
+		DashboardLink: func(id int64) string { return "https://vigil.test/sentinels/7" },
+	}
+	text, html := m.render(j, items, [][]intent.Change{nil}, nil)
+	for _, want := range []string{"https://vigil.test/sentinels/7\n", "https://vigil.test/feeds/7/token/atom.xml\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text: no %q in\n%s", want, text)
+		}
+	}
+	for _, want := range []string{`<a href="https://vigil.test/sentinels/7">`, `<a href="https://vigil.test/feeds/7/token/atom.xml">`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("HTML: no %q in\n%s", want, html)
+		}
+	}
+}

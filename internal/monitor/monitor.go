@@ -64,8 +64,11 @@ type Monitor struct {
 	// after each successful commit (benchmarks count checks with it).
 	Committed func(n int)
 	// MessageLink, if not nil, returns a link for a sentinel's messages
-	// (its feed or dashboard page).
+	// that needs no account (its feed).
 	MessageLink func(sentinelID int64) string
+	// DashboardLink, if not nil, returns the link of a sentinel's page on
+	// the dashboard, where its changes are shown in place.
+	DashboardLink func(sentinelID int64) string
 
 	Now  func() time.Time
 	Rand func() float64 // in [0, 1)

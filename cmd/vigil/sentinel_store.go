@@ -281,7 +281,7 @@ func runSentinelRm(ctx context.Context, env *environment, args []string) (int, e
 			if err == nil {
 				fmt.Fprintf(env.stderr, "vigil sentinel rm: no sentinel %d\n", id)
 			} else {
-				fmt.Fprintf(env.stderr, "vigil sentinel rm: %s has no sentinel %s\n", *owner, arg)
+				fmt.Fprintf(env.stderr, "vigil sentinel rm: %s has no sentinel %s%s\n", *owner, arg, namedByOthers(ctx, st, all, arg))
 			}
 			code = exitChanged
 			continue
@@ -306,4 +306,33 @@ func runSentinelRm(ctx context.Context, env *environment, args []string) (int, e
 		all = slices.DeleteFunc(all, func(s *vigil.Sentinel) bool { return s.ID == found.ID })
 	}
 	return code, nil
+}
+
+// namedByOthers says which other owners have a sentinel named name, and
+// how to remove it ("; ann@example.test has one: give its id, 2, or
+// --owner ann@example.test"), or is empty.
+func namedByOthers(ctx context.Context, st vigil.Store, all []*vigil.Sentinel, name string) string {
+	var ids []int64
+	var owners []string
+	for _, s := range all {
+		if !strings.EqualFold(s.Name, name) {
+			continue
+		}
+		owner := fmt.Sprintf("user %d", s.OwnerID)
+		if u, err := st.FindUserByID(ctx, s.OwnerID); err == nil {
+			owner = u.Email
+		}
+		ids, owners = append(ids, s.ID), append(owners, owner)
+	}
+	switch len(ids) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("; %s has one: give its id, %d, or --owner %s", owners[0], ids[0], owners[0])
+	}
+	each := make([]string, len(ids))
+	for i := range ids {
+		each[i] = fmt.Sprintf("%d of %s", ids[i], owners[i])
+	}
+	return "; other owners have one (" + strings.Join(each, ", ") + "): give its id, or --owner"
 }

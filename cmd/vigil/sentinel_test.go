@@ -194,11 +194,17 @@ func TestSentinelRm(t *testing.T) {
 	add("ann@example.test", "Create Sentinel dup Using http://a.example\nCreate Sentinel kid Using dup Fetch 1 day")
 	add("bob@example.test", "Create Sentinel dup Using http://b.example")
 	before := names()
+	// A name no sentinel of the owner has, but another owner's does: the
+	// message says whose, and how to name it.
+	code, _, errOut := runVigil(t, "", "sentinel", "rm", "--data", data, "--owner", "cy@example.test", "kid")
+	if want := "cy@example.test has no sentinel kid; ann@example.test has one: give its id, 2, or --owner ann@example.test"; code != exitChanged || !strings.Contains(errOut, want) || names() != before {
+		t.Errorf("rm of another owner's sentinel by name: exit %d, %q; want %q", code, errOut, want)
+	}
 	if _, out, _ := runVigil(t, "", "sentinel", "list", "--data", data); !strings.Contains(out, "OWNER") || strings.Count(out, "ann@example.test") != 2 || !strings.Contains(out, "bob@example.test") {
 		t.Errorf("list does not say whose each sentinel is:\n%s", out)
 	}
 
-	code, _, errOut := runVigil(t, "", "sentinel", "rm", "--data", data, "--owner", "ann@example.test", "dup")
+	code, _, errOut = runVigil(t, "", "sentinel", "rm", "--data", data, "--owner", "ann@example.test", "dup")
 	if code != exitChanged || !strings.Contains(errOut, "used by kid") || names() != before {
 		t.Errorf("rm of a used sentinel: exit %d, %q; left %s, want %s", code, errOut, names(), before)
 	}

@@ -513,7 +513,7 @@ Monitor phrase ("Optical Network")
 	}
 	mail := box.matching("Subject: [Vigil] s1")[0]
 	dashboard := fmt.Sprintf("http://%s/sentinels/%d", d.addr, call.msg.SentinelID)
-	for _, want := range []string{"To: <jill@example.test>", "multipart/alternative", "text/plain", "text/html", "- [keyword] 5324", "<del>5324</del>", "/feeds/",
+	for _, want := range []string{"To: <jill@example.test>", "multipart/alternative", "text/plain", "text/html", "- keyword removed: 5324", "<del>5324</del>", "/feeds/",
 		"On the dashboard: " + dashboard + "\r\n", `<a href=3D"` + dashboard + `">`} { // the HTML part is quoted-printable
 		if !strings.Contains(mail, want) {
 			t.Errorf("s1 mail lacks %q:\n%s", want, mail)

@@ -191,26 +191,14 @@ func (m *Monitor) sendDigest(ctx context.Context, j *job, now time.Time) bool {
 }
 
 // summarize returns the one-line summary of a change: the expression that
-// matched and the records counted by kind and operation.
+// matched and the records counted by kind and operation, in words ("list
+// {news}: 2 list items added, 1 list item removed").
 func summarize(p *plan, res *intent.Result, changes []intent.Change) string {
-	counts := map[string]int{}
-	var keys []string
-	for _, c := range changes {
-		k := string(c.Kind) + " " + string(c.Op)
-		if counts[k] == 0 {
-			keys = append(keys, k)
-		}
-		counts[k]++
-	}
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%d %s", counts[k], k)
-	}
 	expr := spec.Print(p.expr)
-	if len(parts) == 0 {
+	if len(changes) == 0 {
 		return expr
 	}
-	return expr + ": " + strings.Join(parts, ", ")
+	return expr + ": " + intent.Count(changes)
 }
 
 // render returns the text and HTML bodies of a message: each change's
@@ -248,18 +236,8 @@ func (m *Monitor) render(j *job, items []*vigil.MessageItem, lists [][]intent.Ch
 				fmt.Fprintf(&h, "<li>... and %d more</li>\n", len(list)-maxListed)
 				break
 			}
-			oldV, newV := values(c)
-			switch c.Op {
-			case intent.Insert:
-				fmt.Fprintf(&t, "  + [%s] %s\n", c.Kind, newV)
-				fmt.Fprintf(&h, "<li>%s <ins>%s</ins></li>\n", c.Kind, html.EscapeString(newV))
-			case intent.Delete:
-				fmt.Fprintf(&t, "  - [%s] %s\n", c.Kind, oldV)
-				fmt.Fprintf(&h, "<li>%s <del>%s</del></li>\n", c.Kind, html.EscapeString(oldV))
-			default:
-				fmt.Fprintf(&t, "  ~ [%s %s] %s -> %s\n", c.Kind, c.Op, oldV, newV)
-				fmt.Fprintf(&h, "<li>%s %s: <del>%s</del> <ins>%s</ins></li>\n", c.Kind, c.Op, html.EscapeString(oldV), html.EscapeString(newV))
-			}
+			fmt.Fprintf(&t, "  %s\n", c.Line())
+			fmt.Fprintf(&h, "<li>%s</li>\n", c.LineHTML())
 		}
 		h.WriteString("</ul>\n")
 	}
@@ -284,38 +262,4 @@ func (m *Monitor) render(j *job, items []*vigil.MessageItem, lists [][]intent.Ch
 		fmt.Fprintf(&h, "<p>%s</p>\n", strings.Join(links, " · "))
 	}
 	return t.String(), h.String()
-}
-
-// values returns the old and new text of a record, from its typed info
-// when the plain values are empty.
-func values(c intent.Change) (string, string) {
-	o, n := c.Old, c.New
-	if l := c.Link; l != nil {
-		o, n = first(o, l.OldHref), first(n, l.NewHref)
-		if l.OldHref == l.NewHref && l.OldText != l.NewText {
-			// The same target: what changed is the text.
-			o, n = l.OldText, l.NewText+" ("+l.NewHref+")"
-		}
-	}
-	if im := c.Image; im != nil {
-		o, n = first(o, im.OldSrc), first(n, im.NewSrc)
-		if im.OldSrc == im.NewSrc && im.OldAlt != im.NewAlt {
-			o, n = im.OldAlt, im.NewAlt+" ("+im.NewSrc+")"
-		}
-	}
-	const max = 300
-	if len(o) > max {
-		o = strings.ToValidUTF8(o[:max], "") + "…"
-	}
-	if len(n) > max {
-		n = strings.ToValidUTF8(n[:max], "") + "…"
-	}
-	return o, n
-}
-
-func first(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/gorilla/feeds"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/intent"
 )
 
 // Token returns the secret token of a sentinel's feed URLs.
@@ -180,7 +181,7 @@ func (s *Server) Build(ctx context.Context, sentinelID int64) (*feeds.Feed, erro
 
 // itemContent is the HTML of a change's entry: its summary, the page that
 // changed (if known), a link to the change on the dashboard and its
-// records, indented, for the readers that want them.
+// records, a line of words each.
 func itemContent(c *vigil.Change, page, link string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "<p>%s</p>", html.EscapeString(c.Summary))
@@ -191,9 +192,19 @@ func itemContent(c *vigil.Change, page, link string) string {
 	records, omitted := c.FirstRecords(maxFeedRecords, maxFeedRecordBytes)
 	shown := omitted == 0 || string(records) != "[]"
 	if len(records) > 0 && shown {
-		var pretty bytes.Buffer
-		if json.Indent(&pretty, records, "", "  ") == nil {
-			fmt.Fprintf(&b, "<pre>%s</pre>", html.EscapeString(pretty.String()))
+		var list []intent.Change
+		if json.Unmarshal(records, &list) == nil {
+			// In words, as the mails say it ("list item added: ...").
+			b.WriteString("<ul>")
+			for _, r := range list {
+				fmt.Fprintf(&b, "<li>%s</li>", r.LineHTML())
+			}
+			b.WriteString("</ul>")
+		} else {
+			var pretty bytes.Buffer
+			if json.Indent(&pretty, records, "", "  ") == nil {
+				fmt.Fprintf(&b, "<pre>%s</pre>", html.EscapeString(pretty.String()))
+			}
 		}
 	}
 	switch {

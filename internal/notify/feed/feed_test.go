@@ -44,7 +44,7 @@ func (f *fakeStore) FindResourceByID(_ context.Context, id int64) (*vigil.Resour
 func TestFeeds(t *testing.T) {
 	secret := []byte("k")
 	s := &Server{Store: &fakeStore{changes: []*vigil.Change{{ID: 9, SentinelID: 1, Summary: "keyword 5331 appeared", DetectedAt: time.Unix(2e9, 0),
-		Records: []byte(`[{"op":"insert","text":"<b>5331</b>"}]`)}}}, Secret: secret, BaseURL: "https://vigil.example"}
+		Records: []byte(`[{"kind":"keyword","op":"insert","new":"<b>5331</b>"}]`)}}}, Secret: secret, BaseURL: "https://vigil.example"}
 	mux := http.NewServeMux()
 	s.Register(mux)
 	srv := httptest.NewServer(mux)
@@ -67,10 +67,11 @@ func TestFeeds(t *testing.T) {
 			t.Errorf("%s: %d %s", format, code, body)
 		}
 		// Links are absolute; the feed links to the sentinel's page, an
-		// entry to its change; the records are escaped HTML, not raw JSON.
+		// entry to its change; the records are lines of words, their
+		// texts escaped HTML, not raw JSON.
 		// Atom has the author RFC 4287 requires; RSS no managing editor
 		// without an address.
-		wants := []string{"https://vigil.example/changes/9", "lt;b&"}
+		wants := []string{"https://vigil.example/changes/9", "keyword added", "lt;b&"}
 		if format == "atom" {
 			// Its id and self link: the feed's own URL, as always.
 			wants = append(wants, "<author>", "<name>Vigil</name>", `<id>https://vigil.example/feeds/1/`, `rel="self"`)
@@ -142,16 +143,20 @@ func TestFeedBoundsRecords(t *testing.T) {
 		if i > 0 {
 			records.WriteString(",")
 		}
-		fmt.Fprintf(&records, `{"op":"update","text":"row %d"}`, i)
+		fmt.Fprintf(&records, `{"kind":"table-row","op":"update","old":"row %d","new":"row %d, changed"}`, i, i)
 	}
 	records.WriteString("]")
 	got := itemContent(&vigil.Change{ID: 9, Summary: "table", Records: []byte(records.String())}, "", "https://vigil.example/changes/9")
 	if !strings.Contains(got, "row 49") || strings.Contains(got, "row 50") || !strings.Contains(got, "and 950 more records") {
 		t.Errorf("entry of 1000 records:\n%s", got)
 	}
-	small := itemContent(&vigil.Change{ID: 9, Summary: "table", Records: []byte(`[{"op":"update","text":"row 1"}]`)}, "", "https://vigil.example/changes/9")
+	small := itemContent(&vigil.Change{ID: 9, Summary: "table", Records: []byte(`[{"kind":"table-row","op":"update","old":"row 1","new":"row 1, changed"}]`)}, "", "https://vigil.example/changes/9")
 	if !strings.Contains(small, "row 1") || strings.Contains(small, "more records") {
 		t.Errorf("entry of one record:\n%s", small)
+	}
+	// In words, as the mails say it, not as JSON.
+	if want := "<li>row changed: <del>row 1</del> <ins>row 1, changed</ins></li>"; !strings.Contains(small, want) || strings.Contains(small, `"op"`) {
+		t.Errorf("entry of one record:\n%s\nwant %s", small, want)
 	}
 	// 50 records of 2 KB each would make an entry of 100 KB, and a feed
 	// of 50 such entries 5 MB.
@@ -161,7 +166,7 @@ func TestFeedBoundsRecords(t *testing.T) {
 		if i > 0 {
 			long.WriteString(",")
 		}
-		fmt.Fprintf(&long, `{"op":"update","text":"row %d %s"}`, i, strings.Repeat("x", 2000))
+		fmt.Fprintf(&long, `{"kind":"node","op":"update","old":"row %d %s","new":"row %d %s"}`, i, strings.Repeat("x", 2000), i, strings.Repeat("y", 2000))
 	}
 	long.WriteString("]")
 	got = itemContent(&vigil.Change{ID: 9, Summary: "table", Records: []byte(long.String())}, "", "https://vigil.example/changes/9")
@@ -169,7 +174,7 @@ func TestFeedBoundsRecords(t *testing.T) {
 		t.Errorf("entry of 50 long records: %d bytes (bound %d), or no first record, or the rest not counted", len(got), maxFeedRecordBytes)
 	}
 	// One record longer than an entry holds: no empty list, but a link.
-	huge := fmt.Sprintf(`[{"op":"update","text":"%s"}]`, strings.Repeat("x", 2*maxFeedRecordBytes))
+	huge := fmt.Sprintf(`[{"kind":"node","op":"update","old":"%s"}]`, strings.Repeat("x", 2*maxFeedRecordBytes))
 	got = itemContent(&vigil.Change{ID: 9, Summary: "text", Records: []byte(huge)}, "", "https://vigil.example/changes/9")
 	if strings.Contains(got, "<pre>") || !strings.Contains(got, "1 record, too long for a feed") {
 		t.Errorf("entry of one huge record:\n%.300s", got)

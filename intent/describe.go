@@ -1,0 +1,169 @@
+package intent
+
+import (
+	"fmt"
+	"html"
+	"strconv"
+	"strings"
+)
+
+// nouns are what a reader calls an object of each kind, one and several.
+var nouns = map[ObjectKind][2]string{
+	KindNode:       {"text", "texts"},
+	KindWord:       {"run of words", "runs of words"},
+	KindKeyword:    {"keyword", "keywords"},
+	KindPhrase:     {"phrase", "phrases"},
+	KindLink:       {"link", "links"},
+	KindImage:      {"image", "images"},
+	KindTableRow:   {"row", "rows"},
+	KindTableCell:  {"cell", "cells"},
+	KindListItem:   {"list item", "list items"},
+	KindRegexMatch: {"match", "matches"},
+	KindValue:      {"value", "values"},
+}
+
+// noun returns what a reader calls n objects of kind k: "1 row", "3 rows".
+func (k ObjectKind) noun(n int) string {
+	w, ok := nouns[k]
+	if !ok {
+		w = [2]string{string(k), string(k)}
+	}
+	if n == 1 {
+		return w[0]
+	}
+	return w[1]
+}
+
+// participles are the operations as a reader says what happened.
+var participles = map[Operation]string{Insert: "added", Delete: "removed", Update: "changed", Move: "moved"}
+
+func (op Operation) participle() string {
+	if p, ok := participles[op]; ok {
+		return p
+	}
+	return string(op)
+}
+
+// Count returns the changes counted by kind and operation, in words, in
+// the order each first occurs: "2 list items added, 1 cell changed".
+func Count(changes []Change) string {
+	type key struct {
+		kind ObjectKind
+		op   Operation
+	}
+	counts := map[key]int{}
+	var keys []key
+	for _, c := range changes {
+		k := key{c.Kind, c.Op}
+		if counts[k] == 0 {
+			keys = append(keys, k)
+		}
+		counts[k]++
+	}
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%d %s %s", counts[k], k.kind.noun(counts[k]), k.op.participle())
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Heading says what happened to the change's object, in words: "list item
+// added", "cell changed", "value decreased by 50", "value rose above 100",
+// "row moved".
+func (c Change) Heading() string {
+	noun := c.Kind.noun(1)
+	if c.Kind == KindWord {
+		noun = "words" // a run of them, as the line shows
+	}
+	h := noun + " " + c.Op.participle()
+	if v := c.Value; v != nil && c.Op == Update {
+		switch {
+		case v.Crossed == "above" && v.Threshold != nil:
+			return "value rose above " + formatNumber(*v.Threshold)
+		case v.Crossed == "below" && v.Threshold != nil:
+			return "value fell below " + formatNumber(*v.Threshold)
+		case v.Direction == "increased" || v.Direction == "decreased":
+			d := v.Delta
+			if d < 0 {
+				d = -d
+			}
+			return "value " + v.Direction + " by " + formatNumber(d)
+		}
+	}
+	return h
+}
+
+// formatNumber writes a number as briefly as it reads: 50, 12.5, 0.01.
+func formatNumber(f float64) string {
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// maxShown is the most bytes of one side of a change that Texts returns.
+const maxShown = 300
+
+// Texts returns the old and new text a reader is shown for the change: its
+// values, or for a link or an image its target, or its text (alternative
+// text) followed by the target when only that changed; each is cut to 300
+// bytes, with an ellipsis.
+func (c Change) Texts() (old, new string) {
+	old, new = c.Old, c.New
+	if l := c.Link; l != nil {
+		old, new = firstOf(old, l.OldHref), firstOf(new, l.NewHref)
+		if l.OldHref == l.NewHref && l.OldText != l.NewText {
+			old, new = l.OldText, l.NewText+" ("+l.NewHref+")"
+		}
+	}
+	if im := c.Image; im != nil {
+		old, new = firstOf(old, im.OldSrc), firstOf(new, im.NewSrc)
+		if im.OldSrc == im.NewSrc && im.OldAlt != im.NewAlt {
+			old, new = im.OldAlt, im.NewAlt+" ("+im.NewSrc+")"
+		}
+	}
+	return clip(old), clip(new)
+}
+
+func clip(s string) string {
+	if len(s) <= maxShown {
+		return s
+	}
+	return strings.ToValidUTF8(s[:maxShown], "") + "…"
+}
+
+func firstOf(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// Line returns the change as a line of text: "+ list item added: Council
+// approves new bridge", "- keyword removed: 5324", "~ value decreased by
+// 50: $499.00 -> $449.00".
+func (c Change) Line() string {
+	old, new := c.Texts()
+	switch c.Op {
+	case Insert:
+		return "+ " + c.Heading() + ": " + new
+	case Delete:
+		return "- " + c.Heading() + ": " + old
+	case Move:
+		return "~ " + c.Heading() + ": " + firstOf(new, old)
+	}
+	return "~ " + c.Heading() + ": " + old + " -> " + new
+}
+
+// LineHTML returns Line as HTML, the inserted text in <ins> and the
+// deleted in <del>, every text escaped.
+func (c Change) LineHTML() string {
+	old, new := c.Texts()
+	head := html.EscapeString(c.Heading())
+	switch c.Op {
+	case Insert:
+		return head + ": <ins>" + html.EscapeString(new) + "</ins>"
+	case Delete:
+		return head + ": <del>" + html.EscapeString(old) + "</del>"
+	case Move:
+		return head + ": " + html.EscapeString(firstOf(new, old))
+	}
+	return head + ": <del>" + html.EscapeString(old) + "</del> <ins>" + html.EscapeString(new) + "</ins>"
+}

@@ -1,0 +1,46 @@
+package intent
+
+import "testing"
+
+// TestDescribe: a change reads in words a user understands, in a mail, a
+// feed or a chat message: what kind of object, what happened to it, and
+// its texts.
+func TestDescribe(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	for _, tc := range []struct {
+		c          Change
+		line, html string
+	}{
+		{Change{Kind: KindListItem, Op: Insert, New: "Council approves new bridge"},
+			"+ list item added: Council approves new bridge", "list item added: <ins>Council approves new bridge</ins>"},
+		{Change{Kind: KindKeyword, Op: Delete, Old: "5324"},
+			"- keyword removed: 5324", "keyword removed: <del>5324</del>"},
+		{Change{Kind: KindNode, Op: Update, Old: "a < b", New: "a > b"},
+			"~ text changed: a < b -> a > b", "text changed: <del>a &lt; b</del> <ins>a &gt; b</ins>"},
+		{Change{Kind: KindValue, Op: Update, Old: "$499.00", New: "$449.00", Value: &ValueInfo{Old: f(499), New: f(449), Delta: -50, Direction: "decreased"}},
+			"~ value decreased by 50: $499.00 -> $449.00", "value decreased by 50: <del>$499.00</del> <ins>$449.00</ins>"},
+		{Change{Kind: KindValue, Op: Update, Old: "99", New: "120.5", Value: &ValueInfo{Delta: 21.5, Direction: "increased", Crossed: "above", Threshold: f(100)}},
+			"~ value rose above 100: 99 -> 120.5", "value rose above 100: <del>99</del> <ins>120.5</ins>"},
+		{Change{Kind: KindLink, Op: Update, Link: &LinkInfo{OldHref: "/a", NewHref: "/a", OldText: "A", NewText: "Alpha"}},
+			"~ link changed: A -> Alpha (/a)", "link changed: <del>A</del> <ins>Alpha (/a)</ins>"},
+		{Change{Kind: KindTableRow, Op: Move, Old: "1.2 | May", New: "1.2 | May"},
+			"~ row moved: 1.2 | May", "row moved: 1.2 | May"},
+		{Change{Kind: KindWord, Op: Insert, New: "brand new"},
+			"+ words added: brand new", "words added: <ins>brand new</ins>"},
+	} {
+		if got := tc.c.Line(); got != tc.line {
+			t.Errorf("Line: %q, want %q", got, tc.line)
+		}
+		if got := tc.c.LineHTML(); got != tc.html {
+			t.Errorf("LineHTML: %q, want %q", got, tc.html)
+		}
+	}
+	long := Change{Kind: KindNode, Op: Insert, New: string(make([]byte, 400))}
+	if _, n := long.Texts(); len(n) != maxShown+len("…") {
+		t.Errorf("a long text is cut to %d bytes, want %d and an ellipsis", len(n), maxShown)
+	}
+	got := Count([]Change{{Kind: KindListItem, Op: Insert}, {Kind: KindTableCell, Op: Update}, {Kind: KindListItem, Op: Insert}, {Kind: KindNode, Op: Update}})
+	if want := "2 list items added, 1 cell changed, 1 text changed"; got != want {
+		t.Errorf("Count: %q, want %q", got, want)
+	}
+}

@@ -22,6 +22,18 @@ type Message struct {
 	Since   time.Time      `json:"since,omitzero"`
 	Until   time.Time      `json:"until,omitzero"`
 	Changes []*MessageItem `json:"changes"`
+	// Failure is set, and Changes empty, for the notice that a watched
+	// page has failed for a while, or works again.
+	Failure *PageFailure `json:"failure,omitempty"`
+}
+
+// PageFailure describes a watched page that fails: since when, with what
+// error, and whether it works again (the notice of its recovery).
+type PageFailure struct {
+	URL       string    `json:"url"`
+	Since     time.Time `json:"since"`
+	Error     string    `json:"error,omitempty"`
+	Recovered bool      `json:"recovered,omitempty"`
 }
 
 // MessageItem is one change reported by a Message: the stored change (with

@@ -43,6 +43,7 @@ type serveConfig struct {
 	maxInterval   time.Duration
 	initInterval  time.Duration
 	lease         time.Duration
+	failureNotice time.Duration
 	poll          time.Duration
 	workers       int
 	compareMemory int // MiB; 0 or less: no bound
@@ -89,6 +90,7 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	fs.DurationVar(&c.hostDelay, "host-delay", time.Second, "minimum delay between two requests to one host (a larger robots.txt Crawl-delay wins)")
 	fs.IntVar(&c.hostConc, "host-concurrency", 1, "requests at once to one host")
 	fs.DurationVar(&c.fetchTimeout, "fetch-timeout", 60*time.Second, "total time allowed for one fetch")
+	fs.DurationVar(&c.failureNotice, "failure-notice", 6*time.Hour, "how long a page must fail at every check before its sentinels' contacts are told (and told again when it works); 0 never tells")
 	fs.StringVar(&c.render, "chromium", envOr(env, "VIGIL_CHROMIUM", fetch.ChromiumPath), "Chromium binary for sentinels that say Fetch ... render (\"\" disables rendering)")
 	fs.StringVar(&c.baseURL, "base-url", env.getenv("VIGIL_BASE_URL"), "public URL of this server, for links in messages (default: http://ADDR)")
 	webhookSecret := secretString(fs, "webhook-secret", env.getenv("VIGIL_WEBHOOK_SECRET"), "key of the webhook signatures (default $VIGIL_WEBHOOK_SECRET, else the data directory's webhook-secret file, created on first start)")
@@ -296,6 +298,12 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 		Logger:    logger,
 		Lease:     c.lease,
 		Workers:   c.workers,
+		FailureNotice: func() time.Duration {
+			if c.failureNotice <= 0 {
+				return -1 // never
+			}
+			return c.failureNotice
+		}(),
 		MemoryBudget: func() int64 {
 			if c.compareMemory <= 0 {
 				return -1

@@ -25,6 +25,9 @@ type page struct {
 	resource int64
 	cur      *vigil.Version // the newest content version; nil if the fetch failed
 	err      string
+	// failed says the page itself failed (an answer that is an error, or
+	// none); not when its fetch was never sent or the store failed.
+	failed bool
 }
 
 // recentFetches remembers the newest content version of recently fetched
@@ -160,7 +163,7 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 			pg.err = ferr.Error()
 			return pg
 		}
-		pg.err = ferr.Error()
+		pg.err, pg.failed = ferr.Error(), true
 		if head == nil || head.Error != pg.err {
 			f := &warehouse.Fetch{URL: url, FetchedAt: now, Error: pg.err, CheckHead: true, HeadID: headID}
 			if res != nil {
@@ -265,8 +268,12 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 				j.outcome = schedule.Failed
 			}
 			m.Logger.Info("check failed", LogSentinel, j.s.ID, LogURL, url, LogError, pg.err)
+			if pg.failed {
+				m.pageFailing(j, ps, url, pg.err, now)
+			}
 			continue
 		}
+		m.pageWorks(j, ps, url, now)
 		if pg.cur.ID != ps.last() {
 			j.outcome = schedule.Changed
 			if ps.Pending != nil {

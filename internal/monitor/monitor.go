@@ -69,6 +69,10 @@ type Monitor struct {
 	// DashboardLink, if not nil, returns the link of a sentinel's page on
 	// the dashboard, where its changes are shown in place.
 	DashboardLink func(sentinelID int64) string
+	// FailureNotice is how long a watched page must fail (every fetch an
+	// error) before its sentinels' contacts are told, once, and then told
+	// again when it works: 6h if zero, never if negative.
+	FailureNotice time.Duration
 
 	Now  func() time.Time
 	Rand func() float64 // in [0, 1)
@@ -195,6 +199,9 @@ func (m *Monitor) init() {
 		}
 		if m.PendingPoll <= 0 {
 			m.PendingPoll = time.Minute
+		}
+		if m.FailureNotice == 0 {
+			m.FailureNotice = 6 * time.Hour
 		}
 		if m.Now == nil {
 			m.Now = time.Now

@@ -36,6 +36,10 @@ type pageState struct {
 	// Pending is a change found on the page that waits for the other pages
 	// of an alternative ("Using A AND B"); nil when none waits.
 	Pending *pendingChange `json:"pending,omitempty"`
+	// FailingSince is the first check of the page's current run of failed
+	// fetches (zero while it works); FailureSent says its owner was told.
+	FailingSince time.Time `json:"failingSince,omitzero"`
+	FailureSent  bool      `json:"failureSent,omitempty"`
 }
 
 // pendingChange is a change found on a page and not reported yet: from

@@ -1,0 +1,73 @@
+package monitor
+
+import (
+	"fmt"
+	"html"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// pageFailing records a failed fetch of a sentinel's page and, once the
+// page has failed for FailureNotice, tells the sentinel's contacts, once
+// for the run of failures: a page that is gone for good, or a site that
+// refuses the monitor, would otherwise show only on the dashboard.
+func (m *Monitor) pageFailing(j *job, ps *pageState, url, why string, now time.Time) {
+	if ps.FailingSince.IsZero() {
+		ps.FailingSince = now
+	}
+	if ps.FailureSent || m.FailureNotice < 0 || now.Sub(ps.FailingSince) < m.FailureNotice || !j.plan.notifies() {
+		return
+	}
+	ps.FailureSent = true
+	since := ps.FailingSince.UTC().Format(time.RFC3339)
+	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: url, Changes: []*vigil.MessageItem{},
+		Subject: fmt.Sprintf("[Vigil] %s: %s fails since %s", j.s.Name, url, since),
+		Failure: &vigil.PageFailure{URL: url, Since: ps.FailingSince.UTC(), Error: why}}
+	msg.Text = fmt.Sprintf("Sentinel %s cannot read %s: every check since %s failed.\nThe last error: %s\n\n"+
+		"Vigil keeps checking it and will say when it works again.\n", j.s.Name, url, since, why)
+	msg.HTML = fmt.Sprintf("<p>Sentinel <b>%s</b> cannot read <a href=\"%s\">%s</a>: every check since %s failed.</p>\n"+
+		"<p>The last error: %s</p>\n<p>Vigil keeps checking it and will say when it works again.</p>\n",
+		html.EscapeString(j.s.Name), html.EscapeString(url), html.EscapeString(url), since, html.EscapeString(why))
+	m.addLinks(j, msg)
+	m.Logger.Info("page failing, owner told", LogSentinel, j.s.ID, LogURL, url, "since", ps.FailingSince)
+	m.enqueue(j, msg, -1, now)
+}
+
+// pageWorks records a good fetch of a sentinel's page: it ends a run of
+// failures, and if its contacts were told of that run, tells them it is
+// over.
+func (m *Monitor) pageWorks(j *job, ps *pageState, url string, now time.Time) {
+	if ps.FailingSince.IsZero() {
+		return
+	}
+	since, sent := ps.FailingSince, ps.FailureSent
+	ps.FailingSince, ps.FailureSent = time.Time{}, false
+	if !sent || !j.plan.notifies() {
+		return
+	}
+	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: url, Changes: []*vigil.MessageItem{},
+		Subject: fmt.Sprintf("[Vigil] %s: %s works again", j.s.Name, url),
+		Failure: &vigil.PageFailure{URL: url, Since: since.UTC(), Recovered: true}}
+	msg.Text = fmt.Sprintf("Sentinel %s reads %s again, after failing since %s.\n", j.s.Name, url, since.UTC().Format(time.RFC3339))
+	msg.HTML = fmt.Sprintf("<p>Sentinel <b>%s</b> reads <a href=\"%s\">%s</a> again, after failing since %s.</p>\n",
+		html.EscapeString(j.s.Name), html.EscapeString(url), html.EscapeString(url), since.UTC().Format(time.RFC3339))
+	m.addLinks(j, msg)
+	m.Logger.Info("page works again, owner told", LogSentinel, j.s.ID, LogURL, url)
+	m.enqueue(j, msg, -1, now)
+}
+
+// notifies reports whether a sentinel's contacts get messages: not an
+// interactive one, which is read on the dashboard and in its feed.
+func (p *plan) notifies() bool { return p.mode != spec.Interactive && len(p.contacts) > 0 }
+
+// addLinks ends a message with the link to its sentinel on the dashboard.
+func (m *Monitor) addLinks(j *job, msg *vigil.Message) {
+	if m.DashboardLink == nil {
+		return
+	}
+	link := m.DashboardLink(j.s.ID)
+	msg.Text += "\nOn the dashboard: " + link + "\n"
+	msg.HTML += fmt.Sprintf("<p><a href=\"%s\">See %s on the dashboard</a></p>\n", html.EscapeString(link), html.EscapeString(j.s.Name))
+}

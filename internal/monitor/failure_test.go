@@ -1,0 +1,80 @@
+package monitor
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// TestFailureNotice: a page that fails for FailureNotice is named to the
+// sentinel's contacts once, however many checks fail after it, and again
+// once when it works; a failure shorter than that, and the sentinels that
+// notify no one, stay quiet. Before, a page gone for good showed only on
+// the dashboard.
+func TestFailureNotice(t *testing.T) {
+	db, wh, u := testStore(t)
+	start := time.Now().UTC().Truncate(time.Minute)
+	p := &onePage{andPages: &andPages{db: db, u: u, clock: start}, start: start}
+	src := "Create Sentinel watch Using " + pageA + " Monitor any change Fetch 1 hour Notify By email owner@example.test\n"
+	p.s = createSentinel(t, db, spec.NewChecker(p.clock), u, "watch", src)
+	quiet := createSentinel(t, db, spec.NewChecker(p.clock), u, "quiet",
+		"Create Sentinel quiet Using "+pageA+" Monitor any change Fetch 1 hour Every interactive\n")
+	p.f = &pagesFetcher{pages: map[string]string{pageA: pageWith("a0")}}
+	p.m = &Monitor{Store: db, Warehouse: wh, Fetcher: p.f, Policy: schedule.Policy{MinInterval: time.Minute},
+		Now: func() time.Time { return p.clock }, FailureNotice: 3 * time.Hour}
+	run := func(at time.Duration) {
+		t.Helper()
+		p.clock = start.Add(at)
+		makeDue(t, db, p.s, p.clock)
+		makeDue(t, db, quiet, p.clock)
+		runOnce(t, p.m, 2)
+	}
+	subjects := func() []string {
+		var out []string
+		for _, msg := range messagesOf(t, db, u, p.s) {
+			out = append(out, msg.Subject)
+		}
+		return out
+	}
+	run(0) // the first version
+	p.f.set(pageA, "") // connection refused
+	run(time.Hour) // fails: too soon to tell
+	run(2 * time.Hour)
+	p.change("a0")
+	run(3 * time.Hour) // works again, unannounced: the failure was short
+	if got := subjects(); len(got) != 0 {
+		t.Fatalf("messages after a failure of an hour: %q", got)
+	}
+	p.f.set(pageA, "") // connection refused
+	for h := 4; h <= 9; h++ {
+		run(time.Duration(h) * time.Hour) // fails from 4h: told at 7h, once
+	}
+	got := subjects()
+	if len(got) != 1 || !strings.Contains(got[0], pageA+" fails since "+start.Add(4*time.Hour).Format(time.RFC3339)) {
+		t.Fatalf("messages after a failure of five hours: %q", got)
+	}
+	msgs := messagesOf(t, db, u, p.s)
+	if f := msgs[0].Failure; f == nil || f.URL != pageA || f.Recovered || !strings.Contains(f.Error, "connection refused") ||
+		!strings.Contains(msgs[0].Text, "connection refused") || msgs[0].Changes == nil {
+		t.Errorf("the failure notice: %+v", msgs[0])
+	}
+	p.change("a0")
+	run(10 * time.Hour)
+	run(11 * time.Hour)
+	got = subjects()
+	if len(got) != 2 || !strings.HasSuffix(got[1], pageA+" works again") {
+		t.Fatalf("messages after the page came back: %q", got)
+	}
+	if f := messagesOf(t, db, u, p.s)[1].Failure; f == nil || !f.Recovered {
+		t.Errorf("the recovery notice: %+v", f)
+	}
+	if got := messagesOf(t, db, u, quiet); len(got) != 0 {
+		t.Errorf("an interactive sentinel was sent %d messages", len(got))
+	}
+	if cs := changesOf(t, db, p.s); len(cs) != 0 {
+		t.Errorf("a failure recorded as %d changes", len(cs))
+	}
+}

@@ -39,7 +39,9 @@ func privateReason(a netip.Addr) string {
 			return why + " (embedded in " + a.String() + ")"
 		}
 	}
-	if ownAddrs.contains(a) {
+	// A zone does not keep a global address from reaching the host: the
+	// interface addresses have none, so it is compared without.
+	if ownAddrs.contains(a.WithZone("")) {
 		return "this host's own"
 	}
 	return ""

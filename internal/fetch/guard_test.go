@@ -62,6 +62,13 @@ func TestOwnAddressRefused(t *testing.T) {
 	if why := privateReason(netip.MustParseAddr("::ffff:93.184.215.14")); why != "this host's own" {
 		t.Errorf("privateReason(own address, mapped) = %q", why)
 	}
+	// A zone changes nothing about where a global address leads: it is
+	// dialled as it is without one (http://[2606:...%25eth0]/).
+	own6 := netip.MustParseAddr("2606:2800:21f:cb07:6820:80da:af6b:8b2c")
+	ownAddrs = &hostAddrs{read: func() []netip.Addr { return []netip.Addr{own, own6} }}
+	if why := privateReason(own6.WithZone("eth0")); why != "this host's own" {
+		t.Errorf("privateReason(own IPv6 address with a zone) = %q", why)
+	}
 	if why := privateReason(netip.MustParseAddr("93.184.215.15")); why != "" {
 		t.Errorf("privateReason(another address) = %q", why)
 	}

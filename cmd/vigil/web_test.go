@@ -571,23 +571,30 @@ func TestWebAPI(t *testing.T) {
 		}
 	}
 
-	// Tokens: listed without their secret, revoked.
+	// Tokens: listed without their secret, made from a session only (a
+	// token's would outlive it), revoked.
 	var toks struct {
-		Items []struct{ ID int64 } `json:"items"`
+		Items []struct {
+			ID   int64
+			Name string
+		} `json:"items"`
 	}
 	tl := c.want(200, "GET", "/api/v1/tokens", nil)
 	tl.json(t, &toks)
 	if len(toks.Items) != 1 || strings.Contains(string(tl.body), c.token) {
 		t.Errorf("tokens: %s", tl.body)
 	}
-	var made struct {
-		ID     int64
-		Secret string
+	if code := c.want(403, "POST", "/api/v1/tokens", map[string]string{"name": "forever"}).errorCode(t); code != "EFORBIDDEN" {
+		t.Errorf("token made with a token: %s", code)
 	}
-	c.want(201, "POST", "/api/v1/tokens", map[string]string{"name": "short", "expiresIn": "1h"}).json(t, &made)
-	other := &apiClient{t: t, base: d.base, token: made.Secret}
+	other := &apiClient{t: t, base: d.base, token: sess.newToken("short")}
 	other.want(200, "GET", "/api/v1/me", nil)
-	c.want(204, "DELETE", fmt.Sprintf("/api/v1/tokens/%d", made.ID), nil)
+	c.want(200, "GET", "/api/v1/tokens", nil).json(t, &toks)
+	for _, tok := range toks.Items {
+		if tok.Name == "short" {
+			c.want(204, "DELETE", fmt.Sprintf("/api/v1/tokens/%d", tok.ID), nil)
+		}
+	}
 	other.want(401, "GET", "/api/v1/me", nil)
 
 	c.want(204, "DELETE", path, nil)

@@ -390,8 +390,13 @@ func (s *Server) handleTokenList(w http.ResponseWriter, r *http.Request, u *vigi
 }
 
 // createToken makes a token for u and returns it with its secret, which
-// is shown once and stored only hashed.
+// is shown once and stored only hashed. Only a signed-in session makes
+// one: a token that made tokens would outlive its own expiry and its
+// revocation in theirs.
 func (s *Server) createToken(r *http.Request, u *vigil.User, name string, ttl time.Duration) (*vigil.Token, string, error) {
+	if byToken(r) {
+		return nil, "", vigil.Errorf(vigil.EFORBIDDEN, "API tokens are made from a signed-in session (the dashboard's Tokens page), not with a token")
+	}
 	secret, err := randomSecret(32)
 	if err != nil {
 		return nil, "", err

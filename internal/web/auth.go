@@ -128,6 +128,13 @@ func (s *Server) authenticate(r *http.Request) (*session, error) {
 	return s.readSession(r)
 }
 
+// byToken reports whether a request is authenticated by an API token
+// rather than a session: authenticate takes the Authorization header
+// before the cookie.
+func byToken(r *http.Request) bool {
+	return r.Header.Get("Authorization") != ""
+}
+
 // checkCSRF verifies the CSRF token of a state-changing request made with
 // a session cookie: the form field csrf or the X-CSRF-Token header.
 // Requests authenticated by an API token need none.

@@ -1,0 +1,71 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+// TestTokenCreateNeedsSession: API tokens are made from a signed-in
+// session only. A token that made another would outlive its own expiry
+// and its revocation: one that expires in an hour made one that never
+// did.
+func TestTokenCreateNeedsSession(t *testing.T) {
+	s, u := newTestServer(t)
+	mux := http.NewServeMux()
+	s.Register(mux)
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	secret := "vgl_short"
+	tok := &vigil.Token{UserID: u.ID, Name: "short", Hash: vigil.HashToken(secret), ExpiresAt: time.Now().Add(time.Hour)}
+	if err := s.Store.CreateToken(context.Background(), tok); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ path, ctype, body string }{
+		{"/api/v1/tokens", "application/json", `{"name":"forever"}`},
+		{"/tokens", "application/x-www-form-urlencoded", url.Values{"name": {"forever"}}.Encode()},
+	} {
+		req, _ := http.NewRequest("POST", srv.URL+tc.path, strings.NewReader(tc.body))
+		req.Header.Set("Authorization", "Bearer "+secret)
+		req.Header.Set("Content-Type", tc.ctype)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("POST %s with a token: %d, want 403", tc.path, resp.StatusCode)
+		}
+	}
+	list, err := s.Store.FindTokens(context.Background(), u.ID)
+	if err != nil || len(list) != 1 {
+		t.Errorf("tokens after: %d, %v; want the one", len(list), err)
+	}
+
+	// From a session it is made.
+	value, _ := s.newSessionCookie(u)
+	r := httptest.NewRequest("GET", "/", nil)
+	r.AddCookie(&http.Cookie{Name: sessionCookie, Value: value})
+	sess, err := s.readSession(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("POST", srv.URL+"/api/v1/tokens", strings.NewReader(`{"name":"made"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(csrfHeader, sess.csrf)
+	req.AddCookie(&http.Cookie{Name: sessionCookie, Value: value})
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated {
+		t.Errorf("POST /api/v1/tokens from a session: %d, want 201", resp.StatusCode)
+	}
+}

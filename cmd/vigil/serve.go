@@ -179,7 +179,7 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 		}
 	}
 	d.feeds.BaseURL = d.baseURL
-	srv := &http.Server{Handler: newServeMux(d), ReadHeaderTimeout: 10 * time.Second}
+	srv := newHTTPServer(newServeMux(d))
 	fmt.Fprintf(env.stdout, "listening on %s\n", ln.Addr())
 	logger.Info("vigil serve started", "addr", ln.Addr().String(), "data", *sf.data, "email", c.smtp.Host != "",
 		"allow_private_networks", c.allowPrivate)

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"net/http"
+	"time"
 
 	"github.com/vigil-web/vigil"
 )
@@ -43,4 +44,21 @@ func (d *daemon) handleHealthz(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	json.NewEncoder(w).Encode(map[string]string{"status": "ok"})
+}
+
+// Time limits of the dashboard's connections: a request's headers must come
+// within readHeaderTimeout and the whole request (bodies are at most 1 MiB)
+// within readTimeout, so that a client that sends slowly cannot hold
+// connections open for as long as it likes; an idle keep-alive connection
+// is closed after idleTimeout. Variables, for the tests.
+var (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = time.Minute
+	idleTimeout       = 2 * time.Minute
+)
+
+// newHTTPServer returns the daemon's HTTP server for handler, with the
+// time limits above.
+func newHTTPServer(handler http.Handler) *http.Server {
+	return &http.Server{Handler: handler, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout, IdleTimeout: idleTimeout}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,7 +103,7 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 		Lifespans:     func(ctx context.Context, ids []int64) (map[int64]string, error) { return lifespans(ctx, d.store, ids) },
 		Metrics:       metrics,
 		PublicMetrics: d.publicMetrics,
-		SecureCookies: d.secureCookies || strings.HasPrefix(d.baseURL, "https://"),
+		SecureCookies: d.secureCookies || servedOverTLS(d.baseURL),
 	}
 	s.Register(mux)
 }
@@ -133,4 +134,11 @@ func lifespans(ctx context.Context, st vigil.Store, ids []int64) (map[int64]stri
 		out[id] = monitor.Lifespan(raw).Phase().String()
 	}
 	return out, nil
+}
+
+// servedOverTLS reports whether a base URL is an https one, its scheme in
+// any case (HTTPS://vigil.example is one too).
+func servedOverTLS(baseURL string) bool {
+	u, err := url.Parse(strings.TrimSpace(baseURL))
+	return err == nil && u.Scheme == "https" // Parse lower-cases the scheme
 }

@@ -13,8 +13,13 @@ import (
 
 // privateReason returns why an address may not be fetched without
 // AllowPrivateNetworks ("loopback", "private"...), or "" if it may.
+//
+// A zone does not change where an address leads, but it keeps the address
+// out of every netip.Prefix (Contains is false for a zoned address) and
+// from matching the interface addresses, which have none: it is dropped
+// first.
 func privateReason(a netip.Addr) string {
-	a = a.Unmap()
+	a = a.Unmap().WithZone("")
 	switch {
 	case !a.IsValid():
 		return "invalid"
@@ -39,9 +44,7 @@ func privateReason(a netip.Addr) string {
 			return why + " (embedded in " + a.String() + ")"
 		}
 	}
-	// A zone does not keep a global address from reaching the host: the
-	// interface addresses have none, so it is compared without.
-	if ownAddrs.contains(a.WithZone("")) {
+	if ownAddrs.contains(a) {
 		return "this host's own"
 	}
 	return ""

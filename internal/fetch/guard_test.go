@@ -41,9 +41,18 @@ func TestPrivateReason(t *testing.T) {
 		{"100::1", true},
 		{"fec0::1", true},
 	} {
-		why := privateReason(netip.MustParseAddr(tc.addr))
+		a := netip.MustParseAddr(tc.addr)
+		why := privateReason(a)
 		if (why != "") != tc.refused {
 			t.Errorf("privateReason(%s) = %q, want refused %v", tc.addr, why, tc.refused)
+		}
+		// A zone changes nothing about where an address leads
+		// (http://[64:ff9b::7f00:1%25eth0]/ is dialled), but no prefix
+		// contains a zoned address.
+		if a.Is6() {
+			if why := privateReason(a.WithZone("eth0")); (why != "") != tc.refused {
+				t.Errorf("privateReason(%s%%eth0) = %q, want refused %v", tc.addr, why, tc.refused)
+			}
 		}
 	}
 }

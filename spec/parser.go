@@ -603,9 +603,13 @@ func (p *parser) parseCondition() *Condition {
 		if num := digitsAt(p.sc.src, p.pos.Offset+len(p.lit)); p.tok == ILLEGAL && num != "" {
 			// $1000, €12.50: the scanner has reported the sign; the
 			// threshold says more.
+			msg := fmt.Sprintf("write the threshold as a number, without a currency sign: %s, not %s%s", num, p.lit, num)
+			if strings.Contains(num, ",") || strings.Count(num, ".") > 1 {
+				// $1,000, €12,50: no number to give back as it is.
+				msg = fmt.Sprintf("write the threshold as a number, without a currency sign, grouping or a decimal comma (1000 or 12.5), not %s%s", p.lit, num)
+			}
 			p.errors = slices.DeleteFunc(p.errors, func(e *Error) bool { return e.Pos.Offset == p.pos.Offset })
-			p.errors = append(p.errors, &Error{Pos: p.pos.Position(p.filename), Found: p.lit, Expected: "number",
-				Msg: fmt.Sprintf("write the threshold as a number, without a currency sign: %s, not %s%s", num, p.lit, num)})
+			p.errors = append(p.errors, &Error{Pos: p.pos.Position(p.filename), Found: p.lit, Expected: "number", Msg: msg})
 			panic(bailout{})
 		}
 		if p.tok != INT && p.tok != FLOAT {
@@ -627,14 +631,15 @@ func (p *parser) parseCondition() *Condition {
 	return c
 }
 
-// digitsAt returns the digits and decimal points of src from offset off:
-// the number after a currency sign.
+// digitsAt returns the number written in src from offset off, after a
+// currency sign: its digits, points and commas, but for a point or comma
+// that ends it ($1000. at the end of a sentence).
 func digitsAt(src []byte, off int) string {
 	end := off
-	for end < len(src) && (src[end] >= '0' && src[end] <= '9' || src[end] == '.' && end > off) {
+	for end < len(src) && (src[end] >= '0' && src[end] <= '9' || (src[end] == '.' || src[end] == ',') && end > off) {
 		end++
 	}
-	return string(src[off:end])
+	return strings.TrimRight(string(src[off:end]), ".,")
 }
 
 // ---- fetch, confirm, intervals

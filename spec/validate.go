@@ -499,6 +499,18 @@ func selectorKey(s *Selector) string {
 	return "c" + s.Expr.Value
 }
 
+// lenience names what two keywords or phrases that match the same words
+// differ in: "case", "spacing", or "case and spacing".
+func lenience(a, b string) string {
+	switch {
+	case strings.EqualFold(a, b):
+		return "case"
+	case strings.Join(strings.Fields(a), " ") == strings.Join(strings.Fields(b), " "):
+		return "spacing"
+	}
+	return "case and spacing"
+}
+
 func (v *validator) changeType(c *ChangeType) {
 	what := c.Kind.String()
 	needArgs := func(noun string) {
@@ -526,7 +538,7 @@ func (v *validator) changeType(c *ChangeType) {
 		case ok && first == a.Value:
 			v.report(a, a.Value, fmt.Sprintf("duplicate %q in %s", a.Value, what))
 		case ok:
-			v.report(a, a.Value, fmt.Sprintf("duplicate %q in %s: the same as %q, since they match in any case", a.Value, what, first))
+			v.report(a, a.Value, fmt.Sprintf("duplicate %q in %s: the same as %q, since they match in any %s", a.Value, what, first, lenience(first, a.Value)))
 		default:
 			seen[key] = a.Value
 		}

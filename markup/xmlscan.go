@@ -363,7 +363,7 @@ func (p *xmlParser) startTag() error {
 		}
 	}
 	if prefixed > 1 {
-		if err := p.checkExpandedNames(tagOff, name); err != nil {
+		if err := p.checkExpandedNames(tagOff, name, prefixed); err != nil {
 			return err
 		}
 	}
@@ -452,11 +452,26 @@ func (p *xmlParser) checkPrefix(qn string, off int, elem string, attr bool) erro
 // being parsed have one expanded name: the same local name under two
 // prefixes bound to one namespace (the namespaces recommendation's
 // "Attributes Unique"). It is called for tags with two prefixed
-// attributes or more, which are few.
-func (p *xmlParser) checkExpandedNames(off int, elem string) error {
+// attributes or more (prefixed of them); from manyAttrs on, the names are
+// found through a set, as attrNames finds duplicates: a tag with thousands
+// would otherwise take time quadratic in their number.
+func (p *xmlParser) checkExpandedNames(off int, elem string, prefixed int) error {
+	type expanded struct{ uri, local string }
+	var first map[expanded]string // the name each expanded name was first written with
+	if prefixed >= manyAttrs {
+		first = make(map[expanded]string, prefixed)
+	}
 	for x, a := range p.sc {
 		pa, la, ok := strings.Cut(a.Name, ":")
 		if !ok || pa == "xmlns" {
+			continue
+		}
+		if first != nil {
+			k := expanded{p.uriOf(pa), la}
+			if name, ok := first[k]; ok {
+				return p.errAt(off, "attributes %s and %s of <%s> have one name: %s in the namespace %q", name, a.Name, elem, la, k.uri)
+			}
+			first[k] = a.Name
 			continue
 		}
 		for _, b := range p.sc[x+1:] {

@@ -174,6 +174,8 @@ func TestParseXMLErrors(t *testing.T) {
 		{"one attribute under a rebound prefix", `<r xmlns:a="u"><s xmlns:b="u" a:k="1" b:k="2"/></r>`, "1:16", `attributes a:k and b:k of <s> have one name`},
 		{"XML version 2", `<?xml version="2.0"?><a/>`, "1:16", `XML version "2.0" is not supported: expected 1.0`},
 		{"XML version unquoted", `<?xml version=1.0?><a/>`, "1:15", `expected a quoted version number`},
+		{"XML version quote unclosed", `<?xml version="1.0?><a b="c"/>`, "1:15", `expected the closing quote of the XML declaration's version`},
+		{"XML version quotes mismatched", `<?xml version='1.0"?><a b='c'/>`, "1:15", `expected the closing quote of the XML declaration's version`},
 		{"DOCTYPE after root", "<a/><!DOCTYPE a>", "1:5", "the DOCTYPE must come before the root element"},
 		{"two DOCTYPEs", "<!DOCTYPE a><!DOCTYPE a><a/>", "1:13", "second DOCTYPE"},
 		{"unterminated DOCTYPE", "<!DOCTYPE a [<!ENTITY e 'x'>", "1:29", "expected ']'"},

@@ -401,10 +401,11 @@ func (p *xmlParser) duplicate(name string) bool { return p.seen.has(p.sc, name) 
 const xmlNamespace = "http://www.w3.org/XML/1998/namespace"
 
 // checkVersion reads the version number of the XML declaration from
-// offset i, just after the word version, and reports an error unless it is
-// 1.0 or another 1.x, which XML 1.0 processors read as 1.0.
-func (p *xmlParser) checkVersion(i int) error {
-	s := p.s
+// offset i, just after the word version, to offset end, where the
+// declaration's "?>" stands, and reports an error unless it is 1.0 or
+// another 1.x, which XML 1.0 processors read as 1.0.
+func (p *xmlParser) checkVersion(i, end int) error {
+	s := p.s[:end]
 	i = p.skipSpace(i)
 	if i >= len(s) || s[i] != '=' {
 		return p.errAt(i, "expected '=' after version in the XML declaration, found %s", p.describe(i))
@@ -413,11 +414,11 @@ func (p *xmlParser) checkVersion(i int) error {
 	if i >= len(s) || (s[i] != '"' && s[i] != '\'') {
 		return p.errAt(i, "expected a quoted version number in the XML declaration, found %s", p.describe(i))
 	}
-	end := strings.IndexByte(s[i+1:], s[i])
-	if end < 0 {
+	n := strings.IndexByte(s[i+1:], s[i])
+	if n < 0 {
 		return p.errAt(i, "expected the closing quote of the XML declaration's version")
 	}
-	v := s[i+1 : i+1+end]
+	v := s[i+1 : i+1+n]
 	if minor, ok := strings.CutPrefix(v, "1."); !ok || minor == "" || strings.Trim(minor, "0123456789") != "" {
 		return p.errAt(i+1, "XML version %q is not supported: expected 1.0", v)
 	}
@@ -760,7 +761,7 @@ func (p *xmlParser) procInst() error {
 		if !strings.HasPrefix(data, "version") {
 			return p.errAt(j, "expected version=\"1.0\" in the XML declaration")
 		}
-		if err := p.checkVersion(end - len(data) + len("version")); err != nil {
+		if err := p.checkVersion(end-len(data)+len("version"), end); err != nil {
 			return err
 		}
 	}

@@ -196,8 +196,9 @@ var spaceGroupRE = regexp.MustCompile(`\d+(?: \d{3})+`)
 
 // joinSpaceGroups writes the plain spaces of s that group thousands as
 // no-break spaces, which numbers hold: "1 299,00 €" becomes "1\u00a0299,00
-// €". A space groups when the digits before the first one are one to three
-// and every group after it is three digits not followed by another, and
+// €". A space groups when the digits before the first one are one to three,
+// not beginning with 0 (which never begins a group of thousands), every
+// group after it is three digits not followed by another, and
 // the digits are not a decimal part ("3,50 100"): "2024 150 personnes" and
 // "1 2345" keep their spaces.
 func joinSpaceGroups(s string) string {
@@ -209,7 +210,7 @@ func joinSpaceGroups(s string) string {
 	for _, loc := range spaceGroupRE.FindAllStringIndex(s, -1) {
 		start, end := loc[0], loc[1]
 		lead := strings.IndexByte(s[start:end], ' ')
-		if lead > 3 || end < len(s) && isDigit(s[end]) ||
+		if lead > 3 || s[start] == '0' || end < len(s) && isDigit(s[end]) ||
 			start > 0 && (isDigit(s[start-1]) || isSeparator(s[start-1]) || s[start-1] == ' ' && start > 1 && isDigit(s[start-2])) {
 			continue
 		}

@@ -181,6 +181,7 @@ func TestValueSpaceGrouping(t *testing.T) {
 		{"fr", "2024 150 personnes", "2025 150 personnes", 2024, 2025}, // four digits lead no group
 		{"fr", "1 2345", "1 2346", 1, 1},                               // four digits are no group either
 		{"fr", "12 2024 150", "13 2024 150", 12, 13},                   // nor the end of a longer run
+		{"fr", "0 299 €", "0 199 €", 0, 0},                             // a zero begins no group
 		{"fr", "3,50 100", "3,75 100", 3.5, 3.75},                      // a decimal part is no group
 		{"en", "1 299.00", "1 199.00", 1, 1},                           // English groups with commas
 		{"de", "1 299,00 €", "1 199,00 €", 1, 1},                       // German with periods

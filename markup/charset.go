@@ -315,8 +315,11 @@ func lateMetaCharset(data []byte) (encoding.Encoding, string) {
 // an XML declaration at the start (x-user-defined in either of the last two
 // is windows-1252); a document with none of these is UTF-8 if it is valid
 // UTF-8, else in the charset of a meta element further on (see
-// lateMetaCharset), else windows-1252. A fetcher that decodes pages itself
-// calls it so that it reads them as the parser would.
+// lateMetaCharset), else windows-1252. A windows-1252 label (iso-8859-1,
+// us-ascii) in a meta element or XML declaration on bytes that are valid
+// UTF-8 gives UTF-8, unlike browsers (see the package documentation). A
+// fetcher that decodes pages itself calls it so that it reads them as the
+// parser would.
 func HTMLEncoding(data []byte, contentType string) (encoding.Encoding, string) {
 	e, name, certain := charset.DetermineEncoding(data, contentType)
 	if certain {

@@ -159,7 +159,12 @@
 // x-user-defined there means windows-1252, as in browsers), else
 // UTF-8 if the document is valid UTF-8, else the charset of a meta element
 // further on (a browser that meets one changes the encoding), else
-// windows-1252. Invalid UTF-8 in HTML becomes U+FFFD. The writers always write UTF-8, and WriteXML
+// windows-1252. One departure from browsers: a page that a meta element or
+// an XML declaration says is windows-1252 (or its labels iso-8859-1 and
+// us-ascii) but whose bytes are valid UTF-8 is read as UTF-8, which such a
+// label on such bytes almost always means (a server's template declares
+// Latin-1, its content is UTF-8); a browser shows "cafÃ©". Invalid UTF-8
+// in HTML becomes U+FFFD. The writers always write UTF-8, and WriteXML
 // changes the declared encoding to UTF-8.
 //
 // # Relation to the seed

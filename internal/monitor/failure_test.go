@@ -39,9 +39,9 @@ func TestFailureNotice(t *testing.T) {
 		}
 		return out
 	}
-	run(0) // the first version
+	run(0)             // the first version
 	p.f.set(pageA, "") // connection refused
-	run(time.Hour) // fails: too soon to tell
+	run(time.Hour)     // fails: too soon to tell
 	run(2 * time.Hour)
 	p.change("a0")
 	run(3 * time.Hour) // works again, unannounced: the failure was short

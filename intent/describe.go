@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"cmp"
 	"fmt"
 	"html"
 	"strconv"
@@ -108,13 +109,13 @@ const maxShown = 300
 func (c Change) Texts() (old, new string) {
 	old, new = c.Old, c.New
 	if l := c.Link; l != nil {
-		old, new = firstOf(old, l.OldHref), firstOf(new, l.NewHref)
+		old, new = cmp.Or(old, l.OldHref), cmp.Or(new, l.NewHref)
 		if l.OldHref == l.NewHref && l.OldText != l.NewText {
 			old, new = l.OldText, l.NewText+" ("+l.NewHref+")"
 		}
 	}
 	if im := c.Image; im != nil {
-		old, new = firstOf(old, im.OldSrc), firstOf(new, im.NewSrc)
+		old, new = cmp.Or(old, im.OldSrc), cmp.Or(new, im.NewSrc)
 		if im.OldSrc == im.NewSrc && im.OldAlt != im.NewAlt {
 			old, new = im.OldAlt, im.NewAlt+" ("+im.NewSrc+")"
 		}
@@ -129,13 +130,6 @@ func clip(s string) string {
 	return strings.ToValidUTF8(s[:maxShown], "") + "…"
 }
 
-func firstOf(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
-
 // Line returns the change as a line of text: "+ list item added: Council
 // approves new bridge", "- keyword removed: 5324", "~ value decreased by
 // 50: $499.00 -> $449.00".
@@ -147,7 +141,7 @@ func (c Change) Line() string {
 	case Delete:
 		return "- " + c.Heading() + ": " + old
 	case Move:
-		return "~ " + c.Heading() + ": " + firstOf(new, old)
+		return "~ " + c.Heading() + ": " + cmp.Or(new, old)
 	}
 	return "~ " + c.Heading() + ": " + old + " -> " + new
 }
@@ -163,7 +157,7 @@ func (c Change) LineHTML() string {
 	case Delete:
 		return head + ": <del>" + html.EscapeString(old) + "</del>"
 	case Move:
-		return head + ": " + html.EscapeString(firstOf(new, old))
+		return head + ": " + html.EscapeString(cmp.Or(new, old))
 	}
 	return head + ": <del>" + html.EscapeString(old) + "</del> <ins>" + html.EscapeString(new) + "</ins>"
 }

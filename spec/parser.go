@@ -148,6 +148,18 @@ func (p *parser) fail(pos Pos, found, expected, msg string) {
 	panic(bailout{})
 }
 
+// failHere records msg at the current token and abandons the clause, as
+// fail does; at an illegal character, it replaces what the scanner reported
+// there, since the clause says more ($1000 as a threshold, .price as a
+// selector).
+func (p *parser) failHere(found, expected, msg string) {
+	if p.tok == ILLEGAL {
+		p.errors = slices.DeleteFunc(p.errors, func(e *Error) bool { return e.Pos.Offset == p.pos.Offset })
+	}
+	p.errors = append(p.errors, &Error{Pos: p.pos.Position(p.filename), Found: found, Expected: expected, Msg: msg})
+	panic(bailout{})
+}
+
 func (p *parser) expect(tok Token) Pos {
 	pos := p.pos
 	if p.tok != tok {
@@ -565,13 +577,7 @@ func (p *parser) unquotedSelector(lang SelectorLang, at Pos) {
 	if len(text) > 1 && text[0] == '\'' && text[len(text)-1] == '\'' {
 		text = text[1 : len(text)-1] // 'main': quoted, but as strings are not
 	}
-	if p.tok == ILLEGAL {
-		// The scanner has reported the character; the selector says more.
-		p.errors = slices.DeleteFunc(p.errors, func(e *Error) bool { return e.Pos.Offset == p.pos.Offset })
-	}
-	p.errors = append(p.errors, &Error{Pos: p.pos.Position(p.filename), Found: text, Expected: "quoted selector",
-		Msg: fmt.Sprintf("expected quoted selector, found %s: write %s %q", text, lang, text)})
-	panic(bailout{})
+	p.failHere(text, "quoted selector", fmt.Sprintf("expected quoted selector, found %s: write %s %q", text, lang, text))
 }
 
 func (p *parser) parseCondition() *Condition {
@@ -608,9 +614,7 @@ func (p *parser) parseCondition() *Condition {
 				// $1,000, €12,50: no number to give back as it is.
 				msg = fmt.Sprintf("write the threshold as a number, without a currency sign, grouping or a decimal comma (1000 or 12.5), not %s%s", p.lit, num)
 			}
-			p.errors = slices.DeleteFunc(p.errors, func(e *Error) bool { return e.Pos.Offset == p.pos.Offset })
-			p.errors = append(p.errors, &Error{Pos: p.pos.Position(p.filename), Found: p.lit, Expected: "number", Msg: msg})
-			panic(bailout{})
+			p.failHere(p.lit, "number", msg)
 		}
 		if p.tok != INT && p.tok != FLOAT {
 			p.failExpected("number")

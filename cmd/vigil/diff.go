@@ -89,14 +89,14 @@ func wantArgs(fs *flag.FlagSet, n int) error {
 	if fs.NArg() == n {
 		return nil
 	}
+	want := fmt.Sprintf("%d arguments", n)
 	switch n {
 	case 0:
-		fmt.Fprintf(fs.Output(), "vigil %s: want no arguments, got %d\n", fs.Name(), fs.NArg())
+		want = "no arguments"
 	case 1:
-		fmt.Fprintf(fs.Output(), "vigil %s: want 1 argument, got %d\n", fs.Name(), fs.NArg())
-	default:
-		fmt.Fprintf(fs.Output(), "vigil %s: want %d arguments, got %d\n", fs.Name(), n, fs.NArg())
+		want = "1 argument"
 	}
+	fmt.Fprintf(fs.Output(), "vigil %s: want %s, got %d\n", fs.Name(), want, fs.NArg())
 	fs.Usage()
 	return errUsageShown
 }

@@ -130,6 +130,12 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 		return exitError, fmt.Errorf("--poll %v: want a duration greater than 0", c.poll)
 	}
 	c.webhookSecret = *webhookSecret
+	if n := len(c.webhookSecret); n > 0 && n < minSecretLen {
+		// A short key can be found by trying keys against one signed
+		// request; the secret itself is not repeated here, as it is
+		// never logged.
+		return exitError, fmt.Errorf("--webhook-secret (or VIGIL_WEBHOOK_SECRET) holds %d characters, fewer than the %d a secret needs", n, minSecretLen)
+	}
 	c.smtp.TLS = email.TLS(*tlsMode)
 	port, err := strconv.Atoi(c.smtpPort)
 	if err != nil {
@@ -388,6 +394,10 @@ func kick(ch chan struct{}) {
 const (
 	secretFile        = "secret"
 	webhookSecretFile = "webhook-secret"
+	// minSecretLen is the fewest characters a secret may have, in a file
+	// or given by --webhook-secret (the files made here hold 64 hex
+	// digits).
+	minSecretLen = 32
 )
 
 // loadSecret reads a secret of the data directory, creating it on first
@@ -397,9 +407,9 @@ func loadSecret(dataDir, name string) ([]byte, bool, error) {
 	b, err := os.ReadFile(path)
 	if err == nil {
 		s := strings.TrimSpace(string(b))
-		if len(s) < 32 {
+		if len(s) < minSecretLen {
 			// Not replaced: feeds, sessions or receivers may depend on it.
-			return nil, false, fmt.Errorf("%s holds %d characters, fewer than the 32 a secret needs: put a longer one there, or remove the file to have one made", path, len(s))
+			return nil, false, fmt.Errorf("%s holds %d characters, fewer than the %d a secret needs: put a longer one there, or remove the file to have one made", path, len(s), minSecretLen)
 		}
 		return []byte(s), false, nil
 	} else if !errors.Is(err, os.ErrNotExist) {

@@ -20,7 +20,7 @@ func TestServeConfirmAndIgnore(t *testing.T) {
 		return fmt.Sprintf(`<!DOCTYPE html><html><body><h1>Offer</h1><p class="price">Price: %s</p><p class="clock">Generated at %s</p></body></html>`, price, clock)
 	}
 	st.set("/offer", page("100", "10:00"))
-	hk := startHooks(t, "confirm-secret")
+	hk := startHooks(t, "confirm-secret-of-thirty-two-characters")
 	data := t.TempDir()
 	addSentinels(t, data, fmt.Sprintf(`Create Sentinel c1 Using %s/offer
 Monitor any change Ignore css ".clock"
@@ -30,7 +30,7 @@ Notify By webhook %s/c1
 Every immediate
 `, st.srv.URL, hk.srv.URL))
 	d := startDaemon(t, data, "--allow-private-networks", "--min-interval", "1s", "--host-delay", "0", "--poll", "50ms",
-		"--webhook-secret", "confirm-secret")
+		"--webhook-secret", "confirm-secret-of-thirty-two-characters")
 	db := openData(t, data)
 	url := st.srv.URL + "/offer"
 	waitFor(t, 30*time.Second, "the first version", func() bool { return versionCount(t, db, url) == 1 })

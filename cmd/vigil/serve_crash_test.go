@@ -43,7 +43,7 @@ func TestServeRestartAfterSIGKILL(t *testing.T) {
 	}
 	st.set("/status", page(0))
 	box, smtpPort := startSMTP(t)
-	hk := startHooks(t, "crash-secret")
+	hk := startHooks(t, "crash-secret-of-thirty-two-characters")
 	data := t.TempDir()
 	addSentinels(t, data, fmt.Sprintf(`Create Sentinel k1 Using %s/status
 Monitor any change
@@ -52,7 +52,7 @@ Notify By email ops@example.test, webhook %s/k1
 Every immediate
 `, st.srv.URL, hk.srv.URL))
 	args := []string{"--allow-private-networks", "--min-interval", "1s", "--host-delay", "0", "--poll", "50ms", "--lease", "2s",
-		"--webhook-secret", "crash-secret", "--smtp-host", "127.0.0.1", "--smtp-port", strconv.Itoa(smtpPort), "--smtp-tls", "none"}
+		"--webhook-secret", "crash-secret-of-thirty-two-characters", "--smtp-host", "127.0.0.1", "--smtp-port", strconv.Itoa(smtpPort), "--smtp-tls", "none"}
 	d := startDaemon(t, data, args...)
 	db := openData(t, data)
 	url := st.srv.URL + "/status"
@@ -161,7 +161,7 @@ func TestServeBadInput(t *testing.T) {
 	down := httptest.NewServer(http.NotFoundHandler())
 	downURL := down.URL
 	down.Close()
-	hk := startHooks(t, "bad-secret")
+	hk := startHooks(t, "bad-secret-of-thirty-two-characters")
 
 	cases := map[string]string{
 		"down":       downURL + "/page",
@@ -186,7 +186,7 @@ func TestServeBadInput(t *testing.T) {
 	data := t.TempDir()
 	addSentinels(t, data, src.String())
 	d := startDaemon(t, data, "--allow-private-networks", "--min-interval", "1s", "--host-delay", "0", "--host-concurrency", "8",
-		"--poll", "50ms", "--fetch-timeout", "1s", "--webhook-secret", "bad-secret")
+		"--poll", "50ms", "--fetch-timeout", "1s", "--webhook-secret", "bad-secret-of-thirty-two-characters")
 	db := openData(t, data)
 	errorOf := func(url string) string {
 		r, err := db.FindResourceByURL(context.Background(), url)

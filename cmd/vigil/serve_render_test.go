@@ -30,7 +30,7 @@ func TestServeRender(t *testing.T) {
 <script>document.getElementById("news").textContent = "Today: " + %q;</script></body></html>`, word)
 	}
 	st.set("/app", page("quiet"))
-	hk := startHooks(t, "render-secret")
+	hk := startHooks(t, "render-secret-of-thirty-two-characters")
 	data := t.TempDir()
 	addSentinels(t, data, fmt.Sprintf(`Create Sentinel r1 Using %s/app
 Monitor keyword (launch)
@@ -39,7 +39,7 @@ Notify By webhook %s/r1
 Every immediate
 `, st.srv.URL, hk.srv.URL))
 	d := startDaemon(t, data, "--allow-private-networks", "--min-interval", "1s", "--host-delay", "0", "--poll", "50ms",
-		"--webhook-secret", "render-secret", "--fetch-timeout", "30s")
+		"--webhook-secret", "render-secret-of-thirty-two-characters", "--fetch-timeout", "30s")
 	db := openData(t, data)
 	waitFor(t, 60*time.Second, "the first rendered version", func() bool { return versionCount(t, db, st.srv.URL+"/app") == 1 })
 	st.set("/app", page("launch"))

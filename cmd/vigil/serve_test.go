@@ -314,7 +314,7 @@ func startHooks(t *testing.T, secret string) *hooks {
 		body, _ := io.ReadAll(r.Body)
 		h.mu.Lock()
 		defer h.mu.Unlock()
-		if !webhook.Verify(h.secret, body, r.Header.Get(webhook.SignatureHeader)) {
+		if webhook.Verify(h.secret, r.Header, body, time.Now()) != nil {
 			h.badSig++
 			http.Error(w, "bad signature", http.StatusUnauthorized)
 			return
@@ -423,7 +423,7 @@ func TestServeScenarios(t *testing.T) {
 	coursePath := "/sharma/courses/cse5331And4331/Spring2003/General/course_schedule.htm"
 	st.set(coursePath, coursePage)
 	box, smtpPort := startSMTP(t)
-	hk := startHooks(t, "e2e-secret")
+	hk := startHooks(t, "e2e-secret-of-thirty-two-characters")
 	data := t.TempDir()
 
 	src := strings.NewReplacer("SITE", st.srv.URL, "HOOK", hk.srv.URL, "HOSTPORT", strings.TrimPrefix(st.srv.URL, "http://")).Replace(`
@@ -466,7 +466,7 @@ Monitor phrase ("Optical Network")
 	}
 
 	d := startDaemon(t, data, "--allow-private-networks", "--min-interval", "1s", "--max-interval", "2s", "--initial-interval", "1s",
-		"--host-delay", "0", "--poll", "100ms", "--lease", "5s", "--webhook-secret", "e2e-secret",
+		"--host-delay", "0", "--poll", "100ms", "--lease", "5s", "--webhook-secret", "e2e-secret-of-thirty-two-characters",
 		"--smtp-host", "127.0.0.1", "--smtp-port", strconv.Itoa(smtpPort), "--smtp-tls", "none", "--smtp-from", "vigil@example.test")
 	db := openData(t, data)
 	scheduleURL := st.srv.URL + "/class/schedule"
@@ -584,6 +584,33 @@ Monitor phrase ("Optical Network")
 		t.Errorf("s1 feed: %d %s", resp.StatusCode, feedBody)
 	}
 	d.stop(t)
+}
+
+// TestServeShortWebhookSecret: a webhook key shorter than a secret needs,
+// given by flag or by the environment, stops vigil serve before it starts,
+// without repeating the key; a short key could be found by trying keys
+// against one signed request.
+func TestServeShortWebhookSecret(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		args []string
+	}{
+		{nil, []string{"--webhook-secret", "hunter2hunter2"}},
+		{map[string]string{"VIGIL_WEBHOOK_SECRET": "hunter2hunter2"}, nil},
+	} {
+		data := filepath.Join(t.TempDir(), "data")
+		args := append([]string{"serve", "--data", data, "--addr", "127.0.0.1:0"}, tc.args...)
+		code, stdout, stderr := runVigilEnv(t, tc.env, args...)
+		if code != exitError || !strings.Contains(stderr, "holds 14 characters, fewer than the 32 a secret needs") {
+			t.Errorf("%v %v: exit %d, %s; want 2 and the length named", tc.env, tc.args, code, stderr)
+		}
+		if strings.Contains(stdout+stderr, "hunter2") {
+			t.Errorf("%v %v: the key was shown: %s", tc.env, tc.args, stdout+stderr)
+		}
+		if _, err := os.Stat(data); err == nil {
+			t.Errorf("%v %v: the data directory was made", tc.env, tc.args)
+		}
+	}
 }
 
 // TestServePoll: a --poll that is not greater than 0 stops vigil serve

@@ -1,12 +1,20 @@
 // Package webhook delivers notifications as HTTP POSTs of their JSON
-// message (change records and deltas), signed with HMAC-SHA256 over the
-// body so that the receiver can check they come from this Vigil.
+// message (change records and deltas), signed with HMAC-SHA256 so that the
+// receiver can check they come from this Vigil, and recently.
 //
 // Headers: Content-Type application/json, X-Vigil-Event ("change" or
 // "digest"), X-Vigil-Delivery (an id stable across retries of one entry,
-// for deduplication on the receiver's side), and X-Vigil-Signature-256:
-// "sha256=" and the lower-case hex HMAC-SHA256 of the body under the
-// shared secret.
+// for deduplication on the receiver's side), X-Vigil-Timestamp (the Unix
+// time in seconds of this attempt), and X-Vigil-Signature-256: "sha256="
+// and the lower-case hex HMAC-SHA256, under the shared secret, of the
+// timestamp, a full stop and the body.
+//
+// A receiver recomputes the signature over the timestamp header, ".", and
+// the body as received, compares it in constant time, and refuses a
+// timestamp more than a few minutes from its clock (Verify does all three,
+// with Tolerance): the timestamp is signed, so a request captured on the
+// way cannot be replayed later, and one replayed within the tolerance
+// carries an X-Vigil-Delivery already seen.
 package webhook
 
 import (
@@ -20,6 +28,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/vigil-web/vigil"
@@ -29,9 +38,15 @@ import (
 // Header names.
 const (
 	SignatureHeader = "X-Vigil-Signature-256"
+	TimestampHeader = "X-Vigil-Timestamp"
 	EventHeader     = "X-Vigil-Event"
 	DeliveryHeader  = "X-Vigil-Delivery"
 )
+
+// Tolerance is how far from the receiver's clock Verify accepts a
+// request's timestamp, either way: the time a delivery takes, and clocks
+// a little apart.
+const Tolerance = 5 * time.Minute
 
 // Notifier posts messages to webhook URLs.
 type Notifier struct {
@@ -40,21 +55,43 @@ type Notifier struct {
 	// Client sends the requests; cmd/vigil gives it the fetcher's guarded
 	// transport, so that webhooks cannot reach private networks either.
 	Client *http.Client
+	// Now gives the time each request is signed at; time.Now when nil.
+	Now func() time.Time
 }
 
 var _ vigil.Notifier = (*Notifier)(nil)
 
-// Sign returns the signature header value of body under secret.
-func Sign(secret, body []byte) string {
+// Sign returns the signature header value of a request with the given
+// timestamp header and body, under secret.
+func Sign(secret []byte, timestamp string, body []byte) string {
 	m := hmac.New(sha256.New, secret)
+	m.Write([]byte(timestamp))
+	m.Write([]byte{'.'})
 	m.Write(body)
 	return "sha256=" + hex.EncodeToString(m.Sum(nil))
 }
 
-// Verify reports whether signature is body's signature under secret, in
-// constant time.
-func Verify(secret, body []byte, signature string) bool {
-	return hmac.Equal([]byte(Sign(secret, body)), []byte(signature))
+// Verify checks a received request's headers and body under secret, as a
+// receiver should: the signature matches (compared in constant time), and
+// the signed timestamp is within Tolerance of now. The error says which
+// check failed.
+func Verify(secret []byte, h http.Header, body []byte, now time.Time) error {
+	ts, sig := h.Get(TimestampHeader), h.Get(SignatureHeader)
+	if ts == "" || sig == "" {
+		return fmt.Errorf("webhook: no %s or %s header", TimestampHeader, SignatureHeader)
+	}
+	if !hmac.Equal([]byte(Sign(secret, ts, body)), []byte(sig)) {
+		return fmt.Errorf("webhook: the signature does not match the body and timestamp")
+	}
+	sec, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil {
+		return fmt.Errorf("webhook: %s %q is not a Unix time in seconds", TimestampHeader, ts)
+	}
+	if d := now.Sub(time.Unix(sec, 0)); d > Tolerance || d < -Tolerance {
+		return fmt.Errorf("webhook: signed at %s, %s from now (tolerance %s): a replay, or a clock that is off",
+			time.Unix(sec, 0).UTC().Format(time.RFC3339), d.Round(time.Second).Abs(), Tolerance)
+	}
+	return nil
 }
 
 // keepPost returns a copy of client whose requests go under the
@@ -90,7 +127,13 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 		event = "digest"
 	}
 	req.Header.Set(EventHeader, event)
-	req.Header.Set(SignatureHeader, Sign(n.Secret, body))
+	now := time.Now
+	if n.Now != nil {
+		now = n.Now
+	}
+	ts := strconv.FormatInt(now().Unix(), 10)
+	req.Header.Set(TimestampHeader, ts)
+	req.Header.Set(SignatureHeader, Sign(n.Secret, ts, body))
 	if id, ok := vigil.DeliveryID(ctx); ok {
 		req.Header.Set(DeliveryHeader, id)
 	}

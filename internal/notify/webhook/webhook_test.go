@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vigil-web/vigil"
 )
@@ -15,28 +16,33 @@ import (
 func TestNotify(t *testing.T) {
 	secret := []byte("s3cret")
 	var got vigil.Message
-	var sig, delivery string
+	var header http.Header
+	var delivery string
 	var body []byte
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ = io.ReadAll(r.Body)
-		sig, delivery = r.Header.Get(SignatureHeader), r.Header.Get(DeliveryHeader)
+		header, delivery = r.Header.Clone(), r.Header.Get(DeliveryHeader)
 		json.Unmarshal(body, &got)
 		if r.URL.Path == "/fail" {
 			http.Error(w, "no", 503)
 		}
 	}))
 	defer srv.Close()
-	n := &Notifier{Secret: secret}
+	sent := time.Unix(1_800_000_000, 0)
+	n := &Notifier{Secret: secret, Now: func() time.Time { return sent }}
 	m := &vigil.Message{SentinelID: 7, SentinelName: "s2", Subject: "s2 changed",
 		Changes: []*vigil.MessageItem{{Change: &vigil.Change{ID: 3, Summary: "any change", Records: json.RawMessage(`[{"op":"insert"}]`)}, Delta: json.RawMessage(`{"ops":[]}`)}}}
 	ctx := vigil.WithDeliveryID(context.Background(), "42")
 	if err := n.Notify(ctx, srv.URL+"/hook", m); err != nil {
 		t.Fatal(err)
 	}
-	if !Verify(secret, body, sig) {
-		t.Errorf("signature %q does not verify", sig)
+	if got := header.Get(TimestampHeader); got != "1800000000" {
+		t.Errorf("%s %q, want the time of sending, 1800000000", TimestampHeader, got)
 	}
-	if Verify([]byte("other"), body, sig) {
+	if err := Verify(secret, header, body, sent.Add(time.Minute)); err != nil {
+		t.Errorf("signature %q: %v", header.Get(SignatureHeader), err)
+	}
+	if err := Verify([]byte("other"), header, body, sent); err == nil {
 		t.Error("signature verifies under another secret")
 	}
 	if delivery != "42" || got.SentinelName != "s2" || len(got.Changes) != 1 || string(got.Changes[0].Delta) != `{"ops":[]}` {
@@ -113,5 +119,59 @@ func TestNotifyRedirectReferer(t *testing.T) {
 	}
 	if referer != "" {
 		t.Errorf("the redirect's target had the Referer %q", referer)
+	}
+}
+
+// TestVerify: a receiver's check refuses a body or timestamp changed on
+// the way, a request replayed after the tolerance (or dated ahead of it),
+// and one without the headers, saying which.
+func TestVerify(t *testing.T) {
+	secret := []byte("0123456789abcdef0123456789abcdef")
+	body := []byte(`{"subject":"prices changed"}`)
+	sent := time.Unix(1_800_000_000, 0)
+	signed := func(ts string, b []byte) http.Header {
+		h := http.Header{}
+		h.Set(TimestampHeader, ts)
+		h.Set(SignatureHeader, Sign(secret, ts, b))
+		return h
+	}
+	good := signed("1800000000", body)
+	for _, tc := range []struct {
+		name   string
+		header http.Header
+		body   []byte
+		now    time.Time
+		want   string // in the error; "" for none
+	}{
+		{"as sent", good, body, sent, ""},
+		{"within the tolerance", good, body, sent.Add(Tolerance), ""},
+		{"clock behind", good, body, sent.Add(-Tolerance), ""},
+		{"replayed later", good, body, sent.Add(Tolerance + time.Second), "a replay"},
+		{"dated ahead", good, body, sent.Add(-Tolerance - time.Second), "a replay"},
+		{"body changed", good, []byte(`{"subject":"prices unchanged"}`), sent, "does not match"},
+		{"timestamp changed", func() http.Header {
+			h := good.Clone()
+			h.Set(TimestampHeader, "1800000200")
+			return h
+		}(), body, sent, "does not match"},
+		{"signature without timestamp", func() http.Header {
+			h := good.Clone()
+			h.Del(TimestampHeader)
+			return h
+		}(), body, sent, "no X-Vigil-Timestamp"},
+		{"body-only signature", func() http.Header {
+			h := good.Clone()
+			h.Set(SignatureHeader, Sign(secret, "", body)[:7]+"00")
+			return h
+		}(), body, sent, "does not match"},
+		{"timestamp not a number", signed("soon", body), body, sent, "not a Unix time"},
+	} {
+		err := Verify(secret, tc.header, tc.body, tc.now)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: %v, want an error saying %q", tc.name, err, tc.want)
+		}
 	}
 }

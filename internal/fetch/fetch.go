@@ -41,7 +41,7 @@ import (
 type Options struct {
 	ConnectTimeout time.Duration // 10s
 	HeaderTimeout  time.Duration // 20s: from request sent to response headers
-	TotalTimeout   time.Duration // 60s: the whole fetch, body included
+	TotalTimeout   time.Duration // 60s: the whole fetch, body included, from the host's turn
 	MaxBodySize    int64         // 10 MiB: bytes on the wire
 	MaxDecodedSize int64         // 20 MiB: bytes after content decoding
 	MaxRedirects   int           // 10
@@ -57,6 +57,10 @@ type Options struct {
 	HostDelay time.Duration
 	// HostConcurrency is how many requests may run at once on one host: 1.
 	HostConcurrency int
+	// HostWait is the longest wait for the host's turn (a free slot and
+	// its delay since the last request), after which the fetch fails
+	// unsent, with an error wrapping vigil.ErrHostBusy: TotalTimeout.
+	HostWait time.Duration
 	// AllowPrivateNetworks lets the client reach loopback, private,
 	// link-local and metadata addresses (tests, intranets).
 	AllowPrivateNetworks bool
@@ -75,6 +79,7 @@ func (o *Options) defaults() {
 	def(&o.ConnectTimeout, 10*time.Second)
 	def(&o.HeaderTimeout, 20*time.Second)
 	def(&o.TotalTimeout, 60*time.Second)
+	def(&o.HostWait, o.TotalTimeout)
 	def(&o.RobotsTTL, time.Hour)
 	if o.MaxBodySize <= 0 {
 		o.MaxBodySize = 10 << 20
@@ -185,13 +190,12 @@ func (c *Client) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.Fet
 	if err := checkScheme(u); err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.opt.TotalTimeout)
-	defer cancel()
-
 	host := strings.ToLower(u.Host)
 	delay := time.Duration(0)
 	if !c.opt.IgnoreRobots {
-		rules, err := c.robots.get(ctx, u, c.fetchRobots)
+		rctx, cancel := context.WithTimeout(ctx, c.opt.TotalTimeout)
+		rules, err := c.robots.get(rctx, u, c.fetchRobots)
+		cancel()
 		if err != nil {
 			return nil, fmt.Errorf("fetch %s: robots.txt: %w", req.URL, err)
 		}
@@ -200,14 +204,22 @@ func (c *Client) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.Fet
 		}
 		delay = rules.crawlDelay(c.opt.RobotsAgent)
 	}
-	release, err := c.hosts.acquire(ctx, host, delay)
+	wctx, cancel := context.WithTimeout(ctx, c.opt.HostWait)
+	release, err := c.hosts.acquire(wctx, host, delay)
+	cancel()
 	if err != nil {
+		if ctx.Err() != nil {
+			err = ctx.Err() // the caller gave up, not the wait
+		}
 		return nil, fmt.Errorf("fetch %s: %w: waiting for host %s: %w", req.URL, vigil.ErrHostBusy, host, err)
 	}
 	defer release()
-	// The fetch starts now, not when it was asked for: waiting for the
-	// host's turn took up to a slow page's whole time, and a version's
-	// time is when its page was read.
+	// The fetch starts now, not when it was asked for, and has its whole
+	// time from here: waiting for the host's turn took up to a slow page's
+	// whole time, which is not this page's, and a version's time is when
+	// its page was read.
+	ctx, cancel = context.WithTimeout(ctx, c.opt.TotalTimeout)
+	defer cancel()
 	start := time.Now()
 
 	if req.Render {

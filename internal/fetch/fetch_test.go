@@ -427,3 +427,49 @@ func TestHostBusy(t *testing.T) {
 		t.Errorf("slow fetch: err = %v, want a timeout that is not vigil.ErrHostBusy", err)
 	}
 }
+
+// TestHostTurnGivesWholeTimeout: the time a fetch waits for its host's turn
+// (behind a slow page of the same site) is not taken from its own: the
+// page that waited 300 ms and then took 150 ms to answer was cut off at
+// TotalTimeout 300 ms and recorded as the page's failure. A wait longer
+// than HostWait fails unsent, with vigil.ErrHostBusy.
+func TestHostTurnGivesWholeTimeout(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/slow":
+			<-r.Context().Done() // held until its fetch times out
+			return
+		case "/next":
+			time.Sleep(150 * time.Millisecond)
+		}
+		io.WriteString(w, "<p>x</p>")
+	}))
+	defer srv.Close()
+	for _, tc := range []struct {
+		name     string
+		hostWait time.Duration
+		busy     bool
+	}{
+		{"turn within HostWait", 0, false}, // HostWait defaults to TotalTimeout
+		{"turn after HostWait", 100 * time.Millisecond, true},
+	} {
+		c := testClient(Options{IgnoreRobots: true, HostConcurrency: 1, TotalTimeout: 300 * time.Millisecond, HostWait: tc.hostWait})
+		ctx := context.Background()
+		slow := make(chan error)
+		go func() {
+			_, err := c.Fetch(ctx, &vigil.FetchRequest{URL: srv.URL + "/slow"})
+			slow <- err
+		}()
+		time.Sleep(50 * time.Millisecond) // the slow fetch holds the host
+		res, err := c.Fetch(ctx, &vigil.FetchRequest{URL: srv.URL + "/next"})
+		switch {
+		case tc.busy && !errors.Is(err, vigil.ErrHostBusy):
+			t.Errorf("%s: err = %v, want vigil.ErrHostBusy", tc.name, err)
+		case !tc.busy && (err != nil || !strings.Contains(string(res.Body), "x")):
+			t.Errorf("%s: err = %v, want the page read in its own time", tc.name, err)
+		}
+		if err := <-slow; err == nil || errors.Is(err, vigil.ErrHostBusy) {
+			t.Errorf("%s: slow fetch: err = %v, want its own timeout", tc.name, err)
+		}
+	}
+}

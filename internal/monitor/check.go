@@ -28,6 +28,8 @@ type page struct {
 	// failed says the page itself failed (an answer that is an error, or
 	// none); not when its fetch was never sent or the store failed.
 	failed bool
+	// busy says the fetch was never sent: the page's host was busy.
+	busy bool
 }
 
 // recentFetches remembers the newest content version of recently fetched
@@ -160,7 +162,7 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 		}
 		if errors.Is(ferr, vigil.ErrHostBusy) {
 			// Not sent: the page did not fail, its host was busy.
-			pg.err = ferr.Error()
+			pg.err, pg.busy = ferr.Error(), true
 			return pg
 		}
 		pg.err, pg.failed = ferr.Error(), true
@@ -262,6 +264,15 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 		if ps == nil {
 			ps = &pageState{}
 			j.st.Pages[url] = ps
+		}
+		if pg.cur == nil && pg.busy {
+			// Tried again soon, as if not checked; another page's
+			// change or failure decides instead.
+			if j.outcome == schedule.Unchanged {
+				j.outcome = schedule.Deferred
+			}
+			m.Logger.Info("check deferred", LogSentinel, j.s.ID, LogURL, url, LogError, pg.err)
+			continue
 		}
 		if pg.cur == nil {
 			if j.outcome != schedule.Changed {

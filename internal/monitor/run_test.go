@@ -359,3 +359,29 @@ func TestFetchPageHostBusy(t *testing.T) {
 		t.Errorf("%d versions stored (err %v), want 1", len(vs), err)
 	}
 }
+
+// TestCheckHostBusyDeferred: a sentinel whose page's fetch waited in vain
+// for its host's turn is checked again a minute later, not after a
+// failure's back-off (twice its interval), and its contacts are not told of
+// a failure.
+func TestCheckHostBusyDeferred(t *testing.T) {
+	db, wh, u := testStore(t)
+	clock := time.Now().UTC().Truncate(time.Minute)
+	s := createSentinel(t, db, spec.NewChecker(clock), u, "news", `Create Sentinel news Using http://example.test/news
+Monitor any change
+Fetch 1 day`)
+	f := &busyFetcher{gatedFetcher: gatedFetcher{body: `<html><body><p>The bridge opened.</p></body></html>`}, busy: true}
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, Policy: schedule.Policy{Jitter: 0.01},
+		Now: func() time.Time { return clock }}
+	runOnce(t, m, 1)
+	cur, err := db.FindSentinelByID(context.Background(), s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cur.NextCheck.Sub(clock); d < 50*time.Second || d > 70*time.Second {
+		t.Errorf("next check in %v after a busy host, want about a minute", d)
+	}
+	if msgs := messagesOf(t, db, u, s); len(msgs) != 0 {
+		t.Errorf("%d messages after a busy host, want none", len(msgs))
+	}
+}

@@ -21,6 +21,7 @@ type Policy struct {
 	Decay           float64       // 0.95: weight kept by past visits at each new one
 	Jitter          float64       // 0.1: ± fraction of the interval
 	MaxBackoff      time.Duration // 24h: longest delay after failures
+	BusyRetry       time.Duration // 1m: delay before a check deferred (its host busy) is tried again
 }
 
 func (p Policy) withDefaults() Policy {
@@ -53,6 +54,9 @@ func (p Policy) withDefaults() Policy {
 	if p.MaxBackoff <= 0 {
 		p.MaxBackoff = 24 * time.Hour
 	}
+	if p.BusyRetry <= 0 {
+		p.BusyRetry = time.Minute
+	}
 	return p
 }
 
@@ -64,6 +68,11 @@ const (
 	Unchanged Outcome = iota // fetched (or 304): nothing the sentinel watches changed
 	Changed                  // a change was found
 	Failed                   // the fetch failed
+	// Deferred says the check did not happen: the page's host was busy
+	// with other requests for the whole wait, and the request was never
+	// sent. It is no failure (no back-off) and no visit (the change-rate
+	// estimate is untouched); the check is tried again after BusyRetry.
+	Deferred
 )
 
 // History is the part of a sentinel's persisted state the interval
@@ -96,9 +105,13 @@ func EstimateRate(n, x, observed float64) float64 {
 }
 
 // Next records a check at now with its outcome and returns the time of the
-// next one. jitter is a draw in [-1, 1] (0 for none).
+// next one. jitter is a draw in [-1, 1] (0 for none). A Deferred check
+// records nothing.
 func (p Policy) Next(now time.Time, plan Plan, h *History, o Outcome, jitter float64) time.Time {
 	p = p.withDefaults()
+	if o == Deferred {
+		return now.Add(p.jitter(p.BusyRetry, jitter))
+	}
 	if o == Failed {
 		h.Errors++
 		base := p.base(plan, h)

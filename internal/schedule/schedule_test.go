@@ -252,3 +252,27 @@ func TestEndedReopensWhenEdited(t *testing.T) {
 		t.Errorf("ended under %q", tr.Status.EndedUnder)
 	}
 }
+
+// TestNextDeferred: a check deferred because its host was busy is tried
+// again after BusyRetry, with no back-off and nothing recorded: it was
+// counted as a failure, which doubled the interval (a daily sentinel
+// waited two days) for a page that never failed.
+func TestNextDeferred(t *testing.T) {
+	p := Policy{MinInterval: time.Minute, Jitter: 0.1, BusyRetry: 2 * time.Minute}
+	for _, plan := range []Plan{{Interval: 24 * time.Hour}, {OnChange: true}} {
+		h := History{Interval: 6 * time.Hour, Visits: 3, Changes: 1, Observed: 3600, Errors: 2, Last: t0.Add(-time.Hour)}
+		before := h
+		if got := p.Next(t0, plan, &h, Deferred, 0); got != t0.Add(2*time.Minute) {
+			t.Errorf("%+v: next in %v, want BusyRetry 2m", plan, got.Sub(t0))
+		}
+		if got := p.Next(t0, plan, &h, Deferred, 1); got != t0.Add(2*time.Minute+12*time.Second) {
+			t.Errorf("%+v, jitter +1: next in %v, want 2m12s", plan, got.Sub(t0))
+		}
+		if h != before {
+			t.Errorf("%+v: history %+v, want it untouched %+v", plan, h, before)
+		}
+	}
+	if got := (Policy{}).Next(t0, Plan{Interval: time.Hour}, &History{}, Deferred, 0); got != t0.Add(time.Minute) {
+		t.Errorf("default BusyRetry: next in %v, want 1m", got.Sub(t0))
+	}
+}

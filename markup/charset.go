@@ -159,6 +159,16 @@ func decodeWith(e encoding.Encoding, data []byte) ([]byte, error) {
 	return out, nil
 }
 
+// XMLDeclEncoding returns the label in the encoding pseudo-attribute of the
+// XML declaration at the start of data (after white space), as ParseXML
+// reads it, or "" when there is none. The label is as written: callers
+// look it up with the rules of their context (ParseXML reads ISO-8859-1
+// as Latin-1, as XML does; a fetcher may read it as browsers do).
+func XMLDeclEncoding(data []byte) string {
+	label, _ := xmlDeclEncoding(data)
+	return label
+}
+
 // xmlDeclEncoding returns the value of the encoding pseudo-attribute of the
 // XML declaration at the start of data, and its byte offset, or "".
 func xmlDeclEncoding(data []byte) (string, int) {

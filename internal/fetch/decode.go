@@ -121,36 +121,29 @@ func toUTF8(body []byte, mediaType, label string) ([]byte, string, error) {
 	return out, name, nil
 }
 
-// xmlEncoding returns the encoding named by an XML declaration, UTF-8 if
-// there is none, and nil with the name if the name is unknown.
+// xmlEncoding returns the encoding of an XML document: its byte-order
+// mark, else the label of its XML declaration as markup reads the
+// declaration, looked up as browsers do (WHATWG labels: ISO-8859-1 is
+// windows-1252), else UTF-8. An unknown label gives a nil encoding and the
+// label.
 func xmlEncoding(body []byte) (encoding.Encoding, string) {
 	if bytes.HasPrefix(body, []byte{0xFE, 0xFF}) || bytes.HasPrefix(body, []byte{0xFF, 0xFE}) {
 		e, name, _ := charset.DetermineEncoding(body, "text/xml")
 		return e, name
 	}
-	head := body[:min(len(body), 512)]
-	if !bytes.HasPrefix(head, []byte("<?xml")) {
+	label := markup.XMLDeclEncoding(body)
+	if label == "" {
 		return unicode.UTF8, "utf-8"
 	}
-	end := bytes.Index(head, []byte("?>"))
-	if end < 0 {
-		return unicode.UTF8, "utf-8"
-	}
-	decl := string(head[:end])
-	i := strings.Index(decl, "encoding=")
-	if i < 0 || i+10 > len(decl) {
-		return unicode.UTF8, "utf-8"
-	}
-	q := decl[i+9]
-	rest := decl[i+10:]
-	j := strings.IndexByte(rest, q)
-	if j < 0 {
-		return unicode.UTF8, "utf-8"
-	}
-	label := rest[:j]
 	e, name := charset.Lookup(label)
-	if e == nil {
+	switch {
+	case e == nil:
 		return nil, label
+	case strings.HasPrefix(name, "utf-16"):
+		// A UTF-16 label on a body without a byte-order mark (one with
+		// NUL bytes is refused as binary before): the bytes are not
+		// UTF-16, as ParseXML reads them too.
+		return unicode.UTF8, "utf-8"
 	}
 	return e, name
 }

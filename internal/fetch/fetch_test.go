@@ -120,6 +120,14 @@ func TestFetch(t *testing.T) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><html><body>\x93\xfa\x96{</body></html>"))
 	})
+	mux.HandleFunc("/xml-spaced-decl", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/xml")
+		w.Write([]byte("\n<?xml version=\"1.0\" encoding = 'ISO-8859-1' ?><r>caf\xe9 \x93q\x94</r>"))
+	})
+	mux.HandleFunc("/xml-utf16-label", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/xml")
+		w.Write([]byte("<?xml version=\"1.0\" encoding=\"UTF-16\"?><r>caf\xc3\xa9</r>"))
+	})
 	mux.HandleFunc("/xmldecl-meta", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte("<?xml version=\"1.0\" encoding=\"utf-8\"?><html><head><meta charset=\"iso-8859-1\"></head><body>caf\xe9</body></html>"))
@@ -194,6 +202,21 @@ func TestFetch(t *testing.T) {
 		}},
 		{name: "xml-declaration-charset", path: "/xmldecl-sjis", check: func(t *testing.T, r *vigil.FetchResult) {
 			if !strings.Contains(string(r.Body), "日本") || r.Charset != "shift_jis" {
+				t.Errorf("body %q charset %q", r.Body, r.Charset)
+			}
+		}},
+		// The declaration is read as ParseXML reads it (white space around
+		// "=", single quotes, a line before it), its label as browsers
+		// read it: these were decoded as UTF-8, "café" lost.
+		{name: "xml-declaration-spaced", path: "/xml-spaced-decl", check: func(t *testing.T, r *vigil.FetchResult) {
+			if !strings.Contains(string(r.Body), "café “q”") || r.Charset != "windows-1252" {
+				t.Errorf("body %q charset %q", r.Body, r.Charset)
+			}
+		}},
+		// A UTF-16 label on bytes without a byte-order mark: they are not
+		// UTF-16 (read so, the page was garbage).
+		{name: "xml-utf16-label-without-bom", path: "/xml-utf16-label", check: func(t *testing.T, r *vigil.FetchResult) {
+			if !strings.Contains(string(r.Body), "<r>café</r>") || r.Charset != "utf-8" {
 				t.Errorf("body %q charset %q", r.Body, r.Charset)
 			}
 		}},

@@ -29,6 +29,12 @@ type Sentinel struct {
 	NextCheck time.Time `json:"nextCheck,omitzero"`
 	// LastCheck is when the sentinel was last checked, zero if never.
 	LastCheck time.Time `json:"lastCheck,omitzero"`
+	// FeedGeneration counts the rotations of the sentinel's feed token.
+	// The token is derived from it (internal/notify/feed), so a rotation
+	// revokes every feed URL handed out before it and leaves the other
+	// sentinels' feeds alone. A new sentinel starts at 0; only
+	// SentinelStore.RotateSentinelFeed changes it.
+	FeedGeneration int64 `json:"feedGeneration"`
 }
 
 // Validate returns an EINVALID error naming the first bad field.

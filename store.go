@@ -165,8 +165,10 @@ type VersionStore interface {
 
 // SentinelStore keeps sentinels and hands due ones to schedulers.
 type SentinelStore interface {
-	// CreateSentinel sets ID, CreatedAt and UpdatedAt. It returns EINVALID
-	// for an invalid sentinel and ENOTFOUND if the owner does not exist.
+	// CreateSentinel sets ID, CreatedAt and UpdatedAt, and FeedGeneration
+	// to 0: a new sentinel's feed starts at generation 0, whatever s says.
+	// It returns EINVALID for an invalid sentinel and ENOTFOUND if the
+	// owner does not exist.
 	CreateSentinel(ctx context.Context, s *Sentinel) error
 	// FindSentinelByID returns ENOTFOUND if the sentinel does not exist.
 	FindSentinelByID(ctx context.Context, id int64) (*Sentinel, error)
@@ -174,8 +176,17 @@ type SentinelStore interface {
 	// number matching without Offset and Limit.
 	FindSentinels(ctx context.Context, f SentinelFilter) ([]*Sentinel, int, error)
 	// UpdateSentinel replaces name, source, spec, status and next check, and
-	// sets UpdatedAt. It returns ENOTFOUND if the sentinel does not exist.
+	// sets UpdatedAt. It keeps the stored FeedGeneration, which it sets in
+	// s: an update made from a copy read before a rotation does not revive
+	// the revoked feed URLs. It returns ENOTFOUND if the sentinel does not
+	// exist.
 	UpdateSentinel(ctx context.Context, s *Sentinel) error
+	// RotateSentinelFeed adds one to a sentinel's FeedGeneration, revoking
+	// the feed URLs made with the one before, and returns the new
+	// generation. Concurrent rotations each get a generation of their own.
+	// Nothing else of the sentinel changes, UpdatedAt included. It returns
+	// ENOTFOUND if the sentinel does not exist.
+	RotateSentinelFeed(ctx context.Context, id int64) (int64, error)
 	// DeleteSentinel deletes a sentinel and its changes; ENOTFOUND if absent.
 	// Their notifications not yet sent become dead letters (LastError
 	// SentinelRemoved); the others stay, without their change.

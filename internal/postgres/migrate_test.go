@@ -2,11 +2,14 @@ package postgres_test
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/postgres"
 	"github.com/vigil-web/vigil/internal/storetest"
 )
@@ -84,4 +87,52 @@ func unindexedForeignKeys(t *testing.T, c *pgx.Conn, schema string) []string {
 		t.Fatal(err)
 	}
 	return fks
+}
+
+// TestMigrateFeedGeneration migrates a database an older Vigil left, with
+// a sentinel in it: the sentinel is kept whole, its feed at generation 0
+// (whose token is the one its feed URL always had), and rotates from there.
+func TestMigrateFeedGeneration(t *testing.T) {
+	ctx := context.Background()
+	d, _ := newSchema(t)
+	c, err := pgx.Connect(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	if _, err := c.Exec(ctx, `CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	storetest.ApplyMigrationsBefore(t, "migrations", "0103_feed_generation.sql", func(name, text string) error {
+		if _, err := c.Exec(ctx, text); err != nil {
+			return err
+		}
+		_, err := c.Exec(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES ($1, now())", name)
+		return err
+	})
+	at := func(sec int64) time.Time { return time.Unix(sec, 0).UTC() }
+	if _, err := c.Exec(ctx, `INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (1, 'ada@example.com', 'Ada', 'x', $1, $1)`, at(1)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Exec(ctx, `INSERT INTO sentinels (id, owner_id, name, source, status, created_at, updated_at, next_check, last_check)
+		VALUES (7, 1, 's', 'x', 'paused', $1, $2, $3, $4)`, at(1000), at(2000), at(3000), at(4000)); err != nil {
+		t.Fatal(err)
+	}
+	db, err := postgres.Open(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	sn, err := db.FindSentinelByID(ctx, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := vigil.Sentinel{ID: 7, OwnerID: 1, Name: "s", Source: "x", Status: vigil.SentinelPaused,
+		CreatedAt: at(1000), UpdatedAt: at(2000), NextCheck: at(3000), LastCheck: at(4000)}
+	if !reflect.DeepEqual(*sn, want) {
+		t.Errorf("after the migration: %+v, want %+v", *sn, want)
+	}
+	if gen, err := db.RotateSentinelFeed(ctx, 7); err != nil || gen != 1 {
+		t.Errorf("first rotation after the migration: %d, %v; want 1", gen, err)
+	}
 }

@@ -12,13 +12,13 @@ import (
 	"github.com/vigil-web/vigil"
 )
 
-const sentinelColumns = "id, owner_id, name, source, spec, status, created_at, updated_at, next_check, last_check"
+const sentinelColumns = "id, owner_id, name, source, spec, status, created_at, updated_at, next_check, last_check, feed_generation"
 
 func scanSentinel(row interface{ Scan(...any) error }) (*vigil.Sentinel, error) {
 	s := &vigil.Sentinel{}
 	var spec []byte
 	var status string
-	err := row.Scan(&s.ID, &s.OwnerID, &s.Name, &s.Source, &spec, &status, ts{&s.CreatedAt}, ts{&s.UpdatedAt}, ts{&s.NextCheck}, ts{&s.LastCheck})
+	err := row.Scan(&s.ID, &s.OwnerID, &s.Name, &s.Source, &spec, &status, ts{&s.CreatedAt}, ts{&s.UpdatedAt}, ts{&s.NextCheck}, ts{&s.LastCheck}, &s.FeedGeneration)
 	if len(spec) > 0 {
 		s.Spec = spec
 	}
@@ -33,7 +33,8 @@ func specValue(b []byte) any {
 	return []byte(b)
 }
 
-// CreateSentinel implements vigil.SentinelStore.
+// CreateSentinel implements vigil.SentinelStore. The sentinel's feed
+// starts at generation 0 (feed_generation's default).
 func (db *DB) CreateSentinel(ctx context.Context, s *vigil.Sentinel) error {
 	if err := s.Validate(); err != nil {
 		return err
@@ -50,7 +51,7 @@ func (db *DB) CreateSentinel(ctx context.Context, s *vigil.Sentinel) error {
 	if err != nil {
 		return err
 	}
-	s.CreatedAt, s.UpdatedAt = now, now
+	s.CreatedAt, s.UpdatedAt, s.FeedGeneration = now, now, 0
 	return nil
 }
 
@@ -111,7 +112,9 @@ func (db *DB) FindSentinels(ctx context.Context, f vigil.SentinelFilter) ([]*vig
 	return out, n, err
 }
 
-// UpdateSentinel implements vigil.SentinelStore.
+// UpdateSentinel implements vigil.SentinelStore. It never writes the
+// feed generation, which a stale copy of the sentinel would roll back,
+// reviving feed URLs a rotation revoked; it reads it back instead.
 func (db *DB) UpdateSentinel(ctx context.Context, s *vigil.Sentinel) error {
 	if err := s.Validate(); err != nil {
 		return err
@@ -123,14 +126,28 @@ func (db *DB) UpdateSentinel(ctx context.Context, s *vigil.Sentinel) error {
 		if err := affected(res, err, "sentinel %d not found", s.ID); err != nil {
 			return err
 		}
-		return tx.QueryRowContext(ctx, q("SELECT created_at, owner_id, last_check FROM sentinels WHERE id = ?"), s.ID).
-			Scan(ts{&s.CreatedAt}, &s.OwnerID, ts{&s.LastCheck})
+		return tx.QueryRowContext(ctx, q("SELECT created_at, owner_id, last_check, feed_generation FROM sentinels WHERE id = ?"), s.ID).
+			Scan(ts{&s.CreatedAt}, &s.OwnerID, ts{&s.LastCheck}, &s.FeedGeneration)
 	})
 	if err != nil {
 		return err
 	}
 	s.UpdatedAt = now
 	return nil
+}
+
+// RotateSentinelFeed implements vigil.SentinelStore: one statement, so
+// that concurrent rotations add one each.
+func (db *DB) RotateSentinelFeed(ctx context.Context, id int64) (int64, error) {
+	var gen int64
+	err := db.update(ctx, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, q("UPDATE sentinels SET feed_generation = feed_generation + 1 WHERE id = ? RETURNING feed_generation"), id).Scan(&gen)
+		return notFound(err, "sentinel %d not found", id)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("rotate the feed of sentinel %d: %w", id, err)
+	}
+	return gen, nil
 }
 
 // DeleteSentinel implements vigil.SentinelStore. The notifications of its

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -178,4 +179,52 @@ func unindexedForeignKeys(t *testing.T, c *sql.DB) []string {
 		t.Fatal(err)
 	}
 	return fks
+}
+
+// TestMigrateFeedGeneration migrates a database an older Vigil left, with
+// a sentinel in it: the sentinel is kept whole, its feed at generation 0
+// (whose token is the one its feed URL always had), and rotates from there.
+func TestMigrateFeedGeneration(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	c, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.ExecContext(ctx, `CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	storetest.ApplyMigrationsBefore(t, "migrations", "0103_feed_generation.sql", func(name, text string) error {
+		if _, err := c.ExecContext(ctx, text); err != nil {
+			return err
+		}
+		_, err := c.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES (?, 1)", name)
+		return err
+	})
+	for _, q := range []string{
+		`INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (1, 'ada@example.com', 'Ada', 'x', 1, 1)`,
+		`INSERT INTO sentinels (id, owner_id, name, source, status, created_at, updated_at, next_check, last_check) VALUES (7, 1, 's', 'x', 'paused', 1000, 2000, 3000, 4000)`,
+	} {
+		if _, err := c.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db, err := sqlite.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	sn, err := db.FindSentinelByID(ctx, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := vigil.Sentinel{ID: 7, OwnerID: 1, Name: "s", Source: "x", Status: vigil.SentinelPaused,
+		CreatedAt: time.Unix(0, 1000).UTC(), UpdatedAt: time.Unix(0, 2000).UTC(), NextCheck: time.Unix(0, 3000).UTC(), LastCheck: time.Unix(0, 4000).UTC()}
+	if !reflect.DeepEqual(*sn, want) {
+		t.Errorf("after the migration: %+v, want %+v", *sn, want)
+	}
+	if gen, err := db.RotateSentinelFeed(ctx, 7); err != nil || gen != 1 {
+		t.Errorf("first rotation after the migration: %d, %v; want 1", gen, err)
+	}
 }

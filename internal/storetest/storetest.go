@@ -39,6 +39,8 @@ func Run(t *testing.T, open Opener) {
 		"Sentinels":              testSentinels,
 		"SentinelClaim":          testSentinelClaim,
 		"SentinelRelease":        testSentinelRelease,
+		"SentinelFeedRotation":   testSentinelFeedRotation,
+		"SentinelFeedConcurrent": testSentinelFeedRotationConcurrent,
 		"Users":                  testUsers,
 		"Tokens":                 testTokens,
 		"Changes":                testChanges,

@@ -162,7 +162,7 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (int, 
 				w.Pos.Filename = name
 				printDiagnostics(env.stdout, spec.ErrorList{w}, "warning: ")
 			}
-			fmt.Fprintf(env.stdout, "added sentinel %d %s feed %s\n", sen.ID, sen.Name, feed.Path(secret, sen.ID, "atom"))
+			fmt.Fprintf(env.stdout, "added sentinel %d %s feed %s\n", sen.ID, sen.Name, feed.Path(secret, sen, "atom"))
 		}
 	}
 	return code, nil

@@ -317,8 +317,8 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 			return int64(c.compareMemory) << 20
 		}(),
 		Delivered: func() { kick(d.outboxKick) },
-		MessageLink: func(id int64) string {
-			return d.baseURL + feed.Path(secret, id, "atom")
+		MessageLink: func(s *vigil.Sentinel) string {
+			return d.baseURL + feed.Path(secret, s, "atom")
 		},
 		DashboardLink: func(id int64) string {
 			return d.baseURL + "/sentinels/" + strconv.FormatInt(id, 10)

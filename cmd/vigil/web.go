@@ -99,7 +99,7 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 			}
 			return c, err
 		},
-		FeedPath:      func(id int64) string { return feed.Path(d.secret, id, "atom") },
+		FeedPath:      func(s *vigil.Sentinel) string { return feed.Path(d.secret, s, "atom") },
 		Lifespans:     func(ctx context.Context, ids []int64) (map[int64]string, error) { return lifespans(ctx, d.store, ids) },
 		Metrics:       metrics,
 		PublicMetrics: d.publicMetrics,

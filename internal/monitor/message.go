@@ -246,7 +246,7 @@ func (m *Monitor) render(j *job, items []*vigil.MessageItem, lists [][]intent.Ch
 		dashboard = m.DashboardLink(j.s.ID)
 	}
 	if m.MessageLink != nil {
-		feed = m.MessageLink(j.s.ID)
+		feed = m.MessageLink(j.s)
 	}
 	if dashboard != "" || feed != "" {
 		t.WriteString("\n")

@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -32,21 +33,25 @@ func TestRenderNamesWhatChanged(t *testing.T) {
 
 // TestRenderLinksDashboard: a message links to the sentinel's page on the
 // dashboard, where its changes are shown in place, as well as to its
-// feed; it linked to the feed alone, an XML document in a browser.
+// feed; it linked to the feed alone, an XML document in a browser. The
+// feed's link is made from the sentinel as claimed, at its current feed
+// generation: a link of a rotated feed's earlier one would not be found.
 func TestRenderLinksDashboard(t *testing.T) {
-	j := &job{s: &vigil.Sentinel{ID: 7, Name: "prices"}, plan: &plan{urls: []string{"http://shop.test/"}}}
+	j := &job{s: &vigil.Sentinel{ID: 7, Name: "prices", FeedGeneration: 3}, plan: &plan{urls: []string{"http://shop.test/"}}}
 	items := []*vigil.MessageItem{{Change: &vigil.Change{Summary: "any change: 1 node update", DetectedAt: time.Unix(0, 0)}}}
 	m := &Monitor{
-		MessageLink:   func(id int64) string { return "https://vigil.test/feeds/7/token/atom.xml" },
+		MessageLink: func(s *vigil.Sentinel) string {
+			return fmt.Sprintf("https://vigil.test/feeds/%d/token%d/atom.xml", s.ID, s.FeedGeneration)
+		},
 		DashboardLink: func(id int64) string { return "https://vigil.test/sentinels/7" },
 	}
 	text, html := m.render(j, items, [][]intent.Change{nil}, nil)
-	for _, want := range []string{"https://vigil.test/sentinels/7\n", "https://vigil.test/feeds/7/token/atom.xml\n"} {
+	for _, want := range []string{"https://vigil.test/sentinels/7\n", "https://vigil.test/feeds/7/token3/atom.xml\n"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text: no %q in\n%s", want, text)
 		}
 	}
-	for _, want := range []string{`<a href="https://vigil.test/sentinels/7">`, `<a href="https://vigil.test/feeds/7/token/atom.xml">`} {
+	for _, want := range []string{`<a href="https://vigil.test/sentinels/7">`, `<a href="https://vigil.test/feeds/7/token3/atom.xml">`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("HTML: no %q in\n%s", want, html)
 		}

@@ -64,8 +64,9 @@ type Monitor struct {
 	// after each successful commit (benchmarks count checks with it).
 	Committed func(n int)
 	// MessageLink, if not nil, returns a link for a sentinel's messages
-	// that needs no account (its feed).
-	MessageLink func(sentinelID int64) string
+	// that needs no account (its feed, at the sentinel's feed generation
+	// as claimed).
+	MessageLink func(s *vigil.Sentinel) string
 	// DashboardLink, if not nil, returns the link of a sentinel's page on
 	// the dashboard, where its changes are shown in place.
 	DashboardLink func(sentinelID int64) string

@@ -177,7 +177,7 @@ func (s *Server) handleSentinelPage(w http.ResponseWriter, r *http.Request, sess
 	}
 	data := &editorData{Editing: sen, Source: sen.Source, Segments: segments(sen.Source, nil), Row: row, Changes: changes}
 	if s.FeedPath != nil {
-		data.Feed = s.FeedPath(sen.ID)
+		data.Feed = s.FeedPath(sen)
 	}
 	return s.page(w, r, sess, http.StatusOK, "sentinel", "Sentinel "+sen.Name, "sentinels", data)
 }

@@ -311,7 +311,7 @@ func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []se
 	for i, sen := range sens {
 		out[i] = sentinelView{Sentinel: sen, Lifespan: phases[sen.ID]}
 		if s.FeedPath != nil {
-			out[i].Feed = s.FeedPath(sen.ID)
+			out[i].Feed = s.FeedPath(sen)
 		}
 	}
 	return out

@@ -55,8 +55,9 @@ type Server struct {
 	// to them) and compiling selectors as the monitor will. Required by the
 	// sentinel routes; the daemon wires it.
 	Checker func(ctx context.Context, owner *vigil.User, now time.Time) (*spec.Checker, error)
-	// FeedPath, if not nil, returns the path of a sentinel's Atom feed.
-	FeedPath func(sentinelID int64) string
+	// FeedPath, if not nil, returns the path of a sentinel's Atom feed at
+	// the sentinel's current feed generation.
+	FeedPath func(s *vigil.Sentinel) string
 	// Lifespans, if not nil, returns the lifespan phase (pending, active,
 	// ended) the monitor last recorded for each of the sentinels ids, by
 	// id; cmd/vigil reads it from the monitor's state.

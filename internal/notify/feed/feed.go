@@ -1,7 +1,9 @@
 // Package feed serves each sentinel's changes as Atom and RSS feeds
 // (github.com/gorilla/feeds). A feed needs no login: its URL carries a
-// secret token, an HMAC of the sentinel id under the server's secret, so
-// only those given the URL can read it and a new secret revokes them all.
+// secret token, an HMAC of the sentinel id and its feed generation under
+// the server's secret, so only those given the URL can read it. Rotating a
+// sentinel's feed (vigil.SentinelStore.RotateSentinelFeed) revokes its
+// URLs and no other's; a new secret revokes them all.
 //
 // Routes, for Handler mounted at the root of a mux:
 //
@@ -29,16 +31,25 @@ import (
 	"github.com/vigil-web/vigil/intent"
 )
 
-// Token returns the secret token of a sentinel's feed URLs.
-func Token(secret []byte, sentinelID int64) string {
+// Token returns the secret token of a sentinel's feed URLs at a feed
+// generation. Generation 0, every sentinel's until its feed is first
+// rotated, gives the token of the URLs made before there were
+// generations, which keep working; the others are told apart from it,
+// and from each other, by the word "generation".
+func Token(secret []byte, sentinelID, generation int64) string {
 	m := hmac.New(sha256.New, secret)
-	fmt.Fprintf(m, "vigil feed %d", sentinelID)
+	if generation == 0 {
+		fmt.Fprintf(m, "vigil feed %d", sentinelID)
+	} else {
+		fmt.Fprintf(m, "vigil feed %d generation %d", sentinelID, generation)
+	}
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)[:18])
 }
 
-// Path returns the path of a sentinel's feed, format "atom" or "rss".
-func Path(secret []byte, sentinelID int64, format string) string {
-	return fmt.Sprintf("/feeds/%d/%s/%s.xml", sentinelID, Token(secret, sentinelID), format)
+// Path returns the path of a sentinel's feed at its current feed
+// generation, format "atom" or "rss".
+func Path(secret []byte, s *vigil.Sentinel, format string) string {
+	return fmt.Sprintf("/feeds/%d/%s/%s.xml", s.ID, Token(secret, s.ID, s.FeedGeneration), format)
 }
 
 // Store is what the feeds read.
@@ -74,15 +85,27 @@ func (s *Server) handleFeed(format string) http.HandlerFunc {
 		h.Set("Content-Security-Policy", "sandbox; default-src 'none'")
 		h.Set("Referrer-Policy", "no-referrer")
 		id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-		if err != nil || !hmac.Equal([]byte(r.PathValue("token")), []byte(Token(s.Secret, id))) {
+		if err != nil {
 			http.NotFound(w, r)
 			return
 		}
-		f, err := s.Build(r.Context(), id)
+		// The token is checked against the sentinel's current generation:
+		// a token of an earlier one, revoked, is as unknown as a wrong one
+		// or a sentinel that does not exist.
+		sen, err := s.Store.FindSentinelByID(r.Context(), id)
 		if vigil.ErrorCode(err) == vigil.ENOTFOUND {
 			http.NotFound(w, r)
 			return
 		} else if err != nil {
+			http.Error(w, "Internal error.", http.StatusInternalServerError)
+			return
+		}
+		if !hmac.Equal([]byte(r.PathValue("token")), []byte(Token(s.Secret, id, sen.FeedGeneration))) {
+			http.NotFound(w, r)
+			return
+		}
+		f, err := s.build(r.Context(), sen)
+		if err != nil {
 			http.Error(w, "Internal error.", http.StatusInternalServerError)
 			return
 		}
@@ -93,7 +116,7 @@ func (s *Server) handleFeed(format string) http.HandlerFunc {
 			// is to itself, which gorilla/feeds also makes its id: the
 			// id it has always had.
 			f.Author = &feeds.Author{Name: "Vigil"}
-			f.Link = &feeds.Link{Href: s.BaseURL + Path(s.Secret, id, "atom"), Rel: "self"}
+			f.Link = &feeds.Link{Href: s.BaseURL + Path(s.Secret, sen, "atom"), Rel: "self"}
 			out, err = f.ToAtom()
 			w.Header().Set("Content-Type", "application/atom+xml; charset=utf-8")
 		} else {
@@ -115,6 +138,12 @@ func (s *Server) Build(ctx context.Context, sentinelID int64) (*feeds.Feed, erro
 	if err != nil {
 		return nil, err
 	}
+	return s.build(ctx, sen)
+}
+
+// build is Build of a sentinel already read.
+func (s *Server) build(ctx context.Context, sen *vigil.Sentinel) (*feeds.Feed, error) {
+	sentinelID := sen.ID
 	limit := s.Limit
 	if limit <= 0 {
 		limit = 50

@@ -15,8 +15,9 @@ import (
 )
 
 type fakeStore struct {
-	changes []*vigil.Change
-	name    string // the sentinel's; s1 if empty
+	changes    []*vigil.Change
+	name       string // the sentinel's; s1 if empty
+	generation int64  // the sentinel's feed generation
 }
 
 func (f *fakeStore) FindSentinelByID(_ context.Context, id int64) (*vigil.Sentinel, error) {
@@ -27,7 +28,7 @@ func (f *fakeStore) FindSentinelByID(_ context.Context, id int64) (*vigil.Sentin
 	if name == "" {
 		name = "s1"
 	}
-	return &vigil.Sentinel{ID: 1, Name: name, CreatedAt: time.Unix(1e9, 0)}, nil
+	return &vigil.Sentinel{ID: 1, Name: name, CreatedAt: time.Unix(1e9, 0), FeedGeneration: f.generation}, nil
 }
 
 func (f *fakeStore) FindChanges(_ context.Context, flt vigil.ChangeFilter) ([]*vigil.Change, int, error) {
@@ -62,7 +63,7 @@ func TestFeeds(t *testing.T) {
 		return resp.StatusCode, string(b)
 	}
 	for _, format := range []string{"atom", "rss"} {
-		code, body := get(Path(secret, 1, format))
+		code, body := get(Path(secret, &vigil.Sentinel{ID: 1}, format))
 		if code != 200 || !strings.Contains(body, "keyword 5331 appeared") {
 			t.Errorf("%s: %d %s", format, code, body)
 		}
@@ -95,7 +96,7 @@ func TestFeeds(t *testing.T) {
 	s.Store = &fakeStore{name: "Q&A", changes: []*vigil.Change{{ID: 9, SentinelID: 1, DetectedAt: time.Unix(2e9, 0),
 		Summary: `phrase {"<img src=x onerror=alert(1)>"}: 1 node update`}}}
 	for _, format := range []string{"atom", "rss"} {
-		_, body := get(Path(secret, 1, format))
+		_, body := get(Path(secret, &vigil.Sentinel{ID: 1}, format))
 		var doc struct {
 			Subtitle    string `xml:"subtitle"`            // Atom: text
 			Description string `xml:"channel>description"` // RSS: HTML
@@ -128,7 +129,7 @@ func TestFeeds(t *testing.T) {
 	if code, _ := get("/feeds/1/wrongtoken/atom.xml"); code != 404 {
 		t.Errorf("wrong token: %d", code)
 	}
-	if code, _ := get(Path(secret, 2, "atom")); code != 404 {
+	if code, _ := get(Path(secret, &vigil.Sentinel{ID: 2}, "atom")); code != 404 {
 		t.Errorf("unknown sentinel: %d", code)
 	}
 }

@@ -558,7 +558,7 @@ func TestWebAPI(t *testing.T) {
 		Paths   map[string]map[string]any `json:"paths"`
 	}
 	c.want(200, "GET", "/api/v1/openapi.json", nil).json(t, &doc)
-	for _, p := range []string{"/sentinels", "/sentinels/{id}/check-now", "/resources/{id}/diff", "/versions/{id}/body", "/notifications"} {
+	for _, p := range []string{"/sentinels", "/sentinels/{id}/check-now", "/sentinels/{id}/rotate-feed", "/resources/{id}/diff", "/versions/{id}/body", "/notifications"} {
 		if doc.Paths[p] == nil {
 			t.Errorf("openapi: no path %s", p)
 		}
@@ -610,6 +610,7 @@ func TestWebAuthRequired(t *testing.T) {
 		"GET /api/v1/openapi.json", "GET /api/v1/me", "GET /api/v1/sentinels", "POST /api/v1/sentinels",
 		"POST /api/v1/sentinels/check", "GET /api/v1/sentinels/1", "PUT /api/v1/sentinels/1", "DELETE /api/v1/sentinels/1",
 		"POST /api/v1/sentinels/1/pause", "POST /api/v1/sentinels/1/resume", "POST /api/v1/sentinels/1/check-now",
+		"POST /api/v1/sentinels/1/rotate-feed",
 		"GET /api/v1/sentinels/1/changes", "GET /api/v1/resources", "GET /api/v1/resources/1", "GET /api/v1/resources/1/versions",
 		"GET /api/v1/resources/1/diff?from=1&to=2", "GET /api/v1/versions/1", "GET /api/v1/versions/1/body",
 		"GET /api/v1/versions/1/text", "GET /api/v1/changes", "GET /api/v1/changes/1", "GET /api/v1/notifications",
@@ -617,7 +618,7 @@ func TestWebAuthRequired(t *testing.T) {
 		"GET /api/v1/unknown", "GET /metrics",
 		"GET /", "POST /logout", "GET /sentinels", "GET /sentinels/new", "POST /sentinels", "GET /sentinels/1",
 		"POST /sentinels/1", "POST /sentinels/1/pause", "POST /sentinels/1/resume", "POST /sentinels/1/check-now",
-		"POST /sentinels/1/delete", "GET /resources", "GET /resources/1", "GET /resources/1/diff?from=1&to=2",
+		"POST /sentinels/1/delete", "POST /sentinels/1/rotate-feed", "GET /resources", "GET /resources/1", "GET /resources/1/diff?from=1&to=2",
 		"GET /resources/1/diff/frame?from=1&to=2&view=inline", "GET /changes/1", "GET /tokens", "POST /tokens",
 		"POST /tokens/1/delete",
 	}

@@ -84,6 +84,10 @@ func (s *Server) handleFeed(format string) http.HandlerFunc {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Content-Security-Policy", "sandbox; default-src 'none'")
 		h.Set("Referrer-Policy", "no-referrer")
+		// Not kept by a shared cache in front of the server, which would
+		// go on serving a feed whose link was replaced (revoked); a feed
+		// reader asks again each time.
+		h.Set("Cache-Control", "private, no-cache")
 		id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 		if err != nil {
 			http.NotFound(w, r)

@@ -76,6 +76,9 @@ func TestFeedRotated(t *testing.T) {
 			if resp.StatusCode != tc.want {
 				t.Errorf("%s %s: status %d, want %d", name, format, resp.StatusCode, tc.want)
 			}
+			if cc := resp.Header.Get("Cache-Control"); cc != "private, no-cache" {
+				t.Errorf("%s %s: Cache-Control %q, want private, no-cache: a shared cache would serve a revoked feed", name, format, cc)
+			}
 			if format == "atom" && tc.want == http.StatusOK && !strings.Contains(string(body), `href="https://vigil.example`+path+`"`) {
 				t.Errorf("%s: the feed does not link to itself at %s:\n%s", name, path, body)
 			}

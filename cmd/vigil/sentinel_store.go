@@ -261,28 +261,15 @@ func runSentinelRm(ctx context.Context, env *environment, args []string) (int, e
 	if err != nil {
 		return exitError, err
 	}
-	var ownerID int64 = -1 // no such user: no sentinel is named
-	if u, err := st.FindUserByEmail(ctx, strings.ToLower(strings.TrimSpace(*owner))); err == nil {
-		ownerID = u.ID
-	} else if vigil.ErrorCode(err) != vigil.ENOTFOUND {
+	ownerID, err := ownerIDOf(ctx, st, *owner)
+	if err != nil {
 		return exitError, err
 	}
 	code := exitOK
 	for _, arg := range fs.Args() {
-		var found *vigil.Sentinel
-		id, err := strconv.ParseInt(arg, 10, 64)
-		for _, s := range all {
-			if err == nil && s.ID == id || err != nil && s.OwnerID == ownerID && strings.EqualFold(s.Name, arg) {
-				found = s
-				break
-			}
-		}
+		found, missing := findSentinel(ctx, st, all, ownerID, *owner, arg)
 		if found == nil {
-			if err == nil {
-				fmt.Fprintf(env.stderr, "vigil sentinel rm: no sentinel %d\n", id)
-			} else {
-				fmt.Fprintf(env.stderr, "vigil sentinel rm: %s has no sentinel %s%s\n", *owner, arg, namedByOthers(ctx, st, all, arg))
-			}
+			fmt.Fprintf(env.stderr, "vigil sentinel rm: %s\n", missing)
 			code = exitChanged
 			continue
 		}
@@ -306,6 +293,35 @@ func runSentinelRm(ctx context.Context, env *environment, args []string) (int, e
 		all = slices.DeleteFunc(all, func(s *vigil.Sentinel) bool { return s.ID == found.ID })
 	}
 	return code, nil
+}
+
+// ownerIDOf returns the id of the user with email owner, or -1 when there
+// is none (then no sentinel is theirs).
+func ownerIDOf(ctx context.Context, st vigil.Store, owner string) (int64, error) {
+	u, err := st.FindUserByEmail(ctx, strings.ToLower(strings.TrimSpace(owner)))
+	switch {
+	case err == nil:
+		return u.ID, nil
+	case vigil.ErrorCode(err) == vigil.ENOTFOUND:
+		return -1, nil
+	}
+	return 0, err
+}
+
+// findSentinel returns the sentinel arg names among all: by id, or by the
+// name its owner (ownerID, whose email is owner) gave it; or nil and a
+// message saying none is, and whose of that name there are.
+func findSentinel(ctx context.Context, st vigil.Store, all []*vigil.Sentinel, ownerID int64, owner, arg string) (*vigil.Sentinel, string) {
+	id, err := strconv.ParseInt(arg, 10, 64)
+	for _, s := range all {
+		if err == nil && s.ID == id || err != nil && s.OwnerID == ownerID && strings.EqualFold(s.Name, arg) {
+			return s, ""
+		}
+	}
+	if err == nil {
+		return nil, fmt.Sprintf("no sentinel %d", id)
+	}
+	return nil, fmt.Sprintf("%s has no sentinel %s%s", owner, arg, namedByOthers(ctx, st, all, arg))
 }
 
 // namedByOthers says which other owners have a sentinel named name, and

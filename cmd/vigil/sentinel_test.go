@@ -222,6 +222,54 @@ func TestSentinelRm(t *testing.T) {
 	}
 }
 
+// TestSentinelFeed: sentinel feed prints the feed paths add printed, and
+// --rotate replaces them with others, kept in the store (the old ones are
+// refused by the server: TestWebFeedRotation); a name the owner has no
+// sentinel of is an error that names the sentinel.
+func TestSentinelFeed(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	code, out, errOut := runVigil(t, "", "sentinel", "add", "--data", data, "--owner", "ann@example.test",
+		writeFile(t, dir, "s.ssl", "Create Sentinel news Using http://a.example"))
+	if code != exitOK {
+		t.Fatalf("add: exit %d\n%s%s", code, out, errOut)
+	}
+	_, added, ok := strings.Cut(strings.TrimSpace(out), " feed ")
+	if !ok {
+		t.Fatalf("add printed no feed: %q", out)
+	}
+	paths := func(args ...string) (atom, rss string) {
+		t.Helper()
+		code, out, errOut := runVigil(t, "", append([]string{"sentinel", "feed", "--data", data, "--owner", "ann@example.test"}, args...)...)
+		f := strings.Fields(out)
+		if code != exitOK || len(f) != 7 || f[0] != "sentinel" || f[2] != "news" || f[3] != "atom" || f[5] != "rss" {
+			t.Fatalf("sentinel feed %v: exit %d, %q %q", args, code, out, errOut)
+		}
+		return f[4], f[6]
+	}
+	atom, rss := paths("news")
+	if atom != added || rss != strings.TrimSuffix(added, "atom.xml")+"rss.xml" {
+		t.Errorf("feed paths %s %s, want those add printed, %s", atom, rss, added)
+	}
+	if by, _ := paths("1"); by != atom {
+		t.Errorf("by id: %s, want %s", by, atom)
+	}
+	rotated, _ := paths("--rotate", "news")
+	if rotated == atom {
+		t.Errorf("--rotate kept the feed path %s", atom)
+	}
+	if again, _ := paths("news"); again != rotated {
+		t.Errorf("after --rotate: %s, want the new path %s", again, rotated)
+	}
+	code, _, errOut = runVigil(t, "", "sentinel", "feed", "--data", data, "--owner", "bob@example.test", "--rotate", "news")
+	if want := "bob@example.test has no sentinel news; ann@example.test has one"; code != exitChanged || !strings.Contains(errOut, want) {
+		t.Errorf("another owner's name: exit %d, %q; want %d and %q", code, errOut, exitChanged, want)
+	}
+	if again, _ := paths("news"); again != rotated {
+		t.Errorf("a refused rotation changed the path: %s, want %s", again, rotated)
+	}
+}
+
 // TestMissingStore: the commands that only read or remove refuse a data
 // directory without a store, and leave none there; they listed, removed
 // from and exported an empty store they made, so a mistyped --data looked
@@ -231,6 +279,7 @@ func TestMissingStore(t *testing.T) {
 		{"sentinel", "list"},
 		{"sentinel", "list", "--json"},
 		{"sentinel", "rm", "news"},
+		{"sentinel", "feed", "news"},
 		{"export", "warc", "--all"},
 		{"export", "warc", "--resource", "http://example.com/"},
 	} {

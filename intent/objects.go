@@ -287,32 +287,6 @@ func (c *content) addTable(n *tree.Node) {
 	c.tables = append(c.tables, t)
 }
 
-// listObjects returns the ul and ol lists of c with their items; an item's
-// text leaves out its nested lists, which are lists of their own.
-func (c *content) listObjects() []*container {
-	c.collectObjects()
-	return c.lists
-}
-
-func isList(m *tree.Node) bool { return elementIs(m, "ul", "ol") }
-
-func (c *content) addList(n *tree.Node) {
-	l := &container{node: n, index: len(c.lists) + 1}
-	l.id, _ = attrFold(n, "id")
-	tree.Walk(n, func(m *tree.Node) bool {
-		if m.Kind != tree.Element || (m != n && (c.skip(m) || isList(m))) {
-			return false
-		}
-		if !elementIs(m, "li") {
-			return true
-		}
-		text := c.subtreeText(m, isList)
-		l.items = append(l.items, object{key: text, node: m, pos: len(l.items) + 1, text: text})
-		return false
-	})
-	c.lists = append(c.lists, l)
-}
-
 // pickContainers pairs the containers the change type names (ids or
 // 1-based indexes; every container when none) in the two versions. Named
 // ones are paired by id, else by index. Without names, a container is

@@ -224,31 +224,6 @@ func columnPairs(oldHead, newHead []string) [][2]int {
 	return out
 }
 
-// listChanges: items added, removed, moved and changed.
-func listChanges(pc *pathCache, pairs [][2]*container) []Change {
-	var out []Change
-	for _, pr := range pairs {
-		o, n := pr[0], pr[1]
-		var old, new []object
-		name := ""
-		if o != nil {
-			old, name = o.items, o.name()
-		}
-		if n != nil {
-			new, name = n.items, n.name()
-		}
-		for _, e := range diffObjects(old, new, true) {
-			c := objectChange(pc, KindListItem, e, old, new, func(ob *object) string { return ob.text })
-			if e.op == Update {
-				c.Fields = []string{"text"}
-			}
-			c.List = &ListInfo{List: name}
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 // regexObjects returns the matches of re in the content's text (its text
 // leaves joined by spaces, so a match may span inline elements), block by
 // block: a match does not span the end of a paragraph, a cell or a line,

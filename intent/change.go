@@ -95,9 +95,17 @@ type TableInfo struct {
 	Header string `json:"header,omitempty"`
 }
 
-// ListInfo names the list of a list-item change: its id, or "#n".
+// ListInfo locates a list-item change: the list (its id, or "#n" for the
+// n-th list) and, for an item of a nested list, the labels of the items
+// it sits in, outermost first, in the old version (delete, update, move)
+// and in the new one (insert, update, move). A label is the item's own
+// text, without its nested lists, or, when it has none, "#n" for the n-th
+// of the items beside it; past 16 labels, the outermost, "…" and the 14
+// innermost are kept.
 type ListInfo struct {
-	List string `json:"list"`
+	List       string   `json:"list"`
+	OldParents []string `json:"oldParents,omitempty"`
+	NewParents []string `json:"newParents,omitempty"`
 }
 
 // RegexInfo names the expression of a regex-match change.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"html"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -70,13 +71,18 @@ func Count(changes []Change) string {
 
 // Heading says what happened to the change's object, in words: "list item
 // added", "cell changed", "value decreased by 50", "value rose above 100",
-// "row moved".
+// "row moved"; for an item of a nested list, where it is: "list item
+// added in Food > Mains", "list item removed from Food", "list item moved
+// from Food to Drinks".
 func (c Change) Heading() string {
 	noun := c.Kind.noun(1)
 	if c.Kind == KindWord {
 		noun = "words" // a run of them, as the line shows
 	}
 	h := noun + " " + c.Op.participle()
+	if c.List != nil {
+		h += c.List.where(c.Op)
+	}
 	if v := c.Value; v != nil && c.Op == Update {
 		switch {
 		case v.Crossed == "above" && v.Threshold != nil:
@@ -92,6 +98,55 @@ func (c Change) Heading() string {
 		}
 	}
 	return h
+}
+
+// where says where in its list a nested item's change happened, to follow
+// the participle: " in Food > Mains" (added, changed, moved within), " from
+// Food" (removed), " from Food to Drinks", " into Food" (from the outer
+// list), " out of Food" (to the outer list); "" for the outer list's own
+// items.
+func (l *ListInfo) where(op Operation) string {
+	old, new := showParents(l.OldParents), showParents(l.NewParents)
+	switch {
+	case op == Delete && old != "":
+		return " from " + old
+	case op == Move && !slices.Equal(l.OldParents, l.NewParents):
+		switch {
+		case old == "":
+			return " into " + new
+		case new == "":
+			return " out of " + old
+		}
+		return " from " + old + " to " + new
+	case new != "":
+		return " in " + new
+	}
+	return ""
+}
+
+// Limits of the labels a heading shows of the items a nested list item
+// sits in.
+const (
+	maxLabel  = 40 // bytes of one label
+	maxLabels = 3  // labels; past them, the outermost, "…" and the two innermost
+)
+
+// showParents writes labels as a path: "Food > Mains".
+func showParents(labels []string) string {
+	if len(labels) > maxLabels {
+		labels = []string{labels[0], "…", labels[len(labels)-2], labels[len(labels)-1]}
+	}
+	var b strings.Builder
+	for i, s := range labels {
+		if i > 0 {
+			b.WriteString(" > ")
+		}
+		if len(s) > maxLabel {
+			s = strings.ToValidUTF8(s[:maxLabel], "") + "…"
+		}
+		b.WriteString(s)
+	}
+	return b.String()
 }
 
 // formatNumber writes a number as briefly as it reads: 50, 12.5, 0.01.

@@ -1,6 +1,10 @@
 package intent
 
-import "testing"
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
 
 // TestDescribe: a change reads in words a user understands, in a mail, a
 // feed or a chat message: what kind of object, what happened to it, and
@@ -27,12 +31,38 @@ func TestDescribe(t *testing.T) {
 			"~ row moved: 1.2 | May", "row moved: 1.2 | May"},
 		{Change{Kind: KindWord, Op: Insert, New: "brand new"},
 			"+ words added: brand new", "words added: <ins>brand new</ins>"},
+		{Change{Kind: KindListItem, Op: Insert, New: "Salad", List: &ListInfo{List: "menu", NewParents: []string{"Food"}}},
+			"+ list item added in Food: Salad", "list item added in Food: <ins>Salad</ins>"},
+		{Change{Kind: KindListItem, Op: Delete, Old: "Steak", List: &ListInfo{List: "menu", OldParents: []string{"Food", "Mains"}}},
+			"- list item removed from Food > Mains: Steak", "list item removed from Food &gt; Mains: <del>Steak</del>"},
+		{Change{Kind: KindListItem, Op: Update, Old: "Soup", New: "Salad", List: &ListInfo{List: "menu", OldParents: []string{"Food"}, NewParents: []string{"Meals"}}},
+			"~ list item changed in Meals: Soup -> Salad", "list item changed in Meals: <del>Soup</del> <ins>Salad</ins>"},
+		{Change{Kind: KindListItem, Op: Move, Old: "Soup", New: "Soup", List: &ListInfo{List: "menu", OldParents: []string{"Food"}, NewParents: []string{"Food"}}},
+			"~ list item moved in Food: Soup", "list item moved in Food: Soup"},
+		{Change{Kind: KindListItem, Op: Move, Old: "Bread", New: "Bread", List: &ListInfo{List: "menu", OldParents: []string{"Food"}, NewParents: []string{"Drinks"}}},
+			"~ list item moved from Food to Drinks: Bread", "list item moved from Food to Drinks: Bread"},
+		{Change{Kind: KindListItem, Op: Move, Old: "Bread", New: "Bread", List: &ListInfo{List: "menu", NewParents: []string{"Food"}}},
+			"~ list item moved into Food: Bread", "list item moved into Food: Bread"},
+		{Change{Kind: KindListItem, Op: Move, Old: "Bread", New: "Bread", List: &ListInfo{List: "menu", OldParents: []string{"Food"}}},
+			"~ list item moved out of Food: Bread", "list item moved out of Food: Bread"},
+		{Change{Kind: KindListItem, Op: Insert, New: "Cod", List: &ListInfo{List: "menu", NewParents: []string{"Fish & <Chips>"}}},
+			"+ list item added in Fish & <Chips>: Cod", "list item added in Fish &amp; &lt;Chips&gt;: <ins>Cod</ins>"},
+		{Change{Kind: KindListItem, Op: Insert, New: "x", List: &ListInfo{List: "#1", NewParents: []string{"A", "B", "C", "D", "E"}}},
+			"+ list item added in A > … > D > E: x", "list item added in A &gt; … &gt; D &gt; E: <ins>x</ins>"},
+		{Change{Kind: KindListItem, Op: Insert, New: "x", List: &ListInfo{List: "#1", NewParents: []string{strings.Repeat("é", 30)}}},
+			"+ list item added in " + strings.Repeat("é", 20) + "…: x", "list item added in " + strings.Repeat("é", 20) + "…: <ins>x</ins>"},
 	} {
 		if got := tc.c.Line(); got != tc.line {
 			t.Errorf("Line: %q, want %q", got, tc.line)
 		}
 		if got := tc.c.LineHTML(); got != tc.html {
 			t.Errorf("LineHTML: %q, want %q", got, tc.html)
+		}
+		// Messages are written from the stored records: the line survives
+		// their JSON form.
+		var back Change
+		if b, err := json.Marshal(tc.c); err != nil || json.Unmarshal(b, &back) != nil || back.Line() != tc.line {
+			t.Errorf("Line after a JSON round trip: %q, want %q (%v)", back.Line(), tc.line, err)
 		}
 	}
 	long := Change{Kind: KindNode, Op: Insert, New: string(make([]byte, 400))}
@@ -41,6 +71,11 @@ func TestDescribe(t *testing.T) {
 	}
 	got := Count([]Change{{Kind: KindListItem, Op: Insert}, {Kind: KindTableCell, Op: Update}, {Kind: KindListItem, Op: Insert}, {Kind: KindNode, Op: Update}})
 	if want := "2 list items added, 1 cell changed, 1 text changed"; got != want {
+		t.Errorf("Count: %q, want %q", got, want)
+	}
+	// Nested items count as list items.
+	got = Count([]Change{{Kind: KindListItem, Op: Update}, {Kind: KindListItem, Op: Update, List: &ListInfo{List: "menu", NewParents: []string{"Food"}}}})
+	if want := "2 list items changed"; got != want {
 		t.Errorf("Count: %q, want %q", got, want)
 	}
 }

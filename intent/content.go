@@ -92,6 +92,9 @@ type content struct {
 	// text of a leaf with brk), in order, from 0.
 	textBlocks []int
 	attrBuf    []int32 // contentAttrs's list
+	// listOwners, while collectObjects runs, holds where each nested list
+	// found so far belongs.
+	listOwners map[*tree.Node]listOwner
 }
 
 // isNonContent reports whether an HTML element's text is not content:

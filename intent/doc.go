@@ -105,6 +105,23 @@
 // an LCS over the word sequences, reported as runs of inserted, deleted
 // and replaced words.
 //
+// Lists are ul and ol elements (a definition list, dl, is not one), their
+// items the li elements, an item's text without the lists nested in it.
+// A nested list belongs to the item it sits in (a list written straight
+// in another list, as browsers show it, to the item before it), and its
+// changes are that item's: the nested items of two aligned items
+// (unchanged, changed or moved) are compared as one list in turn, level by
+// level from a queue (no recursion, however deep the nesting), and each
+// change carries the labels of the items it sits in, outermost first
+// (ListInfo; Heading says "list item added in Food > Mains"). An item
+// added or removed is one change, its nested items with it; an outer
+// item whose own text changed is changed, whatever its nested items did;
+// an item removed from one place and added at another of the same list's
+// tree with the same text (another item's nested list, or the outer list)
+// has moved. "list" without ids watches the outermost lists, with what is
+// nested in them; a nested list named by its id is watched on its own,
+// unless a list it sits in is named too.
+//
 // Composite changes follow the seed's formulas (§5.3): (NOT C)(V1, V2) =
 // ¬C(V1, V2), (C1 AND C2)(V1, V2) = C1(V1, V2) ∧ C2(V1, V2), (C1 OR
 // C2)(V1, V2) = C1(V1, V2) ∨ C2(V1, V2), where C_t(V1, V2) is true when a

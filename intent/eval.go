@@ -255,7 +255,7 @@ func (p *Pair) primitive(ct *spec.ChangeType) (*Result, error) {
 	case spec.Table:
 		return &Result{Changes: tableChanges(&p.paths, pickContainers(cp.old.tableObjects(), cp.new.tableObjects(), args))}, nil
 	case spec.List:
-		return &Result{Changes: listChanges(&p.paths, pickContainers(cp.old.listObjects(), cp.new.listObjects(), args))}, nil
+		return &Result{Changes: listChanges(&p.paths, pickLists(cp.old.listObjects(), cp.new.listObjects(), args))}, nil
 	case spec.Regex:
 		var out []Change
 		for _, a := range args {

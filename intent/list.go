@@ -1,9 +1,18 @@
 package intent
 
-import "github.com/vigil-web/vigil/tree"
+import (
+	"slices"
+	"strconv"
 
-// listObjects returns the ul and ol lists of c with their items; an item's
-// text leaves out its nested lists, which are lists of their own.
+	"github.com/vigil-web/vigil/tree"
+)
+
+// listObjects returns the ul and ol lists of c with their items, every
+// list in document order, nested ones too. An item's text leaves out its
+// nested lists, which hang on the item (object.lists) and name the list
+// they are nested in (container.parent). A list written straight in
+// another list, as browsers show it, is nested in the item before it, or,
+// before any item, gives its items to that list.
 func (c *content) listObjects() []*container {
 	c.collectObjects()
 	return c.lists
@@ -11,11 +20,44 @@ func (c *content) listObjects() []*container {
 
 func isList(m *tree.Node) bool { return elementIs(m, "ul", "ol") }
 
+// listOwner is where a nested list belongs: the list, and the index of
+// the item among its items (-1: the list's own items hold its items).
+type listOwner struct {
+	list *container
+	item int
+}
+
+// own records that the nested list m belongs to the item of l.
+func (c *content) own(m *tree.Node, l *container, item int) {
+	if c.listOwners == nil {
+		c.listOwners = map[*tree.Node]listOwner{}
+	}
+	c.listOwners[m] = listOwner{l, item}
+}
+
+// addList adds the list n, whose outer lists, if any, collectObjects
+// added before it (it walks in document order).
 func (c *content) addList(n *tree.Node) {
 	l := &container{node: n, index: len(c.lists) + 1}
 	l.id, _ = attrFold(n, "id")
+	if o, ok := c.listOwners[n]; ok {
+		l.parent = o.list
+		if o.item >= 0 {
+			it := &o.list.items[o.item] // the outer list's items are all added
+			it.lists = append(it.lists, l)
+		}
+		delete(c.listOwners, n)
+	}
 	tree.Walk(n, func(m *tree.Node) bool {
-		if m.Kind != tree.Element || (m != n && (c.skip(m) || isList(m))) {
+		if m.Kind != tree.Element || (m != n && c.skip(m)) {
+			return false
+		}
+		if m != n && isList(m) {
+			if len(l.items) == 0 {
+				c.own(m, l, -1)
+				return true
+			}
+			c.own(m, l, len(l.items)-1)
 			return false
 		}
 		if !elementIs(m, "li") {
@@ -23,12 +65,108 @@ func (c *content) addList(n *tree.Node) {
 		}
 		text := c.subtreeText(m, isList)
 		l.items = append(l.items, object{key: text, node: m, pos: len(l.items) + 1, text: text})
+		item := len(l.items) - 1
+		tree.Walk(m, func(k *tree.Node) bool {
+			if k.Kind != tree.Element || (k != m && c.skip(k)) {
+				return false
+			}
+			if k != m && isList(k) {
+				c.own(k, l, item)
+				return false
+			}
+			return true
+		})
 		return false
 	})
 	c.lists = append(c.lists, l)
 }
 
-// listChanges: items added, removed, moved and changed.
+// pickLists pairs the lists a list change type names, as pickContainers
+// does, leaving out the nested lists whose items an outer list reports:
+// every nested list when none is named, and a named list nested in another
+// named one (in each version it is in).
+func pickLists(old, new []*container, args []string) [][2]*container {
+	if len(args) == 0 {
+		outer := func(ks []*container) []*container {
+			return slices.DeleteFunc(slices.Clone(ks), func(k *container) bool { return k.parent != nil })
+		}
+		return pickContainers(outer(old), outer(new), nil)
+	}
+	pairs := pickContainers(old, new, args)
+	picked := map[*container]bool{}
+	for _, pr := range pairs {
+		picked[pr[0]], picked[pr[1]] = true, true
+	}
+	within := func(k *container) bool {
+		if k == nil {
+			return true
+		}
+		for p := k.parent; p != nil; p = p.parent {
+			if picked[p] {
+				return true
+			}
+		}
+		return false
+	}
+	return slices.DeleteFunc(pairs, func(pr [2]*container) bool { return within(pr[0]) && within(pr[1]) })
+}
+
+// maxParents is the most labels a list-item change keeps of the items it
+// sits in (ListInfo): the outermost, "…" and the innermost.
+const maxParents = 16
+
+// withParent returns the labels ps followed by label, in a new slice, cut
+// to maxParents.
+func withParent(ps []string, label string) []string {
+	if len(ps) < maxParents {
+		return append(slices.Clip(ps), label)
+	}
+	out := make([]string, 0, maxParents)
+	out = append(out, ps[0], "…")
+	out = append(out, ps[len(ps)-(maxParents-3):]...)
+	return append(out, label)
+}
+
+// label is what a list item is called where its nested items are
+// reported: its text, or "#n" for the n-th item of its list.
+func (o *object) label() string {
+	if o.text != "" {
+		return o.text
+	}
+	return "#" + strconv.Itoa(o.pos)
+}
+
+// nested returns the items of the lists nested in the list item o, in
+// order, numbered from 1.
+func (o *object) nested() []object {
+	switch len(o.lists) {
+	case 0:
+		return nil
+	case 1:
+		return o.lists[0].items
+	}
+	var out []object
+	for _, l := range o.lists {
+		for _, it := range l.items {
+			it.pos = len(out) + 1
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// listChanges: items added, removed, moved and changed, in each pair of
+// lists and in the lists nested in the items both versions have.
+//
+// The items of a pair of lists are aligned as other objects are
+// (diffObjects). An item's nested lists are compared, as one list, with
+// those of the item it is aligned with: an unchanged, changed or moved
+// one; an item added or removed is one change, its nested items with it.
+// Across the whole of a pair of lists, an item removed from the nested
+// lists of one item and added to those of another (or to the outer list),
+// with the same text, has moved there. The levels are compared breadth
+// first, from a queue, so that a list nested thousands deep takes no
+// deeper stack than a flat one.
 func listChanges(pc *pathCache, pairs [][2]*container) []Change {
 	var out []Change
 	for _, pr := range pairs {
@@ -41,13 +179,109 @@ func listChanges(pc *pathCache, pairs [][2]*container) []Change {
 		if n != nil {
 			new, name = n.items, n.name()
 		}
-		for _, e := range diffObjects(old, new, true) {
-			c := objectChange(pc, KindListItem, e, old, new, func(ob *object) string { return ob.text })
-			if e.op == Update {
-				c.Fields = []string{"text"}
+		out = appendListChanges(out, pc, name, old, new)
+	}
+	return out
+}
+
+// listLevel is a pair of item sequences to compare: a pair of lists, or
+// the nested items of two aligned items, with the labels of the items
+// they sit in.
+type listLevel struct {
+	old, new               []object
+	oldParents, newParents []string
+}
+
+// loneItem is an item removed (or added) that no item of the other
+// version has taken yet: a move when one with its text turns up.
+type loneItem struct {
+	at      int // its change in out
+	item    *object
+	parents []string
+}
+
+func appendListChanges(out []Change, pc *pathCache, name string, old, new []object) []Change {
+	text := func(ob *object) string { return ob.text }
+	queue := []listLevel{{old: old, new: new}}
+	removed := map[string][]loneItem{}
+	added := map[string][]loneItem{}
+	// take returns the first lone item with the given text, if any.
+	take := func(m map[string][]loneItem, key string) (loneItem, bool) {
+		q := m[key]
+		if len(q) == 0 {
+			return loneItem{}, false
+		}
+		m[key] = q[1:]
+		return q[0], true
+	}
+	// Only items of nested lists can move to another list: in a flat one,
+	// an item removed and one added with its text are already a move.
+	hasLists := func(o object) bool { return len(o.lists) > 0 }
+	nesting := slices.ContainsFunc(old, hasLists) || slices.ContainsFunc(new, hasLists)
+	var below []lcsPair // items both versions have, with nested items to compare
+	descend := func(a, b *object, oldParents, newParents []string) {
+		if len(a.lists) > 0 || len(b.lists) > 0 {
+			queue = append(queue, listLevel{a.nested(), b.nested(), withParent(oldParents, a.label()), withParent(newParents, b.label())})
+		}
+	}
+	for head := 0; head < len(queue); head++ {
+		lv := queue[head]
+		queue[head] = listLevel{} // let its items go when done
+		below = below[:0]
+		keep := func(a, b int) {
+			if len(lv.old[a].lists) > 0 || len(lv.new[b].lists) > 0 {
+				below = append(below, lcsPair{a, b})
 			}
-			c.List = &ListInfo{List: name}
+		}
+		edits := alignObjects(lv.old, lv.new, true, keep)
+		for _, e := range edits {
+			c := objectChange(pc, KindListItem, e, lv.old, lv.new, text)
+			info := &ListInfo{List: name}
+			if e.a >= 0 {
+				info.OldParents = lv.oldParents
+			}
+			if e.b >= 0 {
+				info.NewParents = lv.newParents
+			}
+			c.List = info
+			switch e.op {
+			case Update:
+				c.Fields = []string{"text"}
+				keep(e.a, e.b)
+			case Move:
+				keep(e.a, e.b)
+			case Delete:
+				a := &lv.old[e.a]
+				if in, ok := take(added, a.key); ok {
+					// moved from here to where it was added
+					m := &out[in.at]
+					m.Op, m.Old, m.OldPos, m.OldPath = Move, c.Old, c.OldPos, c.OldPath
+					m.List.OldParents = lv.oldParents
+					descend(a, in.item, lv.oldParents, in.parents)
+					continue
+				}
+				if nesting && a.key != "" {
+					removed[a.key] = append(removed[a.key], loneItem{len(out), a, lv.oldParents})
+				}
+			case Insert:
+				b := &lv.new[e.b]
+				if rm, ok := take(removed, b.key); ok {
+					m := &out[rm.at]
+					m.Op, m.New, m.NewPos, m.NewPath = Move, c.New, c.NewPos, c.NewPath
+					m.List.NewParents = lv.newParents
+					descend(rm.item, b, rm.parents, lv.newParents)
+					continue
+				}
+				if nesting && b.key != "" {
+					added[b.key] = append(added[b.key], loneItem{len(out), b, lv.newParents})
+				}
+			}
 			out = append(out, c)
+		}
+		// Their nested items, in the new version's order.
+		slices.SortFunc(below, func(x, y lcsPair) int { return x.b - y.b })
+		for _, p := range below {
+			descend(&lv.old[p.a], &lv.new[p.b], lv.oldParents, lv.newParents)
 		}
 	}
 	return out

@@ -14,6 +14,8 @@ type object struct {
 	node *tree.Node
 	pos  int // 1-based among the objects of its kind
 
+	lists []*container // list items: the lists nested in the item, in document order
+
 	href, text, src, alt string   // links and images
 	cells                []string // table rows
 }
@@ -36,15 +38,25 @@ type objEdit struct {
 // same number left (when positional is set); the rest are inserted or
 // deleted.
 func diffObjects(old, new []object, positional bool) []objEdit {
+	return alignObjects(old, new, positional, nil)
+}
+
+// alignObjects is diffObjects that also calls same, when not nil, for
+// each pair of equal objects the LCS keeps in place (which the edits leave
+// out), in order.
+func alignObjects(old, new []object, positional bool, same func(a, b int)) []objEdit {
 	if len(old) == len(new) {
-		same := true
+		equal := true
 		for i := range old {
 			if old[i].key != new[i].key {
-				same = false
+				equal = false
 				break
 			}
 		}
-		if same {
+		if equal {
+			for i := 0; same != nil && i < len(old); i++ {
+				same(i, i)
+			}
 			return nil
 		}
 	}
@@ -73,6 +85,8 @@ func diffObjects(old, new []object, positional bool) []objEdit {
 		usedA[p.a], usedB[p.b] = true, true
 		if old[p.a].key != new[p.b].key {
 			edits = append(edits, objEdit{Update, p.a, p.b})
+		} else if same != nil {
+			same(p.a, p.b)
 		}
 	}
 	g := 0

@@ -127,6 +127,7 @@ func (c *content) collectObjects() {
 		}
 		return true
 	})
+	c.listOwners = nil
 }
 
 func (c *content) addLink(n *tree.Node) {
@@ -225,9 +226,10 @@ func hasPrefixFold(s, prefix string) bool {
 type container struct {
 	node    *tree.Node
 	id      string
-	index   int      // 1-based among the containers of its kind
-	headers []string // tables: column headers
-	items   []object // rows or items
+	index   int        // 1-based among the containers of its kind
+	headers []string   // tables: column headers
+	items   []object   // rows or items
+	parent  *container // lists: the list it is nested in, within the content
 }
 
 // name returns the container's id, or "#n".

@@ -128,10 +128,10 @@ func validateJSON(t *testing.T, root map[string]any, data []byte) error {
 func TestSchema(t *testing.T) {
 	root := loadSchema(t)
 	old := `<html><body><p>Jane Doe wrote 12/01/2026 <a href="/a">A</a> <img src="a.png" alt="A"></p>
-<table id="t"><tr><th>K</th><th>V</th></tr><tr><td>x</td><td>1</td></tr></table><ul><li>one</li><li>two</li></ul>
+<table id="t"><tr><th>K</th><th>V</th></tr><tr><td>x</td><td>1</td></tr></table><ul><li>one</li><li>two<ul><li>2a</li></ul></li></ul>
 <span class="p">$10</span></body></html>`
 	new := `<html><body><p>Jane Roe wrote 12/02/2026 <a href="/b">A</a> <img src="b.png" alt="A"></p>
-<table id="t"><tr><th>K</th><th>V</th></tr><tr><td>x</td><td>2</td></tr><tr><td>y</td><td>3</td></tr></table><ul><li>two</li><li>one</li></ul>
+<table id="t"><tr><th>K</th><th>V</th></tr><tr><td>x</td><td>2</td></tr><tr><td>y</td><td>3</td></tr></table><ul><li>two<ul><li>2b</li></ul></li><li>one</li></ul>
 <span class="p">$12</span></body></html>`
 	clause := `any change OR all words OR keywords {Doe} OR phrase {"Jane Doe wrote"} OR all links OR all images OR table OR list OR regular expression {"\\d+/\\d+/\\d+"} OR value In css "span.p" rises above 11 OR NOT all words`
 	r := evalClause(t, old, new, clause)
@@ -143,6 +143,13 @@ func TestSchema(t *testing.T) {
 		if !kinds[k] {
 			t.Errorf("no %s record in the sample", k)
 		}
+	}
+	nested := false
+	for _, c := range r.AllChanges() {
+		nested = nested || c.List != nil && len(c.List.NewParents) > 0
+	}
+	if !nested {
+		t.Error("no record of a nested list item in the sample")
 	}
 	data, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
@@ -167,6 +174,7 @@ func TestSchema(t *testing.T) {
 		`{"type":"x","matched":"yes"}`,
 		`{"type":"x","matched":true,"changes":[{"kind":"node","op":"move","oldPos":0}]}`,
 		`{"type":"x","matched":true,"changes":[{"kind":"link","op":"update","link":{"href":"/a"}}]}`,
+		`{"type":"x","matched":true,"changes":[{"kind":"list-item","op":"insert","list":{"list":"#1","newParents":"Food"}}]}`,
 		`{"matched":true}`,
 	} {
 		if err := validateJSON(t, root, []byte(bad)); err == nil {

@@ -1,10 +1,13 @@
 package intent
 
 import (
+	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/vigil-web/vigil/tree"
 	"github.com/vigil-web/vigil/treediff"
 )
 
@@ -165,5 +168,291 @@ func TestNestedListRecord(t *testing.T) {
 	}
 	if top := r.Changes[0]; top.List == nil || top.List.OldParents != nil || top.List.NewParents != nil {
 		t.Errorf("top-level record %+v", top.List)
+	}
+}
+
+// deepMenu returns an XML document (the HTML parser stops at 512 levels)
+// with a list nested depth deep, item Li at level i, and bottom the text
+// of the innermost item.
+func deepMenu(depth int, rename map[int]string, bottom string) string {
+	var b strings.Builder
+	b.WriteString(`<r><ul id="menu">`)
+	for i := 0; i < depth; i++ {
+		label := "L" + strconv.Itoa(i)
+		if s, ok := rename[i]; ok {
+			label = s
+		}
+		b.WriteString("<li>" + label + "<ul>")
+	}
+	b.WriteString("<li>" + bottom + "</li>")
+	for i := 0; i < depth; i++ {
+		b.WriteString("</ul></li>")
+	}
+	b.WriteString("</ul></r>")
+	return b.String()
+}
+
+// TestNestedListDeep: a list nested 10 000 deep is compared level by level
+// from a queue, not by recursion, and its changes name the outermost and
+// the innermost items around them.
+func TestNestedListDeep(t *testing.T) {
+	const depth = 10000
+	old := parseDoc(t, deepMenu(depth, nil, "Soup"))
+	new := parseDoc(t, deepMenu(depth, map[int]string{5000: "Middle"}, "Salad"))
+	d, err := treediff.Diff(old, new, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewPair(old, new, d, nil)
+	for _, clause := range []string{"list {menu}", "list"} {
+		r, err := p.Evaluate(monitor(t, clause))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{
+			"~ list item changed in L0 > … > L4998 > L4999: L5000 -> Middle",
+			"~ list item changed in L0 > … > L9998 > L9999: Soup -> Salad",
+		}
+		if got := lines(r.Changes); !slices.Equal(got, want) {
+			t.Fatalf("%s: got %q\nwant %q", clause, got, want)
+		}
+		ps := r.Changes[1].List.NewParents
+		if len(ps) != maxParents || ps[0] != "L0" || ps[1] != "…" || ps[2] != "L9986" || ps[maxParents-1] != "L9999" {
+			t.Errorf("%s: parents %q", clause, ps)
+		}
+		if ps := r.Changes[1].List.OldParents; ps[maxParents-1] != "L9999" || slices.Contains(ps, "Middle") {
+			t.Errorf("%s: old parents %q", clause, ps)
+		}
+		if !strings.HasSuffix(r.Changes[1].NewPath, "/ul[1]/li[1]") {
+			t.Errorf("%s: path ends %q", clause, r.Changes[1].NewPath[len(r.Changes[1].NewPath)-30:])
+		}
+	}
+}
+
+// menuItem is an item of a generated nested list.
+type menuItem struct {
+	text    string
+	ordered bool // its nested list is an ol
+	kids    []*menuItem
+}
+
+func (it *menuItem) clone() *menuItem {
+	c := &menuItem{text: it.text, ordered: it.ordered}
+	for _, k := range it.kids {
+		c.kids = append(c.kids, k.clone())
+	}
+	return c
+}
+
+func writeMenu(b *strings.Builder, items []*menuItem, tag string) {
+	b.WriteString("<" + tag + ">")
+	for _, it := range items {
+		b.WriteString("<li>" + it.text)
+		if len(it.kids) > 0 {
+			tag := "ul"
+			if it.ordered {
+				tag = "ol"
+			}
+			writeMenu(b, it.kids, tag)
+		}
+		b.WriteString("</li>")
+	}
+	b.WriteString("</" + tag + ">")
+}
+
+// randomMenu returns items nested at most depth deep, their texts from a
+// small alphabet so that they repeat.
+func randomMenu(r *rand.Rand, depth int) []*menuItem {
+	items := make([]*menuItem, r.IntN(4))
+	for i := range items {
+		items[i] = &menuItem{text: string(rune('a' + r.IntN(6))), ordered: r.IntN(3) == 0}
+		if depth > 0 && r.IntN(2) == 0 {
+			items[i].kids = randomMenu(r, depth-1)
+		}
+	}
+	return items
+}
+
+// mutateMenu renames, removes, adds and moves items at random.
+func mutateMenu(r *rand.Rand, top *menuItem) {
+	for n := r.IntN(4); n > 0; n-- {
+		// every list: the top one and each item's kids
+		var lists []*menuItem
+		var walk func(it *menuItem)
+		walk = func(it *menuItem) {
+			lists = append(lists, it)
+			for _, k := range it.kids {
+				walk(k)
+			}
+		}
+		walk(top)
+		l := lists[r.IntN(len(lists))]
+		switch op := r.IntN(4); {
+		case op == 0 && len(l.kids) > 0:
+			l.kids[r.IntN(len(l.kids))].text = string(rune('a' + r.IntN(6)))
+		case op == 1 && len(l.kids) > 0:
+			i := r.IntN(len(l.kids))
+			l.kids = slices.Delete(l.kids, i, i+1)
+		case op == 2:
+			l.kids = slices.Insert(l.kids, r.IntN(len(l.kids)+1), &menuItem{text: string(rune('a' + r.IntN(6)))})
+		case op == 3 && len(l.kids) > 0:
+			i := r.IntN(len(l.kids))
+			it := l.kids[i]
+			l.kids = slices.Delete(l.kids, i, i+1)
+			var to []*menuItem // lists outside the item moved
+			var outside func(x *menuItem)
+			outside = func(x *menuItem) {
+				to = append(to, x)
+				for _, k := range x.kids {
+					outside(k)
+				}
+			}
+			outside(top)
+			dst := to[r.IntN(len(to))]
+			dst.kids = slices.Insert(dst.kids, r.IntN(len(dst.kids)+1), it)
+		}
+	}
+}
+
+// itemLabels returns, for each li of the list with id menu in doc, by
+// path, the texts of the li it is nested in, outermost first.
+func itemLabels(doc *tree.Document) map[string][]string {
+	out := map[string][]string{}
+	var paths tree.NodePaths
+	tree.Walk(doc.Root, func(n *tree.Node) bool {
+		if elementIs(n, "li") {
+			var ls []string
+			for p := n.Parent; p != nil; p = p.Parent {
+				if elementIs(p, "li") {
+					ls = append(ls, p.Children[0].Value)
+				}
+			}
+			slices.Reverse(ls)
+			out[paths.Path(n)] = ls
+		}
+		return true
+	})
+	return out
+}
+
+// TestNestedListProperties compares random nested lists with random
+// edits of them (checkNestedLists).
+func TestNestedListProperties(t *testing.T) {
+	for seed := uint64(0); seed < 400; seed++ {
+		r := rand.New(rand.NewPCG(seed, 7))
+		top := &menuItem{kids: randomMenu(r, 3)}
+		next := top.clone()
+		mutateMenu(r, next)
+		var a, b strings.Builder
+		writeMenu(&a, top.kids, "ul")
+		writeMenu(&b, next.kids, "ul")
+		old, new := "<html><body>"+a.String()+"</body></html>", "<html><body>"+b.String()+"</body></html>"
+		checkNestedLists(t, old, new, true)
+	}
+}
+
+func FuzzNestedLists(f *testing.F) {
+	f.Add(menu, strings.NewReplacer("<li>Bread</li>", "", "<li>Tea</li>", "<li>Tea</li><li>Bread</li>").Replace(menu))
+	f.Add(`<ul><li>a<ul><li>b</li></ul></li><ul><li>c</li></ul></ul>`, `<ul><ul><li>c</li></ul><li>b<ol><li>a</li></ol></li></ul>`)
+	f.Add(`<r><ul><li>a<ul><li>b<li>c</li></li></ul></li></ul></r>`, `<r><ul><li>a<ul><li>c</li></ul></li><li>b</li></ul></r>`)
+	f.Fuzz(func(t *testing.T, old, new string) {
+		checkNestedLists(t, old, new, false)
+	})
+}
+
+// checkNestedLists evaluates every list of two versions, diffed by
+// treediff, and checks (when both parse and have a root) that each item is reported at most once, that a
+// move keeps the item's text, that equal versions have no change, and
+// that no change carries more than maxParents labels. When generated is
+// set (the versions are writeMenu's: an li's first child is its text), it
+// checks too that each change carries the labels of the items it sits in,
+// and that the items left unreported (less those inside an item added or
+// removed) have the same texts in both versions.
+func checkNestedLists(t *testing.T, old, new string, generated bool) {
+	t.Helper()
+	oldDoc, err1 := parseOrNil(old)
+	newDoc, err2 := parseOrNil(new)
+	if err1 != nil || err2 != nil || oldDoc == nil || newDoc == nil || oldDoc.Root == nil || newDoc.Root == nil {
+		if generated {
+			t.Fatalf("parse: %v, %v", err1, err2)
+		}
+		return
+	}
+	d, err := treediff.Diff(oldDoc, newDoc, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := NewPair(oldDoc, newDoc, d, nil).Evaluate(monitor(t, "list"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fail := func(format string, args ...any) {
+		t.Helper()
+		t.Fatalf(format+"\nold %s\nnew %s\n%s", append(args, old, new, strings.Join(lines(res.Changes), "\n"))...)
+	}
+	if old == new && len(res.Changes) > 0 {
+		fail("changes between equal versions")
+	}
+	var oldLabels, newLabels map[string][]string
+	if generated {
+		oldLabels, newLabels = itemLabels(oldDoc), itemLabels(newDoc)
+	}
+	seenOld, seenNew := map[string]bool{}, map[string]bool{}
+	var gone, come []string // items removed and added whole
+	for _, c := range res.Changes {
+		if c.List == nil || len(c.List.OldParents) > maxParents || len(c.List.NewParents) > maxParents {
+			fail("list info %+v", c.List)
+		}
+		if c.OldPath != "" {
+			if seenOld[c.OldPath] {
+				fail("old item %s reported twice", c.OldPath)
+			}
+			seenOld[c.OldPath] = true
+			if want := oldLabels[c.OldPath]; generated && !slices.Equal(c.List.OldParents, want) {
+				fail("old parents %q, want %q", c.List.OldParents, want)
+			}
+		}
+		if c.NewPath != "" {
+			if seenNew[c.NewPath] {
+				fail("new item %s reported twice", c.NewPath)
+			}
+			seenNew[c.NewPath] = true
+			if want := newLabels[c.NewPath]; generated && !slices.Equal(c.List.NewParents, want) {
+				fail("new parents %q, want %q", c.List.NewParents, want)
+			}
+		}
+		switch c.Op {
+		case Delete:
+			gone = append(gone, c.OldPath+"/")
+		case Insert:
+			come = append(come, c.NewPath+"/")
+		case Move:
+			if c.Old != c.New {
+				fail("a move changes the text: %+v", c)
+			}
+		}
+	}
+	if !generated {
+		return
+	}
+	left := func(seen map[string]bool, whole []string, doc *tree.Document) []string {
+		var out []string
+		var paths tree.NodePaths
+		tree.Walk(doc.Root, func(n *tree.Node) bool {
+			if !elementIs(n, "li") {
+				return true
+			}
+			p := paths.Path(n)
+			if seen[p] || slices.ContainsFunc(whole, func(w string) bool { return strings.HasPrefix(p, w) }) {
+				return true
+			}
+			out = append(out, n.Children[0].Value)
+			return true
+		})
+		slices.Sort(out)
+		return out
+	}
+	if l1, l2 := left(seenOld, gone, oldDoc), left(seenNew, come, newDoc); !slices.Equal(l1, l2) {
+		fail("items left unreported differ:\n%q\n%q", l1, l2)
 	}
 }

@@ -105,8 +105,11 @@
 // an LCS over the word sequences, reported as runs of inserted, deleted
 // and replaced words.
 //
-// Lists are ul and ol elements (a definition list, dl, is not one), their
-// items the li elements, an item's text without the lists nested in it.
+// Lists are ul, ol and dl elements, their items the li elements, an
+// item's text without the lists nested in it; a definition list's items are
+// its groups of terms (dt) and descriptions (dd), directly in it or in its
+// div elements, each "term: description" (several joined by "; "), paired
+// with the item of the same terms and named by them.
 // A nested list belongs to the item it sits in (a list written straight
 // in another list, as browsers show it, to the item before it), and its
 // changes are that item's: the nested items of two aligned items

@@ -3,6 +3,7 @@ package intent
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/vigil-web/vigil/tree"
 )
@@ -18,7 +19,7 @@ func (c *content) listObjects() []*container {
 	return c.lists
 }
 
-func isList(m *tree.Node) bool { return elementIs(m, "ul", "ol") }
+func isList(m *tree.Node) bool { return elementIs(m, "ul", "ol", "dl") }
 
 // listOwner is where a nested list belongs: the list, and the index of
 // the item among its items (-1: the list's own items hold its items).
@@ -48,6 +49,11 @@ func (c *content) addList(n *tree.Node) {
 		}
 		delete(c.listOwners, n)
 	}
+	if elementIs(n, "dl") {
+		c.addTerms(l, n)
+		c.lists = append(c.lists, l)
+		return
+	}
 	tree.Walk(n, func(m *tree.Node) bool {
 		if m.Kind != tree.Element || (m != n && c.skip(m)) {
 			return false
@@ -65,20 +71,90 @@ func (c *content) addList(n *tree.Node) {
 		}
 		text := c.subtreeText(m, isList)
 		l.items = append(l.items, object{key: text, node: m, pos: len(l.items) + 1, text: text})
-		item := len(l.items) - 1
-		tree.Walk(m, func(k *tree.Node) bool {
-			if k.Kind != tree.Element || (k != m && c.skip(k)) {
-				return false
-			}
-			if k != m && isList(k) {
-				c.own(k, l, item)
-				return false
-			}
-			return true
-		})
+		c.ownNested(m, l, len(l.items)-1)
 		return false
 	})
 	c.lists = append(c.lists, l)
+}
+
+// ownNested records the lists nested in m, part of item of l, as that
+// item's.
+func (c *content) ownNested(m *tree.Node, l *container, item int) {
+	tree.Walk(m, func(k *tree.Node) bool {
+		if k.Kind != tree.Element || (k != m && c.skip(k)) {
+			return false
+		}
+		if k != m && isList(k) {
+			c.own(k, l, item)
+			return false
+		}
+		return true
+	})
+}
+
+// addTerms adds the items of the definition list n to l: a group of terms
+// (dt) and their descriptions (dd) is one item, "term: description"
+// (terms, and descriptions, joined by "; "), found among n's children and
+// those of the div elements HTML lets group them. A dt after a dd starts
+// the next item; a dd before any dt is an item of its own. Lists nested in
+// a term or a description are the item's.
+func (c *content) addTerms(l *container, n *tree.Node) {
+	var terms, descs []string
+	afterDesc := false
+	finish := func() {
+		if len(l.items) == 0 {
+			return
+		}
+		it := &l.items[len(l.items)-1]
+		it.text = strings.Join(terms, "; ")
+		if len(descs) > 0 {
+			if it.text != "" {
+				it.text += ": "
+			}
+			it.text += strings.Join(descs, "; ")
+		}
+		it.key, it.term = it.text, it.text
+		if len(terms) > 0 {
+			it.term = strings.Join(terms, "; ")
+			it.keys = []string{it.term}
+		}
+		terms, descs = terms[:0], descs[:0]
+	}
+	var group func(parent *tree.Node)
+	group = func(parent *tree.Node) {
+		for _, m := range parent.Children {
+			if m.Kind != tree.Element || c.skip(m) {
+				continue
+			}
+			isTerm, isDesc := elementIs(m, "dt"), elementIs(m, "dd")
+			switch {
+			case elementIs(m, "div") && parent == n:
+				group(m) // one level only, as HTML allows
+				continue
+			case isList(m):
+				// Written straight in the list, as with ul and ol.
+				c.own(m, l, len(l.items)-1)
+				continue
+			case !isTerm && !isDesc:
+				continue
+			}
+			if len(l.items) == 0 || isTerm && afterDesc {
+				finish()
+				l.items = append(l.items, object{node: m, pos: len(l.items) + 1})
+			}
+			afterDesc = isDesc
+			if text := c.subtreeText(m, isList); text != "" {
+				if isTerm {
+					terms = append(terms, text)
+				} else {
+					descs = append(descs, text)
+				}
+			}
+			c.ownNested(m, l, len(l.items)-1)
+		}
+	}
+	group(n)
+	finish()
 }
 
 // pickLists pairs the lists a list change type names, as pickContainers
@@ -128,8 +204,12 @@ func withParent(ps []string, label string) []string {
 }
 
 // label is what a list item is called where its nested items are
-// reported: its text, or "#n" for the n-th item of its list.
+// reported: its text (a definition's terms), or "#n" for the n-th item of
+// its list.
 func (o *object) label() string {
+	if o.term != "" {
+		return o.term
+	}
 	if o.text != "" {
 		return o.text
 	}

@@ -456,3 +456,49 @@ func checkNestedLists(t *testing.T, old, new string, generated bool) {
 		fail("items left unreported differ:\n%q\n%q", l1, l2)
 	}
 }
+
+// glossary is a page with a definition list of three terms, one with two
+// descriptions, one grouped in a div.
+const glossary = `<dl id="terms"><dt>Delta</dt><dd>What changed.</dd>` +
+	`<dt>XID</dt><dd>A persistent node id.</dd><dd>Kept across versions.</dd>` +
+	`<div><dt>Move</dt><dd>A node in a new place.</dd></div></dl>`
+
+// TestDefinitionLists: a definition list is a list whose items are its
+// groups of terms and descriptions ("term: description"): a changed
+// description, a term added, removed or moved, and a list nested in a
+// description are reported as for ul and ol. Before, a dl was no list: a
+// list watch saw none of it.
+func TestDefinitionLists(t *testing.T) {
+	tests := []struct {
+		name, new string
+		want      []string
+	}{
+		{"description changed", strings.Replace(glossary, "What changed.", "What changed between two versions.", 1),
+			[]string{"~ list item changed: Delta: What changed. -> Delta: What changed between two versions."}},
+		{"second description changed", strings.Replace(glossary, "Kept across versions.", "Kept for ever.", 1),
+			[]string{"~ list item changed: XID: A persistent node id.; Kept across versions. -> XID: A persistent node id.; Kept for ever."}},
+		{"term added", strings.Replace(glossary, "</dl>", "<dt>Compose</dt><dd>Two deltas as one.</dd></dl>", 1),
+			[]string{"+ list item added: Compose: Two deltas as one."}},
+		{"term in a div removed", strings.Replace(glossary, "<div><dt>Move</dt><dd>A node in a new place.</dd></div>", "", 1),
+			[]string{"- list item removed: Move: A node in a new place."}},
+		{"terms reordered", `<dl id="terms"><dt>XID</dt><dd>A persistent node id.</dd><dd>Kept across versions.</dd>` +
+			`<dt>Delta</dt><dd>What changed.</dd><div><dt>Move</dt><dd>A node in a new place.</dd></div></dl>`,
+			[]string{"~ list item moved: Delta: What changed."}},
+		{"list nested in a description", strings.Replace(glossary, "What changed.</dd>", "What changed.<ul><li>inserts</li></ul></dd>", 1),
+			[]string{"+ list item added in Delta: inserts"}},
+		{"term renamed, description kept", strings.Replace(glossary, "<dt>Delta</dt>", "<dt>Edit script</dt>", 1),
+			[]string{"~ list item changed: Delta: What changed. -> Edit script: What changed."}},
+		{"two descriptions changed and reordered", `<dl id="terms"><dt>XID</dt><dd>A node id.</dd>` +
+			`<dt>Delta</dt><dd>What differs.</dd><div><dt>Move</dt><dd>A node in a new place.</dd></div></dl>`,
+			// Paired by their terms, whatever their order.
+			[]string{"~ list item changed: XID: A persistent node id.; Kept across versions. -> XID: A node id.",
+				"~ list item changed: Delta: What changed. -> Delta: What differs."}},
+		{"unchanged", glossary, nil},
+	}
+	for _, tc := range tests {
+		r := evalPipeline(t, "<html><body>"+glossary+"</body></html>", "<html><body>"+tc.new+"</body></html>", "list {terms}")
+		if got := lines(r.Changes); !slices.Equal(got, tc.want) {
+			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
+		}
+	}
+}

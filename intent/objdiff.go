@@ -15,6 +15,7 @@ type object struct {
 	pos  int // 1-based among the objects of its kind
 
 	lists []*container // list items: the lists nested in the item, in document order
+	term  string       // definition-list items: their terms, which name them (label) and pair them (keys)
 
 	href, text, src, alt string   // links and images
 	cells                []string // table rows

@@ -122,7 +122,7 @@ func (c *content) collectObjects() {
 			c.addImage(n)
 		case elementIs(n, "table"):
 			c.addTable(n)
-		case elementIs(n, "ul", "ol"):
+		case isList(n):
 			c.addList(n)
 		}
 		return true

@@ -232,6 +232,6 @@
 //     Confirm after are Vigil's extensions.
 //   - Regular expressions use Go's RE2 syntax.
 //   - Table and list take optional ids; without one they mean every table
-//     (list) of the page or of the scope, a list nested in another being
-//     part of the item it sits in.
+//     (list: ul, ol or dl) of the page or of the scope, a list nested in
+//     another being part of the item it sits in.
 package spec

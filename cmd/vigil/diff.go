@@ -268,59 +268,80 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	if err := delta.CheckTarget(ds[len(ds)-1], resultPrint); err != nil {
 		return exitError, fmt.Errorf("%s: %w (was the delta file altered?)", displayName(fs.Arg(1)), err)
 	}
-	var out bytes.Buffer
-	if format == markup.HTML {
-		err = markup.WriteHTML(&out, doc, nil)
-	} else {
-		err = markup.WriteXML(&out, doc, nil)
-	}
+	out, err := writePatched(env, doc, format, &df, resultPrint)
 	if err == nil {
-		err = checkWritten(env, out.Bytes(), format, &df, resultPrint)
-	}
-	if err == nil {
-		_, err = env.stdout.Write(out.Bytes())
+		_, err = env.stdout.Write(out)
 	}
 	if err != nil {
-		if errors.Is(err, markup.ErrNotXML) {
-			// What an HTML parser keeps and XML cannot hold: the delta
-			// was made from a version read as HTML.
-			err = fmt.Errorf("%w (was the delta computed from a version read as HTML? --parse html reads both alike)", err)
-		}
 		return exitError, err
 	}
 	return exitOK, nil
 }
 
-// checkWritten warns when the document written of a patched one (in
-// format) reads back as another tree (fingerprint want is the
-// document's), as the next diff would read it. HTML cannot write every
-// tree its parser builds: misnested markup puts a p inside a p, or a link
-// inside a link, and no markup reads back so. Nor can one format write
-// every tree the other's parser builds: a delta to a version read as HTML
-// from one read as XML (XHTML that is well-formed in one version only)
-// leads to white space in a pre, which XML does not keep. The output is
-// still the nearest the format can say.
-func checkWritten(env *environment, written []byte, format markup.Format, df *docFlags, want tree.Fingerprint) error {
+// writePatched writes the patched document in format, the format DOC was
+// read in, and checks that it reads back as the tree the delta leads to
+// (fingerprint want), as the next diff would read it.
+//
+// HTML cannot write every tree its parser builds: misnested markup puts a
+// p inside a p, or a link inside a link, and no markup reads back so. Nor
+// can XML write every tree the HTML parser builds: a delta from a version
+// read as XML to one read as HTML (XHTML well-formed in one version only)
+// leads to white space in a pre, which XML does not keep, or to names XML
+// cannot hold. Then, unless --parse chose the format, the result is
+// written as HTML if that reads back as the tree, with a note: the version
+// the delta leads to was HTML. Otherwise the output is the nearest the
+// format can say, with a warning.
+func writePatched(env *environment, doc *tree.Document, format markup.Format, df *docFlags, want tree.Fingerprint) ([]byte, error) {
 	opt, err := df.options()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	back, _, err := markup.ParseBytes(written, opt)
-	if err == nil {
-		if f, _ := tree.Flatten(back.Root); tree.FingerprintOf(f) == want {
-			return nil
+	write := func(f markup.Format) ([]byte, bool, error) {
+		var out bytes.Buffer
+		var err error
+		if f == markup.HTML {
+			err = markup.WriteHTML(&out, doc, nil)
+		} else {
+			err = markup.WriteXML(&out, doc, nil)
 		}
+		if err != nil {
+			return nil, false, err
+		}
+		back, _, err := markup.ParseBytes(out.Bytes(), opt)
+		if err != nil {
+			return out.Bytes(), false, err
+		}
+		f2, _ := tree.Flatten(back.Root)
+		return out.Bytes(), tree.FingerprintOf(f2) == want, nil
+	}
+	out, same, werr := write(format)
+	if same {
+		return out, nil
+	}
+	if format == markup.XML && df.parse == "auto" {
+		if h, ok, _ := write(markup.HTML); ok {
+			fmt.Fprintln(env.stderr, "vigil patch: note: the result is written as HTML: XML cannot write it as it is, and the version the delta leads to was read as HTML")
+			return h, nil
+		}
+	}
+	if out == nil {
+		if errors.Is(werr, markup.ErrNotXML) {
+			// What an HTML parser keeps and XML cannot hold: the delta
+			// was made from a version read as HTML.
+			werr = fmt.Errorf("%w (was the delta computed from a version read as HTML? --parse html reads both alike)", werr)
+		}
+		return nil, werr
 	}
 	why := "misnested markup in the version the delta leads to, such as a p inside a p, or a version read as XML"
 	if format != markup.HTML {
 		why = "was the version the delta leads to read as HTML? --parse html reads both alike"
 	}
 	result := "the output reads back as another tree"
-	if err != nil {
-		result = fmt.Sprintf("the output does not read back: %v", err)
+	if werr != nil {
+		result = fmt.Sprintf("the output does not read back: %v", werr)
 	}
 	fmt.Fprintf(env.stderr, "vigil patch: warning: %s cannot write this tree as it is (%s): %s\n", strings.ToUpper(format.String()), why, result)
-	return nil
+	return out, nil
 }
 
 func runCompose(ctx context.Context, env *environment, args []string) (int, error) {

@@ -269,19 +269,29 @@ func TestPatchWarnsUnwritableHTML(t *testing.T) {
 	}
 }
 
-// TestPatchWarnsUnwritableXML: a delta from a version read as XML (well-
-// formed XHTML) to one read as HTML patches the first into XML, which
-// reads back as another tree (XML keeps no white space of a pre): a
-// warning says so and how to read both alike; a patch within XML has none.
-func TestPatchWarnsUnwritableXML(t *testing.T) {
+// TestPatchAcrossFormats: a delta from a version read as XML (well-formed
+// XHTML) to one read as HTML patches the first into HTML, with a note:
+// written as XML, the result read back as another tree (XML keeps no white
+// space of a pre), and the patch only warned. With --parse xml, which
+// asks for XML, the warning says so and how to read both alike; a patch
+// within XML has neither.
+func TestPatchAcrossFormats(t *testing.T) {
 	dir := t.TempDir()
 	const page = "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><head><title>t</title></head><body><pre>\n  indented()\n</pre><p>%s</p></body></html>\n"
 	x := writeFile(t, dir, "x.html", `<?xml version="1.0"?>`+"\n"+fmt.Sprintf(page, "one<br/>"))
 	h := writeFile(t, dir, "h.html", fmt.Sprintf(page, "two<br>"))
 	_, d, _ := runCLI(t, "", "diff", x, h)
-	code, out, errOut := runCLI(t, "", "patch", x, writeFile(t, dir, "d.xml", d))
-	if code != exitOK || !strings.Contains(out, "two") || !strings.Contains(errOut, "warning: XML cannot write this tree") || !strings.Contains(errOut, "--parse html") {
+	dfile := writeFile(t, dir, "d.xml", d)
+	code, out, errOut := runCLI(t, "", "patch", x, dfile)
+	if code != exitOK || !strings.Contains(out, "<p>two<br></p>") || !strings.Contains(errOut, "note: the result is written as HTML") || strings.Contains(errOut, "warning") {
 		t.Errorf("patch from XML to a version read as HTML: exit %d, stderr %q, output %s", code, errOut, out)
+	}
+	if code, same, errOut := runCLI(t, "", "diff", "--format", "summary", h, writeFile(t, dir, "patched.html", out)); code != exitOK {
+		t.Errorf("the patched document differs from %s: exit %d\n%s%s", h, code, same, errOut)
+	}
+	code, out, errOut = runCLI(t, "", "patch", "--parse", "xml", x, dfile)
+	if code != exitOK || !strings.Contains(out, "two") || !strings.Contains(errOut, "warning: XML cannot write this tree") || !strings.Contains(errOut, "--parse html") {
+		t.Errorf("patch --parse xml to a version read as HTML: exit %d, stderr %q, output %s", code, errOut, out)
 	}
 	if code, out, errOut := runCLI(t, "", "patch", "--parse", "html", x, writeFile(t, dir, "d2.xml", runOut(t, "diff", "--parse", "html", x, h))); code != exitOK || errOut != "" || !strings.Contains(out, "two") {
 		t.Errorf("patch with --parse html: exit %d, stderr %q", code, errOut)

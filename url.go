@@ -16,10 +16,10 @@ import (
 //     not another document: links to one are "interior" links);
 //   - user information is kept as given (it selects a different document on
 //     some servers);
-//   - the path is cleaned of "." and ".." segments (RFC 3986 section 5.2.4);
-//     an empty path becomes "/"; a trailing slash is kept (it is significant
-//     to servers); percent-encoding is normalised by Go's url package
-//     (unreserved characters decoded, hex digits upper-case);
+//   - percent-encoding is normalised (unreserved characters decoded, hex
+//     digits upper-case), then the path is cleaned of "." and ".." segments
+//     (RFC 3986 section 5.2.4), "%2e" ones included; an empty path becomes
+//     "/"; a trailing slash is kept (it is significant to servers);
 //   - the query is kept byte for byte, in its order, including an empty "?":
 //     servers may treat the order of parameters as significant, so sorting
 //     could merge distinct documents. A lone "?" with nothing after is dropped.
@@ -69,7 +69,11 @@ func CanonicalURL(raw string) (string, error) {
 		p = "/"
 	}
 	// Set the path directly: parsing "//x" as a URL would read a host.
-	escaped := normalizePercent(removeDotSegments(p))
+	// Percent-encoding is normalised first (RFC 3986 section 6.2.2), so
+	// that "%2e" and "%2E" segments are dot segments by the time they are
+	// removed: the other order left "/a/%2e/b" as "/a/./b", which a second
+	// call changed to "/a/b".
+	escaped := removeDotSegments(normalizePercent(p))
 	decoded, err := url.PathUnescape(escaped)
 	if err != nil {
 		return "", Errorf(EINVALID, "url %q: invalid path", raw)

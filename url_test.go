@@ -24,6 +24,7 @@ func TestCanonicalURL(t *testing.T) {
 		"empty query":       {in: "http://example.com/?", want: "http://example.com/"},
 		"trailing host dot": {in: "http://example.com./", want: "http://example.com/"},
 		"percent hex":       {in: "http://example.com/%7euser/%c3%a9", want: "http://example.com/~user/%C3%A9"},
+		"percent dots":      {in: "http://example.com/a/%2e/b/%2E%2e/c/.%2e", want: "http://example.com/a/"},
 		"ipv6":              {in: "http://[::1]:80/", want: "http://[::1]/"},
 		"ipv6 port":         {in: "http://[2001:DB8::1]:8080/", want: "http://[2001:db8::1]:8080/"},
 		"spaces trimmed":    {in: "  http://example.com/  ", want: "http://example.com/"},

@@ -38,8 +38,10 @@ type FetchResult struct {
 // optionally headless Chromium). Fetch returns an error for every failure
 // that left no usable body (refused address, timeout, size caps, robots.txt,
 // HTTP status other than 2xx and 304...); the error's text is what the
-// version history shows. An error wrapping ErrHostBusy is not the page's:
-// it was never requested.
+// version history shows. With an error, the result is nil or holds what
+// the answer said (final URL, status, content type, Last-Modified) and no
+// body. An error wrapping ErrHostBusy is not the page's: it was never
+// requested.
 type Fetcher interface {
 	Fetch(ctx context.Context, req *FetchRequest) (*FetchResult, error)
 }

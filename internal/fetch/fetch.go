@@ -240,7 +240,14 @@ func (c *Client) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.Fet
 	}
 	res, err := c.get(ctx, req)
 	if err != nil {
-		return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
+		// What came of the answer (its final URL, status and content
+		// type; no body) goes with the error: the history records the
+		// status of a failed fetch, a crawler the page a redirect led to.
+		if res != nil {
+			res.FetchedAt = start
+			res.Duration = time.Since(start)
+		}
+		return res, fmt.Errorf("fetch %s: %w", req.URL, err)
 	}
 	res.FetchedAt = start
 	res.Duration = time.Since(start)

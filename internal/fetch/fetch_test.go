@@ -270,6 +270,43 @@ func TestFetch(t *testing.T) {
 	}
 }
 
+// TestFailedAnswer: a fetch that failed on the answer returns, with the
+// error, what the answer said, without a body: the history keeps the
+// status, a crawler the content type of a binary page.
+func TestFailedAnswer(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/image":
+			w.Header().Set("Content-Type", "image/png")
+			w.Header().Set("Last-Modified", "Wed, 01 May 2024 12:00:00 GMT")
+			w.Write([]byte("\x89PNG\r\n\x1a\n\x00\x00"))
+		case "/moved":
+			http.Redirect(w, r, "/gone", http.StatusMovedPermanently)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	c := testClient(Options{IgnoreRobots: true})
+	for _, tc := range []struct {
+		path, url string
+		status    int
+		ctype     string
+		err       error
+	}{
+		{"/image", "/image", 200, "image/png", ErrBinary},
+		{"/moved", "/gone", 404, "", ErrStatus},
+	} {
+		r, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + tc.path})
+		if !errors.Is(err, tc.err) || r == nil {
+			t.Fatalf("%s: %v, %v; want a result and %v", tc.path, r, err, tc.err)
+		}
+		if r.URL != srv.URL+tc.url || r.Status != tc.status || r.ContentType != tc.ctype || r.Body != nil || r.FetchedAt.IsZero() {
+			t.Errorf("%s: %+v", tc.path, r)
+		}
+	}
+}
+
 func TestServerDown(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL

@@ -1,0 +1,215 @@
+package crawl
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+// batchSize bounds the URLs of one layer fetched before their pages are
+// recorded, and so the bodies held at once.
+const batchSize = 64
+
+// Crawl runs the coupling query q against the Web through f: a
+// breadth-first walk from q.Start that fetches each URL once, records
+// every page it reaches (failures included, as pages with an error), and
+// follows the in-scope links of HTML pages up to q.MaxDepth. Every request
+// goes through f, so its politeness, robots.txt and address guard apply.
+//
+// The snapshot lists pages in the order of discovery: by depth, and within
+// a depth in the order their first links were met, each page's links in
+// document order. Workers fetch at once but pages are recorded in that
+// order, so equal sites give equal snapshots (but for the times).
+//
+// Crawl returns an EINVALID error for a bad query, and an error wrapping
+// ctx.Err() if ctx ends before the crawl does; a page that fails is not an
+// error of the crawl, even the start page (see Snapshot.StartFailure).
+func Crawl(ctx context.Context, f vigil.Fetcher, q Query) (*Snapshot, error) {
+	q, err := q.resolved()
+	if err != nil {
+		return nil, err
+	}
+	c := &crawler{f: f, q: q, pages: map[string]*Page{}, seen: map[string]bool{q.Start: true}}
+	c.snap = &Snapshot{Format: Format, Started: time.Now().UTC()}
+	if err := c.run(ctx); err != nil {
+		return nil, fmt.Errorf("crawl %s: %w", q.Start, err)
+	}
+	c.resolveRedirects()
+	c.snap.Query = c.q
+	c.snap.Finished = time.Now().UTC()
+	return c.snap, nil
+}
+
+type crawler struct {
+	f     vigil.Fetcher
+	q     Query
+	scope *scope
+	snap  *Snapshot
+	pages map[string]*Page // by URL
+	seen  map[string]bool  // URLs queued, fetched or led to by a redirect
+	// fetches counts the URLs fetched, against q.MaxPages.
+	fetches int
+}
+
+// run walks the site layer by layer: layer d holds the URLs first found
+// on pages at depth d-1.
+func (c *crawler) run(ctx context.Context) error {
+	layer := []string{c.q.Start}
+	for depth := 0; len(layer) > 0; depth++ {
+		var next []string
+		for len(layer) > 0 {
+			// URLs that a redirect already led to are pages now.
+			todo := layer[:0:0]
+			for _, u := range layer {
+				if c.pages[u] == nil {
+					todo = append(todo, u)
+				}
+			}
+			layer = todo
+			if len(layer) == 0 {
+				break
+			}
+			if c.fetches >= c.q.MaxPages {
+				c.snap.Truncated = true
+				return nil
+			}
+			n := min(len(layer), c.q.MaxPages-c.fetches, batchSize)
+			batch := layer[:n]
+			layer = layer[n:]
+			visits := c.fetchAll(ctx, batch)
+			c.fetches += n
+			for _, v := range visits {
+				if v.err != nil {
+					return v.err
+				}
+				if err := c.record(v, depth, &next); err != nil {
+					return err
+				}
+			}
+		}
+		layer = next
+	}
+	return nil
+}
+
+// fetchAll fetches a batch with q.Workers workers and returns the visits
+// in the batch's order.
+func (c *crawler) fetchAll(ctx context.Context, batch []string) []visit {
+	out := make([]visit, len(batch))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(c.q.Workers, len(batch)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				out[i] = fetchPage(ctx, c.f, batch[i], c.q.Bodies)
+			}
+		}()
+	}
+	for i := range batch {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	return out
+}
+
+// record adds a visit's page to the snapshot at depth and queues its new
+// in-scope links in next.
+func (c *crawler) record(v visit, depth int, next *[]string) error {
+	p := v.page
+	start := depth == 0
+	if p.URL != v.asked {
+		c.snap.Redirects = append(c.snap.Redirects, Redirect{From: v.asked, To: p.URL})
+		c.seen[p.URL] = true
+	}
+	if start && c.scope == nil {
+		if len(c.q.Scope) == 0 {
+			dir, err := DefaultScope(p.URL)
+			if err != nil {
+				return err // p.URL is canonical: cannot happen
+			}
+			c.q.Scope = []string{dir}
+		}
+		s, err := newScope(&c.q)
+		if err != nil {
+			return err
+		}
+		c.scope = s
+	}
+	if c.pages[p.URL] != nil || !start && !c.scope.contains(p.URL) {
+		// Led by a redirect to a page already recorded, or out of the
+		// scope: the redirect is all there is to record.
+		return nil
+	}
+	p.Depth = depth
+	p.Links = c.scoped(p.URL, v.links)
+	c.pages[p.URL] = p
+	c.snap.Pages = append(c.snap.Pages, p)
+	if depth >= c.q.MaxDepth {
+		return nil
+	}
+	for _, l := range p.Links {
+		if !c.seen[l.Target] {
+			c.seen[l.Target] = true
+			*next = append(*next, l.Target)
+		}
+	}
+	return nil
+}
+
+// scoped returns the links of the page at from that are in scope, each
+// (target, label) once, without links to the page itself.
+func (c *crawler) scoped(from string, links []Link) []Link {
+	var out []Link
+	dup := map[Link]bool{}
+	for _, l := range links {
+		if l.Target == from || dup[l] || !c.scope.contains(l.Target) {
+			continue
+		}
+		dup[l] = true
+		out = append(out, l)
+	}
+	return out
+}
+
+// resolveRedirects points the links to a URL that redirected to a page of
+// the snapshot at that page, and drops the links that become duplicates or
+// links to their own page.
+func (c *crawler) resolveRedirects() {
+	to := map[string]string{}
+	for _, r := range c.snap.Redirects {
+		if c.pages[r.To] != nil {
+			to[r.From] = r.To
+		}
+	}
+	if len(to) == 0 {
+		return
+	}
+	for _, p := range c.snap.Pages {
+		changed := false
+		for i, l := range p.Links {
+			if t, ok := to[l.Target]; ok {
+				p.Links[i].Target = t
+				changed = true
+			}
+		}
+		if !changed {
+			continue
+		}
+		links := p.Links[:0]
+		dup := map[Link]bool{}
+		for _, l := range p.Links {
+			if l.Target == p.URL || dup[l] {
+				continue
+			}
+			dup[l] = true
+			links = append(links, l)
+		}
+		p.Links = links
+	}
+}

@@ -1,0 +1,306 @@
+package crawl_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/crawl"
+	"github.com/vigil-web/vigil/internal/fetch"
+)
+
+// loopbackFetcher is the daemon's fetcher, allowed to reach the test's
+// server on loopback, with no delay between requests.
+func loopbackFetcher() vigil.Fetcher {
+	return fetch.New(fetch.Options{AllowPrivateNetworks: true, HostConcurrency: 4, TotalTimeout: 30 * time.Second})
+}
+
+func crawlSite(t testing.TB, f vigil.Fetcher, q crawl.Query) *crawl.Snapshot {
+	t.Helper()
+	snap, err := crawl.Crawl(context.Background(), f, q)
+	if err != nil {
+		t.Fatalf("Crawl(%s): %v", q.Start, err)
+	}
+	if err := snap.Validate(); err != nil {
+		t.Fatalf("Crawl(%s) gave a snapshot that does not validate: %v", q.Start, err)
+	}
+	return snap
+}
+
+func hashOf(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// png is the start of a PNG image: binary, so the fetcher does not return
+// it.
+var png = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89")
+
+var imgDate = time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
+
+// smallSite serves a site under /site/ with one page of each kind the
+// crawler meets, and a page out of the scope.
+func smallSite(t *testing.T) *httptest.Server {
+	mux := http.NewServeMux()
+	page := func(body string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write([]byte(body))
+		}
+	}
+	mux.HandleFunc("/site/{$}", page(`<!doctype html><title> Home
+		page </title>
+		<a href="a.html">A</a> <a href="a.html#part">A, part</a> <a href="A.html">not a</a>
+		<a href="b.html">B</a> <a href="notes.txt">Notes</a> <a href="img.png">Image</a>
+		<a href="missing.html">Missing</a> <a href="error.html">Error</a> <a href="slow.html">Slow</a>
+		<a href="old.html">Old</a> <a href="away.html">Away</a> <a href="/elsewhere/x.html">Elsewhere</a>
+		<a href="mailto:me@example.org">Mail</a> <a href="http://127.0.0.1:1/closed.html">Closed</a>
+		<a href="#top">Top</a> <a href="./">Home</a>`))
+	mux.HandleFunc("/site/a.html", page(`<title>A</title><a href="/site/">Home</a> <a href="a.html#x">Here</a> <a href="%2e/deep/../b.html">B <b>again</b></a>`))
+	mux.HandleFunc("/site/b.html", page(`<html><head><base href="/site/sub/"><title>B</title></head>
+		<body><a href="c.html">C</a><iframe src="frame.html" title="The  frame"></iframe></body></html>`))
+	mux.HandleFunc("/site/sub/c.html", page(`<title>C</title><a href="../a.html">A</a>`))
+	mux.HandleFunc("/site/sub/frame.html", page(`<title>Frame</title>`))
+	mux.HandleFunc("/site/notes.txt", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Write([]byte("notes: <a href=\"a.html\">not a link</a>\n"))
+	})
+	mux.HandleFunc("/site/img.png", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/png")
+		w.Header().Set("Last-Modified", imgDate.Format(http.TimeFormat))
+		w.Write(png)
+	})
+	mux.HandleFunc("/site/error.html", func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "broken", http.StatusInternalServerError)
+	})
+	mux.HandleFunc("/site/slow.html", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(5 * time.Second):
+		case <-r.Context().Done():
+		}
+	})
+	mux.HandleFunc("/site/old.html", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/site/sub/c.html", http.StatusMovedPermanently)
+	})
+	mux.HandleFunc("/site/away.html", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/elsewhere/x.html", http.StatusFound)
+	})
+	mux.HandleFunc("/elsewhere/x.html", page(`<title>X</title><a href="/site/secret.html">Secret</a>`))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestCrawlPages: each kind of page is recorded as it should be: HTML
+// pages with their title and links (fragments dropped, <base> and frames
+// read, one URL a page), leaves, failures of every sort, redirects inside
+// and out of the scope.
+func TestCrawlPages(t *testing.T) {
+	srv := smallSite(t)
+	u := func(p string) string { return srv.URL + p }
+	f := fetch.New(fetch.Options{AllowPrivateNetworks: true, HostConcurrency: 4, TotalTimeout: 500 * time.Millisecond})
+	q := crawl.NewQuery(u("/site/"))
+	q.Scope = []string{u("/site/"), "http://127.0.0.1:1/"}
+	snap := crawlSite(t, f, q)
+
+	var got []string
+	for _, p := range snap.Pages {
+		got = append(got, strings.TrimPrefix(p.URL, srv.URL))
+	}
+	want := []string{"/site/", "/site/a.html", "/site/A.html", "/site/b.html", "/site/notes.txt", "/site/img.png",
+		"/site/missing.html", "/site/error.html", "/site/slow.html", "/site/sub/c.html", "http://127.0.0.1:1/closed.html",
+		"/site/sub/frame.html"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("pages\n%q\nwant\n%q", got, want)
+	}
+	home := snap.Pages[0]
+	if home.Title != "Home page" || home.Status != 200 || home.ContentType != "text/html" || home.VersionKind != crawl.VersionContentHash {
+		t.Errorf("home: %+v", home)
+	}
+	wantLinks := []crawl.Link{{u("/site/a.html"), "A"}, {u("/site/a.html"), "A, part"}, {u("/site/A.html"), "not a"},
+		{u("/site/b.html"), "B"}, {u("/site/notes.txt"), "Notes"}, {u("/site/img.png"), "Image"},
+		{u("/site/missing.html"), "Missing"}, {u("/site/error.html"), "Error"}, {u("/site/slow.html"), "Slow"},
+		{u("/site/sub/c.html"), "Old"}, {u("/site/away.html"), "Away"}, {"http://127.0.0.1:1/closed.html", "Closed"}}
+	if !slices.Equal(home.Links, wantLinks) {
+		t.Errorf("home links\n%v\nwant\n%v", home.Links, wantLinks)
+	}
+	if a := snap.Page(u("/site/a.html")); !slices.Equal(a.Links, []crawl.Link{{u("/site/"), "Home"}, {u("/site/b.html"), "B again"}}) {
+		t.Errorf("a.html links %v", a.Links)
+	}
+	if b := snap.Page(u("/site/b.html")); !slices.Equal(b.Links, []crawl.Link{{u("/site/sub/c.html"), "C"}, {u("/site/sub/frame.html"), "The frame"}}) {
+		t.Errorf("b.html links %v", b.Links)
+	}
+	if p := snap.Page(u("/site/sub/frame.html")); p.Depth != 2 || p.Title != "Frame" {
+		t.Errorf("frame: %+v", p)
+	}
+	if p := snap.Page(u("/site/sub/c.html")); p.Depth != 1 || p.Failed() {
+		t.Errorf("c.html, reached at depth 1 by the redirect from old.html: %+v", p)
+	}
+	notes := snap.Page(u("/site/notes.txt"))
+	if notes.Failed() || notes.ContentType != "text/plain" || len(notes.Links) != 0 || notes.Hash == "" || notes.Version != notes.Hash {
+		t.Errorf("text leaf: %+v", notes)
+	}
+	img := snap.Page(u("/site/img.png"))
+	if img.Failed() || img.Status != 200 || img.ContentType != "image/png" || img.Hash != "" ||
+		img.VersionKind != crawl.VersionLastModified || img.Version != "2024-05-01T12:00:00Z" {
+		t.Errorf("binary leaf: %+v", img)
+	}
+	for _, tc := range []struct {
+		path   string
+		status int
+		err    string
+	}{
+		{"/site/missing.html", 404, "404 Not Found"},
+		{"/site/A.html", 404, "404 Not Found"},
+		{"/site/error.html", 500, "500 Internal Server Error"},
+		{"/site/slow.html", 0, "deadline exceeded"},
+		{"http://127.0.0.1:1/closed.html", 0, "refused"},
+	} {
+		url := u(tc.path)
+		if strings.HasPrefix(tc.path, "http:") {
+			url = tc.path
+		}
+		p := snap.Page(url)
+		if p == nil || p.Status != tc.status || !strings.Contains(p.Error, tc.err) || p.Version != "" || len(p.Links) != 0 {
+			t.Errorf("%s: %+v, want status %d and an error with %q", tc.path, p, tc.status, tc.err)
+		}
+	}
+	wantRedirects := []crawl.Redirect{{u("/site/old.html"), u("/site/sub/c.html")}, {u("/site/away.html"), u("/elsewhere/x.html")}}
+	if !slices.Equal(snap.Redirects, wantRedirects) {
+		t.Errorf("redirects %v, want %v", snap.Redirects, wantRedirects)
+	}
+	if st := snap.Stats(); st != (crawl.Stats{Pages: 12, Failures: 5, Links: 17, Redirects: 2}) {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// TestCrawlBodies: with Bodies, each page's text is kept, and it is what
+// the hash is of.
+func TestCrawlBodies(t *testing.T) {
+	srv := smallSite(t)
+	q := crawl.NewQuery(srv.URL + "/site/a.html")
+	q.MaxDepth = 1
+	q.Bodies = true
+	snap := crawlSite(t, loopbackFetcher(), q)
+	a := snap.Pages[0]
+	if !strings.HasPrefix(a.Body, "<title>A</title>") || a.Hash != hashOf([]byte(a.Body)) || a.Size != int64(len(a.Body)) {
+		t.Errorf("a.html: body %q, hash %s, size %d", a.Body, a.Hash, a.Size)
+	}
+	q.Bodies = false
+	if snap := crawlSite(t, loopbackFetcher(), q); snap.Pages[0].Body != "" || snap.Pages[0].Hash != a.Hash {
+		t.Errorf("without bodies: %+v", snap.Pages[0])
+	}
+}
+
+// TestCrawlCancel: the end of the context ends the crawl with its error.
+func TestCrawlCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/two.html" {
+			cancel()
+		}
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<a href="one.html">1</a><a href="two.html">2</a><a href="three.html">3</a>`))
+	}))
+	defer srv.Close()
+	snap, err := crawl.Crawl(ctx, loopbackFetcher(), crawl.NewQuery(srv.URL+"/"))
+	if !errors.Is(err, context.Canceled) || snap != nil {
+		t.Fatalf("Crawl = %v, %v; want context.Canceled", snap, err)
+	}
+}
+
+// TestCrawlHostBusy: a fetch the host had no turn for is asked again, not
+// recorded as the page's failure.
+func TestCrawlHostBusy(t *testing.T) {
+	srv := smallSite(t)
+	busy := 0
+	f := fetcherFunc(func(ctx context.Context, req *vigil.FetchRequest) (*vigil.FetchResult, error) {
+		if busy < 2 {
+			busy++
+			return nil, errors.Join(vigil.ErrHostBusy, errors.New("waited too long"))
+		}
+		return loopbackFetcher().Fetch(ctx, req)
+	})
+	q := crawl.NewQuery(srv.URL + "/site/a.html")
+	q.MaxDepth = 0
+	snap := crawlSite(t, f, q)
+	if snap.StartFailure() != "" || busy != 2 {
+		t.Errorf("start failure %q after %d busy answers", snap.StartFailure(), busy)
+	}
+}
+
+type fetcherFunc func(context.Context, *vigil.FetchRequest) (*vigil.FetchResult, error)
+
+func (f fetcherFunc) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.FetchResult, error) {
+	return f(ctx, req)
+}
+
+// TestQueryValidate: a bad query is refused before anything is fetched,
+// with the field named.
+func TestQueryValidate(t *testing.T) {
+	f := fetcherFunc(func(context.Context, *vigil.FetchRequest) (*vigil.FetchResult, error) {
+		t.Fatal("fetched")
+		return nil, nil
+	})
+	good := crawl.NewQuery("https://example.org/docs/index.html")
+	for name, tc := range map[string]struct {
+		edit func(*crawl.Query)
+		want string
+	}{
+		"start":     {func(q *crawl.Query) { q.Start = "ftp://example.org/" }, "start: url \"ftp://example.org/\": scheme must be http or https"},
+		"relative":  {func(q *crawl.Query) { q.Start = "/docs/" }, "start: url \"/docs/\": scheme must be http or https"},
+		"scope":     {func(q *crawl.Query) { q.Scope = []string{"https://example.org/", "example.org/x"} }, "scope 2: url \"example.org/x\": scheme must be http or https"},
+		"match":     {func(q *crawl.Query) { q.Match = "a(b" }, "match: error parsing regexp: missing closing ): `a(b`"},
+		"depth":     {func(q *crawl.Query) { q.MaxDepth = -1 }, "maxDepth: -1 is negative"},
+		"max pages": {func(q *crawl.Query) { q.MaxPages = 0 }, "maxPages: 0, want at least 1"},
+		"workers":   {func(q *crawl.Query) { q.Workers = -2 }, "workers: -2 is negative"},
+	} {
+		q := good
+		tc.edit(&q)
+		_, err := crawl.Crawl(context.Background(), f, q)
+		if vigil.ErrorCode(err) != vigil.EINVALID || vigil.ErrorMessage(err) != tc.want {
+			t.Errorf("%s: %v, want EINVALID %q", name, err, tc.want)
+		}
+	}
+}
+
+func TestDefaultScope(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://example.org/docs/index.html?x=1/y": "https://example.org/docs/",
+		"https://example.org/docs/":                 "https://example.org/docs/",
+		"https://example.org/docs":                  "https://example.org/",
+		"HTTP://Example.org:80":                     "http://example.org/",
+		"http://[::1]:8080/a/b/../c/d.html#f":       "http://[::1]:8080/a/c/",
+	} {
+		if got, err := crawl.DefaultScope(in); got != want || err != nil {
+			t.Errorf("DefaultScope(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+}
+
+// TestDefaultScopeAfterRedirect: without a scope, the crawl's is the
+// directory of where the start page led (a site that moved to another
+// place).
+func TestDefaultScopeAfterRedirect(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.Handle("/old/", http.RedirectHandler("/new/", http.StatusMovedPermanently))
+	mux.HandleFunc("/new/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<a href="page.html">page</a> <a href="/other.html">other</a>`))
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	snap := crawlSite(t, loopbackFetcher(), crawl.NewQuery(srv.URL+"/old/"))
+	if !slices.Equal(snap.Query.Scope, []string{srv.URL + "/new/"}) || snap.Pages[0].URL != srv.URL+"/new/" || len(snap.Pages) != 2 {
+		t.Errorf("scope %v, pages %d, start %s", snap.Query.Scope, len(snap.Pages), snap.Pages[0].URL)
+	}
+}

@@ -1,0 +1,53 @@
+// Package crawl is Vigil's site crawler, a service: it runs a coupling
+// query against the Web and returns a snapshot of the pages it reached and
+// their links, the material that the webtable library turns into a web
+// table and compares with the previous one (Δ+, Δ-, ΔM).
+//
+// Seed: Bhowmick, Madria and Ng, "Detecting and Representing Relevant Web
+// Deltas in WHOWEDA" (seeds/000_1c3dd9e7af1b42ea.txt; notes/000-whoweda-deltas.md):
+// §5.1 (the coupling query and its polling), §2.1-2.2 (nodes, links, and
+// node identity by URL and last-modification date) and §8.1 (item 11: a
+// content hash where a page has no Last-Modified).
+//
+// Phases of Crawl, in order:
+//
+//  1. The query (Query): a start URL, a scope of URL prefixes (by default
+//     the start page's directory), an optional regular expression, a
+//     maximum depth and a maximum number of URLs fetched.
+//  2. The frontier: breadth first, layer by layer, so that a page's Depth
+//     is its shortest link distance from the start; each canonical URL is
+//     queued once. A layer is fetched by a few workers at once, through
+//     the vigil.Fetcher given (politeness per host, robots.txt, the
+//     private-network guard), and its pages are recorded in the order
+//     they were found, so the result does not depend on timing.
+//  3. The page: its final URL after redirects is the node id (the
+//     redirect is recorded); its version is the Last-Modified date, else
+//     the SHA-256 of its body; an HTML page is parsed as the warehouse
+//     parses it (warehouse.ParseBody) for its title and links
+//     (warehouse.ExtractLinks, and frames), fragments dropped; other
+//     documents are leaves; a failure (an error status, a refusal, a
+//     timeout, robots.txt) is a page with an error, not the end of the
+//     crawl. Only the end of the context ends it.
+//  4. The links: a page keeps its links in scope, each (target, label)
+//     once; when the crawl is done, a target that redirected to a page of
+//     the snapshot is replaced by that page's URL.
+//
+// Differences from the seed:
+//   - A coupling query in WHOWEDA is a graph pattern: node and link
+//     variables, connectivities and predicates on metadata, content and
+//     structure (note 000 §5.2), whose result is a set of web tuples. Here
+//     it is a site crawl: one start node, links followed by URL (prefixes
+//     and a regular expression), a depth bound. The snapshot is the graph
+//     of all pages reached, from which tuples can be cut; the webtable
+//     library decides how.
+//   - The seed leaves out pages without a last-modification date (CGI
+//     output); here their version is a hash of their content, and
+//     VersionKind says which a page has.
+//   - The seed does not say how URLs are normalised or how redirects are
+//     handled (note 000 §8.2): here URLs are in vigil.CanonicalURL's form,
+//     and a page is the URL a redirect led to.
+//   - Pages that fail are recorded with their error, so that a page that
+//     disappears (404) is told apart from one the query no longer reaches.
+//   - Page importance (OPIC, the ARCHITECTURE's "importance") is not
+//     computed yet.
+package crawl

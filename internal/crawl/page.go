@@ -1,0 +1,264 @@
+package crawl
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/warehouse"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// VersionKind says where a page's version comes from.
+type VersionKind string
+
+const (
+	// VersionLastModified: the server's Last-Modified date, in RFC 3339 in
+	// UTC. WHOWEDA's identity (note 000 §2.2): two pages are the same
+	// version when they have the same URL and the same date.
+	VersionLastModified VersionKind = "last-modified"
+	// VersionContentHash: the page came without a Last-Modified date, so
+	// its version is the SHA-256 of its body (note 000 §8.1, item 11).
+	VersionContentHash VersionKind = "content-hash"
+)
+
+// Page is one node of a snapshot: a page of the site as fetched.
+type Page struct {
+	// URL is the page's canonical URL after redirects: the node id.
+	URL string `json:"url"`
+	// Depth is the shortest link distance from the start page.
+	Depth int `json:"depth"`
+	// Status is the HTTP status of the answer, 0 when none came (refused,
+	// timed out, disallowed by robots.txt).
+	Status int `json:"status,omitempty"`
+	// Error says why the page could not be read; empty for a page read.
+	Error string `json:"error,omitempty"`
+	// ContentType is the media type, without parameters.
+	ContentType string `json:"contentType,omitempty"`
+	// Title is the text of an HTML page's <title>, white space collapsed.
+	Title string `json:"title,omitempty"`
+	// Version identifies the page's content (see VersionKind); empty when
+	// neither a date nor a body came (a failure, or a binary leaf without
+	// Last-Modified: the fetcher does not return binary bodies).
+	Version     string      `json:"version,omitempty"`
+	VersionKind VersionKind `json:"versionKind,omitempty"`
+	// Hash is "sha256:" and the hex SHA-256 of the body, and Size its
+	// length in bytes, as UTF-8 (the fetcher converts every text to it).
+	Hash string `json:"hash,omitempty"`
+	Size int64  `json:"size,omitempty"`
+	// Links are the page's links in scope, in document order, each
+	// (target, label) once; links to the page itself (to a place in it)
+	// are left out. A target that redirected to a page of the snapshot is
+	// that page's URL.
+	Links []Link `json:"links,omitempty"`
+	// Body is the page's text, kept only with Query.Bodies.
+	Body string `json:"body,omitempty"`
+}
+
+// Failed reports whether the page could not be read.
+func (p *Page) Failed() bool { return p.Error != "" }
+
+// Link is a link object of WHOWEDA's model (note 000 §2.1) within a site:
+// its target (canonical, without fragment) and its label (anchor text,
+// white space collapsed).
+type Link struct {
+	Target string `json:"target"`
+	Label  string `json:"label,omitempty"`
+}
+
+// Redirect records that the crawl asked for From and was led to To.
+type Redirect struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// visit is what a worker found at one URL.
+type visit struct {
+	asked string
+	page  *Page
+	links []Link // every http(s) link of an HTML page, fragments dropped, not yet scoped
+	err   error  // the context's error: the crawl is over
+}
+
+// hashBody returns the Hash of a body.
+func hashBody(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// fetchPage fetches asked and reads the answer into a page. A fetch that
+// failed for the page (status, refusal, timeout, robots.txt) gives a page
+// with an error; only the end of ctx gives v.err.
+func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool) visit {
+	var res *vigil.FetchResult
+	var err error
+	// A fetch that wraps ErrHostBusy was never sent: the host was busy
+	// with the other workers' requests for longer than the fetcher waits.
+	// It says nothing about the page, so it is asked again.
+	for try := 0; try < 3; try++ {
+		res, err = f.Fetch(ctx, &vigil.FetchRequest{URL: asked})
+		if !errors.Is(err, vigil.ErrHostBusy) || ctx.Err() != nil {
+			break
+		}
+	}
+	if ctx.Err() != nil {
+		return visit{asked: asked, err: ctx.Err()}
+	}
+	p := &Page{URL: asked}
+	if res != nil {
+		if final, cerr := vigil.CanonicalURL(res.URL); cerr == nil {
+			p.URL = final
+		}
+		p.Status = res.Status
+		p.ContentType = res.ContentType
+		if !res.LastModified.IsZero() {
+			p.Version = res.LastModified.UTC().Format(time.RFC3339)
+			p.VersionKind = VersionLastModified
+		}
+	}
+	if err != nil {
+		if res != nil && res.Status/100 == 2 && res.ContentType != "" && !isText(res.ContentType) {
+			// A binary document (an image, a PDF): a leaf of the site,
+			// whose body the fetcher does not return.
+			return visit{asked: asked, page: p}
+		}
+		p.Error = err.Error()
+		p.Version, p.VersionKind = "", ""
+		return visit{asked: asked, page: p}
+	}
+	p.Hash = hashBody(res.Body)
+	p.Size = int64(len(res.Body))
+	if p.VersionKind == "" {
+		p.Version, p.VersionKind = p.Hash, VersionContentHash
+	}
+	if bodies {
+		p.Body = string(res.Body)
+	}
+	v := visit{asked: asked, page: p}
+	if isHTML(p.ContentType) {
+		doc, perr := warehouse.ParseBody(res.Body, "utf-8", p.ContentType)
+		if perr != nil {
+			p.Error = "parse: " + perr.Error()
+			return v
+		}
+		p.Title = title(doc)
+		v.links = pageLinks(doc, p.URL)
+	}
+	return v
+}
+
+// isHTML reports whether a media type is a page whose links are followed.
+func isHTML(mediaType string) bool {
+	return mediaType == "text/html" || mediaType == "application/xhtml+xml"
+}
+
+// isText reports whether the fetcher returns the body of a media type (as
+// internal/fetch decides: text, XML and JSON).
+func isText(mediaType string) bool {
+	switch {
+	case strings.HasPrefix(mediaType, "text/"):
+		return true
+	case mediaType == "application/xhtml+xml", mediaType == "application/xml", mediaType == "application/json",
+		mediaType == "application/javascript", strings.HasSuffix(mediaType, "+xml"), strings.HasSuffix(mediaType, "+json"):
+		return true
+	}
+	return false
+}
+
+// pageLinks returns the links of a document read from pageURL, in document
+// order: those of warehouse.ExtractLinks (<a href>, <area href>,
+// xlink:href) and the frames (<frame src>, <iframe src>, labelled with
+// their title), fragments dropped.
+func pageLinks(doc *tree.Document, pageURL string) []Link {
+	var out []Link
+	for _, l := range warehouse.ExtractLinks(doc, pageURL) {
+		target, _, _ := strings.Cut(l.Target, "#")
+		out = append(out, Link{Target: target, Label: l.Anchor})
+	}
+	base, err := url.Parse(pageURL)
+	if err != nil || doc.Root == nil {
+		return out
+	}
+	tree.Walk(doc.Root, func(n *tree.Node) bool {
+		if n.Kind != tree.Element {
+			return true
+		}
+		switch strings.ToLower(localName(n.Name)) {
+		case "base":
+			if h, ok := attr(n, "href"); ok {
+				if b, err := base.Parse(strings.TrimSpace(h)); err == nil {
+					base = b
+				}
+			}
+		case "frame", "iframe":
+			src, ok := attr(n, "src")
+			if !ok {
+				return true
+			}
+			u, err := base.Parse(strings.TrimSpace(src))
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+				return true
+			}
+			if target, err := vigil.CanonicalURL(u.String()); err == nil {
+				label, _ := attr(n, "title")
+				out = append(out, Link{Target: target, Label: strings.Join(strings.Fields(label), " ")})
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// title returns the text of the first <title> outside <svg>, white space
+// collapsed.
+func title(doc *tree.Document) string {
+	if doc == nil || doc.Root == nil {
+		return ""
+	}
+	var t string
+	found := false
+	tree.Walk(doc.Root, func(n *tree.Node) bool {
+		if found || n.Kind != tree.Element {
+			return !found
+		}
+		switch strings.ToLower(localName(n.Name)) {
+		case "svg", "math":
+			return false
+		case "title":
+			var parts []string
+			tree.Walk(n, func(m *tree.Node) bool {
+				if m.Kind == tree.Text {
+					parts = append(parts, m.Value)
+				}
+				return true
+			})
+			t = strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
+			found = true
+			return false
+		}
+		return true
+	})
+	return t
+}
+
+// localName strips a namespace prefix ("html:title").
+func localName(name string) string {
+	if i := strings.LastIndexByte(name, ':'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
+
+func attr(n *tree.Node, name string) (string, bool) {
+	for _, a := range n.Attrs {
+		if strings.EqualFold(a.Name, name) {
+			return a.Value, true
+		}
+	}
+	return "", false
+}

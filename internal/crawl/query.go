@@ -1,0 +1,155 @@
+package crawl
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/vigil-web/vigil"
+)
+
+// Defaults of a Query made by NewQuery.
+const (
+	DefaultMaxDepth = 3
+	DefaultMaxPages = 500
+	// DefaultWorkers is how many pages are fetched and parsed at once when
+	// Query.Workers is 0. The fetcher's politeness (one request at a time
+	// to a host by default, spaced by its delay) still holds: the workers
+	// overlap one page's parse with the next one's fetch, and fetch pages
+	// of different hosts at once.
+	DefaultWorkers = 4
+)
+
+// Query is a coupling query as a Go value (WHOWEDA's global web coupling,
+// note 000 §5.1, reduced to what a site crawl needs): start at Start and
+// follow the links whose target lies under one of the Scope prefixes and
+// matches Match, at most MaxDepth links away from Start, fetching at most
+// MaxPages URLs.
+type Query struct {
+	// Start is the page the crawl starts from, an absolute http or https
+	// URL. It is always fetched, whatever the scope.
+	Start string `json:"start"`
+	// Scope holds URL prefixes: a link is followed only if its canonical
+	// target URL starts with one of them. Empty means the directory of the
+	// start page on its host ("https://example.org/docs/" for
+	// "https://example.org/docs/index.html"), taken after the start page's
+	// redirects, so that a site that moved to https is crawled there.
+	Scope []string `json:"scope"`
+	// Match, when not empty, is a regular expression (RE2 syntax) that the
+	// canonical URL of a followed link must match too, anywhere in it
+	// (anchor it with ^ and $ to match the whole URL).
+	Match string `json:"match,omitempty"`
+	// MaxDepth is the longest link distance from Start of a page that is
+	// fetched: 0 fetches the start page alone; the links of a page at
+	// MaxDepth are recorded but not followed.
+	MaxDepth int `json:"maxDepth"`
+	// MaxPages is the most URLs fetched, at least 1. A URL that redirects
+	// to a page already in the snapshot takes one of them too, so a
+	// snapshot may hold fewer pages than were fetched.
+	MaxPages int `json:"maxPages"`
+	// Bodies keeps each page's body (UTF-8 text) in the snapshot, so that
+	// a later step can compare page contents.
+	Bodies bool `json:"bodies,omitempty"`
+	// Workers is how many pages are fetched and parsed at once
+	// (DefaultWorkers when 0). It changes how fast a crawl goes, never what
+	// it finds, so it is not part of the snapshot.
+	Workers int `json:"-"`
+}
+
+// NewQuery returns the query that crawls from start with the defaults: the
+// start page's directory as the scope, DefaultMaxDepth and DefaultMaxPages.
+func NewQuery(start string) Query {
+	return Query{Start: start, MaxDepth: DefaultMaxDepth, MaxPages: DefaultMaxPages}
+}
+
+// DefaultScope returns the scope of a query without one: the directory of
+// the canonical form of start ("https://example.org/docs/" for
+// "https://example.org/docs/a.html?x=1"). It returns EINVALID if start is
+// not an absolute http or https URL.
+func DefaultScope(start string) (string, error) {
+	u, err := vigil.CanonicalURL(start)
+	if err != nil {
+		return "", err
+	}
+	u, _, _ = strings.Cut(u, "?")
+	// The canonical form has a path, so there is a slash after "//host".
+	return u[:strings.LastIndexByte(u, '/')+1], nil
+}
+
+// Validate returns an EINVALID error naming the first bad field: a start or
+// a scope prefix that is not an absolute http or https URL, a Match that is
+// not a regular expression, a negative MaxDepth, a MaxPages below 1, a
+// negative Workers.
+func (q *Query) Validate() error {
+	if _, err := vigil.CanonicalURL(q.Start); err != nil {
+		return vigil.Errorf(vigil.EINVALID, "start: %s", vigil.ErrorMessage(err))
+	}
+	for i, p := range q.Scope {
+		if _, err := vigil.CanonicalURL(p); err != nil {
+			return vigil.Errorf(vigil.EINVALID, "scope %d: %s", i+1, vigil.ErrorMessage(err))
+		}
+	}
+	if _, err := regexp.Compile(q.Match); err != nil {
+		return vigil.Errorf(vigil.EINVALID, "match: %v", err)
+	}
+	switch {
+	case q.MaxDepth < 0:
+		return vigil.Errorf(vigil.EINVALID, "maxDepth: %d is negative", q.MaxDepth)
+	case q.MaxPages < 1:
+		return vigil.Errorf(vigil.EINVALID, "maxPages: %d, want at least 1", q.MaxPages)
+	case q.Workers < 0:
+		return vigil.Errorf(vigil.EINVALID, "workers: %d is negative", q.Workers)
+	}
+	return nil
+}
+
+// resolved returns q validated, with Start and the scope prefixes in
+// canonical form. An empty scope stays empty: the crawl fills it in from
+// the start page's final URL.
+func (q Query) resolved() (Query, error) {
+	if err := q.Validate(); err != nil {
+		return q, err
+	}
+	q.Start, _ = vigil.CanonicalURL(q.Start)
+	scope := make([]string, 0, len(q.Scope))
+	for _, p := range q.Scope {
+		c, _ := vigil.CanonicalURL(p)
+		scope = append(scope, c)
+	}
+	q.Scope = scope
+	if q.Workers == 0 {
+		q.Workers = DefaultWorkers
+	}
+	return q, nil
+}
+
+// scope decides which link targets a crawl follows.
+type scope struct {
+	prefixes []string
+	match    *regexp.Regexp // nil: every URL
+}
+
+func newScope(q *Query) (*scope, error) {
+	s := &scope{prefixes: q.Scope}
+	if q.Match != "" {
+		re, err := regexp.Compile(q.Match)
+		if err != nil {
+			return nil, fmt.Errorf("match: %w", err)
+		}
+		s.match = re
+	}
+	return s, nil
+}
+
+// contains reports whether the canonical URL u is in the scope.
+func (s *scope) contains(u string) bool {
+	if s.match != nil && !s.match.MatchString(u) {
+		return false
+	}
+	for _, p := range s.prefixes {
+		if strings.HasPrefix(u, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,378 @@
+package crawl
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+// Format names the JSON form of a snapshot, in its "format" field.
+const Format = "vigil-site-snapshot/1"
+
+// DefaultMaxSnapshotSize is the largest snapshot Decode reads when given no
+// limit: 256 MiB, the default input cap of the markup parsers. Snapshots
+// with bodies may need more: the caller passes its own limit.
+const DefaultMaxSnapshotSize = 256 << 20
+
+// Snapshot is the result of one run of a coupling query: the pages it
+// reached and how they link, the material of a web table (note 000 §2).
+type Snapshot struct {
+	Format string `json:"format"`
+	// Query is the query as run: canonical URLs, the scope filled in.
+	Query    Query     `json:"query"`
+	Started  time.Time `json:"started"`
+	Finished time.Time `json:"finished"`
+	// Truncated is set when MaxPages ended the crawl with URLs in scope
+	// left unfetched.
+	Truncated bool `json:"truncated,omitempty"`
+	// Pages in the order of discovery; the first is the start page (or
+	// the page it redirected to), the only one at depth 0.
+	Pages     []*Page    `json:"pages"`
+	Redirects []Redirect `json:"redirects,omitempty"`
+}
+
+// Stats are the counts a summary of a snapshot gives.
+type Stats struct {
+	Pages     int // pages, failed ones included
+	Failures  int // pages with an error
+	Links     int // links in scope, summed over the pages
+	Redirects int
+}
+
+// Stats counts the pages, failures, links and redirects of s.
+func (s *Snapshot) Stats() Stats {
+	st := Stats{Pages: len(s.Pages), Redirects: len(s.Redirects)}
+	for _, p := range s.Pages {
+		if p.Failed() {
+			st.Failures++
+		}
+		st.Links += len(p.Links)
+	}
+	return st
+}
+
+// StartFailure returns the error of the start page, or "" if it was read:
+// a crawl whose start failed found nothing of the site.
+func (s *Snapshot) StartFailure() string {
+	if len(s.Pages) == 0 {
+		return "no start page"
+	}
+	return s.Pages[0].Error
+}
+
+// Page returns the page with the canonical URL u, or nil.
+func (s *Snapshot) Page(u string) *Page {
+	for _, p := range s.Pages {
+		if p.URL == u {
+			return p
+		}
+	}
+	return nil
+}
+
+// Encode writes s as indented JSON.
+func (s *Snapshot) Encode(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(s)
+}
+
+// Decode reads a snapshot in JSON and validates it (Validate). It reads at
+// most maxBytes (DefaultMaxSnapshotSize if maxBytes <= 0) and refuses a
+// larger input, unknown fields and anything after the snapshot. Its errors
+// are EINVALID errors that say where: the byte offset of a syntax error,
+// the field of a value of the wrong type, the page and field of a value
+// that breaks a rule.
+func Decode(r io.Reader, maxBytes int64) (*Snapshot, error) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxSnapshotSize
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	if int64(len(data)) > maxBytes {
+		return nil, vigil.Errorf(vigil.EINVALID, "snapshot: larger than %d bytes", maxBytes)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var s Snapshot
+	if err := dec.Decode(&s); err != nil {
+		if field := badTime(data); field != "" {
+			return nil, vigil.Errorf(vigil.EINVALID, "snapshot: %s: %v", field, err)
+		}
+		return nil, jsonError(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, vigil.Errorf(vigil.EINVALID, "snapshot: data after the snapshot at byte %d", dec.InputOffset())
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// badTime returns the name of the time field of a snapshot that is not a
+// time in RFC 3339, or "": encoding/json's error for it does not say
+// which.
+func badTime(data []byte) string {
+	var times struct {
+		Started  json.RawMessage `json:"started"`
+		Finished json.RawMessage `json:"finished"`
+	}
+	if json.Unmarshal(data, &times) != nil {
+		return ""
+	}
+	for _, f := range []struct {
+		name string
+		raw  json.RawMessage
+	}{{"started", times.Started}, {"finished", times.Finished}} {
+		var t time.Time
+		if f.raw != nil && t.UnmarshalJSON(f.raw) != nil {
+			return f.name
+		}
+	}
+	return ""
+}
+
+// jsonError turns an error of encoding/json into an EINVALID error that
+// says where.
+func jsonError(err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.Is(err, io.EOF):
+		return vigil.Errorf(vigil.EINVALID, "snapshot: empty input")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return vigil.Errorf(vigil.EINVALID, "snapshot: unexpected end of input")
+	case errors.As(err, &syn):
+		return vigil.Errorf(vigil.EINVALID, "snapshot: invalid JSON at byte %d: %v", syn.Offset, syn)
+	case errors.As(err, &typ):
+		field := typ.Field
+		if field == "" {
+			field = "the snapshot"
+		}
+		return vigil.Errorf(vigil.EINVALID, "snapshot: %s: a JSON %s where %s belongs (byte %d)", field, typ.Value, typeName(typ), typ.Offset)
+	}
+	// Unknown fields, bad times: encoding/json's text names them.
+	return vigil.Errorf(vigil.EINVALID, "snapshot: %v", err)
+}
+
+func typeName(e *json.UnmarshalTypeError) string {
+	if e.Type == nil {
+		return "another value"
+	}
+	switch e.Type.Kind().String() {
+	case "string":
+		return "a string"
+	case "int", "int64":
+		return "an integer"
+	case "bool":
+		return "true or false"
+	case "slice":
+		return "an array"
+	case "struct", "ptr":
+		return "an object"
+	}
+	return "a " + e.Type.String()
+}
+
+var hashPattern = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+
+// Validate checks the rules a snapshot made by Crawl keeps, and returns an
+// EINVALID error naming the first page and field that breaks one.
+func (s *Snapshot) Validate() error {
+	bad := func(format string, args ...any) error {
+		return vigil.Errorf(vigil.EINVALID, "snapshot: "+format, args...)
+	}
+	if s.Format != Format {
+		return bad("format: %q, want %q", s.Format, Format)
+	}
+	if err := s.validateQuery(); err != nil {
+		return err
+	}
+	switch {
+	case s.Started.IsZero():
+		return bad("started: missing")
+	case s.Finished.Before(s.Started):
+		return bad("finished: %s is before started %s", s.Finished.Format(time.RFC3339Nano), s.Started.Format(time.RFC3339Nano))
+	case len(s.Pages) == 0:
+		return bad("pages: none (the start page is always recorded)")
+	case len(s.Pages) > s.Query.MaxPages:
+		return bad("pages: %d pages, more than query.maxPages %d", len(s.Pages), s.Query.MaxPages)
+	}
+	sc, err := newScope(&s.Query)
+	if err != nil {
+		return bad("query: %v", err) // cannot happen: validateQuery compiled it
+	}
+	urls := make(map[string]bool, len(s.Pages))
+	for i, p := range s.Pages {
+		if p == nil {
+			return bad("page %d: null", i+1)
+		}
+		if err := s.validatePage(i, p); err != nil {
+			return err
+		}
+		if urls[p.URL] {
+			return bad("page %d: url: %s is already page %d", i+1, p.URL, s.pageIndex(p.URL)+1)
+		}
+		if i > 0 && !sc.contains(p.URL) {
+			return bad("page %d: url: %s is out of the query's scope", i+1, p.URL)
+		}
+		urls[p.URL] = true
+	}
+	// A link leads into the scope, or to a page of the snapshot (the
+	// start page, or a page a redirect led to).
+	for i, p := range s.Pages {
+		for j, l := range p.Links {
+			if !urls[l.Target] && !sc.contains(l.Target) {
+				return bad("page %d (%s): link %d: target: %s is out of the query's scope", i+1, p.URL, j+1, l.Target)
+			}
+		}
+	}
+	from := map[string]bool{}
+	startRedirected := false
+	for i, r := range s.Redirects {
+		for _, u := range []struct{ field, v string }{{"from", r.From}, {"to", r.To}} {
+			if err := checkCanonical(u.v); err != nil {
+				return bad("redirect %d: %s: %s", i+1, u.field, err)
+			}
+		}
+		switch {
+		case r.From == r.To:
+			return bad("redirect %d: from and to are both %s", i+1, r.From)
+		case from[r.From]:
+			return bad("redirect %d: from: %s redirects twice", i+1, r.From)
+		}
+		from[r.From] = true
+		startRedirected = startRedirected || r.From == s.Query.Start && r.To == s.Pages[0].URL
+	}
+	if s.Pages[0].URL != s.Query.Start && !startRedirected {
+		return bad("page 1 (%s): url: neither query.start %s nor where a redirect from it led", s.Pages[0].URL, s.Query.Start)
+	}
+	return nil
+}
+
+func (s *Snapshot) pageIndex(u string) int {
+	for i, p := range s.Pages {
+		if p != nil && p.URL == u {
+			return i
+		}
+	}
+	return -1
+}
+
+func (s *Snapshot) validateQuery() error {
+	q := &s.Query
+	bad := func(format string, args ...any) error {
+		return vigil.Errorf(vigil.EINVALID, "snapshot: query: "+format, args...)
+	}
+	if err := q.Validate(); err != nil {
+		return bad("%s", vigil.ErrorMessage(err))
+	}
+	if err := checkCanonical(q.Start); err != nil {
+		return bad("start: %s", err)
+	}
+	if len(q.Scope) == 0 {
+		return bad("scope: empty (a crawl records the scope it used)")
+	}
+	for i, p := range q.Scope {
+		if err := checkCanonical(p); err != nil {
+			return bad("scope %d: %s", i+1, err)
+		}
+	}
+	return nil
+}
+
+func (s *Snapshot) validatePage(i int, p *Page) error {
+	bad := func(field, format string, args ...any) error {
+		return vigil.Errorf(vigil.EINVALID, "snapshot: page %d (%s): %s: %s", i+1, p.URL, field, fmt.Sprintf(format, args...))
+	}
+	if err := checkCanonical(p.URL); err != nil {
+		return vigil.Errorf(vigil.EINVALID, "snapshot: page %d: url: %s", i+1, err)
+	}
+	switch {
+	case i == 0 && p.Depth != 0:
+		return bad("depth", "%d, but the first page is the start page, at depth 0", p.Depth)
+	case i > 0 && p.Depth < 1:
+		return bad("depth", "%d, but only the first page is at depth 0", p.Depth)
+	case p.Depth > s.Query.MaxDepth:
+		return bad("depth", "%d, deeper than query.maxDepth %d", p.Depth, s.Query.MaxDepth)
+	case i > 0 && s.Pages[i-1] != nil && p.Depth < s.Pages[i-1].Depth:
+		return bad("depth", "%d after a page at depth %d: pages are in the order of discovery", p.Depth, s.Pages[i-1].Depth)
+	case p.Status != 0 && (p.Status < 100 || p.Status > 599):
+		return bad("status", "%d is not an HTTP status", p.Status)
+	case p.Error == "" && p.Status/100 != 2:
+		return bad("status", "%d without an error: a page read has a 2xx status", p.Status)
+	case p.Size < 0:
+		return bad("size", "%d is negative", p.Size)
+	case p.Hash != "" && !hashPattern.MatchString(p.Hash):
+		return bad("hash", "%q is not \"sha256:\" and 64 lower-case hex digits", p.Hash)
+	case p.Hash == "" && p.Size != 0:
+		return bad("size", "%d without a hash", p.Size)
+	case p.Body != "" && !s.Query.Bodies:
+		return bad("body", "present, but query.bodies is false")
+	case p.Error != "" && len(p.Links) > 0:
+		return bad("links", "a page that failed has no links")
+	}
+	switch p.VersionKind {
+	case "":
+		if p.Version != "" {
+			return bad("versionKind", "missing for version %q", p.Version)
+		}
+	case VersionLastModified:
+		if _, err := time.Parse(time.RFC3339, p.Version); err != nil {
+			return bad("version", "%q is not an RFC 3339 date", p.Version)
+		}
+	case VersionContentHash:
+		if p.Version != p.Hash {
+			return bad("version", "%q is not the page's hash %q", p.Version, p.Hash)
+		}
+	default:
+		return bad("versionKind", "%q, want %q or %q", p.VersionKind, VersionLastModified, VersionContentHash)
+	}
+	if s.Query.Bodies && p.Hash != "" {
+		if int64(len(p.Body)) != p.Size {
+			return bad("body", "%d bytes, but size is %d", len(p.Body), p.Size)
+		}
+		if h := hashBody([]byte(p.Body)); h != p.Hash {
+			return bad("body", "its hash is %s, not %s", h, p.Hash)
+		}
+	} else if p.Body != "" {
+		return bad("body", "present without a hash")
+	}
+	seen := make(map[Link]bool, len(p.Links))
+	for j, l := range p.Links {
+		if err := checkCanonical(l.Target); err != nil {
+			return bad(fmt.Sprintf("link %d: target", j+1), "%s", err)
+		}
+		switch {
+		case l.Target == p.URL:
+			return bad(fmt.Sprintf("link %d: target", j+1), "the page itself")
+		case seen[l]:
+			return bad(fmt.Sprintf("link %d", j+1), "(%s, %q) is there twice", l.Target, l.Label)
+		}
+		seen[l] = true
+	}
+	return nil
+}
+
+// checkCanonical returns an error if u is not a canonical http or https URL
+// without fragment, as vigil.CanonicalURL writes them.
+func checkCanonical(u string) error {
+	c, err := vigil.CanonicalURL(u)
+	if err != nil {
+		return errors.New(vigil.ErrorMessage(err))
+	}
+	if c != u {
+		return fmt.Errorf("%q is not in canonical form (%q)", u, c)
+	}
+	return nil
+}

@@ -1,0 +1,198 @@
+package crawl_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/crawl"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/example.json")
+
+const exampleFile = "testdata/example.json"
+
+// example is a small snapshot with a page of each kind: read, with a date
+// or a hash for its version, failed, a binary leaf; and a redirect.
+func example() *crawl.Snapshot {
+	home := "<!doctype html><title>Docs</title><a href=guide.html>Guide</a> <a href=start.html>Start</a> <a href=old.html>Old</a> <a href=logo.png>Logo</a>"
+	guide := "<!doctype html><title>Guide</title><a href=./>Home</a>"
+	return &crawl.Snapshot{
+		Format: crawl.Format,
+		Query: crawl.Query{Start: "https://example.org/docs/", Scope: []string{"https://example.org/docs/"},
+			MaxDepth: 3, MaxPages: 500, Bodies: true},
+		Started:  time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC),
+		Finished: time.Date(2026, 11, 29, 10, 0, 2, 500e6, time.UTC),
+		Pages: []*crawl.Page{
+			{URL: "https://example.org/docs/", Depth: 0, Status: 200, ContentType: "text/html", Title: "Docs",
+				Version: "2026-11-01T08:00:00Z", VersionKind: crawl.VersionLastModified, Hash: hashOf([]byte(home)), Size: int64(len(home)),
+				Links: []crawl.Link{{Target: "https://example.org/docs/guide.html", Label: "Guide"}, {Target: "https://example.org/docs/guide.html", Label: "Start"},
+					{Target: "https://example.org/docs/old.html", Label: "Old"}, {Target: "https://example.org/docs/logo.png", Label: "Logo"}},
+				Body: home},
+			{URL: "https://example.org/docs/guide.html", Depth: 1, Status: 200, ContentType: "text/html", Title: "Guide",
+				Version: hashOf([]byte(guide)), VersionKind: crawl.VersionContentHash, Hash: hashOf([]byte(guide)), Size: int64(len(guide)),
+				Links: []crawl.Link{{Target: "https://example.org/docs/", Label: "Home"}}, Body: guide},
+			{URL: "https://example.org/docs/old.html", Depth: 1, Status: 404,
+				Error: "fetch https://example.org/docs/old.html: HTTP error status 404 Not Found"},
+			{URL: "https://example.org/docs/logo.png", Depth: 1, Status: 200, ContentType: "image/png",
+				Version: "2025-06-30T23:59:59Z", VersionKind: crawl.VersionLastModified},
+		},
+		Redirects: []crawl.Redirect{{From: "https://example.org/docs/start.html", To: "https://example.org/docs/guide.html"}},
+	}
+}
+
+// TestExample: the example snapshot is valid and encodes as
+// testdata/example.json (go test -update rewrites it), which decodes back
+// to it.
+func TestExample(t *testing.T) {
+	var b bytes.Buffer
+	if err := example().Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile(exampleFile, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(exampleFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b.Bytes(), want) {
+		t.Fatalf("example encodes as\n%s\nnot as %s (go test -update rewrites it)", b.Bytes(), exampleFile)
+	}
+	s, err := crawl.Decode(bytes.NewReader(want), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var again bytes.Buffer
+	if err := s.Encode(&again); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again.Bytes(), want) {
+		t.Errorf("decoded and encoded again:\n%s", again.Bytes())
+	}
+	if st := s.Stats(); st != (crawl.Stats{Pages: 4, Failures: 1, Links: 5, Redirects: 1}) {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// TestDecodeErrors: a snapshot that breaks a rule is refused with an
+// EINVALID error that names the page and the field.
+func TestDecodeErrors(t *testing.T) {
+	good, err := os.ReadFile(exampleFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// edit changes the example as generic JSON.
+	edit := func(f func(m map[string]any)) []byte {
+		var m map[string]any
+		if err := json.Unmarshal(good, &m); err != nil {
+			t.Fatal(err)
+		}
+		f(m)
+		b, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	page := func(m map[string]any, i int) map[string]any { return m["pages"].([]any)[i].(map[string]any) }
+	query := func(m map[string]any) map[string]any { return m["query"].(map[string]any) }
+	for _, tc := range []struct {
+		name string
+		in   []byte
+		want string
+	}{
+		{"empty", nil, "snapshot: empty input"},
+		{"syntax", []byte(`{"format": "vigil-site-snapshot/1",}`), "snapshot: invalid JSON at byte 36: invalid character '}' looking for beginning of object key string"},
+		{"truncated", good[:len(good)/2], "snapshot: unexpected end of input"},
+		{"after", append(append([]byte{}, good...), []byte(`{}`)...), "snapshot: data after the snapshot at byte"},
+		{"array", []byte(`[]`), "snapshot: the snapshot: a JSON array where an object belongs"},
+		{"unknown field", edit(func(m map[string]any) { page(m, 1)["colour"] = "red" }), `snapshot: json: unknown field "colour"`},
+		{"type", edit(func(m map[string]any) { page(m, 2)["depth"] = "one" }), "snapshot: pages.depth: a JSON string where an integer belongs"},
+		{"time", edit(func(m map[string]any) { m["started"] = "yesterday" }), `snapshot: started: parsing time "yesterday"`},
+		{"format", edit(func(m map[string]any) { m["format"] = "vigil-site-snapshot/2" }), `snapshot: format: "vigil-site-snapshot/2", want "vigil-site-snapshot/1"`},
+		{"start", edit(func(m map[string]any) { query(m)["start"] = "ftp://example.org/" }), `snapshot: query: start: url "ftp://example.org/": scheme must be http or https`},
+		{"start form", edit(func(m map[string]any) { query(m)["start"] = "HTTPS://example.org/docs/" }), `snapshot: query: start: "HTTPS://example.org/docs/" is not in canonical form ("https://example.org/docs/")`},
+		{"no scope", edit(func(m map[string]any) { query(m)["scope"] = []any{} }), "snapshot: query: scope: empty"},
+		{"match", edit(func(m map[string]any) { query(m)["match"] = "(" }), "snapshot: query: match: error parsing regexp"},
+		{"max pages", edit(func(m map[string]any) { query(m)["maxPages"] = 3 }), "snapshot: pages: 4 pages, more than query.maxPages 3"},
+		{"finished", edit(func(m map[string]any) { m["finished"] = "2026-11-29T09:00:00Z" }), "snapshot: finished: 2026-11-29T09:00:00Z is before started 2026-11-29T10:00:00Z"},
+		{"no pages", edit(func(m map[string]any) { m["pages"] = []any{} }), "snapshot: pages: none"},
+		{"null page", edit(func(m map[string]any) { m["pages"].([]any)[3] = nil }), "snapshot: page 4: null"},
+		{"url", edit(func(m map[string]any) { page(m, 1)["url"] = "https://example.org/docs/guide.html#top" }), `snapshot: page 2: url: "https://example.org/docs/guide.html#top" is not in canonical form`},
+		{"duplicate", edit(func(m map[string]any) { page(m, 3)["url"] = "https://example.org/docs/old.html" }), "snapshot: page 4: url: https://example.org/docs/old.html is already page 3"},
+		{"scope", edit(func(m map[string]any) { page(m, 3)["url"] = "https://example.org/logo.png" }), "snapshot: page 4: url: https://example.org/logo.png is out of the query's scope"},
+		{"first depth", edit(func(m map[string]any) { page(m, 0)["depth"] = 1 }), "snapshot: page 1 (https://example.org/docs/): depth: 1, but the first page is the start page"},
+		{"depth 0", edit(func(m map[string]any) { page(m, 1)["depth"] = 0 }), "snapshot: page 2 (https://example.org/docs/guide.html): depth: 0, but only the first page"},
+		{"too deep", edit(func(m map[string]any) { page(m, 3)["depth"] = 4 }), "depth: 4, deeper than query.maxDepth 3"},
+		{"order", edit(func(m map[string]any) { page(m, 2)["depth"] = 2 }), "snapshot: page 4 (https://example.org/docs/logo.png): depth: 1 after a page at depth 2: pages are in the order of discovery"},
+		{"status", edit(func(m map[string]any) { page(m, 2)["status"] = 1000 }), "page 3 (https://example.org/docs/old.html): status: 1000 is not an HTTP status"},
+		{"status ok", edit(func(m map[string]any) { delete(page(m, 2), "error") }), "page 3 (https://example.org/docs/old.html): status: 404 without an error"},
+		{"hash", edit(func(m map[string]any) { page(m, 1)["hash"] = "md5:00" }), `page 2 (https://example.org/docs/guide.html): hash: "md5:00" is not "sha256:" and 64 lower-case hex digits`},
+		{"size", edit(func(m map[string]any) { page(m, 3)["size"] = 10 }), "page 4 (https://example.org/docs/logo.png): size: 10 without a hash"},
+		{"negative size", edit(func(m map[string]any) { page(m, 1)["size"] = -1 }), "size: -1 is negative"},
+		{"version kind", edit(func(m map[string]any) { page(m, 1)["versionKind"] = "etag" }), `page 2 (https://example.org/docs/guide.html): versionKind: "etag", want "last-modified" or "content-hash"`},
+		{"version date", edit(func(m map[string]any) { page(m, 0)["version"] = "Sun, 01 Nov 2026 08:00:00 GMT" }), `page 1 (https://example.org/docs/): version: "Sun, 01 Nov 2026 08:00:00 GMT" is not an RFC 3339 date`},
+		{"version hash", edit(func(m map[string]any) { page(m, 1)["version"] = page(m, 0)["hash"] }), "page 2 (https://example.org/docs/guide.html): version: \"sha256:"},
+		{"version without kind", edit(func(m map[string]any) { page(m, 2)["version"] = "x" }), `page 3 (https://example.org/docs/old.html): versionKind: missing for version "x"`},
+		{"body", edit(func(m map[string]any) { page(m, 1)["body"] = "changed" }), "page 2 (https://example.org/docs/guide.html): body: 7 bytes, but size is"},
+		{"body hash", edit(func(m map[string]any) {
+			b := []byte(page(m, 1)["body"].(string))
+			b[0] = 'X'
+			page(m, 1)["body"] = string(b)
+		}), "page 2 (https://example.org/docs/guide.html): body: its hash is sha256:"},
+		{"body without bodies", edit(func(m map[string]any) { delete(query(m), "bodies") }), "page 1 (https://example.org/docs/): body: present, but query.bodies is false"},
+		{"failed links", edit(func(m map[string]any) {
+			page(m, 2)["links"] = []any{map[string]any{"target": "https://example.org/docs/"}}
+		}), "page 3 (https://example.org/docs/old.html): links: a page that failed has no links"},
+		{"link target", edit(func(m map[string]any) {
+			page(m, 1)["links"] = []any{map[string]any{"target": "guide.html"}}
+		}), `page 2 (https://example.org/docs/guide.html): link 1: target: url "guide.html": scheme must be http or https`},
+		{"self link", edit(func(m map[string]any) {
+			page(m, 1)["links"] = []any{map[string]any{"target": "https://example.org/docs/guide.html"}}
+		}), "page 2 (https://example.org/docs/guide.html): link 1: target: the page itself"},
+		{"duplicate link", edit(func(m map[string]any) {
+			l := map[string]any{"target": "https://example.org/docs/", "label": "Home"}
+			page(m, 1)["links"] = []any{l, l}
+		}), `page 2 (https://example.org/docs/guide.html): link 2: (https://example.org/docs/, "Home") is there twice`},
+		{"link scope", edit(func(m map[string]any) {
+			page(m, 1)["links"] = []any{map[string]any{"target": "https://example.org/blog/"}}
+		}), "page 2 (https://example.org/docs/guide.html): link 1: target: https://example.org/blog/ is out of the query's scope"},
+		{"redirect", edit(func(m map[string]any) { m["redirects"].([]any)[0].(map[string]any)["to"] = "/docs/guide.html" }), `snapshot: redirect 1: to: url "/docs/guide.html": scheme must be http or https`},
+		{"redirect loop", edit(func(m map[string]any) {
+			m["redirects"].([]any)[0].(map[string]any)["to"] = "https://example.org/docs/start.html"
+		}), "snapshot: redirect 1: from and to are both https://example.org/docs/start.html"},
+		{"redirect twice", edit(func(m map[string]any) { m["redirects"] = append(m["redirects"].([]any), m["redirects"].([]any)[0]) }), "snapshot: redirect 2: from: https://example.org/docs/start.html redirects twice"},
+		{"start page", edit(func(m map[string]any) { query(m)["start"] = "https://example.org/docs/index.html" }), "snapshot: page 1 (https://example.org/docs/): url: neither query.start https://example.org/docs/index.html nor where a redirect from it led"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := crawl.Decode(bytes.NewReader(tc.in), 0)
+			if s != nil || vigil.ErrorCode(err) != vigil.EINVALID || !strings.Contains(vigil.ErrorMessage(err), tc.want) {
+				t.Errorf("Decode: %v, want EINVALID with %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestDecodeLimit: an input over the limit is refused before it is
+// parsed.
+func TestDecodeLimit(t *testing.T) {
+	good, err := os.ReadFile(exampleFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := crawl.Decode(bytes.NewReader(good), int64(len(good))); err != nil {
+		t.Errorf("at the limit: %v", err)
+	}
+	_, err = crawl.Decode(bytes.NewReader(good), int64(len(good)-1))
+	if want := "snapshot: larger than"; !strings.Contains(vigil.ErrorMessage(err), want) {
+		t.Errorf("over the limit: %v, want %q", err, want)
+	}
+}

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/crawl"
+	"github.com/vigil-web/vigil/internal/fetch"
+)
+
+func init() {
+	register(&command{name: "site crawl", summary: "crawl a site from a URL and write its snapshot (pages, versions, links) as JSON", run: runSiteCrawl})
+}
+
+// scopeFlag collects the values of a repeated --scope.
+type scopeFlag []string
+
+func (s *scopeFlag) String() string { return strings.Join(*s, " ") }
+
+func (s *scopeFlag) Set(v string) error {
+	*s = append(*s, v)
+	return nil
+}
+
+// runSiteCrawl runs a coupling query (internal/crawl) with the fetcher
+// vigil serve uses, writes the snapshot and says in one line what it found.
+func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, error) {
+	fs := flag.NewFlagSet("vigil site crawl", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	bools, envErr := envBools(env, "VIGIL_ALLOW_PRIVATE_NETWORKS")
+	depth := fs.Int("depth", crawl.DefaultMaxDepth, "follow links at most this many steps from URL (0: URL alone)")
+	maxPages := fs.Int("max-pages", crawl.DefaultMaxPages, "fetch at most this many URLs")
+	var scope scopeFlag
+	fs.Var(&scope, "scope", "follow only links to URLs that start with this prefix; repeat for several (default: URL's directory)")
+	match := fs.String("match", "", "follow only links to URLs that this regular expression matches (RE2 syntax)")
+	bodies := fs.Bool("bodies", false, "keep each page's text in the snapshot, for comparing page contents later")
+	out := fs.String("out", "", "write the snapshot to this file, replaced whole or not at all (default: standard output)")
+	allowPrivate := fs.Bool("allow-private-networks", bools["VIGIL_ALLOW_PRIVATE_NETWORKS"], "let the crawl reach loopback, private and link-local addresses (default $VIGIL_ALLOW_PRIVATE_NETWORKS)")
+	ignoreRobots := fs.Bool("ignore-robots", false, "do not honour robots.txt (only for sites you own)")
+	hostDelay := fs.Duration("host-delay", time.Second, "minimum delay between two requests to one host (a larger robots.txt Crawl-delay wins)")
+	hostConc := fs.Int("host-concurrency", 1, "requests at once to one host")
+	fetchTimeout := fs.Duration("fetch-timeout", 60*time.Second, "total time allowed for one fetch, from its host's turn")
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "Usage: vigil site crawl [flags] URL\n\n"+
+			"Crawl fetches URL and follows its links, breadth first, to the pages in\n"+
+			"scope, and writes a snapshot in JSON: each page's URL, depth, status or\n"+
+			"error, content type, title, version (its Last-Modified date, else a hash\n"+
+			"of its content) and links in scope, and the redirects met. Pages that\n"+
+			"fail are in the snapshot with their error. It fetches as vigil serve\n"+
+			"does: robots.txt, the delay between requests to a host, and no private\n"+
+			"addresses without --allow-private-networks. A summary goes to standard\n"+
+			"error. Exit status: 0 when URL was read, 2 otherwise.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return exitOK, err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return exitError, errUsageShown
+	}
+	if envErr != nil {
+		return exitError, envErr
+	}
+	q := crawl.Query{Start: fs.Arg(0), MaxDepth: *depth, MaxPages: *maxPages, Match: *match, Bodies: *bodies}
+	if _, err := vigil.CanonicalURL(q.Start); err != nil {
+		return exitError, err
+	}
+	for _, p := range scope {
+		if _, err := vigil.CanonicalURL(p); err != nil {
+			return exitError, fmt.Errorf("--scope: %w", err)
+		}
+		q.Scope = append(q.Scope, p)
+	}
+	if _, err := regexp.Compile(*match); err != nil {
+		return exitError, fmt.Errorf("--match: %w", err)
+	}
+	switch {
+	case *depth < 0:
+		return exitError, fmt.Errorf("--depth %d: want 0 or more", *depth)
+	case *maxPages < 1:
+		return exitError, fmt.Errorf("--max-pages %d: want 1 or more", *maxPages)
+	case *hostDelay < 0:
+		return exitError, fmt.Errorf("--host-delay %v: want 0 or more", *hostDelay)
+	case *hostConc < 1:
+		return exitError, fmt.Errorf("--host-concurrency %d: want 1 or more", *hostConc)
+	case *fetchTimeout <= 0:
+		return exitError, fmt.Errorf("--fetch-timeout %v: want a duration greater than 0", *fetchTimeout)
+	}
+	if *out != "" {
+		if info, err := os.Stat(filepath.Dir(*out)); err != nil || !info.IsDir() {
+			return exitError, fmt.Errorf("--out %s: no directory %s", *out, filepath.Dir(*out))
+		}
+	}
+	if err := q.Validate(); err != nil {
+		return exitError, err
+	}
+
+	f := fetch.New(fetch.Options{AllowPrivateNetworks: *allowPrivate, IgnoreRobots: *ignoreRobots, HostDelay: *hostDelay,
+		HostConcurrency: *hostConc, TotalTimeout: *fetchTimeout})
+	q.Workers = max(crawl.DefaultWorkers, *hostConc)
+	snap, err := crawl.Crawl(ctx, f, q)
+	if err != nil {
+		if ctx.Err() != nil {
+			fmt.Fprintln(env.stderr, "vigil site crawl: interrupted; nothing written")
+			return exitInterrupted, nil
+		}
+		return exitError, err
+	}
+	if msg := snap.StartFailure(); msg != "" {
+		// The fetcher's refusal names vigil serve's flag; this
+		// command has the same.
+		const hint = "vigil site crawl --allow-private-networks"
+		msg = strings.ReplaceAll(msg, "vigil serve --allow-private-networks", hint)
+		if strings.Contains(msg, fetch.ErrRefused.Error()) && !strings.Contains(msg, hint) && !*allowPrivate {
+			msg += " (" + hint + " fetches it)"
+		}
+		return exitError, errors.New(msg)
+	}
+	write := func(w io.Writer) error { return snap.Encode(w) }
+	if *out == "" {
+		bw := bufio.NewWriterSize(env.stdout, 1<<16)
+		if err := write(bw); err != nil {
+			return exitError, err
+		}
+		if err := bw.Flush(); err != nil {
+			return exitError, err
+		}
+	} else if err := createFileAtomic(*out, write); err != nil {
+		return exitError, fmt.Errorf("--out %s: %w", *out, err)
+	}
+	st := snap.Stats()
+	fmt.Fprintf(env.stderr, "crawled %s: %d %s (%d failed), %d %s, %d %s in %s", snap.Pages[0].URL,
+		st.Pages, plural(st.Pages, "page", "pages"), st.Failures, st.Links, plural(st.Links, "link", "links"),
+		st.Redirects, plural(st.Redirects, "redirect", "redirects"), snap.Finished.Sub(snap.Started).Round(time.Millisecond))
+	if snap.Truncated {
+		fmt.Fprintf(env.stderr, "; stopped at --max-pages %d with pages left", *maxPages)
+	}
+	fmt.Fprintln(env.stderr)
+	return exitOK, nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// createFileAtomic writes name, new or replaced, through a temporary file
+// in the same directory that is synced and renamed over it: a crash or an
+// error leaves the old file (or none), never half a file. A new file gets
+// mode 0644, a replaced one keeps its mode.
+func createFileAtomic(name string, write func(io.Writer) error) error {
+	mode := os.FileMode(0o644)
+	if info, err := os.Stat(name); err == nil {
+		if !info.Mode().IsRegular() {
+			return fmt.Errorf("not a regular file")
+		}
+		mode = info.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after the rename, there is nothing there
+	bw := bufio.NewWriterSize(tmp, 1<<16)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = tmp.Chmod(mode)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
+}

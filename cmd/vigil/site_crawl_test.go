@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/vigil-web/vigil/internal/crawl"
+)
+
+// crawlSite serves a site of three pages and a page out of its directory,
+// counting the requests.
+func crawlSite(t *testing.T) (*httptest.Server, *atomic.Int64) {
+	var hits atomic.Int64
+	pages := map[string]string{
+		"/docs/":       `<title>Docs</title><a href="a.html">A</a> <a href="b.html">B</a> <a href="/blog/">Blog</a>`,
+		"/docs/a.html": `<title>A</title><a href="b.html">B</a> <a href="gone.html">Gone</a>`,
+		"/docs/b.html": `<title>B</title><a href="./">Docs</a>`,
+		"/blog/":       `<title>Blog</title>`,
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		body, ok := pages[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(body))
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &hits
+}
+
+var allowPrivate = map[string]string{"VIGIL_ALLOW_PRIVATE_NETWORKS": "true"}
+
+// TestSiteCrawl: the snapshot goes to standard output (or to --out, and
+// then nothing does), decodes, and holds what the flags asked for; the
+// summary is one line on standard error.
+func TestSiteCrawl(t *testing.T) {
+	srv, _ := crawlSite(t)
+	code, stdout, stderr := runVigilEnv(t, allowPrivate, "site", "crawl", "--host-delay", "0", srv.URL+"/docs/")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	snap, err := crawl.Decode(strings.NewReader(stdout), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var urls []string
+	for _, p := range snap.Pages {
+		urls = append(urls, strings.TrimPrefix(p.URL, srv.URL))
+	}
+	if strings.Join(urls, " ") != "/docs/ /docs/a.html /docs/b.html /docs/gone.html" || snap.Query.MaxDepth != 3 || snap.Query.MaxPages != 500 {
+		t.Errorf("pages %v, query %+v", urls, snap.Query)
+	}
+	summary := regexp.MustCompile(`^crawled http://127\.0\.0\.1:\d+/docs/: 4 pages \(1 failed\), 5 links, 0 redirects in \d+ms\n$`)
+	if !summary.MatchString(stderr) {
+		t.Errorf("summary %q", stderr)
+	}
+
+	out := filepath.Join(t.TempDir(), "snap.json")
+	code, stdout, stderr = runVigilEnv(t, allowPrivate, "site", "crawl", srv.URL+"/docs/", "--host-delay", "0", "--depth", "1", "--max-pages", "2",
+		"--scope", srv.URL+"/docs/", "--scope", srv.URL+"/blog/", "--match", `/(docs|blog)/(a\.html)?$`, "--bodies", "--out", out)
+	if code != exitOK || stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, ": 2 pages (0 failed), 2 links, 0 redirects in ") || !strings.HasSuffix(stderr, "; stopped at --max-pages 2 with pages left\n") {
+		t.Errorf("summary %q", stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err = crawl.Decode(bytes.NewReader(data), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Pages) != 2 || snap.Pages[1].URL != srv.URL+"/docs/a.html" || !strings.HasPrefix(snap.Pages[1].Body, `<title>A</title>`) || !snap.Truncated ||
+		len(snap.Query.Scope) != 2 || !snap.Query.Bodies {
+		t.Errorf("snapshot %s", data)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) != 1 {
+		t.Errorf("%d files beside the snapshot", len(entries)-1)
+	}
+}
+
+// TestSiteCrawlPrivate: a loopback site is refused, as by vigil serve,
+// unless the flag or the environment allows it.
+func TestSiteCrawlPrivate(t *testing.T) {
+	srv, hits := crawlSite(t)
+	code, stdout, stderr := runVigilEnv(t, nil, "site", "crawl", "--host-delay", "0", srv.URL+"/docs/")
+	if code != exitError || stdout != "" || !strings.Contains(stderr, "address refused") ||
+		!strings.Contains(stderr, "127.0.0.1 is a loopback address (vigil site crawl --allow-private-networks fetches it)\n") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("%d requests reached the server", n)
+	}
+	code, _, stderr = runVigilEnv(t, map[string]string{"VIGIL_ALLOW_PRIVATE_NETWORKS": "false"}, "site", "crawl", "--allow-private-networks", "--host-delay", "0", srv.URL+"/docs/")
+	if code != exitOK {
+		t.Errorf("--allow-private-networks: exit %d: %s", code, stderr)
+	}
+}
+
+// TestSiteCrawlBadFlags: bad arguments are refused before anything is
+// fetched, with the flag named.
+func TestSiteCrawlBadFlags(t *testing.T) {
+	srv, hits := crawlSite(t)
+	u := srv.URL + "/docs/"
+	for _, tc := range []struct {
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{[]string{u, "--depth", "-1"}, allowPrivate, "vigil site crawl: --depth -1: want 0 or more\n"},
+		{[]string{u, "--max-pages", "0"}, allowPrivate, "vigil site crawl: --max-pages 0: want 1 or more\n"},
+		{[]string{u, "--scope", "docs/"}, allowPrivate, "vigil site crawl: --scope: url \"docs/\": scheme must be http or https\n"},
+		{[]string{u, "--match", "a(b"}, allowPrivate, "vigil site crawl: --match: error parsing regexp: missing closing ): `a(b`\n"},
+		{[]string{u, "--out", "/nonexistent/dir/snap.json"}, allowPrivate, "vigil site crawl: --out /nonexistent/dir/snap.json: no directory /nonexistent/dir\n"},
+		{[]string{u, "--host-delay", "-1s"}, allowPrivate, "vigil site crawl: --host-delay -1s: want 0 or more\n"},
+		{[]string{u, "--host-concurrency", "0"}, allowPrivate, "vigil site crawl: --host-concurrency 0: want 1 or more\n"},
+		{[]string{u, "--fetch-timeout", "0s"}, allowPrivate, "vigil site crawl: --fetch-timeout 0s: want a duration greater than 0\n"},
+		{[]string{"ftp://example.org/"}, allowPrivate, "vigil site crawl: url \"ftp://example.org/\": scheme must be http or https\n"},
+		{[]string{u}, map[string]string{"VIGIL_ALLOW_PRIVATE_NETWORKS": "maybe"}, "vigil site crawl: VIGIL_ALLOW_PRIVATE_NETWORKS=\"maybe\": not a yes-or-no value"},
+		{[]string{u, "--depth", "x"}, allowPrivate, "invalid value \"x\" for flag -depth"},
+		{[]string{u, "--colour"}, allowPrivate, "flag provided but not defined: -colour"},
+		{[]string{u, u}, allowPrivate, "Usage: vigil site crawl [flags] URL"},
+		{nil, allowPrivate, "Usage: vigil site crawl [flags] URL"},
+	} {
+		code, stdout, stderr := runVigilEnv(t, tc.env, append([]string{"site", "crawl"}, tc.args...)...)
+		if code != exitError || stdout != "" || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, stdout, stderr, tc.want)
+		}
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("%d requests reached the server", n)
+	}
+	if code, stdout, _ := runVigilEnv(t, nil, "site", "crawl", "-h"); code != exitOK || !strings.Contains(stdout, "Usage: vigil site crawl") {
+		t.Errorf("-h: exit %d, %q", code, stdout)
+	}
+}

@@ -99,8 +99,8 @@ type TableInfo struct {
 // n-th list) and, for an item of a nested list, the labels of the items
 // it sits in, outermost first, in the old version (delete, update, move)
 // and in the new one (insert, update, move). A label is the item's own
-// text, without its nested lists, or, when it has none, "#n" for the n-th
-// of the items beside it; past 16 labels, the outermost, "…" and the 14
+// text, without its nested lists (a definition's terms, for an item of a
+// dl), or, when it has none, "#n" for the n-th of the items beside it; past 16 labels, the outermost, "…" and the 14
 // innermost are kept.
 type ListInfo struct {
 	List       string   `json:"list"`

@@ -95,6 +95,7 @@ type content struct {
 	// listOwners, while collectObjects runs, holds where each nested list
 	// found so far belongs.
 	listOwners map[*tree.Node]listOwner
+	absorbed   map[*tree.Node]listSpan // lists absorbed into another: where their items are
 }
 
 // isNonContent reports whether an HTML element's text is not content:

@@ -8,12 +8,13 @@ import (
 	"github.com/vigil-web/vigil/tree"
 )
 
-// listObjects returns the ul and ol lists of c with their items, every
-// list in document order, nested ones too. An item's text leaves out its
-// nested lists, which hang on the item (object.lists) and name the list
-// they are nested in (container.parent). A list written straight in
+// listObjects returns the ul, ol and dl lists of c with their items,
+// every list in document order, nested ones too. An item's text leaves
+// out its nested lists, which hang on the item (object.lists) and name the
+// list they are nested in (container.parent). A list written straight in
 // another list, as browsers show it, is nested in the item before it, or,
-// before any item, gives its items to that list.
+// before any item, gives its items to that list (it is absorbed: its
+// items are the first of that list's).
 func (c *content) listObjects() []*container {
 	c.collectObjects()
 	return c.lists
@@ -22,10 +23,18 @@ func (c *content) listObjects() []*container {
 func isList(m *tree.Node) bool { return elementIs(m, "ul", "ol", "dl") }
 
 // listOwner is where a nested list belongs: the list, and the index of
-// the item among its items (-1: the list's own items hold its items).
+// the item among its items (-1: before any item, and not absorbed, as a
+// dl in a ul; it is then a list of its own).
 type listOwner struct {
 	list *container
 	item int
+}
+
+// listSpan is where the items of an absorbed list are: the first end
+// items of list.
+type listSpan struct {
+	list *container
+	end  int
 }
 
 // own records that the nested list m belongs to the item of l.
@@ -36,14 +45,31 @@ func (c *content) own(m *tree.Node, l *container, item int) {
 	c.listOwners[m] = listOwner{l, item}
 }
 
+// absorb records that the absorbed list m's items are the first end items
+// of l.
+func (c *content) absorb(m *tree.Node, l *container, end int) {
+	if c.absorbed == nil {
+		c.absorbed = map[*tree.Node]listSpan{}
+	}
+	c.absorbed[m] = listSpan{l, end}
+}
+
 // addList adds the list n, whose outer lists, if any, collectObjects
-// added before it (it walks in document order).
+// added before it (it walks in document order). An absorbed list is not
+// walked again: its items are those its outer list found in it, so that
+// lists written in lists, thousands deep, cost one walk.
 func (c *content) addList(n *tree.Node) {
 	l := &container{node: n, index: len(c.lists) + 1}
 	l.id, _ = attrFold(n, "id")
+	if s, ok := c.absorbed[n]; ok {
+		l.parent, l.items = s.list, s.list.items[:s.end:s.end]
+		delete(c.absorbed, n)
+		c.lists = append(c.lists, l)
+		return
+	}
 	if o, ok := c.listOwners[n]; ok {
-		l.parent = o.list
 		if o.item >= 0 {
+			l.parent = o.list
 			it := &o.list.items[o.item] // the outer list's items are all added
 			it.lists = append(it.lists, l)
 		}
@@ -51,30 +77,59 @@ func (c *content) addList(n *tree.Node) {
 	}
 	if elementIs(n, "dl") {
 		c.addTerms(l, n)
-		c.lists = append(c.lists, l)
-		return
+	} else {
+		c.addItems(l, n)
 	}
-	tree.Walk(n, func(m *tree.Node) bool {
-		if m.Kind != tree.Element || (m != n && c.skip(m)) {
-			return false
-		}
-		if m != n && isList(m) {
-			if len(l.items) == 0 {
-				c.own(m, l, -1)
-				return true
-			}
-			c.own(m, l, len(l.items)-1)
-			return false
-		}
-		if !elementIs(m, "li") {
-			return true
-		}
-		text := c.subtreeText(m, isList)
-		l.items = append(l.items, object{key: text, node: m, pos: len(l.items) + 1, text: text})
-		c.ownNested(m, l, len(l.items)-1)
-		return false
-	})
 	c.lists = append(c.lists, l)
+}
+
+// addItems adds to l the li items in n, a ul or ol: l's own list, or one
+// absorbed into it. A list nested in an item is that item's; one before
+// any item is absorbed into l (its items are l's, and it is recorded with
+// absorb when its subtree is done); a dl before any item is a list of its
+// own. The walk keeps its own stack, so that it knows when an absorbed
+// list's subtree is done.
+func (c *content) addItems(l *container, n *tree.Node) {
+	type open struct {
+		list  *tree.Node
+		depth int // the stack's length when the list was taken off it
+	}
+	var opens []open
+	if n != l.node {
+		opens = append(opens, open{n, 0})
+	}
+	stack := []*tree.Node{n}
+	for {
+		for k := len(opens) - 1; k >= 0 && len(stack) <= opens[k].depth; k-- {
+			c.absorb(opens[k].list, l, len(l.items))
+			opens = opens[:k]
+		}
+		if len(stack) == 0 {
+			return
+		}
+		m := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch {
+		case m.Kind != tree.Element || m != n && c.skip(m):
+			continue
+		case m != n && isList(m) && len(l.items) > 0:
+			c.own(m, l, len(l.items)-1)
+			continue
+		case m != n && elementIs(m, "dl"):
+			c.own(m, l, -1)
+			continue
+		case m != n && isList(m):
+			opens = append(opens, open{m, len(stack)})
+		case elementIs(m, "li"):
+			text := c.subtreeText(m, isList)
+			l.items = append(l.items, object{key: text, node: m, pos: len(l.items) + 1, text: text})
+			c.ownNested(m, l, len(l.items)-1)
+			continue
+		}
+		for i := len(m.Children) - 1; i >= 0; i-- {
+			stack = append(stack, m.Children[i])
+		}
+	}
 }
 
 // ownNested records the lists nested in m, part of item of l, as that
@@ -100,9 +155,12 @@ func (c *content) ownNested(m *tree.Node, l *container, item int) {
 // a term or a description are the item's.
 func (c *content) addTerms(l *container, n *tree.Node) {
 	var terms, descs []string
-	afterDesc := false
+	// inGroup says the last item is a group of terms and descriptions,
+	// which the next ones join until a term after a description; items of
+	// an absorbed list are not.
+	inGroup, afterDesc := false, false
 	finish := func() {
-		if len(l.items) == 0 {
+		if !inGroup {
 			return
 		}
 		it := &l.items[len(l.items)-1]
@@ -131,6 +189,13 @@ func (c *content) addTerms(l *container, n *tree.Node) {
 			case elementIs(m, "div") && parent == n:
 				group(m) // one level only, as HTML allows
 				continue
+			case isList(m) && len(l.items) == 0 && !elementIs(m, "dl"):
+				// Before any term: absorbed, as in a ul.
+				c.addItems(l, m)
+				continue
+			case isList(m) && !inGroup:
+				c.own(m, l, -1) // after an absorbed list: one of its own
+				continue
 			case isList(m):
 				// Written straight in the list, as with ul and ol.
 				c.own(m, l, len(l.items)-1)
@@ -138,9 +203,10 @@ func (c *content) addTerms(l *container, n *tree.Node) {
 			case !isTerm && !isDesc:
 				continue
 			}
-			if len(l.items) == 0 || isTerm && afterDesc {
+			if !inGroup || isTerm && afterDesc {
 				finish()
 				l.items = append(l.items, object{node: m, pos: len(l.items) + 1})
+				inGroup = true
 			}
 			afterDesc = isDesc
 			if text := c.subtreeText(m, isList); text != "" {

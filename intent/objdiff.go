@@ -129,9 +129,11 @@ func alignObjects(old, new []object, positional bool, same func(a, b int)) []obj
 		}
 	}
 	// updates by partial keys, in order
+	// Objects of one kind may have partial keys or not (a definition
+	// without a term has none): the most any has.
 	nk := 0
-	if len(old) > 0 {
-		nk = len(old[0].keys)
+	for _, o := range old {
+		nk = max(nk, len(o.keys))
 	}
 	for k := 0; k < nk; k++ {
 		byKey := map[string][]int{}

@@ -127,7 +127,7 @@ func (c *content) collectObjects() {
 		}
 		return true
 	})
-	c.listOwners = nil
+	c.listOwners, c.absorbed = nil, nil
 }
 
 func (c *content) addLink(n *tree.Node) {

@@ -93,7 +93,7 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	fs.DurationVar(&c.failureNotice, "failure-notice", 6*time.Hour, "how long a page must fail at every check before its sentinels' contacts are told (and told again when it works); 0 never tells")
 	fs.StringVar(&c.render, "chromium", envOr(env, "VIGIL_CHROMIUM", fetch.ChromiumPath), "Chromium binary for sentinels that say Fetch ... render (\"\" disables rendering)")
 	fs.StringVar(&c.baseURL, "base-url", env.getenv("VIGIL_BASE_URL"), "public URL of this server, for links in messages (default: http://ADDR)")
-	webhookSecret := secretString(fs, "webhook-secret", env.getenv("VIGIL_WEBHOOK_SECRET"), "key of the webhook signatures (default $VIGIL_WEBHOOK_SECRET, else the data directory's webhook-secret file, created on first start)")
+	webhookSecret := secretString(fs, "webhook-secret", env.getenv("VIGIL_WEBHOOK_SECRET"), "key of the webhook signatures, at least 32 bytes (default $VIGIL_WEBHOOK_SECRET, else the data directory's webhook-secret file, created on first start)")
 	fs.StringVar(&c.smtp.Host, "smtp-host", env.getenv("VIGIL_SMTP_HOST"), "SMTP relay host; email notifications are off without it (default $VIGIL_SMTP_HOST)")
 	fs.StringVar(&c.smtpPort, "smtp-port", envOr(env, "VIGIL_SMTP_PORT", "587"), "SMTP relay port (default $VIGIL_SMTP_PORT or 587)")
 	fs.StringVar(&c.smtp.Username, "smtp-user", env.getenv("VIGIL_SMTP_USER"), "SMTP user (default $VIGIL_SMTP_USER)")
@@ -134,7 +134,7 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 		// A short key can be found by trying keys against one signed
 		// request; the secret itself is not repeated here, as it is
 		// never logged.
-		return exitError, fmt.Errorf("--webhook-secret (or VIGIL_WEBHOOK_SECRET) holds %d characters, fewer than the %d a secret needs", n, minSecretLen)
+		return exitError, fmt.Errorf("--webhook-secret (or VIGIL_WEBHOOK_SECRET) holds %d bytes, fewer than the %d a secret needs", n, minSecretLen)
 	}
 	c.smtp.TLS = email.TLS(*tlsMode)
 	port, err := strconv.Atoi(c.smtpPort)
@@ -394,7 +394,7 @@ func kick(ch chan struct{}) {
 const (
 	secretFile        = "secret"
 	webhookSecretFile = "webhook-secret"
-	// minSecretLen is the fewest characters a secret may have, in a file
+	// minSecretLen is the fewest bytes a secret may have, in a file
 	// or given by --webhook-secret (the files made here hold 64 hex
 	// digits).
 	minSecretLen = 32
@@ -409,7 +409,7 @@ func loadSecret(dataDir, name string) ([]byte, bool, error) {
 		s := strings.TrimSpace(string(b))
 		if len(s) < minSecretLen {
 			// Not replaced: feeds, sessions or receivers may depend on it.
-			return nil, false, fmt.Errorf("%s holds %d characters, fewer than the %d a secret needs: put a longer one there, or remove the file to have one made", path, len(s), minSecretLen)
+			return nil, false, fmt.Errorf("%s holds %d bytes, fewer than the %d a secret needs: put a longer one there, or remove the file to have one made", path, len(s), minSecretLen)
 		}
 		return []byte(s), false, nil
 	} else if !errors.Is(err, os.ErrNotExist) {

@@ -601,7 +601,7 @@ func TestServeShortWebhookSecret(t *testing.T) {
 		data := filepath.Join(t.TempDir(), "data")
 		args := append([]string{"serve", "--data", data, "--addr", "127.0.0.1:0"}, tc.args...)
 		code, stdout, stderr := runVigilEnv(t, tc.env, args...)
-		if code != exitError || !strings.Contains(stderr, "holds 14 characters, fewer than the 32 a secret needs") {
+		if code != exitError || !strings.Contains(stderr, "holds 14 bytes, fewer than the 32 a secret needs") {
 			t.Errorf("%v %v: exit %d, %s; want 2 and the length named", tc.env, tc.args, code, stderr)
 		}
 		if strings.Contains(stdout+stderr, "hunter2") {

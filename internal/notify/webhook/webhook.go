@@ -7,14 +7,15 @@
 // for deduplication on the receiver's side), X-Vigil-Timestamp (the Unix
 // time in seconds of this attempt), and X-Vigil-Signature-256: "sha256="
 // and the lower-case hex HMAC-SHA256, under the shared secret, of the
-// timestamp, a full stop and the body.
+// timestamp, the delivery id and the event, each followed by a full stop,
+// then the body: "1800000000.42.change.{...}".
 //
-// A receiver recomputes the signature over the timestamp header, ".", and
-// the body as received, compares it in constant time, and refuses a
-// timestamp more than a few minutes from its clock (Verify does all three,
-// with Tolerance): the timestamp is signed, so a request captured on the
-// way cannot be replayed later, and one replayed within the tolerance
-// carries an X-Vigil-Delivery already seen.
+// A receiver recomputes the signature over those headers and the body as
+// received, compares it in constant time, and refuses a timestamp more than
+// a few minutes from its clock (Verify does all three, with Tolerance).
+// Every header it reads is signed: a request captured on the way cannot be
+// replayed later, nor within the tolerance under another delivery id, so
+// one replayed then carries an X-Vigil-Delivery already seen.
 package webhook
 
 import (
@@ -62,11 +63,13 @@ type Notifier struct {
 var _ vigil.Notifier = (*Notifier)(nil)
 
 // Sign returns the signature header value of a request with the given
-// timestamp header and body, under secret.
-func Sign(secret []byte, timestamp string, body []byte) string {
+// timestamp, delivery and event headers and body, under secret.
+func Sign(secret []byte, timestamp, delivery, event string, body []byte) string {
 	m := hmac.New(sha256.New, secret)
-	m.Write([]byte(timestamp))
-	m.Write([]byte{'.'})
+	for _, h := range []string{timestamp, delivery, event} {
+		m.Write([]byte(h))
+		m.Write([]byte{'.'})
+	}
 	m.Write(body)
 	return "sha256=" + hex.EncodeToString(m.Sum(nil))
 }
@@ -80,8 +83,8 @@ func Verify(secret []byte, h http.Header, body []byte, now time.Time) error {
 	if ts == "" || sig == "" {
 		return fmt.Errorf("webhook: no %s or %s header", TimestampHeader, SignatureHeader)
 	}
-	if !hmac.Equal([]byte(Sign(secret, ts, body)), []byte(sig)) {
-		return fmt.Errorf("webhook: the signature does not match the body and timestamp")
+	if !hmac.Equal([]byte(Sign(secret, ts, h.Get(DeliveryHeader), h.Get(EventHeader), body)), []byte(sig)) {
+		return fmt.Errorf("webhook: the signature does not match the body, timestamp, delivery and event")
 	}
 	sec, err := strconv.ParseInt(ts, 10, 64)
 	if err != nil {
@@ -127,16 +130,17 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 		event = "digest"
 	}
 	req.Header.Set(EventHeader, event)
+	delivery, ok := vigil.DeliveryID(ctx)
+	if ok {
+		req.Header.Set(DeliveryHeader, delivery)
+	}
 	now := time.Now
 	if n.Now != nil {
 		now = n.Now
 	}
 	ts := strconv.FormatInt(now().Unix(), 10)
 	req.Header.Set(TimestampHeader, ts)
-	req.Header.Set(SignatureHeader, Sign(n.Secret, ts, body))
-	if id, ok := vigil.DeliveryID(ctx); ok {
-		req.Header.Set(DeliveryHeader, id)
-	}
+	req.Header.Set(SignatureHeader, Sign(n.Secret, ts, delivery, event, body))
 	client := n.Client
 	if client == nil {
 		client = &http.Client{Timeout: 30 * time.Second}

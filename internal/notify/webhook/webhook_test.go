@@ -2,6 +2,9 @@ package webhook
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -122,9 +125,11 @@ func TestNotifyRedirectReferer(t *testing.T) {
 	}
 }
 
-// TestVerify: a receiver's check refuses a body or timestamp changed on
-// the way, a request replayed after the tolerance (or dated ahead of it),
-// and one without the headers, saying which.
+// TestVerify: a receiver's check refuses a body or any signed header
+// changed on the way (a request replayed within the tolerance under a new
+// delivery id passed: the id was not signed), a request replayed after the
+// tolerance (or dated ahead of it), one signed as before, over the body
+// alone, and one without the headers, saying which.
 func TestVerify(t *testing.T) {
 	secret := []byte("0123456789abcdef0123456789abcdef")
 	body := []byte(`{"subject":"prices changed"}`)
@@ -132,10 +137,23 @@ func TestVerify(t *testing.T) {
 	signed := func(ts string, b []byte) http.Header {
 		h := http.Header{}
 		h.Set(TimestampHeader, ts)
-		h.Set(SignatureHeader, Sign(secret, ts, b))
+		h.Set(DeliveryHeader, "42")
+		h.Set(EventHeader, "change")
+		h.Set(SignatureHeader, Sign(secret, ts, "42", "change", b))
 		return h
 	}
 	good := signed("1800000000", body)
+	with := func(name, value string) http.Header {
+		h := good.Clone()
+		if value == "" {
+			h.Del(name)
+		} else {
+			h.Set(name, value)
+		}
+		return h
+	}
+	bodyOnly := hmac.New(sha256.New, secret)
+	bodyOnly.Write(body)
 	for _, tc := range []struct {
 		name   string
 		header http.Header
@@ -149,22 +167,18 @@ func TestVerify(t *testing.T) {
 		{"replayed later", good, body, sent.Add(Tolerance + time.Second), "a replay"},
 		{"dated ahead", good, body, sent.Add(-Tolerance - time.Second), "a replay"},
 		{"body changed", good, []byte(`{"subject":"prices unchanged"}`), sent, "does not match"},
-		{"timestamp changed", func() http.Header {
+		{"timestamp changed", with(TimestampHeader, "1800000200"), body, sent, "does not match"},
+		{"replayed under a new delivery id", with(DeliveryHeader, "43"), body, sent, "does not match"},
+		{"delivery id dropped", with(DeliveryHeader, ""), body, sent, "does not match"},
+		{"event changed", with(EventHeader, "digest"), body, sent, "does not match"},
+		{"signature without timestamp", with(TimestampHeader, ""), body, sent, "no X-Vigil-Timestamp"},
+		{"signature over the body alone", with(SignatureHeader, "sha256="+hex.EncodeToString(bodyOnly.Sum(nil))), body, sent, "does not match"},
+		{"timestamp not a number", func() http.Header {
 			h := good.Clone()
-			h.Set(TimestampHeader, "1800000200")
+			h.Set(TimestampHeader, "soon")
+			h.Set(SignatureHeader, Sign(secret, "soon", "42", "change", body))
 			return h
-		}(), body, sent, "does not match"},
-		{"signature without timestamp", func() http.Header {
-			h := good.Clone()
-			h.Del(TimestampHeader)
-			return h
-		}(), body, sent, "no X-Vigil-Timestamp"},
-		{"body-only signature", func() http.Header {
-			h := good.Clone()
-			h.Set(SignatureHeader, Sign(secret, "", body)[:7]+"00")
-			return h
-		}(), body, sent, "does not match"},
-		{"timestamp not a number", signed("soon", body), body, sent, "not a Unix time"},
+		}(), body, sent, "not a Unix time"},
 	} {
 		err := Verify(secret, tc.header, tc.body, tc.now)
 		switch {

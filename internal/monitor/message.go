@@ -64,7 +64,7 @@ func (m *Monitor) reportTogether(ctx context.Context, j *job, found []foundChang
 	}
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: found[0].pg.url,
 		Subject: "[Vigil] " + j.s.Name + ": " + strings.Join(summaries, "; "), Changes: items}
-	msg.Text, msg.HTML = m.render(j, items, lists, pages)
+	msg.Text, msg.HTML = m.render(ctx, j, items, lists, pages)
 	due := now
 	if j.plan.mode == spec.BestEffort {
 		due = now.Add(m.BestEffortDelay)
@@ -185,7 +185,7 @@ func (m *Monitor) sendDigest(ctx context.Context, j *job, now time.Time) bool {
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: j.plan.urls[0], Digest: true, Since: since, Until: now,
 		Subject: fmt.Sprintf("[Vigil] %s: %d change(s) since %s", j.s.Name, len(all), since.UTC().Format("2006-01-02 15:04 MST")),
 		Changes: items}
-	msg.Text, msg.HTML = m.render(j, items, lists, nil)
+	msg.Text, msg.HTML = m.render(ctx, j, items, lists, nil)
 	m.enqueue(j, msg, -1, now)
 	return true
 }
@@ -203,7 +203,7 @@ func summarize(p *plan, res *intent.Result, changes []intent.Change) string {
 
 // render returns the text and HTML bodies of a message: each change's
 // records, inserted text marked + and <ins>, deleted text - and <del>.
-func (m *Monitor) render(j *job, items []*vigil.MessageItem, lists [][]intent.Change, pages []string) (string, string) {
+func (m *Monitor) render(ctx context.Context, j *job, items []*vigil.MessageItem, lists [][]intent.Change, pages []string) (string, string) {
 	var t, h strings.Builder
 	// The pages that changed, when known (a digest spans the sentinel's
 	// pages): with "Using A OR B", the one that changed, not both.
@@ -246,7 +246,15 @@ func (m *Monitor) render(j *job, items []*vigil.MessageItem, lists [][]intent.Ch
 		dashboard = m.DashboardLink(j.s.ID)
 	}
 	if m.MessageLink != nil {
-		feed = m.MessageLink(j.s)
+		// The feed's link as it is now: the owner may have replaced it
+		// (revoking the claimed copy's) while the check ran.
+		s := j.s
+		if m.Store != nil {
+			if cur, err := m.Store.FindSentinelByID(ctx, s.ID); err == nil {
+				s = cur
+			}
+		}
+		feed = m.MessageLink(s)
 	}
 	if dashboard != "" || feed != "" {
 		t.WriteString("\n")

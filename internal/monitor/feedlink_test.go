@@ -1,0 +1,62 @@
+package monitor
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// rotatingFetcher serves body, and rotates a sentinel's feed while its
+// page is being fetched, as its owner's click on "Replace feed link" does
+// during a check (which may last HostWait + TotalTimeout per page).
+type rotatingFetcher struct {
+	body   string
+	rotate func()
+}
+
+func (f *rotatingFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.FetchResult, error) {
+	if f.rotate != nil {
+		f.rotate()
+	}
+	return &vigil.FetchResult{URL: req.URL, Status: 200, ContentType: "text/html", Charset: "utf-8",
+		Body: []byte(f.body), FetchedAt: time.Now()}, nil
+}
+
+// TestMessageLinkAfterRotation: a message written after the feed was
+// rotated links to the new feed; given the sentinel as claimed, before the
+// rotation, MessageLink linked to the revoked one (404).
+func TestMessageLinkAfterRotation(t *testing.T) {
+	ctx := context.Background()
+	db, wh, u := testStore(t)
+	now := time.Now().UTC()
+	s := createSentinel(t, db, spec.NewChecker(now), u, "news", `Create Sentinel news Using http://example.test/news
+Monitor any change
+Fetch 1 hour
+Notify By email owner@example.test`)
+	f := &rotatingFetcher{body: `<html><body><p>one</p></body></html>`}
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f,
+		MessageLink: func(s *vigil.Sentinel) string { return fmt.Sprintf("https://vigil.test/feeds/%d/gen%d/atom.xml", s.ID, s.FeedGeneration) }}
+	runOnce(t, m, 1)
+	f.body = `<html><body><p>two</p></body></html>`
+	f.rotate = func() {
+		if _, err := db.RotateSentinelFeed(ctx, s.ID); err != nil {
+			t.Error(err)
+		}
+		f.rotate = nil
+	}
+	makeDue(t, db, s, time.Now().UTC())
+	runOnce(t, m, 1)
+	msgs := messagesOf(t, db, u, s)
+	if len(msgs) == 0 {
+		t.Fatal("no message")
+	}
+	last := msgs[len(msgs)-1]
+	if !strings.Contains(last.Text, "/gen1/") {
+		t.Errorf("message written after the rotation links to a revoked feed:\n%s", last.Text)
+	}
+}

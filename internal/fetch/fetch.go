@@ -192,10 +192,12 @@ func (c *Client) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.Fet
 	}
 	host := strings.ToLower(u.Host)
 	delay := time.Duration(0)
+	// Reading robots.txt and waiting for the host's turn share HostWait;
+	// the fetch has TotalTimeout from its turn: at most the two together.
+	wctx, cancel := context.WithTimeout(ctx, c.opt.HostWait)
+	defer cancel()
 	if !c.opt.IgnoreRobots {
-		rctx, cancel := context.WithTimeout(ctx, c.opt.TotalTimeout)
-		rules, err := c.robots.get(rctx, u, c.fetchRobots)
-		cancel()
+		rules, err := c.robots.get(wctx, u, c.fetchRobots)
 		if err != nil {
 			return nil, fmt.Errorf("fetch %s: robots.txt: %w", req.URL, err)
 		}
@@ -204,13 +206,14 @@ func (c *Client) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.Fet
 		}
 		delay = rules.crawlDelay(c.opt.RobotsAgent)
 	}
-	wctx, cancel := context.WithTimeout(ctx, c.opt.HostWait)
 	release, err := c.hosts.acquire(wctx, host, delay)
 	cancel()
 	if err != nil {
-		if ctx.Err() != nil {
-			err = ctx.Err() // the caller gave up, not the wait
+		if errors.Is(ctx.Err(), context.Canceled) {
+			// The caller gave up: no verdict on the host.
+			return nil, fmt.Errorf("fetch %s: waiting for host %s: %w", req.URL, host, ctx.Err())
 		}
+		// The time allowed (HostWait, or the caller's deadline) ran out.
 		return nil, fmt.Errorf("fetch %s: %w: waiting for host %s: %w", req.URL, vigil.ErrHostBusy, host, err)
 	}
 	defer release()
@@ -218,8 +221,8 @@ func (c *Client) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.Fet
 	// time from here: waiting for the host's turn took up to a slow page's
 	// whole time, which is not this page's, and a version's time is when
 	// its page was read.
-	ctx, cancel = context.WithTimeout(ctx, c.opt.TotalTimeout)
-	defer cancel()
+	ctx, cancelFetch := context.WithTimeout(ctx, c.opt.TotalTimeout)
+	defer cancelFetch()
 	start := time.Now()
 
 	if req.Render {

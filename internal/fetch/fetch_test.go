@@ -494,9 +494,11 @@ func TestHostBusy(t *testing.T) {
 // TotalTimeout 300 ms and recorded as the page's failure. A wait longer
 // than HostWait fails unsent, with vigil.ErrHostBusy.
 func TestHostTurnGivesWholeTimeout(t *testing.T) {
+	held := make(chan struct{}, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/slow":
+			held <- struct{}{}
 			<-r.Context().Done() // held until its fetch times out
 			return
 		case "/next":
@@ -520,7 +522,7 @@ func TestHostTurnGivesWholeTimeout(t *testing.T) {
 			_, err := c.Fetch(ctx, &vigil.FetchRequest{URL: srv.URL + "/slow"})
 			slow <- err
 		}()
-		time.Sleep(50 * time.Millisecond) // the slow fetch holds the host
+		<-held // the slow fetch holds the host
 		res, err := c.Fetch(ctx, &vigil.FetchRequest{URL: srv.URL + "/next"})
 		switch {
 		case tc.busy && !errors.Is(err, vigil.ErrHostBusy):
@@ -531,5 +533,34 @@ func TestHostTurnGivesWholeTimeout(t *testing.T) {
 		if err := <-slow; err == nil || errors.Is(err, vigil.ErrHostBusy) {
 			t.Errorf("%s: slow fetch: err = %v, want its own timeout", tc.name, err)
 		}
+	}
+}
+
+// TestCallerCancelIsNotHostBusy: a caller that gives up (cancels) while its
+// fetch waits for the host's turn gets its cancellation, not
+// vigil.ErrHostBusy, which says the host gave no turn in the time allowed
+// (a caller's deadline is that time: TestHostBusy).
+func TestCallerCancelIsNotHostBusy(t *testing.T) {
+	held, release := make(chan struct{}), make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			close(held)
+			<-release
+		}
+		io.WriteString(w, "<p>x</p>")
+	}))
+	defer srv.Close()
+	defer close(release)
+	c := testClient(Options{IgnoreRobots: true, HostConcurrency: 1, TotalTimeout: 10 * time.Second})
+	go c.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + "/slow"})
+	<-held // the host's one slot is taken
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	_, err := c.Fetch(ctx, &vigil.FetchRequest{URL: srv.URL + "/next"})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want the caller's cancellation", err)
+	}
+	if errors.Is(err, vigil.ErrHostBusy) {
+		t.Errorf("the caller's cancellation is reported as a busy host: %v", err)
 	}
 }

@@ -266,14 +266,13 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 			j.st.Pages[url] = ps
 		}
 		if pg.cur == nil && pg.busy {
-			// Tried again soon, as if not checked; another page's
-			// change or failure decides instead.
-			if j.outcome == schedule.Unchanged {
-				j.outcome = schedule.Deferred
-			}
-			m.Logger.Info("check deferred", LogSentinel, j.s.ID, LogURL, url, LogError, pg.err)
+			// Not read: it waits for the next check, which comes soon
+			// if no page of the sentinel was read (finish).
+			j.busy++
+			m.Logger.Info("page not read, its host busy", LogSentinel, j.s.ID, LogURL, url, LogError, pg.err)
 			continue
 		}
+		j.checked++
 		if pg.cur == nil {
 			if j.outcome != schedule.Changed {
 				j.outcome = schedule.Failed

@@ -236,7 +236,11 @@ type job struct {
 	rec  *vigil.CheckRecord
 	// outcome of the check, for the schedule
 	outcome schedule.Outcome
-	nextAt  time.Time // earliest extra wake-up (confirmation, digest)
+	// checked and busy count the job's pages read (or failed) and those
+	// whose fetch waited in vain for its host's turn: a check that read
+	// none, all its pages' hosts busy, is deferred.
+	checked, busy int
+	nextAt        time.Time // earliest extra wake-up (confirmation, digest)
 }
 
 // RunOnce claims one batch of due sentinels, checks them and records the
@@ -660,7 +664,11 @@ func (m *Monitor) dependants(ctx context.Context, s *vigil.Sentinel) []int64 {
 
 // finish schedules the next check and encodes the state.
 func (m *Monitor) finish(j *job, now time.Time) {
-	next := m.Policy.Next(now, j.plan.fetch, &j.st.History, j.outcome, 2*m.Rand()-1)
+	o := j.outcome
+	if o == schedule.Unchanged && j.busy > 0 && j.checked == 0 {
+		o = schedule.Deferred
+	}
+	next := m.Policy.Next(now, j.plan.fetch, &j.st.History, o, 2*m.Rand()-1)
 	if !j.nextAt.IsZero() && j.nextAt.Before(next) {
 		next = j.nextAt
 	}

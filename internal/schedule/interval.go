@@ -21,7 +21,7 @@ type Policy struct {
 	Decay           float64       // 0.95: weight kept by past visits at each new one
 	Jitter          float64       // 0.1: ± fraction of the interval
 	MaxBackoff      time.Duration // 24h: longest delay after failures
-	BusyRetry       time.Duration // 1m: delay before a check deferred (its host busy) is tried again
+	BusyRetry       time.Duration // 1m: delay before a check deferred (its hosts busy) is tried again, doubled each time in a row up to the interval
 }
 
 func (p Policy) withDefaults() Policy {
@@ -68,10 +68,11 @@ const (
 	Unchanged Outcome = iota // fetched (or 304): nothing the sentinel watches changed
 	Changed                  // a change was found
 	Failed                   // the fetch failed
-	// Deferred says the check did not happen: the page's host was busy
-	// with other requests for the whole wait, and the request was never
-	// sent. It is no failure (no back-off) and no visit (the change-rate
-	// estimate is untouched); the check is tried again after BusyRetry.
+	// Deferred says the check did not happen: the hosts of its pages were
+	// busy with other requests for the whole wait, and no request was
+	// sent. It is no failure and no visit (the change-rate estimate is
+	// untouched); the check is tried again after BusyRetry, twice as long
+	// each time in a row, but never later than the interval would have it.
 	Deferred
 )
 
@@ -85,8 +86,10 @@ type History struct {
 	Visits   float64 `json:"visits,omitempty"`
 	Changes  float64 `json:"changes,omitempty"`
 	Observed float64 `json:"observed,omitempty"`
-	// Errors counts consecutive failed checks.
-	Errors int `json:"errors,omitempty"`
+	// Errors counts consecutive failed checks, Deferrals consecutive
+	// deferred ones.
+	Errors    int `json:"errors,omitempty"`
+	Deferrals int `json:"deferrals,omitempty"`
 	// Last is the time of the last successful check.
 	Last time.Time `json:"last,omitzero"`
 }
@@ -106,12 +109,18 @@ func EstimateRate(n, x, observed float64) float64 {
 
 // Next records a check at now with its outcome and returns the time of the
 // next one. jitter is a draw in [-1, 1] (0 for none). A Deferred check
-// records nothing.
+// records only that it was.
 func (p Policy) Next(now time.Time, plan Plan, h *History, o Outcome, jitter float64) time.Time {
 	p = p.withDefaults()
 	if o == Deferred {
-		return now.Add(p.jitter(p.BusyRetry, jitter))
+		h.Deferrals++
+		d, base := p.BusyRetry, p.base(plan, h)
+		for i := 1; i < h.Deferrals && d < base; i++ {
+			d *= 2
+		}
+		return now.Add(p.jitter(min(d, max(base, p.BusyRetry)), jitter))
 	}
+	h.Deferrals = 0
 	if o == Failed {
 		h.Errors++
 		base := p.base(plan, h)

@@ -3,6 +3,7 @@ package schedule
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -253,10 +254,11 @@ func TestEndedReopensWhenEdited(t *testing.T) {
 	}
 }
 
-// TestNextDeferred: a check deferred because its host was busy is tried
-// again after BusyRetry, with no back-off and nothing recorded: it was
-// counted as a failure, which doubled the interval (a daily sentinel
-// waited two days) for a page that never failed.
+// TestNextDeferred: a check deferred because its hosts were busy is tried
+// again after BusyRetry, twice as long each time in a row up to the
+// interval, with no failure's back-off and nothing recorded but the
+// deferral: it was counted as a failure, which doubled the interval (a
+// daily sentinel waited two days) for a page that never failed.
 func TestNextDeferred(t *testing.T) {
 	p := Policy{MinInterval: time.Minute, Jitter: 0.1, BusyRetry: 2 * time.Minute}
 	for _, plan := range []Plan{{Interval: 24 * time.Hour}, {OnChange: true}} {
@@ -265,12 +267,27 @@ func TestNextDeferred(t *testing.T) {
 		if got := p.Next(t0, plan, &h, Deferred, 0); got != t0.Add(2*time.Minute) {
 			t.Errorf("%+v: next in %v, want BusyRetry 2m", plan, got.Sub(t0))
 		}
-		if got := p.Next(t0, plan, &h, Deferred, 1); got != t0.Add(2*time.Minute+12*time.Second) {
-			t.Errorf("%+v, jitter +1: next in %v, want 2m12s", plan, got.Sub(t0))
+		if got := p.Next(t0, plan, &h, Deferred, 1); got != t0.Add(4*time.Minute+24*time.Second) {
+			t.Errorf("%+v, again, jitter +1: next in %v, want 4m24s", plan, got.Sub(t0))
 		}
+		before.Deferrals = 2
 		if h != before {
-			t.Errorf("%+v: history %+v, want it untouched %+v", plan, h, before)
+			t.Errorf("%+v: history %+v, want it untouched but for the deferrals %+v", plan, h, before)
 		}
+	}
+	// In a row, up to the interval; a check that happens starts again.
+	h := History{}
+	var gaps []time.Duration
+	for i := 0; i < 8; i++ {
+		gaps = append(gaps, p.Next(t0, Plan{Interval: time.Hour}, &h, Deferred, 0).Sub(t0))
+	}
+	want := []time.Duration{2 * time.Minute, 4 * time.Minute, 8 * time.Minute, 16 * time.Minute, 32 * time.Minute, time.Hour, time.Hour, time.Hour}
+	if !slices.Equal(gaps, want) {
+		t.Errorf("deferred in a row: %v, want %v", gaps, want)
+	}
+	p.Next(t0, Plan{Interval: time.Hour}, &h, Unchanged, 0)
+	if got := p.Next(t0, Plan{Interval: time.Hour}, &h, Deferred, 0); got != t0.Add(2*time.Minute) || h.Deferrals != 1 {
+		t.Errorf("deferred after a check: next in %v, %d in a row; want 2m, 1", got.Sub(t0), h.Deferrals)
 	}
 	if got := (Policy{}).Next(t0, Plan{Interval: time.Hour}, &History{}, Deferred, 0); got != t0.Add(time.Minute) {
 		t.Errorf("default BusyRetry: next in %v, want 1m", got.Sub(t0))

@@ -512,7 +512,7 @@ func TestHostTurnGivesWholeTimeout(t *testing.T) {
 		hostWait time.Duration
 		busy     bool
 	}{
-		{"turn within HostWait", 0, false}, // HostWait defaults to TotalTimeout
+		{"turn within HostWait", 2 * time.Second, false},
 		{"turn after HostWait", 100 * time.Millisecond, true},
 	} {
 		c := testClient(Options{IgnoreRobots: true, HostConcurrency: 1, TotalTimeout: 300 * time.Millisecond, HostWait: tc.hostWait})

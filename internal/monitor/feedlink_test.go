@@ -40,7 +40,9 @@ Fetch 1 hour
 Notify By email owner@example.test`)
 	f := &rotatingFetcher{body: `<html><body><p>one</p></body></html>`}
 	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f,
-		MessageLink: func(s *vigil.Sentinel) string { return fmt.Sprintf("https://vigil.test/feeds/%d/gen%d/atom.xml", s.ID, s.FeedGeneration) }}
+		MessageLink: func(s *vigil.Sentinel) string {
+			return fmt.Sprintf("https://vigil.test/feeds/%d/gen%d/atom.xml", s.ID, s.FeedGeneration)
+		}}
 	runOnce(t, m, 1)
 	f.body = `<html><body><p>two</p></body></html>`
 	f.rotate = func() {

@@ -35,7 +35,7 @@ func runSentinelFeed(ctx context.Context, env *environment, args []string) (int,
 		return exitError, err
 	}
 	defer st.Close()
-	secret, _, err := loadSecret(*sf.data, secretFile)
+	secret, err := readSecret(*sf.data, secretFile)
 	if err != nil {
 		return exitError, err
 	}

@@ -268,6 +268,26 @@ func TestSentinelFeed(t *testing.T) {
 	if again, _ := paths("news"); again != rotated {
 		t.Errorf("a refused rotation changed the path: %s, want %s", again, rotated)
 	}
+	// Without the daemon's secret (a --data that is not the daemon's,
+	// with --postgres), nothing is rotated or printed, and no secret is
+	// made: the paths made with a new one are never served.
+	secret := filepath.Join(data, "secret")
+	if err := os.Rename(secret, secret+".away"); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = runVigil(t, "", "sentinel", "feed", "--data", data, "--owner", "ann@example.test", "--rotate", "news")
+	if code != exitError || out != "" || !strings.Contains(errOut, "no secret file in "+data) {
+		t.Errorf("without the secret: exit %d, %q %q; want %d and the file named", code, out, errOut, exitError)
+	}
+	if _, err := os.Stat(secret); err == nil {
+		t.Errorf("sentinel feed made a secret in %s", data)
+	}
+	if err := os.Rename(secret+".away", secret); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := paths("news"); again != rotated {
+		t.Errorf("a rotation without the secret changed the path: %s, want %s", again, rotated)
+	}
 }
 
 // TestMissingStore: the commands that only read or remove refuse a data

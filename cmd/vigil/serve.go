@@ -400,6 +400,19 @@ const (
 	minSecretLen = 32
 )
 
+// readSecret reads a secret of the data directory that must be there
+// already: for a command that shows what the daemon's secret makes (feed
+// paths), where a secret made anew, for a mistyped --data, would make
+// paths that the daemon never serves.
+func readSecret(dataDir, name string) ([]byte, error) {
+	path := filepath.Join(dataDir, name)
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("no %s file in %s: give the --data of the vigil serve that uses this store", name, dataDir)
+	}
+	b, _, err := loadSecret(dataDir, name)
+	return b, err
+}
+
 // loadSecret reads a secret of the data directory, creating it on first
 // use, and reports whether it created it.
 func loadSecret(dataDir, name string) ([]byte, bool, error) {

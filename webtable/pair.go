@@ -1,0 +1,187 @@
+package webtable
+
+import (
+	"math"
+	"slices"
+)
+
+// class is what Phase 2 of Algorithm Delta makes of a node id.
+type class uint8
+
+const (
+	unused   class = iota // in a node pool only, in no tuple
+	joinable              // J: in both tables with the same version
+	updated               // updateNodeSet: in both tables, versions differ
+	deleted               // delNodeSet: in the old table only
+	added                 // addNodeSet: in the new table only
+)
+
+// rows holds the tuples of a table as lists of node numbers, row i at
+// nodes[off[i]:off[i+1]].
+type rows struct {
+	off, nodes []int32
+}
+
+func (r rows) row(i int32) []int32 { return r.nodes[r.off[i]:r.off[i+1]] }
+
+func (r rows) len() int32 { return int32(len(r.off) - 1) }
+
+// pair is two validated tables with their node ids numbered together: node g
+// is position g of the old table's node pool when g < len(old.Nodes), and
+// otherwise a node that only the new table's pool holds. Equal numbers mean
+// equal node ids.
+type pair struct {
+	p1, p2 *prepared
+	n      int
+	pos2   []int32 // node number → position in the new table's pool, or -1
+	cls    []class
+	t1, t2 rows
+}
+
+// newPair validates both tables and checks that they identify nodes alike.
+func newPair(w1, w2 *Table) (*pair, error) {
+	p1, err := prepare(w1)
+	if err != nil {
+		return nil, err
+	}
+	p2, err := prepare(w2)
+	if err != nil {
+		return nil, err
+	}
+	g2, err := checkPair(p1, p2)
+	if err != nil {
+		return nil, err
+	}
+	if len(w1.Nodes)+len(w2.Nodes) >= math.MaxInt32 {
+		return nil, &Error{Table: w2.Name, Msg: "too large: the two tables hold more than 2^31 nodes"}
+	}
+	n := int32(len(w1.Nodes))
+	for i := range g2 {
+		if g2[i] < 0 {
+			g2[i] = n
+			n++
+		}
+	}
+	pr := &pair{p1: p1, p2: p2, n: int(n), pos2: make([]int32, n), cls: make([]class, n)}
+	for g := range pr.pos2 {
+		pr.pos2[g] = -1
+	}
+	for i, g := range g2 {
+		pr.pos2[g] = int32(i)
+	}
+	pr.t1 = rows{off: p1.off, nodes: p1.nodes}
+	nodes2 := make([]int32, len(p2.nodes))
+	for i, pos := range p2.nodes {
+		nodes2[i] = g2[pos]
+	}
+	pr.t2 = rows{off: p2.off, nodes: nodes2}
+
+	const in1, in2 = 1, 2
+	seen := make([]uint8, n)
+	for _, g := range pr.t1.nodes {
+		seen[g] |= in1
+	}
+	for _, g := range pr.t2.nodes {
+		seen[g] |= in2
+	}
+	for g, s := range seen {
+		switch s {
+		case in1:
+			pr.cls[g] = deleted
+		case in2:
+			pr.cls[g] = added
+		case in1 | in2:
+			if w1.Nodes[g].Version == w2.Nodes[pr.pos2[g]].Version {
+				pr.cls[g] = joinable
+			} else {
+				pr.cls[g] = updated
+			}
+		}
+	}
+	return pr, nil
+}
+
+// id returns the node id of node number g.
+func (pr *pair) id(g int32) NodeID {
+	if int(g) < len(pr.p1.t.Nodes) {
+		return pr.p1.t.Nodes[g].ID
+	}
+	return pr.p2.t.Nodes[pr.pos2[g]].ID
+}
+
+// dangling reports, for each tuple of r, whether it holds no joinable node:
+// the outer web join (Fig. 8) keeps exactly these (repair R1: once each).
+func (pr *pair) dangling(r rows) []bool {
+	d := make([]bool, r.len())
+	for i := range d {
+		d[i] = true
+		for _, g := range r.row(int32(i)) {
+			if pr.cls[g] == joinable {
+				d[i] = false
+				break
+			}
+		}
+	}
+	return d
+}
+
+// byNode returns, for every node number, the tuples of r that hold it, in
+// r's order, as rows indexed by node number; only nodes of class c are
+// indexed.
+func (pr *pair) byNode(r rows, c class) rows {
+	off := make([]int32, pr.n+1)
+	for _, g := range r.nodes {
+		if pr.cls[g] == c {
+			off[g+1]++
+		}
+	}
+	for g := 1; g <= pr.n; g++ {
+		off[g] += off[g-1]
+	}
+	fill := slices.Clone(off[:pr.n])
+	ts := make([]int32, off[pr.n])
+	for i := range r.len() {
+		for _, g := range r.row(i) {
+			if pr.cls[g] == c {
+				ts[fill[g]] = i
+				fill[g]++
+			}
+		}
+	}
+	return rows{off: off, nodes: ts}
+}
+
+// sub returns the table of p's tuples at the sorted positions sel, with
+// the nodes and links they use and the nodes at the pool positions extra,
+// in the order of p's pools.
+func (p *prepared) sub(sel []int32, extra []int32) *Table {
+	t := p.t
+	out := &Table{Name: t.Name, Tuples: make([]Tuple, 0, len(sel))}
+	useNode := make([]bool, len(t.Nodes))
+	useLink := make([]bool, len(t.Links))
+	for _, pos := range extra {
+		useNode[pos] = true
+	}
+	for _, i := range sel {
+		tu := t.Tuples[i]
+		out.Tuples = append(out.Tuples, Tuple{ID: tu.ID, Nodes: slices.Clone(tu.Nodes), Links: slices.Clone(tu.Links)})
+		for _, pos := range p.tuple(i) {
+			useNode[pos] = true
+		}
+		for _, pos := range p.tupleLinks(i) {
+			useLink[pos] = true
+		}
+	}
+	out.Nodes = []Node{}
+	for pos, use := range useNode {
+		if use {
+			out.Nodes = append(out.Nodes, t.Nodes[pos])
+		}
+	}
+	for pos, use := range useLink {
+		if use {
+			out.Links = append(out.Links, t.Links[pos])
+		}
+	}
+	return out
+}

@@ -27,7 +27,7 @@ var libraries = map[string][]string{
 	"spec":     {},
 	"intent":   {"tree", "delta", "treediff", "markup", "spec"},
 	"opic":     {},
-	"webtable": {"tree", "markup", "delta", "treediff"},
+	"webtable": {},
 	"simulate": {"tree", "delta"},
 	"editdist": {"tree", "delta"},
 	"quality":  {"tree", "delta", "treediff", "simulate", "editdist", "markup"},

@@ -1,0 +1,145 @@
+package webtable
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// benchTables returns two polls of a synthetic drug site of n tuples, in
+// which the fraction changed of the tuples changed. Each tuple is a start
+// page a0, a category page (100 tuples a category), a drug page and its
+// side-effects and uses pages, with the four links between them. A changed
+// tuple has, in turn, its side-effects page modified, its drug page
+// modified, its drug pages deleted, or a new tuple (new drug pages in an
+// existing category) is added. The start and category pages stay the same:
+// a changed page that k tuples share puts k² "category 3" pairs in ΔM
+// (notes §4.2, §4.10), which measures the size of the answer, not the work.
+func benchTables(n int, changed float64) (*Table, *Table) {
+	r := rand.New(rand.NewPCG(uint64(n), 1))
+	w1 := &Table{Name: "Drugs"}
+	w2 := &Table{Name: "New Drugs"}
+	node := func(w *Table, id string, ver VersionID) {
+		w.Nodes = append(w.Nodes, fixtureNode(NodeID(id), ver))
+	}
+	// tuple adds tuple id: category cat, drug pages numbered i.
+	tuple := func(w *Table, id string, cat, i int, ver [3]VersionID) {
+		b, u, d, k := fmt.Sprintf("b%d", cat), fmt.Sprintf("u%d", i), fmt.Sprintf("d%d", i), fmt.Sprintf("k%d", i)
+		for j, p := range []string{u, d, k} {
+			node(w, p, ver[j])
+		}
+		links := []Link{{"ab" + LinkID(u), "a0", NodeID(b), "", Local}, {"bu" + LinkID(u), NodeID(b), NodeID(u), "", Local},
+			{"ud" + LinkID(u), NodeID(u), NodeID(d), "side effects", Local}, {"uk" + LinkID(u), NodeID(u), NodeID(k), "uses", Local}}
+		w.Links = append(w.Links, links...)
+		w.Tuples = append(w.Tuples, Tuple{ID: TupleID(id), Nodes: []NodeID{"a0", NodeID(b), NodeID(u), NodeID(d), NodeID(k)},
+			Links: []LinkID{links[0].ID, links[1].ID, links[2].ID, links[3].ID}})
+	}
+	for _, w := range []*Table{w1, w2} {
+		node(w, "a0", "1")
+		for c := range (n + 99) / 100 {
+			node(w, fmt.Sprintf("b%d", c), "1")
+		}
+	}
+	kind := make([]int, n) // 0 unchanged, 1-4 the changes
+	c := int(float64(n) * changed)
+	for j, i := range r.Perm(n)[:c] {
+		kind[i] = 1 + j%4
+	}
+	one := [3]VersionID{"1", "1", "1"}
+	added := n
+	for i := range n {
+		cat := i / 100
+		tuple(w1, fmt.Sprintf("t%d", i), cat, i, one)
+		switch kind[i] {
+		case 0:
+			tuple(w2, fmt.Sprintf("s%d", i), cat, i, one)
+		case 1:
+			tuple(w2, fmt.Sprintf("s%d", i), cat, i, [3]VersionID{"1", "2", "1"})
+		case 2:
+			tuple(w2, fmt.Sprintf("s%d", i), cat, i, [3]VersionID{"2", "1", "1"})
+		case 3: // deleted
+		case 4:
+			tuple(w2, fmt.Sprintf("s%d", i), cat, i, one)
+			tuple(w2, fmt.Sprintf("s%d", added), cat, added, one)
+			added++
+		}
+	}
+	return w1, w2
+}
+
+var large = flag.Bool("large", false, "also benchmark tables of 1 000 000 tuples (go test ./webtable -bench . -large)")
+
+// sizes are the table sizes of the benchmarks.
+func sizes() []int {
+	if *large {
+		return []int{10_000, 100_000, 1_000_000}
+	}
+	return []int{10_000, 100_000}
+}
+
+func BenchmarkDiff(b *testing.B) {
+	for _, n := range sizes() {
+		for _, changed := range []float64{0.01, 0.10} {
+			b.Run(fmt.Sprintf("tuples=%d/changed=%g%%", n, changed*100), func(b *testing.B) {
+				w1, w2 := benchTables(n, changed)
+				var d *Delta
+				for b.Loop() {
+					var err error
+					if d, err = Diff(w1, w2, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/tuple")
+				b.ReportMetric(float64(len(d.Plus.Tuples)), "Δ+")
+				b.ReportMetric(float64(len(d.Minus.Tuples)), "Δ-")
+				b.ReportMetric(float64(len(d.Mod.Tuples)), "ΔM")
+			})
+		}
+	}
+}
+
+// BenchmarkValidate validates the two tables BenchmarkDiff compares: the
+// part of Diff that builds the indexes of node, link and tuple ids.
+func BenchmarkValidate(b *testing.B) {
+	for _, n := range sizes() {
+		b.Run(fmt.Sprintf("tuples=%d", n), func(b *testing.B) {
+			w1, w2 := benchTables(n, 0.01)
+			for b.Loop() {
+				if w1.Validate() != nil || w2.Validate() != nil {
+					b.Fatal("invalid")
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/tuple")
+		})
+	}
+}
+
+// BenchmarkMapBaseline is the cost of one Go map over the same data: every
+// node id of both tables inserted, and every node of every tuple looked up.
+// Diff's indexes are such maps; at these sizes their cost per entry grows
+// with the size as they outgrow the caches, and Diff's with it.
+func BenchmarkMapBaseline(b *testing.B) {
+	for _, n := range sizes() {
+		b.Run(fmt.Sprintf("tuples=%d", n), func(b *testing.B) {
+			w1, w2 := benchTables(n, 0.01)
+			for b.Loop() {
+				m := make(map[NodeID]int32, len(w1.Nodes)+len(w2.Nodes))
+				for _, w := range []*Table{w1, w2} {
+					for i, nd := range w.Nodes {
+						m[nd.ID] = int32(i)
+					}
+				}
+				s := int32(0)
+				for _, w := range []*Table{w1, w2} {
+					for _, tu := range w.Tuples {
+						for _, id := range tu.Nodes {
+							s += m[id]
+						}
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/tuple")
+		})
+	}
+}

@@ -20,7 +20,7 @@ import (
 func BenchmarkCrawlCorpus(b *testing.B) {
 	rel := corpus(b)
 	s := newSite(b, rel[newRelease])
-	s.listing = true
+	s.Listing = true
 	for _, tc := range []struct {
 		hostConcurrency, workers int
 		bodies                   bool

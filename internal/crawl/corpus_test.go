@@ -70,9 +70,9 @@ func (s *site) check(t *testing.T, snap *crawl.Snapshot, e *expected) {
 
 // path returns the path of a URL of the site.
 func (s *site) path(t testing.TB, u string) string {
-	p, ok := strings.CutPrefix(u, s.srv.URL)
+	p, ok := strings.CutPrefix(u, s.Srv.URL)
 	if !ok {
-		t.Fatalf("%s is not on the site %s", u, s.srv.URL)
+		t.Fatalf("%s is not on the site %s", u, s.Srv.URL)
 	}
 	return p
 }
@@ -123,11 +123,11 @@ func TestCorpusReleases(t *testing.T) {
 				curDates = releaseDates(cur, old, oldDate, newDate)
 			}
 			q := crawl.NewQuery(s.url("/"))
-			s.set(old, oldDates)
+			s.Set(old, oldDates)
 			e1 := s.expect(t, "/", q.MaxDepth, prefixScope("/"))
 			snap1 := crawlSite(t, loopbackFetcher(), q)
 			s.check(t, snap1, e1)
-			s.set(cur, curDates)
+			s.Set(cur, curDates)
 			e2 := s.expect(t, "/", q.MaxDepth, prefixScope("/"))
 			snap2 := crawlSite(t, loopbackFetcher(), q)
 			s.check(t, snap2, e2)
@@ -183,7 +183,7 @@ func TestCorpusReleases(t *testing.T) {
 func TestCorpusAllPages(t *testing.T) {
 	rel := corpus(t)
 	s := newSite(t, rel[oldRelease])
-	s.listing = true
+	s.Listing = true
 	for _, tc := range []struct {
 		release      string
 		pages, edges int
@@ -196,7 +196,7 @@ func TestCorpusAllPages(t *testing.T) {
 		{newRelease, 227, 1445},
 	} {
 		t.Run(tc.release, func(t *testing.T) {
-			s.set(rel[tc.release], nil)
+			s.Set(rel[tc.release], nil)
 			q := crawl.NewQuery(s.url("/"))
 			q.MaxPages = 1000
 			snap := crawlSite(t, loopbackFetcher(), q)
@@ -222,7 +222,7 @@ func TestCorpusAllPages(t *testing.T) {
 func TestCorpusLeaves(t *testing.T) {
 	rel := corpus(t)
 	s := newSite(t, rel[newRelease])
-	s.listing = true
+	s.Listing = true
 	q := crawl.NewQuery(s.url("/"))
 	q.MaxDepth = 1
 	snap := crawlSite(t, loopbackFetcher(), q)
@@ -318,7 +318,7 @@ func TestCorpusMaxPages(t *testing.T) {
 func TestCorpusBrokenLink(t *testing.T) {
 	rel := corpus(t)
 	s := newSite(t, rel[newRelease])
-	s.gone = map[string]bool{"/git-log.html": true}
+	s.Gone = map[string]bool{"/git-log.html": true}
 	q := crawl.NewQuery(s.url("/"))
 	snap := crawlSite(t, loopbackFetcher(), q)
 	s.check(t, snap, s.expect(t, "/", q.MaxDepth, prefixScope("/")))
@@ -337,7 +337,7 @@ func TestCorpusBrokenLink(t *testing.T) {
 func TestCorpusRedirects(t *testing.T) {
 	rel := corpus(t)
 	s := newSite(t, rel[newRelease])
-	s.moved = map[string]string{"/git-log.html": "/log/git-log.html"}
+	s.Moved = map[string]string{"/git-log.html": "/log/git-log.html"}
 	q := crawl.NewQuery(s.url("/index.html"))
 	snap := crawlSite(t, loopbackFetcher(), q)
 	s.check(t, snap, s.expect(t, "/index.html", q.MaxDepth, prefixScope("/")))
@@ -374,8 +374,8 @@ func TestCorpusRedirects(t *testing.T) {
 func TestCorpusRobots(t *testing.T) {
 	rel := corpus(t)
 	s := newSite(t, rel[newRelease])
-	s.listing = true
-	s.disallow = "/technical/"
+	s.Listing = true
+	s.Disallow = "/technical/"
 	q := crawl.NewQuery(s.url("/"))
 	q.MaxPages = 1000
 	snap := crawlSite(t, loopbackFetcher(), q)
@@ -394,9 +394,9 @@ func TestCorpusRobots(t *testing.T) {
 	if disallowed == 0 {
 		t.Error("no page under /technical/ in the snapshot")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for p, n := range s.hits {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	for p, n := range s.Hits {
 		if strings.HasPrefix(p, "/technical/") {
 			t.Errorf("%s requested %d times", p, n)
 		}
@@ -408,7 +408,7 @@ func TestCorpusRobots(t *testing.T) {
 func TestCorpusDeterministic(t *testing.T) {
 	rel := corpus(t)
 	s := newSite(t, rel[newRelease])
-	s.listing = true
+	s.Listing = true
 	var first []byte
 	for _, workers := range []int{1, 8, 8} {
 		q := crawl.NewQuery(s.url("/"))
@@ -438,7 +438,7 @@ func TestPrivateNetworkRefused(t *testing.T) {
 	if len(snap.Pages) != 1 || !strings.Contains(snap.StartFailure(), "address refused") {
 		t.Fatalf("%d pages, start failure %q; want the start page refused", len(snap.Pages), snap.StartFailure())
 	}
-	if len(s.hits) != 0 {
-		t.Errorf("the server was asked for %v", s.hits)
+	if len(s.Hits) != 0 {
+		t.Errorf("the server was asked for %v", s.Hits)
 	}
 }

@@ -31,6 +31,11 @@
 //  4. The links: a page keeps its links in scope, each (target, label)
 //     once; when the crawl is done, a target that redirected to a page of
 //     the snapshot is replaced by that page's URL.
+//  5. The table (Snapshot.Table): the snapshot as a web table (note 000
+//     §3.3) for webtable.Diff, one web tuple per page read: the pages on
+//     its path from the start in the breadth-first tree and the links
+//     between them. Node id: the URL; version id: the page's version;
+//     failed pages are no nodes.
 //
 // Differences from the seed:
 //   - A coupling query in WHOWEDA is a graph pattern: node and link
@@ -38,8 +43,11 @@
 //     structure (note 000 §5.2), whose result is a set of web tuples. Here
 //     it is a site crawl: one start node, links followed by URL (prefixes
 //     and a regular expression), a depth bound. The snapshot is the graph
-//     of all pages reached, from which tuples can be cut; the webtable
-//     library decides how.
+//     of all pages reached; Table cuts from it one tuple per page, the
+//     page with its shortest link path from the start, so that a tuple
+//     shows a page in the context that reaches it, as the seed's tuples
+//     of a start node, links and a target do. A page reached by several
+//     shortest paths gets the breadth-first tree's, the first found.
 //   - The seed leaves out pages without a last-modification date (CGI
 //     output); here their version is a hash of their content, and
 //     VersionKind says which a page has.

@@ -166,15 +166,32 @@ func parseError(name string, err error) error {
 // tree the diff works on, and returns it with its size in bytes and the
 // format it was read as.
 func loadFlat(env *environment, name string, f *docFlags) (*tree.Flat, int, markup.Format, error) {
-	b, opt, err := readDocument(env, name, f)
+	opt, err := f.options()
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	doc, format, err := markup.ParseFlatBytesOwned(b, opt)
+	b, err := readInput(env, name, f.maxBytes)
 	if err != nil {
-		return nil, 0, 0, parseError(name, err)
+		return nil, 0, 0, err
+	}
+	doc, format, err := parseFlat(name, b, opt)
+	if err != nil {
+		return nil, 0, 0, err
 	}
 	return doc, len(b), format, nil
+}
+
+// parseFlat parses a document read from name (a file, or a page of a site
+// snapshot) as loadFlat does, handing b over to the parser.
+func parseFlat(name string, b []byte, opt *markup.Options) (*tree.Flat, markup.Format, error) {
+	if err := checkDocument(name, b, opt); err != nil {
+		return nil, 0, err
+	}
+	doc, format, err := markup.ParseFlatBytesOwned(b, opt)
+	if err != nil {
+		return nil, 0, parseError(name, err)
+	}
+	return doc, format, nil
 }
 
 // readDocument reads a document and the parsing options its flags give.
@@ -187,17 +204,26 @@ func readDocument(env *environment, name string, f *docFlags) ([]byte, *markup.O
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := checkDocument(name, b, opt); err != nil {
+		return nil, nil, err
+	}
+	return b, opt, nil
+}
+
+// checkDocument refuses what the parsers would misread: an empty input,
+// and, unless --parse says what it is, a binary one.
+func checkDocument(name string, b []byte, opt *markup.Options) error {
 	if len(bytes.TrimSpace(bytes.TrimPrefix(b, utf8BOM))) == 0 {
-		return nil, nil, fmt.Errorf("%s: empty document: no root element", displayName(name))
+		return fmt.Errorf("%s: empty document: no root element", displayName(name))
 	}
 	// A file of unknown kind: the HTML parser would read an image as a
 	// page. (With --parse, the user says what it is.)
 	if opt.Format == 0 {
 		if err := markup.CheckBinary(b); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", displayName(name), err)
+			return fmt.Errorf("%s: %w", displayName(name), err)
 		}
 	}
-	return b, opt, nil
+	return nil
 }
 
 // utf8BOM is the byte order mark some editors put at the start of UTF-8.

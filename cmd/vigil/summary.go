@@ -20,14 +20,7 @@ import (
 // inserts in the new one's.
 func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 	bw := bufio.NewWriter(w)
-	s := d.Stats()
-	outside := ""
-	if s.Outside {
-		outside = ", changes outside the root element"
-	}
-	fmt.Fprintf(bw, "%s -> %s: %d inserted (%s), %d deleted (%s), %d moved, %s, %s, %s%s\n",
-		d.From, d.To, s.Inserts, count(s.InsertedNodes, "node"), s.Deletes, count(s.DeletedNodes, "node"), s.Moves,
-		count(s.Updates, "text update"), count(s.AttrInserts+s.AttrDeletes+s.AttrUpd, "attribute change"), count(s.Renames, "rename"), outside)
+	fmt.Fprintf(bw, "%s -> %s: %s\n", d.From, d.To, statsText(d.Stats(), false))
 	if o := d.Outside; o != nil {
 		doctype, prolog, epilog := o.Changed()
 		if doctype {
@@ -103,17 +96,7 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 				fmt.Fprintf(bw, "move    %s: its siblings were reordered around it; still child %d\n", from, op.Pos)
 			}
 		case op.Kind == delta.Delete && op.Update:
-			to := ""
-			h := halves[op.Root()]
-			if h != nil {
-				to = flatText(h.Content)
-			}
-			from := flatText(op.Content)
-			if from == to && h != nil {
-				// Only white space changed: show it.
-				from, to = op.Content.Value, h.Content.Value
-			}
-			from, to = contrast(from, to)
+			from, to := updateTexts(op, halves[op.Root()])
 			fmt.Fprintf(bw, "update  %s: %q -> %q\n", oldPlace(op.Root()), from, to)
 		case op.Kind == delta.Delete:
 			fmt.Fprintf(bw, "delete  %s: %q\n", path(oldIdx, op.Root()), snippet(op.Content))
@@ -132,6 +115,51 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// statsText gives the counts of a delta's operations, as the first line
+// of a summary does; compact leaves out the kinds of operation that did
+// not occur.
+func statsText(s delta.Stats, compact bool) string {
+	parts := []struct {
+		n    int
+		text string
+	}{
+		{s.Inserts, fmt.Sprintf("%d inserted (%s)", s.Inserts, count(s.InsertedNodes, "node"))},
+		{s.Deletes, fmt.Sprintf("%d deleted (%s)", s.Deletes, count(s.DeletedNodes, "node"))},
+		{s.Moves, fmt.Sprintf("%d moved", s.Moves)},
+		{s.Updates, count(s.Updates, "text update")},
+		{s.AttrInserts + s.AttrDeletes + s.AttrUpd, count(s.AttrInserts+s.AttrDeletes+s.AttrUpd, "attribute change")},
+		{s.Renames, count(s.Renames, "rename")},
+	}
+	var out []string
+	for _, p := range parts {
+		if p.n > 0 || !compact {
+			out = append(out, p.text)
+		}
+	}
+	if s.Outside {
+		out = append(out, "changes outside the root element")
+	}
+	if len(out) == 0 {
+		return "no change"
+	}
+	return strings.Join(out, ", ")
+}
+
+// updateTexts returns the text before and after a text update, given its
+// delete half and its insert half (nil if missing), as a summary shows
+// them: clipped around the change, white space shown when only it changed.
+func updateTexts(del, ins *delta.Op) (from, to string) {
+	if ins != nil {
+		to = flatText(ins.Content)
+	}
+	from = flatText(del.Content)
+	if from == to && ins != nil {
+		// Only white space changed: show it.
+		from, to = del.Content.Value, ins.Content.Value
+	}
+	return contrast(from, to)
 }
 
 // renamedPlace names an element renamed from name to newName by its old

@@ -1,0 +1,426 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/internal/crawl"
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/tree"
+	"github.com/vigil-web/vigil/treediff"
+	"github.com/vigil-web/vigil/webtable"
+)
+
+func init() {
+	register(&command{
+		name:            "site diff",
+		exitOnInterrupt: true,
+		summary:         "show the pages added, deleted and modified between two snapshots of a site",
+		run:             runSiteDiff,
+	})
+}
+
+// siteDiffOptions are the repairs of Algorithm Delta that vigil site diff
+// asks for (webtable.Options): no ΔM tuple without a modified node in it
+// (Strict), every modified page shown in both versions (Cover), and every
+// tuple with a changed page in some delta table (Complete).
+var siteDiffOptions = webtable.Options{Strict: true, Cover: true, Complete: true}
+
+// runSiteDiff compares two snapshots of one coupling query (vigil site
+// crawl) as web tables (crawl.Snapshot.Table, webtable.Diff).
+func runSiteDiff(ctx context.Context, env *environment, args []string) (int, error) {
+	fs := newFlags(env, "site diff", "[flags] OLD NEW   (snapshots of vigil site crawl: files, or - for standard input)")
+	format := fs.String("format", "summary", "output format: summary (one line per page added, deleted or modified) or json (the delta web tables)")
+	content := fs.Bool("content", false, "also compare the two bodies of each modified page with the diff engine, and count its changes (needs snapshots crawled with --bodies)")
+	// --whitespace and --parse are vigil diff's, for --content;
+	// --max-bytes bounds the snapshot files (and so the bodies in them).
+	var df docFlags
+	df.register(fs)
+	fs.Lookup("max-bytes").Usage = "refuse snapshot files larger than this many bytes"
+	fs.Lookup("parse").Usage = "with --content, how to parse pages: auto (by media type, else by content, as the crawler does), xml or html"
+	fs.Lookup("whitespace").Usage = "with --content, the white-space policy: normalize (drop blank text, collapse runs) or keep"
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "Usage: vigil site diff [flags] OLD NEW\n\n"+
+			"Diff compares two snapshots of one coupling query, written by vigil site\n"+
+			"crawl at two times (files, or - for standard input), as web tables: one\n"+
+			"tuple per page read, the page and its link path from the start. It prints\n"+
+			"a line per page added, deleted (no longer reached, failing, redirected) or\n"+
+			"modified, with its title and link path, then a total line; --format json\n"+
+			"prints the delta web tables (plus, minus, mod) and the node sets instead.\n"+
+			"With --content, the two bodies of each modified page are compared by the\n"+
+			"diff engine, as vigil diff compares documents, and its changes counted: a\n"+
+			"page whose only change is a date in its footer shows one text update, and\n"+
+			"the text. Exit status: 0 when no page changed, 1 when some did, 2 on trouble.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return exitOK, err
+	}
+	if err := wantArgs(fs, 2); err != nil {
+		return exitError, err
+	}
+	switch {
+	case *format != "summary" && *format != "json":
+		return exitError, fmt.Errorf("--format %q: want summary or json", *format)
+	case *content && *format != "summary":
+		return exitError, fmt.Errorf("--content: only with --format summary (the json format is the delta web tables alone)")
+	}
+	opt, err := df.options()
+	if err != nil {
+		return exitError, err
+	}
+	var contentOnly error
+	fs.Visit(func(f *flag.Flag) {
+		if !*content && (f.Name == "parse" || f.Name == "whitespace") && contentOnly == nil {
+			contentOnly = fmt.Errorf("--%s: only with --content", f.Name)
+		}
+	})
+	if contentOnly != nil {
+		return exitError, contentOnly
+	}
+	oldName, newName := fs.Arg(0), fs.Arg(1)
+	if oldName == "-" && newName == "-" {
+		return exitError, fmt.Errorf("only one of OLD and NEW can be standard input")
+	}
+	s1, size1, err := readSnapshot(env, oldName, df.maxBytes)
+	if err != nil {
+		return exitError, err
+	}
+	s2, size2, err := readSnapshot(env, newName, df.maxBytes)
+	if err != nil {
+		return exitError, err
+	}
+	if err := sameQuery(s1, s2, displayName(oldName), displayName(newName)); err != nil {
+		return exitError, err
+	}
+	if *content {
+		for _, s := range []struct {
+			name string
+			snap *crawl.Snapshot
+		}{{oldName, s1}, {newName, s2}} {
+			if !s.snap.Query.Bodies {
+				return exitError, fmt.Errorf("--content: %s has no page bodies (vigil site crawl --bodies keeps them)", displayName(s.name))
+			}
+		}
+	}
+	if s2.Started.Before(s1.Started) {
+		fmt.Fprintf(env.stderr, "vigil site diff: note: %s was crawled (%s) before %s (%s): are OLD and NEW swapped?\n",
+			displayName(newName), s2.Started.Format(time.RFC3339), displayName(oldName), s1.Started.Format(time.RFC3339))
+	}
+	w1, err := s1.Table()
+	if err != nil {
+		return exitError, fmt.Errorf("%s: %w", displayName(oldName), err)
+	}
+	w2, err := s2.Table()
+	if err != nil {
+		return exitError, fmt.Errorf("%s: %w", displayName(newName), err)
+	}
+	d, err := webtable.Diff(w1, w2, &siteDiffOptions)
+	if err != nil {
+		return exitError, err
+	}
+	bw := bufio.NewWriterSize(env.stdout, 1<<16)
+	if *format == "json" {
+		enc := json.NewEncoder(bw)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		err = enc.Encode(d)
+	} else {
+		sd := newSiteDelta(d, s1, s2, w1, w2)
+		if *content {
+			limitDiffMemory(size1 + size2)
+			sd.opt = opt
+		}
+		err = sd.write(bw)
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		return exitError, err
+	}
+	if len(d.Added)+len(d.Deleted)+len(d.Modified) == 0 {
+		return exitOK, nil
+	}
+	return exitChanged, nil
+}
+
+// readSnapshot reads a snapshot file of at most limit bytes and returns it
+// with its size; its errors name the file, and the page and field at fault.
+func readSnapshot(env *environment, name string, limit int64) (*crawl.Snapshot, int64, error) {
+	b, err := readInput(env, name, limit)
+	if err != nil {
+		return nil, 0, err
+	}
+	s, err := crawl.Decode(bytes.NewReader(b), limit)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", displayName(name), err)
+	}
+	return s, int64(len(b)), nil
+}
+
+// sameQuery refuses two snapshots of different coupling queries, naming
+// the first field of the query that differs. Whether the bodies were kept
+// does not change the query's result.
+func sameQuery(s1, s2 *crawl.Snapshot, name1, name2 string) error {
+	q1, q2 := s1.Query, s2.Query
+	field, v1, v2 := "", "", ""
+	switch {
+	case q1.Start != q2.Start:
+		field, v1, v2 = "start", q1.Start, q2.Start
+	case !slices.Equal(q1.Scope, q2.Scope):
+		field, v1, v2 = "scope", strings.Join(q1.Scope, " "), strings.Join(q2.Scope, " ")
+	case q1.Match != q2.Match:
+		field, v1, v2 = "match", q1.Match, q2.Match
+	case q1.MaxDepth != q2.MaxDepth:
+		field, v1, v2 = "maxDepth", fmt.Sprint(q1.MaxDepth), fmt.Sprint(q2.MaxDepth)
+	case q1.MaxPages != q2.MaxPages:
+		field, v1, v2 = "maxPages", fmt.Sprint(q1.MaxPages), fmt.Sprint(q2.MaxPages)
+	default:
+		return nil
+	}
+	return fmt.Errorf("%s and %s are snapshots of different queries: query.%s is %q in %s and %q in %s (compare two crawls with the same URL, --scope, --match, --depth and --max-pages)",
+		name1, name2, field, v1, name1, v2, name2)
+}
+
+// siteDelta is a site's delta with the snapshots it came from, to write
+// as a summary.
+type siteDelta struct {
+	d              *webtable.Delta
+	start          string                 // the query's start URL
+	pages1, pages2 map[string]*crawl.Page // the snapshots' pages by URL
+	redirected     map[string]string      // the new snapshot's redirects
+	paths1, paths2 map[webtable.TupleID][]webtable.NodeID
+	nodes1, nodes2 int
+	// opt, when set, are the parsing options of the content comparison
+	// (--content).
+	opt *markup.Options
+}
+
+func newSiteDelta(d *webtable.Delta, old, new *crawl.Snapshot, w1, w2 *webtable.Table) *siteDelta {
+	sd := &siteDelta{d: d, start: new.Query.Start, pages1: pagesByURL(old), pages2: pagesByURL(new), redirected: map[string]string{},
+		paths1: tuplesByID(w1), paths2: tuplesByID(w2), nodes1: len(w1.Nodes), nodes2: len(w2.Nodes)}
+	for _, r := range new.Redirects {
+		sd.redirected[r.From] = r.To
+	}
+	return sd
+}
+
+func pagesByURL(s *crawl.Snapshot) map[string]*crawl.Page {
+	out := make(map[string]*crawl.Page, len(s.Pages))
+	for _, p := range s.Pages {
+		out[p.URL] = p
+	}
+	return out
+}
+
+// write writes one line per page added, deleted and modified (in that
+// order, each by URL): its URL, title, and the link path that reaches it
+// from the start (in the new snapshot, or in the old one for a deleted
+// page); with --content, under each modified page, the counts of its
+// content's changes. A total line ends it.
+func (sd *siteDelta) write(w io.Writer) error {
+	dir, _ := crawl.DefaultScope(sd.start)
+	// A page added with the content of a page deleted: moved, perhaps.
+	addedWith, deletedWith := map[string]string{}, map[string]string{}
+	for _, c := range []struct {
+		ids   []webtable.NodeID
+		pages map[string]*crawl.Page
+		with  map[string]string
+	}{{sd.d.Added, sd.pages2, addedWith}, {sd.d.Deleted, sd.pages1, deletedWith}} {
+		for _, id := range c.ids {
+			if p := c.pages[string(id)]; p.Hash != "" && c.with[p.Hash] == "" {
+				c.with[p.Hash] = p.URL
+			}
+		}
+	}
+	for _, id := range sd.d.Added {
+		p := sd.pages2[string(id)]
+		var notes []string
+		if before := sd.pages1[p.URL]; before != nil && before.Failed() {
+			notes = append(notes, "failed before: "+failure(before))
+		}
+		if u := deletedWith[p.Hash]; u != "" && p.Hash != "" {
+			notes = append(notes, "the content of deleted "+relativeURL(u, dir))
+		}
+		fmt.Fprintf(w, "+ added    %s%s  %s%s\n", p.URL, titleText(p.Title), via(sd.paths2[webtable.TupleID(id)], dir), noteText(notes))
+	}
+	for _, id := range sd.d.Deleted {
+		p := sd.pages1[string(id)]
+		notes := []string{sd.gone(p.URL, dir)}
+		if u := addedWith[p.Hash]; u != "" && p.Hash != "" && sd.redirected[p.URL] != u {
+			notes = append(notes, "its content now at "+relativeURL(u, dir))
+		}
+		fmt.Fprintf(w, "- deleted  %s%s  %s%s\n", p.URL, titleText(p.Title), via(sd.paths1[webtable.TupleID(id)], dir), noteText(notes))
+	}
+	for _, id := range sd.d.Modified {
+		p, before := sd.pages2[string(id)], sd.pages1[string(id)]
+		title := titleText(p.Title)
+		if before.Title != p.Title {
+			title = titleText(before.Title) + " ->" + titleText(p.Title)
+		}
+		fmt.Fprintf(w, "~ modified %s%s  %s\n", p.URL, title, via(sd.paths2[webtable.TupleID(id)], dir))
+		if sd.opt != nil {
+			fmt.Fprintf(w, "           content: %s\n", sd.contentChange(before, p))
+		}
+	}
+	n1, n2 := sd.nodes1, sd.nodes2
+	unchanged := n2 - len(sd.d.Added) - len(sd.d.Modified)
+	_, err := fmt.Fprintf(w, "total: %d added, %d deleted, %d modified, %d unchanged (%d %s read, then %d)\n",
+		len(sd.d.Added), len(sd.d.Deleted), len(sd.d.Modified), unchanged, n1, plural(n1, "page", "pages"), n2)
+	return err
+}
+
+// gone says what became of a deleted page in the new snapshot.
+func (sd *siteDelta) gone(u, dir string) string {
+	if p := sd.pages2[u]; p != nil {
+		return "now failing: " + failure(p)
+	}
+	if to, ok := sd.redirected[u]; ok {
+		return "now redirected to " + relativeURL(to, dir)
+	}
+	return "no longer reached"
+}
+
+// noteText writes the notes of a summary line in parentheses, or nothing.
+func noteText(notes []string) string {
+	if len(notes) == 0 {
+		return ""
+	}
+	return "  (" + strings.Join(notes, "; ") + ")"
+}
+
+// failure names why a page failed: its HTTP status, else its error.
+func failure(p *crawl.Page) string {
+	if p.Status != 0 {
+		return fmt.Sprintf("HTTP %d", p.Status)
+	}
+	return p.Error
+}
+
+// contentChange compares the bodies of a modified page's two versions
+// with the diff engine, as vigil diff does, and says in one line what
+// changed: the counts of vigil diff's summary and, when the change is one
+// text update, the text before and after (a date in a footer, say).
+func (sd *siteDelta) contentChange(before, after *crawl.Page) string {
+	switch {
+	case before.Hash == "" || after.Hash == "":
+		return "not compared: no body (a binary document)"
+	case before.Hash == after.Hash:
+		return "the same bytes (the version changed, the content did not)"
+	case !isMarkup(before.ContentType) || !isMarkup(after.ContentType):
+		return fmt.Sprintf("%d bytes -> %d bytes (%s, not compared: not HTML or XML)", before.Size, after.Size, after.ContentType)
+	}
+	f1, err := sd.parse(before)
+	if err != nil {
+		return "not compared: old version: " + err.Error()
+	}
+	f2, err := sd.parse(after)
+	if err != nil {
+		return "not compared: new version: " + err.Error()
+	}
+	dd, err := treediff.DiffFlat(f1, f2, nil)
+	if err != nil {
+		return "not compared: " + err.Error()
+	}
+	text := statsText(dd.Stats(), true)
+	if del, ins, ok := onlyUpdate(dd); ok {
+		from, to := updateTexts(del, ins)
+		text += fmt.Sprintf(": %q -> %q", from, to)
+	}
+	return text
+}
+
+// parse parses a page's body as the warehouse does: by its media type
+// (an XHTML page served as text/html is HTML).
+func (sd *siteDelta) parse(p *crawl.Page) (*tree.Flat, error) {
+	opt := *sd.opt
+	opt.MediaType = p.ContentType
+	f, _, err := parseFlat(p.URL, []byte(p.Body), &opt)
+	return f, err
+}
+
+// onlyUpdate reports whether a delta is one text update, and returns its
+// two halves.
+func onlyUpdate(d *delta.Delta) (del, ins *delta.Op, ok bool) {
+	if len(d.Ops) != 2 || d.Outside != nil {
+		return nil, nil, false
+	}
+	for i := range d.Ops {
+		op := &d.Ops[i]
+		switch {
+		case !op.Update:
+			return nil, nil, false
+		case op.Kind == delta.Delete:
+			del = op
+		case op.Kind == delta.Insert:
+			ins = op
+		}
+	}
+	return del, ins, del != nil && ins != nil
+}
+
+// isMarkup reports whether a media type is a document the diff engine
+// compares: HTML or XML.
+func isMarkup(mediaType string) bool {
+	switch {
+	case mediaType == "text/html", mediaType == "application/xhtml+xml", mediaType == "text/xml", mediaType == "application/xml":
+		return true
+	}
+	return strings.HasSuffix(mediaType, "+xml")
+}
+
+// tuplesByID indexes a table's tuples by id: in a snapshot's table, a
+// page's path from the start, by the page's URL.
+func tuplesByID(w *webtable.Table) map[webtable.TupleID][]webtable.NodeID {
+	out := make(map[webtable.TupleID][]webtable.NodeID, len(w.Tuples))
+	for _, tu := range w.Tuples {
+		out[tu.ID] = tu.Nodes
+	}
+	return out
+}
+
+// via names the link path to a page (its tuple's nodes, the page last):
+// the pages before it, by their URLs relative to the start's directory
+// dir, or "(start page)" for the start.
+func via(path []webtable.NodeID, dir string) string {
+	if len(path) <= 1 {
+		return "(start page)"
+	}
+	names := make([]string, len(path)-1)
+	for i, n := range path[:len(path)-1] {
+		names[i] = relativeURL(string(n), dir)
+	}
+	return "via " + strings.Join(names, " > ")
+}
+
+// relativeURL writes a URL under dir relative to it ("./" for dir itself),
+// and any other URL whole.
+func relativeURL(u, dir string) string {
+	rest, ok := strings.CutPrefix(u, dir)
+	switch {
+	case !ok || dir == "":
+		return u
+	case rest == "":
+		return "./"
+	}
+	return rest
+}
+
+// titleText is a page's title as a summary line shows it: quoted after a
+// space, or nothing.
+func titleText(title string) string {
+	if title == "" {
+		return ""
+	}
+	return fmt.Sprintf(" %q", title)
+}

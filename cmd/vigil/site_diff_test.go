@@ -1,0 +1,498 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil/internal/crawl"
+	"github.com/vigil-web/vigil/internal/crawl/crawltest"
+	"github.com/vigil-web/vigil/internal/zstd"
+	"github.com/vigil-web/vigil/webtable"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files of vigil site diff under testdata/site-diff")
+
+// siteCrawl crawls url with vigil site crawl, keeping the bodies, into a
+// file of dir named name, and returns its path.
+func siteCrawl(t *testing.T, dir, name, url string, flags ...string) string {
+	t.Helper()
+	out := filepath.Join(dir, name)
+	args := append([]string{"site", "crawl", "--bodies", "--host-delay", "0", "--out", out}, flags...)
+	code, _, stderr := runVigilEnv(t, allowPrivate, append(args, url)...)
+	if code != exitOK {
+		t.Fatalf("vigil site crawl %s: exit %d: %s", url, code, stderr)
+	}
+	return out
+}
+
+// siteDiff runs vigil site diff and fails the test on trouble (exit 2)
+// or on anything written to standard error.
+func siteDiff(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	code, stdout, stderr := runVigilEnv(t, nil, append([]string{"site", "diff"}, args...)...)
+	if code == exitError || stderr != "" {
+		t.Fatalf("vigil site diff %q: exit %d, stderr %s", args, code, stderr)
+	}
+	return code, stdout
+}
+
+// summaryLine is a page's line in vigil site diff's summary.
+var summaryLine = regexp.MustCompile(`^([+~-]) (added   |deleted |modified) (\S+)( "(?:[^"\\]|\\.)*"(?: -> "(?:[^"\\]|\\.)*")?)?  (\(start page\)|via \S+(?: > \S+)*)(  \(.*\))?$`)
+
+// TestSiteDiffCorpus crawls the two releases of Git's documentation site
+// on loopback, as two polls of one query, and compares the snapshots:
+// one page added (gitmailmap.html), none deleted, modified exactly the
+// pages whose bytes differ; the same output every time; JSON that decodes
+// to the same node sets; and, with --content, the 17 pages whose only
+// change is the "Last updated" footer told apart from the others.
+func TestSiteDiffCorpus(t *testing.T) {
+	rel, err := crawltest.Corpus(func(b []byte) ([]byte, error) {
+		codec, err := zstd.New(0)
+		if err != nil {
+			return nil, err
+		}
+		return codec.Decompress(b)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, cur := rel[crawltest.OldRelease], rel[crawltest.NewRelease]
+	s := crawltest.NewSite(t, old)
+	dir := t.TempDir()
+	start := s.URL("/")
+	oldSnap := siteCrawl(t, dir, "old.json", start)
+	s.Set(cur, nil)
+	newSnap := siteCrawl(t, dir, "new.json", start)
+	again := siteCrawl(t, dir, "again.json", start)
+
+	// The file behind a URL of the site: / is index.html.
+	file := func(u string) string {
+		p := strings.TrimPrefix(u, s.Srv.URL)
+		if strings.HasSuffix(p, "/") {
+			p += "index.html"
+		}
+		return p
+	}
+	code, summary := siteDiff(t, oldSnap, newSnap)
+	if code != exitChanged {
+		t.Errorf("exit %d, want 1", code)
+	}
+	pages := map[string][]string{}
+	lines := strings.Split(strings.TrimSuffix(summary, "\n"), "\n")
+	for _, line := range lines[:len(lines)-1] {
+		m := summaryLine.FindStringSubmatch(line)
+		if m == nil {
+			t.Fatalf("line %q", line)
+		}
+		pages[strings.TrimSpace(m[2])] = append(pages[strings.TrimSpace(m[2])], m[3])
+	}
+	mailmap := s.URL("/gitmailmap.html")
+	if want := "+ added    " + mailmap + ` "gitmailmap(5)"  via ./`; lines[0] != want {
+		t.Errorf("first line %q, want %q", lines[0], want)
+	}
+	if len(pages["added"]) != 1 || len(pages["deleted"]) != 0 {
+		t.Errorf("added %q, deleted %q; want %s alone added", pages["added"], pages["deleted"], mailmap)
+	}
+	// The pages of both crawls whose bytes differ between the releases.
+	snap1, snap2 := decodeSnapshot(t, oldSnap), decodeSnapshot(t, newSnap)
+	var changed []string
+	for _, p := range snap2.Pages {
+		if snap1.Page(p.URL) != nil && !bytes.Equal(old[file(p.URL)], cur[file(p.URL)]) {
+			changed = append(changed, p.URL)
+		}
+	}
+	slices.Sort(changed)
+	if !slices.Equal(pages["modified"], changed) || len(changed) != 68 {
+		t.Errorf("modified %d pages, %d changed (want 68):\n%q\n%q", len(pages["modified"]), len(changed), pages["modified"], changed)
+	}
+	if want := "total: 1 added, 0 deleted, 68 modified, 132 unchanged (200 pages read, then 201)"; lines[len(lines)-1] != want {
+		t.Errorf("total %q, want %q", lines[len(lines)-1], want)
+	}
+	if _, again := siteDiff(t, oldSnap, again); again != summary {
+		t.Errorf("a second crawl of %s gives another summary:\n%s", crawltest.NewRelease, again)
+	}
+
+	// JSON: the delta web tables, the same every time.
+	_, out := siteDiff(t, "--format", "json", oldSnap, newSnap)
+	if _, out2 := siteDiff(t, oldSnap, "--format", "json", newSnap); out2 != out {
+		t.Error("two runs give different JSON")
+	}
+	d := decodeDelta(t, out)
+	var modified []string
+	for _, id := range d.Modified {
+		modified = append(modified, string(id))
+	}
+	if !slices.Equal(d.Added, []webtable.NodeID{webtable.NodeID(mailmap)}) || len(d.Deleted) != 0 || !slices.Equal(modified, changed) {
+		t.Errorf("JSON: added %v, deleted %v, %d modified", d.Added, d.Deleted, len(d.Modified))
+	}
+	if d.Options != siteDiffOptions || len(d.Plus.Tuples) != 1 || len(d.Mod.Tuples) == 0 {
+		t.Errorf("JSON: options %+v, %d Δ+ tuples, %d ΔM tuples", d.Options, len(d.Plus.Tuples), len(d.Mod.Tuples))
+	}
+
+	// --content: the pages whose only change is the footer's date, as the
+	// corpus README counts them: 17 files, every one of them reached.
+	footer := regexp.MustCompile(`Last updated\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [A-Z]+`)
+	var footerOnly []string
+	for p, b := range cur {
+		if ob, ok := old[p]; ok && !bytes.Equal(ob, b) && bytes.Equal(footer.ReplaceAll(ob, nil), footer.ReplaceAll(b, nil)) {
+			footerOnly = append(footerOnly, s.URL(p))
+		}
+	}
+	slices.Sort(footerOnly)
+	if len(footerOnly) != 17 {
+		t.Errorf("%d files differ in the footer alone, the corpus README says 17", len(footerOnly))
+	}
+	code, content := siteDiff(t, "--content", oldSnap, newSnap)
+	if code != exitChanged {
+		t.Errorf("--content: exit %d", code)
+	}
+	footerLine := regexp.MustCompile(`^           content: 1 text update: "Last updated \d{4}-\d\d-\d\d [0-9:]+ PST" -> "Last updated \d{4}-\d\d-\d\d [0-9:]+ PDT"$`)
+	lines = strings.Split(content, "\n")
+	var told []string
+	contentLines := 0
+	for i, line := range lines {
+		if !strings.HasPrefix(line, "           content: ") {
+			continue
+		}
+		contentLines++
+		m := summaryLine.FindStringSubmatch(lines[i-1])
+		if m == nil || m[1] != "~" {
+			t.Fatalf("content line %q after %q", line, lines[i-1])
+		}
+		if footerLine.MatchString(line) {
+			told = append(told, m[3])
+		}
+	}
+	if !slices.Equal(told, footerOnly) || contentLines != 68 {
+		t.Errorf("%d content lines; footer-only pages:\n%q\nwant\n%q", contentLines, told, footerOnly)
+	}
+	// Without the content lines, the summary is the same.
+	var rest []string
+	for _, line := range lines {
+		if !strings.HasPrefix(line, "           content: ") {
+			rest = append(rest, line)
+		}
+	}
+	if strings.Join(rest, "\n") != summary {
+		t.Error("--content changes the summary's other lines")
+	}
+}
+
+func decodeSnapshot(t *testing.T, name string) *crawl.Snapshot {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := crawl.Decode(f, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// decodeDelta decodes vigil site diff's JSON strictly, and each of its
+// web tables with webtable.DecodeTable, which validates it.
+func decodeDelta(t *testing.T, out string) *webtable.Delta {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.DisallowUnknownFields()
+	var d webtable.Delta
+	if err := dec.Decode(&d); err != nil {
+		t.Fatalf("JSON: %v", err)
+	}
+	var raw struct {
+		Plus, Minus json.RawMessage
+		Mod         struct{ Old, New json.RawMessage }
+	}
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range []json.RawMessage{raw.Plus, raw.Minus, raw.Mod.Old, raw.Mod.New} {
+		if _, err := webtable.DecodeTable(bytes.NewReader(table)); err != nil {
+			t.Errorf("JSON: %v", err)
+		}
+	}
+	return &d
+}
+
+// syntheticSite serves a small site under /docs/ whose pages the test
+// replaces between crawls; a page missing from the map is a 404, and
+// redirects are 301s.
+type syntheticSite struct {
+	srv       *httptest.Server
+	mu        sync.Mutex
+	pages     map[string]string
+	redirects map[string]string
+}
+
+func newSyntheticSite(t *testing.T) *syntheticSite {
+	s := &syntheticSite{}
+	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		body, ok := s.pages[r.URL.Path]
+		to, moved := s.redirects[r.URL.Path]
+		s.mu.Unlock()
+		switch {
+		case moved:
+			http.Redirect(w, r, to, http.StatusMovedPermanently)
+		case !ok:
+			http.NotFound(w, r)
+		default:
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write([]byte(body))
+		}
+	}))
+	t.Cleanup(s.srv.Close)
+	return s
+}
+
+func (s *syntheticSite) set(pages, redirects map[string]string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pages, s.redirects = pages, redirects
+}
+
+// The synthetic site before and after: b.html no longer linked nor
+// served (deleted), c.html still linked but gone (404: deleted),
+// old.html's content at new.html (a move: added and deleted),
+// guide.html redirected to manual.html (added and deleted), fresh.html
+// new and soon.html served at last (added), index.html and a.html edited, deep.html changed in its
+// footer alone (modified), same.html unchanged.
+var (
+	siteBefore = map[string]string{
+		"/docs/index.html": `<title>Docs</title><a href="a.html">A</a> <a href="b.html">B</a> <a href="c.html">C</a> <a href="old.html">Old</a> <a href="guide.html">Guide</a> <a href="same.html">Same</a> <a href="soon.html">Soon</a>`,
+		"/docs/a.html":     `<title>A</title><p>First</p><a href="deep.html">Deep</a> <a href="index.html">Home</a>`,
+		"/docs/b.html":     `<title>B</title><p>To be removed</p>`,
+		"/docs/c.html":     `<title>C</title><p>To fail</p>`,
+		"/docs/old.html":   `<title>Moving</title><p>Same content, new place</p>`,
+		"/docs/guide.html": `<title>Guide</title><p>The guide</p>`,
+		"/docs/same.html":  `<title>Same</title><p>Unchanged</p>`,
+		"/docs/deep.html":  `<title>Deep</title><p>Deep down</p><div id="footer">Last updated 2026-01-01</div>`,
+	}
+	siteAfter = map[string]string{
+		"/docs/index.html":  `<title>Docs</title><a href="a.html">A</a> <a href="c.html">C</a> <a href="new.html">New</a> <a href="guide.html">Guide</a> <a href="same.html">Same</a> <a href="fresh.html">Fresh</a> <a href="soon.html">Soon</a>`,
+		"/docs/soon.html":   `<title>Soon</title><p>Here at last</p>`,
+		"/docs/a.html":      `<title>A (revised)</title><p>First, edited</p><p>Second</p><a href="deep.html">Deep</a> <a href="index.html">Home</a>`,
+		"/docs/new.html":    `<title>Moving</title><p>Same content, new place</p>`,
+		"/docs/manual.html": `<title>Guide</title><p>The guide</p>`,
+		"/docs/same.html":   `<title>Same</title><p>Unchanged</p>`,
+		"/docs/fresh.html":  `<title>Fresh</title>`,
+		"/docs/deep.html":   `<title>Deep</title><p>Deep down</p><div id="footer">Last updated 2026-02-01</div>`,
+	}
+	siteAfterRedirects = map[string]string{"/docs/guide.html": "/docs/manual.html"}
+)
+
+// syntheticHost stands for the loopback server in the golden files.
+const syntheticHost = "http://site.test"
+
+// fixSnapshot rewrites a snapshot file as if the site were at
+// syntheticHost and the crawl had started at started, so that the output
+// does not depend on the server's port or the time.
+func fixSnapshot(t *testing.T, name, base string, started time.Time) {
+	t.Helper()
+	s := decodeSnapshot(t, name)
+	s.Started, s.Finished = started, started.Add(time.Second)
+	var b bytes.Buffer
+	if err := s.Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, bytes.ReplaceAll(b.Bytes(), []byte(base), []byte(syntheticHost)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	decodeSnapshot(t, name)
+}
+
+// TestSiteDiffSynthetic: deletions (a page no longer linked, a page that
+// fails, a page redirected elsewhere), a move (the same content at a new
+// URL: added and deleted), additions and modifications, in the summary,
+// with --content, and in JSON, against the golden files under
+// testdata/site-diff (go test -update rewrites them).
+func TestSiteDiffSynthetic(t *testing.T) {
+	s := newSyntheticSite(t)
+	dir := t.TempDir()
+	start := s.srv.URL + "/docs/index.html"
+	s.set(siteBefore, nil)
+	oldSnap := siteCrawl(t, dir, "old.json", start)
+	s.set(siteAfter, siteAfterRedirects)
+	newSnap := siteCrawl(t, dir, "new.json", start)
+	fixSnapshot(t, oldSnap, s.srv.URL, time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC))
+	fixSnapshot(t, newSnap, s.srv.URL, time.Date(2026, 2, 1, 9, 0, 0, 0, time.UTC))
+
+	for _, tc := range []struct {
+		golden string
+		flags  []string
+	}{
+		{"summary.txt", nil},
+		{"content.txt", []string{"--content"}},
+		{"delta.json", []string{"--format", "json"}},
+	} {
+		code, out := siteDiff(t, append(tc.flags, oldSnap, newSnap)...)
+		if code != exitChanged {
+			t.Errorf("%s: exit %d, want 1", tc.golden, code)
+		}
+		golden := filepath.Join("testdata", "site-diff", tc.golden)
+		if *update {
+			if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out != string(want) {
+			t.Errorf("%s: got\n%s\nwant\n%s(go test ./cmd/vigil -run SiteDiffSynthetic -update rewrites it)", tc.golden, out, want)
+		}
+	}
+
+	_, out := siteDiff(t, "--format", "json", oldSnap, newSnap)
+	d := decodeDelta(t, out)
+	ids := func(names ...string) []webtable.NodeID {
+		var out []webtable.NodeID
+		for _, n := range names {
+			out = append(out, webtable.NodeID(syntheticHost+"/docs/"+n))
+		}
+		return out
+	}
+	if !slices.Equal(d.Added, ids("fresh.html", "manual.html", "new.html", "soon.html")) || !slices.Equal(d.Deleted, ids("b.html", "c.html", "guide.html", "old.html")) ||
+		!slices.Equal(d.Modified, ids("a.html", "deep.html", "index.html")) {
+		t.Errorf("added %v, deleted %v, modified %v", d.Added, d.Deleted, d.Modified)
+	}
+
+	// A snapshot compared with itself: no change, exit 0.
+	code, out := siteDiff(t, newSnap, newSnap)
+	if code != exitOK || out != "total: 0 added, 0 deleted, 0 modified, 8 unchanged (8 pages read, then 8)\n" {
+		t.Errorf("a snapshot with itself: exit %d, %q", code, out)
+	}
+	// Standard input for one of them.
+	data, err := os.ReadFile(oldSnap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runVigil(t, string(data), "site", "diff", "-", newSnap)
+	if want, _ := os.ReadFile(filepath.Join("testdata", "site-diff", "summary.txt")); code != exitChanged || stdout != string(want) || stderr != "" {
+		t.Errorf("OLD from standard input: exit %d, stderr %q, stdout\n%s", code, stderr, stdout)
+	}
+}
+
+// TestSiteDiffErrors: bad flags and bad files are refused, with exit 2
+// and a message naming the flag, or the file and the field.
+func TestSiteDiffErrors(t *testing.T) {
+	s := newSyntheticSite(t)
+	dir := t.TempDir()
+	start := s.srv.URL + "/docs/index.html"
+	s.set(siteBefore, nil)
+	withBodies := siteCrawl(t, dir, "old.json", start)
+	bare := filepath.Join(dir, "bare.json")
+	if code, _, stderr := runVigilEnv(t, allowPrivate, "site", "crawl", "--host-delay", "0", "--out", bare, start); code != exitOK {
+		t.Fatal(stderr)
+	}
+	deeper := siteCrawl(t, dir, "deeper.json", start, "--depth", "1")
+	other := siteCrawl(t, dir, "other.json", s.srv.URL+"/docs/a.html")
+	good, err := os.ReadFile(withBodies)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	badJSON := write("bad.json", `{"format": "vigil-site-snapshot/1", "pages": [}`)
+	badDepth := write("depth.json", strings.Replace(string(good), `"depth": 1`, `"depth": 0`, 1))
+	empty := write("empty.json", "")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--format", "xml", withBodies, withBodies}, `vigil site diff: --format "xml": want summary or json`},
+		{[]string{"--content", "--format", "json", withBodies, withBodies}, "vigil site diff: --content: only with --format summary"},
+		{[]string{"--parse", "html", withBodies, withBodies}, "vigil site diff: --parse: only with --content"},
+		{[]string{"--whitespace", "keep", withBodies, withBodies}, "vigil site diff: --whitespace: only with --content"},
+		{[]string{"--content", "--whitespace", "none", withBodies, withBodies}, `vigil site diff: --whitespace "none": want normalize or keep`},
+		{[]string{"--max-bytes", "0", withBodies, withBodies}, "vigil site diff: --max-bytes 0: want a positive number of bytes"},
+		{[]string{"--max-bytes", "100", withBodies, withBodies}, "vigil site diff: " + withBodies + ": " + fmt.Sprint(len(good)) + " bytes is more than the limit of 100 (--max-bytes)\n"},
+		{[]string{"--content", withBodies, bare}, "vigil site diff: --content: " + bare + " has no page bodies (vigil site crawl --bodies keeps them)"},
+		{[]string{withBodies, deeper}, "vigil site diff: " + withBodies + " and " + deeper + ` are snapshots of different queries: query.maxDepth is "3" in ` + withBodies + ` and "1" in ` + deeper},
+		{[]string{other, withBodies}, "vigil site diff: " + other + " and " + withBodies + " are snapshots of different queries: query.start is"},
+		{[]string{filepath.Join(dir, "missing.json"), withBodies}, "vigil site diff: open " + filepath.Join(dir, "missing.json") + ": no such file or directory"},
+		{[]string{dir, withBodies}, "vigil site diff: " + dir + ": a folder, not a file"},
+		{[]string{withBodies, badJSON}, "vigil site diff: " + badJSON + ": snapshot: invalid JSON at byte 47"},
+		{[]string{withBodies, empty}, "vigil site diff: " + empty + ": snapshot: empty input"},
+		{[]string{badDepth, withBodies}, "vigil site diff: " + badDepth + ": snapshot: page 2 (" + s.srv.URL + "/docs/a.html): depth: 0, but only the first page is at depth 0"},
+		{[]string{"-", "-"}, "vigil site diff: only one of OLD and NEW can be standard input"},
+		{[]string{withBodies}, "vigil site diff: want 2 arguments, got 1"},
+		{[]string{"--colour", withBodies, withBodies}, "flag provided but not defined: -colour"},
+	} {
+		code, stdout, stderr := runVigilEnv(t, nil, append([]string{"site", "diff"}, tc.args...)...)
+		if code != exitError || stdout != "" || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, stdout, stderr, tc.want)
+		}
+	}
+	// OLD crawled after NEW: a note, and the comparison.
+	later := filepath.Join(dir, "later.json")
+	if code, _, stderr := runVigilEnv(t, allowPrivate, "site", "crawl", "--host-delay", "0", "--out", later, start); code != exitOK {
+		t.Fatal(stderr)
+	}
+	code, stdout, stderr := runVigilEnv(t, nil, "site", "diff", later, bare)
+	if code != exitOK || !strings.HasPrefix(stdout, "total: 0 added") || !strings.Contains(stderr, "vigil site diff: note: "+bare+" was crawled (") ||
+		!strings.HasSuffix(stderr, "are OLD and NEW swapped?\n") {
+		t.Errorf("swapped: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if code, stdout, _ := runVigilEnv(t, nil, "site", "diff", "-h"); code != exitOK || !strings.Contains(stdout, "Usage: vigil site diff [flags] OLD NEW") {
+		t.Errorf("-h: exit %d, %q", code, stdout)
+	}
+}
+
+// TestSiteDiffContentChange: the content line of each kind of modified
+// page.
+func TestSiteDiffContentChange(t *testing.T) {
+	page := func(ctype, body string) *crawl.Page {
+		p := &crawl.Page{URL: "http://site.test/p", ContentType: ctype, Body: body, Size: int64(len(body))}
+		if body != "" || ctype == "text/html" {
+			p.Hash = fmt.Sprintf("h%d:%s", len(body), body)
+		}
+		return p
+	}
+	opt, err := (&docFlags{whitespace: "normalize", parse: "auto", maxBytes: 1 << 20}).options()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sd := &siteDelta{opt: opt}
+	for _, tc := range []struct {
+		name          string
+		before, after *crawl.Page
+		want          string
+	}{
+		{"one update", page("text/html", "<p>Last updated 1</p><p>x</p>"), page("text/html", "<p>Last updated 2</p><p>x</p>"), `1 text update: "Last updated 1" -> "Last updated 2"`},
+		{"more", page("text/html", "<p>a</p><p>b</p>"), page("text/html", "<p>b</p><p>a</p><div>c d</div>"), "1 inserted (2 nodes), 1 moved"},
+		{"white space", page("text/html", "<p>a</p>"), page("text/html", "<p>a</p>\n"), "no change"},
+		{"same bytes", page("text/html", "<p>a</p>"), page("text/html", "<p>a</p>"), "the same bytes (the version changed, the content did not)"},
+		{"binary", page("image/png", ""), page("image/png", ""), "not compared: no body (a binary document)"},
+		{"stylesheet", page("text/css", "p {}"), page("text/css", "p { margin: 0 }"), "4 bytes -> 15 bytes (text/css, not compared: not HTML or XML)"},
+		{"empty", page("text/html", "<p>a</p>"), page("text/html", ""), "not compared: new version: http://site.test/p: empty document: no root element"},
+	} {
+		if got := sd.contentChange(tc.before, tc.after); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -494,5 +495,98 @@ func TestSiteDiffContentChange(t *testing.T) {
 		if got := sd.contentChange(tc.before, tc.after); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// BenchmarkSiteDiffCorpus runs vigil site diff, in process, on snapshots
+// of the whole site corpus (both releases crawled from their directory
+// listings: 230 and 231 pages), without and with the bodies (8.4 and 8.5
+// MB), as the summary, as JSON and with --content: reading and validating
+// the snapshots, the web tables, webtable.Diff and the output; and the web
+// tables and webtable.Diff alone.
+//
+//	go test -run '^$' -bench SiteDiffCorpus -benchmem ./cmd/vigil
+func BenchmarkSiteDiffCorpus(b *testing.B) {
+	rel, err := crawltest.Corpus(func(data []byte) ([]byte, error) {
+		codec, err := zstd.New(0)
+		if err != nil {
+			return nil, err
+		}
+		return codec.Decompress(data)
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := crawltest.NewSite(b, rel[crawltest.OldRelease])
+	s.Listing = true
+	dir := b.TempDir()
+	var files, bare []string
+	for _, r := range []string{crawltest.OldRelease, crawltest.NewRelease} {
+		s.Set(rel[r], nil)
+		for _, bodies := range []bool{true, false} {
+			out := filepath.Join(dir, fmt.Sprintf("%s-%v.json", r, bodies))
+			var stderr bytes.Buffer
+			env := &environment{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr, getenv: func(k string) string { return allowPrivate[k] }}
+			if code := run(b.Context(), env, []string{"site", "crawl", fmt.Sprintf("--bodies=%v", bodies), "--host-delay", "0", "--max-pages", "1000", "--out", out, s.URL("/")}); code != exitOK {
+				b.Fatalf("crawl %s: %s", r, stderr.String())
+			}
+			if bodies {
+				files = append(files, out)
+			} else {
+				bare = append(bare, out)
+			}
+		}
+	}
+	// The web tables and their delta alone, from the decoded snapshots.
+	b.Run("tables+Diff", func(b *testing.B) {
+		f1, err := os.ReadFile(files[0])
+		if err != nil {
+			b.Fatal(err)
+		}
+		f2, err := os.ReadFile(files[1])
+		if err != nil {
+			b.Fatal(err)
+		}
+		s1, err := crawl.Decode(bytes.NewReader(f1), 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s2, err := crawl.Decode(bytes.NewReader(f2), 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			w1, err := s1.Table()
+			if err != nil {
+				b.Fatal(err)
+			}
+			w2, err := s2.Table()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := webtable.Diff(w1, w2, &siteDiffOptions); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		files []string
+	}{
+		{"summary/no-bodies", nil, bare},
+		{"summary", nil, files},
+		{"json", []string{"--format", "json"}, files},
+		{"content", []string{"--content"}, files},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
+				var stdout, stderr bytes.Buffer
+				env := &environment{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }}
+				if code := run(b.Context(), env, append(append([]string{"site", "diff"}, tc.args...), tc.files...)); code != exitChanged {
+					b.Fatalf("exit %d: %s", code, stderr.String())
+				}
+			}
+		})
 	}
 }

@@ -40,6 +40,7 @@ var siteDiffOptions = webtable.Options{Strict: true, Cover: true, Complete: true
 func runSiteDiff(ctx context.Context, env *environment, args []string) (int, error) {
 	fs := newFlags(env, "site diff", "[flags] OLD NEW   (snapshots of vigil site crawl: files, or - for standard input)")
 	format := fs.String("format", "summary", "output format: summary (one line per page added, deleted or modified) or json (the delta web tables)")
+	identity := fs.String("identity", "content", "what makes a page modified: content (its bytes changed, where they were read; else its Last-Modified date) or date (its Last-Modified date changed, where the server sent one, as in the seed)")
 	content := fs.Bool("content", false, "also compare the two bodies of each modified page with the diff engine, and count its changes (needs snapshots crawled with --bodies)")
 	// --whitespace and --parse are vigil diff's, for --content;
 	// --max-bytes bounds the snapshot files (and so the bodies in them).
@@ -67,6 +68,13 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 	}
 	if err := wantArgs(fs, 2); err != nil {
 		return exitError, err
+	}
+	by := crawl.ByContent
+	switch {
+	case *identity == "date":
+		by = crawl.ByDate
+	case *identity != "content":
+		return exitError, fmt.Errorf("--identity %q: want content or date", *identity)
 	}
 	switch {
 	case *format != "summary" && *format != "json":
@@ -116,11 +124,11 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 		fmt.Fprintf(env.stderr, "vigil site diff: note: %s was crawled (%s) before %s (%s): are OLD and NEW swapped?\n",
 			displayName(newName), s2.Started.Format(time.RFC3339), displayName(oldName), s1.Started.Format(time.RFC3339))
 	}
-	w1, err := s1.Table()
+	w1, err := s1.Table(by)
 	if err != nil {
 		return exitError, fmt.Errorf("%s: %w", displayName(oldName), err)
 	}
-	w2, err := s2.Table()
+	w2, err := s2.Table(by)
 	if err != nil {
 		return exitError, fmt.Errorf("%s: %w", displayName(newName), err)
 	}

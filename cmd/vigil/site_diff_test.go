@@ -556,11 +556,11 @@ func BenchmarkSiteDiffCorpus(b *testing.B) {
 			b.Fatal(err)
 		}
 		for b.Loop() {
-			w1, err := s1.Table()
+			w1, err := s1.Table(crawl.ByContent)
 			if err != nil {
 				b.Fatal(err)
 			}
-			w2, err := s2.Table()
+			w2, err := s2.Table(crawl.ByContent)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -589,4 +589,57 @@ func BenchmarkSiteDiffCorpus(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestSiteDiffRedeployed: a site served again with every file's
+// Last-Modified date new and its bytes the same (deployed again) has no
+// page modified by content, the default, and every page modified by
+// date (--identity date, the seed's identity); the date was the version,
+// and every page of such a site was reported modified.
+func TestSiteDiffRedeployed(t *testing.T) {
+	rel, err := crawltest.Corpus(func(b []byte) ([]byte, error) {
+		codec, err := zstd.New(0)
+		if err != nil {
+			return nil, err
+		}
+		return codec.Decompress(b)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := rel[crawltest.OldRelease]
+	dated := func(at time.Time) map[string]time.Time {
+		d := make(map[string]time.Time, len(files))
+		for p := range files {
+			d[p] = at
+		}
+		return d
+	}
+	s := crawltest.NewSite(t, files)
+	s.Set(files, dated(time.Date(2020, 12, 27, 0, 0, 0, 0, time.UTC)))
+	dir := t.TempDir()
+	before := siteCrawl(t, dir, "before.json", s.URL("/"))
+	s.Set(files, dated(time.Date(2021, 1, 4, 9, 0, 0, 0, time.UTC)))
+	after := siteCrawl(t, dir, "after.json", s.URL("/"))
+	pages := len(decodeSnapshot(t, before).Pages)
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{nil, exitOK, fmt.Sprintf("total: 0 added, 0 deleted, 0 modified, %d unchanged", pages)},
+		{[]string{"--identity", "content"}, exitOK, fmt.Sprintf("total: 0 added, 0 deleted, 0 modified, %d unchanged", pages)},
+		{[]string{"--identity", "date"}, exitChanged, fmt.Sprintf("total: 0 added, 0 deleted, %d modified, 0 unchanged", pages)},
+	} {
+		code, out := siteDiff(t, append(tc.args, before, after)...)
+		if code != tc.code || !strings.Contains(out, tc.want) {
+			t.Errorf("%v: exit %d, %s; want %d and %q", tc.args, code, lastLine(out), tc.code, tc.want)
+		}
+	}
+}
+
+// lastLine returns the last line of s.
+func lastLine(s string) string {
+	s = strings.TrimSuffix(s, "\n")
+	return s[strings.LastIndexByte(s, '\n')+1:]
 }

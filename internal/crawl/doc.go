@@ -50,7 +50,10 @@
 //     shortest paths gets the breadth-first tree's, the first found.
 //   - The seed leaves out pages without a last-modification date (CGI
 //     output); here their version is a hash of their content, and
-//     VersionKind says which a page has.
+//     VersionKind says which a page has. Its web table (Snapshot.Table)
+//     takes the content hash as a page's version by default (ByContent),
+//     where the seed takes the date (ByDate): a site deployed again serves
+//     every page under a new date, the same bytes.
 //   - The seed does not say how URLs are normalised or how redirects are
 //     handled (note 000 §8.2): here URLs are in vigil.CanonicalURL's form,
 //     and a page is the URL a redirect led to.

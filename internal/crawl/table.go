@@ -19,10 +19,10 @@ import (
 // the first page at depth d-1, in the snapshot's order, that links to it,
 // as Crawl found it, and through that page's first such link (its label is
 // the link's). A node's id and URL are the page's canonical URL, its
-// version id the page's Version, and its date the Last-Modified date where
-// that is the version. A page that failed is not a node, so a page that
-// now fails is deleted from the table; a page read without a version (a
-// binary leaf served without Last-Modified) has the version id
+// version id as by says (Identity), and its date the Last-Modified date
+// where that is the version. A page that failed is not a node, so a page
+// that now fails is deleted from the table; a page read without a version
+// (a binary leaf served without Last-Modified) has the version id
 // "unversioned": the table sees it come and go, not change.
 //
 // The table is named after the query's start URL and the time the crawl
@@ -30,7 +30,7 @@ import (
 // snapshot does not validate (but for its bodies, which take no part in the
 // table), or if a page has no path from the start (which Crawl never
 // writes).
-func (s *Snapshot) Table() (*webtable.Table, error) {
+func (s *Snapshot) Table(by Identity) (*webtable.Table, error) {
 	// The bodies take no part in the table: their hashes are not checked
 	// again (Decode did).
 	if err := s.validate(false); err != nil {
@@ -77,6 +77,11 @@ func (s *Snapshot) Table() (*webtable.Table, error) {
 		case "":
 			n.Version = Unversioned
 		}
+		if by == ByContent && p.Hash != "" {
+			// The date is no part of this version (and one version
+			// may be served under several dates).
+			n.Version, n.Modified = webtable.VersionID(p.Hash), time.Time{}
+		}
 		t.Nodes = append(t.Nodes, n)
 		// The path, from the page up to the start, then reversed.
 		tu := webtable.Tuple{ID: webtable.TupleID(p.URL)}
@@ -106,6 +111,22 @@ func (s *Snapshot) Table() (*webtable.Table, error) {
 	}
 	return t, nil
 }
+
+// Identity says what tells two versions of a page apart in a web table
+// (Snapshot.Table).
+type Identity int
+
+const (
+	// ByContent takes the hash of the page's content, where it was read
+	// (HTML and text), else its Version: a page served again with a new
+	// Last-Modified date and the same bytes, as when a whole site is
+	// deployed again, is the same version.
+	ByContent Identity = iota
+	// ByDate takes the page's Version, its Last-Modified date where the
+	// server sent one (the seed's identity: URL and date, note 000 §2.2),
+	// else the hash of its content.
+	ByDate
+)
 
 // Unversioned is the version id in a web table of a page read without a
 // version (see Snapshot.Table).

@@ -41,11 +41,12 @@ func siteSnapshot(pages ...*crawl.Page) *crawl.Snapshot {
 // TestTable: one tuple per page read, its path from the start along the
 // breadth-first tree (the first page of the layer above that links to
 // it, through its first such link); a failed page is no node; a leaf
-// without a version is "unversioned"; a Last-Modified version is the
-// node's date.
+// without a version is "unversioned"; a Last-Modified date is the node's
+// version id and date by date, while by content a page read has the hash
+// of its bytes and no date (a leaf without a body keeps its date).
 func TestTable(t *testing.T) {
 	t.Run("example", func(t *testing.T) {
-		w, err := example().Table()
+		w, err := example().Table(crawl.ByDate)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,6 +73,13 @@ func TestTable(t *testing.T) {
 		if !reflect.DeepEqual(w, want) {
 			t.Errorf("table\n%+v\nwant\n%+v", w, want)
 		}
+		if w, err = example().Table(crawl.ByContent); err != nil {
+			t.Fatal(err)
+		}
+		want.Nodes[0].Version, want.Nodes[0].Modified = webtable.VersionID(example().Pages[0].Hash), time.Time{}
+		if !reflect.DeepEqual(w, want) {
+			t.Errorf("by content: table\n%+v\nwant\n%+v", w, want)
+		}
 	})
 	t.Run("paths", func(t *testing.T) {
 		leaf := &crawl.Page{URL: "https://example.org/f.pdf", Depth: 1, Status: 200, ContentType: "application/pdf"}
@@ -85,7 +93,7 @@ func TestTable(t *testing.T) {
 			&crawl.Page{URL: "https://example.org/g.html", Depth: 2, Status: 404, Error: "404"},
 			htmlPage("x.html", 3),
 		)
-		w, err := snap.Table()
+		w, err := snap.Table(crawl.ByContent)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +137,7 @@ func TestTable(t *testing.T) {
 			{"invalid", siteSnapshot(htmlPage("", 1)),
 				"snapshot: page 1 (https://example.org/): depth: 1, but the first page is the start page, at depth 0"},
 		} {
-			_, err := tc.snap.Table()
+			_, err := tc.snap.Table(crawl.ByContent)
 			var e *vigil.Error
 			if !errors.As(err, &e) || e.Code != vigil.EINVALID || e.Message != tc.want {
 				t.Errorf("%s: %v; want EINVALID %q", tc.name, err, tc.want)
@@ -171,11 +179,11 @@ func TestCorpusSiteDelta(t *testing.T) {
 			snap1 := crawlSite(t, loopbackFetcher(), q)
 			s.Set(cur, curDates)
 			snap2 := crawlSite(t, loopbackFetcher(), q)
-			w1, err := snap1.Table()
+			w1, err := snap1.Table(crawl.ByContent)
 			if err != nil {
 				t.Fatal(err)
 			}
-			w2, err := snap2.Table()
+			w2, err := snap2.Table(crawl.ByContent)
 			if err != nil {
 				t.Fatal(err)
 			}

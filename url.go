@@ -20,9 +20,12 @@ import (
 //     digits upper-case), then the path is cleaned of "." and ".." segments
 //     (RFC 3986 section 5.2.4), "%2e" ones included; an empty path becomes
 //     "/"; a trailing slash is kept (it is significant to servers);
-//   - the query is kept byte for byte, in its order, including an empty "?":
-//     servers may treat the order of parameters as significant, so sorting
-//     could merge distinct documents. A lone "?" with nothing after is dropped.
+//   - the query is kept as given, in its order: servers may treat the order
+//     of parameters as significant, so sorting could merge distinct
+//     documents; only white space, control and non-ASCII bytes in it are
+//     percent-encoded (a space before a fragment, "?q= #f", ended the URL
+//     and was trimmed by a second call). A lone "?" with nothing after is
+//     dropped.
 //
 // Internationalised host names must be given in their ASCII (punycode) form:
 // the domain package has no IDNA tables, so a host with non-ASCII letters is
@@ -44,7 +47,7 @@ func CanonicalURL(raw string) (string, error) {
 	}
 	host := strings.ToLower(u.Hostname())
 	host = strings.TrimRight(host, ".")
-	if host == "" {
+	if strings.Trim(host, "[]") == "" {
 		return "", Errorf(EINVALID, "url %q has no host", raw)
 	}
 	for i := 0; i < len(host); i++ {
@@ -80,7 +83,36 @@ func CanonicalURL(raw string) (string, error) {
 	}
 	u.Path, u.RawPath = decoded, escaped
 	u.ForceQuery = false
+	u.RawQuery = escapeQueryBytes(u.RawQuery)
 	return u.String(), nil
+}
+
+// escapeQueryBytes percent-encodes the white space, control and non-ASCII
+// bytes of a raw query, which a URL cannot hold as they are, and leaves
+// the rest as it is.
+func escapeQueryBytes(q string) string {
+	const hex = "0123456789ABCDEF"
+	plain := func(c byte) bool { return c > ' ' && c < 0x7f }
+	i := 0
+	for i < len(q) && plain(q[i]) {
+		i++
+	}
+	if i == len(q) {
+		return q
+	}
+	var b strings.Builder
+	b.Grow(len(q) + 8)
+	b.WriteString(q[:i])
+	for ; i < len(q); i++ {
+		if c := q[i]; plain(c) {
+			b.WriteByte(c)
+		} else {
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	return b.String()
 }
 
 // HostOf returns the lower-case host name of a canonical URL, without port

@@ -95,3 +95,31 @@ func FuzzCanonicalURL(f *testing.F) {
 		}
 	})
 }
+
+// TestCanonicalURLIdempotent: the canonical form of a canonical URL is
+// itself. A space before a fragment ("?q= #top") was kept in the query and
+// trimmed by a second call; "]:0" gave a URL without a host.
+func TestCanonicalURLIdempotent(t *testing.T) {
+	for _, tc := range []struct{ raw, want string }{
+		{"http://h/p?q= #f", "http://h/p?q=%20"},
+		{"http://h/p?q=a b&r=\u00a0x", "http://h/p?q=a%20b&r=%C2%A0x"},
+		{"http://h/p?q=\u0085x \u00a0#f", "http://h/p?q=%C2%85x%20%C2%A0"},
+		{"http://h/p?a=1&b=%20", "http://h/p?a=1&b=%20"},
+		{"HTTP://]:0", ""},
+	} {
+		got, err := vigil.CanonicalURL(tc.raw)
+		if tc.want == "" {
+			if err == nil {
+				t.Errorf("CanonicalURL(%q) = %q, want an error", tc.raw, got)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("CanonicalURL(%q) = %q, %v; want %q", tc.raw, got, err, tc.want)
+			continue
+		}
+		if again, err := vigil.CanonicalURL(got); err != nil || again != got {
+			t.Errorf("CanonicalURL(%q) = %q, %v; want it unchanged", got, again, err)
+		}
+	}
+}

@@ -309,9 +309,10 @@ func noteText(notes []string) string {
 
 // failure names why a page failed: its HTTP status, else its error.
 func failure(p *crawl.Page) string {
-	if p.Status != 0 {
+	if p.Status != 0 && p.Status/100 != 2 {
 		return fmt.Sprintf("HTTP %d", p.Status)
 	}
+	// A 2xx answer that failed (a charset, a size cap): the error says.
 	return p.Error
 }
 

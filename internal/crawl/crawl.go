@@ -50,6 +50,11 @@ type crawler struct {
 	snap  *Snapshot
 	pages map[string]*Page // by URL
 	seen  map[string]bool  // URLs queued, fetched or led to by a redirect
+	// queued counts the URLs queued, at most twice MaxPages: of those
+	// queued before, at most MaxPages are fetched and at most as many
+	// skipped (a redirect made them pages), so no URL queued later could
+	// be fetched, and endless links (query strings) cost no memory.
+	queued int
 	// fetches counts the URLs fetched, against q.MaxPages.
 	fetches int
 }
@@ -147,34 +152,44 @@ func (c *crawler) record(v visit, depth int, next *[]string) error {
 		return nil
 	}
 	p.Depth = depth
-	p.Links = c.scoped(p.URL, v.links)
+	p.Links, p.LinksTruncated = c.scoped(p.URL, v.links)
 	c.pages[p.URL] = p
 	c.snap.Pages = append(c.snap.Pages, p)
 	if depth >= c.q.MaxDepth {
 		return nil
 	}
 	for _, l := range p.Links {
-		if !c.seen[l.Target] {
-			c.seen[l.Target] = true
-			*next = append(*next, l.Target)
+		if c.seen[l.Target] {
+			continue
 		}
+		if c.queued >= 2*c.q.MaxPages {
+			c.snap.Truncated = true // MaxPages would have stopped it
+			break
+		}
+		c.seen[l.Target] = true
+		c.queued++
+		*next = append(*next, l.Target)
 	}
 	return nil
 }
 
 // scoped returns the links of the page at from that are in scope, each
-// (target, label) once, without links to the page itself.
-func (c *crawler) scoped(from string, links []Link) []Link {
+// (target, label) once, without links to the page itself, at most
+// MaxLinks of them, and whether there were more.
+func (c *crawler) scoped(from string, links []Link) ([]Link, bool) {
 	var out []Link
 	dup := map[Link]bool{}
 	for _, l := range links {
 		if l.Target == from || dup[l] || !c.scope.contains(l.Target) {
 			continue
 		}
+		if len(out) == MaxLinks {
+			return out, true
+		}
 		dup[l] = true
 		out = append(out, l)
 	}
-	return out
+	return out, false
 }
 
 // resolveRedirects points the links to a URL that redirected to a page of

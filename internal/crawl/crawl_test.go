@@ -5,10 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -260,7 +263,8 @@ func TestQueryValidate(t *testing.T) {
 		"relative":  {func(q *crawl.Query) { q.Start = "/docs/" }, "start: url \"/docs/\": scheme must be http or https"},
 		"scope":     {func(q *crawl.Query) { q.Scope = []string{"https://example.org/", "example.org/x"} }, "scope 2: url \"example.org/x\": scheme must be http or https"},
 		"match":     {func(q *crawl.Query) { q.Match = "a(b" }, "match: error parsing regexp: missing closing ): `a(b`"},
-		"depth":     {func(q *crawl.Query) { q.MaxDepth = -1 }, "maxDepth: -1 is negative"},
+		"depth":     {func(q *crawl.Query) { q.MaxDepth = -1 }, "maxDepth: -1, want 0 to 64"},
+		"too deep":  {func(q *crawl.Query) { q.MaxDepth = 65 }, "maxDepth: 65, want 0 to 64"},
 		"max pages": {func(q *crawl.Query) { q.MaxPages = 0 }, "maxPages: 0, want at least 1"},
 		"workers":   {func(q *crawl.Query) { q.Workers = -2 }, "workers: -2 is negative"},
 	} {
@@ -302,5 +306,61 @@ func TestDefaultScopeAfterRedirect(t *testing.T) {
 	snap := crawlSite(t, loopbackFetcher(), crawl.NewQuery(srv.URL+"/old/"))
 	if !slices.Equal(snap.Query.Scope, []string{srv.URL + "/new/"}) || snap.Pages[0].URL != srv.URL+"/new/" || len(snap.Pages) != 2 {
 		t.Errorf("scope %v, pages %d, start %s", snap.Query.Scope, len(snap.Pages), snap.Pages[0].URL)
+	}
+}
+
+// TestCrawlHostBusyNeverAFailure: a page whose fetch keeps finding its
+// host busy (never sent) is asked again until it is sent, however many
+// times: after three tries it was recorded as failed, and a slow host's
+// pages were "deleted" from one snapshot to the next at random.
+func TestCrawlHostBusyNeverAFailure(t *testing.T) {
+	srv := smallSite(t)
+	busy := 0
+	f := fetcherFunc(func(ctx context.Context, req *vigil.FetchRequest) (*vigil.FetchResult, error) {
+		if busy < 25 {
+			busy++
+			return nil, errors.Join(vigil.ErrHostBusy, errors.New("waited too long"))
+		}
+		return loopbackFetcher().Fetch(ctx, req)
+	})
+	q := crawl.NewQuery(srv.URL + "/site/a.html")
+	q.MaxDepth = 0
+	snap := crawlSite(t, f, q)
+	if snap.StartFailure() != "" || busy != 25 {
+		t.Errorf("start failure %q after %d busy answers", snap.StartFailure(), busy)
+	}
+}
+
+// TestCrawlLinkBomb: a page of more links than MaxLinks keeps MaxLinks of
+// them and says it had more, and the URLs queued stop at what MaxPages can
+// fetch: every link of every page was kept and queued (a 20 MB page of
+// links kept 100 MB, endless query strings more).
+func TestCrawlLinkBomb(t *testing.T) {
+	const links = crawl.MaxLinks + 500
+	var page strings.Builder
+	page.WriteString("<title>bomb</title>")
+	for i := range links {
+		fmt.Fprintf(&page, `<a href="?n=%d">%d</a>`, i, i)
+	}
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		requests.Add(1)
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, page.String())
+	}))
+	defer srv.Close()
+	q := crawl.NewQuery(srv.URL + "/bomb/")
+	q.MaxPages = 5
+	snap := crawlSite(t, loopbackFetcher(), q)
+	start := snap.Pages[0]
+	if len(start.Links) != crawl.MaxLinks || !start.LinksTruncated {
+		t.Errorf("the start page keeps %d links (truncated: %v), want %d and truncated", len(start.Links), start.LinksTruncated, crawl.MaxLinks)
+	}
+	if n := requests.Load(); n > int32(q.MaxPages) || len(snap.Pages) != q.MaxPages || !snap.Truncated {
+		t.Errorf("%d requests, %d pages, truncated %v; want at most %d requests, %d pages, truncated", n, len(snap.Pages), snap.Truncated, q.MaxPages, q.MaxPages)
 	}
 }

@@ -54,8 +54,10 @@ type Page struct {
 	// Links are the page's links in scope, in document order, each
 	// (target, label) once; links to the page itself (to a place in it)
 	// are left out. A target that redirected to a page of the snapshot is
-	// that page's URL.
-	Links []Link `json:"links,omitempty"`
+	// that page's URL. At most MaxLinks are kept; LinksTruncated says
+	// the page had more.
+	Links          []Link `json:"links,omitempty"`
+	LinksTruncated bool   `json:"linksTruncated,omitempty"`
 	// Body is the page's text, kept only with Query.Bodies.
 	Body string `json:"body,omitempty"`
 }
@@ -99,8 +101,10 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool) 
 	var err error
 	// A fetch that wraps ErrHostBusy was never sent: the host was busy
 	// with the other workers' requests for longer than the fetcher waits.
-	// It says nothing about the page, so it is asked again.
-	for try := 0; try < 3; try++ {
+	// It says nothing about the page, so it is asked again, until it is
+	// sent or ctx ends: recorded as the page's failure, it made the
+	// snapshot depend on timing (a slow host's pages "deleted" at random).
+	for {
 		res, err = f.Fetch(ctx, &vigil.FetchRequest{URL: asked})
 		if !errors.Is(err, vigil.ErrHostBusy) || ctx.Err() != nil {
 			break

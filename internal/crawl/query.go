@@ -12,6 +12,13 @@ import (
 const (
 	DefaultMaxDepth = 3
 	DefaultMaxPages = 500
+	// MaxMaxDepth bounds MaxDepth: a page's web tuple is its whole path
+	// from the start (Snapshot.Table), so a table costs pages times depth.
+	MaxMaxDepth = 64
+	// MaxLinks is the most links in scope a page keeps: a hostile page of
+	// a million links costs no more. (The URLs a crawl queues are bounded
+	// by MaxPages too: see crawler.queued.)
+	MaxLinks = 10000
 	// DefaultWorkers is how many pages are fetched and parsed at once when
 	// Query.Workers is 0. The fetcher's politeness (one request at a time
 	// to a host by default, spaced by its delay) still holds: the workers
@@ -93,8 +100,8 @@ func (q *Query) Validate() error {
 		return vigil.Errorf(vigil.EINVALID, "match: %v", err)
 	}
 	switch {
-	case q.MaxDepth < 0:
-		return vigil.Errorf(vigil.EINVALID, "maxDepth: %d is negative", q.MaxDepth)
+	case q.MaxDepth < 0 || q.MaxDepth > MaxMaxDepth:
+		return vigil.Errorf(vigil.EINVALID, "maxDepth: %d, want 0 to %d", q.MaxDepth, MaxMaxDepth)
 	case q.MaxPages < 1:
 		return vigil.Errorf(vigil.EINVALID, "maxPages: %d, want at least 1", q.MaxPages)
 	case q.Workers < 0:

@@ -356,6 +356,9 @@ func (s *Snapshot) validatePage(i int, p *Page, bodies bool) error {
 	case p.Body != "":
 		return bad("body", "present without a hash")
 	}
+	if len(p.Links) > MaxLinks {
+		return bad("links", "%d, more than the %d a page keeps", len(p.Links), MaxLinks)
+	}
 	seen := make(map[Link]bool, len(p.Links))
 	for j, l := range p.Links {
 		if err := checkCanonical(l.Target); err != nil {

@@ -60,16 +60,7 @@ var summaryLine = regexp.MustCompile(`^([+~-]) (added   |deleted |modified) (\S+
 // to the same node sets; and, with --content, the 17 pages whose only
 // change is the "Last updated" footer told apart from the others.
 func TestSiteDiffCorpus(t *testing.T) {
-	rel, err := crawltest.Corpus(func(b []byte) ([]byte, error) {
-		codec, err := zstd.New(0)
-		if err != nil {
-			return nil, err
-		}
-		return codec.Decompress(b)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rel := siteCorpus(t)
 	old, cur := rel[crawltest.OldRelease], rel[crawltest.NewRelease]
 	s := crawltest.NewSite(t, old)
 	dir := t.TempDir()
@@ -508,16 +499,7 @@ func TestSiteDiffContentChange(t *testing.T) {
 //
 //	go test -run '^$' -bench SiteDiffCorpus -benchmem ./cmd/vigil
 func BenchmarkSiteDiffCorpus(b *testing.B) {
-	rel, err := crawltest.Corpus(func(data []byte) ([]byte, error) {
-		codec, err := zstd.New(0)
-		if err != nil {
-			return nil, err
-		}
-		return codec.Decompress(data)
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
+	rel := siteCorpus(b)
 	s := crawltest.NewSite(b, rel[crawltest.OldRelease])
 	s.Listing = true
 	dir := b.TempDir()
@@ -598,16 +580,7 @@ func BenchmarkSiteDiffCorpus(b *testing.B) {
 // date (--identity date, the seed's identity); the date was the version,
 // and every page of such a site was reported modified.
 func TestSiteDiffRedeployed(t *testing.T) {
-	rel, err := crawltest.Corpus(func(b []byte) ([]byte, error) {
-		codec, err := zstd.New(0)
-		if err != nil {
-			return nil, err
-		}
-		return codec.Decompress(b)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rel := siteCorpus(t)
 	files := rel[crawltest.OldRelease]
 	dated := func(at time.Time) map[string]time.Time {
 		d := make(map[string]time.Time, len(files))
@@ -669,4 +642,21 @@ func TestSiteDiffFailingWith200(t *testing.T) {
 	if strings.Contains(out, "now failing: HTTP 200") || !strings.Contains(out, "now failing: fetch "+srv.URL+"/docs/a.html: unsupported charset") {
 		t.Errorf("a page that fails on a 200 answer is not described by its error:\n%s", out)
 	}
+}
+
+// siteCorpus returns the two releases of the site corpus (crawltest.Corpus,
+// with the zstd adapter for the archive CI reads).
+func siteCorpus(t testing.TB) map[string]crawltest.Release {
+	t.Helper()
+	rel, err := crawltest.Corpus(func(b []byte) ([]byte, error) {
+		codec, err := zstd.New(0)
+		if err != nil {
+			return nil, err
+		}
+		return codec.Decompress(b)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rel
 }

@@ -48,7 +48,7 @@ func newPair(w1, w2 *Table) (*pair, error) {
 	if err != nil {
 		return nil, err
 	}
-	g2, err := checkPair(p1, p2)
+	g2, same, err := checkPair(p1, p2)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +91,7 @@ func newPair(w1, w2 *Table) (*pair, error) {
 		case in2:
 			pr.cls[g] = added
 		case in1 | in2:
-			if w1.Nodes[g].Version == w2.Nodes[pr.pos2[g]].Version {
+			if same[pr.pos2[g]] {
 				pr.cls[g] = joinable
 			} else {
 				pr.cls[g] = updated

@@ -153,35 +153,69 @@ func (pr *pair) byNode(r rows, c class) rows {
 
 // sub returns the table of p's tuples at the sorted positions sel, with
 // the nodes and links they use and the nodes at the pool positions extra,
-// in the order of p's pools.
+// in the order of p's pools. The tuples' lists of nodes and links are
+// copies, cut from one array each.
 func (p *prepared) sub(sel []int32, extra []int32) *Table {
 	t := p.t
-	out := &Table{Name: t.Name, Tuples: make([]Tuple, 0, len(sel))}
+	out := &Table{Name: t.Name, Tuples: make([]Tuple, len(sel))}
 	useNode := make([]bool, len(t.Nodes))
 	useLink := make([]bool, len(t.Links))
+	nodes, links := 0, 0
 	for _, pos := range extra {
-		useNode[pos] = true
-	}
-	for _, i := range sel {
-		tu := t.Tuples[i]
-		out.Tuples = append(out.Tuples, Tuple{ID: tu.ID, Nodes: slices.Clone(tu.Nodes), Links: slices.Clone(tu.Links)})
-		for _, pos := range p.tuple(i) {
+		if !useNode[pos] {
 			useNode[pos] = true
+			nodes++
+		}
+	}
+	refs, lrefs := 0, 0
+	for _, i := range sel {
+		for _, pos := range p.tuple(i) {
+			if !useNode[pos] {
+				useNode[pos] = true
+				nodes++
+			}
 		}
 		for _, pos := range p.tupleLinks(i) {
-			useLink[pos] = true
+			if !useLink[pos] {
+				useLink[pos] = true
+				links++
+			}
 		}
+		refs += len(t.Tuples[i].Nodes)
+		lrefs += len(t.Tuples[i].Links)
 	}
-	out.Nodes = []Node{}
+	nodeIDs := make([]NodeID, 0, refs)
+	linkIDs := make([]LinkID, 0, lrefs)
+	for k, i := range sel {
+		tu := &t.Tuples[i]
+		out.Tuples[k] = Tuple{ID: tu.ID, Nodes: clip(&nodeIDs, tu.Nodes), Links: clip(&linkIDs, tu.Links)}
+	}
+	out.Nodes = make([]Node, 0, nodes)
 	for pos, use := range useNode {
 		if use {
 			out.Nodes = append(out.Nodes, t.Nodes[pos])
 		}
 	}
-	for pos, use := range useLink {
-		if use {
-			out.Links = append(out.Links, t.Links[pos])
+	if links > 0 {
+		out.Links = make([]Link, 0, links)
+		for pos, use := range useLink {
+			if use {
+				out.Links = append(out.Links, t.Links[pos])
+			}
 		}
 	}
 	return out
+}
+
+// clip appends s to *buf and returns the copy, with its capacity cut to
+// its length (so that appending to it cannot touch the copy that follows);
+// it returns nil for nil and an empty slice for an empty one, as
+// slices.Clone does.
+func clip[S ~[]E, E any](buf *S, s S) S {
+	if len(s) == 0 {
+		return s[:0:0]
+	}
+	n := len(*buf)
+	*buf = append(*buf, s...)
+	return (*buf)[n:len(*buf):len(*buf)]
 }

@@ -25,6 +25,7 @@ type differ struct {
 	*pair
 	opt          Options
 	dang1, dang2 []bool // dangling tuples: W_lo and W_ro (Phase 1)
+	ch1, ch2     []bool // tuples that hold a node that is not joinable
 	inK          []bool // K: modified nodes no joined tuple holds
 	resid        []bool // the working sets A and D of Phase 3
 	plus, minus  []bool // insertTupleSet, deleteTupleSet
@@ -60,8 +61,8 @@ func run(w1, w2 *Table, opt *Options) (*differ, error) {
 	}
 	// Phases 1 and 2: newPair classified every node; the outer web joins
 	// are the dangling tuples.
-	d.dang1 = pr.dangling(pr.t1)
-	d.dang2 = pr.dangling(pr.t2)
+	d.dang1, d.ch1 = pr.kinds(pr.t1)
+	d.dang2, d.ch2 = pr.kinds(pr.t2)
 	// Phase 3.
 	d.outer()
 	d.joined()

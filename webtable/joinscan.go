@@ -20,7 +20,9 @@ import (
 // pair of each tuple, in scan order, can see a node of A or D; every other
 // pair sees none, and then branch (12) accepts it only if R is empty, as
 // branch (8) does. Diff runs the full Fig. 14 on those first pairs, in scan
-// order, and takes the others from the signature groups.
+// order, and takes the others from the signature groups. A pair of tuples
+// that hold only joinable nodes is category 1 (Y = ∅): Fig. 14 ignores it
+// and changes nothing, so Diff does not look at it.
 func (d *differ) joined() {
 	d.m1 = make([]uint32, d.n)
 	d.m2 = make([]uint32, d.n)
@@ -53,7 +55,8 @@ func (d *differ) joined() {
 func joinKey(a, b int32) uint64 { return uint64(a)<<32 | uint64(uint32(b)) }
 
 // firstPairs returns, sorted, the first joined pair of every tuple of
-// either table that takes part in the join.
+// either table that takes part in the join, leaving out the pairs in which
+// neither tuple holds a node that is not joinable.
 func (d *differ) firstPairs() []uint64 {
 	first1 := d.firstHolders(d.t1, joinable)
 	first2 := d.firstHolders(d.t2, joinable)
@@ -69,12 +72,16 @@ func (d *differ) firstPairs() []uint64 {
 	}
 	for a := range d.t1.len() {
 		if !d.dang1[a] {
-			out = append(out, joinKey(a, minOver(d.t1.row(a), first2)))
+			if b := minOver(d.t1.row(a), first2); d.ch1[a] || d.ch2[b] {
+				out = append(out, joinKey(a, b))
+			}
 		}
 	}
 	for b := range d.t2.len() {
 		if !d.dang2[b] {
-			out = append(out, joinKey(minOver(d.t2.row(b), first1), b))
+			if a := minOver(d.t2.row(b), first1); d.ch1[a] || d.ch2[b] {
+				out = append(out, joinKey(a, b))
+			}
 		}
 	}
 	slices.Sort(out)
@@ -161,9 +168,13 @@ func (d *differ) sameSignature(keep func(class) bool) []uint64 {
 		return key
 	}
 	groups := make(map[string]uint64)
-	index := make(map[uint64][]int32) // group<<32 | joinable node → new tuples
+	// index lists, for each group<<32 | joinable node, the new tuples of
+	// the group that hold the node, in order: list[key] is the first and
+	// last entry, entry e is tuple tuples[e] and is followed by next[e].
+	list := make(map[uint64][2]int32)
+	var tuples, next []int32
 	for b := range d.t2.len() {
-		if d.dang2[b] {
+		if d.dang2[b] || !d.ch2[b] { // a signature holds changed nodes
 			continue
 		}
 		k := sig(d.t2.row(b))
@@ -177,7 +188,14 @@ func (d *differ) sameSignature(keep func(class) bool) []uint64 {
 		}
 		for _, g := range d.t2.row(b) {
 			if d.cls[g] == joinable {
-				index[grp<<32|uint64(g)] = append(index[grp<<32|uint64(g)], b)
+				e := int32(len(tuples))
+				tuples, next = append(tuples, b), append(next, -1)
+				if fl, ok := list[grp<<32|uint64(g)]; ok {
+					next[fl[1]] = e
+					list[grp<<32|uint64(g)] = [2]int32{fl[0], e}
+				} else {
+					list[grp<<32|uint64(g)] = [2]int32{e, e}
+				}
 			}
 		}
 	}
@@ -185,7 +203,7 @@ func (d *differ) sameSignature(keep func(class) bool) []uint64 {
 	var cand []int32
 	mark := make([]int32, d.t2.len())
 	for a := range d.t1.len() {
-		if d.dang1[a] {
+		if d.dang1[a] || !d.ch1[a] {
 			continue
 		}
 		k := sig(d.t1.row(a))
@@ -201,8 +219,12 @@ func (d *differ) sameSignature(keep func(class) bool) []uint64 {
 			if d.cls[g] != joinable {
 				continue
 			}
-			for _, b := range index[grp<<32|uint64(g)] {
-				if mark[b] != a+1 {
+			fl, ok := list[grp<<32|uint64(g)]
+			if !ok {
+				continue
+			}
+			for e := fl[0]; e >= 0; e = next[e] {
+				if b := tuples[e]; mark[b] != a+1 {
 					mark[b] = a + 1
 					cand = append(cand, b)
 				}

@@ -112,17 +112,28 @@ func (pr *pair) id(g int32) NodeID {
 // dangling reports, for each tuple of r, whether it holds no joinable node:
 // the outer web join (Fig. 8) keeps exactly these (repair R1: once each).
 func (pr *pair) dangling(r rows) []bool {
-	d := make([]bool, r.len())
-	for i := range d {
-		d[i] = true
+	dang, _ := pr.kinds(r)
+	return dang
+}
+
+// kinds reports, for each tuple of r, whether it is dangling (holds no
+// joinable node) and whether it is changed (holds a node that is not
+// joinable).
+func (pr *pair) kinds(r rows) (dang, changed []bool) {
+	dang = make([]bool, r.len())
+	changed = make([]bool, r.len())
+	for i := range dang {
+		joins, changes := false, false
 		for _, g := range r.row(int32(i)) {
 			if pr.cls[g] == joinable {
-				d[i] = false
-				break
+				joins = true
+			} else {
+				changes = true
 			}
 		}
+		dang[i], changed[i] = !joins, changes
 	}
-	return d
+	return dang, changed
 }
 
 // byNode returns, for every node number, the tuples of r that hold it, in

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 )
 
@@ -16,55 +17,74 @@ import (
 // existing category) is added. The start and category pages stay the same:
 // a changed page that k tuples share puts k² "category 3" pairs in ΔM
 // (notes §4.2, §4.10), which measures the size of the answer, not the work.
+//
+// The tables are built one after the other, each at its final size, so
+// that each lies in memory as a table decoded on its own would, rather than
+// interleaved with the other.
 func benchTables(n int, changed float64) (*Table, *Table) {
 	r := rand.New(rand.NewPCG(uint64(n), 1))
-	w1 := &Table{Name: "Drugs"}
-	w2 := &Table{Name: "New Drugs"}
-	node := func(w *Table, id string, ver VersionID) {
-		w.Nodes = append(w.Nodes, fixtureNode(NodeID(id), ver))
-	}
-	// tuple adds tuple id: category cat, drug pages numbered i.
-	tuple := func(w *Table, id string, cat, i int, ver [3]VersionID) {
-		b, u, d, k := fmt.Sprintf("b%d", cat), fmt.Sprintf("u%d", i), fmt.Sprintf("d%d", i), fmt.Sprintf("k%d", i)
-		for j, p := range []string{u, d, k} {
-			node(w, p, ver[j])
-		}
-		links := []Link{{"ab" + LinkID(u), "a0", NodeID(b), "", Local}, {"bu" + LinkID(u), NodeID(b), NodeID(u), "", Local},
-			{"ud" + LinkID(u), NodeID(u), NodeID(d), "side effects", Local}, {"uk" + LinkID(u), NodeID(u), NodeID(k), "uses", Local}}
-		w.Links = append(w.Links, links...)
-		w.Tuples = append(w.Tuples, Tuple{ID: TupleID(id), Nodes: []NodeID{"a0", NodeID(b), NodeID(u), NodeID(d), NodeID(k)},
-			Links: []LinkID{links[0].ID, links[1].ID, links[2].ID, links[3].ID}})
-	}
-	for _, w := range []*Table{w1, w2} {
-		node(w, "a0", "1")
-		for c := range (n + 99) / 100 {
-			node(w, fmt.Sprintf("b%d", c), "1")
-		}
-	}
 	kind := make([]int, n) // 0 unchanged, 1-4 the changes
 	c := int(float64(n) * changed)
 	for j, i := range r.Perm(n)[:c] {
 		kind[i] = 1 + j%4
 	}
+	cats := (n + 99) / 100
 	one := [3]VersionID{"1", "1", "1"}
-	added := n
-	for i := range n {
-		cat := i / 100
-		tuple(w1, fmt.Sprintf("t%d", i), cat, i, one)
-		switch kind[i] {
-		case 0:
-			tuple(w2, fmt.Sprintf("s%d", i), cat, i, one)
-		case 1:
-			tuple(w2, fmt.Sprintf("s%d", i), cat, i, [3]VersionID{"1", "2", "1"})
-		case 2:
-			tuple(w2, fmt.Sprintf("s%d", i), cat, i, [3]VersionID{"2", "1", "1"})
-		case 3: // deleted
+	build := func(name string, tuples int, fill func(tuple func(id string, cat, i int, ver [3]VersionID))) *Table {
+		w := &Table{Name: name, Nodes: make([]Node, 0, 1+cats+3*tuples), Links: make([]Link, 0, 4*tuples), Tuples: make([]Tuple, 0, tuples)}
+		node := func(id string, ver VersionID) { w.Nodes = append(w.Nodes, fixtureNode(NodeID(id), ver)) }
+		node("a0", "1")
+		for c := range cats {
+			node("b"+strconv.Itoa(c), "1")
+		}
+		// tuple adds tuple id: category cat, drug pages numbered i.
+		fill(func(id string, cat, i int, ver [3]VersionID) {
+			num := strconv.Itoa(i)
+			b, u, d, k := "b"+strconv.Itoa(cat), "u"+num, "d"+num, "k"+num
+			node(u, ver[0])
+			node(d, ver[1])
+			node(k, ver[2])
+			links := []Link{{"ab" + LinkID(u), "a0", NodeID(b), "", Local}, {"bu" + LinkID(u), NodeID(b), NodeID(u), "", Local},
+				{"ud" + LinkID(u), NodeID(u), NodeID(d), "side effects", Local}, {"uk" + LinkID(u), NodeID(u), NodeID(k), "uses", Local}}
+			w.Links = append(w.Links, links...)
+			w.Tuples = append(w.Tuples, Tuple{ID: TupleID(id), Nodes: []NodeID{"a0", NodeID(b), NodeID(u), NodeID(d), NodeID(k)},
+				Links: []LinkID{links[0].ID, links[1].ID, links[2].ID, links[3].ID}})
+		})
+		return w
+	}
+	w1 := build("Drugs", n, func(tuple func(string, int, int, [3]VersionID)) {
+		for i := range n {
+			tuple("t"+strconv.Itoa(i), i/100, i, one)
+		}
+	})
+	tuples2 := n
+	for _, k := range kind {
+		switch k {
+		case 3:
+			tuples2--
 		case 4:
-			tuple(w2, fmt.Sprintf("s%d", i), cat, i, one)
-			tuple(w2, fmt.Sprintf("s%d", added), cat, added, one)
-			added++
+			tuples2++
 		}
 	}
+	w2 := build("New Drugs", tuples2, func(tuple func(string, int, int, [3]VersionID)) {
+		added := n
+		for i := range n {
+			cat, id := i/100, "s"+strconv.Itoa(i)
+			switch kind[i] {
+			case 0:
+				tuple(id, cat, i, one)
+			case 1:
+				tuple(id, cat, i, [3]VersionID{"1", "2", "1"})
+			case 2:
+				tuple(id, cat, i, [3]VersionID{"2", "1", "1"})
+			case 3: // deleted
+			case 4:
+				tuple(id, cat, i, one)
+				tuple("s"+strconv.Itoa(added), cat, added, one)
+				added++
+			}
+		}
+	})
 	return w1, w2
 }
 

@@ -49,9 +49,8 @@ func (t *Table) Validate() error {
 // positions in the node and link pools, row i at off[i]:off[i+1].
 type prepared struct {
 	t     *Table
-	node  index    // node id → position in t.Nodes
-	url   index    // URL → position in t.Nodes
-	hid   []uint64 // hash of the node id at each position of t.Nodes
+	node  index // node id → position in t.Nodes
+	url   index // URL → position in t.Nodes
 	off   []int32
 	nodes []int32
 	loff  []int32
@@ -126,12 +125,11 @@ func (c *predictor) saw(k int, pos int32) {
 // and only those of links no tuple holds are looked up in the index.
 func prepareFast(t *Table, total, links int) *prepared {
 	nodes, urls := nodeIDPool(t.Nodes), nodeURLPool{t.Nodes}
-	p := &prepared{t: t, node: newIndex(len(t.Nodes)), url: newIndex(len(t.Nodes)), hid: make([]uint64, len(t.Nodes))}
-	var hs [batchSize]uint64
+	p := &prepared{t: t, node: newIndex(len(t.Nodes)), url: newIndex(len(t.Nodes))}
+	var hs, hu [batchSize]uint64
 	for lo := 0; lo < len(t.Nodes); lo += batchSize {
 		batch := t.Nodes[lo:min(lo+batchSize, len(t.Nodes))]
-		hid, hu := p.hid[lo:lo+len(batch)], hs[:len(batch)]
-		p.url.sink += uint32(warm(nodes, lo, len(batch)) + warm(urls, lo, len(batch)))
+		hid, hu := hs[:len(batch)], hu[:len(batch)]
 		for k := range batch {
 			hid[k] = hash(string(batch[k].ID))
 			hu[k] = hash(batch[k].URL)
@@ -152,7 +150,6 @@ func prepareFast(t *Table, total, links int) *prepared {
 	for lo := 0; lo < len(t.Links); lo += batchSize {
 		batch := t.Links[lo:min(lo+batchSize, len(t.Links))]
 		hl := hs[:len(batch)]
-		link.sink += uint32(warm(lpool, lo, len(batch)))
 		for k := range batch {
 			hl[k] = hash(string(batch[k].ID))
 		}
@@ -182,7 +179,6 @@ func prepareFast(t *Table, total, links int) *prepared {
 	for lo := 0; lo < len(t.Tuples); lo += batchSize {
 		batch := t.Tuples[lo:min(lo+batchSize, len(t.Tuples))]
 		ht := hs[:len(batch)]
-		seen.sink += uint32(warm(tpool, lo, len(batch)))
 		for k := range batch {
 			ht[k] = hash(string(batch[k].ID))
 		}
@@ -260,26 +256,13 @@ func prepareFast(t *Table, total, links int) *prepared {
 	return p
 }
 
-// warm loads the first byte of the ids at positions lo to lo+n-1 of p, so
-// that hashing them, which waits on each load in turn, finds them in the
-// cache; these loads overlap. It returns their sum, to be kept somewhere.
-func warm[P pool](p P, lo, n int) byte {
-	var s byte
-	for i := lo; i < lo+n; i++ {
-		if id := p.key(int32(i)); id != "" {
-			s += id[0]
-		}
-	}
-	return s
-}
-
 // prepareOrdered is prepare, with every check in the order of the fields.
 func prepareOrdered(t *Table, total, links int) (*prepared, error) {
 	fail := func(tu TupleID, field, format string, args ...any) (*prepared, error) {
 		return nil, &Error{Table: t.Name, Tuple: tu, Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
 	nodes, urls := nodeIDPool(t.Nodes), nodeURLPool{t.Nodes}
-	p := &prepared{t: t, node: newIndex(len(t.Nodes)), url: newIndex(len(t.Nodes)), hid: make([]uint64, len(t.Nodes))}
+	p := &prepared{t: t, node: newIndex(len(t.Nodes)), url: newIndex(len(t.Nodes))}
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
 		f := func(name string) string { return fmt.Sprintf("nodes[%d].%s", i, name) }
@@ -291,8 +274,7 @@ func prepareOrdered(t *Table, total, links int) (*prepared, error) {
 		case n.URL == "":
 			return fail("", f("url"), "node %q: empty URL", n.ID)
 		}
-		p.hid[i] = hash(string(n.ID))
-		if j := add(&p.node, nodes, string(n.ID), p.hid[i], int32(i)); j >= 0 {
+		if j := add(&p.node, nodes, string(n.ID), hash(string(n.ID)), int32(i)); j >= 0 {
 			return fail("", f("id"), "node %q is also nodes[%d]: the pool holds a node once", n.ID, j)
 		}
 		if j := add(&p.url, urls, n.URL, hash(n.URL), int32(i)); j >= 0 {
@@ -395,21 +377,21 @@ func checkPair(p1, p2 *prepared) (in1 []int32, same []bool, err error) {
 	nodes1, urls1 := nodeIDPool(t1.Nodes), nodeURLPool{t1.Nodes}
 	in1 = make([]int32, len(t2.Nodes))
 	same = make([]bool, len(t2.Nodes))
-	shift := 0 // position in p1 minus position in p2 of the last node found
-	var miss []uint64
+	offset := 0                // position in p1 minus position in p2 of the last node found
+	var miss [batchSize]uint64 // hashes of the node ids guessed wrong
 	for lo := 0; lo < len(t2.Nodes); lo += batchSize {
 		batch := t2.Nodes[lo:min(lo+batchSize, len(t2.Nodes))]
 		guess := in1[lo : lo+len(batch)]
-		miss = miss[:0]
+		hs := miss[:0]
 		for k := range batch {
 			guess[k] = -1
-			if j := lo + k + shift; j >= 0 && j < len(t1.Nodes) && t1.Nodes[j].ID == batch[k].ID {
+			if j := lo + k + offset; j >= 0 && j < len(t1.Nodes) && t1.Nodes[j].ID == batch[k].ID {
 				guess[k] = int32(j)
 			} else {
-				miss = append(miss, p2.hid[lo+k])
+				hs = append(hs, hash(string(batch[k].ID)))
 			}
 		}
-		p1.node.touch(miss)
+		p1.node.touch(hs)
 		for k := range batch {
 			i, n2 := lo+k, &batch[k]
 			fail := func(name, format string, args ...any) ([]int32, []bool, error) {
@@ -417,7 +399,8 @@ func checkPair(p1, p2 *prepared) (in1 []int32, same []bool, err error) {
 			}
 			j := guess[k]
 			if j < 0 {
-				j = find(&p1.node, nodes1, string(n2.ID), p2.hid[i])
+				j = find(&p1.node, nodes1, string(n2.ID), hs[0])
+				hs = hs[1:]
 			}
 			if j < 0 {
 				if j := find(&p1.url, urls1, n2.URL, hash(n2.URL)); j >= 0 {
@@ -426,7 +409,7 @@ func checkPair(p1, p2 *prepared) (in1 []int32, same []bool, err error) {
 				in1[i] = -1
 				continue
 			}
-			in1[i], shift = j, int(j)-i
+			in1[i], offset = j, int(j)-i
 			n1 := &t1.Nodes[j]
 			same[i] = n1.Version == n2.Version
 			switch {

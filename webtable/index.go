@@ -26,12 +26,13 @@ type index struct {
 	sink  uint32 // see touch
 }
 
-func newIndex(n int) index {
-	size := 8
-	for size < n+n/2 { // at most two thirds full
-		size <<= 1
+// newIndex returns an index for n ids of a pool of the given size.
+func newIndex(n, size int) index {
+	slots := 8
+	for slots < n+n/2 { // at most two thirds full
+		slots <<= 1
 	}
-	return index{slots: make([]uint32, size), mask: uint64(size - 1), shift: uint(bits.Len32(uint32(n)))}
+	return index{slots: make([]uint32, slots), mask: uint64(slots - 1), shift: uint(bits.Len32(uint32(size)))}
 }
 
 // tag returns the bits of a slot that come from hash h.

@@ -44,13 +44,18 @@ func newPair(w1, w2 *Table) (*pair, error) {
 	if err != nil {
 		return nil, err
 	}
-	p2, err := prepare(w2)
+	total, links, err := counts(w2)
 	if err != nil {
 		return nil, err
 	}
-	g2, same, err := checkPair(p1, p2)
-	if err != nil {
-		return nil, err
+	p2, g2, same := prepareAgainst(w2, p1, total, links)
+	if p2 == nil {
+		if p2, err = prepare(w2); err != nil {
+			return nil, err
+		}
+		if g2, same, err = checkPair(p1, p2); err != nil {
+			return nil, err
+		}
 	}
 	if len(w1.Nodes)+len(w2.Nodes) >= math.MaxInt32 {
 		return nil, &Error{Table: w2.Name, Msg: "too large: the two tables hold more than 2^31 nodes"}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 )
 
 // prepare runs prepareFast and falls back on prepareOrdered when that finds
@@ -261,5 +262,81 @@ func TestShuffledPools(t *testing.T) {
 	if !slices.Equal(d.Added, e.Added) || !slices.Equal(d.Deleted, e.Deleted) || !slices.Equal(d.Modified, e.Modified) ||
 		!reflect.DeepEqual(d.Mod.Tuples, e.Mod.Tuples) || !reflect.DeepEqual(d.Plus.Tuples, e.Plus.Tuples) || !reflect.DeepEqual(d.Minus.Tuples, e.Minus.Tuples) {
 		t.Fatal("Diff of the benchmark tables depends on the order of their pools")
+	}
+}
+
+// newPair prepares the newer table with prepareAgainst, and falls back on
+// prepare and checkPair when that finds a fault. prepareAgainst must accept
+// exactly the pairs those accept, and give the same positions.
+func TestPrepareAgainstAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	accepted := 0
+	for i := range 4000 {
+		var w1, w2 *Table
+		switch i % 3 {
+		case 0:
+			w1, w2 = randomTables(r)
+		case 1:
+			w1, w2 = webTables(r)
+		case 2:
+			w1, w2 = benchTables(1+r.IntN(300), 0.2)
+		}
+		if r.IntN(3) == 0 {
+			shuffle(r, w2)
+		}
+		if r.IntN(2) == 0 {
+			mutate(r, w2)
+		}
+		if r.IntN(3) == 0 {
+			disagree(r, w1, w2)
+		}
+		p1, err := prepare(w1)
+		if err != nil {
+			continue
+		}
+		total, links, _ := counts(w2)
+		got, gin1, gsame := prepareAgainst(w2, p1, total, links)
+		want, err := prepare(w2)
+		var win1 []int32
+		var wsame []bool
+		if err == nil {
+			win1, wsame, err = checkPair(p1, want)
+		}
+		if (got != nil) != (err == nil) {
+			t.Fatalf("prepareAgainst %v, prepare and checkPair: %v\n%s\n%s", got != nil, err, tableText(w1), tableText(w2))
+		}
+		if got == nil {
+			continue
+		}
+		accepted++
+		if !slices.Equal(gin1, win1) || !slices.Equal(gsame, wsame) ||
+			!slices.Equal(got.off, want.off) || !slices.Equal(got.nodes, want.nodes) ||
+			!slices.Equal(got.loff, want.loff) || !slices.Equal(got.links, want.links) {
+			t.Fatalf("prepareAgainst differs from prepare and checkPair\n%s\n%s", tableText(w1), tableText(w2))
+		}
+	}
+	if accepted < 1000 {
+		t.Errorf("only %d pairs without fault", accepted)
+	}
+}
+
+// disagree makes, perhaps, the two tables identify a node differently.
+func disagree(r *rand.Rand, w1, w2 *Table) {
+	if len(w1.Nodes) == 0 || len(w2.Nodes) == 0 {
+		return
+	}
+	n1, n2 := &w1.Nodes[r.IntN(len(w1.Nodes))], &w2.Nodes[r.IntN(len(w2.Nodes))]
+	switch r.IntN(5) {
+	case 0: // a node id with two URLs, or one node where there were two
+		n2.ID = n1.ID
+	case 1: // a URL with two node ids, or none
+		n2.URL = n1.URL
+	case 2: // one version with two dates
+		n2.ID, n2.URL, n2.Version = n1.ID, n1.URL, n1.Version
+		n2.Modified = n1.Modified.AddDate(0, 0, 1)
+	case 3: // two versions of one (URL, date)
+		n2.ID, n2.URL, n2.Version, n2.Modified = n1.ID, n1.URL, n1.Version+"'", n1.Modified
+	case 4: // a node without a date
+		n2.Modified = time.Time{}
 	}
 }

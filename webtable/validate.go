@@ -49,8 +49,9 @@ func (t *Table) Validate() error {
 // positions in the node and link pools, row i at off[i]:off[i+1].
 type prepared struct {
 	t     *Table
-	node  index // node id → position in t.Nodes
+	node  index // node id → position in t.Nodes (see prepareAgainst)
 	url   index // URL → position in t.Nodes
+	link  index // link id → position in t.Links
 	off   []int32
 	nodes []int32
 	loff  []int32
@@ -67,23 +68,32 @@ func (p *prepared) tupleLinks(i int32) []int32 { return p.links[p.loff[i]:p.loff
 // prepareOrdered runs the checks again in the order of the fields, so that
 // the first fault is the one reported.
 func prepare(t *Table) (*prepared, error) {
-	if t == nil {
-		return nil, errors.New("webtable: nil table")
+	total, links, err := counts(t)
+	if err != nil {
+		return nil, err
 	}
-	total, links := 0, 0
+	if p := prepareFast(t, total, links); p != nil {
+		return p, nil
+	}
+	return prepareOrdered(t, total, links)
+}
+
+// counts returns the number of nodes and of links the tuples of t name,
+// or an error if t is nil or too large to index with int32.
+func counts(t *Table) (total, links int, err error) {
+	if t == nil {
+		return 0, 0, errors.New("webtable: nil table")
+	}
 	for i := range t.Tuples {
 		total += len(t.Tuples[i].Nodes)
 		links += len(t.Tuples[i].Links)
 	}
 	for _, n := range []int{len(t.Nodes), len(t.Links), len(t.Tuples), total, links} {
 		if n >= math.MaxInt32 {
-			return nil, &Error{Table: t.Name, Msg: fmt.Sprintf("too large: more than %d entries", math.MaxInt32-1)}
+			return 0, 0, &Error{Table: t.Name, Msg: fmt.Sprintf("too large: more than %d entries", math.MaxInt32-1)}
 		}
 	}
-	if p := prepareFast(t, total, links); p != nil {
-		return p, nil
-	}
-	return prepareOrdered(t, total, links)
+	return total, links, nil
 }
 
 // predictor guesses the position in a pool of the id in one column of a
@@ -119,13 +129,10 @@ func (c *predictor) saw(k int, pos int32) {
 // fault, without saying which.
 //
 // The ids of the pools are hashed and their slots loaded a batch at a time
-// ahead of the insertions (see index.touch). The nodes and links of the
-// tuples are found by a predictor, and by the indexes when it misses; the
-// ends of the links a tuple holds are found among the nodes of the tuple,
-// and only those of links no tuple holds are looked up in the index.
+// ahead of the insertions (see index.touch); then tuples checks the tuples.
 func prepareFast(t *Table, total, links int) *prepared {
 	nodes, urls := nodeIDPool(t.Nodes), nodeURLPool{t.Nodes}
-	p := &prepared{t: t, node: newIndex(len(t.Nodes)), url: newIndex(len(t.Nodes))}
+	p := &prepared{t: t, node: newIndex(len(t.Nodes), len(t.Nodes)), url: newIndex(len(t.Nodes), len(t.Nodes)), link: newIndex(len(t.Links), len(t.Links))}
 	var hs, hu [batchSize]uint64
 	for lo := 0; lo < len(t.Nodes); lo += batchSize {
 		batch := t.Nodes[lo:min(lo+batchSize, len(t.Nodes))]
@@ -146,32 +153,186 @@ func prepareFast(t *Table, total, links int) *prepared {
 		}
 	}
 	lpool := linkIDPool(t.Links)
-	link := newIndex(len(t.Links))
 	for lo := 0; lo < len(t.Links); lo += batchSize {
 		batch := t.Links[lo:min(lo+batchSize, len(t.Links))]
 		hl := hs[:len(batch)]
 		for k := range batch {
 			hl[k] = hash(string(batch[k].ID))
 		}
-		link.touch(hl)
+		p.link.touch(hl)
 		for k := range batch {
 			l := &batch[k]
-			switch l.Type {
-			case "", Interior, Local, Global:
-			default:
-				return nil
-			}
-			if l.ID == "" || add(&link, lpool, string(l.ID), hl[k], int32(lo+k)) >= 0 {
+			if l.ID == "" || !knownType(l.Type) || add(&p.link, lpool, string(l.ID), hl[k], int32(lo+k)) >= 0 {
 				return nil
 			}
 		}
 	}
+	findNode := func(id NodeID) int32 { return find(&p.node, nodes, string(id), hash(string(id))) }
+	findLink := func(id LinkID) int32 { return find(&p.link, lpool, string(id), hash(string(id))) }
+	if !p.tuples(total, links, findNode, findLink) {
+		return nil
+	}
+	return p
+}
+
+func knownType(t LinkType) bool {
+	switch t {
+	case "", Interior, Local, Global:
+		return true
+	}
+	return false
+}
+
+// prepareAgainst is prepareFast for the newer table t of a pair whose
+// older table is p1, with the work of checkPair done at the same time; it
+// returns nil if t has a fault or the two tables identify a node
+// differently, and newPair then runs prepare and checkPair.
+//
+// Two polls of one query share most of their nodes and links, and a node or
+// link of t that p1's pool holds is found there (at the position the one
+// before suggests, or through p1's index) instead of being hashed and
+// indexed again. The ids of t are then unique when no two of its nodes (or
+// links) find the same one in p1 and those that find none, which alone go
+// in t's own indexes, are unique among themselves. So are its URLs: a node
+// found in p1 has p1's URL (or the tables disagree), and one not found must
+// have a URL p1 does not hold (or they disagree).
+func prepareAgainst(t *Table, p1 *prepared, total, links int) (p *prepared, in1 []int32, same []bool) {
+	t1 := p1.t
+	nodes1, urls1, lpool1 := nodeIDPool(t1.Nodes), nodeURLPool{t1.Nodes}, linkIDPool(t1.Links)
+	nodes, urls, lpool := nodeIDPool(t.Nodes), nodeURLPool{t.Nodes}, linkIDPool(t.Links)
+	in1 = make([]int32, len(t.Nodes))
+	same = make([]bool, len(t.Nodes))
+	of := make([]int32, len(t1.Nodes)) // position+1 in t of each node of p1, or 0
+	var only []int32                   // positions in t of the nodes p1 does not hold
+	offset := 0                        // position in p1 minus position in t of the last node found
+	var miss [batchSize]uint64         // hashes of the ids guessed wrong
+	for lo := 0; lo < len(t.Nodes); lo += batchSize {
+		batch := t.Nodes[lo:min(lo+batchSize, len(t.Nodes))]
+		guess := in1[lo : lo+len(batch)]
+		hs := miss[:0]
+		for k := range batch {
+			guess[k] = -1
+			if j := lo + k + offset; j >= 0 && j < len(t1.Nodes) && t1.Nodes[j].ID == batch[k].ID {
+				guess[k] = int32(j)
+			} else {
+				hs = append(hs, hash(string(batch[k].ID)))
+			}
+		}
+		p1.node.touch(hs)
+		for k := range batch {
+			i, n2 := lo+k, &batch[k]
+			if n2.ID == "" || n2.Version == "" || n2.URL == "" {
+				return nil, nil, nil
+			}
+			j := guess[k]
+			if j < 0 {
+				j = find(&p1.node, nodes1, string(n2.ID), hs[0])
+				hs = hs[1:]
+			}
+			if j < 0 {
+				in1[i] = -1
+				only = append(only, int32(i))
+				continue
+			}
+			if of[j] != 0 {
+				return nil, nil, nil // two nodes of t with one id
+			}
+			of[j] = int32(i + 1)
+			in1[i], offset = j, int(j)-i
+			n1 := &t1.Nodes[j]
+			same[i] = n1.Version == n2.Version
+			if n1.URL != n2.URL || same[i] && !n1.Modified.Equal(n2.Modified) || !same[i] && !n1.Modified.IsZero() && n1.Modified.Equal(n2.Modified) {
+				return nil, nil, nil
+			}
+		}
+	}
+	p = &prepared{t: t, node: newIndex(len(only), len(t.Nodes)), url: newIndex(len(only), len(t.Nodes))}
+	for _, i := range only {
+		n := &t.Nodes[i]
+		hu := hash(n.URL)
+		if add(&p.node, nodes, string(n.ID), hash(string(n.ID)), i) >= 0 || add(&p.url, urls, n.URL, hu, i) >= 0 || find(&p1.url, urls1, n.URL, hu) >= 0 {
+			return nil, nil, nil
+		}
+	}
+	lof := make([]int32, len(t1.Links)) // position+1 in t of each link of p1, or 0
+	var lonly []int32
+	offset = 0
+	for lo := 0; lo < len(t.Links); lo += batchSize {
+		batch := t.Links[lo:min(lo+batchSize, len(t.Links))]
+		var guess [batchSize]int32
+		hs := miss[:0]
+		for k := range batch {
+			guess[k] = -1
+			if j := lo + k + offset; j >= 0 && j < len(t1.Links) && t1.Links[j].ID == batch[k].ID {
+				guess[k] = int32(j)
+			} else {
+				hs = append(hs, hash(string(batch[k].ID)))
+			}
+		}
+		p1.link.touch(hs)
+		for k := range batch {
+			i, l := lo+k, &batch[k]
+			if l.ID == "" || !knownType(l.Type) {
+				return nil, nil, nil
+			}
+			j := guess[k]
+			if j < 0 {
+				j = find(&p1.link, lpool1, string(l.ID), hs[0])
+				hs = hs[1:]
+			}
+			if j < 0 {
+				lonly = append(lonly, int32(i))
+				continue
+			}
+			if lof[j] != 0 {
+				return nil, nil, nil
+			}
+			lof[j], offset = int32(i+1), int(j)-i
+		}
+	}
+	p.link = newIndex(len(lonly), len(t.Links))
+	for _, i := range lonly {
+		if id := t.Links[i].ID; add(&p.link, lpool, string(id), hash(string(id)), i) >= 0 {
+			return nil, nil, nil
+		}
+	}
+	findNode := func(id NodeID) int32 {
+		h := hash(string(id))
+		if j := find(&p1.node, nodes1, string(id), h); j >= 0 {
+			return of[j] - 1
+		}
+		return find(&p.node, nodes, string(id), h)
+	}
+	findLink := func(id LinkID) int32 {
+		h := hash(string(id))
+		if j := find(&p1.link, lpool1, string(id), h); j >= 0 {
+			return lof[j] - 1
+		}
+		return find(&p.link, lpool, string(id), h)
+	}
+	if !p.tuples(total, links, findNode, findLink) {
+		return nil, nil, nil
+	}
+	return p, in1, same
+}
+
+// tuples is the part of prepareFast that checks the tuples and stores them
+// as positions; findNode and findLink return the position of an id in the
+// pools, or -1. It reports whether the tuples are without fault.
+//
+// The nodes and links of a tuple are found by a predictor, and by findNode
+// and findLink when it misses; the ends of the links a tuple holds are
+// found among the nodes of the tuple, and only those of links no tuple
+// holds are looked for in the pool.
+func (p *prepared) tuples(total, links int, findNode func(NodeID) int32, findLink func(LinkID) int32) bool {
+	t := p.t
+	var hs [batchSize]uint64
 	p.off = make([]int32, len(t.Tuples)+1)
 	p.loff = make([]int32, len(t.Tuples)+1)
 	p.nodes = make([]int32, 0, total)
 	p.links = make([]int32, 0, links)
 	tpool := tupleIDPool(t.Tuples)
-	seen := newIndex(len(t.Tuples))
+	seen := newIndex(len(t.Tuples), len(t.Tuples))
 	inTuple := make([]int32, len(t.Nodes)) // tuple index+1 that last named the node
 	linkIn := make([]int32, len(t.Links))  // tuple index+1 that last named the link, 0 for none
 	var nodeCol, linkCol predictor
@@ -179,26 +340,26 @@ func prepareFast(t *Table, total, links int) *prepared {
 	for lo := 0; lo < len(t.Tuples); lo += batchSize {
 		batch := t.Tuples[lo:min(lo+batchSize, len(t.Tuples))]
 		ht := hs[:len(batch)]
-		for k := range batch {
-			ht[k] = hash(string(batch[k].ID))
+		for b := range batch {
+			ht[b] = hash(string(batch[b].ID))
 		}
 		seen.touch(ht)
-		for k := range batch {
-			i, tu := lo+k, &batch[k]
-			if tu.ID == "" || len(tu.Nodes) == 0 || add(&seen, tpool, string(tu.ID), ht[k], int32(i)) >= 0 {
-				return nil
+		for b := range batch {
+			i, tu := lo+b, &batch[b]
+			if tu.ID == "" || len(tu.Nodes) == 0 || add(&seen, tpool, string(tu.ID), ht[b], int32(i)) >= 0 {
+				return false
 			}
 			stamp := int32(i + 1)
 			for k, id := range tu.Nodes {
 				pos := nodeCol.guess(k)
 				if pos < 0 || int(pos) >= len(t.Nodes) || t.Nodes[pos].ID != id {
-					if pos = find(&p.node, nodes, string(id), hash(string(id))); pos < 0 {
-						return nil
+					if pos = findNode(id); pos < 0 {
+						return false
 					}
 				}
 				nodeCol.saw(k, pos)
 				if inTuple[pos] == stamp {
-					return nil
+					return false
 				}
 				inTuple[pos] = stamp
 				p.nodes = append(p.nodes, pos)
@@ -206,13 +367,13 @@ func prepareFast(t *Table, total, links int) *prepared {
 			for k, id := range tu.Links {
 				pos := linkCol.guess(k)
 				if pos < 0 || int(pos) >= len(t.Links) || t.Links[pos].ID != id {
-					if pos = find(&link, lpool, string(id), hash(string(id))); pos < 0 {
-						return nil
+					if pos = findLink(id); pos < 0 {
+						return false
 					}
 				}
 				linkCol.saw(k, pos)
 				if linkIn[pos] == stamp {
-					return nil
+					return false
 				}
 				linkIn[pos] = stamp
 				p.links = append(p.links, pos)
@@ -228,14 +389,14 @@ func prepareFast(t *Table, total, links int) *prepared {
 						}
 						if len(tu.Nodes) <= 8 {
 							if c = slices.Index(tu.Nodes, end); c < 0 {
-								return nil
+								return false
 							}
 							endCol[k][e] = c
 							continue
 						}
 					}
-					if pos := find(&p.node, nodes, string(end), hash(string(end))); pos < 0 || inTuple[pos] != stamp {
-						return nil
+					if pos := findNode(end); pos < 0 || inTuple[pos] != stamp {
+						return false
 					}
 				}
 			}
@@ -245,15 +406,11 @@ func prepareFast(t *Table, total, links int) *prepared {
 	}
 	// The ends of the links no tuple holds must be in the node pool.
 	for i := range t.Links {
-		if linkIn[i] != 0 {
-			continue
-		}
-		l := &t.Links[i]
-		if find(&p.node, nodes, string(l.From), hash(string(l.From))) < 0 || find(&p.node, nodes, string(l.To), hash(string(l.To))) < 0 {
-			return nil
+		if linkIn[i] == 0 && (findNode(t.Links[i].From) < 0 || findNode(t.Links[i].To) < 0) {
+			return false
 		}
 	}
-	return p
+	return true
 }
 
 // prepareOrdered is prepare, with every check in the order of the fields.
@@ -262,7 +419,7 @@ func prepareOrdered(t *Table, total, links int) (*prepared, error) {
 		return nil, &Error{Table: t.Name, Tuple: tu, Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
 	nodes, urls := nodeIDPool(t.Nodes), nodeURLPool{t.Nodes}
-	p := &prepared{t: t, node: newIndex(len(t.Nodes)), url: newIndex(len(t.Nodes))}
+	p := &prepared{t: t, node: newIndex(len(t.Nodes), len(t.Nodes)), url: newIndex(len(t.Nodes), len(t.Nodes))}
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
 		f := func(name string) string { return fmt.Sprintf("nodes[%d].%s", i, name) }
@@ -282,7 +439,8 @@ func prepareOrdered(t *Table, total, links int) (*prepared, error) {
 		}
 	}
 	lpool := linkIDPool(t.Links)
-	link := newIndex(len(t.Links))
+	p.link = newIndex(len(t.Links), len(t.Links))
+	link := &p.link
 	ends := make([]int32, 2*len(t.Links)) // from and to of link i at 2i and 2i+1
 	for i := range t.Links {
 		l := &t.Links[i]
@@ -290,7 +448,7 @@ func prepareOrdered(t *Table, total, links int) (*prepared, error) {
 		if l.ID == "" {
 			return fail("", f("id"), "empty link id")
 		}
-		if j := add(&link, lpool, string(l.ID), hash(string(l.ID)), int32(i)); j >= 0 {
+		if j := add(link, lpool, string(l.ID), hash(string(l.ID)), int32(i)); j >= 0 {
 			return fail("", f("id"), "link %q is also links[%d]: the pool holds a link once", l.ID, j)
 		}
 		if ends[2*i] = find(&p.node, nodes, string(l.From), hash(string(l.From))); ends[2*i] < 0 {
@@ -310,7 +468,7 @@ func prepareOrdered(t *Table, total, links int) (*prepared, error) {
 	p.nodes = make([]int32, 0, total)
 	p.links = make([]int32, 0, links)
 	tpool := tupleIDPool(t.Tuples)
-	seen := newIndex(len(t.Tuples))
+	seen := newIndex(len(t.Tuples), len(t.Tuples))
 	inTuple := make([]int32, len(t.Nodes)) // tuple index+1 that last named the node
 	linkIn := make([]int32, len(t.Links))
 	for i := range t.Tuples {
@@ -343,7 +501,7 @@ func prepareOrdered(t *Table, total, links int) (*prepared, error) {
 			p.nodes = append(p.nodes, pos)
 		}
 		for k, id := range tu.Links {
-			pos := find(&link, lpool, string(id), hash(string(id)))
+			pos := find(link, lpool, string(id), hash(string(id)))
 			switch {
 			case pos < 0:
 				return fail(tu.ID, field("links", k), "link %q is not in the link pool", id)

@@ -174,29 +174,14 @@ func (pr *pair) byNode(r rows, c class) rows {
 func (p *prepared) sub(sel []int32, extra []int32) *Table {
 	t := p.t
 	out := &Table{Name: t.Name, Tuples: make([]Tuple, len(sel))}
-	useNode := make([]bool, len(t.Nodes))
-	useLink := make([]bool, len(t.Links))
-	nodes, links := 0, 0
-	for _, pos := range extra {
-		if !useNode[pos] {
-			useNode[pos] = true
-			nodes++
-		}
-	}
+	var nodes, links used
+	nodes.init(len(t.Nodes))
+	links.init(len(t.Links))
+	nodes.add(extra)
 	refs, lrefs := 0, 0
 	for _, i := range sel {
-		for _, pos := range p.tuple(i) {
-			if !useNode[pos] {
-				useNode[pos] = true
-				nodes++
-			}
-		}
-		for _, pos := range p.tupleLinks(i) {
-			if !useLink[pos] {
-				useLink[pos] = true
-				links++
-			}
-		}
+		nodes.add(p.tuple(i))
+		links.add(p.tupleLinks(i))
 		refs += len(t.Tuples[i].Nodes)
 		lrefs += len(t.Tuples[i].Links)
 	}
@@ -206,21 +191,52 @@ func (p *prepared) sub(sel []int32, extra []int32) *Table {
 		tu := &t.Tuples[i]
 		out.Tuples[k] = Tuple{ID: tu.ID, Nodes: clip(&nodeIDs, tu.Nodes), Links: clip(&linkIDs, tu.Links)}
 	}
-	out.Nodes = make([]Node, 0, nodes)
-	for pos, use := range useNode {
-		if use {
-			out.Nodes = append(out.Nodes, t.Nodes[pos])
-		}
+	out.Nodes = make([]Node, 0, len(nodes.list))
+	for _, pos := range nodes.sorted() {
+		out.Nodes = append(out.Nodes, t.Nodes[pos])
 	}
-	if links > 0 {
-		out.Links = make([]Link, 0, links)
-		for pos, use := range useLink {
-			if use {
-				out.Links = append(out.Links, t.Links[pos])
-			}
+	if len(links.list) > 0 {
+		out.Links = make([]Link, 0, len(links.list))
+		for _, pos := range links.sorted() {
+			out.Links = append(out.Links, t.Links[pos])
 		}
 	}
 	return out
+}
+
+// used is a set of positions in a pool: a mark for each position, and the
+// positions marked, in the order marked.
+type used struct {
+	mark []bool
+	list []int32
+}
+
+func (u *used) init(n int) { u.mark = make([]bool, n) }
+
+func (u *used) add(pos []int32) {
+	for _, p := range pos {
+		if !u.mark[p] {
+			u.mark[p] = true
+			u.list = append(u.list, p)
+		}
+	}
+}
+
+// sorted returns the positions in increasing order: the list sorted, or,
+// when it holds more than a small part of the pool, the marks read in
+// order, which is faster than sorting.
+func (u *used) sorted() []int32 {
+	if len(u.list)*16 < len(u.mark) {
+		slices.Sort(u.list)
+		return u.list
+	}
+	u.list = u.list[:0]
+	for pos, m := range u.mark {
+		if m {
+			u.list = append(u.list, int32(pos))
+		}
+	}
+	return u.list
 }
 
 // clip appends s to *buf and returns the copy, with its capacity cut to

@@ -111,3 +111,27 @@ func (ix *index) touch(hs []uint64) {
 	}
 	ix.sink += s
 }
+
+// warm loads the first byte of the id at the position that the first slot
+// of each hash's probe with the hash's bits holds, and returns their sum
+// (to be kept, so that the loads are not optimized away).
+func warm[P pool](ix *index, p P, hs []uint64) byte {
+	var s byte
+	low := uint32(1)<<ix.shift - 1
+	for _, h := range hs {
+		tag := ix.tag(h)
+		for i := h & ix.mask; ; i = (i + 1) & ix.mask {
+			e := ix.slots[i]
+			if e == 0 {
+				break
+			}
+			if e&^low == tag {
+				if id := p.key(int32(e&low) - 1); id != "" {
+					s += id[0]
+				}
+				break
+			}
+		}
+	}
+	return s
+}

@@ -98,29 +98,35 @@ func counts(t *Table) (total, links int, err error) {
 
 // predictor guesses the position in a pool of the id in one column of a
 // tuple (its k-th node, or its k-th link) from the positions in the same
-// column of the two tuples before: the tuples of a table come from one
-// query and have one shape, and a pool that lists the nodes and links of
-// the tuples in their order puts them at a fixed stride. A guess is
-// checked against the pool, so a wrong one costs a comparison of ids and
-// never changes the outcome.
+// column of the tuples before: the tuples of a table come from one query
+// and have one shape, and a pool that lists the nodes and links of the
+// tuples in their order puts them at a fixed stride. It guesses only while
+// the stride holds, so that a pool in another order costs no wrong guesses
+// (each of which would be a cache miss). A guess is checked against the
+// pool, so a wrong one never changes the outcome.
 type predictor struct {
 	prev, stride [predictedColumns]int32
+	sure         [predictedColumns]bool // the last position found was prev+stride
 }
 
 const predictedColumns = 16
 
-// guess returns the guessed position in column k, which may be out of the
-// pool's range.
-func (c *predictor) guess(k int) int32 {
-	if k >= predictedColumns {
+// guess returns the guessed position in column k, or -1.
+func (c *predictor) guess(k int) int32 { return c.ahead(k, 0) }
+
+// ahead returns the guess for column k of the b-th tuple after the next,
+// b strides further on, or -1.
+func (c *predictor) ahead(k, b int) int32 {
+	if k >= predictedColumns || !c.sure[k] {
 		return -1
 	}
-	return c.prev[k] + c.stride[k]
+	return c.prev[k] + c.stride[k]*int32(b+1)
 }
 
 // saw records the position found in column k.
 func (c *predictor) saw(k int, pos int32) {
 	if k < predictedColumns {
+		c.sure[k] = pos == c.prev[k]+c.stride[k]
 		c.stride[k], c.prev[k] = pos-c.prev[k], pos
 	}
 }
@@ -167,9 +173,7 @@ func prepareFast(t *Table, total, links int) *prepared {
 			}
 		}
 	}
-	findNode := func(id NodeID) int32 { return find(&p.node, nodes, string(id), hash(string(id))) }
-	findLink := func(id LinkID) int32 { return find(&p.link, lpool, string(id), hash(string(id))) }
-	if !p.tuples(total, links, findNode, findLink) {
+	if !p.tuples(total, links, &finder{p: p}) {
 		return nil
 	}
 	return p
@@ -296,37 +300,90 @@ func prepareAgainst(t *Table, p1 *prepared, total, links int) (p *prepared, in1 
 			return nil, nil, nil
 		}
 	}
-	findNode := func(id NodeID) int32 {
-		h := hash(string(id))
-		if j := find(&p1.node, nodes1, string(id), h); j >= 0 {
-			return of[j] - 1
-		}
-		return find(&p.node, nodes, string(id), h)
-	}
-	findLink := func(id LinkID) int32 {
-		h := hash(string(id))
-		if j := find(&p1.link, lpool1, string(id), h); j >= 0 {
-			return lof[j] - 1
-		}
-		return find(&p.link, lpool, string(id), h)
-	}
-	if !p.tuples(total, links, findNode, findLink) {
+	if !p.tuples(total, links, &finder{p: p, older: p1, nodeOf: of, linkOf: lof}) {
 		return nil, nil, nil
 	}
 	return p, in1, same
 }
 
+// finder looks up the ids of p's pools in p's indexes, or, for a table
+// prepared against an older one (prepareAgainst), first in the older
+// table's: nodeOf and linkOf give the position+1 in p of each of its nodes
+// and links, 0 for none, and p's indexes hold the others.
+type finder struct {
+	p              *prepared
+	older          *prepared
+	nodeOf, linkOf []int32
+}
+
+// touchNodes and touchLinks load the first slots of the look-ups of the
+// ids with hashes hs (see index.touch).
+func (f *finder) touchNodes(hs []uint64) {
+	if f.older != nil {
+		f.older.node.touch(hs)
+	} else {
+		f.p.node.touch(hs)
+	}
+}
+
+func (f *finder) touchLinks(hs []uint64) {
+	if f.older != nil {
+		f.older.link.touch(hs)
+	} else {
+		f.p.link.touch(hs)
+	}
+}
+
+// warmNodes and warmLinks load, for each hash of hs, the first byte of the
+// id in the pool at the first position the index suggests, once the slots
+// are loaded: when the predictors miss, the ids are at random places in
+// the pool, and these loads overlap where the look-ups' would not.
+func (f *finder) warmNodes(hs []uint64) byte {
+	if f.older != nil {
+		return warm(&f.older.node, nodeIDPool(f.older.t.Nodes), hs)
+	}
+	return warm(&f.p.node, nodeIDPool(f.p.t.Nodes), hs)
+}
+
+func (f *finder) warmLinks(hs []uint64) byte {
+	if f.older != nil {
+		return warm(&f.older.link, linkIDPool(f.older.t.Links), hs)
+	}
+	return warm(&f.p.link, linkIDPool(f.p.t.Links), hs)
+}
+
+// node returns the position of node id, whose hash is h, or -1.
+func (f *finder) node(id NodeID, h uint64) int32 {
+	if f.older != nil {
+		if j := find(&f.older.node, nodeIDPool(f.older.t.Nodes), string(id), h); j >= 0 {
+			return f.nodeOf[j] - 1
+		}
+	}
+	return find(&f.p.node, nodeIDPool(f.p.t.Nodes), string(id), h)
+}
+
+// link returns the position of link id, whose hash is h, or -1.
+func (f *finder) link(id LinkID, h uint64) int32 {
+	if f.older != nil {
+		if j := find(&f.older.link, linkIDPool(f.older.t.Links), string(id), h); j >= 0 {
+			return f.linkOf[j] - 1
+		}
+	}
+	return find(&f.p.link, linkIDPool(f.p.t.Links), string(id), h)
+}
+
 // tuples is the part of prepareFast that checks the tuples and stores them
-// as positions; findNode and findLink return the position of an id in the
-// pools, or -1. It reports whether the tuples are without fault.
+// as positions, finding ids with f. It reports whether the tuples are
+// without fault.
 //
-// The nodes and links of a tuple are found by a predictor, and by findNode
-// and findLink when it misses; the ends of the links a tuple holds are
-// found among the nodes of the tuple, and only those of links no tuple
-// holds are looked for in the pool.
-func (p *prepared) tuples(total, links int, findNode func(NodeID) int32, findLink func(LinkID) int32) bool {
+// The nodes and links of a tuple are found by a predictor, and by f when it
+// misses; the ends of the links a tuple holds are found among the nodes of
+// the tuple, and only those of links no tuple holds are looked for in the
+// pool. The tuples are taken a batch at a time: their ids are hashed, and
+// so are the nodes and links the predictors, run ahead over the batch,
+// guess wrong, and the slots of all are loaded before the checks.
+func (p *prepared) tuples(total, links int, f *finder) bool {
 	t := p.t
-	var hs [batchSize]uint64
 	p.off = make([]int32, len(t.Tuples)+1)
 	p.loff = make([]int32, len(t.Tuples)+1)
 	p.nodes = make([]int32, 0, total)
@@ -337,13 +394,45 @@ func (p *prepared) tuples(total, links int, findNode func(NodeID) int32, findLin
 	linkIn := make([]int32, len(t.Links))  // tuple index+1 that last named the link, 0 for none
 	var nodeCol, linkCol predictor
 	var endCol [predictedColumns][2]int // where the ends of the k-th link were in the tuple before
-	for lo := 0; lo < len(t.Tuples); lo += batchSize {
-		batch := t.Tuples[lo:min(lo+batchSize, len(t.Tuples))]
-		ht := hs[:len(batch)]
+	var ht []uint64                     // hashes of the batch's tuple ids
+	var hn, hl []uint64                 // hashes of its node and link ids, 0 for those guessed right
+	var miss []uint64
+	for lo := 0; lo < len(t.Tuples); {
+		hi, refs := lo, 0
+		for hi < len(t.Tuples) && (hi == lo || refs < batchSize) {
+			refs += len(t.Tuples[hi].Nodes) + len(t.Tuples[hi].Links)
+			hi++
+		}
+		batch := t.Tuples[lo:hi]
+		ht, hn, hl, miss = ht[:0], hn[:0], hl[:0], miss[:0]
 		for b := range batch {
-			ht[b] = hash(string(batch[b].ID))
+			tu := &batch[b]
+			ht = append(ht, hash(string(tu.ID)))
+			for k, id := range tu.Nodes {
+				h := uint64(0)
+				if pos := nodeCol.ahead(k, b); pos < 0 || int(pos) >= len(t.Nodes) || t.Nodes[pos].ID != id {
+					h = hash(string(id))
+					miss = append(miss, h)
+				}
+				hn = append(hn, h)
+			}
 		}
 		seen.touch(ht)
+		f.touchNodes(miss)
+		seen.sink += uint32(f.warmNodes(miss))
+		miss = miss[:0]
+		for b := range batch {
+			for k, id := range batch[b].Links {
+				h := uint64(0)
+				if pos := linkCol.ahead(k, b); pos < 0 || int(pos) >= len(t.Links) || t.Links[pos].ID != id {
+					h = hash(string(id))
+					miss = append(miss, h)
+				}
+				hl = append(hl, h)
+			}
+		}
+		f.touchLinks(miss)
+		seen.sink += uint32(f.warmLinks(miss))
 		for b := range batch {
 			i, tu := lo+b, &batch[b]
 			if tu.ID == "" || len(tu.Nodes) == 0 || add(&seen, tpool, string(tu.ID), ht[b], int32(i)) >= 0 {
@@ -353,7 +442,11 @@ func (p *prepared) tuples(total, links int, findNode func(NodeID) int32, findLin
 			for k, id := range tu.Nodes {
 				pos := nodeCol.guess(k)
 				if pos < 0 || int(pos) >= len(t.Nodes) || t.Nodes[pos].ID != id {
-					if pos = findNode(id); pos < 0 {
+					h := hn[k]
+					if h == 0 {
+						h = hash(string(id))
+					}
+					if pos = f.node(id, h); pos < 0 {
 						return false
 					}
 				}
@@ -364,10 +457,15 @@ func (p *prepared) tuples(total, links int, findNode func(NodeID) int32, findLin
 				inTuple[pos] = stamp
 				p.nodes = append(p.nodes, pos)
 			}
+			hn = hn[len(tu.Nodes):]
 			for k, id := range tu.Links {
 				pos := linkCol.guess(k)
 				if pos < 0 || int(pos) >= len(t.Links) || t.Links[pos].ID != id {
-					if pos = findLink(id); pos < 0 {
+					h := hl[k]
+					if h == 0 {
+						h = hash(string(id))
+					}
+					if pos = f.link(id, h); pos < 0 {
 						return false
 					}
 				}
@@ -395,18 +493,21 @@ func (p *prepared) tuples(total, links int, findNode func(NodeID) int32, findLin
 							continue
 						}
 					}
-					if pos := findNode(end); pos < 0 || inTuple[pos] != stamp {
+					if pos := f.node(end, hash(string(end))); pos < 0 || inTuple[pos] != stamp {
 						return false
 					}
 				}
 			}
+			hl = hl[len(tu.Links):]
 			p.off[i+1] = int32(len(p.nodes))
 			p.loff[i+1] = int32(len(p.links))
 		}
+		lo = hi
 	}
 	// The ends of the links no tuple holds must be in the node pool.
 	for i := range t.Links {
-		if linkIn[i] == 0 && (findNode(t.Links[i].From) < 0 || findNode(t.Links[i].To) < 0) {
+		l := &t.Links[i]
+		if linkIn[i] == 0 && (f.node(l.From, hash(string(l.From))) < 0 || f.node(l.To, hash(string(l.To))) < 0) {
 			return false
 		}
 	}

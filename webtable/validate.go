@@ -46,10 +46,12 @@ func (t *Table) Validate() error {
 }
 
 // prepared is a validated table with its indexes. Tuples are stored as
-// positions in the node and link pools, row i at off[i]:off[i+1].
+// positions in the node and link pools, row i at off[i]:off[i+1]. The
+// indexes of a table prepared against an older one (prepareAgainst) hold
+// only the nodes and links the older table does not.
 type prepared struct {
 	t     *Table
-	node  index // node id → position in t.Nodes (see prepareAgainst)
+	node  index // node id → position in t.Nodes
 	url   index // URL → position in t.Nodes
 	link  index // link id → position in t.Links
 	off   []int32
@@ -112,16 +114,15 @@ type predictor struct {
 const predictedColumns = 16
 
 // guess returns the guessed position in column k, or -1.
-func (c *predictor) guess(k int) int32 { return c.ahead(k, 0) }
-
-// ahead returns the guess for column k of the b-th tuple after the next,
-// b strides further on, or -1.
-func (c *predictor) ahead(k, b int) int32 {
-	if k >= predictedColumns || !c.sure[k] {
+func (c *predictor) guess(k int) int32 {
+	if !c.guesses(k) {
 		return -1
 	}
-	return c.prev[k] + c.stride[k]*int32(b+1)
+	return c.prev[k] + c.stride[k]
 }
+
+// guesses reports whether the predictor makes a guess for column k.
+func (c *predictor) guesses(k int) bool { return k < predictedColumns && c.sure[k] }
 
 // saw records the position found in column k.
 func (c *predictor) saw(k int, pos int32) {
@@ -380,8 +381,8 @@ func (f *finder) link(id LinkID, h uint64) int32 {
 // misses; the ends of the links a tuple holds are found among the nodes of
 // the tuple, and only those of links no tuple holds are looked for in the
 // pool. The tuples are taken a batch at a time: their ids are hashed, and
-// so are the nodes and links the predictors, run ahead over the batch,
-// guess wrong, and the slots of all are loaded before the checks.
+// so are the nodes and links of the columns where the predictors make no
+// guess, and the slots of all are loaded before the checks.
 func (p *prepared) tuples(total, links int, f *finder) bool {
 	t := p.t
 	p.off = make([]int32, len(t.Tuples)+1)
@@ -397,20 +398,15 @@ func (p *prepared) tuples(total, links int, f *finder) bool {
 	var ht []uint64                     // hashes of the batch's tuple ids
 	var hn, hl []uint64                 // hashes of its node and link ids, 0 for those guessed right
 	var miss []uint64
-	for lo := 0; lo < len(t.Tuples); {
-		hi, refs := lo, 0
-		for hi < len(t.Tuples) && (hi == lo || refs < batchSize) {
-			refs += len(t.Tuples[hi].Nodes) + len(t.Tuples[hi].Links)
-			hi++
-		}
-		batch := t.Tuples[lo:hi]
+	for lo := 0; lo < len(t.Tuples); lo += batchSize {
+		batch := t.Tuples[lo:min(lo+batchSize, len(t.Tuples))]
 		ht, hn, hl, miss = ht[:0], hn[:0], hl[:0], miss[:0]
 		for b := range batch {
 			tu := &batch[b]
 			ht = append(ht, hash(string(tu.ID)))
 			for k, id := range tu.Nodes {
 				h := uint64(0)
-				if pos := nodeCol.ahead(k, b); pos < 0 || int(pos) >= len(t.Nodes) || t.Nodes[pos].ID != id {
+				if !nodeCol.guesses(k) {
 					h = hash(string(id))
 					miss = append(miss, h)
 				}
@@ -424,7 +420,7 @@ func (p *prepared) tuples(total, links int, f *finder) bool {
 		for b := range batch {
 			for k, id := range batch[b].Links {
 				h := uint64(0)
-				if pos := linkCol.ahead(k, b); pos < 0 || int(pos) >= len(t.Links) || t.Links[pos].ID != id {
+				if !linkCol.guesses(k) {
 					h = hash(string(id))
 					miss = append(miss, h)
 				}
@@ -433,6 +429,7 @@ func (p *prepared) tuples(total, links int, f *finder) bool {
 		}
 		f.touchLinks(miss)
 		seen.sink += uint32(f.warmLinks(miss))
+		hn, hl := hn, hl // consumed tuple by tuple
 		for b := range batch {
 			i, tu := lo+b, &batch[b]
 			if tu.ID == "" || len(tu.Nodes) == 0 || add(&seen, tpool, string(tu.ID), ht[b], int32(i)) >= 0 {
@@ -502,7 +499,6 @@ func (p *prepared) tuples(total, links int, f *finder) bool {
 			p.off[i+1] = int32(len(p.nodes))
 			p.loff[i+1] = int32(len(p.links))
 		}
-		lo = hi
 	}
 	// The ends of the links no tuple holds must be in the node pool.
 	for i := range t.Links {

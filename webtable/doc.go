@@ -110,7 +110,8 @@
 //     gives them (a content hash, say). Identity is the seed's: a page whose
 //     content changed under the same date is the same node.
 //   - The seed's complexity analysis assumes B+-trees and a small join;
-//     Diff uses hash maps and runs in time linear in the two tables plus the
+//     Diff numbers every node once, through hash indexes of positions, works
+//     on those numbers, and runs in time linear in the two tables plus the
 //     size of ΔM (BENCHMARKS.md). A changed page that k tuples share still
 //     puts up to k² "category 3" tuples in ΔM (notes §4.10): that is the
 //     seed's answer, whose size no implementation can avoid.

@@ -39,11 +39,7 @@ func runSentinelFeed(ctx context.Context, env *environment, args []string) (int,
 	if err != nil {
 		return exitError, err
 	}
-	all, _, err := st.FindSentinels(ctx, vigil.SentinelFilter{})
-	if err != nil {
-		return exitError, err
-	}
-	ownerID, err := ownerIDOf(ctx, st, *owner)
+	all, ownerID, err := sentinelsAndOwner(ctx, st, *owner)
 	if err != nil {
 		return exitError, err
 	}

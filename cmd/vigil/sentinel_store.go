@@ -257,11 +257,7 @@ func runSentinelRm(ctx context.Context, env *environment, args []string) (int, e
 		return exitError, err
 	}
 	defer st.Close()
-	all, _, err := st.FindSentinels(ctx, vigil.SentinelFilter{})
-	if err != nil {
-		return exitError, err
-	}
-	ownerID, err := ownerIDOf(ctx, st, *owner)
+	all, ownerID, err := sentinelsAndOwner(ctx, st, *owner)
 	if err != nil {
 		return exitError, err
 	}
@@ -293,6 +289,18 @@ func runSentinelRm(ctx context.Context, env *environment, args []string) (int, e
 		all = slices.DeleteFunc(all, func(s *vigil.Sentinel) bool { return s.ID == found.ID })
 	}
 	return code, nil
+}
+
+// sentinelsAndOwner returns every sentinel of the store and the id of the
+// user with email owner (ownerIDOf), for the commands that name sentinels
+// by id or by their owner's name for them (findSentinel).
+func sentinelsAndOwner(ctx context.Context, st vigil.Store, owner string) ([]*vigil.Sentinel, int64, error) {
+	all, _, err := st.FindSentinels(ctx, vigil.SentinelFilter{})
+	if err != nil {
+		return nil, 0, err
+	}
+	id, err := ownerIDOf(ctx, st, owner)
+	return all, id, err
 }
 
 // ownerIDOf returns the id of the user with email owner, or -1 when there

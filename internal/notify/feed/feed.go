@@ -43,7 +43,26 @@ func Token(secret []byte, sentinelID, generation int64) string {
 	} else {
 		fmt.Fprintf(m, "vigil feed %d generation %d", sentinelID, generation)
 	}
-	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)[:18])
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)[:tokenBytes])
+}
+
+// tokenBytes is the length of a token's MAC; a token is its base64url form.
+const tokenBytes = 18
+
+// wellFormed reports whether tok could be a token: of a token's length and
+// in its alphabet. A URL that is not is refused before the store is read,
+// so made-up feed URLs of another shape cost nothing but the check.
+func wellFormed(tok string) bool {
+	if len(tok) != base64.RawURLEncoding.EncodedLen(tokenBytes) {
+		return false
+	}
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // Path returns the path of a sentinel's feed at its current feed
@@ -89,7 +108,7 @@ func (s *Server) handleFeed(format string) http.HandlerFunc {
 		// reader asks again each time.
 		h.Set("Cache-Control", "private, no-cache")
 		id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-		if err != nil {
+		if err != nil || !wellFormed(r.PathValue("token")) {
 			http.NotFound(w, r)
 			return
 		}

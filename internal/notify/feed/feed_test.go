@@ -18,9 +18,11 @@ type fakeStore struct {
 	changes    []*vigil.Change
 	name       string // the sentinel's; s1 if empty
 	generation int64  // the sentinel's feed generation
+	reads      int    // calls of FindSentinelByID
 }
 
 func (f *fakeStore) FindSentinelByID(_ context.Context, id int64) (*vigil.Sentinel, error) {
+	f.reads++
 	if id != 1 {
 		return nil, vigil.Errorf(vigil.ENOTFOUND, "no sentinel")
 	}

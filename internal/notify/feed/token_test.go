@@ -85,3 +85,40 @@ func TestFeedRotated(t *testing.T) {
 		}
 	}
 }
+
+// TestFeedMalformedToken: a feed URL whose token is not of a token's
+// length or alphabet is not found without a read of the store, and one of
+// the right shape is checked against the sentinel's.
+func TestFeedMalformedToken(t *testing.T) {
+	secret := []byte("k")
+	store := &fakeStore{}
+	s := &Server{Store: store, Secret: secret}
+	mux := http.NewServeMux()
+	s.Register(mux)
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	good := Token(secret, 1, 0)
+	tests := []struct {
+		name, token string
+		reads       int
+		want        int
+	}{
+		{"short", "abc", 0, http.StatusNotFound},
+		{"long", good + "A", 0, http.StatusNotFound},
+		{"padding", good[:22] + "==", 0, http.StatusNotFound},
+		{"not base64url", good[:23] + "+", 0, http.StatusNotFound},
+		{"wrong but well formed", strings.Repeat("A", len(good)), 1, http.StatusNotFound},
+		{"right", good, 1, http.StatusOK},
+	}
+	for _, tc := range tests {
+		store.reads = 0
+		resp, err := http.Get(srv.URL + "/feeds/1/" + tc.token + "/atom.xml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.want || store.reads != tc.reads {
+			t.Errorf("%s: status %d after %d store reads, want %d after %d", tc.name, resp.StatusCode, store.reads, tc.want, tc.reads)
+		}
+	}
+}

@@ -706,7 +706,7 @@ func collapseCommonSubtrees(L1, L2 []*cxLeaf, tab *symtab) ([]*cxLeaf, []*cxLeaf
 			n++
 			v := "\x00subtree-" + strconv.Itoa(n)
 			first1, first2 := L1[a.lo], L2[b.lo]
-			vid, sid := tab.val(v), tab.id("\x00")
+			vid, sid := tab.val(v), tab.step(-1, "\x00")
 			c1 := &cxLeaf{leaf: &leaf{kind: leafText, node: first1.node, value: v, group: first1.group, vid: vid, sid: sid}, pos: first1.pos, more: &cxMore{members: L1[a.lo:a.hi]}}
 			c2 := &cxLeaf{leaf: &leaf{kind: leafText, node: first2.node, value: v, group: first2.group, vid: vid, sid: sid}, pos: first2.pos, more: &cxMore{members: L2[b.lo:b.hi]}}
 			for _, x := range c1.more.members {

@@ -158,7 +158,12 @@
 //     step h and Definitions 2-3 write them (note §4.11 items 1-3); the
 //     range test of Appendix A step 6 is not needed, as matching compares
 //     the values and signatures themselves (numbered in a symbol table),
-//     not Java hash codes, so there are no collisions.
+//     not Java hash codes, so there are no collisions. A signature is
+//     numbered by its labels, not by the joined string (built only for a
+//     change reported): two paths whose labels differ are two signatures
+//     even when their strings are equal (a-b-c as "a-b"+"c" and
+//     "a"+"b-c", with custom element names), and a page nested n deep
+//     costs n signatures, not n² bytes of strings.
 //   - A move needs the same value and signature, not only the same value
 //     (note §4.11 item 6).
 //   - Update is reported for any change: a signature-matched deleted leaf

@@ -138,7 +138,7 @@ func phraseLeaves(c *content, phrases []string, keys [][]string) []*cxLeaf {
 				mi++
 				value, sig := strings.Join(keys[m.phrase], " "), phraseSig(c, m)
 				emit(leaf{
-					kind: leafPhrase, node: l.node, value: value, group: l.group, vid: c.tab.val(value), sid: c.tab.id(sig),
+					kind: leafPhrase, node: l.node, value: value, group: l.group, vid: c.tab.val(value), sid: c.tab.path(sig),
 					phrase: &phraseLeaf{display: phrases[m.phrase], wlo: m.lo, whi: m.hi},
 				})
 				consumed = m.hi
@@ -154,18 +154,18 @@ func phraseLeaves(c *content, phrases []string, keys [][]string) []*cxLeaf {
 // phraseSig is the signature of a phrase leaf (the note's phrase_sig): the
 // longest common prefix of the spanned leaves' paths, then the remaining
 // labels of each spanned leaf in order. The thesis example gives
-// Books-Section-Book-Name-Author.
-func phraseSig(c *content, m phraseMatch) string {
+// Books-Section-Book-Name-Author, as its labels.
+func phraseSig(c *content, m phraseMatch) []string {
 	var paths [][]string
 	lastLeaf := int32(-1)
 	for wi := m.lo; wi <= m.hi; wi++ {
 		if li := c.words[wi].leaf; li != lastLeaf {
 			lastLeaf = li
-			paths = append(paths, strings.Split(c.tab.sig(c.leaves[li].sid), "-"))
+			paths = append(paths, c.tab.sigLabels(c.leaves[li].sid))
 		}
 	}
 	if len(paths) == 1 {
-		return strings.Join(paths[0], "-")
+		return paths[0]
 	}
 	n := len(paths[0])
 	for _, p := range paths[1:] {
@@ -179,7 +179,7 @@ func phraseSig(c *content, m phraseMatch) string {
 	for _, p := range paths {
 		out = append(out, p[n:]...)
 	}
-	return strings.Join(out, "-")
+	return out
 }
 
 // phraseWindow returns the words of the other version that stand where the

@@ -389,7 +389,7 @@ func TestScopedContentReference(t *testing.T) {
 				}
 				// newContent goes on to number more than the extraction
 				// does: the reference's numbers must be a prefix of its.
-				if len(tab.names) < len(refTab.names) || !slices.Equal(tab.names[:len(refTab.names)], refTab.names) {
+				if len(tab.sigs) < len(refTab.sigs) || !slices.Equal(tab.sigs[:len(refTab.sigs)], refTab.sigs) {
 					t.Errorf("%s: signatures numbered differently", name)
 				}
 			}

@@ -1,13 +1,21 @@
 package intent
 
+import "strings"
+
 // symtab numbers the strings of a pair of versions (values, signatures and
 // word keys), so that the phases compare and hash small integers instead
 // of strings. One symtab serves both versions of a Pair.
+//
+// A signature (the labels from the root down, joined by "-") is numbered by
+// its last label and the number of the signature above it, and its string
+// is built only when asked for (sig): built for every element, the strings
+// of a page nested n deep would cost n² bytes.
 type symtab struct {
-	ids   map[string]int32 // words and signatures
+	ids   map[string]int32 // words
 	names []string
 	vals  map[string]int32 // leaf values, numbered apart (a large table)
 	steps map[sigStep]int32
+	sigs  []sigStep       // by signature number: the signature it extends and its last label
 	cache [1024]stepEntry // direct-mapped cache in front of steps
 
 	// The words of each text value, so that a leaf whose value is in
@@ -56,7 +64,7 @@ func (t *symtab) val(s string) int32 {
 	return v
 }
 
-// id returns the number of the word or signature s.
+// id returns the number of the word s.
 func (t *symtab) id(s string) int32 {
 	if v, ok := t.ids[s]; ok {
 		return v
@@ -69,14 +77,35 @@ func (t *symtab) id(s string) int32 {
 
 // sig returns the signature numbered sid, "" for -1.
 func (t *symtab) sig(sid int32) string {
-	if sid < 0 {
-		return ""
+	return strings.Join(t.sigLabels(sid), "-")
+}
+
+// sigLabels returns the labels of the signature numbered sid, from the
+// root down; none for -1.
+func (t *symtab) sigLabels(sid int32) []string {
+	n := 0
+	for s := sid; s >= 0; s = t.sigs[s].parent {
+		n++
 	}
-	return t.names[sid]
+	labels := make([]string, n)
+	for s := sid; s >= 0; s = t.sigs[s].parent {
+		n--
+		labels[n] = t.sigs[s].label
+	}
+	return labels
+}
+
+// path returns the number of the signature of labels, from the root down.
+func (t *symtab) path(labels []string) int32 {
+	sid := int32(-1)
+	for _, l := range labels {
+		sid = t.step(sid, l)
+	}
+	return sid
 }
 
 // step returns the number of the signature parent-label ("label" alone when
-// parent is -1), building its string only the first time.
+// parent is -1).
 func (t *symtab) step(parent int32, label string) int32 {
 	h := uint32(parent)*0x9e3779b1 + uint32(len(label))*31
 	if len(label) > 0 {
@@ -87,16 +116,12 @@ func (t *symtab) step(parent int32, label string) int32 {
 		return e.id
 	}
 	k := sigStep{parent, label}
-	if v, ok := t.steps[k]; ok {
-		*e = stepEntry{parent, v, label}
-		return v
+	v, ok := t.steps[k]
+	if !ok {
+		v = int32(len(t.sigs))
+		t.sigs = append(t.sigs, k)
+		t.steps[k] = v
 	}
-	s := label
-	if parent >= 0 {
-		s = t.names[parent] + "-" + label
-	}
-	v := t.id(s)
-	t.steps[k] = v
 	*e = stepEntry{parent, v, label}
 	return v
 }

@@ -34,6 +34,11 @@ func (c *Checked) Alternatives() [][]int {
 			i, ok := index[u]
 			return [][]int{{i}}, err == nil && ok
 		},
+		site: func(t *SiteTarget) ([][]int, bool) {
+			u, err := NormalizeURL(t.URL)
+			i, ok := index[u]
+			return [][]int{{i}}, err == nil && ok
+		},
 		sentinel: func(*SentinelTarget) ([][]int, bool) { return nil, false },
 	}
 	alts, ok := w.walk(c.Sentinel.Target)
@@ -48,6 +53,7 @@ func (c *Checked) Alternatives() [][]int {
 // then so does walk.
 type alternativesWalker struct {
 	url      func(*URLTarget) ([][]int, bool)
+	site     func(*SiteTarget) ([][]int, bool)
 	sentinel func(*SentinelTarget) ([][]int, bool)
 	// tooMany, if not nil, is told of an AND with more than
 	// maxAlternatives combinations (the rest are dropped).
@@ -59,6 +65,8 @@ func (w *alternativesWalker) walk(t Target) ([][]int, bool) {
 	switch t := t.(type) {
 	case *URLTarget:
 		return w.url(t)
+	case *SiteTarget:
+		return w.site(t)
 	case *SentinelTarget:
 		return w.sentinel(t)
 	case *BinaryTarget:

@@ -100,8 +100,8 @@ func (x *Lit) Pos() Pos { return x.ValuePos }
 
 // ---- targets
 
-// Target is the Using clause: a *URLTarget, a *SentinelTarget or a
-// *BinaryTarget.
+// Target is the Using clause: a *URLTarget, a *SiteTarget, a
+// *SentinelTarget or a *BinaryTarget.
 type Target interface {
 	Node
 	targetNode()
@@ -113,6 +113,41 @@ type URLTarget struct {
 	URLPos Pos
 	URL    string
 }
+
+// SiteTarget is a whole site to watch (a Vigil extension): "site URL
+// [depth N] [pages N]". At each check the monitor crawls it from URL,
+// following the links under URL's directory at most Depth links away and
+// fetching at most Pages URLs, and reports the pages added, deleted and
+// modified since the previous crawl. URL is as written; a URL without a
+// scheme gets "http://" from the checker. A nil Depth or Pages was not
+// written: the checker gives DefaultSiteDepth and DefaultSitePages.
+type SiteTarget struct {
+	Site   Pos // position of the word "site"
+	URLPos Pos
+	URL    string
+	Depth  *Bound
+	Pages  *Bound
+}
+
+// Bound is a number that bounds a site crawl (its depth or its pages).
+type Bound struct {
+	ValuePos Pos
+	N        int64
+}
+
+// Pos returns the position of the number.
+func (b *Bound) Pos() Pos { return b.ValuePos }
+
+// The bounds of a site crawl (SiteTarget), when not written, and their
+// largest values. A check of a site fetches up to its pages, politely (one
+// request at a time to a host, spaced by a delay), so the default is kept
+// small.
+const (
+	DefaultSiteDepth = 3
+	DefaultSitePages = 100
+	MaxSiteDepth     = 64
+	MaxSitePages     = 10000
+)
 
 // SentinelTarget is a previously defined sentinel of the same owner. Used
 // alone, it makes the new sentinel inherit every clause it does not restate.
@@ -133,6 +168,15 @@ type BinaryTarget struct {
 // Pos returns the position of the URL.
 func (t *URLTarget) Pos() Pos { return t.URLPos }
 
+// Pos returns the position of "site" (of the URL in a target decoded from
+// JSON, which has neither).
+func (t *SiteTarget) Pos() Pos {
+	if t.Site.IsValid() {
+		return t.Site
+	}
+	return t.URLPos
+}
+
 // Pos returns the position of "sentinel" or of the name.
 func (t *SentinelTarget) Pos() Pos {
 	if t.Sentinel.IsValid() {
@@ -148,6 +192,7 @@ func (t *SentinelTarget) Pos() Pos {
 func (t *BinaryTarget) Pos() Pos { return t.X.Pos() }
 
 func (*URLTarget) targetNode()      {}
+func (*SiteTarget) targetNode()     {}
 func (*SentinelTarget) targetNode() {}
 func (*BinaryTarget) targetNode()   {}
 

@@ -40,6 +40,10 @@ type Checked struct {
 	// [[0 1]], "(A OR B) AND C" is [[0 2] [1 2]]. It is nil when a change
 	// on any one page suffices (no AND), the common case.
 	Requires [][]int
+	// Site is set when the sentinel watches a whole site (a site target,
+	// or the sentinel it inherits from watches one): its start URL, in
+	// URLs too, and the bounds of its crawl, defaults filled in.
+	Site *Site
 	// Start and End are the lifespan resolved to absolute times, as the
 	// seed's Fig 7.2 and Appendix C compute them. For an event of another
 	// sentinel that has not happened yet they are estimates: the scheduler
@@ -48,6 +52,15 @@ type Checked struct {
 	// Warnings are legal but probably unintended constructs ("all words OR
 	// any change" is "any change").
 	Warnings ErrorList
+}
+
+// Site is a site a checked sentinel watches: the crawl from URL (the
+// form NormalizeURL gives) at most Depth links deep, fetching at most
+// Pages URLs.
+type Site struct {
+	URL   string `json:"url"`
+	Depth int    `json:"depth"`
+	Pages int    `json:"pages"`
 }
 
 // Stored is a sentinel the checker already knows: checked earlier and kept by
@@ -261,8 +274,8 @@ func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
 
 	ch := &Checked{}
 	var parent *Stored
-	urls, requires := k.targets(s.Target, &parent)
-	ch.URLs, ch.Requires = urls, requires
+	urls, requires, site := k.targets(s.Target, &parent)
+	ch.URLs, ch.Requires, ch.Site = urls, requires, site
 
 	out := *s
 	if parent != nil {
@@ -286,7 +299,10 @@ func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
 		k.warn(k.blame(s.Compare), "", fmt.Sprintf("Compare every %d with Fetch %s compares the same versions as Compare pairwise with Fetch %s",
 			out.Compare.N, d, Duration{N: d.N * out.Compare.N, Unit: d.Unit}))
 	}
-	if out.Fetch != nil && out.Fetch.Render && c.NoRender != "" {
+	if ch.Site != nil {
+		k.siteClauses(&out)
+	}
+	if out.Fetch != nil && out.Fetch.Render && c.NoRender != "" && ch.Site == nil {
 		k.warn(k.blame(s.Fetch), "render", fmt.Sprintf("this server cannot render pages (%s): the checks of this sentinel fail until it can", c.NoRender))
 	}
 	if s.Notify == nil && out.Notify != nil && parent != nil {
@@ -375,10 +391,44 @@ func posOf(n Node) Pos {
 	return n.Pos()
 }
 
+// siteClauses reports the clauses of out, the complete sentinel of a
+// site, that a site's checks cannot honour: each check crawls the site
+// anew and compares the crawl with the one before, with plain HTTP.
+func (k *checking) siteClauses(out *Sentinel) {
+	s := k.s
+	if out.Confirm != nil {
+		k.errorf(k.blame(s.Confirm), "Confirm", "Confirm is not supported for a site: each check crawls it anew")
+	}
+	if c := out.Compare; c != nil && c.Method != Pairwise {
+		k.errorf(k.blame(s.Compare), c.Method.String(), "a site is compared pairwise, each crawl with the one before: Compare %s is not supported", c.Method)
+	}
+	if f := out.Fetch; f != nil && f.Render {
+		k.errorf(k.blame(s.Fetch), "render", "Fetch render is not supported for a site: its pages are fetched with plain HTTP")
+	}
+}
+
+// siteOf resolves a site target: its URL in normal form and its bounds,
+// defaults filled in; nil if its URL is not valid (the validator said).
+func siteOf(t *SiteTarget) *Site {
+	u, err := NormalizeURL(t.URL)
+	if err != nil {
+		return nil
+	}
+	site := &Site{URL: u, Depth: DefaultSiteDepth, Pages: DefaultSitePages}
+	if t.Depth != nil {
+		site.Depth = int(t.Depth.N)
+	}
+	if t.Pages != nil {
+		site.Pages = int(t.Pages.N)
+	}
+	return site
+}
+
 // targets resolves the Using clause: the URLs watched, the alternatives of
-// pages that must all change (see Checked.Requires), and the parent when
-// the target is a single sentinel.
-func (k *checking) targets(t Target, parent **Stored) ([]string, [][]int) {
+// pages that must all change (see Checked.Requires), the site watched,
+// and the parent when the target is a single sentinel.
+func (k *checking) targets(t Target, parent **Stored) ([]string, [][]int, *Site) {
+	var site *Site
 	var urls []string
 	index := map[string]int{}
 	add := func(u string) int {
@@ -403,13 +453,34 @@ func (k *checking) targets(t Target, parent **Stored) ([]string, [][]int) {
 			}
 			return nil, true
 		},
-		sentinel: func(t *SentinelTarget) ([][]int, bool) {
-			if t.Name == nil {
+		site: func(st *SiteTarget) ([][]int, bool) {
+			if st != t { // an operand: the validator said
 				return nil, true
 			}
-			ref := k.ref(t.Name, "Using")
+			if site = siteOf(st); site == nil {
+				return nil, true
+			}
+			return [][]int{{add(site.URL)}}, true
+		},
+		sentinel: func(st *SentinelTarget) ([][]int, bool) {
+			if st.Name == nil {
+				return nil, true
+			}
+			ref := k.ref(st.Name, "Using")
 			if ref == nil {
 				return nil, true
+			}
+			if ref.Site != nil {
+				if st != t {
+					k.errorf(st, st.Name.Name, "sentinel %s watches a site, which cannot be an operand of AND or OR", st.Name.Name)
+					return nil, true
+				}
+				s := *ref.Site
+				if n, err := NormalizeURL(s.URL); err == nil {
+					s.URL = n
+				}
+				site = &s
+				return [][]int{{add(s.URL)}}, true
 			}
 			local := make([]int, len(ref.URLs))
 			for i, u := range ref.URLs {
@@ -443,7 +514,7 @@ func (k *checking) targets(t Target, parent **Stored) ([]string, [][]int) {
 			*parent = ref
 		}
 	}
-	return urls, normalizeAlternatives(alts, len(urls))
+	return urls, normalizeAlternatives(alts, len(urls)), site
 }
 
 // ref looks up a sentinel named in the Using clause or an event, reporting

@@ -746,3 +746,60 @@ func TestEmptyValueColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestSite checks that a site target resolves to Checked.Site, defaults
+// filled in, that a sentinel using one watches the same site, and that
+// both survive the JSON form a store keeps.
+func TestSite(t *testing.T) {
+	now := date(2003, 6, 1, 12, 0)
+	store := map[string]*Stored{}
+	c := &Checker{Now: now, Lookup: func(n string) *Stored { return store[strings.ToLower(n)] }}
+	check := func(src string) *Checked {
+		t.Helper()
+		ch, err := c.Check(mustParse(t, src).Sentinels[0])
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		b, err := json.Marshal(ch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Checked
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatalf("%s: decode %s: %v", src, b, err)
+		}
+		if !reflect.DeepEqual(back.Site, ch.Site) || !reflect.DeepEqual(back.URLs, ch.URLs) {
+			t.Errorf("%s: JSON round trip: %+v %v, want %+v %v", src, back.Site, back.URLs, ch.Site, ch.URLs)
+		}
+		store[strings.ToLower(ch.Sentinel.Name.Name)] = &Stored{Checked: &back, Created: now}
+		return ch
+	}
+	for _, tt := range []struct {
+		src  string
+		site *Site
+	}{
+		{"Create Sentinel page Using http://a.example", nil},
+		{"Create Sentinel docs Using site HTTPS://Docs.example:443 depth 1", &Site{URL: "https://docs.example/", Depth: 1, Pages: DefaultSitePages}},
+		{"Create Sentinel all Using site docs.example/guide/ pages 7", &Site{URL: "http://docs.example/guide/", Depth: DefaultSiteDepth, Pages: 7}},
+		{"Create Sentinel child Using docs Monitor all links", &Site{URL: "https://docs.example/", Depth: 1, Pages: DefaultSitePages}},
+		{"Create Sentinel grandchild Using child", &Site{URL: "https://docs.example/", Depth: 1, Pages: DefaultSitePages}},
+	} {
+		ch := check(tt.src)
+		if !reflect.DeepEqual(ch.Site, tt.site) {
+			t.Errorf("%s: site %+v, want %+v", tt.src, ch.Site, tt.site)
+		}
+		if tt.site != nil && (!reflect.DeepEqual(ch.URLs, []string{tt.site.URL}) || ch.Requires != nil) {
+			t.Errorf("%s: urls %v requires %v, want [%s] and none", tt.src, ch.URLs, ch.Requires, tt.site.URL)
+		}
+	}
+	if got := store["grandchild"].Sentinel.Monitor; got == nil || Print(got.X) != "all links" {
+		t.Errorf("grandchild's Monitor clause %v, want all links inherited", got)
+	}
+	// A site stored with bounds out of range, or with several URLs, is
+	// refused when decoding.
+	var bad Checked
+	err := json.Unmarshal([]byte(`{"name":"x","using":{"site":{"url":"http://a.example"}},"urls":["http://a.example/"],"site":{"url":"http://a.example/","depth":1,"pages":0}}`), &bad)
+	if err == nil || !strings.Contains(err.Error(), "site") {
+		t.Errorf("site with 0 pages: %v", err)
+	}
+}

@@ -39,8 +39,10 @@
 //	Name         = identifier .
 //	Target       = TargetAnd { "OR" TargetAnd } .
 //	TargetAnd    = TargetTerm { "AND" TargetTerm } .
-//	TargetTerm   = [ "sentinel" ] Name | URL | "(" Target ")" .
+//	TargetTerm   = [ "sentinel" ] Name | URL | Site | "(" Target ")" .
 //	URL          = word | string .                  (a bare identifier is a Name)
+//	Site         = "site" URL { "depth" integer | "pages" integer } .  † each at most once;
+//	               "site" not followed by a URL is a Name; a Site is the whole Target
 //
 //	Monitor      = "Monitor" Expr .
 //	Expr         = AndExpr { "OR" AndExpr } .
@@ -111,6 +113,21 @@
 // one too; then both are reported, each from the version A had when its
 // change was first found.
 //
+// A target "site URL depth D pages P" watches a whole site: each check
+// crawls it from URL, breadth first, following the links under URL's
+// directory at most D links away (default 3, at most 64; 0 is URL alone)
+// and fetching at most P URLs (default 100, at most 10000), and compares
+// the crawl with the previous one as WHOWEDA web tables: the pages added
+// (newly reached), deleted (no longer reached, or failing) and modified.
+// Added and deleted pages are always reported; a modified page is reported
+// when the Monitor clause finds its change between the page's two
+// versions, as it would for a sentinel on that page alone ("Monitor
+// keywords {x}" reports the pages where x changed). The first crawl is the
+// reference and reports nothing. A site is watched alone: it cannot be an
+// operand of AND or OR (nor can a sentinel that watches one), and "Using
+// s" of a site sentinel s watches the same site. Confirm, Compare other
+// than pairwise and Fetch render are errors for a site.
+//
 // Compare pairwise compares (Vi, Vi+1); every n compares (V1, V1+n), then
 // (V1+n, V1+2n), ... (the seed's formula, reading A of the note §7.7, which
 // makes "every 3 at 10 minutes" equal to "pairwise at 30 minutes");
@@ -179,12 +196,16 @@
 //	  "compare": "pairwise" | "every 3" | "moving 4"
 //	}
 //
+// A site target is {"site": {"url": "https://docs.example/", "depth": 2,
+// "pages": 50}}, depth and pages optional.
+//
 // "kind" is one of "any change", "all links", "all images", "all words"
 // (args: the exceptions), "keywords", "phrase", "table", "list", "regular
 // expression", "value". Durations are "<n> <unit>" with the units of the
 // language. A checked sentinel (Checked) adds the read-only members
 // "parent", "inherited", "defaulted" (see Checked.Defaulted), "urls",
-// "requires" (see Checked.Requires), "start", "end" (RFC 3339) and
+// "requires" (see Checked.Requires), "site" (see Checked.Site), "start",
+// "end" (RFC 3339) and
 // "warnings";
 // the decoder ignores them. AND and OR chains are written as one array:
 // {"or": [a, b, c]} is (a OR b) OR c.
@@ -228,8 +249,9 @@
 //     sentinel; a sentinel inside a combination contributes its pages.
 //   - Fax and PDA are parsed but reported as unsupported; webhooks and chat
 //     URLs are added, several contacts are allowed.
-//   - Scopes (In css/xpath), Ignore, value conditions, Fetch render and
-//     Confirm after are Vigil's extensions.
+//   - Scopes (In css/xpath), Ignore, value conditions, Fetch render,
+//     Confirm after and site targets are Vigil's extensions (the site
+//     comparison is WHOWEDA's web deltas, seeds/000).
 //   - Regular expressions use Go's RE2 syntax.
 //   - Table and list take optional ids; without one they mean every table
 //     (list: ul, ol or dl) of the page or of the scope, a list nested in

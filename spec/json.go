@@ -26,8 +26,8 @@ func (s *Sentinel) UnmarshalJSON(data []byte) error {
 }
 
 // MarshalJSON encodes a checked sentinel: the complete sentinel plus the
-// read-only members parent, inherited, defaulted, urls, requires, start,
-// end and warnings.
+// read-only members parent, inherited, defaulted, urls, requires, site,
+// start, end and warnings.
 func (c *Checked) MarshalJSON() ([]byte, error) {
 	type checkedJSON struct {
 		*jsonSentinel
@@ -36,12 +36,13 @@ func (c *Checked) MarshalJSON() ([]byte, error) {
 		Defaulted []string  `json:"defaulted"`
 		URLs      []string  `json:"urls"`
 		Requires  [][]int   `json:"requires,omitempty"`
+		Site      *Site     `json:"site,omitempty"`
 		Start     time.Time `json:"start"`
 		End       time.Time `json:"end"`
 		Warnings  []string  `json:"warnings,omitempty"`
 	}
 	out := checkedJSON{jsonSentinel: sentinelJSON(c.Sentinel), Parent: c.Parent, Inherited: c.Inherited, Defaulted: c.Defaulted,
-		URLs: c.URLs, Requires: c.Requires, Start: c.Start, End: c.End}
+		URLs: c.URLs, Requires: c.Requires, Site: c.Site, Start: c.Start, End: c.End}
 	if out.URLs == nil {
 		out.URLs = []string{}
 	}
@@ -83,12 +84,17 @@ func (c *Checked) UnmarshalJSON(data []byte) error {
 		Defaulted *[]string `json:"defaulted"`
 		URLs      []string  `json:"urls"`
 		Requires  [][]int   `json:"requires"`
+		Site      *Site     `json:"site"`
 		Start     time.Time `json:"start"`
 		End       time.Time `json:"end"`
 		Warnings  []string  `json:"warnings"`
 	}
 	if err := json.Unmarshal(data, &extra); err != nil {
 		return FieldErrors{{Msg: "invalid read-only member: " + err.Error()}}
+	}
+	if site := extra.Site; site != nil && (len(extra.URLs) != 1 || site.Depth < 0 || site.Depth > MaxSiteDepth || site.Pages < 1 || site.Pages > MaxSitePages) {
+		return FieldErrors{{Path: "site", Msg: fmt.Sprintf("a site of depth %d and %d pages, watched with %d urls: want one url, depth 0 to %d and 1 to %d pages",
+			site.Depth, site.Pages, len(extra.URLs), MaxSiteDepth, MaxSitePages)}}
 	}
 	for k, r := range extra.Requires {
 		for _, i := range r {
@@ -98,7 +104,7 @@ func (c *Checked) UnmarshalJSON(data []byte) error {
 		}
 	}
 	*c = Checked{Sentinel: s, Parent: extra.Parent, Inherited: extra.Inherited, URLs: extra.URLs,
-		Requires: normalizeAlternatives(extra.Requires, len(extra.URLs)), Start: extra.Start, End: extra.End}
+		Requires: normalizeAlternatives(extra.Requires, len(extra.URLs)), Site: extra.Site, Start: extra.Start, End: extra.End}
 	if extra.Defaulted != nil {
 		c.Defaulted = *extra.Defaulted
 	} else {
@@ -204,6 +210,15 @@ func targetJSON(t Target) any {
 	switch t := t.(type) {
 	case *URLTarget:
 		return map[string]string{"url": t.URL}
+	case *SiteTarget:
+		site := map[string]any{"url": t.URL}
+		if t.Depth != nil {
+			site["depth"] = t.Depth.N
+		}
+		if t.Pages != nil {
+			site["pages"] = t.Pages.N
+		}
+		return map[string]any{"site": site}
 	case *SentinelTarget:
 		if t.Name != nil {
 			return map[string]string{"sentinel": t.Name.Name}

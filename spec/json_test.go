@@ -21,6 +21,8 @@ func TestJSONRoundTrip(t *testing.T) {
 			Notify By slack://a/b, webhook https://h.example/x, fax 555, PDA "pda"
 			Every interactive Compare moving 4`,
 		"left and right chains": "Create Sentinel c Using http://a.example Monitor all links OR (all images OR all words) OR any change Every immediate Compare every 3",
+		"site":                  "Create Sentinel docs Using site https://docs.example/guide/ pages 20 depth 1 Monitor keywords {deprecated}",
+		"site without bounds":   "Create Sentinel docs Using site docs.example",
 		"value conditions":      `Create Sentinel v Using http://a.example Monitor value In css ".a" changes AND value In css ".b" increases AND value In css ".c" decreases AND value In css ".d" falls below -1 From Now + 1 day`,
 	}
 	for name, src := range srcs {
@@ -112,7 +114,7 @@ func TestJSONErrors(t *testing.T) {
 		"missing":       {`{}`, []string{"name: missing", "using: missing"}},
 		"unknown field": {`{"name":"a","using":{"url":"http://a.example"},"colour":1}`, []string{"colour: unknown field"}},
 		"bad name":      {`{"name":"Create","using":{"url":"http://a.example"}}`, []string{"name: invalid sentinel name"}},
-		"two targets":   {`{"name":"a","using":{"url":"http://a.example","sentinel":"b"}}`, []string{"using: want exactly one of url, sentinel, and, or"}},
+		"two targets":   {`{"name":"a","using":{"url":"http://a.example","sentinel":"b"}}`, []string{"using: want exactly one of url, site, sentinel, and, or"}},
 		"bad url":       {`{"name":"a","using":{"or":[{"url":"http://a.example"},{"url":"ftp://b"}]}}`, []string{"using.or[1].url: invalid URL"}},
 		"bad kind":      {`{"name":"a","using":{"sentinel":"b"},"monitor":{"and":[{"kind":"all links"},{"kind":"most words"}]}}`, []string{"monitor.and[1].kind: unknown change type \"most words\""}},
 		"bad arg":       {`{"name":"a","using":{"sentinel":"b"},"monitor":{"not":{"kind":"keywords","args":["ok",3]}}}`, []string{"monitor.not.args[1]: want a string, found a number"}},
@@ -177,7 +179,7 @@ func TestSchemaMatchesDecoder(t *testing.T) {
 		members = append(members, k)
 	}
 	sort.Strings(members)
-	want := []string{"compare", "confirm", "defaulted", "end", "every", "fetch", "from", "inherited", "monitor", "name", "notify", "parent", "requires", "start", "to", "urls", "using", "warnings"}
+	want := []string{"compare", "confirm", "defaulted", "end", "every", "fetch", "from", "inherited", "monitor", "name", "notify", "parent", "requires", "site", "start", "to", "urls", "using", "warnings"}
 	if !reflect.DeepEqual(members, want) {
 		t.Errorf("schema members %v, want %v", members, want)
 	}

@@ -212,7 +212,7 @@ func (d *decoder) ident(v any, path string) *Ident {
 
 func (d *decoder) sentinel(v any) *Sentinel {
 	m, ok := d.object(v, "", "name", "using", "monitor", "fetch", "confirm", "from", "to", "notify", "every", "compare",
-		"parent", "inherited", "defaulted", "urls", "requires", "start", "end", "warnings")
+		"parent", "inherited", "defaulted", "urls", "requires", "site", "start", "end", "warnings")
 	if !ok {
 		return nil
 	}
@@ -267,16 +267,18 @@ func (d *decoder) target(v any, path string) Target {
 	if !d.nest(path) {
 		return nil
 	}
-	m, ok := d.object(v, path, "url", "sentinel", "and", "or")
+	m, ok := d.object(v, path, "url", "site", "sentinel", "and", "or")
 	if !ok {
 		return nil
 	}
-	key, val, ok := d.one(m, path, "url", "sentinel", "and", "or")
+	key, val, ok := d.one(m, path, "url", "site", "sentinel", "and", "or")
 	if !ok {
 		return nil
 	}
 	p := join(path, key)
 	switch key {
+	case "site":
+		return d.site(val, p)
 	case "url":
 		s, ok := d.str(val, p)
 		if !ok {
@@ -320,6 +322,49 @@ func (d *decoder) target(v any, path string) Target {
 		}
 	}
 	return x
+}
+
+// site decodes a site target: {"url": u, "depth": n, "pages": n}.
+func (d *decoder) site(v any, path string) Target {
+	m, ok := d.object(v, path, "url", "depth", "pages")
+	if !ok {
+		return nil
+	}
+	u, has := m["url"]
+	if !has {
+		d.errorf(join(path, "url"), "missing")
+		return nil
+	}
+	t := &SiteTarget{}
+	if t.URL, ok = d.str(u, join(path, "url")); !ok {
+		return nil
+	}
+	d.at(t, path)
+	for _, name := range []string{"depth", "pages"} {
+		raw, has := m[name]
+		if !has {
+			continue
+		}
+		p := join(path, name)
+		n, ok := raw.(json.Number)
+		if !ok {
+			d.errorf(p, "want a number, found %s", typeName(raw))
+			return nil
+		}
+		i, err := strconv.ParseInt(string(n), 10, 64)
+		if err != nil {
+			d.errorf(p, "want a whole number, found %s", n)
+			return nil
+		}
+		b := &Bound{N: i}
+		d.at(b, p)
+		if name == "depth" {
+			t.Depth = b
+		} else {
+			t.Pages = b
+		}
+	}
+	return t
 }
 
 // kindNamed returns the kind written name ("all links"), or 0.

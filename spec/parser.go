@@ -351,6 +351,16 @@ func (p *parser) parseTargetTerm() Target {
 		p.next()
 		return &SentinelTarget{Sentinel: pos, Name: p.parseName("sentinel name")}
 	case IDENT:
+		if p.isWord("site") {
+			// "site" followed by a URL watches a site; followed by
+			// anything else, it is a sentinel named site.
+			pos, lit := p.pos, p.lit
+			p.next()
+			if p.tok == WORD || p.tok == STRING {
+				return p.parseSite(pos)
+			}
+			return &SentinelTarget{Name: &Ident{NamePos: pos, Name: lit}}
+		}
 		return &SentinelTarget{Name: p.parseName("sentinel name")}
 	case WORD, STRING:
 		t := &URLTarget{URLPos: p.pos, URL: p.litValue()}
@@ -359,6 +369,29 @@ func (p *parser) parseTargetTerm() Target {
 	}
 	p.failExpected("URL or sentinel name")
 	return nil
+}
+
+// parseSite parses the rest of a site target after the word "site" at
+// pos: its URL, then "depth N" and "pages N" in any order, each at most
+// once.
+func (p *parser) parseSite(pos Pos) *SiteTarget {
+	t := &SiteTarget{Site: pos, URLPos: p.pos, URL: p.litValue()}
+	p.next()
+	for p.isWord("depth", "pages") {
+		word, at := strings.ToLower(p.lit), p.pos
+		p.next()
+		b := &Bound{ValuePos: p.pos}
+		b.N = p.parseInt("number of " + map[string]string{"depth": "links (the depth of the crawl)", "pages": "pages"}[word])
+		bound := &t.Depth
+		if word == "pages" {
+			bound = &t.Pages
+		}
+		if *bound != nil {
+			p.fail(at, word, "", "duplicate "+word+" in site target")
+		}
+		*bound = b
+	}
+	return t
 }
 
 // litValue returns the value of the current literal token.

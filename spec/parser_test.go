@@ -173,6 +173,18 @@ func TestPrintRoundTrip(t *testing.T) {
 			"Create Sentinel n Using http://a.example Notify By slack://h/T/B, telegram://tok@telegram?chats=1, jill@aol.com, webhook https://h.example/x Every immediate",
 			"Create Sentinel n Using http://a.example\n\tNotify By slack://h/T/B, telegram://tok@telegram?chats=1, email jill@aol.com, webhook https://h.example/x\n\tEvery immediate\n",
 		},
+		"site": {
+			"create sentinel docs using SITE https://docs.example/guide/ pages 20 DEPTH 1 monitor keywords {deprecated}",
+			"Create Sentinel docs Using site https://docs.example/guide/ depth 1 pages 20\n\tMonitor keywords {deprecated}\n",
+		},
+		"site quoted, without bounds": {
+			`Create Sentinel docs Using site "http://a.example/wiki/Foo_(bar)"`,
+			"Create Sentinel docs Using site \"http://a.example/wiki/Foo_(bar)\"\n",
+		},
+		"a sentinel named site": {
+			"Create Sentinel s Using site OR (sentinel site AND http://a.example) Fetch 1 day",
+			"Create Sentinel s Using site OR site AND http://a.example\n\tFetch 1 day\n",
+		},
 		"self-hosted chat": {
 			"Create Sentinel n Using http://a.example Notify By gotify://push.example/Aaaaaaaaaaaaaaa, mattermost://chat.example/token",
 			"Create Sentinel n Using http://a.example\n\tNotify By gotify://push.example/Aaaaaaaaaaaaaaa, mattermost://chat.example/token\n",

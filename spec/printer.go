@@ -221,6 +221,14 @@ func (p *printer) target(t Target, ctx int) {
 	switch t := t.(type) {
 	case *URLTarget:
 		p.str(quoteAs(t.URL, WORD))
+	case *SiteTarget:
+		p.str("site " + quoteAs(t.URL, WORD))
+		if t.Depth != nil {
+			p.str(" depth " + strconv.FormatInt(t.Depth.N, 10))
+		}
+		if t.Pages != nil {
+			p.str(" pages " + strconv.FormatInt(t.Pages.N, 10))
+		}
 	case *SentinelTarget:
 		if t.Name != nil {
 			p.str(t.Name.Name)

@@ -127,6 +127,16 @@ func (v *validator) target(t Target) {
 		} else if v.urls != nil {
 			v.urls[t] = u
 		}
+	case *SiteTarget:
+		if _, err := NormalizeURL(t.URL); err != nil {
+			v.report(t, t.URL, err.Error())
+		}
+		if b := t.Depth; b != nil && (b.N < 0 || b.N > MaxSiteDepth) {
+			v.report(b, strconv.FormatInt(b.N, 10), fmt.Sprintf("site depth %d: want 0 (the start page alone) to %d", b.N, MaxSiteDepth))
+		}
+		if b := t.Pages; b != nil && (b.N < 1 || b.N > MaxSitePages) {
+			v.report(b, strconv.FormatInt(b.N, 10), fmt.Sprintf("site pages %d: want 1 to %d", b.N, MaxSitePages))
+		}
 	case *SentinelTarget:
 		if t.Name == nil || !IsValidName(t.Name.Name) {
 			v.report(t, "", "invalid sentinel name in Using")
@@ -136,6 +146,9 @@ func (v *validator) target(t Target) {
 		flattenTarget(t, t.Op, &leaves)
 		seen := map[string]bool{}
 		for _, l := range leaves {
+			if _, ok := l.(*SiteTarget); ok {
+				v.report(l, "site", fmt.Sprintf("a site cannot be an operand of %s: watch it with a sentinel of its own", t.Op))
+			}
 			v.target(l)
 			k := targetKey(l)
 			if seen[k] {
@@ -167,6 +180,10 @@ func targetKey(t Target) string {
 	case *SentinelTarget:
 		if t.Name != nil {
 			return "sentinel " + strings.ToLower(t.Name.Name)
+		}
+	case *SiteTarget:
+		if u, err := NormalizeURL(t.URL); err == nil {
+			return "site " + u
 		}
 	}
 	return Print(t)

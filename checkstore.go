@@ -33,6 +33,12 @@ type CheckRecord struct {
 	// Wake moves the next check of these sentinels to CheckedAt (the
 	// dependants of an event this check raised).
 	Wake []int64
+	// Site, when not nil, replaces the sentinel's site snapshot: what the
+	// check of a sentinel watching a site crawled (opaque bytes owned by
+	// the monitor service), which the next check compares with. Written
+	// with the changes it caused, so that a crash neither loses a site's
+	// change nor reports it twice.
+	Site []byte
 }
 
 // CheckStore keeps the monitor's per-sentinel run-time state and records
@@ -45,4 +51,9 @@ type CheckStore interface {
 	// sentinel that no longer exists is skipped. It returns EINVALID for an
 	// invalid change or notification, writing nothing.
 	RecordChecks(ctx context.Context, recs []*CheckRecord) error
+	// SiteSnapshot returns the site snapshot last recorded for a sentinel
+	// (CheckRecord.Site) and when it was recorded (the check's
+	// CheckedAt); ENOTFOUND if it has none. Deleting the sentinel deletes
+	// it.
+	SiteSnapshot(ctx context.Context, sentinelID int64) ([]byte, time.Time, error)
 }

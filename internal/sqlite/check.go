@@ -2,8 +2,10 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/vigil-web/vigil"
 )
@@ -72,6 +74,13 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 					return err
 				}
 			}
+			if r.Site != nil {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO site_snapshots (sentinel_id, data, updated_at) VALUES (?, ?, ?)
+					ON CONFLICT (sentinel_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at`,
+					r.SentinelID, r.Site, tv(r.CheckedAt)); err != nil {
+					return err
+				}
+			}
 			for _, c := range r.Changes {
 				err := tx.QueryRowContext(ctx, `INSERT INTO changes (id, sentinel_id, resource_id, from_version, to_version, detected_at, summary, records)
 					VALUES (`+nextID("changes")+`, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, c.SentinelID, c.ResourceID, c.FromVersion, c.ToVersion,
@@ -131,4 +140,21 @@ func validateCheck(r *vigil.CheckRecord) error {
 		}
 	}
 	return nil
+}
+
+// SiteSnapshot implements vigil.CheckStore.
+func (db *DB) SiteSnapshot(ctx context.Context, sentinelID int64) ([]byte, time.Time, error) {
+	var data []byte
+	var at time.Time
+	err := db.view(ctx, func(tx execer) error {
+		err := tx.QueryRowContext(ctx, "SELECT data, updated_at FROM site_snapshots WHERE sentinel_id = ?", sentinelID).Scan(&data, ts{&at})
+		if err == sql.ErrNoRows {
+			return vigil.Errorf(vigil.ENOTFOUND, "sentinel %d has no site snapshot", sentinelID)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	return data, at, nil
 }

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,6 +20,67 @@ type CheckOpener func(t *testing.T) interface {
 // RunCheckStore runs the conformance tests of vigil.CheckStore.
 func RunCheckStore(t *testing.T, open CheckOpener) {
 	t.Run("RecordChecks", func(t *testing.T) { testRecordChecks(t, open(t)) })
+	t.Run("SiteSnapshot", func(t *testing.T) { testSiteSnapshot(t, open(t)) })
+}
+
+// testSiteSnapshot: a check record's site snapshot is kept per sentinel,
+// replaced by the next one that has one, kept by one that has none, not
+// written for a sentinel deleted meanwhile, and deleted with its sentinel.
+func testSiteSnapshot(t *testing.T, s interface {
+	vigil.Store
+	vigil.CheckStore
+}) {
+	ctx := context.Background()
+	u := newUser(t, s, "ada@example.com")
+	var sens []*vigil.Sentinel
+	for _, name := range []string{"site", "other", "gone"} {
+		sn := &vigil.Sentinel{OwnerID: u.ID, Name: name, Source: "x", Status: vigil.SentinelActive, NextCheck: t0}
+		must(t, s.CreateSentinel(ctx, sn))
+		sens = append(sens, sn)
+	}
+	must(t, s.DeleteSentinel(ctx, sens[2].ID))
+	_, _, err := s.SiteSnapshot(ctx, sens[0].ID)
+	wantCode(t, err, vigil.ENOTFOUND)
+
+	first := []byte{0x1f, 0x8b, 0, 1, 2, 0xff} // any bytes: compressed, say
+	must(t, s.RecordChecks(ctx, []*vigil.CheckRecord{
+		{SentinelID: sens[0].ID, CheckedAt: t0, NextCheck: t0.Add(time.Hour), Site: first},
+		{SentinelID: sens[1].ID, CheckedAt: t0, NextCheck: t0.Add(time.Hour)},
+		{SentinelID: sens[2].ID, CheckedAt: t0, NextCheck: t0.Add(time.Hour), Site: []byte("deleted")},
+	}))
+	got, at, err := s.SiteSnapshot(ctx, sens[0].ID)
+	must(t, err)
+	if string(got) != string(first) || !at.Equal(t0) {
+		t.Errorf("site snapshot %x at %v, want %x at %v", got, at, first, t0)
+	}
+	for _, id := range []int64{sens[1].ID, sens[2].ID} {
+		_, _, err := s.SiteSnapshot(ctx, id)
+		wantCode(t, err, vigil.ENOTFOUND)
+	}
+
+	// A check without a snapshot keeps the one stored; one with replaces it.
+	t1 := t0.Add(time.Hour)
+	must(t, s.RecordChecks(ctx, []*vigil.CheckRecord{{SentinelID: sens[0].ID, CheckedAt: t1, NextCheck: t1.Add(time.Hour)}}))
+	if got, at, err = s.SiteSnapshot(ctx, sens[0].ID); err != nil || string(got) != string(first) || !at.Equal(t0) {
+		t.Errorf("after a check without a snapshot: %x at %v, %v; want %x at %v", got, at, err, first, t0)
+	}
+	second := []byte(strings.Repeat("page ", 100000)) // larger than a page of the database
+	must(t, s.RecordChecks(ctx, []*vigil.CheckRecord{{SentinelID: sens[0].ID, CheckedAt: t1, NextCheck: t1.Add(time.Hour), Site: second}}))
+	if got, at, err = s.SiteSnapshot(ctx, sens[0].ID); err != nil || string(got) != string(second) || !at.Equal(t1) {
+		t.Errorf("after a check with a snapshot: %d bytes at %v, %v; want %d at %v", len(got), at, err, len(second), t1)
+	}
+
+	// An invalid record writes nothing, its snapshot included.
+	err = s.RecordChecks(ctx, []*vigil.CheckRecord{{SentinelID: sens[0].ID, CheckedAt: t1, Site: []byte("lost"),
+		Changes: []*vigil.Change{{SentinelID: sens[0].ID}}}})
+	wantCode(t, err, vigil.EINVALID)
+	if got, _, err = s.SiteSnapshot(ctx, sens[0].ID); err != nil || string(got) != string(second) {
+		t.Errorf("after an invalid record: %d bytes, %v; want the %d before", len(got), err, len(second))
+	}
+
+	must(t, s.DeleteSentinel(ctx, sens[0].ID))
+	_, _, err = s.SiteSnapshot(ctx, sens[0].ID)
+	wantCode(t, err, vigil.ENOTFOUND)
 }
 
 func testRecordChecks(t *testing.T, s interface {

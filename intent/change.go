@@ -16,6 +16,7 @@ const (
 	KindListItem   ObjectKind = "list-item"   // an item of a list
 	KindRegexMatch ObjectKind = "regex-match" // a match of a regular expression
 	KindValue      ObjectKind = "value"       // the number a value change type watches
+	KindPage       ObjectKind = "page"        // a page of a site watched whole (see PageInfo)
 )
 
 // Operation is what happened to the object.
@@ -65,6 +66,7 @@ type Change struct {
 	List  *ListInfo  `json:"list,omitempty"`
 	Regex *RegexInfo `json:"regex,omitempty"`
 	Value *ValueInfo `json:"value,omitempty"`
+	Page  *PageInfo  `json:"page,omitempty"`
 }
 
 // LinkInfo describes a link change: the targets and texts before and after,

@@ -22,6 +22,7 @@ var nouns = map[ObjectKind][2]string{
 	KindListItem:   {"list item", "list items"},
 	KindRegexMatch: {"match", "matches"},
 	KindValue:      {"value", "values"},
+	KindPage:       {"page", "pages"},
 }
 
 // noun returns what a reader calls n objects of kind k: "1 row", "3 rows".
@@ -189,6 +190,9 @@ func clip(s string) string {
 // approves new bridge", "- keyword removed: 5324", "~ value decreased by
 // 50: $499.00 -> $449.00".
 func (c Change) Line() string {
+	if c.Page != nil {
+		return c.Page.line(c.Op)
+	}
 	old, new := c.Texts()
 	switch c.Op {
 	case Insert:
@@ -204,6 +208,9 @@ func (c Change) Line() string {
 // LineHTML returns Line as HTML, the inserted text in <ins> and the
 // deleted in <del>, every text escaped.
 func (c Change) LineHTML() string {
+	if c.Page != nil {
+		return c.Page.lineHTML(c.Op)
+	}
 	old, new := c.Texts()
 	head := html.EscapeString(c.Heading())
 	switch c.Op {

@@ -12,7 +12,7 @@ type Change struct {
 	ID          int64           `json:"id"`
 	SentinelID  int64           `json:"sentinelId"`
 	ResourceID  int64           `json:"resourceId"`
-	FromVersion int64           `json:"fromVersion"` // version id; 0 for a first sighting
+	FromVersion int64           `json:"fromVersion"` // version id; 0 for a first sighting, and for a site's change (its records list its pages)
 	ToVersion   int64           `json:"toVersion"`   // version id
 	DetectedAt  time.Time       `json:"detectedAt"`
 	Summary     string          `json:"summary"`

@@ -22,6 +22,16 @@
 // stop gives back the sentinels it claimed and did not check
 // (vigil.SentinelStore.ReleaseSentinels), which are due again at once.
 //
+// Sites: a sentinel whose target is a site ("Using site URL", see
+// spec.Checked.Site) is checked by crawling the site through the
+// monitor's fetcher and comparing the crawl with the sentinel's previous
+// one as WHOWEDA web tables (site.go). Each page read is stored in the
+// warehouse as a version of its URL; the previous crawl is the store's
+// site snapshot of the sentinel, replaced in the check's transaction
+// (vigil.CheckRecord.Site). A change lists the pages added, deleted and
+// modified (records of kind page); a modified page counts when the
+// sentinel's Monitor clause finds its change, as for a page sentinel.
+//
 // Sharing: sentinels due together on one URL share one fetch; sentinels
 // comparing the same two versions share one intent.Pair, which computes
 // each primitive change type once (the seed's change detection graph).

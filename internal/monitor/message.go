@@ -220,8 +220,13 @@ func (m *Monitor) render(ctx context.Context, j *job, items []*vigil.MessageItem
 	for i, u := range changed {
 		links[i] = fmt.Sprintf("<a href=\"%s\">%s</a>", html.EscapeString(u), html.EscapeString(u))
 	}
-	fmt.Fprintf(&t, "Sentinel %s found changes on %s\n", j.s.Name, joinPages(changed))
-	fmt.Fprintf(&h, "<p>Sentinel <b>%s</b> found changes on %s</p>\n", html.EscapeString(j.s.Name), joinPages(links))
+	if j.plan.site != nil {
+		fmt.Fprintf(&t, "Sentinel %s found changes on the site %s\n", j.s.Name, j.plan.site.URL)
+		fmt.Fprintf(&h, "<p>Sentinel <b>%s</b> found changes on the site %s</p>\n", html.EscapeString(j.s.Name), links[0])
+	} else {
+		fmt.Fprintf(&t, "Sentinel %s found changes on %s\n", j.s.Name, joinPages(changed))
+		fmt.Fprintf(&h, "<p>Sentinel <b>%s</b> found changes on %s</p>\n", html.EscapeString(j.s.Name), joinPages(links))
+	}
 	for i, it := range items {
 		on := ""
 		if len(changed) > 1 && i < len(pages) {

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -483,6 +484,11 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 		if p.render {
 			url = "render:" + url
 		}
+		if p.site != nil {
+			// A site is crawled for its sentinel alone: the previous crawl
+			// it compares with is the sentinel's.
+			url = siteGroup + strconv.FormatInt(s.ID, 10)
+		}
 		if _, ok := groups[url]; !ok {
 			order = append(order, url)
 		}
@@ -501,10 +507,17 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 			defer func() { <-slots; wg.Done() }()
 			grant := &memoryGrant{b: &m.budget}
 			defer grant.done()
-			render := strings.HasPrefix(key, "render:")
-			for _, url := range strings.Split(strings.TrimPrefix(key, "render:"), "\x00") {
-				m.checkPage(ctx, url, render, jobs, now, grant)
-				grant.done() // the page's comparisons are over
+			if strings.HasPrefix(key, siteGroup) {
+				for _, j := range jobs {
+					m.checkSite(ctx, j, now, grant)
+					grant.done()
+				}
+			} else {
+				render := strings.HasPrefix(key, "render:")
+				for _, url := range strings.Split(strings.TrimPrefix(key, "render:"), "\x00") {
+					m.checkPage(ctx, url, render, jobs, now, grant)
+					grant.done() // the page's comparisons are over
+				}
 			}
 			if ctx.Err() != nil {
 				if abandon != nil {
@@ -531,6 +544,9 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 		wg.Wait()
 	}
 }
+
+// siteGroup begins the key of a group that is a site's sentinel.
+const siteGroup = "site:"
 
 // lifespan evaluates the sentinel's lifespan rules; it returns true if the
 // sentinel is active and must be checked now. Otherwise j.rec is complete.

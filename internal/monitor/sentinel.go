@@ -31,6 +31,9 @@ type plan struct {
 	every    time.Duration // Periodic
 	contacts []*spec.Contact
 	lifespan schedule.Lifespan
+	// site is the site watched, when the sentinel watches one (site.go);
+	// urls is then its start URL alone.
+	site *spec.Site
 }
 
 // planCache keeps decoded plans by sentinel id; it is bounded and simply
@@ -74,7 +77,7 @@ func decodePlan(s *vigil.Sentinel) (*plan, error) {
 	if x == nil || len(c.URLs) == 0 {
 		return nil, fmt.Errorf("sentinel %d: specification has no target URL", s.ID)
 	}
-	p := &plan{updated: s.UpdatedAt, name: s.Name, urls: c.URLs, mode: spec.Immediate}
+	p := &plan{updated: s.UpdatedAt, name: s.Name, urls: c.URLs, mode: spec.Immediate, site: c.Site}
 	for _, alt := range c.Alternatives() {
 		var urls []string
 		for _, i := range alt {

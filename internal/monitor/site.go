@@ -1,0 +1,407 @@
+package monitor
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/intent"
+	"github.com/vigil-web/vigil/internal/crawl"
+	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/internal/warehouse"
+	"github.com/vigil-web/vigil/spec"
+	"github.com/vigil-web/vigil/webtable"
+)
+
+// Sites. A sentinel whose target is a site (spec.Checked.Site) is checked
+// by crawling the site (crawl.Crawl, through the monitor's fetcher, so
+// that robots.txt, politeness and the private-address guard hold) and
+// comparing the crawl with the sentinel's previous one as web tables
+// (webtable.Diff): the pages added, deleted and modified. Every page read
+// is stored in the warehouse as a version of its URL, as a watched page
+// is (siteFetcher), so its history, diffs and views work as a page's do.
+// A modified page is read through the sentinel's Monitor clause, as a
+// sentinel on that page would read it: it is reported only if the clause
+// finds its change between the page's two versions. Added and deleted
+// pages are always reported.
+//
+// The previous crawl (its snapshot, without bodies, and the version of
+// each page read) is kept per sentinel by the store
+// (vigil.CheckRecord.Site), written in the check's transaction: a crash
+// neither loses a change nor reports it twice. The first crawl, and the
+// first after the sentinel was edited to crawl otherwise, is the
+// reference and reports nothing.
+//
+// A check reports one change of the site: its resource is the start
+// page's, its FromVersion 0 and its ToVersion the start page's version;
+// its records are of kind page (intent.PageInfo), one per page added,
+// deleted or modified, in that order, each by URL.
+
+// siteRecord is what a check keeps of a site's crawl for the next one.
+type siteRecord struct {
+	Snapshot *crawl.Snapshot `json:"snapshot"`
+	// Versions are the stored versions of the pages read, by URL.
+	Versions map[string]int64 `json:"versions"`
+}
+
+// maxSiteRecord bounds a site record read back: 10,000 pages of 10,000
+// links each are far less once compressed.
+const maxSiteRecord = 1 << 30
+
+// encodeSite writes a site record as gzip-compressed JSON.
+func encodeSite(r *siteRecord) ([]byte, error) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	enc := json.NewEncoder(zw)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// decodeSite reads a site record written by encodeSite.
+func decodeSite(data []byte) (*siteRecord, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("site record: %w", err)
+	}
+	raw, err := io.ReadAll(io.LimitReader(zr, maxSiteRecord+1))
+	if err != nil {
+		return nil, fmt.Errorf("site record: %w", err)
+	}
+	if len(raw) > maxSiteRecord {
+		return nil, fmt.Errorf("site record: larger than %d bytes", maxSiteRecord)
+	}
+	var r siteRecord
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, fmt.Errorf("site record: %w", err)
+	}
+	if r.Snapshot == nil {
+		return nil, fmt.Errorf("site record: no snapshot")
+	}
+	return &r, nil
+}
+
+// siteFetcher is the fetcher a site's crawl goes through: the monitor's,
+// storing each page it reads in the warehouse as a version of its final
+// URL (a body equal to the newest version's is that version).
+type siteFetcher struct {
+	m     *Monitor
+	inner vigil.Fetcher
+	mu    sync.Mutex
+	// versions are the versions of the pages read, by canonical URL.
+	versions map[string]int64
+	// failed counts the pages read whose body could not be stored.
+	failed int
+}
+
+// Fetch implements vigil.Fetcher.
+func (f *siteFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.FetchResult, error) {
+	res, err := f.inner.Fetch(ctx, req)
+	if err != nil || res == nil || res.NotModified {
+		return res, err
+	}
+	u, cerr := vigil.CanonicalURL(res.URL)
+	if cerr != nil {
+		return res, nil // the crawl records the page under the URL asked
+	}
+	id, serr := f.m.storeSitePage(ctx, u, res)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if serr != nil {
+		f.failed++
+		f.m.Logger.Error("store site page", LogURL, u, LogError, serr)
+		return res, nil
+	}
+	f.versions[u] = id
+	return res, nil
+}
+
+// storeSitePage stores a page a site's crawl read as the newest version of
+// its URL, unless that version has the same body, and returns its id.
+func (m *Monitor) storeSitePage(ctx context.Context, url string, res *vigil.FetchResult) (int64, error) {
+	rid, err := m.resource(ctx, url)
+	if err != nil {
+		return 0, err
+	}
+	defer m.pages.lock(url)()
+	head := m.heads.get(rid)
+	if head == nil {
+		head, err = m.Store.LatestVersion(ctx, rid)
+		if err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
+			return 0, err
+		}
+	}
+	var headID int64
+	if head != nil {
+		headID = head.ID
+		if head.Error == "" && head.ContentHash == warehouse.Hash(res.Body) {
+			return head.ID, nil
+		}
+	}
+	v, err := m.Warehouse.Put(ctx, &warehouse.Fetch{URL: url, FetchedAt: res.FetchedAt, Status: res.Status, ETag: res.ETag,
+		LastModified: res.LastModified, ContentType: res.ContentType, Charset: "utf-8", FetchDuration: res.Duration, Body: res.Body,
+		CheckHead: true, HeadID: headID})
+	if err != nil {
+		m.heads.put(rid, nil)
+		return 0, fmt.Errorf("store version: %w", err)
+	}
+	m.heads.put(rid, v)
+	m.bodies.put(v.ID, body{data: res.Body, charset: v.Charset, contentType: v.ContentType})
+	return v.ID, nil
+}
+
+// siteOptions are the repairs of Algorithm Delta a site's check asks for,
+// as vigil site diff does: no modified tuple without a modified page in
+// it, every modified page in both versions, every tuple with a changed
+// page in some delta table.
+var siteOptions = webtable.Options{Strict: true, Cover: true, Complete: true}
+
+// checkSite crawls the site of a sentinel and compares the crawl with the
+// previous one.
+func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *memoryGrant) {
+	site := j.plan.site
+	q := crawl.Query{Start: site.URL, MaxDepth: site.Depth, MaxPages: site.Pages}
+	sf := &siteFetcher{m: m, inner: m.Fetcher, versions: map[string]int64{}}
+	snap, err := crawl.Crawl(ctx, sf, q)
+	if ctx.Err() != nil {
+		return // shutting down: the check is abandoned
+	}
+	j.checked++
+	if err == nil {
+		if msg := snap.StartFailure(); msg != "" {
+			err = fmt.Errorf("start page %s: %s", site.URL, msg)
+		}
+	}
+	if err != nil {
+		// The previous crawl stays the reference: a site whose start
+		// page fails is not a site whose pages were all deleted.
+		j.outcome = schedule.Failed
+		m.Logger.Info("site check failed", LogSentinel, j.s.ID, LogURL, site.URL, LogError, err)
+		return
+	}
+	cur := &siteRecord{Snapshot: snap, Versions: map[string]int64{}}
+	for _, p := range snap.Pages {
+		if id := sf.versions[p.URL]; id != 0 && !p.Failed() {
+			cur.Versions[p.URL] = id
+		}
+	}
+	var prev *siteRecord
+	raw, _, err := m.Store.SiteSnapshot(ctx, j.s.ID)
+	switch {
+	case err == nil:
+		if prev, err = decodeSite(raw); err != nil {
+			// Unreadable: this crawl becomes the reference.
+			m.Logger.Error("read site snapshot", LogSentinel, j.s.ID, LogError, err)
+		}
+	case vigil.ErrorCode(err) != vigil.ENOTFOUND:
+		j.outcome = schedule.Failed
+		m.Logger.Error("read site snapshot", LogSentinel, j.s.ID, LogError, err)
+		return
+	}
+	if j.rec.Site, err = encodeSite(cur); err != nil {
+		j.outcome = schedule.Failed
+		m.Logger.Error("encode site snapshot", LogSentinel, j.s.ID, LogError, err)
+		return
+	}
+	if prev == nil || !sameSiteQuery(prev.Snapshot.Query, snap.Query) {
+		m.Logger.Info("site crawled: the reference of the next check", LogSentinel, j.s.ID, LogURL, site.URL, "pages", len(snap.Pages))
+		return
+	}
+	records, err := m.compareSites(ctx, j, prev, cur, grant)
+	if err != nil {
+		// Compared again at the next check, with this crawl: the change
+		// would be lost if this crawl became the reference.
+		j.rec.Site = nil
+		j.outcome = schedule.Failed
+		m.Logger.Error("compare site crawls", LogSentinel, j.s.ID, LogURL, site.URL, LogError, err)
+		return
+	}
+	if len(records) == 0 {
+		return
+	}
+	j.outcome = schedule.Changed
+	m.reportSite(ctx, j, cur, records, now)
+}
+
+// sameSiteQuery reports whether two crawls ran the same coupling query
+// (the bodies kept and the workers aside): the sentinel was not edited to
+// crawl otherwise, and its site did not move (the scope follows the start
+// page's redirects).
+func sameSiteQuery(a, b crawl.Query) bool {
+	return a.Start == b.Start && slices.Equal(a.Scope, b.Scope) && a.Match == b.Match && a.MaxDepth == b.MaxDepth && a.MaxPages == b.MaxPages
+}
+
+// compareSites returns the records of the pages added, deleted and
+// modified from the crawl prev to cur: every page added or deleted, and
+// the modified pages whose change the sentinel's Monitor clause finds.
+func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecord, grant *memoryGrant) ([]intent.Change, error) {
+	w1, err := prev.Snapshot.Table(crawl.ByContent)
+	if err != nil {
+		return nil, fmt.Errorf("previous crawl: %w", err)
+	}
+	w2, err := cur.Snapshot.Table(crawl.ByContent)
+	if err != nil {
+		return nil, fmt.Errorf("this crawl: %w", err)
+	}
+	d, err := webtable.Diff(w1, w2, &siteOptions)
+	if err != nil {
+		return nil, err
+	}
+	pages1, pages2 := pagesByURL(prev.Snapshot), pagesByURL(cur.Snapshot)
+	redirected := map[string]string{}
+	for _, r := range cur.Snapshot.Redirects {
+		redirected[r.From] = r.To
+	}
+	var out []intent.Change
+	for _, id := range sortedIDs(d.Added) {
+		p := pages2[string(id)]
+		info := &intent.PageInfo{URL: p.URL, Title: p.Title, NewVersion: cur.Versions[p.URL]}
+		if before := pages1[p.URL]; before != nil && before.Failed() {
+			info.Note = "failed before: " + pageFailure(before)
+		}
+		info.ResourceID = m.knownResource(ctx, p.URL)
+		out = append(out, intent.NewPageChange(intent.Insert, info))
+	}
+	for _, id := range sortedIDs(d.Deleted) {
+		p := pages1[string(id)]
+		info := &intent.PageInfo{URL: p.URL, Title: p.Title, OldVersion: prev.Versions[p.URL], Note: "no longer reached"}
+		if now := pages2[p.URL]; now != nil {
+			info.Note = "now failing: " + pageFailure(now)
+		} else if to, ok := redirected[p.URL]; ok {
+			info.Note = "now redirected to " + to
+		}
+		info.ResourceID = m.knownResource(ctx, p.URL)
+		out = append(out, intent.NewPageChange(intent.Delete, info))
+	}
+	anyChange := isAnyChange(j.plan.expr)
+	for _, id := range sortedIDs(d.Modified) {
+		p, before := pages2[string(id)], pages1[string(id)]
+		info := &intent.PageInfo{URL: p.URL, Title: p.Title, OldVersion: prev.Versions[p.URL], NewVersion: cur.Versions[p.URL]}
+		if before.Title != p.Title {
+			info.OldTitle = before.Title
+		}
+		info.ResourceID = m.knownResource(ctx, p.URL)
+		if info.OldVersion == 0 || info.NewVersion == 0 || info.OldVersion == info.NewVersion {
+			// Not both versions stored (a binary document, a store that
+			// failed): only "any change" can tell it changed.
+			if anyChange {
+				out = append(out, intent.NewPageChange(intent.Update, info))
+			}
+			continue
+		}
+		pe := &pairEval{m: m, url: p.URL, ref: info.OldVersion, cur: info.NewVersion, grant: grant}
+		ok, res, err := m.evaluateErr(ctx, pe, j)
+		grant.done() // the page's comparison is over
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			m.Logger.Error("evaluate site page", LogSentinel, j.s.ID, LogURL, p.URL, LogError, err)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		info.Summary = summarize(j.plan, res, res.AllChanges())
+		out = append(out, intent.NewPageChange(intent.Update, info))
+	}
+	return out, nil
+}
+
+// knownResource returns the id of a URL's resource if it has one, else 0
+// (a page that failed at every crawl has none).
+func (m *Monitor) knownResource(ctx context.Context, url string) int64 {
+	m.resMu.Lock()
+	id := m.resources[url]
+	m.resMu.Unlock()
+	if id != 0 {
+		return id
+	}
+	r, err := m.Store.FindResourceByURL(ctx, url)
+	if err != nil {
+		return 0
+	}
+	return r.ID
+}
+
+// isAnyChange reports whether an expression is "any change".
+func isAnyChange(x spec.Expr) bool {
+	c, ok := x.(*spec.ChangeType)
+	return ok && c.Kind == spec.AnyChange && c.Scope == nil && len(c.Ignore) == 0
+}
+
+func pagesByURL(s *crawl.Snapshot) map[string]*crawl.Page {
+	out := make(map[string]*crawl.Page, len(s.Pages))
+	for _, p := range s.Pages {
+		out[p.URL] = p
+	}
+	return out
+}
+
+func sortedIDs(ids []webtable.NodeID) []webtable.NodeID {
+	out := slices.Clone(ids)
+	slices.Sort(out)
+	return out
+}
+
+// pageFailure names why a page failed: its HTTP status, else its error.
+func pageFailure(p *crawl.Page) string {
+	if p.Status != 0 && p.Status/100 != 2 {
+		return fmt.Sprintf("HTTP %d", p.Status)
+	}
+	return p.Error
+}
+
+// reportSite records the change a check found on a site and, for the
+// immediate and best-effort modes, its notifications.
+func (m *Monitor) reportSite(ctx context.Context, j *job, cur *siteRecord, records []intent.Change, now time.Time) {
+	start := cur.Snapshot.Pages[0].URL
+	to := cur.Versions[start]
+	rid := m.knownResource(ctx, start)
+	if to == 0 || rid == 0 {
+		// The start page was read (StartFailure) but not stored.
+		j.rec.Site = nil // compared again at the next check
+		m.Logger.Error("site change not recorded: the start page has no stored version", LogSentinel, j.s.ID, LogURL, start)
+		return
+	}
+	data, err := json.Marshal(records)
+	if err != nil {
+		m.Logger.Error("encode site records", LogSentinel, j.s.ID, LogError, err)
+		return
+	}
+	c := &vigil.Change{SentinelID: j.s.ID, ResourceID: rid, ToVersion: to, DetectedAt: now,
+		Summary: siteSummary(j.plan.site.URL, records), Records: data}
+	first := len(j.rec.Changes)
+	j.rec.Changes = append(j.rec.Changes, c)
+	m.Logger.Info("site change detected", LogSentinel, j.s.ID, LogURL, j.plan.site.URL, "summary", c.Summary)
+	if j.plan.mode != spec.Immediate && j.plan.mode != spec.BestEffort {
+		return
+	}
+	items := []*vigil.MessageItem{{Change: c}}
+	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: j.plan.site.URL,
+		Subject: "[Vigil] " + j.s.Name + ": " + c.Summary, Changes: items}
+	msg.Text, msg.HTML = m.render(ctx, j, items, [][]intent.Change{records}, nil)
+	due := now
+	if j.plan.mode == spec.BestEffort {
+		due = now.Add(m.BestEffortDelay)
+	}
+	m.enqueue(j, msg, first, due)
+}
+
+// siteSummary is the summary of a site's change: "site URL: 2 pages
+// added, 1 page removed, 3 pages changed".
+func siteSummary(url string, records []intent.Change) string {
+	return "site " + url + ": " + intent.Count(records)
+}

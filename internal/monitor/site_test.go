@@ -1,0 +1,316 @@
+package monitor
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/intent"
+	"github.com/vigil-web/vigil/internal/crawl"
+	"github.com/vigil-web/vigil/internal/crawl/crawltest"
+	"github.com/vigil-web/vigil/internal/fetch"
+	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// docsRelease is a small documentation site: an index linking a guide, a
+// FAQ and a page that is about to go away.
+func docsRelease(guide, faq string, withOld bool) crawltest.Release {
+	index := `<html><head><title>Docs</title></head><body><h1>Docs</h1><ul><li><a href="guide.html">Guide</a></li><li><a href="faq.html">FAQ</a></li>`
+	if withOld {
+		index += `<li><a href="old.html">Old</a></li>`
+	} else {
+		index += `<li><a href="new.html">New</a></li>`
+	}
+	index += `</ul></body></html>`
+	r := crawltest.Release{
+		"/docs/index.html": []byte(index),
+		"/docs/guide.html": []byte(`<html><head><title>Guide</title></head><body><p>` + guide + `</p><a href="index.html">Back</a></body></html>`),
+		"/docs/faq.html":   []byte(`<html><head><title>FAQ</title></head><body><p>` + faq + `</p></body></html>`),
+	}
+	if withOld {
+		r["/docs/old.html"] = []byte(`<html><head><title>Old</title></head><body><p>Old things.</p></body></html>`)
+	} else {
+		r["/docs/new.html"] = []byte(`<html><head><title>New</title></head><body><p>New things.</p></body></html>`)
+	}
+	return r
+}
+
+// siteRecords decodes the page records of a site's change.
+func siteRecords(t *testing.T, c *vigil.Change) []intent.Change {
+	t.Helper()
+	var recs []intent.Change
+	if err := json.Unmarshal(c.Records, &recs); err != nil {
+		t.Fatalf("records of change %d: %v", c.ID, err)
+	}
+	return recs
+}
+
+// TestSiteSentinel runs a site sentinel end to end on a loopback site,
+// with the real fetcher and a SQLite store: the first check is the
+// reference; between it and the second, a page goes, one comes, one
+// changes where the sentinel's keyword is and one changes elsewhere. The
+// second check reports the site's change: the page added, the page
+// deleted, and, of the two modified, the one where the keyword changed;
+// each page read is a version of its URL in the warehouse.
+func TestSiteSentinel(t *testing.T) {
+	ctx := context.Background()
+	db, wh, u := testStore(t)
+	site := crawltest.NewSite(t, docsRelease("Install with go get.", "Is it free? Yes.", true))
+	now := time.Now().UTC()
+	src := "Create Sentinel docs Using site " + site.URL("/docs/") + " depth 2 pages 20 Monitor keywords {deprecated} Notify By email owner@example.test, webhook https://hooks.example.test/x Every immediate"
+	sen := createSentinel(t, db, spec.NewChecker(now), u, "docs", src)
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: fetch.New(fetch.Options{AllowPrivateNetworks: true}),
+		Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return now }, Rand: func() float64 { return 0.5 },
+		DashboardLink: func(id int64) string { return "https://vigil.example.test/sentinels/1" }}
+
+	runOnce(t, m, 1)
+	if cs := changesOf(t, db, sen); len(cs) != 0 {
+		t.Fatalf("first crawl reported %d changes, want none (it is the reference)", len(cs))
+	}
+	raw, _, err := db.SiteSnapshot(ctx, sen.ID)
+	if err != nil {
+		t.Fatalf("site snapshot after the first check: %v", err)
+	}
+	first, err := decodeSite(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Snapshot.Pages) != 4 || len(first.Versions) != 4 {
+		t.Fatalf("first crawl: %d pages, %d versions, want 4 and 4", len(first.Snapshot.Pages), len(first.Versions))
+	}
+	for url, id := range first.Versions {
+		v, err := db.FindVersionByID(ctx, id)
+		if err != nil {
+			t.Fatalf("version %d of %s: %v", id, url, err)
+		}
+		body, err := wh.Body(ctx, id)
+		if err != nil || !strings.Contains(string(body), "<title>") {
+			t.Errorf("body of %s (version %d, resource %d): %.40q, %v", url, id, v.ResourceID, body, err)
+		}
+	}
+
+	// Nothing changed: a second crawl reports nothing and stores no version.
+	now = now.Add(time.Hour)
+	makeDue(t, db, sen, now)
+	runOnce(t, m, 1)
+	if cs := changesOf(t, db, sen); len(cs) != 0 {
+		t.Fatalf("unchanged site reported %d changes", len(cs))
+	}
+
+	site.Set(docsRelease("Install with go get. The v1 API is deprecated.", "Is it free? Yes, and open.", false), nil)
+	now = now.Add(time.Hour)
+	makeDue(t, db, sen, now)
+	runOnce(t, m, 1)
+	cs := changesOf(t, db, sen)
+	if len(cs) != 1 {
+		t.Fatalf("changed site reported %d changes, want 1", len(cs))
+	}
+	c := cs[0]
+	wantSummary := "site " + site.URL("/docs/") + ": 1 page added, 1 page removed, 1 page changed"
+	if c.Summary != wantSummary {
+		t.Errorf("summary %q, want %q", c.Summary, wantSummary)
+	}
+	recs := siteRecords(t, c)
+	type line struct {
+		op  intent.Operation
+		url string
+	}
+	var got []line
+	for _, r := range recs {
+		if r.Kind != intent.KindPage || r.Page == nil {
+			t.Fatalf("record %+v is not a page", r)
+		}
+		got = append(got, line{r.Op, r.Page.URL})
+	}
+	want := []line{{intent.Insert, site.URL("/docs/new.html")}, {intent.Delete, site.URL("/docs/old.html")}, {intent.Update, site.URL("/docs/guide.html")}}
+	if len(got) != len(want) {
+		t.Fatalf("records %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("record %d: %v, want %v", i, got[i], want[i])
+		}
+	}
+	guide := recs[2].Page
+	if guide.Summary != "keywords {deprecated}: 1 keyword added" || recs[1].Page.Note != "no longer reached" {
+		t.Errorf("guide's summary %q, old page's note %q", guide.Summary, recs[1].Page.Note)
+	}
+	// The guide's two versions are in the warehouse, and its history
+	// shows them.
+	oldBody, err1 := wh.Body(ctx, guide.OldVersion)
+	newBody, err2 := wh.Body(ctx, guide.NewVersion)
+	if err1 != nil || err2 != nil || strings.Contains(string(oldBody), "deprecated") || !strings.Contains(string(newBody), "deprecated") {
+		t.Errorf("guide's versions %d and %d: %v %v", guide.OldVersion, guide.NewVersion, err1, err2)
+	}
+	if vs, _, err := db.FindVersions(ctx, vigil.VersionFilter{ResourceID: guide.ResourceID}); err != nil || len(vs) != 2 {
+		t.Errorf("guide's history: %d versions, %v; want 2", len(vs), err)
+	}
+	start, err := db.FindResourceByURL(ctx, site.URL("/docs/"))
+	if err != nil || c.ResourceID != start.ID || c.FromVersion != 0 || c.ToVersion == 0 {
+		t.Errorf("change on resource %d from %d to %d; want the start page's (%v, %v)", c.ResourceID, c.FromVersion, c.ToVersion, start, err)
+	}
+
+	msgs := messagesOf(t, db, u, sen)
+	if len(msgs) != 2 { // email and webhook
+		t.Fatalf("%d messages, want 2", len(msgs))
+	}
+	msg := msgs[0]
+	for _, part := range []string{
+		"found changes on the site " + site.URL("/docs/"),
+		"+ page added: " + site.URL("/docs/new.html") + ` "New"`,
+		"- page removed: " + site.URL("/docs/old.html") + ` "Old" (no longer reached)`,
+		"~ page changed: " + site.URL("/docs/guide.html") + ` "Guide": keywords {deprecated}: 1 keyword added`,
+	} {
+		if !strings.Contains(msg.Text, part) {
+			t.Errorf("message text lacks %q:\n%s", part, msg.Text)
+		}
+	}
+	if !strings.Contains(msg.HTML, `<a href="`+site.URL("/docs/new.html")+`">`) {
+		t.Errorf("message HTML does not link the page added:\n%s", msg.HTML)
+	}
+	if strings.Contains(msg.Text, "faq.html") {
+		t.Errorf("message lists the FAQ, whose change is not a keyword's:\n%s", msg.Text)
+	}
+	if msg.Subject != "[Vigil] docs: "+wantSummary || msg.URL != site.URL("/docs/") {
+		t.Errorf("subject %q, URL %q", msg.Subject, msg.URL)
+	}
+}
+
+// TestSiteSentinelAnyChange: with the default Monitor clause, every
+// modified page is reported; a start page that fails is a failed check,
+// not a site whose pages were all deleted.
+func TestSiteSentinelAnyChange(t *testing.T) {
+	db, wh, u := testStore(t)
+	site := crawltest.NewSite(t, docsRelease("Install.", "Free.", true))
+	now := time.Now().UTC()
+	sen := createSentinel(t, db, spec.NewChecker(now), u, "docs", "Create Sentinel docs Using site "+site.URL("/docs/")+" Every interactive")
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: fetch.New(fetch.Options{AllowPrivateNetworks: true}),
+		Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return now }, Rand: func() float64 { return 0.5 }}
+	runOnce(t, m, 1)
+
+	site.Mu.Lock()
+	site.Gone = map[string]bool{"/docs/": true}
+	site.Mu.Unlock()
+	now = now.Add(time.Hour)
+	makeDue(t, db, sen, now)
+	runOnce(t, m, 1)
+	if cs := changesOf(t, db, sen); len(cs) != 0 {
+		t.Fatalf("a failing start page reported %d changes", len(cs))
+	}
+
+	site.Mu.Lock()
+	site.Gone = nil
+	site.Mu.Unlock()
+	site.Set(docsRelease("Install again.", "Free of charge.", true), nil)
+	now = now.Add(time.Hour)
+	makeDue(t, db, sen, now)
+	runOnce(t, m, 1)
+	cs := changesOf(t, db, sen)
+	if len(cs) != 1 {
+		t.Fatalf("%d changes, want 1", len(cs))
+	}
+	var urls []string
+	for _, r := range siteRecords(t, cs[0]) {
+		if r.Op != intent.Update || r.Page.Summary == "" {
+			t.Errorf("record %+v: want a page changed, with a summary", r)
+		}
+		urls = append(urls, r.Page.URL)
+	}
+	if want := site.URL("/docs/faq.html") + " " + site.URL("/docs/guide.html"); strings.Join(urls, " ") != want {
+		t.Errorf("pages changed %v, want %s", urls, want)
+	}
+	if msgs := messagesOf(t, db, u, sen); len(msgs) != 0 {
+		t.Errorf("an interactive sentinel queued %d messages", len(msgs))
+	}
+}
+
+// TestSiteRecordRoundTrip: what a check keeps of a crawl reads back, and
+// garbage is an error, not a panic.
+func TestSiteRecordRoundTrip(t *testing.T) {
+	site := crawltest.NewSite(t, docsRelease("a", "b", true))
+	snap, err := crawl.Crawl(context.Background(), fetch.New(fetch.Options{AllowPrivateNetworks: true}), crawl.NewQuery(site.URL("/docs/")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &siteRecord{Snapshot: snap, Versions: map[string]int64{site.URL("/docs/"): 7}}
+	back, err := decodeSite(mustEncode(t, r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back.Versions, r.Versions) || len(back.Snapshot.Pages) != 4 || !sameSiteQuery(back.Snapshot.Query, snap.Query) {
+		t.Errorf("round trip: %+v", back)
+	}
+	for _, bad := range [][]byte{nil, []byte("not gzip"), mustEncode(t, &siteRecord{})} {
+		if _, err := decodeSite(bad); err == nil {
+			t.Errorf("decodeSite(%q) accepted it", bad)
+		}
+	}
+}
+
+func mustEncode(t *testing.T, r *siteRecord) []byte {
+	t.Helper()
+	b, err := encodeSite(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestSiteMessageBounded: a change of many pages lists the first ones in
+// the message and says how many more; the webhook's records are bounded
+// too, with the number left out.
+func TestSiteMessageBounded(t *testing.T) {
+	db, _, u := testStore(t)
+	now := time.Now().UTC()
+	sen := createSentinel(t, db, spec.NewChecker(now), u, "big", "Create Sentinel big Using site https://big.example/ Notify By webhook https://hooks.example.test/x Every immediate")
+	p, err := decodePlan(sen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := &job{s: sen, plan: p, st: decodeState(nil), rec: &vigil.CheckRecord{SentinelID: sen.ID}}
+	var recs []intent.Change
+	for i := range 1200 {
+		recs = append(recs, intent.NewPageChange(intent.Insert, &intent.PageInfo{URL: "https://big.example/p" + strconv.Itoa(i)}))
+	}
+	m := &Monitor{Store: db}
+	m.init()
+	m.reportSite(context.Background(), j, &siteRecord{Snapshot: &crawl.Snapshot{Pages: []*crawl.Page{{URL: "https://big.example/"}}},
+		Versions: map[string]int64{"https://big.example/": 1}}, recs, now)
+	// No resource for the start page in this store: nothing is recorded,
+	// and the snapshot is not replaced.
+	if len(j.rec.Changes) != 0 || j.rec.Site != nil {
+		t.Fatalf("without a stored start page: %d changes", len(j.rec.Changes))
+	}
+	res, err := db.EnsureResource(context.Background(), "https://big.example/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.resources = map[string]int64{"https://big.example/": res.ID}
+	m.reportSite(context.Background(), j, &siteRecord{Snapshot: &crawl.Snapshot{Pages: []*crawl.Page{{URL: "https://big.example/"}}},
+		Versions: map[string]int64{"https://big.example/": 1}}, recs, now)
+	if len(j.rec.Changes) != 1 || len(j.rec.Notifications) != 1 {
+		t.Fatalf("%d changes, %d notifications; want 1 and 1", len(j.rec.Changes), len(j.rec.Notifications))
+	}
+	var msg vigil.Message
+	if err := json.Unmarshal(j.rec.Notifications[0].Payload, &msg); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(msg.Text, "+ page added: https://big.example/p49\n") || strings.Contains(msg.Text, "/p50\n") ||
+		!strings.Contains(msg.Text, "... and 1150 more") {
+		t.Errorf("message text not bounded to 50 pages and the count of the others:\n%.3000s", msg.Text)
+	}
+	it := msg.Changes[0]
+	var kept []intent.Change
+	if err := json.Unmarshal(it.Change.Records, &kept); err != nil || len(kept) == 0 || len(kept)+it.RecordsOmitted != 1200 || it.RecordsOmitted == 0 {
+		t.Errorf("webhook records: %d kept, %d omitted, %v; want some of 1200 and the rest counted", len(kept), it.RecordsOmitted, err)
+	}
+	if len(j.rec.Changes[0].Records) < 1200*20 {
+		t.Errorf("stored change keeps %d bytes of records: want all 1200 pages", len(j.rec.Changes[0].Records))
+	}
+}

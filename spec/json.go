@@ -68,6 +68,35 @@ func CheckedURLs(data []byte) ([]string, error) {
 	return c.URLs, nil
 }
 
+// CheckedSite returns the site a checked sentinel in its JSON form
+// watches (its read-only member "site"), or nil, without decoding the
+// rest.
+func CheckedSite(data []byte) (*Site, error) {
+	var c struct {
+		Site *Site `json:"site"`
+	}
+	if err := json.Unmarshal(data, &c); err != nil {
+		return nil, err
+	}
+	return c.Site, nil
+}
+
+// Scope returns the URLs a crawl of the site follows links to, as a
+// prefix: the directory of its URL ("https://a.example/docs/" for
+// "https://a.example/docs/index.html?x=1"), before any redirect of its
+// start page.
+func (s *Site) Scope() string {
+	u, _, _ := strings.Cut(s.URL, "?")
+	u, _, _ = strings.Cut(u, "#")
+	if i := strings.Index(u, "://"); i >= 0 {
+		if j := strings.LastIndexByte(u[i+3:], '/'); j >= 0 {
+			return u[:i+3+j+1]
+		}
+		return u + "/"
+	}
+	return u
+}
+
 // UnmarshalJSON decodes a checked sentinel as MarshalJSON writes it, for a
 // store that keeps the JSON form and rebuilds Stored values for
 // Checker.Lookup. The sentinel is validated as DecodeSentinel does; the

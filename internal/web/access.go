@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/spec"
@@ -15,16 +16,31 @@ import (
 // user watches at all), so a user reads a resource, its versions and their
 // diffs only if one of their sentinels watches its URL or has reported a
 // change of it (a URL since edited away); any other resource is answered as
-// not found, as another user's sentinel is.
+// not found, as another user's sentinel is. A sentinel on a site watches
+// every page under the site's scope (spec.Site.Scope).
 
 // watchedURLs returns the canonical URLs u's sentinels watch.
 func (s *Server) watchedURLs(ctx context.Context, u *vigil.User) (map[string]bool, error) {
+	urls, _, err := s.watched(ctx, u)
+	return urls, err
+}
+
+// watched returns the canonical URLs u's sentinels watch, and the scopes
+// (URL prefixes) of the sites they watch: a page of a site is read by
+// the owner of a sentinel on the site, whose changes link it.
+func (s *Server) watched(ctx context.Context, u *vigil.User) (map[string]bool, []string, error) {
 	list, _, err := s.Store.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	urls := map[string]bool{}
+	var scopes []string
 	for _, x := range list {
+		if site, err := spec.CheckedSite(x.Spec); err == nil && site != nil {
+			if canon, err := vigil.CanonicalURL(site.Scope()); err == nil {
+				scopes = append(scopes, canon)
+			}
+		}
 		watched, err := spec.CheckedURLs(x.Spec)
 		if err != nil {
 			continue // a sentinel without a checked specification watches nothing
@@ -35,17 +51,22 @@ func (s *Server) watchedURLs(ctx context.Context, u *vigil.User) (map[string]boo
 			}
 		}
 	}
-	return urls, nil
+	return urls, scopes, nil
 }
 
 // checkReadable returns ENOTFOUND unless u may read resource res.
 func (s *Server) checkReadable(ctx context.Context, u *vigil.User, res *vigil.Resource) error {
-	urls, err := s.watchedURLs(ctx, u)
+	urls, scopes, err := s.watched(ctx, u)
 	if err != nil {
 		return err
 	}
 	if urls[res.URL] {
 		return nil
+	}
+	for _, p := range scopes {
+		if strings.HasPrefix(res.URL, p) {
+			return nil
+		}
 	}
 	cs, _, err := s.Store.FindChanges(ctx, vigil.ChangeFilter{OwnerID: u.ID, ResourceID: res.ID, Limit: 1})
 	if err != nil {

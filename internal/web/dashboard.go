@@ -382,11 +382,15 @@ func (s *Server) handleDiffFrame(w http.ResponseWriter, r *http.Request, sess *s
 	return s.renderView(r.Context(), w, p, format)
 }
 
-// handleChangePage shows a change: the diff between its versions.
+// handleChangePage shows a change: the diff between its versions, or the
+// pages of a site's change.
 func (s *Server) handleChangePage(w http.ResponseWriter, r *http.Request, sess *session) error {
 	c, err := s.ownChange(r, sess.User)
 	if err != nil {
 		return err
+	}
+	if recs := siteChange(c); recs != nil {
+		return s.handleSiteChange(w, r, sess, c, recs)
 	}
 	if c.FromVersion == 0 {
 		return seeOther(w, r, idPath("/resources/", c.ResourceID))

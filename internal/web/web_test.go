@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/intent"
 	"github.com/vigil-web/vigil/internal/sqlite"
 )
 
@@ -293,6 +294,8 @@ func TestTemplatesRender(t *testing.T) {
 		"resource":  &historyData{Resource: &vigil.Resource{ID: 1, URL: "http://a/"}, Plot: changePlot(nil, nil, time.Now())},
 		"diff":      &diffData{Resource: &vigil.Resource{ID: 1}, From: &vigil.Version{ID: 1}, To: &vigil.Version{ID: 2}, View: "records"},
 		"tokens":    &tokensData{},
+		"sitechange": &siteChangeData{Change: &vigil.Change{Summary: "site http://a/: 1 page added"}, Sentinel: &vigil.Sentinel{ID: 1, Name: "s"},
+			Pages: []sitePageRow{{Op: "added", Page: &intent.PageInfo{URL: "http://a/b", Title: "B"}, History: "/resources/2"}}, More: 3},
 	} {
 		w := httptest.NewRecorder()
 		s.render(w, httptest.NewRequest("GET", "/", nil), 200, name, &view{Title: name, User: u, CSRF: "c", Data: data})

@@ -102,13 +102,30 @@ type siteFetcher struct {
 	mu    sync.Mutex
 	// versions are the versions of the pages read, by canonical URL.
 	versions map[string]int64
-	// failed counts the pages read whose body could not be stored.
-	failed int
+	// failed counts the pages read whose body could not be stored;
+	// notModified those that answered 304 Not Modified.
+	failed, notModifiedCount int
 }
 
-// Fetch implements vigil.Fetcher.
+// Fetch implements vigil.Fetcher. A page stored before is asked for
+// conditionally; when it has not changed (304), the crawl is given its
+// stored body, which is the version the page has in this crawl.
 func (f *siteFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.FetchResult, error) {
-	res, err := f.inner.Fetch(ctx, req)
+	asked, good := f.m.storedPage(ctx, req.URL)
+	r := *req
+	if good != nil {
+		r.ETag, r.LastModified = good.ETag, good.LastModified
+	}
+	res, err := f.inner.Fetch(ctx, &r)
+	if err == nil && res != nil && res.NotModified {
+		if final, cerr := vigil.CanonicalURL(res.URL); good == nil || cerr != nil || final != asked {
+			// Not the page whose validators were sent (a redirect):
+			// asked again without them.
+			res, err = f.inner.Fetch(ctx, req)
+		} else {
+			return f.notModified(ctx, asked, good, res)
+		}
+	}
 	if err != nil || res == nil || res.NotModified {
 		return res, err
 	}
@@ -126,6 +143,52 @@ func (f *siteFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigi
 	}
 	f.versions[u] = id
 	return res, nil
+}
+
+// notModified returns the result of a page that answered 304 Not
+// Modified to the validators of its stored version good: that version's
+// body and metadata.
+func (f *siteFetcher) notModified(ctx context.Context, url string, good *vigil.Version, res *vigil.FetchResult) (*vigil.FetchResult, error) {
+	b, err := f.m.body(ctx, good.ID)
+	if err != nil {
+		return nil, fmt.Errorf("fetch %s: not modified, and its stored version %d cannot be read: %w", url, good.ID, err)
+	}
+	out := *res
+	out.NotModified, out.URL, out.Status, out.Body = false, url, good.Status, b.data
+	out.ContentType, out.ETag, out.LastModified = good.ContentType, good.ETag, good.LastModified
+	if out.Status == 0 {
+		out.Status = 200
+	}
+	f.mu.Lock()
+	f.versions[url] = good.ID
+	f.notModifiedCount++
+	f.mu.Unlock()
+	return &out, nil
+}
+
+// storedPage returns the canonical form of a URL and, if it has a stored
+// version that is no failure and has a validator (an ETag or a
+// Last-Modified date), that version.
+func (m *Monitor) storedPage(ctx context.Context, rawURL string) (string, *vigil.Version) {
+	u, err := vigil.CanonicalURL(rawURL)
+	if err != nil {
+		return rawURL, nil
+	}
+	rid := m.knownResource(ctx, u)
+	if rid == 0 {
+		return u, nil
+	}
+	head := m.heads.get(rid)
+	if head == nil {
+		if head, err = m.Store.LatestVersion(ctx, rid); err != nil {
+			return u, nil
+		}
+		m.heads.put(rid, head)
+	}
+	if head.Error != "" || head.ETag == "" && head.LastModified.IsZero() {
+		return u, nil
+	}
+	return u, head
 }
 
 // storeSitePage stores a page a site's crawl read as the newest version of

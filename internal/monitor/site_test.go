@@ -3,9 +3,14 @@ package monitor
 import (
 	"context"
 	"encoding/json"
+	"hash/crc32"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -312,5 +317,114 @@ func TestSiteMessageBounded(t *testing.T) {
 	}
 	if len(j.rec.Changes[0].Records) < 1200*20 {
 		t.Errorf("stored change keeps %d bytes of records: want all 1200 pages", len(j.rec.Changes[0].Records))
+	}
+}
+
+// etagSite serves pages with an ETag and answers 304 to a request that
+// sends it back, counting those.
+type etagSite struct {
+	mu    sync.Mutex
+	pages map[string]string
+	full  map[string]int // 200 answers by path
+	not   int            // 304 answers
+}
+
+func (s *etagSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	body, ok := s.pages[r.URL.Path]
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	etag := `"` + strconv.Itoa(len(body)) + "-" + strconv.Itoa(int(crc32.ChecksumIEEE([]byte(body)))) + `"`
+	w.Header().Set("ETag", etag)
+	if r.Header.Get("If-None-Match") == etag {
+		s.not++
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	s.full[r.URL.Path]++
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	io.WriteString(w, body)
+}
+
+// TestSiteConditional: a page stored before is asked for with its ETag;
+// one that did not change answers 304 and is read from the warehouse (its
+// links followed as before), so that only changed pages travel again.
+func TestSiteConditional(t *testing.T) {
+	db, wh, u := testStore(t)
+	es := &etagSite{full: map[string]int{}, pages: map[string]string{
+		"/":           `<html><body><a href="/a">A</a> <a href="/b">B</a></body></html>`,
+		"/a":          `<html><body><p>A one.</p></body></html>`,
+		"/b":          `<html><body><p>B one.</p></body></html>`,
+		"/robots.txt": "User-agent: *\n",
+	}}
+	srv := httptest.NewServer(es)
+	t.Cleanup(srv.Close)
+	now := time.Now().UTC()
+	sen := createSentinel(t, db, spec.NewChecker(now), u, "s", "Create Sentinel s Using site "+srv.URL+"/ Every interactive")
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: fetch.New(fetch.Options{AllowPrivateNetworks: true}),
+		Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return now }, Rand: func() float64 { return 0.5 }}
+	runOnce(t, m, 1)
+	es.mu.Lock()
+	es.pages["/b"] = `<html><body><p>B two.</p></body></html>`
+	es.mu.Unlock()
+	now = now.Add(time.Hour)
+	makeDue(t, db, sen, now)
+	runOnce(t, m, 1)
+	es.mu.Lock()
+	defer es.mu.Unlock()
+	if es.not != 2 || es.full["/"] != 1 || es.full["/a"] != 1 || es.full["/b"] != 2 {
+		t.Errorf("%d answers 304, full answers %v; want 2 (the index and A) and B twice", es.not, es.full)
+	}
+	cs := changesOf(t, db, sen)
+	if len(cs) != 1 {
+		t.Fatalf("%d changes, want 1", len(cs))
+	}
+	recs := siteRecords(t, cs[0])
+	if len(recs) != 1 || recs[0].Op != intent.Update || recs[0].Page.URL != srv.URL+"/b" {
+		t.Errorf("records %+v, want B changed", recs)
+	}
+}
+
+// TestSiteEdited: a sentinel edited to crawl its site otherwise takes its
+// next crawl as the new reference, rather than reporting the pages the
+// new bounds add or drop.
+func TestSiteEdited(t *testing.T) {
+	ctx := context.Background()
+	db, wh, u := testStore(t)
+	site := crawltest.NewSite(t, docsRelease("Install.", "Free.", true))
+	now := time.Now().UTC()
+	sen := createSentinel(t, db, spec.NewChecker(now), u, "docs", "Create Sentinel docs Using site "+site.URL("/docs/")+" Every interactive")
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: fetch.New(fetch.Options{AllowPrivateNetworks: true}),
+		Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return now }, Rand: func() float64 { return 0.5 }}
+	runOnce(t, m, 1)
+
+	// Depth 0: the start page alone, three pages fewer.
+	edited := createSentinel(t, db, spec.NewChecker(now), u, "tmp", "Create Sentinel tmp Using site "+site.URL("/docs/")+" depth 0 Every interactive")
+	cur, err := db.FindSentinelByID(ctx, sen.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur.Spec = edited.Spec
+	if err := db.UpdateSentinel(ctx, cur); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.DeleteSentinel(ctx, edited.ID); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(time.Hour)
+	makeDue(t, db, sen, now)
+	runOnce(t, m, 1)
+	if cs := changesOf(t, db, sen); len(cs) != 0 {
+		t.Fatalf("an edited site sentinel reported %d changes: %s", len(cs), cs[0].Summary)
+	}
+	raw, _, err := db.SiteSnapshot(ctx, sen.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := decodeSite(raw); err != nil || len(r.Snapshot.Pages) != 1 {
+		t.Errorf("the new reference: %v", err)
 	}
 }

@@ -242,8 +242,16 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		return // shutting down: the check is abandoned
 	}
 	j.checked++
+	// The start page's run of failures, as a page sentinel's page's: its
+	// contacts are told when the site has been unreadable for long.
+	ps := j.st.Pages[site.URL]
+	if ps == nil {
+		ps = &pageState{}
+		j.st.Pages[site.URL] = ps
+	}
 	if err == nil {
 		if msg := snap.StartFailure(); msg != "" {
+			m.pageFailing(j, ps, site.URL, msg, now)
 			err = fmt.Errorf("start page %s: %s", site.URL, msg)
 		}
 	}
@@ -254,6 +262,7 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		m.Logger.Info("site check failed", LogSentinel, j.s.ID, LogURL, site.URL, LogError, err)
 		return
 	}
+	m.pageWorks(j, ps, site.URL, now)
 	cur := &siteRecord{Snapshot: snap, Versions: map[string]int64{}}
 	for _, p := range snap.Pages {
 		if id := sf.versions[p.URL]; id != 0 && !p.Failed() {

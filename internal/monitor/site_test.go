@@ -208,6 +208,13 @@ func TestSiteSentinelAnyChange(t *testing.T) {
 	if cs := changesOf(t, db, sen); len(cs) != 0 {
 		t.Fatalf("a failing start page reported %d changes", len(cs))
 	}
+	states, err := db.SentinelStates(context.Background(), []int64{sen.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := decodeState(states[sen.ID]).Pages[site.URL("/docs/")]; ps == nil || !ps.FailingSince.Equal(now) {
+		t.Errorf("the start page's run of failures: %+v, want one since %v", ps, now)
+	}
 
 	site.Mu.Lock()
 	site.Gone = nil
@@ -232,6 +239,13 @@ func TestSiteSentinelAnyChange(t *testing.T) {
 	}
 	if msgs := messagesOf(t, db, u, sen); len(msgs) != 0 {
 		t.Errorf("an interactive sentinel queued %d messages", len(msgs))
+	}
+	states, err = db.SentinelStates(context.Background(), []int64{sen.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := decodeState(states[sen.ID]).Pages[site.URL("/docs/")]; ps == nil || !ps.FailingSince.IsZero() {
+		t.Errorf("the start page's run of failures after it worked again: %+v", ps)
 	}
 }
 

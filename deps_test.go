@@ -31,6 +31,7 @@ var libraries = map[string][]string{
 	"simulate": {"tree", "delta"},
 	"editdist": {"tree", "delta"},
 	"quality":  {"tree", "delta", "treediff", "simulate", "editdist", "markup"},
+	"xmlpatch": {"tree", "delta"},
 }
 
 // allowedLibraryDeps are the non-standard packages a library may use.

@@ -1,0 +1,114 @@
+// Package xmlpatch reads, writes, produces and applies XML patches in the
+// form of RFC 5261: J. Urpalainen, "An Extensible Markup Language (XML)
+// Patch Operations Framework Utilizing XML Path Language (XPath)
+// Selectors", RFC 5261, IETF, September 2008.
+//
+// A patch is an element (<diff>, or one its writer chooses) holding
+// <add>, <replace> and <remove> operations, each with a selector (sel)
+// in a subset of XPath 1.0 that locates one node, applied in document
+// order, each to the result of the one before:
+//
+//	<diff>
+//	<remove sel="/catalog/product[2]/status"/>
+//	<add sel="/catalog/product[2]"><price>$299</price></add>
+//	<replace sel="/catalog/product[1]/price/text()[1]">$1899</replace>
+//	<add sel="/catalog/product[1]" type="@currency">USD</add>
+//	</diff>
+//
+// # Entry points
+//
+//   - Export turns a Vigil delta (package delta: operations on XIDs,
+//     positions of deletes in the old version and of inserts in the new)
+//     into a patch whose selectors address nodes as they stand when each
+//     operation applies: it computes them on a copy of the old version
+//     that it changes operation by operation, and checks the result
+//     against delta.Apply.
+//   - Apply applies a patch to a tree, atomically, with the error
+//     conditions of RFC 5261 section 5 as typed errors (*Error, wrapping a
+//     Condition) that name the operation and its selector.
+//   - Decode and Encode read and write the patch document; decode errors
+//     (*SyntaxError) give the line and column.
+//
+// # Selectors
+//
+// Export writes absolute paths of element names, with the position among
+// the siblings of the same expanded name where there are several
+// (/catalog/product[2]/price), and ends them with text()[k], comment()[k],
+// processing-instruction('t')[k] or @name. Apply reads the subset of
+// section 8's schema: an optional leading /, id('x'), steps of a name or
+// * with predicates [k], [@a='v'], [name='v'] and [.='v'], and a last
+// step text(), comment(), processing-instruction('t') (each with an
+// optional [k]), @name or namespace::prefix.
+//
+// Names in selectors follow section 4.2: a prefix is one the patch
+// declares (on its document element or the operation), and an unprefixed
+// element name is in the patch's default namespace, not in no namespace
+// as in XPath 1.0. Export never declares a default namespace: an element
+// in a document's default namespace (xmlns="http://www.w3.org/2005/Atom")
+// is named with a prefix the patch binds to it and the document does not
+// use (ns1:entry), in selectors and in added content alike.
+//
+// Added content keeps its namespaces (section 4.2.2's "namespace
+// mangling"): a name keeps its prefix where the document binds that
+// prefix to the same namespace; otherwise it takes no prefix if the
+// namespace is the document's default there, or another prefix the
+// document binds to it, or, failing all, keeps its own and gets a
+// declaration. Export writes content so that Apply gives back the names
+// and declarations exactly as they were.
+//
+// # Limits
+//
+// Decode accepts at most MaxOps operations and content nested MaxDepth
+// deep, and Apply selectors of at most MaxSelector bytes; every walk is
+// iterative, so a hostile patch neither exhausts the stack nor makes
+// Apply panic. The caller bounds the size of the input.
+//
+// # Departures from the RFC
+//
+//   - Error conditions: the RFC has no condition for a selector outside
+//     its XPath subset; Apply reports it as invalid-attribute-value, the
+//     condition of a sel attribute that does not match the schema. An add
+//     of an attribute the element has is invalid-patch-directive, a
+//     namespace operation on a declaration the element does not itself
+//     carry is unlocated-node.
+//   - Namespace nodes: namespace::p selects a declaration of p on the
+//     element itself, not one it inherits, and Apply does not check that
+//     a declaration it removes or replaces is unused: Vigil's trees keep
+//     names as written and declarations as attributes, as the document
+//     holds them.
+//   - Text nodes: a Vigil tree may hold adjacent or empty text nodes
+//     (between two operations, or built by hand), which XPath's data model
+//     merges; text()[k] counts the tree's text nodes. The encoder writes an
+//     empty CDATA section (<![CDATA[]]>) between two adjacent text nodes
+//     of content and for an empty one, as the delta package does, and the
+//     decoder reads it as that boundary; any XML parser reads it as
+//     nothing. A document read by a parser has neither, so a patch between
+//     two parsed versions holds none.
+//   - Undeclared prefixes: an HTML page may use a prefix it never declares
+//     (<fb:like>). Such a name is taken to be in the namespace
+//     urn:vigil:undeclared: plus the prefix, as in the delta package, and
+//     the patch declares the prefix so.
+//   - What stands outside the root element: the XPath data model has no
+//     DOCTYPE, so a patch cannot change it; Export refuses a delta whose
+//     DOCTYPE changes (ErrInexpressible). Comments and processing
+//     instructions before and after the root are removed and added whole
+//     where they change. White space outside the root is not kept.
+//   - Renames: RFC 5261 has no rename. Export replaces the renamed element
+//     with itself as it ends up, and so an element whose namespace
+//     declarations change (they change the names inside it), or whose
+//     attribute an attribute step cannot name.
+//   - Content an XML document cannot hold, which an HTML parser keeps (an
+//     attribute named "<", a comment holding "--"), cannot be written:
+//     Export and Encode refuse it, wrapping ErrInexpressible.
+//   - Moves: a delta's move is a remove and an add of the subtree as it is
+//     in the new version; an update is a replace of the text, comment or
+//     processing instruction in place when it keeps its XID and its place,
+//     else a remove and an add.
+//   - White space: ws="before", "after" or "both" on a remove is written
+//     where the delta deletes the white-space text beside the removed
+//     node, which only a document read with the white space kept has.
+//     Text is otherwise written and read byte for byte (a carriage return
+//     as &#xD;).
+//   - Patch documents are read as UTF-8 without a DTD; an entity other
+//     than XML's five is invalid-entity-declaration.
+package xmlpatch

@@ -1,0 +1,669 @@
+package xmlpatch
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// Export returns an RFC 5261 patch that turns old into the version the
+// delta d leads to. old must carry the XIDs d was computed against (as
+// treediff.Diff leaves them, or as Document.SetXIDMap gives them); it is
+// not changed.
+//
+// The operations apply one after the other, each to the result of the one
+// before, and their selectors locate nodes as they stand at that point:
+// Export computes them on a copy of old that it changes as it goes. In
+// order:
+//
+//  1. removes: each deleted or moved subtree whose parent stays (not the
+//     ones inside another), from the end of the document to its start; a
+//     white-space text the delta deletes beside a removed element,
+//     comment or processing instruction goes with it (ws="before",
+//     "after" or "both");
+//  2. adds: each inserted or moved subtree whose parent stays, as it is in
+//     the new version (what the delta puts inside it included), parent by
+//     parent, consecutive ones in one <add>;
+//  3. in place: text, comment and processing-instruction updates become
+//     a <replace> of the node (text()[k]), attribute operations an <add
+//     type="@a">, <replace sel=".../@a"> or <remove sel=".../@a">, and a
+//     rename, or a change of a namespace declaration, a <replace> of the
+//     whole element as it ends up;
+//  4. what stands around the root element (comments and processing
+//     instructions before and after it), removed and added whole where
+//     it changed.
+//
+// The result is checked against delta.Apply(old, d) before it is
+// returned. Export fails, wrapping ErrInexpressible, on a change RFC 5261
+// cannot state: a changed DOCTYPE, or content XML cannot hold.
+func Export(old *tree.Document, d *delta.Delta) (*Patch, error) {
+	if old.Root == nil {
+		return nil, errors.New("xml patch: document without a root element")
+	}
+	target, err := delta.Apply(old, d)
+	if err != nil {
+		return nil, fmt.Errorf("xml patch: the delta does not fit the document: %w", err)
+	}
+	p, err := export(old, d, target, true)
+	if errors.Is(err, errMisplaced) {
+		// An update that also moves its text among its siblings: as a
+		// remove and an add.
+		p, err = export(old, d, target, false)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := Encode(io.Discard, p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// errMisplaced is an export whose in-place updates leave a node elsewhere
+// than the delta puts it.
+var errMisplaced = errors.New("xml patch: export does not rebuild the delta's target")
+
+type exporter struct {
+	work, target *tree.Document
+	d            *delta.Delta
+	inPlace      map[tree.XID]*delta.Op // updates done in place: the insert half, by the XID of the delete half
+	byXID        map[tree.XID]*tree.Node
+	tByXID       map[tree.XID]*tree.Node
+	fresh        *freshPrefixes
+	added        map[*tree.Node]bool // roots of the subtrees the adds brought, as in the target
+	ops          []Op
+}
+
+func export(old *tree.Document, d *delta.Delta, target *tree.Document, inPlace bool) (*Patch, error) {
+	x := &exporter{
+		work:    old.Clone(),
+		target:  target,
+		d:       d,
+		inPlace: map[tree.XID]*delta.Op{},
+		fresh:   newFreshPrefixes(old, target),
+		added:   map[*tree.Node]bool{},
+	}
+	x.byXID = x.work.ByXID()
+	x.tByXID = target.ByXID()
+	if inPlace {
+		x.findInPlace()
+	}
+	for _, step := range []func() error{x.removes, x.adds, x.changes, x.outside} {
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	if diff := tree.Diff(x.work.Root, target.Root, tree.ContentAndXIDs); diff != "" {
+		return nil, fmt.Errorf("%w: %s", errMisplaced, diff)
+	}
+	return x.patch(), nil
+}
+
+// findInPlace pairs the halves of updates that keep their XID: the text
+// stays where it is and changes its value.
+func (x *exporter) findInPlace() {
+	dels := map[tree.XID]*delta.Op{}
+	for i := range x.d.Ops {
+		op := &x.d.Ops[i]
+		if op.Kind == delta.Delete && op.Update {
+			dels[op.Root()] = op
+		}
+	}
+	for i := range x.d.Ops {
+		op := &x.d.Ops[i]
+		if op.Kind != delta.Insert || !op.Update {
+			continue
+		}
+		if del, ok := dels[op.Root()]; ok && del.Parent == op.Parent && del.Content.Kind == op.Content.Kind {
+			x.inPlace[op.Root()] = op
+		}
+	}
+}
+
+// binder returns a binder for one operation.
+func (x *exporter) binder() *binder { return &binder{fresh: x.fresh} }
+
+// emit adds an operation with the namespaces its binder collected.
+func (x *exporter) emit(op Op, b *binder) {
+	op.Namespaces = b.binds
+	x.ops = append(x.ops, op)
+}
+
+// ranks numbers the nodes of the working copy in document order.
+func (x *exporter) ranks() map[*tree.Node]int {
+	r := map[*tree.Node]int{}
+	tree.Walk(x.work.Root, func(n *tree.Node) bool {
+		r[n] = len(r)
+		return true
+	})
+	return r
+}
+
+// forget removes the XIDs of a detached subtree from the index.
+func (x *exporter) forget(n *tree.Node) {
+	tree.Walk(n, func(m *tree.Node) bool {
+		delete(x.byXID, m.XID)
+		return true
+	})
+}
+
+func (x *exporter) removes() error {
+	set := map[*tree.Node]bool{}
+	var nodes []*tree.Node
+	for i := range x.d.Ops {
+		op := &x.d.Ops[i]
+		if op.Kind != delta.Delete {
+			continue
+		}
+		if _, ok := x.inPlace[op.Root()]; ok && op.Update {
+			continue
+		}
+		n := x.byXID[op.Root()]
+		if n == nil {
+			return fmt.Errorf("xml patch: deleted XID %d not in the document", op.Root())
+		}
+		set[n] = true
+		nodes = append(nodes, n)
+	}
+	var top []*tree.Node
+	for _, n := range nodes {
+		inside := false
+		for m := n.Parent; m != nil && !inside; m = m.Parent {
+			inside = set[m]
+		}
+		if !inside {
+			top = append(top, n)
+		}
+	}
+	rank := x.ranks()
+	slices.SortFunc(top, func(a, b *tree.Node) int { return rank[b] - rank[a] })
+	isTop := map[*tree.Node]bool{}
+	for _, n := range top {
+		isTop[n] = true
+	}
+	// White space the delta deletes beside a removed node goes with it.
+	claimed := map[*tree.Node]bool{}
+	before, after := map[*tree.Node]*tree.Node{}, map[*tree.Node]*tree.Node{}
+	spaceBeside := func(n *tree.Node, at int) *tree.Node {
+		kids := n.Parent.Children
+		if at < 0 || at >= len(kids) {
+			return nil
+		}
+		c := kids[at]
+		if c.Kind == tree.Text && isSpace(c.Value) && isTop[c] && !claimed[c] {
+			return c
+		}
+		return nil
+	}
+	for _, n := range top {
+		if n.Kind == tree.Text || claimed[n] {
+			continue
+		}
+		i := n.Index()
+		if c := spaceBeside(n, i+1); c != nil {
+			claimed[c], after[n] = true, c
+		}
+		if c := spaceBeside(n, i-1); c != nil {
+			claimed[c], before[n] = true, c
+		}
+	}
+	for _, n := range top {
+		if claimed[n] {
+			continue
+		}
+		b := x.binder()
+		op := Op{Kind: Remove, Sel: selectorOf(x.work, n, b)}
+		switch {
+		case before[n] != nil && after[n] != nil:
+			op.WS = "both"
+		case before[n] != nil:
+			op.WS = "before"
+		case after[n] != nil:
+			op.WS = "after"
+		}
+		x.emit(op, b)
+		for _, m := range []*tree.Node{after[n], n, before[n]} {
+			if m != nil {
+				m.Parent.RemoveChild(m.Index())
+				x.forget(m)
+			}
+		}
+	}
+	return nil
+}
+
+func (x *exporter) adds() error {
+	groups := map[tree.XID][]*delta.Op{}
+	for i := range x.d.Ops {
+		op := &x.d.Ops[i]
+		if op.Kind != delta.Insert || x.inPlace[op.Root()] == op {
+			continue
+		}
+		groups[op.Parent] = append(groups[op.Parent], op)
+	}
+	var parents []*tree.Node
+	for px := range groups {
+		// Inserts under an inserted node come with their ancestor.
+		if p := x.byXID[px]; p != nil {
+			parents = append(parents, p)
+		}
+	}
+	rank := x.ranks()
+	slices.SortFunc(parents, func(a, b *tree.Node) int { return rank[a] - rank[b] })
+	for _, p := range parents {
+		g := groups[p.XID]
+		slices.SortFunc(g, func(a, b *delta.Op) int { return a.Pos - b.Pos })
+		for start := 0; start < len(g); {
+			end := start + 1
+			for end < len(g) && g[end].Pos == g[end-1].Pos+1 {
+				end++
+			}
+			if err := x.add(p, g[start:end]); err != nil {
+				return err
+			}
+			start = end
+		}
+	}
+	return nil
+}
+
+// add adds the subtrees of a run of inserts at consecutive positions
+// under p, as they are in the target.
+func (x *exporter) add(p *tree.Node, run []*delta.Op) error {
+	at := run[0].Pos - 1
+	if at > len(p.Children) {
+		return fmt.Errorf("xml patch: insert at position %d of XID %d, which has %d children", run[0].Pos, p.XID, len(p.Children))
+	}
+	nodes := make([]*tree.Node, len(run))
+	for i, op := range run {
+		t := x.tByXID[op.Root()]
+		if t == nil {
+			return fmt.Errorf("xml patch: inserted XID %d not in the delta's target", op.Root())
+		}
+		nodes[i] = x.work.CloneNode(t)
+	}
+	b := x.binder()
+	content, err := x.content(nodes, scopeOf(p), b)
+	if err != nil {
+		return err
+	}
+	op := Op{Kind: Add, Content: content}
+	switch {
+	case at == len(p.Children):
+		op.Sel = selectorOf(x.work, p, b)
+	case at == 0:
+		op.Sel, op.Pos = selectorOf(x.work, p, b), "prepend"
+	default:
+		op.Sel, op.Pos = selectorOf(x.work, p.Children[at], b), "before"
+	}
+	x.emit(op, b)
+	for i, n := range nodes {
+		p.InsertChild(at+i, n)
+		x.added[n] = true
+		tree.Walk(n, func(m *tree.Node) bool {
+			x.byXID[m.XID] = m
+			return true
+		})
+	}
+	return nil
+}
+
+// content returns copies of nodes to write in an operation whose content
+// goes under an element with scope ps, and binds in b the prefixes they
+// use that they do not declare, to what they are bound to there. An
+// element in a default namespace declared outside the content is written
+// with a prefix of that namespace that the document does not use, which
+// Apply writes back without one (the patch's own default namespace is
+// not the document's).
+func (x *exporter) content(nodes []*tree.Node, ps *scope, b *binder) ([]*tree.Node, error) {
+	type frame struct {
+		src, dst *tree.Node
+		inner    *scope // the declarations inside the content, down to src's parent
+	}
+	out := make([]*tree.Node, len(nodes))
+	var stack []frame
+	for i, n := range nodes {
+		out[i] = &tree.Node{Kind: n.Kind, Name: n.Name, Value: n.Value, Attrs: n.Attrs}
+		stack = append(stack, frame{n, out[i], nil})
+	}
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if f.src.Kind != tree.Element {
+			continue
+		}
+		inner := f.inner.push(f.src.Attrs)
+		if elementName(f.src.Name) {
+			p, l := splitQName(f.src.Name)
+			if _, declared := inner.lookup(p); !declared {
+				if u := ps.uri(p); p == "" && u != "" {
+					// A prefix the document does not bind, which Apply
+					// drops again.
+					f.dst.Name = x.fresh.get(u) + ":" + l
+					b.need(x.fresh.get(u), u)
+				} else if !b.need(p, u) {
+					return nil, fmt.Errorf("xml patch: prefix %s is bound to two namespaces in one operation", p)
+				}
+			}
+		}
+		for _, a := range f.src.Attrs {
+			p, _ := splitQName(a.Name)
+			if _, decl := declaration(a.Name); decl || p == "" || !isQName(a.Name) {
+				continue
+			}
+			if _, declared := inner.lookup(p); !declared && !b.need(p, ps.uri(p)) {
+				return nil, fmt.Errorf("xml patch: prefix %s is bound to two namespaces in one operation", p)
+			}
+		}
+		if len(f.src.Children) > 0 {
+			f.dst.Children = make([]*tree.Node, len(f.src.Children))
+		}
+		for i, c := range f.src.Children {
+			cc := &tree.Node{Kind: c.Kind, Name: c.Name, Value: c.Value, Attrs: c.Attrs}
+			f.dst.Children[i] = cc
+			stack = append(stack, frame{c, cc, inner})
+		}
+	}
+	return out, nil
+}
+
+// pending is what is left to do in place on a node.
+type pending struct {
+	update *delta.Op   // the insert half of an update
+	attrs  []*delta.Op // attribute operations, in the delta's order
+	rename *delta.Op
+}
+
+func (x *exporter) isAdded(n *tree.Node) bool {
+	for m := n; m != nil; m = m.Parent {
+		if x.added[m] {
+			return true
+		}
+	}
+	return false
+}
+
+func (x *exporter) changes() error {
+	pend := map[*tree.Node]*pending{}
+	get := func(n *tree.Node) *pending {
+		if pend[n] == nil {
+			pend[n] = &pending{}
+		}
+		return pend[n]
+	}
+	for i := range x.d.Ops {
+		op := &x.d.Ops[i]
+		switch op.Kind {
+		case delta.Insert:
+			if x.inPlace[op.Root()] != op {
+				continue
+			}
+			// The node is gone when an ancestor was removed; it came back
+			// with the target's text if that ancestor was moved.
+			if n := x.byXID[op.Root()]; n != nil && !x.isAdded(n) {
+				get(n).update = op
+			}
+		case delta.AttrInsert, delta.AttrDelete, delta.AttrUpdate, delta.Rename:
+			n := x.byXID[op.Node]
+			if n == nil {
+				return fmt.Errorf("xml patch: element XID %d not in the document", op.Node)
+			}
+			if x.isAdded(n) {
+				continue // it came as it is in the target
+			}
+			if op.Kind == delta.Rename {
+				get(n).rename = op
+			} else {
+				get(n).attrs = append(get(n).attrs, op)
+			}
+		}
+	}
+	// Elements replaced whole: renamed, or whose attribute changes an
+	// attribute selector cannot state.
+	whole := map[*tree.Node]bool{}
+	for n, p := range pend {
+		if p.rename != nil || !attrsExpressible(n, p.attrs) {
+			whole[n] = true
+		}
+	}
+	outer := map[*tree.Node]bool{}
+	for n := range whole {
+		inside := false
+		for m := n.Parent; m != nil && !inside; m = m.Parent {
+			inside = whole[m]
+		}
+		if !inside {
+			outer[n] = true
+		}
+	}
+	// What changes inside a replaced element is written with it.
+	for n := range outer {
+		for _, c := range n.Children {
+			tree.Walk(c, func(m *tree.Node) bool {
+				if p := pend[m]; p != nil {
+					applyPending(m, p)
+					delete(pend, m)
+				}
+				return true
+			})
+		}
+	}
+	var order []*tree.Node
+	tree.Walk(x.work.Root, func(n *tree.Node) bool {
+		if pend[n] != nil {
+			order = append(order, n)
+		}
+		return !outer[n]
+	})
+	for _, n := range order {
+		p := pend[n]
+		if outer[n] {
+			if err := x.replaceWhole(n, p); err != nil {
+				return err
+			}
+			continue
+		}
+		if p.update != nil {
+			b := x.binder()
+			sel := selectorOf(x.work, n, b)
+			c := p.update.Content
+			var content []*tree.Node
+			if c.Kind == tree.Text {
+				if c.Value != "" {
+					content = []*tree.Node{{Kind: tree.Text, Value: c.Value}}
+				}
+			} else {
+				content = []*tree.Node{{Kind: c.Kind, Name: c.Name, Value: c.Value}}
+			}
+			x.emit(Op{Kind: Replace, Sel: sel, Content: content}, b)
+			applyPending(n, &pending{update: p.update})
+		}
+		for _, op := range p.attrs {
+			b := x.binder()
+			s := scopeOf(n)
+			var out Op
+			switch op.Kind {
+			case delta.AttrInsert:
+				if pre, _ := splitQName(op.Name); pre != "" {
+					b.need(pre, s.uri(pre))
+				}
+				out = Op{Kind: Add, Sel: selectorOf(x.work, n, b), Type: "@" + op.Name, Content: textContent(op.NewValue)}
+			case delta.AttrUpdate:
+				out = Op{Kind: Replace, Sel: selectorOf(x.work, n, b) + "/" + attrStep(op.Name, s, b), Content: textContent(op.NewValue)}
+			case delta.AttrDelete:
+				out = Op{Kind: Remove, Sel: selectorOf(x.work, n, b) + "/" + attrStep(op.Name, s, b)}
+			}
+			x.emit(out, b)
+			applyPending(n, &pending{attrs: []*delta.Op{op}})
+		}
+	}
+	return nil
+}
+
+func textContent(v string) []*tree.Node {
+	if v == "" {
+		return nil
+	}
+	return []*tree.Node{{Kind: tree.Text, Value: v}}
+}
+
+// replaceWhole replaces an element with itself as it ends up.
+func (x *exporter) replaceWhole(n *tree.Node, p *pending) error {
+	oldName, oldAttrs := n.Name, slices.Clone(n.Attrs)
+	applyPending(n, p)
+	newName, newAttrs := n.Name, n.Attrs
+	b := x.binder()
+	var ps *scope
+	if n.Parent != nil {
+		ps = scopeOf(n.Parent)
+	}
+	content, err := x.content([]*tree.Node{n}, ps, b)
+	if err != nil {
+		return err
+	}
+	n.Name, n.Attrs = oldName, oldAttrs
+	sel := selectorOf(x.work, n, b)
+	n.Name, n.Attrs = newName, newAttrs
+	x.emit(Op{Kind: Replace, Sel: sel, Content: content}, b)
+	return nil
+}
+
+// attrsExpressible reports whether every attribute operation on n can be
+// written as an attribute operation: a name that is an XML name and not a
+// namespace declaration, that no other attribute of n shares the
+// expanded name of.
+func attrsExpressible(n *tree.Node, ops []*delta.Op) bool {
+	s := scopeOf(n)
+	for _, op := range ops {
+		if _, decl := declaration(op.Name); decl || !isQName(op.Name) || strings.HasPrefix(op.Name, "xmlns:") {
+			return false
+		}
+		x := attrExpanded(op.Name, s)
+		for _, a := range n.Attrs {
+			if a.Name != op.Name && isQName(a.Name) && attrExpanded(a.Name, s) == x {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// applyPending makes the changes of p on n, in the working copy.
+func applyPending(n *tree.Node, p *pending) {
+	if p.update != nil {
+		c := p.update.Content
+		n.Name, n.Value, n.XID = c.Name, c.Value, p.update.Root()
+	}
+	for _, op := range p.attrs {
+		switch op.Kind {
+		case delta.AttrInsert, delta.AttrUpdate:
+			n.SetAttr(op.Name, op.NewValue)
+		case delta.AttrDelete:
+			n.RemoveAttr(op.Name)
+		}
+	}
+	if p.rename != nil {
+		n.Name = p.rename.NewValue
+	}
+}
+
+// outside removes and adds the comments and processing instructions
+// around the root where they changed.
+func (x *exporter) outside() error {
+	o := x.d.Outside
+	if o == nil {
+		return nil
+	}
+	if strings.Join(strings.Fields(o.Old.Doctype), " ") != strings.Join(strings.Fields(o.New.Doctype), " ") {
+		return fmt.Errorf("xml patch: %w: the DOCTYPE changes (%q to %q)", ErrInexpressible, clip(o.Old.Doctype, 40), clip(o.New.Doctype, 40))
+	}
+	side := func(list *[]*tree.Node, want []*tree.Node, pos string) {
+		var have []*tree.Node
+		var keep []*tree.Node // the XML declaration
+		for _, n := range *list {
+			if isXMLDeclaration(n) {
+				keep = append(keep, n)
+			} else {
+				have = append(have, n)
+			}
+		}
+		if sameLeaves(have, want) {
+			return
+		}
+		for i := len(have) - 1; i >= 0; i-- {
+			b := x.binder()
+			x.emit(Op{Kind: Remove, Sel: selectorOf(x.work, have[i], b)}, b)
+			*list = slices.DeleteFunc(*list, func(n *tree.Node) bool { return n == have[i] })
+		}
+		if len(want) == 0 {
+			return
+		}
+		var content []*tree.Node
+		for _, n := range want {
+			content = append(content, &tree.Node{Kind: n.Kind, Name: n.Name, Value: n.Value})
+		}
+		b := x.binder()
+		x.emit(Op{Kind: Add, Sel: "/" + elementStep(x.work.Root, nil, (*scope)(nil).push(x.work.Root.Attrs), b), Pos: pos, Content: content}, b)
+		for _, n := range want {
+			keep = append(keep, x.work.CloneNode(n))
+		}
+		if pos == "after" {
+			*list = append(keep, *list...)
+		} else {
+			*list = append(*list, keep...)
+		}
+	}
+	side(&x.work.Prolog, o.New.Prolog, "before")
+	side(&x.work.Epilog, o.New.Epilog, "after")
+	return nil
+}
+
+func sameLeaves(a, b []*tree.Node) bool {
+	return slices.EqualFunc(a, b, func(x, y *tree.Node) bool {
+		return x.Kind == y.Kind && x.Name == y.Name && x.Value == y.Value
+	})
+}
+
+// patch assembles the operations: a namespace binding every operation
+// that uses its prefix agrees on is declared on the document element, the
+// others on their operations.
+func (x *exporter) patch() *Patch {
+	uris := map[string]map[string]bool{}
+	for _, op := range x.ops {
+		for k, v := range op.Namespaces {
+			if uris[k] == nil {
+				uris[k] = map[string]bool{}
+			}
+			uris[k][v] = true
+		}
+	}
+	p := &Patch{Root: DefaultRoot, Ops: x.ops}
+	for k, set := range uris {
+		if len(set) != 1 {
+			continue
+		}
+		for v := range set {
+			if p.Namespaces == nil {
+				p.Namespaces = map[string]string{}
+			}
+			p.Namespaces[k] = v
+		}
+	}
+	for i := range p.Ops {
+		op := &p.Ops[i]
+		for k := range op.Namespaces {
+			if _, ok := p.Namespaces[k]; ok {
+				delete(op.Namespaces, k)
+			}
+		}
+		if len(op.Namespaces) == 0 {
+			op.Namespaces = nil
+		}
+	}
+	return p
+}

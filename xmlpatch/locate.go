@@ -1,0 +1,307 @@
+package xmlpatch
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// located is the one node a selector found.
+type located struct {
+	kind stepKind   // stepElement for an element, the root included
+	node *tree.Node // the node; for an attribute or a namespace declaration, its element
+	// parent is the node's parent, nil at the document level (the root
+	// element, and the comments and processing instructions around it).
+	parent *tree.Node
+	attr   int    // the index in node.Attrs of the attribute or declaration
+	scope  *scope // the namespaces in scope at an element (its own declarations included), or at the parent of another node
+}
+
+// ctxNode is a node of a node-set while a selector is evaluated: an
+// element with its scope, or the document node (nil).
+type ctxNode struct {
+	n     *tree.Node
+	scope *scope
+}
+
+// docChildren returns the children of the document node as XPath sees
+// them: the comments and processing instructions before the root (the XML
+// declaration is not a node), the root, and those after it.
+func docChildren(doc *tree.Document) []*tree.Node {
+	out := make([]*tree.Node, 0, len(doc.Prolog)+1+len(doc.Epilog))
+	for _, n := range doc.Prolog {
+		if !isXMLDeclaration(n) {
+			out = append(out, n)
+		}
+	}
+	out = append(out, doc.Root)
+	return append(out, doc.Epilog...)
+}
+
+func isXMLDeclaration(n *tree.Node) bool {
+	return n.Kind == tree.ProcInst && strings.EqualFold(n.Name, "xml")
+}
+
+// locateError is a failure to locate, with the condition to report.
+type locateError struct {
+	cond Condition
+	msg  string
+}
+
+func (e *locateError) Error() string { return e.msg }
+
+func locErr(cond Condition, format string, args ...any) *locateError {
+	return &locateError{cond, fmt.Sprintf(format, args...)}
+}
+
+// locate evaluates sel on doc, with the patch's namespaces in scope ps,
+// and returns the one node it selects.
+func locate(doc *tree.Document, sel *selector, ps *scope) (*located, *locateError) {
+	set := []ctxNode{{}}
+	if sel.hasID {
+		set = set[:0]
+		for _, n := range findID(doc, sel.id) {
+			set = append(set, ctxNode{n, scopeOf(n)})
+		}
+		if len(sel.steps) == 0 {
+			if len(set) != 1 {
+				return nil, locErr(UnlocatedNode, "%d elements have the ID %q", len(set), sel.id)
+			}
+			return &located{kind: stepElement, node: set[0].n, parent: set[0].n.Parent, scope: set[0].scope}, nil
+		}
+	}
+	for i, st := range sel.steps {
+		if st.kind != stepElement {
+			if i != len(sel.steps)-1 {
+				return nil, locErr(InvalidAttributeValue, "%s must be the last step", stepName(st))
+			}
+			return lastStep(doc, set, st, ps)
+		}
+		test, err := nameTest(st.name, ps)
+		if err != nil {
+			return nil, err
+		}
+		var next []ctxNode
+		for _, c := range set {
+			kids := childrenOf(doc, c.n)
+			var cand []ctxNode
+			for _, k := range kids {
+				if k.Kind != tree.Element {
+					continue
+				}
+				ks := c.scope.push(k.Attrs)
+				if test.matches(k.Name, ks) {
+					cand = append(cand, ctxNode{k, ks})
+				}
+			}
+			for _, pr := range st.preds {
+				if cand, err = filter(cand, pr, ps); err != nil {
+					return nil, err
+				}
+			}
+			next = append(next, cand...)
+		}
+		set = next
+		if len(set) == 0 {
+			return nil, locErr(UnlocatedNode, "no element matches step %d (%s)", i+1, st.name)
+		}
+	}
+	if len(set) != 1 {
+		return nil, locErr(UnlocatedNode, "%d elements match", len(set))
+	}
+	n := set[0].n
+	var parent *tree.Node
+	if n != doc.Root {
+		parent = n.Parent
+	}
+	return &located{kind: stepElement, node: n, parent: parent, scope: set[0].scope}, nil
+}
+
+func childrenOf(doc *tree.Document, n *tree.Node) []*tree.Node {
+	if n == nil {
+		return docChildren(doc)
+	}
+	return n.Children
+}
+
+// findID returns the elements whose ID is id: an attribute the DTD
+// declares of type ID, or xml:id.
+func findID(doc *tree.Document, id string) []*tree.Node {
+	var out []*tree.Node
+	tree.Walk(doc.Root, func(n *tree.Node) bool {
+		if n.Kind != tree.Element {
+			return true
+		}
+		if v, ok := n.Attr("xml:id"); ok && v == id {
+			out = append(out, n)
+		} else if a, ok := doc.IDAttrs[n.Name]; ok {
+			if v, ok := n.Attr(a); ok && v == id {
+				out = append(out, n)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// test is a name test: any element, or an expanded name.
+type test struct {
+	any  bool
+	name expanded
+}
+
+// nameTest resolves a step's name with the patch's namespaces: an
+// unprefixed name is in the patch's default namespace (RFC 5261,
+// section 4.2.1, a departure from XPath 1.0).
+func nameTest(name string, ps *scope) (test, *locateError) {
+	if name == "*" {
+		return test{any: true}, nil
+	}
+	p, l := splitQName(name)
+	u, ok := ps.lookup(p)
+	if !ok && p != "" {
+		return test{}, locErr(InvalidNamespacePrefix, "prefix %s is not declared in the patch", p)
+	}
+	return test{name: expanded{u, l}}, nil
+}
+
+func (t test) matches(name string, s *scope) bool {
+	return t.any || elementExpanded(name, s) == t.name
+}
+
+// attrTest resolves an attribute's name: an unprefixed one is in no
+// namespace, as in XPath.
+func attrTest(name string, ps *scope) (expanded, *locateError) {
+	p, l := splitQName(name)
+	if p == "" {
+		return expanded{"", l}, nil
+	}
+	u, ok := ps.lookup(p)
+	if !ok {
+		return expanded{}, locErr(InvalidNamespacePrefix, "prefix %s is not declared in the patch", p)
+	}
+	return expanded{u, l}, nil
+}
+
+// attrIndex returns the index of the attribute of n named name (an
+// expanded name) that is not a namespace declaration, -1 for none, -2 for
+// more than one.
+func attrIndex(n *tree.Node, s *scope, name expanded) int {
+	found := -1
+	for i, a := range n.Attrs {
+		if _, decl := declaration(a.Name); decl || attrExpanded(a.Name, s) != name {
+			continue
+		}
+		if found >= 0 {
+			return -2
+		}
+		found = i
+	}
+	return found
+}
+
+// filter applies a predicate to the candidates of one context node.
+func filter(cand []ctxNode, pr pred, ps *scope) ([]ctxNode, *locateError) {
+	if pr.kind == predPos {
+		if pr.n > len(cand) {
+			return nil, nil
+		}
+		return cand[pr.n-1 : pr.n], nil
+	}
+	var out []ctxNode
+	switch pr.kind {
+	case predAttr:
+		name, err := attrTest(pr.name, ps)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cand {
+			if i := attrIndex(c.n, c.scope, name); i >= 0 && c.n.Attrs[i].Value == pr.value {
+				out = append(out, c)
+			}
+		}
+	case predChild:
+		t, err := nameTest(pr.name, ps)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cand {
+			for _, k := range c.n.Children {
+				if k.Kind == tree.Element && t.matches(k.Name, c.scope.push(k.Attrs)) && k.Text() == pr.value {
+					out = append(out, c)
+					break
+				}
+			}
+		}
+	case predSelf:
+		for _, c := range cand {
+			if c.n.Text() == pr.value {
+				out = append(out, c)
+			}
+		}
+	}
+	return out, nil
+}
+
+// lastStep evaluates a final text(), comment(), processing-instruction(),
+// attribute or namespace step.
+func lastStep(doc *tree.Document, set []ctxNode, st step, ps *scope) (*located, *locateError) {
+	var found []*located
+	switch st.kind {
+	case stepAttr:
+		name, err := attrTest(st.name, ps)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range set {
+			if c.n == nil {
+				continue
+			}
+			switch i := attrIndex(c.n, c.scope, name); {
+			case i == -2:
+				return nil, locErr(UnlocatedNode, "element %s has two attributes named %s", c.n.Name, st.name)
+			case i >= 0:
+				found = append(found, &located{kind: stepAttr, node: c.n, parent: c.n.Parent, attr: i, scope: c.scope})
+			}
+		}
+	case stepNamespace:
+		for _, c := range set {
+			if c.n == nil {
+				continue
+			}
+			for i, a := range c.n.Attrs {
+				if a.Name == "xmlns:"+st.name {
+					found = append(found, &located{kind: stepNamespace, node: c.n, parent: c.n.Parent, attr: i, scope: c.scope})
+				}
+			}
+		}
+	default:
+		kind := map[stepKind]tree.Kind{stepText: tree.Text, stepComment: tree.Comment, stepPI: tree.ProcInst}[st.kind]
+		for _, c := range set {
+			var cand []*tree.Node
+			for _, k := range childrenOf(doc, c.n) {
+				if k.Kind == kind && (!st.target || k.Name == st.name) {
+					cand = append(cand, k)
+				}
+			}
+			for _, pr := range st.preds {
+				if pr.n > len(cand) {
+					cand = nil
+				} else {
+					cand = cand[pr.n-1 : pr.n]
+				}
+			}
+			for _, k := range cand {
+				found = append(found, &located{kind: st.kind, node: k, parent: c.n, scope: c.scope})
+			}
+		}
+	}
+	switch len(found) {
+	case 0:
+		return nil, locErr(UnlocatedNode, "no node matches %s", stepName(st))
+	case 1:
+		return found[0], nil
+	}
+	return nil, locErr(UnlocatedNode, "%d nodes match", len(found))
+}

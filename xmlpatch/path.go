@@ -1,0 +1,206 @@
+package xmlpatch
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// binder collects the namespace bindings one operation of an export
+// needs: exact ones for the prefixes its content and attribute names use
+// as written, and chosen ones for the namespaces its selector names.
+type binder struct {
+	binds map[string]string
+	fresh *freshPrefixes
+}
+
+// need binds prefix to uri exactly; it reports false if the operation
+// already binds the prefix to another namespace.
+func (b *binder) need(prefix, uri string) bool {
+	if prefix == "" || prefix == "xml" {
+		return true
+	}
+	if u, ok := b.binds[prefix]; ok {
+		return u == uri
+	}
+	if b.binds == nil {
+		b.binds = map[string]string{}
+	}
+	b.binds[prefix] = uri
+	return true
+}
+
+// prefixFor returns a prefix bound to uri for a selector, preferring the
+// name's own prefix, binding one if none is.
+func (b *binder) prefixFor(uri, own string) string {
+	if uri == xmlNamespace {
+		return "xml"
+	}
+	if own != "" && b.binds[own] == uri {
+		return own
+	}
+	for _, k := range sortedKeys(b.binds) {
+		if b.binds[k] == uri {
+			return k
+		}
+	}
+	if own != "" && own != "xml" && own != "xmlns" && b.need(own, uri) {
+		return own
+	}
+	f := b.fresh.get(uri)
+	b.need(f, uri)
+	return f
+}
+
+// freshPrefixes gives each namespace that needs one a prefix that neither
+// version of the document uses: ns1, ns2...
+type freshPrefixes struct {
+	used  map[string]bool
+	byURI map[string]string
+	next  int
+}
+
+func newFreshPrefixes(docs ...*tree.Document) *freshPrefixes {
+	f := &freshPrefixes{used: map[string]bool{}, byURI: map[string]string{}}
+	for _, d := range docs {
+		tree.Walk(d.Root, func(n *tree.Node) bool {
+			if n.Kind != tree.Element {
+				return true
+			}
+			p, _ := splitQName(n.Name)
+			f.used[p] = true
+			for _, a := range n.Attrs {
+				p, l := splitQName(a.Name)
+				f.used[p] = true
+				if p == "xmlns" {
+					f.used[l] = true
+				}
+			}
+			return true
+		})
+	}
+	return f
+}
+
+func (f *freshPrefixes) get(uri string) string {
+	if p, ok := f.byURI[uri]; ok {
+		return p
+	}
+	for {
+		f.next++
+		p := "ns" + strconv.Itoa(f.next)
+		if !f.used[p] {
+			f.used[p] = true
+			f.byURI[uri] = p
+			return p
+		}
+	}
+}
+
+// selectorOf returns a selector that locates n, an attached node of doc,
+// and only n: an absolute path of element names with positions among the
+// siblings of the same name where there are several
+// (/catalog/product[2]/price), ending in text()[k], comment()[k] or
+// processing-instruction('t')[k] for those nodes. An element whose name
+// cannot stand in a selector is *[k].
+func selectorOf(doc *tree.Document, n *tree.Node, b *binder) string {
+	if n.Parent == nil && n != doc.Root {
+		// A comment or processing instruction around the root.
+		return "/" + leafStep(n, docChildren(doc))
+	}
+	var chain []*tree.Node // the elements from n's parent (or n) up to the root
+	leaf := n.Kind != tree.Element
+	start := n
+	if leaf {
+		start = n.Parent
+	}
+	for m := start; m != nil; m = m.Parent {
+		chain = append(chain, m)
+	}
+	var sb strings.Builder
+	var s *scope
+	for i := len(chain) - 1; i >= 0; i-- {
+		e := chain[i]
+		ps := s
+		s = s.push(e.Attrs)
+		sb.WriteByte('/')
+		sb.WriteString(elementStep(e, ps, s, b))
+	}
+	if leaf {
+		sb.WriteByte('/')
+		sb.WriteString(leafStep(n, n.Parent.Children))
+	}
+	return sb.String()
+}
+
+// elementStep writes the step for element e, whose parent's scope is ps
+// and whose own is s.
+func elementStep(e *tree.Node, ps, s *scope, b *binder) string {
+	name := "*"
+	var t test
+	if elementName(e.Name) {
+		x := elementExpanded(e.Name, s)
+		t.name = x
+		if x.uri == "" {
+			name = x.local
+		} else {
+			own, _ := splitQName(e.Name)
+			name = b.prefixFor(x.uri, own) + ":" + x.local
+		}
+	} else {
+		t.any = true
+	}
+	if e.Parent == nil {
+		return name
+	}
+	k, total := 0, 0
+	for _, c := range e.Parent.Children {
+		if c.Kind != tree.Element {
+			continue
+		}
+		if c == e {
+			total++
+			k = total
+			continue
+		}
+		if t.any || elementName(c.Name) && t.matches(c.Name, ps.push(c.Attrs)) {
+			total++
+		}
+	}
+	if total > 1 {
+		return fmt.Sprintf("%s[%d]", name, k)
+	}
+	return name
+}
+
+// leafStep writes text()[k], comment()[k] or
+// processing-instruction('t')[k] for n among its siblings.
+func leafStep(n *tree.Node, siblings []*tree.Node) string {
+	k := 0
+	for _, c := range siblings {
+		if c.Kind == n.Kind && (n.Kind != tree.ProcInst || c.Name == n.Name) {
+			k++
+		}
+		if c == n {
+			break
+		}
+	}
+	switch n.Kind {
+	case tree.Text:
+		return fmt.Sprintf("text()[%d]", k)
+	case tree.Comment:
+		return fmt.Sprintf("comment()[%d]", k)
+	}
+	return fmt.Sprintf("processing-instruction('%s')[%d]", n.Name, k)
+}
+
+// attrStep writes @name for an attribute of an element whose scope is s.
+func attrStep(name string, s *scope, b *binder) string {
+	p, l := splitQName(name)
+	if p == "" {
+		return "@" + name
+	}
+	return "@" + b.prefixFor(s.uri(p), p) + ":" + l
+}

@@ -1,0 +1,367 @@
+package xmlpatch
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// Apply applies the patch p to doc, operation after operation, each to
+// the result of the one before (RFC 5261, section 4). It is atomic: a
+// patch that fails leaves doc as it was, and the error, an *Error, names
+// the operation (1-based), its selector and its position in the patch
+// document, and wraps the RFC's error condition (errors.Is(err,
+// xmlpatch.UnlocatedNode)).
+//
+// A selector must locate exactly one node. Nodes an operation adds get
+// fresh XIDs when doc has XIDs. Apply never panics on a patch or a
+// document; its work is bounded by the size of the patch times the size
+// of the document.
+func Apply(doc *tree.Document, p *Patch) error {
+	if doc.Root == nil {
+		return errors.New("xml patch: document without a root element")
+	}
+	if len(p.Ops) > MaxOps {
+		return fmt.Errorf("xml patch: %d operations, more than the limit of %d", len(p.Ops), MaxOps)
+	}
+	work := doc.Clone()
+	a := &applier{doc: work, p: p, xids: work.Root.XID != 0}
+	for i := range p.Ops {
+		if err := a.op(i); err != nil {
+			return err
+		}
+	}
+	*doc = *work
+	return nil
+}
+
+type applier struct {
+	doc  *tree.Document
+	p    *Patch
+	xids bool // give added nodes XIDs
+}
+
+// opError builds the error of operation i.
+func (a *applier) opError(i int, cond Condition, format string, args ...any) error {
+	op := &a.p.Ops[i]
+	return &Error{Op: i + 1, Kind: op.Kind, Sel: op.Sel, Line: op.Line, Column: op.Column, Cond: cond, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (a *applier) op(i int) error {
+	op := &a.p.Ops[i]
+	fail := func(cond Condition, format string, args ...any) error { return a.opError(i, cond, format, args...) }
+	switch {
+	case op.Kind < Add || op.Kind > Remove:
+		return fail(InvalidDiffFormat, "unknown operation kind %d", op.Kind)
+	case op.Pos != "" && (op.Kind != Add || op.Type != ""):
+		return fail(InvalidPatchDirective, "pos=%q on a %s", op.Pos, map[bool]string{true: "typed add", false: op.Kind.String()}[op.Kind == Add])
+	case op.Type != "" && op.Kind != Add:
+		return fail(InvalidPatchDirective, "type on a %s", op.Kind)
+	case op.WS != "" && op.Kind != Remove:
+		return fail(InvalidPatchDirective, "ws on a %s", op.Kind)
+	case op.Pos != "" && op.Pos != "before" && op.Pos != "after" && op.Pos != "prepend":
+		return fail(InvalidAttributeValue, "pos=%q: want before, after or prepend", op.Pos)
+	case op.WS != "" && op.WS != "before" && op.WS != "after" && op.WS != "both":
+		return fail(InvalidAttributeValue, "ws=%q: want before, after or both", op.WS)
+	}
+	sel, err := parseSelector(op.Sel)
+	if err != nil {
+		return fail(InvalidAttributeValue, "sel: %v", err)
+	}
+	if op.Kind == Add && op.Type == "" {
+		if l := sel.last(); l != nil && (l.kind == stepAttr || l.kind == stepNamespace) {
+			return fail(InvalidAttributeValue, "sel of an add locates an attribute or a namespace; type adds one")
+		}
+	}
+	ps := a.p.scope(op)
+	loc, lerr := locate(a.doc, sel, ps)
+	if lerr != nil {
+		return fail(lerr.cond, "%s", lerr.msg)
+	}
+	var cond Condition
+	var msg string
+	switch op.Kind {
+	case Add:
+		if op.Type != "" {
+			cond, msg = a.addTyped(op, loc, ps)
+		} else {
+			cond, msg = a.add(op, loc, ps)
+		}
+	case Replace:
+		cond, msg = a.replace(op, loc, ps)
+	case Remove:
+		cond, msg = a.remove(op, loc)
+	}
+	if cond != "" {
+		return fail(cond, "%s", msg)
+	}
+	return nil
+}
+
+// problem is a failure: a condition and a message ("" for success).
+func problem(cond Condition, format string, args ...any) (Condition, string) {
+	return cond, fmt.Sprintf(format, args...)
+}
+
+// giveXIDs numbers added nodes after the document's.
+func (a *applier) giveXIDs(nodes []*tree.Node) {
+	if !a.xids {
+		return
+	}
+	for _, n := range nodes {
+		tree.PostOrder(n, func(m *tree.Node) {
+			m.XID = a.doc.NextXID
+			a.doc.NextXID++
+		})
+	}
+}
+
+func (a *applier) addTyped(op *Op, loc *located, ps *scope) (Condition, string) {
+	if loc.kind != stepElement {
+		return problem(InvalidNodeTypes, "type=%q needs an element, not %s", op.Type, kindName(loc))
+	}
+	value, ok := text(op.Content)
+	if !ok {
+		return problem(InvalidNodeTypes, "the value of %s is not text", op.Type)
+	}
+	n := loc.node
+	if prefix, ok := strings.CutPrefix(op.Type, "namespace::"); ok {
+		if !isNCName(prefix) || prefix == "xml" || prefix == "xmlns" {
+			return problem(InvalidAttributeValue, "type=%q: not a namespace prefix", op.Type)
+		}
+		if value == "" {
+			return problem(InvalidNamespaceURI, "an empty namespace URI for prefix %s", prefix)
+		}
+		if _, has := n.Attr("xmlns:" + prefix); has {
+			return problem(InvalidPatchDirective, "element %s already declares prefix %s", n.Name, prefix)
+		}
+		n.Attrs = append(n.Attrs, tree.Attr{Name: "xmlns:" + prefix, Value: value})
+		return "", ""
+	}
+	name, ok := strings.CutPrefix(op.Type, "@")
+	if !ok || !isQName(name) || strings.HasPrefix(name, "xmlns:") || name == "xmlns" {
+		return problem(InvalidAttributeValue, "type=%q: want @name or namespace::prefix", op.Type)
+	}
+	x, lerr := attrTest(name, ps)
+	if lerr != nil {
+		return lerr.cond, lerr.msg
+	}
+	if attrIndex(n, loc.scope, x) != -1 {
+		return problem(InvalidPatchDirective, "element %s already has attribute %s", n.Name, name)
+	}
+	if p, l := splitQName(name); p != "" {
+		switch q, found := loc.scope.prefixFor(x.uri); {
+		case loc.scope.uri(p) == x.uri:
+		case found:
+			name = q + ":" + l
+		default:
+			if _, has := n.Attr("xmlns:" + p); has {
+				return problem(InvalidNamespacePrefix, "prefix %s is bound otherwise on element %s", p, n.Name)
+			}
+			n.Attrs = append(n.Attrs, tree.Attr{Name: "xmlns:" + p, Value: x.uri})
+		}
+	}
+	n.Attrs = append(n.Attrs, tree.Attr{Name: name, Value: value})
+	return "", ""
+}
+
+func kindName(loc *located) string {
+	switch loc.kind {
+	case stepText:
+		return "a text node"
+	case stepComment:
+		return "a comment"
+	case stepPI:
+		return "a processing instruction"
+	case stepAttr:
+		return "an attribute"
+	case stepNamespace:
+		return "a namespace declaration"
+	}
+	return "an element"
+}
+
+func (a *applier) add(op *Op, loc *located, ps *scope) (Condition, string) {
+	if loc.kind == stepAttr || loc.kind == stepNamespace {
+		return problem(InvalidNodeTypes, "nodes cannot be added to %s", kindName(loc))
+	}
+	var parent *tree.Node
+	at := 0
+	switch op.Pos {
+	case "", "prepend":
+		if loc.kind != stepElement {
+			return problem(InvalidNodeTypes, "children cannot be added to %s", kindName(loc))
+		}
+		parent = loc.node
+		if op.Pos == "" {
+			at = len(parent.Children)
+		}
+	default:
+		if loc.parent == nil {
+			return a.addAround(op, loc)
+		}
+		parent = loc.parent
+		at = slices.Index(parent.Children, loc.node)
+		if op.Pos == "after" {
+			at++
+		}
+	}
+	nodes, lerr := adopt(a.doc, op.Content, ps, scopeOf(parent))
+	if lerr != nil {
+		return lerr.cond, lerr.msg
+	}
+	a.giveXIDs(nodes)
+	for i, n := range nodes {
+		parent.InsertChild(at+i, n)
+	}
+	return "", ""
+}
+
+// addAround adds comments and processing instructions before or after a
+// node at the document level.
+func (a *applier) addAround(op *Op, loc *located) (Condition, string) {
+	var nodes []*tree.Node
+	for _, c := range op.Content {
+		switch {
+		case c.Kind == tree.Comment || c.Kind == tree.ProcInst:
+			n := a.doc.NewNode(c.Kind, c.Name, c.Value)
+			nodes = append(nodes, n)
+		case c.Kind == tree.Text && (c.Value == "" || isSpace(c.Value)):
+			// White space outside the root element is not kept.
+		default:
+			return problem(InvalidRootElementOperation, "only comments and processing instructions can stand beside the root element")
+		}
+	}
+	if loc.node == a.doc.Root {
+		if op.Pos == "after" {
+			a.doc.Epilog = slices.Insert(a.doc.Epilog, 0, nodes...)
+		} else {
+			a.doc.Prolog = append(a.doc.Prolog, nodes...)
+		}
+		return "", ""
+	}
+	list, i := a.around(loc.node)
+	if op.Pos == "after" {
+		i++
+	}
+	*list = slices.Insert(*list, i, nodes...)
+	return "", ""
+}
+
+// around returns the list (prolog or epilog) of a comment or processing
+// instruction at the document level, and its index there.
+func (a *applier) around(n *tree.Node) (*[]*tree.Node, int) {
+	if i := slices.Index(a.doc.Prolog, n); i >= 0 {
+		return &a.doc.Prolog, i
+	}
+	return &a.doc.Epilog, slices.Index(a.doc.Epilog, n)
+}
+
+func (a *applier) replace(op *Op, loc *located, ps *scope) (Condition, string) {
+	n := loc.node
+	switch loc.kind {
+	case stepAttr, stepNamespace, stepText:
+		value, ok := text(op.Content)
+		if !ok {
+			return problem(InvalidNodeTypes, "%s is replaced by text only", kindName(loc))
+		}
+		switch {
+		case loc.kind == stepText:
+			n.Value = value
+		case loc.kind == stepNamespace && value == "":
+			return problem(InvalidNamespaceURI, "an empty namespace URI")
+		default:
+			n.Attrs[loc.attr].Value = value
+		}
+		return "", ""
+	}
+	var one *tree.Node
+	for _, c := range op.Content {
+		if c.Kind == tree.Text && isSpace(c.Value) {
+			continue
+		}
+		if one != nil {
+			return problem(InvalidNodeTypes, "%s is replaced by one node, not several", kindName(loc))
+		}
+		one = c
+	}
+	want := map[stepKind]tree.Kind{stepElement: tree.Element, stepComment: tree.Comment, stepPI: tree.ProcInst}[loc.kind]
+	if one == nil || one.Kind != want {
+		return problem(InvalidNodeTypes, "%s is replaced by a node of its kind", kindName(loc))
+	}
+	if want != tree.Element {
+		n.Name, n.Value = one.Name, one.Value
+		return "", ""
+	}
+	var ts *scope
+	if loc.parent != nil {
+		ts = scopeOf(loc.parent)
+	}
+	nodes, lerr := adopt(a.doc, []*tree.Node{one}, ps, ts)
+	if lerr != nil {
+		return lerr.cond, lerr.msg
+	}
+	a.giveXIDs(nodes)
+	if loc.parent == nil {
+		a.doc.Root = nodes[0]
+		return "", ""
+	}
+	i := slices.Index(loc.parent.Children, n)
+	loc.parent.Children[i] = nodes[0]
+	nodes[0].Parent = loc.parent
+	n.Parent = nil
+	return "", ""
+}
+
+func (a *applier) remove(op *Op, loc *located) (Condition, string) {
+	n := loc.node
+	switch loc.kind {
+	case stepAttr, stepNamespace, stepText:
+		if op.WS != "" {
+			return problem(InvalidPatchDirective, "ws on the removal of %s", kindName(loc))
+		}
+		if loc.kind == stepText {
+			loc.parent.RemoveChild(slices.Index(loc.parent.Children, n))
+		} else {
+			n.Attrs = slices.Delete(n.Attrs, loc.attr, loc.attr+1)
+		}
+		return "", ""
+	}
+	if n == a.doc.Root {
+		return problem(InvalidRootElementOperation, "the root element cannot be removed")
+	}
+	if loc.parent == nil {
+		if op.WS != "" {
+			return problem(InvalidWhitespaceDirective, "no white space is kept beside the root element")
+		}
+		list, i := a.around(n)
+		*list = slices.Delete(*list, i, i+1)
+		return "", ""
+	}
+	kids := loc.parent.Children
+	i := slices.Index(kids, n)
+	space := func(j int) bool {
+		return j >= 0 && j < len(kids) && kids[j].Kind == tree.Text && isSpace(kids[j].Value)
+	}
+	from, to := i, i+1
+	if op.WS == "before" || op.WS == "both" {
+		if !space(i - 1) {
+			return problem(InvalidWhitespaceDirective, "no white-space text node before the node")
+		}
+		from--
+	}
+	if op.WS == "after" || op.WS == "both" {
+		if !space(i + 1) {
+			return problem(InvalidWhitespaceDirective, "no white-space text node after the node")
+		}
+		to++
+	}
+	for j := from; j < to; j++ {
+		kids[j].Parent = nil
+	}
+	loc.parent.Children = slices.Delete(kids, from, to)
+	return "", ""
+}

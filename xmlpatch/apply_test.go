@@ -1,0 +1,126 @@
+package xmlpatch
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// TestApply covers what the appendix does not: the document level,
+// namespaces in selectors and content, predicates, id().
+func TestApply(t *testing.T) {
+	cases := []struct {
+		name, doc, patch, want string
+		prolog                 int // comments and PIs expected before the root
+	}{
+		{"comment before the root", `<doc/>`, `<diff><add sel="doc" pos="before"><!-- c --></add></diff>`, `<doc/>`, 1},
+		{"pi after the root", `<doc/>`, `<diff><add sel="/doc" pos="after"><?pi x?></add></diff>`, `<doc/>`, 0},
+		{"replace the root", `<doc><foo a="1">sample</foo></doc>`,
+			`<diff><replace sel="doc"><cod><foo a="2">replacement</foo></cod></replace></diff>`, `<cod><foo a="2">replacement</foo></cod>`, 0},
+		{"content prefix declared on the diff", `<doc/>`,
+			`<diff xmlns:x="ns:test"><add sel="doc"><x:foo/></add></diff>`, `<doc><x:foo xmlns:x="ns:test"/></doc>`, 0},
+		{"same namespace, another prefix", `<doc xmlns:b="urn:test"><foo a="1">sample</foo></doc>`,
+			`<diff xmlns:a="urn:test"><replace sel="*/foo"><a:bar><a:foo a:size="2"/></a:bar></replace></diff>`,
+			`<doc xmlns:b="urn:test"><b:bar><b:foo b:size="2"/></b:bar></doc>`, 0},
+		{"unprefixed names are in the diff's default namespace", `<doc><bar/><x:bar xmlns:x="urn:t"/></doc>`,
+			`<diff xmlns="urn:t"><add sel="/*/bar"><c/></add></diff>`, `<doc><bar/><x:bar xmlns:x="urn:t"><x:c/></x:bar></doc>`, 0},
+		{"no-namespace content under a default namespace", `<doc xmlns="urn:t"><a/></doc>`,
+			`<diff xmlns:t="urn:t"><add sel="/t:doc/t:a"><b/></add></diff>`, `<doc xmlns="urn:t"><a><b xmlns=""/></a></doc>`, 0},
+		{"predicates", `<r><i k="1">a</i><i k="2"><n>x</n></i><i k="2"><n>y</n></i></r>`,
+			`<diff><remove sel="r/i[@k='2'][n='y']"/><replace sel="/r/i[.='a']/text()">b</replace><add sel="r/i[2]" type="@z">1</add></diff>`,
+			`<r><i k="1">b</i><i k="2" z="1"><n>x</n></i></r>`, 0},
+		{"id() through xml:id", `<r><a xml:id="one"/><a/></r>`, `<diff><add sel="id('one')"><b/></add></diff>`, `<r><a xml:id="one"><b/></a><a/></r>`, 0},
+		{"prepend", `<r><a/></r>`, `<diff><add sel="r" pos="prepend">t<b/></add></diff>`, `<r>t<b/><a/></r>`, 0},
+		{"prefixed attribute", `<r xmlns:x="urn:x"><a/></r>`, `<diff xmlns:y="urn:x"><add sel="r/a" type="@y:k">v</add></diff>`,
+			`<r xmlns:x="urn:x"><a x:k="v"/></r>`, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := applyXML(t, c.doc, c.patch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := parseXML(t, c.want)
+			if diff := tree.Diff(got.Root, want.Root, tree.Content); diff != "" {
+				t.Errorf("%s", diff)
+			}
+			if len(got.Prolog) != c.prolog {
+				t.Errorf("%d nodes before the root, want %d", len(got.Prolog), c.prolog)
+			}
+		})
+	}
+}
+
+// TestApplyErrors checks each error condition, the operation and the
+// selector the error names, and that a failed patch leaves the document
+// as it was (the first operation of each patch succeeds).
+func TestApplyErrors(t *testing.T) {
+	const first = `<add sel="doc" type="@first">1</add>`
+	cases := []struct {
+		name, doc, op string
+		cond          Condition
+		msg           string
+	}{
+		{"no such parent", `<doc/>`, `<add sel="doc3"><foo/></add>`, UnlocatedNode, "no element matches step 1 (doc3)"},
+		{"two matches", `<doc><a/><a/></doc>`, `<remove sel="doc/a"/>`, UnlocatedNode, "2 elements match"},
+		{"text beside the root", `<doc/>`, `<add sel="doc" pos="before">hello</add>`, InvalidRootElementOperation, "only comments"},
+		{"empty namespace URI", `<doc/>`, `<add sel="doc" type="namespace::pref"></add>`, InvalidNamespaceURI, "empty namespace URI"},
+		{"namespace not declared there", `<doc xmlns:pref="urn:test"><foo/></doc>`, `<replace sel="doc/namespace::bogus">urn:x</replace>`, UnlocatedNode, "no node matches namespace::bogus"},
+		{"attribute replaced by an element", `<doc><foo a="1"/></doc>`, `<replace sel="doc/foo/@a"><one/></replace>`, InvalidNodeTypes, "text only"},
+		{"element replaced by a PI", `<doc><foo/></doc>`, `<replace sel="doc/foo"><?x?></replace>`, InvalidNodeTypes, "a node of its kind"},
+		{"element replaced by two", `<doc><foo/></doc>`, `<replace sel="doc/foo"><a/><b/></replace>`, InvalidNodeTypes, "one node, not several"},
+		{"no white space after", `<doc> <foo/></doc>`, `<remove sel="doc/foo" ws="after"/>`, InvalidWhitespaceDirective, "after the node"},
+		{"no white space before", `<doc><foo/> </doc>`, `<remove sel="doc/foo" ws="before"/>`, InvalidWhitespaceDirective, "before the node"},
+		{"root removed", `<doc/>`, `<remove sel="doc"/>`, InvalidRootElementOperation, "cannot be removed"},
+		{"ws on an attribute", `<doc><foo a="1"/></doc>`, `<remove sel="doc/foo/@a" ws="both"/>`, InvalidPatchDirective, "ws on the removal of an attribute"},
+		{"ws on a text", `<doc>hello</doc>`, `<remove sel="doc/text()[1]" ws="both"/>`, InvalidPatchDirective, "ws on the removal of a text node"},
+		{"attribute added twice", `<doc><foo a="1"/></doc>`, `<add sel="doc/foo" type="@a">2</add>`, InvalidPatchDirective, "already has attribute a"},
+		{"bad selector", `<doc/>`, `<remove sel="doc//foo"/>`, InvalidAttributeValue, "sel: column 5: want a name"},
+		{"selector outside the subset", `<doc/>`, `<remove sel="doc/foo[last()]"/>`, InvalidAttributeValue, "sel: column 13: want = in a predicate"},
+		{"undeclared prefix", `<doc/>`, `<remove sel="doc/x:foo"/>`, InvalidNamespacePrefix, "prefix x is not declared"},
+		{"bad pos", `<doc/>`, `<add sel="doc" pos="inside"><a/></add>`, InvalidAttributeValue, `pos="inside"`},
+		{"bad ws", `<doc><a/></doc>`, `<remove sel="doc/a" ws="around"/>`, InvalidAttributeValue, `ws="around"`},
+		{"bad type", `<doc/>`, `<add sel="doc" type="a">1</add>`, InvalidAttributeValue, `type="a"`},
+		{"children of a text", `<doc>t</doc>`, `<add sel="doc/text()[1]"><a/></add>`, InvalidNodeTypes, "children cannot be added to a text node"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			doc := parseXML(t, c.doc)
+			before := doc.Clone()
+			p, err := Decode(strings.NewReader("<diff>\n" + first + "\n" + c.op + "\n</diff>"))
+			if err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			err = Apply(doc, p)
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %v, want an *Error", err)
+			}
+			if !errors.Is(err, c.cond) || e.Op != 2 || e.Sel != p.Ops[1].Sel || e.Line != 3 || e.Column != 1 || !strings.Contains(e.Msg, c.msg) {
+				t.Errorf("error %q, want operation 2 at line 3, column 1, %s, %q", err, c.cond, c.msg)
+			}
+			if diff := tree.Diff(doc.Root, before.Root, tree.ContentAndXIDs); diff != "" || len(doc.Prolog) != len(before.Prolog) {
+				t.Errorf("a failed patch changed the document: %s", diff)
+			}
+		})
+	}
+}
+
+// TestApplyXIDs checks that added nodes get fresh XIDs in a document that
+// has them.
+func TestApplyXIDs(t *testing.T) {
+	doc := parseXML(t, `<r><a/></r>`)
+	doc.AssignXIDs()
+	p, err := Decode(strings.NewReader(`<diff><add sel="r"><b>t</b></add></diff>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Apply(doc, p); err != nil {
+		t.Fatal(err)
+	}
+	if got := doc.XIDMap().String(); got != "(1;3-4;2|5)" {
+		t.Errorf("XID-map %s, want (1;3-4;2|5)", got)
+	}
+}

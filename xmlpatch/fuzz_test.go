@@ -1,0 +1,93 @@
+package xmlpatch
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// fuzzPatches seed the fuzz tests; they run as plain tests too.
+var fuzzPatches = []string{
+	`<diff><add sel="doc"><foo id="ert4773">This is a new child</foo></add></diff>`,
+	`<diff><add sel="doc/foo[@id='ert4773']" type="@user">Bob</add></diff>`,
+	`<diff><add sel="doc" type="namespace::pref">urn:ns:xxx</add></diff>`,
+	`<diff><replace sel="doc/note/text()[1]">x&#xD;y</replace><remove sel="doc/note" ws="both"/></diff>`,
+	`<diff xmlns:x="urn:x"><add sel="/doc" pos="prepend"><x:a x:b="1"><![CDATA[]]>t<![CDATA[]]><![CDATA[]]></x:a></add></diff>`,
+	`<p:diff xmlns="urn:d" xmlns:p="urn:p"><p:replace sel="doc"><doc/></p:replace></p:diff>`,
+	`<diff><add sel="id('n')" pos="after"><!--c--><?pi d?></add><remove sel="/comment()[1]"/></diff>`,
+	`<diff><replace sel='doc/processing-instruction("t")[1]'><?t u?></replace><remove sel="doc/@a"/></diff>`,
+	`<diff><add sel="*/*[2][.='x'][@a=&quot;1&quot;]" pos="before">t</add></diff>`,
+}
+
+var fuzzDocs = []string{
+	"<doc>\n  <note>This is a sample document</note>\n</doc>",
+	`<!--c--><doc a="1" xmlns:pref="urn:p"><foo id="ert4773">x</foo><?t d?><note xml:id="n">y</note></doc>`,
+	`<doc xmlns="urn:d"><a>x</a><b a="1">x</b></doc>`,
+}
+
+// FuzzDecode checks that Decode never panics, and that what it reads is
+// written back as a patch that reads the same.
+func FuzzDecode(f *testing.F) {
+	for _, p := range fuzzPatches {
+		f.Add(p)
+	}
+	f.Add("<diff><add sel='a'><b></c></add></diff>")
+	f.Fuzz(func(t *testing.T, in string) {
+		p, err := Decode(strings.NewReader(in))
+		if err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("error %v is not a *SyntaxError", err)
+			}
+			return
+		}
+		var b strings.Builder
+		if err := Encode(&b, p); err != nil {
+			if errors.Is(err, ErrInexpressible) {
+				return // a PI whose data starts with white space, say
+			}
+			t.Fatalf("encode: %v", err)
+		}
+		back, err := Decode(strings.NewReader(b.String()))
+		if err != nil {
+			t.Fatalf("decode of the encoded patch: %v\n%s", err, b.String())
+		}
+		var b2 strings.Builder
+		if err := Encode(&b2, back); err != nil || b2.String() != b.String() {
+			t.Fatalf("encoded twice differs (%v):\n%s\n%s", err, b.String(), b2.String())
+		}
+	})
+}
+
+// FuzzApply checks that Apply never panics, and that a patch that fails
+// leaves the document as it was.
+func FuzzApply(f *testing.F) {
+	for _, d := range fuzzDocs {
+		for _, p := range fuzzPatches {
+			f.Add(d, p)
+		}
+	}
+	f.Fuzz(func(t *testing.T, doc, patch string) {
+		d, err := markup.ParseXMLBytes([]byte(doc), &markup.Options{Whitespace: markup.Keep})
+		if err != nil {
+			return
+		}
+		p, err := Decode(strings.NewReader(patch))
+		if err != nil {
+			return
+		}
+		before := d.Clone()
+		if err := Apply(d, p); err != nil {
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %v is not an *Error", err)
+			}
+			if diff := tree.Diff(d.Root, before.Root, tree.ContentAndXIDs); diff != "" || len(d.Prolog) != len(before.Prolog) || len(d.Epilog) != len(before.Epilog) {
+				t.Fatalf("a failed patch changed the document: %s", diff)
+			}
+		}
+	})
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/tree"
 	"github.com/vigil-web/vigil/treediff"
+	"github.com/vigil-web/vigil/xmlpatch"
 )
 
 func init() {
@@ -27,7 +28,7 @@ func init() {
 	register(&command{
 		name:            "patch",
 		exitOnInterrupt: true,
-		summary:         "apply a delta to a document (or undo it with --reverse)",
+		summary:         "apply a delta or an RFC 5261 XML patch to a document (undo a delta with --reverse)",
 		run:             runPatch,
 	})
 	register(&command{
@@ -105,7 +106,7 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 	fs := newFlags(env, "diff", "[flags] OLD NEW   (files, or - for standard input)")
 	var df docFlags
 	df.register(fs)
-	format := fs.String("format", "xydelta", "output format: xydelta (XyDelta XML), json, or summary")
+	format := fs.String("format", "xydelta", "output format: xydelta (XyDelta XML), json, summary, or xmlpatch (RFC 5261 XML patch)")
 	keys := fs.String("key-attrs", "", "comma-separated attributes that identify elements, such as id,name")
 	algorithm := fs.String("algorithm", string(treediff.Vigil), "matching algorithm: vigil (near-minimal) or xydiff (the seed's)")
 	if help, err := parseFlags(fs, args); help || err != nil {
@@ -114,8 +115,8 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 	if err := wantArgs(fs, 2); err != nil {
 		return exitError, err
 	}
-	if *format != "xydelta" && *format != "json" && *format != "summary" {
-		return exitError, fmt.Errorf("--format %q: want xydelta, json or summary", *format)
+	if *format != "xydelta" && *format != "json" && *format != "summary" && *format != "xmlpatch" {
+		return exitError, fmt.Errorf("--format %q: want xydelta, json, summary or xmlpatch", *format)
 	}
 	if a := treediff.Algorithm(*algorithm); a != treediff.Vigil && a != treediff.XyDiff {
 		return exitError, fmt.Errorf("--algorithm %q: want %s or %s", *algorithm, treediff.Vigil, treediff.XyDiff)
@@ -170,13 +171,20 @@ func writeDelta(w io.Writer, d *delta.Delta, format string, old, new *tree.Flat)
 		return delta.EncodeJSON(w, d)
 	case "summary":
 		return writeSummary(w, d, old, new)
+	case "xmlpatch":
+		// The old version with the XIDs the diff gave it.
+		p, err := xmlpatch.Export(old.Document(), d)
+		if err != nil {
+			return err
+		}
+		return xmlpatch.Encode(w, p)
 	default:
 		return delta.EncodeXML(w, d)
 	}
 }
 
 func runPatch(ctx context.Context, env *environment, args []string) (int, error) {
-	fs := newFlags(env, "patch", "[flags] DOC DELTA   (files, or - for standard input)")
+	fs := newFlags(env, "patch", "[flags] DOC DELTA   (files, or - for standard input; DELTA is a XyDelta or JSON delta, or an RFC 5261 XML patch: XML whose root is not unit_delta)")
 	var df docFlags
 	df.register(fs)
 	reverse := fs.Bool("reverse", false, "undo the delta: DOC is the new version, the output the old one")
@@ -193,8 +201,16 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	if err != nil {
 		return exitError, err
 	}
-	ds, _, err := readDeltas(env, fs.Arg(1), df.maxBytes)
+	raw, err := readInput(env, fs.Arg(1), df.maxBytes)
 	if err != nil {
+		return exitError, err
+	}
+	if isXMLPatch(raw) {
+		return patchRFC5261(env, fs.Arg(1), raw, doc, fs.Arg(0), b, format, &df, *reverse)
+	}
+	ds, _, err := decodeDeltas(raw)
+	if err != nil {
+		err = fmt.Errorf("%s: %w", displayName(fs.Arg(1)), err)
 		// The likeliest slip: the arguments swapped.
 		if _, _, notDelta := decodeDeltas(b); notDelta == nil {
 			return exitError, fmt.Errorf("%w (%s is a delta: the arguments are DOC DELTA, in that order)", err, displayName(fs.Arg(0)))

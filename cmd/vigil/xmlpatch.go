@@ -1,0 +1,66 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/tree"
+	"github.com/vigil-web/vigil/xmlpatch"
+)
+
+// isXMLPatch reports whether a file given to patch is an RFC 5261 XML
+// patch rather than a delta: XML whose document element is not XyDelta's
+// unit_delta (with or without the xy: prefix). JSON, and a file that is
+// not XML up to its first element, are left to the delta decoders, which
+// say what is wrong with them.
+func isXMLPatch(b []byte) bool {
+	b = bytes.TrimSpace(bytes.TrimPrefix(b, utf8BOM))
+	if len(b) == 0 || startsJSON(b[0]) {
+		return false
+	}
+	d := xml.NewDecoder(bytes.NewReader(b))
+	for {
+		t, err := d.RawToken()
+		if err != nil {
+			return false
+		}
+		if s, ok := t.(xml.StartElement); ok {
+			return s.Name.Local != "unit_delta"
+		}
+	}
+}
+
+// patchRFC5261 applies an RFC 5261 patch (raw, read from name) to doc and
+// writes the result in format, as patch does a delta.
+// docName and docBytes are DOC's, for the hint of swapped arguments.
+func patchRFC5261(env *environment, name string, raw []byte, doc *tree.Document, docName string, docBytes []byte, format markup.Format, df *docFlags, reverse bool) (int, error) {
+	if reverse {
+		return exitError, fmt.Errorf("%s: an RFC 5261 XML patch cannot be undone (it holds no old values): --reverse undoes XyDelta and JSON deltas", displayName(name))
+	}
+	p, err := xmlpatch.Decode(bytes.NewReader(raw))
+	if err != nil {
+		err = fmt.Errorf("%s: %w", displayName(name), err)
+		// The likeliest slip: the arguments swapped.
+		if _, _, notDelta := decodeDeltas(docBytes); notDelta == nil {
+			return exitError, fmt.Errorf("%w (%s is a delta: the arguments are DOC DELTA, in that order)", err, displayName(docName))
+		}
+		if _, notPatch := xmlpatch.Decode(bytes.NewReader(docBytes)); notPatch == nil {
+			return exitError, fmt.Errorf("%w (%s is an XML patch: the arguments are DOC PATCH, in that order)", err, displayName(docName))
+		}
+		return exitError, err
+	}
+	if err := xmlpatch.Apply(doc, p); err != nil {
+		return exitError, fmt.Errorf("%s: %w", displayName(name), err)
+	}
+	f, _ := tree.Flatten(doc.Root)
+	out, err := writePatched(env, doc, format, df, tree.FingerprintOf(f))
+	if err == nil {
+		_, err = env.stdout.Write(out)
+	}
+	if err != nil {
+		return exitError, err
+	}
+	return exitOK, nil
+}

@@ -15,6 +15,13 @@ type FetchRequest struct {
 	// Render asks for the page as a headless browser shows it after its
 	// scripts ran (the sentinel language's "Fetch ... render").
 	Render bool
+	// CheckRedirect, when set, is asked before each redirect is followed,
+	// with the absolute URL it leads to. An error from it ends the fetch
+	// there, unsent: Fetch returns an error wrapping it and a result whose
+	// URL is that target, without status. (A crawler refuses so the
+	// redirects that leave its scope.) A rendered fetch does not call it:
+	// the browser follows its redirects itself.
+	CheckRedirect func(url string) error
 }
 
 // FetchResult is the answer to a FetchRequest. A 304 answer has
@@ -40,14 +47,17 @@ type FetchResult struct {
 // HTTP status other than 2xx and 304...); the error's text is what the
 // version history shows. With an error, the result is nil or holds what
 // the answer said (final URL, status, content type, Last-Modified) and no
-// body. An error wrapping ErrHostBusy is not the page's: it was never
-// requested.
+// body; when a redirect was refused (robots.txt, the address guard,
+// CheckRedirect), the result's URL is where it led. An error wrapping
+// ErrHostBusy is not the page's: it (or the page a redirect led to) was
+// never requested.
 type Fetcher interface {
 	Fetch(ctx context.Context, req *FetchRequest) (*FetchResult, error)
 }
 
 // ErrHostBusy is wrapped by the error of a fetch whose request was never
-// sent: the page's host did not give it a turn in the time allowed (other
-// requests to the host, slow ones, held it). It says nothing about the
-// page, so it is not part of its history; the page is fetched again later.
+// sent: the page's host (or the host of a page its redirect led to) did
+// not give it a turn in the time allowed (other requests to the host, slow
+// ones, held it). It says nothing about the page, so it is not part of
+// its history; the page is fetched again later.
 var ErrHostBusy = errors.New("host busy")

@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -84,7 +85,7 @@ func (c *crawler) run(ctx context.Context) error {
 			n := min(len(layer), c.q.MaxPages-c.fetches, batchSize)
 			batch := layer[:n]
 			layer = layer[n:]
-			visits := c.fetchAll(ctx, batch)
+			visits := c.fetchAll(ctx, batch, depth)
 			c.fetches += n
 			for _, v := range visits {
 				if v.err != nil {
@@ -100,9 +101,14 @@ func (c *crawler) run(ctx context.Context) error {
 	return nil
 }
 
-// fetchAll fetches a batch with q.Workers workers and returns the visits
-// in the batch's order.
-func (c *crawler) fetchAll(ctx context.Context, batch []string) []visit {
+// fetchAll fetches a batch of the layer at depth with q.Workers workers
+// and returns the visits in the batch's order. Past the start page, the
+// fetcher follows a redirect only into the scope.
+func (c *crawler) fetchAll(ctx context.Context, batch []string, depth int) []visit {
+	var check func(string) error
+	if depth > 0 {
+		check = c.checkRedirect
+	}
 	out := make([]visit, len(batch))
 	work := make(chan int)
 	var wg sync.WaitGroup
@@ -111,7 +117,7 @@ func (c *crawler) fetchAll(ctx context.Context, batch []string) []visit {
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				out[i] = fetchPage(ctx, c.f, batch[i], c.q.Bodies)
+				out[i] = fetchPage(ctx, c.f, batch[i], c.q.Bodies, check)
 			}
 		}()
 	}
@@ -121,6 +127,24 @@ func (c *crawler) fetchAll(ctx context.Context, batch []string) []visit {
 	close(work)
 	wg.Wait()
 	return out
+}
+
+// errOutOfScope refuses a redirect that leaves the crawl's scope.
+var errOutOfScope = errors.New("out of the crawl's scope")
+
+// checkRedirect is the fetcher's CheckRedirect past the start page: a
+// redirect out of the scope is not followed (its target is not fetched);
+// the crawl records the redirect alone. The scope is read only, so the
+// workers may call it at once.
+func (c *crawler) checkRedirect(target string) error {
+	u, err := vigil.CanonicalURL(target)
+	if err != nil {
+		return err
+	}
+	if !c.scope.contains(u) {
+		return errOutOfScope
+	}
+	return nil
 }
 
 // record adds a visit's page to the snapshot at depth and queues its new

@@ -21,13 +21,20 @@
 //     private-network guard), and its pages are recorded in the order
 //     they were found, so the result does not depend on timing.
 //  3. The page: its final URL after redirects is the node id (the
-//     redirect is recorded); its version is the Last-Modified date, else
-//     the SHA-256 of its body; an HTML page is parsed as the warehouse
-//     parses it (warehouse.ParseBody) for its title and links
-//     (warehouse.ExtractLinks, and frames), fragments dropped; other
-//     documents are leaves; a failure (an error status, a refusal, a
-//     timeout, robots.txt) is a page with an error, not the end of the
-//     crawl. Only the end of the context ends it.
+//     redirect is recorded). A redirect is held to the rules a link is:
+//     the fetcher reads robots.txt and waits its host's turn for every
+//     hop (a disallowed target is a page with the fetcher's refusal, as
+//     a link to it would be), and past the start page the crawl follows
+//     a redirect only into the scope (vigil.FetchRequest.CheckRedirect):
+//     a URL that redirects out of it is no page, only a Redirect, whose
+//     target is not fetched. The start page's redirects are followed
+//     wherever they lead, since they set the default scope. The page's
+//     version is the Last-Modified date, else the SHA-256 of its body; an
+//     HTML page is parsed as the warehouse parses it (warehouse.ParseBody)
+//     for its title and links (warehouse.ExtractLinks, and frames),
+//     fragments dropped; other documents are leaves; a failure (an error
+//     status, a refusal, a timeout, robots.txt) is a page with an error,
+//     not the end of the crawl. Only the end of the context ends it.
 //  4. The links: a page keeps its links in scope, each (target, label)
 //     once; when the crawl is done, a target that redirected to a page of
 //     the snapshot is replaced by that page's URL.

@@ -95,8 +95,9 @@ func hashBody(b []byte) string {
 
 // fetchPage fetches asked and reads the answer into a page. A fetch that
 // failed for the page (status, refusal, timeout, robots.txt) gives a page
-// with an error; only the end of ctx gives v.err.
-func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool) visit {
+// with an error; only the end of ctx gives v.err. checkRedirect, when not
+// nil, is asked before each redirect is followed (vigil.FetchRequest).
+func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool, checkRedirect func(string) error) visit {
 	var res *vigil.FetchResult
 	var err error
 	// A fetch that wraps ErrHostBusy was never sent: the host was busy
@@ -105,7 +106,7 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool) 
 	// sent or ctx ends: recorded as the page's failure, it made the
 	// snapshot depend on timing (a slow host's pages "deleted" at random).
 	for {
-		res, err = f.Fetch(ctx, &vigil.FetchRequest{URL: asked})
+		res, err = f.Fetch(ctx, &vigil.FetchRequest{URL: asked, CheckRedirect: checkRedirect})
 		if !errors.Is(err, vigil.ErrHostBusy) || ctx.Err() != nil {
 			break
 		}

@@ -4,7 +4,10 @@
 //   - connect, response-header and total timeouts;
 //   - a cap on the body as sent and another on the body once decoded (gzip,
 //     deflate, brotli), so that a decompression bomb is refused, not expanded;
-//   - a cap on redirects;
+//   - redirects followed one at a time (redirect.go), each page a redirect
+//     leads to treated as a page asked for: robots.txt and the turn of its
+//     own host, the caller's FetchRequest.CheckRedirect, and a cap on
+//     their number;
 //   - conversion of the body to UTF-8 from its declared or detected charset;
 //   - conditional requests (If-None-Match, If-Modified-Since);
 //   - robots.txt, honoured by default, and per-host politeness: a bounded
@@ -41,7 +44,7 @@ import (
 type Options struct {
 	ConnectTimeout time.Duration // 10s
 	HeaderTimeout  time.Duration // 20s: from request sent to response headers
-	TotalTimeout   time.Duration // 60s: the whole fetch, body included, from the host's turn
+	TotalTimeout   time.Duration // 60s: the whole fetch, body and redirects included, from the host's turn (waits for a redirect's turn left out)
 	MaxBodySize    int64         // 10 MiB: bytes on the wire
 	MaxDecodedSize int64         // 20 MiB: bytes after content decoding
 	MaxRedirects   int           // 10
@@ -103,8 +106,11 @@ func (o *Options) defaults() {
 
 // Client fetches pages. It is safe for concurrent use.
 type Client struct {
-	opt    Options
-	http   *http.Client
+	opt  Options
+	http *http.Client // follows redirects: robots.txt, HTTPClient
+	// page does not follow redirects: Fetch follows them one by one
+	// (redirect.go).
+	page   *http.Client
 	robots *robotsCache
 	hosts  *hostTable
 }
@@ -145,6 +151,12 @@ func New(opt Options) *Client {
 				}
 			}
 			return nil
+		},
+	}
+	c.page = &http.Client{
+		Transport: tr,
+		CheckRedirect: func(*http.Request, []*http.Request) error {
+			return http.ErrUseLastResponse
 		},
 	}
 	if ch, ok := opt.Renderer.(*Chromium); ok {
@@ -190,71 +202,68 @@ func (c *Client) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.Fet
 	if err := checkScheme(u); err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
 	}
+	if req.Render {
+		return c.render(ctx, req, u)
+	}
+	return c.follow(ctx, req, u)
+}
+
+// turn reads robots.txt for u, refuses u if it disallows it, and waits
+// for the turn of u's host; it returns the function that ends the turn.
+// Reading robots.txt and waiting share HostWait. An error is ErrRobots, a
+// robots.txt that could not be read, the caller's cancellation, or one
+// wrapping vigil.ErrHostBusy (the time allowed ran out).
+func (c *Client) turn(ctx context.Context, u *url.URL) (func(), error) {
 	host := strings.ToLower(u.Host)
 	delay := time.Duration(0)
-	// Reading robots.txt and waiting for the host's turn share HostWait;
-	// the fetch has TotalTimeout from its turn: at most the two together.
 	wctx, cancel := context.WithTimeout(ctx, c.opt.HostWait)
 	defer cancel()
 	if !c.opt.IgnoreRobots {
 		rules, err := c.robots.get(wctx, u, c.fetchRobots)
 		if err != nil {
-			return nil, fmt.Errorf("fetch %s: robots.txt: %w", req.URL, err)
+			return nil, fmt.Errorf("robots.txt: %w", err)
 		}
 		if !rules.allowed(c.opt.RobotsAgent, u) {
-			return nil, fmt.Errorf("fetch %s: %w", req.URL, ErrRobots)
+			return nil, ErrRobots
 		}
 		delay = rules.crawlDelay(c.opt.RobotsAgent)
 	}
 	release, err := c.hosts.acquire(wctx, host, delay)
-	cancel()
 	if err != nil {
 		if errors.Is(ctx.Err(), context.Canceled) {
 			// The caller gave up: no verdict on the host.
-			return nil, fmt.Errorf("fetch %s: waiting for host %s: %w", req.URL, host, ctx.Err())
+			return nil, fmt.Errorf("waiting for host %s: %w", host, ctx.Err())
 		}
 		// The time allowed (HostWait, or the caller's deadline) ran out.
-		return nil, fmt.Errorf("fetch %s: %w: waiting for host %s: %w", req.URL, vigil.ErrHostBusy, host, err)
+		return nil, fmt.Errorf("%w: waiting for host %s: %w", vigil.ErrHostBusy, host, err)
+	}
+	return release, nil
+}
+
+// render fetches a page through the Renderer, in the turn of its host.
+func (c *Client) render(ctx context.Context, req *vigil.FetchRequest, u *url.URL) (*vigil.FetchResult, error) {
+	release, err := c.turn(ctx, u)
+	if err != nil {
+		return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
 	}
 	defer release()
-	// The fetch starts now, not when it was asked for, and has its whole
-	// time from here: waiting for the host's turn took up to a slow page's
-	// whole time, which is not this page's, and a version's time is when
-	// its page was read.
-	ctx, cancelFetch := context.WithTimeout(ctx, c.opt.TotalTimeout)
-	defer cancelFetch()
+	ctx, cancel := context.WithTimeout(ctx, c.opt.TotalTimeout)
+	defer cancel()
 	start := time.Now()
-
-	if req.Render {
-		if c.opt.Renderer == nil {
-			return nil, fmt.Errorf("fetch %s: %w: rendering is not configured", req.URL, ErrUnsupported)
-		}
-		if !c.opt.AllowPrivateNetworks {
-			if err := c.checkHost(ctx, u.Hostname()); err != nil {
-				return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
-			}
-		}
-		html, err := c.opt.Renderer.Render(ctx, req.URL)
-		if err != nil {
-			return nil, fmt.Errorf("fetch %s: render: %w", req.URL, err)
-		}
-		return &vigil.FetchResult{URL: req.URL, Status: 200, ContentType: "text/html", Charset: "utf-8",
-			Body: []byte(html), FetchedAt: start, Duration: time.Since(start)}, nil
+	if c.opt.Renderer == nil {
+		return nil, fmt.Errorf("fetch %s: %w: rendering is not configured", req.URL, ErrUnsupported)
 	}
-	res, err := c.get(ctx, req)
+	if !c.opt.AllowPrivateNetworks {
+		if err := c.checkHost(ctx, u.Hostname()); err != nil {
+			return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
+		}
+	}
+	html, err := c.opt.Renderer.Render(ctx, req.URL)
 	if err != nil {
-		// What came of the answer (its final URL, status and content
-		// type; no body) goes with the error: the history records the
-		// status of a failed fetch, a crawler the page a redirect led to.
-		if res != nil {
-			res.FetchedAt = start
-			res.Duration = time.Since(start)
-		}
-		return res, fmt.Errorf("fetch %s: %w", req.URL, err)
+		return nil, fmt.Errorf("fetch %s: render: %w", req.URL, err)
 	}
-	res.FetchedAt = start
-	res.Duration = time.Since(start)
-	return res, nil
+	return &vigil.FetchResult{URL: req.URL, Status: 200, ContentType: "text/html", Charset: "utf-8",
+		Body: []byte(html), FetchedAt: start, Duration: time.Since(start)}, nil
 }
 
 // CheckHost resolves host and returns an error wrapping ErrRefused if any
@@ -288,10 +297,12 @@ func (c *Client) checkHost(ctx context.Context, host string) error {
 	return nil
 }
 
-func (c *Client) get(ctx context.Context, req *vigil.FetchRequest) (*vigil.FetchResult, error) {
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, req.URL, nil)
+// get requests u once, without following a redirect: an answer that
+// redirects gives the URL it leads to (resolved against u) and no result.
+func (c *Client) get(ctx context.Context, req *vigil.FetchRequest, u *url.URL) (*vigil.FetchResult, *url.URL, error) {
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	hreq.Header.Set("User-Agent", c.opt.UserAgent)
 	hreq.Header.Set("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,text/*;q=0.8,*/*;q=0.5")
@@ -302,12 +313,20 @@ func (c *Client) get(ctx context.Context, req *vigil.FetchRequest) (*vigil.Fetch
 	if !req.LastModified.IsZero() {
 		hreq.Header.Set("If-Modified-Since", req.LastModified.UTC().Format(http.TimeFormat))
 	}
-	resp, err := c.http.Do(hreq)
+	resp, err := c.page.Do(hreq)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer resp.Body.Close()
 	res := &vigil.FetchResult{URL: resp.Request.URL.String(), Status: resp.StatusCode, ETag: resp.Header.Get("ETag")}
+	if loc := resp.Header.Get("Location"); loc != "" && isRedirect(resp.StatusCode) {
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		next, err := resp.Request.URL.Parse(loc)
+		if err != nil {
+			return res, nil, fmt.Errorf("redirect %d to a bad Location %q: %w", resp.StatusCode, loc, err)
+		}
+		return nil, next, nil
+	}
 	if lm, err := http.ParseTime(resp.Header.Get("Last-Modified")); err == nil {
 		res.LastModified = lm
 	}
@@ -320,22 +339,22 @@ func (c *Client) get(ctx context.Context, req *vigil.FetchRequest) (*vigil.Fetch
 			res.LastModified = req.LastModified
 		}
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-		return res, nil
+		return res, nil, nil
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-		return res, fmt.Errorf("%w %d %s", ErrStatus, resp.StatusCode, http.StatusText(resp.StatusCode))
+		return res, nil, fmt.Errorf("%w %d %s", ErrStatus, resp.StatusCode, http.StatusText(resp.StatusCode))
 	}
 	if resp.ContentLength > c.opt.MaxBodySize {
-		return res, fmt.Errorf("%w: Content-Length %d exceeds the cap of %d bytes", ErrTooLarge, resp.ContentLength, c.opt.MaxBodySize)
+		return res, nil, fmt.Errorf("%w: Content-Length %d exceeds the cap of %d bytes", ErrTooLarge, resp.ContentLength, c.opt.MaxBodySize)
 	}
 	raw, err := readCappedHint(resp.Body, c.opt.MaxBodySize, resp.ContentLength)
 	if err != nil {
-		return res, err
+		return res, nil, err
 	}
 	body, err := decodeContent(raw, resp.Header.Get("Content-Encoding"), c.opt.MaxDecodedSize)
 	if err != nil {
-		return res, err
+		return res, nil, err
 	}
 	mediaType, params, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if mediaType == "" {
@@ -343,14 +362,14 @@ func (c *Client) get(ctx context.Context, req *vigil.FetchRequest) (*vigil.Fetch
 	}
 	res.ContentType = strings.ToLower(mediaType)
 	if !isText(res.ContentType) || looksBinary(body) {
-		return res, fmt.Errorf("%w: %s is not a text document", ErrBinary, res.ContentType)
+		return res, nil, fmt.Errorf("%w: %s is not a text document", ErrBinary, res.ContentType)
 	}
 	utf8Body, cs, err := toUTF8(body, res.ContentType, params["charset"])
 	if err != nil {
-		return res, err
+		return res, nil, err
 	}
 	res.Body, res.Charset = utf8Body, cs
-	return res, nil
+	return res, nil, nil
 }
 
 // readCapped reads r fully, failing once more than limit bytes came.

@@ -1,0 +1,109 @@
+package fetch
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+// isRedirect reports whether an answer's status is one that net/http's
+// client follows.
+func isRedirect(status int) bool {
+	switch status {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
+		http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		return true
+	}
+	return false
+}
+
+// follow fetches u and follows its redirects one at a time, each page a
+// redirect leads to checked as the page asked is: its scheme, an address
+// literal against the guard, the caller's CheckRedirect, robots.txt on its
+// own host, and its host's turn (the turn of the previous hop ends first,
+// so that a redirect to the same host takes its next turn instead of
+// waiting for itself). The fetch has TotalTimeout from its first turn,
+// the waits for the later turns left out.
+//
+// A redirect refused gives an error that names where it led ("redirect to
+// URL: disallowed by robots.txt") and a result holding that URL without
+// status: the page is there, unread.
+func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL) (*vigil.FetchResult, error) {
+	var start time.Time
+	left := c.opt.TotalTimeout
+	for hops := 0; ; hops++ {
+		release, err := c.turn(ctx, u)
+		if err != nil {
+			if hops == 0 {
+				return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
+			}
+			return refused(req, u, start, err)
+		}
+		sent := time.Now()
+		if hops == 0 {
+			// The fetch starts now, not when it was asked for, and has
+			// its whole time from here: waiting for the host's turn took
+			// up to a slow page's whole time, which is not this page's,
+			// and a version's time is when its page was read.
+			start = sent
+		}
+		hctx, cancel := context.WithTimeout(ctx, left)
+		res, next, err := c.get(hctx, req, u)
+		cancel()
+		release()
+		left -= time.Since(sent)
+		if next == nil {
+			if res != nil {
+				// With an error, what came of the answer (its final URL,
+				// status and content type; no body) goes with it: the
+				// history records the status of a failed fetch, a crawler
+				// the page a redirect led to.
+				res.FetchedAt = start
+				res.Duration = time.Since(start)
+			} else if err != nil && hops > 0 {
+				res = &vigil.FetchResult{URL: u.String(), FetchedAt: start, Duration: time.Since(start)}
+			}
+			if err != nil {
+				return res, fmt.Errorf("fetch %s: %w", req.URL, err)
+			}
+			return res, nil
+		}
+		if hops >= c.opt.MaxRedirects {
+			return nil, fmt.Errorf("fetch %s: %w: more than %d redirects", req.URL, ErrRedirects, c.opt.MaxRedirects)
+		}
+		if err := c.checkHop(req, next); err != nil {
+			return refused(req, next, start, err)
+		}
+		u = next
+	}
+}
+
+// checkHop checks the page a redirect leads to before its robots.txt and
+// turn: its scheme, an address literal in private space (refused before
+// any dialling, with a clear message; a name is checked when dialled), and
+// the caller's CheckRedirect.
+func (c *Client) checkHop(req *vigil.FetchRequest, next *url.URL) error {
+	if err := checkScheme(next); err != nil {
+		return err
+	}
+	if !c.opt.AllowPrivateNetworks {
+		if err := refuseLiteral(next.Hostname(), c.opt.permit); err != nil {
+			return err
+		}
+	}
+	if req.CheckRedirect != nil {
+		return req.CheckRedirect(next.String())
+	}
+	return nil
+}
+
+// refused returns the result and error of a fetch whose redirect to u was
+// not followed.
+func refused(req *vigil.FetchRequest, u *url.URL, start time.Time, err error) (*vigil.FetchResult, error) {
+	res := &vigil.FetchResult{URL: u.String(), FetchedAt: start, Duration: time.Since(start)}
+	return res, fmt.Errorf("fetch %s: redirect to %s: %w", req.URL, u, err)
+}

@@ -1,0 +1,191 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+// hitLog records when each path of a test server was requested.
+type hitLog struct {
+	mu   sync.Mutex
+	hits map[string][]time.Time
+}
+
+func (h *hitLog) add(p string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.hits == nil {
+		h.hits = map[string][]time.Time{}
+	}
+	h.hits[p] = append(h.hits[p], time.Now())
+}
+
+func (h *hitLog) get(p string) []time.Time {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]time.Time(nil), h.hits[p]...)
+}
+
+// redirectSites starts two servers on loopback, two hosts for the
+// fetcher (their ports differ): a, whose robots.txt disallows /private/
+// and whose pages redirect, and b, whose robots.txt disallows /blocked
+// and asks for a Crawl-delay of delay.
+func redirectSites(t *testing.T, delay time.Duration) (a, b *httptest.Server, aHits, bHits *hitLog) {
+	aHits, bHits = &hitLog{}, &hitLog{}
+	b = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		bHits.add(r.URL.Path)
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprintf(w, "User-agent: *\nDisallow: /blocked\nCrawl-delay: %g\n", delay.Seconds())
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, "<p>b</p>")
+	}))
+	t.Cleanup(b.Close)
+	a = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		aHits.add(r.URL.Path)
+		switch r.URL.Path {
+		case "/robots.txt":
+			io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
+		case "/to-private":
+			http.Redirect(w, r, "/private/x", http.StatusFound)
+		case "/to-page":
+			http.Redirect(w, r, "/page", http.StatusMovedPermanently)
+		case "/to-b-blocked":
+			http.Redirect(w, r, b.URL+"/blocked/x", http.StatusFound)
+		case "/to-b":
+			http.Redirect(w, r, b.URL+"/page", http.StatusTemporaryRedirect)
+		default:
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, "<p>a</p>")
+		}
+	}))
+	t.Cleanup(a.Close)
+	return a, b, aHits, bHits
+}
+
+// TestRedirectRobots: robots.txt is read for every page a redirect leads
+// to, on its own host: a redirect to a disallowed path is refused with
+// ErrRobots, the error naming where it led, and that page is never
+// requested. The client followed redirects itself and checked robots.txt
+// only for the URL asked: a page that redirected to a disallowed one was
+// fetched and returned.
+func TestRedirectRobots(t *testing.T) {
+	a, b, aHits, bHits := redirectSites(t, 0)
+	c := testClient(Options{})
+	for _, tc := range []struct {
+		path, to string
+		err      error
+		hits     *hitLog
+	}{
+		{"/to-private", a.URL + "/private/x", ErrRobots, aHits},
+		{"/to-b-blocked", b.URL + "/blocked/x", ErrRobots, bHits},
+		{"/to-b", b.URL + "/page", nil, bHits},
+		{"/to-page", a.URL + "/page", nil, aHits},
+	} {
+		res, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: a.URL + tc.path})
+		if tc.err == nil {
+			if err != nil || res.URL != tc.to || res.Status != 200 || len(res.Body) == 0 {
+				t.Errorf("%s: %+v, %v; want the page at %s", tc.path, res, err, tc.to)
+			}
+			continue
+		}
+		if !errors.Is(err, tc.err) || !strings.Contains(err.Error(), "redirect to "+tc.to) {
+			t.Errorf("%s: err = %v, want %v naming the redirect to %s", tc.path, err, tc.err, tc.to)
+		}
+		if res == nil || res.URL != tc.to || res.Status != 0 || res.Body != nil {
+			t.Errorf("%s: result %+v, want the URL it led to, without status", tc.path, res)
+		}
+		path := strings.TrimPrefix(tc.to, b.URL)
+		path = strings.TrimPrefix(path, a.URL)
+		if n := len(tc.hits.get(path)); n != 0 {
+			t.Errorf("%s: the disallowed %s was requested %d times", tc.path, tc.to, n)
+		}
+	}
+	if n := len(bHits.get("/robots.txt")); n != 1 {
+		t.Errorf("b's robots.txt read %d times, want once", n)
+	}
+}
+
+// TestRedirectPoliteness: a page a redirect leads to waits for its own
+// host's turn, as a page asked for does: the Crawl-delay of another host,
+// the HostDelay between two requests to the same one. The client followed
+// redirects at once, in the first host's turn: a redirect to another site
+// skipped that site's delay.
+func TestRedirectPoliteness(t *testing.T) {
+	const delay = 300 * time.Millisecond
+	a, b, aHits, bHits := redirectSites(t, delay)
+	for _, tc := range []struct {
+		name   string
+		first  string // fetched first, to start the host's delay
+		follow string // then this, which redirects to first
+		hits   *hitLog
+		prev   string // the previous request to the host of first
+		path   string // first's path
+		opt    Options
+	}{
+		{"other host's Crawl-delay", b.URL + "/page", a.URL + "/to-b", bHits, "/page", "/page", Options{}},
+		{"same host's HostDelay", a.URL + "/page", a.URL + "/to-page", aHits, "/to-page", "/page", Options{IgnoreRobots: true, HostDelay: delay}},
+	} {
+		c := testClient(tc.opt)
+		for _, u := range []string{tc.first, tc.follow} {
+			if _, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: u}); err != nil {
+				t.Fatalf("%s: %s: %v", tc.name, u, err)
+			}
+		}
+		prev, hits := tc.hits.get(tc.prev), tc.hits.get(tc.path)
+		if len(hits) != 2 || len(prev) == 0 {
+			t.Fatalf("%s: %s requested %d times, %s %d times", tc.name, tc.path, len(hits), tc.prev, len(prev))
+		}
+		var last time.Time // the request to the host before the redirect's
+		for _, at := range prev {
+			if at.Before(hits[1]) && at.After(last) {
+				last = at
+			}
+		}
+		if gap := hits[1].Sub(last); gap < delay-20*time.Millisecond {
+			t.Errorf("%s: the redirect's page came %v after the previous request to its host, want at least %v", tc.name, gap, delay)
+		}
+	}
+}
+
+// TestCheckRedirect: the caller's CheckRedirect sees each redirect's
+// target, absolute, before it is followed; its error ends the fetch,
+// wrapped, with the URL it led to, and the target is never requested.
+func TestCheckRedirect(t *testing.T) {
+	a, b, _, bHits := redirectSites(t, 0)
+	c := testClient(Options{})
+	errOut := errors.New("out of scope")
+	var asked []string
+	check := func(u string) error {
+		asked = append(asked, u)
+		if strings.HasPrefix(u, b.URL) {
+			return errOut
+		}
+		return nil
+	}
+	res, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: a.URL + "/to-b", CheckRedirect: check})
+	if !errors.Is(err, errOut) || res == nil || res.URL != b.URL+"/page" || res.Status != 0 {
+		t.Errorf("refused redirect: %+v, %v; want %v and the URL it led to", res, err, errOut)
+	}
+	if n := len(bHits.get("/page")) + len(bHits.get("/robots.txt")); n != 0 {
+		t.Errorf("the refused host was asked %d times", n)
+	}
+	res, err = c.Fetch(context.Background(), &vigil.FetchRequest{URL: a.URL + "/to-page", CheckRedirect: check})
+	if err != nil || res.URL != a.URL+"/page" {
+		t.Errorf("allowed redirect: %+v, %v", res, err)
+	}
+	if want := []string{b.URL + "/page", a.URL + "/page"}; fmt.Sprint(asked) != fmt.Sprint(want) {
+		t.Errorf("CheckRedirect asked %q, want %q", asked, want)
+	}
+}

@@ -1,0 +1,79 @@
+package monitor
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/fetch"
+	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// TestRedirectDisallowedByRobots: a watched page that redirects to a path
+// its site's robots.txt disallows is a failed check, recorded with the
+// fetcher's error, which names the redirect; the disallowed page is never
+// requested. When the redirect leads to an allowed page again, that page
+// is the page's version. The fetcher read robots.txt only for the URL
+// asked: the disallowed page was fetched and stored as the page's version.
+func TestRedirectDisallowedByRobots(t *testing.T) {
+	var target atomic.Value
+	target.Store("/private/page")
+	var privateHits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
+		case "/page":
+			http.Redirect(w, r, target.Load().(string), http.StatusFound)
+		default:
+			if strings.HasPrefix(r.URL.Path, "/private/") {
+				privateHits.Add(1)
+			}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, "<html><body><p>"+r.URL.Path+"</p></body></html>")
+		}
+	}))
+	defer srv.Close()
+	ctx := context.Background()
+	db, wh, u := testStore(t)
+	now := time.Now().UTC().Truncate(time.Minute)
+	page := srv.URL + "/page"
+	s := createSentinel(t, db, spec.NewChecker(now), u, "redirect", "Create Sentinel redirect Using "+page+" Monitor any change Fetch 1 hour\n")
+	f := fetch.New(fetch.Options{AllowPrivateNetworks: true, TotalTimeout: 5 * time.Second})
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute},
+		Now: func() time.Time { return now }}
+	latest := func() *vigil.Version {
+		t.Helper()
+		r, err := db.FindResourceByURL(ctx, page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := db.LatestVersion(ctx, r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	runOnce(t, m, 1)
+	v := latest()
+	if want := "redirect to " + srv.URL + "/private/page: disallowed by robots.txt"; !strings.Contains(v.Error, want) || v.Status != 0 {
+		t.Errorf("the check of a page redirected to a disallowed one: version %+v, want status 0 and an error with %q", v, want)
+	}
+	if n := privateHits.Load(); n != 0 {
+		t.Errorf("the disallowed page was requested %d times", n)
+	}
+	target.Store("/public/page")
+	now = now.Add(2 * time.Hour)
+	makeDue(t, db, s, now)
+	runOnce(t, m, 1)
+	if v := latest(); v.Error != "" || v.Status != 200 {
+		t.Errorf("the check of a page redirected to an allowed one: version %+v, want it read", v)
+	}
+}

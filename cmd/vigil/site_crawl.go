@@ -41,7 +41,7 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	depth := fs.Int("depth", crawl.DefaultMaxDepth, "follow links at most this many steps from URL (0: URL alone)")
 	maxPages := fs.Int("max-pages", crawl.DefaultMaxPages, "fetch at most this many URLs")
 	var scope scopeFlag
-	fs.Var(&scope, "scope", "follow only links to URLs that start with this prefix; repeat for several (default: URL's directory)")
+	fs.Var(&scope, "scope", "follow only links to URLs under this prefix, at a path segment boundary (.../docs takes /docs, /docs/x and /docs?q, not /docs-old); repeat for several (default: URL's directory)")
 	match := fs.String("match", "", "follow only links to URLs that this regular expression matches (RE2 syntax)")
 	bodies := fs.Bool("bodies", false, "keep each page's text in the snapshot, for comparing page contents later")
 	out := fs.String("out", "", "write the snapshot to this file, replaced whole or not at all (default: standard output)")

@@ -110,6 +110,9 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 	if err := sameQuery(s1, s2, displayName(oldName), displayName(newName)); err != nil {
 		return exitError, err
 	}
+	if note := scopeRuleNote(s1, s2, displayName(oldName), displayName(newName)); note != "" {
+		fmt.Fprintf(env.stderr, "vigil site diff: note: %s\n", note)
+	}
 	if *content {
 		for _, s := range []struct {
 			name string
@@ -174,6 +177,25 @@ func readSnapshot(env *environment, name string, limit int64) (*crawl.Snapshot, 
 		return nil, 0, fmt.Errorf("%s: %w", displayName(name), err)
 	}
 	return s, int64(len(b)), nil
+}
+
+// scopeRuleNote warns when one snapshot is of format 1, whose scope
+// prefixes took any URL that starts with their text, and the other of a
+// later format, whose prefixes end at a path segment boundary, and a
+// prefix reads differently by the two rules (its path does not end in
+// "/"): pages that only shared the prefix's letters show as deleted or
+// added.
+func scopeRuleNote(s1, s2 *crawl.Snapshot, name1, name2 string) string {
+	if (s1.Format == crawl.FormatV1) == (s2.Format == crawl.FormatV1) {
+		return ""
+	}
+	for _, p := range s1.Query.Scope {
+		if !strings.HasSuffix(p, "/") {
+			return fmt.Sprintf("%s is of format %s and %s of format %s: the scope prefix %s took the URLs starting with its text in the first, those under it at a path segment boundary in the second (not %s-old/), so pages only the first rule took show as changed",
+				name1, s1.Format, name2, s2.Format, p, strings.TrimSuffix(p, "/"))
+		}
+	}
+	return ""
 }
 
 // sameQuery refuses two snapshots of different coupling queries, naming

@@ -660,3 +660,32 @@ func siteCorpus(t testing.TB) map[string]crawltest.Release {
 	}
 	return rel
 }
+
+// TestSiteDiffFormatV1: a snapshot of format 1 (scope prefixes matched as
+// raw text) compares with one of today's format, with a note when a scope
+// prefix reads differently by the two rules.
+func TestSiteDiffFormatV1(t *testing.T) {
+	s := newSyntheticSite(t)
+	dir := t.TempDir()
+	s.set(siteBefore, nil)
+	for _, tc := range []struct {
+		scope string
+		note  bool
+	}{{"/docs", true}, {"/docs/", false}} {
+		cur := siteCrawl(t, dir, "cur.json", s.srv.URL+"/docs/index.html", "--scope", s.srv.URL+tc.scope)
+		data, err := os.ReadFile(cur)
+		if err != nil {
+			t.Fatal(err)
+		}
+		old := filepath.Join(dir, "v1.json")
+		if err := os.WriteFile(old, bytes.Replace(data, []byte(crawl.Format), []byte(crawl.FormatV1), 1), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := runVigilEnv(t, nil, "site", "diff", old, cur)
+		want := "vigil site diff: note: " + old + " is of format " + crawl.FormatV1 + " and " + cur + " of format " + crawl.Format +
+			": the scope prefix " + s.srv.URL + "/docs took the URLs starting with its text in the first"
+		if code != exitOK || !strings.HasPrefix(stdout, "total: 0 added") || strings.Contains(stderr, want) != tc.note {
+			t.Errorf("scope %s: exit %d, stdout %q, stderr %q; want a note: %v", tc.scope, code, stdout, stderr, tc.note)
+		}
+	}
+}

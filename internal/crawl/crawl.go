@@ -164,7 +164,7 @@ func (c *crawler) record(v visit, depth int, next *[]string) error {
 			}
 			c.q.Scope = []string{dir}
 		}
-		s, err := newScope(&c.q)
+		s, err := newScope(&c.q, false)
 		if err != nil {
 			return err
 		}

@@ -344,3 +344,35 @@ func TestCrawlLinkBomb(t *testing.T) {
 		t.Errorf("%d requests, %d pages, truncated %v; want at most %d requests, %d pages, truncated", n, len(snap.Pages), snap.Truncated, q.MaxPages, q.MaxPages)
 	}
 }
+
+// TestCrawlScopeBoundary: a scope prefix without a final slash takes its
+// path and what lies under it, not the paths that merely start with the
+// same letters: the scope .../docs crawled /docs-old/ and /docsx too. Its
+// scheme and host are compared in canonical form.
+func TestCrawlScopeBoundary(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		if r.URL.Path == "/" {
+			io.WriteString(w, `<a href="/docs">docs</a> <a href="/docs-old/x.html">old</a> <a href="/docsx">x</a>
+				<a href="/docs/a.html">a</a> <a href="/docs?q=1">q</a> <a href="/other/">other</a>`)
+			return
+		}
+		io.WriteString(w, `<title>`+r.URL.Path+`</title><a href="/docs/">dir</a>`)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	q := crawl.NewQuery(srv.URL + "/")
+	q.Scope = []string{"HTTP://" + strings.TrimPrefix(srv.URL, "http://") + "/docs"}
+	snap := crawlSite(t, loopbackFetcher(), q)
+	var got []string
+	for _, p := range snap.Pages {
+		got = append(got, strings.TrimPrefix(p.URL, srv.URL))
+	}
+	if want := []string{"/", "/docs", "/docs/a.html", "/docs?q=1", "/docs/"}; !slices.Equal(got, want) {
+		t.Errorf("pages %q, want %q", got, want)
+	}
+	if snap.Format != crawl.Format || !slices.Equal(snap.Query.Scope, []string{srv.URL + "/docs"}) {
+		t.Errorf("format %q, scope %q", snap.Format, snap.Query.Scope)
+	}
+}

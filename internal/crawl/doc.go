@@ -11,8 +11,9 @@
 //
 // Phases of Crawl, in order:
 //
-//  1. The query (Query): a start URL, a scope of URL prefixes (by default
-//     the start page's directory), an optional regular expression, a
+//  1. The query (Query): a start URL, a scope of URL prefixes, each
+//     ending at a path segment boundary (scope.go; by default the start
+//     page's directory), an optional regular expression, a
 //     maximum depth and a maximum number of URLs fetched.
 //  2. The frontier: breadth first, layer by layer, so that a page's Depth
 //     is its shortest link distance from the start; each canonical URL is

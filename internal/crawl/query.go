@@ -1,7 +1,6 @@
 package crawl
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 
@@ -37,10 +36,14 @@ type Query struct {
 	// URL. It is always fetched, whatever the scope.
 	Start string `json:"start"`
 	// Scope holds URL prefixes: a link is followed only if its canonical
-	// target URL starts with one of them. Empty means the directory of the
-	// start page on its host ("https://example.org/docs/" for
-	// "https://example.org/docs/index.html"), taken after the start page's
-	// redirects, so that a site that moved to https is crawled there.
+	// target URL lies under one of them, on the same scheme and host (in
+	// canonical form: case and default port do not matter) and at a path
+	// segment boundary: "https://example.org/docs" takes /docs, /docs/,
+	// /docs/x and /docs?q, not /docs-old (see scope.go). Empty means the
+	// directory of the start page on its host ("https://example.org/docs/"
+	// for "https://example.org/docs/index.html"), taken after the start
+	// page's redirects, so that a site that moved to https is crawled
+	// there.
 	Scope []string `json:"scope"`
 	// Match, when not empty, is a regular expression (RE2 syntax) that the
 	// canonical URL of a followed link must match too, anywhere in it
@@ -128,35 +131,4 @@ func (q Query) resolved() (Query, error) {
 		q.Workers = DefaultWorkers
 	}
 	return q, nil
-}
-
-// scope decides which link targets a crawl follows.
-type scope struct {
-	prefixes []string
-	match    *regexp.Regexp // nil: every URL
-}
-
-func newScope(q *Query) (*scope, error) {
-	s := &scope{prefixes: q.Scope}
-	if q.Match != "" {
-		re, err := regexp.Compile(q.Match)
-		if err != nil {
-			return nil, fmt.Errorf("match: %w", err)
-		}
-		s.match = re
-	}
-	return s, nil
-}
-
-// contains reports whether the canonical URL u is in the scope.
-func (s *scope) contains(u string) bool {
-	if s.match != nil && !s.match.MatchString(u) {
-		return false
-	}
-	for _, p := range s.prefixes {
-		if strings.HasPrefix(u, p) {
-			return true
-		}
-	}
-	return false
 }

@@ -12,8 +12,17 @@ import (
 	"github.com/vigil-web/vigil"
 )
 
-// Format names the JSON form of a snapshot, in its "format" field.
-const Format = "vigil-site-snapshot/1"
+// Format names the JSON form of a snapshot, in its "format" field: the
+// form Crawl writes.
+const Format = "vigil-site-snapshot/2"
+
+// FormatV1 is the first form of a snapshot, which Decode still reads. It
+// has the same fields; its query's scope prefixes were matched as raw
+// string prefixes of a URL ("https://example.org/docs" took
+// "https://example.org/docs-old/"), where format 2 matches them at a
+// path segment boundary (Query.Scope), and Validate checks a snapshot by
+// the rule it was crawled with.
+const FormatV1 = "vigil-site-snapshot/1"
 
 // DefaultMaxSnapshotSize is the largest snapshot Decode reads when given no
 // limit: 256 MiB, the default input cap of the markup parsers. Snapshots
@@ -196,8 +205,8 @@ func (s *Snapshot) validate(bodies bool) error {
 	bad := func(format string, args ...any) error {
 		return vigil.Errorf(vigil.EINVALID, "snapshot: "+format, args...)
 	}
-	if s.Format != Format {
-		return bad("format: %q, want %q", s.Format, Format)
+	if s.Format != Format && s.Format != FormatV1 {
+		return bad("format: %q, want %q (or the older %q)", s.Format, Format, FormatV1)
 	}
 	if err := s.validateQuery(); err != nil {
 		return err
@@ -212,7 +221,7 @@ func (s *Snapshot) validate(bodies bool) error {
 	case len(s.Pages) > s.Query.MaxPages:
 		return bad("pages: %d pages, more than query.maxPages %d", len(s.Pages), s.Query.MaxPages)
 	}
-	sc, err := newScope(&s.Query)
+	sc, err := newScope(&s.Query, s.Format == FormatV1)
 	if err != nil {
 		return bad("query: %v", err) // cannot happen: validateQuery compiled it
 	}

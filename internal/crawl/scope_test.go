@@ -1,0 +1,55 @@
+package crawl
+
+import "testing"
+
+// TestScopeContains: a scope prefix takes the URLs under it at a path
+// segment boundary, on its own scheme and host; with a query, the URLs of
+// its path whose query starts with it. Format 1's raw prefixes take any
+// URL that starts with the prefix's text.
+func TestScopeContains(t *testing.T) {
+	for name, tc := range map[string]struct {
+		prefix, url string
+		want, raw   bool
+	}{
+		"the path itself":          {"https://example.org/docs", "https://example.org/docs", true, true},
+		"its directory":            {"https://example.org/docs", "https://example.org/docs/", true, true},
+		"below it":                 {"https://example.org/docs", "https://example.org/docs/x/y.html", true, true},
+		"its query":                {"https://example.org/docs", "https://example.org/docs?q=1", true, true},
+		"a longer segment":         {"https://example.org/docs", "https://example.org/docs-old/", false, true},
+		"a longer name":            {"https://example.org/docs", "https://example.org/docsx", false, true},
+		"a parent":                 {"https://example.org/docs", "https://example.org/", false, false},
+		"directory prefix":         {"https://example.org/docs/", "https://example.org/docs/a.html", true, true},
+		"directory without slash":  {"https://example.org/docs/", "https://example.org/docs", false, false},
+		"file prefix":              {"https://example.org/docs/a.html", "https://example.org/docs/a.html?x", true, true},
+		"file prefix, longer":      {"https://example.org/docs/a.html", "https://example.org/docs/a.html5", false, true},
+		"root":                     {"https://example.org/", "https://example.org/anything?q", true, true},
+		"another scheme":           {"https://example.org/docs", "http://example.org/docs/", false, false},
+		"another port":             {"http://127.0.0.1:80/", "http://127.0.0.1:8080/", false, false},
+		"a longer port":            {"http://127.0.0.1:1/", "http://127.0.0.1:12/", false, false},
+		"another host":             {"https://example.org/", "https://example.org.evil.test/", false, false},
+		"user information":         {"https://example.org/", "https://me@example.org/", false, false},
+		"query prefix":             {"https://example.org/list?page=", "https://example.org/list?page=2", true, true},
+		"query prefix, other":      {"https://example.org/list?page=", "https://example.org/list?sort=1", false, false},
+		"query prefix, no query":   {"https://example.org/list?page=", "https://example.org/list", false, false},
+		"query prefix, below path": {"https://example.org/list?page=", "https://example.org/list/x?page=2", false, false},
+	} {
+		for _, raw := range []bool{false, true} {
+			q := Query{Start: "https://example.org/", Scope: []string{tc.prefix}, MaxPages: 1}
+			r, err := q.resolved()
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			s, err := newScope(&r, raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := tc.want
+			if raw {
+				want = tc.raw
+			}
+			if got := s.contains(tc.url); got != want {
+				t.Errorf("%s: scope %s (raw prefixes: %v) contains %s: %v, want %v", name, r.Scope[0], raw, tc.url, got, want)
+			}
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,6 +45,7 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	fs.Var(&scope, "scope", "follow only links to URLs under this prefix, at a path segment boundary (.../docs takes /docs, /docs/x and /docs?q, not /docs-old); repeat for several (default: URL's directory)")
 	match := fs.String("match", "", "follow only links to URLs that this regular expression matches (RE2 syntax)")
 	bodies := fs.Bool("bodies", false, "keep each page's text in the snapshot, for comparing page contents later")
+	order := fs.String("order", string(crawl.OrderImportance), "the order URLs are fetched in: importance (the most OPIC cash first, so that --max-pages keeps the most important pages) or breadth (layer by layer); a crawl that --max-pages does not cut short finds the same in either")
 	out := fs.String("out", "", "write the snapshot to this file, replaced whole or not at all (default: standard output)")
 	allowPrivate := fs.Bool("allow-private-networks", bools["VIGIL_ALLOW_PRIVATE_NETWORKS"], "let the crawl reach loopback, private and link-local addresses (default $VIGIL_ALLOW_PRIVATE_NETWORKS)")
 	ignoreRobots := fs.Bool("ignore-robots", false, "do not honour robots.txt (only for sites you own)")
@@ -55,7 +57,8 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 			"Crawl fetches URL and follows its links, breadth first, to the pages in\n"+
 			"scope, and writes a snapshot in JSON: each page's URL, depth, status or\n"+
 			"error, content type, title, version (its Last-Modified date, else a hash\n"+
-			"of its content) and links in scope, and the redirects met. Pages that\n"+
+			"of its content), importance (OPIC, over the links between the pages\n"+
+			"read) and links in scope, and the redirects met. Pages that\n"+
 			"fail are in the snapshot with their error. It fetches as vigil serve\n"+
 			"does: robots.txt, the delay between requests to a host, and no private\n"+
 			"addresses without --allow-private-networks. A summary goes to standard\n"+
@@ -72,7 +75,10 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	if envErr != nil {
 		return exitError, envErr
 	}
-	q := crawl.Query{Start: fs.Arg(0), MaxDepth: *depth, MaxPages: *maxPages, Match: *match, Bodies: *bodies}
+	q := crawl.Query{Start: fs.Arg(0), MaxDepth: *depth, MaxPages: *maxPages, Match: *match, Bodies: *bodies, Order: crawl.Order(*order)}
+	if q.Order != crawl.OrderImportance && q.Order != crawl.OrderBreadth {
+		return exitError, fmt.Errorf("--order %q: want importance or breadth", *order)
+	}
 	if _, err := vigil.CanonicalURL(q.Start); err != nil {
 		return exitError, err
 	}
@@ -146,8 +152,29 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	if snap.Truncated {
 		fmt.Fprintf(env.stderr, "; stopped at --max-pages %d with pages left", *maxPages)
 	}
+	if top := mostImportant(snap); top != nil {
+		dir, _ := crawl.DefaultScope(snap.Pages[0].URL)
+		fmt.Fprintf(env.stderr, "; most important: %s (%s)", relativeURL(top.URL, dir), percent(top.Importance))
+	}
 	fmt.Fprintln(env.stderr)
 	return exitOK, nil
+}
+
+// mostImportant returns the page of a snapshot with the highest
+// importance (the first of equals), or nil if no page has one.
+func mostImportant(snap *crawl.Snapshot) *crawl.Page {
+	var top *crawl.Page
+	for _, p := range snap.Pages {
+		if p.Importance > 0 && (top == nil || p.Importance > top.Importance) {
+			top = p
+		}
+	}
+	return top
+}
+
+// percent writes an importance as a percentage.
+func percent(v float64) string {
+	return strconv.FormatFloat(100*v, 'f', 2, 64) + "%"
 }
 
 func plural(n int, one, many string) string {

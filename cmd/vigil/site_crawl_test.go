@@ -60,7 +60,7 @@ func TestSiteCrawl(t *testing.T) {
 	if strings.Join(urls, " ") != "/docs/ /docs/a.html /docs/b.html /docs/gone.html" || snap.Query.MaxDepth != 3 || snap.Query.MaxPages != 500 {
 		t.Errorf("pages %v, query %+v", urls, snap.Query)
 	}
-	summary := regexp.MustCompile(`^crawled http://127\.0\.0\.1:\d+/docs/: 4 pages \(1 failed\), 5 links, 0 redirects in \d+ms\n$`)
+	summary := regexp.MustCompile(`^crawled http://127\.0\.0\.1:\d+/docs/: 4 pages \(1 failed\), 5 links, 0 redirects in \d+ms; most important: \./ \(\d+\.\d\d%\)\n$`)
 	if !summary.MatchString(stderr) {
 		t.Errorf("summary %q", stderr)
 	}
@@ -71,7 +71,7 @@ func TestSiteCrawl(t *testing.T) {
 	if code != exitOK || stdout != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %s", code, stdout, stderr)
 	}
-	if !strings.Contains(stderr, ": 2 pages (0 failed), 2 links, 0 redirects in ") || !strings.HasSuffix(stderr, "; stopped at --max-pages 2 with pages left\n") {
+	if !strings.Contains(stderr, ": 2 pages (0 failed), 2 links, 0 redirects in ") || !regexp.MustCompile(`; stopped at --max-pages 2 with pages left; most important: a\.html \(\d+\.\d\d%\)\n$`).MatchString(stderr) {
 		t.Errorf("summary %q", stderr)
 	}
 	data, err := os.ReadFile(out)
@@ -121,6 +121,7 @@ func TestSiteCrawlBadFlags(t *testing.T) {
 	}{
 		{[]string{u, "--depth", "-1"}, allowPrivate, "vigil site crawl: --depth -1: want 0 or more\n"},
 		{[]string{u, "--max-pages", "0"}, allowPrivate, "vigil site crawl: --max-pages 0: want 1 or more\n"},
+		{[]string{u, "--order", "depth"}, allowPrivate, "vigil site crawl: --order \"depth\": want importance or breadth\n"},
 		{[]string{u, "--scope", "docs/"}, allowPrivate, "vigil site crawl: --scope: url \"docs/\": scheme must be http or https\n"},
 		{[]string{u, "--match", "a(b"}, allowPrivate, "vigil site crawl: --match: error parsing regexp: missing closing ): `a(b`\n"},
 		{[]string{u, "--out", "/nonexistent/dir/snap.json"}, allowPrivate, "vigil site crawl: --out /nonexistent/dir/snap.json: no directory /nonexistent/dir\n"},

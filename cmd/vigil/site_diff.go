@@ -144,7 +144,7 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 		enc := json.NewEncoder(bw)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
-		err = enc.Encode(d)
+		err = enc.Encode(siteDeltaJSON{Delta: d, Importance: changedImportance(d, s1, s2)})
 	} else {
 		sd := newSiteDelta(d, s1, s2, w1, w2)
 		if *content {
@@ -198,6 +198,37 @@ func scopeRuleNote(s1, s2 *crawl.Snapshot, name1, name2 string) string {
 	return ""
 }
 
+// siteDeltaJSON is the output of vigil site diff --format json: the delta
+// web tables, and the importance of the pages they name.
+type siteDeltaJSON struct {
+	*webtable.Delta
+	// Importance is the importance of each page added, deleted or
+	// modified, by URL: in the new snapshot, in the old one for a page
+	// deleted. Pages of snapshots without importance are left out.
+	Importance map[string]float64 `json:"importance,omitempty"`
+}
+
+// changedImportance returns the importance of the pages a delta names
+// (siteDeltaJSON.Importance), nil if none has one.
+func changedImportance(d *webtable.Delta, s1, s2 *crawl.Snapshot) map[string]float64 {
+	p1, p2 := pagesByURL(s1), pagesByURL(s2)
+	out := map[string]float64{}
+	for _, c := range []struct {
+		ids   []webtable.NodeID
+		pages map[string]*crawl.Page
+	}{{d.Added, p2}, {d.Modified, p2}, {d.Deleted, p1}} {
+		for _, id := range c.ids {
+			if p := c.pages[string(id)]; p != nil && p.Importance > 0 {
+				out[p.URL] = p.Importance
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
 // sameQuery refuses two snapshots of different coupling queries, naming
 // the first field of the query that differs. Whether the bodies were kept
 // does not change the query's result.
@@ -215,11 +246,23 @@ func sameQuery(s1, s2 *crawl.Snapshot, name1, name2 string) error {
 		field, v1, v2 = "maxDepth", fmt.Sprint(q1.MaxDepth), fmt.Sprint(q2.MaxDepth)
 	case q1.MaxPages != q2.MaxPages:
 		field, v1, v2 = "maxPages", fmt.Sprint(q1.MaxPages), fmt.Sprint(q2.MaxPages)
+	case orderOf(q1) != orderOf(q2) && (s1.Truncated || s2.Truncated):
+		// The order decides which pages a crawl cut short reads.
+		field, v1, v2 = "order", string(orderOf(q1)), string(orderOf(q2))
 	default:
 		return nil
 	}
-	return fmt.Errorf("%s and %s are snapshots of different queries: query.%s is %q in %s and %q in %s (compare two crawls with the same URL, --scope, --match, --depth and --max-pages)",
+	return fmt.Errorf("%s and %s are snapshots of different queries: query.%s is %q in %s and %q in %s (compare two crawls with the same URL, --scope, --match, --depth, --max-pages and --order)",
 		name1, name2, field, v1, name1, v2, name2)
+}
+
+// orderOf returns the order of a query, breadth for the snapshots made
+// before there was a choice.
+func orderOf(q crawl.Query) crawl.Order {
+	if q.Order == "" {
+		return crawl.OrderBreadth
+	}
+	return q.Order
 }
 
 // siteDelta is a site's delta with the snapshots it came from, to write
@@ -292,13 +335,17 @@ func (sd *siteDelta) write(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "- deleted  %s%s  %s%s\n", p.URL, titleText(p.Title), via(sd.paths1[webtable.TupleID(id)], dir), noteText(notes))
 	}
-	for _, id := range sd.d.Modified {
+	for _, id := range sd.byImportance(sd.d.Modified) {
 		p, before := sd.pages2[string(id)], sd.pages1[string(id)]
 		title := titleText(p.Title)
 		if before.Title != p.Title {
 			title = titleText(before.Title) + " ->" + titleText(p.Title)
 		}
-		fmt.Fprintf(w, "~ modified %s%s  %s\n", p.URL, title, via(sd.paths2[webtable.TupleID(id)], dir))
+		var notes []string
+		if p.Importance > 0 {
+			notes = append(notes, "importance "+percent(p.Importance))
+		}
+		fmt.Fprintf(w, "~ modified %s%s  %s%s\n", p.URL, title, via(sd.paths2[webtable.TupleID(id)], dir), noteText(notes))
 		if sd.opt != nil {
 			fmt.Fprintf(w, "           content: %s\n", sd.contentChange(before, p))
 		}
@@ -308,6 +355,24 @@ func (sd *siteDelta) write(w io.Writer) error {
 	_, err := fmt.Fprintf(w, "total: %d added, %d deleted, %d modified, %d unchanged (%d %s read, then %d)\n",
 		len(sd.d.Added), len(sd.d.Deleted), len(sd.d.Modified), unchanged, n1, plural(n1, "page", "pages"), n2)
 	return err
+}
+
+// byImportance returns the ids of pages of the new snapshot, the most
+// important first (by URL among equals, and for snapshots without
+// importance): the changes that matter most lead.
+func (sd *siteDelta) byImportance(ids []webtable.NodeID) []webtable.NodeID {
+	out := slices.Clone(ids)
+	slices.SortStableFunc(out, func(a, b webtable.NodeID) int {
+		ia, ib := sd.pages2[string(a)].Importance, sd.pages2[string(b)].Importance
+		switch {
+		case ia > ib:
+			return -1
+		case ia < ib:
+			return 1
+		}
+		return strings.Compare(string(a), string(b))
+	})
+	return out
 }
 
 // gone says what became of a deleted page in the new snapshot.

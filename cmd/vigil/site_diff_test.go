@@ -107,8 +107,22 @@ func TestSiteDiffCorpus(t *testing.T) {
 		}
 	}
 	slices.Sort(changed)
-	if !slices.Equal(pages["modified"], changed) || len(changed) != 68 {
+	modifiedSorted := slices.Sorted(slices.Values(pages["modified"]))
+	if !slices.Equal(modifiedSorted, changed) || len(changed) != 68 {
 		t.Errorf("modified %d pages, %d changed (want 68):\n%q\n%q", len(pages["modified"]), len(changed), pages["modified"], changed)
+	}
+	// The modified pages come the most important first, each with its
+	// importance in the new snapshot.
+	var prev float64 = 2
+	for _, u := range pages["modified"] {
+		imp := snap2.Page(u).Importance
+		if imp <= 0 || imp > prev {
+			t.Errorf("modified %s (importance %v) after a page of importance %v", u, imp, prev)
+		}
+		prev = imp
+	}
+	if want := "~ modified " + s.URL("/git.html") + ` "git(1)"  via ./  (importance `; !strings.Contains(summary, want) {
+		t.Errorf("no line %q...", want)
 	}
 	if want := "total: 1 added, 0 deleted, 68 modified, 132 unchanged (200 pages read, then 201)"; lines[len(lines)-1] != want {
 		t.Errorf("total %q, want %q", lines[len(lines)-1], want)
@@ -123,6 +137,15 @@ func TestSiteDiffCorpus(t *testing.T) {
 		t.Error("two runs give different JSON")
 	}
 	d := decodeDelta(t, out)
+	imp := decodeImportance(t, out)
+	for _, id := range slices.Concat(d.Added, d.Modified) {
+		if p := snap2.Page(string(id)); imp[string(id)] != p.Importance || p.Importance <= 0 {
+			t.Errorf("JSON: importance of %s: %v, the snapshot's %v", id, imp[string(id)], p.Importance)
+		}
+	}
+	if len(imp) != len(d.Added)+len(d.Modified) {
+		t.Errorf("JSON: %d importances for %d pages", len(imp), len(d.Added)+len(d.Modified))
+	}
 	var modified []string
 	for _, id := range d.Modified {
 		modified = append(modified, string(id))
@@ -168,6 +191,7 @@ func TestSiteDiffCorpus(t *testing.T) {
 			told = append(told, m[3])
 		}
 	}
+	slices.Sort(told)
 	if !slices.Equal(told, footerOnly) || contentLines != 68 {
 		t.Errorf("%d content lines; footer-only pages:\n%q\nwant\n%q", contentLines, told, footerOnly)
 	}
@@ -197,16 +221,31 @@ func decodeSnapshot(t *testing.T, name string) *crawl.Snapshot {
 	return s
 }
 
-// decodeDelta decodes vigil site diff's JSON strictly, and each of its
-// web tables with webtable.DecodeTable, which validates it.
+// decodeImportance returns the importances of vigil site diff's JSON.
+func decodeImportance(t *testing.T, out string) map[string]float64 {
+	t.Helper()
+	var v struct{ Importance map[string]float64 }
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	return v.Importance
+}
+
+// decodeDelta decodes vigil site diff's JSON strictly (the delta web
+// tables and the importances), and each of its web tables with
+// webtable.DecodeTable, which validates it.
 func decodeDelta(t *testing.T, out string) *webtable.Delta {
 	t.Helper()
 	dec := json.NewDecoder(strings.NewReader(out))
 	dec.DisallowUnknownFields()
-	var d webtable.Delta
-	if err := dec.Decode(&d); err != nil {
+	var v struct {
+		webtable.Delta
+		Importance map[string]float64 `json:"importance"`
+	}
+	if err := dec.Decode(&v); err != nil {
 		t.Fatalf("JSON: %v", err)
 	}
+	d := v.Delta
 	var raw struct {
 		Plus, Minus json.RawMessage
 		Mod         struct{ Old, New json.RawMessage }

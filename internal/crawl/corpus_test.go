@@ -292,25 +292,90 @@ func TestCorpusScope(t *testing.T) {
 	})
 }
 
-// TestCorpusMaxPages: the page bound ends the crawl with the first pages
-// of the full crawl, in its order, and says so.
+// TestCorpusMaxPages: the page bound ends the crawl, and says so. Breadth
+// first, it keeps the first pages of the full crawl, in its order; in
+// importance order, the pages it keeps hold more of the full crawl's
+// importance than the breadth-first ones (the most important pages are not
+// the nearest), and the bound that cuts nothing gives the full crawl.
 func TestCorpusMaxPages(t *testing.T) {
 	rel := corpus(t)
 	s := newSite(t, rel[newRelease])
 	q := crawl.NewQuery(s.url("/"))
 	full := crawlSite(t, loopbackFetcher(), q)
-	for _, n := range []int{1, 25, 150, len(full.Pages)} {
-		q.MaxPages = n
-		snap := crawlSite(t, loopbackFetcher(), q)
-		if len(snap.Pages) != n || snap.Truncated != (n < len(full.Pages)) {
-			t.Fatalf("max %d: %d pages, truncated %v", n, len(snap.Pages), snap.Truncated)
+	mass := func(snap *crawl.Snapshot) float64 {
+		sum := 0.0
+		for _, p := range snap.Pages {
+			sum += full.Page(p.URL).Importance
 		}
-		for i, p := range snap.Pages {
+		return sum
+	}
+	for _, n := range []int{1, 10, 25, 150, len(full.Pages)} {
+		q.MaxPages = n
+		q.Order = crawl.OrderBreadth
+		breadth := crawlSite(t, loopbackFetcher(), q)
+		q.Order = crawl.OrderImportance
+		greedy := crawlSite(t, loopbackFetcher(), q)
+		for _, snap := range []*crawl.Snapshot{breadth, greedy} {
+			if len(snap.Pages) != n || snap.Truncated != (n < len(full.Pages)) {
+				t.Fatalf("max %d, %s: %d pages, truncated %v", n, snap.Query.Order, len(snap.Pages), snap.Truncated)
+			}
+		}
+		for i, p := range breadth.Pages {
 			if p.URL != full.Pages[i].URL || p.Depth != full.Pages[i].Depth {
 				t.Fatalf("max %d: page %d is %s at %d, the full crawl's is %s at %d", n, i, p.URL, p.Depth, full.Pages[i].URL, full.Pages[i].Depth)
 			}
 		}
+		mb, mg := mass(breadth), mass(greedy)
+		t.Logf("max %d: importance of the pages kept: breadth first %.4f, importance order %.4f", n, mb, mg)
+		if n > 1 && n < len(full.Pages) && mg <= mb {
+			t.Errorf("max %d: the pages of the importance order hold %.4f of the importance, breadth first's %.4f", n, mg, mb)
+		}
 	}
+	q.MaxPages = len(full.Pages)
+	if a, b := encodeTimeless(t, full), encodeTimeless(t, crawlSite(t, loopbackFetcher(), q)); !bytes.Equal(a, b) {
+		t.Errorf("a bound that cuts nothing changes the snapshot")
+	}
+}
+
+// TestCorpusOrdersAgree: a crawl that MaxPages does not cut short finds
+// the same snapshot in importance order as breadth first, pages, depths,
+// links, redirects, failures and importance alike, on a site with moved,
+// missing and disallowed pages.
+func TestCorpusOrdersAgree(t *testing.T) {
+	rel := corpus(t)
+	s := newSite(t, rel[newRelease])
+	s.Listing = true
+	s.Disallow = "/technical/"
+	s.Moved = map[string]string{"/git-log.html": "/log/git-log.html", "/howto/": "/recipes/"}
+	s.Gone = map[string]bool{"/git-diff.html": true}
+	for _, depth := range []int{1, 2, 3} {
+		q := crawl.NewQuery(s.url("/"))
+		q.MaxDepth = depth
+		q.MaxPages = 1000
+		greedy := crawlSite(t, loopbackFetcher(), q)
+		q.Order = crawl.OrderBreadth
+		breadth := crawlSite(t, loopbackFetcher(), q)
+		if len(greedy.Redirects) < 2 || greedy.Stats().Failures < 2 {
+			t.Errorf("depth %d: %+v: the site shows too little", depth, greedy.Stats())
+		}
+		if a, b := encodeTimeless(t, greedy), encodeTimeless(t, breadth); !bytes.Equal(a, b) {
+			t.Errorf("depth %d: the snapshots differ\n%s", depth, firstDifference(strings.Split(string(a), "\n"), strings.Split(string(b), "\n")))
+		}
+	}
+}
+
+// encodeTimeless encodes a snapshot without its times, its query's
+// MaxPages and Order.
+func encodeTimeless(t testing.TB, snap *crawl.Snapshot) []byte {
+	t.Helper()
+	c := *snap
+	c.Started, c.Finished = time.Time{}, time.Time{}
+	c.Query.MaxPages, c.Query.Order = 0, ""
+	var b bytes.Buffer
+	if err := c.Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
 
 // TestCorpusBrokenLink: a page that has gone (404) is a page with its

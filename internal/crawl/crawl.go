@@ -14,16 +14,22 @@ import (
 // recorded, and so the bodies held at once.
 const batchSize = 64
 
-// Crawl runs the coupling query q against the Web through f: a
-// breadth-first walk from q.Start that fetches each URL once, records
-// every page it reaches (failures included, as pages with an error), and
-// follows the in-scope links of HTML pages up to q.MaxDepth. Every request
-// goes through f, so its politeness, robots.txt and address guard apply.
+// Crawl runs the coupling query q against the Web through f: a walk from
+// q.Start that fetches each URL once, records every page it reaches
+// (failures included, as pages with an error), and follows the in-scope
+// links of HTML pages up to q.MaxDepth, in the order q.Order says
+// (breadth first, or the most OPIC cash first). Every request goes
+// through f, so its politeness, robots.txt and address guard apply. Each
+// page gets its importance, the OPIC estimate over the link graph of the
+// pages read (importance.go), and each host of the snapshot its site
+// importance.
 //
-// The snapshot lists pages in the order of discovery: by depth, and within
-// a depth in the order their first links were met, each page's links in
-// document order. Workers fetch at once but pages are recorded in that
-// order, so equal sites give equal snapshots (but for the times).
+// The snapshot lists pages in the order of discovery of a breadth-first
+// walk: by depth, and within a depth in the order their first links were
+// met, each page's links in document order (in importance order, the
+// pages read are put in that order when the crawl is done). Workers fetch
+// at once but pages are recorded in a fixed order, so equal sites give
+// equal snapshots (but for the times).
 //
 // Crawl returns an EINVALID error for a bad query, and an error wrapping
 // ctx.Err() if ctx ends before the crawl does; a page that fails is not an
@@ -35,10 +41,17 @@ func Crawl(ctx context.Context, f vigil.Fetcher, q Query) (*Snapshot, error) {
 	}
 	c := &crawler{f: f, q: q, pages: map[string]*Page{}, seen: map[string]bool{q.Start: true}}
 	c.snap = &Snapshot{Format: Format, Started: time.Now().UTC()}
-	if err := c.run(ctx); err != nil {
+	run := c.run
+	if q.Order == OrderImportance {
+		run = c.runGreedy
+	}
+	if err := run(ctx); err != nil {
 		return nil, fmt.Errorf("crawl %s: %w", q.Start, err)
 	}
 	c.resolveRedirects()
+	if err := c.snap.setImportance(); err != nil {
+		return nil, fmt.Errorf("crawl %s: importance: %w", q.Start, err)
+	}
 	c.snap.Query = c.q
 	c.snap.Finished = time.Now().UTC()
 	return c.snap, nil
@@ -58,6 +71,8 @@ type crawler struct {
 	queued int
 	// fetches counts the URLs fetched, against q.MaxPages.
 	fetches int
+	// greedy is the frontier of OrderImportance.
+	greedy *frontier
 }
 
 // run walks the site layer by layer: layer d holds the URLs first found
@@ -150,37 +165,9 @@ func (c *crawler) checkRedirect(target string) error {
 // record adds a visit's page to the snapshot at depth and queues its new
 // in-scope links in next.
 func (c *crawler) record(v visit, depth int, next *[]string) error {
-	p := v.page
-	start := depth == 0
-	if p.URL != v.asked {
-		c.snap.Redirects = append(c.snap.Redirects, Redirect{From: v.asked, To: p.URL})
-		c.seen[p.URL] = true
-	}
-	if start && c.scope == nil {
-		if len(c.q.Scope) == 0 {
-			dir, err := DefaultScope(p.URL)
-			if err != nil {
-				return err // p.URL is canonical: cannot happen
-			}
-			c.q.Scope = []string{dir}
-		}
-		s, err := newScope(&c.q, false)
-		if err != nil {
-			return err
-		}
-		c.scope = s
-	}
-	if c.pages[p.URL] != nil || !start && !c.scope.contains(p.URL) {
-		// Led by a redirect to a page already recorded, or out of the
-		// scope: the redirect is all there is to record.
-		return nil
-	}
-	p.Depth = depth
-	p.Links, p.LinksTruncated = c.scoped(p.URL, v.links)
-	c.pages[p.URL] = p
-	c.snap.Pages = append(c.snap.Pages, p)
-	if depth >= c.q.MaxDepth {
-		return nil
+	p, err := c.accept(v, depth)
+	if p == nil || err != nil || depth >= c.q.MaxDepth {
+		return err
 	}
 	for _, l := range p.Links {
 		if c.seen[l.Target] {
@@ -195,6 +182,42 @@ func (c *crawler) record(v visit, depth int, next *[]string) error {
 		*next = append(*next, l.Target)
 	}
 	return nil
+}
+
+// accept records a visit: the redirect it met, and its page at depth with
+// its links in scope, unless the page is already recorded or out of the
+// scope (nil then). The visit of the start page (depth 0) sets the scope.
+func (c *crawler) accept(v visit, depth int) (*Page, error) {
+	p := v.page
+	start := depth == 0
+	if p.URL != v.asked {
+		c.snap.Redirects = append(c.snap.Redirects, Redirect{From: v.asked, To: p.URL})
+		c.seen[p.URL] = true
+	}
+	if start && c.scope == nil {
+		if len(c.q.Scope) == 0 {
+			dir, err := DefaultScope(p.URL)
+			if err != nil {
+				return nil, err // p.URL is canonical: cannot happen
+			}
+			c.q.Scope = []string{dir}
+		}
+		s, err := newScope(&c.q, false)
+		if err != nil {
+			return nil, err
+		}
+		c.scope = s
+	}
+	if c.pages[p.URL] != nil || !start && !c.scope.contains(p.URL) {
+		// Led by a redirect to a page already recorded, or out of the
+		// scope: the redirect is all there is to record.
+		return nil, nil
+	}
+	p.Depth = depth
+	p.Links, p.LinksTruncated = c.scoped(p.URL, v.links)
+	c.pages[p.URL] = p
+	c.snap.Pages = append(c.snap.Pages, p)
+	return p, nil
 }
 
 // scoped returns the links of the page at from that are in scope, each

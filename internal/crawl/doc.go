@@ -15,12 +15,19 @@
 //     ending at a path segment boundary (scope.go; by default the start
 //     page's directory), an optional regular expression, a
 //     maximum depth and a maximum number of URLs fetched.
-//  2. The frontier: breadth first, layer by layer, so that a page's Depth
-//     is its shortest link distance from the start; each canonical URL is
-//     queued once. A layer is fetched by a few workers at once, through
-//     the vigil.Fetcher given (politeness per host, robots.txt, the
-//     private-network guard), and its pages are recorded in the order
-//     they were found, so the result does not depend on timing.
+//  2. The frontier, in the query's Order. Breadth first (OrderBreadth):
+//     layer by layer, so that a page's Depth is its shortest link
+//     distance from the start; each canonical URL is queued once. By
+//     importance (OrderImportance, order.go): every URL found is a page of
+//     an OPIC state (Cobéna's thesis ch. 7, note 001b §1), read when its
+//     page is, and the URL with the most cash is fetched next (the seed's
+//     Greedy policy, §7.4), in batches of greedyBatch, within MaxDepth;
+//     when the crawl is done its pages are put in the breadth-first order
+//     and depths, so that a crawl MaxPages does not cut short gives the
+//     same snapshot in both orders. URLs are fetched by a few workers at
+//     once, through the vigil.Fetcher given (politeness per host,
+//     robots.txt, the private-network guard), and their pages are
+//     recorded in a fixed order, so the result does not depend on timing.
 //  3. The page: its final URL after redirects is the node id (the
 //     redirect is recorded). A redirect is held to the rules a link is:
 //     the fetcher reads robots.txt and waits its host's turn for every
@@ -39,7 +46,14 @@
 //  4. The links: a page keeps its links in scope, each (target, label)
 //     once; when the crawl is done, a target that redirected to a page of
 //     the snapshot is replaced by that page's URL.
-//  5. The table (Snapshot.Table): the snapshot as a web table (note 000
+//  5. Importance (importance.go): OPIC over the graph of the pages read
+//     and their links between them, read by Greedy from the seed's
+//     uniform cash, importanceReads times a page, with the virtual page
+//     (α = opic.DefaultAlpha) that takes the cash of pages without links;
+//     each page's importance is (H + C − C0)/Z normalised over the pages,
+//     and each site's (origin's) the sum of its pages' (the seed's App.
+//     B). It depends on the snapshot, not on the order of the fetches.
+//  6. The table (Snapshot.Table): the snapshot as a web table (note 000
 //     §3.3) for webtable.Diff, one web tuple per page read: the pages on
 //     its path from the start in the breadth-first tree and the links
 //     between them. Node id: the URL; version id: the page's version;
@@ -67,6 +81,13 @@
 //     and a page is the URL a redirect led to.
 //   - Pages that fail are recorded with their error, so that a page that
 //     disappears (404) is told apart from one the query no longer reaches.
-//   - Page importance (OPIC, the ARCHITECTURE's "importance") is not
-//     computed yet.
+//   - Importance is not in WHOWEDA: it is OPIC's, from the seed of the
+//     opic library. There, a crawl reads pages again and again and the
+//     estimate converges as it goes; here a page is fetched once, so the
+//     crawl's own OPIC state (one read a page) only orders the frontier,
+//     and the snapshot's importance comes from reading its link graph
+//     again in memory, importanceReads times a page (within about 1 % of
+//     PageRank on the site corpus's top pages). The seed's Greedy takes
+//     the richest of all pages; the frontier takes the richest of the
+//     URLs not yet fetched, and a batch of them at once.
 package crawl

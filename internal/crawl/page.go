@@ -60,6 +60,10 @@ type Page struct {
 	LinksTruncated bool   `json:"linksTruncated,omitempty"`
 	// Body is the page's text, kept only with Query.Bodies.
 	Body string `json:"body,omitempty"`
+	// Importance is the page's OPIC importance over the link graph of the
+	// snapshot's pages, from 0 to 1, summing to 1 over the pages
+	// (importance.go); 0 in snapshots made before it was computed.
+	Importance float64 `json:"importance,omitempty"`
 }
 
 // Failed reports whether the page could not be read.

@@ -60,6 +60,14 @@ type Query struct {
 	// Bodies keeps each page's body (UTF-8 text) in the snapshot, so that
 	// a later step can compare page contents.
 	Bodies bool `json:"bodies,omitempty"`
+	// Order is the order in which the frontier is fetched (order.go):
+	// OrderImportance, NewQuery's, takes the URL with the most OPIC cash
+	// first, so that a crawl that MaxPages cuts short has the most
+	// important pages; OrderBreadth takes them layer by layer. Empty means
+	// OrderBreadth, the order of the crawls made before there was a
+	// choice. A crawl that MaxPages does not cut short finds the same
+	// snapshot in either order.
+	Order Order `json:"order,omitempty"`
 	// Workers is how many pages are fetched and parsed at once
 	// (DefaultWorkers when 0). It changes how fast a crawl goes, never what
 	// it finds, so it is not part of the snapshot.
@@ -67,9 +75,10 @@ type Query struct {
 }
 
 // NewQuery returns the query that crawls from start with the defaults: the
-// start page's directory as the scope, DefaultMaxDepth and DefaultMaxPages.
+// start page's directory as the scope, DefaultMaxDepth, DefaultMaxPages
+// and OrderImportance.
 func NewQuery(start string) Query {
-	return Query{Start: start, MaxDepth: DefaultMaxDepth, MaxPages: DefaultMaxPages}
+	return Query{Start: start, MaxDepth: DefaultMaxDepth, MaxPages: DefaultMaxPages, Order: OrderImportance}
 }
 
 // DefaultScope returns the scope of a query without one: the directory of
@@ -89,7 +98,7 @@ func DefaultScope(start string) (string, error) {
 // Validate returns an EINVALID error naming the first bad field: a start or
 // a scope prefix that is not an absolute http or https URL, a Match that is
 // not a regular expression, a negative MaxDepth, a MaxPages below 1, a
-// negative Workers.
+// negative Workers, an unknown Order.
 func (q *Query) Validate() error {
 	if _, err := vigil.CanonicalURL(q.Start); err != nil {
 		return vigil.Errorf(vigil.EINVALID, "start: %s", vigil.ErrorMessage(err))
@@ -109,6 +118,8 @@ func (q *Query) Validate() error {
 		return vigil.Errorf(vigil.EINVALID, "maxPages: %d, want at least 1", q.MaxPages)
 	case q.Workers < 0:
 		return vigil.Errorf(vigil.EINVALID, "workers: %d is negative", q.Workers)
+	case q.Order != "" && q.Order != OrderBreadth && q.Order != OrderImportance:
+		return vigil.Errorf(vigil.EINVALID, "order: %q, want %q or %q", q.Order, OrderImportance, OrderBreadth)
 	}
 	return nil
 }

@@ -44,6 +44,9 @@ type Snapshot struct {
 	// the page it redirected to), the only one at depth 0.
 	Pages     []*Page    `json:"pages"`
 	Redirects []Redirect `json:"redirects,omitempty"`
+	// Sites are the origins of the pages with their importance, the most
+	// important first (importance.go).
+	Sites []Site `json:"sites,omitempty"`
 }
 
 // Stats are the counts a summary of a snapshot gives.
@@ -270,6 +273,18 @@ func (s *Snapshot) validate(bodies bool) error {
 	if s.Pages[0].URL != s.Query.Start && !startRedirected {
 		return bad("page 1 (%s): url: neither query.start %s nor where a redirect from it led", s.Pages[0].URL, s.Query.Start)
 	}
+	for i, site := range s.Sites {
+		origin, path, _, _ := splitURL(site.Origin)
+		switch {
+		case origin != site.Origin || path != "/" || checkCanonical(site.Origin+"/") != nil:
+			return bad("site %d: origin: %q is not a scheme, host and port", i+1, site.Origin)
+		case site.Pages < 1 || site.Pages > len(s.Pages):
+			return bad("site %d (%s): pages: %d, want 1 to %d", i+1, site.Origin, site.Pages, len(s.Pages))
+		}
+		if err := validImportance(site.Importance); err != nil {
+			return bad("site %d (%s): importance: %v", i+1, site.Origin, err)
+		}
+	}
 	return nil
 }
 
@@ -364,6 +379,9 @@ func (s *Snapshot) validatePage(i int, p *Page, bodies bool) error {
 		}
 	case p.Body != "":
 		return bad("body", "present without a hash")
+	}
+	if err := validImportance(p.Importance); err != nil {
+		return bad("importance", "%v", err)
 	}
 	if len(p.Links) > MaxLinks {
 		return bad("links", "%d, more than the %d a page keeps", len(p.Links), MaxLinks)

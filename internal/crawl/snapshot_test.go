@@ -33,16 +33,17 @@ func example() *crawl.Snapshot {
 				Version: "2026-11-01T08:00:00Z", VersionKind: crawl.VersionLastModified, Hash: hashOf([]byte(home)), Size: int64(len(home)),
 				Links: []crawl.Link{{Target: "https://example.org/docs/guide.html", Label: "Guide"}, {Target: "https://example.org/docs/guide.html", Label: "Start"},
 					{Target: "https://example.org/docs/old.html", Label: "Old"}, {Target: "https://example.org/docs/logo.png", Label: "Logo"}},
-				Body: home},
+				Body: home, Importance: 0.394},
 			{URL: "https://example.org/docs/guide.html", Depth: 1, Status: 200, ContentType: "text/html", Title: "Guide",
 				Version: hashOf([]byte(guide)), VersionKind: crawl.VersionContentHash, Hash: hashOf([]byte(guide)), Size: int64(len(guide)),
-				Links: []crawl.Link{{Target: "https://example.org/docs/", Label: "Home"}}, Body: guide},
+				Links: []crawl.Link{{Target: "https://example.org/docs/", Label: "Home"}}, Body: guide, Importance: 0.398},
 			{URL: "https://example.org/docs/old.html", Depth: 1, Status: 404,
-				Error: "fetch https://example.org/docs/old.html: HTTP error status 404 Not Found"},
+				Error: "fetch https://example.org/docs/old.html: HTTP error status 404 Not Found", Importance: 0.104},
 			{URL: "https://example.org/docs/logo.png", Depth: 1, Status: 200, ContentType: "image/png",
-				Version: "2025-06-30T23:59:59Z", VersionKind: crawl.VersionLastModified},
+				Version: "2025-06-30T23:59:59Z", VersionKind: crawl.VersionLastModified, Importance: 0.104},
 		},
 		Redirects: []crawl.Redirect{{From: "https://example.org/docs/start.html", To: "https://example.org/docs/guide.html"}},
+		Sites:     []crawl.Site{{Origin: "https://example.org", Pages: 4, Importance: 1}},
 	}
 }
 
@@ -170,6 +171,10 @@ func TestDecodeErrors(t *testing.T) {
 			m["redirects"].([]any)[0].(map[string]any)["to"] = "https://example.org/docs/start.html"
 		}), "snapshot: redirect 1: from and to are both https://example.org/docs/start.html"},
 		{"redirect twice", edit(func(m map[string]any) { m["redirects"] = append(m["redirects"].([]any), m["redirects"].([]any)[0]) }), "snapshot: redirect 2: from: https://example.org/docs/start.html redirects twice"},
+		{"importance", edit(func(m map[string]any) { page(m, 1)["importance"] = 1.5 }), "page 2 (https://example.org/docs/guide.html): importance: 1.5 is not from 0 to 1"},
+		{"site origin", edit(func(m map[string]any) { m["sites"].([]any)[0].(map[string]any)["origin"] = "https://example.org/docs/" }), `snapshot: site 1: origin: "https://example.org/docs/" is not a scheme, host and port`},
+		{"site pages", edit(func(m map[string]any) { m["sites"].([]any)[0].(map[string]any)["pages"] = 0 }), "snapshot: site 1 (https://example.org): pages: 0, want 1 to 4"},
+		{"site importance", edit(func(m map[string]any) { m["sites"].([]any)[0].(map[string]any)["importance"] = -1 }), "snapshot: site 1 (https://example.org): importance: -1 is not from 0 to 1"},
 		{"start page", edit(func(m map[string]any) { query(m)["start"] = "https://example.org/docs/index.html" }), "snapshot: page 1 (https://example.org/docs/): url: neither query.start https://example.org/docs/index.html nor where a redirect from it led"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,427 @@
+package crawl
+
+import (
+	"context"
+	"math"
+	"slices"
+
+	"github.com/vigil-web/vigil/opic"
+)
+
+// Order is the order in which a crawl fetches the URLs it found.
+type Order string
+
+const (
+	// OrderImportance fetches the URL with the most OPIC cash first: the
+	// seed's Greedy policy (note 001b §1.5), which reads first the pages
+	// the pages already read point to most, weighted by their own cash.
+	// A crawl that MaxPages cuts short keeps the most important pages it
+	// could reach, where breadth first keeps the nearest ones.
+	OrderImportance Order = "importance"
+	// OrderBreadth fetches layer by layer, each in the order its URLs were
+	// first linked.
+	OrderBreadth Order = "breadth"
+)
+
+// greedyBatch is how many URLs of the greedy frontier are fetched at once:
+// the richest ones, taken together before any of their pages is read, so
+// a larger batch follows the cash less closely. It does not depend on
+// Query.Workers, so that the workers change how fast a crawl goes, never
+// what it finds.
+const greedyBatch = 8
+
+// node is a URL the greedy crawl knows: a page of its OPIC state.
+type node struct {
+	url   string
+	depth int // the shortest link distance from the start known so far
+	// fetched is set once the URL was taken from the frontier (fetched,
+	// or made a page by a redirect to it).
+	fetched bool
+	links   []opic.PageID // a page's distinct link targets, once read
+	slot    int           // index in frontier.heap, -1 when not in it
+	key     float64       // the cash C, less frontier.paid, when in the heap
+}
+
+// frontier is the bookkeeping of OrderImportance: an OPIC state (α =
+// opic.DefaultAlpha) with a page for every URL the crawl knows, read when
+// its page is read (Read with its distinct link targets: a page without
+// links pays the virtual page), and a max-heap of the URLs that may be
+// fetched (not fetched yet, within MaxDepth) keyed on their cash.
+//
+// The virtual page pays every page alike, so it does not change which
+// URL of the heap has the most cash: a key is the URL's cash less the
+// cash per page the virtual page has paid so far (paid), which changes
+// only when a page read links to the URL. Ties go to the URL found first.
+type frontier struct {
+	o        *opic.OPIC
+	nodes    []node
+	ids      map[string]opic.PageID
+	heap     []opic.PageID
+	paid     float64 // the cash per page the virtual page has paid
+	vh       float64 // o.VirtualHistory() when paid was brought up to date
+	maxDepth int
+}
+
+// newFrontier returns the frontier of a crawl from start: one page, in the
+// heap at depth 0, with all the cash.
+func newFrontier(start string, maxDepth int) (*frontier, error) {
+	o, err := opic.New(0, opic.Config{Alpha: opic.DefaultAlpha})
+	if err != nil {
+		return nil, err
+	}
+	fr := &frontier{o: o, ids: map[string]opic.PageID{}, maxDepth: maxDepth}
+	fr.lower(fr.id(start), 0)
+	return fr, nil
+}
+
+// id returns the page of URL u, added (undiscovered: at no depth) if new.
+func (fr *frontier) id(u string) opic.PageID {
+	if id, ok := fr.ids[u]; ok {
+		return id
+	}
+	id := fr.o.AddPage()
+	fr.sync()
+	fr.ids[u] = id
+	fr.nodes = append(fr.nodes, node{url: u, depth: math.MaxInt, slot: -1})
+	return id
+}
+
+// sync brings paid up to date after an OPIC operation: the virtual page
+// pays what it receives to the live pages at once.
+func (fr *frontier) sync() {
+	if vh := fr.o.VirtualHistory(); vh != fr.vh {
+		fr.paid += (vh - fr.vh) / float64(fr.o.Live())
+		fr.vh = vh
+	}
+}
+
+// lower records that URL id is at most d links from the start, and
+// carries the shorter distance along the links of the pages read: a URL
+// that comes within MaxDepth joins the heap.
+func (fr *frontier) lower(id opic.PageID, d int) {
+	type step struct {
+		id opic.PageID
+		d  int
+	}
+	work := []step{{id, d}}
+	for len(work) > 0 {
+		s := work[len(work)-1]
+		work = work[:len(work)-1]
+		n := &fr.nodes[s.id]
+		if s.d >= n.depth {
+			continue
+		}
+		n.depth = s.d
+		if !n.fetched {
+			if s.d <= fr.maxDepth && n.slot < 0 {
+				fr.push(s.id)
+			}
+			continue
+		}
+		for _, t := range n.links {
+			work = append(work, step{t, s.d + 1})
+		}
+	}
+}
+
+// take removes the richest URL from the heap and returns it.
+func (fr *frontier) take() (opic.PageID, bool) {
+	if len(fr.heap) == 0 {
+		return 0, false
+	}
+	id := fr.heap[0]
+	fr.remove(id)
+	fr.nodes[id].fetched = true
+	return id, true
+}
+
+// read records the page of URL id as read, with its links (canonical
+// URLs, in scope): its OPIC read, the keys of the URLs it paid, and the
+// distances through it.
+func (fr *frontier) read(id opic.PageID, links []Link) error {
+	fr.remove(id)
+	n := &fr.nodes[id]
+	n.fetched = true
+	targets := make([]opic.PageID, 0, len(links))
+	for _, l := range links {
+		targets = append(targets, fr.id(l.Target))
+	}
+	slices.Sort(targets)
+	targets = slices.Compact(targets)
+	// The node may have moved: fr.id appended to fr.nodes.
+	n = &fr.nodes[id]
+	n.links = targets
+	if fr.o.Deleted(id) {
+		// The URL led elsewhere before (a site that changed during the
+		// crawl): the page is recorded, without cash.
+		return nil
+	}
+	if err := fr.o.Read(id, targets); err != nil {
+		return err
+	}
+	fr.sync()
+	for _, t := range targets {
+		if fr.nodes[t].slot >= 0 {
+			fr.fix(t)
+		}
+	}
+	d := n.depth
+	for _, t := range targets {
+		fr.lower(t, d+1)
+	}
+	return nil
+}
+
+// merge records that URL from led by a redirect to the page of URL into:
+// from's cash and history go to into.
+func (fr *frontier) merge(from, into opic.PageID) error {
+	if fr.o.Deleted(into) || fr.o.Deleted(from) {
+		return fr.drop(from) // a site that changed during the crawl
+	}
+	fr.remove(from)
+	fr.nodes[from].fetched = true
+	if err := fr.o.Merge(from, into); err != nil {
+		return err
+	}
+	if fr.nodes[into].slot >= 0 {
+		fr.fix(into)
+	}
+	return nil
+}
+
+// drop records that URL id is no page: it led out of the scope. Its cash
+// goes to the virtual page, and links to it pay the virtual page.
+func (fr *frontier) drop(id opic.PageID) error {
+	fr.remove(id)
+	fr.nodes[id].fetched = true
+	if fr.o.Deleted(id) {
+		return nil
+	}
+	if err := fr.o.Delete(id); err != nil {
+		return err
+	}
+	fr.sync()
+	return nil
+}
+
+// The heap: a binary max-heap of page ids on key, ties to the lower id.
+
+func (fr *frontier) before(a, b opic.PageID) bool {
+	ka, kb := fr.nodes[a].key, fr.nodes[b].key
+	return ka > kb || ka == kb && a < b
+}
+
+func (fr *frontier) push(id opic.PageID) {
+	fr.nodes[id].key = fr.o.Cash(id) - fr.paid
+	fr.nodes[id].slot = len(fr.heap)
+	fr.heap = append(fr.heap, id)
+	fr.up(len(fr.heap) - 1)
+}
+
+// fix follows a change of id's cash.
+func (fr *frontier) fix(id opic.PageID) {
+	fr.nodes[id].key = fr.o.Cash(id) - fr.paid
+	i := fr.nodes[id].slot
+	fr.up(i)
+	fr.down(fr.nodes[id].slot)
+}
+
+func (fr *frontier) remove(id opic.PageID) {
+	i := fr.nodes[id].slot
+	if i < 0 {
+		return
+	}
+	last := len(fr.heap) - 1
+	fr.nodes[id].slot = -1
+	if i != last {
+		fr.heap[i] = fr.heap[last]
+		fr.nodes[fr.heap[i]].slot = i
+	}
+	fr.heap = fr.heap[:last]
+	if i < last {
+		fr.up(i)
+		fr.down(fr.nodes[fr.heap[i]].slot)
+	}
+}
+
+func (fr *frontier) up(i int) {
+	for i > 0 {
+		parent := (i - 1) / 2
+		if !fr.before(fr.heap[i], fr.heap[parent]) {
+			return
+		}
+		fr.swap(i, parent)
+		i = parent
+	}
+}
+
+func (fr *frontier) down(i int) {
+	for {
+		best, l, r := i, 2*i+1, 2*i+2
+		if l < len(fr.heap) && fr.before(fr.heap[l], fr.heap[best]) {
+			best = l
+		}
+		if r < len(fr.heap) && fr.before(fr.heap[r], fr.heap[best]) {
+			best = r
+		}
+		if best == i {
+			return
+		}
+		fr.swap(i, best)
+		i = best
+	}
+}
+
+func (fr *frontier) swap(i, j int) {
+	fr.heap[i], fr.heap[j] = fr.heap[j], fr.heap[i]
+	fr.nodes[fr.heap[i]].slot = i
+	fr.nodes[fr.heap[j]].slot = j
+}
+
+// runGreedy crawls in OrderImportance: the start page alone (it sets the
+// scope), then batches of the richest URLs of the frontier, each recorded
+// in the batch's order, until the frontier is empty or MaxPages URLs were
+// fetched. The pages are then put in breadth-first order (reorder).
+func (c *crawler) runGreedy(ctx context.Context) error {
+	fr, err := newFrontier(c.q.Start, c.q.MaxDepth)
+	if err != nil {
+		return err
+	}
+	c.greedy = fr
+	for first := true; ; first = false {
+		if len(fr.heap) == 0 {
+			break
+		}
+		if c.fetches >= c.q.MaxPages {
+			c.snap.Truncated = true
+			break
+		}
+		n := min(greedyBatch, c.q.MaxPages-c.fetches)
+		if first {
+			n = 1
+		}
+		var ids []opic.PageID
+		var urls []string
+		for len(ids) < n {
+			id, ok := fr.take()
+			if !ok {
+				break
+			}
+			ids = append(ids, id)
+			urls = append(urls, fr.nodes[id].url)
+		}
+		depth := 1
+		if first {
+			depth = 0
+		}
+		visits := c.fetchAll(ctx, urls, depth)
+		c.fetches += len(urls)
+		for i, v := range visits {
+			if v.err != nil {
+				return v.err
+			}
+			if err := c.recordGreedy(v, ids[i]); err != nil {
+				return err
+			}
+		}
+	}
+	c.reorder()
+	return nil
+}
+
+// recordGreedy records the visit of URL id: its page (accept), at the
+// depth the frontier knows, and the OPIC state: the page read, or the URL
+// merged into the page its redirect led to, or dropped when it led out of
+// the scope.
+func (c *crawler) recordGreedy(v visit, id opic.PageID) error {
+	fr := c.greedy
+	depth := fr.nodes[id].depth
+	p, err := c.accept(v, depth)
+	if err != nil {
+		return err
+	}
+	final := v.page.URL
+	if p == nil {
+		if final == v.asked {
+			return nil // a redirect in its batch made it a page already
+		}
+		if c.pages[final] != nil {
+			return fr.merge(id, fr.id(final))
+		}
+		return fr.drop(id)
+	}
+	page := id
+	if final != v.asked {
+		page = fr.id(final)
+		if err := fr.merge(id, page); err != nil {
+			return err
+		}
+		fr.lower(page, depth)
+	}
+	return fr.read(page, p.Links)
+}
+
+// reorder puts the pages of a greedy crawl, and its redirects, in the
+// order a breadth-first crawl of the same pages records them (run and
+// record, replayed on the visits made), with the depths it gives them:
+// the shortest link distances from the start among the pages read. A
+// greedy crawl that was not cut short read the pages a breadth-first one
+// reads, so the two give the same snapshot.
+func (c *crawler) reorder() {
+	to := make(map[string]string, len(c.snap.Redirects))
+	for _, r := range c.snap.Redirects {
+		to[r.From] = r.To
+	}
+	pages := make([]*Page, 0, len(c.snap.Pages))
+	redirects := make([]Redirect, 0, len(c.snap.Redirects))
+	placed := make(map[string]bool, len(c.snap.Pages))
+	redirected := map[string]bool{}
+	seen := map[string]bool{c.q.Start: true}
+	layer := []string{c.q.Start}
+	for depth := 0; len(layer) > 0; depth++ {
+		var next []string
+		for _, u := range layer {
+			if placed[u] {
+				continue
+			}
+			p := c.pages[u]
+			if t, ok := to[u]; ok {
+				redirects = append(redirects, Redirect{From: u, To: t})
+				redirected[u] = true
+				seen[t] = true
+				if p = c.pages[t]; p == nil || placed[t] {
+					continue
+				}
+			} else if p == nil {
+				continue // not fetched: the crawl was cut short
+			}
+			p.Depth = depth
+			placed[p.URL] = true
+			pages = append(pages, p)
+			if depth >= c.q.MaxDepth {
+				continue
+			}
+			for _, l := range p.Links {
+				if !seen[l.Target] {
+					seen[l.Target] = true
+					next = append(next, l.Target)
+				}
+			}
+		}
+		layer = next
+	}
+	// Every page read was linked from a page read, within MaxDepth: none
+	// is left. Should one be, it is kept, at the depth the crawl found.
+	for _, p := range c.snap.Pages {
+		if !placed[p.URL] {
+			pages = append(pages, p)
+		}
+	}
+	slices.SortStableFunc(pages, func(a, b *Page) int { return a.Depth - b.Depth })
+	for _, r := range c.snap.Redirects {
+		if !redirected[r.From] {
+			redirects = append(redirects, r)
+		}
+	}
+	c.snap.Pages, c.snap.Redirects = pages, redirects
+}

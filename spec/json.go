@@ -81,22 +81,6 @@ func CheckedSite(data []byte) (*Site, error) {
 	return c.Site, nil
 }
 
-// Scope returns the URLs a crawl of the site follows links to, as a
-// prefix: the directory of its URL ("https://a.example/docs/" for
-// "https://a.example/docs/index.html?x=1"), before any redirect of its
-// start page.
-func (s *Site) Scope() string {
-	u, _, _ := strings.Cut(s.URL, "?")
-	u, _, _ = strings.Cut(u, "#")
-	if i := strings.Index(u, "://"); i >= 0 {
-		if j := strings.LastIndexByte(u[i+3:], '/'); j >= 0 {
-			return u[:i+3+j+1]
-		}
-		return u + "/"
-	}
-	return u
-}
-
 // UnmarshalJSON decodes a checked sentinel as MarshalJSON writes it, for a
 // store that keeps the JSON form and rebuilds Stored values for
 // Checker.Lookup. The sentinel is validated as DecodeSentinel does; the

@@ -195,9 +195,8 @@ func TestSchemaMatchesDecoder(t *testing.T) {
 func TestCheckedSite(t *testing.T) {
 	c := NewChecker(date(2003, 6, 1, 12, 0))
 	for src, want := range map[string]string{
-		"Create Sentinel a Using site https://a.example/docs/index.html?x=1": "https://a.example/docs/",
+		"Create Sentinel a Using site https://a.example/docs/index.html?x=1": "https://a.example/docs/index.html?x=1",
 		"Create Sentinel a Using site a.example":                             "http://a.example/",
-		"Create Sentinel a Using site https://a.example/docs":                "https://a.example/",
 		"Create Sentinel a Using http://a.example/":                          "",
 	} {
 		ch, err := c.Check(mustParse(t, src).Sentinels[0])
@@ -211,10 +210,10 @@ func TestCheckedSite(t *testing.T) {
 		site, err := CheckedSite(data)
 		got := ""
 		if site != nil {
-			got = site.Scope()
+			got = site.URL
 		}
 		if err != nil || got != want {
-			t.Errorf("%s: scope %q, %v; want %q", src, got, err, want)
+			t.Errorf("%s: site %q, %v; want %q", src, got, err, want)
 		}
 	}
 }

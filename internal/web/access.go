@@ -2,9 +2,10 @@ package web
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
-	"strings"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/spec"
@@ -17,7 +18,9 @@ import (
 // diffs only if one of their sentinels watches its URL or has reported a
 // change of it (a URL since edited away); any other resource is answered as
 // not found, as another user's sentinel is. A sentinel on a site watches
-// every page under the site's scope (spec.Site.Scope).
+// the pages its crawls reached, which its changes list (records of kind
+// page): not every URL under the site, which would open to it the pages
+// other users watch there (a URL with a token, a page no link reaches).
 
 // watchedURLs returns the canonical URLs u's sentinels watch.
 func (s *Server) watchedURLs(ctx context.Context, u *vigil.User) (map[string]bool, error) {
@@ -25,21 +28,18 @@ func (s *Server) watchedURLs(ctx context.Context, u *vigil.User) (map[string]boo
 	return urls, err
 }
 
-// watched returns the canonical URLs u's sentinels watch, and the scopes
-// (URL prefixes) of the sites they watch: a page of a site is read by
-// the owner of a sentinel on the site, whose changes link it.
-func (s *Server) watched(ctx context.Context, u *vigil.User) (map[string]bool, []string, error) {
+// watched returns the canonical URLs u's sentinels watch, and the ids of
+// those that watch a site.
+func (s *Server) watched(ctx context.Context, u *vigil.User) (map[string]bool, []int64, error) {
 	list, _, err := s.Store.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID})
 	if err != nil {
 		return nil, nil, err
 	}
 	urls := map[string]bool{}
-	var scopes []string
+	var sites []int64
 	for _, x := range list {
 		if site, err := spec.CheckedSite(x.Spec); err == nil && site != nil {
-			if canon, err := vigil.CanonicalURL(site.Scope()); err == nil {
-				scopes = append(scopes, canon)
-			}
+			sites = append(sites, x.ID)
 		}
 		watched, err := spec.CheckedURLs(x.Spec)
 		if err != nil {
@@ -51,22 +51,17 @@ func (s *Server) watched(ctx context.Context, u *vigil.User) (map[string]bool, [
 			}
 		}
 	}
-	return urls, scopes, nil
+	return urls, sites, nil
 }
 
 // checkReadable returns ENOTFOUND unless u may read resource res.
 func (s *Server) checkReadable(ctx context.Context, u *vigil.User, res *vigil.Resource) error {
-	urls, scopes, err := s.watched(ctx, u)
+	urls, sites, err := s.watched(ctx, u)
 	if err != nil {
 		return err
 	}
 	if urls[res.URL] {
 		return nil
-	}
-	for _, p := range scopes {
-		if strings.HasPrefix(res.URL, p) {
-			return nil
-		}
 	}
 	cs, _, err := s.Store.FindChanges(ctx, vigil.ChangeFilter{OwnerID: u.ID, ResourceID: res.ID, Limit: 1})
 	if err != nil {
@@ -75,7 +70,60 @@ func (s *Server) checkReadable(ctx context.Context, u *vigil.User, res *vigil.Re
 	if len(cs) > 0 {
 		return nil
 	}
+	listed, err := s.sitesList(ctx, sites, res)
+	if err != nil {
+		return err
+	}
+	if listed {
+		return nil
+	}
 	return vigil.Errorf(vigil.ENOTFOUND, "resource %d not found", res.ID)
+}
+
+// siteChangesRead is how many changes of a site sentinel sitesList reads
+// at a time.
+const siteChangesRead = 100
+
+// sitesList reports whether a change of one of the sentinels sites lists
+// res among its pages.
+func (s *Server) sitesList(ctx context.Context, sites []int64, res *vigil.Resource) (bool, error) {
+	for _, id := range sites {
+		for off := 0; ; off += siteChangesRead {
+			cs, total, err := s.Store.FindChanges(ctx, vigil.ChangeFilter{SentinelID: id, Offset: off, Limit: siteChangesRead})
+			if err != nil {
+				return false, fmt.Errorf("changes of sentinel %d: %w", id, err)
+			}
+			for _, c := range cs {
+				if listsPage(c.Records, res) {
+					return true, nil
+				}
+			}
+			if len(cs) == 0 || off+len(cs) >= total {
+				break
+			}
+		}
+	}
+	return false, nil
+}
+
+// listsPage reports whether the records of a change list res as a page
+// (intent.KindPage), by resource id or by URL.
+func listsPage(records []byte, res *vigil.Resource) bool {
+	var pages []struct {
+		Page *struct {
+			URL        string `json:"url"`
+			ResourceID int64  `json:"resourceId"`
+		} `json:"page"`
+	}
+	if json.Unmarshal(records, &pages) != nil {
+		return false
+	}
+	for _, p := range pages {
+		if p.Page != nil && (p.Page.ResourceID == res.ID || p.Page.URL == res.URL) {
+			return true
+		}
+	}
+	return false
 }
 
 // readableResource returns the resource named by the request's {id}, if u

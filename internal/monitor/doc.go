@@ -30,7 +30,9 @@
 // site snapshot of the sentinel, replaced in the check's transaction
 // (vigil.CheckRecord.Site). A change lists the pages added, deleted and
 // modified (records of kind page); a modified page counts when the
-// sentinel's Monitor clause finds its change, as for a page sentinel.
+// sentinel's Monitor clause finds its change, as for a page sentinel. A
+// check of a site must end within its claim's lease, less a tenth: one cut
+// there fails, as a failing start page does.
 //
 // Sharing: sentinels due together on one URL share one fetch; sentinels
 // comparing the same two versions share one intent.Pair, which computes

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -237,7 +238,10 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	site := j.plan.site
 	q := crawl.Query{Start: site.URL, MaxDepth: site.Depth, MaxPages: site.Pages}
 	sf := &siteFetcher{m: m, inner: m.Fetcher, versions: map[string]int64{}}
-	snap, err := crawl.Crawl(ctx, sf, q)
+	limit := m.siteTime(j)
+	cctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	snap, err := crawl.Crawl(cctx, sf, q)
 	if ctx.Err() != nil {
 		return // shutting down: the check is abandoned
 	}
@@ -249,7 +253,9 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		ps = &pageState{}
 		j.st.Pages[site.URL] = ps
 	}
-	if err == nil {
+	if err != nil && cctx.Err() != nil {
+		err = m.siteTooLong(j, ps, limit, now)
+	} else if err == nil {
 		if msg := snap.StartFailure(); msg != "" {
 			m.pageFailing(j, ps, site.URL, msg, now)
 			err = fmt.Errorf("start page %s: %s", site.URL, msg)
@@ -262,7 +268,6 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		m.Logger.Info("site check failed", LogSentinel, j.s.ID, LogURL, site.URL, LogError, err)
 		return
 	}
-	m.pageWorks(j, ps, site.URL, now)
 	cur := &siteRecord{Snapshot: snap, Versions: map[string]int64{}}
 	for _, p := range snap.Pages {
 		if id := sf.versions[p.URL]; id != 0 && !p.Failed() {
@@ -288,10 +293,17 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		return
 	}
 	if prev == nil || !sameSiteQuery(prev.Snapshot.Query, snap.Query) {
+		m.pageWorks(j, ps, site.URL, now)
 		m.Logger.Info("site crawled: the reference of the next check", LogSentinel, j.s.ID, LogURL, site.URL, "pages", len(snap.Pages))
 		return
 	}
-	records, err := m.compareSites(ctx, j, prev, cur, grant)
+	records, err := m.compareSites(cctx, j, prev, cur, grant)
+	if err != nil && ctx.Err() != nil {
+		return // shutting down: the check is abandoned
+	}
+	if err != nil && cctx.Err() != nil {
+		err = m.siteTooLong(j, ps, limit, now)
+	}
 	if err != nil {
 		// Compared again at the next check, with this crawl: the change
 		// would be lost if this crawl became the reference.
@@ -300,11 +312,33 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		m.Logger.Error("compare site crawls", LogSentinel, j.s.ID, LogURL, site.URL, LogError, err)
 		return
 	}
+	m.pageWorks(j, ps, site.URL, now)
 	if len(records) == 0 {
 		return
 	}
 	j.outcome = schedule.Changed
 	m.reportSite(ctx, j, cur, records, now)
+}
+
+// siteTime is how long a check of a site may take: until a tenth of the
+// lease before the claim's lease ends, leaving the rest for its record.
+// Past the lease, another worker may claim the sentinel and crawl the site
+// again from the same reference, and both would report the same change.
+func (m *Monitor) siteTime(j *job) time.Duration {
+	left := m.Lease
+	if !j.rec.Leased.IsZero() {
+		left = j.rec.Leased.Sub(m.Now())
+	}
+	return left - m.Lease/10
+}
+
+// siteTooLong records that a check of a site was cut after limit, a
+// failure of the site as a failing start page is, and returns its error.
+func (m *Monitor) siteTooLong(j *job, ps *pageState, limit time.Duration, now time.Time) error {
+	msg := fmt.Sprintf("the check of the site did not end within %v, before the lease of its claim: "+
+		"crawl fewer pages (a smaller depth or pages) or give the workers a longer lease", limit.Round(time.Second))
+	m.pageFailing(j, ps, j.plan.site.URL, msg, now)
+	return errors.New(msg)
 }
 
 // sameSiteQuery reports whether two crawls ran the same coupling query

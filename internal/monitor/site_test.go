@@ -442,3 +442,51 @@ func TestSiteEdited(t *testing.T) {
 		t.Errorf("the new reference: %v", err)
 	}
 }
+
+// TestSiteCrawlWithinLease: a site's check ends before its claim's lease
+// does, so that no other worker claims the sentinel meanwhile and crawls
+// it again from the same reference (both would report the same change).
+// A crawl too long for the lease is cut: the check fails, saying why, and
+// the reference stays.
+func TestSiteCrawlWithinLease(t *testing.T) {
+	ctx := context.Background()
+	db, wh, u := testStore(t)
+	pages := crawltest.Release{}
+	index := `<html><body>`
+	for i := range 12 {
+		p := "/p" + strconv.Itoa(i) + ".html"
+		index += `<a href="` + p + `">` + p + `</a> `
+		pages[p] = []byte(`<html><body><p>Page ` + strconv.Itoa(i) + `.</p></body></html>`)
+	}
+	pages["/index.html"] = []byte(index + `</body></html>`)
+	site := crawltest.NewSite(t, pages)
+	now := time.Now().UTC()
+	sen := createSentinel(t, db, spec.NewChecker(now), u, "slow", "Create Sentinel slow Using site "+site.URL("/")+" Every interactive")
+	// 13 requests 100ms apart: longer than the lease of a second.
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: fetch.New(fetch.Options{AllowPrivateNetworks: true, HostDelay: 100 * time.Millisecond}),
+		Lease: time.Second, Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return now }, Rand: func() float64 { return 0.5 }}
+	runOnce(t, m, 1)
+	if _, _, err := db.SiteSnapshot(ctx, sen.ID); vigil.ErrorCode(err) != vigil.ENOTFOUND {
+		t.Errorf("a crawl longer than its lease was recorded as the reference: %v", err)
+	}
+	states, err := db.SentinelStates(ctx, []int64{sen.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := decodeState(states[sen.ID]).Pages[site.URL("/")]; ps == nil || !ps.FailingSince.Equal(now) {
+		t.Errorf("the site's run of failures: %+v, want one since %v", ps, now)
+	}
+
+	// With a lease long enough, the same crawl is the reference.
+	m2 := &Monitor{Store: db, Warehouse: wh, Fetcher: m.Fetcher, Lease: time.Minute, Policy: m.Policy, Now: m.Now, Rand: m.Rand}
+	now = now.Add(time.Hour)
+	makeDue(t, db, sen, now)
+	runOnce(t, m2, 1)
+	raw, _, err := db.SiteSnapshot(ctx, sen.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := decodeSite(raw); err != nil || len(r.Snapshot.Pages) != 13 {
+		t.Errorf("the reference after a crawl within its lease: %v", err)
+	}
+}

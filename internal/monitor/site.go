@@ -103,9 +103,8 @@ type siteFetcher struct {
 	mu    sync.Mutex
 	// versions are the versions of the pages read, by canonical URL.
 	versions map[string]int64
-	// failed counts the pages read whose body could not be stored;
-	// notModified those that answered 304 Not Modified.
-	failed, notModifiedCount int
+	// failed counts the pages read whose body could not be stored.
+	failed int
 }
 
 // Fetch implements vigil.Fetcher. A page stored before is asked for
@@ -162,7 +161,6 @@ func (f *siteFetcher) notModified(ctx context.Context, url string, good *vigil.V
 	}
 	f.mu.Lock()
 	f.versions[url] = good.ID
-	f.notModifiedCount++
 	f.mu.Unlock()
 	return &out, nil
 }
@@ -266,6 +264,13 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		// page fails is not a site whose pages were all deleted.
 		j.outcome = schedule.Failed
 		m.Logger.Info("site check failed", LogSentinel, j.s.ID, LogURL, site.URL, LogError, err)
+		return
+	}
+	if sf.failed > 0 {
+		// A page read but not stored has no version in this crawl: as the
+		// reference, it would hide the page's change from the next check.
+		j.outcome = schedule.Failed
+		m.Logger.Error("site check failed: pages read but not stored", LogSentinel, j.s.ID, LogURL, site.URL, "pages", sf.failed)
 		return
 	}
 	cur := &siteRecord{Snapshot: snap, Versions: map[string]int64{}}
@@ -400,8 +405,9 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 		}
 		info.ResourceID = m.knownResource(ctx, p.URL)
 		if info.OldVersion == 0 || info.NewVersion == 0 || info.OldVersion == info.NewVersion {
-			// Not both versions stored (a binary document, a store that
-			// failed): only "any change" can tell it changed.
+			// Not both versions stored (a binary document, whose body
+			// the fetcher does not return): only "any change" can tell
+			// it changed.
 			if anyChange {
 				out = append(out, intent.NewPageChange(intent.Update, info))
 			}

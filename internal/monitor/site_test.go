@@ -3,6 +3,7 @@ package monitor
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"hash/crc32"
 	"io"
 	"net/http"
@@ -20,6 +21,8 @@ import (
 	"github.com/vigil-web/vigil/internal/crawl/crawltest"
 	"github.com/vigil-web/vigil/internal/fetch"
 	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/internal/warehouse"
+	"github.com/vigil-web/vigil/internal/zstd"
 	"github.com/vigil-web/vigil/spec"
 )
 
@@ -488,5 +491,74 @@ func TestSiteCrawlWithinLease(t *testing.T) {
 	}
 	if r, err := decodeSite(raw); err != nil || len(r.Snapshot.Pages) != 13 {
 		t.Errorf("the reference after a crawl within its lease: %v", err)
+	}
+}
+
+// failingVersions is a store whose versions of some URLs cannot be
+// written, as a full disk would have it.
+type failingVersions struct {
+	ResourceStore
+	mu   sync.Mutex
+	fail map[int64]bool // by resource id
+}
+
+func (f *failingVersions) AppendVersion(ctx context.Context, a *vigil.Append) error {
+	f.mu.Lock()
+	fail := f.fail[a.Version.ResourceID]
+	f.mu.Unlock()
+	if fail {
+		return errors.New("disk full")
+	}
+	return f.ResourceStore.AppendVersion(ctx, a)
+}
+
+// TestSiteStoreFails: a crawl a page of which could not be stored is not
+// the reference (that page would have no version in it to compare with,
+// and its change would be lost): the check fails, and the next one
+// compares with the crawl before it.
+func TestSiteStoreFails(t *testing.T) {
+	ctx := context.Background()
+	db, _, u := testStore(t)
+	codec, err := zstd.New(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fv := &failingVersions{ResourceStore: CachedResources(db), fail: map[int64]bool{}}
+	wh, err := warehouse.New(fv, warehouse.Options{Codec: codec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := crawltest.NewSite(t, docsRelease("Install.", "Free.", true))
+	now := time.Now().UTC()
+	sen := createSentinel(t, db, spec.NewChecker(now), u, "docs", "Create Sentinel docs Using site "+site.URL("/docs/")+" Monitor keywords {deprecated} Every interactive")
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: fetch.New(fetch.Options{AllowPrivateNetworks: true}),
+		Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return now }, Rand: func() float64 { return 0.5 }}
+	runOnce(t, m, 1)
+
+	guide, err := db.FindResourceByURL(ctx, site.URL("/docs/guide.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	site.Set(docsRelease("Install. The v1 API is deprecated.", "Free.", true), nil)
+	fv.mu.Lock()
+	fv.fail[guide.ID] = true
+	fv.mu.Unlock()
+	now = now.Add(time.Hour)
+	makeDue(t, db, sen, now)
+	runOnce(t, m, 1)
+
+	fv.mu.Lock()
+	fv.fail[guide.ID] = false
+	fv.mu.Unlock()
+	now = now.Add(time.Hour)
+	makeDue(t, db, sen, now)
+	runOnce(t, m, 1)
+	cs := changesOf(t, db, sen)
+	if len(cs) != 1 {
+		t.Fatalf("%d changes, want 1: the guide's keyword", len(cs))
+	}
+	recs := siteRecords(t, cs[0])
+	if len(recs) != 1 || recs[0].Page.URL != guide.URL || recs[0].Page.Summary != "keywords {deprecated}: 1 keyword added" {
+		t.Errorf("records %+v, want the guide changed", recs)
 	}
 }

@@ -42,7 +42,8 @@
 //	TargetTerm   = [ "sentinel" ] Name | URL | Site | "(" Target ")" .
 //	URL          = word | string .                  (a bare identifier is a Name)
 //	Site         = "site" URL { "depth" integer | "pages" integer } .  † each at most once;
-//	               "site" not followed by a URL is a Name; a Site is the whole Target
+//	               "site" followed by "AND", "OR", ")" or a clause is a Name,
+//	               by another identifier an error; a Site is the whole Target
 //
 //	Monitor      = "Monitor" Expr .
 //	Expr         = AndExpr { "OR" AndExpr } .

@@ -353,11 +353,16 @@ func (p *parser) parseTargetTerm() Target {
 	case IDENT:
 		if p.isWord("site") {
 			// "site" followed by a URL watches a site; followed by
-			// anything else, it is a sentinel named site.
+			// AND, OR, ")" or a clause, it is a sentinel named site. A
+			// name cannot follow a name: "site depth 2" and "site
+			// localhost" lack the site's URL (quoted, if a bare word).
 			pos, lit := p.pos, p.lit
 			p.next()
-			if p.tok == WORD || p.tok == STRING {
+			switch p.tok {
+			case WORD, STRING:
 				return p.parseSite(pos)
+			case IDENT:
+				p.failExpected("the site's URL")
 			}
 			return &SentinelTarget{Name: &Ident{NamePos: pos, Name: lit}}
 		}

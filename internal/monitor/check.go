@@ -130,14 +130,10 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 		pg.cur = v
 		return pg
 	}
-	head := m.heads.get(rid)
-	if head == nil {
-		head, err = m.Store.LatestVersion(ctx, rid)
-		if err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
-			pg.err = err.Error()
-			return pg
-		}
-		m.heads.put(rid, head)
+	head, err := m.head(ctx, rid)
+	if err != nil {
+		pg.err = err.Error()
+		return pg
 	}
 	var headID int64 // what this check saw, for the warehouse to tell if another stored the same meanwhile
 	if head != nil {
@@ -166,18 +162,11 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 			return pg
 		}
 		pg.err, pg.failed = ferr.Error(), true
-		if head == nil || head.Error != pg.err {
-			f := &warehouse.Fetch{URL: url, FetchedAt: now, Error: pg.err, CheckHead: true, HeadID: headID}
-			if res != nil {
-				f.Status = res.Status
-			}
-			if v, err := m.Warehouse.Put(ctx, f); err != nil {
-				m.Logger.Error("store fetch error", LogURL, url, LogError, err)
-				m.heads.put(rid, nil)
-			} else {
-				m.heads.put(rid, v)
-			}
+		status := 0
+		if res != nil {
+			status = res.Status
 		}
+		m.storeFailure(ctx, rid, url, head, status, pg.err, now)
 		return pg
 	}
 	if res.NotModified {
@@ -199,6 +188,44 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 	}
 	m.recent.put(url, pg.cur, now, m.Fresh)
 	return pg
+}
+
+// head returns the newest version of resource rid, nil if it has none:
+// from the cache of heads, else from the store (and then cached).
+func (m *Monitor) head(ctx context.Context, rid int64) (*vigil.Version, error) {
+	if head := m.heads.get(rid); head != nil {
+		return head, nil
+	}
+	head, err := m.Store.LatestVersion(ctx, rid)
+	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	m.heads.put(rid, head)
+	return head, nil
+}
+
+// storeFailure stores a failed fetch of url (its HTTP status, 0 if none
+// came, and its error) as the newest version of its resource rid, whose
+// newest version was head, unless head is the same failure: a run of
+// identical failures is stored once. The caller holds url's page lock.
+func (m *Monitor) storeFailure(ctx context.Context, rid int64, url string, head *vigil.Version, status int, why string, now time.Time) {
+	if head != nil && head.Error == why {
+		return
+	}
+	f := &warehouse.Fetch{URL: url, FetchedAt: now, Status: status, Error: why, CheckHead: true}
+	if head != nil {
+		f.HeadID = head.ID
+	}
+	v, err := m.Warehouse.Put(ctx, f)
+	if err != nil {
+		m.Logger.Error("store fetch error", LogURL, url, LogError, err)
+		m.heads.put(rid, nil)
+		return
+	}
+	m.heads.put(rid, v)
 }
 
 // resource returns the resource of a URL: from memory, from the store (a

@@ -177,14 +177,8 @@ func (m *Monitor) storedPage(ctx context.Context, rawURL string) (string, *vigil
 	if rid == 0 {
 		return u, nil
 	}
-	head := m.heads.get(rid)
-	if head == nil {
-		if head, err = m.Store.LatestVersion(ctx, rid); err != nil {
-			return u, nil
-		}
-		m.heads.put(rid, head)
-	}
-	if head.Error != "" || head.ETag == "" && head.LastModified.IsZero() {
+	head, err := m.head(ctx, rid)
+	if err != nil || head == nil || head.Error != "" || head.ETag == "" && head.LastModified.IsZero() {
 		return u, nil
 	}
 	return u, head
@@ -198,12 +192,9 @@ func (m *Monitor) storeSitePage(ctx context.Context, url string, res *vigil.Fetc
 		return 0, err
 	}
 	defer m.pages.lock(url)()
-	head := m.heads.get(rid)
-	if head == nil {
-		head, err = m.Store.LatestVersion(ctx, rid)
-		if err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
-			return 0, err
-		}
+	head, err := m.head(ctx, rid)
+	if err != nil {
+		return 0, err
 	}
 	var headID int64
 	if head != nil {
@@ -256,6 +247,7 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	} else if err == nil {
 		if msg := snap.StartFailure(); msg != "" {
 			m.pageFailing(j, ps, site.URL, msg, now)
+			m.storeStartFailure(ctx, site.URL, snap, now)
 			err = fmt.Errorf("start page %s: %s", site.URL, msg)
 		}
 	}
@@ -323,6 +315,28 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	}
 	j.outcome = schedule.Changed
 	m.reportSite(ctx, j, cur, records, now)
+}
+
+// storeStartFailure stores the failure of a site's start page as a
+// version of url, the site's URL, as a watched page's failure is: the
+// page's history and the sentinel's last error on the dashboard show it.
+func (m *Monitor) storeStartFailure(ctx context.Context, url string, snap *crawl.Snapshot, now time.Time) {
+	rid, err := m.resource(ctx, url)
+	if err != nil {
+		m.Logger.Error("store fetch error", LogURL, url, LogError, err)
+		return
+	}
+	defer m.pages.lock(url)()
+	head, err := m.head(ctx, rid)
+	if err != nil {
+		m.Logger.Error("store fetch error", LogURL, url, LogError, err)
+		return
+	}
+	status := 0
+	if len(snap.Pages) > 0 {
+		status = snap.Pages[0].Status
+	}
+	m.storeFailure(ctx, rid, url, head, status, snap.StartFailure(), now)
 }
 
 // siteTime is how long a check of a site may take: until a tenth of the

@@ -218,6 +218,15 @@ func TestSiteSentinelAnyChange(t *testing.T) {
 	if ps := decodeState(states[sen.ID]).Pages[site.URL("/docs/")]; ps == nil || !ps.FailingSince.Equal(now) {
 		t.Errorf("the start page's run of failures: %+v, want one since %v", ps, now)
 	}
+	// The failure is a version of the start page, as a watched page's is:
+	// its history and the dashboard's "last error" show it.
+	start, err := db.FindResourceByURL(context.Background(), site.URL("/docs/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := db.LatestVersion(context.Background(), start.ID); err != nil || v.Error == "" || v.Status != 404 {
+		t.Errorf("the start page's newest version: %+v, %v; want its failure, HTTP 404", v, err)
+	}
 
 	site.Mu.Lock()
 	site.Gone = nil

@@ -336,20 +336,19 @@ func TestCheckReplace(t *testing.T) {
 	}
 }
 
-// TestRequires checks the Using clause's alternatives: pages that must all
-// change, distributed over ORs, through a sentinel used as a target, and
-// kept by the JSON form.
-func TestRequires(t *testing.T) {
-	now := date(2003, 6, 1, 12, 0)
+// storingChecker returns store and check: check checks a sentinel with
+// a checker whose Lookup reads store, and keeps it in store by name
+// through its JSON form, as a store keeps it; the form must give back its
+// URLs, alternatives and site.
+func storingChecker(t *testing.T, now time.Time) (map[string]*Stored, func(src string) *Checked) {
 	store := map[string]*Stored{}
 	c := &Checker{Now: now, Lookup: func(n string) *Stored { return store[strings.ToLower(n)] }}
-	check := func(src string) *Checked {
+	return store, func(src string) *Checked {
 		t.Helper()
 		ch, err := c.Check(mustParse(t, src).Sentinels[0])
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
-		// Through JSON, as a store keeps it.
 		b, err := json.Marshal(ch)
 		if err != nil {
 			t.Fatal(err)
@@ -358,12 +357,19 @@ func TestRequires(t *testing.T) {
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatalf("%s: decode %s: %v", src, b, err)
 		}
-		if !reflect.DeepEqual(back.Requires, ch.Requires) || !reflect.DeepEqual(back.URLs, ch.URLs) {
-			t.Errorf("%s: JSON round trip: %v %v, want %v %v", src, back.URLs, back.Requires, ch.URLs, ch.Requires)
+		if !reflect.DeepEqual(back.URLs, ch.URLs) || !reflect.DeepEqual(back.Requires, ch.Requires) || !reflect.DeepEqual(back.Site, ch.Site) {
+			t.Errorf("%s: JSON round trip: %v %v %+v, want %v %v %+v", src, back.URLs, back.Requires, back.Site, ch.URLs, ch.Requires, ch.Site)
 		}
-		store[strings.ToLower(ch.Sentinel.Name.Name)] = &Stored{Checked: ch, Created: now}
+		store[strings.ToLower(ch.Sentinel.Name.Name)] = &Stored{Checked: &back, Created: now}
 		return ch
 	}
+}
+
+// TestRequires checks the Using clause's alternatives: pages that must all
+// change, distributed over ORs, through a sentinel used as a target, and
+// kept by the JSON form.
+func TestRequires(t *testing.T) {
+	_, check := storingChecker(t, date(2003, 6, 1, 12, 0))
 	for _, tt := range []struct {
 		src      string
 		urls     []string
@@ -751,29 +757,7 @@ func TestEmptyValueColumn(t *testing.T) {
 // filled in, that a sentinel using one watches the same site, and that
 // both survive the JSON form a store keeps.
 func TestSite(t *testing.T) {
-	now := date(2003, 6, 1, 12, 0)
-	store := map[string]*Stored{}
-	c := &Checker{Now: now, Lookup: func(n string) *Stored { return store[strings.ToLower(n)] }}
-	check := func(src string) *Checked {
-		t.Helper()
-		ch, err := c.Check(mustParse(t, src).Sentinels[0])
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		b, err := json.Marshal(ch)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var back Checked
-		if err := json.Unmarshal(b, &back); err != nil {
-			t.Fatalf("%s: decode %s: %v", src, b, err)
-		}
-		if !reflect.DeepEqual(back.Site, ch.Site) || !reflect.DeepEqual(back.URLs, ch.URLs) {
-			t.Errorf("%s: JSON round trip: %+v %v, want %+v %v", src, back.Site, back.URLs, ch.Site, ch.URLs)
-		}
-		store[strings.ToLower(ch.Sentinel.Name.Name)] = &Stored{Checked: &back, Created: now}
-		return ch
-	}
+	store, check := storingChecker(t, date(2003, 6, 1, 12, 0))
 	for _, tt := range []struct {
 		src  string
 		site *Site

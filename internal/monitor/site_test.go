@@ -21,6 +21,7 @@ import (
 	"github.com/vigil-web/vigil/internal/crawl/crawltest"
 	"github.com/vigil-web/vigil/internal/fetch"
 	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/internal/sqlite"
 	"github.com/vigil-web/vigil/internal/warehouse"
 	"github.com/vigil-web/vigil/internal/zstd"
 	"github.com/vigil-web/vigil/spec"
@@ -49,6 +50,23 @@ func docsRelease(guide, faq string, withOld bool) crawltest.Release {
 	return r
 }
 
+// siteMonitor returns a monitor of db and wh whose clock reads *now,
+// fetching with the options given, loopback allowed.
+func siteMonitor(db *sqlite.DB, wh *warehouse.Warehouse, opt fetch.Options, now *time.Time) *Monitor {
+	opt.AllowPrivateNetworks = true
+	return &Monitor{Store: db, Warehouse: wh, Fetcher: fetch.New(opt), Policy: schedule.Policy{MinInterval: time.Minute},
+		Now: func() time.Time { return *now }, Rand: func() float64 { return 0.5 }}
+}
+
+// checkAnHourLater moves the clock *now an hour on and checks sentinel
+// s, due then, with m.
+func checkAnHourLater(t *testing.T, m *Monitor, db *sqlite.DB, s *vigil.Sentinel, now *time.Time) {
+	t.Helper()
+	*now = now.Add(time.Hour)
+	makeDue(t, db, s, *now)
+	runOnce(t, m, 1)
+}
+
 // siteRecords decodes the page records of a site's change.
 func siteRecords(t *testing.T, c *vigil.Change) []intent.Change {
 	t.Helper()
@@ -73,9 +91,8 @@ func TestSiteSentinel(t *testing.T) {
 	now := time.Now().UTC()
 	src := "Create Sentinel docs Using site " + site.URL("/docs/") + " depth 2 pages 20 Monitor keywords {deprecated} Notify By email owner@example.test, webhook https://hooks.example.test/x Every immediate"
 	sen := createSentinel(t, db, spec.NewChecker(now), u, "docs", src)
-	m := &Monitor{Store: db, Warehouse: wh, Fetcher: fetch.New(fetch.Options{AllowPrivateNetworks: true}),
-		Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return now }, Rand: func() float64 { return 0.5 },
-		DashboardLink: func(id int64) string { return "https://vigil.example.test/sentinels/1" }}
+	m := siteMonitor(db, wh, fetch.Options{}, &now)
+	m.DashboardLink = func(id int64) string { return "https://vigil.example.test/sentinels/1" }
 
 	runOnce(t, m, 1)
 	if cs := changesOf(t, db, sen); len(cs) != 0 {
@@ -104,17 +121,13 @@ func TestSiteSentinel(t *testing.T) {
 	}
 
 	// Nothing changed: a second crawl reports nothing and stores no version.
-	now = now.Add(time.Hour)
-	makeDue(t, db, sen, now)
-	runOnce(t, m, 1)
+	checkAnHourLater(t, m, db, sen, &now)
 	if cs := changesOf(t, db, sen); len(cs) != 0 {
 		t.Fatalf("unchanged site reported %d changes", len(cs))
 	}
 
 	site.Set(docsRelease("Install with go get. The v1 API is deprecated.", "Is it free? Yes, and open.", false), nil)
-	now = now.Add(time.Hour)
-	makeDue(t, db, sen, now)
-	runOnce(t, m, 1)
+	checkAnHourLater(t, m, db, sen, &now)
 	cs := changesOf(t, db, sen)
 	if len(cs) != 1 {
 		t.Fatalf("changed site reported %d changes, want 1", len(cs))
@@ -198,16 +211,13 @@ func TestSiteSentinelAnyChange(t *testing.T) {
 	site := crawltest.NewSite(t, docsRelease("Install.", "Free.", true))
 	now := time.Now().UTC()
 	sen := createSentinel(t, db, spec.NewChecker(now), u, "docs", "Create Sentinel docs Using site "+site.URL("/docs/")+" Every interactive")
-	m := &Monitor{Store: db, Warehouse: wh, Fetcher: fetch.New(fetch.Options{AllowPrivateNetworks: true}),
-		Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return now }, Rand: func() float64 { return 0.5 }}
+	m := siteMonitor(db, wh, fetch.Options{}, &now)
 	runOnce(t, m, 1)
 
 	site.Mu.Lock()
 	site.Gone = map[string]bool{"/docs/": true}
 	site.Mu.Unlock()
-	now = now.Add(time.Hour)
-	makeDue(t, db, sen, now)
-	runOnce(t, m, 1)
+	checkAnHourLater(t, m, db, sen, &now)
 	if cs := changesOf(t, db, sen); len(cs) != 0 {
 		t.Fatalf("a failing start page reported %d changes", len(cs))
 	}
@@ -232,9 +242,7 @@ func TestSiteSentinelAnyChange(t *testing.T) {
 	site.Gone = nil
 	site.Mu.Unlock()
 	site.Set(docsRelease("Install again.", "Free of charge.", true), nil)
-	now = now.Add(time.Hour)
-	makeDue(t, db, sen, now)
-	runOnce(t, m, 1)
+	checkAnHourLater(t, m, db, sen, &now)
 	cs := changesOf(t, db, sen)
 	if len(cs) != 1 {
 		t.Fatalf("%d changes, want 1", len(cs))
@@ -390,15 +398,12 @@ func TestSiteConditional(t *testing.T) {
 	t.Cleanup(srv.Close)
 	now := time.Now().UTC()
 	sen := createSentinel(t, db, spec.NewChecker(now), u, "s", "Create Sentinel s Using site "+srv.URL+"/ Every interactive")
-	m := &Monitor{Store: db, Warehouse: wh, Fetcher: fetch.New(fetch.Options{AllowPrivateNetworks: true}),
-		Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return now }, Rand: func() float64 { return 0.5 }}
+	m := siteMonitor(db, wh, fetch.Options{}, &now)
 	runOnce(t, m, 1)
 	es.mu.Lock()
 	es.pages["/b"] = `<html><body><p>B two.</p></body></html>`
 	es.mu.Unlock()
-	now = now.Add(time.Hour)
-	makeDue(t, db, sen, now)
-	runOnce(t, m, 1)
+	checkAnHourLater(t, m, db, sen, &now)
 	es.mu.Lock()
 	defer es.mu.Unlock()
 	if es.not != 2 || es.full["/"] != 1 || es.full["/a"] != 1 || es.full["/b"] != 2 {
@@ -423,8 +428,7 @@ func TestSiteEdited(t *testing.T) {
 	site := crawltest.NewSite(t, docsRelease("Install.", "Free.", true))
 	now := time.Now().UTC()
 	sen := createSentinel(t, db, spec.NewChecker(now), u, "docs", "Create Sentinel docs Using site "+site.URL("/docs/")+" Every interactive")
-	m := &Monitor{Store: db, Warehouse: wh, Fetcher: fetch.New(fetch.Options{AllowPrivateNetworks: true}),
-		Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return now }, Rand: func() float64 { return 0.5 }}
+	m := siteMonitor(db, wh, fetch.Options{}, &now)
 	runOnce(t, m, 1)
 
 	// Depth 0: the start page alone, three pages fewer.
@@ -440,9 +444,7 @@ func TestSiteEdited(t *testing.T) {
 	if err := db.DeleteSentinel(ctx, edited.ID); err != nil {
 		t.Fatal(err)
 	}
-	now = now.Add(time.Hour)
-	makeDue(t, db, sen, now)
-	runOnce(t, m, 1)
+	checkAnHourLater(t, m, db, sen, &now)
 	if cs := changesOf(t, db, sen); len(cs) != 0 {
 		t.Fatalf("an edited site sentinel reported %d changes: %s", len(cs), cs[0].Summary)
 	}
@@ -475,8 +477,8 @@ func TestSiteCrawlWithinLease(t *testing.T) {
 	now := time.Now().UTC()
 	sen := createSentinel(t, db, spec.NewChecker(now), u, "slow", "Create Sentinel slow Using site "+site.URL("/")+" Every interactive")
 	// 13 requests 100ms apart: longer than the lease of a second.
-	m := &Monitor{Store: db, Warehouse: wh, Fetcher: fetch.New(fetch.Options{AllowPrivateNetworks: true, HostDelay: 100 * time.Millisecond}),
-		Lease: time.Second, Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return now }, Rand: func() float64 { return 0.5 }}
+	m := siteMonitor(db, wh, fetch.Options{HostDelay: 100 * time.Millisecond}, &now)
+	m.Lease = time.Second
 	runOnce(t, m, 1)
 	if _, _, err := db.SiteSnapshot(ctx, sen.ID); vigil.ErrorCode(err) != vigil.ENOTFOUND {
 		t.Errorf("a crawl longer than its lease was recorded as the reference: %v", err)
@@ -490,10 +492,9 @@ func TestSiteCrawlWithinLease(t *testing.T) {
 	}
 
 	// With a lease long enough, the same crawl is the reference.
-	m2 := &Monitor{Store: db, Warehouse: wh, Fetcher: m.Fetcher, Lease: time.Minute, Policy: m.Policy, Now: m.Now, Rand: m.Rand}
-	now = now.Add(time.Hour)
-	makeDue(t, db, sen, now)
-	runOnce(t, m2, 1)
+	m2 := siteMonitor(db, wh, fetch.Options{HostDelay: 100 * time.Millisecond}, &now)
+	m2.Lease = time.Minute
+	checkAnHourLater(t, m2, db, sen, &now)
 	raw, _, err := db.SiteSnapshot(ctx, sen.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -540,8 +541,7 @@ func TestSiteStoreFails(t *testing.T) {
 	site := crawltest.NewSite(t, docsRelease("Install.", "Free.", true))
 	now := time.Now().UTC()
 	sen := createSentinel(t, db, spec.NewChecker(now), u, "docs", "Create Sentinel docs Using site "+site.URL("/docs/")+" Monitor keywords {deprecated} Every interactive")
-	m := &Monitor{Store: db, Warehouse: wh, Fetcher: fetch.New(fetch.Options{AllowPrivateNetworks: true}),
-		Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return now }, Rand: func() float64 { return 0.5 }}
+	m := siteMonitor(db, wh, fetch.Options{}, &now)
 	runOnce(t, m, 1)
 
 	guide, err := db.FindResourceByURL(ctx, site.URL("/docs/guide.html"))
@@ -552,16 +552,12 @@ func TestSiteStoreFails(t *testing.T) {
 	fv.mu.Lock()
 	fv.fail[guide.ID] = true
 	fv.mu.Unlock()
-	now = now.Add(time.Hour)
-	makeDue(t, db, sen, now)
-	runOnce(t, m, 1)
+	checkAnHourLater(t, m, db, sen, &now)
 
 	fv.mu.Lock()
 	fv.fail[guide.ID] = false
 	fv.mu.Unlock()
-	now = now.Add(time.Hour)
-	makeDue(t, db, sen, now)
-	runOnce(t, m, 1)
+	checkAnHourLater(t, m, db, sen, &now)
 	cs := changesOf(t, db, sen)
 	if len(cs) != 1 {
 		t.Fatalf("%d changes, want 1: the guide's keyword", len(cs))

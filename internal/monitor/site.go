@@ -225,7 +225,9 @@ var siteOptions = webtable.Options{Strict: true, Cover: true, Complete: true}
 // previous one.
 func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *memoryGrant) {
 	site := j.plan.site
-	q := crawl.Query{Start: site.URL, MaxDepth: site.Depth, MaxPages: site.Pages}
+	// Fetched most important first (OPIC's Greedy order), so that a site
+	// larger than its pages keeps the pages that matter most.
+	q := crawl.Query{Start: site.URL, MaxDepth: site.Depth, MaxPages: site.Pages, Order: crawl.OrderImportance}
 	sf := &siteFetcher{m: m, inner: m.Fetcher, versions: map[string]int64{}}
 	limit := m.siteTime(j)
 	cctx, cancel := context.WithTimeout(ctx, limit)
@@ -365,7 +367,16 @@ func (m *Monitor) siteTooLong(j *job, ps *pageState, limit time.Duration, now ti
 // crawl otherwise, and its site did not move (the scope follows the start
 // page's redirects).
 func sameSiteQuery(a, b crawl.Query) bool {
-	return a.Start == b.Start && slices.Equal(a.Scope, b.Scope) && a.Match == b.Match && a.MaxDepth == b.MaxDepth && a.MaxPages == b.MaxPages
+	return a.Start == b.Start && slices.Equal(a.Scope, b.Scope) && a.Match == b.Match && a.MaxDepth == b.MaxDepth && a.MaxPages == b.MaxPages &&
+		orderOf(a) == orderOf(b)
+}
+
+// orderOf is a query's crawl order, empty read as breadth first.
+func orderOf(q crawl.Query) crawl.Order {
+	if q.Order == "" {
+		return crawl.OrderBreadth
+	}
+	return q.Order
 }
 
 // compareSites returns the records of the pages added, deleted and

@@ -109,6 +109,12 @@ func TestSiteSentinel(t *testing.T) {
 	if len(first.Snapshot.Pages) != 4 || len(first.Versions) != 4 {
 		t.Fatalf("first crawl: %d pages, %d versions, want 4 and 4", len(first.Snapshot.Pages), len(first.Versions))
 	}
+	if o := first.Snapshot.Query.Order; o != crawl.OrderImportance {
+		t.Errorf("crawled in order %q, want %q: a site cut short by pages keeps its most important pages", o, crawl.OrderImportance)
+	}
+	if first.Snapshot.Pages[0].Importance <= 0 {
+		t.Errorf("start page importance %v, want > 0", first.Snapshot.Pages[0].Importance)
+	}
 	for url, id := range first.Versions {
 		v, err := db.FindVersionByID(ctx, id)
 		if err != nil {
@@ -565,5 +571,30 @@ func TestSiteStoreFails(t *testing.T) {
 	recs := siteRecords(t, cs[0])
 	if len(recs) != 1 || recs[0].Page.URL != guide.URL || recs[0].Page.Summary != "keywords {deprecated}: 1 keyword added" {
 		t.Errorf("records %+v, want the guide changed", recs)
+	}
+}
+
+// TestSameSiteQuery: a crawl is compared with the previous one only when
+// both ran one query; an order left empty (crawls made before there were
+// orders) is breadth first, and another order is another query, since a
+// site cut short by its pages keeps other pages in another order.
+func TestSameSiteQuery(t *testing.T) {
+	base := crawl.Query{Start: "https://a.example/docs/", MaxDepth: 3, MaxPages: 100}
+	with := func(f func(*crawl.Query)) crawl.Query { q := base; f(&q); return q }
+	tests := []struct {
+		name string
+		a, b crawl.Query
+		want bool
+	}{
+		{"equal", base, base, true},
+		{"empty order is breadth", base, with(func(q *crawl.Query) { q.Order = crawl.OrderBreadth }), true},
+		{"breadth and importance", with(func(q *crawl.Query) { q.Order = crawl.OrderBreadth }), with(func(q *crawl.Query) { q.Order = crawl.OrderImportance }), false},
+		{"pages", base, with(func(q *crawl.Query) { q.MaxPages = 99 }), false},
+		{"scope", base, with(func(q *crawl.Query) { q.Scope = []string{"https://a.example/"} }), false},
+	}
+	for _, tc := range tests {
+		if got := sameSiteQuery(tc.a, tc.b); got != tc.want {
+			t.Errorf("%s: sameSiteQuery = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

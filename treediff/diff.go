@@ -2,6 +2,7 @@ package treediff
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/tree"
@@ -80,11 +81,14 @@ func DiffFlat(old, new *tree.Flat, opt *Options) (*delta.Delta, error) {
 		return nil, err
 	}
 	same := m.sameSubtrees()
-	// Signatures and name classes served the matching only: let a
-	// collection during the delta's construction take them back.
+	// Signatures and name classes served the matching only: the
+	// signatures' arrays, eight bytes a node as the XIDs are, become the
+	// XIDs' (see xidRoom); a collection during the delta's construction
+	// may take the name classes back.
+	oldSigs, newSigs := m.old.Signature, m.new.Signature
 	m.old.Signature, m.new.Signature = nil, nil
 	m.oldName, m.newName, m.oldKey, m.newKey = nil, nil, nil, nil
-	m.assignXIDs(first)
+	m.assignXIDsIn(first, oldSigs, newSigs)
 	d, err := delta.BuildMatched(&delta.Matching{
 		Old: m.old, New: m.new, NewToOld: m.newMatch, OldToNew: m.oldMatch, Same: same,
 		Consistent: true, // every phase pairs nodes of one kind, and assignXIDs gave the XIDs
@@ -145,13 +149,17 @@ func (m *matching) sameSubtrees() []bool {
 // assignXIDs gives every new node the XID of its match, or a fresh one.
 // When first is set, old is a first version and gets XIDs too: its
 // post-order ranks from 1.
-func (m *matching) assignXIDs(first bool) {
+func (m *matching) assignXIDs(first bool) { m.assignXIDsIn(first, nil, nil) }
+
+// assignXIDsIn is assignXIDs, given arrays no longer used (the signatures
+// of old and new, or nil) that the XIDs may take over (see xidRoom).
+func (m *matching) assignXIDsIn(first bool, oldRoom, newRoom []tree.Signature) {
 	old, new := m.old.Flat, m.new.Flat
 	// Always a new array: an earlier delta's XID-map may be new's former
 	// XIDs (see DiffFlat).
-	new.XID = make([]tree.XID, new.Len())
+	new.XID = xidRoom(newRoom, new.Len())
 	if first {
-		old.XID = make([]tree.XID, old.Len())
+		old.XID = xidRoom(oldRoom, old.Len())
 		for i := range old.XID {
 			old.XID[i] = tree.XID(i + 1)
 		}
@@ -187,3 +195,26 @@ func (m *matching) assignXIDs(first bool) {
 	}
 	new.NextXID = next
 }
+
+// xidRoom returns an array for n XIDs, every one of which the caller
+// sets: room's memory, when room holds n signatures no longer needed, or
+// a new array. A diff measures both versions for their signatures, eight
+// bytes a node, and gives them XIDs, eight bytes a node too, once the
+// signatures have served: one array serves both. On a pair of 10 MB
+// documents that is 10 MB the diff does not ask the runtime for, which it
+// would clear and, when it had given those pages back to the system,
+// fault in again one page at a time (a tenth of what the diff allocates,
+// and a tenth of its page faults).
+func xidRoom(room []tree.Signature, n int) []tree.XID {
+	if len(room) != n || n == 0 {
+		return make([]tree.XID, n)
+	}
+	// Both are 64-bit integers: the declarations below check it.
+	return unsafe.Slice((*tree.XID)(unsafe.Pointer(unsafe.SliceData(room))), n)
+}
+
+// These fail to compile unless a signature and an XID have the same size.
+var (
+	_ [unsafe.Sizeof(tree.XID(0)) - unsafe.Sizeof(tree.Signature(0))]struct{}
+	_ [unsafe.Sizeof(tree.Signature(0)) - unsafe.Sizeof(tree.XID(0))]struct{}
+)

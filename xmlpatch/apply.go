@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/vigil-web/vigil/tree"
@@ -158,14 +159,44 @@ func (a *applier) addTyped(op *Op, loc *located, ps *scope) (Condition, string) 
 		case found:
 			name = q + ":" + l
 		default:
-			if _, has := n.Attr("xmlns:" + p); has {
-				return problem(InvalidNamespacePrefix, "prefix %s is bound otherwise on element %s", p, n.Name)
-			}
-			n.Attrs = append(n.Attrs, tree.Attr{Name: "xmlns:" + p, Value: x.uri})
+			// A declaration on n binds its prefix for all of n's subtree:
+			// it takes one that no name there uses.
+			q := freePrefix(n, loc.scope, p)
+			n.Attrs = append(n.Attrs, tree.Attr{Name: "xmlns:" + q, Value: x.uri})
+			name = q + ":" + l
 		}
 	}
 	n.Attrs = append(n.Attrs, tree.Attr{Name: name, Value: value})
 	return "", ""
+}
+
+// freePrefix returns want, or want followed by a number, whichever is the
+// first that the scope s of element n does not bind and no name in n's
+// subtree uses: a prefix n can declare without changing another name.
+func freePrefix(n *tree.Node, s *scope, want string) string {
+	used := map[string]bool{}
+	tree.Walk(n, func(m *tree.Node) bool {
+		if m.Kind != tree.Element {
+			return true
+		}
+		p, _ := splitQName(m.Name)
+		used[p] = true
+		for _, a := range m.Attrs {
+			p, l := splitQName(a.Name)
+			used[p] = true
+			if p == "xmlns" {
+				used[l] = true
+			}
+		}
+		return true
+	})
+	q := want
+	for i := 1; ; i++ {
+		if _, bound := s.lookup(q); !bound && !used[q] {
+			return q
+		}
+		q = want + strconv.Itoa(i)
+	}
 }
 
 func kindName(loc *located) string {

@@ -35,6 +35,13 @@ func TestApply(t *testing.T) {
 		{"prepend", `<r><a/></r>`, `<diff><add sel="r" pos="prepend">t<b/></add></diff>`, `<r>t<b/><a/></r>`, 0},
 		{"prefixed attribute", `<r xmlns:x="urn:x"><a/></r>`, `<diff xmlns:y="urn:x"><add sel="r/a" type="@y:k">v</add></diff>`,
 			`<r xmlns:x="urn:x"><a x:k="v"/></r>`, 0},
+		// Declaring p on <e> for the attribute would move <p:c> to urn:b.
+		{"attribute prefix bound otherwise above", `<r xmlns:p="urn:a"><e><p:c/></e></r>`,
+			`<diff xmlns:p="urn:b"><add sel="r/e" type="@p:k">v</add></diff>`,
+			`<r xmlns:p="urn:a"><e xmlns:p1="urn:b" p1:k="v"><p:c/></e></r>`, 0},
+		{"attribute prefix bound otherwise on the element", `<r><e xmlns:p="urn:a" xmlns:p1="urn:c"/></r>`,
+			`<diff xmlns:p="urn:b"><add sel="r/e" type="@p:k">v</add></diff>`,
+			`<r><e xmlns:p="urn:a" xmlns:p1="urn:c" xmlns:p2="urn:b" p2:k="v"/></r>`, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -53,8 +53,11 @@
 // prefix to the same namespace; otherwise it takes no prefix if the
 // namespace is the document's default there, or another prefix the
 // document binds to it, or, failing all, keeps its own and gets a
-// declaration. Export writes content so that Apply gives back the names
-// and declarations exactly as they were.
+// declaration. An attribute that <add type="@p:a"> puts on an element
+// where p is bound otherwise, or used, takes a prefix nothing there uses
+// (p1, p2...), since a declaration on the element binds its whole subtree.
+// Export writes content so that Apply gives back the names and
+// declarations exactly as they were.
 //
 // # Limits
 //

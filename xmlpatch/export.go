@@ -22,10 +22,12 @@ import (
 // order:
 //
 //  1. removes: each deleted or moved subtree whose parent stays (not the
-//     ones inside another), from the end of the document to its start; a
-//     white-space text the delta deletes beside a removed element,
-//     comment or processing instruction goes with it (ws="before",
-//     "after" or "both");
+//     ones inside another), texts first, then from the end of the
+//     document to its start; a white-space text the delta deletes beside
+//     a removed element, comment or processing instruction goes with it
+//     (ws="before", "after" or "both"). No remove leaves two texts side
+//     by side, which XPath's data model would join: a text that would
+//     come beside another is removed too, and added again in step 2;
 //  2. adds: each inserted or moved subtree whose parent stays, as it is in
 //     the new version (what the delta puts inside it included), parent by
 //     parent, consecutive ones in one <add>;
@@ -71,6 +73,7 @@ var errMisplaced = errors.New("xml patch: export does not rebuild the delta's ta
 type exporter struct {
 	work, target *tree.Document
 	d            *delta.Delta
+	dops         []delta.Op             // the delta's operations, and those keepTextsApart adds
 	inPlace      map[tree.XID]*delta.Op // updates done in place: the insert half, by the XID of the delete half
 	byXID        map[tree.XID]*tree.Node
 	tByXID       map[tree.XID]*tree.Node
@@ -84,6 +87,7 @@ func export(old *tree.Document, d *delta.Delta, target *tree.Document, inPlace b
 		work:    old.Clone(),
 		target:  target,
 		d:       d,
+		dops:    slices.Clone(d.Ops),
 		inPlace: map[tree.XID]*delta.Op{},
 		fresh:   newFreshPrefixes(old, target),
 		added:   map[*tree.Node]bool{},
@@ -93,6 +97,7 @@ func export(old *tree.Document, d *delta.Delta, target *tree.Document, inPlace b
 	if inPlace {
 		x.findInPlace()
 	}
+	x.keepTextsApart()
 	for _, step := range []func() error{x.removes, x.adds, x.changes, x.outside} {
 		if err := step(); err != nil {
 			return nil, err
@@ -108,14 +113,14 @@ func export(old *tree.Document, d *delta.Delta, target *tree.Document, inPlace b
 // stays where it is and changes its value.
 func (x *exporter) findInPlace() {
 	dels := map[tree.XID]*delta.Op{}
-	for i := range x.d.Ops {
-		op := &x.d.Ops[i]
+	for i := range x.dops {
+		op := &x.dops[i]
 		if op.Kind == delta.Delete && op.Update {
 			dels[op.Root()] = op
 		}
 	}
-	for i := range x.d.Ops {
-		op := &x.d.Ops[i]
+	for i := range x.dops {
+		op := &x.dops[i]
 		if op.Kind != delta.Insert || !op.Update {
 			continue
 		}
@@ -155,8 +160,8 @@ func (x *exporter) forget(n *tree.Node) {
 func (x *exporter) removes() error {
 	set := map[*tree.Node]bool{}
 	var nodes []*tree.Node
-	for i := range x.d.Ops {
-		op := &x.d.Ops[i]
+	for i := range x.dops {
+		op := &x.dops[i]
 		if op.Kind != delta.Delete {
 			continue
 		}
@@ -180,8 +185,18 @@ func (x *exporter) removes() error {
 			top = append(top, n)
 		}
 	}
+	// Texts first, which leaves no text beside another (their neighbours
+	// are not texts), then from the end of the document to its start.
 	rank := x.ranks()
-	slices.SortFunc(top, func(a, b *tree.Node) int { return rank[b] - rank[a] })
+	slices.SortFunc(top, func(a, b *tree.Node) int {
+		if ta, tb := a.Kind == tree.Text, b.Kind == tree.Text; ta != tb {
+			if ta {
+				return -1
+			}
+			return 1
+		}
+		return rank[b] - rank[a]
+	})
 	isTop := map[*tree.Node]bool{}
 	for _, n := range top {
 		isTop[n] = true
@@ -239,8 +254,8 @@ func (x *exporter) removes() error {
 
 func (x *exporter) adds() error {
 	groups := map[tree.XID][]*delta.Op{}
-	for i := range x.d.Ops {
-		op := &x.d.Ops[i]
+	for i := range x.dops {
+		op := &x.dops[i]
 		if op.Kind != delta.Insert || x.inPlace[op.Root()] == op {
 			continue
 		}
@@ -396,8 +411,8 @@ func (x *exporter) changes() error {
 		}
 		return pend[n]
 	}
-	for i := range x.d.Ops {
-		op := &x.d.Ops[i]
+	for i := range x.dops {
+		op := &x.dops[i]
 		switch op.Kind {
 		case delta.Insert:
 			if x.inPlace[op.Root()] != op {

@@ -3,6 +3,7 @@ package xmlpatch
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -181,5 +182,58 @@ func TestExportSeedExamples(t *testing.T) {
 			x := roundTrip(t, parseXML(t, c.v1), parseXML(t, c.v2), &treediff.Options{Algorithm: c.alg})
 			golden(t, "seed.txtar", c.name+".xml", x)
 		})
+	}
+}
+
+// applyOneByOne applies p as a tool on XPath's data model does, which
+// RFC 5261 assumes: no two text nodes are adjacent, so that a text that
+// an operation puts beside another becomes one with it.
+func applyOneByOne(doc *tree.Document, p *Patch) error {
+	for i := range p.Ops {
+		one := *p
+		one.Ops = p.Ops[i : i+1]
+		if err := Apply(doc, &one); err != nil {
+			return fmt.Errorf("operation %d: %w", i+1, err)
+		}
+		mergeTexts(doc.Root)
+	}
+	return nil
+}
+
+// TestExportKeepsTextsApart checks that no operation of an exported patch
+// leaves two text nodes side by side for a later selector to count
+// (text()[k]) or split (pos="before" a text): a tool on XPath's data
+// model sees them as one.
+func TestExportKeepsTextsApart(t *testing.T) {
+	cases := []struct {
+		name, v1, v2 string
+	}{
+		{"element replaced between texts", `<p>a<b/>c</p>`, `<p>a<i/>c</p>`},
+		{"element and the text before it removed", `<p>x<b/>c</p>`, `<p>c</p>`},
+		{"several between texts", `<p>a<b/>c<d/>e<f/>g</p>`, `<p>a<i/>c<j/>e<k/>g</p>`},
+		{"updated text beside", `<p>a<b/>c</p>`, `<p>a<i/>d</p>`},
+		{"comment between texts", `<p>a<!--b-->c<x/></p>`, `<p>a<?i?>c<x/></p>`},
+	}
+	for _, c := range cases {
+		for _, alg := range []treediff.Algorithm{treediff.Vigil, treediff.XyDiff} {
+			t.Run(c.name+"/"+string(alg), func(t *testing.T) {
+				old, new := parseXML(t, c.v1), parseXML(t, c.v2)
+				d, err := treediff.Diff(old, new, &treediff.Options{Algorithm: alg})
+				if err != nil {
+					t.Fatal(err)
+				}
+				p, err := Export(old, d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				doc := old.Clone()
+				if err := applyOneByOne(doc, p); err != nil {
+					t.Fatalf("%v\n%s", err, encode(t, p))
+				}
+				if diff := tree.Diff(doc.Root, new.Root, tree.Content); diff != "" {
+					t.Fatalf("%s\n%s", diff, encode(t, p))
+				}
+			})
+		}
 	}
 }

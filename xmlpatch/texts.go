@@ -1,0 +1,94 @@
+package xmlpatch
+
+import (
+	"slices"
+
+	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// RFC 5261 works on XPath's data model, in which no text node stands
+// beside another: a remove that leaves two texts side by side, or an add
+// that puts a text beside one, makes one text node of them (section 4.5),
+// and text()[k] counts them so. A document a parser reads holds no
+// adjacent text nodes; the exporter keeps its working copy so, and Apply
+// joins the texts an operation puts side by side.
+
+// keepTextsApart makes sure that the removes of an export leave no two
+// texts side by side: a tool on XPath's data model would join them, and
+// the selectors of the operations after would count, or try to split, a
+// text node that is not there. Where the nodes removed between two texts
+// that stay are all there was between them, the second text is removed
+// and added again as it is in the target version (with what the delta
+// inserts between them), rather than updated in place.
+func (x *exporter) keepTextsApart() {
+	removed := map[*tree.Node]bool{}
+	for i := range x.dops {
+		op := &x.dops[i]
+		if op.Kind != delta.Delete {
+			continue
+		}
+		if _, ok := x.inPlace[op.Root()]; ok && op.Update {
+			continue
+		}
+		if n := x.byXID[op.Root()]; n != nil {
+			removed[n] = true
+		}
+	}
+	var parents []*tree.Node
+	seen := map[*tree.Node]bool{}
+	for n := range removed {
+		if p := n.Parent; p != nil && !seen[p] {
+			seen[p] = true
+			parents = append(parents, p)
+		}
+	}
+	rank := x.ranks()
+	slices.SortFunc(parents, func(a, b *tree.Node) int { return rank[a] - rank[b] })
+	for _, p := range parents {
+		if x.insideRemoved(p, removed) {
+			continue
+		}
+		var last *tree.Node // the last child that stays
+		between := false    // a child is removed since last
+		for _, c := range p.Children {
+			if removed[c] {
+				between = true
+				continue
+			}
+			if c.Kind == tree.Text && last != nil && last.Kind == tree.Text && between {
+				x.readd(c)
+				continue
+			}
+			last, between = c, false
+		}
+	}
+}
+
+// insideRemoved reports whether n or an ancestor of n is removed.
+func (x *exporter) insideRemoved(n *tree.Node, removed map[*tree.Node]bool) bool {
+	for m := n; m != nil; m = m.Parent {
+		if removed[m] {
+			return true
+		}
+	}
+	return false
+}
+
+// readd makes the text n, which the delta keeps where it is, a remove
+// and an add of it as it is in the target version.
+func (x *exporter) readd(n *tree.Node) {
+	if _, ok := x.inPlace[n.XID]; ok {
+		// An update: its delete and insert halves do it.
+		delete(x.inPlace, n.XID)
+		return
+	}
+	t := x.tByXID[n.XID]
+	if t == nil || t.Parent == nil {
+		return // the final check reports it
+	}
+	xids := tree.SubtreeXIDMap(n)
+	x.dops = append(x.dops,
+		delta.Op{Kind: delta.Delete, Parent: n.Parent.XID, Pos: n.Index() + 1, XIDs: xids},
+		delta.Op{Kind: delta.Insert, Parent: t.Parent.XID, Pos: t.Index() + 1, XIDs: xids})
+}

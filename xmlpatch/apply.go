@@ -17,9 +17,11 @@ import (
 // document, and wraps the RFC's error condition (errors.Is(err,
 // xmlpatch.UnlocatedNode)).
 //
-// A selector must locate exactly one node. Nodes an operation adds get
-// fresh XIDs when doc has XIDs. Apply never panics on a patch or a
-// document; its work is bounded by the size of the patch times the size
+// A selector must locate exactly one node. Apply keeps to XPath's data
+// model, as RFC 5261 does: the texts an operation puts side by side
+// become one text node, which text()[k] counts once. Nodes an operation
+// adds get fresh XIDs when doc has XIDs. Apply never panics on a patch or
+// a document; its work is bounded by the size of the patch times the size
 // of the document.
 func Apply(doc *tree.Document, p *Patch) error {
 	if doc.Root == nil {
@@ -244,10 +246,14 @@ func (a *applier) add(op *Op, loc *located, ps *scope) (Condition, string) {
 	if lerr != nil {
 		return lerr.cond, lerr.msg
 	}
+	nodes = normalizeTexts(nodes)
 	a.giveXIDs(nodes)
 	for i, n := range nodes {
 		parent.InsertChild(at+i, n)
 	}
+	// A text added beside a text is one with it.
+	joinTexts(parent, at+len(nodes))
+	joinTexts(parent, at)
 	return "", ""
 }
 
@@ -300,6 +306,11 @@ func (a *applier) replace(op *Op, loc *located, ps *scope) (Condition, string) {
 			return problem(InvalidNodeTypes, "%s is replaced by text only", kindName(loc))
 		}
 		switch {
+		case loc.kind == stepText && value == "":
+			// XPath's data model has no empty text node.
+			i := slices.Index(loc.parent.Children, n)
+			loc.parent.RemoveChild(i)
+			joinTexts(loc.parent, i)
 		case loc.kind == stepText:
 			n.Value = value
 		case loc.kind == stepNamespace && value == "":
@@ -311,7 +322,7 @@ func (a *applier) replace(op *Op, loc *located, ps *scope) (Condition, string) {
 	}
 	var one *tree.Node
 	for _, c := range op.Content {
-		if c.Kind == tree.Text && isSpace(c.Value) {
+		if c.Kind == tree.Text && (c.Value == "" || isSpace(c.Value)) {
 			continue
 		}
 		if one != nil {
@@ -335,6 +346,7 @@ func (a *applier) replace(op *Op, loc *located, ps *scope) (Condition, string) {
 	if lerr != nil {
 		return lerr.cond, lerr.msg
 	}
+	nodes = normalizeTexts(nodes)
 	a.giveXIDs(nodes)
 	if loc.parent == nil {
 		a.doc.Root = nodes[0]
@@ -355,7 +367,9 @@ func (a *applier) remove(op *Op, loc *located) (Condition, string) {
 			return problem(InvalidPatchDirective, "ws on the removal of %s", kindName(loc))
 		}
 		if loc.kind == stepText {
-			loc.parent.RemoveChild(slices.Index(loc.parent.Children, n))
+			i := slices.Index(loc.parent.Children, n)
+			loc.parent.RemoveChild(i)
+			joinTexts(loc.parent, i)
 		} else {
 			n.Attrs = slices.Delete(n.Attrs, loc.attr, loc.attr+1)
 		}
@@ -394,5 +408,7 @@ func (a *applier) remove(op *Op, loc *located) (Condition, string) {
 		kids[j].Parent = nil
 	}
 	loc.parent.Children = slices.Delete(kids, from, to)
+	// The texts it leaves side by side are one (RFC 5261, section 4.5).
+	joinTexts(loc.parent, from)
 	return "", ""
 }

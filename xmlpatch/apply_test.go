@@ -60,6 +60,49 @@ func TestApply(t *testing.T) {
 	}
 }
 
+// TestApplyTextNodes checks that Apply keeps to XPath's data model, which
+// RFC 5261 works on: the texts an operation leaves side by side become one
+// text node (section 4.5), and there is no empty one, so that text()[k]
+// counts what any RFC 5261 tool counts. The result is compared node for
+// node.
+func TestApplyTextNodes(t *testing.T) {
+	cases := []struct {
+		name, doc, patch, want string
+	}{
+		{"remove joins the texts around", `<p>a<b/>c</p>`,
+			`<diff><remove sel="p/b"/><replace sel="p/text()">X</replace></diff>`, `<p>X</p>`},
+		{"text()[1] is the joined text", `<p>a<b/>c</p>`,
+			`<diff><remove sel="p/b"/><replace sel="p/text()[1]">X</replace></diff>`, `<p>X</p>`},
+		{"ws remove joins the texts around", "<p>a<b/> <c/>d</p>",
+			`<diff><remove sel="p/c" ws="before"/><remove sel="p/b"/></diff>`, `<p>ad</p>`},
+		{"an added text joins the one before", `<p>a</p>`,
+			`<diff><add sel="p">b</add><replace sel="p/text()">X</replace></diff>`, `<p>X</p>`},
+		{"an added text joins the one after", `<p><x/>a</p>`,
+			`<diff><add sel="p/x" pos="after">b</add></diff>`, `<p><x/>ba</p>`},
+		{"texts of the content are one", `<p/>`,
+			`<diff><add sel="p">a<![CDATA[]]>b<q>c<![CDATA[]]>d</q></add></diff>`, `<p>ab<q>cd</q></p>`},
+		{"an empty CDATA section adds nothing", `<p><x/>a</p>`,
+			`<diff><add sel="p" pos="prepend"><![CDATA[]]></add><replace sel="p/text()[1]">X</replace></diff>`, `<p><x/>X</p>`},
+		{"a text replaced by nothing is gone", `<p><x/>a<y/></p>`,
+			`<diff><replace sel="p/text()"></replace></diff>`, `<p><x/><y/></p>`},
+		{"an empty CDATA section beside the replacing element", `<p><x/></p>`,
+			`<diff><replace sel="p/x"><![CDATA[]]><y/></replace></diff>`, `<p><y/></p>`},
+		{"a replacing element's texts are one", `<p><x/></p>`,
+			`<diff><replace sel="p/x"><y>a<![CDATA[]]>b</y></replace></diff>`, `<p><y>ab</y></p>`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := applyXML(t, c.doc, c.patch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := tree.Diff(got.Root, parseXML(t, c.want).Root, tree.Content); diff != "" {
+				t.Errorf("%s", diff)
+			}
+		})
+	}
+}
+
 // TestApplyErrors checks each error condition, the operation and the
 // selector the error names, and that a failed patch leaves the document
 // as it was (the first operation of each patch succeeds).

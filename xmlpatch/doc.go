@@ -79,14 +79,16 @@
 //     a declaration it removes or replaces is unused: Vigil's trees keep
 //     names as written and declarations as attributes, as the document
 //     holds them.
-//   - Text nodes: a Vigil tree may hold adjacent or empty text nodes
-//     (between two operations, or built by hand), which XPath's data model
-//     merges; text()[k] counts the tree's text nodes. The encoder writes an
-//     empty CDATA section (<![CDATA[]]>) between two adjacent text nodes
-//     of content and for an empty one, as the delta package does, and the
-//     decoder reads it as that boundary; any XML parser reads it as
-//     nothing. A document read by a parser has neither, so a patch between
-//     two parsed versions holds none.
+//   - Text nodes: Apply keeps to XPath's data model, as the RFC does: the
+//     texts an operation puts side by side become one text node (section
+//     4.5), a text replaced by nothing goes, and text()[k] counts them so.
+//     Only a tree built by hand holds adjacent or empty texts before a
+//     patch; Apply counts those as they are. Content in a Patch built in
+//     memory may hold them too: the encoder writes an empty CDATA section
+//     (<![CDATA[]]>) between two adjacent texts and for an empty one, as
+//     the delta package does, and the decoder reads it as that boundary,
+//     so that Decode gives back what Encode wrote; Apply joins them, as
+//     any XML parser would.
 //   - Undeclared prefixes: an HTML page may use a prefix it never declares
 //     (<fb:like>). Such a name is taken to be in the namespace
 //     urn:vigil:undeclared: plus the prefix, as in the delta package, and

@@ -7,23 +7,6 @@ import (
 	"github.com/vigil-web/vigil/tree"
 )
 
-// mergeTexts merges adjacent text nodes, as XPath's data model sees them:
-// an add beside a text leaves two in the tree.
-func mergeTexts(n *tree.Node) {
-	tree.Walk(n, func(m *tree.Node) bool {
-		kept := m.Children[:0]
-		for _, c := range m.Children {
-			if k := len(kept); k > 0 && c.Kind == tree.Text && kept[k-1].Kind == tree.Text {
-				kept[k-1].Value += c.Value
-				continue
-			}
-			kept = append(kept, c)
-		}
-		m.Children = kept
-		return true
-	})
-}
-
 // applyXML applies a patch document to a document, both as text.
 func applyXML(t *testing.T, doc, patch string) (*tree.Document, error) {
 	t.Helper()
@@ -35,7 +18,6 @@ func applyXML(t *testing.T, doc, patch string) (*tree.Document, error) {
 	if err := Apply(d, p); err != nil {
 		return nil, err
 	}
-	mergeTexts(d.Root)
 	return d, nil
 }
 

@@ -92,3 +92,52 @@ func (x *exporter) readd(n *tree.Node) {
 		delta.Op{Kind: delta.Delete, Parent: n.Parent.XID, Pos: n.Index() + 1, XIDs: xids},
 		delta.Op{Kind: delta.Insert, Parent: t.Parent.XID, Pos: t.Index() + 1, XIDs: xids})
 }
+
+// joinTexts makes one text node of children i-1 and i of parent where
+// both are texts; the first keeps its XID.
+func joinTexts(parent *tree.Node, i int) {
+	kids := parent.Children
+	if i <= 0 || i >= len(kids) || kids[i-1].Kind != tree.Text || kids[i].Kind != tree.Text {
+		return
+	}
+	kids[i-1].Value += kids[i].Value
+	parent.RemoveChild(i)
+}
+
+// normalizeTexts returns a list of sibling nodes without empty texts and
+// with adjacent texts joined, and does the same in their subtrees, as
+// XPath's data model has them: content that an empty CDATA section
+// splits (a<![CDATA[]]>b) is one text.
+func normalizeTexts(nodes []*tree.Node) []*tree.Node {
+	nodes = joinAll(nodes)
+	for _, n := range nodes {
+		tree.Walk(n, func(m *tree.Node) bool {
+			if m.Kind == tree.Element {
+				m.Children = joinAll(m.Children)
+			}
+			return true
+		})
+	}
+	return nodes
+}
+
+// joinAll drops the empty texts of a list and joins adjacent ones, in
+// place.
+func joinAll(list []*tree.Node) []*tree.Node {
+	kept := list[:0]
+	for _, c := range list {
+		switch k := len(kept); {
+		case c.Kind != tree.Text:
+		case c.Value == "":
+			c.Parent = nil
+			continue
+		case k > 0 && kept[k-1].Kind == tree.Text:
+			kept[k-1].Value += c.Value
+			c.Parent = nil
+			continue
+		}
+		kept = append(kept, c)
+	}
+	clear(list[len(kept):])
+	return kept
+}

@@ -106,6 +106,7 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 	fs := newFlags(env, "diff", "[flags] OLD NEW   (files, or - for standard input)")
 	var df docFlags
 	df.register(fs)
+	fs.Lookup("whitespace").Usage += "; keep by default with --format xmlpatch"
 	format := fs.String("format", "xydelta", "output format: xydelta (XyDelta XML), json, summary, or xmlpatch (RFC 5261 XML patch)")
 	keys := fs.String("key-attrs", "", "comma-separated attributes that identify elements, such as id,name")
 	algorithm := fs.String("algorithm", string(treediff.Vigil), "matching algorithm: vigil (near-minimal) or xydiff (the seed's)")
@@ -117,6 +118,9 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 	}
 	if *format != "xydelta" && *format != "json" && *format != "summary" && *format != "xmlpatch" {
 		return exitError, fmt.Errorf("--format %q: want xydelta, json, summary or xmlpatch", *format)
+	}
+	if *format == "xmlpatch" {
+		keepWhitespaceUnlessSet(fs, &df)
 	}
 	if a := treediff.Algorithm(*algorithm); a != treediff.Vigil && a != treediff.XyDiff {
 		return exitError, fmt.Errorf("--algorithm %q: want %s or %s", *algorithm, treediff.Vigil, treediff.XyDiff)
@@ -187,6 +191,7 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	fs := newFlags(env, "patch", "[flags] DOC DELTA   (files, or - for standard input; DELTA is a XyDelta or JSON delta, or an RFC 5261 XML patch: XML whose root is not unit_delta)")
 	var df docFlags
 	df.register(fs)
+	fs.Lookup("whitespace").Usage += "; keep by default with an RFC 5261 XML patch"
 	reverse := fs.Bool("reverse", false, "undo the delta: DOC is the new version, the output the old one")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
@@ -206,6 +211,12 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 		return exitError, err
 	}
 	if isXMLPatch(raw) {
+		if keepWhitespaceUnlessSet(fs, &df) {
+			// Read again, as the patch addresses it.
+			if doc, format, err = parseDocument(fs.Arg(0), b, &df); err != nil {
+				return exitError, err
+			}
+		}
 		return patchRFC5261(env, fs.Arg(1), raw, doc, fs.Arg(0), b, format, &df, *reverse)
 	}
 	ds, _, err := decodeDeltas(raw)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/xml"
+	"flag"
 	"fmt"
 
 	"github.com/vigil-web/vigil/markup"
@@ -30,6 +31,35 @@ func isXMLPatch(b []byte) bool {
 			return s.Name.Local != "unit_delta"
 		}
 	}
+}
+
+// keepWhitespaceUnlessSet makes df keep white space unless --whitespace
+// was given, and reports whether it changed it: an RFC 5261 patch
+// addresses a document as any XML tool reads it, white space included
+// (text()[k] counts it, ws="after" removes it), and a patch diff writes
+// is applied to the files as they are.
+func keepWhitespaceUnlessSet(fs *flag.FlagSet, df *docFlags) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "whitespace" })
+	if set || df.whitespace == "keep" {
+		return false
+	}
+	df.whitespace = "keep"
+	return true
+}
+
+// parseDocument parses the bytes of the document read from name again,
+// with df's options.
+func parseDocument(name string, b []byte, df *docFlags) (*tree.Document, markup.Format, error) {
+	opt, err := df.options()
+	if err != nil {
+		return nil, 0, err
+	}
+	doc, format, err := markup.ParseBytes(b, opt)
+	if err != nil {
+		return nil, 0, parseError(name, err)
+	}
+	return doc, format, nil
 }
 
 // patchRFC5261 applies an RFC 5261 patch (raw, read from name) to doc and

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/tree"
+	"github.com/vigil-web/vigil/xmlpatch"
 )
 
 // TestDiffXMLPatch: diff --format xmlpatch writes an RFC 5261 patch, with
@@ -15,7 +16,7 @@ func TestDiffXMLPatch(t *testing.T) {
 	dir := t.TempDir()
 	v1, v2 := example+"v1.xml", example+"v2.xml"
 	code, out, errOut := runCLI(t, "", "diff", "--format", "xmlpatch", v1, v2)
-	if code != exitChanged || !strings.HasPrefix(out, "<diff") || !strings.Contains(out, `<remove sel="/Category/NewProducts/Product"/>`) {
+	if code != exitChanged || !strings.HasPrefix(out, "<diff") || !strings.Contains(out, `<remove sel="/Category/NewProducts/Product" ws="after"/>`) {
 		t.Fatalf("diff --format xmlpatch: exit %d, stderr %q, output\n%s", code, errOut, out)
 	}
 	if code, out, _ := runCLI(t, "", "diff", "--format", "xmlpatch", v1, v1); code != exitOK || out != "<diff>\n</diff>\n" {
@@ -45,7 +46,7 @@ func TestDiffXMLPatch(t *testing.T) {
 		t.Errorf("patch v1 (diff v1 v2) != v2: %s", d)
 	}
 	// Standard input, and flags after the arguments.
-	if code, again, errOut := runCLI(t, out, "patch", v1, "-", "--whitespace", "normalize"); code != exitOK || again != got {
+	if code, again, errOut := runCLI(t, out, "patch", v1, "-", "--whitespace", "keep"); code != exitOK || again != got {
 		t.Errorf("patch v1 - <p.xml: exit %d, stderr %q", code, errOut)
 	}
 }
@@ -89,5 +90,51 @@ func TestPatchXMLPatch(t *testing.T) {
 	}
 	if !isXMLPatch([]byte("\ufeff <?xml version='1.0'?><!-- c --><diff/>")) || isXMLPatch([]byte(`<xy:unit_delta xmlns:xy="u"/>`)) || isXMLPatch([]byte(`{"ops":[]}`)) {
 		t.Error("isXMLPatch misreads a file")
+	}
+}
+
+// TestXMLPatchWhitespace: an RFC 5261 patch addresses a document as any
+// XML tool reads it, white space included (text()[k] counts it, ws=
+// removes it), so diff --format xmlpatch and patch with an XML patch keep
+// white space unless --whitespace says otherwise.
+func TestXMLPatchWhitespace(t *testing.T) {
+	dir := t.TempDir()
+	keep := &markup.Options{Whitespace: markup.Keep}
+	v1 := writeFile(t, dir, "v1.xml", "<doc>\n  <p>x</p>\n  text\n</doc>\n")
+	v2 := writeFile(t, dir, "v2.xml", "<doc>\n  <p>x</p>\n  other\n</doc>\n")
+	code, out, errOut := runCLI(t, "", "diff", "--format", "xmlpatch", v1, v2)
+	if code != exitChanged {
+		t.Fatalf("diff: exit %d, stderr %q", code, errOut)
+	}
+	// Applied to v1 as it is, as another tool would.
+	p, err := xmlpatch.Decode(strings.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _ := markup.ParseXMLBytes([]byte("<doc>\n  <p>x</p>\n  text\n</doc>\n"), keep)
+	want, _ := markup.ParseXMLBytes([]byte("<doc>\n  <p>x</p>\n  other\n</doc>\n"), keep)
+	if err := xmlpatch.Apply(doc, p); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if d := tree.Diff(doc.Root, want.Root, tree.Content); d != "" {
+		t.Errorf("the patch applied to v1 as it is does not give v2: %s\n%s", d, out)
+	}
+	// RFC 5261, appendix A.12: ws="after" needs the white space kept.
+	sample := writeFile(t, dir, "doc.xml", "<doc>\n  <foo a=\"1\">This is a new child</foo>\n</doc>\n")
+	a12 := writeFile(t, dir, "a12.xml", `<diff><remove sel="doc/foo[@a='1']" ws="after"/></diff>`)
+	if code, out, errOut := runCLI(t, "", "patch", sample, a12); code != exitOK || out != "<doc>\n  </doc>" {
+		t.Errorf("patch (A.12): exit %d, output %q, stderr %q", code, out, errOut)
+	}
+	// The document keeps its layout.
+	a1 := writeFile(t, dir, "a1.xml", `<diff><add sel="doc"><bar/></add></diff>`)
+	if code, out, errOut := runCLI(t, "", "patch", sample, a1); code != exitOK || out != "<doc>\n  <foo a=\"1\">This is a new child</foo>\n<bar/></doc>" {
+		t.Errorf("patch (A.1): exit %d, output %q, stderr %q", code, out, errOut)
+	}
+	// --whitespace normalize still reads both as before.
+	if code, out, _ := runCLI(t, "", "diff", "--whitespace", "normalize", "--format", "xmlpatch", v1, v2); code != exitChanged || !strings.Contains(out, `<replace sel="/doc/text()[1]"> other</replace>`) {
+		t.Errorf("diff --whitespace normalize: exit %d, output %s", code, out)
+	}
+	if code, out, _ := runCLI(t, "", "patch", "--whitespace", "normalize", sample, a1); code != exitOK || out != "<doc><foo a=\"1\">This is a new child</foo><bar/></doc>" {
+		t.Errorf("patch --whitespace normalize: exit %d, output %q", code, out)
 	}
 }

@@ -204,7 +204,7 @@ func attrIndex(n *tree.Node, s *scope, name expanded) int {
 // filter applies a predicate to the candidates of one context node.
 func filter(cand []ctxNode, pr pred, ps *scope) ([]ctxNode, *locateError) {
 	if pr.kind == predPos {
-		if pr.n > len(cand) {
+		if pr.n < 1 || pr.n > len(cand) {
 			return nil, nil
 		}
 		return cand[pr.n-1 : pr.n], nil
@@ -286,7 +286,7 @@ func lastStep(doc *tree.Document, set []ctxNode, st step, ps *scope) (*located, 
 				}
 			}
 			for _, pr := range st.preds {
-				if pr.n > len(cand) {
+				if pr.n < 1 || pr.n > len(cand) {
 					cand = nil
 				} else {
 					cand = cand[pr.n-1 : pr.n]

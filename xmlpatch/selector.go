@@ -47,7 +47,7 @@ const (
 
 type pred struct {
 	kind  predKind
-	n     int    // predPos
+	n     int    // predPos: 1-based, 0 for a position that selects nothing
 	name  string // predAttr, predChild: the QName
 	value string
 }
@@ -224,9 +224,11 @@ func (p *selParser) number() (pred, error) {
 	if start == p.i {
 		return pred{}, p.errorf("want a position")
 	}
+	// [0], or a position past any count, is well formed and selects
+	// nothing: n = 0.
 	n, err := strconv.Atoi(p.s[start:p.i])
-	if err != nil || n < 1 {
-		return pred{}, p.errorf("position %s out of range", p.s[start:p.i])
+	if err != nil || n < 0 {
+		n = 0
 	}
 	if !p.eat("]") {
 		return pred{}, p.errorf("want ] after a position")

@@ -138,6 +138,9 @@ func (a *applier) addTyped(op *Op, loc *located, ps *scope) (Condition, string) 
 		if value == "" {
 			return problem(InvalidNamespaceURI, "an empty namespace URI for prefix %s", prefix)
 		}
+		if !validDeclaration(prefix, value) {
+			return problem(InvalidNamespaceURI, "%s cannot be bound to prefix %s", value, prefix)
+		}
 		if _, has := n.Attr("xmlns:" + prefix); has {
 			return problem(InvalidPatchDirective, "element %s already declares prefix %s", n.Name, prefix)
 		}
@@ -315,6 +318,8 @@ func (a *applier) replace(op *Op, loc *located, ps *scope) (Condition, string) {
 			n.Value = value
 		case loc.kind == stepNamespace && value == "":
 			return problem(InvalidNamespaceURI, "an empty namespace URI")
+		case loc.kind == stepNamespace && !validDeclaration(n.Attrs[loc.attr].Name[len("xmlns:"):], value):
+			return problem(InvalidNamespaceURI, "%s cannot be bound to %s", value, n.Attrs[loc.attr].Name)
 		default:
 			n.Attrs[loc.attr].Value = value
 		}

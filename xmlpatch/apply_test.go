@@ -117,6 +117,8 @@ func TestApplyErrors(t *testing.T) {
 		{"two matches", `<doc><a/><a/></doc>`, `<remove sel="doc/a"/>`, UnlocatedNode, "2 elements match"},
 		{"text beside the root", `<doc/>`, `<add sel="doc" pos="before">hello</add>`, InvalidRootElementOperation, "only comments"},
 		{"empty namespace URI", `<doc/>`, `<add sel="doc" type="namespace::pref"></add>`, InvalidNamespaceURI, "empty namespace URI"},
+		{"the xmlns namespace", `<doc/>`, `<add sel="doc" type="namespace::pref">http://www.w3.org/2000/xmlns/</add>`, InvalidNamespaceURI, "cannot be bound"},
+		{"the xml namespace to another prefix", `<doc xmlns:pref="urn:test"/>`, `<replace sel="doc/namespace::pref">http://www.w3.org/XML/1998/namespace</replace>`, InvalidNamespaceURI, "cannot be bound"},
 		{"namespace not declared there", `<doc xmlns:pref="urn:test"><foo/></doc>`, `<replace sel="doc/namespace::bogus">urn:x</replace>`, UnlocatedNode, "no node matches namespace::bogus"},
 		{"attribute replaced by an element", `<doc><foo a="1"/></doc>`, `<replace sel="doc/foo/@a"><one/></replace>`, InvalidNodeTypes, "text only"},
 		{"element replaced by a PI", `<doc><foo/></doc>`, `<replace sel="doc/foo"><?x?></replace>`, InvalidNodeTypes, "a node of its kind"},

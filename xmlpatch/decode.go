@@ -99,7 +99,7 @@ func (d *decoder) attrs(t xml.StartElement) ([]tree.Attr, map[string]string, err
 			}
 		}
 		if p, ok := declaration(name); ok {
-			if p != "" && (a.Value == "" || !isNCName(p)) || p == "xmlns" {
+			if !validDeclaration(p, a.Value) {
 				return nil, nil, d.errorf(InvalidNamespaceURI, "namespace declaration %s=%q is not allowed", name, a.Value)
 			}
 			if decls == nil {

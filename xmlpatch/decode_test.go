@@ -30,6 +30,9 @@ func TestDecodeErrors(t *testing.T) {
 		{"<diff></diff><x/>", InvalidDiffFormat, "content after the document element"},
 		{"<diff><add sel='a'>\x01</add></diff>", InvalidDiffFormat, "illegal character code U+0001"},
 		{"<diff xmlns:p=''/>", InvalidNamespaceURI, `namespace declaration xmlns:p="" is not allowed`},
+		{"<diff><add sel='a'><x xmlns:xml='urn:x'/></add></diff>", InvalidNamespaceURI, `namespace declaration xmlns:xml="urn:x" is not allowed`},
+		{"<diff xmlns:p='http://www.w3.org/2000/xmlns/'/>", InvalidNamespaceURI, `namespace declaration xmlns:p="http://www.w3.org/2000/xmlns/" is not allowed`},
+		{"<diff><add sel='a' xmlns='http://www.w3.org/XML/1998/namespace'/></diff>", InvalidNamespaceURI, `is not allowed`},
 		{"<?xml version='1.0' encoding='latin1'?><diff/>", InvalidCharacterSet, "encoding"},
 	}
 	for _, c := range cases {

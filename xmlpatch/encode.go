@@ -283,8 +283,7 @@ func (e *encoder) checkAttr(a tree.Attr) {
 		if pre, _ := splitQName(a.Name); pre == "xmlns" {
 			e.fail("attribute %q uses the xmlns prefix", a.Name)
 		}
-	case p == "xmlns", p != "" && a.Value == "", a.Value == xmlnsNamespace,
-		p == "xml" && a.Value != xmlNamespace, p != "xml" && a.Value == xmlNamespace:
+	case !validDeclaration(p, a.Value):
 		e.fail("namespace declaration %s=%q is not allowed", a.Name, clip(a.Value, 40))
 	}
 }

@@ -85,6 +85,22 @@ func declaration(name string) (prefix string, ok bool) {
 	return strings.CutPrefix(name, "xmlns:")
 }
 
+// validDeclaration reports whether Namespaces in XML allows a declaration
+// binding prefix ("" for the default namespace) to uri: not of the xmlns
+// prefix, nor to the xmlns namespace, the xml namespace for the xml
+// prefix only and only it for that prefix, and no empty URI for a prefix.
+func validDeclaration(prefix, uri string) bool {
+	switch {
+	case prefix == "xmlns", uri == xmlnsNamespace:
+		return false
+	case prefix == "xml" || uri == xmlNamespace:
+		return prefix == "xml" && uri == xmlNamespace
+	case prefix != "":
+		return uri != "" && isNCName(prefix)
+	}
+	return true
+}
+
 // isSpace reports whether s is white space only, as XML defines it
 // (space, tab, carriage return, line feed), and not empty.
 func isSpace(s string) bool {

@@ -26,6 +26,8 @@ func TestApply(t *testing.T) {
 			`<doc xmlns:b="urn:test"><b:bar><b:foo b:size="2"/></b:bar></doc>`, 0},
 		{"unprefixed names are in the diff's default namespace", `<doc><bar/><x:bar xmlns:x="urn:t"/></doc>`,
 			`<diff xmlns="urn:t"><add sel="/*/bar"><c/></add></diff>`, `<doc><bar/><x:bar xmlns:x="urn:t"><x:c/></x:bar></doc>`, 0},
+		{"default namespace declared on the operation", `<r xmlns="urn:t"><a/></r>`,
+			`<diff><add sel="r/a" xmlns="urn:t"><b/></add></diff>`, `<r xmlns="urn:t"><a><b/></a></r>`, 0},
 		{"no-namespace content under a default namespace", `<doc xmlns="urn:t"><a/></doc>`,
 			`<diff xmlns:t="urn:t"><add sel="/t:doc/t:a"><b/></add></diff>`, `<doc xmlns="urn:t"><a><b xmlns=""/></a></doc>`, 0},
 		{"predicates", `<r><i k="1">a</i><i k="2"><n>x</n></i><i k="2"><n>y</n></i></r>`,

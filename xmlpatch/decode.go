@@ -278,7 +278,7 @@ func (d *decoder) op(s *scope, t xml.StartElement) (*Op, error) {
 			op.Type = a.Value
 		case name == "ws" && op.Kind == Remove:
 			op.WS = a.Value
-		case a.Name.Space != "":
+		case name == "xmlns", a.Name.Space != "":
 			// A namespace declaration, or an extension.
 		default:
 			return nil, d.errorf(InvalidDiffFormat, "<%s> has no attribute %s", rawName(t.Name), name)

@@ -31,7 +31,7 @@ func Apply(doc *tree.Document, p *Patch) error {
 		return fmt.Errorf("xml patch: %d operations, more than the limit of %d", len(p.Ops), MaxOps)
 	}
 	work := doc.Clone()
-	a := &applier{doc: work, p: p, xids: work.Root.XID != 0}
+	a := &applier{doc: work, p: p, xids: work.Root.XID != 0, base: (*scope)(nil).declare(p.Namespaces)}
 	for i := range p.Ops {
 		if err := a.op(i); err != nil {
 			return err
@@ -44,7 +44,8 @@ func Apply(doc *tree.Document, p *Patch) error {
 type applier struct {
 	doc  *tree.Document
 	p    *Patch
-	xids bool // give added nodes XIDs
+	xids bool   // give added nodes XIDs
+	base *scope // the namespaces the patch's document element declares
 }
 
 // opError builds the error of operation i.
@@ -79,7 +80,7 @@ func (a *applier) op(i int) error {
 			return fail(InvalidAttributeValue, "sel of an add locates an attribute or a namespace; type adds one")
 		}
 	}
-	ps := a.p.scope(op)
+	ps := a.base.declare(op.Namespaces) // in scope at the operation
 	loc, lerr := locate(a.doc, sel, ps)
 	if lerr != nil {
 		return fail(lerr.cond, "%s", lerr.msg)

@@ -123,6 +123,24 @@ func isSpace(s string) bool {
 type scope struct {
 	parent *scope
 	decls  []tree.Attr // Name is the prefix ("" for the default), Value the URI
+	// index maps prefixes to URIs in a frame of a patch's declarations
+	// (it may declare thousands), so that a lookup does not read them
+	// all; nil in a document's frames, which are made afresh at each
+	// visit.
+	index map[string]string
+}
+
+// declare returns s with the declarations m (prefix to URI) of a patch's
+// element in one frame, indexed.
+func (s *scope) declare(m map[string]string) *scope {
+	if len(m) == 0 {
+		return s
+	}
+	f := &scope{parent: s, decls: make([]tree.Attr, 0, len(m)), index: m}
+	for _, k := range sortedKeys(m) {
+		f.decls = append(f.decls, tree.Attr{Name: k, Value: m[k]})
+	}
+	return f
 }
 
 // push returns the scope inside an element with the given attributes:
@@ -156,6 +174,12 @@ func (s *scope) lookup(prefix string) (string, bool) {
 		return xmlnsNamespace, true
 	}
 	for f := s; f != nil; f = f.parent {
+		if f.index != nil {
+			if u, ok := f.index[prefix]; ok {
+				return u, true
+			}
+			continue
+		}
 		for i := len(f.decls) - 1; i >= 0; i-- {
 			if f.decls[i].Name == prefix {
 				return f.decls[i].Value, true

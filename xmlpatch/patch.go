@@ -78,18 +78,6 @@ type Op struct {
 	Line, Column int
 }
 
-// scope returns the namespace bindings of the patch document in scope at
-// an operation element.
-func (p *Patch) scope(op *Op) *scope {
-	var s *scope
-	for _, m := range []map[string]string{p.Namespaces, op.Namespaces} {
-		for _, k := range sortedKeys(m) {
-			s = s.bind(k, m[k])
-		}
-	}
-	return s
-}
-
 // text returns the concatenated text of nodes, and false if any of them is
 // not a text node.
 func text(nodes []*tree.Node) (string, bool) {

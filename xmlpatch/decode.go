@@ -89,15 +89,18 @@ func rawName(n xml.Name) string {
 // attrs returns an element's attributes as written, refusing one given
 // twice, and its namespace declarations.
 func (d *decoder) attrs(t xml.StartElement) ([]tree.Attr, map[string]string, error) {
-	var out []tree.Attr
+	if len(t.Attr) == 0 {
+		return nil, nil, nil
+	}
+	out := make([]tree.Attr, 0, len(t.Attr))
 	var decls map[string]string
-	for i, a := range t.Attr {
+	seen := make(map[string]bool, len(t.Attr))
+	for _, a := range t.Attr {
 		name := rawName(a.Name)
-		for _, b := range t.Attr[:i] {
-			if rawName(b.Name) == name {
-				return nil, nil, d.errorf(InvalidDiffFormat, "<%s> has attribute %s twice", rawName(t.Name), name)
-			}
+		if seen[name] {
+			return nil, nil, d.errorf(InvalidDiffFormat, "<%s> has attribute %s twice", rawName(t.Name), name)
 		}
+		seen[name] = true
 		if p, ok := declaration(name); ok {
 			if !validDeclaration(p, a.Value) {
 				return nil, nil, d.errorf(InvalidNamespaceURI, "namespace declaration %s=%q is not allowed", name, a.Value)
@@ -157,10 +160,7 @@ func (d *decoder) patch() (*Patch, error) {
 		return nil, err
 	}
 	p.Namespaces = decls
-	var s *scope
-	for _, k := range sortedKeys(decls) {
-		s = s.bind(k, decls[k])
-	}
+	s := (*scope)(nil).declare(decls)
 	if err := d.checkNames(s, root); err != nil {
 		return nil, err
 	}
@@ -260,9 +260,7 @@ func (d *decoder) op(s *scope, t xml.StartElement) (*Op, error) {
 		return nil, err
 	}
 	op.Namespaces = decls
-	for _, k := range sortedKeys(decls) {
-		s = s.bind(k, decls[k])
-	}
+	s = s.declare(decls)
 	if err := d.checkNames(s, t); err != nil {
 		return nil, err
 	}

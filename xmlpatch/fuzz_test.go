@@ -7,6 +7,7 @@ import (
 
 	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/tree"
+	"github.com/vigil-web/vigil/treediff"
 )
 
 // fuzzPatches seed the fuzz tests; they run as plain tests too.
@@ -87,6 +88,45 @@ func FuzzApply(f *testing.F) {
 			}
 			if diff := tree.Diff(d.Root, before.Root, tree.ContentAndXIDs); diff != "" || len(d.Prolog) != len(before.Prolog) || len(d.Epilog) != len(before.Epilog) {
 				t.Fatalf("a failed patch changed the document: %s", diff)
+			}
+			return
+		}
+		// XPath's data model: no text beside another, no empty one.
+		tree.Walk(d.Root, func(n *tree.Node) bool {
+			for i, c := range n.Children {
+				if c.Kind == tree.Text && (c.Value == "" || i > 0 && n.Children[i-1].Kind == tree.Text) {
+					t.Fatalf("%s: an empty text or two side by side", tree.Path(c))
+				}
+			}
+			return true
+		})
+	})
+}
+
+// FuzzExport checks the round trip Apply(old, Export(old, Diff(old, new)))
+// = new, through the patch written and read back, on documents the
+// fuzzer makes.
+func FuzzExport(f *testing.F) {
+	for _, a := range fuzzDocs {
+		for _, b := range fuzzDocs {
+			f.Add(a, b)
+		}
+	}
+	f.Add(`<p>a<b/>c</p>`, `<p>a<i/>c</p>`)
+	f.Add("<r>\n <a x='1'>t</a>\n <b/>\n</r>", "<r>\n <b/>\n <a x='2'>t</a>\n</r>")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		opt := &markup.Options{Whitespace: markup.Keep}
+		old, err := markup.ParseXMLBytes([]byte(a), opt)
+		if err != nil {
+			return
+		}
+		new, err := markup.ParseXMLBytes([]byte(b), opt)
+		if err != nil {
+			return
+		}
+		for _, alg := range []treediff.Algorithm{treediff.Vigil, treediff.XyDiff} {
+			if _, err := tryRoundTrip(t, old, new, &treediff.Options{Algorithm: alg}); err != nil && !errors.Is(err, ErrInexpressible) {
+				t.Fatalf("%s: export: %v", alg, err)
 			}
 		}
 	})

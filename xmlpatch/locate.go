@@ -87,7 +87,7 @@ func locate(doc *tree.Document, sel *selector, ps *scope) (*located, *locateErro
 			kids := childrenOf(doc, c.n)
 			var cand []ctxNode
 			for _, k := range kids {
-				if k.Kind != tree.Element {
+				if k.Kind != tree.Element || !test.mayMatch(k.Name) {
 					continue
 				}
 				ks := c.scope.push(k.Attrs)
@@ -170,6 +170,17 @@ func (t test) matches(name string, s *scope) bool {
 	return t.any || elementExpanded(name, s) == t.name
 }
 
+// mayMatch reports whether an element named name may pass the test, by
+// its local part alone: most siblings differ there, and it needs no
+// namespace scope.
+func (t test) mayMatch(name string) bool {
+	if t.any {
+		return true
+	}
+	_, l := splitQName(name)
+	return l == t.name.local
+}
+
 // attrTest resolves an attribute's name: an unprefixed one is in no
 // namespace, as in XPath.
 func attrTest(name string, ps *scope) (expanded, *locateError) {
@@ -228,7 +239,7 @@ func filter(cand []ctxNode, pr pred, ps *scope) ([]ctxNode, *locateError) {
 		}
 		for _, c := range cand {
 			for _, k := range c.n.Children {
-				if k.Kind == tree.Element && t.matches(k.Name, c.scope.push(k.Attrs)) && k.Text() == pr.value {
+				if k.Kind == tree.Element && t.mayMatch(k.Name) && t.matches(k.Name, c.scope.push(k.Attrs)) && k.Text() == pr.value {
 					out = append(out, c)
 					break
 				}

@@ -165,7 +165,7 @@ func elementStep(e *tree.Node, ps, s *scope, b *binder) string {
 			k = total
 			continue
 		}
-		if t.any || elementName(c.Name) && t.matches(c.Name, ps.push(c.Attrs)) {
+		if t.any || t.mayMatch(c.Name) && elementName(c.Name) && t.matches(c.Name, ps.push(c.Attrs)) {
 			total++
 		}
 	}

@@ -79,9 +79,14 @@ func TestRoundTripCorpus(t *testing.T) {
 				versions = versions[:3]
 			}
 			for _, ws := range []markup.Whitespace{markup.Normalize, markup.Keep} {
+				// Each version parsed once; each step diffs copies.
+				docs := make([]*tree.Document, len(versions))
+				for k, v := range versions {
+					docs[k] = parseFile(t, v, ws)
+				}
 				for _, alg := range []treediff.Algorithm{treediff.Vigil, treediff.XyDiff} {
 					for k := 0; k+1 < len(versions); k++ {
-						old, new := parseFile(t, versions[k], ws), parseFile(t, versions[k+1], ws)
+						old, new := docs[k].Clone(), docs[k+1].Clone()
 						t.Run(fmt.Sprintf("%s/%v/%s", filepath.Base(versions[k]), ws, alg), func(t *testing.T) {
 							_, err := tryRoundTrip(t, old, new, &treediff.Options{Algorithm: alg})
 							if err == nil {

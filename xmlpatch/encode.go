@@ -113,51 +113,41 @@ func (e *encoder) attr(name, value string) {
 		return
 	}
 	e.str(" " + name + `="`)
-	last := 0
-	for i := 0; i < len(value); i++ {
-		var ref string
-		switch value[i] {
-		case '&':
-			ref = "&amp;"
-		case '<':
-			ref = "&lt;"
-		case '"':
-			ref = "&quot;"
-		case '\t':
-			ref = "&#x9;"
-		case '\n':
-			ref = "&#xA;"
-		case '\r':
-			ref = "&#xD;"
-		default:
-			continue
-		}
-		e.str(value[last:i])
-		e.str(ref)
-		last = i + 1
-	}
-	e.str(value[last:])
+	e.escaped(value, true)
 	e.str(`"`)
 }
 
 // text writes character data byte for byte: a carriage return as a
 // reference, since a parser turns a raw one into a line feed.
 func (e *encoder) text(s string) {
-	if !e.chars(s) {
-		return
+	if e.chars(s) {
+		e.escaped(s, false)
 	}
+}
+
+// escaped writes s with the characters a parser would not read back as
+// they are as references: & and < and a carriage return everywhere, > in
+// text (so that no ]]> stands there), and in an attribute value " and the
+// white space a parser normalises.
+func (e *encoder) escaped(s string, inAttr bool) {
 	last := 0
 	for i := 0; i < len(s); i++ {
 		var ref string
-		switch s[i] {
-		case '&':
+		switch c := s[i]; {
+		case c == '&':
 			ref = "&amp;"
-		case '<':
+		case c == '<':
 			ref = "&lt;"
-		case '>':
-			ref = "&gt;"
-		case '\r':
+		case c == '\r':
 			ref = "&#xD;"
+		case !inAttr && c == '>':
+			ref = "&gt;"
+		case inAttr && c == '"':
+			ref = "&quot;"
+		case inAttr && c == '\t':
+			ref = "&#x9;"
+		case inAttr && c == '\n':
+			ref = "&#xA;"
 		default:
 			continue
 		}

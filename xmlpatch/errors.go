@@ -70,6 +70,8 @@ type Error struct {
 	Msg          string
 }
 
+// Error returns the message: the position, the operation and its
+// selector, the condition and what went wrong.
 func (e *Error) Error() string {
 	var b strings.Builder
 	if e.Line > 0 {
@@ -91,6 +93,7 @@ type SyntaxError struct {
 	Msg          string
 }
 
+// Error returns the message, with the line and column where known.
 func (e *SyntaxError) Error() string {
 	if e.Line == 0 {
 		return fmt.Sprintf("xml patch: %s", e.Msg)

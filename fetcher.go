@@ -7,7 +7,9 @@ import (
 )
 
 // FetchRequest asks for one page. ETag and LastModified, when set, make the
-// request conditional (If-None-Match, If-Modified-Since).
+// request for URL conditional (If-None-Match, If-Modified-Since); a page a
+// redirect leads to is asked for without them, since its answer to
+// another page's validators says nothing of either page.
 type FetchRequest struct {
 	URL          string
 	ETag         string

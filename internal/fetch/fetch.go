@@ -9,7 +9,8 @@
 //     own host, the caller's FetchRequest.CheckRedirect, and a cap on
 //     their number;
 //   - conversion of the body to UTF-8 from its declared or detected charset;
-//   - conditional requests (If-None-Match, If-Modified-Since);
+//   - conditional requests (If-None-Match, If-Modified-Since), for the
+//     URL asked only, not the pages its redirects lead to;
 //   - robots.txt, honoured by default, and per-host politeness: a bounded
 //     number of requests at a time per host (one by default) spaced by a
 //     minimum delay or the site's Crawl-delay;
@@ -299,7 +300,9 @@ func (c *Client) checkHost(ctx context.Context, host string) error {
 
 // get requests u once, without following a redirect: an answer that
 // redirects gives the URL it leads to (resolved against u) and no result.
-func (c *Client) get(ctx context.Context, req *vigil.FetchRequest, u *url.URL) (*vigil.FetchResult, *url.URL, error) {
+// etag and lastModified, when set, are u's validators: the request is
+// conditional.
+func (c *Client) get(ctx context.Context, u *url.URL, etag string, lastModified time.Time) (*vigil.FetchResult, *url.URL, error) {
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return nil, nil, err
@@ -307,11 +310,11 @@ func (c *Client) get(ctx context.Context, req *vigil.FetchRequest, u *url.URL) (
 	hreq.Header.Set("User-Agent", c.opt.UserAgent)
 	hreq.Header.Set("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,text/*;q=0.8,*/*;q=0.5")
 	hreq.Header.Set("Accept-Encoding", "gzip, deflate, br")
-	if req.ETag != "" {
-		hreq.Header.Set("If-None-Match", req.ETag)
+	if etag != "" {
+		hreq.Header.Set("If-None-Match", etag)
 	}
-	if !req.LastModified.IsZero() {
-		hreq.Header.Set("If-Modified-Since", req.LastModified.UTC().Format(http.TimeFormat))
+	if !lastModified.IsZero() {
+		hreq.Header.Set("If-Modified-Since", lastModified.UTC().Format(http.TimeFormat))
 	}
 	resp, err := c.page.Do(hreq)
 	if err != nil {
@@ -333,10 +336,10 @@ func (c *Client) get(ctx context.Context, req *vigil.FetchRequest, u *url.URL) (
 	if resp.StatusCode == http.StatusNotModified {
 		res.NotModified = true
 		if res.ETag == "" {
-			res.ETag = req.ETag
+			res.ETag = etag
 		}
 		if res.LastModified.IsZero() {
-			res.LastModified = req.LastModified
+			res.LastModified = lastModified
 		}
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 		return res, nil, nil

@@ -52,7 +52,14 @@ func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 			start = sent
 		}
 		hctx, cancel := context.WithTimeout(ctx, left)
-		res, next, err := c.get(hctx, req, u)
+		// The validators are the page asked for's: a page a redirect
+		// leads to is asked unconditionally, as its answer to another
+		// page's validators would say nothing of that page.
+		etag, lastModified := req.ETag, req.LastModified
+		if hops > 0 {
+			etag, lastModified = "", time.Time{}
+		}
+		res, next, err := c.get(hctx, u, etag, lastModified)
 		cancel()
 		release()
 		left -= time.Since(sent)

@@ -189,3 +189,47 @@ func TestCheckRedirect(t *testing.T) {
 		t.Errorf("CheckRedirect asked %q, want %q", asked, want)
 	}
 }
+
+// TestRedirectValidators: the validators of a conditional request are the
+// page asked for's, so they go with its request only, not with the
+// request of a page its redirect leads to, whose answer to them would say
+// nothing of that page: a page that came to redirect elsewhere was
+// "not modified" when its new target had not changed since the date of
+// the page's last version, and vigil serve kept that version.
+func TestRedirectValidators(t *testing.T) {
+	lastModified := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	var mu sync.Mutex
+	sent := map[string]string{} // path: the validators its request had
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		sent[r.URL.Path] = r.Header.Get("If-None-Match") + "|" + r.Header.Get("If-Modified-Since")
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/moved":
+			http.Redirect(w, r, "/elsewhere", http.StatusMovedPermanently)
+		case "/elsewhere":
+			// A page last changed before the date sent: not modified,
+			// for the validators it was given.
+			if r.Header.Get("If-Modified-Since") != "" || r.Header.Get("If-None-Match") != "" {
+				w.WriteHeader(http.StatusNotModified)
+				return
+			}
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, "<p>elsewhere</p>")
+		}
+	}))
+	defer srv.Close()
+	c := testClient(Options{IgnoreRobots: true})
+	res, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + "/moved", ETag: `"v1"`, LastModified: lastModified})
+	if err != nil || res.NotModified || res.URL != srv.URL+"/elsewhere" || string(res.Body) != "<p>elsewhere</p>" {
+		t.Errorf("Fetch = %+v, %v; want the page the redirect led to, read", res, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := `"v1"|` + lastModified.Format(http.TimeFormat); sent["/moved"] != want {
+		t.Errorf("the page asked for was sent validators %q, want %q", sent["/moved"], want)
+	}
+	if v := sent["/elsewhere"]; v != "|" {
+		t.Errorf("the page a redirect led to was sent validators %q, want none", v)
+	}
+}

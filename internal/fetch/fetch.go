@@ -45,7 +45,7 @@ import (
 type Options struct {
 	ConnectTimeout time.Duration // 10s
 	HeaderTimeout  time.Duration // 20s: from request sent to response headers
-	TotalTimeout   time.Duration // 60s: the whole fetch, body and redirects included, from the host's turn (waits for a redirect's turn left out)
+	TotalTimeout   time.Duration // 60s: the whole fetch from the host's turn: bodies, and redirects with their robots.txt and turns
 	MaxBodySize    int64         // 10 MiB: bytes on the wire
 	MaxDecodedSize int64         // 20 MiB: bytes after content decoding
 	MaxRedirects   int           // 10
@@ -63,7 +63,9 @@ type Options struct {
 	HostConcurrency int
 	// HostWait is the longest wait for the host's turn (a free slot and
 	// its delay since the last request), after which the fetch fails
-	// unsent, with an error wrapping vigil.ErrHostBusy: TotalTimeout.
+	// unsent, with an error wrapping vigil.ErrHostBusy: TotalTimeout. The
+	// turn of a page a redirect leads to waits at most HostWait too, within
+	// TotalTimeout, so that a fetch lasts at most HostWait + TotalTimeout.
 	HostWait time.Duration
 	// AllowPrivateNetworks lets the client reach loopback, private,
 	// link-local and metadata addresses (tests, intranets).

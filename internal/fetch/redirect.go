@@ -2,9 +2,11 @@ package fetch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/vigil-web/vigil"
@@ -26,32 +28,38 @@ func isRedirect(status int) bool {
 // literal against the guard, the caller's CheckRedirect, robots.txt on its
 // own host, and its host's turn (the turn of the previous hop ends first,
 // so that a redirect to the same host takes its next turn instead of
-// waiting for itself). The fetch has TotalTimeout from its first turn,
-// the waits for the later turns left out.
+// waiting for itself).
+//
+// The fetch has TotalTimeout from its first turn for everything after it:
+// the requests, and the robots.txt and turns of the pages redirects lead
+// to, each of which waits at most HostWait. So a fetch lasts at most
+// HostWait + TotalTimeout, however many redirects it follows. A
+// redirect's turn that does not come in the time left is the fetch's
+// timeout, a failure of the page (it was asked for), not vigil.ErrHostBusy.
 //
 // A redirect refused gives an error that names where it led ("redirect to
 // URL: disallowed by robots.txt") and a result holding that URL without
 // status: the page is there, unread.
 func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL) (*vigil.FetchResult, error) {
-	var start time.Time
-	left := c.opt.TotalTimeout
+	var start, deadline time.Time
 	for hops := 0; ; hops++ {
-		release, err := c.turn(ctx, u)
-		if err != nil {
-			if hops == 0 {
+		var release func()
+		var err error
+		if hops == 0 {
+			release, err = c.turn(ctx, u)
+			if err != nil {
 				return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
 			}
-			return refused(req, u, start, err)
-		}
-		sent := time.Now()
-		if hops == 0 {
 			// The fetch starts now, not when it was asked for, and has
 			// its whole time from here: waiting for the host's turn took
 			// up to a slow page's whole time, which is not this page's,
 			// and a version's time is when its page was read.
-			start = sent
+			start = time.Now()
+			deadline = start.Add(c.opt.TotalTimeout)
+		} else if release, err = c.hopTurn(ctx, u, deadline); err != nil {
+			return refused(req, u, start, err)
 		}
-		hctx, cancel := context.WithTimeout(ctx, left)
+		hctx, cancel := context.WithDeadline(ctx, deadline)
 		// The validators are the page asked for's: a page a redirect
 		// leads to is asked unconditionally, as its answer to another
 		// page's validators would say nothing of that page.
@@ -62,7 +70,6 @@ func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 		res, next, err := c.get(hctx, u, etag, lastModified)
 		cancel()
 		release()
-		left -= time.Since(sent)
 		if next == nil {
 			if res != nil {
 				// With an error, what came of the answer (its final URL,
@@ -87,6 +94,21 @@ func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 		}
 		u = next
 	}
+}
+
+// hopTurn is the turn of u, a page a redirect leads to, in a fetch that
+// must end by deadline: the wait is HostWait or what is left until the
+// deadline, whichever is shorter, and running out of the second is the
+// fetch's timeout, not a busy host.
+func (c *Client) hopTurn(ctx context.Context, u *url.URL, deadline time.Time) (func(), error) {
+	bounded := time.Until(deadline) < c.opt.HostWait
+	tctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	release, err := c.turn(tctx, u)
+	if err != nil && bounded && ctx.Err() == nil && errors.Is(err, vigil.ErrHostBusy) {
+		return nil, fmt.Errorf("waiting for host %s: the fetch's time (%v) ran out: %w", strings.ToLower(u.Host), c.opt.TotalTimeout, context.DeadlineExceeded)
+	}
+	return release, err
 }
 
 // checkHop checks the page a redirect leads to before its robots.txt and

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -231,5 +232,47 @@ func TestRedirectValidators(t *testing.T) {
 	}
 	if v := sent["/elsewhere"]; v != "|" {
 		t.Errorf("the page a redirect led to was sent validators %q, want none", v)
+	}
+}
+
+// TestRedirectChainTime: a fetch lasts at most HostWait for its first
+// turn and TotalTimeout from then, however many redirects it follows and
+// however long their hosts' turns take: each redirect's turn could wait
+// HostWait anew, outside TotalTimeout, so that ten redirects on a host
+// with a Crawl-delay held a fetch (and vigil serve's check, past its
+// claim's lease) for ten times the time configured. A redirect whose turn
+// does not come in the time left is the fetch's timeout, a failure of the
+// page that names the redirect, not a busy host: it was asked for.
+func TestRedirectChainTime(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		var n int
+		if _, err := fmt.Sscanf(r.URL.Path, "/hop/%d", &n); err == nil && n < 10 {
+			http.Redirect(w, r, fmt.Sprintf("/hop/%d", n+1), http.StatusFound)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, "<p>end</p>")
+	}))
+	defer srv.Close()
+	const delay, total = 150 * time.Millisecond, 400 * time.Millisecond
+	c := testClient(Options{IgnoreRobots: true, HostDelay: delay, TotalTimeout: total})
+	began := time.Now()
+	res, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + "/hop/0"})
+	took := time.Since(began)
+	// Its ten redirects' turns took 1.5 s; the slack is for a loaded
+	// machine.
+	if took > total+500*time.Millisecond {
+		t.Errorf("the fetch took %v, want at most its TotalTimeout %v (the first turn was at once)", took, total)
+	}
+	if err == nil || !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, vigil.ErrHostBusy) || !strings.Contains(err.Error(), "redirect to "+srv.URL+"/hop/") {
+		t.Errorf("err = %v; want the fetch's timeout, naming the redirect, not a busy host", err)
+	}
+	if res == nil || !strings.HasPrefix(res.URL, srv.URL+"/hop/") || res.Body != nil {
+		t.Errorf("result %+v, want the URL of the redirect not followed", res)
+	}
+	if n := hits.Load(); n >= 10 {
+		t.Errorf("%d requests: the chain was followed to its end", n)
 	}
 }

@@ -39,7 +39,8 @@ func isRedirect(status int) bool {
 //
 // A redirect refused gives an error that names where it led ("redirect to
 // URL: disallowed by robots.txt") and a result holding that URL without
-// status: the page is there, unread.
+// status: the page is there, unread. A page a redirect led to that fails
+// is named the same way ("redirect to URL: HTTP error status 404").
 func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL) (*vigil.FetchResult, error) {
 	var start, deadline time.Time
 	for hops := 0; ; hops++ {
@@ -81,7 +82,10 @@ func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 			} else if err != nil && hops > 0 {
 				res = &vigil.FetchResult{URL: u.String(), FetchedAt: start, Duration: time.Since(start)}
 			}
-			if err != nil {
+			switch {
+			case err != nil && hops > 0:
+				return res, fmt.Errorf("fetch %s: redirect to %s: %w", req.URL, u, err)
+			case err != nil:
 				return res, fmt.Errorf("fetch %s: %w", req.URL, err)
 			}
 			return res, nil

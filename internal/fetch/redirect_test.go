@@ -276,3 +276,42 @@ func TestRedirectChainTime(t *testing.T) {
 		t.Errorf("%d requests: the chain was followed to its end", n)
 	}
 }
+
+// TestRedirectTargetFails: a page a redirect leads to that fails (an
+// error status, a body too large) fails the fetch with an error that
+// names it, and a result with its URL and status: the error named the
+// page asked for alone ("fetch /old: HTTP error status 404"), and a
+// page's history said that a page which redirects was not found.
+func TestRedirectTargetFails(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/old":
+			http.Redirect(w, r, "/gone", http.StatusMovedPermanently)
+		case "/big":
+			http.Redirect(w, r, "/big/page", http.StatusFound)
+		case "/big/page":
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, strings.Repeat("<p>x</p>", 100))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	c := testClient(Options{IgnoreRobots: true, MaxBodySize: 200})
+	for _, tc := range []struct {
+		path, to string
+		status   int
+		err      error
+	}{
+		{"/old", "/gone", 404, ErrStatus},
+		{"/big", "/big/page", 200, ErrTooLarge},
+	} {
+		res, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + tc.path})
+		if !errors.Is(err, tc.err) || !strings.Contains(err.Error(), "redirect to "+srv.URL+tc.to+": ") {
+			t.Errorf("%s: err = %v, want %v naming the redirect to %s", tc.path, err, tc.err, tc.to)
+		}
+		if res == nil || res.URL != srv.URL+tc.to || res.Status != tc.status {
+			t.Errorf("%s: result %+v, want %s with status %d", tc.path, res, tc.to, tc.status)
+		}
+	}
+}

@@ -44,7 +44,7 @@ func BenchmarkFrontier(b *testing.B) {
 		index[p.URL] = p
 	}
 	for b.Loop() {
-		fr, err := newFrontier(pages[0].URL, MaxMaxDepth)
+		fr, err := newFrontier(pages[0].URL, MaxMaxDepth, len(pages))
 		if err != nil {
 			b.Fatal(err)
 		}

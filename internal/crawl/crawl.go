@@ -39,21 +39,10 @@ func Crawl(ctx context.Context, f vigil.Fetcher, q Query) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &crawler{f: f, q: q, pages: map[string]*Page{}, seen: map[string]bool{q.Start: true}}
-	c.snap = &Snapshot{Format: Format, Started: time.Now().UTC()}
-	run := c.run
-	if q.Order == OrderImportance {
-		run = c.runGreedy
+	c := newCrawler(f, q)
+	if err := c.crawl(ctx); err != nil {
+		return nil, err
 	}
-	if err := run(ctx); err != nil {
-		return nil, fmt.Errorf("crawl %s: %w", q.Start, err)
-	}
-	c.resolveRedirects()
-	if err := c.snap.setImportance(); err != nil {
-		return nil, fmt.Errorf("crawl %s: importance: %w", q.Start, err)
-	}
-	c.snap.Query = c.q
-	c.snap.Finished = time.Now().UTC()
 	return c.snap, nil
 }
 
@@ -73,6 +62,31 @@ type crawler struct {
 	fetches int
 	// greedy is the frontier of OrderImportance.
 	greedy *frontier
+}
+
+// newCrawler returns the crawler of the resolved query q.
+func newCrawler(f vigil.Fetcher, q Query) *crawler {
+	c := &crawler{f: f, q: q, pages: map[string]*Page{}, seen: map[string]bool{q.Start: true}}
+	c.snap = &Snapshot{Format: Format, Started: time.Now().UTC()}
+	return c
+}
+
+// crawl runs the crawl in the query's order and completes its snapshot.
+func (c *crawler) crawl(ctx context.Context) error {
+	run := c.run
+	if c.q.Order == OrderImportance {
+		run = c.runGreedy
+	}
+	if err := run(ctx); err != nil {
+		return fmt.Errorf("crawl %s: %w", c.q.Start, err)
+	}
+	c.resolveRedirects()
+	if err := c.snap.setImportance(); err != nil {
+		return fmt.Errorf("crawl %s: importance: %w", c.q.Start, err)
+	}
+	c.snap.Query = c.q
+	c.snap.Finished = time.Now().UTC()
+	return nil
 }
 
 // run walks the site layer by layer: layer d holds the URLs first found

@@ -22,6 +22,8 @@
 //     an OPIC state (Cobéna's thesis ch. 7, note 001b §1), read when its
 //     page is, and the URL with the most cash is fetched next (the seed's
 //     Greedy policy, §7.4), in batches of greedyBatch, within MaxDepth;
+//     the URLs known are bounded by MaxPages (frontierURLs), a link to
+//     another paying the virtual page, as a link to a deleted page does;
 //     when the crawl is done its pages are put in the breadth-first order
 //     and depths, so that a crawl MaxPages does not cut short gives the
 //     same snapshot in both orders. URLs are fetched by a few workers at

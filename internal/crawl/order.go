@@ -30,6 +30,15 @@ const (
 // what it finds.
 const greedyBatch = 8
 
+// frontierURLs is the most URLs the frontier of a crawl fetching at most
+// maxPages keeps, besides its start: every link of the start page, and
+// four for each page fetched. It is more than the 2·maxPages URLs a crawl
+// can fetch or find pages by redirects (crawler.queued), so a crawl whose
+// URLs do not fit could not have read them all: it is cut short.
+func frontierURLs(maxPages int) int {
+	return MaxLinks + 4*maxPages
+}
+
 // node is a URL the greedy crawl knows: a page of its OPIC state.
 type node struct {
 	url   string
@@ -37,9 +46,13 @@ type node struct {
 	// fetched is set once the URL was taken from the frontier (fetched,
 	// or made a page by a redirect to it).
 	fetched bool
-	links   []opic.PageID // a page's distinct link targets, once read
-	slot    int           // index in frontier.heap, -1 when not in it
-	key     float64       // the cash C, less frontier.paid, when in the heap
+	links   []opic.PageID // a page's distinct link targets known, once read
+	// pending are the links of a page read beyond MaxDepth-1, whose
+	// targets were not known then: they are added when a shorter path
+	// brings the page within MaxDepth-1 (lower).
+	pending []Link
+	slot    int     // index in frontier.heap, -1 when not in it
+	key     float64 // the cash C, less frontier.paid, when in the heap
 }
 
 // frontier is the bookkeeping of OrderImportance: an OPIC state (α =
@@ -47,6 +60,12 @@ type node struct {
 // its page is read (Read with its distinct link targets: a page without
 // links pays the virtual page), and a max-heap of the URLs that may be
 // fetched (not fetched yet, within MaxDepth) keyed on their cash.
+//
+// The URLs known are those that could be fetched: the targets of the
+// links of pages within MaxDepth-1 (and the pages redirects led to), at
+// most maxURLs of them. A link to a URL that is not known (beyond
+// MaxDepth, or past maxURLs) pays its share to the virtual page, as a link
+// to a deleted page does: it is a link to sink, a page deleted at once.
 //
 // The virtual page pays every page alike, so it does not change which
 // URL of the heap has the most cash: a key is the URL's cash less the
@@ -60,17 +79,29 @@ type frontier struct {
 	paid     float64 // the cash per page the virtual page has paid
 	vh       float64 // o.VirtualHistory() when paid was brought up to date
 	maxDepth int
+	sink     opic.PageID
+	// found counts the URLs known from links, at most maxURLs; truncated
+	// is set when a link to a URL within MaxDepth was left out for it.
+	found, maxURLs int
+	truncated      bool
 }
 
-// newFrontier returns the frontier of a crawl from start: one page, in the
-// heap at depth 0, with all the cash.
-func newFrontier(start string, maxDepth int) (*frontier, error) {
+// newFrontier returns the frontier of a crawl from start that knows at
+// most maxURLs URLs from links: one page, in the heap at depth 0, with all
+// the cash.
+func newFrontier(start string, maxDepth, maxURLs int) (*frontier, error) {
 	o, err := opic.New(0, opic.Config{Alpha: opic.DefaultAlpha})
 	if err != nil {
 		return nil, err
 	}
-	fr := &frontier{o: o, ids: map[string]opic.PageID{}, maxDepth: maxDepth}
+	fr := &frontier{o: o, ids: map[string]opic.PageID{}, maxDepth: maxDepth, maxURLs: maxURLs}
 	fr.lower(fr.id(start), 0)
+	fr.sink = fr.o.AddPage()
+	fr.nodes = append(fr.nodes, node{depth: math.MaxInt, fetched: true, slot: -1})
+	if err := fr.o.Delete(fr.sink); err != nil {
+		return nil, err
+	}
+	fr.sync()
 	return fr, nil
 }
 
@@ -84,6 +115,21 @@ func (fr *frontier) id(u string) opic.PageID {
 	fr.ids[u] = id
 	fr.nodes = append(fr.nodes, node{url: u, depth: math.MaxInt, slot: -1})
 	return id
+}
+
+// discover returns the page of URL u, a link's target within MaxDepth,
+// added if new and the frontier has room; false if it has none (the
+// frontier is then truncated).
+func (fr *frontier) discover(u string) (opic.PageID, bool) {
+	if id, ok := fr.ids[u]; ok {
+		return id, true
+	}
+	if fr.found >= fr.maxURLs {
+		fr.truncated = true
+		return 0, false
+	}
+	fr.found++
+	return fr.id(u), true
 }
 
 // sync brings paid up to date after an OPIC operation: the virtual page
@@ -118,6 +164,10 @@ func (fr *frontier) lower(id opic.PageID, d int) {
 			}
 			continue
 		}
+		if n.pending != nil && s.d < fr.maxDepth {
+			fr.track(s.id)
+			n = &fr.nodes[s.id]
+		}
 		for _, t := range n.links {
 			work = append(work, step{t, s.d + 1})
 		}
@@ -135,28 +185,69 @@ func (fr *frontier) take() (opic.PageID, bool) {
 	return id, true
 }
 
+// track adds the pending links of the fetched page id, which came within
+// MaxDepth-1, to the URLs known and its links.
+func (fr *frontier) track(id opic.PageID) {
+	pending := fr.nodes[id].pending
+	fr.nodes[id].pending = nil
+	links := fr.nodes[id].links
+	for _, l := range pending {
+		if t, ok := fr.discover(l.Target); ok {
+			links = append(links, t)
+		}
+	}
+	slices.Sort(links)
+	fr.nodes[id].links = slices.Compact(links)
+}
+
 // read records the page of URL id as read, with its links (canonical
 // URLs, in scope): its OPIC read, the keys of the URLs it paid, and the
-// distances through it.
+// distances through it. The targets of a page within MaxDepth-1 become
+// known (discover); those of a deeper page only if they were, the others
+// pending.
 func (fr *frontier) read(id opic.PageID, links []Link) error {
 	fr.remove(id)
 	n := &fr.nodes[id]
 	n.fetched = true
+	within := n.depth < fr.maxDepth
 	targets := make([]opic.PageID, 0, len(links))
+	var unknown map[string]bool // the distinct targets not known
 	for _, l := range links {
-		targets = append(targets, fr.id(l.Target))
+		t, ok := fr.ids[l.Target]
+		if !ok && within {
+			t, ok = fr.discover(l.Target)
+		}
+		if ok {
+			targets = append(targets, t)
+		} else if !unknown[l.Target] {
+			if unknown == nil {
+				unknown = map[string]bool{}
+			}
+			unknown[l.Target] = true
+		}
 	}
 	slices.Sort(targets)
 	targets = slices.Compact(targets)
-	// The node may have moved: fr.id appended to fr.nodes.
+	// The node may have moved: discover appended to fr.nodes.
 	n = &fr.nodes[id]
 	n.links = targets
+	if !within && len(unknown) > 0 {
+		n.pending = links
+	}
 	if fr.o.Deleted(id) {
 		// The URL led elsewhere before (a site that changed during the
 		// crawl): the page is recorded, without cash.
 		return nil
 	}
-	if err := fr.o.Read(id, targets); err != nil {
+	paid := targets
+	if len(unknown) > 0 {
+		// Each link to a URL not known pays the virtual page its share.
+		paid = slices.Grow(slices.Clip(targets), len(unknown))
+		for range len(unknown) {
+			paid = append(paid, fr.sink)
+		}
+	}
+	if err := fr.o.Read(id, paid); err != nil {
 		return err
 	}
 	fr.sync()
@@ -283,7 +374,7 @@ func (fr *frontier) swap(i, j int) {
 // in the batch's order, until the frontier is empty or MaxPages URLs were
 // fetched. The pages are then put in breadth-first order (reorder).
 func (c *crawler) runGreedy(ctx context.Context) error {
-	fr, err := newFrontier(c.q.Start, c.q.MaxDepth)
+	fr, err := newFrontier(c.q.Start, c.q.MaxDepth, frontierURLs(c.q.MaxPages))
 	if err != nil {
 		return err
 	}
@@ -324,6 +415,9 @@ func (c *crawler) runGreedy(ctx context.Context) error {
 				return err
 			}
 		}
+	}
+	if fr.truncated {
+		c.snap.Truncated = true // MaxPages would have stopped it
 	}
 	c.reorder()
 	return nil

@@ -1,9 +1,13 @@
 package crawl
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
+
+	"github.com/vigil-web/vigil"
 )
 
 // TestFrontierRichestFirst: the frontier gives the URL with the most
@@ -23,7 +27,7 @@ func TestFrontierRichestFirst(t *testing.T) {
 			}
 		}
 	}
-	fr, err := newFrontier(url(0), maxDepth)
+	fr, err := newFrontier(url(0), maxDepth, n)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,6 +87,99 @@ func TestFrontierRichestFirst(t *testing.T) {
 			t.Errorf("%s, within depth %d, never taken", u, maxDepth)
 			break
 		}
+	}
+	if total := fr.o.TotalCash(); total < 1-1e-9 || total > 1+1e-9 {
+		t.Errorf("total cash %v, want 1", total)
+	}
+}
+
+// TestFrontierBounded: the frontier of a crawl in importance order holds
+// at most frontierURLs URLs, whatever the links of the pages read: it
+// held one for every distinct link target in scope, so that a site whose
+// pages link to thousands of URLs each (query strings, calendars) cost
+// about 370 bytes per URL, 2.6 times the memory of a breadth-first crawl
+// of it, and millions of URLs for MaxPages pages. A crawl whose URLs do
+// not fit is cut short, as a breadth-first one is.
+func TestFrontierBounded(t *testing.T) {
+	const perPage = 3000
+	f := fetchFunc(func(_ context.Context, req *vigil.FetchRequest) (*vigil.FetchResult, error) {
+		var b strings.Builder
+		b.WriteString("<title>bomb</title>")
+		page := strings.NewReplacer("/", "_", ":", "_", "?", "_").Replace(req.URL)
+		for i := range perPage {
+			fmt.Fprintf(&b, `<a href="/bomb/%s-%d">%d</a>`, page, i, i)
+		}
+		return &vigil.FetchResult{URL: req.URL, Status: 200, ContentType: "text/html", Body: []byte(b.String())}, nil
+	})
+	q := NewQuery("https://example.org/bomb/")
+	q.MaxPages = 40
+	q, err := q.resolved()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCrawler(f, q)
+	if err := c.crawl(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// Every link of the start page, and four URLs a page fetched; and
+	// the frontier's own entries, the start and the virtual sink.
+	if n, most := len(c.greedy.nodes), MaxLinks+4*q.MaxPages+2; n > most {
+		t.Errorf("the frontier holds %d URLs after %d pages of %d links, want at most %d", n, q.MaxPages, perPage, most)
+	}
+	if !c.snap.Truncated || len(c.snap.Pages) != q.MaxPages {
+		t.Errorf("%d pages, truncated %v; want %d, truncated", len(c.snap.Pages), c.snap.Truncated, q.MaxPages)
+	}
+}
+
+// fetchFunc is a vigil.Fetcher of a function.
+type fetchFunc func(context.Context, *vigil.FetchRequest) (*vigil.FetchResult, error)
+
+func (f fetchFunc) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.FetchResult, error) {
+	return f(ctx, req)
+}
+
+// TestFrontierPendingLinks: the links of a page read at MaxDepth are not
+// URLs of the frontier (none could be fetched), but they become URLs to
+// fetch when a shorter path to the page is found later.
+func TestFrontierPendingLinks(t *testing.T) {
+	url := func(p string) string { return "https://example.org/" + p }
+	links := func(ps ...string) []Link {
+		var out []Link
+		for _, p := range ps {
+			out = append(out, Link{Target: url(p)})
+		}
+		return out
+	}
+	fr, err := newFrontier(url("s"), 3, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// s -> a -> b -> p (depth 3) -> x; then s -> q -> p (depth 2).
+	for _, r := range []struct {
+		page  string
+		links []Link
+	}{
+		{"s", links("a", "q")},
+		{"a", links("b")},
+		{"b", links("p")},
+		{"p", links("x")},
+	} {
+		if err := fr.read(fr.ids[url(r.page)], r.links); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, ok := fr.ids[url("x")]; ok {
+		t.Fatalf("x, linked from p at depth 3, is known")
+	}
+	if err := fr.read(fr.ids[url("q")], links("p")); err != nil {
+		t.Fatal(err)
+	}
+	x, ok := fr.ids[url("x")]
+	if !ok || fr.nodes[x].depth != 3 || fr.nodes[x].slot < 0 {
+		t.Fatalf("x, now 3 links away through q and p, is not to fetch: known %v, %+v", ok, fr.nodes[x])
+	}
+	if fr.truncated {
+		t.Errorf("truncated")
 	}
 	if total := fr.o.TotalCash(); total < 1-1e-9 || total > 1+1e-9 {
 		t.Errorf("total cash %v, want 1", total)

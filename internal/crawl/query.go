@@ -16,7 +16,7 @@ const (
 	MaxMaxDepth = 64
 	// MaxLinks is the most links in scope a page keeps: a hostile page of
 	// a million links costs no more. (The URLs a crawl queues are bounded
-	// by MaxPages too: see crawler.queued.)
+	// by MaxPages too: see crawler.queued and frontierURLs.)
 	MaxLinks = 10000
 	// DefaultWorkers is how many pages are fetched and parsed at once when
 	// Query.Workers is 0. The fetcher's politeness (one request at a time

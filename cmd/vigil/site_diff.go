@@ -246,23 +246,14 @@ func sameQuery(s1, s2 *crawl.Snapshot, name1, name2 string) error {
 		field, v1, v2 = "maxDepth", fmt.Sprint(q1.MaxDepth), fmt.Sprint(q2.MaxDepth)
 	case q1.MaxPages != q2.MaxPages:
 		field, v1, v2 = "maxPages", fmt.Sprint(q1.MaxPages), fmt.Sprint(q2.MaxPages)
-	case orderOf(q1) != orderOf(q2) && (s1.Truncated || s2.Truncated):
+	case q1.CrawlOrder() != q2.CrawlOrder() && (s1.Truncated || s2.Truncated):
 		// The order decides which pages a crawl cut short reads.
-		field, v1, v2 = "order", string(orderOf(q1)), string(orderOf(q2))
+		field, v1, v2 = "order", string(q1.CrawlOrder()), string(q2.CrawlOrder())
 	default:
 		return nil
 	}
 	return fmt.Errorf("%s and %s are snapshots of different queries: query.%s is %q in %s and %q in %s (compare two crawls with the same URL, --scope, --match, --depth, --max-pages and --order)",
 		name1, name2, field, v1, name1, v2, name2)
-}
-
-// orderOf returns the order of a query, breadth for the snapshots made
-// before there was a choice.
-func orderOf(q crawl.Query) crawl.Order {
-	if q.Order == "" {
-		return crawl.OrderBreadth
-	}
-	return q.Order
 }
 
 // siteDelta is a site's delta with the snapshots it came from, to write

@@ -74,6 +74,16 @@ type Query struct {
 	Workers int `json:"-"`
 }
 
+// CrawlOrder returns the order the query's crawl fetches in: Order, or
+// OrderBreadth when it is empty (the crawls made before there was a
+// choice).
+func (q *Query) CrawlOrder() Order {
+	if q.Order == "" {
+		return OrderBreadth
+	}
+	return q.Order
+}
+
 // NewQuery returns the query that crawls from start with the defaults: the
 // start page's directory as the scope, DefaultMaxDepth, DefaultMaxPages
 // and OrderImportance.

@@ -368,15 +368,7 @@ func (m *Monitor) siteTooLong(j *job, ps *pageState, limit time.Duration, now ti
 // page's redirects).
 func sameSiteQuery(a, b crawl.Query) bool {
 	return a.Start == b.Start && slices.Equal(a.Scope, b.Scope) && a.Match == b.Match && a.MaxDepth == b.MaxDepth && a.MaxPages == b.MaxPages &&
-		orderOf(a) == orderOf(b)
-}
-
-// orderOf is a query's crawl order, empty read as breadth first.
-func orderOf(q crawl.Query) crawl.Order {
-	if q.Order == "" {
-		return crawl.OrderBreadth
-	}
-	return q.Order
+		a.CrawlOrder() == b.CrawlOrder()
 }
 
 // compareSites returns the records of the pages added, deleted and

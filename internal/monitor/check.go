@@ -174,8 +174,9 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 	} else if good != nil && head.Error == "" && good.ContentHash == warehouse.Hash(res.Body) {
 		pg.cur = good
 	} else {
-		v, err := m.Warehouse.Put(ctx, &warehouse.Fetch{URL: url, FetchedAt: res.FetchedAt, Status: res.Status, ETag: res.ETag,
-			LastModified: res.LastModified, ContentType: res.ContentType, Charset: "utf-8", FetchDuration: res.Duration, Body: res.Body,
+		etag, lastModified := validators(url, res)
+		v, err := m.Warehouse.Put(ctx, &warehouse.Fetch{URL: url, FetchedAt: res.FetchedAt, Status: res.Status, ETag: etag,
+			LastModified: lastModified, ContentType: res.ContentType, Charset: "utf-8", FetchDuration: res.Duration, Body: res.Body,
 			CheckHead: true, HeadID: headID})
 		if err != nil {
 			pg.err = "store version: " + err.Error()
@@ -188,6 +189,24 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 	}
 	m.recent.put(url, pg.cur, now, m.Fresh)
 	return pg
+}
+
+// validators returns the ETag and Last-Modified date that a version of
+// url keeps from res, the answer of its fetch: none when the answer is
+// another URL's, the page a redirect led to. The next check sends a
+// version's validators with url's request, and those of another page
+// could make url answer 304 for content it does not serve (a page that
+// stopped redirecting, last modified before its old target).
+func validators(url string, res *vigil.FetchResult) (string, time.Time) {
+	if res.URL == "" || res.URL == url {
+		return res.ETag, res.LastModified
+	}
+	asked, err1 := vigil.CanonicalURL(url)
+	final, err2 := vigil.CanonicalURL(res.URL)
+	if err1 != nil || err2 != nil || asked != final {
+		return "", time.Time{}
+	}
+	return res.ETag, res.LastModified
 }
 
 // head returns the newest version of resource rid, nil if it has none:

@@ -77,3 +77,75 @@ func TestRedirectDisallowedByRobots(t *testing.T) {
 		t.Errorf("the check of a page redirected to an allowed one: version %+v, want it read", v)
 	}
 }
+
+// TestRedirectedVersionValidators: the version of a watched page read
+// through a redirect does not keep the validators of the page it led to:
+// the next check sends them to the page asked for, whose answer to them
+// says nothing of that page. A page that redirected to one last modified
+// at T, then served its own content, last modified before T, answered
+// 304 to If-Modified-Since T, and the check kept the other page's content
+// as its version: the change was missed.
+func TestRedirectedVersionValidators(t *testing.T) {
+	targetDate := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	ownDate := targetDate.AddDate(0, -1, 0)
+	var redirecting atomic.Bool
+	redirecting.Store(true)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			http.NotFound(w, r)
+		case "/page":
+			if redirecting.Load() {
+				http.Redirect(w, r, "/target", http.StatusFound)
+				return
+			}
+			w.Header().Set("Last-Modified", ownDate.Format(http.TimeFormat))
+			if ims, err := http.ParseTime(r.Header.Get("If-Modified-Since")); err == nil && !ownDate.After(ims) {
+				w.WriteHeader(http.StatusNotModified)
+				return
+			}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, "<html><body><p>the page's own content</p></body></html>")
+		case "/target":
+			w.Header().Set("Last-Modified", targetDate.Format(http.TimeFormat))
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, "<html><body><p>the target</p></body></html>")
+		}
+	}))
+	defer srv.Close()
+	ctx := context.Background()
+	db, wh, u := testStore(t)
+	now := time.Now().UTC().Truncate(time.Minute)
+	page := srv.URL + "/page"
+	s := createSentinel(t, db, spec.NewChecker(now), u, "moved", "Create Sentinel moved Using "+page+" Monitor any change Fetch 1 hour\n")
+	f := fetch.New(fetch.Options{AllowPrivateNetworks: true, TotalTimeout: 5 * time.Second})
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute},
+		Now: func() time.Time { return now }}
+	body := func() string {
+		t.Helper()
+		r, err := db.FindResourceByURL(ctx, page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := db.LatestVersion(ctx, r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := wh.Body(ctx, v.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	runOnce(t, m, 1)
+	if b := body(); !strings.Contains(b, "the target") {
+		t.Fatalf("first check: version %q, want the target's content", b)
+	}
+	redirecting.Store(false)
+	now = now.Add(2 * time.Hour)
+	makeDue(t, db, s, now)
+	runOnce(t, m, 1)
+	if b := body(); !strings.Contains(b, "the page's own content") {
+		t.Errorf("the page no longer redirects: version %q, want its own content", b)
+	}
+}

@@ -18,10 +18,11 @@
 //  2. The frontier, in the query's Order. Breadth first (OrderBreadth):
 //     layer by layer, so that a page's Depth is its shortest link
 //     distance from the start; each canonical URL is queued once. By
-//     importance (OrderImportance, order.go): every URL found is a page of
-//     an OPIC state (Cobéna's thesis ch. 7, note 001b §1), read when its
-//     page is, and the URL with the most cash is fetched next (the seed's
-//     Greedy policy, §7.4), in batches of greedyBatch, within MaxDepth;
+//     importance (OrderImportance, order.go, frontier.go): every URL
+//     found is a page of an OPIC state (Cobéna's thesis ch. 7, note 001b
+//     §1), read when its page is, and the URL with the most cash is
+//     fetched next (the seed's Greedy policy, §7.4), in batches of
+//     greedyBatch, within MaxDepth;
 //     the URLs known are bounded by MaxPages (frontierURLs), a link to
 //     another paying the virtual page, as a link to a deleted page does;
 //     when the crawl is done its pages are put in the breadth-first order

@@ -13,6 +13,8 @@ import (
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/fetch"
 	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/internal/sqlite"
+	"github.com/vigil-web/vigil/internal/warehouse"
 	"github.com/vigil-web/vigil/spec"
 )
 
@@ -41,28 +43,9 @@ func TestRedirectDisallowedByRobots(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	ctx := context.Background()
-	db, wh, u := testStore(t)
-	now := time.Now().UTC().Truncate(time.Minute)
-	page := srv.URL + "/page"
-	s := createSentinel(t, db, spec.NewChecker(now), u, "redirect", "Create Sentinel redirect Using "+page+" Monitor any change Fetch 1 hour\n")
-	f := fetch.New(fetch.Options{AllowPrivateNetworks: true, TotalTimeout: 5 * time.Second})
-	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute},
-		Now: func() time.Time { return now }}
-	latest := func() *vigil.Version {
-		t.Helper()
-		r, err := db.FindResourceByURL(ctx, page)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := db.LatestVersion(ctx, r.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
-	runOnce(t, m, 1)
-	v := latest()
+	w := watchPage(t, srv.URL+"/page")
+	w.check()
+	v := w.latest()
 	if want := "redirect to " + srv.URL + "/private/page: disallowed by robots.txt"; !strings.Contains(v.Error, want) || v.Status != 0 {
 		t.Errorf("the check of a page redirected to a disallowed one: version %+v, want status 0 and an error with %q", v, want)
 	}
@@ -70,10 +53,8 @@ func TestRedirectDisallowedByRobots(t *testing.T) {
 		t.Errorf("the disallowed page was requested %d times", n)
 	}
 	target.Store("/public/page")
-	now = now.Add(2 * time.Hour)
-	makeDue(t, db, s, now)
-	runOnce(t, m, 1)
-	if v := latest(); v.Error != "" || v.Status != 200 {
+	w.check()
+	if v := w.latest(); v.Error != "" || v.Status != 200 {
 		t.Errorf("the check of a page redirected to an allowed one: version %+v, want it read", v)
 	}
 }
@@ -113,39 +94,75 @@ func TestRedirectedVersionValidators(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	ctx := context.Background()
-	db, wh, u := testStore(t)
-	now := time.Now().UTC().Truncate(time.Minute)
-	page := srv.URL + "/page"
-	s := createSentinel(t, db, spec.NewChecker(now), u, "moved", "Create Sentinel moved Using "+page+" Monitor any change Fetch 1 hour\n")
-	f := fetch.New(fetch.Options{AllowPrivateNetworks: true, TotalTimeout: 5 * time.Second})
-	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute},
-		Now: func() time.Time { return now }}
-	body := func() string {
-		t.Helper()
-		r, err := db.FindResourceByURL(ctx, page)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := db.LatestVersion(ctx, r.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := wh.Body(ctx, v.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
-	runOnce(t, m, 1)
-	if b := body(); !strings.Contains(b, "the target") {
+	w := watchPage(t, srv.URL+"/page")
+	w.check()
+	if b := w.body(); !strings.Contains(b, "the target") {
 		t.Fatalf("first check: version %q, want the target's content", b)
 	}
 	redirecting.Store(false)
-	now = now.Add(2 * time.Hour)
-	makeDue(t, db, s, now)
-	runOnce(t, m, 1)
-	if b := body(); !strings.Contains(b, "the page's own content") {
+	w.check()
+	if b := w.body(); !strings.Contains(b, "the page's own content") {
 		t.Errorf("the page no longer redirects: version %q, want its own content", b)
 	}
+}
+
+// watchedPage is a page that a sentinel watches hourly, checked by a
+// monitor that fetches through the real fetcher.
+type watchedPage struct {
+	t       *testing.T
+	url     string
+	db      *sqlite.DB
+	wh      *warehouse.Warehouse
+	s       *vigil.Sentinel
+	m       *Monitor
+	now     time.Time
+	checked bool
+}
+
+// watchPage returns the page at url, watched.
+func watchPage(t *testing.T, url string) *watchedPage {
+	w := &watchedPage{t: t, url: url, now: time.Now().UTC().Truncate(time.Minute)}
+	var u *vigil.User
+	w.db, w.wh, u = testStore(t)
+	w.s = createSentinel(t, w.db, spec.NewChecker(w.now), u, "page", "Create Sentinel page Using "+url+" Monitor any change Fetch 1 hour\n")
+	f := fetch.New(fetch.Options{AllowPrivateNetworks: true, TotalTimeout: 5 * time.Second})
+	w.m = &Monitor{Store: w.db, Warehouse: w.wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute},
+		Now: func() time.Time { return w.now }}
+	return w
+}
+
+// check runs the page's next check, two hours after the previous one.
+func (w *watchedPage) check() {
+	w.t.Helper()
+	if w.checked {
+		w.now = w.now.Add(2 * time.Hour)
+		makeDue(w.t, w.db, w.s, w.now)
+	}
+	w.checked = true
+	runOnce(w.t, w.m, 1)
+}
+
+// latest returns the page's newest version.
+func (w *watchedPage) latest() *vigil.Version {
+	w.t.Helper()
+	ctx := context.Background()
+	r, err := w.db.FindResourceByURL(ctx, w.url)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	v, err := w.db.LatestVersion(ctx, r.ID)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return v
+}
+
+// body returns the body of the page's newest version.
+func (w *watchedPage) body() string {
+	w.t.Helper()
+	b, err := w.wh.Body(context.Background(), w.latest().ID)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return string(b)
 }

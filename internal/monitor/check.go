@@ -231,8 +231,16 @@ func (m *Monitor) head(ctx context.Context, rid int64) (*vigil.Version, error) {
 // newest version was head, unless head is the same failure: a run of
 // identical failures is stored once. The caller holds url's page lock.
 func (m *Monitor) storeFailure(ctx context.Context, rid int64, url string, head *vigil.Version, status int, why string, now time.Time) {
+	if _, err := m.putFailure(ctx, rid, url, head, status, why, now); err != nil {
+		m.Logger.Error("store fetch error", LogURL, url, LogError, err)
+	}
+}
+
+// putFailure is storeFailure returning the version that says why: head
+// if it does already.
+func (m *Monitor) putFailure(ctx context.Context, rid int64, url string, head *vigil.Version, status int, why string, now time.Time) (*vigil.Version, error) {
 	if head != nil && head.Error == why {
-		return
+		return head, nil
 	}
 	f := &warehouse.Fetch{URL: url, FetchedAt: now, Status: status, Error: why, CheckHead: true}
 	if head != nil {
@@ -240,11 +248,11 @@ func (m *Monitor) storeFailure(ctx context.Context, rid int64, url string, head 
 	}
 	v, err := m.Warehouse.Put(ctx, f)
 	if err != nil {
-		m.Logger.Error("store fetch error", LogURL, url, LogError, err)
 		m.heads.put(rid, nil)
-		return
+		return nil, fmt.Errorf("store the failure of %s: %w", url, err)
 	}
 	m.heads.put(rid, v)
+	return v, nil
 }
 
 // resource returns the resource of a URL: from memory, from the store (a

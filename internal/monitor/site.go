@@ -41,7 +41,9 @@ import (
 // reference and reports nothing.
 //
 // A check reports one change of the site: its resource is the start
-// page's, its FromVersion 0 and its ToVersion the start page's version;
+// page's, its FromVersion 0 and its ToVersion the start page's version
+// (for a start page read without its body, a binary document, the
+// version saying so, as a page sentinel on it stores: startVersion);
 // its records are of kind page (intent.PageInfo), one per page added,
 // deleted or modified, in that order, each by URL.
 
@@ -105,6 +107,16 @@ type siteFetcher struct {
 	versions map[string]int64
 	// failed counts the pages read whose body could not be stored.
 	failed int
+	// leaves are the pages read whose body the fetcher does not return
+	// (binary documents, leaves of the site), by canonical URL: its
+	// answer's status and the error it gave.
+	leaves map[string]leaf
+}
+
+// leaf is a page of a site read without its body.
+type leaf struct {
+	status int
+	why    string
 }
 
 // Fetch implements vigil.Fetcher. A page stored before is asked for
@@ -124,6 +136,13 @@ func (f *siteFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigi
 			res, err = f.inner.Fetch(ctx, req)
 		} else {
 			return f.notModified(ctx, asked, good, res)
+		}
+	}
+	if err != nil && res != nil && res.Status/100 == 2 {
+		if u, cerr := vigil.CanonicalURL(res.URL); cerr == nil {
+			f.mu.Lock()
+			f.leaves[u] = leaf{status: res.Status, why: err.Error()}
+			f.mu.Unlock()
 		}
 	}
 	if err != nil || res == nil || res.NotModified {
@@ -228,7 +247,7 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	// Fetched most important first (OPIC's Greedy order), so that a site
 	// larger than its pages keeps the pages that matter most.
 	q := crawl.Query{Start: site.URL, MaxDepth: site.Depth, MaxPages: site.Pages, Order: crawl.OrderImportance}
-	sf := &siteFetcher{m: m, inner: m.Fetcher, versions: map[string]int64{}}
+	sf := &siteFetcher{m: m, inner: m.Fetcher, versions: map[string]int64{}, leaves: map[string]leaf{}}
 	limit := m.siteTime(j)
 	cctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
@@ -311,12 +330,57 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		m.Logger.Error("compare site crawls", LogSentinel, j.s.ID, LogURL, site.URL, LogError, err)
 		return
 	}
-	m.pageWorks(j, ps, site.URL, now)
 	if len(records) == 0 {
+		m.pageWorks(j, ps, site.URL, now)
 		return
 	}
+	rid, to, err := m.startVersion(ctx, sf, cur, now)
+	if err != nil {
+		// Not recorded, and told as the site's failure: compared again at
+		// the next check, with this crawl.
+		j.rec.Site = nil
+		j.outcome = schedule.Failed
+		msg := "the change of the site cannot be recorded: " + err.Error()
+		m.pageFailing(j, ps, site.URL, msg, now)
+		m.Logger.Error("site check failed: change not recorded", LogSentinel, j.s.ID, LogURL, site.URL, LogError, err)
+		return
+	}
+	m.pageWorks(j, ps, site.URL, now)
 	j.outcome = schedule.Changed
-	m.reportSite(ctx, j, cur, records, now)
+	m.reportSite(ctx, j, rid, to, records, now)
+}
+
+// startVersion returns the resource of a crawl's start page and the
+// version a change of its site is recorded on: the start page's version
+// in the crawl or, for a start page read without its body (a binary
+// document: a PDF, an image), the version saying why, which a page
+// sentinel on it stores too. It stores that version if the page's newest
+// is not it already.
+func (m *Monitor) startVersion(ctx context.Context, sf *siteFetcher, cur *siteRecord, now time.Time) (rid, to int64, err error) {
+	start := cur.Snapshot.Pages[0].URL
+	if to = cur.Versions[start]; to != 0 {
+		if rid = m.knownResource(ctx, start); rid == 0 {
+			return 0, 0, fmt.Errorf("start page %s: version %d stored, and no resource found", start, to)
+		}
+		return rid, to, nil
+	}
+	l, ok := sf.leaves[start]
+	if !ok {
+		return 0, 0, fmt.Errorf("start page %s: read, and no version stored", start)
+	}
+	if rid, err = m.resource(ctx, start); err != nil {
+		return 0, 0, fmt.Errorf("start page %s: %w", start, err)
+	}
+	defer m.pages.lock(start)()
+	head, err := m.head(ctx, rid)
+	if err != nil {
+		return 0, 0, fmt.Errorf("start page %s: %w", start, err)
+	}
+	v, err := m.putFailure(ctx, rid, start, head, l.status, l.why, now)
+	if err != nil {
+		return 0, 0, fmt.Errorf("start page %s: %w", start, err)
+	}
+	return rid, v.ID, nil
 }
 
 // storeStartFailure stores the failure of a site's start page as a
@@ -493,18 +557,10 @@ func pageFailure(p *crawl.Page) string {
 	return p.Error
 }
 
-// reportSite records the change a check found on a site and, for the
-// immediate and best-effort modes, its notifications.
-func (m *Monitor) reportSite(ctx context.Context, j *job, cur *siteRecord, records []intent.Change, now time.Time) {
-	start := cur.Snapshot.Pages[0].URL
-	to := cur.Versions[start]
-	rid := m.knownResource(ctx, start)
-	if to == 0 || rid == 0 {
-		// The start page was read (StartFailure) but not stored.
-		j.rec.Site = nil // compared again at the next check
-		m.Logger.Error("site change not recorded: the start page has no stored version", LogSentinel, j.s.ID, LogURL, start)
-		return
-	}
+// reportSite records the change a check found on a site, on version to
+// of its start page's resource rid (startVersion), and, for the immediate
+// and best-effort modes, its notifications.
+func (m *Monitor) reportSite(ctx context.Context, j *job, rid, to int64, records []intent.Change, now time.Time) {
 	data, err := json.Marshal(records)
 	if err != nil {
 		m.Logger.Error("encode site records", LogSentinel, j.s.ID, LogError, err)

@@ -325,20 +325,11 @@ func TestSiteMessageBounded(t *testing.T) {
 	}
 	m := &Monitor{Store: db}
 	m.init()
-	m.reportSite(context.Background(), j, &siteRecord{Snapshot: &crawl.Snapshot{Pages: []*crawl.Page{{URL: "https://big.example/"}}},
-		Versions: map[string]int64{"https://big.example/": 1}}, recs, now)
-	// No resource for the start page in this store: nothing is recorded,
-	// and the snapshot is not replaced.
-	if len(j.rec.Changes) != 0 || j.rec.Site != nil {
-		t.Fatalf("without a stored start page: %d changes", len(j.rec.Changes))
-	}
 	res, err := db.EnsureResource(context.Background(), "https://big.example/")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.resources = map[string]int64{"https://big.example/": res.ID}
-	m.reportSite(context.Background(), j, &siteRecord{Snapshot: &crawl.Snapshot{Pages: []*crawl.Page{{URL: "https://big.example/"}}},
-		Versions: map[string]int64{"https://big.example/": 1}}, recs, now)
+	m.reportSite(context.Background(), j, res.ID, 1, recs, now)
 	if len(j.rec.Changes) != 1 || len(j.rec.Notifications) != 1 {
 		t.Fatalf("%d changes, %d notifications; want 1 and 1", len(j.rec.Changes), len(j.rec.Notifications))
 	}
@@ -596,5 +587,55 @@ func TestSameSiteQuery(t *testing.T) {
 		if got := sameSiteQuery(tc.a, tc.b); got != tc.want {
 			t.Errorf("%s: sameSiteQuery = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestSiteBinaryStart: a site whose start page is a binary document (a
+// PDF, whose body the fetcher does not return and the warehouse does not
+// store) records its changes, on the version of the start page that says
+// why it has no body, as a page sentinel on it stores; the crawl it
+// found them in is the next reference.
+func TestSiteBinaryStart(t *testing.T) {
+	ctx := context.Background()
+	db, wh, u := testStore(t)
+	pdf := []byte("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n")
+	day := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
+	site := crawltest.NewSite(t, crawltest.Release{"/report.pdf": pdf})
+	site.Set(crawltest.Release{"/report.pdf": pdf}, map[string]time.Time{"/report.pdf": day})
+	now := time.Now().UTC()
+	sen := createSentinel(t, db, spec.NewChecker(now), u, "report", "Create Sentinel report Using site "+site.URL("/report.pdf")+" Every interactive")
+	m := siteMonitor(db, wh, fetch.Options{}, &now)
+	runOnce(t, m, 1)
+
+	site.Set(crawltest.Release{"/report.pdf": pdf}, map[string]time.Time{"/report.pdf": day.AddDate(0, 1, 0)})
+	checkAnHourLater(t, m, db, sen, &now)
+	cs := changesOf(t, db, sen)
+	if len(cs) != 1 {
+		t.Fatalf("%d changes, want 1: the start page, a new date", len(cs))
+	}
+	recs := siteRecords(t, cs[0])
+	if len(recs) != 1 || recs[0].Op != intent.Update || recs[0].Page.URL != site.URL("/report.pdf") {
+		t.Errorf("records %+v, want the start page changed", recs)
+	}
+	start, err := db.FindResourceByURL(ctx, site.URL("/report.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := db.FindVersionByID(ctx, cs[0].ToVersion)
+	if err != nil || v.ResourceID != start.ID || !strings.Contains(v.Error, "binary content") {
+		t.Errorf("change on resource %d, to version %+v, %v; want a version of %d saying the page is binary", cs[0].ResourceID, v, err, start.ID)
+	}
+	states, err := db.SentinelStates(ctx, []int64{sen.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := decodeState(states[sen.ID]).Pages[site.URL("/report.pdf")]; ps == nil || !ps.FailingSince.IsZero() {
+		t.Errorf("the site's run of failures: %+v, want none", ps)
+	}
+
+	// The crawl that found the change is the reference: nothing more.
+	checkAnHourLater(t, m, db, sen, &now)
+	if cs := changesOf(t, db, sen); len(cs) != 1 {
+		t.Errorf("%d changes after an unchanged check, want still 1", len(cs))
 	}
 }

@@ -39,6 +39,10 @@ type CheckRecord struct {
 	// with the changes it caused, so that a crash neither loses a site's
 	// change nor reports it twice.
 	Site []byte
+	// DropSite, when Site is nil, deletes the sentinel's site snapshot:
+	// the sentinel no longer watches a site, and a crawl made before must
+	// not be what a check compares with once it watches one again.
+	DropSite bool
 }
 
 // CheckStore keeps the monitor's per-sentinel run-time state and records
@@ -53,7 +57,7 @@ type CheckStore interface {
 	RecordChecks(ctx context.Context, recs []*CheckRecord) error
 	// SiteSnapshot returns the site snapshot last recorded for a sentinel
 	// (CheckRecord.Site) and when it was recorded (the check's
-	// CheckedAt); ENOTFOUND if it has none. Deleting the sentinel deletes
-	// it.
+	// CheckedAt); ENOTFOUND if it has none. Deleting the sentinel, or a
+	// record with DropSite, deletes it.
 	SiteSnapshot(ctx context.Context, sentinelID int64) ([]byte, time.Time, error)
 }

@@ -465,6 +465,14 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 		}
 		j.plan = p
 		j.st.follow(p.urls)
+		if p.site != nil {
+			j.st.Site = true
+		} else if j.st.Site {
+			// Edited to watch pages: its last crawl is dropped, lest it be
+			// what the sentinel compares with if edited back to the site,
+			// reporting all that changed meanwhile as one change.
+			j.st.Site, j.rec.DropSite = false, true
+		}
 		if c := j.st.Confirm; c != nil && !slices.Contains(p.urls, c.URL) {
 			// The sentinel was edited to watch other pages: a change of
 			// one it left waits for a check that will never come, and

@@ -38,7 +38,10 @@ import (
 // (vigil.CheckRecord.Site), written in the check's transaction: a crash
 // neither loses a change nor reports it twice. The first crawl, and the
 // first after the sentinel was edited to crawl otherwise, is the
-// reference and reports nothing.
+// reference and reports nothing. A sentinel edited to watch pages drops
+// its crawl at its first check as such (state.Site, CheckRecord.DropSite):
+// edited back to the site, it starts from a new reference rather than
+// reporting all that changed while it watched something else.
 //
 // A check reports one change of the site: its resource is the start
 // page's, its FromVersion 0 and its ToVersion the start page's version

@@ -429,18 +429,7 @@ func TestSiteEdited(t *testing.T) {
 	runOnce(t, m, 1)
 
 	// Depth 0: the start page alone, three pages fewer.
-	edited := createSentinel(t, db, spec.NewChecker(now), u, "tmp", "Create Sentinel tmp Using site "+site.URL("/docs/")+" depth 0 Every interactive")
-	cur, err := db.FindSentinelByID(ctx, sen.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cur.Spec = edited.Spec
-	if err := db.UpdateSentinel(ctx, cur); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.DeleteSentinel(ctx, edited.ID); err != nil {
-		t.Fatal(err)
-	}
+	editSpec(t, db, u, sen, "Create Sentinel docs Using site "+site.URL("/docs/")+" depth 0 Every interactive", now)
 	checkAnHourLater(t, m, db, sen, &now)
 	if cs := changesOf(t, db, sen); len(cs) != 0 {
 		t.Fatalf("an edited site sentinel reported %d changes: %s", len(cs), cs[0].Summary)
@@ -637,5 +626,60 @@ func TestSiteBinaryStart(t *testing.T) {
 	checkAnHourLater(t, m, db, sen, &now)
 	if cs := changesOf(t, db, sen); len(cs) != 1 {
 		t.Errorf("%d changes after an unchanged check, want still 1", len(cs))
+	}
+}
+
+// editSpec replaces the specification of sentinel s with that of src.
+func editSpec(t *testing.T, db *sqlite.DB, u *vigil.User, s *vigil.Sentinel, src string, now time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	tmp := createSentinel(t, db, spec.NewChecker(now), u, "tmp", strings.Replace(src, "Sentinel "+s.Name+" ", "Sentinel tmp ", 1))
+	cur, err := db.FindSentinelByID(ctx, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur.Source, cur.Spec = src, tmp.Spec
+	if err := db.UpdateSentinel(ctx, cur); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.DeleteSentinel(ctx, tmp.ID); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSiteEditedAway: a sentinel edited from a site to a page drops its
+// crawl at its first check as a page's; edited back to the same site, its
+// next crawl is a new reference, rather than comparing with the crawl of
+// long ago and reporting all that changed meanwhile as one change.
+func TestSiteEditedAway(t *testing.T) {
+	ctx := context.Background()
+	db, wh, u := testStore(t)
+	site := crawltest.NewSite(t, docsRelease("Install.", "Free.", true))
+	now := time.Now().UTC()
+	siteSrc := "Create Sentinel docs Using site " + site.URL("/docs/") + " Every interactive"
+	sen := createSentinel(t, db, spec.NewChecker(now), u, "docs", siteSrc)
+	m := siteMonitor(db, wh, fetch.Options{}, &now)
+	runOnce(t, m, 1)
+
+	editSpec(t, db, u, sen, "Create Sentinel docs Using "+site.URL("/docs/guide.html")+" Every interactive", now)
+	checkAnHourLater(t, m, db, sen, &now)
+	if _, _, err := db.SiteSnapshot(ctx, sen.ID); vigil.ErrorCode(err) != vigil.ENOTFOUND {
+		t.Errorf("the site's crawl after a check as a page: %v, want it dropped", err)
+	}
+
+	site.Set(docsRelease("Install again.", "Free of charge.", false), nil)
+	editSpec(t, db, u, sen, siteSrc, now)
+	checkAnHourLater(t, m, db, sen, &now)
+	if cs := changesOf(t, db, sen); len(cs) != 0 {
+		t.Fatalf("edited back to its site, the sentinel reported %d changes: %s", len(cs), cs[0].Summary)
+	}
+	site.Set(docsRelease("Install again.", "Free of charge, forever.", false), nil)
+	checkAnHourLater(t, m, db, sen, &now)
+	cs := changesOf(t, db, sen)
+	if len(cs) != 1 {
+		t.Fatalf("%d changes, want 1: the FAQ", len(cs))
+	}
+	if recs := siteRecords(t, cs[0]); len(recs) != 1 || recs[0].Page.URL != site.URL("/docs/faq.html") {
+		t.Errorf("records %+v, want the FAQ changed", recs)
 	}
 }

@@ -25,6 +25,9 @@ type state struct {
 	// "Every <interval>" digest.
 	DigestSince time.Time `json:"digestSince,omitzero"`
 	DigestDue   time.Time `json:"digestDue,omitzero"`
+	// Site says the sentinel watched a site at its last check: it may
+	// have a site snapshot, dropped at its first check as anything else.
+	Site bool `json:"site,omitempty"`
 }
 
 // pageState numbers the content versions of one page as the sentinel saw

@@ -80,6 +80,10 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 					r.SentinelID, r.Site, tv(r.CheckedAt)); err != nil {
 					return err
 				}
+			} else if r.DropSite {
+				if _, err := tx.ExecContext(ctx, "DELETE FROM site_snapshots WHERE sentinel_id = ?", r.SentinelID); err != nil {
+					return err
+				}
 			}
 			for _, c := range r.Changes {
 				err := tx.QueryRowContext(ctx, `INSERT INTO changes (id, sentinel_id, resource_id, from_version, to_version, detected_at, summary, records)

@@ -25,7 +25,8 @@ func RunCheckStore(t *testing.T, open CheckOpener) {
 
 // testSiteSnapshot: a check record's site snapshot is kept per sentinel,
 // replaced by the next one that has one, kept by one that has none, not
-// written for a sentinel deleted meanwhile, and deleted with its sentinel.
+// written for a sentinel deleted meanwhile, deleted by a record that drops
+// it and with its sentinel.
 func testSiteSnapshot(t *testing.T, s interface {
 	vigil.Store
 	vigil.CheckStore
@@ -77,6 +78,21 @@ func testSiteSnapshot(t *testing.T, s interface {
 	if got, _, err = s.SiteSnapshot(ctx, sens[0].ID); err != nil || string(got) != string(second) {
 		t.Errorf("after an invalid record: %d bytes, %v; want the %d before", len(got), err, len(second))
 	}
+
+	// A record with DropSite deletes it, unless it has a snapshot, which
+	// replaces it; one for a sentinel without a snapshot is no error.
+	t2 := t1.Add(time.Hour)
+	must(t, s.RecordChecks(ctx, []*vigil.CheckRecord{{SentinelID: sens[0].ID, CheckedAt: t2, NextCheck: t2.Add(time.Hour), Site: first, DropSite: true}}))
+	if got, at, err = s.SiteSnapshot(ctx, sens[0].ID); err != nil || string(got) != string(first) || !at.Equal(t2) {
+		t.Errorf("after a record with a snapshot and DropSite: %x at %v, %v; want %x at %v", got, at, err, first, t2)
+	}
+	must(t, s.RecordChecks(ctx, []*vigil.CheckRecord{
+		{SentinelID: sens[0].ID, CheckedAt: t2, NextCheck: t2.Add(time.Hour), DropSite: true},
+		{SentinelID: sens[1].ID, CheckedAt: t2, NextCheck: t2.Add(time.Hour), DropSite: true},
+	}))
+	_, _, err = s.SiteSnapshot(ctx, sens[0].ID)
+	wantCode(t, err, vigil.ENOTFOUND)
+	must(t, s.RecordChecks(ctx, []*vigil.CheckRecord{{SentinelID: sens[0].ID, CheckedAt: t2, NextCheck: t2.Add(time.Hour), Site: second}}))
 
 	must(t, s.DeleteSentinel(ctx, sens[0].ID))
 	_, _, err = s.SiteSnapshot(ctx, sens[0].ID)

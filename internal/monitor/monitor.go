@@ -39,9 +39,15 @@ type Monitor struct {
 	// Detect tunes user-intent detection.
 	Detect *intent.Options
 
-	Lease   time.Duration // 5m: a claimed sentinel is hidden this long from other schedulers
-	Batch   int           // 256 sentinels claimed at a time
-	Workers int           // 16 pages fetched and compared at once
+	Lease time.Duration // 5m: a claimed sentinel is hidden this long from other schedulers
+	Batch int           // 256 sentinels claimed at a time
+	// Workers is how many pages are fetched and compared at once: 16.
+	// Sites are crawled on at most half of them (at least one, see
+	// siteSlots), since a site's check holds its worker for up to the
+	// lease: a site due while those are all crawling is given back,
+	// still due, and checked at a later round when one is free, neither
+	// failed nor deferred.
+	Workers int
 	// Fresh lets a page fetched less than Fresh ago serve another sentinel
 	// without a new fetch (0: only within one batch).
 	Fresh time.Duration
@@ -90,8 +96,16 @@ type Monitor struct {
 	idxMu     sync.Mutex
 	indexes   map[int64]*ownerIndex
 	flight    inFlight
-	once      sync.Once
+	// sites holds a token per site being crawled, at most siteSlots;
+	// siteFree wakes Run when one is given back.
+	sites    chan struct{}
+	siteFree chan struct{}
+	once     sync.Once
 }
+
+// siteSlots is how many sites are crawled at once: half the workers, at
+// least one.
+func (m *Monitor) siteSlots() int { return max(1, m.Workers/2) }
 
 // inFlight keeps Run from checking a sentinel twice at once. A check runs
 // on the sentinel's state as last committed and commits its record
@@ -226,6 +240,8 @@ func (m *Monitor) init() {
 		}
 		m.budget.total = max(m.MemoryBudget, 0)
 		m.budget.free = m.budget.total
+		m.sites = make(chan struct{}, m.siteSlots())
+		m.siteFree = make(chan struct{}, 1)
 	})
 }
 
@@ -260,7 +276,7 @@ func (m *Monitor) RunOnce(ctx context.Context) (int, error) {
 		mu.Lock()
 		recs = append(recs, r)
 		mu.Unlock()
-	}, nil, nil)
+	}, nil, nil) // waits for the sites' slots: none is given back
 	if ctx.Err() != nil {
 		leases := make([]vigil.SentinelLease, len(claimed))
 		for i, s := range claimed {
@@ -333,16 +349,18 @@ func (m *Monitor) Run(ctx context.Context, poll time.Duration, kick <-chan struc
 			m.Logger.Error("claim due sentinels", LogError, err)
 		}
 		claimed = append(m.flight.takeReady(), m.flight.admit(claimed)...)
-		if len(claimed) == 0 {
+		// A batch of sites alone, all given back for want of a site slot,
+		// waits as an empty one does (or for a slot): claimed again at
+		// once, they would be given back again.
+		if len(claimed) == 0 || m.checkBatch(ctx, claimed, func(r *vigil.CheckRecord) { c.in <- r }, slots, abandon) == len(claimed) {
 			select {
 			case <-ctx.Done():
 			case <-time.After(poll):
 			case <-kick:
 			case <-m.flight.wake:
+			case <-m.siteFree:
 			}
-			continue
 		}
-		m.checkBatch(ctx, claimed, func(r *vigil.CheckRecord) { c.in <- r }, slots, abandon)
 	}
 	return ctx.Err()
 }
@@ -434,7 +452,13 @@ func (m *Monitor) notified(recs []*vigil.CheckRecord) {
 // they are all started; without, it runs them on Workers goroutines and
 // waits. If the batch cannot be checked, abandon (if not nil) is called
 // with the ids of its sentinels, which no record will follow.
-func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sink func(*vigil.CheckRecord), slots chan struct{}, abandon func([]int64)) {
+//
+// Sites are crawled on at most siteSlots goroutines. With slots, a site
+// for which none is free is given back (its claim released: due at once,
+// checked at a later round), abandoned without a record; checkBatch
+// returns how many sentinels it gave back. Without, it waits for a slot,
+// once the pages are started.
+func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sink func(*vigil.CheckRecord), slots chan struct{}, abandon func([]int64)) int {
 	now := m.Now()
 	ids := make([]int64, len(claimed))
 	for i, s := range claimed {
@@ -446,7 +470,7 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 		if abandon != nil {
 			abandon(ids)
 		}
-		return // the lease brings them back
+		return 0 // the lease brings them back
 	}
 	lookups := map[int64]schedule.Lookup{}
 	groups := map[string][]*job{}
@@ -507,15 +531,51 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 	if slots == nil {
 		slots = make(chan struct{}, m.Workers)
 	}
+	// Sites last: a site waiting for its slot does not hold back pages.
+	slices.SortStableFunc(order, func(a, b string) int {
+		switch sa, sb := strings.HasPrefix(a, siteGroup), strings.HasPrefix(b, siteGroup); {
+		case sa == sb:
+			return 0
+		case sa:
+			return 1
+		}
+		return -1
+	})
+	var given []vigil.SentinelLease
 	for _, key := range order {
 		jobs := groups[key]
+		site := strings.HasPrefix(key, siteGroup)
+		if site {
+			if wait {
+				m.sites <- struct{}{}
+			} else {
+				select {
+				case m.sites <- struct{}{}:
+				default:
+					for _, j := range jobs {
+						given = append(given, vigil.SentinelLease{SentinelID: j.s.ID, Until: j.s.NextCheck})
+					}
+					continue
+				}
+			}
+		}
 		slots <- struct{}{}
 		wg.Add(1)
 		go func() {
-			defer func() { <-slots; wg.Done() }()
+			defer func() {
+				<-slots
+				if site {
+					<-m.sites
+					select {
+					case m.siteFree <- struct{}{}:
+					default:
+					}
+				}
+				wg.Done()
+			}()
 			grant := &memoryGrant{b: &m.budget}
 			defer grant.done()
-			if strings.HasPrefix(key, siteGroup) {
+			if site {
 				for _, j := range jobs {
 					m.checkSite(ctx, j, now, grant)
 					grant.done()
@@ -548,8 +608,29 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 			}
 		}()
 	}
+	if len(given) > 0 {
+		m.giveBack(ctx, given, abandon)
+	}
 	if wait {
 		wg.Wait()
+	}
+	return len(given)
+}
+
+// giveBack releases the claims of sentinels given back unchecked, so
+// that they are due at once, and ends their checks (abandon): their site
+// slots were all taken. If the release fails, their lease brings them
+// back.
+func (m *Monitor) giveBack(ctx context.Context, leases []vigil.SentinelLease, abandon func([]int64)) {
+	if _, err := m.Store.ReleaseSentinels(ctx, leases, m.Now()); err != nil && ctx.Err() == nil {
+		m.Logger.Error("give back sites waiting for a slot", LogError, err)
+	}
+	ids := make([]int64, len(leases))
+	for i, l := range leases {
+		ids[i] = l.SentinelID
+	}
+	if abandon != nil {
+		abandon(ids)
 	}
 }
 

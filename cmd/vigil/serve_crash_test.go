@@ -186,7 +186,7 @@ func TestServeBadInput(t *testing.T) {
 	data := t.TempDir()
 	addSentinels(t, data, src.String())
 	d := startDaemon(t, data, "--allow-private-networks", "--min-interval", "1s", "--host-delay", "0", "--host-concurrency", "8",
-		"--poll", "50ms", "--fetch-timeout", "1s", "--webhook-secret", "bad-secret-of-thirty-two-characters")
+		"--poll", "50ms", "--fetch-timeout", "3s", "--webhook-secret", "bad-secret-of-thirty-two-characters")
 	db := openData(t, data)
 	errorOf := func(url string) string {
 		r, err := db.FindResourceByURL(context.Background(), url)

@@ -1,0 +1,88 @@
+package xmlpatch
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/vigil-web/vigil/simulate"
+	"github.com/vigil-web/vigil/tree"
+	"github.com/vigil-web/vigil/treediff"
+)
+
+// benchPair returns a generated document of size bytes and the patch that
+// turns it into a version with rate of its nodes changed, encoded.
+func benchPair(b *testing.B, size int, rate float64) (*tree.Document, []byte, *Patch) {
+	b.Helper()
+	old, err := simulate.Generate(simulate.Records, size, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	newDoc, _, err := simulate.Change(old, simulate.Spread(rate), 2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tree.Walk(newDoc.Root, func(n *tree.Node) bool { n.XID = 0; return true })
+	newDoc.NextXID = 0
+	d, err := treediff.Diff(old, newDoc, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := Export(old, d)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := Encode(&buf, p); err != nil {
+		b.Fatal(err)
+	}
+	return old, buf.Bytes(), p
+}
+
+// BenchmarkXMLPatch exports the delta of a generated pair as a patch,
+// decodes the patch, and applies it to the old version, at 10 KB and 1 MB
+// with 1 % and 10 % of the nodes changed.
+func BenchmarkXMLPatch(b *testing.B) {
+	for _, size := range []int{10 << 10, 1 << 20} {
+		for _, rate := range []float64{0.01, 0.1} {
+			old, enc, p := benchPair(b, size, rate)
+			name := fmt.Sprintf("%dKB/%g%%", size>>10, rate*100)
+			b.Run("export/"+name, func(b *testing.B) {
+				newDoc, _, _ := simulate.Change(old, simulate.Spread(rate), 2)
+				tree.Walk(newDoc.Root, func(n *tree.Node) bool { n.XID = 0; return true })
+				newDoc.NextXID = 0
+				d, err := treediff.Diff(old, newDoc, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.SetBytes(int64(size))
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if _, err := Export(old, d); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run("decode/"+name, func(b *testing.B) {
+				b.SetBytes(int64(len(enc)))
+				for i := 0; i < b.N; i++ {
+					if _, err := Decode(bytes.NewReader(enc)); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run("apply/"+name, func(b *testing.B) {
+				b.SetBytes(int64(size))
+				b.ReportMetric(float64(len(p.Ops)), "ops")
+				for i := 0; i < b.N; i++ {
+					b.StopTimer()
+					doc := old.Clone()
+					b.StartTimer()
+					if err := Apply(doc, p); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -32,6 +32,9 @@ func Apply(doc *tree.Document, p *Patch) error {
 	}
 	work := doc.Clone()
 	a := &applier{doc: work, p: p, xids: work.Root.XID != 0, base: (*scope)(nil).declare(p.Namespaces)}
+	if !noSiblingIndex {
+		a.sib = newSiblings()
+	}
 	for i := range p.Ops {
 		if err := a.op(i); err != nil {
 			return err
@@ -46,6 +49,42 @@ type applier struct {
 	p    *Patch
 	xids bool   // give added nodes XIDs
 	base *scope // the namespaces the patch's document element declares
+	// sib indexes the children of the elements selectors went through;
+	// every change to children, names and namespace declarations below
+	// goes through the methods that keep it up to date.
+	sib *siblings
+}
+
+func (a *applier) insertChild(parent *tree.Node, i int, n *tree.Node) {
+	if a.sib == nil {
+		parent.InsertChild(i, n)
+		return
+	}
+	a.sib.insert(parent, i, n)
+}
+
+func (a *applier) removeChild(parent *tree.Node, i int) {
+	if a.sib == nil {
+		parent.RemoveChild(i)
+		return
+	}
+	a.sib.detach(parent.Children[i])
+	parent.RemoveChild(i)
+}
+
+func (a *applier) joinTexts(parent *tree.Node, i int) {
+	if a.sib == nil {
+		joinTexts(parent, i)
+		return
+	}
+	a.sib.join(parent, i)
+}
+
+// declarationsChanged is called after a namespace declaration changed.
+func (a *applier) declarationsChanged() {
+	if a.sib != nil {
+		a.sib.reset()
+	}
 }
 
 // opError builds the error of operation i.
@@ -81,7 +120,7 @@ func (a *applier) op(i int) error {
 		}
 	}
 	ps := a.base.declare(op.Namespaces) // in scope at the operation
-	loc, lerr := locate(a.doc, sel, ps)
+	loc, lerr := locate(a.doc, sel, ps, a.sib)
 	if lerr != nil {
 		return fail(lerr.cond, "%s", lerr.msg)
 	}
@@ -146,6 +185,7 @@ func (a *applier) addTyped(op *Op, loc *located, ps *scope) (Condition, string) 
 			return problem(InvalidPatchDirective, "element %s already declares prefix %s", n.Name, prefix)
 		}
 		n.Attrs = append(n.Attrs, tree.Attr{Name: "xmlns:" + prefix, Value: value})
+		a.declarationsChanged()
 		return "", ""
 	}
 	name, ok := strings.CutPrefix(op.Type, "@")
@@ -169,6 +209,7 @@ func (a *applier) addTyped(op *Op, loc *located, ps *scope) (Condition, string) 
 			// it takes one that no name there uses.
 			q := freePrefix(n, loc.scope, p)
 			n.Attrs = append(n.Attrs, tree.Attr{Name: "xmlns:" + q, Value: x.uri})
+			a.declarationsChanged()
 			name = q + ":" + l
 		}
 	}
@@ -253,11 +294,11 @@ func (a *applier) add(op *Op, loc *located, ps *scope) (Condition, string) {
 	nodes = normalizeTexts(nodes)
 	a.giveXIDs(nodes)
 	for i, n := range nodes {
-		parent.InsertChild(at+i, n)
+		a.insertChild(parent, at+i, n)
 	}
 	// A text added beside a text is one with it.
-	joinTexts(parent, at+len(nodes))
-	joinTexts(parent, at)
+	a.joinTexts(parent, at+len(nodes))
+	a.joinTexts(parent, at)
 	return "", ""
 }
 
@@ -313,8 +354,8 @@ func (a *applier) replace(op *Op, loc *located, ps *scope) (Condition, string) {
 		case loc.kind == stepText && value == "":
 			// XPath's data model has no empty text node.
 			i := slices.Index(loc.parent.Children, n)
-			loc.parent.RemoveChild(i)
-			joinTexts(loc.parent, i)
+			a.removeChild(loc.parent, i)
+			a.joinTexts(loc.parent, i)
 		case loc.kind == stepText:
 			n.Value = value
 		case loc.kind == stepNamespace && value == "":
@@ -323,6 +364,9 @@ func (a *applier) replace(op *Op, loc *located, ps *scope) (Condition, string) {
 			return problem(InvalidNamespaceURI, "%s cannot be bound to %s", value, n.Attrs[loc.attr].Name)
 		default:
 			n.Attrs[loc.attr].Value = value
+			if loc.kind == stepNamespace {
+				a.declarationsChanged()
+			}
 		}
 		return "", ""
 	}
@@ -356,12 +400,12 @@ func (a *applier) replace(op *Op, loc *located, ps *scope) (Condition, string) {
 	a.giveXIDs(nodes)
 	if loc.parent == nil {
 		a.doc.Root = nodes[0]
+		a.declarationsChanged()
 		return "", ""
 	}
 	i := slices.Index(loc.parent.Children, n)
-	loc.parent.Children[i] = nodes[0]
-	nodes[0].Parent = loc.parent
-	n.Parent = nil
+	a.removeChild(loc.parent, i)
+	a.insertChild(loc.parent, i, nodes[0])
 	return "", ""
 }
 
@@ -374,10 +418,13 @@ func (a *applier) remove(op *Op, loc *located) (Condition, string) {
 		}
 		if loc.kind == stepText {
 			i := slices.Index(loc.parent.Children, n)
-			loc.parent.RemoveChild(i)
-			joinTexts(loc.parent, i)
+			a.removeChild(loc.parent, i)
+			a.joinTexts(loc.parent, i)
 		} else {
 			n.Attrs = slices.Delete(n.Attrs, loc.attr, loc.attr+1)
+			if loc.kind == stepNamespace {
+				a.declarationsChanged()
+			}
 		}
 		return "", ""
 	}
@@ -410,11 +457,10 @@ func (a *applier) remove(op *Op, loc *located) (Condition, string) {
 		}
 		to++
 	}
-	for j := from; j < to; j++ {
-		kids[j].Parent = nil
+	for j := to - 1; j >= from; j-- {
+		a.removeChild(loc.parent, j)
 	}
-	loc.parent.Children = slices.Delete(kids, from, to)
 	// The texts it leaves side by side are one (RFC 5261, section 4.5).
-	joinTexts(loc.parent, from)
+	a.joinTexts(loc.parent, from)
 	return "", ""
 }

@@ -79,8 +79,13 @@ type exporter struct {
 	tByXID       map[tree.XID]*tree.Node
 	fresh        *freshPrefixes
 	added        map[*tree.Node]bool // roots of the subtrees the adds brought, as in the target
+	sib          *siblings           // the positions of the working copy's nodes among their siblings
 	ops          []Op
 }
+
+// noSiblingIndex makes Export and Apply count siblings afresh at each
+// step, as a reference for the tests of the index.
+var noSiblingIndex = false
 
 func export(old *tree.Document, d *delta.Delta, target *tree.Document, inPlace bool) (*Patch, error) {
 	x := &exporter{
@@ -91,6 +96,9 @@ func export(old *tree.Document, d *delta.Delta, target *tree.Document, inPlace b
 		inPlace: map[tree.XID]*delta.Op{},
 		fresh:   newFreshPrefixes(old, target),
 		added:   map[*tree.Node]bool{},
+	}
+	if !noSiblingIndex {
+		x.sib = newSiblings()
 	}
 	x.byXID = x.work.ByXID()
 	x.tByXID = target.ByXID()
@@ -128,6 +136,39 @@ func (x *exporter) findInPlace() {
 			x.inPlace[op.Root()] = op
 		}
 	}
+}
+
+// selectorOf returns a selector that locates n in the working copy.
+func (x *exporter) selectorOf(n *tree.Node, b *binder) string {
+	return selectorOf(x.work, n, b, x.sib)
+}
+
+// removeChild removes n from its parent in the working copy.
+func (x *exporter) removeChild(n *tree.Node) {
+	if x.sib == nil {
+		n.Parent.RemoveChild(n.Index())
+		return
+	}
+	x.sib.remove(n)
+}
+
+// insertChild inserts n as child i of p in the working copy.
+func (x *exporter) insertChild(p *tree.Node, i int, n *tree.Node) {
+	if x.sib == nil {
+		p.InsertChild(i, n)
+		return
+	}
+	x.sib.insert(p, i, n)
+}
+
+// change changes n, a node of the working copy, with f: its name or its
+// attributes.
+func (x *exporter) change(n *tree.Node, f func()) {
+	if x.sib == nil {
+		f()
+		return
+	}
+	x.sib.rename(n, f)
 }
 
 // binder returns a binder for one operation.
@@ -232,7 +273,7 @@ func (x *exporter) removes() error {
 			continue
 		}
 		b := x.binder()
-		op := Op{Kind: Remove, Sel: selectorOf(x.work, n, b)}
+		op := Op{Kind: Remove, Sel: x.selectorOf(n, b)}
 		switch {
 		case before[n] != nil && after[n] != nil:
 			op.WS = "both"
@@ -244,7 +285,7 @@ func (x *exporter) removes() error {
 		x.emit(op, b)
 		for _, m := range []*tree.Node{after[n], n, before[n]} {
 			if m != nil {
-				m.Parent.RemoveChild(m.Index())
+				x.removeChild(m)
 				x.forget(m)
 			}
 		}
@@ -310,15 +351,15 @@ func (x *exporter) add(p *tree.Node, run []*delta.Op) error {
 	op := Op{Kind: Add, Content: content}
 	switch {
 	case at == len(p.Children):
-		op.Sel = selectorOf(x.work, p, b)
+		op.Sel = x.selectorOf(p, b)
 	case at == 0:
-		op.Sel, op.Pos = selectorOf(x.work, p, b), "prepend"
+		op.Sel, op.Pos = x.selectorOf(p, b), "prepend"
 	default:
-		op.Sel, op.Pos = selectorOf(x.work, p.Children[at], b), "before"
+		op.Sel, op.Pos = x.selectorOf(p.Children[at], b), "before"
 	}
 	x.emit(op, b)
 	for i, n := range nodes {
-		p.InsertChild(at+i, n)
+		x.insertChild(p, at+i, n)
 		x.added[n] = true
 		tree.Walk(n, func(m *tree.Node) bool {
 			x.byXID[m.XID] = m
@@ -461,7 +502,7 @@ func (x *exporter) changes() error {
 		for _, c := range n.Children {
 			tree.Walk(c, func(m *tree.Node) bool {
 				if p := pend[m]; p != nil {
-					applyPending(m, p)
+					x.change(m, func() { applyPending(m, p) })
 					delete(pend, m)
 				}
 				return true
@@ -485,7 +526,7 @@ func (x *exporter) changes() error {
 		}
 		if p.update != nil {
 			b := x.binder()
-			sel := selectorOf(x.work, n, b)
+			sel := x.selectorOf(n, b)
 			c := p.update.Content
 			var content []*tree.Node
 			if c.Kind == tree.Text {
@@ -496,7 +537,7 @@ func (x *exporter) changes() error {
 				content = []*tree.Node{{Kind: c.Kind, Name: c.Name, Value: c.Value}}
 			}
 			x.emit(Op{Kind: Replace, Sel: sel, Content: content}, b)
-			applyPending(n, &pending{update: p.update})
+			x.change(n, func() { applyPending(n, &pending{update: p.update}) })
 		}
 		for _, op := range p.attrs {
 			b := x.binder()
@@ -507,14 +548,14 @@ func (x *exporter) changes() error {
 				if pre, _ := splitQName(op.Name); pre != "" {
 					b.need(pre, s.uri(pre))
 				}
-				out = Op{Kind: Add, Sel: selectorOf(x.work, n, b), Type: "@" + op.Name, Content: textContent(op.NewValue)}
+				out = Op{Kind: Add, Sel: x.selectorOf(n, b), Type: "@" + op.Name, Content: textContent(op.NewValue)}
 			case delta.AttrUpdate:
-				out = Op{Kind: Replace, Sel: selectorOf(x.work, n, b) + "/" + attrStep(op.Name, s, b), Content: textContent(op.NewValue)}
+				out = Op{Kind: Replace, Sel: x.selectorOf(n, b) + "/" + attrStep(op.Name, s, b), Content: textContent(op.NewValue)}
 			case delta.AttrDelete:
-				out = Op{Kind: Remove, Sel: selectorOf(x.work, n, b) + "/" + attrStep(op.Name, s, b)}
+				out = Op{Kind: Remove, Sel: x.selectorOf(n, b) + "/" + attrStep(op.Name, s, b)}
 			}
 			x.emit(out, b)
-			applyPending(n, &pending{attrs: []*delta.Op{op}})
+			x.change(n, func() { applyPending(n, &pending{attrs: []*delta.Op{op}}) })
 		}
 	}
 	return nil
@@ -542,8 +583,8 @@ func (x *exporter) replaceWhole(n *tree.Node, p *pending) error {
 		return err
 	}
 	n.Name, n.Attrs = oldName, oldAttrs
-	sel := selectorOf(x.work, n, b)
-	n.Name, n.Attrs = newName, newAttrs
+	sel := x.selectorOf(n, b)
+	x.change(n, func() { n.Name, n.Attrs = newName, newAttrs })
 	x.emit(Op{Kind: Replace, Sel: sel, Content: content}, b)
 	return nil
 }
@@ -612,7 +653,7 @@ func (x *exporter) outside() error {
 		}
 		for i := len(have) - 1; i >= 0; i-- {
 			b := x.binder()
-			x.emit(Op{Kind: Remove, Sel: selectorOf(x.work, have[i], b)}, b)
+			x.emit(Op{Kind: Remove, Sel: x.selectorOf(have[i], b)}, b)
 			*list = slices.DeleteFunc(*list, func(n *tree.Node) bool { return n == have[i] })
 		}
 		if len(want) == 0 {
@@ -623,7 +664,7 @@ func (x *exporter) outside() error {
 			content = append(content, &tree.Node{Kind: n.Kind, Name: n.Name, Value: n.Value})
 		}
 		b := x.binder()
-		x.emit(Op{Kind: Add, Sel: "/" + elementStep(x.work.Root, nil, (*scope)(nil).push(x.work.Root.Attrs), b), Pos: pos, Content: content}, b)
+		x.emit(Op{Kind: Add, Sel: "/" + elementStep(x.work.Root, nil, (*scope)(nil).push(x.work.Root.Attrs), b, nil), Pos: pos, Content: content}, b)
 		for _, n := range want {
 			keep = append(keep, x.work.CloneNode(n))
 		}

@@ -56,8 +56,9 @@ func locErr(cond Condition, format string, args ...any) *locateError {
 }
 
 // locate evaluates sel on doc, with the patch's namespaces in scope ps,
-// and returns the one node it selects.
-func locate(doc *tree.Document, sel *selector, ps *scope) (*located, *locateError) {
+// and returns the one node it selects. It finds the children a step
+// selects with sib when it is not nil.
+func locate(doc *tree.Document, sel *selector, ps *scope, sib *siblings) (*located, *locateError) {
 	set := []ctxNode{{}}
 	if sel.hasID {
 		set = set[:0]
@@ -76,7 +77,7 @@ func locate(doc *tree.Document, sel *selector, ps *scope) (*located, *locateErro
 			if i != len(sel.steps)-1 {
 				return nil, locErr(InvalidAttributeValue, "%s must be the last step", stepName(st))
 			}
-			return lastStep(doc, set, st, ps)
+			return lastStep(doc, set, st, ps, sib)
 		}
 		test, err := nameTest(st.name, ps)
 		if err != nil {
@@ -84,18 +85,26 @@ func locate(doc *tree.Document, sel *selector, ps *scope) (*located, *locateErro
 		}
 		var next []ctxNode
 		for _, c := range set {
-			kids := childrenOf(doc, c.n)
 			var cand []ctxNode
-			for _, k := range kids {
-				if k.Kind != tree.Element || !test.mayMatch(k.Name) {
-					continue
+			preds := st.preds
+			if sib != nil && c.n != nil {
+				key := groupKey{kind: tree.Element, group: groupExpanded, name: test.name}
+				if test.any {
+					key = groupKey{kind: tree.Element, group: groupAll}
 				}
-				ks := c.scope.push(k.Attrs)
-				if test.matches(k.Name, ks) {
-					cand = append(cand, ctxNode{k, ks})
+				cand, preds = candidates(sib.of(c.n, c.scope), key, c.scope, preds)
+			} else {
+				for _, k := range childrenOf(doc, c.n) {
+					if k.Kind != tree.Element || !test.mayMatch(k.Name) {
+						continue
+					}
+					ks := c.scope.push(k.Attrs)
+					if test.matches(k.Name, ks) {
+						cand = append(cand, ctxNode{k, ks})
+					}
 				}
 			}
-			for _, pr := range st.preds {
+			for _, pr := range preds {
 				if cand, err = filter(cand, pr, ps); err != nil {
 					return nil, err
 				}
@@ -116,6 +125,27 @@ func locate(doc *tree.Document, sel *selector, ps *scope) (*located, *locateErro
 		parent = n.Parent
 	}
 	return &located{kind: stepElement, node: n, parent: parent, scope: set[0].scope}, nil
+}
+
+// candidates returns the members of group key among the children of the
+// element ci indexes, whose scope is s, and the predicates left to
+// apply: a leading position is taken from the index, without a look at
+// the other members.
+func candidates(ci *childIndex, key groupKey, s *scope, preds []pred) ([]ctxNode, []pred) {
+	var members []*tree.Node
+	if len(preds) > 0 && preds[0].kind == predPos {
+		if k := ci.nth(key, preds[0].n); k != nil {
+			members = []*tree.Node{k}
+		}
+		preds = preds[1:]
+	} else {
+		members = ci.all(key)
+	}
+	cand := make([]ctxNode, len(members))
+	for i, k := range members {
+		cand[i] = ctxNode{k, s.push(k.Attrs)}
+	}
+	return cand, preds
 }
 
 func childrenOf(doc *tree.Document, n *tree.Node) []*tree.Node {
@@ -257,7 +287,7 @@ func filter(cand []ctxNode, pr pred, ps *scope) ([]ctxNode, *locateError) {
 
 // lastStep evaluates a final text(), comment(), processing-instruction(),
 // attribute or namespace step.
-func lastStep(doc *tree.Document, set []ctxNode, st step, ps *scope) (*located, *locateError) {
+func lastStep(doc *tree.Document, set []ctxNode, st step, ps *scope, sib *siblings) (*located, *locateError) {
 	var found []*located
 	switch st.kind {
 	case stepAttr:
@@ -291,12 +321,29 @@ func lastStep(doc *tree.Document, set []ctxNode, st step, ps *scope) (*located, 
 		kind := map[stepKind]tree.Kind{stepText: tree.Text, stepComment: tree.Comment, stepPI: tree.ProcInst}[st.kind]
 		for _, c := range set {
 			var cand []*tree.Node
-			for _, k := range childrenOf(doc, c.n) {
-				if k.Kind == kind && (!st.target || k.Name == st.name) {
-					cand = append(cand, k)
+			preds := st.preds
+			if sib != nil && c.n != nil {
+				ci := sib.of(c.n, c.scope)
+				key := groupKey{kind: kind, group: groupAll}
+				if st.target {
+					key = groupKey{kind: kind, group: groupTarget, name: expanded{local: st.name}}
+				}
+				if len(preds) > 0 {
+					if k := ci.nth(key, preds[0].n); k != nil {
+						cand = []*tree.Node{k}
+					}
+					preds = preds[1:]
+				} else {
+					cand = ci.all(key)
+				}
+			} else {
+				for _, k := range childrenOf(doc, c.n) {
+					if k.Kind == kind && (!st.target || k.Name == st.name) {
+						cand = append(cand, k)
+					}
 				}
 			}
-			for _, pr := range st.preds {
+			for _, pr := range preds {
 				if pr.n < 1 || pr.n > len(cand) {
 					cand = nil
 				} else {

@@ -104,8 +104,9 @@ func (f *freshPrefixes) get(uri string) string {
 // siblings of the same name where there are several
 // (/catalog/product[2]/price), ending in text()[k], comment()[k] or
 // processing-instruction('t')[k] for those nodes. An element whose name
-// cannot stand in a selector is *[k].
-func selectorOf(doc *tree.Document, n *tree.Node, b *binder) string {
+// cannot stand in a selector is *[k]. The positions come from sib when
+// it is not nil.
+func selectorOf(doc *tree.Document, n *tree.Node, b *binder, sib *siblings) string {
 	if n.Parent == nil && n != doc.Root {
 		// A comment or processing instruction around the root.
 		return "/" + leafStep(n, docChildren(doc))
@@ -126,18 +127,27 @@ func selectorOf(doc *tree.Document, n *tree.Node, b *binder) string {
 		ps := s
 		s = s.push(e.Attrs)
 		sb.WriteByte('/')
-		sb.WriteString(elementStep(e, ps, s, b))
+		sb.WriteString(elementStep(e, ps, s, b, sib))
 	}
 	if leaf {
 		sb.WriteByte('/')
-		sb.WriteString(leafStep(n, n.Parent.Children))
+		if sib != nil {
+			ent := sib.of(n.Parent, s).lookup(n)
+			k := ent.ords[0]
+			if n.Kind == tree.ProcInst {
+				k = ent.ords[1] // among those of its target
+			}
+			sb.WriteString(leafStepAt(n, k))
+		} else {
+			sb.WriteString(leafStep(n, n.Parent.Children))
+		}
 	}
 	return sb.String()
 }
 
 // elementStep writes the step for element e, whose parent's scope is ps
-// and whose own is s.
-func elementStep(e *tree.Node, ps, s *scope, b *binder) string {
+// and whose own is s, counting its siblings with sib when it is not nil.
+func elementStep(e *tree.Node, ps, s *scope, b *binder, sib *siblings) string {
 	name := "*"
 	var t test
 	if elementName(e.Name) {
@@ -156,6 +166,21 @@ func elementStep(e *tree.Node, ps, s *scope, b *binder) string {
 		return name
 	}
 	k, total := 0, 0
+	if sib != nil {
+		ci := sib.of(e.Parent, ps)
+		ent := ci.lookup(e)
+		if t.any {
+			k, total = ent.ords[0], ci.total[ent.keys[0]]
+		} else {
+			// The third group: by expanded name, among the elements whose
+			// name can stand in a selector.
+			k, total = ent.ords[2], ci.total[ent.keys[2]]
+		}
+		if total > 1 {
+			return fmt.Sprintf("%s[%d]", name, k)
+		}
+		return name
+	}
 	for _, c := range e.Parent.Children {
 		if c.Kind != tree.Element {
 			continue
@@ -187,6 +212,12 @@ func leafStep(n *tree.Node, siblings []*tree.Node) string {
 			break
 		}
 	}
+	return leafStepAt(n, k)
+}
+
+// leafStepAt writes the step of leaf n, the k-th of its kind (and target)
+// among its siblings.
+func leafStepAt(n *tree.Node, k int) string {
 	switch n.Kind {
 	case tree.Text:
 		return fmt.Sprintf("text()[%d]", k)

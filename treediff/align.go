@@ -72,7 +72,7 @@ func (align) run(m *matching) {
 				for y := k; y < eb && y < k+alignWindow; y++ {
 					if sub, ok := m.similarChildren(x, b[y]); ok {
 						m.pair(x, b[y])
-						stack = append(stack, pair{x, b[y], sub})
+						stack = push(stack, pair{x, b[y], sub})
 						k = y + 1
 						break
 					}

@@ -46,7 +46,7 @@ func (r recovery) run(m *matching) {
 		// left to right. (No room made first: the count of children costs
 		// a read of Pos, a cache miss at most nodes of a large document,
 		// and the stack keeps what it grew to.)
-		m.old.Children(i, func(c int32) { stack = append(stack, c) })
+		m.old.Children(i, func(c int32) { stack = push(stack, c) })
 	}
 }
 

@@ -1,5 +1,7 @@
 package treediff
 
+import "slices"
+
 // The phases keep their working space from call to call, in the matching:
 // a diff of a large document calls them hundreds of thousands of times.
 
@@ -11,6 +13,18 @@ func grow[T any](buf *[]T, n int) []T {
 	}
 	*buf = (*buf)[:n]
 	return *buf
+}
+
+// push appends v to s, doubling s's room when it is full. append grows a
+// long slice a quarter at a time, allocating about five times its final
+// size on the way: for the phases' stacks, which grow to tens of thousands
+// of items on a large document, that is megabytes the runtime clears (and
+// faults in, when it has given the pages back) for nothing.
+func push[T any](s []T, v T) []T {
+	if len(s) == cap(s) {
+		s = slices.Grow(s, max(len(s), 16))
+	}
+	return append(s, v)
 }
 
 // carve returns the next n elements of *buf, a buffer that slices kept for

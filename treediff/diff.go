@@ -121,11 +121,18 @@ func match(old, new *tree.Flat, opt *Options) (*matching, error) {
 // many such subtrees one node at a time (the unchanged fields of a changed
 // record): marked, the delta need not compare their values or look inside.
 // An equal signature stands for equal content, as it does for the zip.
+//
+// The marks take over zipped's array, a byte a new node, which the phases
+// no longer need: node j's mark is written once zipped[j] is read, and the
+// marks read are those of nodes before j. Call it once, after the phases;
+// zipped is nil after.
 func (m *matching) sameSubtrees() []bool {
-	same := make([]bool, m.new.Len())
+	same := m.zipped
+	m.zipped = nil
 	for j := range m.new.Len() { // post-order: children first
 		i := m.newMatch[j]
 		if i < 0 {
+			same[j] = false
 			continue
 		}
 		// Children side by side, from the last: each pair must be an
@@ -141,7 +148,7 @@ func (m *matching) sameSubtrees() []bool {
 		// The signatures last: eight bytes a node on each side, read
 		// only for a node whose children passed.
 		same[j] = ok && c == startC && d == startD &&
-			(m.zipped[j] || m.old.Signature[i] == m.new.Signature[j])
+			(same[j] || m.old.Signature[i] == m.new.Signature[j])
 	}
 	return same
 }

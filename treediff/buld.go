@@ -179,14 +179,15 @@ func (c *candidates) best(it queued, dmax int) (i int32, level int, unique bool)
 		a = m.newParent[a]
 	}
 	// Unique on both sides: the same content, wherever it went.
-	if count == 1 && newCount == 1 && m.canMatch(first, j) {
-		return first, dmax, true
+	if i := c.old.node(first); count == 1 && newCount == 1 && m.canMatch(i, j) {
+		return i, dmax, true
 	}
 	return -1, 0, false
 }
 
 // anchored returns the first free candidate of sig whose level-th ancestor is
-// old node target.
+// old node target. first is the first link of sig's chain in c.old (see
+// sigTable.lookup), count its length.
 func (c *candidates) anchored(sig tree.Signature, first, count int32, level int, target, j int32) int32 {
 	m := c.m
 	if level == 1 && m.old.ChildCount(target) <= scanChildren {
@@ -201,7 +202,8 @@ func (c *candidates) anchored(sig tree.Signature, first, count int32, level int,
 	if count > indexThreshold {
 		if !c.built[sig] {
 			c.built[sig] = true
-			for i := first; i >= 0; i = c.old.next[i] {
+			for l := first; l >= 0; l = c.old.next(l) {
+				i := c.old.node(l)
 				for k := 1; k <= minLookupDepth; k++ {
 					if a := ancestor(m.oldParent, i, k); a >= 0 {
 						key := ancKey{sig, k, a}
@@ -230,8 +232,8 @@ func (c *candidates) anchored(sig tree.Signature, first, count int32, level int,
 			return -1
 		}
 	}
-	for i := first; i >= 0; i = c.old.next[i] {
-		if m.canMatch(i, j) && ancestor(m.oldParent, i, level) == target {
+	for l := first; l >= 0; l = c.old.next(l) {
+		if i := c.old.node(l); m.canMatch(i, j) && ancestor(m.oldParent, i, level) == target {
 			return i
 		}
 	}

@@ -3,14 +3,18 @@ package treediff
 import "github.com/vigil-web/vigil/tree"
 
 // sigTable maps signatures to chains of node indexes, in document order,
-// with open addressing: one probe array and one "next" link per node, and no
-// allocation per entry. A diff of a large document builds it over hundreds
+// with open addressing: one probe array and one link per node indexed, and
+// no allocation per entry. A diff of a large document builds it over hundreds
 // of thousands of nodes, where a Go map of slices costs several times more.
 type sigTable struct {
 	// slots holds, per signature, everything a probe needs in one place,
 	// so that a look-up costs one cache miss.
 	slots []sigSlot
-	next  []int32 // next[i] is the node after i in its chain, or -1
+	// links holds the chains: a slot's head and each link's next are
+	// indexes into links, -1 at a chain's end. One link a node indexed,
+	// not one a node of the version: after the first phases most nodes
+	// are matched, and a table over the others is a fraction of the size.
+	links []sigLink
 	mask  uint64
 	// filter has a bit set for every signature in the table (and, by
 	// collision, for some others): two bits a slot, sixty-four times smaller
@@ -28,13 +32,16 @@ func (t *sigTable) filterBit(sig tree.Signature) (int, uint64) {
 
 type sigSlot struct {
 	key  tree.Signature
-	head int32 // first node of the chain, -1 for an empty slot
+	head int32 // first link of the chain, -1 for an empty slot
 	// count is the length of the chain and others the number of nodes of
 	// the other version with the slot's signature (see countOthers), both
 	// saturating at maxCount: callers only tell 1 from more, and a few
 	// from many, so a slot fits 16 bytes.
 	count, others uint16
 }
+
+// sigLink is a node of a chain, and the index of the next link.
+type sigLink struct{ node, next int32 }
 
 // maxCount is where sigSlot's counts stop.
 const maxCount = 1<<16 - 1
@@ -55,7 +62,7 @@ func newSigTable(sigs []tree.Signature, match []int32) *sigTable {
 	}
 	t := &sigTable{
 		slots:  make([]sigSlot, size),
-		next:   make([]int32, len(sigs)),
+		links:  make([]sigLink, n),
 		mask:   uint64(size - 1),
 		filter: make([]uint64, max(size/32, 1)), // two bits a slot
 	}
@@ -64,7 +71,6 @@ func newSigTable(sigs []tree.Signature, match []int32) *sigTable {
 	}
 	// Insert in reverse, prepending, so that chains are in document order.
 	for i := len(sigs) - 1; i >= 0; i-- {
-		t.next[i] = -1
 		if match[i] >= 0 {
 			continue
 		}
@@ -72,8 +78,9 @@ func newSigTable(sigs []tree.Signature, match []int32) *sigTable {
 		t.filter[w] |= bit
 		s := &t.slots[t.slot(sigs[i])]
 		s.key = sigs[i]
-		t.next[i] = s.head
-		s.head = int32(i)
+		n--
+		t.links[n] = sigLink{int32(i), s.head}
+		s.head = int32(n)
 		if s.count < maxCount {
 			s.count++
 		}
@@ -98,13 +105,20 @@ func (t *sigTable) slot(sig tree.Signature) uint64 {
 	}
 }
 
-// lookup returns the first node with signature sig (-1 if none), the
-// number of nodes with it, and the number of the other version's nodes with
-// it (after countOthers), both counts at most maxCount.
+// lookup returns the first link of the chain of nodes with signature sig
+// (-1 if none; see node and next), the number of nodes with it, and the
+// number of the other version's nodes with it (after countOthers), both
+// counts at most maxCount.
 func (t *sigTable) lookup(sig tree.Signature) (first, count, others int32) {
 	s := &t.slots[t.slot(sig)]
 	return s.head, int32(s.count), int32(s.others)
 }
+
+// node returns the node of link k of a chain.
+func (t *sigTable) node(k int32) int32 { return t.links[k].node }
+
+// next returns the link after link k of its chain, or -1.
+func (t *sigTable) next(k int32) int32 { return t.links[k].next }
 
 // countOthers counts, for each signature in the table, the nodes of another
 // version that have it.

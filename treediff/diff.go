@@ -87,7 +87,7 @@ func DiffFlat(old, new *tree.Flat, opt *Options) (*delta.Delta, error) {
 	// may take the name classes back.
 	oldSigs, newSigs := m.old.Signature, m.new.Signature
 	m.old.Signature, m.new.Signature = nil, nil
-	m.oldName, m.newName, m.oldKey, m.newKey = nil, nil, nil, nil
+	m.oldName, m.newName, m.oldKey, m.newKey = classes{}, classes{}, nil, nil
 	m.assignXIDsIn(first, oldSigs, newSigs)
 	d, err := delta.BuildMatched(&delta.Matching{
 		Old: m.old, New: m.new, NewToOld: m.newMatch, OldToNew: m.oldMatch, Same: same,

@@ -50,10 +50,10 @@ func (leftovers) run(m *matching) {
 	newRoots = m.elementRoots(m.new, m.newMatch, m.newParent, newRoots, zips, 1)
 	oldNames, newNames := map[int32]bool{}, map[int32]bool{}
 	for _, i := range oldRoots {
-		oldNames[m.oldName[i]] = true
+		oldNames[m.oldName.at(i)] = true
 	}
 	for _, j := range newRoots {
-		newNames[m.newName[j]] = true
+		newNames[m.newName.at(j)] = true
 	}
 	var cands []leftover
 	var scratch, store wordSet
@@ -61,15 +61,15 @@ func (leftovers) run(m *matching) {
 	small := map[nameKey][]int32{}   // name and ID key -> small candidates, in document order
 	postings := map[uint64][]int32{} // (name, word) -> candidates
 	for _, i := range oldRoots {
-		if !newNames[m.oldName[i]] {
+		if !newNames[m.oldName.at(i)] {
 			continue
 		}
 		if m.oldSize[i] <= smallRegion {
-			nk := nameKey{m.oldName[i], m.oldKeyOf(int32(i))}
+			nk := nameKey{m.oldName.at(i), m.oldKeyOf(int32(i))}
 			small[nk] = append(small[nk], int32(len(cands)))
 		}
 		c := leftover{node: i, words: newWordSet(m.old.Flat, i, &scratch, &index, &store)}
-		name := nameHash(m.oldName[i])
+		name := nameHash(m.oldName.at(i))
 		for _, w := range c.words {
 			key := w ^ name
 			if p := postings[key]; len(p) <= leftoverPostings {
@@ -86,11 +86,11 @@ func (leftovers) run(m *matching) {
 	shared := make([]int32, len(cands))
 	var touched, top []int32
 	for _, j := range newRoots {
-		if !oldNames[m.newName[j]] || m.newMatch[j] >= 0 {
+		if !oldNames[m.newName.at(j)] || m.newMatch[j] >= 0 {
 			continue
 		}
 		words := newWordSet(m.new.Flat, j, &scratch, &index, nil) // index holds words
-		name := nameHash(m.newName[j])
+		name := nameHash(m.newName.at(j))
 		for _, k := range touched {
 			shared[k] = 0
 		}
@@ -123,7 +123,7 @@ func (leftovers) run(m *matching) {
 		best, bestScore := int32(-1), leftoverSimilarity
 		for _, k := range top {
 			c := &cands[k]
-			if m.oldName[c.node] != m.newName[j] {
+			if m.oldName.at(c.node) != m.newName.at(j) {
 				continue // two (name, word) keys that collide
 			}
 			s := index.dice(words, c.words)
@@ -160,7 +160,7 @@ type nameKey struct {
 // name would be scanned whole for every node); taken candidates are dropped
 // from the front of their list.
 func (m *matching) smallCandidate(cands []leftover, small map[nameKey][]int32, j int32) int32 {
-	nk := nameKey{m.newName[j], m.newKeyOf(j)}
+	nk := nameKey{m.newName.at(j), m.newKeyOf(j)}
 	list := small[nk]
 	for len(list) > 0 && m.oldMatch[cands[list[0]].node] >= 0 {
 		list = list[1:]

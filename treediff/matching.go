@@ -22,7 +22,7 @@ type matching struct {
 	oldKey, newKey []uint64
 	// oldName and newName are each node's name class: equal for nodes of
 	// the same kind and name (see nameClasses).
-	oldName, newName []int32
+	oldName, newName classes
 	// zipped[j] is true when new node j was matched as part of an identical
 	// subtree, so that its whole subtree is matched.
 	zipped []bool
@@ -139,7 +139,8 @@ func filled(n int, v int32) []int32 {
 // free, the same kind and name, and the same ID key.
 func (m *matching) canMatch(i, j int32) bool {
 	return m.oldMatch[i] < 0 && m.newMatch[j] < 0 &&
-		m.oldName[i] == m.newName[j] && m.sameKey(i, j)
+		m.oldName.lo[i] == m.newName.lo[j] && m.sameKey(i, j) &&
+		(m.newName.hi == nil || m.oldName.hi[i] == m.newName.hi[j])
 }
 
 // pair records that old node i and new node j are the same node.

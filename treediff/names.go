@@ -2,19 +2,33 @@ package treediff
 
 import "github.com/vigil-web/vigil/tree"
 
-// nameClasses returns, for each node of old and of new, a number that two
-// nodes share exactly when they have the same kind and name: what canMatch
-// compares. Names are compared once per distinct name (a flat tree interns
-// them), not once per node, and a class takes four bytes a node where a
-// hash of the name would take eight.
-func nameClasses(old, new *tree.Flat) (oldClass, newClass []int32) {
-	return classesOf(old, new, len(old.Names())+len(new.Names()) <= maxPackedNames)
+// classes holds the name class of every node of one version: a number that
+// two nodes share exactly when they have the same kind and name, what
+// canMatch compares. A document has few distinct (kind, name) pairs, so a
+// class takes two bytes a node (lo); hi holds the high half of each class
+// when there are more than 1<<16 pairs, and is nil otherwise.
+type classes struct {
+	lo, hi []uint16
 }
 
-// classesOf is nameClasses, with the name's number and the kind packed into
-// a class when pack is set (there are few enough names), or each (name,
-// kind) pair that occurs numbered in turn.
-func classesOf(old, new *tree.Flat, pack bool) (oldClass, newClass []int32) {
+// at returns the class of node i.
+func (c *classes) at(i int32) int32 {
+	if c.hi == nil {
+		return int32(c.lo[i])
+	}
+	return int32(c.lo[i]) | int32(c.hi[i])<<16
+}
+
+// nameClasses returns the name classes of the nodes of old and of new.
+// Names are compared once per distinct name (a flat tree interns them), not
+// once per node.
+func nameClasses(old, new *tree.Flat) (oldClass, newClass classes) {
+	return classesOf(old, new, false)
+}
+
+// classesOf is nameClasses; wide numbers the classes and keeps their high
+// halves even when the packed ones would do (for the tests).
+func classesOf(old, new *tree.Flat, wide bool) (oldClass, newClass classes) {
 	oldNames, newNames := old.Names(), new.Names()
 	// shared[k] is the number of new name k among the names of both
 	// versions: the old index of the same name, or an index past the old
@@ -31,46 +45,95 @@ func classesOf(old, new *tree.Flat, pack bool) (oldClass, newClass []int32) {
 			shared[k] = int32(len(oldNames) + k)
 		}
 	}
-	if pack {
-		oldClass = make([]int32, old.Len())
-		for i := range oldClass {
-			oldClass[i] = old.NameID(int32(i))<<kindBits | int32(old.Kind[i])
+	if (len(oldNames)+len(newNames))*4 <= 1<<16 && !wide {
+		if oldClass.lo, newClass.lo = packedClasses(old, new, shared); oldClass.lo != nil {
+			return oldClass, newClass
 		}
-		newClass = make([]int32, new.Len())
-		for j := range newClass {
-			newClass[j] = shared[new.NameID(int32(j))]<<kindBits | int32(new.Kind[j])
-		}
-		return oldClass, newClass
 	}
-	// Too many names to pack: number each (name, kind) pair that occurs.
-	type nameKind struct {
-		name int32
-		kind tree.Kind
-	}
-	dense := map[nameKind]int32{}
-	number := func(name int32, kind tree.Kind) int32 {
-		k := nameKind{name, kind}
-		c, ok := dense[k]
-		if !ok {
-			c = int32(len(dense))
-			dense[k] = c
-		}
-		return c
-	}
-	oldClass = make([]int32, old.Len())
+	return numberedClasses(old, new, shared, wide)
+}
+
+// packedClasses returns the classes of few enough names to pack a name's
+// number and its kind into two bytes, the kind in the low two bits: the
+// cheapest to compute, a shift a node. It returns nils when a node is of
+// none of the four kinds (a tree built by hand).
+func packedClasses(old, new *tree.Flat, shared []int32) (oldClass, newClass []uint16) {
+	// The kinds less one, or-ed together: 4 or more when any is not one
+	// of the four, found once the loops are done rather than by a test a
+	// node.
+	var kinds tree.Kind
+	oldClass = make([]uint16, old.Len())
 	for i := range oldClass {
-		oldClass[i] = number(old.NameID(int32(i)), old.Kind[i])
+		k := old.Kind[i] - 1
+		kinds |= k
+		oldClass[i] = uint16(old.NameID(int32(i))<<2 | int32(k&3))
 	}
-	newClass = make([]int32, new.Len())
+	newClass = make([]uint16, new.Len())
 	for j := range newClass {
-		newClass[j] = number(shared[new.NameID(int32(j))], new.Kind[j])
+		k := new.Kind[j] - 1
+		kinds |= k
+		newClass[j] = uint16(shared[new.NameID(int32(j))]<<2 | int32(k&3))
+	}
+	if kinds >= 4 {
+		return nil, nil
 	}
 	return oldClass, newClass
 }
 
-// A packed name class holds a name's number above kindBits bits of kind;
-// maxPackedNames is the most names of both versions that fit.
-const (
-	kindBits       = 8
-	maxPackedNames = 1 << (31 - kindBits)
-)
+// numberedClasses returns the classes of any names and kinds: each (name,
+// kind) pair numbered where it first occurs, in two bytes a node, and two
+// more (the high halves) when there are more than 1<<16 pairs or wide is
+// set.
+func numberedClasses(old, new *tree.Flat, shared []int32, wide bool) (oldClass, newClass classes) {
+	// number[name*4+kind-1] is the class of a pair of one of the four
+	// kinds plus one, 0 until numbered; the pairs of other kinds (a tree
+	// built by hand) are numbered in a map.
+	number := make([]int32, (len(old.Names())+len(new.Names()))*4)
+	type nameKind struct {
+		name int32
+		kind tree.Kind
+	}
+	var odd map[nameKind]int32
+	classes := int32(0)
+	classOf := func(name int32, kind tree.Kind) int32 {
+		if kind-1 < 4 {
+			k := int(name)*4 + int(kind-1)
+			if number[k] == 0 {
+				classes++
+				number[k] = classes
+			}
+			return number[k] - 1
+		}
+		if odd == nil {
+			odd = map[nameKind]int32{}
+		}
+		c, ok := odd[nameKind{name, kind}]
+		if !ok {
+			c = classes
+			classes++
+			odd[nameKind{name, kind}] = c
+		}
+		return c
+	}
+	oldClass.lo = make([]uint16, old.Len())
+	for i := range oldClass.lo {
+		oldClass.lo[i] = uint16(classOf(old.NameID(int32(i)), old.Kind[i]))
+	}
+	newClass.lo = make([]uint16, new.Len())
+	for j := range newClass.lo {
+		newClass.lo[j] = uint16(classOf(shared[new.NameID(int32(j))], new.Kind[j]))
+	}
+	if classes > 1<<16 || wide {
+		// Some class does not fit in its low half: the high halves of
+		// every node, the classes all numbered now.
+		oldClass.hi = make([]uint16, old.Len())
+		for i := range oldClass.hi {
+			oldClass.hi[i] = uint16(classOf(old.NameID(int32(i)), old.Kind[i]) >> 16)
+		}
+		newClass.hi = make([]uint16, new.Len())
+		for j := range newClass.hi {
+			newClass.hi[j] = uint16(classOf(shared[new.NameID(int32(j))], new.Kind[j]) >> 16)
+		}
+	}
+	return oldClass, newClass
+}

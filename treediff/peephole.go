@@ -116,10 +116,10 @@ func (m *matching) pairUniqueChildrenByName(i, j int32, slots *nameSlots) {
 		if m.oldMatch[ci] >= 0 {
 			continue
 		}
-		s := byName[m.oldName[ci]]
+		s := byName[m.oldName.at(ci)]
 		if s == nil {
 			s = &nameSlot{}
-			byName[m.oldName[ci]] = s
+			byName[m.oldName.at(ci)] = s
 		}
 		s.oldCount++
 		s.old = ci
@@ -131,7 +131,7 @@ func (m *matching) pairUniqueChildrenByName(i, j int32, slots *nameSlots) {
 		if m.newMatch[cj] >= 0 {
 			continue
 		}
-		if s := byName[m.newName[cj]]; s != nil {
+		if s := byName[m.newName.at(cj)]; s != nil {
 			s.newCount++
 			s.new = cj
 		}
@@ -159,16 +159,16 @@ func (m *matching) pairUniqueChildren(i, j int32) {
 		if m.oldMatch[ci] >= 0 {
 			continue
 		}
-		name := m.oldName[ci]
+		name := m.oldName.at(ci)
 		unique, only := true, int32(-1)
 		for _, other := range oc {
-			if other != ci && m.oldMatch[other] < 0 && m.oldName[other] == name {
+			if other != ci && m.oldMatch[other] < 0 && m.oldName.at(other) == name {
 				unique = false
 				break
 			}
 		}
 		for _, cj := range nc {
-			if unique && m.newMatch[cj] < 0 && m.newName[cj] == name {
+			if unique && m.newMatch[cj] < 0 && m.newName.at(cj) == name {
 				if only >= 0 {
 					unique = false
 				}

@@ -240,7 +240,7 @@ func (m *matching) childAt(t *tree.Measure, n, pos int32, buf *[]int32) int32 {
 // alike reports whether old node i and new node j could be paired, matched
 // or not: the same name class and ID key.
 func (m *matching) alike(i, j int32) bool {
-	return m.oldName[i] == m.newName[j] && m.sameKey(i, j)
+	return m.oldName.at(i) == m.newName.at(j) && m.sameKey(i, j)
 }
 
 // unzip undoes zip(i, j): the pairs it made in the two subtrees are taken

@@ -194,12 +194,12 @@ type builder struct {
 	// oldMatch[i] is the post index (0-based) of the new node matched with
 	// old node i, or -1; newMatch likewise.
 	oldMatch, newMatch []int32
-	moved              []bool // by old post index: the node is moved
+	// marks holds, by old post index, movedMark when the node is moved
+	// and changedMark when it is a matched leaf whose value (or, for a
+	// processing instruction, target) changed: one byte a node for both.
+	marks []uint8
 	// oldPos and newPos are each node's 0-based index among its siblings.
 	oldPos, newPos []int32
-	// changed is true, by old post index, for a matched leaf whose value
-	// (or, for a processing instruction, target) changed.
-	changed []bool
 	// nodeChanges lists, in old post-order, the matched elements renamed
 	// or with other attributes; nodeOps bounds their operations.
 	nodeChanges []int32
@@ -308,8 +308,7 @@ func (b *builder) stays(i int32) bool {
 // for node); and returns an upper bound of the number of operations, so
 // that their slice is allocated once.
 func (b *builder) scan() (int, error) {
-	b.changed = make([]bool, b.old.Len())
-	b.moved = make([]bool, b.old.Len())
+	b.marks = make([]uint8, b.old.Len())
 	b.nodeChanges, b.nodeOps = b.nodeChanges[:0], 0
 	b.deletes, b.inserts = b.deletes[:0], b.inserts[:0]
 	var bad error
@@ -333,14 +332,16 @@ func (b *builder) scan() (int, error) {
 			return
 		}
 		if p >= 0 && !b.stays(i) {
-			b.moved[i] = true // strong move
+			b.marks[i] |= movedMark // strong move
 		}
 		if !b.same(i) {
 			switch {
 			case o.Kind[i] != tree.Element:
 				// A processing instruction's target is its name: a
 				// new target replaces the node, as a new value does.
-				b.changed[i] = o.Value(i) != n.Value(j) || o.Name(i) != n.Name(j)
+				if o.Value(i) != n.Value(j) || o.Name(i) != n.Name(j) {
+					b.marks[i] |= changedMark
+				}
 			case o.Name(i) != n.Name(j) || !sameAttrs(o.Attrs(i), n.Attrs(j)):
 				b.nodeChanges = append(b.nodeChanges, i)
 				b.nodeOps += 1 + len(o.Attrs(i)) + len(n.Attrs(j))
@@ -354,7 +355,7 @@ func (b *builder) scan() (int, error) {
 		}
 		// Weak moves were marked when the parent was visited: the node's
 		// marks are final.
-		if b.moved[i] || b.changed[i] {
+		if b.marks[i] != 0 {
 			ops += 2
 			if p >= 0 { // the roots have no operation
 				b.deletes = append(b.deletes, i)
@@ -430,14 +431,23 @@ func (b *builder) weakMoves(i int32) {
 	keep := heaviestIncreasing(keys, weights, &b.lis)
 	for k, ci := range members {
 		if !keep[k] {
-			b.moved[ci] = true // weak move
+			b.marks[ci] |= movedMark // weak move
 		}
 	}
 }
 
 // valueChanged reports whether the matched leaf i has a new value (or
 // target).
-func (b *builder) valueChanged(i int32) bool { return b.changed[i] }
+func (b *builder) valueChanged(i int32) bool { return b.marks[i]&changedMark != 0 }
+
+// moved reports whether the matched old node i is moved.
+func (b *builder) moved(i int32) bool { return b.marks[i]&movedMark != 0 }
+
+// The bits of builder.marks.
+const (
+	movedMark uint8 = 1 << iota
+	changedMark
+)
 
 // xidIndex maps XIDs to post indexes: a slice when the XIDs are dense enough,
 // a map otherwise.

@@ -80,7 +80,7 @@ func (b *builder) emitDeletes(d *Delta) {
 		p := b.old.Parent[i]
 		matched := b.oldMatch[i] >= 0
 		var op Op
-		if !b.fillHalf(&op, b.old, b.oldMatch, i, matched && b.moved[i], matched && b.valueChanged(i), !matched && b.oldMatch[p] >= 0) {
+		if !b.fillHalf(&op, b.old, b.oldMatch, i, matched && b.moved(i), matched && b.valueChanged(i), !matched && b.oldMatch[p] >= 0) {
 			continue
 		}
 		op.Kind, op.Parent, op.Pos = Delete, b.old.XID[p], int(b.oldPos[i])+1
@@ -101,7 +101,7 @@ func (b *builder) emitInserts(d *Delta) {
 		i := b.newMatch[j]
 		matched := i >= 0
 		var op Op
-		if !b.fillHalf(&op, b.new, b.newMatch, j, matched && b.moved[i], matched && b.valueChanged(i), !matched && b.newMatch[p] >= 0) {
+		if !b.fillHalf(&op, b.new, b.newMatch, j, matched && b.moved(i), matched && b.valueChanged(i), !matched && b.newMatch[p] >= 0) {
 			continue
 		}
 		op.Kind, op.Parent, op.Pos = Insert, b.new.XID[p], int(b.newPos[j])+1

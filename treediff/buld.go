@@ -71,11 +71,11 @@ func (p buldPhase) run(m *matching) {
 				switch {
 				case m.zipped[k]:
 				case m.newMatch[k] >= 0:
-					through = append(through, k)
+					through = push(through, k)
 				default:
 					sig := m.new.Signature[k]
 					if !c.old.mayHave(sig) {
-						through = append(through, k)
+						through = push(through, k)
 						return
 					}
 					q.push(queued{key: weightKey(m.new.Weight[k]), sig: sig, node: k, parent: x})
@@ -96,7 +96,7 @@ func (p buldPhase) run(m *matching) {
 			m.zip(i, it.node)
 			m.forceAncestors(i, it.node, level-1)
 			if unique && level == 1 && it.weight() <= strayWeight && m.shortValue(i) {
-				lightMoves = append(lightMoves, [2]int32{i, it.node})
+				lightMoves = push(lightMoves, [2]int32{i, it.node})
 			}
 			continue
 		}

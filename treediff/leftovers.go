@@ -76,7 +76,7 @@ func (leftovers) run(m *matching) {
 				postings[key] = append(p, int32(len(cands)))
 			}
 		}
-		cands = append(cands, c)
+		cands = push(cands, c)
 	}
 	if len(cands) == 0 {
 		return
@@ -196,7 +196,7 @@ func regionRoots(t *tree.Measure, match, parent []int32) []int32 {
 	var roots []int32
 	for i := range t.Len() {
 		if isRegionRoot(int32(i), match, parent) {
-			roots = append(roots, int32(i))
+			roots = push(roots, int32(i))
 		}
 	}
 	return roots

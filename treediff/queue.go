@@ -72,7 +72,7 @@ func (q *queue) push(it queued) {
 // add appends an item to bucket b.
 func (q *queue) add(b int, it queued) {
 	if b == 0 {
-		q.zero = append(q.zero, it)
+		q.zero = push(q.zero, it)
 		return
 	}
 	chunks := q.buckets[b]

@@ -17,9 +17,10 @@ func grow[T any](buf *[]T, n int) []T {
 
 // push appends v to s, doubling s's room when it is full. append grows a
 // long slice a quarter at a time, allocating about five times its final
-// size on the way: for the phases' stacks, which grow to tens of thousands
-// of items on a large document, that is megabytes the runtime clears (and
-// faults in, when it has given the pages back) for nothing.
+// size on the way: for the phases' stacks and lists, which grow to tens
+// of thousands of items on a large document, that is megabytes the
+// runtime clears (and faults in, when it has given the pages back) for
+// nothing.
 func push[T any](s []T, v T) []T {
 	if len(s) == cap(s) {
 		s = slices.Grow(s, max(len(s), 16))

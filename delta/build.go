@@ -322,7 +322,7 @@ func (b *builder) scan() (int, error) {
 		if j < 0 {
 			if p >= 0 && b.oldMatch[p] >= 0 {
 				ops++ // a deleted region
-				b.deletes = append(b.deletes, i)
+				b.deletes = push(b.deletes, i)
 			}
 			return
 		}
@@ -343,7 +343,7 @@ func (b *builder) scan() (int, error) {
 					b.marks[i] |= changedMark
 				}
 			case o.Name(i) != n.Name(j) || !sameAttrs(o.Attrs(i), n.Attrs(j)):
-				b.nodeChanges = append(b.nodeChanges, i)
+				b.nodeChanges = push(b.nodeChanges, i)
 				b.nodeOps += 1 + len(o.Attrs(i)) + len(n.Attrs(j))
 			}
 			// A leaf has size 1; an element with one child, size 1 + the
@@ -358,8 +358,8 @@ func (b *builder) scan() (int, error) {
 		if b.marks[i] != 0 {
 			ops += 2
 			if p >= 0 { // the roots have no operation
-				b.deletes = append(b.deletes, i)
-				b.inserts = append(b.inserts, j)
+				b.deletes = push(b.deletes, i)
+				b.inserts = push(b.inserts, j)
 			}
 		}
 	})
@@ -372,7 +372,7 @@ func (b *builder) scan() (int, error) {
 	for j, i := range b.newMatch {
 		if p := b.new.Parent[j]; i < 0 && p >= 0 && b.newMatch[p] >= 0 {
 			ops++ // an inserted region
-			b.inserts = append(b.inserts, int32(j))
+			b.inserts = push(b.inserts, int32(j))
 		}
 	}
 	// From the last node back, as deletes are.
@@ -502,4 +502,15 @@ func maxU(a, b uint64) uint64 {
 		return a
 	}
 	return b
+}
+
+// push appends v to s, doubling s's room when it is full. append grows a
+// long slice a quarter at a time, allocating about five times its final
+// size on the way: the lists of deletes and inserts of a large document
+// hold tens of thousands of nodes.
+func push[T any](s []T, v T) []T {
+	if len(s) == cap(s) {
+		s = slices.Grow(s, max(len(s), 16))
+	}
+	return append(s, v)
 }

@@ -198,15 +198,22 @@ func (x *exporter) forget(n *tree.Node) {
 	})
 }
 
+// removesSubtree reports whether op is a delete the patch writes as a
+// remove of its subtree: not the old side of an update made in place.
+func (x *exporter) removesSubtree(op *delta.Op) bool {
+	if op.Kind != delta.Delete {
+		return false
+	}
+	_, inPlace := x.inPlace[op.Root()]
+	return !inPlace || !op.Update
+}
+
 func (x *exporter) removes() error {
 	set := map[*tree.Node]bool{}
 	var nodes []*tree.Node
 	for i := range x.dops {
 		op := &x.dops[i]
-		if op.Kind != delta.Delete {
-			continue
-		}
-		if _, ok := x.inPlace[op.Root()]; ok && op.Update {
+		if !x.removesSubtree(op) {
 			continue
 		}
 		n := x.byXID[op.Root()]

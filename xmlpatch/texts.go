@@ -25,10 +25,7 @@ func (x *exporter) keepTextsApart() {
 	removed := map[*tree.Node]bool{}
 	for i := range x.dops {
 		op := &x.dops[i]
-		if op.Kind != delta.Delete {
-			continue
-		}
-		if _, ok := x.inPlace[op.Root()]; ok && op.Update {
+		if !x.removesSubtree(op) {
 			continue
 		}
 		if n := x.byXID[op.Root()]; n != nil {

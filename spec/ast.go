@@ -115,18 +115,27 @@ type URLTarget struct {
 }
 
 // SiteTarget is a whole site to watch (a Vigil extension): "site URL
-// [depth N] [pages N]". At each check the monitor crawls it from URL,
-// following the links under URL's directory at most Depth links away and
-// fetching at most Pages URLs, and reports the pages added, deleted and
-// modified since the previous crawl. URL is as written; a URL without a
-// scheme gets "http://" from the checker. A nil Depth or Pages was not
-// written: the checker gives DefaultSiteDepth and DefaultSitePages.
+// [depth N] [pages N] [scope URL]... [match RE]". At each check the monitor
+// crawls it from URL, following the links in its scope at most Depth links
+// away and fetching at most Pages URLs, and reports the pages added,
+// deleted and modified since the previous crawl. URL is as written; a URL
+// without a scheme gets "http://" from the checker. A nil Depth or Pages
+// was not written: the checker gives DefaultSiteDepth and
+// DefaultSitePages.
 type SiteTarget struct {
 	Site   Pos // position of the word "site"
 	URLPos Pos
 	URL    string
 	Depth  *Bound
 	Pages  *Bound
+	// Scope holds the URL prefixes written after "scope", in order: a
+	// link is followed only to a URL under one of them (same scheme and
+	// host, at a path segment boundary). None written means the directory
+	// of URL, after its redirects.
+	Scope []*Lit
+	// Match is the regular expression (RE2 syntax) written after "match",
+	// or nil: a followed link's URL must match it too, anywhere in it.
+	Match *Lit
 }
 
 // Bound is a number that bounds a site crawl (its depth or its pages).
@@ -147,6 +156,13 @@ const (
 	DefaultSitePages = 100
 	MaxSiteDepth     = 64
 	MaxSitePages     = 10000
+)
+
+// The most scopes a site target may list, and the longest regular
+// expression it may match links with, in bytes.
+const (
+	MaxSiteScopes = 16
+	MaxSiteMatch  = 1000
 )
 
 // SentinelTarget is a previously defined sentinel of the same owner. Used

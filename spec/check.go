@@ -56,11 +56,15 @@ type Checked struct {
 
 // Site is a site a checked sentinel watches: the crawl from URL (the
 // form NormalizeURL gives) at most Depth links deep, fetching at most
-// Pages URLs.
+// Pages URLs, following links under the Scope prefixes (in the form
+// NormalizeURL gives; none means the directory of URL) whose URL Match
+// matches (an RE2 regular expression; empty matches all).
 type Site struct {
-	URL   string `json:"url"`
-	Depth int    `json:"depth"`
-	Pages int    `json:"pages"`
+	URL   string   `json:"url"`
+	Depth int      `json:"depth"`
+	Pages int      `json:"pages"`
+	Scope []string `json:"scope,omitempty"`
+	Match string   `json:"match,omitempty"`
 }
 
 // Stored is a sentinel the checker already knows: checked earlier and kept by
@@ -421,6 +425,18 @@ func siteOf(t *SiteTarget) *Site {
 	if t.Pages != nil {
 		site.Pages = int(t.Pages.N)
 	}
+	for _, s := range t.Scope {
+		u, err := NormalizeURL(s.Value)
+		if err != nil {
+			return nil
+		}
+		if !slices.Contains(site.Scope, u) {
+			site.Scope = append(site.Scope, u)
+		}
+	}
+	if t.Match != nil {
+		site.Match = t.Match.Value
+	}
 	return site
 }
 
@@ -476,6 +492,7 @@ func (k *checking) targets(t Target, parent **Stored) ([]string, [][]int, *Site)
 					return nil, true
 				}
 				s := *ref.Site
+				s.Scope = slices.Clone(s.Scope)
 				if n, err := NormalizeURL(s.URL); err == nil {
 					s.URL = n
 				}

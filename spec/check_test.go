@@ -767,6 +767,10 @@ func TestSite(t *testing.T) {
 		{"Create Sentinel all Using site docs.example/guide/ pages 7", &Site{URL: "http://docs.example/guide/", Depth: DefaultSiteDepth, Pages: 7}},
 		{"Create Sentinel child Using docs Monitor all links", &Site{URL: "https://docs.example/", Depth: 1, Pages: DefaultSitePages}},
 		{"Create Sentinel grandchild Using child", &Site{URL: "https://docs.example/", Depth: 1, Pages: DefaultSitePages}},
+		// Scopes in normal form, once each, in the order written.
+		{`Create Sentinel scoped Using site docs.example/guide/ scope HTTP://Docs.example:80/api scope docs.example/ scope http://docs.example/api match "\\.html$"`,
+			&Site{URL: "http://docs.example/guide/", Depth: DefaultSiteDepth, Pages: DefaultSitePages, Scope: []string{"http://docs.example/api", "http://docs.example/"}, Match: `\.html$`}},
+		{"Create Sentinel scopedChild Using scoped", &Site{URL: "http://docs.example/guide/", Depth: DefaultSiteDepth, Pages: DefaultSitePages, Scope: []string{"http://docs.example/api", "http://docs.example/"}, Match: `\.html$`}},
 	} {
 		ch := check(tt.src)
 		if !reflect.DeepEqual(ch.Site, tt.site) {
@@ -785,5 +789,49 @@ func TestSite(t *testing.T) {
 	err := json.Unmarshal([]byte(`{"name":"x","using":{"site":{"url":"http://a.example"}},"urls":["http://a.example/"],"site":{"url":"http://a.example/","depth":1,"pages":0}}`), &bad)
 	if err == nil || !strings.Contains(err.Error(), "site") {
 		t.Errorf("site with 0 pages: %v", err)
+	}
+	err = json.Unmarshal([]byte(`{"name":"x","using":{"site":{"url":"http://a.example"}},"urls":["http://a.example/"],"site":{"url":"http://a.example/","depth":1,"pages":1,"match":"a("}}`), &bad)
+	if err == nil || !strings.Contains(err.Error(), "site.match") {
+		t.Errorf("site with a match that does not compile: %v", err)
+	}
+	// The scope and the match survive the stored form.
+	data, err := json.Marshal(store["scoped"].Checked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Checked
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back.Site, store["scoped"].Site) {
+		t.Errorf("stored site %+v, want %+v", back.Site, store["scoped"].Site)
+	}
+}
+
+// TestSiteScopeErrorPlace checks that a bad scope or match is reported at
+// the literal that holds it, line and column, in the source and in the
+// JSON form.
+func TestSiteScopeErrorPlace(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		col  int
+		want string
+	}{
+		{`Create Sentinel x Using site http://a.example/ match "a(b"`, 54, "site match: error parsing regexp"},
+		{`Create Sentinel x Using site http://a.example/ scope a.example/ scope mailto:x@a.example`, 71, "site scope: invalid URL"},
+	} {
+		_, err := NewChecker(date(2003, 6, 1, 12, 0)).Check(mustParse(t, tc.src).Sentinels[0])
+		var list ErrorList
+		if !errors.As(err, &list) || len(list) != 1 || list[0].Pos.Column != tc.col || !strings.Contains(list[0].Msg, tc.want) {
+			t.Errorf("%s: %v (%+v), want %q at column %d", tc.src, err, list, tc.want, tc.col)
+		}
+	}
+	s, err := DecodeSentinel([]byte(`{"name":"x","using":{"site":{"url":"http://a.example/","scope":["a.example/",7]}}}`))
+	if err == nil || !strings.Contains(err.Error(), "using.site.scope[1]: want a string") {
+		t.Errorf("scope of a number: %v, %v", s, err)
+	}
+	s, err = DecodeSentinel([]byte(`{"name":"x","using":{"site":{"url":"http://a.example/","match":"a("}}}`))
+	if err == nil || !strings.Contains(err.Error(), "using.site.match: site match: error parsing regexp") {
+		t.Errorf("JSON match that does not compile: %v, %v", s, err)
 	}
 }

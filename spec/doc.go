@@ -41,7 +41,8 @@
 //	TargetAnd    = TargetTerm { "AND" TargetTerm } .
 //	TargetTerm   = [ "sentinel" ] Name | URL | Site | "(" Target ")" .
 //	URL          = word | string .                  (a bare identifier is a Name)
-//	Site         = "site" URL { "depth" integer | "pages" integer } .  † each at most once;
+//	Site         = "site" URL { "depth" integer | "pages" integer | "scope" URL | "match" string } .
+//	               depth, pages and match at most once, scope up to 16 times;
 //	               "site" followed by "AND", "OR", ")" or a clause is a Name,
 //	               by another identifier an error; a Site is the whole Target
 //
@@ -115,9 +116,10 @@
 // change was first found.
 //
 // A target "site URL depth D pages P" watches a whole site: each check
-// crawls it from URL, breadth first, following the links under URL's
-// directory at most D links away (default 3, at most 64; 0 is URL alone)
-// and fetching at most P URLs (default 100, at most 10000), and compares
+// crawls it from URL, the most important pages first (OPIC), following the
+// links under URL's directory at most D links away (default 3, at most 64;
+// 0 is URL alone) and fetching at most P URLs (default 100, at most
+// 10000), and compares
 // the crawl with the previous one as WHOWEDA web tables: the pages added
 // (newly reached), deleted (no longer reached, or failing) and modified.
 // Added and deleted pages are always reported; a modified page is reported
@@ -128,6 +130,15 @@
 // operand of AND or OR (nor can a sentinel that watches one), and "Using
 // s" of a site sentinel s watches the same site. Confirm, Compare other
 // than pairwise and Fetch render are errors for a site.
+//
+// "scope S" (as often as needed, up to 16) replaces URL's directory as the
+// scope: a link is followed only to a URL under one of the prefixes S, on
+// the same scheme and host and at a path segment boundary ("scope
+// docs.example/api" takes /api, /api/ and /api/v2, not /api-old). "match
+// R" follows only the links whose URL the regular expression R (RE2
+// syntax, Go's string escapes: "\\.html$") matches, anywhere in it. The
+// start page is fetched whatever the scope and the match. Editing the
+// scope or the match makes the next crawl a new reference.
 //
 // Compare pairwise compares (Vi, Vi+1); every n compares (V1, V1+n), then
 // (V1+n, V1+2n), ... (the seed's formula, reading A of the note §7.7, which
@@ -198,7 +209,8 @@
 //	}
 //
 // A site target is {"site": {"url": "https://docs.example/", "depth": 2,
-// "pages": 50}}, depth and pages optional.
+// "pages": 50, "scope": ["https://docs.example/api/"], "match": "\\.html$"}},
+// all but url optional.
 //
 // "kind" is one of "any change", "all links", "all images", "all words"
 // (args: the exceptions), "keywords", "phrase", "table", "list", "regular

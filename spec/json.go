@@ -3,6 +3,7 @@ package spec
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -108,6 +109,17 @@ func (c *Checked) UnmarshalJSON(data []byte) error {
 	if site := extra.Site; site != nil && (len(extra.URLs) != 1 || site.Depth < 0 || site.Depth > MaxSiteDepth || site.Pages < 1 || site.Pages > MaxSitePages) {
 		return FieldErrors{{Path: "site", Msg: fmt.Sprintf("a site of depth %d and %d pages, watched with %d urls: want one url, depth 0 to %d and 1 to %d pages",
 			site.Depth, site.Pages, len(extra.URLs), MaxSiteDepth, MaxSitePages)}}
+	}
+	if site := extra.Site; site != nil && len(site.Scope) > MaxSiteScopes {
+		return FieldErrors{{Path: "site.scope", Msg: fmt.Sprintf("%d scopes: want at most %d", len(site.Scope), MaxSiteScopes)}}
+	}
+	if site := extra.Site; site != nil && site.Match != "" {
+		if len(site.Match) > MaxSiteMatch {
+			return FieldErrors{{Path: "site.match", Msg: fmt.Sprintf("%d bytes: want at most %d", len(site.Match), MaxSiteMatch)}}
+		}
+		if _, err := regexp.Compile(site.Match); err != nil {
+			return FieldErrors{{Path: "site.match", Msg: err.Error()}}
+		}
 	}
 	for k, r := range extra.Requires {
 		for _, i := range r {
@@ -230,6 +242,18 @@ func targetJSON(t Target) any {
 		}
 		if t.Pages != nil {
 			site["pages"] = t.Pages.N
+		}
+		if len(t.Scope) > 0 {
+			scope := make([]string, 0, len(t.Scope))
+			for _, s := range t.Scope {
+				if s != nil {
+					scope = append(scope, s.Value)
+				}
+			}
+			site["scope"] = scope
+		}
+		if t.Match != nil {
+			site["match"] = t.Match.Value
 		}
 		return map[string]any{"site": site}
 	case *SentinelTarget:

@@ -23,6 +23,7 @@ func TestJSONRoundTrip(t *testing.T) {
 		"left and right chains": "Create Sentinel c Using http://a.example Monitor all links OR (all images OR all words) OR any change Every immediate Compare every 3",
 		"site":                  "Create Sentinel docs Using site https://docs.example/guide/ pages 20 depth 1 Monitor keywords {deprecated}",
 		"site without bounds":   "Create Sentinel docs Using site docs.example",
+		"site with scope":       `Create Sentinel docs Using site docs.example/guide/ scope docs.example/ scope "https://docs.example/api v2" match "\\.html$"`,
 		"value conditions":      `Create Sentinel v Using http://a.example Monitor value In css ".a" changes AND value In css ".b" increases AND value In css ".c" decreases AND value In css ".d" falls below -1 From Now + 1 day`,
 	}
 	for name, src := range srcs {

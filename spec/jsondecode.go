@@ -324,9 +324,10 @@ func (d *decoder) target(v any, path string) Target {
 	return x
 }
 
-// site decodes a site target: {"url": u, "depth": n, "pages": n}.
+// site decodes a site target: {"url": u, "depth": n, "pages": n,
+// "scope": [u, ...], "match": re}.
 func (d *decoder) site(v any, path string) Target {
-	m, ok := d.object(v, path, "url", "depth", "pages")
+	m, ok := d.object(v, path, "url", "depth", "pages", "scope", "match")
 	if !ok {
 		return nil
 	}
@@ -363,6 +364,33 @@ func (d *decoder) site(v any, path string) Target {
 		} else {
 			t.Pages = b
 		}
+	}
+	if raw, has := m["scope"]; has {
+		p := join(path, "scope")
+		list, ok := raw.([]any)
+		if !ok {
+			d.errorf(p, "want a list of URL prefixes, found %s", typeName(raw))
+			return nil
+		}
+		for k, item := range list {
+			ip := index(p, k)
+			s, ok := d.str(item, ip)
+			if !ok {
+				return nil
+			}
+			lit := &Lit{Value: s}
+			d.at(lit, ip)
+			t.Scope = append(t.Scope, lit)
+		}
+	}
+	if raw, has := m["match"]; has {
+		p := join(path, "match")
+		s, ok := d.str(raw, p)
+		if !ok {
+			return nil
+		}
+		t.Match = &Lit{Value: s}
+		d.at(t.Match, p)
 	}
 	return t
 }

@@ -377,14 +377,25 @@ func (p *parser) parseTargetTerm() Target {
 }
 
 // parseSite parses the rest of a site target after the word "site" at
-// pos: its URL, then "depth N" and "pages N" in any order, each at most
-// once.
+// pos: its URL, then "depth N", "pages N", "scope URL" and "match RE" in
+// any order, scope as often as wanted, the others at most once.
 func (p *parser) parseSite(pos Pos) *SiteTarget {
 	t := &SiteTarget{Site: pos, URLPos: p.pos, URL: p.litValue()}
 	p.next()
-	for p.isWord("depth", "pages") {
+	for p.isWord("depth", "pages", "scope", "match") {
 		word, at := strings.ToLower(p.lit), p.pos
 		p.next()
+		switch word {
+		case "scope":
+			t.Scope = append(t.Scope, p.parseSiteLit("URL prefix of the scope"))
+			continue
+		case "match":
+			if t.Match != nil {
+				p.fail(at, word, "", "duplicate match in site target")
+			}
+			t.Match = p.parseSiteLit("regular expression the links must match")
+			continue
+		}
 		b := &Bound{ValuePos: p.pos}
 		b.N = p.parseInt("number of " + map[string]string{"depth": "links (the depth of the crawl)", "pages": "pages"}[word])
 		bound := &t.Depth
@@ -397,6 +408,17 @@ func (p *parser) parseSite(pos Pos) *SiteTarget {
 		*bound = b
 	}
 	return t
+}
+
+// parseSiteLit parses the URL or expression after "scope" or "match": a
+// bare word or a quoted string.
+func (p *parser) parseSiteLit(what string) *Lit {
+	if p.tok != WORD && p.tok != STRING {
+		p.failExpected(what)
+	}
+	x := &Lit{ValuePos: p.pos, Value: p.litValue(), src: p.lit}
+	p.next()
+	return x
 }
 
 // litValue returns the value of the current literal token.

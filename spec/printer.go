@@ -229,6 +229,14 @@ func (p *printer) target(t Target, ctx int) {
 		if t.Pages != nil {
 			p.str(" pages " + strconv.FormatInt(t.Pages.N, 10))
 		}
+		for _, s := range t.Scope {
+			if s != nil {
+				p.str(" scope " + quoteAs(s.Value, WORD))
+			}
+		}
+		if t.Match != nil {
+			p.str(" match " + strconv.Quote(t.Match.Value))
+		}
 	case *SentinelTarget:
 		if t.Name != nil {
 			p.str(t.Name.Name)

@@ -137,6 +137,7 @@ func (v *validator) target(t Target) {
 		if b := t.Pages; b != nil && (b.N < 1 || b.N > MaxSitePages) {
 			v.report(b, strconv.FormatInt(b.N, 10), fmt.Sprintf("site pages %d: want 1 to %d", b.N, MaxSitePages))
 		}
+		v.siteScope(t)
 	case *SentinelTarget:
 		if t.Name == nil || !IsValidName(t.Name.Name) {
 			v.report(t, "", "invalid sentinel name in Using")
@@ -158,6 +159,27 @@ func (v *validator) target(t Target) {
 		}
 	default:
 		v.report(nil, "", "missing target")
+	}
+}
+
+// siteScope checks the scope and the match of a site target: each scope a
+// URL that could be watched, at most MaxSiteScopes of them, and the match
+// a regular expression RE2 compiles, of at most MaxSiteMatch bytes.
+func (v *validator) siteScope(t *SiteTarget) {
+	if len(t.Scope) > MaxSiteScopes {
+		v.report(t.Scope[MaxSiteScopes], t.Scope[MaxSiteScopes].Value, fmt.Sprintf("%d scopes in a site target: want at most %d", len(t.Scope), MaxSiteScopes))
+	}
+	for _, s := range t.Scope {
+		if _, err := NormalizeURL(s.Value); err != nil {
+			v.report(s, s.Value, "site scope: "+err.Error())
+		}
+	}
+	if m := t.Match; m != nil {
+		if len(m.Value) > MaxSiteMatch {
+			v.report(m, "", fmt.Sprintf("site match of %d bytes: want at most %d", len(m.Value), MaxSiteMatch))
+		} else if _, err := regexp.Compile(m.Value); err != nil {
+			v.report(m, m.Value, "site match: "+err.Error())
+		}
 	}
 }
 

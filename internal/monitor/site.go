@@ -248,8 +248,10 @@ var siteOptions = webtable.Options{Strict: true, Cover: true, Complete: true}
 func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *memoryGrant) {
 	site := j.plan.site
 	// Fetched most important first (OPIC's Greedy order), so that a site
-	// larger than its pages keeps the pages that matter most.
-	q := crawl.Query{Start: site.URL, MaxDepth: site.Depth, MaxPages: site.Pages, Order: crawl.OrderImportance}
+	// larger than its pages keeps the pages that matter most. No scope
+	// written is the start page's directory, which the crawl takes after
+	// the start page's redirects.
+	q := crawl.Query{Start: site.URL, Scope: slices.Clone(site.Scope), Match: site.Match, MaxDepth: site.Depth, MaxPages: site.Pages, Order: crawl.OrderImportance}
 	sf := &siteFetcher{m: m, inner: m.Fetcher, versions: map[string]int64{}, leaves: map[string]leaf{}}
 	limit := m.siteTime(j)
 	cctx, cancel := context.WithTimeout(ctx, limit)

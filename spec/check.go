@@ -426,6 +426,9 @@ func siteOf(t *SiteTarget) *Site {
 		site.Pages = int(t.Pages.N)
 	}
 	for _, s := range t.Scope {
+		if s == nil {
+			return nil // the validator said
+		}
 		u, err := NormalizeURL(s.Value)
 		if err != nil {
 			return nil

@@ -835,3 +835,13 @@ func TestSiteScopeErrorPlace(t *testing.T) {
 		t.Errorf("JSON match that does not compile: %v, %v", s, err)
 	}
 }
+
+// TestSiteScopeNil: a site target built in code with a nil scope is an
+// error, not a panic.
+func TestSiteScopeNil(t *testing.T) {
+	s := mustParse(t, "Create Sentinel x Using site http://a.example/").Sentinels[0]
+	s.Target.(*SiteTarget).Scope = []*Lit{nil}
+	if _, err := NewChecker(date(2003, 6, 1, 12, 0)).Check(s); err == nil || !strings.Contains(err.Error(), "missing URL prefix") {
+		t.Errorf("nil scope: %v", err)
+	}
+}

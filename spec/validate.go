@@ -166,12 +166,16 @@ func (v *validator) target(t Target) {
 // URL that could be watched, at most MaxSiteScopes of them, and the match
 // a regular expression RE2 compiles, of at most MaxSiteMatch bytes.
 func (v *validator) siteScope(t *SiteTarget) {
-	if len(t.Scope) > MaxSiteScopes {
-		v.report(t.Scope[MaxSiteScopes], t.Scope[MaxSiteScopes].Value, fmt.Sprintf("%d scopes in a site target: want at most %d", len(t.Scope), MaxSiteScopes))
-	}
-	for _, s := range t.Scope {
-		if _, err := NormalizeURL(s.Value); err != nil {
-			v.report(s, s.Value, "site scope: "+err.Error())
+	for k, s := range t.Scope {
+		switch {
+		case s == nil:
+			v.report(t, "", "site scope: missing URL prefix")
+		case k == MaxSiteScopes:
+			v.report(s, s.Value, fmt.Sprintf("%d scopes in a site target: want at most %d", len(t.Scope), MaxSiteScopes))
+		default:
+			if _, err := NormalizeURL(s.Value); err != nil {
+				v.report(s, s.Value, "site scope: "+err.Error())
+			}
 		}
 	}
 	if m := t.Match; m != nil {

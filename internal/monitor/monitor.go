@@ -51,6 +51,15 @@ type Monitor struct {
 	// Fresh lets a page fetched less than Fresh ago serve another sentinel
 	// without a new fetch (0: only within one batch).
 	Fresh time.Duration
+	// SiteFresh lets a site's crawl that ended less than SiteFresh ago
+	// serve the checks of the other sentinels watching the same site
+	// query, instead of crawls of their own (sitecrawl.go); a crawl in
+	// flight always serves them. Policy.MinInterval (1m) if zero: a
+	// crawl so recent is younger than the interval between any
+	// sentinel's two checks, so taking it moves what a sentinel sees
+	// back by less than its own interval (no change is lost: the next
+	// check compares with it). None if negative.
+	SiteFresh time.Duration
 	// BestEffortDelay is how much later than immediate ones best-effort
 	// notifications become due: 2s.
 	BestEffortDelay time.Duration
@@ -96,6 +105,9 @@ type Monitor struct {
 	idxMu     sync.Mutex
 	indexes   map[int64]*ownerIndex
 	flight    inFlight
+	// siteCrawls are the site crawls in flight and those ended less than
+	// SiteFresh ago, shared by the sentinels of one site query.
+	siteCrawls siteCrawls
 	// sites holds a token per site being crawled, at most siteSlots;
 	// siteFree wakes Run when one is given back.
 	sites    chan struct{}
@@ -215,6 +227,12 @@ func (m *Monitor) init() {
 		}
 		if m.PendingPoll <= 0 {
 			m.PendingPoll = time.Minute
+		}
+		if m.SiteFresh == 0 {
+			m.SiteFresh = m.Policy.MinInterval
+			if m.SiteFresh <= 0 {
+				m.SiteFresh = time.Minute // the policy's default
+			}
 		}
 		if m.FailureNotice == 0 {
 			m.FailureNotice = 6 * time.Hour

@@ -28,6 +28,8 @@ import (
 // (webtable.Diff): the pages added, deleted and modified. Every page read
 // is stored in the warehouse as a version of its URL, as a watched page
 // is (siteFetcher), so its history, diffs and views work as a page's do.
+// One crawl serves the sentinels of one site query, in flight or ended
+// moments ago (sitecrawl.go).
 // A modified page is read through the sentinel's Monitor clause, as a
 // sentinel on that page would read it: it is reported only if the clause
 // finds its change between the page's two versions. Added and deleted
@@ -243,8 +245,9 @@ func (m *Monitor) storeSitePage(ctx context.Context, url string, res *vigil.Fetc
 // page in some delta table.
 var siteOptions = webtable.Options{Strict: true, Cover: true, Complete: true}
 
-// checkSite crawls the site of a sentinel and compares the crawl with the
-// previous one.
+// checkSite crawls the site of a sentinel, or takes the crawl another
+// sentinel's check of the same query runs or ran moments ago (sitecrawl.go),
+// and compares it with the sentinel's previous one.
 func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *memoryGrant) {
 	site := j.plan.site
 	// Fetched most important first (OPIC's Greedy order), so that a site
@@ -252,11 +255,28 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	// written is the start page's directory, which the crawl takes after
 	// the start page's redirects.
 	q := crawl.Query{Start: site.URL, Scope: slices.Clone(site.Scope), Match: site.Match, MaxDepth: site.Depth, MaxPages: site.Pages, Order: crawl.OrderImportance}
-	sf := &siteFetcher{m: m, inner: m.Fetcher, versions: map[string]int64{}, leaves: map[string]leaf{}}
 	limit := m.siteTime(j)
 	cctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	snap, err := crawl.Crawl(cctx, sf, q)
+	// The previous crawl, read first: a crawl shared with other sentinels
+	// serves this check only if it is newer.
+	var prev *siteRecord
+	raw, _, prevErr := m.Store.SiteSnapshot(ctx, j.s.ID)
+	switch {
+	case prevErr == nil:
+		var err error
+		if prev, err = decodeSite(raw); err != nil {
+			// Unreadable: this crawl becomes the reference.
+			m.Logger.Error("read site snapshot", LogSentinel, j.s.ID, LogError, err)
+		}
+	case vigil.ErrorCode(prevErr) == vigil.ENOTFOUND:
+		prevErr = nil
+	}
+	var prevSnap *crawl.Snapshot
+	if prev != nil {
+		prevSnap = prev.Snapshot
+	}
+	c, ran := m.sharedCrawl(ctx, cctx, q, prevSnap, limit, now)
 	if ctx.Err() != nil {
 		return // shutting down: the check is abandoned
 	}
@@ -268,12 +288,22 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		ps = &pageState{}
 		j.st.Pages[site.URL] = ps
 	}
-	if err != nil && cctx.Err() != nil {
+	var err error
+	switch {
+	case c == nil:
+		// Waited for another sentinel's crawl until this check's lease.
 		err = m.siteTooLong(j, ps, limit, now)
-	} else if err == nil {
-		if msg := snap.StartFailure(); msg != "" {
+	case c.cut:
+		err = m.siteTooLong(j, ps, c.limit, now)
+	case c.err != nil:
+		err = c.err
+	default:
+		if !ran {
+			m.Logger.Debug("site crawl shared", LogSentinel, j.s.ID, LogURL, site.URL, "ended", c.at)
+		}
+		if msg := c.record.Snapshot.StartFailure(); msg != "" {
+			// Stored as a version of the start page by the crawl.
 			m.pageFailing(j, ps, site.URL, msg, now)
-			m.storeStartFailure(ctx, site.URL, snap, now)
 			err = fmt.Errorf("start page %s: %s", site.URL, msg)
 		}
 	}
@@ -284,30 +314,17 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		m.Logger.Info("site check failed", LogSentinel, j.s.ID, LogURL, site.URL, LogError, err)
 		return
 	}
-	if sf.failed > 0 {
+	if c.failed > 0 {
 		// A page read but not stored has no version in this crawl: as the
 		// reference, it would hide the page's change from the next check.
 		j.outcome = schedule.Failed
-		m.Logger.Error("site check failed: pages read but not stored", LogSentinel, j.s.ID, LogURL, site.URL, "pages", sf.failed)
+		m.Logger.Error("site check failed: pages read but not stored", LogSentinel, j.s.ID, LogURL, site.URL, "pages", c.failed)
 		return
 	}
-	cur := &siteRecord{Snapshot: snap, Versions: map[string]int64{}}
-	for _, p := range snap.Pages {
-		if id := sf.versions[p.URL]; id != 0 && !p.Failed() {
-			cur.Versions[p.URL] = id
-		}
-	}
-	var prev *siteRecord
-	raw, _, err := m.Store.SiteSnapshot(ctx, j.s.ID)
-	switch {
-	case err == nil:
-		if prev, err = decodeSite(raw); err != nil {
-			// Unreadable: this crawl becomes the reference.
-			m.Logger.Error("read site snapshot", LogSentinel, j.s.ID, LogError, err)
-		}
-	case vigil.ErrorCode(err) != vigil.ENOTFOUND:
+	cur := c.record
+	if prevErr != nil {
 		j.outcome = schedule.Failed
-		m.Logger.Error("read site snapshot", LogSentinel, j.s.ID, LogError, err)
+		m.Logger.Error("read site snapshot", LogSentinel, j.s.ID, LogError, prevErr)
 		return
 	}
 	if j.rec.Site, err = encodeSite(cur); err != nil {
@@ -315,9 +332,9 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		m.Logger.Error("encode site snapshot", LogSentinel, j.s.ID, LogError, err)
 		return
 	}
-	if prev == nil || !sameSiteQuery(prev.Snapshot.Query, snap.Query) {
+	if prev == nil || !sameSiteQuery(prev.Snapshot.Query, cur.Snapshot.Query) {
 		m.pageWorks(j, ps, site.URL, now)
-		m.Logger.Info("site crawled: the reference of the next check", LogSentinel, j.s.ID, LogURL, site.URL, "pages", len(snap.Pages))
+		m.Logger.Info("site crawled: the reference of the next check", LogSentinel, j.s.ID, LogURL, site.URL, "pages", len(cur.Snapshot.Pages))
 		return
 	}
 	records, err := m.compareSites(cctx, j, prev, cur, grant)
@@ -339,7 +356,7 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		m.pageWorks(j, ps, site.URL, now)
 		return
 	}
-	rid, to, err := m.startVersion(ctx, sf, cur, now)
+	rid, to, err := m.startVersion(ctx, c.leaves, cur, now)
 	if err != nil {
 		// Not recorded, and told as the site's failure: compared again at
 		// the next check, with this crawl.
@@ -361,7 +378,7 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 // document: a PDF, an image), the version saying why, which a page
 // sentinel on it stores too. It stores that version if the page's newest
 // is not it already.
-func (m *Monitor) startVersion(ctx context.Context, sf *siteFetcher, cur *siteRecord, now time.Time) (rid, to int64, err error) {
+func (m *Monitor) startVersion(ctx context.Context, leaves map[string]leaf, cur *siteRecord, now time.Time) (rid, to int64, err error) {
 	start := cur.Snapshot.Pages[0].URL
 	if to = cur.Versions[start]; to != 0 {
 		if rid = m.knownResource(ctx, start); rid == 0 {
@@ -369,7 +386,7 @@ func (m *Monitor) startVersion(ctx context.Context, sf *siteFetcher, cur *siteRe
 		}
 		return rid, to, nil
 	}
-	l, ok := sf.leaves[start]
+	l, ok := leaves[start]
 	if !ok {
 		return 0, 0, fmt.Errorf("start page %s: read, and no version stored", start)
 	}

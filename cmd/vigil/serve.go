@@ -44,6 +44,7 @@ type serveConfig struct {
 	initInterval  time.Duration
 	lease         time.Duration
 	failureNotice time.Duration
+	siteFresh     time.Duration
 	poll          time.Duration
 	workers       int
 	compareMemory int // MiB; 0 or less: no bound
@@ -84,6 +85,7 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	fs.DurationVar(&c.maxInterval, "max-interval", 24*time.Hour, "longest adaptive interval (Fetch on change)")
 	fs.DurationVar(&c.initInterval, "initial-interval", time.Hour, "first interval of an adaptive sentinel (Fetch on change), before its page's change rate is known")
 	fs.DurationVar(&c.lease, "lease", 5*time.Minute, "how long a claimed sentinel or notification stays hidden from other workers (the delay before work a crash interrupted is taken up again)")
+	fs.DurationVar(&c.siteFresh, "site-fresh", 0, "how long a site's crawl serves the checks of the other sentinels watching the same site (URL, depth, pages) after it ended, instead of crawls of their own (0: --min-interval; negative: only a crawl in flight is shared)")
 	fs.DurationVar(&c.poll, "poll", time.Second, "how often to look for due sentinels and notifications when idle")
 	fs.IntVar(&c.workers, "workers", 16, "pages fetched and compared at once (sites crawled on at most half of them, at least one)")
 	fs.IntVar(&c.compareMemory, "compare-memory", 1024, "MiB that the comparisons running at once may hold; a large page's waits for room (0: no bound)")
@@ -304,6 +306,7 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 		Logger:    logger,
 		Lease:     c.lease,
 		Workers:   c.workers,
+		SiteFresh: c.siteFresh,
 		FailureNotice: func() time.Duration {
 			if c.failureNotice <= 0 {
 				return -1 // never

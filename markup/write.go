@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/vigil-web/vigil/tree"
+	"github.com/vigil-web/vigil/xmltext"
 )
 
 // WriteXML writes d as XML in UTF-8. By default the output is compact: no
@@ -17,10 +18,12 @@ import (
 // nodes. Text escapes &, < and > (so "]]>" never appears) and carriage
 // returns; attribute values escape &, <, " and tab, newline and carriage
 // return, which attribute-value normalisation would otherwise turn into
-// spaces. Characters that XML cannot hold (control characters from an HTML
-// page) are written as U+FFFD; a comment's "--" becomes "- -". An element
-// or attribute name that is not an XML name (HTML accepts almost anything
-// as an attribute name) is an error. Namespace prefixes are not checked: a
+// spaces. Characters that XML cannot hold (control characters, U+FFFE,
+// U+FFFF and bytes that are not UTF-8, which a tree built by hand may hold)
+// are written as U+FFFD, in comments, processing instructions and the
+// DOCTYPE too; a comment's "--" becomes "- -". An element or attribute name
+// that is not an XML name (HTML accepts almost anything as an attribute
+// name) is an error. Namespace prefixes are not checked: a
 // tree parsed from HTML may use a prefix without declaring it (o:p from
 // word processors), which ParseXML then refuses.
 func WriteXML(w io.Writer, d *tree.Document, opt *WriteOptions) error {
@@ -39,7 +42,7 @@ func WriteXML(w io.Writer, d *tree.Document, opt *WriteOptions) error {
 		}
 		if d.Doctype != "" {
 			x.str("<!DOCTYPE ")
-			x.str(d.Doctype)
+			x.escape(d.Doctype, rawEscaper)
 			x.str(">")
 			x.line()
 		}
@@ -226,17 +229,19 @@ func hasText(n *tree.Node) bool {
 }
 
 // isXMLName reports whether s is an XML name (loosely for non-ASCII: any
-// non-ASCII character is accepted).
+// character XML can hold is accepted).
 func isXMLName(s string) bool {
 	if s == "" || class[s[0]]&cNameStart == 0 {
 		return false
 	}
+	high := s[0]
 	for i := 1; i < len(s); i++ {
 		if class[s[i]]&cName == 0 {
 			return false
 		}
+		high |= s[i]
 	}
-	return true
+	return high < 0x80 || xmltext.Check(s) == nil
 }
 
 // badName records an error for a name XML cannot hold.
@@ -262,7 +267,7 @@ func (x *xmlWriter) startTag(n *tree.Node, empty bool) {
 		x.byte(' ')
 		x.str(a.Name)
 		x.str(`="`)
-		x.escape(a.Value, true)
+		x.escape(a.Value, attrEscaper)
 		x.byte('"')
 	}
 	if empty {
@@ -277,17 +282,17 @@ func (x *xmlWriter) leaf(n *tree.Node) {
 	case tree.Element:
 		x.startTag(n, true)
 	case tree.Text:
-		x.escape(n.Value, false)
+		x.escape(n.Value, textEscaper)
 	case tree.Comment:
 		x.str("<!--")
-		x.str(commentText(n.Value))
+		x.escape(commentText(n.Value), rawEscaper)
 		x.str("-->")
 	case tree.ProcInst:
 		x.str("<?")
 		x.str(n.Name)
 		if n.Value != "" {
 			x.byte(' ')
-			x.str(strings.ReplaceAll(n.Value, "?>", "? >"))
+			x.escape(strings.ReplaceAll(n.Value, "?>", "? >"), rawEscaper)
 		}
 		x.str("?>")
 	}
@@ -304,64 +309,17 @@ func commentText(v string) string {
 	return v
 }
 
-// escapeClass marks bytes escape must look at: 1 in text, 2 in attributes.
-var escapeClass [256]uint8
+// The escapers of WriteXML: decimal character references, > escaped in
+// text only, U+FFFD for a character XML cannot hold.
+var (
+	textEscaper = xmltext.NewEscaper(xmltext.Text, xmltext.Options{Replace: true})
+	attrEscaper = xmltext.NewEscaper(xmltext.Attr, xmltext.Options{Replace: true})
+	rawEscaper  = xmltext.NewEscaper(xmltext.Raw, xmltext.Options{Replace: true})
+)
 
-func init() {
-	for c := 0; c < 0x20; c++ {
-		escapeClass[c] = 3
+// escape writes s with esc.
+func (x *xmlWriter) escape(s string, esc *xmltext.Escaper) {
+	if x.err == nil && !x.stopped {
+		x.err = esc.Escape(x.w, s)
 	}
-	escapeClass['\n'] = 2
-	escapeClass['\t'] = 2
-	escapeClass['&'] = 3
-	escapeClass['<'] = 3
-	escapeClass['>'] = 1
-	escapeClass['"'] = 2
-	escapeClass[0xEF] = 3 // may start U+FFFE or U+FFFF
-}
-
-// escape writes s as XML text or, if attr, as an attribute value.
-func (x *xmlWriter) escape(s string, attr bool) {
-	mask := uint8(1)
-	if attr {
-		mask = 2
-	}
-	last := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if escapeClass[c]&mask == 0 {
-			continue
-		}
-		var rep string
-		switch c {
-		case '&':
-			rep = "&amp;"
-		case '<':
-			rep = "&lt;"
-		case '>':
-			rep = "&gt;"
-		case '"':
-			rep = "&quot;"
-		case '\t':
-			rep = "&#9;"
-		case '\n':
-			rep = "&#10;"
-		case '\r':
-			rep = "&#13;"
-		case 0xEF:
-			if i+2 < len(s) && s[i+1] == 0xBF && (s[i+2] == 0xBE || s[i+2] == 0xBF) {
-				x.str(s[last:i])
-				x.str("\uFFFD")
-				last = i + 3
-				i += 2
-			}
-			continue
-		default:
-			rep = "\uFFFD" // a control character XML cannot hold
-		}
-		x.str(s[last:i])
-		x.str(rep)
-		last = i + 1
-	}
-	x.str(s[last:])
 }

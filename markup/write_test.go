@@ -36,6 +36,37 @@ func TestWriteXMLEscaping(t *testing.T) {
 	}
 }
 
+// TestWriteXMLCharsXMLCannotHold: a tree built by hand may hold what no
+// parse gives, bytes that are not UTF-8 and control characters in a
+// comment, a processing instruction or the DOCTYPE; each is written as
+// U+FFFD, as in text, so that the output parses.
+func TestWriteXMLCharsXMLCannotHold(t *testing.T) {
+	d := &tree.Document{Doctype: `r SYSTEM "s` + "\x01\""}
+	d.Root = d.NewElement("r")
+	d.Prolog = []*tree.Node{d.NewNode(tree.Comment, "", "c\x02\uFFFF")}
+	d.Root.SetAttr("a", "v\xff")
+	d.Root.AppendChild(d.NewText("t\xed\xa0\x80"))
+	d.Root.AppendChild(d.NewNode(tree.ProcInst, "pi", "p\x1b\xc3"))
+	var b bytes.Buffer
+	if err := markup.WriteXML(&b, d, nil); err != nil {
+		t.Fatal(err)
+	}
+	const r = "\uFFFD"
+	want := `<!DOCTYPE r SYSTEM "s` + r + `"><!--c` + r + r + `--><r a="v` + r + `">t` + r + r + r + "<?pi p" + r + r + "?></r>"
+	if b.String() != want {
+		t.Errorf("got  %q\nwant %q", b.String(), want)
+	}
+	if _, err := markup.ParseXMLBytes(b.Bytes(), keep); err != nil {
+		t.Errorf("the output does not parse: %v", err)
+	}
+	for _, name := range []string{"a\xff", "a\uFFFE"} {
+		d.Root.Name = name
+		if err := markup.WriteXML(&b, d, nil); !errors.Is(err, markup.ErrNotXML) {
+			t.Errorf("element name %q: err = %v, want ErrNotXML", name, err)
+		}
+	}
+}
+
 func TestWriteXMLIndent(t *testing.T) {
 	in := `<?xml version="1.0" encoding="ISO-8859-1"?><!--c--><a x="1"><b>text <i>mixed</i></b><c/><d><e/></d></a>`
 	d, err := markup.ParseXMLBytes([]byte(in), nil)

@@ -1,6 +1,10 @@
 package markup
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+
+	"github.com/vigil-web/vigil/xmltext"
+)
 
 // References: character references, the predefined entities, and entities
 // declared in the DOCTYPE (see dtd.go for their declarations).
@@ -111,7 +115,7 @@ func parseCharRef(s string, off int) (r rune, end, errOff int, msg string) {
 		return 0, 0, i, "expected a digit or 'x' in the character reference"
 	case i >= len(s) || s[i] != ';':
 		return 0, 0, i, "expected ';' at the end of the character reference"
-	case v > utf8.MaxRune || !isXMLChar(rune(v)):
+	case v > utf8.MaxRune || !xmltext.IsChar(rune(v)):
 		return 0, 0, off, "character reference " + s[off:i+1] + " refers to a character not allowed in XML"
 	}
 	return rune(v), i + 1, 0, ""
@@ -133,23 +137,4 @@ func predefined(name string) string {
 		return "\""
 	}
 	return ""
-}
-
-// isXMLChar reports whether r may appear in an XML 1.0 document.
-func isXMLChar(r rune) bool {
-	switch {
-	case r == 0x9 || r == 0xA || r == 0xD:
-		return true
-	case r < 0x20:
-		return false
-	case r <= 0xD7FF:
-		return true
-	case r < 0xE000:
-		return false
-	case r <= 0xFFFD:
-		return true
-	case r < 0x10000:
-		return false
-	}
-	return r <= utf8.MaxRune
 }

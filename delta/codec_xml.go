@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vigil-web/vigil/tree"
+	"github.com/vigil-web/vigil/xmltext"
 )
 
 // EncodeXML writes deltas as one XyDelta document, a <unit_delta> with one
@@ -129,72 +130,45 @@ func (e *xmlEncoder) attr(name, value string) {
 	e.str(`"`)
 }
 
-// escape writes s as character data or an attribute value, byte-exact for
-// encoding/xml and any conforming parser: carriage returns (and, in
-// attributes, tabs and newlines) become character references, which are
-// not normalised away.
+// The escapers of the encoder, byte-exact for encoding/xml and any
+// conforming parser: carriage returns (and, in attributes, tabs and
+// newlines) become hexadecimal character references, which are not
+// normalised away; > is escaped in attributes too; a character XML cannot
+// hold is an error.
+var (
+	textEscaper = xmltext.NewEscaper(xmltext.Text, xmltext.Options{HexRefs: true})
+	attrEscaper = xmltext.NewEscaper(xmltext.Attr, xmltext.Options{HexRefs: true, EscapeGT: true})
+)
+
+// escape writes s as character data or an attribute value.
 func (e *xmlEncoder) escape(s string, inAttr bool) {
 	if e.err != nil {
 		return
 	}
-	if err := checkXMLChars(s); err != nil {
-		e.err = err
-		return
+	esc := textEscaper
+	if inAttr {
+		esc = attrEscaper
 	}
-	last := 0
-	for i := 0; i < len(s); i++ {
-		var esc string
-		switch s[i] {
-		case '&':
-			esc = "&amp;"
-		case '<':
-			esc = "&lt;"
-		case '>':
-			esc = "&gt;"
-		case '"':
-			if inAttr {
-				esc = "&quot;"
-			}
-		case '\r':
-			esc = "&#xD;"
-		case '\n':
-			if inAttr {
-				esc = "&#xA;"
-			}
-		case '\t':
-			if inAttr {
-				esc = "&#x9;"
-			}
-		}
-		if esc != "" {
-			e.str(s[last:i])
-			e.str(esc)
-			last = i + 1
-		}
-	}
-	e.str(s[last:])
-}
-
-// isXMLChar reports whether r is a character XML 1.0 can hold (its Char
-// production): not NUL or another C0 control but tab, newline and carriage
-// return, not a surrogate, not U+FFFE or U+FFFF.
-func isXMLChar(r rune) bool {
-	return r == 0x09 || r == 0x0A || r == 0x0D || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
+	e.err = charError(s, esc.Escape(e.w, s))
 }
 
 // checkXMLChars reports a character that XML 1.0 cannot hold.
 func checkXMLChars(s string) error {
-	for i, r := range s {
-		if r == utf8.RuneError {
-			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
-				return fmt.Errorf("invalid UTF-8 at byte %d of %q", i, clip(s))
-			}
-		}
-		if !isXMLChar(r) {
-			return fmt.Errorf("character %U at byte %d of %q is not allowed in XML", r, i, clip(s))
-		}
+	return charError(s, xmltext.Check(s))
+}
+
+// charError says where in s an *xmltext.CharError is; other errors it
+// returns as they are.
+func charError(s string, err error) error {
+	var ce *xmltext.CharError
+	switch {
+	case !errors.As(err, &ce):
+		return err
+	case ce.Rune == utf8.RuneError:
+		return fmt.Errorf("invalid UTF-8 at byte %d of %q", ce.Offset, clip(s))
+	default:
+		return fmt.Errorf("character %U at byte %d of %q is not allowed in XML", ce.Rune, ce.Offset, clip(s))
 	}
-	return nil
 }
 
 func (e *xmlEncoder) op(op *Op) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/vigil-web/vigil/xmltext"
 )
 
 // jsonLexer splits JSON text into tokens. It is written here rather than
@@ -207,7 +209,7 @@ func (l *jsonLexer) str() (string, error) {
 			if err != nil {
 				return "", err
 			}
-			if !isXMLChar(r) {
+			if !xmltext.IsChar(r) {
 				return "", &syntaxError{i, fmt.Sprintf("character %U (%s) is not allowed: XML 1.0, and so a delta, cannot hold it", r, d[i:i+n])}
 			}
 			b = utf8.AppendRune(b, r)
@@ -220,7 +222,7 @@ func (l *jsonLexer) str() (string, error) {
 			if r == utf8.RuneError && n == 1 {
 				return "", &syntaxError{i, fmt.Sprintf("invalid UTF-8 (byte %#02x) in a string", c)}
 			}
-			if !isXMLChar(r) {
+			if !xmltext.IsChar(r) {
 				return "", &syntaxError{i, fmt.Sprintf("character %U is not allowed: XML 1.0, and so a delta, cannot hold it", r)}
 			}
 			b = append(b, d[i:i+n]...)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/vigil-web/vigil/xmltext"
 )
 
 // lexerTokens returns the tokens of the lexer in the form tokensOf gives
@@ -99,7 +101,7 @@ func refusable(tokens []string) bool {
 			continue // not a string
 		}
 		for _, r := range s {
-			if !isXMLChar(r) || r == utf8.RuneError {
+			if !xmltext.IsChar(r) || r == utf8.RuneError {
 				return true
 			}
 		}

@@ -104,7 +104,10 @@
 //     attribute an attribute step cannot name.
 //   - Content an XML document cannot hold, which an HTML parser keeps (an
 //     attribute named "<", a comment holding "--"), cannot be written:
-//     Export and Encode refuse it, wrapping ErrInexpressible.
+//     Export and Encode refuse it, wrapping ErrInexpressible. So is a
+//     carriage return in a comment or processing instruction (a tree
+//     built by hand may hold one), which a parser would read as a line
+//     feed.
 //   - Moves: a delta's move is a remove and an add of the subtree as it is
 //     in the new version; an update is a replace of the text, comment or
 //     processing instruction in place when it keeps its XID and its place,

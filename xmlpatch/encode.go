@@ -2,12 +2,13 @@ package xmlpatch
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/vigil-web/vigil/tree"
+	"github.com/vigil-web/vigil/xmltext"
 )
 
 // textBoundary ends a text node inside content when the next sibling is a
@@ -105,83 +106,55 @@ func (e *encoder) decls(m map[string]string) {
 	}
 }
 
-// attr writes name="value", with the characters an XML parser would
-// change (white space other than a space is normalised in attribute
-// values) as character references.
+// The escapers of Encode write the characters a parser would not read
+// back as they are as references: & and < and a carriage return
+// everywhere, > in text (so that no ]]> stands there), and in an attribute
+// value " and the white space a parser normalises; hexadecimal references;
+// a character XML cannot hold is an error.
+var (
+	textEscaper = xmltext.NewEscaper(xmltext.Text, xmltext.Options{HexRefs: true})
+	attrEscaper = xmltext.NewEscaper(xmltext.Attr, xmltext.Options{HexRefs: true})
+)
+
+// attr writes name="value".
 func (e *encoder) attr(name, value string) {
-	if !e.chars(value) {
-		return
-	}
 	e.str(" " + name + `="`)
-	e.escaped(value, true)
+	e.escaped(value, attrEscaper)
 	e.str(`"`)
 }
 
-// text writes character data byte for byte: a carriage return as a
-// reference, since a parser turns a raw one into a line feed.
+// text writes character data byte for byte.
 func (e *encoder) text(s string) {
-	if e.chars(s) {
-		e.escaped(s, false)
+	e.escaped(s, textEscaper)
+}
+
+// escaped writes s with esc, failing on a character XML cannot hold.
+func (e *encoder) escaped(s string, esc *xmltext.Escaper) {
+	if e.err != nil {
+		return
+	}
+	err := esc.Escape(e.w, s)
+	if ce := (*xmltext.CharError)(nil); errors.As(err, &ce) {
+		e.fail("%v in %q", ce, clip(s, 40))
+	} else {
+		e.err = err
 	}
 }
 
-// escaped writes s with the characters a parser would not read back as
-// they are as references: & and < and a carriage return everywhere, > in
-// text (so that no ]]> stands there), and in an attribute value " and the
-// white space a parser normalises.
-func (e *encoder) escaped(s string, inAttr bool) {
-	last := 0
-	for i := 0; i < len(s); i++ {
-		var ref string
-		switch c := s[i]; {
-		case c == '&':
-			ref = "&amp;"
-		case c == '<':
-			ref = "&lt;"
-		case c == '\r':
-			ref = "&#xD;"
-		case !inAttr && c == '>':
-			ref = "&gt;"
-		case inAttr && c == '"':
-			ref = "&quot;"
-		case inAttr && c == '\t':
-			ref = "&#x9;"
-		case inAttr && c == '\n':
-			ref = "&#xA;"
-		default:
-			continue
-		}
-		e.str(s[last:i])
-		e.str(ref)
-		last = i + 1
+// rawChars reports whether s can stand as it is in a comment or a
+// processing instruction, failing if not: it must hold only characters
+// XML allows, and no carriage return, which a parser reads as a line feed
+// and which no reference can stand for there.
+func (e *encoder) rawChars(s string) bool {
+	if err := xmltext.Check(s); err != nil {
+		e.fail("%v in %q", err, clip(s, 40))
+		return false
 	}
-	e.str(s[last:])
-}
-
-// chars reports whether s holds only characters XML allows, failing if
-// not.
-func (e *encoder) chars(s string) bool {
-	if r, ok := badChar(s); !ok {
-		e.fail("character %U is not allowed in XML", r)
+	if strings.ContainsRune(s, '\r') {
+		e.fail("%q holds a carriage return, which a comment or processing instruction cannot keep", clip(s, 40))
 		return false
 	}
 	return true
-}
-
-// badChar returns the first character of s that XML 1.0 does not allow,
-// and false, or true if there is none.
-func badChar(s string) (rune, bool) {
-	for i, r := range s {
-		switch {
-		case r == utf8.RuneError:
-			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
-				return r, false
-			}
-		case r < 0x20 && r != '\t' && r != '\n' && r != '\r', r >= 0xD800 && r <= 0xDFFF, r == 0xFFFE, r == 0xFFFF:
-			return r, false
-		}
-	}
-	return 0, true
 }
 
 // nodes writes a list of sibling nodes and their subtrees, iteratively.
@@ -218,7 +191,7 @@ func (e *encoder) nodes(list []*tree.Node) {
 		case tree.Comment:
 			if strings.Contains(n.Value, "--") || strings.HasSuffix(n.Value, "-") {
 				e.fail("comment %q holds \"--\" or ends with \"-\"", clip(n.Value, 40))
-			} else if e.chars(n.Value) {
+			} else if e.rawChars(n.Value) {
 				e.str("<!--" + n.Value + "-->")
 			}
 		case tree.ProcInst:
@@ -253,7 +226,7 @@ func (e *encoder) pi(n *tree.Node) {
 		e.fail("processing instruction data %q holds \"?>\"", clip(n.Value, 40))
 	case n.Value != "" && strings.ContainsRune(" \t\r\n", rune(n.Value[0])):
 		e.fail("processing instruction data %q starts with white space", clip(n.Value, 40))
-	case !e.chars(n.Value):
+	case !e.rawChars(n.Value):
 	case n.Value == "":
 		e.str("<?" + n.Name + "?>")
 	default:

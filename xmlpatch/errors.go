@@ -107,7 +107,8 @@ func (e *SyntaxError) Unwrap() error { return e.Cond }
 // ErrInexpressible is returned by Export for a change that an RFC 5261
 // patch cannot state: a changed DOCTYPE, or content that XML cannot hold
 // (a name that is not an XML name, a comment holding "--", a character
-// XML forbids), which an HTML parser keeps.
+// XML forbids), which an HTML parser keeps, or a carriage return in a
+// comment or processing instruction.
 var ErrInexpressible = errors.New("not expressible as an RFC 5261 patch")
 
 func clip(s string, n int) string {

@@ -26,4 +26,11 @@
 // entries, and writes each run of bytes that need no escape with one call;
 // a byte from 0x80 up costs a UTF-8 decode of its character, ASCII text
 // nothing more than the lookup.
+//
+// It is written here because encoding/xml's EscapeText does not fit: it
+// escapes every quote, tab and newline in character data too (a document
+// written with it is not byte for byte the one read, as the golden files
+// and the XyDelta format expect), it always replaces a character XML
+// cannot hold where the delta and patch encoders must refuse it, and it
+// has no option for the references' base or for > in attributes.
 package xmltext

@@ -104,8 +104,8 @@ func FuzzApply(f *testing.F) {
 }
 
 // FuzzExport checks the round trip Apply(old, Export(old, Diff(old, new)))
-// = new, through the patch written and read back, on documents the
-// fuzzer makes.
+// = new, through the patch written and read back, and that Apply agrees
+// with delta.Apply on the delta, on documents the fuzzer makes.
 func FuzzExport(f *testing.F) {
 	for _, a := range fuzzDocs {
 		for _, b := range fuzzDocs {
@@ -126,6 +126,15 @@ func FuzzExport(f *testing.F) {
 		}
 		for _, alg := range []treediff.Algorithm{treediff.Vigil, treediff.XyDiff} {
 			if _, err := tryRoundTrip(t, old, new, &treediff.Options{Algorithm: alg}); err != nil && !errors.Is(err, ErrInexpressible) {
+				t.Fatalf("%s: export: %v", alg, err)
+			}
+			// Apply agrees with delta.Apply on the delta itself.
+			x := old.Clone()
+			d, err := treediff.Diff(x, new.Clone(), &treediff.Options{Algorithm: alg})
+			if err != nil {
+				t.Fatalf("%s: diff: %v", alg, err)
+			}
+			if err := agree(t, x, d); err != nil && !errors.Is(err, ErrInexpressible) {
 				t.Fatalf("%s: export: %v", alg, err)
 			}
 		}

@@ -1,0 +1,135 @@
+package xmlpatch
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/simulate"
+	"github.com/vigil-web/vigil/tree"
+	"github.com/vigil-web/vigil/treediff"
+)
+
+// agree exports the delta d of old as a patch and applies it with Apply,
+// as Export returned it and as written and read back, and compares both
+// results with delta.Apply(old, d): Export checks the patch against its
+// own simulation of the operations, which Apply must agree with. It
+// returns Export's error.
+func agree(t *testing.T, old *tree.Document, d *delta.Delta) error {
+	t.Helper()
+	want, err := delta.Apply(old, d)
+	if err != nil {
+		t.Fatalf("delta.Apply: %v", err)
+	}
+	p, err := Export(old, d)
+	if err != nil {
+		return err
+	}
+	x := encode(t, p)
+	back, err := Decode(strings.NewReader(x))
+	if err != nil {
+		t.Fatalf("decode: %v\n%s", err, x)
+	}
+	for _, c := range []struct {
+		name string
+		p    *Patch
+	}{{"in memory", p}, {"decoded", back}} {
+		got := old.Clone()
+		if err := Apply(got, c.p); err != nil {
+			t.Fatalf("%s: apply: %v\n%s", c.name, err, x)
+		}
+		if diff := tree.Diff(got.Root, want.Root, tree.Content); diff != "" {
+			t.Fatalf("%s: Apply(old, Export(old, d)) != delta.Apply(old, d): %s\n%s", c.name, diff, x)
+		}
+		if !sameLeaves(around(got.Prolog), around(want.Prolog)) || !sameLeaves(got.Epilog, want.Epilog) {
+			t.Fatalf("%s: what stands around the root differs from delta.Apply's\n%s", c.name, x)
+		}
+		if got.Doctype != want.Doctype {
+			t.Fatalf("%s: DOCTYPE %q, delta.Apply's %q", c.name, got.Doctype, want.Doctype)
+		}
+	}
+	return nil
+}
+
+// TestExportAgreesWithApplyCorpus runs agree on every pair of consecutive
+// versions of every real history, with both algorithms and both
+// white-space policies.
+func TestExportAgreesWithApplyCorpus(t *testing.T) {
+	for name, versions := range histories(t, corpusDir) {
+		t.Run(name, func(t *testing.T) {
+			if testing.Short() && len(versions) > 3 {
+				versions = versions[:3]
+			}
+			for _, ws := range []markup.Whitespace{markup.Normalize, markup.Keep} {
+				docs := make([]*tree.Document, len(versions))
+				for k, v := range versions {
+					docs[k] = parseFile(t, v, ws)
+				}
+				for _, alg := range []treediff.Algorithm{treediff.Vigil, treediff.XyDiff} {
+					for k := 0; k+1 < len(versions); k++ {
+						old, new := docs[k].Clone(), docs[k+1].Clone()
+						t.Run(fmt.Sprintf("%s/%v/%s", filepath.Base(versions[k]), ws, alg), func(t *testing.T) {
+							d, err := treediff.Diff(old, new, &treediff.Options{Algorithm: alg})
+							if err != nil {
+								t.Fatal(err)
+							}
+							if err := agree(t, old, d); err != nil {
+								if why := inexpressible(old, new); !errors.Is(err, ErrInexpressible) || why == "" {
+									t.Fatalf("export: %v", err)
+								}
+							}
+						})
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestExportAgreesWithApplyGenerated runs agree on simulated histories of
+// every shape, several steps long, at several change rates: each step
+// diffs the version before it, which carries the XIDs the step before
+// gave it.
+func TestExportAgreesWithApplyGenerated(t *testing.T) {
+	size, steps := 20000, 3
+	if testing.Short() {
+		size, steps = 3000, 2
+	}
+	for _, shape := range simulate.Shapes {
+		for _, rate := range []float64{0.01, 0.1, 0.3} {
+			for seed := uint64(1); seed <= 2; seed++ {
+				for _, alg := range []treediff.Algorithm{treediff.Vigil, treediff.XyDiff} {
+					t.Run(fmt.Sprintf("%s/%s/%g/%d", alg, shape, rate, seed), func(t *testing.T) {
+						v, err := simulate.Generate(shape, size, seed)
+						if err != nil {
+							t.Fatal(err)
+						}
+						old := v.Clone()
+						clearXIDs(old)
+						for step := range steps {
+							if v, _, err = simulate.Change(v, simulate.Spread(rate), seed*10+uint64(step)); err != nil {
+								t.Fatal(err)
+							}
+							next := v.Clone()
+							clearXIDs(next)
+							d, err := treediff.Diff(old, next, &treediff.Options{Algorithm: alg})
+							if err != nil {
+								t.Fatal(err)
+							}
+							if err := agree(t, old, d); err != nil {
+								t.Fatalf("step %d: export: %v", step+1, err)
+							}
+							if old, err = delta.Apply(old, d); err != nil {
+								t.Fatal(err)
+							}
+						}
+					})
+				}
+			}
+		}
+	}
+}

@@ -346,6 +346,9 @@ func (a *applier) replace(op *Op, loc *located, ps *scope) (Condition, string) {
 	n := loc.node
 	switch loc.kind {
 	case stepAttr, stepNamespace, stepText:
+		if loc.kind == stepNamespace && loc.attr < 0 {
+			return inheritedNamespace(loc)
+		}
 		value, ok := text(op.Content)
 		if !ok {
 			return problem(InvalidNodeTypes, "%s is replaced by text only", kindName(loc))
@@ -416,15 +419,15 @@ func (a *applier) remove(op *Op, loc *located) (Condition, string) {
 		if op.WS != "" {
 			return problem(InvalidPatchDirective, "ws on the removal of %s", kindName(loc))
 		}
-		if loc.kind == stepText {
+		switch loc.kind {
+		case stepText:
 			i := slices.Index(loc.parent.Children, n)
 			a.removeChild(loc.parent, i)
 			a.joinTexts(loc.parent, i)
-		} else {
+		case stepAttr:
 			n.Attrs = slices.Delete(n.Attrs, loc.attr, loc.attr+1)
-			if loc.kind == stepNamespace {
-				a.declarationsChanged()
-			}
+		case stepNamespace:
+			return a.removeDeclaration(loc)
 		}
 		return "", ""
 	}

@@ -43,6 +43,11 @@ func TestApply(t *testing.T) {
 		{"attribute prefix bound otherwise above", `<r xmlns:p="urn:a"><e><p:c/></e></r>`,
 			`<diff xmlns:p="urn:b"><add sel="r/e" type="@p:k">v</add></diff>`,
 			`<r xmlns:p="urn:a"><e xmlns:p1="urn:b" p1:k="v"><p:c/></e></r>`, 0},
+		{"namespace used only under a redeclaration removed", `<r><a xmlns:p="urn:a"><b xmlns:p="urn:b"><p:c p:d="1"/></b></a></r>`,
+			`<diff><remove sel="r/a/namespace::p"/></diff>`, `<r><a><b xmlns:p="urn:b"><p:c p:d="1"/></b></a></r>`, 0},
+		{"unused namespace removed", `<r xmlns:p="urn:a"><a/></r>`, `<diff><remove sel="r/namespace::p"/></diff>`, `<r><a/></r>`, 0},
+		{"own declaration shadowing an inherited one replaced", `<r xmlns:p="urn:a"><a xmlns:p="urn:b"><p:c/></a></r>`,
+			`<diff><replace sel="r/a/namespace::p">urn:c</replace></diff>`, `<r xmlns:p="urn:a"><a xmlns:p="urn:c"><p:c/></a></r>`, 0},
 		{"attribute prefix bound otherwise on the element", `<r><e xmlns:p="urn:a" xmlns:p1="urn:c"/></r>`,
 			`<diff xmlns:p="urn:b"><add sel="r/e" type="@p:k">v</add></diff>`,
 			`<r><e xmlns:p="urn:a" xmlns:p1="urn:c" xmlns:p2="urn:b" p2:k="v"/></r>`, 0},
@@ -143,6 +148,18 @@ func TestApplyErrors(t *testing.T) {
 		{"bad ws", `<doc><a/></doc>`, `<remove sel="doc/a" ws="around"/>`, InvalidAttributeValue, `ws="around"`},
 		{"bad type", `<doc/>`, `<add sel="doc" type="a">1</add>`, InvalidAttributeValue, `type="a"`},
 		{"children of a text", `<doc>t</doc>`, `<add sel="doc/text()[1]"><a/></add>`, InvalidNodeTypes, "children cannot be added to a text node"},
+		// The namespace axis holds the namespaces in scope, inherited ones
+		// too; an operation changes a declaration where it is made.
+		{"inherited namespace replaced", `<doc xmlns:pref="urn:test"><foo/></doc>`, `<replace sel="doc/foo/namespace::pref">urn:x</replace>`, InvalidNamespaceURI, "foo inherits prefix pref"},
+		{"inherited namespace removed", `<doc xmlns:pref="urn:test"><foo/></doc>`, `<remove sel="doc/foo/namespace::pref"/>`, InvalidNamespaceURI, "foo inherits prefix pref"},
+		{"the xml namespace removed", `<doc/>`, `<remove sel="doc/namespace::xml"/>`, InvalidNamespaceURI, "doc inherits prefix xml"},
+		{"inherited by two", `<doc xmlns:pref="urn:test"><a/><b/></doc>`, `<remove sel="doc/*/namespace::pref"/>`, UnlocatedNode, "2 nodes match"},
+		{"undeclared below", `<doc xmlns:pref="urn:test"><a xmlns:pref=""><b/></a></doc>`, `<remove sel="doc/a/b/namespace::pref"/>`, UnlocatedNode, "no node matches namespace::pref"},
+		// A declaration still in use cannot go (RFC 5261, section 4.5).
+		{"namespace used by the element", `<doc><pref:foo xmlns:pref="urn:test"/></doc>`, `<remove sel="doc/*/namespace::pref"/>`, InvalidNamespacePrefix, "pref:foo uses prefix pref"},
+		{"namespace used by an attribute", `<doc xmlns:pref="urn:test" pref:a="1"/>`, `<remove sel="doc/namespace::pref"/>`, InvalidNamespacePrefix, "attribute pref:a of doc uses prefix pref"},
+		{"namespace used by a descendant", `<doc xmlns:pref="urn:test"><a><pref:b/></a></doc>`, `<remove sel="doc/namespace::pref"/>`, InvalidNamespacePrefix, "pref:b uses prefix pref"},
+		{"namespace used by a descendant's attribute", `<doc xmlns:pref="urn:test"><a><b pref:c="1"/></a></doc>`, `<remove sel="doc/namespace::pref"/>`, InvalidNamespacePrefix, "attribute pref:c of b uses prefix pref"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

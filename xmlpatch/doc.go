@@ -71,14 +71,18 @@
 //   - Error conditions: the RFC has no condition for a selector outside
 //     its XPath subset; Apply reports it as invalid-attribute-value, the
 //     condition of a sel attribute that does not match the schema. An add
-//     of an attribute the element has is invalid-patch-directive, a
-//     namespace operation on a declaration the element does not itself
-//     carry is unlocated-node.
-//   - Namespace nodes: namespace::p selects a declaration of p on the
-//     element itself, not one it inherits, and Apply does not check that
-//     a declaration it removes or replaces is unused: Vigil's trees keep
-//     names as written and declarations as attributes, as the document
-//     holds them.
+//     of an attribute the element has is invalid-patch-directive.
+//   - Namespace nodes: namespace::p selects the namespace p in scope at
+//     the element, declared there or inherited, as XPath's namespace axis
+//     does. Vigil's trees keep names as written and declarations as
+//     attributes, as the document holds them, so a replace or a remove of
+//     a namespace node acts on its declaration, which must be on the
+//     selected element (sections 4.4.3 and 4.5): one the element inherits
+//     is invalid-namespace-uri. A replace changes the namespace of every
+//     name in the declaration's scope. A remove of a declaration that a
+//     name in its scope still uses (the element's, an attribute's, a
+//     descendant's that does not declare the prefix again) is
+//     invalid-namespace-prefix, since it would leave that prefix unbound.
 //   - Text nodes: Apply keeps to XPath's data model, as the RFC does: the
 //     texts an operation puts side by side become one text node (section
 //     4.5), a text replaced by nothing goes, and text()[k] counts them so.

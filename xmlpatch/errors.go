@@ -28,10 +28,12 @@ const (
 	// InvalidEntityDeclaration: an entity the patch does not declare.
 	InvalidEntityDeclaration Condition = "invalid-entity-declaration"
 	// InvalidNamespacePrefix: a prefix in a selector or type that the
-	// patch does not declare.
+	// patch does not declare, or the removal of a namespace declaration
+	// whose prefix names still use.
 	InvalidNamespacePrefix Condition = "invalid-namespace-prefix"
 	// InvalidNamespaceURI: an empty or wrong namespace URI, or a
-	// namespace declaration the element does not have.
+	// namespace declaration the element does not have (a namespace it
+	// inherits).
 	InvalidNamespaceURI Condition = "invalid-namespace-uri"
 	// InvalidNodeTypes: content of another kind than the node it
 	// replaces, or more than one node for a node.

@@ -14,7 +14,8 @@ type located struct {
 	// parent is the node's parent, nil at the document level (the root
 	// element, and the comments and processing instructions around it).
 	parent *tree.Node
-	attr   int    // the index in node.Attrs of the attribute or declaration
+	attr   int    // the index in node.Attrs of the attribute or declaration; -1 for a namespace the element inherits
+	prefix string // a namespace node's prefix
 	scope  *scope // the namespaces in scope at an element (its own declarations included), or at the parent of another node
 }
 
@@ -307,14 +308,24 @@ func lastStep(doc *tree.Document, set []ctxNode, st step, ps *scope, sib *siblin
 			}
 		}
 	case stepNamespace:
+		// The namespace axis: the namespaces in scope at the element, its
+		// own declarations and those it inherits (XPath 1.0, section 5.4).
 		for _, c := range set {
 			if c.n == nil {
 				continue
 			}
+			own := false
 			for i, a := range c.n.Attrs {
 				if a.Name == "xmlns:"+st.name {
-					found = append(found, &located{kind: stepNamespace, node: c.n, parent: c.n.Parent, attr: i, scope: c.scope})
+					found = append(found, &located{kind: stepNamespace, node: c.n, parent: c.n.Parent, attr: i, prefix: st.name, scope: c.scope})
+					own = true
 				}
+			}
+			if own || st.name == "xmlns" {
+				continue
+			}
+			if u, ok := c.scope.lookup(st.name); ok && u != "" {
+				found = append(found, &located{kind: stepNamespace, node: c.n, parent: c.n.Parent, attr: -1, prefix: st.name, scope: c.scope})
 			}
 		}
 	default:

@@ -21,8 +21,11 @@ import (
 // model, as RFC 5261 does: the texts an operation puts side by side
 // become one text node, which text()[k] counts once. Nodes an operation
 // adds get fresh XIDs when doc has XIDs. Apply never panics on a patch or
-// a document; its work is bounded by the size of the patch times the size
-// of the document.
+// a document, and its work is bounded: the nodes its selectors visit and
+// compare, and the subtrees its operations walk, are counted over the
+// whole patch against p.WorkLimit (by default, DefaultWorkFactor times
+// the size of the input); past it Apply fails with a *WorkLimitError
+// (errors.Is(err, xmlpatch.ErrWorkLimit)) that names the operation.
 func Apply(doc *tree.Document, p *Patch) error {
 	if doc.Root == nil {
 		return errors.New("xml patch: document without a root element")
@@ -30,17 +33,18 @@ func Apply(doc *tree.Document, p *Patch) error {
 	if len(p.Ops) > MaxOps {
 		return fmt.Errorf("xml patch: %d operations, more than the limit of %d", len(p.Ops), MaxOps)
 	}
-	work := doc.Clone()
-	a := &applier{doc: work, p: p, xids: work.Root.XID != 0, base: (*scope)(nil).declare(p.Namespaces)}
+	clone := doc.Clone()
+	a := &applier{doc: clone, p: p, xids: clone.Root.XID != 0, base: (*scope)(nil).declare(p.Namespaces), w: &work{limit: workLimit(doc, p)}}
+	a.sv.w = a.w
 	if !noSiblingIndex {
-		a.sib = newSiblings()
+		a.sib = newSiblings(a.w)
 	}
 	for i := range p.Ops {
 		if err := a.op(i); err != nil {
 			return err
 		}
 	}
-	*doc = *work
+	*doc = *clone
 	return nil
 }
 
@@ -53,6 +57,8 @@ type applier struct {
 	// every change to children, names and namespace declarations below
 	// goes through the methods that keep it up to date.
 	sib *siblings
+	w   *work        // the work done, against the patch's limit
+	sv  stringValues // the selectors' string values, counted in w
 }
 
 func (a *applier) insertChild(parent *tree.Node, i int, n *tree.Node) {
@@ -120,7 +126,10 @@ func (a *applier) op(i int) error {
 		}
 	}
 	ps := a.base.declare(op.Namespaces) // in scope at the operation
-	loc, lerr := locate(a.doc, sel, ps, a.sib)
+	loc, lerr := locate(a.doc, sel, ps, a.sib, &a.sv)
+	if a.w.over() {
+		return a.overWork(i)
+	}
 	if lerr != nil {
 		return fail(lerr.cond, "%s", lerr.msg)
 	}
@@ -138,10 +147,20 @@ func (a *applier) op(i int) error {
 	case Remove:
 		cond, msg = a.remove(op, loc)
 	}
+	if a.w.over() {
+		return a.overWork(i)
+	}
 	if cond != "" {
 		return fail(cond, "%s", msg)
 	}
 	return nil
+}
+
+// overWork builds the error of operation i, at which the work passed the
+// limit.
+func (a *applier) overWork(i int) error {
+	op := &a.p.Ops[i]
+	return &WorkLimitError{Op: i + 1, Kind: op.Kind, Sel: op.Sel, Line: op.Line, Column: op.Column, Limit: a.w.limit}
 }
 
 // problem is a failure: a condition and a message ("" for success).
@@ -207,7 +226,7 @@ func (a *applier) addTyped(op *Op, loc *located, ps *scope) (Condition, string) 
 		default:
 			// A declaration on n binds its prefix for all of n's subtree:
 			// it takes one that no name there uses.
-			q := freePrefix(n, loc.scope, p)
+			q := freePrefix(n, loc.scope, p, a.w)
 			n.Attrs = append(n.Attrs, tree.Attr{Name: "xmlns:" + q, Value: x.uri})
 			a.declarationsChanged()
 			name = q + ":" + l
@@ -219,10 +238,12 @@ func (a *applier) addTyped(op *Op, loc *located, ps *scope) (Condition, string) 
 
 // freePrefix returns want, or want followed by a number, whichever is the
 // first that the scope s of element n does not bind and no name in n's
-// subtree uses: a prefix n can declare without changing another name.
-func freePrefix(n *tree.Node, s *scope, want string) string {
+// subtree uses: a prefix n can declare without changing another name. w
+// counts the nodes it visits.
+func freePrefix(n *tree.Node, s *scope, want string, w *work) string {
 	used := map[string]bool{}
 	tree.Walk(n, func(m *tree.Node) bool {
+		w.add(1 + len(m.Attrs))
 		if m.Kind != tree.Element {
 			return true
 		}
@@ -287,7 +308,7 @@ func (a *applier) add(op *Op, loc *located, ps *scope) (Condition, string) {
 			at++
 		}
 	}
-	nodes, lerr := adopt(a.doc, op.Content, ps, scopeOf(parent))
+	nodes, lerr := adopt(a.doc, op.Content, ps, scopeOf(parent, a.w))
 	if lerr != nil {
 		return lerr.cond, lerr.msg
 	}
@@ -393,7 +414,7 @@ func (a *applier) replace(op *Op, loc *located, ps *scope) (Condition, string) {
 	}
 	var ts *scope
 	if loc.parent != nil {
-		ts = scopeOf(loc.parent)
+		ts = scopeOf(loc.parent, a.w)
 	}
 	nodes, lerr := adopt(a.doc, []*tree.Node{one}, ps, ts)
 	if lerr != nil {

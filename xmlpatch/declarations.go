@@ -31,7 +31,7 @@ func (a *applier) removeDeclaration(loc *located) (Condition, string) {
 	n := loc.node
 	// xml is bound without a declaration: removing one changes no name.
 	if loc.prefix != "xml" {
-		if use := prefixUse(n, loc.prefix); use != "" {
+		if use := prefixUse(n, loc.prefix, a.w); use != "" {
 			return problem(InvalidNamespacePrefix, "%s uses prefix %s: the declaration on %s cannot be removed", use, loc.prefix, n.Name)
 		}
 	}
@@ -44,10 +44,12 @@ func (a *applier) removeDeclaration(loc *located) (Condition, string) {
 // prefix that uses it: n's name or one of its attributes, or those of a
 // descendant that does not declare prefix again; "" for none. It
 // describes the name for a message (pref:foo, attribute pref:a of doc).
-func prefixUse(n *tree.Node, prefix string) string {
+// w counts the nodes it visits; it stops once the work is over its limit.
+func prefixUse(n *tree.Node, prefix string, w *work) string {
 	var use string
 	tree.Walk(n, func(m *tree.Node) bool {
-		if use != "" || m.Kind != tree.Element {
+		w.add(1 + len(m.Attrs))
+		if use != "" || m.Kind != tree.Element || w.over() {
 			return false
 		}
 		if m != n {

@@ -66,6 +66,23 @@
 // iterative, so a hostile patch neither exhausts the stack nor makes
 // Apply panic. The caller bounds the size of the input.
 //
+// Apply's work is bounded too. A selector may compare string values at
+// each step ([.='x'], [name='x']) and a patch may hold many, so that a
+// small patch could cost the square of the document's size: Apply counts
+// the nodes its selectors visit and compare (string values, sibling
+// indexes, the namespace declarations a name test looks through) and the
+// subtrees its operations walk (id(), the in-use check of a removed
+// namespace declaration, a free prefix), over the whole patch, and fails
+// past Patch.WorkLimit, by default DefaultWorkFactor (64) units a unit
+// of input (a node of the document or of the patch's content, a byte of
+// a selector) and at least MinWork, with a *WorkLimitError that names the
+// operation and leaves the document as it was. An exported patch costs
+// about one unit a unit of input. A selector reads each text of the
+// document at most once for its string values (they are laid out once
+// for the whole selector), not once a step. The edits themselves are not
+// counted: one costs at most the number of children of the parent it
+// changes.
+//
 // # Departures from the RFC
 //
 //   - Error conditions: the RFC has no condition for a selector outside

@@ -98,7 +98,7 @@ func export(old *tree.Document, d *delta.Delta, target *tree.Document, inPlace b
 		added:   map[*tree.Node]bool{},
 	}
 	if !noSiblingIndex {
-		x.sib = newSiblings()
+		x.sib = newSiblings(nil)
 	}
 	x.byXID = x.work.ByXID()
 	x.tByXID = target.ByXID()
@@ -351,7 +351,7 @@ func (x *exporter) add(p *tree.Node, run []*delta.Op) error {
 		nodes[i] = x.work.CloneNode(t)
 	}
 	b := x.binder()
-	content, err := x.content(nodes, scopeOf(p), b)
+	content, err := x.content(nodes, scopeOf(p, nil), b)
 	if err != nil {
 		return err
 	}
@@ -548,7 +548,7 @@ func (x *exporter) changes() error {
 		}
 		for _, op := range p.attrs {
 			b := x.binder()
-			s := scopeOf(n)
+			s := scopeOf(n, nil)
 			var out Op
 			switch op.Kind {
 			case delta.AttrInsert:
@@ -583,7 +583,7 @@ func (x *exporter) replaceWhole(n *tree.Node, p *pending) error {
 	b := x.binder()
 	var ps *scope
 	if n.Parent != nil {
-		ps = scopeOf(n.Parent)
+		ps = scopeOf(n.Parent, nil)
 	}
 	content, err := x.content([]*tree.Node{n}, ps, b)
 	if err != nil {
@@ -601,7 +601,7 @@ func (x *exporter) replaceWhole(n *tree.Node, p *pending) error {
 // namespace declaration, that no other attribute of n shares the
 // expanded name of.
 func attrsExpressible(n *tree.Node, ops []*delta.Op) bool {
-	s := scopeOf(n)
+	s := scopeOf(n, nil)
 	for _, op := range ops {
 		if _, decl := declaration(op.Name); decl || !isQName(op.Name) || strings.HasPrefix(op.Name, "xmlns:") {
 			return false

@@ -63,8 +63,9 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
-// FuzzApply checks that Apply never panics, and that a patch that fails
-// leaves the document as it was.
+// FuzzApply checks that Apply never panics, that it fails with an *Error
+// or a *WorkLimitError, and that a patch that fails leaves the document
+// as it was.
 func FuzzApply(f *testing.F) {
 	for _, d := range fuzzDocs {
 		for _, p := range fuzzPatches {
@@ -83,8 +84,9 @@ func FuzzApply(f *testing.F) {
 		before := d.Clone()
 		if err := Apply(d, p); err != nil {
 			var e *Error
-			if !errors.As(err, &e) {
-				t.Fatalf("error %v is not an *Error", err)
+			var we *WorkLimitError
+			if !errors.As(err, &e) && !errors.As(err, &we) {
+				t.Fatalf("error %v is not an *Error or a *WorkLimitError", err)
 			}
 			if diff := tree.Diff(d.Root, before.Root, tree.ContentAndXIDs); diff != "" || len(d.Prolog) != len(before.Prolog) || len(d.Epilog) != len(before.Epilog) {
 				t.Fatalf("a failed patch changed the document: %s", diff)

@@ -56,15 +56,26 @@ func locErr(cond Condition, format string, args ...any) *locateError {
 	return &locateError{cond, fmt.Sprintf(format, args...)}
 }
 
+// errOverWork is the failure of an evaluation that passed the work
+// limit; the caller tells it by the work spent.
+var errOverWork = &locateError{cond: UnlocatedNode, msg: "the work limit is passed"}
+
 // locate evaluates sel on doc, with the patch's namespaces in scope ps,
 // and returns the one node it selects. It finds the children a step
-// selects with sib when it is not nil.
-func locate(doc *tree.Document, sel *selector, ps *scope, sib *siblings) (*located, *locateError) {
-	set := []ctxNode{{}}
+// selects with sib when it is not nil, and compares string values with
+// sv, which counts the work; it returns errOverWork once the work is over
+// its limit.
+func locate(doc *tree.Document, sel *selector, ps *scope, sib *siblings, sv *stringValues) (*located, *locateError) {
+	w := sv.w
+	sv.reset()
+	set := []ctxNode{{scope: docScope(w)}}
 	if sel.hasID {
 		set = set[:0]
-		for _, n := range findID(doc, sel.id) {
-			set = append(set, ctxNode{n, scopeOf(n)})
+		for _, n := range findID(doc, sel.id, w) {
+			set = append(set, ctxNode{n, scopeOf(n, w)})
+		}
+		if w.over() {
+			return nil, errOverWork
 		}
 		if len(sel.steps) == 0 {
 			if len(set) != 1 {
@@ -78,7 +89,7 @@ func locate(doc *tree.Document, sel *selector, ps *scope, sib *siblings) (*locat
 			if i != len(sel.steps)-1 {
 				return nil, locErr(InvalidAttributeValue, "%s must be the last step", stepName(st))
 			}
-			return lastStep(doc, set, st, ps, sib)
+			return lastStep(doc, set, st, ps, sib, w)
 		}
 		test, err := nameTest(st.name, ps)
 		if err != nil {
@@ -94,8 +105,11 @@ func locate(doc *tree.Document, sel *selector, ps *scope, sib *siblings) (*locat
 					key = groupKey{kind: tree.Element, group: groupAll}
 				}
 				cand, preds = candidates(sib.of(c.n, c.scope), key, c.scope, preds)
+				w.add(1 + len(cand))
 			} else {
-				for _, k := range childrenOf(doc, c.n) {
+				kids := childrenOf(doc, c.n)
+				w.add(1 + len(kids))
+				for _, k := range kids {
 					if k.Kind != tree.Element || !test.mayMatch(k.Name) {
 						continue
 					}
@@ -106,11 +120,17 @@ func locate(doc *tree.Document, sel *selector, ps *scope, sib *siblings) (*locat
 				}
 			}
 			for _, pr := range preds {
-				if cand, err = filter(cand, pr, ps); err != nil {
+				if cand, err = filter(cand, pr, ps, sv); err != nil {
 					return nil, err
+				}
+				if w.over() {
+					return nil, errOverWork
 				}
 			}
 			next = append(next, cand...)
+			if w.over() {
+				return nil, errOverWork
+			}
 		}
 		set = next
 		if len(set) == 0 {
@@ -157,12 +177,14 @@ func childrenOf(doc *tree.Document, n *tree.Node) []*tree.Node {
 }
 
 // findID returns the elements whose ID is id: an attribute the DTD
-// declares of type ID, or xml:id.
-func findID(doc *tree.Document, id string) []*tree.Node {
+// declares of type ID, or xml:id. w counts the nodes it visits; it stops
+// once the work is over its limit.
+func findID(doc *tree.Document, id string, w *work) []*tree.Node {
 	var out []*tree.Node
 	tree.Walk(doc.Root, func(n *tree.Node) bool {
-		if n.Kind != tree.Element {
-			return true
+		w.add(1 + len(n.Attrs))
+		if n.Kind != tree.Element || w.over() {
+			return false
 		}
 		if v, ok := n.Attr("xml:id"); ok && v == id {
 			out = append(out, n)
@@ -243,8 +265,10 @@ func attrIndex(n *tree.Node, s *scope, name expanded) int {
 	return found
 }
 
-// filter applies a predicate to the candidates of one context node.
-func filter(cand []ctxNode, pr pred, ps *scope) ([]ctxNode, *locateError) {
+// filter applies a predicate to the candidates of one context node,
+// comparing string values with sv, which counts the work.
+func filter(cand []ctxNode, pr pred, ps *scope, sv *stringValues) ([]ctxNode, *locateError) {
+	w := sv.w
 	if pr.kind == predPos {
 		if pr.n < 1 || pr.n > len(cand) {
 			return nil, nil
@@ -259,8 +283,12 @@ func filter(cand []ctxNode, pr pred, ps *scope) ([]ctxNode, *locateError) {
 			return nil, err
 		}
 		for _, c := range cand {
+			w.add(1 + len(c.n.Attrs))
 			if i := attrIndex(c.n, c.scope, name); i >= 0 && c.n.Attrs[i].Value == pr.value {
 				out = append(out, c)
+			}
+			if w.over() {
+				return nil, errOverWork
 			}
 		}
 	case predChild:
@@ -270,16 +298,23 @@ func filter(cand []ctxNode, pr pred, ps *scope) ([]ctxNode, *locateError) {
 		}
 		for _, c := range cand {
 			for _, k := range c.n.Children {
-				if k.Kind == tree.Element && t.mayMatch(k.Name) && t.matches(k.Name, c.scope.push(k.Attrs)) && k.Text() == pr.value {
+				w.add(1)
+				if k.Kind == tree.Element && t.mayMatch(k.Name) && t.matches(k.Name, c.scope.push(k.Attrs)) && sv.equals(k, pr.value) {
 					out = append(out, c)
 					break
+				}
+				if w.over() {
+					return nil, errOverWork
 				}
 			}
 		}
 	case predSelf:
 		for _, c := range cand {
-			if c.n.Text() == pr.value {
+			if sv.equals(c.n, pr.value) {
 				out = append(out, c)
+			}
+			if w.over() {
+				return nil, errOverWork
 			}
 		}
 	}
@@ -288,7 +323,7 @@ func filter(cand []ctxNode, pr pred, ps *scope) ([]ctxNode, *locateError) {
 
 // lastStep evaluates a final text(), comment(), processing-instruction(),
 // attribute or namespace step.
-func lastStep(doc *tree.Document, set []ctxNode, st step, ps *scope, sib *siblings) (*located, *locateError) {
+func lastStep(doc *tree.Document, set []ctxNode, st step, ps *scope, sib *siblings, w *work) (*located, *locateError) {
 	var found []*located
 	switch st.kind {
 	case stepAttr:
@@ -299,6 +334,10 @@ func lastStep(doc *tree.Document, set []ctxNode, st step, ps *scope, sib *siblin
 		for _, c := range set {
 			if c.n == nil {
 				continue
+			}
+			w.add(1 + len(c.n.Attrs))
+			if w.over() {
+				return nil, errOverWork
 			}
 			switch i := attrIndex(c.n, c.scope, name); {
 			case i == -2:
@@ -313,6 +352,10 @@ func lastStep(doc *tree.Document, set []ctxNode, st step, ps *scope, sib *siblin
 		for _, c := range set {
 			if c.n == nil {
 				continue
+			}
+			w.add(1 + len(c.n.Attrs))
+			if w.over() {
+				return nil, errOverWork
 			}
 			own := false
 			for i, a := range c.n.Attrs {
@@ -347,12 +390,18 @@ func lastStep(doc *tree.Document, set []ctxNode, st step, ps *scope, sib *siblin
 				} else {
 					cand = ci.all(key)
 				}
+				w.add(1 + len(cand))
 			} else {
-				for _, k := range childrenOf(doc, c.n) {
+				kids := childrenOf(doc, c.n)
+				w.add(1 + len(kids))
+				for _, k := range kids {
 					if k.Kind == kind && (!st.target || k.Name == st.name) {
 						cand = append(cand, k)
 					}
 				}
+			}
+			if w.over() {
+				return nil, errOverWork
 			}
 			for _, pr := range preds {
 				if pr.n < 1 || pr.n > len(cand) {

@@ -128,6 +128,27 @@ type scope struct {
 	// all; nil in a document's frames, which are made afresh at each
 	// visit.
 	index map[string]string
+	// w counts the frames lookups go through, in the frames of a
+	// document that Apply reads; nil elsewhere.
+	w *work
+}
+
+// docScope returns the scope at the document node, which binds nothing
+// but xml, with w counting the work of lookups in the frames pushed on
+// it: nil when w is nil.
+func docScope(w *work) *scope {
+	if w == nil {
+		return nil
+	}
+	return &scope{w: w}
+}
+
+// work returns the counter of s's lookups, nil for none.
+func (s *scope) work() *work {
+	if s == nil {
+		return nil
+	}
+	return s.w
 }
 
 // declare returns s with the declarations m (prefix to URI) of a patch's
@@ -146,6 +167,7 @@ func (s *scope) declare(m map[string]string) *scope {
 // push returns the scope inside an element with the given attributes:
 // s itself when the element declares nothing.
 func (s *scope) push(attrs []tree.Attr) *scope {
+	s.work().add(len(attrs))
 	var decls []tree.Attr
 	for _, a := range attrs {
 		if p, ok := declaration(a.Name); ok {
@@ -155,12 +177,12 @@ func (s *scope) push(attrs []tree.Attr) *scope {
 	if decls == nil {
 		return s
 	}
-	return &scope{parent: s, decls: decls}
+	return &scope{parent: s, decls: decls, w: s.work()}
 }
 
 // bind returns s with prefix bound to uri.
 func (s *scope) bind(prefix, uri string) *scope {
-	return &scope{parent: s, decls: []tree.Attr{{Name: prefix, Value: uri}}}
+	return &scope{parent: s, decls: []tree.Attr{{Name: prefix, Value: uri}}, w: s.work()}
 }
 
 // lookup returns the namespace a prefix is bound to ("" for the default
@@ -173,6 +195,7 @@ func (s *scope) lookup(prefix string) (string, bool) {
 	case "xmlns":
 		return xmlnsNamespace, true
 	}
+	w := s.work()
 	for f := s; f != nil; f = f.parent {
 		if f.index != nil {
 			if u, ok := f.index[prefix]; ok {
@@ -180,6 +203,7 @@ func (s *scope) lookup(prefix string) (string, bool) {
 			}
 			continue
 		}
+		w.add(1 + len(f.decls))
 		for i := len(f.decls) - 1; i >= 0; i-- {
 			if f.decls[i].Name == prefix {
 				return f.decls[i].Value, true
@@ -206,7 +230,9 @@ func (s *scope) prefixFor(uri string) (string, bool) {
 	if uri == xmlNamespace {
 		return "xml", true
 	}
+	w := s.work()
 	for f := s; f != nil; f = f.parent {
+		w.add(1 + len(f.decls))
 		for i := len(f.decls) - 1; i >= 0; i-- {
 			d := f.decls[i]
 			if d.Name != "" && d.Value == uri {
@@ -220,15 +246,17 @@ func (s *scope) prefixFor(uri string) (string, bool) {
 }
 
 // scopeOf returns the bindings in scope at n (its own declarations
-// included), walking up to the root.
-func scopeOf(n *tree.Node) *scope {
+// included), walking up to the root; w counts the walk, and the lookups
+// in the scope returned.
+func scopeOf(n *tree.Node, w *work) *scope {
 	var chain []*tree.Node
 	for m := n; m != nil; m = m.Parent {
 		if m.Kind == tree.Element {
 			chain = append(chain, m)
 		}
 	}
-	var s *scope
+	w.add(len(chain))
+	s := docScope(w)
 	for i := len(chain) - 1; i >= 0; i-- {
 		s = s.push(chain[i].Attrs)
 	}

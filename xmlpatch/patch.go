@@ -47,6 +47,15 @@ type Patch struct {
 	// operation adds are read in their scope.
 	Namespaces map[string]string
 	Ops        []Op
+	// WorkLimit bounds the work of Apply over the whole patch: the nodes
+	// its selectors visit and compare (string values included), and the
+	// subtrees its operations walk. 0 (or less) means the default:
+	// DefaultWorkFactor times the size of the input (the nodes of the
+	// document and of the patch's content, and the bytes of its
+	// selectors), and at least MinWork. Past it Apply fails with a
+	// *WorkLimitError and leaves the document as it was. Decode leaves
+	// it 0, and Encode does not write it.
+	WorkLimit int64
 }
 
 // Op is one patch operation.

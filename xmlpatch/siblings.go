@@ -68,14 +68,18 @@ type childIndex struct {
 	lists  map[groupKey][]*tree.Node // the members of each group in the prefix, in order
 	total  map[groupKey]int          // the members of each group over all children
 	names  map[string]childName      // resolved names of children that declare nothing
+	w      *work                     // counts the children indexed
 }
 
 // siblings holds the indexes of the parents selectors went through.
 type siblings struct {
 	byParent map[*tree.Node]*childIndex
+	w        *work // counts the children indexed: Apply's work; nil for Export
 }
 
-func newSiblings() *siblings { return &siblings{byParent: map[*tree.Node]*childIndex{}} }
+func newSiblings(w *work) *siblings {
+	return &siblings{byParent: map[*tree.Node]*childIndex{}, w: w}
+}
 
 // of returns the index of parent's children, whose scope is s, building
 // its totals when there is none.
@@ -90,7 +94,9 @@ func (sb *siblings) of(parent *tree.Node, s *scope) *childIndex {
 		lists:  map[groupKey][]*tree.Node{},
 		total:  map[groupKey]int{},
 		names:  map[string]childName{},
+		w:      sb.w,
 	}
+	sb.w.add(len(parent.Children))
 	for _, c := range parent.Children {
 		keys, n := ci.keys(c)
 		for _, k := range keys[:n] {
@@ -147,6 +153,7 @@ func (ci *childIndex) extend() bool {
 		return false
 	}
 	c := ci.parent.Children[ci.v]
+	ci.w.add(1)
 	e := childEntry{node: c, at: ci.v}
 	e.keys, e.n = ci.keys(c)
 	for i, k := range e.keys[:e.n] {

@@ -21,6 +21,8 @@ var fuzzPatches = []string{
 	`<diff><add sel="id('n')" pos="after"><!--c--><?pi d?></add><remove sel="/comment()[1]"/></diff>`,
 	`<diff><replace sel='doc/processing-instruction("t")[1]'><?t u?></replace><remove sel="doc/@a"/></diff>`,
 	`<diff><add sel="*/*[2][.='x'][@a=&quot;1&quot;]" pos="before">t</add></diff>`,
+	`<diff><replace sel="doc/*[1]/namespace::pref">urn:q</replace><remove sel="/doc/namespace::pref"/></diff>`,
+	`<diff><remove sel="*[.='xy']/*[b='x'][.='x']/text()"/><add sel="doc[note='y']" type="@z">1</add></diff>`,
 }
 
 var fuzzDocs = []string{

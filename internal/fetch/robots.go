@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -60,7 +61,7 @@ func newRobotsCache(ttl time.Duration) *robotsCache {
 }
 
 func (c *robotsCache) get(ctx context.Context, u *url.URL, fetch func(context.Context, string) (*robotsRules, error)) (*robotsRules, error) {
-	origin := u.Scheme + "://" + u.Host
+	origin := originKey(u)
 	c.mu.Lock()
 	e := c.entries[origin]
 	if e != nil {
@@ -90,6 +91,19 @@ func (c *robotsCache) get(ctx context.Context, u *url.URL, fetch func(context.Co
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// originKey is u's origin as the cache's key: the scheme and the host
+// lower-cased, the default port dropped, as a browser writes the URLs it
+// requests, so that the renderer's check of the page asked for (the
+// browser's URL) finds the robots.txt that the client's turn read for it
+// (the URL as given).
+func originKey(u *url.URL) string {
+	scheme, host := strings.ToLower(u.Scheme), strings.ToLower(u.Host)
+	if p := u.Port(); (scheme == "http" && p == "80") || (scheme == "https" && p == "443") {
+		host = strings.TrimSuffix(host, ":"+p)
+	}
+	return scheme + "://" + host
 }
 
 // fetchRobots fetches and parses a robots.txt. As RFC 9309 says: a 4xx

@@ -20,7 +20,12 @@
 //   - optional rendering in headless Chromium (render.go), whose every
 //     request goes through a proxy in this process that dials as the client
 //     does (proxy.go), so that the address guard holds for what a rendered
-//     page loads too.
+//     page loads too, and whose main frame's documents (the page, each
+//     redirect, each page a script sends the tab to) are held to robots.txt
+//     before the browser requests them (navgate.go): one disallowed fails
+//     the render, naming it. Frames' documents and subresources (scripts,
+//     images, a script's requests) are not: a browser's page load is one
+//     fetch of the page, as the plain path's is, which fetches none of them.
 package fetch
 
 import (
@@ -162,15 +167,18 @@ func New(opt Options) *Client {
 			return http.ErrUseLastResponse
 		},
 	}
+	c.robots = newRobotsCache(opt.RobotsTTL)
+	c.hosts = newHostTable(opt.HostDelay, opt.HostConcurrency)
 	if ch, ok := opt.Renderer.(*Chromium); ok {
 		ch.mu.Lock()
 		if ch.Dial == nil {
 			ch.Dial = dialer.DialContext
 		}
+		if ch.Allow == nil {
+			ch.Allow = c.allowDocument
+		}
 		ch.mu.Unlock()
 	}
-	c.robots = newRobotsCache(opt.RobotsTTL)
-	c.hosts = newHostTable(opt.HostDelay, opt.HostConcurrency)
 	return c
 }
 
@@ -222,12 +230,9 @@ func (c *Client) turn(ctx context.Context, u *url.URL) (func(), error) {
 	wctx, cancel := context.WithTimeout(ctx, c.opt.HostWait)
 	defer cancel()
 	if !c.opt.IgnoreRobots {
-		rules, err := c.robots.get(wctx, u, c.fetchRobots)
+		rules, err := c.robotsAllow(wctx, u)
 		if err != nil {
-			return nil, fmt.Errorf("robots.txt: %w", err)
-		}
-		if !rules.allowed(c.opt.RobotsAgent, u) {
-			return nil, ErrRobots
+			return nil, err
 		}
 		delay = rules.crawlDelay(c.opt.RobotsAgent)
 	}

@@ -36,6 +36,14 @@ type Chromium struct {
 	// rendered page loads, not only for its URL. A Chromium serves one
 	// client (the first one given it); without Dial it refuses to start.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// Allow returns nil if the browser may request url as the tab's main
+	// document, or an error why not (one wrapping ErrRobots if robots.txt
+	// disallows it). The tab asks it before each document of its main
+	// frame: the page asked for, each redirect, each page a script sends
+	// it to (navgate.go). New sets it, as Dial, to the client's check of
+	// robots.txt, which shares the client's cache; without it the Chromium
+	// refuses to start.
+	Allow func(ctx context.Context, url string) error
 
 	mu      sync.Mutex
 	browser context.Context
@@ -45,18 +53,20 @@ type Chromium struct {
 
 var _ Renderer = (*Chromium)(nil)
 
-func (c *Chromium) start() (context.Context, error) {
+// start starts the browser unless it runs, and returns its context and
+// the Allow of the documents its tabs load.
+func (c *Chromium) start() (context.Context, func(context.Context, string) error, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.browser != nil {
-		return c.browser, nil
+		return c.browser, c.Allow, nil
 	}
 	path := c.ExecPath
 	if path == "" {
 		path = ChromiumPath
 	}
 	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("chromium not found at %s (install the chromium package): %w", path, err)
+		return nil, nil, fmt.Errorf("chromium not found at %s (install the chromium package): %w", path, err)
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
@@ -64,12 +74,15 @@ func (c *Chromium) start() (context.Context, error) {
 		chromedp.Flag("disable-dev-shm-usage", true),
 	)
 	if c.Dial == nil {
-		return nil, fmt.Errorf("chromium: no dialer for its proxy (a Chromium renders for the fetch.Client it was given to)")
+		return nil, nil, fmt.Errorf("chromium: no dialer for its proxy (a Chromium renders for the fetch.Client it was given to)")
+	}
+	if c.Allow == nil {
+		return nil, nil, fmt.Errorf("chromium: no robots.txt check for its pages (a Chromium renders for the fetch.Client it was given to)")
 	}
 	{
 		p, err := startGuardProxy(c.Dial)
 		if err != nil {
-			return nil, fmt.Errorf("start chromium's proxy: %w", err)
+			return nil, nil, fmt.Errorf("start chromium's proxy: %w", err)
 		}
 		c.proxy = p
 		opts = append(opts,
@@ -89,15 +102,18 @@ func (c *Chromium) start() (context.Context, error) {
 			c.proxy.Close()
 			c.proxy = nil
 		}
-		return nil, fmt.Errorf("start chromium: %w", err)
+		return nil, nil, fmt.Errorf("start chromium: %w", err)
 	}
 	c.browser, c.cancel = bctx, []context.CancelFunc{bcancel, acancel}
-	return bctx, nil
+	return bctx, c.Allow, nil
 }
 
-// Render implements Renderer.
+// Render implements Renderer. A document of the tab's main frame that
+// Allow refuses (the page, a redirect, a page a script sends the tab to)
+// is not requested, and fails the render with Allow's error, naming it
+// ("redirect to URL: disallowed by robots.txt").
 func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
-	bctx, err := c.start()
+	bctx, allow, err := c.start()
 	if err != nil {
 		return "", err
 	}
@@ -105,14 +121,29 @@ func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 	defer cancel()
 	stop := context.AfterFunc(ctx, cancel)
 	defer stop()
+	gate, err := openNavigationGate(tab, allow)
+	if err != nil {
+		return "", err
+	}
+	defer gate.close()
 	settle := c.Settle
 	if settle <= 0 {
 		settle = 100 * time.Millisecond
 	}
-	if err := chromedp.Do(tab, chromedp.Navigate(url), chromedp.Sleep(settle)); err != nil {
+	loadErr := chromedp.Do(tab, chromedp.Navigate(url), chromedp.Sleep(settle))
+	// A refusal wins over the load's error it causes (the browser's
+	// net::ERR_BLOCKED_BY_CLIENT); a document still being decided is
+	// waited for, so that the page read is not one on its way out.
+	if err := gate.settled(tab); err != nil {
 		return "", err
 	}
+	if loadErr != nil {
+		return "", loadErr
+	}
 	html, err := chromedp.Run(tab, chromedp.OuterHTML(chromedp.CSS("html")))
+	if err := gate.refused(); err != nil {
+		return "", err
+	}
 	if err != nil {
 		return "", err
 	}

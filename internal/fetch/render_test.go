@@ -17,16 +17,23 @@ import (
 	"github.com/vigil-web/vigil"
 )
 
-// TestRenderChromium renders a page whose content is written by a script,
-// in the real browser. It needs Debian's chromium; without it the test
-// skips, unless VIGIL_TEST_CHROMIUM is set (CI), which makes it fail.
-func TestRenderChromium(t *testing.T) {
+// needChromium skips the test when Debian's chromium is absent, unless
+// VIGIL_TEST_CHROMIUM is set (CI), which makes it fail.
+func needChromium(t *testing.T) {
+	t.Helper()
 	if _, err := os.Stat(ChromiumPath); err != nil {
 		if os.Getenv("VIGIL_TEST_CHROMIUM") != "" {
 			t.Fatalf("VIGIL_TEST_CHROMIUM is set but %s is missing: install the chromium package", ChromiumPath)
 		}
 		t.Skipf("%s not installed (apt-get install chromium); set VIGIL_TEST_CHROMIUM=1 to make this a failure", ChromiumPath)
 	}
+}
+
+// TestRenderChromium renders a page whose content is written by a script,
+// in the real browser. It needs Debian's chromium; without it the test
+// skips, unless VIGIL_TEST_CHROMIUM is set (CI), which makes it fail.
+func TestRenderChromium(t *testing.T) {
+	needChromium(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, `<!DOCTYPE html><html><body><div id="out">static</div>
@@ -64,12 +71,7 @@ func TestRenderChromium(t *testing.T) {
 // reaches it, while what the page loads from its own, permitted, address
 // does.
 func TestRenderChromiumGuard(t *testing.T) {
-	if _, err := os.Stat(ChromiumPath); err != nil {
-		if os.Getenv("VIGIL_TEST_CHROMIUM") != "" {
-			t.Fatalf("VIGIL_TEST_CHROMIUM is set but %s is missing: install the chromium package", ChromiumPath)
-		}
-		t.Skipf("%s not installed (apt-get install chromium); set VIGIL_TEST_CHROMIUM=1 to make this a failure", ChromiumPath)
-	}
+	needChromium(t)
 	ln, err := net.Listen("tcp", "127.0.0.2:0")
 	if err != nil {
 		t.Skipf("cannot listen on 127.0.0.2: %v", err)

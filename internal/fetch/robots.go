@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -40,6 +41,45 @@ func (r *robotsRules) crawlDelay(agent string) time.Duration {
 		return min(g.CrawlDelay, time.Minute)
 	}
 	return 0
+}
+
+// robotsAllow reads robots.txt for u (from the cache if it is there) and
+// returns its rules, or an error: ErrRobots if they disallow u, or one
+// saying robots.txt could not be read.
+func (c *Client) robotsAllow(ctx context.Context, u *url.URL) (*robotsRules, error) {
+	rules, err := c.robots.get(ctx, u, c.fetchRobots)
+	if err != nil {
+		return nil, fmt.Errorf("robots.txt: %w", err)
+	}
+	if !rules.allowed(c.opt.RobotsAgent, u) {
+		return nil, ErrRobots
+	}
+	return rules, nil
+}
+
+// allowDocument is the Chromium's Allow for this client: it holds a
+// document the browser's main frame is about to request (the page asked
+// for, a redirect, a page a script sends it to) to robots.txt as turn
+// holds a page the plain path fetches, the wait for robots.txt included
+// (HostWait). The page asked for was checked by its turn already: its
+// robots.txt comes from the cache. An error is ErrUnsupported (a scheme
+// other than http and https), ErrRobots, or robots.txt that could not be
+// read.
+func (c *Client) allowDocument(ctx context.Context, raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return err
+	}
+	if err := checkScheme(u); err != nil {
+		return err
+	}
+	if c.opt.IgnoreRobots {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.opt.HostWait)
+	defer cancel()
+	_, err = c.robotsAllow(ctx, u)
+	return err
 }
 
 // robotsCache keeps each origin's robots.txt for ttl; concurrent fetches of

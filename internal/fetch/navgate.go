@@ -1,0 +1,171 @@
+package fetch
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// navigationGate holds the documents a tab's main frame requests to
+// robots.txt (Chromium.Allow) before the browser sends them: the page
+// asked for, each redirect it leads to, and each page a script sends the
+// tab to (location.href = ..., a new document). It intercepts them with
+// the DevTools protocol's Fetch domain at the request stage: a document
+// allowed is continued, one refused is failed (BlockedByClient: the
+// browser never sends it) and the refusal kept for Render, which fails.
+//
+// Frames' documents and subresources (scripts, styles, images, a script's
+// requests) are not held to robots.txt: a browser's page load is one fetch
+// of the page, as the plain path's is, which fetches none of them. The
+// address guard holds for them all the same (guardProxy).
+//
+// Every paused request is continued or failed while the tab is open, or
+// ends with the tab: closing a tab drops what it had paused, so a caller
+// that gives up (its context closes the tab) leaves nothing hung.
+type navigationGate struct {
+	allow func(ctx context.Context, url string) error
+	ctx   context.Context // the tab's, ended by close
+	stop  context.CancelFunc
+	frame cdp.FrameID // the main frame's: the tab's target ID
+
+	mu       sync.Mutex
+	pending  int           // paused documents being decided
+	idle     chan struct{} // closed when pending falls to zero
+	closed   bool          // close was called: no more decisions
+	refusal  error         // the first document refused
+	deciding sync.WaitGroup
+}
+
+// openNavigationGate starts holding the main frame's documents of tab, a
+// chromedp context whose target it opens, to allow.
+func openNavigationGate(tab context.Context, allow func(ctx context.Context, url string) error) (*navigationGate, error) {
+	if err := chromedp.Do(tab); err != nil { // opens the tab
+		return nil, err
+	}
+	g := &navigationGate{allow: allow, frame: cdp.FrameID(chromedp.FromContext(tab).Target.TargetID)}
+	g.ctx, g.stop = context.WithCancel(tab)
+	if err := chromedp.Listen(g.ctx, g.paused); err != nil {
+		g.stop()
+		return nil, err
+	}
+	_, err := chromedp.Call(tab, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{
+		URLPattern:   "*",
+		ResourceType: network.ResourceTypeDocument,
+		RequestStage: fetch.RequestStageRequest,
+	}}})
+	if err != nil {
+		g.close()
+		return nil, fmt.Errorf("intercept the tab's documents: %w", err)
+	}
+	return g, nil
+}
+
+// paused is the tab's listener: it runs in the loop that reads the tab's
+// messages, so it only counts the paused request in and hands it to a
+// goroutine (a decision may read a robots.txt, and sends commands).
+func (g *navigationGate) paused(ev any) {
+	e, ok := ev.(*fetch.EventRequestPaused)
+	if !ok {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return // the tab closes next, and drops the request
+	}
+	if g.pending == 0 {
+		g.idle = make(chan struct{})
+	}
+	g.pending++
+	g.deciding.Add(1)
+	go g.decide(e)
+}
+
+// decide continues or fails one paused request.
+func (g *navigationGate) decide(e *fetch.EventRequestPaused) {
+	defer g.decided()
+	if e.ResourceType != network.ResourceTypeDocument || e.FrameID != g.frame {
+		g.resume(e.RequestID)
+		return
+	}
+	err := g.allow(g.ctx, e.Request.URL)
+	if err == nil {
+		g.resume(e.RequestID)
+		return
+	}
+	if g.ctx.Err() != nil {
+		return // the tab is closing (the caller gave up): no verdict
+	}
+	what := "navigation to"
+	if e.RedirectedRequestID != "" {
+		what = "redirect to"
+	}
+	g.mu.Lock()
+	if g.refusal == nil {
+		g.refusal = fmt.Errorf("%s %s: %w", what, e.Request.URL, err)
+	}
+	g.mu.Unlock()
+	// An error here leaves the request paused, unsent, until the tab
+	// closes: the render fails on the refusal all the same.
+	chromedp.Call(g.ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: e.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
+}
+
+// resume lets a paused request go. It fails only when the tab is closing
+// or the browser dropped the request meanwhile (another navigation
+// replaced it): either way no request waits on it.
+func (g *navigationGate) resume(id fetch.RequestID) {
+	chromedp.Call(g.ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id})
+}
+
+// decided counts a decision out.
+func (g *navigationGate) decided() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.pending--
+	if g.pending == 0 {
+		close(g.idle)
+	}
+	g.deciding.Done()
+}
+
+// settled waits until no paused document is being decided, or ctx ends,
+// and returns the first document refused, if any.
+func (g *navigationGate) settled(ctx context.Context) error {
+	for {
+		g.mu.Lock()
+		if g.pending == 0 {
+			defer g.mu.Unlock()
+			return g.refusal
+		}
+		idle := g.idle
+		g.mu.Unlock()
+		select {
+		case <-idle:
+		case <-ctx.Done():
+			return g.refused()
+		}
+	}
+}
+
+// refused returns the first document refused, if any.
+func (g *navigationGate) refused() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.refusal
+}
+
+// close stops deciding, ends the decisions under way (their checks and
+// commands are cancelled) and waits for them. The tab should close next:
+// what it has paused since waits for that.
+func (g *navigationGate) close() {
+	g.mu.Lock()
+	g.closed = true
+	g.mu.Unlock()
+	g.stop()
+	g.deciding.Wait()
+}

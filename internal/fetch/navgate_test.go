@@ -1,0 +1,149 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+// TestRenderChromiumRobots renders, in the real browser, pages whose main
+// frame is led elsewhere by a redirect or a script: a document robots.txt
+// disallows is never requested and fails the render with an error that
+// names it, one it allows is rendered, and a frame's document is not held
+// to robots.txt. robots.txt is read once for all of them: the renderer's
+// check of the page asked for hits the cache the client's filled.
+func TestRenderChromiumRobots(t *testing.T) {
+	needChromium(t)
+	var mu sync.Mutex
+	var seen []string
+	robots := 0 // requests for robots.txt, over all the cases
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.URL.Path)
+		if r.URL.Path == "/robots.txt" {
+			robots++
+		}
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
+		case "/go":
+			http.Redirect(w, r, "/private/page", http.StatusFound)
+		case "/go-open":
+			http.Redirect(w, r, "/open/page", http.StatusFound)
+		case "/js":
+			w.Header().Set("Content-Type", "text/html")
+			// The image holds the load event back: the tab is still
+			// loading when the script's navigation is paused.
+			fmt.Fprint(w, `<!DOCTYPE html><html><body>leaving<script>location.href = "/private/js";</script><img src="/slow.png"></body></html>`)
+		case "/slow.png":
+			time.Sleep(time.Second)
+			http.NotFound(w, r)
+		case "/framed":
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, `<!DOCTYPE html><html><body>framed<iframe src="/private/frame"></iframe></body></html>`)
+		default:
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprintf(w, `<!DOCTYPE html><html><body>page at %s</body></html>`, r.URL.Path)
+		}
+	}))
+	defer srv.Close()
+	chrome := &Chromium{Settle: 500 * time.Millisecond}
+	defer chrome.Close()
+	c := testClient(Options{Renderer: chrome, TotalTimeout: 60 * time.Second})
+	tests := []struct {
+		name    string
+		path    string
+		refused string // the document refused, named by the error; "" if the render succeeds
+		body    string // in the rendered page, if it succeeds
+		reached string // a path the server must have seen
+		unsent  string // a path the server must not have seen
+	}{
+		{name: "redirect to a disallowed path", path: "/go", refused: "/private/page", unsent: "/private/page"},
+		{name: "redirect to an allowed path", path: "/go-open", body: "page at /open/page", reached: "/open/page"},
+		{name: "script sends to a disallowed path", path: "/js", refused: "/private/js", unsent: "/private/js"},
+		{name: "frame from a disallowed path", path: "/framed", body: "framed", reached: "/private/frame"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			mu.Lock()
+			seen = nil
+			mu.Unlock()
+			res, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + tt.path, Render: true})
+			mu.Lock()
+			defer mu.Unlock()
+			if tt.refused != "" {
+				if !errors.Is(err, ErrRobots) || !strings.Contains(err.Error(), srv.URL+tt.refused) {
+					t.Errorf("error %v, want one wrapping ErrRobots that names %s", err, srv.URL+tt.refused)
+				}
+			} else if err != nil {
+				t.Errorf("render failed: %v", err)
+			} else if !strings.Contains(string(res.Body), tt.body) {
+				t.Errorf("rendered page lacks %q:\n%s", tt.body, res.Body)
+			}
+			if tt.reached != "" && !slices.Contains(seen, tt.reached) {
+				t.Errorf("the server did not see %s: %v", tt.reached, seen)
+			}
+			if tt.unsent != "" && slices.Contains(seen, tt.unsent) {
+				t.Errorf("the browser requested %s, which robots.txt disallows: %v", tt.unsent, seen)
+			}
+		})
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if robots != 1 {
+		t.Errorf("robots.txt was requested %d times, want once", robots)
+	}
+}
+
+// TestRenderChromiumCancel cancels a render while the tab's first document
+// is paused, its check under way: the render returns the cancellation, the
+// check is ended, and the browser renders the next page (no tab is left
+// hung).
+func TestRenderChromiumCancel(t *testing.T) {
+	needChromium(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, `<!DOCTYPE html><html><body>page at %s</body></html>`, r.URL.Path)
+	}))
+	defer srv.Close()
+	checking, ended := make(chan struct{}), make(chan struct{})
+	var dialer net.Dialer
+	chrome := &Chromium{Dial: dialer.DialContext, Allow: func(ctx context.Context, url string) error {
+		if !strings.HasSuffix(url, "/hang") {
+			return nil
+		}
+		close(checking)
+		<-ctx.Done()
+		close(ended)
+		return ctx.Err()
+	}}
+	defer chrome.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-checking
+		cancel()
+	}()
+	if _, err := chrome.Render(ctx, srv.URL+"/hang"); !errors.Is(err, context.Canceled) {
+		t.Errorf("render of a page cancelled during its check: %v, want context.Canceled", err)
+	}
+	select {
+	case <-ended:
+	default:
+		t.Error("the render returned before the check it cancelled ended")
+	}
+	html, err := chrome.Render(context.Background(), srv.URL+"/next")
+	if err != nil || !strings.Contains(html, "page at /next") {
+		t.Errorf("the next render: %v\n%s", err, html)
+	}
+}

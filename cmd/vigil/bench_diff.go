@@ -34,7 +34,7 @@ func init() {
 	})
 	register(&command{
 		name:    "bench diff-memory",
-		summary: "(internal) parse and diff two files once and print the peak memory",
+		summary: "(internal) parse and diff two files once and print the peak memory and the diff's CPU time",
 		run:     runBenchDiffMemory,
 	})
 	register(&command{
@@ -245,7 +245,7 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 	rate := fs.Float64("rate", 0.1, "share of nodes changed, spread over deletes, updates, inserts and moves")
 	runs := fs.Int("runs", 5, "timed runs; each times every measure once")
 	procs := fs.Int("procs", 1, "GOMAXPROCS while measuring (the speed bar is for one core)")
-	memory := fs.Bool("memory", true, "measure the peak memory of one parse and diff in a child process")
+	memory := fs.Bool("memory", true, "measure the peak memory of one parse and diff, and the growth, in child processes")
 	curve := fs.Bool("curve", false, "instead, print the diff's time per MB at sizes from --size/40 to 2 x --size")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
@@ -320,10 +320,28 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 	if !*memory {
 		return exitOK, nil
 	}
-	rss, err := measureDiffMemory(ctx, pairs[1])
-	if err != nil {
-		return exitError, err
+	// The same pairs, each parsed and diffed once in a process of its own,
+	// as vigil diff runs: there every diff finds its memory new, where in
+	// the runs above the small diff reuses what the large one left.
+	var fresh [2][]time.Duration
+	var rss int64
+	for r := 0; r < *runs; r++ {
+		for k := range pairs {
+			if err := ctx.Err(); err != nil {
+				return exitError, errInterrupted
+			}
+			peak, d, err := runFreshDiff(ctx, pairs[k])
+			if err != nil {
+				return exitError, err
+			}
+			fresh[k] = append(fresh[k], d)
+			if k == 1 {
+				rss = max(rss, peak)
+			}
+		}
 	}
+	fmt.Fprintf(w, "in fresh processes (one parse and diff each, as vigil diff runs): diff of the %s pair takes %.2fx the %s pair\n",
+		sizeName(*large), medianRatio(*runs, func(r int) time.Duration { return fresh[1][r] }, func(r int) time.Duration { return fresh[0][r] }), sizeName(small))
 	if rss > 0 {
 		fmt.Fprintf(w, "peak memory of one parse and diff, in a fresh process: %.0f MB for %.1f MB of input (%.1fx; target < 10x)\n",
 			float64(rss)/(1<<20), float64(inputs[1])/(1<<20), float64(rss)/float64(inputs[1]))
@@ -331,28 +349,33 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 	return exitOK, nil
 }
 
-// measureDiffMemory runs "vigil bench diff-memory" on a pair in a child
-// process, so that the peak resident size counts one parse and one diff,
-// not the generation or the timed runs.
-func measureDiffMemory(ctx context.Context, p pairFiles) (int64, error) {
+// runFreshDiff runs "vigil bench diff-memory" on a pair in a child
+// process and returns its peak resident size, which counts one parse and
+// one diff, not the generation or the timed runs, and the CPU time of its
+// diff.
+func runFreshDiff(ctx context.Context, p pairFiles) (int64, time.Duration, error) {
 	if testing.Testing() {
 		// Inside a test binary, os.Executable is the test binary itself:
 		// running it would run the tests again, recursively.
-		return 0, fmt.Errorf("bench diff: the memory measure needs the vigil binary, not a test binary (use --memory=false in tests)")
+		return 0, 0, fmt.Errorf("bench diff: the measures in child processes need the vigil binary, not a test binary (use --memory=false in tests)")
 	}
 	self, err := os.Executable()
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	out, err := exec.CommandContext(ctx, self, "bench", "diff-memory", p.old, p.new).Output()
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) && len(ee.Stderr) > 0 {
-			return 0, fmt.Errorf("bench diff-memory: %w: %s", err, strings.TrimSpace(string(ee.Stderr)))
+			return 0, 0, fmt.Errorf("bench diff-memory: %w: %s", err, strings.TrimSpace(string(ee.Stderr)))
 		}
-		return 0, fmt.Errorf("bench diff-memory: %w", err)
+		return 0, 0, fmt.Errorf("bench diff-memory: %w", err)
 	}
-	return strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64)
+	var rss, ns int64
+	if _, err := fmt.Sscan(string(out), &rss, &ns); err != nil {
+		return 0, 0, fmt.Errorf("bench diff-memory: output %q: %w", out, err)
+	}
+	return rss, time.Duration(ns), nil
 }
 
 func runBenchDiffMemory(ctx context.Context, env *environment, args []string) (int, error) {
@@ -371,10 +394,14 @@ func runBenchDiffMemory(ctx context.Context, env *environment, args []string) (i
 		docs[i], size = doc, size+int64(n)
 	}
 	limitDiffMemory(size)
+	// Timed as the runs in one process are: CPU time, after a collection.
+	runtime.GC()
+	start := cpuTime()
 	if _, err := treediff.DiffFlat(docs[0], docs[1], nil); err != nil {
 		return exitError, err
 	}
-	fmt.Fprintln(env.stdout, peakRSS())
+	d := cpuTime() - start
+	fmt.Fprintln(env.stdout, peakRSS(), d.Nanoseconds())
 	return exitOK, nil
 }
 

@@ -46,11 +46,12 @@ func TestBenchCommands(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "perfect delta") {
 		t.Fatalf("bench simulate: exit %d: %s %s", code, out, errOut)
 	}
-	// The memory measure's child command parses and diffs the pair and
-	// prints its peak resident size.
+	// The child command of the measures in fresh processes parses and
+	// diffs the pair and prints its peak resident size and the diff's CPU
+	// time in nanoseconds.
 	code, out, errOut = runCLI(t, "", "bench", "diff-memory", filepath.Join(dir, "old.xml"), filepath.Join(dir, "new.xml"))
-	if n, err := strconv.ParseInt(strings.TrimSpace(out), 10, 64); code != exitOK || err != nil || n <= 0 {
-		t.Errorf("bench diff-memory: exit %d, output %q: %s", code, out, errOut)
+	if f := strings.Fields(out); code != exitOK || len(f) != 2 || !positive(f[0]) || !positive(f[1]) {
+		t.Errorf("bench diff-memory: exit %d, output %q, want two positive numbers: %s", code, out, errOut)
 	}
 	// The simulated pair and its perfect delta agree: patching old with
 	// perfect gives new.
@@ -100,4 +101,10 @@ func TestBenchSimulateHelp(t *testing.T) {
 	if strings.Count(out, "-1 for a quarter of --rate") != 4 || strings.Contains(out, "(default: --rate)") {
 		t.Errorf("bench simulate -h:\n%s", out)
 	}
+}
+
+// positive reports whether s is a decimal integer above zero.
+func positive(s string) bool {
+	n, err := strconv.ParseInt(s, 10, 64)
+	return err == nil && n > 0
 }

@@ -73,6 +73,9 @@ type siteCrawl struct {
 	// checks that joined it in flight (written under siteCrawls.mu).
 	at      time.Time
 	waiters int
+	// kept numbers it among the crawls kept (siteCrawls.kept), for the
+	// timer that forgets it.
+	kept uint64
 }
 
 // reusable reports whether a finished crawl may serve later checks: one
@@ -87,6 +90,8 @@ type siteCrawls struct {
 	mu      sync.Mutex
 	flights map[string]*siteCrawl
 	recent  map[string]*siteCrawl
+	// kept counts the crawls ever kept in recent.
+	kept uint64
 }
 
 // maxSharedCrawls returns how many finished crawls are kept: twice as
@@ -167,15 +172,21 @@ func (s *siteCrawls) finish(key string, c *siteCrawl, now time.Time, fresh time.
 		}
 		delete(s.recent, oldest)
 	}
-	// Dropped when stale even if no check looks at the crawls again.
-	time.AfterFunc(fresh, func() { s.forget(key, c) })
+	// Dropped when stale even if no check looks at the crawls again. The
+	// timer holds its number, not the crawl: one dropped before (the
+	// oldest past keep, or replaced by a newer crawl of its query) is
+	// garbage at once, not when its timer fires.
+	s.kept++
+	c.kept = s.kept
+	n := c.kept
+	time.AfterFunc(fresh, func() { s.forget(key, n) })
 }
 
-// forget drops c, the crawl of key, if it is still kept.
-func (s *siteCrawls) forget(key string, c *siteCrawl) {
+// forget drops the crawl of key kept as number n, if it is still kept.
+func (s *siteCrawls) forget(key string, n uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.recent[key] == c {
+	if r := s.recent[key]; r != nil && r.kept == n {
 		delete(s.recent, key)
 	}
 }

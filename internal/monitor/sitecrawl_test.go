@@ -6,11 +6,13 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"weak"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/crawl"
@@ -483,5 +485,38 @@ func TestSiteCrawlsBounded(t *testing.T) {
 	}
 	if _, lead := s.join("e", nil, t0.Add(2*time.Minute), time.Minute); !lead || len(s.recent) != 0 {
 		t.Errorf("stale crawls kept: %v", slices.Sorted(maps.Keys(s.recent)))
+	}
+}
+
+// TestSiteCrawlsForgotten: a finished crawl dropped from those kept (the
+// oldest past the bound, or replaced by a newer crawl of its query) is
+// garbage, although its SiteFresh has not passed: nothing holds it until
+// then.
+func TestSiteCrawlsForgotten(t *testing.T) {
+	var s siteCrawls
+	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	end := func(key string, at time.Time) weak.Pointer[siteCrawl] {
+		t.Helper()
+		// A reference as new as the crawl: the one kept does not serve.
+		c, lead := s.join(key, &crawl.Snapshot{Started: at, Finished: at}, at, time.Hour)
+		if !lead {
+			t.Fatalf("%s: joined a crawl, want a new flight", key)
+		}
+		c.record = &siteRecord{Snapshot: &crawl.Snapshot{Started: at}}
+		s.finish(key, c, at, time.Hour, 1)
+		return weak.Make(c)
+	}
+	evicted := end("a", t0)
+	replaced := end("b", t0.Add(time.Second)) // a is past the bound
+	kept := end("b", t0.Add(2*time.Second))   // b replaced
+	runtime.GC()
+	if evicted.Value() != nil {
+		t.Error("a crawl dropped past the bound is still held")
+	}
+	if replaced.Value() != nil {
+		t.Error("a crawl replaced by a newer one of its query is still held")
+	}
+	if kept.Value() == nil {
+		t.Error("the crawl kept was collected")
 	}
 }

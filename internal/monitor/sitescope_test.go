@@ -2,12 +2,19 @@ package monitor
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"slices"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/crawl/crawltest"
 	"github.com/vigil-web/vigil/internal/fetch"
+	"github.com/vigil-web/vigil/internal/schedule"
 	"github.com/vigil-web/vigil/spec"
 )
 
@@ -80,5 +87,63 @@ func TestSiteScopeAndMatch(t *testing.T) {
 	want = []string{site.URL("/blog/post.html"), site.URL("/docs/"), site.URL("/docs/guide.html"), site.URL("/docs/notes.txt")}
 	if got := crawled(); !slices.Equal(got, want) {
 		t.Errorf("crawled %v after the edit, want %v", got, want)
+	}
+}
+
+// publicStart answers the start page of a site itself, as a public host
+// would, and passes every other request to the fetcher inner.
+type publicStart struct {
+	url, body string
+	inner     vigil.Fetcher
+}
+
+func (f *publicStart) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.FetchResult, error) {
+	if req.URL != f.url {
+		return f.inner.Fetch(ctx, req)
+	}
+	return &vigil.FetchResult{URL: req.URL, Status: 200, ContentType: "text/html", Charset: "utf-8",
+		Body: []byte(f.body), FetchedAt: time.Now()}, nil
+}
+
+// TestSiteScopePrivate: a scope on another host does not pass the
+// fetcher's address guard: a public start page linking into a scope on a
+// loopback address gets the page recorded as refused, and the loopback
+// server is never asked.
+func TestSiteScopePrivate(t *testing.T) {
+	ctx := context.Background()
+	db, wh, u := testStore(t)
+	var hits atomic.Int32
+	private := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		io.WriteString(w, "<html><body><p>Internal.</p></body></html>")
+	}))
+	t.Cleanup(private.Close)
+	const start = "http://docs.example/"
+	secret := private.URL + "/secret.html"
+	now := time.Now().UTC()
+	sen := createSentinel(t, db, spec.NewChecker(now), u, "docs", "Create Sentinel docs Using site "+start+" scope "+private.URL+"/ Every interactive")
+	f := &publicStart{url: start, body: `<html><body><a href="` + secret + `">Secret</a></body></html>`,
+		inner: fetch.New(fetch.Options{TotalTimeout: 5 * time.Second})}
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute},
+		Now: func() time.Time { return now }, Rand: func() float64 { return 0.5 }}
+	runOnce(t, m, 1)
+
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the loopback server was asked %d times", n)
+	}
+	raw, _, err := db.SiteSnapshot(ctx, sen.ID)
+	if err != nil {
+		t.Fatalf("site snapshot: %v", err)
+	}
+	r, err := decodeSite(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := r.Snapshot.Page(secret)
+	if p == nil || !p.Failed() || !strings.Contains(p.Error, "loopback") {
+		t.Errorf("the page in the loopback scope: %+v, want it refused as loopback", p)
+	}
+	if _, ok := r.Versions[secret]; ok {
+		t.Errorf("the page in the loopback scope has a version")
 	}
 }

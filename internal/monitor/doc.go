@@ -37,10 +37,10 @@
 // Sharing: sentinels due together on one URL share one fetch; sentinels
 // comparing the same two versions share one intent.Pair, which computes
 // each primitive change type once (the seed's change detection graph).
-// Sentinels watching one site query (start URL, depth, pages, order)
-// share its crawl (sitecrawl.go): a check waits for the crawl in flight
-// (within its own lease) or takes one that ended less than
-// Monitor.SiteFresh ago (the shortest interval by default) and began
-// after its previous crawl ended; each sentinel still compares it with
-// its own previous crawl, through its own Monitor clause.
+// Sentinels watching one site query (start URL, scope, match, depth,
+// pages, order) share its crawl (sitecrawl.go): a check waits for the
+// crawl in flight (within its own lease) or takes one that ended less
+// than Monitor.SiteFresh ago (the shortest interval by default) and
+// began after its previous crawl ended; each sentinel still compares it
+// with its own previous crawl, through its own Monitor clause.
 package monitor

@@ -41,7 +41,7 @@
 //	TargetAnd    = TargetTerm { "AND" TargetTerm } .
 //	TargetTerm   = [ "sentinel" ] Name | URL | Site | "(" Target ")" .
 //	URL          = word | string .                  (a bare identifier is a Name)
-//	Site         = "site" URL { "depth" integer | "pages" integer | "scope" URL | "match" string } .
+//	Site         = "site" URL { "depth" integer | "pages" integer | "scope" URL | "match" ( word | string ) } .
 //	               depth, pages and match at most once, scope up to 16 times;
 //	               "site" followed by "AND", "OR", ")" or a clause is a Name,
 //	               by another identifier an error; a Site is the whole Target

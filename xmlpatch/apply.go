@@ -59,6 +59,9 @@ type applier struct {
 	sib *siblings
 	w   *work        // the work done, against the patch's limit
 	sv  stringValues // the selectors' string values, counted in w
+	// texts joins the texts operations put side by side; a text whose
+	// value is set otherwise is forgotten there.
+	texts textJoiner
 }
 
 func (a *applier) insertChild(parent *tree.Node, i int, n *tree.Node) {
@@ -80,10 +83,10 @@ func (a *applier) removeChild(parent *tree.Node, i int) {
 
 func (a *applier) joinTexts(parent *tree.Node, i int) {
 	if a.sib == nil {
-		joinTexts(parent, i)
+		a.texts.joinTexts(parent, i)
 		return
 	}
-	a.sib.join(parent, i)
+	a.sib.join(&a.texts, parent, i)
 }
 
 // declarationsChanged is called after a namespace declaration changed.
@@ -382,6 +385,7 @@ func (a *applier) replace(op *Op, loc *located, ps *scope) (Condition, string) {
 			a.joinTexts(loc.parent, i)
 		case loc.kind == stepText:
 			n.Value = value
+			a.texts.forget(n)
 		case loc.kind == stepNamespace && value == "":
 			return problem(InvalidNamespaceURI, "an empty namespace URI")
 		case loc.kind == stepNamespace && !validDeclaration(n.Attrs[loc.attr].Name[len("xmlns:"):], value):

@@ -278,14 +278,14 @@ func (sb *siblings) insert(parent *tree.Node, i int, c *tree.Node) {
 }
 
 // join makes one text node of children i-1 and i of parent where both
-// are texts, as joinTexts does.
-func (sb *siblings) join(parent *tree.Node, i int) {
+// are texts, as j.joinTexts does.
+func (sb *siblings) join(j *textJoiner, parent *tree.Node, i int) {
 	kids := parent.Children
 	if i <= 0 || i >= len(kids) || kids[i-1].Kind != tree.Text || kids[i].Kind != tree.Text {
 		return
 	}
 	sb.detach(kids[i])
-	joinTexts(parent, i)
+	j.joinTexts(parent, i)
 }
 
 // rename changes c (its name, its attributes) with change, c being

@@ -2,6 +2,7 @@ package xmlpatch
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/tree"
@@ -90,14 +91,47 @@ func (x *exporter) readd(n *tree.Node) {
 		delta.Op{Kind: delta.Insert, Parent: t.Parent.XID, Pos: t.Index() + 1, XIDs: xids})
 }
 
+// textJoiner joins texts in time linear in their length: a text that
+// takes in its neighbours again and again (an add beside it at each
+// operation, the removes of the elements between many texts) grows in a
+// buffer of its own, as a slice grows, instead of being copied whole at
+// each join. The value of a text is a view of its buffer, which only
+// grows, so the values it had stay as they were. Whoever sets the value
+// of a text some other way must call forget.
+type textJoiner struct {
+	grown map[*tree.Node]*strings.Builder
+}
+
+// join appends the value of right to that of left.
+func (j *textJoiner) join(left, right *tree.Node) {
+	if right.Value == "" {
+		return
+	}
+	b := j.grown[left]
+	if b == nil {
+		if j.grown == nil {
+			j.grown = map[*tree.Node]*strings.Builder{}
+		}
+		b = &strings.Builder{}
+		b.Grow(len(left.Value) + len(right.Value))
+		b.WriteString(left.Value)
+		j.grown[left] = b
+	}
+	b.WriteString(right.Value)
+	left.Value = b.String()
+}
+
+// forget is called when the value of n is set other than by join.
+func (j *textJoiner) forget(n *tree.Node) { delete(j.grown, n) }
+
 // joinTexts makes one text node of children i-1 and i of parent where
 // both are texts; the first keeps its XID.
-func joinTexts(parent *tree.Node, i int) {
+func (j *textJoiner) joinTexts(parent *tree.Node, i int) {
 	kids := parent.Children
 	if i <= 0 || i >= len(kids) || kids[i-1].Kind != tree.Text || kids[i].Kind != tree.Text {
 		return
 	}
-	kids[i-1].Value += kids[i].Value
+	j.join(kids[i-1], kids[i])
 	parent.RemoveChild(i)
 }
 
@@ -106,11 +140,12 @@ func joinTexts(parent *tree.Node, i int) {
 // XPath's data model has them: content that an empty CDATA section
 // splits (a<![CDATA[]]>b) is one text.
 func normalizeTexts(nodes []*tree.Node) []*tree.Node {
-	nodes = joinAll(nodes)
+	var j textJoiner
+	nodes = j.joinAll(nodes)
 	for _, n := range nodes {
 		tree.Walk(n, func(m *tree.Node) bool {
 			if m.Kind == tree.Element {
-				m.Children = joinAll(m.Children)
+				m.Children = j.joinAll(m.Children)
 			}
 			return true
 		})
@@ -120,7 +155,7 @@ func normalizeTexts(nodes []*tree.Node) []*tree.Node {
 
 // joinAll drops the empty texts of a list and joins adjacent ones, in
 // place.
-func joinAll(list []*tree.Node) []*tree.Node {
+func (j *textJoiner) joinAll(list []*tree.Node) []*tree.Node {
 	kept := list[:0]
 	for _, c := range list {
 		switch k := len(kept); {
@@ -129,7 +164,7 @@ func joinAll(list []*tree.Node) []*tree.Node {
 			c.Parent = nil
 			continue
 		case k > 0 && kept[k-1].Kind == tree.Text:
-			kept[k-1].Value += c.Value
+			j.join(kept[k-1], c)
 			c.Parent = nil
 			continue
 		}

@@ -64,7 +64,35 @@ type applier struct {
 	texts textJoiner
 }
 
+// An edit of a list of children shifts those after it, which costs
+// about as much as a unit of work (a node visited, some 20 ns) every
+// childrenMovedPerUnit children (a copy of a kilobyte); finding a
+// child's index by a scan, as much every childrenScannedPerUnit.
+const (
+	childrenMovedPerUnit   = 128
+	childrenScannedPerUnit = 64
+)
+
+// moved counts the work of an edit at index i of parent's children.
+func (a *applier) moved(parent *tree.Node, i int) {
+	a.w.add(1 + (len(parent.Children)-i)/childrenMovedPerUnit)
+}
+
+// indexOf returns the index of n among parent's children: from the
+// sibling index when it holds n, else by a scan, which it counts.
+func (a *applier) indexOf(parent, n *tree.Node) int {
+	if a.sib != nil {
+		if i, ok := a.sib.position(n); ok {
+			return i
+		}
+	}
+	i := slices.Index(parent.Children, n)
+	a.w.add(1 + i/childrenScannedPerUnit)
+	return i
+}
+
 func (a *applier) insertChild(parent *tree.Node, i int, n *tree.Node) {
+	a.moved(parent, i)
 	if a.sib == nil {
 		parent.InsertChild(i, n)
 		return
@@ -73,6 +101,7 @@ func (a *applier) insertChild(parent *tree.Node, i int, n *tree.Node) {
 }
 
 func (a *applier) removeChild(parent *tree.Node, i int) {
+	a.moved(parent, i)
 	if a.sib == nil {
 		parent.RemoveChild(i)
 		return
@@ -82,6 +111,9 @@ func (a *applier) removeChild(parent *tree.Node, i int) {
 }
 
 func (a *applier) joinTexts(parent *tree.Node, i int) {
+	if i > 0 && i < len(parent.Children) && parent.Children[i-1].Kind == tree.Text && parent.Children[i].Kind == tree.Text {
+		a.moved(parent, i)
+	}
 	if a.sib == nil {
 		a.texts.joinTexts(parent, i)
 		return
@@ -306,7 +338,7 @@ func (a *applier) add(op *Op, loc *located, ps *scope) (Condition, string) {
 			return a.addAround(op, loc)
 		}
 		parent = loc.parent
-		at = slices.Index(parent.Children, loc.node)
+		at = a.indexOf(parent, loc.node)
 		if op.Pos == "after" {
 			at++
 		}
@@ -380,7 +412,7 @@ func (a *applier) replace(op *Op, loc *located, ps *scope) (Condition, string) {
 		switch {
 		case loc.kind == stepText && value == "":
 			// XPath's data model has no empty text node.
-			i := slices.Index(loc.parent.Children, n)
+			i := a.indexOf(loc.parent, n)
 			a.removeChild(loc.parent, i)
 			a.joinTexts(loc.parent, i)
 		case loc.kind == stepText:
@@ -431,7 +463,7 @@ func (a *applier) replace(op *Op, loc *located, ps *scope) (Condition, string) {
 		a.declarationsChanged()
 		return "", ""
 	}
-	i := slices.Index(loc.parent.Children, n)
+	i := a.indexOf(loc.parent, n)
 	a.removeChild(loc.parent, i)
 	a.insertChild(loc.parent, i, nodes[0])
 	return "", ""
@@ -446,7 +478,7 @@ func (a *applier) remove(op *Op, loc *located) (Condition, string) {
 		}
 		switch loc.kind {
 		case stepText:
-			i := slices.Index(loc.parent.Children, n)
+			i := a.indexOf(loc.parent, n)
 			a.removeChild(loc.parent, i)
 			a.joinTexts(loc.parent, i)
 		case stepAttr:

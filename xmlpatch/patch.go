@@ -48,8 +48,8 @@ type Patch struct {
 	Namespaces map[string]string
 	Ops        []Op
 	// WorkLimit bounds the work of Apply over the whole patch: the nodes
-	// its selectors visit and compare (string values included), and the
-	// subtrees its operations walk. 0 (or less) means the default:
+	// its selectors visit and compare (string values included), the
+	// subtrees its operations walk and the children their edits shift. 0 (or less) means the default:
 	// DefaultWorkFactor times the size of the input (the nodes of the
 	// document and of the patch's content, and the bytes of its
 	// selectors), and at least MinWork. Past it Apply fails with a

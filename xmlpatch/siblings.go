@@ -222,14 +222,26 @@ func (ci *childIndex) all(k groupKey) []*tree.Node {
 	return ci.lists[k]
 }
 
-// indexOf returns the index of c among its parent's children.
-func (sb *siblings) indexOf(c *tree.Node) int {
+// position returns the index of c among its parent's children, and
+// whether the index of its parent holds it.
+func (sb *siblings) position(c *tree.Node) (int, bool) {
 	if ci := sb.byParent[c.Parent]; ci != nil {
 		if j, ok := ci.entry[c]; ok {
-			return ci.prefix[j].at
+			return ci.prefix[j].at, true
 		}
 	}
-	return c.Index()
+	return 0, false
+}
+
+// indexOf returns the index of c among its parent's children, from the
+// index or by a scan, which it counts.
+func (sb *siblings) indexOf(c *tree.Node) int {
+	if i, ok := sb.position(c); ok {
+		return i
+	}
+	i := c.Index()
+	sb.w.add(1 + i/childrenScannedPerUnit)
+	return i
 }
 
 // detach is called before c, an attached child, leaves its parent or

@@ -14,7 +14,8 @@ import (
 // the square of the document's size or worse. Apply counts its work
 // across the whole patch (the nodes its selectors visit and compare, the
 // texts their string values read, the namespace declarations their name
-// tests look through, and the subtrees its operations walk) and stops
+// tests look through, the subtrees its operations walk and the children
+// their edits shift) and stops
 // past a limit proportional to the size of its input.
 
 // DefaultWorkFactor is the work Apply may do, by default, for each unit

@@ -114,3 +114,36 @@ func TestApplyWorkLimit(t *testing.T) {
 		t.Error("a/a/a was not removed")
 	}
 }
+
+// TestApplyCountsEditsOnWideParents checks that an edit counts the
+// children it moves: a child inserted or removed near the start of a
+// long list shifts all the others, so that many such operations on a
+// wide parent cost the product of their number and its width, which the
+// selectors alone (a position read from the sibling index) did not
+// count. The same patch passes under the same limit on a narrow parent.
+func TestApplyCountsEditsOnWideParents(t *testing.T) {
+	const ops, width, limit = 2000, 50000, 150000
+	for _, c := range []struct {
+		name string
+		op   string
+	}{
+		{"inserts before the first", `<add sel="r/x[1]" pos="before"><y/></add>`},
+		{"removes of the first", `<remove sel="r/x[1]"/>`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := Decode(strings.NewReader("<diff>" + strings.Repeat(c.op, ops) + "</diff>"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.WorkLimit = limit
+			narrow := parseXML(t, "<r>"+strings.Repeat("<x/>", ops+10)+"</r>")
+			if err := Apply(narrow, p); err != nil {
+				t.Fatalf("on %d children: %v", ops+10, err)
+			}
+			wide := parseXML(t, "<r>"+strings.Repeat("<x/>", width)+"</r>")
+			if err := Apply(wide, p); !errors.Is(err, ErrWorkLimit) {
+				t.Errorf("on %d children: error %v, want the work limit", width, err)
+			}
+		})
+	}
+}

@@ -12,7 +12,8 @@ import (
 var ErrTooLarge = errors.New("input too large")
 
 // ErrNotXML is wrapped by the error WriteXML returns for a tree that XML
-// cannot hold: a name that is not an XML name, as HTML parsers keep them.
+// cannot hold: a name that is not an XML name, as HTML parsers keep them,
+// or a processing instruction whose target is not one or is xml.
 var ErrNotXML = errors.New("not an XML name")
 
 // ErrHTMLTooDeep is wrapped by the error ParseHTML returns for elements

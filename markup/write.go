@@ -23,7 +23,8 @@ import (
 // are written as U+FFFD, in comments, processing instructions and the
 // DOCTYPE too; a comment's "--" becomes "- -". An element or attribute name
 // that is not an XML name (HTML accepts almost anything as an attribute
-// name) is an error. Namespace prefixes are not checked: a
+// name) is an error, as is a processing-instruction target that is not
+// one, or is xml other than in the XML declaration. Namespace prefixes are not checked: a
 // tree parsed from HTML may use a prefix without declaring it (o:p from
 // word processors), which ParseXML then refuses.
 func WriteXML(w io.Writer, d *tree.Document, opt *WriteOptions) error {
@@ -288,6 +289,11 @@ func (x *xmlWriter) leaf(n *tree.Node) {
 		x.escape(commentText(n.Value), rawEscaper)
 		x.str("-->")
 	case tree.ProcInst:
+		// The XML declaration is written apart, from the prolog's first
+		// node: xml is a reserved target anywhere else.
+		if !isXMLName(n.Name) || strings.EqualFold(n.Name, "xml") {
+			x.badName("processing-instruction target", n.Name, n)
+		}
 		x.str("<?")
 		x.str(n.Name)
 		if n.Value != "" {

@@ -229,3 +229,31 @@ func TestWriteHTMLDeclaresUTF8(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteXMLPITarget: a processing instruction's target is a name, and
+// xml (in any case) is reserved; a tree built by hand may hold any
+// string there, which is ErrNotXML, as for element and attribute names,
+// rather than output that does not parse.
+func TestWriteXMLPITarget(t *testing.T) {
+	for _, target := range []string{"", "p\x01", "p\xff", "a b", "p?>", "xml", "XmL"} {
+		d := &tree.Document{}
+		d.Root = d.NewElement("r")
+		d.Root.AppendChild(d.NewNode(tree.ProcInst, target, "v"))
+		var b bytes.Buffer
+		if err := markup.WriteXML(&b, d, nil); !errors.Is(err, markup.ErrNotXML) {
+			t.Errorf("target %q: err = %v, output %q, want ErrNotXML", target, err, b.String())
+		}
+	}
+	for _, target := range []string{"xml-stylesheet", "php", "x:y"} {
+		d := &tree.Document{}
+		d.Root = d.NewElement("r")
+		d.Root.AppendChild(d.NewNode(tree.ProcInst, target, "v"))
+		var b bytes.Buffer
+		if err := markup.WriteXML(&b, d, nil); err != nil {
+			t.Fatalf("target %q: %v", target, err)
+		}
+		if _, err := markup.ParseXMLBytes(b.Bytes(), keep); err != nil {
+			t.Errorf("target %q: the output %q does not parse: %v", target, b.String(), err)
+		}
+	}
+}

@@ -118,6 +118,10 @@ func (e *Escaper) Escape(w io.StringWriter, s string) error {
 		rep, size := e.refs[a], 1
 		switch a {
 		case actDecode:
+			if n := shortChar(s, i); n > 0 {
+				i += n
+				continue
+			}
 			var r rune
 			r, size = utf8.DecodeRuneInString(s[i:])
 			if size > 1 && r != 0xFFFE && r != 0xFFFF {
@@ -145,6 +149,28 @@ func (e *Escaper) Escape(w io.StringWriter, s string) error {
 	}
 	_, err := w.WriteString(s[last:])
 	return err
+}
+
+// shortChar returns the length of the character of two or three bytes
+// at s[i] when it is well-formed UTF-8 and a character XML can hold, 0
+// otherwise (a four-byte character, U+FFFE, U+FFFF, a byte that is not
+// UTF-8: utf8.DecodeRuneInString tells them apart). It spares most text
+// from outside ASCII (Latin, Greek, Cyrillic, CJK) a call to the decoder.
+func shortChar(s string, i int) int {
+	c := s[i]
+	switch {
+	case c >= 0xC2 && c < 0xE0:
+		if i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
+			return 2
+		}
+	case c > 0xE0 && c < 0xEF && c != 0xED:
+		// No overlong form (E0), surrogate (ED) or U+FFFE and U+FFFF (EF)
+		// starts with these.
+		if i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 {
+			return 3
+		}
+	}
+	return 0
 }
 
 // refuse writes before, the text up to the character r at offset i, and

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vigil-web/vigil/tree"
 	"github.com/vigil-web/vigil/xmltext"
@@ -232,17 +233,50 @@ func hasText(n *tree.Node) bool {
 // isXMLName reports whether s is an XML name (loosely for non-ASCII: any
 // character XML can hold is accepted).
 func isXMLName(s string) bool {
+	return isASCIIName(s) || isNonASCIIName(s)
+}
+
+// isASCIIName reports whether s is an XML name of ASCII characters only.
+// It is small enough to be inlined, and the writer calls it before
+// isNonASCIIName: most names are ASCII.
+func isASCIIName(s string) bool {
+	if s == "" || asciiName[s[0]]&cNameStart == 0 {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if asciiName[s[i]]&cName == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiName classes the ASCII bytes of names as class does, and no byte
+// from 0x80 up.
+var asciiName = func() (t [256]uint8) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_', c == ':':
+			t[c] = cName | cNameStart
+		case c >= '0' && c <= '9', c == '-', c == '.':
+			t[c] = cName
+		}
+	}
+	return t
+}()
+
+// isNonASCIIName reports whether s, which is not an ASCII name, is an
+// XML name holding characters outside ASCII.
+func isNonASCIIName(s string) bool {
 	if s == "" || class[s[0]]&cNameStart == 0 {
 		return false
 	}
-	high := s[0]
 	for i := 1; i < len(s); i++ {
 		if class[s[i]]&cName == 0 {
 			return false
 		}
-		high |= s[i]
 	}
-	return high < 0x80 || xmltext.Check(s) == nil
+	return xmltext.Check(s) == nil
 }
 
 // badName records an error for a name XML cannot hold.
@@ -254,11 +288,11 @@ func (x *xmlWriter) badName(what, name string, n *tree.Node) {
 
 // startTag writes n's start tag, or an empty-element tag if empty.
 func (x *xmlWriter) startTag(n *tree.Node, empty bool) {
-	if !isXMLName(n.Name) {
+	if !isASCIIName(n.Name) && !isNonASCIIName(n.Name) {
 		x.badName("element name", n.Name, n)
 	}
 	for _, a := range n.Attrs {
-		if !isXMLName(a.Name) {
+		if !isASCIIName(a.Name) && !isNonASCIIName(a.Name) {
 			x.badName("attribute name", a.Name, n)
 		}
 	}

@@ -97,7 +97,11 @@
 //     a namespace node acts on its declaration, which must be on the
 //     selected element (sections 4.4.3 and 4.5): one the element inherits
 //     is invalid-namespace-uri. A replace changes the namespace of every
-//     name in the declaration's scope. A remove of a declaration that a
+//     name in the declaration's scope, descendants' included where they
+//     do not declare the prefix again, as RFC erratum 3478 has section
+//     4.4.3 say (the namespace nodes derived from the declaration change
+//     with it); a patch that means to keep a descendant's names in the
+//     old namespace adds a declaration there first. A remove of a declaration that a
 //     name in its scope still uses (the element's, an attribute's, a
 //     descendant's that does not declare the prefix again) is
 //     invalid-namespace-prefix, since it would leave that prefix unbound.

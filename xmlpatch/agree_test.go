@@ -3,12 +3,10 @@ package xmlpatch
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/vigil-web/vigil/delta"
-	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/simulate"
 	"github.com/vigil-web/vigil/tree"
 	"github.com/vigil-web/vigil/treediff"
@@ -59,35 +57,17 @@ func agree(t *testing.T, old *tree.Document, d *delta.Delta) error {
 // versions of every real history, with both algorithms and both
 // white-space policies.
 func TestExportAgreesWithApplyCorpus(t *testing.T) {
-	for name, versions := range histories(t, corpusDir) {
-		t.Run(name, func(t *testing.T) {
-			if testing.Short() && len(versions) > 3 {
-				versions = versions[:3]
+	eachCorpusStep(t, func(t *testing.T, old, new *tree.Document, alg treediff.Algorithm) {
+		d, err := treediff.Diff(old, new, &treediff.Options{Algorithm: alg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := agree(t, old, d); err != nil {
+			if why := inexpressible(old, new); !errors.Is(err, ErrInexpressible) || why == "" {
+				t.Fatalf("export: %v", err)
 			}
-			for _, ws := range []markup.Whitespace{markup.Normalize, markup.Keep} {
-				docs := make([]*tree.Document, len(versions))
-				for k, v := range versions {
-					docs[k] = parseFile(t, v, ws)
-				}
-				for _, alg := range []treediff.Algorithm{treediff.Vigil, treediff.XyDiff} {
-					for k := 0; k+1 < len(versions); k++ {
-						old, new := docs[k].Clone(), docs[k+1].Clone()
-						t.Run(fmt.Sprintf("%s/%v/%s", filepath.Base(versions[k]), ws, alg), func(t *testing.T) {
-							d, err := treediff.Diff(old, new, &treediff.Options{Algorithm: alg})
-							if err != nil {
-								t.Fatal(err)
-							}
-							if err := agree(t, old, d); err != nil {
-								if why := inexpressible(old, new); !errors.Is(err, ErrInexpressible) || why == "" {
-									t.Fatalf("export: %v", err)
-								}
-							}
-						})
-					}
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 // TestExportAgreesWithApplyGenerated runs agree on simulated histories of

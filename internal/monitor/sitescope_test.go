@@ -35,7 +35,6 @@ func scopedRelease(post string) crawltest.Release {
 // other than the start page's directory is reported; an edited scope
 // makes the next crawl a new reference.
 func TestSiteScopeAndMatch(t *testing.T) {
-	ctx := context.Background()
 	db, wh, u := testStore(t)
 	site := crawltest.NewSite(t, scopedRelease("First post."))
 	now := time.Now().UTC()
@@ -47,16 +46,8 @@ func TestSiteScopeAndMatch(t *testing.T) {
 
 	crawled := func() []string {
 		t.Helper()
-		raw, _, err := db.SiteSnapshot(ctx, sen.ID)
-		if err != nil {
-			t.Fatalf("site snapshot: %v", err)
-		}
-		r, err := decodeSite(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var urls []string
-		for _, p := range r.Snapshot.Pages {
+		for _, p := range siteRecordOf(t, db, sen).Snapshot.Pages {
 			urls = append(urls, p.URL)
 		}
 		slices.Sort(urls)
@@ -110,7 +101,6 @@ func (f *publicStart) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigi
 // loopback address gets the page recorded as refused, and the loopback
 // server is never asked.
 func TestSiteScopePrivate(t *testing.T) {
-	ctx := context.Background()
 	db, wh, u := testStore(t)
 	var hits atomic.Int32
 	private := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -131,14 +121,7 @@ func TestSiteScopePrivate(t *testing.T) {
 	if n := hits.Load(); n != 0 {
 		t.Errorf("the loopback server was asked %d times", n)
 	}
-	raw, _, err := db.SiteSnapshot(ctx, sen.ID)
-	if err != nil {
-		t.Fatalf("site snapshot: %v", err)
-	}
-	r, err := decodeSite(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := siteRecordOf(t, db, sen)
 	p := r.Snapshot.Page(secret)
 	if p == nil || !p.Failed() || !strings.Contains(p.Error, "loopback") {
 		t.Errorf("the page in the loopback scope: %+v, want it refused as loopback", p)

@@ -26,6 +26,8 @@
 //     the render, naming it. Frames' documents and subresources (scripts,
 //     images, a script's requests) are not: a browser's page load is one
 //     fetch of the page, as the plain path's is, which fetches none of them.
+//     A page's script opens no window (the browser blocks popups), whose
+//     documents no gate would hold.
 package fetch
 
 import (

@@ -46,6 +46,11 @@ func TestRenderChromiumRobots(t *testing.T) {
 			// The image holds the load event back: the tab is still
 			// loading when the script's navigation is paused.
 			fmt.Fprint(w, `<!DOCTYPE html><html><body>leaving<script>location.href = "/private/js";</script><img src="/slow.png"></body></html>`)
+		case "/popup":
+			w.Header().Set("Content-Type", "text/html")
+			// The image holds the load event back: the render is not over
+			// before the new window would have requested its page.
+			fmt.Fprint(w, `<!DOCTYPE html><html><body>popup<script>window.open("/private/popup");</script><img src="/slow.png"></body></html>`)
 		case "/slow.png":
 			time.Sleep(time.Second)
 			http.NotFound(w, r)
@@ -72,6 +77,7 @@ func TestRenderChromiumRobots(t *testing.T) {
 		{name: "redirect to a disallowed path", path: "/go", refused: "/private/page", unsent: "/private/page"},
 		{name: "redirect to an allowed path", path: "/go-open", body: "page at /open/page", reached: "/open/page"},
 		{name: "script sends to a disallowed path", path: "/js", refused: "/private/js", unsent: "/private/js"},
+		{name: "script opens a disallowed path in a new window", path: "/popup", body: "popup", unsent: "/private/popup"},
 		{name: "frame from a disallowed path", path: "/framed", body: "framed", reached: "/private/frame"},
 	}
 	for _, tt := range tests {

@@ -72,6 +72,11 @@ func (c *Chromium) start() (context.Context, func(context.Context, string) error
 		chromedp.ExecPath(path),
 		chromedp.NoSandbox, // containers often run as root, where the sandbox cannot start
 		chromedp.Flag("disable-dev-shm-usage", true),
+		// chromedp turns the popup blocker off: a page's script could
+		// then open windows of its own (window.open), whose documents no
+		// tab's gate holds to robots.txt and which stay open after the
+		// render. Blocked, a script opens none (it has no user gesture).
+		chromedp.Flag("disable-popup-blocking", false),
 	)
 	if c.Dial == nil {
 		return nil, nil, fmt.Errorf("chromium: no dialer for its proxy (a Chromium renders for the fetch.Client it was given to)")

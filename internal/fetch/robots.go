@@ -83,7 +83,8 @@ func (c *Client) allowDocument(ctx context.Context, raw string) error {
 }
 
 // robotsCache keeps each origin's robots.txt for ttl; concurrent fetches of
-// one origin wait for the first.
+// one origin wait for the first. A fetch that ends because its own caller
+// gave up is no answer for those waiting on it: they fetch again.
 type robotsCache struct {
 	mu      sync.Mutex
 	ttl     time.Duration
@@ -91,9 +92,10 @@ type robotsCache struct {
 }
 
 type robotsEntry struct {
-	ready chan struct{}
-	rules *robotsRules
-	err   error
+	ready     chan struct{}
+	rules     *robotsRules
+	err       error
+	abandoned bool // the fetcher's context ended: no answer, not kept
 }
 
 func newRobotsCache(ttl time.Duration) *robotsCache {
@@ -102,34 +104,47 @@ func newRobotsCache(ttl time.Duration) *robotsCache {
 
 func (c *robotsCache) get(ctx context.Context, u *url.URL, fetch func(context.Context, string) (*robotsRules, error)) (*robotsRules, error) {
 	origin := originKey(u)
-	c.mu.Lock()
-	e := c.entries[origin]
-	if e != nil {
+	for {
+		c.mu.Lock()
+		e := c.entries[origin]
+		if e != nil {
+			select {
+			case <-e.ready:
+				if e.err != nil || time.Since(e.rules.fetched) > c.ttl {
+					e = nil
+				}
+			default:
+			}
+		}
+		if e == nil {
+			e = &robotsEntry{ready: make(chan struct{})}
+			c.entries[origin] = e
+			c.mu.Unlock()
+			// Built as a URL, not a string: an IPv6 zone ([fe80::1%lo]) is
+			// escaped in a URL's string form.
+			robots := &url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/robots.txt"}
+			e.rules, e.err = fetch(ctx, robots.String())
+			if e.err != nil && ctx.Err() != nil {
+				e.abandoned = true
+				c.mu.Lock()
+				if c.entries[origin] == e {
+					delete(c.entries, origin)
+				}
+				c.mu.Unlock()
+			}
+			close(e.ready)
+			return e.rules, e.err
+		}
+		c.mu.Unlock()
 		select {
 		case <-e.ready:
-			if e.err != nil || time.Since(e.rules.fetched) > c.ttl {
-				e = nil
+			if e.abandoned {
+				continue
 			}
-		default:
+			return e.rules, e.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
-	}
-	if e == nil {
-		e = &robotsEntry{ready: make(chan struct{})}
-		c.entries[origin] = e
-		c.mu.Unlock()
-		// Built as a URL, not a string: an IPv6 zone ([fe80::1%lo]) is
-		// escaped in a URL's string form.
-		robots := &url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/robots.txt"}
-		e.rules, e.err = fetch(ctx, robots.String())
-		close(e.ready)
-		return e.rules, e.err
-	}
-	c.mu.Unlock()
-	select {
-	case <-e.ready:
-		return e.rules, e.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
 	}
 }
 

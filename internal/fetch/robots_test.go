@@ -2,8 +2,10 @@ package fetch
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -45,4 +47,47 @@ func TestRobotsCacheOrigin(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRobotsCacheAbandoned: a robots.txt read that ends because its own
+// caller gave up (a render cancelled while its tab's check read it) is
+// no verdict for the callers waiting on it: they read robots.txt again,
+// instead of failing with a cancellation not theirs.
+func TestRobotsCacheAbandoned(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := newRobotsCache(time.Minute)
+		u, _ := url.Parse("http://example.com/a")
+		reads := 0
+		read := func(ctx context.Context, _ string) (*robotsRules, error) {
+			reads++
+			if reads == 1 {
+				<-ctx.Done() // the first reader's caller gives up meanwhile
+				return nil, ctx.Err()
+			}
+			return &robotsRules{fetched: time.Now()}, nil
+		}
+		gaveUp, cancel := context.WithCancel(context.Background())
+		var firstErr, secondErr error
+		first := make(chan struct{})
+		go func() {
+			defer close(first)
+			_, firstErr = c.get(gaveUp, u, read)
+		}()
+		synctest.Wait() // the first reads robots.txt
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			_, secondErr = c.get(context.Background(), u, read)
+		}()
+		synctest.Wait() // the second waits for the first's read
+		cancel()
+		<-first
+		<-done
+		if !errors.Is(firstErr, context.Canceled) {
+			t.Errorf("the caller that gave up: %v, want context.Canceled", firstErr)
+		}
+		if secondErr != nil || reads != 2 {
+			t.Errorf("the caller waiting: %v after %d reads, want robots.txt read again", secondErr, reads)
+		}
+	})
 }

@@ -17,9 +17,10 @@ import (
 )
 
 // TestRenderChromiumRobots renders, in the real browser, pages whose main
-// frame is led elsewhere by a redirect or a script: a document robots.txt
-// disallows is never requested and fails the render with an error that
-// names it, one it allows is rendered, and a frame's document is not held
+// frame is led elsewhere by a redirect, a script (its own or a frame's,
+// through top.location), a meta refresh or a form it posts: a document
+// robots.txt disallows is never requested and fails the render with an
+// error that names it and says how the tab was led there, one it allows is rendered, and a frame's document is not held
 // to robots.txt. robots.txt is read once for all of them: the renderer's
 // check of the page asked for hits the cache the client's filled.
 func TestRenderChromiumRobots(t *testing.T) {
@@ -46,6 +47,18 @@ func TestRenderChromiumRobots(t *testing.T) {
 			// The image holds the load event back: the tab is still
 			// loading when the script's navigation is paused.
 			fmt.Fprint(w, `<!DOCTYPE html><html><body>leaving<script>location.href = "/private/js";</script><img src="/slow.png"></body></html>`)
+		case "/top":
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, `<!DOCTYPE html><html><body>top<iframe src="/to-top"></iframe><img src="/slow.png"></body></html>`)
+		case "/to-top":
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, `<!DOCTYPE html><html><body><script>top.location.href = "/private/from-frame";</script></body></html>`)
+		case "/refresh":
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, `<!DOCTYPE html><html><head><meta http-equiv="refresh" content="0; url=/private/refresh"></head><body><img src="/slow.png"></body></html>`)
+		case "/form":
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, `<!DOCTYPE html><html><body><form id="f" method="post" action="/private/form"><input name="a" value="b"></form><script>document.getElementById("f").submit();</script><img src="/slow.png"></body></html>`)
 		case "/popup":
 			w.Header().Set("Content-Type", "text/html")
 			// The image holds the load event back: the render is not over
@@ -70,13 +83,17 @@ func TestRenderChromiumRobots(t *testing.T) {
 		name    string
 		path    string
 		refused string // the document refused, named by the error; "" if the render succeeds
+		hop     string // how the error says the tab was led there
 		body    string // in the rendered page, if it succeeds
 		reached string // a path the server must have seen
 		unsent  string // a path the server must not have seen
 	}{
-		{name: "redirect to a disallowed path", path: "/go", refused: "/private/page", unsent: "/private/page"},
+		{name: "redirect to a disallowed path", path: "/go", refused: "/private/page", hop: "redirect to", unsent: "/private/page"},
 		{name: "redirect to an allowed path", path: "/go-open", body: "page at /open/page", reached: "/open/page"},
-		{name: "script sends to a disallowed path", path: "/js", refused: "/private/js", unsent: "/private/js"},
+		{name: "script sends to a disallowed path", path: "/js", refused: "/private/js", hop: "navigation to", unsent: "/private/js"},
+		{name: "frame sends the tab to a disallowed path", path: "/top", refused: "/private/from-frame", hop: "navigation to", unsent: "/private/from-frame"},
+		{name: "meta refresh to a disallowed path", path: "/refresh", refused: "/private/refresh", hop: "navigation to", unsent: "/private/refresh"},
+		{name: "form posted to a disallowed path", path: "/form", refused: "/private/form", hop: "navigation to", unsent: "/private/form"},
 		{name: "script opens a disallowed path in a new window", path: "/popup", body: "popup", unsent: "/private/popup"},
 		{name: "frame from a disallowed path", path: "/framed", body: "framed", reached: "/private/frame"},
 	}
@@ -89,8 +106,8 @@ func TestRenderChromiumRobots(t *testing.T) {
 			mu.Lock()
 			defer mu.Unlock()
 			if tt.refused != "" {
-				if !errors.Is(err, ErrRobots) || !strings.Contains(err.Error(), srv.URL+tt.refused) {
-					t.Errorf("error %v, want one wrapping ErrRobots that names %s", err, srv.URL+tt.refused)
+				if want := tt.hop + " " + srv.URL + tt.refused; !errors.Is(err, ErrRobots) || !strings.Contains(err.Error(), want) {
+					t.Errorf("error %v, want one wrapping ErrRobots that says %q", err, want)
 				}
 			} else if err != nil {
 				t.Errorf("render failed: %v", err)

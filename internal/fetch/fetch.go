@@ -28,6 +28,10 @@
 //     fetch of the page, as the plain path's is, which fetches none of them.
 //     A page's script opens no window (the browser blocks popups), whose
 //     documents no gate would hold.
+//     A rendered page takes the turn of its own host only, for the whole
+//     load: the documents the browser's redirects and navigations lead it
+//     to, on that host or another, wait for no turn and no Crawl-delay,
+//     as what the page loads does not.
 package fetch
 
 import (

@@ -330,7 +330,7 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 			if err := ctx.Err(); err != nil {
 				return exitError, errInterrupted
 			}
-			peak, d, err := runFreshDiff(ctx, pairs[k])
+			peak, d, err := runFreshDiff(ctx, pairs[k], *procs)
 			if err != nil {
 				return exitError, err
 			}
@@ -352,8 +352,8 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 // runFreshDiff runs "vigil bench diff-memory" on a pair in a child
 // process and returns its peak resident size, which counts one parse and
 // one diff, not the generation or the timed runs, and the CPU time of its
-// diff.
-func runFreshDiff(ctx context.Context, p pairFiles) (int64, time.Duration, error) {
+// diff, measured with GOMAXPROCS procs as the runs in one process are.
+func runFreshDiff(ctx context.Context, p pairFiles, procs int) (int64, time.Duration, error) {
 	if testing.Testing() {
 		// Inside a test binary, os.Executable is the test binary itself:
 		// running it would run the tests again, recursively.
@@ -363,7 +363,7 @@ func runFreshDiff(ctx context.Context, p pairFiles) (int64, time.Duration, error
 	if err != nil {
 		return 0, 0, err
 	}
-	out, err := exec.CommandContext(ctx, self, "bench", "diff-memory", p.old, p.new).Output()
+	out, err := freshDiffCommand(ctx, self, p, procs).Output()
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) && len(ee.Stderr) > 0 {
@@ -376,6 +376,16 @@ func runFreshDiff(ctx context.Context, p pairFiles) (int64, time.Duration, error
 		return 0, 0, fmt.Errorf("bench diff-memory: output %q: %w", out, err)
 	}
 	return rss, time.Duration(ns), nil
+}
+
+// freshDiffCommand is the child process of runFreshDiff: self (the vigil
+// binary) running "bench diff-memory" on p with GOMAXPROCS procs, whatever
+// the environment's, so that its diff's CPU time is taken as the runs in
+// one process take theirs.
+func freshDiffCommand(ctx context.Context, self string, p pairFiles, procs int) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, self, "bench", "diff-memory", p.old, p.new)
+	cmd.Env = append(os.Environ(), fmt.Sprintf("GOMAXPROCS=%d", procs))
+	return cmd
 }
 
 func runBenchDiffMemory(ctx context.Context, env *environment, args []string) (int, error) {

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -107,4 +109,25 @@ func TestBenchSimulateHelp(t *testing.T) {
 func positive(s string) bool {
 	n, err := strconv.ParseInt(s, 10, 64)
 	return err == nil && n > 0
+}
+
+// TestFreshDiffCommand: the child of the measures in fresh processes runs
+// with the GOMAXPROCS the runs in one process have (--procs), whatever the
+// environment says, so that the two growths it prints side by side are
+// taken alike.
+func TestFreshDiffCommand(t *testing.T) {
+	t.Setenv("GOMAXPROCS", "8")
+	cmd := freshDiffCommand(context.Background(), "vigil", pairFiles{old: "old.xml", new: "new.xml"}, 1)
+	if want := []string{"vigil", "bench", "diff-memory", "old.xml", "new.xml"}; !slices.Equal(cmd.Args, want) {
+		t.Errorf("child's arguments %q, want %q", cmd.Args, want)
+	}
+	procs := ""
+	for _, kv := range cmd.Environ() {
+		if v, ok := strings.CutPrefix(kv, "GOMAXPROCS="); ok {
+			procs = v
+		}
+	}
+	if procs != "1" {
+		t.Errorf("child's GOMAXPROCS %q, want 1 (--procs)", procs)
+	}
 }

@@ -54,12 +54,18 @@ type Chromium struct {
 var _ Renderer = (*Chromium)(nil)
 
 // start starts the browser unless it runs, and returns its context and
-// the Allow of the documents its tabs load.
+// the Allow of the documents its tabs load. A browser whose process
+// exited (it crashed, or was killed) has its context ended by chromedp:
+// it is stopped and another started, so that one crash does not fail
+// every render after it.
 func (c *Chromium) start() (context.Context, func(context.Context, string) error, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.browser != nil {
-		return c.browser, c.Allow, nil
+		if c.browser.Err() == nil {
+			return c.browser, c.Allow, nil
+		}
+		c.stop()
 	}
 	path := c.ExecPath
 	if path == "" {
@@ -159,6 +165,12 @@ func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 func (c *Chromium) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.stop()
+	return nil
+}
+
+// stop stops the browser and its proxy, with c.mu held.
+func (c *Chromium) stop() {
 	for _, f := range c.cancel {
 		f()
 	}
@@ -167,5 +179,4 @@ func (c *Chromium) Close() error {
 		c.proxy.Close()
 		c.proxy = nil
 	}
-	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/vigil-web/vigil"
 )
 
@@ -133,5 +134,44 @@ pc.createOffer().then(o => pc.setLocalDescription(o));</script>
 	}
 	if !slices.Contains(own, "/own.png") {
 		t.Errorf("the page's own image was not loaded through the proxy: %v", own)
+	}
+}
+
+// TestRenderChromiumRestarts: a browser whose process dies (a crash, the
+// OOM killer) is started again at the next render, not left to fail every
+// render after it.
+func TestRenderChromiumRestarts(t *testing.T) {
+	needChromium(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<!DOCTYPE html><html><body><p id="p"></p><script>document.getElementById("p").textContent = "rendered";</script></body></html>`)
+	}))
+	defer srv.Close()
+	chrome := &Chromium{}
+	defer chrome.Close()
+	c := testClient(Options{IgnoreRobots: true, Renderer: chrome, TotalTimeout: 60 * time.Second})
+	render := func() error {
+		res, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + "/", Render: true})
+		if err == nil && !strings.Contains(string(res.Body), "rendered</p>") {
+			err = fmt.Errorf("the page lacks the script's text: %s", res.Body)
+		}
+		return err
+	}
+	if err := render(); err != nil {
+		t.Fatal(err)
+	}
+	chrome.mu.Lock()
+	browser := chrome.browser
+	chrome.mu.Unlock()
+	if err := chromedp.FromContext(browser).Browser.Process().Kill(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-browser.Done(): // chromedp saw the process exit
+	case <-time.After(30 * time.Second):
+		t.Fatal("the browser's context outlived its process")
+	}
+	if err := render(); err != nil {
+		t.Errorf("render after the browser died: %v", err)
 	}
 }

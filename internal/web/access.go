@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -21,25 +22,22 @@ import (
 // the pages its crawls reached, which its changes list (records of kind
 // page): not every URL under the site, which would open to it the pages
 // other users watch there (a URL with a token, a page no link reaches).
+// The resources list holds what a user reads this way through the
+// sentinels they have now: the URLs they watch, and the pages their site
+// sentinels' changes list or are recorded on, marked as such.
 
-// watchedURLs returns the canonical URLs u's sentinels watch.
-func (s *Server) watchedURLs(ctx context.Context, u *vigil.User) (map[string]bool, error) {
-	urls, _, err := s.watched(ctx, u)
-	return urls, err
-}
-
-// watched returns the canonical URLs u's sentinels watch, and the ids of
-// those that watch a site.
-func (s *Server) watched(ctx context.Context, u *vigil.User) (map[string]bool, []int64, error) {
+// watched returns the canonical URLs u's sentinels watch, and those of
+// them that watch a site.
+func (s *Server) watched(ctx context.Context, u *vigil.User) (map[string]bool, []*vigil.Sentinel, error) {
 	list, _, err := s.Store.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID})
 	if err != nil {
 		return nil, nil, err
 	}
 	urls := map[string]bool{}
-	var sites []int64
+	var sites []*vigil.Sentinel
 	for _, x := range list {
 		if site, err := spec.CheckedSite(x.Spec); err == nil && site != nil {
-			sites = append(sites, x.ID)
+			sites = append(sites, x)
 		}
 		watched, err := spec.CheckedURLs(x.Spec)
 		if err != nil {
@@ -86,16 +84,27 @@ const siteChangesRead = 100
 
 // sitesList reports whether a change of one of the sentinels sites lists
 // res among its pages.
-func (s *Server) sitesList(ctx context.Context, sites []int64, res *vigil.Resource) (bool, error) {
-	for _, id := range sites {
+func (s *Server) sitesList(ctx context.Context, sites []*vigil.Sentinel, res *vigil.Resource) (bool, error) {
+	listed := false
+	err := s.eachSiteChange(ctx, sites, func(_ *vigil.Sentinel, c *vigil.Change) bool {
+		listed = listsPage(c.Records, res)
+		return !listed
+	})
+	return listed, err
+}
+
+// eachSiteChange calls f with each change of each of the sentinels sites,
+// newest first, until f returns false.
+func (s *Server) eachSiteChange(ctx context.Context, sites []*vigil.Sentinel, f func(*vigil.Sentinel, *vigil.Change) bool) error {
+	for _, sen := range sites {
 		for off := 0; ; off += siteChangesRead {
-			cs, total, err := s.Store.FindChanges(ctx, vigil.ChangeFilter{SentinelID: id, Offset: off, Limit: siteChangesRead})
+			cs, total, err := s.Store.FindChanges(ctx, vigil.ChangeFilter{SentinelID: sen.ID, Offset: off, Limit: siteChangesRead})
 			if err != nil {
-				return false, fmt.Errorf("changes of sentinel %d: %w", id, err)
+				return fmt.Errorf("changes of sentinel %d: %w", sen.ID, err)
 			}
 			for _, c := range cs {
-				if listsPage(c.Records, res) {
-					return true, nil
+				if !f(sen, c) {
+					return nil
 				}
 			}
 			if len(cs) == 0 || off+len(cs) >= total {
@@ -103,27 +112,43 @@ func (s *Server) sitesList(ctx context.Context, sites []int64, res *vigil.Resour
 			}
 		}
 	}
-	return false, nil
+	return nil
 }
 
 // listsPage reports whether the records of a change list res as a page
 // (intent.KindPage), by resource id or by URL.
 func listsPage(records []byte, res *vigil.Resource) bool {
-	var pages []struct {
-		Page *struct {
-			URL        string `json:"url"`
-			ResourceID int64  `json:"resourceId"`
-		} `json:"page"`
-	}
-	if json.Unmarshal(records, &pages) != nil {
-		return false
-	}
-	for _, p := range pages {
-		if p.Page != nil && (p.Page.ResourceID == res.ID || p.Page.URL == res.URL) {
+	for _, p := range pagesListed(records) {
+		if p.ResourceID == res.ID || p.URL == res.URL {
 			return true
 		}
 	}
 	return false
+}
+
+// listedPage is a page a change of a site lists: its URL, and its
+// resource's id if the change named one.
+type listedPage struct {
+	URL        string `json:"url"`
+	ResourceID int64  `json:"resourceId"`
+}
+
+// pagesListed returns the pages the records of a change list (records of
+// kind intent.KindPage), none if they are not a site's.
+func pagesListed(records []byte) []*listedPage {
+	var recs []struct {
+		Page *listedPage `json:"page"`
+	}
+	if json.Unmarshal(records, &recs) != nil {
+		return nil
+	}
+	var out []*listedPage
+	for _, r := range recs {
+		if r.Page != nil {
+			out = append(out, r.Page)
+		}
+	}
+	return out
 }
 
 // readableResource returns the resource named by the request's {id}, if u
@@ -159,12 +184,21 @@ func (s *Server) readableVersion(r *http.Request, u *vigil.User) (*vigil.Version
 	return v, nil
 }
 
+// listedResource is a resource of the list a user reads
+// (readableResources), with their site sentinels whose changes list it
+// among the site's pages.
+type listedResource struct {
+	*vigil.Resource
+	Sites []*vigil.Sentinel
+}
+
 // readableResources returns the resources u's sentinels watch that match
-// f's URL and Host, in id order, f's page of them and how many match. A
-// resource u reads only through a change of it (its sentinel since
-// pointed elsewhere) opens by id but is not listed.
-func (s *Server) readableResources(ctx context.Context, u *vigil.User, f vigil.ResourceFilter) ([]*vigil.Resource, int, error) {
-	urls, err := s.watchedURLs(ctx, u)
+// f's URL and Host, in id order, f's page of them and how many match: the
+// URLs they watch, and the pages of the sites they watch that their
+// changes list (sitePages). A resource u reads only through a change of
+// it by a sentinel since pointed elsewhere opens by id but is not listed.
+func (s *Server) readableResources(ctx context.Context, u *vigil.User, f vigil.ResourceFilter) ([]*listedResource, int, error) {
+	urls, sites, err := s.watched(ctx, u)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -174,9 +208,16 @@ func (s *Server) readableResources(ctx context.Context, u *vigil.User, f vigil.R
 			return nil, 0, err
 		}
 	}
-	var list []*vigil.Resource
+	byID, err := s.sitePages(ctx, sites)
+	if err != nil {
+		return nil, 0, err
+	}
+	found := map[string]bool{}
+	for _, r := range byID {
+		found[r.URL] = true
+	}
 	for url := range urls {
-		if want != "" && url != want {
+		if found[url] || want != "" && url != want {
 			continue
 		}
 		res, err := s.Store.FindResourceByURL(ctx, url)
@@ -186,18 +227,93 @@ func (s *Server) readableResources(ctx context.Context, u *vigil.User, f vigil.R
 		if err != nil {
 			return nil, 0, err
 		}
-		if f.Host != nil && res.Host != *f.Host {
+		byID[res.ID] = &listedResource{Resource: res}
+	}
+	var list []*listedResource
+	for _, r := range byID {
+		if want != "" && r.URL != want || f.Host != nil && r.Host != *f.Host {
 			continue
 		}
-		list = append(list, res)
+		list = append(list, r)
 	}
-	slices.SortFunc(list, func(a, b *vigil.Resource) int { return int(a.ID - b.ID) })
+	slices.SortFunc(list, func(a, b *listedResource) int { return cmp.Compare(a.ID, b.ID) })
 	total := len(list)
 	list = list[min(f.Offset, len(list)):]
 	if f.Limit > 0 && f.Limit < len(list) {
 		list = list[:f.Limit]
 	}
 	return list, total, nil
+}
+
+// sitePages returns, by id, the resources the changes of the sentinels
+// sites are recorded on (their start pages) or list as pages (by resource
+// id or by URL, as listsPage matches them), each with the sentinels whose
+// changes do: the pages of a site its watcher reads (checkReadable). A
+// page without a resource (deleted since) is left out.
+func (s *Server) sitePages(ctx context.Context, sites []*vigil.Sentinel) (map[int64]*listedResource, error) {
+	ids := map[int64][]*vigil.Sentinel{}
+	urls := map[string][]*vigil.Sentinel{}
+	// add appends sen to the sentinels of a page, once: a sentinel's
+	// changes are read together.
+	add := func(l []*vigil.Sentinel, sen *vigil.Sentinel) []*vigil.Sentinel {
+		if len(l) > 0 && l[len(l)-1] == sen {
+			return l
+		}
+		return append(l, sen)
+	}
+	err := s.eachSiteChange(ctx, sites, func(sen *vigil.Sentinel, c *vigil.Change) bool {
+		ids[c.ResourceID] = add(ids[c.ResourceID], sen)
+		for _, p := range pagesListed(c.Records) {
+			if p.ResourceID != 0 {
+				ids[p.ResourceID] = add(ids[p.ResourceID], sen)
+			}
+			if p.URL != "" {
+				urls[p.URL] = add(urls[p.URL], sen)
+			}
+		}
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := map[int64]*listedResource{}
+	byURL := map[string]*listedResource{}
+	for id, sens := range ids {
+		res, err := s.Store.FindResourceByID(ctx, id)
+		if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("page %d of a site: %w", id, err)
+		}
+		r := &listedResource{Resource: res, Sites: sens}
+		out[id], byURL[res.URL] = r, r
+	}
+	for url, sens := range urls {
+		if r := byURL[url]; r != nil {
+			for _, sen := range sens {
+				if !slices.Contains(r.Sites, sen) {
+					r.Sites = append(r.Sites, sen)
+				}
+			}
+			continue
+		}
+		res, err := s.Store.FindResourceByURL(ctx, url)
+		if e := vigil.ErrorCode(err); e == vigil.ENOTFOUND || e == vigil.EINVALID {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("page %s of a site: %w", url, err)
+		}
+		if res.URL != url {
+			continue // listsPage matches the URL as written, not its canonical form
+		}
+		out[res.ID] = &listedResource{Resource: res, Sites: sens}
+	}
+	for _, r := range out {
+		slices.SortFunc(r.Sites, func(a, b *vigil.Sentinel) int { return cmp.Compare(a.ID, b.ID) })
+	}
+	return out, nil
 }
 
 // ownChangesOf returns the newest changes (up to limit) u's sentinels

@@ -115,7 +115,11 @@ func (s *Server) handleResourceList(w http.ResponseWriter, r *http.Request, u *v
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, listBody[*vigil.Resource]{Items: nonNil(list), Total: total})
+	items := make([]*vigil.Resource, len(list))
+	for i, r := range list {
+		items[i] = r.Resource
+	}
+	writeJSON(w, http.StatusOK, listBody[*vigil.Resource]{Items: items, Total: total})
 	return nil
 }
 

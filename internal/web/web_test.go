@@ -290,7 +290,7 @@ func TestTemplatesRender(t *testing.T) {
 		"error":     "boom",
 		"sentinels": []*sentinelRow{},
 		"sentinel":  &editorData{Source: "x", Segments: segments("x", nil)},
-		"resources": []*vigil.Resource{},
+		"resources": []*listedResource{{Resource: &vigil.Resource{ID: 2, URL: "http://a/b"}, Sites: []*vigil.Sentinel{{ID: 1, Name: "s"}}}},
 		"resource":  &historyData{Resource: &vigil.Resource{ID: 1, URL: "http://a/"}, Plot: changePlot(nil, nil, time.Now())},
 		"diff":      &diffData{Resource: &vigil.Resource{ID: 1}, From: &vigil.Version{ID: 1}, To: &vigil.Version{ID: 2}, View: "records"},
 		"tokens":    &tokensData{},

@@ -131,6 +131,11 @@ type VersionStore interface {
 	FindVersionBySeq(ctx context.Context, resourceID, seq int64) (*Version, error)
 	// LatestVersion returns ENOTFOUND if the resource has no version.
 	LatestVersion(ctx context.Context, resourceID int64) (*Version, error)
+	// LatestVersionByURL returns the resource of the canonical form of
+	// rawURL and its newest version, nil if it has none, in one read: what
+	// FindResourceByURL and LatestVersion return together. It returns
+	// EINVALID for a bad URL and ENOTFOUND if no resource has the URL.
+	LatestVersionByURL(ctx context.Context, rawURL string) (*Resource, *Version, error)
 	// VersionAt returns the newest version fetched at or before t, and
 	// ENOTFOUND if there is none.
 	VersionAt(ctx context.Context, resourceID int64, t time.Time) (*Version, error)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -208,6 +209,44 @@ func (db *DB) LatestVersion(ctx context.Context, resourceID int64) (*vigil.Versi
 		return nil, notFound(err, "resource %d has no version", resourceID)
 	}
 	return v, nil
+}
+
+// latestByURL selects a resource by URL with its newest version: no row
+// if it has none.
+var latestByURL = "SELECT " + qualified("r", resourceColumns) + ", " + qualified("v", versionColumns) +
+	" FROM resources r JOIN versions v ON v.resource_id = r.id WHERE r.url = ? ORDER BY v.seq DESC LIMIT 1"
+
+// qualified returns the columns cols, a list separated by commas, of the
+// table named a in a query: "a.id, a.url".
+func qualified(a, cols string) string {
+	fields := strings.Split(cols, ",")
+	for i, f := range fields {
+		fields[i] = a + "." + strings.TrimSpace(f)
+	}
+	return strings.Join(fields, ", ")
+}
+
+// LatestVersionByURL implements vigil.VersionStore: one query when the
+// resource has a version, a second for a resource without.
+func (db *DB) LatestVersionByURL(ctx context.Context, rawURL string) (*vigil.Resource, *vigil.Version, error) {
+	u, err := vigil.CanonicalURL(rawURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, v := &vigil.Resource{}, &vigil.Version{}
+	var dur int64
+	err = db.read.QueryRowContext(ctx, q(latestByURL), u).Scan(&r.ID, &r.URL, &r.Host, ts{&r.CreatedAt},
+		&v.ID, &v.ResourceID, &v.Seq, ts{&v.FetchedAt}, &v.Status, &v.ETag, ts{&v.LastModified},
+		&v.ContentType, &v.Charset, &v.Size, &v.ContentHash, &dur, &v.Error)
+	if errors.Is(err, sql.ErrNoRows) {
+		r, err := db.FindResourceByURL(ctx, u)
+		return r, nil, err
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("newest version of %s: %w", u, err)
+	}
+	v.FetchDuration = time.Duration(dur)
+	return r, v, nil
 }
 
 // VersionAt implements vigil.VersionStore.

@@ -31,6 +31,7 @@ func Run(t *testing.T, open Opener) {
 		"VersionAppend":          testVersionAppend,
 		"VersionConflict":        testVersionConflict,
 		"VersionQueries":         testVersionQueries,
+		"LatestVersionByURL":     testLatestVersionByURL,
 		"VersionInvalid":         testVersionInvalid,
 		"BodyEncodings":          testBodyEncodings,
 		"BlobDedupe":             testBlobDedupe,
@@ -288,6 +289,45 @@ func testVersionQueries(t *testing.T, s vigil.Store) {
 	}
 	_, err = s.LatestVersion(ctx, 9999)
 	wantCode(t, err, vigil.ENOTFOUND)
+}
+
+// testLatestVersionByURL: a URL's resource and its newest version in one
+// call, as FindResourceByURL and LatestVersion give them apart; nil for a
+// resource without versions, and each resource's own newest version.
+func testLatestVersionByURL(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	r, err := s.EnsureResource(ctx, "http://example.com/a")
+	must(t, err)
+	other, err := s.EnsureResource(ctx, "http://example.com/b")
+	must(t, err)
+	res, v, err := s.LatestVersionByURL(ctx, "HTTP://Example.com:80/a")
+	must(t, err)
+	if res.ID != r.ID || res.URL != r.URL || res.Host != r.Host || !res.CreatedAt.Equal(r.CreatedAt) || v != nil {
+		t.Fatalf("no version yet: %+v, %+v; want %+v and none", res, v, r)
+	}
+	var prev, otherPrev int64
+	var last *vigil.Version
+	for i := range 3 {
+		last = appendBody(t, s, r, prev, t0.Add(time.Duration(i)*time.Hour), fmt.Sprint("a ", i))
+		prev = last.ID
+		otherPrev = appendBody(t, s, other, otherPrev, t0.Add(time.Duration(i)*time.Hour+time.Minute), fmt.Sprint("b ", i)).ID
+	}
+	want, err := s.LatestVersion(ctx, r.ID)
+	must(t, err)
+	res, v, err = s.LatestVersionByURL(ctx, "http://example.com/a")
+	must(t, err)
+	if res.ID != r.ID || v == nil || v.ID != last.ID || v.ResourceID != r.ID || v.Seq != want.Seq || v.ETag != want.ETag ||
+		!v.LastModified.Equal(want.LastModified) || !v.FetchedAt.Equal(want.FetchedAt) || v.ContentHash != want.ContentHash ||
+		v.Status != want.Status || v.Size != want.Size || v.FetchDuration != want.FetchDuration || v.ContentType != want.ContentType ||
+		v.Charset != want.Charset || v.Error != want.Error {
+		t.Fatalf("newest: %+v, %+v; want %+v", res, v, want)
+	}
+	_, err = s.FindResourceByURL(ctx, "http://example.com/c")
+	wantCode(t, err, vigil.ENOTFOUND)
+	_, _, err = s.LatestVersionByURL(ctx, "http://example.com/c")
+	wantCode(t, err, vigil.ENOTFOUND)
+	_, _, err = s.LatestVersionByURL(ctx, "ftp://example.com/")
+	wantCode(t, err, vigil.EINVALID)
 }
 
 func seqs(vs []*vigil.Version) []int64 {

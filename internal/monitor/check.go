@@ -271,13 +271,19 @@ func (m *Monitor) resource(ctx context.Context, url string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	m.rememberResource(url, r.ID)
+	return r.ID, nil
+}
+
+// rememberResource keeps the id of url's resource, read from the store,
+// for resource and knownResource, up to 1<<17 URLs (then forgets them all).
+func (m *Monitor) rememberResource(url string, id int64) {
 	m.resMu.Lock()
+	defer m.resMu.Unlock()
 	if m.resources == nil || len(m.resources) >= 1<<17 {
 		m.resources = map[string]int64{}
 	}
-	m.resources[url] = r.ID
-	m.resMu.Unlock()
-	return r.ID, nil
+	m.resources[url] = id
 }
 
 // lastGood returns the newest version of a resource that is not a failed

@@ -197,15 +197,34 @@ func (m *Monitor) storedPage(ctx context.Context, rawURL string) (string, *vigil
 	if err != nil {
 		return rawURL, nil
 	}
-	rid := m.knownResource(ctx, u)
-	if rid == 0 {
-		return u, nil
-	}
-	head, err := m.head(ctx, rid)
+	head, err := m.pageHead(ctx, u)
 	if err != nil || head == nil || head.Error != "" || head.ETag == "" && head.LastModified.IsZero() {
 		return u, nil
 	}
 	return u, head
+}
+
+// pageHead returns the newest version of the resource of url, a canonical
+// URL, nil if it has none or there is no such resource: from the
+// monitor's caches, else with one read of the store, which fills them
+// for storeSitePage and knownResource.
+func (m *Monitor) pageHead(ctx context.Context, url string) (*vigil.Version, error) {
+	m.resMu.Lock()
+	rid := m.resources[url]
+	m.resMu.Unlock()
+	if head := m.heads.get(rid); rid != 0 && head != nil {
+		return head, nil
+	}
+	res, head, err := m.Store.LatestVersionByURL(ctx, url)
+	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	m.rememberResource(url, res.ID)
+	m.heads.put(res.ID, head)
+	return head, nil
 }
 
 // storeSitePage stores a page a site's crawl read as the newest version of
@@ -548,6 +567,7 @@ func (m *Monitor) knownResource(ctx context.Context, url string) int64 {
 	if err != nil {
 		return 0
 	}
+	m.rememberResource(url, r.ID)
 	return r.ID
 }
 

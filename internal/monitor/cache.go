@@ -73,12 +73,17 @@ func (c *headCache) get(resource int64) *vigil.Version {
 	return c.m[resource]
 }
 
+// put records v as the newest version of resource; a nil v forgets the
+// resource's entry (a write that failed may have left the store's newest
+// version other than the one kept), so that the next check reads it from
+// the store.
 func (c *headCache) put(resource int64, v *vigil.Version) {
-	if v == nil {
-		return
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if v == nil {
+		delete(c.m, resource)
+		return
+	}
 	if c.m == nil || len(c.m) >= c.max {
 		c.m = map[int64]*vigil.Version{}
 	}

@@ -76,12 +76,18 @@ func (c *headCache) get(resource int64) *vigil.Version {
 // put records v as the newest version of resource; a nil v forgets the
 // resource's entry (a write that failed may have left the store's newest
 // version other than the one kept), so that the next check reads it from
-// the store.
+// the store. A v older than the entry kept (a read of the store that
+// answered after a write of the resource was put) leaves the entry: the
+// versions of a resource only grow, and a stale head taken for the newest
+// would have a page back to its body left unstored.
 func (c *headCache) put(resource int64, v *vigil.Version) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if v == nil {
 		delete(c.m, resource)
+		return
+	}
+	if old := c.m[resource]; old != nil && old.Seq > v.Seq {
 		return
 	}
 	if c.m == nil || len(c.m) >= c.max {

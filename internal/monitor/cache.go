@@ -59,8 +59,14 @@ func (c *bodyCache) put(id int64, b body) {
 
 // headCache keeps the newest version of each resource this monitor saw or
 // wrote, bounded. Another process writing the same store makes an entry
-// stale; that costs an unconditional fetch or a duplicate version, never a
-// wrong comparison, since versions are compared by content.
+// stale; that mostly costs an unconditional fetch or a duplicate version,
+// since versions are compared by content. One case costs a version: the
+// other process stores B over this one's A, and the page goes back to A;
+// this monitor, still holding A, takes the page as unchanged and stores
+// nothing, so the store's newest stays B until the page changes again.
+// Only workers that check the same URL for different sentinels meet it;
+// ruling it out needs a read of the store's head at each check, which
+// this cache is there to spare.
 type headCache struct {
 	mu  sync.Mutex
 	m   map[int64]*vigil.Version

@@ -179,6 +179,9 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 			LastModified: lastModified, ContentType: res.ContentType, Charset: "utf-8", FetchDuration: res.Duration, Body: res.Body,
 			CheckHead: true, HeadID: headID})
 		if err != nil {
+			// As after any write that failed: the next check reads the
+			// head from the store.
+			m.heads.put(rid, nil)
 			pg.err = "store version: " + err.Error()
 			m.Logger.Error("store version", LogURL, url, LogError, err)
 			return pg

@@ -149,16 +149,26 @@ func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 		return "", err
 	}
 	if loadErr != nil {
-		return "", loadErr
+		return "", ended(ctx, loadErr)
 	}
 	html, err := chromedp.Run(tab, chromedp.OuterHTML(chromedp.CSS("html")))
 	if err := gate.refused(); err != nil {
 		return "", err
 	}
 	if err != nil {
-		return "", err
+		return "", ended(ctx, err)
 	}
 	return "<!DOCTYPE html>\n" + html, nil
+}
+
+// ended returns err, or, when the caller's ctx ended (its deadline, the
+// fetch's TotalTimeout), ctx's error with err: the tab is closed through
+// its own context then, and chromedp reports only that it was canceled.
+func ended(ctx context.Context, err error) error {
+	if ctx.Err() == nil {
+		return err
+	}
+	return fmt.Errorf("%w (%v)", ctx.Err(), err)
 }
 
 // Close stops the browser if it was started.

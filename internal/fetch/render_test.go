@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -173,5 +174,28 @@ func TestRenderChromiumRestarts(t *testing.T) {
 	}
 	if err := render(); err != nil {
 		t.Errorf("render after the browser died: %v", err)
+	}
+}
+
+// TestRenderChromiumTimeout: a page that does not load within the
+// fetch's TotalTimeout fails with context.DeadlineExceeded, not with the
+// context.Canceled of the tab closed for it.
+func TestRenderChromiumTimeout(t *testing.T) {
+	needChromium(t)
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	chrome := &Chromium{}
+	defer chrome.Close()
+	c := testClient(Options{IgnoreRobots: true, Renderer: chrome, TotalTimeout: 2 * time.Second})
+	_, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + "/", Render: true})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("render of a page that never loads: %v, want context.DeadlineExceeded", err)
 	}
 }

@@ -134,7 +134,7 @@ func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 	defer stop()
 	gate, err := openNavigationGate(tab, allow)
 	if err != nil {
-		return "", err
+		return "", ended(ctx, err)
 	}
 	defer gate.close()
 	settle := c.Settle

@@ -96,7 +96,7 @@ func normalizeXMLText(v string, preserve, elemBefore, elemAfter, mixed bool) (st
 		start++
 	}
 	if start == end {
-		if elemBefore && elemAfter && (mixed || strings.IndexAny(v, "\n\r") < 0) {
+		if elemBefore && elemAfter && (mixed || !strings.ContainsAny(v, "\n\r")) {
 			return " ", true
 		}
 		return "", false

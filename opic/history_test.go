@@ -21,9 +21,11 @@ func TestInterpolate(t *testing.T) {
 			t.Errorf("%s: H/T = %v", name, got)
 		}
 	}
-	// Both branches agree at the boundary.
-	if a, b := 0.5*(10-10)/10+0.2, 0.2*10/10; a != b {
-		t.Errorf("branches disagree at gap = T: %v %v", a, b)
+	// Both branches agree at the boundary: just under T (the overlap's
+	// formula) and at T (the gap's).
+	const h, c, window = 0.5, 0.2, 10.0
+	if a, b := Interpolate(h, c, window*(1-1e-12), window), Interpolate(h, c, window, window); !near(a, b, 1e-9) {
+		t.Errorf("branches disagree at gap = T: %v just under, %v at T", a, b)
 	}
 }
 

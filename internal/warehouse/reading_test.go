@@ -45,7 +45,7 @@ func readingInputs(t *testing.T) []struct{ name, contentType, charset, body stri
 	}
 	const xhtml = `<?xml version="1.0" encoding="utf-8"?><!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml"><head><title>t</title></head>` +
 		`<body><table><tr><td>a<br/>b</td></tr></table><script>if (a &lt; b) go();</script><p>  two   spaces  </p></body></html>`
-	for _, c := range []struct{ name, contentType, charset, body string }{
+	in = append(in, []struct{ name, contentType, charset, body string }{
 		{"xhtml as text/html", "text/html", "utf-8", xhtml},
 		{"xhtml as application/xhtml+xml", "application/xhtml+xml", "utf-8", xhtml},
 		{"xhtml without a content type", "", "", xhtml},
@@ -55,9 +55,7 @@ func readingInputs(t *testing.T) []struct{ name, contentType, charset, body stri
 		{"a feed as text/html", "text/html", "", `<?xml version="1.0"?><rss version="2.0"><channel><link>https://example.com/</link></channel></rss>`},
 		{"plain text", "text/plain", "utf-8", "just\ttext\n\nand more"},
 		{"an HTML fragment as text/html", "text/html", "", "<strong>Price</strong>"},
-	} {
-		in = append(in, c)
-	}
+	}...)
 	return in
 }
 

@@ -27,7 +27,7 @@ func TestNotify(t *testing.T) {
 		header, delivery = r.Header.Clone(), r.Header.Get(DeliveryHeader)
 		json.Unmarshal(body, &got)
 		if r.URL.Path == "/fail" {
-			http.Error(w, "no", 503)
+			http.Error(w, "no", http.StatusServiceUnavailable)
 		}
 	}))
 	defer srv.Close()

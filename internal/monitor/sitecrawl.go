@@ -207,7 +207,13 @@ func (m *Monitor) sharedCrawl(ctx, cctx context.Context, q crawl.Query, prev *cr
 		select {
 		case <-c.done:
 		case <-cctx.Done():
-			return nil, false
+			// A crawl that ended as the lease did still serves: select
+			// picks either when both are ready.
+			select {
+			case <-c.done:
+			default:
+				return nil, false
+			}
 		}
 		if c.abandoned || !newerCrawl(c, prev) {
 			// Of no use to this check: crawled again, or waited for

@@ -2,9 +2,6 @@ package monitor
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
-	"sync"
 	"testing"
 	"time"
 
@@ -24,19 +21,7 @@ func TestSiteSlots(t *testing.T) {
 	ctx := context.Background()
 	db, wh, u := testStore(t)
 	site := crawltest.NewSite(t, docsRelease("Install.", "Free.", true))
-	gate := make(chan struct{})
-	var once sync.Once
-	open := func() { once.Do(func() { close(gate) }) }
-	gated := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-gate:
-		case <-r.Context().Done():
-			return
-		}
-		site.Srv.Config.Handler.ServeHTTP(w, r)
-	}))
-	t.Cleanup(gated.Close)
-	t.Cleanup(open) // before the server closes, which waits for its answers
+	gated, open := gatedSite(t, site)
 
 	now := time.Now().UTC()
 	var sites []*vigil.Sentinel

@@ -42,22 +42,7 @@ func createChecked(t *testing.T, s *Server, u *vigil.User, src string) *vigil.Se
 // theirs.
 func TestSitePagesReadable(t *testing.T) {
 	ctx := context.Background()
-	s, ada := newTestServer(t)
-	bob := &vigil.User{Email: "bob@example.com", Name: "Bob"}
-	if err := s.Store.CreateUser(ctx, bob); err != nil {
-		t.Fatal(err)
-	}
-	createChecked(t, s, bob, "Create Sentinel report Using http://a.example/private/report?token=s3cr3t")
-	site := createChecked(t, s, ada, "Create Sentinel docs Using site http://a.example/")
-	resource := func(url string) *vigil.Resource {
-		t.Helper()
-		r, err := s.Store.EnsureResource(ctx, url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-	bobs := resource("http://a.example/private/report?token=s3cr3t")
+	s, ada, bob, site, bobs, resource := siteOwners(t)
 	start := resource("https://www.a.example/")      // the start page, after a redirect
 	moved := resource("https://www.a.example/guide") // a page of the crawl, on the host it moved to
 	records, err := json.Marshal([]intent.Change{
@@ -87,4 +72,28 @@ func TestSitePagesReadable(t *testing.T) {
 			t.Errorf("%s reads %s: %v, want readable %v", tt.who.Email, tt.res.URL, err, tt.want)
 		}
 	}
+}
+
+// siteOwners sets up the site-page access tests: Ada watches the site
+// http://a.example/, Bob a report under it (bobs). resource returns the
+// resource of a URL, created if need be.
+func siteOwners(t *testing.T) (s *Server, ada, bob *vigil.User, site *vigil.Sentinel, bobs *vigil.Resource, resource func(url string) *vigil.Resource) {
+	t.Helper()
+	ctx := context.Background()
+	s, ada = newTestServer(t)
+	bob = &vigil.User{Email: "bob@example.com", Name: "Bob"}
+	if err := s.Store.CreateUser(ctx, bob); err != nil {
+		t.Fatal(err)
+	}
+	createChecked(t, s, bob, "Create Sentinel report Using http://a.example/private/report?token=s3cr3t")
+	site = createChecked(t, s, ada, "Create Sentinel docs Using site http://a.example/")
+	resource = func(url string) *vigil.Resource {
+		t.Helper()
+		r, err := s.Store.EnsureResource(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	return s, ada, bob, site, resource("http://a.example/private/report?token=s3cr3t"), resource
 }

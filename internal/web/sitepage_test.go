@@ -23,22 +23,7 @@ import (
 // no change lists, and none of them for another user.
 func TestResourcesListSitePages(t *testing.T) {
 	ctx := context.Background()
-	s, ada := newTestServer(t)
-	bob := &vigil.User{Email: "bob@example.com", Name: "Bob"}
-	if err := s.Store.CreateUser(ctx, bob); err != nil {
-		t.Fatal(err)
-	}
-	createChecked(t, s, bob, "Create Sentinel report Using http://a.example/private/report?token=s3cr3t")
-	site := createChecked(t, s, ada, "Create Sentinel docs Using site http://a.example/")
-	resource := func(url string) *vigil.Resource {
-		t.Helper()
-		r, err := s.Store.EnsureResource(ctx, url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-	bobs := resource("http://a.example/private/report?token=s3cr3t")
+	s, ada, bob, site, bobs, resource := siteOwners(t)
 	start := resource("https://www.a.example/")       // the start page, after a redirect
 	moved := resource("https://www.a.example/guide")  // listed by id
 	byURL := resource("https://www.a.example/faq")    // listed by URL only

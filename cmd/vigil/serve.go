@@ -61,6 +61,9 @@ type serveConfig struct {
 	fetchTimeout  time.Duration
 	publicMetrics bool // VIGIL_METRICS_PUBLIC
 	secureCookies bool // VIGIL_SECURE_COOKIES
+	// sharedStore says other daemons may run on the store: a PostgreSQL
+	// one (a SQLite store is locked for one daemon, lockDataDir).
+	sharedStore bool
 }
 
 func envOr(env *environment, name, def string) string {
@@ -151,7 +154,8 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	}
 	logger := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
 
-	if *sf.postgres == "" {
+	c.sharedStore = *sf.postgres != ""
+	if !c.sharedStore {
 		// One daemon a SQLite store; several may share a PostgreSQL one.
 		if err := os.MkdirAll(*sf.data, 0o750); err != nil {
 			return exitError, fmt.Errorf("data directory: %w", err)
@@ -300,13 +304,14 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 			vigil.Store
 			vigil.CheckStore
 		}{st, cs},
-		Warehouse: d.warehouse,
-		Fetcher:   d.fetcher,
-		Policy:    schedule.Policy{MinInterval: c.minInterval, MaxInterval: c.maxInterval, InitialInterval: c.initInterval},
-		Logger:    logger,
-		Lease:     c.lease,
-		Workers:   c.workers,
-		SiteFresh: c.siteFresh,
+		Warehouse:   d.warehouse,
+		Fetcher:     d.fetcher,
+		SharedStore: c.sharedStore,
+		Policy:      schedule.Policy{MinInterval: c.minInterval, MaxInterval: c.maxInterval, InitialInterval: c.initInterval},
+		Logger:      logger,
+		Lease:       c.lease,
+		Workers:     c.workers,
+		SiteFresh:   c.siteFresh,
 		FailureNotice: func() time.Duration {
 			if c.failureNotice <= 0 {
 				return -1 // never

@@ -58,15 +58,26 @@ func (c *bodyCache) put(id int64, b body) {
 }
 
 // headCache keeps the newest version of each resource this monitor saw or
-// wrote, bounded. Another process writing the same store makes an entry
-// stale; that mostly costs an unconditional fetch or a duplicate version,
-// since versions are compared by content. One case costs a version: the
-// other process stores B over this one's A, and the page goes back to A;
-// this monitor, still holding A, takes the page as unchanged and stores
-// nothing, so the store's newest stays B until the page changes again.
-// Only workers that check the same URL for different sentinels meet it;
-// ruling it out needs a read of the store's head at each check, which
-// this cache is there to spare.
+// wrote, bounded, so that a check reads no head from the store. Another
+// process writing the same store makes an entry stale. A write is safe
+// all the same: the warehouse appends on the store's own head (the store
+// refuses any other, ECONFLICT) and, told the head its caller saw
+// (warehouse.Fetch.CheckHead), keeps another process's version of the
+// same content rather than a copy. What a stale entry would get wrong is
+// a read taken as unchanged: the other process stores B over this one's
+// A, the page goes back to A, and this monitor, still holding A, would
+// store nothing, the store's newest staying B. So, with a store other
+// processes write (Monitor.SharedStore: vigil serve workers on one
+// PostgreSQL store), a page about to be taken as unchanged against its
+// cached head (a body equal to the head's, an answer 304 Not Modified to
+// its validators, the same failure again) has that head confirmed with
+// one read of the store's newest (confirmHead), and is compared with the
+// store's newest if that is another. A changed page needs no such read,
+// nor does a SQLite store, which one vigil serve holds (its data
+// directory is locked). Only vigil import warc writes versions beside
+// that daemon: a page it imported a newer version of and that still
+// serves the daemon's cached head is taken as unchanged, until it next
+// changes.
 type headCache struct {
 	mu  sync.Mutex
 	m   map[int64]*vigil.Version

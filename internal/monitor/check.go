@@ -169,9 +169,37 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 		m.storeFailure(ctx, rid, url, head, status, pg.err, now)
 		return pg
 	}
-	if res.NotModified {
-		pg.cur = good
-	} else if good != nil && head.Error == "" && good.ContentHash == warehouse.Hash(res.Body) {
+	same := unchanged(head, good, res)
+	if same {
+		cur, err := m.confirmHead(ctx, rid, head)
+		if err != nil {
+			pg.err = err.Error()
+			return pg
+		}
+		if !sameVersion(cur, head) {
+			// Another process stored a version since head was cached:
+			// the fetch is compared with that one, as if it were read
+			// before the request.
+			sent := good
+			head, good, headID = cur, cur, 0
+			if head != nil {
+				headID = head.ID
+				if head.Error != "" {
+					good = m.lastGood(ctx, rid)
+				}
+			}
+			if res.NotModified && (good == nil || good.ID != sent.ID) {
+				// Not modified since sent, which is no longer the
+				// newest good version: the page is back to sent's body.
+				if res, err = m.bodyResult(ctx, url, sent, res); err != nil {
+					pg.err = err.Error()
+					return pg
+				}
+			}
+			same = unchanged(head, good, res)
+		}
+	}
+	if same {
 		pg.cur = good
 	} else {
 		etag, lastModified := validators(url, res)
@@ -212,21 +240,76 @@ func validators(url string, res *vigil.FetchResult) (string, time.Time) {
 	return res.ETag, res.LastModified
 }
 
+// unchanged reports whether res, the answer to a request sent with the
+// validators of good, holds good's content: an answer 304 Not Modified,
+// or a body equal to good's when good is head, the newest version (a page
+// back from a failure is stored again).
+func unchanged(head, good *vigil.Version, res *vigil.FetchResult) bool {
+	if res.NotModified {
+		return true
+	}
+	return good != nil && head.Error == "" && good.ContentHash == warehouse.Hash(res.Body)
+}
+
+// sameVersion reports whether a and b are the same version, or both none.
+func sameVersion(a, b *vigil.Version) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.ID == b.ID
+}
+
 // head returns the newest version of resource rid, nil if it has none:
 // from the cache of heads, else from the store (and then cached).
 func (m *Monitor) head(ctx context.Context, rid int64) (*vigil.Version, error) {
 	if head := m.heads.get(rid); head != nil {
 		return head, nil
 	}
+	return m.storeHead(ctx, rid)
+}
+
+// storeHead reads the newest version of resource rid from the store, nil
+// if it has none, and caches it.
+func (m *Monitor) storeHead(ctx context.Context, rid int64) (*vigil.Version, error) {
 	head, err := m.Store.LatestVersion(ctx, rid)
 	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+		m.heads.put(rid, nil)
 		return nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("read the newest version of resource %d: %w", rid, err)
 	}
 	m.heads.put(rid, head)
 	return head, nil
+}
+
+// confirmHead is called before a page is taken as unchanged against
+// head, the newest version of its resource rid as head returned it. It
+// returns the store's newest version: head itself unless another process
+// stores versions in the store (Monitor.SharedStore), where it reads the
+// store once, since head may come from a cache that process made stale
+// (see headCache). The caller holds the page's lock.
+func (m *Monitor) confirmHead(ctx context.Context, rid int64, head *vigil.Version) (*vigil.Version, error) {
+	if !m.SharedStore {
+		return head, nil
+	}
+	return m.storeHead(ctx, rid)
+}
+
+// bodyResult returns res, an answer 304 Not Modified of url to the
+// validators of its version v, as the answer with v's body it stands for.
+func (m *Monitor) bodyResult(ctx context.Context, url string, v *vigil.Version, res *vigil.FetchResult) (*vigil.FetchResult, error) {
+	b, err := m.body(ctx, v.ID)
+	if err != nil {
+		return nil, fmt.Errorf("fetch %s: not modified, and its stored version %d cannot be read: %w", url, v.ID, err)
+	}
+	out := *res
+	out.NotModified, out.URL, out.Status, out.Body = false, url, v.Status, b.data
+	out.ContentType, out.ETag, out.LastModified = v.ContentType, v.ETag, v.LastModified
+	if out.Status == 0 {
+		out.Status = 200
+	}
+	return &out, nil
 }
 
 // storeFailure stores a failed fetch of url (its HTTP status, 0 if none
@@ -243,7 +326,13 @@ func (m *Monitor) storeFailure(ctx context.Context, rid int64, url string, head 
 // if it does already.
 func (m *Monitor) putFailure(ctx context.Context, rid int64, url string, head *vigil.Version, status int, why string, now time.Time) (*vigil.Version, error) {
 	if head != nil && head.Error == why {
-		return head, nil
+		cur, err := m.confirmHead(ctx, rid, head)
+		if err != nil {
+			return nil, fmt.Errorf("store the failure of %s: %w", url, err)
+		}
+		if head = cur; head != nil && head.Error == why {
+			return head, nil
+		}
 	}
 	f := &warehouse.Fetch{URL: url, FetchedAt: now, Status: status, Error: why, CheckHead: true}
 	if head != nil {

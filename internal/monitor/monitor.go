@@ -34,8 +34,16 @@ type Monitor struct {
 	Store     Store
 	Warehouse *warehouse.Warehouse
 	Fetcher   vigil.Fetcher
-	Policy    schedule.Policy
-	Logger    *slog.Logger
+	// SharedStore says that other processes may store versions in Store
+	// while this monitor runs: several vigil serve workers on one
+	// PostgreSQL store. The monitor keeps the newest version it saw of
+	// each page (headCache); with a shared store, a read that would find
+	// a page unchanged against that cached version first confirms it
+	// with one read of the store's newest (see headCache). A SQLite store
+	// is held by one daemon and needs no such read.
+	SharedStore bool
+	Policy      schedule.Policy
+	Logger      *slog.Logger
 	// Detect tunes user-intent detection.
 	Detect *intent.Options
 

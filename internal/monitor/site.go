@@ -172,21 +172,36 @@ func (f *siteFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigi
 // notModified returns the result of a page that answered 304 Not
 // Modified to the validators of its stored version good: that version's
 // body and metadata.
+//
+// With a store other processes write (Monitor.SharedStore), good, which
+// may come from the monitor's cache of heads, is first confirmed as the
+// page's newest version: if another process stored one since, the page is
+// back to good's body, which is stored again as a page read in full is.
 func (f *siteFetcher) notModified(ctx context.Context, url string, good *vigil.Version, res *vigil.FetchResult) (*vigil.FetchResult, error) {
-	b, err := f.m.body(ctx, good.ID)
+	out, err := f.m.bodyResult(ctx, url, good, res)
 	if err != nil {
-		return nil, fmt.Errorf("fetch %s: not modified, and its stored version %d cannot be read: %w", url, good.ID, err)
+		return nil, err
 	}
-	out := *res
-	out.NotModified, out.URL, out.Status, out.Body = false, url, good.Status, b.data
-	out.ContentType, out.ETag, out.LastModified = good.ContentType, good.ETag, good.LastModified
-	if out.Status == 0 {
-		out.Status = 200
+	id := good.ID
+	if f.m.SharedStore {
+		cur, err := f.m.confirmHead(ctx, good.ResourceID, good)
+		if err != nil {
+			return nil, fmt.Errorf("fetch %s: %w", url, err)
+		}
+		if !sameVersion(cur, good) {
+			if id, err = f.m.storeSitePage(ctx, url, out); err != nil {
+				f.mu.Lock()
+				f.failed++
+				f.mu.Unlock()
+				f.m.Logger.Error("store site page", LogURL, url, LogError, err)
+				return out, nil
+			}
+		}
 	}
 	f.mu.Lock()
-	f.versions[url] = good.ID
+	f.versions[url] = id
 	f.mu.Unlock()
-	return &out, nil
+	return out, nil
 }
 
 // storedPage returns the canonical form of a URL and, if it has a stored
@@ -239,12 +254,21 @@ func (m *Monitor) storeSitePage(ctx context.Context, url string, res *vigil.Fetc
 	if err != nil {
 		return 0, err
 	}
+	if unchanged(head, head, res) {
+		cur, err := m.confirmHead(ctx, rid, head)
+		if err != nil {
+			return 0, err
+		}
+		if sameVersion(cur, head) {
+			return head.ID, nil
+		}
+		if head = cur; unchanged(head, head, res) {
+			return head.ID, nil
+		}
+	}
 	var headID int64
 	if head != nil {
 		headID = head.ID
-		if head.Error == "" && head.ContentHash == warehouse.Hash(res.Body) {
-			return head.ID, nil
-		}
 	}
 	v, err := m.Warehouse.Put(ctx, &warehouse.Fetch{URL: url, FetchedAt: res.FetchedAt, Status: res.Status, ETag: res.ETag,
 		LastModified: res.LastModified, ContentType: res.ContentType, Charset: "utf-8", FetchDuration: res.Duration, Body: res.Body,

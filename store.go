@@ -18,7 +18,10 @@ type Store interface {
 	Close() error
 }
 
-// ResourceStore keeps resources, one per canonical URL.
+// ResourceStore keeps resources, one per canonical URL. The id of a
+// resource, or of a version, is never given again once it is deleted: a
+// reader that kept one (the monitor) finds it live or ENOTFOUND, never
+// another page's.
 type ResourceStore interface {
 	// EnsureResource returns the resource of the canonical form of rawURL,
 	// creating it if needed. It returns EINVALID if rawURL is not an

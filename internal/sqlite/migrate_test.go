@@ -228,3 +228,64 @@ func TestMigrateFeedGeneration(t *testing.T) {
 		t.Errorf("first rotation after the migration: %d, %v; want 1", gen, err)
 	}
 }
+
+// TestMigrateResourceIDsNeverReused migrates a database an older Vigil
+// left, with a resource and a version in it: ids go on from the largest
+// each table gave, and the ids of the newest resource and version, once
+// deleted, are not given again.
+func TestMigrateResourceIDsNeverReused(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	c, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.ExecContext(ctx, `CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	storetest.ApplyMigrationsBefore(t, "migrations", "0105_resource_ids_never_reused.sql", func(name, text string) error {
+		if _, err := c.ExecContext(ctx, text); err != nil {
+			return err
+		}
+		_, err := c.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES (?, 1)", name)
+		return err
+	})
+	for _, q := range []string{
+		`INSERT INTO resources (id, url, host, created_at) VALUES (5, 'http://example.com/', 'example.com', 1)`,
+		`INSERT INTO versions (id, resource_id, seq, fetched_at, status, etag, last_modified, content_type, charset, size,
+			content_hash, fetch_duration, error) VALUES (8, 5, 1, 1, 200, '', 0, 'text/html', 'utf-8', 0, 'x', 0, '')`,
+	} {
+		if _, err := c.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db, err := sqlite.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	create := func(url string) (*vigil.Resource, *vigil.Version) {
+		t.Helper()
+		r, err := db.EnsureResource(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := &vigil.Version{ResourceID: r.ID, FetchedAt: time.Unix(1, 0), Status: 200, ContentType: "text/html",
+			ContentHash: storetest.Hash(nil)}
+		if err := db.AppendVersion(ctx, &vigil.Append{Version: v, Blob: &vigil.Blob{Hash: v.ContentHash, Data: []byte("z")}}); err != nil {
+			t.Fatal(err)
+		}
+		return r, v
+	}
+	r, v := create("http://example.com/a")
+	if r.ID != 6 || v.ID != 9 {
+		t.Errorf("after the migration: resource %d (want 6), version %d (want 9)", r.ID, v.ID)
+	}
+	if err := db.DeleteResource(ctx, r.ID); err != nil {
+		t.Fatal(err)
+	}
+	if r, v = create("http://example.com/b"); r.ID != 7 || v.ID != 10 {
+		t.Errorf("after deleting the newest: resource %d (want 7), version %d (want 10)", r.ID, v.ID)
+	}
+}

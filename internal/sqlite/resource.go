@@ -35,7 +35,7 @@ func (db *DB) EnsureResource(ctx context.Context, rawURL string) (*vigil.Resourc
 			return err
 		}
 		r = &vigil.Resource{URL: u, Host: vigil.HostOf(u), CreatedAt: db.now().UTC()}
-		return tx.QueryRowContext(ctx, q("INSERT INTO resources (url, host, created_at) VALUES (?, ?, ?) RETURNING id"),
+		return tx.QueryRowContext(ctx, q("INSERT INTO resources (id, url, host, created_at) VALUES ("+nextID("resources")+", ?, ?, ?) RETURNING id"),
 			r.URL, r.Host, tv(r.CreatedAt)).Scan(&r.ID)
 	})
 	if err != nil {

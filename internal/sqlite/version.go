@@ -63,8 +63,8 @@ func (db *DB) AppendVersion(ctx context.Context, a *vigil.Append) error {
 			return err
 		}
 		v.Seq = headSeq + 1
-		err = tx.QueryRowContext(ctx, q(`INSERT INTO versions (resource_id, seq, fetched_at, status, etag, last_modified,
-			content_type, charset, size, content_hash, fetch_duration, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		err = tx.QueryRowContext(ctx, q(`INSERT INTO versions (id, resource_id, seq, fetched_at, status, etag, last_modified,
+			content_type, charset, size, content_hash, fetch_duration, error) VALUES (`+nextID("versions")+`, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			v.ResourceID, v.Seq, tv(v.FetchedAt), v.Status, v.ETag, tv(v.LastModified), v.ContentType, v.Charset,
 			v.Size, v.ContentHash, int64(v.FetchDuration), v.Error).Scan(&v.ID)
 		if err != nil {

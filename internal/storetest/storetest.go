@@ -815,6 +815,21 @@ func testIDsNeverReused(t *testing.T, s vigil.Store) {
 	if cc.ID <= cb.ID {
 		t.Fatalf("change %d created after %d was deleted", cc.ID, cb.ID)
 	}
+	// The newest resource, with the newest version, deleted: neither id is
+	// given to a resource or version of another URL, which a reader that
+	// kept the ids (the monitor) would take for the deleted ones.
+	gone, err := s.EnsureResource(ctx, "http://example.com/gone")
+	must(t, err)
+	gv := appendBody(t, s, gone, 0, t0, "gone")
+	must(t, s.DeleteResource(ctx, gone.ID))
+	next, err := s.EnsureResource(ctx, "http://example.com/next")
+	must(t, err)
+	if next.ID <= gone.ID {
+		t.Fatalf("resource %d created after %d was deleted", next.ID, gone.ID)
+	}
+	if nv := appendBody(t, s, next, 0, t0, "next"); nv.ID <= gv.ID {
+		t.Fatalf("version %d created after %d was deleted", nv.ID, gv.ID)
+	}
 }
 
 func testOutbox(t *testing.T, s vigil.Store) {

@@ -57,6 +57,12 @@ func (r *recentFetches) get(url string, fresh time.Duration, now time.Time) *vig
 	return nil
 }
 
+func (r *recentFetches) forget(url string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.m, url)
+}
+
 func (r *recentFetches) put(url string, v *vigil.Version, now time.Time, fresh time.Duration) {
 	if fresh <= 0 {
 		return
@@ -166,7 +172,7 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 		if res != nil {
 			status = res.Status
 		}
-		m.storeFailure(ctx, rid, url, head, status, pg.err, now)
+		pg.resource = m.storeFailure(ctx, rid, url, head, status, pg.err, now)
 		return pg
 	}
 	same := unchanged(head, good, res)
@@ -203,7 +209,7 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 		pg.cur = good
 	} else {
 		etag, lastModified := validators(url, res)
-		v, err := m.Warehouse.Put(ctx, &warehouse.Fetch{URL: url, FetchedAt: res.FetchedAt, Status: res.Status, ETag: etag,
+		v, err := m.putVersion(ctx, rid, &warehouse.Fetch{URL: url, FetchedAt: res.FetchedAt, Status: res.Status, ETag: etag,
 			LastModified: lastModified, ContentType: res.ContentType, Charset: "utf-8", FetchDuration: res.Duration, Body: res.Body,
 			CheckHead: true, HeadID: headID})
 		if err != nil {
@@ -214,8 +220,8 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 			m.Logger.Error("store version", LogURL, url, LogError, err)
 			return pg
 		}
-		pg.cur = v
-		m.heads.put(rid, v)
+		pg.cur, pg.resource = v, v.ResourceID
+		m.heads.put(v.ResourceID, v)
 		m.bodies.put(v.ID, body{data: res.Body, charset: v.Charset, contentType: v.ContentType})
 	}
 	m.recent.put(url, pg.cur, now, m.Fresh)
@@ -315,11 +321,16 @@ func (m *Monitor) bodyResult(ctx context.Context, url string, v *vigil.Version, 
 // storeFailure stores a failed fetch of url (its HTTP status, 0 if none
 // came, and its error) as the newest version of its resource rid, whose
 // newest version was head, unless head is the same failure: a run of
-// identical failures is stored once. The caller holds url's page lock.
-func (m *Monitor) storeFailure(ctx context.Context, rid int64, url string, head *vigil.Version, status int, why string, now time.Time) {
-	if _, err := m.putFailure(ctx, rid, url, head, status, why, now); err != nil {
+// identical failures is stored once. It returns url's resource: rid, or
+// the one found or created afresh if rid was deleted (putVersion). The
+// caller holds url's page lock.
+func (m *Monitor) storeFailure(ctx context.Context, rid int64, url string, head *vigil.Version, status int, why string, now time.Time) int64 {
+	v, err := m.putFailure(ctx, rid, url, head, status, why, now)
+	if err != nil {
 		m.Logger.Error("store fetch error", LogURL, url, LogError, err)
+		return rid
 	}
+	return v.ResourceID
 }
 
 // putFailure is storeFailure returning the version that says why: head
@@ -338,17 +349,65 @@ func (m *Monitor) putFailure(ctx context.Context, rid int64, url string, head *v
 	if head != nil {
 		f.HeadID = head.ID
 	}
-	v, err := m.Warehouse.Put(ctx, f)
+	v, err := m.putVersion(ctx, rid, f)
 	if err != nil {
 		m.heads.put(rid, nil)
 		return nil, fmt.Errorf("store the failure of %s: %w", url, err)
 	}
-	m.heads.put(rid, v)
+	m.heads.put(v.ResourceID, v)
 	return v, nil
+}
+
+// putVersion stores f through the warehouse as the newest version of its
+// URL, whose resource the monitor knows as rid, and returns it. A
+// resource deleted from the store since its id was learnt (the monitor is
+// not told: another process may delete it) is not written under that
+// dead id: the store answers ENOTFOUND, the monitor forgets the id (so
+// does the warehouse's CachedResources) and f is stored once more, under
+// the URL's resource found or created afresh. The version returned
+// carries the resource's id, which the monitor remembers for the URL.
+// The caller holds the URL's page lock.
+func (m *Monitor) putVersion(ctx context.Context, rid int64, f *warehouse.Fetch) (*vigil.Version, error) {
+	v, err := m.Warehouse.Put(ctx, f)
+	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+		m.forgetResource(f.URL, rid)
+		v, err = m.Warehouse.Put(ctx, f)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if v.ResourceID != rid {
+		m.forgetResource(f.URL, rid)
+		m.rememberResource(f.URL, v.ResourceID)
+	}
+	return v, nil
+}
+
+// forgetResource drops what the monitor keeps of resource rid, url's,
+// deleted from the store: url's id, rid's head and url's recent fetch.
+func (m *Monitor) forgetResource(url string, rid int64) {
+	m.resMu.Lock()
+	if m.resources[url] == rid {
+		delete(m.resources, url)
+	}
+	m.resMu.Unlock()
+	m.heads.put(rid, nil)
+	m.recent.forget(url)
 }
 
 // resource returns the resource of a URL: from memory, from the store (a
 // read), or created (a write) the first time.
+//
+// The store may delete a resource without telling the monitor (no vigil
+// command or API does; another process or a future one might), and ids
+// are never given again (the conformance suite's IDsNeverReused), so the
+// id kept is of the URL's resource or of none. The first write of the
+// URL's next version finds it gone and stores the version under the URL's
+// resource found or created afresh (putVersion); on a shared store,
+// where a page found unchanged is confirmed with the store (confirmHead),
+// so is that read. On a store one daemon holds, a page found unchanged
+// keeps its dead id, and the version the monitor kept as its newest,
+// until it changes or fails.
 func (m *Monitor) resource(ctx context.Context, url string) (int64, error) {
 	m.resMu.Lock()
 	id := m.resources[url]

@@ -16,7 +16,11 @@ type ResourceStore interface {
 // CachedResources wraps a store so that EnsureResource answers from memory
 // for URLs it has seen: the warehouse ensures the resource on every write,
 // which would otherwise be a write transaction each time. The cache is
-// bounded; DeleteResource through the wrapper empties it.
+// bounded; DeleteResource through the wrapper empties it, and a resource
+// deleted otherwise (by another process) is forgotten when the store
+// answers an append of its version ENOTFOUND, so that the writer's next
+// EnsureResource finds or creates the URL's resource afresh (see
+// Monitor.putVersion).
 func CachedResources(s ResourceStore) ResourceStore {
 	return &cachedResources{ResourceStore: s, m: map[string]*vigil.Resource{}}
 }
@@ -54,4 +58,23 @@ func (c *cachedResources) DeleteResource(ctx context.Context, id int64) error {
 	c.m = map[string]*vigil.Resource{}
 	c.mu.Unlock()
 	return c.ResourceStore.DeleteResource(ctx, id)
+}
+
+func (c *cachedResources) AppendVersion(ctx context.Context, a *vigil.Append) error {
+	err := c.ResourceStore.AppendVersion(ctx, a)
+	if vigil.ErrorCode(err) == vigil.ENOTFOUND && a.Version != nil {
+		c.forget(a.Version.ResourceID)
+	}
+	return err
+}
+
+// forget drops the URLs of resource id.
+func (c *cachedResources) forget(id int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for url, r := range c.m {
+		if r.ID == id {
+			delete(c.m, url)
+		}
+	}
 }

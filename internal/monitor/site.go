@@ -270,14 +270,14 @@ func (m *Monitor) storeSitePage(ctx context.Context, url string, res *vigil.Fetc
 	if head != nil {
 		headID = head.ID
 	}
-	v, err := m.Warehouse.Put(ctx, &warehouse.Fetch{URL: url, FetchedAt: res.FetchedAt, Status: res.Status, ETag: res.ETag,
+	v, err := m.putVersion(ctx, rid, &warehouse.Fetch{URL: url, FetchedAt: res.FetchedAt, Status: res.Status, ETag: res.ETag,
 		LastModified: res.LastModified, ContentType: res.ContentType, Charset: "utf-8", FetchDuration: res.Duration, Body: res.Body,
 		CheckHead: true, HeadID: headID})
 	if err != nil {
 		m.heads.put(rid, nil)
 		return 0, fmt.Errorf("store version: %w", err)
 	}
-	m.heads.put(rid, v)
+	m.heads.put(v.ResourceID, v)
 	m.bodies.put(v.ID, body{data: res.Body, charset: v.Charset, contentType: v.ContentType})
 	return v.ID, nil
 }
@@ -445,7 +445,7 @@ func (m *Monitor) startVersion(ctx context.Context, leaves map[string]leaf, cur 
 	if err != nil {
 		return 0, 0, fmt.Errorf("start page %s: %w", start, err)
 	}
-	return rid, v.ID, nil
+	return v.ResourceID, v.ID, nil
 }
 
 // storeStartFailure stores the failure of a site's start page as a

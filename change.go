@@ -78,3 +78,69 @@ type ChangeFilter struct {
 	Offset     int
 	Limit      int
 }
+
+// ChangePage is a page a change names: one its records list as a page of
+// a site (a record with a "page" object, as intent.PageInfo writes it: the
+// page's URL as written and its resource's id, either possibly empty), or
+// the resource the change is recorded on (ResourceID alone). The stores
+// index them as changes are written (ChangeStore.FindChangePages).
+type ChangePage struct {
+	SentinelID int64  `json:"-"` // the sentinel whose change names it
+	URL        string `json:"url"`
+	ResourceID int64  `json:"resourceId"`
+}
+
+// Pages returns the pages c's records list: the "page" object of each
+// record, none if the records are not a JSON array of objects (a change
+// of a page rather than a site). The resource c is recorded on is not
+// among them.
+func (c *Change) Pages() []ChangePage {
+	if len(c.Records) == 0 {
+		return nil
+	}
+	var recs []struct {
+		Page *ChangePage `json:"page"`
+	}
+	if json.Unmarshal(c.Records, &recs) != nil {
+		return nil
+	}
+	var out []ChangePage
+	for _, r := range recs {
+		if r.Page != nil {
+			p := *r.Page
+			p.SentinelID = c.SentinelID
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Named returns the distinct pages c names: the resource it is recorded
+// on, then the pages its records list (Pages), in their order. The stores
+// index these.
+func (c *Change) Named() []ChangePage {
+	out := []ChangePage{{SentinelID: c.SentinelID, ResourceID: c.ResourceID}}
+	seen := map[ChangePage]bool{out[0]: true}
+	for _, p := range c.Pages() {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ChangePageFilter selects the distinct pages that the changes of some
+// sentinels name (ChangePage), in no set order.
+type ChangePageFilter struct {
+	// SentinelIDs are the sentinels whose changes are read; none selects
+	// nothing.
+	SentinelIDs []int64
+	// ResourceID and URL, if either is set, keep the pages with that
+	// resource id or with that URL (as written): what a change names that
+	// is that page.
+	ResourceID int64
+	URL        string
+	// Limit, if positive, returns at most that many pages.
+	Limit int
+}

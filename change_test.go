@@ -60,3 +60,34 @@ func TestFirstRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestChangeNamed: a change names the resource it is recorded on, then
+// each distinct page its records list (the "page" object of a record, by
+// URL and resource id as written); records that are not an array of
+// objects list none.
+func TestChangeNamed(t *testing.T) {
+	own := ChangePage{SentinelID: 3, ResourceID: 7}
+	for name, tc := range map[string]struct {
+		records string
+		want    []ChangePage
+	}{
+		"none":       {"", []ChangePage{own}},
+		"not a site": {`[{"op":"insert","kind":"text","text":"x"}]`, []ChangePage{own}},
+		"an object":  {`{"page":{"url":"http://a.example/"}}`, []ChangePage{own}},
+		"a number":   {`[{"page":{"url":"http://a.example/"}},1]`, []ChangePage{own}},
+		"pages": {`[{"op":"insert","kind":"page","page":{"url":"http://a.example/g","resourceId":9,"title":"G"}},
+			{"op":"delete","kind":"page","page":{"url":"http://a.example/gone"}},
+			{"op":"update","kind":"page","page":{"url":"http://a.example/g","resourceId":9}},
+			{"op":"insert","kind":"text"},{"page":null}]`,
+			[]ChangePage{own, {SentinelID: 3, URL: "http://a.example/g", ResourceID: 9}, {SentinelID: 3, URL: "http://a.example/gone"}}},
+		"its own resource listed": {`[{"page":{"resourceId":7}}]`, []ChangePage{own}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := &Change{SentinelID: 3, ResourceID: 7, Records: json.RawMessage(tc.records)}
+			got := c.Named()
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("Named() = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}

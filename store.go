@@ -265,6 +265,12 @@ type ChangeStore interface {
 	// FindChanges returns the changes matching f, newest first, and the
 	// number matching without Offset and Limit.
 	FindChanges(ctx context.Context, f ChangeFilter) ([]*Change, int, error)
+	// FindChangePages returns the distinct pages the changes matching f
+	// name (Change.Named: the resource each is recorded on, the pages its
+	// records list), each with its sentinel. The store indexes them as
+	// changes are written, so that the pages of a sentinel with thousands
+	// of changes are read without reading the changes.
+	FindChangePages(ctx context.Context, f ChangePageFilter) ([]ChangePage, error)
 }
 
 // OutboxStore is the notification outbox: entries are enqueued, claimed by

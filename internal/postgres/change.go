@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 
 	"github.com/vigil-web/vigil"
@@ -34,9 +35,12 @@ func (db *DB) CreateChange(ctx context.Context, c *vigil.Change) error {
 		if n != 2 {
 			return vigil.Errorf(vigil.ENOTFOUND, "sentinel %d or resource %d not found", c.SentinelID, c.ResourceID)
 		}
-		return tx.QueryRowContext(ctx, q(`INSERT INTO changes (sentinel_id, resource_id, from_version, to_version, detected_at, summary, records)
+		if err := tx.QueryRowContext(ctx, q(`INSERT INTO changes (sentinel_id, resource_id, from_version, to_version, detected_at, summary, records)
 			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`), c.SentinelID, c.ResourceID, c.FromVersion, c.ToVersion, tv(c.DetectedAt),
-			c.Summary, specValue(c.Records)).Scan(&c.ID)
+			c.Summary, specValue(c.Records)).Scan(&c.ID); err != nil {
+			return err
+		}
+		return insertChangePages(ctx, tx, c)
 	})
 }
 
@@ -94,3 +98,125 @@ func (db *DB) FindChanges(ctx context.Context, f vigil.ChangeFilter) ([]*vigil.C
 	})
 	return out, n, err
 }
+
+// insertChangePages indexes the pages change c names (vigil.Change.Named),
+// in the transaction that writes c: one statement a batch of pages.
+func insertChangePages(ctx context.Context, tx *sql.Tx, c *vigil.Change) error {
+	pages := c.Named()
+	for start := 0; start < len(pages); start += 250 {
+		chunk := pages[start:min(start+250, len(pages))]
+		args := make([]any, 0, 4*len(chunk))
+		for _, p := range chunk {
+			args = append(args, c.ID, p.SentinelID, p.URL, p.ResourceID)
+		}
+		if _, err := tx.ExecContext(ctx, q("INSERT INTO change_pages (change_id, sentinel_id, url, resource_id) VALUES (?, ?, ?, ?)"+
+			strings.Repeat(", (?, ?, ?, ?)", len(chunk)-1)+" ON CONFLICT DO NOTHING"), args...); err != nil {
+			return fmt.Errorf("index the pages of change %d: %w", c.ID, err)
+		}
+	}
+	return nil
+}
+
+// backfillChangePages indexes the pages of the changes stored before
+// migrations/0105_change_pages.sql, in its transaction, a batch of changes
+// at a time.
+func backfillChangePages(ctx context.Context, tx *sql.Tx) error {
+	var after int64
+	for {
+		rows, err := tx.QueryContext(ctx, q("SELECT "+changeColumns+" FROM changes WHERE id > ? ORDER BY id LIMIT 500"), after)
+		if err != nil {
+			return err
+		}
+		var batch []*vigil.Change
+		for rows.Next() {
+			c, err := scanChange(rows)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			batch = append(batch, c)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(batch) == 0 {
+			return nil
+		}
+		for _, c := range batch {
+			if err := insertChangePages(ctx, tx, c); err != nil {
+				return err
+			}
+		}
+		after = batch[len(batch)-1].ID
+	}
+}
+
+// FindChangePages implements vigil.ChangeStore. The pages of a sentinel
+// are read once each: each is the next, in the order of the index
+// change_pages_sentinel, after the one before (a skip scan), so that a
+// sentinel with thousands of changes that name the same pages costs what
+// its pages do. A filter on a page looks it up by resource id and by URL
+// in the indexes, and stops at Limit.
+func (db *DB) FindChangePages(ctx context.Context, f vigil.ChangePageFilter) ([]vigil.ChangePage, error) {
+	var out []vigil.ChangePage
+	seen := map[vigil.ChangePage]bool{}
+	full := func() bool { return f.Limit > 0 && len(out) >= f.Limit }
+	scan := func(rows *sql.Rows, err error) error {
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() && !full() {
+			var p vigil.ChangePage
+			if err := rows.Scan(&p.SentinelID, &p.URL, &p.ResourceID); err != nil {
+				return err
+			}
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+		return rows.Err()
+	}
+	err := db.view(ctx, func(tx *sql.Tx) error {
+		for _, id := range f.SentinelIDs {
+			if full() {
+				break
+			}
+			var err error
+			switch {
+			case f.ResourceID == 0 && f.URL == "":
+				err = scan(tx.QueryContext(ctx, sentinelPagesQuery, id))
+			default:
+				if f.ResourceID != 0 {
+					err = scan(tx.QueryContext(ctx, q(`SELECT sentinel_id, url, resource_id FROM change_pages
+						WHERE sentinel_id = ? AND resource_id = ?`), id, f.ResourceID))
+				}
+				if err == nil && f.URL != "" {
+					err = scan(tx.QueryContext(ctx, q(`SELECT sentinel_id, url, resource_id FROM change_pages
+						WHERE sentinel_id = ? AND url = ?`), id, f.URL))
+				}
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("pages of the changes of sentinels %v: %w", f.SentinelIDs, err)
+	}
+	return out, nil
+}
+
+// sentinelPagesQuery returns the distinct pages the changes of sentinel $1
+// name, by a skip scan of the index change_pages_sentinel: each row is
+// the first after the one before.
+const sentinelPagesQuery = `WITH RECURSIVE pages AS (
+	(SELECT url, resource_id FROM change_pages WHERE sentinel_id = $1 ORDER BY url, resource_id LIMIT 1)
+	UNION ALL
+	SELECT n.url, n.resource_id FROM pages p, LATERAL (SELECT url, resource_id FROM change_pages
+		WHERE sentinel_id = $1 AND (url, resource_id) > (p.url, p.resource_id) ORDER BY url, resource_id LIMIT 1) n
+)
+SELECT $1::bigint, url, resource_id FROM pages`

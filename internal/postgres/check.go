@@ -95,6 +95,9 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 					}
 					return err
 				}
+				if err := insertChangePages(ctx, tx, c); err != nil {
+					return err
+				}
 			}
 			for i, n := range r.Notifications {
 				if i < len(r.ChangeIndex) && r.ChangeIndex[i] >= 0 {

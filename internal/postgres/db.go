@@ -9,7 +9,8 @@
 // outbox entries use FOR UPDATE SKIP LOCKED so that workers never claim the
 // same row. Migrations are the .sql files under migrations/ (the SQLite
 // schema in PostgreSQL's dialect), embedded, applied in name order under an
-// advisory lock and recorded in schema_migrations.
+// advisory lock and recorded in schema_migrations; a migration may have a
+// Go step too (migrationSteps), run in its transaction after its SQL.
 package postgres
 
 import (
@@ -73,6 +74,13 @@ func (db *DB) Close() error {
 	return err
 }
 
+// migrationSteps are the Go steps of migrations, by file name: run in the
+// migration's transaction after its SQL, for what SQL does not say as the
+// store's Go code does.
+var migrationSteps = map[string]func(ctx context.Context, tx *sql.Tx) error{
+	"0105_change_pages.sql": backfillChangePages,
+}
+
 func (db *DB) migrate(ctx context.Context) error {
 	names, err := fs.Glob(migrations, "migrations/*.sql")
 	if err != nil {
@@ -103,6 +111,11 @@ func (db *DB) migrate(ctx context.Context) error {
 			}
 			if _, err := tx.ExecContext(ctx, string(text)); err != nil {
 				return fmt.Errorf("migrate %s: %w", base, err)
+			}
+			if step := migrationSteps[base]; step != nil {
+				if err := step(ctx, tx); err != nil {
+					return fmt.Errorf("migrate %s: %w", base, err)
+				}
 			}
 			if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES ($1, now())", base); err != nil {
 				return err

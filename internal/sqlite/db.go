@@ -12,7 +12,9 @@
 // the last few commits may be rolled back, never half-applied.
 //
 // Migrations are the .sql files under migrations/, embedded, applied in
-// name order and recorded in the schema_migrations table.
+// name order and recorded in the schema_migrations table; a migration may
+// have a Go step too (migrationSteps), run in its transaction after its
+// SQL.
 package sqlite
 
 import (
@@ -155,6 +157,13 @@ func (db *DB) Vacuum(ctx context.Context) (int64, error) {
 	return fi.Size(), nil
 }
 
+// migrationSteps are the Go steps of migrations, by file name: run in the
+// migration's transaction after its SQL, for what SQL does not say as the
+// store's Go code does.
+var migrationSteps = map[string]func(ctx context.Context, tx execer) error{
+	"0106_change_pages.sql": backfillChangePages,
+}
+
 func (db *DB) migrate(ctx context.Context) error {
 	if _, err := db.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
@@ -181,6 +190,11 @@ func (db *DB) migrate(ctx context.Context) error {
 			}
 			if _, err := tx.ExecContext(ctx, string(text)); err != nil {
 				return err
+			}
+			if step := migrationSteps[base]; step != nil {
+				if err := step(ctx, tx); err != nil {
+					return err
+				}
 			}
 			_, err = tx.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)", base, time.Now().UnixNano())
 			return err

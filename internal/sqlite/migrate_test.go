@@ -289,3 +289,54 @@ func TestMigrateResourceIDsNeverReused(t *testing.T) {
 		t.Errorf("after deleting the newest: resource %d (want 7), version %d (want 10)", r.ID, v.ID)
 	}
 }
+
+// TestMigrateChangePages migrates a database an older Vigil left, with
+// changes of a site and of a page in it: the pages they name are indexed
+// as those of new changes are.
+func TestMigrateChangePages(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	c, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.ExecContext(ctx, `CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	storetest.ApplyMigrationsBefore(t, "migrations", "0106_change_pages.sql", func(name, text string) error {
+		if _, err := c.ExecContext(ctx, text); err != nil {
+			return err
+		}
+		_, err := c.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES (?, 1)", name)
+		return err
+	})
+	for _, q := range []string{
+		`INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (1, 'ada@example.com', 'Ada', 'x', 1, 1)`,
+		`INSERT INTO resources (id, url, host, created_at) VALUES (1, 'http://a.example/', 'a.example', 1), (2, 'http://a.example/guide', 'a.example', 1)`,
+		`INSERT INTO sentinels (id, owner_id, name, source, status, created_at, updated_at, next_check, last_check) VALUES
+			(7, 1, 'site', 'x', 'active', 1, 1, 0, 0), (8, 1, 'page', 'x', 'active', 1, 1, 0, 0)`,
+		`INSERT INTO changes (id, sentinel_id, resource_id, from_version, to_version, detected_at, summary, records) VALUES
+			(9, 7, 1, 0, 1, 1, '', CAST('[{"op":"insert","kind":"page","page":{"url":"http://a.example/guide","resourceId":2}}]' AS BLOB)),
+			(10, 8, 2, 1, 2, 1, '', CAST('[{"op":"insert","kind":"text"}]' AS BLOB)),
+			(11, 8, 2, 2, 3, 1, '', NULL)`,
+	} {
+		if _, err := c.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db, err := sqlite.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	got, err := db.FindChangePages(ctx, vigil.ChangePageFilter{SentinelIDs: []int64{7, 8}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(got, func(a, b vigil.ChangePage) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
+	want := []vigil.ChangePage{{SentinelID: 7, ResourceID: 1}, {SentinelID: 7, URL: "http://a.example/guide", ResourceID: 2}, {SentinelID: 8, ResourceID: 2}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("pages after the migration: %+v, want %+v", got, want)
+	}
+}

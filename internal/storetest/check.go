@@ -137,6 +137,10 @@ func testRecordChecks(t *testing.T, s interface {
 	if change.ID == 0 || recs[0].Notifications[0].ChangeID != change.ID || recs[0].Notifications[1].ChangeID != 0 {
 		t.Fatalf("ids: change %d, notifications %+v", change.ID, recs[0].Notifications)
 	}
+	if pages, err := s.FindChangePages(ctx, vigil.ChangePageFilter{SentinelIDs: []int64{sens[0].ID}}); err != nil ||
+		len(pages) != 1 || pages[0] != (vigil.ChangePage{SentinelID: sens[0].ID, ResourceID: r.ID}) {
+		t.Fatalf("pages the recorded change names: %+v, %v", pages, err)
+	}
 	got, err := s.FindSentinelByID(ctx, sens[0].ID)
 	must(t, err)
 	if !got.LastCheck.Equal(t0) || !got.NextCheck.Equal(t0.Add(time.Hour)) {

@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -45,6 +46,7 @@ func Run(t *testing.T, open Opener) {
 		"Users":                  testUsers,
 		"Tokens":                 testTokens,
 		"Changes":                testChanges,
+		"ChangePages":            testChangePages,
 		"IDsNeverReused":         testIDsNeverReused,
 		"Outbox":                 testOutbox,
 		"ConcurrentReadersWrite": testConcurrent,
@@ -955,4 +957,102 @@ func testConcurrent(t *testing.T, s vigil.Store) {
 	if st.Versions != 61 {
 		t.Fatalf("%d versions, want 61", st.Versions)
 	}
+}
+
+// testChangePages: the pages the changes of some sentinels name (the
+// resource each is recorded on, the pages a site's change lists in its
+// records, by URL and resource id as written) are returned once each, with
+// their sentinel, filtered by resource id or URL; a change's pages go with
+// it.
+func testChangePages(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	u := newUser(t, s, "ada@example.com")
+	site := &vigil.Sentinel{OwnerID: u.ID, Name: "site", Source: "x", Status: vigil.SentinelActive}
+	must(t, s.CreateSentinel(ctx, site))
+	page := &vigil.Sentinel{OwnerID: u.ID, Name: "page", Source: "x", Status: vigil.SentinelActive}
+	must(t, s.CreateSentinel(ctx, page))
+	var rs []*vigil.Resource
+	for _, url := range []string{"http://a.example/", "http://a.example/guide", "http://a.example/faq", "http://b.example/"} {
+		r, err := s.EnsureResource(ctx, url)
+		must(t, err)
+		rs = append(rs, r)
+	}
+	start, guide, faq, other := rs[0], rs[1], rs[2], rs[3]
+	records := func(pages ...string) json.RawMessage {
+		return json.RawMessage(`[` + strings.Join(pages, ",") + `]`)
+	}
+	changes := []*vigil.Change{
+		{SentinelID: site.ID, ResourceID: start.ID, ToVersion: 1, DetectedAt: t0, Records: records(
+			fmt.Sprintf(`{"op":"insert","kind":"page","page":{"url":%q,"resourceId":%d,"title":"Guide"}}`, guide.URL, guide.ID),
+			`{"op":"delete","kind":"page","page":{"url":"http://a.example/gone"}}`)},
+		{SentinelID: site.ID, ResourceID: start.ID, ToVersion: 2, DetectedAt: t0.Add(time.Hour), Records: records(
+			fmt.Sprintf(`{"op":"update","kind":"page","page":{"url":%q,"resourceId":%d}}`, guide.URL, guide.ID),
+			fmt.Sprintf(`{"op":"delete","kind":"page","page":{"url":%q}}`, faq.URL),
+			fmt.Sprintf(`{"op":"delete","kind":"page","page":{"url":%q}}`, faq.URL),
+			fmt.Sprintf(`{"op":"insert","kind":"page","page":{"url":%q}}`, guide.URL))},
+		{SentinelID: page.ID, ResourceID: other.ID, FromVersion: 1, ToVersion: 2, DetectedAt: t0, Records: records(`{"op":"insert","kind":"text"}`)},
+		{SentinelID: page.ID, ResourceID: other.ID, FromVersion: 2, ToVersion: 3, DetectedAt: t0, Records: json.RawMessage(`{"page":{"url":"http://c.example/"}}`)},
+	}
+	for _, c := range changes {
+		must(t, s.CreateChange(ctx, c))
+	}
+	sp := func(sen *vigil.Sentinel, url string, id int64) vigil.ChangePage {
+		return vigil.ChangePage{SentinelID: sen.ID, URL: url, ResourceID: id}
+	}
+	for _, tc := range []struct {
+		name string
+		f    vigil.ChangePageFilter
+		want []vigil.ChangePage
+	}{
+		{"site", vigil.ChangePageFilter{SentinelIDs: []int64{site.ID}}, []vigil.ChangePage{sp(site, "", start.ID),
+			sp(site, guide.URL, guide.ID), sp(site, guide.URL, 0), sp(site, "http://a.example/gone", 0), sp(site, faq.URL, 0)}},
+		{"page", vigil.ChangePageFilter{SentinelIDs: []int64{page.ID}}, []vigil.ChangePage{sp(page, "", other.ID)}},
+		{"none", vigil.ChangePageFilter{}, nil},
+		{"by id", vigil.ChangePageFilter{SentinelIDs: []int64{site.ID, page.ID}, ResourceID: guide.ID}, []vigil.ChangePage{sp(site, guide.URL, guide.ID)}},
+		{"by URL", vigil.ChangePageFilter{SentinelIDs: []int64{site.ID, page.ID}, URL: faq.URL}, []vigil.ChangePage{sp(site, faq.URL, 0)}},
+		{"by id and URL", vigil.ChangePageFilter{SentinelIDs: []int64{site.ID}, ResourceID: guide.ID, URL: guide.URL},
+			[]vigil.ChangePage{sp(site, guide.URL, guide.ID), sp(site, guide.URL, 0)}},
+		{"by id or URL", vigil.ChangePageFilter{SentinelIDs: []int64{site.ID, page.ID}, ResourceID: other.ID, URL: faq.URL},
+			[]vigil.ChangePage{sp(page, "", other.ID), sp(site, faq.URL, 0)}},
+		{"recorded on", vigil.ChangePageFilter{SentinelIDs: []int64{site.ID}, ResourceID: start.ID}, []vigil.ChangePage{sp(site, "", start.ID)}},
+		{"other sentinel's", vigil.ChangePageFilter{SentinelIDs: []int64{page.ID}, ResourceID: guide.ID}, nil},
+		{"not named", vigil.ChangePageFilter{SentinelIDs: []int64{site.ID, page.ID}, URL: "http://c.example/"}, nil},
+	} {
+		got, err := s.FindChangePages(ctx, tc.f)
+		must(t, err)
+		if !samePages(got, tc.want) {
+			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+	if got, err := s.FindChangePages(ctx, vigil.ChangePageFilter{SentinelIDs: []int64{site.ID}, Limit: 2}); err != nil || len(got) != 2 {
+		t.Errorf("limit 2: %+v, %v", got, err)
+	}
+	// The changes go with the resource they are recorded on, and their
+	// pages with them.
+	must(t, s.DeleteResource(ctx, start.ID))
+	if got, err := s.FindChangePages(ctx, vigil.ChangePageFilter{SentinelIDs: []int64{site.ID, page.ID}}); err != nil ||
+		!samePages(got, []vigil.ChangePage{sp(page, "", other.ID)}) {
+		t.Errorf("after the site's changes went: %+v, %v", got, err)
+	}
+	must(t, s.DeleteSentinel(ctx, page.ID))
+	if got, err := s.FindChangePages(ctx, vigil.ChangePageFilter{SentinelIDs: []int64{page.ID}}); err != nil || len(got) != 0 {
+		t.Errorf("after the sentinel went: %+v, %v", got, err)
+	}
+}
+
+// samePages reports whether a and b hold the same pages, in any order.
+func samePages(a, b []vigil.ChangePage) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	count := map[vigil.ChangePage]int{}
+	for _, p := range a {
+		count[p]++
+	}
+	for _, p := range b {
+		if count[p]--; count[p] < 0 {
+			return false
+		}
+	}
+	return true
 }

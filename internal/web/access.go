@@ -3,7 +3,6 @@ package web
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -78,77 +77,30 @@ func (s *Server) checkReadable(ctx context.Context, u *vigil.User, res *vigil.Re
 	return vigil.Errorf(vigil.ENOTFOUND, "resource %d not found", res.ID)
 }
 
-// siteChangesRead is how many changes of a site sentinel sitesList reads
-// at a time.
-const siteChangesRead = 100
-
 // sitesList reports whether a change of one of the sentinels sites lists
-// res among its pages.
+// res among its pages (a record of kind page naming its resource id or
+// its URL), from the store's index of the pages changes name
+// (vigil.ChangeStore.FindChangePages), whatever the number of changes.
+// The index names the resource each change is recorded on too, which
+// checkReadable has already let through.
 func (s *Server) sitesList(ctx context.Context, sites []*vigil.Sentinel, res *vigil.Resource) (bool, error) {
-	listed := false
-	err := s.eachSiteChange(ctx, sites, func(_ *vigil.Sentinel, c *vigil.Change) bool {
-		listed = listsPage(c.Records, res)
-		return !listed
-	})
-	return listed, err
+	if len(sites) == 0 {
+		return false, nil
+	}
+	pages, err := s.Store.FindChangePages(ctx, vigil.ChangePageFilter{SentinelIDs: sentinelIDs(sites), ResourceID: res.ID, URL: res.URL, Limit: 1})
+	if err != nil {
+		return false, err
+	}
+	return len(pages) > 0, nil
 }
 
-// eachSiteChange calls f with each change of each of the sentinels sites,
-// newest first, until f returns false.
-func (s *Server) eachSiteChange(ctx context.Context, sites []*vigil.Sentinel, f func(*vigil.Sentinel, *vigil.Change) bool) error {
-	for _, sen := range sites {
-		for off := 0; ; off += siteChangesRead {
-			cs, total, err := s.Store.FindChanges(ctx, vigil.ChangeFilter{SentinelID: sen.ID, Offset: off, Limit: siteChangesRead})
-			if err != nil {
-				return fmt.Errorf("changes of sentinel %d: %w", sen.ID, err)
-			}
-			for _, c := range cs {
-				if !f(sen, c) {
-					return nil
-				}
-			}
-			if len(cs) == 0 || off+len(cs) >= total {
-				break
-			}
-		}
+// sentinelIDs returns the ids of list.
+func sentinelIDs(list []*vigil.Sentinel) []int64 {
+	ids := make([]int64, len(list))
+	for i, sen := range list {
+		ids[i] = sen.ID
 	}
-	return nil
-}
-
-// listsPage reports whether the records of a change list res as a page
-// (intent.KindPage), by resource id or by URL.
-func listsPage(records []byte, res *vigil.Resource) bool {
-	for _, p := range pagesListed(records) {
-		if p.ResourceID == res.ID || p.URL == res.URL {
-			return true
-		}
-	}
-	return false
-}
-
-// listedPage is a page a change of a site lists: its URL, and its
-// resource's id if the change named one.
-type listedPage struct {
-	URL        string `json:"url"`
-	ResourceID int64  `json:"resourceId"`
-}
-
-// pagesListed returns the pages the records of a change list (records of
-// kind intent.KindPage), none if they are not a site's.
-func pagesListed(records []byte) []*listedPage {
-	var recs []struct {
-		Page *listedPage `json:"page"`
-	}
-	if json.Unmarshal(records, &recs) != nil {
-		return nil
-	}
-	var out []*listedPage
-	for _, r := range recs {
-		if r.Page != nil {
-			out = append(out, r.Page)
-		}
-	}
-	return out
+	return ids
 }
 
 // readableResource returns the resource named by the request's {id}, if u
@@ -247,36 +199,45 @@ func (s *Server) readableResources(ctx context.Context, u *vigil.User, f vigil.R
 
 // sitePages returns, by id, the resources the changes of the sentinels
 // sites are recorded on (their start pages) or list as pages (by resource
-// id or by URL, as listsPage matches them), each with the sentinels whose
+// id or by URL, as sitesList matches them), each with the sentinels whose
 // changes do: the pages of a site its watcher reads (checkReadable). A
-// page without a resource (deleted since) is left out.
+// page without a resource (deleted since) is left out. The pages come
+// from the store's index (vigil.ChangeStore.FindChangePages), once each,
+// not from every change.
 func (s *Server) sitePages(ctx context.Context, sites []*vigil.Sentinel) (map[int64]*listedResource, error) {
+	out := map[int64]*listedResource{}
+	if len(sites) == 0 {
+		return out, nil
+	}
+	pages, err := s.Store.FindChangePages(ctx, vigil.ChangePageFilter{SentinelIDs: sentinelIDs(sites)})
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]*vigil.Sentinel, len(sites))
+	for _, sen := range sites {
+		byID[sen.ID] = sen
+	}
 	ids := map[int64][]*vigil.Sentinel{}
 	urls := map[string][]*vigil.Sentinel{}
-	// add appends sen to the sentinels of a page, once: a sentinel's
-	// changes are read together.
+	// add appends sen to the sentinels of a page, once.
 	add := func(l []*vigil.Sentinel, sen *vigil.Sentinel) []*vigil.Sentinel {
-		if len(l) > 0 && l[len(l)-1] == sen {
+		if slices.Contains(l, sen) {
 			return l
 		}
 		return append(l, sen)
 	}
-	err := s.eachSiteChange(ctx, sites, func(sen *vigil.Sentinel, c *vigil.Change) bool {
-		ids[c.ResourceID] = add(ids[c.ResourceID], sen)
-		for _, p := range pagesListed(c.Records) {
-			if p.ResourceID != 0 {
-				ids[p.ResourceID] = add(ids[p.ResourceID], sen)
-			}
-			if p.URL != "" {
-				urls[p.URL] = add(urls[p.URL], sen)
-			}
+	for _, p := range pages {
+		sen := byID[p.SentinelID]
+		if sen == nil {
+			continue
 		}
-		return true
-	})
-	if err != nil {
-		return nil, err
+		if p.ResourceID != 0 {
+			ids[p.ResourceID] = add(ids[p.ResourceID], sen)
+		}
+		if p.URL != "" {
+			urls[p.URL] = add(urls[p.URL], sen)
+		}
 	}
-	out := map[int64]*listedResource{}
 	byURL := map[string]*listedResource{}
 	for id, sens := range ids {
 		res, err := s.Store.FindResourceByID(ctx, id)
@@ -306,7 +267,7 @@ func (s *Server) sitePages(ctx context.Context, sites []*vigil.Sentinel) (map[in
 			return nil, fmt.Errorf("page %s of a site: %w", url, err)
 		}
 		if res.URL != url {
-			continue // listsPage matches the URL as written, not its canonical form
+			continue // sitesList matches the URL as written, not its canonical form
 		}
 		out[res.ID] = &listedResource{Resource: res, Sites: sens}
 	}

@@ -13,7 +13,7 @@ import (
 
 // createChecked stores a sentinel of u written src, checked as the
 // server would check it.
-func createChecked(t *testing.T, s *Server, u *vigil.User, src string) *vigil.Sentinel {
+func createChecked(t testing.TB, s *Server, u *vigil.User, src string) *vigil.Sentinel {
 	t.Helper()
 	sen, err := spec.ParseSentinel("test", []byte(src))
 	if err != nil {

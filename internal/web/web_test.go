@@ -136,7 +136,7 @@ func TestPassword(t *testing.T) {
 }
 
 // newTestServer is a Server over a fresh SQLite store with one admin.
-func newTestServer(t *testing.T) (*Server, *vigil.User) {
+func newTestServer(t testing.TB) (*Server, *vigil.User) {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), t.TempDir())
 	if err != nil {

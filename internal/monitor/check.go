@@ -119,8 +119,10 @@ func (p *pageLocks) lock(url string) (unlock func()) {
 // fetchPage fetches a URL once (conditionally, against its newest stored
 // content version) and stores a new version when the content changed or
 // the fetch failed: a failure is a version too, so that the history shows
-// it (a run of identical failures is stored once). A fetch never sent, its
-// host busy, is no failure of the page and is not stored.
+// it (a run of identical failures is stored once). A page that works again
+// after a failure is stored again, whether it answers its last good
+// version's body or 304 Not Modified to that version's validators. A fetch
+// never sent, its host busy, is no failure of the page and is not stored.
 func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now time.Time) *page {
 	rid, err := m.resource(ctx, url)
 	if err != nil {
@@ -175,6 +177,16 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 		pg.resource = m.storeFailure(ctx, rid, url, head, status, pg.err, now)
 		return pg
 	}
+	if res.NotModified && head.Error != "" {
+		// Not modified since good, and the newest version is a failure:
+		// the page works again with good's body, stored again as an
+		// answer with that body is (a version, and the sentinels'
+		// comparison with it, as after any failure).
+		if res, err = m.bodyResult(ctx, url, good, res); err != nil {
+			pg.err = err.Error()
+			return pg
+		}
+	}
 	same := unchanged(head, good, res)
 	if same {
 		cur, err := m.confirmHead(ctx, rid, head)
@@ -194,9 +206,10 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 					good = m.lastGood(ctx, rid)
 				}
 			}
-			if res.NotModified && (good == nil || good.ID != sent.ID) {
+			if res.NotModified && (good == nil || good.ID != sent.ID || head.Error != "") {
 				// Not modified since sent, which is no longer the
-				// newest good version: the page is back to sent's body.
+				// newest version (another good one is, or a failure):
+				// the page is back to sent's body.
 				if res, err = m.bodyResult(ctx, url, sent, res); err != nil {
 					pg.err = err.Error()
 					return pg
@@ -249,7 +262,8 @@ func validators(url string, res *vigil.FetchResult) (string, time.Time) {
 // unchanged reports whether res, the answer to a request sent with the
 // validators of good, holds good's content: an answer 304 Not Modified,
 // or a body equal to good's when good is head, the newest version (a page
-// back from a failure is stored again).
+// back from a failure is stored again; so fetchPage first turns a 304
+// answered while head is a failure into good's body, bodyResult).
 func unchanged(head, good *vigil.Version, res *vigil.FetchResult) bool {
 	if res.NotModified {
 		return true

@@ -113,6 +113,7 @@ type watchedPage struct {
 	url     string
 	db      *sqlite.DB
 	wh      *warehouse.Warehouse
+	u       *vigil.User // the sentinel's owner
 	s       *vigil.Sentinel
 	m       *Monitor
 	now     time.Time
@@ -121,10 +122,15 @@ type watchedPage struct {
 
 // watchPage returns the page at url, watched.
 func watchPage(t *testing.T, url string) *watchedPage {
+	return watchPageWith(t, url, "")
+}
+
+// watchPageWith returns the page at url, watched by a sentinel whose
+// source ends with clauses (a Notify clause).
+func watchPageWith(t *testing.T, url, clauses string) *watchedPage {
 	w := &watchedPage{t: t, url: url, now: time.Now().UTC().Truncate(time.Minute)}
-	var u *vigil.User
-	w.db, w.wh, u = testStore(t)
-	w.s = createSentinel(t, w.db, spec.NewChecker(w.now), u, "page", "Create Sentinel page Using "+url+" Monitor any change Fetch 1 hour\n")
+	w.db, w.wh, w.u = testStore(t)
+	w.s = createSentinel(t, w.db, spec.NewChecker(w.now), w.u, "page", "Create Sentinel page Using "+url+" Monitor any change Fetch 1 hour "+clauses+"\n")
 	f := fetch.New(fetch.Options{AllowPrivateNetworks: true, TotalTimeout: 5 * time.Second})
 	w.m = &Monitor{Store: w.db, Warehouse: w.wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute},
 		Now: func() time.Time { return w.now }}

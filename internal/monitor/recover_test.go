@@ -15,7 +15,10 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/crawl"
+	"github.com/vigil-web/vigil/internal/fetch"
 	"github.com/vigil-web/vigil/internal/warehouse"
+	"github.com/vigil-web/vigil/spec"
 )
 
 // flakyServer serves pages with an ETag of their body and answers 304
@@ -208,5 +211,118 @@ func TestPageNotModifiedWithoutGoodVersion(t *testing.T) {
 	msgs := messagesOf(t, w.db, w.u, w.s)
 	if len(msgs) != 1 || !strings.Contains(msgs[0].Subject, " fails since ") {
 		t.Errorf("messages %v: want one failure notice", msgs)
+	}
+}
+
+// siteWatch is a site sentinel on a flakyServer, checked as a
+// watchedPage is (two hours apart), its owner told of failures after
+// three hours.
+type siteWatch struct {
+	fs  *flakyServer
+	srv *httptest.Server
+	w   *watchedPage // the store, the owner, the sentinel and its monitor
+}
+
+func watchSite(t *testing.T, pages map[string]string) *siteWatch {
+	fs := &flakyServer{pages: pages}
+	srv := httptest.NewServer(fs)
+	t.Cleanup(srv.Close)
+	w := &watchedPage{t: t, url: srv.URL + "/", now: time.Now().UTC().Truncate(time.Minute)}
+	w.db, w.wh, w.u = testStore(t)
+	w.s = createSentinel(t, w.db, spec.NewChecker(w.now), w.u, "site",
+		"Create Sentinel site Using site "+srv.URL+"/ Notify By email owner@example.test Every immediate")
+	w.m = siteMonitor(w.db, w.wh, fetch.Options{}, &w.now)
+	w.m.FailureNotice = 3 * time.Hour
+	return &siteWatch{fs: fs, srv: srv, w: w}
+}
+
+// TestSitePageBackFromFailure: a site's start page read as A, then
+// failing long enough for the owner to be told, then serving A again,
+// works again, as a watched page does (TestPageBackFromFailure): A's body
+// is the newest version of the start page again, the owner is told it
+// works again, and no change of the site is reported. A failure stored
+// as the newest version sends no validators: the crawl reads the page in
+// full.
+func TestSitePageBackFromFailure(t *testing.T) {
+	const (
+		index = `<html><body><a href="/a">A</a></body></html>`
+		a     = `<html><body><p>A one.</p></body></html>`
+	)
+	sw := watchSite(t, map[string]string{"/": index, "/a": a, "/robots.txt": "User-agent: *\n"})
+	w := sw.w
+	w.check()
+	sw.fs.setStatus("/", 500)
+	for range 3 {
+		w.check()
+	}
+	sw.fs.setStatus("/", 0)
+	w.check() // works again
+	w.check() // unchanged: 304s
+	if got, want := versionTrace(t, w.db, w.wh, w.url), []string{"200 " + index, "500 failed", "200 " + index}; !reflect.DeepEqual(got, want) {
+		t.Errorf("the start page's versions %q, want %q", got, want)
+	}
+	var subjects []string
+	for _, msg := range messagesOf(t, w.db, w.u, w.s) {
+		subjects = append(subjects, msg.Subject)
+	}
+	if len(subjects) != 2 || !strings.Contains(subjects[0], " fails since ") || !strings.HasSuffix(subjects[1], " works again") {
+		t.Errorf("messages %q: want a failure notice, then works again", subjects)
+	}
+	if cs := changesOf(t, w.db, w.s); len(cs) != 0 {
+		t.Errorf("%d changes of the site, want none: %s", len(cs), cs[0].Summary)
+	}
+	if ps := pageStateOf(t, w.db, w.s, w.url); !ps.FailingSince.IsZero() || ps.FailureSent {
+		t.Errorf("the start page's run of failures after it worked again: %+v", ps)
+	}
+	if n := sw.fs.notModified(); n != 3 {
+		t.Errorf("%d answers 304, want 3 (/a when the start page came back, then both)", n)
+	}
+}
+
+// TestSitePageNotModifiedWithoutGoodVersion: a site's page that has no
+// stored version to ask for conditionally (none at all, or only its
+// failure) and answers 304 Not Modified all the same has not been read:
+// it is a page that failed, in the crawl, not a page read with an empty
+// body. A start page that does so fails the check and goes on failing.
+func TestSitePageNotModifiedWithoutGoodVersion(t *testing.T) {
+	const index = `<html><body><a href="/a">A</a></body></html>`
+	for name, path := range map[string]string{"a page never stored": "/a", "a start page that failed": "/"} {
+		t.Run(name, func(t *testing.T) {
+			sw := watchSite(t, map[string]string{"/": index, "/a": `<html><body><p>A one.</p></body></html>`, "/robots.txt": "User-agent: *\n"})
+			w := sw.w
+			url := sw.srv.URL + path
+			if path == "/" {
+				sw.fs.setStatus(path, 500)
+				w.check()
+			}
+			since := w.now
+			sw.fs.setStatus(path, http.StatusNotModified)
+			w.check()
+			if path == "/a" {
+				r := siteRecordOf(t, w.db, w.s)
+				var a *crawl.Page
+				for _, p := range r.Snapshot.Pages {
+					if p.URL == url {
+						a = p
+					}
+				}
+				if a == nil || !a.Failed() || !strings.Contains(a.Error, "304") {
+					t.Errorf("page /a in the crawl: %+v, want a failure naming the 304", a)
+				}
+				if id := r.Versions[url]; id != 0 {
+					t.Errorf("page /a has version %d in the crawl, want none", id)
+				}
+				return
+			}
+			if v := w.latest(); v.Error == "" || !strings.Contains(v.Error, "304") {
+				t.Errorf("the start page's newest version %+v: want a failure naming the 304", v)
+			}
+			if ps := pageStateOf(t, w.db, w.s, url); !ps.FailingSince.Equal(since) {
+				t.Errorf("the start page's run of failures: %+v, want one since %v", ps, since)
+			}
+			if _, _, err := w.db.SiteSnapshot(context.Background(), w.s.ID); vigil.ErrorCode(err) != vigil.ENOTFOUND {
+				t.Errorf("a crawl whose start page was not read became the reference: %v", err)
+			}
+		})
 	}
 }

@@ -126,7 +126,10 @@ type leaf struct {
 
 // Fetch implements vigil.Fetcher. A page stored before is asked for
 // conditionally; when it has not changed (304), the crawl is given its
-// stored body, which is the version the page has in this crawl.
+// stored body, which is the version the page has in this crawl. A page
+// whose newest version is a failure is asked for in full, and stored
+// again (storeSitePage) when it answers. A 304 to a request without
+// validators is the page's failure, as fetchPage takes it.
 func (f *siteFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.FetchResult, error) {
 	asked, good := f.m.storedPage(ctx, req.URL)
 	r := *req
@@ -134,14 +137,20 @@ func (f *siteFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigi
 		r.ETag, r.LastModified = good.ETag, good.LastModified
 	}
 	res, err := f.inner.Fetch(ctx, &r)
-	if err == nil && res != nil && res.NotModified {
-		if final, cerr := vigil.CanonicalURL(res.URL); good == nil || cerr != nil || final != asked {
+	if err == nil && res != nil && res.NotModified && good != nil {
+		if final, cerr := vigil.CanonicalURL(res.URL); cerr != nil || final != asked {
 			// Not the page whose validators were sent (a redirect):
 			// asked again without them.
 			res, err = f.inner.Fetch(ctx, req)
 		} else {
 			return f.notModified(ctx, asked, good, res)
 		}
+	}
+	if err == nil && res != nil && res.NotModified {
+		// Not modified to a request without validators (none stored,
+		// the newest version a failure, or a redirect's): the answer
+		// says nothing of the page's content, and the page is not read.
+		err = fmt.Errorf("fetch %s: 304 Not Modified to a request without validators", req.URL)
 	}
 	if err != nil && res != nil && res.Status/100 == 2 {
 		if u, cerr := vigil.CanonicalURL(res.URL); cerr == nil {

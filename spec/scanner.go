@@ -264,6 +264,7 @@ func (s *Scanner) scanNumberForm() (Token, bool) {
 func (s *Scanner) scanString(pos Pos) string {
 	start := s.off
 	s.off++ // opening quote
+	badUTF8 := false
 	for {
 		if s.off >= len(s.src) || s.src[s.off] == '\n' {
 			lit := string(s.src[start:s.off])
@@ -271,15 +272,31 @@ func (s *Scanner) scanString(pos Pos) string {
 			return lit
 		}
 		c := s.src[s.off]
+		if c >= utf8.RuneSelf {
+			// strconv.Unquote would read a byte that is not UTF-8 as
+			// U+FFFD: a phrase from a Latin-1 file ("caf\xe9") would
+			// match no page, silently.
+			r, w := utf8.DecodeRune(s.src[s.off:])
+			if r == utf8.RuneError && w == 1 && !badUTF8 {
+				badUTF8 = true
+				s.error(s.pos(s.off), "string is not valid UTF-8 (save the file as UTF-8)", string(s.src[start:s.off+1]))
+			}
+			s.off += w
+			continue
+		}
 		s.off++
 		if c == '"' {
 			break
 		}
 		if c == '\\' && s.off < len(s.src) && s.src[s.off] != '\n' {
-			s.off++
+			_, w := s.peekRune(s.off) // the escaped character, whole
+			s.off += w
 		}
 	}
 	lit := string(s.src[start:s.off])
+	if badUTF8 {
+		return lit // reported at the byte
+	}
 	if v, err := strconv.Unquote(lit); err != nil {
 		s.error(pos, "invalid escape sequence in string", lit)
 	} else if !utf8.ValidString(v) {

@@ -59,6 +59,9 @@ func TestScanner(t *testing.T) {
 		"illegal":            {"~", []scanned{{ILLEGAL, "~"}}, 1},
 		"escaped bad utf8":   {`"\xff"`, []scanned{{STRING, `"\xff"`}}, 1},
 		"raw bad utf8":       {"“a\x9b”", []scanned{{STRING, "“a\x9b”"}}, 1},
+		"quoted bad utf8":    {"\"caf\xe9 au lait\"", []scanned{{STRING, "\"caf\xe9 au lait\""}}, 1},
+		"quoted bad utf8s":   {"\"\xff\xfe\" x", []scanned{{STRING, "\"\xff\xfe\""}, {IDENT, "x"}}, 1},
+		"escaped unicode":    {`"\é" x`, []scanned{{STRING, `"\é"`}, {IDENT, "x"}}, 1},
 		"invalid utf8":       {"\xff", []scanned{{ILLEGAL, "\xff"}}, 1},
 		"byte order mark":    {"\uFEFFCreate", []scanned{{CREATE, "Create"}}, 0},
 	}
@@ -88,6 +91,28 @@ func TestScannerPositions(t *testing.T) {
 		if src[pos.Offset:pos.Offset+len(lit)] != lit {
 			t.Errorf("token %d: offset %d does not start %q", i, pos.Offset, lit)
 		}
+	}
+}
+
+// A byte that is not UTF-8 inside a double-quoted string is reported
+// where it is, with what to do; strconv.Unquote alone turned it into
+// U+FFFD without a word.
+func TestScannerBadUTF8InString(t *testing.T) {
+	tests := map[string]struct {
+		src  string
+		want string
+	}{
+		"latin-1 e acute": {"phrase {\"caf\xe9 au lait\"}", "1:13: string is not valid UTF-8 (save the file as UTF-8)"},
+		"after unicode":   {"x \"é\xff\xfe\"", "1:6: string is not valid UTF-8 (save the file as UTF-8)"},
+		"escaped unicode": {`"\é"`, "1:1: invalid escape sequence in string"},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			_, errs := scanAll(tt.src)
+			if len(errs) != 1 || errs[0] != tt.want {
+				t.Errorf("Scan(%q): errors %q, want [%q]", tt.src, errs, tt.want)
+			}
+		})
 	}
 }
 

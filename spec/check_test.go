@@ -531,6 +531,40 @@ func TestNormalizeURLHosts(t *testing.T) {
 	}
 }
 
+// TestNormalizeURLRejects: http or https written without its "//" (or
+// without its ":") was taken for a host name, "http:/a.example/" becoming
+// http://http/a.example/, a page no fetch can reach; a port outside 1 to
+// 65535 was kept, for a fetch that cannot dial it.
+func TestNormalizeURLRejects(t *testing.T) {
+	for in, want := range map[string]string{
+		"http:/a.example/":   `invalid URL "http:/a.example/": write the scheme as http:// before the host`,
+		"HTTPS:a.example/x":  `invalid URL "HTTPS:a.example/x": write the scheme as https:// before the host`,
+		"https//a.example/":  `invalid URL "https//a.example/": write the scheme as https:// before the host`,
+		"http:a.example":     `invalid URL "http:a.example": write the scheme as http:// before the host`,
+		"a.example:65536/":   `invalid URL "a.example:65536/": port 65536 out of range (1 to 65535)`,
+		"http://a.example:0": `invalid URL "http://a.example:0": port 0 out of range (1 to 65535)`,
+		"http://[::1]:99999": `invalid URL "http://[::1]:99999": port 99999 out of range (1 to 65535)`,
+	} {
+		if got, err := NormalizeURL(in); err == nil || err.Error() != want {
+			t.Errorf("NormalizeURL(%q) = %q, %v; want error %q", in, got, err, want)
+		}
+	}
+	// Host and port, and names that look like a scheme, stay pages.
+	for in, want := range map[string]string{
+		"localhost:8080":        "http://localhost:8080/",
+		"a.example:65535/x":     "http://a.example:65535/x",
+		"http.example/x":        "http://http.example/x",
+		"https.example:8443/":   "http://https.example:8443/",
+		"httpd.example/x":       "http://httpd.example/x",
+		"a.example/http:/x":     "http://a.example/http:/x",
+		"a.example/x?u=http:/y": "http://a.example/x?u=http:/y",
+	} {
+		if got, err := NormalizeURL(in); err != nil || got != want {
+			t.Errorf("NormalizeURL(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+}
+
 // TestCheckReplaceKeepsLifespan: an edit keeps the From and To it writes
 // the same, as they were resolved: a From that has passed is no error (the
 // sentinel started on it), and To Now + 30 day does not move to 30 days

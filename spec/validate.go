@@ -220,7 +220,9 @@ func targetKey(t Target) string {
 // lower-cased, the scheme's default port (80 for http, 443 for https) is
 // dropped, and an empty path becomes "/", so that the spellings of one page
 // have one normal form ("HTTP://A.example:80" is "http://a.example/"). It
-// rejects other schemes and URLs without a host.
+// rejects other schemes, URLs without a host, ports outside 1 to 65535,
+// and "http:/a.example" or "https//a.example", whose mistyped scheme
+// would otherwise be read as a host named http.
 //
 // Sentinels checked before the port and the path were normalised keep
 // "http://a.example" in Checked.URLs; NormalizeURL of a stored URL gives
@@ -232,11 +234,22 @@ func NormalizeURL(raw string) (string, error) {
 		return "", fmt.Errorf("invalid URL: empty")
 	}
 	if !strings.Contains(s, "://") {
+		// "http:/a.example" or "https//a.example" is a scheme
+		// mistyped, not a host named http.
+		lower := strings.ToLower(s)
+		for _, scheme := range []string{"https", "http"} {
+			if strings.HasPrefix(lower, scheme+":") || strings.HasPrefix(lower, scheme+"/") {
+				return "", fmt.Errorf("invalid URL %q: write the scheme as %s:// before the host", raw, scheme)
+			}
+		}
 		s = "http://" + s
 	}
 	u, err := url.Parse(s)
 	if err != nil {
 		return "", fmt.Errorf("invalid URL %q: %v", raw, unwrapURLError(err))
+	}
+	if err := checkPort(u); err != nil {
+		return "", fmt.Errorf("invalid URL %q: %v", raw, err)
 	}
 	u.Scheme = strings.ToLower(u.Scheme)
 	if u.Scheme != "http" && u.Scheme != "https" {
@@ -273,6 +286,17 @@ func NormalizeURL(raw string) (string, error) {
 		u.Path = "/"
 	}
 	return u.String(), nil
+}
+
+// checkPort reports a port outside 1 to 65535, which url.Parse takes (it
+// checks only that a port is digits) and no fetch can dial.
+func checkPort(u *url.URL) error {
+	if port := u.Port(); port != "" {
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("port %s out of range (1 to 65535)", port)
+		}
+	}
+	return nil
 }
 
 // defaultPorts are the ports NormalizeURL drops, by scheme.
@@ -810,6 +834,9 @@ func ValidateContact(kind ContactKind, address string) error {
 		u, err := url.Parse(address)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return fmt.Errorf("invalid webhook URL %q: want an absolute http or https URL", address)
+		}
+		if err := checkPort(u); err != nil {
+			return fmt.Errorf("invalid webhook URL %q: %v", address, err)
 		}
 	case Chat:
 		scheme, rest, ok := strings.Cut(address, "://")

@@ -393,6 +393,7 @@ func (p *parser) parseSite(pos Pos) *SiteTarget {
 			if t.Match != nil {
 				p.fail(at, word, "", "duplicate match in site target")
 			}
+			p.unquotedMatch(at)
 			t.Match = p.parseSiteLit("regular expression the links must match")
 			continue
 		}
@@ -408,6 +409,30 @@ func (p *parser) parseSite(pos Pos) *SiteTarget {
 		*bound = b
 	}
 	return t
+}
+
+// unquotedMatch reports a regular expression written without quotes after
+// the word match at, with the quotes it needs (match "\\.html$"), and
+// abandons the clause. The scanner reads such an expression as a name
+// (docs), a number, an illegal character (\.html$, .pdf$, [0-9]+), a
+// parenthesis or a comment (#top); a word (a.html$) is an expression as
+// it is, and a keyword, a word of the site target or the end of the file
+// say that the expression is missing (parseSiteLit reports it).
+func (p *parser) unquotedMatch(at Pos) {
+	p.unquotedComment("quoted regular expression", "match", at)
+	if p.pos.Line != at.Line {
+		return
+	}
+	switch p.tok {
+	case IDENT:
+		if p.isWord("depth", "pages", "scope", "match") {
+			return
+		}
+	case INT, FLOAT, DATE, CLOCK, ILLEGAL, COLON, PLUS, LPAREN, LBRACE:
+	default:
+		return
+	}
+	p.unquoted("quoted regular expression", "match")
 }
 
 // parseSiteLit parses the URL or expression after "scope" or "match": a
@@ -619,16 +644,37 @@ func (p *parser) parseSelector() *Selector {
 // illegal character (.price, //div, 'main' in single quotes) or a comment
 // (#price); any other token is reported as not expected.
 func (p *parser) unquotedSelector(lang SelectorLang, at Pos) {
-	if n := len(p.comments); n > 0 && p.comments[n-1].Hash.Offset > at.Offset && p.comments[n-1].Hash.Line == at.Line {
-		c := p.comments[n-1]
-		text := strings.Fields(c.Text)[0]
-		p.fail(c.Hash, text, "quoted selector", fmt.Sprintf("expected quoted selector, found %s, which begins a comment: write %s %q", text, lang, text))
-	}
+	p.unquotedComment("quoted selector", lang.String(), at)
 	switch p.tok {
 	case IDENT, WORD, ILLEGAL, COLON, PLUS:
 	default:
 		p.failExpected("quoted selector")
 	}
+	p.unquoted("quoted selector", lang.String())
+}
+
+// unquotedComment reports, as a literal that needs quotes after keyword
+// at, a comment that begins on keyword's line with something other than
+// white space (#price, #top), and abandons the clause; it does nothing
+// otherwise.
+func (p *parser) unquotedComment(what, keyword string, at Pos) {
+	n := len(p.comments)
+	if n == 0 || p.comments[n-1].Hash.Offset <= at.Offset || p.comments[n-1].Hash.Line != at.Line {
+		return
+	}
+	c := p.comments[n-1]
+	text := strings.Fields(c.Text)[0]
+	if text == "#" {
+		return // a comment after a missing literal
+	}
+	p.fail(c.Hash, text, what, fmt.Sprintf("expected %s, found %s, which begins a comment: write %s %q", what, text, keyword, text))
+}
+
+// unquoted reports the text from the current token to the next white
+// space as a literal that needs quotes after keyword, writing it as it
+// should be (%q: quotes, and the Go escapes the language's strings have),
+// and abandons the clause.
+func (p *parser) unquoted(what, keyword string) {
 	src := p.sc.src[p.pos.Offset:]
 	if i := strings.IndexFunc(string(src), unicode.IsSpace); i >= 0 {
 		src = src[:i]
@@ -637,7 +683,7 @@ func (p *parser) unquotedSelector(lang SelectorLang, at Pos) {
 	if len(text) > 1 && text[0] == '\'' && text[len(text)-1] == '\'' {
 		text = text[1 : len(text)-1] // 'main': quoted, but as strings are not
 	}
-	p.failHere(text, "quoted selector", fmt.Sprintf("expected quoted selector, found %s: write %s %q", text, lang, text))
+	p.failHere(text, what, fmt.Sprintf("expected %s, found %s: write %s %q", what, text, keyword, text))
 }
 
 func (p *parser) parseCondition() *Condition {

@@ -39,7 +39,7 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	fs := flag.NewFlagSet("vigil site crawl", flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
 	bools, envErr := envBools(env, "VIGIL_ALLOW_PRIVATE_NETWORKS")
-	depth := fs.Int("depth", crawl.DefaultMaxDepth, "follow links at most this many steps from URL (0: URL alone)")
+	depth := fs.Int("depth", crawl.DefaultMaxDepth, fmt.Sprintf("follow links at most this many steps from URL (0: URL alone; at most %d)", crawl.MaxMaxDepth))
 	maxPages := fs.Int("max-pages", crawl.DefaultMaxPages, "fetch at most this many URLs")
 	var scope scopeFlag
 	fs.Var(&scope, "scope", "follow only links to URLs under this prefix, at a path segment boundary (.../docs takes /docs, /docs/x and /docs?q, not /docs-old); repeat for several (default: URL's directory)")
@@ -92,8 +92,8 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 		return exitError, fmt.Errorf("--match: %w", err)
 	}
 	switch {
-	case *depth < 0:
-		return exitError, fmt.Errorf("--depth %d: want 0 or more", *depth)
+	case *depth < 0 || *depth > crawl.MaxMaxDepth:
+		return exitError, fmt.Errorf("--depth %d: want 0 to %d", *depth, crawl.MaxMaxDepth)
 	case *maxPages < 1:
 		return exitError, fmt.Errorf("--max-pages %d: want 1 or more", *maxPages)
 	case *hostDelay < 0:

@@ -119,7 +119,8 @@ func TestSiteCrawlBadFlags(t *testing.T) {
 		env  map[string]string
 		want string
 	}{
-		{[]string{u, "--depth", "-1"}, allowPrivate, "vigil site crawl: --depth -1: want 0 or more\n"},
+		{[]string{u, "--depth", "-1"}, allowPrivate, "vigil site crawl: --depth -1: want 0 to 64\n"},
+		{[]string{u, "--depth", "65"}, allowPrivate, "vigil site crawl: --depth 65: want 0 to 64\n"},
 		{[]string{u, "--max-pages", "0"}, allowPrivate, "vigil site crawl: --max-pages 0: want 1 or more\n"},
 		{[]string{u, "--order", "depth"}, allowPrivate, "vigil site crawl: --order \"depth\": want importance or breadth\n"},
 		{[]string{u, "--scope", "docs/"}, allowPrivate, "vigil site crawl: --scope: url \"docs/\": scheme must be http or https\n"},

@@ -148,6 +148,18 @@ func (c *Checker) Add(s *Stored) {
 	c.known[strings.ToLower(s.Sentinel.Name.Name)] = s
 }
 
+// Failed tells the checker that the sentinel named name was found in
+// error and not added: a later sentinel that uses it, or refers to its
+// events, is told "sentinel NAME has errors" rather than "unknown
+// sentinel NAME". CheckFile does this for the sentinels of its file; a
+// caller that checks them one at a time with Check does it itself.
+func (c *Checker) Failed(name string) {
+	if c.bad == nil {
+		c.bad = map[string]bool{}
+	}
+	c.bad[strings.ToLower(name)] = true
+}
+
 func (c *Checker) lookup(name string) *Stored {
 	if s, ok := c.known[strings.ToLower(name)]; ok {
 		return s
@@ -180,10 +192,7 @@ func (c *Checker) CheckFile(f *File) ([]*Checked, error) {
 			out[i] = ch
 			c.Add(&Stored{Checked: ch, Created: c.Now})
 		} else if s.Name != nil {
-			if c.bad == nil {
-				c.bad = map[string]bool{}
-			}
-			c.bad[strings.ToLower(s.Name.Name)] = true
+			c.Failed(s.Name.Name)
 		}
 	}
 	errs.Sort()

@@ -879,3 +879,24 @@ func TestSiteScopeNil(t *testing.T) {
 		t.Errorf("nil scope: %v", err)
 	}
 }
+
+// TestCheckerFailed: a sentinel checked alone with Check and found in
+// error is named as such to those that use it once the caller says so,
+// as CheckFile names the failed sentinels of its file.
+func TestCheckerFailed(t *testing.T) {
+	f := mustParse(t, "Create Sentinel p1 Using http://a.example Monitor keywords {\"a b\"}\nCreate Sentinel p2 Using p1")
+	for _, failed := range []bool{false, true} {
+		c := NewChecker(date(2026, 1, 4, 12, 0))
+		if _, err := c.Check(f.Sentinels[0]); err == nil {
+			t.Fatal("p1 checked without error")
+		}
+		want := "unknown sentinel p1"
+		if failed {
+			c.Failed("P1")
+			want = "sentinel p1 has errors"
+		}
+		if _, err := c.Check(f.Sentinels[1]); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Failed called %v: p2: %v, want %q", failed, err, want)
+		}
+	}
+}

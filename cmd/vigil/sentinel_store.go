@@ -143,6 +143,9 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (int, 
 				}
 				printDiagnostics(env.stdout, err, "")
 				code = exitChanged
+				if s.Name != nil {
+					checker.Failed(s.Name.Name) // for those that use it
+				}
 				continue
 			}
 			specJSON, err := json.Marshal(ch)

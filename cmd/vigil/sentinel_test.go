@@ -222,6 +222,30 @@ func TestSentinelRm(t *testing.T) {
 	}
 }
 
+// TestSentinelAddDependsOnBad: add, as check does, tells a sentinel that
+// uses one with errors (or refers to its events) that this one has
+// errors; it said "unknown sentinel p1" of a p1 written just above, and
+// adds the others.
+func TestSentinelAddDependsOnBad(t *testing.T) {
+	dir := t.TempDir()
+	f := writeFile(t, dir, "dep.ssl", "Create Sentinel p1 Using http://a.example\n\tMonitor keywords {\"a b\"}\n"+
+		"Create Sentinel p2 Using p1\n"+
+		"Create Sentinel p3 Using http://b.example\n\tFrom end(p1)\n"+
+		"Create Sentinel p4 Using http://c.example\n")
+	want := f + ":2:20: keyword \"a b\" has several words: use phrase {\"a b\"}\n" +
+		f + ":3:26: sentinel p1 has errors\n" +
+		f + ":5:11: sentinel p1 has errors\n"
+	code, out, errOut := runVigil(t, "", "sentinel", "check", f)
+	if code != exitChanged || out != want {
+		t.Errorf("check: exit %d, stdout %q, stderr %q\nwant %q", code, out, errOut, want)
+	}
+	code, out, errOut = runVigil(t, "", "sentinel", "add", "--data", filepath.Join(dir, "data"), f)
+	got, added, _ := strings.Cut(out, "added sentinel ")
+	if code != exitChanged || got != want || !strings.HasPrefix(added, "1 p4 feed ") {
+		t.Errorf("add: exit %d, stdout %q, stderr %q\nwant %q and p4 added", code, out, errOut, want)
+	}
+}
+
 // TestSentinelFeed: sentinel feed prints the feed paths add printed, and
 // --rotate replaces them with others, kept in the store (the old ones are
 // refused by the server: TestWebFeedRotation); a name the owner has no

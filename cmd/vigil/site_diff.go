@@ -238,7 +238,9 @@ func sameQuery(s1, s2 *crawl.Snapshot, name1, name2 string) error {
 	switch {
 	case q1.Start != q2.Start:
 		field, v1, v2 = "start", q1.Start, q2.Start
-	case !slices.Equal(q1.Scope, q2.Scope):
+	case !slices.Equal(crawl.CanonicalScope(q1.Scope), crawl.CanonicalScope(q2.Scope)):
+		// a set: snapshots made before the crawl sorted it hold it in
+		// the order of the --scope flags
 		field, v1, v2 = "scope", strings.Join(q1.Scope, " "), strings.Join(q2.Scope, " ")
 	case q1.Match != q2.Match:
 		field, v1, v2 = "match", q1.Match, q2.Match

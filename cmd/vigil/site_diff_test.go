@@ -495,6 +495,42 @@ func TestSiteDiffErrors(t *testing.T) {
 	}
 }
 
+// TestSiteDiffScopeOrder: the --scope prefixes are a set: two crawls given
+// them in another order, or one twice, are of one query, and so is a
+// snapshot written before the scope was recorded sorted. vigil site diff
+// refused them as "snapshots of different queries".
+func TestSiteDiffScopeOrder(t *testing.T) {
+	s := newSyntheticSite(t)
+	s.set(siteBefore, nil)
+	dir := t.TempDir()
+	start := s.srv.URL + "/docs/index.html"
+	a, b := s.srv.URL+"/docs/a.html", s.srv.URL+"/docs/guide.html"
+	ab := siteCrawl(t, dir, "ab.json", start, "--scope", a, "--scope", b)
+	ba := siteCrawl(t, dir, "ba.json", start, "--scope", b, "--scope", a, "--scope", b)
+	if code, out := siteDiff(t, ab, ba); code != exitOK || !strings.HasPrefix(out, "total: 0 added, 0 deleted, 0 modified") {
+		t.Errorf("--scope A --scope B, then B A B: exit %d, %q", code, out)
+	}
+	if got := decodeSnapshot(t, ba).Query.Scope; !slices.Equal(got, []string{a, b}) {
+		t.Errorf("recorded scope %q, want %q", got, []string{a, b})
+	}
+	// As an earlier vigil wrote it: the prefixes in the order given.
+	raw, err := os.ReadFile(ab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := strings.Replace(string(raw), fmt.Sprintf("%q,\n      %q", a, b), fmt.Sprintf("%q,\n      %q", b, a), 1)
+	if old == string(raw) {
+		t.Fatalf("no scope %q %q to swap in %s", a, b, raw[:300])
+	}
+	unsorted := filepath.Join(dir, "unsorted.json")
+	if err := os.WriteFile(unsorted, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := siteDiff(t, unsorted, ba); code != exitOK || !strings.HasPrefix(out, "total: 0 added, 0 deleted, 0 modified") {
+		t.Errorf("an unsorted scope of an earlier snapshot: exit %d, %q", code, out)
+	}
+}
+
 // TestSiteDiffContentChange: the content line of each kind of modified
 // page.
 func TestSiteDiffContentChange(t *testing.T) {

@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/vigil-web/vigil"
@@ -43,7 +44,9 @@ type Query struct {
 	// directory of the start page on its host ("https://example.org/docs/"
 	// for "https://example.org/docs/index.html"), taken after the start
 	// page's redirects, so that a site that moved to https is crawled
-	// there.
+	// there. The prefixes are a set: a crawl records them in canonical
+	// form, sorted, each once (CanonicalScope), so that their order does
+	// not make two crawls of one site differ.
 	Scope []string `json:"scope"`
 	// Match, when not empty, is a regular expression (RE2 syntax) that the
 	// canonical URL of a followed link must match too, anywhere in it
@@ -134,20 +137,32 @@ func (q *Query) Validate() error {
 	return nil
 }
 
+// CanonicalScope returns scope prefixes as a crawl records them: each in
+// canonical form (vigil.CanonicalURL; one that is not a URL as written),
+// sorted, each once. The order and the repeats of the prefixes do not
+// change what a crawl reaches, so two scopes with the same CanonicalScope
+// are one scope. It never returns nil.
+func CanonicalScope(scope []string) []string {
+	out := make([]string, 0, len(scope))
+	for _, p := range scope {
+		if c, err := vigil.CanonicalURL(p); err == nil {
+			p = c
+		}
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // resolved returns q validated, with Start and the scope prefixes in
-// canonical form. An empty scope stays empty: the crawl fills it in from
+// canonical form, the prefixes sorted and each once (CanonicalScope). An empty scope stays empty: the crawl fills it in from
 // the start page's final URL.
 func (q Query) resolved() (Query, error) {
 	if err := q.Validate(); err != nil {
 		return q, err
 	}
 	q.Start, _ = vigil.CanonicalURL(q.Start)
-	scope := make([]string, 0, len(q.Scope))
-	for _, p := range q.Scope {
-		c, _ := vigil.CanonicalURL(p)
-		scope = append(scope, c)
-	}
-	q.Scope = scope
+	q.Scope = CanonicalScope(q.Scope)
 	if q.Workers == 0 {
 		q.Workers = DefaultWorkers
 	}

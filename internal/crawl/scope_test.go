@@ -1,6 +1,9 @@
 package crawl
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestScopeContains: a scope prefix takes the URLs under it at a path
 // segment boundary, on its own scheme and host; with a query, the URLs of
@@ -51,5 +54,37 @@ func TestScopeContains(t *testing.T) {
 				t.Errorf("%s: scope %s (raw prefixes: %v) contains %s: %v, want %v", name, r.Scope[0], raw, tc.url, got, want)
 			}
 		}
+	}
+}
+
+// TestCanonicalScope: a scope is a set of prefixes: the order they are
+// given in and their repeats (in any spelling of one URL) do not change
+// what a crawl reaches, so a query's resolved scope holds each canonical
+// prefix once, sorted, and two crawls given the same prefixes in another
+// order record the same scope.
+func TestCanonicalScope(t *testing.T) {
+	for name, tc := range map[string]struct {
+		in, want []string
+	}{
+		"empty":     {nil, []string{}},
+		"sorted":    {[]string{"https://b.example/x", "https://a.example/y"}, []string{"https://a.example/y", "https://b.example/x"}},
+		"repeated":  {[]string{"https://a.example/docs", "HTTPS://A.example:443/docs", "https://a.example/docs#top"}, []string{"https://a.example/docs"}},
+		"distinct":  {[]string{"https://a.example/docs/", "https://a.example/docs"}, []string{"https://a.example/docs", "https://a.example/docs/"}},
+		"not a URL": {[]string{"ftp://a.example/", "https://a.example/"}, []string{"ftp://a.example/", "https://a.example/"}},
+	} {
+		if got := CanonicalScope(tc.in); !slices.Equal(got, tc.want) || got == nil {
+			t.Errorf("%s: CanonicalScope(%q) = %#v, want %q", name, tc.in, got, tc.want)
+		}
+	}
+	q := Query{Start: "https://a.example/", Scope: []string{"https://a.example/z", "https://a.example/a", "https://A.example/z"}, MaxPages: 1}
+	r, err := q.resolved()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"https://a.example/a", "https://a.example/z"}; !slices.Equal(r.Scope, want) {
+		t.Errorf("resolved scope %q, want %q", r.Scope, want)
+	}
+	if q.Scope[0] != "https://a.example/z" {
+		t.Errorf("resolved changed the query's own scope: %q", q.Scope)
 	}
 }

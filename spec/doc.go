@@ -138,7 +138,8 @@
 // R" follows only the links whose URL the regular expression R (RE2
 // syntax, Go's string escapes: "\\.html$") matches, anywhere in it. The
 // start page is fetched whatever the scope and the match. Editing the
-// scope or the match makes the next crawl a new reference.
+// scope (other than the order of its prefixes) or the match makes the
+// next crawl a new reference.
 //
 // Compare pairwise compares (Vi, Vi+1); every n compares (V1, V1+n), then
 // (V1+n, V1+2n), ... (the seed's formula, reading A of the note §7.7, which

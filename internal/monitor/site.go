@@ -503,9 +503,11 @@ func (m *Monitor) siteTooLong(j *job, ps *pageState, limit time.Duration, now ti
 // sameSiteQuery reports whether two crawls ran the same coupling query
 // (the bodies kept and the workers aside): the sentinel was not edited to
 // crawl otherwise, and its site did not move (the scope follows the start
-// page's redirects).
+// page's redirects). The scopes are compared as sets (crawl.CanonicalScope):
+// a crawl made before they were recorded sorted holds them in the order the
+// sentinel wrote them.
 func sameSiteQuery(a, b crawl.Query) bool {
-	return a.Start == b.Start && slices.Equal(a.Scope, b.Scope) && a.Match == b.Match && a.MaxDepth == b.MaxDepth && a.MaxPages == b.MaxPages &&
+	return a.Start == b.Start && slices.Equal(crawl.CanonicalScope(a.Scope), crawl.CanonicalScope(b.Scope)) && a.Match == b.Match && a.MaxDepth == b.MaxDepth && a.MaxPages == b.MaxPages &&
 		a.CrawlOrder() == b.CrawlOrder()
 }
 

@@ -571,11 +571,31 @@ func TestSameSiteQuery(t *testing.T) {
 		{"breadth and importance", with(func(q *crawl.Query) { q.Order = crawl.OrderBreadth }), with(func(q *crawl.Query) { q.Order = crawl.OrderImportance }), false},
 		{"pages", base, with(func(q *crawl.Query) { q.MaxPages = 99 }), false},
 		{"scope", base, with(func(q *crawl.Query) { q.Scope = []string{"https://a.example/"} }), false},
+		// A scope is a set: a crawl made before the scope was recorded
+		// sorted, of a sentinel whose scopes were written in another
+		// order, ran the same query (its next crawl is no new reference).
+		{"scope order", with(func(q *crawl.Query) { q.Scope = []string{"https://a.example/b", "https://a.example/a"} }),
+			with(func(q *crawl.Query) { q.Scope = []string{"https://a.example/a", "https://a.example/b"} }), true},
 	}
 	for _, tc := range tests {
 		if got := sameSiteQuery(tc.a, tc.b); got != tc.want {
 			t.Errorf("%s: sameSiteQuery = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestSiteKeyScopeOrder: sentinels that watch one site with its scopes
+// written in another order, or one twice, share its crawls.
+func TestSiteKeyScopeOrder(t *testing.T) {
+	q := crawl.Query{Start: "https://a.example/docs/", Scope: []string{"https://a.example/b", "https://a.example/a"}, MaxDepth: 3, MaxPages: 100}
+	r := q
+	r.Scope = []string{"https://a.example/a", "https://A.example/b", "https://a.example/a"}
+	if siteKey(q) != siteKey(r) {
+		t.Errorf("siteKey of scope %q = %q, of %q = %q; want them equal", q.Scope, siteKey(q), r.Scope, siteKey(r))
+	}
+	r.Scope = []string{"https://a.example/a"}
+	if siteKey(q) == siteKey(r) {
+		t.Errorf("siteKey of scope %q = that of %q", q.Scope, r.Scope)
 	}
 }
 

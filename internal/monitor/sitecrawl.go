@@ -100,13 +100,14 @@ type siteCrawls struct {
 func (m *Monitor) maxSharedCrawls() int { return 2 * m.siteSlots() }
 
 // siteKey returns the key of the crawls of a query: what determines what
-// it finds (the fields sameSiteQuery compares, the start canonical).
+// it finds (the fields sameSiteQuery compares, the start and the scope
+// canonical, the scope a set).
 func siteKey(q crawl.Query) string {
 	start, err := vigil.CanonicalURL(q.Start)
 	if err != nil {
 		start = q.Start // the crawl fails on it, once a check
 	}
-	return fmt.Sprintf("%q %q %q %d %d %q", start, strings.Join(q.Scope, "\x00"), q.Match, q.MaxDepth, q.MaxPages, q.CrawlOrder())
+	return fmt.Sprintf("%q %q %q %d %d %q", start, strings.Join(crawl.CanonicalScope(q.Scope), "\x00"), q.Match, q.MaxDepth, q.MaxPages, q.CrawlOrder())
 }
 
 // newerCrawl reports whether crawl c may be compared with prev, the

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/vigil-web/vigil/intent"
@@ -195,32 +194,12 @@ func runSentinelFmt(ctx context.Context, env *environment, args []string) (int, 
 	return code, nil
 }
 
-// writeFileAtomic replaces name with data through a temporary file in the
-// same directory, so a crash never leaves half a file.
+// writeFileAtomic replaces name with data as createFileAtomic does: a
+// crash never leaves half a file, the mode is kept, and a symbolic link is
+// followed and kept.
 func writeFileAtomic(name string, data []byte) error {
-	info, err := os.Stat(name)
-	if err != nil {
+	return createFileAtomic(name, func(w io.Writer) error {
+		_, err := w.Write(data)
 		return err
-	}
-	dir, base := ".", name
-	if i := strings.LastIndexByte(name, os.PathSeparator); i >= 0 {
-		dir, base = name[:i+1], name[i+1:]
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
+	})
 }

@@ -162,6 +162,34 @@ func TestSentinelFmt(t *testing.T) {
 	}
 }
 
+// TestSentinelFmtSymlink: -w on a symbolic link rewrites the file it
+// points to, keeping the link and the file's mode; it replaced the link
+// with a formatted copy, leaving the file it pointed to as it was.
+func TestSentinelFmtSymlink(t *testing.T) {
+	dir := t.TempDir()
+	real := writeFile(t, dir, "real.ssl", "Create Sentinel x Using a.example monitor all links\n")
+	if err := os.Chmod(real, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.ssl")
+	if err := os.Symlink("real.ssl", link); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := runVigil(t, "", "sentinel", "fmt", "-w", link); code != exitOK || out != "" || errOut != "" {
+		t.Fatalf("-w: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if info, err := os.Lstat(link); err != nil || info.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("%s is no longer a symbolic link (%v)", link, err)
+	}
+	want := "Create Sentinel x Using a.example\n\tMonitor all links\n"
+	if data, _ := os.ReadFile(real); string(data) != want {
+		t.Errorf("the file linked to holds %q, want %q", data, want)
+	}
+	if info, err := os.Stat(real); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("mode of %s: %v (%v), want 0600", real, info.Mode(), err)
+	}
+}
+
 // TestSentinelRm: a name names the owner's sentinel only (it removed every
 // owner's of that name), and a sentinel others use is kept until they are
 // removed.

@@ -187,8 +187,13 @@ func plural(n int, one, many string) string {
 // createFileAtomic writes name, new or replaced, through a temporary file
 // in the same directory that is synced and renamed over it: a crash or an
 // error leaves the old file (or none), never half a file. A new file gets
-// mode 0644, a replaced one keeps its mode.
+// mode 0644, a replaced one keeps its mode. A symbolic link is followed
+// (linkTarget): the file it points to is written, and the link kept.
 func createFileAtomic(name string, write func(io.Writer) error) error {
+	name, err := linkTarget(name)
+	if err != nil {
+		return err
+	}
 	mode := os.FileMode(0o644)
 	if info, err := os.Stat(name); err == nil {
 		if !info.Mode().IsRegular() {
@@ -219,4 +224,31 @@ func createFileAtomic(name string, write func(io.Writer) error) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), name)
+}
+
+// maxLinks bounds the symbolic links linkTarget follows, as the kernel
+// does (ELOOP).
+const maxLinks = 40
+
+// linkTarget returns the file that name leads to through its symbolic
+// links, so that a rename over it replaces that file and keeps the links;
+// the target of a link to no file yet, which is then made. A name that is
+// no link is itself.
+func linkTarget(name string) (string, error) {
+	orig := name
+	for range maxLinks {
+		info, err := os.Lstat(name)
+		if err != nil || info.Mode()&os.ModeSymlink == 0 {
+			return name, nil
+		}
+		to, err := os.Readlink(name)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(name), to)
+		}
+		name = to
+	}
+	return "", fmt.Errorf("%s: too many levels of symbolic links", orig)
 }

@@ -91,6 +91,43 @@ func TestSiteCrawl(t *testing.T) {
 	}
 }
 
+// TestSiteCrawlOutSymlink: --out through a symbolic link replaces the
+// file it points to and keeps the link (it replaced the link with the
+// snapshot); a link to no file yet makes that file.
+func TestSiteCrawlOutSymlink(t *testing.T) {
+	srv, _ := crawlSite(t)
+	dir := t.TempDir()
+	for name, target := range map[string]string{"existing": "old.json", "dangling": "new.json"} {
+		if target == "old.json" {
+			if err := os.WriteFile(filepath.Join(dir, target), []byte("{}"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		link := filepath.Join(dir, name+".json")
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+		if code, _, stderr := runVigilEnv(t, allowPrivate, "site", "crawl", "--host-delay", "0", "--depth", "0", "--out", link, srv.URL+"/docs/"); code != exitOK {
+			t.Fatalf("%s: exit %d: %s", name, code, stderr)
+		}
+		if info, err := os.Lstat(link); err != nil || info.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s: %s is no longer a symbolic link (%v)", name, link, err)
+		}
+		f, err := os.Open(filepath.Join(dir, target))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		_, err = crawl.Decode(f, 0)
+		f.Close()
+		if err != nil {
+			t.Errorf("%s: %s: %v", name, target, err)
+		}
+	}
+	if info, err := os.Stat(filepath.Join(dir, "old.json")); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("old.json: mode %v (%v), want 0600 kept", info.Mode(), err)
+	}
+}
+
 // TestSiteCrawlPrivate: a loopback site is refused, as by vigil serve,
 // unless the flag or the environment allows it.
 func TestSiteCrawlPrivate(t *testing.T) {

@@ -92,6 +92,11 @@ func runSentinelCheck(ctx context.Context, env *environment, args []string) (int
 			return exitError, err
 		}
 	}
+	if *owner != "" {
+		if err := spec.ValidateContact(spec.Email, *owner); err != nil {
+			return exitError, fmt.Errorf("-owner: %w", err)
+		}
+	}
 	c := &spec.Checker{Now: now, Location: loc, Owner: *owner, CompileSelector: intent.CheckSelector, CheckChat: chat.Check}
 	code := exitOK
 	enc := json.NewEncoder(env.stdout)

@@ -129,6 +129,12 @@ func TestSentinelCheck(t *testing.T) {
 		if code, _, _ := runVigil(t, "", "sentinel", "check", "-bogus", good); code != exitError {
 			t.Errorf("bad flag: exit %d", code)
 		}
+		// The owner's address is the Notify clause of the sentinels
+		// without one: it was taken as it came, as add refuses it.
+		if code, out, errOut := runVigil(t, "", "sentinel", "check", "-now", "11/01/2002", "-owner", "not-an-email", good); code != exitError || out != "" ||
+			errOut != "vigil sentinel check: -owner: invalid email address \"not-an-email\"\n" {
+			t.Errorf("bad -owner: exit %d, stdout %q, stderr %q", code, out, errOut)
+		}
 	})
 }
 

@@ -17,6 +17,9 @@ import (
 type robotsRules struct {
 	data    *robotstxt.RobotsData
 	fetched time.Time
+	// status is the HTTP status of a robots.txt that answered 5xx, which
+	// disallows every page (RFC 9309); 0 otherwise.
+	status int
 }
 
 func (r *robotsRules) allowed(agent string, u *url.URL) bool {
@@ -52,6 +55,9 @@ func (c *Client) robotsAllow(ctx context.Context, u *url.URL) (*robotsRules, err
 		return nil, fmt.Errorf("robots.txt: %w", err)
 	}
 	if !rules.allowed(c.opt.RobotsAgent, u) {
+		if rules.status != 0 {
+			return nil, fmt.Errorf("%w (it answered HTTP %d, which disallows every page until it works)", ErrRobots, rules.status)
+		}
 		return nil, ErrRobots
 	}
 	return rules, nil
@@ -183,5 +189,9 @@ func (c *Client) fetchRobots(ctx context.Context, robotsURL string) (*robotsRule
 	if err != nil {
 		data, _ = robotstxt.FromStatusAndBytes(404, nil) // unparsable: no rules
 	}
-	return &robotsRules{data: data, fetched: time.Now()}, nil
+	rules := &robotsRules{data: data, fetched: time.Now()}
+	if resp.StatusCode >= 500 && resp.StatusCode <= 599 {
+		rules.status = resp.StatusCode
+	}
+	return rules, nil
 }

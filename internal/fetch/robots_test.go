@@ -3,10 +3,16 @@ package fetch
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/vigil-web/vigil"
 )
 
 // TestRobotsCacheOrigin: a URL as given and the same URL as a browser
@@ -90,4 +96,23 @@ func TestRobotsCacheAbandoned(t *testing.T) {
 			t.Errorf("the caller waiting: %v after %d reads, want robots.txt read again", secondErr, reads)
 		}
 	})
+}
+
+// TestRobotsServerError: a robots.txt that answers 5xx disallows every
+// page (RFC 9309), and the refusal says so: "disallowed by robots.txt"
+// alone sent the user looking for a rule in a file that has none.
+func TestRobotsServerError(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			http.Error(w, "oops", http.StatusServiceUnavailable)
+			return
+		}
+		io.WriteString(w, "page")
+	}))
+	defer srv.Close()
+	_, err := testClient(Options{}).Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + "/page"})
+	want := "disallowed by robots.txt (it answered HTTP 503, which disallows every page until it works)"
+	if !errors.Is(err, ErrRobots) || !strings.Contains(err.Error(), want) {
+		t.Errorf("Fetch: %v, want ErrRobots saying %q", err, want)
+	}
 }

@@ -7,12 +7,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"golang.org/x/net/idna"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/crawl"
@@ -75,7 +79,7 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	if envErr != nil {
 		return exitError, envErr
 	}
-	q := crawl.Query{Start: fs.Arg(0), MaxDepth: *depth, MaxPages: *maxPages, Match: *match, Bodies: *bodies, Order: crawl.Order(*order)}
+	q := crawl.Query{Start: asciiHost(fs.Arg(0)), MaxDepth: *depth, MaxPages: *maxPages, Match: *match, Bodies: *bodies, Order: crawl.Order(*order)}
 	if q.Order != crawl.OrderImportance && q.Order != crawl.OrderBreadth {
 		return exitError, fmt.Errorf("--order %q: want importance or breadth", *order)
 	}
@@ -83,6 +87,7 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 		return exitError, err
 	}
 	for _, p := range scope {
+		p = asciiHost(p)
 		if _, err := vigil.CanonicalURL(p); err != nil {
 			return exitError, fmt.Errorf("--scope: %w", err)
 		}
@@ -251,4 +256,28 @@ func linkTarget(name string) (string, error) {
 		name = to
 	}
 	return "", fmt.Errorf("%s: too many levels of symbolic links", orig)
+}
+
+// asciiHost returns raw with its host name, if written in another script
+// than ASCII, in its ASCII (punycode) form, as a sentinel's URL is
+// (spec.NormalizeURL): vigil.CanonicalURL takes only that. Anything else,
+// and a URL it cannot read, is returned as it is, for CanonicalURL to
+// judge.
+func asciiHost(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return raw
+	}
+	host := u.Hostname()
+	for i := 0; i < len(host); i++ {
+		if host[i] >= utf8.RuneSelf {
+			ascii, err := idna.Lookup.ToASCII(host)
+			at := strings.Index(raw, host)
+			if err != nil || at < 0 {
+				return raw
+			}
+			return raw[:at] + ascii + raw[at+len(host):]
+		}
+	}
+	return raw
 }

@@ -128,6 +128,36 @@ func TestSiteCrawlOutSymlink(t *testing.T) {
 	}
 }
 
+// TestSiteCrawlIDN: a host name written in its own script is taken in its
+// ASCII (punycode) form, as a sentinel's is; vigil site crawl refused it
+// ("host must be ASCII (punycode)") where Using site accepts it.
+func TestSiteCrawlIDN(t *testing.T) {
+	srv, _ := crawlSite(t)
+	code, stdout, stderr := runVigilEnv(t, allowPrivate, "site", "crawl", "--host-delay", "0", "--depth", "0",
+		"--scope", "https://Bücher.example:8443/docs", srv.URL+"/docs/")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	snap, err := crawl.Decode(strings.NewReader(stdout), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "https://xn--bcher-kva.example:8443/docs"; len(snap.Query.Scope) != 1 || snap.Query.Scope[0] != want {
+		t.Errorf("scope %q, want [%q]", snap.Query.Scope, want)
+	}
+	for in, want := range map[string]string{
+		"http://bücher.example/a b?q=é#x": "http://xn--bcher-kva.example/a b?q=é#x",
+		"http://[::1]:80/x":               "http://[::1]:80/x",
+		"http://a.example/ü":              "http://a.example/ü",
+		"ftp://bücher.example/":           "ftp://bücher.example/",
+		"http://bü cher.example/":         "http://bü cher.example/",
+	} {
+		if got := asciiHost(in); got != want {
+			t.Errorf("asciiHost(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 // TestSiteCrawlPrivate: a loopback site is refused, as by vigil serve,
 // unless the flag or the environment allows it.
 func TestSiteCrawlPrivate(t *testing.T) {

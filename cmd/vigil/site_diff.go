@@ -54,8 +54,9 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 			"Diff compares two snapshots of one coupling query, written by vigil site\n"+
 			"crawl at two times (files, or - for standard input), as web tables: one\n"+
 			"tuple per page read, the page and its link path from the start. It prints\n"+
-			"a line per page added, deleted (no longer reached, failing, redirected) or\n"+
-			"modified, with its title and link path, then a total line; --format json\n"+
+			"a line per page added, deleted (no longer reached, failing, redirected, or\n"+
+			"still linked but cut by --max-pages or --depth) or modified, with its\n"+
+			"title and link path, then a total line; --format json\n"+
 			"prints the delta web tables (plus, minus, mod) and the node sets instead.\n"+
 			"With --content, the two bodies of each modified page are compared by the\n"+
 			"diff engine, as vigil diff compares documents, and its changes counted: a\n"+
@@ -265,8 +266,12 @@ type siteDelta struct {
 	start          string                 // the query's start URL
 	pages1, pages2 map[string]*crawl.Page // the snapshots' pages by URL
 	redirected     map[string]string      // the new snapshot's redirects
-	paths1, paths2 map[webtable.TupleID][]webtable.NodeID
-	nodes1, nodes2 int
+	// unread1 and unread2 are the URLs each snapshot's pages link to
+	// but that it did not read, and why (crawl.Snapshot.UnreadLinks).
+	unread1, unread2 map[string]crawl.UnreadReason
+	query            crawl.Query // the new snapshot's
+	paths1, paths2   map[webtable.TupleID][]webtable.NodeID
+	nodes1, nodes2   int
 	// opt, when set, are the parsing options of the content comparison
 	// (--content).
 	opt *markup.Options
@@ -274,6 +279,7 @@ type siteDelta struct {
 
 func newSiteDelta(d *webtable.Delta, old, new *crawl.Snapshot, w1, w2 *webtable.Table) *siteDelta {
 	sd := &siteDelta{d: d, start: new.Query.Start, pages1: pagesByURL(old), pages2: pagesByURL(new), redirected: map[string]string{},
+		unread1: old.UnreadLinks(), unread2: new.UnreadLinks(), query: new.Query,
 		paths1: tuplesByID(w1), paths2: tuplesByID(w2), nodes1: len(w1.Nodes), nodes2: len(w2.Nodes)}
 	for _, r := range new.Redirects {
 		sd.redirected[r.From] = r.To
@@ -314,6 +320,9 @@ func (sd *siteDelta) write(w io.Writer) error {
 		var notes []string
 		if before := sd.pages1[p.URL]; before != nil && before.Failed() {
 			notes = append(notes, "failed before: "+failure(before))
+		}
+		if why := sd.unread1[p.URL]; why != "" {
+			notes = append(notes, "linked before, "+sd.unreadText(why))
 		}
 		if u := deletedWith[p.Hash]; u != "" && p.Hash != "" {
 			notes = append(notes, "the content of deleted "+relativeURL(u, dir))
@@ -376,7 +385,18 @@ func (sd *siteDelta) gone(u, dir string) string {
 	if to, ok := sd.redirected[u]; ok {
 		return "now redirected to " + relativeURL(to, dir)
 	}
+	if why := sd.unread2[u]; why != "" {
+		return "still linked, " + sd.unreadText(why)
+	}
 	return "no longer reached"
+}
+
+// unreadText says which bound of the query left a linked page unread.
+func (sd *siteDelta) unreadText(why crawl.UnreadReason) string {
+	if why == crawl.UnreadDepth {
+		return fmt.Sprintf("beyond --depth %d", sd.query.MaxDepth)
+	}
+	return fmt.Sprintf("not read: the crawl stopped at --max-pages %d", sd.query.MaxPages)
 }
 
 // noteText writes the notes of a summary line in parentheses, or nothing.

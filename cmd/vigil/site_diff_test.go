@@ -531,6 +531,73 @@ func TestSiteDiffScopeOrder(t *testing.T) {
 	}
 }
 
+// TestSiteDiffUnread: a page that a crawl read and the next left unread,
+// though a page read still links to it, is deleted "still linked", with
+// the bound that cut it (the page limit, or the depth), and a page read
+// that was linked but unread before is added "linked before"; both were
+// said to be "no longer reached" (or nothing), which sent the user to
+// look for a link that is still there.
+func TestSiteDiffUnread(t *testing.T) {
+	s := newSyntheticSite(t)
+	dir := t.TempDir()
+	start := s.srv.URL + "/docs/index.html"
+	// The index links to a, b and c; a page limit of 3 reads the index
+	// and two of them, then the index links to more.
+	s.set(map[string]string{
+		"/docs/index.html": `<title>Docs</title><a href="a.html">A</a> <a href="b.html">B</a>`,
+		"/docs/a.html":     `<title>A</title><a href="deep.html">Deep</a>`,
+		"/docs/b.html":     `<title>B</title>`,
+		"/docs/c.html":     `<title>C</title>`,
+		"/docs/deep.html":  `<title>Deep</title>`,
+	}, nil)
+	before := siteCrawl(t, dir, "before.json", start, "--max-pages", "3", "--depth", "1", "--order", "breadth")
+	s.set(map[string]string{
+		"/docs/index.html": `<title>Docs</title><a href="c.html">C</a> <a href="a.html">A</a> <a href="b.html">B</a>`,
+		"/docs/a.html":     `<title>A</title><a href="deep.html">Deep</a>`,
+		"/docs/b.html":     `<title>B</title>`,
+		"/docs/c.html":     `<title>C</title>`,
+		"/docs/deep.html":  `<title>Deep</title>`,
+	}, nil)
+	after := siteCrawl(t, dir, "after.json", start, "--max-pages", "3", "--depth", "1", "--order", "breadth")
+	_, out := siteDiff(t, before, after)
+	for _, want := range []string{
+		"+ added    " + s.srv.URL + "/docs/c.html \"C\"  via index.html\n",
+		"- deleted  " + s.srv.URL + "/docs/b.html \"B\"  via index.html  (still linked, not read: the crawl stopped at --max-pages 3)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("diff:\n%s\nwant a line %q", out, want)
+		}
+	}
+	// By the depth: deep.html, read at depth 2, is linked from a page at
+	// --depth 1 when the index no longer links to it.
+	s.set(map[string]string{
+		"/docs/index.html": `<title>Docs</title><a href="a.html">A</a> <a href="deep.html">Deep</a>`,
+		"/docs/a.html":     `<title>A</title><a href="deep.html">Deep</a>`,
+		"/docs/deep.html":  `<title>Deep</title>`,
+	}, nil)
+	deep := siteCrawl(t, dir, "deep.json", start, "--max-pages", "3", "--depth", "1", "--order", "breadth")
+	s.set(map[string]string{
+		"/docs/index.html": `<title>Docs</title><a href="a.html">A</a>`,
+		"/docs/a.html":     `<title>A</title><a href="deep.html">Deep</a>`,
+		"/docs/deep.html":  `<title>Deep</title>`,
+	}, nil)
+	shallow := siteCrawl(t, dir, "shallow.json", start, "--max-pages", "3", "--depth", "1", "--order", "breadth")
+	_, out = siteDiff(t, deep, shallow)
+	if want := "- deleted  " + s.srv.URL + "/docs/deep.html \"Deep\"  via index.html  (still linked, beyond --depth 1)\n"; !strings.Contains(out, want) {
+		t.Errorf("diff:\n%s\nwant a line %q", out, want)
+	}
+	s.set(map[string]string{
+		"/docs/index.html": `<title>Docs</title><a href="a.html">A</a> <a href="deep.html">Deep</a>`,
+		"/docs/a.html":     `<title>A</title><a href="deep.html">Deep</a>`,
+		"/docs/deep.html":  `<title>Deep</title>`,
+	}, nil)
+	deepAgain := siteCrawl(t, dir, "deep-again.json", start, "--max-pages", "3", "--depth", "1", "--order", "breadth")
+	_, out = siteDiff(t, shallow, deepAgain)
+	if want := "+ added    " + s.srv.URL + "/docs/deep.html \"Deep\"  via index.html  (linked before, beyond --depth 1)\n"; !strings.Contains(out, want) {
+		t.Errorf("diff:\n%s\nwant a line %q", out, want)
+	}
+}
+
 // TestSiteDiffContentChange: the content line of each kind of modified
 // page.
 func TestSiteDiffContentChange(t *testing.T) {

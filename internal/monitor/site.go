@@ -532,12 +532,15 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 	for _, r := range cur.Snapshot.Redirects {
 		redirected[r.From] = r.To
 	}
+	unread1, unread2 := prev.Snapshot.UnreadLinks(), cur.Snapshot.UnreadLinks()
 	var out []intent.Change
 	for _, id := range sortedIDs(d.Added) {
 		p := pages2[string(id)]
 		info := &intent.PageInfo{URL: p.URL, Title: p.Title, NewVersion: cur.Versions[p.URL]}
 		if before := pages1[p.URL]; before != nil && before.Failed() {
 			info.Note = "failed before: " + pageFailure(before)
+		} else if why := unread1[p.URL]; why != "" {
+			info.Note = "linked before, " + unreadText(why, prev.Snapshot.Query)
 		}
 		info.ResourceID = m.knownResource(ctx, p.URL)
 		out = append(out, intent.NewPageChange(intent.Insert, info))
@@ -549,6 +552,8 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 			info.Note = "now failing: " + pageFailure(now)
 		} else if to, ok := redirected[p.URL]; ok {
 			info.Note = "now redirected to " + to
+		} else if why := unread2[p.URL]; why != "" {
+			info.Note = "still linked, " + unreadText(why, cur.Snapshot.Query)
 		}
 		info.ResourceID = m.knownResource(ctx, p.URL)
 		out = append(out, intent.NewPageChange(intent.Delete, info))
@@ -587,6 +592,15 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 		out = append(out, intent.NewPageChange(intent.Update, info))
 	}
 	return out, nil
+}
+
+// unreadText says which bound of a site's crawl left a linked page unread:
+// its pages or its depth.
+func unreadText(why crawl.UnreadReason, q crawl.Query) string {
+	if why == crawl.UnreadDepth {
+		return fmt.Sprintf("beyond the site's depth (depth %d)", q.MaxDepth)
+	}
+	return fmt.Sprintf("not read: the crawl stopped at its page limit (pages %d)", q.MaxPages)
 }
 
 // knownResource returns the id of a URL's resource if it has one, else 0

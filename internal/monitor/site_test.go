@@ -6,6 +6,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -702,4 +703,69 @@ func TestSiteEditedAway(t *testing.T) {
 	if recs := siteRecords(t, cs[0]); len(recs) != 1 || recs[0].Page.URL != site.URL("/docs/faq.html") {
 		t.Errorf("records %+v, want the FAQ changed", recs)
 	}
+}
+
+// TestSiteUnread: a page that a check's crawl leaves unread, though a page
+// read still links to it, is removed "still linked" with the bound of the
+// site that cut it, and a page read that was linked but unread before is
+// added "linked before"; they were "no longer reached" (and nothing),
+// false alarms at the edge of a site larger than its pages or depth.
+func TestSiteUnread(t *testing.T) {
+	db, wh, u := testStore(t)
+	page := func(title, links string) []byte {
+		return []byte(`<html><head><title>` + title + `</title></head><body>` + links + `</body></html>`)
+	}
+	site := crawltest.NewSite(t, crawltest.Release{
+		"/docs/index.html": page("Docs", `<a href="a.html">A</a>`),
+		"/docs/a.html":     page("A", `<a href="b.html">B</a>`),
+		"/docs/b.html":     page("B", ``),
+	})
+	now := time.Now().UTC()
+	src := "Create Sentinel docs Using site " + site.URL("/docs/") + " depth 1 pages 2 Every immediate"
+	sen := createSentinel(t, db, spec.NewChecker(now), u, "docs", src)
+	m := siteMonitor(db, wh, fetch.Options{}, &now)
+	runOnce(t, m, 1) // the reference: the index and a; b is beyond the depth
+	notes := func(want map[string]string) {
+		t.Helper()
+		cs := changesOf(t, db, sen) // the latest first
+		got := map[string]string{}
+		for _, r := range siteRecords(t, cs[0]) {
+			got[string(r.Op)+" "+r.Page.URL] = r.Page.Note
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("records (op URL: note) %q, want %q", got, want)
+		}
+	}
+	// b linked from the index too: not read, the page limit reached.
+	site.Set(crawltest.Release{
+		"/docs/index.html": page("Docs", `<a href="a.html">A</a> <a href="b.html">B</a>`),
+		"/docs/a.html":     page("A", `<a href="b.html">B</a>`),
+		"/docs/b.html":     page("B", ``),
+	}, nil)
+	checkAnHourLater(t, m, db, sen, &now)
+	// With 2 pages, the index and b (linked first, of two as important)
+	// are read, a is not.
+	site.Set(crawltest.Release{
+		"/docs/index.html": page("Docs", `<a href="b.html">B</a> <a href="a.html">A</a>`),
+		"/docs/a.html":     page("A", `<a href="b.html">B</a>`),
+		"/docs/b.html":     page("B", ``),
+	}, nil)
+	checkAnHourLater(t, m, db, sen, &now)
+	notes(map[string]string{
+		"insert " + site.URL("/docs/b.html"): "linked before, not read: the crawl stopped at its page limit (pages 2)",
+		"delete " + site.URL("/docs/a.html"): "still linked, not read: the crawl stopped at its page limit (pages 2)",
+		"update " + site.URL("/docs/"):       "",
+	})
+	// The index links a alone again: a is read, b beyond the depth.
+	site.Set(crawltest.Release{
+		"/docs/index.html": page("Docs", `<a href="a.html">A</a>`),
+		"/docs/a.html":     page("A", `<a href="b.html">B</a>`),
+		"/docs/b.html":     page("B", ``),
+	}, nil)
+	checkAnHourLater(t, m, db, sen, &now)
+	notes(map[string]string{
+		"insert " + site.URL("/docs/a.html"): "linked before, not read: the crawl stopped at its page limit (pages 2)",
+		"delete " + site.URL("/docs/b.html"): "still linked, beyond the site's depth (depth 1)",
+		"update " + site.URL("/docs/"):       "",
+	})
 }

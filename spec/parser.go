@@ -228,13 +228,20 @@ func (p *parser) parseSentinel() *Sentinel {
 	}) {
 		p.skipTo(Token.clauseStart)
 	}
+	// Right after a site target, its own words may come too.
+	_, afterSite := s.Target.(*SiteTarget)
 	for p.tok != EOF && p.tok != CREATE {
 		if !p.tok.clauseStart() {
-			p.errorAt(p.pos, p.lit, "clause", "expected Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create, found "+p.describe())
+			expected := "Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create"
+			if afterSite {
+				expected = "depth, pages, scope, match, " + expected
+			}
+			p.errorAt(p.pos, p.lit, "clause", "expected "+expected+", found "+p.describe())
 			p.next()
 			p.skipTo(Token.clauseStart)
 			continue
 		}
+		afterSite = false
 		if !p.try(func() { p.parseClause(s) }) {
 			p.skipTo(Token.clauseStart)
 		}

@@ -405,7 +405,8 @@ func (p *parser) parseSite(pos Pos) *SiteTarget {
 			continue
 		}
 		b := &Bound{ValuePos: p.pos}
-		b.N = p.parseInt("number of " + map[string]string{"depth": "links (the depth of the crawl)", "pages": "pages"}[word])
+		what := "number of " + map[string]string{"depth": "links (the depth of the crawl)", "pages": "pages"}[word]
+		b.N = p.parseInt(what)
 		bound := &t.Depth
 		if word == "pages" {
 			bound = &t.Pages
@@ -414,6 +415,14 @@ func (p *parser) parseSite(pos Pos) *SiteTarget {
 			p.fail(at, word, "", "duplicate "+word+" in site target")
 		}
 		*bound = b
+		if p.tok == COMMA {
+			// Nothing in a site target takes a comma: pages 1,000.
+			msg := fmt.Sprintf("write the %s without grouping: %d,... is read as %d then a comma", map[string]string{"depth": "depth", "pages": "number of pages"}[word], b.N, b.N)
+			if rest := digitsAt(p.sc.src, p.pos.Offset+1); rest != "" && !strings.ContainsAny(rest, ".,") {
+				msg += fmt.Sprintf(" (write %d%s)", b.N, rest)
+			}
+			p.fail(p.pos, ",", "", msg)
+		}
 	}
 	return t
 }

@@ -13,6 +13,7 @@ type ErrorHandler func(pos Pos, msg, found string)
 // not usable; call Init.
 //
 // Lexical rules:
+//   - lines end with "\n", "\r\n" or a "\r" alone;
 //   - white space separates tokens; a "#" at the start of a token begins a
 //     comment that runs to the end of the line ("#" inside a URL does not);
 //   - a word starts with a letter, digit or "_" and continues with letters,
@@ -55,6 +56,18 @@ func (s *Scanner) error(pos Pos, msg, found string) {
 	}
 }
 
+// peekByte returns the byte at offset off, 0 at the end.
+func (s *Scanner) peekByte(off int) byte {
+	if off >= len(s.src) {
+		return 0
+	}
+	return s.src[off]
+}
+
+// isLineEnd reports whether c ends a line: "\n", or "\r" alone or before
+// "\n".
+func isLineEnd(c byte) bool { return c == '\n' || c == '\r' }
+
 // peekRune returns the rune at offset off and its width; width 0 at the end.
 func (s *Scanner) peekRune(off int) (rune, int) {
 	if off >= len(s.src) {
@@ -96,7 +109,9 @@ func (s *Scanner) Scan() (pos Pos, tok Token, lit string) {
 	// skip white space, counting lines
 	for s.off < len(s.src) {
 		r, w := s.peekRune(s.off)
-		if r == '\n' {
+		if r == '\n' || r == '\r' && s.peekByte(s.off+1) != '\n' {
+			// A carriage return alone ends a line too (classic Mac
+			// files); before "\n" it is white space.
 			s.off++
 			s.line++
 			s.bol = s.off
@@ -116,14 +131,10 @@ func (s *Scanner) Scan() (pos Pos, tok Token, lit string) {
 	r, w := s.peekRune(s.off)
 	switch {
 	case r == '#':
-		for s.off < len(s.src) && s.src[s.off] != '\n' {
+		for s.off < len(s.src) && !isLineEnd(s.src[s.off]) {
 			s.off++
 		}
-		end := s.off
-		if end > start && s.src[end-1] == '\r' {
-			end--
-		}
-		return pos, COMMENT, string(s.src[start:end])
+		return pos, COMMENT, string(s.src[start:s.off])
 	case r == '"':
 		return pos, STRING, s.scanString(pos)
 	case r == openQuote:
@@ -266,7 +277,7 @@ func (s *Scanner) scanString(pos Pos) string {
 	s.off++ // opening quote
 	badUTF8 := false
 	for {
-		if s.off >= len(s.src) || s.src[s.off] == '\n' {
+		if s.off >= len(s.src) || isLineEnd(s.src[s.off]) {
 			lit := string(s.src[start:s.off])
 			s.error(pos, "string literal not terminated", lit)
 			return lit
@@ -288,7 +299,7 @@ func (s *Scanner) scanString(pos Pos) string {
 		if c == '"' {
 			break
 		}
-		if c == '\\' && s.off < len(s.src) && s.src[s.off] != '\n' {
+		if c == '\\' && s.off < len(s.src) && !isLineEnd(s.src[s.off]) {
 			_, w := s.peekRune(s.off) // the escaped character, whole
 			s.off += w
 		}
@@ -312,7 +323,7 @@ func (s *Scanner) scanTypographic(pos Pos, w int) string {
 	s.off += w
 	for {
 		r, w := s.peekRune(s.off)
-		if w == 0 || r == '\n' {
+		if w == 0 || r == '\n' || r == '\r' {
 			lit := string(s.src[start:s.off])
 			s.error(pos, "string literal not terminated", lit)
 			return lit

@@ -53,6 +53,8 @@ func TestScanner(t *testing.T) {
 		"typographic":        {"(“Optical Network”)", []scanned{{LPAREN, "("}, {STRING, "“Optical Network”"}, {RPAREN, ")"}}, 0},
 		"comment":            {"# all of it\nCreate", []scanned{{COMMENT, "# all of it"}, {CREATE, "Create"}}, 0},
 		"crlf comment":       {"# x\r\nTo", []scanned{{COMMENT, "# x"}, {TO, "To"}}, 0},
+		"cr comment":         {"# x\rTo", []scanned{{COMMENT, "# x"}, {TO, "To"}}, 0},
+		"cr in string":       {"\"ab\rTo", []scanned{{STRING, "\"ab"}, {TO, "To"}}, 1},
 		"unicode name":       {"überwachung", []scanned{{IDENT, "überwachung"}}, 0},
 		"unterminated":       {`"abc`, []scanned{{STRING, `"abc`}}, 1},
 		"bad escape":         {`"a\qb"`, []scanned{{STRING, `"a\qb"`}}, 1},
@@ -113,6 +115,30 @@ func TestScannerBadUTF8InString(t *testing.T) {
 				t.Errorf("Scan(%q): errors %q, want [%q]", tt.src, errs, tt.want)
 			}
 		})
+	}
+}
+
+// TestScannerCRLines: a carriage return alone ends a line, as in files
+// saved with classic Mac line endings; it was white space, so that such a
+// file was one line, and a comment on its first line hid the rest: vigil
+// sentinel check found nothing in it, and said nothing.
+func TestScannerCRLines(t *testing.T) {
+	src := "# header\rCreate Sentinel s1\r\n  Using a.example\r\rMonitor"
+	want := []Pos{{0, 1, 1}, {9, 2, 1}, {16, 2, 8}, {25, 2, 17}, {31, 3, 3}, {37, 3, 9}, {48, 5, 1}}
+	var sc Scanner
+	sc.Init([]byte(src), nil)
+	for i, w := range want {
+		pos, tok, lit := sc.Scan()
+		if pos != w {
+			t.Errorf("token %d (%v %q): pos %+v, want %+v", i, tok, lit, pos, w)
+		}
+	}
+	_, err := Parse("cr.ssl", []byte("Create Sentinel x Using a.example\r  Monitor frob\r"))
+	if err == nil || err.Error() != "cr.ssl:2:11: unknown change type \"frob\": expected change type (any change, all links, all images, all words, keywords, phrase, table, list, regular expression, value)" {
+		t.Errorf("Parse: %v", err)
+	}
+	if f, _ := Parse("cr.ssl", []byte("# header\rCreate Sentinel x Using a.example\r")); len(f.Sentinels) != 1 {
+		t.Errorf("after a comment and a carriage return: %d sentinels, want 1", len(f.Sentinels))
 	}
 }
 

@@ -290,7 +290,7 @@ func (s *Scanner) scanString(pos Pos) string {
 			r, w := utf8.DecodeRune(s.src[s.off:])
 			if r == utf8.RuneError && w == 1 && !badUTF8 {
 				badUTF8 = true
-				s.error(s.pos(s.off), "string is not valid UTF-8 (save the file as UTF-8)", string(s.src[start:s.off+1]))
+				s.error(s.pos(s.off), "string is not valid UTF-8 (save the file as UTF-8)", string(s.src[s.off:s.off+1]))
 			}
 			s.off += w
 			continue
@@ -309,11 +309,73 @@ func (s *Scanner) scanString(pos Pos) string {
 		return lit // reported at the byte
 	}
 	if v, err := strconv.Unquote(lit); err != nil {
-		s.error(pos, "invalid escape sequence in string", lit)
+		if off, esc, msg := badEscape(lit); msg != "" {
+			s.error(s.pos(start+off), msg, esc)
+		} else {
+			s.error(pos, "invalid escape sequence in string", lit)
+		}
 	} else if !utf8.ValidString(v) {
 		s.error(pos, "string is not valid UTF-8", lit)
 	}
 	return lit
+}
+
+// badEscape finds the first escape of a double-quoted literal that Go's
+// strings do not have and returns its offset in lit, its text and what to
+// say of it; "" if there is none. A regular expression written in a string
+// ("\.html$", "\d+") is the usual cause: the message says to double the
+// backslash.
+func badEscape(lit string) (int, string, string) {
+	for i := 1; i < len(lit)-1; i++ {
+		if lit[i] != '\\' {
+			continue
+		}
+		rest := lit[i:]
+		if _, _, tail, err := strconv.UnquoteChar(rest, '"'); err == nil {
+			i += len(rest) - len(tail) - 1
+			continue
+		}
+		letter, w := utf8.DecodeRuneInString(rest[1:])
+		digits, what := 0, ""
+		switch {
+		case letter == 'x':
+			digits, what = 2, `\x takes 2 hexadecimal digits`
+		case letter == 'u':
+			digits, what = 4, `\u takes 4 hexadecimal digits`
+		case letter == 'U':
+			digits, what = 8, `\U takes 8 hexadecimal digits`
+		case letter >= '0' && letter <= '7':
+			digits, what = 2, `an octal escape takes 3 digits, \000 to \377`
+		}
+		if what == "" {
+			esc := rest[:1+w]
+			if letter == '\'' {
+				return i, esc, "invalid escape " + esc + " in string: write ' without a backslash"
+			}
+			return i, esc, "invalid escape " + esc + " in string: write \\" + esc + ` for a backslash (strings take Go's escapes: \" \\ \n \t \u00e9)`
+		}
+		end := 2
+		for end < len(rest) && end < 2+digits && rest[end] != '"' {
+			end++
+		}
+		esc := rest[:end]
+		if end == 2+digits && isHexDigits(esc[2:]) && letter != 'x' && (letter < '0' || letter > '7') {
+			what = "not a Unicode character" // a surrogate, or beyond U+10FFFF
+		}
+		return i, esc, "invalid escape " + esc + " in string: " + what
+	}
+	return 0, "", ""
+}
+
+// isHexDigits reports whether s is hexadecimal digits.
+func isHexDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // scanTypographic scans a string in typographic quotes (the seed writes

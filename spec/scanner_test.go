@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 )
@@ -106,7 +107,6 @@ func TestScannerBadUTF8InString(t *testing.T) {
 	}{
 		"latin-1 e acute": {"phrase {\"caf\xe9 au lait\"}", "1:13: string is not valid UTF-8 (save the file as UTF-8)"},
 		"after unicode":   {"x \"é\xff\xfe\"", "1:6: string is not valid UTF-8 (save the file as UTF-8)"},
-		"escaped unicode": {`"\é"`, "1:1: invalid escape sequence in string"},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -122,6 +122,46 @@ func TestScannerBadUTF8InString(t *testing.T) {
 // saved with classic Mac line endings; it was white space, so that such a
 // file was one line, and a comment on its first line hid the rest: vigil
 // sentinel check found nothing in it, and said nothing.
+// TestScannerBadEscape: an escape that Go strings do not have is reported
+// where it is, with the backslash doubled as the way out: a regular
+// expression (match "\.html$", {"\d+"}) is the usual cause, and "invalid
+// escape sequence in string" at the opening quote did not say which.
+func TestScannerBadEscape(t *testing.T) {
+	const goEscapes = ` (strings take Go's escapes: \" \\ \n \t \u00e9)`
+	for src, want := range map[string]string{
+		`match "\.html$"`: `1:8: invalid escape \. in string: write \\. for a backslash` + goEscapes,
+		`{"a\tb\d+ \w"}`:  `1:7: invalid escape \d in string: write \\d for a backslash` + goEscapes,
+		`"\é"`:            `1:2: invalid escape \é in string: write \\é for a backslash` + goEscapes,
+		`"\'"`:            `1:2: invalid escape \' in string: write ' without a backslash`,
+		`"\u00zz"`:        `1:2: invalid escape \u00zz in string: \u takes 4 hexadecimal digits`,
+		`"\x4"`:           `1:2: invalid escape \x4 in string: \x takes 2 hexadecimal digits`,
+		`"\U1F600"`:       `1:2: invalid escape \U1F600 in string: \U takes 8 hexadecimal digits`,
+		`"\400"`:          `1:2: invalid escape \400 in string: an octal escape takes 3 digits, \000 to \377`,
+		`"\uD800"`:        `1:2: invalid escape \uD800 in string: not a Unicode character`,
+	} {
+		_, errs := scanAll(src)
+		if len(errs) != 1 || errs[0] != want {
+			t.Errorf("Scan(%s): errors %q, want [%q]", src, errs, want)
+		}
+	}
+}
+
+// TestScannerStringErrorFound: an error inside a string names, as the text
+// found, what is at its position (the bad escape, the byte that is not
+// UTF-8), so that the dashboard's editor underlines that and no more.
+func TestScannerStringErrorFound(t *testing.T) {
+	for src, want := range map[string]string{
+		"Create Sentinel x Using site a.example/ match \"a\\.html$\"":    `\.`,
+		"Create Sentinel x Using a.example Monitor phrase {\"caf\xe9\"}": "\xe9",
+	} {
+		_, err := Parse("f", []byte(src))
+		var el ErrorList
+		if !errors.As(err, &el) || len(el) != 1 || el[0].Found != want || src[el[0].Pos.Offset:el[0].Pos.Offset+len(want)] != want {
+			t.Errorf("Parse(%q): %v, want one error with found %q at its offset", src, err, want)
+		}
+	}
+}
+
 func TestScannerCRLines(t *testing.T) {
 	src := "# header\rCreate Sentinel s1\r\n  Using a.example\r\rMonitor"
 	want := []Pos{{0, 1, 1}, {9, 2, 1}, {16, 2, 8}, {25, 2, 17}, {31, 3, 3}, {37, 3, 9}, {48, 5, 1}}

@@ -36,6 +36,11 @@ import (
 func CanonicalURL(raw string) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
+		if !strings.Contains(raw, "://") {
+			// "127.0.0.1:8080/docs": a scheme left out, which made
+			// the colon of the port one in the first path segment.
+			return "", Errorf(EINVALID, "url %q: scheme must be http or https", raw)
+		}
 		return "", Errorf(EINVALID, "invalid url %q", raw)
 	}
 	u.Scheme = strings.ToLower(u.Scheme)

@@ -123,3 +123,19 @@ func TestCanonicalURLIdempotent(t *testing.T) {
 		}
 	}
 }
+
+// TestCanonicalURLMessages: a URL written without its scheme is told so,
+// whatever url.Parse made of it ("127.0.0.1:8080/docs" does not parse: a
+// colon in its first segment); it was "invalid url", which said nothing
+// of what to write.
+func TestCanonicalURLMessages(t *testing.T) {
+	for in, want := range map[string]string{
+		"127.0.0.1:8080/docs": `url "127.0.0.1:8080/docs": scheme must be http or https`,
+		"example.org/docs":    `url "example.org/docs": scheme must be http or https`,
+		"http://[::1/":        `invalid url "http://[::1/"`,
+	} {
+		if _, err := vigil.CanonicalURL(in); vigil.ErrorMessage(err) != want {
+			t.Errorf("CanonicalURL(%q): %v, want %q", in, err, want)
+		}
+	}
+}

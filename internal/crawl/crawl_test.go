@@ -243,6 +243,36 @@ func TestCrawlHostBusy(t *testing.T) {
 	}
 }
 
+// TestCrawlNotModifiedUnasked: a page that answers 304 Not Modified to
+// the crawl's request, which carries no validators, is a failed page: the
+// answer says nothing of its content. It was recorded as read, status 304
+// and the hash of an empty body, a page that had "changed" to nothing.
+func TestCrawlNotModifiedUnasked(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<a href="/stale.html">stale</a>`))
+	})
+	mux.HandleFunc("/stale.html", func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNotModified)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	snap := crawlSite(t, loopbackFetcher(), crawl.NewQuery(srv.URL+"/"))
+	var stale *crawl.Page
+	for _, p := range snap.Pages {
+		if strings.HasSuffix(p.URL, "/stale.html") {
+			stale = p
+		}
+	}
+	if stale == nil {
+		t.Fatalf("no page /stale.html in %+v", snap.Pages)
+	}
+	if stale.Error == "" || !strings.Contains(stale.Error, "304") || stale.Hash != "" || stale.Version != "" {
+		t.Errorf("a 304 to a request without validators: %+v; want a failed page naming the 304", stale)
+	}
+}
+
 type fetcherFunc func(context.Context, *vigil.FetchRequest) (*vigil.FetchResult, error)
 
 func (f fetcherFunc) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.FetchResult, error) {

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 	"time"
@@ -117,6 +118,11 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool, 
 	}
 	if ctx.Err() != nil {
 		return visit{asked: asked, err: ctx.Err()}
+	}
+	if err == nil && res != nil && res.NotModified {
+		// The crawl sends no validators: a 304 says nothing of the
+		// page's content, and the page was not read.
+		err = fmt.Errorf("fetch %s: 304 Not Modified to a request without validators", asked)
 	}
 	p := &Page{URL: asked}
 	if res != nil {

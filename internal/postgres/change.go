@@ -99,57 +99,103 @@ func (db *DB) FindChanges(ctx context.Context, f vigil.ChangeFilter) ([]*vigil.C
 	return out, n, err
 }
 
-// insertChangePages indexes the pages change c names (vigil.Change.Named),
-// in the transaction that writes c: one statement a batch of pages.
-func insertChangePages(ctx context.Context, tx *sql.Tx, c *vigil.Change) error {
-	pages := c.Named()
-	for start := 0; start < len(pages); start += 250 {
-		chunk := pages[start:min(start+250, len(pages))]
-		args := make([]any, 0, 4*len(chunk))
-		for _, p := range chunk {
+// changePagesRows is how many rows of change_pages one INSERT writes at
+// most (four parameters a row, far below PostgreSQL's 65,535).
+const changePagesRows = 250
+
+// insertChangePages indexes the pages the changes cs name
+// (vigil.Change.Named), in the transaction that writes them: one
+// statement a batch of changePagesRows pages, whichever changes they are
+// of.
+func insertChangePages(ctx context.Context, tx execer, cs ...*vigil.Change) error {
+	args := make([]any, 0, 4*changePagesRows)
+	flush := func() error {
+		if len(args) == 0 {
+			return nil
+		}
+		n := len(args) / 4
+		_, err := tx.ExecContext(ctx, q("INSERT INTO change_pages (change_id, sentinel_id, url, resource_id) VALUES (?, ?, ?, ?)"+
+			strings.Repeat(", (?, ?, ?, ?)", n-1)+" ON CONFLICT DO NOTHING"), args...)
+		args = args[:0]
+		return err
+	}
+	for _, c := range cs {
+		for _, p := range c.Named() {
 			args = append(args, c.ID, p.SentinelID, p.URL, p.ResourceID)
+			if len(args) == 4*changePagesRows {
+				if err := flush(); err != nil {
+					return fmt.Errorf("index the pages of change %d: %w", c.ID, err)
+				}
+			}
 		}
-		if _, err := tx.ExecContext(ctx, q("INSERT INTO change_pages (change_id, sentinel_id, url, resource_id) VALUES (?, ?, ?, ?)"+
-			strings.Repeat(", (?, ?, ?, ?)", len(chunk)-1)+" ON CONFLICT DO NOTHING"), args...); err != nil {
-			return fmt.Errorf("index the pages of change %d: %w", c.ID, err)
-		}
+	}
+	if err := flush(); err != nil {
+		return fmt.Errorf("index the pages of changes %d to %d: %w", cs[0].ID, cs[len(cs)-1].ID, err)
 	}
 	return nil
 }
 
+// execer is what the change_pages helpers need of a transaction: a
+// *sql.Tx.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// backfillChanges and backfillBytes bound a batch of
+// backfillChangePages: at most backfillChanges changes, and none after
+// the one that takes the records read past backfillBytes (the records of
+// a site's change list its pages: thousands of them, megabytes, when a
+// whole site changed).
+const backfillChanges = 500
+
+var backfillBytes = 16 << 20 // a variable for the tests
+
 // backfillChangePages indexes the pages of the changes stored before
 // migrations/0105_change_pages.sql, in its transaction, a batch of changes
-// at a time.
-func backfillChangePages(ctx context.Context, tx *sql.Tx) error {
+// at a time (changeBatch), their pages written changePagesRows a
+// statement: a round trip a change would make a store of a million
+// changes minutes long to migrate, all writes of changes waiting.
+func backfillChangePages(ctx context.Context, tx execer) error {
 	var after int64
 	for {
-		rows, err := tx.QueryContext(ctx, q("SELECT "+changeColumns+" FROM changes WHERE id > ? ORDER BY id LIMIT 500"), after)
-		if err != nil {
+		batch, err := changeBatch(ctx, tx, after)
+		if err != nil || len(batch) == 0 {
 			return err
 		}
-		var batch []*vigil.Change
-		for rows.Next() {
-			c, err := scanChange(rows)
-			if err != nil {
-				rows.Close()
-				return err
-			}
-			batch = append(batch, c)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		if err := insertChangePages(ctx, tx, batch...); err != nil {
 			return err
-		}
-		if len(batch) == 0 {
-			return nil
-		}
-		for _, c := range batch {
-			if err := insertChangePages(ctx, tx, c); err != nil {
-				return err
-			}
 		}
 		after = batch[len(batch)-1].ID
 	}
+}
+
+// changeBatch returns the next changes after id after, in id order, with
+// what Change.Named reads of them: at most backfillChanges, and none
+// after the one whose records take the batch's past backfillBytes.
+func changeBatch(ctx context.Context, tx execer, after int64) ([]*vigil.Change, error) {
+	rows, err := tx.QueryContext(ctx, q("SELECT id, sentinel_id, resource_id, records FROM changes WHERE id > ? ORDER BY id LIMIT ?"),
+		after, backfillChanges)
+	if err != nil {
+		return nil, fmt.Errorf("read the changes after %d: %w", after, err)
+	}
+	defer rows.Close()
+	var batch []*vigil.Change
+	size := 0
+	for size < backfillBytes && rows.Next() {
+		c := &vigil.Change{}
+		var rec []byte // copied by Scan: a json.RawMessage would be the driver's buffer
+		if err := rows.Scan(&c.ID, &c.SentinelID, &c.ResourceID, &rec); err != nil {
+			return nil, fmt.Errorf("read the changes after %d: %w", after, err)
+		}
+		c.Records = rec
+		size += len(rec)
+		batch = append(batch, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read the changes after %d: %w", after, err)
+	}
+	return batch, nil
 }
 
 // FindChangePages implements vigil.ChangeStore. The pages of a sentinel

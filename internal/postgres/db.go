@@ -77,7 +77,7 @@ func (db *DB) Close() error {
 // migrationSteps are the Go steps of migrations, by file name: run in the
 // migration's transaction after its SQL, for what SQL does not say as the
 // store's Go code does.
-var migrationSteps = map[string]func(ctx context.Context, tx *sql.Tx) error{
+var migrationSteps = map[string]func(ctx context.Context, tx execer) error{
 	"0105_change_pages.sql": backfillChangePages,
 }
 

@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"reflect"
 	"slices"
@@ -187,5 +188,104 @@ func TestMigrateChangePages(t *testing.T) {
 	want := []vigil.ChangePage{{SentinelID: 7, ResourceID: 1}, {SentinelID: 7, URL: "http://a.example/guide", ResourceID: 2}, {SentinelID: 8, ResourceID: 2}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("pages after the migration: %+v, want %+v", got, want)
+	}
+}
+
+// countedTx counts the statements run through a transaction.
+type countedTx struct {
+	*sql.Tx
+	execs, queries int
+}
+
+func (c *countedTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	c.execs++
+	return c.Tx.ExecContext(ctx, query, args...)
+}
+
+func (c *countedTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	c.queries++
+	return c.Tx.QueryContext(ctx, query, args...)
+}
+
+// TestBackfillChangePagesBatches runs the migration's backfill over 600
+// changes of 3 pages each: it writes the pages a batch of rows a
+// statement, not a statement (a round trip, the changes table locked
+// meanwhile) a change, and holds no more records at a time than
+// backfillBytes allows (a batch ends at the change that passes it).
+func TestBackfillChangePagesBatches(t *testing.T) {
+	const n = 600
+	ctx := context.Background()
+	d, _ := newSchema(t)
+	db, err := postgres.Open(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	u := &vigil.User{Email: "ada@example.com", Name: "Ada", PasswordHash: "x"}
+	if err := db.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	sen := &vigil.Sentinel{OwnerID: u.ID, Name: "site", Source: "x", Status: vigil.SentinelActive}
+	if err := db.CreateSentinel(ctx, sen); err != nil {
+		t.Fatal(err)
+	}
+	r, err := db.EnsureResource(ctx, "http://a.example/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := pgx.Connect(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	// Changes as an older Vigil left them: no pages indexed.
+	records := `[{"op":"insert","kind":"page","page":{"url":"http://a.example/p","resourceId":2}},{"op":"delete","kind":"page","page":{"url":"http://a.example/q"}}]`
+	if _, err := c.Exec(ctx, `INSERT INTO changes (sentinel_id, resource_id, from_version, to_version, detected_at, summary, records)
+		SELECT $1, $2, g, g + 1, now(), '', convert_to($3, 'UTF8') FROM generate_series(1, $4) g`, sen.ID, r.ID, records, n); err != nil {
+		t.Fatal(err)
+	}
+	for name, tc := range map[string]struct {
+		bytes      int
+		maxExecs   int
+		minQueries int
+	}{
+		"default":          {bytes: 0, maxExecs: (3*n+249)/250 + 1, minQueries: 2},
+		"bytes a batch 1k": {bytes: 1000, maxExecs: n, minQueries: n * len(records) / (1000 + len(records))},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if tc.bytes > 0 {
+				defer postgres.SetBackfillBytes(tc.bytes)()
+			}
+			sdb, err := sql.Open("pgx", d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sdb.Close()
+			tx, err := sdb.BeginTx(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tx.Rollback()
+			if _, err := tx.ExecContext(ctx, "DELETE FROM change_pages"); err != nil {
+				t.Fatal(err)
+			}
+			ct := &countedTx{Tx: tx}
+			if err := postgres.BackfillChangePages(ctx, ct); err != nil {
+				t.Fatal(err)
+			}
+			var rows int
+			if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM change_pages").Scan(&rows); err != nil {
+				t.Fatal(err)
+			}
+			if rows != 3*n {
+				t.Errorf("%d pages indexed, want %d", rows, 3*n)
+			}
+			if ct.execs > tc.maxExecs {
+				t.Errorf("%d statements wrote the pages of %d changes, want at most %d", ct.execs, n, tc.maxExecs)
+			}
+			if ct.queries < tc.minQueries {
+				t.Errorf("%d reads of changes, want at least %d with %d bytes a batch", ct.queries, tc.minQueries, tc.bytes)
+			}
+		})
 	}
 }

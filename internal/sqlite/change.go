@@ -99,51 +99,73 @@ func (db *DB) FindChanges(ctx context.Context, f vigil.ChangeFilter) ([]*vigil.C
 	return out, n, err
 }
 
-// insertChangePages indexes the pages change c names (vigil.Change.Named),
-// in the transaction that writes c.
-func insertChangePages(ctx context.Context, tx execer, c *vigil.Change) error {
-	for _, p := range c.Named() {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO change_pages (change_id, sentinel_id, url, resource_id) VALUES (?, ?, ?, ?)
-			ON CONFLICT DO NOTHING`, c.ID, p.SentinelID, p.URL, p.ResourceID); err != nil {
-			return fmt.Errorf("index the pages of change %d: %w", c.ID, err)
+// insertChangePages indexes the pages the changes cs name
+// (vigil.Change.Named), in the transaction that writes them: a statement
+// a page, one query string (kept prepared, stmtCache).
+func insertChangePages(ctx context.Context, tx execer, cs ...*vigil.Change) error {
+	for _, c := range cs {
+		for _, p := range c.Named() {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO change_pages (change_id, sentinel_id, url, resource_id) VALUES (?, ?, ?, ?)
+				ON CONFLICT DO NOTHING`, c.ID, p.SentinelID, p.URL, p.ResourceID); err != nil {
+				return fmt.Errorf("index the pages of change %d: %w", c.ID, err)
+			}
 		}
 	}
 	return nil
 }
 
+// backfillChanges and backfillBytes bound a batch of
+// backfillChangePages: at most backfillChanges changes, and none after
+// the one that takes the records read past backfillBytes (the records of
+// a site's change list its pages: thousands of them, megabytes, when a
+// whole site changed).
+const backfillChanges = 500
+
+var backfillBytes = 16 << 20 // a variable for the tests
+
 // backfillChangePages indexes the pages of the changes stored before
 // migrations/0106_change_pages.sql, in its transaction, a batch of changes
-// at a time.
+// at a time (changeBatch).
 func backfillChangePages(ctx context.Context, tx execer) error {
 	var after int64
 	for {
-		rows, err := tx.QueryContext(ctx, "SELECT "+changeColumns+" FROM changes WHERE id > ? ORDER BY id LIMIT 500", after)
-		if err != nil {
+		batch, err := changeBatch(ctx, tx, after)
+		if err != nil || len(batch) == 0 {
 			return err
 		}
-		var batch []*vigil.Change
-		for rows.Next() {
-			c, err := scanChange(rows)
-			if err != nil {
-				rows.Close()
-				return err
-			}
-			batch = append(batch, c)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		if err := insertChangePages(ctx, tx, batch...); err != nil {
 			return err
-		}
-		if len(batch) == 0 {
-			return nil
-		}
-		for _, c := range batch {
-			if err := insertChangePages(ctx, tx, c); err != nil {
-				return err
-			}
 		}
 		after = batch[len(batch)-1].ID
 	}
+}
+
+// changeBatch returns the next changes after id after, in id order, with
+// what Change.Named reads of them: at most backfillChanges, and none
+// after the one whose records take the batch's past backfillBytes.
+func changeBatch(ctx context.Context, tx execer, after int64) ([]*vigil.Change, error) {
+	rows, err := tx.QueryContext(ctx, "SELECT id, sentinel_id, resource_id, records FROM changes WHERE id > ? ORDER BY id LIMIT ?",
+		after, backfillChanges)
+	if err != nil {
+		return nil, fmt.Errorf("read the changes after %d: %w", after, err)
+	}
+	defer rows.Close()
+	var batch []*vigil.Change
+	size := 0
+	for size < backfillBytes && rows.Next() {
+		c := &vigil.Change{}
+		var rec []byte // copied by Scan: a json.RawMessage would be the driver's buffer
+		if err := rows.Scan(&c.ID, &c.SentinelID, &c.ResourceID, &rec); err != nil {
+			return nil, fmt.Errorf("read the changes after %d: %w", after, err)
+		}
+		c.Records = rec
+		size += len(rec)
+		batch = append(batch, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read the changes after %d: %w", after, err)
+	}
+	return batch, nil
 }
 
 // FindChangePages implements vigil.ChangeStore. The pages of a sentinel

@@ -340,3 +340,88 @@ func TestMigrateChangePages(t *testing.T) {
 		t.Errorf("pages after the migration: %+v, want %+v", got, want)
 	}
 }
+
+// countedTx counts the reads run through a transaction.
+type countedTx struct {
+	*sql.Tx
+	queries int
+}
+
+func (c *countedTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	c.queries++
+	return c.Tx.QueryContext(ctx, query, args...)
+}
+
+// TestBackfillChangePagesBatches runs the migration's backfill over 600
+// changes of 3 pages each: it indexes them all, and holds no more records
+// at a time than backfillBytes allows (a batch ends at the change that
+// passes it; the records of a whole site's change are megabytes).
+func TestBackfillChangePagesBatches(t *testing.T) {
+	const n = 600
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := sqlite.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	u := &vigil.User{Email: "ada@example.com", Name: "Ada", PasswordHash: "x"}
+	if err := db.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	sen := &vigil.Sentinel{OwnerID: u.ID, Name: "site", Source: "x", Status: vigil.SentinelActive}
+	if err := db.CreateSentinel(ctx, sen); err != nil {
+		t.Fatal(err)
+	}
+	r, err := db.EnsureResource(ctx, "http://a.example/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName)+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	// Changes as an older Vigil left them: no pages indexed.
+	records := `[{"op":"insert","kind":"page","page":{"url":"http://a.example/p","resourceId":2}},{"op":"delete","kind":"page","page":{"url":"http://a.example/q"}}]`
+	if _, err := c.ExecContext(ctx, `WITH RECURSIVE g(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM g WHERE i < ?)
+		INSERT INTO changes (id, sentinel_id, resource_id, from_version, to_version, detected_at, summary, records)
+		SELECT i, ?, ?, i, i + 1, 1, '', CAST(? AS BLOB) FROM g`, n, sen.ID, r.ID, records); err != nil {
+		t.Fatal(err)
+	}
+	for name, tc := range map[string]struct {
+		bytes      int
+		minQueries int
+	}{
+		"default":          {bytes: 0, minQueries: 2},
+		"bytes a batch 1k": {bytes: 1000, minQueries: n * len(records) / (1000 + len(records))},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if tc.bytes > 0 {
+				defer sqlite.SetBackfillBytes(tc.bytes)()
+			}
+			tx, err := c.BeginTx(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tx.Rollback()
+			if _, err := tx.ExecContext(ctx, "DELETE FROM change_pages"); err != nil {
+				t.Fatal(err)
+			}
+			ct := &countedTx{Tx: tx}
+			if err := sqlite.BackfillChangePages(ctx, ct); err != nil {
+				t.Fatal(err)
+			}
+			var rows int
+			if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM change_pages").Scan(&rows); err != nil {
+				t.Fatal(err)
+			}
+			if rows != 3*n {
+				t.Errorf("%d pages indexed, want %d", rows, 3*n)
+			}
+			if ct.queries < tc.minQueries {
+				t.Errorf("%d reads of changes, want at least %d with %d bytes a batch", ct.queries, tc.minQueries, tc.bytes)
+			}
+		})
+	}
+}

@@ -1,0 +1,22 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+)
+
+// BackfillChangePages is backfillChangePages for the tests, over tx.
+func BackfillChangePages(ctx context.Context, tx interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}) error {
+	return backfillChangePages(ctx, tx)
+}
+
+// SetBackfillBytes sets backfillBytes to n until the returned func is
+// called.
+func SetBackfillBytes(n int) (restore func()) {
+	old := backfillBytes
+	backfillBytes = n
+	return func() { backfillBytes = old }
+}

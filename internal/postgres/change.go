@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"fmt"
 	"strings"
@@ -100,7 +101,7 @@ func (db *DB) FindChanges(ctx context.Context, f vigil.ChangeFilter) ([]*vigil.C
 }
 
 // changePagesRows is how many rows of change_pages one INSERT writes at
-// most (four parameters a row, far below PostgreSQL's 65,535).
+// most (five parameters a row, far below PostgreSQL's 65,535).
 const changePagesRows = 250
 
 // insertChangePages indexes the pages the changes cs name
@@ -108,21 +109,21 @@ const changePagesRows = 250
 // statement a batch of changePagesRows pages, whichever changes they are
 // of.
 func insertChangePages(ctx context.Context, tx execer, cs ...*vigil.Change) error {
-	args := make([]any, 0, 4*changePagesRows)
+	args := make([]any, 0, 5*changePagesRows)
 	flush := func() error {
 		if len(args) == 0 {
 			return nil
 		}
-		n := len(args) / 4
-		_, err := tx.ExecContext(ctx, q("INSERT INTO change_pages (change_id, sentinel_id, url, resource_id) VALUES (?, ?, ?, ?)"+
-			strings.Repeat(", (?, ?, ?, ?)", n-1)+" ON CONFLICT DO NOTHING"), args...)
+		n := len(args) / 5
+		_, err := tx.ExecContext(ctx, q("INSERT INTO change_pages (change_id, sentinel_id, url, url_key, resource_id) VALUES (?, ?, ?, ?, ?)"+
+			strings.Repeat(", (?, ?, ?, ?, ?)", n-1)+" ON CONFLICT DO NOTHING"), args...)
 		args = args[:0]
 		return err
 	}
 	for _, c := range cs {
 		for _, p := range c.Named() {
-			args = append(args, c.ID, p.SentinelID, p.URL, p.ResourceID)
-			if len(args) == 4*changePagesRows {
+			args = append(args, c.ID, p.SentinelID, p.URL, urlKey(p.URL), p.ResourceID)
+			if len(args) == 5*changePagesRows {
 				if err := flush(); err != nil {
 					return fmt.Errorf("index the pages of change %d: %w", c.ID, err)
 				}
@@ -133,6 +134,15 @@ func insertChangePages(ctx context.Context, tx execer, cs ...*vigil.Change) erro
 		return fmt.Errorf("index the pages of changes %d to %d: %w", cs[0].ID, cs[len(cs)-1].ID, err)
 	}
 	return nil
+}
+
+// urlKey is what stands for url in the indexes of change_pages: the first
+// 16 bytes of its SHA-256. An index entry of PostgreSQL holds at most
+// 2,704 bytes, and the URL of a page as a change lists it is as long as
+// the link the crawl followed.
+func urlKey(url string) []byte {
+	h := sha256.Sum256([]byte(url))
+	return h[:16]
 }
 
 // execer is what the change_pages helpers need of a transaction: a
@@ -241,7 +251,7 @@ func (db *DB) FindChangePages(ctx context.Context, f vigil.ChangePageFilter) ([]
 				}
 				if err == nil && f.URL != "" {
 					err = scan(tx.QueryContext(ctx, q(`SELECT sentinel_id, url, resource_id FROM change_pages
-						WHERE sentinel_id = ? AND url = ?`), id, f.URL))
+						WHERE sentinel_id = ? AND url_key = ? AND url = ?`), id, urlKey(f.URL), f.URL))
 				}
 			}
 			if err != nil {
@@ -258,11 +268,13 @@ func (db *DB) FindChangePages(ctx context.Context, f vigil.ChangePageFilter) ([]
 
 // sentinelPagesQuery returns the distinct pages the changes of sentinel $1
 // name, by a skip scan of the index change_pages_sentinel: each row is
-// the first after the one before.
+// the first after the one before. A page is told by its url_key, the
+// hash that stands for its URL (two URLs of one hash would be listed as
+// one, which SHA-256 does not give).
 const sentinelPagesQuery = `WITH RECURSIVE pages AS (
-	(SELECT url, resource_id FROM change_pages WHERE sentinel_id = $1 ORDER BY url, resource_id LIMIT 1)
+	(SELECT url_key, url, resource_id FROM change_pages WHERE sentinel_id = $1 ORDER BY url_key, resource_id LIMIT 1)
 	UNION ALL
-	SELECT n.url, n.resource_id FROM pages p, LATERAL (SELECT url, resource_id FROM change_pages
-		WHERE sentinel_id = $1 AND (url, resource_id) > (p.url, p.resource_id) ORDER BY url, resource_id LIMIT 1) n
+	SELECT n.url_key, n.url, n.resource_id FROM pages p, LATERAL (SELECT url_key, url, resource_id FROM change_pages
+		WHERE sentinel_id = $1 AND (url_key, resource_id) > (p.url_key, p.resource_id) ORDER BY url_key, resource_id LIMIT 1) n
 )
 SELECT $1::bigint, url, resource_id FROM pages`

@@ -47,6 +47,7 @@ func Run(t *testing.T, open Opener) {
 		"Tokens":                 testTokens,
 		"Changes":                testChanges,
 		"ChangePages":            testChangePages,
+		"ChangePagesOddURLs":     testChangePagesOddURLs,
 		"IDsNeverReused":         testIDsNeverReused,
 		"Outbox":                 testOutbox,
 		"ConcurrentReadersWrite": testConcurrent,
@@ -1037,6 +1038,64 @@ func testChangePages(t *testing.T, s vigil.Store) {
 	must(t, s.DeleteSentinel(ctx, page.ID))
 	if got, err := s.FindChangePages(ctx, vigil.ChangePageFilter{SentinelIDs: []int64{page.ID}}); err != nil || len(got) != 0 {
 		t.Errorf("after the sentinel went: %+v, %v", got, err)
+	}
+}
+
+// testChangePagesOddURLs: the pages a change lists are indexed whatever
+// their URLs as written: long ones (a signed link of thousands of random
+// characters, past what a PostgreSQL index entry holds), and ones with
+// characters that sort or compare oddly. Each is listed once and found by
+// its URL, and no other URL finds it.
+func testChangePagesOddURLs(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	u := newUser(t, s, "ada@example.com")
+	site := &vigil.Sentinel{OwnerID: u.ID, Name: "site", Source: "x", Status: vigil.SentinelActive}
+	must(t, s.CreateSentinel(ctx, site))
+	start, err := s.EnsureResource(ctx, "http://a.example/")
+	must(t, err)
+	var long []byte // 3,000 bytes no compression shortens
+	for h := sha256.Sum256(nil); len(long) < 3000; h = sha256.Sum256(h[:]) {
+		long = append(long, h[:]...)
+	}
+	urls := []string{
+		"http://a.example/file.pdf?sig=" + hex.EncodeToString(long),
+		"http://a.example/file.pdf?sig=" + hex.EncodeToString(long[:2999]),
+		"http://a.example/caf\u00e9 d'\"x\"%20",
+		"http://a.example/CAFÉ",
+		"http://a.example/café",
+		"http://a.example/cafe\u0301",
+		"http://a.example/a\tb",
+	}
+	var recs []string
+	for _, url := range urls {
+		b, err := json.Marshal(url)
+		must(t, err)
+		recs = append(recs, `{"op":"delete","kind":"page","page":{"url":`+string(b)+`}}`)
+	}
+	for i := 0; i < 2; i++ { // the same pages twice
+		must(t, s.CreateChange(ctx, &vigil.Change{SentinelID: site.ID, ResourceID: start.ID, ToVersion: int64(i + 1), DetectedAt: t0,
+			Records: json.RawMessage("[" + strings.Join(recs, ",") + "]")}))
+	}
+	got, err := s.FindChangePages(ctx, vigil.ChangePageFilter{SentinelIDs: []int64{site.ID}})
+	must(t, err)
+	wantAll := []vigil.ChangePage{{SentinelID: site.ID, ResourceID: start.ID}}
+	for _, url := range urls {
+		wantAll = append(wantAll, vigil.ChangePage{SentinelID: site.ID, URL: url})
+	}
+	if !samePages(got, wantAll) {
+		t.Errorf("pages: %d %+.80v, want %d", len(got), got, len(wantAll))
+	}
+	for _, p := range wantAll[1:] {
+		got, err := s.FindChangePages(ctx, vigil.ChangePageFilter{SentinelIDs: []int64{site.ID}, URL: p.URL})
+		must(t, err)
+		if !samePages(got, []vigil.ChangePage{p}) {
+			t.Errorf("by URL %.60q: %+.80v", p.URL, got)
+		}
+	}
+	got, err = s.FindChangePages(ctx, vigil.ChangePageFilter{SentinelIDs: []int64{site.ID}, URL: "http://a.example/cafe"})
+	must(t, err)
+	if len(got) != 0 {
+		t.Errorf("by a URL no change lists: %+v", got)
 	}
 }
 

@@ -5,7 +5,8 @@
 -- from an index rather than from every change's records. The changes
 -- stored before are indexed by the migration's Go step
 -- (backfillChangePages), which reads their records as the stores do. The
--- same table as internal/postgres/migrations/0105_change_pages.sql.
+-- same table as internal/postgres/migrations/0105_change_pages.sql, which
+-- indexes a hash of the URL (PostgreSQL bounds an index entry).
 CREATE TABLE change_pages (
 	change_id   INTEGER NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
 	sentinel_id INTEGER NOT NULL,

@@ -260,15 +260,16 @@ func validators(url string, res *vigil.FetchResult) (string, time.Time) {
 }
 
 // unchanged reports whether res, the answer to a request sent with the
-// validators of good, holds good's content: an answer 304 Not Modified,
-// or a body equal to good's when good is head, the newest version (a page
-// back from a failure is stored again; so fetchPage first turns a 304
+// validators of good, holds the content of head, the newest version: an
+// answer 304 Not Modified, or a body equal to good's, when good is head.
+// Nothing is unchanged against a failure or against no version: a page
+// back from a failure is stored again (fetchPage first turns a 304
 // answered while head is a failure into good's body, bodyResult).
 func unchanged(head, good *vigil.Version, res *vigil.FetchResult) bool {
-	if res.NotModified {
-		return true
+	if head == nil || good == nil || head.Error != "" {
+		return false
 	}
-	return good != nil && head.Error == "" && good.ContentHash == warehouse.Hash(res.Body)
+	return res.NotModified || good.ContentHash == warehouse.Hash(res.Body)
 }
 
 // sameVersion reports whether a and b are the same version, or both none.

@@ -1,11 +1,14 @@
 package monitor
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/internal/warehouse"
 	"github.com/vigil-web/vigil/spec"
 )
 
@@ -76,5 +79,43 @@ func TestFailureNotice(t *testing.T) {
 	}
 	if cs := changesOf(t, db, p.s); len(cs) != 0 {
 		t.Errorf("a failure recorded as %d changes", len(cs))
+	}
+}
+
+// TestBackFromFailure: a page read again after its newest version became
+// a failure is stored again, whether its body is read in full or it
+// answers 304 Not Modified to the validators of its last good version:
+// the store's newest version is the page's content, not the failure.
+func TestBackFromFailure(t *testing.T) {
+	const (
+		url = "http://back.example/page"
+		a   = "<html><body><p>A</p></body></html>"
+	)
+	for name, tc := range map[string]struct{ etags, shared bool }{
+		"body":        {},
+		"304":         {etags: true},
+		"shared, 304": {etags: true, shared: true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			db, wh, _ := testStore(t)
+			var pages etagFetcher
+			var fetcher vigil.Fetcher = &pages
+			if !tc.etags {
+				fetcher = plainFetcher{&pages}
+			}
+			m := &Monitor{Store: db, Warehouse: wh, Fetcher: fetcher, SharedStore: tc.shared}
+			m.init()
+			for _, body := range []string{a, "!connection refused", a} {
+				pages.set(url, body)
+				m.fetchPage(context.Background(), url, false, time.Now())
+			}
+			v := newestVersion(t, db, url)
+			if v.Error != "" || v.ContentHash != warehouse.Hash([]byte(a)) {
+				t.Errorf("newest version %d (%q), want the page's content read after the failure", v.ID, v.Error)
+			}
+			if v.Seq != 3 {
+				t.Errorf("newest version %d has seq %d, want 3: the failure's successor", v.ID, v.Seq)
+			}
+		})
 	}
 }

@@ -309,7 +309,10 @@ func (m *Monitor) storeHead(ctx context.Context, rid int64) (*vigil.Version, err
 // returns the store's newest version: head itself unless another process
 // stores versions in the store (Monitor.SharedStore), where it reads the
 // store once, since head may come from a cache that process made stale
-// (see headCache). The caller holds the page's lock.
+// (see headCache). The caller holds the page's lock, but for a site
+// crawl's 304 (siteFetcher.notModified), which takes it only to store
+// what it found (storeSitePage): the cache of heads keeps the newest
+// version it is given, whichever read answers last.
 func (m *Monitor) confirmHead(ctx context.Context, rid int64, head *vigil.Version) (*vigil.Version, error) {
 	if !m.SharedStore {
 		return head, nil

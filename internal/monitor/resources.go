@@ -60,6 +60,8 @@ func (c *cachedResources) DeleteResource(ctx context.Context, id int64) error {
 	return c.ResourceStore.DeleteResource(ctx, id)
 }
 
+// AppendVersion appends through the wrapped store, and forgets the
+// resource of an append it answers ENOTFOUND: deleted by another process.
 func (c *cachedResources) AppendVersion(ctx context.Context, a *vigil.Append) error {
 	err := c.ResourceStore.AppendVersion(ctx, a)
 	if vigil.ErrorCode(err) == vigil.ENOTFOUND && a.Version != nil {

@@ -182,30 +182,57 @@ func backfillChangePages(ctx context.Context, tx execer) error {
 
 // changeBatch returns the next changes after id after, in id order, with
 // what Change.Named reads of them: at most backfillChanges, and none
-// after the one whose records take the batch's past backfillBytes.
+// after the one whose records take the batch's past backfillBytes. The
+// sizes are read first, so that the server sends no records the batch
+// leaves (the rest of a result is read off the wire, even unused).
 func changeBatch(ctx context.Context, tx execer, after int64) ([]*vigil.Change, error) {
-	rows, err := tx.QueryContext(ctx, q("SELECT id, sentinel_id, resource_id, records FROM changes WHERE id > ? ORDER BY id LIMIT ?"),
-		after, backfillChanges)
+	last, err := batchEnd(ctx, tx, after)
+	if err != nil || last == 0 {
+		return nil, err
+	}
+	rows, err := tx.QueryContext(ctx, q("SELECT id, sentinel_id, resource_id, records FROM changes WHERE id > ? AND id <= ? ORDER BY id"),
+		after, last)
 	if err != nil {
 		return nil, fmt.Errorf("read the changes after %d: %w", after, err)
 	}
 	defer rows.Close()
 	var batch []*vigil.Change
-	size := 0
-	for size < backfillBytes && rows.Next() {
+	for rows.Next() {
 		c := &vigil.Change{}
 		var rec []byte // copied by Scan: a json.RawMessage would be the driver's buffer
 		if err := rows.Scan(&c.ID, &c.SentinelID, &c.ResourceID, &rec); err != nil {
 			return nil, fmt.Errorf("read the changes after %d: %w", after, err)
 		}
 		c.Records = rec
-		size += len(rec)
 		batch = append(batch, c)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("read the changes after %d: %w", after, err)
 	}
 	return batch, nil
+}
+
+// batchEnd returns the id of the last change of the batch after id
+// after (changeBatch), 0 if there is no change after it.
+func batchEnd(ctx context.Context, tx execer, after int64) (int64, error) {
+	rows, err := tx.QueryContext(ctx, q("SELECT id, coalesce(octet_length(records), 0) FROM changes WHERE id > ? ORDER BY id LIMIT ?"),
+		after, backfillChanges)
+	if err != nil {
+		return 0, fmt.Errorf("read the changes after %d: %w", after, err)
+	}
+	defer rows.Close()
+	var last int64
+	for size := 0; size < backfillBytes && rows.Next(); {
+		var n int
+		if err := rows.Scan(&last, &n); err != nil {
+			return 0, fmt.Errorf("read the changes after %d: %w", after, err)
+		}
+		size += n
+	}
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("read the changes after %d: %w", after, err)
+	}
+	return last, nil
 }
 
 // FindChangePages implements vigil.ChangeStore. The pages of a sentinel

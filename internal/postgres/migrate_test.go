@@ -191,10 +191,14 @@ func TestMigrateChangePages(t *testing.T) {
 	}
 }
 
-// countedTx counts the statements run through a transaction.
+// countedTx counts the statements run through a transaction, and the
+// bytes of records the reads of changes have the server send (each read
+// run again, summed).
 type countedTx struct {
 	*sql.Tx
 	execs, queries int
+	maxSent        int // the most bytes of records one read asked for
+	err            error
 }
 
 func (c *countedTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
@@ -204,14 +208,22 @@ func (c *countedTx) ExecContext(ctx context.Context, query string, args ...any) 
 
 func (c *countedTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	c.queries++
+	if strings.Contains(query, ", records FROM changes") { // a read of the records themselves
+		var sent int
+		if err := c.Tx.QueryRowContext(ctx, "SELECT coalesce(sum(octet_length(records)), 0) FROM ("+query+") x", args...).Scan(&sent); err != nil {
+			c.err = err
+		}
+		c.maxSent = max(c.maxSent, sent)
+	}
 	return c.Tx.QueryContext(ctx, query, args...)
 }
 
 // TestBackfillChangePagesBatches runs the migration's backfill over 600
 // changes of 3 pages each: it writes the pages a batch of rows a
 // statement, not a statement (a round trip, the changes table locked
-// meanwhile) a change, and holds no more records at a time than
-// backfillBytes allows (a batch ends at the change that passes it).
+// meanwhile) a change, and neither holds nor has the server send more
+// records at a time than backfillBytes allows (a batch ends at the change
+// that passes it).
 func TestBackfillChangePagesBatches(t *testing.T) {
 	const n = 600
 	ctx := context.Background()
@@ -248,9 +260,10 @@ func TestBackfillChangePagesBatches(t *testing.T) {
 		bytes      int
 		maxExecs   int
 		minQueries int
+		maxSent    int
 	}{
-		"default":          {bytes: 0, maxExecs: (3*n+249)/250 + 1, minQueries: 2},
-		"bytes a batch 1k": {bytes: 1000, maxExecs: n, minQueries: n * len(records) / (1000 + len(records))},
+		"default":          {bytes: 0, maxExecs: (3*n+249)/250 + 1, minQueries: 2, maxSent: n * len(records)},
+		"bytes a batch 1k": {bytes: 1000, maxExecs: n, minQueries: n * len(records) / (1000 + len(records)), maxSent: 1000 + len(records)},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if tc.bytes > 0 {
@@ -285,6 +298,9 @@ func TestBackfillChangePagesBatches(t *testing.T) {
 			}
 			if ct.queries < tc.minQueries {
 				t.Errorf("%d reads of changes, want at least %d with %d bytes a batch", ct.queries, tc.minQueries, tc.bytes)
+			}
+			if ct.err != nil || ct.maxSent > tc.maxSent {
+				t.Errorf("a read of changes had the server send %d bytes of records (%v), want at most %d", ct.maxSent, ct.err, tc.maxSent)
 			}
 		})
 	}

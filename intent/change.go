@@ -116,7 +116,8 @@ type RegexInfo struct {
 }
 
 // ValueInfo describes a value change: the numbers, the difference
-// (new - old), and the bound crossed by a rises above / falls below
+// (new - old, rounded to the most decimal places the two writings show),
+// and the bound crossed by a rises above / falls below
 // condition.
 type ValueInfo struct {
 	Old       *float64 `json:"old,omitempty"`

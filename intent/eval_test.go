@@ -410,6 +410,36 @@ func TestHTMLCases(t *testing.T) {
 			t.Errorf("words: %v", got)
 		}
 	})
+	t.Run("difference at the values' precision", func(t *testing.T) {
+		// 1099.99 - 1200.50 is -100.50999999999999 in floating point; a
+		// reader is told the difference the page's figures give.
+		tests := map[string]struct {
+			old, new string
+			delta    float64
+			said     string
+		}{
+			"cents":          {"$1,200.50", "$1,099.99", -100.51, "value decreased by 100.51"},
+			"tenths":         {"0.3", "0.1", -0.2, "value decreased by 0.2"},
+			"mixed places":   {"10.1", "12", 1.9, "value increased by 1.9"},
+			"decimal commas": {"1.200,50 €", "1.099,99 €", -100.51, "value decreased by 100.51"},
+			"whole numbers":  {"1,299", "1,199", -100, "value decreased by 100"},
+		}
+		for name, tc := range tests {
+			t.Run(name, func(t *testing.T) {
+				r := evalClause(t, page(`<span class="price">`+tc.old+`</span>`), page(`<span class="price">`+tc.new+`</span>`), `value In css ".price" changes`)
+				if !r.Matched || len(r.Changes) != 1 {
+					t.Fatalf("result %+v", r)
+				}
+				c := r.Changes[0]
+				if c.Value.Delta != tc.delta {
+					t.Errorf("delta %v, want %v", c.Value.Delta, tc.delta)
+				}
+				if got := c.Heading(); got != tc.said {
+					t.Errorf("heading %q, want %q", got, tc.said)
+				}
+			})
+		}
+	})
 	t.Run("keyword only in a script", func(t *testing.T) {
 		old := page(`<p>Nothing to see.</p>`)
 		new := strings.Replace(old, `var keyword = "recall";`, `var keyword = "recall"; var recall = 1;`, 1)

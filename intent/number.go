@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -174,6 +175,42 @@ func (n number) value(dec byte) (float64, bool) {
 	return f, true
 }
 
+// places returns how many digits follow the decimal separator of the
+// number read with dec as value reads it: 2 for "$1,299.50", 0 for "1,299".
+func (n number) places(dec byte) int {
+	d := n.dec
+	if n.amb != 0 && n.amb == dec {
+		d = dec
+	}
+	i := strings.LastIndexByte(n.text, d)
+	if d == 0 || i < 0 {
+		return 0
+	}
+	k := 0
+	for _, c := range []byte(n.text[i+1:]) {
+		if isDigit(c) {
+			k++
+		}
+	}
+	return k
+}
+
+// difference returns nf - of rounded to places decimal places (at most
+// 15, what a float64 holds), so that 1099.99 - 1200.50 is -100.51, as the
+// figures on the page give, not the float64 -100.50999999999999.
+func difference(of, nf float64, places int) float64 {
+	d := nf - of
+	if places > 15 || math.IsNaN(d) || math.IsInf(d, 0) {
+		return d
+	}
+	scale := math.Pow10(places)
+	r := math.Round(d*scale) / scale
+	if math.IsInf(r, 0) || math.IsNaN(r) {
+		return d
+	}
+	return r
+}
+
 // firstNumber returns the first number among the selector's values, and
 // the value it was read from. With spaceGroups, plain spaces between groups
 // of thousands group them (see joinSpaceGroups).
@@ -229,8 +266,10 @@ func joinSpaceGroups(s string) string {
 // An ambiguous writing (3.499) is read with the decimal separator the
 // other version's writing shows (3.50: a decimal point, so 3.499 is
 // 3.499), failing that with the one of its page's language (pageDecimal),
-// failing that as thousands (3499), as ParseNumber reads it.
-func readValues(o, n number, oldDoc, newDoc *tree.Document) (float64, float64) {
+// failing that as thousands (3499), as ParseNumber reads it. places is the
+// most decimal places the two writings show, the precision of their
+// difference.
+func readValues(o, n number, oldDoc, newDoc *tree.Document) (of, nf float64, places int) {
 	oldDec, newDec := n.dec, o.dec
 	if oldDec == 0 && o.amb != 0 {
 		oldDec = pageDecimal(oldDoc)
@@ -238,9 +277,9 @@ func readValues(o, n number, oldDoc, newDoc *tree.Document) (float64, float64) {
 	if newDec == 0 && n.amb != 0 {
 		newDec = pageDecimal(newDoc)
 	}
-	of, _ := o.value(oldDec)
-	nf, _ := n.value(newDec)
-	return of, nf
+	of, _ = o.value(oldDec)
+	nf, _ = n.value(newDec)
+	return of, nf, max(o.places(oldDec), n.places(newDec))
 }
 
 // pageDecimal returns the decimal separator ('.' or ',') of the language

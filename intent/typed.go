@@ -298,7 +298,7 @@ func (p *Pair) value(ct *spec.ChangeType) (*Result, error) {
 	}
 	on, os, okOld := firstNumber(oldVals, pageGroupsBySpace(p.Old))
 	nn, ns, okNew := firstNumber(newVals, pageGroupsBySpace(p.New))
-	of, nf := readValues(on, nn, p.Old, p.New)
+	of, nf, places := readValues(on, nn, p.Old, p.New)
 	cond := spec.Changes
 	var threshold float64
 	if ct.Condition != nil {
@@ -321,7 +321,7 @@ func (p *Pair) value(ct *spec.ChangeType) (*Result, error) {
 	case !okNew:
 		c.Op, matched = Delete, cond == spec.Changes
 	default:
-		info.Delta = nf - of
+		info.Delta = difference(of, nf, places)
 		switch {
 		case nf > of:
 			info.Direction = "increased"

@@ -40,15 +40,22 @@ type CheckResult struct {
 	Checked   json.RawMessage `json:"checked,omitempty"`
 }
 
-// diagnostics converts spec errors to positioned diagnostics.
-func diagnostics(err error) []Diagnostic {
+// diagnostics converts spec errors in src to positioned diagnostics. A
+// diagnostic's range is the offending text where the error is at it, else
+// the one byte at its position: an "expected X" error is reported where X
+// is missing, after the token before, while the text it found may begin
+// on a later line.
+func diagnostics(err error, src string) []Diagnostic {
 	var list spec.ErrorList
 	var fields spec.FieldErrors
 	var out []Diagnostic
 	switch {
 	case errors.As(err, &list):
 		for _, e := range list {
-			d := Diagnostic{Line: e.Pos.Line, Column: e.Pos.Column, Offset: e.Pos.Offset, End: e.Pos.Offset + len(e.Found), Message: e.Msg}
+			d := Diagnostic{Line: e.Pos.Line, Column: e.Pos.Column, Offset: e.Pos.Offset, End: e.Pos.Offset, Message: e.Msg}
+			if d.Offset >= 0 && d.Offset <= len(src) && strings.HasPrefix(src[d.Offset:], e.Found) {
+				d.End += len(e.Found)
+			}
 			if d.End == d.Offset {
 				d.End = d.Offset + 1
 			}
@@ -81,7 +88,7 @@ func (s *Server) checkInput(ctx context.Context, u *vigil.User, in *sentinelInpu
 		return nil, nil, nil, vigil.Errorf(vigil.EINVALID, "sentinel source required")
 	}
 	if err != nil {
-		return sen, nil, diagnostics(err), nil
+		return sen, nil, diagnostics(err, in.Source), nil
 	}
 	c, err := s.checker(ctx, u, now)
 	if err != nil {
@@ -98,7 +105,7 @@ func (s *Server) checkInput(ctx context.Context, u *vigil.User, in *sentinelInpu
 		if !errors.As(err, &list) {
 			return nil, nil, nil, err
 		}
-		return sen, nil, diagnostics(err), nil
+		return sen, nil, diagnostics(err, in.Source), nil
 	}
 	return sen, ch, nil, nil
 }
@@ -390,7 +397,7 @@ func (s *Server) liveCheck(ctx context.Context, u *vigil.User, in *sentinelInput
 		res.Canonical = spec.Print(sen)
 		res.Checked, _ = json.Marshal(ch)
 		if len(ch.Warnings) > 0 {
-			res.Warnings = diagnostics(ch.Warnings)
+			res.Warnings = diagnostics(ch.Warnings, in.Source)
 		}
 	}
 	return res, nil

@@ -1,0 +1,53 @@
+package web
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestDiagnosticRange: a diagnostic's range covers the offending text where
+// the error is at it, and only the position otherwise: an "expected X"
+// error reported just after the token before (X is missing there) named
+// the next line's token but highlighted that many bytes from the end of
+// the line before ("\nFetc" for a missing "change" before "Fetch").
+func TestDiagnosticRange(t *testing.T) {
+	s, u := newTestServer(t)
+	tests := map[string]struct {
+		src              string
+		at, end          int // byte offsets
+		line, col        int
+		highlightedStart string
+	}{
+		"missing before a clause on the next line": {
+			src: "Create Sentinel a Using http://a.example/\nMonitor any\nFetch 1 hour\n",
+			at:  53, end: 54, line: 2, col: 12, highlightedStart: "\n",
+		},
+		"offending token": {
+			src: "Create Sentinel a Using http://a.example/\nMonitor frequent change\n",
+			at:  50, end: 58, line: 2, col: 9, highlightedStart: "frequent",
+		},
+		"missing at the end": {
+			src: "Create Sentinel a Using http://a.example/\nMonitor any",
+			at:  53, end: 54, line: 2, col: 12,
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			res, err := s.liveCheck(context.Background(), u, &sentinelInput{Source: tc.src}, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Errors) != 1 {
+				t.Fatalf("errors %+v, want one", res.Errors)
+			}
+			d := res.Errors[0]
+			if d.Offset != tc.at || d.End != tc.end || d.Line != tc.line || d.Column != tc.col {
+				t.Errorf("%d:%d [%d,%d), want %d:%d [%d,%d) (%s)", d.Line, d.Column, d.Offset, d.End, tc.line, tc.col, tc.at, tc.end, d.Message)
+			}
+			if d.End <= len(tc.src) && !strings.HasPrefix(tc.src[d.Offset:d.End], tc.highlightedStart) {
+				t.Errorf("highlights %q, want %q", tc.src[d.Offset:d.End], tc.highlightedStart)
+			}
+		})
+	}
+}

@@ -174,7 +174,7 @@ func (s *Server) kick() {
 func (s *Server) ownSentinel(ctx context.Context, u *vigil.User, idText string) (*vigil.Sentinel, error) {
 	id, err := strconv.ParseInt(idText, 10, 64)
 	if err != nil || id <= 0 {
-		return nil, vigil.Errorf(vigil.EINVALID, "sentinel id %q is not a number", idText)
+		return nil, vigil.Errorf(vigil.EINVALID, "sentinel id %q is not a positive number", idText)
 	}
 	sen, err := s.Store.FindSentinelByID(ctx, id)
 	if err != nil {

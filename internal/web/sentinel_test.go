@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/vigil-web/vigil"
 )
 
 // TestDiagnosticRange: a diagnostic's range covers the offending text where
@@ -49,5 +51,18 @@ func TestDiagnosticRange(t *testing.T) {
 				t.Errorf("highlights %q, want %q", tc.src[d.Offset:d.End], tc.highlightedStart)
 			}
 		})
+	}
+}
+
+// TestSentinelIDErrors: a sentinel id that is not a positive number is
+// refused saying so; "-1" and "0" were said to be "not a number".
+func TestSentinelIDErrors(t *testing.T) {
+	s, u := newTestServer(t)
+	for _, id := range []string{"abc", "-1", "0", "99999999999999999999"} {
+		_, err := s.ownSentinel(context.Background(), u, id)
+		want := `sentinel id "` + id + `" is not a positive number`
+		if vigil.ErrorCode(err) != vigil.EINVALID || vigil.ErrorMessage(err) != want {
+			t.Errorf("%s: %v (%s), want %q", id, err, vigil.ErrorCode(err), want)
+		}
 	}
 }

@@ -24,10 +24,11 @@ var staticFS embed.FS
 // pages holds each page template parsed with the layout.
 var pages = func() map[string]*template.Template {
 	funcs := template.FuncMap{
-		"time":  fmtTime,
-		"ago":   ago,
-		"bytes": fmtBytes,
-		"list":  func(xs ...string) []string { return xs },
+		"time":     fmtTime,
+		"datetime": datetime,
+		"ago":      ago,
+		"bytes":    fmtBytes,
+		"list":     func(xs ...string) []string { return xs },
 		// query builds a URL query; its values are escaped here, so the
 		// template takes it as a safe URL part.
 		"query": func(kv ...any) template.URL {
@@ -156,6 +157,15 @@ func fmtTime(t time.Time) string {
 		return "—"
 	}
 	return t.UTC().Format("2006-01-02 15:04:05 UTC")
+}
+
+// datetime returns t as a time element's datetime attribute (RFC 3339),
+// or "" for the zero time, which has none.
+func datetime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
 }
 
 func ago(t time.Time) string {

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -332,5 +334,35 @@ func TestPagingParams(t *testing.T) {
 		if (err == nil) != tc.ok || tc.ok && (p != tc.want || desc != tc.desc) {
 			t.Errorf("%q: %+v desc %v, %v; want %+v desc %v, ok %v", tc.query, p, desc, err, tc.want, tc.desc, tc.ok)
 		}
+	}
+}
+
+// TestTimeElements: a time element's datetime attribute is a valid HTML
+// date-time (RFC 3339), and a time that never was has none; it held the
+// displayed "2006-01-02 15:04:05 UTC", or "—" for a sentinel never checked.
+func TestTimeElements(t *testing.T) {
+	s, u := newTestServer(t)
+	checked := time.Date(2026, 11, 29, 9, 3, 18, 0, time.UTC)
+	rows := []*sentinelRow{
+		{Sentinel: &vigil.Sentinel{ID: 1, Name: "checked", Status: vigil.SentinelActive, LastCheck: checked, NextCheck: checked.Add(time.Hour)}},
+		{Sentinel: &vigil.Sentinel{ID: 2, Name: "new", Status: vigil.SentinelActive, NextCheck: checked}},
+	}
+	w := httptest.NewRecorder()
+	s.render(w, httptest.NewRequest("GET", "/sentinels", nil), 200, "sentinels", &view{Title: "Sentinels", User: u, CSRF: "c", Data: rows})
+	body := w.Body.String()
+	attrs := regexp.MustCompile(`<time[^>]*datetime="([^"]*)"`).FindAllStringSubmatch(body, -1)
+	if len(attrs) == 0 {
+		t.Fatalf("no datetime attribute:\n%s", body)
+	}
+	var got []string
+	for _, a := range attrs {
+		if _, err := time.Parse(time.RFC3339, a[1]); err != nil {
+			t.Errorf("datetime %q is not RFC 3339", a[1])
+		}
+		got = append(got, a[1])
+	}
+	want := []string{"2026-11-29T09:03:18Z", "2026-11-29T10:03:18Z", "2026-11-29T09:03:18Z"}
+	if !slices.Equal(got, want) {
+		t.Errorf("datetimes %q, want %q", got, want)
 	}
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/vigil-web/vigil"
@@ -31,6 +32,39 @@ type bar struct {
 
 const plotBins = 30
 
+// plotPeriod is a period of the plot's bars, with its name in words ("New
+// versions per 5 minutes") and how a count for one period says it ("at
+// most 3 a day", "at most 3 in 5 minutes").
+type plotPeriod struct {
+	d          time.Duration
+	name, each string
+}
+
+// plotPeriods are the periods a plot's bars may take, shortest first.
+var plotPeriods = []plotPeriod{
+	{time.Minute, "minute", "a minute"},
+	{5 * time.Minute, "5 minutes", "in 5 minutes"},
+	{15 * time.Minute, "15 minutes", "in 15 minutes"},
+	{time.Hour, "hour", "an hour"},
+	{6 * time.Hour, "6 hours", "in 6 hours"},
+	{24 * time.Hour, "day", "a day"},
+	{7 * 24 * time.Hour, "week", "a week"},
+	{30 * 24 * time.Hour, "30 days", "in 30 days"},
+	{365 * 24 * time.Hour, "365 days", "in 365 days"},
+}
+
+// counted says n things in words: "1 new version", "2 new versions"
+// ("fetch" takes "es").
+func counted(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	if strings.HasSuffix(thing, "ch") {
+		return fmt.Sprintf("%d %ses", n, thing)
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
 // changePlot bins the versions (oldest first) and changes of a resource
 // over its history up to now.
 func changePlot(versions []*vigil.Version, changes []*vigil.Change, now time.Time) *plot {
@@ -47,11 +81,11 @@ func changePlot(versions []*vigil.Version, changes []*vigil.Change, now time.Tim
 	}
 	span := end.Sub(start)
 	// Round the period up to a readable unit.
-	period := time.Minute
-	for _, d := range []time.Duration{time.Minute, 5 * time.Minute, 15 * time.Minute, time.Hour, 6 * time.Hour,
-		24 * time.Hour, 7 * 24 * time.Hour, 30 * 24 * time.Hour, 365 * 24 * time.Hour} {
-		period = d
-		if span/d < plotBins {
+	var period time.Duration
+	var per plotPeriod
+	for _, pp := range plotPeriods {
+		period, per = pp.d, pp
+		if span/pp.d < plotBins {
 			break
 		}
 	}
@@ -90,18 +124,18 @@ func changePlot(versions []*vigil.Version, changes []*vigil.Change, now time.Tim
 			b.H = h * float64(b.Count) / float64(p.Max)
 		}
 		b.Y = float64(p.Bottom) - b.H
-		b.Title = fmt.Sprintf("%s: %d new versions, %d changes reported, %d failed fetches",
-			from.UTC().Format("2006-01-02 15:04"), b.Count, b.Changes, b.Errors)
+		b.Title = fmt.Sprintf("%s: %s, %s reported, %s",
+			from.UTC().Format("2006-01-02 15:04"), counted(b.Count, "new version"), counted(b.Changes, "change"), counted(b.Errors, "failed fetch"))
 	}
 	p.Bars = counts
 	p.Start = start.UTC().Format("2006-01-02 15:04")
 	p.End = start.Add(time.Duration(n) * period).UTC().Format("2006-01-02 15:04")
-	p.Period = period.String()
+	p.Period = per.name
 	total := 0
 	for _, b := range counts {
 		total += b.Count
 	}
-	p.Label = fmt.Sprintf("Change frequency: %d new versions from %s to %s, in periods of %s, at most %d a period.",
-		total, p.Start, p.End, period, p.Max)
+	p.Label = fmt.Sprintf("Change frequency: %s from %s to %s, per %s, at most %d %s.",
+		counted(total, "new version"), p.Start, p.End, per.name, p.Max, per.each)
 	return p
 }

@@ -108,7 +108,7 @@ func TestPlot(t *testing.T) {
 		vs = append(vs, v)
 	}
 	p := changePlot(vs, nil, now)
-	if p.Empty || len(p.Bars) == 0 || len(p.Bars) > plotBins || p.Max != 1 || p.Period != "24h0m0s" {
+	if p.Empty || len(p.Bars) == 0 || len(p.Bars) > plotBins || p.Max != 1 || p.Period != "day" {
 		t.Fatalf("plot: %+v", p)
 	}
 	total, errs := 0, 0
@@ -121,6 +121,20 @@ func TestPlot(t *testing.T) {
 	}
 	if total != 8 || errs != 1 {
 		t.Errorf("counted %d versions and %d errors, want 8 and 1", total, errs)
+	}
+	if want := "Change frequency: 8 new versions from 2026-01-02 00:00 to 2026-02-01 00:00, per day, at most 1 a day."; p.Label != want {
+		t.Errorf("label %q, want %q", p.Label, want)
+	}
+	if want := "2026-01-22 00:00: 1 new version, 0 changes reported, 0 failed fetches"; p.Bars[20].Title != want {
+		t.Errorf("bar title %q, want %q", p.Bars[20].Title, want)
+	}
+	if want := "2026-01-25 00:00: 0 new versions, 0 changes reported, 1 failed fetch"; p.Bars[23].Title != want {
+		t.Errorf("bar title %q, want %q", p.Bars[23].Title, want)
+	}
+	short := changePlot([]*vigil.Version{{Seq: 1, FetchedAt: now.Add(-time.Hour)}, {Seq: 2, FetchedAt: now.Add(-time.Minute)}},
+		[]*vigil.Change{{DetectedAt: now.Add(-time.Minute)}}, now)
+	if short.Period != "5 minutes" || !strings.Contains(short.Label, "per 5 minutes, at most 1 in 5 minutes.") {
+		t.Errorf("period %q, label %q", short.Period, short.Label)
 	}
 	if e := changePlot(nil, nil, now); !e.Empty {
 		t.Errorf("no versions: %+v", e)

@@ -369,6 +369,9 @@ func (s *Server) handleSentinelCheck(w http.ResponseWriter, r *http.Request, u *
 	if err := readJSON(r, &in); err != nil {
 		return err
 	}
+	if in.Replacing < 0 {
+		return vigil.Errorf(vigil.EINVALID, "replacing %d is not a positive sentinel id", in.Replacing)
+	}
 	res, err := s.liveCheck(r.Context(), u, &in.sentinelInput, in.Replacing)
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -63,6 +64,22 @@ func TestSentinelIDErrors(t *testing.T) {
 		want := `sentinel id "` + id + `" is not a positive number`
 		if vigil.ErrorCode(err) != vigil.EINVALID || vigil.ErrorMessage(err) != want {
 			t.Errorf("%s: %v (%s), want %q", id, err, vigil.ErrorCode(err), want)
+		}
+	}
+}
+
+// TestCheckReplacing: the live check's replacing must name a sentinel by
+// a positive id; a negative one was ignored, the check made as for a new
+// sentinel.
+func TestCheckReplacing(t *testing.T) {
+	s, u := newTestServer(t)
+	for _, body := range []string{`{"source":"Create Sentinel a Using http://a.example/","replacing":-5}`} {
+		req := httptest.NewRequest("POST", "/api/v1/sentinels/check", strings.NewReader(body))
+		rec := httptest.NewRecorder()
+		err := s.handleSentinelCheck(rec, req, u)
+		want := "replacing -5 is not a positive sentinel id"
+		if vigil.ErrorCode(err) != vigil.EINVALID || vigil.ErrorMessage(err) != want {
+			t.Errorf("%s: %v, want %q", body, err, want)
 		}
 	}
 }

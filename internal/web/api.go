@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/vigil-web/vigil"
 )
@@ -400,6 +401,13 @@ func (s *Server) handleTokenList(w http.ResponseWriter, r *http.Request, u *vigi
 func (s *Server) createToken(r *http.Request, u *vigil.User, name string, ttl time.Duration) (*vigil.Token, string, error) {
 	if byToken(r) {
 		return nil, "", vigil.Errorf(vigil.EFORBIDDEN, "API tokens are made from a signed-in session (the dashboard's Tokens page), not with a token")
+	}
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return nil, "", vigil.Errorf(vigil.EINVALID, "name: a token needs a name, to tell it from the others")
+	}
+	if strings.ContainsFunc(name, unicode.IsControl) {
+		return nil, "", vigil.Errorf(vigil.EINVALID, "name %q has a control character", name)
 	}
 	secret, err := randomSecret(32)
 	if err != nil {

@@ -429,12 +429,11 @@ func (s *Server) handleTokenCreatePage(w http.ResponseWriter, r *http.Request, s
 	if days < 0 || days > 3650 {
 		return vigil.Errorf(vigil.EINVALID, "days: the expiry must be a whole number of days from 0 (never) to 3650")
 	}
-	name := r.PostFormValue("name")
-	_, secret, err := s.createToken(r, sess.User, name, time.Duration(days)*24*time.Hour)
+	t, secret, err := s.createToken(r, sess.User, r.PostFormValue("name"), time.Duration(days)*24*time.Hour)
 	if err != nil {
 		return err
 	}
-	return s.tokensPage(w, r, sess, http.StatusCreated, secret, name)
+	return s.tokensPage(w, r, sess, http.StatusCreated, secret, t.Name)
 }
 
 func (s *Server) handleTokenDeletePage(w http.ResponseWriter, r *http.Request, sess *session) error {

@@ -69,3 +69,37 @@ func TestTokenCreateNeedsSession(t *testing.T) {
 		t.Errorf("POST /api/v1/tokens from a session: %d, want 201", resp.StatusCode)
 	}
 }
+
+// TestTokenName: a token is made with a name to tell it from the others on
+// the Tokens page, printable and trimmed; an empty name (which the form
+// asks for, but a request need not send) and control characters were
+// taken, listing a token without a name and offering to "Revoke token ?".
+func TestTokenName(t *testing.T) {
+	s, u := newTestServer(t)
+	value, _ := s.newSessionCookie(u)
+	for name, tc := range map[string]struct{ body, want, stored string }{
+		"absent":  {`{}`, "name: a token needs a name, to tell it from the others", ""},
+		"blank":   {`{"name":"  "}`, "name: a token needs a name, to tell it from the others", ""},
+		"control": {`{"name":"ci\u0000\nbot"}`, `name "ci\x00\nbot" has a control character`, ""},
+		"trimmed": {`{"name":"  ci bot "}`, "", "ci bot"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			req := httptest.NewRequest("POST", "/api/v1/tokens", strings.NewReader(tc.body))
+			req.AddCookie(&http.Cookie{Name: sessionCookie, Value: value})
+			rec := httptest.NewRecorder()
+			err := s.handleTokenCreate(rec, req, u)
+			if tc.want != "" {
+				if vigil.ErrorCode(err) != vigil.EINVALID || vigil.ErrorMessage(err) != tc.want {
+					t.Errorf("%v, want EINVALID %q", err, tc.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(rec.Body.String(), `"name": "`+tc.stored+`"`) {
+				t.Errorf("made %s, want the name %q", rec.Body, tc.stored)
+			}
+		})
+	}
+}

@@ -2,7 +2,8 @@ package intent
 
 import (
 	"html"
-	"strconv"
+	"strings"
+	"unicode"
 )
 
 // PageInfo describes a page of a site watched whole (a site sentinel)
@@ -51,7 +52,7 @@ func NewPageChange(op Operation, p *PageInfo) Change {
 func (p *PageInfo) line(op Operation) string {
 	s := sign(op) + " page " + op.participle() + ": " + p.URL
 	if t := p.titleText(); t != "" {
-		s += " " + strconv.Quote(t)
+		s += ` "` + t + `"`
 	}
 	return s + p.tail()
 }
@@ -61,17 +62,25 @@ func (p *PageInfo) lineHTML(op Operation) string {
 	u := html.EscapeString(p.URL)
 	s := "page " + op.participle() + `: <a href="` + u + `">` + u + "</a>"
 	if t := p.titleText(); t != "" {
-		s += " " + html.EscapeString(strconv.Quote(t))
+		s += " " + html.EscapeString(`"`+t+`"`)
 	}
 	return s + html.EscapeString(p.tail())
 }
 
-// titleText is the title a line shows: "Old -> New" when it changed.
+// titleText is the title a line shows, in quotes as it is (not as a Go
+// string literal), control characters made spaces: "Old -> New" when it
+// changed.
 func (p *PageInfo) titleText() string {
+	t := clip(p.Title)
 	if p.OldTitle != "" && p.OldTitle != p.Title {
-		return clip(p.OldTitle) + " -> " + clip(p.Title)
+		t = clip(p.OldTitle) + " -> " + t
 	}
-	return clip(p.Title)
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, t)
 }
 
 // tail is what a line says after the page: its summary, and its note in

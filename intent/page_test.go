@@ -16,6 +16,18 @@ func TestPageChangeLines(t *testing.T) {
 			`+ page added: https://a.example/new "New <page>" (failed before: HTTP 500)`,
 			`page added: <a href="https://a.example/new">https://a.example/new</a> &#34;New &lt;page&gt;&#34; (failed before: HTTP 500)`,
 		},
+		"title with quotes and a backslash": {
+			// The title was written as a Go string literal, so readers saw
+			// "C & \"quotes\" \\ D", in HTML too.
+			NewPageChange(Insert, &PageInfo{URL: "https://a.example/c", Title: `C & "quotes" \ D`}),
+			`+ page added: https://a.example/c "C & "quotes" \ D"`,
+			`page added: <a href="https://a.example/c">https://a.example/c</a> &#34;C &amp; &#34;quotes&#34; \ D&#34;`,
+		},
+		"title with a control character": {
+			NewPageChange(Insert, &PageInfo{URL: "https://a.example/t", Title: "Tab\there"}),
+			`+ page added: https://a.example/t "Tab here"`,
+			`page added: <a href="https://a.example/t">https://a.example/t</a> &#34;Tab here&#34;`,
+		},
 		"deleted": {
 			NewPageChange(Delete, &PageInfo{URL: "https://a.example/old?a=1&b=2", Note: "no longer reached"}),
 			`- page removed: https://a.example/old?a=1&b=2 (no longer reached)`,

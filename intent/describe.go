@@ -37,6 +37,21 @@ func (k ObjectKind) noun(n int) string {
 	return w[1]
 }
 
+// attribute returns the name of the attribute a node change (any change)
+// is on, from the last step of its path ("/html[1]/body[1]/a[1]/@href"),
+// and false for a text or a change of another kind.
+func (c Change) attribute() (string, bool) {
+	if c.Kind != KindNode {
+		return "", false
+	}
+	path := cmp.Or(c.NewPath, c.OldPath)
+	step := path[strings.LastIndexByte(path, '/')+1:]
+	if name, ok := strings.CutPrefix(step, "@"); ok && name != "" {
+		return name, true
+	}
+	return "", false
+}
+
 // participles are the operations as a reader says what happened.
 var participles = map[Operation]string{Insert: "added", Delete: "removed", Update: "changed", Move: "moved"}
 
@@ -52,12 +67,14 @@ func (op Operation) participle() string {
 func Count(changes []Change) string {
 	type key struct {
 		kind ObjectKind
+		attr bool // a node change on an attribute, not a text
 		op   Operation
 	}
 	counts := map[key]int{}
 	var keys []key
 	for _, c := range changes {
-		k := key{c.Kind, c.Op}
+		_, attr := c.attribute()
+		k := key{c.Kind, attr, c.Op}
 		if counts[k] == 0 {
 			keys = append(keys, k)
 		}
@@ -65,7 +82,14 @@ func Count(changes []Change) string {
 	}
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%d %s %s", counts[k], k.kind.noun(counts[k]), k.op.participle())
+		noun := k.kind.noun(counts[k])
+		if k.attr {
+			noun = "attributes"
+			if counts[k] == 1 {
+				noun = "attribute"
+			}
+		}
+		parts[i] = fmt.Sprintf("%d %s %s", counts[k], noun, k.op.participle())
 	}
 	return strings.Join(parts, ", ")
 }
@@ -79,6 +103,9 @@ func (c Change) Heading() string {
 	noun := c.Kind.noun(1)
 	if c.Kind == KindWord {
 		noun = "words" // a run of them, as the line shows
+	}
+	if name, ok := c.attribute(); ok {
+		noun = "attribute " + name
 	}
 	h := noun + " " + c.Op.participle()
 	if c.List != nil {

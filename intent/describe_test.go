@@ -21,6 +21,12 @@ func TestDescribe(t *testing.T) {
 			"- keyword removed: 5324", "keyword removed: <del>5324</del>"},
 		{Change{Kind: KindNode, Op: Update, Old: "a < b", New: "a > b"},
 			"~ text changed: a < b -> a > b", "text changed: <del>a &lt; b</del> <ins>a &gt; b</ins>"},
+		{Change{Kind: KindNode, Op: Insert, New: "c.html", NewPath: "/html[1]/body[1]/a[3]/@href"},
+			"+ attribute href added: c.html", "attribute href added: <ins>c.html</ins>"},
+		{Change{Kind: KindNode, Op: Update, Old: "a", New: "b", OldPath: "/html[1]/body[1]/p[1]/@data-x", NewPath: "/html[1]/body[1]/p[1]/@data-x"},
+			"~ attribute data-x changed: a -> b", "attribute data-x changed: <del>a</del> <ins>b</ins>"},
+		{Change{Kind: KindNode, Op: Delete, Old: "x", OldPath: "/html[1]/body[1]/p[@id='@x'][1]/text()[1]"},
+			"- text removed: x", "text removed: <del>x</del>"},
 		{Change{Kind: KindValue, Op: Update, Old: "$499.00", New: "$449.00", Value: &ValueInfo{Old: f(499), New: f(449), Delta: -50, Direction: "decreased"}},
 			"~ value decreased by 50: $499.00 -> $449.00", "value decreased by 50: <del>$499.00</del> <ins>$449.00</ins>"},
 		{Change{Kind: KindValue, Op: Update, Old: "99", New: "120.5", Value: &ValueInfo{Delta: 21.5, Direction: "increased", Crossed: "above", Threshold: f(100)}},
@@ -74,6 +80,16 @@ func TestDescribe(t *testing.T) {
 		t.Errorf("Count: %q, want %q", got, want)
 	}
 	// Nested items count as list items.
+	// Two links added to a page under any change: each one's href and text.
+	href := func(v string) Change {
+		return Change{Kind: KindNode, Op: Insert, New: v, NewPath: "/html[1]/body[1]/a[3]/@href"}
+	}
+	text := func(v string) Change {
+		return Change{Kind: KindNode, Op: Insert, New: v, NewPath: "/html[1]/body[1]/a[3]/text()[1]"}
+	}
+	if got, want := Count([]Change{href("c.html"), text("C"), href("d.html"), text("D")}), "2 attributes added, 2 texts added"; got != want {
+		t.Errorf("Count: %q, want %q", got, want)
+	}
 	got = Count([]Change{{Kind: KindListItem, Op: Update}, {Kind: KindListItem, Op: Update, List: &ListInfo{List: "menu", NewParents: []string{"Food"}}}})
 	if want := "2 list items changed"; got != want {
 		t.Errorf("Count: %q, want %q", got, want)

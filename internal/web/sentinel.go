@@ -203,6 +203,10 @@ func (s *Server) setStatus(ctx context.Context, sen *vigil.Sentinel, action stri
 		if sen.Status != vigil.SentinelActive {
 			return vigil.Errorf(vigil.ECONFLICT, "sentinel %s is paused; resume it first", sen.Name)
 		}
+		if s.lifespanOf(ctx, sen) == "ended" {
+			// The monitor checks it no more: a check now would be none.
+			return vigil.Errorf(vigil.ECONFLICT, "sentinel %s has ended (its To has passed): edit its To to check it again", sen.Name)
+		}
 		sen.NextCheck = now
 	default:
 		return vigil.Errorf(vigil.ENOTFOUND, "no sentinel action %q", action)

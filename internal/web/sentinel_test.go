@@ -83,3 +83,28 @@ func TestCheckReplacing(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckNowEnded: an ended sentinel (its To passed) is checked no more,
+// so "check now" is refused as for a paused one; it answered 200 with a
+// next check of now, and the monitor then did nothing.
+func TestCheckNowEnded(t *testing.T) {
+	s, u := newTestServer(t)
+	ctx := context.Background()
+	sen := createChecked(t, s, u, "Create Sentinel done Using http://a.example/ Fetch 1 hour")
+	phase := "ended"
+	s.Lifespans = func(_ context.Context, ids []int64) (map[int64]string, error) {
+		return map[int64]string{sen.ID: phase}, nil
+	}
+	before := sen.NextCheck
+	err := s.setStatus(ctx, sen, "check-now")
+	if want := "sentinel done has ended (its To has passed): edit its To to check it again"; vigil.ErrorCode(err) != vigil.ECONFLICT || vigil.ErrorMessage(err) != want {
+		t.Errorf("check-now of an ended sentinel: %v, want ECONFLICT %q", err, want)
+	}
+	if got, _ := s.Store.FindSentinelByID(ctx, sen.ID); !got.NextCheck.Equal(before) {
+		t.Errorf("next check moved from %v to %v", before, got.NextCheck)
+	}
+	phase = "active"
+	if err := s.setStatus(ctx, sen, "check-now"); err != nil {
+		t.Errorf("check-now of an active sentinel: %v", err)
+	}
+}

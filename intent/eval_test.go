@@ -538,6 +538,10 @@ func TestParseNumber(t *testing.T) {
 		{"Item-42: $19.99", 42, true}, {"SKU+7", 7, true}, {"Model X−3", 3, true}, {"No.5", 5, true}, {"Rs.1,500", 1500, true},
 		{"Price: -42", -42, true}, {"€-5", -5, true}, {"(-3)", -3, true},
 		{"$.99", 0.99, true}, {".5", 0.5, true}, {",75 €", 0.75, true}, {"-.5", -0.5, true}, {"$.125", 0.125, true},
+		// A sign before a currency symbol is the amount's: a refund of
+		// -$5.00, a balance of −€20 (they read as 5 and 20).
+		{"-$5.00", -5, true}, {"Balance: −€20", -20, true}, {"+£3", 3, true}, {"-$.99", -0.99, true},
+		{"Item-$5", 5, true}, {"$-5", -5, true},
 	}
 	for _, tc := range tests {
 		got, ok := ParseNumber(tc.in)

@@ -37,7 +37,8 @@ var numberRE = regexp.MustCompile(`[-+−]?[.,]?\d(?:[\d.,\x{00A0}\x{202F}'\x{20
 //
 // A sign or a separator right after a letter or a digit belongs to the
 // word before it, not to the number: "Item-42" is 42, "No.5" is 5; after
-// a currency code it is the amount's: "USD-1,234.50" is -1234.5.
+// a currency code it is the amount's: "USD-1,234.50" is -1234.5, and so is
+// a minus sign before a currency symbol: "-$5.00" is -5.
 func ParseNumber(s string) (float64, bool) {
 	n, ok := scanNumber(s)
 	if !ok {
@@ -87,6 +88,8 @@ func scanNumber(s string) (number, bool) {
 	case strings.HasPrefix(m, "−"):
 		n.neg = true
 		m = m[len("−"):]
+	default:
+		n.neg = signBeforeSymbol(s[:i])
 	}
 	if isSeparator(m[0]) {
 		m = "0" + m // $.99
@@ -120,6 +123,23 @@ func scanNumber(s string) (number, bool) {
 		return number{}, false
 	}
 	return n, true
+}
+
+// signBeforeSymbol reports whether s, the text before a number, ends with
+// a minus sign and a currency symbol, the sign standing as a word's start:
+// -$5.00 and −€20 are negative amounts, Item-$5 is not.
+func signBeforeSymbol(s string) bool {
+	sym, w := utf8.DecodeLastRuneInString(s)
+	if !unicode.Is(unicode.Sc, sym) {
+		return false
+	}
+	s = s[:len(s)-w]
+	sign, w := utf8.DecodeLastRuneInString(s)
+	if sign != '-' && sign != '−' {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(s[:len(s)-w])
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 }
 
 // groupingRemover removes the separators that only group digits: the

@@ -17,8 +17,9 @@ type ErrorHandler func(pos Pos, msg, found string)
 //   - white space separates tokens; a "#" at the start of a token begins a
 //     comment that runs to the end of the line ("#" inside a URL does not);
 //   - a word starts with a letter, digit or "_" and continues with letters,
-//     digits, "_" and "-"; a reserved word (Create, Using, AND, ...) in any
-//     case is a keyword token, any other word is IDENT, INT or WORD;
+//     digits, combining marks, "_" and "-"; a reserved word (Create,
+//     Using, AND, ...) in any case is a keyword token, any other word is
+//     IDENT, INT or WORD;
 //   - a word followed by ".", "/", ":" or "@" and then a character that is
 //     neither space nor one of ( ) { } , " becomes a WORD (a URL, a host
 //     name, an email address) that runs until such a character;
@@ -89,7 +90,11 @@ func isWordStart(r rune) bool {
 		r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r))
 }
 
-func isWordPart(r rune) bool { return r == '-' || isWordStart(r) }
+// isWordPart reports whether r continues a word: what starts one, "-",
+// and a combining mark (decomposed text: "cafe\u0301" is café).
+func isWordPart(r rune) bool {
+	return r == '-' || isWordStart(r) || r >= utf8.RuneSelf && unicode.In(r, unicode.Mn, unicode.Mc, unicode.Me)
+}
 
 // isURLPart reports whether r may appear in a URL-like WORD.
 func isURLPart(r rune) bool {

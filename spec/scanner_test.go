@@ -57,16 +57,20 @@ func TestScanner(t *testing.T) {
 		"cr comment":         {"# x\rTo", []scanned{{COMMENT, "# x"}, {TO, "To"}}, 0},
 		"cr in string":       {"\"ab\rTo", []scanned{{STRING, "\"ab"}, {TO, "To"}}, 1},
 		"unicode name":       {"überwachung", []scanned{{IDENT, "überwachung"}}, 0},
-		"unterminated":       {`"abc`, []scanned{{STRING, `"abc`}}, 1},
-		"bad escape":         {`"a\qb"`, []scanned{{STRING, `"a\qb"`}}, 1},
-		"illegal":            {"~", []scanned{{ILLEGAL, "~"}}, 1},
-		"escaped bad utf8":   {`"\xff"`, []scanned{{STRING, `"\xff"`}}, 1},
-		"raw bad utf8":       {"“a\x9b”", []scanned{{STRING, "“a\x9b”"}}, 1},
-		"quoted bad utf8":    {"\"caf\xe9 au lait\"", []scanned{{STRING, "\"caf\xe9 au lait\""}}, 1},
-		"quoted bad utf8s":   {"\"\xff\xfe\" x", []scanned{{STRING, "\"\xff\xfe\""}, {IDENT, "x"}}, 1},
-		"escaped unicode":    {`"\é" x`, []scanned{{STRING, `"\é"`}, {IDENT, "x"}}, 1},
-		"invalid utf8":       {"\xff", []scanned{{ILLEGAL, "\xff"}}, 1},
-		"byte order mark":    {"\uFEFFCreate", []scanned{{CREATE, "Create"}}, 0},
+		// Decomposed text (as macOS and some copies give it): a combining
+		// mark continues its word; it was an illegal character.
+		"combining mark":   {"{cafe\u0301, na\u0303o}", []scanned{{LBRACE, "{"}, {IDENT, "cafe\u0301"}, {COMMA, ","}, {IDENT, "na\u0303o"}, {RBRACE, "}"}}, 0},
+		"mark at a start":  {"\u0301x", []scanned{{ILLEGAL, "\u0301"}, {IDENT, "x"}}, 1},
+		"unterminated":     {`"abc`, []scanned{{STRING, `"abc`}}, 1},
+		"bad escape":       {`"a\qb"`, []scanned{{STRING, `"a\qb"`}}, 1},
+		"illegal":          {"~", []scanned{{ILLEGAL, "~"}}, 1},
+		"escaped bad utf8": {`"\xff"`, []scanned{{STRING, `"\xff"`}}, 1},
+		"raw bad utf8":     {"“a\x9b”", []scanned{{STRING, "“a\x9b”"}}, 1},
+		"quoted bad utf8":  {"\"caf\xe9 au lait\"", []scanned{{STRING, "\"caf\xe9 au lait\""}}, 1},
+		"quoted bad utf8s": {"\"\xff\xfe\" x", []scanned{{STRING, "\"\xff\xfe\""}, {IDENT, "x"}}, 1},
+		"escaped unicode":  {`"\é" x`, []scanned{{STRING, `"\é"`}, {IDENT, "x"}}, 1},
+		"invalid utf8":     {"\xff", []scanned{{ILLEGAL, "\xff"}}, 1},
+		"byte order mark":  {"\uFEFFCreate", []scanned{{CREATE, "Create"}}, 0},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {

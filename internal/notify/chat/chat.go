@@ -225,7 +225,27 @@ func Check(target string) error {
 		return err
 	}
 	if _, err := sr.Locate(target); err != nil {
+		if why := initError(sr, name, target); errors.Is(err, router.ErrInitializeFailed) && why != nil {
+			return fmt.Errorf("%s: %w", name, why)
+		}
 		return err
 	}
 	return nil
+}
+
+// initError returns why the service name cannot be made from target, as
+// the service says it: Shoutrrr's router drops that error for its own
+// "failed to initialize service". It returns nil for a URL whose scheme
+// is not the service's own (generic+https://...), which the router
+// converts first.
+func initError(sr *router.ServiceRouter, name, target string) error {
+	u, err := url.Parse(target)
+	if err != nil || strings.ToLower(u.Scheme) != name {
+		return nil
+	}
+	svc, err := sr.NewService(name)
+	if err != nil {
+		return nil
+	}
+	return svc.Initialize(u, nil)
 }

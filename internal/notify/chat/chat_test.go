@@ -366,3 +366,23 @@ func TestTelegramOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckSaysWhy: a chat URL that cannot be used is refused saying what
+// it lacks, as the service reads it; Shoutrrr's router says only "ntfy:
+// failed to initialize service".
+func TestCheckSaysWhy(t *testing.T) {
+	for url, want := range map[string]string{
+		"ntfy://ntfy.example.org":     "topic is required",
+		"discord://x":                 "token missing",
+		"mattermost://mm.example.org": "arguments",
+		"slack://hooks.slack.com":     "token",
+	} {
+		err := Check(url)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Check(%s) = %v, want it to say %q", url, err, want)
+		}
+		if err != nil && strings.Contains(err.Error(), "failed to initialize service") {
+			t.Errorf("Check(%s) = %v: Shoutrrr's word, not why", url, err)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/intent"
@@ -100,6 +101,9 @@ func segments(src string, diags []Diagnostic) []segment {
 			continue
 		}
 		end := min(max(d.End, d.Offset+1), len(src))
+		for end < len(src) && !utf8.RuneStart(src[end]) {
+			end++ // not half a character
+		}
 		if d.Offset > at {
 			out = append(out, segment{Text: src[at:d.Offset]})
 		}

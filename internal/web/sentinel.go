@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/spec"
@@ -57,7 +58,9 @@ func diagnostics(err error, src string) []Diagnostic {
 				d.End += len(e.Found)
 			}
 			if d.End == d.Offset {
-				d.End = d.Offset + 1
+				// The one character there, whole.
+				_, w := utf8.DecodeRuneInString(src[min(d.Offset, len(src)):])
+				d.End = d.Offset + max(w, 1)
 			}
 			out = append(out, d)
 		}

@@ -30,6 +30,12 @@ func TestDiagnosticRange(t *testing.T) {
 			src: "Create Sentinel a Using http://a.example/\nMonitor frequent change\n",
 			at:  50, end: 58, line: 2, col: 9, highlightedStart: "frequent",
 		},
+		"missing before a wide space": {
+			// The position's one character is two bytes here (U+00A0): the
+			// range held its first byte alone, invalid UTF-8.
+			src: "Create Sentinel a Using http://a.example/\nMonitor any\u00a0\nFetch 1 hour\n",
+			at:  53, end: 55, line: 2, col: 12, highlightedStart: "\u00a0",
+		},
 		"missing at the end": {
 			src: "Create Sentinel a Using http://a.example/\nMonitor any",
 			at:  53, end: 54, line: 2, col: 12,

@@ -90,6 +90,12 @@ func TestSegments(t *testing.T) {
 	if b.String() != "Create Sentinel s\nMonitor any [chnge]\n" {
 		t.Errorf("segments: %q", b.String())
 	}
+	// A range ending inside a character takes the whole character: the
+	// page held half of it, invalid UTF-8.
+	segs = segments("any\u00a0x", []Diagnostic{{Line: 1, Column: 4, Offset: 3, End: 4, Message: "here"}})
+	if len(segs) != 3 || segs[1].Text != "\u00a0" || segs[2].Text != "x" {
+		t.Errorf("segments in a character: %+v", segs)
+	}
 	// A problem at the end of the text still shows.
 	segs = segments("abc", []Diagnostic{{Line: 1, Column: 4, Offset: 3, End: 3, Message: "eof"}})
 	if len(segs) < 2 || segs[1].Msg != "eof" || segs[1].Text == "" {

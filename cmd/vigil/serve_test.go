@@ -547,7 +547,7 @@ Monitor phrase ("Optical Network")
 		t.Errorf("%d digests for two changes", len(digests))
 	}
 	for _, dg := range digests {
-		if !strings.Contains(dg, "change(s) since") || !strings.Contains(dg, "text/html") {
+		if !(strings.Contains(dg, " 1 change since") || strings.Contains(dg, " 2 changes since")) || !strings.Contains(dg, "text/html") {
 			t.Errorf("s2 digest:\n%s", dg)
 		}
 	}

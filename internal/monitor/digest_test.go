@@ -3,6 +3,7 @@ package monitor
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -183,5 +184,33 @@ func TestDigestKeptWhenStoreFails(t *testing.T) {
 	p.run(t, 6*time.Hour+time.Minute)
 	if got := p.changeIDs(t); len(got) != 1 || len(got[0]) != 1 {
 		t.Errorf("digests %v, want one with the period's change", got)
+	}
+}
+
+// TestDigestSubject: a digest's subject counts its changes in words: "1
+// change", "2 changes"; it said "1 change(s)".
+func TestDigestSubject(t *testing.T) {
+	p := newDigestPages(t, "")
+	p.run(t, 0)
+	p.change("a1")
+	p.run(t, time.Hour)
+	p.run(t, 24*time.Hour) // the first digest: one change
+	p.change("a2")
+	p.run(t, 25*time.Hour)
+	p.change("a3")
+	p.run(t, 26*time.Hour)
+	p.run(t, 48*time.Hour) // the second: two
+	var got []string
+	for _, m := range messagesOf(t, p.db, p.u, p.s) {
+		got = append(got, m.Subject)
+	}
+	want := []string{"[Vigil] daily: 1 change since ", "[Vigil] daily: 2 changes since "}
+	if len(got) != len(want) {
+		t.Fatalf("digests %q, want %d", got, len(want))
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("digest %d: %q, want it to begin %q", i, got[i], want[i])
+		}
 	}
 }

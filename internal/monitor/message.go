@@ -182,8 +182,12 @@ func (m *Monitor) sendDigest(ctx context.Context, j *job, now time.Time) bool {
 		items[i] = &vigil.MessageItem{Change: c}
 		json.Unmarshal(c.Records, &lists[i])
 	}
+	changes := "changes"
+	if len(all) == 1 {
+		changes = "change"
+	}
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: j.plan.urls[0], Digest: true, Since: since, Until: now,
-		Subject: fmt.Sprintf("[Vigil] %s: %d change(s) since %s", j.s.Name, len(all), since.UTC().Format("2006-01-02 15:04 MST")),
+		Subject: fmt.Sprintf("[Vigil] %s: %d %s since %s", j.s.Name, len(all), changes, since.UTC().Format("2006-01-02 15:04 MST")),
 		Changes: items}
 	msg.Text, msg.HTML = m.render(ctx, j, items, lists, nil)
 	m.enqueue(j, msg, -1, now)

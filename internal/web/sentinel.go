@@ -43,9 +43,9 @@ type CheckResult struct {
 
 // diagnostics converts spec errors in src to positioned diagnostics. A
 // diagnostic's range is the offending text where the error is at it, else
-// the one byte at its position: an "expected X" error is reported where X
-// is missing, after the token before, while the text it found may begin
-// on a later line.
+// the one character at its position: an "expected X" error is reported
+// where X is missing, after the token before, while the text it found may
+// begin on a later line.
 func diagnostics(err error, src string) []Diagnostic {
 	var list spec.ErrorList
 	var fields spec.FieldErrors

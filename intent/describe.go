@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // nouns are what a reader calls an object of each kind, one and several.
@@ -188,7 +189,8 @@ const maxShown = 300
 // Texts returns the old and new text a reader is shown for the change: its
 // values, or for a link or an image its target, or its text (alternative
 // text) followed by the target when only that changed; each is cut to 300
-// bytes, with an ellipsis.
+// bytes, with an ellipsis, both from a little before their first
+// difference when they are longer (see clipPair).
 func (c Change) Texts() (old, new string) {
 	old, new = c.Old, c.New
 	if l := c.Link; l != nil {
@@ -203,14 +205,54 @@ func (c Change) Texts() (old, new string) {
 			old, new = im.OldAlt, im.NewAlt+" ("+im.NewSrc+")"
 		}
 	}
+	if old != "" && new != "" {
+		return clipPair(old, new)
+	}
 	return clip(old), clip(new)
+}
+
+// shownBefore is about how many bytes of the text the two sides share are
+// shown before their first difference, when the sides are cut.
+const shownBefore = 40
+
+// clipPair cuts the two sides of a change to maxShown bytes each, with
+// ellipses, from a little before their first difference rather than from
+// their start, which both sides share: a long text changed in its middle
+// shows the change.
+func clipPair(old, new string) (string, string) {
+	if len(old) <= maxShown && len(new) <= maxShown {
+		return old, new
+	}
+	p := 0
+	for p < len(old) && p < len(new) && old[p] == new[p] {
+		p++
+	}
+	start := max(p-shownBefore, 0)
+	for start > 0 && !utf8.RuneStart(old[start]) {
+		start--
+	}
+	if i := strings.IndexByte(old[start:p], ' '); start > 0 && i >= 0 {
+		start += i + 1 // at a word
+	}
+	cut := func(s string) string {
+		out := clip(s[start:])
+		if start > 0 {
+			out = "…" + out
+		}
+		return out
+	}
+	return cut(old), cut(new)
 }
 
 func clip(s string) string {
 	if len(s) <= maxShown {
 		return s
 	}
-	return strings.ToValidUTF8(s[:maxShown], "") + "…"
+	end := maxShown
+	for end > 0 && !utf8.RuneStart(s[end]) {
+		end-- // not half a character
+	}
+	return strings.ToValidUTF8(s[:end], "") + "…"
 }
 
 // Line returns the change as a line of text: "+ list item added: Council

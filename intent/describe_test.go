@@ -2,8 +2,10 @@ package intent
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestDescribe: a change reads in words a user understands, in a mail, a
@@ -93,5 +95,43 @@ func TestDescribe(t *testing.T) {
 	got = Count([]Change{{Kind: KindListItem, Op: Update}, {Kind: KindListItem, Op: Update, List: &ListInfo{List: "menu", NewParents: []string{"Food"}}}})
 	if want := "2 list items changed"; got != want {
 		t.Errorf("Count: %q, want %q", got, want)
+	}
+}
+
+// TestTextsShowTheDifference: a long text changed in its middle is shown
+// from a little before the difference, on both sides; both were cut to
+// their first 300 bytes, the same on both sides, so that a one-line change
+// in a long page read "log line 0 log line 1 ...… -> log line 0 log line
+// 1 ...…".
+func TestTextsShowTheDifference(t *testing.T) {
+	var b strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&b, "log line %d ", i)
+	}
+	old := b.String()
+	new := strings.Replace(old, "log line 1234 ", "log line 1234 CHANGED ", 1)
+	o, n := Change{Kind: KindNode, Op: Update, Old: old, New: new}.Texts()
+	if !strings.Contains(o, "log line 1234 log line 1235") || !strings.Contains(n, "log line 1234 CHANGED") {
+		t.Errorf("the difference is not shown:\n%s\n%s", o, n)
+	}
+	for _, s := range []string{o, n} {
+		if !strings.HasPrefix(s, "…") || !strings.HasSuffix(s, "…") || len(s) > maxShown+2*len("…") || !utf8.ValidString(s) {
+			t.Errorf("shown %q (%d bytes), want at most %d bytes between ellipses", s, len(s), maxShown)
+		}
+	}
+	// A difference near the start needs no ellipsis before it.
+	o, n = Change{Kind: KindNode, Op: Update, Old: "a" + old, New: "b" + old}.Texts()
+	if !strings.HasPrefix(o, "alog line 0") || !strings.HasPrefix(n, "blog line 0") {
+		t.Errorf("shown %q, %q", o[:20], n[:20])
+	}
+	// Two-byte characters are not cut in half.
+	wide := strings.Repeat("é", 400)
+	o, n = Change{Kind: KindNode, Op: Update, Old: wide + "x" + wide, New: wide + "y" + wide}.Texts()
+	if !utf8.ValidString(o) || !utf8.ValidString(n) || !strings.Contains(o, "x") || !strings.Contains(n, "y") {
+		t.Errorf("shown %q, %q", o, n)
+	}
+	// Short texts are shown whole.
+	if o, n := (Change{Kind: KindNode, Op: Update, Old: "a < b", New: "a > b"}).Texts(); o != "a < b" || n != "a > b" {
+		t.Errorf("shown %q, %q", o, n)
 	}
 }

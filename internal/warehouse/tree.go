@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/delta"
@@ -86,7 +87,8 @@ func (w *Warehouse) Document(ctx context.Context, versionID int64) (*tree.Docume
 	}
 	doc, err := parse(body, v)
 	if err != nil {
-		return nil, vigil.Errorf(vigil.EINVALID, "version %d does not parse as HTML or XML", versionID)
+		// The page's fault, not the server's: the reason is the user's to read.
+		return nil, vigil.Errorf(vigil.EINVALID, "version %d does not parse as HTML or XML: %s", versionID, strings.TrimPrefix(err.Error(), "markup: "))
 	}
 	doc.AssignXIDs()
 	return doc, nil

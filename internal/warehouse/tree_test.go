@@ -5,8 +5,10 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/internal/warehouse"
 	"github.com/vigil-web/vigil/markup"
@@ -164,4 +166,18 @@ func TestXHTMLServedAsHTML(t *testing.T) {
 		t.Errorf("delta %+v, want one update", s)
 	}
 	diffLeads(t, w, v1.ID, v2.ID)
+}
+
+// TestDocumentSaysWhy: a version that does not parse says why, for the
+// dashboard and the API to show: "version 1 does not parse as HTML or XML"
+// left a user with a page nested deeper than the HTML parser takes no
+// clue, while the monitor compared it as text.
+func TestDocumentSaysWhy(t *testing.T) {
+	w, _ := newWarehouse(t, warehouse.Options{})
+	deep := "<html><body>" + strings.Repeat("<div>", 600) + "x" + strings.Repeat("</div>", 600) + "</body></html>"
+	v := put(t, w, "http://example.com/deep", 0, []byte(deep))
+	_, err := w.Document(context.Background(), v.ID)
+	if vigil.ErrorCode(err) != vigil.EINVALID || !strings.Contains(vigil.ErrorMessage(err), "nested") {
+		t.Errorf("Document: %v, want EINVALID saying the page is nested too deep", err)
+	}
 }

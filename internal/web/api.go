@@ -88,6 +88,11 @@ func timeParam(r *http.Request, name string) (time.Time, error) {
 	}
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
+		if i := strings.LastIndexByte(s, ' '); i >= 0 {
+			if _, err := time.Parse(time.RFC3339, s[:i]+"+"+s[i+1:]); err == nil {
+				return t, vigil.Errorf(vigil.EINVALID, "%s %q is not an RFC 3339 time: write the offset's + as %%2B in a URL, where a + is a space", name, s)
+			}
+		}
 		return t, vigil.Errorf(vigil.EINVALID, "%s %q is not an RFC 3339 time", name, s)
 	}
 	return t, nil

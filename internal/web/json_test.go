@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vigil-web/vigil"
 )
@@ -41,5 +42,21 @@ func TestReadJSONTypeErrors(t *testing.T) {
 		if rec.Code != http.StatusOK || rec.Body.Len() != 0 {
 			t.Errorf("POST %s %s: the handler wrote %d %q before its error", tc.path, tc.body, rec.Code, rec.Body)
 		}
+	}
+}
+
+// TestTimeParamPlus: a time whose offset's "+" was sent unescaped reads
+// "10:25:00 02:00"; the error says how to write it, not only that it is
+// no RFC 3339 time.
+func TestTimeParamPlus(t *testing.T) {
+	r := httptest.NewRequest("GET", "/api/v1/changes?since=2026-11-29T10:25:00+02:00", nil)
+	_, err := timeParam(r, "since")
+	want := `since "2026-11-29T10:25:00 02:00" is not an RFC 3339 time: write the offset's + as %2B in a URL, where a + is a space`
+	if vigil.ErrorCode(err) != vigil.EINVALID || vigil.ErrorMessage(err) != want {
+		t.Errorf("%v, want %q", err, want)
+	}
+	r = httptest.NewRequest("GET", "/api/v1/changes?since=2026-11-29T10:25:00%2B02:00", nil)
+	if got, err := timeParam(r, "since"); err != nil || !got.Equal(time.Date(2026, 11, 29, 8, 25, 0, 0, time.UTC)) {
+		t.Errorf("%%2B: %v, %v", got, err)
 	}
 }

@@ -3,6 +3,9 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"net/http/httptest"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -96,4 +99,20 @@ func siteOwners(t *testing.T) (s *Server, ada, bob *vigil.User, site *vigil.Sent
 		return r
 	}
 	return s, ada, bob, site, resource("http://a.example/private/report?token=s3cr3t"), resource
+}
+
+// TestChangeListResourceFilter: changes filtered by a resource the user
+// cannot read, or that does not exist, are refused as not found, as a
+// filter by another's sentinel is; the list answered empty, so a typo in
+// the id read as "no change".
+func TestChangeListResourceFilter(t *testing.T) {
+	s, ada, _, _, bobs, _ := siteOwners(t)
+	for _, q := range []string{"resource=" + strconv.FormatInt(bobs.ID, 10), "resource=99999"} {
+		req := httptest.NewRequest("GET", "/api/v1/changes?"+q, nil)
+		rec := httptest.NewRecorder()
+		err := s.handleChangeList(rec, req, ada)
+		if vigil.ErrorCode(err) != vigil.ENOTFOUND || !strings.HasPrefix(vigil.ErrorMessage(err), "resource ") {
+			t.Errorf("%s: %v (%d %s), want ENOTFOUND", q, err, rec.Code, rec.Body)
+		}
+	}
 }

@@ -291,6 +291,18 @@ func (s *Server) handleChangeList(w http.ResponseWriter, r *http.Request, u *vig
 			return err
 		}
 	}
+	if f.ResourceID != 0 {
+		res, err := s.Store.FindResourceByID(r.Context(), f.ResourceID)
+		if err == nil {
+			err = s.checkReadable(r.Context(), u, res)
+		}
+		if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+			return vigil.Errorf(vigil.ENOTFOUND, "resource %d not found", f.ResourceID)
+		}
+		if err != nil {
+			return err
+		}
+	}
 	f.OwnerID = u.ID // the store pages through u's changes only
 	list, total, err := s.Store.FindChanges(r.Context(), f)
 	if err != nil {

@@ -1,9 +1,11 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"reflect"
@@ -128,6 +130,12 @@ func (s *Server) saveSentinel(ctx context.Context, u *vigil.User, in *sentinelIn
 			return nil, err
 		}
 	}
+	var users []*vigil.Sentinel
+	if replacing != nil {
+		if users, err = s.recheckUsers(ctx, u, replacing, ch, now); err != nil {
+			return nil, err
+		}
+	}
 	specJSON, err := json.Marshal(ch)
 	if err != nil {
 		return nil, err
@@ -146,7 +154,85 @@ func (s *Server) saveSentinel(ctx context.Context, u *vigil.User, in *sentinelIn
 	if err != nil {
 		return nil, err
 	}
+	for _, user := range users {
+		if err := s.Store.UpdateSentinel(ctx, user); err != nil {
+			return nil, fmt.Errorf("update %s, which uses %s: %w", user.Name, out.Name, err)
+		}
+	}
 	s.kick()
+	return out, nil
+}
+
+// recheckUsers checks again the sentinels that use old (Using old, or
+// its events), and those that use them, against ch, old's edit: they took
+// its pages and clauses when they were checked, and would go on watching
+// what old watched before. It returns those whose checked form changes,
+// ready to store and due now, or ECONFLICT naming one the edit would make
+// invalid.
+func (s *Server) recheckUsers(ctx context.Context, u *vigil.User, old *vigil.Sentinel, ch *spec.Checked, now time.Time) ([]*vigil.Sentinel, error) {
+	all, _, err := s.Store.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID})
+	if err != nil {
+		return nil, err
+	}
+	byName := map[string]*vigil.Sentinel{}
+	specs := make([][]byte, len(all))
+	for i, o := range all {
+		byName[strings.ToLower(o.Name)] = o
+		specs[i] = o.Spec
+	}
+	if len(spec.UsedBy(old.Name, specs)) == 0 {
+		return nil, nil
+	}
+	c, err := s.checker(ctx, u, now)
+	if err != nil {
+		return nil, err
+	}
+	// known registers a checked sentinel with the checker, keeping the
+	// run-time status the store gave it.
+	known := func(sen *vigil.Sentinel, checked *spec.Checked) {
+		st := &spec.Stored{Checked: checked, Created: sen.CreatedAt}
+		if c.Lookup != nil {
+			if prior := c.Lookup(sen.Name); prior != nil {
+				st.Started, st.Ended = prior.Started, prior.Ended
+			}
+		}
+		c.Add(st)
+	}
+	known(old, ch)
+	var out []*vigil.Sentinel
+	done := map[string]bool{strings.ToLower(old.Name): true}
+	for queue := []string{old.Name}; len(queue) > 0; queue = queue[1:] {
+		for _, name := range spec.UsedBy(queue[0], specs) {
+			dep := byName[strings.ToLower(name)]
+			if dep == nil || done[strings.ToLower(name)] {
+				continue
+			}
+			done[strings.ToLower(name)] = true
+			parsed, err := spec.ParseSentinel("", []byte(dep.Source))
+			if err != nil {
+				return nil, fmt.Errorf("sentinel %s: %w", dep.Name, err)
+			}
+			dch, err := c.CheckReplace(dep.Name, parsed)
+			if err != nil {
+				return nil, vigil.Errorf(vigil.ECONFLICT, "sentinel %s cannot be changed so: %s, which uses it, would be invalid: %s", old.Name, dep.Name, err)
+			}
+			known(dep, dch)
+			queue = append(queue, dep.Name)
+			js, err := json.Marshal(dch)
+			if err != nil {
+				return nil, err
+			}
+			if bytes.Equal(js, dep.Spec) {
+				continue
+			}
+			next := *dep
+			next.Spec, next.NextCheck = js, now
+			if dch.Start.After(now) {
+				next.NextCheck = dch.Start
+			}
+			out = append(out, &next)
+		}
+	}
 	return out, nil
 }
 

@@ -2,11 +2,15 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/spec"
 )
 
 // TestDiagnosticRange: a diagnostic's range covers the offending text where
@@ -112,5 +116,89 @@ func TestCheckNowEnded(t *testing.T) {
 	phase = "active"
 	if err := s.setStatus(ctx, sen, "check-now"); err != nil {
 		t.Errorf("check-now of an active sentinel: %v", err)
+	}
+}
+
+// storeChecker is a Server.Checker over the owner's sentinels in the
+// store, as cmd/vigil builds it (without the monitor's lifespan states).
+func storeChecker(s *Server) func(ctx context.Context, owner *vigil.User, now time.Time) (*spec.Checker, error) {
+	return func(ctx context.Context, owner *vigil.User, now time.Time) (*spec.Checker, error) {
+		all, _, err := s.Store.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: owner.ID})
+		if err != nil {
+			return nil, err
+		}
+		known := map[string]*spec.Stored{}
+		for _, sen := range all {
+			var c spec.Checked
+			if err := json.Unmarshal(sen.Spec, &c); err == nil && c.Sentinel != nil {
+				known[strings.ToLower(sen.Name)] = &spec.Stored{Checked: &c, Created: sen.CreatedAt}
+			}
+		}
+		return &spec.Checker{Now: now, Owner: owner.Email, Lookup: func(name string) *spec.Stored { return known[strings.ToLower(name)] }}, nil
+	}
+}
+
+// TestEditReachesUsers: a sentinel that uses another (Using links) takes
+// its pages and clauses when it is checked; an edit of the one it uses
+// checks it again, so that it watches what that one watches now. It went
+// on watching the page of before the edit, while both said "links".
+func TestEditReachesUsers(t *testing.T) {
+	s, u := newTestServer(t)
+	s.Checker = storeChecker(s)
+	ctx := context.Background()
+	save := func(src string, replacing *vigil.Sentinel) (*vigil.Sentinel, error) {
+		return s.saveSentinel(ctx, u, &sentinelInput{Source: src}, replacing)
+	}
+	urls := func(name string) []string {
+		t.Helper()
+		all, _, err := s.Store.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sen := range all {
+			if sen.Name == name {
+				var c spec.Checked
+				if err := json.Unmarshal(sen.Spec, &c); err != nil {
+					t.Fatal(err)
+				}
+				return c.URLs
+			}
+		}
+		t.Fatalf("no sentinel %s", name)
+		return nil
+	}
+	links, err := save("Create Sentinel links Using http://a.example/one Monitor all links Fetch 1 day", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := save("Create Sentinel inh Using links Monitor keywords {x} Fetch 1 hour", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := save("Create Sentinel deeper Using inh Monitor keywords {y}", nil); err != nil {
+		t.Fatal(err)
+	}
+	other, err := save("Create Sentinel other Using http://a.example/other", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := save("Create Sentinel links Using http://a.example/two Monitor all links Fetch 1 day", links); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"links", "inh", "deeper"} {
+		if got := urls(name); !slices.Equal(got, []string{"http://a.example/two"}) {
+			t.Errorf("%s watches %v after the edit of links, want http://a.example/two", name, got)
+		}
+	}
+	if got, _ := s.Store.FindSentinelByID(ctx, other.ID); !got.UpdatedAt.Equal(other.UpdatedAt) {
+		t.Errorf("a sentinel that does not use links was updated")
+	}
+	// An edit that would make a user invalid is refused, nothing saved:
+	// inh fetches every hour and would inherit a confirmation after two.
+	_, err = save("Create Sentinel links Using http://a.example/three Monitor all links Fetch 1 day Confirm after 2 hours", links)
+	if vigil.ErrorCode(err) != vigil.ECONFLICT || !strings.Contains(vigil.ErrorMessage(err), "inh") {
+		t.Errorf("edit that breaks inh: %v, want ECONFLICT naming inh", err)
+	}
+	if got := urls("links"); !slices.Equal(got, []string{"http://a.example/two"}) {
+		t.Errorf("links watches %v after a refused edit", got)
 	}
 }

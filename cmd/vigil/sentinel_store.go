@@ -279,7 +279,11 @@ func runSentinelRm(ctx context.Context, env *environment, args []string) (int, e
 			}
 		}
 		if users := spec.UsedBy(found.Name, specs); len(users) > 0 {
-			fmt.Fprintf(env.stderr, "vigil sentinel rm: %s: used by %s; edit or remove them first\n", arg, strings.Join(users, ", "))
+			them := "them"
+			if len(users) == 1 {
+				them = "it"
+			}
+			fmt.Fprintf(env.stderr, "vigil sentinel rm: %s: used by %s; edit or remove %s first\n", arg, strings.Join(users, ", "), them)
 			code = exitChanged
 			continue
 		}

@@ -239,7 +239,7 @@ func TestSentinelRm(t *testing.T) {
 	}
 
 	code, _, errOut = runVigil(t, "", "sentinel", "rm", "--data", data, "--owner", "ann@example.test", "dup")
-	if code != exitChanged || !strings.Contains(errOut, "used by kid") || names() != before {
+	if code != exitChanged || !strings.Contains(errOut, "used by kid; edit or remove it first") || names() != before {
 		t.Errorf("rm of a used sentinel: exit %d, %q; left %s, want %s", code, errOut, names(), before)
 	}
 	if code, _, errOut := runVigil(t, "", "sentinel", "rm", "--data", data, "--owner", "bob@example.test", "dup"); code != exitOK {

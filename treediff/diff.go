@@ -21,7 +21,7 @@ func phases(a Algorithm) ([]phase, error) {
 	case XyDiff:
 		return []phase{idPhase{}, buldPhase{minLookupDepth}, bottomUp{}, topDown{}}, nil
 	case Vigil:
-		return []phase{idPhase{}, align{}, buldPhase{vigilLookupDepth}, bottomUp{}, strayMoves{}, topDown{}, recovery{}, leftovers{}, recovery{leftoversOnly: true}}, nil
+		return []phase{idPhase{}, align{}, buldPhase{vigilLookupDepth}, bottomUp{}, strayMoves{}, topDown{inOrder: true}, recovery{}, leftovers{}, recovery{leftoversOnly: true}}, nil
 	}
 	return nil, fmt.Errorf("treediff: unknown algorithm %q", a)
 }

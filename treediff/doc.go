@@ -67,6 +67,13 @@
 //     differences below) that look like values changed in place are taken
 //     back at the end of phase 3, and again after the bottom-up pass for
 //     those whose parents could not be placed before (stray-moves).
+//   - phase 4's top-down pass pairs the only unmatched children of a name
+//     only where they stand in the same gap between the children matched
+//     in order (the anchors of recovery, below): paired across a list,
+//     they are a move with all its content rewritten, which is what the
+//     seed reports of a feed that gets a new item on top and loses its
+//     oldest at the end. Children that moved and changed are left to the
+//     leftovers phase, which pairs them by their words.
 //   - recovery, after phase 4 (as GumTree's recovery step): between the
 //     children of a matched pair that are matched to each other in order
 //     (along a longest increasing subsequence of their new positions, so

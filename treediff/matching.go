@@ -39,12 +39,15 @@ type matching struct {
 	kids, gapKidsOld, gapKidsNew []int32
 	simOld, simNew               []int32
 	alignOld, alignNew           []int32
-	// anchors is recovery's scratch list of the (old, new) positions of
-	// matched children, anchorAt its room to put them in old order, gapOld
-	// and gapNew its unmatched children between two anchors.
+	// anchors is recovery's and top-down's scratch list of the (old,
+	// new) positions of matched children (childAnchors), anchorAt its
+	// room to put them in old order, gapOld and gapNew recovery's
+	// unmatched children between two anchors, topDownPairs the top-down
+	// pass's candidate pairs.
 	anchors        [][2]int32
 	anchorAt       []int32
 	gapOld, gapNew []int32
+	topDownPairs   [][2]int32
 	// pairBuf is the buffer align's alignments are carved from (see
 	// pairSpace); alignEntry, alignUniq and alignPlain are alignMiddle's
 	// scratch space.

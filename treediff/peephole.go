@@ -1,6 +1,9 @@
 package treediff
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // bottomUp is the seed's "propagate to parents" pass (thesis §3.5.2,
 // phase 4): an unmatched new node is matched with the old node that is the
@@ -60,11 +63,20 @@ func (bottomUp) run(m *matching) {
 // 4): under a matched pair, unmatched children that are the only unmatched
 // child of their kind and name on both sides are matched. Text children
 // count as one name, so a changed text becomes an update.
-type topDown struct{}
+type topDown struct {
+	// inOrder (Vigil's default) pairs two such children only when they
+	// stand in the same gap between the children matched in order
+	// (childAnchors), where the pair is an update in place. Paired across
+	// the list, they are a move whose content was all rewritten: a new
+	// item on top of a list and the oldest one gone from its end become
+	// a move of the oldest to the top and a rewrite of its text. The
+	// leftovers phase pairs the ones that did move, by their words.
+	inOrder bool
+}
 
 func (topDown) name() string { return "top-down" }
 
-func (topDown) run(m *matching) {
+func (t topDown) run(m *matching) {
 	var slots nameSlots
 	// Pre-order over the old tree, so that a pair matched here has its own
 	// children considered when the walk reaches it.
@@ -88,9 +100,9 @@ func (topDown) run(m *matching) {
 			continue
 		}
 		if m.old.ChildCount(i) <= topDownScan && m.new.ChildCount(j) <= topDownScan {
-			m.pairUniqueChildren(i, j)
+			m.pairUniqueChildren(i, j, t.inOrder)
 		} else {
-			m.pairUniqueChildrenByName(i, j, &slots)
+			m.pairUniqueChildrenByName(i, j, &slots, t.inOrder)
 		}
 	}
 }
@@ -106,7 +118,7 @@ type nameSlot struct {
 
 // pairUniqueChildrenByName is pairUniqueChildren through a map of names,
 // for nodes with many children.
-func (m *matching) pairUniqueChildrenByName(i, j int32, slots *nameSlots) {
+func (m *matching) pairUniqueChildrenByName(i, j int32, slots *nameSlots, inOrder bool) {
 	if *slots == nil {
 		*slots = nameSlots{}
 	}
@@ -136,11 +148,30 @@ func (m *matching) pairUniqueChildrenByName(i, j int32, slots *nameSlots) {
 			s.new = cj
 		}
 	}
+	cands := m.topDownPairs[:0]
 	for _, s := range byName {
 		if s.oldCount == 1 && s.newCount == 1 && m.canMatch(s.old, s.new) {
-			m.pair(s.old, s.new)
+			cands = append(cands, [2]int32{s.old, s.new})
 		}
 	}
+	if inOrder && len(cands) > 0 {
+		m.gapKidsOld = m.old.ChildList(i, m.gapKidsOld)
+		m.gapKidsNew = m.new.ChildList(j, m.gapKidsNew)
+		oc, vc := m.gapKidsOld, m.gapKidsNew
+		for k, c := range cands { // nodes to their places among the children
+			kx, _ := slices.BinarySearch(oc, c[0])
+			ky, _ := slices.BinarySearch(vc, c[1])
+			cands[k] = [2]int32{int32(kx), int32(ky)}
+		}
+		cands = m.sameGap(i, oc, vc, cands)
+		for k, c := range cands {
+			cands[k] = [2]int32{oc[c[0]], vc[c[1]]}
+		}
+	}
+	for _, c := range cands {
+		m.pair(c[0], c[1])
+	}
+	m.topDownPairs = cands
 }
 
 // topDownScan is the number of children on each side up to which the
@@ -149,34 +180,60 @@ const topDownScan = 16
 
 // pairUniqueChildren is the top-down pass on old node i and new node j:
 // each name that occurs once among the unmatched children of each side
-// pairs its two nodes. It compares the children pairwise, which is faster
-// than a map for nodes with few children (see topDownScan).
-func (m *matching) pairUniqueChildren(i, j int32) {
+// pairs its two nodes, when inOrder in the same gap only (see topDown).
+// It compares the children pairwise, which is faster than a map for nodes
+// with few children (see topDownScan).
+func (m *matching) pairUniqueChildren(i, j int32, inOrder bool) {
 	m.gapKidsOld = m.old.ChildList(i, m.gapKidsOld)
 	m.gapKidsNew = m.new.ChildList(j, m.gapKidsNew)
 	oc, nc := m.gapKidsOld, m.gapKidsNew
-	for _, ci := range oc {
+	cands := m.topDownPairs[:0] // places in oc and nc
+	for kx, ci := range oc {
 		if m.oldMatch[ci] >= 0 {
 			continue
 		}
 		name := m.oldName.at(ci)
-		unique, only := true, int32(-1)
+		unique, only := true, -1
 		for _, other := range oc {
 			if other != ci && m.oldMatch[other] < 0 && m.oldName.at(other) == name {
 				unique = false
 				break
 			}
 		}
-		for _, cj := range nc {
+		for ky, cj := range nc {
 			if unique && m.newMatch[cj] < 0 && m.newName.at(cj) == name {
 				if only >= 0 {
 					unique = false
 				}
-				only = cj
+				only = ky
 			}
 		}
-		if unique && only >= 0 && m.canMatch(ci, only) {
-			m.pair(ci, only)
+		if unique && only >= 0 && m.canMatch(ci, nc[only]) {
+			cands = append(cands, [2]int32{int32(kx), int32(only)})
 		}
 	}
+	if inOrder && len(cands) > 0 {
+		cands = m.sameGap(i, oc, nc, cands)
+	}
+	for _, c := range cands {
+		m.pair(oc[c[0]], nc[c[1]])
+	}
+	m.topDownPairs = cands
+}
+
+// sameGap keeps, of the candidate pairs cands (places in oc and vc, the
+// children of old node i and of its match), those whose two children
+// stand in the same gap between the anchors (childAnchors): as many
+// anchors before the one as before the other. It filters cands in place.
+func (m *matching) sameGap(i int32, oc, vc []int32, cands [][2]int32) [][2]int32 {
+	anchors := m.childAnchors(i, oc, vc)
+	kept := cands[:0]
+	for _, c := range cands {
+		gx, _ := slices.BinarySearchFunc(anchors, c[0], func(a [2]int32, kx int32) int { return cmp.Compare(a[0], kx) })
+		gy, _ := slices.BinarySearchFunc(anchors, c[1], func(a [2]int32, ky int32) int { return cmp.Compare(a[1], ky) })
+		if gx == gy {
+			kept = append(kept, c)
+		}
+	}
+	return kept
 }

@@ -6,12 +6,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/vigil-web/vigil/delta"
 )
 
 // TestPairUniqueChildrenAgree runs the top-down pairing of a root's
 // children both ways, pairwise and through the map of names, on random
 // lists of children with repeated names and some children already
-// matched: the same pairs.
+// matched, elsewhere or to each other: the same pairs, in both modes
+// (the seed's, and Vigil's in-order one).
 func TestPairUniqueChildrenAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	names := []string{"a", "b", "c", "d"}
@@ -26,48 +29,103 @@ func TestPairUniqueChildrenAgree(t *testing.T) {
 		}
 		return b.String()
 	}
-	paired := 0
-	for n := range 300 {
-		oldXML, newXML := "<r>"+children()+"</r>", "<r>"+children()+"</r>"
-		var results [2][]int32
-		for k := range results {
-			m := matchingOf(t, oldXML, newXML)
-			i, j := m.old.Root(), m.new.Root()
-			m.pair(i, j)
-			// The same children matched beforehand, both times.
-			pre := rand.New(rand.NewPCG(uint64(n), 3))
-			// (Matched elsewhere: to the other root, which is all the
-			// pass reads.)
-			for _, ci := range m.oldChildren(i) {
-				if pre.IntN(4) == 0 {
-					m.oldMatch[ci] = j
+	for _, inOrder := range []bool{false, true} {
+		paired := 0
+		for n := range 300 {
+			oldXML, newXML := "<r>"+children()+"</r>", "<r>"+children()+"</r>"
+			var results [2][]int32
+			for k := range results {
+				m := matchingOf(t, oldXML, newXML)
+				i, j := m.old.Root(), m.new.Root()
+				m.pair(i, j)
+				// The same children matched beforehand, both times:
+				// elsewhere (to the other root, which is all the pass
+				// reads of them), or to a child of the other side, in
+				// any order.
+				pre := rand.New(rand.NewPCG(uint64(n), 3))
+				oc := slices.Clone(m.oldChildren(i))
+				vc := slices.Clone(m.newChildren(j))
+				for _, ci := range oc {
+					if pre.IntN(4) == 0 {
+						m.oldMatch[ci] = j
+					}
 				}
-			}
-			for _, cj := range m.newChildren(j) {
-				if pre.IntN(4) == 0 {
-					m.newMatch[cj] = i
+				for _, cj := range vc {
+					if pre.IntN(4) == 0 {
+						m.newMatch[cj] = i
+					}
 				}
-			}
-			if k == 0 {
-				m.pairUniqueChildren(i, j)
-			} else {
-				var slots nameSlots
-				m.pairUniqueChildrenByName(i, j, &slots)
-			}
-			results[k] = slices.Clone(m.newMatch)
-			if k == 0 {
-				for _, cj := range m.newChildren(j) {
-					if x := m.newMatch[cj]; x >= 0 && x != i {
-						paired++
+				for range min(len(oc), len(vc)) / 3 {
+					ci, cj := oc[pre.IntN(len(oc))], vc[pre.IntN(len(vc))]
+					if m.oldMatch[ci] < 0 && m.newMatch[cj] < 0 {
+						m.pair(ci, cj)
+					}
+				}
+				before := slices.Clone(m.newMatch)
+				if k == 0 {
+					m.pairUniqueChildren(i, j, inOrder)
+				} else {
+					var slots nameSlots
+					m.pairUniqueChildrenByName(i, j, &slots, inOrder)
+				}
+				results[k] = slices.Clone(m.newMatch)
+				if k == 0 {
+					for c := range before {
+						if before[c] != m.newMatch[c] {
+							paired++
+						}
 					}
 				}
 			}
+			if !slices.Equal(results[0], results[1]) {
+				t.Fatalf("inOrder %v: %s -> %s: pairwise %v, by name %v", inOrder, oldXML, newXML, results[0], results[1])
+			}
 		}
-		if !slices.Equal(results[0], results[1]) {
-			t.Fatalf("%s -> %s: pairwise %v, by name %v", oldXML, newXML, results[0], results[1])
+		if paired == 0 {
+			t.Fatalf("inOrder %v: no child was paired: the lists do not exercise the pass", inOrder)
 		}
 	}
-	if paired == 0 {
-		t.Fatal("no child was paired: the lists do not exercise the pass")
+}
+
+// TestTopDownKeepsOrder: an item inserted at one end of a list and another
+// deleted at the other end (a feed that rolls: a new story on top, the
+// oldest gone) are an insert and a delete. The top-down pass, pairing the
+// only unmatched child of a name on each side wherever it stands, made of
+// them a move of the oldest item to the top and a rewrite of all its
+// content, which is not what happened. An item that moved and kept most of
+// its words is still a move.
+func TestTopDownKeepsOrder(t *testing.T) {
+	story := func(n int, title string) string {
+		return fmt.Sprintf(`<li><a href="/n/%d">%s</a></li>`, n, title)
+	}
+	s1, s2, s3 := story(1, "First story about cats"), story(2, "Second story about dogs"), story(3, "Third story about birds")
+	s4, s5 := story(4, "Fourth story about fish"), story(5, "Breaking: new story on markets")
+	section := func(h, p string) string { return "<div><h2>" + h + "</h2><p>" + p + "</p></div>" }
+	a, b := section("Alpha", "the first section of the page"), section("Beta", "a section in the middle that goes")
+	c, d := section("Gamma", "the last section for now"), section("Delta", "one more added at the end later")
+	fox := "<p>The quick brown fox jumps over the lazy dog near the river bank</p>"
+	for _, tc := range []struct {
+		name, old, new string
+		want           delta.Stats
+	}{
+		{"new story on top, oldest gone", "<ul>" + s1 + s2 + s3 + s4 + "</ul>", "<ul>" + s5 + s1 + s2 + s3 + "</ul>",
+			delta.Stats{Inserts: 1, Deletes: 1, InsertedNodes: 3, DeletedNodes: 3}},
+		{"first gone, new one at the end", "<ul>" + s1 + s2 + s3 + s4 + "</ul>", "<ul>" + s2 + s3 + s4 + s5 + "</ul>",
+			delta.Stats{Inserts: 1, Deletes: 1, InsertedNodes: 3, DeletedNodes: 3}},
+		{"a section removed, another added", "<body>" + a + b + c + "</body>", "<body>" + a + c + d + "</body>",
+			delta.Stats{Inserts: 1, Deletes: 1, InsertedNodes: 5, DeletedNodes: 5}},
+		{"a paragraph moved and edited", "<body>" + fox + "<p>x y</p><p>z w</p></body>",
+			"<body><p>x y</p><p>z w</p>" + strings.Replace(fox, "dog", "cat", 1) + "</body>",
+			delta.Stats{Moves: 1, Updates: 1}},
+	} {
+		v1, v2 := parse(t, tc.old), parse(t, tc.new)
+		d, err := Diff(v1, v2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkApplies(t, v1, v2, d)
+		if got := d.Stats(); got != tc.want {
+			t.Errorf("%s: %+v, want %+v\n%s", tc.name, got, tc.want, ops(d))
+		}
 	}
 }

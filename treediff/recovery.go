@@ -59,6 +59,39 @@ func (m *matching) recoverChildren(i, j int32) {
 	m.gapKidsOld = m.old.ChildList(i, m.gapKidsOld)
 	m.gapKidsNew = m.new.ChildList(j, m.gapKidsNew)
 	oc, vc := m.gapKidsOld, m.gapKidsNew
+	anchors := m.childAnchors(i, oc, vc)
+	gapOld, gapNew := m.gapOld[:0], m.gapNew[:0]
+	ko, kv := 0, 0
+	flush := func(endOld, endNew int) {
+		gapOld, gapNew = gapOld[:0], gapNew[:0]
+		for ; ko < endOld; ko++ {
+			if c := oc[ko]; m.oldMatch[c] < 0 {
+				gapOld = append(gapOld, c)
+			}
+		}
+		for ; kv < endNew; kv++ {
+			if c := vc[kv]; m.newMatch[c] < 0 {
+				gapNew = append(gapNew, c)
+			}
+		}
+		if len(gapOld) > 0 && len(gapNew) > 0 {
+			m.matchGap(gapOld, gapNew)
+		}
+	}
+	for _, a := range anchors {
+		flush(int(a[0]), int(a[1]))
+		ko, kv = int(a[0])+1, int(a[1])+1
+	}
+	flush(len(oc), len(vc))
+	m.gapOld, m.gapNew = gapOld, gapNew // their room, for the next pair
+}
+
+// childAnchors returns the anchors of old node i's children oc and a new
+// node's children vc (both in increasing order): the pairs (kx, ky) of
+// positions in oc and vc of children matched to each other, along a
+// longest subsequence in increasing order on both sides. The slice is
+// m.anchors's room, valid until the next call.
+func (m *matching) childAnchors(i int32, oc, vc []int32) [][2]int32 {
 	// Anchors: children of i matched with children of j, along a longest
 	// subsequence in increasing order on both sides. Taking them greedily
 	// in old order would let one child moved from the front to the back
@@ -68,8 +101,8 @@ func (m *matching) recoverChildren(i, j int32) {
 	// i's subtree and among i's children (oc is in increasing order) is
 	// one, at the positions its place in both lists gives. From the old
 	// side, each matched child's match would cost reads of newParent and
-	// newPos, wherever the match is; the new children's matches are read
-	// below anyway.
+	// newPos, wherever the match is; the callers read the new children's
+	// matches anyway.
 	m.anchors = slices.Grow(m.anchors[:0], min(len(oc), len(vc)))
 	start, sorted, next := i-m.old.Size[i], true, 0
 	for ky, c := range vc {
@@ -114,30 +147,7 @@ func (m *matching) recoverChildren(i, j int32) {
 			break
 		}
 	}
-	gapOld, gapNew := m.gapOld[:0], m.gapNew[:0]
-	ko, kv := 0, 0
-	flush := func(endOld, endNew int) {
-		gapOld, gapNew = gapOld[:0], gapNew[:0]
-		for ; ko < endOld; ko++ {
-			if c := oc[ko]; m.oldMatch[c] < 0 {
-				gapOld = append(gapOld, c)
-			}
-		}
-		for ; kv < endNew; kv++ {
-			if c := vc[kv]; m.newMatch[c] < 0 {
-				gapNew = append(gapNew, c)
-			}
-		}
-		if len(gapOld) > 0 && len(gapNew) > 0 {
-			m.matchGap(gapOld, gapNew)
-		}
-	}
-	for _, a := range anchors {
-		flush(int(a[0]), int(a[1]))
-		ko, kv = int(a[0])+1, int(a[1])+1
-	}
-	flush(len(oc), len(vc))
-	m.gapOld, m.gapNew = gapOld, gapNew // their room, for the next pair
+	return anchors
 }
 
 // matchGap pairs the unmatched subtrees of a gap, given by the indexes of

@@ -58,15 +58,10 @@ func (leftovers) run(m *matching) {
 	var cands []leftover
 	var scratch, store wordSet
 	var index wordIndex
-	small := map[nameKey][]int32{}   // name and ID key -> small candidates, in document order
 	postings := map[uint64][]int32{} // (name, word) -> candidates
 	for _, i := range oldRoots {
 		if !newNames[m.oldName.at(i)] {
 			continue
-		}
-		if m.oldSize[i] <= smallRegion {
-			nk := nameKey{m.oldName.at(i), m.oldKeyOf(int32(i))}
-			small[nk] = append(small[nk], int32(len(cands)))
 		}
 		c := leftover{node: i, words: newWordSet(m.old.Flat, i, &scratch, &index, &store)}
 		name := nameHash(m.oldName.at(i))
@@ -131,47 +126,11 @@ func (leftovers) run(m *matching) {
 				best, bestScore = k, s
 			}
 		}
-		if best < 0 && m.newSize[j] <= smallRegion {
-			best = m.smallCandidate(cands, small, int32(j))
-		}
 		if best >= 0 {
 			m.pair(cands[best].node, int32(j))
 			m.leftoverPairs = append(m.leftoverPairs, cands[best].node)
 		}
 	}
-}
-
-// smallRegion is the size at or under which an inserted region is paired
-// with a deleted one of the same name even without shared words: with at
-// most one child, pairing costs a move and at most one edit, never more than
-// the delete and insert it replaces.
-const smallRegion = 2
-
-// nameKey is a name class and an ID key (0 for none).
-type nameKey struct {
-	name int32
-	key  uint64
-}
-
-// smallCandidate returns the first free small deleted region root with new
-// node j's name and ID key, or -1. The candidates are listed by name and
-// key, so that none is looked at for a node it cannot match (with a key
-// attribute, each candidate of a name has a key of its own: one list by
-// name would be scanned whole for every node); taken candidates are dropped
-// from the front of their list.
-func (m *matching) smallCandidate(cands []leftover, small map[nameKey][]int32, j int32) int32 {
-	nk := nameKey{m.newName.at(j), m.newKeyOf(j)}
-	list := small[nk]
-	for len(list) > 0 && m.oldMatch[cands[list[0]].node] >= 0 {
-		list = list[1:]
-	}
-	small[nk] = list
-	for _, k := range list {
-		if m.oldMatch[cands[k].node] < 0 {
-			return k
-		}
-	}
-	return -1
 }
 
 // keepTop adds k to top, the leftoverExact best items so far under the

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/markup"
 )
 
@@ -66,9 +67,9 @@ func keyedList(n int, prefix string) string {
 }
 
 // TestKeyedSmallRegions diffs a list whose items all changed their key:
-// small regions of one name are paired only with a region of the same key,
-// so none is, and the delta deletes and inserts every item; a list where
-// only some keys changed keeps the others.
+// regions are paired only with a region of the same key, so none is, and
+// the delta deletes and inserts every item; a list where only some keys
+// changed keeps the others.
 func TestKeyedSmallRegions(t *testing.T) {
 	opt := &Options{KeyAttrs: []string{"id"}}
 	for _, tt := range []struct {
@@ -112,5 +113,37 @@ func BenchmarkKeyedSmallRegions(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestSmallRegionsNotPairedByShape: a small item (an element with one text)
+// deleted in one place and another of its name inserted elsewhere, with
+// no word in common, are a delete and an insert. Pairing them because
+// they are small made a move and an update of what a reader sees as one
+// item gone and another added: a feed item's category "review" moved to
+// another item and rewritten "licensing" (feed-artsy-engineering-rss
+// v0016 -> v0017), the oldest entry of a list moved to its top and
+// rewritten.
+func TestSmallRegionsNotPairedByShape(t *testing.T) {
+	for _, tc := range []struct {
+		name, old, new string
+		want           delta.Stats
+	}{
+		{"a category gone from one item, another added to the next",
+			"<channel><item><title>Eidolon</title><category>review</category><category>video</category></item><item><title>RxSwift</title><category>ios</category></item></channel>",
+			"<channel><item><title>Eidolon</title><category>video</category></item><item><title>RxSwift</title><category>ios</category><category>licensing</category></item></channel>",
+			delta.Stats{Inserts: 1, Deletes: 1, InsertedNodes: 2, DeletedNodes: 2}},
+		{"a new item on top, the oldest gone", "<ul><li>aa aa</li><li>bb bb</li><li>cc cc</li></ul>", "<ul><li>zz new</li><li>aa aa</li><li>bb bb</li></ul>",
+			delta.Stats{Inserts: 1, Deletes: 1, InsertedNodes: 2, DeletedNodes: 2}},
+	} {
+		v1, v2 := parse(t, tc.old), parse(t, tc.new)
+		d, err := Diff(v1, v2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkApplies(t, v1, v2, d)
+		if got := d.Stats(); got != tc.want {
+			t.Errorf("%s: %+v, want %+v\n%s", tc.name, got, tc.want, ops(d))
+		}
 	}
 }

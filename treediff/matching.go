@@ -18,7 +18,7 @@ type matching struct {
 	// oldKey and newKey are ID keys: 0 for a node without an ID attribute,
 	// otherwise a hash of its name, ID attribute and value. Nodes with
 	// different keys are never matched. Both are nil when no attribute is
-	// a key: read them through oldKeyOf and newKeyOf.
+	// a key: read them through sameKey.
 	oldKey, newKey []uint64
 	// oldName and newName are each node's name class: equal for nodes of
 	// the same kind and name (see nameClasses).
@@ -92,21 +92,6 @@ func newMatching(old, new *tree.Flat, opt *Options) *matching {
 	m.newPos = m.new.Pos
 	m.oldParent, m.newParent = m.old.Parent, m.new.Parent
 	return m
-}
-
-// oldKeyOf and newKeyOf return the ID key of old node i and new node j.
-func (m *matching) oldKeyOf(i int32) uint64 {
-	if m.oldKey == nil {
-		return 0
-	}
-	return m.oldKey[i]
-}
-
-func (m *matching) newKeyOf(j int32) uint64 {
-	if m.newKey == nil {
-		return 0
-	}
-	return m.newKey[j]
 }
 
 // sameKey reports whether old node i and new node j have the same ID key.

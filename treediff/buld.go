@@ -36,12 +36,17 @@ const (
 type buldPhase struct {
 	// minDepth is the number of ancestor levels always searched.
 	minDepth int
+	// siblings (Vigil's default) prefers, among the candidates of a
+	// parent, the one beside the matches of the new node's siblings (see
+	// candidates.beside).
+	siblings bool
 }
 
 func (buldPhase) name() string { return "buld" }
 
 func (p buldPhase) run(m *matching) {
 	c := newCandidates(m)
+	c.siblings = p.siblings
 	newRoot := m.new.Root()
 	w0 := m.new.Weight[newRoot]
 	logN := math.Log(float64(m.new.Len()) + 1)
@@ -125,6 +130,8 @@ type candidates struct {
 	// byAnc indexes long candidate lists by (signature, level, old ancestor).
 	byAnc map[ancKey][]int32
 	built map[tree.Signature]bool
+	// siblings: see buldPhase.
+	siblings bool
 }
 
 type ancKey struct {
@@ -187,13 +194,32 @@ func (c *candidates) best(it queued, dmax int) (i int32, level int, unique bool)
 
 // anchored returns the first free candidate of sig whose level-th ancestor is
 // old node target. first is the first link of sig's chain in c.old (see
-// sigTable.lookup), count its length.
+// sigTable.lookup), count its length. With siblings, a level-1 candidate
+// is the one beside the matches of j's siblings if there is one, and
+// otherwise the first that no other new node's siblings claim.
 func (c *candidates) anchored(sig tree.Signature, first, count int32, level int, target, j int32) int32 {
 	m := c.m
+	free := func(i int32) bool { return m.canMatch(i, j) }
+	if level == 1 && c.siblings {
+		if i := c.beside(sig, target, j); i >= 0 {
+			return i
+		}
+		skips := 0
+		free = func(i int32) bool {
+			if !m.canMatch(i, j) {
+				return false
+			}
+			if skips < maxClaimedSkips && c.claimed(i, sig, j) {
+				skips++
+				return false
+			}
+			return skips < maxClaimedSkips
+		}
+	}
 	if level == 1 && m.old.ChildCount(target) <= scanChildren {
 		// The anchor's children are few: look among them directly.
 		for _, i := range m.oldChildren(target) {
-			if m.old.Signature[i] == sig && m.canMatch(i, j) {
+			if m.old.Signature[i] == sig && free(i) {
 				return i
 			}
 		}
@@ -225,7 +251,7 @@ func (c *candidates) anchored(sig tree.Signature, first, count int32, level int,
 				c.byAnc[key] = trimmed
 			}
 			for _, i := range trimmed {
-				if m.canMatch(i, j) {
+				if free(i) {
 					return i
 				}
 			}
@@ -233,9 +259,65 @@ func (c *candidates) anchored(sig tree.Signature, first, count int32, level int,
 		}
 	}
 	for l := first; l >= 0; l = c.old.next(l) {
-		if i := c.old.node(l); m.canMatch(i, j) && ancestor(m.oldParent, i, level) == target {
+		if i := c.old.node(l); ancestor(m.oldParent, i, level) == target && free(i) {
 			return i
 		}
 	}
 	return -1
+}
+
+// maxClaimedSkips bounds the claimed candidates anchored passes over for
+// one node (see candidates.claimed), so that a long list of repeated
+// children costs a bounded look-up a node; past it, the node is left to
+// the recovery.
+const maxClaimedSkips = 64
+
+// beside returns the candidate for new node j among the children of old
+// node target, its parent's match, that j's siblings give: the child after
+// the match of the sibling before j, or the child before the match of the
+// sibling after j, when it is a free subtree identical to j; or -1. Taking
+// the first free candidate of the parent instead pairs repeated children
+// (the ", " between links) one place off from wherever one was inserted or
+// deleted before them, and each pair after that is a move.
+func (c *candidates) beside(sig tree.Signature, target, j int32) int32 {
+	m := c.m
+	if prev := prevSibling(m.new.Flat, j); prev >= 0 {
+		if x := m.newMatch[prev]; x >= 0 && m.oldParent[x] == target {
+			if i := nextSibling(m.old.Flat, x); i >= 0 && m.old.Signature[i] == sig && m.canMatch(i, j) {
+				return i
+			}
+		}
+	}
+	if next := nextSibling(m.new.Flat, j); next >= 0 {
+		if y := m.newMatch[next]; y >= 0 && m.oldParent[y] == target {
+			if i := prevSibling(m.old.Flat, y); i >= 0 && m.old.Signature[i] == sig && m.canMatch(i, j) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// claimed reports whether old candidate i, of signature sig, is the place
+// another new node than j will get from beside: a free node of the same
+// signature stands beside the match of one of i's siblings. (The separator
+// after an inserted link would take the first free separator, the one
+// after the next link, whose own new separator comes later.)
+func (c *candidates) claimed(i int32, sig tree.Signature, j int32) bool {
+	m := c.m
+	if prev := prevSibling(m.old.Flat, i); prev >= 0 {
+		if y := m.oldMatch[prev]; y >= 0 {
+			if n := nextSibling(m.new.Flat, y); n >= 0 && n != j && m.newMatch[n] < 0 && m.new.Signature[n] == sig {
+				return true
+			}
+		}
+	}
+	if next := nextSibling(m.old.Flat, i); next >= 0 {
+		if y := m.oldMatch[next]; y >= 0 {
+			if p := prevSibling(m.new.Flat, y); p >= 0 && p != j && m.newMatch[p] < 0 && m.new.Signature[p] == sig {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -2,9 +2,13 @@ package treediff
 
 import (
 	"cmp"
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/vigil-web/vigil/delta"
 )
 
 // TestSortByNode checks the queue's radix sort against a comparison sort,
@@ -80,6 +84,49 @@ func TestQueueOrder(t *testing.T) {
 	for k := range want {
 		if popped[k].key != want[k].key || popped[k].node != want[k].node {
 			t.Fatalf("pop %d: weight %v node %d, want weight %v node %d", k, popped[k].weight(), popped[k].node, want[k].weight(), want[k].node)
+		}
+	}
+}
+
+// TestSeparatorsKeepTheirPlaces: links separated by repeated texts (", ",
+// " | ") in an element that changed, where align does not reach (the
+// page's body changed as a whole): a link inserted is an insert of the link
+// and of one separator. Each new separator took the first free old one of
+// its parent, so that from the insert on every separator was paired with
+// the one a place before it, and each became a move ("its siblings were
+// reordered around it").
+func TestSeparatorsKeepTheirPlaces(t *testing.T) {
+	links := func(sep string, names ...string) string {
+		var b strings.Builder
+		for k, n := range names {
+			if k > 0 {
+				b.WriteString(sep)
+			}
+			fmt.Fprintf(&b, `<a href="/%s">%s</a>`, n, n)
+		}
+		return "<html><body><nav>" + b.String() + "</nav><p>footer</p></body></html>"
+	}
+	old := []string{"Quince", "Olive", "Honey", "Banana", "Date", "Peach", "Mango", "Fig"}
+	for _, sep := range []string{", ", " | ", " "} {
+		for _, tc := range []struct {
+			name  string
+			new   []string
+			stats delta.Stats
+		}{
+			{"inserted", []string{"Quince", "Olive", "Honey", "Nectar", "Banana", "Date", "Peach", "Mango", "Fig"},
+				delta.Stats{Inserts: 2, InsertedNodes: 3}},
+			{"deleted", []string{"Quince", "Olive", "Banana", "Date", "Peach", "Mango", "Fig"},
+				delta.Stats{Deletes: 2, DeletedNodes: 3}},
+		} {
+			v1, v2 := parse(t, links(sep, old...)), parse(t, links(sep, tc.new...))
+			d, err := Diff(v1, v2, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkApplies(t, v1, v2, d)
+			if got := d.Stats(); got != tc.stats {
+				t.Errorf("%q %s: %+v, want %+v\n%s", sep, tc.name, got, tc.stats, ops(d))
+			}
 		}
 	}
 }

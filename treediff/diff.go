@@ -19,9 +19,9 @@ type phase interface {
 func phases(a Algorithm) ([]phase, error) {
 	switch a {
 	case XyDiff:
-		return []phase{idPhase{}, buldPhase{minLookupDepth}, bottomUp{}, topDown{}}, nil
+		return []phase{idPhase{}, buldPhase{minDepth: minLookupDepth}, bottomUp{}, topDown{}}, nil
 	case Vigil:
-		return []phase{idPhase{}, align{}, buldPhase{vigilLookupDepth}, bottomUp{}, strayMoves{}, topDown{inOrder: true}, recovery{}, leftovers{}, recovery{leftoversOnly: true}}, nil
+		return []phase{idPhase{}, align{}, buldPhase{minDepth: vigilLookupDepth, siblings: true}, bottomUp{}, strayMoves{}, topDown{inOrder: true}, recovery{}, leftovers{}, recovery{leftoversOnly: true}}, nil
 	}
 	return nil, fmt.Errorf("treediff: unknown algorithm %q", a)
 }

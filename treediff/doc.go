@@ -63,6 +63,12 @@
 //     (the thesis's d = 1 + h·W/W0), not three levels up as the tool does:
 //     far anchors pair identical small subtrees across the document, which
 //     turns local edits into moves.
+//   - among identical candidates under the parent's match, phase 3 takes
+//     the one beside the matches of the new subtree's siblings, and passes
+//     over those that another new subtree's siblings place (at most
+//     maxClaimedSkips of them): repeated children such as the ", " between
+//     links, taken first come first served, pair one place off from an
+//     inserted or deleted link on, and each is a move.
 //   - short values matched by the rule "unique on both sides" (see the
 //     differences below) that look like values changed in place are taken
 //     back at the end of phase 3, and again after the bottom-up pass for

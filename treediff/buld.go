@@ -196,7 +196,9 @@ func (c *candidates) best(it queued, dmax int) (i int32, level int, unique bool)
 // old node target. first is the first link of sig's chain in c.old (see
 // sigTable.lookup), count its length. With siblings, a level-1 candidate
 // is the one beside the matches of j's siblings if there is one, and
-// otherwise the first that no other new node's siblings claim.
+// otherwise the first that no other new node's siblings claim; for a
+// text of no letter or digit (a separator, see pairIdenticalRegions),
+// only one between the matches of its siblings.
 func (c *candidates) anchored(sig tree.Signature, first, count int32, level int, target, j int32) int32 {
 	m := c.m
 	free := func(i int32) bool { return m.canMatch(i, j) }
@@ -205,8 +207,14 @@ func (c *candidates) anchored(sig tree.Signature, first, count int32, level int,
 			return i
 		}
 		skips := 0
+		lo, hi := int32(-1), int32(m.old.Len())
+		if m.new.Kind[j] == tree.Text && !hasWordChar(m.new.Value(j)) {
+			// A separator does not move: only between the matches of
+			// its siblings.
+			lo, hi = c.between(target, j)
+		}
 		free = func(i int32) bool {
-			if !m.canMatch(i, j) {
+			if i <= lo || i >= hi || !m.canMatch(i, j) {
 				return false
 			}
 			if skips < maxClaimedSkips && c.claimed(i, sig, j) {
@@ -320,4 +328,27 @@ func (c *candidates) claimed(i int32, sig tree.Signature, j int32) bool {
 		}
 	}
 	return false
+}
+
+// between returns the bounds (exclusive, as node indexes of the old
+// version) between which j's siblings place its match among target's
+// children: after the match of the nearest sibling before j matched to a
+// child of target, before the subtree of the nearest such sibling after j
+// (each looked for among alignWindow siblings).
+func (c *candidates) between(target, j int32) (lo, hi int32) {
+	m := c.m
+	lo, hi = -1, int32(m.old.Len())
+	for k, prev := 0, prevSibling(m.new.Flat, j); k < alignWindow && prev >= 0; k, prev = k+1, prevSibling(m.new.Flat, prev) {
+		if x := m.newMatch[prev]; x >= 0 && m.oldParent[x] == target {
+			lo = x
+			break
+		}
+	}
+	for k, next := 0, nextSibling(m.new.Flat, j); k < alignWindow && next >= 0; k, next = k+1, nextSibling(m.new.Flat, next) {
+		if y := m.newMatch[next]; y >= 0 && m.oldParent[y] == target {
+			hi = y - m.old.Size[y] + 1
+			break
+		}
+	}
+	return lo, hi
 }

@@ -68,7 +68,11 @@
 //     over those that another new subtree's siblings place (at most
 //     maxClaimedSkips of them): repeated children such as the ", " between
 //     links, taken first come first served, pair one place off from an
-//     inserted or deleted link on, and each is a move.
+//     inserted or deleted link on, and each is a move. A text of no letter
+//     or digit (a separator) is paired there only between the matches of
+//     its nearest siblings, and never as an identical region by the
+//     leftovers phase: it does not move, it goes and comes with the items
+//     it separates.
 //   - short values matched by the rule "unique on both sides" (see the
 //     differences below) that look like values changed in place are taken
 //     back at the end of phase 3, and again after the bottom-up pass for

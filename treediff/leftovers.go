@@ -2,6 +2,7 @@ package treediff
 
 import (
 	"slices"
+	"unicode"
 
 	"github.com/vigil-web/vigil/tree"
 )
@@ -202,7 +203,11 @@ func isRegionRoot(i int32, match, parent []int32) bool {
 // pairIdenticalRegions pairs inserted and deleted regions (the roots given,
 // in post-order) whose subtrees are identical, whatever their place: one
 // move instead of deleting and inserting the same content. Regions are
-// paired in document order. It returns the pairs it zipped.
+// paired in document order. A text of no letter or digit (the " | " or ", "
+// between links, a lone space) is not content that moves: one such
+// separator that went with a deleted item and another that came with an
+// inserted one are a delete and an insert, not a move of the separator.
+// It returns the pairs it zipped.
 func (m *matching) pairIdenticalRegions(oldRoots, newRoots []int32) [][2]int32 {
 	if len(oldRoots) == 0 {
 		return nil
@@ -227,7 +232,7 @@ func (m *matching) pairIdenticalRegions(oldRoots, newRoots []int32) [][2]int32 {
 		}
 		sig := m.new.Signature[j]
 		h, ok := head[sig]
-		if !ok {
+		if !ok || (m.new.Kind[j] == tree.Text && !hasWordChar(m.new.Value(j))) {
 			continue
 		}
 		for k := h; k >= 0; k = next[k] {
@@ -241,4 +246,14 @@ func (m *matching) pairIdenticalRegions(oldRoots, newRoots []int32) [][2]int32 {
 		}
 	}
 	return zips
+}
+
+// hasWordChar reports whether s holds a letter or a digit.
+func hasWordChar(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
 }

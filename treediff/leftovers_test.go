@@ -147,3 +147,32 @@ func TestSmallRegionsNotPairedByShape(t *testing.T) {
 		}
 	}
 }
+
+// TestSeparatorsNotMovedAlone: a link deleted at the end of a bar of links
+// separated by " | " and another inserted before the last takes one
+// separator away and brings one: a delete and an insert of each. Pairing
+// the two separators as identical regions made a move of a " | ", which a
+// summary shows as a change where none is seen.
+func TestSeparatorsNotMovedAlone(t *testing.T) {
+	bar := func(names ...string) string {
+		var b strings.Builder
+		for k, n := range names {
+			if k > 0 {
+				b.WriteString(" | ")
+			}
+			fmt.Fprintf(&b, `<a href="/%s">%s</a>`, n, n)
+		}
+		return "<html><body><nav>" + b.String() + "</nav><p>footer</p></body></html>"
+	}
+	v1 := parse(t, bar("Date41", "Sage21", "Apple52", "Nectar9", "Date16", "Kiwi60", "Sage57"))
+	v2 := parse(t, bar("Date41", "Sage21", "Apple52", "Nectar9", "Date16", "Kiwi42", "Kiwi60"))
+	d, err := Diff(v1, v2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkApplies(t, v1, v2, d)
+	want := delta.Stats{Inserts: 2, Deletes: 2, InsertedNodes: 3, DeletedNodes: 3}
+	if got := d.Stats(); got != want {
+		t.Errorf("%+v, want %+v\n%s", got, want, ops(d))
+	}
+}

@@ -252,6 +252,29 @@ func TestHelpOnStdout(t *testing.T) {
 	}
 }
 
+// TestHelpCommand: vigil help COMMAND is COMMAND -h, for a command of one
+// word, of two, and a group; an unknown one is named. It printed the list
+// of every command whatever followed help.
+func TestHelpCommand(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"help", "diff"}, "usage: vigil diff"},
+		{[]string{"help", "site", "crawl"}, "Usage: vigil site crawl"},
+		{[]string{"help", "sentinel"}, "sentinel check"},
+	} {
+		code, out, errOut := runCLI(t, "", tt.args...)
+		if code != exitOK || !strings.Contains(out, tt.want) || strings.Contains(out, "Usage: vigil <command>") || errOut != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", tt.args, code, out, errOut)
+		}
+	}
+	code, out, errOut := runCLI(t, "", "help", "difff")
+	if code != exitError || out != "" || !strings.Contains(errOut, `unknown command "difff"`) {
+		t.Errorf("help difff: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
 // TestHelpOnlyFirst: -h later on a command line may be a flag's value, and
 // a mistaken command line keeps its usage on stderr.
 func TestHelpOnlyFirst(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -113,6 +114,10 @@ func lookup(args []string) (*command, []string) {
 
 // run dispatches args to a subcommand and returns the process exit code.
 func run(ctx context.Context, env *environment, args []string) int {
+	if len(args) > 1 && args[0] == "help" {
+		// vigil help diff: the command's own help, as vigil diff -h.
+		args = append(slices.Clip(args[1:]), "-h")
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(env.stdout)
 		if len(args) == 0 {

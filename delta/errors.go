@@ -3,6 +3,7 @@ package delta
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // ErrConflict is wrapped by the errors of Apply and Validate when a delta
@@ -79,3 +80,34 @@ type StepError struct {
 func (e *StepError) Error() string { return fmt.Sprintf("delta %d: %v", e.Step, e.Err) }
 
 func (e *StepError) Unwrap() error { return e.Err }
+
+// DecodeError is an error in a delta document, with the position at which
+// the decoder noticed it: line and column for XML, a field path for JSON.
+// Step and Op are 1-based (0 when the error is not in one).
+type DecodeError struct {
+	Line, Column int
+	Path         string
+	Step, Op     int
+	Msg          string
+	Err          error
+}
+
+func (e *DecodeError) Error() string {
+	var b strings.Builder
+	if e.Line > 0 {
+		fmt.Fprintf(&b, "line %d, column %d: ", e.Line, e.Column)
+	}
+	if e.Path != "" {
+		b.WriteString(e.Path + ": ")
+	}
+	if e.Step > 1 {
+		fmt.Fprintf(&b, "delta %d: ", e.Step)
+	}
+	if e.Op > 0 {
+		fmt.Fprintf(&b, "operation %d: ", e.Op)
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+func (e *DecodeError) Unwrap() error { return e.Err }

@@ -1,0 +1,767 @@
+package delta
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// DecodeXML reads a XyDelta document: a <unit_delta> (or <xy:unit_delta>)
+// holding one <t> per delta, or several such documents one after the other
+// (the outputs of several diffs put end to end), their deltas in order. It
+// checks each delta with Delta.Validate. Errors are *DecodeError with a
+// line and column, and the delta's number counted across the documents.
+func DecodeXML(r io.Reader) ([]*Delta, error) {
+	dec := &xmlDecoder{x: xml.NewDecoder(r), arena: &tree.Document{}}
+	dec.x.Strict = true
+	dec.x.CharsetReader = func(label string, input io.Reader) (io.Reader, error) {
+		// A delta is written in UTF-8; the declaration may say so in any
+		// spelling.
+		if l := strings.ToLower(label); l == "utf-8" || l == "utf8" {
+			return input, nil
+		}
+		return nil, fmt.Errorf("a delta file is UTF-8; this one declares the encoding %q", label)
+	}
+	ds, err := dec.document()
+	if err != nil {
+		var de *DecodeError
+		if !errors.As(err, &de) {
+			line, col := dec.x.InputPos()
+			de = &DecodeError{Line: line, Column: col, Step: dec.step, Op: dec.op, Msg: err.Error(), Err: ErrMalformed}
+			err = de
+		}
+		return nil, err
+	}
+	return ds, nil
+}
+
+type xmlDecoder struct {
+	x        *xml.Decoder
+	step, op int            // 1-based, for messages
+	arena    *tree.Document // allocates content nodes in chunks
+	// lastMap and lastXIDs are the last XID-map attribute read and its
+	// XIDs: in a file of consecutive deltas, each delta's source map is the
+	// previous one's target map, read once and shared (ApplyAll then knows
+	// it checked it).
+	lastMap  string
+	lastXIDs tree.XIDMap
+}
+
+// xidMap parses an XID-map attribute, sharing the XIDs of the last one
+// when the text is the same.
+func (dec *xmlDecoder) xidMap(s string) (tree.XIDMap, error) {
+	if s == dec.lastMap && dec.lastMap != "" {
+		return dec.lastXIDs, nil
+	}
+	m, err := parseVersionMap(s)
+	if err == nil {
+		dec.lastMap, dec.lastXIDs = s, m
+	}
+	return m, err
+}
+
+func qname(n xml.Name) string {
+	if n.Space == "" {
+		return n.Local
+	}
+	return n.Space + ":" + n.Local
+}
+
+// isName reports whether n is local, unprefixed or with the xy prefix.
+func isName(n xml.Name, local string) bool {
+	return n.Local == local && (n.Space == "" || n.Space == "xy")
+}
+
+func (dec *xmlDecoder) errorf(format string, args ...any) error {
+	line, col := dec.x.InputPos()
+	return &DecodeError{Line: line, Column: col, Step: dec.step, Op: dec.op, Msg: fmt.Sprintf(format, args...), Err: ErrMalformed}
+}
+
+// token returns the next token, with io.ErrUnexpectedEOF for a short input.
+func (dec *xmlDecoder) token() (xml.Token, error) {
+	t, err := dec.x.RawToken()
+	if err == io.EOF {
+		return nil, io.ErrUnexpectedEOF
+	}
+	if err != nil {
+		var se *xml.SyntaxError
+		if errors.As(err, &se) {
+			line, col := dec.x.InputPos()
+			// encoding/xml reports a character XML does not allow once it
+			// has read it: the column is the character's own.
+			var r rune
+			if _, err := fmt.Sscanf(se.Msg, "illegal character code U+%X", &r); err == nil && col > utf8.RuneLen(r) {
+				col -= utf8.RuneLen(r)
+			}
+			return nil, &DecodeError{Line: line, Column: col, Step: dec.step, Op: dec.op, Msg: se.Msg, Err: ErrMalformed}
+		}
+	}
+	return t, err
+}
+
+// attrsOnce refuses a start tag with two attributes of one name, which
+// XML forbids and encoding/xml does not report: the decoder would take one
+// of the two.
+func (dec *xmlDecoder) attrsOnce(start xml.StartElement) error {
+	for i, a := range start.Attr {
+		for _, b := range start.Attr[:i] {
+			if a.Name == b.Name {
+				return dec.errorf("<%s> has attribute %s twice", qname(start.Name), qname(a.Name))
+			}
+		}
+	}
+	return nil
+}
+
+func isSpace(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+func (dec *xmlDecoder) document() ([]*Delta, error) {
+	// Prolog: declaration, comments, white space, a DOCTYPE.
+	for {
+		t, err := dec.token()
+		if err != nil {
+			return nil, err
+		}
+		switch t := t.(type) {
+		case xml.StartElement:
+			if !isName(t.Name, "unit_delta") {
+				return nil, dec.errorf("root element is <%s>, not <unit_delta>", qname(t.Name))
+			}
+			return dec.unitDelta()
+		case xml.CharData:
+			if !isSpace(t) {
+				return nil, dec.errorf("text before the root element")
+			}
+		case xml.EndElement:
+			return nil, dec.errorf("unexpected </%s>", qname(t.Name))
+		}
+	}
+}
+
+func (dec *xmlDecoder) unitDelta() ([]*Delta, error) {
+	var ds []*Delta
+	for {
+		t, err := dec.token()
+		if err != nil {
+			return nil, err
+		}
+		switch t := t.(type) {
+		case xml.StartElement:
+			if !isName(t.Name, "t") {
+				return nil, dec.errorf("unexpected <%s> in <unit_delta>: want <t>", qname(t.Name))
+			}
+			dec.step++
+			d, err := dec.t(t)
+			if err != nil {
+				return nil, err
+			}
+			ds = append(ds, d)
+		case xml.EndElement:
+			if !isName(t.Name, "unit_delta") {
+				return nil, dec.errorf("unexpected </%s>", qname(t.Name))
+			}
+			dec.op = 0
+			more, err := dec.epilog()
+			if err != nil || !more {
+				dec.step = 0
+				return ds, err
+			}
+		case xml.CharData:
+			if !isSpace(t) {
+				return nil, dec.errorf("text in <unit_delta>")
+			}
+		}
+	}
+}
+
+// epilog reads what follows </unit_delta>: white space and comments to
+// the end, or another <unit_delta> (the outputs of several diffs put end
+// to end), whose start it reports.
+func (dec *xmlDecoder) epilog() (more bool, err error) {
+	for {
+		t, err := dec.x.RawToken()
+		if err == io.EOF {
+			return false, nil
+		}
+		if err != nil {
+			return false, dec.errorf("%v", err)
+		}
+		switch t := t.(type) {
+		case xml.StartElement:
+			if isName(t.Name, "unit_delta") {
+				return true, nil
+			}
+			return false, dec.errorf("content after </unit_delta>")
+		case xml.EndElement:
+			return false, dec.errorf("content after </unit_delta>")
+		case xml.CharData:
+			// A byte-order mark: the next file put end to end has one.
+			if !isSpace(bytes.ReplaceAll(t, []byte("\uFEFF"), nil)) {
+				return false, dec.errorf("text after </unit_delta>")
+			}
+		}
+	}
+}
+
+func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
+	if err := dec.attrsOnce(start); err != nil {
+		return nil, err
+	}
+	d := &Delta{}
+	for _, a := range start.Attr {
+		var err error
+		switch qname(a.Name) {
+		case "from":
+			d.From = a.Value
+		case "to":
+			d.To = a.Value
+		case "fromXidMap":
+			d.FromXIDMap, err = dec.xidMap(a.Value)
+		case "toXidMap":
+			d.ToXIDMap, err = dec.xidMap(a.Value)
+		case "fromFingerprint":
+			d.FromFingerprint, err = parseFingerprint(a.Value)
+		case "toFingerprint":
+			d.ToFingerprint, err = parseFingerprint(a.Value)
+		default:
+			readDeclaration(a, &d.Namespaces)
+		}
+		if err != nil {
+			return nil, dec.errorf("%s: %v", qname(a.Name), err)
+		}
+	}
+	dec.op = 0
+	var lines [][2]int
+	outside := false // an <outside> was read
+	for {
+		t, err := dec.token()
+		if err != nil {
+			return nil, err
+		}
+		switch t := t.(type) {
+		case xml.StartElement:
+			if isName(t.Name, "outside") {
+				if outside {
+					return nil, dec.errorf("a second <outside> in <t>")
+				}
+				outside = true
+				if d.Outside, err = dec.outside(t); err != nil {
+					return nil, err
+				}
+				if d.Outside.Old.equal(d.Outside.New) {
+					d.Outside = nil // no change after all
+				}
+				continue
+			}
+			dec.op = len(d.Ops) + 1
+			if len(d.Ops) >= MaxOps {
+				return nil, dec.errorf("more than %d operations", MaxOps)
+			}
+			line, col := dec.x.InputPos()
+			lines = append(lines, [2]int{line, col})
+			op, err := dec.operation(t, d)
+			if err != nil {
+				return nil, err
+			}
+			d.Ops = append(d.Ops, op)
+			dec.op = 0 // what follows is in no operation
+		case xml.EndElement:
+			if !isName(t.Name, "t") {
+				return nil, dec.errorf("unexpected </%s>", qname(t.Name))
+			}
+			if err := d.Validate(); err != nil {
+				de := &DecodeError{Step: dec.step, Msg: err.Error(), Err: ErrMalformed}
+				var oe *OpError
+				if errors.As(err, &oe) {
+					de.Line, de.Column = lines[oe.Index][0], lines[oe.Index][1]
+				} else {
+					de.Line, de.Column = dec.x.InputPos()
+				}
+				return nil, de
+			}
+			dec.op = 0
+			return d, nil
+		case xml.CharData:
+			if !isSpace(t) {
+				return nil, dec.errorf("text in <t>")
+			}
+		}
+	}
+}
+
+// outside reads the change outside the root element that EncodeXML writes
+// (see xmlEncoder.outside), up to </outside>.
+func (dec *xmlDecoder) outside(start xml.StartElement) (*Outside, error) {
+	o := &Outside{}
+	var seen [2]bool
+	for {
+		t, err := dec.token()
+		if err != nil {
+			return nil, err
+		}
+		switch t := t.(type) {
+		case xml.StartElement:
+			k := -1
+			switch {
+			case isName(t.Name, "old"):
+				k = 0
+			case isName(t.Name, "new"):
+				k = 1
+			}
+			if k < 0 || seen[k] {
+				return nil, dec.errorf("unexpected <%s> in <outside>: want one <old> and one <new>", qname(t.Name))
+			}
+			seen[k] = true
+			s := &o.Old
+			if k == 1 {
+				s = &o.New
+			}
+			if err := dec.surroundings(t, s); err != nil {
+				return nil, err
+			}
+		case xml.EndElement:
+			if !seen[0] || !seen[1] {
+				return nil, dec.errorf("<outside> without <old> and <new>")
+			}
+			return o, nil
+		case xml.CharData:
+			if !isSpace(t) {
+				return nil, dec.errorf("text in <outside>")
+			}
+		}
+	}
+}
+
+// surroundings reads an <old> or <new> of <outside>.
+func (dec *xmlDecoder) surroundings(start xml.StartElement, s *Surroundings) error {
+	for _, a := range start.Attr {
+		if qname(a.Name) != "doctype" {
+			return dec.errorf("unexpected attribute %s on <%s>", qname(a.Name), qname(start.Name))
+		}
+		s.Doctype = a.Value
+	}
+	for {
+		t, err := dec.token()
+		if err != nil {
+			return err
+		}
+		switch t := t.(type) {
+		case xml.StartElement:
+			var list *[]*tree.Node
+			switch {
+			case isName(t.Name, "prolog"):
+				list = &s.Prolog
+			case isName(t.Name, "epilog"):
+				list = &s.Epilog
+			default:
+				return dec.errorf("unexpected <%s> in <%s>: want <prolog> or <epilog>", qname(t.Name), qname(start.Name))
+			}
+			n, err := dec.content(t)
+			if err != nil {
+				return err
+			}
+			if n == nil {
+				return dec.errorf("empty <%s>", qname(t.Name))
+			}
+			*list = append(*list, n)
+		case xml.EndElement:
+			return nil
+		case xml.CharData:
+			if !isSpace(t) {
+				return dec.errorf("text in <%s>", qname(start.Name))
+			}
+		}
+	}
+}
+
+func (dec *xmlDecoder) operation(start xml.StartElement, d *Delta) (Op, error) {
+	var op Op
+	if err := dec.attrsOnce(start); err != nil {
+		return op, err
+	}
+	name := start.Name.Local
+	if start.Name.Space != "" && start.Name.Space != "xy" {
+		name = qname(start.Name)
+	}
+	switch name {
+	case "d":
+		op.Kind = Delete
+	case "i":
+		op.Kind = Insert
+	case "ad":
+		op.Kind = AttrDelete
+	case "ai":
+		op.Kind = AttrInsert
+	case "au":
+		op.Kind = AttrUpdate
+	case "rn":
+		op.Kind = Rename
+	case "renameRoot":
+		// The reference tool's rename of the root element: from and to
+		// names; the root's XID is the last of either XID-map.
+		root := d.FromXIDMap.Root()
+		if root == 0 {
+			root = d.ToXIDMap.Root()
+		}
+		if root == 0 {
+			return op, dec.errorf("<renameRoot> needs the XID-map of <t> to know the root's XID")
+		}
+		op = Op{Kind: Rename, Node: root}
+		for _, a := range start.Attr {
+			switch qname(a.Name) {
+			case "from":
+				op.OldValue = a.Value
+			case "to":
+				op.NewValue = a.Value
+			}
+		}
+		return op, dec.empty(start)
+	case "u":
+		return op, dec.errorf("<u> (the XyDiff fork's character-level update) is not supported: write an update as a <d update=\"yes\"> and <i update=\"yes\"> pair")
+	default:
+		return op, dec.errorf("unknown operation <%s>", qname(start.Name))
+	}
+	var has [8]bool // par pos xm xid a v ov nv
+	var xmRaw string
+	for _, a := range start.Attr {
+		if a.Name.Space != "" {
+			readDeclaration(a, &op.Namespaces)
+			continue
+		}
+		var err error
+		switch a.Name.Local {
+		case "par":
+			op.Parent, err = parseXID(a.Value)
+			has[0] = true
+		case "pos":
+			op.Pos, err = strconv.Atoi(a.Value)
+			if err != nil || op.Pos < 1 {
+				err = fmt.Errorf("not a position: %q", clip(a.Value))
+			}
+			has[1] = true
+		case "xm":
+			xmRaw = a.Value // parsed after the content, which bounds it
+			has[2] = true
+		case "move", "update":
+			switch a.Value {
+			case "yes":
+				if a.Name.Local == "move" {
+					op.Move = true
+				} else {
+					op.Update = true
+				}
+			case "no":
+			default:
+				err = fmt.Errorf("want yes or no, not %q", clip(a.Value))
+			}
+		case "xid":
+			op.Node, err = parseXID(a.Value)
+			has[3] = true
+		case "a":
+			op.Name = a.Value
+			has[4] = true
+		case "v":
+			if op.Kind == AttrInsert {
+				op.NewValue = a.Value
+			} else {
+				op.OldValue = a.Value
+			}
+			has[5] = true
+		case "ov":
+			op.OldValue = a.Value
+			has[6] = true
+		case "nv":
+			op.NewValue = a.Value
+			has[7] = true
+		}
+		if err != nil {
+			return op, dec.errorf("<%s> attribute %s: %v", name, a.Name.Local, err)
+		}
+	}
+	var need []string
+	switch op.Kind {
+	case Delete, Insert:
+		need = []string{"par", "pos", "xm"}
+	case AttrDelete, AttrInsert:
+		need = []string{"xid", "a", "v"}
+	case AttrUpdate:
+		need = []string{"xid", "a", "ov", "nv"}
+	case Rename:
+		need = []string{"xid", "ov", "nv"}
+	}
+	index := map[string]int{"par": 0, "pos": 1, "xm": 2, "xid": 3, "a": 4, "v": 5, "ov": 6, "nv": 7}
+	for _, n := range need {
+		if !has[index[n]] {
+			return op, dec.errorf("<%s> needs attribute %s", name, n)
+		}
+	}
+	if op.Kind != Delete && op.Kind != Insert {
+		return op, dec.empty(start)
+	}
+	c, err := dec.content(start)
+	if err != nil {
+		return op, err
+	}
+	size := 1
+	if c != nil {
+		size = c.Size()
+	}
+	if err := checkXIDMapSize(xmRaw, size); err != nil {
+		return op, dec.errorf("<%s> attribute xm: %v", name, err)
+	}
+	if op.XIDs, err = tree.ParseXIDMap(xmRaw); err != nil {
+		return op, dec.errorf("<%s> attribute xm: %v", name, err)
+	}
+	if op.Move {
+		if c != nil && (c.Kind != tree.Text || !isSpace([]byte(c.Value))) {
+			return op, dec.errorf("a move carries no content")
+		}
+		return op, nil
+	}
+	if c == nil {
+		c = &tree.Node{Kind: tree.Text}
+	}
+	if err := tree.SetSubtreeXIDs(c, op.XIDs.XIDs); err != nil {
+		return op, dec.errorf("xm %s: %v", shortMap(op.XIDs), err)
+	}
+	op.Content = c
+	return op, nil
+}
+
+func parseXID(s string) (tree.XID, error) {
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || v == 0 {
+		return 0, fmt.Errorf("not an XID: %q", clip(s))
+	}
+	return tree.XID(v), nil
+}
+
+// empty reads up to the end of an operation that has no content.
+func (dec *xmlDecoder) empty(start xml.StartElement) error {
+	for {
+		t, err := dec.token()
+		if err != nil {
+			return err
+		}
+		switch t := t.(type) {
+		case xml.EndElement:
+			if t.Name != start.Name {
+				return dec.errorf("unexpected </%s>", qname(t.Name))
+			}
+			return nil
+		case xml.CharData:
+			if !isSpace(t) {
+				return dec.errorf("<%s> holds no text", qname(start.Name))
+			}
+		case xml.StartElement:
+			return dec.errorf("<%s> holds no elements", qname(start.Name))
+		}
+	}
+}
+
+// content reads the subtree inside a <d> or <i>, up to its end tag, and
+// returns its root: nil when there is nothing but white space around no
+// node and no text; a text node when there is only text (kept byte-exact);
+// otherwise the one element, comment or processing instruction, white space
+// around it being layout.
+func (dec *xmlDecoder) content(start xml.StartElement) (*tree.Node, error) {
+	top := &tree.Node{Kind: tree.Element} // collects the top-level nodes
+	stack := []*tree.Node{top}
+	tags := []string{qname(start.Name)} // the tag that closes each stack entry
+	var text []byte
+	pending := false
+	flush := func() {
+		if pending {
+			stack[len(stack)-1].AppendChild(dec.arena.NewNode(tree.Text, "", string(text)))
+		}
+		text, pending = text[:0], false
+	}
+	for {
+		t, err := dec.token()
+		if err != nil {
+			return nil, err
+		}
+		switch t := t.(type) {
+		case xml.CharData:
+			if len(t) == 0 { // the text separator
+				pending = true
+				flush()
+				continue
+			}
+			text = append(text, t...)
+			pending = true
+		case xml.StartElement:
+			flush()
+			if err := dec.attrsOnce(t); err != nil {
+				return nil, err
+			}
+			tag := qname(t.Name)
+			switch tag {
+			case xyComment, xyPI:
+				n, err := dec.escapedLeaf(t)
+				if err != nil {
+					return nil, err
+				}
+				stack[len(stack)-1].AppendChild(n)
+				continue
+			case xyAttr:
+				if len(stack) == 1 {
+					return nil, dec.errorf("<%s> outside an element", xyAttr)
+				}
+				a, err := dec.escapedLeaf(t)
+				if err != nil {
+					return nil, err
+				}
+				p := stack[len(stack)-1]
+				p.Attrs = append(p.Attrs, tree.Attr{Name: a.Name, Value: a.Value})
+				continue
+			}
+			if len(stack) > MaxContentDepth {
+				return nil, dec.errorf("content nested deeper than %d", MaxContentDepth)
+			}
+			n := dec.arena.NewElement(tag)
+			named := false // an xy:element's name, which may be "xy:element" itself
+			for _, a := range t.Attr {
+				if tag == xyElement && (qname(a.Name) == "name" || isXYDeclaration(a)) {
+					if qname(a.Name) == "name" {
+						n.Name, named = a.Value, true
+					}
+					continue
+				}
+				n.Attrs = append(n.Attrs, tree.Attr{Name: qname(a.Name), Value: a.Value})
+			}
+			if tag == xyElement && (!named || n.Name == "") {
+				return nil, dec.errorf("<%s> needs a name", xyElement)
+			}
+			stack[len(stack)-1].AppendChild(n)
+			stack = append(stack, n)
+			tags = append(tags, tag)
+		case xml.EndElement:
+			flush()
+			if qname(t.Name) != tags[len(tags)-1] {
+				if len(stack) == 1 {
+					return nil, dec.errorf("unexpected </%s>, want </%s>", qname(t.Name), tags[0])
+				}
+				return nil, dec.errorf("</%s> closes <%s>", qname(t.Name), tags[len(tags)-1])
+			}
+			if len(stack) == 1 {
+				return dec.contentRoot(top)
+			}
+			stack, tags = stack[:len(stack)-1], tags[:len(tags)-1]
+		case xml.Comment:
+			flush()
+			stack[len(stack)-1].AppendChild(dec.arena.NewNode(tree.Comment, "", string(t)))
+		case xml.ProcInst:
+			flush()
+			stack[len(stack)-1].AppendChild(dec.arena.NewNode(tree.ProcInst, t.Target, string(t.Inst)))
+		case xml.Directive:
+			return nil, dec.errorf("a directive <!%s> in content", clip(string(t)))
+		}
+	}
+}
+
+// readDeclaration adds to ns the binding a declares, if it is a namespace
+// declaration of a prefix, other than XML's own and a binding to
+// undeclaredNamespace.
+func readDeclaration(a xml.Attr, ns *map[string]string) {
+	if a.Name.Space != "xmlns" || strings.HasPrefix(a.Value, undeclaredNamespace) || a.Name.Local == "xml" && a.Value == xmlNamespace {
+		return
+	}
+	if *ns == nil {
+		*ns = map[string]string{}
+	}
+	(*ns)[a.Name.Local] = a.Value
+}
+
+// isXYDeclaration reports whether a is an xy: element's declaration of
+// its namespace (xyDeclaration).
+func isXYDeclaration(a xml.Attr) bool {
+	return a.Name.Space == "xmlns" && a.Name.Local == "xy" && a.Value == xyNamespace
+}
+
+// escapedLeaf reads an <xy:comment>, <xy:pi> or <xy:attr> up to its end
+// (an attribute comes back as a node with its name and value).
+func (dec *xmlDecoder) escapedLeaf(start xml.StartElement) (*tree.Node, error) {
+	n := &tree.Node{Kind: tree.Comment}
+	if tag := qname(start.Name); tag != xyComment {
+		n.Kind = tree.ProcInst
+		key := "target"
+		if tag == xyAttr {
+			key = "name"
+		}
+		for _, a := range start.Attr {
+			if qname(a.Name) == key {
+				n.Name = a.Value
+			}
+		}
+		if n.Name == "" {
+			return nil, dec.errorf("<%s> needs a %s", tag, key)
+		}
+	}
+	var text []byte
+	for {
+		t, err := dec.token()
+		if err != nil {
+			return nil, err
+		}
+		switch t := t.(type) {
+		case xml.CharData:
+			text = append(text, t...)
+		case xml.EndElement:
+			if t.Name != start.Name {
+				return nil, dec.errorf("unexpected </%s>", qname(t.Name))
+			}
+			n.Value = string(text)
+			return n, nil
+		default:
+			return nil, dec.errorf("<%s> holds only text", qname(start.Name))
+		}
+	}
+}
+
+func (dec *xmlDecoder) contentRoot(top *tree.Node) (*tree.Node, error) {
+	var root *tree.Node
+	texts := 0
+	for _, c := range top.Children {
+		if c.Kind != tree.Text {
+			if root != nil {
+				return nil, dec.errorf("content holds more than one subtree")
+			}
+			root = c
+			continue
+		}
+		texts++
+	}
+	if root == nil {
+		switch texts {
+		case 0:
+			return nil, nil
+		case 1:
+			c := top.Children[0]
+			c.Parent = nil
+			return c, nil
+		}
+		return nil, dec.errorf("content holds more than one text")
+	}
+	for _, c := range top.Children {
+		if c.Kind == tree.Text && !isSpace([]byte(c.Value)) {
+			return nil, dec.errorf("content holds text beside its subtree")
+		}
+	}
+	root.Parent = nil
+	return root, nil
+}

@@ -181,7 +181,8 @@ func (c *Checker) loc() *time.Location {
 // added to the checker (created at Now, not started), so later sentinels
 // may use it or refer to its events. It returns the checked sentinels (nil
 // for those with errors, so the slice is parallel to f.Sentinels) and an
-// ErrorList sorted by position.
+// ErrorList sorted by position, of at most MaxErrors errors and a last
+// "too many errors".
 func (c *Checker) CheckFile(f *File) ([]*Checked, error) {
 	var errs ErrorList
 	out := make([]*Checked, len(f.Sentinels))
@@ -195,18 +196,18 @@ func (c *Checker) CheckFile(f *File) ([]*Checked, error) {
 			c.Failed(s.Name.Name)
 		}
 	}
-	errs.Sort()
+	errs.limit(MaxErrors)
 	return out, errs.Err()
 }
 
 // Check checks one sentinel against the known ones and returns it complete
 // and resolved. It does not add it; call Add once it is stored. The error,
 // if any, is an ErrorList sorted by position (positions without a file
-// name).
+// name), cut at MaxErrors as CheckFile's is.
 func (c *Checker) Check(s *Sentinel) (*Checked, error) {
 	ch, errs := c.check("", s)
 	if len(errs) > 0 {
-		errs.Sort()
+		errs.limit(MaxErrors)
 		return nil, errs
 	}
 	return ch, nil

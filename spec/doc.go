@@ -25,6 +25,10 @@
 //     about it (Checker.Add, Checker.Lookup, Stored); an edit is checked
 //     with Checker.CheckReplace.
 //
+// Both phases report at most MaxErrors (10) errors, then one "too many
+// errors", as Go's compiler does; a source holding a NUL byte is not text
+// and gets one error, at the byte.
+//
 // # Grammar
 //
 // The grammar as implemented, in EBNF (the seed's Fig 5.1 with its lost "|"

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -91,7 +92,7 @@ func checkErrorFile(t *testing.T, file string) {
 		}
 	}
 
-	f, err := Parse(file, src)
+	f, err := parse(file, src, -1) // every error, not the first MaxErrors
 	var got ErrorList
 	var warnings ErrorList
 	if err != nil {
@@ -143,5 +144,63 @@ func checkErrorFile(t *testing.T, file string) {
 			}
 			t.Errorf("%s:%d: missing %s %q", file, w.line, kind, w.src)
 		}
+	}
+}
+
+// TestTooManyErrors: past MaxErrors errors the list ends with "too many
+// errors", at the position of the first error left out, for the parser as
+// for the checker; a binary source gets one error at its first NUL byte.
+// A 3 MB binary file gave 11,672 errors, one a line.
+func TestTooManyErrors(t *testing.T) {
+	now := time.Date(2003, 6, 1, 12, 0, 0, 0, time.UTC)
+	badLines := func(n int) string { return "Create Sentinel a Using http://a.example\n" + strings.Repeat("$ $ $\n", n) }
+	badSentinels := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "Create Sentinel s%d Using http://a.example\n\tCompare every 1\n", i)
+		}
+		return b.String()
+	}
+	for _, tc := range []struct {
+		name  string
+		src   string
+		check bool   // check the file (it parses)
+		want  int    // errors in the list
+		last  string // the last error, as file:line:col: message
+	}{
+		{"parse: MaxErrors lines", badLines(MaxErrors), false, MaxErrors, "f.ssl:11:1: illegal character '$'"},
+		{"parse: one line more", badLines(MaxErrors + 1), false, MaxErrors + 1, "f.ssl:12:1: too many errors"},
+		{"parse: 100,000 lines", badLines(100000), false, MaxErrors + 1, "f.ssl:12:1: too many errors"},
+		{"check: MaxErrors sentinels", badSentinels(MaxErrors), true, MaxErrors, "f.ssl:20:2: Compare every 1: n must be at least 2 (n = 1 is pairwise)"},
+		{"check: 50 sentinels", badSentinels(50), true, MaxErrors + 1, "f.ssl:22:2: too many errors"},
+		{"binary", "Create Sentinel a\r\nUsing \x01\x00\x00 \xff\n$$$\n", false, 1, "f.ssl:2:8: not text: byte 0x00 (a sentinel file is UTF-8 text)"},
+		{"binary at the start", "\x00" + strings.Repeat("\xfe$\n", 1000), false, 1, "f.ssl:1:1: not text: byte 0x00 (a sentinel file is UTF-8 text)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := Parse("f.ssl", []byte(tc.src))
+			if tc.check {
+				if err != nil {
+					t.Fatalf("parse: %v", err)
+				}
+				_, err = NewChecker(now).CheckFile(f)
+			}
+			list, ok := err.(ErrorList)
+			if !ok || len(list) != tc.want {
+				t.Fatalf("%d errors, want %d:\n%s", len(list), tc.want, list)
+			}
+			if got := list[len(list)-1].Error(); got != tc.last {
+				t.Errorf("last error %q, want %q", got, tc.last)
+			}
+		})
+	}
+	// Check, for one sentinel, is cut as CheckFile is.
+	src := "Create Sentinel a Using http://a.example Monitor keywords {" + strings.Repeat("x, ", 30) + "x}"
+	s, err := ParseSentinel("", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = NewChecker(now).Check(s)
+	if list, ok := err.(ErrorList); !ok || len(list) != MaxErrors+1 || list[MaxErrors].Msg != "too many errors" {
+		t.Errorf("Check: %d errors, want %d ending with too many errors:\n%v", len(list), MaxErrors+1, err)
 	}
 }

@@ -98,6 +98,28 @@ func (l *ErrorList) RemoveMultiples() {
 	*l = (*l)[:i]
 }
 
+// MaxErrors is the number of errors Parse, Checker.CheckFile and
+// Checker.Check report at most, as Go's compiler stops at 10: past it the
+// list ends with one more error, "too many errors", at the position of the
+// first error left out. A file that is not a sentinel file at all (a
+// binary, another language) would otherwise give an error a line.
+const MaxErrors = 10
+
+// msgTooMany is the message of the error that ends a list cut at MaxErrors.
+const msgTooMany = "too many errors"
+
+// limit sorts the list and, when it holds more than max errors, keeps the
+// first max and ends it with "too many errors" at the position of the
+// first one left out.
+func (l *ErrorList) limit(max int) {
+	l.Sort()
+	if len(*l) <= max {
+		return
+	}
+	next := (*l)[max]
+	*l = append((*l)[:max:max], &Error{Pos: next.Pos, Msg: msgTooMany})
+}
+
 // Error returns the first error and the number of others.
 func (l ErrorList) Error() string {
 	switch len(l) {

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -14,16 +15,42 @@ import (
 // Parse always returns a *File: when there are syntax errors it holds every
 // sentinel it could read, partially (a clause with an error is left out), and
 // the error is an ErrorList sorted by position, at most one error per line.
+// Past MaxErrors errors Parse stops reading (the File holds the sentinels
+// read so far) and the list ends with "too many errors". A source holding a
+// NUL byte is not text: the only error is at its first NUL.
 func Parse(filename string, src []byte) (*File, error) {
-	p := &parser{filename: filename}
+	return parse(filename, src, MaxErrors)
+}
+
+// parse is Parse reporting at most max errors; max < 0 reports them all.
+func parse(filename string, src []byte, max int) (*File, error) {
+	if i := bytes.IndexByte(src, 0); i >= 0 {
+		return &File{Name: filename}, ErrorList{{Pos: offsetPos(src, i).Position(filename), Msg: "not text: byte 0x00 (a sentinel file is UTF-8 text)", Found: "\x00"}}
+	}
+	p := &parser{filename: filename, max: max}
 	p.sc.Init(src, func(pos Pos, msg, found string) {
-		p.errors = append(p.errors, &Error{Pos: pos.Position(filename), Msg: msg, Found: found})
+		p.record(&Error{Pos: pos.Position(filename), Msg: msg, Found: found})
 	})
 	p.next()
 	f := p.parseFile()
 	f.Name = filename
 	p.errors.RemoveMultiples()
+	if max >= 0 {
+		p.errors.limit(max)
+	}
 	return f, p.errors.Err()
+}
+
+// offsetPos returns the position of the byte at offset off in src, lines
+// counted as the Scanner counts them.
+func offsetPos(src []byte, off int) Pos {
+	line, bol := 1, 0
+	for i := 0; i < off; i++ {
+		if src[i] == '\n' || src[i] == '\r' && (i+1 >= len(src) || src[i+1] != '\n') {
+			line, bol = line+1, i+1
+		}
+	}
+	return Pos{Offset: off, Line: line, Column: off - bol + 1}
 }
 
 // ParseSentinel parses src, which must hold exactly one sentinel.
@@ -51,6 +78,10 @@ type parser struct {
 	errors   ErrorList
 	comments []*Comment
 
+	max      int          // errors reported at most, < 0 for all (see record)
+	errLines map[int]bool // the lines with an error
+	stopped  bool         // too many errors: the parse reads no more
+
 	pos Pos
 	tok Token
 	lit string
@@ -74,7 +105,31 @@ func (p *parser) enter() {
 // leaves the parser (see try).
 type bailout struct{}
 
+// record adds e to the errors. Once the errors are on more than max+1
+// lines (one more than the list keeps, as an error may still come before
+// the last), the parse stops: next returns EOF, and no error is recorded.
+func (p *parser) record(e *Error) {
+	if p.stopped {
+		return
+	}
+	p.errors = append(p.errors, e)
+	if p.max < 0 {
+		return
+	}
+	if p.errLines == nil {
+		p.errLines = map[int]bool{}
+	}
+	p.errLines[e.Pos.Line] = true
+	if len(p.errLines) > p.max+1 {
+		p.stopped = true
+	}
+}
+
 func (p *parser) next() {
+	if p.stopped {
+		p.tok, p.lit = EOF, ""
+		return
+	}
 	if p.pos.IsValid() {
 		p.prevEnd = Pos{Offset: p.pos.Offset + len(p.lit), Line: p.pos.Line, Column: p.pos.Column + len(p.lit)}
 	}
@@ -120,7 +175,7 @@ func (p *parser) errorAt(pos Pos, found, expected, msg string) {
 	if p.tok == ILLEGAL && pos == p.pos {
 		return // the scanner has reported the bad character
 	}
-	p.errors = append(p.errors, &Error{Pos: pos.Position(p.filename), Msg: msg, Found: found, Expected: expected})
+	p.record(&Error{Pos: pos.Position(p.filename), Msg: msg, Found: found, Expected: expected})
 }
 
 // failExpected records "expected X, found Y" at the current token and
@@ -153,10 +208,10 @@ func (p *parser) fail(pos Pos, found, expected, msg string) {
 // there, since the clause says more ($1000 as a threshold, .price as a
 // selector).
 func (p *parser) failHere(found, expected, msg string) {
-	if p.tok == ILLEGAL {
+	if p.tok == ILLEGAL && !p.stopped {
 		p.errors = slices.DeleteFunc(p.errors, func(e *Error) bool { return e.Pos.Offset == p.pos.Offset })
 	}
-	p.errors = append(p.errors, &Error{Pos: p.pos.Position(p.filename), Found: found, Expected: expected, Msg: msg})
+	p.record(&Error{Pos: p.pos.Position(p.filename), Found: found, Expected: expected, Msg: msg})
 	panic(bailout{})
 }
 

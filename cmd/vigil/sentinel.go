@@ -69,8 +69,9 @@ func runSentinelCheck(ctx context.Context, env *environment, args []string) (int
 		"Check parses and checks sentinel files as the sentinels of one owner, in\n"+
 			"order: a sentinel may use or refer to one defined before it, in the same\n"+
 			"file or an earlier one. Problems are printed to standard output as\n"+
-			"file:line:col: message; the exit status is 0 without problems, 1 with\n"+
-			"problems and 2 when a file cannot be read. \"-\" reads standard input.")
+			"file:line:col: message, at most 10 a file (then \"too many errors\"; a\n"+
+			"binary file gets one error); the exit status is 0 without problems, 1\n"+
+			"with problems and 2 when a file cannot be read. \"-\" reads standard input.")
 	nowFlag := fs.String("now", "", "creation time of the sentinels (RFC 3339, MM/DD/YYYY HH:MM or MM/DD/YYYY; default: the current time)")
 	tz := fs.String("tz", "UTC", "time zone of the dates in the files (an IANA name such as Europe/Paris)")
 	owner := fs.String("owner", "", "the owner's email address, notified when a sentinel has no Notify clause")

@@ -100,6 +100,27 @@ func TestSentinelCheck(t *testing.T) {
 			t.Errorf("exit %d, stdout %q", code, out)
 		}
 	})
+	// A binary file gave an error a line (11,672 for 3 MB); a text file
+	// full of mistakes gives MaxErrors of them and "too many errors".
+	t.Run("binary file", func(t *testing.T) {
+		data := bytes.Repeat([]byte("\x7fELF\x02\x01\x01\x00\xff\xfe$\n"), 100000)
+		f := filepath.Join(dir, "a.out")
+		if err := os.WriteFile(f, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, _ := runVigil(t, "", "sentinel", "check", f)
+		if want := f + ":1:8: not text: byte 0x00 (a sentinel file is UTF-8 text)\n"; code != exitChanged || out != want {
+			t.Errorf("exit %d, stdout %.300q, want %q", code, out, want)
+		}
+	})
+	t.Run("too many errors", func(t *testing.T) {
+		f := writeFile(t, dir, "junk.ssl", strings.Repeat("$ not a sentinel\n", 50000))
+		code, out, _ := runVigil(t, "", "sentinel", "check", f)
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if code != exitChanged || len(lines) != 11 || lines[0] != f+":1:1: illegal character '$'" || lines[10] != f+":11:1: too many errors" {
+			t.Errorf("exit %d, %d lines, stdout %.600q", code, len(lines), out)
+		}
+	})
 	t.Run("unreadable file", func(t *testing.T) {
 		code, out, errOut := runVigil(t, "", "sentinel", "check", "-now", "11/01/2002", filepath.Join(dir, "missing.ssl"), good)
 		if code != exitError || out != "" || !strings.Contains(errOut, "missing.ssl") {

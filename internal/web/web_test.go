@@ -19,6 +19,7 @@ import (
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/intent"
 	"github.com/vigil-web/vigil/internal/sqlite"
+	"github.com/vigil-web/vigil/spec"
 )
 
 func TestSanitizer(t *testing.T) {
@@ -100,6 +101,42 @@ func TestSegments(t *testing.T) {
 	segs = segments("abc", []Diagnostic{{Line: 1, Column: 4, Offset: 3, End: 3, Message: "eof"}})
 	if len(segs) < 2 || segs[1].Msg != "eof" || segs[1].Text == "" {
 		t.Errorf("segments at the end: %+v", segs)
+	}
+}
+
+// TestDiagnosticsTooMany: the live check goes through spec's cap: a
+// source full of mistakes gives MaxErrors diagnostics and "too many
+// errors" at the first left out, each marking a byte of the source, and a
+// binary one gives one diagnostic at its NUL.
+func TestDiagnosticsTooMany(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      int
+		last      string
+	}{
+		{"mistakes", "Create Sentinel s Using http://a.example\n" + strings.Repeat("Monitor any chnge\n", 500), spec.MaxErrors + 1, "too many errors"},
+		{"binary", "Create \x00\x01\x00" + strings.Repeat("\xff$\n", 500), 1, "not text: byte 0x00 (a sentinel file is UTF-8 text)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := spec.ParseSentinel("", []byte(tc.src))
+			d := diagnostics(err, tc.src)
+			if len(d) != tc.want || d[len(d)-1].Message != tc.last {
+				t.Fatalf("%d diagnostics, want %d ending with %q: %+v", len(d), tc.want, tc.last, d)
+			}
+			last := d[len(d)-1]
+			if last.Line == 0 || last.Offset < 0 || last.End <= last.Offset || last.End > len(tc.src) {
+				t.Errorf("last diagnostic's range %d-%d outside the source", last.Offset, last.End)
+			}
+			marked := 0
+			for _, s := range segments(tc.src, d) {
+				if s.Msg != "" {
+					marked++
+				}
+			}
+			if marked != tc.want {
+				t.Errorf("%d segments marked, want %d", marked, tc.want)
+			}
+		})
 	}
 }
 

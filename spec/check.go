@@ -283,7 +283,7 @@ func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
 
 	name := s.Name.Name
 	if old := c.lookup(name); old != nil {
-		k.errorf(s.Name, name, "sentinel name %s is not unique: the owner already has a sentinel %s", name, old.Sentinel.Name.Name)
+		k.errorf(s.Name, name, "sentinel name %s is not unique: the owner already has a sentinel %s", short(name), short(old.Sentinel.Name.Name))
 	}
 
 	ch := &Checked{}
@@ -324,7 +324,7 @@ func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
 		// parent, but the channels may be off here all the same.
 		for _, c := range out.Notify.Contacts {
 			if why, off := k.c.Unavailable[c.Kind]; off {
-				k.warn(s.Target, "", fmt.Sprintf("the Notify clause inherited from %s notifies by %s, which will not be sent: %s", ch.Parent, c.Kind, why))
+				k.warn(s.Target, "", fmt.Sprintf("the Notify clause inherited from %s notifies by %s, which will not be sent: %s", short(ch.Parent), c.Kind, why))
 				break
 			}
 		}
@@ -501,7 +501,7 @@ func (k *checking) targets(t Target, parent **Stored) ([]string, [][]int, *Site)
 			}
 			if ref.Site != nil {
 				if st != t {
-					k.errorf(st, st.Name.Name, "sentinel %s watches a site, which cannot be an operand of AND or OR", st.Name.Name)
+					k.errorf(st, st.Name.Name, "sentinel %s watches a site, which cannot be an operand of AND or OR", short(st.Name.Name))
 					return nil, true
 				}
 				s := *ref.Site
@@ -551,20 +551,20 @@ func (k *checking) targets(t Target, parent **Stored) ([]string, [][]int, *Site)
 // an unknown name and a reference to the sentinel itself.
 func (k *checking) ref(id *Ident, where string) *Stored {
 	if strings.EqualFold(id.Name, k.s.Name.Name) {
-		k.errorf(id, id.Name, "sentinel %s cannot refer to itself in %s", id.Name, where)
+		k.errorf(id, id.Name, "sentinel %s cannot refer to itself in %s", short(id.Name), where)
 		return nil
 	}
 	ref := k.c.lookup(id.Name)
 	if ref == nil {
 		if k.c.bad[strings.ToLower(id.Name)] {
-			k.errorf(id, id.Name, "sentinel %s has errors", id.Name)
+			k.errorf(id, id.Name, "sentinel %s has errors", short(id.Name))
 		} else {
-			k.errorf(id, id.Name, "unknown sentinel %s", id.Name)
+			k.errorf(id, id.Name, "unknown sentinel %s", short(id.Name))
 		}
 		return nil
 	}
 	if ref.Checked == nil || ref.Sentinel == nil {
-		k.errorf(id, id.Name, "sentinel %s is not checked", id.Name)
+		k.errorf(id, id.Name, "sentinel %s is not checked", short(id.Name))
 		return nil
 	}
 	return ref

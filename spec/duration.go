@@ -132,19 +132,19 @@ func (d Duration) AddTo(t time.Time) time.Time {
 func ParseDuration(s string) (Duration, error) {
 	f := strings.Fields(s)
 	if len(f) != 2 {
-		return Duration{}, fmt.Errorf("duration %q: want a count and a unit, as in \"1 day\"", s)
+		return Duration{}, fmt.Errorf("duration %s: want a count and a unit, as in \"1 day\"", quote(s))
 	}
 	n, err := strconv.ParseInt(f[0], 10, 64)
 	if err != nil {
-		return Duration{}, fmt.Errorf("duration %q: count %q is not an integer", s, f[0])
+		return Duration{}, fmt.Errorf("duration %s: count %s is not an integer", quote(s), quote(f[0]))
 	}
 	u, ok := ParseUnit(f[1])
 	if !ok {
-		return Duration{}, fmt.Errorf("duration %q: %w", s, errUnknownUnit(f[1]))
+		return Duration{}, fmt.Errorf("duration %s: %w", quote(s), errUnknownUnit(f[1]))
 	}
 	return Duration{N: n, Unit: u}, nil
 }
 
 func errUnknownUnit(w string) error {
-	return errors.New("unknown time unit " + strconv.Quote(w) + " (want second, minute, hour, day, week or month)")
+	return errors.New("unknown time unit " + quote(w) + " (want second, minute, hour, day, week or month)")
 }

@@ -204,3 +204,111 @@ func TestTooManyErrors(t *testing.T) {
 		t.Errorf("Check: %d errors, want %d ending with too many errors:\n%v", len(list), MaxErrors+1, err)
 	}
 }
+
+// TestLongTokensQuotedShort: a message quotes at most maxQuoted characters
+// of the user's text, then "..."; a sentinel named with a megabyte gave a
+// message of a megabyte.
+func TestLongTokensQuotedShort(t *testing.T) {
+	long := strings.Repeat("a", 1<<20)
+	digits := strings.Repeat("9", 1<<16)
+	head := "Create Sentinel s Using http://a.example\n"
+	now := time.Date(2003, 6, 1, 12, 0, 0, 0, time.UTC)
+	for name, src := range map[string]string{
+		"sentinel name":         "Create Sentinel " + long + " Using http://a.example\n",
+		"found after Create":    "Create " + long,
+		"found string":          "Create Sentinel s Using http://a.example Monitor \"" + long + "\"",
+		"unknown change type":   head + "Monitor " + long,
+		"keyword of two words":  head + "Monitor keywords {" + long + " b}",
+		"keywords duplicate":    head + "Monitor keywords {" + long + ", " + long + "}",
+		"several words":         head + "Monitor keywords {\"" + long + " b\"}",
+		"punctuation":           head + "Monitor phrase {\"" + strings.Repeat("!", 1<<16) + "\"}",
+		"selector unbalanced":   head + "Monitor value In css \"(" + long + "\" changes",
+		"selector like xpath":   head + "Monitor value In css \"/" + long + "\" changes",
+		"selector unquoted":     head + "Monitor value In css ." + long + " changes",
+		"selector comment":      head + "Monitor value In css #" + long + " changes",
+		"regular expression":    head + "Monitor regular expression {\"(" + long[:1000] + "\"}",
+		"site match":            "Create Sentinel s Using site http://a.example match \"(" + long[:900] + "\"",
+		"url":                   "Create Sentinel s Using \"http://a.example:99999/" + long + "\"",
+		"url scheme":            "Create Sentinel s Using \"ftp://" + long + "\"",
+		"url no host":           "Create Sentinel s Using \"http:///" + long + "\"",
+		"operands":              "Create Sentinel s Using http://a.example/" + long + " OR http://a.example/" + long,
+		"subsumed":              head + "Monitor keywords {" + long + "} AND NOT any change",
+		"same as":               head + "Monitor keywords {" + long + "} OR any change",
+		"email":                 head + "Notify By email \"" + long + "\"",
+		"webhook":               head + "Notify By webhook \"" + long + "\"",
+		"number out of range":   head + "Fetch " + digits + " hour",
+		"unit":                  head + "Fetch 1 " + long,
+		"date":                  head + "From " + digits + "/1/2003",
+		"time of day":           head + "From 1/1/2030 " + digits + ":00",
+		"compare n":             head + "Compare every " + digits,
+		"threshold":             head + "Monitor value In css \"p\" rises above $" + digits,
+		"unknown sentinel":      "Create Sentinel s Using " + long,
+		"unknown event":         head + "From start(" + long + ")",
+		"reserved":              "Create Sentinel s Using http://a.example Monitor " + long + "x",
+		"distinct change types": head + "Monitor keywords {" + long + "} OR keywords {" + long + "}",
+	} {
+		t.Run(name, func(t *testing.T) {
+			f, err := Parse("f.ssl", []byte(src))
+			var checked []*Checked
+			if err == nil {
+				checked, err = NewChecker(now).CheckFile(f)
+			}
+			list, _ := err.(ErrorList)
+			for _, ch := range checked {
+				if ch != nil {
+					list = append(list, ch.Warnings...) // "X OR Y is the same as Y"
+				}
+			}
+			if len(list) == 0 {
+				t.Fatalf("no error or warning")
+			}
+			for _, e := range list {
+				if len(e.Msg) > 250 {
+					t.Errorf("message of %d bytes: %.200s", len(e.Msg), e.Msg)
+				}
+			}
+		})
+	}
+	for name, doc := range map[string]string{
+		"json change type": `{"name":"s","using":{"url":"http://a.example"},"monitor":{"kind":"` + long + `"}}`,
+		"json date":        `{"name":"s","using":{"url":"http://a.example"},"from":{"date":"` + long + `"}}`,
+		"json compare":     `{"name":"s","using":{"url":"http://a.example"},"compare":"` + long + `"}`,
+		"json n":           `{"name":"s","using":{"url":"http://a.example"},"compare":"every ` + long + `"}`,
+		"json condition":   `{"name":"s","using":{"url":"http://a.example"},"monitor":{"kind":"value","in":{"css":"p"},"condition":{"op":"` + long + `"}}}`,
+		"json depth":       `{"name":"s","using":{"site":{"url":"http://a.example","depth":1` + digits + `.5}}}`,
+		"json field":       `{"name":"s","using":{"url":"http://a.example"},"` + long + `":1}`,
+		"json duration":    `{"name":"s","using":{"url":"http://a.example"},"confirm":"` + long + `"}`,
+		"json name":        `{"name":"` + long + `","using":{"url":"http://a.example"}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := DecodeSentinel([]byte(doc))
+			var fe FieldErrors
+			if !errorsAs(err, &fe) || len(fe) == 0 {
+				t.Fatalf("error %v, want FieldErrors", err)
+			}
+			for _, e := range fe {
+				if len(e.Error()) > 250 {
+					t.Errorf("message of %d bytes: %.200s", len(e.Error()), e.Error())
+				}
+			}
+		})
+	}
+}
+
+func TestQuoteShort(t *testing.T) {
+	for _, tc := range []struct{ in, short, quote string }{
+		{"", "", `""`},
+		{"abc", "abc", `"abc"`},
+		{strings.Repeat("x", 40), strings.Repeat("x", 40), `"` + strings.Repeat("x", 40) + `"`},
+		{strings.Repeat("x", 41), strings.Repeat("x", 40) + "...", `"` + strings.Repeat("x", 40) + `"...`},
+		{strings.Repeat("é", 50), strings.Repeat("é", 40) + "...", `"` + strings.Repeat("é", 40) + `"...`},
+		{strings.Repeat("\xff", 41), strings.Repeat("\xff", 40) + "...", `"` + strings.Repeat(`\xff`, 40) + `"...`},
+	} {
+		if got := short(tc.in); got != tc.short {
+			t.Errorf("short(%.50q) = %q, want %q", tc.in, got, tc.short)
+		}
+		if got := quote(tc.in); got != tc.quote {
+			t.Errorf("quote(%.50q) = %q, want %q", tc.in, got, tc.quote)
+		}
+	}
+}

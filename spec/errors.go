@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -38,8 +39,8 @@ func (p Position) String() string {
 // the parser or the checker.
 type Error struct {
 	Pos      Position // where the problem is
-	Msg      string   // what is wrong, for a user
-	Found    string   // the offending text, if any
+	Msg      string   // what is wrong, for a user; quotes at most 40 characters of the source, then "..."
+	Found    string   // the offending text, if any, whole (its length gives the range to mark)
 	Expected string   // what the parser expected there, if it knows
 }
 
@@ -96,6 +97,33 @@ func (l *ErrorList) RemoveMultiples() {
 		}
 	}
 	*l = (*l)[:i]
+}
+
+// maxQuoted is the number of characters of the user's text (a token, a
+// name, a URL) that a message quotes: a longer text is cut, so that a
+// sentinel named with a megabyte gives a message of a line.
+const maxQuoted = 40
+
+// short returns s, or its first maxQuoted characters and "..." when it is
+// longer (cut between runes; a byte of invalid UTF-8 counts as one).
+func short(s string) string {
+	n := 0
+	for i := range s {
+		if n == maxQuoted {
+			return s[:i] + "..."
+		}
+		n++
+	}
+	return s
+}
+
+// quote returns s quoted as %q does, cut as short cuts it: the "..." is
+// outside the quotes, so the quoted text is what the source holds.
+func quote(s string) string {
+	if c := short(s); c != s {
+		return strconv.Quote(strings.TrimSuffix(c, "...")) + "..."
+	}
+	return strconv.Quote(s)
 }
 
 // MaxErrors is the number of errors Parse, Checker.CheckFile and

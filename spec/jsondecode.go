@@ -152,7 +152,7 @@ func (d *decoder) object(v any, path string, allowed ...string) (map[string]any,
 			found = found || a == k
 		}
 		if !found {
-			d.errorf(join(path, k), "unknown field (want one of %s)", strings.Join(allowed, ", "))
+			d.errorf(join(path, short(k)), "unknown field (want one of %s)", strings.Join(allowed, ", "))
 		}
 	}
 	return m, true
@@ -354,7 +354,7 @@ func (d *decoder) site(v any, path string) Target {
 		}
 		i, err := strconv.ParseInt(string(n), 10, 64)
 		if err != nil {
-			d.errorf(p, "want a whole number, found %s", n)
+			d.errorf(p, "want a whole number, found %s", short(string(n)))
 			return nil
 		}
 		b := &Bound{N: i}
@@ -470,7 +470,7 @@ func (d *decoder) changeType(m map[string]any, path string) Expr {
 	}
 	kind := kindNamed(name)
 	if kind == 0 {
-		d.errorf(join(path, "kind"), "unknown change type %q", name)
+		d.errorf(join(path, "kind"), "unknown change type %s", quote(name))
 		return nil
 	}
 	c := &ChangeType{Kind: kind}
@@ -541,7 +541,7 @@ func (d *decoder) condition(v any, path string) *Condition {
 		}
 	}
 	if c.Op == 0 {
-		d.errorf(join(path, "op"), "unknown condition %q (want changes, increases, decreases, rises above, falls below)", op)
+		d.errorf(join(path, "op"), "unknown condition %s (want changes, increases, decreases, rises above, falls below)", quote(op))
 		return nil
 	}
 	t, has := m["threshold"]
@@ -636,7 +636,7 @@ func (d *decoder) timeSpec(v any, path string, from bool) *TimeSpec {
 		if err == nil {
 			date.HasClock = true
 		} else if tm, err = time.Parse("2006-01-02", s); err != nil {
-			d.errorf(p, "invalid date %q: want YYYY-MM-DD or YYYY-MM-DDTHH:MM", s)
+			d.errorf(p, "invalid date %s: want YYYY-MM-DD or YYYY-MM-DDTHH:MM", quote(s))
 			return nil
 		}
 		date.Year, date.Month, date.Day = tm.Year(), int(tm.Month()), tm.Day()
@@ -751,12 +751,12 @@ func (d *decoder) compare(v any, path string) *CompareClause {
 		}
 		n, err := strconv.ParseInt(f[1], 10, 64)
 		if err != nil {
-			d.errorf(path, "invalid n %q: want an integer", f[1])
+			d.errorf(path, "invalid n %s: want an integer", quote(f[1]))
 			return nil
 		}
 		c.N = n
 		return c
 	}
-	d.errorf(path, "invalid compare option %q: want \"pairwise\", \"every <n>\" or \"moving <n>\"", s)
+	d.errorf(path, "invalid compare option %s: want \"pairwise\", \"every <n>\" or \"moving <n>\"", quote(s))
 	return nil
 }

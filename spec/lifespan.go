@@ -28,7 +28,7 @@ func (k *checking) lifespan(out *Sentinel, parent *Stored, toDefaulted bool) (st
 	// one is new.
 	prefix := func(stated, got *TimeSpec) string {
 		if stated == nil && parent != nil && (got == parent.Sentinel.From || got == parent.Sentinel.To) {
-			return "inherited from " + parent.Sentinel.Name.Name + ": "
+			return "inherited from " + short(parent.Sentinel.Name.Name) + ": "
 		}
 		return ""
 	}
@@ -107,7 +107,7 @@ func (k *checking) point(ts *TimeSpec, isStart bool, blame Node, prefix string) 
 				if !ref.Ended.IsZero() {
 					state = "has ended"
 				}
-				k.errorf(at, b.Name.Name, "%s%s: during(%s) needs %s to be active, but it %s", prefix, msgStartEvent, b.Name.Name, b.Name.Name, state)
+				k.errorf(at, b.Name.Name, "%s%s: during(%s) needs %s to be active, but it %s", prefix, msgStartEvent, short(b.Name.Name), short(b.Name.Name), state)
 				return time.Time{}, false
 			}
 			t = now
@@ -147,7 +147,7 @@ func (k *checking) point(ts *TimeSpec, isStart bool, blame Node, prefix string) 
 				what = "end"
 			}
 			k.errorf(blame, Print(ts), "%s%s (%s(%s) resolves to %s, not after now, %s: the sentinel would never %s)",
-				prefix, msg, ev.Kind, ev.Name.Name, k.fmtTime(t), k.fmtTime(now), what)
+				prefix, msg, ev.Kind, short(ev.Name.Name), k.fmtTime(t), k.fmtTime(now), what)
 		} else {
 			k.errorf(blame, Print(ts), "%s%s (%s is before now, %s)", prefix, msg, k.fmtTime(t), k.fmtTime(now))
 		}
@@ -204,7 +204,7 @@ func (k *checking) estimate(ref *Stored, kind EventKind, stack []string) (time.T
 		}
 		sub := k.c.lookup(b.Name.Name)
 		if sub == nil || sub.Checked == nil || sub.Sentinel == nil {
-			return time.Time{}, fmt.Sprintf("%s depends on unknown sentinel %s", name, b.Name.Name)
+			return time.Time{}, fmt.Sprintf("%s depends on unknown sentinel %s", short(name), short(b.Name.Name))
 		}
 		happened := sub.Started
 		if b.Kind == End {

@@ -164,9 +164,9 @@ func (p *parser) describe() string {
 	case p.tok == EOF:
 		return "end of file"
 	case p.tok == STRING:
-		return p.lit
+		return short(p.lit)
 	default:
-		return strconv.Quote(p.lit)
+		return quote(p.lit)
 	}
 }
 
@@ -632,7 +632,7 @@ func (p *parser) parseChangeType() *ChangeType {
 	case "value":
 		c.Kind = Value
 	default:
-		p.fail(c.KindPos, word, changeTypes, "unknown change type "+strconv.Quote(word)+": expected "+changeTypes)
+		p.fail(c.KindPos, word, changeTypes, "unknown change type "+quote(word)+": expected "+changeTypes)
 	}
 	if p.tok == IN {
 		c.Scope = p.parseSelector()
@@ -679,8 +679,8 @@ func (p *parser) parseList(what string) []*Lit {
 		if what == "keywords" && (p.tok == IDENT || p.tok == WORD || p.tok == STRING) && len(list) > 0 {
 			// keywords {sold out}: two words, which a phrase holds.
 			last := list[len(list)-1].Value
-			p.fail(p.pos, p.lit, ", or "+closing.String(), fmt.Sprintf("expected , or %s, found %s: a keyword is one word; for words together write phrase {%q}",
-				closing, p.describe(), last+" "+p.litValue()))
+			p.fail(p.pos, p.lit, ", or "+closing.String(), fmt.Sprintf("expected , or %s, found %s: a keyword is one word; for words together write phrase {%s}",
+				closing, p.describe(), quote(last+" "+p.litValue())))
 		}
 		p.failExpected(", or " + closing.String())
 	}
@@ -738,7 +738,7 @@ func (p *parser) unquotedComment(what, keyword string, at Pos) {
 	if text == "#" {
 		return // a comment after a missing literal
 	}
-	p.fail(c.Hash, text, what, fmt.Sprintf("expected %s, found %s, which begins a comment: write %s %q", what, text, keyword, text))
+	p.fail(c.Hash, text, what, fmt.Sprintf("expected %s, found %s, which begins a comment: write %s %s", what, short(text), keyword, quote(text)))
 }
 
 // unquoted reports the text from the current token to the next white
@@ -754,7 +754,7 @@ func (p *parser) unquoted(what, keyword string) {
 	if len(text) > 1 && text[0] == '\'' && text[len(text)-1] == '\'' {
 		text = text[1 : len(text)-1] // 'main': quoted, but as strings are not
 	}
-	p.failHere(text, what, fmt.Sprintf("expected %s, found %s: write %s %q", what, text, keyword, text))
+	p.failHere(text, what, fmt.Sprintf("expected %s, found %s: write %s %s", what, short(text), keyword, quote(text)))
 }
 
 func (p *parser) parseCondition() *Condition {
@@ -786,10 +786,10 @@ func (p *parser) parseCondition() *Condition {
 		if num := digitsAt(p.sc.src, p.pos.Offset+len(p.lit)); p.tok == ILLEGAL && num != "" {
 			// $1000, €12.50: the scanner has reported the sign; the
 			// threshold says more.
-			msg := fmt.Sprintf("write the threshold as a number, without a currency sign: %s, not %s%s", num, p.lit, num)
+			msg := fmt.Sprintf("write the threshold as a number, without a currency sign: %s, not %s", short(num), short(p.lit+num))
 			if strings.Contains(num, ",") || strings.Count(num, ".") > 1 {
 				// $1,000, €12,50: no number to give back as it is.
-				msg = fmt.Sprintf("write the threshold as a number, without a currency sign, grouping or a decimal comma (1000 or 12.5), not %s%s", p.lit, num)
+				msg = fmt.Sprintf("write the threshold as a number, without a currency sign, grouping or a decimal comma (1000 or 12.5), not %s", short(p.lit+num))
 			}
 			p.failHere(p.lit, "number", msg)
 		}
@@ -798,7 +798,7 @@ func (p *parser) parseCondition() *Condition {
 		}
 		v, err := strconv.ParseFloat(p.lit, 64)
 		if err != nil {
-			p.fail(p.pos, p.lit, "number", "number "+p.lit+" out of range")
+			p.fail(p.pos, p.lit, "number", "number "+short(p.lit)+" out of range")
 		}
 		c.Threshold = v
 		lit := p.lit
@@ -850,7 +850,7 @@ func (p *parser) parseInt(what string) int64 {
 	}
 	n, err := strconv.ParseInt(p.lit, 10, 64)
 	if err != nil {
-		p.fail(p.pos, p.lit, "number", "number "+p.lit+" out of range")
+		p.fail(p.pos, p.lit, "number", "number "+short(p.lit)+" out of range")
 	}
 	p.next()
 	return n
@@ -913,7 +913,7 @@ func (p *parser) parseDate() *Date {
 	d := &Date{DatePos: p.pos}
 	parts := strings.Split(p.lit, "/")
 	bad := func(why string) {
-		p.fail(d.DatePos, p.lit, "date MM/DD/YYYY", fmt.Sprintf("invalid date %s: %s (want MM/DD/YYYY)", p.lit, why))
+		p.fail(d.DatePos, p.lit, "date MM/DD/YYYY", fmt.Sprintf("invalid date %s: %s (want MM/DD/YYYY)", short(p.lit), why))
 	}
 	if len(parts) != 3 {
 		bad("not month/day/year")
@@ -949,7 +949,7 @@ func (p *parser) parseDate() *Date {
 		h, _ := strconv.Atoi(hm[0])
 		m, _ := strconv.Atoi(hm[1])
 		if len(hm[0]) > 2 || len(hm[1]) != 2 || h > 23 || m > 59 {
-			p.fail(p.pos, p.lit, "time of day HH:MM", "invalid time of day "+p.lit+" (want HH:MM, 00:00 to 23:59)")
+			p.fail(p.pos, p.lit, "time of day HH:MM", "invalid time of day "+short(p.lit)+" (want HH:MM, 00:00 to 23:59)")
 		}
 		d.HasClock, d.Hour, d.Minute = true, h, m
 		p.next()
@@ -1055,7 +1055,7 @@ func (p *parser) parseCompare(pos Pos) *CompareClause {
 		c.Method = glued(p.lit)
 		n, err := strconv.ParseInt(p.lit[len(c.Method.String()):], 10, 64)
 		if err != nil {
-			p.fail(p.pos, p.lit, "n (an integer)", "number in "+p.lit+" out of range")
+			p.fail(p.pos, p.lit, "n (an integer)", "number in "+short(p.lit)+" out of range")
 		}
 		c.N = n
 		p.next()

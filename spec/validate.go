@@ -1,10 +1,12 @@
 package spec
 
 import (
+	"errors"
 	"fmt"
 	"net/mail"
 	"net/url"
 	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"strings"
 	"unicode"
@@ -39,7 +41,7 @@ type validator struct {
 // sentinel validates every clause present in s.
 func (v *validator) sentinel(s *Sentinel) {
 	if s.Name != nil && !IsValidName(s.Name.Name) {
-		v.report(s.Name, s.Name.Name, "invalid sentinel name "+strconv.Quote(s.Name.Name)+": want a letter or _ followed by letters, digits, _ or -, at most 200 bytes, and not a reserved word")
+		v.report(s.Name, s.Name.Name, "invalid sentinel name "+quote(s.Name.Name)+": want a letter or _ followed by letters, digits, _ or -, at most 200 bytes, and not a reserved word")
 	}
 	if s.Target != nil {
 		v.target(s.Target)
@@ -65,7 +67,7 @@ func (v *validator) sentinel(s *Sentinel) {
 			if ev.Name != nil {
 				name = ev.Name.Name
 			}
-			v.report(ev, name, fmt.Sprintf("invalid sentinel name %q in %s(...)", name, ev.Kind))
+			v.report(ev, name, fmt.Sprintf("invalid sentinel name %s in %s(...)", quote(name), ev.Kind))
 		}
 		for _, off := range t.Offsets {
 			v.interval(off, "offset")
@@ -153,7 +155,7 @@ func (v *validator) target(t Target) {
 			v.target(l)
 			k := targetKey(l)
 			if seen[k] {
-				v.report(l, Print(l), fmt.Sprintf("operands of %s must be distinct: %s appears twice", t.Op, Print(l)))
+				v.report(l, Print(l), fmt.Sprintf("operands of %s must be distinct: %s appears twice", t.Op, short(Print(l))))
 			}
 			seen[k] = true
 		}
@@ -182,7 +184,7 @@ func (v *validator) siteScope(t *SiteTarget) {
 		if len(m.Value) > MaxSiteMatch {
 			v.report(m, "", fmt.Sprintf("site match of %d bytes: want at most %d", len(m.Value), MaxSiteMatch))
 		} else if _, err := regexp.Compile(m.Value); err != nil {
-			v.report(m, m.Value, "site match: "+err.Error())
+			v.report(m, m.Value, "site match: "+regexpError(err))
 		}
 	}
 }
@@ -239,27 +241,27 @@ func NormalizeURL(raw string) (string, error) {
 		lower := strings.ToLower(s)
 		for _, scheme := range []string{"https", "http"} {
 			if strings.HasPrefix(lower, scheme+":") || strings.HasPrefix(lower, scheme+"/") {
-				return "", fmt.Errorf("invalid URL %q: write the scheme as %s:// before the host", raw, scheme)
+				return "", fmt.Errorf("invalid URL %s: write the scheme as %s:// before the host", quote(raw), scheme)
 			}
 		}
 		s = "http://" + s
 	}
 	u, err := url.Parse(s)
 	if err != nil {
-		return "", fmt.Errorf("invalid URL %q: %v", raw, unwrapURLError(err))
+		return "", fmt.Errorf("invalid URL %s: %v", quote(raw), unwrapURLError(err))
 	}
 	if err := checkPort(u); err != nil {
-		return "", fmt.Errorf("invalid URL %q: %v", raw, err)
+		return "", fmt.Errorf("invalid URL %s: %v", quote(raw), err)
 	}
 	u.Scheme = strings.ToLower(u.Scheme)
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", fmt.Errorf("invalid URL %q: scheme %s: only http and https pages can be watched", raw, u.Scheme)
+		return "", fmt.Errorf("invalid URL %s: scheme %s: only http and https pages can be watched", quote(raw), short(u.Scheme))
 	}
 	if u.Host == "" || u.Hostname() == "" {
-		return "", fmt.Errorf("invalid URL %q: no host", raw)
+		return "", fmt.Errorf("invalid URL %s: no host", quote(raw))
 	}
 	if u.User != nil {
-		return "", fmt.Errorf("invalid URL %q: credentials in URLs are not accepted", raw)
+		return "", fmt.Errorf("invalid URL %s: credentials in URLs are not accepted", quote(raw))
 	}
 	// An internationalised host is written as its ASCII (punycode) form,
 	// the one DNS and HTTP know: url.URL.String would percent-escape it,
@@ -270,7 +272,7 @@ func NormalizeURL(raw string) (string, error) {
 	if host := u.Hostname(); !isASCII(host) {
 		ascii, err := idna.Lookup.ToASCII(host)
 		if err != nil {
-			return "", fmt.Errorf("invalid URL %q: host %q: %v", raw, host, err)
+			return "", fmt.Errorf("invalid URL %s: host %s: %v", quote(raw), quote(host), err)
 		}
 		if port := u.Port(); port != "" {
 			ascii += ":" + port
@@ -310,6 +312,16 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// regexpError returns the message of an error of regexp.Compile with the
+// part of the expression it quotes cut as short cuts it.
+func regexpError(err error) string {
+	var se *syntax.Error
+	if errors.As(err, &se) {
+		return "error parsing regexp: " + se.Code.String() + ": `" + short(se.Expr) + "`"
+	}
+	return err.Error()
 }
 
 func unwrapURLError(err error) error {
@@ -377,7 +389,7 @@ func (v *validator) composite(x *BinaryExpr, ops []Expr) {
 		seen := make(map[string]bool, len(ops))
 		for i, o := range ops {
 			if seen[key(i)] {
-				v.report(o, key(i), fmt.Sprintf("operands of %s must be distinct: %s appears twice", x.Op, key(i)))
+				v.report(o, key(i), fmt.Sprintf("operands of %s must be distinct: %s appears twice", x.Op, short(key(i))))
 			}
 			seen[key(i)] = true
 		}
@@ -385,7 +397,7 @@ func (v *validator) composite(x *BinaryExpr, ops []Expr) {
 		for i := 1; i < len(ops); i++ {
 			for j := 0; j < i; j++ {
 				if equalExpr(ops[i], ops[j]) {
-					v.report(ops[i], key(i), fmt.Sprintf("operands of %s must be distinct: %s appears twice", x.Op, key(i)))
+					v.report(ops[i], key(i), fmt.Sprintf("operands of %s must be distinct: %s appears twice", x.Op, short(key(i))))
 					break
 				}
 			}
@@ -422,14 +434,14 @@ func (v *validator) composite(x *BinaryExpr, ops []Expr) {
 			case x.Op == And && b.neg:
 				if subsumes(b.c, a.c) {
 					n := ops[b.i]
-					v.report(n, key(b.i), fmt.Sprintf("change type %q is not valid as a change to %s would trigger the change type %s, so the sentinel could never fire",
-						key(a.i)+" AND "+key(b.i), key(a.i), Print(b.c)))
+					v.report(n, key(b.i), fmt.Sprintf("change type %s is not valid as a change to %s would trigger the change type %s, so the sentinel could never fire",
+						quote(key(a.i)+" AND "+key(b.i)), short(key(a.i)), short(Print(b.c))))
 				}
 			case x.Op == Or && !b.neg && a.i < b.i && !equalExpr(a.c, b.c):
 				if subsumes(b.c, a.c) {
-					v.warn(ops[a.i], key(a.i), fmt.Sprintf("%s OR %s is the same as %s: every change to %s is also a change to %s", key(a.i), key(b.i), key(b.i), key(a.i), key(b.i)))
+					v.warn(ops[a.i], key(a.i), fmt.Sprintf("%s OR %s is the same as %s: every change to %s is also a change to %s", short(key(a.i)), short(key(b.i)), short(key(b.i)), short(key(a.i)), short(key(b.i))))
 				} else if subsumes(a.c, b.c) {
-					v.warn(ops[b.i], key(b.i), fmt.Sprintf("%s OR %s is the same as %s: every change to %s is also a change to %s", key(a.i), key(b.i), key(a.i), key(b.i), key(a.i)))
+					v.warn(ops[b.i], key(b.i), fmt.Sprintf("%s OR %s is the same as %s: every change to %s is also a change to %s", short(key(a.i)), short(key(b.i)), short(key(a.i)), short(key(b.i)), short(key(a.i))))
 				}
 			}
 		}
@@ -603,9 +615,9 @@ func (v *validator) changeType(c *ChangeType) {
 		}
 		switch first, ok := seen[key]; {
 		case ok && first == a.Value:
-			v.report(a, a.Value, fmt.Sprintf("duplicate %q in %s", a.Value, what))
+			v.report(a, a.Value, fmt.Sprintf("duplicate %s in %s", quote(a.Value), what))
 		case ok:
-			v.report(a, a.Value, fmt.Sprintf("duplicate %q in %s: the same as %q, since they match in any %s", a.Value, what, first, lenience(first, a.Value)))
+			v.report(a, a.Value, fmt.Sprintf("duplicate %s in %s: the same as %s, since they match in any %s", quote(a.Value), what, quote(first), lenience(first, a.Value)))
 		default:
 			seen[key] = a.Value
 		}
@@ -620,7 +632,7 @@ func (v *validator) changeType(c *ChangeType) {
 		needArgs("word")
 		for _, a := range c.Args {
 			if a != nil && len(strings.Fields(a.Value)) > 1 {
-				v.report(a, a.Value, fmt.Sprintf("keyword %q has several words: use phrase {%q}", a.Value, a.Value))
+				v.report(a, a.Value, fmt.Sprintf("keyword %s has several words: use phrase {%s}", quote(a.Value), quote(a.Value)))
 			}
 		}
 		v.wordless(c, "keyword")
@@ -635,7 +647,7 @@ func (v *validator) changeType(c *ChangeType) {
 				continue
 			}
 			if _, err := regexp.Compile(a.Value); err != nil {
-				v.report(a, a.Value, "invalid regular expression: "+strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+				v.report(a, a.Value, "invalid regular expression: "+strings.TrimPrefix(regexpError(err), "error parsing regexp: "))
 			}
 		}
 	default:
@@ -675,7 +687,7 @@ func (v *validator) wordless(c *ChangeType, noun string) {
 		if !strings.ContainsFunc(a.Value, func(r rune) bool {
 			return !unicode.IsPunct(r) && !unicode.IsSymbol(r) && !unicode.IsSpace(r) && r != '\u00ad' // soft hyphen
 		}) {
-			v.report(a, a.Value, fmt.Sprintf("%s %q holds only punctuation and symbols: it matches no word of a page", noun, a.Value))
+			v.report(a, a.Value, fmt.Sprintf("%s %s holds only punctuation and symbols: it matches no word of a page", noun, quote(a.Value)))
 		}
 	}
 }
@@ -692,7 +704,7 @@ func (v *validator) selector(s *Selector) {
 		return
 	}
 	if msg := balanced(s.Expr.Value); msg != "" {
-		v.report(s.Expr, s.Expr.Value, fmt.Sprintf("invalid %s selector %q: %s", s.Lang, s.Expr.Value, msg))
+		v.report(s.Expr, s.Expr.Value, fmt.Sprintf("invalid %s selector %s: %s", s.Lang, quote(s.Expr.Value), msg))
 	} else if v.compile != nil {
 		if col, err := v.compile(s.Lang, s.Expr.Value); err != nil {
 			at := *s.Expr
@@ -706,11 +718,11 @@ func (v *validator) selector(s *Selector) {
 					at.ValuePos.Offset += off
 				}
 			}
-			v.report(&at, s.Expr.Value, fmt.Sprintf("invalid %s selector %q: %v", s.Lang, s.Expr.Value, err))
+			v.report(&at, s.Expr.Value, fmt.Sprintf("invalid %s selector %s: %v", s.Lang, quote(s.Expr.Value), err))
 		}
 	}
 	if s.Lang == CSS && strings.HasPrefix(strings.TrimSpace(s.Expr.Value), "/") {
-		v.report(s.Expr, s.Expr.Value, fmt.Sprintf("%q looks like XPath: write xpath %q", s.Expr.Value, s.Expr.Value))
+		v.report(s.Expr, s.Expr.Value, fmt.Sprintf("%s looks like XPath: write xpath %s", quote(s.Expr.Value), quote(s.Expr.Value)))
 	}
 }
 
@@ -825,26 +837,26 @@ func ValidateContact(kind ContactKind, address string) error {
 	case Email:
 		a, err := mail.ParseAddress(address)
 		if err != nil || a.Address != address || a.Name != "" {
-			return fmt.Errorf("invalid email address %q", address)
+			return fmt.Errorf("invalid email address %s", quote(address))
 		}
 		if _, domain, _ := strings.Cut(address, "@"); !strings.Contains(domain, ".") && domain != "localhost" {
-			return fmt.Errorf("invalid email address %q: the domain has no dot", address)
+			return fmt.Errorf("invalid email address %s: the domain has no dot", quote(address))
 		}
 	case Webhook:
 		u, err := url.Parse(address)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("invalid webhook URL %q: want an absolute http or https URL", address)
+			return fmt.Errorf("invalid webhook URL %s: want an absolute http or https URL", quote(address))
 		}
 		if err := checkPort(u); err != nil {
-			return fmt.Errorf("invalid webhook URL %q: %v", address, err)
+			return fmt.Errorf("invalid webhook URL %s: %v", quote(address), err)
 		}
 	case Chat:
 		scheme, rest, ok := strings.Cut(address, "://")
 		if !ok || !IsChatScheme(strings.ToLower(scheme)) {
-			return fmt.Errorf("invalid chat URL %q: want slack://, discord://, telegram://, ntfy://, gotify:// or mattermost://", address)
+			return fmt.Errorf("invalid chat URL %s: want slack://, discord://, telegram://, ntfy://, gotify:// or mattermost://", quote(address))
 		}
 		if _, err := url.Parse(address); err != nil || strings.Trim(rest, "/") == "" {
-			return fmt.Errorf("invalid %s URL %q", strings.ToLower(scheme), address)
+			return fmt.Errorf("invalid %s URL %s", strings.ToLower(scheme), quote(address))
 		}
 	case Fax, PDA:
 		return fmt.Errorf("notification by %s is not supported: use email, webhook or a chat URL", kind)

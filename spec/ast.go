@@ -48,6 +48,13 @@ func (f *File) Pos() Pos {
 type Comment struct {
 	Hash Pos
 	Text string
+
+	// The layout the parser saw, which the printer keeps (a Comment made
+	// otherwise has none): code before the comment on its line, a blank
+	// line before it, and the position of the code after it (none at the
+	// end of the file).
+	code, blank bool
+	next        Pos
 }
 
 // Pos returns the position of the "#".
@@ -68,6 +75,8 @@ type Sentinel struct {
 	Notify  *NotifyClause  // where to send notifications
 	Every   *EveryClause   // when to send them
 	Compare *CompareClause // which versions to compare
+
+	blank bool // a blank line comes before it in the source (for the printer)
 }
 
 // Pos returns the position of "Create".

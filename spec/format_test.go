@@ -3,8 +3,12 @@ package spec
 import (
 	"bytes"
 	"flag"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -100,5 +104,101 @@ func TestFormatGolden(t *testing.T) {
 				t.Errorf("the canonical form is not a fixed point: %v\n%s", err, again)
 			}
 		})
+	}
+}
+
+// TestFormatLayoutProperty formats files of random layout: sentinels whose
+// clauses come in any order, some over two lines, with comments on lines
+// of their own (indented or not), at the end of lines and inside clauses,
+// and blank lines anywhere. The canonical form must be a fixed point, keep
+// every comment, and keep a comment written before a clause before it.
+func TestFormatLayoutProperty(t *testing.T) {
+	clauses := []string{
+		"Monitor keywords {a,\n b}", "Fetch 1 hour", "Confirm after 1 minute", "From 1/1/2030", "To 1/1/2031",
+		"Notify By email a@b.example", "Every 1 day", "Compare pairwise",
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	n := 0
+	comment := func() string { n++; return "# c" + strconv.Itoa(n) }
+	for iter := range 2000 {
+		n = 0
+		var b strings.Builder
+		before := map[string]string{} // a comment written on the line before a clause -> the clause's keyword
+		nl := func() {
+			if rng.IntN(4) == 0 {
+				b.WriteString("\n") // a blank line
+			}
+			b.WriteString("\n")
+		}
+		for s := range 1 + rng.IntN(3) {
+			if rng.IntN(2) == 0 {
+				b.WriteString(comment())
+				nl()
+			}
+			fmt.Fprintf(&b, "Create Sentinel s%d Using http://a.example/%d", s, s)
+			for _, i := range rng.Perm(len(clauses))[:rng.IntN(len(clauses)+1)] {
+				cl := clauses[i]
+				if rng.IntN(3) == 0 {
+					cl = strings.Replace(cl, "\n", " "+comment()+"\n", 1) // inside the clause
+				}
+				switch rng.IntN(3) {
+				case 0:
+					if strings.Contains(b.String()[strings.LastIndex(b.String(), "\n")+1:], "#") {
+						b.WriteString("\n") // a comment ends that line
+					}
+					b.WriteString(" " + cl) // on the line before's end
+				default:
+					nl()
+					if rng.IntN(2) == 0 {
+						c := comment()
+						b.WriteString(strings.Repeat("  ", rng.IntN(2)) + c)
+						before[c] = strings.Fields(cl)[0]
+						nl()
+					}
+					b.WriteString("  " + cl)
+				}
+				if rng.IntN(3) == 0 {
+					b.WriteString(" " + comment())
+				}
+			}
+			nl()
+			if rng.IntN(2) == 0 {
+				b.WriteString(strings.Repeat("  ", rng.IntN(2)) + comment())
+				nl()
+			}
+		}
+		src := b.String()
+		f, err := Parse("p.ssl", []byte(src))
+		if err != nil {
+			t.Fatalf("%d: %v\n%s", iter, err, src)
+		}
+		out := Print(f)
+		g, err := Parse("q.ssl", []byte(out))
+		if err != nil {
+			t.Fatalf("%d: the canonical form does not parse: %v\n%s", iter, err, out)
+		}
+		if again := Print(g); again != out {
+			t.Fatalf("%d: not a fixed point\ninput:\n%s\nprinted:\n%s\nreprinted:\n%s", iter, src, out, again)
+		}
+		if got, want := commentTexts(g), commentTexts(f); !slices.Equal(got, want) {
+			t.Fatalf("%d: comments %q, want %q\n%s", iter, got, want, out)
+		}
+		lines := strings.Split(out, "\n")
+		for i, l := range lines {
+			c := strings.TrimSpace(l)
+			kw, ok := before[c]
+			if !ok {
+				continue
+			}
+			// The next line that is neither a comment nor blank holds
+			// the clause (From and To share one).
+			j := i + 1
+			for j < len(lines) && (strings.HasPrefix(strings.TrimSpace(lines[j]), "#") || lines[j] == "") {
+				j++
+			}
+			if j == len(lines) || !strings.Contains(lines[j], kw+" ") {
+				t.Fatalf("%d: %s is no longer before %s\ninput:\n%s\nprinted:\n%s", iter, c, kw, src, out)
+			}
+		}
 	}
 }

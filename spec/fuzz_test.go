@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -33,6 +34,8 @@ func FuzzParse(f *testing.F) {
 		"create sentinel x using y # comment\n monitor keywords:{\"a\\\"b\"}",
 		"Create Sentinel \xff Using \"\\x",
 		"Create Sentinel a Using http://a.example Monitor phrase (“a”) Fetch 1 hour render Confirm after 1 second",
+		"# a\n\n# b\n\nCreate Sentinel a Using b # c\n  # d\n  Every 1 day # e\n  Monitor keywords {x, # f\n y} # g\n  # h\n\n  # i\n# j\n  # k\nCreate Sentinel # l\n b Using c\n\n\n# m\n",
+		"Create Sentinel a Using b From 1/1/2030 # f\n# t\nTo 1/1/2031 # u\nFetch 1 hour",
 	} {
 		f.Add(s)
 	}
@@ -64,6 +67,13 @@ func FuzzParse(f *testing.F) {
 		}
 		if !equalModuloPos(file.Sentinels, again.Sentinels) {
 			t.Fatalf("Parse(Print(x)) != x\ninput:\n%q\nprinted:\n%s\nreprinted:\n%s", src, printed, Print(again))
+		}
+		// The canonical form is a fixed point and keeps every comment.
+		if reprinted := Print(again); reprinted != printed {
+			t.Fatalf("Print(Parse(Print(x))) != Print(x)\ninput:\n%q\nprinted:\n%q\nreprinted:\n%q", src, printed, reprinted)
+		}
+		if got, want := commentTexts(again), commentTexts(file); !slices.Equal(got, want) {
+			t.Fatalf("comments changed\ninput:\n%q\nprinted:\n%q\ngot  %q\nwant %q", src, printed, got, want)
 		}
 		NewChecker(now).CheckFile(file)
 		for _, s := range file.Sentinels {
@@ -113,6 +123,17 @@ func FuzzDecodeSentinel(f *testing.F) {
 }
 
 func errorsAs(err error, target any) bool { return errors.As(err, target) }
+
+// commentTexts returns the texts of f's comments, without trailing white
+// space, sorted: the printer may move a comment but never drops one.
+func commentTexts(f *File) []string {
+	var out []string
+	for _, c := range f.Comments {
+		out = append(out, strings.TrimRight(c.Text, " \t"))
+	}
+	slices.Sort(out)
+	return out
+}
 
 // FuzzDecodeChecked checks that decoding a stored, checked sentinel never
 // panics, that the alternatives it keeps are normalised and within its

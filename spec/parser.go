@@ -86,8 +86,9 @@ type parser struct {
 	tok Token
 	lit string
 
-	prevEnd Pos // just after the previous token
-	depth   int // nesting of parentheses and NOT
+	prevEnd  Pos // just after the previous token
+	prevLine int // line of the token or comment before the current token, 0 for none
+	depth    int // nesting of parentheses and NOT
 }
 
 // maxDepth bounds the nesting of parentheses and NOT, so that a hostile
@@ -133,12 +134,26 @@ func (p *parser) next() {
 	if p.pos.IsValid() {
 		p.prevEnd = Pos{Offset: p.pos.Offset + len(p.lit), Line: p.pos.Line, Column: p.pos.Column + len(p.lit)}
 	}
+	// The layout around comments, for the printer: whether code comes
+	// before a comment on its line, whether a blank line comes before
+	// it, and the code that follows it (none at the end). Tokens never span
+	// lines.
+	codeLine := p.pos.Line // 0 before the first token
+	p.prevLine = codeLine
+	first := len(p.comments)
 	for {
 		p.pos, p.tok, p.lit = p.sc.Scan()
 		if p.tok != COMMENT {
-			return
+			break
 		}
-		p.comments = append(p.comments, &Comment{Hash: p.pos, Text: p.lit})
+		p.comments = append(p.comments, &Comment{Hash: p.pos, Text: p.lit,
+			code: codeLine > 0 && p.pos.Line == codeLine, blank: p.prevLine > 0 && p.pos.Line > p.prevLine+1})
+		p.prevLine = p.pos.Line
+	}
+	if p.tok != EOF {
+		for _, c := range p.comments[first:] {
+			c.next = p.pos
+		}
 	}
 }
 
@@ -273,7 +288,7 @@ func (p *parser) parseFile() *File {
 }
 
 func (p *parser) parseSentinel() *Sentinel {
-	s := &Sentinel{Create: p.pos}
+	s := &Sentinel{Create: p.pos, blank: p.prevLine > 0 && p.pos.Line > p.prevLine+1}
 	p.next()
 	if !p.try(func() {
 		p.expect(SENTINEL)

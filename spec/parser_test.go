@@ -159,7 +159,7 @@ func TestPrintRoundTrip(t *testing.T) {
 		},
 		"comments": {
 			"# head\nCreate Sentinel c Using http://a.example # after using\n  # before fetch\n  Fetch 1 hour\n# tail",
-			"# head\nCreate Sentinel c Using http://a.example\n\t# after using\n\t# before fetch\n\tFetch 1 hour\n\n# tail\n",
+			"# head\nCreate Sentinel c Using http://a.example # after using\n\t# before fetch\n\tFetch 1 hour\n\n# tail\n",
 		},
 		"two sentinels": {
 			"Create Sentinel a Using http://a.example Create Sentinel b Using a To end(a)",

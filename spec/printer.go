@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -18,10 +21,15 @@ import (
 // MM/DD/YYYY; "keywords" for "keyword"; lists in braces; the fewest
 // parentheses the precedence NOT > AND > OR needs; and quotes only where a
 // value would not scan back as one word (phrases, regular expressions and
-// selectors are always quoted). Comments of a *File are kept, each on a line
-// of its own before the clause or sentinel that followed it; those after a
-// sentinel's last clause that end a line or are indented close that
-// sentinel, those at the start of a line open the next one.
+// selectors are always quoted). Comments of a *File are kept where they
+// are relative to the clauses (see attach): one on a line of its own
+// before a clause stays before it, wherever the canonical order puts the
+// clause; one at the end of a clause's line stays at its end; one inside
+// a clause written over several lines goes before the clause. Those after
+// a sentinel's last clause that are indented close that sentinel, those
+// at the start of a line open the next one. A blank line (or several)
+// before a comment, or between a comment and a sentinel, is kept as one;
+// sentinels are always apart by one.
 func Print(node Node) string {
 	var b bytes.Buffer
 	Fprint(&b, node)
@@ -46,8 +54,14 @@ func Format(filename string, src []byte) ([]byte, error) {
 }
 
 type printer struct {
-	buf      bytes.Buffer
-	comments []*Comment // comments not yet printed
+	buf bytes.Buffer
+	// Where the comments of a *File go (see attach); empty when printing
+	// anything else.
+	leading  map[Node][]*Comment      // on lines of their own before a clause
+	trailing map[Node][]*Comment      // at the end of a clause's line
+	closing  map[*Sentinel][]*Comment // indented lines after the last clause
+	before   map[*Sentinel][]*Comment // top-level lines before a sentinel
+	after    []*Comment               // top-level lines after the last sentinel
 }
 
 func (p *printer) printf(format string, args ...any) { fmt.Fprintf(&p.buf, format, args...) }
@@ -104,53 +118,136 @@ func (p *printer) node(n Node) {
 	}
 }
 
-// flushComments prints the pending comments that come before pos.
-func (p *printer) flushComments(pos Pos, indent string) {
-	for len(p.comments) > 0 && (!pos.IsValid() || p.comments[0].Hash.Offset < pos.Offset) {
-		if !pos.IsValid() {
-			return
+// units returns the parts of s that the printer writes on a line of their
+// own, in source order: the header ("Create Sentinel ... Using ...", s
+// itself) and the clauses (From and To apart). Parts without a position
+// are left out.
+func units(s *Sentinel) []Node {
+	var out []Node
+	for _, n := range []Node{s, s.Monitor, s.Fetch, s.Confirm, s.From, s.To, s.Notify, s.Every, s.Compare} {
+		if !isNilNode(n) && n.Pos().IsValid() {
+			out = append(out, n)
 		}
-		p.str(indent)
-		p.str(strings.TrimRight(p.comments[0].Text, " \t"))
-		p.str("\n")
-		p.comments = p.comments[1:]
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Pos().Offset < out[j].Pos().Offset })
+	return out
+}
+
+// attach decides where each comment of f is printed, by where it is
+// relative to the parts of the sentinels (units):
+//   - a comment inside a part (code of the part follows it) goes on a line
+//     of its own before the part: a part is printed on one line;
+//   - a comment that ends the last line of a part stays at the end of it;
+//   - a comment on a line of its own between two parts of a sentinel goes
+//     before the second;
+//   - after a sentinel's last part, the comments that are indented close
+//     the sentinel, up to the first at the start of a line, which with
+//     those that follow it opens the next sentinel (or ends the file);
+//   - the comments before the first sentinel open it.
+func (p *printer) attach(f *File) {
+	p.leading = map[Node][]*Comment{}
+	p.trailing = map[Node][]*Comment{}
+	p.closing = map[*Sentinel][]*Comment{}
+	p.before = map[*Sentinel][]*Comment{}
+	type unit struct {
+		n   Node
+		off int
+		s   int // index of the sentinel
+	}
+	var us []unit
+	for i, s := range f.Sentinels {
+		for _, n := range units(s) {
+			us = append(us, unit{n, n.Pos().Offset, i})
+		}
+	}
+	sort.SliceStable(us, func(i, j int) bool { return us[i].off < us[j].off })
+	top := func(i int, c *Comment) {
+		if i < len(f.Sentinels) {
+			p.before[f.Sentinels[i]] = append(p.before[f.Sentinels[i]], c)
+		} else {
+			p.after = append(p.after, c)
+		}
+	}
+	opened := map[int]bool{} // the sentinels whose closing comments have ended
+	for _, c := range f.Comments {
+		off := c.Hash.Offset
+		j := sort.Search(len(us), func(k int) bool { return us[k].off > off }) - 1
+		if j < 0 || !c.Hash.IsValid() {
+			top(0, c)
+			continue
+		}
+		u := us[j]
+		nextUnit := math.MaxInt
+		if j+1 < len(us) {
+			nextUnit = us[j+1].off
+		}
+		next := nextUnit // a comment made by a program: between parts
+		if c.next.IsValid() {
+			next = c.next.Offset
+		}
+		s := f.Sentinels[u.s]
+		last := j+1 == len(us) || us[j+1].s != u.s
+		switch {
+		case next < nextUnit && u.n == Node(s):
+			p.before[s] = append(p.before[s], c)
+		case next < nextUnit:
+			p.leading[u.n] = append(p.leading[u.n], c)
+		case c.code:
+			p.trailing[u.n] = append(p.trailing[u.n], c)
+		case !last:
+			p.leading[us[j+1].n] = append(p.leading[us[j+1].n], c)
+		case c.Hash.Column > 1 && !opened[u.s]:
+			p.closing[s] = append(p.closing[s], c)
+		default:
+			opened[u.s] = true
+			top(u.s+1, c)
+		}
 	}
 }
 
-// flushIndented prints, at the end of a sentinel, the pending comments
-// before pos (the next sentinel, if valid) that are indented, as its
-// clauses are, or end one of its lines: they belong to it, not to the
-// sentinel that follows.
-func (p *printer) flushIndented(pos Pos) {
-	for len(p.comments) > 0 && p.comments[0].Hash.Column > 1 && (!pos.IsValid() || p.comments[0].Hash.Offset < pos.Offset) {
-		p.str("\t")
-		p.str(strings.TrimRight(p.comments[0].Text, " \t"))
+// comment prints c on a line of its own after indent, after a blank line
+// when one came before it in the source.
+func (p *printer) comment(c *Comment, indent string) {
+	if c.blank && p.buf.Len() > 0 && !bytes.HasSuffix(p.buf.Bytes(), []byte("\n\n")) {
 		p.str("\n")
-		p.comments = p.comments[1:]
+	}
+	p.str(indent)
+	p.str(strings.TrimRight(c.Text, " \t"))
+	p.str("\n")
+}
+
+// trail ends the current line with the comments that ended the line of
+// the part printed on it (one from a parsed file).
+func (p *printer) trail(cs []*Comment) {
+	for _, c := range cs {
+		p.str(" ")
+		p.str(strings.TrimRight(c.Text, " \t"))
 	}
 }
 
 func (p *printer) file(f *File) {
-	p.comments = f.Comments
-	for i, s := range f.Sentinels {
-		if i > 0 {
-			p.flushIndented(s.Create)
+	p.attach(f)
+	prevSentinel := false
+	top := func(c *Comment) {
+		if prevSentinel {
 			p.str("\n")
 		}
-		p.flushComments(s.Create, "")
+		p.comment(c, "")
+		prevSentinel = false
+	}
+	for _, s := range f.Sentinels {
+		for _, c := range p.before[s] {
+			top(c)
+		}
+		if p.buf.Len() > 0 && (prevSentinel || s.blank) && !bytes.HasSuffix(p.buf.Bytes(), []byte("\n\n")) {
+			p.str("\n")
+		}
 		p.sentinel(s)
+		prevSentinel = true
 	}
-	if len(f.Sentinels) > 0 {
-		p.flushIndented(Pos{})
+	for _, c := range p.after {
+		top(c)
 	}
-	if len(p.comments) > 0 && len(f.Sentinels) > 0 {
-		p.str("\n")
-	}
-	for _, c := range p.comments {
-		p.str(strings.TrimRight(c.Text, " \t"))
-		p.str("\n")
-	}
-	p.comments = nil
 }
 
 func (p *printer) sentinel(s *Sentinel) {
@@ -160,42 +257,53 @@ func (p *printer) sentinel(s *Sentinel) {
 	}
 	p.str(" Using ")
 	p.target(s.Target, 0)
+	p.trail(p.trailing[s])
 	p.str("\n")
-	clause := func(n Node, f func()) {
-		p.flushComments(n.Pos(), "\t")
+	clause := func(lead, trail []*Comment, f func()) {
+		for _, c := range lead {
+			p.comment(c, "\t")
+		}
 		p.str("\t")
 		f()
+		p.trail(trail)
 		p.str("\n")
 	}
+	node := func(n Node, f func()) { clause(p.leading[n], p.trailing[n], f) }
 	if s.Monitor != nil {
-		clause(s.Monitor, func() { p.node(s.Monitor) })
+		node(s.Monitor, func() { p.node(s.Monitor) })
 	}
 	if s.Fetch != nil {
-		clause(s.Fetch, func() { p.fetch(s.Fetch) })
+		node(s.Fetch, func() { p.fetch(s.Fetch) })
 	}
 	if s.Confirm != nil {
-		clause(s.Confirm, func() { p.node(s.Confirm) })
+		node(s.Confirm, func() { p.node(s.Confirm) })
 	}
 	switch {
 	case s.From != nil && s.To != nil:
-		clause(s.From, func() {
+		// One line for both: what ended From's line goes before it.
+		lead := slices.Concat(p.leading[s.From], p.trailing[s.From], p.leading[s.To])
+		sort.SliceStable(lead, func(i, j int) bool { return lead[i].Hash.Offset < lead[j].Hash.Offset })
+		clause(lead, p.trailing[s.To], func() {
 			p.timeSpec(s.From, "From")
 			p.str(" ")
 			p.timeSpec(s.To, "To")
 		})
 	case s.From != nil:
-		clause(s.From, func() { p.timeSpec(s.From, "From") })
+		node(s.From, func() { p.timeSpec(s.From, "From") })
 	case s.To != nil:
-		clause(s.To, func() { p.timeSpec(s.To, "To") })
+		node(s.To, func() { p.timeSpec(s.To, "To") })
 	}
 	if s.Notify != nil {
-		clause(s.Notify, func() { p.notify(s.Notify) })
+		node(s.Notify, func() { p.notify(s.Notify) })
 	}
 	if s.Every != nil {
-		clause(s.Every, func() { p.every(s.Every) })
+		node(s.Every, func() { p.every(s.Every) })
 	}
 	if s.Compare != nil {
-		clause(s.Compare, func() { p.compare(s.Compare) })
+		node(s.Compare, func() { p.compare(s.Compare) })
+	}
+	for _, c := range p.closing[s] {
+		p.comment(c, "\t")
 	}
 }
 

@@ -172,7 +172,10 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (int, 
 }
 
 func runSentinelList(ctx context.Context, env *environment, args []string) (int, error) {
-	fs := newSentinelFlagSet(env, "sentinel list", "", "List prints the sentinels in the store, one a line.")
+	fs := newSentinelFlagSet(env, "sentinel list", "", "List prints the sentinels in the store, one a line. TARGET is what a sentinel\n"+
+		"watches: page (a page, or pages combined with AND and OR) or site (a whole\n"+
+		"site, crawled at each check); URL lists the pages, or the site's start page.\n"+
+		"With -json, each line is the stored sentinel with \"target\" (page or site).")
 	sf := addStoreFlags(fs, env)
 	asJSON := fs.Bool("json", false, "print each sentinel as a line of JSON")
 	if help, err := parseFlags(fs, args); help || err != nil {
@@ -190,7 +193,7 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (int,
 	if *asJSON {
 		enc := json.NewEncoder(env.stdout)
 		for _, s := range all {
-			if err := enc.Encode(s); err != nil {
+			if err := enc.Encode(listedSentinel{s, targetKind(s.Spec)}); err != nil {
 				return exitError, err
 			}
 		}
@@ -208,13 +211,14 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (int,
 	}
 	owners := map[int64]string{}
 	tw := tabwriter.NewWriter(env.stdout, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tOWNER\tNAME\tSTATUS\tLAST CHECK\tNEXT CHECK\tURL")
+	fmt.Fprintln(tw, "ID\tOWNER\tNAME\tTARGET\tSTATUS\tLAST CHECK\tNEXT CHECK\tURL")
 	for _, s := range all {
 		url := ""
 		var c spec.Checked
 		if json.Unmarshal(s.Spec, &c) == nil && len(c.URLs) > 0 {
 			url = strings.Join(c.URLs, " ")
 		}
+		target := targetKind(s.Spec)
 		owner, ok := owners[s.OwnerID]
 		if !ok {
 			owner = strconv.FormatInt(s.OwnerID, 10)
@@ -230,9 +234,30 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (int,
 				next = "-"
 			}
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, owner, s.Name, status, fmtTime(s.LastCheck), next, url)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, owner, s.Name, target, status, fmtTime(s.LastCheck), next, url)
 	}
 	return exitOK, tw.Flush()
+}
+
+// listedSentinel is a line of sentinel list -json: the stored sentinel and
+// what it watches.
+type listedSentinel struct {
+	*vigil.Sentinel
+	Target string `json:"target"` // "page" or "site", as targetKind says
+}
+
+// targetKind returns "site" for a sentinel whose checked form (spec) watches
+// a whole site, "page" for one that watches a page or pages combined, and
+// "-" when the form cannot be read.
+func targetKind(specJSON []byte) string {
+	var c spec.Checked
+	if json.Unmarshal(specJSON, &c) != nil {
+		return "-"
+	}
+	if c.Site != nil {
+		return "site"
+	}
+	return "page"
 }
 
 func fmtTime(t time.Time) string {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -399,5 +400,55 @@ func TestMissingStore(t *testing.T) {
 	}
 	if code, out, errOut := runVigil(t, "", "sentinel", "list", "--data", data); code != exitOK || !strings.Contains(out, "news") {
 		t.Errorf("sentinel list after add: exit %d, %q, %s", code, out, errOut)
+	}
+}
+
+// TestSentinelListTarget: list says which sentinels watch a whole site and
+// which watch pages, in its table and in its JSON lines; a site sentinel
+// could not be told from a page sentinel.
+func TestSentinelListTarget(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	src := "Create Sentinel docs Using site http://docs.example/guide/ depth 1\n" +
+		"Create Sentinel one Using http://a.example/\n" +
+		"Create Sentinel both Using http://a.example/x AND http://b.example/\n"
+	if code, out, errOut := runVigil(t, "", "sentinel", "add", "--data", data, writeFile(t, dir, "s.ssl", src)); code != exitOK {
+		t.Fatalf("add: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut := runVigil(t, "", "sentinel", "list", "--data", data)
+	if code != exitOK {
+		t.Fatalf("list: exit %d\n%s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	header := strings.Fields(lines[0])
+	col := slices.Index(header, "TARGET")
+	if col < 0 {
+		t.Fatalf("no TARGET column:\n%s", out)
+	}
+	want := map[string]string{"docs": "site", "one": "page", "both": "page"}
+	for _, l := range lines[1:] {
+		f := strings.Fields(l)
+		if len(f) <= col || want[f[2]] != f[col] { // the columns before it are one word each
+			t.Errorf("line %q: want target %s", l, want[f[2]])
+		}
+	}
+	_, out, _ = runVigil(t, "", "sentinel", "list", "--data", data, "--json")
+	got := map[string]string{}
+	for line := range strings.Lines(out) {
+		var s struct {
+			Name   string `json:"name"`
+			Target string `json:"target"`
+			Spec   any    `json:"spec"`
+		}
+		if err := json.Unmarshal([]byte(line), &s); err != nil || s.Spec == nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		got[s.Name] = s.Target
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("--json targets %v, want %v", got, want)
+	}
+	if code, help, _ := runVigil(t, "", "sentinel", "list", "-h"); code != exitOK || !strings.Contains(help, "TARGET") || !strings.Contains(help, `"target" (page or site)`) {
+		t.Errorf("-h does not tell of the target: %s", help)
 	}
 }

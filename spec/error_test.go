@@ -191,6 +191,15 @@ func TestTooManyErrors(t *testing.T) {
 			if got := list[len(list)-1].Error(); got != tc.last {
 				t.Errorf("last error %q, want %q", got, tc.last)
 			}
+			// The list's own message counts the errors it holds, or
+			// says there are more when it was cut.
+			others := fmt.Sprintf("(and %d more errors)", len(list)-1)
+			if strings.HasSuffix(tc.last, TooManyErrors) {
+				others = fmt.Sprintf("(and more than %d other errors)", len(list)-2)
+			}
+			if len(list) > 1 && !strings.HasSuffix(list.Error(), others) {
+				t.Errorf("list's message %q, want it to end %q", list.Error(), others)
+			}
 		})
 	}
 	// Check, for one sentinel, is cut as CheckFile is.

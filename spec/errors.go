@@ -133,8 +133,9 @@ func quote(s string) string {
 // binary, another language) would otherwise give an error a line.
 const MaxErrors = 10
 
-// msgTooMany is the message of the error that ends a list cut at MaxErrors.
-const msgTooMany = "too many errors"
+// TooManyErrors is the message of the error that ends a list cut at
+// MaxErrors.
+const TooManyErrors = "too many errors"
 
 // limit sorts the list and, when it holds more than max errors, keeps the
 // first max and ends it with "too many errors" at the position of the
@@ -145,16 +146,20 @@ func (l *ErrorList) limit(max int) {
 		return
 	}
 	next := (*l)[max]
-	*l = append((*l)[:max:max], &Error{Pos: next.Pos, Msg: msgTooMany})
+	*l = append((*l)[:max:max], &Error{Pos: next.Pos, Msg: TooManyErrors})
 }
 
-// Error returns the first error and the number of others.
+// Error returns the first error and the number of others ("more than" so
+// many in a list cut at MaxErrors).
 func (l ErrorList) Error() string {
 	switch len(l) {
 	case 0:
 		return "no errors"
 	case 1:
 		return l[0].Error()
+	}
+	if l[len(l)-1].Msg == TooManyErrors {
+		return fmt.Sprintf("%s (and more than %d other errors)", l[0], len(l)-2)
 	}
 	return fmt.Sprintf("%s (and %d more errors)", l[0], len(l)-1)
 }

@@ -247,7 +247,11 @@ func diagSummary(d []Diagnostic) string {
 	case d[0].Field != "":
 		msg = d[0].Field + ": " + msg
 	}
-	if len(d) > 1 {
+	switch {
+	case len(d) > 1 && d[len(d)-1].Message == spec.TooManyErrors:
+		// A list cut at spec.MaxErrors: its last entry is not an error.
+		msg += " (and more than " + strconv.Itoa(len(d)-2) + " others)"
+	case len(d) > 1:
 		msg += " (and " + strconv.Itoa(len(d)-1) + " more)"
 	}
 	return msg

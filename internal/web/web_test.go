@@ -7,6 +7,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -126,6 +127,9 @@ func TestDiagnosticsTooMany(t *testing.T) {
 			last := d[len(d)-1]
 			if last.Line == 0 || last.Offset < 0 || last.End <= last.Offset || last.End > len(tc.src) {
 				t.Errorf("last diagnostic's range %d-%d outside the source", last.Offset, last.End)
+			}
+			if sum := diagSummary(d); tc.want > 1 && !strings.HasSuffix(sum, fmt.Sprintf("(and more than %d others)", spec.MaxErrors-1)) {
+				t.Errorf("summary of a cut list: %q", sum)
 			}
 			marked := 0
 			for _, s := range segments(tc.src, d) {

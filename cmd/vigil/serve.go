@@ -27,6 +27,7 @@ import (
 	"github.com/vigil-web/vigil/internal/notify/webhook"
 	"github.com/vigil-web/vigil/internal/schedule"
 	"github.com/vigil-web/vigil/internal/warehouse"
+	"github.com/vigil-web/vigil/internal/web"
 	"github.com/vigil-web/vigil/internal/zstd"
 )
 
@@ -191,7 +192,8 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 		}
 	}
 	d.feeds.BaseURL = d.baseURL
-	srv := newHTTPServer(newServeMux(d))
+	// Every answer carries the security headers, the mux's own 404 and 405 too.
+	srv := newHTTPServer(web.Secure(newServeMux(d)))
 	fmt.Fprintf(env.stdout, "listening on %s\n", ln.Addr())
 	logger.Info("vigil serve started", "addr", ln.Addr().String(), "data", *sf.data, "email", c.smtp.Host != "",
 		"allow_private_networks", c.allowPrivate)

@@ -56,6 +56,13 @@ func staticHandler() http.Handler {
 	sub, _ := fs.Sub(staticFS, "static")
 	fsrv := http.StripPrefix("/static/", http.FileServerFS(sub))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Files only: a directory is not listed.
+		name := strings.TrimPrefix(path.Clean(r.URL.Path), "/static")
+		name = strings.TrimPrefix(name, "/")
+		if fi, err := fs.Stat(sub, name); name == "" || strings.HasSuffix(r.URL.Path, "/") || err != nil || fi.IsDir() {
+			http.NotFound(w, r)
+			return
+		}
 		w.Header().Set("Cache-Control", "public, max-age=3600")
 		fsrv.ServeHTTP(w, r)
 	})

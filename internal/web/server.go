@@ -167,7 +167,14 @@ func (s *Server) Register(mux *http.ServeMux) {
 }
 
 // secure adds the headers every answer carries.
-func (s *Server) secure(h http.Handler) http.Handler {
+func (s *Server) secure(h http.Handler) http.Handler { return Secure(h) }
+
+// Secure returns h with the security headers of the dashboard set on every
+// answer (Content-Security-Policy, X-Frame-Options, X-Content-Type-Options,
+// Referrer-Policy; h may set its own stricter ones) and request bodies
+// limited to 1 MiB. The daemon wraps its whole routing table in it, so
+// that the mux's own answers (404, 405, redirects) carry them too.
+func Secure(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hd := w.Header()
 		hd.Set("X-Content-Type-Options", "nosniff")

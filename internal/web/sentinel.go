@@ -382,7 +382,8 @@ type sentinelView struct {
 	Feed string `json:"feed,omitempty"`
 	// Lifespan is where the sentinel's From and To put it, as its last
 	// check found: pending, active or ended; empty before its first check.
-	// An ended sentinel is active (not paused) but checked no more.
+	// An ended sentinel is active (not paused) but checked no more: its
+	// view has no NextCheck.
 	Lifespan string `json:"lifespan,omitempty"`
 }
 
@@ -413,6 +414,13 @@ func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []se
 	}
 	out := make([]sentinelView, len(sens))
 	for i, sen := range sens {
+		if phases[sen.ID] == "ended" && !sen.NextCheck.IsZero() {
+			// Checked no more: the monitor parks its next check 50
+			// years on, which is no date to show.
+			c := *sen
+			c.NextCheck = time.Time{}
+			sen = &c
+		}
 		out[i] = sentinelView{Sentinel: sen, Lifespan: phases[sen.ID]}
 		if s.FeedPath != nil {
 			out[i].Feed = s.FeedPath(sen)

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -200,5 +202,61 @@ func TestEditReachesUsers(t *testing.T) {
 	}
 	if got := urls("links"); !slices.Equal(got, []string{"http://a.example/two"}) {
 		t.Errorf("links watches %v after a refused edit", got)
+	}
+}
+
+// TestEndedHasNoNextCheck: an ended sentinel is checked no more, and the
+// monitor parks its next check 50 years on; the API said "nextCheck":
+// "2076-...". Its view has no next check, in the API and on the dashboard.
+func TestEndedHasNoNextCheck(t *testing.T) {
+	s, u := newTestServer(t)
+	ctx := context.Background()
+	s.Checker = storeChecker(s)
+	ended := createChecked(t, s, u, "Create Sentinel done Using http://a.example/ Fetch 1 hour")
+	active := createChecked(t, s, u, "Create Sentinel going Using http://b.example/ Fetch 1 hour")
+	far := time.Now().UTC().AddDate(50, 0, 0).Truncate(time.Second)
+	ended.NextCheck = far
+	if err := s.Store.UpdateSentinel(ctx, ended); err != nil {
+		t.Fatal(err)
+	}
+	s.Lifespans = func(_ context.Context, ids []int64) (map[int64]string, error) {
+		return map[int64]string{ended.ID: "ended", active.ID: "active"}, nil
+	}
+	c := newSignedIn(t, s, u)
+	for _, tc := range []struct {
+		path string
+		want bool // a next check shown
+	}{
+		{"/api/v1/sentinels/" + strconv.FormatInt(ended.ID, 10), false},
+		{"/api/v1/sentinels/" + strconv.FormatInt(active.ID, 10), true},
+	} {
+		status, body := c.do("GET", tc.path, "")
+		if status != 200 {
+			t.Fatalf("GET %s: %d %s", tc.path, status, body)
+		}
+		var v map[string]any
+		if err := json.Unmarshal([]byte(body), &v); err != nil {
+			t.Fatal(err)
+		}
+		if _, has := v["nextCheck"]; has != tc.want {
+			t.Errorf("GET %s: nextCheck %v, want it %v", tc.path, v["nextCheck"], tc.want)
+		}
+	}
+	status, body := c.do("GET", "/api/v1/sentinels", "")
+	if status != 200 || strings.Contains(body, far.Format("2006-")) || !strings.Contains(body, `"nextCheck"`) {
+		t.Errorf("GET /api/v1/sentinels: %d, want the active one's next check only: %s", status, body)
+	}
+	for _, path := range []string{"/sentinels", "/sentinels/" + strconv.FormatInt(ended.ID, 10)} {
+		if status, body := c.do("GET", path, ""); status != 200 || strings.Contains(body, far.Format("2006-")) {
+			t.Errorf("GET %s: %d, shows a next check in %s", path, status, far.Format("2006"))
+		}
+	}
+	// A failed edit shows the editor again, without it either.
+	status, body = c.do("POST", "/sentinels/"+strconv.FormatInt(ended.ID, 10), url.Values{"source": {"Create Sentinel done Monitor"}}.Encode())
+	if status != 422 || strings.Contains(body, far.Format("2006-")) {
+		t.Errorf("failed edit: %d, shows a next check in %s: %v", status, far.Format("2006"), strings.Contains(body, far.Format("2006-")))
+	}
+	if got, _ := s.Store.FindSentinelByID(ctx, ended.ID); !got.NextCheck.Equal(far) {
+		t.Errorf("the stored next check moved from %v to %v", far, got.NextCheck)
 	}
 }

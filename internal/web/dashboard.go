@@ -27,6 +27,9 @@ type sentinelRow struct {
 	LastChange *vigil.Change
 	Error      string // the last fetch error of one of its pages
 	Lifespan   string // pending, active, ended; "" before the first check
+	// Starts is the start of a sentinel that has not started, zero
+	// otherwise: it is not checked before.
+	Starts time.Time
 }
 
 // sentinelRow returns the row of a sentinel whose lifespan phase is
@@ -36,6 +39,9 @@ func (s *Server) sentinelRow(ctx context.Context, sen *vigil.Sentinel, lifespan 
 	var c spec.Checked
 	if json.Unmarshal(sen.Spec, &c) == nil {
 		row.URLs = c.URLs
+		if lifespan != "active" && lifespan != "ended" && c.Start.After(s.now()) {
+			row.Starts = c.Start
+		}
 	}
 	for _, u := range row.URLs {
 		res, err := s.Store.FindResourceByURL(ctx, u)

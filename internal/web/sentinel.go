@@ -296,9 +296,16 @@ func (s *Server) setStatus(ctx context.Context, sen *vigil.Sentinel, action stri
 		if sen.Status != vigil.SentinelActive {
 			return vigil.Errorf(vigil.ECONFLICT, "sentinel %s is paused; resume it first", sen.Name)
 		}
-		if s.lifespanOf(ctx, sen) == "ended" {
+		switch life := s.lifespanOf(ctx, sen); {
+		case life == "ended":
 			// The monitor checks it no more: a check now would be none.
 			return vigil.Errorf(vigil.ECONFLICT, "sentinel %s has ended (its To has passed): edit its To to check it again", sen.Name)
+		case life != "active" && specStart(sen).After(now):
+			// Nor before its start.
+			return vigil.Errorf(vigil.ECONFLICT, "sentinel %s has not started: it starts at %s; edit its From to check it before",
+				sen.Name, fmtTime(specStart(sen)))
+		case life == "pending":
+			return vigil.Errorf(vigil.ECONFLICT, "sentinel %s has not started (the event of its From has not come): it is checked from its start", sen.Name)
 		}
 		sen.NextCheck = now
 	default:
@@ -309,6 +316,17 @@ func (s *Server) setStatus(ctx context.Context, sen *vigil.Sentinel, action stri
 	}
 	s.kick()
 	return nil
+}
+
+// specStart returns the start of a sentinel's lifespan as its checked
+// form resolved it (an estimate when its From is another sentinel's event
+// to come), or the zero time if it has none or its form does not read.
+func specStart(sen *vigil.Sentinel) time.Time {
+	var c spec.Checked
+	if json.Unmarshal(sen.Spec, &c) != nil {
+		return time.Time{}
+	}
+	return c.Start
 }
 
 // readJSON decodes a JSON request body (of at most maxRequestBody bytes,

@@ -260,3 +260,51 @@ func TestEndedHasNoNextCheck(t *testing.T) {
 		t.Errorf("the stored next check moved from %v to %v", far, got.NextCheck)
 	}
 }
+
+// TestCheckNowPending: a sentinel whose lifespan has not started (its From
+// is to come) is not checked before its start, so "check now" is refused
+// saying when it starts, as for a paused or ended one; it answered 200 and
+// the monitor did nothing. The dashboard offers no "Check now" for it.
+func TestCheckNowPending(t *testing.T) {
+	s, u := newTestServer(t)
+	ctx := context.Background()
+	s.Checker = storeChecker(s)
+	start := time.Now().UTC().AddDate(1, 0, 0)
+	src := "Create Sentinel later Using http://a.example/ Fetch 1 hour From " + start.Format("01/02/2006")
+	sen := createChecked(t, s, u, src)
+	sen.NextCheck = time.Date(start.Year(), start.Month(), start.Day(), 0, 0, 0, 0, time.UTC)
+	if err := s.Store.UpdateSentinel(ctx, sen); err != nil {
+		t.Fatal(err)
+	}
+	before := sen.NextCheck
+	phase := "" // not checked yet: the monitor has no state for it
+	s.Lifespans = func(_ context.Context, ids []int64) (map[int64]string, error) {
+		return map[int64]string{sen.ID: phase}, nil
+	}
+	c := newSignedIn(t, s, u)
+	id := strconv.FormatInt(sen.ID, 10)
+	wantMsg := "sentinel later has not started: it starts at " + start.Format("2006-01-02") + " 00:00:00 UTC; edit its From to check it before"
+	for _, p := range []string{"", "pending"} {
+		phase = p
+		status, body := c.do("POST", "/api/v1/sentinels/"+id+"/check-now", "")
+		if status != 409 || !strings.Contains(body, wantMsg) {
+			t.Errorf("API check-now, lifespan %q: %d %s, want 409 %q", p, status, body, wantMsg)
+		}
+		status, body = c.do("POST", "/sentinels/"+id+"/check-now", "")
+		if status != 409 || !strings.Contains(body, "has not started") {
+			t.Errorf("dashboard check-now, lifespan %q: %d, want 409 saying it has not started", p, status)
+		}
+		if _, body := c.do("GET", "/sentinels/"+id, ""); strings.Contains(body, "/check-now") {
+			t.Errorf("lifespan %q: the sentinel page offers Check now", p)
+		}
+	}
+	if got, _ := s.Store.FindSentinelByID(ctx, sen.ID); !got.NextCheck.Equal(before) {
+		t.Errorf("next check moved from %v to %v", before, got.NextCheck)
+	}
+	// Started, it is checked now.
+	s.Now = func() time.Time { return start.AddDate(0, 0, 2) }
+	phase = "active"
+	if err := s.setStatus(ctx, sen, "check-now"); err != nil {
+		t.Errorf("check-now of a started sentinel: %v", err)
+	}
+}

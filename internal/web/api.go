@@ -411,6 +411,25 @@ func (s *Server) handleTokenList(w http.ResponseWriter, r *http.Request, u *vigi
 	return nil
 }
 
+// The bounds of a token's expiry: a token that expired before it was shown
+// would be of no use, and the dashboard offers ten years at most.
+const (
+	minTokenTTL = time.Minute
+	maxTokenTTL = 3650 * 24 * time.Hour
+)
+
+// fmtTTL writes a token expiry bound as ParseDuration reads it, without
+// the zero units time.Duration.String adds ("1m", not "1m0s").
+func fmtTTL(d time.Duration) string {
+	out := d.String()
+	for _, zero := range []string{"0s", "0m"} {
+		if strings.HasSuffix(out, zero) && len(out) > len(zero) {
+			out = strings.TrimSuffix(out, zero)
+		}
+	}
+	return out
+}
+
 // createToken makes a token for u and returns it with its secret, which
 // is shown once and stored only hashed. Only a signed-in session makes
 // one: a token that made tokens would outlive its own expiry and its
@@ -452,8 +471,9 @@ func (s *Server) handleTokenCreate(w http.ResponseWriter, r *http.Request, u *vi
 	var ttl time.Duration
 	if in.ExpiresIn != "" {
 		d, err := time.ParseDuration(in.ExpiresIn)
-		if err != nil || d <= 0 {
-			return vigil.Errorf(vigil.EINVALID, "expiresIn %q must be a positive duration such as 720h", in.ExpiresIn)
+		if err != nil || d < minTokenTTL || d > maxTokenTTL {
+			return vigil.Errorf(vigil.EINVALID, "expiresIn %q must be a duration from %s to %s, such as 720h (absent: never)",
+				in.ExpiresIn, fmtTTL(minTokenTTL), fmtTTL(maxTokenTTL))
 		}
 		ttl = d
 	}

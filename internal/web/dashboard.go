@@ -436,8 +436,8 @@ func (s *Server) handleTokenCreatePage(w http.ResponseWriter, r *http.Request, s
 			days = -1 // not a number: refused below, not taken for never
 		}
 	}
-	if days < 0 || days > 3650 {
-		return vigil.Errorf(vigil.EINVALID, "days: the expiry must be a whole number of days from 0 (never) to 3650")
+	if maxDays := int(maxTokenTTL / (24 * time.Hour)); days < 0 || days > maxDays {
+		return vigil.Errorf(vigil.EINVALID, "days: the expiry must be a whole number of days from 0 (never) to %d", maxDays)
 	}
 	t, secret, err := s.createToken(r, sess.User, r.PostFormValue("name"), time.Duration(days)*24*time.Hour)
 	if err != nil {

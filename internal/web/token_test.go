@@ -103,3 +103,41 @@ func TestTokenName(t *testing.T) {
 		})
 	}
 }
+
+// TestTokenExpiresIn: a token's expiresIn is from a minute to ten years
+// (the dashboard's most, 3650 days): "1ns" made a token that had expired
+// before it was shown, and "1000000h" one that outlived the dashboard's
+// longest. The refusal names the field and the bounds.
+func TestTokenExpiresIn(t *testing.T) {
+	s, u := newTestServer(t)
+	c := newSignedIn(t, s, u)
+	for name, tc := range map[string]struct {
+		expiresIn string
+		status    int
+	}{
+		"nanosecond":   {"1ns", 400},
+		"59 seconds":   {"59s", 400},
+		"one minute":   {"1m", 201},
+		"30 days":      {"720h", 201},
+		"ten years":    {"87600h", 201},
+		"over ten":     {"87601h", 400},
+		"far":          {"1000000h", 400},
+		"negative":     {"-1h", 400},
+		"not a length": {"soon", 400},
+		"absent":       {"", 201},
+	} {
+		t.Run(name, func(t *testing.T) {
+			body := `{"name":"t"}`
+			if tc.expiresIn != "" {
+				body = `{"name":"t","expiresIn":"` + tc.expiresIn + `"}`
+			}
+			status, answer := c.do("POST", "/api/v1/tokens", body)
+			if status != tc.status {
+				t.Fatalf("expiresIn %q: %d %s, want %d", tc.expiresIn, status, answer, tc.status)
+			}
+			if status == 400 && !strings.Contains(answer, `expiresIn \"`+tc.expiresIn+`\" must be a duration from 1m to 87600h`) {
+				t.Errorf("expiresIn %q: %s, want it named with the bounds", tc.expiresIn, answer)
+			}
+		})
+	}
+}

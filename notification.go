@@ -70,10 +70,12 @@ func (n *Notification) Message() (*Message, error) {
 	return m, nil
 }
 
-// NotificationFilter selects outbox entries, oldest first.
+// NotificationFilter selects outbox entries, oldest first (newest first
+// if Descending).
 type NotificationFilter struct {
-	State  NotificationState
-	UserID int64
-	Offset int
-	Limit  int
+	State      NotificationState
+	UserID     int64
+	Offset     int
+	Limit      int
+	Descending bool
 }

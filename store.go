@@ -298,6 +298,12 @@ type OutboxStore interface {
 	// MarkNotificationDead gives up on an entry (dead letter); ENOTFOUND if
 	// absent.
 	MarkNotificationDead(ctx context.Context, id int64, errMsg string) error
+	// RetryNotification gives a dead letter another chance, asked for by
+	// its user: it is pending again, due at at, its Attempts counted
+	// afresh from 0 and its LastError kept until the next attempt.
+	// ENOTFOUND if absent; ECONFLICT if it is not a dead letter, or is one
+	// because its sentinel was removed (LastError SentinelRemoved).
+	RetryNotification(ctx context.Context, id int64, at time.Time) error
 }
 
 // BodyCodec compresses bodies and encodes one body as a byte-exact patch

@@ -82,11 +82,12 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 		d.monitor.Store = countedStore{Store: d.monitor.Store, checks: metrics.CheckStore(d.monitor.Store)}
 	}
 	s := &web.Server{
-		Store:     d.store,
-		Warehouse: d.warehouse,
-		Logger:    d.logger,
-		Secret:    d.secret,
-		Kick:      func() { kick(d.monitorKick) },
+		Store:      d.store,
+		Warehouse:  d.warehouse,
+		Logger:     d.logger,
+		Secret:     d.secret,
+		Kick:       func() { kick(d.monitorKick) },
+		KickOutbox: func() { kick(d.outboxKick) },
 		Checker: func(ctx context.Context, owner *vigil.User, now time.Time) (*spec.Checker, error) {
 			c, err := storedChecker(ctx, d.store, owner, now)
 			if err == nil && !d.email {

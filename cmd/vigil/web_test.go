@@ -614,12 +614,12 @@ func TestWebAuthRequired(t *testing.T) {
 		"GET /api/v1/sentinels/1/changes", "GET /api/v1/resources", "GET /api/v1/resources/1", "GET /api/v1/resources/1/versions",
 		"GET /api/v1/resources/1/diff?from=1&to=2", "GET /api/v1/versions/1", "GET /api/v1/versions/1/body",
 		"GET /api/v1/versions/1/text", "GET /api/v1/changes", "GET /api/v1/changes/1", "GET /api/v1/notifications",
-		"GET /api/v1/notifications/1", "GET /api/v1/tokens", "POST /api/v1/tokens", "DELETE /api/v1/tokens/1",
+		"GET /api/v1/notifications/1", "POST /api/v1/notifications/1/retry", "GET /api/v1/tokens", "POST /api/v1/tokens", "DELETE /api/v1/tokens/1",
 		"GET /api/v1/unknown", "GET /metrics",
 		"GET /", "POST /logout", "GET /sentinels", "GET /sentinels/new", "POST /sentinels", "GET /sentinels/1",
 		"POST /sentinels/1", "POST /sentinels/1/pause", "POST /sentinels/1/resume", "POST /sentinels/1/check-now",
 		"POST /sentinels/1/delete", "POST /sentinels/1/rotate-feed", "GET /resources", "GET /resources/1", "GET /resources/1/diff?from=1&to=2",
-		"GET /resources/1/diff/frame?from=1&to=2&view=inline", "GET /changes/1", "GET /tokens", "POST /tokens",
+		"GET /resources/1/diff/frame?from=1&to=2&view=inline", "GET /changes/1", "GET /notifications", "POST /notifications/1/retry", "GET /tokens", "POST /tokens",
 		"POST /tokens/1/delete",
 	}
 	anon := &apiClient{t: t, base: d.base}

@@ -89,6 +89,9 @@ func (m *memOutbox) MarkNotificationFailed(_ context.Context, id int64, msg stri
 func (m *memOutbox) MarkNotificationDead(_ context.Context, id int64, msg string) error {
 	return m.set(id, func(n *vigil.Notification) { n.State, n.LastError = vigil.NotificationDead, msg })
 }
+func (m *memOutbox) RetryNotification(_ context.Context, id int64, at time.Time) error {
+	return m.set(id, func(n *vigil.Notification) { n.State, n.Attempts, n.NextAttempt = vigil.NotificationPending, 0, at })
+}
 
 func TestDeliverer(t *testing.T) {
 	ctx := context.Background()

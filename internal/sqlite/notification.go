@@ -67,13 +67,17 @@ func (db *DB) FindNotifications(ctx context.Context, f vigil.NotificationFilter)
 	if len(where) > 0 {
 		cond = " WHERE " + strings.Join(where, " AND ")
 	}
+	desc := ""
+	if f.Descending {
+		desc = " DESC"
+	}
 	var out []*vigil.Notification
 	var total int
 	err := db.view(ctx, func(tx execer) error {
 		if err := tx.QueryRowContext(ctx, q("SELECT count(*) FROM notifications"+cond), args...).Scan(&total); err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, q("SELECT "+notificationColumns+" FROM notifications"+cond+" ORDER BY id"+limitOffset(f.Limit, f.Offset)), args...)
+		rows, err := tx.QueryContext(ctx, q("SELECT "+notificationColumns+" FROM notifications"+cond+" ORDER BY id"+desc+limitOffset(f.Limit, f.Offset)), args...)
 		if err != nil {
 			return err
 		}
@@ -153,5 +157,24 @@ func (db *DB) MarkNotificationDead(ctx context.Context, id int64, errMsg string)
 	return db.update(ctx, func(tx execer) error {
 		res, err := tx.ExecContext(ctx, q("UPDATE notifications SET state = 'dead', last_error = ? WHERE id = ?"), errMsg, id)
 		return affected(res, err, "notification %d not found", id)
+	})
+}
+
+// RetryNotification implements vigil.OutboxStore.
+func (db *DB) RetryNotification(ctx context.Context, id int64, at time.Time) error {
+	return db.update(ctx, func(tx execer) error {
+		var state, lastError string
+		err := tx.QueryRowContext(ctx, q("SELECT state, last_error FROM notifications WHERE id = ?"), id).Scan(&state, &lastError)
+		if err != nil {
+			return notFound(err, "notification %d not found", id)
+		}
+		switch {
+		case state != string(vigil.NotificationDead):
+			return vigil.Errorf(vigil.ECONFLICT, "notification %d is %s, not a dead letter: only a dead letter is retried", id, state)
+		case lastError == vigil.SentinelRemoved:
+			return vigil.Errorf(vigil.ECONFLICT, "notification %d is not retried: %s", id, vigil.SentinelRemoved)
+		}
+		_, err = tx.ExecContext(ctx, q("UPDATE notifications SET state = 'pending', attempts = 0, next_attempt = ? WHERE id = ?"), tv(at.UTC()), id)
+		return err
 	})
 }

@@ -50,6 +50,7 @@ func Run(t *testing.T, open Opener) {
 		"ChangePagesOddURLs":     testChangePagesOddURLs,
 		"IDsNeverReused":         testIDsNeverReused,
 		"Outbox":                 testOutbox,
+		"OutboxRetry":            testOutboxRetry,
 		"ConcurrentReadersWrite": testConcurrent,
 	}
 	for _, name := range sortedKeys(tests) {
@@ -885,6 +886,68 @@ func testOutbox(t *testing.T, s vigil.Store) {
 		t.Fatalf("dead %v", dead)
 	}
 	wantCode(t, s.MarkNotificationSent(ctx, 9999, now), vigil.ENOTFOUND)
+}
+
+// testOutboxRetry: a dead letter is retried on demand: it is pending
+// again, due at the time given, with its attempts counted afresh (else the
+// first failure would kill it again) and its last error kept until the
+// next attempt. Only a dead letter is retried, and not one given up
+// because its sentinel was removed. Listed newest first on demand.
+func testOutboxRetry(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	u := newUser(t, s, "ada@example.com")
+	enqueue := func() int64 {
+		n := &vigil.Notification{UserID: u.ID, Channel: "webhook", Target: "https://hooks.example/x",
+			Payload: json.RawMessage(`{}`), NextAttempt: t0}
+		must(t, s.EnqueueNotification(ctx, n))
+		return n.ID
+	}
+	dead, pending, failed, sent, removed := enqueue(), enqueue(), enqueue(), enqueue(), enqueue()
+	claimed, err := s.ClaimNotifications(ctx, t0, time.Minute, 10)
+	must(t, err)
+	if len(claimed) != 5 {
+		t.Fatalf("claimed %d, want 5", len(claimed))
+	}
+	must(t, s.MarkNotificationDead(ctx, dead, "410 gone"))
+	must(t, s.MarkNotificationFailed(ctx, failed, "503", t0.Add(time.Hour)))
+	must(t, s.MarkNotificationSent(ctx, sent, t0))
+	must(t, s.MarkNotificationDead(ctx, removed, vigil.SentinelRemoved))
+	// pending is claimed: under its lease, pending still.
+
+	at := t0.Add(2 * time.Hour)
+	must(t, s.RetryNotification(ctx, dead, at))
+	n, err := s.FindNotificationByID(ctx, dead)
+	must(t, err)
+	if n.State != vigil.NotificationPending || n.Attempts != 0 || !n.NextAttempt.Equal(at) || n.LastError != "410 gone" {
+		t.Errorf("retried: %+v, want pending, 0 attempts, due %v, its last error kept", n, at)
+	}
+	got, err := s.ClaimNotifications(ctx, at, time.Minute, 10)
+	must(t, err)
+	// The claimed one's lease and the failed one's back-off ended before.
+	if len(got) != 3 || got[0].ID != pending || got[1].ID != failed || got[2].ID != dead || got[2].Attempts != 1 {
+		t.Errorf("claim after the retry: %d entries, want the claimed, the failed, then the retried one at its first attempt", len(got))
+	}
+	// Back in their states, as the monitor's delivery leaves them.
+	must(t, s.MarkNotificationDead(ctx, dead, "410 gone again"))
+	must(t, s.MarkNotificationFailed(ctx, failed, "503", at.Add(time.Hour)))
+	must(t, s.MarkNotificationSent(ctx, pending, at))
+	pending = enqueue()
+	for name, id := range map[string]int64{"pending": pending, "failed": failed, "sent": sent, "removed": removed} {
+		wantCode(t, s.RetryNotification(ctx, id, at), vigil.ECONFLICT)
+		if name == "removed" {
+			if n, _ := s.FindNotificationByID(ctx, id); n.State != vigil.NotificationDead {
+				t.Errorf("the dead letter of a removed sentinel was retried: %+v", n)
+			}
+		}
+	}
+	wantCode(t, s.RetryNotification(ctx, 9999, at), vigil.ENOTFOUND)
+	must(t, s.RetryNotification(ctx, dead, at)) // dead again: retried again
+
+	list, total, err := s.FindNotifications(ctx, vigil.NotificationFilter{UserID: u.ID, Descending: true, Limit: 2})
+	must(t, err)
+	if total != 6 || len(list) != 2 || list[0].ID != pending || list[1].ID != removed {
+		t.Errorf("newest first: %d of %d, want %d and %d first", len(list), total, pending, removed)
+	}
 }
 
 // testConcurrent runs readers while one goroutine writes a stream of

@@ -40,14 +40,18 @@ type page struct{ Offset, Limit int }
 
 // paging reads offset (0 to 2^30) and limit (1 to 500, default 50), as the
 // OpenAPI description says.
-func paging(r *http.Request) (page, error) {
-	p := page{Limit: 50}
+func paging(r *http.Request) (page, error) { return pagingWith(r, 50, 500) }
+
+// pagingWith reads offset (0 to 2^30) and limit (1 to maxLimit, default
+// def).
+func pagingWith(r *http.Request, def, maxLimit int) (page, error) {
+	p := page{Limit: def}
 	q := r.URL.Query()
 	for _, f := range []struct {
 		name     string
 		v        *int
 		min, max int
-	}{{"offset", &p.Offset, 0, 1 << 30}, {"limit", &p.Limit, 1, 500}} {
+	}{{"offset", &p.Offset, 0, 1 << 30}, {"limit", &p.Limit, 1, maxLimit}} {
 		if s := q.Get(f.name); s != "" {
 			n, err := strconv.Atoi(s)
 			if err != nil || n < f.min || n > f.max {

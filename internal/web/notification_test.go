@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/vigil-web/vigil"
 )
@@ -61,5 +64,114 @@ func TestNotificationsCarryChangeID(t *testing.T) {
 		if err != nil || len(m.Changes) != 1 || m.Changes[0].Change.ID != 7 {
 			t.Errorf("%s: payload %s", path, n.Payload)
 		}
+	}
+}
+
+// TestNotificationRetry: a user's notifications are listed on the
+// dashboard, newest first, each with its state (sent, retrying with its
+// error, dead letter with its last error), and a dead letter is retried,
+// from the dashboard (with its CSRF token) or the API: pending again, due
+// now, its attempts counted afresh, and the delivery woken. Only the
+// owner retries, and only a dead letter.
+func TestNotificationRetry(t *testing.T) {
+	s, ada := newTestServer(t)
+	ctx := context.Background()
+	now := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	s.Now = func() time.Time { return now }
+	kicked := 0
+	s.KickOutbox = func() { kicked++ }
+	bob := &vigil.User{Email: "bob@example.com", Name: "bob"}
+	if err := s.Store.CreateUser(ctx, bob); err != nil {
+		t.Fatal(err)
+	}
+	enqueue := func(u *vigil.User, subject, target string) int64 {
+		n := &vigil.Notification{UserID: u.ID, Channel: "webhook", Target: target,
+			Payload: json.RawMessage(`{"sentinelId":1,"sentinel":"prices","subject":"` + subject + `","text":"t","changes":[]}`)}
+		if err := s.Store.EnqueueNotification(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+		return n.ID
+	}
+	sent := enqueue(ada, "sent one", "https://hooks.example/sent")
+	failed := enqueue(ada, "failing one", "https://hooks.example/failing")
+	dead := enqueue(ada, "dead one", "https://hooks.example/secret-path?key=s3cr3t")
+	bobs := enqueue(bob, "bob's dead one", "https://hooks.example/bob")
+	if _, err := s.Store.ClaimNotifications(ctx, time.Now(), time.Minute, 10); err != nil {
+		t.Fatal(err)
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(s.Store.MarkNotificationSent(ctx, sent, now))
+	must(s.Store.MarkNotificationFailed(ctx, failed, "503 Service Unavailable", now.Add(time.Minute)))
+	must(s.Store.MarkNotificationDead(ctx, dead, "410 Gone"))
+	must(s.Store.MarkNotificationDead(ctx, bobs, "410 Gone"))
+
+	c := newSignedIn(t, s, ada)
+	status, page := c.do("GET", "/notifications", "")
+	if status != 200 {
+		t.Fatalf("GET /notifications: %d", status)
+	}
+	for _, want := range []string{"sent one", "failing one", "dead one", "503 Service Unavailable", "410 Gone",
+		"dead letter", "retrying", "sent", `action="/notifications/` + strconv.FormatInt(dead, 10) + `/retry"`, "Showing 1–3 of 3"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the notifications page has no %q", want)
+		}
+	}
+	for _, not := range []string{"bob's dead one", "s3cr3t", "secret-path", `action="/notifications/` + strconv.FormatInt(failed, 10) + `/retry"`} {
+		if strings.Contains(page, not) {
+			t.Errorf("the notifications page shows %q", not)
+		}
+	}
+	if i, j := strings.Index(page, "dead one"), strings.Index(page, "sent one"); i < 0 || j < 0 || i > j {
+		t.Errorf("the newest is not first")
+	}
+
+	id := func(n int64) string { return strconv.FormatInt(n, 10) }
+	for _, tc := range []struct {
+		method, path string
+		status       int
+	}{
+		{"POST", "/api/v1/notifications/" + id(bobs) + "/retry", 404},
+		{"POST", "/notifications/" + id(bobs) + "/retry", 404},
+		{"POST", "/api/v1/notifications/" + id(failed) + "/retry", 409},
+		{"POST", "/api/v1/notifications/" + id(sent) + "/retry", 409},
+		{"POST", "/api/v1/notifications/9999/retry", 404},
+		{"POST", "/api/v1/notifications/x/retry", 400},
+	} {
+		if status, body := c.do(tc.method, tc.path, ""); status != tc.status {
+			t.Errorf("%s %s: %d %s, want %d", tc.method, tc.path, status, body, tc.status)
+		}
+	}
+	if kicked != 0 {
+		t.Errorf("a refused retry woke the delivery")
+	}
+
+	// Without its CSRF token, the dashboard's form is refused.
+	c2 := *c
+	c2.csrf = "forged"
+	if status, _ := c2.do("POST", "/notifications/"+id(dead)+"/retry", ""); status != 403 {
+		t.Errorf("retry without the CSRF token: %d, want 403", status)
+	}
+	if status, _ := c.do("POST", "/notifications/"+id(dead)+"/retry", ""); status != 303 {
+		t.Errorf("retry from the dashboard: %d, want 303", status)
+	}
+	n, err := s.Store.FindNotificationByID(ctx, dead)
+	if err != nil || n.State != vigil.NotificationPending || n.Attempts != 0 || !n.NextAttempt.Equal(now) || kicked != 1 {
+		t.Errorf("after the retry: %+v %v, kicked %d; want pending, due now, 0 attempts, kicked once", n, err, kicked)
+	}
+	if _, err := s.Store.ClaimNotifications(ctx, now, time.Minute, 10); err != nil {
+		t.Fatal(err)
+	}
+	must(s.Store.MarkNotificationDead(ctx, dead, "410 Gone"))
+	status, body := c.do("POST", "/api/v1/notifications/"+id(dead)+"/retry", "")
+	if status != 200 || !strings.Contains(body, `"state": "pending"`) || kicked != 2 {
+		t.Errorf("retry from the API: %d %s, kicked %d", status, body, kicked)
+	}
+	if status, body := c.do("POST", "/api/v1/notifications/"+id(dead)+"/retry", ""); status != 409 || !strings.Contains(body, "not a dead letter") {
+		t.Errorf("retry of a pending one: %d %s, want 409", status, body)
 	}
 }

@@ -73,7 +73,7 @@ type view struct {
 	Title string
 	User  *vigil.User
 	CSRF  string
-	Nav   string // the current section: sentinels, resources, tokens
+	Nav   string // the current section: sentinels, resources, notifications, tokens
 	Flash string
 	Data  any
 }

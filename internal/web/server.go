@@ -55,6 +55,9 @@ type Server struct {
 	// to them) and compiling selectors as the monitor will. Required by the
 	// sentinel routes; the daemon wires it.
 	Checker func(ctx context.Context, owner *vigil.User, now time.Time) (*spec.Checker, error)
+	// KickOutbox, if not nil, wakes the notification delivery (after the
+	// retry of a dead letter).
+	KickOutbox func()
 	// FeedPath, if not nil, returns the path of a sentinel's Atom feed at
 	// the sentinel's current feed generation.
 	FeedPath func(s *vigil.Sentinel) string
@@ -126,6 +129,7 @@ func (s *Server) Register(mux *http.ServeMux) {
 	api("GET /api/v1/changes/{id}", s.handleChangeGet)
 	api("GET /api/v1/notifications", s.handleNotificationList)
 	api("GET /api/v1/notifications/{id}", s.handleNotificationGet)
+	api("POST /api/v1/notifications/{id}/retry", s.handleNotificationRetry)
 	api("GET /api/v1/tokens", s.handleTokenList)
 	api("POST /api/v1/tokens", s.handleTokenCreate)
 	api("DELETE /api/v1/tokens/{id}", s.handleTokenDelete)
@@ -161,6 +165,8 @@ func (s *Server) Register(mux *http.ServeMux) {
 	page("GET /resources/{id}/diff", s.handleDiffPage)
 	page("GET /resources/{id}/diff/frame", s.handleDiffFrame)
 	page("GET /changes/{id}", s.handleChangePage)
+	page("GET /notifications", s.handleNotificationsPage)
+	page("POST /notifications/{id}/retry", s.handleNotificationRetryPage)
 	page("GET /tokens", s.handleTokensPage)
 	page("POST /tokens", s.handleTokenCreatePage)
 	page("POST /tokens/{id}/delete", s.handleTokenDeletePage)

@@ -1,0 +1,133 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/vigil-web/vigil"
+)
+
+// ownNotification returns notification idText of u; ENOTFOUND for
+// another's.
+func (s *Server) ownNotification(ctx context.Context, u *vigil.User, idText string) (*vigil.Notification, error) {
+	id, err := idParam("notification id", idText)
+	if err != nil {
+		return nil, err
+	}
+	n, err := s.Store.FindNotificationByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if n.UserID != u.ID {
+		return nil, vigil.Errorf(vigil.ENOTFOUND, "notification %d not found", id)
+	}
+	return n, nil
+}
+
+// retryNotification gives u's dead letter idText another chance, due now,
+// and wakes the delivery. ECONFLICT if it is not a dead letter.
+func (s *Server) retryNotification(ctx context.Context, u *vigil.User, idText string) (*vigil.Notification, error) {
+	n, err := s.ownNotification(ctx, u, idText)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Store.RetryNotification(ctx, n.ID, s.now().UTC()); err != nil {
+		return nil, err
+	}
+	if s.KickOutbox != nil {
+		s.KickOutbox()
+	}
+	return s.Store.FindNotificationByID(ctx, n.ID)
+}
+
+func (s *Server) handleNotificationRetry(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
+	n, err := s.retryNotification(r.Context(), u, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	withChangeID(n)
+	writeJSON(w, http.StatusOK, n)
+	return nil
+}
+
+// notificationRow is a line of the dashboard's notifications page.
+type notificationRow struct {
+	*vigil.Notification
+	// Target is the target as shown: an address, or the scheme and host
+	// of a URL, whose path and query may hold the secrets of a hook.
+	Target   string
+	Subject  string
+	Sentinel string
+}
+
+// shownTarget returns what the dashboard shows of a target: an address as
+// it is, an HTTP URL's scheme and host, and only the scheme of another
+// URL (chat URLs hold their tokens in the host or path).
+func shownTarget(target string) string {
+	u, err := url.Parse(target)
+	if err != nil || u.Scheme == "" || u.Opaque != "" {
+		if err == nil && u.Scheme == "mailto" {
+			return u.Opaque
+		}
+		return target
+	}
+	switch u.Scheme {
+	case "http", "https":
+		out := u.Scheme + "://" + u.Host
+		if (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+			out += "/…"
+		}
+		return out
+	}
+	return u.Scheme + "://…"
+}
+
+// notificationsData is the notifications page.
+type notificationsData struct {
+	Rows  []*notificationRow
+	State vigil.NotificationState
+	Pager *pager
+}
+
+func (s *Server) handleNotificationsPage(w http.ResponseWriter, r *http.Request, sess *session) error {
+	p, err := dashboardPage(r, 50, 500)
+	if err != nil {
+		return err
+	}
+	f := vigil.NotificationFilter{UserID: sess.User.ID, Offset: p.Offset, Limit: p.Limit, Descending: true}
+	switch st := vigil.NotificationState(r.URL.Query().Get("state")); st {
+	case "", vigil.NotificationPending, vigil.NotificationFailed, vigil.NotificationSent, vigil.NotificationDead:
+		f.State = st
+	default:
+		return vigil.Errorf(vigil.EINVALID, "state %q must be pending, failed, sent or dead", st)
+	}
+	list, total, err := s.Store.FindNotifications(r.Context(), f)
+	if err != nil {
+		return err
+	}
+	p.Total, p.Shown = total, len(list)
+	data := &notificationsData{State: f.State, Pager: p}
+	for _, n := range list {
+		row := &notificationRow{Notification: n, Target: shownTarget(n.Target)}
+		var m struct {
+			Sentinel string `json:"sentinel"`
+			Subject  string `json:"subject"`
+		}
+		if json.Unmarshal(n.Payload, &m) == nil {
+			row.Subject, row.Sentinel = m.Subject, m.Sentinel
+		}
+		data.Rows = append(data.Rows, row)
+	}
+	return s.page(w, r, sess, http.StatusOK, "notifications", "Notifications", "notifications", data)
+}
+
+func (s *Server) handleNotificationRetryPage(w http.ResponseWriter, r *http.Request, sess *session) error {
+	n, err := s.retryNotification(r.Context(), sess.User, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	return seeOther(w, r, "/notifications#notification-"+strconv.FormatInt(n.ID, 10))
+}

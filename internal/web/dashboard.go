@@ -63,11 +63,22 @@ func (s *Server) sentinelRow(ctx context.Context, sen *vigil.Sentinel, lifespan 
 	return row, nil
 }
 
+// sentinelsData is the sentinel list: a page of its rows.
+type sentinelsData struct {
+	Rows  []*sentinelRow
+	Pager *pager
+}
+
 func (s *Server) handleSentinelsPage(w http.ResponseWriter, r *http.Request, sess *session) error {
-	list, _, err := s.Store.FindSentinels(r.Context(), vigil.SentinelFilter{OwnerID: sess.User.ID, Limit: 500})
+	p, err := dashboardPage(r, 100, 500)
 	if err != nil {
 		return err
 	}
+	list, total, err := s.Store.FindSentinels(r.Context(), vigil.SentinelFilter{OwnerID: sess.User.ID, Offset: p.Offset, Limit: p.Limit})
+	if err != nil {
+		return err
+	}
+	p.Total, p.Shown = total, len(list)
 	rows := make([]*sentinelRow, 0, len(list))
 	views := s.sentinelViews(r.Context(), list) // their lifespans in one read
 	for i, sen := range list {
@@ -77,7 +88,7 @@ func (s *Server) handleSentinelsPage(w http.ResponseWriter, r *http.Request, ses
 		}
 		rows = append(rows, row)
 	}
-	return s.page(w, r, sess, http.StatusOK, "sentinels", "Sentinels", "sentinels", rows)
+	return s.page(w, r, sess, http.StatusOK, "sentinels", "Sentinels", "sentinels", &sentinelsData{Rows: rows, Pager: p})
 }
 
 // editorData is the sentinel editor: the source, its problems, and the
@@ -223,12 +234,23 @@ func (s *Server) handleSentinelActionPage(w http.ResponseWriter, r *http.Request
 	return seeOther(w, r, "/sentinels/"+strconv.FormatInt(sen.ID, 10))
 }
 
+// resourcesData is the resource list: a page of it.
+type resourcesData struct {
+	Resources []*listedResource
+	Pager     *pager
+}
+
 func (s *Server) handleResourcesPage(w http.ResponseWriter, r *http.Request, sess *session) error {
-	list, _, err := s.readableResources(r.Context(), sess.User, vigil.ResourceFilter{Limit: 1000})
+	p, err := dashboardPage(r, 200, 1000)
 	if err != nil {
 		return err
 	}
-	return s.page(w, r, sess, http.StatusOK, "resources", "Resources", "resources", list)
+	list, total, err := s.readableResources(r.Context(), sess.User, vigil.ResourceFilter{Offset: p.Offset, Limit: p.Limit})
+	if err != nil {
+		return err
+	}
+	p.Total, p.Shown = total, len(list)
+	return s.page(w, r, sess, http.StatusOK, "resources", "Resources", "resources", &resourcesData{Resources: list, Pager: p})
 }
 
 // historyData is a resource's history page.

@@ -351,12 +351,14 @@ func TestTemplatesRender(t *testing.T) {
 	for name, data := range map[string]any{
 		"login":     loginData{},
 		"error":     "boom",
-		"sentinels": []*sentinelRow{},
+		"sentinels": &sentinelsData{Pager: &pager{Limit: 100}},
 		"sentinel":  &editorData{Source: "x", Segments: segments("x", nil)},
-		"resources": []*listedResource{{Resource: &vigil.Resource{ID: 2, URL: "http://a/b"}, Sites: []*vigil.Sentinel{{ID: 1, Name: "s"}}}},
-		"resource":  &historyData{Resource: &vigil.Resource{ID: 1, URL: "http://a/"}, Plot: changePlot(nil, nil, time.Now())},
-		"diff":      &diffData{Resource: &vigil.Resource{ID: 1}, From: &vigil.Version{ID: 1}, To: &vigil.Version{ID: 2}, View: "records"},
-		"tokens":    &tokensData{},
+		"resources": &resourcesData{Resources: []*listedResource{{Resource: &vigil.Resource{ID: 2, URL: "http://a/b"}, Sites: []*vigil.Sentinel{{ID: 1, Name: "s"}}}},
+			Pager: &pager{Limit: 200, Total: 1, Shown: 1}},
+		"notifications": &notificationsData{Pager: &pager{Limit: 50}},
+		"resource":      &historyData{Resource: &vigil.Resource{ID: 1, URL: "http://a/"}, Plot: changePlot(nil, nil, time.Now())},
+		"diff":          &diffData{Resource: &vigil.Resource{ID: 1}, From: &vigil.Version{ID: 1}, To: &vigil.Version{ID: 2}, View: "records"},
+		"tokens":        &tokensData{},
 		"sitechange": &siteChangeData{Change: &vigil.Change{Summary: "site http://a/: 1 page added"}, Sentinel: &vigil.Sentinel{ID: 1, Name: "s"},
 			Pages: []sitePageRow{{Op: "added", Page: &intent.PageInfo{URL: "http://a/b", Title: "B"}, History: "/resources/2"}}, More: 3},
 	} {
@@ -409,7 +411,7 @@ func TestTimeElements(t *testing.T) {
 		{Sentinel: &vigil.Sentinel{ID: 2, Name: "new", Status: vigil.SentinelActive, NextCheck: checked}},
 	}
 	w := httptest.NewRecorder()
-	s.render(w, httptest.NewRequest("GET", "/sentinels", nil), 200, "sentinels", &view{Title: "Sentinels", User: u, CSRF: "c", Data: rows})
+	s.render(w, httptest.NewRequest("GET", "/sentinels", nil), 200, "sentinels", &view{Title: "Sentinels", User: u, CSRF: "c", Data: &sentinelsData{Rows: rows, Pager: &pager{Limit: 100, Total: 2, Shown: 2}}})
 	body := w.Body.String()
 	attrs := regexp.MustCompile(`<time[^>]*datetime="([^"]*)"`).FindAllStringSubmatch(body, -1)
 	if len(attrs) == 0 {

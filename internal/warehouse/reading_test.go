@@ -55,6 +55,9 @@ func readingInputs(t *testing.T) []struct{ name, contentType, charset, body stri
 		{"a feed as text/html", "text/html", "", `<?xml version="1.0"?><rss version="2.0"><channel><link>https://example.com/</link></channel></rss>`},
 		{"plain text", "text/plain", "utf-8", "just\ttext\n\nand more"},
 		{"an HTML fragment as text/html", "text/html", "", "<strong>Price</strong>"},
+		{"HTML nested past the HTML parser's limit", "text/html", "utf-8", strings.Repeat("<div>", 600) + "a < b" + strings.Repeat("</div>", 600)},
+		{"XML that is not well-formed as application/xml", "application/xml", "", "<r><a>x</r>"},
+		{"a body in an unknown charset", "text/html", "x-no-such-charset", "<p>x</p>"},
 	}...)
 	return in
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"html"
 	"sync"
 	"time"
 
@@ -14,7 +13,6 @@ import (
 	"github.com/vigil-web/vigil/intent"
 	"github.com/vigil-web/vigil/internal/schedule"
 	"github.com/vigil-web/vigil/internal/warehouse"
-	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/tree"
 	"github.com/vigil-web/vigil/treediff"
 )
@@ -650,17 +648,12 @@ func (m *Monitor) body(ctx context.Context, versionID int64) (body, error) {
 	return b, nil
 }
 
-// document parses a version's body; a body that is not HTML or XML (plain
-// text, JSON) is compared as the text of a <pre> element.
+// document reads a version's body into its tree as the warehouse does
+// (warehouse.ParseBody: a body that does not parse is read as its source
+// text), so that the trees a check compares are those the dashboard and
+// the API show, and every change it reports can be shown.
 func (m *Monitor) document(b body, versionID int64) (*tree.Document, error) {
-	// Read as the warehouse reads it, so that the trees a check compares
-	// are those the dashboard shows.
 	doc, err := warehouse.ParseBody(b.data, b.charset, b.contentType)
-	if err == nil {
-		doc.AssignXIDs()
-		return doc, nil
-	}
-	doc, err = markup.ParseHTMLBytes([]byte("<!DOCTYPE html><html><body><pre>"+html.EscapeString(string(b.data))+"</pre></body></html>"), nil)
 	if err != nil {
 		return nil, fmt.Errorf("version %d: %w", versionID, err)
 	}

@@ -24,14 +24,19 @@
 //     default 64, see below) stays in full when its successor arrives, so
 //     reading any version applies at most k-1 patches.
 //  4. Tree deltas (Options.TreeDeltas). For each version whose successor
-//     differs and both parse as HTML or XML, the XyDelta from the successor
+//     differs and both are markup by their content type, the XyDelta from the successor
 //     back to it (delta.Invert(treediff.Diff(v, next)), v numbered afresh),
 //     XML-encoded and compressed, sits beside the patch, so that Diff of two
 //     consecutive versions needs no re-diff. The monitor, which diffs each
 //     new version against the previous one anyway, hands its delta to Put
 //     (Fetch.Delta) and the warehouse stores its inverse instead of diffing
 //     again. Trees are parsed from the exact bytes, so Document(n) is
-//     always the tree of what was fetched. A stored tree delta carries the
+//     always the tree of what was fetched; one reading (ParseBody) makes
+//     them for the monitor, Document and Diff alike, and a body that does
+//     not parse as HTML or XML (nested deeper than the HTML parser takes,
+//     XML served as XML that is not well-formed) is read as its source
+//     text, in a <pre>, so that every change the monitor reports can be
+//     shown. A stored tree delta carries the
 //     number of the reading it was built under (treeReading: ParseBody and
 //     the parsers under it); Diff uses one of an earlier reading only after
 //     checking that it leads from the older version as read now to the

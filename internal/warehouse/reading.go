@@ -2,8 +2,11 @@ package warehouse
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"html"
 	"strconv"
+	"strings"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/delta"
@@ -22,20 +25,58 @@ import (
 //	1: until XHTML served as text/html was read as HTML (markup.Options.MediaType).
 //	2: until HTML text kept the white space between inline content ("Alpha <b>x</b> beta").
 //	3: until a fragment beginning with an HTML element (<strong>, <td>...) served as text/html was read as HTML.
-//	4: since.
-const treeReading = 4
+//	4: until a body that does not parse (nested past the HTML parser's limit, XML that is not well-formed) was read as its source (sourceDocument).
+//	5: since.
+const treeReading = 5
 
 // treeStampPrefix starts the stamp of a stored tree delta; the reading
 // number and a newline follow. A compressed delta never starts with a NUL.
 const treeStampPrefix = "\x00vigil tree reading "
 
-// ParseBody parses a version's body as the warehouse reads it: by content
-// (markup.Parse), but an html document served as text/html as HTML (see
-// markup.Options.MediaType), and in charset, unless empty, whatever the
-// document declares. A caller that hands Put a delta (Fetch.Delta) reads
-// the older version with it, so that the delta fits Document's tree.
+// ParseBody reads a version's body into the tree the warehouse keeps of
+// it: the one tree of the body that the monitor compares, and that
+// Document, Diff and every view of a diff show. The body is parsed by
+// content (markup.Parse), but an html document served as text/html as
+// HTML (see markup.Options.MediaType), and in charset, unless empty,
+// whatever the document declares. A body that does not parse (nested
+// past the HTML parser's limit, XML served as XML that is not
+// well-formed, a charset no one knows) is read as its source, the text of
+// a <pre> (sourceDocument), so that every version has a tree to compare
+// and show. The error is for a body larger than the parsers take
+// (markup.ErrTooLarge). A caller that hands Put a delta (Fetch.Delta)
+// reads the older version with it, so that the delta fits Document's
+// tree.
 func ParseBody(body []byte, charset, contentType string) (*tree.Document, error) {
 	doc, _, err := markup.ParseBytes(body, &markup.Options{Charset: charset, MediaType: contentType})
+	if err == nil || errors.Is(err, markup.ErrTooLarge) {
+		return doc, err
+	}
+	src, serr := sourceDocument(body, charset)
+	if serr != nil {
+		return nil, fmt.Errorf("%w (nor can it be read as source text: %v)", err, serr)
+	}
+	return src, nil
+}
+
+// sourceDocument is the tree of a body read as its source: an HTML page
+// whose body holds a <pre> with the body's text, decoded from charset if
+// it names one, else as the HTML parser tells the charset of a page. The
+// text is the whole body, white space kept.
+func sourceDocument(body []byte, charset string) (*tree.Document, error) {
+	var b strings.Builder
+	const head, tail = "<!DOCTYPE html><html><body><pre>\n", "</pre></body></html>"
+	b.Grow(len(head) + len(body) + len(body)/8 + len(tail))
+	b.WriteString(head) // the parser drops a newline right after <pre>: the body's own first line stays
+	b.WriteString(html.EscapeString(string(body)))
+	b.WriteString(tail)
+	page := []byte(b.String())
+	// The body passed the size check; its escaped text may be longer.
+	opt := &markup.Options{Charset: charset, MaxBytes: max(int64(len(page)), markup.DefaultMaxBytes)}
+	doc, err := markup.ParseHTMLBytes(page, opt)
+	if err != nil && charset != "" {
+		opt.Charset = "" // a charset no one knows: as the parser tells
+		doc, err = markup.ParseHTMLBytes(page, opt)
+	}
 	return doc, err
 }
 

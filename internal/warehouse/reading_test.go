@@ -115,6 +115,35 @@ func TestTreeReading(t *testing.T) {
 	}
 }
 
+// TestParseBodyReadsSource: a body that does not parse is read as its
+// source, the text of a <pre>, decoded from its charset when one is
+// known; one that parses is not.
+func TestParseBodyReadsSource(t *testing.T) {
+	deep := strings.Repeat("<div>", 600) + "a < b & c" + strings.Repeat("</div>", 600)
+	tests := map[string]struct {
+		body, charset, contentType string
+		want                       string // the source text, "" for a body read as a page
+	}{
+		"nested past the HTML parser's limit": {deep, "utf-8", "text/html", deep},
+		"a first line kept":                   {"\n\n" + deep, "", "text/html", "\n\n" + deep},
+		"in its charset":                      {deep + "caf\xe9", "windows-1252", "text/html", deep + "café"},
+		"XML that is not well-formed":         {"<r><a>x</r>", "", "application/xml", "<r><a>x</r>"},
+		"an unknown charset":                  {"<p>x</p>", "x-no-such-charset", "text/html", "<p>x</p>"},
+		"a page that parses":                  {"<p>x</p>", "utf-8", "text/html", ""},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			doc, err := warehouse.ParseBody([]byte(tc.body), tc.charset, tc.contentType)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := sourceText(doc); got != tc.want {
+				t.Errorf("source text %.80q, want %.80q", got, tc.want)
+			}
+		})
+	}
+}
+
 // fingerprint hashes everything of a document that a delta addresses.
 func fingerprint(d *tree.Document) string {
 	h := sha256.New()

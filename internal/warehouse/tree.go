@@ -74,8 +74,10 @@ func diffBodies(oldBody []byte, oldV *vigil.Version, newBody []byte, newV *vigil
 	return treediff.Diff(a, b, nil)
 }
 
-// Document returns the tree of a version, parsed from its exact bytes, with
-// XIDs numbered afresh (post-order from 1).
+// Document returns the tree of a version, read from its exact bytes by
+// ParseBody (a body that does not parse as HTML or XML is its source
+// text), with XIDs numbered afresh (post-order from 1). It returns
+// EINVALID for a body larger than the parsers take.
 func (w *Warehouse) Document(ctx context.Context, versionID int64) (*tree.Document, error) {
 	v, err := w.store.FindVersionByID(ctx, versionID)
 	if err != nil {
@@ -87,8 +89,9 @@ func (w *Warehouse) Document(ctx context.Context, versionID int64) (*tree.Docume
 	}
 	doc, err := parse(body, v)
 	if err != nil {
-		// The page's fault, not the server's: the reason is the user's to read.
-		return nil, vigil.Errorf(vigil.EINVALID, "version %d does not parse as HTML or XML: %s", versionID, strings.TrimPrefix(err.Error(), "markup: "))
+		// The page's fault (larger than the parsers take), not the
+		// server's: the reason is the user's to read.
+		return nil, vigil.Errorf(vigil.EINVALID, "version %d cannot be read as a tree: %s", versionID, strings.TrimPrefix(err.Error(), "markup: "))
 	}
 	doc.AssignXIDs()
 	return doc, nil
@@ -124,7 +127,7 @@ func (w *Warehouse) storedTreeDelta(stored, older []byte, a *vigil.Version, newe
 // delta.Apply(Document(from), d) gives to's tree. For consecutive versions
 // it inverts the stored backward delta; otherwise it runs the tree differ.
 // It returns ENOTFOUND for an unknown version and EINVALID for versions of
-// different resources or that do not parse.
+// different resources or larger than the parsers take.
 func (w *Warehouse) Diff(ctx context.Context, from, to int64) (*delta.Delta, error) {
 	a, err := w.store.FindVersionByID(ctx, from)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/internal/warehouse"
 	"github.com/vigil-web/vigil/markup"
@@ -168,16 +167,51 @@ func TestXHTMLServedAsHTML(t *testing.T) {
 	diffLeads(t, w, v1.ID, v2.ID)
 }
 
-// TestDocumentSaysWhy: a version that does not parse says why, for the
-// dashboard and the API to show: "version 1 does not parse as HTML or XML"
-// left a user with a page nested deeper than the HTML parser takes no
-// clue, while the monitor compared it as text.
-func TestDocumentSaysWhy(t *testing.T) {
-	w, _ := newWarehouse(t, warehouse.Options{})
-	deep := "<html><body>" + strings.Repeat("<div>", 600) + "x" + strings.Repeat("</div>", 600) + "</body></html>"
-	v := put(t, w, "http://example.com/deep", 0, []byte(deep))
-	_, err := w.Document(context.Background(), v.ID)
-	if vigil.ErrorCode(err) != vigil.EINVALID || !strings.Contains(vigil.ErrorMessage(err), "nested") {
-		t.Errorf("Document: %v, want EINVALID saying the page is nested too deep", err)
+// TestUnparseableBodyReadAsSource: a version that does not parse (nested
+// deeper than the HTML parser takes) is read as its source text, as the
+// monitor compares it, so that Document and Diff show the change the
+// monitor reports; with tree deltas on, one is stored and served.
+func TestUnparseableBodyReadAsSource(t *testing.T) {
+	ctx := context.Background()
+	w, db := newWarehouse(t, warehouse.Options{TreeDeltas: true})
+	deep := func(leaf string) []byte {
+		return []byte("<html><body>" + strings.Repeat("<div>", 600) + leaf + strings.Repeat("</div>", 600) + "</body></html>")
 	}
+	v1 := put(t, w, "http://example.com/deep", 0, deep("a < b"))
+	v2 := put(t, w, "http://example.com/deep", 1, deep("a > b"))
+	doc, err := w.Document(ctx, v1.ID)
+	if err != nil {
+		t.Fatalf("Document: %v", err)
+	}
+	if got := sourceText(doc); got != string(deep("a < b")) {
+		t.Errorf("Document: source text %.80q..., want the body", got)
+	}
+	if b, err := db.Body(ctx, v1.ID); err != nil || len(b.TreeDelta) == 0 {
+		t.Errorf("no tree delta stored between versions read as source: %v", err)
+	}
+	d, err := w.Diff(ctx, v1.ID, v2.ID)
+	if err != nil {
+		t.Fatalf("Diff: %v", err)
+	}
+	if s := d.Stats(); s.Updates != 1 || s.Inserts+s.Deletes+s.Moves != 0 {
+		t.Errorf("delta %+v, want one update of the source text", s)
+	}
+	diffLeads(t, w, v1.ID, v2.ID)
+}
+
+// sourceText returns the text of the <pre> of a body read as its source,
+// or "" if doc is not one.
+func sourceText(doc *tree.Document) string {
+	if doc == nil || doc.Root == nil || len(doc.Root.Children) != 2 {
+		return ""
+	}
+	body := doc.Root.Children[1]
+	if body.Name != "body" || len(body.Children) != 1 || body.Children[0].Name != "pre" || len(body.Children[0].Children) != 1 {
+		return ""
+	}
+	text := body.Children[0].Children[0]
+	if text.Kind != tree.Text {
+		return ""
+	}
+	return text.Value
 }

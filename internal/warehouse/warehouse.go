@@ -330,7 +330,7 @@ func (w *Warehouse) prepare(ctx context.Context, v *vigil.Version, blob *vigil.B
 	} else if w.opt.TreeDeltas {
 		td, err := w.backwardTreeDelta(prev, head, f.Body, v)
 		if err != nil {
-			// A document that does not parse has no tree delta; its bytes
+			// Versions that cannot be diffed (too large to read) have no tree delta; their bytes
 			// are kept all the same.
 			w.log.Debug("no tree delta", "version", head.ID, "err", err)
 		}

@@ -31,8 +31,9 @@ import (
 type Warehouse interface {
 	// Body returns the bytes of a version; ENOTFOUND if it does not exist.
 	Body(ctx context.Context, versionID int64) ([]byte, error)
-	// Document returns the tree of a version with XIDs numbered afresh;
-	// EINVALID if it does not parse.
+	// Document returns the tree of a version with XIDs numbered afresh,
+	// read as the monitor reads it (a body that does not parse as HTML or
+	// XML is its source text); EINVALID if it cannot be read at all.
 	Document(ctx context.Context, versionID int64) (*tree.Document, error)
 	// Diff returns the delta from version from to version to, in terms of
 	// Document(from); EINVALID for versions of different resources.

@@ -40,6 +40,12 @@ const (
 // links, images, rows, items and matches for theirs. OldPos and OldPath
 // describe the object in the old version (delete, update, move), NewPos
 // and NewPath in the new one (insert, update, move).
+//
+// A record holds at most 4 KiB of each of its texts (Old and New, a
+// link's or an image's texts and targets, a row's key or a column's
+// header, each label of a list item's parents): a longer one is cut, from
+// a little before the two sides' first difference, with ellipses ("…"),
+// as Texts cuts what a reader is shown to 300 bytes.
 type Change struct {
 	Kind      ObjectKind `json:"kind"`
 	Op        Operation  `json:"op"`

@@ -220,7 +220,12 @@ const shownBefore = 40
 // their start, which both sides share: a long text changed in its middle
 // shows the change.
 func clipPair(old, new string) (string, string) {
-	if len(old) <= maxShown && len(new) <= maxShown {
+	return clipPairTo(old, new, maxShown)
+}
+
+// clipPairTo is clipPair cutting to n bytes a side.
+func clipPairTo(old, new string, n int) (string, string) {
+	if len(old) <= n && len(new) <= n {
 		return old, new
 	}
 	p := 0
@@ -235,7 +240,7 @@ func clipPair(old, new string) (string, string) {
 		start += i + 1 // at a word
 	}
 	cut := func(s string) string {
-		out := clip(s[start:])
+		out := clipTo(s[start:], n)
 		if start > 0 {
 			out = "…" + out
 		}
@@ -244,11 +249,17 @@ func clipPair(old, new string) (string, string) {
 	return cut(old), cut(new)
 }
 
+// clip cuts s to maxShown bytes, with an ellipsis.
 func clip(s string) string {
-	if len(s) <= maxShown {
+	return clipTo(s, maxShown)
+}
+
+// clipTo cuts s to n bytes, not in a character, with an ellipsis.
+func clipTo(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	end := maxShown
+	end := n
 	for end > 0 && !utf8.RuneStart(s[end]) {
 		end-- // not half a character
 	}

@@ -147,6 +147,7 @@ func (p *Pair) Primitive(ct *spec.ChangeType) (*Result, error) {
 	}
 	r.Type = key
 	r.Matched = r.Matched || len(r.Changes) > 0
+	boundTexts(r.Changes)
 	if p.results == nil {
 		p.results = make(map[string]*Result)
 	}

@@ -12,7 +12,8 @@ import (
 // TestWebChangeOfUnparseablePage: a page the HTML parser refuses (nested
 // more than 512 deep) is read as its source text, by the monitor and by
 // the dashboard and the API alike, so the change the monitor reports on
-// it shows: its change page, the diff frame, the API's diff views.
+// it shows: its change page, the diff frame, the API's diff views; its
+// record holds a bounded part of the source.
 func TestWebChangeOfUnparseablePage(t *testing.T) {
 	deep := func(leaf string) string {
 		return strings.Repeat("<div>", 100_000) + leaf + strings.Repeat("</div>", 100_000)
@@ -43,6 +44,12 @@ func TestWebChangeOfUnparseablePage(t *testing.T) {
 	changes := waitChanges(t, c, sen.ID, 1)
 	changeID := int64(changes[0]["id"].(float64))
 	from, to := int64(changes[0]["fromVersion"].(float64)), int64(changes[0]["toVersion"].(float64))
+
+	// Its record holds a bounded part of the source, not the whole of
+	// it on both sides (2.2 MB).
+	if a := c.want(200, "GET", fmt.Sprintf("/api/v1/changes/%d", changeID), nil); len(a.body) > 64<<10 || !strings.Contains(string(a.body), "after") {
+		t.Errorf("the change is %d bytes, want at most 64 KiB showing the new text", len(a.body))
+	}
 
 	// The change page leads to the diff page, whose frame shows the diff.
 	resp, err := sess.client.Get(fmt.Sprintf("%s/changes/%d", d.base, changeID))

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html"
 	"strconv"
-	"strings"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/delta"
@@ -63,13 +62,13 @@ func ParseBody(body []byte, charset, contentType string) (*tree.Document, error)
 // it names one, else as the HTML parser tells the charset of a page. The
 // text is the whole body, white space kept.
 func sourceDocument(body []byte, charset string) (*tree.Document, error) {
-	var b strings.Builder
+	var b bytes.Buffer
 	const head, tail = "<!DOCTYPE html><html><body><pre>\n", "</pre></body></html>"
 	b.Grow(len(head) + len(body) + len(body)/8 + len(tail))
 	b.WriteString(head) // the parser drops a newline right after <pre>: the body's own first line stays
 	b.WriteString(html.EscapeString(string(body)))
 	b.WriteString(tail)
-	page := []byte(b.String())
+	page := b.Bytes()
 	// The body passed the size check; its escaped text may be longer.
 	opt := &markup.Options{Charset: charset, MaxBytes: max(int64(len(page)), markup.DefaultMaxBytes)}
 	doc, err := markup.ParseHTMLBytes(page, opt)

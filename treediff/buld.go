@@ -2,6 +2,7 @@ package treediff
 
 import (
 	"math"
+	"slices"
 
 	"github.com/vigil-web/vigil/tree"
 )
@@ -128,7 +129,7 @@ type candidates struct {
 	m   *matching
 	old *sigTable // unmatched old subtrees by signature, with new counts
 	// byAnc indexes long candidate lists by (signature, level, old ancestor).
-	byAnc map[ancKey][]int32
+	byAnc map[ancKey]*candList
 	built map[tree.Signature]bool
 	// siblings: see buldPhase.
 	siblings bool
@@ -144,7 +145,7 @@ func newCandidates(m *matching) *candidates {
 	c := &candidates{
 		m:     m,
 		old:   newSigTable(m.old.Signature, m.oldMatch),
-		byAnc: map[ancKey][]int32{},
+		byAnc: map[ancKey]*candList{},
 		built: map[tree.Signature]bool{},
 	}
 	c.old.countOthers(m.new.Signature)
@@ -201,34 +202,46 @@ func (c *candidates) best(it queued, dmax int) (i int32, level int, unique bool)
 // only one between the matches of its siblings.
 func (c *candidates) anchored(sig tree.Signature, first, count int32, level int, target, j int32) int32 {
 	m := c.m
-	free := func(i int32) bool { return m.canMatch(i, j) }
+	// take tells whether candidate i (free or not) is the one; stop, that
+	// no candidate after it can be.
+	take := func(i int32) (ok, stop bool) { return m.canMatch(i, j), false }
+	lo, hi := int32(-1), int32(m.old.Len())
 	if level == 1 && c.siblings {
 		if i := c.beside(sig, target, j); i >= 0 {
 			return i
 		}
-		skips := 0
-		lo, hi := int32(-1), int32(m.old.Len())
 		if m.new.Kind[j] == tree.Text && !hasWordChar(m.new.Value(j)) {
 			// A separator does not move: only between the matches of
 			// its siblings.
 			lo, hi = c.between(target, j)
 		}
-		free = func(i int32) bool {
-			if i <= lo || i >= hi || !m.canMatch(i, j) {
-				return false
+		skips := 0
+		take = func(i int32) (ok, stop bool) {
+			if !m.canMatch(i, j) {
+				return false, false
 			}
-			if skips < maxClaimedSkips && c.claimed(i, sig, j) {
+			if c.claimed(i, sig, j) {
 				skips++
-				return false
+				return false, skips >= maxClaimedSkips
 			}
-			return skips < maxClaimedSkips
+			return true, false
 		}
 	}
+	// Candidates come in document order: those at or before lo are passed
+	// over and the scan ends at hi.
 	if level == 1 && m.old.ChildCount(target) <= scanChildren {
 		// The anchor's children are few: look among them directly.
 		for _, i := range m.oldChildren(target) {
-			if m.old.Signature[i] == sig && free(i) {
+			if i <= lo || m.old.Signature[i] != sig {
+				continue
+			}
+			if i >= hi {
+				break
+			}
+			if ok, stop := take(i); ok {
 				return i
+			} else if stop {
+				break
 			}
 		}
 		return -1
@@ -241,37 +254,107 @@ func (c *candidates) anchored(sig tree.Signature, first, count int32, level int,
 				for k := 1; k <= minLookupDepth; k++ {
 					if a := ancestor(m.oldParent, i, k); a >= 0 {
 						key := ancKey{sig, k, a}
-						c.byAnc[key] = append(c.byAnc[key], i)
+						list := c.byAnc[key]
+						if list == nil {
+							list = &candList{}
+							c.byAnc[key] = list
+						}
+						list.nodes = append(list.nodes, i)
 					}
 				}
 			}
 		}
 		if level <= minLookupDepth {
-			key := ancKey{sig, level, target}
-			list := c.byAnc[key]
-			// Candidates are taken in document order, so matched ones gather
-			// at the front: drop them once rather than rescan them.
-			trimmed := list
-			for len(trimmed) > 0 && m.oldMatch[trimmed[0]] >= 0 {
-				trimmed = trimmed[1:]
+			list := c.byAnc[ancKey{sig, level, target}]
+			if list == nil {
+				return -1
 			}
-			if len(trimmed) != len(list) {
-				c.byAnc[key] = trimmed
-			}
-			for _, i := range trimmed {
-				if free(i) {
+			for k := list.free(m.oldMatch, list.after(lo)); k < len(list.nodes); k = list.free(m.oldMatch, k+1) {
+				i := list.nodes[k]
+				if i >= hi {
+					break
+				}
+				if ok, stop := take(i); ok {
 					return i
+				} else if stop {
+					break
 				}
 			}
 			return -1
 		}
 	}
 	for l := first; l >= 0; l = c.old.next(l) {
-		if i := c.old.node(l); ancestor(m.oldParent, i, level) == target && free(i) {
+		i := c.old.node(l)
+		if i <= lo || ancestor(m.oldParent, i, level) != target {
+			continue
+		}
+		if i >= hi {
+			break
+		}
+		if ok, stop := take(i); ok {
 			return i
+		} else if stop {
+			break
 		}
 	}
 	return -1
+}
+
+// candList is a list of old candidates, in document order, of one
+// signature under one ancestor. Candidates get matched in any order, not
+// only from the front: a scan passes over the matched ones through skip,
+// so that each costs the scans O(1) amortised, where a scan from the first
+// unmatched one would read a long list of repeated children again for
+// each node (quadratic).
+type candList struct {
+	nodes []int32
+	// skip[k] is a place at or before the first unmatched candidate from
+	// k on (k itself if nodes[k] was unmatched when last looked at), with
+	// paths compressed as in a union-find. It is nil until a scan first
+	// meets a matched candidate.
+	skip []int32
+}
+
+// after returns the place of the first candidate after old node lo (the
+// first when lo < 0).
+func (l *candList) after(lo int32) int {
+	if lo < 0 {
+		return 0
+	}
+	k, _ := slices.BinarySearch(l.nodes, lo+1)
+	return k
+}
+
+// free returns the place of the first unmatched candidate from place k
+// on, or len(l.nodes), given the old nodes' matches.
+func (l *candList) free(match []int32, k int) int {
+	n := len(l.nodes)
+	r := k
+	for r < n {
+		if l.skip != nil {
+			if s := int(l.skip[r]); s != r {
+				r = s
+				continue
+			}
+		}
+		if match[l.nodes[r]] < 0 {
+			break
+		}
+		if l.skip == nil {
+			l.skip = make([]int32, n)
+			for x := range l.skip {
+				l.skip[x] = int32(x)
+			}
+		}
+		l.skip[r] = int32(r + 1)
+		r++
+	}
+	for k < r && k < n { // compress the path
+		next := int(l.skip[k])
+		l.skip[k] = int32(r)
+		k = next
+	}
+	return r
 }
 
 // maxClaimedSkips bounds the claimed candidates anchored passes over for

@@ -3,10 +3,12 @@ package treediff
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vigil-web/vigil/delta"
 )
@@ -128,5 +130,61 @@ func TestSeparatorsKeepTheirPlaces(t *testing.T) {
 				t.Errorf("%q %s: %+v, want %+v\n%s", sep, tc.name, got, tc.stats, ops(d))
 			}
 		}
+	}
+}
+
+// TestRepeatedChildrenLinear diffs a long bar of links separated by ", "
+// where most links changed and some were split in two, inside an element
+// that align does not reach (a heavy identical list matches it first):
+// the separators reach the heaviest-first phase, each with the candidate
+// list of the whole bar. Scanning that list from its first unmatched
+// candidate for each separator, past those matched out of order and past
+// the claimed ones once the skips were used up, took time quadratic in
+// the length of the bar (32 000 links: 2.6 s where 2 000 took 27 ms).
+func TestRepeatedChildrenLinear(t *testing.T) {
+	doc := func(names []string, heavy string) string {
+		var b strings.Builder
+		b.WriteString("<html><body><nav>" + heavy)
+		for k, n := range names {
+			if k > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, `<a href="/%s">%s</a>`, n, n)
+		}
+		b.WriteString("</nav><p>footer</p></body></html>")
+		return b.String()
+	}
+	elapsed := func(n int) time.Duration {
+		var heavy strings.Builder
+		heavy.WriteString("<ul>")
+		for k := 0; k < n/10; k++ {
+			fmt.Fprintf(&heavy, "<li>heavy item %d</li>", k)
+		}
+		heavy.WriteString("</ul>")
+		var old, new []string
+		for k := 0; k < n; k++ {
+			old = append(old, fmt.Sprintf("L%d", k))
+			if k%5 == 0 {
+				new = append(new, old[k])
+			} else {
+				new = append(new, fmt.Sprintf("X%d", k), fmt.Sprintf("Y%d", k))
+			}
+		}
+		v1, v2 := parse(t, doc(old, heavy.String())), parse(t, doc(new, heavy.String()))
+		best := time.Duration(math.MaxInt64)
+		for range 3 {
+			start := time.Now()
+			if _, err := Diff(v1, v2, nil); err != nil {
+				t.Fatal(err)
+			}
+			best = min(best, time.Since(start))
+		}
+		return best
+	}
+	small, large := elapsed(1000), elapsed(32000)
+	// 32 times the nodes: about 32 times the time when linear, 1 024 when
+	// quadratic; 128 leaves room for a busy machine.
+	if ratio := float64(large) / float64(small); ratio > 128 {
+		t.Errorf("1 000 links: %v, 32 000: %v (%.0f times)", small, large, ratio)
 	}
 }

@@ -213,7 +213,10 @@ func (c *candidates) anchored(sig tree.Signature, first, count int32, level int,
 		if m.new.Kind[j] == tree.Text && !hasWordChar(m.new.Value(j)) {
 			// A separator does not move: only between the matches of
 			// its siblings.
-			lo, hi = c.between(target, j)
+			var placed bool
+			if lo, hi, placed = c.between(target, j); !placed {
+				return -1
+			}
 		}
 		skips := 0
 		take = func(i int32) (ok, stop bool) {
@@ -416,22 +419,33 @@ func (c *candidates) claimed(i int32, sig tree.Signature, j int32) bool {
 // between returns the bounds (exclusive, as node indexes of the old
 // version) between which j's siblings place its match among target's
 // children: after the match of the nearest sibling before j matched to a
-// child of target, before the subtree of the nearest such sibling after j
-// (each looked for among alignWindow siblings).
-func (c *candidates) between(target, j int32) (lo, hi int32) {
+// child of target, before the subtree of the nearest such sibling after j,
+// each looked for among alignWindow siblings; a side with no sibling
+// before (after) j bounds nothing. ok is false when one side has more
+// siblings than that and none matched there: j's place is not known, and
+// a separator paired anywhere would be a move.
+func (c *candidates) between(target, j int32) (lo, hi int32, ok bool) {
 	m := c.m
 	lo, hi = -1, int32(m.old.Len())
-	for k, prev := 0, prevSibling(m.new.Flat, j); k < alignWindow && prev >= 0; k, prev = k+1, prevSibling(m.new.Flat, prev) {
+	prev := prevSibling(m.new.Flat, j)
+	for k := 0; prev >= 0; k, prev = k+1, prevSibling(m.new.Flat, prev) {
+		if k == alignWindow {
+			return lo, hi, false
+		}
 		if x := m.newMatch[prev]; x >= 0 && m.oldParent[x] == target {
 			lo = x
 			break
 		}
 	}
-	for k, next := 0, nextSibling(m.new.Flat, j); k < alignWindow && next >= 0; k, next = k+1, nextSibling(m.new.Flat, next) {
+	next := nextSibling(m.new.Flat, j)
+	for k := 0; next >= 0; k, next = k+1, nextSibling(m.new.Flat, next) {
+		if k == alignWindow {
+			return lo, hi, false
+		}
 		if y := m.newMatch[next]; y >= 0 && m.oldParent[y] == target {
 			hi = y - m.old.Size[y] + 1
 			break
 		}
 	}
-	return lo, hi
+	return lo, hi, true
 }

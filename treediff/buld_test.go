@@ -188,3 +188,42 @@ func TestRepeatedChildrenLinear(t *testing.T) {
 		t.Errorf("1 000 links: %v, 32 000: %v (%.0f times)", small, large, ratio)
 	}
 }
+
+// TestSeparatorsFarFromMatches: links between separators ", " where every
+// link but every fifth is split in two new ones: a long run of new links
+// and separators with no sibling matched near them when the separators are
+// looked up. Such a separator, whose place its siblings do not give, was
+// paired with the first free one of the parent, in the next run: a move
+// (and the links around it a delete and inserts). It is left to the
+// recovery, which pairs the separators in order: no move.
+func TestSeparatorsFarFromMatches(t *testing.T) {
+	var heavy strings.Builder // a list that matches the nav at once
+	heavy.WriteString("<ul>")
+	for k := range 30 {
+		fmt.Fprintf(&heavy, "<li>heavy item %d</li>", k)
+	}
+	heavy.WriteString("</ul>")
+	doc := func(names []string) string {
+		return "<html><body><nav>" + heavy.String() + strings.Join(names, ", ") + "</nav><p>footer</p></body></html>"
+	}
+	link := func(s string) string { return fmt.Sprintf(`<a href="/%s">%s</a>`, s, s) }
+	var old, new []string
+	for k := range 11 {
+		old = append(old, link(fmt.Sprintf("L%d", k)))
+		if k%5 == 0 {
+			new = append(new, old[k])
+		} else {
+			new = append(new, link(fmt.Sprintf("X%d", k)), link(fmt.Sprintf("Y%d", k)))
+		}
+	}
+	v1, v2 := parse(t, doc(old)), parse(t, doc(new))
+	d, err := Diff(v1, v2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkApplies(t, v1, v2, d)
+	want := delta.Stats{Inserts: 16, Updates: 8, AttrUpd: 8, InsertedNodes: 24}
+	if got := d.Stats(); got != want {
+		t.Errorf("%+v, want %+v\n%s", got, want, ops(d))
+	}
+}

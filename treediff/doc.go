@@ -70,7 +70,8 @@
 //     links, taken first come first served, pair one place off from an
 //     inserted or deleted link on, and each is a move. A text of no letter
 //     or digit (a separator) is paired there only between the matches of
-//     its nearest siblings, and never as an identical region by the
+//     its nearest siblings (not at all when none is near: recovery pairs
+//     it in order), and never as an identical region by the
 //     leftovers phase: it does not move, it goes and comes with the items
 //     it separates.
 //   - short values matched by the rule "unique on both sides" (see the

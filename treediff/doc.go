@@ -80,7 +80,9 @@
 //     those whose parents could not be placed before (stray-moves).
 //   - phase 4's top-down pass pairs the only unmatched children of a name
 //     only where they stand in the same gap between the children matched
-//     in order (the anchors of recovery, below): paired across a list,
+//     in order (the anchors of recovery, below), or where no other child
+//     of either side has their name (a page's title, a section's
+//     heading: the same child wherever it stands): paired across a list,
 //     they are a move with all its content rewritten, which is what the
 //     seed reports of a feed that gets a new item on top and loses its
 //     oldest at the end. Children that moved and changed are left to the

@@ -48,6 +48,9 @@ type matching struct {
 	anchorAt       []int32
 	gapOld, gapNew []int32
 	topDownPairs   [][2]int32
+	// nameCount is the top-down pass's count of children by name (see
+	// countNames).
+	nameCount map[int32]int32
 	// pairBuf is the buffer align's alignments are carved from (see
 	// pairSpace); alignEntry, alignUniq and alignPlain are alignMiddle's
 	// scratch space.

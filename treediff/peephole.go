@@ -70,7 +70,9 @@ type topDown struct {
 	// the list, they are a move whose content was all rewritten: a new
 	// item on top of a list and the oldest one gone from its end become
 	// a move of the oldest to the top and a rewrite of its text. The
-	// leftovers phase pairs the ones that did move, by their words.
+	// leftovers phase pairs the ones that did move, by their words. A
+	// child that no other child of either side shares its name with (a
+	// title) is paired wherever it stands (see sameGap).
 	inOrder bool
 }
 
@@ -224,16 +226,52 @@ func (m *matching) pairUniqueChildren(i, j int32, inOrder bool) {
 // sameGap keeps, of the candidate pairs cands (places in oc and vc, the
 // children of old node i and of its match), those whose two children
 // stand in the same gap between the anchors (childAnchors): as many
-// anchors before the one as before the other. It filters cands in place.
+// anchors before the one as before the other. It keeps too those whose
+// name no other child of either side has, matched or not (a page's
+// title, a section's heading): such a child is the same one wherever it
+// stands, and pairing it says what changed in it, where a delete and an
+// insert would hide it (a title changed in a head whose other children
+// moved). It filters cands in place.
 func (m *matching) sameGap(i int32, oc, vc []int32, cands [][2]int32) [][2]int32 {
 	anchors := m.childAnchors(i, oc, vc)
 	kept := cands[:0]
+	var counted bool
 	for _, c := range cands {
 		gx, _ := slices.BinarySearchFunc(anchors, c[0], func(a [2]int32, kx int32) int { return cmp.Compare(a[0], kx) })
 		gy, _ := slices.BinarySearchFunc(anchors, c[1], func(a [2]int32, ky int32) int { return cmp.Compare(a[1], ky) })
-		if gx == gy {
-			kept = append(kept, c)
+		if gx != gy {
+			if !counted {
+				m.countNames(oc, vc, cands)
+				counted = true
+			}
+			if m.nameCount[m.oldName.at(oc[c[0]])] != 2 {
+				continue
+			}
 		}
+		kept = append(kept, c)
 	}
 	return kept
+}
+
+// countNames sets m.nameCount to the number of children in oc and vc (old
+// and new) of each name of the old children of the candidate pairs cands
+// (places in oc and vc).
+func (m *matching) countNames(oc, vc []int32, cands [][2]int32) {
+	if m.nameCount == nil {
+		m.nameCount = map[int32]int32{}
+	}
+	clear(m.nameCount)
+	for _, c := range cands {
+		m.nameCount[m.oldName.at(oc[c[0]])] = 0
+	}
+	for _, ci := range oc {
+		if n, ok := m.nameCount[m.oldName.at(ci)]; ok {
+			m.nameCount[m.oldName.at(ci)] = n + 1
+		}
+	}
+	for _, cj := range vc {
+		if n, ok := m.nameCount[m.newName.at(cj)]; ok {
+			m.nameCount[m.newName.at(cj)] = n + 1
+		}
+	}
 }

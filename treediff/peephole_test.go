@@ -93,7 +93,7 @@ func TestPairUniqueChildrenAgree(t *testing.T) {
 // only unmatched child of a name on each side wherever it stands, made of
 // them a move of the oldest item to the top and a rewrite of all its
 // content, which is not what happened. An item that moved and kept most of
-// its words is still a move.
+// its words is still a move, and so is a child alone of its name.
 func TestTopDownKeepsOrder(t *testing.T) {
 	story := func(n int, title string) string {
 		return fmt.Sprintf(`<li><a href="/n/%d">%s</a></li>`, n, title)
@@ -117,6 +117,17 @@ func TestTopDownKeepsOrder(t *testing.T) {
 		{"a paragraph moved and edited", "<body>" + fox + "<p>x y</p><p>z w</p></body>",
 			"<body><p>x y</p><p>z w</p>" + strings.Replace(fox, "dog", "cat", 1) + "</body>",
 			delta.Stats{Moves: 1, Updates: 1}},
+		// A child alone of its name on both sides is the same child
+		// wherever it stands: a title rewritten where the head's other
+		// children moved around it is an update, not a delete and an
+		// insert (page-lovoo-terms-of-service v0038 -> v0039 read
+		// "rename script -> title" and "delete title").
+		{"the title rewritten, the head reordered", `<html><head><title>Home</title><meta name="a" content="b"/></head><body><p>x y</p></body></html>`,
+			`<html><head><meta name="a" content="b"/><title>Start</title></head><body><p>x y</p></body></html>`,
+			delta.Stats{Moves: 1, Updates: 1}},
+		{"a heading rewritten between two blocks that swapped", "<div><aside><p>side bar text</p></aside><h1>Welcome</h1><main><p>main text here</p></main></div>",
+			"<div><main><p>main text here</p></main><h1>Hello</h1><aside><p>side bar text</p></aside></div>",
+			delta.Stats{Moves: 2, Updates: 1}},
 	} {
 		v1, v2 := parse(t, tc.old), parse(t, tc.new)
 		d, err := Diff(v1, v2, nil)

@@ -176,3 +176,29 @@ func TestSeparatorsNotMovedAlone(t *testing.T) {
 		t.Errorf("%+v, want %+v\n%s", got, want, ops(d))
 	}
 }
+
+// TestKeyedRegionsWithWords: items whose keys all changed but whose words
+// did not are not paired by their words either: an element with a key
+// matches only an element with the same key (the text inside may move
+// from the one to the other). TestKeyedSmallRegions's items have no words,
+// so that the leftovers phase never pairs them whatever the keys.
+func TestKeyedRegionsWithWords(t *testing.T) {
+	list := func(prefix string) string {
+		var b strings.Builder
+		b.WriteString("<r>")
+		for k := range 5 {
+			fmt.Fprintf(&b, `<i id="%s%d">item number %d</i>`, prefix, k, k)
+		}
+		b.WriteString("</r>")
+		return b.String()
+	}
+	v1, v2 := parse(t, list("a")), parse(t, list("b"))
+	d, err := Diff(v1, v2, &Options{KeyAttrs: []string{"id"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkApplies(t, v1, v2, d)
+	if s := d.Stats(); s.Deletes != 5 || s.Inserts != 5 || s.AttrUpd != 0 {
+		t.Errorf("stats %+v, want the 5 items deleted and inserted, no key changed\n%s", s, ops(d))
+	}
+}

@@ -199,7 +199,9 @@ func (c *candidates) best(it queued, dmax int) (i int32, level int, unique bool)
 // is the one beside the matches of j's siblings if there is one, and
 // otherwise the first that no other new node's siblings claim; for a
 // text of no letter or digit (a separator, see pairIdenticalRegions),
-// only one between the matches of its siblings.
+// only one between the matches of its siblings, and none when no sibling
+// near it is matched (see between). After maxClaimedSkips claimed
+// candidates, it gives up.
 func (c *candidates) anchored(sig tree.Signature, first, count int32, level int, target, j int32) int32 {
 	m := c.m
 	// take tells whether candidate i (free or not) is the one; stop, that

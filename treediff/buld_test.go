@@ -227,3 +227,42 @@ func TestSeparatorsFarFromMatches(t *testing.T) {
 		t.Errorf("%+v, want %+v\n%s", got, want, ops(d))
 	}
 }
+
+// TestCandListFree checks candList.free against a plain scan while
+// candidates get matched in random order, and after against a binary search
+// by hand.
+func TestCandListFree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 50 {
+		n := 1 + rng.IntN(40)
+		l := &candList{}
+		match := make([]int32, 3*n)
+		for k := range match {
+			match[k] = -1
+		}
+		for k := range n {
+			l.nodes = append(l.nodes, int32(3*k+1))
+		}
+		for range 2 * n {
+			if c := l.nodes[rng.IntN(n)]; rng.IntN(2) == 0 {
+				match[c] = 0
+			}
+			from := rng.IntN(n + 1)
+			want := from
+			for want < n && match[l.nodes[want]] >= 0 {
+				want++
+			}
+			if got := l.free(match, from); got != want {
+				t.Fatalf("free from %d: %d, want %d (nodes %v, matches %v)", from, got, want, l.nodes, match)
+			}
+			lo := int32(rng.IntN(3*n+1)) - 1
+			want = 0
+			for want < n && l.nodes[want] <= lo {
+				want++
+			}
+			if got := l.after(lo); got != want {
+				t.Fatalf("after %d: %d, want %d (nodes %v)", lo, got, want, l.nodes)
+			}
+		}
+	}
+}

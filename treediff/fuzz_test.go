@@ -13,7 +13,8 @@ import (
 // without "id" as a key attribute, and checks the delta both ways:
 // Apply(old, Diff(old, new)) is new, and Apply(new, Invert(Diff(old, new)))
 // is old, content and XIDs. The seeds cover each kind of change,
-// processing instructions, comments, keys and HTML included:
+// processing instructions, comments, keys, HTML, separators between links
+// and children alone of their name included:
 //
 //	go test -run '^$' -fuzz FuzzDiffRoundTrip ./treediff
 func FuzzDiffRoundTrip(f *testing.F) {
@@ -27,6 +28,8 @@ func FuzzDiffRoundTrip(f *testing.F) {
 		{`<r><a/><a/><a/></r>`, `<r><a/><b/><a/></r>`},
 		{`<r><i id="1">a</i><i id="2">b</i></r>`, `<r><i id="2">a</i><i id="1">b</i></r>`},
 		{`<p>one <b>two</b> three<p>four`, `<ul><li>one<li>three</ul><p>four <b>two</b>`},
+		{`<r><n><u><i>h</i></u><a>A</a> | <a>B</a>, <a>C</a> | <a>D</a></n></r>`, `<r><n><u><i>h</i></u><a>X</a> | <a>Y</a> | <a>B</a>, <a>C</a><a>D</a> | </n></r>`},
+		{`<html><head><title>Home</title><meta a="b"/></head></html>`, `<html><head><meta a="b"/><title>Start</title><title/></head></html>`},
 	} {
 		f.Add(seed[0], seed[1], false)
 		f.Add(seed[0], seed[1], true)

@@ -109,6 +109,7 @@ func (p buldPhase) run(m *matching) {
 		queueChildren(it.node)
 	}
 	m.lightMoves = m.unpairStrayMoves(lightMoves)
+	m.candidateWork += c.work()
 }
 
 // forceAncestors matches up to levels ancestors of old node i and new node j
@@ -133,6 +134,20 @@ type candidates struct {
 	built map[tree.Signature]bool
 	// siblings: see buldPhase.
 	siblings bool
+	// looked counts the candidates anchored looked at, for the tests'
+	// check that the phase stays linear (see work).
+	looked int
+}
+
+// work returns the candidates the phase looked at and the places its
+// candidate lists' scans stepped through: a count, not a time, that grows
+// as the document does unless a scan goes quadratic.
+func (c *candidates) work() int {
+	n := c.looked
+	for _, l := range c.byAnc {
+		n += l.steps
+	}
+	return n
 }
 
 type ancKey struct {
@@ -206,7 +221,7 @@ func (c *candidates) anchored(sig tree.Signature, first, count int32, level int,
 	m := c.m
 	// take tells whether candidate i (free or not) is the one; stop, that
 	// no candidate after it can be.
-	take := func(i int32) (ok, stop bool) { return m.canMatch(i, j), false }
+	take := func(i int32) (ok, stop bool) { c.looked++; return m.canMatch(i, j), false }
 	lo, hi := int32(-1), int32(m.old.Len())
 	if level == 1 && c.siblings {
 		if i := c.beside(sig, target, j); i >= 0 {
@@ -222,6 +237,7 @@ func (c *candidates) anchored(sig tree.Signature, first, count int32, level int,
 		}
 		skips := 0
 		take = func(i int32) (ok, stop bool) {
+			c.looked++
 			if !m.canMatch(i, j) {
 				return false, false
 			}
@@ -318,6 +334,8 @@ type candList struct {
 	// paths compressed as in a union-find. It is nil until a scan first
 	// meets a matched candidate.
 	skip []int32
+	// steps counts the places free stepped through (see candidates.work).
+	steps int
 }
 
 // after returns the place of the first candidate after old node lo (the
@@ -336,6 +354,7 @@ func (l *candList) free(match []int32, k int) int {
 	n := len(l.nodes)
 	r := k
 	for r < n {
+		l.steps++
 		if l.skip != nil {
 			if s := int(l.skip[r]); s != r {
 				r = s
@@ -355,6 +374,7 @@ func (l *candList) free(match []int32, k int) int {
 		r++
 	}
 	for k < r && k < n { // compress the path
+		l.steps++
 		next := int(l.skip[k])
 		l.skip[k] = int32(r)
 		k = next

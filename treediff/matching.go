@@ -74,6 +74,9 @@ type matching struct {
 	strayOld, strayNew []int32
 	// gapMatcher is recovery's exact matcher, with its working space.
 	gapMatcher editdist.FlatMatcher
+	// candidateWork is what the heaviest-first phase's look-ups cost
+	// (candidates.work), for the tests.
+	candidateWork int
 }
 
 func newMatching(old, new *tree.Flat, opt *Options) *matching {

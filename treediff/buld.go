@@ -109,7 +109,7 @@ func (p buldPhase) run(m *matching) {
 		queueChildren(it.node)
 	}
 	m.lightMoves = m.unpairStrayMoves(lightMoves)
-	m.candidateWork += c.work()
+	m.candidateWork += c.work
 }
 
 // forceAncestors matches up to levels ancestors of old node i and new node j
@@ -134,20 +134,11 @@ type candidates struct {
 	built map[tree.Signature]bool
 	// siblings: see buldPhase.
 	siblings bool
-	// looked counts the candidates anchored looked at, for the tests'
-	// check that the phase stays linear (see work).
-	looked int
-}
-
-// work returns the candidates the phase looked at and the places its
-// candidate lists' scans stepped through: a count, not a time, that grows
-// as the document does unless a scan goes quadratic.
-func (c *candidates) work() int {
-	n := c.looked
-	for _, l := range c.byAnc {
-		n += l.steps
-	}
-	return n
+	// work counts the candidates anchored looked at and the places its
+	// candidate lists' scans stepped through (candList.free): a count,
+	// not a time, for the tests' check that it grows as the document
+	// does and no scan goes quadratic.
+	work int
 }
 
 type ancKey struct {
@@ -221,7 +212,7 @@ func (c *candidates) anchored(sig tree.Signature, first, count int32, level int,
 	m := c.m
 	// take tells whether candidate i (free or not) is the one; stop, that
 	// no candidate after it can be.
-	take := func(i int32) (ok, stop bool) { c.looked++; return m.canMatch(i, j), false }
+	take := func(i int32) (ok, stop bool) { c.work++; return m.canMatch(i, j), false }
 	lo, hi := int32(-1), int32(m.old.Len())
 	if level == 1 && c.siblings {
 		if i := c.beside(sig, target, j); i >= 0 {
@@ -237,7 +228,7 @@ func (c *candidates) anchored(sig tree.Signature, first, count int32, level int,
 		}
 		skips := 0
 		take = func(i int32) (ok, stop bool) {
-			c.looked++
+			c.work++
 			if !m.canMatch(i, j) {
 				return false, false
 			}
@@ -290,7 +281,7 @@ func (c *candidates) anchored(sig tree.Signature, first, count int32, level int,
 			if list == nil {
 				return -1
 			}
-			for k := list.free(m.oldMatch, list.after(lo)); k < len(list.nodes); k = list.free(m.oldMatch, k+1) {
+			for k := list.free(m.oldMatch, list.after(lo), &c.work); k < len(list.nodes); k = list.free(m.oldMatch, k+1, &c.work) {
 				i := list.nodes[k]
 				if i >= hi {
 					break
@@ -332,10 +323,13 @@ type candList struct {
 	// skip[k] is a place at or before the first unmatched candidate from
 	// k on (k itself if nodes[k] was unmatched when last looked at), with
 	// paths compressed as in a union-find. It is nil until a scan first
-	// meets a matched candidate.
+	// meets a matched candidate after an unmatched one.
 	skip []int32
-	// steps counts the places free stepped through (see candidates.work).
-	steps int
+	// head is the place of the first unmatched candidate when last looked
+	// at: candidates are mostly taken in document order, and matched ones
+	// gather at the front, passed over by moving head on, with nothing
+	// to allocate (matches only grow while the phase scans).
+	head int
 }
 
 // after returns the place of the first candidate after old node lo (the
@@ -349,12 +343,20 @@ func (l *candList) after(lo int32) int {
 }
 
 // free returns the place of the first unmatched candidate from place k
-// on, or len(l.nodes), given the old nodes' matches.
-func (l *candList) free(match []int32, k int) int {
+// on, or len(l.nodes), given the old nodes' matches; it adds the places it
+// stepped through to *steps.
+func (l *candList) free(match []int32, k int, steps *int) int {
 	n := len(l.nodes)
+	if k <= l.head {
+		for l.head < n && match[l.nodes[l.head]] >= 0 {
+			*steps++
+			l.head++
+		}
+		return l.head
+	}
 	r := k
 	for r < n {
-		l.steps++
+		*steps++
 		if l.skip != nil {
 			if s := int(l.skip[r]); s != r {
 				r = s
@@ -374,7 +376,7 @@ func (l *candList) free(match []int32, k int) int {
 		r++
 	}
 	for k < r && k < n { // compress the path
-		l.steps++
+		*steps++
 		next := int(l.skip[k])
 		l.skip[k] = int32(r)
 		k = next

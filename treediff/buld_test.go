@@ -250,7 +250,7 @@ func TestCandListFree(t *testing.T) {
 			for want < n && match[l.nodes[want]] >= 0 {
 				want++
 			}
-			if got := l.free(match, from); got != want {
+			if got := l.free(match, from, new(int)); got != want {
 				t.Fatalf("free from %d: %d, want %d (nodes %v, matches %v)", from, got, want, l.nodes, match)
 			}
 			lo := int32(rng.IntN(3*n+1)) - 1

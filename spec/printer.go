@@ -236,11 +236,25 @@ func (p *printer) file(f *File) {
 		prevSentinel = false
 	}
 	for _, s := range f.Sentinels {
+		// The blank line before the sentinel goes before the comments
+		// from inside its first line (after Create), which are printed
+		// above it: they belong to the sentinel, not to the comments
+		// before it.
+		separated := false
+		separate := func() {
+			if p.buf.Len() > 0 && (prevSentinel || s.blank) && !bytes.HasSuffix(p.buf.Bytes(), []byte("\n\n")) {
+				p.str("\n")
+			}
+			separated, prevSentinel = true, false
+		}
 		for _, c := range p.before[s] {
+			if !separated && c.Hash.IsValid() && s.Create.IsValid() && c.Hash.Offset > s.Create.Offset {
+				separate()
+			}
 			top(c)
 		}
-		if p.buf.Len() > 0 && (prevSentinel || s.blank) && !bytes.HasSuffix(p.buf.Bytes(), []byte("\n\n")) {
-			p.str("\n")
+		if !separated {
+			separate()
 		}
 		p.sentinel(s)
 		prevSentinel = true

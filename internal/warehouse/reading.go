@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"html"
 	"strconv"
 
 	"github.com/vigil-web/vigil"
@@ -62,13 +61,31 @@ func ParseBody(body []byte, charset, contentType string) (*tree.Document, error)
 // it names one, else as the HTML parser tells the charset of a page. The
 // text is the whole body, white space kept.
 func sourceDocument(body []byte, charset string) (*tree.Document, error) {
-	var b bytes.Buffer
 	const head, tail = "<!DOCTYPE html><html><body><pre>\n", "</pre></body></html>"
-	b.Grow(len(head) + len(body) + len(body)/8 + len(tail))
-	b.WriteString(head) // the parser drops a newline right after <pre>: the body's own first line stays
-	b.WriteString(html.EscapeString(string(body)))
-	b.WriteString(tail)
-	page := b.Bytes()
+	// The page is written once, into a buffer of its exact size: a body of
+	// hundreds of megabytes is not copied to a string, escaped into
+	// another and copied again into a buffer grown by doubling. The parse
+	// still allocates some three times the page (the HTML tokenizer grows
+	// its buffer by doubling to hold the one text token).
+	n := len(head) + len(body) + len(tail)
+	for _, c := range body {
+		if e := htmlEscapes[c]; e != "" {
+			n += len(e) - 1
+		}
+	}
+	page := make([]byte, 0, n)
+	page = append(page, head...) // the parser drops a newline right after <pre>: the body's own first line stays
+	for len(body) > 0 {
+		i := bytes.IndexAny(body, `<>&'"`)
+		if i < 0 {
+			page = append(page, body...)
+			break
+		}
+		page = append(page, body[:i]...)
+		page = append(page, htmlEscapes[body[i]]...)
+		body = body[i+1:]
+	}
+	page = append(page, tail...)
 	// The body passed the size check; its escaped text may be longer.
 	opt := &markup.Options{Charset: charset, MaxBytes: max(int64(len(page)), markup.DefaultMaxBytes)}
 	doc, err := markup.ParseHTMLBytes(page, opt)
@@ -78,6 +95,10 @@ func sourceDocument(body []byte, charset string) (*tree.Document, error) {
 	}
 	return doc, err
 }
+
+// htmlEscapes holds what html.EscapeString writes for each byte it
+// escapes.
+var htmlEscapes = [256]string{'<': "&lt;", '>': "&gt;", '&': "&amp;", '\'': "&#39;", '"': "&#34;"}
 
 // parse is ParseBody for a stored version.
 func parse(body []byte, v *vigil.Version) (*tree.Document, error) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -216,5 +217,38 @@ func TestCheckedSite(t *testing.T) {
 		if err != nil || got != want {
 			t.Errorf("%s: site %q, %v; want %q", src, got, err, want)
 		}
+	}
+}
+
+// TestStoredCheckedLoadsUnderLaterRules: a checked sentinel stored before
+// NormalizeURL refused a port outside 1 to 65535 and a mistyped
+// "http:/" scheme still decodes from the store, as it was checked then:
+// refusing it stopped the monitor from checking the sentinel at all
+// (decodePlan), even one whose only such URL is a webhook's, and hid it
+// from the sentinels that use it. New input is held to the rules.
+func TestStoredCheckedLoadsUnderLaterRules(t *testing.T) {
+	for name, tc := range map[string]struct {
+		doc  string
+		urls []string
+	}{
+		"page port":   {`{"name":"s","using":{"url":"a.example:99999"},"urls":["http://a.example:99999/"]}`, []string{"http://a.example:99999/"}},
+		"page scheme": {`{"name":"s","using":{"url":"http:/a.example/"},"urls":["http://http/a.example/"]}`, []string{"http://http/a.example/"}},
+		"webhook port": {`{"name":"s","using":{"url":"http://a.example/"},"notify":[{"webhook":"http://h.example:0/x"},{"email":"a@b.example"}],"urls":["http://a.example/"]}`,
+			[]string{"http://a.example/"}},
+		"site port": {`{"name":"s","using":{"site":{"url":"http://a.example:70000/","scope":["http://a.example:70000/x"]}},"urls":["http://a.example:70000/"],"site":{"url":"http://a.example:70000/","scope":["http://a.example:70000/x"],"depth":2,"pages":10}}`,
+			[]string{"http://a.example:70000/"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var c Checked
+			if err := json.Unmarshal([]byte(tc.doc), &c); err != nil {
+				t.Fatalf("a stored sentinel does not load: %v", err)
+			}
+			if c.Sentinel == nil || !slices.Equal(c.URLs, tc.urls) {
+				t.Errorf("loaded %v with urls %q, want %q", c.Sentinel, c.URLs, tc.urls)
+			}
+			if _, err := DecodeSentinel([]byte(tc.doc)); err == nil {
+				t.Errorf("DecodeSentinel accepts it: new input must follow the rules")
+			}
+		})
 	}
 }

@@ -50,6 +50,13 @@ func (l FieldErrors) Unwrap() []error {
 // the package documentation of the JSON form). It returns the sentinel,
 // partial when there are errors, and a FieldErrors list.
 func DecodeSentinel(data []byte) (*Sentinel, error) {
+	return decodeSentinel(data, false)
+}
+
+// decodeSentinel is DecodeSentinel; for a stored sentinel (Checked's JSON
+// form read back), the URL rules added since it was stored are left out
+// (see normalizeURL).
+func decodeSentinel(data []byte, stored bool) (*Sentinel, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
@@ -65,6 +72,7 @@ func DecodeSentinel(data []byte) (*Sentinel, error) {
 		val := &validator{
 			report: func(n Node, _, msg string) { d.errorf(d.pathOf(n), "%s", msg) },
 			warn:   func(Node, string, string) {},
+			stored: stored,
 		}
 		val.sentinel(s)
 	}

@@ -36,6 +36,16 @@ type validator struct {
 	unavailable map[ContactKind]string
 	// checkChat, if not nil, is Checker.CheckChat.
 	checkChat func(url string) error
+	// stored: the sentinel was checked when it was stored (Checked's
+	// JSON form, read back from a store); the URL rules added since
+	// (see normalizeURL) are not applied to it, so that it still loads.
+	stored bool
+}
+
+// normalize is NormalizeURL, without the later rules for a stored
+// sentinel.
+func (v *validator) normalize(raw string) (string, error) {
+	return normalizeURL(raw, !v.stored)
 }
 
 // sentinel validates every clause present in s.
@@ -123,14 +133,14 @@ func IsValidName(name string) bool {
 func (v *validator) target(t Target) {
 	switch t := t.(type) {
 	case *URLTarget:
-		u, err := NormalizeURL(t.URL)
+		u, err := v.normalize(t.URL)
 		if err != nil {
 			v.report(t, t.URL, err.Error())
 		} else if v.urls != nil {
 			v.urls[t] = u
 		}
 	case *SiteTarget:
-		if _, err := NormalizeURL(t.URL); err != nil {
+		if _, err := v.normalize(t.URL); err != nil {
 			v.report(t, t.URL, err.Error())
 		}
 		if b := t.Depth; b != nil && (b.N < 0 || b.N > MaxSiteDepth) {
@@ -175,7 +185,7 @@ func (v *validator) siteScope(t *SiteTarget) {
 		case k == MaxSiteScopes:
 			v.report(s, s.Value, fmt.Sprintf("%d scopes in a site target: want at most %d", len(t.Scope), MaxSiteScopes))
 		default:
-			if _, err := NormalizeURL(s.Value); err != nil {
+			if _, err := v.normalize(s.Value); err != nil {
 				v.report(s, s.Value, "site scope: "+err.Error())
 			}
 		}
@@ -231,11 +241,19 @@ func targetKey(t Target) string {
 // its present normal form, and the monitor matches the two by
 // vigil.CanonicalURL.
 func NormalizeURL(raw string) (string, error) {
+	return normalizeURL(raw, true)
+}
+
+// normalizeURL is NormalizeURL; not strict, it leaves out the rules added
+// after sentinels were stored with URLs they break (a port outside 1 to
+// 65535, a mistyped "http:/a.example"): a stored sentinel was checked when
+// it was stored, and loads as it ran then, its fetches failing as they did.
+func normalizeURL(raw string, strict bool) (string, error) {
 	s := strings.TrimSpace(raw)
 	if s == "" {
 		return "", fmt.Errorf("invalid URL: empty")
 	}
-	if !strings.Contains(s, "://") {
+	if !strings.Contains(s, "://") && strict {
 		// "http:/a.example" or "https//a.example" is a scheme
 		// mistyped, not a host named http.
 		lower := strings.ToLower(s)
@@ -244,13 +262,15 @@ func NormalizeURL(raw string) (string, error) {
 				return "", fmt.Errorf("invalid URL %s: write the scheme as %s:// before the host", quote(raw), scheme)
 			}
 		}
+	}
+	if !strings.Contains(s, "://") {
 		s = "http://" + s
 	}
 	u, err := url.Parse(s)
 	if err != nil {
 		return "", fmt.Errorf("invalid URL %s: %v", quote(raw), unwrapURLError(err))
 	}
-	if err := checkPort(u); err != nil {
+	if err := checkPort(u); err != nil && strict {
 		return "", fmt.Errorf("invalid URL %s: %v", quote(raw), err)
 	}
 	u.Scheme = strings.ToLower(u.Scheme)
@@ -807,7 +827,7 @@ func (v *validator) notify(n *NotifyClause) {
 		if c == nil {
 			continue
 		}
-		if err := ValidateContact(c.Kind, c.Address); err != nil {
+		if err := validateContact(c.Kind, c.Address, !v.stored); err != nil {
 			v.report(c, c.Address, err.Error())
 			continue
 		}
@@ -833,6 +853,12 @@ func (v *validator) notify(n *NotifyClause) {
 // or a URL of a supported chat service. Fax and PDA, which the seed names,
 // are reported as unsupported.
 func ValidateContact(kind ContactKind, address string) error {
+	return validateContact(kind, address, true)
+}
+
+// validateContact is ValidateContact; not strict, it takes a webhook's
+// port outside 1 to 65535 (see normalizeURL).
+func validateContact(kind ContactKind, address string, strict bool) error {
 	switch kind {
 	case Email:
 		a, err := mail.ParseAddress(address)
@@ -847,7 +873,7 @@ func ValidateContact(kind ContactKind, address string) error {
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return fmt.Errorf("invalid webhook URL %s: want an absolute http or https URL", quote(address))
 		}
-		if err := checkPort(u); err != nil {
+		if err := checkPort(u); err != nil && strict {
 			return fmt.Errorf("invalid webhook URL %s: %v", quote(address), err)
 		}
 	case Chat:

@@ -321,3 +321,33 @@ func TestQuoteShort(t *testing.T) {
 		}
 	}
 }
+
+// TestShortQuotationOfCode: a message quoting printed code cut at
+// maxQuoted characters does not end inside an escape of a quoted string,
+// on a lone backslash (keywords {"aaa\...), and a regular expression cut
+// short keeps its dots outside its backquotes, as quote keeps them
+// outside the quotes: inside, they read as part of the expression.
+func TestShortQuotationOfCode(t *testing.T) {
+	now := time.Date(2003, 6, 1, 12, 0, 0, 0, time.UTC)
+	a28 := strings.Repeat("a", 28)
+	for name, tc := range map[string]struct {
+		src, want string
+	}{
+		"escaped quote": {`Create Sentinel a Using http://a.example Monitor keywords {"` + a28 + `\"bbbb"} OR keywords {"` + a28 + `\"bbbb"}`,
+			`keywords {"` + a28 + `... appears twice`},
+		"escaped byte": {`Create Sentinel a Using http://a.example Monitor keywords {"` + a28[:26] + `\x01bbbb"} OR keywords {"` + a28[:26] + `\x01bbbb"}`,
+			`keywords {"` + a28[:26] + `... appears twice`},
+		"regexp": {`Create Sentinel a Using site http://a.example match "(` + strings.Repeat("x", 60) + `"`,
+			"missing closing ): `(" + strings.Repeat("x", 39) + "`..."},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f, err := Parse("f.ssl", []byte(tc.src))
+			if err == nil {
+				_, err = NewChecker(now).CheckFile(f)
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want it to hold %s", err, tc.want)
+			}
+		})
+	}
+}

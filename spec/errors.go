@@ -117,6 +117,38 @@ func short(s string) string {
 	return s
 }
 
+// shortCode is short for text in the language, as Print writes it: the
+// cut is not made inside an escape of a quoted string (\", \\, \x7f,
+// \u00a0), which would end the text on a lone backslash.
+func shortCode(s string) string {
+	c := short(s)
+	if c == s {
+		return s
+	}
+	c = c[:len(c)-len("...")]
+	for k := 0; k < len(c); k++ {
+		if c[k] != '\\' {
+			continue
+		}
+		n := 2 // \" \\ \n
+		if k+1 < len(c) {
+			switch c[k+1] {
+			case 'x':
+				n = 4
+			case 'u':
+				n = 6
+			case 'U':
+				n = 10
+			}
+		}
+		if k+n > len(c) {
+			return c[:k] + "..."
+		}
+		k += n - 1
+	}
+	return c + "..."
+}
+
 // quote returns s quoted as %q does, cut as short cuts it: the "..." is
 // outside the quotes, so the quoted text is what the source holds.
 func quote(s string) string {

@@ -165,7 +165,7 @@ func (v *validator) target(t Target) {
 			v.target(l)
 			k := targetKey(l)
 			if seen[k] {
-				v.report(l, Print(l), fmt.Sprintf("operands of %s must be distinct: %s appears twice", t.Op, short(Print(l))))
+				v.report(l, Print(l), fmt.Sprintf("operands of %s must be distinct: %s appears twice", t.Op, shortCode(Print(l))))
 			}
 			seen[k] = true
 		}
@@ -339,7 +339,11 @@ func isASCII(s string) bool {
 func regexpError(err error) string {
 	var se *syntax.Error
 	if errors.As(err, &se) {
-		return "error parsing regexp: " + se.Code.String() + ": `" + short(se.Expr) + "`"
+		expr := "`" + se.Expr + "`"
+		if c := short(se.Expr); c != se.Expr {
+			expr = "`" + strings.TrimSuffix(c, "...") + "`..." // the dots outside, as quote writes them
+		}
+		return "error parsing regexp: " + se.Code.String() + ": " + expr
 	}
 	return err.Error()
 }
@@ -409,7 +413,7 @@ func (v *validator) composite(x *BinaryExpr, ops []Expr) {
 		seen := make(map[string]bool, len(ops))
 		for i, o := range ops {
 			if seen[key(i)] {
-				v.report(o, key(i), fmt.Sprintf("operands of %s must be distinct: %s appears twice", x.Op, short(key(i))))
+				v.report(o, key(i), fmt.Sprintf("operands of %s must be distinct: %s appears twice", x.Op, shortCode(key(i))))
 			}
 			seen[key(i)] = true
 		}
@@ -417,7 +421,7 @@ func (v *validator) composite(x *BinaryExpr, ops []Expr) {
 		for i := 1; i < len(ops); i++ {
 			for j := 0; j < i; j++ {
 				if equalExpr(ops[i], ops[j]) {
-					v.report(ops[i], key(i), fmt.Sprintf("operands of %s must be distinct: %s appears twice", x.Op, short(key(i))))
+					v.report(ops[i], key(i), fmt.Sprintf("operands of %s must be distinct: %s appears twice", x.Op, shortCode(key(i))))
 					break
 				}
 			}
@@ -455,13 +459,13 @@ func (v *validator) composite(x *BinaryExpr, ops []Expr) {
 				if subsumes(b.c, a.c) {
 					n := ops[b.i]
 					v.report(n, key(b.i), fmt.Sprintf("change type %s is not valid as a change to %s would trigger the change type %s, so the sentinel could never fire",
-						quote(key(a.i)+" AND "+key(b.i)), short(key(a.i)), short(Print(b.c))))
+						quote(key(a.i)+" AND "+key(b.i)), shortCode(key(a.i)), short(Print(b.c))))
 				}
 			case x.Op == Or && !b.neg && a.i < b.i && !equalExpr(a.c, b.c):
 				if subsumes(b.c, a.c) {
-					v.warn(ops[a.i], key(a.i), fmt.Sprintf("%s OR %s is the same as %s: every change to %s is also a change to %s", short(key(a.i)), short(key(b.i)), short(key(b.i)), short(key(a.i)), short(key(b.i))))
+					v.warn(ops[a.i], key(a.i), fmt.Sprintf("%s OR %s is the same as %s: every change to %s is also a change to %s", shortCode(key(a.i)), shortCode(key(b.i)), shortCode(key(b.i)), shortCode(key(a.i)), shortCode(key(b.i))))
 				} else if subsumes(a.c, b.c) {
-					v.warn(ops[b.i], key(b.i), fmt.Sprintf("%s OR %s is the same as %s: every change to %s is also a change to %s", short(key(a.i)), short(key(b.i)), short(key(a.i)), short(key(b.i)), short(key(a.i))))
+					v.warn(ops[b.i], key(b.i), fmt.Sprintf("%s OR %s is the same as %s: every change to %s is also a change to %s", shortCode(key(a.i)), shortCode(key(b.i)), shortCode(key(a.i)), shortCode(key(b.i)), shortCode(key(a.i))))
 				}
 			}
 		}

@@ -132,6 +132,8 @@ type Checker struct {
 	bad   map[string]bool
 	// replacing is the stored sentinel CheckReplace checks an edit of.
 	replacing *Stored
+	// stored: RecheckStored is checking a stored sentinel again.
+	stored bool
 }
 
 // NewChecker returns a checker whose Now is now and whose location is UTC.
@@ -213,6 +215,19 @@ func (c *Checker) Check(s *Sentinel) (*Checked, error) {
 	return ch, nil
 }
 
+// RecheckStored is CheckReplace for a stored sentinel checked again, from
+// its source, because one it uses (Using, start(), end(), during()) was
+// edited: the URL rules added after sentinels were stored with URLs they
+// break (a port outside 1 to 65535, a mistyped "http:/a.example") are
+// left out, as Checked.UnmarshalJSON leaves them out when it is read
+// back, so that an edit of the one it uses is not refused for a URL of its
+// own that was valid when it was stored.
+func (c *Checker) RecheckStored(name string, s *Sentinel) (*Checked, error) {
+	c.stored = true
+	defer func() { c.stored = false }()
+	return c.CheckReplace(name, s)
+}
+
 // CheckReplace checks s as the new version of the stored sentinel named old
 // (an edit): old does not count against the uniqueness of the name and is
 // not visible to s, so a lifespan of s that depends, through other stored
@@ -277,7 +292,8 @@ func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
 		k.errorf(s, "", "checker has no current time (Checker.Now)")
 		return nil, k.errs
 	}
-	v := &validator{report: k.report, warn: k.warn, urls: map[*URLTarget]string{}, compile: c.CompileSelector, unavailable: c.Unavailable, checkChat: c.CheckChat}
+	v := &validator{report: k.report, warn: k.warn, urls: map[*URLTarget]string{}, compile: c.CompileSelector, unavailable: c.Unavailable, checkChat: c.CheckChat,
+		stored: c.stored}
 	v.sentinel(s)
 	k.urls = v.urls
 
@@ -423,8 +439,9 @@ func (k *checking) siteClauses(out *Sentinel) {
 
 // siteOf resolves a site target: its URL in normal form and its bounds,
 // defaults filled in; nil if its URL is not valid (the validator said).
-func siteOf(t *SiteTarget) *Site {
-	u, err := NormalizeURL(t.URL)
+// Not strict, it takes the URLs a stored sentinel may hold (normalizeURL).
+func siteOf(t *SiteTarget, strict bool) *Site {
+	u, err := normalizeURL(t.URL, strict)
 	if err != nil {
 		return nil
 	}
@@ -439,7 +456,7 @@ func siteOf(t *SiteTarget) *Site {
 		if s == nil {
 			return nil // the validator said
 		}
-		u, err := NormalizeURL(s.Value)
+		u, err := normalizeURL(s.Value, strict)
 		if err != nil {
 			return nil
 		}
@@ -486,7 +503,7 @@ func (k *checking) targets(t Target, parent **Stored) ([]string, [][]int, *Site)
 			if st != t { // an operand: the validator said
 				return nil, true
 			}
-			if site = siteOf(st); site == nil {
+			if site = siteOf(st, !k.c.stored); site == nil {
 				return nil, true
 			}
 			return [][]int{{add(site.URL)}}, true

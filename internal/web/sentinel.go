@@ -212,7 +212,7 @@ func (s *Server) recheckUsers(ctx context.Context, u *vigil.User, old *vigil.Sen
 			if err != nil {
 				return nil, fmt.Errorf("sentinel %s: %w", dep.Name, err)
 			}
-			dch, err := c.CheckReplace(dep.Name, parsed)
+			dch, err := c.RecheckStored(dep.Name, parsed)
 			if err != nil {
 				return nil, vigil.Errorf(vigil.ECONFLICT, "sentinel %s cannot be changed so: %s, which uses it, would be invalid: %s", old.Name, dep.Name, err)
 			}

@@ -308,3 +308,71 @@ func TestCheckNowPending(t *testing.T) {
 		t.Errorf("check-now of a started sentinel: %v", err)
 	}
 }
+
+// TestEditReachesStoredUsers: an edit of a sentinel checks again the
+// stored ones that use it without the URL rules added after they were
+// stored: a user with a webhook on port 99999 or a site on port 70000,
+// valid when it was stored, refused the edit ("sentinel links cannot be
+// changed so: old, which uses it, would be invalid: ... port 99999 out
+// of range"), though neither the edit nor that URL had anything to do
+// with each other.
+func TestEditReachesStoredUsers(t *testing.T) {
+	s, u := newTestServer(t)
+	s.Checker = storeChecker(s)
+	ctx := context.Background()
+	links, err := s.saveSentinel(ctx, u, &sentinelInput{Source: "Create Sentinel links Using http://a.example/one Fetch 1 day"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Stored as an earlier version stored it: checked with a port that
+	// is valid, then written with the one it had.
+	storeOld := func(name, src, port, old string) {
+		t.Helper()
+		c, err := s.checker(ctx, u, time.Now().UTC().Truncate(time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sen, err := spec.ParseSentinel("", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ch, err := c.Check(sen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := json.Marshal(ch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := &vigil.Sentinel{OwnerID: u.ID, Name: name, Source: strings.ReplaceAll(src, port, old),
+			Spec: []byte(strings.ReplaceAll(string(data), port, old)), Status: vigil.SentinelActive, NextCheck: time.Now()}
+		if err := s.Store.CreateSentinel(ctx, out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	storeOld("old", `Create Sentinel old Using links Notify By webhook "http://h.example:9999/x"`, ":9999/", ":99999/")
+	storeOld("oldsite", `Create Sentinel oldsite Using site http://b.example:7000/ depth 1 Every 1 day From start(links)`, ":7000/", ":70000/")
+	if _, err := s.saveSentinel(ctx, u, &sentinelInput{Source: "Create Sentinel links Using http://a.example/two Fetch 1 day"}, links); err != nil {
+		t.Fatalf("edit of links: %v", err)
+	}
+	all, _, err := s.Store.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sen := range all {
+		var c spec.Checked
+		if err := json.Unmarshal(sen.Spec, &c); err != nil {
+			t.Fatalf("%s: %v", sen.Name, err)
+		}
+		switch sen.Name {
+		case "old":
+			if !slices.Equal(c.URLs, []string{"http://a.example/two"}) {
+				t.Errorf("old watches %v after the edit of links, want http://a.example/two", c.URLs)
+			}
+		case "oldsite":
+			if c.Site == nil || c.Site.URL != "http://b.example:70000/" {
+				t.Errorf("oldsite rechecked into site %+v, want its site kept", c.Site)
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/vigil-web/vigil"
 )
@@ -65,11 +66,19 @@ type notificationRow struct {
 
 // shownTarget returns what the dashboard shows of a target: an address as
 // it is, an HTTP URL's scheme and host, and only the scheme of another
-// URL (chat URLs hold their tokens in the host or path).
+// URL (chat URLs hold their tokens in the host or path). A target that
+// does not parse shows its scheme at most: it may be a URL all the same,
+// with its secrets.
 func shownTarget(target string) string {
 	u, err := url.Parse(target)
-	if err != nil || u.Scheme == "" || u.Opaque != "" {
-		if err == nil && u.Scheme == "mailto" {
+	if err != nil {
+		if scheme, _, ok := strings.Cut(target, "://"); ok && scheme != "" && !strings.ContainsAny(scheme, "/?#@ ") {
+			return scheme + "://…"
+		}
+		return "…"
+	}
+	if u.Scheme == "" || u.Opaque != "" {
+		if u.Scheme == "mailto" {
 			return u.Opaque
 		}
 		return target

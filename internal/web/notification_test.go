@@ -175,3 +175,23 @@ func TestNotificationRetry(t *testing.T) {
 		t.Errorf("retry of a pending one: %d %s, want 409", status, body)
 	}
 }
+
+// TestShownTarget: the notifications page shows no part of a target that
+// may be secret, a URL that does not parse included.
+func TestShownTarget(t *testing.T) {
+	for _, tc := range []struct{ target, want string }{
+		{"ada@example.com", "ada@example.com"},
+		{"mailto:ada@example.com", "ada@example.com"},
+		{"https://hooks.example/", "https://hooks.example"},
+		{"https://hooks.example/T0/B0/s3cr3t", "https://hooks.example/…"},
+		{"https://user:s3cr3t@hooks.example/", "https://hooks.example"},
+		{"discord://s3cr3t@1234", "discord://…"},
+		{"https://hooks.example/s3cr3t%zz", "https://…"},
+		{"slack://hook:s3cr3t@x%zz", "slack://…"},
+		{"https://hooks .example/s3cr3t", "https://…"},
+	} {
+		if got := shownTarget(tc.target); got != tc.want {
+			t.Errorf("shownTarget(%q) = %q, want %q", tc.target, got, tc.want)
+		}
+	}
+}

@@ -176,6 +176,23 @@ func TestNotificationRetry(t *testing.T) {
 	}
 }
 
+// TestNotificationsPastTheEnd: a page past the end of the notifications
+// links back to the last page, as the other lists do.
+func TestNotificationsPastTheEnd(t *testing.T) {
+	s, ada := newTestServer(t)
+	for range 3 {
+		n := &vigil.Notification{UserID: ada.ID, Channel: "email", Target: "a@b.c", Payload: json.RawMessage(`{}`)}
+		if err := s.Store.EnqueueNotification(context.Background(), n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := newSignedIn(t, s, ada)
+	status, page := c.do("GET", "/notifications?offset=10", "")
+	if status != 200 || !strings.Contains(page, `rel="prev"`) || !strings.Contains(page, "there are 3") {
+		t.Errorf("GET /notifications?offset=10: %d, no link to the last page:\n%s", status, page)
+	}
+}
+
 // TestShownTarget: the notifications page shows no part of a target that
 // may be secret, a URL that does not parse included.
 func TestShownTarget(t *testing.T) {

@@ -28,12 +28,46 @@ func (s *Server) ownNotification(ctx context.Context, u *vigil.User, idText stri
 	return n, nil
 }
 
+// sentinelOf returns the id of the sentinel whose message n carries, 0
+// if it names none.
+func sentinelOf(n *vigil.Notification) int64 {
+	var m struct {
+		SentinelID int64 `json:"sentinelId"`
+	}
+	if json.Unmarshal(n.Payload, &m) != nil {
+		return 0
+	}
+	return m.SentinelID
+}
+
+// removedSentinel returns ECONFLICT if the sentinel of u's notification n
+// was removed: its dead letter is not retried, whether the removal gave
+// it up (vigil.SentinelRemoved, which the store refuses) or it had died
+// before. Nobody wants the messages of a sentinel they removed.
+func (s *Server) removedSentinel(ctx context.Context, u *vigil.User, n *vigil.Notification) error {
+	id := sentinelOf(n)
+	if id == 0 {
+		return nil
+	}
+	sen, err := s.Store.FindSentinelByID(ctx, id)
+	if vigil.ErrorCode(err) == vigil.ENOTFOUND || err == nil && sen.OwnerID != u.ID {
+		return vigil.Errorf(vigil.ECONFLICT, "notification %d is not retried: %s", n.ID, vigil.SentinelRemoved)
+	}
+	return err
+}
+
 // retryNotification gives u's dead letter idText another chance, due now,
-// and wakes the delivery. ECONFLICT if it is not a dead letter.
+// and wakes the delivery. ECONFLICT if it is not a dead letter, or its
+// sentinel was removed.
 func (s *Server) retryNotification(ctx context.Context, u *vigil.User, idText string) (*vigil.Notification, error) {
 	n, err := s.ownNotification(ctx, u, idText)
 	if err != nil {
 		return nil, err
+	}
+	if n.State == vigil.NotificationDead {
+		if err := s.removedSentinel(ctx, u, n); err != nil {
+			return nil, err
+		}
 	}
 	if err := s.Store.RetryNotification(ctx, n.ID, s.now().UTC()); err != nil {
 		return nil, err
@@ -62,6 +96,9 @@ type notificationRow struct {
 	Target   string
 	Subject  string
 	Sentinel string
+	// Retryable is set for a dead letter that may be retried: not one of
+	// a sentinel removed.
+	Retryable bool
 }
 
 // shownTarget returns what the dashboard shows of a target: an address as
@@ -119,8 +156,23 @@ func (s *Server) handleNotificationsPage(w http.ResponseWriter, r *http.Request,
 	}
 	p.Total, p.Shown = total, len(list)
 	data := &notificationsData{State: f.State, Pager: p}
+	var mine map[int64]bool // u's sentinels, read for the first dead letter
 	for _, n := range list {
 		row := &notificationRow{Notification: n, Target: shownTarget(n.Target)}
+		if n.State == vigil.NotificationDead && n.LastError != vigil.SentinelRemoved {
+			if mine == nil {
+				sens, _, err := s.Store.FindSentinels(r.Context(), vigil.SentinelFilter{OwnerID: sess.User.ID})
+				if err != nil {
+					return err
+				}
+				mine = make(map[int64]bool, len(sens))
+				for _, sen := range sens {
+					mine[sen.ID] = true
+				}
+			}
+			id := sentinelOf(n)
+			row.Retryable = id == 0 || mine[id]
+		}
 		var m struct {
 			Sentinel string `json:"sentinel"`
 			Subject  string `json:"subject"`

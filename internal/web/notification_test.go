@@ -84,9 +84,10 @@ func TestNotificationRetry(t *testing.T) {
 	if err := s.Store.CreateUser(ctx, bob); err != nil {
 		t.Fatal(err)
 	}
+	prices := createChecked(t, s, ada, "Create Sentinel prices Using http://a.example/")
 	enqueue := func(u *vigil.User, subject, target string) int64 {
 		n := &vigil.Notification{UserID: u.ID, Channel: "webhook", Target: target,
-			Payload: json.RawMessage(`{"sentinelId":1,"sentinel":"prices","subject":"` + subject + `","text":"t","changes":[]}`)}
+			Payload: json.RawMessage(`{"sentinelId":` + strconv.FormatInt(prices.ID, 10) + `,"sentinel":"prices","subject":"` + subject + `","text":"t","changes":[]}`)}
 		if err := s.Store.EnqueueNotification(ctx, n); err != nil {
 			t.Fatal(err)
 		}
@@ -173,6 +174,55 @@ func TestNotificationRetry(t *testing.T) {
 	}
 	if status, body := c.do("POST", "/api/v1/notifications/"+id(dead)+"/retry", ""); status != 409 || !strings.Contains(body, "not a dead letter") {
 		t.Errorf("retry of a pending one: %d %s, want 409", status, body)
+	}
+}
+
+// TestNotificationRetryOfRemovedSentinel: a dead letter whose sentinel
+// was removed after it died (it kept its own error, not SentinelRemoved)
+// is not retried either: its sentinel is gone, as for the letters the
+// removal gave up. The page offers no Retry for it.
+func TestNotificationRetryOfRemovedSentinel(t *testing.T) {
+	s, ada := newTestServer(t)
+	ctx := context.Background()
+	s.Now = func() time.Time { return time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC) }
+	kicked := 0
+	s.KickOutbox = func() { kicked++ }
+	kept := createChecked(t, s, ada, "Create Sentinel kept Using http://a.example/")
+	gone := createChecked(t, s, ada, "Create Sentinel gone Using http://b.example/")
+	dead := func(sen *vigil.Sentinel) int64 {
+		n := &vigil.Notification{UserID: ada.ID, Channel: "webhook", Target: "https://hooks.example/x",
+			Payload: json.RawMessage(`{"sentinelId":` + strconv.FormatInt(sen.ID, 10) + `,"sentinel":"` + sen.Name + `","subject":"s","text":"t","changes":[]}`)}
+		if err := s.Store.EnqueueNotification(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Store.ClaimNotifications(ctx, time.Now(), time.Minute, 10); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Store.MarkNotificationDead(ctx, n.ID, "410 Gone"); err != nil {
+			t.Fatal(err)
+		}
+		return n.ID
+	}
+	keptID, goneID := dead(kept), dead(gone)
+	if err := s.Store.DeleteSentinel(ctx, gone.ID); err != nil {
+		t.Fatal(err)
+	}
+	c := newSignedIn(t, s, ada)
+	_, page := c.do("GET", "/notifications", "")
+	if want := `action="/notifications/` + strconv.FormatInt(keptID, 10) + `/retry"`; !strings.Contains(page, want) {
+		t.Errorf("no Retry for the dead letter of a sentinel still there")
+	}
+	if not := `action="/notifications/` + strconv.FormatInt(goneID, 10) + `/retry"`; strings.Contains(page, not) {
+		t.Errorf("a Retry for the dead letter of a removed sentinel")
+	}
+	if status, body := c.do("POST", "/api/v1/notifications/"+strconv.FormatInt(goneID, 10)+"/retry", ""); status != 409 || !strings.Contains(body, vigil.SentinelRemoved) {
+		t.Errorf("retry of a removed sentinel's dead letter: %d %s, want 409 saying %q", status, body, vigil.SentinelRemoved)
+	}
+	if n, err := s.Store.FindNotificationByID(ctx, goneID); err != nil || n.State != vigil.NotificationDead || kicked != 0 {
+		t.Errorf("after the refused retry: %+v %v, kicked %d", n, err, kicked)
+	}
+	if status, body := c.do("POST", "/api/v1/notifications/"+strconv.FormatInt(keptID, 10)+"/retry", ""); status != 200 {
+		t.Errorf("retry of a kept sentinel's dead letter: %d %s", status, body)
 	}
 }
 

@@ -534,6 +534,35 @@ func TestWebAPI(t *testing.T) {
 	if page := bs.get("/resources"); strings.Contains(page, "/news") {
 		t.Errorf("another user's resources page lists the page")
 	}
+	// The answers that set their own headers keep them under the daemon's
+	// web.Secure: the diff frame is framed by the dashboard only, and
+	// sandboxed; a feed is sandboxed and sends no referrer.
+	get := func(client *http.Client, p string) http.Header {
+		t.Helper()
+		resp, err := client.Get(d.base + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Errorf("GET %s: %d", p, resp.StatusCode)
+		}
+		return resp.Header
+	}
+	h := get(sess.client, fmt.Sprintf("/resources/%d/diff/frame?from=%d&to=%d&view=inline", rid, from, to))
+	if csp := h.Get("Content-Security-Policy"); h.Get("X-Frame-Options") != "SAMEORIGIN" ||
+		!strings.HasPrefix(csp, "sandbox;") || !strings.Contains(csp, "frame-ancestors 'self'") {
+		t.Errorf("diff frame: X-Frame-Options %q, CSP %q", h.Get("X-Frame-Options"), csp)
+	}
+	var withFeed struct {
+		Feed string `json:"feed"`
+	}
+	c.want(200, "GET", path, nil).json(t, &withFeed)
+	h = get(http.DefaultClient, strings.TrimPrefix(withFeed.Feed, d.base))
+	if h.Get("Content-Security-Policy") != "sandbox; default-src 'none'" || h.Get("Referrer-Policy") != "no-referrer" {
+		t.Errorf("feed %s: CSP %q, Referrer-Policy %q", withFeed.Feed, h.Get("Content-Security-Policy"), h.Get("Referrer-Policy"))
+	}
 	// The owner still reads all of it.
 	var mine struct{ Total int }
 	c.want(200, "GET", "/api/v1/resources", nil).json(t, &mine)

@@ -143,10 +143,12 @@ func (db *DB) MarkNotificationSent(ctx context.Context, id int64, at time.Time) 
 func (db *DB) MarkNotificationFailed(ctx context.Context, id int64, errMsg string, next time.Time) error {
 	return db.update(ctx, func(tx execer) error {
 		// A dead letter stays dead: its sentinel may have been removed
-		// while this attempt was under way (DeleteSentinel).
+		// while this attempt was under way (DeleteSentinel). A sent one
+		// stays sent: another worker delivered it after this one's lease
+		// ended.
 		res, err := tx.ExecContext(ctx, q(`UPDATE notifications SET
-			last_error = CASE WHEN state = 'dead' THEN last_error ELSE ? END,
-			state = CASE WHEN state = 'dead' THEN 'dead' ELSE 'failed' END,
+			last_error = CASE WHEN state IN ('dead', 'sent') THEN last_error ELSE ? END,
+			state = CASE WHEN state IN ('dead', 'sent') THEN state ELSE 'failed' END,
 			next_attempt = ? WHERE id = ?`), errMsg, tv(next), id)
 		return affected(res, err, "notification %d not found", id)
 	})
@@ -155,7 +157,14 @@ func (db *DB) MarkNotificationFailed(ctx context.Context, id int64, errMsg strin
 // MarkNotificationDead implements vigil.OutboxStore.
 func (db *DB) MarkNotificationDead(ctx context.Context, id int64, errMsg string) error {
 	return db.update(ctx, func(tx execer) error {
-		res, err := tx.ExecContext(ctx, q("UPDATE notifications SET state = 'dead', last_error = ? WHERE id = ?"), errMsg, id)
+		// A sent entry stays sent (another worker delivered it after
+		// this one's lease ended), and a dead letter given up because its
+		// sentinel was removed keeps that reason, which RetryNotification
+		// refuses.
+		res, err := tx.ExecContext(ctx, q(`UPDATE notifications SET
+			last_error = CASE WHEN state = 'sent' OR state = 'dead' AND last_error = ? THEN last_error ELSE ? END,
+			state = CASE WHEN state = 'sent' THEN 'sent' ELSE 'dead' END
+			WHERE id = ?`), vigil.SentinelRemoved, errMsg, id)
 		return affected(res, err, "notification %d not found", id)
 	})
 }

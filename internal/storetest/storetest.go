@@ -51,6 +51,7 @@ func Run(t *testing.T, open Opener) {
 		"IDsNeverReused":         testIDsNeverReused,
 		"Outbox":                 testOutbox,
 		"OutboxRetry":            testOutboxRetry,
+		"OutboxStaleMarks":       testOutboxStaleMarks,
 		"ConcurrentReadersWrite": testConcurrent,
 	}
 	for _, name := range sortedKeys(tests) {
@@ -948,6 +949,54 @@ func testOutboxRetry(t *testing.T, s vigil.Store) {
 	if total != 6 || len(list) != 2 || list[0].ID != pending || list[1].ID != removed {
 		t.Errorf("newest first: %d of %d, want %d and %d first", len(list), total, pending, removed)
 	}
+}
+
+// testOutboxStaleMarks: the outcome of an attempt that comes after
+// another has settled the entry does not undo it. A worker whose lease
+// ended while it was sending (another claimed the entry and delivered it)
+// records its failure late: the entry stays sent, else the dashboard
+// would show a dead letter that its user retries, delivering it again.
+// A dead letter given up because its sentinel was removed
+// (DeleteSentinel, while an attempt was under way) keeps that reason when
+// the attempt fails for good: it is not retried.
+func testOutboxStaleMarks(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	u := newUser(t, s, "ada@example.com")
+	enqueue := func() int64 {
+		n := &vigil.Notification{UserID: u.ID, Channel: "webhook", Target: "https://hooks.example/x",
+			Payload: json.RawMessage(`{}`), NextAttempt: t0}
+		must(t, s.EnqueueNotification(ctx, n))
+		return n.ID
+	}
+	sent, removed := enqueue(), enqueue()
+	if got, err := s.ClaimNotifications(ctx, t0, time.Minute, 10); err != nil || len(got) != 2 {
+		t.Fatalf("first claim: %d entries, %v", len(got), err)
+	}
+	// The first worker's lease ends; a second claims both again.
+	if got, err := s.ClaimNotifications(ctx, t0.Add(2*time.Minute), time.Minute, 10); err != nil || len(got) != 2 {
+		t.Fatalf("claim after the lease: %d entries, %v", len(got), err)
+	}
+	must(t, s.MarkNotificationSent(ctx, sent, t0.Add(2*time.Minute)))
+	must(t, s.MarkNotificationDead(ctx, removed, vigil.SentinelRemoved)) // as DeleteSentinel leaves it
+	// The first worker's attempts end now, failed.
+	for name, mark := range map[string]func(id int64) error{
+		"failed": func(id int64) error { return s.MarkNotificationFailed(ctx, id, "timeout", t0.Add(time.Hour)) },
+		"dead":   func(id int64) error { return s.MarkNotificationDead(ctx, id, "410 gone") },
+	} {
+		must(t, mark(sent))
+		if n, err := s.FindNotificationByID(ctx, sent); err != nil || n.State != vigil.NotificationSent || n.LastError != "" {
+			t.Errorf("a late attempt marked %s a sent entry: %+v %v; want it sent", name, n, err)
+		}
+		must(t, mark(removed))
+		if n, err := s.FindNotificationByID(ctx, removed); err != nil || n.State != vigil.NotificationDead || n.LastError != vigil.SentinelRemoved {
+			t.Errorf("a late attempt marked %s the dead letter of a removed sentinel: %+v %v; want %q kept", name, n, err, vigil.SentinelRemoved)
+		}
+	}
+	for _, id := range []int64{sent, removed} {
+		wantCode(t, s.RetryNotification(ctx, id, t0.Add(time.Hour)), vigil.ECONFLICT)
+	}
+	wantCode(t, s.MarkNotificationDead(ctx, 9999, "x"), vigil.ENOTFOUND)
+	wantCode(t, s.MarkNotificationFailed(ctx, 9999, "x", t0), vigil.ENOTFOUND)
 }
 
 // testConcurrent runs readers while one goroutine writes a stream of

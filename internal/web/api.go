@@ -351,13 +351,11 @@ func (s *Server) handleNotificationList(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		return err
 	}
-	f := vigil.NotificationFilter{UserID: u.ID, Offset: p.Offset, Limit: p.Limit}
-	switch st := vigil.NotificationState(r.URL.Query().Get("state")); st {
-	case "", vigil.NotificationPending, vigil.NotificationFailed, vigil.NotificationSent, vigil.NotificationDead:
-		f.State = st
-	default:
-		return vigil.Errorf(vigil.EINVALID, "state %q must be pending, failed, sent or dead", st)
+	st, err := stateParam(r)
+	if err != nil {
+		return err
 	}
+	f := vigil.NotificationFilter{UserID: u.ID, State: st, Offset: p.Offset, Limit: p.Limit}
 	list, total, err := s.Store.FindNotifications(r.Context(), f)
 	if err != nil {
 		return err

@@ -143,13 +143,11 @@ func (s *Server) handleNotificationsPage(w http.ResponseWriter, r *http.Request,
 	if err != nil {
 		return err
 	}
-	f := vigil.NotificationFilter{UserID: sess.User.ID, Offset: p.Offset, Limit: p.Limit, Descending: true}
-	switch st := vigil.NotificationState(r.URL.Query().Get("state")); st {
-	case "", vigil.NotificationPending, vigil.NotificationFailed, vigil.NotificationSent, vigil.NotificationDead:
-		f.State = st
-	default:
-		return vigil.Errorf(vigil.EINVALID, "state %q must be pending, failed, sent or dead", st)
+	st, err := stateParam(r)
+	if err != nil {
+		return err
 	}
+	f := vigil.NotificationFilter{UserID: sess.User.ID, State: st, Offset: p.Offset, Limit: p.Limit, Descending: true}
 	list, total, err := s.Store.FindNotifications(r.Context(), f)
 	if err != nil {
 		return err
@@ -191,4 +189,15 @@ func (s *Server) handleNotificationRetryPage(w http.ResponseWriter, r *http.Requ
 		return err
 	}
 	return seeOther(w, r, "/notifications#notification-"+strconv.FormatInt(n.ID, 10))
+}
+
+// stateParam returns the notification state the request's state
+// parameter names, "" for every state.
+func stateParam(r *http.Request) (vigil.NotificationState, error) {
+	switch st := vigil.NotificationState(r.URL.Query().Get("state")); st {
+	case "", vigil.NotificationPending, vigil.NotificationFailed, vigil.NotificationSent, vigil.NotificationDead:
+		return st, nil
+	default:
+		return "", vigil.Errorf(vigil.EINVALID, "state %q must be pending, failed, sent or dead", st)
+	}
 }

@@ -45,15 +45,26 @@ const treeStampPrefix = "\x00vigil tree reading "
 // reads the older version with it, so that the delta fits Document's
 // tree.
 func ParseBody(body []byte, charset, contentType string) (*tree.Document, error) {
-	doc, _, err := markup.ParseBytes(body, &markup.Options{Charset: charset, MediaType: contentType})
+	doc, _, err := ReadBody(body, charset, contentType)
+	return doc, err
+}
+
+// ReadBody is ParseBody that also tells why a body was read as its source:
+// asSource is the parse error of a body that did not parse (and whose
+// tree is its source text in a <pre>), nil for a body that parsed. The
+// tree and err are ParseBody's. A caller shows asSource to say why a
+// version's tree is its source text (a crawled page without links, a
+// diff of text).
+func ReadBody(body []byte, charset, contentType string) (doc *tree.Document, asSource, err error) {
+	doc, _, err = markup.ParseBytes(body, &markup.Options{Charset: charset, MediaType: contentType})
 	if err == nil || errors.Is(err, markup.ErrTooLarge) {
-		return doc, err
+		return doc, nil, err
 	}
 	src, serr := sourceDocument(body, charset)
 	if serr != nil {
-		return nil, fmt.Errorf("%w (nor can it be read as source text: %v)", err, serr)
+		return nil, nil, fmt.Errorf("%w (nor can it be read as source text: %v)", err, serr)
 	}
-	return src, nil
+	return src, err, nil
 }
 
 // sourceDocument is the tree of a body read as its source: an HTML page

@@ -117,7 +117,8 @@ func TestTreeReading(t *testing.T) {
 
 // TestParseBodyReadsSource: a body that does not parse is read as its
 // source, the text of a <pre>, decoded from its charset when one is
-// known; one that parses is not.
+// known; one that parses is not. ReadBody reads the same tree and returns
+// the parse error of a body read as its source.
 func TestParseBodyReadsSource(t *testing.T) {
 	deep := strings.Repeat("<div>", 600) + "a < b & c" + strings.Repeat("</div>", 600)
 	tests := map[string]struct {
@@ -139,6 +140,17 @@ func TestParseBodyReadsSource(t *testing.T) {
 			}
 			if got := sourceText(doc); got != tc.want {
 				t.Errorf("source text %.80q, want %.80q", got, tc.want)
+			}
+			// ReadBody reads the same tree and tells why it is the source.
+			rdoc, asSource, err := warehouse.ReadBody([]byte(tc.body), tc.charset, tc.contentType)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fingerprint(rdoc) != fingerprint(doc) {
+				t.Error("ReadBody's tree differs from ParseBody's")
+			}
+			if (asSource != nil) != (tc.want != "") {
+				t.Errorf("ReadBody asSource = %v, want an error: %v", asSource, tc.want != "")
 			}
 		})
 	}

@@ -406,3 +406,38 @@ func TestCrawlScopeBoundary(t *testing.T) {
 		t.Errorf("format %q, scope %q", snap.Format, snap.Query.Scope)
 	}
 }
+
+// TestCrawlPageReadAsSource: a page that does not parse (nested past the
+// HTML parser's limit) is read as its source text, with no title or
+// links, and its note says so and why; a page that parses has no note.
+func TestCrawlPageReadAsSource(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<title>Home</title><a href="/p.html">P</a>`))
+	})
+	mux.HandleFunc("/p.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<title>P</title>` + strings.Repeat("<div>", 600) + `<a href="/q.html">Q</a>` + strings.Repeat("</div>", 600)))
+	})
+	mux.HandleFunc("/q.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<title>Q</title>`))
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	snap := crawlSite(t, loopbackFetcher(), crawl.NewQuery(srv.URL+"/"))
+	home, p := snap.Page(srv.URL+"/"), snap.Page(srv.URL+"/p.html")
+	if home == nil || p == nil {
+		t.Fatalf("pages %+v, want / and /p.html", snap.Pages)
+	}
+	if home.Note != "" {
+		t.Errorf("a page that parses has the note %q", home.Note)
+	}
+	if !strings.HasPrefix(p.Note, crawl.NoteReadAsText) || !strings.Contains(p.Note, "nested more than 512 deep") {
+		t.Errorf("note %q, want %q and the parse error", p.Note, crawl.NoteReadAsText)
+	}
+	if p.Failed() || len(p.Links) != 0 || p.Title != "" {
+		t.Errorf("page read as text: %+v; want one read, without title or links", p)
+	}
+}

@@ -41,12 +41,13 @@
 //     target is not fetched. The start page's redirects are followed
 //     wherever they lead, since they set the default scope. The page's
 //     version is the Last-Modified date, else the SHA-256 of its body; an
-//     HTML page is parsed as the warehouse parses it (warehouse.ParseBody:
+//     HTML page is parsed as the warehouse parses it (warehouse.ReadBody:
 //     a page that does not parse is its source text, with no title or
-//     links) for its title and links (warehouse.ExtractLinks, and frames),
-//     fragments dropped; other documents are leaves; a failure (an error
-//     status, a refusal, a timeout, robots.txt) is a page with an error,
-//     not the end of the crawl. Only the end of the context ends it.
+//     links, and a Note that says so and why) for its title and links
+//     (warehouse.ExtractLinks, and frames), fragments dropped; other
+//     documents are leaves; a failure (an error status, a refusal, a
+//     timeout, robots.txt) is a page with an error, not the end of the
+//     crawl. Only the end of the context ends it.
 //  4. The links: a page keeps its links in scope, each (target, label)
 //     once; when the crawl is done, a target that redirected to a page of
 //     the snapshot is replaced by that page's URL.

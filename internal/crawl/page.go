@@ -43,6 +43,13 @@ type Page struct {
 	ContentType string `json:"contentType,omitempty"`
 	// Title is the text of an HTML page's <title>, white space collapsed.
 	Title string `json:"title,omitempty"`
+	// Note says that an HTML page read was not read as a page: it is
+	// NoteReadAsText and the parse error of a page that does not parse
+	// (nested past the HTML parser's limit, XHTML that is not
+	// well-formed), which is read as its source text, as the warehouse
+	// reads it, so has no title and no links. Empty for a page read as a
+	// page, and in snapshots made before notes were kept.
+	Note string `json:"note,omitempty"`
 	// Version identifies the page's content (see VersionKind); empty when
 	// neither a date nor a body came (a failure, or a binary leaf without
 	// Last-Modified: the fetcher does not return binary bodies).
@@ -66,6 +73,10 @@ type Page struct {
 	// (importance.go); 0 in snapshots made before it was computed.
 	Importance float64 `json:"importance,omitempty"`
 }
+
+// NoteReadAsText begins the Note of a page read as its source text; the
+// parse error follows.
+const NoteReadAsText = "read as text: "
 
 // Failed reports whether the page could not be read.
 func (p *Page) Failed() bool { return p.Error != "" }
@@ -156,10 +167,13 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool, 
 	}
 	v := visit{asked: asked, page: p}
 	if isHTML(p.ContentType) {
-		doc, perr := warehouse.ParseBody(res.Body, "utf-8", p.ContentType)
+		doc, asSource, perr := warehouse.ReadBody(res.Body, "utf-8", p.ContentType)
 		if perr != nil {
 			p.Error = "parse: " + perr.Error()
 			return v
+		}
+		if asSource != nil {
+			p.Note = NoteReadAsText + asSource.Error()
 		}
 		p.Title = title(doc)
 		v.links = pageLinks(doc, p.URL)

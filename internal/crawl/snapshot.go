@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/vigil-web/vigil"
@@ -349,6 +350,13 @@ func (s *Snapshot) validatePage(i int, p *Page, bodies bool) error {
 		return bad("body", "present, but query.bodies is false")
 	case p.Error != "" && len(p.Links) > 0:
 		return bad("links", "a page that failed has no links")
+	case p.Note == "":
+	case !strings.HasPrefix(p.Note, NoteReadAsText):
+		return bad("note", "%q does not begin with %q", p.Note, NoteReadAsText)
+	case p.Error != "":
+		return bad("note", "a page that failed has no note")
+	case len(p.Links) > 0 || p.Title != "":
+		return bad("note", "a page read as text has no title or links")
 	}
 	switch p.VersionKind {
 	case "":

@@ -153,6 +153,9 @@ func TestDecodeErrors(t *testing.T) {
 		{"failed links", edit(func(m map[string]any) {
 			page(m, 2)["links"] = []any{map[string]any{"target": "https://example.org/docs/"}}
 		}), "page 3 (https://example.org/docs/old.html): links: a page that failed has no links"},
+		{"note", edit(func(m map[string]any) { page(m, 1)["note"] = "odd" }), `page 2 (https://example.org/docs/guide.html): note: "odd" does not begin with "read as text: "`},
+		{"failed note", edit(func(m map[string]any) { page(m, 2)["note"] = "read as text: x" }), "page 3 (https://example.org/docs/old.html): note: a page that failed has no note"},
+		{"note links", edit(func(m map[string]any) { page(m, 1)["note"] = "read as text: x" }), "page 2 (https://example.org/docs/guide.html): note: a page read as text has no title or links"},
 		{"link target", edit(func(m map[string]any) {
 			page(m, 1)["links"] = []any{map[string]any{"target": "guide.html"}}
 		}), `page 2 (https://example.org/docs/guide.html): link 1: target: url "guide.html": scheme must be http or https`},

@@ -56,7 +56,8 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 			"tuple per page read, the page and its link path from the start. It prints\n"+
 			"a line per page added, deleted (no longer reached, failing, redirected, or\n"+
 			"still linked but cut by --max-pages or --depth) or modified, with its\n"+
-			"title and link path, then a total line; --format json\n"+
+			"title and link path (and, for a page that no longer parses, that it is\n"+
+			"read as text, and why), then a total line; --format json\n"+
 			"prints the delta web tables (plus, minus, mod) and the node sets instead.\n"+
 			"With --content, the two bodies of each modified page are compared by the\n"+
 			"diff engine, as vigil diff compares documents, and its changes counted: a\n"+
@@ -347,6 +348,9 @@ func (sd *siteDelta) write(w io.Writer) error {
 		if p.Importance > 0 {
 			notes = append(notes, "importance "+percent(p.Importance))
 		}
+		if p.Note != before.Note {
+			notes = append(notes, readingNote(p))
+		}
 		fmt.Fprintf(w, "~ modified %s%s  %s%s\n", p.URL, title, via(sd.paths2[webtable.TupleID(id)], dir), noteText(notes))
 		if sd.opt != nil {
 			fmt.Fprintf(w, "           content: %s\n", sd.contentChange(before, p))
@@ -388,7 +392,36 @@ func (sd *siteDelta) gone(u, dir string) string {
 	if why := sd.unread2[u]; why != "" {
 		return "still linked, " + sd.unreadText(why)
 	}
+	if u := sd.readAsTextLinker(u); u != "" {
+		return "no longer reached: " + relativeURL(u, dir) + " is read as text"
+	}
 	return "no longer reached"
+}
+
+// readAsTextLinker returns the first (by URL) page that linked to u in
+// the old snapshot and is read as text in the new one, where it has no
+// links, or "".
+func (sd *siteDelta) readAsTextLinker(u string) string {
+	var out string
+	for from, p := range sd.pages1 {
+		now := sd.pages2[from]
+		if now == nil || now.Note == "" || p.Note != "" || (out != "" && from > out) {
+			continue
+		}
+		if slices.ContainsFunc(p.Links, func(l crawl.Link) bool { return l.Target == u }) {
+			out = from
+		}
+	}
+	return out
+}
+
+// readingNote says how a modified page whose Note changed is read now: as
+// text, and why, or as a page again.
+func readingNote(p *crawl.Page) string {
+	if p.Note == "" {
+		return "read as a page again"
+	}
+	return p.Note
 }
 
 // unreadText says which bound of the query left a linked page unread.

@@ -831,3 +831,55 @@ func TestSiteDiffFormatV1(t *testing.T) {
 		}
 	}
 }
+
+// TestSiteDiffReadAsText: a page rewritten so that it no longer parses
+// (600 nested <div>s) is read as its source text, without title or
+// links; the summary says so on its line and on the line of the page it
+// linked to, rather than leaving an empty title and "no longer reached"
+// unexplained; and says when it is read as a page again.
+func TestSiteDiffReadAsText(t *testing.T) {
+	s := newSyntheticSite(t)
+	page := func(inner string) string { return `<title>P</title>` + inner }
+	deep := page(strings.Repeat("<div>", 600) + `<a href="q.html">Q</a>` + strings.Repeat("</div>", 600))
+	s.set(map[string]string{
+		"/docs/":       `<title>Docs</title><a href="p.html">P</a>`,
+		"/docs/p.html": page(`<div><a href="q.html">Q</a></div>`),
+		"/docs/q.html": `<title>Q</title>`,
+	}, nil)
+	dir := t.TempDir()
+	before := siteCrawl(t, dir, "before.json", s.srv.URL+"/docs/")
+	s.pages["/docs/p.html"] = deep
+	after := siteCrawl(t, dir, "after.json", s.srv.URL+"/docs/")
+	p, q := s.srv.URL+"/docs/p.html", s.srv.URL+"/docs/q.html"
+	_, out := siteDiff(t, before, after)
+	lines := summaryLines(out)
+	if got, want := lines[p], `~ modified `+p+` "P" ->  via ./  (importance `; !strings.HasPrefix(got, want) ||
+		!strings.Contains(got, "; read as text: markup: parse HTML: elements nested more than 512 deep") {
+		t.Errorf("line of %s: %q, want %q... and the reading of it as text", p, got, want)
+	}
+	if got, want := lines[q], `- deleted  `+q+` "Q"  via ./ > p.html  (no longer reached: p.html is read as text)`; got != want {
+		t.Errorf("line of %s: %q, want %q", q, got, want)
+	}
+	// And back: the page parses again.
+	s.set(map[string]string{
+		"/docs/":       `<title>Docs</title><a href="p.html">P</a>`,
+		"/docs/p.html": page(`<div><a href="q.html">Q</a></div>`),
+		"/docs/q.html": `<title>Q</title>`,
+	}, nil)
+	again := siteCrawl(t, dir, "again.json", s.srv.URL+"/docs/")
+	_, out = siteDiff(t, after, again)
+	if got, want := summaryLines(out)[p], `~ modified `+p+` -> "P"  via ./  (importance `; !strings.HasPrefix(got, want) || !strings.HasSuffix(got, "; read as a page again)") {
+		t.Errorf("line of %s: %q, want %q... and read as a page again", p, got, want)
+	}
+}
+
+// summaryLines returns the lines of vigil site diff's summary by URL.
+func summaryLines(out string) map[string]string {
+	lines := map[string]string{}
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) > 2 && strings.Contains("+~-", f[0]) {
+			lines[f[2]] = line
+		}
+	}
+	return lines
+}

@@ -264,6 +264,7 @@ func sameQuery(s1, s2 *crawl.Snapshot, name1, name2 string) error {
 // as a summary.
 type siteDelta struct {
 	d              *webtable.Delta
+	old, new       *crawl.Snapshot
 	start          string                 // the query's start URL
 	pages1, pages2 map[string]*crawl.Page // the snapshots' pages by URL
 	redirected     map[string]string      // the new snapshot's redirects
@@ -279,7 +280,7 @@ type siteDelta struct {
 }
 
 func newSiteDelta(d *webtable.Delta, old, new *crawl.Snapshot, w1, w2 *webtable.Table) *siteDelta {
-	sd := &siteDelta{d: d, start: new.Query.Start, pages1: pagesByURL(old), pages2: pagesByURL(new), redirected: map[string]string{},
+	sd := &siteDelta{d: d, old: old, new: new, start: new.Query.Start, pages1: pagesByURL(old), pages2: pagesByURL(new), redirected: map[string]string{},
 		unread1: old.UnreadLinks(), unread2: new.UnreadLinks(), query: new.Query,
 		paths1: tuplesByID(w1), paths2: tuplesByID(w2), nodes1: len(w1.Nodes), nodes2: len(w2.Nodes)}
 	for _, r := range new.Redirects {
@@ -392,27 +393,10 @@ func (sd *siteDelta) gone(u, dir string) string {
 	if why := sd.unread2[u]; why != "" {
 		return "still linked, " + sd.unreadText(why)
 	}
-	if u := sd.readAsTextLinker(u); u != "" {
+	if u := crawl.LinkerReadAsText(sd.old, sd.new, u); u != "" {
 		return "no longer reached: " + relativeURL(u, dir) + " is read as text"
 	}
 	return "no longer reached"
-}
-
-// readAsTextLinker returns the first (by URL) page that linked to u in
-// the old snapshot and is read as text in the new one, where it has no
-// links, or "".
-func (sd *siteDelta) readAsTextLinker(u string) string {
-	var out string
-	for from, p := range sd.pages1 {
-		now := sd.pages2[from]
-		if now == nil || now.Note == "" || p.Note != "" || (out != "" && from > out) {
-			continue
-		}
-		if slices.ContainsFunc(p.Links, func(l crawl.Link) bool { return l.Target == u }) {
-			out = from
-		}
-	}
-	return out
 }
 
 // readingNote says how a modified page whose Note changed is read now: as

@@ -441,3 +441,30 @@ func TestCrawlPageReadAsSource(t *testing.T) {
 		t.Errorf("page read as text: %+v; want one read, without title or links", p)
 	}
 }
+
+// TestLinkerReadAsText: a page no longer reached is blamed on the first
+// page that linked to it and is read as text now, and on no other.
+func TestLinkerReadAsText(t *testing.T) {
+	const home, p, r, q = "https://example.org/", "https://example.org/p.html", "https://example.org/r.html", "https://example.org/q.html"
+	snap := func(pages ...*crawl.Page) *crawl.Snapshot { return &crawl.Snapshot{Pages: pages} }
+	linksQ := []crawl.Link{{Target: q}}
+	prev := snap(&crawl.Page{URL: home}, &crawl.Page{URL: p, Links: linksQ}, &crawl.Page{URL: r, Links: linksQ}, &crawl.Page{URL: q})
+	asText := crawl.NoteReadAsText + "too deep"
+	for name, tc := range map[string]struct {
+		cur  *crawl.Snapshot
+		want string
+	}{
+		"p read as text":     {snap(&crawl.Page{URL: home}, &crawl.Page{URL: p, Note: asText}, &crawl.Page{URL: r}), p},
+		"r read as text":     {snap(&crawl.Page{URL: home}, &crawl.Page{URL: p}, &crawl.Page{URL: r, Note: asText}), r},
+		"both: the first":    {snap(&crawl.Page{URL: home}, &crawl.Page{URL: p, Note: asText}, &crawl.Page{URL: r, Note: asText}), p},
+		"none read as text":  {snap(&crawl.Page{URL: home}, &crawl.Page{URL: p}, &crawl.Page{URL: r}), ""},
+		"linkers gone":       {snap(&crawl.Page{URL: home}), ""},
+		"home, not a linker": {snap(&crawl.Page{URL: home, Note: asText}, &crawl.Page{URL: p}, &crawl.Page{URL: r}), ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if got := crawl.LinkerReadAsText(prev, tc.cur, q); got != tc.want {
+				t.Errorf("LinkerReadAsText = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -78,6 +78,28 @@ type Page struct {
 // parse error follows.
 const NoteReadAsText = "read as text: "
 
+// LinkerReadAsText returns the first page of prev (in the order of
+// discovery) that was read as a page there, links to u, and is read as
+// its source text in cur (its Note), where it has no links: the reason
+// why u, a page of prev, may be no longer reached in cur. It returns ""
+// when there is none.
+func LinkerReadAsText(prev, cur *Snapshot, u string) string {
+	for _, p := range prev.Pages {
+		if p.Note != "" || p.Failed() {
+			continue
+		}
+		if now := cur.Page(p.URL); now == nil || now.Note == "" {
+			continue
+		}
+		for _, l := range p.Links {
+			if l.Target == u {
+				return p.URL
+			}
+		}
+	}
+	return ""
+}
+
 // Failed reports whether the page could not be read.
 func (p *Page) Failed() bool { return p.Error != "" }
 

@@ -19,8 +19,9 @@ type PageInfo struct {
 	Title    string `json:"title,omitempty"`
 	OldTitle string `json:"oldTitle,omitempty"`
 	// Note says more, in words: why a page was deleted ("no longer
-	// reached", "now failing: HTTP 404"), or that an added page failed
-	// before.
+	// reached", "now failing: HTTP 404"), that an added page failed
+	// before, or that a modified page is now read as its source text,
+	// and why ("read as text: ..."), or read as a page again.
 	Note string `json:"note,omitempty"`
 	// Summary says, for a modified page, what changed in it: the change
 	// types of the sentinel that matched and their records counted

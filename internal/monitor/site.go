@@ -554,6 +554,8 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 			info.Note = "now redirected to " + to
 		} else if why := unread2[p.URL]; why != "" {
 			info.Note = "still linked, " + unreadText(why, cur.Snapshot.Query)
+		} else if from := crawl.LinkerReadAsText(prev.Snapshot, cur.Snapshot, p.URL); from != "" {
+			info.Note = "no longer reached: " + from + " is read as text"
 		}
 		info.ResourceID = m.knownResource(ctx, p.URL)
 		out = append(out, intent.NewPageChange(intent.Delete, info))
@@ -564,6 +566,12 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 		info := &intent.PageInfo{URL: p.URL, Title: p.Title, OldVersion: prev.Versions[p.URL], NewVersion: cur.Versions[p.URL]}
 		if before.Title != p.Title {
 			info.OldTitle = before.Title
+		}
+		switch {
+		case p.Note != "" && p.Note != before.Note:
+			info.Note = p.Note // read as text, and why
+		case p.Note == "" && before.Note != "":
+			info.Note = "read as a page again"
 		}
 		info.ResourceID = m.knownResource(ctx, p.URL)
 		if info.OldVersion == 0 || info.NewVersion == 0 || info.OldVersion == info.NewVersion {

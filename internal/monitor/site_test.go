@@ -769,3 +769,53 @@ func TestSiteUnread(t *testing.T) {
 		"update " + site.URL("/docs/"):       "",
 	})
 }
+
+// TestSiteReadAsText: a page rewritten so that it no longer parses (600
+// nested <div>s) is read as its source text, without title or links: its
+// change says so and why, and the page it linked to is no longer reached
+// because of it, which its removal says; read as a page again, it says
+// that.
+func TestSiteReadAsText(t *testing.T) {
+	db, wh, u := testStore(t)
+	page := func(title, links string) []byte {
+		return []byte(`<html><head><title>` + title + `</title></head><body>` + links + `</body></html>`)
+	}
+	good := crawltest.Release{
+		"/docs/index.html": page("Docs", `<a href="p.html">P</a>`),
+		"/docs/p.html":     page("P", `<div><a href="q.html">Q</a></div>`),
+		"/docs/q.html":     page("Q", ``),
+	}
+	site := crawltest.NewSite(t, good)
+	now := time.Now().UTC()
+	src := "Create Sentinel docs Using site " + site.URL("/docs/") + " Every immediate"
+	sen := createSentinel(t, db, spec.NewChecker(now), u, "docs", src)
+	m := siteMonitor(db, wh, fetch.Options{}, &now)
+	runOnce(t, m, 1)
+	notes := func() map[string]string {
+		t.Helper()
+		cs := changesOf(t, db, sen) // the latest first
+		got := map[string]string{}
+		for _, r := range siteRecords(t, cs[0]) {
+			got[string(r.Op)+" "+r.Page.URL] = r.Page.Note
+		}
+		return got
+	}
+	site.Set(crawltest.Release{
+		"/docs/index.html": good["/docs/index.html"],
+		"/docs/p.html":     page("P", strings.Repeat("<div>", 600)+`<a href="q.html">Q</a>`+strings.Repeat("</div>", 600)),
+		"/docs/q.html":     good["/docs/q.html"],
+	}, nil)
+	checkAnHourLater(t, m, db, sen, &now)
+	got := notes()
+	if n := got["update "+site.URL("/docs/p.html")]; !strings.HasPrefix(n, "read as text: ") || !strings.Contains(n, "nested more than 512 deep") {
+		t.Errorf("note of p.html %q, want read as text and why (all: %q)", n, got)
+	}
+	if n, want := got["delete "+site.URL("/docs/q.html")], "no longer reached: "+site.URL("/docs/p.html")+" is read as text"; n != want {
+		t.Errorf("note of q.html %q, want %q", n, want)
+	}
+	site.Set(good, nil)
+	checkAnHourLater(t, m, db, sen, &now)
+	if n := notes()["update "+site.URL("/docs/p.html")]; n != "read as a page again" {
+		t.Errorf("note of p.html read as a page again: %q", n)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -84,6 +85,13 @@ func TestServeSite(t *testing.T) {
 		if !strings.Contains(body, part) && !strings.Contains(body, strings.ReplaceAll(part, "&", "&amp;")) {
 			t.Errorf("change page lacks %q:\n%s", part, body)
 		}
+	}
+	// The guide's diff page: versions read as pages, with no notice of
+	// a source text.
+	if m := regexp.MustCompile(regexp.QuoteMeta(diffLink) + `[^"]+`).FindString(body); m == "" {
+		t.Errorf("no link to the guide's diff on the change page")
+	} else if page := sess.get(strings.ReplaceAll(m, "&amp;", "&")); !strings.Contains(page, "<iframe") || strings.Contains(page, "as-source") {
+		t.Errorf("the guide's diff page: a notice of source text, or no diff:\n%s", page)
 	}
 	if st := sess.status(fmt.Sprintf("/resources/%d", guide.Page.ResourceID)); st != http.StatusOK {
 		t.Errorf("the guide's history: status %d, want 200", st)

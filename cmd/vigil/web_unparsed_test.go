@@ -61,6 +61,13 @@ func TestWebChangeOfUnparseablePage(t *testing.T) {
 		t.Fatalf("change page: status %d at %s", resp.StatusCode, resp.Request.URL)
 	}
 	page := sess.get(resp.Request.URL.RequestURI())
+	// The diff page says that both versions are shown as their source
+	// text, and why.
+	for _, id := range []string{"from-as-source", "to-as-source"} {
+		if !regexp.MustCompile(`id="` + id + `">Version #\d+ does not parse, so it is shown, and compared, as its source text: parse HTML: elements nested more than 512 deep`).MatchString(page) {
+			t.Errorf("the diff page lacks the notice %s:\n%s", id, page)
+		}
+	}
 	m := regexp.MustCompile(`src="(/resources/\d+/diff/frame\?[^"]+)"`).FindStringSubmatch(page)
 	if m == nil {
 		t.Fatalf("no diff frame on the change's page:\n%s", page)

@@ -97,6 +97,29 @@ func (w *Warehouse) Document(ctx context.Context, versionID int64) (*tree.Docume
 	return doc, nil
 }
 
+// ReadAsSource returns, for a version whose body does not parse and is
+// read as its source text (ReadBody), why: the parse error, in words; ""
+// for a version read as a page. It returns EINVALID for a body larger than
+// the parsers take, as Document does.
+func (w *Warehouse) ReadAsSource(ctx context.Context, versionID int64) (string, error) {
+	v, err := w.store.FindVersionByID(ctx, versionID)
+	if err != nil {
+		return "", err
+	}
+	body, err := w.Body(ctx, versionID)
+	if err != nil {
+		return "", err
+	}
+	_, asSource, err := ReadBody(body, v.Charset, v.ContentType)
+	if err != nil {
+		return "", vigil.Errorf(vigil.EINVALID, "version %d cannot be read as a tree: %s", versionID, strings.TrimPrefix(err.Error(), "markup: "))
+	}
+	if asSource == nil {
+		return "", nil
+	}
+	return strings.TrimPrefix(asSource.Error(), "markup: "), nil
+}
+
 // storedTreeDelta returns the forward delta from version a to version b
 // held by a's stored tree delta. One built under an earlier reading of the
 // bodies is checked against both versions as read now.

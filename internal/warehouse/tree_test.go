@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/internal/warehouse"
 	"github.com/vigil-web/vigil/markup"
@@ -214,4 +215,35 @@ func sourceText(doc *tree.Document) string {
 		return ""
 	}
 	return text.Value
+}
+
+// TestReadAsSource: a stored version that does not parse is read as its
+// source text, and ReadAsSource says why; one that parses, nothing.
+func TestReadAsSource(t *testing.T) {
+	ctx := context.Background()
+	w, _ := newWarehouse(t, warehouse.Options{})
+	deep := []byte(strings.Repeat("<div>", 600) + "x" + strings.Repeat("</div>", 600))
+	page := put(t, w, "http://example.com/p", 0, []byte("<p>x</p>"))
+	source := put(t, w, "http://example.com/p", 1, deep)
+	for _, tc := range []struct {
+		name string
+		id   int64
+		want string
+	}{
+		{"a page", page.ID, ""},
+		{"source text", source.ID, "parse HTML: elements nested more than 512 deep"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := w.ReadAsSource(ctx, tc.id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(got, tc.want) || (tc.want == "") != (got == "") {
+				t.Errorf("ReadAsSource = %q, want %q...", got, tc.want)
+			}
+		})
+	}
+	if _, err := w.ReadAsSource(ctx, 999); vigil.ErrorCode(err) != vigil.ENOTFOUND {
+		t.Errorf("ReadAsSource of no version: %v, want ENOTFOUND", err)
+	}
 }

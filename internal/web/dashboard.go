@@ -322,6 +322,9 @@ type diffData struct {
 	// its typed records as the sentinel found them.
 	Change        *vigil.Change
 	ChangeRecords string
+	// FromAsSource and ToAsSource say why a version is shown as its
+	// source text (Warehouse.ReadAsSource), or are empty.
+	FromAsSource, ToAsSource string
 }
 
 var diffViews = map[string]string{"inline": "html-inline", "side": "html-side-by-side", "changes": "html-changes"}
@@ -390,6 +393,14 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 			return vigil.Errorf(vigil.EINVALID, "versions %d and %d are not both versions of resource %d", from, to, res.ID)
 		}
 		data.Frame = base + "/diff/frame?from=" + strconv.FormatInt(from, 10) + "&to=" + strconv.FormatInt(to, 10) + "&view=" + view
+	}
+	if data.From.Error == "" && data.To.Error == "" {
+		if data.FromAsSource, err = s.Warehouse.ReadAsSource(r.Context(), data.From.ID); err != nil {
+			return err
+		}
+		if data.ToAsSource, err = s.Warehouse.ReadAsSource(r.Context(), data.To.ID); err != nil {
+			return err
+		}
 	}
 	return s.page(w, r, sess, http.StatusOK, "diff", "Changes of "+res.URL, "resources", data)
 }

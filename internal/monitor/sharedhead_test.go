@@ -2,19 +2,16 @@ package monitor
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
-	"net/url"
 	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/postgres"
+	"github.com/vigil-web/vigil/internal/postgres/pgtest"
 	"github.com/vigil-web/vigil/internal/sqlite"
 	"github.com/vigil-web/vigil/internal/warehouse"
 	"github.com/vigil-web/vigil/internal/zstd"
@@ -85,7 +82,7 @@ func sharedStores(t *testing.T) map[string]func(t *testing.T) *sharedStore {
 	if os.Getenv("VIGIL_TEST_POSTGRES_DSN") != "" {
 		out["postgres"] = func(t *testing.T) *sharedStore {
 			ctx := context.Background()
-			dsn := postgresSchema(t)
+			dsn, _ := pgtest.Schema(t, os.Getenv("VIGIL_TEST_POSTGRES_DSN"))
 			var s sharedStore
 			for i := range s.stores {
 				db, err := postgres.Open(ctx, dsn)
@@ -116,48 +113,6 @@ func newWarehouse(t *testing.T, st ResourceStore) *warehouse.Warehouse {
 		t.Fatal(err)
 	}
 	return wh
-}
-
-// postgresSchema creates an empty schema on the server of
-// VIGIL_TEST_POSTGRES_DSN, dropped at cleanup, and returns the address
-// that selects it.
-func postgresSchema(t *testing.T) string {
-	t.Helper()
-	ctx := context.Background()
-	base := os.Getenv("VIGIL_TEST_POSTGRES_DSN")
-	b := make([]byte, 6)
-	rand.Read(b)
-	schema := "vigil_test_" + hex.EncodeToString(b)
-	admin, err := pgx.Connect(ctx, base)
-	if err != nil {
-		t.Fatalf("connect %s: %v", base, err)
-	}
-	defer admin.Close(ctx)
-	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		c, err := pgx.Connect(context.Background(), base)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer c.Close(context.Background())
-		if _, err := c.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			t.Error(err)
-		}
-	})
-	if !strings.HasPrefix(base, "postgres://") && !strings.HasPrefix(base, "postgresql://") {
-		return base + " search_path=" + schema
-	}
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 // TestSharedStoreStaleHead runs two workers (monitors with their own

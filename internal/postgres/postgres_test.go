@@ -2,16 +2,12 @@ package postgres_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"net/url"
 	"os"
-	"strings"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/postgres"
+	"github.com/vigil-web/vigil/internal/postgres/pgtest"
 	"github.com/vigil-web/vigil/internal/storetest"
 )
 
@@ -47,45 +43,7 @@ func openDSN(t *testing.T) (*postgres.DB, string) {
 // test server's address selecting it and the schema's name.
 func newSchema(t *testing.T) (string, string) {
 	t.Helper()
-	base := dsn(t)
-	ctx := context.Background()
-	b := make([]byte, 6)
-	rand.Read(b)
-	schema := "vigil_test_" + hex.EncodeToString(b)
-	admin, err := pgx.Connect(ctx, base)
-	if err != nil {
-		t.Fatalf("connect %s: %v", base, err)
-	}
-	defer admin.Close(ctx)
-	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		c, err := pgx.Connect(context.Background(), base)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer c.Close(context.Background())
-		if _, err := c.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			t.Error(err)
-		}
-	})
-	return withSearchPath(t, base, schema), schema
-}
-
-func withSearchPath(t *testing.T, dsn, schema string) string {
-	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		u, err := url.Parse(dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q := u.Query()
-		q.Set("search_path", schema)
-		u.RawQuery = q.Encode()
-		return u.String()
-	}
-	return dsn + " search_path=" + schema
+	return pgtest.Schema(t, dsn(t))
 }
 
 func TestConformance(t *testing.T) {

@@ -1,0 +1,63 @@
+// Package pgtest gives tests a PostgreSQL schema of their own on the test
+// server (VIGIL_TEST_POSTGRES_DSN), so that tests of several packages can
+// share one database. It is imported by tests only.
+package pgtest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Schema creates an empty schema on the server at base, dropped at
+// cleanup, and returns the address that selects it (base with its
+// search_path set) and the schema's name.
+func Schema(t testing.TB, base string) (dsn, schema string) {
+	t.Helper()
+	ctx := context.Background()
+	b := make([]byte, 6)
+	rand.Read(b)
+	schema = "vigil_test_" + hex.EncodeToString(b)
+	admin, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatalf("connect %s: %v", base, err)
+	}
+	defer admin.Close(ctx)
+	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		c, err := pgx.Connect(context.Background(), base)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer c.Close(context.Background())
+		if _, err := c.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE"); err != nil {
+			t.Error(err)
+		}
+	})
+	return WithSearchPath(t, base, schema), schema
+}
+
+// WithSearchPath returns dsn, a URL or a keyword/value string, with its
+// search_path set to schema.
+func WithSearchPath(t testing.TB, dsn, schema string) string {
+	t.Helper()
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		u, err := url.Parse(dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := u.Query()
+		q.Set("search_path", schema)
+		u.RawQuery = q.Encode()
+		return u.String()
+	}
+	return dsn + " search_path=" + schema
+}

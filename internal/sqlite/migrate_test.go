@@ -20,6 +20,35 @@ import (
 // without one.
 const fkIndexMigration = "0101_foreign_key_indexes.sql"
 
+// olderDatabase makes, in dir, the database an older Vigil left: every
+// migration before the one named applied, then the statements given run
+// (the rows the test migrates). It is closed at the test's end.
+func olderDatabase(t *testing.T, dir, before string, rows ...string) *sql.DB {
+	t.Helper()
+	ctx := context.Background()
+	c, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if _, err := c.ExecContext(ctx, `CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	storetest.ApplyMigrationsBefore(t, "migrations", before, func(name, text string) error {
+		if _, err := c.ExecContext(ctx, text); err != nil {
+			return err
+		}
+		_, err := c.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES (?, 1)", name)
+		return err
+	})
+	for _, q := range rows {
+		if _, err := c.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	return c
+}
+
 // TestMigrateAddsForeignKeyIndexes migrates a database that has every
 // migration before fkIndexMigration applied, as one created by an older
 // Vigil, and checks that the outbox's foreign keys are indexed afterwards,
@@ -27,22 +56,7 @@ const fkIndexMigration = "0101_foreign_key_indexes.sql"
 func TestMigrateAddsForeignKeyIndexes(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	path := filepath.Join(dir, sqlite.FileName)
-	c, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if _, err := c.ExecContext(ctx, `CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
-		t.Fatal(err)
-	}
-	storetest.ApplyMigrationsBefore(t, "migrations", fkIndexMigration, func(name, text string) error {
-		if _, err := c.ExecContext(ctx, text); err != nil {
-			return err
-		}
-		_, err := c.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES (?, 1)", name)
-		return err
-	})
+	c := olderDatabase(t, dir, fkIndexMigration)
 	// The old schema leaves the outbox's foreign keys unindexed.
 	if got, want := unindexedForeignKeys(t, c), []string{"notifications(change_id)", "notifications(user_id)"}; !slices.Equal(got, want) {
 		t.Fatalf("unindexed foreign keys before: %v, want %v", got, want)
@@ -96,31 +110,12 @@ func TestMigrateAddsForeignKeyIndexes(t *testing.T) {
 func TestMigrateIDsNeverReused(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	c, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if _, err := c.ExecContext(ctx, `CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
-		t.Fatal(err)
-	}
-	storetest.ApplyMigrationsBefore(t, "migrations", "0102_ids_never_reused.sql", func(name, text string) error {
-		if _, err := c.ExecContext(ctx, text); err != nil {
-			return err
-		}
-		_, err := c.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES (?, 1)", name)
-		return err
-	})
-	for _, q := range []string{
+	olderDatabase(t, dir, "0102_ids_never_reused.sql",
 		`INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (1, 'ada@example.com', 'Ada', 'x', 1, 1)`,
 		`INSERT INTO resources (id, url, host, created_at) VALUES (1, 'http://example.com/', 'example.com', 1)`,
 		`INSERT INTO sentinels (id, owner_id, name, source, status, created_at, updated_at, next_check, last_check) VALUES (7, 1, 's', 'x', 'active', 1, 1, 0, 0)`,
 		`INSERT INTO changes (id, sentinel_id, resource_id, from_version, to_version, detected_at, summary) VALUES (9, 7, 1, 0, 1, 1, '')`,
-	} {
-		if _, err := c.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	)
 	db, err := sqlite.Open(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -187,29 +182,10 @@ func unindexedForeignKeys(t *testing.T, c *sql.DB) []string {
 func TestMigrateFeedGeneration(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	c, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if _, err := c.ExecContext(ctx, `CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
-		t.Fatal(err)
-	}
-	storetest.ApplyMigrationsBefore(t, "migrations", "0103_feed_generation.sql", func(name, text string) error {
-		if _, err := c.ExecContext(ctx, text); err != nil {
-			return err
-		}
-		_, err := c.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES (?, 1)", name)
-		return err
-	})
-	for _, q := range []string{
+	olderDatabase(t, dir, "0103_feed_generation.sql",
 		`INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (1, 'ada@example.com', 'Ada', 'x', 1, 1)`,
 		`INSERT INTO sentinels (id, owner_id, name, source, status, created_at, updated_at, next_check, last_check) VALUES (7, 1, 's', 'x', 'paused', 1000, 2000, 3000, 4000)`,
-	} {
-		if _, err := c.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	)
 	db, err := sqlite.Open(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -236,30 +212,11 @@ func TestMigrateFeedGeneration(t *testing.T) {
 func TestMigrateResourceIDsNeverReused(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	c, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if _, err := c.ExecContext(ctx, `CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
-		t.Fatal(err)
-	}
-	storetest.ApplyMigrationsBefore(t, "migrations", "0105_resource_ids_never_reused.sql", func(name, text string) error {
-		if _, err := c.ExecContext(ctx, text); err != nil {
-			return err
-		}
-		_, err := c.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES (?, 1)", name)
-		return err
-	})
-	for _, q := range []string{
+	olderDatabase(t, dir, "0105_resource_ids_never_reused.sql",
 		`INSERT INTO resources (id, url, host, created_at) VALUES (5, 'http://example.com/', 'example.com', 1)`,
 		`INSERT INTO versions (id, resource_id, seq, fetched_at, status, etag, last_modified, content_type, charset, size,
 			content_hash, fetch_duration, error) VALUES (8, 5, 1, 1, 200, '', 0, 'text/html', 'utf-8', 0, 'x', 0, '')`,
-	} {
-		if _, err := c.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	)
 	db, err := sqlite.Open(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -296,22 +253,7 @@ func TestMigrateResourceIDsNeverReused(t *testing.T) {
 func TestMigrateChangePages(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	c, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if _, err := c.ExecContext(ctx, `CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
-		t.Fatal(err)
-	}
-	storetest.ApplyMigrationsBefore(t, "migrations", "0106_change_pages.sql", func(name, text string) error {
-		if _, err := c.ExecContext(ctx, text); err != nil {
-			return err
-		}
-		_, err := c.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES (?, 1)", name)
-		return err
-	})
-	for _, q := range []string{
+	olderDatabase(t, dir, "0106_change_pages.sql",
 		`INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (1, 'ada@example.com', 'Ada', 'x', 1, 1)`,
 		`INSERT INTO resources (id, url, host, created_at) VALUES (1, 'http://a.example/', 'a.example', 1), (2, 'http://a.example/guide', 'a.example', 1)`,
 		`INSERT INTO sentinels (id, owner_id, name, source, status, created_at, updated_at, next_check, last_check) VALUES
@@ -320,11 +262,7 @@ func TestMigrateChangePages(t *testing.T) {
 			(9, 7, 1, 0, 1, 1, '', CAST('[{"op":"insert","kind":"page","page":{"url":"http://a.example/guide","resourceId":2}}]' AS BLOB)),
 			(10, 8, 2, 1, 2, 1, '', CAST('[{"op":"insert","kind":"text"}]' AS BLOB)),
 			(11, 8, 2, 2, 3, 1, '', NULL)`,
-	} {
-		if _, err := c.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	)
 	db, err := sqlite.Open(ctx, dir)
 	if err != nil {
 		t.Fatal(err)

@@ -20,6 +20,30 @@ import (
 // without one.
 const fkIndexMigration = "0101_foreign_key_indexes.sql"
 
+// olderSchema connects to the empty schema d selects and makes there the
+// database an older Vigil left: every migration before the one named
+// applied. The connection is closed at the test's end.
+func olderSchema(t *testing.T, d, before string) *pgx.Conn {
+	t.Helper()
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close(context.Background()) })
+	if _, err := c.Exec(ctx, `CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	storetest.ApplyMigrationsBefore(t, "migrations", before, func(name, text string) error {
+		if _, err := c.Exec(ctx, text); err != nil {
+			return err
+		}
+		_, err := c.Exec(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES ($1, now())", name)
+		return err
+	})
+	return c
+}
+
 // TestMigrateAddsForeignKeyIndexes migrates a database that has every
 // migration before fkIndexMigration applied, as one created by an older
 // Vigil, and checks that the outbox's foreign keys are indexed afterwards,
@@ -27,21 +51,7 @@ const fkIndexMigration = "0101_foreign_key_indexes.sql"
 func TestMigrateAddsForeignKeyIndexes(t *testing.T) {
 	ctx := context.Background()
 	d, schema := newSchema(t)
-	c, err := pgx.Connect(ctx, d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
-	if _, err := c.Exec(ctx, `CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)`); err != nil {
-		t.Fatal(err)
-	}
-	storetest.ApplyMigrationsBefore(t, "migrations", fkIndexMigration, func(name, text string) error {
-		if _, err := c.Exec(ctx, text); err != nil {
-			return err
-		}
-		_, err := c.Exec(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES ($1, now())", name)
-		return err
-	})
+	c := olderSchema(t, d, fkIndexMigration)
 	// The old schema leaves the outbox's foreign keys unindexed.
 	if got, want := unindexedForeignKeys(t, c, schema), []string{"notifications(change_id)", "notifications(user_id)"}; !slices.Equal(got, want) {
 		t.Fatalf("unindexed foreign keys before: %v, want %v", got, want)
@@ -97,21 +107,7 @@ func unindexedForeignKeys(t *testing.T, c *pgx.Conn, schema string) []string {
 func TestMigrateFeedGeneration(t *testing.T) {
 	ctx := context.Background()
 	d, _ := newSchema(t)
-	c, err := pgx.Connect(ctx, d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
-	if _, err := c.Exec(ctx, `CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)`); err != nil {
-		t.Fatal(err)
-	}
-	storetest.ApplyMigrationsBefore(t, "migrations", "0103_feed_generation.sql", func(name, text string) error {
-		if _, err := c.Exec(ctx, text); err != nil {
-			return err
-		}
-		_, err := c.Exec(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES ($1, now())", name)
-		return err
-	})
+	c := olderSchema(t, d, "0103_feed_generation.sql")
 	at := func(sec int64) time.Time { return time.Unix(sec, 0).UTC() }
 	if _, err := c.Exec(ctx, `INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (1, 'ada@example.com', 'Ada', 'x', $1, $1)`, at(1)); err != nil {
 		t.Fatal(err)
@@ -145,21 +141,7 @@ func TestMigrateFeedGeneration(t *testing.T) {
 func TestMigrateChangePages(t *testing.T) {
 	ctx := context.Background()
 	d, _ := newSchema(t)
-	c, err := pgx.Connect(ctx, d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
-	if _, err := c.Exec(ctx, `CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)`); err != nil {
-		t.Fatal(err)
-	}
-	storetest.ApplyMigrationsBefore(t, "migrations", "0105_change_pages.sql", func(name, text string) error {
-		if _, err := c.Exec(ctx, text); err != nil {
-			return err
-		}
-		_, err := c.Exec(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES ($1, now())", name)
-		return err
-	})
+	c := olderSchema(t, d, "0105_change_pages.sql")
 	at := time.Unix(1, 0).UTC()
 	for _, q := range []string{
 		`INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (1, 'ada@example.com', 'Ada', 'x', $1, $1)`,

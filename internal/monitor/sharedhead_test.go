@@ -62,38 +62,34 @@ type sharedStore struct {
 // file) always, PostgreSQL (two pools on one schema) when
 // VIGIL_TEST_POSTGRES_DSN is set.
 func sharedStores(t *testing.T) map[string]func(t *testing.T) *sharedStore {
+	type closer interface {
+		Store
+		Close() error
+	}
+	// twice opens the store twice, one for each worker.
+	twice := func(t *testing.T, open func() (closer, error)) *sharedStore {
+		var s sharedStore
+		for i := range s.stores {
+			db, err := open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			s.stores[i] = db
+			s.whs[i] = newWarehouse(t, db)
+		}
+		return &s
+	}
 	out := map[string]func(t *testing.T) *sharedStore{
 		"sqlite": func(t *testing.T) *sharedStore {
-			ctx := context.Background()
 			dir := t.TempDir()
-			var s sharedStore
-			for i := range s.stores {
-				db, err := sqlite.Open(ctx, dir)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { db.Close() })
-				s.stores[i] = db
-				s.whs[i] = newWarehouse(t, db)
-			}
-			return &s
+			return twice(t, func() (closer, error) { return sqlite.Open(context.Background(), dir) })
 		},
 	}
-	if os.Getenv("VIGIL_TEST_POSTGRES_DSN") != "" {
+	if base := os.Getenv("VIGIL_TEST_POSTGRES_DSN"); base != "" {
 		out["postgres"] = func(t *testing.T) *sharedStore {
-			ctx := context.Background()
-			dsn, _ := pgtest.Schema(t, os.Getenv("VIGIL_TEST_POSTGRES_DSN"))
-			var s sharedStore
-			for i := range s.stores {
-				db, err := postgres.Open(ctx, dsn)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { db.Close() })
-				s.stores[i] = db
-				s.whs[i] = newWarehouse(t, db)
-			}
-			return &s
+			dsn, _ := pgtest.Schema(t, base)
+			return twice(t, func() (closer, error) { return postgres.Open(context.Background(), dsn) })
 		}
 	} else {
 		t.Log("PostgreSQL variant skipped: set VIGIL_TEST_POSTGRES_DSN (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable)")

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/schedule"
 	"github.com/vigil-web/vigil/internal/warehouse"
 	"github.com/vigil-web/vigil/spec"
@@ -99,10 +98,7 @@ func TestBackFromFailure(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			db, wh, _ := testStore(t)
 			var pages etagFetcher
-			var fetcher vigil.Fetcher = &pages
-			if !tc.etags {
-				fetcher = plainFetcher{&pages}
-			}
+			fetcher := withETags(&pages, tc.etags)
 			m := &Monitor{Store: db, Warehouse: wh, Fetcher: fetcher, SharedStore: tc.shared}
 			m.init()
 			for _, body := range []string{a, "!connection refused", a} {

@@ -65,10 +65,7 @@ func TestCheckAfterResourceDeleted(t *testing.T) {
 			ctx := context.Background()
 			db, wh, _ := testStore(t)
 			var pages etagFetcher
-			var fetcher vigil.Fetcher = &pages
-			if !tc.etags {
-				fetcher = plainFetcher{&pages}
-			}
+			fetcher := withETags(&pages, tc.etags)
 			m := &Monitor{Store: db, Warehouse: wh, Fetcher: fetcher, SharedStore: tc.shared}
 			m.init()
 			pages.set(url, tc.first)

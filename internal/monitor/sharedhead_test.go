@@ -163,10 +163,7 @@ func TestSharedStoreStaleHead(t *testing.T) {
 			t.Run(backend+"/"+name, func(t *testing.T) {
 				s := open(t)
 				var pages etagFetcher
-				var fetcher vigil.Fetcher = &pages
-				if !tc.etags {
-					fetcher = plainFetcher{&pages}
-				}
+				fetcher := withETags(&pages, tc.etags)
 				var ws [2]*Monitor
 				for i := range ws {
 					ws[i] = &Monitor{Store: s.stores[i], Warehouse: s.whs[i], Fetcher: fetcher, SharedStore: true}
@@ -196,6 +193,15 @@ func TestSharedStoreStaleHead(t *testing.T) {
 			})
 		}
 	}
+}
+
+// withETags returns pages, or with etags false pages with their ETags
+// hidden (plainFetcher).
+func withETags(pages *etagFetcher, etags bool) vigil.Fetcher {
+	if etags {
+		return pages
+	}
+	return plainFetcher{pages}
 }
 
 // plainFetcher hides an etagFetcher's ETags: every read is a full 200.

@@ -887,6 +887,27 @@ func testOutbox(t *testing.T, s vigil.Store) {
 		t.Fatalf("dead %v", dead)
 	}
 	wantCode(t, s.MarkNotificationSent(ctx, 9999, now), vigil.ENOTFOUND)
+	// Paged one at a time, in either order, each entry comes once.
+	for _, desc := range []bool{false, true} {
+		var got []int64
+		for offset := range len(ids) + 1 {
+			page, total, err := s.FindNotifications(ctx, vigil.NotificationFilter{UserID: u.ID, Descending: desc, Offset: offset, Limit: 1})
+			must(t, err)
+			if total != len(ids) {
+				t.Fatalf("descending %v, offset %d: total %d, want %d", desc, offset, total, len(ids))
+			}
+			for _, n := range page {
+				got = append(got, n.ID)
+			}
+		}
+		want := ids
+		if desc {
+			want = []int64{ids[2], ids[1], ids[0]}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("descending %v: pages list %v, want %v", desc, got, want)
+		}
+	}
 }
 
 // testOutboxRetry: a dead letter is retried on demand: it is pending

@@ -355,7 +355,11 @@ func (s *Server) handleNotificationList(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		return err
 	}
-	f := vigil.NotificationFilter{UserID: u.ID, State: st, Offset: p.Offset, Limit: p.Limit}
+	desc, err := orderParam(r)
+	if err != nil {
+		return err
+	}
+	f := vigil.NotificationFilter{UserID: u.ID, State: st, Offset: p.Offset, Limit: p.Limit, Descending: desc}
 	list, total, err := s.Store.FindNotifications(r.Context(), f)
 	if err != nil {
 		return err

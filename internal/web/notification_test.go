@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -260,5 +261,51 @@ func TestShownTarget(t *testing.T) {
 		if got := shownTarget(tc.target); got != tc.want {
 			t.Errorf("shownTarget(%q) = %q, want %q", tc.target, got, tc.want)
 		}
+	}
+}
+
+// TestNotificationListOrder: the API lists notifications oldest first,
+// or newest first with order=desc, as the other lists do, and pages
+// through them in either order without skipping or repeating one. It
+// took no order and listed them oldest first only.
+func TestNotificationListOrder(t *testing.T) {
+	s, ada := newTestServer(t)
+	var ids []int64
+	for range 5 {
+		n := &vigil.Notification{UserID: ada.ID, Channel: "email", Target: "a@b.c", Payload: json.RawMessage(`{}`)}
+		if err := s.Store.EnqueueNotification(context.Background(), n); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, n.ID)
+	}
+	newest := make([]int64, len(ids))
+	for i, id := range ids {
+		newest[len(ids)-1-i] = id
+	}
+	c := newSignedIn(t, s, ada)
+	for _, tc := range []struct {
+		order string
+		want  []int64
+	}{{"", ids}, {"asc", ids}, {"desc", newest}} {
+		var got []int64
+		for offset := 0; offset < len(ids); offset += 2 {
+			status, body := c.do("GET", "/api/v1/notifications?limit=2&offset="+strconv.Itoa(offset)+"&order="+tc.order, "")
+			var page struct {
+				Items []vigil.Notification `json:"items"`
+				Total int                  `json:"total"`
+			}
+			if status != 200 || json.Unmarshal([]byte(body), &page) != nil || page.Total != len(ids) {
+				t.Fatalf("order %q offset %d: %d %s", tc.order, offset, status, body)
+			}
+			for _, n := range page.Items {
+				got = append(got, n.ID)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("order %q: pages list %v, want %v", tc.order, got, tc.want)
+		}
+	}
+	if status, body := c.do("GET", "/api/v1/notifications?order=newest", ""); status != 400 || !strings.Contains(body, "asc or desc") {
+		t.Errorf("order=newest: %d %s, want 400 naming asc and desc", status, body)
 	}
 }

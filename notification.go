@@ -79,3 +79,16 @@ type NotificationFilter struct {
 	Limit      int
 	Descending bool
 }
+
+// NotificationRetry is a user's retry of a dead letter
+// (OutboxStore.RetryNotification).
+type NotificationRetry struct {
+	// At is when the letter is due again.
+	At time.Time
+	// SentinelID, if not 0, is the sentinel whose message the letter
+	// carries: the letter is retried only if the sentinel still exists,
+	// checked in the store's transaction of the retry, so that a sentinel
+	// removed while the retry was asked for leaves no pending letter
+	// behind.
+	SentinelID int64
+}

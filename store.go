@@ -303,11 +303,16 @@ type OutboxStore interface {
 	// its sentinel was removed keeps that LastError (SentinelRemoved).
 	MarkNotificationDead(ctx context.Context, id int64, errMsg string) error
 	// RetryNotification gives a dead letter another chance, asked for by
-	// its user: it is pending again, due at at, its Attempts counted
+	// its user: it is pending again, due at r.At, its Attempts counted
 	// afresh from 0 and its LastError kept until the next attempt.
 	// ENOTFOUND if absent; ECONFLICT if it is not a dead letter, or is one
-	// because its sentinel was removed (LastError SentinelRemoved).
-	RetryNotification(ctx context.Context, id int64, at time.Time) error
+	// because its sentinel was removed (LastError SentinelRemoved), or
+	// r.SentinelID is not 0 and that sentinel does not exist (a message
+	// saying SentinelRemoved). The check and the change are one
+	// transaction: a removal of the sentinel comes wholly before the
+	// retry, which fails, or wholly after it, which gives the retried
+	// letter up as it does the sentinel's other letters not yet sent.
+	RetryNotification(ctx context.Context, id int64, r NotificationRetry) error
 }
 
 // BodyCodec compresses bodies and encodes one body as a byte-exact patch

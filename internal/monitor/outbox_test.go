@@ -89,8 +89,8 @@ func (m *memOutbox) MarkNotificationFailed(_ context.Context, id int64, msg stri
 func (m *memOutbox) MarkNotificationDead(_ context.Context, id int64, msg string) error {
 	return m.set(id, func(n *vigil.Notification) { n.State, n.LastError = vigil.NotificationDead, msg })
 }
-func (m *memOutbox) RetryNotification(_ context.Context, id int64, at time.Time) error {
-	return m.set(id, func(n *vigil.Notification) { n.State, n.Attempts, n.NextAttempt = vigil.NotificationPending, 0, at })
+func (m *memOutbox) RetryNotification(_ context.Context, id int64, r vigil.NotificationRetry) error {
+	return m.set(id, func(n *vigil.Notification) { n.State, n.Attempts, n.NextAttempt = vigil.NotificationPending, 0, r.At })
 }
 
 func TestDeliverer(t *testing.T) {

@@ -7,7 +7,9 @@
 // append locks its resource's row (SELECT ... FOR UPDATE) so that two
 // writers of one resource serialise, and claims of due sentinels and
 // outbox entries use FOR UPDATE SKIP LOCKED so that workers never claim the
-// same row. Migrations are the .sql files under migrations/ (the SQLite
+// same row; the retry of a dead letter and the removal of its sentinel
+// both lock the sentinel's row first, so that one wholly precedes the
+// other. Migrations are the .sql files under migrations/ (the SQLite
 // schema in PostgreSQL's dialect), embedded, applied in name order under an
 // advisory lock and recorded in schema_migrations; a migration may have a
 // Go step too (migrationSteps), run in its transaction after its SQL.

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"strings"
 	"time"
 
@@ -170,9 +171,23 @@ func (db *DB) MarkNotificationDead(ctx context.Context, id int64, errMsg string)
 	})
 }
 
-// RetryNotification implements vigil.OutboxStore.
-func (db *DB) RetryNotification(ctx context.Context, id int64, at time.Time) error {
+// RetryNotification implements vigil.OutboxStore. The letter's sentinel
+// is locked first, as DeleteSentinel locks it (the same order, so the
+// two cannot deadlock): a removal under way makes the retry wait and then
+// find the sentinel gone, and a removal that comes after waits for the
+// retry and then gives the retried letter up.
+func (db *DB) RetryNotification(ctx context.Context, id int64, r vigil.NotificationRetry) error {
 	return db.update(ctx, func(tx *sql.Tx) error {
+		if r.SentinelID != 0 {
+			var one int
+			err := tx.QueryRowContext(ctx, q("SELECT 1 FROM sentinels WHERE id = ? FOR KEY SHARE"), r.SentinelID).Scan(&one)
+			if errors.Is(err, sql.ErrNoRows) {
+				return vigil.Errorf(vigil.ECONFLICT, "notification %d is not retried: %s", id, vigil.SentinelRemoved)
+			}
+			if err != nil {
+				return err
+			}
+		}
 		var state, lastError string
 		err := tx.QueryRowContext(ctx, q("SELECT state, last_error FROM notifications WHERE id = ? FOR UPDATE"), id).Scan(&state, &lastError)
 		if err != nil {
@@ -184,7 +199,7 @@ func (db *DB) RetryNotification(ctx context.Context, id int64, at time.Time) err
 		case lastError == vigil.SentinelRemoved:
 			return vigil.Errorf(vigil.ECONFLICT, "notification %d is not retried: %s", id, vigil.SentinelRemoved)
 		}
-		_, err = tx.ExecContext(ctx, q("UPDATE notifications SET state = 'pending', attempts = 0, next_attempt = ? WHERE id = ?"), tv(at.UTC()), id)
+		_, err = tx.ExecContext(ctx, q("UPDATE notifications SET state = 'pending', attempts = 0, next_attempt = ? WHERE id = ?"), tv(r.At.UTC()), id)
 		return err
 	})
 }

@@ -152,9 +152,16 @@ func (db *DB) RotateSentinelFeed(ctx context.Context, id int64) (int64, error) {
 
 // DeleteSentinel implements vigil.SentinelStore. The notifications of its
 // changes still waiting to be sent become dead letters: nobody wants them
-// retried for hours once the sentinel is gone.
+// retried for hours once the sentinel is gone. The sentinel is locked
+// first, as RetryNotification locks it: a retry under way ends before
+// the letters are given up, its letter with them.
 func (db *DB) DeleteSentinel(ctx context.Context, id int64) error {
 	return db.update(ctx, func(tx *sql.Tx) error {
+		var one int
+		err := tx.QueryRowContext(ctx, q("SELECT 1 FROM sentinels WHERE id = ? FOR UPDATE"), id).Scan(&one)
+		if err != nil {
+			return notFound(err, "sentinel %d not found", id)
+		}
 		if _, err := tx.ExecContext(ctx, q(`UPDATE notifications SET state = 'dead', last_error = ?
 			WHERE state IN ('pending', 'failed') AND change_id IN (SELECT id FROM changes WHERE sentinel_id = ?)`),
 			vigil.SentinelRemoved, id); err != nil {

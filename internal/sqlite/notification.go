@@ -169,8 +169,10 @@ func (db *DB) MarkNotificationDead(ctx context.Context, id int64, errMsg string)
 	})
 }
 
-// RetryNotification implements vigil.OutboxStore.
-func (db *DB) RetryNotification(ctx context.Context, id int64, at time.Time) error {
+// RetryNotification implements vigil.OutboxStore. The writes of a
+// store are one at a time: the sentinel that exists when the letter is
+// made pending is not removed before the transaction ends.
+func (db *DB) RetryNotification(ctx context.Context, id int64, r vigil.NotificationRetry) error {
 	return db.update(ctx, func(tx execer) error {
 		var state, lastError string
 		err := tx.QueryRowContext(ctx, q("SELECT state, last_error FROM notifications WHERE id = ?"), id).Scan(&state, &lastError)
@@ -183,7 +185,15 @@ func (db *DB) RetryNotification(ctx context.Context, id int64, at time.Time) err
 		case lastError == vigil.SentinelRemoved:
 			return vigil.Errorf(vigil.ECONFLICT, "notification %d is not retried: %s", id, vigil.SentinelRemoved)
 		}
-		_, err = tx.ExecContext(ctx, q("UPDATE notifications SET state = 'pending', attempts = 0, next_attempt = ? WHERE id = ?"), tv(at.UTC()), id)
+		res, err := tx.ExecContext(ctx, q(`UPDATE notifications SET state = 'pending', attempts = 0, next_attempt = ?
+			WHERE id = ? AND (? = 0 OR EXISTS (SELECT 1 FROM sentinels WHERE id = ?))`), tv(r.At.UTC()), id, r.SentinelID, r.SentinelID)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err == nil && n == 0 {
+			err = vigil.Errorf(vigil.ECONFLICT, "notification %d is not retried: %s", id, vigil.SentinelRemoved)
+		}
 		return err
 	})
 }

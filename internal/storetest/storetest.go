@@ -51,6 +51,7 @@ func Run(t *testing.T, open Opener) {
 		"IDsNeverReused":         testIDsNeverReused,
 		"Outbox":                 testOutbox,
 		"OutboxRetry":            testOutboxRetry,
+		"OutboxRetryRemoved":     testOutboxRetryRemovedSentinel,
 		"OutboxStaleMarks":       testOutboxStaleMarks,
 		"ConcurrentReadersWrite": testConcurrent,
 	}
@@ -937,7 +938,7 @@ func testOutboxRetry(t *testing.T, s vigil.Store) {
 	// pending is claimed: under its lease, pending still.
 
 	at := t0.Add(2 * time.Hour)
-	must(t, s.RetryNotification(ctx, dead, at))
+	must(t, s.RetryNotification(ctx, dead, vigil.NotificationRetry{At: at}))
 	n, err := s.FindNotificationByID(ctx, dead)
 	must(t, err)
 	if n.State != vigil.NotificationPending || n.Attempts != 0 || !n.NextAttempt.Equal(at) || n.LastError != "410 gone" {
@@ -955,15 +956,15 @@ func testOutboxRetry(t *testing.T, s vigil.Store) {
 	must(t, s.MarkNotificationSent(ctx, pending, at))
 	pending = enqueue()
 	for name, id := range map[string]int64{"pending": pending, "failed": failed, "sent": sent, "removed": removed} {
-		wantCode(t, s.RetryNotification(ctx, id, at), vigil.ECONFLICT)
+		wantCode(t, s.RetryNotification(ctx, id, vigil.NotificationRetry{At: at}), vigil.ECONFLICT)
 		if name == "removed" {
 			if n, _ := s.FindNotificationByID(ctx, id); n.State != vigil.NotificationDead {
 				t.Errorf("the dead letter of a removed sentinel was retried: %+v", n)
 			}
 		}
 	}
-	wantCode(t, s.RetryNotification(ctx, 9999, at), vigil.ENOTFOUND)
-	must(t, s.RetryNotification(ctx, dead, at)) // dead again: retried again
+	wantCode(t, s.RetryNotification(ctx, 9999, vigil.NotificationRetry{At: at}), vigil.ENOTFOUND)
+	must(t, s.RetryNotification(ctx, dead, vigil.NotificationRetry{At: at})) // dead again: retried again
 
 	list, total, err := s.FindNotifications(ctx, vigil.NotificationFilter{UserID: u.ID, Descending: true, Limit: 2})
 	must(t, err)
@@ -1014,7 +1015,7 @@ func testOutboxStaleMarks(t *testing.T, s vigil.Store) {
 		}
 	}
 	for _, id := range []int64{sent, removed} {
-		wantCode(t, s.RetryNotification(ctx, id, t0.Add(time.Hour)), vigil.ECONFLICT)
+		wantCode(t, s.RetryNotification(ctx, id, vigil.NotificationRetry{At: t0.Add(time.Hour)}), vigil.ECONFLICT)
 	}
 	wantCode(t, s.MarkNotificationDead(ctx, 9999, "x"), vigil.ENOTFOUND)
 	wantCode(t, s.MarkNotificationFailed(ctx, 9999, "x", t0), vigil.ENOTFOUND)

@@ -58,7 +58,8 @@ func (s *Server) removedSentinel(ctx context.Context, u *vigil.User, n *vigil.No
 
 // retryNotification gives u's dead letter idText another chance, due now,
 // and wakes the delivery. ECONFLICT if it is not a dead letter, or its
-// sentinel was removed.
+// sentinel was removed: before, or while the retry was asked for (the
+// store retries the letter only if its sentinel exists as it writes).
 func (s *Server) retryNotification(ctx context.Context, u *vigil.User, idText string) (*vigil.Notification, error) {
 	n, err := s.ownNotification(ctx, u, idText)
 	if err != nil {
@@ -69,7 +70,7 @@ func (s *Server) retryNotification(ctx context.Context, u *vigil.User, idText st
 			return nil, err
 		}
 	}
-	if err := s.Store.RetryNotification(ctx, n.ID, s.now().UTC()); err != nil {
+	if err := s.Store.RetryNotification(ctx, n.ID, vigil.NotificationRetry{At: s.now().UTC(), SentinelID: sentinelOf(n)}); err != nil {
 		return nil, err
 	}
 	if s.KickOutbox != nil {

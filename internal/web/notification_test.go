@@ -309,3 +309,46 @@ func TestNotificationListOrder(t *testing.T) {
 		t.Errorf("order=newest: %d %s, want 400 naming asc and desc", status, body)
 	}
 }
+
+// removedAfterLookup is a store whose sentinel id is removed right after
+// it is looked up: a removal between the retry's check and its write.
+type removedAfterLookup struct {
+	vigil.Store
+	id int64
+}
+
+func (s *removedAfterLookup) FindSentinelByID(ctx context.Context, id int64) (*vigil.Sentinel, error) {
+	sen, err := s.Store.FindSentinelByID(ctx, id)
+	if err == nil && id == s.id {
+		err = s.Store.DeleteSentinel(ctx, id)
+	}
+	return sen, err
+}
+
+// TestNotificationRetryRacesRemoval: a sentinel removed between the
+// retry's look-up of it and the retry's write leaves its dead letter
+// dead; the letter was made pending, to be delivered for a sentinel its
+// owner had removed.
+func TestNotificationRetryRacesRemoval(t *testing.T) {
+	s, ada := newTestServer(t)
+	ctx := context.Background()
+	kicked := 0
+	s.KickOutbox = func() { kicked++ }
+	sen := createChecked(t, s, ada, "Create Sentinel gone Using http://a.example/ Notify By webhook https://hooks.example/x")
+	n := &vigil.Notification{UserID: ada.ID, Channel: "webhook", Target: "https://hooks.example/x",
+		Payload: json.RawMessage(`{"sentinelId":` + strconv.FormatInt(sen.ID, 10) + `,"sentinel":"gone","subject":"s","text":"t","changes":[]}`)}
+	if err := s.Store.EnqueueNotification(ctx, n); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Store.MarkNotificationDead(ctx, n.ID, "410 Gone"); err != nil {
+		t.Fatal(err)
+	}
+	s.Store = &removedAfterLookup{Store: s.Store, id: sen.ID}
+	c := newSignedIn(t, s, ada)
+	if status, body := c.do("POST", "/api/v1/notifications/"+strconv.FormatInt(n.ID, 10)+"/retry", ""); status != 409 || !strings.Contains(body, vigil.SentinelRemoved) {
+		t.Errorf("retry as the sentinel is removed: %d %s, want 409 saying %q", status, body, vigil.SentinelRemoved)
+	}
+	if got, err := s.Store.FindNotificationByID(ctx, n.ID); err != nil || got.State != vigil.NotificationDead || kicked != 0 {
+		t.Errorf("after the refused retry: %+v %v, kicked %d; want it dead, the delivery not woken", got, err, kicked)
+	}
+}

@@ -1,0 +1,73 @@
+package storetest
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+// deadLetter enqueues a letter of change changeID (0: none) to target
+// and gives it up with errMsg, as the delivery does after its last
+// attempt.
+func deadLetter(t *testing.T, s vigil.Store, u *vigil.User, changeID int64, target, errMsg string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	n := &vigil.Notification{UserID: u.ID, ChangeID: changeID, Channel: "webhook", Target: target,
+		Payload: json.RawMessage(`{}`), NextAttempt: t0}
+	must(t, s.EnqueueNotification(ctx, n))
+	must(t, s.MarkNotificationDead(ctx, n.ID, errMsg))
+	return n.ID
+}
+
+// testOutboxRetryRemovedSentinel: a retry names the sentinel of its
+// letter, and the store retries the letter only if the sentinel still
+// exists, in the transaction of the retry. A sentinel removed after the
+// caller looked it up (the dead letter kept its own error, as a removal
+// gives up only the letters not yet sent) left the letter pending, to be
+// delivered for a sentinel its owner had removed. A sentinel removed
+// after the retry gives the retried letter up, as its other letters.
+func testOutboxRetryRemovedSentinel(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	u := newUser(t, s, "ada@example.com")
+	r, err := s.EnsureResource(ctx, "http://example.com/")
+	must(t, err)
+	letter := func(name string) (*vigil.Sentinel, int64) {
+		sn := &vigil.Sentinel{OwnerID: u.ID, Name: name, Source: "x", Status: vigil.SentinelActive}
+		must(t, s.CreateSentinel(ctx, sn))
+		c := &vigil.Change{SentinelID: sn.ID, ResourceID: r.ID, ToVersion: 1, DetectedAt: t0}
+		must(t, s.CreateChange(ctx, c))
+		return sn, deadLetter(t, s, u, c.ID, "https://hooks.example/"+name, "410 gone")
+	}
+	kept, keptID := letter("kept")
+	gone, goneID := letter("gone")
+	must(t, s.DeleteSentinel(ctx, gone.ID))
+	at := t0.Add(time.Hour)
+
+	for _, sentinelID := range []int64{gone.ID, 9999} {
+		err := s.RetryNotification(ctx, goneID, vigil.NotificationRetry{At: at, SentinelID: sentinelID})
+		wantCode(t, err, vigil.ECONFLICT)
+		if !strings.Contains(err.Error(), vigil.SentinelRemoved) {
+			t.Errorf("retry of a letter of sentinel %d, which does not exist: %v; want it to say %q", sentinelID, err, vigil.SentinelRemoved)
+		}
+		if n, err := s.FindNotificationByID(ctx, goneID); err != nil || n.State != vigil.NotificationDead || n.LastError != "410 gone" {
+			t.Errorf("after the refused retry: %+v %v; want it dead with its own error", n, err)
+		}
+	}
+
+	must(t, s.RetryNotification(ctx, keptID, vigil.NotificationRetry{At: at, SentinelID: kept.ID}))
+	if n, err := s.FindNotificationByID(ctx, keptID); err != nil || n.State != vigil.NotificationPending {
+		t.Fatalf("retry of a letter of a sentinel that exists: %+v %v; want it pending", n, err)
+	}
+	must(t, s.DeleteSentinel(ctx, kept.ID))
+	if n, err := s.FindNotificationByID(ctx, keptID); err != nil || n.State != vigil.NotificationDead || n.LastError != vigil.SentinelRemoved {
+		t.Errorf("a retried letter whose sentinel was removed after: %+v %v; want it given up (%q)", n, err, vigil.SentinelRemoved)
+	}
+
+	// A letter of no sentinel (SentinelID 0) is retried as before.
+	none := deadLetter(t, s, u, 0, "https://hooks.example/none", "410 gone")
+	must(t, s.RetryNotification(ctx, none, vigil.NotificationRetry{At: at}))
+}

@@ -91,4 +91,8 @@ type NotificationRetry struct {
 	// removed while the retry was asked for leaves no pending letter
 	// behind.
 	SentinelID int64
+	// Target, if not "", replaces the letter's target: the one its
+	// sentinel notifies now on the letter's channel, which its owner may
+	// have fixed since the letter was written.
+	Target string
 }

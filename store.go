@@ -303,8 +303,9 @@ type OutboxStore interface {
 	// its sentinel was removed keeps that LastError (SentinelRemoved).
 	MarkNotificationDead(ctx context.Context, id int64, errMsg string) error
 	// RetryNotification gives a dead letter another chance, asked for by
-	// its user: it is pending again, due at r.At, its Attempts counted
-	// afresh from 0 and its LastError kept until the next attempt.
+	// its user: it is pending again, due at r.At, to r.Target if that is
+	// not "", its Attempts counted afresh from 0 and its LastError kept
+	// until the next attempt.
 	// ENOTFOUND if absent; ECONFLICT if it is not a dead letter, or is one
 	// because its sentinel was removed (LastError SentinelRemoved), or
 	// r.SentinelID is not 0 and that sentinel does not exist (a message

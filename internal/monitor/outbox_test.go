@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -90,7 +91,10 @@ func (m *memOutbox) MarkNotificationDead(_ context.Context, id int64, msg string
 	return m.set(id, func(n *vigil.Notification) { n.State, n.LastError = vigil.NotificationDead, msg })
 }
 func (m *memOutbox) RetryNotification(_ context.Context, id int64, r vigil.NotificationRetry) error {
-	return m.set(id, func(n *vigil.Notification) { n.State, n.Attempts, n.NextAttempt = vigil.NotificationPending, 0, r.At })
+	return m.set(id, func(n *vigil.Notification) {
+		n.State, n.Attempts, n.NextAttempt = vigil.NotificationPending, 0, r.At
+		n.Target = cmp.Or(r.Target, n.Target)
+	})
 }
 
 func TestDeliverer(t *testing.T) {

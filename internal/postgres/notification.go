@@ -199,7 +199,8 @@ func (db *DB) RetryNotification(ctx context.Context, id int64, r vigil.Notificat
 		case lastError == vigil.SentinelRemoved:
 			return vigil.Errorf(vigil.ECONFLICT, "notification %d is not retried: %s", id, vigil.SentinelRemoved)
 		}
-		_, err = tx.ExecContext(ctx, q("UPDATE notifications SET state = 'pending', attempts = 0, next_attempt = ? WHERE id = ?"), tv(r.At.UTC()), id)
+		_, err = tx.ExecContext(ctx, q(`UPDATE notifications SET state = 'pending', attempts = 0, next_attempt = ?,
+			target = coalesce(nullif(?, ''), target) WHERE id = ?`), tv(r.At.UTC()), r.Target, id)
 		return err
 	})
 }

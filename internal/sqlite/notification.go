@@ -185,8 +185,9 @@ func (db *DB) RetryNotification(ctx context.Context, id int64, r vigil.Notificat
 		case lastError == vigil.SentinelRemoved:
 			return vigil.Errorf(vigil.ECONFLICT, "notification %d is not retried: %s", id, vigil.SentinelRemoved)
 		}
-		res, err := tx.ExecContext(ctx, q(`UPDATE notifications SET state = 'pending', attempts = 0, next_attempt = ?
-			WHERE id = ? AND (? = 0 OR EXISTS (SELECT 1 FROM sentinels WHERE id = ?))`), tv(r.At.UTC()), id, r.SentinelID, r.SentinelID)
+		res, err := tx.ExecContext(ctx, q(`UPDATE notifications SET state = 'pending', attempts = 0, next_attempt = ?,
+			target = coalesce(nullif(?, ''), target)
+			WHERE id = ? AND (? = 0 OR EXISTS (SELECT 1 FROM sentinels WHERE id = ?))`), tv(r.At.UTC()), r.Target, id, r.SentinelID, r.SentinelID)
 		if err != nil {
 			return err
 		}

@@ -71,3 +71,34 @@ func testOutboxRetryRemovedSentinel(t *testing.T, s vigil.Store) {
 	none := deadLetter(t, s, u, 0, "https://hooks.example/none", "410 gone")
 	must(t, s.RetryNotification(ctx, none, vigil.NotificationRetry{At: at}))
 }
+
+// testOutboxRetryTarget: a retry may name the letter's target afresh
+// (the one its sentinel notifies now, its owner having fixed the one the
+// letter was written for); without one, the letter keeps its own. A
+// refused retry changes neither.
+func testOutboxRetryTarget(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	u := newUser(t, s, "ada@example.com")
+	at := t0.Add(time.Hour)
+	for _, tc := range []struct {
+		name, target, want string
+	}{
+		{"new target", "https://hooks.example/fixed", "https://hooks.example/fixed"},
+		{"its own", "", "https://hooks.example/wrong"},
+	} {
+		id := deadLetter(t, s, u, 0, "https://hooks.example/wrong", "404 Not Found")
+		must(t, s.RetryNotification(ctx, id, vigil.NotificationRetry{At: at, Target: tc.target}))
+		if n, err := s.FindNotificationByID(ctx, id); err != nil || n.State != vigil.NotificationPending || n.Target != tc.want {
+			t.Errorf("%s: %+v %v; want it pending, to %s", tc.name, n, err, tc.want)
+		}
+		wantCode(t, s.RetryNotification(ctx, id, vigil.NotificationRetry{At: at, Target: "https://hooks.example/other"}), vigil.ECONFLICT)
+		if n, err := s.FindNotificationByID(ctx, id); err != nil || n.Target != tc.want {
+			t.Errorf("%s: the refused retry of a pending letter: %+v %v; want its target kept", tc.name, n, err)
+		}
+	}
+	id := deadLetter(t, s, u, 0, "https://hooks.example/wrong", "404 Not Found")
+	wantCode(t, s.RetryNotification(ctx, id, vigil.NotificationRetry{At: at, Target: "https://hooks.example/fixed", SentinelID: 9999}), vigil.ECONFLICT)
+	if n, err := s.FindNotificationByID(ctx, id); err != nil || n.State != vigil.NotificationDead || n.Target != "https://hooks.example/wrong" {
+		t.Errorf("the refused retry of a letter of a removed sentinel: %+v %v; want it dead, to its own target", n, err)
+	}
+}

@@ -52,6 +52,7 @@ func Run(t *testing.T, open Opener) {
 		"Outbox":                 testOutbox,
 		"OutboxRetry":            testOutboxRetry,
 		"OutboxRetryRemoved":     testOutboxRetryRemovedSentinel,
+		"OutboxRetryTarget":      testOutboxRetryTarget,
 		"OutboxStaleMarks":       testOutboxStaleMarks,
 		"ConcurrentReadersWrite": testConcurrent,
 	}

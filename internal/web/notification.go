@@ -40,37 +40,47 @@ func sentinelOf(n *vigil.Notification) int64 {
 	return m.SentinelID
 }
 
-// removedSentinel returns ECONFLICT if the sentinel of u's notification n
-// was removed: its dead letter is not retried, whether the removal gave
-// it up (vigil.SentinelRemoved, which the store refuses) or it had died
-// before. Nobody wants the messages of a sentinel they removed.
-func (s *Server) removedSentinel(ctx context.Context, u *vigil.User, n *vigil.Notification) error {
+// letterSentinel returns the sentinel of u's notification n, nil if it
+// names none, and ECONFLICT if it was removed: its dead letter is not
+// retried, whether the removal gave it up (vigil.SentinelRemoved, which
+// the store refuses) or it had died before. Nobody wants the messages of
+// a sentinel they removed.
+func (s *Server) letterSentinel(ctx context.Context, u *vigil.User, n *vigil.Notification) (*vigil.Sentinel, error) {
 	id := sentinelOf(n)
 	if id == 0 {
-		return nil
+		return nil, nil
 	}
 	sen, err := s.Store.FindSentinelByID(ctx, id)
 	if vigil.ErrorCode(err) == vigil.ENOTFOUND || err == nil && sen.OwnerID != u.ID {
-		return vigil.Errorf(vigil.ECONFLICT, "notification %d is not retried: %s", n.ID, vigil.SentinelRemoved)
+		return nil, vigil.Errorf(vigil.ECONFLICT, "notification %d is not retried: %s", n.ID, vigil.SentinelRemoved)
 	}
-	return err
+	return sen, err
 }
 
 // retryNotification gives u's dead letter idText another chance, due now,
-// and wakes the delivery. ECONFLICT if it is not a dead letter, or its
-// sentinel was removed: before, or while the retry was asked for (the
-// store retries the letter only if its sentinel exists as it writes).
+// to the target its sentinel notifies now (retryTarget), and wakes the
+// delivery. ECONFLICT if it is not a dead letter, if its sentinel was
+// removed, before or while the retry was asked for (the store retries
+// the letter only if its sentinel exists as it writes), or if its
+// sentinel gives it no target.
 func (s *Server) retryNotification(ctx context.Context, u *vigil.User, idText string) (*vigil.Notification, error) {
 	n, err := s.ownNotification(ctx, u, idText)
 	if err != nil {
 		return nil, err
 	}
+	retry := vigil.NotificationRetry{At: s.now().UTC(), SentinelID: sentinelOf(n)}
 	if n.State == vigil.NotificationDead {
-		if err := s.removedSentinel(ctx, u, n); err != nil {
+		sen, err := s.letterSentinel(ctx, u, n)
+		if err != nil {
 			return nil, err
 		}
+		if sen != nil {
+			if retry.Target, err = retryTarget(sen, n); err != nil {
+				return nil, err
+			}
+		}
 	}
-	if err := s.Store.RetryNotification(ctx, n.ID, vigil.NotificationRetry{At: s.now().UTC(), SentinelID: sentinelOf(n)}); err != nil {
+	if err := s.Store.RetryNotification(ctx, n.ID, retry); err != nil {
 		return nil, err
 	}
 	if s.KickOutbox != nil {

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -85,7 +86,7 @@ func TestNotificationRetry(t *testing.T) {
 	if err := s.Store.CreateUser(ctx, bob); err != nil {
 		t.Fatal(err)
 	}
-	prices := createChecked(t, s, ada, "Create Sentinel prices Using http://a.example/")
+	prices := createChecked(t, s, ada, `Create Sentinel prices Using http://a.example/ Notify By webhook "https://hooks.example/secret-path?key=s3cr3t"`)
 	enqueue := func(u *vigil.User, subject, target string) int64 {
 		n := &vigil.Notification{UserID: u.ID, Channel: "webhook", Target: target,
 			Payload: json.RawMessage(`{"sentinelId":` + strconv.FormatInt(prices.ID, 10) + `,"sentinel":"prices","subject":"` + subject + `","text":"t","changes":[]}`)}
@@ -188,7 +189,7 @@ func TestNotificationRetryOfRemovedSentinel(t *testing.T) {
 	s.Now = func() time.Time { return time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC) }
 	kicked := 0
 	s.KickOutbox = func() { kicked++ }
-	kept := createChecked(t, s, ada, "Create Sentinel kept Using http://a.example/")
+	kept := createChecked(t, s, ada, "Create Sentinel kept Using http://a.example/ Notify By webhook https://hooks.example/x")
 	gone := createChecked(t, s, ada, "Create Sentinel gone Using http://b.example/")
 	dead := func(sen *vigil.Sentinel) int64 {
 		n := &vigil.Notification{UserID: ada.ID, Channel: "webhook", Target: "https://hooks.example/x",
@@ -350,5 +351,72 @@ func TestNotificationRetryRacesRemoval(t *testing.T) {
 	}
 	if got, err := s.Store.FindNotificationByID(ctx, n.ID); err != nil || got.State != vigil.NotificationDead || kicked != 0 {
 		t.Errorf("after the refused retry: %+v %v, kicked %d; want it dead, the delivery not woken", got, err, kicked)
+	}
+}
+
+// TestNotificationRetryTarget: a dead letter is retried to the target its
+// sentinel notifies now by the letter's channel: its owner may have fixed
+// the one the letter was written for, which is why they retry. Of several
+// targets by that channel, the letter's own if it is one of them. A
+// sentinel that notifies by the channel no more, or by several targets
+// none of which is the letter's, refuses the retry (409, saying why),
+// the letter left as it was. The retry went to the letter's own target.
+func TestNotificationRetryTarget(t *testing.T) {
+	s, ada := newTestServer(t)
+	s.Checker = storeChecker(s)
+	s.Now = func() time.Time { return time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC) }
+	ctx := context.Background()
+	c := newSignedIn(t, s, ada)
+	for i, tc := range []struct {
+		name            string
+		channel, target string // the letter's
+		notify          string // the sentinel's Notify clause, edited after the letter died
+		status          int
+		want            string // the target retried to, or a part of the refusal
+	}{
+		{"fixed", "webhook", "https://hooks.example/wrong", "webhook https://hooks.example/fixed", 200, "https://hooks.example/fixed"},
+		{"fixed among others", "webhook", "https://hooks.example/wrong", "email ada@example.com, webhook https://hooks.example/fixed", 200, "https://hooks.example/fixed"},
+		{"the same", "webhook", "https://hooks.example/same", "webhook https://hooks.example/same", 200, "https://hooks.example/same"},
+		{"its own of several", "webhook", "https://hooks.example/b", "webhook https://hooks.example/a, webhook https://hooks.example/b", 200, "https://hooks.example/b"},
+		{"email fixed", "email", "ada@exmaple.com", "email ada@example.com", 200, "ada@example.com"},
+		{"chat fixed", "chat", "slack://hooks/T0/B0/wrong", "slack://hooks/T0/B0/fixed", 200, "slack://hooks/T0/B0/fixed"},
+		{"several, none its own", "webhook", "https://hooks.example/wrong", "webhook https://hooks.example/a, webhook https://other.example/b",
+			409, "notifies by webhook at 2 targets (https://hooks.example/…, https://other.example/…), none of them this letter's"},
+		{"channel removed", "webhook", "https://hooks.example/wrong", "email ada@example.com", 409, "no longer notifies by webhook"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			name := "s" + strconv.Itoa(i)
+			sen := createChecked(t, s, ada, "Create Sentinel "+name+" Using http://a.example/ Notify By webhook https://hooks.example/before")
+			n := &vigil.Notification{UserID: ada.ID, Channel: tc.channel, Target: tc.target,
+				Payload: json.RawMessage(`{"sentinelId":` + strconv.FormatInt(sen.ID, 10) + `,"sentinel":"` + name + `","subject":"s","text":"t","changes":[]}`)}
+			if err := s.Store.EnqueueNotification(ctx, n); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Store.MarkNotificationDead(ctx, n.ID, "404 Not Found"); err != nil {
+				t.Fatal(err)
+			}
+			edit, _ := json.Marshal(map[string]string{"source": "Create Sentinel " + name + " Using http://a.example/ Notify By " + tc.notify})
+			if status, body := c.do("PUT", "/api/v1/sentinels/"+strconv.FormatInt(sen.ID, 10), string(edit)); status != 200 {
+				t.Fatalf("edit: %d %s", status, body)
+			}
+			status, body := c.do("POST", "/api/v1/notifications/"+strconv.FormatInt(n.ID, 10)+"/retry", "")
+			got, err := s.Store.FindNotificationByID(ctx, n.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case status != tc.status:
+				t.Errorf("retry: %d %s, want %d", status, body, tc.status)
+			case status == 200 && (got.State != vigil.NotificationPending || got.Target != tc.want):
+				t.Errorf("retried: %s to %s, want pending to %s", got.State, got.Target, tc.want)
+			case status != 200 && (!strings.Contains(body, tc.want) || got.State != vigil.NotificationDead || got.Target != tc.target):
+				t.Errorf("refused: %s; letter %s to %s; want the refusal to say %q, the letter dead to %s", body, got.State, got.Target, tc.want, tc.target)
+			case status != 200:
+				// The Notifications page's Retry button says why too.
+				if status, page := c.do("POST", "/notifications/"+strconv.FormatInt(n.ID, 10)+"/retry", ""); status != tc.status || !strings.Contains(html.UnescapeString(page), tc.want) {
+					t.Errorf("retry from the dashboard: %d, the page does not say %q:\n%s", status, tc.want, page)
+				}
+			}
+		})
 	}
 }

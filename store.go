@@ -189,6 +189,12 @@ type SentinelStore interface {
 	// the revoked feed URLs. It returns ENOTFOUND if the sentinel does not
 	// exist.
 	UpdateSentinel(ctx context.Context, s *Sentinel) error
+	// UpdateSentinels updates each sentinel of list as UpdateSentinel
+	// does, all in one transaction: an edited sentinel and the ones using
+	// it (whose checked forms take its pages and clauses) are saved
+	// together or not at all. It returns EINVALID for an invalid sentinel
+	// and ENOTFOUND if one does not exist, updating none.
+	UpdateSentinels(ctx context.Context, list []*Sentinel) error
 	// RotateSentinelFeed adds one to a sentinel's FeedGeneration, revoking
 	// the feed URLs made with the one before, and returns the new
 	// generation. Concurrent rotations each get a generation of their own.

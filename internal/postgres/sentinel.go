@@ -112,27 +112,55 @@ func (db *DB) FindSentinels(ctx context.Context, f vigil.SentinelFilter) ([]*vig
 	return out, n, err
 }
 
-// UpdateSentinel implements vigil.SentinelStore. It never writes the
-// feed generation, which a stale copy of the sentinel would roll back,
-// reviving feed URLs a rotation revoked; it reads it back instead.
+// UpdateSentinel implements vigil.SentinelStore: UpdateSentinels of one.
 func (db *DB) UpdateSentinel(ctx context.Context, s *vigil.Sentinel) error {
-	if err := s.Validate(); err != nil {
-		return err
-	}
-	now := db.now().UTC()
-	err := db.update(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, q(`UPDATE sentinels SET name = ?, source = ?, spec = ?, status = ?, updated_at = ?, next_check = ?
-			WHERE id = ?`), s.Name, s.Source, specValue(s.Spec), string(s.Status), tv(now), tv(s.NextCheck), s.ID)
-		if err := affected(res, err, "sentinel %d not found", s.ID); err != nil {
+	return db.UpdateSentinels(ctx, []*vigil.Sentinel{s})
+}
+
+// UpdateSentinels implements vigil.SentinelStore: one transaction, and
+// the sentinels of list changed only once it is committed. It never
+// writes the feed generation, which a stale copy of a sentinel would
+// roll back, reviving feed URLs a rotation revoked; it reads it back
+// instead.
+func (db *DB) UpdateSentinels(ctx context.Context, list []*vigil.Sentinel) error {
+	for _, s := range list {
+		if err := s.Validate(); err != nil {
 			return err
 		}
-		return tx.QueryRowContext(ctx, q("SELECT created_at, owner_id, last_check, feed_generation FROM sentinels WHERE id = ?"), s.ID).
-			Scan(ts{&s.CreatedAt}, &s.OwnerID, ts{&s.LastCheck}, &s.FeedGeneration)
+	}
+	if len(list) == 0 {
+		return nil
+	}
+	// Rows are written in id order, the order in which concurrent
+	// writers lock them, so that two such updates cannot deadlock.
+	order := make([]int, len(list))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(list[a].ID, list[b].ID) })
+	now := db.now().UTC()
+	kept := make([]vigil.Sentinel, len(list)) // what the store keeps of each, read back
+	err := db.update(ctx, func(tx *sql.Tx) error {
+		for _, i := range order {
+			s := list[i]
+			k := &kept[i]
+			err := tx.QueryRowContext(ctx, q(`UPDATE sentinels SET name = ?, source = ?, spec = ?, status = ?, updated_at = ?, next_check = ?
+				WHERE id = ? RETURNING created_at, owner_id, last_check, feed_generation`),
+				s.Name, s.Source, specValue(s.Spec), string(s.Status), tv(now), tv(s.NextCheck), s.ID).
+				Scan(ts{&k.CreatedAt}, &k.OwnerID, ts{&k.LastCheck}, &k.FeedGeneration)
+			if err != nil {
+				return notFound(err, "sentinel %d not found", s.ID)
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return err
 	}
-	s.UpdatedAt = now
+	for i, s := range list {
+		k := &kept[i]
+		s.CreatedAt, s.OwnerID, s.LastCheck, s.FeedGeneration, s.UpdatedAt = k.CreatedAt, k.OwnerID, k.LastCheck, k.FeedGeneration, now
+	}
 	return nil
 }
 

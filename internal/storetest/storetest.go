@@ -41,6 +41,7 @@ func Run(t *testing.T, open Opener) {
 		"Sentinels":              testSentinels,
 		"SentinelClaim":          testSentinelClaim,
 		"SentinelRelease":        testSentinelRelease,
+		"SentinelsUpdated":       testSentinelsUpdatedTogether,
 		"SentinelFeedRotation":   testSentinelFeedRotation,
 		"SentinelFeedConcurrent": testSentinelFeedRotationConcurrent,
 		"Users":                  testUsers,

@@ -115,7 +115,10 @@ func (s *Server) checkInput(ctx context.Context, u *vigil.User, in *sentinelInpu
 	return sen, ch, nil, nil
 }
 
-// saveSentinel creates (replacing nil) or updates a sentinel from input.
+// saveSentinel creates (replacing nil) or updates a sentinel from input;
+// an update is saved in one transaction with the sentinels using the
+// sentinel that it checked again (recheckUsers). ECONFLICT if one of them
+// was removed meanwhile: nothing is saved.
 func (s *Server) saveSentinel(ctx context.Context, u *vigil.User, in *sentinelInput, replacing *vigil.Sentinel) (*vigil.Sentinel, error) {
 	now := s.now().UTC().Truncate(time.Second)
 	sen, ch, diags, err := s.checkInput(ctx, u, in, replacing, now)
@@ -147,17 +150,18 @@ func (s *Server) saveSentinel(ctx context.Context, u *vigil.User, in *sentinelIn
 	}
 	if replacing != nil {
 		out.ID, out.Status, out.CreatedAt = replacing.ID, replacing.Status, replacing.CreatedAt
-		err = s.Store.UpdateSentinel(ctx, out)
+		// The edit and its users are saved together or not at all.
+		err = s.Store.UpdateSentinels(ctx, append([]*vigil.Sentinel{out}, users...))
+		if vigil.ErrorCode(err) == vigil.ENOTFOUND && len(users) > 0 {
+			if _, ferr := s.Store.FindSentinelByID(ctx, out.ID); ferr == nil {
+				err = vigil.Errorf(vigil.ECONFLICT, "sentinel %s was not saved: a sentinel using it was removed meanwhile; save it again", out.Name)
+			}
+		}
 	} else {
 		err = s.Store.CreateSentinel(ctx, out)
 	}
 	if err != nil {
 		return nil, err
-	}
-	for _, user := range users {
-		if err := s.Store.UpdateSentinel(ctx, user); err != nil {
-			return nil, fmt.Errorf("update %s, which uses %s: %w", user.Name, out.Name, err)
-		}
 	}
 	s.kick()
 	return out, nil

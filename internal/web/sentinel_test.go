@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http/httptest"
@@ -374,5 +375,81 @@ func TestEditReachesStoredUsers(t *testing.T) {
 				t.Errorf("oldsite rechecked into site %+v, want its site kept", c.Site)
 			}
 		}
+	}
+}
+
+// removedOnSave is a store that removes sentinel id as it is about to be
+// saved: a sentinel using an edited one, removed between the edit's
+// recheck of it and the edit's write.
+type removedOnSave struct {
+	vigil.Store
+	id int64
+}
+
+func (s *removedOnSave) remove(ctx context.Context, list ...*vigil.Sentinel) {
+	for _, sen := range list {
+		if sen.ID == s.id {
+			s.Store.DeleteSentinel(ctx, s.id)
+		}
+	}
+}
+
+func (s *removedOnSave) UpdateSentinel(ctx context.Context, sen *vigil.Sentinel) error {
+	s.remove(ctx, sen)
+	return s.Store.UpdateSentinel(ctx, sen)
+}
+
+func (s *removedOnSave) UpdateSentinels(ctx context.Context, list []*vigil.Sentinel) error {
+	s.remove(ctx, list...)
+	return s.Store.UpdateSentinels(ctx, list)
+}
+
+// TestEditSavedWithUsers: an edit and the sentinels using it that it
+// checked again are saved together or not at all. A sentinel using it
+// removed before it was saved (the last of the users) failed the edit
+// after the edited one and the first user were saved: the first user
+// watched the edit's page, the edited one too, and the edit was said to
+// have failed. Now nothing is saved and the edit says why.
+func TestEditSavedWithUsers(t *testing.T) {
+	s, u := newTestServer(t)
+	s.Checker = storeChecker(s)
+	ctx := context.Background()
+	save := func(src string, replacing *vigil.Sentinel) (*vigil.Sentinel, error) {
+		return s.saveSentinel(ctx, u, &sentinelInput{Source: src}, replacing)
+	}
+	links, err := save("Create Sentinel links Using http://a.example/one Monitor all links Fetch 1 day", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inh, err := save("Create Sentinel inh Using links Monitor keywords {x} Fetch 1 hour", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deeper, err := save("Create Sentinel deeper Using inh Monitor keywords {y}", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := s.Store
+	s.Store = &removedOnSave{Store: stored, id: deeper.ID}
+	_, err = save("Create Sentinel links Using http://a.example/two Monitor all links Fetch 1 day", links)
+	if vigil.ErrorCode(err) != vigil.ECONFLICT || !strings.Contains(vigil.ErrorMessage(err), "removed meanwhile") {
+		t.Errorf("edit as a user is removed: %v, want ECONFLICT saying a user was removed meanwhile", err)
+	}
+	for _, was := range []*vigil.Sentinel{links, inh} {
+		got, err := stored.FindSentinelByID(ctx, was.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Spec, was.Spec) || got.Source != was.Source || !got.UpdatedAt.Equal(was.UpdatedAt) {
+			t.Errorf("%s was saved by the failed edit: %s", was.Name, got.Spec)
+		}
+	}
+	// Without the removed one, the edit goes through, its user with it.
+	s.Store = stored
+	if _, err := save("Create Sentinel links Using http://a.example/two Monitor all links Fetch 1 day", links); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := stored.FindSentinelByID(ctx, inh.ID); err != nil || bytes.Equal(got.Spec, inh.Spec) {
+		t.Errorf("inh after the edit: %v; want its checked form changed", err)
 	}
 }

@@ -162,6 +162,56 @@ func FuzzApply(f *testing.F) {
 	})
 }
 
+// FuzzApplyAll decodes a chain of deltas and applies it to the catalog
+// with ApplyAll: never a panic; an error leaves the document as it was and
+// is the error of the step Apply in a loop stops at; a success gives what
+// Apply in a loop gives.
+func FuzzApplyAll(f *testing.F) {
+	xmls, _ := fuzzSeeds(f)
+	for _, s := range xmls {
+		f.Add(s)
+	}
+	f.Add(`<unit_delta><t><d par="14" pos="3" xm="(12-13)"><status>Not Available</status></d><i par="14" pos="3" xm="(16-17)"><price>$299</price></i></t>` +
+		`<t><ai xid="17" a="c" v="USD"/><d par="14" pos="3" xm="(17)" move="yes"/><i par="7" pos="1" xm="(17)" move="yes"/><d par="17" pos="1" xm="(16)" update="yes">$299</d><i par="17" pos="1" xm="(16)" update="yes">$199</i></t></unit_delta>`)
+	f.Fuzz(func(t *testing.T, in string) {
+		ds, err := DecodeXML(strings.NewReader(in))
+		if err != nil || len(ds) == 0 {
+			return
+		}
+		a := catalog()
+		before := a.Clone()
+		got, err := ApplyAll(a, ds)
+		if diff := sameDoc(a, before); diff != "" {
+			t.Fatalf("ApplyAll changed its input: %s", diff)
+		}
+		want, step, wantErr := a, 0, error(nil)
+		for i, d := range ds {
+			if want, wantErr = Apply(want, d); wantErr != nil {
+				step = i + 1
+				break
+			}
+		}
+		switch {
+		case err != nil && wantErr == nil:
+			// ApplyAll alone checks that each delta's source fingerprint
+			// is the previous one's target.
+			if !errors.Is(err, ErrOtherSource) {
+				t.Fatalf("ApplyAll: %v; Apply in a loop succeeds", err)
+			}
+		case err == nil && wantErr != nil:
+			t.Fatalf("ApplyAll succeeds; Apply of delta %d: %v", step, wantErr)
+		case err != nil:
+			if !errors.Is(err, ErrConflict) && !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrOtherSource) {
+				t.Fatalf("error of no kind: %v", err)
+			}
+		default:
+			if diff := sameDoc(got, want); diff != "" {
+				t.Fatalf("ApplyAll and Apply in a loop differ: %s", diff)
+			}
+		}
+	})
+}
+
 // FuzzCompose decodes two deltas and composes them: never a panic, and
 // when both apply in turn to the catalog, the composition gives the same
 // result (or Compose refuses).

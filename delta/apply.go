@@ -30,7 +30,7 @@ import (
 // largest XID plus one.
 //
 // Errors name the operation, 1-based in d's order, and wrap ErrConflict or
-// ErrMalformed:
+// ErrMalformed (an "internal error", a bug of Apply's, wraps neither):
 //
 //	operation 3 (d par=17 pos=2 xm=(12-13)): parent XID 17 not in document
 //
@@ -471,7 +471,7 @@ func (a *applier) nodeChanges() error {
 func (a *applier) finish() error {
 	if len(a.parked) > 0 {
 		// Validate pairs every move, so this is a broken invariant.
-		panic("delta: moved subtree left in the parking area")
+		return fmt.Errorf("apply delta: internal error: %d moved subtrees were not put back", len(a.parked))
 	}
 	if a.opts.index != nil && !a.d.reshapes() && a.d.FromXIDMap.Equal(a.d.ToXIDMap) {
 		// A step of ApplyAll on a document known to fit its source map,
@@ -521,7 +521,7 @@ func (a *applier) cycle() error {
 			return conflict(i, op, "XID %d is moved into its own subtree", op.Root())
 		}
 	}
-	panic("delta: unreachable nodes after apply without a cyclic move")
+	return fmt.Errorf("apply delta: internal error: %d nodes are cut off the root, and no move is cyclic", a.byXID.len()-len(reached))
 }
 
 // reshapes reports whether d may change the shape of the tree or its XIDs:

@@ -31,8 +31,8 @@ func errorStatus(code string) int {
 }
 
 // Diagnostic is one problem of a sentinel, with its position in the source
-// (line and column 1-based, offset and end in bytes) or the path of the
-// field of the JSON form.
+// (line and column 1-based, offset and end in bytes, 0 <= Offset <= End <=
+// the source's length) or the path of the field of the JSON form.
 type Diagnostic struct {
 	Line    int    `json:"line,omitempty"`
 	Column  int    `json:"column,omitempty"`

@@ -47,7 +47,9 @@ type CheckResult struct {
 // diagnostic's range is the offending text where the error is at it, else
 // the one character at its position: an "expected X" error is reported
 // where X is missing, after the token before, while the text it found may
-// begin on a later line.
+// begin on a later line. The range lies within src (0 <= Offset <= End <=
+// len(src)), so that a client can slice the source with it: an error at
+// the very end has an empty one there.
 func diagnostics(err error, src string) []Diagnostic {
 	var list spec.ErrorList
 	var fields spec.FieldErrors
@@ -55,14 +57,15 @@ func diagnostics(err error, src string) []Diagnostic {
 	switch {
 	case errors.As(err, &list):
 		for _, e := range list {
-			d := Diagnostic{Line: e.Pos.Line, Column: e.Pos.Column, Offset: e.Pos.Offset, End: e.Pos.Offset, Message: e.Msg}
-			if d.Offset >= 0 && d.Offset <= len(src) && strings.HasPrefix(src[d.Offset:], e.Found) {
+			at := min(max(e.Pos.Offset, 0), len(src))
+			d := Diagnostic{Line: e.Pos.Line, Column: e.Pos.Column, Offset: at, End: at, Message: e.Msg}
+			if strings.HasPrefix(src[at:], e.Found) {
 				d.End += len(e.Found)
 			}
 			if d.End == d.Offset {
-				// The one character there, whole.
-				_, w := utf8.DecodeRuneInString(src[min(d.Offset, len(src)):])
-				d.End = d.Offset + max(w, 1)
+				// The one character there, whole; none at the end.
+				_, w := utf8.DecodeRuneInString(src[at:])
+				d.End += w
 			}
 			out = append(out, d)
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/spec"
@@ -44,8 +45,9 @@ func TestDiagnosticRange(t *testing.T) {
 			at:  53, end: 55, line: 2, col: 12, highlightedStart: "\u00a0",
 		},
 		"missing at the end": {
+			// An empty range at the end: [53,54) went one byte past it.
 			src: "Create Sentinel a Using http://a.example/\nMonitor any",
-			at:  53, end: 54, line: 2, col: 12,
+			at:  53, end: 53, line: 2, col: 12,
 		},
 	}
 	for name, tc := range tests {
@@ -66,6 +68,101 @@ func TestDiagnosticRange(t *testing.T) {
 			}
 		})
 	}
+}
+
+// diagnosticRangeSources are sources whose errors fall at the edges of
+// the text: the end, inside a token, a string or a comment, after a
+// carriage return, in a multi-byte character.
+var diagnosticRangeSources = []string{
+	"",
+	" ",
+	"\r",
+	"C",
+	"Create",
+	"Create Sentinel",
+	"Create Sentinel a",
+	"Create Sentinel a Using",
+	"Create Sentinel a Using http://a.example/\nFetch\r",
+	"Create Sentinel a Using http://a.example/\nMonitor any change\nFetch 1 hour\r\nNotify\r",
+	"Create Sentinel a Using http://a.example/\r\nMonitor\r\n",
+	"Create Sentinel a Using http://a.example/\nMonitor any change\nFrom end(b)",
+	"Create Sentinel a Using http://a.example/\nMonitor any change\nFrom 01/02/2020 To 01/01/2020",
+	"Create Sentinel a Using http://a.example/\nMonitor",
+	"Create Sentinel a Using http://a.example/\nMonitor any",
+	"Create Sentinel a Using http://a.example/\nMonitor any\r",
+	"Create Sentinel a Using http://a.example/\nMonitor an",
+	"Create Sentinel a Using http://a.example/\nMonitor any change\nNotify",
+	"Create Sentinel a Using http://a.example/\nMonitor any change\nNotify by email to \"a@",
+	"Create Sentinel a Using http://a.example/\nMonitor any change\nNotify by email to \"a@\\",
+	"Create Sentinel a Using http://a.example/\nMonitor any change\nNotify by email to \"a\\q\"",
+	"Create Sentinel \"a",
+	"Create Sentinel \"a\r",
+	"Create Sentinel a Using http://a.example/\nMonitor any change\nFetch 1",
+	"Create Sentinel a Using http://a.example/\nMonitor any change\nFetch 1 hour\nWhen \"",
+	"Create Sentinel a Using http://a.example/\nMonitor any change // a comment",
+	"Create Sentinel a Using http://a.example/\nMonitor any change\n$",
+	"Create Sentinel a Using http://a.example/\nMonitor any change\nFetch \u00a0",
+	"Create Sentinel a Using http://a.example/\nMonitor any change\n\xe2\x82",
+	"Create Sentinel a Using http://a.example/\nMonitor any\u00a0",
+	"Create \x00",
+	"Create Sentinel a Using http://a.example/\nMonitor xpath \"//p[",
+	"Create Sentinel a Using http://a.example/\nMonitor css \"p",
+	"Create Sentinel a Using http://a.example/\nMonitor any change from 2020-01-",
+}
+
+// checkDiagnosticRanges fails t unless every diagnostic with a position
+// has 0 <= offset <= end <= len(src), so that a client slicing src with
+// them stays inside it, and cuts no character in two.
+func checkDiagnosticRanges(t *testing.T, src string, ds []Diagnostic) {
+	t.Helper()
+	for _, d := range ds {
+		if d.Line == 0 {
+			continue
+		}
+		if d.Offset < 0 || d.Offset > d.End || d.End > len(src) {
+			t.Errorf("%q: %d:%d %q: range [%d,%d) outside the source of %d bytes", src, d.Line, d.Column, d.Message, d.Offset, d.End, len(src))
+			continue
+		}
+		for i := max(0, d.End-utf8.UTFMax+1); i < d.End; i++ {
+			if r, w := utf8.DecodeRuneInString(src[i:]); r != utf8.RuneError && i+w > d.End {
+				t.Errorf("%q: %q: range [%d,%d) ends inside a character", src, d.Message, d.Offset, d.End)
+			}
+		}
+	}
+}
+
+// TestDiagnosticRangesInSource: every diagnostic of the live check, an
+// error or a warning, lies within the source; an error at the very end
+// reported an end one byte past it.
+func TestDiagnosticRangesInSource(t *testing.T) {
+	s, u := newTestServer(t)
+	s.Checker = storeChecker(s)
+	for _, src := range diagnosticRangeSources {
+		res, err := s.liveCheck(context.Background(), u, &sentinelInput{Source: src}, 0)
+		if err != nil {
+			if strings.TrimSpace(src) == "" {
+				continue // "sentinel source required", without a position
+			}
+			t.Fatalf("%q: %v", src, err)
+		}
+		if strings.TrimSpace(src) != "" && res.Valid {
+			t.Errorf("%q: valid, want an error", src)
+		}
+		checkDiagnosticRanges(t, src, res.Errors)
+		checkDiagnosticRanges(t, src, res.Warnings)
+	}
+}
+
+// FuzzDiagnosticRanges: whatever the source, the parser's diagnostics lie
+// within it.
+func FuzzDiagnosticRanges(f *testing.F) {
+	for _, src := range diagnosticRangeSources {
+		f.Add(src)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		_, err := spec.ParseSentinel("", []byte(src))
+		checkDiagnosticRanges(t, src, diagnostics(err, src))
+	})
 }
 
 // TestSentinelIDErrors: a sentinel id that is not a positive number is

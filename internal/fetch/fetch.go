@@ -7,7 +7,8 @@
 //   - redirects followed one at a time (redirect.go), each page a redirect
 //     leads to treated as a page asked for: robots.txt and the turn of its
 //     own host, the caller's FetchRequest.CheckRedirect, and a cap on
-//     their number;
+//     their number; one whose URL carries credentials (user info) is
+//     refused, and they are neither sent nor shown in a result or error;
 //   - conversion of the body to UTF-8 from its declared or detected charset;
 //   - conditional requests (If-None-Match, If-Modified-Since), for the
 //     URL asked only, not the pages its redirects lead to;
@@ -331,7 +332,7 @@ func (c *Client) get(ctx context.Context, u *url.URL, etag string, lastModified 
 	}
 	resp, err := c.page.Do(hreq)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, hideCredentials(err)
 	}
 	defer resp.Body.Close()
 	res := &vigil.FetchResult{URL: resp.Request.URL.String(), Status: resp.StatusCode, ETag: resp.Header.Get("ETag")}

@@ -93,6 +93,11 @@ func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 		if hops >= c.opt.MaxRedirects {
 			return nil, fmt.Errorf("fetch %s: %w: more than %d redirects", req.URL, ErrRedirects, c.opt.MaxRedirects)
 		}
+		if next.User != nil {
+			// Credentials the user never typed for that host, as a
+			// sentinel's URL holds none: not sent, not shown.
+			return refused(req, withoutCredentials(next), start, fmt.Errorf("%w: its URL carries credentials (user info), which are not sent", ErrUnsupported))
+		}
 		if err := c.checkHop(req, next); err != nil {
 			return refused(req, next, start, err)
 		}
@@ -139,4 +144,47 @@ func (c *Client) checkHop(req *vigil.FetchRequest, next *url.URL) error {
 func refused(req *vigil.FetchRequest, u *url.URL, start time.Time, err error) (*vigil.FetchResult, error) {
 	res := &vigil.FetchResult{URL: u.String(), FetchedAt: start, Duration: time.Since(start)}
 	return res, fmt.Errorf("fetch %s: redirect to %s: %w", req.URL, u, err)
+}
+
+// withoutCredentials returns a copy of u without its user info.
+func withoutCredentials(u *url.URL) *url.URL {
+	v := *u
+	v.User = nil
+	return &v
+}
+
+// hideCredentials returns err, or, when its text shows a URL's
+// credentials, an error of the same text without them: net/http quotes a
+// Location header that does not parse ("failed to parse Location header
+// "http://user:pass@host:x/""), which would go to the log as it is.
+func hideCredentials(err error) error {
+	msg := err.Error()
+	if clean := stripCredentials(msg); clean != msg {
+		return errors.New(clean)
+	}
+	return err
+}
+
+// stripCredentials cuts out of s, a text that may quote URLs which do not
+// parse, whatever stands between a "://" and the last "@" of the
+// authority after it.
+func stripCredentials(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "://")
+		if i < 0 {
+			break
+		}
+		b.WriteString(s[:i+3])
+		s = s[i+3:]
+		authority := s
+		if end := strings.IndexAny(authority, "/?#\"' "); end >= 0 {
+			authority = authority[:end]
+		}
+		if at := strings.LastIndex(authority, "@"); at >= 0 {
+			s = s[at+1:]
+		}
+	}
+	b.WriteString(s)
+	return b.String()
 }

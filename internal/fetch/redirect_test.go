@@ -316,3 +316,59 @@ func TestRedirectTargetFails(t *testing.T) {
 		}
 	}
 }
+
+// TestRedirectCredentials: a redirect whose Location carries credentials
+// (http://user:pass@host/) is refused with ErrUnsupported, and they go
+// nowhere: not to the host it names (which is never asked), not into the
+// error, whose text a log keeps, nor into the result's URL, which a
+// crawl stores. The client followed it, sending them to that host as
+// Basic authentication and returning the URL with them.
+func TestRedirectCredentials(t *testing.T) {
+	var sent atomic.Int32 // requests to b that carried credentials
+	bHits := &hitLog{}
+	b := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		bHits.add(r.URL.Path)
+		if r.Header.Get("Authorization") != "" {
+			sent.Add(1)
+		}
+		io.WriteString(w, "<p>b</p>")
+	}))
+	t.Cleanup(b.Close)
+	withCredentials := strings.Replace(b.URL, "://", "://user:s3cret@", 1)
+	a := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			http.NotFound(w, r)
+		case "/to-b":
+			http.Redirect(w, r, withCredentials+"/page", http.StatusFound)
+		case "/to-user":
+			// A user name alone is credentials too.
+			http.Redirect(w, r, strings.Replace(b.URL, "://", "://user@", 1)+"/page", http.StatusFound)
+		case "/to-bad":
+			// A Location that does not parse, quoted by the error.
+			w.Header().Set("Location", withCredentials+":x/page")
+			w.WriteHeader(http.StatusFound)
+		}
+	}))
+	t.Cleanup(a.Close)
+	c := testClient(Options{})
+	for _, path := range []string{"/to-b", "/to-user"} {
+		res, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: a.URL + path})
+		if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "redirect to "+b.URL+"/page") {
+			t.Errorf("%s: err = %v, want ErrUnsupported naming the redirect to %s/page", path, err, b.URL)
+		}
+		if err != nil && (strings.Contains(err.Error(), "s3cret") || strings.Contains(err.Error(), "user@")) {
+			t.Errorf("%s: the error shows the credentials: %v", path, err)
+		}
+		if res == nil || res.URL != b.URL+"/page" || res.Status != 0 {
+			t.Errorf("%s: result %+v, want the URL it led to, without credentials or status", path, res)
+		}
+	}
+	_, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: a.URL + "/to-bad"})
+	if err == nil || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("/to-bad: err = %v, want an error without the credentials", err)
+	}
+	if n := len(bHits.get("/page")); n != 0 || sent.Load() != 0 {
+		t.Errorf("the host the redirect named was asked %d times, %d of them with credentials", n, sent.Load())
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/tree"
 	"github.com/vigil-web/vigil/treediff"
@@ -140,6 +141,46 @@ func FuzzExport(f *testing.F) {
 			}
 			if err := agree(t, x, d); err != nil && !errors.Is(err, ErrInexpressible) {
 				t.Fatalf("%s: export: %v", alg, err)
+			}
+		}
+	})
+}
+
+// FuzzExportDelta checks Export on deltas the fuzzer writes, not only on
+// those a diff computes: never a panic; a delta that does not fit the
+// document is refused; one that fits gives a patch that Apply agrees with
+// delta.Apply on, or ErrInexpressible.
+func FuzzExportDelta(f *testing.F) {
+	// The document's XIDs, in post-order: x 1, a 2, b 3, doc 4.
+	const doc = `<doc><a>x</a><b/></doc>`
+	for _, d := range []string{
+		`<unit_delta><t><d par="2" pos="1" xm="(1)" update="yes">x</d><i par="2" pos="1" xm="(1)" update="yes">y</i></t></unit_delta>`,
+		`<unit_delta><t><d par="4" pos="1" xm="(1-2)"><a>x</a></d><i par="3" pos="1" xm="(5-6)"><c>z</c></i></t></unit_delta>`,
+		`<unit_delta><t><d par="4" pos="2" xm="(3)" move="yes"/><i par="2" pos="1" xm="(3)" move="yes"/></t></unit_delta>`,
+		`<unit_delta><t><ai xid="3" a="k" v="1"/><rn xid="2" ov="a" nv="e"/></t></unit_delta>`,
+		`<unit_delta><t><d par="2" pos="1" xm="(1)">x</d><i par="4" pos="3" xm="(5)">t</i><i par="4" pos="1" xm="(6)"><!--c--></i></t></unit_delta>`,
+	} {
+		f.Add(doc, d)
+	}
+	f.Fuzz(func(t *testing.T, doc, deltaXML string) {
+		old, err := markup.ParseXMLBytes([]byte(doc), &markup.Options{Whitespace: markup.Keep})
+		if err != nil {
+			return
+		}
+		old.AssignXIDs()
+		ds, err := delta.DecodeXML(strings.NewReader(deltaXML))
+		if err != nil {
+			return
+		}
+		for _, d := range ds {
+			if _, err := delta.Apply(old, d); err != nil {
+				if _, err := Export(old, d); err == nil {
+					t.Fatalf("Export of a delta delta.Apply refuses (%v) succeeds", err)
+				}
+				continue
+			}
+			if err := agree(t, old, d); err != nil && !errors.Is(err, ErrInexpressible) {
+				t.Fatalf("export: %v", err)
 			}
 		}
 	})

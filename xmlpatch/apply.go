@@ -21,12 +21,14 @@ import (
 // model, as RFC 5261 does: the texts an operation puts side by side
 // become one text node, which text()[k] counts once. Nodes an operation
 // adds get fresh XIDs when doc has XIDs. Apply never panics on a patch or
-// a document, and its work is bounded: the nodes its selectors visit and
+// a document (a broken invariant of its own, a bug, is an "internal
+// error" that leaves doc as it was), and its work is bounded: the nodes its selectors visit and
 // compare, and the subtrees its operations walk, are counted over the
 // whole patch against p.WorkLimit (by default, DefaultWorkFactor times
 // the size of the input); past it Apply fails with a *WorkLimitError
 // (errors.Is(err, xmlpatch.ErrWorkLimit)) that names the operation.
-func Apply(doc *tree.Document, p *Patch) error {
+func Apply(doc *tree.Document, p *Patch) (err error) {
+	defer recoverInternal(&err)
 	if doc.Root == nil {
 		return errors.New("xml patch: document without a root element")
 	}

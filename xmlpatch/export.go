@@ -41,9 +41,11 @@ import (
 //     it changed.
 //
 // The result is checked against delta.Apply(old, d) before it is
-// returned. Export fails, wrapping ErrInexpressible, on a change RFC 5261
+// returned; a broken invariant of Export's own, a bug, is an "internal
+// error", not a panic. Export fails, wrapping ErrInexpressible, on a change RFC 5261
 // cannot state: a changed DOCTYPE, or content XML cannot hold.
-func Export(old *tree.Document, d *delta.Delta) (*Patch, error) {
+func Export(old *tree.Document, d *delta.Delta) (_ *Patch, err error) {
+	defer recoverInternal(&err)
 	if old.Root == nil {
 		return nil, errors.New("xml patch: document without a root element")
 	}

@@ -25,6 +25,26 @@ import (
 // before a child leaves or changes, attach after it comes or changed,
 // reset after a declaration changes (which may rename a whole subtree).
 
+// internalError is a broken invariant of the index: a bug, not a fault
+// of the patch or the delta. It is raised as a panic deep inside a
+// selector's evaluation, where no error can be returned, and Apply and
+// Export, which work on copies, recover it as their error.
+type internalError string
+
+func (e internalError) Error() string { return "xml patch: internal error: " + string(e) }
+
+// recoverInternal, deferred, sets *err to the internalError a panic
+// raised; any other panic goes on.
+func recoverInternal(err *error) {
+	if r := recover(); r != nil {
+		ie, ok := r.(internalError)
+		if !ok {
+			panic(r)
+		}
+		*err = ie
+	}
+}
+
 // groupKind tells the groups a child belongs to apart.
 type groupKind uint8
 
@@ -190,7 +210,7 @@ func (ci *childIndex) lookup(c *tree.Node) childEntry {
 			return ci.prefix[j]
 		}
 		if !ci.extend() {
-			panic("xmlpatch: a node is not among its parent's children")
+			panic(internalError("a node is not among its parent's children"))
 		}
 	}
 }
@@ -206,7 +226,7 @@ func (ci *childIndex) nth(k groupKey, n int) *tree.Node {
 		}
 	}
 	if len(ci.lists[k]) < n {
-		panic("xmlpatch: a stale sibling index")
+		panic(internalError("a stale sibling index"))
 	}
 	return ci.lists[k][n-1]
 }

@@ -143,3 +143,39 @@ func exportBoth(t *testing.T, old, new *tree.Document) {
 	}
 	roundTrip(t, old, new, nil)
 }
+
+// TestStaleSiblingIndexIsAnError: the sibling index's checks of its own
+// invariants, which no patch or delta is known to break, end the
+// operation with an internal error that Apply and Export return, not a
+// panic that would crash the daemon.
+func TestStaleSiblingIndexIsAnError(t *testing.T) {
+	tests := map[string]func(ci *childIndex, parent, stranger *tree.Node){
+		"a node not among its parent's children": func(ci *childIndex, parent, stranger *tree.Node) {
+			ci.lookup(stranger)
+		},
+		"a child removed without telling the index": func(ci *childIndex, parent, stranger *tree.Node) {
+			parent.RemoveChild(len(parent.Children) - 1)
+			keys, _ := ci.keys(parent.Children[0])
+			ci.nth(keys[0], 3)
+		},
+	}
+	for name, breakIt := range tests {
+		t.Run(name, func(t *testing.T) {
+			doc, err := markup.ParseXMLBytes([]byte(`<r><a/><a/><a/></r>`), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sb := newSiblings(nil)
+			ci := sb.of(doc.Root, nil)
+			stranger := &tree.Node{Kind: tree.Element, Name: "a", Parent: doc.Root}
+			err = func() (err error) {
+				defer recoverInternal(&err)
+				breakIt(ci, doc.Root, stranger)
+				return nil
+			}()
+			if err == nil || !strings.Contains(err.Error(), "xml patch: internal error: ") {
+				t.Fatalf("err = %v, want an internal error", err)
+			}
+		})
+	}
+}

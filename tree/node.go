@@ -89,7 +89,10 @@ func (n *Node) RemoveAttr(name string) bool {
 }
 
 // Index returns the 0-based position of n among its parent's children, or -1
-// for a root. It costs O(number of siblings).
+// for a root. It costs O(number of siblings). n.Parent's children must hold
+// n, as in every tree the parsers, the decoders and Clone build: a node
+// whose Parent link its parent does not return is a bug of the code that
+// linked it, and Index panics on it, as indexing a slice out of range does.
 func (n *Node) Index() int {
 	if n.Parent == nil {
 		return -1
@@ -112,7 +115,7 @@ type Indexes struct {
 }
 
 // Of returns the 0-based position of n among its parent's children, or -1
-// for a root.
+// for a root. n.Parent's children must hold n, as for Index.
 func (x *Indexes) Of(n *Node) int {
 	if n.Parent == nil {
 		return -1

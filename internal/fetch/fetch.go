@@ -14,7 +14,9 @@
 //     URL asked only, not the pages its redirects lead to;
 //   - robots.txt, honoured by default, and per-host politeness: a bounded
 //     number of requests at a time per host (one by default) spaced by a
-//     minimum delay or the site's Crawl-delay;
+//     minimum delay or the site's Crawl-delay; a host with an
+//     internationalised name is one host whether spelt in Unicode or in
+//     punycode;
 //   - refusal of private, loopback, link-local, unspecified and metadata
 //     addresses, checked on the address actually dialled (after DNS
 //     resolution, so on every redirect too) unless AllowPrivateNetworks;
@@ -232,7 +234,7 @@ func (c *Client) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.Fet
 // robots.txt that could not be read, the caller's cancellation, or one
 // wrapping vigil.ErrHostBusy (the time allowed ran out).
 func (c *Client) turn(ctx context.Context, u *url.URL) (func(), error) {
-	host := strings.ToLower(u.Host)
+	host := hostKey(u)
 	delay := time.Duration(0)
 	wctx, cancel := context.WithTimeout(ctx, c.opt.HostWait)
 	defer cancel()

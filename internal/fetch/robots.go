@@ -128,7 +128,7 @@ func (c *robotsCache) get(ctx context.Context, u *url.URL, fetch func(context.Co
 			c.mu.Unlock()
 			// Built as a URL, not a string: an IPv6 zone ([fe80::1%lo]) is
 			// escaped in a URL's string form.
-			robots := &url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/robots.txt"}
+			robots := &url.URL{Scheme: u.Scheme, Host: hostKey(u), Path: "/robots.txt"}
 			e.rules, e.err = fetch(ctx, robots.String())
 			if e.err != nil && ctx.Err() != nil {
 				e.abandoned = true
@@ -155,12 +155,13 @@ func (c *robotsCache) get(ctx context.Context, u *url.URL, fetch func(context.Co
 }
 
 // originKey is u's origin as the cache's key: the scheme and the host
-// lower-cased, the default port dropped, as a browser writes the URLs it
-// requests, so that the renderer's check of the page asked for (the
-// browser's URL) finds the robots.txt that the client's turn read for it
-// (the URL as given).
+// lower-cased, in ASCII (hostKey), the default port dropped, as a browser
+// writes the URLs it requests, so that the renderer's check of the page
+// asked for (the browser's URL) finds the robots.txt that the client's
+// turn read for it (the URL as given), and a host spelt in Unicode and in
+// punycode has its robots.txt read once.
 func originKey(u *url.URL) string {
-	scheme, host := strings.ToLower(u.Scheme), strings.ToLower(u.Host)
+	scheme, host := strings.ToLower(u.Scheme), hostKey(u)
 	if p := u.Port(); (scheme == "http" && p == "80") || (scheme == "https" && p == "443") {
 		host = strings.TrimSuffix(host, ":"+p)
 	}

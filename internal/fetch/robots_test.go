@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -33,6 +35,9 @@ func TestRobotsCacheOrigin(t *testing.T) {
 		{name: "other scheme", given: "https://example.com/a", next: "http://example.com/a"},
 		{name: "port 443 on http", given: "http://example.com:443/a", next: "http://example.com/a"},
 		{name: "other host", given: "http://example.com/a", next: "http://www.example.com/a"},
+		{name: "Unicode host", given: "http://xn--bcher-kva.example/a", next: "http://bücher.example/b", shared: true},
+		{name: "Unicode host's case", given: "http://BÜCHER.example:80/a", next: "http://xn--bcher-kva.example/b", shared: true},
+		{name: "Unicode host, other port", given: "http://bücher.example:8080/a", next: "http://xn--bcher-kva.example/b"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -52,6 +57,51 @@ func TestRobotsCacheOrigin(t *testing.T) {
 				t.Errorf("robots.txt read %d times for %s then %s, want %d", fetched, tt.given, tt.next, want)
 			}
 		})
+	}
+}
+
+// TestRobotsIDN: a host with an internationalised name, spelt in its
+// ASCII (punycode) form by the page asked and in Unicode by the Location
+// of its redirect, is one host: its robots.txt is read once, and its
+// pages take turns in one slot. The spellings had a robots.txt and a turn
+// each: robots.txt was read twice, and a redirect skipped the host's
+// delay.
+func TestRobotsIDN(t *testing.T) {
+	var robotsRead atomic.Int32
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			robotsRead.Add(1)
+			io.WriteString(w, "User-agent: *\nDisallow: /private\n")
+		case "/to-unicode":
+			_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+			w.Header().Set("Location", "http://bücher.example:"+port+"/page")
+			w.WriteHeader(http.StatusFound)
+		default:
+			io.WriteString(w, "<p>page</p>")
+		}
+	}))
+	t.Cleanup(srv.Close)
+	c := testClient(Options{})
+	// Every name is this machine's server.
+	c.page.Transport.(*http.Transport).DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, network, srv.Listener.Addr().String())
+	}
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	for _, u := range []string{"http://xn--bcher-kva.example:" + port + "/to-unicode", "http://bücher.example:" + port + "/other"} {
+		if _, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: u}); err != nil {
+			t.Fatalf("%s: %v", u, err)
+		}
+	}
+	if n := robotsRead.Load(); n != 1 {
+		t.Errorf("robots.txt read %d times, want once", n)
+	}
+	c.hosts.mu.Lock()
+	slots := len(c.hosts.hosts)
+	c.hosts.mu.Unlock()
+	if slots != 1 {
+		t.Errorf("%d hosts take turns, want one", slots)
 	}
 }
 

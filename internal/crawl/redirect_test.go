@@ -1,6 +1,7 @@
 package crawl_test
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -84,5 +85,59 @@ func TestCrawlRedirectLimits(t *testing.T) {
 	defer mu.Unlock()
 	if privateHits != 0 || len(otherHits) != 0 {
 		t.Errorf("requests to the disallowed path: %d; to the other site: %v; want none", privateHits, otherHits)
+	}
+}
+
+// TestCrawlRedirectCredentials: a page in scope that redirects to a URL
+// with credentials (http://user:pass@host/...) gives that page with the
+// fetcher's refusal, and the credentials are in nothing the crawl
+// records (the pages' URLs, their errors, the redirects) and never sent.
+// The fetcher followed such a redirect, sending them as Basic
+// authentication, and the snapshot kept the URL with them.
+func TestCrawlRedirectCredentials(t *testing.T) {
+	var mu sync.Mutex
+	withAuth, newHits := 0, 0
+	mux := http.NewServeMux()
+	var srv *httptest.Server
+	mux.HandleFunc("/site/{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, `<title>Home</title><a href="moved.html">Moved</a>`)
+	})
+	mux.HandleFunc("/site/moved.html", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, strings.Replace(srv.URL, "://", "://user:s3cret@", 1)+"/site/new.html", http.StatusFound)
+	})
+	mux.HandleFunc("/site/new.html", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		newHits++
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, `<title>New</title>`)
+	})
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "" {
+			mu.Lock()
+			withAuth++
+			mu.Unlock()
+		}
+		mux.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+
+	snap := crawlSite(t, loopbackFetcher(), crawl.NewQuery(srv.URL+"/site/"))
+	p := snap.Page(srv.URL + "/site/new.html")
+	if p == nil || p.Status != 0 || !strings.Contains(p.Error, "credentials") {
+		t.Errorf("the page the redirect led to: %+v, want the refusal", p)
+	}
+	recorded, err := json.Marshal(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(recorded), "s3cret") || strings.Contains(string(recorded), "user@") {
+		t.Errorf("the snapshot holds the credentials:\n%s", recorded)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if withAuth != 0 || newHits != 0 {
+		t.Errorf("%d requests carried credentials, %d reached the page the redirect named; want none", withAuth, newHits)
 	}
 }

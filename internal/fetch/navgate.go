@@ -107,7 +107,7 @@ func (g *navigationGate) decide(e *fetch.EventRequestPaused) {
 	}
 	g.mu.Lock()
 	if g.refusal == nil {
-		g.refusal = fmt.Errorf("%s %s: %w", what, e.Request.URL, err)
+		g.refusal = fmt.Errorf("%s %s: %w", what, stripCredentials(e.Request.URL), err)
 	}
 	g.mu.Unlock()
 	// An error here leaves the request paused, unsent, until the tab

@@ -170,3 +170,61 @@ func TestRenderChromiumCancel(t *testing.T) {
 		t.Errorf("the next render: %v\n%s", err, html)
 	}
 }
+
+// TestRenderChromiumCredentials: in the real browser, a redirect of the
+// main frame to a URL with credentials (http://user:pass@host/...) is
+// refused as the plain path refuses it: the browser does not send them,
+// and neither the error nor a result shows them. The browser requested
+// the page without them, and sent them when it asked for authentication.
+func TestRenderChromiumCredentials(t *testing.T) {
+	needChromium(t)
+	var mu sync.Mutex
+	withAuth, pageHits := 0, 0
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		if r.Header.Get("Authorization") != "" {
+			withAuth++
+		}
+		if r.URL.Path == "/page" {
+			pageHits++
+		}
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/robots.txt":
+			http.NotFound(w, r)
+		case "/to-credentials":
+			http.Redirect(w, r, strings.Replace(srv.URL, "://", "://user:s3cret@", 1)+"/page", http.StatusFound)
+		case "/page":
+			// The challenge a browser answers with a URL's credentials.
+			if r.Header.Get("Authorization") == "" {
+				w.Header().Set("WWW-Authenticate", `Basic realm="r"`)
+				http.Error(w, "who?", http.StatusUnauthorized)
+				return
+			}
+			fmt.Fprint(w, "in")
+		default:
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprintf(w, `<!DOCTYPE html><html><body>page at %s</body></html>`, r.URL.Path)
+		}
+	}))
+	defer srv.Close()
+	chrome := &Chromium{Settle: 200 * time.Millisecond}
+	defer chrome.Close()
+	c := testClient(Options{Renderer: chrome, TotalTimeout: 60 * time.Second})
+	res, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + "/to-credentials", Render: true})
+	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "redirect to "+srv.URL+"/page") {
+		t.Errorf("error %v, want ErrUnsupported naming the redirect to %s/page", err, srv.URL)
+	}
+	if err != nil && (strings.Contains(err.Error(), "s3cret") || strings.Contains(err.Error(), "user@")) {
+		t.Errorf("the error shows the credentials: %v", err)
+	}
+	if res != nil && (strings.Contains(res.URL, "s3cret") || strings.Contains(res.URL, "user@")) {
+		t.Errorf("the result's URL shows the credentials: %s", res.URL)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if withAuth != 0 || pageHits != 0 {
+		t.Errorf("%d requests carried credentials, %d reached the page the redirect named; want none", withAuth, pageHits)
+	}
+}

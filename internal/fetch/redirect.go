@@ -96,7 +96,7 @@ func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 		if next.User != nil {
 			// Credentials the user never typed for that host, as a
 			// sentinel's URL holds none: not sent, not shown.
-			return refused(req, withoutCredentials(next), start, fmt.Errorf("%w: its URL carries credentials (user info), which are not sent", ErrUnsupported))
+			return refused(req, withoutCredentials(next), start, errCredentials)
 		}
 		if err := c.checkHop(req, next); err != nil {
 			return refused(req, next, start, err)
@@ -145,6 +145,12 @@ func refused(req *vigil.FetchRequest, u *url.URL, start time.Time, err error) (*
 	res := &vigil.FetchResult{URL: u.String(), FetchedAt: start, Duration: time.Since(start)}
 	return res, fmt.Errorf("fetch %s: redirect to %s: %w", req.URL, u, err)
 }
+
+// errCredentials refuses a page a redirect or a script leads to whose URL
+// carries credentials (http://user:pass@host/): the user typed none, as a
+// sentinel's URL holds none, so they are the page's, for a host that may
+// be another, and are neither sent nor shown.
+var errCredentials = fmt.Errorf("%w: its URL carries credentials (user info), which are not sent", ErrUnsupported)
 
 // withoutCredentials returns a copy of u without its user info.
 func withoutCredentials(u *url.URL) *url.URL {

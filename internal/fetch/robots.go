@@ -69,15 +69,19 @@ func (c *Client) robotsAllow(ctx context.Context, u *url.URL) (*robotsRules, err
 // holds a page the plain path fetches, the wait for robots.txt included
 // (HostWait). The page asked for was checked by its turn already: its
 // robots.txt comes from the cache. An error is ErrUnsupported (a scheme
-// other than http and https), ErrRobots, or robots.txt that could not be
-// read.
+// other than http and https, or a URL with credentials), ErrRobots, or
+// robots.txt that could not be read.
 func (c *Client) allowDocument(ctx context.Context, raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return err
+		return hideCredentials(err)
 	}
 	if err := checkScheme(u); err != nil {
 		return err
+	}
+	if u.User != nil {
+		// The browser would answer a challenge with them.
+		return errCredentials
 	}
 	if c.opt.IgnoreRobots {
 		return nil

@@ -155,6 +155,12 @@ type VersionStore interface {
 	// ENOTFOUND if the version does not exist and EINVALID if a patch's base
 	// is not a version of the same resource.
 	ReplaceBody(ctx context.Context, b *StoredBody, blob *Blob) error
+	// RecordReadAsText records why a version's body is read as its source
+	// text ("" for a page) under the reading numbered reading
+	// (Version.ReadAsText and TreeReading), for a version stored before it
+	// was known. It returns ENOTFOUND if the version does not exist and
+	// EINVALID for a reading below 1.
+	RecordReadAsText(ctx context.Context, versionID int64, reason string, reading int) error
 	// Links returns a version's outgoing links in document order.
 	Links(ctx context.Context, versionID int64) ([]*Link, error)
 	// BodySizes lists the stored size of every version of a resource, oldest

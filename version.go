@@ -25,6 +25,15 @@ type Version struct {
 	ContentHash   string        `json:"contentHash"` // lower-case hex SHA-256 of the body
 	FetchDuration time.Duration `json:"fetchDuration"`
 	Error         string        `json:"error,omitempty"` // why the fetch failed, if it did
+	// ReadAsText is why the body, which does not parse as HTML or XML, is
+	// read as its source text (the parse error, in words); "" for a body
+	// read as a page, or not read as markup at all. It holds only under
+	// the reading of bodies into trees that TreeReading numbers.
+	ReadAsText string `json:"-"`
+	// TreeReading numbers the warehouse's reading of bodies into trees
+	// under which ReadAsText was found; 0 when it was not (a version
+	// stored before it was recorded), and ReadAsText is then unknown.
+	TreeReading int `json:"-"`
 }
 
 var hexSHA256 = regexp.MustCompile(`^[0-9a-f]{64}$`)
@@ -44,6 +53,8 @@ func (v *Version) Validate() error {
 		return Errorf(EINVALID, "version contentHash must be a lower-case hex SHA-256")
 	case v.FetchDuration < 0:
 		return Errorf(EINVALID, "version fetchDuration must not be negative")
+	case v.TreeReading < 0:
+		return Errorf(EINVALID, "version treeReading must not be negative")
 	}
 	return nil
 }

@@ -287,3 +287,40 @@ func TestBackfillChangePagesBatches(t *testing.T) {
 		})
 	}
 }
+
+// TestMigrateVersionReadAsText migrates a database an older Vigil left,
+// with a version in it: the version's reading is not known (0), so the
+// warehouse reads its body once when asked, and records what it found.
+func TestMigrateVersionReadAsText(t *testing.T) {
+	ctx := context.Background()
+	d, _ := newSchema(t)
+	c := olderSchema(t, d, "0106_version_read_as_text.sql")
+	at := time.Unix(1, 0).UTC()
+	for _, q := range []string{
+		`INSERT INTO resources (id, url, host, created_at) VALUES (5, 'http://example.com/', 'example.com', $1)`,
+		`INSERT INTO versions (id, resource_id, seq, fetched_at, status, etag, last_modified, content_type, charset, size,
+			content_hash, fetch_duration, error) VALUES (8, 5, 1, $1, 200, '', $1, 'text/html', 'utf-8', 0, 'x', 0, '')`,
+	} {
+		if _, err := c.Exec(ctx, q, at); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db, err := postgres.Open(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	v, err := db.FindVersionByID(ctx, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.ReadAsText != "" || v.TreeReading != 0 || v.ContentType != "text/html" {
+		t.Errorf("after the migration: %+v, want reading 0 and no reason", v)
+	}
+	if err := db.RecordReadAsText(ctx, 8, "line 1, column 8: end tag </r> does not match the start tag <a>", 5); err != nil {
+		t.Fatal(err)
+	}
+	if v, err = db.FindVersionByID(ctx, 8); err != nil || v.ReadAsText != "line 1, column 8: end tag </r> does not match the start tag <a>" || v.TreeReading != 5 {
+		t.Errorf("recorded after the migration: %+v, %v", v, err)
+	}
+}

@@ -12,13 +12,13 @@ import (
 )
 
 const versionColumns = `id, resource_id, seq, fetched_at, status, etag, last_modified, content_type, charset,
-	size, content_hash, fetch_duration, error`
+	size, content_hash, fetch_duration, error, read_as_text, tree_reading`
 
 func scanVersion(row interface{ Scan(...any) error }) (*vigil.Version, error) {
 	v := &vigil.Version{}
 	var dur int64
 	err := row.Scan(&v.ID, &v.ResourceID, &v.Seq, ts{&v.FetchedAt}, &v.Status, &v.ETag, ts{&v.LastModified},
-		&v.ContentType, &v.Charset, &v.Size, &v.ContentHash, &dur, &v.Error)
+		&v.ContentType, &v.Charset, &v.Size, &v.ContentHash, &dur, &v.Error, &v.ReadAsText, &v.TreeReading)
 	v.FetchDuration = time.Duration(dur)
 	return v, err
 }
@@ -64,9 +64,10 @@ func (db *DB) AppendVersion(ctx context.Context, a *vigil.Append) error {
 		}
 		v.Seq = headSeq + 1
 		err = tx.QueryRowContext(ctx, q(`INSERT INTO versions (id, resource_id, seq, fetched_at, status, etag, last_modified,
-			content_type, charset, size, content_hash, fetch_duration, error) VALUES (`+nextID("versions")+`, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			content_type, charset, size, content_hash, fetch_duration, error, read_as_text, tree_reading)
+			VALUES (`+nextID("versions")+`, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			v.ResourceID, v.Seq, tv(v.FetchedAt), v.Status, v.ETag, tv(v.LastModified), v.ContentType, v.Charset,
-			v.Size, v.ContentHash, int64(v.FetchDuration), v.Error).Scan(&v.ID)
+			v.Size, v.ContentHash, int64(v.FetchDuration), v.Error, v.ReadAsText, v.TreeReading).Scan(&v.ID)
 		if err != nil {
 			return err
 		}
@@ -229,7 +230,7 @@ func (db *DB) LatestVersionByURL(ctx context.Context, rawURL string) (*vigil.Res
 	var dur int64
 	err = db.read.QueryRowContext(ctx, q(latestByURL), u).Scan(&r.ID, &r.URL, &r.Host, ts{&r.CreatedAt},
 		&v.ID, &v.ResourceID, &v.Seq, ts{&v.FetchedAt}, &v.Status, &v.ETag, ts{&v.LastModified},
-		&v.ContentType, &v.Charset, &v.Size, &v.ContentHash, &dur, &v.Error)
+		&v.ContentType, &v.Charset, &v.Size, &v.ContentHash, &dur, &v.Error, &v.ReadAsText, &v.TreeReading)
 	if errors.Is(err, sql.ErrNoRows) {
 		r, err := db.FindResourceByURL(ctx, u)
 		return r, nil, err
@@ -315,6 +316,25 @@ func (db *DB) FindBlob(ctx context.Context, hash string) (*vigil.Blob, error) {
 // ReplaceBody implements vigil.VersionStore.
 func (db *DB) ReplaceBody(ctx context.Context, b *vigil.StoredBody, blob *vigil.Blob) error {
 	return db.update(ctx, func(tx execer) error { return replaceBody(ctx, tx, b, blob) })
+}
+
+// RecordReadAsText implements vigil.VersionStore.
+func (db *DB) RecordReadAsText(ctx context.Context, versionID int64, reason string, reading int) error {
+	if reading < 1 {
+		return vigil.Errorf(vigil.EINVALID, "version %d: reading %d must be at least 1", versionID, reading)
+	}
+	return db.update(ctx, func(tx execer) error {
+		res, err := tx.ExecContext(ctx, q("UPDATE versions SET read_as_text = ?, tree_reading = ? WHERE id = ?"), reason, reading, versionID)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return vigil.Errorf(vigil.ENOTFOUND, "version %d not found", versionID)
+		}
+		return nil
+	})
 }
 
 // Links implements vigil.VersionStore.

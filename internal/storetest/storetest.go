@@ -30,6 +30,7 @@ func Run(t *testing.T, open Opener) {
 		"ResourceFind":           testResourceFind,
 		"ResourceDelete":         testResourceDelete,
 		"VersionAppend":          testVersionAppend,
+		"VersionReadAsText":      testVersionReadAsText,
 		"VersionConflict":        testVersionConflict,
 		"VersionQueries":         testVersionQueries,
 		"LatestVersionByURL":     testLatestVersionByURL,
@@ -209,6 +210,45 @@ func testVersionAppend(t *testing.T, s vigil.Store) {
 	// A resource that does not exist.
 	v := &vigil.Version{ResourceID: 9999, FetchedAt: t0, ContentHash: Hash(nil)}
 	wantCode(t, s.AppendVersion(ctx, &vigil.Append{Version: v, Blob: &vigil.Blob{Hash: v.ContentHash}}), vigil.ENOTFOUND)
+}
+
+// testVersionReadAsText: why a body is read as its source text, and the
+// reading it was found under, are stored with the version and read back
+// by every query; RecordReadAsText records them for a version stored
+// without.
+func testVersionReadAsText(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	r, err := s.EnsureResource(ctx, "http://example.com/")
+	must(t, err)
+	v1 := appendBody(t, s, r, 0, t0, "unknown")
+	v2 := &vigil.Version{ResourceID: r.ID, FetchedAt: t0.Add(time.Hour), Status: 200, ContentType: "text/html",
+		Size: 4, ContentHash: Hash([]byte("deep")), ReadAsText: "parse HTML: elements nested more than 512 deep", TreeReading: 5}
+	must(t, s.AppendVersion(ctx, &vigil.Append{Version: v2, PrevID: v1.ID, Blob: &vigil.Blob{Hash: v2.ContentHash, Size: 4, Data: []byte("z:deep")}}))
+	check := func(when string, id int64, reason string, reading int) {
+		t.Helper()
+		got, err := s.FindVersionByID(ctx, id)
+		must(t, err)
+		if got.ReadAsText != reason || got.TreeReading != reading {
+			t.Errorf("%s: version %d read as text %q under reading %d, want %q under %d", when, id, got.ReadAsText, got.TreeReading, reason, reading)
+		}
+	}
+	check("appended without", v1.ID, "", 0)
+	check("appended with", v2.ID, v2.ReadAsText, 5)
+	vs, _, err := s.FindVersions(ctx, vigil.VersionFilter{ResourceID: r.ID})
+	must(t, err)
+	if len(vs) != 2 || vs[1].ReadAsText != v2.ReadAsText || vs[1].TreeReading != 5 {
+		t.Errorf("FindVersions: %+v", vs)
+	}
+	if _, latest, err := s.LatestVersionByURL(ctx, r.URL); err != nil || latest.ReadAsText != v2.ReadAsText {
+		t.Errorf("LatestVersionByURL: %+v, %v", latest, err)
+	}
+	must(t, s.RecordReadAsText(ctx, v1.ID, "parse XML: unexpected EOF", 6))
+	check("recorded", v1.ID, "parse XML: unexpected EOF", 6)
+	must(t, s.RecordReadAsText(ctx, v1.ID, "", 7))
+	check("recorded again", v1.ID, "", 7)
+	wantCode(t, s.RecordReadAsText(ctx, 12345, "", 5), vigil.ENOTFOUND)
+	wantCode(t, s.RecordReadAsText(ctx, v1.ID, "x", 0), vigil.EINVALID)
+	check("refused", v1.ID, "", 7)
 }
 
 func testVersionConflict(t *testing.T, s vigil.Store) {

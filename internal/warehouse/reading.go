@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/delta"
@@ -65,6 +66,16 @@ func ReadBody(body []byte, charset, contentType string) (doc *tree.Document, asS
 		return nil, nil, fmt.Errorf("%w (nor can it be read as source text: %v)", err, serr)
 	}
 	return src, err, nil
+}
+
+// AsSourceReason is the reason ReadBody's asSource gives, in words (the
+// parse error without the parser's package name), "" for nil: what
+// vigil.Version.ReadAsText holds.
+func AsSourceReason(asSource error) string {
+	if asSource == nil {
+		return ""
+	}
+	return strings.TrimPrefix(asSource.Error(), "markup: ")
 }
 
 // sourceDocument is the tree of a body read as its source: an HTML page

@@ -97,27 +97,30 @@ func (w *Warehouse) Document(ctx context.Context, versionID int64) (*tree.Docume
 	return doc, nil
 }
 
-// ReadAsSource returns, for a version whose body does not parse and is
-// read as its source text (ReadBody), why: the parse error, in words; ""
-// for a version read as a page. It returns EINVALID for a body larger than
-// the parsers take, as Document does.
-func (w *Warehouse) ReadAsSource(ctx context.Context, versionID int64) (string, error) {
-	v, err := w.store.FindVersionByID(ctx, versionID)
-	if err != nil {
-		return "", err
+// ReadAsText returns why version v's body, which does not parse as HTML
+// or XML, is read as its source text (the parse error, in words); "" for
+// a body read as a page, or not read as markup at all. It is the reason
+// recorded with the version (vigil.Version.ReadAsText) when recorded
+// under the current reading of bodies into trees; otherwise (a version
+// stored before reasons were recorded, or under another reading) it reads
+// the body, once: what it finds is recorded for the next time.
+func (w *Warehouse) ReadAsText(ctx context.Context, v *vigil.Version) (string, error) {
+	if v.TreeReading == treeReading {
+		return v.ReadAsText, nil
 	}
-	body, err := w.Body(ctx, versionID)
-	if err != nil {
-		return "", err
+	var body []byte
+	if parseable(v) {
+		var err error
+		if body, err = w.Body(ctx, v.ID); err != nil {
+			return "", err
+		}
 	}
-	_, asSource, err := ReadBody(body, v.Charset, v.ContentType)
-	if err != nil {
-		return "", vigil.Errorf(vigil.EINVALID, "version %d cannot be read as a tree: %s", versionID, strings.TrimPrefix(err.Error(), "markup: "))
+	_, reason := readFetch(body, v)
+	if err := w.store.RecordReadAsText(ctx, v.ID, reason, treeReading); err != nil {
+		// Read again next time: the reason is right all the same.
+		w.log.Warn("recording why a version is read as text", "version", v.ID, "err", err)
 	}
-	if asSource == nil {
-		return "", nil
-	}
-	return strings.TrimPrefix(asSource.Error(), "markup: "), nil
+	return reason, nil
 }
 
 // storedTreeDelta returns the forward delta from version a to version b

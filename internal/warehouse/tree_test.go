@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
-	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/internal/warehouse"
 	"github.com/vigil-web/vigil/markup"
@@ -217,33 +217,101 @@ func sourceText(doc *tree.Document) string {
 	return text.Value
 }
 
-// TestReadAsSource: a stored version that does not parse is read as its
-// source text, and ReadAsSource says why; one that parses, nothing.
-func TestReadAsSource(t *testing.T) {
+// TestPutRecordsReadAsText: Put records with each version why its body is
+// read as its source text, under the current reading, as the caller found
+// it (Fetch.Read) or as Put finds it when it reads the body anyway (to
+// extract links); a body of markup it does not read is recorded under no
+// reading (not known), one that is not markup as read as no text.
+func TestPutRecordsReadAsText(t *testing.T) {
 	ctx := context.Background()
-	w, _ := newWarehouse(t, warehouse.Options{})
+	deep := []byte(strings.Repeat("<div>", 600) + "x" + strings.Repeat("</div>", 600))
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i, tc := range []struct {
+		name    string
+		opt     warehouse.Options
+		f       warehouse.Fetch
+		want    string // prefix of the reason; "" for a page
+		exact   bool
+		reading int
+	}{
+		{"a page, not read", warehouse.Options{}, warehouse.Fetch{ContentType: "text/html", Body: []byte("<p>x</p>")}, "", true, 0},
+		{"nested too deep, not read", warehouse.Options{}, warehouse.Fetch{ContentType: "text/html", Body: deep}, "", true, 0},
+		{"as the caller read it", warehouse.Options{}, warehouse.Fetch{ContentType: "text/html", Body: []byte("<p>y</p>"), Read: true, ReadAsText: "told"}, "told", true, warehouse.TreeReading},
+		{"not markup", warehouse.Options{}, warehouse.Fetch{ContentType: "image/png", Body: []byte("<div>")}, "", true, warehouse.TreeReading},
+		{"a failed fetch", warehouse.Options{}, warehouse.Fetch{Error: "timeout"}, "", true, warehouse.TreeReading},
+		{"a page read for its links", warehouse.Options{ExtractLinks: true}, warehouse.Fetch{ContentType: "text/html", Body: []byte("<p>x</p>")}, "", true, warehouse.TreeReading},
+		{"nested too deep, read for its links", warehouse.Options{ExtractLinks: true}, warehouse.Fetch{ContentType: "text/html", Body: deep}, "parse HTML: elements nested more than 512 deep", false, warehouse.TreeReading},
+		{"XML not well-formed, read for its links", warehouse.Options{ExtractLinks: true}, warehouse.Fetch{ContentType: "application/xml", Body: []byte("<r><a>x</r>")}, "line 1, column 8: end tag </r> does not match", false, warehouse.TreeReading},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, db := newWarehouse(t, tc.opt)
+			f := tc.f
+			f.URL, f.FetchedAt, f.Status = "http://example.com/p", at.Add(time.Duration(i)*time.Hour), 200
+			v, err := w.Put(ctx, &f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := db.FindVersionByID(ctx, v.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.TreeReading != tc.reading || !strings.HasPrefix(got.ReadAsText, tc.want) || (tc.exact && got.ReadAsText != tc.want) {
+				t.Errorf("stored read as text %q under reading %d, want %q under %d", got.ReadAsText, got.TreeReading, tc.want, tc.reading)
+			}
+		})
+	}
+}
+
+// TestReadAsText: a version's reason, recorded under the current reading,
+// is returned as recorded, its body not read; one recorded under another
+// reading (or none: a version stored before the reason was recorded) is
+// read, and what is found recorded.
+func TestReadAsText(t *testing.T) {
+	ctx := context.Background()
+	w, db := newWarehouse(t, warehouse.Options{})
 	deep := []byte(strings.Repeat("<div>", 600) + "x" + strings.Repeat("</div>", 600))
 	page := put(t, w, "http://example.com/p", 0, []byte("<p>x</p>"))
 	source := put(t, w, "http://example.com/p", 1, deep)
+	told := put(t, w, "http://example.com/p", 2, []byte("<p>y</p>"))
+	unknown := put(t, w, "http://example.com/p", 3, append([]byte("<p>z</p>"), deep...))
+	if err := db.RecordReadAsText(ctx, page.ID, "an older reading's", warehouse.TreeReading-1); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RecordReadAsText(ctx, source.ID, "", warehouse.TreeReading-1); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RecordReadAsText(ctx, told.ID, "recorded", warehouse.TreeReading); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		id   int64
 		want string
 	}{
-		{"a page", page.ID, ""},
-		{"source text", source.ID, "parse HTML: elements nested more than 512 deep"},
+		{"a page read again", page.ID, ""},
+		{"source text read again", source.ID, "parse HTML: elements nested more than 512 deep"},
+		{"as recorded", told.ID, "recorded"},
+		{"not known, read", unknown.ID, "parse HTML: elements nested more than 512 deep"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := w.ReadAsSource(ctx, tc.id)
+			v, err := db.FindVersionByID(ctx, tc.id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := w.ReadAsText(ctx, v)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !strings.HasPrefix(got, tc.want) || (tc.want == "") != (got == "") {
-				t.Errorf("ReadAsSource = %q, want %q...", got, tc.want)
+				t.Errorf("ReadAsText = %q, want %q...", got, tc.want)
+			}
+			stored, err := db.FindVersionByID(ctx, tc.id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if stored.ReadAsText != got || stored.TreeReading != warehouse.TreeReading {
+				t.Errorf("recorded %q under reading %d, want %q under %d", stored.ReadAsText, stored.TreeReading, got, warehouse.TreeReading)
 			}
 		})
-	}
-	if _, err := w.ReadAsSource(ctx, 999); vigil.ErrorCode(err) != vigil.ENOTFOUND {
-		t.Errorf("ReadAsSource of no version: %v, want ENOTFOUND", err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/tree"
 )
 
 // Store is what the warehouse needs of a backend.
@@ -163,6 +164,14 @@ type Fetch struct {
 	// version when the write happens; otherwise it is ignored.
 	Delta     *delta.Delta
 	DeltaFrom int64
+	// Read says that the caller read Body with ReadBody (a site's crawl
+	// does, to find its links), and ReadAsText what it found: why the
+	// body is read as its source text (AsSourceReason), "" for a body read
+	// as a page. Put records it with the version (vigil.Version.ReadAsText);
+	// without it, the reason is not known until first asked for
+	// (ReadAsText), unless Put reads the body anyway (Options.ExtractLinks).
+	Read       bool
+	ReadAsText string
 	// CheckHead says that the caller decided to store this fetch having
 	// seen HeadID as the resource's newest version (0: it had none). If
 	// another writer has stored a newer version since, with the same body
@@ -200,6 +209,27 @@ func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
 	if err := v.Validate(); err != nil {
 		return nil, err
 	}
+	// Why the body is read as its source text is recorded as the caller
+	// found it, or as found here when Put reads the body anyway (to
+	// extract its links); Put does not read a body only to know it: the
+	// reason of a version stored without is read when first asked for
+	// (ReadAsText).
+	links := f.Links
+	switch {
+	case f.Read:
+		v.ReadAsText, v.TreeReading = f.ReadAsText, treeReading
+	case !parseable(v) || len(f.Body) == 0:
+		v.TreeReading = treeReading // not read as markup: nothing to tell
+	}
+	if links == nil && w.opt.ExtractLinks {
+		doc, reason := readFetch(f.Body, v)
+		if !f.Read {
+			v.ReadAsText, v.TreeReading = reason, treeReading
+		}
+		if doc != nil {
+			links = ExtractLinks(doc, f.URL)
+		}
+	}
 	// The new version is the newest: its blob is most likely replaced by a
 	// patch at the next write, so it is compressed fast; a version that
 	// stays in full is recompressed for keeping then (prepare). It is
@@ -220,7 +250,7 @@ func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
 	defer mu.Unlock()
 	waited := false
 	for attempt := 0; ; attempt++ {
-		a, head, err := w.prepare(ctx, v, blob, f)
+		a, head, err := w.prepare(ctx, v, blob, links, f)
 		if err == nil && a == nil {
 			return head, nil
 		}
@@ -252,10 +282,25 @@ func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
 	return v, nil
 }
 
-// prepare builds the append of v on the resource's current head, which it
-// returns too (nil if the resource has no version). It returns no append
-// when f.CheckHead finds that head already holds f (see Fetch.CheckHead).
-func (w *Warehouse) prepare(ctx context.Context, v *vigil.Version, blob *vigil.Blob, f *Fetch) (*vigil.Append, *vigil.Version, error) {
+// readFetch reads the body of a fetch whose version is v, as ParseBody
+// does: its tree (nil for a body that is not markup, or cannot be read)
+// and why it is read as its source text ("" for a page).
+func readFetch(body []byte, v *vigil.Version) (*tree.Document, string) {
+	if !parseable(v) || len(body) == 0 {
+		return nil, ""
+	}
+	doc, asSource, err := ReadBody(body, v.Charset, v.ContentType)
+	if err != nil {
+		return nil, "" // larger than the parsers take: not read at all
+	}
+	return doc, AsSourceReason(asSource)
+}
+
+// prepare builds the append of v, with its outgoing links, on the
+// resource's current head, which it returns too (nil if the resource has
+// no version). It returns no append when f.CheckHead finds that head
+// already holds f (see Fetch.CheckHead).
+func (w *Warehouse) prepare(ctx context.Context, v *vigil.Version, blob *vigil.Blob, links []*vigil.Link, f *Fetch) (*vigil.Append, *vigil.Version, error) {
 	head, err := w.store.LatestVersion(ctx, v.ResourceID)
 	if err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
 		return nil, nil, err
@@ -265,12 +310,7 @@ func (w *Warehouse) prepare(ctx context.Context, v *vigil.Version, blob *vigil.B
 	} else if f.CheckHead && head.ID != f.HeadID && head.ContentHash == v.ContentHash && head.Error == v.Error {
 		return nil, head, nil // stored by another writer meanwhile
 	}
-	a := &vigil.Append{Version: v, Blob: blob, Links: f.Links}
-	if a.Links == nil && w.opt.ExtractLinks && parseable(v) && len(f.Body) > 0 {
-		if doc, err := parse(f.Body, v); err == nil {
-			a.Links = ExtractLinks(doc, f.URL)
-		}
-	}
+	a := &vigil.Append{Version: v, Blob: blob, Links: links}
 	for _, l := range a.Links {
 		if l.Source == "" {
 			l.Source = f.URL

@@ -323,7 +323,7 @@ type diffData struct {
 	Change        *vigil.Change
 	ChangeRecords string
 	// FromAsSource and ToAsSource say why a version is shown as its
-	// source text (Warehouse.ReadAsSource), or are empty.
+	// source text (Warehouse.ReadAsText), or are empty.
 	FromAsSource, ToAsSource string
 }
 
@@ -395,10 +395,10 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 		data.Frame = base + "/diff/frame?from=" + strconv.FormatInt(from, 10) + "&to=" + strconv.FormatInt(to, 10) + "&view=" + view
 	}
 	if data.From.Error == "" && data.To.Error == "" {
-		if data.FromAsSource, err = s.Warehouse.ReadAsSource(r.Context(), data.From.ID); err != nil {
+		if data.FromAsSource, err = s.Warehouse.ReadAsText(r.Context(), data.From); err != nil {
 			return err
 		}
-		if data.ToAsSource, err = s.Warehouse.ReadAsSource(r.Context(), data.To.ID); err != nil {
+		if data.ToAsSource, err = s.Warehouse.ReadAsText(r.Context(), data.To); err != nil {
 			return err
 		}
 	}

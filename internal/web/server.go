@@ -35,10 +35,11 @@ type Warehouse interface {
 	// read as the monitor reads it (a body that does not parse as HTML or
 	// XML is its source text); EINVALID if it cannot be read at all.
 	Document(ctx context.Context, versionID int64) (*tree.Document, error)
-	// ReadAsSource returns why a version's body is read as its source
-	// text (the parse error, in words), or "" for one read as a page;
-	// EINVALID if it cannot be read at all.
-	ReadAsSource(ctx context.Context, versionID int64) (string, error)
+	// ReadAsText returns why a version's body is read as its source text
+	// (the parse error, in words), or "" for one read as a page: the
+	// reason recorded with the version, its body read only for a version
+	// stored before reasons were recorded.
+	ReadAsText(ctx context.Context, v *vigil.Version) (string, error)
 	// Diff returns the delta from version from to version to, in terms of
 	// Document(from); EINVALID for versions of different resources.
 	Diff(ctx context.Context, from, to int64) (*delta.Delta, error)

@@ -268,6 +268,9 @@ type historyData struct {
 type versionRow struct {
 	*vigil.Version
 	Prev int64 // the previous good version, to compare with
+	// AsSource says why the version's body is read, and shown, as its
+	// source text (Warehouse.ReadAsText), or is empty.
+	AsSource string
 }
 
 func (s *Server) handleResourcePage(w http.ResponseWriter, r *http.Request, sess *session) error {
@@ -297,6 +300,15 @@ func (s *Server) handleResourcePage(w http.ResponseWriter, r *http.Request, sess
 	}
 	data := &historyData{Resource: res, Total: total, Changes: changes, Plot: changePlot(all, changes, s.now())}
 	data.Versions = rows[:min(len(rows), 200)]
+	for _, v := range data.Versions {
+		// Recorded with each version: only those stored before reasons
+		// were recorded are read, once.
+		if v.Error == "" {
+			if v.AsSource, err = s.Warehouse.ReadAsText(r.Context(), v.Version); err != nil {
+				return err
+			}
+		}
+	}
 	for _, v := range rows {
 		if v.Error == "" {
 			if data.ToID == 0 {

@@ -92,3 +92,24 @@ func TestDiffPageReadAsTextAsRecorded(t *testing.T) {
 		t.Errorf("a page noted as read as text:\n%s", page)
 	}
 }
+
+// TestResourcePageReadAsText: the history of a resource notes each version
+// read as its source text, and why (escaped), from what is recorded with
+// it; a version read as a page has no such note.
+func TestResourcePageReadAsText(t *testing.T) {
+	get, res, vs := readAsTextServer(t)
+	page := get("/resources/" + strconv.FormatInt(res, 10))
+	for i, want := range []string{
+		"",
+		"parse HTML: elements nested more than 512 deep",
+		"recorded &lt;here&gt;",
+	} {
+		id := `id="as-source-` + strconv.FormatInt(vs[i].ID, 10) + `"`
+		switch {
+		case want == "" && strings.Contains(page, id):
+			t.Errorf("version #%d, a page, noted as read as text:\n%s", i+1, page)
+		case want != "" && !strings.Contains(page, id+`>Read as its source text, as it does not parse: `+want):
+			t.Errorf("version #%d: no note %q:\n%s", i+1, want, page)
+		}
+	}
+}

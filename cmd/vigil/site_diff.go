@@ -58,7 +58,8 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 			"still linked but cut by --max-pages or --depth) or modified, with its\n"+
 			"title and link path (and, for a page that no longer parses, that it is\n"+
 			"read as text, and why), then a total line; --format json\n"+
-			"prints the delta web tables (plus, minus, mod) and the node sets instead.\n"+
+			"prints the delta web tables (plus, minus, mod) and the node sets instead,\n"+
+			"with the importance of the pages named and why those read as text are.\n"+
 			"With --content, the two bodies of each modified page are compared by the\n"+
 			"diff engine, as vigil diff compares documents, and its changes counted: a\n"+
 			"page whose only change is a date in its footer shows one text update, and\n"+
@@ -146,7 +147,7 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 		enc := json.NewEncoder(bw)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
-		err = enc.Encode(siteDeltaJSON{Delta: d, Importance: changedImportance(d, s1, s2)})
+		err = enc.Encode(siteDeltaJSON{Delta: d, Importance: changedImportance(d, s1, s2), ReadAsText: changedReadAsText(d, s1, s2)})
 	} else {
 		sd := newSiteDelta(d, s1, s2, w1, w2)
 		if *content {
@@ -208,6 +209,41 @@ type siteDeltaJSON struct {
 	// modified, by URL: in the new snapshot, in the old one for a page
 	// deleted. Pages of snapshots without importance are left out.
 	Importance map[string]float64 `json:"importance,omitempty"`
+	// ReadAsText says, for each page added, deleted or modified that a
+	// snapshot reads as its source text (it does not parse), why, by URL.
+	ReadAsText map[string]siteReadAsText `json:"readAsText,omitempty"`
+}
+
+// siteReadAsText is why a page is read as its source text in the old
+// snapshot, in the new one, or both (the parse error, in words).
+type siteReadAsText struct {
+	Old string `json:"old,omitempty"`
+	New string `json:"new,omitempty"`
+}
+
+// changedReadAsText returns why the pages a delta names are read as text
+// (siteDeltaJSON.ReadAsText), nil if none is.
+func changedReadAsText(d *webtable.Delta, s1, s2 *crawl.Snapshot) map[string]siteReadAsText {
+	p1, p2 := pagesByURL(s1), pagesByURL(s2)
+	reason := func(p *crawl.Page) string {
+		if p == nil || !strings.HasPrefix(p.Note, crawl.NoteReadAsText) {
+			return ""
+		}
+		return strings.TrimPrefix(strings.TrimPrefix(p.Note, crawl.NoteReadAsText), "markup: ")
+	}
+	out := map[string]siteReadAsText{}
+	for _, ids := range [][]webtable.NodeID{d.Added, d.Modified, d.Deleted} {
+		for _, id := range ids {
+			r := siteReadAsText{Old: reason(p1[string(id)]), New: reason(p2[string(id)])}
+			if r != (siteReadAsText{}) {
+				out[string(id)] = r
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // changedImportance returns the importance of the pages a delta names

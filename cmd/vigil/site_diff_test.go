@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -870,6 +871,33 @@ func TestSiteDiffReadAsText(t *testing.T) {
 	_, out = siteDiff(t, after, again)
 	if got, want := summaryLines(out)[p], `~ modified `+p+` -> "P"  via ./  (importance `; !strings.HasPrefix(got, want) || !strings.HasSuffix(got, "; read as a page again)") {
 		t.Errorf("line of %s: %q, want %q... and read as a page again", p, got, want)
+	}
+	// The JSON format says it too, for each snapshot a changed page is
+	// read as text in, and names no page read as one.
+	const why = "parse HTML: elements nested more than 512 deep"
+	for _, tc := range []struct {
+		name, old, new string
+		want           map[string]siteReadAsText
+	}{
+		{"no longer parses", before, after, map[string]siteReadAsText{p: {New: why}}},
+		{"parses again", after, again, map[string]siteReadAsText{p: {Old: why}}},
+		{"no change", before, before, nil},
+	} {
+		_, out := siteDiff(t, "--format", "json", tc.old, tc.new)
+		var got struct {
+			ReadAsText map[string]siteReadAsText `json:"readAsText"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%s: %v\n%s", tc.name, err, out)
+		}
+		for u, r := range got.ReadAsText { // the reasons go on after their start
+			if w, ok := tc.want[u]; ok && strings.HasPrefix(r.Old, w.Old) && strings.HasPrefix(r.New, w.New) && (r.Old == "") == (w.Old == "") && (r.New == "") == (w.New == "") {
+				got.ReadAsText[u] = w
+			}
+		}
+		if !reflect.DeepEqual(got.ReadAsText, tc.want) {
+			t.Errorf("%s: readAsText %+v, want %+v", tc.name, got.ReadAsText, tc.want)
+		}
 	}
 }
 

@@ -174,7 +174,11 @@ func (s *Server) handleVersionList(w http.ResponseWriter, r *http.Request, u *vi
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, listBody[*vigil.Version]{Items: nonNil(list), Total: total})
+	items, err := s.versionBodies(r.Context(), list)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, listBody[*versionBody]{Items: items, Total: total})
 	return nil
 }
 
@@ -191,7 +195,11 @@ func (s *Server) handleVersionGet(w http.ResponseWriter, r *http.Request, u *vig
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, v)
+	why, err := s.Warehouse.ReadAsText(r.Context(), v)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, &versionBody{Version: v, ReadAsText: why})
 	return nil
 }
 
@@ -312,7 +320,11 @@ func (s *Server) handleChangeList(w http.ResponseWriter, r *http.Request, u *vig
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, listBody[*vigil.Change]{Items: nonNil(list), Total: total})
+	items, err := s.changeBodies(r.Context(), list)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, listBody[*changeBody]{Items: items, Total: total})
 	return nil
 }
 
@@ -342,7 +354,11 @@ func (s *Server) handleChangeGet(w http.ResponseWriter, r *http.Request, u *vigi
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, c)
+	items, err := s.changeBodies(r.Context(), []*vigil.Change{c})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, items[0])
 	return nil
 }
 

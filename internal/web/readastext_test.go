@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -21,6 +22,26 @@ import (
 // caller found it ("recorded <here>"), which only the record tells.
 func readAsTextServer(t *testing.T) (get func(path string) string, res int64, vs []*vigil.Version) {
 	t.Helper()
+	e := newReadAsTextEnv(t)
+	return e.get, e.res, e.vs
+}
+
+// readAsTextEnv is readAsTextServer's server, its sentinel, resource and
+// versions.
+type readAsTextEnv struct {
+	s   *Server
+	sen *vigil.Sentinel
+	get func(path string) string
+	res int64
+	vs  []*vigil.Version
+}
+
+func newReadAsTextEnv(t *testing.T) *readAsTextEnv {
+	t.Helper()
+	var (
+		get func(path string) string
+		vs  []*vigil.Version
+	)
 	ctx := context.Background()
 	s, u := newTestServer(t)
 	codec, err := zstd.New(0)
@@ -32,7 +53,7 @@ func readAsTextServer(t *testing.T) (get func(path string) string, res int64, vs
 		t.Fatal(err)
 	}
 	s.Warehouse = w
-	createChecked(t, s, u, "Create Sentinel p Using http://a.example/p")
+	sen := createChecked(t, s, u, "Create Sentinel p Using http://a.example/p")
 	deep := strings.Repeat("<div>", 600) + "x" + strings.Repeat("</div>", 600)
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i, f := range []*warehouse.Fetch{
@@ -70,7 +91,7 @@ func readAsTextServer(t *testing.T) (get func(path string) string, res int64, vs
 		}
 		return string(b)
 	}
-	return get, vs[0].ResourceID, vs
+	return &readAsTextEnv{s: s, sen: sen, get: get, res: vs[0].ResourceID, vs: vs}
 }
 
 // TestDiffPageReadAsTextAsRecorded: the diff page says why a side is read
@@ -111,5 +132,80 @@ func TestResourcePageReadAsText(t *testing.T) {
 		case want != "" && !strings.Contains(page, id+`>Read as its source text, as it does not parse: `+want):
 			t.Errorf("version #%d: no note %q:\n%s", i+1, want, page)
 		}
+	}
+}
+
+// TestAPIReadAsText: the API's versions carry why each is read as its
+// source text (readAsText), and its changes why each side is
+// (fromReadAsText, toReadAsText); none for a page.
+func TestAPIReadAsText(t *testing.T) {
+	ctx := context.Background()
+	e := newReadAsTextEnv(t)
+	const deep = "parse HTML: elements nested more than 512 deep"
+	var list struct {
+		Items []struct {
+			ID         int64  `json:"id"`
+			ReadAsText string `json:"readAsText"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(e.get("/api/v1/resources/"+strconv.FormatInt(e.res, 10)+"/versions")), &list); err != nil {
+		t.Fatal(err)
+	}
+	want := map[int64]string{e.vs[0].ID: "", e.vs[1].ID: deep, e.vs[2].ID: "recorded <here>"}
+	if len(list.Items) != 3 {
+		t.Fatalf("%d versions listed, want 3", len(list.Items))
+	}
+	for _, v := range list.Items {
+		if !strings.HasPrefix(v.ReadAsText, want[v.ID]) || (v.ReadAsText == "") != (want[v.ID] == "") {
+			t.Errorf("version %d listed read as text %q, want %q", v.ID, v.ReadAsText, want[v.ID])
+		}
+	}
+	var one map[string]any
+	if err := json.Unmarshal([]byte(e.get("/api/v1/versions/"+strconv.FormatInt(e.vs[2].ID, 10))), &one); err != nil {
+		t.Fatal(err)
+	}
+	if one["readAsText"] != "recorded <here>" {
+		t.Errorf("version %d: readAsText %v, want %q", e.vs[2].ID, one["readAsText"], "recorded <here>")
+	}
+	one = nil
+	if err := json.Unmarshal([]byte(e.get("/api/v1/versions/"+strconv.FormatInt(e.vs[0].ID, 10))), &one); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := one["readAsText"]; ok {
+		t.Errorf("a page: readAsText %v, want none", one["readAsText"])
+	}
+
+	c := &vigil.Change{SentinelID: e.sen.ID, ResourceID: e.res, FromVersion: e.vs[0].ID, ToVersion: e.vs[1].ID,
+		DetectedAt: time.Now().UTC(), Summary: "changed"}
+	if err := e.s.Store.CreateChange(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	type change struct {
+		ID             int64   `json:"id"`
+		FromReadAsText *string `json:"fromReadAsText"`
+		ToReadAsText   *string `json:"toReadAsText"`
+	}
+	check := func(where string, got change) {
+		t.Helper()
+		if got.FromReadAsText != nil || got.ToReadAsText == nil || !strings.HasPrefix(*got.ToReadAsText, deep) {
+			t.Errorf("%s: change %d from %v to %v, want none, then %q...", where, got.ID, got.FromReadAsText, got.ToReadAsText, deep)
+		}
+	}
+	var got change
+	if err := json.Unmarshal([]byte(e.get("/api/v1/changes/"+strconv.FormatInt(c.ID, 10))), &got); err != nil {
+		t.Fatal(err)
+	}
+	check("GET /api/v1/changes/{id}", got)
+	for _, path := range []string{"/api/v1/changes?resource=" + strconv.FormatInt(e.res, 10), "/api/v1/sentinels/" + strconv.FormatInt(e.sen.ID, 10) + "/changes"} {
+		var changes struct {
+			Items []change `json:"items"`
+		}
+		if err := json.Unmarshal([]byte(e.get(path)), &changes); err != nil {
+			t.Fatal(err)
+		}
+		if len(changes.Items) != 1 {
+			t.Fatalf("%s: %d changes, want 1", path, len(changes.Items))
+		}
+		check(path, changes.Items[0])
 	}
 }

@@ -645,6 +645,10 @@ func (s *Server) handleSentinelChanges(w http.ResponseWriter, r *http.Request, u
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, listBody[*vigil.Change]{Items: nonNil(list), Total: total})
+	items, err := s.changeBodies(r.Context(), list)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, listBody[*changeBody]{Items: items, Total: total})
 	return nil
 }

@@ -226,10 +226,11 @@ type siteReadAsText struct {
 func changedReadAsText(d *webtable.Delta, s1, s2 *crawl.Snapshot) map[string]siteReadAsText {
 	p1, p2 := pagesByURL(s1), pagesByURL(s2)
 	reason := func(p *crawl.Page) string {
-		if p == nil || !strings.HasPrefix(p.Note, crawl.NoteReadAsText) {
+		if p == nil {
 			return ""
 		}
-		return strings.TrimPrefix(strings.TrimPrefix(p.Note, crawl.NoteReadAsText), "markup: ")
+		why, _ := crawl.ReadAsText(p)
+		return why
 	}
 	out := map[string]siteReadAsText{}
 	for _, ids := range [][]webtable.NodeID{d.Added, d.Modified, d.Deleted} {

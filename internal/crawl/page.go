@@ -78,6 +78,21 @@ type Page struct {
 // parse error follows.
 const NoteReadAsText = "read as text: "
 
+// ReadAsText returns what the crawl found reading page p's body, as the
+// warehouse reads it (warehouse.ReadBody): why it is read as its source
+// text (the parse error, in words, as warehouse.AsSourceReason words it;
+// "" for a page read as a page), and whether the crawl read the body at
+// all (an HTML page read; not a failure, nor a leaf of another type).
+func ReadAsText(p *Page) (reason string, read bool) {
+	if p.Failed() || !isHTML(p.ContentType) {
+		return "", false
+	}
+	if !strings.HasPrefix(p.Note, NoteReadAsText) {
+		return "", true
+	}
+	return strings.TrimPrefix(strings.TrimPrefix(p.Note, NoteReadAsText), "markup: "), true
+}
+
 // LinkerReadAsText returns the first page of prev (in the order of
 // discovery) that was read as a page there, links to u, and is read as
 // its source text in cur (its Note), where it has no links: the reason

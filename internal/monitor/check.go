@@ -233,6 +233,7 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 		}
 		pg.cur, pg.resource = v, v.ResourceID
 		m.heads.put(v.ResourceID, v)
+		m.unrecorded.add(v)
 		m.bodies.put(v.ID, body{data: res.Body, charset: v.Charset, contentType: v.ContentType})
 	}
 	m.recent.put(url, pg.cur, now, m.Fresh)
@@ -590,12 +591,15 @@ func (p *pairEval) load(ctx context.Context) (*intent.Pair, error) {
 		if p.err = p.grant.add(ctx, int64(len(old.data)+len(cur.data))); p.err != nil {
 			return
 		}
-		if p.old, p.err = p.m.document(old, p.ref); p.err != nil {
+		var oldWhy, curWhy string
+		if p.old, oldWhy, p.err = p.m.document(old, p.ref); p.err != nil {
 			return
 		}
-		if p.new, p.err = p.m.document(cur, p.cur); p.err != nil {
+		if p.new, curWhy, p.err = p.m.document(cur, p.cur); p.err != nil {
 			return
 		}
+		p.m.recordReadAsText(ctx, p.ref, oldWhy)
+		p.m.recordReadAsText(ctx, p.cur, curWhy)
 		p.pair = intent.NewPair(p.old, p.new, nil, p.m.Detect)
 		p.pair.OldURL, p.pair.NewURL = p.url, p.url
 	})
@@ -649,16 +653,17 @@ func (m *Monitor) body(ctx context.Context, versionID int64) (body, error) {
 }
 
 // document reads a version's body into its tree as the warehouse does
-// (warehouse.ParseBody: a body that does not parse is read as its source
+// (warehouse.ReadBody: a body that does not parse is read as its source
 // text), so that the trees a check compares are those the dashboard and
-// the API show, and every change it reports can be shown.
-func (m *Monitor) document(b body, versionID int64) (*tree.Document, error) {
-	doc, err := warehouse.ParseBody(b.data, b.charset, b.contentType)
+// the API show, and every change it reports can be shown. It returns too
+// why the body is read as its source text ("" for a page).
+func (m *Monitor) document(b body, versionID int64) (*tree.Document, string, error) {
+	doc, asSource, err := warehouse.ReadBody(b.data, b.charset, b.contentType)
 	if err != nil {
-		return nil, fmt.Errorf("version %d: %w", versionID, err)
+		return nil, "", fmt.Errorf("version %d: %w", versionID, err)
 	}
 	doc.AssignXIDs()
-	return doc, nil
+	return doc, warehouse.AsSourceReason(asSource), nil
 }
 
 // evaluate runs a sentinel's change-type expression on a pair; an error

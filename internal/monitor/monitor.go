@@ -116,6 +116,9 @@ type Monitor struct {
 	// siteCrawls are the site crawls in flight and those ended less than
 	// SiteFresh ago, shared by the sentinels of one site query.
 	siteCrawls siteCrawls
+	// unrecorded are the versions stored without why each is read as
+	// text, until the monitor reads them.
+	unrecorded unrecordedSet
 	// sites holds a token per site being crawled, at most siteSlots;
 	// siteFree wakes Run when one is given back.
 	sites    chan struct{}

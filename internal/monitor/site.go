@@ -287,6 +287,7 @@ func (m *Monitor) storeSitePage(ctx context.Context, url string, res *vigil.Fetc
 		return 0, fmt.Errorf("store version: %w", err)
 	}
 	m.heads.put(v.ResourceID, v)
+	m.unrecorded.add(v)
 	m.bodies.put(v.ID, body{data: res.Body, charset: v.Charset, contentType: v.ContentType})
 	return v.ID, nil
 }

@@ -249,6 +249,9 @@ func (m *Monitor) runCrawl(ctx, cctx context.Context, key string, c *siteCrawl, 
 	for _, p := range snap.Pages {
 		if id := sf.versions[p.URL]; id != 0 && !p.Failed() {
 			c.record.Versions[p.URL] = id
+			if why, read := crawl.ReadAsText(p); read {
+				m.recordReadAsText(ctx, id, why)
+			}
 		}
 	}
 	if snap.StartFailure() != "" {

@@ -63,7 +63,7 @@ func TestDocumentKeepsCharset(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		doc, err := m.document(b, v.ID)
+		doc, _, err := m.document(b, v.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -164,12 +164,14 @@ type Fetch struct {
 	// version when the write happens; otherwise it is ignored.
 	Delta     *delta.Delta
 	DeltaFrom int64
-	// Read says that the caller read Body with ReadBody (a site's crawl
-	// does, to find its links), and ReadAsText what it found: why the
+	// Read says that the caller read Body with ReadBody before storing
+	// it, and ReadAsText what it found: why the
 	// body is read as its source text (AsSourceReason), "" for a body read
 	// as a page. Put records it with the version (vigil.Version.ReadAsText);
-	// without it, the reason is not known until first asked for
-	// (ReadAsText), unless Put reads the body anyway (Options.ExtractLinks).
+	// without it, the reason is not known (unless Put reads the body
+	// anyway, Options.ExtractLinks) until a caller that reads the body
+	// later records it (RecordReadAsText), or until first asked for
+	// (ReadAsText).
 	Read       bool
 	ReadAsText string
 	// CheckHead says that the caller decided to store this fetch having

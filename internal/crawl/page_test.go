@@ -1,0 +1,27 @@
+package crawl
+
+import "testing"
+
+// TestPageReadAsText: ReadAsText tells why an HTML page read is read as
+// its source text, in the warehouse's words, and whether the crawl read
+// the page's body at all.
+func TestPageReadAsText(t *testing.T) {
+	for name, tc := range map[string]struct {
+		page       Page
+		why        string
+		wantIsRead bool
+	}{
+		"a page":        {Page{ContentType: "text/html"}, "", true},
+		"read as text":  {Page{ContentType: "text/html", Note: NoteReadAsText + "markup: parse HTML: deep"}, "parse HTML: deep", true},
+		"XHTML as text": {Page{ContentType: "application/xhtml+xml", Note: NoteReadAsText + "line 1"}, "line 1", true},
+		"a failure":     {Page{ContentType: "text/html", Error: "parse: too large"}, "", false},
+		"not HTML":      {Page{ContentType: "application/xml"}, "", false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			why, read := ReadAsText(&tc.page)
+			if why != tc.why || read != tc.wantIsRead {
+				t.Errorf("ReadAsText = %q, %v; want %q, %v", why, read, tc.why, tc.wantIsRead)
+			}
+		})
+	}
+}

@@ -38,13 +38,12 @@
 //     text, in a <pre>, so that every change the monitor reports can be
 //     shown. Why (the parse error) is recorded with the version
 //     (vigil.Version.ReadAsText), so that a list of versions tells those
-//     read as text without reading their bodies: by Put, as a caller
-//     that read the body found it (Fetch.Read); by a caller that reads
+//     read as text without reading their bodies: by a caller that reads
 //     the body after storing it (RecordReadAsText: the monitor, comparing
 //     versions, and a site's crawl); else by ReadAsText, which reads the
 //     body once, when first asked, and records what it found. Put does
-//     not read a body only to know it: a parse costs more than the rest
-//     of a write. A stored tree delta carries the
+//     not read a body only to learn it (a parse costs more than the rest
+//     of a write), unless it reads it anyway (Options.ExtractLinks). A stored tree delta carries the
 //     number of the reading it was built under (treeReading: ParseBody and
 //     the parsers under it); Diff uses one of an earlier reading only after
 //     checking that it leads from the older version as read now to the

@@ -218,10 +218,10 @@ func sourceText(doc *tree.Document) string {
 }
 
 // TestPutRecordsReadAsText: Put records with each version why its body is
-// read as its source text, under the current reading, as the caller found
-// it (Fetch.Read) or as Put finds it when it reads the body anyway (to
-// extract links); a body of markup it does not read is recorded under no
-// reading (not known), one that is not markup as read as no text.
+// read as its source text, under the current reading, as it finds it when
+// it reads the body anyway (to extract links); a body of markup it does
+// not read is recorded under no reading (not known), one that is not
+// markup as read as no text. RecordReadAsText records a caller's reading.
 func TestPutRecordsReadAsText(t *testing.T) {
 	ctx := context.Background()
 	deep := []byte(strings.Repeat("<div>", 600) + "x" + strings.Repeat("</div>", 600))
@@ -236,7 +236,6 @@ func TestPutRecordsReadAsText(t *testing.T) {
 	}{
 		{"a page, not read", warehouse.Options{}, warehouse.Fetch{ContentType: "text/html", Body: []byte("<p>x</p>")}, "", true, 0},
 		{"nested too deep, not read", warehouse.Options{}, warehouse.Fetch{ContentType: "text/html", Body: deep}, "", true, 0},
-		{"as the caller read it", warehouse.Options{}, warehouse.Fetch{ContentType: "text/html", Body: []byte("<p>y</p>"), Read: true, ReadAsText: "told"}, "told", true, warehouse.TreeReading},
 		{"not markup", warehouse.Options{}, warehouse.Fetch{ContentType: "image/png", Body: []byte("<div>")}, "", true, warehouse.TreeReading},
 		{"a failed fetch", warehouse.Options{}, warehouse.Fetch{Error: "timeout"}, "", true, warehouse.TreeReading},
 		{"a page read for its links", warehouse.Options{ExtractLinks: true}, warehouse.Fetch{ContentType: "text/html", Body: []byte("<p>x</p>")}, "", true, warehouse.TreeReading},
@@ -257,6 +256,12 @@ func TestPutRecordsReadAsText(t *testing.T) {
 			}
 			if got.TreeReading != tc.reading || !strings.HasPrefix(got.ReadAsText, tc.want) || (tc.exact && got.ReadAsText != tc.want) {
 				t.Errorf("stored read as text %q under reading %d, want %q under %d", got.ReadAsText, got.TreeReading, tc.want, tc.reading)
+			}
+			if err := w.RecordReadAsText(ctx, v.ID, "told"); err != nil {
+				t.Fatal(err)
+			}
+			if got, err = db.FindVersionByID(ctx, v.ID); err != nil || got.ReadAsText != "told" || got.TreeReading != warehouse.TreeReading {
+				t.Errorf("as a caller read it: %q under reading %d, %v; want %q under %d", got.ReadAsText, got.TreeReading, err, "told", warehouse.TreeReading)
 			}
 		})
 	}

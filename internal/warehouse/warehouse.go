@@ -164,16 +164,6 @@ type Fetch struct {
 	// version when the write happens; otherwise it is ignored.
 	Delta     *delta.Delta
 	DeltaFrom int64
-	// Read says that the caller read Body with ReadBody before storing
-	// it, and ReadAsText what it found: why the
-	// body is read as its source text (AsSourceReason), "" for a body read
-	// as a page. Put records it with the version (vigil.Version.ReadAsText);
-	// without it, the reason is not known (unless Put reads the body
-	// anyway, Options.ExtractLinks) until a caller that reads the body
-	// later records it (RecordReadAsText), or until first asked for
-	// (ReadAsText).
-	Read       bool
-	ReadAsText string
 	// CheckHead says that the caller decided to store this fetch having
 	// seen HeadID as the resource's newest version (0: it had none). If
 	// another writer has stored a newer version since, with the same body
@@ -211,23 +201,18 @@ func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
 	if err := v.Validate(); err != nil {
 		return nil, err
 	}
-	// Why the body is read as its source text is recorded as the caller
-	// found it, or as found here when Put reads the body anyway (to
-	// extract its links); Put does not read a body only to know it: the
-	// reason of a version stored without is read when first asked for
-	// (ReadAsText).
+	// Why the body is read as its source text is recorded with the
+	// version when Put reads the body anyway (to extract its links), or
+	// when it is not markup; Put does not read a body only to learn it: a
+	// caller that reads it records it (RecordReadAsText), else it is read
+	// when first asked for (ReadAsText).
 	links := f.Links
-	switch {
-	case f.Read:
-		v.ReadAsText, v.TreeReading = f.ReadAsText, treeReading
-	case !parseable(v) || len(f.Body) == 0:
+	if !parseable(v) || len(f.Body) == 0 {
 		v.TreeReading = treeReading // not read as markup: nothing to tell
 	}
 	if links == nil && w.opt.ExtractLinks {
 		doc, reason := readFetch(f.Body, v)
-		if !f.Read {
-			v.ReadAsText, v.TreeReading = reason, treeReading
-		}
+		v.ReadAsText, v.TreeReading = reason, treeReading
 		if doc != nil {
 			links = ExtractLinks(doc, f.URL)
 		}

@@ -59,7 +59,7 @@ func newReadAsTextEnv(t *testing.T) *readAsTextEnv {
 	for i, f := range []*warehouse.Fetch{
 		{Body: []byte("<p>a page</p>")},
 		{Body: []byte(deep)},
-		{Body: []byte("<p>told</p>"), Read: true, ReadAsText: "recorded <here>"},
+		{Body: []byte("<p>told</p>")},
 	} {
 		f.URL, f.FetchedAt, f.Status, f.ContentType = "http://a.example/p", at.Add(time.Duration(i)*time.Hour), 200, "text/html"
 		v, err := w.Put(ctx, f)
@@ -67,6 +67,9 @@ func newReadAsTextEnv(t *testing.T) *readAsTextEnv {
 			t.Fatal(err)
 		}
 		vs = append(vs, v)
+	}
+	if err := w.RecordReadAsText(ctx, vs[2].ID, "recorded <here>"); err != nil {
+		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
 	s.Register(mux)

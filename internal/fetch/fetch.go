@@ -8,7 +8,8 @@
 //     leads to treated as a page asked for: robots.txt and the turn of its
 //     own host, the caller's FetchRequest.CheckRedirect, and a cap on
 //     their number; one whose URL carries credentials (user info) is
-//     refused, and they are neither sent nor shown in a result or error;
+//     refused, and they are neither sent nor shown in a result or error,
+//     and so is a redirect of robots.txt to one;
 //   - conversion of the body to UTF-8 from its declared or detected charset;
 //   - conditional requests (If-None-Match, If-Modified-Since), for the
 //     URL asked only, not the pages its redirects lead to;
@@ -125,7 +126,10 @@ func (o *Options) defaults() {
 // Client fetches pages. It is safe for concurrent use.
 type Client struct {
 	opt  Options
-	http *http.Client // follows redirects: robots.txt, HTTPClient
+	http *http.Client // follows redirects: HTTPClient
+	// robotsHTTP follows redirects as http does, but not one to a URL
+	// with credentials: robots.txt.
+	robotsHTTP *http.Client
 	// page does not follow redirects: Fetch follows them one by one
 	// (redirect.go).
 	page   *http.Client
@@ -154,21 +158,29 @@ func New(opt Options) *Client {
 		DisableCompression:    true, // we decode ourselves, under a cap
 	}
 	c := &Client{opt: opt}
-	c.http = &http.Client{
-		Transport: tr,
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) > opt.MaxRedirects {
-				return fmt.Errorf("%w: more than %d redirects", ErrRedirects, opt.MaxRedirects)
-			}
-			if err := checkScheme(req.URL); err != nil {
+	checkRedirect := func(req *http.Request, via []*http.Request) error {
+		if len(via) > opt.MaxRedirects {
+			return fmt.Errorf("%w: more than %d redirects", ErrRedirects, opt.MaxRedirects)
+		}
+		if err := checkScheme(req.URL); err != nil {
+			return err
+		}
+		if !opt.AllowPrivateNetworks {
+			if err := refuseLiteral(req.URL.Hostname(), opt.permit); err != nil {
 				return err
 			}
-			if !opt.AllowPrivateNetworks {
-				if err := refuseLiteral(req.URL.Hostname(), opt.permit); err != nil {
-					return err
-				}
+		}
+		return nil
+	}
+	c.http = &http.Client{Transport: tr, CheckRedirect: checkRedirect}
+	c.robotsHTTP = &http.Client{
+		Transport: tr,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if req.URL.User != nil {
+				// As a page's redirect (redirect.go): not sent.
+				return errCredentials
 			}
-			return nil
+			return checkRedirect(req, via)
 		},
 	}
 	c.page = &http.Client{

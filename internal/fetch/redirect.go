@@ -160,16 +160,28 @@ func withoutCredentials(u *url.URL) *url.URL {
 }
 
 // hideCredentials returns err, or, when its text shows a URL's
-// credentials, an error of the same text without them: net/http quotes a
-// Location header that does not parse ("failed to parse Location header
-// "http://user:pass@host:x/""), which would go to the log as it is.
+// credentials, an error of the same text without them that wraps err (so
+// that errors.Is still finds ErrUnsupported or a timeout in it): net/http
+// quotes a Location header that does not parse ("failed to parse Location
+// header "http://user:pass@host:x/""), or that its CheckRedirect refused,
+// which would go to the log as it is.
 func hideCredentials(err error) error {
 	msg := err.Error()
 	if clean := stripCredentials(msg); clean != msg {
-		return errors.New(clean)
+		return &credentialsHidden{text: clean, err: err}
 	}
 	return err
 }
+
+// credentialsHidden is an error whose text had a URL's credentials cut
+// out by hideCredentials.
+type credentialsHidden struct {
+	text string
+	err  error
+}
+
+func (e *credentialsHidden) Error() string { return e.text }
+func (e *credentialsHidden) Unwrap() error { return e.err }
 
 // stripCredentials cuts out of s, a text that may quote URLs which do not
 // parse, whatever stands between a "://" and the last "@" of the

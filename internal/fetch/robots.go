@@ -175,15 +175,19 @@ func originKey(u *url.URL) string {
 // fetchRobots fetches and parses a robots.txt. As RFC 9309 says: a 4xx
 // answer means no rules, a 5xx answer means everything is disallowed, and a
 // network failure is an error (the page fetch fails and is retried later).
+// Its redirects are followed as a page's are, up to MaxRedirects; one to a
+// URL with credentials, or another scheme, or a private address literal,
+// is an error that shows no credentials.
 func (c *Client) fetchRobots(ctx context.Context, robotsURL string) (*robotsRules, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, robotsURL, nil)
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("User-Agent", c.opt.UserAgent)
-	resp, err := c.http.Do(req)
+	resp, err := c.robotsHTTP.Do(req)
 	if err != nil {
-		return nil, err
+		// net/http quotes the Location of a redirect it refuses.
+		return nil, hideCredentials(err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 500<<10)) // RFC 9309: at least 500 KiB parsed

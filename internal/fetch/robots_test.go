@@ -166,3 +166,57 @@ func TestRobotsServerError(t *testing.T) {
 		t.Errorf("Fetch: %v, want ErrRobots saying %q", err, want)
 	}
 }
+
+// TestRobotsRedirectCredentials: robots.txt that redirects to a URL with
+// credentials (http://user:pass@host/...) is refused as a page's redirect
+// is, with ErrUnsupported: the host it names is never asked, and the
+// page's error, which the log and the dashboard show, says why without
+// them. robots.txt's client followed such a redirect, sending them as
+// Basic authentication, and the error of one it refused for another
+// reason quoted the Location with them.
+func TestRobotsRedirectCredentials(t *testing.T) {
+	var asked, sent atomic.Int32 // requests to b, and those with credentials
+	b := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		if r.Header.Get("Authorization") != "" {
+			sent.Add(1)
+		}
+		io.WriteString(w, "User-agent: *\nDisallow:\n")
+	}))
+	t.Cleanup(b.Close)
+	withCredentials := strings.Replace(b.URL, "://", "://user:s3cret@", 1)
+	tests := map[string]struct {
+		location    string
+		unsupported bool // the error wraps ErrUnsupported
+	}{
+		"to http":                    {location: withCredentials + "/robots.txt", unsupported: true},
+		"to ftp":                     {location: strings.Replace(withCredentials, "http:", "ftp:", 1) + "/robots.txt", unsupported: true},
+		"a port that does not parse": {location: withCredentials + ":x/robots.txt"},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			a := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/robots.txt" {
+					w.Header().Set("Location", tt.location)
+					w.WriteHeader(http.StatusFound)
+					return
+				}
+				io.WriteString(w, "<p>a</p>")
+			}))
+			t.Cleanup(a.Close)
+			_, err := testClient(Options{}).Fetch(context.Background(), &vigil.FetchRequest{URL: a.URL + "/page"})
+			if err == nil {
+				t.Fatal("the page was fetched; want robots.txt's redirect refused")
+			}
+			if strings.Contains(err.Error(), "s3cret") || strings.Contains(err.Error(), "user:") {
+				t.Errorf("the error shows the credentials: %v", err)
+			}
+			if tt.unsupported && !errors.Is(err, ErrUnsupported) {
+				t.Errorf("err = %v, want ErrUnsupported", err)
+			}
+		})
+	}
+	if asked.Load() != 0 || sent.Load() != 0 {
+		t.Errorf("the host robots.txt's redirect named was asked %d times, %d of them with credentials; want none", asked.Load(), sent.Load())
+	}
+}

@@ -35,7 +35,9 @@
 //     redirect is recorded). A redirect is held to the rules a link is:
 //     the fetcher reads robots.txt and waits its host's turn for every
 //     hop (a disallowed target is a page with the fetcher's refusal, as
-//     a link to it would be), and past the start page the crawl follows
+//     a link to it would be; a target with credentials, user:pass@, is
+//     not followed, and the page that redirected is the one with the
+//     refusal), and past the start page the crawl follows
 //     a redirect only into the scope (vigil.FetchRequest.CheckRedirect):
 //     a URL that redirects out of it is no page, only a Redirect, whose
 //     target is not fetched. The start page's redirects are followed

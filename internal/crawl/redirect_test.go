@@ -89,11 +89,12 @@ func TestCrawlRedirectLimits(t *testing.T) {
 }
 
 // TestCrawlRedirectCredentials: a page in scope that redirects to a URL
-// with credentials (http://user:pass@host/...) gives that page with the
+// with credentials (http://user:pass@host/...) is recorded with the
 // fetcher's refusal, and the credentials are in nothing the crawl
 // records (the pages' URLs, their errors, the redirects) and never sent.
-// The fetcher followed such a redirect, sending them as Basic
-// authentication, and the snapshot kept the URL with them.
+// The page at that URL without credentials is another page, read when a
+// link leads to it: the refusal was recorded as its own, and a link to it
+// found it recorded already, so that a working page was a failed one.
 func TestCrawlRedirectCredentials(t *testing.T) {
 	var mu sync.Mutex
 	withAuth, newHits := 0, 0
@@ -101,7 +102,7 @@ func TestCrawlRedirectCredentials(t *testing.T) {
 	var srv *httptest.Server
 	mux.HandleFunc("/site/{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
-		io.WriteString(w, `<title>Home</title><a href="moved.html">Moved</a>`)
+		io.WriteString(w, `<title>Home</title><a href="moved.html">Moved</a> <a href="new.html">New</a>`)
 	})
 	mux.HandleFunc("/site/moved.html", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, strings.Replace(srv.URL, "://", "://user:s3cret@", 1)+"/site/new.html", http.StatusFound)
@@ -124,9 +125,12 @@ func TestCrawlRedirectCredentials(t *testing.T) {
 	defer srv.Close()
 
 	snap := crawlSite(t, loopbackFetcher(), crawl.NewQuery(srv.URL+"/site/"))
-	p := snap.Page(srv.URL + "/site/new.html")
-	if p == nil || p.Status != 0 || !strings.Contains(p.Error, "credentials") {
-		t.Errorf("the page the redirect led to: %+v, want the refusal", p)
+	if p := snap.Page(srv.URL + "/site/moved.html"); p == nil || p.Status != 0 ||
+		!strings.Contains(p.Error, "redirect to "+srv.URL+"/site/new.html") || !strings.Contains(p.Error, "credentials") {
+		t.Errorf("the page that redirects: %+v, want the refusal", p)
+	}
+	if p := snap.Page(srv.URL + "/site/new.html"); p == nil || p.Status != 200 || p.Title != "New" || p.Error != "" {
+		t.Errorf("the page the link leads to: %+v, want it read", p)
 	}
 	recorded, err := json.Marshal(snap)
 	if err != nil {
@@ -137,7 +141,7 @@ func TestCrawlRedirectCredentials(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if withAuth != 0 || newHits != 0 {
-		t.Errorf("%d requests carried credentials, %d reached the page the redirect named; want none", withAuth, newHits)
+	if withAuth != 0 || newHits != 1 {
+		t.Errorf("%d requests carried credentials, %d reached the page the redirect named; want none and the link's one", withAuth, newHits)
 	}
 }

@@ -39,8 +39,11 @@ func isRedirect(status int) bool {
 //
 // A redirect refused gives an error that names where it led ("redirect to
 // URL: disallowed by robots.txt") and a result holding that URL without
-// status: the page is there, unread. A page a redirect led to that fails
-// is named the same way ("redirect to URL: HTTP error status 404").
+// status: the page is there, unread. A redirect to a URL with credentials
+// is named without them, and its result holds the URL of the page that
+// redirected: the one at the URL without them is another. A page a
+// redirect led to that fails is named the same way ("redirect to URL:
+// HTTP error status 404").
 func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL) (*vigil.FetchResult, error) {
 	var start, deadline time.Time
 	for hops := 0; ; hops++ {
@@ -95,8 +98,13 @@ func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 		}
 		if next.User != nil {
 			// Credentials the user never typed for that host, as a
-			// sentinel's URL holds none: not sent, not shown.
-			return refused(req, withoutCredentials(next), start, errCredentials)
+			// sentinel's URL holds none: not sent, not shown. The page
+			// that fails is u, whose redirect this is: next without
+			// them is another page, which may well work (a crawl that
+			// recorded the failure as its own found it failed when a
+			// link led to it).
+			res := &vigil.FetchResult{URL: u.String(), FetchedAt: start, Duration: time.Since(start)}
+			return res, fmt.Errorf("fetch %s: redirect to %s: %w", req.URL, withoutCredentials(next), errCredentials)
 		}
 		if err := c.checkHop(req, next); err != nil {
 			return refused(req, next, start, err)

@@ -321,8 +321,9 @@ func TestRedirectTargetFails(t *testing.T) {
 // (http://user:pass@host/) is refused with ErrUnsupported, and they go
 // nowhere: not to the host it names (which is never asked), not into the
 // error, whose text a log keeps, nor into the result's URL, which a
-// crawl stores. The client followed it, sending them to that host as
-// Basic authentication and returning the URL with them.
+// crawl stores and which is the page that redirected. The client followed
+// it, sending them to that host as Basic authentication and returning the
+// URL with them.
 func TestRedirectCredentials(t *testing.T) {
 	var sent atomic.Int32 // requests to b that carried credentials
 	bHits := &hitLog{}
@@ -360,8 +361,8 @@ func TestRedirectCredentials(t *testing.T) {
 		if err != nil && (strings.Contains(err.Error(), "s3cret") || strings.Contains(err.Error(), "user@")) {
 			t.Errorf("%s: the error shows the credentials: %v", path, err)
 		}
-		if res == nil || res.URL != b.URL+"/page" || res.Status != 0 {
-			t.Errorf("%s: result %+v, want the URL it led to, without credentials or status", path, res)
+		if res == nil || res.URL != a.URL+path || res.Status != 0 {
+			t.Errorf("%s: result %+v, want the URL of the page that redirected, without status", path, res)
 		}
 	}
 	_, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: a.URL + "/to-bad"})

@@ -192,17 +192,18 @@ func (e *credentialsHidden) Error() string { return e.text }
 func (e *credentialsHidden) Unwrap() error { return e.err }
 
 // stripCredentials cuts out of s, a text that may quote URLs which do not
-// parse, whatever stands between a "://" and the last "@" of the
-// authority after it.
+// parse, whatever stands between a "://", or the `"//` of a quoted
+// reference relative to the scheme ("//user:pass@host/"), and the last
+// "@" of the authority after it.
 func stripCredentials(s string) string {
 	var b strings.Builder
 	for {
-		i := strings.Index(s, "://")
+		i := authorityAt(s)
 		if i < 0 {
 			break
 		}
-		b.WriteString(s[:i+3])
-		s = s[i+3:]
+		b.WriteString(s[:i])
+		s = s[i:]
 		authority := s
 		if end := strings.IndexAny(authority, "/?#\"' "); end >= 0 {
 			authority = authority[:end]
@@ -213,4 +214,17 @@ func stripCredentials(s string) string {
 	}
 	b.WriteString(s)
 	return b.String()
+}
+
+// authorityAt returns the index in s just past its next "://" or `"//`,
+// where an authority begins, or -1 if there is none.
+func authorityAt(s string) int {
+	i, j := strings.Index(s, "://"), strings.Index(s, `"//`)
+	switch {
+	case i < 0 && j < 0:
+		return -1
+	case i < 0 || j >= 0 && j < i:
+		return j + len(`"//`)
+	}
+	return i + len("://")
 }

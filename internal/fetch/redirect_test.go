@@ -349,6 +349,10 @@ func TestRedirectCredentials(t *testing.T) {
 			// A Location that does not parse, quoted by the error.
 			w.Header().Set("Location", withCredentials+":x/page")
 			w.WriteHeader(http.StatusFound)
+		case "/to-bad-relative":
+			// The same, relative to the scheme ("//host/path").
+			w.Header().Set("Location", strings.TrimPrefix(withCredentials, "http:")+":x/page")
+			w.WriteHeader(http.StatusFound)
 		}
 	}))
 	t.Cleanup(a.Close)
@@ -365,11 +369,32 @@ func TestRedirectCredentials(t *testing.T) {
 			t.Errorf("%s: result %+v, want the URL of the page that redirected, without status", path, res)
 		}
 	}
-	_, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: a.URL + "/to-bad"})
-	if err == nil || strings.Contains(err.Error(), "s3cret") {
-		t.Errorf("/to-bad: err = %v, want an error without the credentials", err)
+	for _, path := range []string{"/to-bad", "/to-bad-relative"} {
+		_, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: a.URL + path})
+		if err == nil || strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("%s: err = %v, want an error without the credentials", path, err)
+		}
 	}
 	if n := len(bHits.get("/page")); n != 0 || sent.Load() != 0 {
 		t.Errorf("the host the redirect named was asked %d times, %d of them with credentials", n, sent.Load())
+	}
+}
+
+// TestStripCredentials: the user info of every URL a text quotes is cut
+// out, a URL relative to the scheme's too, and nothing else.
+func TestStripCredentials(t *testing.T) {
+	tests := map[string]struct{ in, want string }{
+		"none":                   {`Get "http://h/p": EOF`, `Get "http://h/p": EOF`},
+		"user and password":      {`parse "http://u:p@h:x/": invalid port`, `parse "http://h:x/": invalid port`},
+		"user alone":             {`to https://u@h/ refused`, `to https://h/ refused`},
+		"an @ in the password":   {`"http://u:p@q@h/"`, `"http://h/"`},
+		"relative to the scheme": {`Location header "//u:p@h:x/p": parse "//u:p@h:x/p"`, `Location header "//h:x/p": parse "//h:x/p"`},
+		"an @ in the path":       {`Get "http://h/a//b@c/d?e=f@g": EOF`, `Get "http://h/a//b@c/d?e=f@g": EOF`},
+		"two URLs":               {`http://u:p@a/ to ftp://v@b/`, `http://a/ to ftp://b/`},
+	}
+	for name, tt := range tests {
+		if got := stripCredentials(tt.in); got != tt.want {
+			t.Errorf("%s: stripCredentials(%q) = %q, want %q", name, tt.in, got, tt.want)
+		}
 	}
 }

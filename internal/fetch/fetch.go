@@ -15,9 +15,9 @@
 //     URL asked only, not the pages its redirects lead to;
 //   - robots.txt, honoured by default, and per-host politeness: a bounded
 //     number of requests at a time per host (one by default) spaced by a
-//     minimum delay or the site's Crawl-delay; a host with an
-//     internationalised name is one host whether spelt in Unicode or in
-//     punycode;
+//     minimum delay or the site's Crawl-delay; a host is one host however
+//     spelt: in Unicode or in punycode, in any case, with a trailing dot
+//     or with its scheme's default port (host.go);
 //   - refusal of private, loopback, link-local, unspecified and metadata
 //     addresses, checked on the address actually dialled (after DNS
 //     resolution, so on every redirect too) unless AllowPrivateNetworks;

@@ -8,27 +8,33 @@ import (
 	"golang.org/x/net/idna"
 )
 
-// hostKey returns u's host, with its port, lower-cased and in ASCII: an
-// internationalised name in its punycode form, the one DNS and HTTP know.
-// It keys the host's turns and, with the scheme, its robots.txt, so that
-// a host spelt in Unicode (a Location, a link) and in punycode (a
-// sentinel's URL, the browser) is one host. A name IDNA refuses is kept
-// as it is: its request fails anyway.
+// hostKey returns u's host as one spelling of it: its name lower-cased,
+// in ASCII (an internationalised name in its punycode form, the one DNS
+// and HTTP know) and without a trailing dot, as vigil.CanonicalURL writes
+// it, with its port unless that is the scheme's default. It keys the
+// host's turns and, with the scheme, its robots.txt, so that a host spelt
+// in Unicode (a Location, a link) and in punycode (a sentinel's URL, the
+// browser), with a trailing dot or with ":80" written out, is one host. A
+// name IDNA refuses is kept as it is: its request fails anyway.
 func hostKey(u *url.URL) string {
-	host := strings.ToLower(u.Host)
-	name := u.Hostname()
-	if isASCII(name) {
-		return host
+	name := strings.ToLower(u.Hostname())
+	if !isASCII(name) {
+		if ascii, err := idna.Lookup.ToASCII(name); err == nil {
+			name = strings.ToLower(ascii)
+		}
 	}
-	ascii, err := idna.Lookup.ToASCII(name)
-	if err != nil {
-		return host
+	name = strings.TrimSuffix(name, ".")
+	port, scheme := u.Port(), strings.ToLower(u.Scheme)
+	if scheme == "http" && port == "80" || scheme == "https" && port == "443" {
+		port = ""
 	}
-	ascii = strings.ToLower(ascii)
-	if port := u.Port(); port != "" {
-		return net.JoinHostPort(ascii, port)
+	if port != "" {
+		return net.JoinHostPort(name, port)
 	}
-	return ascii
+	if strings.Contains(name, ":") {
+		return "[" + name + "]" // IPv6
+	}
+	return name
 }
 
 // isASCII reports whether s holds ASCII bytes only.

@@ -123,7 +123,7 @@ func (c *Client) hopTurn(ctx context.Context, u *url.URL, deadline time.Time) (f
 	defer cancel()
 	release, err := c.turn(tctx, u)
 	if err != nil && bounded && ctx.Err() == nil && errors.Is(err, vigil.ErrHostBusy) {
-		return nil, fmt.Errorf("waiting for host %s: the fetch's time (%v) ran out: %w", strings.ToLower(u.Host), c.opt.TotalTimeout, context.DeadlineExceeded)
+		return nil, fmt.Errorf("waiting for host %s: the fetch's time (%v) ran out: %w", hostKey(u), c.opt.TotalTimeout, context.DeadlineExceeded)
 	}
 	return release, err
 }

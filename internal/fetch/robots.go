@@ -158,18 +158,14 @@ func (c *robotsCache) get(ctx context.Context, u *url.URL, fetch func(context.Co
 	}
 }
 
-// originKey is u's origin as the cache's key: the scheme and the host
-// lower-cased, in ASCII (hostKey), the default port dropped, as a browser
-// writes the URLs it requests, so that the renderer's check of the page
-// asked for (the browser's URL) finds the robots.txt that the client's
-// turn read for it (the URL as given), and a host spelt in Unicode and in
-// punycode has its robots.txt read once.
+// originKey is u's origin as the cache's key: the scheme lower-cased and
+// the host as hostKey spells it (lower-cased, in ASCII, the default port
+// dropped, as a browser writes the URLs it requests), so that the
+// renderer's check of the page asked for (the browser's URL) finds the
+// robots.txt that the client's turn read for it (the URL as given), and a
+// host spelt in Unicode and in punycode has its robots.txt read once.
 func originKey(u *url.URL) string {
-	scheme, host := strings.ToLower(u.Scheme), hostKey(u)
-	if p := u.Port(); (scheme == "http" && p == "80") || (scheme == "https" && p == "443") {
-		host = strings.TrimSuffix(host, ":"+p)
-	}
-	return scheme + "://" + host
+	return strings.ToLower(u.Scheme) + "://" + hostKey(u)
 }
 
 // fetchRobots fetches and parses a robots.txt. As RFC 9309 says: a 4xx

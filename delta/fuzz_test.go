@@ -173,6 +173,9 @@ func FuzzApplyAll(f *testing.F) {
 	}
 	f.Add(`<unit_delta><t><d par="14" pos="3" xm="(12-13)"><status>Not Available</status></d><i par="14" pos="3" xm="(16-17)"><price>$299</price></i></t>` +
 		`<t><ai xid="17" a="c" v="USD"/><d par="14" pos="3" xm="(17)" move="yes"/><i par="7" pos="1" xm="(17)" move="yes"/><d par="17" pos="1" xm="(16)" update="yes">$299</d><i par="17" pos="1" xm="(16)" update="yes">$199</i></t></unit_delta>`)
+	// The second step refers to a node the first deleted.
+	f.Add(`<unit_delta><t><d par="14" pos="3" xm="(12-13)"><status>Not Available</status></d></t>` +
+		`<t><ai xid="13" a="c" v="USD"/></t></unit_delta>`)
 	f.Fuzz(func(t *testing.T, in string) {
 		ds, err := DecodeXML(strings.NewReader(in))
 		if err != nil || len(ds) == 0 {
@@ -203,6 +206,16 @@ func FuzzApplyAll(f *testing.F) {
 		case err != nil:
 			if !errors.Is(err, ErrConflict) && !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrOtherSource) {
 				t.Fatalf("error of no kind: %v", err)
+			}
+			if errors.Is(err, ErrOtherSource) {
+				break // checked before any step, where the loop does not check
+			}
+			var se *StepError
+			switch {
+			case len(ds) == 1 && err.Error() != wantErr.Error():
+				t.Fatalf("ApplyAll: %v; Apply: %v", err, wantErr)
+			case len(ds) > 1 && (!errors.As(err, &se) || se.Step != step || se.Err.Error() != wantErr.Error()):
+				t.Fatalf("ApplyAll: %v; Apply of delta %d: %v", err, step, wantErr)
 			}
 		default:
 			if diff := sameDoc(got, want); diff != "" {

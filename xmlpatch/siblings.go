@@ -259,8 +259,19 @@ func (sb *siblings) indexOf(c *tree.Node) int {
 	if i, ok := sb.position(c); ok {
 		return i
 	}
-	i := c.Index()
+	i := scanIndex(c)
 	sb.w.add(1 + i/childrenScannedPerUnit)
+	return i
+}
+
+// scanIndex returns the index of c among its parent's children, found by
+// a scan. A node missing there is an internalError, where tree.Index
+// panics.
+func scanIndex(c *tree.Node) int {
+	i := slices.Index(c.Parent.Children, c)
+	if i < 0 {
+		panic(internalError("a node is not among its parent's children"))
+	}
 	return i
 }
 
@@ -298,7 +309,7 @@ func (sb *siblings) attach(c *tree.Node, i int) {
 func (sb *siblings) remove(c *tree.Node) {
 	i := sb.detach(c)
 	if i < 0 {
-		i = c.Index()
+		i = scanIndex(c)
 	}
 	c.Parent.RemoveChild(i)
 }

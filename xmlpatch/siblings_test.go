@@ -149,14 +149,21 @@ func exportBoth(t *testing.T, old, new *tree.Document) {
 // operation with an internal error that Apply and Export return, not a
 // panic that would crash the daemon.
 func TestStaleSiblingIndexIsAnError(t *testing.T) {
-	tests := map[string]func(ci *childIndex, parent, stranger *tree.Node){
-		"a node not among its parent's children": func(ci *childIndex, parent, stranger *tree.Node) {
+	tests := map[string]func(sb *siblings, ci *childIndex, parent, stranger *tree.Node){
+		"a node not among its parent's children": func(sb *siblings, ci *childIndex, parent, stranger *tree.Node) {
 			ci.lookup(stranger)
 		},
-		"a child removed without telling the index": func(ci *childIndex, parent, stranger *tree.Node) {
+		"a child removed without telling the index": func(sb *siblings, ci *childIndex, parent, stranger *tree.Node) {
 			parent.RemoveChild(len(parent.Children) - 1)
 			keys, _ := ci.keys(parent.Children[0])
 			ci.nth(keys[0], 3)
+		},
+		// The index does not hold it: its position is scanned for.
+		"the position of a node not among its parent's children": func(sb *siblings, ci *childIndex, parent, stranger *tree.Node) {
+			sb.indexOf(stranger)
+		},
+		"the removal of a node not among its parent's children": func(sb *siblings, ci *childIndex, parent, stranger *tree.Node) {
+			sb.remove(&tree.Node{Kind: tree.Element, Name: "b", Parent: parent.Children[0]})
 		},
 	}
 	for name, breakIt := range tests {
@@ -170,7 +177,7 @@ func TestStaleSiblingIndexIsAnError(t *testing.T) {
 			stranger := &tree.Node{Kind: tree.Element, Name: "a", Parent: doc.Root}
 			err = func() (err error) {
 				defer recoverInternal(&err)
-				breakIt(ci, doc.Root, stranger)
+				breakIt(sb, ci, doc.Root, stranger)
 				return nil
 			}()
 			if err == nil || !strings.Contains(err.Error(), "xml patch: internal error: ") {

@@ -173,9 +173,9 @@ func FuzzExportDelta(f *testing.F) {
 			return
 		}
 		for _, d := range ds {
-			if _, err := delta.Apply(old, d); err != nil {
+			if _, applyErr := delta.Apply(old, d); applyErr != nil {
 				if _, err := Export(old, d); err == nil {
-					t.Fatalf("Export of a delta delta.Apply refuses (%v) succeeds", err)
+					t.Fatalf("Export of a delta delta.Apply refuses (%v) succeeds", applyErr)
 				}
 				continue
 			}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -57,6 +59,9 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 		}
 	}
 	return db.update(ctx, func(tx *sql.Tx) error {
+		if err := lockSentinels(ctx, tx, recs); err != nil {
+			return err
+		}
 		for _, r := range recs {
 			res, err := tx.ExecContext(ctx, q(`UPDATE sentinels SET last_check = ?,
 				next_check = CASE WHEN ? AND next_check <> ? AND next_check < ? THEN next_check ELSE ? END WHERE id = ?`),
@@ -124,6 +129,41 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 		}
 		return nil
 	})
+}
+
+// lockSentinels locks the rows of the sentinels that recs write (their
+// own and those they wake) in id order, the order in which every writer
+// of several sentinels locks them (UpdateSentinels), so that a batch
+// never holds one while it waits for an earlier one: locked in the order
+// of the records, a batch and an edit saved with its users could
+// deadlock, and PostgreSQL would fail one of them.
+func lockSentinels(ctx context.Context, tx *sql.Tx, recs []*vigil.CheckRecord) error {
+	var ids []int64
+	for _, r := range recs {
+		ids = append(ids, r.SentinelID)
+		ids = append(ids, r.Wake...)
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	for start := 0; start < len(ids); start += 500 {
+		chunk := ids[start:min(start+500, len(ids))]
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
+		}
+		rows, err := tx.QueryContext(ctx, q("SELECT id FROM sentinels WHERE id IN (?"+strings.Repeat(",?", len(chunk)-1)+
+			") ORDER BY id FOR NO KEY UPDATE"), args...)
+		if err != nil {
+			return fmt.Errorf("lock the sentinels of the checks: %w", err)
+		}
+		for rows.Next() {
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("lock the sentinels of the checks: %w", err)
+		}
+	}
+	return nil
 }
 
 func validateCheck(r *vigil.CheckRecord) error {

@@ -9,7 +9,9 @@
 // outbox entries use FOR UPDATE SKIP LOCKED so that workers never claim the
 // same row; the retry of a dead letter and the removal of its sentinel
 // both lock the sentinel's row first, so that one wholly precedes the
-// other. Migrations are the .sql files under migrations/ (the SQLite
+// other; a write of several sentinels (UpdateSentinels, RecordChecks)
+// locks their rows in id order, so that two such writes never deadlock.
+// Migrations are the .sql files under migrations/ (the SQLite
 // schema in PostgreSQL's dialect), embedded, applied in name order under an
 // advisory lock and recorded in schema_migrations; a migration may have a
 // Go step too (migrationSteps), run in its transaction after its SQL.

@@ -52,6 +52,14 @@ func deadLetterOf(t *testing.T, db *postgres.DB) (*vigil.Sentinel, int64) {
 // second's error.
 func whileHeld(t *testing.T, d string, first func(tx pgx.Tx) error, second func() error) error {
 	t.Helper()
+	return whileHeldThen(t, d, first, second, nil)
+}
+
+// whileHeldThen is whileHeld that runs then, if not nil, in the first
+// transaction once second waits for it, before the commit: then may wait
+// for a lock second holds, a deadlock if second holds it while waiting.
+func whileHeldThen(t *testing.T, d string, first func(tx pgx.Tx) error, second func() error, then func(tx pgx.Tx) error) error {
+	t.Helper()
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, d)
 	if err != nil {
@@ -89,6 +97,11 @@ func whileHeld(t *testing.T, d string, first func(tx pgx.Tx) error, second func(
 		}
 		if err := watch.QueryRow(ctx, "SELECT count(*) > 0 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))", pid).Scan(&waiting); err != nil {
 			t.Fatal(err)
+		}
+	}
+	if then != nil {
+		if err := then(tx); err != nil {
+			t.Fatalf("in the first transaction, once the second waited for it: %v", err)
 		}
 	}
 	if err := tx.Commit(ctx); err != nil {

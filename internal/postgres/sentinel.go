@@ -131,8 +131,9 @@ func (db *DB) UpdateSentinels(ctx context.Context, list []*vigil.Sentinel) error
 	if len(list) == 0 {
 		return nil
 	}
-	// Rows are written in id order, the order in which concurrent
-	// writers lock them, so that two such updates cannot deadlock.
+	// Rows are written in id order, the order in which every writer of
+	// several sentinels locks them (RecordChecks too), so that two such
+	// writes cannot deadlock.
 	order := make([]int, len(list))
 	for i := range order {
 		order[i] = i

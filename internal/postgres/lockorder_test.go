@@ -1,0 +1,67 @@
+package postgres_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/vigil-web/vigil"
+)
+
+// TestRecordChecksLockOrder: the checks of a batch lock their sentinels
+// (and those they wake) in id order, as an edit saved with the sentinels
+// using it (UpdateSentinels) does, so that the two never deadlock. The
+// batch locked them in the order of its records: holding a later
+// sentinel while it waited for an earlier one that an edit held, the
+// edit waiting for the later one, PostgreSQL broke the deadlock by
+// failing one of them, the edit or the checks' record.
+func TestRecordChecksLockOrder(t *testing.T) {
+	ctx := context.Background()
+	at := time.Date(2026, 11, 1, 13, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name string
+		recs func(low, high int64) []*vigil.CheckRecord
+	}{
+		{"records out of order", func(low, high int64) []*vigil.CheckRecord {
+			return []*vigil.CheckRecord{{SentinelID: high, CheckedAt: at, NextCheck: at}, {SentinelID: low, CheckedAt: at, NextCheck: at}}
+		}},
+		{"an earlier one woken", func(low, high int64) []*vigil.CheckRecord {
+			return []*vigil.CheckRecord{{SentinelID: high, CheckedAt: at, NextCheck: at, Wake: []int64{low}}}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db, d := openDSN(t)
+			u := &vigil.User{Email: "ada@example.com", Name: "Ada", PasswordHash: "$argon2id$x"}
+			if err := db.CreateUser(ctx, u); err != nil {
+				t.Fatal(err)
+			}
+			var ids []int64
+			for _, name := range []string{"low", "high"} {
+				sn := &vigil.Sentinel{OwnerID: u.ID, Name: name, Source: "x", Status: vigil.SentinelActive, NextCheck: at.Add(time.Hour)}
+				if err := db.CreateSentinel(ctx, sn); err != nil {
+					t.Fatal(err)
+				}
+				ids = append(ids, sn.ID)
+			}
+			low, high := ids[0], ids[1]
+			// What UpdateSentinels does for an edit and its user: low, then high.
+			edit := func(id int64) func(tx pgx.Tx) error {
+				return func(tx pgx.Tx) error {
+					_, err := tx.Exec(ctx, "UPDATE sentinels SET source = 'edited' WHERE id = $1", id)
+					return err
+				}
+			}
+			err := whileHeldThen(t, d, edit(low), func() error { return db.RecordChecks(ctx, tc.recs(low, high)) }, edit(high))
+			if err != nil {
+				t.Fatalf("checks recorded while an edit held their sentinels: %v", err)
+			}
+			for _, id := range ids {
+				if sn, err := db.FindSentinelByID(ctx, id); err != nil || sn.Source != "edited" {
+					t.Errorf("sentinel %d after: %+v %v; want the edit saved", id, sn, err)
+				}
+			}
+		})
+	}
+}

@@ -178,13 +178,14 @@ func (db *DB) MarkNotificationDead(ctx context.Context, id int64, errMsg string)
 // retry and then gives the retried letter up.
 func (db *DB) RetryNotification(ctx context.Context, id int64, r vigil.NotificationRetry) error {
 	return db.update(ctx, func(tx *sql.Tx) error {
+		// Locked first, judged last: an absent letter is not found, and
+		// one not dead is said to be so, as in the SQLite store.
+		removed := false
 		if r.SentinelID != 0 {
 			var one int
 			err := tx.QueryRowContext(ctx, q("SELECT 1 FROM sentinels WHERE id = ? FOR KEY SHARE"), r.SentinelID).Scan(&one)
-			if errors.Is(err, sql.ErrNoRows) {
-				return vigil.Errorf(vigil.ECONFLICT, "notification %d is not retried: %s", id, vigil.SentinelRemoved)
-			}
-			if err != nil {
+			removed = errors.Is(err, sql.ErrNoRows)
+			if err != nil && !removed {
 				return err
 			}
 		}
@@ -196,7 +197,7 @@ func (db *DB) RetryNotification(ctx context.Context, id int64, r vigil.Notificat
 		switch {
 		case state != string(vigil.NotificationDead):
 			return vigil.Errorf(vigil.ECONFLICT, "notification %d is %s, not a dead letter: only a dead letter is retried", id, state)
-		case lastError == vigil.SentinelRemoved:
+		case lastError == vigil.SentinelRemoved || removed:
 			return vigil.Errorf(vigil.ECONFLICT, "notification %d is not retried: %s", id, vigil.SentinelRemoved)
 		}
 		_, err = tx.ExecContext(ctx, q(`UPDATE notifications SET state = 'pending', attempts = 0, next_attempt = ?,

@@ -58,6 +58,11 @@ func testOutboxRetryRemovedSentinel(t *testing.T, s vigil.Store) {
 		}
 	}
 
+	// An absent letter is not found, whether its sentinel exists or not.
+	for _, sentinelID := range []int64{kept.ID, gone.ID} {
+		wantCode(t, s.RetryNotification(ctx, 9999, vigil.NotificationRetry{At: at, SentinelID: sentinelID}), vigil.ENOTFOUND)
+	}
+
 	must(t, s.RetryNotification(ctx, keptID, vigil.NotificationRetry{At: at, SentinelID: kept.ID}))
 	if n, err := s.FindNotificationByID(ctx, keptID); err != nil || n.State != vigil.NotificationPending {
 		t.Fatalf("retry of a letter of a sentinel that exists: %+v %v; want it pending", n, err)

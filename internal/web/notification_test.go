@@ -420,3 +420,37 @@ func TestNotificationRetryTarget(t *testing.T) {
 		})
 	}
 }
+
+// TestNotificationRetryOfAnothersSentinel: a dead letter whose message
+// names a sentinel of another user is not retried, neither to that
+// sentinel's targets nor to its own: the retry takes its target from
+// the letter's sentinel, and another's would send the letter to that
+// user's webhook and show its URL, secret and all, in the letter.
+func TestNotificationRetryOfAnothersSentinel(t *testing.T) {
+	s, ada := newTestServer(t)
+	ctx := context.Background()
+	kicked := 0
+	s.KickOutbox = func() { kicked++ }
+	bob := &vigil.User{Email: "bob@example.com", Name: "bob"}
+	if err := s.Store.CreateUser(ctx, bob); err != nil {
+		t.Fatal(err)
+	}
+	adas := createChecked(t, s, ada, `Create Sentinel prices Using http://a.example/ Notify By webhook "https://hooks.example/ada?key=s3cr3t"`)
+	n := &vigil.Notification{UserID: bob.ID, Channel: "webhook", Target: "https://hooks.example/bob",
+		Payload: json.RawMessage(`{"sentinelId":` + strconv.FormatInt(adas.ID, 10) + `,"sentinel":"prices","subject":"s","text":"t","changes":[]}`)}
+	if err := s.Store.EnqueueNotification(ctx, n); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Store.MarkNotificationDead(ctx, n.ID, "410 Gone"); err != nil {
+		t.Fatal(err)
+	}
+	c := newSignedIn(t, s, bob)
+	status, body := c.do("POST", "/api/v1/notifications/"+strconv.FormatInt(n.ID, 10)+"/retry", "")
+	if status != 409 || strings.Contains(body, "s3cr3t") {
+		t.Errorf("bob's retry of a letter naming ada's sentinel: %d %s, want 409", status, body)
+	}
+	got, err := s.Store.FindNotificationByID(ctx, n.ID)
+	if err != nil || got.State != vigil.NotificationDead || got.Target != "https://hooks.example/bob" || kicked != 0 {
+		t.Errorf("after: %+v %v, kicked %d; want it dead to its own target, the delivery not woken", got, err, kicked)
+	}
+}

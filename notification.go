@@ -70,6 +70,20 @@ func (n *Notification) Message() (*Message, error) {
 	return m, nil
 }
 
+// SentinelID returns the id of the sentinel whose message n carries, read
+// from its payload: 0 if the payload names none or does not read. A letter
+// that reports no one change (a digest, the notice that a page fails) is
+// known to be its sentinel's by this alone.
+func (n *Notification) SentinelID() int64 {
+	var m struct {
+		SentinelID int64 `json:"sentinelId"`
+	}
+	if json.Unmarshal(n.Payload, &m) != nil {
+		return 0
+	}
+	return m.SentinelID
+}
+
 // NotificationFilter selects outbox entries, oldest first (newest first
 // if Descending).
 type NotificationFilter struct {

@@ -209,7 +209,9 @@ type SentinelStore interface {
 	RotateSentinelFeed(ctx context.Context, id int64) (int64, error)
 	// DeleteSentinel deletes a sentinel and its changes; ENOTFOUND if absent.
 	// Their notifications not yet sent become dead letters (LastError
-	// SentinelRemoved); the others stay, without their change.
+	// SentinelRemoved), and so do its owner's that report no one change
+	// (digests, failure notices) whose message names the sentinel
+	// (Notification.SentinelID); the others stay, without their change.
 	DeleteSentinel(ctx context.Context, id int64) error
 	// ClaimDueSentinels returns up to limit active sentinels whose NextCheck
 	// is at or before now, soonest first, and leases them: their NextCheck

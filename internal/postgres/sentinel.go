@@ -179,9 +179,9 @@ func (db *DB) RotateSentinelFeed(ctx context.Context, id int64) (int64, error) {
 	return gen, nil
 }
 
-// DeleteSentinel implements vigil.SentinelStore. The notifications of its
-// changes still waiting to be sent become dead letters: nobody wants them
-// retried for hours once the sentinel is gone. The sentinel is locked
+// DeleteSentinel implements vigil.SentinelStore. Its letters still
+// waiting to be sent (giveUpLetters) become dead letters: nobody wants
+// them retried for hours once the sentinel is gone. The sentinel is locked
 // first, as RetryNotification locks it: a retry under way ends before
 // the letters are given up, its letter with them.
 func (db *DB) DeleteSentinel(ctx context.Context, id int64) error {
@@ -191,14 +191,53 @@ func (db *DB) DeleteSentinel(ctx context.Context, id int64) error {
 		if err != nil {
 			return notFound(err, "sentinel %d not found", id)
 		}
-		if _, err := tx.ExecContext(ctx, q(`UPDATE notifications SET state = 'dead', last_error = ?
-			WHERE state IN ('pending', 'failed') AND change_id IN (SELECT id FROM changes WHERE sentinel_id = ?)`),
-			vigil.SentinelRemoved, id); err != nil {
-			return err
+		if err := giveUpLetters(ctx, tx, id); err != nil {
+			return fmt.Errorf("give up the letters of sentinel %d: %w", id, err)
 		}
 		res, err := tx.ExecContext(ctx, q("DELETE FROM sentinels WHERE id = ?"), id)
 		return affected(res, err, "sentinel %d not found", id)
 	})
+}
+
+// giveUpLetters makes the letters of sentinel id not yet sent dead
+// letters (vigil.SentinelRemoved): those of its changes, and those of its
+// owner that report no one change (digests, failure notices: no change
+// id) whose message names it.
+func giveUpLetters(ctx context.Context, tx *sql.Tx, id int64) error {
+	if _, err := tx.ExecContext(ctx, q(`UPDATE notifications SET state = 'dead', last_error = ?
+		WHERE state IN ('pending', 'failed') AND change_id IN (SELECT id FROM changes WHERE sentinel_id = ?)`),
+		vigil.SentinelRemoved, id); err != nil {
+		return err
+	}
+	rows, err := tx.QueryContext(ctx, q(`SELECT id, payload FROM notifications
+		WHERE state IN ('pending', 'failed') AND change_id IS NULL AND user_id = (SELECT owner_id FROM sentinels WHERE id = ?)`), id)
+	if err != nil {
+		return err
+	}
+	var letters []int64
+	for rows.Next() {
+		n := &vigil.Notification{}
+		var payload []byte
+		if err := rows.Scan(&n.ID, &payload); err != nil {
+			rows.Close()
+			return err
+		}
+		n.Payload = payload
+		if n.SentinelID() == id {
+			letters = append(letters, n.ID)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, letter := range letters {
+		if _, err := tx.ExecContext(ctx, q(`UPDATE notifications SET state = 'dead', last_error = ?
+			WHERE id = ? AND state IN ('pending', 'failed')`), vigil.SentinelRemoved, letter); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ClaimDueSentinels implements vigil.SentinelStore.

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -105,5 +106,52 @@ func testOutboxRetryTarget(t *testing.T, s vigil.Store) {
 	wantCode(t, s.RetryNotification(ctx, id, vigil.NotificationRetry{At: at, Target: "https://hooks.example/fixed", SentinelID: 9999}), vigil.ECONFLICT)
 	if n, err := s.FindNotificationByID(ctx, id); err != nil || n.State != vigil.NotificationDead || n.Target != "https://hooks.example/wrong" {
 		t.Errorf("the refused retry of a letter of a removed sentinel: %+v %v; want it dead, to its own target", n, err)
+	}
+}
+
+// testSentinelRemovalGivesUpItsDigests: the removal of a sentinel gives
+// up its letters not yet sent that report no one change (a digest, a
+// notice that its page fails), known by the sentinel their message
+// names, as it gives up those of its changes; a retried one with them.
+// Those letters stayed pending, to be sent and tried again for hours for
+// a sentinel its owner had removed, and a dead one retried just before
+// the removal was sent after it. Another sentinel's stay as they were.
+func testSentinelRemovalGivesUpItsDigests(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	u := newUser(t, s, "ada@example.com")
+	var sens []*vigil.Sentinel
+	for _, name := range []string{"gone", "other"} {
+		sn := &vigil.Sentinel{OwnerID: u.ID, Name: name, Source: "x", Status: vigil.SentinelActive}
+		must(t, s.CreateSentinel(ctx, sn))
+		sens = append(sens, sn)
+	}
+	gone, other := sens[0], sens[1]
+	letter := func(sn *vigil.Sentinel, body string) int64 {
+		n := &vigil.Notification{UserID: u.ID, Channel: "webhook", Target: "https://hooks.example/" + sn.Name,
+			Payload: json.RawMessage(`{"sentinelId":` + strconv.FormatInt(sn.ID, 10) + `,"sentinel":"` + sn.Name + `",` + body + `}`), NextAttempt: t0}
+		must(t, s.EnqueueNotification(ctx, n))
+		return n.ID
+	}
+	const digest, failure = `"subject":"s","text":"t","digest":true,"changes":[]`, `"subject":"s","text":"t","changes":[],"failure":{}`
+	pendingDigest := letter(gone, digest)
+	failedNotice := letter(gone, failure)
+	must(t, s.MarkNotificationFailed(ctx, failedNotice, "503", t0.Add(time.Hour)))
+	retried := letter(gone, digest)
+	must(t, s.MarkNotificationDead(ctx, retried, "410 gone"))
+	must(t, s.RetryNotification(ctx, retried, vigil.NotificationRetry{At: t0, SentinelID: gone.ID}))
+	othersDigest := letter(other, digest)
+	unreadable := &vigil.Notification{UserID: u.ID, Channel: "webhook", Target: "https://hooks.example/x", Payload: json.RawMessage(`[1]`)}
+	must(t, s.EnqueueNotification(ctx, unreadable))
+
+	must(t, s.DeleteSentinel(ctx, gone.ID))
+	for name, id := range map[string]int64{"pending digest": pendingDigest, "failing notice": failedNotice, "retried digest": retried} {
+		if n, err := s.FindNotificationByID(ctx, id); err != nil || n.State != vigil.NotificationDead || n.LastError != vigil.SentinelRemoved {
+			t.Errorf("the %s of the removed sentinel: %+v %v; want it given up (%q)", name, n, err, vigil.SentinelRemoved)
+		}
+	}
+	for name, id := range map[string]int64{"another sentinel's digest": othersDigest, "a letter naming no sentinel": unreadable.ID} {
+		if n, err := s.FindNotificationByID(ctx, id); err != nil || n.State != vigil.NotificationPending {
+			t.Errorf("%s: %+v %v; want it pending still", name, n, err)
+		}
 	}
 }

@@ -55,6 +55,7 @@ func Run(t *testing.T, open Opener) {
 		"OutboxRetry":            testOutboxRetry,
 		"OutboxRetryRemoved":     testOutboxRetryRemovedSentinel,
 		"OutboxRetryTarget":      testOutboxRetryTarget,
+		"OutboxRemovedDigests":   testSentinelRemovalGivesUpItsDigests,
 		"OutboxStaleMarks":       testOutboxStaleMarks,
 		"ConcurrentReadersWrite": testConcurrent,
 	}

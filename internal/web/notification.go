@@ -28,25 +28,13 @@ func (s *Server) ownNotification(ctx context.Context, u *vigil.User, idText stri
 	return n, nil
 }
 
-// sentinelOf returns the id of the sentinel whose message n carries, 0
-// if it names none.
-func sentinelOf(n *vigil.Notification) int64 {
-	var m struct {
-		SentinelID int64 `json:"sentinelId"`
-	}
-	if json.Unmarshal(n.Payload, &m) != nil {
-		return 0
-	}
-	return m.SentinelID
-}
-
 // letterSentinel returns the sentinel of u's notification n, nil if it
 // names none, and ECONFLICT if it was removed: its dead letter is not
 // retried, whether the removal gave it up (vigil.SentinelRemoved, which
 // the store refuses) or it had died before. Nobody wants the messages of
 // a sentinel they removed.
 func (s *Server) letterSentinel(ctx context.Context, u *vigil.User, n *vigil.Notification) (*vigil.Sentinel, error) {
-	id := sentinelOf(n)
+	id := n.SentinelID()
 	if id == 0 {
 		return nil, nil
 	}
@@ -68,7 +56,7 @@ func (s *Server) retryNotification(ctx context.Context, u *vigil.User, idText st
 	if err != nil {
 		return nil, err
 	}
-	retry := vigil.NotificationRetry{At: s.now().UTC(), SentinelID: sentinelOf(n)}
+	retry := vigil.NotificationRetry{At: s.now().UTC(), SentinelID: n.SentinelID()}
 	if n.State == vigil.NotificationDead {
 		sen, err := s.letterSentinel(ctx, u, n)
 		if err != nil {
@@ -179,7 +167,7 @@ func (s *Server) handleNotificationsPage(w http.ResponseWriter, r *http.Request,
 					mine[sen.ID] = true
 				}
 			}
-			id := sentinelOf(n)
+			id := n.SentinelID()
 			row.Retryable = id == 0 || mine[id]
 		}
 		var m struct {

@@ -10,23 +10,21 @@ import (
 	"github.com/vigil-web/vigil/tree"
 )
 
-// Apply applies the patch p to doc, operation after operation, each to
-// the result of the one before (RFC 5261, section 4). It is atomic: a
-// patch that fails leaves doc as it was, and the error, an *Error, names
-// the operation (1-based), its selector and its position in the patch
-// document, and wraps the RFC's error condition (errors.Is(err,
-// xmlpatch.UnlocatedNode)).
-//
-// A selector must locate exactly one node. Apply keeps to XPath's data
-// model, as RFC 5261 does: the texts an operation puts side by side
-// become one text node, which text()[k] counts once. Nodes an operation
-// adds get fresh XIDs when doc has XIDs. Apply never panics on a patch or
-// a document (a broken invariant of its own, a bug, is an "internal
-// error" that leaves doc as it was), and its work is bounded: the nodes its selectors visit and
-// compare, and the subtrees its operations walk, are counted over the
-// whole patch against p.WorkLimit (by default, DefaultWorkFactor times
-// the size of the input); past it Apply fails with a *WorkLimitError
-// (errors.Is(err, xmlpatch.ErrWorkLimit)) that names the operation.
+// Apply applies the patch p to doc, operation after operation, each to the
+// result of the one before (RFC 5261, section 4). It is atomic: a patch that
+// fails leaves doc as it was, and the error, an *Error, names the operation
+// (1-based), its selector and its position in the patch document, and wraps
+// the RFC's error condition (errors.Is(err, xmlpatch.UnlocatedNode)). A
+// selector must locate exactly one node. Apply keeps to XPath's data model,
+// as RFC 5261 does: the texts an operation puts side by side become one text
+// node, which text()[k] counts once. Nodes an operation adds get fresh XIDs
+// when doc has XIDs. Apply never panics on a patch or a document (a broken
+// invariant of its own, a bug, is an "internal error" that leaves doc as it
+// was), and its work is bounded: the nodes its selectors visit and compare,
+// and the subtrees its operations walk, are counted over the whole patch
+// against p.WorkLimit (by default, DefaultWorkFactor times the size of the
+// input); past it Apply fails with a *WorkLimitError (errors.Is(err,
+// xmlpatch.ErrWorkLimit)) that names the operation.
 func Apply(doc *tree.Document, p *Patch) (err error) {
 	defer recoverInternal(&err)
 	if doc.Root == nil {

@@ -26,13 +26,13 @@
 //     does (proxy.go), so that the address guard holds for what a rendered
 //     page loads too, and whose main frame's documents (the page, each
 //     redirect, each page a script sends the tab to) are held to robots.txt
-//     before the browser requests them (navgate.go): one disallowed, or
-//     whose URL carries credentials (which the browser would send when
-//     asked to authenticate), fails the render, naming it. Frames' documents and subresources (scripts,
-//     images, a script's requests) are not: a browser's page load is one
-//     fetch of the page, as the plain path's is, which fetches none of them.
-//     A page's script opens no window (the browser blocks popups), whose
-//     documents no gate would hold.
+//     before the browser requests them (navgate.go): one disallowed, or whose
+//     URL carries credentials (which the browser would send when asked to
+//     authenticate), fails the render, naming it. Frames' documents and
+//     subresources (scripts, images, a script's requests) are not: a
+//     browser's page load is one fetch of the page, as the plain path's is,
+//     which fetches none of them. A page's script opens no window (the
+//     browser blocks popups), whose documents no gate would hold.
 //     A rendered page takes the turn of its own host only, for the whole
 //     load: the documents the browser's redirects and navigations lead it
 //     to, on that host or another, wait for no turn and no Crawl-delay,

@@ -29,8 +29,11 @@ import (
 //
 // Internationalised host names must be given in their ASCII (punycode) form:
 // the domain package has no IDNA tables, so a host with non-ASCII letters is
-// rejected with EINVALID; adapters that read user input (the web API, the
-// command line) convert with golang.org/x/net/idna first.
+// rejected with EINVALID. Whatever reads a URL from outside converts it with
+// spec.ASCIIHost first, the one conversion (IDNA's Lookup profile) used
+// everywhere: user input (spec.NormalizeURL, the command line), the
+// Location of a redirect (the fetcher) and the hrefs of a fetched page
+// (link extraction).
 //
 // It returns EINVALID if raw is not an absolute http or https URL with a host.
 func CanonicalURL(raw string) (string, error) {

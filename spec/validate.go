@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-
-	"golang.org/x/net/idna"
 )
 
 // MaxNameLen is the longest sentinel name, in bytes (the limit of the
@@ -286,18 +284,8 @@ func normalizeURL(raw string, strict bool) (string, error) {
 	// An internationalised host is written as its ASCII (punycode) form,
 	// the one DNS and HTTP know: url.URL.String would percent-escape it,
 	// a host no fetch can reach.
-	// Only a host with non-ASCII characters is converted: the IDNA rules
-	// refuse ASCII names DNS accepts (an underscore, "--" in the third
-	// and fourth places, a leading hyphen).
-	if host := u.Hostname(); !isASCII(host) {
-		ascii, err := idna.Lookup.ToASCII(host)
-		if err != nil {
-			return "", fmt.Errorf("invalid URL %s: host %s: %v", quote(raw), quote(host), err)
-		}
-		if port := u.Port(); port != "" {
-			ascii += ":" + port
-		}
-		u.Host = ascii
+	if err := ASCIIHost(u); err != nil {
+		return "", fmt.Errorf("invalid URL %s: %v", quote(raw), err)
 	}
 	u.Host = strings.ToLower(u.Host)
 	if port := u.Port(); port == "" || port == defaultPorts[u.Scheme] {

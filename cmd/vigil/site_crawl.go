@@ -14,13 +14,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
-
-	"golang.org/x/net/idna"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/crawl"
 	"github.com/vigil-web/vigil/internal/fetch"
+	"github.com/vigil-web/vigil/spec"
 )
 
 func init() {
@@ -79,7 +77,11 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	if envErr != nil {
 		return exitError, envErr
 	}
-	q := crawl.Query{Start: asciiHost(fs.Arg(0)), MaxDepth: *depth, MaxPages: *maxPages, Match: *match, Bodies: *bodies, Order: crawl.Order(*order)}
+	start, err := asciiHost(fs.Arg(0))
+	if err != nil {
+		return exitError, err
+	}
+	q := crawl.Query{Start: start, MaxDepth: *depth, MaxPages: *maxPages, Match: *match, Bodies: *bodies, Order: crawl.Order(*order)}
 	if q.Order != crawl.OrderImportance && q.Order != crawl.OrderBreadth {
 		return exitError, fmt.Errorf("--order %q: want importance or breadth", *order)
 	}
@@ -87,8 +89,11 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 		return exitError, err
 	}
 	for _, p := range scope {
-		p = asciiHost(p)
-		if _, err := vigil.CanonicalURL(p); err != nil {
+		p, err := asciiHost(p)
+		if err == nil {
+			_, err = vigil.CanonicalURL(p)
+		}
+		if err != nil {
 			return exitError, fmt.Errorf("--scope: %w", err)
 		}
 		q.Scope = append(q.Scope, p)
@@ -259,25 +264,23 @@ func linkTarget(name string) (string, error) {
 }
 
 // asciiHost returns raw with its host name, if written in another script
-// than ASCII, in its ASCII (punycode) form, as a sentinel's URL is
-// (spec.NormalizeURL): vigil.CanonicalURL takes only that. Anything else,
-// and a URL it cannot read, is returned as it is, for CanonicalURL to
-// judge.
-func asciiHost(raw string) string {
+// than ASCII, in its ASCII (punycode) form (spec.ASCIIHost), as a
+// sentinel's URL is (spec.NormalizeURL): vigil.CanonicalURL takes only
+// that. A host IDNA refuses is an error that names it. Anything else, and
+// a URL it cannot read, is returned as it is, for CanonicalURL to judge.
+func asciiHost(raw string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-		return raw
+		return raw, nil
 	}
 	host := u.Hostname()
-	for i := 0; i < len(host); i++ {
-		if host[i] >= utf8.RuneSelf {
-			ascii, err := idna.Lookup.ToASCII(host)
-			at := strings.Index(raw, host)
-			if err != nil || at < 0 {
-				return raw
-			}
-			return raw[:at] + ascii + raw[at+len(host):]
-		}
+	ascii := *u
+	if err := spec.ASCIIHost(&ascii); err != nil {
+		return "", fmt.Errorf("url %q: %w", raw, err)
 	}
-	return raw
+	at := strings.Index(raw, host)
+	if ascii.Hostname() == host || at < 0 {
+		return raw, nil
+	}
+	return raw[:at] + ascii.Hostname() + raw[at+len(host):], nil
 }

@@ -152,9 +152,14 @@ func TestSiteCrawlIDN(t *testing.T) {
 		"ftp://bücher.example/":           "ftp://bücher.example/",
 		"http://bü cher.example/":         "http://bü cher.example/",
 	} {
-		if got := asciiHost(in); got != want {
-			t.Errorf("asciiHost(%q) = %q, want %q", in, got, want)
+		if got, err := asciiHost(in); err != nil || got != want {
+			t.Errorf("asciiHost(%q) = %q, %v; want %q", in, got, err, want)
 		}
+	}
+	// A Unicode name IDNA refuses is an error naming it, not a URL
+	// CanonicalURL then refused for its Unicode alone.
+	if got, err := asciiHost("http://bü_cher.example/"); err == nil || !strings.Contains(err.Error(), `host "bü_cher.example"`) {
+		t.Errorf("asciiHost of a host IDNA refuses = %q, %v; want an error naming the host", got, err)
 	}
 }
 

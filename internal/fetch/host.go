@@ -5,26 +5,25 @@ import (
 	"net/url"
 	"strings"
 
-	"golang.org/x/net/idna"
+	"github.com/vigil-web/vigil/spec"
 )
 
 // hostKey returns u's host as one spelling of it: its name lower-cased,
-// in ASCII (an internationalised name in its punycode form, the one DNS
-// and HTTP know) and without a trailing dot, as vigil.CanonicalURL writes
-// it, with its port unless that is the scheme's default. It keys the
-// host's turns and, with the scheme, its robots.txt, so that a host spelt
-// in Unicode (a Location, a link) and in punycode (a sentinel's URL, the
-// browser), with a trailing dot or with ":80" written out, is one host. A
-// name IDNA refuses is kept as it is: its request fails anyway.
+// in ASCII (an internationalised name in its punycode form, spec.ASCIIHost,
+// the one DNS and HTTP know) and without a trailing dot, as
+// vigil.CanonicalURL writes it, with its port unless that is the scheme's
+// default. It keys the host's turns and, with the scheme, its robots.txt,
+// so that a host spelt in Unicode (a Location, a link) and in punycode (a
+// sentinel's URL, the browser), with a trailing dot or with ":80" written
+// out, is one host. A name IDNA refuses is kept as it is: its request fails
+// anyway.
 func hostKey(u *url.URL) string {
-	name := strings.ToLower(u.Hostname())
-	if !isASCII(name) {
-		if ascii, err := idna.Lookup.ToASCII(name); err == nil {
-			name = strings.ToLower(ascii)
-		}
+	ascii := *u
+	if spec.ASCIIHost(&ascii) != nil {
+		ascii = *u
 	}
-	name = strings.TrimSuffix(name, ".")
-	port, scheme := u.Port(), strings.ToLower(u.Scheme)
+	name := strings.TrimSuffix(strings.ToLower(ascii.Hostname()), ".")
+	port, scheme := ascii.Port(), strings.ToLower(ascii.Scheme)
 	if scheme == "http" && port == "80" || scheme == "https" && port == "443" {
 		port = ""
 	}
@@ -35,14 +34,4 @@ func hostKey(u *url.URL) string {
 		return "[" + name + "]" // IPv6
 	}
 	return name
-}
-
-// isASCII reports whether s holds ASCII bytes only.
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
 }

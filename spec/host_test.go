@@ -1,0 +1,57 @@
+package spec
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// TestASCIIHost: a host name written in Unicode, or percent-encoded as
+// url.Parse reads it, becomes its ASCII (punycode) form, its port and the
+// rest of the URL kept; an ASCII name, an IPv6 literal and a name IDNA
+// refuses but DNS takes stay as they are; a Unicode name IDNA refuses is
+// an error naming it, the URL unchanged.
+func TestASCIIHost(t *testing.T) {
+	tests := []struct {
+		name, in, want, err string
+	}{
+		{name: "Unicode", in: "http://bücher.example/a?q#f", want: "http://xn--bcher-kva.example/a?q#f"},
+		{name: "Unicode with port", in: "http://bücher.example:8080/", want: "http://xn--bcher-kva.example:8080/"},
+		{name: "upper case", in: "http://BÜCHER.Example/", want: "http://xn--bcher-kva.example/"},
+		{name: "percent-encoded", in: "http://b%C3%BCcher.example/", want: "http://xn--bcher-kva.example/"},
+		{name: "credentials kept", in: "http://u@bücher.example/", want: "http://u@xn--bcher-kva.example/"},
+		{name: "full-width dot", in: "http://bücher\uff0eexample/", want: "http://xn--bcher-kva.example/"},
+		{name: "ASCII", in: "http://Example.COM:81/", want: "http://Example.COM:81/"},
+		{name: "punycode", in: "http://xn--bcher-kva.example/", want: "http://xn--bcher-kva.example/"},
+		{name: "ASCII IDNA refuses", in: "http://my_host.example/", want: "http://my_host.example/"},
+		{name: "IPv6", in: "http://[::1]:8080/", want: "http://[::1]:8080/"},
+		{name: "no host", in: "mailto:a@b.example", want: "mailto:a@b.example"},
+		{name: "refused: underscore", in: "http://bü_cher.example/", err: `host "bü_cher.example": idna`},
+		{name: "refused: leading hyphen", in: "http://-bücher.example/", err: `host "-bücher.example": idna`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			u, err := url.Parse(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := *u
+			err = ASCIIHost(u)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("ASCIIHost(%q) error %v, want one with %q", tt.in, err, tt.err)
+				}
+				if *u != before {
+					t.Errorf("ASCIIHost(%q) changed the URL it refused: %v", tt.in, u)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ASCIIHost(%q): %v", tt.in, err)
+			}
+			if got := u.String(); got != tt.want {
+				t.Errorf("ASCIIHost(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/spec"
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -12,16 +13,23 @@ import (
 // pageURL, in document order: every <a> or <area> with an href (HTML,
 // matched case-insensitively) and every element with an xlink:href (XML),
 // resolved against <base href> and pageURL and canonicalised (the
-// fragment kept), with the anchor's text (white
-// space collapsed) and the WHOWEDA link type (vigil.ClassifyLink). Hrefs
-// that are not http(s) (mailto:, javascript:...) are left out. The monitor,
+// fragment kept), with the anchor's text (white space collapsed) and the
+// WHOWEDA link type (vigil.ClassifyLink). A host spelt in Unicode or
+// percent-encoded in UTF-8 ("bücher.example", "b%C3%BCcher.example") is
+// given in its ASCII (punycode) form, as every stored URL is; hrefs that
+// are not http(s) (mailto:, javascript:...) and hosts IDNA refuses are
+// left out, as are other invalid hrefs. The monitor,
 // which parses every version anyway, passes the result in Fetch.Links; Put
 // extracts them itself only with Options.ExtractLinks.
 func ExtractLinks(doc *tree.Document, pageURL string) []*vigil.Link {
 	if doc == nil || doc.Root == nil {
 		return nil
 	}
-	source, err := vigil.CanonicalURL(pageURL)
+	page, err := url.Parse(strings.TrimSpace(pageURL))
+	if err != nil {
+		return nil
+	}
+	source, err := canonicalLink(page)
 	if err != nil {
 		return nil
 	}
@@ -61,7 +69,7 @@ func ExtractLinks(doc *tree.Document, pageURL string) []*vigil.Link {
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 			return true
 		}
-		target, err := vigil.CanonicalURL(u.String())
+		target, err := canonicalLink(u)
 		if err != nil {
 			return true
 		}
@@ -73,6 +81,18 @@ func ExtractLinks(doc *tree.Document, pageURL string) []*vigil.Link {
 		return true
 	})
 	return out
+}
+
+// canonicalLink returns the canonical form of u (vigil.CanonicalURL), its
+// host in ASCII first (spec.ASCIIHost): an href, a <base href> or a page's
+// URL may spell an internationalised host in Unicode or percent-encoded,
+// and a link's target is stored in the punycode form every stored URL
+// holds, so that one host has one key. It sets u's host to that form.
+func canonicalLink(u *url.URL) (string, error) {
+	if err := spec.ASCIIHost(u); err != nil {
+		return "", vigil.Errorf(vigil.EINVALID, "url %q: %v", u, err)
+	}
+	return vigil.CanonicalURL(u.String())
 }
 
 // anchorText is the text of an anchor, its text nodes joined by a space

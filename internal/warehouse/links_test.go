@@ -60,3 +60,70 @@ func TestPutExtractsLinks(t *testing.T) {
 		t.Fatalf("links %+v", links)
 	}
 }
+
+// TestExtractLinksIDN: a link to a host spelt in Unicode, or
+// percent-encoded in UTF-8, is the link to its ASCII (punycode) form, the
+// one every stored URL holds; the page's own URL and its <base href> may
+// be spelt so too. Such links were dropped: vigil.CanonicalURL refuses a
+// host that is not ASCII. A host IDNA refuses is left out, as other
+// invalid hrefs are.
+func TestExtractLinksIDN(t *testing.T) {
+	const source = "http://xn--bcher-kva.example/dir/"
+	tests := []struct {
+		name, page, pageURL string
+		want                []vigil.Link
+	}{
+		{
+			name: "hrefs",
+			page: `<a href="http://bücher.example/a">a</a><a href="http://b%C3%BCcher.example/b#f">b</a>
+<a href="//BÜCHER.example:8080/c">c</a><a href="https://ñandú.example/">d</a>
+<a href="http://bü_cher.example/">refused</a><a href="http://-bücher.example/">refused</a><a href="e">e</a>`,
+			pageURL: source,
+			want: []vigil.Link{
+				{Target: "http://xn--bcher-kva.example/a", Anchor: "a", Type: vigil.LinkLocal},
+				{Target: "http://xn--bcher-kva.example/b#f", Anchor: "b", Type: vigil.LinkLocal},
+				{Target: "http://xn--bcher-kva.example:8080/c", Anchor: "c", Type: vigil.LinkGlobal},
+				{Target: "https://xn--and-6ma2c.example/", Anchor: "d", Type: vigil.LinkGlobal},
+				{Target: "http://xn--bcher-kva.example/dir/e", Anchor: "e", Type: vigil.LinkLocal},
+			},
+		},
+		{
+			name:    "page URL in Unicode",
+			page:    `<a href="/a">a</a><a href="#top">top</a>`,
+			pageURL: "http://Bücher.example/dir/",
+			want: []vigil.Link{
+				{Target: "http://xn--bcher-kva.example/a", Anchor: "a", Type: vigil.LinkLocal},
+				{Target: "http://xn--bcher-kva.example/dir/#top", Anchor: "top", Type: vigil.LinkInterior},
+			},
+		},
+		{
+			name:    "base in Unicode",
+			page:    `<html><head><base href="http://bücher.example/x/"></head><body><a href="y">y</a></body></html>`,
+			pageURL: source,
+			want: []vigil.Link{
+				{Target: "http://xn--bcher-kva.example/x/y", Anchor: "y", Type: vigil.LinkLocal},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, _, err := markup.ParseBytes([]byte(tt.page), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := warehouse.ExtractLinks(doc, tt.pageURL)
+			for _, l := range got {
+				t.Logf("%+v", *l)
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("%d links, want %d", len(got), len(tt.want))
+			}
+			for i, w := range tt.want {
+				w.Source = source
+				if *got[i] != w {
+					t.Errorf("link %d: %+v, want %+v", i, *got[i], w)
+				}
+			}
+		})
+	}
+}

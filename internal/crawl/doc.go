@@ -85,7 +85,9 @@
 //     every page under a new date, the same bytes.
 //   - The seed does not say how URLs are normalised or how redirects are
 //     handled (note 000 §8.2): here URLs are in vigil.CanonicalURL's form,
-//     and a page is the URL a redirect led to.
+//     an internationalised host in its ASCII (punycode) form however a
+//     link or a redirect spells it (spec.ASCIIHost), and a page is the
+//     URL a redirect led to.
 //   - Pages that fail are recorded with their error, so that a page that
 //     disappears (404) is told apart from one the query no longer reaches.
 //   - Importance is not in WHOWEDA: it is OPIC's, from the seed of the

@@ -12,6 +12,7 @@ import (
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/warehouse"
+	"github.com/vigil-web/vigil/spec"
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -239,7 +240,9 @@ func isText(mediaType string) bool {
 // pageLinks returns the links of a document read from pageURL, in document
 // order: those of warehouse.ExtractLinks (<a href>, <area href>,
 // xlink:href) and the frames (<frame src>, <iframe src>, labelled with
-// their title), fragments dropped.
+// their title), fragments dropped, a host spelt in Unicode in its ASCII
+// (punycode) form (spec.ASCIIHost), so that a site's links to its own
+// pages are in its scope however they spell its name.
 func pageLinks(doc *tree.Document, pageURL string) []Link {
 	var out []Link
 	for _, l := range warehouse.ExtractLinks(doc, pageURL) {
@@ -267,7 +270,7 @@ func pageLinks(doc *tree.Document, pageURL string) []Link {
 				return true
 			}
 			u, err := base.Parse(strings.TrimSpace(src))
-			if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || spec.ASCIIHost(u) != nil {
 				return true
 			}
 			if target, err := vigil.CanonicalURL(u.String()); err == nil {

@@ -18,7 +18,8 @@ type FetchRequest struct {
 	// scripts ran (the sentinel language's "Fetch ... render").
 	Render bool
 	// CheckRedirect, when set, is asked before each redirect is followed,
-	// with the absolute URL it leads to. An error from it ends the fetch
+	// with the absolute URL it leads to, its host in ASCII (punycode)
+	// form as CanonicalURL takes it, however the Location spelt it. An error from it ends the fetch
 	// there, unsent: Fetch returns an error wrapping it and a result whose
 	// URL is that target, without status. (A crawler refuses so the
 	// redirects that leave its scope.) A rendered fetch does not call it:
@@ -29,7 +30,7 @@ type FetchRequest struct {
 // FetchResult is the answer to a FetchRequest. A 304 answer has
 // NotModified set and no body: it records a check, not a version.
 type FetchResult struct {
-	URL          string // final URL, after redirects
+	URL          string // final URL, after redirects; an internationalised host in its ASCII (punycode) form
 	Status       int
 	NotModified  bool
 	ETag         string

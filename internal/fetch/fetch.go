@@ -55,6 +55,7 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/spec"
 )
 
 // Options configure a Client. Zero fields take the defaults named.
@@ -235,6 +236,18 @@ func (c *Client) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.Fet
 	if err := checkScheme(u); err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
 	}
+	// A host spelt in Unicode is asked for, and named in the result, by
+	// its ASCII (punycode) form: the one vigil.CanonicalURL takes, where
+	// url.URL.String would percent-encode it.
+	host := u.Host
+	if err := spec.ASCIIHost(u); err != nil {
+		return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
+	}
+	if u.Host != host {
+		r := *req
+		r.URL = u.String()
+		req = &r
+	}
 	if req.Render {
 		return c.render(ctx, req, u)
 	}
@@ -354,6 +367,11 @@ func (c *Client) get(ctx context.Context, u *url.URL, etag string, lastModified 
 	if loc := resp.Header.Get("Location"); loc != "" && isRedirect(resp.StatusCode) {
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 		next, err := resp.Request.URL.Parse(loc)
+		if err == nil {
+			// A host spelt in Unicode, or percent-encoded, goes on in
+			// its ASCII form (spec.ASCIIHost), as the page asked.
+			err = spec.ASCIIHost(next)
+		}
 		if err != nil {
 			return res, nil, fmt.Errorf("redirect %d to a bad Location %q: %w", resp.StatusCode, loc, err)
 		}

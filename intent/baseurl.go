@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/vigil-web/vigil/spec"
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -42,7 +43,10 @@ func (c *content) at(page string) *content {
 
 // resolve returns ref as it resolves against c's address, or as written
 // when c has none or ref does not parse (a javascript: or mailto: link
-// resolves to itself).
+// resolves to itself). An http(s) host spelt in Unicode or percent-encoded
+// is given in its ASCII (punycode) form (spec.ASCIIHost), as the page's
+// address is, so that one host has one spelling: url.URL.String wrote it
+// percent-encoded, and each spelling was another link.
 func (c *content) resolve(ref string) string {
 	if c.base == nil || ref == "" {
 		return ref
@@ -50,6 +54,11 @@ func (c *content) resolve(ref string) string {
 	u, err := c.base.Parse(ref)
 	if err != nil {
 		return ref
+	}
+	if u.Scheme == "http" || u.Scheme == "https" {
+		// A host IDNA refuses is kept, percent-encoded: it is a link
+		// all the same.
+		_ = spec.ASCIIHost(u)
 	}
 	return u.String()
 }

@@ -21,6 +21,13 @@ func TestLinksResolved(t *testing.T) {
 		{"another target", doc("", `<a href="/a.html">A</a>`), doc("", `<a href="https://other.example/a.html">A</a>`), "all links", true},
 		{"another path", doc("", `<a href="a.html">A</a>`), doc("", `<a href="/a.html">A</a>`), "all links", true},
 		{"mailto kept", doc("", `<a href="mailto:x@shop.example">M</a>`), doc("", `<a href="mailto:y@shop.example">M</a>`), "all links", true},
+		// A host spelt in Unicode, percent-encoded or in punycode is one
+		// host: the spellings were three links, a page that changed its
+		// spelling a link deleted and one inserted.
+		{"Unicode host", doc("", `<a href="http://bücher.example/a">A</a>`), doc("", `<a href="http://xn--bcher-kva.example/a">A</a>`), "all links", false},
+		{"percent-encoded host", doc("", `<a href="http://b%C3%BCcher.example/a">A</a>`), doc("", `<a href="http://BÜCHER.example/a">A</a>`), "all links", false},
+		{"Unicode image host", doc("", `<img src="http://bücher.example/p.png" alt="P">`), doc("", `<img src="http://xn--bcher-kva.example/p.png" alt="P">`), "all images", false},
+		{"another Unicode host", doc("", `<a href="http://bücher.example/a">A</a>`), doc("", `<a href="http://büchern.example/a">A</a>`), "all links", true},
 	} {
 		p := NewPair(parseDoc(t, tc.old), parseDoc(t, tc.new), nil, nil)
 		p.OldURL, p.NewURL = page, page

@@ -147,7 +147,9 @@
 //   - Links and image sources are compared as they resolve against the
 //     page's address (Pair.OldURL, Pair.NewURL) and its <base href>: a
 //     link written relative in one version and absolute in the next is the
-//     same link. The seed compares them as written.
+//     same link, and so is one whose host is spelt in Unicode in one and
+//     in punycode in the next (the host is given in its ASCII form,
+//     spec.ASCIIHost). The seed compares them as written.
 //   - An image is the one a reader sees: the address a lazy-loading
 //     attribute holds (data-src, data-lazy-src, data-original) before src,
 //     which holds a placeholder on such pages, and the first candidate of

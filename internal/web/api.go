@@ -5,12 +5,14 @@ import (
 	_ "embed"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/spec"
 )
 
 //go:embed openapi.json
@@ -109,6 +111,26 @@ func (s *Server) handleMe(w http.ResponseWriter, r *http.Request, u *vigil.User)
 
 // ---- resources and versions
 
+// asciiURLParam returns a URL given as a query parameter with its host, if
+// spelt in Unicode or percent-encoded, in its ASCII (punycode) form, the
+// one resources are stored under (spec.ASCIIHost); a host IDNA refuses is
+// EINVALID, naming it. A URL that does not parse is returned as it is,
+// for vigil.CanonicalURL to refuse.
+func asciiURLParam(raw string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return raw, nil
+	}
+	host := u.Host
+	if err := spec.ASCIIHost(u); err != nil {
+		return "", vigil.Errorf(vigil.EINVALID, "url %q: %v", raw, err)
+	}
+	if u.Host == host {
+		return raw, nil
+	}
+	return u.String(), nil
+}
+
 func (s *Server) handleResourceList(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
 	p, err := paging(r)
 	if err != nil {
@@ -116,9 +138,18 @@ func (s *Server) handleResourceList(w http.ResponseWriter, r *http.Request, u *v
 	}
 	f := vigil.ResourceFilter{Offset: p.Offset, Limit: p.Limit}
 	if u := r.URL.Query().Get("url"); u != "" {
+		if u, err = asciiURLParam(u); err != nil {
+			return err
+		}
 		f.URL = &u
 	}
 	if h := r.URL.Query().Get("host"); h != "" {
+		// A host spelt in Unicode is stored in punycode.
+		v := url.URL{Host: h}
+		if err := spec.ASCIIHost(&v); err != nil {
+			return vigil.Errorf(vigil.EINVALID, "host: %v", err)
+		}
+		h = v.Host
 		f.Host = &h
 	}
 	list, total, err := s.readableResources(r.Context(), u, f)

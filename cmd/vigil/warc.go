@@ -306,8 +306,13 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 			skipped++
 			continue
 		}
-		target := rec.Header.Get(warc.FieldTargetURI)
-		canonical, err := vigil.CanonicalURL(target)
+		// A host spelt in Unicode (an IRI) is its page's punycode form;
+		// a host IDNA refuses is skipped, as other invalid URLs are.
+		target, err := asciiHost(rec.Header.Get(warc.FieldTargetURI))
+		canonical := ""
+		if err == nil {
+			canonical, err = vigil.CanonicalURL(target)
+		}
 		if err != nil {
 			skipped++
 			continue

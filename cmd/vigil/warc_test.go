@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -288,5 +289,30 @@ func TestFetchedAfter(t *testing.T) {
 	}
 	if !fetchedAfter(ns.Add(time.Microsecond), stored) {
 		t.Errorf("a microsecond later does not come after")
+	}
+}
+
+// TestWARCImportIDN: a record whose WARC-Target-URI spells its host in
+// Unicode (an IRI, as some crawlers write) is the page of that host's
+// punycode form, as the page's links and a sentinel's URL name it; one
+// whose host IDNA refuses is skipped. The first was skipped as well, its
+// URL refused by CanonicalURL.
+func TestWARCImportIDN(t *testing.T) {
+	record := func(target, body string) string {
+		block := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
+		return "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: " + warc.BracketID(warc.NewID()) +
+			"\r\nWARC-Date: 2026-11-20T10:00:00Z\r\nWARC-Target-URI: " + target +
+			"\r\nContent-Type: application/http;msgtype=response\r\nContent-Length: " + strconv.Itoa(len(block)) +
+			"\r\n\r\n" + block + "\r\n\r\n"
+	}
+	file := record("http://bücher.example/a", "<p>books</p>") + record("http://bü_cher.example/a", "<p>refused</p>")
+	dst := t.TempDir()
+	_, errOut, code := runCmd(t, []byte(file), "import", "warc", "--no-verify", "--data", dst, "-")
+	if code != exitOK || !strings.Contains(errOut, "imported 1 versions; skipped 1 records") {
+		t.Fatalf("import: %d %s", code, errOut)
+	}
+	got := dump(t, dst)["http://xn--bcher-kva.example/a"]
+	if len(got) != 1 || !strings.Contains(string(got[0].body), "books") {
+		t.Errorf("the page of the Unicode host: %+v", got)
 	}
 }

@@ -158,7 +158,9 @@ type VersionStore interface {
 	// RecordReadAsText records why a version's body is read as its source
 	// text ("" for a page) under the reading numbered reading
 	// (Version.ReadAsText and TreeReading), for a version stored before it
-	// was known. It returns ENOTFOUND if the version does not exist and
+	// was known. A reason recorded under a later reading is kept: one under
+	// an earlier reading (an older Vigil on the same store) changes
+	// nothing. It returns ENOTFOUND if the version does not exist and
 	// EINVALID for a reading below 1.
 	RecordReadAsText(ctx context.Context, versionID int64, reason string, reading int) error
 	// Links returns a version's outgoing links in document order.

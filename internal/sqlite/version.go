@@ -324,16 +324,18 @@ func (db *DB) RecordReadAsText(ctx context.Context, versionID int64, reason stri
 		return vigil.Errorf(vigil.EINVALID, "version %d: reading %d must be at least 1", versionID, reading)
 	}
 	return db.update(ctx, func(tx execer) error {
-		res, err := tx.ExecContext(ctx, q("UPDATE versions SET read_as_text = ?, tree_reading = ? WHERE id = ?"), reason, reading, versionID)
+		// A reason recorded under a later reading (by a newer Vigil on
+		// the same store) is kept.
+		res, err := tx.ExecContext(ctx, q("UPDATE versions SET read_as_text = ?, tree_reading = ? WHERE id = ? AND tree_reading <= ?"),
+			reason, reading, versionID, reading)
 		if err != nil {
 			return err
 		}
-		if n, err := res.RowsAffected(); err != nil {
+		if n, err := res.RowsAffected(); err != nil || n > 0 {
 			return err
-		} else if n == 0 {
-			return vigil.Errorf(vigil.ENOTFOUND, "version %d not found", versionID)
 		}
-		return nil
+		var id int64
+		return notFound(tx.QueryRowContext(ctx, q("SELECT id FROM versions WHERE id = ?"), versionID).Scan(&id), "version %d not found", versionID)
 	})
 }
 

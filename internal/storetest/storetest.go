@@ -216,7 +216,7 @@ func testVersionAppend(t *testing.T, s vigil.Store) {
 // testVersionReadAsText: why a body is read as its source text, and the
 // reading it was found under, are stored with the version and read back
 // by every query; RecordReadAsText records them for a version stored
-// without.
+// without, and never replaces a later reading's with an earlier one's.
 func testVersionReadAsText(t *testing.T, s vigil.Store) {
 	ctx := context.Background()
 	r, err := s.EnsureResource(ctx, "http://example.com/")
@@ -250,6 +250,12 @@ func testVersionReadAsText(t *testing.T, s vigil.Store) {
 	wantCode(t, s.RecordReadAsText(ctx, 12345, "", 5), vigil.ENOTFOUND)
 	wantCode(t, s.RecordReadAsText(ctx, v1.ID, "x", 0), vigil.EINVALID)
 	check("refused", v1.ID, "", 7)
+	// A daemon of an older Vigil on the same store, reading bodies under
+	// an earlier reading, leaves what a later one recorded.
+	must(t, s.RecordReadAsText(ctx, v1.ID, "an earlier reading's", 6))
+	check("under an earlier reading", v1.ID, "", 7)
+	must(t, s.RecordReadAsText(ctx, v1.ID, "the same reading's", 7))
+	check("under the same reading", v1.ID, "the same reading's", 7)
 }
 
 func testVersionConflict(t *testing.T, s vigil.Store) {

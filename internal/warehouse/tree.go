@@ -103,7 +103,9 @@ func (w *Warehouse) Document(ctx context.Context, versionID int64) (*tree.Docume
 // recorded with the version (vigil.Version.ReadAsText) when recorded
 // under the current reading of bodies into trees; otherwise (a version
 // stored before reasons were recorded, or under another reading) it reads
-// the body, once: what it finds is recorded for the next time.
+// the body, once: what it finds is recorded for the next time, unless a
+// later reading's is (a newer Vigil on the same store), which the store
+// keeps, and which this one reads past each time.
 func (w *Warehouse) ReadAsText(ctx context.Context, v *vigil.Version) (string, error) {
 	if v.TreeReading == treeReading {
 		return v.ReadAsText, nil

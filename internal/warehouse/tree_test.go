@@ -270,7 +270,8 @@ func TestPutRecordsReadAsText(t *testing.T) {
 // TestReadAsText: a version's reason, recorded under the current reading,
 // is returned as recorded, its body not read; one recorded under another
 // reading (or none: a version stored before the reason was recorded) is
-// read, and what is found recorded.
+// read, and what is found recorded, unless it is a later reading's (a
+// newer Vigil on the same store), which is kept.
 func TestReadAsText(t *testing.T) {
 	ctx := context.Background()
 	w, db := newWarehouse(t, warehouse.Options{})
@@ -279,6 +280,10 @@ func TestReadAsText(t *testing.T) {
 	source := put(t, w, "http://example.com/p", 1, deep)
 	told := put(t, w, "http://example.com/p", 2, []byte("<p>y</p>"))
 	unknown := put(t, w, "http://example.com/p", 3, append([]byte("<p>z</p>"), deep...))
+	later := put(t, w, "http://example.com/p", 4, append([]byte("<p>later</p>"), deep...))
+	if err := db.RecordReadAsText(ctx, later.ID, "a later reading's", warehouse.TreeReading+1); err != nil {
+		t.Fatal(err)
+	}
 	if err := db.RecordReadAsText(ctx, page.ID, "an older reading's", warehouse.TreeReading-1); err != nil {
 		t.Fatal(err)
 	}
@@ -292,11 +297,16 @@ func TestReadAsText(t *testing.T) {
 		name string
 		id   int64
 		want string
+		// what the store keeps: the reason found, under the current
+		// reading, unless a later reading's is recorded
+		stored  string
+		reading int
 	}{
-		{"a page read again", page.ID, ""},
-		{"source text read again", source.ID, "parse HTML: elements nested more than 512 deep"},
-		{"as recorded", told.ID, "recorded"},
-		{"not known, read", unknown.ID, "parse HTML: elements nested more than 512 deep"},
+		{"a page read again", page.ID, "", "", warehouse.TreeReading},
+		{"source text read again", source.ID, "parse HTML: elements nested more than 512 deep", "", warehouse.TreeReading},
+		{"as recorded", told.ID, "recorded", "", warehouse.TreeReading},
+		{"not known, read", unknown.ID, "parse HTML: elements nested more than 512 deep", "", warehouse.TreeReading},
+		{"a later reading's, read, kept", later.ID, "parse HTML: elements nested more than 512 deep", "a later reading's", warehouse.TreeReading + 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, err := db.FindVersionByID(ctx, tc.id)
@@ -314,8 +324,11 @@ func TestReadAsText(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if stored.ReadAsText != got || stored.TreeReading != warehouse.TreeReading {
-				t.Errorf("recorded %q under reading %d, want %q under %d", stored.ReadAsText, stored.TreeReading, got, warehouse.TreeReading)
+			if tc.stored == "" {
+				tc.stored = got
+			}
+			if stored.ReadAsText != tc.stored || stored.TreeReading != tc.reading {
+				t.Errorf("recorded %q under reading %d, want %q under %d", stored.ReadAsText, stored.TreeReading, tc.stored, tc.reading)
 			}
 		})
 	}

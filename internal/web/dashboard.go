@@ -304,7 +304,7 @@ func (s *Server) handleResourcePage(w http.ResponseWriter, r *http.Request, sess
 		// Recorded with each version: only those stored before reasons
 		// were recorded are read, once.
 		if v.Error == "" {
-			if v.AsSource, err = s.Warehouse.ReadAsText(r.Context(), v.Version); err != nil {
+			if v.AsSource, err = s.listedReadAsText(r.Context(), v.Version); err != nil {
 				return err
 			}
 		}

@@ -20,7 +20,7 @@ type versionBody struct {
 func (s *Server) versionBodies(ctx context.Context, list []*vigil.Version) ([]*versionBody, error) {
 	out := make([]*versionBody, len(list))
 	for i, v := range list {
-		why, err := s.Warehouse.ReadAsText(ctx, v)
+		why, err := s.listedReadAsText(ctx, v)
 		if err != nil {
 			return nil, err
 		}
@@ -70,5 +70,19 @@ func (s *Server) versionReadAsText(ctx context.Context, id int64) (string, error
 	if err != nil {
 		return "", err
 	}
-	return s.Warehouse.ReadAsText(ctx, v)
+	return s.listedReadAsText(ctx, v)
+}
+
+// listedReadAsText returns why version v, listed in a history or a page
+// of the API, is read as its source text (Warehouse.ReadAsText); "" for
+// a version retention dropped since it was listed, whose body, not known
+// to be read as text, could no longer be read.
+func (s *Server) listedReadAsText(ctx context.Context, v *vigil.Version) (string, error) {
+	why, err := s.Warehouse.ReadAsText(ctx, v)
+	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+		if _, ferr := s.Store.FindVersionByID(ctx, v.ID); vigil.ErrorCode(ferr) == vigil.ENOTFOUND {
+			return "", nil
+		}
+	}
+	return why, err
 }

@@ -212,3 +212,45 @@ func TestAPIReadAsText(t *testing.T) {
 		check(path, changes.Items[0])
 	}
 }
+
+// retentionRace is the warehouse of a test server that, asked why a
+// version is read as text for the first time, first drops the versions
+// older than the newest (the monitor's retention, after a write), as
+// though between the listing of a history and the reading of its bodies.
+type retentionRace struct {
+	*warehouse.Warehouse
+	dropped bool
+}
+
+func (r *retentionRace) ReadAsText(ctx context.Context, v *vigil.Version) (string, error) {
+	if !r.dropped {
+		r.dropped = true
+		if _, err := r.Warehouse.ApplyRetention(ctx, v.ResourceID, warehouse.Retention{MaxVersions: 1}); err != nil {
+			return "", err
+		}
+	}
+	return r.Warehouse.ReadAsText(ctx, v)
+}
+
+// TestReadAsTextOfVersionDropped: a history, and a list of versions, whose
+// older versions retention drops while their reasons are read (not known:
+// stored before reasons were recorded), are answered all the same, with
+// no reason for the versions no longer kept.
+func TestReadAsTextOfVersionDropped(t *testing.T) {
+	ctx := context.Background()
+	for name, path := range map[string]string{"history": "/resources/%d", "API versions": "/api/v1/resources/%d/versions"} {
+		t.Run(name, func(t *testing.T) {
+			e := newReadAsTextEnv(t)
+			for _, v := range e.vs {
+				if err := e.s.Store.RecordReadAsText(ctx, v.ID, "", 1); err != nil { // stored by an older Vigil
+					t.Fatal(err)
+				}
+			}
+			e.s.Warehouse = &retentionRace{Warehouse: e.s.Warehouse.(*warehouse.Warehouse)}
+			e.get(strings.Replace(path, "%d", strconv.FormatInt(e.res, 10), 1))
+			if _, err := e.s.Store.FindVersionByID(ctx, e.vs[0].ID); vigil.ErrorCode(err) != vigil.ENOTFOUND {
+				t.Errorf("version #1 kept (%v): the race did not happen", err)
+			}
+		})
+	}
+}

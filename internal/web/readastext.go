@@ -40,16 +40,29 @@ type changeBody struct {
 	ToReadAsText   string `json:"toReadAsText,omitempty"`
 }
 
-// changeBodies returns the changes of list as the API answers them.
+// changeBodies returns the changes of list as the API answers them. A
+// version several changes name (one change's new version is the next
+// one's old) is read once.
 func (s *Server) changeBodies(ctx context.Context, list []*vigil.Change) ([]*changeBody, error) {
 	out := make([]*changeBody, len(list))
+	known := map[int64]string{}
+	readAsText := func(id int64) (string, error) {
+		if why, ok := known[id]; ok {
+			return why, nil
+		}
+		why, err := s.versionReadAsText(ctx, id)
+		if err == nil {
+			known[id] = why
+		}
+		return why, err
+	}
 	for i, c := range list {
 		b := &changeBody{Change: c}
 		var err error
-		if b.FromReadAsText, err = s.versionReadAsText(ctx, c.FromVersion); err != nil {
+		if b.FromReadAsText, err = readAsText(c.FromVersion); err != nil {
 			return nil, err
 		}
-		if b.ToReadAsText, err = s.versionReadAsText(ctx, c.ToVersion); err != nil {
+		if b.ToReadAsText, err = readAsText(c.ToVersion); err != nil {
 			return nil, err
 		}
 		out[i] = b

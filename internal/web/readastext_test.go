@@ -254,3 +254,45 @@ func TestReadAsTextOfVersionDropped(t *testing.T) {
 		})
 	}
 }
+
+// versionReads counts the versions a store is asked for by id.
+type versionReads struct {
+	vigil.Store
+	n int
+}
+
+func (s *versionReads) FindVersionByID(ctx context.Context, id int64) (*vigil.Version, error) {
+	s.n++
+	return s.Store.FindVersionByID(ctx, id)
+}
+
+// TestChangeListReadsEachVersionOnce: a list of changes that share
+// versions (one change's new version the next one's old) reads each
+// version once, not once for each change that names it.
+func TestChangeListReadsEachVersionOnce(t *testing.T) {
+	ctx := context.Background()
+	e := newReadAsTextEnv(t)
+	for i := 1; i < len(e.vs); i++ {
+		c := &vigil.Change{SentinelID: e.sen.ID, ResourceID: e.res, FromVersion: e.vs[i-1].ID, ToVersion: e.vs[i].ID,
+			DetectedAt: time.Now().UTC(), Summary: "changed"}
+		if err := e.s.Store.CreateChange(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reads := &versionReads{Store: e.s.Store}
+	e.s.Store = reads
+	var list struct {
+		Items []struct {
+			ToReadAsText string `json:"toReadAsText"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(e.get("/api/v1/sentinels/"+strconv.FormatInt(e.sen.ID, 10)+"/changes")), &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Items) != 2 {
+		t.Fatalf("%d changes, want 2", len(list.Items))
+	}
+	if reads.n != len(e.vs) {
+		t.Errorf("%d reads of a version for %d changes of %d versions, want %d", reads.n, len(list.Items), len(e.vs), len(e.vs))
+	}
+}

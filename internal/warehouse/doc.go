@@ -41,14 +41,17 @@
 //     read as text without reading their bodies: by a caller that reads
 //     the body after storing it (RecordReadAsText: the monitor, comparing
 //     versions, and a site's crawl); else by ReadAsText, which reads the
-//     body once, when first asked, and records what it found. Put does
-//     not read a body only to learn it (a parse costs more than the rest
-//     of a write), unless it reads it anyway (Options.ExtractLinks). A stored tree delta carries the
-//     number of the reading it was built under (treeReading: ParseBody and
-//     the parsers under it); Diff uses one of an earlier reading only after
-//     checking that it leads from the older version as read now to the
-//     newer one, and diffs again otherwise, so that a parser change never
-//     serves a tree built from another reading of the same bytes.
+//     body once, when first asked, and records what it found
+//     (ReadAsTextAll for a list: the first view of an old history reads
+//     its bodies in one walk down the patch chain). Put does not read a
+//     body only to learn it (a parse costs more than the rest of a
+//     write), unless it reads it anyway (Options.ExtractLinks). A stored
+//     tree delta carries the number of the reading it was built under
+//     (treeReading: ParseBody and the parsers under it); Diff uses one of
+//     an earlier reading only after checking that it leads from the older
+//     version as read now to the newer one, and diffs again otherwise, so
+//     that a parser change never serves a tree built from another reading
+//     of the same bytes.
 //
 // # Why byte patches and tree deltas both
 //

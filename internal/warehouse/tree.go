@@ -2,8 +2,10 @@ package warehouse
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/vigil-web/vigil"
@@ -117,12 +119,62 @@ func (w *Warehouse) ReadAsText(ctx context.Context, v *vigil.Version) (string, e
 			return "", err
 		}
 	}
+	return w.readAsText(ctx, v, body), nil
+}
+
+// ReadAsTextAll returns ReadAsText of each version of vs, in order; ""
+// for a version no longer kept (retention dropped it since it was
+// listed), which has nothing to tell. The bodies it reads are read newest
+// first, each walk down a resource's patch chain stopping at the body
+// read before: a history costs one walk down its chain, not one for each
+// version.
+func (w *Warehouse) ReadAsTextAll(ctx context.Context, vs []*vigil.Version) ([]string, error) {
+	out := make([]string, len(vs))
+	var unknown []int
+	for i, v := range vs {
+		if v.TreeReading == treeReading {
+			out[i] = v.ReadAsText
+		} else {
+			unknown = append(unknown, i)
+		}
+	}
+	slices.SortStableFunc(unknown, func(a, b int) int {
+		return cmp.Or(cmp.Compare(vs[a].ResourceID, vs[b].ResourceID), cmp.Compare(vs[b].Seq, vs[a].Seq))
+	})
+	var known *knownBody
+	for _, i := range unknown {
+		v := vs[i]
+		var body []byte
+		if parseable(v) {
+			if known != nil && known.resourceID != v.ResourceID {
+				known = nil
+			}
+			var err error
+			body, err = w.bodyFrom(ctx, v.ID, known)
+			if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+				if _, ferr := w.store.FindVersionByID(ctx, v.ID); vigil.ErrorCode(ferr) == vigil.ENOTFOUND {
+					continue // dropped since it was listed
+				}
+			}
+			if err != nil {
+				return nil, err
+			}
+			known = &knownBody{resourceID: v.ResourceID, versionID: v.ID, data: body}
+		}
+		out[i] = w.readAsText(ctx, v, body)
+	}
+	return out, nil
+}
+
+// readAsText reads body, version v's, as ReadAsText does, and records
+// what it finds.
+func (w *Warehouse) readAsText(ctx context.Context, v *vigil.Version, body []byte) string {
 	_, reason := readFetch(body, v)
 	if err := w.store.RecordReadAsText(ctx, v.ID, reason, treeReading); err != nil {
 		// Read again next time: the reason is right all the same.
 		w.log.Warn("recording why a version is read as text", "version", v.ID, "err", err)
 	}
-	return reason, nil
+	return reason
 }
 
 // RecordReadAsText records with version versionID why its body is read

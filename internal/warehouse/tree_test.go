@@ -9,8 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/internal/warehouse"
+	"github.com/vigil-web/vigil/internal/zstd"
 	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/tree"
 	"github.com/vigil-web/vigil/treediff"
@@ -331,5 +333,101 @@ func TestReadAsText(t *testing.T) {
 				t.Errorf("recorded %q under reading %d, want %q under %d", stored.ReadAsText, stored.TreeReading, tc.stored, tc.reading)
 			}
 		})
+	}
+}
+
+// bodyReads counts the stored bodies a store is asked for.
+type bodyReads struct {
+	warehouse.Store
+	n int
+}
+
+func (s *bodyReads) Body(ctx context.Context, versionID int64) (*vigil.StoredBody, error) {
+	s.n++
+	return s.Store.Body(ctx, versionID)
+}
+
+// TestReadAsTextAll: the reasons of a history none of whose versions is
+// known (stored before reasons were recorded) are read, and recorded, in
+// one walk down its patch chain: each stored body is read once, not once
+// for each version whose chain passes it.
+func TestReadAsTextAll(t *testing.T) {
+	ctx := context.Background()
+	w, db := newWarehouse(t, warehouse.Options{})
+	const n = 20
+	deep := strings.Repeat("<div>", 600) + "x" + strings.Repeat("</div>", 600)
+	want := map[int64]string{}
+	var resource int64
+	for i := range n {
+		body := "<p>version " + strconv.Itoa(i) + "</p>"
+		if i%3 == 0 {
+			body += deep
+		}
+		v := put(t, w, "http://example.com/p", i, []byte(body))
+		resource = v.ResourceID
+		if i%3 == 0 {
+			want[v.ID] = "parse HTML: elements nested more than 512 deep"
+		}
+	}
+	vs, _, err := db.FindVersions(ctx, vigil.VersionFilter{ResourceID: resource}) // oldest first, as the API lists them
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) != n {
+		t.Fatalf("%d versions, want %d", len(vs), n)
+	}
+	reads := &bodyReads{Store: db}
+	codec, err := zstd.New(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted, err := warehouse.New(reads, warehouse.Options{Codec: codec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := counted.ReadAsTextAll(ctx, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range vs {
+		if !strings.HasPrefix(got[i], want[v.ID]) || (got[i] == "") != (want[v.ID] == "") {
+			t.Errorf("version #%d: %q, want %q...", v.Seq, got[i], want[v.ID])
+		}
+		stored, err := db.FindVersionByID(ctx, v.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stored.ReadAsText != got[i] || stored.TreeReading != warehouse.TreeReading {
+			t.Errorf("version #%d recorded %q under reading %d, want %q under %d", v.Seq, stored.ReadAsText, stored.TreeReading, got[i], warehouse.TreeReading)
+		}
+	}
+	if reads.n != n {
+		t.Errorf("%d stored bodies read for a history of %d versions, want %d", reads.n, n, n)
+	}
+}
+
+// TestReadAsTextAllOfVersionDropped: versions listed, then dropped by
+// retention before their reasons are read, have none; the others theirs.
+func TestReadAsTextAllOfVersionDropped(t *testing.T) {
+	ctx := context.Background()
+	w, db := newWarehouse(t, warehouse.Options{})
+	deep := strings.Repeat("<div>", 600) + "x" + strings.Repeat("</div>", 600)
+	var resource int64
+	for i := range 3 {
+		resource = put(t, w, "http://example.com/p", i, []byte(strconv.Itoa(i)+deep)).ResourceID
+	}
+	vs, _, err := db.FindVersions(ctx, vigil.VersionFilter{ResourceID: resource})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.ApplyRetention(ctx, resource, warehouse.Retention{MaxVersions: 1}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := w.ReadAsTextAll(ctx, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || got[0] != "" || got[1] != "" || !strings.HasPrefix(got[2], "parse HTML: elements nested more than 512 deep") {
+		t.Errorf("ReadAsTextAll = %q, want two empty, then the newest version's reason", got)
 	}
 }

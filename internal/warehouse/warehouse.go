@@ -405,8 +405,21 @@ func (w *Warehouse) maintain(ctx context.Context, v *vigil.Version, f *Fetch) er
 // re-encode one of them in between (the head becomes a patch and its blob
 // goes), so a walk that loses its way starts again from a fresh read.
 func (w *Warehouse) Body(ctx context.Context, versionID int64) ([]byte, error) {
+	return w.bodyFrom(ctx, versionID, nil)
+}
+
+// knownBody is the body of a version already read, which the walk down
+// the chain of an older version of its resource stops at.
+type knownBody struct {
+	resourceID, versionID int64
+	data                  []byte
+}
+
+// bodyFrom is Body, its walk down the chain stopping at known, if it
+// passes it (nil: none).
+func (w *Warehouse) bodyFrom(ctx context.Context, versionID int64, known *knownBody) ([]byte, error) {
 	for attempt := 0; ; attempt++ {
-		body, err := w.body(ctx, versionID)
+		body, err := w.body(ctx, versionID, known)
 		if err != nil && attempt < 3 {
 			if _, verr := w.store.FindVersionByID(ctx, versionID); verr == nil {
 				continue // the version exists: the chain moved under us
@@ -416,11 +429,16 @@ func (w *Warehouse) Body(ctx context.Context, versionID int64) ([]byte, error) {
 	}
 }
 
-func (w *Warehouse) body(ctx context.Context, versionID int64) ([]byte, error) {
-	// Walk the patch chain to a full body, then apply the patches back.
+func (w *Warehouse) body(ctx context.Context, versionID int64, known *knownBody) ([]byte, error) {
+	// Walk the patch chain to a full body (or the known one), then apply
+	// the patches back.
 	var chain []*vigil.StoredBody
 	id := versionID
 	for {
+		if known != nil && id == known.versionID {
+			body := bytes.Clone(known.data)
+			return w.applyChain(body, chain)
+		}
 		b, err := w.store.Body(ctx, id)
 		if err != nil {
 			return nil, err
@@ -438,12 +456,7 @@ func (w *Warehouse) body(ctx context.Context, versionID int64) ([]byte, error) {
 			if err != nil {
 				return nil, fmt.Errorf("version %d: %w", id, err)
 			}
-			for i := len(chain) - 1; i >= 0; i-- {
-				if body, err = w.opt.Codec.Patch(body, chain[i].Data); err != nil {
-					return nil, fmt.Errorf("version %d: %w", chain[i].VersionID, err)
-				}
-			}
-			return body, nil
+			return w.applyChain(body, chain)
 		}
 		chain = append(chain, b)
 		if len(chain) > 1<<16 {
@@ -451,6 +464,18 @@ func (w *Warehouse) body(ctx context.Context, versionID int64) ([]byte, error) {
 		}
 		id = b.BaseID
 	}
+}
+
+// applyChain applies the patches of a walk down a chain (newest last) to
+// the body it ended at.
+func (w *Warehouse) applyChain(body []byte, chain []*vigil.StoredBody) ([]byte, error) {
+	var err error
+	for i := len(chain) - 1; i >= 0; i-- {
+		if body, err = w.opt.Codec.Patch(body, chain[i].Data); err != nil {
+			return nil, fmt.Errorf("version %d: %w", chain[i].VersionID, err)
+		}
+	}
+	return body, nil
 }
 
 // BodyBySeq returns the bytes of version seq of a resource.

@@ -300,14 +300,18 @@ func (s *Server) handleResourcePage(w http.ResponseWriter, r *http.Request, sess
 	}
 	data := &historyData{Resource: res, Total: total, Changes: changes, Plot: changePlot(all, changes, s.now())}
 	data.Versions = rows[:min(len(rows), 200)]
-	for _, v := range data.Versions {
-		// Recorded with each version: only those stored before reasons
-		// were recorded are read, once.
-		if v.Error == "" {
-			if v.AsSource, err = s.listedReadAsText(r.Context(), v.Version); err != nil {
-				return err
-			}
-		}
+	// Recorded with each version: only those stored before reasons were
+	// recorded are read, once.
+	shown := make([]*vigil.Version, len(data.Versions))
+	for i, v := range data.Versions {
+		shown[i] = v.Version
+	}
+	why, err := s.Warehouse.ReadAsTextAll(r.Context(), shown)
+	if err != nil {
+		return err
+	}
+	for i, v := range data.Versions {
+		v.AsSource = why[i]
 	}
 	for _, v := range rows {
 		if v.Error == "" {

@@ -18,13 +18,13 @@ type versionBody struct {
 
 // versionBodies returns the versions of list as the API answers them.
 func (s *Server) versionBodies(ctx context.Context, list []*vigil.Version) ([]*versionBody, error) {
+	why, err := s.Warehouse.ReadAsTextAll(ctx, list)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]*versionBody, len(list))
 	for i, v := range list {
-		why, err := s.listedReadAsText(ctx, v)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = &versionBody{Version: v, ReadAsText: why}
+		out[i] = &versionBody{Version: v, ReadAsText: why[i]}
 	}
 	return out, nil
 }
@@ -44,58 +44,35 @@ type changeBody struct {
 // version several changes name (one change's new version is the next
 // one's old) is read once.
 func (s *Server) changeBodies(ctx context.Context, list []*vigil.Change) ([]*changeBody, error) {
-	out := make([]*changeBody, len(list))
-	known := map[int64]string{}
-	readAsText := func(id int64) (string, error) {
-		if why, ok := known[id]; ok {
-			return why, nil
+	var vs []*vigil.Version
+	seen := map[int64]bool{0: true} // 0: no version (a first sighting)
+	for _, c := range list {
+		for _, id := range []int64{c.FromVersion, c.ToVersion} {
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			v, err := s.Store.FindVersionByID(ctx, id)
+			if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+				continue // no longer kept
+			}
+			if err != nil {
+				return nil, err
+			}
+			vs = append(vs, v)
 		}
-		why, err := s.versionReadAsText(ctx, id)
-		if err == nil {
-			known[id] = why
-		}
-		return why, err
 	}
+	why, err := s.Warehouse.ReadAsTextAll(ctx, vs)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]string, len(vs))
+	for i, v := range vs {
+		byID[v.ID] = why[i]
+	}
+	out := make([]*changeBody, len(list))
 	for i, c := range list {
-		b := &changeBody{Change: c}
-		var err error
-		if b.FromReadAsText, err = readAsText(c.FromVersion); err != nil {
-			return nil, err
-		}
-		if b.ToReadAsText, err = readAsText(c.ToVersion); err != nil {
-			return nil, err
-		}
-		out[i] = b
+		out[i] = &changeBody{Change: c, FromReadAsText: byID[c.FromVersion], ToReadAsText: byID[c.ToVersion]}
 	}
 	return out, nil
-}
-
-// versionReadAsText returns why version id is read as its source text;
-// "" for no version (id 0) or one no longer kept.
-func (s *Server) versionReadAsText(ctx context.Context, id int64) (string, error) {
-	if id == 0 {
-		return "", nil
-	}
-	v, err := s.Store.FindVersionByID(ctx, id)
-	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
-		return "", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	return s.listedReadAsText(ctx, v)
-}
-
-// listedReadAsText returns why version v, listed in a history or a page
-// of the API, is read as its source text (Warehouse.ReadAsText); "" for
-// a version retention dropped since it was listed, whose body, not known
-// to be read as text, could no longer be read.
-func (s *Server) listedReadAsText(ctx context.Context, v *vigil.Version) (string, error) {
-	why, err := s.Warehouse.ReadAsText(ctx, v)
-	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
-		if _, ferr := s.Store.FindVersionByID(ctx, v.ID); vigil.ErrorCode(ferr) == vigil.ENOTFOUND {
-			return "", nil
-		}
-	}
-	return why, err
 }

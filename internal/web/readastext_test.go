@@ -222,14 +222,14 @@ type retentionRace struct {
 	dropped bool
 }
 
-func (r *retentionRace) ReadAsText(ctx context.Context, v *vigil.Version) (string, error) {
-	if !r.dropped {
+func (r *retentionRace) ReadAsTextAll(ctx context.Context, vs []*vigil.Version) ([]string, error) {
+	if !r.dropped && len(vs) > 0 {
 		r.dropped = true
-		if _, err := r.Warehouse.ApplyRetention(ctx, v.ResourceID, warehouse.Retention{MaxVersions: 1}); err != nil {
-			return "", err
+		if _, err := r.Warehouse.ApplyRetention(ctx, vs[0].ResourceID, warehouse.Retention{MaxVersions: 1}); err != nil {
+			return nil, err
 		}
 	}
-	return r.Warehouse.ReadAsText(ctx, v)
+	return r.Warehouse.ReadAsTextAll(ctx, vs)
 }
 
 // TestReadAsTextOfVersionDropped: a history, and a list of versions, whose
@@ -294,5 +294,40 @@ func TestChangeListReadsEachVersionOnce(t *testing.T) {
 	}
 	if reads.n != len(e.vs) {
 		t.Errorf("%d reads of a version for %d changes of %d versions, want %d", reads.n, len(list.Items), len(e.vs), len(e.vs))
+	}
+}
+
+// bodyReads counts the stored bodies a store is asked for.
+type bodyReads struct {
+	vigil.Store
+	n int
+}
+
+func (s *bodyReads) Body(ctx context.Context, versionID int64) (*vigil.StoredBody, error) {
+	s.n++
+	return s.Store.Body(ctx, versionID)
+}
+
+// TestReadAsTextOneWalk: the first view of a history, or a list of its
+// versions, whose reasons are not known reads each stored body once (one
+// walk down the patch chain), not once for each version whose chain
+// passes it.
+func TestReadAsTextOneWalk(t *testing.T) {
+	for name, path := range map[string]string{"history": "/resources/%d", "API versions": "/api/v1/resources/%d/versions"} {
+		t.Run(name, func(t *testing.T) {
+			e := newReadAsTextEnv(t)
+			codec, err := zstd.New(0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			reads := &bodyReads{Store: e.s.Store}
+			if e.s.Warehouse, err = warehouse.New(reads, warehouse.Options{Codec: codec}); err != nil {
+				t.Fatal(err)
+			}
+			e.get(strings.Replace(path, "%d", strconv.FormatInt(e.res, 10), 1))
+			if reads.n > len(e.vs) {
+				t.Errorf("%d stored bodies read for a history of %d versions", reads.n, len(e.vs))
+			}
+		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 )
@@ -22,12 +23,18 @@ import (
 // A name that is ASCII already, an IPv6 literal and a URL without a host
 // are left as they are: the IDNA rules refuse ASCII names DNS accepts (an
 // underscore, "--" in the third and fourth places, a leading hyphen). A
-// non-ASCII name IDNA refuses gives an error that names it, and u is left
-// unchanged.
+// non-ASCII name IDNA refuses, or one percent-encoded in bytes that are
+// not UTF-8, gives an error that names it, and u is left unchanged.
 func ASCIIHost(u *url.URL) error {
 	name := u.Hostname()
 	if isASCII(name) || strings.HasPrefix(u.Host, "[") {
 		return nil
+	}
+	if !utf8.ValidString(name) {
+		// Percent-encoded bytes that are not UTF-8 ("b%FFcher"): IDNA
+		// would read them as U+FFFD without an error, a letter it
+		// refuses written out, and make up a name.
+		return fmt.Errorf("host %s: not UTF-8", quote(name))
 	}
 	ascii, err := idna.Lookup.ToASCII(name)
 	if err != nil {

@@ -28,6 +28,11 @@ func TestASCIIHost(t *testing.T) {
 		{name: "no host", in: "mailto:a@b.example", want: "mailto:a@b.example"},
 		{name: "refused: underscore", in: "http://bü_cher.example/", err: `host "bü_cher.example": idna`},
 		{name: "refused: leading hyphen", in: "http://-bücher.example/", err: `host "-bücher.example": idna`},
+		// Bytes that are not UTF-8 are no name: IDNA read them as
+		// U+FFFD, a letter it refuses written out, and two hosts were
+		// one made-up host, "xn--bcher-lm43a.example".
+		{name: "refused: percent-encoded, not UTF-8", in: "http://b%FFcher.example/", err: `host "b\xffcher.example": not UTF-8`},
+		{name: "refused: a UTF-8 sequence cut short", in: "http://b%C3cher.example/", err: `host "b\xc3cher.example": not UTF-8`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -151,6 +151,11 @@ func TestSiteCrawlIDN(t *testing.T) {
 		"http://a.example/ü":              "http://a.example/ü",
 		"ftp://bücher.example/":           "ftp://bücher.example/",
 		"http://bü cher.example/":         "http://bü cher.example/",
+		// Percent-encoded in UTF-8, as a URI (RFC 3986) writes it: it
+		// was returned as written, for CanonicalURL to refuse.
+		"http://b%C3%BCcher.example/a%20b":      "http://xn--bcher-kva.example/a%20b",
+		"http://u@B%C3%9Ccher.example:8080?q=1": "http://u@xn--bcher-kva.example:8080?q=1",
+		"http://b%C3%BCcher.example":            "http://xn--bcher-kva.example",
 	} {
 		if got, err := asciiHost(in); err != nil || got != want {
 			t.Errorf("asciiHost(%q) = %q, %v; want %q", in, got, err, want)

@@ -293,10 +293,10 @@ func TestFetchedAfter(t *testing.T) {
 }
 
 // TestWARCImportIDN: a record whose WARC-Target-URI spells its host in
-// Unicode (an IRI, as some crawlers write) is the page of that host's
-// punycode form, as the page's links and a sentinel's URL name it; one
-// whose host IDNA refuses is skipped. The first was skipped as well, its
-// URL refused by CanonicalURL.
+// Unicode (an IRI, as some crawlers write) or percent-encoded in UTF-8
+// (a URI) is the page of that host's punycode form, as the page's links
+// and a sentinel's URL name it; one whose host IDNA refuses is skipped.
+// The others were skipped as well, their URL refused by CanonicalURL.
 func TestWARCImportIDN(t *testing.T) {
 	record := func(target, body string) string {
 		block := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
@@ -305,14 +305,21 @@ func TestWARCImportIDN(t *testing.T) {
 			"\r\nContent-Type: application/http;msgtype=response\r\nContent-Length: " + strconv.Itoa(len(block)) +
 			"\r\n\r\n" + block + "\r\n\r\n"
 	}
-	file := record("http://bücher.example/a", "<p>books</p>") + record("http://bü_cher.example/a", "<p>refused</p>")
+	file := record("http://bücher.example/a", "<p>books</p>") + record("http://bü_cher.example/a", "<p>refused</p>") +
+		record("http://b%C3%BCcher.example/b", "<p>encoded</p>")
 	dst := t.TempDir()
 	_, errOut, code := runCmd(t, []byte(file), "import", "warc", "--no-verify", "--data", dst, "-")
-	if code != exitOK || !strings.Contains(errOut, "imported 1 versions; skipped 1 records") {
+	if code != exitOK || !strings.Contains(errOut, "imported 2 versions; skipped 1 records") {
 		t.Fatalf("import: %d %s", code, errOut)
 	}
 	got := dump(t, dst)["http://xn--bcher-kva.example/a"]
 	if len(got) != 1 || !strings.Contains(string(got[0].body), "books") {
 		t.Errorf("the page of the Unicode host: %+v", got)
+	}
+	// Percent-encoded in UTF-8, as a URI writes it, it is the same
+	// host; that record was skipped.
+	got = dump(t, dst)["http://xn--bcher-kva.example/b"]
+	if len(got) != 1 || !strings.Contains(string(got[0].body), "encoded") {
+		t.Errorf("the page of the percent-encoded host: %+v", got)
 	}
 }

@@ -67,9 +67,13 @@ func runExportWARC(ctx context.Context, env *environment, args []string) (int, e
 	if *all {
 		resources, _, err = st.FindResources(ctx, vigil.ResourceFilter{})
 	} else {
-		var r *vigil.Resource
-		r, err = st.FindResourceByURL(ctx, *resURL)
-		resources = []*vigil.Resource{r}
+		// A host spelt in Unicode is the resource of its punycode form.
+		var target string
+		if target, err = asciiHost(*resURL); err == nil {
+			var r *vigil.Resource
+			r, err = st.FindResourceByURL(ctx, target)
+			resources = []*vigil.Resource{r}
+		}
 	}
 	if err != nil {
 		return exitError, err

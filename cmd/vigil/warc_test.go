@@ -322,4 +322,12 @@ func TestWARCImportIDN(t *testing.T) {
 	if len(got) != 1 || !strings.Contains(string(got[0].body), "encoded") {
 		t.Errorf("the page of the percent-encoded host: %+v", got)
 	}
+	// export warc --resource takes the URL spelt as the record spelt
+	// it: it was refused, "host must be ASCII (punycode)".
+	for _, u := range []string{"http://Bücher.example/a", "http://b%C3%BCcher.example/a"} {
+		out, errOut, code := runCmd(t, nil, "export", "warc", "--resource", u, "--data", dst)
+		if code != exitOK || !strings.Contains(errOut, "exported 1 responses and 0 revisits of 1 resources") || len(out) == 0 {
+			t.Errorf("export --resource %s: %d %s", u, code, errOut)
+		}
+	}
 }

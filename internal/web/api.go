@@ -144,12 +144,13 @@ func (s *Server) handleResourceList(w http.ResponseWriter, r *http.Request, u *v
 		f.URL = &u
 	}
 	if h := r.URL.Query().Get("host"); h != "" {
-		// A host spelt in Unicode is stored in punycode.
+		// A host spelt in Unicode is stored in punycode, and every
+		// host in lower case (vigil.Resource.Host).
 		v := url.URL{Host: h}
 		if err := spec.ASCIIHost(&v); err != nil {
 			return vigil.Errorf(vigil.EINVALID, "host: %v", err)
 		}
-		h = v.Host
+		h = strings.ToLower(v.Host)
 		f.Host = &h
 	}
 	list, total, err := s.readableResources(r.Context(), u, f)

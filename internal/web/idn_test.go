@@ -30,6 +30,9 @@ func TestResourceListIDN(t *testing.T) {
 		"url=" + url.QueryEscape("http://xn--bcher-kva.example/a"),
 		"host=" + url.QueryEscape("Bücher.example"),
 		"host=xn--bcher-kva.example",
+		// The punycode spelling in upper case is the same host, as the
+		// Unicode one is (IDNA lower-cases): it matched nothing.
+		"host=XN--BCHER-KVA.Example",
 	} {
 		rec := httptest.NewRecorder()
 		if err := s.handleResourceList(rec, httptest.NewRequest("GET", "/api/v1/resources?"+q, nil), ada); err != nil {

@@ -148,7 +148,7 @@ func (s *Server) handleResourceList(w http.ResponseWriter, r *http.Request, u *v
 		// host in lower case (vigil.Resource.Host).
 		v := url.URL{Host: h}
 		if err := spec.ASCIIHost(&v); err != nil {
-			return vigil.Errorf(vigil.EINVALID, "host: %v", err)
+			return vigil.Errorf(vigil.EINVALID, "%v", err) // names the host
 		}
 		h = strings.ToLower(v.Host)
 		f.Host = &h

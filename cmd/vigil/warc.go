@@ -349,6 +349,11 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 		if err != nil {
 			return imported, skipped, fmt.Errorf("record %s: %w", rec.ID(), err)
 		}
+		if typ == warc.TypeResponse {
+			if payload, err = warc.DecodePayload(h, payload); err != nil {
+				return imported, skipped, fmt.Errorf("record %s: %w", rec.ID(), err)
+			}
+		}
 		if typ == warc.TypeRevisit {
 			vid, ok := bodies[warc.StripID(rec.Header.Get(warc.FieldRefersTo))]
 			if !ok {

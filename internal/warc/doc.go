@@ -30,4 +30,9 @@
 //     block is the HTTP response header only, WARC-Refers-To names the
 //     response with the same payload, and WARC-Payload-Digest is that
 //     payload's digest.
+//   - A response's payload is kept as it was received; DecodePayload
+//     removes its chunked transfer coding and undoes its content codings
+//     (gzip, deflate) for a reader that wants the entity, and takes a
+//     payload already decoded under a header that says otherwise as it is
+//     (as warcio does), since some tools record it so.
 package warc

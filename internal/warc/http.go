@@ -63,8 +63,9 @@ func HTTPRequest(target string, userAgent string) ([]byte, error) {
 }
 
 // ParseHTTPResponse reads an HTTP response from a response (or revisit)
-// record's block: the status, the header, and the payload (the rest of the
-// block, exactly; a revisit has none).
+// record's block: the status, the header (Transfer-Encoding included), and
+// the payload (the rest of the block, exactly, its codings left in: see
+// DecodePayload; a revisit has none).
 func ParseHTTPResponse(block []byte) (status int, h http.Header, payload []byte, err error) {
 	if bytes.HasPrefix(block, []byte("HTTP/1.x ")) {
 		// The standard's own revisit example writes the version so.
@@ -76,6 +77,11 @@ func ParseHTTPResponse(block []byte) (status int, h http.Header, payload []byte,
 		return 0, nil, nil, fmt.Errorf("warc: http response: %w", err)
 	}
 	defer resp.Body.Close()
+	if len(resp.TransferEncoding) > 0 {
+		// ReadResponse moves the field out of the header; the payload
+		// keeps the coding, so the header says so (DecodePayload).
+		resp.Header["Transfer-Encoding"] = resp.TransferEncoding
+	}
 	// The payload is what follows the header in the block, whatever
 	// Content-Length says (a record keeps what was received).
 	i := bytes.Index(block, []byte("\r\n\r\n"))

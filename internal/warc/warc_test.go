@@ -279,3 +279,29 @@ func BenchmarkHeaderContinuation(b *testing.B) {
 		})
 	}
 }
+
+// TestDecodePayloadErrors: a coding the package cannot undo, or a gzip
+// payload cut short, is an error naming it, not a body stored as received.
+func TestDecodePayloadErrors(t *testing.T) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(strings.Repeat("x", 1000)))
+	zw.Close()
+	cases := []struct {
+		name, coding string
+		payload      []byte
+		want         string
+	}{
+		{"br", "br", []byte("\x0b\x02\x80hello\x03"), `"br"`},
+		{"gzip-then-br", "gzip, br", gz.Bytes(), `"br"`},
+		{"truncated-gzip", "gzip", gz.Bytes()[:gz.Len()/2], "gzip"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := warc.DecodePayload(http.Header{"Content-Encoding": {c.coding}}, c.payload)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want one naming %s", err, c.want)
+			}
+		})
+	}
+}

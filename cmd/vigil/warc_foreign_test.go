@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"compress/zlib"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/vigil-web/vigil/internal/warc"
+)
+
+// foreignRecord is one record of a WARC written by hand, as another tool
+// would write it.
+type foreignRecord struct {
+	typ, uri, date string
+	extra          warc.Header // more fields (WARC-Refers-To, Content-Type...)
+	block          string
+}
+
+// writeForeignWARC writes recs as a plain WARC (gzip per record when gz)
+// and returns the file's path.
+func writeForeignWARC(t *testing.T, gz bool, recs ...foreignRecord) string {
+	t.Helper()
+	var buf bytes.Buffer
+	w := warc.NewPlainWriter(&buf)
+	if gz {
+		w = warc.NewWriter(&buf)
+	}
+	for i, r := range recs {
+		h := warc.Header{
+			{Name: warc.FieldType, Value: r.typ},
+			{Name: warc.FieldRecordID, Value: warc.BracketID(warc.NameID("foreign " + string(rune('a'+i))))},
+			{Name: warc.FieldDate, Value: r.date},
+		}
+		if r.uri != "" {
+			h = append(h, warc.Field{Name: warc.FieldTargetURI, Value: r.uri})
+		}
+		if r.extra.Get(warc.FieldContentType) == "" && (r.typ == warc.TypeResponse || r.typ == warc.TypeRevisit) {
+			h = append(h, warc.Field{Name: warc.FieldContentType, Value: "application/http; msgtype=response"})
+		}
+		h = append(h, r.extra...)
+		if err := w.Write(&warc.Record{Header: h, Block: []byte(r.block)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "foreign.warc")
+	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+func gzipped(s string) string {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(s))
+	zw.Close()
+	return b.String()
+}
+
+func httpResponse(head, body string) string {
+	return "HTTP/1.1 200 OK\r\n" + head + "\r\n" + body
+}
+
+// TestWARCImportDecodesRecordedEncodings: a response recorded as it came
+// over the wire, chunked or compressed, is stored as the body Vigil keeps
+// (its entity decoded), as a fetch stores it; it was stored with its chunk
+// sizes and gzip bytes.
+func TestWARCImportDecodesRecordedEncodings(t *testing.T) {
+	page := "<html><body><p>hello, archived world</p></body></html>"
+	chunked := func(s string) string {
+		return fmt.Sprintf("%x\r\n%s\r\n%x;ext=1\r\n%s\r\n0\r\nX-Trailer: t\r\n\r\n", 10, s[:10], len(s)-10, s[10:])
+	}
+	var deflated bytes.Buffer
+	zw := zlib.NewWriter(&deflated)
+	zw.Write([]byte(page))
+	zw.Close()
+	cases := []struct {
+		name, head, body string
+	}{
+		{"chunked", "Transfer-Encoding: chunked\r\n", chunked(page)},
+		{"gzip", "Content-Encoding: gzip\r\n", gzipped(page)},
+		{"x-gzip", "Content-Encoding: x-gzip\r\n", gzipped(page)},
+		{"deflate", "Content-Encoding: deflate\r\n", deflated.String()},
+		{"chunked-gzip", "Transfer-Encoding: chunked\r\nContent-Encoding: gzip\r\n", chunked(gzipped(page))},
+		// Some tools record the body decoded and leave the header as sent.
+		{"chunked-already-decoded", "Transfer-Encoding: chunked\r\n", page},
+		{"gzip-already-decoded", "Content-Encoding: gzip\r\n", page},
+		{"identity", "Content-Encoding: identity\r\n", page},
+	}
+	var recs []foreignRecord
+	for _, c := range cases {
+		recs = append(recs, foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/" + c.name, date: "2026-01-01T00:00:00Z",
+			block: httpResponse("Content-Type: text/html; charset=utf-8\r\n"+c.head, c.body)})
+	}
+	dst := t.TempDir()
+	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, writeForeignWARC(t, false, recs...))
+	if code != exitOK {
+		t.Fatalf("import: %d %s", code, errOut)
+	}
+	got := dump(t, dst)
+	for _, c := range cases {
+		vs := got["http://example.com/"+c.name]
+		if len(vs) != 1 || string(vs[0].body) != page || vs[0].v.ContentType != "text/html" {
+			t.Errorf("%s: imported %d versions, body %q", c.name, len(vs), firstBody(vs))
+		}
+	}
+}
+
+func firstBody(vs []exported) []byte {
+	if len(vs) == 0 {
+		return nil
+	}
+	return vs[0].body
+}

@@ -1,0 +1,82 @@
+package warc
+
+import (
+	"bufio"
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"compress/zlib"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httputil"
+	"strings"
+)
+
+// DecodePayload returns the entity a response's payload carries: the
+// payload with its chunked transfer coding removed and its content codings
+// (gzip, x-gzip, deflate, identity) undone, in the order h lists them, as
+// a client receiving it would read it. Records keep what was received, so
+// a tool that recorded the wire bytes leaves both in; one that recorded the
+// body decoded but the header as sent leaves neither, and a payload that is
+// not chunked or not gzip (by its first bytes) is taken as decoded already,
+// as warcio takes it. An unknown coding (br, compress...) is an error, as
+// is an entity longer than MaxBlock.
+func DecodePayload(h http.Header, payload []byte) ([]byte, error) {
+	for _, te := range codings(h.Values("Transfer-Encoding")) {
+		if te != "chunked" {
+			continue
+		}
+		if b, err := io.ReadAll(io.LimitReader(httputil.NewChunkedReader(bytes.NewReader(payload)), MaxBlock+1)); err == nil {
+			payload = b
+		}
+		break
+	}
+	ce := codings(h.Values("Content-Encoding"))
+	for i := len(ce) - 1; i >= 0; i-- { // the last applied is undone first
+		var zr io.Reader
+		var err error
+		switch ce[i] {
+		case "identity":
+			continue
+		case "gzip", "x-gzip":
+			if !bytes.HasPrefix(payload, []byte{0x1f, 0x8b}) {
+				continue // decoded already
+			}
+			zr, err = gzip.NewReader(bytes.NewReader(payload))
+		case "deflate":
+			// RFC 9110 says zlib; some servers send raw deflate.
+			if zr, err = zlib.NewReader(bytes.NewReader(payload)); err != nil {
+				zr, err = flate.NewReader(bytes.NewReader(payload)), nil
+			}
+		default:
+			return nil, fmt.Errorf("warc: content coding %q cannot be decoded", ce[i])
+		}
+		if err != nil {
+			return nil, fmt.Errorf("warc: content coding %s: %w", ce[i], err)
+		}
+		b, err := io.ReadAll(io.LimitReader(bufio.NewReader(zr), MaxBlock+1))
+		if err != nil {
+			return nil, fmt.Errorf("warc: content coding %s: %w", ce[i], err)
+		}
+		payload = b
+	}
+	if len(payload) > MaxBlock {
+		return nil, fmt.Errorf("warc: decoded payload longer than %d bytes", MaxBlock)
+	}
+	return payload, nil
+}
+
+// codings splits header values listing codings ("gzip, br") into lower-case
+// names.
+func codings(values []string) []string {
+	var out []string
+	for _, v := range values {
+		for c := range strings.SplitSeq(v, ",") {
+			if c = strings.ToLower(strings.TrimSpace(c)); c != "" {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}

@@ -25,8 +25,18 @@ type Reader struct {
 	br *bufio.Reader
 	// Verify makes Next check WARC-Block-Digest (sha1) when present.
 	Verify bool
-	n      int // records read, for error messages
+	n      int   // records read, for error messages
+	off    int64 // bytes read from the (uncompressed) stream
+	start  int64 // where the record last read starts
 }
+
+// Offset returns where the record last returned (or refused) by Next
+// starts: its version line's first byte, counted in the stream as read, so
+// in a .warc.gz file in its uncompressed bytes.
+func (r *Reader) Offset() int64 { return r.start }
+
+// where names the record being read in an error: its number and offset.
+func (r *Reader) where() string { return fmt.Sprintf("record %d at offset %d", r.n, r.start) }
 
 // NewReader returns a reader of r.
 func NewReader(r io.Reader) (*Reader, error) {
@@ -51,6 +61,7 @@ var errLongHeader = fmt.Errorf("header longer than %d bytes", MaxHeader)
 // it into memory.
 func (r *Reader) readLine(limit int) (string, error) {
 	frag, err := r.br.ReadSlice('\n')
+	r.off += int64(len(frag))
 	if err != bufio.ErrBufferFull { // the whole line at once, the usual case
 		if len(frag) > limit {
 			return "", errLongHeader
@@ -60,6 +71,7 @@ func (r *Reader) readLine(limit int) (string, error) {
 	line := slices.Clone(frag)
 	for err == bufio.ErrBufferFull {
 		frag, err = r.br.ReadSlice('\n')
+		r.off += int64(len(frag))
 		if len(line)+len(frag) > limit {
 			return "", errLongHeader
 		}
@@ -73,12 +85,13 @@ func (r *Reader) Next() (*Record, error) {
 	// Skip blank lines between records (some writers add more than two).
 	var line string
 	for {
+		r.start = r.off
 		l, err := r.readLine(MaxHeader)
 		if err == io.EOF && l == "" {
 			return nil, io.EOF
 		}
 		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("warc: record %d: %w", r.n+1, err)
+			return nil, fmt.Errorf("warc: record %d at offset %d: %w", r.n+1, r.start, err)
 		}
 		if strings.TrimRight(l, "\r\n") != "" {
 			line = strings.TrimRight(l, "\r\n")
@@ -90,7 +103,7 @@ func (r *Reader) Next() (*Record, error) {
 	}
 	r.n++
 	if line != "WARC/1.1" && line != "WARC/1.0" {
-		return nil, fmt.Errorf("warc: record %d: version line %q, want WARC/1.1 or WARC/1.0", r.n, truncate(line))
+		return nil, fmt.Errorf("warc: %s: version line %q, want WARC/1.1 or WARC/1.0", r.where(), truncate(line))
 	}
 	rec := &Record{Version: line}
 	// A field continued over several lines is joined once it ends: joined
@@ -107,10 +120,10 @@ func (r *Reader) Next() (*Record, error) {
 	for {
 		l, err := r.readLine(MaxHeader - size)
 		if errors.Is(err, errLongHeader) {
-			return nil, fmt.Errorf("warc: record %d: %w", r.n, err)
+			return nil, fmt.Errorf("warc: %s: %w", r.where(), err)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("warc: record %d: header: %w", r.n, unexpected(err))
+			return nil, fmt.Errorf("warc: %s: header: %w", r.where(), unexpected(err))
 		}
 		size += len(l)
 		l = strings.TrimRight(l, "\r\n")
@@ -132,34 +145,38 @@ func (r *Reader) Next() (*Record, error) {
 		endField()
 		name, value, ok := strings.Cut(l, ":")
 		if !ok || name == "" || strings.ContainsAny(name, " \t") {
-			return nil, fmt.Errorf("warc: record %d: bad header line %q", r.n, truncate(l))
+			return nil, fmt.Errorf("warc: %s: bad header line %q", r.where(), truncate(l))
 		}
 		rec.Header = append(rec.Header, Field{name, strings.TrimSpace(value)})
 	}
 	endField()
 	for _, f := range []string{FieldType, FieldRecordID, FieldDate, FieldContentLength} {
 		if rec.Header.Get(f) == "" {
-			return nil, fmt.Errorf("warc: record %d: missing %s", r.n, f)
+			return nil, fmt.Errorf("warc: %s: missing %s", r.where(), f)
 		}
 	}
 	n, err := strconv.ParseInt(rec.Header.Get(FieldContentLength), 10, 64)
 	if err != nil || n < 0 || n > MaxBlock {
-		return nil, fmt.Errorf("warc: record %d: bad Content-Length %q", r.n, rec.Header.Get(FieldContentLength))
+		return nil, fmt.Errorf("warc: %s: bad Content-Length %q", r.where(), rec.Header.Get(FieldContentLength))
 	}
 	// Grow the block as it is read: a lying Content-Length must not make
 	// the reader allocate it up front.
 	var block bytes.Buffer
-	if _, err := io.CopyN(&block, r.br, n); err != nil {
-		return nil, fmt.Errorf("warc: record %d: block: %w", r.n, unexpected(err))
+	copied, err := io.CopyN(&block, r.br, n)
+	r.off += copied
+	if err != nil {
+		return nil, fmt.Errorf("warc: %s (%s): block of %d bytes cut short at %d: %w", r.where(), rec.ID(), n, copied, unexpected(err))
 	}
 	rec.Block = block.Bytes()
 	var end [4]byte
-	if _, err := io.ReadFull(r.br, end[:]); err != nil || !bytes.Equal(end[:], []byte("\r\n\r\n")) {
-		return nil, fmt.Errorf("warc: record %d (%s): block not followed by CRLF CRLF (Content-Length wrong?)", r.n, rec.ID())
+	read, err := io.ReadFull(r.br, end[:])
+	r.off += int64(read)
+	if err != nil || !bytes.Equal(end[:], []byte("\r\n\r\n")) {
+		return nil, fmt.Errorf("warc: %s (%s): block not followed by CRLF CRLF (Content-Length wrong?)", r.where(), rec.ID())
 	}
 	if r.Verify {
 		if d := rec.Header.Get(FieldBlockDigest); strings.HasPrefix(strings.ToLower(d), "sha1:") && !strings.EqualFold(d, Digest(rec.Block)) {
-			return rec, fmt.Errorf("warc: record %d (%s): %w", r.n, rec.ID(), ErrDigest)
+			return rec, fmt.Errorf("warc: %s (%s): %w", r.where(), rec.ID(), ErrDigest)
 		}
 	}
 	return rec, nil

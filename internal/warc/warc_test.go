@@ -305,3 +305,37 @@ func TestDecodePayloadErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestReaderErrorsSayWhere: a reader's error names the record by its
+// number and the offset it starts at, in the stream as read (uncompressed),
+// so that a bad record in a large file can be found.
+func TestReaderErrorsSayWhere(t *testing.T) {
+	good := "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:uuid:1>\r\nWARC-Date: 2016-09-19T17:20:24Z\r\nContent-Length: 3\r\n\r\nabc\r\n\r\n"
+	in := good + "\r\n" + good + good[:len(good)-8]
+	want := fmt.Sprintf("record 3 at offset %d", 2*len(good)+2)
+	for _, gz := range []bool{false, true} {
+		var src io.Reader = strings.NewReader(in)
+		if gz {
+			var b bytes.Buffer
+			zw := gzip.NewWriter(&b)
+			zw.Write([]byte(in))
+			zw.Close()
+			src = &b
+		}
+		r, err := warc.NewReader(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 2 {
+			if _, err := r.Next(); err != nil {
+				t.Fatalf("record %d: %v", i+1, err)
+			}
+			if want := int64(i * (len(good) + 2)); r.Offset() != want {
+				t.Errorf("record %d at offset %d, want %d", i+1, r.Offset(), want)
+			}
+		}
+		if _, err := r.Next(); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("gzip %v: error %v, want one saying %s", gz, err, want)
+		}
+	}
+}

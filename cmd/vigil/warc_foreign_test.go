@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/vigil-web/vigil/internal/warc"
@@ -115,4 +116,65 @@ func firstBody(vs []exported) []byte {
 		return nil
 	}
 	return vs[0].body
+}
+
+// TestWARCImportGoesOnPastBadRecords: a record that cannot be imported (a
+// bad date, HTTP or URL, a coding not undone, a block that fails its
+// digest) is named by number and offset and the records after it are
+// imported; the command fails at the end, saying how many. The first bad
+// record stopped the import, and a bad date was not said to be whose.
+func TestWARCImportGoesOnPastBadRecords(t *testing.T) {
+	page := httpResponse("Content-Type: text/html\r\n", "<html><body><p>fine</p></body></html>")
+	file := writeForeignWARC(t, true,
+		foreignRecord{typ: warc.TypeWarcinfo, date: "2026-01-01T00:00:00Z", extra: warc.Header{{Name: "Content-Type", Value: "application/warc-fields"}}, block: "software: hand\r\n"},
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/a", date: "2026-01-01T00:00:00Z", block: page},
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/baddate", date: "yesterday", block: page},
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/badhttp", date: "2026-01-01T00:00:00Z", block: "garbage\r\n\r\n"},
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/br", date: "2026-01-01T00:00:00Z",
+			block: httpResponse("Content-Type: text/html\r\nContent-Encoding: br\r\n", "\x0b\x02\x80fine\x03")},
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/digest", date: "2026-01-01T00:00:00Z",
+			extra: warc.Header{{Name: warc.FieldBlockDigest, Value: warc.Digest([]byte("other"))}}, block: page},
+		foreignRecord{typ: warc.TypeResponse, uri: "http://exa mple.com/", date: "2026-01-01T00:00:00Z", block: page},
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/b", date: "2026-01-01T00:00:00Z", block: page},
+	)
+	dst := t.TempDir()
+	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, file)
+	if code != exitError {
+		t.Errorf("exit %d, want %d", code, exitError)
+	}
+	for _, want := range []string{"record 3 at offset", `"yesterday"`, "record 4 at offset", "record 5 at offset", `"br"`,
+		"record 6 at offset", "digest", "record 7 at offset", "imported 2 versions", "5 records could not be imported"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, errOut)
+		}
+	}
+	got := dump(t, dst)
+	if len(got) != 2 || len(got["http://example.com/a"]) != 1 || len(got["http://example.com/b"]) != 1 {
+		t.Errorf("imported %v, want /a and /b", got)
+	}
+}
+
+// TestWARCImportTruncatedFile: a file cut short in its last record imports
+// the records before it and names the one cut, by number and offset.
+func TestWARCImportTruncatedFile(t *testing.T) {
+	page := httpResponse("Content-Type: text/html\r\n", "<html><body><p>fine</p></body></html>")
+	file := writeForeignWARC(t, false,
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/a", date: "2026-01-01T00:00:00Z", block: page},
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/b", date: "2026-01-01T00:00:00Z", block: page},
+	)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, data[:len(data)-20], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dst := t.TempDir()
+	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, file)
+	if code != exitError || !strings.Contains(errOut, "imported 1 versions") || !strings.Contains(errOut, "record 2 at offset") {
+		t.Errorf("exit %d:\n%s", code, errOut)
+	}
+	if got := dump(t, dst); len(got) != 1 || len(got["http://example.com/a"]) != 1 {
+		t.Errorf("imported %v, want /a", got)
+	}
 }

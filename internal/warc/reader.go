@@ -35,6 +35,10 @@ type Reader struct {
 // in a .warc.gz file in its uncompressed bytes.
 func (r *Reader) Offset() int64 { return r.start }
 
+// Number returns the number of the record last returned (or refused) by
+// Next, from 1.
+func (r *Reader) Number() int { return r.n }
+
 // where names the record being read in an error: its number and offset.
 func (r *Reader) where() string { return fmt.Sprintf("record %d at offset %d", r.n, r.start) }
 

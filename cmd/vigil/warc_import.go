@@ -1,0 +1,235 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/warc"
+	"github.com/vigil-web/vigil/internal/warehouse"
+)
+
+// importWARC reads response and revisit records into wh. Other record
+// types (warcinfo, request, metadata...) are skipped, as are records for
+// URLs that are not http(s), and records no newer than the newest version
+// the store has of their URL: a version is appended to its page's history,
+// which a file imported twice would double, and an older record cannot go
+// in its middle. A revisit of a response skipped so reads the body of the
+// version stored at the response's time.
+//
+// A record that cannot be imported (a bad date, URL or HTTP message, a
+// coding not undone, a block that fails its digest, a revisit of a response
+// not in the file) is named on log by its number and offset, and the
+// records after it are imported; importWARC then returns an error saying
+// how many there were. A file that cannot be read further (cut short, not
+// WARC) stops the import there with the reader's error, which names the
+// record; the records before it stay imported, and imported counts them.
+func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, verify bool, log io.Writer) (imported, skipped int, err error) {
+	r, err := warc.NewReader(in)
+	if err != nil {
+		return 0, 0, err
+	}
+	r.Verify = verify
+	im := &warcImport{wh: wh, log: log, bodies: map[string]int64{}, pages: map[string]*pageHistory{}}
+	defer func() {
+		if im.stale > 0 {
+			fmt.Fprintf(log, "skipped %d records no newer than the history the store holds of their URL (imported before, or out of order)\n", im.stale)
+		}
+	}()
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if errors.Is(err, warc.ErrDigest) {
+			im.failed++
+			fmt.Fprintf(log, "%s; not imported\n", strings.TrimPrefix(err.Error(), "warc: "))
+			continue
+		}
+		if err != nil {
+			return im.imported, im.skipped, err
+		}
+		var bad *badRecord
+		if err := im.record(ctx, rec); errors.As(err, &bad) {
+			im.failed++
+			fmt.Fprintf(log, "record %d at offset %d (%s): %s; not imported\n", r.Number(), r.Offset(), rec.ID(), bad)
+		} else if err != nil {
+			return im.imported, im.skipped, fmt.Errorf("record %d at offset %d (%s): %w", r.Number(), r.Offset(), rec.ID(), err)
+		}
+	}
+	if im.failed > 0 {
+		return im.imported, im.skipped, fmt.Errorf("%d records could not be imported (named above)", im.failed)
+	}
+	return im.imported, im.skipped, nil
+}
+
+// warcImport is the state of one importWARC.
+type warcImport struct {
+	wh     *warehouse.Warehouse
+	log    io.Writer
+	bodies map[string]int64        // response record id -> version id
+	pages  map[string]*pageHistory // by canonical URL: the store read once a page
+
+	imported, skipped, stale, failed int
+}
+
+// badRecord is the error of a record that cannot be imported: importWARC
+// names it and goes on to the next.
+type badRecord struct{ err error }
+
+// Error returns the reason without the prefixes that say where it came
+// from ("warc: ", the domain error's code): importWARC says which record.
+func (e *badRecord) Error() string {
+	if vigil.ErrorCode(e.err) == vigil.EINVALID {
+		return vigil.ErrorMessage(e.err)
+	}
+	return strings.TrimPrefix(e.err.Error(), "warc: ")
+}
+
+func bad(format string, args ...any) error { return &badRecord{fmt.Errorf(format, args...)} }
+
+// record imports one record, or skips it.
+func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
+	typ := rec.Type()
+	if typ != warc.TypeResponse && typ != warc.TypeRevisit {
+		im.skipped++
+		return nil
+	}
+	if ct := rec.Header.Get(warc.FieldContentType); !strings.Contains(ct, "http") {
+		im.skipped++
+		return nil
+	}
+	target := rec.Header.Get(warc.FieldTargetURI)
+	if scheme, _, _ := strings.Cut(strings.ToLower(target), ":"); scheme != "http" && scheme != "https" {
+		im.skipped++
+		return nil
+	}
+	canonical, err := vigil.CanonicalURL(target)
+	if err != nil {
+		return &badRecord{err}
+	}
+	date, err := rec.Date()
+	if err != nil {
+		return &badRecord{err}
+	}
+	page := im.pages[canonical]
+	if page == nil {
+		if page, err = readPageHistory(ctx, im.wh.Store(), target); err != nil {
+			return err
+		}
+		im.pages[canonical] = page
+	}
+	if !fetchedAfter(date, page.newest) {
+		if typ == warc.TypeResponse {
+			// A revisit further on may refer to it.
+			if v, err := page.fetchedAt(ctx, im.wh.Store(), date); err != nil {
+				return err
+			} else if v != nil {
+				im.bodies[rec.ID()] = v.ID
+			}
+		}
+		im.stale++
+		im.skipped++
+		return nil
+	}
+	status, h, payload, err := warc.ParseHTTPResponse(rec.Block)
+	if err != nil {
+		return &badRecord{err}
+	}
+	if typ == warc.TypeResponse {
+		if payload, err = warc.DecodePayload(h, payload); err != nil {
+			return &badRecord{err}
+		}
+	}
+	if typ == warc.TypeRevisit {
+		vid, ok := im.bodies[warc.StripID(rec.Header.Get(warc.FieldRefersTo))]
+		if !ok {
+			return bad("revisit of %s, a response not in the file", rec.Header.Get(warc.FieldRefersTo))
+		}
+		if payload, err = im.wh.Body(ctx, vid); err != nil {
+			return err
+		}
+	}
+	f := &warehouse.Fetch{URL: target, FetchedAt: date, Status: status, ETag: h.Get("ETag"), Body: payload}
+	if lm := h.Get("Last-Modified"); lm != "" {
+		if t, err := http.ParseTime(lm); err == nil {
+			f.LastModified = t
+		}
+	}
+	if ct := h.Get("Content-Type"); ct != "" {
+		if mt, params, err := mime.ParseMediaType(ct); err == nil {
+			f.ContentType, f.Charset = mt, params["charset"]
+		} else {
+			f.ContentType = ct
+		}
+	}
+	if d, err := time.ParseDuration(rec.Header.Get(fetchDurationField)); err == nil && d > 0 {
+		f.FetchDuration = d
+	}
+	v, err := im.wh.Put(ctx, f)
+	if vigil.ErrorCode(err) == vigil.EINVALID {
+		return &badRecord{err}
+	} else if err != nil {
+		return err
+	}
+	page.resource, page.newest = v.ResourceID, v.FetchedAt
+	if typ == warc.TypeResponse {
+		im.bodies[rec.ID()] = v.ID
+	}
+	im.imported++
+	return nil
+}
+
+// pageHistory is what importWARC knows of a page's history in the store:
+// its resource (0 if none) and when its newest version was fetched.
+type pageHistory struct {
+	resource int64
+	newest   time.Time
+}
+
+// readPageHistory reads the history the store holds of url.
+func readPageHistory(ctx context.Context, st warehouse.Store, url string) (*pageHistory, error) {
+	r, err := st.FindResourceByURL(ctx, url)
+	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+		return &pageHistory{}, nil
+	} else if err != nil {
+		return nil, err
+	}
+	v, err := st.LatestVersion(ctx, r.ID)
+	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+		return &pageHistory{resource: r.ID}, nil
+	} else if err != nil {
+		return nil, err
+	}
+	return &pageHistory{resource: r.ID, newest: v.FetchedAt}, nil
+}
+
+// fetchedAt returns the page's version fetched at t, or nil.
+func (h *pageHistory) fetchedAt(ctx context.Context, st warehouse.Store, t time.Time) (*vigil.Version, error) {
+	if h.resource == 0 {
+		return nil, nil
+	}
+	v, err := st.VersionAt(ctx, h.resource, t.Truncate(time.Microsecond).Add(time.Microsecond-1))
+	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	if fetchedAfter(t, v.FetchedAt) {
+		return nil, nil
+	}
+	return v, nil
+}
+
+// fetchedAfter reports whether fetch time a comes after b at the
+// microsecond, the precision PostgreSQL keeps: a file whose times have
+// nanoseconds, imported twice into it, is imported once.
+func fetchedAfter(a, b time.Time) bool {
+	return a.Truncate(time.Microsecond).After(b.Truncate(time.Microsecond))
+}

@@ -178,3 +178,32 @@ func TestWARCImportTruncatedFile(t *testing.T) {
 		t.Errorf("imported %v, want /a", got)
 	}
 }
+
+// TestWARCImportTargetURIs: a WARC-Target-URI in angle brackets (as the
+// WARC 1.1 grammar's misprint led some tools to write it), with a
+// fragment, or with a Unicode host (an IRI) is the page Vigil would watch
+// at that address; they were skipped, the last two silently.
+func TestWARCImportTargetURIs(t *testing.T) {
+	page := httpResponse("Content-Type: text/html\r\n", "<html><body><p>fine</p></body></html>")
+	cases := map[string]string{
+		"<http://example.com/brackets>":     "http://example.com/brackets",
+		"http://example.com/page#section-2": "http://example.com/page",
+		"http://Bücher.example/x?q=1#top":   "http://xn--bcher-kva.example/x?q=1",
+		"HTTPS://EXAMPLE.COM:443/a":         "https://example.com/a",
+	}
+	var recs []foreignRecord
+	for uri := range cases {
+		recs = append(recs, foreignRecord{typ: warc.TypeResponse, uri: uri, date: "2026-01-01T00:00:00Z", block: page})
+	}
+	dst := t.TempDir()
+	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, writeForeignWARC(t, false, recs...))
+	if code != exitOK {
+		t.Errorf("import: exit %d\n%s", code, errOut)
+	}
+	got := dump(t, dst)
+	for uri, want := range cases {
+		if len(got[want]) != 1 {
+			t.Errorf("%s: not imported as %s (imported %d pages)", uri, want, len(got))
+		}
+	}
+}

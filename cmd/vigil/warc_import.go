@@ -13,14 +13,17 @@ import (
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/warc"
 	"github.com/vigil-web/vigil/internal/warehouse"
+	"github.com/vigil-web/vigil/spec"
 )
 
 // importWARC reads response and revisit records into wh. Other record
 // types (warcinfo, request, metadata...) are skipped, as are records for
-// URLs that are not http(s), and records no newer than the newest version
+// URLs that are not http(s) (dns:, ftp:...), and records no newer than the newest version
 // the store has of their URL: a version is appended to its page's history,
 // which a file imported twice would double, and an older record cannot go
-// in its middle. A revisit of a response skipped so reads the body of the
+// in its middle. A target URI is read as a sentinel's URL is (its Unicode
+// host in punycode, its fragment dropped), in angle brackets or not. A
+// revisit of a response skipped so reads the body of the
 // version stored at the response's time.
 //
 // A record that cannot be imported (a bad date, URL or HTTP message, a
@@ -105,10 +108,20 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 		im.skipped++
 		return nil
 	}
-	target := rec.Header.Get(warc.FieldTargetURI)
+	target := strings.TrimSpace(rec.Header.Get(warc.FieldTargetURI))
+	if len(target) > 1 && target[0] == '<' && target[len(target)-1] == '>' {
+		// The WARC 1.1 grammar's misprint has the URI in angle brackets,
+		// and some tools write it so (warcio reads either).
+		target = target[1 : len(target)-1]
+	}
 	if scheme, _, _ := strings.Cut(strings.ToLower(target), ":"); scheme != "http" && scheme != "https" {
 		im.skipped++
 		return nil
+	}
+	// An IRI's Unicode host is written in punycode, as a sentinel's URL is.
+	target, err := spec.NormalizeURL(target)
+	if err != nil {
+		return &badRecord{err}
 	}
 	canonical, err := vigil.CanonicalURL(target)
 	if err != nil {

@@ -207,3 +207,37 @@ func TestWARCImportTargetURIs(t *testing.T) {
 		}
 	}
 }
+
+// TestWARCImportRevisitsWithoutRefersTo: a revisit whose writer left out
+// WARC-Refers-To (a deduplicating crawler's, which WARC 1.1 allows) finds
+// its original by its payload digest, or by WARC-Refers-To-Target-URI and
+// WARC-Refers-To-Date; both were "not in the file".
+func TestWARCImportRevisitsWithoutRefersTo(t *testing.T) {
+	body := "<html><body><p>unchanged</p></body></html>"
+	digest := warc.Digest([]byte(body))
+	head := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n"
+	notModified := "HTTP/1.1 304 Not Modified\r\nETag: \"x\"\r\n\r\n"
+	file := writeForeignWARC(t, false,
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/a", date: "2026-01-01T00:00:00Z",
+			extra: warc.Header{{Name: warc.FieldPayloadDigest, Value: digest}}, block: head + body},
+		foreignRecord{typ: warc.TypeRevisit, uri: "http://example.com/a", date: "2026-01-02T00:00:00Z",
+			extra: warc.Header{{Name: warc.FieldProfile, Value: warc.ProfileIdenticalPayload}, {Name: warc.FieldPayloadDigest, Value: strings.ToLower(digest)}}, block: head},
+		foreignRecord{typ: warc.TypeRevisit, uri: "http://example.com/a", date: "2026-01-03T00:00:00Z",
+			extra: warc.Header{{Name: warc.FieldProfile, Value: "http://netpreserve.org/warc/1.1/revisit/server-not-modified"},
+				{Name: warc.FieldRefersToURI, Value: "http://example.com/a"}, {Name: warc.FieldRefersToDate, Value: "2026-01-01T00:00:00Z"}}, block: notModified},
+	)
+	dst := t.TempDir()
+	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, file)
+	if code != exitOK || !strings.Contains(errOut, "imported 3 versions") {
+		t.Errorf("import: exit %d\n%s", code, errOut)
+	}
+	got := dump(t, dst)["http://example.com/a"]
+	if len(got) != 3 {
+		t.Fatalf("%d versions imported, want 3", len(got))
+	}
+	for i, v := range got {
+		if string(v.body) != body {
+			t.Errorf("version %d: body %q", i, v.body)
+		}
+	}
+}

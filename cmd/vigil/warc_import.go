@@ -24,7 +24,9 @@ import (
 // in its middle. A target URI is read as a sentinel's URL is (its Unicode
 // host in punycode, its fragment dropped), in angle brackets or not. A
 // revisit of a response skipped so reads the body of the
-// version stored at the response's time.
+// version stored at the response's time. A revisit without WARC-Refers-To
+// finds its original by its payload digest or its WARC-Refers-To-Target-URI
+// and WARC-Refers-To-Date.
 //
 // A record that cannot be imported (a bad date, URL or HTTP message, a
 // coding not undone, a block that fails its digest, a revisit of a response
@@ -39,7 +41,7 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 		return 0, 0, err
 	}
 	r.Verify = verify
-	im := &warcImport{wh: wh, log: log, bodies: map[string]int64{}, pages: map[string]*pageHistory{}}
+	im := &warcImport{wh: wh, log: log, bodies: map[string]int64{}, byDigest: map[string]int64{}, pages: map[string]*pageHistory{}}
 	defer func() {
 		if im.stale > 0 {
 			fmt.Fprintf(log, "skipped %d records no newer than the history the store holds of their URL (imported before, or out of order)\n", im.stale)
@@ -74,10 +76,11 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 
 // warcImport is the state of one importWARC.
 type warcImport struct {
-	wh     *warehouse.Warehouse
-	log    io.Writer
-	bodies map[string]int64        // response record id -> version id
-	pages  map[string]*pageHistory // by canonical URL: the store read once a page
+	wh       *warehouse.Warehouse
+	log      io.Writer
+	bodies   map[string]int64        // response record id -> version id
+	byDigest map[string]int64        // response payload digest (upper case) -> version id
+	pages    map[string]*pageHistory // by canonical URL: the store read once a page
 
 	imported, skipped, stale, failed int
 }
@@ -144,7 +147,7 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 			if v, err := page.fetchedAt(ctx, im.wh.Store(), date); err != nil {
 				return err
 			} else if v != nil {
-				im.bodies[rec.ID()] = v.ID
+				im.original(rec, v.ID)
 			}
 		}
 		im.stale++
@@ -161,9 +164,9 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 		}
 	}
 	if typ == warc.TypeRevisit {
-		vid, ok := im.bodies[warc.StripID(rec.Header.Get(warc.FieldRefersTo))]
-		if !ok {
-			return bad("revisit of %s, a response not in the file", rec.Header.Get(warc.FieldRefersTo))
+		vid, err := im.revisited(ctx, rec)
+		if err != nil {
+			return err
 		}
 		if payload, err = im.wh.Body(ctx, vid); err != nil {
 			return err
@@ -193,10 +196,71 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 	}
 	page.resource, page.newest = v.ResourceID, v.FetchedAt
 	if typ == warc.TypeResponse {
-		im.bodies[rec.ID()] = v.ID
+		im.original(rec, v.ID)
 	}
 	im.imported++
 	return nil
+}
+
+// original notes that response rec is version vid, for the revisits that
+// refer to it by its id or its payload digest.
+func (im *warcImport) original(rec *warc.Record, vid int64) {
+	im.bodies[rec.ID()] = vid
+	d := rec.Header.Get(warc.FieldPayloadDigest)
+	if d == "" {
+		if _, _, payload, err := warc.ParseHTTPResponse(rec.Block); err == nil {
+			d = warc.Digest(payload)
+		}
+	}
+	if d != "" {
+		im.byDigest[strings.ToUpper(strings.TrimSpace(d))] = vid
+	}
+}
+
+// revisited returns the version holding the body of revisit rec: the
+// response its WARC-Refers-To names, else one with its payload digest,
+// else the version the store has of its WARC-Refers-To-Target-URI at its
+// WARC-Refers-To-Date (WARC 1.1 makes WARC-Refers-To optional; a
+// deduplicating crawler leaves it out).
+func (im *warcImport) revisited(ctx context.Context, rec *warc.Record) (int64, error) {
+	refersTo := rec.Header.Get(warc.FieldRefersTo)
+	if vid, ok := im.bodies[warc.StripID(refersTo)]; ok && refersTo != "" {
+		return vid, nil
+	}
+	digest := rec.Header.Get(warc.FieldPayloadDigest)
+	if vid, ok := im.byDigest[strings.ToUpper(strings.TrimSpace(digest))]; ok && digest != "" {
+		return vid, nil
+	}
+	uri, date := rec.Header.Get(warc.FieldRefersToURI), rec.Header.Get(warc.FieldRefersToDate)
+	if uri != "" && date != "" {
+		at, err := warc.ParseDate(date)
+		if err != nil {
+			return 0, &badRecord{err}
+		}
+		target, err := spec.NormalizeURL(strings.Trim(uri, "<>"))
+		if err != nil {
+			return 0, &badRecord{err}
+		}
+		canonical, err := vigil.CanonicalURL(target)
+		if err != nil {
+			return 0, &badRecord{err}
+		}
+		page := im.pages[canonical]
+		if page == nil {
+			if page, err = readPageHistory(ctx, im.wh.Store(), canonical); err != nil {
+				return 0, err
+			}
+			im.pages[canonical] = page
+		}
+		if v, err := page.fetchedAt(ctx, im.wh.Store(), at); err != nil || v != nil {
+			if err != nil {
+				return 0, err
+			}
+			return v.ID, nil
+		}
+	}
+	return 0, bad("revisit whose original (WARC-Refers-To %q, WARC-Payload-Digest %q, WARC-Refers-To-Target-URI %q at %q) is neither in the file nor in the store",
+		refersTo, digest, uri, date)
 }
 
 // pageHistory is what importWARC knows of a page's history in the store:

@@ -241,3 +241,33 @@ func TestWARCImportRevisitsWithoutRefersTo(t *testing.T) {
 		}
 	}
 }
+
+// TestWARCImportRecordsInAnyOrder: a file whose captures of a page are not
+// in time order (files merged, a crawl's retries) gives the page its
+// history in time order, and a revisit ahead of its original finds it;
+// the older records were skipped as "no newer than the history".
+func TestWARCImportRecordsInAnyOrder(t *testing.T) {
+	page := func(s string) string {
+		return httpResponse("Content-Type: text/html\r\n", "<html><body><p>"+s+"</p></body></html>")
+	}
+	file := writeForeignWARC(t, false,
+		foreignRecord{typ: warc.TypeRevisit, uri: "http://example.com/a", date: "2026-01-04T00:00:00Z",
+			extra: warc.Header{{Name: warc.FieldRefersTo, Value: warc.BracketID(warc.NameID("foreign b"))}}, block: "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n"},
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/a", date: "2026-01-02T00:00:00Z", block: page("two")},
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/a", date: "2026-01-03T00:00:00Z", block: page("three")},
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/a", date: "2026-01-01T00:00:00Z", block: page("one")},
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/a", date: "2026-01-03T00:00:00Z", block: page("three")}, // a duplicate
+	)
+	dst := t.TempDir()
+	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, file)
+	if code != exitOK || !strings.Contains(errOut, "imported 4 versions") {
+		t.Errorf("import: exit %d\n%s", code, errOut)
+	}
+	var got []string
+	for _, v := range dump(t, dst)["http://example.com/a"] {
+		got = append(got, v.v.FetchedAt.Format("02")+" "+string(v.body[len("<html><body><p>"):len(v.body)-len("</p></body></html>")]))
+	}
+	if want := "01 one,02 two,03 three,04 two"; strings.Join(got, ",") != want {
+		t.Errorf("history %s, want %s", strings.Join(got, ","), want)
+	}
+}

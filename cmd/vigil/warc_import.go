@@ -18,23 +18,28 @@ import (
 
 // importWARC reads response and revisit records into wh. Other record
 // types (warcinfo, request, metadata...) are skipped, as are records for
-// URLs that are not http(s) (dns:, ftp:...), and records no newer than the newest version
-// the store has of their URL: a version is appended to its page's history,
-// which a file imported twice would double, and an older record cannot go
-// in its middle. A target URI is read as a sentinel's URL is (its Unicode
-// host in punycode, its fragment dropped), in angle brackets or not. A
-// revisit of a response skipped so reads the body of the
-// version stored at the response's time. A revisit without WARC-Refers-To
-// finds its original by its payload digest or its WARC-Refers-To-Target-URI
-// and WARC-Refers-To-Date.
+// URLs that are not http(s) (dns:, ftp:...). A target URI is read as a
+// sentinel's URL is (its Unicode host in punycode, its fragment dropped),
+// in angle brackets or not.
+//
+// The records are imported in the order of their WARC-Date, whatever their
+// order in the file: they are read first into a temporary file (in
+// os.TempDir), and then read from it in that order. A version is appended
+// to its page's history, so a record no newer than the newest version the
+// store has of its URL is skipped: a file imported twice adds nothing, and
+// an older record cannot go in the middle of a history. A revisit of a
+// response skipped so reads the body of the version stored at the
+// response's time. A revisit without WARC-Refers-To finds its original by
+// its payload digest or its WARC-Refers-To-Target-URI and
+// WARC-Refers-To-Date.
 //
 // A record that cannot be imported (a bad date, URL or HTTP message, a
 // coding not undone, a block that fails its digest, a revisit of a response
 // not in the file) is named on log by its number and offset, and the
-// records after it are imported; importWARC then returns an error saying
-// how many there were. A file that cannot be read further (cut short, not
-// WARC) stops the import there with the reader's error, which names the
-// record; the records before it stay imported, and imported counts them.
+// others are imported; importWARC then returns an error saying how many
+// there were. A file that cannot be read further (cut short, not WARC)
+// has the records before the one it cannot read imported, and then
+// importWARC returns the reader's error, which names that record.
 func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, verify bool, log io.Writer) (imported, skipped int, err error) {
 	r, err := warc.NewReader(in)
 	if err != nil {
@@ -47,6 +52,12 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 			fmt.Fprintf(log, "skipped %d records no newer than the history the store holds of their URL (imported before, or out of order)\n", im.stale)
 		}
 	}()
+	sp, err := newSpool()
+	if err != nil {
+		return 0, 0, err
+	}
+	defer sp.remove()
+	var readErr error
 	for {
 		rec, err := r.Next()
 		if err == io.EOF {
@@ -58,20 +69,62 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 			continue
 		}
 		if err != nil {
-			return im.imported, im.skipped, err
+			readErr = err
+			break
+		}
+		if !importable(rec) {
+			im.skipped++
+			continue
+		}
+		at, err := rec.Date()
+		if err != nil {
+			im.failed++
+			fmt.Fprintf(log, "record %d at offset %d (%s): %s; not imported\n", r.Number(), r.Offset(), rec.ID(), &badRecord{err})
+			continue
 		}
 		var bad *badRecord
-		if err := im.record(ctx, rec); errors.As(err, &bad) {
+		if err := sp.add(rec, spooled{number: r.Number(), offset: r.Offset(), at: at}); errors.As(err, &bad) {
 			im.failed++
 			fmt.Fprintf(log, "record %d at offset %d (%s): %s; not imported\n", r.Number(), r.Offset(), rec.ID(), bad)
 		} else if err != nil {
-			return im.imported, im.skipped, fmt.Errorf("record %d at offset %d (%s): %w", r.Number(), r.Offset(), rec.ID(), err)
+			return im.imported, im.skipped, err
 		}
 	}
-	if im.failed > 0 {
+	err = sp.each(func(rec *warc.Record, s spooled) error {
+		var bad *badRecord
+		if err := im.record(ctx, rec); errors.As(err, &bad) {
+			im.failed++
+			fmt.Fprintf(log, "record %d at offset %d (%s): %s; not imported\n", s.number, s.offset, rec.ID(), bad)
+		} else if err != nil {
+			return fmt.Errorf("record %d at offset %d (%s): %w", s.number, s.offset, rec.ID(), err)
+		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		return im.imported, im.skipped, err
+	case readErr != nil:
+		if im.failed > 0 {
+			fmt.Fprintf(log, "%d records could not be imported (named above)\n", im.failed)
+		}
+		return im.imported, im.skipped, readErr
+	case im.failed > 0:
 		return im.imported, im.skipped, fmt.Errorf("%d records could not be imported (named above)", im.failed)
 	}
 	return im.imported, im.skipped, nil
+}
+
+// importable reports whether rec is an HTTP response or revisit of an
+// http(s) URL, a record importWARC imports.
+func importable(rec *warc.Record) bool {
+	if typ := rec.Type(); typ != warc.TypeResponse && typ != warc.TypeRevisit {
+		return false
+	}
+	if ct := rec.Header.Get(warc.FieldContentType); !strings.Contains(ct, "http") {
+		return false
+	}
+	scheme, _, _ := strings.Cut(strings.ToLower(strings.TrimPrefix(strings.TrimSpace(rec.Header.Get(warc.FieldTargetURI)), "<")), ":")
+	return scheme == "http" || scheme == "https"
 }
 
 // warcImport is the state of one importWARC.
@@ -100,26 +153,14 @@ func (e *badRecord) Error() string {
 
 func bad(format string, args ...any) error { return &badRecord{fmt.Errorf(format, args...)} }
 
-// record imports one record, or skips it.
+// record imports one importable record, or skips it.
 func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 	typ := rec.Type()
-	if typ != warc.TypeResponse && typ != warc.TypeRevisit {
-		im.skipped++
-		return nil
-	}
-	if ct := rec.Header.Get(warc.FieldContentType); !strings.Contains(ct, "http") {
-		im.skipped++
-		return nil
-	}
 	target := strings.TrimSpace(rec.Header.Get(warc.FieldTargetURI))
 	if len(target) > 1 && target[0] == '<' && target[len(target)-1] == '>' {
 		// The WARC 1.1 grammar's misprint has the URI in angle brackets,
 		// and some tools write it so (warcio reads either).
 		target = target[1 : len(target)-1]
-	}
-	if scheme, _, _ := strings.Cut(strings.ToLower(target), ":"); scheme != "http" && scheme != "https" {
-		im.skipped++
-		return nil
 	}
 	// An IRI's Unicode host is written in punycode, as a sentinel's URL is.
 	target, err := spec.NormalizeURL(target)

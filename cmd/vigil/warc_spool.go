@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"time"
+
+	"github.com/vigil-web/vigil/internal/warc"
+)
+
+// spool holds the records importWARC will import, in a temporary file, so
+// that it can import them in the order of their dates without holding
+// their blocks in memory.
+type spool struct {
+	f       *os.File
+	w       *bufio.Writer
+	written int64
+	buf     bytes.Buffer // a record as written
+	records []spooled
+}
+
+// spooled is one record of a spool: where it was in the file imported
+// (for messages), its date, and where it is in the spool.
+type spooled struct {
+	number      int
+	offset      int64
+	at          time.Time
+	start, size int64
+}
+
+// newSpool creates a spool in os.TempDir.
+func newSpool() (*spool, error) {
+	f, err := os.CreateTemp("", "vigil-import-*.warc")
+	if err != nil {
+		return nil, fmt.Errorf("import warc: %w", err)
+	}
+	return &spool{f: f, w: bufio.NewWriterSize(f, 1<<16)}, nil
+}
+
+// remove closes and removes the spool's file.
+func (s *spool) remove() {
+	s.f.Close()
+	os.Remove(s.f.Name())
+}
+
+// add writes rec to the spool. A record the writer refuses (a field name
+// with a control character) is a badRecord.
+func (s *spool) add(rec *warc.Record, at spooled) error {
+	s.buf.Reset()
+	if err := warc.NewPlainWriter(&s.buf).Write(rec); err != nil {
+		return &badRecord{err}
+	}
+	at.start, at.size = s.written, int64(s.buf.Len())
+	n, err := s.w.Write(s.buf.Bytes())
+	s.written += int64(n)
+	if err != nil {
+		return fmt.Errorf("import warc: spool: %w", err)
+	}
+	s.records = append(s.records, at)
+	return nil
+}
+
+// each calls fn with each record of the spool in the order of their
+// dates, and in the order they were added for one date, and stops at
+// fn's first error.
+func (s *spool) each(fn func(*warc.Record, spooled) error) error {
+	if err := s.w.Flush(); err != nil {
+		return fmt.Errorf("import warc: spool: %w", err)
+	}
+	sort.SliceStable(s.records, func(i, j int) bool { return s.records[i].at.Before(s.records[j].at) })
+	for _, at := range s.records {
+		r, err := warc.NewReader(io.NewSectionReader(s.f, at.start, at.size))
+		if err != nil {
+			return fmt.Errorf("import warc: spool: %w", err)
+		}
+		rec, err := r.Next()
+		if err != nil {
+			return fmt.Errorf("import warc: spool: record %d at offset %d: %w", at.number, at.offset, err)
+		}
+		if err := fn(rec, at); err != nil {
+			return err
+		}
+	}
+	return nil
+}

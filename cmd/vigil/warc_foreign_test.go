@@ -271,3 +271,24 @@ func TestWARCImportRecordsInAnyOrder(t *testing.T) {
 		t.Errorf("history %s, want %s", strings.Join(got, ","), want)
 	}
 }
+
+// TestWARCImportSkipsHugeRecords: a record longer than import warc takes
+// (a video in a crawl) is named and skipped, and the records after it are
+// imported; it stopped the import, and one up to 1 GiB was read into
+// memory to be stored.
+func TestWARCImportSkipsHugeRecords(t *testing.T) {
+	page := httpResponse("Content-Type: text/html\r\n", "<html><body><p>fine</p></body></html>")
+	huge := httpResponse("Content-Type: video/mp4\r\n", strings.Repeat("\x00", importMaxBlock))
+	file := writeForeignWARC(t, false,
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/video.mp4", date: "2026-01-01T00:00:00Z", block: huge},
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/a", date: "2026-01-01T00:00:00Z", block: page},
+	)
+	dst := t.TempDir()
+	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, file)
+	if code != exitError || !strings.Contains(errOut, "record 1 at offset 0") || !strings.Contains(errOut, "imported 1 versions") {
+		t.Errorf("import: exit %d\n%s", code, errOut)
+	}
+	if got := dump(t, dst); len(got) != 1 || len(got["http://example.com/a"]) != 1 {
+		t.Errorf("imported %d pages, want /a", len(got))
+	}
+}

@@ -34,7 +34,8 @@ import (
 // WARC-Refers-To-Date.
 //
 // A record that cannot be imported (a bad date, URL or HTTP message, a
-// coding not undone, a block that fails its digest, a revisit of a response
+// coding not undone, a block that fails its digest, a block longer than
+// importMaxBlock or a payload that decodes to more, a revisit of a response
 // not in the file) is named on log by its number and offset, and the
 // others are imported; importWARC then returns an error saying how many
 // there were. A file that cannot be read further (cut short, not WARC)
@@ -46,6 +47,7 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 		return 0, 0, err
 	}
 	r.Verify = verify
+	r.MaxBlock = importMaxBlock
 	im := &warcImport{wh: wh, log: log, bodies: map[string]int64{}, byDigest: map[string]int64{}, pages: map[string]*pageHistory{}}
 	defer func() {
 		if im.stale > 0 {
@@ -63,7 +65,7 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 		if err == io.EOF {
 			break
 		}
-		if errors.Is(err, warc.ErrDigest) {
+		if errors.Is(err, warc.ErrDigest) || errors.Is(err, warc.ErrTooLong) {
 			im.failed++
 			fmt.Fprintf(log, "%s; not imported\n", strings.TrimPrefix(err.Error(), "warc: "))
 			continue
@@ -113,6 +115,11 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 	}
 	return im.imported, im.skipped, nil
 }
+
+// importMaxBlock is the longest record import warc takes; it names and
+// skips a longer one (a video in a crawl). Vigil's fetcher keeps a page of
+// up to 20 MiB decoded, so any page it could have fetched fits.
+const importMaxBlock = 64 << 20
 
 // importable reports whether rec is an HTTP response or revisit of an
 // http(s) URL, a record importWARC imports.
@@ -200,7 +207,7 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 		return &badRecord{err}
 	}
 	if typ == warc.TypeResponse {
-		if payload, err = warc.DecodePayload(h, payload); err != nil {
+		if payload, err = warc.DecodePayload(h, payload, importMaxBlock); err != nil {
 			return &badRecord{err}
 		}
 	}

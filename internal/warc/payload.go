@@ -21,13 +21,17 @@ import (
 // body decoded but the header as sent leaves neither, and a payload that is
 // not chunked or not gzip (by its first bytes) is taken as decoded already,
 // as warcio takes it. An unknown coding (br, compress...) is an error, as
-// is an entity longer than MaxBlock.
-func DecodePayload(h http.Header, payload []byte) ([]byte, error) {
+// is an entity longer than limit bytes (or MaxBlock, if limit is not
+// positive), read no further than that.
+func DecodePayload(h http.Header, payload []byte, limit int) ([]byte, error) {
+	if limit <= 0 || limit > MaxBlock {
+		limit = MaxBlock
+	}
 	for _, te := range codings(h.Values("Transfer-Encoding")) {
 		if te != "chunked" {
 			continue
 		}
-		if b, err := io.ReadAll(io.LimitReader(httputil.NewChunkedReader(bytes.NewReader(payload)), MaxBlock+1)); err == nil {
+		if b, err := io.ReadAll(io.LimitReader(httputil.NewChunkedReader(bytes.NewReader(payload)), int64(limit)+1)); err == nil {
 			payload = b
 		}
 		break
@@ -55,14 +59,14 @@ func DecodePayload(h http.Header, payload []byte) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("warc: content coding %s: %w", ce[i], err)
 		}
-		b, err := io.ReadAll(io.LimitReader(bufio.NewReader(zr), MaxBlock+1))
+		b, err := io.ReadAll(io.LimitReader(bufio.NewReader(zr), int64(limit)+1))
 		if err != nil {
 			return nil, fmt.Errorf("warc: content coding %s: %w", ce[i], err)
 		}
 		payload = b
 	}
-	if len(payload) > MaxBlock {
-		return nil, fmt.Errorf("warc: decoded payload longer than %d bytes", MaxBlock)
+	if len(payload) > limit {
+		return nil, fmt.Errorf("warc: decoded payload longer than %d bytes", limit)
 	}
 	return payload, nil
 }

@@ -12,7 +12,8 @@ import (
 	"strings"
 )
 
-// MaxBlock is the largest record block the reader accepts.
+// MaxBlock is the largest record block the reader accepts, unless its
+// MaxBlock field says less.
 const MaxBlock = 1 << 30
 
 // MaxHeader is the most bytes a record's version line and header may take,
@@ -25,9 +26,12 @@ type Reader struct {
 	br *bufio.Reader
 	// Verify makes Next check WARC-Block-Digest (sha1) when present.
 	Verify bool
-	n      int   // records read, for error messages
-	off    int64 // bytes read from the (uncompressed) stream
-	start  int64 // where the record last read starts
+	// MaxBlock, when positive and under the constant MaxBlock, is the
+	// longest block Next returns; a longer one is skipped (ErrTooLong).
+	MaxBlock int64
+	n        int   // records read, for error messages
+	off      int64 // bytes read from the (uncompressed) stream
+	start    int64 // where the record last read starts
 }
 
 // Offset returns where the record last returned (or refused) by Next
@@ -160,23 +164,37 @@ func (r *Reader) Next() (*Record, error) {
 		}
 	}
 	n, err := strconv.ParseInt(rec.Header.Get(FieldContentLength), 10, 64)
-	if err != nil || n < 0 || n > MaxBlock {
+	if err != nil || n < 0 {
 		return nil, fmt.Errorf("warc: %s: bad Content-Length %q", r.where(), rec.Header.Get(FieldContentLength))
 	}
+	limit := int64(MaxBlock)
+	if r.MaxBlock > 0 && r.MaxBlock < limit {
+		limit = r.MaxBlock
+	}
 	// Grow the block as it is read: a lying Content-Length must not make
-	// the reader allocate it up front.
+	// the reader allocate it up front. A block too long is read past, not
+	// kept, so that the records after it can be read.
 	var block bytes.Buffer
-	copied, err := io.CopyN(&block, r.br, n)
+	var dst io.Writer = &block
+	if n > limit {
+		dst = io.Discard
+	}
+	copied, err := io.CopyN(dst, r.br, n)
 	r.off += copied
 	if err != nil {
 		return nil, fmt.Errorf("warc: %s (%s): block of %d bytes cut short at %d: %w", r.where(), rec.ID(), n, copied, unexpected(err))
 	}
-	rec.Block = block.Bytes()
+	if n <= limit {
+		rec.Block = block.Bytes()
+	}
 	var end [4]byte
 	read, err := io.ReadFull(r.br, end[:])
 	r.off += int64(read)
 	if err != nil || !bytes.Equal(end[:], []byte("\r\n\r\n")) {
 		return nil, fmt.Errorf("warc: %s (%s): block not followed by CRLF CRLF (Content-Length wrong?)", r.where(), rec.ID())
+	}
+	if n > limit {
+		return rec, fmt.Errorf("warc: %s (%s): block of %d bytes: %w (%d)", r.where(), rec.ID(), n, ErrTooLong, limit)
 	}
 	if r.Verify {
 		if d := rec.Header.Get(FieldBlockDigest); strings.HasPrefix(strings.ToLower(d), "sha1:") && !strings.EqualFold(d, Digest(rec.Block)) {
@@ -185,6 +203,10 @@ func (r *Reader) Next() (*Record, error) {
 	}
 	return rec, nil
 }
+
+// ErrTooLong is wrapped by the error for a record whose block is longer
+// than the reader takes; the record is returned without its block.
+var ErrTooLong = errors.New("block longer than the reader takes")
 
 // ErrDigest is wrapped by the error for a block that does not match its
 // WARC-Block-Digest.

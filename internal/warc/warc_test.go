@@ -290,15 +290,17 @@ func TestDecodePayloadErrors(t *testing.T) {
 	cases := []struct {
 		name, coding string
 		payload      []byte
+		limit        int
 		want         string
 	}{
-		{"br", "br", []byte("\x0b\x02\x80hello\x03"), `"br"`},
-		{"gzip-then-br", "gzip, br", gz.Bytes(), `"br"`},
-		{"truncated-gzip", "gzip", gz.Bytes()[:gz.Len()/2], "gzip"},
+		{"br", "br", []byte("\x0b\x02\x80hello\x03"), 0, `"br"`},
+		{"gzip-then-br", "gzip, br", gz.Bytes(), 0, `"br"`},
+		{"truncated-gzip", "gzip", gz.Bytes()[:gz.Len()/2], 0, "gzip"},
+		{"gzip-past-limit", "gzip", gz.Bytes(), 999, "longer than 999 bytes"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := warc.DecodePayload(http.Header{"Content-Encoding": {c.coding}}, c.payload)
+			_, err := warc.DecodePayload(http.Header{"Content-Encoding": {c.coding}}, c.payload, c.limit)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("error %v, want one naming %s", err, c.want)
 			}
@@ -337,5 +339,33 @@ func TestReaderErrorsSayWhere(t *testing.T) {
 		if _, err := r.Next(); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("gzip %v: error %v, want one saying %s", gz, err, want)
 		}
+	}
+}
+
+// TestReaderSkipsLongBlocks: a record whose block is longer than the
+// reader's MaxBlock is returned with its header, no block and an error
+// wrapping ErrTooLong, and the reader goes on to the next record; the
+// reader stopped at it, and read a block up to 1 GiB into memory.
+func TestReaderSkipsLongBlocks(t *testing.T) {
+	rec := func(id, block string) string {
+		return fmt.Sprintf("WARC/1.1\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:uuid:%s>\r\nWARC-Date: 2016-09-19T17:20:24Z\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n", id, len(block), block)
+	}
+	in := rec("1", strings.Repeat("x", 100)) + rec("2", "small") + rec("3", strings.Repeat("y", 10))
+	r, err := warc.NewReader(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.MaxBlock = 10
+	got, err := r.Next()
+	if !errors.Is(err, warc.ErrTooLong) || got == nil || got.ID() != "urn:uuid:1" || got.Block != nil || !strings.Contains(err.Error(), "record 1 at offset 0") {
+		t.Fatalf("long record: %v %v", got, err)
+	}
+	for _, want := range []string{"small", strings.Repeat("y", 10)} {
+		if got, err := r.Next(); err != nil || string(got.Block) != want {
+			t.Fatalf("next record: %v %v", got, err)
+		}
+	}
+	if _, err := r.Next(); err != io.EOF {
+		t.Fatalf("after the last: %v", err)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"sort"
@@ -71,7 +70,8 @@ func ParseHTTPResponse(block []byte) (status int, h http.Header, payload []byte,
 		// The standard's own revisit example writes the version so.
 		block = append([]byte("HTTP/1.1 "), block[len("HTTP/1.x "):]...)
 	}
-	br := bufio.NewReader(bytes.NewReader(block))
+	rd := bytes.NewReader(block)
+	br := bufio.NewReader(rd)
 	resp, err := http.ReadResponse(br, nil)
 	if err != nil {
 		return 0, nil, nil, fmt.Errorf("warc: http response: %w", err)
@@ -83,14 +83,7 @@ func ParseHTTPResponse(block []byte) (status int, h http.Header, payload []byte,
 		resp.Header["Transfer-Encoding"] = resp.TransferEncoding
 	}
 	// The payload is what follows the header in the block, whatever
-	// Content-Length says (a record keeps what was received).
-	i := bytes.Index(block, []byte("\r\n\r\n"))
-	if j := bytes.Index(block, []byte("\n\n")); i < 0 || (j >= 0 && j < i) {
-		if j < 0 {
-			payload, _ = io.ReadAll(resp.Body)
-			return resp.StatusCode, resp.Header, payload, nil
-		}
-		return resp.StatusCode, resp.Header, block[j+2:], nil
-	}
-	return resp.StatusCode, resp.Header, block[i+4:], nil
+	// Content-Length says (a record keeps what was received): the bytes
+	// ReadResponse left unread, however the header's lines ended.
+	return resp.StatusCode, resp.Header, block[len(block)-rd.Len()-br.Buffered():], nil
 }

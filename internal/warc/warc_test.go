@@ -369,3 +369,27 @@ func TestReaderSkipsLongBlocks(t *testing.T) {
 		t.Fatalf("after the last: %v", err)
 	}
 }
+
+// TestParseHTTPResponsePayload: the payload is what follows the header in
+// the block, however the header's lines end and whatever its
+// Content-Length or Transfer-Encoding say; a header ended by LF CRLF gave
+// the body as Go's HTTP reader decoded it (FuzzDecodePayload found it).
+func TestParseHTTPResponsePayload(t *testing.T) {
+	cases := map[string]struct{ block, payload string }{
+		"crlf":              {"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nabcd", "abcd"},
+		"lf":                {"HTTP/1.1 200 OK\nContent-Length: 2\n\nabcd", "abcd"},
+		"lf-crlf":           {"HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\r\n1\r\nx\r\n0\r\n\r\n", "1\r\nx\r\n0\r\n\r\n"},
+		"crlf-lf":           {"HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\nab", "ab"},
+		"lf-body-has-crlf":  {"HTTP/1.1 200 OK\nA: b\n\nx\r\n\r\ny", "x\r\n\r\ny"},
+		"crlf-body-has-lf2": {"HTTP/1.1 200 OK\r\nA: b\r\n\r\nx\n\ny", "x\n\ny"},
+		"no-body":           {"HTTP/1.1 304 Not Modified\r\n\r\n", ""},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, _, payload, err := warc.ParseHTTPResponse([]byte(c.block))
+			if err != nil || string(payload) != c.payload {
+				t.Errorf("payload %q, %v; want %q", payload, err, c.payload)
+			}
+		})
+	}
+}

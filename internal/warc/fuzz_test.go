@@ -53,3 +53,26 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodePayload feeds arbitrary bytes to what import warc does with a
+// response record's block, ParseHTTPResponse and then DecodePayload: they
+// must never panic, a payload must be the end of the block, and an entity
+// must not pass the limit it is given. Seeds are under
+// testdata/fuzz/FuzzDecodePayload (chunked, gzip, deflate, both).
+func FuzzDecodePayload(f *testing.F) {
+	f.Add([]byte("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"))
+	const limit = 1 << 16
+	f.Fuzz(func(t *testing.T, block []byte) {
+		_, h, payload, err := warc.ParseHTTPResponse(block)
+		if err != nil {
+			return
+		}
+		if !bytes.HasSuffix(block, payload) {
+			t.Fatalf("payload %q is not the end of the block", payload)
+		}
+		entity, err := warc.DecodePayload(h, payload, limit)
+		if err == nil && len(entity) > limit {
+			t.Fatalf("entity of %d bytes past the limit of %d", len(entity), limit)
+		}
+	})
+}

@@ -292,3 +292,30 @@ func TestWARCImportSkipsHugeRecords(t *testing.T) {
 		t.Errorf("imported %d pages, want /a", len(got))
 	}
 }
+
+// TestWARCImportRefusesIncompleteRecords: a response its writer cut short
+// (WARC-Truncated, a crawler's size or time limit) or split into segments
+// (WARC-Segment-Number, continuation records) holds part of the page: it
+// is named and not imported, where it was stored as a version of the page
+// with a part of its body.
+func TestWARCImportRefusesIncompleteRecords(t *testing.T) {
+	page := httpResponse("Content-Type: text/html\r\n", "<html><body><p>fine</p></body></html>")
+	file := writeForeignWARC(t, false,
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/a", date: "2026-01-01T00:00:00Z",
+			extra: warc.Header{{Name: "WARC-Truncated", Value: "length"}}, block: page[:len(page)-20]},
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/b", date: "2026-01-01T00:00:00Z",
+			extra: warc.Header{{Name: "WARC-Segment-Number", Value: "1"}}, block: page[:len(page)-20]},
+		foreignRecord{typ: warc.TypeContinuation, uri: "http://example.com/b", date: "2026-01-01T00:00:00Z",
+			extra: warc.Header{{Name: "WARC-Segment-Number", Value: "2"}, {Name: "WARC-Segment-Origin-ID", Value: warc.BracketID(warc.NameID("foreign b"))}}, block: page[len(page)-20:]},
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/c", date: "2026-01-01T00:00:00Z", block: page},
+	)
+	dst := t.TempDir()
+	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, file)
+	if code != exitError || !strings.Contains(errOut, "record 1 at offset") || !strings.Contains(errOut, "truncated") ||
+		!strings.Contains(errOut, "record 2 at offset") || !strings.Contains(errOut, "segment") || !strings.Contains(errOut, "imported 1 versions") {
+		t.Errorf("import: exit %d\n%s", code, errOut)
+	}
+	if got := dump(t, dst); len(got) != 1 || len(got["http://example.com/c"]) != 1 {
+		t.Errorf("imported %d pages, want /c", len(got))
+	}
+}

@@ -34,7 +34,8 @@ import (
 // WARC-Refers-To-Date.
 //
 // A record that cannot be imported (a bad date, URL or HTTP message, a
-// coding not undone, a block that fails its digest, a block longer than
+// coding not undone, a record its writer truncated or split in segments,
+// a block that fails its digest, a block longer than
 // importMaxBlock or a payload that decodes to more, a revisit of a response
 // not in the file) is named on log by its number and offset, and the
 // others are imported; importWARC then returns an error saying how many
@@ -163,6 +164,13 @@ func bad(format string, args ...any) error { return &badRecord{fmt.Errorf(format
 // record imports one importable record, or skips it.
 func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 	typ := rec.Type()
+	// A part of a page is no version of it.
+	if why := rec.Header.Get(warc.FieldTruncated); why != "" {
+		return bad("truncated by its writer (WARC-Truncated: %s)", why)
+	}
+	if n := rec.Header.Get(warc.FieldSegmentNumber); n != "" {
+		return bad("segment %s of a record split in segments, which import warc does not join", n)
+	}
 	target := strings.TrimSpace(rec.Header.Get(warc.FieldTargetURI))
 	if len(target) > 1 && target[0] == '<' && target[len(target)-1] == '>' {
 		// The WARC 1.1 grammar's misprint has the URI in angle brackets,

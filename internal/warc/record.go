@@ -43,6 +43,8 @@ const (
 	FieldWarcinfoID     = "WARC-Warcinfo-ID"
 	FieldFilename       = "WARC-Filename"
 	FieldIdentifiedType = "WARC-Identified-Payload-Type"
+	FieldTruncated      = "WARC-Truncated"
+	FieldSegmentNumber  = "WARC-Segment-Number"
 )
 
 // Field is one named field of a record header.

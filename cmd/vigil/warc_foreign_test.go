@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ import (
 // would write it.
 type foreignRecord struct {
 	typ, uri, date string
-	extra          warc.Header // more fields (WARC-Refers-To, Content-Type...)
+	extra          warc.Header // more fields (WARC-Refers-To, Content-Type...; "" leaves one out)
 	block          string
 }
 
@@ -39,10 +40,15 @@ func writeForeignWARC(t *testing.T, gz bool, recs ...foreignRecord) string {
 		if r.uri != "" {
 			h = append(h, warc.Field{Name: warc.FieldTargetURI, Value: r.uri})
 		}
-		if r.extra.Get(warc.FieldContentType) == "" && (r.typ == warc.TypeResponse || r.typ == warc.TypeRevisit) {
+		if !slices.ContainsFunc(r.extra, func(f warc.Field) bool { return f.Name == warc.FieldContentType }) &&
+			(r.typ == warc.TypeResponse || r.typ == warc.TypeRevisit) {
 			h = append(h, warc.Field{Name: warc.FieldContentType, Value: "application/http; msgtype=response"})
 		}
-		h = append(h, r.extra...)
+		for _, f := range r.extra {
+			if f.Value != "" { // an empty value leaves the field out
+				h = append(h, f)
+			}
+		}
 		if err := w.Write(&warc.Record{Header: h, Block: []byte(r.block)}); err != nil {
 			t.Fatal(err)
 		}
@@ -317,5 +323,26 @@ func TestWARCImportRefusesIncompleteRecords(t *testing.T) {
 	}
 	if got := dump(t, dst); len(got) != 1 || len(got["http://example.com/c"]) != 1 {
 		t.Errorf("imported %d pages, want /c", len(got))
+	}
+}
+
+// TestWARCImportResponseWithoutContentType: a response record without the
+// Content-Type WARC 1.1 asks for, its block an HTTP response, is imported
+// as warcio reads it; it was skipped without a word.
+func TestWARCImportResponseWithoutContentType(t *testing.T) {
+	page := httpResponse("Content-Type: text/html\r\n", "<html><body><p>fine</p></body></html>")
+	file := writeForeignWARC(t, false,
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/a", date: "2026-01-01T00:00:00Z",
+			extra: warc.Header{{Name: warc.FieldContentType, Value: ""}}, block: page},
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/b", date: "2026-01-01T00:00:00Z",
+			extra: warc.Header{{Name: warc.FieldContentType, Value: ""}}, block: "not http"},
+	)
+	dst := t.TempDir()
+	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, file)
+	if code != exitOK || !strings.Contains(errOut, "imported 1 versions; skipped 1 records") {
+		t.Errorf("import: exit %d\n%s", code, errOut)
+	}
+	if got := dump(t, dst); len(got) != 1 || len(got["http://example.com/a"]) != 1 {
+		t.Errorf("imported %d pages, want /a", len(got))
 	}
 }

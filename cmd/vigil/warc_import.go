@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -128,7 +129,10 @@ func importable(rec *warc.Record) bool {
 	if typ := rec.Type(); typ != warc.TypeResponse && typ != warc.TypeRevisit {
 		return false
 	}
-	if ct := rec.Header.Get(warc.FieldContentType); !strings.Contains(ct, "http") {
+	// WARC 1.1 asks for a Content-Type; without one, a block that starts
+	// as an HTTP response is one (as warcio reads it).
+	ct := rec.Header.Get(warc.FieldContentType)
+	if !strings.Contains(ct, "http") && (ct != "" || !bytes.HasPrefix(rec.Block, []byte("HTTP/"))) {
 		return false
 	}
 	scheme, _, _ := strings.Cut(strings.ToLower(strings.TrimPrefix(strings.TrimSpace(rec.Header.Get(warc.FieldTargetURI)), "<")), ":")

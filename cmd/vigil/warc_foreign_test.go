@@ -346,3 +346,35 @@ func TestWARCImportResponseWithoutContentType(t *testing.T) {
 		t.Errorf("imported %d pages, want /a", len(got))
 	}
 }
+
+// TestWARCImportRevisitTakesItsOriginalsHeader: a revisit with no HTTP
+// header (an empty block, which WARC 1.1 allows) or a 304 Not Modified's
+// (a server-not-modified revisit) is its original's status, type and
+// validators with the same body; the first was refused as malformed HTTP,
+// the second stored as a 304 of no type, which Vigil reads as text.
+func TestWARCImportRevisitTakesItsOriginalsHeader(t *testing.T) {
+	body := "<html><body><p>unchanged</p></body></html>"
+	file := writeForeignWARC(t, false,
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/a", date: "2026-01-01T00:00:00Z",
+			block: "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nETag: \"x\"\r\nLast-Modified: Wed, 31 Dec 2025 00:00:00 GMT\r\n\r\n" + body},
+		foreignRecord{typ: warc.TypeRevisit, uri: "http://example.com/a", date: "2026-01-02T00:00:00Z",
+			extra: warc.Header{{Name: warc.FieldRefersTo, Value: warc.BracketID(warc.NameID("foreign a"))}, {Name: warc.FieldContentType, Value: ""}}},
+		foreignRecord{typ: warc.TypeRevisit, uri: "http://example.com/a", date: "2026-01-03T00:00:00Z",
+			extra: warc.Header{{Name: warc.FieldRefersTo, Value: warc.BracketID(warc.NameID("foreign a"))}, {Name: warc.FieldProfile, Value: "http://netpreserve.org/warc/1.1/revisit/server-not-modified"}},
+			block: "HTTP/1.1 304 Not Modified\r\nETag: \"x\"\r\n\r\n"},
+	)
+	dst := t.TempDir()
+	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, file)
+	if code != exitOK || !strings.Contains(errOut, "imported 3 versions") {
+		t.Errorf("import: exit %d\n%s", code, errOut)
+	}
+	got := dump(t, dst)["http://example.com/a"]
+	if len(got) != 3 {
+		t.Fatalf("%d versions imported, want 3", len(got))
+	}
+	for i, v := range got {
+		if string(v.body) != body || v.v.Status != 200 || v.v.ContentType != "text/html" || v.v.Charset != "utf-8" || v.v.ETag != `"x"` || v.v.LastModified.IsZero() {
+			t.Errorf("version %d: %d %q %q %q %v %q", i, v.v.Status, v.v.ContentType, v.v.Charset, v.v.ETag, v.v.LastModified, v.body)
+		}
+	}
+}

@@ -126,13 +126,20 @@ const importMaxBlock = 64 << 20
 // importable reports whether rec is an HTTP response or revisit of an
 // http(s) URL, a record importWARC imports.
 func importable(rec *warc.Record) bool {
-	if typ := rec.Type(); typ != warc.TypeResponse && typ != warc.TypeRevisit {
+	typ := rec.Type()
+	if typ != warc.TypeResponse && typ != warc.TypeRevisit {
 		return false
 	}
 	// WARC 1.1 asks for a Content-Type; without one, a block that starts
-	// as an HTTP response is one (as warcio reads it).
-	ct := rec.Header.Get(warc.FieldContentType)
-	if !strings.Contains(ct, "http") && (ct != "" || !bytes.HasPrefix(rec.Block, []byte("HTTP/"))) {
+	// as an HTTP response is one (as warcio reads it), and so is a
+	// revisit's empty block (its original's header stands).
+	switch ct := rec.Header.Get(warc.FieldContentType); {
+	case strings.Contains(ct, "http"):
+	case ct != "":
+		return false
+	case bytes.HasPrefix(rec.Block, []byte("HTTP/")):
+	case typ == warc.TypeRevisit && len(bytes.TrimSpace(rec.Block)) == 0:
+	default:
 		return false
 	}
 	scheme, _, _ := strings.Cut(strings.ToLower(strings.TrimPrefix(strings.TrimSpace(rec.Header.Get(warc.FieldTargetURI)), "<")), ":")
@@ -214,36 +221,44 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 		im.skipped++
 		return nil
 	}
-	status, h, payload, err := warc.ParseHTTPResponse(rec.Block)
-	if err != nil {
-		return &badRecord{err}
-	}
-	if typ == warc.TypeResponse {
-		if payload, err = warc.DecodePayload(h, payload, importMaxBlock); err != nil {
-			return &badRecord{err}
-		}
-	}
+	f := &warehouse.Fetch{URL: target, FetchedAt: date}
 	if typ == warc.TypeRevisit {
+		// A revisit is its original's status, type and validators, with
+		// its body, less what its own HTTP header says otherwise: it may
+		// have none (an empty block), or a 304 Not Modified's, which
+		// stands for the original's answer.
 		vid, err := im.revisited(ctx, rec)
 		if err != nil {
 			return err
 		}
-		if payload, err = im.wh.Body(ctx, vid); err != nil {
+		orig, err := im.wh.Store().FindVersionByID(ctx, vid)
+		if err != nil {
 			return err
 		}
-	}
-	f := &warehouse.Fetch{URL: target, FetchedAt: date, Status: status, ETag: h.Get("ETag"), Body: payload}
-	if lm := h.Get("Last-Modified"); lm != "" {
-		if t, err := http.ParseTime(lm); err == nil {
-			f.LastModified = t
+		if f.Body, err = im.wh.Body(ctx, vid); err != nil {
+			return err
 		}
-	}
-	if ct := h.Get("Content-Type"); ct != "" {
-		if mt, params, err := mime.ParseMediaType(ct); err == nil {
-			f.ContentType, f.Charset = mt, params["charset"]
-		} else {
-			f.ContentType = ct
+		f.Status, f.ETag, f.LastModified, f.ContentType, f.Charset = orig.Status, orig.ETag, orig.LastModified, orig.ContentType, orig.Charset
+		if len(bytes.TrimSpace(rec.Block)) > 0 {
+			status, h, _, err := warc.ParseHTTPResponse(rec.Block)
+			if err != nil {
+				return &badRecord{err}
+			}
+			if status != http.StatusNotModified {
+				f.Status = status
+			}
+			setFetchHeader(f, h)
 		}
+	} else {
+		status, h, payload, err := warc.ParseHTTPResponse(rec.Block)
+		if err != nil {
+			return &badRecord{err}
+		}
+		if f.Body, err = warc.DecodePayload(h, payload, importMaxBlock); err != nil {
+			return &badRecord{err}
+		}
+		f.Status = status
+		setFetchHeader(f, h)
 	}
 	if d, err := time.ParseDuration(rec.Header.Get(fetchDurationField)); err == nil && d > 0 {
 		f.FetchDuration = d
@@ -260,6 +275,25 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 	}
 	im.imported++
 	return nil
+}
+
+// setFetchHeader sets the validators and type of f that h gives.
+func setFetchHeader(f *warehouse.Fetch, h http.Header) {
+	if etag := h.Get("ETag"); etag != "" {
+		f.ETag = etag
+	}
+	if lm := h.Get("Last-Modified"); lm != "" {
+		if t, err := http.ParseTime(lm); err == nil {
+			f.LastModified = t
+		}
+	}
+	if ct := h.Get("Content-Type"); ct != "" {
+		if mt, params, err := mime.ParseMediaType(ct); err == nil {
+			f.ContentType, f.Charset = mt, params["charset"]
+		} else {
+			f.ContentType, f.Charset = ct, ""
+		}
+	}
 }
 
 // original notes that response rec is version vid, for the revisits that

@@ -25,6 +25,11 @@
 //     the SHA-1, as Heritrix and the IA tools write them: WARC-Block-Digest
 //     over the whole block, WARC-Payload-Digest over the HTTP entity body.
 //     The reader verifies the block digest when asked (Reader.Verify).
+//   - The reader's errors name the record by its number and its offset
+//     in the stream as read (in a .warc.gz file, its uncompressed bytes,
+//     since a record need not start a gzip member). A block longer than
+//     Reader.MaxBlock is read past, not kept, and reported (ErrTooLong),
+//     so that the records after it can be read.
 //   - A revisit record uses the profile
 //     http://netpreserve.org/warc/1.1/revisit/identical-payload-digest: its
 //     block is the HTTP response header only, WARC-Refers-To names the

@@ -66,9 +66,15 @@ func HTTPRequest(target string, userAgent string) ([]byte, error) {
 // the payload (the rest of the block, exactly, its codings left in: see
 // DecodePayload; a revisit has none).
 func ParseHTTPResponse(block []byte) (status int, h http.Header, payload []byte, err error) {
-	if bytes.HasPrefix(block, []byte("HTTP/1.x ")) {
-		// The standard's own revisit example writes the version so.
-		block = append([]byte("HTTP/1.1 "), block[len("HTTP/1.x "):]...)
+	// The version is read as HTTP/1.1 when Go's reader would refuse it:
+	// "HTTP/1.x" (the standard's own revisit example), "HTTP/2" and
+	// "HTTP/3" (HTTP/2 and 3 exchanges written as text, as StormCrawler
+	// and Zeno write them), or in lower case.
+	if version, rest, found := bytes.Cut(block, []byte(" ")); found && len(version) > len("HTTP/") &&
+		bytes.EqualFold(version[:len("HTTP/")], []byte("HTTP/")) && !bytes.ContainsAny(version, "\r\n") {
+		if _, _, ok := http.ParseHTTPVersion(string(version)); !ok {
+			block = append([]byte("HTTP/1.1 "), rest...)
+		}
 	}
 	rd := bytes.NewReader(block)
 	br := bufio.NewReader(rd)

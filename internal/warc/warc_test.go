@@ -393,3 +393,21 @@ func TestParseHTTPResponsePayload(t *testing.T) {
 		})
 	}
 }
+
+// TestParseHTTPResponseVersions: a status line of HTTP/2 or HTTP/3 (as
+// StormCrawler and Zeno write them), or with its version in lower case,
+// is read like HTTP/1.1's; they were malformed HTTP, and their records
+// not imported.
+func TestParseHTTPResponseVersions(t *testing.T) {
+	for _, line := range []string{"HTTP/2 200 OK", "HTTP/2.0 200 OK", "HTTP/3 200", "http/1.1 200 OK", "HTTP/1.x 200 OK", "HTTP/1.0 200 OK"} {
+		t.Run(line, func(t *testing.T) {
+			status, h, payload, err := warc.ParseHTTPResponse([]byte(line + "\r\ncontent-type: text/html\r\n\r\n<p>x</p>"))
+			if err != nil || status != 200 || h.Get("Content-Type") != "text/html" || string(payload) != "<p>x</p>" {
+				t.Errorf("%d %v %q %v", status, h, payload, err)
+			}
+		})
+	}
+	if _, _, _, err := warc.ParseHTTPResponse([]byte("ICY 200 OK\r\n\r\n")); err == nil {
+		t.Error("a status line of no HTTP version read")
+	}
+}

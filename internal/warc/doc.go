@@ -4,8 +4,10 @@
 //
 // # Format choices
 //
-//   - Records are written as "WARC/1.1" and read as 1.1 or 1.0 (the two
-//     differ in nothing this package relies on; 1.0 files abound).
+//   - Records are written as "WARC/1.1" and read as 1.1, 1.0, or the
+//     drafts 0.18 and 0.17 that early Heritrix wrote (they differ in
+//     nothing this package relies on; 1.0 files abound, and warcio reads
+//     0.17 and 0.18 too).
 //   - Each record is its own gzip member (a multi-member .warc.gz file), as
 //     the standard's Annex D recommends and the Internet Archive's tools
 //     (warcio, pywb, the Wayback Machine) expect, so a record can be read

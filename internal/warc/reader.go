@@ -110,8 +110,10 @@ func (r *Reader) Next() (*Record, error) {
 		}
 	}
 	r.n++
-	if line != "WARC/1.1" && line != "WARC/1.0" {
-		return nil, fmt.Errorf("warc: %s: version line %q, want WARC/1.1 or WARC/1.0", r.where(), truncate(line))
+	switch line {
+	case "WARC/1.1", "WARC/1.0", "WARC/0.18", "WARC/0.17":
+	default:
+		return nil, fmt.Errorf("warc: %s: version line %q, want WARC/1.1, 1.0, 0.18 or 0.17", r.where(), truncate(line))
 	}
 	rec := &Record{Version: line}
 	// A field continued over several lines is joined once it ends: joined

@@ -189,7 +189,7 @@ func TestDigestAndDates(t *testing.T) {
 func TestReaderErrors(t *testing.T) {
 	good := "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:uuid:1>\r\nWARC-Date: 2016-09-19T17:20:24Z\r\nContent-Length: 3\r\n\r\nabc\r\n\r\n"
 	cases := map[string]string{
-		"version":        strings.Replace(good, "WARC/1.1", "WARC/0.17", 1),
+		"version":        strings.Replace(good, "WARC/1.1", "WARC/0.16", 1),
 		"missing date":   strings.Replace(good, "WARC-Date: 2016-09-19T17:20:24Z\r\n", "", 1),
 		"bad length":     strings.Replace(good, "Content-Length: 3", "Content-Length: x", 1),
 		"length too big": strings.Replace(good, "Content-Length: 3", "Content-Length: 9", 1),
@@ -409,5 +409,27 @@ func TestParseHTTPResponseVersions(t *testing.T) {
 	}
 	if _, _, _, err := warc.ParseHTTPResponse([]byte("ICY 200 OK\r\n\r\n")); err == nil {
 		t.Error("a status line of no HTTP version read")
+	}
+}
+
+// TestReaderOldVersions: the drafts 0.17 and 0.18, which early Heritrix
+// wrote and whose records are laid out as 1.0's, are read (as warcio reads
+// them); the reader refused them, and so older crawls' files.
+func TestReaderOldVersions(t *testing.T) {
+	for _, version := range []string{"WARC/0.17", "WARC/0.18", "WARC/1.0", "WARC/1.1"} {
+		in := version + "\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:uuid:1>\r\nWARC-Date: 2008-09-19T17:20:24Z\r\nContent-Length: 3\r\n\r\nabc\r\n\r\n"
+		r, err := warc.NewReader(strings.NewReader(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec, err := r.Next(); err != nil || rec.Version != version || string(rec.Block) != "abc" {
+			t.Errorf("%s: %v %v", version, rec, err)
+		}
+	}
+	for _, version := range []string{"WARC/0.9", "WARC/0.16", "WARC/2.0", "warc/1.0"} {
+		r, _ := warc.NewReader(strings.NewReader(version + "\r\n"))
+		if _, err := r.Next(); err == nil || !strings.Contains(err.Error(), "version line") {
+			t.Errorf("%s: %v", version, err)
+		}
 	}
 }

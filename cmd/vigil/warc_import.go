@@ -38,7 +38,8 @@ import (
 // coding not undone, a record its writer truncated or split in segments,
 // a block that fails its digest, a block longer than
 // importMaxBlock or a payload that decodes to more, a revisit of a response
-// not in the file) is named on log by its number and offset, and the
+// not in the file) is named on log by its number and offset (and its gzip
+// member's offset in the file, warc.Reader.Where), and the
 // others are imported; importWARC then returns an error saying how many
 // there were. A file that cannot be read further (cut short, not WARC)
 // has the records before the one it cannot read imported, and then
@@ -83,13 +84,13 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 		at, err := rec.Date()
 		if err != nil {
 			im.failed++
-			fmt.Fprintf(log, "record %d at offset %d (%s): %s; not imported\n", r.Number(), r.Offset(), rec.ID(), &badRecord{err})
+			fmt.Fprintf(log, "%s (%s): %s; not imported\n", r.Where(), rec.ID(), &badRecord{err})
 			continue
 		}
 		var bad *badRecord
-		if err := sp.add(rec, spooled{number: r.Number(), offset: r.Offset(), at: at}); errors.As(err, &bad) {
+		if err := sp.add(rec, spooled{where: r.Where(), at: at}); errors.As(err, &bad) {
 			im.failed++
-			fmt.Fprintf(log, "record %d at offset %d (%s): %s; not imported\n", r.Number(), r.Offset(), rec.ID(), bad)
+			fmt.Fprintf(log, "%s (%s): %s; not imported\n", r.Where(), rec.ID(), bad)
 		} else if err != nil {
 			return im.imported, im.skipped, err
 		}
@@ -98,9 +99,9 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 		var bad *badRecord
 		if err := im.record(ctx, rec); errors.As(err, &bad) {
 			im.failed++
-			fmt.Fprintf(log, "record %d at offset %d (%s): %s; not imported\n", s.number, s.offset, rec.ID(), bad)
+			fmt.Fprintf(log, "%s (%s): %s; not imported\n", s.where, rec.ID(), bad)
 		} else if err != nil {
-			return fmt.Errorf("record %d at offset %d (%s): %w", s.number, s.offset, rec.ID(), err)
+			return fmt.Errorf("%s (%s): %w", s.where, rec.ID(), err)
 		}
 		return nil
 	})

@@ -26,8 +26,7 @@ type spool struct {
 // spooled is one record of a spool: where it was in the file imported
 // (for messages), its date, and where it is in the spool.
 type spooled struct {
-	number      int
-	offset      int64
+	where       string // warc.Reader.Where
 	at          time.Time
 	start, size int64
 }
@@ -79,7 +78,7 @@ func (s *spool) each(fn func(*warc.Record, spooled) error) error {
 		}
 		rec, err := r.Next()
 		if err != nil {
-			return fmt.Errorf("import warc: spool: record %d at offset %d: %w", at.number, at.offset, err)
+			return fmt.Errorf("import warc: spool: %s: %w", at.where, err)
 		}
 		if err := fn(rec, at); err != nil {
 			return err

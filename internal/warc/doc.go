@@ -29,7 +29,9 @@
 //     The reader verifies the block digest when asked (Reader.Verify).
 //   - The reader's errors name the record by its number and its offset
 //     in the stream as read (in a .warc.gz file, its uncompressed bytes,
-//     since a record need not start a gzip member). A block longer than
+//     since a record need not start a gzip member), and, when it starts a
+//     gzip member, that member's offset in the file (Reader.Where), the
+//     one a CDX index gives. A block longer than
 //     Reader.MaxBlock is read past, not kept, and reported (ErrTooLong),
 //     so that the records after it can be read.
 //   - A revisit record uses the profile

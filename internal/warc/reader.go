@@ -3,7 +3,6 @@ package warc
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -29,9 +28,12 @@ type Reader struct {
 	// MaxBlock, when positive and under the constant MaxBlock, is the
 	// longest block Next returns; a longer one is skipped (ErrTooLong).
 	MaxBlock int64
-	n        int   // records read, for error messages
-	off      int64 // bytes read from the (uncompressed) stream
-	start    int64 // where the record last read starts
+	n        int      // records read, for error messages
+	off      int64    // bytes read from the (uncompressed) stream
+	start    int64    // where the record last read starts
+	gz       *members // the gzip stream read, if it is one
+	member   int64    // where the record last read starts in the file, if it starts a member
+	inMember bool     // whether it does
 }
 
 // Offset returns where the record last returned (or refused) by Next
@@ -39,24 +41,29 @@ type Reader struct {
 // in a .warc.gz file in its uncompressed bytes.
 func (r *Reader) Offset() int64 { return r.start }
 
-// Number returns the number of the record last returned (or refused) by
-// Next, from 1.
-func (r *Reader) Number() int { return r.n }
+// Where names the record last returned (or refused) by Next, as its
+// errors do: its number and offset, and in a .warc.gz file the offset in
+// the file of the gzip member it starts, if it starts one (the offset a
+// CDX index gives, which tools that extract a record take).
+func (r *Reader) Where() string {
+	if r.inMember {
+		return fmt.Sprintf("record %d at offset %d (uncompressed; gzip member at byte %d)", r.n, r.start, r.member)
+	}
+	return fmt.Sprintf("record %d at offset %d", r.n, r.start)
+}
 
-// where names the record being read in an error: its number and offset.
-func (r *Reader) where() string { return fmt.Sprintf("record %d at offset %d", r.n, r.start) }
+func (r *Reader) where() string { return r.Where() }
 
 // NewReader returns a reader of r.
 func NewReader(r io.Reader) (*Reader, error) {
 	br := bufio.NewReader(r)
 	magic, err := br.Peek(2)
 	if err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
+		gz, err := newMembers(br)
 		if err != nil {
 			return nil, fmt.Errorf("warc: %w", err)
 		}
-		zr.Multistream(true)
-		br = bufio.NewReader(zr)
+		return &Reader{br: bufio.NewReader(gz), gz: gz}, nil
 	}
 	return &Reader{br: br}, nil
 }
@@ -110,6 +117,9 @@ func (r *Reader) Next() (*Record, error) {
 		}
 	}
 	r.n++
+	if r.gz != nil {
+		r.member, r.inMember = r.gz.at(r.start)
+	}
 	switch line {
 	case "WARC/1.1", "WARC/1.0", "WARC/0.18", "WARC/0.17":
 	default:

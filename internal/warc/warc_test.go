@@ -433,3 +433,38 @@ func TestReaderOldVersions(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderSaysWhereInGzip: in a .warc.gz file of a gzip member per
+// record, a record is also named by its member's offset in the file, the
+// one CDX indexes and tools that extract a record take; only the offset in
+// the uncompressed stream was given, which no tool can seek to.
+func TestReaderSaysWhereInGzip(t *testing.T) {
+	var file bytes.Buffer
+	var members []int
+	w := warc.NewWriter(&file)
+	for i := range 3 {
+		members = append(members, file.Len())
+		if err := w.Write(&warc.Record{Header: warc.Header{{Name: warc.FieldType, Value: "resource"}, {Name: warc.FieldDate, Value: "2026-01-01T00:00:00Z"}},
+			Block: []byte(strings.Repeat("x", 100*i))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data := file.Bytes()
+	data = data[:members[2]+(len(data)-members[2])/2] // the last member cut in its middle
+	r, err := warc.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		if _, err := r.Next(); err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf("gzip member at byte %d", members[i]); !strings.Contains(r.Where(), want) {
+			t.Errorf("record %d: %s, want %s", i+1, r.Where(), want)
+		}
+	}
+	_, err = r.Next()
+	if want := fmt.Sprintf("record 3 at offset %d (uncompressed; gzip member at byte %d)", r.Offset(), members[2]); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want one saying %s", err, want)
+	}
+}

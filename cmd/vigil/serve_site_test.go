@@ -90,7 +90,7 @@ func TestServeSite(t *testing.T) {
 	// a source text.
 	if m := regexp.MustCompile(regexp.QuoteMeta(diffLink) + `[^"]+`).FindString(body); m == "" {
 		t.Errorf("no link to the guide's diff on the change page")
-	} else if page := sess.get(strings.ReplaceAll(m, "&amp;", "&")); !strings.Contains(page, "<iframe") || strings.Contains(page, "as-source") {
+	} else if page := sess.get(strings.ReplaceAll(m, "&amp;", "&")); !strings.Contains(page, "<iframe") || strings.Contains(page, "read-as-text") {
 		t.Errorf("the guide's diff page: a notice of source text, or no diff:\n%s", page)
 	}
 	if st := sess.status(fmt.Sprintf("/resources/%d", guide.Page.ResourceID)); st != http.StatusOK {

@@ -63,7 +63,7 @@ func TestWebChangeOfUnparseablePage(t *testing.T) {
 	page := sess.get(resp.Request.URL.RequestURI())
 	// The diff page says that both versions are shown as their source
 	// text, and why.
-	for _, id := range []string{"from-as-source", "to-as-source"} {
+	for _, id := range []string{"from-read-as-text", "to-read-as-text"} {
 		if !regexp.MustCompile(`id="` + id + `">Version #\d+ does not parse, so it is shown, and compared, as its source text: parse HTML: elements nested more than 512 deep`).MatchString(page) {
 			t.Errorf("the diff page lacks the notice %s:\n%s", id, page)
 		}

@@ -407,10 +407,10 @@ func TestCrawlScopeBoundary(t *testing.T) {
 	}
 }
 
-// TestCrawlPageReadAsSource: a page that does not parse (nested past the
+// TestCrawlPageReadAsText: a page that does not parse (nested past the
 // HTML parser's limit) is read as its source text, with no title or
 // links, and its note says so and why; a page that parses has no note.
-func TestCrawlPageReadAsSource(t *testing.T) {
+func TestCrawlPageReadAsText(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")

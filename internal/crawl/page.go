@@ -81,7 +81,7 @@ const NoteReadAsText = "read as text: "
 
 // ReadAsText returns what the crawl found reading page p's body, as the
 // warehouse reads it (warehouse.ReadBody): why it is read as its source
-// text (the parse error, in words, as warehouse.AsSourceReason words it;
+// text (the parse error, in words, as warehouse.ReadAsTextReason words it;
 // "" for a page read as a page), and whether the crawl read the body at
 // all (an HTML page read; not a failure, nor a leaf of another type).
 func ReadAsText(p *Page) (reason string, read bool) {
@@ -205,13 +205,13 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool, 
 	}
 	v := visit{asked: asked, page: p}
 	if isHTML(p.ContentType) {
-		doc, asSource, perr := warehouse.ReadBody(res.Body, "utf-8", p.ContentType)
+		doc, readAsText, perr := warehouse.ReadBody(res.Body, "utf-8", p.ContentType)
 		if perr != nil {
 			p.Error = "parse: " + perr.Error()
 			return v
 		}
-		if asSource != nil {
-			p.Note = NoteReadAsText + asSource.Error()
+		if readAsText != nil {
+			p.Note = NoteReadAsText + readAsText.Error()
 		}
 		p.Title = title(doc)
 		v.links = pageLinks(doc, p.URL)

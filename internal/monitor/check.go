@@ -658,12 +658,12 @@ func (m *Monitor) body(ctx context.Context, versionID int64) (body, error) {
 // the API show, and every change it reports can be shown. It returns too
 // why the body is read as its source text ("" for a page).
 func (m *Monitor) document(b body, versionID int64) (*tree.Document, string, error) {
-	doc, asSource, err := warehouse.ReadBody(b.data, b.charset, b.contentType)
+	doc, readAsText, err := warehouse.ReadBody(b.data, b.charset, b.contentType)
 	if err != nil {
 		return nil, "", fmt.Errorf("version %d: %w", versionID, err)
 	}
 	doc.AssignXIDs()
-	return doc, warehouse.AsSourceReason(asSource), nil
+	return doc, warehouse.ReadAsTextReason(readAsText), nil
 }
 
 // evaluate runs a sentinel's change-type expression on a pair; an error

@@ -51,12 +51,12 @@ func ParseBody(body []byte, charset, contentType string) (*tree.Document, error)
 }
 
 // ReadBody is ParseBody that also tells why a body was read as its source:
-// asSource is the parse error of a body that did not parse (and whose
+// readAsText is the parse error of a body that did not parse (and whose
 // tree is its source text in a <pre>), nil for a body that parsed. The
-// tree and err are ParseBody's. A caller shows asSource to say why a
+// tree and err are ParseBody's. A caller shows readAsText to say why a
 // version's tree is its source text (a crawled page without links, a
 // diff of text).
-func ReadBody(body []byte, charset, contentType string) (doc *tree.Document, asSource, err error) {
+func ReadBody(body []byte, charset, contentType string) (doc *tree.Document, readAsText, err error) {
 	doc, _, err = markup.ParseBytes(body, &markup.Options{Charset: charset, MediaType: contentType})
 	if err == nil || errors.Is(err, markup.ErrTooLarge) {
 		return doc, nil, err
@@ -68,14 +68,14 @@ func ReadBody(body []byte, charset, contentType string) (doc *tree.Document, asS
 	return src, err, nil
 }
 
-// AsSourceReason is the reason ReadBody's asSource gives, in words (the
+// ReadAsTextReason is the reason ReadBody's readAsText gives, in words (the
 // parse error without the parser's package name), "" for nil: what
 // vigil.Version.ReadAsText holds.
-func AsSourceReason(asSource error) string {
-	if asSource == nil {
+func ReadAsTextReason(readAsText error) string {
+	if readAsText == nil {
 		return ""
 	}
-	return strings.TrimPrefix(asSource.Error(), "markup: ")
+	return strings.TrimPrefix(readAsText.Error(), "markup: ")
 }
 
 // sourceDocument is the tree of a body read as its source: an HTML page

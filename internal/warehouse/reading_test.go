@@ -142,15 +142,15 @@ func TestParseBodyReadsSource(t *testing.T) {
 				t.Errorf("source text %.80q, want %.80q", got, tc.want)
 			}
 			// ReadBody reads the same tree and tells why it is the source.
-			rdoc, asSource, err := warehouse.ReadBody([]byte(tc.body), tc.charset, tc.contentType)
+			rdoc, readAsText, err := warehouse.ReadBody([]byte(tc.body), tc.charset, tc.contentType)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if fingerprint(rdoc) != fingerprint(doc) {
 				t.Error("ReadBody's tree differs from ParseBody's")
 			}
-			if (asSource != nil) != (tc.want != "") {
-				t.Errorf("ReadBody asSource = %v, want an error: %v", asSource, tc.want != "")
+			if (readAsText != nil) != (tc.want != "") {
+				t.Errorf("ReadBody readAsText = %v, want an error: %v", readAsText, tc.want != "")
 			}
 		})
 	}

@@ -179,7 +179,7 @@ func (w *Warehouse) readAsText(ctx context.Context, v *vigil.Version, body []byt
 
 // RecordReadAsText records with version versionID why its body is read
 // as its source text, as a caller that read it with ReadBody found it
-// (AsSourceReason; "" for a page), under the current reading: for a
+// (ReadAsTextReason; "" for a page), under the current reading: for a
 // version Put stored without knowing it, so that ReadAsText need not
 // read its body. It returns ENOTFOUND for no such version.
 func (w *Warehouse) RecordReadAsText(ctx context.Context, versionID int64, reason string) error {

@@ -170,11 +170,11 @@ func TestXHTMLServedAsHTML(t *testing.T) {
 	diffLeads(t, w, v1.ID, v2.ID)
 }
 
-// TestUnparseableBodyReadAsSource: a version that does not parse (nested
+// TestUnparseableBodyReadAsText: a version that does not parse (nested
 // deeper than the HTML parser takes) is read as its source text, as the
 // monitor compares it, so that Document and Diff show the change the
 // monitor reports; with tree deltas on, one is stored and served.
-func TestUnparseableBodyReadAsSource(t *testing.T) {
+func TestUnparseableBodyReadAsText(t *testing.T) {
 	ctx := context.Background()
 	w, db := newWarehouse(t, warehouse.Options{TreeDeltas: true})
 	deep := func(leaf string) []byte {

@@ -276,11 +276,11 @@ func readFetch(body []byte, v *vigil.Version) (*tree.Document, string) {
 	if !parseable(v) || len(body) == 0 {
 		return nil, ""
 	}
-	doc, asSource, err := ReadBody(body, v.Charset, v.ContentType)
+	doc, readAsText, err := ReadBody(body, v.Charset, v.ContentType)
 	if err != nil {
 		return nil, "" // larger than the parsers take: not read at all
 	}
-	return doc, AsSourceReason(asSource)
+	return doc, ReadAsTextReason(readAsText)
 }
 
 // prepare builds the append of v, with its outgoing links, on the

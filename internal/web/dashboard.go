@@ -268,9 +268,9 @@ type historyData struct {
 type versionRow struct {
 	*vigil.Version
 	Prev int64 // the previous good version, to compare with
-	// AsSource says why the version's body is read, and shown, as its
+	// ReadAsText says why the version's body is read, and shown, as its
 	// source text (Warehouse.ReadAsText), or is empty.
-	AsSource string
+	ReadAsText string
 }
 
 func (s *Server) handleResourcePage(w http.ResponseWriter, r *http.Request, sess *session) error {
@@ -311,7 +311,7 @@ func (s *Server) handleResourcePage(w http.ResponseWriter, r *http.Request, sess
 		return err
 	}
 	for i, v := range data.Versions {
-		v.AsSource = why[i]
+		v.ReadAsText = why[i]
 	}
 	for _, v := range rows {
 		if v.Error == "" {
@@ -338,9 +338,9 @@ type diffData struct {
 	// its typed records as the sentinel found them.
 	Change        *vigil.Change
 	ChangeRecords string
-	// FromAsSource and ToAsSource say why a version is shown as its
+	// FromReadAsText and ToReadAsText say why a version is shown as its
 	// source text (Warehouse.ReadAsText), or are empty.
-	FromAsSource, ToAsSource string
+	FromReadAsText, ToReadAsText string
 }
 
 var diffViews = map[string]string{"inline": "html-inline", "side": "html-side-by-side", "changes": "html-changes"}
@@ -411,10 +411,10 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 		data.Frame = base + "/diff/frame?from=" + strconv.FormatInt(from, 10) + "&to=" + strconv.FormatInt(to, 10) + "&view=" + view
 	}
 	if data.From.Error == "" && data.To.Error == "" {
-		if data.FromAsSource, err = s.Warehouse.ReadAsText(r.Context(), data.From); err != nil {
+		if data.FromReadAsText, err = s.Warehouse.ReadAsText(r.Context(), data.From); err != nil {
 			return err
 		}
-		if data.ToAsSource, err = s.Warehouse.ReadAsText(r.Context(), data.To); err != nil {
+		if data.ToReadAsText, err = s.Warehouse.ReadAsText(r.Context(), data.To); err != nil {
 			return err
 		}
 	}

@@ -105,14 +105,14 @@ func TestDiffPageReadAsTextAsRecorded(t *testing.T) {
 	id := func(v *vigil.Version) string { return strconv.FormatInt(v.ID, 10) }
 	page := get("/resources/" + strconv.FormatInt(res, 10) + "/diff?from=" + id(vs[1]) + "&to=" + id(vs[2]) + "&view=inline")
 	for _, want := range []string{
-		`id="from-as-source">Version #2 does not parse, so it is shown, and compared, as its source text: parse HTML: elements nested more than 512 deep`,
-		`id="to-as-source">Version #3 does not parse, so it is shown, and compared, as its source text: recorded &lt;here&gt;.`,
+		`id="from-read-as-text">Version #2 does not parse, so it is shown, and compared, as its source text: parse HTML: elements nested more than 512 deep`,
+		`id="to-read-as-text">Version #3 does not parse, so it is shown, and compared, as its source text: recorded &lt;here&gt;.`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the diff page lacks %q:\n%s", want, page)
 		}
 	}
-	if page := get("/resources/" + strconv.FormatInt(res, 10) + "/diff?from=" + id(vs[0]) + "&to=" + id(vs[0]) + "&view=inline"); strings.Contains(page, "as-source") {
+	if page := get("/resources/" + strconv.FormatInt(res, 10) + "/diff?from=" + id(vs[0]) + "&to=" + id(vs[0]) + "&view=inline"); strings.Contains(page, "read-as-text") {
 		t.Errorf("a page noted as read as text:\n%s", page)
 	}
 }
@@ -128,7 +128,7 @@ func TestResourcePageReadAsText(t *testing.T) {
 		"parse HTML: elements nested more than 512 deep",
 		"recorded &lt;here&gt;",
 	} {
-		id := `id="as-source-` + strconv.FormatInt(vs[i].ID, 10) + `"`
+		id := `id="read-as-text-` + strconv.FormatInt(vs[i].ID, 10) + `"`
 		switch {
 		case want == "" && strings.Contains(page, id):
 			t.Errorf("version #%d, a page, noted as read as text:\n%s", i+1, page)

@@ -52,13 +52,14 @@ func (u *unrecordedSet) take(id int64) bool {
 // recordReadAsText records why version id is read as its source text
 // (the parse error, in words; "" for a page), as the monitor or the crawl
 // found it reading the body, if the warehouse did not know it when the
-// version was stored. A failure is logged: the reason is read again when
-// first asked for.
+// version was stored. A failure is logged, but for a version no longer
+// kept: the reason is read again when first asked for.
 func (m *Monitor) recordReadAsText(ctx context.Context, id int64, reason string) {
 	if !m.unrecorded.take(id) {
 		return
 	}
-	if err := m.Warehouse.RecordReadAsText(ctx, id, reason); err != nil {
+	// A version retention dropped meanwhile has nothing to record.
+	if err := m.Warehouse.RecordReadAsText(ctx, id, reason); err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
 		m.Logger.Warn("record why a version is read as text", LogVersion, id, LogError, err)
 	}
 }

@@ -1,7 +1,9 @@
 package monitor
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -84,4 +86,27 @@ func TestSitePageReadAsTextRecorded(t *testing.T) {
 	}
 	wantRecorded(t, db, rec.Versions[site.URL("/docs/")], "")
 	wantRecorded(t, db, rec.Versions[site.URL("/docs/p.html")], "parse HTML: elements nested more than 512 deep")
+}
+
+// TestRecordReadAsTextOfVersionDropped: recording why a version is read as
+// text fails with ENOTFOUND when retention dropped the version meanwhile,
+// which is expected and not logged; another failure is.
+func TestRecordReadAsTextOfVersionDropped(t *testing.T) {
+	ctx := context.Background()
+	db, wh, _ := testStore(t)
+	var log bytes.Buffer
+	m := &Monitor{Store: db, Warehouse: wh, Logger: slog.New(slog.NewTextHandler(&log, nil))}
+	const gone = 12345 // no such version
+	m.unrecorded.add(&vigil.Version{ID: gone})
+	m.recordReadAsText(ctx, gone, "")
+	if log.Len() != 0 {
+		t.Errorf("a version retention dropped is logged: %s", log.String())
+	}
+	canceled, cancel := context.WithCancel(ctx)
+	cancel()
+	m.unrecorded.add(&vigil.Version{ID: gone})
+	m.recordReadAsText(canceled, gone, "")
+	if !strings.Contains(log.String(), "record why a version is read as text") {
+		t.Errorf("another failure is not logged: %q", log.String())
+	}
 }

@@ -170,8 +170,9 @@ func (w *Warehouse) ReadAsTextAll(ctx context.Context, vs []*vigil.Version) ([]s
 // what it finds.
 func (w *Warehouse) readAsText(ctx context.Context, v *vigil.Version, body []byte) string {
 	_, reason := readFetch(body, v)
-	if err := w.store.RecordReadAsText(ctx, v.ID, reason, treeReading); err != nil {
-		// Read again next time: the reason is right all the same.
+	if err := w.store.RecordReadAsText(ctx, v.ID, reason, treeReading); err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
+		// Read again next time: the reason is right all the same. A
+		// version retention dropped meanwhile has nothing to record.
 		w.log.Warn("recording why a version is read as text", "version", v.ID, "err", err)
 	}
 	return reason

@@ -3,7 +3,9 @@ package warehouse_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 	"testing"
@@ -429,5 +431,48 @@ func TestReadAsTextAllOfVersionDropped(t *testing.T) {
 	}
 	if len(got) != 3 || got[0] != "" || got[1] != "" || !strings.HasPrefix(got[2], "parse HTML: elements nested more than 512 deep") {
 		t.Errorf("ReadAsTextAll = %q, want two empty, then the newest version's reason", got)
+	}
+}
+
+// recordFails is a store whose RecordReadAsText fails with err.
+type recordFails struct {
+	warehouse.Store
+	err error
+}
+
+func (s *recordFails) RecordReadAsText(context.Context, int64, string, int) error { return s.err }
+
+// TestReadAsTextOfVersionDropped: a reason that cannot be recorded because
+// retention dropped the version meanwhile (ENOTFOUND) is expected, and
+// not logged; another failure to record it is.
+func TestReadAsTextOfVersionDropped(t *testing.T) {
+	ctx := context.Background()
+	w, db := newWarehouse(t, warehouse.Options{})
+	v := put(t, w, "http://example.com/p", 0, []byte("<p>x</p>"))
+	for _, tc := range []struct {
+		name   string
+		err    error
+		logged bool
+	}{
+		{"dropped", vigil.Errorf(vigil.ENOTFOUND, "version %d not found", v.ID), false},
+		{"another failure", errors.New("disk full"), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var log bytes.Buffer
+			codec, err := zstd.New(0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fails, err := warehouse.New(&recordFails{Store: db, err: tc.err}, warehouse.Options{Codec: codec, Logger: slog.New(slog.NewTextHandler(&log, nil))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := fails.ReadAsText(ctx, v); err != nil {
+				t.Fatal(err)
+			}
+			if logged := log.Len() > 0; logged != tc.logged {
+				t.Errorf("logged %v (%q), want %v", logged, log.String(), tc.logged)
+			}
+		})
 	}
 }

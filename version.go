@@ -31,8 +31,11 @@ type Version struct {
 	// the reading of bodies into trees that TreeReading numbers.
 	ReadAsText string `json:"-"`
 	// TreeReading numbers the warehouse's reading of bodies into trees
-	// under which ReadAsText was found; 0 when it was not (a version
-	// stored before it was recorded), and ReadAsText is then unknown.
+	// under which ReadAsText was found; 0 when it was not, and ReadAsText
+	// is then unknown: a version stored before reasons were recorded, or
+	// one stored since whose body no one has read yet (the warehouse
+	// stores a body without parsing it; the monitor records the reason
+	// once it compares the version, the warehouse when first asked).
 	TreeReading int `json:"-"`
 }
 

@@ -45,8 +45,10 @@ type Options struct {
 	// append): DefaultTreeDeltaKeep if 0, all of them if negative.
 	TreeDeltaKeep int
 	// ExtractLinks makes Put parse a parseable body to find its links when
-	// the Fetch carries none (ExtractLinks). Off by default: the monitor
-	// parses each version anyway and passes the links in Fetch.Links.
+	// the Fetch carries none (ExtractLinks), and so record why the body is
+	// read as text. Off by default, and nothing in Vigil turns it on: the
+	// monitor and import warc pass no Fetch.Links, and store no links (a
+	// site's crawl keeps its pages' links in its snapshot).
 	ExtractLinks bool
 	// Retention applies after every append; its zero value keeps everything.
 	Retention Retention
@@ -206,17 +208,10 @@ func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
 	// when it is not markup; Put does not read a body only to learn it: a
 	// caller that reads it records it (RecordReadAsText), else it is read
 	// when first asked for (ReadAsText).
-	links := f.Links
 	if !parseable(v) || len(f.Body) == 0 {
 		v.TreeReading = treeReading // not read as markup: nothing to tell
 	}
-	if links == nil && w.opt.ExtractLinks {
-		doc, reason := readFetch(f.Body, v)
-		v.ReadAsText, v.TreeReading = reason, treeReading
-		if doc != nil {
-			links = ExtractLinks(doc, f.URL)
-		}
-	}
+	links, extract := f.Links, f.Links == nil && w.opt.ExtractLinks
 	// The new version is the newest: its blob is most likely replaced by a
 	// patch at the next write, so it is compressed fast; a version that
 	// stays in full is recompressed for keeping then (prepare). It is
@@ -240,6 +235,18 @@ func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
 		a, head, err := w.prepare(ctx, v, blob, links, f)
 		if err == nil && a == nil {
 			return head, nil
+		}
+		if err == nil && extract {
+			// Read only once an append is due: a fetch another writer
+			// stored meanwhile (Fetch.CheckHead) is not parsed for
+			// nothing.
+			extract = false
+			doc, reason := readFetch(f.Body, v)
+			v.ReadAsText, v.TreeReading = reason, treeReading
+			if doc != nil {
+				links = ExtractLinks(doc, f.URL)
+			}
+			a.Links = links
 		}
 		if !waited {
 			waited = true

@@ -2,10 +2,8 @@ package warehouse
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/vigil-web/vigil"
@@ -97,94 +95,6 @@ func (w *Warehouse) Document(ctx context.Context, versionID int64) (*tree.Docume
 	}
 	doc.AssignXIDs()
 	return doc, nil
-}
-
-// ReadAsText returns why version v's body, which does not parse as HTML
-// or XML, is read as its source text (the parse error, in words); "" for
-// a body read as a page, or not read as markup at all. It is the reason
-// recorded with the version (vigil.Version.ReadAsText) when recorded
-// under the current reading of bodies into trees; otherwise (a version
-// stored before reasons were recorded, or under another reading) it reads
-// the body, once: what it finds is recorded for the next time, unless a
-// later reading's is (a newer Vigil on the same store), which the store
-// keeps, and which this one reads past each time.
-func (w *Warehouse) ReadAsText(ctx context.Context, v *vigil.Version) (string, error) {
-	if v.TreeReading == treeReading {
-		return v.ReadAsText, nil
-	}
-	var body []byte
-	if parseable(v) {
-		var err error
-		if body, err = w.Body(ctx, v.ID); err != nil {
-			return "", err
-		}
-	}
-	return w.readAsText(ctx, v, body), nil
-}
-
-// ReadAsTextAll returns ReadAsText of each version of vs, in order; ""
-// for a version no longer kept (retention dropped it since it was
-// listed), which has nothing to tell. The bodies it reads are read newest
-// first, each walk down a resource's patch chain stopping at the body
-// read before: a history costs one walk down its chain, not one for each
-// version.
-func (w *Warehouse) ReadAsTextAll(ctx context.Context, vs []*vigil.Version) ([]string, error) {
-	out := make([]string, len(vs))
-	var unknown []int
-	for i, v := range vs {
-		if v.TreeReading == treeReading {
-			out[i] = v.ReadAsText
-		} else {
-			unknown = append(unknown, i)
-		}
-	}
-	slices.SortStableFunc(unknown, func(a, b int) int {
-		return cmp.Or(cmp.Compare(vs[a].ResourceID, vs[b].ResourceID), cmp.Compare(vs[b].Seq, vs[a].Seq))
-	})
-	var known *knownBody
-	for _, i := range unknown {
-		v := vs[i]
-		var body []byte
-		if parseable(v) {
-			if known != nil && known.resourceID != v.ResourceID {
-				known = nil
-			}
-			var err error
-			body, err = w.bodyFrom(ctx, v.ID, known)
-			if vigil.ErrorCode(err) == vigil.ENOTFOUND {
-				if _, ferr := w.store.FindVersionByID(ctx, v.ID); vigil.ErrorCode(ferr) == vigil.ENOTFOUND {
-					continue // dropped since it was listed
-				}
-			}
-			if err != nil {
-				return nil, err
-			}
-			known = &knownBody{resourceID: v.ResourceID, versionID: v.ID, data: body}
-		}
-		out[i] = w.readAsText(ctx, v, body)
-	}
-	return out, nil
-}
-
-// readAsText reads body, version v's, as ReadAsText does, and records
-// what it finds.
-func (w *Warehouse) readAsText(ctx context.Context, v *vigil.Version, body []byte) string {
-	_, reason := readFetch(body, v)
-	if err := w.store.RecordReadAsText(ctx, v.ID, reason, treeReading); err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
-		// Read again next time: the reason is right all the same. A
-		// version retention dropped meanwhile has nothing to record.
-		w.log.Warn("recording why a version is read as text", "version", v.ID, "err", err)
-	}
-	return reason
-}
-
-// RecordReadAsText records with version versionID why its body is read
-// as its source text, as a caller that read it with ReadBody found it
-// (ReadAsTextReason; "" for a page), under the current reading: for a
-// version Put stored without knowing it, so that ReadAsText need not
-// read its body. It returns ENOTFOUND for no such version.
-func (w *Warehouse) RecordReadAsText(ctx context.Context, versionID int64, reason string) error {
-	return w.store.RecordReadAsText(ctx, versionID, reason, treeReading)
 }
 
 // storedTreeDelta returns the forward delta from version a to version b

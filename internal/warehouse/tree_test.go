@@ -387,20 +387,21 @@ func TestReadAsTextAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := counted.ReadAsTextAll(ctx, vs)
-	if err != nil {
-		t.Fatal(err)
+	got, failed := counted.ReadAsTextAll(ctx, vs)
+	if len(failed) != 0 {
+		t.Fatal(failed)
 	}
-	for i, v := range vs {
-		if !strings.HasPrefix(got[i], want[v.ID]) || (got[i] == "") != (want[v.ID] == "") {
-			t.Errorf("version #%d: %q, want %q...", v.Seq, got[i], want[v.ID])
+	for _, v := range vs {
+		why, ok := got[v.ID]
+		if !ok || !strings.HasPrefix(why, want[v.ID]) || (why == "") != (want[v.ID] == "") {
+			t.Errorf("version #%d: %q (known %v), want %q...", v.Seq, why, ok, want[v.ID])
 		}
 		stored, err := db.FindVersionByID(ctx, v.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if stored.ReadAsText != got[i] || stored.TreeReading != warehouse.TreeReading {
-			t.Errorf("version #%d recorded %q under reading %d, want %q under %d", v.Seq, stored.ReadAsText, stored.TreeReading, got[i], warehouse.TreeReading)
+		if stored.ReadAsText != why || stored.TreeReading != warehouse.TreeReading {
+			t.Errorf("version #%d recorded %q under reading %d, want %q under %d", v.Seq, stored.ReadAsText, stored.TreeReading, why, warehouse.TreeReading)
 		}
 	}
 	if reads.n != n {
@@ -425,12 +426,62 @@ func TestReadAsTextAllOfVersionDropped(t *testing.T) {
 	if _, err := w.ApplyRetention(ctx, resource, warehouse.Retention{MaxVersions: 1}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := w.ReadAsTextAll(ctx, vs)
+	got, failed := w.ReadAsTextAll(ctx, vs)
+	if len(failed) != 0 {
+		t.Fatal(failed)
+	}
+	if len(got) != 1 || !strings.HasPrefix(got[vs[2].ID], "parse HTML: elements nested more than 512 deep") {
+		t.Errorf("ReadAsTextAll = %v, want the newest version's reason only", got)
+	}
+}
+
+// bodyFails is a store whose stored body of one version cannot be read.
+type bodyFails struct {
+	warehouse.Store
+	versionID int64
+}
+
+func (s *bodyFails) Body(ctx context.Context, versionID int64) (*vigil.StoredBody, error) {
+	if versionID == s.versionID {
+		return nil, errors.New("corrupt patch")
+	}
+	return s.Store.Body(ctx, versionID)
+}
+
+// TestReadAsTextAllOfBodyUnreadable: a version whose body cannot be read
+// is not known, its error given; the versions whose chain does not pass
+// it are known all the same.
+func TestReadAsTextAllOfBodyUnreadable(t *testing.T) {
+	ctx := context.Background()
+	w, db := newWarehouse(t, warehouse.Options{FullEvery: 1}) // every body in full: no chain passes another
+	deep := strings.Repeat("<div>", 600) + "x" + strings.Repeat("</div>", 600)
+	var resource int64
+	for i := range 3 {
+		resource = put(t, w, "http://example.com/p", i, []byte(strconv.Itoa(i)+deep)).ResourceID
+	}
+	vs, _, err := db.FindVersions(ctx, vigil.VersionFilter{ResourceID: resource})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 3 || got[0] != "" || got[1] != "" || !strings.HasPrefix(got[2], "parse HTML: elements nested more than 512 deep") {
-		t.Errorf("ReadAsTextAll = %q, want two empty, then the newest version's reason", got)
+	codec, err := zstd.New(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken, err := warehouse.New(&bodyFails{Store: db, versionID: vs[1].ID}, warehouse.Options{Codec: codec, FullEvery: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, failed := broken.ReadAsTextAll(ctx, vs)
+	if len(failed) != 1 || failed[vs[1].ID] == nil || !strings.Contains(failed[vs[1].ID].Error(), "corrupt patch") {
+		t.Errorf("failed = %v, want version %d's corrupt patch", failed, vs[1].ID)
+	}
+	if _, ok := got[vs[1].ID]; ok || len(got) != 2 {
+		t.Errorf("known %v, want versions %d and %d only", got, vs[0].ID, vs[2].ID)
+	}
+	for _, v := range []*vigil.Version{vs[0], vs[2]} {
+		if !strings.HasPrefix(got[v.ID], "parse HTML: elements nested more than 512 deep") {
+			t.Errorf("version %d: %q, want its reason", v.ID, got[v.ID])
+		}
 	}
 }
 

@@ -206,11 +206,7 @@ func (s *Server) handleVersionList(w http.ResponseWriter, r *http.Request, u *vi
 	if err != nil {
 		return err
 	}
-	items, err := s.versionBodies(r.Context(), list)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, listBody[*versionBody]{Items: items, Total: total})
+	writeJSON(w, http.StatusOK, listBody[*versionBody]{Items: s.versionBodies(r.Context(), list), Total: total})
 	return nil
 }
 
@@ -227,11 +223,7 @@ func (s *Server) handleVersionGet(w http.ResponseWriter, r *http.Request, u *vig
 	if err != nil {
 		return err
 	}
-	why, err := s.Warehouse.ReadAsText(r.Context(), v)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, &versionBody{Version: v, ReadAsText: why})
+	writeJSON(w, http.StatusOK, s.versionBodies(r.Context(), []*vigil.Version{v})[0])
 	return nil
 }
 

@@ -306,12 +306,9 @@ func (s *Server) handleResourcePage(w http.ResponseWriter, r *http.Request, sess
 	for i, v := range data.Versions {
 		shown[i] = v.Version
 	}
-	why, err := s.Warehouse.ReadAsTextAll(r.Context(), shown)
-	if err != nil {
-		return err
-	}
-	for i, v := range data.Versions {
-		v.ReadAsText = why[i]
+	why := s.readAsTextAll(r.Context(), shown)
+	for _, v := range data.Versions {
+		v.ReadAsText = why[v.ID]
 	}
 	for _, v := range rows {
 		if v.Error == "" {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"slices"
 
 	"github.com/vigil-web/vigil"
 )
@@ -16,17 +17,33 @@ type versionBody struct {
 	ReadAsText string `json:"readAsText,omitempty"`
 }
 
-// versionBodies returns the versions of list as the API answers them.
-func (s *Server) versionBodies(ctx context.Context, list []*vigil.Version) ([]*versionBody, error) {
-	why, err := s.Warehouse.ReadAsTextAll(ctx, list)
-	if err != nil {
-		return nil, err
+// readAsTextAll returns why each version of vs is read as its source
+// text, by version id (Warehouse.ReadAsTextAll): a version left out is
+// shown without a reason. A version whose body cannot be read does not
+// fail the page or list that shows it: the failures are logged, once for
+// the request.
+func (s *Server) readAsTextAll(ctx context.Context, vs []*vigil.Version) map[int64]string {
+	known, failed := s.Warehouse.ReadAsTextAll(ctx, vs)
+	if len(failed) > 0 {
+		ids := make([]int64, 0, len(failed))
+		for id := range failed {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+		s.logger().Warn("versions whose body cannot be read are shown without why each is read as text",
+			"versions", ids, "version", ids[0], "err", failed[ids[0]])
 	}
+	return known
+}
+
+// versionBodies returns the versions of list as the API answers them.
+func (s *Server) versionBodies(ctx context.Context, list []*vigil.Version) []*versionBody {
+	why := s.readAsTextAll(ctx, list)
 	out := make([]*versionBody, len(list))
 	for i, v := range list {
-		out[i] = &versionBody{Version: v, ReadAsText: why[i]}
+		out[i] = &versionBody{Version: v, ReadAsText: why[v.ID]}
 	}
-	return out, nil
+	return out
 }
 
 // changeBody is a change as the API answers it: with why each of its two
@@ -62,14 +79,7 @@ func (s *Server) changeBodies(ctx context.Context, list []*vigil.Change) ([]*cha
 			vs = append(vs, v)
 		}
 	}
-	why, err := s.Warehouse.ReadAsTextAll(ctx, vs)
-	if err != nil {
-		return nil, err
-	}
-	byID := make(map[int64]string, len(vs))
-	for i, v := range vs {
-		byID[v.ID] = why[i]
-	}
+	byID := s.readAsTextAll(ctx, vs)
 	out := make([]*changeBody, len(list))
 	for i, c := range list {
 		out[i] = &changeBody{Change: c, FromReadAsText: byID[c.FromVersion], ToReadAsText: byID[c.ToVersion]}

@@ -1,9 +1,12 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -222,11 +225,11 @@ type retentionRace struct {
 	dropped bool
 }
 
-func (r *retentionRace) ReadAsTextAll(ctx context.Context, vs []*vigil.Version) ([]string, error) {
+func (r *retentionRace) ReadAsTextAll(ctx context.Context, vs []*vigil.Version) (map[int64]string, map[int64]error) {
 	if !r.dropped && len(vs) > 0 {
 		r.dropped = true
 		if _, err := r.Warehouse.ApplyRetention(ctx, vs[0].ResourceID, warehouse.Retention{MaxVersions: 1}); err != nil {
-			return nil, err
+			return nil, map[int64]error{vs[0].ID: err}
 		}
 	}
 	return r.Warehouse.ReadAsTextAll(ctx, vs)
@@ -327,6 +330,57 @@ func TestReadAsTextOneWalk(t *testing.T) {
 			e.get(strings.Replace(path, "%d", strconv.FormatInt(e.res, 10), 1))
 			if reads.n > len(e.vs) {
 				t.Errorf("%d stored bodies read for a history of %d versions", reads.n, len(e.vs))
+			}
+		})
+	}
+}
+
+// bodyFails is a store whose stored body of one version cannot be read
+// (a corrupt patch).
+type bodyFails struct {
+	vigil.Store
+	versionID int64
+}
+
+func (s *bodyFails) Body(ctx context.Context, versionID int64) (*vigil.StoredBody, error) {
+	if versionID == s.versionID {
+		return nil, errors.New("corrupt patch")
+	}
+	return s.Store.Body(ctx, versionID)
+}
+
+// TestReadAsTextOfBodyUnreadable: a history, and a list of versions, one
+// of whose versions has a body that cannot be read are answered: that
+// version without a reason, the others with theirs; the error is logged
+// once.
+func TestReadAsTextOfBodyUnreadable(t *testing.T) {
+	ctx := context.Background()
+	for name, tc := range map[string]struct{ path, want string }{
+		"history":      {"/resources/%d", "parse HTML: elements nested more than 512 deep"},
+		"API versions": {"/api/v1/resources/%d/versions", `"readAsText": "parse HTML: elements nested more than 512 deep`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := newReadAsTextEnv(t)
+			for _, v := range e.vs[:2] {
+				if err := e.s.Store.RecordReadAsText(ctx, v.ID, "", 1); err != nil { // stored by an older Vigil
+					t.Fatal(err)
+				}
+			}
+			var log bytes.Buffer
+			e.s.Logger = slog.New(slog.NewTextHandler(&log, nil))
+			codec, err := zstd.New(0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e.s.Warehouse, err = warehouse.New(&bodyFails{Store: e.s.Store, versionID: e.vs[0].ID}, warehouse.Options{Codec: codec}); err != nil {
+				t.Fatal(err)
+			}
+			page := e.get(strings.Replace(tc.path, "%d", strconv.FormatInt(e.res, 10), 1))
+			if !strings.Contains(page, tc.want) {
+				t.Errorf("the other versions' reasons are missing (%q):\n%s", tc.want, page)
+			}
+			if n := strings.Count(log.String(), "corrupt patch"); n != 1 {
+				t.Errorf("the unreadable body logged %d times, want once:\n%s", n, log.String())
 			}
 		})
 	}

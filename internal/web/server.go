@@ -40,10 +40,11 @@ type Warehouse interface {
 	// reason recorded with the version, its body read only for a version
 	// stored before reasons were recorded.
 	ReadAsText(ctx context.Context, v *vigil.Version) (string, error)
-	// ReadAsTextAll returns ReadAsText of each version of a list, in
-	// order, "" for one no longer kept; the bodies of those not known read
-	// in one walk down each resource's patch chain.
-	ReadAsTextAll(ctx context.Context, vs []*vigil.Version) ([]string, error)
+	// ReadAsTextAll returns ReadAsText of the versions of a list, by id
+	// (known), the bodies of those not known read in one walk down each
+	// resource's patch chain; a version no longer kept is left out, and
+	// so is one whose body cannot be read, whose error failed holds.
+	ReadAsTextAll(ctx context.Context, vs []*vigil.Version) (known map[int64]string, failed map[int64]error)
 	// Diff returns the delta from version from to version to, in terms of
 	// Document(from); EINVALID for versions of different resources.
 	Diff(ctx context.Context, from, to int64) (*delta.Delta, error)

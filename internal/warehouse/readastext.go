@@ -1,0 +1,104 @@
+package warehouse
+
+import (
+	"cmp"
+	"context"
+	"slices"
+
+	"github.com/vigil-web/vigil"
+)
+
+// ReadAsText returns why version v's body, which does not parse as HTML
+// or XML, is read as its source text (the parse error, in words); "" for
+// a body read as a page, or not read as markup at all. It is the reason
+// recorded with the version (vigil.Version.ReadAsText) when recorded
+// under the current reading of bodies into trees; otherwise (a version
+// stored before reasons were recorded, or under another reading) it reads
+// the body, once: what it finds is recorded for the next time, unless a
+// later reading's is (a newer Vigil on the same store), which the store
+// keeps, and which this one reads past each time.
+func (w *Warehouse) ReadAsText(ctx context.Context, v *vigil.Version) (string, error) {
+	if v.TreeReading == treeReading {
+		return v.ReadAsText, nil
+	}
+	var body []byte
+	if parseable(v) {
+		var err error
+		if body, err = w.Body(ctx, v.ID); err != nil {
+			return "", err
+		}
+	}
+	return w.readAsText(ctx, v, body), nil
+}
+
+// ReadAsTextAll returns ReadAsText of the versions of vs, by version id:
+// known holds the reason of each version it knows, failed the error of
+// each whose body could not be read (a corrupt patch, a body that cannot
+// be rebuilt), which known leaves out, as it does a version no longer kept
+// (retention dropped it since it was listed), which has nothing to tell.
+// One version that cannot be read does not keep the others from being
+// known. The bodies it reads are read newest first, each walk down a
+// resource's patch chain stopping at the body read before: a history
+// costs one walk down its chain, not one for each version.
+func (w *Warehouse) ReadAsTextAll(ctx context.Context, vs []*vigil.Version) (known map[int64]string, failed map[int64]error) {
+	known = make(map[int64]string, len(vs))
+	var unknown []*vigil.Version
+	for _, v := range vs {
+		if v.TreeReading == treeReading {
+			known[v.ID] = v.ReadAsText
+		} else {
+			unknown = append(unknown, v)
+		}
+	}
+	slices.SortStableFunc(unknown, func(a, b *vigil.Version) int {
+		return cmp.Or(cmp.Compare(a.ResourceID, b.ResourceID), cmp.Compare(b.Seq, a.Seq))
+	})
+	var last *knownBody
+	for _, v := range unknown {
+		var body []byte
+		if parseable(v) {
+			if last != nil && last.resourceID != v.ResourceID {
+				last = nil
+			}
+			var err error
+			body, err = w.bodyFrom(ctx, v.ID, last)
+			if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+				if _, ferr := w.store.FindVersionByID(ctx, v.ID); vigil.ErrorCode(ferr) == vigil.ENOTFOUND {
+					continue // dropped since it was listed
+				}
+			}
+			if err != nil {
+				if failed == nil {
+					failed = map[int64]error{}
+				}
+				failed[v.ID] = err
+				last = nil // the next walk starts afresh
+				continue
+			}
+			last = &knownBody{resourceID: v.ResourceID, versionID: v.ID, data: body}
+		}
+		known[v.ID] = w.readAsText(ctx, v, body)
+	}
+	return known, failed
+}
+
+// readAsText reads body, version v's, as ReadAsText does, and records
+// what it finds.
+func (w *Warehouse) readAsText(ctx context.Context, v *vigil.Version, body []byte) string {
+	_, reason := readFetch(body, v)
+	if err := w.store.RecordReadAsText(ctx, v.ID, reason, treeReading); err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
+		// Read again next time: the reason is right all the same. A
+		// version retention dropped meanwhile has nothing to record.
+		w.log.Warn("recording why a version is read as text", "version", v.ID, "err", err)
+	}
+	return reason
+}
+
+// RecordReadAsText records with version versionID why its body is read
+// as its source text, as a caller that read it with ReadBody found it
+// (ReadAsTextReason; "" for a page), under the current reading: for a
+// version Put stored without knowing it, so that ReadAsText need not
+// read its body. It returns ENOTFOUND for no such version.
+func (w *Warehouse) RecordReadAsText(ctx context.Context, versionID int64, reason string) error {
+	return w.store.RecordReadAsText(ctx, versionID, reason, treeReading)
+}

@@ -163,6 +163,12 @@ type VersionStore interface {
 	// nothing. It returns ENOTFOUND if the version does not exist and
 	// EINVALID for a reading below 1.
 	RecordReadAsText(ctx context.Context, versionID int64, reason string, reading int) error
+	// FindVersionsReadAsTextUnknown returns up to limit versions, of any
+	// resource, whose reason is not known under the reading numbered
+	// reading (their TreeReading is below it), with an id below beforeID
+	// (0: any), highest id first: the versions whose bodies the warehouse
+	// reads in the background, in batches, to record their reasons.
+	FindVersionsReadAsTextUnknown(ctx context.Context, reading int, beforeID int64, limit int) ([]*Version, error)
 	// Links returns a version's outgoing links in document order.
 	Links(ctx context.Context, versionID int64) ([]*Link, error)
 	// BodySizes lists the stored size of every version of a resource, oldest

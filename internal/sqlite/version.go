@@ -318,6 +318,31 @@ func (db *DB) ReplaceBody(ctx context.Context, b *vigil.StoredBody, blob *vigil.
 	return db.update(ctx, func(tx execer) error { return replaceBody(ctx, tx, b, blob) })
 }
 
+// FindVersionsReadAsTextUnknown implements vigil.VersionStore.
+func (db *DB) FindVersionsReadAsTextUnknown(ctx context.Context, reading int, beforeID int64, limit int) ([]*vigil.Version, error) {
+	if limit < 1 {
+		return nil, vigil.Errorf(vigil.EINVALID, "versions whose reason is not known: limit %d must be at least 1", limit)
+	}
+	cond, args := " WHERE tree_reading < ?", []any{reading}
+	if beforeID > 0 {
+		cond, args = cond+" AND id < ?", append(args, beforeID)
+	}
+	rows, err := db.read.QueryContext(ctx, q("SELECT "+versionColumns+" FROM versions"+cond+" ORDER BY id DESC LIMIT ?"), append(args, limit)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*vigil.Version
+	for rows.Next() {
+		v, err := scanVersion(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
 // RecordReadAsText implements vigil.VersionStore.
 func (db *DB) RecordReadAsText(ctx context.Context, versionID int64, reason string, reading int) error {
 	if reading < 1 {

@@ -26,38 +26,39 @@ type Opener func(t *testing.T) vigil.Store
 // Run runs the whole suite against the stores open returns.
 func Run(t *testing.T, open Opener) {
 	tests := map[string]func(*testing.T, vigil.Store){
-		"ResourceEnsure":         testResourceEnsure,
-		"ResourceFind":           testResourceFind,
-		"ResourceDelete":         testResourceDelete,
-		"VersionAppend":          testVersionAppend,
-		"VersionReadAsText":      testVersionReadAsText,
-		"VersionConflict":        testVersionConflict,
-		"VersionQueries":         testVersionQueries,
-		"LatestVersionByURL":     testLatestVersionByURL,
-		"VersionInvalid":         testVersionInvalid,
-		"BodyEncodings":          testBodyEncodings,
-		"BlobDedupe":             testBlobDedupe,
-		"DeleteVersionsBefore":   testDeleteVersionsBefore,
-		"Links":                  testLinks,
-		"Sentinels":              testSentinels,
-		"SentinelClaim":          testSentinelClaim,
-		"SentinelRelease":        testSentinelRelease,
-		"SentinelsUpdated":       testSentinelsUpdatedTogether,
-		"SentinelFeedRotation":   testSentinelFeedRotation,
-		"SentinelFeedConcurrent": testSentinelFeedRotationConcurrent,
-		"Users":                  testUsers,
-		"Tokens":                 testTokens,
-		"Changes":                testChanges,
-		"ChangePages":            testChangePages,
-		"ChangePagesOddURLs":     testChangePagesOddURLs,
-		"IDsNeverReused":         testIDsNeverReused,
-		"Outbox":                 testOutbox,
-		"OutboxRetry":            testOutboxRetry,
-		"OutboxRetryRemoved":     testOutboxRetryRemovedSentinel,
-		"OutboxRetryTarget":      testOutboxRetryTarget,
-		"OutboxRemovedDigests":   testSentinelRemovalGivesUpItsDigests,
-		"OutboxStaleMarks":       testOutboxStaleMarks,
-		"ConcurrentReadersWrite": testConcurrent,
+		"ResourceEnsure":            testResourceEnsure,
+		"ResourceFind":              testResourceFind,
+		"ResourceDelete":            testResourceDelete,
+		"VersionAppend":             testVersionAppend,
+		"VersionReadAsText":         testVersionReadAsText,
+		"VersionsReadAsTextUnknown": testVersionsReadAsTextUnknown,
+		"VersionConflict":           testVersionConflict,
+		"VersionQueries":            testVersionQueries,
+		"LatestVersionByURL":        testLatestVersionByURL,
+		"VersionInvalid":            testVersionInvalid,
+		"BodyEncodings":             testBodyEncodings,
+		"BlobDedupe":                testBlobDedupe,
+		"DeleteVersionsBefore":      testDeleteVersionsBefore,
+		"Links":                     testLinks,
+		"Sentinels":                 testSentinels,
+		"SentinelClaim":             testSentinelClaim,
+		"SentinelRelease":           testSentinelRelease,
+		"SentinelsUpdated":          testSentinelsUpdatedTogether,
+		"SentinelFeedRotation":      testSentinelFeedRotation,
+		"SentinelFeedConcurrent":    testSentinelFeedRotationConcurrent,
+		"Users":                     testUsers,
+		"Tokens":                    testTokens,
+		"Changes":                   testChanges,
+		"ChangePages":               testChangePages,
+		"ChangePagesOddURLs":        testChangePagesOddURLs,
+		"IDsNeverReused":            testIDsNeverReused,
+		"Outbox":                    testOutbox,
+		"OutboxRetry":               testOutboxRetry,
+		"OutboxRetryRemoved":        testOutboxRetryRemovedSentinel,
+		"OutboxRetryTarget":         testOutboxRetryTarget,
+		"OutboxRemovedDigests":      testSentinelRemovalGivesUpItsDigests,
+		"OutboxStaleMarks":          testOutboxStaleMarks,
+		"ConcurrentReadersWrite":    testConcurrent,
 	}
 	for _, name := range sortedKeys(tests) {
 		t.Run(name, func(t *testing.T) { tests[name](t, open(t)) })
@@ -256,6 +257,49 @@ func testVersionReadAsText(t *testing.T, s vigil.Store) {
 	check("under an earlier reading", v1.ID, "", 7)
 	must(t, s.RecordReadAsText(ctx, v1.ID, "the same reading's", 7))
 	check("under the same reading", v1.ID, "the same reading's", 7)
+}
+
+// testVersionsReadAsTextUnknown: the versions of every resource whose
+// reason is not known under a reading are found highest id first, in
+// batches below an id.
+func testVersionsReadAsTextUnknown(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	var unknown []int64 // highest id first
+	for i, u := range []string{"http://a.example/", "http://b.example/"} {
+		r, err := s.EnsureResource(ctx, u)
+		must(t, err)
+		v1 := appendBody(t, s, r, 0, t0, "a"+u)
+		v2 := appendBody(t, s, r, v1.ID, t0.Add(time.Hour), "b"+u)
+		must(t, s.RecordReadAsText(ctx, v2.ID, "", 5+i)) // known under 5 and 6
+		unknown = append([]int64{v1.ID}, unknown...)
+		if i == 0 {
+			unknown = append([]int64{v2.ID}, unknown...) // known under 5 only: not under 6
+		}
+	}
+	ids := func(vs []*vigil.Version) []int64 {
+		var out []int64
+		for _, v := range vs {
+			out = append(out, v.ID)
+		}
+		return out
+	}
+	all, err := s.FindVersionsReadAsTextUnknown(ctx, 6, 0, 10)
+	must(t, err)
+	if got := ids(all); fmt.Sprint(got) != fmt.Sprint(unknown) {
+		t.Errorf("not known under reading 6: %v, want %v", got, unknown)
+	}
+	first, err := s.FindVersionsReadAsTextUnknown(ctx, 6, 0, 2)
+	must(t, err)
+	rest, err := s.FindVersionsReadAsTextUnknown(ctx, 6, unknown[1], 2)
+	must(t, err)
+	if got := append(ids(first), ids(rest)...); fmt.Sprint(got) != fmt.Sprint(unknown) {
+		t.Errorf("in batches of 2: %v, want %v", got, unknown)
+	}
+	if vs, err := s.FindVersionsReadAsTextUnknown(ctx, 1, 0, 10); err != nil || len(vs) != 2 {
+		t.Errorf("not known under reading 1: %v, %v; want the two versions under none", ids(vs), err)
+	}
+	_, err = s.FindVersionsReadAsTextUnknown(ctx, 6, 0, 0)
+	wantCode(t, err, vigil.EINVALID)
 }
 
 func testVersionConflict(t *testing.T, s vigil.Store) {

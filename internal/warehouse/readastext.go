@@ -37,10 +37,14 @@ func (w *Warehouse) ReadAsText(ctx context.Context, v *vigil.Version) (string, e
 // be rebuilt), which known leaves out, as it does a version no longer kept
 // (retention dropped it since it was listed), which has nothing to tell.
 // One version that cannot be read does not keep the others from being
-// known. The bodies it reads are read newest first, each walk down a
+// known. It parses bodies of at most budget bytes in all (the versions'
+// sizes): a version whose reason is not known and whose body does not fit
+// in what is left is not read, and left out, for a later call or
+// FillReadAsText to read; the newest versions of each resource are read
+// first. The bodies it reads are read newest first, each walk down a
 // resource's patch chain stopping at the body read before: a history
 // costs one walk down its chain, not one for each version.
-func (w *Warehouse) ReadAsTextAll(ctx context.Context, vs []*vigil.Version) (known map[int64]string, failed map[int64]error) {
+func (w *Warehouse) ReadAsTextAll(ctx context.Context, vs []*vigil.Version, budget int64) (known map[int64]string, failed map[int64]error) {
 	known = make(map[int64]string, len(vs))
 	var unknown []*vigil.Version
 	for _, v := range vs {
@@ -56,7 +60,11 @@ func (w *Warehouse) ReadAsTextAll(ctx context.Context, vs []*vigil.Version) (kno
 	var last *knownBody
 	for _, v := range unknown {
 		var body []byte
-		if parseable(v) {
+		if parseable(v) && v.Size > 0 {
+			if v.Size > budget {
+				continue // not known yet
+			}
+			budget -= v.Size
 			if last != nil && last.resourceID != v.ResourceID {
 				last = nil
 			}
@@ -101,4 +109,39 @@ func (w *Warehouse) readAsText(ctx context.Context, v *vigil.Version, body []byt
 // read its body. It returns ENOTFOUND for no such version.
 func (w *Warehouse) RecordReadAsText(ctx context.Context, versionID int64, reason string) error {
 	return w.store.RecordReadAsText(ctx, versionID, reason, treeReading)
+}
+
+// FillReadAsTextBatch is how many versions FillReadAsText reads at most
+// in one call.
+const FillReadAsTextBatch = 32
+
+// FillReadAsText reads, and records, why a batch of versions whose reason
+// is not known yet is read as text, so that the reasons become known
+// without a request paying for them: up to FillReadAsTextBatch versions
+// of any resource, highest id first, whose bodies come to at most budget
+// bytes (one version at least, whatever its size). Each call takes the
+// batch after the previous one's; after the last it starts again from
+// the newest (versions stored meanwhile, or a body that could not be read
+// then). It returns how many versions it tried (0 once there are none
+// left to try in this pass) and the error of a failed search; a body
+// that cannot be read is passed over, to be tried again next pass.
+func (w *Warehouse) FillReadAsText(ctx context.Context, budget int64) (int, error) {
+	w.fillMu.Lock()
+	defer w.fillMu.Unlock()
+	batch, err := w.store.FindVersionsReadAsTextUnknown(ctx, treeReading, w.fillBefore, FillReadAsTextBatch)
+	if err != nil {
+		return 0, err
+	}
+	if len(batch) == 0 {
+		w.fillBefore = 0 // the next pass starts from the newest
+		return 0, nil
+	}
+	n, spent := 0, int64(0)
+	for n < len(batch) && (n == 0 || spent+batch[n].Size <= budget) {
+		spent += batch[n].Size
+		n++
+	}
+	w.ReadAsTextAll(ctx, batch[:n], spent)
+	w.fillBefore = batch[n-1].ID
+	return n, nil
 }

@@ -387,7 +387,7 @@ func TestReadAsTextAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, failed := counted.ReadAsTextAll(ctx, vs)
+	got, failed := counted.ReadAsTextAll(ctx, vs, 1<<30)
 	if len(failed) != 0 {
 		t.Fatal(failed)
 	}
@@ -426,7 +426,7 @@ func TestReadAsTextAllOfVersionDropped(t *testing.T) {
 	if _, err := w.ApplyRetention(ctx, resource, warehouse.Retention{MaxVersions: 1}); err != nil {
 		t.Fatal(err)
 	}
-	got, failed := w.ReadAsTextAll(ctx, vs)
+	got, failed := w.ReadAsTextAll(ctx, vs, 1<<30)
 	if len(failed) != 0 {
 		t.Fatal(failed)
 	}
@@ -471,7 +471,7 @@ func TestReadAsTextAllOfBodyUnreadable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, failed := broken.ReadAsTextAll(ctx, vs)
+	got, failed := broken.ReadAsTextAll(ctx, vs, 1<<30)
 	if len(failed) != 1 || failed[vs[1].ID] == nil || !strings.Contains(failed[vs[1].ID].Error(), "corrupt patch") {
 		t.Errorf("failed = %v, want version %d's corrupt patch", failed, vs[1].ID)
 	}

@@ -83,6 +83,11 @@ type Warehouse struct {
 	// next Put diffs against, so that a write need not decompress it.
 	headsMu sync.Mutex
 	heads   map[int64]cachedHead
+
+	// fillBefore is where FillReadAsText's next batch starts: below this
+	// version id (0: from the newest).
+	fillMu     sync.Mutex
+	fillBefore int64
 }
 
 type cachedHead struct {
@@ -207,7 +212,8 @@ func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
 	// version when Put reads the body anyway (to extract its links), or
 	// when it is not markup; Put does not read a body only to learn it: a
 	// caller that reads it records it (RecordReadAsText), else it is read
-	// when first asked for (ReadAsText).
+	// when first asked for (ReadAsText), or in the background
+	// (FillReadAsText).
 	if !parseable(v) || len(f.Body) == 0 {
 		v.TreeReading = treeReading // not read as markup: nothing to tell
 	}

@@ -17,13 +17,27 @@ type versionBody struct {
 	ReadAsText string `json:"readAsText,omitempty"`
 }
 
+// DefaultReadAsTextBudget is how many bytes of bodies one request (a
+// history page of 200 versions, a list of 500 versions or of changes
+// naming up to 1000) parses at most to learn why versions not known yet
+// are read as text: 4 MiB, some 70 ms of parsing at the 59 MB/s
+// BENCHMARKS.md measures for HTML, and some 60 versions of a typical
+// 64 KB page. A version past it is shown as not known yet; the monitor
+// reads it in the background (warehouse.FillReadAsText).
+const DefaultReadAsTextBudget = 4 << 20
+
 // readAsTextAll returns why each version of vs is read as its source
 // text, by version id (Warehouse.ReadAsTextAll): a version left out is
-// shown without a reason. A version whose body cannot be read does not
-// fail the page or list that shows it: the failures are logged, once for
-// the request.
+// shown without a reason, as not known yet. Its bodies parsed come to
+// ReadAsTextBudget bytes at most. A version whose body cannot be read
+// does not fail the page or list that shows it: the failures are logged,
+// once for the request.
 func (s *Server) readAsTextAll(ctx context.Context, vs []*vigil.Version) map[int64]string {
-	known, failed := s.Warehouse.ReadAsTextAll(ctx, vs)
+	budget := s.ReadAsTextBudget
+	if budget == 0 {
+		budget = DefaultReadAsTextBudget
+	}
+	known, failed := s.Warehouse.ReadAsTextAll(ctx, vs, budget)
 	if len(failed) > 0 {
 		ids := make([]int64, 0, len(failed))
 		for id := range failed {

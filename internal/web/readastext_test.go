@@ -225,14 +225,14 @@ type retentionRace struct {
 	dropped bool
 }
 
-func (r *retentionRace) ReadAsTextAll(ctx context.Context, vs []*vigil.Version) (map[int64]string, map[int64]error) {
+func (r *retentionRace) ReadAsTextAll(ctx context.Context, vs []*vigil.Version, budget int64) (map[int64]string, map[int64]error) {
 	if !r.dropped && len(vs) > 0 {
 		r.dropped = true
 		if _, err := r.Warehouse.ApplyRetention(ctx, vs[0].ResourceID, warehouse.Retention{MaxVersions: 1}); err != nil {
 			return nil, map[int64]error{vs[0].ID: err}
 		}
 	}
-	return r.Warehouse.ReadAsTextAll(ctx, vs)
+	return r.Warehouse.ReadAsTextAll(ctx, vs, budget)
 }
 
 // TestReadAsTextOfVersionDropped: a history, and a list of versions, whose
@@ -381,6 +381,78 @@ func TestReadAsTextOfBodyUnreadable(t *testing.T) {
 			}
 			if n := strings.Count(log.String(), "corrupt patch"); n != 1 {
 				t.Errorf("the unreadable body logged %d times, want once:\n%s", n, log.String())
+			}
+		})
+	}
+}
+
+// recordedBytes sums the sizes of the versions whose reasons a store is
+// asked to record: the bytes of bodies parsed to learn them.
+type recordedBytes struct {
+	vigil.Store
+	n int64
+}
+
+func (s *recordedBytes) RecordReadAsText(ctx context.Context, versionID int64, reason string, reading int) error {
+	v, err := s.Store.FindVersionByID(ctx, versionID)
+	if err != nil {
+		return err
+	}
+	s.n += v.Size
+	return s.Store.RecordReadAsText(ctx, versionID, reason, reading)
+}
+
+// TestReadAsTextBudget: a history, or a list of versions, whose reasons
+// are not known parses bodies of no more than the request's budget; a
+// version past it is shown as not known yet (no note; no readAsText),
+// until the background fill reads it.
+func TestReadAsTextBudget(t *testing.T) {
+	ctx := context.Background()
+	const deep = "parse HTML: elements nested more than 512 deep"
+	for name, tc := range map[string]struct{ path, known string }{
+		"history":      {"/resources/%d", `>Read as its source text, as it does not parse: ` + deep},
+		"API versions": {"/api/v1/resources/%d/versions", `"readAsText": "` + deep},
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := newReadAsTextEnv(t)
+			for _, v := range e.vs {
+				if err := e.s.Store.RecordReadAsText(ctx, v.ID, "", 1); err != nil { // stored by an older Vigil
+					t.Fatal(err)
+				}
+			}
+			codec, err := zstd.New(0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			count := &recordedBytes{Store: e.s.Store}
+			w, err := warehouse.New(count, warehouse.Options{Codec: codec})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.s.Warehouse = w
+			e.s.ReadAsTextBudget = e.vs[1].Size - 1 // the deep version does not fit; the two small ones do
+			path := strings.Replace(tc.path, "%d", strconv.FormatInt(e.res, 10), 1)
+			page := e.get(path)
+			if count.n > e.s.ReadAsTextBudget {
+				t.Errorf("%d bytes of bodies parsed, past the budget of %d", count.n, e.s.ReadAsTextBudget)
+			}
+			if count.n == 0 {
+				t.Errorf("no body parsed within the budget")
+			}
+			if strings.Contains(page, deep) {
+				t.Errorf("the version past the budget is noted:\n%s", page)
+			}
+			for {
+				n, err := w.FillReadAsText(ctx, 1<<20)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n == 0 {
+					break
+				}
+			}
+			if page := e.get(path); !strings.Contains(page, tc.known) {
+				t.Errorf("after the background fill, no %q:\n%s", tc.known, page)
 			}
 		})
 	}

@@ -42,9 +42,11 @@ type Warehouse interface {
 	ReadAsText(ctx context.Context, v *vigil.Version) (string, error)
 	// ReadAsTextAll returns ReadAsText of the versions of a list, by id
 	// (known), the bodies of those not known read in one walk down each
-	// resource's patch chain; a version no longer kept is left out, and
-	// so is one whose body cannot be read, whose error failed holds.
-	ReadAsTextAll(ctx context.Context, vs []*vigil.Version) (known map[int64]string, failed map[int64]error)
+	// resource's patch chain, of budget bytes at most; a version no longer
+	// kept is left out, and so are one whose body cannot be read, whose
+	// error failed holds, and one whose body is past the budget: not
+	// known yet.
+	ReadAsTextAll(ctx context.Context, vs []*vigil.Version, budget int64) (known map[int64]string, failed map[int64]error)
 	// Diff returns the delta from version from to version to, in terms of
 	// Document(from); EINVALID for versions of different resources.
 	Diff(ctx context.Context, from, to int64) (*delta.Delta, error)
@@ -76,6 +78,9 @@ type Server struct {
 	// ended) the monitor last recorded for each of the sentinels ids, by
 	// id; cmd/vigil reads it from the monitor's state.
 	Lifespans func(ctx context.Context, ids []int64) (map[int64]string, error)
+	// ReadAsTextBudget bounds the bytes of bodies one request parses to
+	// learn why versions are read as text (DefaultReadAsTextBudget if 0).
+	ReadAsTextBudget int64
 	// Metrics, if not nil, are served at /metrics.
 	Metrics *Metrics
 	// PublicMetrics serves /metrics without authentication.

@@ -1,0 +1,142 @@
+package warehouse_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/warehouse"
+	"github.com/vigil-web/vigil/internal/zstd"
+)
+
+// recordCount counts the reasons a store is asked to record: one for
+// each body the warehouse parsed to learn it.
+type recordCount struct {
+	warehouse.Store
+	n int
+}
+
+func (s *recordCount) RecordReadAsText(ctx context.Context, versionID int64, reason string, reading int) error {
+	s.n++
+	return s.Store.RecordReadAsText(ctx, versionID, reason, reading)
+}
+
+// unknownHistory stores n versions of equal size, each of url, and
+// returns them, oldest first, with their reasons not known (as stored
+// by an older Vigil) and the size of each.
+func unknownHistory(t *testing.T, w *warehouse.Warehouse, db warehouse.Store, url string, n int) ([]*vigil.Version, int64) {
+	t.Helper()
+	ctx := context.Background()
+	deep := strings.Repeat("<div>", 600) + "x" + strings.Repeat("</div>", 600)
+	var vs []*vigil.Version
+	for i := range n {
+		body := fmt.Sprintf("<p>version %03d</p>", i)
+		if i%2 == 0 {
+			body += deep
+		} else {
+			body += strings.Repeat(" ", len(deep))
+		}
+		v := put(t, w, url, i, []byte(body))
+		if err := db.RecordReadAsText(ctx, v.ID, "", 1); err != nil {
+			t.Fatal(err)
+		}
+		if v, err := db.FindVersionByID(ctx, v.ID); err != nil {
+			t.Fatal(err)
+		} else {
+			vs = append(vs, v)
+		}
+	}
+	return vs, vs[0].Size
+}
+
+// countedWarehouse is a warehouse over db that counts the reasons it
+// records.
+func countedWarehouse(t *testing.T, db warehouse.Store) (*warehouse.Warehouse, *recordCount) {
+	t.Helper()
+	codec, err := zstd.New(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := &recordCount{Store: db}
+	w, err := warehouse.New(count, warehouse.Options{Codec: codec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, count
+}
+
+// TestReadAsTextAllBudget: one call parses bodies of no more than its
+// budget, the newest first; the versions past it are not known yet, and
+// left out.
+func TestReadAsTextAllBudget(t *testing.T) {
+	ctx := context.Background()
+	w, db := newWarehouse(t, warehouse.Options{})
+	vs, size := unknownHistory(t, w, db, "http://example.com/p", 10)
+	counted, count := countedWarehouse(t, db)
+	known, failed := counted.ReadAsTextAll(ctx, vs, 3*size+size/2)
+	if len(failed) != 0 {
+		t.Fatal(failed)
+	}
+	if count.n > 3 {
+		t.Errorf("%d bodies parsed for a budget of 3.5 bodies", count.n)
+	}
+	if len(known) != 3 {
+		t.Errorf("%d versions known, want the 3 the budget takes", len(known))
+	}
+	for _, v := range vs[7:] {
+		if _, ok := known[v.ID]; !ok {
+			t.Errorf("version #%d, of the newest, not known", v.Seq)
+		}
+	}
+}
+
+// TestFillReadAsText: FillReadAsText, called until it has nothing left
+// to try, makes every reason known, each call parsing bodies of no more
+// than its budget (one body at least: a body larger than the budget is
+// read alone).
+func TestFillReadAsText(t *testing.T) {
+	ctx := context.Background()
+	w, db := newWarehouse(t, warehouse.Options{})
+	a, size := unknownHistory(t, w, db, "http://example.com/a", 7)
+	b, _ := unknownHistory(t, w, db, "http://example.com/b", 5)
+	counted, count := countedWarehouse(t, db)
+	for _, budget := range []int64{2 * size, size / 2} {
+		for _, v := range append(a, b...) { // not known again
+			if err := db.RecordReadAsText(ctx, v.ID, "", 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		perCall := max(1, budget/size)
+		for calls := 0; ; calls++ {
+			if calls > len(a)+len(b) {
+				t.Fatalf("budget %d: still filling after %d calls", budget, calls)
+			}
+			count.n = 0
+			n, err := counted.FillReadAsText(ctx, budget)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if int64(count.n) > perCall {
+				t.Errorf("budget %d: one call parsed %d bodies of %d bytes", budget, count.n, size)
+			}
+			if n == 0 {
+				break
+			}
+		}
+		for _, v := range append(a, b...) {
+			got, err := db.FindVersionByID(ctx, v.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := ""
+			if (v.Seq-1)%2 == 0 {
+				want = "parse HTML: elements nested more than 512 deep"
+			}
+			if got.TreeReading != warehouse.TreeReading || !strings.HasPrefix(got.ReadAsText, want) || (want == "") != (got.ReadAsText == "") {
+				t.Errorf("budget %d: version %d recorded %q under reading %d, want %q... under %d", budget, v.ID, got.ReadAsText, got.TreeReading, want, warehouse.TreeReading)
+			}
+		}
+	}
+}

@@ -35,7 +35,8 @@ type Version struct {
 	// is then unknown: a version stored before reasons were recorded, or
 	// one stored since whose body no one has read yet (the warehouse
 	// stores a body without parsing it; the monitor records the reason
-	// once it compares the version, the warehouse when first asked).
+	// once it compares the version, the warehouse when first asked or
+	// in the background).
 	TreeReading int `json:"-"`
 }
 

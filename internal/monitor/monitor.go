@@ -339,7 +339,9 @@ func (m *Monitor) release(ctx context.Context, leases []vigil.SentinelLease) err
 
 // Run checks sentinels as they fall due until ctx ends. Up to Workers
 // pages are in flight; check records are committed in groups by a single
-// writer.
+// writer. When no sentinel is due, it reads why stored versions not known
+// yet are read as text, a small batch at a time (fillReadAsText), before
+// waiting.
 //
 // When ctx ends, Run waits for the checks in flight to be recorded, then
 // releases the claims of the sentinels it claimed and did not check, so
@@ -378,10 +380,16 @@ func (m *Monitor) Run(ctx context.Context, poll time.Duration, kick <-chan struc
 			m.Logger.Error("claim due sentinels", LogError, err)
 		}
 		claimed = append(m.flight.takeReady(), m.flight.admit(claimed)...)
+		// Idle, the monitor reads why versions are read as text in the
+		// background, a small batch at a time, claiming between batches.
+		idle := len(claimed) == 0
+		if idle && m.fillReadAsText(ctx) {
+			continue
+		}
 		// A batch of sites alone, all given back for want of a site slot,
 		// waits as an empty one does (or for a slot): claimed again at
 		// once, they would be given back again.
-		if len(claimed) == 0 || m.checkBatch(ctx, claimed, func(r *vigil.CheckRecord) { c.in <- r }, slots, abandon) == len(claimed) {
+		if idle || m.checkBatch(ctx, claimed, func(r *vigil.CheckRecord) { c.in <- r }, slots, abandon) == len(claimed) {
 			select {
 			case <-ctx.Done():
 			case <-time.After(poll):

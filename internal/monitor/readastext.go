@@ -15,7 +15,7 @@ const maxUnrecorded = 4096
 // only to learn it), until the monitor, or a site's crawl, reads the body
 // and records it (Monitor.recordReadAsText). It is bounded: a version it
 // drops, or one another process stored, is read when first asked for
-// (warehouse.ReadAsText).
+// (warehouse.ReadAsText) or in the background (Monitor.fillReadAsText).
 type unrecordedSet struct {
 	mu sync.Mutex
 	m  map[int64]struct{}
@@ -62,4 +62,29 @@ func (m *Monitor) recordReadAsText(ctx context.Context, id int64, reason string)
 	if err := m.Warehouse.RecordReadAsText(ctx, id, reason); err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
 		m.Logger.Warn("record why a version is read as text", LogVersion, id, LogError, err)
 	}
+}
+
+// fillReadAsTextBudget is how many bytes of bodies one batch of the
+// background fill parses (one body at least): 1 MiB, some 20 ms of
+// parsing, so that a check that falls due waits little.
+const fillReadAsTextBudget = 1 << 20
+
+// fillReadAsText reads, when the monitor is idle, why a batch of versions
+// not known yet is read as text (warehouse.FillReadAsText: the versions
+// stored before reasons were recorded, or under an earlier reading, and
+// those the monitor stored and never compared), so that no request pays
+// for them. It reports whether it tried any, for Run to try the next
+// batch without waiting; a failure is logged.
+func (m *Monitor) fillReadAsText(ctx context.Context) bool {
+	if m.Warehouse == nil {
+		return false
+	}
+	n, err := m.Warehouse.FillReadAsText(ctx, fillReadAsTextBudget)
+	if err != nil {
+		if ctx.Err() == nil {
+			m.Logger.Warn("read why versions are read as text", LogError, err)
+		}
+		return false
+	}
+	return n > 0
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/vigil-web/vigil/internal/crawl/crawltest"
 	"github.com/vigil-web/vigil/internal/fetch"
 	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/internal/warehouse"
 	"github.com/vigil-web/vigil/spec"
 )
 
@@ -108,5 +109,56 @@ func TestRecordReadAsTextOfVersionDropped(t *testing.T) {
 	m.recordReadAsText(canceled, gone, "")
 	if !strings.Contains(log.String(), "record why a version is read as text") {
 		t.Errorf("another failure is not logged: %q", log.String())
+	}
+}
+
+// TestRunFillsReadAsText: the monitor, idle, reads why the versions whose
+// reason is not known are read as text, in the background, until all are
+// known.
+func TestRunFillsReadAsText(t *testing.T) {
+	ctx := context.Background()
+	db, wh, _ := testStore(t)
+	var ids []int64
+	for i := range 2 * warehouse.FillReadAsTextBatch { // more than one batch
+		body := "<p>a page</p>"
+		if i%2 == 1 {
+			body = deepPage("x")
+		}
+		v, err := wh.Put(ctx, &warehouse.Fetch{URL: pageA, FetchedAt: time.Date(2026, 1, 1, i, 0, 0, 0, time.UTC), Status: 200,
+			ContentType: "text/html", Body: []byte(body)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, v.ID)
+	}
+	unknown := func() int {
+		vs, err := db.FindVersionsReadAsTextUnknown(ctx, 1, 0, len(ids)) // recorded under no reading
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(vs)
+	}
+	if n := unknown(); n != len(ids) {
+		t.Fatalf("%d versions not known before the monitor runs, want %d", n, len(ids))
+	}
+	m := &Monitor{Store: db, Warehouse: wh, Policy: schedule.Policy{MinInterval: time.Minute}}
+	runCtx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- m.Run(runCtx, time.Hour, nil) }() // no poll: only the fill, without waiting, makes them known
+	deadline := time.Now().Add(time.Minute)
+	for unknown() > 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	if n := unknown(); n != 0 {
+		t.Fatalf("%d versions still not known", n)
+	}
+	for i, id := range ids {
+		want := ""
+		if i%2 == 1 {
+			want = "parse HTML: elements nested more than 512 deep"
+		}
+		wantRecorded(t, db, id, want)
 	}
 }

@@ -43,7 +43,10 @@
 //     versions, and a site's crawl); else by ReadAsText, which reads the
 //     body once, when first asked, and records what it found
 //     (ReadAsTextAll for a list: the first view of an old history reads
-//     its bodies in one walk down the patch chain). Put does not read a
+//     its bodies in one walk down the patch chain, within a budget of
+//     bytes parsed, the versions past it not known yet), or by
+//     FillReadAsText, which the monitor calls when idle to read them in
+//     the background, a small batch at a time. Put does not read a
 //     body only to learn it (a parse costs more than the rest of a
 //     write), unless it reads it anyway (Options.ExtractLinks). A stored
 //     tree delta carries the number of the reading it was built under

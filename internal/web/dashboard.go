@@ -263,14 +263,51 @@ type historyData struct {
 	// FromID and ToID are the versions the compare form proposes: the
 	// last two that were fetched without error.
 	FromID, ToID int64
+	// ReadAsTextReasons are the distinct reasons of the versions shown
+	// that are read as their source text, in the order first met: the
+	// page says each once, and marks each version with its number.
+	ReadAsTextReasons []*readAsTextReason
+}
+
+// readAsTextReason is one reason a history says why versions are read as
+// their source text.
+type readAsTextReason struct {
+	// N numbers the reason from 1 on the page; Numbered says that the
+	// page has more than one, so that the markers name theirs.
+	N        int
+	Numbered bool
+	Reason   string
 }
 
 type versionRow struct {
 	*vigil.Version
 	Prev int64 // the previous good version, to compare with
-	// ReadAsText says why the version's body is read, and shown, as its
-	// source text (Warehouse.ReadAsText), or is empty.
-	ReadAsText string
+	// ReadAsText is the reason the version's body is read, and shown, as
+	// its source text (Warehouse.ReadAsText), nil for a page or a version
+	// whose reason is not known yet.
+	ReadAsText *readAsTextReason
+}
+
+// markReadAsText gives each version of rows read as text its reason, one
+// value for each distinct reason (why, by version id), and returns those.
+func markReadAsText(rows []*versionRow, why map[int64]string) []*readAsTextReason {
+	var reasons []*readAsTextReason
+	byText := map[string]*readAsTextReason{}
+	for _, v := range rows {
+		text := why[v.ID]
+		if text == "" {
+			continue
+		}
+		if byText[text] == nil {
+			byText[text] = &readAsTextReason{N: len(reasons) + 1, Reason: text}
+			reasons = append(reasons, byText[text])
+		}
+		v.ReadAsText = byText[text]
+	}
+	for _, r := range reasons {
+		r.Numbered = len(reasons) > 1
+	}
+	return reasons
 }
 
 func (s *Server) handleResourcePage(w http.ResponseWriter, r *http.Request, sess *session) error {
@@ -306,10 +343,7 @@ func (s *Server) handleResourcePage(w http.ResponseWriter, r *http.Request, sess
 	for i, v := range data.Versions {
 		shown[i] = v.Version
 	}
-	why := s.readAsTextAll(r.Context(), shown)
-	for _, v := range data.Versions {
-		v.ReadAsText = why[v.ID]
-	}
+	data.ReadAsTextReasons = markReadAsText(data.Versions, s.readAsTextAll(r.Context(), shown))
 	for _, v := range rows {
 		if v.Error == "" {
 			if data.ToID == 0 {

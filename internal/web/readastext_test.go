@@ -120,23 +120,63 @@ func TestDiffPageReadAsTextAsRecorded(t *testing.T) {
 	}
 }
 
-// TestResourcePageReadAsText: the history of a resource notes each version
-// read as its source text, and why (escaped), from what is recorded with
-// it; a version read as a page has no such note.
+// TestResourcePageReadAsText: the history of a resource marks each
+// version read as its source text with a short marker, a link to why,
+// and says each distinct reason once (escaped), from what is recorded
+// with the versions; a version read as a page has no marker.
 func TestResourcePageReadAsText(t *testing.T) {
-	get, res, vs := readAsTextServer(t)
-	page := get("/resources/" + strconv.FormatInt(res, 10))
-	for i, want := range []string{
-		"",
-		"parse HTML: elements nested more than 512 deep",
-		"recorded &lt;here&gt;",
+	ctx := context.Background()
+	e := newReadAsTextEnv(t)
+	deep := strings.Repeat("<div>", 600) + "again" + strings.Repeat("</div>", 600)
+	again, err := e.s.Warehouse.(*warehouse.Warehouse).Put(ctx, &warehouse.Fetch{URL: "http://a.example/p",
+		FetchedAt: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), Status: 200, ContentType: "text/html", Body: []byte(deep)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := e.get("/resources/" + strconv.FormatInt(e.res, 10))
+	const reason = "parse HTML: elements nested more than 512 deep"
+	if n := strings.Count(page, reason); n != 1 {
+		t.Errorf("the reason %q is said %d times, want once:\n%s", reason, n, page)
+	}
+	// The newest first: the deep versions' reason is the first met.
+	for _, want := range []string{
+		`<p class="alert note" id="read-as-text-reason-1"><strong>Read as text (1):</strong> the versions so marked do not parse, and are read, compared and shown as their source text: ` + reason,
+		`<p class="alert note" id="read-as-text-reason-2"><strong>Read as text (2):</strong> the versions so marked do not parse, and are read, compared and shown as their source text: recorded &lt;here&gt;.</p>`,
 	} {
-		id := `id="read-as-text-` + strconv.FormatInt(vs[i].ID, 10) + `"`
+		if !strings.Contains(page, want) {
+			t.Errorf("no %q:\n%s", want, page)
+		}
+	}
+	for _, tc := range []struct {
+		v    *vigil.Version
+		note int
+	}{{e.vs[0], 0}, {e.vs[1], 1}, {e.vs[2], 2}, {again, 1}} {
+		id := `id="read-as-text-` + strconv.FormatInt(tc.v.ID, 10) + `"`
+		marker := `<a class="status read-as-text" ` + id + ` href="#read-as-text-reason-` + strconv.Itoa(tc.note) +
+			`" aria-describedby="read-as-text-reason-` + strconv.Itoa(tc.note) + `">read as text (` + strconv.Itoa(tc.note) + `)</a>`
 		switch {
-		case want == "" && strings.Contains(page, id):
-			t.Errorf("version #%d, a page, noted as read as text:\n%s", i+1, page)
-		case want != "" && !strings.Contains(page, id+`>Read as its source text, as it does not parse: `+want):
-			t.Errorf("version #%d: no note %q:\n%s", i+1, want, page)
+		case tc.note == 0 && strings.Contains(page, id):
+			t.Errorf("version #%d, a page, marked as read as text:\n%s", tc.v.Seq, page)
+		case tc.note != 0 && !strings.Contains(page, marker):
+			t.Errorf("version #%d: no marker %q:\n%s", tc.v.Seq, marker, page)
+		}
+	}
+}
+
+// TestResourcePageReadAsTextOneReason: a history whose versions read as
+// text all have one reason says it once, and marks them without a number.
+func TestResourcePageReadAsTextOneReason(t *testing.T) {
+	e := newReadAsTextEnv(t)
+	if err := e.s.Warehouse.(*warehouse.Warehouse).RecordReadAsText(context.Background(), e.vs[2].ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	page := e.get("/resources/" + strconv.FormatInt(e.res, 10))
+	for _, want := range []string{
+		`<p class="alert note" id="read-as-text-reason-1"><strong>Read as text:</strong> the versions so marked do not parse, and are read, compared and shown as their source text: parse HTML: elements nested more than 512 deep`,
+		`href="#read-as-text-reason-1" aria-describedby="read-as-text-reason-1">read as text</a>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("no %q:\n%s", want, page)
 		}
 	}
 }
@@ -410,7 +450,7 @@ func TestReadAsTextBudget(t *testing.T) {
 	ctx := context.Background()
 	const deep = "parse HTML: elements nested more than 512 deep"
 	for name, tc := range map[string]struct{ path, known string }{
-		"history":      {"/resources/%d", `>Read as its source text, as it does not parse: ` + deep},
+		"history":      {"/resources/%d", `shown as their source text: ` + deep},
 		"API versions": {"/api/v1/resources/%d/versions", `"readAsText": "` + deep},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -73,18 +73,22 @@ const fillReadAsTextBudget = 1 << 20
 // not known yet is read as text (warehouse.FillReadAsText: the versions
 // stored before reasons were recorded, or under an earlier reading, and
 // those the monitor stored and never compared), so that no request pays
-// for them. It reports whether it tried any, for Run to try the next
-// batch without waiting; a failure is logged.
+// for them. It reports whether it passed any, for Run to try the next
+// batch without waiting. A failure is logged, and so is, once, each
+// version whose body cannot be read.
 func (m *Monitor) fillReadAsText(ctx context.Context) bool {
 	if m.Warehouse == nil {
 		return false
 	}
-	n, err := m.Warehouse.FillReadAsText(ctx, fillReadAsTextBudget)
+	n, failed, err := m.Warehouse.FillReadAsText(ctx, fillReadAsTextBudget)
 	if err != nil {
 		if ctx.Err() == nil {
 			m.Logger.Warn("read why versions are read as text", LogError, err)
 		}
 		return false
+	}
+	for id, err := range failed {
+		m.Logger.Warn("a version's body cannot be read: why it is read as text stays unknown", LogVersion, id, LogError, err)
 	}
 	return n > 0
 }

@@ -121,27 +121,51 @@ const FillReadAsTextBatch = 32
 // of any resource, highest id first, whose bodies come to at most budget
 // bytes (one version at least, whatever its size). Each call takes the
 // batch after the previous one's; after the last it starts again from
-// the newest (versions stored meanwhile, or a body that could not be read
-// then). It returns how many versions it tried (0 once there are none
-// left to try in this pass) and the error of a failed search; a body
-// that cannot be read is passed over, to be tried again next pass.
-func (w *Warehouse) FillReadAsText(ctx context.Context, budget int64) (int, error) {
+// the newest (versions stored meanwhile, under an earlier reading). It
+// returns how many versions it passed (0 once there are none left in
+// this pass), the errors of the versions whose bodies could not be read
+// (a corrupt patch), each reported once and passed over by this
+// warehouse's later passes, and the error of a failed search.
+func (w *Warehouse) FillReadAsText(ctx context.Context, budget int64) (int, map[int64]error, error) {
 	w.fillMu.Lock()
 	defer w.fillMu.Unlock()
 	batch, err := w.store.FindVersionsReadAsTextUnknown(ctx, treeReading, w.fillBefore, FillReadAsTextBatch)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	if len(batch) == 0 {
 		w.fillBefore = 0 // the next pass starts from the newest
-		return 0, nil
+		return 0, nil, nil
 	}
+	var todo []*vigil.Version
 	n, spent := 0, int64(0)
-	for n < len(batch) && (n == 0 || spent+batch[n].Size <= budget) {
-		spent += batch[n].Size
+	for _, v := range batch {
+		if len(todo) > 0 && spent+v.Size > budget {
+			break
+		}
 		n++
+		if !w.fillFailed[v.ID] {
+			todo = append(todo, v)
+			spent += v.Size
+		}
 	}
-	w.ReadAsTextAll(ctx, batch[:n], spent)
+	_, failed := w.ReadAsTextAll(ctx, todo, spent)
+	if err := ctx.Err(); err != nil {
+		return 0, nil, err // tried again next time
+	}
 	w.fillBefore = batch[n-1].ID
-	return n, nil
+	for id := range failed {
+		if w.fillFailed == nil {
+			w.fillFailed = map[int64]bool{}
+		}
+		if len(w.fillFailed) < maxFillFailed {
+			w.fillFailed[id] = true
+		}
+	}
+	return n, failed, nil
 }
+
+// maxFillFailed bounds the versions whose bodies could not be read that
+// FillReadAsText remembers to pass over; past it, one is tried, and
+// reported, again each pass.
+const maxFillFailed = 4096

@@ -114,7 +114,7 @@ func TestFillReadAsText(t *testing.T) {
 				t.Fatalf("budget %d: still filling after %d calls", budget, calls)
 			}
 			count.n = 0
-			n, err := counted.FillReadAsText(ctx, budget)
+			n, _, err := counted.FillReadAsText(ctx, budget)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -138,5 +138,53 @@ func TestFillReadAsText(t *testing.T) {
 				t.Errorf("budget %d: version %d recorded %q under reading %d, want %q... under %d", budget, v.ID, got.ReadAsText, got.TreeReading, want, warehouse.TreeReading)
 			}
 		}
+	}
+}
+
+// TestFillReadAsTextOfBodyUnreadable: a version whose body cannot be read
+// is reported by the batch that tries it, once, and passed over by the
+// passes after; the others become known.
+func TestFillReadAsTextOfBodyUnreadable(t *testing.T) {
+	ctx := context.Background()
+	w, db := newWarehouse(t, warehouse.Options{FullEvery: 1}) // every body in full: no chain passes another
+	vs, size := unknownHistory(t, w, db, "http://example.com/p", 5)
+	codec, err := zstd.New(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken, err := warehouse.New(&bodyFails{Store: db, versionID: vs[2].ID}, warehouse.Options{Codec: codec, FullEvery: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reported := 0
+	for pass := range 3 {
+		for calls := 0; ; calls++ {
+			if calls > len(vs) {
+				t.Fatalf("pass %d: still filling after %d calls", pass, calls)
+			}
+			n, failed, err := broken.FillReadAsText(ctx, 2*size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for id, err := range failed {
+				if id != vs[2].ID || !strings.Contains(err.Error(), "corrupt patch") {
+					t.Errorf("pass %d: version %d failed: %v", pass, id, err)
+				}
+				reported++
+			}
+			if n == 0 {
+				break
+			}
+		}
+	}
+	if reported != 1 {
+		t.Errorf("the unreadable version reported %d times in 3 passes, want once", reported)
+	}
+	left, err := db.FindVersionsReadAsTextUnknown(ctx, warehouse.TreeReading, 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left) != 1 || left[0].ID != vs[2].ID {
+		t.Errorf("%d versions not known, want the unreadable one only", len(left))
 	}
 }

@@ -85,9 +85,11 @@ type Warehouse struct {
 	heads   map[int64]cachedHead
 
 	// fillBefore is where FillReadAsText's next batch starts: below this
-	// version id (0: from the newest).
+	// version id (0: from the newest); fillFailed holds the versions
+	// whose bodies it could not read, which it passes over.
 	fillMu     sync.Mutex
 	fillBefore int64
+	fillFailed map[int64]bool
 }
 
 type cachedHead struct {

@@ -483,7 +483,7 @@ func TestReadAsTextBudget(t *testing.T) {
 				t.Errorf("the version past the budget is noted:\n%s", page)
 			}
 			for {
-				n, err := w.FillReadAsText(ctx, 1<<20)
+				n, _, err := w.FillReadAsText(ctx, 1<<20)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -13,7 +13,9 @@ type versionBody struct {
 	*vigil.Version
 	// ReadAsText is why the version's body, which does not parse as HTML
 	// or XML, is read, compared and shown as its source text (the parse
-	// error, in words; Warehouse.ReadAsText); empty for a page.
+	// error, in words; Warehouse.ReadAsText); empty, and so absent, for a
+	// page and for a version whose reason is not known yet (past the
+	// request's budget, or whose body cannot be read).
 	ReadAsText string `json:"readAsText,omitempty"`
 }
 
@@ -65,8 +67,8 @@ func (s *Server) versionBodies(ctx context.Context, list []*vigil.Version) []*ve
 type changeBody struct {
 	*vigil.Change
 	// FromReadAsText and ToReadAsText are the ReadAsText of versions
-	// FromVersion and ToVersion (versionBody); empty for a page, and for
-	// a version no longer kept.
+	// FromVersion and ToVersion (versionBody); empty for a page, for a
+	// version no longer kept, and for one whose reason is not known yet.
 	FromReadAsText string `json:"fromReadAsText,omitempty"`
 	ToReadAsText   string `json:"toReadAsText,omitempty"`
 }

@@ -38,7 +38,7 @@ type Warehouse interface {
 	// ReadAsText returns why a version's body is read as its source text
 	// (the parse error, in words), or "" for one read as a page: the
 	// reason recorded with the version, its body read only for a version
-	// stored before reasons were recorded.
+	// whose reason is not known yet.
 	ReadAsText(ctx context.Context, v *vigil.Version) (string, error)
 	// ReadAsTextAll returns ReadAsText of the versions of a list, by id
 	// (known), the bodies of those not known read in one walk down each

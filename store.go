@@ -167,7 +167,8 @@ type VersionStore interface {
 	// resource, whose reason is not known under the reading numbered
 	// reading (their TreeReading is below it), with an id below beforeID
 	// (0: any), highest id first: the versions whose bodies the warehouse
-	// reads in the background, in batches, to record their reasons.
+	// reads in the background, in batches, to record their reasons. It
+	// returns EINVALID for a reading or a limit below 1.
 	FindVersionsReadAsTextUnknown(ctx context.Context, reading int, beforeID int64, limit int) ([]*Version, error)
 	// Links returns a version's outgoing links in document order.
 	Links(ctx context.Context, versionID int64) ([]*Link, error)

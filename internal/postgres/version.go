@@ -331,6 +331,9 @@ func (db *DB) FindVersionsReadAsTextUnknown(ctx context.Context, reading int, be
 	if limit < 1 {
 		return nil, vigil.Errorf(vigil.EINVALID, "versions whose reason is not known: limit %d must be at least 1", limit)
 	}
+	if reading < 1 {
+		return nil, vigil.Errorf(vigil.EINVALID, "versions whose reason is not known: reading %d must be at least 1", reading)
+	}
 	cond, args := " WHERE tree_reading < ?", []any{reading}
 	if beforeID > 0 {
 		cond, args = cond+" AND id < ?", append(args, beforeID)

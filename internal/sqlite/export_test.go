@@ -21,3 +21,8 @@ func SetBackfillBytes(n int) (restore func()) {
 	backfillBytes = n
 	return func() { backfillBytes = old }
 }
+
+// ReadAsTextUnknownQuery is readAsTextUnknownQuery for the tests.
+func ReadAsTextUnknownQuery(reading int, beforeID int64, limit int) (string, []any) {
+	return readAsTextUnknownQuery(reading, beforeID, limit)
+}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -323,11 +324,11 @@ func (db *DB) FindVersionsReadAsTextUnknown(ctx context.Context, reading int, be
 	if limit < 1 {
 		return nil, vigil.Errorf(vigil.EINVALID, "versions whose reason is not known: limit %d must be at least 1", limit)
 	}
-	cond, args := " WHERE tree_reading < ?", []any{reading}
-	if beforeID > 0 {
-		cond, args = cond+" AND id < ?", append(args, beforeID)
+	if reading < 1 {
+		return nil, vigil.Errorf(vigil.EINVALID, "versions whose reason is not known: reading %d must be at least 1", reading)
 	}
-	rows, err := db.read.QueryContext(ctx, q("SELECT "+versionColumns+" FROM versions"+cond+" ORDER BY id DESC LIMIT ?"), append(args, limit)...)
+	query, args := readAsTextUnknownQuery(reading, beforeID, limit)
+	rows, err := db.read.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -341,6 +342,25 @@ func (db *DB) FindVersionsReadAsTextUnknown(ctx context.Context, reading int, be
 		out = append(out, v)
 	}
 	return out, rows.Err()
+}
+
+// readAsTextUnknownQuery returns the query of FindVersionsReadAsTextUnknown
+// and its arguments: one arm for each reading below reading, each of which
+// finds its highest ids below beforeID by the index on (tree_reading, id),
+// in order, merged. A single range (tree_reading < reading) cannot give
+// the ids in order, and SQLite, without statistics, would scan the table
+// backwards by id instead, every version when none is left to read.
+func readAsTextUnknownQuery(reading int, beforeID int64, limit int) (string, []any) {
+	if beforeID <= 0 {
+		beforeID = math.MaxInt64
+	}
+	arms := make([]string, 0, reading)
+	args := make([]any, 0, 3*reading+1)
+	for r := range reading {
+		arms = append(arms, fmt.Sprintf("SELECT * FROM (SELECT %s FROM versions WHERE tree_reading = ? AND id < ? ORDER BY id DESC LIMIT ?) AS r%d", versionColumns, r))
+		args = append(args, r, beforeID, limit)
+	}
+	return q(strings.Join(arms, " UNION ALL ") + " ORDER BY id DESC LIMIT ?"), append(args, limit)
 }
 
 // RecordReadAsText implements vigil.VersionStore.

@@ -300,6 +300,8 @@ func testVersionsReadAsTextUnknown(t *testing.T, s vigil.Store) {
 	}
 	_, err = s.FindVersionsReadAsTextUnknown(ctx, 6, 0, 0)
 	wantCode(t, err, vigil.EINVALID)
+	_, err = s.FindVersionsReadAsTextUnknown(ctx, 0, 0, 10)
+	wantCode(t, err, vigil.EINVALID)
 }
 
 func testVersionConflict(t *testing.T, s vigil.Store) {

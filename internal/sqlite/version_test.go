@@ -1,0 +1,56 @@
+package sqlite_test
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/internal/sqlite"
+)
+
+// TestReadAsTextUnknownByIndex: the search for versions whose reason is
+// not known (FindVersionsReadAsTextUnknown) looks them up by the index on
+// tree_reading, without statistics (Vigil runs no ANALYZE), and never
+// scans the versions table: a store whose versions are all known answers
+// it at the cost of a few index probes, each poll of an idle monitor.
+func TestReadAsTextUnknownByIndex(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := sqlite.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, before := range []int64{0, 1000} {
+		query, args := sqlite.ReadAsTextUnknownQuery(5, before, 32)
+		rows, err := c.QueryContext(ctx, "EXPLAIN QUERY PLAN "+query, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		if err := rows.Close(); err != nil {
+			t.Fatal(err)
+		}
+		p := strings.Join(plan, "; ")
+		if !strings.Contains(p, "versions_tree_reading") || strings.Contains(p, "SCAN versions") {
+			t.Errorf("before %d: plan %s, want a search by versions_tree_reading and no scan of versions", before, p)
+		}
+	}
+}

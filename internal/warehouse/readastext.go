@@ -43,7 +43,9 @@ func (w *Warehouse) ReadAsText(ctx context.Context, v *vigil.Version) (string, e
 // FillReadAsText to read; the newest versions of each resource are read
 // first. The bodies it reads are read newest first, each walk down a
 // resource's patch chain stopping at the body read before: a history
-// costs one walk down its chain, not one for each version.
+// costs one walk down its chain, not one for each version. When ctx
+// ends, the versions not read yet are left out, not known yet, and none
+// is reported as failed.
 func (w *Warehouse) ReadAsTextAll(ctx context.Context, vs []*vigil.Version, budget int64) (known map[int64]string, failed map[int64]error) {
 	known = make(map[int64]string, len(vs))
 	var unknown []*vigil.Version
@@ -59,6 +61,9 @@ func (w *Warehouse) ReadAsTextAll(ctx context.Context, vs []*vigil.Version, budg
 	})
 	var last *knownBody
 	for _, v := range unknown {
+		if ctx.Err() != nil {
+			break // ended: the rest not known yet, none failed
+		}
 		var body []byte
 		if parseable(v) && v.Size > 0 {
 			if v.Size > budget {
@@ -74,6 +79,9 @@ func (w *Warehouse) ReadAsTextAll(ctx context.Context, vs []*vigil.Version, budg
 				if _, ferr := w.store.FindVersionByID(ctx, v.ID); vigil.ErrorCode(ferr) == vigil.ENOTFOUND {
 					continue // dropped since it was listed
 				}
+			}
+			if err != nil && ctx.Err() != nil {
+				break // ended while reading: not a body that cannot be read
 			}
 			if err != nil {
 				if failed == nil {
@@ -94,9 +102,10 @@ func (w *Warehouse) ReadAsTextAll(ctx context.Context, vs []*vigil.Version, budg
 // what it finds.
 func (w *Warehouse) readAsText(ctx context.Context, v *vigil.Version, body []byte) string {
 	_, reason := readFetch(body, v)
-	if err := w.store.RecordReadAsText(ctx, v.ID, reason, treeReading); err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
+	if err := w.store.RecordReadAsText(ctx, v.ID, reason, treeReading); err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND && ctx.Err() == nil {
 		// Read again next time: the reason is right all the same. A
-		// version retention dropped meanwhile has nothing to record.
+		// version retention dropped meanwhile has nothing to record, and
+		// a request that ended records nothing more.
 		w.log.Warn("recording why a version is read as text", "version", v.ID, "err", err)
 	}
 	return reason

@@ -1,8 +1,10 @@
 package warehouse_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -186,5 +188,43 @@ func TestFillReadAsTextOfBodyUnreadable(t *testing.T) {
 	}
 	if len(left) != 1 || left[0].ID != vs[2].ID {
 		t.Errorf("%d versions not known, want the unreadable one only", len(left))
+	}
+}
+
+// TestReadAsTextAllCanceled: a request that ends (its client gone, the
+// daemon stopping) while ReadAsTextAll reads bodies leaves the versions
+// not known yet: none is reported as a body that cannot be read, and
+// nothing is logged.
+func TestReadAsTextAllCanceled(t *testing.T) {
+	ctx := context.Background()
+	var log bytes.Buffer
+	codec, err := zstd.New(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, db := newWarehouse(t, warehouse.Options{})
+	w, err := warehouse.New(db, warehouse.Options{Codec: codec, Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var resource int64
+	for i := range 3 {
+		resource = put(t, w, "http://example.com/p", i, []byte(fmt.Sprintf("<p>%d</p>", i))).ResourceID
+	}
+	vs, _, err := db.FindVersions(ctx, vigil.VersionFilter{ResourceID: resource})
+	if err != nil {
+		t.Fatal(err)
+	}
+	canceled, cancel := context.WithCancel(ctx)
+	cancel()
+	known, failed := w.ReadAsTextAll(canceled, vs, 1<<30)
+	if len(failed) != 0 {
+		t.Errorf("failed = %v, want none: the versions are not known yet", failed)
+	}
+	if len(known) != 0 {
+		t.Errorf("known = %v, want none", known)
+	}
+	if log.Len() != 0 {
+		t.Errorf("logged %q", log.String())
 	}
 }

@@ -130,7 +130,8 @@ const FillReadAsTextBatch = 32
 // of any resource, highest id first, whose bodies come to at most budget
 // bytes (one version at least, whatever its size). Each call takes the
 // batch after the previous one's; after the last it starts again from
-// the newest (versions stored meanwhile, under an earlier reading). It
+// the newest, and goes down to the versions the pass before started
+// with, at most (versions stored meanwhile, under an earlier reading). It
 // returns how many versions it passed (0 once there are none left in
 // this pass), the errors of the versions whose bodies could not be read
 // (a corrupt patch), each reported once and passed over by this
@@ -142,9 +143,23 @@ func (w *Warehouse) FillReadAsText(ctx context.Context, budget int64) (int, map[
 	if err != nil {
 		return 0, nil, err
 	}
+	// What a completed pass went through, it left unknown only where a
+	// body could not be read (passed over anyway) or a record failed (a
+	// request, or a restart, reads it again): a pass stops there, rather
+	// than walk it again at each call.
+	for k, v := range batch {
+		if v.ID <= w.fillFloor {
+			batch = batch[:k]
+			break
+		}
+	}
 	if len(batch) == 0 {
+		w.fillFloor = max(w.fillFloor, w.fillTop)
 		w.fillBefore = 0 // the next pass starts from the newest
 		return 0, nil, nil
+	}
+	if w.fillBefore == 0 {
+		w.fillTop = batch[0].ID // a pass starts
 	}
 	var todo []*vigil.Version
 	n, spent := 0, int64(0)

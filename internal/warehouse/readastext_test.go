@@ -191,6 +191,58 @@ func TestFillReadAsTextOfBodyUnreadable(t *testing.T) {
 	}
 }
 
+// TestFillReadAsTextPassesOnce: once a pass of the background fill has
+// gone through every version not known, the next ones pass over what it
+// left (a body that cannot be read), at once, where they walked it again
+// each poll; a version stored since is filled by the next pass.
+func TestFillReadAsTextPassesOnce(t *testing.T) {
+	ctx := context.Background()
+	w, db := newWarehouse(t, warehouse.Options{FullEvery: 1})
+	vs, size := unknownHistory(t, w, db, "http://example.com/p", 5)
+	codec, err := zstd.New(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken, err := warehouse.New(&bodyFails{Store: db, versionID: vs[2].ID}, warehouse.Options{Codec: codec, FullEvery: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill := func() (calls, passed int) {
+		t.Helper()
+		for calls = 1; ; calls++ {
+			if calls > 2*len(vs) {
+				t.Fatalf("still filling after %d calls", calls)
+			}
+			n, _, err := broken.FillReadAsText(ctx, 2*size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n == 0 {
+				return calls, passed
+			}
+			passed += n
+		}
+	}
+	if _, passed := fill(); passed != len(vs) {
+		t.Fatalf("the first pass passed %d versions, want %d", passed, len(vs))
+	}
+	for pass := range 3 {
+		if calls, passed := fill(); calls != 1 || passed != 0 {
+			t.Errorf("pass %d after the first: %d calls, %d versions passed; want 1 call and none", pass+2, calls, passed)
+		}
+	}
+	v := put(t, broken, "http://example.com/p", len(vs), []byte("<p>new</p>"+strings.Repeat("<div>", 600)))
+	if err := db.RecordReadAsText(ctx, v.ID, "", 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, passed := fill(); passed != 1 {
+		t.Errorf("the pass after a new version passed %d versions, want 1", passed)
+	}
+	if got, err := db.FindVersionByID(ctx, v.ID); err != nil || got.TreeReading != warehouse.TreeReading || got.ReadAsText == "" {
+		t.Errorf("the new version after the fill: %+v, %v", got, err)
+	}
+}
+
 // TestReadAsTextAllCanceled: a request that ends (its client gone, the
 // daemon stopping) while ReadAsTextAll reads bodies leaves the versions
 // not known yet: none is reported as a body that cannot be read, and

@@ -85,10 +85,14 @@ type Warehouse struct {
 	heads   map[int64]cachedHead
 
 	// fillBefore is where FillReadAsText's next batch starts: below this
-	// version id (0: from the newest); fillFailed holds the versions
-	// whose bodies it could not read, which it passes over.
+	// version id (0: from the newest); fillTop is the highest id of the
+	// pass under way, fillFloor that of the last pass completed, where
+	// later passes stop; fillFailed holds the versions whose bodies it
+	// could not read, which it passes over.
 	fillMu     sync.Mutex
 	fillBefore int64
+	fillTop    int64
+	fillFloor  int64
 	fillFailed map[int64]bool
 }
 

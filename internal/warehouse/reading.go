@@ -63,7 +63,7 @@ func ReadBody(body []byte, charset, contentType string) (doc *tree.Document, rea
 	}
 	src, serr := sourceDocument(body, charset)
 	if serr != nil {
-		return nil, nil, fmt.Errorf("%w (nor can it be read as source text: %v)", err, serr)
+		return nil, nil, fmt.Errorf("%w (nor can it be read as text: %v)", err, serr)
 	}
 	return src, err, nil
 }

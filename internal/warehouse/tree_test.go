@@ -192,7 +192,7 @@ func TestUnparseableBodyReadAsText(t *testing.T) {
 		t.Errorf("Document: source text %.80q..., want the body", got)
 	}
 	if b, err := db.Body(ctx, v1.ID); err != nil || len(b.TreeDelta) == 0 {
-		t.Errorf("no tree delta stored between versions read as source: %v", err)
+		t.Errorf("no tree delta stored between versions read as text: %v", err)
 	}
 	d, err := w.Diff(ctx, v1.ID, v2.ID)
 	if err != nil {

@@ -337,8 +337,8 @@ func (s *Server) handleResourcePage(w http.ResponseWriter, r *http.Request, sess
 	}
 	data := &historyData{Resource: res, Total: total, Changes: changes, Plot: changePlot(all, changes, s.now())}
 	data.Versions = rows[:min(len(rows), 200)]
-	// Recorded with each version: only those stored before reasons were
-	// recorded are read, once.
+	// Recorded with each version once it is read: those not read yet are
+	// read here, within the request's budget (readAsTextAll).
 	shown := make([]*vigil.Version, len(data.Versions))
 	for i, v := range data.Versions {
 		shown[i] = v.Version

@@ -3,6 +3,6 @@
 -- index, not a scan of every version: the warehouse reads their bodies in
 -- the background, in batches (vigil.VersionStore.FindVersionsReadAsTextUnknown),
 -- and once all are known the query finds none at the cost of one index
--- probe. The same index as
+-- probe for each reading below the current one. The same index as
 -- internal/postgres/migrations/0107_version_tree_reading_index.sql.
 CREATE INDEX versions_tree_reading ON versions (tree_reading, id);

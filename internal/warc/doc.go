@@ -43,5 +43,7 @@
 //     removes its chunked transfer coding and undoes its content codings
 //     (gzip, deflate) for a reader that wants the entity, and takes a
 //     payload already decoded under a header that says otherwise as it is
-//     (as warcio does), since some tools record it so.
+//     (as warcio does), since some tools record it so. A payload whose
+//     first chunk is whole but whose chunks then break off is an error:
+//     part of a body (warcio keeps the part decoded).
 package warc

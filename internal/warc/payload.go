@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httputil"
+	"strconv"
 	"strings"
 )
 
@@ -20,7 +21,9 @@ import (
 // a tool that recorded the wire bytes leaves both in; one that recorded the
 // body decoded but the header as sent leaves neither, and a payload that is
 // not chunked or not gzip (by its first bytes) is taken as decoded already,
-// as warcio takes it. An unknown coding (br, compress...) is an error, as
+// as warcio takes it; one whose first chunk is whole but whose chunks then
+// break off is an error, not a body with its chunk sizes in it. An unknown
+// coding (br, compress...) is an error, as
 // is an entity longer than limit bytes (or MaxBlock, if limit is not
 // positive), read no further than that.
 func DecodePayload(h http.Header, payload []byte, limit int) ([]byte, error) {
@@ -31,8 +34,14 @@ func DecodePayload(h http.Header, payload []byte, limit int) ([]byte, error) {
 		if te != "chunked" {
 			continue
 		}
-		if b, err := io.ReadAll(io.LimitReader(httputil.NewChunkedReader(bytes.NewReader(payload)), int64(limit)+1)); err == nil {
+		b, err := io.ReadAll(io.LimitReader(httputil.NewChunkedReader(bytes.NewReader(payload)), int64(limit)+1))
+		switch {
+		case err == nil:
 			payload = b
+		case firstChunkWhole(payload):
+			// Chunked, and cut short or broken after: a part of the
+			// body, not one to keep with its chunk sizes in it.
+			return nil, fmt.Errorf("warc: chunked transfer coding: %w after %d bytes", err, len(b))
 		}
 		break
 	}
@@ -69,6 +78,28 @@ func DecodePayload(h http.Header, payload []byte, limit int) ([]byte, error) {
 		return nil, fmt.Errorf("warc: decoded payload longer than %d bytes", limit)
 	}
 	return payload, nil
+}
+
+// firstChunkWhole reports whether payload starts with a whole chunk of
+// the chunked transfer coding: a line of a hexadecimal size (and
+// extensions), that many bytes, and a line end. A payload that does not
+// is taken as decoded already.
+func firstChunkWhole(payload []byte) bool {
+	line, rest, ok := bytes.Cut(payload, []byte("\n"))
+	if !ok {
+		return false
+	}
+	hex, _, _ := bytes.Cut(bytes.TrimSuffix(line, []byte("\r")), []byte(";"))
+	hex = bytes.TrimRight(hex, " \t")
+	if len(hex) == 0 || len(hex) > 16 {
+		return false
+	}
+	size, err := strconv.ParseUint(string(hex), 16, 64)
+	if err != nil || size > uint64(len(rest)) {
+		return false
+	}
+	rest = rest[size:]
+	return bytes.HasPrefix(rest, []byte("\r\n")) || bytes.HasPrefix(rest, []byte("\n"))
 }
 
 // codings splits header values listing codings ("gzip, br") into lower-case

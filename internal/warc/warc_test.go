@@ -468,3 +468,45 @@ func TestReaderSaysWhereInGzip(t *testing.T) {
 		t.Errorf("error %v, want one saying %s", err, want)
 	}
 }
+
+// TestDecodePayloadChunked: a chunked payload is decoded; one taken as
+// decoded already is one whose first chunk is no chunk. A payload chunked
+// but cut short (no last chunk, a chunk shorter than its size) is an
+// error, not a body stored with its chunk sizes in it; one longer than the
+// limit says so, whatever coding follows.
+func TestDecodePayloadChunked(t *testing.T) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(strings.Repeat("x", 1000)))
+	zw.Close()
+	gzChunked := fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", gz.Len(), gz.Bytes())
+	cases := []struct {
+		name, te, ce, payload string
+		limit                 int
+		want, wantErr         string
+	}{
+		{"chunked", "chunked", "", "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n", 0, "hello world", ""},
+		{"decoded-already", "chunked", "", "hello world", 0, "hello world", ""},
+		{"hex-line-decoded-already", "chunked", "", "cafe\nbabe\n", 0, "cafe\nbabe\n", ""},
+		{"no-last-chunk", "chunked", "", "5\r\nhello\r\n6\r\n world\r\n", 0, "", "chunked"},
+		{"chunk-cut-short", "chunked", "", "5\r\nhello\r\n6\r\n wo", 0, "", "chunked"},
+		{"chunked-past-limit", "chunked", "", "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n", 8, "", "longer than 8 bytes"},
+		{"chunked-gzip-past-limit", "chunked", "gzip", gzChunked, 999, "", "longer than 999 bytes"},
+		{"chunked-gzip", "chunked", "gzip", gzChunked, 0, strings.Repeat("x", 1000), ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := http.Header{"Transfer-Encoding": {c.te}}
+			if c.ce != "" {
+				h.Set("Content-Encoding", c.ce)
+			}
+			got, err := warc.DecodePayload(h, []byte(c.payload), c.limit)
+			switch {
+			case c.wantErr == "" && (err != nil || string(got) != c.want):
+				t.Errorf("got %q, %v; want %q", got, err, c.want)
+			case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
+				t.Errorf("got %q, %v; want an error naming %s", got, err, c.wantErr)
+			}
+		})
+	}
+}

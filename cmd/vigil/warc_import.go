@@ -43,7 +43,9 @@ import (
 // others are imported; importWARC then returns an error saying how many
 // there were. A file that cannot be read further (cut short, not WARC)
 // has the records before the one it cannot read imported, and then
-// importWARC returns the reader's error, which names that record.
+// importWARC returns the reader's error, which names that record. An
+// import interrupted (ctx done) stops at the next record, its temporary
+// file removed, the records imported before it counted.
 func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, verify bool, log io.Writer) (imported, skipped int, err error) {
 	r, err := warc.NewReader(in)
 	if err != nil {
@@ -64,6 +66,10 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 	defer sp.remove()
 	var readErr error
 	for {
+		if err := ctx.Err(); err != nil {
+			// Interrupted: the spool is removed, nothing imported.
+			return 0, im.skipped, fmt.Errorf("import warc: interrupted reading the file, nothing imported: %w", err)
+		}
 		rec, err := r.Next()
 		if err == io.EOF {
 			break
@@ -96,6 +102,9 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 		}
 	}
 	err = sp.each(func(rec *warc.Record, s spooled) error {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("import warc: interrupted before %s (%s): %w", s.where, rec.ID(), err)
+		}
 		var bad *badRecord
 		if err := im.record(ctx, rec); errors.As(err, &bad) {
 			im.failed++

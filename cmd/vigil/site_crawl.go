@@ -75,7 +75,7 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	if envErr != nil {
 		return exitError, envErr
 	}
-	start, err := asciiHost(fs.Arg(0))
+	start, err := urlArg(fs.Arg(0))
 	if err != nil {
 		return exitError, err
 	}
@@ -87,7 +87,7 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 		return exitError, err
 	}
 	for _, p := range scope {
-		p, err := asciiHost(p)
+		p, err := urlArg(p)
 		if err == nil {
 			_, err = vigil.CanonicalURL(p)
 		}

@@ -145,26 +145,32 @@ func TestSiteCrawlIDN(t *testing.T) {
 	if want := "https://xn--bcher-kva.example:8443/docs"; len(snap.Query.Scope) != 1 || snap.Query.Scope[0] != want {
 		t.Errorf("scope %q, want [%q]", snap.Query.Scope, want)
 	}
-	for in, want := range map[string]string{
-		"http://bücher.example/a b?q=é#x": "http://xn--bcher-kva.example/a b?q=é#x",
-		"http://[::1]:80/x":               "http://[::1]:80/x",
-		"http://a.example/ü":              "http://a.example/ü",
-		"ftp://bücher.example/":           "ftp://bücher.example/",
-		"http://bü cher.example/":         "http://bü cher.example/",
-		// Percent-encoded in UTF-8, as a URI (RFC 3986) writes it: it
-		// was returned as written, for CanonicalURL to refuse.
-		"http://b%C3%BCcher.example/a%20b":      "http://xn--bcher-kva.example/a%20b",
-		"http://u@B%C3%9Ccher.example:8080?q=1": "http://u@xn--bcher-kva.example:8080?q=1",
-		"http://b%C3%BCcher.example":            "http://xn--bcher-kva.example",
-	} {
-		if got, err := asciiHost(in); err != nil || got != want {
-			t.Errorf("asciiHost(%q) = %q, %v; want %q", in, got, err, want)
-		}
-	}
 	// A Unicode name IDNA refuses is an error naming it, not a URL
 	// CanonicalURL then refused for its Unicode alone.
-	if got, err := asciiHost("http://bü_cher.example/"); err == nil || !strings.Contains(err.Error(), `host "bü_cher.example"`) {
-		t.Errorf("asciiHost of a host IDNA refuses = %q, %v; want an error naming the host", got, err)
+	if code, _, stderr := runVigilEnv(t, allowPrivate, "site", "crawl", "http://bü_cher.example/"); code != exitError ||
+		!strings.Contains(stderr, `host "bü_cher.example"`) {
+		t.Errorf("site crawl of a host IDNA refuses: %d %s; want an error naming the host", code, stderr)
+	}
+}
+
+// TestSiteCrawlCredentials: a start URL or scope with credentials,
+// user:pass@, is refused as a sentinel's URL and import warc's target URI
+// are (spec.NormalizeURL), before any request: it was crawled with them
+// sent, and written into the snapshot.
+func TestSiteCrawlCredentials(t *testing.T) {
+	srv, hits := crawlSite(t)
+	withUser := strings.Replace(srv.URL, "http://", "http://user:secret@", 1)
+	for _, args := range [][]string{
+		{withUser + "/docs/"},
+		{"--scope", withUser + "/docs/", srv.URL + "/docs/"},
+	} {
+		code, stdout, stderr := runVigilEnv(t, allowPrivate, append([]string{"site", "crawl", "--host-delay", "0", "--depth", "0"}, args...)...)
+		if code != exitError || !strings.Contains(stderr, "credentials") || strings.Contains(stdout, "secret") {
+			t.Errorf("site crawl %q: %d, stdout %.200s, stderr %s; want refused for its credentials", args, code, stdout, stderr)
+		}
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("%d requests reached the site; want none", n)
 	}
 }
 
@@ -206,7 +212,7 @@ func TestSiteCrawlBadFlags(t *testing.T) {
 		{[]string{u, "--host-delay", "-1s"}, allowPrivate, "vigil site crawl: --host-delay -1s: want 0 or more\n"},
 		{[]string{u, "--host-concurrency", "0"}, allowPrivate, "vigil site crawl: --host-concurrency 0: want 1 or more\n"},
 		{[]string{u, "--fetch-timeout", "0s"}, allowPrivate, "vigil site crawl: --fetch-timeout 0s: want a duration greater than 0\n"},
-		{[]string{"ftp://example.org/"}, allowPrivate, "vigil site crawl: url \"ftp://example.org/\": scheme must be http or https\n"},
+		{[]string{"ftp://example.org/"}, allowPrivate, "vigil site crawl: invalid URL \"ftp://example.org/\": scheme ftp: only http and https pages can be watched\n"},
 		{[]string{u}, map[string]string{"VIGIL_ALLOW_PRIVATE_NETWORKS": "maybe"}, "vigil site crawl: VIGIL_ALLOW_PRIVATE_NETWORKS=\"maybe\": not a yes-or-no value"},
 		{[]string{u, "--depth", "x"}, allowPrivate, "invalid value \"x\" for flag -depth"},
 		{[]string{u, "--colour"}, allowPrivate, "flag provided but not defined: -colour"},

@@ -68,7 +68,7 @@ func runExportWARC(ctx context.Context, env *environment, args []string) (int, e
 	} else {
 		// A host spelt in Unicode is the resource of its punycode form.
 		var target string
-		if target, err = asciiHost(*resURL); err == nil {
+		if target, err = urlArg(*resURL); err == nil {
 			var r *vigil.Resource
 			r, err = st.FindResourceByURL(ctx, target)
 			resources = []*vigil.Resource{r}

@@ -326,11 +326,19 @@ func TestWARCImportIDN(t *testing.T) {
 		t.Errorf("the page of the percent-encoded host: %+v", got)
 	}
 	// export warc --resource takes the URL spelt as the record spelt
-	// it: it was refused, "host must be ASCII (punycode)".
-	for _, u := range []string{"http://Bücher.example/a", "http://b%C3%BCcher.example/a"} {
+	// it: it was refused, "host must be ASCII (punycode)"; and read as
+	// import warc reads a target URI (spec.NormalizeURL), an upper-case
+	// scheme or spaces around it too.
+	for _, u := range []string{"http://Bücher.example/a", "http://b%C3%BCcher.example/a", "HTTP://Bücher.example/a", " http://bücher.example/a "} {
 		out, errOut, code := runCmd(t, nil, "export", "warc", "--resource", u, "--data", dst)
 		if code != exitOK || !strings.Contains(errOut, "exported 1 responses and 0 revisits of 1 resources") || len(out) == 0 {
 			t.Errorf("export --resource %s: %d %s", u, code, errOut)
 		}
+	}
+	// A URL with credentials is refused as import warc refuses it, not
+	// looked up as another page.
+	if _, errOut, code := runCmd(t, nil, "export", "warc", "--resource", "http://user:pass@bücher.example/a", "--data", dst); code != exitError ||
+		!strings.Contains(errOut, "credentials") {
+		t.Errorf("export --resource with credentials: %d %s", code, errOut)
 	}
 }

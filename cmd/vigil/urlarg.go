@@ -1,0 +1,23 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// urlArg reads a URL given to a command (site crawl's start and scope,
+// export warc --resource) as a sentinel's URL and import warc's target URI
+// are read, by spec.NormalizeURL: a host spelt in Unicode or percent-encoded
+// in UTF-8 in its punycode form, so that it names the page they name; a
+// host IDNA refuses, a port out of range and credentials (user:pass@, which
+// a fetch would send and a snapshot would record) refused with an error
+// saying so. Unlike a sentinel's URL, its scheme is asked for: "docs/" is
+// no host named docs.
+func urlArg(raw string) (string, error) {
+	if !strings.Contains(raw, "://") {
+		return "", vigil.Errorf(vigil.EINVALID, "url %q: scheme must be http or https", raw)
+	}
+	return spec.NormalizeURL(raw)
+}

@@ -68,7 +68,7 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 	for {
 		if err := ctx.Err(); err != nil {
 			// Interrupted: the spool is removed, nothing imported.
-			return 0, im.skipped, fmt.Errorf("import warc: interrupted reading the file, nothing imported: %w", err)
+			return 0, im.skipped, fmt.Errorf("interrupted reading the file, nothing imported: %w", err)
 		}
 		rec, err := r.Next()
 		if err == io.EOF {
@@ -103,7 +103,7 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 	}
 	err = sp.each(func(rec *warc.Record, s spooled) error {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("import warc: interrupted before %s (%s): %w", s.where, rec.ID(), err)
+			return fmt.Errorf("interrupted before %s (%s): %w", s.where, rec.ID(), err)
 		}
 		var bad *badRecord
 		if err := im.record(ctx, rec); errors.As(err, &bad) {

@@ -62,3 +62,19 @@ func TestWARCImportStopsWhenCancelled(t *testing.T) {
 		t.Errorf("temporary files left: %v, %v", left, err)
 	}
 }
+
+// TestWARCImportTemporaryFileError: a temporary file that cannot be
+// written (TMPDIR missing, or too small) is an error that says what the
+// file is for and where to put it, said once, not "import warc: import
+// warc: spool: ...".
+func TestWARCImportTemporaryFileError(t *testing.T) {
+	file := writeForeignWARC(t, false, foreignRecord{typ: warc.TypeResponse, uri: "http://a.example/",
+		date: "2026-11-20T10:00:00Z", block: httpResponse("HTTP/1.1 200 OK\r\nContent-Type: text/plain", "x")})
+	data := t.TempDir()
+	t.Setenv("TMPDIR", "/nonexistent/tmp")
+	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", data, file)
+	if code != exitError || !strings.Contains(errOut, "TMPDIR") || !strings.Contains(errOut, "/nonexistent/tmp") ||
+		strings.Count(errOut, "import warc:") != 1 {
+		t.Errorf("import with TMPDIR missing: %d %s", code, errOut)
+	}
+}

@@ -35,9 +35,16 @@ type spooled struct {
 func newSpool() (*spool, error) {
 	f, err := os.CreateTemp("", "vigil-import-*.warc")
 	if err != nil {
-		return nil, fmt.Errorf("import warc: %w", err)
+		return nil, spoolError(err)
 	}
 	return &spool{f: f, w: bufio.NewWriterSize(f, 1<<16)}, nil
+}
+
+// spoolError says that err is the temporary file's, what the file is for
+// and where it is made: a TMPDIR too small for the records (uncompressed)
+// fails so.
+func spoolError(err error) error {
+	return fmt.Errorf("temporary file for sorting the records by date (in %s, TMPDIR; it needs room for them uncompressed): %w", os.TempDir(), err)
 }
 
 // remove closes and removes the spool's file.
@@ -57,7 +64,7 @@ func (s *spool) add(rec *warc.Record, at spooled) error {
 	n, err := s.w.Write(s.buf.Bytes())
 	s.written += int64(n)
 	if err != nil {
-		return fmt.Errorf("import warc: spool: %w", err)
+		return spoolError(err)
 	}
 	s.records = append(s.records, at)
 	return nil
@@ -68,17 +75,17 @@ func (s *spool) add(rec *warc.Record, at spooled) error {
 // fn's first error.
 func (s *spool) each(fn func(*warc.Record, spooled) error) error {
 	if err := s.w.Flush(); err != nil {
-		return fmt.Errorf("import warc: spool: %w", err)
+		return spoolError(err)
 	}
 	sort.SliceStable(s.records, func(i, j int) bool { return s.records[i].at.Before(s.records[j].at) })
 	for _, at := range s.records {
 		r, err := warc.NewReader(io.NewSectionReader(s.f, at.start, at.size))
 		if err != nil {
-			return fmt.Errorf("import warc: spool: %w", err)
+			return spoolError(err)
 		}
 		rec, err := r.Next()
 		if err != nil {
-			return fmt.Errorf("import warc: spool: %s: %w", at.where, err)
+			return spoolError(fmt.Errorf("%s: %w", at.where, err))
 		}
 		if err := fn(rec, at); err != nil {
 			return err

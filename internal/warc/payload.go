@@ -36,6 +36,10 @@ func DecodePayload(h http.Header, payload []byte, limit int) ([]byte, error) {
 		}
 		b, err := io.ReadAll(io.LimitReader(httputil.NewChunkedReader(bytes.NewReader(payload)), int64(limit)+1))
 		switch {
+		case err == nil && len(b) > limit:
+			// Said so now: a content coding of it cut at the limit
+			// would fail as cut short.
+			return nil, fmt.Errorf("warc: decoded payload longer than %d bytes", limit)
 		case err == nil:
 			payload = b
 		case firstChunkWhole(payload):

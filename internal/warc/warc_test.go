@@ -480,6 +480,14 @@ func TestDecodePayloadChunked(t *testing.T) {
 	zw.Write([]byte(strings.Repeat("x", 1000)))
 	zw.Close()
 	gzChunked := fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", gz.Len(), gz.Bytes())
+	// Gzip that does not shrink: its chunks alone pass the limit.
+	var noise bytes.Buffer
+	zw = gzip.NewWriter(&noise)
+	for i := range 4000 {
+		zw.Write([]byte{byte(i*7919>>3 ^ i)})
+	}
+	zw.Close()
+	noiseChunked := fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", noise.Len(), noise.Bytes())
 	cases := []struct {
 		name, te, ce, payload string
 		limit                 int
@@ -493,6 +501,7 @@ func TestDecodePayloadChunked(t *testing.T) {
 		{"chunked-past-limit", "chunked", "", "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n", 8, "", "longer than 8 bytes"},
 		{"chunked-gzip-past-limit", "chunked", "gzip", gzChunked, 999, "", "longer than 999 bytes"},
 		{"chunked-gzip", "chunked", "gzip", gzChunked, 0, strings.Repeat("x", 1000), ""},
+		{"chunks-past-limit-gzip", "chunked", "gzip", noiseChunked, 1000, "", "longer than 1000 bytes"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -900,3 +900,24 @@ func TestCheckerFailed(t *testing.T) {
 		}
 	}
 }
+
+// TestNormalizeURLHidesCredentials: a URL with a password is refused with
+// an error that shows it hidden, as the fetcher's errors hide a redirect's
+// (import warc names a record by it on standard error): the password was
+// in the message.
+func TestNormalizeURLHidesCredentials(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://user:secret@a.example/":       `invalid URL "http://user:xxxxx@a.example/": credentials in URLs are not accepted`,
+		"http://user:se%2Fcret@a.example/x?q": `invalid URL "http://user:xxxxx@a.example/x?q": credentials in URLs are not accepted`,
+		"http://user:secret@a.example:99999/": `invalid URL "http://user:xxxxx@a.example:99999/": port 99999 out of range (1 to 65535)`,
+		"ftp://user:secret@a.example/":        `invalid URL "ftp://user:xxxxx@a.example/": scheme ftp: only http and https pages can be watched`,
+		"http://a:b:secret@bü_cher.example/":  `invalid URL "http://a:xxxxx@bü_cher.example/": credentials`,
+		"http://user@a.example/":              `invalid URL "http://user@a.example/": credentials in URLs are not accepted`,
+		"http://user:secret@a.example:x/":     `invalid URL "http://user:xxxxx@a.example:x/": `,
+	} {
+		got, err := NormalizeURL(in)
+		if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "secret") || strings.Contains(err.Error(), "cret") {
+			t.Errorf("NormalizeURL(%q) = %q, %v; want error %q...", in, got, err, want)
+		}
+	}
+}

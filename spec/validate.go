@@ -232,7 +232,9 @@ func targetKey(t Target) string {
 // have one normal form ("HTTP://A.example:80" is "http://a.example/"). It
 // rejects other schemes, URLs without a host, ports outside 1 to 65535,
 // and "http:/a.example" or "https//a.example", whose mistyped scheme
-// would otherwise be read as a host named http.
+// would otherwise be read as a host named http; and credentials
+// ("user:pass@"), with an error that shows the password as "xxxxx", as
+// every error of NormalizeURL does.
 //
 // Sentinels checked before the port and the path were normalised keep
 // "http://a.example" in Checked.URLs; NormalizeURL of a stored URL gives
@@ -248,6 +250,7 @@ func NormalizeURL(raw string) (string, error) {
 // it was stored, and loads as it ran then, its fetches failing as they did.
 func normalizeURL(raw string, strict bool) (string, error) {
 	s := strings.TrimSpace(raw)
+	shown := hidePassword(raw) // in messages
 	if s == "" {
 		return "", fmt.Errorf("invalid URL: empty")
 	}
@@ -257,7 +260,7 @@ func normalizeURL(raw string, strict bool) (string, error) {
 		lower := strings.ToLower(s)
 		for _, scheme := range []string{"https", "http"} {
 			if strings.HasPrefix(lower, scheme+":") || strings.HasPrefix(lower, scheme+"/") {
-				return "", fmt.Errorf("invalid URL %s: write the scheme as %s:// before the host", quote(raw), scheme)
+				return "", fmt.Errorf("invalid URL %s: write the scheme as %s:// before the host", quote(shown), scheme)
 			}
 		}
 	}
@@ -266,26 +269,26 @@ func normalizeURL(raw string, strict bool) (string, error) {
 	}
 	u, err := url.Parse(s)
 	if err != nil {
-		return "", fmt.Errorf("invalid URL %s: %v", quote(raw), unwrapURLError(err))
+		return "", fmt.Errorf("invalid URL %s: %v", quote(shown), unwrapURLError(err))
 	}
 	if err := checkPort(u); err != nil && strict {
-		return "", fmt.Errorf("invalid URL %s: %v", quote(raw), err)
+		return "", fmt.Errorf("invalid URL %s: %v", quote(shown), err)
 	}
 	u.Scheme = strings.ToLower(u.Scheme)
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", fmt.Errorf("invalid URL %s: scheme %s: only http and https pages can be watched", quote(raw), short(u.Scheme))
+		return "", fmt.Errorf("invalid URL %s: scheme %s: only http and https pages can be watched", quote(shown), short(u.Scheme))
 	}
 	if u.Host == "" || u.Hostname() == "" {
-		return "", fmt.Errorf("invalid URL %s: no host", quote(raw))
+		return "", fmt.Errorf("invalid URL %s: no host", quote(shown))
 	}
 	if u.User != nil {
-		return "", fmt.Errorf("invalid URL %s: credentials in URLs are not accepted", quote(raw))
+		return "", fmt.Errorf("invalid URL %s: credentials in URLs are not accepted", quote(shown))
 	}
 	// An internationalised host is written as its ASCII (punycode) form,
 	// the one DNS and HTTP know: url.URL.String would percent-escape it,
 	// a host no fetch can reach.
 	if err := ASCIIHost(u); err != nil {
-		return "", fmt.Errorf("invalid URL %s: %v", quote(raw), err)
+		return "", fmt.Errorf("invalid URL %s: %v", quote(shown), err)
 	}
 	u.Host = strings.ToLower(u.Host)
 	if port := u.Port(); port == "" || port == defaultPorts[u.Scheme] {
@@ -296,6 +299,29 @@ func normalizeURL(raw string, strict bool) (string, error) {
 		u.Path = "/"
 	}
 	return u.String(), nil
+}
+
+// hidePassword returns raw with the password of its user information, if
+// it has one, written "xxxxx" (as url.URL.Redacted writes it), for a
+// message: the rest is kept as written, so that the user knows the URL.
+func hidePassword(raw string) string {
+	start := 0
+	if i := strings.Index(raw, "://"); i >= 0 {
+		start = i + len("://")
+	}
+	end := len(raw)
+	if i := strings.IndexAny(raw[start:], "/?#"); i >= 0 {
+		end = start + i
+	}
+	at := strings.LastIndexByte(raw[start:end], '@')
+	if at < 0 {
+		return raw
+	}
+	colon := strings.IndexByte(raw[start:start+at], ':')
+	if colon < 0 {
+		return raw
+	}
+	return raw[:start+colon] + ":xxxxx" + raw[start+at:]
 }
 
 // checkPort reports a port outside 1 to 65535, which url.Parse takes (it

@@ -215,6 +215,27 @@ func TestWARCImportTargetURIs(t *testing.T) {
 	}
 }
 
+// TestWARCImportRefusesCredentials: a record whose target URI carries
+// credentials (user:pass@) is named and not imported, as a sentinel's URL
+// with them is refused: no stored URL holds them, and the message shows
+// the password hidden (it was written out on standard error).
+func TestWARCImportRefusesCredentials(t *testing.T) {
+	page := httpResponse("Content-Type: text/html\r\n", "<html><body><p>fine</p></body></html>")
+	dst := t.TempDir()
+	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, writeForeignWARC(t, false,
+		foreignRecord{typ: warc.TypeResponse, uri: "http://user:secret@example.com/private", date: "2026-01-01T00:00:00Z", block: page},
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/public", date: "2026-01-01T00:00:00Z", block: page}))
+	if code != exitError || !strings.Contains(errOut, "record 1 at offset 0") || !strings.Contains(errOut, "credentials") ||
+		!strings.Contains(errOut, "user:xxxxx@example.com") || strings.Contains(errOut, "secret") || !strings.Contains(errOut, "imported 1 versions") {
+		t.Errorf("import: exit %d\n%s", code, errOut)
+	}
+	for url := range dump(t, dst) {
+		if url != "http://example.com/public" {
+			t.Errorf("stored %s", url)
+		}
+	}
+}
+
 // TestWARCImportRevisitsWithoutRefersTo: a revisit whose writer left out
 // WARC-Refers-To (a deduplicating crawler's, which WARC 1.1 allows) finds
 // its original by its payload digest, or by WARC-Refers-To-Target-URI and

@@ -96,8 +96,10 @@ type notificationRow struct {
 	Subject  string
 	Sentinel string
 	// Retryable is set for a dead letter that may be retried: not one of
-	// a sentinel removed.
-	Retryable bool
+	// a sentinel removed, nor one whose retry retryTarget refuses, whose
+	// reason NotRetried says.
+	Retryable  bool
+	NotRetried string
 }
 
 // shownTarget returns what the dashboard shows of a target: an address as
@@ -153,7 +155,7 @@ func (s *Server) handleNotificationsPage(w http.ResponseWriter, r *http.Request,
 	}
 	p.Total, p.Shown = total, len(list)
 	data := &notificationsData{State: f.State, Pager: p}
-	var mine map[int64]bool // u's sentinels, read for the first dead letter
+	var mine map[int64]*vigil.Sentinel // u's sentinels, read for the first dead letter
 	for _, n := range list {
 		row := &notificationRow{Notification: n, Target: shownTarget(n.Target)}
 		if n.State == vigil.NotificationDead && n.LastError != vigil.SentinelRemoved {
@@ -162,13 +164,20 @@ func (s *Server) handleNotificationsPage(w http.ResponseWriter, r *http.Request,
 				if err != nil {
 					return err
 				}
-				mine = make(map[int64]bool, len(sens))
+				mine = make(map[int64]*vigil.Sentinel, len(sens))
 				for _, sen := range sens {
-					mine[sen.ID] = true
+					mine[sen.ID] = sen
 				}
 			}
 			id := n.SentinelID()
-			row.Retryable = id == 0 || mine[id]
+			sen := mine[id]
+			row.Retryable = id == 0 || sen != nil
+			if sen != nil {
+				// As the retry itself would judge it (retryNotification).
+				if _, err := retryTarget(sen, n); err != nil {
+					row.Retryable, row.NotRetried = false, vigil.ErrorMessage(err)
+				}
+			}
 		}
 		var m struct {
 			Sentinel string `json:"sentinel"`

@@ -399,6 +399,16 @@ func TestNotificationRetryTarget(t *testing.T) {
 			if status, body := c.do("PUT", "/api/v1/sentinels/"+strconv.FormatInt(sen.ID, 10), string(edit)); status != 200 {
 				t.Fatalf("edit: %d %s", status, body)
 			}
+			// The Notifications page offers the retry only where it is
+			// not refused, and says why where it is.
+			action := `action="/notifications/` + strconv.FormatInt(n.ID, 10) + `/retry"`
+			if status, page := c.do("GET", "/notifications?state=dead", ""); status != 200 {
+				t.Fatalf("the notifications page: %d", status)
+			} else if offered := strings.Contains(page, action); offered != (tc.status == 200) ||
+				tc.status != 200 && !strings.Contains(html.UnescapeString(page), tc.want) {
+				t.Errorf("the notifications page offers the retry: %v, want %v; says %q: %v", offered, tc.status == 200, tc.want,
+					strings.Contains(html.UnescapeString(page), tc.want))
+			}
 			status, body := c.do("POST", "/api/v1/notifications/"+strconv.FormatInt(n.ID, 10)+"/retry", "")
 			got, err := s.Store.FindNotificationByID(ctx, n.ID)
 			if err != nil {

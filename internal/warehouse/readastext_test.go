@@ -143,6 +143,21 @@ func TestFillReadAsText(t *testing.T) {
 	}
 }
 
+// unreadableWarehouse is a warehouse over db, keeping every body in full,
+// that cannot read the body of version id (a corrupt patch).
+func unreadableWarehouse(t *testing.T, db warehouse.Store, id int64) *warehouse.Warehouse {
+	t.Helper()
+	codec, err := zstd.New(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := warehouse.New(&bodyFails{Store: db, versionID: id}, warehouse.Options{Codec: codec, FullEvery: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
 // TestFillReadAsTextOfBodyUnreadable: a version whose body cannot be read
 // is reported by the batch that tries it, once, and passed over by the
 // passes after; the others become known.
@@ -150,14 +165,7 @@ func TestFillReadAsTextOfBodyUnreadable(t *testing.T) {
 	ctx := context.Background()
 	w, db := newWarehouse(t, warehouse.Options{FullEvery: 1}) // every body in full: no chain passes another
 	vs, size := unknownHistory(t, w, db, "http://example.com/p", 5)
-	codec, err := zstd.New(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	broken, err := warehouse.New(&bodyFails{Store: db, versionID: vs[2].ID}, warehouse.Options{Codec: codec, FullEvery: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	broken := unreadableWarehouse(t, db, vs[2].ID)
 	reported := 0
 	for pass := range 3 {
 		for calls := 0; ; calls++ {
@@ -199,14 +207,7 @@ func TestFillReadAsTextPassesOnce(t *testing.T) {
 	ctx := context.Background()
 	w, db := newWarehouse(t, warehouse.Options{FullEvery: 1})
 	vs, size := unknownHistory(t, w, db, "http://example.com/p", 5)
-	codec, err := zstd.New(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	broken, err := warehouse.New(&bodyFails{Store: db, versionID: vs[2].ID}, warehouse.Options{Codec: codec, FullEvery: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	broken := unreadableWarehouse(t, db, vs[2].ID)
 	fill := func() (calls, passed int) {
 		t.Helper()
 		for calls = 1; ; calls++ {

@@ -236,6 +236,26 @@ func TestWARCImportRefusesCredentials(t *testing.T) {
 	}
 }
 
+// TestWARCImportRevisitRefersToCredentials: a revisit whose original is
+// nowhere, and whose WARC-Refers-To-Target-URI carries credentials, is
+// named with the password hidden, with a date or without: without one,
+// the message quoted the URI as written.
+func TestWARCImportRevisitRefersToCredentials(t *testing.T) {
+	head := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n"
+	for _, date := range []string{"", "2026-01-01T00:00:00Z"} {
+		file := writeForeignWARC(t, false,
+			foreignRecord{typ: warc.TypeRevisit, uri: "http://example.com/a", date: "2026-01-02T00:00:00Z",
+				extra: warc.Header{{Name: warc.FieldProfile, Value: warc.ProfileIdenticalPayload},
+					{Name: warc.FieldRefersToURI, Value: "http://user:secret@example.com/a"}, {Name: warc.FieldRefersToDate, Value: date}}, block: head},
+		)
+		_, errOut, code := runCmd(t, nil, "import", "warc", "--data", t.TempDir(), file)
+		if code != exitError || !strings.Contains(errOut, "record 1 at offset 0") || strings.Contains(errOut, "secret") ||
+			!strings.Contains(errOut, "user:xxxxx@example.com") {
+			t.Errorf("refers-to date %q: import: exit %d\n%s", date, code, errOut)
+		}
+	}
+}
+
 // TestWARCImportRevisitsWithoutRefersTo: a revisit whose writer left out
 // WARC-Refers-To (a deduplicating crawler's, which WARC 1.1 allows) finds
 // its original by its payload digest, or by WARC-Refers-To-Target-URI and

@@ -336,12 +336,17 @@ func (im *warcImport) revisited(ctx context.Context, rec *warc.Record) (int64, e
 		return vid, nil
 	}
 	uri, date := rec.Header.Get(warc.FieldRefersToURI), rec.Header.Get(warc.FieldRefersToDate)
+	var target string
+	if uri != "" {
+		// Read even without a date, so that the message below never
+		// quotes a URI whose credentials NormalizeURL would hide.
+		var err error
+		if target, err = spec.NormalizeURL(strings.Trim(uri, "<>")); err != nil {
+			return 0, &badRecord{fmt.Errorf("%s: %w", warc.FieldRefersToURI, err)}
+		}
+	}
 	if uri != "" && date != "" {
 		at, err := warc.ParseDate(date)
-		if err != nil {
-			return 0, &badRecord{err}
-		}
-		target, err := spec.NormalizeURL(strings.Trim(uri, "<>"))
 		if err != nil {
 			return 0, &badRecord{err}
 		}

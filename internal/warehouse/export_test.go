@@ -2,11 +2,13 @@ package warehouse
 
 import "github.com/vigil-web/vigil/delta"
 
-// TreeStampPrefix and TreeReading expose the stamp of stored tree deltas to
-// the tests of package warehouse_test.
+// TreeStampPrefix and TreeReading expose the stamp of stored tree deltas,
+// and FillWholeEvery how often the background fill passes over every
+// version, to the tests of package warehouse_test.
 const (
 	TreeStampPrefix = treeStampPrefix
 	TreeReading     = treeReading
+	FillWholeEvery  = fillWholeEvery
 )
 
 // LegacyTreeDelta returns d encoded as a stored tree delta is, without the

@@ -148,7 +148,7 @@ func (w *Warehouse) FillReadAsText(ctx context.Context, budget int64) (int, map[
 	// request, or a restart, reads it again): a pass stops there, rather
 	// than walk it again at each call.
 	for k, v := range batch {
-		if v.ID <= w.fillFloor {
+		if v.ID <= w.fillFloor && w.fillPasses%fillWholeEvery != 0 {
 			batch = batch[:k]
 			break
 		}
@@ -156,6 +156,7 @@ func (w *Warehouse) FillReadAsText(ctx context.Context, budget int64) (int, map[
 	if len(batch) == 0 {
 		w.fillFloor = max(w.fillFloor, w.fillTop)
 		w.fillBefore = 0 // the next pass starts from the newest
+		w.fillPasses++
 		return 0, nil, nil
 	}
 	if w.fillBefore == 0 {
@@ -188,6 +189,12 @@ func (w *Warehouse) FillReadAsText(ctx context.Context, budget int64) (int, map[
 	}
 	return n, failed, nil
 }
+
+// fillWholeEvery is how often FillReadAsText passes over every version
+// not known, below the floor of the passes before too: on a store that
+// several writers share, a version whose transaction committed once a
+// pass had gone past its id is below that floor.
+const fillWholeEvery = 64
 
 // maxFillFailed bounds the versions whose bodies could not be read that
 // FillReadAsText remembers to pass over; past it, one is tried, and

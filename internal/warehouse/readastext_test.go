@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 
@@ -242,6 +243,65 @@ func TestFillReadAsTextPassesOnce(t *testing.T) {
 	if got, err := db.FindVersionByID(ctx, v.ID); err != nil || got.TreeReading != warehouse.TreeReading || got.ReadAsText == "" {
 		t.Errorf("the new version after the fill: %+v, %v", got, err)
 	}
+}
+
+// TestFillReadAsTextPassesAllAgain: a version the passes did not see
+// below where the last one started (on a store several writers share, a
+// version whose transaction committed once a pass had gone past its id)
+// is filled by a whole pass, which comes every fillWholeEvery passes.
+func TestFillReadAsTextPassesAllAgain(t *testing.T) {
+	ctx := context.Background()
+	w, db := newWarehouse(t, warehouse.Options{FullEvery: 1})
+	vs, size := unknownHistory(t, w, db, "http://example.com/p", 3)
+	late := &committedLate{Store: db, versionID: vs[0].ID}
+	codec, err := zstd.New(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	filler, err := warehouse.New(late, warehouse.Options{Codec: codec, FullEvery: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pass := func() {
+		t.Helper()
+		for calls := 0; ; calls++ {
+			if calls > 2*len(vs) {
+				t.Fatalf("still filling after %d calls", calls)
+			}
+			n, _, err := filler.FillReadAsText(ctx, 2*size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n == 0 {
+				return
+			}
+		}
+	}
+	pass()
+	late.committed = true
+	for range warehouse.FillWholeEvery {
+		pass()
+	}
+	if v, err := db.FindVersionByID(ctx, vs[0].ID); err != nil || v.TreeReading != warehouse.TreeReading {
+		t.Errorf("after %d passes: %+v, %v; want the version known", warehouse.FillWholeEvery+1, v, err)
+	}
+}
+
+// committedLate is a store whose search for versions not known does not
+// find versionID until committed is set, as another writer's version
+// not committed yet.
+type committedLate struct {
+	warehouse.Store
+	versionID int64
+	committed bool
+}
+
+func (s *committedLate) FindVersionsReadAsTextUnknown(ctx context.Context, reading int, before int64, limit int) ([]*vigil.Version, error) {
+	vs, err := s.Store.FindVersionsReadAsTextUnknown(ctx, reading, before, limit)
+	if s.committed {
+		return vs, err
+	}
+	return slices.DeleteFunc(vs, func(v *vigil.Version) bool { return v.ID == s.versionID }), err
 }
 
 // TestReadAsTextAllCanceled: a request that ends (its client gone, the

@@ -87,12 +87,14 @@ type Warehouse struct {
 	// fillBefore is where FillReadAsText's next batch starts: below this
 	// version id (0: from the newest); fillTop is the highest id of the
 	// pass under way, fillFloor that of the last pass completed, where
-	// later passes stop; fillFailed holds the versions whose bodies it
-	// could not read, which it passes over.
+	// later passes stop but every fillWholeEvery-th (fillPasses counts
+	// them); fillFailed holds the versions whose bodies it could not
+	// read, which it passes over.
 	fillMu     sync.Mutex
 	fillBefore int64
 	fillTop    int64
 	fillFloor  int64
+	fillPasses int
 	fillFailed map[int64]bool
 }
 

@@ -37,7 +37,7 @@ type spooled struct {
 
 // newSpool creates a spool in os.TempDir.
 func newSpool() (*spool, error) {
-	f, err := os.CreateTemp("", "vigil-import-*.warc")
+	f, err := os.CreateTemp("", "vigil-import-*.warc.gz")
 	if err != nil {
 		return nil, spoolError(err)
 	}

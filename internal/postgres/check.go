@@ -156,7 +156,7 @@ func lockSentinels(ctx context.Context, tx *sql.Tx, recs []*vigil.CheckRecord) e
 		if err != nil {
 			return fmt.Errorf("lock the sentinels of the checks: %w", err)
 		}
-		for rows.Next() {
+		for rows.Next() { // each row read is locked: the ids themselves are not needed
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {

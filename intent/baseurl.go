@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"net"
 	"net/url"
 	"strings"
 
@@ -45,8 +46,9 @@ func (c *content) at(page string) *content {
 // when c has none or ref does not parse (a javascript: or mailto: link
 // resolves to itself). An http(s) host spelt in Unicode or percent-encoded
 // is given in its ASCII (punycode) form (spec.ASCIIHost), as the page's
-// address is, so that one host has one spelling: url.URL.String wrote it
-// percent-encoded, and each spelling was another link.
+// address is, in lower case and without its scheme's default port, so
+// that one host has one spelling: url.URL.String wrote it percent-encoded,
+// and each spelling was another link.
 func (c *content) resolve(ref string) string {
 	if c.base == nil || ref == "" {
 		return ref
@@ -59,6 +61,18 @@ func (c *content) resolve(ref string) string {
 		// A host IDNA refuses is kept, percent-encoded: it is a link
 		// all the same.
 		_ = spec.ASCIIHost(u)
+		host, port := strings.ToLower(u.Hostname()), u.Port()
+		if u.Scheme == "http" && port == "80" || u.Scheme == "https" && port == "443" {
+			port = ""
+		}
+		switch {
+		case port != "":
+			u.Host = net.JoinHostPort(host, port)
+		case strings.Contains(host, ":"):
+			u.Host = "[" + host + "]" // IPv6
+		default:
+			u.Host = host
+		}
 	}
 	return u.String()
 }

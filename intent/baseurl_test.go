@@ -28,6 +28,14 @@ func TestLinksResolved(t *testing.T) {
 		{"percent-encoded host", doc("", `<a href="http://b%C3%BCcher.example/a">A</a>`), doc("", `<a href="http://BÜCHER.example/a">A</a>`), "all links", false},
 		{"Unicode image host", doc("", `<img src="http://bücher.example/p.png" alt="P">`), doc("", `<img src="http://xn--bcher-kva.example/p.png" alt="P">`), "all images", false},
 		{"another Unicode host", doc("", `<a href="http://bücher.example/a">A</a>`), doc("", `<a href="http://büchern.example/a">A</a>`), "all links", true},
+		// A host in upper case, or with its scheme's default port written
+		// out, is the host: those were links deleted and inserted.
+		{"host in upper case", doc("", `<a href="https://Other.EXAMPLE/a">A</a>`), doc("", `<a href="https://other.example/a">A</a>`), "all links", false},
+		{"default port", doc("", `<a href="http://other.example:80/a">A</a>`), doc("", `<a href="http://other.example/a">A</a>`), "all links", false},
+		{"default https port", doc("", `<img src="https://cdn.example:443/p.png" alt="P">`), doc("", `<img src="https://cdn.example/p.png" alt="P">`), "all images", false},
+		{"IPv6 default port", doc("", `<a href="http://[2001:DB8::1]:80/a">A</a>`), doc("", `<a href="http://[2001:db8::1]/a">A</a>`), "all links", false},
+		{"another port", doc("", `<a href="http://other.example:8080/a">A</a>`), doc("", `<a href="http://other.example/a">A</a>`), "all links", true},
+		{"path case kept", doc("", `<a href="https://other.example/A">A</a>`), doc("", `<a href="https://other.example/a">A</a>`), "all links", true},
 	} {
 		p := NewPair(parseDoc(t, tc.old), parseDoc(t, tc.new), nil, nil)
 		p.OldURL, p.NewURL = page, page

@@ -15,9 +15,10 @@
 //     URL asked only, not the pages its redirects lead to;
 //   - robots.txt, honoured by default, and per-host politeness: a bounded
 //     number of requests at a time per host (one by default) spaced by a
-//     minimum delay or the site's Crawl-delay; a host is one host however
-//     spelt: in Unicode or in punycode, in any case, with a trailing dot
-//     or with its scheme's default port (host.go);
+//     minimum delay or the site's Crawl-delay (the largest of its
+//     origins': http and https each have a robots.txt); a host is one host
+//     however spelt: in Unicode or in punycode, in any case, with a
+//     trailing dot or with its scheme's default port (host.go);
 //   - refusal of private, loopback, link-local, unspecified and metadata
 //     addresses, checked on the address actually dialled (after DNS
 //     resolution, so on every redirect too) unless AllowPrivateNetworks;
@@ -271,7 +272,7 @@ func (c *Client) turn(ctx context.Context, u *url.URL) (func(), error) {
 		}
 		delay = rules.crawlDelay(c.opt.RobotsAgent)
 	}
-	release, err := c.hosts.acquire(wctx, host, delay)
+	release, err := c.hosts.acquire(wctx, host, originKey(u), delay)
 	if err != nil {
 		if errors.Is(ctx.Err(), context.Canceled) {
 			// The caller gave up: no verdict on the host.

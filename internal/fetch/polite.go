@@ -10,11 +10,15 @@ import (
 // hostSlot is the politeness state of one host: a semaphore bounding the
 // requests in flight and a limiter spacing their starts.
 type hostSlot struct {
-	sem      chan struct{}
-	limiter  *rate.Limiter
-	delay    time.Duration
-	lastUsed time.Time
-	users    int
+	sem     chan struct{}
+	limiter *rate.Limiter
+	delay   time.Duration
+	// crawlDelays is the Crawl-delay of each origin on the host (http
+	// and https each have a robots.txt), as last read: the host's delay
+	// is the largest.
+	crawlDelays map[string]time.Duration
+	lastUsed    time.Time
+	users       int
 }
 
 func newHostTable(delay time.Duration, concurrency int) *hostTable {
@@ -29,19 +33,29 @@ func every(d time.Duration) rate.Limit {
 }
 
 // acquire waits for host's turn: a free slot, then the delay since the
-// previous request (the larger of the table's delay and crawlDelay). The
-// returned function releases the slot.
-func (t *hostTable) acquire(ctx context.Context, host string, crawlDelay time.Duration) (func(), error) {
-	delay := max(t.delay, crawlDelay)
+// previous request: the largest of the table's delay and the Crawl-delay
+// of each origin on the host, crawlDelay for origin (as its robots.txt
+// says now) and the others' as last given. The returned function releases
+// the slot.
+func (t *hostTable) acquire(ctx context.Context, host, origin string, crawlDelay time.Duration) (func(), error) {
 	t.mu.Lock()
 	s := t.hosts[host]
 	if s == nil {
 		if len(t.hosts) > 10000 {
 			t.sweepLocked()
 		}
-		s = &hostSlot{sem: make(chan struct{}, t.concurrency), limiter: rate.NewLimiter(every(delay), 1), delay: delay}
+		s = &hostSlot{sem: make(chan struct{}, t.concurrency), limiter: rate.NewLimiter(every(t.delay), 1), delay: t.delay}
 		t.hosts[host] = s
-	} else if s.delay != delay {
+	}
+	if s.crawlDelays == nil {
+		s.crawlDelays = map[string]time.Duration{}
+	}
+	s.crawlDelays[origin] = crawlDelay
+	delay := t.delay
+	for _, d := range s.crawlDelays {
+		delay = max(delay, d)
+	}
+	if s.delay != delay {
 		s.delay = delay
 		s.limiter.SetLimit(every(delay))
 	}

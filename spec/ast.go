@@ -533,6 +533,17 @@ func (k ContactKind) String() string {
 	return "contact(" + strconv.Itoa(int(k)) + ")"
 }
 
+// Channel returns the outbox channel that delivers to a contact of kind
+// k (vigil.Notification.Channel): "email", "webhook" or "chat"; "" for
+// the seed's fax and PDA, which Vigil parses but cannot deliver.
+func (k ContactKind) Channel() string {
+	switch k {
+	case Email, Webhook, Chat:
+		return contactNames[k]
+	}
+	return ""
+}
+
 // IsChatScheme reports whether scheme (lower case) names a chat service a
 // Chat contact may use: slack, discord, telegram, ntfy, gotify or
 // mattermost.

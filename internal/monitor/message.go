@@ -99,7 +99,7 @@ func (m *Monitor) enqueue(j *job, msg *vigil.Message, changeIndex int, due time.
 		return
 	}
 	for _, c := range j.plan.contacts {
-		ch := channelOf(c.Kind)
+		ch := c.Kind.Channel()
 		if ch == "" {
 			continue
 		}

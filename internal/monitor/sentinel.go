@@ -159,17 +159,3 @@ func (p *plan) wantsDelta() bool {
 	}
 	return false
 }
-
-// channelOf maps a contact to an outbox channel; "" for the seed's fax and
-// PDA, which Vigil parses but cannot deliver.
-func channelOf(k spec.ContactKind) string {
-	switch k {
-	case spec.Email:
-		return "email"
-	case spec.Webhook:
-		return "webhook"
-	case spec.Chat:
-		return "chat"
-	}
-	return ""
-}

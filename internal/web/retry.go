@@ -26,9 +26,7 @@ func retryTarget(sen *vigil.Sentinel, n *vigil.Notification) (string, error) {
 	var targets []string
 	if c.Sentinel != nil && c.Sentinel.Notify != nil {
 		for _, ct := range c.Sentinel.Notify.Contacts {
-			// The monitor names a contact's channel by its kind:
-			// email, webhook, chat.
-			if ct.Kind.String() == n.Channel {
+			if ct.Kind.Channel() == n.Channel { // as the monitor wrote it
 				targets = append(targets, ct.Address)
 			}
 		}

@@ -211,12 +211,9 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 	if err != nil {
 		return &badRecord{err}
 	}
-	page := im.pages[canonical]
-	if page == nil {
-		if page, err = readPageHistory(ctx, im.wh.Store(), target); err != nil {
-			return err
-		}
-		im.pages[canonical] = page
+	page, err := im.page(ctx, canonical)
+	if err != nil {
+		return err
 	}
 	if !fetchedAfter(date, page.newest) {
 		if typ == warc.TypeResponse {
@@ -354,12 +351,9 @@ func (im *warcImport) revisited(ctx context.Context, rec *warc.Record) (int64, e
 		if err != nil {
 			return 0, &badRecord{err}
 		}
-		page := im.pages[canonical]
-		if page == nil {
-			if page, err = readPageHistory(ctx, im.wh.Store(), canonical); err != nil {
-				return 0, err
-			}
-			im.pages[canonical] = page
+		page, err := im.page(ctx, canonical)
+		if err != nil {
+			return 0, err
 		}
 		if v, err := page.fetchedAt(ctx, im.wh.Store(), at); err != nil || v != nil {
 			if err != nil {
@@ -370,6 +364,20 @@ func (im *warcImport) revisited(ctx context.Context, rec *warc.Record) (int64, e
 	}
 	return 0, bad("revisit whose original (WARC-Refers-To %q, WARC-Payload-Digest %q, WARC-Refers-To-Target-URI %q at %q) is neither in the file nor in the store",
 		refersTo, digest, uri, date)
+}
+
+// page returns what the store holds of the history of the page at
+// canonical, read once a page.
+func (im *warcImport) page(ctx context.Context, canonical string) (*pageHistory, error) {
+	if page := im.pages[canonical]; page != nil {
+		return page, nil
+	}
+	page, err := readPageHistory(ctx, im.wh.Store(), canonical)
+	if err != nil {
+		return nil, err
+	}
+	im.pages[canonical] = page
+	return page, nil
 }
 
 // pageHistory is what importWARC knows of a page's history in the store:

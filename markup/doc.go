@@ -36,7 +36,9 @@
 //     newline and carriage return; HTML white space adds form feed. Text
 //     inside an element with xml:space="preserve" (until an xml:space="default"
 //     below it), and in HTML inside pre, textarea, listing, plaintext, xmp,
-//     script and style, is kept as it is, white-space-only text included (the
+//     script and style (in XML too when the element is in XHTML's namespace,
+//     so that an XHTML page read as XML keeps what a browser shows), is kept
+//     as it is, white-space-only text included (the
 //     spaces and line breaks between the highlighted tokens of a code
 //     listing are its content). In HTML, white space that separates words on a line
 //     is kept as one space (htmlspace.go): at the end of a text next to

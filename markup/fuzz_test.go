@@ -15,6 +15,8 @@ var xmlSeeds = []string{
 	`<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE a [<!ENTITY e "x<b>&#38;#38;</b>"><!ATTLIST a id ID #IMPLIED>]><a id="1">&e;&#13;<![CDATA[]]>]]></a><!--e-->`,
 	"<a x='\t\n\r'>\r\n  \r</a>",
 	`<r xmlns:p="u"><p:a p:x="1" xmlns:q="v"><q:b/></p:a></r>`,
+	"<html xmlns=\"http://www.w3.org/1999/xhtml\"><pre>\n a  <b> b </b>\n</pre><s xmlns=\"\"><pre> c  d </pre></s></html>",
+	"<r xmlns:h=\"http://www.w3.org/1999/xhtml\"><h:pre> a <h:i> b </h:i> </h:pre><h:p> c  d </h:p></r>",
 	`<a><![CDATA[<&>]]>&lt;&#x10FFFF;</a>`,
 	`<?xml version="1.0" encoding="ISO-8859-1"?><a>` + "\xe9" + `</a>`,
 	"\xff\xfe<\x00a\x00/\x00>\x00",

@@ -13,8 +13,8 @@ const (
 	// to inline content, kept as one space, alone or at a text's end (see
 	// the package documentation). Text inside
 	// xml:space="preserve" (XML) or inside pre, textarea, listing,
-	// plaintext, xmp, script and style (HTML) is kept as it is, white
-	// space alone included. Normalize is the default.
+	// plaintext, xmp, script and style (HTML, and XHTML read as XML) is
+	// kept as it is, white space alone included. Normalize is the default.
 	Normalize Whitespace = iota
 	// Keep keeps every character of every text node.
 	Keep
@@ -123,8 +123,8 @@ type WriteOptions struct {
 	// elements, comments or processing instructions on its own lines,
 	// indented by this string per level (up to 100 levels; deeper ones
 	// are indented as level 100). Elements with text children, and
-	// everything inside xml:space="preserve" or an HTML pre, textarea,
-	// listing, plaintext, xmp, script or style, are written compactly, so
+	// everything inside xml:space="preserve" or an HTML (or XHTML) pre,
+	// textarea, listing, plaintext, xmp, script or style, are written compactly, so
 	// no text node changes; but new white-space-only text appears between
 	// other elements, which a parse with the Keep policy keeps and one
 	// with Normalize drops.

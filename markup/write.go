@@ -166,7 +166,8 @@ func (x *xmlWriter) node(n *tree.Node) {
 	type frame struct {
 		n        *tree.Node
 		next     int
-		preserve bool // inside xml:space="preserve": nothing indented
+		preserve bool // inside xml:space="preserve" or an XHTML pre: nothing indented
+		xhtml    bool // the default namespace in scope is XHTML's
 		indent   bool // children go on their own lines
 	}
 	if n.Kind != tree.Element || len(n.Children) == 0 {
@@ -174,15 +175,21 @@ func (x *xmlWriter) node(n *tree.Node) {
 		return
 	}
 	x.startTag(n, false)
-	preserve := false
+	preserve, xhtml := false, false
 	for a := n.Parent; a != nil; a = a.Parent {
 		if v, ok := a.Attr("xml:space"); ok {
 			preserve = v == "preserve"
 			break
 		}
 	}
-	preserve = spacePreserved(n, preserve)
-	stack := []frame{{n: n, preserve: preserve, indent: x.indent != "" && !preserve && !hasText(n)}}
+	for a := n.Parent; a != nil; a = a.Parent {
+		if v, ok := a.Attr("xmlns"); ok {
+			xhtml = v == xhtmlNamespace
+			break
+		}
+	}
+	preserve, xhtml = spacePreserved(n, preserve, xhtml)
+	stack := []frame{{n: n, preserve: preserve, xhtml: xhtml, indent: x.indent != "" && !preserve && !hasText(n)}}
 	for len(stack) > 0 && x.err == nil {
 		top := &stack[len(stack)-1]
 		if top.next == len(top.n.Children) {
@@ -205,19 +212,44 @@ func (x *xmlWriter) node(n *tree.Node) {
 			continue
 		}
 		x.startTag(c, false)
-		preserve := spacePreserved(c, top.preserve)
-		stack = append(stack, frame{n: c, preserve: preserve, indent: x.indent != "" && !preserve && !hasText(c)})
+		preserve, xhtml := spacePreserved(c, top.preserve, top.xhtml)
+		stack = append(stack, frame{n: c, preserve: preserve, xhtml: xhtml, indent: x.indent != "" && !preserve && !hasText(c)})
 	}
 }
 
 // spacePreserved reports whether white space is content inside element n,
-// by its xml:space attribute, else as inside its parent (inParent): a parse
-// keeps white space alone there, so the writer adds none.
-func spacePreserved(n *tree.Node, inParent bool) bool {
-	if v, ok := n.Attr("xml:space"); ok {
-		return v == "preserve"
+// by its xml:space attribute, else as inside its parent (inParent), or as
+// in an XHTML pre (see xmlParser.xhtmlPreserves): a parse keeps white space
+// alone there, so the writer adds none. xhtml says whether the default
+// namespace is XHTML's in n's parent; xhtmlIn whether it is in n.
+func spacePreserved(n *tree.Node, inParent, xhtml bool) (preserved, xhtmlIn bool) {
+	preserved, xhtmlIn = inParent, xhtml
+	for _, a := range n.Attrs {
+		switch a.Name {
+		case "xml:space":
+			preserved = a.Value == "preserve"
+		case "xmlns":
+			xhtmlIn = a.Value == xhtmlNamespace
+		}
 	}
-	return inParent
+	if preserved {
+		return true, xhtmlIn
+	}
+	prefix, local, prefixed := strings.Cut(n.Name, ":")
+	switch {
+	case !prefixed:
+		preserved = xhtmlIn && preserveHTML[n.Name]
+	case preserveHTML[local]:
+		// A prefixed pre (rare): its prefix's binding, from the nearest
+		// declaration up.
+		for a := n; a != nil; a = a.Parent {
+			if v, ok := a.Attr("xmlns:" + prefix); ok {
+				preserved = v == xhtmlNamespace
+				break
+			}
+		}
+	}
+	return preserved, xhtmlIn
 }
 
 // hasText reports whether n has a text child.

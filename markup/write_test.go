@@ -120,6 +120,8 @@ func TestWriteIndentPreserve(t *testing.T) {
 		{`<a><b xml:space="preserve"><c>x</c><d>y</d></b><e><f/></e></a>`, false},
 		{`<a xml:space="preserve"><b xml:space="default"><c/><d/></b><e/></a>`, false},
 		{`<html><body><pre><div><b>a</b><b>b</b></div></pre><div><p>x</p></div></body></html>`, true},
+		{`<html xmlns="http://www.w3.org/1999/xhtml"><body><pre><code><b>a</b><b>b</b></code></pre><div><p>x</p></div></body></html>`, false},
+		{`<r xmlns:h="http://www.w3.org/1999/xhtml"><h:pre><h:code><h:b>a</h:b></h:code></h:pre><s><t/></s></r>`, false},
 	} {
 		parse := func(b []byte) *tree.Document {
 			t.Helper()

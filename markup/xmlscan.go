@@ -59,7 +59,8 @@ type frame struct {
 	mark      int32 // building a Flat: the builder's Len when it opened
 	attrStart int   // building a Flat: where its attributes begin in openAttrs
 	nsLen     int   // length of xmlParser.ns before this element's declarations
-	preserve  bool  // inside xml:space="preserve"
+	preserve  bool  // inside xml:space="preserve", or an XHTML pre (see xhtmlPreserves)
+	xhtml     bool  // the default namespace in scope is XHTML's
 	mixed     bool  // a child so far is text other than white space
 	off       int   // offset of the start tag in the outermost input
 }
@@ -329,10 +330,10 @@ func (p *xmlParser) startTag() error {
 	p.i = i
 
 	var parent *frame
-	preserve := false
+	preserve, xhtml := false, false
 	if len(p.stack) > 0 {
 		parent = &p.stack[len(p.stack)-1]
-		preserve = parent.preserve
+		preserve, xhtml = parent.preserve, parent.xhtml
 	}
 	nsLen := len(p.ns)
 	if len(p.sc) > 0 {
@@ -341,6 +342,7 @@ func (p *xmlParser) startTag() error {
 			case a.Name == "xml:space":
 				preserve = a.Value == "preserve"
 			case a.Name == "xmlns":
+				xhtml = a.Value == xhtmlNamespace
 			case strings.HasPrefix(a.Name, "xmlns:"):
 				prefix := a.Name[len("xmlns:"):]
 				if prefix == "xmlns" || (prefix == "xml" && a.Value != xmlNamespace) {
@@ -352,6 +354,9 @@ func (p *xmlParser) startTag() error {
 	}
 	if err := p.checkPrefix(name, tagOff, name, false); err != nil {
 		return err
+	}
+	if !preserve && p.xhtmlPreserves(name, xhtml) {
+		preserve = true
 	}
 	prefixed := 0
 	for _, a := range p.sc {
@@ -369,7 +374,7 @@ func (p *xmlParser) startTag() error {
 	}
 	if p.flat != nil {
 		p.sawRoot = true
-		p.stack = append(p.stack, frame{name: name, mark: p.flat.Len(), attrStart: len(p.openAttrs), nsLen: nsLen, preserve: preserve, off: p.outerOffAt(tagOff)})
+		p.stack = append(p.stack, frame{name: name, mark: p.flat.Len(), attrStart: len(p.openAttrs), nsLen: nsLen, preserve: preserve, xhtml: xhtml, off: p.outerOffAt(tagOff)})
 		p.openAttrs = append(p.openAttrs, p.sc...)
 		if empty {
 			p.closeTop()
@@ -387,7 +392,7 @@ func (p *xmlParser) startTag() error {
 		p.doc.Root = n
 		p.sawRoot = true
 	}
-	p.stack = append(p.stack, frame{node: n, name: name, kidStart: len(p.kids), nsLen: nsLen, preserve: preserve, off: p.outerOffAt(tagOff)})
+	p.stack = append(p.stack, frame{node: n, name: name, kidStart: len(p.kids), nsLen: nsLen, preserve: preserve, xhtml: xhtml, off: p.outerOffAt(tagOff)})
 	if empty {
 		p.closeTop()
 	}
@@ -486,6 +491,24 @@ func (p *xmlParser) checkExpandedNames(off int, elem string, prefixed int) error
 		}
 	}
 	return nil
+}
+
+// xhtmlPreserves reports whether the element called name is one of
+// XHTML's whose text keeps its white space (pre, textarea, script, ...: see
+// preserveHTML), as an HTML parser keeps it: an XHTML page read as XML
+// keeps its code listings as the same page read as HTML does. xhtml says
+// whether the default namespace in scope is XHTML's; a prefixed name is
+// XHTML's when its prefix is bound to that namespace. Call it once the
+// element's declarations are bound.
+func (p *xmlParser) xhtmlPreserves(name string, xhtml bool) bool {
+	if !xhtml && len(p.ns) == 0 {
+		return false
+	}
+	prefix, local, prefixed := strings.Cut(name, ":")
+	if !prefixed {
+		return xhtml && preserveHTML[name]
+	}
+	return len(p.ns) > 0 && preserveHTML[local] && p.uriOf(prefix) == xhtmlNamespace
 }
 
 // uriOf returns the namespace a declared prefix is bound to.

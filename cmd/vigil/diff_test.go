@@ -271,19 +271,19 @@ func TestPatchWarnsUnwritableHTML(t *testing.T) {
 
 // TestPatchAcrossFormats: a delta from a version read as XML (well-formed
 // XHTML) to one read as HTML patches the first into HTML, with a note:
-// written as XML, the result read back as another tree (XML keeps no white
-// space of a pre), and the patch only warned. With --parse xml, which
+// written as XML, the result read back as another tree (XML has no comment
+// holding "--", which HTML keeps), and the patch only warned. With --parse xml, which
 // asks for XML, the warning says so and how to read both alike; a patch
 // within XML has neither.
 func TestPatchAcrossFormats(t *testing.T) {
 	dir := t.TempDir()
 	const page = "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><head><title>t</title></head><body><pre>\n  indented()\n</pre><p>%s</p></body></html>\n"
 	x := writeFile(t, dir, "x.html", `<?xml version="1.0"?>`+"\n"+fmt.Sprintf(page, "one<br/>"))
-	h := writeFile(t, dir, "h.html", fmt.Sprintf(page, "two<br>"))
+	h := writeFile(t, dir, "h.html", fmt.Sprintf(page, "two<br><!-- a -- b -->"))
 	_, d, _ := runCLI(t, "", "diff", x, h)
 	dfile := writeFile(t, dir, "d.xml", d)
 	code, out, errOut := runCLI(t, "", "patch", x, dfile)
-	if code != exitOK || !strings.Contains(out, "<p>two<br></p>") || !strings.Contains(errOut, "note: the result is written as HTML") || strings.Contains(errOut, "warning") {
+	if code != exitOK || !strings.Contains(out, "<p>two<br><!-- a -- b --></p>") || !strings.Contains(errOut, "note: the result is written as HTML") || strings.Contains(errOut, "warning") {
 		t.Errorf("patch from XML to a version read as HTML: exit %d, stderr %q, output %s", code, errOut, out)
 	}
 	if code, same, errOut := runCLI(t, "", "diff", "--format", "summary", h, writeFile(t, dir, "patched.html", out)); code != exitOK {

@@ -25,8 +25,9 @@ import (
 //	2: until HTML text kept the white space between inline content ("Alpha <b>x</b> beta").
 //	3: until a fragment beginning with an HTML element (<strong>, <td>...) served as text/html was read as HTML.
 //	4: until a body that does not parse (nested past the HTML parser's limit, XML that is not well-formed) was read as its source (sourceDocument).
-//	5: since.
-const treeReading = 5
+//	5: until XHTML read as XML kept the white space of its pre, textarea, script and style as HTML does.
+//	6: since.
+const treeReading = 6
 
 // treeStampPrefix starts the stamp of a stored tree delta; the reading
 // number and a newline follow. A compressed delta never starts with a NUL.

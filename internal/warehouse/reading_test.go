@@ -49,6 +49,8 @@ func readingInputs(t *testing.T) []struct{ name, contentType, charset, body stri
 		{"xhtml as text/html", "text/html", "utf-8", xhtml},
 		{"xhtml as application/xhtml+xml", "application/xhtml+xml", "utf-8", xhtml},
 		{"xhtml without a content type", "", "", xhtml},
+		{"xhtml with a pre as application/xhtml+xml", "application/xhtml+xml", "utf-8", `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body><pre>  a  b
+  c</pre></body></html>`},
 		{"xml with entities, CDATA, a PI", "application/xml", "", `<?xml version="1.0"?><!DOCTYPE r [<!ENTITY e "é"><!ATTLIST r id ID #IMPLIED>]><r id="x"><?pi data?><a>&e;<![CDATA[<b>]]></a><!-- c --></r>`},
 		{"html in windows-1252", "text/html", "windows-1252", "<html><body><p>caf\xe9</p><pre>  kept  </pre></body></html>"},
 		{"html with an XML declaration's charset", "text/html", "", "<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><html><body>\x93\xfa\x96{</body></html>"},

@@ -228,6 +228,9 @@ type builder struct {
 	lis         lisScratch
 	// namespaces is the delta's Namespaces, as bindPrefixes finds them.
 	namespaces map[string]string
+	// defaults is what bindDefault found of the old and new versions'
+	// default namespaces.
+	defaults [2]defaultScope
 	// check, when set, makes scan verify that paired nodes agree in kind
 	// and XID (a pairing the caller made, rather than one by XID).
 	check bool

@@ -107,7 +107,7 @@ func (e *xmlEncoder) outside(o *Outside) {
 		}{{"prolog", side.s.Prolog}, {"epilog", side.s.Epilog}} {
 			for _, n := range list.nodes {
 				e.str("<" + list.tag + ">")
-				e.content(n)
+				e.content(n, "", false)
 				e.str("</" + list.tag + ">")
 			}
 		}
@@ -182,9 +182,24 @@ func (e *xmlEncoder) op(op *Op) {
 		if op.Update {
 			e.attr("update", "yes")
 		}
+		// The default namespace at the content's place is declared on the
+		// content's root, which the decoder is told is not its own
+		// attribute; the operation, as the delta, is in no namespace.
+		def, hasDef := op.Namespaces[""]
+		if hasDef {
+			if err := validateOpNamespaces(op); err != nil {
+				if e.err == nil {
+					e.err = err
+				}
+				return
+			}
+			e.attr(addedXmlns, "yes")
+		}
 		if len(op.Namespaces) > 0 {
 			for _, p := range slices.Sorted(maps.Keys(op.Namespaces)) {
-				e.attr("xmlns:"+p, op.Namespaces[p])
+				if p != "" {
+					e.attr("xmlns:"+p, op.Namespaces[p])
+				}
 			}
 		}
 		if op.Content == nil {
@@ -195,7 +210,7 @@ func (e *xmlEncoder) op(op *Op) {
 		if op.Content.Kind == tree.Text {
 			e.escape(op.Content.Value, false) // a text root needs no separator
 		} else {
-			e.content(op.Content)
+			e.content(op.Content, def, hasDef)
 		}
 		e.str("</" + op.Kind.String() + ">\n")
 		return
@@ -285,8 +300,10 @@ func plainName(name string) bool {
 // its own, so the decoder can tell two adjacent text nodes from one.
 const textSeparator = "<![CDATA[]]>"
 
-// content writes a subtree compactly, iteratively.
-func (e *xmlEncoder) content(root *tree.Node) {
+// content writes a subtree compactly, iteratively, and, if declare is
+// set, a declaration of def as the default namespace on its root (an
+// element, with no xmlns attribute of its own: see validateOpNamespaces).
+func (e *xmlEncoder) content(root *tree.Node, def string, declare bool) {
 	type frame struct {
 		n    *tree.Node
 		next int
@@ -336,6 +353,9 @@ func (e *xmlEncoder) content(root *tree.Node) {
 					tag = xyElement
 				}
 				e.str("<" + tag)
+				if declare && n == root {
+					e.attr(defaultNamespace, def)
+				}
 				if tag == xyElement {
 					e.str(xyDeclaration)
 					e.attr("name", n.Name)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -437,6 +438,7 @@ func (dec *xmlDecoder) operation(start xml.StartElement, d *Delta) (Op, error) {
 	}
 	var has [8]bool // par pos xm xid a v ov nv
 	var xmRaw string
+	added := false // addedXmlns="yes": the content root's xmlns is the place's default namespace
 	for _, a := range start.Attr {
 		if a.Name.Space != "" {
 			readDeclaration(a, &op.Namespaces)
@@ -456,13 +458,16 @@ func (dec *xmlDecoder) operation(start xml.StartElement, d *Delta) (Op, error) {
 		case "xm":
 			xmRaw = a.Value // parsed after the content, which bounds it
 			has[2] = true
-		case "move", "update":
+		case "move", "update", addedXmlns:
 			switch a.Value {
 			case "yes":
-				if a.Name.Local == "move" {
+				switch a.Name.Local {
+				case "move":
 					op.Move = true
-				} else {
+				case "update":
 					op.Update = true
+				default:
+					added = true
 				}
 			case "no":
 			default:
@@ -519,6 +524,24 @@ func (dec *xmlDecoder) operation(start xml.StartElement, d *Delta) (Op, error) {
 	size := 1
 	if c != nil {
 		size = c.Size()
+	}
+	if added {
+		// The declaration the encoder added to the content's root, the
+		// first xmlns attribute (those of the tag come before the
+		// xy:attr children): the default namespace at the operation's
+		// place, not an attribute of the node.
+		k := -1
+		if c != nil && c.Kind == tree.Element {
+			k = slices.IndexFunc(c.Attrs, func(a tree.Attr) bool { return a.Name == defaultNamespace })
+		}
+		if k < 0 {
+			return op, dec.errorf("<%s> attribute %s: the content's root has no xmlns attribute", name, addedXmlns)
+		}
+		if op.Namespaces == nil {
+			op.Namespaces = map[string]string{}
+		}
+		op.Namespaces[""] = c.Attrs[k].Value
+		c.Attrs = slices.Delete(c.Attrs, k, k+1)
 	}
 	if err := checkXIDMapSize(xmRaw, size); err != nil {
 		return op, dec.errorf("<%s> attribute xm: %v", name, err)

@@ -67,7 +67,10 @@ type Op struct {
 	Content *tree.Node
 	// Namespaces binds the prefixes Content uses where its place in the
 	// document binds them otherwise than the delta does (Delta.Namespaces:
-	// a prefix bound to two URIs in two parts of a document); nil for
+	// a prefix bound to two URIs in two parts of a document), and, under
+	// the empty prefix, the default namespace at Content's place when
+	// Content is an element in one that it does not declare itself (an
+	// xmlns attribute of an ancestor: an entry of an Atom feed); nil for
 	// none. Like the delta's, it is how the operation is written.
 	Namespaces map[string]string
 
@@ -101,8 +104,9 @@ type Delta struct {
 	// that the delta written as XML is namespace-well-formed for any XML
 	// tool: a content's own declarations are inside it, these stand on the
 	// delta's <t>, and an operation whose place binds a prefix otherwise
-	// has its own (Op.Namespaces). It is nil when no content uses a prefix
-	// its documents bind. It is how the delta is written, not what it
+	// has its own (Op.Namespaces), as has one whose content is in a
+	// default namespace. It is nil when no content uses a prefix its
+	// documents bind. It is how the delta is written, not what it
 	// does: Equal and Apply ignore it.
 	Namespaces map[string]string
 	// Outside is the change outside the root element (DOCTYPE, comments

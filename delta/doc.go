@@ -127,9 +127,21 @@
 // bound to urn:vigil:undeclared:fb, which the decoder leaves out of the
 // bindings. (One case is left: the children of an xy:element that use a
 // prefix xy of their document's read, in a namespace-aware tool, as in
-// Vigil's namespace.) Default namespaces (xmlns="...") are not carried:
-// declared on the content, they would read back as its attribute. The
-// reference tool's
+// Vigil's namespace.) The default namespace (xmlns="...") at a content's
+// place, which in Vigil's tree is an attribute of the ancestor that
+// declares it, is declared on the content's root, and the operation says
+// that this declaration is not the root's own attribute (addedXmlns="yes",
+// a Vigil extension; Op.Namespaces[""]):
+//
+//	<i par="30" pos="2" xm="(10-12)" addedXmlns="yes"><entry xmlns="http://www.w3.org/2005/Atom"><title>New</title></entry></i>
+//
+// so that a namespace-aware reader finds each element of a content in the
+// namespace it has in its document, while the delta's own elements stay
+// in no namespace; the decoder takes that declaration off the root. A
+// root's own xmlns (xmlns="" too) is written and read back as its
+// attribute, without the marker, and so are those of the elements inside
+// it. An element content whose place is in no namespace, as on an HTML
+// page without xmlns attributes, is written as it is. The reference tool's
 // <renameRoot from=".." to=".."/> is read as an rn of the root (whose XID is
 // the last of the <t>'s XID-map). The fork's character-level <u> is not
 // read: it cannot be applied without the old text. A change outside the
@@ -147,7 +159,8 @@
 // The JSON form (EncodeJSON, DecodeJSON) holds the same fields
 // (fromFingerprint and toFingerprint too, when known, and the namespaces,
 // "namespaces":{"dc":"http://purl.org/dc/elements/1.1/"}, of the delta and
-// of an operation, when there are any):
+// of an operation, when there are any; an operation's default namespace is
+// bound to the empty prefix, "namespaces":{"":"http://www.w3.org/2005/Atom"}):
 //
 //	{"from":"v1.xml","to":"v2.xml","fromXidMap":"(1-15|16)","toXidMap":"(1-11;16-17;14-15|18)","ops":[
 //	{"op":"d","par":14,"pos":1,"xm":"(13)","move":true},

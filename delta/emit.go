@@ -154,6 +154,7 @@ func (b *builder) fillHalf(op *Op, t *tree.Measure, match []int32, k int32, move
 		op.Content = t.Subtree(k, b.arena, func(c int32) bool { return match[c] >= 0 })
 		op.XIDs = b.subtreeXIDs(op.Content)
 		b.bindPrefixes(t, k, op)
+		b.bindDefault(t, k, op)
 	case changed:
 		op.Update = true
 		op.Content = t.Subtree(k, b.arena, nil)

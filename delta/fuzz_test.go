@@ -31,10 +31,15 @@ func fuzzSeeds(t interface{ Fatal(...any) }) (xmls, jsons []string) {
 		"<unit_delta><t><i par='15' pos='1' xm='(1-99999999999)'/></t></unit_delta>",
 		"<unit_delta><t><d par='1",
 		"<unit_delta><t xmlns:dc='urn:dc' xmlns:fb='urn:vigil:undeclared:fb'><i par='15' pos='1' xm='(2;1)' xmlns:dc='urn:dc2'><dc:a fb:x='1'><xy:element xmlns:xy='urn:vigil:xydelta' name='xmlns:b'><xy:attr xmlns:xy='urn:vigil:xydelta' name='xmlns:og'></xy:attr></xy:element></dc:a></i></t></unit_delta>",
+		// A default namespace declared on a content's root (addedXmlns),
+		// a root's own, and one in no namespace under it.
+		"<unit_delta><t><i par='15' pos='1' xm='(1-4)' addedXmlns='yes'><entry xmlns='http://www.w3.org/2005/Atom'><title>t</title><x xmlns=''/></entry></i>"+
+			"<i par='15' pos='2' xm='(5)'><svg xmlns='http://www.w3.org/2000/svg'/></i><d par='14' pos='1' xm='(13)' addedXmlns='yes'><a xmlns='urn:a'/></d></t></unit_delta>",
 		"<unit_delta><t><au xid='2' a='a' ov='1' nv='2'/><outside>\n<old doctype='r SYSTEM &quot;r.dtd&quot;'><prolog><!-- a --></prolog><epilog><?pi x?></epilog></old>\n<new><prolog><xy:comment>a--b</xy:comment></prolog></new>\n</outside></t></unit_delta>",
 	)
 	jsons = append(jsons,
 		`{"namespaces":{"dc":"urn:dc"},"ops":[{"op":"i","par":14,"pos":4,"xm":"(20)","namespaces":{"dc":"urn:dc2"},"content":{"kind":"element","name":"dc:a"}}]}`,
+		`{"ops":[{"op":"i","par":14,"pos":4,"xm":"(20)","namespaces":{"":"http://www.w3.org/2005/Atom","dc":"urn:dc"},"content":{"kind":"element","name":"entry"}}]}`,
 		`{"ops":[{"op":"d","par":15,"pos":2,"xm":"(14)","move":true},{"op":"i","par":7,"pos":1,"xm":"(14)","move":true}]}`,
 		`{"ops":[{"op":"i","par":14,"pos":4,"xm":"(20;21)","content":{"kind":"element","name":"a","attrs":[["x","1"]],"children":[{"kind":"pi","name":"t","value":"d"}]}}]}`,
 		`{"ops":[{"op":"au","xid":14,"a":"a","ov":"1","nv":"2"}]`,

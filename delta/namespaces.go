@@ -11,8 +11,10 @@ import (
 
 // This file keeps a delta namespace-well-formed when written as XML: the
 // prefixes its contents use are declared (Delta.Namespaces on the <t>,
-// Op.Namespaces on an operation whose place binds one otherwise), and the
-// names the namespace rules reserve are escaped (writtenAsName).
+// Op.Namespaces on an operation whose place binds one otherwise), the
+// default namespace at a content's place is declared on the content's root
+// (Op.Namespaces[""], see defaultNamespace), and the names the namespace
+// rules reserve are escaped (writtenAsName).
 
 // The namespaces XML binds itself.
 const (
@@ -174,6 +176,88 @@ func (b *builder) bindPrefixes(t *tree.Measure, k int32, op *Op) {
 		}
 	})
 }
+
+// bindDefault finds the default namespace at the place of op's content,
+// node k of version t, when the content is an element that does not
+// declare its own (an xmlns attribute): the value of the xmlns attribute
+// of its nearest ancestor that has one. It binds it in op's own bindings
+// under the empty prefix (see defaultNamespace), unless it is no namespace
+// or one that cannot be declared as the default (XML's own two, which an
+// HTML parser keeps as any attribute): the delta's elements are in no
+// namespace, so is a content without a declaration.
+func (b *builder) bindDefault(t *tree.Measure, k int32, op *Op) {
+	if op.Content == nil || op.Content.Kind != tree.Element || hasAttr(op.Content.Attrs, defaultNamespace) {
+		return
+	}
+	uri := b.defaultAt(t, t.Parent[k])
+	if uri == "" || uri == xmlNamespace || uri == xmlnsNamespace {
+		return
+	}
+	if op.Namespaces == nil {
+		op.Namespaces = map[string]string{}
+	}
+	op.Namespaces[""] = uri
+}
+
+// defaultAt returns the default namespace that node a of version t and its
+// ancestors declare, "" for none. It remembers what it finds for every
+// node it passes, so that the operations of a delta cost one look at each
+// ancestor in all, not one per operation; a document without an xmlns
+// attribute costs one pass over its attributes.
+func (b *builder) defaultAt(t *tree.Measure, a int32) string {
+	s := &b.defaults[0]
+	if t == b.new {
+		s = &b.defaults[1]
+	}
+	if !s.scanned {
+		s.scanned = true
+		for i := int32(0); int(i) < t.Len() && !s.declares; i++ {
+			_, s.declares = t.Attr(i, defaultNamespace)
+		}
+		s.at = map[int32]string{}
+	}
+	if !s.declares {
+		return ""
+	}
+	var path []int32 // the nodes passed, which take what is found
+	uri := ""
+	for ; a >= 0; a = t.Parent[a] {
+		if u, ok := s.at[a]; ok {
+			uri = u
+			break
+		}
+		if u, ok := t.Attr(a, defaultNamespace); ok {
+			uri = u
+			s.at[a] = u
+			break
+		}
+		path = append(path, a)
+	}
+	for _, p := range path {
+		s.at[p] = uri
+	}
+	return uri
+}
+
+// defaultScope is what builder.defaultAt knows of one version: whether
+// the version has a default namespace declaration at all (declares, once
+// scanned), and the default namespace in scope at the nodes it looked at.
+type defaultScope struct {
+	scanned, declares bool
+	at                map[int32]string
+}
+
+// defaultNamespace is the name of a default namespace declaration: in
+// Vigil's tree an attribute like any other of the element that declares
+// it. The default namespace at a content's place is bound in its
+// operation's Namespaces under the empty prefix; the encoder declares it on
+// the content's root, with addedXmlns="yes" on the operation (addedXmlns)
+// so that the decoder can tell that declaration from the root's own
+// attribute.
+const (
+	defaultNamespace = "xmlns"
+	addedXmlns       = "addedXmlns"
+)
 
 // bindPrefix binds prefix p to uri for op's content: in the delta's
 // bindings (delta) when they have none for p yet, in op's own when the
@@ -370,12 +454,42 @@ func composeNamespaces(d, d1, d2 *Delta) {
 	}
 }
 
+// validateOpNamespaces checks an operation's bindings: each can be
+// written as an XML namespace declaration, and a binding of the default
+// namespace (the empty prefix) as one on the root of the content, which
+// must be an element without an xmlns attribute of its own.
+func validateOpNamespaces(op *Op) error {
+	uri, ok := op.Namespaces[""]
+	if !ok {
+		return validateNamespaces(op.Namespaces)
+	}
+	switch c := op.Content; {
+	case c == nil || c.Kind != tree.Element:
+		return fmt.Errorf("the default namespace binds an element content's root, and the operation has none")
+	case hasAttr(c.Attrs, defaultNamespace):
+		return fmt.Errorf("the default namespace is bound where the content's root has an xmlns attribute of its own")
+	case uri == "":
+		return fmt.Errorf("the default namespace is bound to no URI")
+	case uri == xmlNamespace || uri == xmlnsNamespace:
+		return fmt.Errorf("the default namespace cannot be bound to %s", uri)
+	}
+	if err := checkXMLChars(uri); err != nil {
+		return fmt.Errorf("the default namespace: %v", err)
+	}
+	others := maps.Clone(op.Namespaces)
+	delete(others, "")
+	return validateNamespaces(others)
+}
+
 // validateNamespaces checks that each binding can be written as an XML
-// namespace declaration.
+// namespace declaration on a delta's <t> or operation, which is in no
+// namespace and so binds no default namespace.
 func validateNamespaces(ns map[string]string) error {
 	for _, p := range slices.Sorted(maps.Keys(ns)) {
 		uri := ns[p]
 		switch {
+		case p == "":
+			return fmt.Errorf("the default namespace is not bound on the delta, whose elements are in no namespace, but on a content's root")
 		case !plainName(p) || strings.ContainsRune(p, ':'):
 			return fmt.Errorf("namespace prefix %q is not an XML name without a colon", p)
 		case p == "xml" || p == "xmlns":

@@ -67,7 +67,7 @@ func (d *Delta) Validate() error {
 			if err := checkTreeOp(i, op); err != nil {
 				return err
 			}
-			if err := validateNamespaces(op.Namespaces); err != nil {
+			if err := validateOpNamespaces(op); err != nil {
 				return malformed(i, op, "%v", err)
 			}
 			total += len(op.XIDs.XIDs)

@@ -322,6 +322,15 @@ func declaredPrefixes(d *Delta) []string {
 // build found, then any binding or declaration the two deltas hold. The
 // first binding of a prefix is d's; an operation whose binding differs has
 // its own.
+//
+// The default namespace at a content's place (when its root, an element,
+// has no xmlns attribute) is taken likewise from the operation of d1 or d2
+// whose content held the root: a declaration above it in that content, or
+// that operation's binding; failing that, what the build found. (A node
+// that the second delta moves out of the first's content, away from an
+// element declaring a default namespace, is given the namespace of its
+// place in the middle version: the deltas do not say what the one of its
+// new place is, when no operation of theirs stands there.)
 func composeNamespaces(d, d1, d2 *Delta) {
 	uses := false // most deltas' contents use no prefix: nothing to index
 	for i := 0; i < len(d.Ops) && !uses; i++ {
@@ -329,7 +338,8 @@ func composeNamespaces(d, d1, d2 *Delta) {
 			usedPrefixes(c, func(string, *tree.Node) { uses = true })
 		}
 	}
-	if !uses {
+	defaults := hasDefaults(d1) || hasDefaults(d2)
+	if !uses && !defaults {
 		return
 	}
 	type source struct {
@@ -386,6 +396,9 @@ func composeNamespaces(d, d1, d2 *Delta) {
 	// source was written (an xmlns:p deleted from the node that uses p).
 	bindingAt := func(s source, p string, inside func(tree.XID) bool) (string, bool) {
 		decl := "xmlns:" + p
+		if p == "" {
+			decl = defaultNamespace
+		}
 		for a := s.node; a != nil; a = a.Parent {
 			if inside(a.XID) {
 				continue
@@ -451,7 +464,44 @@ func composeNamespaces(d, d1, d2 *Delta) {
 			}
 			bindPrefix(&d.Namespaces, op, p, uri)
 		})
+		if c := op.Content; defaults && c.Kind == tree.Element && !hasAttr(c.Attrs, defaultNamespace) {
+			uri, ok := builtOwn[""]
+			for _, m := range sources {
+				if s, found := m[c.XID]; found {
+					uri, ok = bindingAt(s, "", inside)
+					break
+				}
+			}
+			if ok && uri != "" && uri != xmlNamespace && uri != xmlnsNamespace {
+				if op.Namespaces == nil {
+					op.Namespaces = map[string]string{}
+				}
+				op.Namespaces[""] = uri
+			}
+		}
 	}
+}
+
+// hasDefaults reports whether an operation of d binds the default
+// namespace or holds a content that declares one.
+func hasDefaults(d *Delta) bool {
+	for i := range d.Ops {
+		op := &d.Ops[i]
+		if _, ok := op.Namespaces[""]; ok {
+			return true
+		}
+		declares := false
+		if op.Content != nil {
+			tree.Walk(op.Content, func(n *tree.Node) bool {
+				declares = declares || hasAttr(n.Attrs, defaultNamespace)
+				return !declares && n.Kind == tree.Element
+			})
+		}
+		if declares {
+			return true
+		}
+	}
+	return false
 }
 
 // validateOpNamespaces checks an operation's bindings: each can be

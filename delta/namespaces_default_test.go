@@ -279,3 +279,45 @@ func TestDefaultNamespaceHTML(t *testing.T) {
 		}
 	}
 }
+
+// TestComposeDefaultNamespaces: a composed delta declares the default
+// namespace of its contents' places, which the middle version Compose
+// rebuilds does not hold (the feed element is known by its XID only).
+func TestComposeDefaultNamespaces(t *testing.T) {
+	feed := func(next tree.XID, entries ...node) *tree.Document {
+		return doc(withAttrs("feed", 30, ns("xmlns", atomNS), append([]node{el("title", 2, tx("News", 1))}, entries...)...), next)
+	}
+	entry := func(xid tree.XID, title string) node {
+		return el("entry", xid, el("title", xid-1, tx(title, xid-2)))
+	}
+	v1 := feed(60, entry(5, "One"))
+	v2 := feed(60, entry(5, "One"), entry(8, "Two"))
+	v3 := feed(60, entry(8, "Two"), entry(11, "Three"))
+	// The second delta inserts into what the first inserted.
+	v3b := feed(60, entry(5, "One"), el("entry", 8, el("title", 7, tx("Two", 6)), el("link", 12)))
+	for _, v := range []*tree.Document{v3, v3b} {
+		composeDefaults(t, v1, v2, v)
+	}
+}
+
+// composeDefaults composes the deltas from v1 to v2 and from v2 to v3 and
+// checks that each content of the result is read in its namespace, the
+// Atom feed's.
+func composeDefaults(t *testing.T, v1, v2, v3 *tree.Document) {
+	t.Helper()
+	d, err := Compose(mustBuild(t, v1, v2), mustBuild(t, v2, v3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := encodeXML(t, d)
+	checkContentNamespaces(t, x, d, v1, v3)
+	ds, err := DecodeXML(strings.NewReader(x))
+	if err != nil || !Equal(ds[0], d) {
+		t.Fatalf("read back: %v\n%s", err, x)
+	}
+	for i := range d.Ops {
+		if op := &d.Ops[i]; op.Content != nil && op.Namespaces[""] != atomNS {
+			t.Errorf("operation %d (%s): bindings %v, want the Atom namespace:\n%s", i+1, op, op.Namespaces, x)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/xml"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,5 +86,95 @@ func TestDeltaNamespaceWellFormed(t *testing.T) {
 	code, got, errOut = runCLI(t, "", "patch", h1, write("dh.xml", dh))
 	if code != exitOK || !strings.Contains(got, `<fb:like href="y"></fb:like>`) {
 		t.Errorf("patch of the HTML page: exit %d %s:\n%s", code, errOut, got)
+	}
+}
+
+// TestDeltaDefaultNamespace: the entries a diff of an Atom feed inserts
+// and deletes are read by a namespace-aware parser in the feed's default
+// namespace, the delta's own elements in none, and the delta patches the
+// feed as before, composed too; an XHTML page's inserted paragraph is in
+// the XHTML namespace, and a plain HTML page's delta declares nothing.
+func TestDeltaDefaultNamespace(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	const atom = "http://www.w3.org/2005/Atom"
+	const head = `<feed xmlns="` + atom + `"><title>News</title>`
+	const one = `<entry><title>One</title><id>urn:1</id></entry>`
+	const two = `<entry><title>Two</title><id>urn:2</id><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p>x</p></div></content></entry>`
+	v1 := write("v1.xml", head+one+`</feed>`)
+	v2 := write("v2.xml", head+two+one+`</feed>`)
+	v3 := write("v3.xml", head+two+`</feed>`)
+
+	// spaces returns the namespace of each element of out, by local name,
+	// as encoding/xml's Decoder resolves it.
+	spaces := func(what, out string) map[string][]string {
+		t.Helper()
+		got := map[string][]string{}
+		dec := xml.NewDecoder(strings.NewReader(out))
+		for {
+			tok, err := dec.Token()
+			if err == io.EOF {
+				return got
+			}
+			if err != nil {
+				t.Fatalf("%s: %v\n%s", what, err, out)
+			}
+			if s, ok := tok.(xml.StartElement); ok {
+				got[s.Name.Local] = append(got[s.Name.Local], s.Name.Space)
+			}
+		}
+	}
+	check := func(what, out string, want map[string]string) {
+		t.Helper()
+		got := spaces(what, out)
+		for local, space := range want {
+			if len(got[local]) == 0 {
+				t.Errorf("%s: no <%s>:\n%s", what, local, out)
+			}
+			for _, s := range got[local] {
+				if s != space {
+					t.Errorf("%s: <%s> in namespace %q, want %q:\n%s", what, local, s, space, out)
+				}
+			}
+		}
+	}
+	code, d12, errOut := runCLI(t, "", "diff", v1, v2)
+	if code != exitChanged {
+		t.Fatalf("diff: exit %d: %s", code, errOut)
+	}
+	check("diff v1 v2", d12, map[string]string{"unit_delta": "", "t": "", "i": "", "entry": atom, "id": atom, "content": atom, "div": "http://www.w3.org/1999/xhtml", "p": "http://www.w3.org/1999/xhtml"})
+	_, d23, _ := runCLI(t, "", "diff", v2, v3)
+	check("diff v2 v3", d23, map[string]string{"unit_delta": "", "t": "", "d": "", "entry": atom, "id": atom})
+	code, d13, errOut := runCLI(t, "", "compose", write("d12.xml", d12), write("d23.xml", d23))
+	if code != exitOK {
+		t.Fatalf("compose: exit %d: %s", code, errOut)
+	}
+	check("compose", d13, map[string]string{"unit_delta": "", "t": "", "entry": atom, "id": atom, "div": "http://www.w3.org/1999/xhtml"})
+	for _, p := range []struct{ from, delta, want string }{{v1, d12, v2}, {v1, d13, v3}} {
+		code, got, errOut := runCLI(t, "", "patch", p.from, write("d.xml", p.delta))
+		if code != exitOK {
+			t.Fatalf("patch: exit %d: %s", code, errOut)
+		}
+		if want, _ := os.ReadFile(p.want); strings.TrimSpace(got) != strings.TrimSpace(string(want)) {
+			t.Errorf("patch:\n%s\nwant\n%s", got, want)
+		}
+	}
+
+	x1 := write("x1.xhtml", `<html xmlns="http://www.w3.org/1999/xhtml"><body><p>a</p></body></html>`)
+	x2 := write("x2.xhtml", `<html xmlns="http://www.w3.org/1999/xhtml"><body><p>a</p><p>b</p></body></html>`)
+	_, dx, _ := runCLI(t, "", "diff", x1, x2)
+	check("diff of XHTML pages", dx, map[string]string{"unit_delta": "", "t": "", "i": "", "p": "http://www.w3.org/1999/xhtml"})
+
+	h1 := write("v1.html", `<html><body><p>a</p></body></html>`)
+	h2 := write("v2.html", `<html><body><p>a</p><p>b</p></body></html>`)
+	_, dh, _ := runCLI(t, "", "diff", h1, h2)
+	if strings.Contains(dh, "xmlns") || strings.Contains(dh, "addedXmlns") {
+		t.Errorf("a plain HTML page's delta declares a namespace:\n%s", dh)
 	}
 }

@@ -137,11 +137,16 @@
 //
 // so that a namespace-aware reader finds each element of a content in the
 // namespace it has in its document, while the delta's own elements stay
-// in no namespace; the decoder takes that declaration off the root. A
-// root's own xmlns (xmlns="" too) is written and read back as its
-// attribute, without the marker, and so are those of the elements inside
-// it. An element content whose place is in no namespace, as on an HTML
-// page without xmlns attributes, is written as it is. The reference tool's
+// in no namespace; the decoder takes that declaration off the root. The
+// marker is an attribute of the operation in no namespace, as par and pos
+// are, not an xy: one: declaring xy on the operation or on the root would
+// rebind a prefix xy that the content may use. A root's own xmlns
+// (xmlns="" too) is written and read back as its attribute, without the
+// marker, and so are those of the elements inside it. An element content
+// whose place is in no namespace, as on an HTML page without xmlns
+// attributes, is written as it is; a text, a comment, a move (which
+// carries no content), an attribute operation and a rename have no
+// namespace to declare. The reference tool's
 // <renameRoot from=".." to=".."/> is read as an rn of the root (whose XID is
 // the last of the <t>'s XID-map). The fork's character-level <u> is not
 // read: it cannot be applied without the old text. A change outside the

@@ -10,19 +10,43 @@ import (
 	"golang.org/x/net/idna"
 )
 
+// lookup is IDNA's Lookup profile (idna.Lookup: UTS #46 mapping,
+// non-transitional, hyphens, joiners and BiDi checked) without its STD3
+// ASCII rules, which refuse an underscore: "my_host.bücher.example" was
+// refused while "my_host.xn--bcher-kva.example", ASCII, was taken as it is.
+// std3Refused applies the rest of those rules to its result.
+var lookup = idna.New(idna.MapForLookup(), idna.BidiRule(), idna.Transitional(false), idna.StrictDomainName(false))
+
+// std3Refused returns the first byte of the ASCII name ascii that IDNA's
+// STD3 rules refuse and an underscore is not (a letter, a digit, a hyphen,
+// an underscore and the dots between labels are taken), and whether there
+// is one: without the rules, "a*b" was taken, and "⑴" and a no-break space
+// were mapped to "(1)" and a space.
+func std3Refused(ascii string) (byte, bool) {
+	for i := 0; i < len(ascii); i++ {
+		switch c := ascii[i]; {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '-', c == '_', c == '.':
+		default:
+			return c, true
+		}
+	}
+	return 0, false
+}
+
 // ASCIIHost sets the host name of u to the form DNS and HTTP know: a
 // name written with non-ASCII characters ("bücher.example", or
 // "b%C3%BCcher.example", which url.Parse decodes) becomes its ASCII
-// (punycode) form, "xn--bcher-kva.example", by the IDNA Lookup profile
-// (UTS #46 mapping: lower-cased, full-width dots read as dots); its port,
-// and the rest of u, are kept. vigil.CanonicalURL takes only that form, so
+// (punycode) form, "xn--bcher-kva.example", by IDNA's Lookup profile
+// (UTS #46 mapping: lower-cased, full-width dots read as dots) taking an
+// underscore as an ASCII name does (see lookup); its port, and the rest of
+// u, are kept. vigil.CanonicalURL takes only that form, so
 // a URL read from outside (a user's, a link's href, a redirect's Location)
 // goes through ASCIIHost first; the punycode form is the one every stored
 // URL and key holds, so that one host has one spelling.
 //
 // A name that is ASCII already, an IPv6 literal and a URL without a host
-// are left as they are: the IDNA rules refuse ASCII names DNS accepts (an
-// underscore, "--" in the third and fourth places, a leading hyphen). A
+// are left as they are: the IDNA rules refuse ASCII names DNS accepts ("--"
+// in the third and fourth places, a leading hyphen). A
 // non-ASCII name IDNA refuses, or one percent-encoded in bytes that are
 // not UTF-8, gives an error that names it, and u is left unchanged.
 func ASCIIHost(u *url.URL) error {
@@ -36,11 +60,14 @@ func ASCIIHost(u *url.URL) error {
 		// refuses written out, and make up a name.
 		return fmt.Errorf("host %s: not UTF-8", quote(name))
 	}
-	ascii, err := idna.Lookup.ToASCII(name)
+	ascii, err := lookup.ToASCII(name)
 	if err != nil {
 		return fmt.Errorf("host %s: %w", quote(name), err)
 	}
 	ascii = strings.ToLower(ascii)
+	if c, ok := std3Refused(ascii); ok {
+		return fmt.Errorf("host %s: %q is not a letter, digit, hyphen or underscore", quote(name), c)
+	}
 	if port := u.Port(); port != "" {
 		ascii = net.JoinHostPort(ascii, port)
 	} else if strings.HasSuffix(u.Host, ":") {

@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/idna"
 )
 
 // TestASCIIHost: a host name written in Unicode, or percent-encoded as
@@ -26,7 +28,24 @@ func TestASCIIHost(t *testing.T) {
 		{name: "ASCII IDNA refuses", in: "http://my_host.example/", want: "http://my_host.example/"},
 		{name: "IPv6", in: "http://[::1]:8080/", want: "http://[::1]:8080/"},
 		{name: "no host", in: "mailto:a@b.example", want: "mailto:a@b.example"},
-		{name: "refused: underscore", in: "http://bü_cher.example/", err: `host "bü_cher.example": idna`},
+		// An underscore is taken in a Unicode name as in an ASCII one:
+		// "my_host.xn--bcher-kva.example" was taken and its Unicode
+		// spelling refused (IDNA's STD3 rules).
+		{name: "underscore label", in: "http://my_host.bücher.example/", want: "http://my_host.xn--bcher-kva.example/"},
+		{name: "underscore in a Unicode label", in: "http://bü_cher.example/", want: "http://xn--b_cher-3ya.example/"},
+		{name: "full-width underscore", in: "http://bü\uff3fcher.example/", want: "http://xn--b_cher-3ya.example/"},
+		// The rest of IDNA's Lookup profile holds: hyphens, code points,
+		// punycode, joiners, BiDi, and STD3's other ASCII rules.
+		{name: "refused: trailing hyphen", in: "http://bücher-.example/", err: `host "bücher-.example": idna`},
+		{name: "refused: hyphens in third and fourth places", in: "http://ab--bücher.example/", err: `host "ab--bücher.example": idna`},
+		{name: "refused: disallowed code point", in: "http://bü\ue000cher.example/", err: `host "bü\ue000cher.example": idna`},
+		{name: "refused: invalid punycode", in: "http://xn--a.bücher.example/", err: `host "xn--a.bücher.example": idna`},
+		{name: "refused: punycode of ASCII", in: "http://xn--abc-.bücher.example/", err: `host "xn--abc-.bücher.example": idna`},
+		{name: "refused: joiner out of context", in: "http://a\u200db.bücher.example/", err: `host "a\u200db.bücher.example": idna`},
+		{name: "refused: BiDi", in: "http://aא.bücher.example/", err: `host "aא.bücher.example": idna`},
+		{name: "refused: asterisk", in: "http://a*b.bücher.example/", err: `host "a*b.bücher.example": `},
+		{name: "refused: no-break space", in: "http://a%C2%A0b.bücher.example/", err: `host "a\u00a0b.bücher.example": `},
+		{name: "refused: parenthesised digit", in: "http://\u2474.bücher.example/", err: `host "⑴.bücher.example": `},
 		{name: "refused: leading hyphen", in: "http://-bücher.example/", err: `host "-bücher.example": idna`},
 		// Bytes that are not UTF-8 are no name: IDNA read them as
 		// U+FFFD, a letter it refuses written out, and two hosts were
@@ -58,5 +77,14 @@ func TestASCIIHost(t *testing.T) {
 				t.Errorf("ASCIIHost(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestLookupProfile: ASCIIHost's profile is IDNA's Lookup profile but for
+// the STD3 rules (std3Refused keeps all of them but the underscore's).
+func TestLookupProfile(t *testing.T) {
+	want := strings.Replace(idna.Lookup.String(), ":UseSTD3Rules", "", 1)
+	if got := lookup.String(); got != want || want == idna.Lookup.String() {
+		t.Errorf("lookup profile %s, want %s (idna.Lookup %s)", got, want, idna.Lookup)
 	}
 }

@@ -76,3 +76,43 @@ func ASCIIHost(u *url.URL) error {
 	u.Host = ascii
 	return nil
 }
+
+// HostKey returns the key of u's host: one spelling of each host, however
+// u spells it, for comparing hosts and keying what is kept per host. The
+// name is in ASCII (a Unicode or percent-encoded name in its punycode form,
+// ASCIIHost), in lower case and without a trailing dot (a DNS absolute
+// name, "example.com.", is the host "example.com"); the port follows it
+// unless it is empty or the default of u's scheme (80 for http, 443 for
+// https); an IPv6 literal keeps its brackets: "bücher.example.:80",
+// "XN--BCHER-KVA.example" and "xn--bcher-kva.example" in http URLs have the
+// key "xn--bcher-kva.example", "[2001:db8::1]:8080" the key
+// "[2001:db8::1]:8080". u is not changed: HostKey keys a host, and how a
+// URL is written stays the caller's.
+//
+// A name ASCIIHost refuses, and a URL without a host name, give an error,
+// with the key of the name as written (in lower case, without a trailing
+// dot or the default port), for a caller that keys such a host all the
+// same: a request to it fails anyway.
+func HostKey(u *url.URL) (string, error) {
+	ascii := *u
+	err := ASCIIHost(&ascii)
+	if err != nil {
+		ascii = *u
+	}
+	name := strings.TrimSuffix(strings.ToLower(ascii.Hostname()), ".")
+	port, scheme := ascii.Port(), strings.ToLower(ascii.Scheme)
+	if scheme == "http" && port == "80" || scheme == "https" && port == "443" {
+		port = ""
+	}
+	key := name
+	switch {
+	case port != "":
+		key = net.JoinHostPort(name, port)
+	case strings.Contains(name, ":"):
+		key = "[" + name + "]" // IPv6
+	}
+	if err == nil && name == "" {
+		err = fmt.Errorf("url %s: no host", quote(u.Redacted()))
+	}
+	return key, err
+}

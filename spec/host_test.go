@@ -88,3 +88,66 @@ func TestLookupProfile(t *testing.T) {
 		t.Errorf("lookup profile %s, want %s (idna.Lookup %s)", got, want, idna.Lookup)
 	}
 }
+
+// TestHostKey: one host has one key however it is spelt: in Unicode or
+// punycode, in upper or lower case, with a trailing dot or without, with
+// its scheme's default port written out or not; another port is another
+// host. A name IDNA refuses, or no name, is an error, with the key of the
+// name as written.
+func TestHostKey(t *testing.T) {
+	tests := []struct {
+		name, in, want, err string
+	}{
+		{name: "plain", in: "http://example.com/a", want: "example.com"},
+		{name: "upper case", in: "HTTP://Example.COM/a", want: "example.com"},
+		{name: "trailing dot", in: "http://example.com./a", want: "example.com"},
+		{name: "upper case and trailing dot", in: "https://EXAMPLE.com.:443/", want: "example.com"},
+		{name: "Unicode", in: "http://bücher.example/", want: "xn--bcher-kva.example"},
+		{name: "Unicode upper case", in: "http://BÜCHER.example/", want: "xn--bcher-kva.example"},
+		{name: "percent-encoded", in: "http://b%C3%BCcher.example/", want: "xn--bcher-kva.example"},
+		{name: "punycode", in: "http://xn--bcher-kva.example/", want: "xn--bcher-kva.example"},
+		{name: "punycode upper case", in: "http://XN--BCHER-KVA.example/", want: "xn--bcher-kva.example"},
+		{name: "Unicode trailing dot", in: "http://bücher.example./", want: "xn--bcher-kva.example"},
+		{name: "underscore", in: "http://my_host.bücher.example/", want: "my_host.xn--bcher-kva.example"},
+		{name: "http :80", in: "http://example.com:80/", want: "example.com"},
+		{name: "https :443", in: "https://example.com:443/", want: "example.com"},
+		{name: "scheme in upper case", in: "HTTPS://example.com:443/", want: "example.com"},
+		{name: "http :443", in: "http://example.com:443/", want: "example.com:443"},
+		{name: "https :80", in: "https://example.com:80/", want: "example.com:80"},
+		{name: "another port", in: "http://example.com:8080/", want: "example.com:8080"},
+		{name: "another port, trailing dot", in: "http://Example.com.:8080/", want: "example.com:8080"},
+		{name: "another scheme keeps its port", in: "ftp://example.com:21/", want: "example.com:21"},
+		{name: "empty port", in: "http://example.com:/", want: "example.com"},
+		{name: "IPv4", in: "http://127.0.0.1:80/", want: "127.0.0.1"},
+		{name: "IPv6", in: "http://[2001:DB8::1]/", want: "[2001:db8::1]"},
+		{name: "IPv6 default port", in: "http://[2001:db8::1]:80/", want: "[2001:db8::1]"},
+		{name: "IPv6 with port", in: "https://[2001:db8::1]:8443/", want: "[2001:db8::1]:8443"},
+		{name: "refused by IDNA", in: "http://-Bücher.example.:80/", want: "-bücher.example", err: `host "-Bücher.example.": idna`},
+		// Lower-casing reads the bytes that are not UTF-8 as U+FFFD.
+		{name: "not UTF-8", in: "http://b%FFcher.example/", want: "b\ufffdcher.example", err: "not UTF-8"},
+		{name: "no host", in: "http:///a", want: "", err: "no host"},
+		{name: "no name", in: "http://:8080/a", want: ":8080", err: "no host"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			u, err := url.Parse(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := *u
+			got, err := HostKey(u)
+			if *u != before {
+				t.Errorf("HostKey(%q) changed the URL: %v", tt.in, u)
+			}
+			if got != tt.want {
+				t.Errorf("HostKey(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+			switch {
+			case tt.err == "" && err != nil:
+				t.Errorf("HostKey(%q): %v", tt.in, err)
+			case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+				t.Errorf("HostKey(%q) error %v, want one with %q", tt.in, err, tt.err)
+			}
+		})
+	}
+}

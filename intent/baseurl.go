@@ -1,7 +1,6 @@
 package intent
 
 import (
-	"net"
 	"net/url"
 	"strings"
 
@@ -44,11 +43,12 @@ func (c *content) at(page string) *content {
 
 // resolve returns ref as it resolves against c's address, or as written
 // when c has none or ref does not parse (a javascript: or mailto: link
-// resolves to itself). An http(s) host spelt in Unicode or percent-encoded
-// is given in its ASCII (punycode) form (spec.ASCIIHost), as the page's
-// address is, in lower case and without its scheme's default port, so
-// that one host has one spelling: url.URL.String wrote it percent-encoded,
-// and each spelling was another link.
+// resolves to itself). An http(s) host is given by its key (spec.HostKey):
+// spelt in Unicode or percent-encoded, in its ASCII (punycode) form, as
+// the page's address is, in lower case, without a trailing dot and without
+// its scheme's default port, so that one host has one spelling:
+// url.URL.String wrote it percent-encoded, and each spelling was another
+// link.
 func (c *content) resolve(ref string) string {
 	if c.base == nil || ref == "" {
 		return ref
@@ -58,21 +58,9 @@ func (c *content) resolve(ref string) string {
 		return ref
 	}
 	if u.Scheme == "http" || u.Scheme == "https" {
-		// A host IDNA refuses is kept, percent-encoded: it is a link
-		// all the same.
-		_ = spec.ASCIIHost(u)
-		host, port := strings.ToLower(u.Hostname()), u.Port()
-		if u.Scheme == "http" && port == "80" || u.Scheme == "https" && port == "443" {
-			port = ""
-		}
-		switch {
-		case port != "":
-			u.Host = net.JoinHostPort(host, port)
-		case strings.Contains(host, ":"):
-			u.Host = "[" + host + "]" // IPv6
-		default:
-			u.Host = host
-		}
+		// A host IDNA refuses is keyed as written, percent-encoded by
+		// String: it is a link all the same.
+		u.Host, _ = spec.HostKey(u)
 	}
 	return u.String()
 }

@@ -36,6 +36,15 @@ func TestLinksResolved(t *testing.T) {
 		{"IPv6 default port", doc("", `<a href="http://[2001:DB8::1]:80/a">A</a>`), doc("", `<a href="http://[2001:db8::1]/a">A</a>`), "all links", false},
 		{"another port", doc("", `<a href="http://other.example:8080/a">A</a>`), doc("", `<a href="http://other.example/a">A</a>`), "all links", true},
 		{"path case kept", doc("", `<a href="https://other.example/A">A</a>`), doc("", `<a href="https://other.example/a">A</a>`), "all links", true},
+		// A host with a trailing dot (a DNS absolute name) is the host,
+		// as the fetcher keys it (spec.HostKey): those were links
+		// deleted and inserted.
+		{"trailing dot", doc("", `<a href="http://other.example./a">A</a>`), doc("", `<a href="http://other.example/a">A</a>`), "all links", false},
+		{"trailing dot and default port", doc("", `<a href="https://Other.Example.:443/a">A</a>`), doc("", `<a href="https://other.example/a">A</a>`), "all links", false},
+		{"trailing dot image", doc("", `<img src="http://cdn.example./p.png" alt="P">`), doc("", `<img src="http://cdn.example/p.png" alt="P">`), "all images", false},
+		{"Unicode trailing dot", doc("", `<a href="http://bücher.example./a">A</a>`), doc("", `<a href="http://xn--bcher-kva.example/a">A</a>`), "all links", false},
+		{"trailing dot, another port", doc("", `<a href="http://other.example.:8080/a">A</a>`), doc("", `<a href="http://other.example/a">A</a>`), "all links", true},
+		{"underscore Unicode host", doc("", `<a href="http://my_host.bücher.example/a">A</a>`), doc("", `<a href="http://my_host.xn--bcher-kva.example/a">A</a>`), "all links", false},
 	} {
 		p := NewPair(parseDoc(t, tc.old), parseDoc(t, tc.new), nil, nil)
 		p.OldURL, p.NewURL = page, page

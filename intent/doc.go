@@ -149,9 +149,10 @@
 //     link written relative in one version and absolute in the next is the
 //     same link, and so is one whose host is spelt in Unicode in one and
 //     in punycode in the next (the host is given in its ASCII form,
-//     spec.ASCIIHost), or in upper case, or with its scheme's default port
-//     written out (the host is given in lower case, without it). The seed
-//     compares them as written.
+//     spec.ASCIIHost), or in upper case, or with a trailing dot, or with
+//     its scheme's default port written out (the host is given by its key,
+//     spec.HostKey: lower case, without them). The seed compares them as
+//     written.
 //   - An image is the one a reader sees: the address a lazy-loading
 //     attribute holds (data-src, data-lazy-src, data-original) before src,
 //     which holds a placeholder on such pages, and the first candidate of

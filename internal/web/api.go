@@ -145,12 +145,13 @@ func (s *Server) handleResourceList(w http.ResponseWriter, r *http.Request, u *v
 	}
 	if h := r.URL.Query().Get("host"); h != "" {
 		// A host spelt in Unicode is stored in punycode, and every
-		// host in lower case (vigil.Resource.Host).
+		// host in lower case and without a trailing dot, as
+		// vigil.CanonicalURL writes it (vigil.Resource.Host).
 		v := url.URL{Host: h}
 		if err := spec.ASCIIHost(&v); err != nil {
 			return vigil.Errorf(vigil.EINVALID, "%v", err) // names the host
 		}
-		h = strings.ToLower(v.Host)
+		h = strings.TrimRight(strings.ToLower(v.Host), ".")
 		f.Host = &h
 	}
 	list, total, err := s.readableResources(r.Context(), u, f)

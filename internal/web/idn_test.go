@@ -33,6 +33,11 @@ func TestResourceListIDN(t *testing.T) {
 		// The punycode spelling in upper case is the same host, as the
 		// Unicode one is (IDNA lower-cases): it matched nothing.
 		"host=XN--BCHER-KVA.Example",
+		// With a trailing dot (a DNS absolute name) it is the same
+		// host, as vigil.CanonicalURL and spec.HostKey take it: it
+		// matched nothing.
+		"host=xn--bcher-kva.example.",
+		"host=" + url.QueryEscape("Bücher.Example."),
 	} {
 		rec := httptest.NewRecorder()
 		if err := s.handleResourceList(rec, httptest.NewRequest("GET", "/api/v1/resources?"+q, nil), ada); err != nil {

@@ -101,7 +101,7 @@ func HostKey(u *url.URL) (string, error) {
 	}
 	name := strings.TrimSuffix(strings.ToLower(ascii.Hostname()), ".")
 	port, scheme := ascii.Port(), strings.ToLower(ascii.Scheme)
-	if scheme == "http" && port == "80" || scheme == "https" && port == "443" {
+	if port == defaultPorts[scheme] {
 		port = ""
 	}
 	key := name

@@ -335,7 +335,7 @@ func checkPort(u *url.URL) error {
 	return nil
 }
 
-// defaultPorts are the ports NormalizeURL drops, by scheme.
+// defaultPorts are the ports NormalizeURL and HostKey drop, by scheme.
 var defaultPorts = map[string]string{"http": "80", "https": "443"}
 
 // isASCII reports whether s holds only ASCII bytes.

@@ -7,16 +7,53 @@ import (
 	"github.com/vigil-web/vigil"
 )
 
-// versionBody is a version as the API answers it: with why its body is
-// read as its source text.
+// versionBody is a version as the API answers it: with how its body is
+// read, and why as its source text.
 type versionBody struct {
 	*vigil.Version
+	// Reading is how the version's body is read, compared and shown:
+	// readingPage, readingText or readingUnknown. Always present, so that
+	// a client tells a page from a version whose reason is not known yet,
+	// which ReadAsText alone (absent for both) does not.
+	Reading string `json:"reading"`
 	// ReadAsText is why the version's body, which does not parse as HTML
 	// or XML, is read, compared and shown as its source text (the parse
-	// error, in words; Warehouse.ReadAsText); empty, and so absent, for a
-	// page and for a version whose reason is not known yet (past the
-	// request's budget, or whose body cannot be read).
+	// error, in words; Warehouse.ReadAsText): set exactly when Reading is
+	// readingText, absent otherwise, as before Reading was added.
 	ReadAsText string `json:"readAsText,omitempty"`
+}
+
+// The values of versionBody.Reading, and of changeBody's FromReading and
+// ToReading.
+const (
+	// readingPage: the body is not read as its source text. It is read
+	// as a tree of HTML or XML, or is not markup at all (a failed fetch,
+	// an empty body, a body of another type: the version's error and
+	// contentType tell those).
+	readingPage = "page"
+	// readingText: the body does not parse as HTML or XML, and is read as
+	// its source text; readAsText says why.
+	readingText = "text"
+	// readingUnknown: not known yet. The version was stored before Vigil
+	// recorded how it reads a body, or since without its body being read,
+	// and its body was not read within the request's budget
+	// (DefaultReadAsTextBudget), or cannot be read. A later request, or
+	// the monitor in the background, finds it.
+	readingUnknown = "unknown"
+)
+
+// reading returns how version id is read, and why as text (ReadAsText),
+// from what readAsTextAll knows (why): readingUnknown for a version it
+// left out.
+func reading(why map[int64]string, id int64) (reading, readAsText string) {
+	reason, known := why[id]
+	switch {
+	case !known:
+		return readingUnknown, ""
+	case reason != "":
+		return readingText, reason
+	}
+	return readingPage, ""
 }
 
 // DefaultReadAsTextBudget is how many bytes of bodies one request (a
@@ -57,18 +94,25 @@ func (s *Server) versionBodies(ctx context.Context, list []*vigil.Version) []*ve
 	why := s.readAsTextAll(ctx, list)
 	out := make([]*versionBody, len(list))
 	for i, v := range list {
-		out[i] = &versionBody{Version: v, ReadAsText: why[v.ID]}
+		out[i] = &versionBody{Version: v}
+		out[i].Reading, out[i].ReadAsText = reading(why, v.ID)
 	}
 	return out
 }
 
-// changeBody is a change as the API answers it: with why each of its two
-// versions is read as its source text.
+// changeBody is a change as the API answers it: with how each of its two
+// versions is read, and why as its source text.
 type changeBody struct {
 	*vigil.Change
-	// FromReadAsText and ToReadAsText are the ReadAsText of versions
-	// FromVersion and ToVersion (versionBody); empty for a page, for a
-	// version no longer kept, and for one whose reason is not known yet.
+	// FromReading and ToReading are the Reading of versions FromVersion
+	// and ToVersion (versionBody); absent where there is no version to
+	// read: a first sighting has no FromVersion, and retention may no
+	// longer keep a version.
+	FromReading string `json:"fromReading,omitempty"`
+	ToReading   string `json:"toReading,omitempty"`
+	// FromReadAsText and ToReadAsText are the ReadAsText of the two
+	// versions: set exactly when FromReading, or ToReading, is
+	// readingText.
 	FromReadAsText string `json:"fromReadAsText,omitempty"`
 	ToReadAsText   string `json:"toReadAsText,omitempty"`
 }
@@ -79,6 +123,7 @@ type changeBody struct {
 func (s *Server) changeBodies(ctx context.Context, list []*vigil.Change) ([]*changeBody, error) {
 	var vs []*vigil.Version
 	seen := map[int64]bool{0: true} // 0: no version (a first sighting)
+	kept := map[int64]bool{}        // the versions found
 	for _, c := range list {
 		for _, id := range []int64{c.FromVersion, c.ToVersion} {
 			if seen[id] {
@@ -93,12 +138,20 @@ func (s *Server) changeBodies(ctx context.Context, list []*vigil.Change) ([]*cha
 				return nil, err
 			}
 			vs = append(vs, v)
+			kept[id] = true
 		}
 	}
 	byID := s.readAsTextAll(ctx, vs)
 	out := make([]*changeBody, len(list))
 	for i, c := range list {
-		out[i] = &changeBody{Change: c, FromReadAsText: byID[c.FromVersion], ToReadAsText: byID[c.ToVersion]}
+		b := &changeBody{Change: c}
+		if kept[c.FromVersion] {
+			b.FromReading, b.FromReadAsText = reading(byID, c.FromVersion)
+		}
+		if kept[c.ToVersion] {
+			b.ToReading, b.ToReadAsText = reading(byID, c.ToVersion)
+		}
+		out[i] = b
 	}
 	return out, nil
 }

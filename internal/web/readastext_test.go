@@ -497,3 +497,110 @@ func TestReadAsTextBudget(t *testing.T) {
 		})
 	}
 }
+
+// TestAPIReading: each version the API answers says how its body is read
+// (reading): "page", "text" (with readAsText, why) or "unknown" (not known
+// yet: past the request's budget), and each change says it of its two
+// versions (fromReading, toReading), none for a first sighting: a client
+// tells a page from a version whose reason is not known yet.
+func TestAPIReading(t *testing.T) {
+	ctx := context.Background()
+	e := newReadAsTextEnv(t)
+	const deep = "parse HTML: elements nested more than 512 deep"
+	e.get("/api/v1/resources/" + strconv.FormatInt(e.res, 10) + "/versions") // the three read, their reasons recorded
+	later := strings.Repeat("<div>", 700) + "later" + strings.Repeat("</div>", 700)
+	unknown, err := e.s.Warehouse.(*warehouse.Warehouse).Put(ctx, &warehouse.Fetch{URL: "http://a.example/p",
+		FetchedAt: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), Status: 200, ContentType: "text/html", Body: []byte(later)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.s.Store.RecordReadAsText(ctx, unknown.ID, "", 1); err != nil { // as stored by an older Vigil
+		t.Fatal(err)
+	}
+	e.s.ReadAsTextBudget = 1 // the fourth not read
+	type state struct{ reading, readAsText string }
+	want := map[int64]state{e.vs[0].ID: {"page", ""}, e.vs[1].ID: {"text", deep}, unknown.ID: {"unknown", ""}}
+	check := func(where string, v map[string]any) {
+		t.Helper()
+		id := int64(v["id"].(float64))
+		w := want[id]
+		why, has := v["readAsText"].(string)
+		if v["reading"] != w.reading || has != (w.readAsText != "") || !strings.HasPrefix(why, w.readAsText) {
+			t.Errorf("%s: version %d reading %v, readAsText %v; want %q, %q", where, id, v["reading"], v["readAsText"], w.reading, w.readAsText)
+		}
+	}
+	for id := range want {
+		var one map[string]any
+		if err := json.Unmarshal([]byte(e.get("/api/v1/versions/"+strconv.FormatInt(id, 10))), &one); err != nil {
+			t.Fatal(err)
+		}
+		check("GET /api/v1/versions/{id}", one)
+	}
+	var list struct {
+		Items []map[string]any `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(e.get("/api/v1/resources/"+strconv.FormatInt(e.res, 10)+"/versions")), &list); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range list.Items {
+		if _, ok := want[int64(v["id"].(float64))]; ok {
+			check("GET /api/v1/resources/{id}/versions", v)
+		}
+	}
+
+	type sides struct{ from, to state }
+	changes := map[int64]sides{}
+	for _, c := range []struct {
+		from, to int64
+		want     sides
+	}{
+		{0, e.vs[0].ID, sides{state{}, state{"page", ""}}},
+		{e.vs[0].ID, e.vs[1].ID, sides{state{"page", ""}, state{"text", deep}}},
+		{e.vs[1].ID, unknown.ID, sides{state{"text", deep}, state{"unknown", ""}}},
+	} {
+		ch := &vigil.Change{SentinelID: e.sen.ID, ResourceID: e.res, FromVersion: c.from, ToVersion: c.to,
+			DetectedAt: time.Now().UTC(), Summary: "changed"}
+		if err := e.s.Store.CreateChange(ctx, ch); err != nil {
+			t.Fatal(err)
+		}
+		changes[ch.ID] = c.want
+	}
+	checkChange := func(where string, c map[string]any) {
+		t.Helper()
+		id := int64(c["id"].(float64))
+		w := changes[id]
+		for _, side := range []struct {
+			name string
+			want state
+		}{{"from", w.from}, {"to", w.to}} {
+			reading, hasReading := c[side.name+"Reading"]
+			why, has := c[side.name+"ReadAsText"].(string)
+			if hasReading != (side.want.reading != "") || (hasReading && reading != side.want.reading) ||
+				has != (side.want.readAsText != "") || !strings.HasPrefix(why, side.want.readAsText) {
+				t.Errorf("%s: change %d %sReading %v, %sReadAsText %v; want %q, %q",
+					where, id, side.name, reading, side.name, c[side.name+"ReadAsText"], side.want.reading, side.want.readAsText)
+			}
+		}
+	}
+	for id := range changes {
+		var one map[string]any
+		if err := json.Unmarshal([]byte(e.get("/api/v1/changes/"+strconv.FormatInt(id, 10))), &one); err != nil {
+			t.Fatal(err)
+		}
+		checkChange("GET /api/v1/changes/{id}", one)
+	}
+	for _, path := range []string{"/api/v1/changes?resource=" + strconv.FormatInt(e.res, 10), "/api/v1/sentinels/" + strconv.FormatInt(e.sen.ID, 10) + "/changes"} {
+		var list struct {
+			Items []map[string]any `json:"items"`
+		}
+		if err := json.Unmarshal([]byte(e.get(path)), &list); err != nil {
+			t.Fatal(err)
+		}
+		if len(list.Items) != len(changes) {
+			t.Fatalf("%s: %d changes, want %d", path, len(list.Items), len(changes))
+		}
+		for _, c := range list.Items {
+			checkChange(path, c)
+		}
+	}
+}

@@ -147,7 +147,8 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 		enc := json.NewEncoder(bw)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
-		err = enc.Encode(siteDeltaJSON{Delta: d, Importance: changedImportance(d, s1, s2), ReadAsText: changedReadAsText(d, s1, s2)})
+		err = enc.Encode(siteDeltaJSON{Delta: d, Importance: changedImportance(d, s1, s2), ReadAsText: changedReadAsText(d, s1, s2),
+			Reading: changedReading(d, s1, s2)})
 	} else {
 		sd := newSiteDelta(d, s1, s2, w1, w2)
 		if *content {
@@ -212,6 +213,33 @@ type siteDeltaJSON struct {
 	// ReadAsText says, for each page added, deleted or modified that a
 	// snapshot reads as its source text (it does not parse), why, by URL.
 	ReadAsText map[string]siteReadAsText `json:"readAsText,omitempty"`
+	// Reading says, for each page added, deleted or modified, how each
+	// snapshot it is in reads it, by URL (siteReading): the API's reading
+	// of a version, which tells a page read as one from a page read as
+	// text whatever its readAsText.
+	Reading map[string]siteReading `json:"reading,omitempty"`
+}
+
+// The values of siteReading's fields, the API's values of a version's
+// reading.
+const (
+	readingPage = "page"
+	readingText = "text"
+)
+
+// siteReading is how a page is read in the old snapshot and in the new
+// one, as the API says it of a version: readingText for a page read as
+// its source text (siteReadAsText says why), readingPage for any other
+// (a page read as one; also a page that failed, or of a type not HTML,
+// which its error and contentType in the snapshot tell); absent in a
+// snapshot that does not have the page (one added, or deleted). A
+// snapshot records how it read each page (its note), so that a site diff
+// never says "unknown", the API's third value: a page of a snapshot made
+// before notes were kept, read as text then, is "page" (without title or
+// links).
+type siteReading struct {
+	Old string `json:"old,omitempty"`
+	New string `json:"new,omitempty"`
 }
 
 // siteReadAsText is why a page is read as its source text in the old
@@ -239,6 +267,31 @@ func changedReadAsText(d *webtable.Delta, s1, s2 *crawl.Snapshot) map[string]sit
 			if r != (siteReadAsText{}) {
 				out[string(id)] = r
 			}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// changedReading returns how each snapshot reads the pages a delta names
+// (siteDeltaJSON.Reading), nil if it names none.
+func changedReading(d *webtable.Delta, s1, s2 *crawl.Snapshot) map[string]siteReading {
+	p1, p2 := pagesByURL(s1), pagesByURL(s2)
+	reading := func(p *crawl.Page) string {
+		if p == nil {
+			return ""
+		}
+		if why, _ := crawl.ReadAsText(p); why != "" {
+			return readingText
+		}
+		return readingPage
+	}
+	out := map[string]siteReading{}
+	for _, ids := range [][]webtable.NodeID{d.Added, d.Modified, d.Deleted} {
+		for _, id := range ids {
+			out[string(id)] = siteReading{Old: reading(p1[string(id)]), New: reading(p2[string(id)])}
 		}
 	}
 	if len(out) == 0 {

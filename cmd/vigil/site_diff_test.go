@@ -241,7 +241,9 @@ func decodeDelta(t *testing.T, out string) *webtable.Delta {
 	dec.DisallowUnknownFields()
 	var v struct {
 		webtable.Delta
-		Importance map[string]float64 `json:"importance"`
+		Importance map[string]float64        `json:"importance"`
+		ReadAsText map[string]siteReadAsText `json:"readAsText"`
+		Reading    map[string]siteReading    `json:"reading"`
 	}
 	if err := dec.Decode(&v); err != nil {
 		t.Fatalf("JSON: %v", err)
@@ -873,22 +875,31 @@ func TestSiteDiffReadAsText(t *testing.T) {
 		t.Errorf("line of %s: %q, want %q... and read as a page again", p, got, want)
 	}
 	// The JSON format says it too, for each snapshot a changed page is
-	// read as text in, and names no page read as one.
+	// read as text in, and names no page read as one (readAsText); and
+	// how each changed page is read in each snapshot it is in (reading:
+	// page or text, none in a snapshot without it).
 	const why = "parse HTML: elements nested more than 512 deep"
 	for _, tc := range []struct {
 		name, old, new string
 		want           map[string]siteReadAsText
+		reading        map[string]siteReading
 	}{
-		{"no longer parses", before, after, map[string]siteReadAsText{p: {New: why}}},
-		{"parses again", after, again, map[string]siteReadAsText{p: {Old: why}}},
-		{"no change", before, before, nil},
+		{"no longer parses", before, after, map[string]siteReadAsText{p: {New: why}},
+			map[string]siteReading{p: {Old: "page", New: "text"}, q: {Old: "page"}}},
+		{"parses again", after, again, map[string]siteReadAsText{p: {Old: why}},
+			map[string]siteReading{p: {Old: "text", New: "page"}, q: {New: "page"}}},
+		{"no change", before, before, nil, nil},
 	} {
 		_, out := siteDiff(t, "--format", "json", tc.old, tc.new)
 		var got struct {
 			ReadAsText map[string]siteReadAsText `json:"readAsText"`
+			Reading    map[string]siteReading    `json:"reading"`
 		}
 		if err := json.Unmarshal([]byte(out), &got); err != nil {
 			t.Fatalf("%s: %v\n%s", tc.name, err, out)
+		}
+		if !reflect.DeepEqual(got.Reading, tc.reading) {
+			t.Errorf("%s: reading %+v, want %+v", tc.name, got.Reading, tc.reading)
 		}
 		for u, r := range got.ReadAsText { // the reasons go on after their start
 			if w, ok := tc.want[u]; ok && strings.HasPrefix(r.Old, w.Old) && strings.HasPrefix(r.New, w.New) && (r.Old == "") == (w.Old == "") && (r.New == "") == (w.New == "") {

@@ -369,8 +369,13 @@ type diffData struct {
 	// its typed records as the sentinel found them.
 	Change        *vigil.Change
 	ChangeRecords string
-	// FromReadAsText and ToReadAsText say why a version is shown as its
-	// source text (Warehouse.ReadAsText), or are empty.
+	// FromReading and ToReading say how each version is read (reading:
+	// readingPage, readingText, or readingUnknown for one whose reason
+	// is not known yet, past the request's budget), empty for a pair
+	// with a failed fetch; FromReadAsText and ToReadAsText say why a
+	// version is shown as its source text (Warehouse.ReadAsText), or are
+	// empty.
+	FromReading, ToReading       string
 	FromReadAsText, ToReadAsText string
 }
 
@@ -442,12 +447,12 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 		data.Frame = base + "/diff/frame?from=" + strconv.FormatInt(from, 10) + "&to=" + strconv.FormatInt(to, 10) + "&view=" + view
 	}
 	if data.From.Error == "" && data.To.Error == "" {
-		if data.FromReadAsText, err = s.Warehouse.ReadAsText(r.Context(), data.From); err != nil {
-			return err
-		}
-		if data.ToReadAsText, err = s.Warehouse.ReadAsText(r.Context(), data.To); err != nil {
-			return err
-		}
+		// Recorded with each version once it is read: one not read yet
+		// is read here within the request's budget, as a history's are
+		// (readAsTextAll), else said not known yet.
+		why := s.readAsTextAll(r.Context(), []*vigil.Version{data.From, data.To})
+		data.FromReading, data.FromReadAsText = reading(why, data.From.ID)
+		data.ToReading, data.ToReadAsText = reading(why, data.To.ID)
 	}
 	return s.page(w, r, sess, http.StatusOK, "diff", "Changes of "+res.URL, "resources", data)
 }

@@ -57,8 +57,8 @@ func reading(why map[int64]string, id int64) (reading, readAsText string) {
 }
 
 // DefaultReadAsTextBudget is how many bytes of bodies one request (a
-// history page of 200 versions, a list of 500 versions or of changes
-// naming up to 1000) parses at most to learn why versions not known yet
+// history page of 200 versions, a diff page's two, a list of 500 versions
+// or of changes naming up to 1000) parses at most to learn why versions not known yet
 // are read as text: 4 MiB, some 70 ms of parsing at the 59 MB/s
 // BENCHMARKS.md measures for HTML, and some 60 versions of a typical
 // 64 KB page. A version past it is shown as not known yet; the monitor

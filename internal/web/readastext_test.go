@@ -604,3 +604,58 @@ func TestAPIReading(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffPageReadAsTextBudget: the diff page learns why its versions are
+// read as text within the request's budget, as the history does: a
+// version whose reason is not known yet and whose body is past the budget
+// is not read, and the page, in every view, says that it is not known yet
+// rather than showing it as a page; once known (the background fill), the
+// reason is shown.
+func TestDiffPageReadAsTextBudget(t *testing.T) {
+	ctx := context.Background()
+	const deep = "parse HTML: elements nested more than 512 deep"
+	for _, view := range []string{"inline", "records"} {
+		t.Run(view, func(t *testing.T) {
+			e := newReadAsTextEnv(t)
+			w := e.s.Warehouse.(*warehouse.Warehouse)
+			if err := w.RecordReadAsText(ctx, e.vs[0].ID, ""); err != nil { // known: a page
+				t.Fatal(err)
+			}
+			if err := e.s.Store.RecordReadAsText(ctx, e.vs[1].ID, "", 1); err != nil { // stored by an older Vigil
+				t.Fatal(err)
+			}
+			codec, err := zstd.New(0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			count := &recordedBytes{Store: e.s.Store}
+			if e.s.Warehouse, err = warehouse.New(count, warehouse.Options{Codec: codec}); err != nil {
+				t.Fatal(err)
+			}
+			e.s.ReadAsTextBudget = 4
+			path := "/resources/" + strconv.FormatInt(e.res, 10) + "/diff?from=" + strconv.FormatInt(e.vs[0].ID, 10) +
+				"&to=" + strconv.FormatInt(e.vs[1].ID, 10) + "&view=" + view
+			page := e.get(path)
+			if count.n > e.s.ReadAsTextBudget {
+				t.Errorf("%d bytes of bodies parsed to learn why, past the budget of %d", count.n, e.s.ReadAsTextBudget)
+			}
+			unknown := `<p class="alert note" id="to-read-as-text-unknown">Whether version #2 parses, or is shown and compared as its source text, is not known yet`
+			if !strings.Contains(page, unknown) {
+				t.Errorf("no %q:\n%s", unknown, page)
+			}
+			if strings.Contains(page, `id="to-read-as-text"`) || strings.Contains(page, `id="from-read-as-text`) {
+				t.Errorf("a version noted as read as text, or the page as not known:\n%s", page)
+			}
+			if _, _, err := w.FillReadAsText(ctx, 1<<20); err != nil {
+				t.Fatal(err)
+			}
+			page = e.get(path)
+			if want := `id="to-read-as-text">Version #2 does not parse, so it is shown, and compared, as its source text: ` + deep; !strings.Contains(page, want) {
+				t.Errorf("once known, no %q:\n%s", want, page)
+			}
+			if strings.Contains(page, "read-as-text-unknown") {
+				t.Errorf("once known, still said not known:\n%s", page)
+			}
+		})
+	}
+}

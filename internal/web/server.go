@@ -35,17 +35,15 @@ type Warehouse interface {
 	// read as the monitor reads it (a body that does not parse as HTML or
 	// XML is its source text); EINVALID if it cannot be read at all.
 	Document(ctx context.Context, versionID int64) (*tree.Document, error)
-	// ReadAsText returns why a version's body is read as its source text
-	// (the parse error, in words), or "" for one read as a page: the
-	// reason recorded with the version, its body read only for a version
-	// whose reason is not known yet.
-	ReadAsText(ctx context.Context, v *vigil.Version) (string, error)
-	// ReadAsTextAll returns ReadAsText of the versions of a list, by id
-	// (known), the bodies of those not known read in one walk down each
-	// resource's patch chain, of budget bytes at most; a version no longer
-	// kept is left out, and so are one whose body cannot be read, whose
-	// error failed holds, and one whose body is past the budget: not
-	// known yet.
+	// ReadAsTextAll returns why each version of a list is read as its
+	// source text (the parse error, in words), or "" for one read as a
+	// page, by id (known): the reason recorded with the version, the
+	// bodies of those not known read in one walk down each resource's
+	// patch chain, of budget bytes at most. A version no longer kept is
+	// left out, and so are one whose body cannot be read, whose error
+	// failed holds, and one whose body is past the budget: not known
+	// yet. Every page and answer that says why learns it through it,
+	// within the request's budget (readAsTextAll).
 	ReadAsTextAll(ctx context.Context, vs []*vigil.Version, budget int64) (known map[int64]string, failed map[int64]error)
 	// Diff returns the delta from version from to version to, in terms of
 	// Document(from); EINVALID for versions of different resources.

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/andybalholm/brotli"
+
 	"github.com/vigil-web/vigil/internal/warc"
 )
 
@@ -68,6 +70,14 @@ func gzipped(s string) string {
 	return b.String()
 }
 
+func brotlied(s string) string {
+	var b bytes.Buffer
+	bw := brotli.NewWriter(&b)
+	bw.Write([]byte(s))
+	bw.Close()
+	return b.String()
+}
+
 func httpResponse(head, body string) string {
 	return "HTTP/1.1 200 OK\r\n" + head + "\r\n" + body
 }
@@ -75,7 +85,7 @@ func httpResponse(head, body string) string {
 // TestWARCImportDecodesRecordedEncodings: a response recorded as it came
 // over the wire, chunked or compressed, is stored as the body Vigil keeps
 // (its entity decoded), as a fetch stores it; it was stored with its chunk
-// sizes and gzip bytes.
+// sizes and gzip bytes, and a br (brotli) body was refused.
 func TestWARCImportDecodesRecordedEncodings(t *testing.T) {
 	page := "<html><body><p>hello, archived world</p></body></html>"
 	chunked := func(s string) string {
@@ -93,6 +103,9 @@ func TestWARCImportDecodesRecordedEncodings(t *testing.T) {
 		{"x-gzip", "Content-Encoding: x-gzip\r\n", gzipped(page)},
 		{"deflate", "Content-Encoding: deflate\r\n", deflated.String()},
 		{"chunked-gzip", "Transfer-Encoding: chunked\r\nContent-Encoding: gzip\r\n", chunked(gzipped(page))},
+		{"br", "Content-Encoding: br\r\n", brotlied(page)},
+		{"chunked-br", "Transfer-Encoding: chunked\r\nContent-Encoding: br\r\n", chunked(brotlied(page))},
+		{"gzip-then-br", "Content-Encoding: gzip, br\r\n", brotlied(gzipped(page))},
 		// Some tools record the body decoded and leave the header as sent.
 		{"chunked-already-decoded", "Transfer-Encoding: chunked\r\n", page},
 		{"gzip-already-decoded", "Content-Encoding: gzip\r\n", page},
@@ -125,7 +138,7 @@ func firstBody(vs []exported) []byte {
 }
 
 // TestWARCImportGoesOnPastBadRecords: a record that cannot be imported (a
-// bad date, HTTP or URL, a coding not undone, a block that fails its
+// bad date, HTTP or URL, a br body cut short, a block that fails its
 // digest) is named by number and offset and the records after it are
 // imported; the command fails at the end, saying how many. The first bad
 // record stopped the import, and a bad date was not said to be whose.
@@ -136,6 +149,7 @@ func TestWARCImportGoesOnPastBadRecords(t *testing.T) {
 		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/a", date: "2026-01-01T00:00:00Z", block: page},
 		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/baddate", date: "yesterday", block: page},
 		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/badhttp", date: "2026-01-01T00:00:00Z", block: "garbage\r\n\r\n"},
+		// A brotli stream cut short: "fine" and then nothing.
 		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/br", date: "2026-01-01T00:00:00Z",
 			block: httpResponse("Content-Type: text/html\r\nContent-Encoding: br\r\n", "\x0b\x02\x80fine\x03")},
 		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/digest", date: "2026-01-01T00:00:00Z",
@@ -148,7 +162,7 @@ func TestWARCImportGoesOnPastBadRecords(t *testing.T) {
 	if code != exitError {
 		t.Errorf("exit %d, want %d", code, exitError)
 	}
-	for _, want := range []string{"record 3 at offset", `"yesterday"`, "record 4 at offset", "record 5 at offset", `"br"`,
+	for _, want := range []string{"record 3 at offset", `"yesterday"`, "record 4 at offset", "record 5 at offset", "content coding br",
 		"record 6 at offset", "digest", "record 7 at offset", "imported 2 versions", "5 records could not be imported",
 		"gzip member at byte"} {
 		if !strings.Contains(errOut, want) {
@@ -158,6 +172,28 @@ func TestWARCImportGoesOnPastBadRecords(t *testing.T) {
 	got := dump(t, dst)
 	if len(got) != 2 || len(got["http://example.com/a"]) != 1 || len(got["http://example.com/b"]) != 1 {
 		t.Errorf("imported %v, want /a and /b", got)
+	}
+}
+
+// TestWARCImportRefusesBrotliBomb: a br body that decodes to more than
+// import warc takes (12 KB of brotli, 64 MiB of zeros) is named and
+// skipped, read no further than the limit, and the records after it are
+// imported.
+func TestWARCImportRefusesBrotliBomb(t *testing.T) {
+	page := httpResponse("Content-Type: text/html\r\n", "<html><body><p>fine</p></body></html>")
+	file := writeForeignWARC(t, true,
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/bomb", date: "2026-01-01T00:00:00Z",
+			block: httpResponse("Content-Type: text/html\r\nContent-Encoding: br\r\n", brotlied(strings.Repeat("\x00", importMaxBlock+1)))},
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/a", date: "2026-01-01T00:00:00Z", block: page},
+	)
+	dst := t.TempDir()
+	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, file)
+	if code != exitError || !strings.Contains(errOut, "record 1 at offset 0") || !strings.Contains(errOut, fmt.Sprintf("br: decoded payload longer than %d bytes", importMaxBlock)) ||
+		!strings.Contains(errOut, "imported 1 versions") {
+		t.Errorf("import: exit %d\n%s", code, errOut)
+	}
+	if got := dump(t, dst); len(got) != 1 || len(got["http://example.com/a"]) != 1 {
+		t.Errorf("imported %d pages, want /a", len(got))
 	}
 }
 

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/andybalholm/brotli"
+
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/warc"
 	"github.com/vigil-web/vigil/internal/warehouse"
@@ -34,8 +36,11 @@ import (
 // its payload digest or its WARC-Refers-To-Target-URI and
 // WARC-Refers-To-Date.
 //
+// A response's payload is stored decoded (its chunks joined, its gzip,
+// deflate or br undone), as a fetch stores a body.
+//
 // A record that cannot be imported (a bad date, URL or HTTP message, a
-// coding not undone, a record its writer truncated or split in segments,
+// coding not undone or that fails to decode, a record its writer truncated or split in segments,
 // a block that fails its digest, a block longer than
 // importMaxBlock or a payload that decodes to more, a revisit of a response
 // not in the file) is named on log by its number and offset (and its gzip
@@ -132,6 +137,17 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 // skips a longer one (a video in a crawl). Vigil's fetcher keeps a page of
 // up to 20 MiB decoded, so any page it could have fetched fits.
 const importMaxBlock = 64 << 20
+
+// importDecoders undo the content codings internal/warc does not know
+// itself: br (brotli), which browsers ask for, so that a crawler that
+// sends their Accept-Encoding records it. Brotli is an outside
+// module; internal/warc reads WARC with the standard library alone, and
+// internal/fetch, which decodes fetched bodies with it, is an adapter no
+// other adapter imports, so the decoder is passed in here, where they
+// meet. DecodePayload reads what it gives no further than importMaxBlock.
+var importDecoders = warc.Decoders{
+	"br": func(r io.Reader) (io.Reader, error) { return brotli.NewReader(r), nil },
+}
 
 // importable reports whether rec is an HTTP response or revisit of an
 // http(s) URL, a record importWARC imports.
@@ -261,7 +277,7 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 		if err != nil {
 			return &badRecord{err}
 		}
-		if f.Body, err = warc.DecodePayload(h, payload, importMaxBlock); err != nil {
+		if f.Body, err = warc.DecodePayload(h, payload, importMaxBlock, importDecoders); err != nil {
 			return &badRecord{err}
 		}
 		f.Status = status

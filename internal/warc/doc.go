@@ -41,7 +41,9 @@
 //     payload's digest.
 //   - A response's payload is kept as it was received; DecodePayload
 //     removes its chunked transfer coding and undoes its content codings
-//     (gzip, deflate) for a reader that wants the entity, and takes a
+//     (gzip, deflate, and those its caller passes Decoders for: brotli is
+//     an outside module) for a reader that wants the entity, each read no
+//     further than a limit, and takes a
 //     payload already decoded under a header that says otherwise as it is
 //     (as warcio does), since some tools record it so. A payload whose
 //     first chunk is whole but whose chunks then break off is an error:

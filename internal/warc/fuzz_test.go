@@ -57,8 +57,10 @@ func FuzzReader(f *testing.F) {
 // FuzzDecodePayload feeds arbitrary bytes to what import warc does with a
 // response record's block, ParseHTTPResponse and then DecodePayload: they
 // must never panic, a payload must be the end of the block, and an entity
-// must not pass the limit it is given. Seeds are under
-// testdata/fuzz/FuzzDecodePayload (chunked, gzip, deflate, both).
+// must not pass the limit it is given, br decoded as import warc decodes
+// it. Seeds are under testdata/fuzz/FuzzDecodePayload (chunked, gzip,
+// deflate, br, and codings together; a br body cut short, and one past
+// the limit).
 func FuzzDecodePayload(f *testing.F) {
 	f.Add([]byte("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"))
 	const limit = 1 << 16
@@ -70,7 +72,7 @@ func FuzzDecodePayload(f *testing.F) {
 		if !bytes.HasSuffix(block, payload) {
 			t.Fatalf("payload %q is not the end of the block", payload)
 		}
-		entity, err := warc.DecodePayload(h, payload, limit)
+		entity, err := warc.DecodePayload(h, payload, limit, brotliDecoders)
 		if err == nil && len(entity) > limit {
 			t.Fatalf("entity of %d bytes past the limit of %d", len(entity), limit)
 		}

@@ -14,19 +14,30 @@ import (
 	"strings"
 )
 
+// Decoders undo the content codings DecodePayload does not know itself,
+// by coding name in lower case ("br"): each returns a reader of what r
+// decodes to, or an error if r cannot start a stream of its coding. The
+// package reads WARC with the standard library alone, and so undoes only
+// the codings it has (gzip, deflate); a user with a decoder for another
+// (brotli, an outside module) passes it in.
+type Decoders map[string]func(r io.Reader) (io.Reader, error)
+
 // DecodePayload returns the entity a response's payload carries: the
 // payload with its chunked transfer coding removed and its content codings
-// (gzip, x-gzip, deflate, identity) undone, in the order h lists them, as
-// a client receiving it would read it. Records keep what was received, so
-// a tool that recorded the wire bytes leaves both in; one that recorded the
-// body decoded but the header as sent leaves neither, and a payload that is
-// not chunked or not gzip (by its first bytes) is taken as decoded already,
-// as warcio takes it; one whose first chunk is whole but whose chunks then
-// break off is an error, not a body with its chunk sizes in it. An unknown
-// coding (br, compress...) is an error, as
-// is an entity longer than limit bytes (or MaxBlock, if limit is not
-// positive), read no further than that.
-func DecodePayload(h http.Header, payload []byte, limit int) ([]byte, error) {
+// (gzip, x-gzip, deflate, identity, and those more has decoders for)
+// undone, in the order h lists them, as a client receiving it would read
+// it. Records keep what was received, so a tool that recorded the wire
+// bytes leaves both in; one that recorded the body decoded but the header
+// as sent leaves neither, and a payload that is not chunked or not gzip
+// (by its first bytes) is taken as decoded already, as warcio takes it;
+// one whose first chunk is whole but whose chunks then break off is an
+// error, not a body with its chunk sizes in it. A coding of more has no
+// first bytes to tell it by: a payload that its decoder refuses is an
+// error. An unknown coding (br without a decoder, compress...) is an
+// error, as is an entity longer than limit bytes (or MaxBlock, if limit
+// is not positive), each coding read no further than that: a
+// decompression bomb is refused, not expanded.
+func DecodePayload(h http.Header, payload []byte, limit int, more Decoders) ([]byte, error) {
 	if limit <= 0 || limit > MaxBlock {
 		limit = MaxBlock
 	}
@@ -67,7 +78,11 @@ func DecodePayload(h http.Header, payload []byte, limit int) ([]byte, error) {
 				zr, err = flate.NewReader(bytes.NewReader(payload)), nil
 			}
 		default:
-			return nil, fmt.Errorf("warc: content coding %q cannot be decoded", ce[i])
+			decode := more[ce[i]]
+			if decode == nil {
+				return nil, fmt.Errorf("warc: content coding %q cannot be decoded", ce[i])
+			}
+			zr, err = decode(bytes.NewReader(payload))
 		}
 		if err != nil {
 			return nil, fmt.Errorf("warc: content coding %s: %w", ce[i], err)
@@ -75,6 +90,9 @@ func DecodePayload(h http.Header, payload []byte, limit int) ([]byte, error) {
 		b, err := io.ReadAll(io.LimitReader(bufio.NewReader(zr), int64(limit)+1))
 		if err != nil {
 			return nil, fmt.Errorf("warc: content coding %s: %w", ce[i], err)
+		}
+		if len(b) > limit {
+			return nil, fmt.Errorf("warc: content coding %s: decoded payload longer than %d bytes", ce[i], limit)
 		}
 		payload = b
 	}

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/andybalholm/brotli"
+
 	"github.com/vigil-web/vigil/internal/warc"
 )
 
@@ -280,8 +282,9 @@ func BenchmarkHeaderContinuation(b *testing.B) {
 	}
 }
 
-// TestDecodePayloadErrors: a coding the package cannot undo, or a gzip
-// payload cut short, is an error naming it, not a body stored as received.
+// TestDecodePayloadErrors: a coding the package cannot undo (br, with no
+// decoder passed for it), or a gzip payload cut short, is an error naming
+// it, not a body stored as received.
 func TestDecodePayloadErrors(t *testing.T) {
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
@@ -300,12 +303,82 @@ func TestDecodePayloadErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := warc.DecodePayload(http.Header{"Content-Encoding": {c.coding}}, c.payload, c.limit)
+			_, err := warc.DecodePayload(http.Header{"Content-Encoding": {c.coding}}, c.payload, c.limit, nil)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("error %v, want one naming %s", err, c.want)
 			}
 		})
 	}
+}
+
+// brotliDecoders decode br as import warc does, with the brotli module
+// (a test dependency here; the package itself uses the standard library
+// alone).
+var brotliDecoders = warc.Decoders{"br": func(r io.Reader) (io.Reader, error) { return brotli.NewReader(r), nil }}
+
+func brotlied(b []byte) []byte {
+	var out bytes.Buffer
+	bw := brotli.NewWriter(&out)
+	bw.Write(b)
+	bw.Close()
+	return out.Bytes()
+}
+
+// TestDecodePayloadDecoders: a content coding the package does not know
+// is undone by the decoder passed for it, alone or with the codings it
+// knows; a payload its decoder refuses is an error naming the coding, not
+// a body taken as decoded already; and one that decodes to more than the
+// limit (a bomb) is refused having read no more than that.
+func TestDecodePayloadDecoders(t *testing.T) {
+	page := []byte("<html><body><p>hello</p></body></html>")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(page)
+	zw.Close()
+	var brGz bytes.Buffer
+	zw = gzip.NewWriter(&brGz)
+	zw.Write(brotlied(page))
+	zw.Close()
+	bomb := brotlied(make([]byte, 1<<20))
+	cases := []struct {
+		name, te, ce string
+		payload      []byte
+		limit        int
+		want         string
+		wantErr      string
+	}{
+		{"br", "", "br", brotlied(page), 0, string(page), ""},
+		{"br-upper-case", "", "BR", brotlied(page), 0, string(page), ""},
+		{"gzip-then-br", "", "gzip, br", brotlied(gz.Bytes()), 0, string(page), ""},
+		{"br-then-gzip", "", "br, gzip", brGz.Bytes(), 0, string(page), ""},
+		{"chunked-br", "chunked", "br", chunk(brotlied(page)), 0, string(page), ""},
+		{"br-at-limit", "", "br", brotlied(page), len(page), string(page), ""},
+		{"br-past-limit", "", "br", brotlied(page), len(page) - 1, "", fmt.Sprintf("br: decoded payload longer than %d bytes", len(page)-1)},
+		{"br-bomb", "", "br", bomb, 1 << 16, "", "br: decoded payload longer than 65536 bytes"},
+		{"br-cut-short", "", "br", brotlied(page)[:10], 0, "", "content coding br"},
+		{"br-decoded-already", "", "br", page, 0, "", "content coding br"},
+		{"unknown-with-decoders", "", "zstd", page, 0, "", `"zstd"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := http.Header{"Content-Encoding": {c.ce}}
+			if c.te != "" {
+				h.Set("Transfer-Encoding", c.te)
+			}
+			got, err := warc.DecodePayload(h, c.payload, c.limit, brotliDecoders)
+			switch {
+			case c.wantErr == "" && (err != nil || string(got) != c.want):
+				t.Errorf("got %q, %v; want %q", got, err, c.want)
+			case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
+				t.Errorf("got %q, %v; want an error naming %s", got, err, c.wantErr)
+			}
+		})
+	}
+}
+
+// chunk writes b as one chunk of the chunked transfer coding and the last.
+func chunk(b []byte) []byte {
+	return fmt.Appendf(nil, "%x\r\n%s\r\n0\r\n\r\n", len(b), b)
 }
 
 // TestReaderErrorsSayWhere: a reader's error names the record by its
@@ -509,7 +582,7 @@ func TestDecodePayloadChunked(t *testing.T) {
 			if c.ce != "" {
 				h.Set("Content-Encoding", c.ce)
 			}
-			got, err := warc.DecodePayload(h, []byte(c.payload), c.limit)
+			got, err := warc.DecodePayload(h, []byte(c.payload), c.limit, nil)
 			switch {
 			case c.wantErr == "" && (err != nil || string(got) != c.want):
 				t.Errorf("got %q, %v; want %q", got, err, c.want)

@@ -23,7 +23,7 @@ func init() {
 	})
 	register(&command{
 		name:    "import warc",
-		summary: "read WARC response and revisit records into the warehouse",
+		summary: "read WARC response, resource and revisit records into the warehouse",
 		run:     runImportWARC,
 	})
 }

@@ -19,11 +19,15 @@ import (
 	"github.com/vigil-web/vigil/spec"
 )
 
-// importWARC reads response and revisit records into wh. Other record
-// types (warcinfo, request, metadata...) are skipped, as are records for
-// URLs that are not http(s) (dns:, ftp:...). A target URI is read as a
-// sentinel's URL is (its Unicode host in punycode, its fragment dropped),
-// in angle brackets or not.
+// importWARC reads response, resource and revisit records into wh. Other
+// record types (warcinfo, request, metadata...) are skipped, as are records
+// for URLs that are not http(s) (dns:, ftp:, Webrecorder's urn:pageinfo:...).
+// A target URI is read as a sentinel's URL is (its Unicode host in
+// punycode, its fragment dropped), in angle brackets or not. A resource
+// record (a document without HTTP headers: Webrecorder's, wget's for some
+// items, WARC 1.1 tools' for files) is a version as a response is, of
+// status 200 and the type its record's Content-Type gives, and can be a
+// revisit's original.
 //
 // The records are imported in the order of their WARC-Date, whatever their
 // order in the file: they are read first into a temporary file (in
@@ -31,15 +35,16 @@ import (
 // to its page's history, so a record no newer than the newest version the
 // store has of its URL is skipped: a file imported twice adds nothing, and
 // an older record cannot go in the middle of a history. A revisit of a
-// response skipped so reads the body of the version stored at the
-// response's time. A revisit without WARC-Refers-To finds its original by
+// response (or resource) skipped so reads the body of the version stored
+// at the response's time. A revisit without WARC-Refers-To finds its original by
 // its payload digest or its WARC-Refers-To-Target-URI and
 // WARC-Refers-To-Date.
 //
 // A response's payload is stored decoded (its chunks joined, its gzip,
 // deflate or br undone), as a fetch stores a body.
 //
-// A record that cannot be imported (a bad date, URL or HTTP message, a
+// A record that cannot be imported (no target URI, a bad date, URL or HTTP
+// message, a
 // coding not undone or that fails to decode, a record its writer truncated or split in segments,
 // a block that fails its digest, a block longer than
 // importMaxBlock or a payload that decodes to more, a revisit of a response
@@ -149,27 +154,31 @@ var importDecoders = warc.Decoders{
 	"br": func(r io.Reader) (io.Reader, error) { return brotli.NewReader(r), nil },
 }
 
-// importable reports whether rec is an HTTP response or revisit of an
-// http(s) URL, a record importWARC imports.
+// importable reports whether rec is an HTTP response, a resource or a
+// revisit of an http(s) URL, a record importWARC imports, or one of them
+// without the target URI WARC 1.1 requires of them, which importWARC
+// names.
 func importable(rec *warc.Record) bool {
-	typ := rec.Type()
-	if typ != warc.TypeResponse && typ != warc.TypeRevisit {
+	switch typ, ct := rec.Type(), rec.Header.Get(warc.FieldContentType); {
+	case typ == warc.TypeResource:
+		// A document as it is, typed by its Content-Type.
+	case typ != warc.TypeResponse && typ != warc.TypeRevisit:
 		return false
-	}
 	// WARC 1.1 asks for a Content-Type; without one, a block that starts
-	// as an HTTP response is one (as warcio reads it), and so is a
-	// revisit's empty block (its original's header stands).
-	switch ct := rec.Header.Get(warc.FieldContentType); {
+	// as an HTTP response is one (as warcio reads it). A revisit's empty
+	// block stands for its original's header, whatever its type says (a
+	// revisit of a resource may give the resource's).
+	case typ == warc.TypeRevisit && len(bytes.TrimSpace(rec.Block)) == 0:
 	case strings.Contains(ct, "http"):
 	case ct != "":
 		return false
 	case bytes.HasPrefix(rec.Block, []byte("HTTP/")):
-	case typ == warc.TypeRevisit && len(bytes.TrimSpace(rec.Block)) == 0:
 	default:
 		return false
 	}
-	scheme, _, _ := strings.Cut(strings.ToLower(strings.TrimPrefix(strings.TrimSpace(rec.Header.Get(warc.FieldTargetURI)), "<")), ":")
-	return scheme == "http" || scheme == "https"
+	target := strings.TrimSpace(rec.Header.Get(warc.FieldTargetURI))
+	scheme, _, _ := strings.Cut(strings.ToLower(strings.TrimPrefix(target, "<")), ":")
+	return target == "" || scheme == "http" || scheme == "https"
 }
 
 // warcImport is the state of one importWARC.
@@ -209,6 +218,9 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 		return bad("segment %s of a record split in segments, which import warc does not join", n)
 	}
 	target := strings.TrimSpace(rec.Header.Get(warc.FieldTargetURI))
+	if target == "" {
+		return bad("no %s", warc.FieldTargetURI)
+	}
 	if len(target) > 1 && target[0] == '<' && target[len(target)-1] == '>' {
 		// The WARC 1.1 grammar's misprint has the URI in angle brackets,
 		// and some tools write it so (warcio reads either).
@@ -232,7 +244,7 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 		return err
 	}
 	if !fetchedAfter(date, page.newest) {
-		if typ == warc.TypeResponse {
+		if typ != warc.TypeRevisit {
 			// A revisit further on may refer to it.
 			if v, err := page.fetchedAt(ctx, im.wh.Store(), date); err != nil {
 				return err
@@ -272,6 +284,12 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 			}
 			setFetchHeader(f, h)
 		}
+	} else if typ == warc.TypeResource {
+		// The block is the document, as it was (a tool that writes one
+		// has no HTTP header to say it was compressed), of the type the
+		// record's Content-Type gives.
+		f.Body, f.Status = rec.Block, http.StatusOK
+		setFetchHeader(f, http.Header{"Content-Type": {rec.Header.Get(warc.FieldContentType)}})
 	} else {
 		status, h, payload, err := warc.ParseHTTPResponse(rec.Block)
 		if err != nil {
@@ -293,7 +311,7 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 		return err
 	}
 	page.resource, page.newest = v.ResourceID, v.FetchedAt
-	if typ == warc.TypeResponse {
+	if typ != warc.TypeRevisit {
 		im.original(rec, v.ID)
 	}
 	im.imported++
@@ -319,17 +337,29 @@ func setFetchHeader(f *warehouse.Fetch, h http.Header) {
 	}
 }
 
-// original notes that response rec is version vid, for the revisits that
-// refer to it by its id or its payload digest.
+// original notes that response or resource rec is version vid, for the
+// revisits that refer to it by its id or its payload digest. A resource's
+// payload is its block, so its block digest is its payload's too.
 func (im *warcImport) original(rec *warc.Record, vid int64) {
 	im.bodies[rec.ID()] = vid
-	d := rec.Header.Get(warc.FieldPayloadDigest)
-	if d == "" {
+	var digests []string
+	if d := rec.Header.Get(warc.FieldPayloadDigest); d != "" {
+		digests = append(digests, d)
+	}
+	switch {
+	case rec.Type() == warc.TypeResource:
+		if d := rec.Header.Get(warc.FieldBlockDigest); d != "" {
+			digests = append(digests, d)
+		}
+		if len(digests) == 0 {
+			digests = append(digests, warc.Digest(rec.Block))
+		}
+	case len(digests) == 0:
 		if _, _, payload, err := warc.ParseHTTPResponse(rec.Block); err == nil {
-			d = warc.Digest(payload)
+			digests = append(digests, warc.Digest(payload))
 		}
 	}
-	if d != "" {
+	for _, d := range digests {
 		im.byDigest[strings.ToUpper(strings.TrimSpace(d))] = vid
 	}
 }

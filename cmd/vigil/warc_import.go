@@ -36,22 +36,21 @@ import (
 // store has of its URL is skipped: a file imported twice adds nothing, and
 // an older record cannot go in the middle of a history. A revisit of a
 // response (or resource) skipped so reads the body of the version stored
-// at the response's time. A revisit without WARC-Refers-To finds its original by
-// its payload digest or its WARC-Refers-To-Target-URI and
+// at the response's time. A revisit without WARC-Refers-To finds its
+// original by its payload digest or its WARC-Refers-To-Target-URI and
 // WARC-Refers-To-Date.
 //
 // A response's payload is stored decoded (its chunks joined, its gzip,
 // deflate or br undone), as a fetch stores a body.
 //
 // A record that cannot be imported (no target URI, a bad date, URL or HTTP
-// message, a
-// coding not undone or that fails to decode, a record its writer truncated or split in segments,
-// a block that fails its digest, a block longer than
-// importMaxBlock or a payload that decodes to more, a revisit of a response
-// not in the file) is named on log by its number and offset (and its gzip
-// member's offset in the file, warc.Reader.Where), and the
-// others are imported; importWARC then returns an error saying how many
-// there were. A file that cannot be read further (cut short, not WARC)
+// message, a coding not undone or that fails to decode, a record its
+// writer truncated or split in segments, a block that fails its digest, a
+// block longer than importMaxBlock or a payload that decodes to more, a
+// revisit whose original is neither in the file nor in the store) is
+// named on log by its number and offset (and its gzip member's offset in
+// the file, warc.Reader.Where), and the others are imported; importWARC
+// then returns an error saying how many there were. A file that cannot be read further (cut short, not WARC)
 // has the records before the one it cannot read imported, and then
 // importWARC returns the reader's error, which names that record. An
 // import interrupted (ctx done) stops at the next record, its temporary

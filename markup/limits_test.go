@@ -169,6 +169,31 @@ func TestDeepNesting(t *testing.T) {
 	}
 }
 
+// TestDeepPrefixedPre: the writer tells whether a prefixed pre is XHTML's
+// without looking up its prefix's declaration through every ancestor, so
+// that writing a document of 100 000 nested ones, in another namespace or
+// in XHTML's, is linear in its depth.
+func TestDeepPrefixedPre(t *testing.T) {
+	const depth = 100_000
+	for _, uri := range []string{"urn:x", "http://www.w3.org/1999/xhtml"} {
+		in := `<r xmlns:x="` + uri + `">` + strings.Repeat("<x:pre>", depth) + "a" + strings.Repeat("</x:pre>", depth) + "</r>"
+		d, err := markup.ParseXMLBytes([]byte(in), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		if err := markup.WriteXML(&out, d, &markup.WriteOptions{OmitProlog: true}); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != in {
+			t.Fatalf("%s: written deep document differs from the input", uri)
+		}
+		if err := markup.WriteXML(io.Discard, d, &markup.WriteOptions{Indent: " "}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func TestDeepHTML(t *testing.T) {
 	// x/net/html refuses more than 512 open elements; the conversion to a
 	// tree and the writer are iterative.

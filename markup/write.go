@@ -67,8 +67,9 @@ func WriteXML(w io.Writer, d *tree.Document, opt *WriteOptions) error {
 }
 
 // WriteNodeXML writes the subtree at n as XML, compactly unless opt asks for
-// indentation. Namespace prefixes declared on n's ancestors are not
-// redeclared.
+// indentation, which is then as in n's document: none where an ancestor
+// keeps white space as content (xml:space="preserve", an XHTML pre).
+// Namespace prefixes declared on n's ancestors are not redeclared.
 func WriteNodeXML(w io.Writer, n *tree.Node, opt *WriteOptions) error {
 	if n == nil {
 		return errors.New("markup: write XML: nil node")
@@ -168,6 +169,7 @@ func (x *xmlWriter) node(n *tree.Node) {
 		next     int
 		preserve bool // inside xml:space="preserve" or an XHTML pre: nothing indented
 		xhtml    bool // the default namespace in scope is XHTML's
+		mark     int  // the length of scope.prefixes before n's declarations
 		indent   bool // children go on their own lines
 	}
 	if n.Kind != tree.Element || len(n.Children) == 0 {
@@ -175,21 +177,17 @@ func (x *xmlWriter) node(n *tree.Node) {
 		return
 	}
 	x.startTag(n, false)
-	preserve, xhtml := false, false
-	for a := n.Parent; a != nil; a = a.Parent {
-		if v, ok := a.Attr("xml:space"); ok {
-			preserve = v == "preserve"
-			break
-		}
+	// Where white space is content only matters to indentation: a compact
+	// writer does not follow it.
+	indenting := x.indent != ""
+	var scope spaceScope
+	top := frame{n: n}
+	if indenting {
+		top.preserve, top.xhtml = scope.above(n)
+		top.preserve, top.xhtml, top.mark = scope.enter(n, top.preserve, top.xhtml)
+		top.indent = !top.preserve && !hasText(n)
 	}
-	for a := n.Parent; a != nil; a = a.Parent {
-		if v, ok := a.Attr("xmlns"); ok {
-			xhtml = v == xhtmlNamespace
-			break
-		}
-	}
-	preserve, xhtml = spacePreserved(n, preserve, xhtml)
-	stack := []frame{{n: n, preserve: preserve, xhtml: xhtml, indent: x.indent != "" && !preserve && !hasText(n)}}
+	stack := []frame{top}
 	for len(stack) > 0 && x.err == nil {
 		top := &stack[len(stack)-1]
 		if top.next == len(top.n.Children) {
@@ -199,6 +197,9 @@ func (x *xmlWriter) node(n *tree.Node) {
 			x.str("</")
 			x.str(top.n.Name)
 			x.byte('>')
+			if indenting {
+				scope.leave(top.mark)
+			}
 			stack = stack[:len(stack)-1]
 			continue
 		}
@@ -212,44 +213,107 @@ func (x *xmlWriter) node(n *tree.Node) {
 			continue
 		}
 		x.startTag(c, false)
-		preserve, xhtml := spacePreserved(c, top.preserve, top.xhtml)
-		stack = append(stack, frame{n: c, preserve: preserve, xhtml: xhtml, indent: x.indent != "" && !preserve && !hasText(c)})
+		f := frame{n: c}
+		if indenting {
+			f.preserve, f.xhtml, f.mark = scope.enter(c, top.preserve, top.xhtml)
+			f.indent = !f.preserve && !hasText(c)
+		}
+		stack = append(stack, f)
 	}
 }
 
-// spacePreserved reports whether white space is content inside element n,
-// by its xml:space attribute, else as inside its parent (inParent), or as
-// in an XHTML pre (see xmlParser.xhtmlPreserves): a parse keeps white space
+// spaceScope follows, down a tree being written, where white space is
+// content as a parse sees it (xml:space, an XHTML pre: see
+// xmlParser.xhtmlPreserves), so that the writer indents nowhere a parse
+// would keep the white space it adds. It keeps the prefixes in scope that
+// are bound, so that a prefixed pre is looked up in one step, not through
+// its ancestors (quadratic in a deep document's depth).
+type spaceScope struct {
+	prefixes []prefixBinding // the xmlns:p declarations in scope, innermost last
+	at       map[string]int  // prefix -> its innermost binding in prefixes
+}
+
+// prefixBinding is one xmlns:p declaration in a spaceScope.
+type prefixBinding struct {
+	prefix string
+	xhtml  bool // bound to XHTML's namespace
+	outer  int  // the binding of prefix it hides, -1 for none
+}
+
+// above enters the ancestors of n, from the root down, and returns
+// whether white space is content in n's parent and whether the default
+// namespace there is XHTML's: a subtree written on its own is indented as
+// it would be in its document.
+func (s *spaceScope) above(n *tree.Node) (preserve, xhtml bool) {
+	var path []*tree.Node
+	for a := n.Parent; a != nil; a = a.Parent {
+		path = append(path, a)
+	}
+	for i := len(path) - 1; i >= 0; i-- {
+		if path[i].Kind == tree.Element {
+			preserve, xhtml, _ = s.enter(path[i], preserve, xhtml)
+		}
+	}
+	return preserve, xhtml
+}
+
+// enter binds element n's prefix declarations and reports whether white
+// space is content inside n, by its xml:space attribute, else as inside
+// its parent (inParent), or as in an XHTML pre: a parse keeps white space
 // alone there, so the writer adds none. xhtml says whether the default
-// namespace is XHTML's in n's parent; xhtmlIn whether it is in n.
-func spacePreserved(n *tree.Node, inParent, xhtml bool) (preserved, xhtmlIn bool) {
+// namespace is XHTML's in n's parent; xhtmlIn whether it is in n. mark is
+// what leave takes when n closes.
+func (s *spaceScope) enter(n *tree.Node, inParent, xhtml bool) (preserved, xhtmlIn bool, mark int) {
+	mark = len(s.prefixes)
 	preserved, xhtmlIn = inParent, xhtml
 	for _, a := range n.Attrs {
-		switch a.Name {
-		case "xml:space":
+		switch {
+		case a.Name == "xml:space":
 			preserved = a.Value == "preserve"
-		case "xmlns":
+		case a.Name == "xmlns":
 			xhtmlIn = a.Value == xhtmlNamespace
+		case strings.HasPrefix(a.Name, "xmlns:"):
+			s.bind(a.Name[len("xmlns:"):], a.Value == xhtmlNamespace)
 		}
 	}
 	if preserved {
-		return true, xhtmlIn
+		return true, xhtmlIn, mark
 	}
 	prefix, local, prefixed := strings.Cut(n.Name, ":")
 	switch {
 	case !prefixed:
 		preserved = xhtmlIn && preserveHTML[n.Name]
 	case preserveHTML[local]:
-		// A prefixed pre (rare): its prefix's binding, from the nearest
-		// declaration up.
-		for a := n; a != nil; a = a.Parent {
-			if v, ok := a.Attr("xmlns:" + prefix); ok {
-				preserved = v == xhtmlNamespace
-				break
-			}
+		k, ok := s.at[prefix]
+		preserved = ok && s.prefixes[k].xhtml
+	}
+	return preserved, xhtmlIn, mark
+}
+
+// bind declares prefix, bound to XHTML's namespace or not.
+func (s *spaceScope) bind(prefix string, xhtml bool) {
+	if s.at == nil {
+		s.at = map[string]int{}
+	}
+	outer, ok := s.at[prefix]
+	if !ok {
+		outer = -1
+	}
+	s.at[prefix] = len(s.prefixes)
+	s.prefixes = append(s.prefixes, prefixBinding{prefix: prefix, xhtml: xhtml, outer: outer})
+}
+
+// leave drops the bindings from the mark-th on, as their element closes.
+func (s *spaceScope) leave(mark int) {
+	for i := len(s.prefixes) - 1; i >= mark; i-- {
+		b := s.prefixes[i]
+		if b.outer < 0 {
+			delete(s.at, b.prefix)
+		} else {
+			s.at[b.prefix] = b.outer
 		}
 	}
-	return preserved, xhtmlIn
+	s.prefixes = s.prefixes[:mark]
 }
 
 // hasText reports whether n has a text child.

@@ -172,6 +172,43 @@ func TestWriteNodeXML(t *testing.T) {
 	}
 }
 
+// TestWriteNodeXMLIndentInPre: a subtree written on its own with
+// indentation is written compactly where its place keeps white space as
+// content (inside an XHTML pre, or xml:space="preserve", above it), as the
+// whole document would be; elsewhere it is indented.
+func TestWriteNodeXMLIndentInPre(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"XHTML pre", `<html xmlns="http://www.w3.org/1999/xhtml"><body><pre><code><b>a</b><b>b</b></code></pre></body></html>`,
+			`<code><b>a</b><b>b</b></code>`},
+		{"prefixed XHTML pre", `<r xmlns:h="http://www.w3.org/1999/xhtml"><h:pre><h:code><h:b>a</h:b><h:b>b</h:b></h:code></h:pre></r>`,
+			`<h:code><h:b>a</h:b><h:b>b</h:b></h:code>`},
+		{"xml:space preserve", `<r xml:space="preserve"><code><b>a</b><b>b</b></code></r>`,
+			`<code><b>a</b><b>b</b></code>`},
+		{"pre in another namespace", `<r xmlns:h="urn:h"><h:pre><h:code><h:b>a</h:b><h:b>b</h:b></h:code></h:pre></r>`,
+			"<h:code>\n  <h:b>a</h:b>\n  <h:b>b</h:b>\n</h:code>"},
+		{"XHTML div", `<html xmlns="http://www.w3.org/1999/xhtml"><body><div><code><b>a</b><b>b</b></code></div></body></html>`,
+			"<code>\n  <b>a</b>\n  <b>b</b>\n</code>"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := markup.ParseXMLBytes([]byte(tc.in), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := d.Root
+			for n.Name != "code" && n.Name != "h:code" {
+				n = n.Children[0]
+			}
+			var b bytes.Buffer
+			if err := markup.WriteNodeXML(&b, n, &markup.WriteOptions{Indent: "  "}); err != nil {
+				t.Fatal(err)
+			}
+			if got := b.String(); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
 func TestWriteXMLBadName(t *testing.T) {
 	d, err := markup.ParseHTMLBytes([]byte(`<p><a href="#x"</a>y</p>`), nil)
 	if err != nil {

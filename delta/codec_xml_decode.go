@@ -467,6 +467,9 @@ func (dec *xmlDecoder) operation(start xml.StartElement, d *Delta) (Op, error) {
 				case "update":
 					op.Update = true
 				default:
+					if op.Kind != Delete && op.Kind != Insert {
+						err = errors.New("only a d or i has a content to declare a default namespace on")
+					}
 					added = true
 				}
 			case "no":

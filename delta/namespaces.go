@@ -326,7 +326,13 @@ func declaredPrefixes(d *Delta) []string {
 // The default namespace at a content's place (when its root, an element,
 // has no xmlns attribute) is taken likewise from the operation of d1 or d2
 // whose content held the root: a declaration above it in that content, or
-// that operation's binding; failing that, what the build found. (A node
+// that operation's binding; failing that, what the build found. That
+// binding holds in the middle version: when the content is the other
+// delta's (d1's for an insert, d2's for a delete) and the delta written at
+// the content's version changes the xmlns attribute of the content's
+// parent, the attribute's value in that version is taken instead (when it
+// has none there, what the build found). A change on an element further
+// up is not seen: the deltas do not say that it is an ancestor. (A node
 // that the second delta moves out of the first's content, away from an
 // element declaring a default namespace, is given the namespace of its
 // place in the middle version: the deltas do not say what the one of its
@@ -417,6 +423,30 @@ func composeNamespaces(d, d1, d2 *Delta) {
 	}
 	built := d.Namespaces
 	d.Namespaces = nil
+	// The default namespace declarations that the delta not written at a
+	// content's version (d2 for an insert, d1 for a delete) changes, by
+	// element: a content that the other delta's operation holds is bound
+	// as in the middle version, which such a change makes stale.
+	changed := [2]map[tree.XID]*Op{xmlnsChanges(d2), xmlnsChanges(d1)}
+	redeclared := func(op *Op, uri string, ok bool, builtOwn map[string]string) (string, bool) {
+		k := 0
+		if op.Kind == Delete {
+			k = 1
+		}
+		a := changed[k][op.Parent]
+		switch {
+		case a == nil:
+			return uri, ok
+		case op.Kind == Insert && a.Kind != AttrDelete:
+			return a.NewValue, true
+		case op.Kind == Delete && a.Kind != AttrInsert:
+			return a.OldValue, true
+		}
+		// The parent declares none in the content's version: the
+		// namespace is its ancestors', which only the build may know.
+		uri, ok = builtOwn[""]
+		return uri, ok
+	}
 	for i := range d.Ops {
 		op := &d.Ops[i]
 		builtOwn := op.Namespaces
@@ -466,9 +496,12 @@ func composeNamespaces(d, d1, d2 *Delta) {
 		})
 		if c := op.Content; defaults && c.Kind == tree.Element && !hasAttr(c.Attrs, defaultNamespace) {
 			uri, ok := builtOwn[""]
-			for _, m := range sources {
+			for k, m := range sources {
 				if s, found := m[c.XID]; found {
 					uri, ok = bindingAt(s, "", inside)
+					if k == 1 {
+						uri, ok = redeclared(op, uri, ok, builtOwn)
+					}
 					break
 				}
 			}
@@ -482,12 +515,36 @@ func composeNamespaces(d, d1, d2 *Delta) {
 	}
 }
 
+// xmlnsChanges returns d's operations on xmlns attributes (default
+// namespace declarations), by element, when its operations bind a
+// default namespace; nil otherwise.
+func xmlnsChanges(d *Delta) map[tree.XID]*Op {
+	var m map[tree.XID]*Op
+	for i := range d.Ops {
+		op := &d.Ops[i]
+		switch op.Kind {
+		case AttrDelete, AttrInsert, AttrUpdate:
+			if op.Name == defaultNamespace {
+				if m == nil {
+					m = map[tree.XID]*Op{}
+				}
+				m[op.Node] = op
+			}
+		}
+	}
+	return m
+}
+
 // hasDefaults reports whether an operation of d binds the default
-// namespace or holds a content that declares one.
+// namespace, changes a declaration of it (an xmlns attribute) or holds a
+// content that declares one.
 func hasDefaults(d *Delta) bool {
 	for i := range d.Ops {
 		op := &d.Ops[i]
 		if _, ok := op.Namespaces[""]; ok {
+			return true
+		}
+		if op.Name == defaultNamespace && (op.Kind == AttrDelete || op.Kind == AttrInsert || op.Kind == AttrUpdate) {
 			return true
 		}
 		declares := false

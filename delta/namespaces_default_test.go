@@ -324,3 +324,48 @@ func composeDefaults(t *testing.T, v1, v2, v3 *tree.Document) {
 		}
 	}
 }
+
+// TestComposeChangedDefaultNamespace: when the other delta changes the
+// default namespace declared by the parent of a content's place (an xmlns
+// attribute operation on it), the composed delta declares the namespace of
+// the version the content is in: the last for an insert, the first for a
+// delete, not the middle one's.
+func TestComposeChangedDefaultNamespace(t *testing.T) {
+	const other = "urn:other"
+	feed := func(uri string, entries ...node) *tree.Document {
+		attrs := ns("xmlns", uri)
+		if uri == "" {
+			attrs = ns("version", "1")
+		}
+		return doc(withAttrs("feed", 30, attrs, append([]node{el("title", 2, tx("News", 1))}, entries...)...), 60)
+	}
+	entry := func(xid tree.XID, title string) node {
+		return el("entry", xid, el("title", xid-1, tx(title, xid-2)))
+	}
+	for _, tc := range []struct {
+		name       string
+		v1, v2, v3 *tree.Document
+	}{
+		{"inserted, then its parent's namespace changed",
+			feed(atomNS, entry(5, "One")), feed(atomNS, entry(5, "One"), entry(8, "Two")), feed(other, entry(5, "One"), entry(8, "Two"))},
+		{"inserted, then its parent's declaration added",
+			feed("", entry(5, "One")), feed("", entry(5, "One"), entry(8, "Two")), feed(other, entry(5, "One"), entry(8, "Two"))},
+		{"parent's namespace changed, then deleted",
+			feed(atomNS, entry(5, "One"), entry(8, "Two")), feed(other, entry(5, "One"), entry(8, "Two")), feed(other, entry(5, "One"))},
+		{"parent's declaration removed, then deleted",
+			feed(atomNS, entry(5, "One"), entry(8, "Two")), feed("", entry(5, "One"), entry(8, "Two")), feed("", entry(5, "One"))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := Compose(mustBuild(t, tc.v1, tc.v2), mustBuild(t, tc.v2, tc.v3))
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := encodeXML(t, d)
+			checkContentNamespaces(t, x, d, tc.v1, tc.v3)
+			ds, err := DecodeXML(strings.NewReader(x))
+			if err != nil || !Equal(ds[0], d) {
+				t.Fatalf("read back: %v\n%s", err, x)
+			}
+		})
+	}
+}

@@ -37,7 +37,8 @@
 //     inside an element with xml:space="preserve" (until an xml:space="default"
 //     below it), and in HTML inside pre, textarea, listing, plaintext, xmp,
 //     script and style (in XML too when the element is in XHTML's namespace,
-//     so that an XHTML page read as XML keeps what a browser shows), is kept
+//     so that an XHTML page read as XML keeps what a browser shows; there an
+//     xml:space="default" below the element, not on it, normalises), is kept
 //     as it is, white-space-only text included (the
 //     spaces and line breaks between the highlighted tokens of a code
 //     listing are its content). In HTML, white space that separates words on a line

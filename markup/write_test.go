@@ -122,6 +122,8 @@ func TestWriteIndentPreserve(t *testing.T) {
 		{`<html><body><pre><div><b>a</b><b>b</b></div></pre><div><p>x</p></div></body></html>`, true},
 		{`<html xmlns="http://www.w3.org/1999/xhtml"><body><pre><code><b>a</b><b>b</b></code></pre><div><p>x</p></div></body></html>`, false},
 		{`<r xmlns:h="http://www.w3.org/1999/xhtml"><h:pre><h:code><h:b>a</h:b></h:code></h:pre><s><t/></s></r>`, false},
+		// A prefix rebound below, then back in scope: the second pre is XHTML's.
+		{`<r xmlns:h="http://www.w3.org/1999/xhtml"><s xmlns:h="urn:x"><h:pre><h:b>a</h:b><h:c/></h:pre></s><h:pre><h:b>a</h:b><h:c/></h:pre></r>`, false},
 	} {
 		parse := func(b []byte) *tree.Document {
 			t.Helper()

@@ -14,7 +14,8 @@ import (
 // non-transitional, hyphens, joiners and BiDi checked) without its STD3
 // ASCII rules, which refuse an underscore: "my_host.bücher.example" was
 // refused while "my_host.xn--bcher-kva.example", ASCII, was taken as it is.
-// std3Refused applies the rest of those rules to its result.
+// std3Refused and std3RefusedRune apply the rest of those rules to its
+// result.
 var lookup = idna.New(idna.MapForLookup(), idna.BidiRule(), idna.Transitional(false), idna.StrictDomainName(false))
 
 // std3Refused returns the first byte of the ASCII name ascii that IDNA's
@@ -28,6 +29,34 @@ func std3Refused(ascii string) (byte, bool) {
 		case 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '-', c == '_', c == '.':
 		default:
 			return c, true
+		}
+	}
+	return 0, false
+}
+
+// std3RefusedRune returns the first letter that is not ASCII of the name
+// ascii, which lookup gave, that IDNA's Lookup profile refuses for its
+// STD3 rules alone, and whether there is one: the rules refuse, beyond
+// ASCII, the letters whose decompositions hold a character they refuse
+// ("≠", "≮" and "≯" in the tables of Unicode 15), which lookup takes,
+// as it takes them spelt in punycode ("xn--ab-miv", "a≠b"). A letter is
+// tried after an "a", which both profiles take and which no rule reads
+// with it otherwise: a letter either profile refuses for another rule
+// (BiDi, joiners) is refused by both.
+func std3RefusedRune(ascii string) (rune, bool) {
+	name, err := lookup.ToUnicode(ascii)
+	if err != nil {
+		return 0, false // lookup took it: no label decodes worse than it did
+	}
+	for _, r := range name {
+		if r < utf8.RuneSelf {
+			continue // std3Refused
+		}
+		label := "a" + string(r)
+		if _, err := idna.Lookup.ToASCII(label); err != nil {
+			if _, err := lookup.ToASCII(label); err == nil {
+				return r, true
+			}
 		}
 	}
 	return 0, false
@@ -67,6 +96,9 @@ func ASCIIHost(u *url.URL) error {
 	ascii = strings.ToLower(ascii)
 	if c, ok := std3Refused(ascii); ok {
 		return fmt.Errorf("host %s: %q is not a letter, digit, hyphen or underscore", quote(name), c)
+	}
+	if r, ok := std3RefusedRune(ascii); ok {
+		return fmt.Errorf("host %s: %U is not taken by IDNA's STD3 rules", quote(name), r)
 	}
 	if port := u.Port(); port != "" {
 		ascii = net.JoinHostPort(ascii, port)

@@ -47,6 +47,14 @@ func TestASCIIHost(t *testing.T) {
 		{name: "refused: no-break space", in: "http://a%C2%A0b.bücher.example/", err: `host "a\u00a0b.bücher.example": `},
 		{name: "refused: parenthesised digit", in: "http://\u2474.bücher.example/", err: `host "⑴.bücher.example": `},
 		{name: "refused: leading hyphen", in: "http://-bücher.example/", err: `host "-bücher.example": idna`},
+		// STD3's rules refuse three letters that are not ASCII, whose
+		// decompositions hold '=', '<' and '>': without the rules they
+		// were taken, "a≠b" spelt "xn--ab-miv", written composed or not.
+		{name: "refused: not equal to", in: "http://a≠b.bücher.example/", err: `host "a≠b.bücher.example": U+2260`},
+		{name: "refused: not equal to, decomposed", in: "http://a=\u0338b.bücher.example/", err: "host \"a=\u0338b.bücher.example\": U+2260"},
+		{name: "refused: not less-than", in: "http://a\u226eb.bücher.example/", err: "host \"a\u226eb.bücher.example\": U+226E"},
+		{name: "refused: not greater-than", in: "http://a\u226fb.bücher.example/", err: "host \"a\u226fb.bücher.example\": U+226F"},
+		{name: "refused: not equal to in punycode", in: "http://xn--ab-miv.bücher.example/", err: `host "xn--ab-miv.bücher.example": `},
 		// Bytes that are not UTF-8 are no name: IDNA read them as
 		// U+FFFD, a letter it refuses written out, and two hosts were
 		// one made-up host, "xn--bcher-lm43a.example".
@@ -149,5 +157,27 @@ func TestHostKey(t *testing.T) {
 				t.Errorf("HostKey(%q) error %v, want one with %q", tt.in, err, tt.err)
 			}
 		})
+	}
+}
+
+// TestASCIIHostSTD3: a Unicode host holding any one letter is taken
+// exactly when IDNA's Lookup profile takes it, but for an underscore
+// (and a letter mapped to one): the STD3 rules hold for every other
+// letter, ASCII or not.
+func TestASCIIHostSTD3(t *testing.T) {
+	for r := rune(0x21); r <= 0x2ffff; r++ {
+		if 0xd800 <= r && r <= 0xdfff {
+			continue // no letter
+		}
+		name := "ü" + string(r) + "b.example"
+		ascii, lerr := idna.Lookup.ToASCII(name)
+		u := &url.URL{Scheme: "http", Host: name}
+		err := ASCIIHost(u)
+		if lerr == nil && err != nil {
+			t.Errorf("%U: ASCIIHost refused %q, idna.Lookup took it as %q: %v", r, name, ascii, err)
+		}
+		if lerr != nil && err == nil && !strings.Contains(u.Host, "_") {
+			t.Errorf("%U: ASCIIHost took %q as %q, idna.Lookup refused it: %v", r, name, u.Host, lerr)
+		}
 	}
 }

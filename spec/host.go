@@ -112,18 +112,19 @@ func ASCIIHost(u *url.URL) error {
 // HostKey returns the key of u's host: one spelling of each host, however
 // u spells it, for comparing hosts and keying what is kept per host. The
 // name is in ASCII (a Unicode or percent-encoded name in its punycode form,
-// ASCIIHost), in lower case and without a trailing dot (a DNS absolute
-// name, "example.com.", is the host "example.com"); the port follows it
-// unless it is empty or the default of u's scheme (80 for http, 443 for
-// https); an IPv6 literal keeps its brackets: "bücher.example.:80",
+// ASCIIHost), in lower case and without its trailing dots (a DNS
+// absolute name, "example.com.", is the host "example.com"; every dot is
+// trimmed, as vigil.CanonicalURL trims them from the URLs it stores); the
+// port follows it unless it is empty or the default of u's scheme (80 for
+// http, 443 for https); an IPv6 literal keeps its brackets: "bücher.example.:80",
 // "XN--BCHER-KVA.example" and "xn--bcher-kva.example" in http URLs have the
 // key "xn--bcher-kva.example", "[2001:db8::1]:8080" the key
 // "[2001:db8::1]:8080". u is not changed: HostKey keys a host, and how a
 // URL is written stays the caller's.
 //
 // A name ASCIIHost refuses, and a URL without a host name, give an error,
-// with the key of the name as written (in lower case, without a trailing
-// dot or the default port), for a caller that keys such a host all the
+// with the key of the name as written (in lower case, without trailing
+// dots or the default port), for a caller that keys such a host all the
 // same: a request to it fails anyway.
 func HostKey(u *url.URL) (string, error) {
 	ascii := *u
@@ -131,7 +132,7 @@ func HostKey(u *url.URL) (string, error) {
 	if err != nil {
 		ascii = *u
 	}
-	name := strings.TrimSuffix(strings.ToLower(ascii.Hostname()), ".")
+	name := strings.TrimRight(strings.ToLower(ascii.Hostname()), ".")
 	port, scheme := ascii.Port(), strings.ToLower(ascii.Scheme)
 	if port == defaultPorts[scheme] {
 		port = ""

@@ -109,6 +109,11 @@ func TestHostKey(t *testing.T) {
 		{name: "plain", in: "http://example.com/a", want: "example.com"},
 		{name: "upper case", in: "HTTP://Example.COM/a", want: "example.com"},
 		{name: "trailing dot", in: "http://example.com./a", want: "example.com"},
+		// Every trailing dot, as vigil.CanonicalURL trims them: the
+		// host of the URL it stores.
+		{name: "trailing dots", in: "http://example.com../a", want: "example.com"},
+		{name: "Unicode trailing dots", in: "http://bücher.example../", want: "xn--bcher-kva.example"},
+		{name: "only dots", in: "http://../a", want: "", err: "no host"},
 		{name: "upper case and trailing dot", in: "https://EXAMPLE.com.:443/", want: "example.com"},
 		{name: "Unicode", in: "http://bücher.example/", want: "xn--bcher-kva.example"},
 		{name: "Unicode upper case", in: "http://BÜCHER.example/", want: "xn--bcher-kva.example"},

@@ -8,7 +8,7 @@ import (
 
 // hostKey returns u's host as one spelling of it (spec.HostKey): its name
 // lower-cased, in ASCII (an internationalised name in its punycode form,
-// the one DNS and HTTP know) and without a trailing dot, as
+// the one DNS and HTTP know) and without its trailing dots, as
 // vigil.CanonicalURL writes it, with its port unless that is the scheme's
 // default. It keys the host's turns and, with the scheme, its robots.txt,
 // so that a host spelt in Unicode (a Location, a link) and in punycode (a

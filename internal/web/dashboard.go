@@ -267,6 +267,9 @@ type historyData struct {
 	// that are read as their source text, in the order first met: the
 	// page says each once, and marks each version with its number.
 	ReadAsTextReasons []*readAsTextReason
+	// ReadingUnknown is whether a version shown is marked as not known
+	// yet (versionRow.ReadingUnknown): the page says once what that means.
+	ReadingUnknown bool
 }
 
 // readAsTextReason is one reason a history says why versions are read as
@@ -286,15 +289,23 @@ type versionRow struct {
 	// its source text (Warehouse.ReadAsText), nil for a page or a version
 	// whose reason is not known yet.
 	ReadAsText *readAsTextReason
+	// ReadingUnknown is whether the reason is not known yet (readingUnknown:
+	// past the request's budget), as the diff page and the API say it.
+	ReadingUnknown bool
 }
 
 // markReadAsText gives each version of rows read as text its reason, one
-// value for each distinct reason (why, by version id), and returns those.
+// value for each distinct reason (why, by version id), and returns those;
+// it marks a version fetched without error that why leaves out as not
+// known yet.
 func markReadAsText(rows []*versionRow, why map[int64]string) []*readAsTextReason {
 	var reasons []*readAsTextReason
 	byText := map[string]*readAsTextReason{}
 	for _, v := range rows {
-		text := why[v.ID]
+		text, known := why[v.ID]
+		if !known && v.Error == "" {
+			v.ReadingUnknown = true
+		}
 		if text == "" {
 			continue
 		}
@@ -344,6 +355,9 @@ func (s *Server) handleResourcePage(w http.ResponseWriter, r *http.Request, sess
 		shown[i] = v.Version
 	}
 	data.ReadAsTextReasons = markReadAsText(data.Versions, s.readAsTextAll(r.Context(), shown))
+	for _, v := range data.Versions {
+		data.ReadingUnknown = data.ReadingUnknown || v.ReadingUnknown
+	}
 	for _, v := range rows {
 		if v.Error == "" {
 			if data.ToID == 0 {

@@ -659,3 +659,44 @@ func TestDiffPageReadAsTextBudget(t *testing.T) {
 		})
 	}
 }
+
+// TestHistoryReadAsTextUnknown: the history marks a version whose reason
+// is not known yet (past the request's budget) as not known yet, as the
+// diff page and the API's reading say it, and says once what that means,
+// rather than show it like a page; once known, the mark is gone.
+func TestHistoryReadAsTextUnknown(t *testing.T) {
+	ctx := context.Background()
+	e := newReadAsTextEnv(t)
+	w := e.s.Warehouse.(*warehouse.Warehouse)
+	if err := w.RecordReadAsText(ctx, e.vs[0].ID, ""); err != nil { // known: a page
+		t.Fatal(err)
+	}
+	if err := e.s.Store.RecordReadAsText(ctx, e.vs[1].ID, "", 1); err != nil { // stored by an older Vigil
+		t.Fatal(err)
+	}
+	e.s.ReadAsTextBudget = 4 // the deep version not read
+	path := "/resources/" + strconv.FormatInt(e.res, 10)
+	page := e.get(path)
+	mark := func(v *vigil.Version) string { return `id="read-as-text-unknown-` + strconv.FormatInt(v.ID, 10) + `"` }
+	if !strings.Contains(page, mark(e.vs[1])) {
+		t.Errorf("the version past the budget is not marked not known yet (%s):\n%s", mark(e.vs[1]), page)
+	}
+	for _, v := range []*vigil.Version{e.vs[0], e.vs[2]} {
+		if strings.Contains(page, mark(v)) {
+			t.Errorf("version #%d, known, marked not known yet:\n%s", v.Seq, page)
+		}
+	}
+	if n := strings.Count(page, `<p class="alert note" id="read-as-text-unknown">`); n != 1 {
+		t.Errorf("%d notes of what not known yet means, want 1:\n%s", n, page)
+	}
+	if _, _, err := w.FillReadAsText(ctx, 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	page = e.get(path)
+	if strings.Contains(page, "read-as-text-unknown") {
+		t.Errorf("once known, still said not known:\n%s", page)
+	}
+	if !strings.Contains(page, `id="read-as-text-`+strconv.FormatInt(e.vs[1].ID, 10)+`"`) {
+		t.Errorf("once known, not marked read as text:\n%s", page)
+	}
+}

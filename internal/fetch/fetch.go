@@ -374,7 +374,9 @@ func (c *Client) get(ctx context.Context, u *url.URL, etag string, lastModified 
 			err = spec.ASCIIHost(next)
 		}
 		if err != nil {
-			return res, nil, fmt.Errorf("redirect %d to a bad Location %q: %w", resp.StatusCode, loc, err)
+			// The Location quoted without its credentials: the error
+			// goes to the log and the version.
+			return res, nil, hideCredentials(fmt.Errorf("redirect %d to a bad Location %q: %w", resp.StatusCode, loc, err))
 		}
 		return nil, next, nil
 	}

@@ -349,6 +349,11 @@ func TestRedirectCredentials(t *testing.T) {
 			// A Location that does not parse, quoted by the error.
 			w.Header().Set("Location", withCredentials+":x/page")
 			w.WriteHeader(http.StatusFound)
+		case "/to-bad-host":
+			// A host IDNA refuses, quoted by the error: it showed
+			// the credentials.
+			w.Header().Set("Location", "http://user:s3cret@-bücher.example/page")
+			w.WriteHeader(http.StatusFound)
 		case "/to-bad-relative":
 			// The same, relative to the scheme ("//host/path").
 			w.Header().Set("Location", strings.TrimPrefix(withCredentials, "http:")+":x/page")
@@ -369,7 +374,7 @@ func TestRedirectCredentials(t *testing.T) {
 			t.Errorf("%s: result %+v, want the URL of the page that redirected, without status", path, res)
 		}
 	}
-	for _, path := range []string{"/to-bad", "/to-bad-relative"} {
+	for _, path := range []string{"/to-bad", "/to-bad-relative", "/to-bad-host"} {
 		_, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: a.URL + path})
 		if err == nil || strings.Contains(err.Error(), "s3cret") {
 			t.Errorf("%s: err = %v, want an error without the credentials", path, err)

@@ -31,9 +31,11 @@ type Decoders map[string]func(r io.Reader) (io.Reader, error)
 // as sent leaves neither, and a payload that is not chunked or not gzip
 // (by its first bytes) is taken as decoded already, as warcio takes it;
 // one whose first chunk is whole but whose chunks then break off is an
-// error, not a body with its chunk sizes in it. A coding of more has no
-// first bytes to tell it by: a payload that its decoder refuses is an
-// error. An unknown coding (br without a decoder, compress...) is an
+// error, not a body with its chunk sizes in it. An empty payload (a
+// redirect's or a 304's, sent with the header of the body it stands for)
+// is the empty entity under any coding: there is nothing to decode. A
+// coding of more has no first bytes to tell it by: a payload that its
+// decoder refuses is an error. An unknown coding (br without a decoder, compress...) is an
 // error, as is an entity longer than limit bytes (or MaxBlock, if limit
 // is not positive), each coding read no further than that: a
 // decompression bomb is refused, not expanded.
@@ -61,7 +63,7 @@ func DecodePayload(h http.Header, payload []byte, limit int, more Decoders) ([]b
 		break
 	}
 	ce := codings(h.Values("Content-Encoding"))
-	for i := len(ce) - 1; i >= 0; i-- { // the last applied is undone first
+	for i := len(ce) - 1; i >= 0 && len(payload) > 0; i-- { // the last applied is undone first
 		var zr io.Reader
 		var err error
 		switch ce[i] {

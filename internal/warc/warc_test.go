@@ -358,6 +358,13 @@ func TestDecodePayloadDecoders(t *testing.T) {
 		{"br-cut-short", "", "br", brotlied(page)[:10], 0, "", "content coding br"},
 		{"br-decoded-already", "", "br", page, 0, "", "content coding br"},
 		{"unknown-with-decoders", "", "zstd", page, 0, "", `"zstd"`},
+		// An empty body (a redirect's, a 304's, a HEAD's) under a
+		// coding has nothing to decode: it is the empty entity, as a
+		// client reads it, not a stream cut short.
+		{"br-empty", "", "br", nil, 0, "", ""},
+		{"deflate-empty", "", "deflate", nil, 0, "", ""},
+		{"gzip-br-empty", "", "gzip, br", nil, 0, "", ""},
+		{"chunked-br-empty", "chunked", "br", []byte("0\r\n\r\n"), 0, "", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

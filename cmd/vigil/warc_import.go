@@ -27,7 +27,9 @@ import (
 // record (a document without HTTP headers: Webrecorder's, wget's for some
 // items, WARC 1.1 tools' for files) is a version as a response is, of
 // status 200 and the type its record's Content-Type gives, and can be a
-// revisit's original.
+// revisit's original; one whose Content-Type is application/http holds
+// an HTTP message, not a document, and is read as a response record is
+// (or skipped, a request).
 //
 // The records are imported in the order of their WARC-Date, whatever their
 // order in the file: they are read first into a temporary file (in
@@ -159,8 +161,14 @@ var importDecoders = warc.Decoders{
 // names.
 func importable(rec *warc.Record) bool {
 	switch typ, ct := rec.Type(), rec.Header.Get(warc.FieldContentType); {
-	case typ == warc.TypeResource:
+	case typ == warc.TypeResource && !httpMessage(ct):
 		// A document as it is, typed by its Content-Type.
+	case typ == warc.TypeResource:
+		// An HTTP message: a response, or a request, which is skipped.
+		_, params, _ := mime.ParseMediaType(ct)
+		if msgtype := strings.ToLower(params["msgtype"]); msgtype != "response" && (msgtype != "" || !bytes.HasPrefix(rec.Block, []byte("HTTP/"))) {
+			return false
+		}
 	case typ != warc.TypeResponse && typ != warc.TypeRevisit:
 		return false
 	// WARC 1.1 asks for a Content-Type; without one, a block that starts
@@ -178,6 +186,25 @@ func importable(rec *warc.Record) bool {
 	target := strings.TrimSpace(rec.Header.Get(warc.FieldTargetURI))
 	scheme, _, _ := strings.Cut(strings.ToLower(strings.TrimPrefix(target, "<")), ":")
 	return target == "" || scheme == "http" || scheme == "https"
+}
+
+// importType returns the type importWARC reads rec as, its WARC-Type but
+// for a resource record holding an HTTP message (of Content-Type
+// application/http), which is read as a response: its block is one, not
+// the document.
+func importType(rec *warc.Record) string {
+	typ := rec.Type()
+	if typ == warc.TypeResource && httpMessage(rec.Header.Get(warc.FieldContentType)) {
+		return warc.TypeResponse
+	}
+	return typ
+}
+
+// httpMessage reports whether ct, a record's Content-Type, is
+// application/http, the type of a block that is an HTTP message.
+func httpMessage(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && mt == "application/http"
 }
 
 // warcImport is the state of one importWARC.
@@ -208,7 +235,7 @@ func bad(format string, args ...any) error { return &badRecord{fmt.Errorf(format
 
 // record imports one importable record, or skips it.
 func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
-	typ := rec.Type()
+	typ := importType(rec)
 	// A part of a page is no version of it.
 	if why := rec.Header.Get(warc.FieldTruncated); why != "" {
 		return bad("truncated by its writer (WARC-Truncated: %s)", why)
@@ -346,7 +373,7 @@ func (im *warcImport) original(rec *warc.Record, vid int64) {
 		digests = append(digests, d)
 	}
 	switch {
-	case rec.Type() == warc.TypeResource:
+	case importType(rec) == warc.TypeResource:
 		if d := rec.Header.Get(warc.FieldBlockDigest); d != "" {
 			digests = append(digests, d)
 		}

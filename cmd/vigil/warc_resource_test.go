@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -159,6 +160,56 @@ func TestWARCExportImportResourceRecords(t *testing.T) {
 				x.ContentType != y.ContentType || x.Charset != y.Charset || x.ContentHash != y.ContentHash {
 				t.Errorf("%s version %d:\n%+v\nimported as\n%+v", url, i, x, y)
 			}
+		}
+	}
+}
+
+// TestWARCImportResourceOfHTTPMessage: a resource record whose
+// Content-Type is application/http holds an HTTP message, not a
+// document: a response is imported as a response record is (its status,
+// its header's type, its body decoded), a request is skipped. Both were
+// stored as documents of type application/http, HTTP header and all.
+func TestWARCImportResourceOfHTTPMessage(t *testing.T) {
+	page := "<html><body><p>page</p></body></html>"
+	file := writeForeignWARC(t, true,
+		foreignRecord{typ: warc.TypeResource, uri: "http://example.com/msg", date: "2026-01-01T00:00:00Z",
+			extra: warc.Header{{Name: warc.FieldContentType, Value: "application/http; msgtype=response"}},
+			block: httpResponse("Content-Type: text/html; charset=utf-8\r\nContent-Encoding: gzip\r\n", gzipped(page))},
+		foreignRecord{typ: warc.TypeResource, uri: "http://example.com/bare", date: "2026-01-01T00:00:00Z",
+			extra: warc.Header{{Name: warc.FieldContentType, Value: "application/http"}},
+			block: httpResponse("Content-Type: text/plain\r\n", "notes\n")},
+		foreignRecord{typ: warc.TypeResource, uri: "http://example.com/req", date: "2026-01-01T00:00:00Z",
+			extra: warc.Header{{Name: warc.FieldContentType, Value: "application/http; msgtype=request"}},
+			block: "GET /req HTTP/1.1\r\nHost: example.com\r\n\r\n"},
+		// A revisit of the first by its payload digest (the HTTP body's).
+		foreignRecord{typ: warc.TypeRevisit, uri: "http://example.com/msg", date: "2026-01-02T00:00:00Z",
+			extra: warc.Header{{Name: warc.FieldPayloadDigest, Value: warc.Digest([]byte(gzipped(page)))},
+				{Name: warc.FieldProfile, Value: warc.ProfileIdenticalPayload}, {Name: warc.FieldContentType, Value: ""}}},
+	)
+	dst := t.TempDir()
+	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, file)
+	if code != exitOK || !strings.Contains(errOut, "imported 3 versions; skipped 1 records") {
+		t.Errorf("import: exit %d\n%s", code, errOut)
+	}
+	got := dump(t, dst)
+	type version struct {
+		status                     int
+		contentType, charset, body string
+	}
+	want := map[string][]version{
+		"http://example.com/msg":  {{200, "text/html", "utf-8", page}, {200, "text/html", "utf-8", page}},
+		"http://example.com/bare": {{200, "text/plain", "", "notes\n"}},
+	}
+	if len(got) != len(want) {
+		t.Errorf("imported %d pages, want %d", len(got), len(want))
+	}
+	for url, wv := range want {
+		var gv []version
+		for _, v := range got[url] {
+			gv = append(gv, version{v.v.Status, v.v.ContentType, v.v.Charset, string(v.body)})
+		}
+		if !slices.Equal(gv, wv) {
+			t.Errorf("%s: history %v, want %v", url, gv, wv)
 		}
 	}
 }

@@ -139,7 +139,7 @@ func firstBody(vs []exported) []byte {
 
 // TestWARCImportGoesOnPastBadRecords: a record that cannot be imported (a
 // bad date, HTTP or URL, a br body cut short, a block that fails its
-// digest) is named by number and offset and the records after it are
+// digest, no target URI) is named by number and offset and the records after it are
 // imported; the command fails at the end, saying how many. The first bad
 // record stopped the import, and a bad date was not said to be whose.
 func TestWARCImportGoesOnPastBadRecords(t *testing.T) {
@@ -155,6 +155,8 @@ func TestWARCImportGoesOnPastBadRecords(t *testing.T) {
 		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/digest", date: "2026-01-01T00:00:00Z",
 			extra: warc.Header{{Name: warc.FieldBlockDigest, Value: warc.Digest([]byte("other"))}}, block: page},
 		foreignRecord{typ: warc.TypeResponse, uri: "http://exa mple.com/", date: "2026-01-01T00:00:00Z", block: page},
+		// WARC 1.1 requires a target URI of a response.
+		foreignRecord{typ: warc.TypeResponse, date: "2026-01-01T00:00:00Z", block: page},
 		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/b", date: "2026-01-01T00:00:00Z", block: page},
 	)
 	dst := t.TempDir()
@@ -163,7 +165,8 @@ func TestWARCImportGoesOnPastBadRecords(t *testing.T) {
 		t.Errorf("exit %d, want %d", code, exitError)
 	}
 	for _, want := range []string{"record 3 at offset", `"yesterday"`, "record 4 at offset", "record 5 at offset", "content coding br",
-		"record 6 at offset", "digest", "record 7 at offset", "imported 2 versions", "5 records could not be imported",
+		"record 6 at offset", "digest", "record 7 at offset", "record 8 at offset", "no WARC-Target-URI", "imported 2 versions",
+		"6 records could not be imported",
 		"gzip member at byte"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr does not say %q:\n%s", want, errOut)

@@ -52,7 +52,7 @@ func DecodePayload(h http.Header, payload []byte, limit int, more Decoders) ([]b
 		case err == nil && len(b) > limit:
 			// Said so now: a content coding of it cut at the limit
 			// would fail as cut short.
-			return nil, fmt.Errorf("warc: decoded payload longer than %d bytes", limit)
+			return nil, fmt.Errorf("warc: chunked transfer coding: decoded payload longer than %d bytes", limit)
 		case err == nil:
 			payload = b
 		case firstChunkWhole(payload):

@@ -355,6 +355,7 @@ func TestDecodePayloadDecoders(t *testing.T) {
 		{"br-at-limit", "", "br", brotlied(page), len(page), string(page), ""},
 		{"br-past-limit", "", "br", brotlied(page), len(page) - 1, "", fmt.Sprintf("br: decoded payload longer than %d bytes", len(page)-1)},
 		{"br-bomb", "", "br", bomb, 1 << 16, "", "br: decoded payload longer than 65536 bytes"},
+		{"chunked-past-limit", "chunked", "br", chunk(brotlied(page)), 10, "", "chunked transfer coding: decoded payload longer than 10 bytes"},
 		{"br-cut-short", "", "br", brotlied(page)[:10], 0, "", "content coding br"},
 		{"br-decoded-already", "", "br", page, 0, "", "content coding br"},
 		{"unknown-with-decoders", "", "zstd", page, 0, "", `"zstd"`},

@@ -43,9 +43,12 @@
 //     removes its chunked transfer coding and undoes its content codings
 //     (gzip, deflate, and those its caller passes Decoders for: brotli is
 //     an outside module) for a reader that wants the entity, each read no
-//     further than a limit, and takes a
-//     payload already decoded under a header that says otherwise as it is
-//     (as warcio does), since some tools record it so. A payload whose
-//     first chunk is whole but whose chunks then break off is an error:
-//     part of a body (warcio keeps the part decoded).
+//     further than a limit. It takes a payload already decoded under a
+//     header that says otherwise (not chunked, or not gzip by its first
+//     bytes) as it is (as warcio does), since some tools record it so; a
+//     coding with no first bytes to tell it by (deflate, br) is undone or
+//     an error (warcio would keep the payload as it is), and an empty
+//     payload is the empty entity. A payload whose first chunk is whole
+//     but whose chunks then break off is an error: part of a body (warcio
+//     keeps the part decoded).
 package warc

@@ -211,9 +211,7 @@ func (b *builder) defaultAt(t *tree.Measure, a int32) string {
 	}
 	if !s.scanned {
 		s.scanned = true
-		for i := int32(0); int(i) < t.Len() && !s.declares; i++ {
-			_, s.declares = t.Attr(i, defaultNamespace)
-		}
+		s.declares = t.HasAttrNamed(defaultNamespace)
 		s.at = map[int32]string{}
 	}
 	if !s.declares {

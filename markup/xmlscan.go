@@ -355,7 +355,7 @@ func (p *xmlParser) startTag() error {
 	if err := p.checkPrefix(name, tagOff, name, false); err != nil {
 		return err
 	}
-	if !preserve && p.xhtmlPreserves(name, xhtml) {
+	if !preserve && (xhtml || len(p.ns) > 0) && p.xhtmlPreserves(name, xhtml) {
 		preserve = true
 	}
 	prefixed := 0
@@ -499,11 +499,9 @@ func (p *xmlParser) checkExpandedNames(off int, elem string, prefixed int) error
 // keeps its code listings as the same page read as HTML does. xhtml says
 // whether the default namespace in scope is XHTML's; a prefixed name is
 // XHTML's when its prefix is bound to that namespace. Call it once the
-// element's declarations are bound.
+// element's declarations are bound; the caller, on the parser's hot path,
+// calls it only when xhtml is set or some prefix is bound.
 func (p *xmlParser) xhtmlPreserves(name string, xhtml bool) bool {
-	if !xhtml && len(p.ns) == 0 {
-		return false
-	}
 	prefix, local, prefixed := strings.Cut(name, ":")
 	if !prefixed {
 		return xhtml && preserveHTML[name]

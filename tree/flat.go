@@ -87,6 +87,18 @@ func (f *Flat) Attrs(i int32) []Attr {
 	return f.attrs[start:f.attrEnd[i]:f.attrEnd[i]]
 }
 
+// HasAttrNamed reports whether some node of f has an attribute called
+// name: one pass over the attributes alone, where asking each node would
+// visit every node.
+func (f *Flat) HasAttrNamed(name string) bool {
+	for _, a := range f.attrs {
+		if a.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
 // Attr returns the value of node i's attribute called name and whether it
 // exists.
 func (f *Flat) Attr(i int32, name string) (string, bool) {

@@ -114,6 +114,29 @@ func TestFlatBuilderOneRoot(t *testing.T) {
 	}
 }
 
+// TestHasAttrNamed: a name is found on any node, the first or the last,
+// and not as a value or another node's name.
+func TestHasAttrNamed(t *testing.T) {
+	d := &tree.Document{}
+	root := d.NewElement("r")
+	a := d.NewElement("a")
+	a.Attrs = []tree.Attr{{Name: "id", Value: "xmlns"}}
+	b := d.NewElement("xmlns")
+	b.Attrs = []tree.Attr{{Name: "k", Value: "1"}, {Name: "xmlns", Value: "urn:x"}}
+	root.Children = []*tree.Node{a, b}
+	a.Parent, b.Parent = root, root
+	f, _ := tree.Flatten(root)
+	for name, want := range map[string]bool{"xmlns": true, "id": true, "k": true, "r": false, "1": false, "": false} {
+		if got := f.HasAttrNamed(name); got != want {
+			t.Errorf("HasAttrNamed(%q) = %v, want %v", name, got, want)
+		}
+	}
+	b.Attrs = b.Attrs[:1]
+	if f, _ := tree.Flatten(root); f.HasAttrNamed("xmlns") {
+		t.Error("HasAttrNamed found an attribute no node has")
+	}
+}
+
 // TestFlattenOddTrees lays out trees no parser builds: an invalid kind, and
 // children under a text node. They are kept, measured, and built back.
 func TestFlattenOddTrees(t *testing.T) {

@@ -517,6 +517,10 @@ func (dec *xmlDecoder) operation(start xml.StartElement, d *Delta) (Op, error) {
 			return op, dec.errorf("<%s> needs attribute %s", name, n)
 		}
 	}
+	if added && op.Move {
+		// The attributes come in any order: move may follow addedXmlns.
+		return op, dec.errorf("<%s> attribute %s: a move carries no content to declare a default namespace on", name, addedXmlns)
+	}
 	if op.Kind != Delete && op.Kind != Insert {
 		return op, dec.empty(start)
 	}

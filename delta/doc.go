@@ -146,7 +146,7 @@
 // whose place is in no namespace, as on an HTML page without xmlns
 // attributes, is written as it is; a text, a comment, a move (which
 // carries no content), an attribute operation and a rename have no
-// namespace to declare (the decoder refuses the marker on the last two,
+// namespace to declare (the decoder refuses the marker on the last three,
 // and on a d or i whose content's root has no xmlns attribute). The
 // reference tool's
 // <renameRoot from=".." to=".."/> is read as an rn of the root (whose XID is

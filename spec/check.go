@@ -218,10 +218,10 @@ func (c *Checker) Check(s *Sentinel) (*Checked, error) {
 // RecheckStored is CheckReplace for a stored sentinel checked again, from
 // its source, because one it uses (Using, start(), end(), during()) was
 // edited: the URL rules added after sentinels were stored with URLs they
-// break (a port outside 1 to 65535, a mistyped "http:/a.example") are
-// left out, as Checked.UnmarshalJSON leaves them out when it is read
-// back, so that an edit of the one it uses is not refused for a URL of its
-// own that was valid when it was stored.
+// break (a port outside 1 to 65535, a mistyped "http:/a.example", a host
+// DNS refuses) are left out, as Checked.UnmarshalJSON leaves them out
+// when it is read back, so that an edit of the one it uses is not refused
+// for a URL of its own that was valid when it was stored.
 func (c *Checker) RecheckStored(name string, s *Sentinel) (*Checked, error) {
 	c.stored = true
 	defer func() { c.stored = false }()

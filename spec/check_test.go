@@ -853,6 +853,8 @@ func TestSiteScopeErrorPlace(t *testing.T) {
 	}{
 		{`Create Sentinel x Using site http://a.example/ match "a(b"`, 54, "site match: error parsing regexp"},
 		{`Create Sentinel x Using site http://a.example/ scope a.example/ scope mailto:x@a.example`, 71, "site scope: invalid URL"},
+		{`Create Sentinel x Using site http://a.example/ scope a..example/`, 54, `site scope: invalid URL "a..example/": host "a..example" has an empty label`},
+		{`Create Sentinel x Using site http://a..example/`, 25, `invalid URL "http://a..example/": host "a..example" has an empty label`},
 	} {
 		_, err := NewChecker(date(2003, 6, 1, 12, 0)).Check(mustParse(t, tc.src).Sentinels[0])
 		var list ErrorList

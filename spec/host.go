@@ -77,7 +77,8 @@ func std3RefusedRune(ascii string) (rune, bool) {
 // are left as they are: the IDNA rules refuse ASCII names DNS accepts ("--"
 // in the third and fourth places, a leading hyphen). A
 // non-ASCII name IDNA refuses, or one percent-encoded in bytes that are
-// not UTF-8, gives an error that names it, and u is left unchanged.
+// not UTF-8, gives an error that names it, and u is left unchanged. The
+// lengths DNS takes are not checked: see CheckHostName.
 func ASCIIHost(u *url.URL) error {
 	name := u.Hostname()
 	if isASCII(name) || strings.HasPrefix(u.Host, "[") {
@@ -106,6 +107,64 @@ func ASCIIHost(u *url.URL) error {
 		ascii += ":" // an empty port, as written
 	}
 	u.Host = ascii
+	return nil
+}
+
+// The lengths DNS takes (RFC 1035 section 2.3.4, RFC 1123 section 2.1),
+// in bytes of a name's ASCII form.
+const (
+	maxHostLabel = 63  // a label
+	maxHostName  = 253 // a name, without the trailing dot of an absolute name
+)
+
+// CheckHostName returns an error naming the host of u if no fetch can
+// reach it by that name: one ASCIIHost refuses, or one whose ASCII form
+// DNS refuses, with an empty label ("a..example", ".example",
+// "example.."), a label longer than 63 bytes or a name longer than 253.
+// The trailing dot of an absolute name ("example.") is no empty label and
+// is not counted. A name spelt in Unicode is measured in its punycode
+// form, the one DNS is asked for. An IP literal (IPv4, or IPv6 in
+// brackets) and a URL without a host pass; u is not changed.
+//
+// NormalizeURL holds a URL to the same rules. ASCIIHost does not: a link
+// or a redirect to such a host is kept, and its fetch fails.
+func CheckHostName(u *url.URL) error {
+	ascii := *u
+	if err := ASCIIHost(&ascii); err != nil {
+		return err
+	}
+	return checkDNSName(&ascii, u.Hostname())
+}
+
+// checkDNSName returns an error naming the host as written, name, if the
+// host of u, its ASCII form (ASCIIHost), breaks the rules of
+// CheckHostName.
+func checkDNSName(u *url.URL, name string) error {
+	ascii := u.Hostname()
+	if ascii == "" || strings.HasPrefix(u.Host, "[") || net.ParseIP(ascii) != nil {
+		return nil
+	}
+	form := "" // how the lengths are measured, for a name not in ASCII
+	if !isASCII(name) {
+		form = " in punycode"
+	}
+	ascii = strings.TrimSuffix(ascii, ".") // an absolute name
+	for rest := ascii; ; {
+		label, tail, more := strings.Cut(rest, ".")
+		switch {
+		case label == "":
+			return fmt.Errorf("host %s has an empty label", quote(name))
+		case len(label) > maxHostLabel:
+			return fmt.Errorf("host %s has a label of %d bytes%s: DNS takes at most %d", quote(name), len(label), form, maxHostLabel)
+		}
+		if !more {
+			break
+		}
+		rest = tail
+	}
+	if len(ascii) > maxHostName {
+		return fmt.Errorf("host %s is %d bytes long%s: DNS takes at most %d", quote(name), len(ascii), form, maxHostName)
+	}
 	return nil
 }
 

@@ -186,3 +186,79 @@ func TestASCIIHostSTD3(t *testing.T) {
 		}
 	}
 }
+
+// TestHostNameDNSRules: a host name DNS refuses, which no fetch can
+// reach, is refused where a URL is read from a user (NormalizeURL,
+// CheckHostName), in ASCII and in Unicode alike (its punycode form
+// measured): an empty label, a label longer than 63 bytes, a name longer
+// than 253. A trailing dot, an absolute name, is no empty label; IP
+// literals have no labels. They were taken, for fetches DNS refused.
+func TestHostNameDNSRules(t *testing.T) {
+	label := func(c string, n int) string { return strings.Repeat(c, n) }
+	// 4 labels of 63 bytes and 3 dots: 255 bytes; less 2, 253.
+	name253 := label("a", 63) + "." + label("b", 63) + "." + label("c", 63) + "." + label("d", 61)
+	// "ü" and 58 "a" are "xn--" and 62 bytes in punycode: 66 in all.
+	longU := "ü" + label("a", 58)
+	// "ü" is "xn--tda" in punycode: 7 bytes for 2, 254 in all.
+	longName := "ü." + label("a", 63) + "." + label("b", 63) + "." + label("c", 63) + "." + label("d", 54)
+	for _, tt := range []struct {
+		name, in, want, err string
+	}{
+		{name: "empty label", in: "http://a..example/", err: `invalid URL "http://a..example/": host "a..example" has an empty label`},
+		{name: "empty first label", in: ".a.example/x", err: `invalid URL ".a.example/x": host ".a.example" has an empty label`},
+		{name: "two trailing dots", in: "http://a.example../", err: `host "a.example.." has an empty label`},
+		{name: "a dot alone", in: "http://./", err: `host "." has an empty label`},
+		{name: "empty label with port", in: "http://a..example:8080/", err: `host "a..example" has an empty label`},
+		{name: "Unicode empty label", in: "http://bücher..example/", err: `host "bücher..example" has an empty label`},
+		{name: "full-width dots", in: "http://bücher\uff0e\uff0eexample/", err: "host \"bücher\uff0e\uff0eexample\" has an empty label"},
+		{name: "label of 64 bytes", in: "http://" + label("a", 64) + ".example/", err: `has a label of 64 bytes: DNS takes at most 63`},
+		{name: "label of 63 bytes", in: "http://" + label("a", 63) + ".example/", want: "http://" + label("a", 63) + ".example/"},
+		{name: "Unicode label long in punycode", in: "http://" + longU + ".example/", err: `has a label of 66 bytes in punycode: DNS takes at most 63`},
+		{name: "name of 254 bytes", in: "http://" + name253 + "d/", err: `is 254 bytes long: DNS takes at most 253`},
+		{name: "name of 253 bytes", in: "http://" + name253 + "/", want: "http://" + name253 + "/"},
+		{name: "name of 253 bytes and a trailing dot", in: "http://" + name253 + "./", want: "http://" + name253 + "./"},
+		{name: "Unicode name long in punycode", in: "http://" + longName + "/", err: `is 254 bytes long in punycode: DNS takes at most 253`},
+		{name: "trailing dot", in: "http://a.example./", want: "http://a.example./"},
+		{name: "Unicode trailing dot", in: "http://bücher.example./", want: "http://xn--bcher-kva.example./"},
+		{name: "IPv4", in: "http://127.0.0.1:8080/", want: "http://127.0.0.1:8080/"},
+		{name: "IPv6", in: "http://[2001:db8::1]/", want: "http://[2001:db8::1]/"},
+		{name: "IPv6 with a zone", in: "http://[fe80::1%25en0]/", want: "http://[fe80::1%25en0]/"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := NormalizeURL(tt.in)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Errorf("NormalizeURL(%q) = %q, %v; want an error with %q", tt.in, got, err, tt.err)
+				}
+			} else if err != nil || got != tt.want {
+				t.Errorf("NormalizeURL(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+			}
+			// CheckHostName says the same of the URL, and leaves it as
+			// it is.
+			raw := tt.in
+			if !strings.Contains(raw, "://") {
+				raw = "http://" + raw
+			}
+			u, err := url.Parse(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := *u
+			err = CheckHostName(u)
+			if *u != before {
+				t.Errorf("CheckHostName(%q) changed the URL: %v", tt.in, u)
+			}
+			if msg := strings.TrimPrefix(tt.err, `invalid URL "`+tt.in+`": `); tt.err != "" && (err == nil || !strings.Contains(err.Error(), msg)) || tt.err == "" && err != nil {
+				t.Errorf("CheckHostName(%q): %v, want an error with %q", tt.in, err, msg)
+			}
+		})
+	}
+	// A URL stored before the rules still loads (normalizeURL not strict).
+	if got, err := normalizeURL("http://a..example/", false); err != nil || got != "http://a..example/" {
+		t.Errorf("stored URL: %q, %v", got, err)
+	}
+	// CheckHostName refuses what ASCIIHost refuses.
+	if err := CheckHostName(&url.URL{Scheme: "http", Host: "-bücher.example"}); err == nil || !strings.Contains(err.Error(), `host "-bücher.example": idna`) {
+		t.Errorf("a host IDNA refuses: %v", err)
+	}
+}

@@ -118,6 +118,7 @@ func TestJSONErrors(t *testing.T) {
 		"bad name":      {`{"name":"Create","using":{"url":"http://a.example"}}`, []string{"name: invalid sentinel name"}},
 		"two targets":   {`{"name":"a","using":{"url":"http://a.example","sentinel":"b"}}`, []string{"using: want exactly one of url, site, sentinel, and, or"}},
 		"bad url":       {`{"name":"a","using":{"or":[{"url":"http://a.example"},{"url":"ftp://b"}]}}`, []string{"using.or[1].url: invalid URL"}},
+		"empty label":   {`{"name":"a","using":{"site":{"url":"http://a.example/","scope":["http://a..example/"]}}}`, []string{`using.site.scope[0]: site scope: invalid URL "http://a..example/": host "a..example" has an empty label`}},
 		"bad kind":      {`{"name":"a","using":{"sentinel":"b"},"monitor":{"and":[{"kind":"all links"},{"kind":"most words"}]}}`, []string{"monitor.and[1].kind: unknown change type \"most words\""}},
 		"bad arg":       {`{"name":"a","using":{"sentinel":"b"},"monitor":{"not":{"kind":"keywords","args":["ok",3]}}}`, []string{"monitor.not.args[1]: want a string, found a number"}},
 		"bad regexp":    {`{"name":"a","using":{"sentinel":"b"},"monitor":{"or":[{"kind":"all links"},{"kind":"regular expression","args":["("]}]}}`, []string{"monitor.or[1].args[0]: invalid regular expression"}},
@@ -231,8 +232,9 @@ func TestStoredCheckedLoadsUnderLaterRules(t *testing.T) {
 		doc  string
 		urls []string
 	}{
-		"page port":   {`{"name":"s","using":{"url":"a.example:99999"},"urls":["http://a.example:99999/"]}`, []string{"http://a.example:99999/"}},
-		"page scheme": {`{"name":"s","using":{"url":"http:/a.example/"},"urls":["http://http/a.example/"]}`, []string{"http://http/a.example/"}},
+		"page port":        {`{"name":"s","using":{"url":"a.example:99999"},"urls":["http://a.example:99999/"]}`, []string{"http://a.example:99999/"}},
+		"page scheme":      {`{"name":"s","using":{"url":"http:/a.example/"},"urls":["http://http/a.example/"]}`, []string{"http://http/a.example/"}},
+		"page empty label": {`{"name":"s","using":{"url":"http://a..example/"},"urls":["http://a..example/"]}`, []string{"http://a..example/"}},
 		"webhook port": {`{"name":"s","using":{"url":"http://a.example/"},"notify":[{"webhook":"http://h.example:0/x"},{"email":"a@b.example"}],"urls":["http://a.example/"]}`,
 			[]string{"http://a.example/"}},
 		"site port": {`{"name":"s","using":{"site":{"url":"http://a.example:70000/","scope":["http://a.example:70000/x"]}},"urls":["http://a.example:70000/"],"site":{"url":"http://a.example:70000/","scope":["http://a.example:70000/x"],"depth":2,"pages":10}}`,

@@ -232,9 +232,12 @@ func targetKey(t Target) string {
 // have one normal form ("HTTP://A.example:80" is "http://a.example/"). It
 // rejects other schemes, URLs without a host, ports outside 1 to 65535,
 // and "http:/a.example" or "https//a.example", whose mistyped scheme
-// would otherwise be read as a host named http; and credentials
-// ("user:pass@"), with an error that shows the password as "xxxxx", as
-// every error of NormalizeURL does.
+// would otherwise be read as a host named http; a host no fetch can
+// reach by its name (CheckHostName: an empty label, as in "a..example", a
+// label longer than 63 bytes or a name longer than 253, in punycode for a
+// Unicode name; a trailing dot is taken); and credentials ("user:pass@"),
+// with an error that shows the password as "xxxxx", as every error of
+// NormalizeURL does.
 //
 // Sentinels checked before the port and the path were normalised keep
 // "http://a.example" in Checked.URLs; NormalizeURL of a stored URL gives
@@ -246,8 +249,9 @@ func NormalizeURL(raw string) (string, error) {
 
 // normalizeURL is NormalizeURL; not strict, it leaves out the rules added
 // after sentinels were stored with URLs they break (a port outside 1 to
-// 65535, a mistyped "http:/a.example"): a stored sentinel was checked when
-// it was stored, and loads as it ran then, its fetches failing as they did.
+// 65535, a mistyped "http:/a.example", a host DNS refuses): a stored
+// sentinel was checked when it was stored, and loads as it ran then, its
+// fetches failing as they did.
 func normalizeURL(raw string, strict bool) (string, error) {
 	s := strings.TrimSpace(raw)
 	shown := hidePassword(raw) // in messages
@@ -287,7 +291,12 @@ func normalizeURL(raw string, strict bool) (string, error) {
 	// An internationalised host is written as its ASCII (punycode) form,
 	// the one DNS and HTTP know: url.URL.String would percent-escape it,
 	// a host no fetch can reach.
+	name := u.Hostname()
 	if err := ASCIIHost(u); err != nil {
+		return "", fmt.Errorf("invalid URL %s: %v", quote(shown), err)
+	}
+	// A name DNS refuses (CheckHostName): no fetch can reach it.
+	if err := checkDNSName(u, name); err != nil && strict {
 		return "", fmt.Errorf("invalid URL %s: %v", quote(shown), err)
 	}
 	u.Host = strings.ToLower(u.Host)

@@ -95,6 +95,17 @@ func TestSentinelCheck(t *testing.T) {
 			t.Errorf("exit %d, stdout %q, want %q", code, out, want)
 		}
 	})
+	// A host DNS refuses, which no fetch can reach, was taken.
+	t.Run("host DNS refuses", func(t *testing.T) {
+		long := strings.Repeat("a", 64)
+		f := writeFile(t, dir, "host.ssl", "Create Sentinel s Using http://a..example/\nCreate Sentinel t\n  Using site https://bücher.example/ scope https://"+long+".example/\nCreate Sentinel u Using http://a.example./ OR http://[::1]:8080/\n")
+		code, out, _ := runVigil(t, "", "sentinel", "check", f)
+		want := f + `:1:25: invalid URL "http://a..example/": host "a..example" has an empty label` + "\n" +
+			f + `:3:45: site scope: invalid URL "https://` + long[:32] + `"...: host "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"... has a label of 64 bytes: DNS takes at most 63` + "\n"
+		if code != exitChanged || out != want {
+			t.Errorf("exit %d\nstdout %q\nwant   %q", code, out, want)
+		}
+	})
 	t.Run("lapsed start", func(t *testing.T) {
 		code, out, _ := runVigil(t, "", "sentinel", "check", "-now", "2003-06-01T12:00:00Z", good)
 		if code != exitChanged || !strings.Contains(out, good+":5:1: startTimept,Given timepoint is less than current time") {

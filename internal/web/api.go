@@ -113,15 +113,19 @@ func (s *Server) handleMe(w http.ResponseWriter, r *http.Request, u *vigil.User)
 
 // asciiURLParam returns a URL given as a query parameter with its host, if
 // spelt in Unicode or percent-encoded, in its ASCII (punycode) form, the
-// one resources are stored under (spec.ASCIIHost); a host IDNA refuses is
-// EINVALID, naming it. A URL that does not parse is returned as it is,
-// for vigil.CanonicalURL to refuse.
+// one resources are stored under (spec.ASCIIHost); a host IDNA refuses,
+// or one DNS refuses (spec.CheckHostName: an empty label, a label or a
+// name too long), is EINVALID, naming it. A URL that does not parse is
+// returned as it is, for vigil.CanonicalURL to refuse.
 func asciiURLParam(raw string) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
 		return raw, nil
 	}
 	host := u.Host
+	if err := spec.CheckHostName(u); err != nil {
+		return "", vigil.Errorf(vigil.EINVALID, "url %q: %v", raw, err)
+	}
 	if err := spec.ASCIIHost(u); err != nil {
 		return "", vigil.Errorf(vigil.EINVALID, "url %q: %v", raw, err)
 	}
@@ -148,8 +152,11 @@ func (s *Server) handleResourceList(w http.ResponseWriter, r *http.Request, u *v
 		// host in lower case and without a trailing dot, as
 		// vigil.CanonicalURL writes it (vigil.Resource.Host).
 		v := url.URL{Host: h}
-		if err := spec.ASCIIHost(&v); err != nil {
+		if err := spec.CheckHostName(&v); err != nil {
 			return vigil.Errorf(vigil.EINVALID, "%v", err) // names the host
+		}
+		if err := spec.ASCIIHost(&v); err != nil {
+			return vigil.Errorf(vigil.EINVALID, "%v", err)
 		}
 		h = strings.TrimRight(strings.ToLower(v.Host), ".")
 		f.Host = &h

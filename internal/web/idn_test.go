@@ -61,3 +61,45 @@ func TestResourceListIDN(t *testing.T) {
 		}
 	}
 }
+
+// TestHostNameDNSRulesAPI: a URL or host given to the API whose name DNS
+// refuses (an empty label, a label over 63 bytes, a name over 253, in
+// punycode for a Unicode name) is EINVALID, naming the host and the
+// problem, in a resources filter as in a sentinel's source (at its line
+// and column); it matched nothing, and the sentinel was taken.
+func TestHostNameDNSRulesAPI(t *testing.T) {
+	s, ada := newTestServer(t)
+	s.Checker = storeChecker(s)
+	long := strings.Repeat("a", 64)
+	for q, want := range map[string]string{
+		"url=" + url.QueryEscape("http://a..example/a"):                   `url "http://a..example/a": host "a..example" has an empty label`,
+		"url=" + url.QueryEscape("http://bücher..example/a"):              `url "http://bücher..example/a": host "bücher..example" has an empty label`,
+		"url=" + url.QueryEscape("http://"+long+".example/"):              `has a label of 64 bytes: DNS takes at most 63`,
+		"host=" + url.QueryEscape("a..example"):                           `host "a..example" has an empty label`,
+		"host=" + url.QueryEscape("ü"+strings.Repeat("a", 58)+".example"): `has a label of 66 bytes in punycode: DNS takes at most 63`,
+	} {
+		err := s.handleResourceList(httptest.NewRecorder(), httptest.NewRequest("GET", "/api/v1/resources?"+q, nil), ada)
+		if vigil.ErrorCode(err) != vigil.EINVALID || !strings.Contains(vigil.ErrorMessage(err), want) {
+			t.Errorf("%s: %v, want EINVALID with %q", q, err, want)
+		}
+	}
+	// A trailing dot and an IP literal are hosts.
+	for _, q := range []string{"url=" + url.QueryEscape("http://a.example./"), "host=a.example.", "url=" + url.QueryEscape("http://[::1]:8080/"), "host=127.0.0.1"} {
+		if err := s.handleResourceList(httptest.NewRecorder(), httptest.NewRequest("GET", "/api/v1/resources?"+q, nil), ada); err != nil {
+			t.Errorf("%s: %v", q, err)
+		}
+	}
+	body := `{"source":"Create Sentinel a\nUsing http://a..example/"}`
+	rec := httptest.NewRecorder()
+	if err := s.handleSentinelCheck(rec, httptest.NewRequest("POST", "/api/v1/sentinels/check", strings.NewReader(body)), ada); err != nil {
+		t.Fatal(err)
+	}
+	var res CheckResult
+	if err := json.Unmarshal(rec.Body.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	want := Diagnostic{Line: 2, Column: 7, Message: `invalid URL "http://a..example/": host "a..example" has an empty label`}
+	if res.Valid || len(res.Errors) != 1 || res.Errors[0].Line != want.Line || res.Errors[0].Column != want.Column || res.Errors[0].Message != want.Message {
+		t.Errorf("check: %+v, want the error %+v", res, want)
+	}
+}

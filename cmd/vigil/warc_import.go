@@ -52,11 +52,16 @@ import (
 // revisit whose original is neither in the file nor in the store) is
 // named on log by its number and offset (and its gzip member's offset in
 // the file, warc.Reader.Where), and the others are imported; importWARC
-// then returns an error saying how many there were. A file that cannot be read further (cut short, not WARC)
-// has the records before the one it cannot read imported, and then
-// importWARC returns the reader's error, which names that record. An
-// import interrupted (ctx done) stops at the next record, its temporary
-// file removed, the records imported before it counted.
+// then returns an error saying how many there were. The records so named
+// are the first maxNamed in the file, named in its order once the import
+// ends (they are met in the order of their dates), and the others are
+// counted, a line for each kind of problem (badRecord.kind), so that a
+// file of thousands of them does not flood the terminal. A file that
+// cannot be read further (cut short, not WARC) has the records before the
+// one it cannot read imported, and then importWARC returns the reader's
+// error, which names that record. An import interrupted (ctx done) stops
+// at the next record, its temporary file removed, the records imported
+// before it counted.
 func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, verify bool, log io.Writer) (imported, skipped int, err error) {
 	r, err := warc.NewReader(in)
 	if err != nil {
@@ -64,8 +69,13 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 	}
 	r.Verify = verify
 	r.MaxBlock = importMaxBlock
-	im := &warcImport{wh: wh, log: log, bodies: map[string]int64{}, byDigest: map[string]int64{}, pages: map[string]*pageHistory{}}
+	im := &warcImport{wh: wh, bodies: map[string]int64{}, byDigest: map[string]int64{}, pages: map[string]*pageHistory{}}
+	var readErr error
 	defer func() {
+		im.failures.write(log)
+		if readErr != nil && im.failures.total > 0 {
+			fmt.Fprintf(log, "%s\n", im.failures.summary())
+		}
 		if im.stale > 0 {
 			fmt.Fprintf(log, "skipped %d records no newer than the history the store holds of their URL (imported before, or out of order)\n", im.stale)
 		}
@@ -75,7 +85,6 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 		return 0, 0, err
 	}
 	defer sp.remove()
-	var readErr error
 	for {
 		if err := ctx.Err(); err != nil {
 			// Interrupted: the spool is removed, nothing imported.
@@ -86,8 +95,11 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 			break
 		}
 		if errors.Is(err, warc.ErrDigest) || errors.Is(err, warc.ErrTooLong) {
-			im.failed++
-			fmt.Fprintf(log, "%s; not imported\n", strings.TrimPrefix(err.Error(), "warc: "))
+			kind := badDigest
+			if errors.Is(err, warc.ErrTooLong) {
+				kind = badTooLong
+			}
+			im.failures.add(r.Number(), kind, strings.TrimPrefix(err.Error(), "warc: "))
 			continue
 		}
 		if err != nil {
@@ -100,14 +112,12 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 		}
 		at, err := rec.Date()
 		if err != nil {
-			im.failed++
-			fmt.Fprintf(log, "%s (%s): %s; not imported\n", r.Where(), rec.ID(), &badRecord{err})
+			im.failures.add(r.Number(), badDate, fmt.Sprintf("%s (%s): %s", r.Where(), rec.ID(), &badRecord{badDate, err}))
 			continue
 		}
 		var bad *badRecord
-		if err := sp.add(rec, spooled{where: r.Where(), at: at}); errors.As(err, &bad) {
-			im.failed++
-			fmt.Fprintf(log, "%s (%s): %s; not imported\n", r.Where(), rec.ID(), bad)
+		if err := sp.add(rec, spooled{n: r.Number(), where: r.Where(), at: at}); errors.As(err, &bad) {
+			im.failures.add(r.Number(), bad.kind, fmt.Sprintf("%s (%s): %s", r.Where(), rec.ID(), bad))
 		} else if err != nil {
 			return im.imported, im.skipped, err
 		}
@@ -118,8 +128,7 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 		}
 		var bad *badRecord
 		if err := im.record(ctx, rec); errors.As(err, &bad) {
-			im.failed++
-			fmt.Fprintf(log, "%s (%s): %s; not imported\n", s.where, rec.ID(), bad)
+			im.failures.add(s.n, bad.kind, fmt.Sprintf("%s (%s): %s", s.where, rec.ID(), bad))
 		} else if err != nil {
 			return fmt.Errorf("%s (%s): %w", s.where, rec.ID(), err)
 		}
@@ -129,12 +138,9 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 	case err != nil:
 		return im.imported, im.skipped, err
 	case readErr != nil:
-		if im.failed > 0 {
-			fmt.Fprintf(log, "%d records could not be imported (named above)\n", im.failed)
-		}
-		return im.imported, im.skipped, readErr
-	case im.failed > 0:
-		return im.imported, im.skipped, fmt.Errorf("%d records could not be imported (named above)", im.failed)
+		return im.imported, im.skipped, readErr // the failures said by the deferred function
+	case im.failures.total > 0:
+		return im.imported, im.skipped, errors.New(im.failures.summary())
 	}
 	return im.imported, im.skipped, nil
 }
@@ -210,17 +216,38 @@ func httpMessage(ct string) bool {
 // warcImport is the state of one importWARC.
 type warcImport struct {
 	wh       *warehouse.Warehouse
-	log      io.Writer
+	failures importFailures          // the records that cannot be imported
 	bodies   map[string]int64        // response record id -> version id
 	byDigest map[string]int64        // response payload digest (upper case) -> version id
 	pages    map[string]*pageHistory // by canonical URL: the store read once a page
 
-	imported, skipped, stale, failed int
+	imported, skipped, stale int
 }
 
 // badRecord is the error of a record that cannot be imported: importWARC
-// names it and goes on to the next.
-type badRecord struct{ err error }
+// names it and goes on to the next. kind is its kind of problem, one of
+// the bad... constants, by which importWARC counts the records it does
+// not name.
+type badRecord struct {
+	kind string
+	err  error
+}
+
+// The kinds of problem of a record that cannot be imported, as importWARC
+// counts them: "59 more records not imported: no WARC-Target-URI".
+const (
+	badDigest   = "a block that fails its digest"
+	badTooLong  = "a block longer than import warc takes"
+	badDate     = "a bad WARC-Date"
+	badHeader   = "a header field that cannot be written back"
+	badPart     = "a part of a record (truncated by its writer, or a segment)"
+	badNoTarget = "no WARC-Target-URI"
+	badTarget   = "a WARC-Target-URI that is not a page's URL"
+	badHTTP     = "an HTTP message that does not parse"
+	badPayload  = "a payload that does not decode"
+	badStore    = "a version the store refuses"
+	badOriginal = "a revisit whose original is not found"
+)
 
 // Error returns the reason without the prefixes that say where it came
 // from ("warc: ", the domain error's code): importWARC says which record.
@@ -231,21 +258,23 @@ func (e *badRecord) Error() string {
 	return strings.TrimPrefix(e.err.Error(), "warc: ")
 }
 
-func bad(format string, args ...any) error { return &badRecord{fmt.Errorf(format, args...)} }
+func bad(kind, format string, args ...any) error {
+	return &badRecord{kind, fmt.Errorf(format, args...)}
+}
 
 // record imports one importable record, or skips it.
 func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 	typ := importType(rec)
 	// A part of a page is no version of it.
 	if why := rec.Header.Get(warc.FieldTruncated); why != "" {
-		return bad("truncated by its writer (WARC-Truncated: %s)", why)
+		return bad(badPart, "truncated by its writer (WARC-Truncated: %s)", why)
 	}
 	if n := rec.Header.Get(warc.FieldSegmentNumber); n != "" {
-		return bad("segment %s of a record split in segments, which import warc does not join", n)
+		return bad(badPart, "segment %s of a record split in segments, which import warc does not join", n)
 	}
 	target := strings.TrimSpace(rec.Header.Get(warc.FieldTargetURI))
 	if target == "" {
-		return bad("no %s", warc.FieldTargetURI)
+		return bad(badNoTarget, "no %s", warc.FieldTargetURI)
 	}
 	if len(target) > 1 && target[0] == '<' && target[len(target)-1] == '>' {
 		// The WARC 1.1 grammar's misprint has the URI in angle brackets,
@@ -255,15 +284,15 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 	// An IRI's Unicode host is written in punycode, as a sentinel's URL is.
 	target, err := spec.NormalizeURL(target)
 	if err != nil {
-		return &badRecord{err}
+		return &badRecord{badTarget, err}
 	}
 	canonical, err := vigil.CanonicalURL(target)
 	if err != nil {
-		return &badRecord{err}
+		return &badRecord{badTarget, err}
 	}
 	date, err := rec.Date()
 	if err != nil {
-		return &badRecord{err}
+		return &badRecord{badDate, err}
 	}
 	page, err := im.page(ctx, canonical)
 	if err != nil {
@@ -303,7 +332,7 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 		if len(bytes.TrimSpace(rec.Block)) > 0 {
 			status, h, _, err := warc.ParseHTTPResponse(rec.Block)
 			if err != nil {
-				return &badRecord{err}
+				return &badRecord{badHTTP, err}
 			}
 			if status != http.StatusNotModified {
 				f.Status = status
@@ -319,10 +348,10 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 	} else {
 		status, h, payload, err := warc.ParseHTTPResponse(rec.Block)
 		if err != nil {
-			return &badRecord{err}
+			return &badRecord{badHTTP, err}
 		}
 		if f.Body, err = warc.DecodePayload(h, payload, importMaxBlock, importDecoders); err != nil {
-			return &badRecord{err}
+			return &badRecord{badPayload, err}
 		}
 		f.Status = status
 		setFetchHeader(f, h)
@@ -332,7 +361,7 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 	}
 	v, err := im.wh.Put(ctx, f)
 	if vigil.ErrorCode(err) == vigil.EINVALID {
-		return &badRecord{err}
+		return &badRecord{badStore, err}
 	} else if err != nil {
 		return err
 	}
@@ -411,17 +440,17 @@ func (im *warcImport) revisited(ctx context.Context, rec *warc.Record) (int64, e
 		// quotes a URI whose credentials NormalizeURL would hide.
 		var err error
 		if target, err = spec.NormalizeURL(strings.Trim(uri, "<>")); err != nil {
-			return 0, &badRecord{fmt.Errorf("%s: %w", warc.FieldRefersToURI, err)}
+			return 0, &badRecord{badOriginal, fmt.Errorf("%s: %w", warc.FieldRefersToURI, err)}
 		}
 	}
 	if uri != "" && date != "" {
 		at, err := warc.ParseDate(date)
 		if err != nil {
-			return 0, &badRecord{err}
+			return 0, &badRecord{badOriginal, err}
 		}
 		canonical, err := vigil.CanonicalURL(target)
 		if err != nil {
-			return 0, &badRecord{err}
+			return 0, &badRecord{badOriginal, err}
 		}
 		page, err := im.page(ctx, canonical)
 		if err != nil {
@@ -434,7 +463,7 @@ func (im *warcImport) revisited(ctx context.Context, rec *warc.Record) (int64, e
 			return v.ID, nil
 		}
 	}
-	return 0, bad("revisit whose original (WARC-Refers-To %q, WARC-Payload-Digest %q, WARC-Refers-To-Target-URI %q at %q) is neither in the file nor in the store",
+	return 0, bad(badOriginal, "revisit whose original (WARC-Refers-To %q, WARC-Payload-Digest %q, WARC-Refers-To-Target-URI %q at %q) is neither in the file nor in the store",
 		refersTo, digest, uri, date)
 }
 

@@ -30,6 +30,7 @@ type spool struct {
 // spooled is one record of a spool: where it was in the file imported
 // (for messages), its date, and where it is in the spool.
 type spooled struct {
+	n           int    // warc.Reader.Number
 	where       string // warc.Reader.Where
 	at          time.Time
 	start, size int64
@@ -68,7 +69,7 @@ func (s *spool) add(rec *warc.Record, at spooled) error {
 	s.buf.Reset()
 	s.zw.Reset(&s.buf)
 	if err := warc.NewPlainWriter(s.zw).Write(rec); err != nil {
-		return &badRecord{err}
+		return &badRecord{badHeader, err}
 	}
 	if err := s.zw.Close(); err != nil {
 		return spoolError(err)

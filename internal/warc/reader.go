@@ -41,6 +41,10 @@ type Reader struct {
 // in a .warc.gz file in its uncompressed bytes.
 func (r *Reader) Offset() int64 { return r.start }
 
+// Number returns the number of the record last returned (or refused) by
+// Next, counted from 1 in the order of the stream, as Where names it.
+func (r *Reader) Number() int { return r.n }
+
 // Where names the record last returned (or refused) by Next, as its
 // errors do: its number and offset, and in a .warc.gz file the offset in
 // the file of the gzip member it starts, if it starts one (the offset a

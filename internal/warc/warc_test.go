@@ -416,6 +416,9 @@ func TestReaderErrorsSayWhere(t *testing.T) {
 			if want := int64(i * (len(good) + 2)); r.Offset() != want {
 				t.Errorf("record %d at offset %d, want %d", i+1, r.Offset(), want)
 			}
+			if r.Number() != i+1 {
+				t.Errorf("record %d numbered %d", i+1, r.Number())
+			}
 		}
 		if _, err := r.Next(); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("gzip %v: error %v, want one saying %s", gz, err, want)

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil/internal/warc"
+)
+
+// TestWARCImportNamesFewBadRecords: a file of many records that cannot be
+// imported names the first maxNamed of them, in the order of the file, by
+// number and offset, counts the others by kind of problem, a line a kind,
+// and says how many there were, with the exit status of any such file.
+// Every record was named, a line each (thousands flooded the terminal),
+// in the order of their dates, not of the file.
+func TestWARCImportNamesFewBadRecords(t *testing.T) {
+	const bad = 100
+	page := "<html><body><p>fine</p></body></html>"
+	var recs []foreignRecord
+	for i := range bad {
+		// Dates backwards: the records are imported in date order.
+		date := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(bad-i) * time.Minute).Format(time.RFC3339)
+		uri := fmt.Sprintf("http://example.com/p%d", i)
+		switch {
+		case i == 10 || i == 50: // refused as it is read, before the others
+			recs = append(recs, foreignRecord{typ: warc.TypeResponse, uri: uri, date: date,
+				extra: warc.Header{{Name: warc.FieldBlockDigest, Value: warc.Digest([]byte("other"))}}, block: httpResponse("", page)})
+		case i%4 == 3: // a brotli stream cut short
+			recs = append(recs, foreignRecord{typ: warc.TypeResponse, uri: uri, date: date,
+				block: httpResponse("Content-Type: text/html\r\nContent-Encoding: br\r\n", "\x0b\x02\x80fine\x03")})
+		default:
+			recs = append(recs, foreignRecord{typ: warc.TypeResponse, date: date, block: httpResponse("", page)})
+		}
+	}
+	recs = append(recs, foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/a", date: "2026-02-01T00:00:00Z", block: httpResponse("", page)})
+	dst := t.TempDir()
+	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, writeForeignWARC(t, false, recs...))
+	if code != exitError {
+		t.Errorf("exit %d, want %d", code, exitError)
+	}
+	lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+	var named []string
+	for _, l := range lines {
+		if strings.HasPrefix(l, "record ") {
+			named = append(named, l)
+		}
+	}
+	if len(named) != maxNamed {
+		t.Fatalf("%d records named, want %d:\n%s", len(named), maxNamed, errOut)
+	}
+	for k, l := range named {
+		prefix := fmt.Sprintf("record %d at offset ", k+1)
+		if !strings.HasPrefix(l, prefix) || !strings.HasSuffix(l, "; not imported") || k > 0 && strings.HasPrefix(l, prefix+"0 ") {
+			t.Errorf("line %d: %q, want %q, an offset, ...; not imported", k+1, l, prefix)
+		}
+	}
+	for _, want := range []string{
+		"record 1 at offset 0 (urn:uuid:",
+		"): no WARC-Target-URI; not imported",
+		"record 11 at offset ",
+		"block digest mismatch; not imported",
+		"record 4 at offset ",
+		"content coding br",
+		"\n59 more records not imported: no WARC-Target-URI\n20 more records not imported: a payload that does not decode\n1 more records not imported: a block that fails its digest\n",
+		"imported 1 versions",
+		"100 records could not be imported (the first 20 named above)",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, errOut)
+		}
+	}
+	if got := dump(t, dst); len(got) != 1 || len(got["http://example.com/a"]) != 1 {
+		t.Errorf("imported %v, want /a", got)
+	}
+}

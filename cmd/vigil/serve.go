@@ -341,13 +341,24 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 		if whSecret, created, err = loadSecret(dataDir, webhookSecretFile); err != nil {
 			return nil, err
 		}
+		signedBefore := false
+		if created && !secretCreated {
+			// Before this key had a file of its own, webhooks were
+			// signed with the server's secret, by a store that has
+			// sent messages; a secret file alone was made by a
+			// command run before the first start (sentinel add).
+			_, sent, err := st.FindNotifications(context.Background(), vigil.NotificationFilter{Limit: 1})
+			if err != nil {
+				return nil, fmt.Errorf("notifications: %w", err)
+			}
+			signedBefore = sent > 0
+		}
 		switch {
 		case !created:
-		case !secretCreated:
-			// Before this key had a file of its own, webhooks were
-			// signed with the server's secret: receivers given it need
-			// the new key, and the old one, which keys the feed tokens
-			// too, should not stay in their hands.
+		case signedBefore:
+			// Receivers given the server's secret need the new key,
+			// and the old one, which keys the feed tokens too, should
+			// not stay in their hands.
 			logger.Warn("webhooks are now signed with the key in "+path+": give it to webhook receivers; "+
 				"if they were given the file "+secretFile+" before, replace that file with a new secret (feed URLs change)", "file", path)
 		default:

@@ -27,3 +27,34 @@ func TestErrorsShowTheirMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestServeHelpNamesTheDashboard: the command list and vigil serve -h say
+// that serve's address serves the dashboard and the API; they named only
+// the feeds and /healthz, so that a newcomer could not tell where to sign
+// in.
+func TestServeHelpNamesTheDashboard(t *testing.T) {
+	_, stdout, stderr := runVigil(t, "", "help")
+	list := stdout + stderr
+	var line string
+	for _, l := range strings.Split(list, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "serve ") {
+			line = l
+		}
+	}
+	if !strings.Contains(line, "dashboard") {
+		t.Errorf("vigil help: serve's line %q does not name the dashboard", line)
+	}
+	_, stdout, stderr = runVigil(t, "", "serve", "-h")
+	help := stdout + stderr
+	i := strings.Index(help, "  -addr")
+	if i < 0 {
+		t.Fatalf("serve -h has no -addr:\n%s", help)
+	}
+	addr, _, _ := strings.Cut(help[i:], "\n  -allow")
+	if !strings.Contains(addr, "dashboard") {
+		t.Errorf("serve -h: -addr %q does not name the dashboard", addr)
+	}
+	if !strings.Contains(help[:i], "dashboard") || strings.Contains(help[:i], "serves Atom/RSS feeds and /healthz.") {
+		t.Errorf("serve -h: its text does not say that it serves the dashboard:\n%s", help[:i])
+	}
+}

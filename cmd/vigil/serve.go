@@ -32,7 +32,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "serve", summary: "run the monitor: fetch, detect and notify for every sentinel; serve feeds and /healthz", run: runServe})
+	register(&command{name: "serve", summary: "run the monitor: fetch, detect and notify for every sentinel; serve the dashboard, the API, feeds and /healthz", run: runServe})
 }
 
 // serveConfig is the daemon's configuration, from flags and environment.
@@ -82,7 +82,7 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	// read: -h still shows the help, which says what the variables take.
 	bools, envErr := envBools(env, "VIGIL_ALLOW_PRIVATE_NETWORKS", "VIGIL_METRICS_PUBLIC", "VIGIL_SECURE_COOKIES")
 	c := serveConfig{publicMetrics: bools["VIGIL_METRICS_PUBLIC"], secureCookies: bools["VIGIL_SECURE_COOKIES"]}
-	fs.StringVar(&c.addr, "addr", envOr(env, "VIGIL_ADDR", "127.0.0.1:8080"), "HTTP listen address (feeds, /healthz); :0 picks a free port (default $VIGIL_ADDR)")
+	fs.StringVar(&c.addr, "addr", envOr(env, "VIGIL_ADDR", "127.0.0.1:8080"), "HTTP listen address (the dashboard at /login, the API, feeds, /healthz); :0 picks a free port (default $VIGIL_ADDR)")
 	fs.BoolVar(&c.allowPrivate, "allow-private-networks", bools["VIGIL_ALLOW_PRIVATE_NETWORKS"], "let sentinels and webhooks reach loopback, private and link-local addresses (default $VIGIL_ALLOW_PRIVATE_NETWORKS)")
 	fs.BoolVar(&c.ignoreRobots, "ignore-robots", false, "do not honour robots.txt (only for sites you own)")
 	fs.DurationVar(&c.minInterval, "min-interval", time.Minute, "shortest interval between two checks of a sentinel")
@@ -112,7 +112,8 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "Usage: vigil serve [flags]\n\nServe runs every sentinel of the store: it fetches pages when they fall due,\n"+
 			"keeps their versions, detects the changes each sentinel asks for and\n"+
-			"notifies by email, webhook and chat, and serves Atom/RSS feeds and /healthz.\n"+
+			"notifies by email, webhook and chat, and serves the dashboard (sign in at\n"+
+			"/login), the REST API under /api/v1, Atom/RSS feeds and /healthz.\n"+
 			"With no flags it uses the SQLite store in ./vigil-data and listens on\n127.0.0.1:8080. The SMTP password is read from $VIGIL_SMTP_PASSWORD.\n\n"+
 			"The dashboard and API read the environment too: VIGIL_ADMIN_EMAIL and\n"+
 			"VIGIL_ADMIN_PASSWORD (the admin account made on the first start),\n"+

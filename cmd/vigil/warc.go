@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/vigil-web/vigil"
@@ -90,8 +91,9 @@ func runExportWARC(ctx context.Context, env *environment, args []string) (int, e
 	if err := bw.Flush(); err != nil {
 		return exitError, err
 	}
-	fmt.Fprintf(env.stderr, "exported %d responses and %d revisits of %d resources (%d failed fetches have no record)\n",
-		ex.responses, ex.revisits, len(resources), ex.skipped)
+	fmt.Fprintf(env.stderr, "exported %s and %s of %s (%s no record)\n",
+		count(ex.responses, "response"), count(ex.revisits, "revisit"), count(len(resources), "resource"),
+		plural(ex.skipped, "1 failed fetch has", strconv.Itoa(ex.skipped)+" failed fetches have"))
 	return exitOK, nil
 }
 
@@ -263,7 +265,7 @@ func runImportWARC(ctx context.Context, env *environment, args []string) (int, e
 		return exitError, err
 	}
 	n, skipped, err := importWARC(ctx, wh, in, !*noVerify, env.stderr)
-	fmt.Fprintf(env.stderr, "imported %d versions; skipped %d records\n", n, skipped)
+	fmt.Fprintf(env.stderr, "imported %s; skipped %s\n", count(n, "version"), count(skipped, "record"))
 	if err != nil {
 		return exitError, err
 	}

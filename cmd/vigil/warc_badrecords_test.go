@@ -63,8 +63,8 @@ func TestWARCImportNamesFewBadRecords(t *testing.T) {
 		"block digest mismatch; not imported",
 		"record 4 at offset ",
 		"content coding br",
-		"\n59 more records not imported: no WARC-Target-URI\n20 more records not imported: a payload that does not decode\n1 more records not imported: a block that fails its digest\n",
-		"imported 1 versions",
+		"\n59 more records not imported: no WARC-Target-URI\n20 more records not imported: a payload that does not decode\n1 more record not imported: a block that fails its digest\n",
+		"imported 1 version;",
 		"100 records could not be imported (the first 20 named above)",
 	} {
 		if !strings.Contains(errOut, want) {

@@ -63,7 +63,7 @@ func (f *importFailures) write(w io.Writer) {
 		return cmp.Or(cmp.Compare(f.rest[b], f.rest[a]), cmp.Compare(a, b))
 	})
 	for _, k := range kinds {
-		fmt.Fprintf(w, "%d more records not imported: %s\n", f.rest[k], k)
+		fmt.Fprintf(w, "%d more %s not imported: %s\n", f.rest[k], plural(f.rest[k], "record", "records"), k)
 	}
 }
 
@@ -71,7 +71,7 @@ func (f *importFailures) write(w io.Writer) {
 // are named (the first maxNamed of them if there are more).
 func (f *importFailures) summary() string {
 	if f.total > len(f.named) {
-		return fmt.Sprintf("%d records could not be imported (the first %d named above)", f.total, len(f.named))
+		return fmt.Sprintf("%s could not be imported (the first %d named above)", count(f.total, "record"), len(f.named))
 	}
-	return fmt.Sprintf("%d records could not be imported (named above)", f.total)
+	return fmt.Sprintf("%s could not be imported (named above)", count(f.total, "record"))
 }

@@ -192,7 +192,7 @@ func TestWARCImportRefusesBrotliBomb(t *testing.T) {
 	dst := t.TempDir()
 	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, file)
 	if code != exitError || !strings.Contains(errOut, "record 1 at offset 0") || !strings.Contains(errOut, fmt.Sprintf("br: decoded payload longer than %d bytes", importMaxBlock)) ||
-		!strings.Contains(errOut, "imported 1 versions") {
+		!strings.Contains(errOut, "imported 1 version;") {
 		t.Errorf("import: exit %d\n%s", code, errOut)
 	}
 	if got := dump(t, dst); len(got) != 1 || len(got["http://example.com/a"]) != 1 {
@@ -217,7 +217,7 @@ func TestWARCImportTruncatedFile(t *testing.T) {
 	}
 	dst := t.TempDir()
 	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, file)
-	if code != exitError || !strings.Contains(errOut, "imported 1 versions") || !strings.Contains(errOut, "record 2 at offset") {
+	if code != exitError || !strings.Contains(errOut, "imported 1 version;") || !strings.Contains(errOut, "record 2 at offset") {
 		t.Errorf("exit %d:\n%s", code, errOut)
 	}
 	if got := dump(t, dst); len(got) != 1 || len(got["http://example.com/a"]) != 1 {
@@ -265,7 +265,7 @@ func TestWARCImportRefusesCredentials(t *testing.T) {
 		foreignRecord{typ: warc.TypeResponse, uri: "http://user:secret@example.com/private", date: "2026-01-01T00:00:00Z", block: page},
 		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/public", date: "2026-01-01T00:00:00Z", block: page}))
 	if code != exitError || !strings.Contains(errOut, "record 1 at offset 0") || !strings.Contains(errOut, "credentials") ||
-		!strings.Contains(errOut, "user:xxxxx@example.com") || strings.Contains(errOut, "secret") || !strings.Contains(errOut, "imported 1 versions") {
+		!strings.Contains(errOut, "user:xxxxx@example.com") || strings.Contains(errOut, "secret") || !strings.Contains(errOut, "imported 1 version;") {
 		t.Errorf("import: exit %d\n%s", code, errOut)
 	}
 	for url := range dump(t, dst) {
@@ -372,7 +372,7 @@ func TestWARCImportSkipsHugeRecords(t *testing.T) {
 	)
 	dst := t.TempDir()
 	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, file)
-	if code != exitError || !strings.Contains(errOut, "record 1 at offset 0") || !strings.Contains(errOut, "imported 1 versions") {
+	if code != exitError || !strings.Contains(errOut, "record 1 at offset 0") || !strings.Contains(errOut, "imported 1 version;") {
 		t.Errorf("import: exit %d\n%s", code, errOut)
 	}
 	if got := dump(t, dst); len(got) != 1 || len(got["http://example.com/a"]) != 1 {
@@ -399,7 +399,7 @@ func TestWARCImportRefusesIncompleteRecords(t *testing.T) {
 	dst := t.TempDir()
 	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, file)
 	if code != exitError || !strings.Contains(errOut, "record 1 at offset") || !strings.Contains(errOut, "truncated") ||
-		!strings.Contains(errOut, "record 2 at offset") || !strings.Contains(errOut, "segment") || !strings.Contains(errOut, "imported 1 versions") {
+		!strings.Contains(errOut, "record 2 at offset") || !strings.Contains(errOut, "segment") || !strings.Contains(errOut, "imported 1 version;") {
 		t.Errorf("import: exit %d\n%s", code, errOut)
 	}
 	if got := dump(t, dst); len(got) != 1 || len(got["http://example.com/c"]) != 1 {
@@ -420,7 +420,7 @@ func TestWARCImportResponseWithoutContentType(t *testing.T) {
 	)
 	dst := t.TempDir()
 	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, file)
-	if code != exitOK || !strings.Contains(errOut, "imported 1 versions; skipped 1 records") {
+	if code != exitOK || !strings.Contains(errOut, "imported 1 version; skipped 1 record") {
 		t.Errorf("import: exit %d\n%s", code, errOut)
 	}
 	if got := dump(t, dst); len(got) != 1 || len(got["http://example.com/a"]) != 1 {

@@ -77,7 +77,7 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 			fmt.Fprintf(log, "%s\n", im.failures.summary())
 		}
 		if im.stale > 0 {
-			fmt.Fprintf(log, "skipped %d records no newer than the history the store holds of their URL (imported before, or out of order)\n", im.stale)
+			fmt.Fprintf(log, "skipped %s no newer than the history the store holds of %s URL (imported before, or out of order)\n", count(im.stale, "record"), plural(im.stale, "its", "their"))
 		}
 	}()
 	sp, err := newSpool()

@@ -54,7 +54,7 @@ func TestWARCImportResourceRecords(t *testing.T) {
 			dst := t.TempDir()
 			_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, file)
 			if code != exitError || !strings.Contains(errOut, "record 4 at offset") || !strings.Contains(errOut, "no WARC-Target-URI") ||
-				!strings.Contains(errOut, "imported 5 versions; skipped 1 records") || !strings.Contains(errOut, "1 records could not be imported") ||
+				!strings.Contains(errOut, "imported 5 versions; skipped 1 record") || !strings.Contains(errOut, "1 record could not be imported") ||
 				gz != strings.Contains(errOut, "gzip member at byte") {
 				t.Errorf("import: exit %d\n%s", code, errOut)
 			}
@@ -122,7 +122,7 @@ func TestWARCExportImportResourceRecords(t *testing.T) {
 		t.Fatalf("import: exit %d\n%s", code, errOut)
 	}
 	out, errOut, code := runCmd(t, nil, "export", "warc", "--all", "--data", src)
-	if code != exitOK || !strings.Contains(errOut, "exported 2 responses and 1 revisits of 2 resources") {
+	if code != exitOK || !strings.Contains(errOut, "exported 2 responses and 1 revisit of 2 resources") {
 		t.Fatalf("export: exit %d\n%s", code, errOut)
 	}
 	r, err := warc.NewReader(strings.NewReader(out))
@@ -188,7 +188,7 @@ func TestWARCImportResourceOfHTTPMessage(t *testing.T) {
 	)
 	dst := t.TempDir()
 	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, file)
-	if code != exitOK || !strings.Contains(errOut, "imported 3 versions; skipped 1 records") {
+	if code != exitOK || !strings.Contains(errOut, "imported 3 versions; skipped 1 record") {
 		t.Errorf("import: exit %d\n%s", code, errOut)
 	}
 	got := dump(t, dst)

@@ -111,7 +111,7 @@ func TestWARCExportImportRoundTrip(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("export: %d %s", code, errOut)
 	}
-	if !strings.Contains(errOut, "exported 5 responses and 1 revisits of 3 resources (1 failed fetches") {
+	if !strings.Contains(errOut, "exported 5 responses and 1 revisit of 3 resources (1 failed fetch has") {
 		t.Errorf("export summary: %s", errOut)
 	}
 	// The file is WARC 1.1 with the record types expected.
@@ -204,7 +204,7 @@ func TestWARCExportOneResourceSince(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("export: %d %s", code, errOut)
 	}
-	if !strings.Contains(errOut, "exported 1 responses and 0 revisits of 1 resources") {
+	if !strings.Contains(errOut, "exported 1 response and 0 revisits of 1 resource") {
 		t.Errorf("summary %s", errOut)
 	}
 	if len(out) == 0 {
@@ -270,7 +270,7 @@ func TestWARCImportRevisitOfImported(t *testing.T) {
 	put(t0)
 	transfer()
 	put(t0.Add(time.Hour)) // the same body: exported as a revisit of the first
-	if errOut := transfer(); !strings.Contains(errOut, "imported 1 versions") {
+	if errOut := transfer(); !strings.Contains(errOut, "imported 1 version;") {
 		t.Errorf("second import: %s", errOut)
 	}
 	if got := len(dump(t, dst)["http://example.com/a"]); got != 2 {
@@ -312,7 +312,7 @@ func TestWARCImportIDN(t *testing.T) {
 	// import fails once the others are in.
 	_, errOut, code := runCmd(t, []byte(file), "import", "warc", "--no-verify", "--data", dst, "-")
 	if code != exitError || !strings.Contains(errOut, "imported 2 versions") || !strings.Contains(errOut, "record 2 at offset") ||
-		!strings.Contains(errOut, "-bücher.example") || !strings.Contains(errOut, "1 records could not be imported") {
+		!strings.Contains(errOut, "-bücher.example") || !strings.Contains(errOut, "1 record could not be imported") {
 		t.Fatalf("import: %d %s", code, errOut)
 	}
 	got := dump(t, dst)["http://xn--bcher-kva.example/a"]
@@ -331,7 +331,7 @@ func TestWARCImportIDN(t *testing.T) {
 	// scheme or spaces around it too.
 	for _, u := range []string{"http://Bücher.example/a", "http://b%C3%BCcher.example/a", "HTTP://Bücher.example/a", " http://bücher.example/a "} {
 		out, errOut, code := runCmd(t, nil, "export", "warc", "--resource", u, "--data", dst)
-		if code != exitOK || !strings.Contains(errOut, "exported 1 responses and 0 revisits of 1 resources") || len(out) == 0 {
+		if code != exitOK || !strings.Contains(errOut, "exported 1 response and 0 revisits of 1 resource") || len(out) == 0 {
 			t.Errorf("export --resource %s: %d %s", u, code, errOut)
 		}
 	}

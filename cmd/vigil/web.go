@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
@@ -45,6 +47,22 @@ func writeAdminPassword(dataDir, email, password string) (string, error) {
 	return path, os.Chmod(path, 0o600) // in case the file was there with wider rights
 }
 
+// removeAdminPassword removes the data directory's admin password file if
+// it holds the password of the admin email, which was then replaced.
+func removeAdminPassword(dataDir, email string) error {
+	path := filepath.Join(dataDir, adminPasswordFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	if first, _, _ := strings.Cut(string(b), "\n"); first != email {
+		return nil // another account's
+	}
+	return os.Remove(path)
+}
+
 // isTerminal reports whether f is a terminal.
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
@@ -58,9 +76,16 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	generated, err := web.EnsureAdmin(ctx, d.store, email, os.Getenv("VIGIL_ADMIN_PASSWORD"))
+	password := os.Getenv("VIGIL_ADMIN_PASSWORD")
+	generated, err := web.EnsureAdmin(ctx, d.store, email, password)
 	if err != nil {
 		d.logger.Error("admin account", "err", err)
+	} else if password != "" {
+		// The password file of a first start holds a password that
+		// VIGIL_ADMIN_PASSWORD has replaced.
+		if err := removeAdminPassword(d.dataDir, strings.ToLower(email)); err != nil {
+			d.logger.Warn("the admin password file holds a password replaced by VIGIL_ADMIN_PASSWORD: delete it", "err", err)
+		}
 	} else if generated != "" {
 		// Shown once: the next start finds the account with its password.
 		// On a terminal it is printed; otherwise (a service manager's

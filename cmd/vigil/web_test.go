@@ -17,6 +17,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -859,6 +860,28 @@ func TestWebAdminPasswordPrinted(t *testing.T) {
 	d := startDaemon(t, dir)
 	if _, status := signIn(t, "http://"+d.addr, pw); status != http.StatusSeeOther {
 		t.Errorf("sign in with the printed password: %d", status)
+	}
+}
+
+// TestWebAdminPasswordFileReplaced: a start with VIGIL_ADMIN_PASSWORD sets
+// the admin's password, and removes the admin-password file of the first
+// start, whose password no longer signs in; the file stayed, holding it.
+func TestWebAdminPasswordFileReplaced(t *testing.T) {
+	t.Setenv("VIGIL_ADMIN_PASSWORD", "")
+	dir := t.TempDir()
+	serveOutput(t, dir)
+	file := filepath.Join(dir, adminPasswordFile)
+	if _, err := os.Stat(file); err != nil {
+		t.Fatalf("the first start wrote no password file: %v", err)
+	}
+	t.Setenv("VIGIL_ADMIN_PASSWORD", "a-new-password-for-the-admin")
+	serveOutput(t, dir)
+	if b, err := os.ReadFile(file); err == nil {
+		t.Errorf("the password file stays after VIGIL_ADMIN_PASSWORD replaced its password: %q", b)
+	}
+	d := startDaemon(t, dir)
+	if _, status := signIn(t, "http://"+d.addr, "a-new-password-for-the-admin"); status != http.StatusSeeOther {
+		t.Errorf("sign in with VIGIL_ADMIN_PASSWORD: %d", status)
 	}
 }
 

@@ -213,6 +213,16 @@ func (f *inFlight) leases() []vigil.SentinelLease {
 	return out
 }
 
+// Checking reports whether a check of the sentinel id is in flight in this
+// monitor, from its claim to the commit of its record: its stored
+// NextCheck is then the claim's lease, not when it is due (another
+// monitor on a shared store has claims of its own, not known here).
+func (m *Monitor) Checking(id int64) bool {
+	m.flight.mu.Lock()
+	defer m.flight.mu.Unlock()
+	return m.flight.busy[id]
+}
+
 // takeReady returns the sentinels whose wait is over.
 func (f *inFlight) takeReady() []*vigil.Sentinel {
 	f.mu.Lock()

@@ -30,12 +30,15 @@ type sentinelRow struct {
 	// Starts is the start of a sentinel that has not started, zero
 	// otherwise: it is not checked before.
 	Starts time.Time
+	// Checking is set while the monitor checks the sentinel (see
+	// Server.Checking): its NextCheck is the claim's end, not shown.
+	Checking bool
 }
 
 // sentinelRow returns the row of a sentinel whose lifespan phase is
 // lifespan (see sentinelViews, which reads many at once).
 func (s *Server) sentinelRow(ctx context.Context, sen *vigil.Sentinel, lifespan string) (*sentinelRow, error) {
-	row := &sentinelRow{Sentinel: sen, Lifespan: lifespan}
+	row := &sentinelRow{Sentinel: sen, Lifespan: lifespan, Checking: s.Checking != nil && s.Checking(sen.ID)}
 	var c spec.Checked
 	if json.Unmarshal(sen.Spec, &c) == nil {
 		row.URLs = c.URLs

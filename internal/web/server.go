@@ -76,6 +76,11 @@ type Server struct {
 	// ended) the monitor last recorded for each of the sentinels ids, by
 	// id; cmd/vigil reads it from the monitor's state.
 	Lifespans func(ctx context.Context, ids []int64) (map[int64]string, error)
+	// Checking, if not nil, reports whether the monitor is checking a
+	// sentinel now: its stored NextCheck is then the end of the check's
+	// claim (vigil.SentinelStore.ClaimDueSentinels), no schedule to show.
+	// cmd/vigil asks the daemon's monitor.
+	Checking func(id int64) bool
 	// ReadAsTextBudget bounds the bytes of bodies one request parses to
 	// learn why versions are read as text (DefaultReadAsTextBudget if 0).
 	ReadAsTextBudget int64

@@ -131,6 +131,9 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 		PublicMetrics: d.publicMetrics,
 		SecureCookies: d.secureCookies || servedOverTLS(d.baseURL),
 	}
+	if d.monitor != nil {
+		s.Checking = d.monitor.Checking
+	}
 	s.Register(mux)
 }
 

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestWebBeingChecked: while the daemon checks a sentinel (here its page
+// answers slowly), the dashboard says so instead of showing the end of the
+// check's claim, 5 minutes on, as its next check: a sentinel just made
+// showed "in 5m" though it said Fetch 1 minute.
+func TestWebBeingChecked(t *testing.T) {
+	release := make(chan struct{})
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<p>hello</p>"))
+	}))
+	t.Cleanup(page.Close)
+	t.Cleanup(func() { close(release) })
+	d := startWebDaemon(t)
+	s, status := signIn(t, d.base, testAdminPassword)
+	if status != http.StatusSeeOther {
+		t.Fatalf("sign in: %d", status)
+	}
+	src := "Create Sentinel slow Using " + page.URL + "/ Monitor any change Fetch 1 minute"
+	if code, body := s.post("/sentinels", url.Values{"csrf": {s.csrf()}, "source": {src}}); code != http.StatusOK {
+		t.Fatalf("create: %d %s", code, body)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		body := s.get("/sentinels/1")
+		if strings.Contains(body, "being checked") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the sentinel page never says it is being checked:\n%s", body)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if body := s.get("/sentinels"); !strings.Contains(body, "being checked") || strings.Contains(body, "in 4m") {
+		t.Errorf("the sentinels list does not say it is being checked:\n%s", body)
+	}
+}

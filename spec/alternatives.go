@@ -18,10 +18,12 @@ func (c *Checked) Alternatives() [][]int {
 		return c.Requires
 	}
 	// By normal form: a sentinel stored before NormalizeURL added the "/"
-	// of an empty path keeps "http://a.example" in URLs.
+	// of an empty path keeps "http://a.example" in URLs. Not strict: a URL
+	// stored before a later rule refused it (a host DNS refuses, a port
+	// out of range) is one of its pages all the same (see normalizeURL).
 	index := make(map[string]int, len(c.URLs))
 	for i, u := range c.URLs {
-		if n, err := NormalizeURL(u); err == nil {
+		if n, err := normalizeURL(u, false); err == nil {
 			u = n
 		}
 		if _, ok := index[u]; !ok {
@@ -30,12 +32,12 @@ func (c *Checked) Alternatives() [][]int {
 	}
 	w := alternativesWalker{
 		url: func(t *URLTarget) ([][]int, bool) {
-			u, err := NormalizeURL(t.URL)
+			u, err := normalizeURL(t.URL, false)
 			i, ok := index[u]
 			return [][]int{{i}}, err == nil && ok
 		},
 		site: func(t *SiteTarget) ([][]int, bool) {
-			u, err := NormalizeURL(t.URL)
+			u, err := normalizeURL(t.URL, false)
 			i, ok := index[u]
 			return [][]int{{i}}, err == nil && ok
 		},

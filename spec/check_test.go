@@ -787,6 +787,28 @@ func TestEmptyValueColumn(t *testing.T) {
 	}
 }
 
+// TestStoredAlternativesUnderLaterRules: a sentinel stored before Requires
+// existed, with an AND over a URL a later rule refuses (a host DNS
+// refuses, a port out of range), has its alternatives derived as before:
+// both pages must change. NormalizeURL, strict, refused the URL, and the
+// sentinel reported when either page changed.
+func TestStoredAlternativesUnderLaterRules(t *testing.T) {
+	for name, a := range map[string]string{
+		"empty label":       "http://a..example/",
+		"two trailing dots": "http://a.example../",
+		"port":              "http://a.example:99999/",
+	} {
+		var c Checked
+		doc := `{"name":"s","using":{"and":[{"url":"` + a + `"},{"url":"http://b.example/"}]},"urls":["` + a + `","http://b.example/"]}`
+		if err := json.Unmarshal([]byte(doc), &c); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := c.Alternatives(); !reflect.DeepEqual(got, [][]int{{0, 1}}) {
+			t.Errorf("%s: alternatives of a stored %s AND b: %v, want [[0 1]]", name, a, got)
+		}
+	}
+}
+
 // TestSite checks that a site target resolves to Checked.Site, defaults
 // filled in, that a sentinel using one watches the same site, and that
 // both survive the JSON form a store keeps.

@@ -127,7 +127,11 @@ const (
 // brackets) and a URL without a host pass; u is not changed.
 //
 // NormalizeURL holds a URL to the same rules. ASCIIHost does not: a link
-// or a redirect to such a host is kept, and its fetch fails.
+// or a redirect to such a host is kept, and its fetch fails. HostKey and
+// vigil.CanonicalURL, which key a host rather than judge it, trim every
+// trailing dot: "a.example..", refused here as a name typed with an empty
+// label, is keyed (and stored, when a link names it) as "a.example", so
+// that the keys of the resources already stored do not change.
 func CheckHostName(u *url.URL) error {
 	ascii := *u
 	if err := ASCIIHost(&ascii); err != nil {

@@ -151,6 +151,14 @@ func TestSiteCrawlIDN(t *testing.T) {
 		!strings.Contains(stderr, `host "-bücher.example"`) {
 		t.Errorf("site crawl of a host IDNA refuses: %d %s; want an error naming the host", code, stderr)
 	}
+	// A name DNS refuses, as start or as scope, is an error naming the
+	// host and what is wrong with it.
+	for _, args := range [][]string{{"http://a..example/"}, {"--scope", "http://a.example../", "http://a.example/"}} {
+		if code, _, stderr := runVigilEnv(t, allowPrivate, append([]string{"site", "crawl"}, args...)...); code != exitError ||
+			!strings.Contains(stderr, `has an empty label`) {
+			t.Errorf("site crawl %q: %d %s; want an error naming the empty label", args, code, stderr)
+		}
+	}
 }
 
 // TestSiteCrawlCredentials: a start URL or scope with credentials,

@@ -11,9 +11,10 @@ import (
 // export warc --resource) as a sentinel's URL and import warc's target URI
 // are read, by spec.NormalizeURL: a host spelt in Unicode or percent-encoded
 // in UTF-8 in its punycode form, so that it names the page they name; a
-// host IDNA refuses, a port out of range and credentials (user:pass@, which
-// a fetch would send and a snapshot would record) refused with an error
-// saying so, its password shown as xxxxx. Unlike a sentinel's URL, its
+// host IDNA refuses or DNS refuses (spec.CheckHostName: an empty label, a
+// label or a name too long), a port out of range and credentials
+// (user:pass@, which a fetch would send and a snapshot would record)
+// refused with an error saying so, its password shown as xxxxx. Unlike a sentinel's URL, its
 // scheme is asked for: "docs/" is no host named docs. NormalizeURL judges
 // it first, so that one written without its scheme but with credentials
 // is refused for them, not quoted with its password.

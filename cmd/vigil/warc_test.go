@@ -306,13 +306,14 @@ func TestWARCImportIDN(t *testing.T) {
 			"\r\n\r\n" + block + "\r\n\r\n"
 	}
 	file := record("http://bücher.example/a", "<p>books</p>") + record("http://-bücher.example/a", "<p>refused</p>") +
-		record("http://b%C3%BCcher.example/b", "<p>encoded</p>")
+		record("http://b%C3%BCcher.example/b", "<p>encoded</p>") + record("http://bücher.example../c", "<p>two dots</p>")
 	dst := t.TempDir()
-	// The host IDNA refuses is a record not imported, named, and the
-	// import fails once the others are in.
+	// The host IDNA refuses, and one DNS refuses, are records not
+	// imported, named, and the import fails once the others are in.
 	_, errOut, code := runCmd(t, []byte(file), "import", "warc", "--no-verify", "--data", dst, "-")
 	if code != exitError || !strings.Contains(errOut, "imported 2 versions") || !strings.Contains(errOut, "record 2 at offset") ||
-		!strings.Contains(errOut, "-bücher.example") || !strings.Contains(errOut, "1 record could not be imported") {
+		!strings.Contains(errOut, "-bücher.example") || !strings.Contains(errOut, `record 4 at offset`) ||
+		!strings.Contains(errOut, `host "bücher.example.." has an empty label; not imported`) || !strings.Contains(errOut, "2 records could not be imported") {
 		t.Fatalf("import: %d %s", code, errOut)
 	}
 	got := dump(t, dst)["http://xn--bcher-kva.example/a"]
@@ -329,7 +330,7 @@ func TestWARCImportIDN(t *testing.T) {
 	// it: it was refused, "host must be ASCII (punycode)"; and read as
 	// import warc reads a target URI (spec.NormalizeURL), an upper-case
 	// scheme or spaces around it too.
-	for _, u := range []string{"http://Bücher.example/a", "http://b%C3%BCcher.example/a", "HTTP://Bücher.example/a", " http://bücher.example/a "} {
+	for _, u := range []string{"http://Bücher.example/a", "http://b%C3%BCcher.example/a", "HTTP://Bücher.example/a", " http://bücher.example/a ", "http://bücher.example./a"} {
 		out, errOut, code := runCmd(t, nil, "export", "warc", "--resource", u, "--data", dst)
 		if code != exitOK || !strings.Contains(errOut, "exported 1 response and 0 revisits of 1 resource") || len(out) == 0 {
 			t.Errorf("export --resource %s: %d %s", u, code, errOut)
@@ -340,5 +341,10 @@ func TestWARCImportIDN(t *testing.T) {
 	if _, errOut, code := runCmd(t, nil, "export", "warc", "--resource", "http://user:pass@bücher.example/a", "--data", dst); code != exitError ||
 		!strings.Contains(errOut, "credentials") {
 		t.Errorf("export --resource with credentials: %d %s", code, errOut)
+	}
+	// A host DNS refuses, two trailing dots, is refused, naming it.
+	if _, errOut, code := runCmd(t, nil, "export", "warc", "--resource", "http://bücher.example../a", "--data", dst); code != exitError ||
+		!strings.Contains(errOut, `host "bücher.example.." has an empty label`) {
+		t.Errorf("export --resource of a host DNS refuses: %d %s", code, errOut)
 	}
 }

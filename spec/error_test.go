@@ -194,6 +194,9 @@ func TestTooManyErrors(t *testing.T) {
 			// The list's own message counts the errors it holds, or
 			// says there are more when it was cut.
 			others := fmt.Sprintf("(and %d more errors)", len(list)-1)
+			if len(list) == 2 {
+				others = "(and 1 more error)"
+			}
 			if strings.HasSuffix(tc.last, TooManyErrors) {
 				others = fmt.Sprintf("(and more than %d other errors)", len(list)-2)
 			}
@@ -349,5 +352,24 @@ func TestShortQuotationOfCode(t *testing.T) {
 				t.Errorf("error %v, want it to hold %s", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestErrorListMessageCounts: a list's message counts the errors after
+// the first in the singular when there is one: "(and 1 more error)", where
+// it said "(and 1 more errors)".
+func TestErrorListMessageCounts(t *testing.T) {
+	e := func(line int) *Error { return &Error{Pos: Position{Line: line, Column: 1}, Msg: "bad"} }
+	for _, tc := range []struct {
+		list ErrorList
+		want string
+	}{
+		{ErrorList{e(1)}, "1:1: bad"},
+		{ErrorList{e(1), e(2)}, "1:1: bad (and 1 more error)"},
+		{ErrorList{e(1), e(2), e(3)}, "1:1: bad (and 2 more errors)"},
+	} {
+		if got := tc.list.Error(); got != tc.want {
+			t.Errorf("%d errors: %q, want %q", len(tc.list), got, tc.want)
+		}
 	}
 }

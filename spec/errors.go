@@ -193,6 +193,9 @@ func (l ErrorList) Error() string {
 	if l[len(l)-1].Msg == TooManyErrors {
 		return fmt.Sprintf("%s (and more than %d other errors)", l[0], len(l)-2)
 	}
+	if len(l) == 2 {
+		return fmt.Sprintf("%s (and 1 more error)", l[0])
+	}
 	return fmt.Sprintf("%s (and %d more errors)", l[0], len(l)-1)
 }
 

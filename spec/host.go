@@ -159,7 +159,11 @@ func checkDNSName(u *url.URL, name string) error {
 		case label == "":
 			return fmt.Errorf("host %s has an empty label", quote(name))
 		case len(label) > maxHostLabel:
-			return fmt.Errorf("host %s has a label of %d bytes%s: DNS takes at most %d", quote(name), len(label), form, maxHostLabel)
+			in := form // an ASCII label of a Unicode name is as written
+			if !strings.HasPrefix(label, "xn--") {
+				in = ""
+			}
+			return fmt.Errorf("host %s has a label of %d bytes%s: DNS takes at most %d", quote(name), len(label), in, maxHostLabel)
 		}
 		if !more {
 			break

@@ -213,6 +213,8 @@ func TestHostNameDNSRules(t *testing.T) {
 		{name: "full-width dots", in: "http://bücher\uff0e\uff0eexample/", err: "host \"bücher\uff0e\uff0eexample\" has an empty label"},
 		{name: "label of 64 bytes", in: "http://" + label("a", 64) + ".example/", err: `has a label of 64 bytes: DNS takes at most 63`},
 		{name: "label of 63 bytes", in: "http://" + label("a", 63) + ".example/", want: "http://" + label("a", 63) + ".example/"},
+		// An ASCII label of a Unicode name is measured as it is written.
+		{name: "ASCII label of a Unicode name", in: "http://bücher." + label("a", 64) + ".example/", err: `has a label of 64 bytes: DNS takes at most 63`},
 		{name: "Unicode label long in punycode", in: "http://" + longU + ".example/", err: `has a label of 66 bytes in punycode: DNS takes at most 63`},
 		{name: "name of 254 bytes", in: "http://" + name253 + "d/", err: `is 254 bytes long: DNS takes at most 253`},
 		{name: "name of 253 bytes", in: "http://" + name253 + "/", want: "http://" + name253 + "/"},

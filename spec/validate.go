@@ -903,6 +903,9 @@ func validateContact(kind ContactKind, address string, strict bool) error {
 		if err := checkPort(u); err != nil && strict {
 			return fmt.Errorf("invalid webhook URL %s: %v", quote(address), err)
 		}
+		if err := CheckHostName(u); err != nil && strict {
+			return fmt.Errorf("invalid webhook URL %s: %v", quote(address), err)
+		}
 	case Chat:
 		scheme, rest, ok := strings.Cut(address, "://")
 		if !ok || !IsChatScheme(strings.ToLower(scheme)) {

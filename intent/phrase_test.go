@@ -1,6 +1,13 @@
 package intent
 
-import "testing"
+import (
+	"html"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/tree"
+)
 
 // TestPhraseWithinBlocks: in HTML a phrase is found within a block of
 // text, read across the inline elements that split it (<b>sold</b> out),
@@ -87,5 +94,48 @@ func TestPhraseUpdateTexts(t *testing.T) {
 		if c := r.Changes[0]; c.Old != tc.wantOld || c.New != tc.wantNew {
 			t.Errorf("%s -> %s: update %q -> %q, want %q -> %q", tc.old, tc.new, c.Old, c.New, tc.wantOld, tc.wantNew)
 		}
+	}
+}
+
+// TestPhraseAcrossLinesOfAPre: a page read as its source text holds it in
+// a <pre>, as one text node or as one a line (the warehouse's reading); a
+// phrase, a regular expression or the words across a line break are found
+// the same either way, the sibling texts of the <pre> read as one.
+func TestPhraseAcrossLinesOfAPre(t *testing.T) {
+	const (
+		old = "Changelog\nv1.2: tickets on sale\n"
+		new = "Changelog\nv1.3: tickets sold\nout, more soon\n"
+	)
+	page := func(text string, lines bool) *tree.Document {
+		d := parseDoc(t, "<!DOCTYPE html><html><head></head><body><pre>\n"+html.EscapeString(text)+"</pre></body></html>")
+		pre := d.Root.Children[1].Children[0]
+		if lines {
+			var kids []*tree.Node
+			for _, line := range strings.SplitAfter(pre.Children[0].Value, "\n") {
+				if line != "" {
+					kids = append(kids, &tree.Node{Kind: tree.Text, Value: line, Parent: pre})
+				}
+			}
+			pre.Children = kids
+		}
+		return d
+	}
+	for _, clause := range []string{`phrase {"sold out"}`, `regular expression {"sold\\s+out"}`, `keywords {"sold", "out"}`, `all words`} {
+		t.Run(clause, func(t *testing.T) {
+			var got [2][]string
+			for k, lines := range []bool{false, true} {
+				r, err := NewPair(page(old, lines), page(new, lines), nil, nil).Evaluate(monitor(t, clause))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !r.Matched {
+					t.Errorf("one text a line %v: no change reported", lines)
+				}
+				got[k] = briefs(r.Changes)
+			}
+			if !slices.Equal(got[0], got[1]) {
+				t.Errorf("changes %q as one text, %q as one text a line", got[0], got[1])
+			}
+		})
 	}
 }

@@ -36,7 +36,9 @@
 //     not parse as HTML or XML (nested deeper than the HTML parser takes,
 //     XML served as XML that is not well-formed) is read as its source
 //     text, in a <pre>, so that every change the monitor reports can be
-//     shown. Why (the parse error) is recorded with the version
+//     shown, as is a body served as text that is not markup (text/plain,
+//     JSON); the <pre> holds one text node a line (runs of lines past
+//     65,536 lines), so that a change of one line is one update. Why (the parse error) is recorded with the version
 //     (vigil.Version.ReadAsText), so that a list of versions tells those
 //     read as text without reading their bodies: by a caller that reads
 //     the body after storing it (RecordReadAsText: the monitor, comparing

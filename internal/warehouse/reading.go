@@ -26,8 +26,9 @@ import (
 //	3: until a fragment beginning with an HTML element (<strong>, <td>...) served as text/html was read as HTML.
 //	4: until a body that does not parse (nested past the HTML parser's limit, XML that is not well-formed) was read as its source (sourceDocument).
 //	5: until XHTML read as XML kept the white space of its pre, textarea, script and style as HTML does.
-//	6: since.
-const treeReading = 6
+//	6: until a body read as its source was one text node, not one a line (splitLines), and one served as text (text/plain, JSON) was read as HTML.
+//	7: since.
+const treeReading = 7
 
 // treeStampPrefix starts the stamp of a stored tree delta; the reading
 // number and a newline follow. A compressed delta never starts with a NUL.
@@ -42,7 +43,10 @@ const treeStampPrefix = "\x00vigil tree reading "
 // past the HTML parser's limit, XML served as XML that is not
 // well-formed, a charset no one knows) is read as its source, the text of
 // a <pre> (sourceDocument), so that every version has a tree to compare
-// and show. The error is for a body larger than the parsers take
+// and show; so is a body served as text that is not markup (text/plain,
+// JSON, CSS...: servedAsText), as a browser shows it. The text of the
+// <pre> is one text node a line, so that a change of one line is a
+// change of one node. The error is for a body larger than the parsers take
 // (markup.ErrTooLarge). A caller that hands Put a delta (Fetch.Delta)
 // reads the older version with it, so that the delta fits Document's
 // tree.
@@ -58,6 +62,13 @@ func ParseBody(body []byte, charset, contentType string) (*tree.Document, error)
 // version's tree is its source text (a crawled page without links, a
 // diff of text).
 func ReadBody(body []byte, charset, contentType string) (doc *tree.Document, readAsText, err error) {
+	if servedAsText(contentType) {
+		if int64(len(body)) > markup.DefaultMaxBytes {
+			return nil, nil, fmt.Errorf("markup: input larger than the limit of %d bytes (Options.MaxBytes): %w", markup.DefaultMaxBytes, markup.ErrTooLarge)
+		}
+		doc, err = sourceDocument(body, charset)
+		return doc, nil, err
+	}
 	doc, _, err = markup.ParseBytes(body, &markup.Options{Charset: charset, MediaType: contentType})
 	if err == nil || errors.Is(err, markup.ErrTooLarge) {
 		return doc, nil, err
@@ -79,10 +90,27 @@ func ReadAsTextReason(readAsText error) string {
 	return strings.TrimPrefix(readAsText.Error(), "markup: ")
 }
 
+// servedAsText reports whether a media type, or a Content-Type value, is
+// one of text that is not markup (text/plain, JSON, CSS, JavaScript,
+// CSV, Markdown): a body served so is read as its source
+// (sourceDocument), as a browser shows it, and not as HTML, which would
+// collapse its lines into one text and read "<x>" in it as a tag.
+func servedAsText(mediaType string) bool {
+	t, _, _ := strings.Cut(mediaType, ";")
+	t = strings.ToLower(strings.TrimSpace(t))
+	switch t {
+	case "text/plain", "text/markdown", "text/x-markdown", "text/csv", "text/css", "text/javascript",
+		"application/javascript", "application/json", "application/x-ndjson":
+		return true
+	}
+	return strings.HasPrefix(t, "application/") && strings.HasSuffix(t, "+json")
+}
+
 // sourceDocument is the tree of a body read as its source: an HTML page
 // whose body holds a <pre> with the body's text, decoded from charset if
 // it names one, else as the HTML parser tells the charset of a page. The
-// text is the whole body, white space kept.
+// text is the whole body, white space kept, one text node a line
+// (splitLines), so that a change of one line is a change of one node.
 func sourceDocument(body []byte, charset string) (*tree.Document, error) {
 	const head, tail = "<!DOCTYPE html><html><body><pre>\n", "</pre></body></html>"
 	// The page is written once, into a buffer of its exact size: a body of
@@ -116,7 +144,122 @@ func sourceDocument(body []byte, charset string) (*tree.Document, error) {
 		opt.Charset = "" // a charset no one knows: as the parser tells
 		doc, err = markup.ParseHTMLBytes(page, opt)
 	}
-	return doc, err
+	if err != nil {
+		return nil, err
+	}
+	if pre := sourcePre(doc); pre != nil {
+		splitLines(pre)
+	}
+	return doc, nil
+}
+
+// sourcePre returns the <pre> of a page sourceDocument wrote, or nil if
+// the parse made something else of it.
+func sourcePre(doc *tree.Document) *tree.Node {
+	if doc.Root == nil || len(doc.Root.Children) != 2 {
+		return nil
+	}
+	body := doc.Root.Children[1]
+	if body.Kind != tree.Element || body.Name != "body" || len(body.Children) != 1 {
+		return nil
+	}
+	if pre := body.Children[0]; pre.Kind == tree.Element && pre.Name == "pre" {
+		return pre
+	}
+	return nil
+}
+
+// maxSourceNodes bounds the text nodes splitLines makes of one text: a
+// log of millions of lines would otherwise be millions of nodes, each
+// some hundred bytes and each a node for the tree differ to match.
+const maxSourceNodes = 1 << 16
+
+// splitLines replaces the one text node of pre by one text node a line,
+// each with the newline that ends it, so that their texts put together
+// are the text (and share its memory). A text of more lines than
+// maxSourceNodes is cut into runs of lines instead, each ending after a
+// line whose hash has its low bits set (a cut of the content, as rsync
+// cuts a file), with as many bits as keep the expected number of runs at
+// half maxSourceNodes: a line inserted or deleted changes the run it is
+// in, not every run after it. Should the cuts still be too many (the
+// same line, whose hash happens to cut, repeated), every few are joined.
+func splitLines(pre *tree.Node) {
+	if len(pre.Children) != 1 || pre.Children[0].Kind != tree.Text {
+		return
+	}
+	text := pre.Children[0].Value
+	ends := lineEnds(text)
+	if len(ends) <= 1 {
+		return
+	}
+	nodes := make([]tree.Node, len(ends))
+	kids := make([]*tree.Node, len(ends))
+	start := 0
+	for i, end := range ends {
+		nodes[i] = tree.Node{Kind: tree.Text, Value: text[start:end], Parent: pre}
+		kids[i] = &nodes[i]
+		start = end
+	}
+	pre.Children = kids
+}
+
+// lineEnds returns the offsets in text where each of splitLines's nodes
+// ends, the last len(text).
+func lineEnds(text string) []int {
+	lines := strings.Count(text, "\n")
+	if !strings.HasSuffix(text, "\n") {
+		lines++
+	}
+	if lines <= maxSourceNodes {
+		ends := make([]int, 0, lines)
+		for start := 0; start < len(text); {
+			end := len(text)
+			if k := strings.IndexByte(text[start:], '\n'); k >= 0 {
+				end = start + k + 1
+			}
+			ends = append(ends, end)
+			start = end
+		}
+		return ends
+	}
+	mask := uint32(1)
+	for lines/int(mask+1) > maxSourceNodes/2 {
+		mask = mask<<1 | 1
+	}
+	ends := make([]int, 0, lines/int(mask+1)+1)
+	for start := 0; start < len(text); {
+		end := len(text)
+		if k := strings.IndexByte(text[start:], '\n'); k >= 0 {
+			end = start + k + 1
+		}
+		if end == len(text) || lineHash(text[start:end])&mask == mask {
+			ends = append(ends, end)
+		}
+		start = end
+	}
+	if len(ends) > maxSourceNodes {
+		every := (len(ends) + maxSourceNodes - 1) / maxSourceNodes
+		kept := ends[:0]
+		for i := every - 1; i < len(ends); i += every {
+			kept = append(kept, ends[i])
+		}
+		if kept[len(kept)-1] != len(text) {
+			kept = append(kept, len(text))
+		}
+		ends = kept
+	}
+	return ends
+}
+
+// lineHash is the 32-bit FNV-1a hash of a line: the same in every
+// process, as the cuts of a stored version must be.
+func lineHash(line string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(line); i++ {
+		h ^= uint32(line[i])
+		h *= 16777619
+	}
+	return h
 }
 
 // htmlEscapes holds what html.EscapeString writes for each byte it

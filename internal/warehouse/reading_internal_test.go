@@ -2,8 +2,10 @@ package warehouse
 
 import (
 	"bytes"
+	"fmt"
 	"html"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/vigil-web/vigil/markup"
@@ -26,11 +28,18 @@ func TestSourceDocumentWritesOnePage(t *testing.T) {
 		runtime.ReadMemStats(&m1)
 		return m1.TotalAlloc - m0.TotalAlloc
 	}
-	want, err := markup.ParseHTMLBytes(page, opt)
+	read := func() (*tree.Document, error) { // the parse, and the text cut in lines
+		doc, err := markup.ParseHTMLBytes(page, opt)
+		if err == nil {
+			splitLines(sourcePre(doc))
+		}
+		return doc, err
+	}
+	want, err := read()
 	if err != nil {
 		t.Fatal(err)
 	}
-	parse := allocated(func() { _, _ = markup.ParseHTMLBytes(page, opt) })
+	parse := allocated(func() { _, _ = read() })
 	var got *tree.Document
 	all := allocated(func() { got, err = sourceDocument(body, "") })
 	if err != nil {
@@ -41,5 +50,104 @@ func TestSourceDocumentWritesOnePage(t *testing.T) {
 	}
 	if diff := documentDiff(got, want); diff != "" {
 		t.Errorf("the source read otherwise than the page escaped by html.EscapeString: %s", diff)
+	}
+}
+
+// TestSplitLines: the text of a body read as its source is one text node a
+// line, each with its newline, up to maxSourceNodes lines; past them, runs
+// of lines cut by content, so that a line inserted in the middle of a long
+// log changes a node or two, not every node after it.
+func TestSplitLines(t *testing.T) {
+	numbered := func(n int, extra string) string {
+		var b strings.Builder
+		for i := range n {
+			if i == n/2 {
+				b.WriteString(extra)
+			}
+			fmt.Fprintf(&b, "%d GET /index.html 200\n", i)
+		}
+		return b.String()
+	}
+	tests := []struct {
+		name     string
+		text     string
+		maxNodes int // 0: one a line
+	}{
+		{"empty", "", 0},
+		{"one line", "a", 0},
+		{"one line and its newline", "a\n", 0},
+		{"lines", "a\n\nb\nc", 0},
+		{"as many lines as nodes", numbered(maxSourceNodes, ""), 0},
+		{"more lines than nodes", numbered(4*maxSourceNodes, ""), maxSourceNodes},
+		{"the same line over and over", strings.Repeat("x\n", 3*maxSourceNodes), maxSourceNodes},
+		{"a line whose hash cuts, over and over", strings.Repeat(cutting(t)+"\n", 3*maxSourceNodes), maxSourceNodes},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pre := split(tt.text)
+			var got strings.Builder
+			for _, n := range pre.Children {
+				if n.Kind != tree.Text || n.Parent != pre || n.Value == "" {
+					t.Fatalf("node %+v in the <pre>, want a text", n)
+				}
+				got.WriteString(n.Value)
+			}
+			if got.String() != tt.text {
+				t.Fatalf("the nodes hold %.60q..., want the text", got.String())
+			}
+			if tt.maxNodes == 0 {
+				want := strings.SplitAfter(tt.text, "\n")
+				if want[len(want)-1] == "" {
+					want = want[:len(want)-1]
+				}
+				if len(pre.Children) != len(want) {
+					t.Errorf("%d nodes, want one a line: %d", len(pre.Children), len(want))
+				}
+			} else if len(pre.Children) > tt.maxNodes {
+				t.Errorf("%d nodes, want at most %d", len(pre.Children), tt.maxNodes)
+			}
+		})
+	}
+	// A line inserted in the middle of a long log changes one run.
+	before, after := split(numbered(4*maxSourceNodes, "")), split(numbered(4*maxSourceNodes, "inserted\n"))
+	values := func(pre *tree.Node) map[string]bool {
+		m := map[string]bool{}
+		for _, n := range pre.Children {
+			m[n.Value] = true
+		}
+		return m
+	}
+	old := values(before)
+	changed := 0
+	for _, n := range after.Children {
+		if !old[n.Value] {
+			changed++
+		}
+	}
+	if changed > 1 {
+		t.Errorf("%d runs of %d changed by one line inserted, want 1", changed, len(after.Children))
+	}
+}
+
+// split returns the <pre> of text read as its source.
+func split(text string) *tree.Node {
+	pre := &tree.Node{Kind: tree.Element, Name: "pre"}
+	if text != "" {
+		pre.Children = []*tree.Node{{Kind: tree.Text, Value: text, Parent: pre}}
+	}
+	splitLines(pre)
+	return pre
+}
+
+// cutting returns a line whose hash cuts a run at any number of bits.
+func cutting(t *testing.T) string {
+	for i := 0; ; i++ {
+		line := fmt.Sprint("line ", i)
+		if lineHash(line+"\n")&0xffff == 0xffff {
+			return line
+		}
+		if i > 1<<24 {
+			t.Fatal("no line found")
+		}
 	}
 }

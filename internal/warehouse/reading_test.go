@@ -59,6 +59,8 @@ func readingInputs(t *testing.T) []struct{ name, contentType, charset, body stri
 		{"an HTML fragment as text/html", "text/html", "", "<strong>Price</strong>"},
 		{"HTML nested past the HTML parser's limit", "text/html", "utf-8", strings.Repeat("<div>", 600) + "a < b" + strings.Repeat("</div>", 600)},
 		{"XML that is not well-formed as application/xml", "application/xml", "", "<r><a>x</r>"},
+		{"XML that is not well-formed, in lines", "application/xml", "", "<r>\n  <a>x</r>\n\nlast"},
+		{"JSON", "application/json", "", "{\n  \"a\": \"<b> & c\",\n  \"d\": [1, 2]\n}\n"},
 		{"a body in an unknown charset", "text/html", "x-no-such-charset", "<p>x</p>"},
 	}...)
 	return in

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,9 +14,11 @@ import (
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/intent"
 	"github.com/vigil-web/vigil/internal/warehouse"
 	"github.com/vigil-web/vigil/internal/zstd"
 	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/spec"
 	"github.com/vigil-web/vigil/tree"
 	"github.com/vigil-web/vigil/treediff"
 )
@@ -211,14 +214,84 @@ func sourceText(doc *tree.Document) string {
 		return ""
 	}
 	body := doc.Root.Children[1]
-	if body.Name != "body" || len(body.Children) != 1 || body.Children[0].Name != "pre" || len(body.Children[0].Children) != 1 {
+	if body.Name != "body" || len(body.Children) != 1 || body.Children[0].Name != "pre" || len(body.Children[0].Children) == 0 {
 		return ""
 	}
-	text := body.Children[0].Children[0]
-	if text.Kind != tree.Text {
-		return ""
+	var text strings.Builder
+	for _, n := range body.Children[0].Children {
+		if n.Kind != tree.Text {
+			return ""
+		}
+		text.WriteString(n.Value)
 	}
-	return text.Value
+	return text.String()
+}
+
+// TestTextPageLineDiff: a page read as its source text, served as text
+// (a changelog, robots.txt, a JSON answer) or not parsing as what it is
+// served as, is one text node a line, so that a change of one line is
+// an update of that line, not of the whole page.
+func TestTextPageLineDiff(t *testing.T) {
+	lines := func(changed string) string {
+		var b strings.Builder
+		for i := range 40 {
+			if i == 17 {
+				b.WriteString(changed)
+			} else {
+				fmt.Fprintf(&b, "line %d: <item> & \"more\"\n", i)
+			}
+		}
+		return b.String()
+	}
+	tests := []struct {
+		name, contentType string
+		old, new          string
+		oldLine, newLine  string
+	}{
+		{"text/plain", "text/plain", lines("v1.2 fixed\n"), lines("v1.3 fixed\n"), "v1.2 fixed\n", "v1.3 fixed\n"},
+		{"application/json", "application/json", "{\n  \"a\": 1,\n  \"b\": \"<x>\"\n}\n", "{\n  \"a\": 2,\n  \"b\": \"<x>\"\n}\n", "  \"a\": 1,\n", "  \"a\": 2,\n"},
+		{"XML that is not well-formed", "application/xml", "<r>\n" + lines("<a>x</a>\n"), "<r>\n" + lines("<a>y</a>\n"), "<a>x</a>\n", "<a>y</a>\n"},
+		{"last line without a newline", "text/plain", "a\nb\nc", "a\nb\nd", "c", "d"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			w, _ := newWarehouse(t, warehouse.Options{TreeDeltas: true})
+			var vs []*vigil.Version
+			for i, body := range []string{tt.old, tt.new} {
+				v, err := w.Put(ctx, &warehouse.Fetch{URL: "http://example.com/changes", FetchedAt: t0.Add(time.Duration(i) * time.Hour),
+					Status: 200, ContentType: tt.contentType, Charset: "utf-8", Body: []byte(body)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				vs = append(vs, v)
+			}
+			for i, want := range []string{tt.old, tt.new} {
+				doc, err := w.Document(ctx, vs[i].ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := sourceText(doc); got != want {
+					t.Fatalf("version %d: source text %q, want the body %q", i+1, got, want)
+				}
+			}
+			d, err := w.Diff(ctx, vs[0].ID, vs[1].ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s := d.Stats(); s.Updates != 1 || s.Inserts+s.Deletes+s.Moves != 0 {
+				t.Fatalf("delta %+v, want one update", s)
+			}
+			var got []string
+			for _, op := range d.Ops {
+				got = append(got, op.Content.Value)
+			}
+			if want := []string{tt.oldLine, tt.newLine}; !slices.Equal(got, want) {
+				t.Errorf("the update replaces %q, want the line %q", got, want)
+			}
+			diffLeads(t, w, vs[0].ID, vs[1].ID)
+		})
+	}
 }
 
 // TestPutRecordsReadAsText: Put records with each version why its body is
@@ -526,4 +599,93 @@ func TestReadAsTextOfVersionDropped(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTextPagePhraseAcrossLines: a phrase across a line break of a page
+// read as its source text, now one text node a line, is found as it was
+// when the page was one text: the lines of the <pre> read as one text.
+func TestTextPagePhraseAcrossLines(t *testing.T) {
+	s, err := spec.ParseSentinel("test", []byte(`Create Sentinel s1 Using http://example.com/ Monitor phrase {"sold out"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ name, contentType, old, new string }{
+		{"text/plain", "text/plain", "Tickets\non sale\n", "Tickets sold\nout, more soon\n"},
+		{"XML that is not well-formed", "application/xml", "<r>\nTickets on sale\n", "<r>\nTickets sold\nout, more soon\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			old, err := warehouse.ParseBody([]byte(tt.old), "utf-8", tt.contentType)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cur, err := warehouse.ParseBody([]byte(tt.new), "utf-8", tt.contentType)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(cur.Root.Children[1].Children[0].Children); n != strings.Count(tt.new, "\n") {
+				t.Fatalf("%d text nodes in the <pre>, want one a line", n)
+			}
+			r, err := intent.NewPair(old, cur, nil, nil).Evaluate(s.Monitor.X)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !r.Matched || len(r.Changes) != 1 {
+				t.Errorf("matched %v with %d changes, want the phrase inserted", r.Matched, len(r.Changes))
+			}
+		})
+	}
+}
+
+// TestStoredDeltaOfOneTextNode: a tree delta stored under the reading
+// before the source text of a page was cut in lines (6), which updates
+// the whole text, is not served: Diff reads both versions as now and
+// gives the update of the one line that changed.
+func TestStoredDeltaOfOneTextNode(t *testing.T) {
+	ctx := context.Background()
+	w, db := newWarehouse(t, warehouse.Options{TreeDeltas: true})
+	const old, new = "<r>\nTickets\non sale\n", "<r>\nTickets\nsold out\n"
+	var vs []*vigil.Version
+	for i, body := range []string{old, new} {
+		v, err := w.Put(ctx, &warehouse.Fetch{URL: "http://example.com/r.xml", FetchedAt: t0.Add(time.Duration(i) * time.Hour),
+			Status: 200, ContentType: "application/xml", Charset: "utf-8", Body: []byte(body)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs = append(vs, v)
+	}
+	oneText := func(body string) *tree.Document { // the tree of reading 6
+		doc, err := warehouse.ParseBody([]byte(body), "utf-8", "application/xml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		pre := doc.Root.Children[1].Children[0]
+		pre.Children = []*tree.Node{{Kind: tree.Text, Value: sourceText(doc), Parent: pre}}
+		return doc
+	}
+	a, b := oneText(old), oneText(new)
+	a.AssignXIDs()
+	d, err := treediff.Diff(a, b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := db.Body(ctx, vs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	legacy, err := warehouse.LegacyTreeDelta(w, delta.Invert(d), []byte(old), []byte(new))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored.TreeDelta = append([]byte(warehouse.TreeStampPrefix+"6\n"), legacy...)
+	if err := db.ReplaceBody(ctx, stored, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := w.Diff(ctx, vs[0].ID, vs[1].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := got.Stats(); s.Updates != 1 || s.Inserts+s.Deletes+s.Moves != 0 || got.Ops[0].Content.Value != "on sale\n" {
+		t.Errorf("delta %+v updating %q, want the update of the line %q", s, got.Ops[0].Content.Value, "on sale\n")
+	}
+	diffLeads(t, w, vs[0].ID, vs[1].ID)
 }

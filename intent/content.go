@@ -291,6 +291,16 @@ func (c *content) transparent(n *tree.Node) bool {
 	return false
 }
 
+// endsLine reports whether raw, the text so far of a run of sibling texts
+// under parent, ends a line of a <pre> in HTML: the next text of the run
+// is a leaf of its own, in the same block (a phrase still spans the line
+// break). A page read as its source text (a text/plain page, a body that
+// does not parse) is a <pre> of one text node a line, so that a change
+// of one line is a change of one leaf, not of the whole page.
+func (c *content) endsLine(parent *tree.Node, raw string) bool {
+	return c.html && parent != nil && parent.Kind == tree.Element && strings.EqualFold(localName(parent.Name), "pre") && strings.HasSuffix(raw, "\n")
+}
+
 // partsText reports whether element n starts and ends a block of text:
 // in HTML, an element that is not inline (markup.IsInline), and never in
 // XML.
@@ -386,6 +396,9 @@ func fromTop[V any](memo map[*tree.Node]V, n *tree.Node, zero V, step func(up V,
 // sig0 is the symtab number of its parent's signature (-1 for none) and
 // group the group holding it.
 //
+// In an HTML <pre>, a run also ends with a text that ends a line
+// (endsLine).
+//
 // A text leaf has brk set when it starts a block of text: it is the first
 // of r, or in HTML the start or the end of an element that is not inline
 // (markup.IsInline: a heading, a paragraph, a cell, a list item, a line
@@ -427,7 +440,7 @@ func (c *content) extract(r *tree.Node, sig0, group int32, groupRoot *tree.Node)
 			}
 			for len(stack) > 0 && n != r && !stack[len(stack)-1].exit {
 				m := stack[len(stack)-1].n
-				if m.Parent != n.Parent || !(m.Kind == tree.Text && !c.skip(m) || c.transparent(m)) {
+				if m.Parent != n.Parent || !(m.Kind == tree.Text && !c.skip(m) || c.transparent(m)) || c.endsLine(n.Parent, raw) {
 					break
 				}
 				stack = stack[:len(stack)-1]

@@ -222,6 +222,10 @@
 //     expressions match block by block too, ^ and $ at each block's ends.
 //     The seed's phrases span XML elements (its example spans Name and
 //     Author), and in XML they still do, within a match of the scope.
+//   - A run of sibling texts is one leaf, but in an HTML <pre> each text
+//     that ends a line ends its leaf: a page read as its source text (one
+//     text node a line) changes by the lines that changed, and a phrase
+//     still spans the lines, which are one block.
 //   - The LCS is exact (dynamic programming filled from the end, skipping
 //     the old element first on ties, the note's tie-break) on small
 //     problems. Sequences of more than a few thousand items are first cut at

@@ -100,7 +100,8 @@ func TestPhraseUpdateTexts(t *testing.T) {
 // TestPhraseAcrossLinesOfAPre: a page read as its source text holds it in
 // a <pre>, as one text node or as one a line (the warehouse's reading); a
 // phrase, a regular expression or the words across a line break are found
-// the same either way, the sibling texts of the <pre> read as one.
+// the same either way (at other positions: a line is a leaf), the lines
+// of the <pre> being one block.
 func TestPhraseAcrossLinesOfAPre(t *testing.T) {
 	const (
 		old = "Changelog\nv1.2: tickets on sale\n"
@@ -122,7 +123,7 @@ func TestPhraseAcrossLinesOfAPre(t *testing.T) {
 	}
 	for _, clause := range []string{`phrase {"sold out"}`, `regular expression {"sold\\s+out"}`, `keywords {"sold", "out"}`, `all words`} {
 		t.Run(clause, func(t *testing.T) {
-			var got [2][]string
+			var got [2]int
 			for k, lines := range []bool{false, true} {
 				r, err := NewPair(page(old, lines), page(new, lines), nil, nil).Evaluate(monitor(t, clause))
 				if err != nil {
@@ -131,11 +132,19 @@ func TestPhraseAcrossLinesOfAPre(t *testing.T) {
 				if !r.Matched {
 					t.Errorf("one text a line %v: no change reported", lines)
 				}
-				got[k] = briefs(r.Changes)
+				got[k] = len(r.Changes)
 			}
-			if !slices.Equal(got[0], got[1]) {
-				t.Errorf("changes %q as one text, %q as one text a line", got[0], got[1])
+			if got[0] != got[1] {
+				t.Errorf("%d changes as one text, %d as one text a line", got[0], got[1])
 			}
 		})
+	}
+	// A line changed is a leaf updated, not the whole text.
+	r, err := NewPair(page(old, true), page(strings.Replace(old, "on sale", "sold out", 1), true), nil, nil).Evaluate(monitor(t, "any change"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := briefs(r.Changes), []string{"update(v1.2: tickets on sale->v1.2: tickets sold out,2,2)"}; !slices.Equal(got, want) {
+		t.Errorf("changes %q, want %q", got, want)
 	}
 }

@@ -62,7 +62,7 @@ func ParseBody(body []byte, charset, contentType string) (*tree.Document, error)
 // version's tree is its source text (a crawled page without links, a
 // diff of text).
 func ReadBody(body []byte, charset, contentType string) (doc *tree.Document, readAsText, err error) {
-	if servedAsText(contentType) {
+	if servedAsText(contentType) && !looksLikeMarkup(body) {
 		if int64(len(body)) > markup.DefaultMaxBytes {
 			return nil, nil, fmt.Errorf("markup: input larger than the limit of %d bytes (Options.MaxBytes): %w", markup.DefaultMaxBytes, markup.ErrTooLarge)
 		}
@@ -91,19 +91,38 @@ func ReadAsTextReason(readAsText error) string {
 }
 
 // servedAsText reports whether a media type, or a Content-Type value, is
-// one of text that is not markup (text/plain, JSON, CSS, JavaScript,
-// CSV, Markdown): a body served so is read as its source
+// one of text that is not markup: text/* but HTML and XML (text/plain,
+// text/css, text/csv, text/markdown...), and JSON and JavaScript, which
+// the fetcher keeps as text too. A body served so is read as its source
 // (sourceDocument), as a browser shows it, and not as HTML, which would
 // collapse its lines into one text and read "<x>" in it as a tag.
 func servedAsText(mediaType string) bool {
 	t, _, _ := strings.Cut(mediaType, ";")
 	t = strings.ToLower(strings.TrimSpace(t))
 	switch t {
-	case "text/plain", "text/markdown", "text/x-markdown", "text/csv", "text/css", "text/javascript",
-		"application/javascript", "application/json", "application/x-ndjson":
+	case "text/html", "text/xml", "text/xsl":
+		return false
+	case "application/json", "application/javascript", "application/x-javascript", "application/x-ndjson":
 		return true
 	}
+	if strings.HasPrefix(t, "text/") {
+		return !strings.HasSuffix(t, "+xml")
+	}
 	return strings.HasPrefix(t, "application/") && strings.HasSuffix(t, "+json")
+}
+
+// looksLikeMarkup reports whether a body served as text is markup all
+// the same, read as it was before text was read as its source: one that
+// begins with "<" after white space and a UTF-8 byte-order mark (an XML
+// file or an HTML page served as text/plain, as raw file hosts serve
+// them), or with a UTF-16 byte-order mark, which the markup parsers
+// decode.
+func looksLikeMarkup(body []byte) bool {
+	if bytes.HasPrefix(body, []byte{0xFE, 0xFF}) || bytes.HasPrefix(body, []byte{0xFF, 0xFE}) {
+		return true
+	}
+	body = bytes.TrimLeft(bytes.TrimPrefix(body, []byte("\xEF\xBB\xBF")), " \t\r\n\f")
+	return len(body) > 0 && body[0] == '<'
 }
 
 // sourceDocument is the tree of a body read as its source: an HTML page

@@ -151,3 +151,51 @@ func cutting(t *testing.T) string {
 		}
 	}
 }
+
+// TestServedAsText: text that is not markup, as the fetcher keeps it, is
+// read as its source; HTML, XML and what is not text are parsed.
+func TestServedAsText(t *testing.T) {
+	for mediaType, want := range map[string]bool{
+		"text/plain":                      true,
+		"text/plain; charset=utf-8":       true,
+		"Text/CSV":                        true,
+		"text/markdown":                   true,
+		"text/css":                        true,
+		"application/json":                true,
+		"application/ld+json":             true,
+		"application/javascript":          true,
+		"text/html":                       false,
+		"text/html; charset=windows-1252": false,
+		"text/xml":                        false,
+		"application/xml":                 false,
+		"application/xhtml+xml":           false,
+		"application/rss+xml":             false,
+		"image/svg+xml":                   false,
+		"":                                false,
+		"application/octet-stream":        false,
+	} {
+		if got := servedAsText(mediaType); got != want {
+			t.Errorf("servedAsText(%q) = %v, want %v", mediaType, got, want)
+		}
+	}
+}
+
+// TestLooksLikeMarkup: a body served as text that begins as markup does is
+// parsed as markup, as before text was read as its source: an XML file or
+// an HTML page served as text/plain by a host of raw files.
+func TestLooksLikeMarkup(t *testing.T) {
+	for body, want := range map[string]bool{
+		"<?xml version=\"1.0\"?><rss/>":   true,
+		"\n  <html><body>x</body></html>": true,
+		"\xEF\xBB\xBF<feed/>":             true,
+		"\xFF\xFE<\x00":                   true,
+		"User-agent: *\nDisallow: /x\n":   false,
+		"{\"a\": \"<b>\"}":                false,
+		"":                                false,
+		"a < b":                           false,
+	} {
+		if got := looksLikeMarkup([]byte(body)); got != want {
+			t.Errorf("looksLikeMarkup(%q) = %v, want %v", body, got, want)
+		}
+	}
+}

@@ -61,6 +61,7 @@ func readingInputs(t *testing.T) []struct{ name, contentType, charset, body stri
 		{"XML that is not well-formed as application/xml", "application/xml", "", "<r><a>x</r>"},
 		{"XML that is not well-formed, in lines", "application/xml", "", "<r>\n  <a>x</r>\n\nlast"},
 		{"JSON", "application/json", "", "{\n  \"a\": \"<b> & c\",\n  \"d\": [1, 2]\n}\n"},
+		{"a feed as text/plain", "text/plain", "", "<?xml version=\"1.0\"?>\n<rss version=\"2.0\"><channel><title>t</title></channel></rss>\n"},
 		{"a body in an unknown charset", "text/html", "x-no-such-charset", "<p>x</p>"},
 	}...)
 	return in

@@ -689,3 +689,77 @@ func TestStoredDeltaOfOneTextNode(t *testing.T) {
 	}
 	diffLeads(t, w, vs[0].ID, vs[1].ID)
 }
+
+// TestLineSplitDeltaCodecs: a delta that inserts or deletes the <pre> of a
+// page read as its source, its lines adjacent text nodes, is written and
+// read back by the XML and JSON codecs (which part adjacent texts), and
+// applies and inverts.
+func TestLineSplitDeltaCodecs(t *testing.T) {
+	const text = "a\nb <x>\n\nc"
+	read := func(withPre bool) *tree.Document {
+		doc, err := warehouse.ParseBody([]byte(text), "utf-8", "text/plain")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !withPre {
+			doc.Root.Children[1].Children = nil
+		}
+		doc.AssignXIDs()
+		return doc
+	}
+	for _, tt := range []struct {
+		name     string
+		old, cur *tree.Document
+	}{
+		{"lines inserted", read(false), read(true)},
+		{"lines deleted", read(true), read(false)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			old, cur := tt.old, tt.cur
+			d, err := treediff.Diff(old, cur, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			adjacent := false
+			for _, op := range d.Ops {
+				if op.Content != nil && op.Content.Name == "pre" && len(op.Content.Children) == 4 {
+					adjacent = true
+				}
+			}
+			if !adjacent {
+				t.Fatal("no operation carries the <pre> of four lines")
+			}
+			var xb, jb bytes.Buffer
+			if err := delta.EncodeXML(&xb, d); err != nil {
+				t.Fatal(err)
+			}
+			if err := delta.EncodeJSON(&jb, d); err != nil {
+				t.Fatal(err)
+			}
+			dx, err := delta.DecodeXML(&xb)
+			if err != nil || len(dx) != 1 {
+				t.Fatalf("XML: %v", err)
+			}
+			dj, err := delta.DecodeJSON(&jb)
+			if err != nil {
+				t.Fatalf("JSON: %v", err)
+			}
+			for codec, got := range map[string]*delta.Delta{"XML": dx[0], "JSON": dj} {
+				res, err := delta.Apply(old, got)
+				if err != nil {
+					t.Fatalf("%s: %v", codec, err)
+				}
+				if diff := tree.Diff(res.Root, cur.Root, tree.Content); diff != "" {
+					t.Fatalf("%s: applied: %s", codec, diff)
+				}
+				back, err := delta.Apply(res, delta.Invert(got))
+				if err != nil {
+					t.Fatalf("%s: inverse: %v", codec, err)
+				}
+				if diff := tree.Diff(back.Root, old.Root, tree.Content); diff != "" {
+					t.Fatalf("%s: inverted: %s", codec, diff)
+				}
+			}
+		})
+	}
+}

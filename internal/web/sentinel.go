@@ -410,6 +410,10 @@ type sentinelView struct {
 	// An ended sentinel is active (not paused) but checked no more: its
 	// view has no NextCheck.
 	Lifespan string `json:"lifespan,omitempty"`
+	// Checking is set while the monitor checks the sentinel (see
+	// Server.Checking): its stored NextCheck is then the end of the
+	// check's claim, no schedule, and its view has none.
+	Checking bool `json:"checking,omitempty"`
 }
 
 func (s *Server) sentinelView(ctx context.Context, sen *vigil.Sentinel) sentinelView {
@@ -446,7 +450,15 @@ func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []se
 			c.NextCheck = time.Time{}
 			sen = &c
 		}
-		out[i] = sentinelView{Sentinel: sen, Lifespan: phases[sen.ID]}
+		checking := s.Checking != nil && s.Checking(sen.ID)
+		if checking && !sen.NextCheck.IsZero() {
+			// The stored next check is the claim's end, 5 minutes
+			// on: the next check is due when this one is recorded.
+			c := *sen
+			c.NextCheck = time.Time{}
+			sen = &c
+		}
+		out[i] = sentinelView{Sentinel: sen, Lifespan: phases[sen.ID], Checking: checking}
 		if s.FeedPath != nil {
 			out[i].Feed = s.FeedPath(sen)
 		}

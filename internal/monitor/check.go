@@ -507,11 +507,11 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 			}
 			m.Logger.Info("check failed", LogSentinel, j.s.ID, LogURL, url, LogError, pg.err)
 			if pg.failed {
-				m.pageFailing(j, ps, url, pg.err, now)
+				m.pageFailing(ctx, j, ps, url, pg.err, now)
 			}
 			continue
 		}
-		m.pageWorks(j, ps, url, now)
+		m.pageWorks(ctx, j, ps, url, now)
 		if pg.cur.ID != ps.last() {
 			j.outcome = schedule.Changed
 			if ps.Pending != nil {

@@ -1,8 +1,10 @@
 package monitor
 
 import (
+	"context"
 	"fmt"
 	"html"
+	"strings"
 	"time"
 
 	"github.com/vigil-web/vigil"
@@ -13,7 +15,7 @@ import (
 // page has failed for FailureNotice, tells the sentinel's contacts, once
 // for the run of failures: a page that is gone for good, or a site that
 // refuses the monitor, would otherwise show only on the dashboard.
-func (m *Monitor) pageFailing(j *job, ps *pageState, url, why string, now time.Time) {
+func (m *Monitor) pageFailing(ctx context.Context, j *job, ps *pageState, url, why string, now time.Time) {
 	if ps.FailingSince.IsZero() {
 		ps.FailingSince = now
 	}
@@ -30,7 +32,7 @@ func (m *Monitor) pageFailing(j *job, ps *pageState, url, why string, now time.T
 	msg.HTML = fmt.Sprintf("<p>Sentinel <b>%s</b> cannot read <a href=\"%s\">%s</a>: every check since %s failed.</p>\n"+
 		"<p>The last error: %s</p>\n<p>Vigil keeps checking it and will say when it works again.</p>\n",
 		html.EscapeString(j.s.Name), html.EscapeString(url), html.EscapeString(url), since, html.EscapeString(why))
-	m.addLinks(j, msg)
+	m.addLinks(ctx, j, msg)
 	m.Logger.Info("page failing, owner told", LogSentinel, j.s.ID, LogURL, url, "since", ps.FailingSince)
 	m.enqueue(j, msg, -1, now)
 }
@@ -38,7 +40,7 @@ func (m *Monitor) pageFailing(j *job, ps *pageState, url, why string, now time.T
 // pageWorks records a good fetch of a sentinel's page: it ends a run of
 // failures, and if its contacts were told of that run, tells them it is
 // over.
-func (m *Monitor) pageWorks(j *job, ps *pageState, url string, now time.Time) {
+func (m *Monitor) pageWorks(ctx context.Context, j *job, ps *pageState, url string, now time.Time) {
 	if ps.FailingSince.IsZero() {
 		return
 	}
@@ -53,7 +55,7 @@ func (m *Monitor) pageWorks(j *job, ps *pageState, url string, now time.Time) {
 	msg.Text = fmt.Sprintf("Sentinel %s reads %s again, after failing since %s.\n", j.s.Name, url, since.UTC().Format(time.RFC3339))
 	msg.HTML = fmt.Sprintf("<p>Sentinel <b>%s</b> reads <a href=\"%s\">%s</a> again, after failing since %s.</p>\n",
 		html.EscapeString(j.s.Name), html.EscapeString(url), html.EscapeString(url), since.UTC().Format(time.RFC3339))
-	m.addLinks(j, msg)
+	m.addLinks(ctx, j, msg)
 	m.Logger.Info("page works again, owner told", LogSentinel, j.s.ID, LogURL, url)
 	m.enqueue(j, msg, -1, now)
 }
@@ -62,12 +64,22 @@ func (m *Monitor) pageWorks(j *job, ps *pageState, url string, now time.Time) {
 // interactive one, which is read on the dashboard and in its feed.
 func (p *plan) notifies() bool { return p.mode != spec.Interactive && len(p.contacts) > 0 }
 
-// addLinks ends a message with the link to its sentinel on the dashboard.
-func (m *Monitor) addLinks(j *job, msg *vigil.Message) {
-	if m.DashboardLink == nil {
+// addLinks ends a message with the links to its sentinel on the dashboard
+// and to its feed, as a change's message ends.
+func (m *Monitor) addLinks(ctx context.Context, j *job, msg *vigil.Message) {
+	dashboard, feed := m.links(ctx, j.s)
+	if dashboard == "" && feed == "" {
 		return
 	}
-	link := m.DashboardLink(j.s.ID)
-	msg.Text += "\nOn the dashboard: " + link + "\n"
-	msg.HTML += fmt.Sprintf("<p><a href=\"%s\">See %s on the dashboard</a></p>\n", html.EscapeString(link), html.EscapeString(j.s.Name))
+	msg.Text += "\n"
+	var links []string
+	if dashboard != "" {
+		msg.Text += "On the dashboard: " + dashboard + "\n"
+		links = append(links, fmt.Sprintf("<a href=\"%s\">See %s on the dashboard</a>", html.EscapeString(dashboard), html.EscapeString(j.s.Name)))
+	}
+	if feed != "" {
+		msg.Text += fmt.Sprintf("All changes of %s, as a feed: %s\n", j.s.Name, feed)
+		links = append(links, fmt.Sprintf("<a href=\"%s\">All changes of %s (feed)</a>", html.EscapeString(feed), html.EscapeString(j.s.Name)))
+	}
+	msg.HTML += fmt.Sprintf("<p>%s</p>\n", strings.Join(links, " · "))
 }

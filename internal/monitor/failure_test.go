@@ -2,10 +2,12 @@ package monitor
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/schedule"
 	"github.com/vigil-web/vigil/internal/warehouse"
 	"github.com/vigil-web/vigil/spec"
@@ -26,7 +28,11 @@ func TestFailureNotice(t *testing.T) {
 		"Create Sentinel quiet Using "+pageA+" Monitor any change Fetch 1 hour Every interactive\n")
 	p.f = &pagesFetcher{pages: map[string]string{pageA: pageWith("a0")}}
 	p.m = &Monitor{Store: db, Warehouse: wh, Fetcher: p.f, Policy: schedule.Policy{MinInterval: time.Minute},
-		Now: func() time.Time { return p.clock }, FailureNotice: 3 * time.Hour}
+		Now: func() time.Time { return p.clock }, FailureNotice: 3 * time.Hour,
+		DashboardLink: func(id int64) string { return fmt.Sprintf("https://vigil.test/sentinels/%d", id) },
+		MessageLink: func(s *vigil.Sentinel) string {
+			return fmt.Sprintf("https://vigil.test/feeds/%d/gen%d/atom.xml", s.ID, s.FeedGeneration)
+		}}
 	run := func(at time.Duration) {
 		t.Helper()
 		p.clock = start.Add(at)
@@ -72,6 +78,17 @@ func TestFailureNotice(t *testing.T) {
 	}
 	if f := messagesOf(t, db, u, p.s)[1].Failure; f == nil || !f.Recovered {
 		t.Errorf("the recovery notice: %+v", f)
+	}
+	// Both link to the sentinel's page and to its feed, as a change's
+	// message does; they linked to its page only.
+	dashboard := fmt.Sprintf("https://vigil.test/sentinels/%d", p.s.ID)
+	feed := fmt.Sprintf("https://vigil.test/feeds/%d/gen0/atom.xml", p.s.ID)
+	for _, msg := range messagesOf(t, db, u, p.s) {
+		for _, link := range []string{dashboard, feed} {
+			if !strings.Contains(msg.Text, link) || !strings.Contains(msg.HTML, `href="`+link+`"`) {
+				t.Errorf("%q does not link to %s:\n%s\n%s", msg.Subject, link, msg.Text, msg.HTML)
+			}
+		}
 	}
 	if got := messagesOf(t, db, u, quiet); len(got) != 0 {
 		t.Errorf("an interactive sentinel was sent %d messages", len(got))

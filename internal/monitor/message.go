@@ -250,21 +250,7 @@ func (m *Monitor) render(ctx context.Context, j *job, items []*vigil.MessageItem
 		}
 		h.WriteString("</ul>\n")
 	}
-	var dashboard, feed string
-	if m.DashboardLink != nil {
-		dashboard = m.DashboardLink(j.s.ID)
-	}
-	if m.MessageLink != nil {
-		// The feed's link as it is now: the owner may have replaced it
-		// (revoking the claimed copy's) while the check ran.
-		s := j.s
-		if m.Store != nil {
-			if cur, err := m.Store.FindSentinelByID(ctx, s.ID); err == nil {
-				s = cur
-			}
-		}
-		feed = m.MessageLink(s)
-	}
+	dashboard, feed := m.links(ctx, j.s)
 	if dashboard != "" || feed != "" {
 		t.WriteString("\n")
 		var links []string
@@ -279,4 +265,23 @@ func (m *Monitor) render(ctx context.Context, j *job, items []*vigil.MessageItem
 		fmt.Fprintf(&h, "<p>%s</p>\n", strings.Join(links, " · "))
 	}
 	return t.String(), h.String()
+}
+
+// links returns the link of a sentinel's page on the dashboard and that
+// of its feed, each empty if the monitor has no way to make it. The feed's
+// link is the sentinel's as it is now: its owner may have replaced it
+// (revoking the claimed copy's) while the check ran.
+func (m *Monitor) links(ctx context.Context, s *vigil.Sentinel) (dashboard, feed string) {
+	if m.DashboardLink != nil {
+		dashboard = m.DashboardLink(s.ID)
+	}
+	if m.MessageLink != nil {
+		if m.Store != nil {
+			if cur, err := m.Store.FindSentinelByID(ctx, s.ID); err == nil {
+				s = cur
+			}
+		}
+		feed = m.MessageLink(s)
+	}
+	return dashboard, feed
 }

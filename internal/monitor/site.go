@@ -345,9 +345,9 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	switch {
 	case c == nil:
 		// Waited for another sentinel's crawl until this check's lease.
-		err = m.siteTooLong(j, ps, limit, now)
+		err = m.siteTooLong(ctx, j, ps, limit, now)
 	case c.cut:
-		err = m.siteTooLong(j, ps, c.limit, now)
+		err = m.siteTooLong(ctx, j, ps, c.limit, now)
 	case c.err != nil:
 		err = c.err
 	default:
@@ -356,7 +356,7 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		}
 		if msg := c.record.Snapshot.StartFailure(); msg != "" {
 			// Stored as a version of the start page by the crawl.
-			m.pageFailing(j, ps, site.URL, msg, now)
+			m.pageFailing(ctx, j, ps, site.URL, msg, now)
 			err = fmt.Errorf("start page %s: %s", site.URL, msg)
 		}
 	}
@@ -386,7 +386,7 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		return
 	}
 	if prev == nil || !sameSiteQuery(prev.Snapshot.Query, cur.Snapshot.Query) {
-		m.pageWorks(j, ps, site.URL, now)
+		m.pageWorks(ctx, j, ps, site.URL, now)
 		m.Logger.Info("site crawled: the reference of the next check", LogSentinel, j.s.ID, LogURL, site.URL, "pages", len(cur.Snapshot.Pages))
 		return
 	}
@@ -395,7 +395,7 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		return // shutting down: the check is abandoned
 	}
 	if err != nil && cctx.Err() != nil {
-		err = m.siteTooLong(j, ps, limit, now)
+		err = m.siteTooLong(ctx, j, ps, limit, now)
 	}
 	if err != nil {
 		// Compared again at the next check, with this crawl: the change
@@ -406,7 +406,7 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		return
 	}
 	if len(records) == 0 {
-		m.pageWorks(j, ps, site.URL, now)
+		m.pageWorks(ctx, j, ps, site.URL, now)
 		return
 	}
 	rid, to, err := m.startVersion(ctx, c.leaves, cur, now)
@@ -416,11 +416,11 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		j.rec.Site = nil
 		j.outcome = schedule.Failed
 		msg := "the change of the site cannot be recorded: " + err.Error()
-		m.pageFailing(j, ps, site.URL, msg, now)
+		m.pageFailing(ctx, j, ps, site.URL, msg, now)
 		m.Logger.Error("site check failed: change not recorded", LogSentinel, j.s.ID, LogURL, site.URL, LogError, err)
 		return
 	}
-	m.pageWorks(j, ps, site.URL, now)
+	m.pageWorks(ctx, j, ps, site.URL, now)
 	j.outcome = schedule.Changed
 	m.reportSite(ctx, j, rid, to, records, now)
 }
@@ -494,10 +494,10 @@ func (m *Monitor) siteTime(j *job) time.Duration {
 
 // siteTooLong records that a check of a site was cut after limit, a
 // failure of the site as a failing start page is, and returns its error.
-func (m *Monitor) siteTooLong(j *job, ps *pageState, limit time.Duration, now time.Time) error {
+func (m *Monitor) siteTooLong(ctx context.Context, j *job, ps *pageState, limit time.Duration, now time.Time) error {
 	msg := fmt.Sprintf("the check of the site did not end within %v, before the lease of its claim: "+
 		"crawl fewer pages (a smaller depth or pages) or give the workers a longer lease", limit.Round(time.Second))
-	m.pageFailing(j, ps, j.plan.site.URL, msg, now)
+	m.pageFailing(ctx, j, ps, j.plan.site.URL, msg, now)
 	return errors.New(msg)
 }
 

@@ -1,0 +1,48 @@
+package web
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil/internal/warehouse"
+)
+
+// TestDiffPageVersionLabels: the diff page names its two versions as the
+// history does, by their date and sequence number, each linking to its
+// place in the history; "From #1" linked to the history's top, and "#4"
+// beside ?to=5 (a version id) read as another version.
+func TestDiffPageVersionLabels(t *testing.T) {
+	e := newReadAsTextEnv(t)
+	ctx := context.Background()
+	at := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
+	put := func(url, body string, at time.Time) int64 {
+		t.Helper()
+		v, err := e.s.Warehouse.(*warehouse.Warehouse).Put(ctx, &warehouse.Fetch{URL: url, FetchedAt: at, Status: 200, ContentType: "text/html", Body: []byte(body)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.ID
+	}
+	put("http://b.example/q", "<p>another page</p>", at)
+	to := put("http://a.example/p", "<p>later</p>", at.Add(time.Hour)) // seq 4, another id
+	from := e.vs[0]
+	res := strconv.FormatInt(e.res, 10)
+	page := e.get("/resources/" + res + "/diff?from=" + strconv.FormatInt(from.ID, 10) + "&to=" + strconv.FormatInt(to, 10) + "&view=inline")
+	for _, want := range []string{
+		`From <a href="/resources/` + res + `#version-` + strconv.FormatInt(from.ID, 10) + `"><time datetime="` + datetime(from.FetchedAt) + `">` + fmtTime(from.FetchedAt) + `</time> #1</a>`,
+		` to <a href="/resources/` + res + `#version-` + strconv.FormatInt(to, 10) + `"><time datetime="` + datetime(at.Add(time.Hour)) + `">` + fmtTime(at.Add(time.Hour)) + `</time> #4</a>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the diff page lacks %q:\n%s", want, page)
+		}
+	}
+	history := e.get("/resources/" + res)
+	for _, id := range []int64{from.ID, to} {
+		if !strings.Contains(history, `id="version-`+strconv.FormatInt(id, 10)+`"`) {
+			t.Errorf("the history has no anchor for version %d:\n%s", id, history)
+		}
+	}
+}

@@ -86,6 +86,11 @@ func TestServeSite(t *testing.T) {
 			t.Errorf("change page lacks %q:\n%s", part, body)
 		}
 	}
+	// A page that changed is "changed" there, as in the change's summary
+	// and its feed; it was "modified".
+	if !strings.Contains(body, "<td>changed: keywords {deprecated}") || strings.Contains(body, "modified") {
+		t.Errorf("the change page does not call the guide changed:\n%s", body)
+	}
 	// The guide's diff page: versions read as pages, with no notice of
 	// a source text.
 	if m := regexp.MustCompile(regexp.QuoteMeta(diffLink) + `[^"]+`).FindString(body); m == "" {

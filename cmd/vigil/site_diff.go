@@ -24,7 +24,7 @@ func init() {
 	register(&command{
 		name:            "site diff",
 		exitOnInterrupt: true,
-		summary:         "show the pages added, deleted and modified between two snapshots of a site",
+		summary:         "show the pages added, deleted and changed between two snapshots of a site",
 		run:             runSiteDiff,
 	})
 }
@@ -39,9 +39,9 @@ var siteDiffOptions = webtable.Options{Strict: true, Cover: true, Complete: true
 // crawl) as web tables (crawl.Snapshot.Table, webtable.Diff).
 func runSiteDiff(ctx context.Context, env *environment, args []string) (int, error) {
 	fs := newFlags(env, "site diff", "[flags] OLD NEW   (snapshots of vigil site crawl: files, or - for standard input)")
-	format := fs.String("format", "summary", "output format: summary (one line per page added, deleted or modified) or json (the delta web tables)")
+	format := fs.String("format", "summary", "output format: summary (one line per page added, deleted or changed) or json (the delta web tables)")
 	identity := fs.String("identity", "content", "what makes a page modified: content (its bytes changed, where they were read; else its Last-Modified date) or date (its Last-Modified date changed, where the server sent one, as in the seed)")
-	content := fs.Bool("content", false, "also compare the two bodies of each modified page with the diff engine, and count its changes (needs snapshots crawled with --bodies)")
+	content := fs.Bool("content", false, "also compare the two bodies of each changed page with the diff engine, and count its changes (needs snapshots crawled with --bodies)")
 	// --whitespace and --parse are vigil diff's, for --content;
 	// --max-bytes bounds the snapshot files (and so the bodies in them).
 	var df docFlags
@@ -55,12 +55,13 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 			"crawl at two times (files, or - for standard input), as web tables: one\n"+
 			"tuple per page read, the page and its link path from the start. It prints\n"+
 			"a line per page added, deleted (no longer reached, failing, redirected, or\n"+
-			"still linked but cut by --max-pages or --depth) or modified, with its\n"+
+			"still linked but cut by --max-pages or --depth) or changed, with its\n"+
 			"title and link path (and, for a page that no longer parses, that it is\n"+
 			"read as text, and why), then a total line; --format json\n"+
-			"prints the delta web tables (plus, minus, mod) and the node sets instead,\n"+
+			"prints the delta web tables (plus, minus, mod) and the node sets (added,\n"+
+			"deleted, modified: the pages changed) instead,\n"+
 			"with the importance of the pages named and why those read as text are.\n"+
-			"With --content, the two bodies of each modified page are compared by the\n"+
+			"With --content, the two bodies of each changed page are compared by the\n"+
 			"diff engine, as vigil diff compares documents, and its changes counted: a\n"+
 			"page whose only change is a date in its footer shows one text update, and\n"+
 			"the text. Exit status: 0 when no page changed, 1 when some did, 2 on trouble.\n\nFlags:\n")
@@ -387,10 +388,10 @@ func pagesByURL(s *crawl.Snapshot) map[string]*crawl.Page {
 	return out
 }
 
-// write writes one line per page added, deleted and modified (in that
+// write writes one line per page added, deleted and changed (in that
 // order, each by URL): its URL, title, and the link path that reaches it
 // from the start (in the new snapshot, or in the old one for a deleted
-// page); with --content, under each modified page, the counts of its
+// page); with --content, under each changed page, the counts of its
 // content's changes. A total line ends it.
 func (sd *siteDelta) write(w io.Writer) error {
 	dir, _ := crawl.DefaultScope(sd.start)
@@ -442,14 +443,14 @@ func (sd *siteDelta) write(w io.Writer) error {
 		if p.Note != before.Note {
 			notes = append(notes, readingNote(p))
 		}
-		fmt.Fprintf(w, "~ modified %s%s  %s%s\n", p.URL, title, via(sd.paths2[webtable.TupleID(id)], dir), noteText(notes))
+		fmt.Fprintf(w, "~ changed  %s%s  %s%s\n", p.URL, title, via(sd.paths2[webtable.TupleID(id)], dir), noteText(notes))
 		if sd.opt != nil {
 			fmt.Fprintf(w, "           content: %s\n", sd.contentChange(before, p))
 		}
 	}
 	n1, n2 := sd.nodes1, sd.nodes2
 	unchanged := n2 - len(sd.d.Added) - len(sd.d.Modified)
-	_, err := fmt.Fprintf(w, "total: %d added, %d deleted, %d modified, %d unchanged (%d %s read, then %d)\n",
+	_, err := fmt.Fprintf(w, "total: %d added, %d deleted, %d changed, %d unchanged (%d %s read, then %d)\n",
 		len(sd.d.Added), len(sd.d.Deleted), len(sd.d.Modified), unchanged, n1, plural(n1, "page", "pages"), n2)
 	return err
 }

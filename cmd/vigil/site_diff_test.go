@@ -52,7 +52,7 @@ func siteDiff(t *testing.T, args ...string) (int, string) {
 }
 
 // summaryLine is a page's line in vigil site diff's summary.
-var summaryLine = regexp.MustCompile(`^([+~-]) (added   |deleted |modified) (\S+)( "(?:[^"\\]|\\.)*"(?: -> "(?:[^"\\]|\\.)*")?)?  (\(start page\)|via \S+(?: > \S+)*)(  \(.*\))?$`)
+var summaryLine = regexp.MustCompile(`^([+~-]) (added   |deleted |changed ) (\S+)( "(?:[^"\\]|\\.)*"(?: -> "(?:[^"\\]|\\.)*")?)?  (\(start page\)|via \S+(?: > \S+)*)(  \(.*\))?$`)
 
 // TestSiteDiffCorpus crawls the two releases of Git's documentation site
 // on loopback, as two polls of one query, and compares the snapshots:
@@ -108,24 +108,24 @@ func TestSiteDiffCorpus(t *testing.T) {
 		}
 	}
 	slices.Sort(changed)
-	modifiedSorted := slices.Sorted(slices.Values(pages["modified"]))
+	modifiedSorted := slices.Sorted(slices.Values(pages["changed"]))
 	if !slices.Equal(modifiedSorted, changed) || len(changed) != 68 {
-		t.Errorf("modified %d pages, %d changed (want 68):\n%q\n%q", len(pages["modified"]), len(changed), pages["modified"], changed)
+		t.Errorf("modified %d pages, %d changed (want 68):\n%q\n%q", len(pages["changed"]), len(changed), pages["changed"], changed)
 	}
 	// The modified pages come the most important first, each with its
 	// importance in the new snapshot.
 	var prev float64 = 2
-	for _, u := range pages["modified"] {
+	for _, u := range pages["changed"] {
 		imp := snap2.Page(u).Importance
 		if imp <= 0 || imp > prev {
 			t.Errorf("modified %s (importance %v) after a page of importance %v", u, imp, prev)
 		}
 		prev = imp
 	}
-	if want := "~ modified " + s.URL("/git.html") + ` "git(1)"  via ./  (importance `; !strings.Contains(summary, want) {
+	if want := "~ changed  " + s.URL("/git.html") + ` "git(1)"  via ./  (importance `; !strings.Contains(summary, want) {
 		t.Errorf("no line %q...", want)
 	}
-	if want := "total: 1 added, 0 deleted, 68 modified, 132 unchanged (200 pages read, then 201)"; lines[len(lines)-1] != want {
+	if want := "total: 1 added, 0 deleted, 68 changed, 132 unchanged (200 pages read, then 201)"; lines[len(lines)-1] != want {
 		t.Errorf("total %q, want %q", lines[len(lines)-1], want)
 	}
 	if _, again := siteDiff(t, oldSnap, again); again != summary {
@@ -413,7 +413,7 @@ func TestSiteDiffSynthetic(t *testing.T) {
 
 	// A snapshot compared with itself: no change, exit 0.
 	code, out := siteDiff(t, newSnap, newSnap)
-	if code != exitOK || out != "total: 0 added, 0 deleted, 0 modified, 8 unchanged (8 pages read, then 8)\n" {
+	if code != exitOK || out != "total: 0 added, 0 deleted, 0 changed, 8 unchanged (8 pages read, then 8)\n" {
 		t.Errorf("a snapshot with itself: exit %d, %q", code, out)
 	}
 	// Standard input for one of them.
@@ -510,7 +510,7 @@ func TestSiteDiffScopeOrder(t *testing.T) {
 	a, b := s.srv.URL+"/docs/a.html", s.srv.URL+"/docs/guide.html"
 	ab := siteCrawl(t, dir, "ab.json", start, "--scope", a, "--scope", b)
 	ba := siteCrawl(t, dir, "ba.json", start, "--scope", b, "--scope", a, "--scope", b)
-	if code, out := siteDiff(t, ab, ba); code != exitOK || !strings.HasPrefix(out, "total: 0 added, 0 deleted, 0 modified") {
+	if code, out := siteDiff(t, ab, ba); code != exitOK || !strings.HasPrefix(out, "total: 0 added, 0 deleted, 0 changed") {
 		t.Errorf("--scope A --scope B, then B A B: exit %d, %q", code, out)
 	}
 	if got := decodeSnapshot(t, ba).Query.Scope; !slices.Equal(got, []string{a, b}) {
@@ -529,7 +529,7 @@ func TestSiteDiffScopeOrder(t *testing.T) {
 	if err := os.WriteFile(unsorted, []byte(old), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, out := siteDiff(t, unsorted, ba); code != exitOK || !strings.HasPrefix(out, "total: 0 added, 0 deleted, 0 modified") {
+	if code, out := siteDiff(t, unsorted, ba); code != exitOK || !strings.HasPrefix(out, "total: 0 added, 0 deleted, 0 changed") {
 		t.Errorf("an unsorted scope of an earlier snapshot: exit %d, %q", code, out)
 	}
 }
@@ -746,9 +746,9 @@ func TestSiteDiffRedeployed(t *testing.T) {
 		code int
 		want string
 	}{
-		{nil, exitOK, fmt.Sprintf("total: 0 added, 0 deleted, 0 modified, %d unchanged", pages)},
-		{[]string{"--identity", "content"}, exitOK, fmt.Sprintf("total: 0 added, 0 deleted, 0 modified, %d unchanged", pages)},
-		{[]string{"--identity", "date"}, exitChanged, fmt.Sprintf("total: 0 added, 0 deleted, %d modified, 0 unchanged", pages)},
+		{nil, exitOK, fmt.Sprintf("total: 0 added, 0 deleted, 0 changed, %d unchanged", pages)},
+		{[]string{"--identity", "content"}, exitOK, fmt.Sprintf("total: 0 added, 0 deleted, 0 changed, %d unchanged", pages)},
+		{[]string{"--identity", "date"}, exitChanged, fmt.Sprintf("total: 0 added, 0 deleted, %d changed, 0 unchanged", pages)},
 	} {
 		code, out := siteDiff(t, append(tc.args, before, after)...)
 		if code != tc.code || !strings.Contains(out, tc.want) {
@@ -856,7 +856,7 @@ func TestSiteDiffReadAsText(t *testing.T) {
 	p, q := s.srv.URL+"/docs/p.html", s.srv.URL+"/docs/q.html"
 	_, out := siteDiff(t, before, after)
 	lines := summaryLines(out)
-	if got, want := lines[p], `~ modified `+p+` "P" ->  via ./  (importance `; !strings.HasPrefix(got, want) ||
+	if got, want := lines[p], `~ changed  `+p+` "P" ->  via ./  (importance `; !strings.HasPrefix(got, want) ||
 		!strings.Contains(got, "; read as text: markup: parse HTML: elements nested more than 512 deep") {
 		t.Errorf("line of %s: %q, want %q... and the reading of it as text", p, got, want)
 	}
@@ -871,7 +871,7 @@ func TestSiteDiffReadAsText(t *testing.T) {
 	}, nil)
 	again := siteCrawl(t, dir, "again.json", s.srv.URL+"/docs/")
 	_, out = siteDiff(t, after, again)
-	if got, want := summaryLines(out)[p], `~ modified `+p+` -> "P"  via ./  (importance `; !strings.HasPrefix(got, want) || !strings.HasSuffix(got, "; read as a page again)") {
+	if got, want := summaryLines(out)[p], `~ changed  `+p+` -> "P"  via ./  (importance `; !strings.HasPrefix(got, want) || !strings.HasSuffix(got, "; read as a page again)") {
 		t.Errorf("line of %s: %q, want %q... and read as a page again", p, got, want)
 	}
 	// The JSON format says it too, for each snapshot a changed page is

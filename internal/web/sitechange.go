@@ -14,7 +14,7 @@ import (
 const maxSitePages = 500
 
 // siteChangeData is the page of a change of a site: its pages added,
-// deleted and modified, each linked to its history or its diff.
+// deleted and changed, each linked to its history or its diff.
 type siteChangeData struct {
 	Change   *vigil.Change
 	Sentinel *vigil.Sentinel
@@ -24,10 +24,10 @@ type siteChangeData struct {
 
 // sitePageRow is one page of a site's change.
 type sitePageRow struct {
-	Op      string // added, deleted, modified
+	Op      string // added, deleted, changed (as the summary says)
 	Page    *intent.PageInfo
 	History string // the page's history on the dashboard, if stored
-	Diff    string // a modified page's diff, if both versions are stored
+	Diff    string // a changed page's diff, if both versions are stored
 }
 
 // siteChange returns the page records of a change of a site, or nil for
@@ -67,7 +67,7 @@ func (s *Server) handleSiteChange(w http.ResponseWriter, r *http.Request, sess *
 		case intent.Delete:
 			row.Op = "deleted"
 		default:
-			row.Op = "modified"
+			row.Op = "changed"
 		}
 		if p.ResourceID > 0 {
 			row.History = idPath("/resources/", p.ResourceID)

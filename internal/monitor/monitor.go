@@ -88,8 +88,9 @@ type Monitor struct {
 	// after each successful commit (benchmarks count checks with it).
 	Committed func(n int)
 	// MessageLink, if not nil, returns a link for a sentinel's messages
-	// that needs no account (its feed, at the sentinel's feed generation
-	// as claimed).
+	// that needs no account (its feed, at the feed generation of the
+	// sentinel it is given: the monitor gives it the sentinel as stored
+	// when the message is written, see links).
 	MessageLink func(s *vigil.Sentinel) string
 	// DashboardLink, if not nil, returns the link of a sentinel's page on
 	// the dashboard, where its changes are shown in place.

@@ -25,9 +25,11 @@ type Version struct {
 	ContentHash   string        `json:"contentHash"` // lower-case hex SHA-256 of the body
 	FetchDuration time.Duration `json:"fetchDuration"`
 	Error         string        `json:"error,omitempty"` // why the fetch failed, if it did
-	// ReadAsText is why the body, which does not parse as HTML or XML, is
-	// read as its source text (the parse error, in words); "" for a body
-	// read as a page, or not read as markup at all. It holds only under
+	// ReadAsText is why the body is read as its source text: it does not
+	// parse as HTML or XML (the parse error, in words), or it is served as
+	// text that is not markup ("served as text/plain"); "" for a body read
+	// as a page, or not read at all (a failed fetch, an empty body, a body
+	// of another type). It holds only under
 	// the reading of bodies into trees that TreeReading numbers.
 	ReadAsText string `json:"-"`
 	// TreeReading numbers the warehouse's reading of bodies into trees

@@ -36,11 +36,14 @@
 //     not parse as HTML or XML (nested deeper than the HTML parser takes,
 //     XML served as XML that is not well-formed) is read as its source
 //     text, in a <pre>, so that every change the monitor reports can be
-//     shown, as is a body served as text that is not markup (text/plain,
-//     JSON); the <pre> holds one text node a line (runs of lines past
-//     65,536 lines), so that a change of one line is one update. Why (the parse error) is recorded with the version
-//     (vigil.Version.ReadAsText), so that a list of versions tells those
-//     read as text without reading their bodies: by a caller that reads
+//     shown, as is a body served as text (text/plain, JSON, CSS) that
+//     does not begin with "<"; the <pre> holds one text node a line (runs
+//     of lines cut by content past 65,536 lines), so that a change of one
+//     line is one update. Why (the parse error, or "served as text/plain")
+//     is recorded with the version (vigil.Version.ReadAsText), so that a
+//     list of versions tells those read as text without reading their
+//     bodies: by Put when it knows without parsing (a body served as
+//     text, or not read at all), else by a caller that reads
 //     the body after storing it (RecordReadAsText: the monitor, comparing
 //     versions, and a site's crawl); else by ReadAsText, which reads the
 //     body once, when first asked, and records what it found

@@ -8,9 +8,11 @@ import (
 	"github.com/vigil-web/vigil"
 )
 
-// ReadAsText returns why version v's body, which does not parse as HTML
-// or XML, is read as its source text (the parse error, in words); "" for
-// a body read as a page, or not read as markup at all. It is the reason
+// ReadAsText returns why version v's body is read as its source text: it
+// does not parse as HTML or XML (the parse error, in words), or it is
+// served as text that is not markup ("served as text/plain"); "" for a
+// body read as a page, or not read at all (a failed fetch, an empty body,
+// a body of another type). It is the reason
 // recorded with the version (vigil.Version.ReadAsText) when recorded
 // under the current reading of bodies into trees; otherwise (a version
 // stored before reasons were recorded, or under another reading) it reads
@@ -22,7 +24,7 @@ func (w *Warehouse) ReadAsText(ctx context.Context, v *vigil.Version) (string, e
 		return v.ReadAsText, nil
 	}
 	var body []byte
-	if parseable(v) {
+	if readable(v) {
 		var err error
 		if body, err = w.Body(ctx, v.ID); err != nil {
 			return "", err
@@ -65,7 +67,7 @@ func (w *Warehouse) ReadAsTextAll(ctx context.Context, vs []*vigil.Version, budg
 			break // ended: the rest not known yet, none failed
 		}
 		var body []byte
-		if parseable(v) && v.Size > 0 {
+		if readable(v) && v.Size > 0 {
 			if v.Size > budget {
 				continue // not known yet
 			}

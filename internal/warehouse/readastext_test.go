@@ -341,3 +341,60 @@ func TestReadAsTextAllCanceled(t *testing.T) {
 		t.Errorf("logged %q", log.String())
 	}
 }
+
+// TestReadAsTextOfTextPage: a version served as text that is not markup is
+// read as its source, and the warehouse says so as ReadBody does ("served
+// as text/plain"): Put records it without parsing; one recorded under an
+// earlier reading, which read it as a page, is read again; one served as
+// text that begins as markup and does not parse tells the parse error, as
+// the monitor finds it.
+func TestReadAsTextOfTextPage(t *testing.T) {
+	ctx := context.Background()
+	w, db := newWarehouse(t, warehouse.Options{})
+	putAs := func(url, contentType, body string) *vigil.Version {
+		t.Helper()
+		v, err := w.Put(ctx, &warehouse.Fetch{URL: url, FetchedAt: t0, Status: 200, ContentType: contentType, Charset: "utf-8", Body: []byte(body)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	text := putAs("http://example.com/robots.txt", "text/plain", "User-agent: *\nDisallow: /private\n")
+	if text.ReadAsText != "served as text/plain" || text.TreeReading != warehouse.TreeReading {
+		t.Errorf("Put: read as text for %q under reading %d, want %q under %d", text.ReadAsText, text.TreeReading, "served as text/plain", warehouse.TreeReading)
+	}
+	if v, err := db.FindVersionByID(ctx, text.ID); err != nil {
+		t.Fatal(err)
+	} else if v.ReadAsText != "served as text/plain" || v.TreeReading != warehouse.TreeReading {
+		t.Errorf("stored: read as text for %q under reading %d, want %q under %d", v.ReadAsText, v.TreeReading, "served as text/plain", warehouse.TreeReading)
+	}
+	json := putAs("http://example.com/api", "application/json", "{\n  \"a\": 1\n}\n")
+	deep := putAs("http://example.com/deep.txt", "text/plain", strings.Repeat("<div>", 600)+"x")
+	empty := putAs("http://example.com/empty.txt", "text/plain", "")
+	for _, v := range []*vigil.Version{text, json, deep, empty} {
+		if err := db.RecordReadAsText(ctx, v.ID, "", warehouse.TreeReading-1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		v    *vigil.Version
+		want string // or its start
+	}{
+		{text, "served as text/plain"},
+		{json, "served as application/json"},
+		{deep, "parse HTML: elements nested more than 512 deep"},
+		{empty, ""},
+	} {
+		v, err := db.FindVersionByID(ctx, tc.v.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := w.ReadAsText(ctx, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(got, tc.want) || (got == "") != (tc.want == "") {
+			t.Errorf("version of %s: read as text for %q, want %q", v.ContentType, got, tc.want)
+		}
+	}
+}

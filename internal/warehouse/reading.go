@@ -44,9 +44,11 @@ const treeStampPrefix = "\x00vigil tree reading "
 // well-formed, a charset no one knows) is read as its source, the text of
 // a <pre> (sourceDocument), so that every version has a tree to compare
 // and show; so is a body served as text that is not markup (text/plain,
-// JSON, CSS...: servedAsText), as a browser shows it. The text of the
-// <pre> is one text node a line, so that a change of one line is a
-// change of one node. The error is for a body larger than the parsers take
+// JSON, CSS...: servedAsText), as a browser shows it, unless it begins
+// with "<" or a UTF-16 byte-order mark (looksLikeMarkup). The text of the
+// <pre> is one text node a line (runs of lines past maxSourceNodes
+// lines: splitLines), so that a change of one line is a change of one
+// node. The error is for a body larger than the parsers take
 // (markup.ErrTooLarge). A caller that hands Put a delta (Fetch.Delta)
 // reads the older version with it, so that the delta fits Document's
 // tree.
@@ -55,10 +57,11 @@ func ParseBody(body []byte, charset, contentType string) (*tree.Document, error)
 	return doc, err
 }
 
-// ReadBody is ParseBody that also tells why a body was read as its source:
-// readAsText is the parse error of a body that did not parse (and whose
-// tree is its source text in a <pre>), nil for a body that parsed. The
-// tree and err are ParseBody's. A caller shows readAsText to say why a
+// ReadBody is ParseBody that also tells why a body was read as its source
+// (its tree is its source text in a <pre>): readAsText is the parse error
+// of a body that did not parse, or for a body served as text that is not
+// markup "served as" and its media type (text/plain, application/json),
+// nil for a body read as a page. The tree and err are ParseBody's. A caller shows readAsText to say why a
 // version's tree is its source text (a crawled page without links, a
 // diff of text).
 func ReadBody(body []byte, charset, contentType string) (doc *tree.Document, readAsText, err error) {
@@ -66,8 +69,10 @@ func ReadBody(body []byte, charset, contentType string) (doc *tree.Document, rea
 		if int64(len(body)) > markup.DefaultMaxBytes {
 			return nil, nil, fmt.Errorf("markup: input larger than the limit of %d bytes (Options.MaxBytes): %w", markup.DefaultMaxBytes, markup.ErrTooLarge)
 		}
-		doc, err = sourceDocument(body, charset)
-		return doc, nil, err
+		if doc, err = sourceDocument(body, charset); err != nil {
+			return nil, nil, err
+		}
+		return doc, servedAs(contentType), nil
 	}
 	doc, _, err = markup.ParseBytes(body, &markup.Options{Charset: charset, MediaType: contentType})
 	if err == nil || errors.Is(err, markup.ErrTooLarge) {
@@ -81,8 +86,8 @@ func ReadBody(body []byte, charset, contentType string) (doc *tree.Document, rea
 }
 
 // ReadAsTextReason is the reason ReadBody's readAsText gives, in words (the
-// parse error without the parser's package name), "" for nil: what
-// vigil.Version.ReadAsText holds.
+// parse error without the parser's package name, or "served as
+// text/plain"), "" for nil: what vigil.Version.ReadAsText holds.
 func ReadAsTextReason(readAsText error) string {
 	if readAsText == nil {
 		return ""
@@ -109,6 +114,29 @@ func servedAsText(mediaType string) bool {
 		return !strings.HasSuffix(t, "+xml")
 	}
 	return strings.HasPrefix(t, "application/") && strings.HasSuffix(t, "+json")
+}
+
+// servedAs is ReadBody's readAsText for a body served as text that is
+// read as its source: "served as" and its media type, as the version
+// keeps it (lower case, without parameters).
+func servedAs(contentType string) error {
+	t, _, _ := strings.Cut(contentType, ";")
+	return errors.New("served as " + strings.ToLower(strings.TrimSpace(t)))
+}
+
+// textReason returns the reason (ReadAsTextReason) a fetch's body, whose
+// version is v, is read as its source text when that is known without
+// parsing it: for a body served as text that is not markup, and for one
+// that is not read at all ("": a failed fetch, an empty body, a body of
+// another type). known is false for a body that must be parsed to tell.
+func textReason(body []byte, v *vigil.Version) (reason string, known bool) {
+	switch {
+	case !readable(v) || len(body) == 0:
+		return "", true
+	case servedAsText(v.ContentType) && !looksLikeMarkup(body):
+		return ReadAsTextReason(servedAs(v.ContentType)), true
+	}
+	return "", false
 }
 
 // looksLikeMarkup reports whether a body served as text is markup all

@@ -185,3 +185,37 @@ func writeNode(h hash.Hash, n *tree.Node, depth int) {
 		writeNode(h, c, depth+1)
 	}
 }
+
+// TestReadBodyServedAsText: a body served as text that is not markup is
+// read as its source, and ReadBody says so (ReadAsTextReason: "served as"
+// and its media type), as it says why a body that does not parse is; one
+// served as text that begins as markup is parsed, and is a page if it
+// parses.
+func TestReadBodyServedAsText(t *testing.T) {
+	tests := map[string]struct {
+		body, contentType string
+		want              string // ReadAsTextReason of readAsText, or its start
+	}{
+		"text/plain":                  {"a\nb\n", "text/plain", "served as text/plain"},
+		"with its parameters":         {"a\nb\n", "Text/Plain; charset=utf-8", "served as text/plain"},
+		"JSON":                        {"{\"a\": 1}\n", "application/json", "served as application/json"},
+		"JSON of a vendor":            {"{}", "application/problem+json", "served as application/problem+json"},
+		"CSS":                         {"p { color: red }", "text/css", "served as text/css"},
+		"an empty body":               {"", "text/plain", "served as text/plain"},
+		"a feed served as text":       {"<rss><channel/></rss>", "text/plain", ""},
+		"HTML served as text":         {"\xef\xbb\xbf \n<p>x</p>", "text/plain", ""},
+		"HTML":                        {"a\nb\n", "text/html", ""},
+		"markup served as text, deep": {strings.Repeat("<div>", 600) + "x", "text/plain", "parse HTML: elements nested more than 512 deep"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			_, readAsText, err := warehouse.ReadBody([]byte(tc.body), "", tc.contentType)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := warehouse.ReadAsTextReason(readAsText); !strings.HasPrefix(got, tc.want) || (got == "") != (tc.want == "") {
+				t.Errorf("read as text for %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -12,14 +12,22 @@ import (
 	"github.com/vigil-web/vigil/treediff"
 )
 
-// parseable reports whether a version's content type is one a tree can be
-// built from.
+// parseable reports whether a version's content type is one of markup,
+// parsed into a tree (ParseBody), for which a tree delta is stored.
 func parseable(v *vigil.Version) bool {
 	switch v.ContentType {
 	case "", "text/html", "application/xhtml+xml", "text/xml", "application/xml", "application/rss+xml", "application/atom+xml", "image/svg+xml":
 		return v.Error == ""
 	}
 	return false
+}
+
+// readable reports whether the warehouse reads a version's body into a
+// tree to tell how it is read (ReadAsText): a body it parses as markup
+// (parseable), or one served as text (servedAsText), which it reads as
+// its source unless it begins as markup.
+func readable(v *vigil.Version) bool {
+	return parseable(v) || v.Error == "" && servedAsText(v.ContentType)
 }
 
 // backwardTreeDelta returns the compressed XyDelta XML of the delta from

@@ -218,14 +218,15 @@ func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
 	}
 	// Why the body is read as its source text is recorded with the
 	// version when Put reads the body anyway (to extract its links), or
-	// when it is not markup; Put does not read a body only to learn it: a
-	// caller that reads it records it (RecordReadAsText), else it is read
-	// when first asked for (ReadAsText), or in the background
-	// (FillReadAsText).
-	if !parseable(v) || len(f.Body) == 0 {
-		v.TreeReading = treeReading // not read as markup: nothing to tell
+	// when it is known without parsing (a body not read at all, one served
+	// as text that is not markup: textReason); Put does not read a body
+	// only to learn it: a caller that reads it records it
+	// (RecordReadAsText), else it is read when first asked for
+	// (ReadAsText), or in the background (FillReadAsText).
+	if reason, known := textReason(f.Body, v); known {
+		v.ReadAsText, v.TreeReading = reason, treeReading
 	}
-	links, extract := f.Links, f.Links == nil && w.opt.ExtractLinks
+	links, extract := f.Links, f.Links == nil && w.opt.ExtractLinks && parseable(v)
 	// The new version is the newest: its blob is most likely replaced by a
 	// patch at the next write, so it is compressed fast; a version that
 	// stays in full is recompressed for keeping then (prepare). It is
@@ -291,10 +292,11 @@ func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
 }
 
 // readFetch reads the body of a fetch whose version is v, as ParseBody
-// does: its tree (nil for a body that is not markup, or cannot be read)
-// and why it is read as its source text ("" for a page).
+// does: its tree (nil for a body not read: a failed fetch, an empty body,
+// a body of another type, or one that cannot be read) and why it is read
+// as its source text ("" for a page).
 func readFetch(body []byte, v *vigil.Version) (*tree.Document, string) {
-	if !parseable(v) || len(body) == 0 {
+	if !readable(v) || len(body) == 0 {
 		return nil, ""
 	}
 	doc, readAsText, err := ReadBody(body, v.Charset, v.ContentType)

@@ -42,6 +42,12 @@ type Version struct {
 	TreeReading int `json:"-"`
 }
 
+// ReadAsTextServedAs begins the Version.ReadAsText of a body read as its
+// source text because it is served as text that is not markup; its media
+// type follows ("served as text/plain"). Any other reason is a parse
+// error.
+const ReadAsTextServedAs = "served as "
+
 var hexSHA256 = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // Validate returns an EINVALID error naming the first bad field.

@@ -121,7 +121,7 @@ func servedAsText(mediaType string) bool {
 // keeps it (lower case, without parameters).
 func servedAs(contentType string) error {
 	t, _, _ := strings.Cut(contentType, ";")
-	return errors.New("served as " + strings.ToLower(strings.TrimSpace(t)))
+	return errors.New(vigil.ReadAsTextServedAs + strings.ToLower(strings.TrimSpace(t)))
 }
 
 // textReason returns the reason (ReadAsTextReason) a fetch's body, whose

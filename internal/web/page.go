@@ -29,6 +29,10 @@ var pages = func() map[string]*template.Template {
 		"ago":      ago,
 		"bytes":    fmtBytes,
 		"list":     func(xs ...string) []string { return xs },
+		// servedAsText tells a reason a version is read as its source
+		// text that is its type ("served as text/plain") from a parse
+		// error, for the words around it.
+		"servedAsText": func(reason string) bool { return strings.HasPrefix(reason, vigil.ReadAsTextServedAs) },
 		// query builds a URL query; its values are escaped here, so the
 		// template takes it as a safe URL part.
 		"query": func(kv ...any) template.URL {

@@ -16,9 +16,10 @@ type versionBody struct {
 	// a client tells a page from a version whose reason is not known yet,
 	// which ReadAsText alone (absent for both) does not.
 	Reading string `json:"reading"`
-	// ReadAsText is why the version's body, which does not parse as HTML
-	// or XML, is read, compared and shown as its source text (the parse
-	// error, in words; Warehouse.ReadAsText): set exactly when Reading is
+	// ReadAsText is why the version's body is read, compared and shown as
+	// its source text (Warehouse.ReadAsText: the parse error, in words, of
+	// a body that does not parse as HTML or XML, or "served as
+	// text/plain" for one served as text): set exactly when Reading is
 	// readingText, absent otherwise, as before Reading was added.
 	ReadAsText string `json:"readAsText,omitempty"`
 }
@@ -31,8 +32,9 @@ const (
 	// an empty body, a body of another type: the version's error and
 	// contentType tell those).
 	readingPage = "page"
-	// readingText: the body does not parse as HTML or XML, and is read as
-	// its source text; readAsText says why.
+	// readingText: the body is read as its source text, as it does not
+	// parse as HTML or XML, or as it is served as text that is not markup
+	// (text/plain, JSON); readAsText says why.
 	readingText = "text"
 	// readingUnknown: not known yet. The version was stored before Vigil
 	// recorded how it reads a body, or since without its body being read,

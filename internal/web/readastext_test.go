@@ -700,3 +700,58 @@ func TestHistoryReadAsTextUnknown(t *testing.T) {
 		t.Errorf("once known, not marked read as text:\n%s", page)
 	}
 }
+
+// TestReadAsTextServedAsText: a version served as text that is not markup
+// (text/plain) is read as its source, and the API says so (reading
+// "text", readAsText "served as text/plain"), as do the history page and
+// the diff page, in words that do not say it fails to parse.
+func TestReadAsTextServedAsText(t *testing.T) {
+	ctx := context.Background()
+	e := newReadAsTextEnv(t)
+	var vs []*vigil.Version
+	for i, body := range []string{"User-agent: *\nDisallow: /a\n", "User-agent: *\nDisallow: /b\n"} {
+		v, err := e.s.Warehouse.(*warehouse.Warehouse).Put(ctx, &warehouse.Fetch{URL: "http://a.example/p",
+			FetchedAt: time.Date(2026, 1, 2+i, 0, 0, 0, 0, time.UTC), Status: 200, ContentType: "text/plain", Body: []byte(body)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs = append(vs, v)
+	}
+	var list struct {
+		Items []struct {
+			ID         int64  `json:"id"`
+			Reading    string `json:"reading"`
+			ReadAsText string `json:"readAsText"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(e.get("/api/v1/resources/"+strconv.FormatInt(e.res, 10)+"/versions")), &list); err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, it := range list.Items {
+		if it.ID != vs[0].ID && it.ID != vs[1].ID {
+			continue
+		}
+		found++
+		if it.Reading != readingText || it.ReadAsText != "served as text/plain" {
+			t.Errorf("version %d: reading %q, readAsText %q, want %q, %q", it.ID, it.Reading, it.ReadAsText, readingText, "served as text/plain")
+		}
+	}
+	if found != 2 {
+		t.Fatalf("%d of the 2 text versions listed", found)
+	}
+	id := func(v *vigil.Version) string { return strconv.FormatInt(v.ID, 10) }
+	page := e.get("/resources/" + strconv.FormatInt(e.res, 10) + "/diff?from=" + id(vs[0]) + "&to=" + id(vs[1]) + "&view=inline")
+	for _, want := range []string{
+		`id="from-read-as-text">Version #4 is served as text/plain, so it is shown, and compared, as its source text.</p>`,
+		`id="to-read-as-text">Version #5 is served as text/plain, so it is shown, and compared, as its source text.</p>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the diff page lacks %q:\n%s", want, page)
+		}
+	}
+	page = e.get("/resources/" + strconv.FormatInt(e.res, 10))
+	if want := `<strong>Read as text (1):</strong> the versions so marked are served as text/plain, and are read, compared and shown as their source text.</p>`; !strings.Contains(page, want) {
+		t.Errorf("the history page lacks %q:\n%s", want, page)
+	}
+}

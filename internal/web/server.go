@@ -33,13 +33,14 @@ type Warehouse interface {
 	Body(ctx context.Context, versionID int64) ([]byte, error)
 	// Document returns the tree of a version with XIDs numbered afresh,
 	// read as the monitor reads it (a body that does not parse as HTML or
-	// XML is its source text); EINVALID if it cannot be read at all.
+	// XML, or served as text that is not markup, is its source text);
+	// EINVALID if it cannot be read at all.
 	Document(ctx context.Context, versionID int64) (*tree.Document, error)
 	// ReadAsTextAll returns why each version of a list is read as its
-	// source text (the parse error, in words), or "" for one read as a
-	// page, by id (known): the reason recorded with the version, the
-	// bodies of those not known read in one walk down each resource's
-	// patch chain, of budget bytes at most. A version no longer kept is
+	// source text (the parse error, in words, or "served as text/plain"),
+	// or "" for one read as a page, by id (known): the reason recorded
+	// with the version, the bodies of those not known read in one walk
+	// down each resource's patch chain, of budget bytes at most. A version no longer kept is
 	// left out, and so are one whose body cannot be read, whose error
 	// failed holds, and one whose body is past the budget: not known
 	// yet. Every page and answer that says why learns it through it,

@@ -155,11 +155,17 @@ func looksLikeMarkup(body []byte) bool {
 
 // sourceDocument is the tree of a body read as its source: an HTML page
 // whose body holds a <pre> with the body's text, decoded from charset if
-// it names one, else as the HTML parser tells the charset of a page. The
-// text is the whole body, white space kept, one text node a line
-// (splitLines), so that a change of one line is a change of one node.
+// it names one, else as the HTML parser tells the charset of a page; a
+// body that begins with a UTF-8 byte-order mark is UTF-8, read without
+// the mark, as the markup parsers and browsers read it. The text is the
+// whole body, white space kept, one text node a line (splitLines), so
+// that a change of one line is a change of one node.
 func sourceDocument(body []byte, charset string) (*tree.Document, error) {
 	const head, tail = "<!DOCTYPE html><html><body><pre>\n", "</pre></body></html>"
+	if b, ok := bytes.CutPrefix(body, []byte("\xEF\xBB\xBF")); ok {
+		// Within the page, the mark would be a character of the text.
+		body, charset = b, "utf-8"
+	}
 	// The page is written once, into a buffer of its exact size: a body of
 	// hundreds of megabytes is not copied to a string, escaped into
 	// another and copied again into a buffer grown by doubling. The parse

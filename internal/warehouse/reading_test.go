@@ -219,3 +219,32 @@ func TestReadBodyServedAsText(t *testing.T) {
 		})
 	}
 }
+
+// TestSourceLeavesOutByteOrderMark: a body read as its source that begins
+// with a UTF-8 byte-order mark is read without it, and as UTF-8, as the
+// markup parsers read one and a browser shows one: its first line is not
+// a text that begins with U+FEFF, which no phrase or word starts with.
+func TestSourceLeavesOutByteOrderMark(t *testing.T) {
+	const bom = "\xef\xbb\xbf"
+	deep := strings.Repeat("<div>", 600) + "x"
+	tests := map[string]struct {
+		body, charset, contentType string
+		want                       string
+	}{
+		"text/plain":                    {bom + "hello\nworld\n", "", "text/plain", "hello\nworld\n"},
+		"text/plain, a first newline":   {bom + "\nhello\n", "utf-8", "text/plain", "\nhello\n"},
+		"in UTF-8 whatever the charset": {bom + "café\n", "windows-1252", "text/plain", "café\n"},
+		"a page that does not parse":    {bom + deep, "utf-8", "text/html", deep},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			doc, err := warehouse.ParseBody([]byte(tc.body), tc.charset, tc.contentType)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := sourceText(doc); got != tc.want {
+				t.Errorf("source text %.60q, want %.60q", got, tc.want)
+			}
+		})
+	}
+}

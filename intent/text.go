@@ -8,9 +8,16 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
+// asciiSpace is the white space of ASCII, as strings.Fields and
+// unicode.IsSpace tell it.
+const asciiSpace = " \t\n\v\f\r"
+
 // normalizeSpace collapses runs of white space to one space and trims both
 // ends (the note's normalize, §4.9).
 func normalizeSpace(s string) string {
+	// White space only at the ends (a line with its newline) is cut off
+	// without a copy.
+	s = strings.Trim(s, asciiSpace)
 	clean := true
 	prevSpace := true
 	for i := 0; i < len(s); i++ {

@@ -236,6 +236,10 @@ const maxSourceNodes = 1 << 16
 // half maxSourceNodes: a line inserted or deleted changes the run it is
 // in, not every run after it. Should the cuts still be too many (the
 // same line, whose hash happens to cut, repeated), every few are joined.
+// The number of bits follows the number of lines: a version that takes a
+// text past maxSourceNodes lines, or doubles it past that, is cut anew,
+// and its diff shows every node of the text changed, once (a cut that
+// followed the lines alone could not stay bounded).
 func splitLines(pre *tree.Node) {
 	if len(pre.Children) != 1 || pre.Children[0].Kind != tree.Text {
 		return

@@ -67,7 +67,7 @@ func (p *plan) notifies() bool { return p.mode != spec.Interactive && len(p.cont
 // addLinks ends a message with the links to its sentinel on the dashboard
 // and to its feed, as a change's message ends.
 func (m *Monitor) addLinks(ctx context.Context, j *job, msg *vigil.Message) {
-	dashboard, feed := m.links(ctx, j.s)
+	dashboard, feed := m.links(ctx, j)
 	if dashboard == "" && feed == "" {
 		return
 	}

@@ -62,3 +62,64 @@ Notify By email owner@example.test`)
 		t.Errorf("message written after the rotation links to a revoked feed:\n%s", last.Text)
 	}
 }
+
+// TestMessageLinkContactsEdited: a check claimed before its sentinel was
+// edited sends its messages to the contacts it was claimed with; if the
+// edit removed one of them and the owner then replaced the feed link (to
+// revoke the one that contact knew), the message must not hand the new
+// link to the removed contact. It did: the link was read as the sentinel
+// is when the message is written, the recipients as it was claimed.
+func TestMessageLinkContactsEdited(t *testing.T) {
+	ctx := context.Background()
+	db, wh, u := testStore(t)
+	now := time.Now().UTC()
+	checker := spec.NewChecker(now)
+	const src = "Create Sentinel news Using http://example.test/news\nMonitor any change\nFetch 1 hour\n"
+	s := createSentinel(t, db, checker, u, "news", src+"Notify By email owner@example.test, gone@example.test")
+	f := &rotatingFetcher{body: `<html><body><p>one</p></body></html>`}
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f,
+		MessageLink: func(s *vigil.Sentinel) string {
+			return fmt.Sprintf("https://vigil.test/feeds/%d/gen%d/atom.xml", s.ID, s.FeedGeneration)
+		}}
+	runOnce(t, m, 1)
+	f.body = `<html><body><p>two</p></body></html>`
+	f.rotate = func() {
+		f.rotate = nil
+		// The owner removes gone@example.test, then replaces the feed link.
+		edited := createSentinel(t, db, checker, u, "scratch", src+"Notify By email owner@example.test")
+		cur, err := db.FindSentinelByID(ctx, s.ID)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		cur.Source, cur.Spec = edited.Source, edited.Spec
+		if err := db.UpdateSentinel(ctx, cur); err != nil {
+			t.Error(err)
+		}
+		if err := db.DeleteSentinel(ctx, edited.ID); err != nil {
+			t.Error(err)
+		}
+		if _, err := db.RotateSentinelFeed(ctx, s.ID); err != nil {
+			t.Error(err)
+		}
+	}
+	makeDue(t, db, s, time.Now().UTC())
+	runOnce(t, m, 1)
+	ns, _, err := db.FindNotifications(ctx, vigil.NotificationFilter{UserID: u.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sentToGone := false
+	for _, n := range ns {
+		if n.Target != "gone@example.test" {
+			continue
+		}
+		sentToGone = true
+		if strings.Contains(string(n.Payload), "/gen1/") {
+			t.Errorf("the removed contact is given the replaced feed link:\n%s", n.Payload)
+		}
+	}
+	if !sentToGone {
+		t.Fatal("no message to the contact of the claimed sentinel: the test no longer shows the case")
+	}
+}

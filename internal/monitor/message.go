@@ -250,7 +250,7 @@ func (m *Monitor) render(ctx context.Context, j *job, items []*vigil.MessageItem
 		}
 		h.WriteString("</ul>\n")
 	}
-	dashboard, feed := m.links(ctx, j.s)
+	dashboard, feed := m.links(ctx, j)
 	if dashboard != "" || feed != "" {
 		t.WriteString("\n")
 		var links []string
@@ -267,21 +267,48 @@ func (m *Monitor) render(ctx context.Context, j *job, items []*vigil.MessageItem
 	return t.String(), h.String()
 }
 
-// links returns the link of a sentinel's page on the dashboard and that
-// of its feed, each empty if the monitor has no way to make it. The feed's
-// link is the sentinel's as it is now: its owner may have replaced it
-// (revoking the claimed copy's) while the check ran.
-func (m *Monitor) links(ctx context.Context, s *vigil.Sentinel) (dashboard, feed string) {
+// links returns the link of a job's sentinel page on the dashboard and
+// that of its feed, each empty if the monitor has no way to make it. The
+// feed's link is the sentinel's as it is now: its owner may have replaced
+// it (revoking the claimed copy's) while the check ran. The message goes
+// to the contacts the sentinel was claimed with, though; if the feed was
+// replaced and one of them is no longer a contact (an edit removed it,
+// then the feed was replaced to revoke what it knew), the message has no
+// feed link: the new one is not for that contact, and the old one is
+// revoked.
+func (m *Monitor) links(ctx context.Context, j *job) (dashboard, feed string) {
+	s := j.s
 	if m.DashboardLink != nil {
 		dashboard = m.DashboardLink(s.ID)
 	}
-	if m.MessageLink != nil {
-		if m.Store != nil {
-			if cur, err := m.Store.FindSentinelByID(ctx, s.ID); err == nil {
-				s = cur
-			}
-		}
-		feed = m.MessageLink(s)
+	if m.MessageLink == nil {
+		return dashboard, ""
 	}
-	return dashboard, feed
+	if m.Store != nil {
+		if cur, err := m.Store.FindSentinelByID(ctx, s.ID); err == nil {
+			if cur.FeedGeneration != s.FeedGeneration && !stillContacts(j.plan, cur) {
+				return dashboard, ""
+			}
+			s = cur
+		}
+	}
+	return dashboard, m.MessageLink(s)
+}
+
+// stillContacts reports whether every contact of p, the plan a check was
+// claimed with, is a contact of cur, the sentinel as stored now.
+func stillContacts(p *plan, cur *vigil.Sentinel) bool {
+	if p == nil {
+		return false
+	}
+	now, err := decodePlan(cur)
+	if err != nil {
+		return false
+	}
+	for _, c := range p.contacts {
+		if !slices.ContainsFunc(now.contacts, func(d *spec.Contact) bool { return d.Kind == c.Kind && d.Address == c.Address }) {
+			return false
+		}
+	}
+	return true
 }

@@ -91,6 +91,11 @@ func TestServeSite(t *testing.T) {
 	if !strings.Contains(body, "<td>changed: keywords {deprecated}") || strings.Contains(body, "modified") {
 		t.Errorf("the change page does not call the guide changed:\n%s", body)
 	}
+	// A page no longer reached is "removed", as in the summary above it
+	// ("1 page removed") and in the feed; it was "deleted".
+	if !strings.Contains(body, "<td>removed (no longer reached") || strings.Contains(body, "deleted") {
+		t.Errorf("the change page does not call the old page removed:\n%s", body)
+	}
 	// The guide's diff page: versions read as pages, with no notice of
 	// a source text.
 	if m := regexp.MustCompile(regexp.QuoteMeta(diffLink) + `[^"]+`).FindString(body); m == "" {

@@ -14,7 +14,7 @@ import (
 const maxSitePages = 500
 
 // siteChangeData is the page of a change of a site: its pages added,
-// deleted and changed, each linked to its history or its diff.
+// removed and changed, each linked to its history or its diff.
 type siteChangeData struct {
 	Change   *vigil.Change
 	Sentinel *vigil.Sentinel
@@ -24,7 +24,7 @@ type siteChangeData struct {
 
 // sitePageRow is one page of a site's change.
 type sitePageRow struct {
-	Op      string // added, deleted, changed (as the summary says)
+	Op      string // added, removed, changed (as the summary says)
 	Page    *intent.PageInfo
 	History string // the page's history on the dashboard, if stored
 	Diff    string // a changed page's diff, if both versions are stored
@@ -65,7 +65,7 @@ func (s *Server) handleSiteChange(w http.ResponseWriter, r *http.Request, sess *
 		case intent.Insert:
 			row.Op = "added"
 		case intent.Delete:
-			row.Op = "deleted"
+			row.Op = "removed"
 		default:
 			row.Op = "changed"
 		}

@@ -24,7 +24,7 @@ func init() {
 	register(&command{
 		name:            "site diff",
 		exitOnInterrupt: true,
-		summary:         "show the pages added, deleted and changed between two snapshots of a site",
+		summary:         "show the pages added, removed and changed between two snapshots of a site",
 		run:             runSiteDiff,
 	})
 }
@@ -39,8 +39,8 @@ var siteDiffOptions = webtable.Options{Strict: true, Cover: true, Complete: true
 // crawl) as web tables (crawl.Snapshot.Table, webtable.Diff).
 func runSiteDiff(ctx context.Context, env *environment, args []string) (int, error) {
 	fs := newFlags(env, "site diff", "[flags] OLD NEW   (snapshots of vigil site crawl: files, or - for standard input)")
-	format := fs.String("format", "summary", "output format: summary (one line per page added, deleted or changed) or json (the delta web tables)")
-	identity := fs.String("identity", "content", "what makes a page modified: content (its bytes changed, where they were read; else its Last-Modified date) or date (its Last-Modified date changed, where the server sent one, as in the seed)")
+	format := fs.String("format", "summary", "output format: summary (one line per page added, removed or changed) or json (the delta web tables)")
+	identity := fs.String("identity", "content", "what makes a page changed: content (its bytes changed, where they were read; else its Last-Modified date) or date (its Last-Modified date changed, where the server sent one, as in the seed)")
 	content := fs.Bool("content", false, "also compare the two bodies of each changed page with the diff engine, and count its changes (needs snapshots crawled with --bodies)")
 	// --whitespace and --parse are vigil diff's, for --content;
 	// --max-bytes bounds the snapshot files (and so the bodies in them).
@@ -54,12 +54,12 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 			"Diff compares two snapshots of one coupling query, written by vigil site\n"+
 			"crawl at two times (files, or - for standard input), as web tables: one\n"+
 			"tuple per page read, the page and its link path from the start. It prints\n"+
-			"a line per page added, deleted (no longer reached, failing, redirected, or\n"+
+			"a line per page added, removed (no longer reached, failing, redirected, or\n"+
 			"still linked but cut by --max-pages or --depth) or changed, with its\n"+
 			"title and link path (and, for a page that no longer parses, that it is\n"+
 			"read as text, and why), then a total line; --format json\n"+
 			"prints the delta web tables (plus, minus, mod) and the node sets (added,\n"+
-			"deleted, modified: the pages changed) instead,\n"+
+			"deleted: the pages removed, modified: the pages changed) instead,\n"+
 			"with the importance of the pages named and why those read as text are.\n"+
 			"With --content, the two bodies of each changed page are compared by the\n"+
 			"diff engine, as vigil diff compares documents, and its changes counted: a\n"+
@@ -388,9 +388,9 @@ func pagesByURL(s *crawl.Snapshot) map[string]*crawl.Page {
 	return out
 }
 
-// write writes one line per page added, deleted and changed (in that
+// write writes one line per page added, removed and changed (in that
 // order, each by URL): its URL, title, and the link path that reaches it
-// from the start (in the new snapshot, or in the old one for a deleted
+// from the start (in the new snapshot, or in the old one for a removed
 // page); with --content, under each changed page, the counts of its
 // content's changes. A total line ends it.
 func (sd *siteDelta) write(w io.Writer) error {
@@ -418,7 +418,7 @@ func (sd *siteDelta) write(w io.Writer) error {
 			notes = append(notes, "linked before, "+sd.unreadText(why))
 		}
 		if u := deletedWith[p.Hash]; u != "" && p.Hash != "" {
-			notes = append(notes, "the content of deleted "+relativeURL(u, dir))
+			notes = append(notes, "the content of removed "+relativeURL(u, dir))
 		}
 		fmt.Fprintf(w, "+ added    %s%s  %s%s\n", p.URL, titleText(p.Title), via(sd.paths2[webtable.TupleID(id)], dir), noteText(notes))
 	}
@@ -428,7 +428,7 @@ func (sd *siteDelta) write(w io.Writer) error {
 		if u := addedWith[p.Hash]; u != "" && p.Hash != "" && sd.redirected[p.URL] != u {
 			notes = append(notes, "its content now at "+relativeURL(u, dir))
 		}
-		fmt.Fprintf(w, "- deleted  %s%s  %s%s\n", p.URL, titleText(p.Title), via(sd.paths1[webtable.TupleID(id)], dir), noteText(notes))
+		fmt.Fprintf(w, "- removed  %s%s  %s%s\n", p.URL, titleText(p.Title), via(sd.paths1[webtable.TupleID(id)], dir), noteText(notes))
 	}
 	for _, id := range sd.byImportance(sd.d.Modified) {
 		p, before := sd.pages2[string(id)], sd.pages1[string(id)]
@@ -450,7 +450,7 @@ func (sd *siteDelta) write(w io.Writer) error {
 	}
 	n1, n2 := sd.nodes1, sd.nodes2
 	unchanged := n2 - len(sd.d.Added) - len(sd.d.Modified)
-	_, err := fmt.Fprintf(w, "total: %d added, %d deleted, %d changed, %d unchanged (%d %s read, then %d)\n",
+	_, err := fmt.Fprintf(w, "total: %d added, %d removed, %d changed, %d unchanged (%d %s read, then %d)\n",
 		len(sd.d.Added), len(sd.d.Deleted), len(sd.d.Modified), unchanged, n1, plural(n1, "page", "pages"), n2)
 	return err
 }

@@ -52,7 +52,7 @@ func siteDiff(t *testing.T, args ...string) (int, string) {
 }
 
 // summaryLine is a page's line in vigil site diff's summary.
-var summaryLine = regexp.MustCompile(`^([+~-]) (added   |deleted |changed ) (\S+)( "(?:[^"\\]|\\.)*"(?: -> "(?:[^"\\]|\\.)*")?)?  (\(start page\)|via \S+(?: > \S+)*)(  \(.*\))?$`)
+var summaryLine = regexp.MustCompile(`^([+~-]) (added   |removed |changed ) (\S+)( "(?:[^"\\]|\\.)*"(?: -> "(?:[^"\\]|\\.)*")?)?  (\(start page\)|via \S+(?: > \S+)*)(  \(.*\))?$`)
 
 // TestSiteDiffCorpus crawls the two releases of Git's documentation site
 // on loopback, as two polls of one query, and compares the snapshots:
@@ -96,8 +96,8 @@ func TestSiteDiffCorpus(t *testing.T) {
 	if want := "+ added    " + mailmap + ` "gitmailmap(5)"  via ./`; lines[0] != want {
 		t.Errorf("first line %q, want %q", lines[0], want)
 	}
-	if len(pages["added"]) != 1 || len(pages["deleted"]) != 0 {
-		t.Errorf("added %q, deleted %q; want %s alone added", pages["added"], pages["deleted"], mailmap)
+	if len(pages["added"]) != 1 || len(pages["removed"]) != 0 {
+		t.Errorf("added %q, removed %q; want %s alone added", pages["added"], pages["removed"], mailmap)
 	}
 	// The pages of both crawls whose bytes differ between the releases.
 	snap1, snap2 := decodeSnapshot(t, oldSnap), decodeSnapshot(t, newSnap)
@@ -125,7 +125,7 @@ func TestSiteDiffCorpus(t *testing.T) {
 	if want := "~ changed  " + s.URL("/git.html") + ` "git(1)"  via ./  (importance `; !strings.Contains(summary, want) {
 		t.Errorf("no line %q...", want)
 	}
-	if want := "total: 1 added, 0 deleted, 68 changed, 132 unchanged (200 pages read, then 201)"; lines[len(lines)-1] != want {
+	if want := "total: 1 added, 0 removed, 68 changed, 132 unchanged (200 pages read, then 201)"; lines[len(lines)-1] != want {
 		t.Errorf("total %q, want %q", lines[len(lines)-1], want)
 	}
 	if _, again := siteDiff(t, oldSnap, again); again != summary {
@@ -413,7 +413,7 @@ func TestSiteDiffSynthetic(t *testing.T) {
 
 	// A snapshot compared with itself: no change, exit 0.
 	code, out := siteDiff(t, newSnap, newSnap)
-	if code != exitOK || out != "total: 0 added, 0 deleted, 0 changed, 8 unchanged (8 pages read, then 8)\n" {
+	if code != exitOK || out != "total: 0 added, 0 removed, 0 changed, 8 unchanged (8 pages read, then 8)\n" {
 		t.Errorf("a snapshot with itself: exit %d, %q", code, out)
 	}
 	// Standard input for one of them.
@@ -510,7 +510,7 @@ func TestSiteDiffScopeOrder(t *testing.T) {
 	a, b := s.srv.URL+"/docs/a.html", s.srv.URL+"/docs/guide.html"
 	ab := siteCrawl(t, dir, "ab.json", start, "--scope", a, "--scope", b)
 	ba := siteCrawl(t, dir, "ba.json", start, "--scope", b, "--scope", a, "--scope", b)
-	if code, out := siteDiff(t, ab, ba); code != exitOK || !strings.HasPrefix(out, "total: 0 added, 0 deleted, 0 changed") {
+	if code, out := siteDiff(t, ab, ba); code != exitOK || !strings.HasPrefix(out, "total: 0 added, 0 removed, 0 changed") {
 		t.Errorf("--scope A --scope B, then B A B: exit %d, %q", code, out)
 	}
 	if got := decodeSnapshot(t, ba).Query.Scope; !slices.Equal(got, []string{a, b}) {
@@ -529,7 +529,7 @@ func TestSiteDiffScopeOrder(t *testing.T) {
 	if err := os.WriteFile(unsorted, []byte(old), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, out := siteDiff(t, unsorted, ba); code != exitOK || !strings.HasPrefix(out, "total: 0 added, 0 deleted, 0 changed") {
+	if code, out := siteDiff(t, unsorted, ba); code != exitOK || !strings.HasPrefix(out, "total: 0 added, 0 removed, 0 changed") {
 		t.Errorf("an unsorted scope of an earlier snapshot: exit %d, %q", code, out)
 	}
 }
@@ -565,7 +565,7 @@ func TestSiteDiffUnread(t *testing.T) {
 	_, out := siteDiff(t, before, after)
 	for _, want := range []string{
 		"+ added    " + s.srv.URL + "/docs/c.html \"C\"  via index.html\n",
-		"- deleted  " + s.srv.URL + "/docs/b.html \"B\"  via index.html  (still linked, not read: the crawl stopped at --max-pages 3)\n",
+		"- removed  " + s.srv.URL + "/docs/b.html \"B\"  via index.html  (still linked, not read: the crawl stopped at --max-pages 3)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("diff:\n%s\nwant a line %q", out, want)
@@ -586,7 +586,7 @@ func TestSiteDiffUnread(t *testing.T) {
 	}, nil)
 	shallow := siteCrawl(t, dir, "shallow.json", start, "--max-pages", "3", "--depth", "1", "--order", "breadth")
 	_, out = siteDiff(t, deep, shallow)
-	if want := "- deleted  " + s.srv.URL + "/docs/deep.html \"Deep\"  via index.html  (still linked, beyond --depth 1)\n"; !strings.Contains(out, want) {
+	if want := "- removed  " + s.srv.URL + "/docs/deep.html \"Deep\"  via index.html  (still linked, beyond --depth 1)\n"; !strings.Contains(out, want) {
 		t.Errorf("diff:\n%s\nwant a line %q", out, want)
 	}
 	s.set(map[string]string{
@@ -746,9 +746,9 @@ func TestSiteDiffRedeployed(t *testing.T) {
 		code int
 		want string
 	}{
-		{nil, exitOK, fmt.Sprintf("total: 0 added, 0 deleted, 0 changed, %d unchanged", pages)},
-		{[]string{"--identity", "content"}, exitOK, fmt.Sprintf("total: 0 added, 0 deleted, 0 changed, %d unchanged", pages)},
-		{[]string{"--identity", "date"}, exitChanged, fmt.Sprintf("total: 0 added, 0 deleted, %d changed, 0 unchanged", pages)},
+		{nil, exitOK, fmt.Sprintf("total: 0 added, 0 removed, 0 changed, %d unchanged", pages)},
+		{[]string{"--identity", "content"}, exitOK, fmt.Sprintf("total: 0 added, 0 removed, 0 changed, %d unchanged", pages)},
+		{[]string{"--identity", "date"}, exitChanged, fmt.Sprintf("total: 0 added, 0 removed, %d changed, 0 unchanged", pages)},
 	} {
 		code, out := siteDiff(t, append(tc.args, before, after)...)
 		if code != tc.code || !strings.Contains(out, tc.want) {
@@ -860,7 +860,7 @@ func TestSiteDiffReadAsText(t *testing.T) {
 		!strings.Contains(got, "; read as text: markup: parse HTML: elements nested more than 512 deep") {
 		t.Errorf("line of %s: %q, want %q... and the reading of it as text", p, got, want)
 	}
-	if got, want := lines[q], `- deleted  `+q+` "Q"  via ./ > p.html  (no longer reached: p.html is read as text)`; got != want {
+	if got, want := lines[q], `- removed  `+q+` "Q"  via ./ > p.html  (no longer reached: p.html is read as text)`; got != want {
 		t.Errorf("line of %s: %q, want %q", q, got, want)
 	}
 	// And back: the page parses again.

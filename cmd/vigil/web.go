@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/vigil-web/vigil"
@@ -48,13 +50,34 @@ func writeAdminPassword(dataDir, email, password string) (string, error) {
 }
 
 // removeAdminPassword removes the data directory's admin password file if
-// it holds the password of the admin email, which was then replaced.
+// it holds the password of the admin email, which was then replaced. Only
+// a regular file, as writeAdminPassword writes, is read and removed: a
+// symbolic link is not followed, and a FIFO or a device, which could
+// block the start or fill the memory, is not read.
 func removeAdminPassword(dataDir, email string) error {
 	path := filepath.Join(dataDir, adminPasswordFile)
-	b, err := os.ReadFile(path)
+	fi, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	} else if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil // not the file a first start writes
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if opened, err := f.Stat(); err != nil {
+		return err
+	} else if !os.SameFile(fi, opened) {
+		return nil // replaced meanwhile
+	}
+	// The email, its newline and the password: a file longer is not ours.
+	b, err := io.ReadAll(io.LimitReader(f, 4096))
+	if err != nil {
 		return err
 	}
 	if first, _, _ := strings.Cut(string(b), "\n"); first != email {

@@ -15,26 +15,7 @@ import (
 // check's claim, 5 minutes on, as its next check: a sentinel just made
 // showed "in 5m" though it said Fetch 1 minute.
 func TestWebBeingChecked(t *testing.T) {
-	release := make(chan struct{})
-	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte("<p>hello</p>"))
-	}))
-	t.Cleanup(page.Close)
-	t.Cleanup(func() { close(release) })
-	d := startWebDaemon(t)
-	s, status := signIn(t, d.base, testAdminPassword)
-	if status != http.StatusSeeOther {
-		t.Fatalf("sign in: %d", status)
-	}
-	src := "Create Sentinel slow Using " + page.URL + "/ Monitor any change Fetch 1 minute"
-	if code, body := s.post("/sentinels", url.Values{"csrf": {s.csrf()}, "source": {src}}); code != http.StatusOK {
-		t.Fatalf("create: %d %s", code, body)
-	}
+	s := slowSentinel(t)
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		body := s.get("/sentinels/1")
@@ -55,26 +36,7 @@ func TestWebBeingChecked(t *testing.T) {
 // slowly), the API says "checking": true and gives no next check, where it
 // gave the end of the check's claim, 5 minutes on, as "nextCheck".
 func TestAPIBeingChecked(t *testing.T) {
-	release := make(chan struct{})
-	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte("<p>hello</p>"))
-	}))
-	t.Cleanup(page.Close)
-	t.Cleanup(func() { close(release) })
-	d := startWebDaemon(t)
-	s, status := signIn(t, d.base, testAdminPassword)
-	if status != http.StatusSeeOther {
-		t.Fatalf("sign in: %d", status)
-	}
-	src := "Create Sentinel slow Using " + page.URL + "/ Monitor any change Fetch 1 minute"
-	if code, body := s.post("/sentinels", url.Values{"csrf": {s.csrf()}, "source": {src}}); code != http.StatusOK {
-		t.Fatalf("create: %d %s", code, body)
-	}
+	s := slowSentinel(t)
 	type view struct {
 		Checking  bool      `json:"checking"`
 		NextCheck time.Time `json:"nextCheck"`
@@ -106,4 +68,32 @@ func TestAPIBeingChecked(t *testing.T) {
 	if len(list.Items) != 1 || !list.Items[0].Checking || !list.Items[0].NextCheck.IsZero() {
 		t.Errorf("GET /api/v1/sentinels: want it being checked, without a next check: %s", body)
 	}
+}
+
+// slowSentinel starts a daemon, signs in as its admin and makes sentinel 1,
+// checked every minute, of a page that does not answer until the test
+// ends: its first check stays in flight.
+func slowSentinel(t *testing.T) *browserSession {
+	t.Helper()
+	release := make(chan struct{})
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<p>hello</p>"))
+	}))
+	t.Cleanup(page.Close)
+	t.Cleanup(func() { close(release) })
+	d := startWebDaemon(t)
+	s, status := signIn(t, d.base, testAdminPassword)
+	if status != http.StatusSeeOther {
+		t.Fatalf("sign in: %d", status)
+	}
+	src := "Create Sentinel slow Using " + page.URL + "/ Monitor any change Fetch 1 minute"
+	if code, body := s.post("/sentinels", url.Values{"csrf": {s.csrf()}, "source": {src}}); code != http.StatusOK {
+		t.Fatalf("create: %d %s", code, body)
+	}
+	return s
 }

@@ -884,7 +884,9 @@ func ValidateContact(kind ContactKind, address string) error {
 }
 
 // validateContact is ValidateContact; not strict, it takes a webhook's
-// port outside 1 to 65535 (see normalizeURL).
+// port outside 1 to 65535, a webhook URL without a host name and a host
+// name IDNA or DNS refuses (CheckHostName), the rules added after
+// sentinels were stored with them (see normalizeURL).
 func validateContact(kind ContactKind, address string, strict bool) error {
 	switch kind {
 	case Email:
@@ -899,6 +901,11 @@ func validateContact(kind ContactKind, address string, strict bool) error {
 		u, err := url.Parse(address)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return fmt.Errorf("invalid webhook URL %s: want an absolute http or https URL", quote(address))
+		}
+		if u.Hostname() == "" && strict {
+			// "https://:8080/x": a port and no host name, which no
+			// delivery can reach.
+			return fmt.Errorf("invalid webhook URL %s: no host", quote(address))
 		}
 		if err := checkPort(u); err != nil && strict {
 			return fmt.Errorf("invalid webhook URL %s: %v", quote(address), err)

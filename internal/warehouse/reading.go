@@ -236,10 +236,11 @@ const maxSourceNodes = 1 << 16
 // half maxSourceNodes: a line inserted or deleted changes the run it is
 // in, not every run after it. Should the cuts still be too many (the
 // same line, whose hash happens to cut, repeated), every few are joined.
-// The number of bits follows the number of lines: a version that takes a
-// text past maxSourceNodes lines, or doubles it past that, is cut anew,
-// and its diff shows every node of the text changed, once (a cut that
-// followed the lines alone could not stay bounded).
+// The number of bits follows the number of lines: a version whose text
+// crosses maxSourceNodes lines, or a power of two above (131 072,
+// 262 144, ...), either way, is cut anew, and its diff shows most of the
+// text's nodes changed, once (a cut that followed the lines alone could
+// not stay bounded).
 func splitLines(pre *tree.Node) {
 	if len(pre.Children) != 1 || pre.Children[0].Kind != tree.Text {
 		return
@@ -279,8 +280,11 @@ func lineEnds(text string) []int {
 		}
 		return ends
 	}
+	// Bits enough to keep the expected runs at most half maxSourceNodes:
+	// one more each time the lines pass a power of two from
+	// maxSourceNodes on (two at maxSourceNodes + 1 lines).
 	mask := uint32(1)
-	for lines/int(mask+1) > maxSourceNodes/2 {
+	for lines > maxSourceNodes/2*int(mask+1) {
 		mask = mask<<1 | 1
 	}
 	ends := make([]int, 0, lines/int(mask+1)+1)

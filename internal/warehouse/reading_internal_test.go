@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -108,8 +109,9 @@ func TestSplitLines(t *testing.T) {
 			}
 		})
 	}
-	// A line inserted in the middle of a long log changes one run.
-	before, after := split(numbered(4*maxSourceNodes, "")), split(numbered(4*maxSourceNodes, "inserted\n"))
+	// A line inserted in the middle of a long log changes one run (the
+	// log crossing no power of two, where the cut changes: see below).
+	before, after := split(numbered(3*maxSourceNodes, "")), split(numbered(3*maxSourceNodes, "inserted\n"))
 	values := func(pre *tree.Node) map[string]bool {
 		m := map[string]bool{}
 		for _, n := range pre.Children {
@@ -126,6 +128,17 @@ func TestSplitLines(t *testing.T) {
 	}
 	if changed > 1 {
 		t.Errorf("%d runs of %d changed by one line inserted, want 1", changed, len(after.Children))
+	}
+	// The cut changes where the lines cross a power of two from
+	// maxSourceNodes on, not a line later: a log that grows by a line past
+	// maxSourceNodes + 1 keeps its runs but the last.
+	for _, n := range []int{maxSourceNodes + 1, 2*maxSourceNodes + 1} {
+		log := numbered(n, "")
+		longer := log + "one more line\n"
+		a, b := lineEnds(log), lineEnds(longer)
+		if len(b) < len(a) || !slices.Equal(a[:len(a)-1], b[:len(a)-1]) {
+			t.Errorf("%d lines and one more: cut anew (%d runs, then %d)", n, len(a), len(b))
+		}
 	}
 }
 

@@ -898,20 +898,21 @@ func validateContact(kind ContactKind, address string, strict bool) error {
 			return fmt.Errorf("invalid email address %s: the domain has no dot", quote(address))
 		}
 	case Webhook:
+		// Messages hide a password the URL carries, as a page's URL's do.
 		u, err := url.Parse(address)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("invalid webhook URL %s: want an absolute http or https URL", quote(address))
+			return fmt.Errorf("invalid webhook URL %s: want an absolute http or https URL", quote(hidePassword(address)))
 		}
 		if u.Hostname() == "" && strict {
 			// "https://:8080/x": a port and no host name, which no
 			// delivery can reach.
-			return fmt.Errorf("invalid webhook URL %s: no host", quote(address))
+			return fmt.Errorf("invalid webhook URL %s: no host", quote(hidePassword(address)))
 		}
 		if err := checkPort(u); err != nil && strict {
-			return fmt.Errorf("invalid webhook URL %s: %v", quote(address), err)
+			return fmt.Errorf("invalid webhook URL %s: %v", quote(hidePassword(address)), err)
 		}
 		if err := CheckHostName(u); err != nil && strict {
-			return fmt.Errorf("invalid webhook URL %s: %v", quote(address), err)
+			return fmt.Errorf("invalid webhook URL %s: %v", quote(hidePassword(address)), err)
 		}
 	case Chat:
 		scheme, rest, ok := strings.Cut(address, "://")

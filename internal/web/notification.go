@@ -45,12 +45,26 @@ func (s *Server) letterSentinel(ctx context.Context, u *vigil.User, n *vigil.Not
 	return sen, err
 }
 
+// unsendable returns ECONFLICT, saying why, if this server cannot send
+// dead letter n by its channel (Server.Unsendable): its retry would die
+// again at once.
+func (s *Server) unsendable(n *vigil.Notification) error {
+	if s.Unsendable == nil {
+		return nil
+	}
+	if why := s.Unsendable(n.Channel); why != "" {
+		return vigil.Errorf(vigil.ECONFLICT, "notification %d is not retried: %s", n.ID, why)
+	}
+	return nil
+}
+
 // retryNotification gives u's dead letter idText another chance, due now,
 // to the target its sentinel notifies now (retryTarget), and wakes the
 // delivery. ECONFLICT if it is not a dead letter, if its sentinel was
 // removed, before or while the retry was asked for (the store retries
-// the letter only if its sentinel exists as it writes), or if its
-// sentinel gives it no target.
+// the letter only if its sentinel exists as it writes), if its
+// sentinel gives it no target, or if this server cannot send by its
+// channel (unsendable).
 func (s *Server) retryNotification(ctx context.Context, u *vigil.User, idText string) (*vigil.Notification, error) {
 	n, err := s.ownNotification(ctx, u, idText)
 	if err != nil {
@@ -66,6 +80,9 @@ func (s *Server) retryNotification(ctx context.Context, u *vigil.User, idText st
 			if retry.Target, err = retryTarget(sen, n); err != nil {
 				return nil, err
 			}
+		}
+		if err := s.unsendable(n); err != nil {
+			return nil, err
 		}
 	}
 	if err := s.Store.RetryNotification(ctx, n.ID, retry); err != nil {
@@ -96,7 +113,8 @@ type notificationRow struct {
 	Subject  string
 	Sentinel string
 	// Retryable is set for a dead letter that may be retried: not one of
-	// a sentinel removed, nor one whose retry retryTarget refuses, whose
+	// a sentinel removed, nor one whose retry retryTarget refuses or
+	// whose channel this server cannot send on (unsendable), whose
 	// reason NotRetried says.
 	Retryable  bool
 	NotRetried string
@@ -175,6 +193,11 @@ func (s *Server) handleNotificationsPage(w http.ResponseWriter, r *http.Request,
 			if sen != nil {
 				// As the retry itself would judge it (retryNotification).
 				if _, err := retryTarget(sen, n); err != nil {
+					row.Retryable, row.NotRetried = false, vigil.ErrorMessage(err)
+				}
+			}
+			if row.Retryable {
+				if err := s.unsendable(n); err != nil {
 					row.Retryable, row.NotRetried = false, vigil.ErrorMessage(err)
 				}
 			}

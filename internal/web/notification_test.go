@@ -464,3 +464,81 @@ func TestNotificationRetryOfAnothersSentinel(t *testing.T) {
 		t.Errorf("after: %+v %v, kicked %d; want it dead to its own target, the delivery not woken", got, err, kicked)
 	}
 }
+
+// TestNotificationRetryUnsendable: a dead letter by a channel this server
+// cannot send on (Server.Unsendable: email without SMTP settings) is not
+// retried, as the retry would die again at once: the Notifications page
+// says why instead of offering Retry, and the retry answers 409 saying
+// why, the letter left dead and the delivery not woken. A letter by a
+// channel it can send on, or every letter when Unsendable is nil, is
+// retried.
+func TestNotificationRetryUnsendable(t *testing.T) {
+	const why = "email is not configured on this server: see vigil serve -h for the SMTP settings"
+	unsendable := func(channel string) string {
+		if channel == "email" {
+			return why
+		}
+		return ""
+	}
+	for i, tc := range []struct {
+		name       string
+		unsendable func(string) string
+		channel    string
+		target     string
+		sentinel   bool // the letter names its sentinel
+		status     int
+	}{
+		{"email without SMTP", unsendable, "email", "ada@example.com", true, 409},
+		{"email without SMTP, no sentinel", unsendable, "email", "ada@example.com", false, 409},
+		{"webhook", unsendable, "webhook", "https://hooks.example/h", true, 200},
+		{"every channel sendable (nil)", nil, "email", "ada@example.com", true, 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, ada := newTestServer(t)
+			s.Checker = storeChecker(s)
+			s.Unsendable = tc.unsendable
+			kicked := 0
+			s.KickOutbox = func() { kicked++ }
+			ctx := context.Background()
+			payload := `{"sentinel":"s","subject":"s","text":"t","changes":[]}`
+			if tc.sentinel {
+				sen := createChecked(t, s, ada, "Create Sentinel s"+strconv.Itoa(i)+" Using http://a.example/ Notify By email ada@example.com, webhook https://hooks.example/h")
+				payload = `{"sentinelId":` + strconv.FormatInt(sen.ID, 10) + `,"sentinel":"s","subject":"s","text":"t","changes":[]}`
+			}
+			n := &vigil.Notification{UserID: ada.ID, Channel: tc.channel, Target: tc.target, Payload: json.RawMessage(payload)}
+			if err := s.Store.EnqueueNotification(ctx, n); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Store.MarkNotificationDead(ctx, n.ID, "channel "+tc.channel+" is not configured"); err != nil {
+				t.Fatal(err)
+			}
+			c := newSignedIn(t, s, ada)
+			action := `action="/notifications/` + strconv.FormatInt(n.ID, 10) + `/retry"`
+			status, page := c.do("GET", "/notifications?state=dead", "")
+			if status != 200 {
+				t.Fatalf("the notifications page: %d", status)
+			}
+			offered, says := strings.Contains(page, action), strings.Contains(html.UnescapeString(page), why)
+			if offered != (tc.status == 200) || says != (tc.status != 200) {
+				t.Errorf("the notifications page offers the retry: %v, says %q: %v; want %v, %v", offered, why, says, tc.status == 200, tc.status != 200)
+			}
+			status, body := c.do("POST", "/api/v1/notifications/"+strconv.FormatInt(n.ID, 10)+"/retry", "")
+			got, err := s.Store.FindNotificationByID(ctx, n.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case status != tc.status:
+				t.Errorf("retry: %d %s, want %d", status, body, tc.status)
+			case status == 200 && (got.State != vigil.NotificationPending || kicked != 1):
+				t.Errorf("retried: %s, kicked %d; want pending, kicked once", got.State, kicked)
+			case status != 200 && (!strings.Contains(body, why) || got.State != vigil.NotificationDead || kicked != 0):
+				t.Errorf("refused: %s; letter %s, kicked %d; want the refusal to say %q, the letter dead, the delivery not woken", body, got.State, kicked, why)
+			case status != 200:
+				if status, page := c.do("POST", "/notifications/"+strconv.FormatInt(n.ID, 10)+"/retry", ""); status != 409 || !strings.Contains(html.UnescapeString(page), why) {
+					t.Errorf("retry from the dashboard: %d, the page does not say %q:\n%s", status, why, page)
+				}
+			}
+		})
+	}
+}

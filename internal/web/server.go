@@ -70,6 +70,13 @@ type Server struct {
 	// KickOutbox, if not nil, wakes the notification delivery (after the
 	// retry of a dead letter).
 	KickOutbox func()
+	// Unsendable, if not nil, returns why this server cannot send
+	// notifications by a channel (email, webhook, chat), or "" if it
+	// can: a dead letter by such a channel is not retried, as it would
+	// die again at once, and the dashboard says why instead of offering
+	// the retry. cmd/vigil asks the daemon's notifiers (email needs the
+	// SMTP settings). Nil: every channel can be sent on.
+	Unsendable func(channel string) string
 	// FeedPath, if not nil, returns the path of a sentinel's Atom feed at
 	// the sentinel's current feed generation.
 	FeedPath func(s *vigil.Sentinel) string

@@ -383,6 +383,19 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 	return d, nil
 }
 
+// unsendable returns why the daemon cannot send notifications by a
+// channel, or "" if it has a notifier for it: the dashboard and the API
+// do not retry such a channel's dead letters (web.Server.Unsendable).
+func (d *daemon) unsendable(channel string) string {
+	if d.deliverer.Channels[channel] != nil {
+		return ""
+	}
+	if channel == "email" {
+		return "email is not configured on this server: see vigil serve -h for the SMTP settings"
+	}
+	return channel + " is not configured on this server"
+}
+
 // monitorWarehouse returns the warehouse the monitor writes through: the
 // zstd codec, and resources answered from memory once seen.
 func monitorWarehouse(st vigil.Store, opt warehouse.Options) (*warehouse.Warehouse, error) {

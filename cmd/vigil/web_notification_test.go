@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -96,5 +97,58 @@ func TestWebNotificationRetry(t *testing.T) {
 				t.Errorf("sent to %s, want %s/h", sent.Target, hook.URL)
 			}
 		})
+	}
+}
+
+// TestWebNotificationRetryUnsendable: without SMTP settings, a sentinel's
+// message to an email contact is a dead letter at once; its retry would
+// die again, so the Notifications page says why (email is not
+// configured here, and where its settings are) instead of offering
+// Retry, and the API's retry answers 409 saying so.
+func TestWebNotificationRetryUnsendable(t *testing.T) {
+	t.Setenv("VIGIL_SMTP_HOST", "")
+	const why = "email is not configured on this server: see vigil serve -h for the SMTP settings"
+	site := newSite(t)
+	site.set("/p", `<html><body><p>one</p></body></html>`)
+	d := startWebDaemon(t)
+	sess, status := signIn(t, d.base, testAdminPassword)
+	if status != http.StatusSeeOther {
+		t.Fatalf("sign in: %d", status)
+	}
+	c := &apiClient{t: t, base: d.base, token: sess.newToken("retry test")}
+	var sen struct{ ID int64 }
+	c.want(201, "POST", "/api/v1/sentinels", map[string]string{"source": fmt.Sprintf(
+		"Create Sentinel mailed Using %s/p Monitor any change Fetch 1 minute Notify By email ada@example.com", site.srv.URL)}).json(t, &sen)
+	path := fmt.Sprintf("/api/v1/sentinels/%d", sen.ID)
+	waitFor(t, 60*time.Second, "the first check", func() bool {
+		var s struct{ LastCheck time.Time }
+		c.want(200, "GET", path, nil).json(t, &s)
+		return !s.LastCheck.IsZero()
+	})
+	site.set("/p", `<html><body><p>two</p></body></html>`)
+	c.want(200, "POST", path+"/check-now", nil)
+	var dead struct {
+		Items []struct {
+			ID      int64
+			Channel string
+		}
+	}
+	waitFor(t, 60*time.Second, "a dead letter", func() bool {
+		c.want(200, "GET", "/api/v1/notifications?state=dead", nil).json(t, &dead)
+		return len(dead.Items) > 0
+	})
+	id := dead.Items[0].ID
+	if dead.Items[0].Channel != "email" {
+		t.Fatalf("the dead letter's channel: %q, want email", dead.Items[0].Channel)
+	}
+	page := html.UnescapeString(sess.get("/notifications"))
+	if !strings.Contains(page, "dead letter") || !strings.Contains(page, why) {
+		t.Errorf("the notifications page does not say %q of the dead letter", why)
+	}
+	if action := fmt.Sprintf(`action="/notifications/%d/retry"`, id); strings.Contains(page, action) {
+		t.Errorf("the notifications page offers to retry a letter by email, which this server cannot send")
+	}
+	if body := c.want(409, "POST", fmt.Sprintf("/api/v1/notifications/%d/retry", id), nil).body; !strings.Contains(string(body), why) {
+		t.Errorf("the refused retry says %s, want %q", body, why)
 	}
 }

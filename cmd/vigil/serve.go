@@ -391,7 +391,7 @@ func (d *daemon) unsendable(channel string) string {
 		return ""
 	}
 	if channel == "email" {
-		return "email is not configured on this server: see vigil serve -h for the SMTP settings"
+		return "email is not configured on this server: start vigil serve with --smtp-host (or $VIGIL_SMTP_HOST) and the other SMTP settings of vigil serve -h"
 	}
 	return channel + " is not configured on this server"
 }

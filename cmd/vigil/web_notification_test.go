@@ -107,7 +107,7 @@ func TestWebNotificationRetry(t *testing.T) {
 // Retry, and the API's retry answers 409 saying so.
 func TestWebNotificationRetryUnsendable(t *testing.T) {
 	t.Setenv("VIGIL_SMTP_HOST", "")
-	const why = "email is not configured on this server: see vigil serve -h for the SMTP settings"
+	const why = "email is not configured on this server: start vigil serve with --smtp-host (or $VIGIL_SMTP_HOST) and the other SMTP settings of vigil serve -h"
 	site := newSite(t)
 	site.set("/p", `<html><body><p>one</p></body></html>`)
 	d := startWebDaemon(t)

@@ -473,7 +473,7 @@ func TestNotificationRetryOfAnothersSentinel(t *testing.T) {
 // channel it can send on, or every letter when Unsendable is nil, is
 // retried.
 func TestNotificationRetryUnsendable(t *testing.T) {
-	const why = "email is not configured on this server: see vigil serve -h for the SMTP settings"
+	const why = "email is not configured on this server: start vigil serve with --smtp-host (or $VIGIL_SMTP_HOST) and the other SMTP settings of vigil serve -h"
 	unsendable := func(channel string) string {
 		if channel == "email" {
 			return why

@@ -506,7 +506,7 @@ func (p *xmlParser) xhtmlPreserves(name string, xhtml bool) bool {
 	if !prefixed {
 		return xhtml && preserveHTML[name]
 	}
-	return len(p.ns) > 0 && preserveHTML[local] && p.uriOf(prefix) == xhtmlNamespace
+	return preserveHTML[local] && p.uriOf(prefix) == xhtmlNamespace
 }
 
 // uriOf returns the namespace a declared prefix is bound to.

@@ -97,8 +97,9 @@ func ReadAsTextReason(readAsText error) string {
 
 // servedAsText reports whether a media type, or a Content-Type value, is
 // one of text that is not markup: text/* but HTML and XML (text/plain,
-// text/css, text/csv, text/markdown...), and JSON and JavaScript, which
-// the fetcher keeps as text too. A body served so is read as its source
+// text/css, text/csv, text/markdown...), and JSON and JavaScript (the
+// fetcher keeps application/json, application/javascript and +json as
+// text; the older x-javascript and x-ndjson may come from an import). A body served so is read as its source
 // (sourceDocument), as a browser shows it, and not as HTML, which would
 // collapse its lines into one text and read "<x>" in it as a tag.
 func servedAsText(mediaType string) bool {

@@ -257,6 +257,9 @@ type UserStore interface {
 	FindUserByID(ctx context.Context, id int64) (*User, error)
 	// FindUserByEmail returns ENOTFOUND if no user has the email.
 	FindUserByEmail(ctx context.Context, email string) (*User, error)
+	// FindUsers returns every user in id order (the operator's list: a
+	// deployment has tens of users, not millions).
+	FindUsers(ctx context.Context) ([]*User, error)
 	// UpdateUser replaces email, name and password hash. It returns
 	// ENOTFOUND if the user does not exist and ECONFLICT if the email is
 	// taken.

@@ -54,6 +54,24 @@ func (db *DB) FindUserByEmail(ctx context.Context, email string) (*vigil.User, e
 	return u, nil
 }
 
+// FindUsers implements vigil.UserStore.
+func (db *DB) FindUsers(ctx context.Context) ([]*vigil.User, error) {
+	rows, err := db.read.QueryContext(ctx, q("SELECT "+userColumns+" FROM users ORDER BY id"))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*vigil.User
+	for rows.Next() {
+		u, err := scanUser(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}
+
 // UpdateUser implements vigil.UserStore.
 func (db *DB) UpdateUser(ctx context.Context, u *vigil.User) error {
 	if err := u.Validate(); err != nil {

@@ -189,7 +189,17 @@ func testUsers(t *testing.T, s vigil.Store) {
 	b := newUser(t, s, "bob@example.com")
 	b.Email = "ada@example.com"
 	wantCode(t, s.UpdateUser(ctx, b), vigil.ECONFLICT)
+	// Every user, in id order, with what FindUserByID returns.
+	all, err := s.FindUsers(ctx)
+	must(t, err)
+	if len(all) != 2 || all[0].ID != u.ID || all[1].ID != b.ID || all[0].Name != "Ada L." ||
+		all[1].Email != "bob@example.com" || all[0].PasswordHash != u.PasswordHash || all[0].CreatedAt.IsZero() {
+		t.Fatalf("FindUsers: %+v", all)
+	}
 	must(t, s.DeleteUser(ctx, u.ID))
+	if all, err = s.FindUsers(ctx); err != nil || len(all) != 1 || all[0].ID != b.ID {
+		t.Fatalf("FindUsers after a deletion: %+v, %v", all, err)
+	}
 	_, err = s.FindUserByID(ctx, u.ID)
 	wantCode(t, err, vigil.ENOTFOUND)
 	_, err = s.FindUserByEmail(ctx, "ada@example.com")

@@ -97,7 +97,9 @@ func wantArgs(fs *flag.FlagSet, n int) error {
 	case 1:
 		want = "1 argument"
 	}
-	fmt.Fprintf(fs.Output(), "vigil %s: want %s, got %d\n", fs.Name(), want, fs.NArg())
+	// The flag sets of the sentinel and user commands are named with
+	// "vigil " already (newSentinelFlagSet); the others without.
+	fmt.Fprintf(fs.Output(), "vigil %s: want %s, got %d\n", strings.TrimPrefix(fs.Name(), "vigil "), want, fs.NArg())
 	fs.Usage()
 	return errUsageShown
 }

@@ -1,0 +1,319 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// The user commands manage the accounts of the store vigil serve uses:
+// who may sign in to the dashboard and the API, each seeing their own
+// sentinels only.
+func init() {
+	register(&command{name: "user add", summary: "add a user who can sign in, with a password", run: runUserAdd})
+	register(&command{name: "user list", summary: "list the users in the store", run: runUserList})
+	register(&command{name: "user passwd", summary: "set or reset a user's password, signing out their sessions", run: runUserPasswd})
+	register(&command{name: "user remove", summary: "remove a user, with their API tokens (and sentinels)", run: runUserRemove})
+}
+
+// passwordHelp is the part of the help of add and passwd about the
+// password.
+var passwordHelp = fmt.Sprintf("Without --password-stdin a strong password is generated and printed once\n"+
+	"on standard output; with it, the first line of standard input is the\n"+
+	"password (its line ending stripped; it is never echoed), at least %d\n"+
+	"characters long.", minPasswordLength)
+
+// userEmail returns the email argument lower-cased, or an error saying why
+// it is no address.
+func userEmail(arg string) (string, error) {
+	email := strings.ToLower(strings.TrimSpace(arg))
+	if err := spec.ValidateContact(spec.Email, email); err != nil {
+		return "", err
+	}
+	return email, nil
+}
+
+// findUser returns the user with the email, or an error that says there is
+// none and how to make one.
+func findUser(ctx context.Context, st vigil.Store, email string) (*vigil.User, error) {
+	u, err := st.FindUserByEmail(ctx, email)
+	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+		return nil, vigil.Errorf(vigil.ENOTFOUND, "no user %s (vigil user add makes one)", email)
+	}
+	return u, err
+}
+
+func runUserAdd(ctx context.Context, env *environment, args []string) (int, error) {
+	fs := newSentinelFlagSet(env, "user add", "EMAIL", "Add adds a user who can sign in to the dashboard and the API with EMAIL\n"+
+		"(lower-cased) and a password, and see and change their own sentinels only.\n"+
+		passwordHelp)
+	sf := addStoreFlags(fs, env)
+	name := fs.String("name", "", "the user's name (default: the part of EMAIL before the @)")
+	stdin := fs.Bool("password-stdin", false, "read the password from the first line of standard input")
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return exitOK, err
+	}
+	if err := wantArgs(fs, 1); err != nil {
+		return exitError, err
+	}
+	email, err := userEmail(fs.Arg(0))
+	if err != nil {
+		return exitError, err
+	}
+	u := &vigil.User{Email: email, Name: *name}
+	if u.Name == "" {
+		u.Name, _, _ = strings.Cut(email, "@")
+	}
+	if err := u.Validate(); err != nil {
+		return exitError, err
+	}
+	password, hash, generated, err := newPassword(env, *stdin)
+	if err != nil {
+		return exitError, err
+	}
+	u.PasswordHash = hash
+	st, err := openStore(ctx, *sf.data, *sf.postgres)
+	if err != nil {
+		return exitError, err
+	}
+	defer st.Close()
+	if err := st.CreateUser(ctx, u); vigil.ErrorCode(err) == vigil.ECONFLICT {
+		return exitError, vigil.Errorf(vigil.ECONFLICT, "%s is already a user (vigil user passwd sets their password)", email)
+	} else if err != nil {
+		return exitError, fmt.Errorf("add user %s: %w", email, err)
+	}
+	fmt.Fprintf(env.stdout, "added user %s (id %d)\n", u.Email, u.ID)
+	if generated {
+		showPassword(env.stdout, password)
+	}
+	return exitOK, nil
+}
+
+// listedUser is a line of user list --json: no password hash, only
+// whether there is one.
+type listedUser struct {
+	ID        int64     `json:"id"`
+	Email     string    `json:"email"`
+	Name      string    `json:"name"`
+	CreatedAt time.Time `json:"createdAt"`
+	Password  bool      `json:"password"`  // whether the user can sign in
+	Sentinels int       `json:"sentinels"` // how many sentinels they own
+}
+
+func runUserList(ctx context.Context, env *environment, args []string) (int, error) {
+	fs := newSentinelFlagSet(env, "user list", "", "List prints the users in the store, one a line: whether each has a password\n"+
+		"(a user made by vigil sentinel add --owner has none, and cannot sign in\n"+
+		"until vigil user passwd gives them one) and how many sentinels they own.")
+	sf := addStoreFlags(fs, env)
+	asJSON := fs.Bool("json", false, "print each user as a line of JSON")
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return exitOK, err
+	}
+	if err := wantArgs(fs, 0); err != nil {
+		return exitError, err
+	}
+	st, err := openExistingStore(ctx, *sf.data, *sf.postgres)
+	if err != nil {
+		return exitError, err
+	}
+	defer st.Close()
+	users, err := st.FindUsers(ctx)
+	if err != nil {
+		return exitError, err
+	}
+	enc := json.NewEncoder(env.stdout)
+	tw := tabwriter.NewWriter(env.stdout, 0, 8, 2, ' ', 0)
+	if !*asJSON {
+		fmt.Fprintln(tw, "ID\tEMAIL\tNAME\tCREATED\tPASSWORD\tSENTINELS")
+	}
+	for _, u := range users {
+		_, n, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID, Limit: 1})
+		if err != nil {
+			return exitError, fmt.Errorf("sentinels of %s: %w", u.Email, err)
+		}
+		l := listedUser{ID: u.ID, Email: u.Email, Name: u.Name, CreatedAt: u.CreatedAt, Password: u.PasswordHash != "", Sentinels: n}
+		if *asJSON {
+			if err := enc.Encode(l); err != nil {
+				return exitError, err
+			}
+			continue
+		}
+		password := "no"
+		if l.Password {
+			password = "yes"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\n", l.ID, l.Email, l.Name, fmtTime(l.CreatedAt), password, l.Sentinels)
+	}
+	return exitOK, tw.Flush()
+}
+
+func runUserPasswd(ctx context.Context, env *environment, args []string) (int, error) {
+	fs := newSentinelFlagSet(env, "user passwd", "EMAIL", "Passwd sets the password of the user with EMAIL, or resets it: a user made\n"+
+		"by vigil sentinel add --owner can then sign in. Every session of the user\n"+
+		"ends (a signed-in browser must sign in again); their API tokens stay\n"+
+		"unless --revoke-tokens.\n"+passwordHelp)
+	sf := addStoreFlags(fs, env)
+	stdin := fs.Bool("password-stdin", false, "read the password from the first line of standard input")
+	revoke := fs.Bool("revoke-tokens", false, "delete the user's API tokens too")
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return exitOK, err
+	}
+	if err := wantArgs(fs, 1); err != nil {
+		return exitError, err
+	}
+	email, err := userEmail(fs.Arg(0))
+	if err != nil {
+		return exitError, err
+	}
+	password, hash, generated, err := newPassword(env, *stdin)
+	if err != nil {
+		return exitError, err
+	}
+	st, err := openExistingStore(ctx, *sf.data, *sf.postgres)
+	if err != nil {
+		return exitError, err
+	}
+	defer st.Close()
+	u, err := findUser(ctx, st, email)
+	if err != nil {
+		return exitError, err
+	}
+	// A new hash, and a new update time: the session cookies, signed
+	// with both (internal/web sessionMAC), are refused from now on.
+	u.PasswordHash = hash
+	if err := st.UpdateUser(ctx, u); err != nil {
+		return exitError, fmt.Errorf("set the password of %s: %w", email, err)
+	}
+	revoked := ""
+	if *revoke {
+		n, err := deleteTokens(ctx, st, u)
+		if err != nil {
+			return exitError, err
+		}
+		revoked = " and their " + count(n, "API token") + " revoked"
+	}
+	fmt.Fprintf(env.stdout, "password of %s set; their sessions are signed out%s\n", email, revoked)
+	if generated {
+		showPassword(env.stdout, password)
+	}
+	return exitOK, nil
+}
+
+// deleteTokens deletes the API tokens of u and returns how many there
+// were.
+func deleteTokens(ctx context.Context, st vigil.Store, u *vigil.User) (int, error) {
+	tokens, err := st.FindTokens(ctx, u.ID)
+	if err != nil {
+		return 0, fmt.Errorf("API tokens of %s: %w", u.Email, err)
+	}
+	n := 0
+	for _, t := range tokens {
+		if err := st.DeleteToken(ctx, t.ID); err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
+			return n, fmt.Errorf("revoke API token %d of %s: %w", t.ID, u.Email, err)
+		}
+		n++
+	}
+	return n, nil
+}
+
+func runUserRemove(ctx context.Context, env *environment, args []string) (int, error) {
+	fs := newSentinelFlagSet(env, "user remove", "EMAIL", "Remove removes the user with EMAIL with their API tokens and their sessions.\n"+
+		"A user who owns sentinels is kept unless --with-sentinels, which removes\n"+
+		"their sentinels too, with their changes (their messages not yet sent are\n"+
+		"given up, as vigil sentinel rm does), and then their notifications.\n"+
+		"The only user with a password is kept unless --force: without them\n"+
+		"nobody can sign in. (The admin account comes back at the next start of\n"+
+		"vigil serve, with a new password, as on the first start.)")
+	sf := addStoreFlags(fs, env)
+	withSentinels := fs.Bool("with-sentinels", false, "remove the user's sentinels too")
+	force := fs.Bool("force", false, "remove the user even if no other user has a password")
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return exitOK, err
+	}
+	if err := wantArgs(fs, 1); err != nil {
+		return exitError, err
+	}
+	email, err := userEmail(fs.Arg(0))
+	if err != nil {
+		return exitError, err
+	}
+	st, err := openExistingStore(ctx, *sf.data, *sf.postgres)
+	if err != nil {
+		return exitError, err
+	}
+	defer st.Close()
+	u, err := findUser(ctx, st, email)
+	if err != nil {
+		return exitError, err
+	}
+	sentinels, _, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID})
+	if err != nil {
+		return exitError, fmt.Errorf("sentinels of %s: %w", email, err)
+	}
+	if len(sentinels) > 0 && !*withSentinels {
+		return exitError, vigil.Errorf(vigil.ECONFLICT, "%s owns %s: remove them first (vigil sentinel rm), or give --with-sentinels to remove them with the user",
+			email, count(len(sentinels), "sentinel"))
+	}
+	if u.PasswordHash != "" && !*force {
+		if last, err := onlyPassword(ctx, st, u); err != nil {
+			return exitError, err
+		} else if last {
+			return exitError, vigil.Errorf(vigil.ECONFLICT, "%s is the only user with a password: without them nobody can sign in; give --force to remove them anyway", email)
+		}
+	}
+	// First the password: the user's sessions end and they can no longer
+	// sign in, so that nothing of theirs is made while the rest goes.
+	if u.PasswordHash != "" {
+		u.PasswordHash = ""
+		if err := st.UpdateUser(ctx, u); err != nil {
+			return exitError, fmt.Errorf("sign out %s: %w", email, err)
+		}
+	}
+	tokens, err := deleteTokens(ctx, st, u)
+	if err != nil {
+		return exitError, err
+	}
+	// One by one through DeleteSentinel, which gives up the letters not
+	// yet sent; deleting the user would only cascade.
+	for _, s := range sentinels {
+		if err := st.DeleteSentinel(ctx, s.ID); err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
+			return exitError, fmt.Errorf("remove sentinel %d %s of %s: %w", s.ID, s.Name, email, err)
+		}
+	}
+	if err := st.DeleteUser(ctx, u.ID); err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
+		return exitError, fmt.Errorf("remove user %s: %w", email, err)
+	}
+	var with []string
+	if len(sentinels) > 0 {
+		with = append(with, count(len(sentinels), "sentinel"))
+	}
+	if tokens > 0 {
+		with = append(with, count(tokens, "API token"))
+	}
+	fmt.Fprintf(env.stdout, "removed user %s", email)
+	if len(with) > 0 {
+		fmt.Fprintf(env.stdout, " with %s", strings.Join(with, " and "))
+	}
+	fmt.Fprintln(env.stdout)
+	return exitOK, nil
+}
+
+// onlyPassword reports whether u is the only user with a password.
+func onlyPassword(ctx context.Context, st vigil.Store, u *vigil.User) (bool, error) {
+	users, err := st.FindUsers(ctx)
+	if err != nil {
+		return false, fmt.Errorf("list users: %w", err)
+	}
+	for _, o := range users {
+		if o.ID != u.ID && o.PasswordHash != "" {
+			return false, nil
+		}
+	}
+	return true, nil
+}

@@ -39,6 +39,19 @@ func userEmail(arg string) (string, error) {
 	return email, nil
 }
 
+// knownEmail returns the email argument of a command on an existing user
+// lower-cased, or an error if it is no address at all. It is not as strict
+// as userEmail: vigil serve's VIGIL_ADMIN_EMAIL and sentinel add --owner
+// take an address without a dot in its domain (ops@intranet), whose user
+// must be found.
+func knownEmail(arg string) (string, error) {
+	u := &vigil.User{Email: strings.ToLower(strings.TrimSpace(arg))}
+	if err := u.Validate(); err != nil {
+		return "", err
+	}
+	return u.Email, nil
+}
+
 // findUser returns the user with the email, or an error that says there is
 // none and how to make one.
 func findUser(ctx context.Context, st vigil.Store, email string) (*vigil.User, error) {
@@ -167,7 +180,7 @@ func runUserPasswd(ctx context.Context, env *environment, args []string) (int, e
 	if err := wantArgs(fs, 1); err != nil {
 		return exitError, err
 	}
-	email, err := userEmail(fs.Arg(0))
+	email, err := knownEmail(fs.Arg(0))
 	if err != nil {
 		return exitError, err
 	}
@@ -239,7 +252,7 @@ func runUserRemove(ctx context.Context, env *environment, args []string) (int, e
 	if err := wantArgs(fs, 1); err != nil {
 		return exitError, err
 	}
-	email, err := userEmail(fs.Arg(0))
+	email, err := knownEmail(fs.Arg(0))
 	if err != nil {
 		return exitError, err
 	}

@@ -216,6 +216,17 @@ func TestUserPasswd(t *testing.T) {
 		t.Errorf("tokens after --revoke-tokens: %v, %v", toks, err)
 	}
 
+	// An owner whose address user add would refuse (no dot in its domain,
+	// as vigil serve's VIGIL_ADMIN_EMAIL and sentinel add --owner take) is
+	// found all the same.
+	addOwned(t, data, "ops@intranet", "Create Sentinel o1 Using https://a.example/ Fetch 1 day\n")
+	if code, out, errOut := runVigil(t, "ops's long password\n", "user", "passwd", "--data", data, "--password-stdin", "ops@intranet"); code != exitOK {
+		t.Errorf("passwd of ops@intranet: exit %d, %q, %q", code, out, errOut)
+	}
+	if u := storedUser(t, data, "ops@intranet"); !web.CheckPassword(u.PasswordHash, "ops's long password") {
+		t.Errorf("ops@intranet has not the password set")
+	}
+
 	for _, tc := range []struct {
 		name  string
 		args  []string
@@ -223,7 +234,7 @@ func TestUserPasswd(t *testing.T) {
 		want  string
 	}{
 		{"unknown user", []string{"nobody@example.com"}, "", "vigil user passwd: no user nobody@example.com (vigil user add makes one)"},
-		{"bad email", []string{"nobody"}, "", `vigil user passwd: invalid email address "nobody"`},
+		{"bad email", []string{"nobody"}, "", `vigil user passwd: user email "nobody" is not an address`},
 		{"short password", []string{"bob@example.com", "--password-stdin"}, "short\n", "too short: 5 characters, want at least 12"},
 		{"no email", nil, "", "vigil user passwd: want 1 argument, got 0\nUsage: vigil user passwd [flags] EMAIL"},
 	} {
@@ -271,7 +282,7 @@ func TestUserRemove(t *testing.T) {
 		{"owns sentinels", []string{"bob@example.com"},
 			"vigil user remove: bob@example.com owns 2 sentinels: remove them first (vigil sentinel rm), or give --with-sentinels to remove them with the user"},
 		{"unknown user", []string{"nobody@example.com"}, "vigil user remove: no user nobody@example.com"},
-		{"bad email", []string{"nobody@"}, `vigil user remove: invalid email address "nobody@"`},
+		{"bad email", []string{"nobody@"}, `vigil user remove: user email "nobody@" is not an address`},
 		{"no email", nil, "vigil user remove: want 1 argument, got 0\nUsage: vigil user remove [flags] EMAIL"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

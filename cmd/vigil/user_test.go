@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/postgres/pgtest"
 	"github.com/vigil-web/vigil/internal/sqlite"
 	"github.com/vigil-web/vigil/internal/web"
 )
@@ -364,5 +366,37 @@ func TestUserHelp(t *testing.T) {
 		if code != exitOK || !strings.Contains(out, "Usage: vigil user "+c) || !strings.Contains(out, "-data") {
 			t.Errorf("vigil user %s -h: exit %d\n%s", c, code, out)
 		}
+	}
+}
+
+// TestUserPostgres: the user commands work on a PostgreSQL store, as vigil
+// serve --postgres uses it (a schema of its own on the test server).
+func TestUserPostgres(t *testing.T) {
+	base := os.Getenv("VIGIL_TEST_POSTGRES_DSN")
+	if base == "" {
+		t.Skip("VIGIL_TEST_POSTGRES_DSN not set")
+	}
+	dsn, _ := pgtest.Schema(t, base)
+	pg := func(stdin string, args ...string) (int, string, string) {
+		t.Helper()
+		return runVigil(t, stdin, append(append([]string{"user"}, args...), "--postgres", dsn)...)
+	}
+	for _, email := range []string{"ann@example.com", "bob@example.com"} {
+		if code, out, errOut := pg("a long enough password\n", "add", "--password-stdin", email); code != exitOK {
+			t.Fatalf("add %s: exit %d, %q, %q", email, code, out, errOut)
+		}
+	}
+	if code, _, errOut := pg("", "add", "ANN@example.com"); code != exitError || !strings.Contains(errOut, "ann@example.com is already a user") {
+		t.Errorf("duplicate: exit %d, %q", code, errOut)
+	}
+	if code, out, _ := pg("another long password\n", "passwd", "--password-stdin", "bob@example.com"); code != exitOK {
+		t.Errorf("passwd: exit %d, %q", code, out)
+	}
+	if code, out, _ := pg("", "remove", "ann@example.com"); code != exitOK || out != "removed user ann@example.com\n" {
+		t.Errorf("remove: exit %d, %q", code, out)
+	}
+	code, out, _ := pg("", "list")
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); code != exitOK || len(lines) != 2 || !regexp.MustCompile(`^\d+ +bob@example\.com +bob +\S+ \S+ +yes +0$`).MatchString(lines[1]) {
+		t.Errorf("list: exit %d\n%s", code, out)
 	}
 }

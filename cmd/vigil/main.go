@@ -1,5 +1,5 @@
 // Command vigil is Vigil's one binary: the daemon (vigil serve) and the tools
-// around it (diff, patch, compose, sentinel, bench, export, import).
+// around it (diff, patch, compose, sentinel, user, bench, export, import).
 //
 // This is the only package where the libraries, the services and the adapters
 // meet. Each subcommand lives in a file of its own and registers itself in

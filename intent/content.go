@@ -70,7 +70,10 @@ type content struct {
 	tab  *symtab
 	html bool
 	base *url.URL // the document's address, for links (at); nil if unknown
-	root string   // label of the document root (Assumption 1 compares them)
+	// asText is set for a page read as its source text
+	// (Pair.OldReadAsText): its links are the URLs in its text.
+	asText bool
+	root   string // label of the document root (Assumption 1 compares them)
 
 	roots   []*tree.Node // the scope's outermost matches that are not left out, or the root
 	ignored map[*tree.Node]bool

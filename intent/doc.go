@@ -132,6 +132,38 @@
 // extends it for XML, a move). Expressions nest, with the spec package's
 // precedence.
 //
+// # Pages read as text
+//
+// A page served as text that is not markup (text/plain, JSON, CSS, CSV,
+// JavaScript...), or one that does not parse, is read by Vigil's
+// warehouse as its source text: an HTML document whose body is one <pre>
+// holding the text, one text node a line. Such a document has no a or
+// area elements, so its caller says it is one: Pair.OldReadAsText and
+// Pair.NewReadAsText, set from what the reader found (the warehouse's
+// ReadBody tells why a body was read as text). The document itself
+// carries no mark: a mark in the tree (an attribute on the <pre>) would
+// be a change of every stored tree, would show in every view, and could
+// be written by a real page; a field of tree.Document would be lost by
+// every function that builds a document anew. Each side is said apart, as
+// a page may be served as text/plain in one version and text/html in the
+// next.
+//
+// The links of a page read as text are the absolute http and https URLs
+// written in its text (TextLinks: a URL runs up to white space or a
+// character that cannot be in one, the punctuation after it trimmed as
+// autolinkers trim it, balanced parentheses kept; a URL in angle brackets
+// whole; never across a line break), each placed at the text node of its
+// line, its position its ordinal among the page's links. A Markdown link
+// on one line, [label](URL), is its URL named by its label (the link
+// text), so that an llms.txt's links have their names and a renamed link
+// is a link changed; a bare URL's text is its target, so that a URL
+// respelled (a host in upper case or in punycode) is the same link. The
+// links are compared as a page's are: resolved against the page's
+// address, the host by its key, an LCS over their targets, so that a URL
+// added in the middle of a list is one link added. Every other change
+// type reads such a page as any other: its lines are texts. A real page's
+// <pre> holding URLs has no links: its links are its a and area elements.
+//
 // # Selectors
 //
 // CSS selectors (css.go) and the XPath subset (xpath.go) are hand-written
@@ -153,6 +185,9 @@
 //     its scheme's default port written out (the host is given by its key,
 //     spec.HostKey: lower case, without them). The seed compares them as
 //     written.
+//   - A page read as its source text (see above) has links: the URLs
+//     written in its text. The seed's documents are XML, whose links it
+//     reads from elements alone.
 //   - An image is the one a reader sees: the address a lazy-loading
 //     attribute holds (data-src, data-lazy-src, data-original) before src,
 //     which holds a placeholder on such pages, and the first candidate of

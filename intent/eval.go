@@ -59,6 +59,15 @@ type Pair struct {
 	// <base href>), so that href="/a" and href="https://site/a" are one
 	// link. Empty, they are compared as written.
 	OldURL, NewURL string
+	// OldReadAsText and NewReadAsText say that Old and New are pages read
+	// as their source text: a body served as text that is not markup
+	// (text/plain, JSON, CSS...) or one that does not parse, which the
+	// reader (Vigil's warehouse) makes an HTML page whose body is one
+	// <pre> holding the text, one text node a line. Such a page's links
+	// are the absolute http(s) URLs written in its text (TextLinks), at
+	// the text node of their line; a page's links are its a and area
+	// elements, and the URLs written in its own <pre> are none.
+	OldReadAsText, NewReadAsText bool
 	Options
 
 	mu        sync.Mutex
@@ -206,6 +215,7 @@ func (p *Pair) content(ct *spec.ChangeType) (*contentPair, error) {
 		old: newContent(p.Old, scope, ignore, p.CaseSensitive, p.tab).at(p.OldURL),
 		new: newContent(p.New, scope, ignore, p.CaseSensitive, p.tab).at(p.NewURL),
 	}
+	cp.old.asText, cp.new.asText = p.OldReadAsText, p.NewReadAsText
 	if p.contents == nil {
 		p.contents = make(map[string]*contentPair)
 	}

@@ -47,3 +47,17 @@ func ExampleCompileCSS() {
 	fmt.Println(err)
 	// Output: css "table#prices > tr:nth-child(2n+1": column 28: unclosed (
 }
+
+func ExampleTextLinks() {
+	text := "See https://example.com/releases/2.1 (or <https://example.com/notes/text.>).\n" +
+		"- [Sentinels](https://example.com/docs/sentinels.md): the language\n" +
+		"Sitemap: https://en.wikipedia.org/wiki/Mercury_(planet)\r\n"
+	for _, l := range intent.TextLinks(text) {
+		fmt.Printf("%s [%s]\n", l.URL, l.Text)
+	}
+	// Output:
+	// https://example.com/releases/2.1 [https://example.com/releases/2.1]
+	// https://example.com/notes/text. [https://example.com/notes/text.]
+	// https://example.com/docs/sentinels.md [Sentinels]
+	// https://en.wikipedia.org/wiki/Mercury_(planet) [https://en.wikipedia.org/wiki/Mercury_(planet)]
+}

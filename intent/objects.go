@@ -101,7 +101,9 @@ func (c *content) subtreeText(n *tree.Node, stop func(*tree.Node) bool) string {
 	return normalizeSpace(b.String())
 }
 
-// linkObjects returns the links of c: a and area elements with an href.
+// linkObjects returns the links of c: a and area elements with an href,
+// or in a page read as its source text the URLs written in its text
+// (addTextLinks).
 func (c *content) linkObjects() []object {
 	c.collectObjects()
 	return c.links
@@ -114,9 +116,12 @@ func (c *content) collectObjects() {
 		return
 	}
 	c.linksDone = true
+	if c.asText {
+		c.addTextLinks()
+	}
 	c.walkElements(func(n *tree.Node) bool {
 		switch {
-		case elementIs(n, "a", "area"):
+		case elementIs(n, "a", "area") && !c.asText:
 			c.addLink(n)
 		case elementIs(n, "img"):
 			c.addImage(n)

@@ -1,0 +1,312 @@
+package intent
+
+import (
+	"encoding/json"
+	"html"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// textPage returns the tree the warehouse reads a body served as text
+// into (warehouse.ReadBody): an HTML page whose body is one <pre> with
+// one text node a line, each with the newline that ends it.
+func textPage(t testing.TB, text string) *tree.Document {
+	t.Helper()
+	d, _, err := markup.ParseBytes([]byte("<!DOCTYPE html><html><body><pre>\n"+html.EscapeString(text)+"</pre></body></html>"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pre := d.Root.Children[1].Children[0]
+	if pre.Name != "pre" || len(pre.Children) > 1 {
+		t.Fatalf("not a text page: %q", text)
+	}
+	pre.Children = nil
+	for len(text) > 0 {
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line = text[:i+1]
+		}
+		pre.Children = append(pre.Children, &tree.Node{Kind: tree.Text, Value: line, Parent: pre})
+		text = text[len(line):]
+	}
+	return d
+}
+
+// TestTextLinks: the links written in a line of text are its absolute
+// http and https URLs, trimmed of the punctuation around them as
+// autolinkers trim it, and the destinations of its Markdown links,
+// named by their labels.
+func TestTextLinks(t *testing.T) {
+	type link struct{ url, text string } // text "" for the URL itself
+	for _, tc := range []struct {
+		name, line string
+		want       []link
+	}{
+		{"bare", "https://example.com/a", []link{{"https://example.com/a", ""}}},
+		{"end of a sentence", "See https://example.com/a.", []link{{"https://example.com/a", ""}}},
+		{"list", "https://example.com/a, https://example.com/b; http://example.com/c:", []link{{"https://example.com/a", ""}, {"https://example.com/b", ""}, {"http://example.com/c", ""}}},
+		{"question and exclamation", "Is it https://example.com/a? Yes: https://example.com/b!", []link{{"https://example.com/a", ""}, {"https://example.com/b", ""}}},
+		{"in parentheses", "(see https://example.com/a)", []link{{"https://example.com/a", ""}}},
+		{"balanced parentheses kept", "https://en.wikipedia.org/wiki/Mercury_(planet)", []link{{"https://en.wikipedia.org/wiki/Mercury_(planet)", ""}}},
+		{"balanced in parentheses", "(see https://en.wikipedia.org/wiki/Mercury_(planet)).", []link{{"https://en.wikipedia.org/wiki/Mercury_(planet)", ""}}},
+		{"in brackets", "[https://example.com/a]", []link{{"https://example.com/a", ""}}},
+		{"IPv6 host", "http://[2001:db8::1]:8080/a", []link{{"http://[2001:db8::1]:8080/a", ""}}},
+		{"angle brackets", "<https://example.com/a>", []link{{"https://example.com/a", ""}}},
+		{"angle brackets keep what they hold", "<https://example.com/a.>, <https://example.com/(b>", []link{{"https://example.com/a.", ""}, {"https://example.com/(b", ""}}},
+		{"angle bracket not closed", "<https://example.com/a. more", []link{{"https://example.com/a", ""}}},
+		{"query and fragment", "https://example.com/search?q=a+b&lang=en#results.", []link{{"https://example.com/search?q=a+b&lang=en#results", ""}}},
+		{"URL in a query", "https://a.example/r?to=https://b.example/x", []link{{"https://a.example/r?to=https://b.example/x", ""}}},
+		{"upper-case scheme", "HTTPS://EXAMPLE.COM/A and Http://example.com/b", []link{{"HTTPS://EXAMPLE.COM/A", ""}, {"Http://example.com/b", ""}}},
+		{"other schemes", "ftp://example.com/a mailto:x@example.com file:///etc/passwd ws://example.com/ javascript:alert(1)", nil},
+		{"scheme inside a word", "xhttps://example.com/a git+https://example.com/b", nil},
+		{"no host", "https:// and https:///a and http://:80/", nil},
+		{"Unicode host", "http://bücher.example/a", []link{{"http://bücher.example/a", ""}}},
+		{"quoted", `"url": "https://example.com/a", 'https://example.com/b'`, []link{{"https://example.com/a", ""}, {"https://example.com/b", ""}}},
+		{"emphasis and code", "**https://example.com/a** `https://example.com/b` _https://example.com/c_", []link{{"https://example.com/a", ""}, {"https://example.com/b", ""}, {"https://example.com/c", ""}}},
+		{"Unicode punctuation", "「https://example.com/a」。 https://example.com/b…", []link{{"https://example.com/a", ""}, {"https://example.com/b", ""}}},
+		{"no-break space", "https://example.com/a\u00a0next", []link{{"https://example.com/a", ""}}},
+		{"backslash", `https://example.com/a\nhttps://example.com/b`, []link{{"https://example.com/a", ""}}},
+		{"CRLF", "Sitemap: https://example.com/sitemap.xml\r\n", []link{{"https://example.com/sitemap.xml", ""}}},
+		{"Markdown link", "- [Docs](https://example.com/docs): the docs", []link{{"https://example.com/docs", "Docs"}}},
+		{"Markdown link with a title", `[Docs](https://example.com/docs "The docs")`, []link{{"https://example.com/docs", "Docs"}}},
+		{"Markdown link to a URL", "[https://example.com/a](https://example.com/a)", []link{{"https://example.com/a", ""}}},
+		{"Markdown label with a URL", "[see https://a.example/](https://b.example/)", []link{{"https://b.example/", "see https://a.example/"}}},
+		{"Markdown image", "![logo](https://example.com/logo.png)", []link{{"https://example.com/logo.png", "logo"}}},
+		{"Markdown nested brackets", "[a [b] c](https://example.com/x_(y)) after", []link{{"https://example.com/x_(y)", "a [b] c"}}},
+		{"Markdown empty label", "[](https://example.com/a)", []link{{"https://example.com/a", ""}}},
+		{"Markdown and bare", "https://a.example/ [B](https://b.example/) https://c.example/", []link{{"https://a.example/", ""}, {"https://b.example/", "B"}, {"https://c.example/", ""}}},
+		{"Markdown link not closed", "[Docs](https://example.com/docs", []link{{"https://example.com/docs", ""}}},
+		{"Markdown reference definition", "[docs]: https://example.com/docs", []link{{"https://example.com/docs", ""}}},
+		{"a URL cut at a line break", "https://example.com/very/long\n/path/rest\n", []link{{"https://example.com/very/long", ""}}},
+		{"label across lines", "[Do\ncs](https://example.com/docs)", []link{{"https://example.com/docs", ""}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []link
+			for _, l := range TextLinks(tc.line) {
+				if tc.line[l.Start:l.End] != l.URL {
+					t.Errorf("%q at [%d:%d] is not the URL %q", tc.line[l.Start:l.End], l.Start, l.End, l.URL)
+				}
+				text := l.Text
+				if text == l.URL {
+					text = ""
+				}
+				got = append(got, link{l.URL, text})
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("TextLinks(%q) = %q, want %q", tc.line, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestTextPageLinks: the links of a page read as its source text are the
+// URLs in its lines, compared as the links of a page are (resolved
+// against the page's address, the host by its key): a URL added among
+// others is one link added, the others unchanged, and a respelled host
+// is no change. Those of a page's <pre> are not links.
+func TestTextPageLinks(t *testing.T) {
+	const page = "https://example.com/llms.txt"
+	lines := func(ls ...string) string { return strings.Join(ls, "\n") + "\n" }
+	base := lines("# Example", "https://example.com/a", "https://example.com/b", "https://example.com/c")
+	for _, tc := range []struct {
+		name                 string
+		old, new             *tree.Document
+		oldAsText, newAsText bool
+		want                 []string // Line of each change
+	}{
+		{"a URL added in the middle", textPage(t, base), textPage(t, lines("# Example", "https://example.com/a", "https://example.com/x", "https://example.com/b", "https://example.com/c")),
+			true, true, []string{"+ link added: https://example.com/x"}},
+		{"a URL removed", textPage(t, base), textPage(t, lines("# Example", "https://example.com/a", "https://example.com/c")),
+			true, true, []string{"- link removed: https://example.com/b"}},
+		{"added and removed", textPage(t, base), textPage(t, lines("# Example", "https://example.com/b", "https://example.com/c", "https://example.com/d")),
+			true, true, []string{"- link removed: https://example.com/a", "+ link added: https://example.com/d"}},
+		{"other text changed", textPage(t, base), textPage(t, lines("# Example, updated", "https://example.com/a", "https://example.com/b", "https://example.com/c")),
+			true, true, nil},
+		{"CRLF lines", textPage(t, base), textPage(t, strings.ReplaceAll(base, "\n", "\r\n")), true, true, nil},
+		{"a URL cut at a line break", textPage(t, lines("https://example.com/long/path")), textPage(t, lines("https://example.com/long", "/path")),
+			true, true, []string{"~ link changed: https://example.com/long/path -> https://example.com/long"}},
+		{"host respelled", textPage(t, lines("http://bücher.example/a", "HTTPS://Example.COM:443/b")), textPage(t, lines("http://xn--bcher-kva.example/a", "https://example.com/b")),
+			true, true, nil},
+		{"another Unicode host", textPage(t, lines("http://bücher.example/a")), textPage(t, lines("http://büchern.example/a")),
+			true, true, []string{"~ link changed: http://xn--bcher-kva.example/a -> http://xn--bchern-3ya.example/a"}},
+		{"Markdown label changed", textPage(t, lines("- [Docs](https://example.com/docs)")), textPage(t, lines("- [Guide](https://example.com/docs)")),
+			true, true, []string{"~ link changed: Docs -> Guide (https://example.com/docs)"}},
+		{"a page read as text, then as a page", textPage(t, lines("https://example.com/a")),
+			parseDoc(t, `<html><body><p><a href="https://example.com/a">https://example.com/a</a> <a href="/b">B</a></p></body></html>`),
+			true, false, []string{"+ link added: https://example.com/b"}},
+		// A page's own <pre>, and a page's text, hold no links: only a
+		// page read as text has them.
+		{"a page's pre", parseDoc(t, "<html><body><pre>\nhttps://example.com/a\nhttps://example.com/b\n</pre></body></html>"),
+			parseDoc(t, "<html><body><pre>\nhttps://example.com/a\nhttps://example.com/x\nhttps://example.com/b\n</pre></body></html>"), false, false, nil},
+		{"a text page not said to be one", textPage(t, base), textPage(t, lines("https://example.com/x")), false, false, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := NewPair(tc.old, tc.new, nil, nil)
+			p.OldURL, p.NewURL = page, page
+			p.OldReadAsText, p.NewReadAsText = tc.oldAsText, tc.newAsText
+			r, err := p.Evaluate(monitor(t, "all links"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range r.AllChanges() {
+				got = append(got, c.Line())
+			}
+			if !slices.Equal(got, tc.want) || r.Matched != (len(tc.want) > 0) {
+				t.Errorf("matched %v, changes\n%q\nwant\n%q", r.Matched, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestTextPageLinkPlaces: a link of a page read as text is placed at the
+// line it is written in, and its position is its ordinal among the page's
+// links, as a page's links are: the URL added second is link 2 of the
+// new version, in the <pre>'s third line.
+func TestTextPageLinkPlaces(t *testing.T) {
+	old := textPage(t, "Links\nhttps://example.com/a\nhttps://example.com/b\n")
+	new := textPage(t, "Links\nhttps://example.com/a\nsee https://example.com/x and https://example.com/y\nhttps://example.com/b\n")
+	p := NewPair(old, new, nil, nil)
+	p.OldReadAsText, p.NewReadAsText = true, true
+	r, err := p.Evaluate(monitor(t, "all links"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type place struct {
+		op         Operation
+		href, text string
+		pos        int
+		path, ctx  string
+	}
+	var got []place
+	for _, c := range r.Changes {
+		got = append(got, place{c.Op, c.Link.NewHref, c.Link.NewText, c.NewPos, c.NewPath, c.Link.Context})
+	}
+	const line, pre = "/html[1]/body[1]/pre[1]/text()[3]", "/html[1]/body[1]/pre[1]"
+	want := []place{
+		{Insert, "https://example.com/x", "https://example.com/x", 2, line, pre},
+		{Insert, "https://example.com/y", "https://example.com/y", 3, line, pre},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("changes\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+// TestTextPageLinksInScope: a link change type scoped, or with regions
+// ignored, looks at the links of the text in its scope, as at a page's.
+func TestTextPageLinksInScope(t *testing.T) {
+	old := textPage(t, "https://example.com/a\n")
+	new := textPage(t, "https://example.com/a\nhttps://example.com/b\n")
+	for _, tc := range []struct {
+		clause  string
+		matched bool
+	}{
+		{`all links In css "pre"`, true},
+		{`all links In css "p"`, false},
+		{`all links Ignore css "pre"`, false},
+	} {
+		p := NewPair(old, new, nil, nil)
+		p.OldReadAsText, p.NewReadAsText = true, true
+		r, err := p.Evaluate(monitor(t, tc.clause))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Matched != tc.matched {
+			t.Errorf("%s: matched %v, want %v", tc.clause, r.Matched, tc.matched)
+		}
+	}
+}
+
+// TestTextPageGolden compares the link records of each pair of text pages
+// under testdata/textpages (NAME-old.txt, NAME-new.txt, read as text at
+// https://example.com/NAME) with testdata/golden/textpage-NAME.json; run
+// with -update to rewrite them.
+func TestTextPageGolden(t *testing.T) {
+	olds, _ := filepath.Glob(filepath.Join("testdata", "textpages", "*-old.txt"))
+	if len(olds) == 0 {
+		t.Fatal("no text pages in testdata/textpages")
+	}
+	for _, oldFile := range olds {
+		name := strings.TrimSuffix(filepath.Base(oldFile), "-old.txt")
+		t.Run(name, func(t *testing.T) {
+			read := func(file string) *tree.Document {
+				b, err := os.ReadFile(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return textPage(t, string(b))
+			}
+			p := NewPair(read(oldFile), read(filepath.Join("testdata", "textpages", name+"-new.txt")), nil, nil)
+			p.OldURL, p.NewURL = "https://example.com/"+name, "https://example.com/"+name
+			p.OldReadAsText, p.NewReadAsText = true, true
+			r, err := p.Evaluate(monitor(t, "all links"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := json.MarshalIndent(r, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, '\n')
+			if err := validateJSON(t, loadSchema(t), got); err != nil {
+				t.Errorf("records do not follow the schema: %v", err)
+			}
+			golden := filepath.Join("testdata", "golden", "textpage-"+name+".json")
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./intent -run TextPageGolden -update)", err)
+			}
+			if string(got) != string(want) {
+				t.Errorf("records differ from %s (run with -update after checking the change):\n%s", golden, got)
+			}
+		})
+	}
+}
+
+// FuzzTextLinks: TextLinks never panics, and every link it finds is an
+// absolute http(s) URL with a host, written at the offsets it gives,
+// without white space, after the links before it.
+func FuzzTextLinks(f *testing.F) {
+	for _, s := range []string{
+		"see https://example.com/a.",
+		"(https://en.wikipedia.org/wiki/Mercury_(planet)).",
+		"<https://example.com/a.> [Docs](https://example.com/docs \"t\") ![x](http://[::1]/a)",
+		"[a [b] c](https://example.com/x_(y)) https://a.example/r?to=https://b.example/x",
+		"「https://bücher.example/a」。\r\nhttps://\n](https://x.example/",
+		"[[[[](https://x.example/)]]]((((https://y.example/))))",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		end := 0
+		for _, l := range TextLinks(s) {
+			if l.Start < end || l.End > len(s) || l.Start >= l.End || s[l.Start:l.End] != l.URL {
+				t.Fatalf("link %+v is not at its offsets in %q, or not after the one before (ending at %d)", l, s, end)
+			}
+			end = l.End
+			if strings.ContainsFunc(l.URL, func(r rune) bool { return r <= ' ' }) {
+				t.Fatalf("link %q holds white space", l.URL)
+			}
+			u, err := url.Parse(l.URL)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
+				t.Fatalf("link %q is not an absolute http(s) URL with a host (%v)", l.URL, err)
+			}
+			if l.Text == "" {
+				t.Fatalf("link %q has no text", l.URL)
+			}
+		}
+	})
+}

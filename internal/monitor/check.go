@@ -602,6 +602,10 @@ func (p *pairEval) load(ctx context.Context) (*intent.Pair, error) {
 		p.m.recordReadAsText(ctx, p.cur, curWhy)
 		p.pair = intent.NewPair(p.old, p.new, nil, p.m.Detect)
 		p.pair.OldURL, p.pair.NewURL = p.url, p.url
+		// A page read as its source text has the URLs in its text as its
+		// links: a sentinel watching the links of a text/plain page
+		// finds them added and removed.
+		p.pair.OldReadAsText, p.pair.NewReadAsText = oldWhy != "", curWhy != ""
 	})
 	return p.pair, p.err
 }

@@ -8,6 +8,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -183,12 +184,13 @@ func runBinary(t *testing.T, args ...string) string {
 type site struct {
 	mu    sync.Mutex
 	pages map[string]string
+	types map[string]string // a page's Content-Type, when not HTML
 	hits  map[string]int
 	srv   *httptest.Server
 }
 
 func newSite(t *testing.T) *site {
-	s := &site{pages: map[string]string{}, hits: map[string]int{}}
+	s := &site{pages: map[string]string{}, types: map[string]string{}, hits: map[string]int{}}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.srv.Close)
 	return s
@@ -200,9 +202,17 @@ func (s *site) set(path, body string) {
 	s.pages[path] = body
 }
 
+// setTyped sets a page served with a Content-Type other than HTML.
+func (s *site) setTyped(path, contentType, body string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pages[path], s.types[path] = body, contentType
+}
+
 func (s *site) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	body, ok := s.pages[r.URL.Path]
+	ctype := cmp.Or(s.types[r.URL.Path], "text/html; charset=utf-8")
 	s.hits[r.URL.Path]++
 	s.mu.Unlock()
 	if r.URL.Path == "/robots.txt" && !ok {
@@ -220,7 +230,7 @@ func (s *site) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Type", ctype)
 	io.WriteString(w, body)
 }
 

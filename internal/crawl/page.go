@@ -186,9 +186,10 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool, 
 		}
 	}
 	if err != nil {
-		if res != nil && res.Status/100 == 2 && res.ContentType != "" && !isText(res.ContentType) {
+		if res != nil && res.Status/100 == 2 && res.ContentType != "" && !vigil.IsTextMediaType(res.ContentType) {
 			// A binary document (an image, a PDF): a leaf of the site,
-			// whose body the fetcher does not return.
+			// whose body the fetcher does not return (it keeps text by
+			// the same rule).
 			return visit{asked: asked, page: p}
 		}
 		p.Error = err.Error()
@@ -222,19 +223,6 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool, 
 // isHTML reports whether a media type is a page whose links are followed.
 func isHTML(mediaType string) bool {
 	return mediaType == "text/html" || mediaType == "application/xhtml+xml"
-}
-
-// isText reports whether the fetcher returns the body of a media type (as
-// internal/fetch decides: text, XML and JSON).
-func isText(mediaType string) bool {
-	switch {
-	case strings.HasPrefix(mediaType, "text/"):
-		return true
-	case mediaType == "application/xhtml+xml", mediaType == "application/xml", mediaType == "application/json",
-		mediaType == "application/javascript", strings.HasSuffix(mediaType, "+xml"), strings.HasSuffix(mediaType, "+json"):
-		return true
-	}
-	return false
 }
 
 // pageLinks returns the links of a document read from pageURL, in document

@@ -64,18 +64,6 @@ func errorsIsTooLarge(err error) bool {
 	return err != nil && strings.Contains(err.Error(), ErrTooLarge.Error())
 }
 
-// isText reports whether a media type is a document Vigil can compare.
-func isText(mediaType string) bool {
-	switch {
-	case strings.HasPrefix(mediaType, "text/"):
-		return true
-	case mediaType == "application/xhtml+xml", mediaType == "application/xml", mediaType == "application/json",
-		mediaType == "application/javascript", strings.HasSuffix(mediaType, "+xml"), strings.HasSuffix(mediaType, "+json"):
-		return true
-	}
-	return false
-}
-
 // looksBinary reports whether the start of a body holds NUL bytes, which no
 // text document in an ASCII-compatible charset has.
 func looksBinary(body []byte) bool {

@@ -51,7 +51,6 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"strings"
 	"sync"
 	"time"
 
@@ -409,12 +408,17 @@ func (c *Client) get(ctx context.Context, u *url.URL, etag string, lastModified 
 	if err != nil {
 		return res, nil, err
 	}
-	mediaType, params, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	// The type by vigil.MediaType, which a malformed parameter (a
+	// charset given twice) does not undo; the charset from parameters
+	// mime.ParseMediaType takes, else detected (toUTF8).
+	contentType := resp.Header.Get("Content-Type")
+	mediaType := vigil.MediaType(contentType)
+	_, params, _ := mime.ParseMediaType(contentType)
 	if mediaType == "" {
-		mediaType, _, _ = strings.Cut(http.DetectContentType(body), ";")
+		mediaType = vigil.MediaType(http.DetectContentType(body))
 	}
-	res.ContentType = strings.ToLower(mediaType)
-	if !isText(res.ContentType) || looksBinary(body) {
+	res.ContentType = mediaType
+	if !vigil.IsTextMediaType(res.ContentType) || looksBinary(body) {
 		return res, nil, fmt.Errorf("%w: %s is not a text document", ErrBinary, res.ContentType)
 	}
 	utf8Body, cs, err := toUTF8(body, res.ContentType, params["charset"])

@@ -96,33 +96,21 @@ func ReadAsTextReason(readAsText error) string {
 }
 
 // servedAsText reports whether a media type, or a Content-Type value, is
-// one of text that is not markup: text/* but HTML and XML (text/plain,
-// text/css, text/csv, text/markdown...), and JSON and JavaScript (the
-// fetcher keeps application/json, application/javascript and +json as
-// text; the older x-javascript and x-ndjson may come from an import). A body served so is read as its source
-// (sourceDocument), as a browser shows it, and not as HTML, which would
-// collapse its lines into one text and read "<x>" in it as a tag.
+// one of text that is not markup: text by vigil.IsTextMediaType, the rule
+// the fetcher keeps bodies by (text/plain, text/css, text/csv, JSON, every
+// JavaScript and NDJSON alias...), that is not markup by
+// vigil.IsMarkupMediaType (HTML, XML). A body served so is read as its
+// source (sourceDocument), as a browser shows it, and not as HTML, which
+// would collapse its lines into one text and read "<x>" in it as a tag.
 func servedAsText(mediaType string) bool {
-	t, _, _ := strings.Cut(mediaType, ";")
-	t = strings.ToLower(strings.TrimSpace(t))
-	switch t {
-	case "text/html", "text/xml", "text/xsl":
-		return false
-	case "application/json", "application/javascript", "application/x-javascript", "application/x-ndjson":
-		return true
-	}
-	if strings.HasPrefix(t, "text/") {
-		return !strings.HasSuffix(t, "+xml")
-	}
-	return strings.HasPrefix(t, "application/") && strings.HasSuffix(t, "+json")
+	return vigil.IsTextMediaType(mediaType) && !vigil.IsMarkupMediaType(mediaType)
 }
 
 // servedAs is ReadBody's readAsText for a body served as text that is
 // read as its source: "served as" and its media type, as the version
-// keeps it (lower case, without parameters).
+// keeps it (vigil.MediaType: lower case, without parameters).
 func servedAs(contentType string) error {
-	t, _, _ := strings.Cut(contentType, ";")
-	return errors.New(vigil.ReadAsTextServedAs + strings.ToLower(strings.TrimSpace(t)))
+	return errors.New(vigil.ReadAsTextServedAs + vigil.MediaType(contentType))
 }
 
 // textReason returns the reason (ReadAsTextReason) a fetch's body, whose

@@ -196,11 +196,21 @@ func TestReadBodyServedAsText(t *testing.T) {
 		body, contentType string
 		want              string // ReadAsTextReason of readAsText, or its start
 	}{
-		"text/plain":                  {"a\nb\n", "text/plain", "served as text/plain"},
-		"with its parameters":         {"a\nb\n", "Text/Plain; charset=utf-8", "served as text/plain"},
-		"JSON":                        {"{\"a\": 1}\n", "application/json", "served as application/json"},
-		"JSON of a vendor":            {"{}", "application/problem+json", "served as application/problem+json"},
-		"CSS":                         {"p { color: red }", "text/css", "served as text/css"},
+		"text/plain":          {"a\nb\n", "text/plain", "served as text/plain"},
+		"with its parameters": {"a\nb\n", "Text/Plain; charset=utf-8", "served as text/plain"},
+		"JSON":                {"{\"a\": 1}\n", "application/json", "served as application/json"},
+		"JSON of a vendor":    {"{}", "application/problem+json", "served as application/problem+json"},
+		"CSS":                 {"p { color: red }", "text/css", "served as text/css"},
+		// Every JavaScript and NDJSON alias is text, as the fetcher keeps
+		// it (vigil.IsTextMediaType): application/ecmascript was parsed
+		// as HTML, its lines one text and "<b>" a tag.
+		"ECMAScript":                  {"var a = '<b>';\nvar c;\n", "application/ecmascript", "served as application/ecmascript"},
+		"ECMAScript of old":           {"var a;\n", "Application/X-ECMAScript", "served as application/x-ecmascript"},
+		"JavaScript of old":           {"var a;\n", "application/x-javascript", "served as application/x-javascript"},
+		"NDJSON":                      {"{}\n{}\n", "application/ndjson", "served as application/ndjson"},
+		"JSON of an image type":       {"{}", "image/vnd.example+json", "served as image/vnd.example+json"},
+		"XSLT":                        {"<x/>", "text/xsl", ""},
+		"a malformed type":            {"a\nb\n", "text/plain/x", ""},
 		"an empty body":               {"", "text/plain", "served as text/plain"},
 		"a feed served as text":       {"<rss><channel/></rss>", "text/plain", ""},
 		"HTML served as text":         {"\xef\xbb\xbf \n<p>x</p>", "text/plain", ""},

@@ -253,8 +253,11 @@ func (s *Server) handleVersionBody(w http.ResponseWriter, r *http.Request, u *vi
 		return err
 	}
 	ct := "application/octet-stream"
-	if v.Charset != "" || isText(v.ContentType) {
-		ct = "text/plain; charset=utf-8" // bodies are kept decoded to UTF-8
+	if v.Charset != "" || vigil.IsTextMediaType(v.ContentType) {
+		// Bodies are kept decoded to UTF-8; text by the rule the
+		// fetcher keeps bodies by (a body imported from a WARC file
+		// without a charset parameter has none).
+		ct = "text/plain; charset=utf-8"
 	}
 	h := w.Header()
 	h.Set("Content-Type", ct)
@@ -266,20 +269,6 @@ func (s *Server) handleVersionBody(w http.ResponseWriter, r *http.Request, u *vi
 	h.Set("Cache-Control", "private, max-age=86400, immutable")
 	w.Write(body)
 	return nil
-}
-
-// isText reports whether a media type (without parameters) is text: a
-// body of this type is served as text/plain.
-func isText(mediaType string) bool {
-	switch {
-	case strings.HasPrefix(mediaType, "text/"), strings.HasSuffix(mediaType, "+xml"), strings.HasSuffix(mediaType, "+json"):
-		return true
-	}
-	switch mediaType {
-	case "application/xml", "application/json", "application/javascript", "application/ecmascript":
-		return true
-	}
-	return false
 }
 
 // downloadCSP is the policy of what the API serves as a download (bodies,

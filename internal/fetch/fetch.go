@@ -4,6 +4,10 @@
 //   - connect, response-header and total timeouts;
 //   - a cap on the body as sent and another on the body once decoded (gzip,
 //     deflate, brotli), so that a decompression bomb is refused, not expanded;
+//   - a host no fetch can reach by its name (spec.CheckHostName: an empty
+//     label, a label over 63 bytes, a name over 253) refused before any
+//     request or DNS lookup, naming it: a page asked for, a redirect of a
+//     page or of robots.txt, a document of a rendered page's main frame;
 //   - redirects followed one at a time (redirect.go), each page a redirect
 //     leads to treated as a page asked for: robots.txt and the turn of its
 //     own host, the caller's FetchRequest.CheckRedirect, and a cap on
@@ -166,6 +170,9 @@ func New(opt Options) *Client {
 		if err := checkScheme(req.URL); err != nil {
 			return err
 		}
+		if err := checkHostName(req.URL); err != nil {
+			return err
+		}
 		if !opt.AllowPrivateNetworks {
 			if err := refuseLiteral(req.URL.Hostname(), opt.permit); err != nil {
 				return err
@@ -220,6 +227,17 @@ var (
 	ErrUnsupported = errors.New("unsupported request")
 )
 
+// checkHostName refuses a URL whose host no fetch can reach by its name,
+// before any request and any DNS lookup: one IDNA refuses, or one DNS
+// refuses (spec.CheckHostName: an empty label, as in "a..example", a label
+// longer than 63 bytes, a name longer than 253). The error names the host
+// and what is wrong with it, and nothing else of the URL (no credentials).
+// A page asked for, a redirect of a page or of robots.txt, and a document
+// of a rendered page's main frame are all held to it.
+func checkHostName(u *url.URL) error {
+	return spec.CheckHostName(u)
+}
+
 func checkScheme(u *url.URL) error {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return fmt.Errorf("%w: scheme %q is not http or https", ErrUnsupported, u.Scheme)
@@ -240,6 +258,9 @@ func (c *Client) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.Fet
 	// its ASCII (punycode) form: the one vigil.CanonicalURL takes, where
 	// url.URL.String would percent-encode it.
 	host := u.Host
+	if err := checkHostName(u); err != nil {
+		return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
+	}
 	if err := spec.ASCIIHost(u); err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
 	}
@@ -368,9 +389,12 @@ func (c *Client) get(ctx context.Context, u *url.URL, etag string, lastModified 
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 		next, err := resp.Request.URL.Parse(loc)
 		if err == nil {
-			// A host spelt in Unicode, or percent-encoded, goes on in
-			// its ASCII form (spec.ASCIIHost), as the page asked.
-			err = spec.ASCIIHost(next)
+			// A host DNS refuses is not asked for (checkHostName); one
+			// spelt in Unicode, or percent-encoded, goes on in its
+			// ASCII form (spec.ASCIIHost), as the page asked.
+			if err = checkHostName(next); err == nil {
+				err = spec.ASCIIHost(next)
+			}
 		}
 		if err != nil {
 			// The Location quoted without its credentials: the error

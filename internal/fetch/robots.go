@@ -79,6 +79,9 @@ func (c *Client) allowDocument(ctx context.Context, raw string) error {
 	if err := checkScheme(u); err != nil {
 		return err
 	}
+	if err := checkHostName(u); err != nil {
+		return err
+	}
 	if u.User != nil {
 		// The browser would answer a challenge with them.
 		return errCredentials

@@ -46,7 +46,8 @@
 //     HTML page is parsed as the warehouse parses it (warehouse.ReadBody:
 //     a page that does not parse is its source text, with no title or
 //     links, and a Note that says so and why) for its title and links
-//     (warehouse.ExtractLinks, and frames), fragments dropped; other
+//     (warehouse.ExtractLinks, and frames), fragments dropped, a link to
+//     a host IDNA or DNS refuses (spec.CheckHostName) left out; other
 //     documents are leaves; a failure (an error status, a refusal, a
 //     timeout, robots.txt) is a page with an error, not the end of the
 //     crawl. Only the end of the context ends it.

@@ -230,7 +230,10 @@ func isHTML(mediaType string) bool {
 // xlink:href) and the frames (<frame src>, <iframe src>, labelled with
 // their title), fragments dropped, a host spelt in Unicode in its ASCII
 // (punycode) form (spec.ASCIIHost), so that a site's links to its own
-// pages are in its scope however they spell its name.
+// pages are in its scope however they spell its name. A link to a host
+// IDNA or DNS refuses (spec.CheckHostName) is left out, as other invalid
+// links are: the crawl neither queues nor fetches it ("127.0.0.1.." was
+// keyed, and fetched, as "127.0.0.1").
 func pageLinks(doc *tree.Document, pageURL string) []Link {
 	var out []Link
 	for _, l := range warehouse.ExtractLinks(doc, pageURL) {
@@ -258,7 +261,7 @@ func pageLinks(doc *tree.Document, pageURL string) []Link {
 				return true
 			}
 			u, err := base.Parse(strings.TrimSpace(src))
-			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || spec.ASCIIHost(u) != nil {
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || spec.CheckHostName(u) != nil || spec.ASCIIHost(u) != nil {
 				return true
 			}
 			if target, err := vigil.CanonicalURL(u.String()); err == nil {

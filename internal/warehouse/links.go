@@ -17,8 +17,10 @@ import (
 // WHOWEDA link type (vigil.ClassifyLink). A host spelt in Unicode or
 // percent-encoded in UTF-8 ("bücher.example", "b%C3%BCcher.example") is
 // given in its ASCII (punycode) form, as every stored URL is; hrefs that
-// are not http(s) (mailto:, javascript:...) and hosts IDNA refuses are
-// left out, as are other invalid hrefs. The monitor,
+// are not http(s) (mailto:, javascript:...) and hosts IDNA or DNS refuse
+// (spec.CheckHostName: an empty label, "a..example" or "a.example..", a
+// label over 63 bytes, a name over 253) are left out, as are other
+// invalid hrefs. The monitor,
 // which parses every version anyway, passes the result in Fetch.Links; Put
 // extracts them itself only with Options.ExtractLinks.
 func ExtractLinks(doc *tree.Document, pageURL string) []*vigil.Link {
@@ -87,8 +89,14 @@ func ExtractLinks(doc *tree.Document, pageURL string) []*vigil.Link {
 // host in ASCII first (spec.ASCIIHost): an href, a <base href> or a page's
 // URL may spell an internationalised host in Unicode or percent-encoded,
 // and a link's target is stored in the punycode form every stored URL
-// holds, so that one host has one key. It sets u's host to that form.
+// holds, so that one host has one key. It sets u's host to that form. A
+// host IDNA or DNS refuses (spec.CheckHostName, which CanonicalURL leaves
+// to its callers) is EINVALID, naming it: no resource is stored under it,
+// and no fetch can reach it.
 func canonicalLink(u *url.URL) (string, error) {
+	if err := spec.CheckHostName(u); err != nil {
+		return "", vigil.Errorf(vigil.EINVALID, "url %q: %v", u, err)
+	}
 	if err := spec.ASCIIHost(u); err != nil {
 		return "", vigil.Errorf(vigil.EINVALID, "url %q: %v", u, err)
 	}

@@ -2,6 +2,8 @@ package warehouse_test
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/vigil-web/vigil"
@@ -125,5 +127,35 @@ func TestExtractLinksIDN(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestExtractLinksHostDNSRefuses: a link whose host DNS refuses
+// (spec.CheckHostName: an empty label, a label over 63 bytes, a name over
+// 253) is left out, as one whose host IDNA refuses is: no resource can be
+// stored under it, and no fetch can reach it. A name with an empty label
+// at its end ("127.0.0.1..", "a.example..") was keyed, and so followed,
+// as the name without its dots.
+func TestExtractLinksHostDNSRefuses(t *testing.T) {
+	const source = "http://a.example/dir/"
+	page := `<a href="http://a..example/x">empty label</a>
+<a href="http://a.example../y">empty label at the end</a>
+<a href="http://127.0.0.1../z">an address with an empty label at the end</a>
+<a href="http://` + strings.Repeat("x", 64) + `.example/">long label</a>
+<a href="http://` + strings.Repeat(strings.Repeat("y", 50)+".", 5) + `example/">long name</a>
+<a href="http://a.example./ok">an absolute name</a>
+<a href="http://` + strings.Repeat("x", 63) + `.example/">a label of 63 bytes</a>
+<a href="ok2">relative</a>`
+	doc, _, err := markup.ParseBytes([]byte(page), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range warehouse.ExtractLinks(doc, source) {
+		got = append(got, l.Target)
+	}
+	want := []string{"http://a.example/ok", "http://" + strings.Repeat("x", 63) + ".example/", "http://a.example/dir/ok2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("links %q, want %q", got, want)
 	}
 }

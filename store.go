@@ -25,7 +25,11 @@ type Store interface {
 type ResourceStore interface {
 	// EnsureResource returns the resource of the canonical form of rawURL,
 	// creating it if needed. It returns EINVALID if rawURL is not an
-	// absolute http(s) URL.
+	// absolute http(s) URL, or if its host is one DNS refuses (an empty
+	// label, a label over 63 bytes, a name over 253: spec.CheckHostName,
+	// which CanonicalURL leaves to its callers), naming the host and what
+	// is wrong with it, so that no resource is stored under a host no
+	// fetch can reach.
 	EnsureResource(ctx context.Context, rawURL string) (*Resource, error)
 	// FindResourceByID returns ENOTFOUND if the resource does not exist.
 	FindResourceByID(ctx context.Context, id int64) (*Resource, error)

@@ -35,6 +35,19 @@ import (
 // Location of a redirect (the fetcher) and the hrefs of a fetched page
 // (link extraction).
 //
+// Nor does it judge whether DNS takes the host's name: an empty label
+// ("a..example"; every trailing dot is trimmed, so "a.example.." is keyed
+// as "a.example"), a label longer than 63 bytes or a name longer than 253
+// pass. The rule is spec.CheckHostName's, and only there: the domain
+// imports the standard library alone and spec, a library, never imports
+// the domain, so neither can call the other, and a copy here would be two
+// rules to keep in step. Whatever keys or fetches a URL read from outside
+// calls spec.CheckHostName first and refuses such a host with EINVALID
+// naming it: the stores' EnsureResource (no resource is stored under such
+// a host), link extraction (warehouse.ExtractLinks and a crawl's frames:
+// the link is left out), the fetcher (a page, a redirect), the monitor (a
+// page that fails), the API's filters and import warc (a bad record).
+//
 // It returns EINVALID if raw is not an absolute http or https URL with a host.
 func CanonicalURL(raw string) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))

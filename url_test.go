@@ -1,6 +1,7 @@
 package vigil_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/vigil-web/vigil"
@@ -34,6 +35,10 @@ func TestCanonicalURL(t *testing.T) {
 		"mailto":            {in: "mailto:a@example.com", code: vigil.EINVALID},
 		"unicode host":      {in: "http://bücher.example/", code: vigil.EINVALID},
 		"punycode host":     {in: "http://xn--bcher-kva.example/", want: "http://xn--bcher-kva.example/"},
+		// What DNS takes is spec.CheckHostName's to judge, which the
+		// callers call first (see CanonicalURL).
+		"empty label left to the caller": {in: "http://a..example/", want: "http://a..example/"},
+		"long label left to the caller":  {in: "http://" + strings.Repeat("x", 64) + ".example/", want: "http://" + strings.Repeat("x", 64) + ".example/"},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {

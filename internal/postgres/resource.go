@@ -3,9 +3,11 @@ package postgres
 import (
 	"context"
 	"database/sql"
+	"net/url"
 	"strings"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/spec"
 )
 
 const resourceColumns = "id, url, host, created_at"
@@ -18,7 +20,7 @@ func scanResource(row interface{ Scan(...any) error }) (*vigil.Resource, error) 
 
 // EnsureResource implements vigil.ResourceStore.
 func (db *DB) EnsureResource(ctx context.Context, rawURL string) (*vigil.Resource, error) {
-	u, err := vigil.CanonicalURL(rawURL)
+	u, err := resourceURL(rawURL)
 	if err != nil {
 		return nil, err
 	}
@@ -42,6 +44,21 @@ func (db *DB) EnsureResource(ctx context.Context, rawURL string) (*vigil.Resourc
 		return nil, err
 	}
 	return r, nil
+}
+
+// resourceURL returns the URL a resource of rawURL is stored under:
+// vigil.CanonicalURL, after spec.CheckHostName, which CanonicalURL leaves
+// to its callers, so that no resource is stored under a host DNS refuses
+// (an empty label, a label over 63 bytes, a name over 253): EINVALID,
+// naming the host and what is wrong with it. Lookups by URL take such a
+// host, and find what was stored under it before.
+func resourceURL(rawURL string) (string, error) {
+	if pu, err := url.Parse(strings.TrimSpace(rawURL)); err == nil {
+		if err := spec.CheckHostName(pu); err != nil {
+			return "", vigil.Errorf(vigil.EINVALID, "url %q: %v", rawURL, err)
+		}
+	}
+	return vigil.CanonicalURL(rawURL)
 }
 
 // FindResourceByID implements vigil.ResourceStore.

@@ -24,6 +24,7 @@ func Run(t *testing.T, open Opener) {
 	tests := map[string]func(*testing.T, vigil.Store){
 		"ResourceEnsure":            testResourceEnsure,
 		"ResourceFind":              testResourceFind,
+		"ResourceHostDNSRefuses":    testResourceHostDNSRefuses,
 		"ResourceDelete":            testResourceDelete,
 		"VersionAppend":             testVersionAppend,
 		"VersionReadAsText":         testVersionReadAsText,

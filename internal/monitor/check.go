@@ -123,6 +123,14 @@ func (p *pageLocks) lock(url string) (unlock func()) {
 // never sent, its host busy, is no failure of the page and is not stored.
 func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now time.Time) *page {
 	rid, err := m.resource(ctx, url)
+	if vigil.ErrorCode(err) == vigil.EINVALID {
+		// A URL no resource can be stored under, which no fetch can
+		// reach either: a host DNS refuses (spec.CheckHostName), in a
+		// sentinel stored before its URL was held to that rule. A
+		// failure of the page, told to its owner as any is; nothing is
+		// stored.
+		return &page{url: url, err: vigil.ErrorMessage(err), failed: true}
+	}
 	if err != nil {
 		return &page{url: url, err: err.Error()}
 	}

@@ -44,6 +44,10 @@ func TestLinksResolved(t *testing.T) {
 		{"trailing dot image", doc("", `<img src="http://cdn.example./p.png" alt="P">`), doc("", `<img src="http://cdn.example/p.png" alt="P">`), "all images", false},
 		{"Unicode trailing dot", doc("", `<a href="http://bücher.example./a">A</a>`), doc("", `<a href="http://xn--bcher-kva.example/a">A</a>`), "all links", false},
 		{"trailing dot, another port", doc("", `<a href="http://other.example.:8080/a">A</a>`), doc("", `<a href="http://other.example/a">A</a>`), "all links", true},
+		// A link to a host DNS refuses (spec.CheckHostName) is what the
+		// page says, and a change of it is reported: no fetch follows it
+		// (the crawl and the stored links leave it out).
+		{"to a host DNS refuses", doc("", `<a href="http://other.example/a">A</a>`), doc("", `<a href="http://other..example/a">A</a>`), "all links", true},
 		{"underscore Unicode host", doc("", `<a href="http://my_host.bücher.example/a">A</a>`), doc("", `<a href="http://my_host.xn--bcher-kva.example/a">A</a>`), "all links", false},
 	} {
 		p := NewPair(parseDoc(t, tc.old), parseDoc(t, tc.new), nil, nil)

@@ -126,12 +126,19 @@ const (
 // form, the one DNS is asked for. An IP literal (IPv4, or IPv6 in
 // brackets) and a URL without a host pass; u is not changed.
 //
-// NormalizeURL holds a URL to the same rules. ASCIIHost does not: a link
-// or a redirect to such a host is kept, and its fetch fails. HostKey and
+// It is the one rule of what DNS takes, for every part of Vigil:
+// NormalizeURL holds a URL typed by a user to it, and so do the fetcher
+// (a page asked for, a redirect of a page or of robots.txt, a rendered
+// page's main frame: refused, naming the host), link extraction (a link
+// left out: a crawl neither queues nor fetches it) and the stores (no
+// resource is stored under such a host). ASCIIHost does not. HostKey and
 // vigil.CanonicalURL, which key a host rather than judge it, trim every
-// trailing dot: "a.example..", refused here as a name typed with an empty
-// label, is keyed (and stored, when a link names it) as "a.example", so
-// that the keys of the resources already stored do not change.
+// trailing dot: "a.example..", refused here as a name with an empty
+// label, would be keyed as "a.example"; the domain cannot call this
+// function (it imports the standard library alone), so CanonicalURL's
+// callers call it first. A link in a page to such a host is still a link
+// of the page to intent's change detection, which reports what the page
+// says and fetches nothing.
 func CheckHostName(u *url.URL) error {
 	ascii := *u
 	if err := ASCIIHost(&ascii); err != nil {

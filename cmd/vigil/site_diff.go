@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/internal/crawl"
 	"github.com/vigil-web/vigil/markup"
@@ -534,7 +535,7 @@ func (sd *siteDelta) contentChange(before, after *crawl.Page) string {
 		return "not compared: no body (a binary document)"
 	case before.Hash == after.Hash:
 		return "the same bytes (the version changed, the content did not)"
-	case !isMarkup(before.ContentType) || !isMarkup(after.ContentType):
+	case !vigil.IsMarkupMediaType(before.ContentType) || !vigil.IsMarkupMediaType(after.ContentType):
 		return fmt.Sprintf("%d bytes -> %d bytes (%s, not compared: not HTML or XML)", before.Size, after.Size, after.ContentType)
 	}
 	f1, err := sd.parse(before)
@@ -584,16 +585,6 @@ func onlyUpdate(d *delta.Delta) (del, ins *delta.Op, ok bool) {
 		}
 	}
 	return del, ins, del != nil && ins != nil
-}
-
-// isMarkup reports whether a media type is a document the diff engine
-// compares: HTML or XML.
-func isMarkup(mediaType string) bool {
-	switch {
-	case mediaType == "text/html", mediaType == "application/xhtml+xml", mediaType == "text/xml", mediaType == "application/xml":
-		return true
-	}
-	return strings.HasSuffix(mediaType, "+xml")
 }
 
 // tuplesByID indexes a table's tuples by id: in a snapshot's table, a

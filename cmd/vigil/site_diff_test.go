@@ -627,6 +627,9 @@ func TestSiteDiffContentChange(t *testing.T) {
 		{"same bytes", page("text/html", "<p>a</p>"), page("text/html", "<p>a</p>"), "the same bytes (the version changed, the content did not)"},
 		{"binary", page("image/png", ""), page("image/png", ""), "not compared: no body (a binary document)"},
 		{"stylesheet", page("text/css", "p {}"), page("text/css", "p { margin: 0 }"), "4 bytes -> 15 bytes (text/css, not compared: not HTML or XML)"},
+		// Markup by vigil.IsMarkupMediaType, the warehouse's rule: an
+		// XSLT style sheet is XML, and was not compared.
+		{"XSLT", page("text/xsl", "<r><t>Last updated 1</t></r>"), page("text/xsl", "<r><t>Last updated 2</t></r>"), `1 text update: "Last updated 1" -> "Last updated 2"`},
 		{"empty", page("text/html", "<p>a</p>"), page("text/html", ""), "not compared: new version: http://site.test/p: empty document: no root element"},
 	} {
 		if got := sd.contentChange(tc.before, tc.after); got != tc.want {

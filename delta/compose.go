@@ -36,8 +36,11 @@ import (
 //
 // Compose fails, with an error wrapping ErrNotComposable, when d2 does not
 // fit the version d1 produces (their XID-maps differ, or they disagree on a
-// node, a position or a value of V1). For any such failure, and as a
-// reference, ComposeWith composes with the documents.
+// node, a position or a value of V1), and when a namespace declaration
+// that one delta changes may be in scope at a content the other delta
+// holds, where only the documents tell (see the package doc's
+// Composition). For any such failure, and as a reference, ComposeWith
+// composes with the documents.
 //
 // The result is in canonical order (Canonicalize); its From and FromXIDMap
 // are d1's, its To and ToXIDMap d2's.
@@ -87,7 +90,9 @@ func Compose(d1, d2 *Delta) (*Delta, error) {
 	d.FromXIDMap, d.ToXIDMap = d1.FromXIDMap, d2.ToXIDMap
 	d.FromFingerprint, d.ToFingerprint = d1.FromFingerprint, d2.ToFingerprint
 	keepEnds(d, d1, d2)
-	composeNamespaces(d, d1, d2)
+	if err := composeNamespaces(d, d1, d2); err != nil {
+		return nil, fmt.Errorf("compose: %w", err)
+	}
 	if d.Outside, err = composeOutside(d1.Outside, d2.Outside); err != nil {
 		return nil, fmt.Errorf("compose: %w: %v", ErrNotComposable, err)
 	}

@@ -73,6 +73,20 @@
 // generated chains of the tests and on every history of the shared corpus
 // it composes every pair; ComposeWith is the path through the documents.
 //
+// The namespace declarations in scope at a content's place (the default
+// namespace and the prefixes its XML form declares, see Formats) are
+// taken from the delta whose content held it; when that is the delta not
+// written at the content's version, the other delta's changes of xmlns
+// and xmlns:p attributes are carried over: the new value of the
+// content's parent's declaration, the same binding where no declaration
+// that may be the nearest one changed. A declaration changed, added or
+// taken off on an element that may be an ancestor of the place (the
+// deltas do not say which elements are) makes Compose refuse
+// (ErrNotComposable, "use ComposeWith"). A move says nothing about the
+// declarations at either end: a content moved, or below an element
+// moved, into another default namespace keeps the binding of the middle
+// version. ComposeWith, built from the documents, is exact in every case.
+//
 // # Formats
 //
 // XyDelta XML is what the XyDiff tool writes (EncodeXML, DecodeXML):

@@ -324,18 +324,22 @@ func declaredPrefixes(d *Delta) []string {
 // The default namespace at a content's place (when its root, an element,
 // has no xmlns attribute) is taken likewise from the operation of d1 or d2
 // whose content held the root: a declaration above it in that content, or
-// that operation's binding; failing that, what the build found. That
-// binding holds in the middle version: when the content is the other
-// delta's (d1's for an insert, d2's for a delete) and the delta written at
-// the content's version changes the xmlns attribute of the content's
-// parent, the attribute's value in that version is taken instead (when it
-// has none there, what the build found). A change on an element further
-// up is not seen: the deltas do not say that it is an ancestor. (A node
-// that the second delta moves out of the first's content, away from an
-// element declaring a default namespace, is given the namespace of its
-// place in the middle version: the deltas do not say what the one of its
-// new place is, when no operation of theirs stands there.)
-func composeNamespaces(d, d1, d2 *Delta) {
+// that operation's binding; failing that, what the build found.
+//
+// A binding taken from the other delta's content (d1's for an insert, d2's
+// for a delete) holds in the middle version, and the delta written at the
+// content's version may have changed a declaration in scope since:
+// scopeChanges.carry takes it there (the new value of the content's
+// parent's declaration; the same binding when no declaration that may be
+// the nearest one changed), or returns an error wrapping ErrNotComposable
+// when the deltas do not say what it is (a declaration changed, added or
+// taken off on an element that may be an ancestor: the deltas do not say
+// which elements are). So for the default namespace and for a prefix. A
+// move is not looked at: a content that the other delta moves, or places
+// below an element it moves, into another default namespace or binding of
+// its prefixes keeps the binding of its place in the middle version (see
+// carry); ComposeWith is exact.
+func composeNamespaces(d, d1, d2 *Delta) error {
 	uses := false // most deltas' contents use no prefix: nothing to index
 	for i := 0; i < len(d.Ops) && !uses; i++ {
 		if c := d.Ops[i].Content; c != nil {
@@ -344,7 +348,7 @@ func composeNamespaces(d, d1, d2 *Delta) {
 	}
 	defaults := hasDefaults(d1) || hasDefaults(d2)
 	if !uses && !defaults {
-		return
+		return nil
 	}
 	type source struct {
 		d    *Delta
@@ -421,31 +425,27 @@ func composeNamespaces(d, d1, d2 *Delta) {
 	}
 	built := d.Namespaces
 	d.Namespaces = nil
-	// The default namespace declarations that the delta not written at a
-	// content's version (d2 for an insert, d1 for a delete) changes, by
-	// element: a content that the other delta's operation holds is bound
-	// as in the middle version, which such a change makes stale.
-	changed := [2]map[tree.XID]*Op{xmlnsChanges(d2), xmlnsChanges(d1)}
-	redeclared := func(op *Op, uri string, ok bool, builtOwn map[string]string) (string, bool) {
+	// What the delta not written at a content's version (d2 for an
+	// insert, d1 for a delete) does to the declarations in scope: a
+	// binding taken from the other delta's operation holds in the middle
+	// version, and carry takes it to the content's.
+	var scopes [2]*scopeChanges
+	carry := func(op *Op, q scopeQuestion) (string, bool, error) {
 		k := 0
 		if op.Kind == Delete {
 			k = 1
 		}
-		a := changed[k][op.Parent]
-		switch {
-		case a == nil:
-			return uri, ok
-		case op.Kind == Insert && a.Kind != AttrDelete:
-			return a.NewValue, true
-		case op.Kind == Delete && a.Kind != AttrInsert:
-			return a.OldValue, true
+		if scopes[k] == nil {
+			if k == 0 {
+				scopes[k] = newScopeChanges(d2, false)
+			} else {
+				scopes[k] = newScopeChanges(d1, true)
+			}
 		}
-		// The parent declares none in the content's version: the
-		// namespace is its ancestors', which only the build may know.
-		uri, ok = builtOwn[""]
-		return uri, ok
+		return scopes[k].carry(q)
 	}
-	for i := range d.Ops {
+	var err error
+	for i := 0; i < len(d.Ops) && err == nil; i++ {
 		op := &d.Ops[i]
 		builtOwn := op.Namespaces
 		op.Namespaces = nil
@@ -473,12 +473,18 @@ func composeNamespaces(d, d1, d2 *Delta) {
 			}
 			seen = append(seen, p)
 			uri, ok := "", false
-			for _, m := range sources {
-				if s, found := m[at.XID]; found {
-					if uri, ok = bindingAt(s, p, inside); ok {
-						break
-					}
+			for k, m := range sources {
+				s, found := m[at.XID]
+				if !found {
+					continue
 				}
+				if uri, ok = bindingAt(s, p, inside); !ok {
+					continue
+				}
+				if k == 1 && err == nil {
+					uri, ok, err = carry(op, scopeQuestion{decl: "xmlns:" + p, uri: uri, ok: ok, op: op, inside: inside})
+				}
+				break
 			}
 			if !ok {
 				if uri, ok = builtOwn[p]; !ok {
@@ -497,8 +503,8 @@ func composeNamespaces(d, d1, d2 *Delta) {
 			for k, m := range sources {
 				if s, found := m[c.XID]; found {
 					uri, ok = bindingAt(s, "", inside)
-					if k == 1 {
-						uri, ok = redeclared(op, uri, ok, builtOwn)
+					if k == 1 && err == nil {
+						uri, ok, err = carry(op, scopeQuestion{decl: defaultNamespace, uri: uri, ok: ok, op: op, inside: inside})
 					}
 					break
 				}
@@ -511,26 +517,7 @@ func composeNamespaces(d, d1, d2 *Delta) {
 			}
 		}
 	}
-}
-
-// xmlnsChanges returns d's operations on xmlns attributes (default
-// namespace declarations), by element, when its operations bind a
-// default namespace; nil otherwise.
-func xmlnsChanges(d *Delta) map[tree.XID]*Op {
-	var m map[tree.XID]*Op
-	for i := range d.Ops {
-		op := &d.Ops[i]
-		switch op.Kind {
-		case AttrDelete, AttrInsert, AttrUpdate:
-			if op.Name == defaultNamespace {
-				if m == nil {
-					m = map[tree.XID]*Op{}
-				}
-				m[op.Node] = op
-			}
-		}
-	}
-	return m
+	return err
 }
 
 // hasDefaults reports whether an operation of d binds the default

@@ -1,0 +1,146 @@
+package delta
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// This file tells Compose when the binding it takes for a content's place
+// from the other delta (a namespace declaration in scope in the middle
+// version) may not hold in the version the content is in, and what it is
+// there when the deltas say.
+
+// scopeChanges is what one delta, read from one of its versions (from) to
+// the other (to), does to the namespace declarations in scope at places
+// it does not name: the declarations it changes (xmlns and xmlns:p
+// attribute operations), by attribute name and element.
+type scopeChanges struct {
+	decls map[string]map[tree.XID]declChange
+	root  tree.XID // the root of the to version, 0 when unknown
+}
+
+// declChange is a declaration's value in the two versions (has: there is
+// one).
+type declChange struct {
+	from, to       string
+	hasFrom, hasTo bool
+}
+
+// newScopeChanges reads d forwards (from its source to its target) or,
+// backwards, from its target to its source.
+func newScopeChanges(d *Delta, backwards bool) *scopeChanges {
+	s := &scopeChanges{}
+	if backwards {
+		s.root = d.FromXIDMap.Root()
+	} else {
+		s.root = d.ToXIDMap.Root()
+	}
+	for i := range d.Ops {
+		op := &d.Ops[i]
+		switch op.Kind {
+		case AttrInsert, AttrDelete, AttrUpdate:
+			if op.Name != defaultNamespace && !isPrefixDecl(op.Name) {
+				continue
+			}
+			c := declChange{from: op.OldValue, to: op.NewValue, hasFrom: op.Kind != AttrInsert, hasTo: op.Kind != AttrDelete}
+			if backwards {
+				c.from, c.to, c.hasFrom, c.hasTo = c.to, c.from, c.hasTo, c.hasFrom
+			}
+			if s.decls == nil {
+				s.decls = map[string]map[tree.XID]declChange{}
+			}
+			if s.decls[op.Name] == nil {
+				s.decls[op.Name] = map[tree.XID]declChange{}
+			}
+			s.decls[op.Name][op.Node] = c
+		}
+	}
+	return s
+}
+
+// isPrefixDecl reports whether an attribute name declares a prefix.
+func isPrefixDecl(name string) bool {
+	p, ok := strings.CutPrefix(name, "xmlns:")
+	return ok && p != ""
+}
+
+// scopeQuestion is a binding of decl (xmlns, or xmlns:p) that Compose took
+// at a content's place in the from version of a scopeChanges, to be
+// carried to its to version: uri (bound: ok) at the content's place below
+// fromParent, for the content of op, placed below op.Parent in the to
+// version, whose XIDs inside reports.
+type scopeQuestion struct {
+	decl   string
+	uri    string
+	ok     bool
+	op     *Op
+	inside func(tree.XID) bool
+}
+
+// carry returns the binding of q.decl at q.op's place in the to version
+// of s. When s changes the declaration on the content's parent there, the
+// binding is the new value; when the parent is the root and s leaves its
+// declaration, it is the same as in the from version. When s's operations
+// may change it and do not say to what (a declaration taken off the
+// parent, a declaration changed or added on an element that may be an
+// ancestor), carry fails with an error wrapping
+// ErrNotComposable that names the operation and the element: only the
+// documents tell (ComposeWith). The deltas do not say which elements are
+// ancestors of a place; a declaration whose value in the from version is
+// not the one in scope cannot be the nearest, and one left or put with
+// the value in scope changes nothing, so those are left out.
+//
+// A move is not looked at, the content's own or an element's that may be
+// an ancestor of its place: a move says nothing about the declarations at
+// either end, and the deltas of a page with a default namespace move
+// elements across parents often, seldom away from the declarations in
+// scope (refusing them refused compositions of real histories that were
+// right). Compose keeps the binding of the middle version there, and
+// only ComposeWith is exact.
+func (s *scopeChanges) carry(q scopeQuestion) (string, bool, error) {
+	p := q.op.Parent
+	fail := func(x tree.XID, what string) (string, bool, error) {
+		name := "the default namespace"
+		if q.decl != defaultNamespace {
+			name = "the namespace of prefix " + q.decl[len("xmlns:"):]
+		}
+		return "", false, fmt.Errorf("%w: cannot compose without the documents: %s at the place of %s: the other delta %s element %d, and the deltas do not say what is in scope there; use ComposeWith",
+			ErrNotComposable, name, q.op.header(), what, x)
+	}
+	c, onParent := s.decls[q.decl][p]
+	switch {
+	case onParent && c.hasTo:
+		return c.to, true, nil
+	case onParent && p != s.root:
+		return fail(p, "takes the declaration off")
+	case onParent:
+		return "", false, nil
+	case p == s.root:
+		// Nothing above: the root's declaration, which s leaves as it was.
+		return q.uri, q.ok, nil
+	}
+	u := ""
+	if q.ok {
+		u = q.uri
+	}
+	for _, a := range slices.Sorted(maps.Keys(s.decls[q.decl])) {
+		c := s.decls[q.decl][a]
+		switch {
+		case q.inside(a):
+			// In the content, below its place.
+		case c.hasFrom && c.from != u:
+			// Not the nearest declaration: a nearer one binds u.
+		case c.hasTo && c.to == u:
+			// Bound as it was, wherever a stands.
+		case c.hasFrom:
+			return fail(a, "changes the declaration of")
+		default:
+			return fail(a, "adds a declaration to")
+		}
+	}
+	return q.uri, q.ok, nil
+}

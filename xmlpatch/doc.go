@@ -48,7 +48,13 @@
 // is named with a prefix the patch binds to it and the document does not
 // use (ns1:entry), in selectors and in added content alike.
 //
-// Added content keeps its namespaces (section 4.2.2's "namespace
+// The nodes an <add> or a <replace> holds are read in the patch's scope
+// at the operation, as section 4.2.2 and appendix A.18 read them: an
+// unprefixed element name is in the default namespace the patch declares
+// (on its document element or the operation), and in no namespace when it
+// declares none, whatever the default namespace where the nodes go (there
+// Apply declares xmlns="" on them); a prefix is one the patch binds.
+// Added content keeps those namespaces (section 4.2.2's "namespace
 // mangling"): a name keeps its prefix where the document binds that
 // prefix to the same namespace; otherwise it takes no prefix if the
 // namespace is the document's default there, or another prefix the
@@ -57,7 +63,12 @@
 // where p is bound otherwise, or used, takes a prefix nothing there uses
 // (p1, p2...), since a declaration on the element binds its whole subtree.
 // Export writes content so that Apply gives back the names and
-// declarations exactly as they were.
+// declarations exactly as they were, and so that any processor that
+// reads the patch's names as section 4.2.2 says puts each element in the
+// namespace it has in the new version: in a default namespace by the
+// prefix bound to it (ns1:entry), in none below a default one by the
+// element's own xmlns="" (TestExportNamespaces reads them with
+// encoding/xml).
 //
 // # Limits
 //

@@ -16,6 +16,15 @@ import (
 // documentation, one object followed by a newline. It fails, as EncodeXML
 // does, if a value holds invalid UTF-8 or a character XML forbids, which
 // DecodeJSON would refuse or read otherwise.
+//
+// The namespaces of the delta and of each d or i (Delta.Namespaces,
+// Op.Namespaces) are written as "namespaces" objects when there are any.
+// The default namespace of an operation's content is the binding of the
+// empty prefix ("namespaces":{"":"http://www.w3.org/2005/Atom"}), written
+// since 2026-11-29 (commit b85cb3a): Vigil built before refuses a delta
+// that holds one. It is there only for a content in a default namespace
+// that it does not declare itself, so deltas of HTML pages without xmlns
+// attributes are written as before.
 func EncodeJSON(w io.Writer, d *Delta) error {
 	if err := checkStrings(d.From, d.To); err != nil {
 		return fmt.Errorf("encode delta: %w", err)

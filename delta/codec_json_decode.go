@@ -25,7 +25,13 @@ import (
 // a field is at fault, its path (ops[3].xm). A string holding a character
 // XML 1.0 cannot hold (\u0001, \b, \uffff), a lone surrogate (\ud800) or
 // invalid UTF-8 is an error at that character, as it is in DecodeXML: a
-// JSON delta reads as the delta its XML form holds.
+// JSON delta reads as the delta its XML form holds. A namespaces field is
+// checked where it is read, as Delta.Validate checks it, and its errors
+// name the field, the prefix where the JSON is wrong
+// (ops[0].namespaces[""]) and the operation (ops[0].namespaces: operation
+// 1 (i par=1 pos=1 xm=(2)): the default namespace is bound to no URI); a
+// binding of the empty prefix, the default namespace of the operation's
+// content, is Vigil's since 2026-11-29 (see EncodeJSON).
 func DecodeJSON(r io.Reader) (*Delta, error) {
 	ds, err := decodeJSON(r, false)
 	if err != nil {
@@ -104,6 +110,7 @@ func (j *jsonDecoder) delta() (*Delta, error) {
 	d := &Delta{}
 	var fromMap, toMap, fromFP, toFP string
 	var hasFromFP, hasToFP bool // present, even empty: then it is checked
+	nsAt := -1                  // the offset of the namespaces field, when there is one
 	err := j.object("", func(key, path string) error {
 		switch key {
 		case "fromFingerprint":
@@ -121,6 +128,7 @@ func (j *jsonDecoder) delta() (*Delta, error) {
 		case "toXidMap":
 			return j.str(path, &toMap)
 		case "namespaces":
+			nsAt = j.keyAt
 			return j.namespaces(path, &d.Namespaces)
 		case "outside":
 			j.outsideAt = j.keyAt
@@ -142,6 +150,11 @@ func (j *jsonDecoder) delta() (*Delta, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if nsAt >= 0 {
+		if err := validateNamespaces(d.Namespaces); err != nil {
+			return nil, j.errorAt(nsAt, "namespaces", "%v", err)
+		}
 	}
 	for _, m := range []struct {
 		s, field string
@@ -197,6 +210,7 @@ type jsonOp struct {
 // token first.
 func (j *jsonDecoder) op(opPath string, first jsonToken, op *Op) error {
 	var jo jsonOp
+	nsAt := -1 // the offset of the namespaces field, when there is one
 	str := func(path string, dst **string) error {
 		var s string
 		null, err := j.nullable(path, func(t jsonToken) error { return j.strToken(path, t, &s) })
@@ -246,6 +260,7 @@ func (j *jsonDecoder) op(opPath string, first jsonToken, op *Op) error {
 			jo.content = c
 			return err
 		case "namespaces":
+			nsAt = j.keyAt
 			return j.namespaces(path, &op.Namespaces)
 		}
 		return j.unknown(opPath, key)
@@ -253,7 +268,33 @@ func (j *jsonDecoder) op(opPath string, first jsonToken, op *Op) error {
 	if err != nil {
 		return err
 	}
-	return jo.fill(op, opPath)
+	if err := jo.fill(op, opPath); err != nil {
+		return err
+	}
+	if nsAt >= 0 {
+		return j.opNamespaces(op, len(j.opAt)-1, opPath, nsAt)
+	}
+	return nil
+}
+
+// opNamespaces checks the bindings of op, operation i at opPath, whose
+// namespaces field is at offset at, as Delta.Validate does, with an error
+// that names the field and the operation: only a d or an i has a content
+// whose names they bind, and the default namespace binds an element
+// content's root without an xmlns attribute of its own (the field Vigil
+// writes since 2026-11-29, see the package documentation).
+func (j *jsonDecoder) opNamespaces(op *Op, i int, opPath string, at int) error {
+	path := opPath + ".namespaces"
+	if op.Kind != Delete && op.Kind != Insert {
+		if len(op.Namespaces) == 0 {
+			return nil
+		}
+		return j.errorAt(at, path, "operation %d (%s): only a d or an i has a content whose names an operation binds", i+1, op.header())
+	}
+	if err := validateOpNamespaces(op); err != nil {
+		return j.errorAt(at, path, "operation %d (%s): %v", i+1, op.header(), err)
+	}
+	return nil
 }
 
 // fill checks what an operation needs and fills op.
@@ -610,10 +651,7 @@ func (j *jsonDecoder) objectFrom(t jsonToken, path string, field func(key, path 
 		if err != nil || end {
 			return err
 		}
-		p := key
-		if path != "" {
-			p = path + "." + key
-		}
+		p := fieldPath(path, key)
 		if many == nil && slices.Contains(seen, key) {
 			return j.errorAt(j.keyAt, p, "given twice")
 		}
@@ -820,6 +858,23 @@ func (j *jsonDecoder) unknown(path, key string) error {
 		path += "."
 	}
 	return j.errorAt(j.keyAt, path+strconv.Quote(key), "unknown field")
+}
+
+// fieldPath returns the path of field key of the object at path:
+// path.key, or path["key"] for a key that is not a plain name (a
+// namespace prefix "", "a:b").
+func fieldPath(path, key string) string {
+	plain := key != ""
+	for _, c := range key {
+		plain = plain && (c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z')
+	}
+	switch {
+	case !plain:
+		return path + "[" + strconv.Quote(key) + "]"
+	case path == "":
+		return key
+	}
+	return path + "." + key
 }
 
 // lineCol returns the 1-based line and column of byte off of data.

@@ -441,7 +441,11 @@ func (dec *xmlDecoder) operation(start xml.StartElement, d *Delta) (Op, error) {
 	added := false // addedXmlns="yes": the content root's xmlns is the place's default namespace
 	for _, a := range start.Attr {
 		if a.Name.Space != "" {
-			readDeclaration(a, &op.Namespaces)
+			// A declaration on an attribute operation or a rename is
+			// XML's scoping, and binds no content's names.
+			if op.Kind == Delete || op.Kind == Insert {
+				readDeclaration(a, &op.Namespaces)
+			}
 			continue
 		}
 		var err error

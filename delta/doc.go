@@ -180,8 +180,22 @@
 // The JSON form (EncodeJSON, DecodeJSON) holds the same fields
 // (fromFingerprint and toFingerprint too, when known, and the namespaces,
 // "namespaces":{"dc":"http://purl.org/dc/elements/1.1/"}, of the delta and
-// of an operation, when there are any; an operation's default namespace is
-// bound to the empty prefix, "namespaces":{"":"http://www.w3.org/2005/Atom"}):
+// of a d or i, when there are any; an operation's default namespace, the
+// XML form's addedXmlns="yes", is bound to the empty prefix,
+// "namespaces":{"":"http://www.w3.org/2005/Atom"}, only on a d or i whose
+// content is an element without an xmlns attribute of its own). The
+// namespaces fields are Vigil's since 2026-11-22 (commits c225250 and
+// d688beb), the empty prefix since 2026-11-29 (commit b85cb3a, with
+// addedXmlns): a build from before refuses such a delta ("namespace prefix
+// "" is not an XML name without a colon"), and reads the XML form's
+// declaration as the content root's own xmlns attribute, which patches
+// a document into another tree than the version the delta leads to (vigil
+// patch says so, by the fingerprints vigil diff writes). Deltas of
+// documents without a default namespace (an HTML page without xmlns
+// attributes) are written as before. An error in
+// a namespaces field names it and its operation (line 1, column 86:
+// ops[0].namespaces: operation 1 (i par=1 pos=1 xm=(2)): the default
+// namespace is bound to no URI; ops[0].namespaces[""]: given twice):
 //
 //	{"from":"v1.xml","to":"v2.xml","fromXidMap":"(1-15|16)","toXidMap":"(1-11;16-17;14-15|18)","ops":[
 //	{"op":"d","par":14,"pos":1,"xm":"(13)","move":true},

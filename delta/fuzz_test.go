@@ -41,6 +41,13 @@ func fuzzSeeds(t interface{ Fatal(...any) }) (xmls, jsons []string) {
 		`{"namespaces":{"dc":"urn:dc"},"ops":[{"op":"i","par":14,"pos":4,"xm":"(20)","namespaces":{"dc":"urn:dc2"},"content":{"kind":"element","name":"dc:a"}}]}`,
 		`{"ops":[{"op":"i","par":14,"pos":4,"xm":"(20)","namespaces":{"":"http://www.w3.org/2005/Atom","dc":"urn:dc"},"content":{"kind":"element","name":"entry"}}]}`,
 		`{"ops":[{"op":"d","par":15,"pos":2,"xm":"(14)","move":true},{"op":"i","par":7,"pos":1,"xm":"(14)","move":true}]}`,
+		// Namespaces the decoder refuses where it reads them, naming the
+		// field and the operation.
+		`{"ops":[{"op":"au","xid":14,"a":"a","ov":"1","nv":"2","namespaces":{"":"urn:a"}}]}`,
+		`{"ops":[{"op":"i","par":14,"pos":4,"xm":"(20)","namespaces":{"":"urn:a"},"content":{"kind":"element","name":"e","attrs":[["xmlns","urn:b"]]}}]}`,
+		`{"ops":[{"op":"i","par":14,"pos":4,"xm":"(20)","namespaces":{"":1,"a:b":"u"},"content":{"kind":"element","name":"e"}}]}`,
+		`{"ops":[{"op":"i","par":14,"pos":4,"xm":"(20)","namespaces":{"":"u","":"v"},"content":{"kind":"element","name":"e"}}]}`,
+		`{"namespaces":{"":"urn:a"},"ops":[]}`,
 		`{"ops":[{"op":"i","par":14,"pos":4,"xm":"(20;21)","content":{"kind":"element","name":"a","attrs":[["x","1"]],"children":[{"kind":"pi","name":"t","value":"d"}]}}]}`,
 		`{"ops":[{"op":"au","xid":14,"a":"a","ov":"1","nv":"2"}]`,
 		`{"ops":[],"outside":{"old":{"doctype":"html","prolog":[{"kind":"comment","value":"a"}],"epilog":[]},"new":{"doctype":"","prolog":[],"epilog":[{"kind":"pi","name":"p","value":"v"}]}}}`,
@@ -242,6 +249,10 @@ func FuzzCompose(f *testing.F) {
 	// attribute change on its result.
 	f.Add(`<unit_delta><t><d par="14" pos="3" xm="(12-13)"><status>Not Available</status></d><i par="14" pos="3" xm="(16-17)"><price>$299</price></i></t>` +
 		`<t><ai xid="17" a="c" v="USD"/><d par="14" pos="3" xm="(17)" move="yes"/><i par="7" pos="1" xm="(17)" move="yes"/><d par="17" pos="1" xm="(16)" update="yes">$299</d><i par="17" pos="1" xm="(16)" update="yes">$199</i></t></unit_delta>`)
+	// A content in a default namespace, then a declaration changed above
+	// its place, which Compose refuses to guess.
+	f.Add(`<unit_delta><t><i par="14" pos="3" xm="(16)" addedXmlns="yes"><price xmlns="urn:a"/></i></t>` +
+		`<t><ai xid="15" a="xmlns" v="urn:b"/><au xid="7" a="xmlns:p" ov="urn:a" nv="urn:c"/></t></unit_delta>`)
 	f.Fuzz(func(t *testing.T, in string) {
 		ds, err := DecodeXML(strings.NewReader(in))
 		if err != nil || len(ds) < 2 {

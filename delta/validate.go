@@ -32,7 +32,11 @@ const (
 //     the same XID or (as the XyDiff tool writes them) each with its own;
 //   - no XID is deleted twice or inserted twice, no subtree is inserted
 //     under itself, and an element has at most one rename and one
-//     operation per attribute.
+//     operation per attribute;
+//   - namespace bindings (Delta.Namespaces, Op.Namespaces) can be written
+//     as declarations, the default namespace only on a d or i whose
+//     content is an element without an xmlns attribute of its own, and an
+//     attribute operation or a rename binds none.
 //
 // The error is an *OpError wrapping ErrMalformed.
 func (d *Delta) Validate() error {
@@ -102,6 +106,9 @@ func (d *Delta) Validate() error {
 		case AttrDelete, AttrInsert, AttrUpdate, Rename:
 			if op.Node == 0 {
 				return malformed(i, op, "missing element XID")
+			}
+			if len(op.Namespaces) > 0 {
+				return malformed(i, op, "namespace bindings: only a d or an i has a content whose names an operation binds")
 			}
 			key := attrKey{node: op.Node, name: op.Name}
 			if op.Kind == Rename {

@@ -77,9 +77,10 @@
 // namespace and the prefixes its XML form declares, see Formats) are
 // taken from the delta whose content held it; when that is the delta not
 // written at the content's version, the other delta's changes of xmlns
-// and xmlns:p attributes are carried over: the new value of the
-// content's parent's declaration, the same binding where no declaration
-// that may be the nearest one changed. A declaration changed, added or
+// and xmlns:p attributes are carried over: the default namespace that
+// the other delta's own contents show below the content's parent, the new
+// value of the parent's declaration, the same binding where no
+// declaration that may be the nearest one changed. A declaration changed, added or
 // taken off on an element that may be an ancestor of the place (the
 // deltas do not say which elements are) makes Compose refuse
 // (ErrNotComposable, "use ComposeWith"). A move says nothing about the

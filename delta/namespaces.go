@@ -329,7 +329,8 @@ func declaredPrefixes(d *Delta) []string {
 // A binding taken from the other delta's content (d1's for an insert, d2's
 // for a delete) holds in the middle version, and the delta written at the
 // content's version may have changed a declaration in scope since:
-// scopeChanges.carry takes it there (the new value of the content's
+// scopeChanges.carry takes it there (the default namespace that delta's
+// own contents show below the content's parent; the new value of the
 // parent's declaration; the same binding when no declaration that may be
 // the nearest one changed), or returns an error wrapping ErrNotComposable
 // when the deltas do not say what it is (a declaration changed, added or

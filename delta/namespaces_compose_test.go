@@ -38,7 +38,8 @@ func spaceOf(t *testing.T, x, local string) (string, bool) {
 // Compose refuses (ErrNotComposable, naming ComposeWith) where the change
 // may reach the content, and is exact where it cannot (a declaration whose
 // old value is not the one in scope, the parent's own declaration, the
-// root's). ComposeWith is exact in every case. Each composed delta's XML
+// root's, and where the other delta's own contents show the namespace
+// below the content's parent). ComposeWith is exact in every case. Each composed delta's XML
 // form puts the content's element, read by encoding/xml, in the namespace
 // it has in its version.
 func TestComposeAncestorNamespaces(t *testing.T) {
@@ -79,6 +80,16 @@ func TestComposeAncestorNamespaces(t *testing.T) {
 			page(nil, atom, true, svgNS), page(nil, ns("xmlns", other), true, svgNS), page(nil, ns("xmlns", other), false, svgNS), "x", true},
 		{"grandparent's declaration added, then deleted",
 			page(atom, nil, true, svgNS), page(atom, ns("xmlns", other), true, svgNS), page(atom, ns("xmlns", other), false, svgNS), "x", true},
+		{"inserted, then the grandparent's namespace changed and a sibling inserted, which shows it",
+			page(nil, atom, false, svgNS), page(nil, atom, true, svgNS),
+			doc(el("r", 40,
+				withAttrs("g", 30, ns("xmlns", other), el("e", 20, tx("a", 19), el("x", 10, tx("new", 9)), el("y", 12))),
+				withAttrs("s", 35, ns("xmlns", svgNS), el("k", 34))), 50), "x", false},
+		{"grandparent's namespace changed and a sibling deleted, which shows it, then deleted",
+			doc(el("r", 40,
+				withAttrs("g", 30, atom, el("e", 20, tx("a", 19), el("x", 10, tx("new", 9)), el("y", 12))),
+				withAttrs("s", 35, ns("xmlns", svgNS), el("k", 34))), 50),
+			page(nil, ns("xmlns", other), true, svgNS), page(nil, ns("xmlns", other), false, svgNS), "x", false},
 		{"inserted, then a declaration not in scope changed",
 			page(nil, atom, false, svgNS), page(nil, atom, true, svgNS), page(nil, atom, true, other), "x", false},
 		{"inserted, then the root's declaration removed",

@@ -21,6 +21,12 @@ import (
 type scopeChanges struct {
 	decls map[string]map[tree.XID]declChange
 	root  tree.XID // the root of the to version, 0 when unknown
+	// defaults is the default namespace in scope below elements of the
+	// to version, "" for none, as the delta's own contents there say it
+	// (built from the documents): below the parent of a content whose
+	// root declares none, by its binding, and below each element of a
+	// content.
+	defaults map[tree.XID]string
 }
 
 // declChange is a declaration's value in the two versions (has: there is
@@ -39,9 +45,17 @@ func newScopeChanges(d *Delta, backwards bool) *scopeChanges {
 	} else {
 		s.root = d.ToXIDMap.Root()
 	}
+	in := Insert // the operations whose contents are in the to version
+	if backwards {
+		in = Delete
+	}
 	for i := range d.Ops {
 		op := &d.Ops[i]
 		switch op.Kind {
+		case in:
+			if c := op.Content; c != nil && c.Kind == tree.Element {
+				s.learnDefaults(op)
+			}
 		case AttrInsert, AttrDelete, AttrUpdate:
 			if op.Name != defaultNamespace && !isPrefixDecl(op.Name) {
 				continue
@@ -60,6 +74,39 @@ func newScopeChanges(d *Delta, backwards bool) *scopeChanges {
 		}
 	}
 	return s
+}
+
+// learnDefaults adds to s.defaults what op's content, an element in the
+// to version, says of the default namespaces there.
+func (s *scopeChanges) learnDefaults(op *Op) {
+	if s.defaults == nil {
+		s.defaults = map[tree.XID]string{}
+	}
+	above := op.Namespaces[""] // what the content's place binds, "" for none
+	if !hasAttr(op.Content.Attrs, defaultNamespace) {
+		s.defaults[op.Parent] = above
+	}
+	type frame struct {
+		n  *tree.Node
+		in string // the default namespace above n
+	}
+	stack := []frame{{op.Content, above}}
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		in := f.in
+		if v, ok := f.n.Attr(defaultNamespace); ok {
+			in = v
+		}
+		if f.n.XID != 0 {
+			s.defaults[f.n.XID] = in
+		}
+		for _, c := range f.n.Children {
+			if c.Kind == tree.Element {
+				stack = append(stack, frame{c, in})
+			}
+		}
+	}
 }
 
 // isPrefixDecl reports whether an attribute name declares a prefix.
@@ -82,8 +129,10 @@ type scopeQuestion struct {
 }
 
 // carry returns the binding of q.decl at q.op's place in the to version
-// of s. When s changes the declaration on the content's parent there, the
-// binding is the new value; when the parent is the root and s leaves its
+// of s. When s's own contents in the to version say what the default
+// namespace below the content's parent is (a content of s below the same
+// parent, or the parent inside one), that is the binding. When s changes
+// the declaration on the content's parent, the binding is the new value; when the parent is the root and s leaves its
 // declaration, it is the same as in the from version. When s's operations
 // may change it and do not say to what (a declaration taken off the
 // parent, a declaration changed or added on an element that may be an
@@ -103,6 +152,9 @@ type scopeQuestion struct {
 // only ComposeWith is exact.
 func (s *scopeChanges) carry(q scopeQuestion) (string, bool, error) {
 	p := q.op.Parent
+	if u, ok := s.defaults[p]; ok && q.decl == defaultNamespace {
+		return u, u != "", nil
+	}
 	fail := func(x tree.XID, what string) (string, bool, error) {
 		name := "the default namespace"
 		if q.decl != defaultNamespace {

@@ -26,6 +26,8 @@ func fuzzSeeds(t interface{ Fatal(...any) }) (xmls, jsons []string) {
 		"<unit_delta><t><d par='15' pos='2' xm='(14)' move='yes'/><i par='7' pos='1' xm='(14)' move='yes'/></t></unit_delta>",
 		"<unit_delta><t><d par='14' pos='3' xm='(12-13)'><status>Not Available</status></d><i par='14' pos='1' xm='(13;12)'><b>x</b></i></t></unit_delta>",
 		"<unit_delta><t><au xid='14' a='a' ov='' nv='1'/><rn xid='15' ov='catalog' nv='c'/><ai xid='7' a='z' v='&#xD;'/></t></unit_delta>",
+		// Declarations on an attribute operation: XML's scoping, no binding.
+		"<unit_delta><t><au xid='14' a='a' ov='' nv='1' xmlns:p='urn:p' xmlns='urn:d'/><rn xid='15' ov='catalog' nv='c' xmlns:q='urn:q'/></t></unit_delta>",
 		"<unit_delta><t><d par='13' pos='1' xm='(12)' update='yes'>Not Available</d><i par='13' pos='1' xm='(12)' update='yes'>x<![CDATA[]]></i></t></unit_delta>",
 		"<xy:unit_delta><xy:t><xy:i par='15' pos='3' xm='(99;98)'><a><!--c--></a></xy:i></xy:t></xy:unit_delta>",
 		"<unit_delta><t><i par='15' pos='1' xm='(1-99999999999)'/></t></unit_delta>",

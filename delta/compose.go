@@ -36,9 +36,11 @@ import (
 //
 // Compose fails, with an error wrapping ErrNotComposable, when d2 does not
 // fit the version d1 produces (their XID-maps differ, or they disagree on a
-// node, a position or a value of V1), and when a namespace declaration
-// that one delta changes may be in scope at a content the other delta
-// holds, where only the documents tell (see the package doc's
+// node, a position or a value of V1). It fails with one wrapping
+// ErrNeedsDocuments (which wraps ErrNotComposable) when the composed delta
+// needs what only the versions hold: an operation on a node neither delta
+// holds, or the namespace in scope at a content the other delta holds
+// where a declaration may have changed above it (see the package doc's
 // Composition). For any such failure, and as a reference, ComposeWith
 // composes with the documents.
 //
@@ -496,7 +498,7 @@ func (c *composer) finish(d *Delta) error {
 		op := &d.Ops[i]
 		if op.Kind != Delete && op.Kind != Insert {
 			if c.opaque[op.Node] {
-				return fmt.Errorf("%w: cannot compose without the documents: an operation on an element neither delta holds (%s); use ComposeWith", ErrNotComposable, op.header())
+				return fmt.Errorf("%w: an operation on an element neither delta holds (%s); use ComposeWith", ErrNeedsDocuments, op.header())
 			}
 			continue
 		}
@@ -505,7 +507,7 @@ func (c *composer) finish(d *Delta) error {
 			bad = bad || x >= c.base || (!op.Move && c.opaque[x])
 		}
 		if bad {
-			return fmt.Errorf("%w: cannot compose without the documents: the composed delta would need a part of a version that neither delta holds (%s); use ComposeWith", ErrNotComposable, op.header())
+			return fmt.Errorf("%w: the composed delta would need a part of a version that neither delta holds (%s); use ComposeWith", ErrNeedsDocuments, op.header())
 		}
 	}
 	type key struct {

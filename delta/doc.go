@@ -83,7 +83,7 @@
 // declaration that may be the nearest one changed. A declaration changed, added or
 // taken off on an element that may be an ancestor of the place (the
 // deltas do not say which elements are) makes Compose refuse
-// (ErrNotComposable, "use ComposeWith"). A move says nothing about the
+// (ErrNeedsDocuments, "use ComposeWith"). A move says nothing about the
 // declarations at either end: a content moved, or below an element
 // moved, into another default namespace keeps the binding of the middle
 // version. ComposeWith, built from the documents, is exact in every case.

@@ -19,6 +19,13 @@ var ErrMalformed = errors.New("malformed delta")
 // follow each other (the second does not fit the result of the first).
 var ErrNotComposable = errors.New("deltas cannot be composed")
 
+// ErrNeedsDocuments is wrapped by the errors of Compose when the composed
+// delta needs what only the versions hold (a node neither delta holds, the
+// namespace in scope where a declaration changed above a content):
+// ComposeWith composes such deltas, and so does a diff of the first and
+// last versions. It wraps ErrNotComposable.
+var ErrNeedsDocuments = fmt.Errorf("%w: cannot compose without the documents", ErrNotComposable)
+
 // OpError reports what is wrong with one operation of a delta. Index is
 // the operation's 0-based index in Delta.Ops; the message shows it 1-based:
 //

@@ -332,7 +332,7 @@ func declaredPrefixes(d *Delta) []string {
 // scopeChanges.carry takes it there (the default namespace that delta's
 // own contents show below the content's parent; the new value of the
 // parent's declaration; the same binding when no declaration that may be
-// the nearest one changed), or returns an error wrapping ErrNotComposable
+// the nearest one changed), or returns an error wrapping ErrNeedsDocuments
 // when the deltas do not say what it is (a declaration changed, added or
 // taken off on an element that may be an ancestor: the deltas do not say
 // which elements are). So for the default namespace and for a prefix. A

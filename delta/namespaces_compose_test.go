@@ -136,8 +136,8 @@ func TestComposeAncestorNamespaces(t *testing.T) {
 			case tc.refused && err == nil:
 				t.Errorf("Compose composed what it cannot know:\n%s", encodeXML(t, d))
 				check("Compose", d)
-			case tc.refused && (!errors.Is(err, ErrNotComposable) || !strings.Contains(err.Error(), "use ComposeWith") || !strings.Contains(err.Error(), "element 30")):
-				t.Errorf("Compose: %v, want ErrNotComposable naming element 30 and ComposeWith", err)
+			case tc.refused && (!errors.Is(err, ErrNeedsDocuments) || !errors.Is(err, ErrNotComposable) || !strings.Contains(err.Error(), "use ComposeWith") || !strings.Contains(err.Error(), "element 30")):
+				t.Errorf("Compose: %v, want ErrNeedsDocuments naming element 30 and ComposeWith", err)
 			case !tc.refused && err != nil:
 				t.Fatalf("Compose: %v", err)
 			case !tc.refused:

@@ -137,7 +137,7 @@ type scopeQuestion struct {
 // may change it and do not say to what (a declaration taken off the
 // parent, a declaration changed or added on an element that may be an
 // ancestor), carry fails with an error wrapping
-// ErrNotComposable that names the operation and the element: only the
+// ErrNeedsDocuments that names the operation and the element: only the
 // documents tell (ComposeWith). The deltas do not say which elements are
 // ancestors of a place; a declaration whose value in the from version is
 // not the one in scope cannot be the nearest, and one left or put with
@@ -160,8 +160,8 @@ func (s *scopeChanges) carry(q scopeQuestion) (string, bool, error) {
 		if q.decl != defaultNamespace {
 			name = "the namespace of prefix " + q.decl[len("xmlns:"):]
 		}
-		return "", false, fmt.Errorf("%w: cannot compose without the documents: %s at the place of %s: the other delta %s element %d, and the deltas do not say what is in scope there; use ComposeWith",
-			ErrNotComposable, name, q.op.header(), what, x)
+		return "", false, fmt.Errorf("%w: %s at the place of %s: the other delta %s element %d, and the deltas do not say what is in scope there; use ComposeWith",
+			ErrNeedsDocuments, name, q.op.header(), what, x)
 	}
 	c, onParent := s.decls[q.decl][p]
 	switch {

@@ -407,6 +407,9 @@ func runCompose(ctx context.Context, env *environment, args []string) (int, erro
 		return exitError, err
 	}
 	composed, err := delta.ComposeAll(all)
+	if errors.Is(err, delta.ErrNeedsDocuments) {
+		return exitError, fmt.Errorf("%w (the deltas alone do not say; vigil diff of the first and last versions gives the delta)", err)
+	}
 	if err != nil {
 		return exitError, err
 	}

@@ -178,3 +178,30 @@ func TestDeltaDefaultNamespace(t *testing.T) {
 		t.Errorf("a plain HTML page's delta declares a namespace:\n%s", dh)
 	}
 }
+
+// TestComposeNeedsDocuments: compose refuses deltas whose composition only
+// the versions tell (the second changes the default namespace above the
+// element the first inserted, and the deltas do not say it is above), and
+// says how to get the delta: a diff of the first and last versions.
+func TestComposeNeedsDocuments(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	feed := func(ns, entries string) string {
+		return `<feed xmlns="` + ns + `"><title>t</title><group><entry>1</entry>` + entries + `</group></feed>`
+	}
+	const atom = "http://www.w3.org/2005/Atom"
+	v1, v2 := write("v1.xml", feed(atom, "")), write("v2.xml", feed(atom, "<entry>2</entry>"))
+	v3 := write("v3.xml", feed("urn:other", "<entry>2</entry>"))
+	_, d12, _ := runCLI(t, "", "diff", v1, v2)
+	_, d23, _ := runCLI(t, "", "diff", v2, v3)
+	code, out, errOut := runCLI(t, "", "compose", write("d12.xml", d12), write("d23.xml", d23))
+	if code != exitError || out != "" || !strings.Contains(errOut, "cannot compose without the documents") || !strings.Contains(errOut, "vigil diff") {
+		t.Errorf("compose: exit %d, output %q, stderr %q; want a refusal that names vigil diff", code, out, errOut)
+	}
+}

@@ -108,14 +108,16 @@ func markdownLinks(text string) []markdownLink {
 				continue
 			}
 			end, ok := destinationEnd(text, dest)
-			if !ok {
-				// Not read again from a later ]( within it: reading
-				// each destination once keeps a line of them linear.
-				i = end - 1
-				continue
+			var l TextLink
+			if ok {
+				l, ok = textLink(text, dest, end, normalizeSpace(text[from+1:i]))
 			}
-			l, ok := textLink(text, dest, end, normalizeSpace(text[from+1:i]))
 			if !ok {
+				// Not read again from a later ]( within it, whether it
+				// runs to the line's end or is no URL with a host:
+				// reading each destination once keeps a line of them
+				// linear. Its URLs are read as bare ones (TextLinks).
+				i = end - 1
 				continue
 			}
 			out = append(out, markdownLink{link: l, from: from, end: end})

@@ -240,6 +240,8 @@ func runUserRemove(ctx context.Context, env *environment, args []string) (int, e
 		"A user who owns sentinels is kept unless --with-sentinels, which removes\n"+
 		"their sentinels too, with their changes (their messages not yet sent are\n"+
 		"given up, as vigil sentinel rm does), and then their notifications.\n"+
+		"A sentinel they make while it runs (the daemon serving them) is kept,\n"+
+		"and the user with it, signed out, unless --with-sentinels.\n"+
 		"The only user with a password is kept unless --force: without them\n"+
 		"nobody can sign in. (The admin account comes back at the next start of\n"+
 		"vigil serve, with a new password, as on the first start.)")
@@ -261,6 +263,13 @@ func runUserRemove(ctx context.Context, env *environment, args []string) (int, e
 		return exitError, err
 	}
 	defer st.Close()
+	return removeUser(ctx, env, st, email, *withSentinels, *force)
+}
+
+// removeUser removes the user with email from st, as vigil user remove
+// does (withSentinels and force are its flags), beside a daemon that may
+// serve the user meanwhile.
+func removeUser(ctx context.Context, env *environment, st vigil.Store, email string, withSentinels, force bool) (int, error) {
 	u, err := findUser(ctx, st, email)
 	if err != nil {
 		return exitError, err
@@ -269,11 +278,11 @@ func runUserRemove(ctx context.Context, env *environment, args []string) (int, e
 	if err != nil {
 		return exitError, fmt.Errorf("sentinels of %s: %w", email, err)
 	}
-	if len(sentinels) > 0 && !*withSentinels {
+	if len(sentinels) > 0 && !withSentinels {
 		return exitError, vigil.Errorf(vigil.ECONFLICT, "%s owns %s: remove them first (vigil sentinel rm), or give --with-sentinels to remove them with the user",
 			email, count(len(sentinels), "sentinel"))
 	}
-	if u.PasswordHash != "" && !*force {
+	if u.PasswordHash != "" && !force {
 		if last, err := onlyPassword(ctx, st, u); err != nil {
 			return exitError, err
 		} else if last {
@@ -291,6 +300,16 @@ func runUserRemove(ctx context.Context, env *environment, args []string) (int, e
 	tokens, err := deleteTokens(ctx, st, u)
 	if err != nil {
 		return exitError, err
+	}
+	// The sentinels again, now that the user can no longer sign in nor
+	// use a token: a running daemon may have made one for them since the
+	// check above, which deleting the user would remove unasked.
+	if sentinels, _, err = st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID}); err != nil {
+		return exitError, fmt.Errorf("sentinels of %s: %w", email, err)
+	}
+	if len(sentinels) > 0 && !withSentinels {
+		return exitError, vigil.Errorf(vigil.ECONFLICT, "%s made %s while being removed: kept with them (they can no longer sign in, and their API tokens are revoked); give --with-sentinels to remove them with the user",
+			email, count(len(sentinels), "sentinel"))
 	}
 	// One by one through DeleteSentinel, which gives up the letters not
 	// yet sent; deleting the user would only cascade.

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -398,5 +400,82 @@ func TestUserPostgres(t *testing.T) {
 	code, out, _ := pg("", "list")
 	if lines := strings.Split(strings.TrimSpace(out), "\n"); code != exitOK || len(lines) != 2 || !regexp.MustCompile(`^\d+ +bob@example\.com +bob +\S+ \S+ +yes +0$`).MatchString(lines[1]) {
 		t.Errorf("list: exit %d\n%s", code, out)
+	}
+}
+
+// racingStore is the store of vigil user remove while the daemon serves
+// the user being removed: during runs, once, when the command first
+// reads the user's API tokens, after it has checked their sentinels.
+type racingStore struct {
+	vigil.Store
+	during func()
+}
+
+func (s *racingStore) FindTokens(ctx context.Context, userID int64) ([]*vigil.Token, error) {
+	if f := s.during; f != nil {
+		s.during = nil
+		f()
+	}
+	return s.Store.FindTokens(ctx, userID)
+}
+
+// TestUserRemoveRace: a sentinel the user makes while vigil user remove
+// runs (through the daemon, with a token not yet revoked) is not removed
+// with the user unless --with-sentinels: the command checked the
+// sentinels before it revoked the user's credentials, and deleting the
+// user removed whatever they owned by then (the store cascades). With
+// --with-sentinels it is removed as the others are, and counted.
+func TestUserRemoveRace(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		withSentinels bool
+		code          int
+		out, err      string
+		left          int // bob's sentinels left
+	}{
+		{name: "without --with-sentinels", code: exitError, left: 1,
+			err: "bob@example.com made 1 sentinel while being removed: kept with them (they can no longer sign in, and their API tokens are revoked); give --with-sentinels to remove them with the user"},
+		{name: "with --with-sentinels", withSentinels: true, code: exitOK, left: 0,
+			out: "removed user bob@example.com with 2 sentinels and 1 API token\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := filepath.Join(t.TempDir(), "data")
+			for _, email := range []string{"ann@example.com", "bob@example.com"} {
+				if code, _, errOut := runVigil(t, "a long enough password\n", "user", "add", "--data", data, "--password-stdin", email); code != exitOK {
+					t.Fatal(errOut)
+				}
+			}
+			if tc.withSentinels {
+				addOwned(t, data, "bob@example.com", "Create Sentinel b1 Using https://a.example/ Fetch 1 day\n")
+			}
+			st := userStore(t, data)
+			ctx := context.Background()
+			bob := storedUser(t, data, "bob@example.com")
+			if err := st.CreateToken(ctx, &vigil.Token{UserID: bob.ID, Name: "laptop", Hash: vigil.HashToken("vgl_bobs_token")}); err != nil {
+				t.Fatal(err)
+			}
+			rs := &racingStore{Store: st, during: func() {
+				addOwned(t, data, "bob@example.com", "Create Sentinel meanwhile Using https://b.example/ Fetch 1 day\n")
+			}}
+			var stdout bytes.Buffer
+			env := &environment{stdin: strings.NewReader(""), stdout: &stdout, stderr: io.Discard, getenv: func(string) string { return "" }}
+			code, err := removeUser(ctx, env, rs, "bob@example.com", tc.withSentinels, false)
+			if code != tc.code || stdout.String() != tc.out || (err == nil) != (tc.err == "") || err != nil && vigil.ErrorMessage(err) != tc.err {
+				t.Errorf("exit %d, stdout %q, error %v; want exit %d, %q, %q", code, stdout.String(), err, tc.code, tc.out, tc.err)
+			}
+			if rs.during != nil {
+				t.Fatal("the command never read the user's tokens")
+			}
+			_, n, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: bob.ID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n != tc.left {
+				t.Errorf("bob owns %d sentinels, want %d", n, tc.left)
+			}
+			if toks, err := st.FindTokens(ctx, bob.ID); err != nil || len(toks) != 0 {
+				t.Errorf("bob's tokens: %v, %v; want none", toks, err)
+			}
+		})
 	}
 }

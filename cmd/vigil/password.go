@@ -25,7 +25,8 @@ const (
 // readPassword returns the first line of r, its line ending ("\n" or
 // "\r\n") stripped, as a password: one that a script pipes in (printf
 // '%s\n' "$pw" | vigil user add ...) without it showing in the process
-// list or the shell's history. It is never echoed nor logged.
+// list or the shell's history. Vigil never prints nor logs it (typed at
+// a terminal, the terminal shows it).
 func readPassword(r io.Reader) (string, error) {
 	line, err := bufio.NewReaderSize(io.LimitReader(r, maxPasswordBytes+2), 64).ReadString('\n')
 	if err != nil && !errors.Is(err, io.EOF) {

@@ -26,8 +26,8 @@ func init() {
 // password.
 var passwordHelp = fmt.Sprintf("Without --password-stdin a strong password is generated and printed once\n"+
 	"on standard output; with it, the first line of standard input is the\n"+
-	"password (its line ending stripped; it is never echoed), at least %d\n"+
-	"characters long.", minPasswordLength)
+	"password (its line ending stripped; vigil never prints or logs it, but a\n"+
+	"terminal shows what is typed: pipe it in), at least %d characters long.", minPasswordLength)
 
 // userEmail returns the email argument lower-cased, or an error saying why
 // it is no address.

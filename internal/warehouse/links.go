@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/intent"
 	"github.com/vigil-web/vigil/spec"
 	"github.com/vigil-web/vigil/tree"
 )
@@ -80,6 +81,54 @@ func ExtractLinks(doc *tree.Document, pageURL string) []*vigil.Link {
 		}
 		out = append(out, &vigil.Link{Source: source, Target: target, Anchor: anchorText(n),
 			Type: vigil.ClassifyLink(source, target)})
+		return true
+	})
+	return out
+}
+
+// ExtractTextLinks returns the outgoing links of a document read as its
+// source text (ReadBody's readAsText: a body served as text that is not
+// markup, or one that does not parse), fetched from pageURL, in order:
+// the absolute http(s) URLs written in its text, as intent.TextLinks
+// finds them, each named by its Markdown label ([label](URL)) or else by
+// the URL as written. A target is canonical as ExtractLinks's are (its
+// host in ASCII, its fragment kept), and a URL ExtractLinks would leave
+// out (a host IDNA or DNS refuses) is left out. Only the caller knows that
+// a document is read as text: a page's own <pre> of URLs has no links but
+// its <a> elements, which ExtractLinks gives. A URL is read within one
+// text node, one a line of the source (ReadBody), so never across a line.
+func ExtractTextLinks(doc *tree.Document, pageURL string) []*vigil.Link {
+	if doc == nil || doc.Root == nil {
+		return nil
+	}
+	page, err := url.Parse(strings.TrimSpace(pageURL))
+	if err != nil {
+		return nil
+	}
+	source, err := canonicalLink(page)
+	if err != nil {
+		return nil
+	}
+	var out []*vigil.Link
+	tree.Walk(doc.Root, func(n *tree.Node) bool {
+		if n.Kind != tree.Text {
+			return true
+		}
+		for _, l := range intent.TextLinks(n.Value) {
+			u, err := url.Parse(l.URL)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+				continue
+			}
+			target, err := canonicalLink(u)
+			if err != nil {
+				continue
+			}
+			if u.Fragment != "" {
+				target += "#" + u.EscapedFragment()
+			}
+			out = append(out, &vigil.Link{Source: source, Target: target, Anchor: l.Text,
+				Type: vigil.ClassifyLink(source, target)})
+		}
 		return true
 	})
 	return out

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/warehouse"
@@ -157,5 +158,87 @@ func TestExtractLinksHostDNSRefuses(t *testing.T) {
 	want := []string{"http://a.example/ok", "http://" + strings.Repeat("x", 63) + ".example/", "http://a.example/dir/ok2"}
 	if !slices.Equal(got, want) {
 		t.Errorf("links %q, want %q", got, want)
+	}
+}
+
+// TestExtractTextLinks: the links of a document read as its source text
+// are the http(s) URLs written in its text (intent.TextLinks), labelled
+// by their Markdown label or else by the URL as written, canonical as
+// ExtractLinks's targets (a Unicode host in punycode, the fragment kept),
+// a host DNS or IDNA refuses left out; a page's own <pre> of URLs is not
+// read as text, and ExtractLinks gives it none.
+func TestExtractTextLinks(t *testing.T) {
+	const source = "https://example.com/llms.txt"
+	text := "# Docs\nhttps://Example.com:443/a#x\n- [The  guide](https://example.com/guide): how\n" +
+		"http://a..example/x http://-bücher.example/ http://bücher.example/b.\nrelative.html mailto:x@example.com\n" +
+		"<https://example.com/llms.txt#top>\n"
+	want := []vigil.Link{
+		{Source: source, Target: "https://example.com/a#x", Anchor: "https://Example.com:443/a#x", Type: vigil.LinkLocal},
+		{Source: source, Target: "https://example.com/guide", Anchor: "The guide", Type: vigil.LinkLocal},
+		{Source: source, Target: "http://xn--bcher-kva.example/b", Anchor: "http://bücher.example/b", Type: vigil.LinkGlobal},
+		{Source: source, Target: "https://example.com/llms.txt#top", Anchor: "https://example.com/llms.txt#top", Type: vigil.LinkInterior},
+	}
+	for _, tc := range []struct {
+		name, body, contentType string
+		want                    []vigil.Link
+	}{
+		{"served as text", text, "text/plain", want},
+		{"HTML that does not parse", strings.Repeat("<div>", 600) + text + strings.Repeat("</div>", 600), "text/html", want},
+		{"a page's own pre", "<pre>" + text + "</pre>", "text/html", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, readAsText, err := warehouse.ReadBody([]byte(tc.body), "utf-8", tc.contentType)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// What Put stores: the text's links for a body read as
+			// text, the elements' for a page.
+			links := warehouse.ExtractLinks(doc, source)
+			if readAsText != nil {
+				links = warehouse.ExtractTextLinks(doc, source)
+			}
+			var got []vigil.Link
+			for _, l := range links {
+				got = append(got, *l)
+			}
+			if (readAsText != nil) != (tc.want != nil) || !slices.Equal(got, tc.want) {
+				t.Errorf("read as text: %v; links\n%+v\nwant\n%+v", readAsText, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestPutExtractsTextLinks: Put, extracting links, stores those of a body
+// read as its source text (ExtractTextLinks), served as text or HTML that
+// does not parse, and none for a page's <pre> of URLs: a text page had
+// none, its body not even read.
+func TestPutExtractsTextLinks(t *testing.T) {
+	ctx := context.Background()
+	w, db := newWarehouse(t, warehouse.Options{ExtractLinks: true})
+	for i, tc := range []struct {
+		contentType, body string
+		want              []string
+	}{
+		{"text/plain; charset=utf-8", "https://example.com/a\n[B](http://b.example/)\n", []string{"https://example.com/a", "http://b.example/"}},
+		{"application/json", `{"next": "https://example.com/page2"}`, []string{"https://example.com/page2"}},
+		{"text/html", strings.Repeat("<div>", 600) + " https://example.com/c " + strings.Repeat("</div>", 600), []string{"https://example.com/c"}},
+		{"text/html", "<pre>https://example.com/d</pre>", nil},
+	} {
+		v, err := w.Put(ctx, &warehouse.Fetch{URL: "https://example.com/list", FetchedAt: t0.Add(time.Duration(i) * time.Hour),
+			Status: 200, ContentType: vigil.MediaType(tc.contentType), Charset: "utf-8", Body: []byte(tc.body)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		links, err := db.Links(ctx, v.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, l := range links {
+			got = append(got, l.Target)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s %q: links %q, want %q", tc.contentType, tc.body[:min(len(tc.body), 40)], got, tc.want)
+		}
 	}
 }

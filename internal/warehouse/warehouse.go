@@ -44,9 +44,11 @@ type Options struct {
 	// only (older ones are dropped by a maintenance write after each
 	// append): DefaultTreeDeltaKeep if 0, all of them if negative.
 	TreeDeltaKeep int
-	// ExtractLinks makes Put parse a parseable body to find its links when
-	// the Fetch carries none (ExtractLinks), and so record why the body is
-	// read as text. Off by default, and nothing in Vigil turns it on: the
+	// ExtractLinks makes Put read a body it reads into a tree (markup, or
+	// text read as its source) to find its links when the Fetch carries
+	// none (ExtractLinks; ExtractTextLinks for a body read as its source
+	// text: the URLs written in it), and so record why the body is read
+	// as text. Off by default, and nothing in Vigil turns it on: the
 	// monitor and import warc pass no Fetch.Links, and store no links (a
 	// site's crawl keeps its pages' links in its snapshot).
 	ExtractLinks bool
@@ -226,7 +228,7 @@ func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
 	if reason, known := textReason(f.Body, v); known {
 		v.ReadAsText, v.TreeReading = reason, treeReading
 	}
-	links, extract := f.Links, f.Links == nil && w.opt.ExtractLinks && parseable(v)
+	links, extract := f.Links, f.Links == nil && w.opt.ExtractLinks && readable(v)
 	// The new version is the newest: its blob is most likely replaced by a
 	// patch at the next write, so it is compressed fast; a version that
 	// stays in full is recompressed for keeping then (prepare). It is
@@ -258,7 +260,12 @@ func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
 			extract = false
 			doc, reason := readFetch(f.Body, v)
 			v.ReadAsText, v.TreeReading = reason, treeReading
-			if doc != nil {
+			switch {
+			case doc == nil:
+			case reason != "":
+				// Read as its source text: the URLs written in it.
+				links = ExtractTextLinks(doc, f.URL)
+			default:
 				links = ExtractLinks(doc, f.URL)
 			}
 			a.Links = links

@@ -443,7 +443,8 @@ func TestCrawlPageReadAsText(t *testing.T) {
 }
 
 // TestLinkerReadAsText: a page no longer reached is blamed on the first
-// page that linked to it and is read as text now, and on no other.
+// page that linked to it and is read as text now, without a URL of it in
+// its text, and on no other.
 func TestLinkerReadAsText(t *testing.T) {
 	const home, p, r, q = "https://example.org/", "https://example.org/p.html", "https://example.org/r.html", "https://example.org/q.html"
 	snap := func(pages ...*crawl.Page) *crawl.Snapshot { return &crawl.Snapshot{Pages: pages} }
@@ -460,6 +461,9 @@ func TestLinkerReadAsText(t *testing.T) {
 		"none read as text":  {snap(&crawl.Page{URL: home}, &crawl.Page{URL: p}, &crawl.Page{URL: r}), ""},
 		"linkers gone":       {snap(&crawl.Page{URL: home}), ""},
 		"home, not a linker": {snap(&crawl.Page{URL: home, Note: asText}, &crawl.Page{URL: p}, &crawl.Page{URL: r}), ""},
+		// Its text still names q: it is not why q went.
+		"p read as text, naming q": {snap(&crawl.Page{URL: home}, &crawl.Page{URL: p, Note: asText, Links: linksQ}, &crawl.Page{URL: r}), ""},
+		"p naming q, r not":        {snap(&crawl.Page{URL: home}, &crawl.Page{URL: p, Note: asText, Links: linksQ}, &crawl.Page{URL: r, Note: asText}), r},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if got := crawl.LinkerReadAsText(prev, tc.cur, q); got != tc.want {

@@ -43,12 +43,19 @@
 //     target is not fetched. The start page's redirects are followed
 //     wherever they lead, since they set the default scope. The page's
 //     version is the Last-Modified date, else the SHA-256 of its body; an
-//     HTML page is parsed as the warehouse parses it (warehouse.ReadBody:
-//     a page that does not parse is its source text, with no title or
-//     links, and a Note that says so and why) for its title and links
-//     (warehouse.ExtractLinks, and frames), fragments dropped, a link to
-//     a host IDNA or DNS refuses (spec.CheckHostName) left out; other
-//     documents are leaves; a failure (an error status, a refusal, a
+//     HTML page, and a page served as text that is not markup
+//     (text/plain, JSON, CSV: a text sitemap, an llms.txt), is read as
+//     the warehouse reads it (warehouse.ReadBody) for its title and links
+//     (warehouse.ExtractLinks, and frames); a page read as its source
+//     text (an HTML page that does not parse, a page served as text that
+//     does not begin with "<") has a Note that says so and why, no title,
+//     and for links the http(s) URLs written in its text
+//     (warehouse.ExtractTextLinks, through intent.TextLinks), labelled by
+//     their Markdown label or else by the URL as written. Every link is
+//     canonical, its fragment dropped, a link to a host IDNA or DNS
+//     refuses (spec.CheckHostName) left out, and is held to the scope,
+//     queued and weighed in importance alike; other documents (XML,
+//     binary) are leaves; a failure (an error status, a refusal, a
 //     timeout, robots.txt) is a page with an error, not the end of the
 //     crawl. Only the end of the context ends it.
 //  4. The links: a page keeps its links in scope, each (target, label)
@@ -91,6 +98,11 @@
 //     URL a redirect led to.
 //   - Pages that fail are recorded with their error, so that a page that
 //     disappears (404) is told apart from one the query no longer reaches.
+//   - WHOWEDA's links are the hyperlinks of HTML documents. Here a page
+//     read as text has links too, the URLs written in it, so that a site
+//     whose index is a text sitemap (one URL a line, as sitemaps.org
+//     allows) or an llms.txt is crawled through it. Snapshots of format 2
+//     (FormatV2) and 1 did not read such pages, and are read as they were.
 //   - Importance is not in WHOWEDA: it is OPIC's, from the seed of the
 //     opic library. There, a crawl reads pages again and again and the
 //     estimate converges as it goes; here a page is fetched once, so the

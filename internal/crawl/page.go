@@ -44,12 +44,16 @@ type Page struct {
 	ContentType string `json:"contentType,omitempty"`
 	// Title is the text of an HTML page's <title>, white space collapsed.
 	Title string `json:"title,omitempty"`
-	// Note says that an HTML page read was not read as a page: it is
-	// NoteReadAsText and the parse error of a page that does not parse
-	// (nested past the HTML parser's limit, XHTML that is not
-	// well-formed), which is read as its source text, as the warehouse
-	// reads it, so has no title and no links. Empty for a page read as a
-	// page, and in snapshots made before notes were kept.
+	// Note says that a page read was not read as a page but as its
+	// source text, as the warehouse reads it (warehouse.ReadBody): it is
+	// NoteReadAsText and why, the parse error of an HTML page that does
+	// not parse (nested past the HTML parser's limit, XHTML that is not
+	// well-formed), or "served as" and the type of a page served as text
+	// that is not markup (text/plain, JSON, CSV). Such a page has no
+	// title, and for links the http(s) URLs written in its text. Empty
+	// for a page read as a page, and in snapshots made before notes were
+	// kept; a text page of a snapshot before format 3 (FormatV2) was not
+	// read, so has none.
 	Note string `json:"note,omitempty"`
 	// Version identifies the page's content (see VersionKind); empty when
 	// neither a date nor a body came (a failure, or a binary leaf without
@@ -61,7 +65,9 @@ type Page struct {
 	Hash string `json:"hash,omitempty"`
 	Size int64  `json:"size,omitempty"`
 	// Links are the page's links in scope, in document order, each
-	// (target, label) once; links to the page itself (to a place in it)
+	// (target, label) once (of a page read as text, the URLs written in
+	// it, each labelled by its Markdown label or else by the URL as
+	// written); links to the page itself (to a place in it)
 	// are left out. A target that redirected to a page of the snapshot is
 	// that page's URL. At most MaxLinks are kept; LinksTruncated says
 	// the page had more.
@@ -81,11 +87,14 @@ const NoteReadAsText = "read as text: "
 
 // ReadAsText returns what the crawl found reading page p's body, as the
 // warehouse reads it (warehouse.ReadBody): why it is read as its source
-// text (the parse error, in words, as warehouse.ReadAsTextReason words it;
-// "" for a page read as a page), and whether the crawl read the body at
-// all (an HTML page read; not a failure, nor a leaf of another type).
+// text (the parse error, in words, as warehouse.ReadAsTextReason words it,
+// or "served as text/plain"; "" for a page read as a page), and whether
+// the crawl read the body at all (an HTML page, or one served as text,
+// read; not a failure, nor a leaf of another type). A text page of a
+// snapshot before format 3 was a leaf, without a note: it says it was
+// read as a page.
 func ReadAsText(p *Page) (reason string, read bool) {
-	if p.Failed() || !isHTML(p.ContentType) {
+	if p.Failed() || !readsBody(p.ContentType) {
 		return "", false
 	}
 	if !strings.HasPrefix(p.Note, NoteReadAsText) {
@@ -96,24 +105,30 @@ func ReadAsText(p *Page) (reason string, read bool) {
 
 // LinkerReadAsText returns the first page of prev (in the order of
 // discovery) that was read as a page there, links to u, and is read as
-// its source text in cur (its Note), where it has no links: the reason
+// its source text in cur (its Note), where it no longer does (its links
+// are the URLs written in its text, and u is not one of them): the reason
 // why u, a page of prev, may be no longer reached in cur. It returns ""
 // when there is none.
 func LinkerReadAsText(prev, cur *Snapshot, u string) string {
 	for _, p := range prev.Pages {
-		if p.Note != "" || p.Failed() {
+		if p.Note != "" || p.Failed() || !linksTo(p, u) {
 			continue
 		}
-		if now := cur.Page(p.URL); now == nil || now.Note == "" {
-			continue
-		}
-		for _, l := range p.Links {
-			if l.Target == u {
-				return p.URL
-			}
+		if now := cur.Page(p.URL); now != nil && now.Note != "" && !linksTo(now, u) {
+			return p.URL
 		}
 	}
 	return ""
+}
+
+// linksTo reports whether page p links to u.
+func linksTo(p *Page, u string) bool {
+	for _, l := range p.Links {
+		if l.Target == u {
+			return true
+		}
+	}
+	return false
 }
 
 // Failed reports whether the page could not be read.
@@ -137,7 +152,7 @@ type Redirect struct {
 type visit struct {
 	asked string
 	page  *Page
-	links []Link // every http(s) link of an HTML page, fragments dropped, not yet scoped
+	links []Link // every http(s) link of a page read, fragments dropped, not yet scoped
 	err   error  // the context's error: the crawl is over
 }
 
@@ -205,14 +220,17 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool, 
 		p.Body = string(res.Body)
 	}
 	v := visit{asked: asked, page: p}
-	if isHTML(p.ContentType) {
+	if readsBody(p.ContentType) {
 		doc, readAsText, perr := warehouse.ReadBody(res.Body, "utf-8", p.ContentType)
 		if perr != nil {
 			p.Error = "parse: " + perr.Error()
 			return v
 		}
 		if readAsText != nil {
+			// Its source text: no title, and the URLs written in it.
 			p.Note = NoteReadAsText + readAsText.Error()
+			v.links = textLinks(doc, p.URL)
+			return v
 		}
 		p.Title = title(doc)
 		v.links = pageLinks(doc, p.URL)
@@ -220,9 +238,33 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool, 
 	return v
 }
 
-// isHTML reports whether a media type is a page whose links are followed.
+// readsBody reports whether the crawl reads the body of a page of a
+// media type, as the warehouse reads it (warehouse.ReadBody), for its
+// title and links: an HTML page, and a page served as text that is not
+// markup (text/plain, JSON, CSV...: vigil.IsTextMediaType and not
+// vigil.IsMarkupMediaType), read as its source text unless it begins
+// as markup. XML is a leaf.
+func readsBody(mediaType string) bool {
+	return isHTML(mediaType) || vigil.IsTextMediaType(mediaType) && !vigil.IsMarkupMediaType(mediaType)
+}
+
+// isHTML reports whether a media type is an HTML or XHTML page.
 func isHTML(mediaType string) bool {
 	return mediaType == "text/html" || mediaType == "application/xhtml+xml"
+}
+
+// textLinks returns the links of a document read as its source text from
+// pageURL: the http(s) URLs written in its text, in order, each labelled
+// by its Markdown label or else by the URL as written
+// (warehouse.ExtractTextLinks: canonical, a host in its ASCII form, a
+// host IDNA or DNS refuses left out), fragments dropped.
+func textLinks(doc *tree.Document, pageURL string) []Link {
+	var out []Link
+	for _, l := range warehouse.ExtractTextLinks(doc, pageURL) {
+		target, _, _ := strings.Cut(l.Target, "#")
+		out = append(out, Link{Target: target, Label: l.Anchor})
+	}
+	return out
 }
 
 // pageLinks returns the links of a document read from pageURL, in document

@@ -11,11 +11,14 @@ func TestPageReadAsText(t *testing.T) {
 		why        string
 		wantIsRead bool
 	}{
-		"a page":        {Page{ContentType: "text/html"}, "", true},
-		"read as text":  {Page{ContentType: "text/html", Note: NoteReadAsText + "markup: parse HTML: deep"}, "parse HTML: deep", true},
-		"XHTML as text": {Page{ContentType: "application/xhtml+xml", Note: NoteReadAsText + "line 1"}, "line 1", true},
-		"a failure":     {Page{ContentType: "text/html", Error: "parse: too large"}, "", false},
-		"not HTML":      {Page{ContentType: "application/xml"}, "", false},
+		"a page":         {Page{ContentType: "text/html"}, "", true},
+		"read as text":   {Page{ContentType: "text/html", Note: NoteReadAsText + "markup: parse HTML: deep"}, "parse HTML: deep", true},
+		"XHTML as text":  {Page{ContentType: "application/xhtml+xml", Note: NoteReadAsText + "line 1"}, "line 1", true},
+		"a failure":      {Page{ContentType: "text/html", Error: "parse: too large"}, "", false},
+		"not HTML":       {Page{ContentType: "application/xml"}, "", false},
+		"served as text": {Page{ContentType: "text/plain", Note: NoteReadAsText + "served as text/plain"}, "served as text/plain", true},
+		"JSON as a page": {Page{ContentType: "application/json"}, "", true},
+		"text failed":    {Page{ContentType: "text/csv", Error: "fetch: 404"}, "", false},
 	} {
 		t.Run(name, func(t *testing.T) {
 			why, read := ReadAsText(&tc.page)

@@ -15,11 +15,21 @@ import (
 
 // Format names the JSON form of a snapshot, in its "format" field: the
 // form Crawl writes.
-const Format = "vigil-site-snapshot/2"
+const Format = "vigil-site-snapshot/3"
+
+// FormatV2 is the second form of a snapshot, which Decode still reads. It
+// has the same fields; its crawl did not read a page served as text that
+// is not markup (text/plain, JSON: a leaf, without a note), and found no
+// links in a page read as its source text, where format 3 reads such a
+// page and has for its links the URLs written in its text (Page.Note,
+// Page.Links). Validate refuses links on a page read as text in a
+// snapshot of format 2 or 1, so that a Vigil that reads format 2 only
+// refuses a snapshot of format 3 by its format.
+const FormatV2 = "vigil-site-snapshot/2"
 
 // FormatV1 is the first form of a snapshot, which Decode still reads. It
-// has the same fields; its query's scope prefixes were matched as raw
-// string prefixes of a URL ("https://example.org/docs" took
+// has the fields of FormatV2; its query's scope prefixes were matched as
+// raw string prefixes of a URL ("https://example.org/docs" took
 // "https://example.org/docs-old/"), where format 2 matches them at a
 // path segment boundary (Query.Scope), and Validate checks a snapshot by
 // the rule it was crawled with.
@@ -209,8 +219,8 @@ func (s *Snapshot) validate(bodies bool) error {
 	bad := func(format string, args ...any) error {
 		return vigil.Errorf(vigil.EINVALID, "snapshot: "+format, args...)
 	}
-	if s.Format != Format && s.Format != FormatV1 {
-		return bad("format: %q, want %q (or the older %q)", s.Format, Format, FormatV1)
+	if s.Format != Format && s.Format != FormatV2 && s.Format != FormatV1 {
+		return bad("format: %q, want %q (or the older %q or %q)", s.Format, Format, FormatV2, FormatV1)
 	}
 	if err := s.validateQuery(); err != nil {
 		return err
@@ -355,8 +365,10 @@ func (s *Snapshot) validatePage(i int, p *Page, bodies bool) error {
 		return bad("note", "%q does not begin with %q", p.Note, NoteReadAsText)
 	case p.Error != "":
 		return bad("note", "a page that failed has no note")
-	case len(p.Links) > 0 || p.Title != "":
-		return bad("note", "a page read as text has no title or links")
+	case p.Title != "":
+		return bad("note", "a page read as text has no title")
+	case len(p.Links) > 0 && s.Format != Format:
+		return bad("note", "a page read as text has no links in format %q", s.Format)
 	}
 	switch p.VersionKind {
 	case "":

@@ -118,7 +118,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"unknown field", edit(func(m map[string]any) { page(m, 1)["colour"] = "red" }), `snapshot: json: unknown field "colour"`},
 		{"type", edit(func(m map[string]any) { page(m, 2)["depth"] = "one" }), "snapshot: pages.depth: a JSON string where an integer belongs"},
 		{"time", edit(func(m map[string]any) { m["started"] = "yesterday" }), `snapshot: started: parsing time "yesterday"`},
-		{"format", edit(func(m map[string]any) { m["format"] = "vigil-site-snapshot/3" }), `snapshot: format: "vigil-site-snapshot/3", want "vigil-site-snapshot/2" (or the older "vigil-site-snapshot/1")`},
+		{"format", edit(func(m map[string]any) { m["format"] = "vigil-site-snapshot/4" }), `snapshot: format: "vigil-site-snapshot/4", want "vigil-site-snapshot/3" (or the older "vigil-site-snapshot/2" or "vigil-site-snapshot/1")`},
 		{"start", edit(func(m map[string]any) { query(m)["start"] = "ftp://example.org/" }), `snapshot: query: start: url "ftp://example.org/": scheme must be http or https`},
 		{"start form", edit(func(m map[string]any) { query(m)["start"] = "HTTPS://example.org/docs/" }), `snapshot: query: start: "HTTPS://example.org/docs/" is not in canonical form ("https://example.org/docs/")`},
 		{"no scope", edit(func(m map[string]any) { query(m)["scope"] = []any{} }), "snapshot: query: scope: empty"},
@@ -155,7 +155,7 @@ func TestDecodeErrors(t *testing.T) {
 		}), "page 3 (https://example.org/docs/old.html): links: a page that failed has no links"},
 		{"note", edit(func(m map[string]any) { page(m, 1)["note"] = "odd" }), `page 2 (https://example.org/docs/guide.html): note: "odd" does not begin with "read as text: "`},
 		{"failed note", edit(func(m map[string]any) { page(m, 2)["note"] = "read as text: x" }), "page 3 (https://example.org/docs/old.html): note: a page that failed has no note"},
-		{"note links", edit(func(m map[string]any) { page(m, 1)["note"] = "read as text: x" }), "page 2 (https://example.org/docs/guide.html): note: a page read as text has no title or links"},
+		{"note title", edit(func(m map[string]any) { page(m, 1)["note"] = "read as text: x" }), "page 2 (https://example.org/docs/guide.html): note: a page read as text has no title"},
 		{"link target", edit(func(m map[string]any) {
 			page(m, 1)["links"] = []any{map[string]any{"target": "guide.html"}}
 		}), `page 2 (https://example.org/docs/guide.html): link 1: target: url "guide.html": scheme must be http or https`},
@@ -233,5 +233,55 @@ func TestDecodeFormatV1(t *testing.T) {
 	_, err = crawl.Decode(bytes.NewReader(v2), 0)
 	if want := "page 5: url: https://example.org/docs-old/guide.html is out of the query's scope"; !strings.Contains(vigil.ErrorMessage(err), want) {
 		t.Errorf("%s in format 2: %v, want %q", name, err, want)
+	}
+}
+
+// TestDecodeFormatV2: a snapshot of format 2, crawled when a page read as
+// its source text had no links (a text page was a leaf, an HTML page that
+// does not parse had a note and no links), is read and validated by that
+// rule and written back as it was; in format 3 a page read as text may
+// have links (the URLs written in its text), which format 2 refuses.
+func TestDecodeFormatV2(t *testing.T) {
+	const name = "testdata/v2-text-pages.json"
+	v2, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := crawl.Decode(bytes.NewReader(v2), 0)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if s.Format != crawl.FormatV2 || len(s.Pages) != 3 {
+		t.Fatalf("%s: format %q, pages %d", name, s.Format, len(s.Pages))
+	}
+	if why, read := crawl.ReadAsText(s.Pages[2]); why != "parse HTML: elements nested more than 512 deep" || !read {
+		t.Errorf("%s: the page read as text: ReadAsText = %q, %v", name, why, read)
+	}
+	var again bytes.Buffer
+	if err := s.Encode(&again); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again.Bytes(), v2) {
+		t.Errorf("%s decoded and encoded again:\n%s", name, again.Bytes())
+	}
+	// The page read as text with a link, in each format.
+	s.Pages[2].Links = []crawl.Link{{Target: "https://example.org/docs/", Label: "https://example.org/docs/"}}
+	var linked bytes.Buffer
+	if err := s.Encode(&linked); err != nil {
+		t.Fatal(err)
+	}
+	_, err = crawl.Decode(bytes.NewReader(linked.Bytes()), 0)
+	if want := `snapshot: page 3 (https://example.org/docs/deep.html): note: a page read as text has no links in format "vigil-site-snapshot/2"`; vigil.ErrorMessage(err) != want {
+		t.Errorf("links on a page read as text in format 2: %v, want %q", err, want)
+	}
+	v3 := bytes.Replace(linked.Bytes(), []byte(crawl.FormatV2), []byte(crawl.Format), 1)
+	if s, err := crawl.Decode(bytes.NewReader(v3), 0); err != nil || len(s.Pages[2].Links) != 1 {
+		t.Errorf("links on a page read as text in format %s: %v", crawl.Format, err)
+	}
+	// A title, in neither.
+	v3 = bytes.Replace(v3, []byte(`"note"`), []byte(`"title": "Deep", "note"`), 1)
+	_, err = crawl.Decode(bytes.NewReader(v3), 0)
+	if want := "page 3 (https://example.org/docs/deep.html): note: a page read as text has no title"; !strings.Contains(vigil.ErrorMessage(err), want) {
+		t.Errorf("a title on a page read as text: %v, want %q", err, want)
 	}
 }

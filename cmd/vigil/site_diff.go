@@ -418,6 +418,9 @@ func (sd *siteDelta) write(w io.Writer) error {
 		if why := sd.unread1[p.URL]; why != "" {
 			notes = append(notes, "linked before, "+sd.unreadText(why))
 		}
+		if from := crawl.ReachedThroughText(sd.old, sd.new, p.URL); from != "" {
+			notes = append(notes, "reached through "+relativeURL(from, dir)+", read as text, whose URLs a crawl of format "+sd.old.Format+" did not follow")
+		}
 		if u := deletedWith[p.Hash]; u != "" && p.Hash != "" {
 			notes = append(notes, "the content of removed "+relativeURL(u, dir))
 		}

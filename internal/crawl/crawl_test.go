@@ -472,3 +472,35 @@ func TestLinkerReadAsText(t *testing.T) {
 		})
 	}
 }
+
+// TestReachedThroughText: a page of a snapshot of format 3 that a page
+// read as text links to, which the snapshot before, of format 2, read
+// without following its URLs, is new to it because of that page, and
+// names it; not against a snapshot of format 3, nor through a page the
+// snapshot before did not read or a page read as one.
+func TestReachedThroughText(t *testing.T) {
+	const start, p, a = "https://example.org/sitemap.txt", "https://example.org/p.html", "https://example.org/a.html"
+	asText := crawl.NoteReadAsText + "served as text/plain"
+	toA := []crawl.Link{{Target: a, Label: a}}
+	cur := &crawl.Snapshot{Format: crawl.Format, Pages: []*crawl.Page{
+		{URL: start, Note: asText, Links: toA}, {URL: a}}}
+	byPage := &crawl.Snapshot{Format: crawl.Format, Pages: []*crawl.Page{
+		{URL: start, Links: []crawl.Link{{Target: p}}}, {URL: p, Links: toA}, {URL: a}}}
+	for name, tc := range map[string]struct {
+		prev, cur *crawl.Snapshot
+		want      string
+	}{
+		"format 2, the sitemap a leaf": {&crawl.Snapshot{Format: crawl.FormatV2, Pages: []*crawl.Page{{URL: start}}}, cur, start},
+		"format 1 too":                 {&crawl.Snapshot{Format: crawl.FormatV1, Pages: []*crawl.Page{{URL: start}}}, cur, start},
+		"format 3":                     {&crawl.Snapshot{Format: crawl.Format, Pages: []*crawl.Page{{URL: start}}}, cur, ""},
+		"the sitemap failed before":    {&crawl.Snapshot{Format: crawl.FormatV2, Pages: []*crawl.Page{{URL: start, Error: "404"}}}, cur, ""},
+		"the sitemap new too":          {&crawl.Snapshot{Format: crawl.FormatV2, Pages: []*crawl.Page{{URL: p}}}, cur, ""},
+		"linked by a page":             {&crawl.Snapshot{Format: crawl.FormatV2, Pages: []*crawl.Page{{URL: start}, {URL: p}}}, byPage, ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if got := crawl.ReachedThroughText(tc.prev, tc.cur, a); got != tc.want {
+				t.Errorf("ReachedThroughText = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -121,6 +121,28 @@ func LinkerReadAsText(prev, cur *Snapshot, u string) string {
 	return ""
 }
 
+// ReachedThroughText returns the first page of cur (in the order of
+// discovery) that links to u and is read as its source text (its Note),
+// and that prev, a snapshot of a format before Format (FormatV2,
+// FormatV1), read without failing: such a crawl did not follow the URLs
+// written in a page read as text, which is why u, a page of cur, may be
+// new to prev. It returns "" when there is none, and when prev is of
+// Format too.
+func ReachedThroughText(prev, cur *Snapshot, u string) string {
+	if prev.Format == Format {
+		return ""
+	}
+	for _, p := range cur.Pages {
+		if p.Note == "" || !linksTo(p, u) {
+			continue
+		}
+		if before := prev.Page(p.URL); before != nil && !before.Failed() {
+			return p.URL
+		}
+	}
+	return ""
+}
+
 // linksTo reports whether page p links to u.
 func linksTo(p *Page, u string) bool {
 	for _, l := range p.Links {

@@ -542,6 +542,8 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 			info.Note = "failed before: " + pageFailure(before)
 		} else if why := unread1[p.URL]; why != "" {
 			info.Note = "linked before, " + unreadText(why, prev.Snapshot.Query)
+		} else if from := crawl.ReachedThroughText(prev.Snapshot, cur.Snapshot, p.URL); from != "" {
+			info.Note = "reached through " + from + ", read as text, whose URLs the crawl before did not follow"
 		}
 		info.ResourceID = m.knownResource(ctx, p.URL)
 		out = append(out, intent.NewPageChange(intent.Insert, info))

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/internal/crawl"
+)
+
+// textSitemap is a text sitemap of the site at base, under /docs/: two
+// pages in scope, one out of it, and one on a host DNS refuses.
+func textSitemap(base string) string {
+	return base + "/docs/a.html\n" + base + "/docs/b.html\n" + base + "/other/x.html\nhttp://a..example/docs/c.html\n"
+}
+
+// TestSiteDiffTextLinks: a site whose start page is a text sitemap
+// (text/plain, one URL a line) is crawled through it: vigil site crawl
+// reads the pages it lists in scope, and neither the one out of the scope
+// nor the one on a host DNS refuses; vigil site diff tells the one that
+// changes, reached through the sitemap. The crawl was the sitemap alone.
+// Against a snapshot of format 2, whose crawl did not follow the URLs of
+// a page read as text, the pages reached through them say so.
+func TestSiteDiffTextLinks(t *testing.T) {
+	site := newSite(t)
+	base := site.srv.URL
+	site.setTyped("/docs/sitemap.txt", "text/plain; charset=utf-8", textSitemap(base))
+	site.set("/docs/a.html", "<title>A</title><p>Alpha</p>")
+	site.set("/docs/b.html", "<title>B</title><p>Beta</p>")
+	site.set("/other/x.html", "<title>X</title>")
+	dir := t.TempDir()
+	before := siteCrawl(t, dir, "before.json", base+"/docs/sitemap.txt")
+	snap := decodeSnapshot(t, before)
+	var pages []string
+	for _, p := range snap.Pages {
+		pages = append(pages, strings.TrimPrefix(p.URL, base))
+	}
+	if want := []string{"/docs/sitemap.txt", "/docs/a.html", "/docs/b.html"}; !slices.Equal(pages, want) {
+		t.Fatalf("pages %q, want %q", pages, want)
+	}
+	if start := snap.Pages[0]; start.Note != crawl.NoteReadAsText+"served as text/plain" || len(start.Links) != 2 {
+		t.Errorf("start page %+v: want read as text, with two links", start)
+	}
+
+	site.set("/docs/b.html", "<title>B</title><p>Beta, edited</p>")
+	site.set("/other/x.html", "<title>X</title><p>edited</p>")
+	after := siteCrawl(t, dir, "after.json", base+"/docs/sitemap.txt")
+	code, out := siteDiff(t, before, after)
+	lines := summaryLines(out)
+	b := base + "/docs/b.html"
+	if want := `~ changed  ` + b + ` "B"  via sitemap.txt  (importance `; code != exitChanged || !strings.HasPrefix(lines[b], want) || len(lines) != 1 {
+		t.Errorf("exit %d, lines %q; want %q... alone", code, lines, want)
+	}
+	if !strings.HasPrefix(lastLine(out), "total: 0 added, 0 removed, 1 changed, 2 unchanged (3 pages read, then 3)") {
+		t.Errorf("total %q", lastLine(out))
+	}
+	_, out = siteDiff(t, "--format", "json", before, after)
+	var got struct {
+		Modified []string               `json:"modified"`
+		Reading  map[string]siteReading `json:"reading"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Modified, []string{b}) || got.Reading[b] != (siteReading{Old: "page", New: "page"}) {
+		t.Errorf("JSON: modified %q, reading %+v", got.Modified, got.Reading)
+	}
+
+	// The same site crawled before the crawl followed such URLs: the
+	// sitemap alone, a leaf without a note.
+	old := snap
+	old.Format, old.Pages, old.Sites = crawl.FormatV2, old.Pages[:1], nil
+	old.Pages[0].Note, old.Pages[0].Links, old.Pages[0].Importance = "", nil, 0
+	var buf bytes.Buffer
+	if err := old.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	v2 := filepath.Join(dir, "v2.json")
+	if err := os.WriteFile(v2, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out = siteDiff(t, v2, after)
+	lines = summaryLines(out)
+	a := base + "/docs/a.html"
+	for _, u := range []string{a, b} {
+		want := "(reached through sitemap.txt, read as text, whose URLs a crawl of format " + crawl.FormatV2 + " did not follow)"
+		if !strings.HasPrefix(lines[u], "+ added    "+u) || !strings.HasSuffix(lines[u], want) {
+			t.Errorf("line of %s: %q, want it added, %q", u, lines[u], want)
+		}
+	}
+	if code != exitChanged || len(lines) != 2 {
+		t.Errorf("exit %d, lines %q", code, lines)
+	}
+}

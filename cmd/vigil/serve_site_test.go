@@ -123,3 +123,52 @@ func TestServeSite(t *testing.T) {
 		t.Errorf("feed: status %d\n%s", res.StatusCode, feed)
 	}
 }
+
+// TestServeSiteTextSitemap: the daemon watches a site whose start page
+// is a text sitemap (text/plain, one URL a line): its first check reads
+// the pages listed in scope, and a change of one is reported; the page
+// listed out of the scope, and the one on a host DNS refuses, are not
+// fetched. The crawl was the sitemap alone, and no page changed.
+func TestServeSiteTextSitemap(t *testing.T) {
+	site := newSite(t)
+	site.setTyped("/docs/sitemap.txt", "text/plain; charset=utf-8", textSitemap(site.srv.URL))
+	site.set("/docs/a.html", "<title>A</title><p>Alpha</p>")
+	site.set("/docs/b.html", "<title>B</title><p>Beta</p>")
+	site.set("/other/x.html", "<title>X</title><p>Out of scope</p>")
+	d := startWebDaemon(t)
+	sess, status := signIn(t, d.base, testAdminPassword)
+	if status != http.StatusSeeOther {
+		t.Fatalf("sign in: status %d", status)
+	}
+	c := &apiClient{t: t, base: d.base, token: sess.newToken("site test")}
+	var sen struct {
+		ID int64 `json:"id"`
+	}
+	src := "Create Sentinel docs Using site " + site.srv.URL + "/docs/sitemap.txt\n\tMonitor any change\n\tFetch 1 hour\n\tEvery interactive\n"
+	c.want(201, "POST", "/api/v1/sentinels", map[string]string{"source": src}).json(t, &sen)
+	path := fmt.Sprintf("/api/v1/sentinels/%d", sen.ID)
+	waitFor(t, 60*time.Second, "the first check of the site", func() bool {
+		var checked struct {
+			LastCheck time.Time `json:"lastCheck"`
+		}
+		c.want(200, "GET", path, nil).json(t, &checked)
+		return !checked.LastCheck.IsZero()
+	})
+	site.set("/docs/b.html", "<title>B</title><p>Beta, edited</p>")
+	site.set("/other/x.html", "<title>X</title><p>Out of scope, edited</p>")
+	c.want(200, "POST", path+"/check-now", nil)
+	changes := waitChanges(t, c, sen.ID, 1)
+	want := "site " + site.srv.URL + "/docs/sitemap.txt: 1 page changed"
+	if len(changes) != 1 || changes[0]["summary"] != want {
+		t.Fatalf("changes %v, want one: %q", changes, want)
+	}
+	raw, _ := json.Marshal(changes[0]["records"])
+	if !strings.Contains(string(raw), site.srv.URL+"/docs/b.html") || strings.Contains(string(raw), "a.html") {
+		t.Errorf("records %s, want b.html alone", raw)
+	}
+	site.mu.Lock()
+	defer site.mu.Unlock()
+	if site.hits["/docs/a.html"] == 0 || site.hits["/other/x.html"] != 0 {
+		t.Errorf("hits %v: want a.html fetched, x.html not", site.hits)
+	}
+}

@@ -170,7 +170,9 @@ func importable(rec *warc.Record) bool {
 	case typ == warc.TypeResource && !httpMessage(ct):
 		// A document as it is, typed by its Content-Type.
 	case typ == warc.TypeResource:
-		// An HTTP message: a response, or a request, which is skipped.
+		// An HTTP message: a response, or a request, which is skipped;
+		// without a msgtype (or with one mime.ParseMediaType refuses),
+		// a response if its block starts as one.
 		_, params, _ := mime.ParseMediaType(ct)
 		if msgtype := strings.ToLower(params["msgtype"]); msgtype != "response" && (msgtype != "" || !bytes.HasPrefix(rec.Block, []byte("HTTP/"))) {
 			return false
@@ -209,8 +211,7 @@ func importType(rec *warc.Record) string {
 // httpMessage reports whether ct, a record's Content-Type, is
 // application/http, the type of a block that is an HTTP message.
 func httpMessage(ct string) bool {
-	mt, _, err := mime.ParseMediaType(ct)
-	return err == nil && mt == "application/http"
+	return vigil.MediaType(ct) == "application/http"
 }
 
 // warcImport is the state of one importWARC.
@@ -373,7 +374,8 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 	return nil
 }
 
-// setFetchHeader sets the validators and type of f that h gives.
+// setFetchHeader sets the validators, type and charset of f that h
+// gives.
 func setFetchHeader(f *warehouse.Fetch, h http.Header) {
 	if etag := h.Get("ETag"); etag != "" {
 		f.ETag = etag
@@ -383,12 +385,14 @@ func setFetchHeader(f *warehouse.Fetch, h http.Header) {
 			f.LastModified = t
 		}
 	}
-	if ct := h.Get("Content-Type"); ct != "" {
-		if mt, params, err := mime.ParseMediaType(ct); err == nil {
-			f.ContentType, f.Charset = mt, params["charset"]
-		} else {
-			f.ContentType, f.Charset = ct, ""
-		}
+	// The type by vigil.MediaType, as the fetcher takes a response's: a
+	// malformed parameter (a charset without a value, or two charsets)
+	// does not undo it, and loses only the charset, taken from the
+	// parameters mime.ParseMediaType takes; a malformed type is as none
+	// (a revisit keeps its original's).
+	if mt := vigil.MediaType(h.Get("Content-Type")); mt != "" {
+		_, params, _ := mime.ParseMediaType(h.Get("Content-Type"))
+		f.ContentType, f.Charset = mt, params["charset"]
 	}
 }
 

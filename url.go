@@ -44,9 +44,10 @@ import (
 // rules to keep in step. Whatever keys or fetches a URL read from outside
 // calls spec.CheckHostName first and refuses such a host with EINVALID
 // naming it: the stores' EnsureResource (no resource is stored under such
-// a host), link extraction (warehouse.ExtractLinks and a crawl's frames:
-// the link is left out), the fetcher (a page, a redirect), the monitor (a
-// page that fails), the API's filters and import warc (a bad record).
+// a host), link extraction (warehouse.ExtractLinks, ExtractTextLinks
+// and a crawl's frames: the link is left out), the fetcher (a page, a
+// redirect), the monitor (a page that fails), the API's filters and
+// import warc (a bad record).
 //
 // It returns EINVALID if raw is not an absolute http or https URL with a host.
 func CanonicalURL(raw string) (string, error) {

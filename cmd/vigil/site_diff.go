@@ -444,7 +444,7 @@ func (sd *siteDelta) write(w io.Writer) error {
 		if p.Importance > 0 {
 			notes = append(notes, "importance "+percent(p.Importance))
 		}
-		if p.Note != before.Note {
+		if crawl.ReadingChanged(sd.old, sd.new, before, p) {
 			notes = append(notes, readingNote(p))
 		}
 		fmt.Fprintf(w, "~ changed  %s%s  %s%s\n", p.URL, title, via(sd.paths2[webtable.TupleID(id)], dir), noteText(notes))

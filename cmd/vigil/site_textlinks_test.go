@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -75,6 +77,12 @@ func TestSiteDiffTextLinks(t *testing.T) {
 	old := snap
 	old.Format, old.Pages, old.Sites = crawl.FormatV2, old.Pages[:1], nil
 	old.Pages[0].Note, old.Pages[0].Links, old.Pages[0].Importance = "", nil, 0
+	// Its sitemap listed a page less then.
+	sitemap := old.Pages[0]
+	sitemap.Body = base + "/docs/a.html\n"
+	sum := sha256.Sum256([]byte(sitemap.Body))
+	sitemap.Hash, sitemap.Size = "sha256:"+hex.EncodeToString(sum[:]), int64(len(sitemap.Body))
+	sitemap.Version = sitemap.Hash
 	var buf bytes.Buffer
 	if err := old.Encode(&buf); err != nil {
 		t.Fatal(err)
@@ -92,7 +100,12 @@ func TestSiteDiffTextLinks(t *testing.T) {
 			t.Errorf("line of %s: %q, want it added, %q", u, lines[u], want)
 		}
 	}
-	if code != exitChanged || len(lines) != 2 {
+	// The sitemap changed, and is read as text as it was: a text page
+	// that a crawl of format 2 did not read.
+	if line := lines[base+"/docs/sitemap.txt"]; !strings.HasPrefix(line, "~ changed  "+base+"/docs/sitemap.txt  (start page)") || strings.Contains(line, "read as text") {
+		t.Errorf("line of the sitemap %q, want it changed, without a note of its reading", line)
+	}
+	if code != exitChanged || len(lines) != 3 {
 		t.Errorf("exit %d, lines %q", code, lines)
 	}
 }

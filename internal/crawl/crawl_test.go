@@ -504,3 +504,33 @@ func TestReachedThroughText(t *testing.T) {
 		})
 	}
 }
+
+// TestReadingChanged: a page read as text in one snapshot and as a page
+// in the other, or as text for another reason, is read otherwise; a text
+// page of a snapshot of format 2 (a leaf, without a note) is not against
+// the same page read as text in format 3, served as text either way.
+func TestReadingChanged(t *testing.T) {
+	v2, v3 := &crawl.Snapshot{Format: crawl.FormatV2}, &crawl.Snapshot{Format: crawl.Format}
+	asText := crawl.NoteReadAsText + "served as text/plain"
+	deep := crawl.NoteReadAsText + "markup: parse HTML: elements nested more than 512 deep"
+	for name, tc := range map[string]struct {
+		prev          *crawl.Snapshot
+		before, after crawl.Page
+		want          bool
+	}{
+		"a page still":               {v3, crawl.Page{ContentType: "text/html"}, crawl.Page{ContentType: "text/html"}, false},
+		"a page read as text now":    {v3, crawl.Page{ContentType: "text/html"}, crawl.Page{ContentType: "text/html", Note: deep}, true},
+		"HTML as text, format 2":     {v2, crawl.Page{ContentType: "text/html"}, crawl.Page{ContentType: "text/html", Note: deep}, true},
+		"a page again":               {v3, crawl.Page{ContentType: "text/html", Note: deep}, crawl.Page{ContentType: "text/html"}, true},
+		"text, a leaf of format 2":   {v2, crawl.Page{ContentType: "text/plain"}, crawl.Page{ContentType: "text/plain", Note: asText}, false},
+		"text, format 3":             {v3, crawl.Page{ContentType: "text/plain", Note: asText}, crawl.Page{ContentType: "text/plain", Note: asText}, false},
+		"text, now served as HTML":   {v3, crawl.Page{ContentType: "text/plain", Note: asText}, crawl.Page{ContentType: "text/html"}, true},
+		"text, format 3, as markup?": {v3, crawl.Page{ContentType: "text/plain"}, crawl.Page{ContentType: "text/plain", Note: asText}, true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if got := crawl.ReadingChanged(tc.prev, v3, &tc.before, &tc.after); got != tc.want {
+				t.Errorf("ReadingChanged = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -571,9 +571,10 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 			info.OldTitle = before.Title
 		}
 		switch {
-		case p.Note != "" && p.Note != before.Note:
+		case !crawl.ReadingChanged(prev.Snapshot, cur.Snapshot, before, p):
+		case p.Note != "":
 			info.Note = p.Note // read as text, and why
-		case p.Note == "" && before.Note != "":
+		default:
 			info.Note = "read as a page again"
 		}
 		info.ResourceID = m.knownResource(ctx, p.URL)

@@ -147,10 +147,10 @@ func ReachedThroughText(prev, cur *Snapshot, u string) string {
 // page before of prev, the same URL: as its source text in one and as a
 // page in the other, or as text for another reason (their Notes differ).
 // A text page of a snapshot before Format (a leaf, without a note, that
-// the crawl did not read) is read as it is now, since the warehouse read
-// it so: its note in cur tells nothing new.
+// the crawl did not read) is read as it is now if it is a text page now,
+// since the warehouse read it so: its note in cur tells nothing new.
 func ReadingChanged(prev, cur *Snapshot, before, p *Page) bool {
-	if prev.Format != Format && cur.Format == Format && before.Note == "" && !isHTML(before.ContentType) {
+	if prev.Format != Format && cur.Format == Format && before.Note == "" && !isHTML(before.ContentType) && !isHTML(p.ContentType) {
 		return false
 	}
 	return before.Note != p.Note

@@ -82,7 +82,8 @@
 // value of the parent's declaration, the same binding where no
 // declaration that may be the nearest one changed. A declaration changed, added or
 // taken off on an element that may be an ancestor of the place (the
-// deltas do not say which elements are) makes Compose refuse
+// deltas do not say which elements are, only, by the post-order of their
+// XID maps, that an element before the place is none) makes Compose refuse
 // (ErrNeedsDocuments, "use ComposeWith"). A move says nothing about the
 // declarations at either end: a content moved, or below an element
 // moved, into another default namespace keeps the binding of the middle

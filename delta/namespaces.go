@@ -335,7 +335,8 @@ func declaredPrefixes(d *Delta) []string {
 // the nearest one changed), or returns an error wrapping ErrNeedsDocuments
 // when the deltas do not say what it is (a declaration changed, added or
 // taken off on an element that may be an ancestor: the deltas do not say
-// which elements are). So for the default namespace and for a prefix. A
+// which elements are, only that one before the place in the post-order of
+// their XID maps is none). So for the default namespace and for a prefix. A
 // move is not looked at: a content that the other delta moves, or places
 // below an element it moves, into another default namespace or binding of
 // its prefixes keeps the binding of its place in the middle version (see

@@ -64,12 +64,32 @@ func TestComposeAncestorNamespaces(t *testing.T) {
 		return doc(withAttrs("r", 40, ns("xmlns:p", atomNS),
 			withAttrs("g", 30, gNS, withAttrs("e", 20, eNS, append([]node{tx("a", 19)}, kids...)...))), 50)
 	}
+	// r (40) > s (15, sNS) > k (14); r > g (30) > e (20) > [x (10)]: s
+	// comes before e in document order (an <svg> in a page's header and
+	// a paragraph of its main part), so that it is no ancestor of e: the
+	// versions' XID maps list an ancestor after its descendants.
+	before := func(sNS []tree.Attr, x bool) *tree.Document {
+		var kids []node
+		if x {
+			kids = append(kids, el("x", 10, tx("new", 9)))
+		}
+		return doc(el("r", 40,
+			withAttrs("s", 15, sNS, el("k", 14)),
+			el("g", 30, el("e", 20, append([]node{tx("a", 19)}, kids...)...))), 50)
+	}
+	svg := ns("xmlns", svgNS)
 	for _, tc := range []struct {
 		name       string
 		v1, v2, v3 *tree.Document
 		local      string // the content element to look up
 		refused    bool   // Compose cannot tell without the documents
 	}{
+		{"inserted, then a declaration added to an element before the place in document order",
+			before(nil, false), before(nil, true), before(svg, true), "x", false},
+		{"inserted, then the declaration of an element before the place removed",
+			before(svg, false), before(svg, true), before(nil, true), "x", false},
+		{"a declaration taken off an element before the place, then deleted",
+			before(svg, true), before(nil, true), before(nil, false), "x", false},
 		{"inserted, then the grandparent's namespace changed",
 			page(nil, atom, false, svgNS), page(nil, atom, true, svgNS), page(nil, ns("xmlns", other), true, svgNS), "x", true},
 		{"inserted, then the grandparent's declaration removed",

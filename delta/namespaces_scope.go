@@ -21,6 +21,11 @@ import (
 type scopeChanges struct {
 	decls map[string]map[tree.XID]declChange
 	root  tree.XID // the root of the to version, 0 when unknown
+	// post is the XID map of the to version, its XIDs in post-order (an
+	// element after its descendants), empty when unknown; order is the
+	// place of each XID in it, built when first asked (before).
+	post  tree.XIDMap
+	order map[tree.XID]int
 	// defaults is the default namespace in scope below elements of the
 	// to version, "" for none, as the delta's own contents there say it
 	// (built from the documents): below the parent of a content whose
@@ -41,10 +46,11 @@ type declChange struct {
 func newScopeChanges(d *Delta, backwards bool) *scopeChanges {
 	s := &scopeChanges{}
 	if backwards {
-		s.root = d.FromXIDMap.Root()
+		s.post = d.FromXIDMap
 	} else {
-		s.root = d.ToXIDMap.Root()
+		s.post = d.ToXIDMap
 	}
+	s.root = s.post.Root()
 	in := Insert // the operations whose contents are in the to version
 	if backwards {
 		in = Delete
@@ -139,7 +145,11 @@ type scopeQuestion struct {
 // ancestor), carry fails with an error wrapping
 // ErrNeedsDocuments that names the operation and the element: only the
 // documents tell (ComposeWith). The deltas do not say which elements are
-// ancestors of a place; a declaration whose value in the from version is
+// ancestors of a place, only which are not: an element before the place
+// in the to version's XID map, whose post-order lists an element after
+// its descendants (an <svg> in a page's header that gains an xmlns, for a
+// paragraph inserted in its main part), is left out (before); so is a
+// declaration whose value in the from version is
 // not the one in scope cannot be the nearest, and one left or put with
 // the value in scope changes nothing, so those are left out.
 //
@@ -184,6 +194,9 @@ func (s *scopeChanges) carry(q scopeQuestion) (string, bool, error) {
 		switch {
 		case q.inside(a):
 			// In the content, below its place.
+		case s.before(a, p):
+			// Before the place in document order, not above it (an
+			// <svg> in a page's header, a paragraph in its main part).
 		case c.hasFrom && c.from != u:
 			// Not the nearest declaration: a nearer one binds u.
 		case c.hasTo && c.to == u:
@@ -195,4 +208,20 @@ func (s *scopeChanges) carry(q scopeQuestion) (string, bool, error) {
 		}
 	}
 	return q.uri, q.ok, nil
+}
+
+// before reports whether element a comes before element p in the to
+// version's post-order (its XID map), and so is no ancestor of p, which
+// comes after all of its descendants. False when the map does not hold
+// both, as the map of a delta read without one.
+func (s *scopeChanges) before(a, p tree.XID) bool {
+	if s.order == nil {
+		s.order = make(map[tree.XID]int, len(s.post.XIDs))
+		for i, x := range s.post.XIDs {
+			s.order[x] = i
+		}
+	}
+	i, ok := s.order[a]
+	j, ok2 := s.order[p]
+	return ok && ok2 && i < j
 }

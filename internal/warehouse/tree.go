@@ -13,13 +13,11 @@ import (
 )
 
 // parseable reports whether a version's content type is one of markup,
-// parsed into a tree (ParseBody), for which a tree delta is stored.
+// parsed into a tree (ParseBody), for which a tree delta is stored: no
+// type, or markup by vigil.IsMarkupMediaType, the rule ReadBody parses a
+// body by (HTML, XML, text/xsl, every +xml type).
 func parseable(v *vigil.Version) bool {
-	switch v.ContentType {
-	case "", "text/html", "application/xhtml+xml", "text/xml", "application/xml", "application/rss+xml", "application/atom+xml", "image/svg+xml":
-		return v.Error == ""
-	}
-	return false
+	return v.Error == "" && (v.ContentType == "" || vigil.IsMarkupMediaType(v.ContentType))
 }
 
 // readable reports whether the warehouse reads a version's body into a

@@ -318,6 +318,12 @@ func TestPutRecordsReadAsText(t *testing.T) {
 		{"a page read for its links", warehouse.Options{ExtractLinks: true}, warehouse.Fetch{ContentType: "text/html", Body: []byte("<p>x</p>")}, "", true, warehouse.TreeReading},
 		{"nested too deep, read for its links", warehouse.Options{ExtractLinks: true}, warehouse.Fetch{ContentType: "text/html", Body: deep}, "parse HTML: elements nested more than 512 deep", false, warehouse.TreeReading},
 		{"XML not well-formed, read for its links", warehouse.Options{ExtractLinks: true}, warehouse.Fetch{ContentType: "application/xml", Body: []byte("<r><a>x</r>")}, "line 1, column 8: end tag </r> does not match", false, warehouse.TreeReading},
+		// Markup by vigil.IsMarkupMediaType, which ReadBody and Diff parse
+		// as XML: an XSLT style sheet, RDF, any +xml type. They were
+		// recorded as read as no text, their parse error never told.
+		{"XSLT not well-formed, read for its links", warehouse.Options{ExtractLinks: true}, warehouse.Fetch{ContentType: "text/xsl", Body: []byte("<r><a>x</r>")}, "line 1, column 8: end tag </r> does not match", false, warehouse.TreeReading},
+		{"RDF not well-formed, read for its links", warehouse.Options{ExtractLinks: true}, warehouse.Fetch{ContentType: "application/rdf+xml", Body: []byte("<r><a>x</r>")}, "line 1, column 8: end tag </r> does not match", false, warehouse.TreeReading},
+		{"XSLT, not read", warehouse.Options{}, warehouse.Fetch{ContentType: "text/xsl", Body: []byte("<r><a>x</r>")}, "", true, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w, db := newWarehouse(t, tc.opt)

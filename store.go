@@ -268,6 +268,12 @@ type UserStore interface {
 	// ENOTFOUND if the user does not exist and ECONFLICT if the email is
 	// taken.
 	UpdateUser(ctx context.Context, u *User) error
+	// TouchUser moves the update time of the user with id to at, or, if
+	// at is not after it, to just after it (the least step the store
+	// keeps), so that every touch changes it; it changes nothing else,
+	// whatever was updated since the caller read the user. It returns
+	// ENOTFOUND if the user does not exist.
+	TouchUser(ctx context.Context, id int64, at time.Time) error
 	// DeleteUser deletes a user with their tokens and sentinels; ENOTFOUND if
 	// absent.
 	DeleteUser(ctx context.Context, id int64) error

@@ -95,6 +95,17 @@ func (db *DB) UpdateUser(ctx context.Context, u *vigil.User) error {
 	return nil
 }
 
+// TouchUser implements vigil.UserStore.
+func (db *DB) TouchUser(ctx context.Context, id int64, at time.Time) error {
+	// Times are kept in microseconds (PostgreSQL would round the rest): one
+	// more is the least step.
+	at = at.Truncate(time.Microsecond)
+	return db.update(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, q("UPDATE users SET updated_at = GREATEST(?::timestamptz, updated_at + interval '1 microsecond') WHERE id = ?"), tv(at), id)
+		return affected(res, err, "user %d not found", id)
+	})
+}
+
 // DeleteUser implements vigil.UserStore.
 func (db *DB) DeleteUser(ctx context.Context, id int64) error {
 	return db.update(ctx, func(tx *sql.Tx) error {

@@ -95,6 +95,15 @@ func (db *DB) UpdateUser(ctx context.Context, u *vigil.User) error {
 	return nil
 }
 
+// TouchUser implements vigil.UserStore.
+func (db *DB) TouchUser(ctx context.Context, id int64, at time.Time) error {
+	// Times are kept in nanoseconds: one more is the least step.
+	return db.update(ctx, func(tx execer) error {
+		res, err := tx.ExecContext(ctx, q("UPDATE users SET updated_at = MAX(?, updated_at + 1) WHERE id = ?"), tv(at), id)
+		return affected(res, err, "user %d not found", id)
+	})
+}
+
 // DeleteUser implements vigil.UserStore.
 func (db *DB) DeleteUser(ctx context.Context, id int64) error {
 	return db.update(ctx, func(tx execer) error {

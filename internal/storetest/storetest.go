@@ -44,6 +44,7 @@ func Run(t *testing.T, open Opener) {
 		"SentinelFeedRotation":      testSentinelFeedRotation,
 		"SentinelFeedConcurrent":    testSentinelFeedRotationConcurrent,
 		"Users":                     testUsers,
+		"UserTouch":                 testUserTouch,
 		"Tokens":                    testTokens,
 		"Changes":                   testChanges,
 		"ChangePages":               testChangePages,

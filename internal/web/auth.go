@@ -57,7 +57,7 @@ var b64 = base64.RawURLEncoding.Strict()
 // newSessionCookie returns the cookie value of a new session of u: user
 // id, expiry and a random nonce, signed with a key that also covers the
 // user's password hash and the time of the user's last update, so that a
-// password change, and signing out (which updates the user), end every
+// password change, and signing out (which moves that time), end every
 // session of the user.
 func (s *Server) newSessionCookie(u *vigil.User) (string, error) {
 	var raw [8 + 8 + 16]byte

@@ -123,18 +123,14 @@ var dummyHash = sync.OnceValue(func() string {
 	return h
 })
 
-// handleLogout signs the user out everywhere: saving the user again moves
-// the update time every session cookie is signed with (sessionMAC), so a
-// copy of the cookie kept elsewhere is refused too.
+// handleLogout signs the user out everywhere: it moves the user's update
+// time, which every session cookie is signed with (sessionMAC), so a copy
+// of the cookie kept elsewhere is refused too. TouchUser moves the time
+// only: saving the user as read would write back a password that vigil
+// user passwd changed between the read and the write.
 func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request, sess *session) error {
 	s.setCookie(w, r, sessionCookie, "", -1) // whatever happens next
-	// Read afresh, so that what was changed since the request began (a
-	// password) is saved as it is, not as it was.
-	u, err := s.Store.FindUserByID(r.Context(), sess.User.ID)
-	if err == nil {
-		err = s.Store.UpdateUser(r.Context(), u)
-	}
-	if err != nil {
+	if err := s.Store.TouchUser(r.Context(), sess.User.ID, s.now()); err != nil {
 		return fmt.Errorf("sign out: %w", err)
 	}
 	return seeOther(w, r, "/login")

@@ -277,6 +277,13 @@ type UserStore interface {
 	// DeleteUser deletes a user with their tokens and sentinels; ENOTFOUND if
 	// absent.
 	DeleteUser(ctx context.Context, id int64) error
+	// DeleteUserWithoutSentinels deletes a user with their tokens, as
+	// DeleteUser does, if they own no sentinel, and keeps them otherwise:
+	// the check and the deletion are one, so that a sentinel made for the
+	// user meanwhile is never removed with them. It returns ENOTFOUND if
+	// the user does not exist and ECONFLICT, naming how many sentinels they
+	// own, if they own any.
+	DeleteUserWithoutSentinels(ctx context.Context, id int64) error
 	// CreateToken sets ID and CreatedAt. It returns EINVALID for an invalid
 	// token, ENOTFOUND if the user does not exist and ECONFLICT if the hash
 	// is already stored.

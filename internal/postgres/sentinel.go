@@ -48,7 +48,10 @@ func (db *DB) CreateSentinel(ctx context.Context, s *vigil.Sentinel) error {
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`), s.OwnerID, s.Name, s.Source, specValue(s.Spec), string(s.Status),
 			tv(now), tv(now), tv(s.NextCheck), tv(s.LastCheck)).Scan(&s.ID)
 	})
-	if err != nil {
+	if isForeignKey(err) {
+		// The owner was deleted after userExists saw them.
+		return vigil.Errorf(vigil.ENOTFOUND, "user %d not found", s.OwnerID)
+	} else if err != nil {
 		return err
 	}
 	s.CreatedAt, s.UpdatedAt, s.FeedGeneration = now, now, 0

@@ -114,6 +114,43 @@ func (db *DB) DeleteUser(ctx context.Context, id int64) error {
 	})
 }
 
+// DeleteUserWithoutSentinels implements vigil.UserStore.
+func (db *DB) DeleteUserWithoutSentinels(ctx context.Context, id int64) error {
+	return db.update(ctx, func(tx *sql.Tx) error {
+		// The user's row locked first: a sentinel being made for them
+		// holds it (FOR KEY SHARE, its foreign key) until it commits, and
+		// one made after waits for this deletion, then fails. The count
+		// below, a statement after the lock, sees every sentinel made
+		// before (READ COMMITTED takes a snapshot a statement).
+		var locked int64
+		err := tx.QueryRowContext(ctx, q("SELECT id FROM users WHERE id = ? FOR UPDATE"), id).Scan(&locked)
+		if err != nil {
+			return notFound(err, "user %d not found", id)
+		}
+		if err := ownsNoSentinel(ctx, tx, id); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, q("DELETE FROM users WHERE id = ?"), id)
+		return err
+	})
+}
+
+// ownsNoSentinel returns ECONFLICT, naming how many, if the user with id
+// owns sentinels.
+func ownsNoSentinel(ctx context.Context, tx *sql.Tx, id int64) error {
+	var n int
+	if err := tx.QueryRowContext(ctx, q("SELECT count(*) FROM sentinels WHERE owner_id = ?"), id).Scan(&n); err != nil {
+		return err
+	}
+	switch {
+	case n == 1:
+		return vigil.Errorf(vigil.ECONFLICT, "user %d owns 1 sentinel", id)
+	case n > 1:
+		return vigil.Errorf(vigil.ECONFLICT, "user %d owns %d sentinels", id, n)
+	}
+	return nil
+}
+
 const tokenColumns = "id, user_id, name, hash, created_at, expires_at, last_used_at"
 
 func scanToken(row interface{ Scan(...any) error }) (*vigil.Token, error) {
@@ -137,6 +174,9 @@ func (db *DB) CreateToken(ctx context.Context, t *vigil.Token) error {
 	})
 	if isUnique(err) {
 		return vigil.Errorf(vigil.ECONFLICT, "token already stored")
+	} else if isForeignKey(err) {
+		// The user was deleted after userExists saw them.
+		return vigil.Errorf(vigil.ENOTFOUND, "user %d not found", t.UserID)
 	} else if err != nil {
 		return err
 	}

@@ -112,6 +112,38 @@ func (db *DB) DeleteUser(ctx context.Context, id int64) error {
 	})
 }
 
+// DeleteUserWithoutSentinels implements vigil.UserStore.
+func (db *DB) DeleteUserWithoutSentinels(ctx context.Context, id int64) error {
+	// One write transaction (BEGIN IMMEDIATE) at a time, whatever the
+	// process: no sentinel is made between the count and the deletion.
+	return db.update(ctx, func(tx execer) error {
+		if err := userExists(ctx, tx, id); err != nil {
+			return err
+		}
+		if err := ownsNoSentinel(ctx, tx, id); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, q("DELETE FROM users WHERE id = ?"), id)
+		return err
+	})
+}
+
+// ownsNoSentinel returns ECONFLICT, naming how many, if the user with id
+// owns sentinels.
+func ownsNoSentinel(ctx context.Context, tx execer, id int64) error {
+	var n int
+	if err := tx.QueryRowContext(ctx, q("SELECT count(*) FROM sentinels WHERE owner_id = ?"), id).Scan(&n); err != nil {
+		return err
+	}
+	switch {
+	case n == 1:
+		return vigil.Errorf(vigil.ECONFLICT, "user %d owns 1 sentinel", id)
+	case n > 1:
+		return vigil.Errorf(vigil.ECONFLICT, "user %d owns %d sentinels", id, n)
+	}
+	return nil
+}
+
 const tokenColumns = "id, user_id, name, hash, created_at, expires_at, last_used_at"
 
 func scanToken(row interface{ Scan(...any) error }) (*vigil.Token, error) {

@@ -45,6 +45,8 @@ func Run(t *testing.T, open Opener) {
 		"SentinelFeedConcurrent":    testSentinelFeedRotationConcurrent,
 		"Users":                     testUsers,
 		"UserTouch":                 testUserTouch,
+		"UserDeleteNoSentinels":     testUserDeleteWithoutSentinels,
+		"UserDeleteNoSentinelsRace": testUserDeleteWithoutSentinelsRace,
 		"Tokens":                    testTokens,
 		"Changes":                   testChanges,
 		"ChangePages":               testChangePages,

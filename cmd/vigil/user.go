@@ -301,25 +301,33 @@ func removeUser(ctx context.Context, env *environment, st vigil.Store, email str
 	if err != nil {
 		return exitError, err
 	}
-	// The sentinels again, now that the user can no longer sign in nor
-	// use a token: a running daemon may have made one for them since the
-	// check above, which deleting the user would remove unasked.
-	if sentinels, _, err = st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID}); err != nil {
-		return exitError, fmt.Errorf("sentinels of %s: %w", email, err)
-	}
-	if len(sentinels) > 0 && !withSentinels {
-		return exitError, vigil.Errorf(vigil.ECONFLICT, "%s made %s while being removed: kept with them (they can no longer sign in, and their API tokens are revoked); give --with-sentinels to remove them with the user",
-			email, count(len(sentinels), "sentinel"))
-	}
-	// One by one through DeleteSentinel, which gives up the letters not
-	// yet sent; deleting the user would only cascade.
-	for _, s := range sentinels {
-		if err := st.DeleteSentinel(ctx, s.ID); err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
-			return exitError, fmt.Errorf("remove sentinel %d %s of %s: %w", s.ID, s.Name, email, err)
+	if !withSentinels {
+		// A running daemon may have made a sentinel for the user since
+		// the check above, until they could no longer sign in nor use a
+		// token, which deleting the user would remove unasked (the store
+		// cascades): the store checks again as it deletes them, at once.
+		err := st.DeleteUserWithoutSentinels(ctx, u.ID)
+		if vigil.ErrorCode(err) == vigil.ECONFLICT {
+			return exitError, madeWhileRemoved(ctx, st, u, err)
+		} else if err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
+			return exitError, fmt.Errorf("remove user %s: %w", email, err)
 		}
-	}
-	if err := st.DeleteUser(ctx, u.ID); err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
-		return exitError, fmt.Errorf("remove user %s: %w", email, err)
+		sentinels = nil
+	} else {
+		// The sentinels again, those made since the check above with
+		// them; one by one through DeleteSentinel, which gives up the
+		// letters not yet sent: deleting the user would only cascade.
+		if sentinels, _, err = st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID}); err != nil {
+			return exitError, fmt.Errorf("sentinels of %s: %w", email, err)
+		}
+		for _, s := range sentinels {
+			if err := st.DeleteSentinel(ctx, s.ID); err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
+				return exitError, fmt.Errorf("remove sentinel %d %s of %s: %w", s.ID, s.Name, email, err)
+			}
+		}
+		if err := st.DeleteUser(ctx, u.ID); err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
+			return exitError, fmt.Errorf("remove user %s: %w", email, err)
+		}
 	}
 	var with []string
 	if len(sentinels) > 0 {
@@ -334,6 +342,20 @@ func removeUser(ctx context.Context, env *environment, st vigil.Store, email str
 	}
 	fmt.Fprintln(env.stdout)
 	return exitOK, nil
+}
+
+// madeWhileRemoved is the refusal of user remove without --with-sentinels
+// of a user who made sentinels while being removed: refused is the
+// store's (DeleteUserWithoutSentinels), said again with the user's email
+// and how to go on.
+func madeWhileRemoved(ctx context.Context, st vigil.Store, u *vigil.User, refused error) error {
+	_, n, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID, Limit: 1})
+	if err != nil || n == 0 {
+		// Their sentinels gone again meanwhile: the store's own words.
+		return fmt.Errorf("remove user %s: %w", u.Email, refused)
+	}
+	return vigil.Errorf(vigil.ECONFLICT, "%s made %s while being removed: kept with them (they can no longer sign in, and their API tokens are revoked); give --with-sentinels to remove them with the user",
+		u.Email, count(n, "sentinel"))
 }
 
 // onlyPassword reports whether u is the only user with a password.

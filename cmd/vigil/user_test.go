@@ -404,38 +404,59 @@ func TestUserPostgres(t *testing.T) {
 }
 
 // racingStore is the store of vigil user remove while the daemon serves
-// the user being removed: during runs, once, when the command first
-// reads the user's API tokens, after it has checked their sentinels.
+// the user being removed: during runs, once, at the command's first call
+// of the point named by at: "tokens", when it reads the user's API
+// tokens, after it has checked their sentinels; "delete", when it
+// deletes the user, after it has revoked their credentials.
 type racingStore struct {
 	vigil.Store
+	at     string
 	during func()
 }
 
-func (s *racingStore) FindTokens(ctx context.Context, userID int64) ([]*vigil.Token, error) {
-	if f := s.during; f != nil {
+func (s *racingStore) meanwhile(at string) {
+	if f := s.during; f != nil && at == s.at {
 		s.during = nil
 		f()
 	}
+}
+
+func (s *racingStore) FindTokens(ctx context.Context, userID int64) ([]*vigil.Token, error) {
+	s.meanwhile("tokens")
 	return s.Store.FindTokens(ctx, userID)
+}
+
+func (s *racingStore) DeleteUser(ctx context.Context, id int64) error {
+	s.meanwhile("delete")
+	return s.Store.DeleteUser(ctx, id)
+}
+
+func (s *racingStore) DeleteUserWithoutSentinels(ctx context.Context, id int64) error {
+	s.meanwhile("delete")
+	return s.Store.DeleteUserWithoutSentinels(ctx, id)
 }
 
 // TestUserRemoveRace: a sentinel the user makes while vigil user remove
 // runs (through the daemon, with a token not yet revoked) is not removed
 // with the user unless --with-sentinels: the command checked the
 // sentinels before it revoked the user's credentials, and deleting the
-// user removed whatever they owned by then (the store cascades). With
-// --with-sentinels it is removed as the others are, and counted.
+// user removed whatever they owned by then (the store cascades); made
+// after the second check, as the command deleted the user, it was still
+// removed with them. With --with-sentinels it is removed as the others
+// are, and counted.
 func TestUserRemoveRace(t *testing.T) {
+	const kept = "bob@example.com made 1 sentinel while being removed: kept with them (they can no longer sign in, and their API tokens are revoked); give --with-sentinels to remove them with the user"
 	for _, tc := range []struct {
 		name          string
+		at            string // where the sentinel is made (racingStore)
 		withSentinels bool
 		code          int
 		out, err      string
 		left          int // bob's sentinels left
 	}{
-		{name: "without --with-sentinels", code: exitError, left: 1,
-			err: "bob@example.com made 1 sentinel while being removed: kept with them (they can no longer sign in, and their API tokens are revoked); give --with-sentinels to remove them with the user"},
-		{name: "with --with-sentinels", withSentinels: true, code: exitOK, left: 0,
+		{name: "without --with-sentinels", at: "tokens", code: exitError, left: 1, err: kept},
+		{name: "without --with-sentinels, as the user is deleted", at: "delete", code: exitError, left: 1, err: kept},
+		{name: "with --with-sentinels", at: "tokens", withSentinels: true, code: exitOK, left: 0,
 			out: "removed user bob@example.com with 2 sentinels and 1 API token\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -454,7 +475,7 @@ func TestUserRemoveRace(t *testing.T) {
 			if err := st.CreateToken(ctx, &vigil.Token{UserID: bob.ID, Name: "laptop", Hash: vigil.HashToken("vgl_bobs_token")}); err != nil {
 				t.Fatal(err)
 			}
-			rs := &racingStore{Store: st, during: func() {
+			rs := &racingStore{Store: st, at: tc.at, during: func() {
 				addOwned(t, data, "bob@example.com", "Create Sentinel meanwhile Using https://b.example/ Fetch 1 day\n")
 			}}
 			var stdout bytes.Buffer
@@ -464,7 +485,7 @@ func TestUserRemoveRace(t *testing.T) {
 				t.Errorf("exit %d, stdout %q, error %v; want exit %d, %q, %q", code, stdout.String(), err, tc.code, tc.out, tc.err)
 			}
 			if rs.during != nil {
-				t.Fatal("the command never read the user's tokens")
+				t.Fatalf("the command never reached %q", tc.at)
 			}
 			_, n, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: bob.ID})
 			if err != nil {
@@ -475,6 +496,9 @@ func TestUserRemoveRace(t *testing.T) {
 			}
 			if toks, err := st.FindTokens(ctx, bob.ID); err != nil || len(toks) != 0 {
 				t.Errorf("bob's tokens: %v, %v; want none", toks, err)
+			}
+			if _, err := st.FindUserByID(ctx, bob.ID); (err == nil) != (tc.code != exitOK) {
+				t.Errorf("bob after the command: %v; want him kept only if refused", err)
 			}
 		})
 	}

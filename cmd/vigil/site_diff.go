@@ -265,7 +265,7 @@ func changedReadAsText(d *webtable.Delta, s1, s2 *crawl.Snapshot) map[string]sit
 	out := map[string]siteReadAsText{}
 	for _, ids := range [][]webtable.NodeID{d.Added, d.Modified, d.Deleted} {
 		for _, id := range ids {
-			r := siteReadAsText{Old: reason(p1[string(id)]), New: reason(p2[string(id)])}
+			r := siteReadAsText{Old: reason(oldReading(s1, s2, p1, p2, id)), New: reason(p2[string(id)])}
 			if r != (siteReadAsText{}) {
 				out[string(id)] = r
 			}
@@ -275,6 +275,21 @@ func changedReadAsText(d *webtable.Delta, s1, s2 *crawl.Snapshot) map[string]sit
 		return nil
 	}
 	return out
+}
+
+// oldReading returns the page whose reading a JSON delta tells as the
+// old snapshot s1's for id (p1 and p2 are the pages of s1 and s2 by
+// URL): the page of s1, but for a page modified (read in both) whose
+// reading did not change (crawl.ReadingChanged), the new one: a text
+// page of a snapshot of format 2, a leaf the crawl did not read, was
+// read as text then as now, as the text output says, not as a page.
+func oldReading(s1, s2 *crawl.Snapshot, p1, p2 map[string]*crawl.Page, id webtable.NodeID) *crawl.Page {
+	before, p := p1[string(id)], p2[string(id)]
+	modified := before != nil && p != nil && !before.Failed() && !p.Failed()
+	if !modified || crawl.ReadingChanged(s1, s2, before, p) {
+		return before
+	}
+	return p
 }
 
 // changedReading returns how each snapshot reads the pages a delta names
@@ -293,7 +308,7 @@ func changedReading(d *webtable.Delta, s1, s2 *crawl.Snapshot) map[string]siteRe
 	out := map[string]siteReading{}
 	for _, ids := range [][]webtable.NodeID{d.Added, d.Modified, d.Deleted} {
 		for _, id := range ids {
-			out[string(id)] = siteReading{Old: reading(p1[string(id)]), New: reading(p2[string(id)])}
+			out[string(id)] = siteReading{Old: reading(oldReading(s1, s2, p1, p2, id)), New: reading(p2[string(id)])}
 		}
 	}
 	if len(out) == 0 {

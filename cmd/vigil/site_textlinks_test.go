@@ -108,4 +108,21 @@ func TestSiteDiffTextLinks(t *testing.T) {
 	if code != exitChanged || len(lines) != 3 {
 		t.Errorf("exit %d, lines %q", code, lines)
 	}
+	// So does --format json: the sitemap's reading did not change, and it
+	// was read as text, as the warehouse read it, in both.
+	_, out = siteDiff(t, "--format", "json", v2, after)
+	var gotV2 struct {
+		ReadAsText map[string]siteReadAsText `json:"readAsText"`
+		Reading    map[string]siteReading    `json:"reading"`
+	}
+	if err := json.Unmarshal([]byte(out), &gotV2); err != nil {
+		t.Fatal(err)
+	}
+	u := base + "/docs/sitemap.txt"
+	if r := gotV2.Reading[u]; r != (siteReading{Old: "text", New: "text"}) {
+		t.Errorf("JSON reading of the sitemap %+v, want text in both", r)
+	}
+	if r := gotV2.ReadAsText[u]; r != (siteReadAsText{Old: "served as text/plain", New: "served as text/plain"}) {
+		t.Errorf("JSON readAsText of the sitemap %+v, want served as text/plain in both", r)
+	}
 }

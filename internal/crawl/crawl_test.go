@@ -518,15 +518,16 @@ func TestReadingChanged(t *testing.T) {
 		before, after crawl.Page
 		want          bool
 	}{
-		"a page still":                {v3, crawl.Page{ContentType: "text/html"}, crawl.Page{ContentType: "text/html"}, false},
-		"a page read as text now":     {v3, crawl.Page{ContentType: "text/html"}, crawl.Page{ContentType: "text/html", Note: deep}, true},
-		"HTML as text, format 2":      {v2, crawl.Page{ContentType: "text/html"}, crawl.Page{ContentType: "text/html", Note: deep}, true},
-		"a page again":                {v3, crawl.Page{ContentType: "text/html", Note: deep}, crawl.Page{ContentType: "text/html"}, true},
-		"text, a leaf of format 2":    {v2, crawl.Page{ContentType: "text/plain"}, crawl.Page{ContentType: "text/plain", Note: asText}, false},
-		"text leaf, now HTML as text": {v2, crawl.Page{ContentType: "text/plain"}, crawl.Page{ContentType: "text/html", Note: deep}, true},
-		"text, format 3":              {v3, crawl.Page{ContentType: "text/plain", Note: asText}, crawl.Page{ContentType: "text/plain", Note: asText}, false},
-		"text, now served as HTML":    {v3, crawl.Page{ContentType: "text/plain", Note: asText}, crawl.Page{ContentType: "text/html"}, true},
-		"text, format 3, as markup?":  {v3, crawl.Page{ContentType: "text/plain"}, crawl.Page{ContentType: "text/plain", Note: asText}, true},
+		"a page still":                   {v3, crawl.Page{ContentType: "text/html"}, crawl.Page{ContentType: "text/html"}, false},
+		"a page read as text now":        {v3, crawl.Page{ContentType: "text/html"}, crawl.Page{ContentType: "text/html", Note: deep}, true},
+		"HTML as text, format 2":         {v2, crawl.Page{ContentType: "text/html"}, crawl.Page{ContentType: "text/html", Note: deep}, true},
+		"a page again":                   {v3, crawl.Page{ContentType: "text/html", Note: deep}, crawl.Page{ContentType: "text/html"}, true},
+		"text, a leaf of format 2":       {v2, crawl.Page{ContentType: "text/plain"}, crawl.Page{ContentType: "text/plain", Note: asText}, false},
+		"text leaf, now HTML as text":    {v2, crawl.Page{ContentType: "text/plain"}, crawl.Page{ContentType: "text/html", Note: deep}, true},
+		"XML leaf of format 2, now text": {v2, crawl.Page{ContentType: "application/xml"}, crawl.Page{ContentType: "text/plain", Note: asText}, true},
+		"text, format 3":                 {v3, crawl.Page{ContentType: "text/plain", Note: asText}, crawl.Page{ContentType: "text/plain", Note: asText}, false},
+		"text, now served as HTML":       {v3, crawl.Page{ContentType: "text/plain", Note: asText}, crawl.Page{ContentType: "text/html"}, true},
+		"text, format 3, as markup?":     {v3, crawl.Page{ContentType: "text/plain"}, crawl.Page{ContentType: "text/plain", Note: asText}, true},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if got := crawl.ReadingChanged(tc.prev, v3, &tc.before, &tc.after); got != tc.want {

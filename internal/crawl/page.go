@@ -146,11 +146,13 @@ func ReachedThroughText(prev, cur *Snapshot, u string) string {
 // ReadingChanged reports whether page p of cur is read otherwise than
 // page before of prev, the same URL: as its source text in one and as a
 // page in the other, or as text for another reason (their Notes differ).
-// A text page of a snapshot before Format (a leaf, without a note, that
-// the crawl did not read) is read as it is now if it is a text page now,
-// since the warehouse read it so: its note in cur tells nothing new.
+// A text page of a snapshot before Format (served as text that is not
+// markup: a leaf, without a note, that the crawl did not read) is read as
+// it is now if it is such a text page now, since the warehouse read it
+// so: its note in cur tells nothing new. A leaf of another type (XML,
+// which the warehouse reads as a page) now a text page is read otherwise.
 func ReadingChanged(prev, cur *Snapshot, before, p *Page) bool {
-	if prev.Format != Format && cur.Format == Format && before.Note == "" && !isHTML(before.ContentType) && !isHTML(p.ContentType) {
+	if prev.Format != Format && cur.Format == Format && before.Note == "" && servedAsText(before.ContentType) && servedAsText(p.ContentType) {
 		return false
 	}
 	return before.Note != p.Note
@@ -280,7 +282,14 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool, 
 // vigil.IsMarkupMediaType), read as its source text unless it begins
 // as markup. XML is a leaf.
 func readsBody(mediaType string) bool {
-	return isHTML(mediaType) || vigil.IsTextMediaType(mediaType) && !vigil.IsMarkupMediaType(mediaType)
+	return isHTML(mediaType) || servedAsText(mediaType)
+}
+
+// servedAsText reports whether a media type is of text that is not
+// markup (text/plain, JSON, CSV...), read as its source text unless its
+// body begins as markup.
+func servedAsText(mediaType string) bool {
+	return vigil.IsTextMediaType(mediaType) && !vigil.IsMarkupMediaType(mediaType)
 }
 
 // isHTML reports whether a media type is an HTML or XHTML page.

@@ -486,6 +486,8 @@ func TestReachedThroughText(t *testing.T) {
 		{URL: start, Note: asText, Links: toA}, {URL: a}}}
 	byPage := &crawl.Snapshot{Format: crawl.Format, Pages: []*crawl.Page{
 		{URL: start, Links: []crawl.Link{{Target: p}}}, {URL: p, Links: toA}, {URL: a}}}
+	bothLink := &crawl.Snapshot{Format: crawl.Format, Pages: []*crawl.Page{
+		{URL: start, Note: asText, Links: []crawl.Link{{Target: p}, {Target: a}}}, {URL: p, ContentType: "text/html", Links: toA}, {URL: a}}}
 	for name, tc := range map[string]struct {
 		prev, cur *crawl.Snapshot
 		want      string
@@ -496,6 +498,10 @@ func TestReachedThroughText(t *testing.T) {
 		"the sitemap failed before":    {&crawl.Snapshot{Format: crawl.FormatV2, Pages: []*crawl.Page{{URL: start, Error: "404"}}}, cur, ""},
 		"the sitemap new too":          {&crawl.Snapshot{Format: crawl.FormatV2, Pages: []*crawl.Page{{URL: p}}}, cur, ""},
 		"linked by a page":             {&crawl.Snapshot{Format: crawl.FormatV2, Pages: []*crawl.Page{{URL: start}, {URL: p}}}, byPage, ""},
+		// A page the crawl of format 2 read links to it too: new to the
+		// site (or left unread then), not to the crawl's reading.
+		"linked by a page read before too": {&crawl.Snapshot{Format: crawl.FormatV2, Pages: []*crawl.Page{{URL: start}, {URL: p, ContentType: "text/html"}}}, bothLink, ""},
+		"linked by a text leaf before":     {&crawl.Snapshot{Format: crawl.FormatV2, Pages: []*crawl.Page{{URL: start}, {URL: p, ContentType: "text/plain"}}}, bothLink, start},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if got := crawl.ReachedThroughText(tc.prev, tc.cur, a); got != tc.want {

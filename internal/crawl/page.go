@@ -126,11 +126,22 @@ func LinkerReadAsText(prev, cur *Snapshot, u string) string {
 // and that prev, a snapshot of a format before Format (FormatV2,
 // FormatV1), read without failing: such a crawl did not follow the URLs
 // written in a page read as text, which is why u, a page of cur, may be
-// new to prev. It returns "" when there is none, and when prev is of
-// Format too.
+// new to prev. It returns "" when there is none, when prev is of Format
+// too, and when a page of cur read as a page links to u that prev read as
+// a page (an HTML page without a note, whose links that crawl followed):
+// u is then new to the site, or was left unread by prev's bounds
+// (UnreadLinks), not only reached through text now.
 func ReachedThroughText(prev, cur *Snapshot, u string) string {
 	if prev.Format == Format {
 		return ""
+	}
+	for _, p := range cur.Pages {
+		if p.Note != "" || p.Failed() || !linksTo(p, u) {
+			continue
+		}
+		if before := prev.Page(p.URL); before != nil && !before.Failed() && before.Note == "" && isHTML(before.ContentType) {
+			return ""
+		}
 	}
 	for _, p := range cur.Pages {
 		if p.Note == "" || !linksTo(p, u) {

@@ -17,7 +17,9 @@ const batchSize = 64
 // Crawl runs the coupling query q against the Web through f: a walk from
 // q.Start that fetches each URL once, records every page it reaches
 // (failures included, as pages with an error), and follows the in-scope
-// links of HTML pages up to q.MaxDepth, in the order q.Order says
+// links of HTML pages, and the URLs written in pages read as their source
+// text (a text sitemap, an llms.txt: fetchPage), up to q.MaxDepth, within
+// q.MaxPages fetches, in the order q.Order says
 // (breadth first, or the most OPIC cash first). Every request goes
 // through f, so its politeness, robots.txt and address guard apply. Each
 // page gets its importance, the OPIC estimate over the link graph of the

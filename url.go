@@ -49,32 +49,34 @@ import (
 // redirect), the monitor (a page that fails), the API's filters and
 // import warc (a bad record).
 //
-// It returns EINVALID if raw is not an absolute http or https URL with a host.
+// It returns EINVALID if raw is not an absolute http or https URL with a
+// host, naming raw with its password hidden (RedactURL).
 func CanonicalURL(raw string) (string, error) {
+	shown := RedactURL(raw) // in messages: a password as xxxxx
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
 		if !strings.Contains(raw, "://") {
 			// "127.0.0.1:8080/docs": a scheme left out, which made
 			// the colon of the port one in the first path segment.
-			return "", Errorf(EINVALID, "url %q: scheme must be http or https", raw)
+			return "", Errorf(EINVALID, "url %q: scheme must be http or https", shown)
 		}
-		return "", Errorf(EINVALID, "invalid url %q", raw)
+		return "", Errorf(EINVALID, "invalid url %q", shown)
 	}
 	u.Scheme = strings.ToLower(u.Scheme)
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", Errorf(EINVALID, "url %q: scheme must be http or https", raw)
+		return "", Errorf(EINVALID, "url %q: scheme must be http or https", shown)
 	}
 	if u.Opaque != "" {
-		return "", Errorf(EINVALID, "url %q is not hierarchical", raw)
+		return "", Errorf(EINVALID, "url %q is not hierarchical", shown)
 	}
 	host := strings.ToLower(u.Hostname())
 	host = strings.TrimRight(host, ".")
 	if strings.Trim(host, "[]") == "" {
-		return "", Errorf(EINVALID, "url %q has no host", raw)
+		return "", Errorf(EINVALID, "url %q has no host", shown)
 	}
 	for i := 0; i < len(host); i++ {
 		if host[i] >= 0x80 {
-			return "", Errorf(EINVALID, "url %q: host must be ASCII (punycode)", raw)
+			return "", Errorf(EINVALID, "url %q: host must be ASCII (punycode)", shown)
 		}
 	}
 	port := u.Port()
@@ -101,7 +103,7 @@ func CanonicalURL(raw string) (string, error) {
 	escaped := removeDotSegments(normalizePercent(p))
 	decoded, err := url.PathUnescape(escaped)
 	if err != nil {
-		return "", Errorf(EINVALID, "url %q: invalid path", raw)
+		return "", Errorf(EINVALID, "url %q: invalid path", shown)
 	}
 	u.Path, u.RawPath = decoded, escaped
 	u.ForceQuery = false

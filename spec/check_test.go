@@ -938,6 +938,8 @@ func TestNormalizeURLHidesCredentials(t *testing.T) {
 		"http://a:b:secret@-bücher.example/":  `invalid URL "http://a:xxxxx@-bücher.example/": credentials`,
 		"http://user@a.example/":              `invalid URL "http://user@a.example/": credentials in URLs are not accepted`,
 		"http://user:secret@a.example:x/":     `invalid URL "http://user:xxxxx@a.example:x/": `,
+		"//user:secret@a.example/":            `invalid URL "//user:xxxxx@a.example/": `,
+		"user:secret@a.example/docs":          `invalid URL "user:xxxxx@a.example/docs": `,
 	} {
 		got, err := NormalizeURL(in)
 		if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "secret") || strings.Contains(err.Error(), "cret") {

@@ -313,10 +313,17 @@ func normalizeURL(raw string, strict bool) (string, error) {
 // hidePassword returns raw with the password of its user information, if
 // it has one, written "xxxxx" (as url.URL.Redacted writes it), for a
 // message: the rest is kept as written, so that the user knows the URL.
+// The user information is what stands between the "://" (or a leading
+// "//", or the start of raw) and the last "@" before the first "/", "?"
+// or "#" after it. It is the rule of vigil.RedactURL, which the domain
+// and the adapters call: a library may not import the domain, nor the
+// domain a library, so each keeps its copy, tested with the same cases.
 func hidePassword(raw string) string {
 	start := 0
 	if i := strings.Index(raw, "://"); i >= 0 {
 		start = i + len("://")
+	} else if strings.HasPrefix(raw, "//") {
+		start = len("//")
 	}
 	end := len(raw)
 	if i := strings.IndexAny(raw[start:], "/?#"); i >= 0 {

@@ -1,0 +1,44 @@
+package vigil
+
+import "strings"
+
+// RedactURL returns raw, a URL as a user or a page wrote it, for a message
+// or a log: the password of its user information, if it has one, is
+// written "xxxxx", as url.URL.Redacted writes it, and the rest is kept as
+// written, so that the reader still knows the URL. A URL may carry a
+// password (https://user:secret@host/), and errors that name a URL go to
+// logs, to the versions the API and the dashboard show, and to
+// notifications: every error, log record or page of the domain and the
+// adapters that names a URL names it through RedactURL.
+//
+// raw need not parse: the user information is what stands between the
+// "://" (or a leading "//", or the start of raw when it has neither) and
+// the last "@" before the first "/", "?" or "#" after it, as url.Parse
+// reads it; a password holding an unescaped "/", which url.Parse cannot
+// read either, is cut there and may show in part. A user name alone is
+// kept, as url.URL.Redacted keeps it.
+//
+// spec, a library that may not import the domain, has its own copy of
+// this rule for its errors (spec.NormalizeURL, webhook URLs); the domain
+// imports the standard library only, so neither can call the other.
+func RedactURL(raw string) string {
+	start := 0
+	if i := strings.Index(raw, "://"); i >= 0 {
+		start = i + len("://")
+	} else if strings.HasPrefix(raw, "//") {
+		start = len("//")
+	}
+	end := len(raw)
+	if i := strings.IndexAny(raw[start:], "/?#"); i >= 0 {
+		end = start + i
+	}
+	at := strings.LastIndexByte(raw[start:end], '@')
+	if at < 0 {
+		return raw
+	}
+	colon := strings.IndexByte(raw[start:start+at], ':')
+	if colon < 0 {
+		return raw
+	}
+	return raw[:start+colon] + ":xxxxx" + raw[start+at:]
+}

@@ -51,11 +51,12 @@ func (db *DB) EnsureResource(ctx context.Context, rawURL string) (*vigil.Resourc
 // to its callers, so that no resource is stored under a host DNS refuses
 // (an empty label, a label over 63 bytes, a name over 253): EINVALID,
 // naming the host and what is wrong with it. Lookups by URL take such a
-// host, and find what was stored under it before.
+// host, and find what was stored under it before. Errors name rawURL with
+// its password hidden (vigil.RedactURL), as CanonicalURL's do.
 func resourceURL(rawURL string) (string, error) {
 	if pu, err := url.Parse(strings.TrimSpace(rawURL)); err == nil {
 		if err := spec.CheckHostName(pu); err != nil {
-			return "", vigil.Errorf(vigil.EINVALID, "url %q: %v", rawURL, err)
+			return "", vigil.Errorf(vigil.EINVALID, "url %q: %v", vigil.RedactURL(rawURL), err)
 		}
 	}
 	return vigil.CanonicalURL(rawURL)
@@ -78,7 +79,7 @@ func (db *DB) FindResourceByURL(ctx context.Context, rawURL string) (*vigil.Reso
 	}
 	r, err := scanResource(db.read.QueryRowContext(ctx, q("SELECT "+resourceColumns+" FROM resources WHERE url = ?"), u))
 	if err != nil {
-		return nil, notFound(err, "no resource has url %s", u)
+		return nil, notFound(err, "no resource has url %s", vigil.RedactURL(u))
 	}
 	return r, nil
 }

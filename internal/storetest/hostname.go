@@ -49,3 +49,37 @@ func testResourceHostDNSRefuses(t *testing.T, s vigil.Store) {
 		}
 	}
 }
+
+// testResourceErrorsHidePassword: EnsureResource's errors name a URL with
+// its password as xxxxx (vigil.RedactURL), a host DNS refuses and a URL
+// CanonicalURL refuses alike, and store nothing; FindResourceByURL's
+// ENOTFOUND names it so too; a good URL with
+// credentials is stored as given, the password in its key.
+func testResourceErrorsHidePassword(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	for _, tt := range []struct{ url, want string }{
+		{"http://user:s3cret@a..example/", `"http://user:xxxxx@a..example/"`},
+		{"http://user:s3cret@a.example:x/", `"http://user:xxxxx@a.example:x/"`},
+		{"ftp://user:s3cret@a.example/", `"ftp://user:xxxxx@a.example/"`},
+		{"http://user:s3cret@/x", `"http://user:xxxxx@/x"`},
+	} {
+		_, err := s.EnsureResource(ctx, tt.url)
+		wantCode(t, err, vigil.EINVALID)
+		if msg := vigil.ErrorMessage(err); !strings.Contains(msg, tt.want) || strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("EnsureResource(%s): %q, want a message with %s and no password", tt.url, msg, tt.want)
+		}
+	}
+	if _, n, err := s.FindResources(ctx, vigil.ResourceFilter{}); err != nil || n != 0 {
+		t.Fatalf("FindResources: %d resources, %v; want none stored", n, err)
+	}
+	_, err := s.FindResourceByURL(ctx, "http://user:s3cret@b.example/")
+	wantCode(t, err, vigil.ENOTFOUND)
+	if msg := vigil.ErrorMessage(err); !strings.Contains(msg, "http://user:xxxxx@b.example/") || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("FindResourceByURL: %q, want a message naming the URL without its password", msg)
+	}
+	r, err := s.EnsureResource(ctx, "http://user:s3cret@a.example/x")
+	must(t, err)
+	if r.URL != "http://user:s3cret@a.example/x" {
+		t.Errorf("EnsureResource: stored under %s, want the URL as given", r.URL)
+	}
+}

@@ -264,7 +264,7 @@ func (s *Server) sitePages(ctx context.Context, sites []*vigil.Sentinel) (map[in
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("page %s of a site: %w", url, err)
+			return nil, fmt.Errorf("page %s of a site: %w", vigil.RedactURL(url), err)
 		}
 		if res.URL != url {
 			continue // sitesList matches the URL as written, not its canonical form

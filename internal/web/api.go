@@ -115,8 +115,9 @@ func (s *Server) handleMe(w http.ResponseWriter, r *http.Request, u *vigil.User)
 // spelt in Unicode or percent-encoded, in its ASCII (punycode) form, the
 // one resources are stored under (spec.ASCIIHost); a host IDNA refuses,
 // or one DNS refuses (spec.CheckHostName: an empty label, a label or a
-// name too long), is EINVALID, naming it. A URL that does not parse is
-// returned as it is, for vigil.CanonicalURL to refuse.
+// name too long), is EINVALID, naming it (and the URL with its password
+// hidden, vigil.RedactURL). A URL that does not parse is returned as it
+// is, for vigil.CanonicalURL to refuse.
 func asciiURLParam(raw string) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
@@ -124,10 +125,10 @@ func asciiURLParam(raw string) (string, error) {
 	}
 	host := u.Host
 	if err := spec.CheckHostName(u); err != nil {
-		return "", vigil.Errorf(vigil.EINVALID, "url %q: %v", raw, err)
+		return "", vigil.Errorf(vigil.EINVALID, "url %q: %v", vigil.RedactURL(raw), err)
 	}
 	if err := spec.ASCIIHost(u); err != nil {
-		return "", vigil.Errorf(vigil.EINVALID, "url %q: %v", raw, err)
+		return "", vigil.Errorf(vigil.EINVALID, "url %q: %v", vigil.RedactURL(raw), err)
 	}
 	if u.Host == host {
 		return raw, nil

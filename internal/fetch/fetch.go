@@ -245,24 +245,28 @@ func checkScheme(u *url.URL) error {
 	return nil
 }
 
-// Fetch implements vigil.Fetcher.
+// Fetch implements vigil.Fetcher. Its errors name req.URL with its
+// password hidden (vigil.RedactURL): they go to the log, to a failed
+// version's error and to a failure notice. What is fetched, and the
+// result's URL, are the URL as asked.
 func (c *Client) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.FetchResult, error) {
 	u, err := url.Parse(req.URL)
 	if err != nil {
-		return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
+		// url.Error quotes the URL as given: its password too.
+		return nil, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), hideCredentials(err))
 	}
 	if err := checkScheme(u); err != nil {
-		return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
+		return nil, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), err)
 	}
 	// A host spelt in Unicode is asked for, and named in the result, by
 	// its ASCII (punycode) form: the one vigil.CanonicalURL takes, where
 	// url.URL.String would percent-encode it.
 	host := u.Host
 	if err := checkHostName(u); err != nil {
-		return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
+		return nil, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), err)
 	}
 	if err := spec.ASCIIHost(u); err != nil {
-		return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
+		return nil, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), err)
 	}
 	if u.Host != host {
 		r := *req
@@ -308,23 +312,23 @@ func (c *Client) turn(ctx context.Context, u *url.URL) (func(), error) {
 func (c *Client) render(ctx context.Context, req *vigil.FetchRequest, u *url.URL) (*vigil.FetchResult, error) {
 	release, err := c.turn(ctx, u)
 	if err != nil {
-		return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
+		return nil, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), err)
 	}
 	defer release()
 	ctx, cancel := context.WithTimeout(ctx, c.opt.TotalTimeout)
 	defer cancel()
 	start := time.Now()
 	if c.opt.Renderer == nil {
-		return nil, fmt.Errorf("fetch %s: %w: rendering is not configured", req.URL, ErrUnsupported)
+		return nil, fmt.Errorf("fetch %s: %w: rendering is not configured", vigil.RedactURL(req.URL), ErrUnsupported)
 	}
 	if !c.opt.AllowPrivateNetworks {
 		if err := c.checkHost(ctx, u.Hostname()); err != nil {
-			return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
+			return nil, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), err)
 		}
 	}
 	html, err := c.opt.Renderer.Render(ctx, req.URL)
 	if err != nil {
-		return nil, fmt.Errorf("fetch %s: render: %w", req.URL, err)
+		return nil, fmt.Errorf("fetch %s: render: %w", vigil.RedactURL(req.URL), err)
 	}
 	return &vigil.FetchResult{URL: req.URL, Status: 200, ContentType: "text/html", Charset: "utf-8",
 		Body: []byte(html), FetchedAt: start, Duration: time.Since(start)}, nil

@@ -52,7 +52,7 @@ func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 		if hops == 0 {
 			release, err = c.turn(ctx, u)
 			if err != nil {
-				return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
+				return nil, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), err)
 			}
 			// The fetch starts now, not when it was asked for, and has
 			// its whole time from here: waiting for the host's turn took
@@ -87,14 +87,14 @@ func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 			}
 			switch {
 			case err != nil && hops > 0:
-				return res, fmt.Errorf("fetch %s: redirect to %s: %w", req.URL, u, err)
+				return res, fmt.Errorf("fetch %s: redirect to %s: %w", vigil.RedactURL(req.URL), vigil.RedactURL(u.String()), err)
 			case err != nil:
-				return res, fmt.Errorf("fetch %s: %w", req.URL, err)
+				return res, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), err)
 			}
 			return res, nil
 		}
 		if hops >= c.opt.MaxRedirects {
-			return nil, fmt.Errorf("fetch %s: %w: more than %d redirects", req.URL, ErrRedirects, c.opt.MaxRedirects)
+			return nil, fmt.Errorf("fetch %s: %w: more than %d redirects", vigil.RedactURL(req.URL), ErrRedirects, c.opt.MaxRedirects)
 		}
 		if next.User != nil {
 			// Credentials the user never typed for that host, as a
@@ -104,7 +104,7 @@ func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 			// recorded the failure as its own found it failed when a
 			// link led to it).
 			res := &vigil.FetchResult{URL: u.String(), FetchedAt: start, Duration: time.Since(start)}
-			return res, fmt.Errorf("fetch %s: redirect to %s: %w", req.URL, withoutCredentials(next), errCredentials)
+			return res, fmt.Errorf("fetch %s: redirect to %s: %w", vigil.RedactURL(req.URL), withoutCredentials(next), errCredentials)
 		}
 		if err := c.checkHop(req, next); err != nil {
 			return refused(req, next, start, err)
@@ -151,7 +151,7 @@ func (c *Client) checkHop(req *vigil.FetchRequest, next *url.URL) error {
 // not followed.
 func refused(req *vigil.FetchRequest, u *url.URL, start time.Time, err error) (*vigil.FetchResult, error) {
 	res := &vigil.FetchResult{URL: u.String(), FetchedAt: start, Duration: time.Since(start)}
-	return res, fmt.Errorf("fetch %s: redirect to %s: %w", req.URL, u, err)
+	return res, fmt.Errorf("fetch %s: redirect to %s: %w", vigil.RedactURL(req.URL), vigil.RedactURL(u.String()), err)
 }
 
 // errCredentials refuses a page a redirect or a script leads to whose URL

@@ -1,0 +1,66 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil"
+)
+
+// TestAskedURLErrorsHidePassword: a fetch of a URL with credentials
+// (sent, as asked: only a redirect's are refused) that fails names it
+// with its password as xxxxx (vigil.RedactURL) whatever failed: an error
+// status, robots.txt, a redirect, a scheme, a host, a server that is
+// down, rendering. The errors, which the monitor stores in a version and
+// logs, quoted the URL asked as given. The result's URL is the page's, as
+// it was asked.
+func TestAskedURLErrorsHidePassword(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			w.Write([]byte("User-agent: *\nDisallow: /private\n"))
+		case "/moved":
+			http.Redirect(w, r, "/gone", http.StatusFound)
+		default:
+			http.Error(w, "broken", http.StatusInternalServerError)
+		}
+	}))
+	defer srv.Close()
+	down := httptest.NewServer(http.NotFoundHandler())
+	down.Close()
+	with := func(base, path string) string {
+		return strings.Replace(base, "://", "://user:s3cret@", 1) + path
+	}
+	c := testClient(Options{})
+	for _, tt := range []struct {
+		name   string
+		req    vigil.FetchRequest
+		err    error
+		result bool
+	}{
+		{"error status", vigil.FetchRequest{URL: with(srv.URL, "/fail")}, ErrStatus, true},
+		{"robots.txt", vigil.FetchRequest{URL: with(srv.URL, "/private")}, ErrRobots, false},
+		{"redirect", vigil.FetchRequest{URL: with(srv.URL, "/moved")}, ErrUnsupported, true},
+		{"scheme", vigil.FetchRequest{URL: "ftp://user:s3cret@a.example/"}, ErrUnsupported, false},
+		{"host", vigil.FetchRequest{URL: "http://user:s3cret@a..example/"}, nil, false},
+		{"does not parse", vigil.FetchRequest{URL: "http://user:s3cret@a.example:x/"}, nil, false},
+		{"server down", vigil.FetchRequest{URL: with(down.URL, "/x")}, nil, false},
+		{"render", vigil.FetchRequest{URL: with(srv.URL, "/fail"), Render: true}, ErrUnsupported, false},
+	} {
+		res, err := c.Fetch(context.Background(), &tt.req)
+		if err == nil || tt.err != nil && !errors.Is(err, tt.err) {
+			t.Errorf("%s: %v, want %v", tt.name, err, tt.err)
+			continue
+		}
+		if strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "user:xxxxx@") {
+			t.Errorf("%s: %v, want the URL named with its password hidden", tt.name, err)
+		}
+		if tt.result && (res == nil || !strings.Contains(res.URL, "user:s3cret@")) {
+			t.Errorf("%s: result %+v, want the URL of the page as asked", tt.name, res)
+		}
+	}
+}

@@ -28,7 +28,7 @@ func (m *Monitor) found(ctx context.Context, j *job, pg *page, ref int64, pe *pa
 		ps.Pending = &pendingChange{Ref: ref, Resource: pg.resource}
 	}
 	ps.Pending.Cur = pg.cur.ID // a later change on the page widens the waiting one
-	m.Logger.Info("change waits for the other pages", LogSentinel, j.s.ID, LogURL, pg.url, LogVersion, pg.cur.ID)
+	m.Logger.Info("change waits for the other pages", LogSentinel, j.s.ID, logURL(pg.url), LogVersion, pg.cur.ID)
 }
 
 // settle reports the waiting changes of every alternative of the sentinel
@@ -62,13 +62,13 @@ func (m *Monitor) settle(ctx context.Context, j *job, now time.Time, grant *memo
 			switch {
 			case err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND:
 				// Try again at the next check.
-				m.Logger.Error("evaluate a waiting change", LogSentinel, j.s.ID, LogURL, url, LogError, err)
+				m.Logger.Error("evaluate a waiting change", LogSentinel, j.s.ID, logURL(url), LogError, err)
 				continue
 			case err != nil || !ok:
 				// The page went back, or a version it was compared with
 				// is gone (retention): nothing to report.
 				j.st.Pages[url].Pending = nil
-				m.Logger.Info("waiting change gone", LogSentinel, j.s.ID, LogURL, url)
+				m.Logger.Info("waiting change gone", LogSentinel, j.s.ID, logURL(url))
 				continue
 			}
 			all = append(all, foundChange{&page{url: url, resource: p.Resource, cur: &vigil.Version{ID: p.Cur}}, p.Ref, pe, res})

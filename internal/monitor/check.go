@@ -163,7 +163,7 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 	}
 	res, ferr := m.Fetcher.Fetch(ctx, req)
 	if ferr == nil && res.NotModified && good == nil {
-		ferr = fmt.Errorf("fetch %s: 304 Not Modified without a stored version", url)
+		ferr = fmt.Errorf("fetch %s: 304 Not Modified without a stored version", vigil.RedactURL(url))
 	}
 	if ferr != nil {
 		if ctx.Err() != nil {
@@ -236,7 +236,7 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 			// head from the store.
 			m.heads.put(rid, nil)
 			pg.err = "store version: " + err.Error()
-			m.Logger.Error("store version", LogURL, url, LogError, err)
+			m.Logger.Error("store version", logURL(url), LogError, err)
 			return pg
 		}
 		pg.cur, pg.resource = v, v.ResourceID
@@ -332,7 +332,7 @@ func (m *Monitor) confirmHead(ctx context.Context, rid int64, head *vigil.Versio
 func (m *Monitor) bodyResult(ctx context.Context, url string, v *vigil.Version, res *vigil.FetchResult) (*vigil.FetchResult, error) {
 	b, err := m.body(ctx, v.ID)
 	if err != nil {
-		return nil, fmt.Errorf("fetch %s: not modified, and its stored version %d cannot be read: %w", url, v.ID, err)
+		return nil, fmt.Errorf("fetch %s: not modified, and its stored version %d cannot be read: %w", vigil.RedactURL(url), v.ID, err)
 	}
 	out := *res
 	out.NotModified, out.URL, out.Status, out.Body = false, url, v.Status, b.data
@@ -352,7 +352,7 @@ func (m *Monitor) bodyResult(ctx context.Context, url string, v *vigil.Version, 
 func (m *Monitor) storeFailure(ctx context.Context, rid int64, url string, head *vigil.Version, status int, why string, now time.Time) int64 {
 	v, err := m.putFailure(ctx, rid, url, head, status, why, now)
 	if err != nil {
-		m.Logger.Error("store fetch error", LogURL, url, LogError, err)
+		m.Logger.Error("store fetch error", logURL(url), LogError, err)
 		return rid
 	}
 	return v.ResourceID
@@ -364,7 +364,7 @@ func (m *Monitor) putFailure(ctx context.Context, rid int64, url string, head *v
 	if head != nil && head.Error == why {
 		cur, err := m.confirmHead(ctx, rid, head)
 		if err != nil {
-			return nil, fmt.Errorf("store the failure of %s: %w", url, err)
+			return nil, fmt.Errorf("store the failure of %s: %w", vigil.RedactURL(url), err)
 		}
 		if head = cur; head != nil && head.Error == why {
 			return head, nil
@@ -377,7 +377,7 @@ func (m *Monitor) putFailure(ctx context.Context, rid int64, url string, head *v
 	v, err := m.putVersion(ctx, rid, f)
 	if err != nil {
 		m.heads.put(rid, nil)
-		return nil, fmt.Errorf("store the failure of %s: %w", url, err)
+		return nil, fmt.Errorf("store the failure of %s: %w", vigil.RedactURL(url), err)
 	}
 	m.heads.put(v.ResourceID, v)
 	return v, nil
@@ -505,7 +505,7 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 			// Not read: it waits for the next check, which comes soon
 			// if no page of the sentinel was read (finish).
 			j.busy++
-			m.Logger.Info("page not read, its host busy", LogSentinel, j.s.ID, LogURL, url, LogError, pg.err)
+			m.Logger.Info("page not read, its host busy", LogSentinel, j.s.ID, logURL(url), LogError, pg.err)
 			continue
 		}
 		j.checked++
@@ -513,7 +513,7 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 			if j.outcome != schedule.Changed {
 				j.outcome = schedule.Failed
 			}
-			m.Logger.Info("check failed", LogSentinel, j.s.ID, LogURL, url, LogError, pg.err)
+			m.Logger.Info("check failed", LogSentinel, j.s.ID, logURL(url), LogError, pg.err)
 			if pg.failed {
 				m.pageFailing(ctx, j, ps, url, pg.err, now)
 			}
@@ -540,7 +540,7 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 			if ok {
 				m.found(ctx, j, pg, c.Ref, pe, res, now)
 			} else {
-				m.Logger.Info("change not confirmed", LogSentinel, j.s.ID, LogURL, url)
+				m.Logger.Info("change not confirmed", LogSentinel, j.s.ID, logURL(url))
 			}
 			continue
 		}
@@ -558,11 +558,11 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 				// Another page's change is being confirmed (one at a
 				// time): this page keeps its reference and is looked at
 				// again after that confirmation.
-				m.Logger.Info("change to confirm after another page's", LogSentinel, j.s.ID, LogURL, url)
+				m.Logger.Info("change to confirm after another page's", LogSentinel, j.s.ID, logURL(url))
 				continue
 			}
 			j.st.Confirm = &pendingConfirm{URL: url, Ref: ref, Cand: pg.cur.ID, At: now.Add(j.plan.confirm)}
-			m.Logger.Info("change to confirm", LogSentinel, j.s.ID, LogURL, url, "at", j.st.Confirm.At)
+			m.Logger.Info("change to confirm", LogSentinel, j.s.ID, logURL(url), "at", j.st.Confirm.At)
 			continue
 		}
 		ps.add(pg.cur.ID, j.plan.compare)

@@ -14,7 +14,9 @@ import (
 // pageFailing records a failed fetch of a sentinel's page and, once the
 // page has failed for FailureNotice, tells the sentinel's contacts, once
 // for the run of failures: a page that is gone for good, or a site that
-// refuses the monitor, would otherwise show only on the dashboard.
+// refuses the monitor, would otherwise show only on the dashboard. The
+// notice, and the log, name the page with its password hidden
+// (vigil.RedactURL).
 func (m *Monitor) pageFailing(ctx context.Context, j *job, ps *pageState, url, why string, now time.Time) {
 	if ps.FailingSince.IsZero() {
 		ps.FailingSince = now
@@ -24,6 +26,7 @@ func (m *Monitor) pageFailing(ctx context.Context, j *job, ps *pageState, url, w
 	}
 	ps.FailureSent = true
 	since := ps.FailingSince.UTC().Format(time.RFC3339)
+	url = vigil.RedactURL(url) // the notice names the page, never its password
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: url, Changes: []*vigil.MessageItem{},
 		Subject: fmt.Sprintf("[Vigil] %s: %s fails since %s", j.s.Name, url, since),
 		Failure: &vigil.PageFailure{URL: url, Since: ps.FailingSince.UTC(), Error: why}}
@@ -33,7 +36,7 @@ func (m *Monitor) pageFailing(ctx context.Context, j *job, ps *pageState, url, w
 		"<p>The last error: %s</p>\n<p>Vigil keeps checking it and will say when it works again.</p>\n",
 		html.EscapeString(j.s.Name), html.EscapeString(url), html.EscapeString(url), since, html.EscapeString(why))
 	m.addLinks(ctx, j, msg)
-	m.Logger.Info("page failing, owner told", LogSentinel, j.s.ID, LogURL, url, "since", ps.FailingSince)
+	m.Logger.Info("page failing, owner told", LogSentinel, j.s.ID, logURL(url), "since", ps.FailingSince)
 	m.enqueue(j, msg, -1, now)
 }
 
@@ -49,6 +52,7 @@ func (m *Monitor) pageWorks(ctx context.Context, j *job, ps *pageState, url stri
 	if !sent || !j.plan.notifies() {
 		return
 	}
+	url = vigil.RedactURL(url) // the notice names the page, never its password
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: url, Changes: []*vigil.MessageItem{},
 		Subject: fmt.Sprintf("[Vigil] %s: %s works again", j.s.Name, url),
 		Failure: &vigil.PageFailure{URL: url, Since: since.UTC(), Recovered: true}}
@@ -56,7 +60,7 @@ func (m *Monitor) pageWorks(ctx context.Context, j *job, ps *pageState, url stri
 	msg.HTML = fmt.Sprintf("<p>Sentinel <b>%s</b> reads <a href=\"%s\">%s</a> again, after failing since %s.</p>\n",
 		html.EscapeString(j.s.Name), html.EscapeString(url), html.EscapeString(url), since.UTC().Format(time.RFC3339))
 	m.addLinks(ctx, j, msg)
-	m.Logger.Info("page works again, owner told", LogSentinel, j.s.ID, LogURL, url)
+	m.Logger.Info("page works again, owner told", LogSentinel, j.s.ID, logURL(url))
 	m.enqueue(j, msg, -1, now)
 }
 

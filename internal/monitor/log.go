@@ -1,5 +1,11 @@
 package monitor
 
+import (
+	"log/slog"
+
+	"github.com/vigil-web/vigil"
+)
+
 // Attribute keys of the log records.
 const (
 	LogError        = "err"
@@ -12,3 +18,8 @@ const (
 	LogVersion      = "version"
 	LogChanges      = "changes"
 )
+
+// logURL is the attribute of a URL in a log record: the URL with its
+// password hidden (vigil.RedactURL). Every record that names a URL names
+// it so.
+func logURL(u string) slog.Attr { return slog.String(LogURL, vigil.RedactURL(u)) }

@@ -87,7 +87,7 @@ func (m *Monitor) record(j *job, pg *page, ref int64, res *intent.Result, now ti
 	c := &vigil.Change{SentinelID: j.s.ID, ResourceID: pg.resource, FromVersion: ref, ToVersion: pg.cur.ID,
 		DetectedAt: now, Summary: summary, Records: records}
 	j.rec.Changes = append(j.rec.Changes, c)
-	m.Logger.Info("change detected", LogSentinel, j.s.ID, LogURL, pg.url, LogVersion, pg.cur.ID, "summary", summary)
+	m.Logger.Info("change detected", LogSentinel, j.s.ID, logURL(pg.url), LogVersion, pg.cur.ID, "summary", summary)
 	return c, changes
 }
 

@@ -150,7 +150,7 @@ func (f *siteFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigi
 		// Not modified to a request without validators (none stored,
 		// the newest version a failure, or a redirect's): the answer
 		// says nothing of the page's content, and the page is not read.
-		err = fmt.Errorf("fetch %s: 304 Not Modified to a request without validators", req.URL)
+		err = fmt.Errorf("fetch %s: 304 Not Modified to a request without validators", vigil.RedactURL(req.URL))
 	}
 	if err != nil && res != nil && res.Status/100 == 2 {
 		if u, cerr := vigil.CanonicalURL(res.URL); cerr == nil {
@@ -171,7 +171,7 @@ func (f *siteFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigi
 	defer f.mu.Unlock()
 	if serr != nil {
 		f.failed++
-		f.m.Logger.Error("store site page", LogURL, u, LogError, serr)
+		f.m.Logger.Error("store site page", logURL(u), LogError, serr)
 		return res, nil
 	}
 	f.versions[u] = id
@@ -195,14 +195,14 @@ func (f *siteFetcher) notModified(ctx context.Context, url string, good *vigil.V
 	if f.m.SharedStore {
 		cur, err := f.m.confirmHead(ctx, good.ResourceID, good)
 		if err != nil {
-			return nil, fmt.Errorf("fetch %s: %w", url, err)
+			return nil, fmt.Errorf("fetch %s: %w", vigil.RedactURL(url), err)
 		}
 		if !sameVersion(cur, good) {
 			if id, err = f.m.storeSitePage(ctx, url, out); err != nil {
 				f.mu.Lock()
 				f.failed++
 				f.mu.Unlock()
-				f.m.Logger.Error("store site page", LogURL, url, LogError, err)
+				f.m.Logger.Error("store site page", logURL(url), LogError, err)
 				return out, nil
 			}
 		}
@@ -352,26 +352,26 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		err = c.err
 	default:
 		if !ran {
-			m.Logger.Debug("site crawl shared", LogSentinel, j.s.ID, LogURL, site.URL, "ended", c.at)
+			m.Logger.Debug("site crawl shared", LogSentinel, j.s.ID, logURL(site.URL), "ended", c.at)
 		}
 		if msg := c.record.Snapshot.StartFailure(); msg != "" {
 			// Stored as a version of the start page by the crawl.
 			m.pageFailing(ctx, j, ps, site.URL, msg, now)
-			err = fmt.Errorf("start page %s: %s", site.URL, msg)
+			err = fmt.Errorf("start page %s: %s", vigil.RedactURL(site.URL), msg)
 		}
 	}
 	if err != nil {
 		// The previous crawl stays the reference: a site whose start
 		// page fails is not a site whose pages were all deleted.
 		j.outcome = schedule.Failed
-		m.Logger.Info("site check failed", LogSentinel, j.s.ID, LogURL, site.URL, LogError, err)
+		m.Logger.Info("site check failed", LogSentinel, j.s.ID, logURL(site.URL), LogError, err)
 		return
 	}
 	if c.failed > 0 {
 		// A page read but not stored has no version in this crawl: as the
 		// reference, it would hide the page's change from the next check.
 		j.outcome = schedule.Failed
-		m.Logger.Error("site check failed: pages read but not stored", LogSentinel, j.s.ID, LogURL, site.URL, "pages", c.failed)
+		m.Logger.Error("site check failed: pages read but not stored", LogSentinel, j.s.ID, logURL(site.URL), "pages", c.failed)
 		return
 	}
 	cur := c.record
@@ -387,7 +387,7 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	}
 	if prev == nil || !sameSiteQuery(prev.Snapshot.Query, cur.Snapshot.Query) {
 		m.pageWorks(ctx, j, ps, site.URL, now)
-		m.Logger.Info("site crawled: the reference of the next check", LogSentinel, j.s.ID, LogURL, site.URL, "pages", len(cur.Snapshot.Pages))
+		m.Logger.Info("site crawled: the reference of the next check", LogSentinel, j.s.ID, logURL(site.URL), "pages", len(cur.Snapshot.Pages))
 		return
 	}
 	records, err := m.compareSites(cctx, j, prev, cur, grant)
@@ -402,7 +402,7 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		// would be lost if this crawl became the reference.
 		j.rec.Site = nil
 		j.outcome = schedule.Failed
-		m.Logger.Error("compare site crawls", LogSentinel, j.s.ID, LogURL, site.URL, LogError, err)
+		m.Logger.Error("compare site crawls", LogSentinel, j.s.ID, logURL(site.URL), LogError, err)
 		return
 	}
 	if len(records) == 0 {
@@ -417,7 +417,7 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		j.outcome = schedule.Failed
 		msg := "the change of the site cannot be recorded: " + err.Error()
 		m.pageFailing(ctx, j, ps, site.URL, msg, now)
-		m.Logger.Error("site check failed: change not recorded", LogSentinel, j.s.ID, LogURL, site.URL, LogError, err)
+		m.Logger.Error("site check failed: change not recorded", LogSentinel, j.s.ID, logURL(site.URL), LogError, err)
 		return
 	}
 	m.pageWorks(ctx, j, ps, site.URL, now)
@@ -435,25 +435,25 @@ func (m *Monitor) startVersion(ctx context.Context, leaves map[string]leaf, cur 
 	start := cur.Snapshot.Pages[0].URL
 	if to = cur.Versions[start]; to != 0 {
 		if rid = m.knownResource(ctx, start); rid == 0 {
-			return 0, 0, fmt.Errorf("start page %s: version %d stored, and no resource found", start, to)
+			return 0, 0, fmt.Errorf("start page %s: version %d stored, and no resource found", vigil.RedactURL(start), to)
 		}
 		return rid, to, nil
 	}
 	l, ok := leaves[start]
 	if !ok {
-		return 0, 0, fmt.Errorf("start page %s: read, and no version stored", start)
+		return 0, 0, fmt.Errorf("start page %s: read, and no version stored", vigil.RedactURL(start))
 	}
 	if rid, err = m.resource(ctx, start); err != nil {
-		return 0, 0, fmt.Errorf("start page %s: %w", start, err)
+		return 0, 0, fmt.Errorf("start page %s: %w", vigil.RedactURL(start), err)
 	}
 	defer m.pages.lock(start)()
 	head, err := m.head(ctx, rid)
 	if err != nil {
-		return 0, 0, fmt.Errorf("start page %s: %w", start, err)
+		return 0, 0, fmt.Errorf("start page %s: %w", vigil.RedactURL(start), err)
 	}
 	v, err := m.putFailure(ctx, rid, start, head, l.status, l.why, now)
 	if err != nil {
-		return 0, 0, fmt.Errorf("start page %s: %w", start, err)
+		return 0, 0, fmt.Errorf("start page %s: %w", vigil.RedactURL(start), err)
 	}
 	return v.ResourceID, v.ID, nil
 }
@@ -464,13 +464,13 @@ func (m *Monitor) startVersion(ctx context.Context, leaves map[string]leaf, cur 
 func (m *Monitor) storeStartFailure(ctx context.Context, url string, snap *crawl.Snapshot, now time.Time) {
 	rid, err := m.resource(ctx, url)
 	if err != nil {
-		m.Logger.Error("store fetch error", LogURL, url, LogError, err)
+		m.Logger.Error("store fetch error", logURL(url), LogError, err)
 		return
 	}
 	defer m.pages.lock(url)()
 	head, err := m.head(ctx, rid)
 	if err != nil {
-		m.Logger.Error("store fetch error", LogURL, url, LogError, err)
+		m.Logger.Error("store fetch error", logURL(url), LogError, err)
 		return
 	}
 	status := 0
@@ -594,7 +594,7 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			m.Logger.Error("evaluate site page", LogSentinel, j.s.ID, LogURL, p.URL, LogError, err)
+			m.Logger.Error("evaluate site page", LogSentinel, j.s.ID, logURL(p.URL), LogError, err)
 			continue
 		}
 		if !ok {
@@ -673,7 +673,7 @@ func (m *Monitor) reportSite(ctx context.Context, j *job, rid, to int64, records
 		Summary: siteSummary(j.plan.site.URL, records), Records: data}
 	first := len(j.rec.Changes)
 	j.rec.Changes = append(j.rec.Changes, c)
-	m.Logger.Info("site change detected", LogSentinel, j.s.ID, LogURL, j.plan.site.URL, "summary", c.Summary)
+	m.Logger.Info("site change detected", LogSentinel, j.s.ID, logURL(j.plan.site.URL), "summary", c.Summary)
 	if j.plan.mode != spec.Immediate && j.plan.mode != spec.BestEffort {
 		return
 	}

@@ -80,11 +80,11 @@ func (c *crawler) crawl(ctx context.Context) error {
 		run = c.runGreedy
 	}
 	if err := run(ctx); err != nil {
-		return fmt.Errorf("crawl %s: %w", c.q.Start, err)
+		return fmt.Errorf("crawl %s: %w", vigil.RedactURL(c.q.Start), err)
 	}
 	c.resolveRedirects()
 	if err := c.snap.setImportance(); err != nil {
-		return fmt.Errorf("crawl %s: importance: %w", c.q.Start, err)
+		return fmt.Errorf("crawl %s: importance: %w", vigil.RedactURL(c.q.Start), err)
 	}
 	c.snap.Query = c.q
 	c.snap.Finished = time.Now().UTC()

@@ -234,7 +234,7 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool, 
 	if err == nil && res != nil && res.NotModified {
 		// The crawl sends no validators: a 304 says nothing of the
 		// page's content, and the page was not read.
-		err = fmt.Errorf("fetch %s: 304 Not Modified to a request without validators", asked)
+		err = fmt.Errorf("fetch %s: 304 Not Modified to a request without validators", vigil.RedactURL(asked))
 	}
 	p := &Page{URL: asked}
 	if res != nil {

@@ -248,10 +248,10 @@ func (s *Snapshot) validate(bodies bool) error {
 			return err
 		}
 		if urls[p.URL] {
-			return bad("page %d: url: %s is already page %d", i+1, p.URL, s.pageIndex(p.URL)+1)
+			return bad("page %d: url: %s is already page %d", i+1, vigil.RedactURL(p.URL), s.pageIndex(p.URL)+1)
 		}
 		if i > 0 && !sc.contains(p.URL) {
-			return bad("page %d: url: %s is out of the query's scope", i+1, p.URL)
+			return bad("page %d: url: %s is out of the query's scope", i+1, vigil.RedactURL(p.URL))
 		}
 		urls[p.URL] = true
 	}
@@ -260,7 +260,7 @@ func (s *Snapshot) validate(bodies bool) error {
 	for i, p := range s.Pages {
 		for j, l := range p.Links {
 			if !urls[l.Target] && !sc.contains(l.Target) {
-				return bad("page %d (%s): link %d: target: %s is out of the query's scope", i+1, p.URL, j+1, l.Target)
+				return bad("page %d (%s): link %d: target: %s is out of the query's scope", i+1, vigil.RedactURL(p.URL), j+1, vigil.RedactURL(l.Target))
 			}
 		}
 	}
@@ -274,26 +274,26 @@ func (s *Snapshot) validate(bodies bool) error {
 		}
 		switch {
 		case r.From == r.To:
-			return bad("redirect %d: from and to are both %s", i+1, r.From)
+			return bad("redirect %d: from and to are both %s", i+1, vigil.RedactURL(r.From))
 		case from[r.From]:
-			return bad("redirect %d: from: %s redirects twice", i+1, r.From)
+			return bad("redirect %d: from: %s redirects twice", i+1, vigil.RedactURL(r.From))
 		}
 		from[r.From] = true
 		startRedirected = startRedirected || r.From == s.Query.Start && r.To == s.Pages[0].URL
 	}
 	if s.Pages[0].URL != s.Query.Start && !startRedirected {
-		return bad("page 1 (%s): url: neither query.start %s nor where a redirect from it led", s.Pages[0].URL, s.Query.Start)
+		return bad("page 1 (%s): url: neither query.start %s nor where a redirect from it led", vigil.RedactURL(s.Pages[0].URL), vigil.RedactURL(s.Query.Start))
 	}
 	for i, site := range s.Sites {
 		origin, path, _, _ := splitURL(site.Origin)
 		switch {
 		case origin != site.Origin || path != "/" || checkCanonical(site.Origin+"/") != nil:
-			return bad("site %d: origin: %q is not a scheme, host and port", i+1, site.Origin)
+			return bad("site %d: origin: %q is not a scheme, host and port", i+1, vigil.RedactURL(site.Origin))
 		case site.Pages < 1 || site.Pages > len(s.Pages):
-			return bad("site %d (%s): pages: %d, want 1 to %d", i+1, site.Origin, site.Pages, len(s.Pages))
+			return bad("site %d (%s): pages: %d, want 1 to %d", i+1, vigil.RedactURL(site.Origin), site.Pages, len(s.Pages))
 		}
 		if err := validImportance(site.Importance); err != nil {
-			return bad("site %d (%s): importance: %v", i+1, site.Origin, err)
+			return bad("site %d (%s): importance: %v", i+1, vigil.RedactURL(site.Origin), err)
 		}
 	}
 	return nil
@@ -332,7 +332,7 @@ func (s *Snapshot) validateQuery() error {
 
 func (s *Snapshot) validatePage(i int, p *Page, bodies bool) error {
 	bad := func(field, format string, args ...any) error {
-		return vigil.Errorf(vigil.EINVALID, "snapshot: page %d (%s): %s: %s", i+1, p.URL, field, fmt.Sprintf(format, args...))
+		return vigil.Errorf(vigil.EINVALID, "snapshot: page %d (%s): %s: %s", i+1, vigil.RedactURL(p.URL), field, fmt.Sprintf(format, args...))
 	}
 	if err := checkCanonical(p.URL); err != nil {
 		return vigil.Errorf(vigil.EINVALID, "snapshot: page %d: url: %s", i+1, err)
@@ -415,7 +415,7 @@ func (s *Snapshot) validatePage(i int, p *Page, bodies bool) error {
 		case l.Target == p.URL:
 			return bad(fmt.Sprintf("link %d: target", j+1), "the page itself")
 		case seen[l]:
-			return bad(fmt.Sprintf("link %d", j+1), "(%s, %q) is there twice", l.Target, l.Label)
+			return bad(fmt.Sprintf("link %d", j+1), "(%s, %q) is there twice", vigil.RedactURL(l.Target), l.Label)
 		}
 		seen[l] = true
 	}
@@ -430,7 +430,7 @@ func checkCanonical(u string) error {
 		return errors.New(vigil.ErrorMessage(err))
 	}
 	if c != u {
-		return fmt.Errorf("%q is not in canonical form (%q)", u, c)
+		return fmt.Errorf("%q is not in canonical form (%q)", vigil.RedactURL(u), vigil.RedactURL(c))
 	}
 	return nil
 }

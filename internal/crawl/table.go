@@ -61,7 +61,7 @@ func (s *Snapshot) Table(by Identity) (*webtable.Table, error) {
 	linkIDs := map[[2]int]webtable.LinkID{}
 	for i, p := range s.Pages {
 		if i > 0 && parent[i] < 0 {
-			return nil, vigil.Errorf(vigil.EINVALID, "snapshot: page %d (%s): depth: %d, but no page at depth %d links to it", i+1, p.URL, p.Depth, p.Depth-1)
+			return nil, vigil.Errorf(vigil.EINVALID, "snapshot: page %d (%s): depth: %d, but no page at depth %d links to it", i+1, vigil.RedactURL(p.URL), p.Depth, p.Depth-1)
 		}
 		if p.Failed() {
 			continue
@@ -71,7 +71,7 @@ func (s *Snapshot) Table(by Identity) (*webtable.Table, error) {
 		case VersionLastModified:
 			date, err := time.Parse(time.RFC3339, p.Version)
 			if err != nil {
-				return nil, fmt.Errorf("snapshot: page %d (%s): version: %w", i+1, p.URL, err) // Validate checked it
+				return nil, fmt.Errorf("snapshot: page %d (%s): version: %w", i+1, vigil.RedactURL(p.URL), err) // Validate checked it
 			}
 			n.Modified = date
 		case "":

@@ -144,10 +144,10 @@ func ExtractTextLinks(doc *tree.Document, pageURL string) []*vigil.Link {
 // and no fetch can reach it.
 func canonicalLink(u *url.URL) (string, error) {
 	if err := spec.CheckHostName(u); err != nil {
-		return "", vigil.Errorf(vigil.EINVALID, "url %q: %v", u, err)
+		return "", vigil.Errorf(vigil.EINVALID, "url %q: %v", vigil.RedactURL(u.String()), err)
 	}
 	if err := spec.ASCIIHost(u); err != nil {
-		return "", vigil.Errorf(vigil.EINVALID, "url %q: %v", u, err)
+		return "", vigil.Errorf(vigil.EINVALID, "url %q: %v", vigil.RedactURL(u.String()), err)
 	}
 	return vigil.CanonicalURL(u.String())
 }

@@ -5,6 +5,8 @@ package notify
 import (
 	"fmt"
 	"net/http"
+
+	"github.com/vigil-web/vigil"
 )
 
 // Transport carries a delivery's requests through Base (net/http's default
@@ -44,9 +46,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther:
 		switch req.Method {
 		case http.MethodPost, http.MethodPut, http.MethodPatch:
-			where := resp.Header.Get("Location")
+			// Named with its password hidden, one that does not
+			// parse too.
+			where := vigil.RedactURL(resp.Header.Get("Location"))
 			if loc, err := resp.Location(); err == nil {
-				where = loc.Redacted()
+				where = vigil.RedactURL(loc.String())
 			}
 			resp.Body.Close()
 			return nil, fmt.Errorf("redirected by status %d, which would send the message as a GET without its body: give the URL it redirects to (%s)",

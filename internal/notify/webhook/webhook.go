@@ -109,11 +109,12 @@ func keepPost(client *http.Client) *http.Client {
 	return &c
 }
 
-// Notify implements vigil.Notifier.
+// Notify implements vigil.Notifier. Its errors name target with its
+// password hidden (vigil.RedactURL).
 func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) error {
 	u, err := url.Parse(target)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return vigil.Errorf(vigil.EINVALID, "webhook target %q is not an http(s) URL", target)
+		return vigil.Errorf(vigil.EINVALID, "webhook target %q is not an http(s) URL", vigil.RedactURL(target))
 	}
 	body, err := json.Marshal(m)
 	if err != nil {
@@ -121,7 +122,7 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
 	if err != nil {
-		return vigil.Errorf(vigil.EINVALID, "webhook target %q: %v", target, err)
+		return vigil.Errorf(vigil.EINVALID, "webhook target %q: %v", vigil.RedactURL(target), err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "Vigil-Webhook/1.0")
@@ -147,12 +148,12 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 	}
 	resp, err := keepPost(client).Do(req)
 	if err != nil {
-		return fmt.Errorf("webhook %s: %w", u.Redacted(), err)
+		return fmt.Errorf("webhook %s: %w", vigil.RedactURL(target), err)
 	}
 	defer resp.Body.Close()
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return fmt.Errorf("webhook %s: status %d", u.Redacted(), resp.StatusCode)
+		return fmt.Errorf("webhook %s: status %d", vigil.RedactURL(target), resp.StatusCode)
 	}
 	return nil
 }

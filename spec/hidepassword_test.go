@@ -1,6 +1,10 @@
 package spec
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"time"
+)
 
 // TestHidePassword holds hidePassword to the cases of vigil.RedactURL's
 // table test (redact_test.go at the root), whose rule it copies: the
@@ -32,5 +36,39 @@ func TestHidePassword(t *testing.T) {
 		if got := hidePassword(tc.in); got != tc.want {
 			t.Errorf("%s: hidePassword(%q) = %q, want %q", name, tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestContactErrorsHidePassword: a webhook's or a chat service's URL that
+// is refused is named with its password as xxxxx; a chat URL was quoted
+// as written.
+func TestContactErrorsHidePassword(t *testing.T) {
+	for _, tt := range []struct {
+		kind    ContactKind
+		address string
+	}{
+		{Webhook, "ftp://user:s3cret@a.example/"},
+		{Webhook, "http://user:s3cret@a.example:99999/"},
+		{Chat, "ntfyy://user:s3cret@a.example/topic"},
+		{Chat, "ntfy://user:s3cret@a.example:x/topic"},
+	} {
+		err := ValidateContact(tt.kind, tt.address)
+		if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "user:xxxxx@") {
+			t.Errorf("ValidateContact(%s): %v; want an error naming it with its password hidden", tt.address, err)
+		}
+	}
+}
+
+// TestDuplicateContactHidesPassword: a webhook given twice is reported
+// with its password as xxxxx; it was named as written.
+func TestDuplicateContactHidesPassword(t *testing.T) {
+	src := "Create Sentinel y Using http://a.example/\nNotify By webhook https://user:s3cret@h.example/x, webhook https://user:s3cret@h.example/x"
+	s, err := ParseSentinel("", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = NewChecker(time.Now()).Check(s)
+	if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "duplicate contact https://user:xxxxx@h.example/x") {
+		t.Errorf("Check: %v; want the duplicate named with its password hidden", err)
 	}
 }

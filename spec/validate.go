@@ -873,7 +873,7 @@ func (v *validator) notify(n *NotifyClause) {
 		}
 		k := c.Kind.String() + " " + strings.ToLower(c.Address)
 		if seen[k] {
-			v.report(c, c.Address, "duplicate contact "+c.Address)
+			v.report(c, c.Address, "duplicate contact "+hidePassword(c.Address))
 		}
 		seen[k] = true
 		if why, ok := v.unavailable[c.Kind]; ok && v.warn != nil {
@@ -924,10 +924,10 @@ func validateContact(kind ContactKind, address string, strict bool) error {
 	case Chat:
 		scheme, rest, ok := strings.Cut(address, "://")
 		if !ok || !IsChatScheme(strings.ToLower(scheme)) {
-			return fmt.Errorf("invalid chat URL %s: want slack://, discord://, telegram://, ntfy://, gotify:// or mattermost://", quote(address))
+			return fmt.Errorf("invalid chat URL %s: want slack://, discord://, telegram://, ntfy://, gotify:// or mattermost://", quote(hidePassword(address)))
 		}
 		if _, err := url.Parse(address); err != nil || strings.Trim(rest, "/") == "" {
-			return fmt.Errorf("invalid %s URL %s", strings.ToLower(scheme), quote(address))
+			return fmt.Errorf("invalid %s URL %s", strings.ToLower(scheme), quote(hidePassword(address)))
 		}
 	case Fax, PDA:
 		return fmt.Errorf("notification by %s is not supported: use email, webhook or a chat URL", kind)

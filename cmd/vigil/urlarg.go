@@ -24,7 +24,7 @@ func urlArg(raw string) (string, error) {
 		return "", err
 	}
 	if !strings.Contains(raw, "://") {
-		return "", vigil.Errorf(vigil.EINVALID, "url %q: scheme must be http or https", raw)
+		return "", vigil.Errorf(vigil.EINVALID, "url %q: scheme must be http or https", vigil.RedactURL(raw))
 	}
 	return u, nil
 }

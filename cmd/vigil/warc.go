@@ -157,7 +157,7 @@ func (ex *warcExporter) resource(ctx context.Context, r *vigil.Resource, since t
 				continue
 			}
 			if err := ex.version(ctx, r, v, prev, prevID); err != nil {
-				return fmt.Errorf("%s version %d: %w", r.URL, v.Seq, err)
+				return fmt.Errorf("%s version %d: %w", vigil.RedactURL(r.URL), v.Seq, err)
 			}
 			if prev == nil || prev.ContentHash != v.ContentHash {
 				prev, prevID = v, responseID(r, v)

@@ -69,3 +69,13 @@ func TestCanonicalURLErrorsHidePassword(t *testing.T) {
 		})
 	}
 }
+
+// TestResourceValidateHidesPassword: a resource whose URL is not
+// canonical is named with its password hidden.
+func TestResourceValidateHidesPassword(t *testing.T) {
+	r := &vigil.Resource{URL: "HTTP://user:s3cret@a.example/", Host: "a.example"}
+	err := r.Validate()
+	if vigil.ErrorCode(err) != vigil.EINVALID || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "user:xxxxx@") {
+		t.Errorf("Validate: %v; want EINVALID naming the URL with its password hidden", err)
+	}
+}

@@ -24,7 +24,7 @@ func (r *Resource) Validate() error {
 		return err
 	}
 	if c != r.URL {
-		return Errorf(EINVALID, "resource url %q is not canonical (want %q)", r.URL, c)
+		return Errorf(EINVALID, "resource url %q is not canonical (want %q)", RedactURL(r.URL), RedactURL(c))
 	}
 	if r.Host == "" || !strings.Contains(r.URL, r.Host) {
 		return Errorf(EINVALID, "resource host %q does not match its url", r.Host)

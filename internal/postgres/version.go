@@ -244,7 +244,7 @@ func (db *DB) LatestVersionByURL(ctx context.Context, rawURL string) (*vigil.Res
 		return r, nil, err
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("newest version of %s: %w", u, err)
+		return nil, nil, fmt.Errorf("newest version of %s: %w", vigil.RedactURL(u), err)
 	}
 	v.FetchDuration = time.Duration(dur)
 	return r, v, nil

@@ -16,7 +16,8 @@ import "strings"
 // the last "@" before the first "/", "?" or "#" after it, as url.Parse
 // reads it; a password holding an unescaped "/", which url.Parse cannot
 // read either, is cut there and may show in part. A user name alone is
-// kept, as url.URL.Redacted keeps it.
+// kept, as url.URL.Redacted keeps it. A mailto: URL is kept whole: what
+// stands before its "@" is an address's local part, no password.
 //
 // spec, a library that may not import the domain, has its own copy of
 // this rule for its errors (spec.NormalizeURL, webhook URLs); the domain
@@ -28,6 +29,8 @@ func RedactURL(raw string) string {
 		start = i + len("://")
 	} else if strings.HasPrefix(raw, "//") {
 		start = len("//")
+	} else if len(raw) >= len("mailto:") && strings.EqualFold(raw[:len("mailto:")], "mailto:") {
+		return raw // an address, no password: "mailto:a@example.com"
 	}
 	end := len(raw)
 	if i := strings.IndexAny(raw[start:], "/?#"); i >= 0 {

@@ -315,16 +315,18 @@ func normalizeURL(raw string, strict bool) (string, error) {
 // message: the rest is kept as written, so that the user knows the URL.
 // The user information is what stands between the "://" (or a leading
 // "//", or the start of raw) and the last "@" before the first "/", "?"
-// or "#" after it. It is the rule of vigil.RedactURL, which the domain
-// and the adapters call: a library may not import the domain, nor the
-// domain a library, so each keeps its copy, both tested on the table of
-// testdata/redacturl.json at the root.
+// or "#" after it; a mailto: URL is kept whole. It is the rule of
+// vigil.RedactURL, which the domain and the adapters call: a library may
+// not import the domain, nor the domain a library, so each keeps its
+// copy, both tested on the table of testdata/redacturl.json at the root.
 func hidePassword(raw string) string {
 	start := 0
 	if i := strings.Index(raw, "://"); i >= 0 {
 		start = i + len("://")
 	} else if strings.HasPrefix(raw, "//") {
 		start = len("//")
+	} else if len(raw) >= len("mailto:") && strings.EqualFold(raw[:len("mailto:")], "mailto:") {
+		return raw // an address, no password: "mailto:a@example.com"
 	}
 	end := len(raw)
 	if i := strings.IndexAny(raw[start:], "/?#"); i >= 0 {

@@ -1,6 +1,9 @@
 package vigil
 
-import "strings"
+import (
+	"net/url"
+	"strings"
+)
 
 // RedactURL returns raw, a URL as a user or a page wrote it, for a message
 // or a log: the password of its user information, if it has one, is
@@ -14,8 +17,11 @@ import "strings"
 // raw need not parse: the user information is what stands between the
 // "://" (or a leading "//", or the start of raw when it has neither) and
 // the last "@" before the first "/", "?" or "#" after it, as url.Parse
-// reads it; a password holding an unescaped "/", which url.Parse cannot
-// read either, is cut there and may show in part. A user name alone is
+// reads it. A password holding an unescaped "/", "?" or "#" ends the host
+// there and url.Parse fails: then the user information runs to the last
+// "@" before the first "/", "?" or "#" after the first "@", and is hidden
+// too (only a password whose part before that character is all digits,
+// which url.Parse reads as a port, still shows). A user name alone is
 // kept, as url.URL.Redacted keeps it. A mailto: URL is kept whole: what
 // stands before its "@" is an address's local part, no password.
 //
@@ -38,7 +44,23 @@ func RedactURL(raw string) string {
 	}
 	at := strings.LastIndexByte(raw[start:end], '@')
 	if at < 0 {
-		return raw
+		// "http://user:pa/ss@host/": a password holding an unescaped
+		// "/", "?" or "#" ends the host at it, with a port that is not
+		// digits, and url.Parse fails. The user information then runs
+		// to the last "@" before the first "/", "?" or "#" after the
+		// first "@".
+		first := strings.IndexByte(raw[start:], '@')
+		if first < 0 {
+			return raw
+		}
+		if _, err := url.Parse(strings.TrimSpace(raw)); err == nil {
+			return raw // "http://a.example:8080/@user": an "@" in the path
+		}
+		end = len(raw)
+		if i := strings.IndexAny(raw[start+first:], "/?#"); i >= 0 {
+			end = start + first + i
+		}
+		at = strings.LastIndexByte(raw[start:end], '@')
 	}
 	colon := strings.IndexByte(raw[start:start+at], ':')
 	if colon < 0 {

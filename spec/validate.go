@@ -315,7 +315,9 @@ func normalizeURL(raw string, strict bool) (string, error) {
 // message: the rest is kept as written, so that the user knows the URL.
 // The user information is what stands between the "://" (or a leading
 // "//", or the start of raw) and the last "@" before the first "/", "?"
-// or "#" after it; a mailto: URL is kept whole. It is the rule of
+// or "#" after it, or, if url.Parse fails (a password holding an
+// unescaped "/", "?" or "#"), the last "@" before the first "/", "?" or
+// "#" after the first "@"; a mailto: URL is kept whole. It is the rule of
 // vigil.RedactURL, which the domain and the adapters call: a library may
 // not import the domain, nor the domain a library, so each keeps its
 // copy, both tested on the table of testdata/redacturl.json at the root.
@@ -334,7 +336,23 @@ func hidePassword(raw string) string {
 	}
 	at := strings.LastIndexByte(raw[start:end], '@')
 	if at < 0 {
-		return raw
+		// "http://user:pa/ss@host/": a password holding an unescaped
+		// "/", "?" or "#" ends the host at it, with a port that is not
+		// digits, and url.Parse fails. The user information then runs
+		// to the last "@" before the first "/", "?" or "#" after the
+		// first "@".
+		first := strings.IndexByte(raw[start:], '@')
+		if first < 0 {
+			return raw
+		}
+		if _, err := url.Parse(strings.TrimSpace(raw)); err == nil {
+			return raw // "http://a.example:8080/@user": an "@" in the path
+		}
+		end = len(raw)
+		if i := strings.IndexAny(raw[start+first:], "/?#"); i >= 0 {
+			end = start + first + i
+		}
+		at = strings.LastIndexByte(raw[start:end], '@')
 	}
 	colon := strings.IndexByte(raw[start:start+at], ':')
 	if colon < 0 {

@@ -62,3 +62,25 @@ func TestDuplicateContactHidesPassword(t *testing.T) {
 		t.Errorf("Check: %v; want the duplicate named with its password hidden", err)
 	}
 }
+
+// TestUnparsedURLErrorsHidePassword: a page's or a webhook's URL that
+// does not parse for its password (a "/", "#" or "%" in it unescaped) is
+// refused without url.Parse's detail, which quoted the password up to
+// that character (`invalid port ":s3" after host`).
+func TestUnparsedURLErrorsHidePassword(t *testing.T) {
+	for _, in := range []string{
+		"https://user:s3#cret@a.example/",
+		"http://user:s3/cret@a.example/x",
+		"http://user:s3?cret@a.example/",
+		"http://user:s3%zzcret@a.example/",
+	} {
+		_, err := NormalizeURL(in)
+		if err == nil || strings.Contains(err.Error(), "s3") || !strings.Contains(err.Error(), "user:xxxxx@") {
+			t.Errorf("NormalizeURL(%s): %v; want an error naming it with its password hidden", in, err)
+		}
+		err = ValidateContact(Webhook, in)
+		if err == nil || strings.Contains(err.Error(), "s3") || !strings.Contains(err.Error(), "user:xxxxx@") {
+			t.Errorf("ValidateContact(%s): %v; want an error naming it with its password hidden", in, err)
+		}
+	}
+}

@@ -273,6 +273,11 @@ func normalizeURL(raw string, strict bool) (string, error) {
 	}
 	u, err := url.Parse(s)
 	if err != nil {
+		if shown != raw {
+			// url.Parse's detail may quote the password, cut at
+			// a "/", "?" or "#" in it (`invalid port ":pa"`).
+			return "", fmt.Errorf("invalid URL %s: it does not parse (a password must be percent-encoded)", quote(shown))
+		}
 		return "", fmt.Errorf("invalid URL %s: %v", quote(shown), unwrapURLError(err))
 	}
 	if err := checkPort(u); err != nil && strict {

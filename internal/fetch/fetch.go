@@ -252,8 +252,13 @@ func checkScheme(u *url.URL) error {
 func (c *Client) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.FetchResult, error) {
 	u, err := url.Parse(req.URL)
 	if err != nil {
-		// url.Error quotes the URL as given: its password too.
-		return nil, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), hideCredentials(err))
+		if shown := vigil.RedactURL(req.URL); shown != req.URL {
+			// url.Error quotes the URL as given, and its detail
+			// the password cut at a "/", "?" or "#" in it
+			// (`invalid port ":pa"`): neither is shown.
+			return nil, fmt.Errorf("fetch %s: the URL does not parse", shown)
+		}
+		return nil, fmt.Errorf("fetch %s: %w", req.URL, hideCredentials(err))
 	}
 	if err := checkScheme(u); err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), err)

@@ -15,7 +15,7 @@ import (
 // (sent, as asked: only a redirect's are refused) that fails names it
 // with its password as xxxxx (vigil.RedactURL) whatever failed: an error
 // status, robots.txt, a redirect, a scheme, a host, a server that is
-// down, rendering. The errors, which the monitor stores in a version and
+// down, rendering, a URL that does not parse for its password. The errors, which the monitor stores in a version and
 // logs, quoted the URL asked as given. The result's URL is the page's, as
 // it was asked.
 func TestAskedURLErrorsHidePassword(t *testing.T) {
@@ -48,6 +48,9 @@ func TestAskedURLErrorsHidePassword(t *testing.T) {
 		{"scheme", vigil.FetchRequest{URL: "ftp://user:s3cret@a.example/"}, ErrUnsupported, false},
 		{"host", vigil.FetchRequest{URL: "http://user:s3cret@a..example/"}, nil, false},
 		{"does not parse", vigil.FetchRequest{URL: "http://user:s3cret@a.example:x/"}, nil, false},
+		{"slash in password", vigil.FetchRequest{URL: "http://user:s3/cret@a.example/x"}, nil, false},
+		{"hash in password", vigil.FetchRequest{URL: "https://user:s3#cret@a.example/"}, nil, false},
+		{"bad escape in password", vigil.FetchRequest{URL: "http://user:s3%zzcret@a.example/"}, nil, false},
 		{"server down", vigil.FetchRequest{URL: with(down.URL, "/x")}, nil, false},
 		{"render", vigil.FetchRequest{URL: with(srv.URL, "/fail"), Render: true}, ErrUnsupported, false},
 	} {
@@ -56,7 +59,9 @@ func TestAskedURLErrorsHidePassword(t *testing.T) {
 			t.Errorf("%s: %v, want %v", tt.name, err, tt.err)
 			continue
 		}
-		if strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "user:xxxxx@") {
+		// "s3": url.Parse's own error quotes a password cut at a "/",
+		// a "#" or an escape that does not decode.
+		if strings.Contains(err.Error(), "s3") || !strings.Contains(err.Error(), "user:xxxxx@") {
 			t.Errorf("%s: %v, want the URL named with its password hidden", tt.name, err)
 		}
 		if tt.result && (res == nil || !strings.Contains(res.URL, "user:s3cret@")) {

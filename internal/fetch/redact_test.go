@@ -69,3 +69,31 @@ func TestAskedURLErrorsHidePassword(t *testing.T) {
 		}
 	}
 }
+
+// TestBadLocationHidesPassword: a redirect to a Location that does not
+// parse for the password it holds (a "/" or "#" in it unescaped, a port
+// that is not digits) fails naming it without its credentials, and
+// without url.Parse's detail, which quoted the password up to that
+// character: the error goes to the log and the failed version.
+func TestBadLocationHidesPassword(t *testing.T) {
+	for _, loc := range []string{
+		"http://user:s3/cret@a.example/",
+		"http://user:s3#cret@a.example/",
+		"http://user:s3?cret@a.example/",
+		"http://user:s3cret@a.example:x/",
+	} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/robots.txt" {
+				http.NotFound(w, r)
+				return
+			}
+			w.Header().Set("Location", loc)
+			w.WriteHeader(http.StatusFound)
+		}))
+		_, err := testClient(Options{}).Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + "/moved"})
+		srv.Close()
+		if err == nil || strings.Contains(err.Error(), "s3") || !strings.Contains(err.Error(), "a.example") {
+			t.Errorf("redirect to %s: %v; want an error naming a.example, no password", loc, err)
+		}
+	}
+}

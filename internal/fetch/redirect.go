@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -172,10 +173,12 @@ func withoutCredentials(u *url.URL) *url.URL {
 // that errors.Is still finds ErrUnsupported or a timeout in it): net/http
 // quotes a Location header that does not parse ("failed to parse Location
 // header "http://user:pass@host:x/""), or that its CheckRedirect refused,
-// which would go to the log as it is.
+// which would go to the log as it is. A Location that does not parse for
+// a password holding an unescaped "/", "?" or "#" is quoted without
+// url.Parse's detail, which quoted the password up to that character.
 func hideCredentials(err error) error {
 	msg := err.Error()
-	if clean := stripCredentials(msg); clean != msg {
+	if clean := stripCredentials(badLocation(msg)); clean != msg {
 		return &credentialsHidden{text: clean, err: err}
 	}
 	return err
@@ -190,6 +193,36 @@ type credentialsHidden struct {
 
 func (e *credentialsHidden) Error() string { return e.text }
 func (e *credentialsHidden) Unwrap() error { return e.err }
+
+// locationPrefix begins net/http's error for a Location that does not
+// parse: `failed to parse Location header "LOC": DETAIL`.
+const locationPrefix = "failed to parse Location header "
+
+// badLocation returns s, a text that may hold net/http's error for a
+// Location that does not parse, with that Location's password hidden
+// (vigil.RedactURL) and, if it had one, the detail after it cut: it is
+// url.Parse's, which quotes the password up to a "/", "?" or "#" in it
+// ("parse "http://user:pa": invalid port ":pa" after host").
+func badLocation(s string) string {
+	i := strings.Index(s, locationPrefix)
+	if i < 0 {
+		return s
+	}
+	rest := s[i+len(locationPrefix):]
+	quoted, err := strconv.QuotedPrefix(rest)
+	if err != nil {
+		return s
+	}
+	loc, err := strconv.Unquote(quoted)
+	if err != nil {
+		return s
+	}
+	shown := vigil.RedactURL(loc)
+	if shown == loc {
+		return s
+	}
+	return s[:i] + locationPrefix + strconv.Quote(shown) + ": it does not parse"
+}
 
 // stripCredentials cuts out of s, a text that may quote URLs which do not
 // parse, whatever stands between a "://", or the `"//` of a quoted

@@ -20,6 +20,8 @@ import (
 //   - The redirects that repeat the request with its body (307, 308) are
 //     followed, without the Referer Go's client adds: it holds the URL the
 //     request was sent to, whose path or query often carries a secret.
+//   - A redirect to a Location that does not parse fails naming it with
+//     its password hidden (vigil.RedactURL).
 //
 // It is a transport rather than a client's CheckRedirect so that it can be
 // put under the clients a library builds for itself.
@@ -57,5 +59,26 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 				resp.StatusCode, where)
 		}
 	}
+	if isRedirect(resp.StatusCode) && resp.Header.Get("Location") != "" {
+		if _, err := resp.Location(); err != nil {
+			// Go's client would quote it as given, and url.Parse's
+			// detail the head of a password cut at a "/", "?" or
+			// "#" in it (`invalid port ":pa"`).
+			resp.Body.Close()
+			return nil, fmt.Errorf("redirected by status %d to a Location that does not parse (%s)",
+				resp.StatusCode, vigil.RedactURL(resp.Header.Get("Location")))
+		}
+	}
 	return resp, nil
+}
+
+// isRedirect reports whether Go's client follows a response of status
+// code to its Location.
+func isRedirect(code int) bool {
+	switch code {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
+		http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		return true
+	}
+	return false
 }

@@ -83,3 +83,28 @@ func TestTransport(t *testing.T) {
 		}
 	}
 }
+
+// TestTransportBadLocationHidesPassword: a redirect, one that keeps the
+// body too, to a Location that does not parse for the password it holds
+// (a "/", "?" or "#" in it unescaped) fails naming it with the password
+// hidden; net/http's own error quoted it whole, and url.Parse's detail
+// its head (`invalid port ":s3" after host`).
+func TestTransportBadLocationHidesPassword(t *testing.T) {
+	for _, code := range []int{http.StatusFound, http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
+		for _, loc := range []string{"http://user:s3#cret@a.example/", "http://user:s3/cret@a.example/x", "http://user:s3?cret@a.example/"} {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Location", loc)
+				w.WriteHeader(code)
+			}))
+			client := &http.Client{Transport: &Transport{}}
+			resp, err := client.Post(srv.URL+"/hook", "text/plain", strings.NewReader("message"))
+			srv.Close()
+			if err == nil {
+				resp.Body.Close()
+			}
+			if err == nil || strings.Contains(err.Error(), "s3") || !strings.Contains(err.Error(), "user:xxxxx@a.example") {
+				t.Errorf("%d to %s: %v; want an error naming it with its password hidden", code, loc, err)
+			}
+		}
+	}
+}

@@ -11,8 +11,10 @@ import (
 // written, so that the reader still knows the URL. A URL may carry a
 // password (https://user:secret@host/), and errors that name a URL go to
 // logs, to the versions the API and the dashboard show, and to
-// notifications: every error, log record or page of the domain and the
-// adapters that names a URL names it through RedactURL.
+// notifications: every error or log record of the domain and the
+// adapters that names a URL names it through RedactURL. What is stored
+// and fetched, and a resource's own URL on the dashboard (a link to it),
+// is the URL as given: never pass those through it.
 //
 // raw need not parse: the user information is what stands between the
 // "://" (or a leading "//", or the start of raw when it has neither) and

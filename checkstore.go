@@ -43,6 +43,38 @@ type CheckRecord struct {
 	// the sentinel no longer watches a site, and a crawl made before must
 	// not be what a check compares with once it watches one again.
 	DropSite bool
+	// Importance is the importance the check estimated for each page it
+	// read: each resource's Importance is set (a resource deleted
+	// meanwhile is skipped), and the sentinel's becomes the largest of
+	// them. None keeps the sentinel's.
+	Importance []PageImportance
+}
+
+// PageImportance is the importance a check estimated for one page: its
+// share, from 0 to 1, of the importance of the pages the monitor watches.
+type PageImportance struct {
+	ResourceID int64
+	Importance float64
+}
+
+// Validate returns an EINVALID error naming the first bad field.
+func (p PageImportance) Validate() error {
+	if p.ResourceID <= 0 {
+		return Errorf(EINVALID, "page importance resourceId required")
+	}
+	if !(p.Importance >= 0 && p.Importance <= 1) {
+		return Errorf(EINVALID, "page importance %v of resource %d is not from 0 to 1", p.Importance, p.ResourceID)
+	}
+	return nil
+}
+
+// MaxImportance returns the largest importance of pages, 0 if none.
+func MaxImportance(pages []PageImportance) float64 {
+	m := 0.0
+	for _, p := range pages {
+		m = max(m, p.Importance)
+	}
+	return m
 }
 
 // CheckStore keeps the monitor's per-sentinel run-time state and records

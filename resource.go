@@ -12,6 +12,11 @@ type Resource struct {
 	URL       string    `json:"url"`  // canonical form
 	Host      string    `json:"host"` // lower-case host of URL, without port
 	CreatedAt time.Time `json:"createdAt"`
+	// Importance is the page's share of the importance of the pages the
+	// monitor watches, from 0 to 1: the on-line OPIC estimate (package
+	// opic) its last check stored, 0 if none did. The monitor sets it
+	// through CheckRecord.Importance.
+	Importance float64 `json:"importance"`
 }
 
 // Validate returns an EINVALID error naming the first bad field.

@@ -35,6 +35,47 @@ type Sentinel struct {
 	// sentinels' feeds alone. A new sentinel starts at 0; only
 	// SentinelStore.RotateSentinelFeed changes it.
 	FeedGeneration int64 `json:"feedGeneration"`
+	// Importance is the largest Resource.Importance of the pages the
+	// sentinel's last check read (0 before one did): with how late it
+	// is, it orders the claims of due sentinels (ClaimPriority). Only
+	// CheckStore.RecordChecks changes it.
+	Importance float64 `json:"importance"`
+}
+
+// ImportanceLead is how much earlier than its NextCheck a sentinel of
+// importance 1 is claimed, ahead of sentinels due at the same time: a
+// sentinel of importance i is claimed as if it fell due i·ImportanceLead
+// earlier (ClaimPriority).
+const ImportanceLead = 24 * time.Hour
+
+// ClaimPriority returns the priority of a due sentinel at now, the order
+// in which SentinelStore.ClaimDueSentinels hands due sentinels out when
+// more are due than are claimed (highest first, then lowest id):
+//
+//	priority = (now − NextCheck) + Importance · ImportanceLead
+//
+// It is the refresh order of Cobéna's thesis §8.3.2 (θ = importance ×
+// staleness × change rate; notes/001b §3.3), made additive so that
+// nothing starves:
+//
+//   - staleness is how late the sentinel is, now − NextCheck: its priority
+//     grows by one second every second it waits, whatever its importance;
+//   - importance is the page's on-line OPIC estimate (Sentinel.Importance,
+//     a share from 0 to 1 of the watched pages'), worth at most
+//     ImportanceLead: a sentinel overdue by more than ImportanceLead comes
+//     before a sentinel just due, however important; in general, a
+//     sentinel late by L comes before one of importance higher by d and
+//     late by L' once L − L' > d · ImportanceLead;
+//   - the change rate acts through NextCheck: the schedule
+//     (internal/schedule) sets the interval of an adaptive sentinel to
+//     TargetRatio/λ̂, so a page that changes often falls due sooner. The
+//     estimate λ̂ is in the sentinel's opaque run-time state, not a column
+//     a store could order by.
+//
+// The order does not depend on now: it is that of NextCheck −
+// Importance·ImportanceLead, so both stores sort on their columns.
+func ClaimPriority(s *Sentinel, now time.Time) time.Duration {
+	return now.Sub(s.NextCheck) + time.Duration(s.Importance*float64(ImportanceLead))
 }
 
 // Validate returns an EINVALID error naming the first bad field.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -62,15 +63,20 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 		if err := lockSentinels(ctx, tx, recs); err != nil {
 			return err
 		}
+		pages := map[int64]float64{} // the importance of each page read, by resource
 		for _, r := range recs {
-			res, err := tx.ExecContext(ctx, q(`UPDATE sentinels SET last_check = ?,
+			res, err := tx.ExecContext(ctx, q(`UPDATE sentinels SET last_check = ?, importance = CASE WHEN ? THEN ? ELSE importance END,
 				next_check = CASE WHEN ? AND next_check <> ? AND next_check < ? THEN next_check ELSE ? END WHERE id = ?`),
-				tv(r.CheckedAt), !r.Leased.IsZero(), tv(r.Leased), tv(r.NextCheck), tv(r.NextCheck), r.SentinelID)
+				tv(r.CheckedAt), len(r.Importance) > 0, vigil.MaxImportance(r.Importance),
+				!r.Leased.IsZero(), tv(r.Leased), tv(r.NextCheck), tv(r.NextCheck), r.SentinelID)
 			if err != nil {
 				return err
 			}
 			if n, _ := res.RowsAffected(); n == 0 {
 				continue // deleted meanwhile
+			}
+			for _, p := range r.Importance {
+				pages[p.ResourceID] = p.Importance
 			}
 			if r.State != nil {
 				if _, err := tx.ExecContext(ctx, q(`INSERT INTO sentinel_states (sentinel_id, state, updated_at) VALUES (?, ?, ?)
@@ -127,8 +133,19 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 				}
 			}
 		}
-		return nil
+		return writeImportance(ctx, tx, pages)
 	})
+}
+
+// writeImportance sets the importance of the resources of pages, in id
+// order (resources deleted meanwhile are skipped).
+func writeImportance(ctx context.Context, tx *sql.Tx, pages map[int64]float64) error {
+	for _, id := range slices.Sorted(maps.Keys(pages)) {
+		if _, err := tx.ExecContext(ctx, q("UPDATE resources SET importance = ? WHERE id = ?"), pages[id], id); err != nil {
+			return fmt.Errorf("store the importance of resource %d: %w", id, err)
+		}
+	}
+	return nil
 }
 
 // lockSentinels locks the rows of the sentinels that recs write (their
@@ -175,6 +192,11 @@ func validateCheck(r *vigil.CheckRecord) error {
 	}
 	for _, c := range r.Changes {
 		if err := c.Validate(); err != nil {
+			return err
+		}
+	}
+	for _, p := range r.Importance {
+		if err := p.Validate(); err != nil {
 			return err
 		}
 	}

@@ -10,11 +10,11 @@ import (
 	"github.com/vigil-web/vigil/spec"
 )
 
-const resourceColumns = "id, url, host, created_at"
+const resourceColumns = "id, url, host, created_at, importance"
 
 func scanResource(row interface{ Scan(...any) error }) (*vigil.Resource, error) {
 	r := &vigil.Resource{}
-	err := row.Scan(&r.ID, &r.URL, &r.Host, ts{&r.CreatedAt})
+	err := row.Scan(&r.ID, &r.URL, &r.Host, ts{&r.CreatedAt}, &r.Importance)
 	return r, err
 }
 

@@ -4,6 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -57,15 +60,20 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 		}
 	}
 	return db.update(ctx, func(tx execer) error {
+		pages := map[int64]float64{} // the importance of each page read, by resource
 		for _, r := range recs {
-			res, err := tx.ExecContext(ctx, `UPDATE sentinels SET last_check = ?,
+			res, err := tx.ExecContext(ctx, `UPDATE sentinels SET last_check = ?, importance = CASE WHEN ? THEN ? ELSE importance END,
 				next_check = CASE WHEN ? AND next_check <> ? AND next_check < ? THEN next_check ELSE ? END WHERE id = ?`,
-				tv(r.CheckedAt), !r.Leased.IsZero(), tv(r.Leased), tv(r.NextCheck), tv(r.NextCheck), r.SentinelID)
+				tv(r.CheckedAt), len(r.Importance) > 0, vigil.MaxImportance(r.Importance),
+				!r.Leased.IsZero(), tv(r.Leased), tv(r.NextCheck), tv(r.NextCheck), r.SentinelID)
 			if err != nil {
 				return err
 			}
 			if n, _ := res.RowsAffected(); n == 0 {
 				continue // deleted meanwhile
+			}
+			for _, p := range r.Importance {
+				pages[p.ResourceID] = p.Importance
 			}
 			if r.State != nil {
 				if _, err := tx.ExecContext(ctx, `INSERT INTO sentinel_states (sentinel_id, state, updated_at) VALUES (?, ?, ?)
@@ -122,8 +130,19 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 				}
 			}
 		}
-		return nil
+		return writeImportance(ctx, tx, pages)
 	})
+}
+
+// writeImportance sets the importance of the resources of pages, in id
+// order (resources deleted meanwhile are skipped).
+func writeImportance(ctx context.Context, tx execer, pages map[int64]float64) error {
+	for _, id := range slices.Sorted(maps.Keys(pages)) {
+		if _, err := tx.ExecContext(ctx, "UPDATE resources SET importance = ? WHERE id = ?", pages[id], id); err != nil {
+			return fmt.Errorf("store the importance of resource %d: %w", id, err)
+		}
+	}
+	return nil
 }
 
 func validateCheck(r *vigil.CheckRecord) error {
@@ -135,6 +154,11 @@ func validateCheck(r *vigil.CheckRecord) error {
 	}
 	for _, c := range r.Changes {
 		if err := c.Validate(); err != nil {
+			return err
+		}
+	}
+	for _, p := range r.Importance {
+		if err := p.Validate(); err != nil {
 			return err
 		}
 	}

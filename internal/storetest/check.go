@@ -21,6 +21,8 @@ type CheckOpener func(t *testing.T) interface {
 func RunCheckStore(t *testing.T, open CheckOpener) {
 	t.Run("RecordChecks", func(t *testing.T) { testRecordChecks(t, open(t)) })
 	t.Run("SiteSnapshot", func(t *testing.T) { testSiteSnapshot(t, open(t)) })
+	t.Run("Importance", func(t *testing.T) { testImportance(t, open(t)) })
+	t.Run("ClaimPriority", func(t *testing.T) { testClaimPriority(t, open(t)) })
 }
 
 // testSiteSnapshot: a check record's site snapshot is kept per sentinel,

@@ -1,0 +1,158 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+// testImportance: a check record's page importances are stored on their
+// resources, and the largest on the sentinel; a record without any keeps
+// the sentinel's; a resource deleted meanwhile is skipped (its importance
+// still counts for the sentinel, whose check read it); an importance
+// out of 0 to 1 is refused, writing nothing.
+func testImportance(t *testing.T, s interface {
+	vigil.Store
+	vigil.CheckStore
+}) {
+	ctx := context.Background()
+	u := newUser(t, s, "ada@example.com")
+	sn := &vigil.Sentinel{OwnerID: u.ID, Name: "s", Source: "x", Status: vigil.SentinelActive, NextCheck: t0}
+	must(t, s.CreateSentinel(ctx, sn))
+	a, err := s.EnsureResource(ctx, "http://example.com/a")
+	must(t, err)
+	b, err := s.EnsureResource(ctx, "http://example.com/b")
+	must(t, err)
+	gone, err := s.EnsureResource(ctx, "http://example.com/gone")
+	must(t, err)
+	must(t, s.DeleteResource(ctx, gone.ID))
+	if a.Importance != 0 || sn.Importance != 0 {
+		t.Fatalf("new resource importance %v, new sentinel's %v; want 0", a.Importance, sn.Importance)
+	}
+	wantImportance := func(step string, ra, rb, sen float64) {
+		t.Helper()
+		for _, w := range []struct {
+			id   int64
+			want float64
+		}{{a.ID, ra}, {b.ID, rb}} {
+			r, err := s.FindResourceByID(ctx, w.id)
+			must(t, err)
+			if r.Importance != w.want {
+				t.Errorf("%s: resource %s importance %v, want %v", step, r.URL, r.Importance, w.want)
+			}
+			list, _, err := s.FindResources(ctx, vigil.ResourceFilter{ID: &w.id})
+			must(t, err)
+			if len(list) != 1 || list[0].Importance != w.want {
+				t.Errorf("%s: FindResources of %s: %+v, want importance %v", step, r.URL, list, w.want)
+			}
+		}
+		got, err := s.FindSentinelByID(ctx, sn.ID)
+		must(t, err)
+		if got.Importance != sen {
+			t.Errorf("%s: sentinel importance %v, want %v", step, got.Importance, sen)
+		}
+	}
+	record := func(imp ...vigil.PageImportance) error {
+		return s.RecordChecks(ctx, []*vigil.CheckRecord{{SentinelID: sn.ID, CheckedAt: t0, NextCheck: t0.Add(time.Hour), Importance: imp}})
+	}
+	must(t, record(vigil.PageImportance{ResourceID: a.ID, Importance: 0.25}, vigil.PageImportance{ResourceID: b.ID, Importance: 0.125},
+		vigil.PageImportance{ResourceID: gone.ID, Importance: 0.5}))
+	wantImportance("first check", 0.25, 0.125, 0.5) // the deleted page's counts: the check read it
+	must(t, record(vigil.PageImportance{ResourceID: b.ID, Importance: 0.0625}))
+	wantImportance("second check, one page", 0.25, 0.0625, 0.0625)
+	must(t, record())
+	wantImportance("check that read no page", 0.25, 0.0625, 0.0625)
+	for _, bad := range []float64{-0.5, 1.5, math.NaN(), math.Inf(1)} {
+		wantCode(t, record(vigil.PageImportance{ResourceID: a.ID, Importance: 0.5}, vigil.PageImportance{ResourceID: b.ID, Importance: bad}), vigil.EINVALID)
+	}
+	wantCode(t, record(vigil.PageImportance{Importance: 0.5}), vigil.EINVALID)
+	wantImportance("refused records", 0.25, 0.0625, 0.0625)
+}
+
+// testClaimPriority: due sentinels are claimed by vigil.ClaimPriority,
+// how late each is plus its importance times vigil.ImportanceLead, ties to
+// the lowest id, so that under a claim limit the important ones go first
+// unless an unimportant one waited longer than the lead: one overdue by
+// 30 hours comes before one of importance 1 just due (a lead of 24
+// hours), and one overdue by 23 hours after it.
+func testClaimPriority(t *testing.T, s interface {
+	vigil.Store
+	vigil.CheckStore
+}) {
+	ctx := context.Background()
+	u := newUser(t, s, "ada@example.com")
+	now := t0.Add(72 * time.Hour)
+	cases := []struct {
+		name       string
+		importance float64
+		late       time.Duration // now − NextCheck; negative: not due
+	}{
+		{"long overdue unimportant", 0, 30 * time.Hour},      // 30h
+		{"just due important", 1, 0},                         // 24h
+		{"overdue unimportant", 0, 23 * time.Hour},           // 23h
+		{"a little late, rather important", 0.5, time.Hour},  // 13h
+		{"late, of some importance", 0.25, 2 * time.Hour},    // 8h
+		{"just due, of some importance", 0.25, 0},            // 6h
+		{"late, less important, tied", 0.125, 3 * time.Hour}, // 6h, after the one before (id)
+		{"late unimportant", 0, 2 * time.Hour},               // 2h
+		{"not due, important", 1, -time.Minute},              // never
+		{"just due unimportant", 0, 0},                       // 0
+		{"due in a second, most important", 1, -time.Second}, // never
+	}
+	want := []string{"long overdue unimportant", "just due important", "overdue unimportant", "a little late, rather important",
+		"late, of some importance", "just due, of some importance", "late, less important, tied", "late unimportant", "just due unimportant"}
+	// Created in an order unlike the claim's, so that the id order and
+	// the creation order do not give it.
+	byID := map[int64]string{}
+	var recs []*vigil.CheckRecord
+	var sens []*vigil.Sentinel
+	for _, i := range []int{7, 3, 0, 9, 5, 1, 6, 10, 2, 8, 4} {
+		c := cases[i]
+		sn := &vigil.Sentinel{OwnerID: u.ID, Name: c.name, Source: "x", Status: vigil.SentinelActive, NextCheck: now.Add(time.Hour)}
+		must(t, s.CreateSentinel(ctx, sn))
+		byID[sn.ID] = c.name
+		r, err := s.EnsureResource(ctx, fmt.Sprintf("http://example.com/%d", i))
+		must(t, err)
+		recs = append(recs, &vigil.CheckRecord{SentinelID: sn.ID, CheckedAt: now.Add(-72 * time.Hour), NextCheck: now.Add(-c.late),
+			Importance: []vigil.PageImportance{{ResourceID: r.ID, Importance: c.importance}}})
+		sn.NextCheck, sn.Importance = now.Add(-c.late), c.importance
+		sens = append(sens, sn)
+	}
+	must(t, s.RecordChecks(ctx, recs))
+
+	// The order the suite wants is the one vigil.ClaimPriority gives.
+	due := slices.DeleteFunc(slices.Clone(sens), func(sn *vigil.Sentinel) bool { return sn.NextCheck.After(now) })
+	slices.SortStableFunc(due, func(a, b *vigil.Sentinel) int {
+		if pa, pb := vigil.ClaimPriority(a, now), vigil.ClaimPriority(b, now); pa != pb {
+			return -int(pa - pb)
+		}
+		return int(a.ID - b.ID)
+	})
+	var byPriority []string
+	for _, sn := range due {
+		byPriority = append(byPriority, byID[sn.ID])
+	}
+	if !slices.Equal(byPriority, want) {
+		t.Fatalf("vigil.ClaimPriority orders\n%q\nwant\n%q", byPriority, want)
+	}
+
+	var got []string
+	for _, limit := range []int{3, 4, 10} { // the monitor's batch limit
+		claimed, err := s.ClaimDueSentinels(ctx, now, time.Hour, limit)
+		must(t, err)
+		if len(claimed) > limit {
+			t.Fatalf("claimed %d, limit %d", len(claimed), limit)
+		}
+		for _, sn := range claimed {
+			got = append(got, byID[sn.ID])
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("claimed in the order\n%q\nwant\n%q", got, want)
+	}
+}

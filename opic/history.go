@@ -117,6 +117,28 @@ func (o *OPIC) SetWindow(t float64) error {
 	return nil
 }
 
+// ResumeHistory sets H[p], the Interpolation history of page p (the cash
+// it received in the window T before its last read), to h: a crawler that
+// kept each page's estimate H/T, and not the whole state (WriteTo),
+// resumes a page with h = estimate·T, so that its estimate starts there
+// rather than from nothing, and the window forgets it as the page's reads
+// bring fresh cash. It returns an error, changing nothing, for another
+// history policy (a cumulative H is a share of Z, which must stay Σ H),
+// for a page unknown or deleted, and for an h negative or not finite.
+func (o *OPIC) ResumeHistory(p PageID, h float64) error {
+	if o.kind != kindInterpolation {
+		return fmt.Errorf("opic: resume the history of page %d: history is not Interpolation", p)
+	}
+	if err := o.check("resume the history of", p); err != nil {
+		return err
+	}
+	if !(h >= 0) || math.IsInf(h, 0) {
+		return fmt.Errorf("opic: resume the history of page %d: %v is no amount of cash", p, h)
+	}
+	o.pages[p].hist = float32(h)
+	return nil
+}
+
 // Window returns T of an Interpolation history, 0 for other policies.
 func (o *OPIC) Window() float64 {
 	if o.kind != kindInterpolation {

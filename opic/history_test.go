@@ -1,6 +1,7 @@
 package opic
 
 import (
+	"math"
 	"testing"
 	"time"
 )
@@ -152,5 +153,58 @@ func TestInterpolationWindow(t *testing.T) {
 	rate := 1e6 / month.Seconds()
 	if got := InterpolationWindow(3*month, rate, 2/1e6); !near(got, 6, 1e-9) {
 		t.Errorf("T = %v, want 6", got)
+	}
+}
+
+// TestResumeHistory: a page's Interpolation history can be given back
+// from an estimate kept elsewhere (H = estimate·T), so that its estimate
+// resumes there rather than from nothing; the next read interpolates
+// from it. Other policies, unknown or deleted pages and histories that
+// are no amount of cash are refused, changing nothing.
+func TestResumeHistory(t *testing.T) {
+	o, err := New(2, Config{Alpha: DefaultAlpha, History: Interpolation{Window: 8}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.ResumeHistory(0, 0.25*8); err != nil {
+		t.Fatal(err)
+	}
+	if got := o.Importance(0); got != 0.25 {
+		t.Errorf("Importance after resume = %v, want 0.25", got)
+	}
+	c := o.Cash(0)
+	if err := o.Read(0, []PageID{1}); err != nil {
+		t.Fatal(err)
+	}
+	// Read at gap 0 keeps the whole window: H = 2 + c.
+	if got, want := o.History(0), 2+c; math.Abs(got-want) > 1e-6 {
+		t.Errorf("History after a read = %v, want %v", got, want)
+	}
+	if err := o.Delete(1); err != nil {
+		t.Fatal(err)
+	}
+	cum, err := New(1, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, tc := range map[string]struct {
+		o *OPIC
+		p PageID
+		h float64
+	}{
+		"cumulative":   {cum, 0, 1},
+		"unknown page": {o, 7, 1},
+		"deleted page": {o, 1, 1},
+		"negative":     {o, 0, -1},
+		"not a number": {o, 0, math.NaN()},
+		"infinite":     {o, 0, math.Inf(1)},
+	} {
+		before := tc.o.History(tc.p)
+		if err := tc.o.ResumeHistory(tc.p, tc.h); err == nil {
+			t.Errorf("%s: ResumeHistory(%d, %v) = nil, want an error", name, tc.p, tc.h)
+		}
+		if got := tc.o.History(tc.p); got != before {
+			t.Errorf("%s: history %v after a refused resume, want %v", name, got, before)
+		}
 	}
 }

@@ -570,6 +570,14 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 			m.found(ctx, j, pg, ref, pe, res, now)
 		}
 	}
+	if pg.cur == nil {
+		return
+	}
+	if imp, ok := m.readImportance(ctx, url, pg, pairs, grant, now); ok {
+		for _, j := range jobs {
+			j.rec.Importance = append(j.rec.Importance, vigil.PageImportance{ResourceID: pg.resource, Importance: imp})
+		}
+	}
 }
 
 // pairEval is the comparison of two versions of one page, built lazily and

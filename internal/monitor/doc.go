@@ -34,6 +34,19 @@
 // check of a site must end within its claim's lease, less a tenth: one cut
 // there fails, as a failing start page does.
 //
+// Importance (importance.go): the monitor reads the pages it checks as
+// the seed's crawler does in on-line page importance (Cobéna's thesis ch.
+// 7, package opic): each check that reads a page is an OPIC read of it,
+// its cash going to the watched pages it links to (its newest version's
+// links) and the rest to the virtual page, and the page's estimate is
+// stored on its resource and on its sentinels with the check
+// (vigil.CheckRecord.Importance). The store claims due sentinels by how
+// late they are plus their importance (vigil.ClaimPriority, the seed's
+// refresh order of §8.3.2), so that when more are due than a batch takes,
+// the important ones go first, and none waits more than
+// vigil.ImportanceLead behind a sentinel due after it. Sites' pages are
+// not read into it: a site sentinel goes by how late it is.
+//
 // Sharing: sentinels due together on one URL share one fetch; sentinels
 // comparing the same two versions share one intent.Pair, which computes
 // each primitive change type once (the seed's change detection graph).

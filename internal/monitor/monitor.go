@@ -124,7 +124,9 @@ type Monitor struct {
 	// siteFree wakes Run when one is given back.
 	sites    chan struct{}
 	siteFree chan struct{}
-	once     sync.Once
+	// rank is the importance of the pages checked (importance.go).
+	rank importance
+	once sync.Once
 }
 
 // siteSlots is how many sites are crawled at once: half the workers, at
@@ -521,6 +523,7 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 		return 0 // the lease brings them back
 	}
 	lookups := map[int64]schedule.Lookup{}
+	var watched []string // the pages checked, for their importance
 	groups := map[string][]*job{}
 	var order []string
 	for _, s := range claimed {
@@ -558,6 +561,9 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 			sink(j.rec)
 			continue
 		}
+		if p.site == nil {
+			watched = append(watched, p.urls...)
+		}
 		// A sentinel on several pages (Using a OR b) is one group: its
 		// pages are checked in turn by one goroutine, which owns its state.
 		url := strings.Join(p.urls, "\x00")
@@ -574,6 +580,7 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 		}
 		groups[url] = append(groups[url], j)
 	}
+	m.joinImportance(ctx, watched, now)
 	var wg sync.WaitGroup
 	wait := slots == nil
 	if slots == nil {

@@ -35,8 +35,9 @@
 //     (SiteChangeRate) and the refresh order ρ = i · age · ch / pages
 //     (RefreshOrder).
 //  7. Persistence: OPIC.WriteTo and Decode, 20 bytes a page; or, with
-//     Interpolation, a page's estimate alone, from which
-//     OPIC.ResumeHistory gives a new state the page's history back.
+//     Interpolation, each page's estimate alone, from which Resume (and
+//     OPIC.ResumeHistory for a page that joins later) gives a new state
+//     the pages' histories back.
 //
 // # Symbols
 //
@@ -98,9 +99,10 @@
 //     are dropped.
 //   - Resuming from estimates (the seed keeps the whole state): a crawler
 //     that stores only each page's estimate H/T (the monitor, one number a
-//     page in its store) starts a new state with H = estimate·T
-//     (ResumeHistory) and fresh cash; what the old state's cash would
-//     have added is lost, and the window forgets the difference.
+//     page in its store) starts a new state with H = estimate·T and the
+//     cash spread in proportion to the estimates (Resume); the cash in
+//     flight in the old state is lost, and the window forgets the
+//     difference.
 //   - Lemma 7.3.3 divides by out[i] twice when L is Google's matrix (note
 //     §1.3); the tests check the identity with L[i,j] = 1/out[i] once.
 //   - Page state, 24 bytes: cash float64 (it holds C − g), Z[i] float64, H

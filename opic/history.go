@@ -117,12 +117,47 @@ func (o *OPIC) SetWindow(t float64) error {
 	return nil
 }
 
+// Resume returns the state of len(est) pages that a crawler resumes from
+// the Interpolation estimates H/T it kept of them (Estimate), when it kept
+// those and not the whole state (WriteTo): page i's history is est[i]·T,
+// its last read is now (Z = 0), and the cash, 1 in all, is spread in
+// proportion to the estimates (uniformly if they are all 0), which is how
+// it lies at the fixpoint when pages are read about equally often, so
+// that no page's first read collects much more than a read of the old
+// state would have. cfg.History must be Interpolation; an estimate must
+// be from 0 to 1.
+func Resume(est []float64, cfg Config) (*OPIC, error) {
+	switch h := cfg.History.(type) {
+	case Interpolation, *Interpolation:
+	default:
+		return nil, fmt.Errorf("opic: resume: history %s is not Interpolation", HistoryName(h))
+	}
+	o, err := New(len(est), cfg)
+	if err != nil {
+		return nil, err
+	}
+	sum := 0.0
+	for i, e := range est {
+		if !(e >= 0 && e <= 1) {
+			return nil, fmt.Errorf("opic: resume: estimate %v of page %d is not from 0 to 1", e, i)
+		}
+		sum += e
+	}
+	for i, e := range est {
+		o.pages[i].hist = float32(e * o.window)
+		if sum > 0 {
+			o.pages[i].cash = e / sum
+		}
+	}
+	return o, nil
+}
+
 // ResumeHistory sets H[p], the Interpolation history of page p (the cash
 // it received in the window T before its last read), to h: a crawler that
 // kept each page's estimate H/T, and not the whole state (WriteTo),
-// resumes a page with h = estimate·T, so that its estimate starts there
-// rather than from nothing, and the window forgets it as the page's reads
-// bring fresh cash. It returns an error, changing nothing, for another
+// resumes a page that joins a state later than Resume (AddPage) with h =
+// estimate·T, so that its estimate starts there rather than from nothing,
+// and the window forgets it as the page's reads bring fresh cash. It returns an error, changing nothing, for another
 // history policy (a cumulative H is a share of Z, which must stay Σ H),
 // for a page unknown or deleted, and for an h negative or not finite.
 func (o *OPIC) ResumeHistory(p PageID, h float64) error {

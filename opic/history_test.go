@@ -208,3 +208,49 @@ func TestResumeHistory(t *testing.T) {
 		}
 	}
 }
+
+// TestResume: a state resumed from kept estimates gives each page its
+// estimate back, and spreads the cash, 1 in all, in proportion to them
+// (uniformly if all are 0); bad estimates and other policies are refused.
+func TestResume(t *testing.T) {
+	cfg := Config{Alpha: DefaultAlpha, History: Interpolation{Window: 8}}
+	for name, tc := range map[string]struct {
+		est, cash []float64
+	}{
+		"estimates": {[]float64{0.375, 0.125, 0}, []float64{0.75, 0.25, 0}},
+		"all zero":  {[]float64{0, 0}, []float64{0.5, 0.5}},
+		"none":      {nil, nil},
+	} {
+		o, err := Resume(tc.est, cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if o.Len() != len(tc.est) {
+			t.Fatalf("%s: %d pages, want %d", name, o.Len(), len(tc.est))
+		}
+		for i, e := range tc.est {
+			if got := o.Importance(PageID(i)); got != e {
+				t.Errorf("%s: page %d importance %v, want %v", name, i, got, e)
+			}
+			if got := o.Cash(PageID(i)); got != tc.cash[i] {
+				t.Errorf("%s: page %d cash %v, want %v", name, i, got, tc.cash[i])
+			}
+		}
+		if got := o.TotalCash(); math.Abs(got-1) > 1e-12 {
+			t.Errorf("%s: total cash %v, want 1", name, got)
+		}
+	}
+	for name, tc := range map[string]struct {
+		est []float64
+		cfg Config
+	}{
+		"cumulative":   {[]float64{0.5}, Config{}},
+		"above 1":      {[]float64{0.5, 1.5}, cfg},
+		"negative":     {[]float64{-0.5}, cfg},
+		"not a number": {[]float64{math.NaN()}, cfg},
+	} {
+		if _, err := Resume(tc.est, tc.cfg); err == nil {
+			t.Errorf("%s: Resume(%v) = nil error", name, tc.est)
+		}
+	}
+}

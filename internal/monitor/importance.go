@@ -37,8 +37,7 @@ const importanceStale = 7 * 24 * time.Hour
 //
 // The state lives in the process. Only each page's estimate is stored: a
 // page joining the state (a restart, a new sentinel) starts from the
-// estimate stored on its resource (opic.OPIC.ResumeHistory), with fresh
-// cash. Several workers on one store each keep a state of their own over
+// estimate stored on its resource, the cash in flight being lost. Several workers on one store each keep a state of their own over
 // the pages they check, each an estimate of the same importance; the
 // store keeps the newest.
 type importance struct {
@@ -65,8 +64,9 @@ const maxPageLinks = 1 << 14
 
 // joinImportance makes the pages of urls pages of the OPIC state, each
 // starting from the importance stored on its resource. A state that has
-// none yet is created with them, each with the same cash (the seed's
-// start); later pages join with none, as pages a crawl discovers do.
+// none yet is created with them (opic.Resume: the cash spread as the
+// importances are); later pages join with none, as pages a crawl
+// discovers do (opic.OPIC.ResumeHistory).
 func (m *Monitor) joinImportance(ctx context.Context, urls []string, now time.Time) {
 	r := &m.rank
 	var fresh []string
@@ -94,27 +94,29 @@ func (m *Monitor) joinImportance(ctx context.Context, urls []string, now time.Ti
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	next, created := opic.PageID(0), opic.PageID(0)
+	cfg := opic.Config{Alpha: opic.DefaultAlpha, History: opic.Interpolation{Window: importanceWindow}}
 	if r.o == nil {
-		// None has joined yet, so every page of fresh is new: they start
-		// with the same cash, 1/n (the seed's start), rather than the
-		// first to join taking it all.
-		o, err := opic.New(len(fresh), opic.Config{Alpha: opic.DefaultAlpha, History: opic.Interpolation{Window: importanceWindow}})
+		// None has joined yet, so every page of fresh is new: the state
+		// starts with them, their cash spread as their importances are
+		// (opic.Resume), rather than the first to join taking it all.
+		o, err := opic.Resume(stored, cfg)
 		if err != nil {
-			panic(err) // a constant configuration
+			m.Logger.Error("resume the importance", LogError, err)
+			if o, err = opic.New(len(fresh), cfg); err != nil {
+				panic(err) // a constant configuration
+			}
 		}
-		r.o, r.ids, r.links, created = o, map[string]opic.PageID{}, map[string]pageLinks{}, opic.PageID(len(fresh))
+		r.o, r.ids, r.links = o, map[string]opic.PageID{}, map[string]pageLinks{}
+		for i, u := range fresh {
+			r.ids[u] = opic.PageID(i)
+			r.read = append(r.read, now)
+		}
 	}
 	for i, u := range fresh {
 		if _, ok := r.ids[u]; ok {
-			continue // joined meanwhile
+			continue // joined above, or meanwhile
 		}
-		var p opic.PageID
-		if next < created {
-			p, next = next, next+1
-		} else {
-			p = r.o.AddPage()
-		}
+		p := r.o.AddPage()
 		r.ids[u] = p
 		r.read = append(r.read, now)
 		if err := r.o.ResumeHistory(p, stored[i]*importanceWindow); err != nil {

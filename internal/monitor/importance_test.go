@@ -111,3 +111,92 @@ func TestImportanceOrdersClaims(t *testing.T) {
 		}
 	}
 }
+
+// TestImportanceResumes: the OPIC state lives in the monitor's process
+// and only each page's estimate is stored; a monitor started afresh on
+// the store (a restart) resumes each page from its stored estimate, so
+// its first checks keep the order the links give, where a state started
+// from nothing would give every page about the same share. A page not
+// read for importanceStale leaves the state, its cash to the others, and
+// joins again, from its stored estimate, when it is checked again.
+func TestImportanceResumes(t *testing.T) {
+	ctx := context.Background()
+	db, wh, u := testStore(t)
+	site := crawltest.NewSite(t, linkedPages)
+	now := time.Now().UTC()
+	names := []string{"hub", "a", "b", "c"}
+	var sens []*vigil.Sentinel
+	for _, name := range names {
+		src := "Create Sentinel " + name + " Using " + site.URL("/"+name+".html") + " Monitor any change Fetch 1 hour\n"
+		sens = append(sens, createSentinel(t, db, spec.NewChecker(now), u, name, src))
+	}
+	round := func(m *Monitor, list ...*vigil.Sentinel) {
+		t.Helper()
+		now = now.Add(time.Hour)
+		for _, s := range list {
+			makeDue(t, db, s, now)
+		}
+		runOnce(t, m, len(list))
+	}
+	stored := func() []float64 {
+		t.Helper()
+		var out []float64
+		for _, name := range names {
+			r, err := db.FindResourceByURL(ctx, site.URL("/"+name+".html"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, r.Importance)
+		}
+		return out
+	}
+	ordered := func(step string, imp []float64) {
+		t.Helper()
+		for i := 1; i < len(imp); i++ {
+			if imp[i-1] <= imp[i] {
+				t.Errorf("%s: importance of %s = %v, of %s = %v: want %s's higher", step, names[i-1], imp[i-1], names[i], imp[i], names[i-1])
+			}
+		}
+	}
+	m := siteMonitor(db, wh, fetch.Options{}, &now)
+	for range 6 {
+		round(m, sens...)
+	}
+	before := stored()
+	ordered("before the restart", before)
+
+	m = siteMonitor(db, wh, fetch.Options{}, &now)
+	round(m, sens...)
+	after := stored()
+	ordered("first round after the restart", after)
+	for i, name := range names {
+		if d := after[i] - before[i]; d > before[i]/2 || -d > before[i]/2 {
+			t.Errorf("%s: importance %v before the restart, %v after its first read: want it resumed", name, before[i], after[i])
+		}
+	}
+
+	// The hub alone is checked for over importanceStale: the others leave
+	// the state, and join again when checked.
+	for _, s := range sens[1:] {
+		cur, err := db.FindSentinelByID(ctx, s.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cur.NextCheck = now.Add(30 * 24 * time.Hour)
+		if err := db.UpdateSentinel(ctx, cur); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 2 {
+		now = now.Add(importanceStale / 2)
+		round(m, sens[0])
+	}
+	if live := m.rank.o.Live(); live != 1 {
+		t.Errorf("%d pages live after the others were not read for %v, want 1", live, importanceStale)
+	}
+	round(m, sens...)
+	if live := m.rank.o.Live(); live != len(sens) {
+		t.Errorf("%d pages live once all are checked again, want %d", live, len(sens))
+	}
+	ordered("checked again", stored())
+}

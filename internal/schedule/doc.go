@@ -27,6 +27,13 @@
 //  5. Jitter: ±Jitter of the interval, so that sentinels created together
 //     spread out.
 //
+// Which due sentinel is checked first is not this package's: the store
+// claims them by vigil.ClaimPriority, (now − NextCheck) + importance ·
+// vigil.ImportanceLead, the refresh order importance × staleness × change
+// rate of Cobéna's thesis §8.3.2 (notes/001b §3.3) made additive so that
+// nothing starves; the change rate enters through the interval set here,
+// and the importance is the monitor's on-line OPIC estimate of the page.
+//
 // Differences from the seeds:
 //   - WebVigiL's best-effort algorithm is in a reference the thesis does not
 //     reproduce ([9]); Cho and Garcia-Molina's estimator stands in for it.

@@ -43,9 +43,10 @@
 // (vigil.CheckRecord.Importance). The store claims due sentinels by how
 // late they are plus their importance (vigil.ClaimPriority, the seed's
 // refresh order of §8.3.2), so that when more are due than a batch takes,
-// the important ones go first, and none waits more than
-// vigil.ImportanceLead behind a sentinel due after it. Sites' pages are
-// not read into it: a site sentinel goes by how late it is.
+// the important ones go first, and none is overtaken by a sentinel that
+// fell due more than vigil.ImportanceLead after it. Sites' pages are not
+// read into it (their crawl's importance is a share of the site's, not of
+// the watched pages'): a site sentinel goes by how late it is.
 //
 // Sharing: sentinels due together on one URL share one fetch; sentinels
 // comparing the same two versions share one intent.Pair, which computes

@@ -14,9 +14,10 @@ import (
 
 // importanceWindow is T, the window of the monitor's adaptive OPIC, in
 // units of Z. A round of checks in which every watched page is read once
-// collects about all the cash there is (1), and the virtual page pays
-// out another share of it: Z grows by 1 to 2 a round, so the estimates
-// follow the links of the last 4 to 8 rounds.
+// collects about all the cash there is (1), some of it twice (paid to a
+// page read later in the round), and the virtual page pays out its share:
+// Z grows by about 1 to 2 a round, so the estimates follow the links of
+// the last 4 to 8 rounds.
 const importanceWindow = 8
 
 // importanceStale is how long a page may go unread before it leaves the

@@ -150,7 +150,12 @@ func (m *Monitor) readImportance(ctx context.Context, url string, pg *page, pair
 	need := !cached || known.version != pg.cur.ID || known.gen != gen
 	var doc *tree.Document
 	if need {
-		doc = m.versionTree(ctx, pg.cur.ID, pairs, grant)
+		if doc, err = m.versionTree(ctx, pg.cur.ID, pairs, grant); err != nil {
+			// Its links are not known now: the page is not read, rather
+			// than read as if it had none, and waits for its next check.
+			m.Logger.Error("read a version for its links", LogURL, url, LogVersion, pg.cur.ID, LogError, err)
+			return 0, false
+		}
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -179,27 +184,28 @@ func (m *Monitor) readImportance(ctx context.Context, url string, pg *page, pair
 }
 
 // versionTree returns the tree of version id: the one a comparison of
-// pairs parsed, else the body read now, nil if it cannot be read.
-func (m *Monitor) versionTree(ctx context.Context, id int64, pairs map[[2]int64]*pairEval, grant *memoryGrant) *tree.Document {
+// pairs parsed, else the body read now; nil if the body does not parse
+// (larger than the parsers take: a page without links). It returns an
+// error if the body cannot be read now.
+func (m *Monitor) versionTree(ctx context.Context, id int64, pairs map[[2]int64]*pairEval, grant *memoryGrant) (*tree.Document, error) {
 	for _, pe := range pairs {
 		if pe.cur == id && pe.new != nil {
-			return pe.new
+			return pe.new, nil
 		}
 	}
 	b, err := m.body(ctx, id)
 	if err != nil {
-		m.Logger.Error("read a version for its links", LogVersion, id, LogError, err)
-		return nil
+		return nil, err
 	}
 	if err := grant.add(ctx, int64(len(b.data))); err != nil {
-		return nil
+		return nil, err
 	}
 	doc, why, err := m.document(b, id)
 	if err != nil {
-		return nil // not read: no links
+		return nil, nil // not read, ever: a page without links
 	}
 	m.recordReadAsText(ctx, id, why)
-	return doc
+	return doc, nil
 }
 
 // resolve returns the pages of the state that links from the page key

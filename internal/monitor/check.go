@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -573,9 +574,16 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 	if pg.cur == nil {
 		return
 	}
-	if imp, ok := m.readImportance(ctx, url, pg, pairs, grant, now); ok {
+	var key uint64 // the page's in the importance: the jobs of a page share their URLs
+	if len(jobs) > 0 {
+		if i := slices.Index(jobs[0].plan.urls, url); i >= 0 {
+			key = jobs[0].plan.keys[i]
+		}
+	}
+	if imp, moved, ok := m.readImportance(ctx, url, key, pg, pairs, grant, now); ok {
 		for _, j := range jobs {
-			j.rec.Importance = append(j.rec.Importance, vigil.PageImportance{ResourceID: pg.resource, Importance: imp})
+			j.imp = append(j.imp, vigil.PageImportance{ResourceID: pg.resource, Importance: imp})
+			j.impMoved = j.impMoved || moved
 		}
 	}
 }

@@ -2,12 +2,11 @@ package monitor
 
 import (
 	"context"
-	"slices"
+	"math"
 	"sync"
 	"time"
 
 	"github.com/vigil-web/vigil"
-	"github.com/vigil-web/vigil/internal/warehouse"
 	"github.com/vigil-web/vigil/opic"
 	"github.com/vigil-web/vigil/tree"
 )
@@ -26,161 +25,206 @@ const importanceWindow = 8
 // the cash of the pages linking to it, taking them out of the flow.
 const importanceStale = 7 * 24 * time.Hour
 
+// importanceChange is how much, relatively, a page's estimate must move
+// from the importance stored on its resource to be stored again: an
+// estimate moves a little with every read, and a check that stored each
+// would write a row more than an unchanged check writes otherwise.
+const importanceChange = 0.05
+
 // importance is the monitor's on-line page importance (Cobéna's thesis
 // ch. 7; package opic): adaptive OPIC with Interpolation history over the
 // graph of the pages the monitor checks. A check that reads a page is an
 // OPIC read: the page's cash goes a share α to the virtual page and the
 // rest to the watched pages it links to, or all to the virtual page if it
 // links to none, and its estimate H/T is stored on its resource (and on
-// its sentinel, which the claims order by: vigil.ClaimPriority). The link
-// graph is not stored: each page's links are read from its newest
-// version, once a version.
+// its sentinel, which the claims order by: vigil.ClaimPriority) when it
+// moved by importanceChange from what is stored.
+//
+// The link graph is not stored. Each page keeps the keys (pageKey) of the
+// URLs its newest version read links to, read once a version (the body
+// tokenised, not parsed: linkKeys), and resolved against the pages of the
+// state at each read, from memory: a page that joins is linked to by the
+// pages that link to it from their next read on, without a body read
+// again. The memory is a few dozen bytes a page and 8 a distinct link.
+// The mutex guards maps and arithmetic only; bodies are read outside it.
 //
 // The state lives in the process. Only each page's estimate is stored: a
 // page joining the state (a restart, a new sentinel) starts from the
-// estimate stored on its resource, the cash in flight being lost. Several workers on one store each keep a state of their own over
-// the pages they check, each an estimate of the same importance; the
-// store keeps the newest.
+// estimate stored on its sentinel, which the claim read (the largest of
+// its pages'), the cash in flight being lost. Several workers on one
+// store each keep a state of their own over the pages they check, each
+// an estimate of the same importance; the store keeps the newest.
 type importance struct {
 	mu    sync.Mutex
 	o     *opic.OPIC             // nil until the first page joins
-	ids   map[string]opic.PageID // pages by canonical URL
-	read  []time.Time            // when each page was last read or joined
-	gen   int                    // grows when pages join: the links known are resolved again
-	links map[string]pageLinks   // the watched pages each page links to, by canonical URL
+	ids   map[uint64]opic.PageID // pages by key (pageKey)
+	pages []rankedPage           // by opic.PageID
+	to    []opic.PageID          // a read's links, reused
 	swept time.Time              // when stale pages were last looked for
 }
 
-// pageLinks are the pages a version of a page links to, resolved at a
-// generation of the state.
-type pageLinks struct {
-	version int64
-	gen     int
-	to      []opic.PageID
+// rankedPage is what the state keeps of one page besides its OPIC state.
+type rankedPage struct {
+	key     uint64
+	read    int64    // when it was last read or joined, in Unix seconds
+	version int64    // the version whose links are known, 0 if none
+	links   []uint64 // the keys of the URLs that version links to, sorted
+	stored  float64  // the importance stored on its resource, as far as known
 }
 
-// maxPageLinks bounds the pages whose links are kept; past it, they are
-// all forgotten and read again from their versions.
-const maxPageLinks = 1 << 14
+// rankCandidate is a page a claimed sentinel watches, with the importance
+// stored on the sentinel, from which the page joins the state.
+type rankCandidate struct {
+	url        string
+	key        uint64 // pageKey of its canonical URL, 0 if it has none
+	importance float64
+}
 
-// joinImportance makes the pages of urls pages of the OPIC state, each
-// starting from the importance stored on its resource. A state that has
-// none yet is created with them (opic.Resume: the cash spread as the
-// importances are); later pages join with none, as pages a crawl
-// discovers do (opic.OPIC.ResumeHistory).
-func (m *Monitor) joinImportance(ctx context.Context, urls []string, now time.Time) {
+// joinImportance makes the pages of watched pages of the OPIC state, each
+// starting from its stored importance. A state that has none yet is
+// created with them (opic.Resume: the cash spread as the importances
+// are); later pages join with none, as pages a crawl discovers do
+// (opic.OPIC.ResumeHistory). It reads nothing from the store.
+func (m *Monitor) joinImportance(watched []rankCandidate, now time.Time) {
+	keys := make([]uint64, len(watched))
+	for i, w := range watched {
+		keys[i] = w.key
+	}
 	r := &m.rank
-	var fresh []string
 	r.mu.Lock()
-	for _, u := range urls {
-		if key, err := vigil.CanonicalURL(u); err == nil && !slices.Contains(fresh, key) {
-			if _, ok := r.ids[key]; !ok {
-				fresh = append(fresh, key)
-			}
+	defer r.mu.Unlock()
+	var fresh []int // indexes into watched, a key once
+	seen := map[uint64]bool{}
+	for i, k := range keys {
+		if _, ok := r.ids[k]; !ok && k != 0 && !seen[k] {
+			seen[k] = true
+			fresh = append(fresh, i)
 		}
 	}
-	r.mu.Unlock()
 	if len(fresh) == 0 {
 		return
 	}
-	stored := make([]float64, len(fresh))
-	for i, u := range fresh {
-		res, err := m.Store.FindResourceByURL(ctx, u)
-		if err == nil {
-			stored[i] = res.Importance
-			m.rememberResource(u, res.ID)
-		} else if vigil.ErrorCode(err) != vigil.ENOTFOUND {
-			m.Logger.Error("read the stored importance", LogURL, u, LogError, err)
-		}
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	cfg := opic.Config{Alpha: opic.DefaultAlpha, History: opic.Interpolation{Window: importanceWindow}}
 	if r.o == nil {
-		// None has joined yet, so every page of fresh is new: the state
-		// starts with them, their cash spread as their importances are
-		// (opic.Resume), rather than the first to join taking it all.
-		o, err := opic.Resume(stored, cfg)
+		// None has joined yet: the state starts with them, their cash
+		// spread as their importances are (opic.Resume), rather than the
+		// first to join taking it all.
+		est := make([]float64, len(fresh))
+		for i, w := range fresh {
+			est[i] = clampImportance(watched[w].importance)
+		}
+		o, err := opic.Resume(est, cfg)
 		if err != nil {
 			m.Logger.Error("resume the importance", LogError, err)
 			if o, err = opic.New(len(fresh), cfg); err != nil {
 				panic(err) // a constant configuration
 			}
 		}
-		r.o, r.ids, r.links = o, map[string]opic.PageID{}, map[string]pageLinks{}
-		for i, u := range fresh {
-			r.ids[u] = opic.PageID(i)
-			r.read = append(r.read, now)
+		r.o, r.ids = o, make(map[uint64]opic.PageID, len(fresh))
+		for i, w := range fresh {
+			r.ids[keys[w]] = opic.PageID(i)
+			r.pages = append(r.pages, rankedPage{key: keys[w], read: now.Unix(), stored: est[i]})
 		}
+		return
 	}
-	for i, u := range fresh {
-		if _, ok := r.ids[u]; ok {
-			continue // joined above, or meanwhile
-		}
+	for _, w := range fresh {
 		p := r.o.AddPage()
-		r.ids[u] = p
-		r.read = append(r.read, now)
-		if err := r.o.ResumeHistory(p, stored[i]*importanceWindow); err != nil {
-			m.Logger.Error("resume the importance", LogURL, u, LogError, err)
+		est := clampImportance(watched[w].importance)
+		r.ids[keys[w]] = p
+		r.pages = append(r.pages, rankedPage{key: keys[w], read: now.Unix(), stored: est})
+		if err := r.o.ResumeHistory(p, est*importanceWindow); err != nil {
+			m.Logger.Error("resume the importance", LogURL, watched[w].url, LogError, err)
 		}
 	}
-	r.gen++
+}
+
+// clampImportance returns x within [0, 1], 0 if it is not a number.
+func clampImportance(x float64) float64 {
+	if !(x >= 0) {
+		return 0
+	}
+	return min(x, 1)
 }
 
 // readImportance records a check's read of the page at url (pg, whose
-// newest content version was read) in the OPIC state and returns the
-// page's estimate, false if there is none. The page's links are those of
-// its version: known from a read of the same version, taken from the
-// tree a comparison of this check parsed (pairs), or parsed now.
-func (m *Monitor) readImportance(ctx context.Context, url string, pg *page, pairs map[[2]int64]*pairEval, grant *memoryGrant, now time.Time) (float64, bool) {
-	key, err := vigil.CanonicalURL(url)
-	if err != nil {
-		return 0, false
+// newest content version was read) in the OPIC state. It returns the
+// page's estimate, whether it moved from the importance stored on its
+// resource by importanceChange (or none was: then it is to be stored, and
+// is taken as stored from now on), and false if there is none: the page
+// is not in the state, or its version's links cannot be read now (the
+// page is then not read, rather than read as if it had no links, and
+// waits for its next check). The links of a version are read once.
+func (m *Monitor) readImportance(ctx context.Context, url string, key uint64, pg *page, pairs map[[2]int64]*pairEval, grant *memoryGrant, now time.Time) (est float64, store, ok bool) {
+	if key == 0 {
+		return 0, false, false
 	}
-	m.joinImportance(ctx, []string{key}, now)
 	r := &m.rank
 	r.mu.Lock()
 	p, ok := r.ids[key]
-	known, cached := r.links[key]
-	gen := r.gen
+	var known int64
+	if ok {
+		known = r.pages[p].version
+	}
 	r.mu.Unlock()
 	if !ok {
-		return 0, false // left the state meanwhile (stale)
+		return 0, false, false
 	}
-	need := !cached || known.version != pg.cur.ID || known.gen != gen
-	var doc *tree.Document
-	if need {
-		if doc, err = m.versionTree(ctx, pg.cur.ID, pairs, grant); err != nil {
-			// Its links are not known now: the page is not read, rather
-			// than read as if it had none, and waits for its next check.
+	var links []uint64
+	if known != pg.cur.ID {
+		var err error
+		if links, err = m.linkKeys(ctx, url, key, pg.cur, pairs, grant); err != nil {
 			m.Logger.Error("read a version for its links", LogURL, url, LogVersion, pg.cur.ID, LogError, err)
-			return 0, false
+			return 0, false, false
 		}
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if q, ok := r.ids[key]; !ok || q != p {
-		return 0, false // left the state meanwhile
+		return 0, false, false // left the state meanwhile
 	}
-	links := known.to
-	if need {
-		// Resolved at gen: if pages joined meanwhile, the next read
-		// resolves them again. A version that cannot be read has no
-		// links, and is not read again for them.
-		links = r.resolve(key, warehouse.ExtractLinks(doc, url))
-		if len(r.links) >= maxPageLinks {
-			r.links = map[string]pageLinks{}
+	rp := &r.pages[p]
+	if known != pg.cur.ID {
+		rp.version, rp.links = pg.cur.ID, links
+	}
+	r.to = r.to[:0]
+	for _, k := range rp.links {
+		if q, ok := r.ids[k]; ok {
+			r.to = append(r.to, q)
 		}
-		r.links[key] = pageLinks{version: pg.cur.ID, gen: gen, to: links}
 	}
-	if err := r.o.Read(p, links); err != nil {
+	if err := r.o.Read(p, r.to); err != nil {
 		m.Logger.Error("read the importance", LogURL, url, LogError, err)
-		return 0, false
+		return 0, false, false
 	}
-	r.read[p] = now
-	est := min(max(r.o.Estimate(p), 0), 1)
+	rp.read = now.Unix()
+	est = clampImportance(r.o.Estimate(p))
+
+	if store = movedImportance(rp.stored, est); store {
+		rp.stored = est
+	}
 	r.sweep(now)
-	return est, true
+	return est, store, true
+}
+
+// movedImportance reports whether an estimate est moved by
+// importanceChange from stored, or is the first (stored is 0, est not).
+func movedImportance(stored, est float64) bool {
+	if stored <= 0 {
+		return est > 0
+	}
+	return math.Abs(est-stored) > importanceChange*stored
+}
+
+// recordImportance sets the importance a check of j stores: none if no
+// page it read moved from its stored importance and the largest of their
+// estimates did not move from the sentinel's, else the estimate of every
+// page it read, the sentinel's becoming the largest (so that a sentinel
+// on several pages is not set from some of them).
+func recordImportance(j *job) {
+	if len(j.imp) == 0 || !j.impMoved && !movedImportance(j.s.Importance, vigil.MaxImportance(j.imp)) {
+		return
+	}
+	j.rec.Importance = j.imp
 }
 
 // versionTree returns the tree of version id: the one a comparison of
@@ -208,24 +252,6 @@ func (m *Monitor) versionTree(ctx context.Context, id int64, pairs map[[2]int64]
 	return doc, nil
 }
 
-// resolve returns the pages of the state that links from the page key
-// lead to, each once, the page itself left out: a page votes once for
-// another (as opic.NewGraph has it). The caller holds r.mu.
-func (r *importance) resolve(key string, links []*vigil.Link) []opic.PageID {
-	var to []opic.PageID
-	for _, l := range links {
-		t, err := vigil.CanonicalURL(l.Target) // without its fragment
-		if err != nil || t == key {
-			continue
-		}
-		if p, ok := r.ids[t]; ok {
-			to = append(to, p)
-		}
-	}
-	slices.Sort(to)
-	return slices.Compact(to)
-}
-
 // sweep deletes from the state, at most once an hour, the pages not read
 // for importanceStale. The caller holds r.mu.
 func (r *importance) sweep(now time.Time) {
@@ -233,10 +259,11 @@ func (r *importance) sweep(now time.Time) {
 		return
 	}
 	r.swept = now
-	for u, p := range r.ids {
-		if now.Sub(r.read[p]) > importanceStale && r.o.Delete(p) == nil {
-			delete(r.ids, u)
-			delete(r.links, u)
+	old := now.Add(-importanceStale).Unix()
+	for k, p := range r.ids {
+		if r.pages[p].read < old && r.o.Delete(p) == nil {
+			delete(r.ids, k)
+			r.pages[p] = rankedPage{}
 		}
 	}
 }

@@ -300,6 +300,10 @@ type job struct {
 	// none, all its pages' hosts busy, is deferred.
 	checked, busy int
 	nextAt        time.Time // earliest extra wake-up (confirmation, digest)
+	// imp is the importance of each page the check read, impMoved whether
+	// one moved from its stored importance (recordImportance).
+	imp      []vigil.PageImportance
+	impMoved bool
 }
 
 // RunOnce claims one batch of due sentinels, checks them and records the
@@ -523,7 +527,7 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 		return 0 // the lease brings them back
 	}
 	lookups := map[int64]schedule.Lookup{}
-	var watched []string // the pages checked, for their importance
+	var watched []rankCandidate // the pages checked, for their importance
 	groups := map[string][]*job{}
 	var order []string
 	for _, s := range claimed {
@@ -562,7 +566,9 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 			continue
 		}
 		if p.site == nil {
-			watched = append(watched, p.urls...)
+			for i, u := range p.urls {
+				watched = append(watched, rankCandidate{url: u, key: p.keys[i], importance: s.Importance})
+			}
 		}
 		// A sentinel on several pages (Using a OR b) is one group: its
 		// pages are checked in turn by one goroutine, which owns its state.
@@ -580,7 +586,7 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 		}
 		groups[url] = append(groups[url], j)
 	}
-	m.joinImportance(ctx, watched, now)
+	m.joinImportance(watched, now)
 	var wg sync.WaitGroup
 	wait := slots == nil
 	if slots == nil {
@@ -849,6 +855,7 @@ func (m *Monitor) finish(j *job, now time.Time) {
 	}
 	j.rec.NextCheck = next
 	j.rec.State = j.st.encode()
+	recordImportance(j)
 }
 
 // endOf returns the absolute end of a sentinel's lifespan, if known.

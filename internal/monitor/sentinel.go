@@ -18,6 +18,9 @@ type plan struct {
 	updated time.Time
 	name    string
 	urls    []string
+	// keys are the importance keys of urls (pageKey of each canonical
+	// URL, 0 for one that is not valid), computed once a plan.
+	keys []uint64
 	// requires lists the alternatives of pages that must all change before
 	// anything is reported (Checked.Requires as URLs); nil when a change
 	// on any page is enough.
@@ -78,6 +81,12 @@ func decodePlan(s *vigil.Sentinel) (*plan, error) {
 		return nil, fmt.Errorf("sentinel %d: specification has no target URL", s.ID)
 	}
 	p := &plan{updated: s.UpdatedAt, name: s.Name, urls: c.URLs, mode: spec.Immediate, site: c.Site}
+	p.keys = make([]uint64, len(c.URLs))
+	for i, u := range c.URLs {
+		if canon, err := vigil.CanonicalURL(u); err == nil {
+			p.keys[i] = pageKey(canon)
+		}
+	}
 	for _, alt := range c.Alternatives() {
 		var urls []string
 		for _, i := range alt {

@@ -134,13 +134,29 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 	})
 }
 
-// writeImportance sets the importance of the resources of pages, in id
-// order (resources deleted meanwhile are skipped).
+// writeImportance sets the importance of the resources of pages in one
+// statement, whatever their number (resources deleted meanwhile are
+// skipped): a statement a resource was most of the cost of the checks
+// that store one.
 func writeImportance(ctx context.Context, tx execer, pages map[int64]float64) error {
+	if len(pages) == 0 {
+		return nil
+	}
+	type row struct {
+		ID         int64   `json:"i"`
+		Importance float64 `json:"v"`
+	}
+	rows := make([]row, 0, len(pages))
 	for _, id := range slices.Sorted(maps.Keys(pages)) {
-		if _, err := tx.ExecContext(ctx, "UPDATE resources SET importance = ? WHERE id = ?", pages[id], id); err != nil {
-			return fmt.Errorf("store the importance of resource %d: %w", id, err)
-		}
+		rows = append(rows, row{id, pages[id]})
+	}
+	b, err := json.Marshal(rows)
+	if err != nil {
+		return fmt.Errorf("store the importance of %d resources: %w", len(rows), err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE resources SET importance = v.importance
+		FROM (SELECT value->>'i' AS id, value->>'v' AS importance FROM json_each(?)) AS v WHERE resources.id = v.id`, string(b)); err != nil {
+		return fmt.Errorf("store the importance of %d resources: %w", len(rows), err)
 	}
 	return nil
 }

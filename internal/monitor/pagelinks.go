@@ -1,0 +1,185 @@
+package monitor
+
+import (
+	"context"
+	"fmt"
+	"hash/maphash"
+	"mime"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/warehouse"
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// keySeed seeds the keys of pages (pageKey): they live in this process
+// only, never stored.
+var keySeed = maphash.MakeSeed()
+
+// pageKey is the key of a page in the importance state: a 64-bit hash of
+// its canonical URL (vigil.CanonicalURL), 8 bytes a link target rather
+// than its URL. Two URLs share a key with a chance of about n²/2⁶⁵ among
+// n: a link to one would count as a link to the other.
+func pageKey(canonical string) uint64 { return maphash.String(keySeed, canonical) }
+
+// linkKeys returns the keys of the pages that version v of the page at
+// pageURL (whose key is self) links to, each once, sorted, the page
+// itself left out. An HTML body is tokenised for its links
+// (markup.HTMLLinks), not parsed into a tree; another markup body is read
+// from the tree a comparison of this check parsed (pairs), else parsed
+// now; a body of text links nowhere. It returns an error if the body
+// cannot be read now (store, memory budget).
+func (m *Monitor) linkKeys(ctx context.Context, pageURL string, self uint64, v *vigil.Version, pairs map[[2]int64]*pairEval, grant *memoryGrant) ([]uint64, error) {
+	media, _, _ := mime.ParseMediaType(v.ContentType)
+	if v.ContentType != "" && media != "text/html" {
+		doc, err := m.versionTree(ctx, v.ID, pairs, grant)
+		if err != nil || doc == nil {
+			return nil, err
+		}
+		var keys []uint64
+		for _, l := range warehouse.ExtractLinks(doc, pageURL) {
+			if t, err := vigil.CanonicalURL(l.Target); err == nil { // without its fragment
+				keys = append(keys, pageKey(t))
+			}
+		}
+		return sortedKeys(keys, self), nil
+	}
+	b, err := m.body(ctx, v.ID)
+	if err != nil {
+		return nil, fmt.Errorf("read version %d: %w", v.ID, err)
+	}
+	if err := grant.add(ctx, int64(len(b.data))); err != nil {
+		return nil, err
+	}
+	return htmlLinkKeys(b.data, pageURL, self), nil
+}
+
+// htmlLinkKeys returns the keys of the pages an HTML body served at
+// pageURL links to (as warehouse.ExtractLinks finds them in its tree),
+// each once, sorted, self left out.
+func htmlLinkKeys(body []byte, pageURL string, self uint64) []uint64 {
+	hrefs, bases := markup.HTMLLinks(body)
+	if len(hrefs) == 0 {
+		return nil
+	}
+	r, err := newLinkResolver(pageURL, bases)
+	if err != nil {
+		return nil
+	}
+	keys := make([]uint64, 0, len(hrefs))
+	for _, h := range hrefs {
+		if t, ok := r.target(h); ok {
+			keys = append(keys, pageKey(t))
+		}
+	}
+	return sortedKeys(keys, self)
+}
+
+// sortedKeys sorts keys, drops duplicates and self: a page votes once for
+// another (as opic.NewGraph has it), and not for itself.
+func sortedKeys(keys []uint64, self uint64) []uint64 {
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	if i, ok := slices.BinarySearch(keys, self); ok {
+		keys = slices.Delete(keys, i, i+1)
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	return slices.Clip(keys)
+}
+
+// linkResolver resolves the hrefs of one page to canonical URLs, as
+// warehouse.ExtractLinks does (its fragment left out). A page without a
+// base element, the usual case, resolves the plain hrefs (those of
+// plainHref) by joining strings, which give the canonical form as they
+// are; the others are parsed and canonicalised.
+type linkResolver struct {
+	base   *url.URL
+	origin string // scheme://host of the canonical page URL, "" if base is another URL (a base element)
+	dir    string // its escaped path up to its last slash
+}
+
+func newLinkResolver(pageURL string, bases []string) (*linkResolver, error) {
+	canon, err := vigil.CanonicalURL(pageURL)
+	if err != nil {
+		return nil, err
+	}
+	base, err := url.Parse(canon)
+	if err != nil {
+		return nil, err
+	}
+	r := &linkResolver{base: base}
+	if len(bases) == 0 {
+		p := base.EscapedPath()
+		r.origin, r.dir = base.Scheme+"://"+base.Host, p[:strings.LastIndexByte(p, '/')+1]
+	}
+	for _, h := range bases {
+		if b, err := r.base.Parse(strings.TrimSpace(h)); err == nil {
+			r.base = b
+		}
+	}
+	return r, nil
+}
+
+// target returns the canonical URL href leads to, without its fragment;
+// false for an href that is not http(s), or invalid.
+func (r *linkResolver) target(href string) (string, bool) {
+	href = strings.TrimSpace(href)
+	if r.origin != "" {
+		rest, _, _ := strings.Cut(href, "#")
+		if path, ok := plainHref(rest); ok {
+			if strings.HasPrefix(rest, "/") {
+				return r.origin + path, true
+			}
+			return r.origin + r.dir + path, true
+		}
+	}
+	u, err := r.base.Parse(href)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return "", false
+	}
+	if err := spec.ASCIIHost(u); err != nil {
+		return "", false
+	}
+	t, err := vigil.CanonicalURL(u.String())
+	return t, err == nil
+}
+
+// plainHref reports whether href (without its fragment) is a path,
+// absolute ("/a/b.html") or relative ("b.html", "a/b"), of letters,
+// digits and "-._~/" without dot segments, with a query or none of
+// printable ASCII: one whose join with a canonical page's origin (an
+// absolute path) or directory (a relative one) is canonical as it is
+// (vigil.CanonicalURL would keep it). It returns href without an empty
+// query ("b.html?" is "b.html"). An href "" (the page itself), "//host/"
+// or with a scheme is not plain.
+func plainHref(href string) (string, bool) {
+	path, query, hasQuery := strings.Cut(href, "?")
+	if path == "" || strings.HasPrefix(path, "//") {
+		return "", false
+	}
+	for i := 0; i < len(path); i++ {
+		c := path[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
+			return "", false
+		}
+	}
+	for seg := range strings.SplitSeq(path, "/") {
+		if seg == "." || seg == ".." {
+			return "", false
+		}
+	}
+	for i := 0; i < len(query); i++ {
+		if c := query[i]; c <= ' ' || c >= 0x7f {
+			return "", false
+		}
+	}
+	if hasQuery && query == "" {
+		return path, true
+	}
+	return href, true
+}

@@ -1,0 +1,81 @@
+package monitor
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/warehouse"
+)
+
+// TestHTMLLinkKeys: the keys htmlLinkKeys reads from a page's tokens, its
+// plain hrefs joined as strings, are those of the links
+// warehouse.ExtractLinks finds in the page's tree, canonical and without
+// their fragments, each once, the page itself left out.
+func TestHTMLLinkKeys(t *testing.T) {
+	const page = "http://Example.com:80/docs/guide/index.html"
+	tests := []struct {
+		name, body string
+		want       int // distinct targets other than the page
+	}{
+		{"relative and absolute paths", `<a href="a.html">a</a><a href="/top.html">t</a><a href="sub/b.html?x=1&amp;y=2">b</a>`, 3},
+		{"fragments, the page itself, duplicates", `<a href="#top">t</a><a href="index.html#s">i</a><a href="a.html#x">a</a><a href="a.html">a</a><a href="">e</a>`, 1},
+		{"dot segments and empty query", `<a href="../up.html">u</a><a href="./here.html">h</a><a href="a/../b.html">b</a><a href="q.html?">q</a>`, 4},
+		{"other hosts and schemes", `<a href="//other.example/x">o</a><a href="HTTPS://Other.Example:443/y">y</a><a href="mailto:a@b.c">m</a><a href="javascript:void(0)">j</a>`, 2},
+		{"percent-encoding and odd characters", `<a href="%7Euser/a%2fb.html">p</a><a href="a b.html">s</a><a href="caf%C3%A9.html">c</a><a href="x:y.html">c</a>`, 3},
+		{"a base element", `<head><base href="/other/dir/"></head><a href="a.html">a</a><a href="/abs.html">b</a>`, 2},
+		{"area and xlink", `<map><area href="area.html"></map><svg><a xlink:href="svg.html"><text>s</text></a><use xlink:href="#icon"/></svg>`, 2},
+		{"links in scripts and comments are none", `<script>var s = '<a href="no.html">';</script><!-- <a href="no2.html"> --><a href="yes.html">y</a>`, 1},
+		{"upper-case tags and attributes", `<A HREF="Up.html">u</A>`, 1},
+	}
+	canon, err := vigil.CanonicalURL(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	self := pageKey(canon)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, _, err := warehouse.ReadBody([]byte("<html><body>"+tt.body+"</body></html>"), "utf-8", "text/html")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []uint64
+			for _, l := range warehouse.ExtractLinks(doc, page) {
+				if c, err := vigil.CanonicalURL(l.Target); err == nil {
+					want = append(want, pageKey(c))
+				}
+			}
+			want = sortedKeys(want, self)
+			got := htmlLinkKeys([]byte(tt.body), page, self)
+			if !slices.Equal(got, want) {
+				t.Errorf("keys %v, want those of ExtractLinks %v", got, want)
+			}
+			if len(got) != tt.want {
+				t.Errorf("%d targets, want %d", len(got), tt.want)
+			}
+		})
+	}
+}
+
+// TestMovedImportance: an estimate is stored again only once it moved by
+// importanceChange from what is stored, or none is.
+func TestMovedImportance(t *testing.T) {
+	tests := []struct {
+		stored, est float64
+		want        bool
+	}{
+		{0, 0.01, true},
+		{0, 0, false},
+		{0.01, 0.01, false},
+		{0.01, 0.01 * (1 + importanceChange/2), false},
+		{0.01, 0.01 * (1 - importanceChange/2), false},
+		{0.01, 0.01 * (1 + 2*importanceChange), true},
+		{0.01, 0.01 * (1 - 2*importanceChange), true},
+		{0.5, 0, true},
+	}
+	for _, tt := range tests {
+		if got := movedImportance(tt.stored, tt.est); got != tt.want {
+			t.Errorf("movedImportance(%v, %v) = %v, want %v", tt.stored, tt.est, got, tt.want)
+		}
+	}
+}

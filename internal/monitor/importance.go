@@ -61,6 +61,9 @@ type importance struct {
 	pages []rankedPage           // by opic.PageID
 	to    []opic.PageID          // a read's links, reused
 	swept time.Time              // when stale pages were last looked for
+	// versions counts the versions whose links were read (linkKeys):
+	// once a version, whatever joins.
+	versions int
 }
 
 // rankedPage is what the state keeps of one page besides its OPIC state.
@@ -185,6 +188,7 @@ func (m *Monitor) readImportance(ctx context.Context, url string, key uint64, pg
 	rp := &r.pages[p]
 	if known != pg.cur.ID {
 		rp.version, rp.links = pg.cur.ID, links
+		r.versions++
 	}
 	r.to = r.to[:0]
 	for _, k := range rp.links {

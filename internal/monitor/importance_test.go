@@ -200,3 +200,87 @@ func TestImportanceResumes(t *testing.T) {
 	}
 	ordered("checked again", stored())
 }
+
+// TestImportanceJoinReadsNoBody: a page that joins the state is linked to
+// by the pages already in it from their next reads, their links kept from
+// the one read of each version: the join makes no version read again. The
+// hub, watched last, is linked to by every other page and comes first;
+// c, which nothing links to, last.
+func TestImportanceJoinReadsNoBody(t *testing.T) {
+	ctx := context.Background()
+	db, wh, u := testStore(t)
+	site := crawltest.NewSite(t, linkedPages)
+	now := time.Now().UTC()
+	sens := map[string]*vigil.Sentinel{}
+	watch := func(name string) {
+		src := "Create Sentinel " + name + " Using " + site.URL("/"+name+".html") + " Monitor any change Fetch 1 hour\n"
+		sens[name] = createSentinel(t, db, spec.NewChecker(now), u, name, src)
+	}
+	m := siteMonitor(db, wh, fetch.Options{}, &now)
+	rounds := func(k int) {
+		t.Helper()
+		for range k {
+			now = now.Add(time.Hour)
+			for _, s := range sens {
+				makeDue(t, db, s, now)
+			}
+			runOnce(t, m, len(sens))
+		}
+	}
+	for _, name := range []string{"a", "b", "c"} {
+		watch(name)
+	}
+	rounds(3)
+	if n := m.rank.versions; n != 3 {
+		t.Fatalf("links of %d versions read for 3 pages unchanged", n)
+	}
+	watch("hub")
+	rounds(6)
+	if n := m.rank.versions; n != 4 {
+		t.Errorf("links of %d versions read once the hub joined, want 4: one a page", n)
+	}
+	imp := map[string]float64{}
+	for name := range sens {
+		r, err := db.FindResourceByURL(ctx, site.URL("/"+name+".html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		imp[name] = r.Importance
+	}
+	for _, name := range []string{"a", "b", "c"} {
+		if imp["hub"] <= imp[name] {
+			t.Errorf("importance of the hub %v, of %s %v: want the hub's higher (every page links to it)", imp["hub"], name, imp[name])
+		}
+	}
+	if imp["c"] >= imp["a"] || imp["c"] >= imp["b"] {
+		t.Errorf("importances %v: want c's lowest (nothing links to it)", imp)
+	}
+}
+
+// TestRecordImportance: a check stores importance only when a page it
+// read moved from its stored importance, or the largest of its pages'
+// moved from the sentinel's; then it stores every page's, so that the
+// sentinel's is the largest of all of them.
+func TestRecordImportance(t *testing.T) {
+	pages := []vigil.PageImportance{{ResourceID: 1, Importance: 0.2}, {ResourceID: 2, Importance: 0.1}}
+	tests := []struct {
+		name     string
+		imp      []vigil.PageImportance
+		moved    bool
+		sentinel float64
+		want     []vigil.PageImportance
+	}{
+		{"nothing moved", pages, false, 0.2, nil},
+		{"a page moved", pages, true, 0.2, pages},
+		{"the sentinel's is off", pages, false, 0.1, pages},
+		{"the sentinel's is none yet", pages, false, 0, pages},
+		{"no page read", nil, false, 0.3, nil},
+	}
+	for _, tt := range tests {
+		j := &job{s: &vigil.Sentinel{Importance: tt.sentinel}, rec: &vigil.CheckRecord{}, imp: tt.imp, impMoved: tt.moved}
+		recordImportance(j)
+		if !slices.Equal(j.rec.Importance, tt.want) {
+			t.Errorf("%s: record importance %v, want %v", tt.name, j.rec.Importance, tt.want)
+		}
+	}
+}

@@ -134,32 +134,35 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 	})
 }
 
-// writeImportance sets the importance of the resources of pages in one
-// statement, whatever their number (resources deleted meanwhile are
-// skipped): a statement a resource was most of the cost of the checks
-// that store one.
+// writeImportance sets the importance of the resources of pages, a
+// statement for up to importanceChunk of them (resources deleted
+// meanwhile are skipped): a statement a resource was most of the cost of
+// the checks that store one. The values are bound, not written out, so
+// that a resource keeps exactly the float its sentinel does.
 func writeImportance(ctx context.Context, tx execer, pages map[int64]float64) error {
-	if len(pages) == 0 {
-		return nil
-	}
-	type row struct {
-		ID         int64   `json:"i"`
-		Importance float64 `json:"v"`
-	}
-	rows := make([]row, 0, len(pages))
-	for _, id := range slices.Sorted(maps.Keys(pages)) {
-		rows = append(rows, row{id, pages[id]})
-	}
-	b, err := json.Marshal(rows)
-	if err != nil {
-		return fmt.Errorf("store the importance of %d resources: %w", len(rows), err)
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE resources SET importance = v.importance
-		FROM (SELECT value->>'i' AS id, value->>'v' AS importance FROM json_each(?)) AS v WHERE resources.id = v.id`, string(b)); err != nil {
-		return fmt.Errorf("store the importance of %d resources: %w", len(rows), err)
+	ids := slices.Sorted(maps.Keys(pages))
+	for chunk := range slices.Chunk(ids, importanceChunk) {
+		var q strings.Builder
+		args := make([]any, 0, 3*len(chunk))
+		q.WriteString("UPDATE resources SET importance = CASE id")
+		for _, id := range chunk {
+			q.WriteString(" WHEN ? THEN ?")
+			args = append(args, id, pages[id])
+		}
+		q.WriteString(" END WHERE id IN (?" + strings.Repeat(", ?", len(chunk)-1) + ")")
+		for _, id := range chunk {
+			args = append(args, id)
+		}
+		if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
+			return fmt.Errorf("store the importance of %d resources from %d: %w", len(chunk), chunk[0], err)
+		}
 	}
 	return nil
 }
+
+// importanceChunk is how many resources one statement of writeImportance
+// sets: 3 parameters each, well under SQLite's limit of 32,766.
+const importanceChunk = 500
 
 func validateCheck(r *vigil.CheckRecord) error {
 	if r.SentinelID <= 0 {

@@ -72,6 +72,31 @@ func testImportance(t *testing.T, s interface {
 	}
 	wantCode(t, record(vigil.PageImportance{Importance: 0.5}), vigil.EINVALID)
 	wantImportance("refused records", 0.25, 0.0625, 0.0625)
+
+	// Many pages in one batch of records (a store may write them in
+	// chunks): each resource gets its own, exactly as given.
+	const many = 1100
+	var recs []*vigil.CheckRecord
+	want := map[int64]float64{}
+	for i := range many {
+		r, err := s.EnsureResource(ctx, fmt.Sprintf("http://example.com/many/%d", i))
+		must(t, err)
+		imp := 1 / float64(3+i) // not a short binary fraction
+		want[r.ID] = imp
+		if i%100 == 0 {
+			recs = append(recs, &vigil.CheckRecord{SentinelID: sn.ID, CheckedAt: t0, NextCheck: t0.Add(time.Hour)})
+		}
+		rec := recs[len(recs)-1]
+		rec.Importance = append(rec.Importance, vigil.PageImportance{ResourceID: r.ID, Importance: imp})
+	}
+	must(t, s.RecordChecks(ctx, recs))
+	for id, imp := range want {
+		r, err := s.FindResourceByID(ctx, id)
+		must(t, err)
+		if r.Importance != imp {
+			t.Fatalf("resource %s of %d written at once: importance %v, want %v", r.URL, many, r.Importance, imp)
+		}
+	}
 }
 
 // testClaimPriority: due sentinels are claimed by vigil.ClaimPriority,

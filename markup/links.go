@@ -2,56 +2,328 @@ package markup
 
 import (
 	"bytes"
-
-	"golang.org/x/net/html"
+	"html"
+	"strings"
 )
 
 // HTMLLinks returns, in document order, the raw href values of the links
 // of an HTML page (a and area elements' href, any element's xlink:href)
-// and of its base elements, its character references decoded, without
-// building a tree: a crawler that wants only a page's out-links (its
-// importance) reads them at the cost of tokenising the page. The values
-// are as written: the caller resolves them against the page's URL and
-// its bases in turn (a base resolved against the one before). An element
-// with both an href and an xlink:href gives its href. A body cut short
-// gives the links read so far.
+// and of its base elements, their character references decoded, without
+// building a tree or tokenising the text: a crawler that wants only a
+// page's out-links (its importance) reads them at the cost of a scan for
+// tags. It reads tags as golang.org/x/net/html's tokenizer does: names
+// and attribute names case-insensitively, the first of an attribute
+// written twice, no tag in comments, in the text of raw text elements
+// (script, style, textarea, title...) or in a doctype; an element with
+// both an href and an xlink:href gives its href. The values are as
+// written: the caller resolves them against the page's URL and its bases
+// in turn (a base resolved against the one before). A body cut short in
+// a tag gives the links before it.
 func HTMLLinks(b []byte) (hrefs, bases []string) {
-	z := html.NewTokenizer(bytes.NewReader(b))
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			return hrefs, bases // io.EOF, or what was read before an error
-		case html.StartTagToken, html.SelfClosingTagToken:
-		default:
-			continue
-		}
-		name, more := z.TagName()
-		if !more {
-			continue
-		}
-		anchor := string(name) == "a" || string(name) == "area"
-		isBase := string(name) == "base"
-		var href, xlink string
-		var hasHref, hasXlink bool
-		for more {
-			var k, v []byte
-			k, v, more = z.TagAttr()
-			switch {
-			case (anchor || isBase) && !hasHref && string(k) == "href":
-				href, hasHref = string(v), true
-			case !hasXlink && string(k) == "xlink:href":
-				xlink, hasXlink = string(v), true
-			}
-		}
+	s := linkScanner{b: b}
+	for s.next() {
 		switch {
-		case isBase:
-			if hasHref {
-				bases = append(bases, href)
+		case s.name == "base":
+			if s.hasHref {
+				bases = append(bases, s.href)
 			}
-		case anchor && hasHref:
-			hrefs = append(hrefs, href)
-		case hasXlink:
-			hrefs = append(hrefs, xlink)
+		case (s.name == "a" || s.name == "area") && s.hasHref:
+			hrefs = append(hrefs, s.href)
+		case s.hasXlink:
+			hrefs = append(hrefs, s.xlink)
+		}
+	}
+	return hrefs, bases
+}
+
+// linkScanner reads the start tags of an HTML document.
+type linkScanner struct {
+	b   []byte
+	pos int
+	// The start tag read last: its name, lower-cased if it is one of the
+	// few HTMLLinks looks at, and its href and xlink:href (the href only
+	// for a, area and base).
+	name              string
+	href, xlink       string
+	hasHref, hasXlink bool
+}
+
+// rawText are the elements whose content x/net/html reads as text up to
+// their end tag: no tag starts in it.
+var rawText = []string{"iframe", "noembed", "noframes", "noscript", "plaintext", "script", "style", "textarea", "title", "xmp"}
+
+// next reads up to the next start tag; false at the end.
+func (s *linkScanner) next() bool {
+	b := s.b
+	for {
+		i := bytes.IndexByte(b[s.pos:], '<')
+		if i < 0 {
+			return false
+		}
+		s.pos += i + 1
+		if s.pos >= len(b) {
+			return false
+		}
+		switch c := b[s.pos]; {
+		case isLetter(c):
+			if !s.startTag() {
+				return false
+			}
+			if raw := s.rawTextOf(); raw != "" {
+				s.skipRaw(raw)
+			}
+			return true
+		case c == '!':
+			if bytes.HasPrefix(b[s.pos:], []byte("!--")) {
+				s.skipComment()
+			} else {
+				s.skipTo('>') // a doctype, a bogus comment
+			}
+		case c == '/' || c == '?':
+			s.skipTo('>') // an end tag, a bogus comment
 		}
 	}
 }
+
+// skipTo moves past the next c, or to the end.
+func (s *linkScanner) skipTo(c byte) {
+	if i := bytes.IndexByte(s.b[s.pos:], c); i >= 0 {
+		s.pos += i + 1
+	} else {
+		s.pos = len(s.b)
+	}
+}
+
+// skipComment moves past the comment at s.pos ("!--"): to its "-->"
+// (which may follow at once: "<!-->" and "<!--->" end where they begin)
+// or "--!>", or to the end.
+func (s *linkScanner) skipComment() {
+	b := s.b
+	start := s.pos + 3
+	for _, empty := range []string{">", "->"} {
+		if bytes.HasPrefix(b[start:], []byte(empty)) {
+			s.pos = start + len(empty)
+			return
+		}
+	}
+	for i := start; i < len(b); i++ {
+		if b[i] != '-' || i+1 >= len(b) || b[i+1] != '-' {
+			continue
+		}
+		j := i + 2
+		for j < len(b) && b[j] == '-' { // "--->" ends it too
+			j++
+		}
+		i = j - 1 // the dashes are read once
+		if j < len(b) && b[j] == '>' {
+			s.pos = j + 1
+			return
+		}
+		if j+1 < len(b) && b[j] == '!' && b[j+1] == '>' {
+			s.pos = j + 2
+			return
+		}
+	}
+	s.pos = len(b)
+}
+
+// rawTextOf returns the name of the raw text element the tag read last
+// opens, "" if it opens none.
+func (s *linkScanner) rawTextOf() string {
+	for _, r := range rawText {
+		if s.name == r {
+			return r
+		}
+	}
+	return ""
+}
+
+// skipRaw moves past the text of raw text element name, to its end tag
+// ("</name" then white space, "/" or ">", the name in any case), or to the
+// end (and always for plaintext).
+func (s *linkScanner) skipRaw(name string) {
+	b := s.b
+	if name == "plaintext" {
+		s.pos = len(b)
+		return
+	}
+	for {
+		i := bytes.Index(b[s.pos:], []byte("</"))
+		if i < 0 {
+			s.pos = len(b)
+			return
+		}
+		s.pos += i
+		end := s.pos + 2 + len(name)
+		if end <= len(b) && bytes.EqualFold(b[s.pos+2:end], []byte(name)) && (end == len(b) || isTagEnd(b[end])) {
+			return // the end tag, read by next
+		}
+		s.pos += 2
+	}
+}
+
+// startTag reads the start tag whose name begins at s.pos, its attributes
+// and its ">". It returns false for a tag cut short by the end.
+func (s *linkScanner) startTag() bool {
+	b := s.b
+	s.href, s.xlink, s.hasHref, s.hasXlink = "", "", false, false
+	i := s.pos
+	for i < len(b) && !isTagEnd(b[i]) {
+		i++
+	}
+	s.name = lowerName(b[s.pos:i])
+	linkTag := s.name == "a" || s.name == "area" || s.name == "base"
+	for {
+		for i < len(b) && (isSpace(b[i]) || b[i] == '/') {
+			i++
+		}
+		if i >= len(b) {
+			return false
+		}
+		if b[i] == '>' {
+			s.pos = i + 1
+			return true
+		}
+		// An attribute name: up to white space, "/", ">" or "=" (a
+		// first "=" belongs to the name).
+		start := i
+		i++
+		for i < len(b) && !isTagEnd(b[i]) && b[i] != '=' {
+			i++
+		}
+		key := b[start:i]
+		for i < len(b) && isSpace(b[i]) {
+			i++
+		}
+		var val []byte
+		if i < len(b) && b[i] == '=' {
+			i++
+			for i < len(b) && isSpace(b[i]) {
+				i++
+			}
+			if i >= len(b) {
+				return false
+			}
+			switch q := b[i]; q {
+			case '"', '\'':
+				j := bytes.IndexByte(b[i+1:], q)
+				if j < 0 {
+					return false
+				}
+				val, i = b[i+1:i+1+j], i+2+j
+			default:
+				start := i
+				for i < len(b) && !isSpace(b[i]) && b[i] != '>' {
+					i++
+				}
+				val = b[start:i]
+			}
+		}
+		switch {
+		case linkTag && !s.hasHref && bytes.EqualFold(key, []byte("href")):
+			s.href, s.hasHref = unescape(val), true
+		case !s.hasXlink && bytes.EqualFold(key, []byte("xlink:href")):
+			s.xlink, s.hasXlink = unescape(val), true
+		}
+	}
+}
+
+// linkNames are the tag names HTMLLinks and rawText compare with.
+var linkNames = append([]string{"a", "area", "base"}, rawText...)
+
+// lowerName returns a tag name lower-cased: as a constant for the names
+// of linkNames, without allocating; "" for another.
+func lowerName(name []byte) string {
+	for _, n := range linkNames {
+		if bytes.EqualFold(name, []byte(n)) {
+			return n
+		}
+	}
+	return ""
+}
+
+// unescape decodes the character references of an attribute value as
+// an HTML parser does: a named one without its ";" (of those that may
+// lack it, "&amp", "&copy"...) is left as it is when a letter, a digit or
+// "=" follows it, so that a query's "&copy=1" stays.
+// As the tokenizer does, it reads a NUL as U+FFFD and "\r\n" or "\r" as
+// "\n".
+func unescape(v []byte) string {
+	s := string(v)
+	if strings.ContainsAny(s, "\x00\r") {
+		s = strings.NewReplacer("\x00", "\uFFFD", "\r\n", "\n", "\r", "\n").Replace(s)
+	}
+	if strings.IndexByte(s, '&') < 0 {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '&')
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		s = s[i:]
+		n := refLen(s)
+		b.WriteString(html.UnescapeString(s[:n]))
+		s = s[n:]
+	}
+}
+
+// refLen returns the length of the character reference s begins with
+// ("&"), as far as an attribute value decodes it: 1 for an "&" that
+// begins none (decoded as itself).
+func refLen(s string) int {
+	j := 1
+	if j < len(s) && s[j] == '#' {
+		// A numeric reference, decoded with or without its ";".
+		for j++; j < len(s) && (isAlnum(s[j])); j++ {
+		}
+		if j < len(s) && s[j] == ';' {
+			j++
+		}
+		return j
+	}
+	for j < len(s) && isAlnum(s[j]) {
+		j++
+	}
+	name := s[1:j]
+	if name == "" {
+		return 1
+	}
+	if j < len(s) && s[j] == ';' {
+		// Decoded whole, rather than a prefix of its name before the
+		// rest and ";".
+		if d := html.UnescapeString(s[:j+1]); !strings.HasSuffix(d, s[j-1:j+1]) {
+			return j + 1
+		}
+	}
+	// The longest prefix of name that is a reference without ";": its
+	// decoding no longer ends in name's letters (no reference decodes to
+	// a letter or digit).
+	for k := min(len(name), longestBare); k > 0; k-- {
+		d := html.UnescapeString(s[:1+k])
+		if d[len(d)-1] == name[k-1] {
+			continue
+		}
+		if next := 1 + k; next < len(s) && (isAlnum(s[next]) || s[next] == '=') {
+			return 1 // left as it is, in an attribute
+		}
+		return 1 + k
+	}
+	return 1
+}
+
+// longestBare is the length of the longest name of a reference that may
+// lack its ";" ("acirc", "frac12"; as golang.org/x/net/html has it).
+const longestBare = 6
+
+func isAlnum(c byte) bool { return isLetter(c) || '0' <= c && c <= '9' }
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+// isTagEnd reports whether c ends a tag or attribute name.
+func isTagEnd(c byte) bool { return isSpace(c) || c == '/' || c == '>' }

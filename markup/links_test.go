@@ -1,8 +1,11 @@
 package markup
 
 import (
+	"bytes"
 	"slices"
 	"testing"
+
+	"golang.org/x/net/html"
 )
 
 // TestHTMLLinks: the hrefs of a and area elements and xlink:href of any
@@ -30,4 +33,101 @@ func TestHTMLLinks(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tokenizerLinks is HTMLLinks read with golang.org/x/net/html's
+// tokenizer, the reading HTMLLinks follows.
+func tokenizerLinks(b []byte) (hrefs, bases []string) {
+	z := html.NewTokenizer(bytes.NewReader(b))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return hrefs, bases
+		case html.StartTagToken, html.SelfClosingTagToken:
+		default:
+			continue
+		}
+		name, more := z.TagName()
+		anchor := string(name) == "a" || string(name) == "area"
+		isBase := string(name) == "base"
+		var href, xlink string
+		var hasHref, hasXlink bool
+		for more {
+			var k, v []byte
+			k, v, more = z.TagAttr()
+			switch {
+			case (anchor || isBase) && !hasHref && string(k) == "href":
+				href, hasHref = string(v), true
+			case !hasXlink && string(k) == "xlink:href":
+				xlink, hasXlink = string(v), true
+			}
+		}
+		switch {
+		case isBase:
+			if hasHref {
+				bases = append(bases, href)
+			}
+		case anchor && hasHref:
+			hrefs = append(hrefs, href)
+		case hasXlink:
+			hrefs = append(hrefs, xlink)
+		}
+	}
+}
+
+// linkPages are pages on which HTMLLinks reads what the tokenizer does:
+// the seeds of FuzzHTMLLinks.
+var linkPages = []string{
+	`<!DOCTYPE html><html><head><title>T <a href="no">x</a></title><base href="/b/"></head><body><a href=a.html>a</a></body></html>`,
+	`<a href = "spaced.html" >s</a><a href=unquoted.html>u</a><a href='single.html'>q</a><a href=x.html/>self</a>`,
+	`<a href="one" href="two">first of twice</a><a HREF="c" xlink:href="d">both</a><a data-href="no">no</a>`,
+	`<!--> <a href="after-empty-comment"> --> <!---> <a href="after-other"> <!-- a -- b --!> <a href="after-bang">`,
+	`<!-- never ended <a href="no">`,
+	`<script type="text/javascript">if (a</b) { x = '<a href="no">'; }</script ><a href="yes">`,
+	`<style>a[href="no"] { }</STYLE><a href="yes"><textarea><a href="no"></textarea foo><a href="y2">`,
+	`<xmp><a href="no"></xmp><noscript><a href="no"></noscript><iframe><a href="no"></iframe><a href="y">`,
+	`<plaintext><a href="no">`,
+	`<?php echo '<a href="no">' ?><a href="y"></p></a href="no"><a/href="slash">`,
+	`<a href="&lt;&#x41;&amp&quot;&nbsp;&copy">refs</a><area shape=rect href=&amp;x>`,
+	`< a href="no"><a\thref="tab"><a` + "\n" + `href="nl">`,
+	`<svg><A XLINK:HREF="#top"/><image xlink:href="img.svg"/></svg>`,
+	`<a href="cut`,
+	`<a href=`,
+	`<a`,
+	`<`,
+	`<base href="x"><base href=y><base>`,
+	`<a =href="eq">x</a><a href="v" =x>y</a>`,
+	`<title/><a href="in-title">`,
+	`<a href="é/ü.html">utf-8</a>`,
+}
+
+// TestHTMLLinksAsTokenizer: on linkPages, HTMLLinks reads what the
+// tokenizer reads.
+func TestHTMLLinksAsTokenizer(t *testing.T) {
+	for _, p := range linkPages {
+		hrefs, bases := HTMLLinks([]byte(p))
+		wantHrefs, wantBases := tokenizerLinks([]byte(p))
+		if !slices.Equal(hrefs, wantHrefs) || !slices.Equal(bases, wantBases) {
+			t.Errorf("%q:\nHTMLLinks %q, bases %q\ntokenizer %q, bases %q", p, hrefs, bases, wantHrefs, wantBases)
+		}
+	}
+}
+
+// FuzzHTMLLinks: HTMLLinks reads what the tokenizer reads, on pages
+// without a script that holds comments (whose escapes the tokenizer
+// follows and HTMLLinks does not).
+func FuzzHTMLLinks(f *testing.F) {
+	for _, p := range linkPages {
+		f.Add([]byte(p))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if bytes.Contains(bytes.ToLower(b), []byte("<script")) && bytes.Contains(b, []byte("<!--")) {
+			return
+		}
+		hrefs, bases := HTMLLinks(b)
+		wantHrefs, wantBases := tokenizerLinks(b)
+		if !slices.Equal(hrefs, wantHrefs) || !slices.Equal(bases, wantBases) {
+			t.Errorf("%q:\nHTMLLinks %q, bases %q\ntokenizer %q, bases %q", b, hrefs, bases, wantHrefs, wantBases)
+		}
+	})
 }

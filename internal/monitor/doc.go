@@ -40,7 +40,10 @@
 // its cash going to the watched pages it links to (its newest version's
 // links) and the rest to the virtual page, and the page's estimate is
 // stored on its resource and on its sentinels with the check
-// (vigil.CheckRecord.Importance). The store claims due sentinels by how
+// (vigil.CheckRecord.Importance) when it moved by importanceChange. A
+// version's links are read once, kept as hashes of their URLs and
+// resolved in memory at each read, so that a page joining reads no body
+// again; nothing is read from the store for the importance. The store claims due sentinels by how
 // late they are plus their importance (vigil.ClaimPriority, the seed's
 // refresh order of §8.3.2), so that when more are due than a batch takes,
 // the important ones go first, and none is overtaken by a sentinel that

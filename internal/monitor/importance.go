@@ -83,7 +83,7 @@ type rankCandidate struct {
 	importance float64
 }
 
-// joinImportance makes the pages of watched pages of the OPIC state, each
+// joinImportance makes the pages of watched part of the OPIC state, each
 // starting from its stored importance. A state that has none yet is
 // created with them (opic.Resume: the cash spread as the importances
 // are); later pages join with none, as pages a crawl discovers do

@@ -42,10 +42,12 @@ const importanceChange = 0.05
 //
 // The link graph is not stored. Each page keeps the keys (pageKey) of the
 // URLs its newest version read links to, read once a version (the body
-// tokenised, not parsed: linkKeys), and resolved against the pages of the
-// state at each read, from memory: a page that joins is linked to by the
-// pages that link to it from their next read on, without a body read
-// again. The memory is a few dozen bytes a page and 8 a distinct link.
+// scanned for links, not parsed: linkKeys), and resolved against the
+// pages of the state at each read, from memory: a page that joins is
+// linked to by the pages that link to it from their next read on,
+// without a body read again. The memory is about 100 bytes a page and 8
+// a link of a list of links (linkList), which the pages that link alike
+// share.
 // The mutex guards maps and arithmetic only; bodies are read outside it.
 //
 // The state lives in the process. Only each page's estimate is stored: a
@@ -61,6 +63,7 @@ type importance struct {
 	pages []rankedPage           // by opic.PageID
 	to    []opic.PageID          // a read's links, reused
 	swept time.Time              // when stale pages were last looked for
+	lists linkLists              // the pages' link lists, shared
 	// versions counts the versions whose links were read (linkKeys):
 	// once a version, whatever joins.
 	versions int
@@ -69,10 +72,10 @@ type importance struct {
 // rankedPage is what the state keeps of one page besides its OPIC state.
 type rankedPage struct {
 	key     uint64
-	read    int64    // when it was last read or joined, in Unix seconds
-	version int64    // the version whose links are known, 0 if none
-	links   []uint64 // the keys of the URLs that version links to, sorted
-	stored  float64  // the importance stored on its resource, as far as known
+	read    int64     // when it was last read or joined, in Unix seconds
+	version int64     // the version whose links are known, 0 if none
+	links   *linkList // the keys of the URLs that version links to, nil if none
+	stored  float32   // the importance stored on its resource, as far as known
 }
 
 // rankCandidate is a page a claimed sentinel watches, with the importance
@@ -126,7 +129,7 @@ func (m *Monitor) joinImportance(watched []rankCandidate, now time.Time) {
 		r.o, r.ids = o, make(map[uint64]opic.PageID, len(fresh))
 		for i, w := range fresh {
 			r.ids[keys[w]] = opic.PageID(i)
-			r.pages = append(r.pages, rankedPage{key: keys[w], read: now.Unix(), stored: est[i]})
+			r.pages = append(r.pages, rankedPage{key: keys[w], read: now.Unix(), stored: float32(est[i])})
 		}
 		return
 	}
@@ -134,7 +137,7 @@ func (m *Monitor) joinImportance(watched []rankCandidate, now time.Time) {
 		p := r.o.AddPage()
 		est := clampImportance(watched[w].importance)
 		r.ids[keys[w]] = p
-		r.pages = append(r.pages, rankedPage{key: keys[w], read: now.Unix(), stored: est})
+		r.pages = append(r.pages, rankedPage{key: keys[w], read: now.Unix(), stored: float32(est)})
 		if err := r.o.ResumeHistory(p, est*importanceWindow); err != nil {
 			m.Logger.Error("resume the importance", LogURL, watched[w].url, LogError, err)
 		}
@@ -187,13 +190,16 @@ func (m *Monitor) readImportance(ctx context.Context, url string, key uint64, pg
 	}
 	rp := &r.pages[p]
 	if known != pg.cur.ID {
-		rp.version, rp.links = pg.cur.ID, links
+		r.lists.release(rp.links)
+		rp.version, rp.links = pg.cur.ID, r.lists.hold(links)
 		r.versions++
 	}
 	r.to = r.to[:0]
-	for _, k := range rp.links {
-		if q, ok := r.ids[k]; ok {
-			r.to = append(r.to, q)
+	if rp.links != nil {
+		for _, k := range rp.links.keys {
+			if q, ok := r.ids[k]; ok {
+				r.to = append(r.to, q)
+			}
 		}
 	}
 	if err := r.o.Read(p, r.to); err != nil {
@@ -203,8 +209,8 @@ func (m *Monitor) readImportance(ctx context.Context, url string, key uint64, pg
 	rp.read = now.Unix()
 	est = clampImportance(r.o.Estimate(p))
 
-	if store = movedImportance(rp.stored, est); store {
-		rp.stored = est
+	if store = movedImportance(float64(rp.stored), est); store {
+		rp.stored = float32(est)
 	}
 	r.sweep(now)
 	return est, store, true
@@ -267,6 +273,7 @@ func (r *importance) sweep(now time.Time) {
 	for k, p := range r.ids {
 		if r.pages[p].read < old && r.o.Delete(p) == nil {
 			delete(r.ids, k)
+			r.lists.release(r.pages[p].links)
 			r.pages[p] = rankedPage{}
 		}
 	}

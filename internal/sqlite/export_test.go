@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"time"
 )
 
 // BackfillChangePages is backfillChangePages for the tests, over tx.
@@ -26,3 +27,6 @@ func SetBackfillBytes(n int) (restore func()) {
 func ReadAsTextUnknownQuery(reading int, beforeID int64, limit int) (string, []any) {
 	return readAsTextUnknownQuery(reading, beforeID, limit)
 }
+
+// ClaimQuery is claimQuery for the tests.
+func ClaimQuery(now time.Time, limit int) (string, []any) { return claimQuery(now, limit) }

@@ -580,10 +580,14 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 			key = jobs[0].plan.keys[i]
 		}
 	}
-	if imp, moved, ok := m.readImportance(ctx, url, key, pg, pairs, grant, now); ok {
+	if imp, ok := m.readImportance(ctx, url, key, pg, pairs, grant, now); ok {
 		for _, j := range jobs {
-			j.imp = append(j.imp, vigil.PageImportance{ResourceID: pg.resource, Importance: imp})
-			j.impMoved = j.impMoved || moved
+			if len(j.imp) == 0 {
+				j.impSettled = true
+			}
+			j.imp = append(j.imp, vigil.PageImportance{ResourceID: pg.resource, Importance: imp.est})
+			j.impStore = j.impStore || imp.store
+			j.impSettled = j.impSettled && imp.settled
 		}
 	}
 }

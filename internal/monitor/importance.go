@@ -76,6 +76,11 @@ type rankedPage struct {
 	version int64     // the version whose links are known, 0 if none
 	links   *linkList // the keys of the URLs that version links to, nil if none
 	stored  float32   // the importance stored on its resource, as far as known
+	// full is the Z from which the page's history spans a window (T after
+	// it joined), 0 for a page that joined with a stored importance (its
+	// history resumed from it): before, its estimate grows as its window
+	// fills, and is stored only the first time (settled).
+	full float32
 }
 
 // rankCandidate is a page a claimed sentinel watches, with the importance
@@ -129,7 +134,7 @@ func (m *Monitor) joinImportance(watched []rankCandidate, now time.Time) {
 		r.o, r.ids = o, make(map[uint64]opic.PageID, len(fresh))
 		for i, w := range fresh {
 			r.ids[keys[w]] = opic.PageID(i)
-			r.pages = append(r.pages, rankedPage{key: keys[w], read: now.Unix(), stored: float32(est[i])})
+			r.pages = append(r.pages, rankedPage{key: keys[w], read: now.Unix(), stored: float32(est[i]), full: r.fullAt(est[i])})
 		}
 		return
 	}
@@ -137,11 +142,22 @@ func (m *Monitor) joinImportance(watched []rankCandidate, now time.Time) {
 		p := r.o.AddPage()
 		est := clampImportance(watched[w].importance)
 		r.ids[keys[w]] = p
-		r.pages = append(r.pages, rankedPage{key: keys[w], read: now.Unix(), stored: float32(est)})
+		r.pages = append(r.pages, rankedPage{key: keys[w], read: now.Unix(), stored: float32(est), full: r.fullAt(est)})
 		if err := r.o.ResumeHistory(p, est*importanceWindow); err != nil {
 			m.Logger.Error("resume the importance", LogURL, watched[w].url, LogError, err)
 		}
 	}
+}
+
+// fullAt returns the Z from which the history of a page joining now with
+// the stored importance est spans a window: now for a page with one (its
+// history resumed from it), T later for one without. The caller holds
+// r.mu.
+func (r *importance) fullAt(est float64) float32 {
+	if est > 0 {
+		return 0
+	}
+	return float32(r.o.Z() + importanceWindow)
 }
 
 // clampImportance returns x within [0, 1], 0 if it is not a number.
@@ -152,17 +168,28 @@ func clampImportance(x float64) float64 {
 	return min(x, 1)
 }
 
+// pageImportance is what a read of a page in the OPIC state gives.
+type pageImportance struct {
+	est float64 // its estimate
+	// store is whether est is to be stored (then it is taken as stored
+	// from now on): the first, or one that moved by importanceChange from
+	// the stored importance once the page's history spans a window.
+	store bool
+	// settled is whether its history spans a window: its estimate moves
+	// with the links, no longer as the window fills.
+	settled bool
+}
+
 // readImportance records a check's read of the page at url (pg, whose
 // newest content version was read) in the OPIC state. It returns the
-// page's estimate, whether it moved from the importance stored on its
-// resource by importanceChange (or none was: then it is to be stored, and
-// is taken as stored from now on), and false if there is none: the page
-// is not in the state, or its version's links cannot be read now (the
-// page is then not read, rather than read as if it had no links, and
-// waits for its next check). The links of a version are read once.
-func (m *Monitor) readImportance(ctx context.Context, url string, key uint64, pg *page, pairs map[[2]int64]*pairEval, grant *memoryGrant, now time.Time) (est float64, store, ok bool) {
+// page's importance, and false if there is none: the page is not in the
+// state, or its version's links cannot be read now (the page is then not
+// read, rather than read as if it had no links, and waits for its next
+// check). The links of a version are read once.
+func (m *Monitor) readImportance(ctx context.Context, url string, key uint64, pg *page, pairs map[[2]int64]*pairEval, grant *memoryGrant, now time.Time) (pageImportance, bool) {
+	var none pageImportance
 	if key == 0 {
-		return 0, false, false
+		return none, false
 	}
 	r := &m.rank
 	r.mu.Lock()
@@ -173,20 +200,20 @@ func (m *Monitor) readImportance(ctx context.Context, url string, key uint64, pg
 	}
 	r.mu.Unlock()
 	if !ok {
-		return 0, false, false
+		return none, false
 	}
 	var links []uint64
 	if known != pg.cur.ID {
 		var err error
 		if links, err = m.linkKeys(ctx, url, key, pg.cur, pairs, grant); err != nil {
 			m.Logger.Error("read a version for its links", LogURL, url, LogVersion, pg.cur.ID, LogError, err)
-			return 0, false, false
+			return none, false
 		}
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if q, ok := r.ids[key]; !ok || q != p {
-		return 0, false, false // left the state meanwhile
+		return none, false // left the state meanwhile
 	}
 	rp := &r.pages[p]
 	if known != pg.cur.ID {
@@ -204,16 +231,15 @@ func (m *Monitor) readImportance(ctx context.Context, url string, key uint64, pg
 	}
 	if err := r.o.Read(p, r.to); err != nil {
 		m.Logger.Error("read the importance", LogURL, url, LogError, err)
-		return 0, false, false
+		return none, false
 	}
 	rp.read = now.Unix()
-	est = clampImportance(r.o.Estimate(p))
-
-	if store = movedImportance(float64(rp.stored), est); store {
-		rp.stored = float32(est)
+	imp := pageImportance{est: clampImportance(r.o.Estimate(p)), settled: r.o.Z() >= float64(rp.full)}
+	if imp.store = movedImportance(float64(rp.stored), imp.est) && (imp.settled || rp.stored <= 0); imp.store {
+		rp.stored = float32(imp.est)
 	}
 	r.sweep(now)
-	return est, store, true
+	return imp, true
 }
 
 // movedImportance reports whether an estimate est moved by
@@ -225,16 +251,19 @@ func movedImportance(stored, est float64) bool {
 	return math.Abs(est-stored) > importanceChange*stored
 }
 
-// recordImportance sets the importance a check of j stores: none if no
-// page it read moved from its stored importance and the largest of their
-// estimates did not move from the sentinel's, else the estimate of every
-// page it read, the sentinel's becoming the largest (so that a sentinel
-// on several pages is not set from some of them).
+// recordImportance sets the importance a check of j stores: the estimate
+// of every page it read, the sentinel's becoming the largest (so that a
+// sentinel on several pages is not set from some of them), if one is to
+// be stored (pageImportance.store), or the sentinel has none yet, or the
+// largest moved from the sentinel's and every page is settled; none else.
 func recordImportance(j *job) {
-	if len(j.imp) == 0 || !j.impMoved && !movedImportance(j.s.Importance, vigil.MaxImportance(j.imp)) {
+	if len(j.imp) == 0 {
 		return
 	}
-	j.rec.Importance = j.imp
+	largest := vigil.MaxImportance(j.imp)
+	if j.impStore || j.s.Importance <= 0 && largest > 0 || j.impSettled && movedImportance(j.s.Importance, largest) {
+		j.rec.Importance = j.imp
+	}
 }
 
 // versionTree returns the tree of version id: the one a comparison of

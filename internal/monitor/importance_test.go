@@ -258,26 +258,28 @@ func TestImportanceJoinReadsNoBody(t *testing.T) {
 }
 
 // TestRecordImportance: a check stores importance only when a page it
-// read moved from its stored importance, or the largest of its pages'
-// moved from the sentinel's; then it stores every page's, so that the
-// sentinel's is the largest of all of them.
+// read is to be stored, or its sentinel has none yet, or the largest of
+// its pages' moved from the sentinel's and every page is settled; then it
+// stores every page's, so that the sentinel's is the largest of them all.
 func TestRecordImportance(t *testing.T) {
 	pages := []vigil.PageImportance{{ResourceID: 1, Importance: 0.2}, {ResourceID: 2, Importance: 0.1}}
 	tests := []struct {
-		name     string
-		imp      []vigil.PageImportance
-		moved    bool
-		sentinel float64
-		want     []vigil.PageImportance
+		name           string
+		imp            []vigil.PageImportance
+		store, settled bool
+		sentinel       float64
+		want           []vigil.PageImportance
 	}{
-		{"nothing moved", pages, false, 0.2, nil},
-		{"a page moved", pages, true, 0.2, pages},
-		{"the sentinel's is off", pages, false, 0.1, pages},
-		{"the sentinel's is none yet", pages, false, 0, pages},
-		{"no page read", nil, false, 0.3, nil},
+		{"nothing moved", pages, false, true, 0.2, nil},
+		{"a page to store", pages, true, true, 0.2, pages},
+		{"a page to store, not settled", pages, true, false, 0.2, pages},
+		{"the sentinel's is off", pages, false, true, 0.1, pages},
+		{"the sentinel's is off, a page not settled", pages, false, false, 0.1, nil},
+		{"the sentinel's is none yet", pages, false, false, 0, pages},
+		{"no page read", nil, false, true, 0.3, nil},
 	}
 	for _, tt := range tests {
-		j := &job{s: &vigil.Sentinel{Importance: tt.sentinel}, rec: &vigil.CheckRecord{}, imp: tt.imp, impMoved: tt.moved}
+		j := &job{s: &vigil.Sentinel{Importance: tt.sentinel}, rec: &vigil.CheckRecord{}, imp: tt.imp, impStore: tt.store, impSettled: tt.settled}
 		recordImportance(j)
 		if !slices.Equal(j.rec.Importance, tt.want) {
 			t.Errorf("%s: record importance %v, want %v", tt.name, j.rec.Importance, tt.want)

@@ -300,10 +300,11 @@ type job struct {
 	// none, all its pages' hosts busy, is deferred.
 	checked, busy int
 	nextAt        time.Time // earliest extra wake-up (confirmation, digest)
-	// imp is the importance of each page the check read, impMoved whether
-	// one moved from its stored importance (recordImportance).
-	imp      []vigil.PageImportance
-	impMoved bool
+	// imp is the importance of each page the check read, impStore
+	// whether one is to be stored, impSettled whether every one is
+	// settled (pageImportance, recordImportance).
+	imp                  []vigil.PageImportance
+	impStore, impSettled bool
 }
 
 // RunOnce claims one batch of due sentinels, checks them and records the

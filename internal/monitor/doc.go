@@ -40,7 +40,8 @@
 // its cash going to the watched pages it links to (its newest version's
 // links) and the rest to the virtual page, and the page's estimate is
 // stored on its resource and on its sentinels with the check
-// (vigil.CheckRecord.Importance) when it moved by importanceChange. A
+// (vigil.CheckRecord.Importance) the first time, then when it moved by
+// importanceChange once its history spans a window. A
 // version's links are read once, kept as hashes of their URLs and
 // resolved in memory at each read, so that a page joining reads no body
 // again; nothing is read from the store for the importance. The store claims due sentinels by how

@@ -37,8 +37,9 @@ const importanceChange = 0.05
 // OPIC read: the page's cash goes a share α to the virtual page and the
 // rest to the watched pages it links to, or all to the virtual page if it
 // links to none, and its estimate H/T is stored on its resource (and on
-// its sentinel, which the claims order by: vigil.ClaimPriority) when it
-// moved by importanceChange from what is stored.
+// its sentinel, which the claims order by: vigil.ClaimPriority) the first
+// time, then when it moved by importanceChange from what is stored, once
+// the page's history spans a window (pageImportance).
 //
 // The link graph is not stored. Each page keeps the keys (pageKey) of the
 // URLs its newest version read links to, read once a version (the body

@@ -2,6 +2,7 @@ package vigil
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -107,6 +108,31 @@ type NotificationRetry struct {
 	SentinelID int64
 	// Target, if not "", replaces the letter's target: the one its
 	// sentinel notifies now on the letter's channel, which its owner may
-	// have fixed since the letter was written.
+	// have fixed since the letter was written. A new target that has a
+	// letter of the same message already (a sibling) refuses the retry
+	// (RetryDuplicate).
 	Target string
+}
+
+// RetryDuplicate returns the ECONFLICT error that refuses the retry of
+// dead letter id to a target other than its own, as sibling, that
+// target's own letter of the same message
+// (OutboxStore.FindNotificationSibling), exists: the target has been sent
+// the message, or will be, and the retry would send it a second time. A
+// sibling that is a dead letter refuses it too: retrying the sibling, to
+// its own target, sends the message there once, where retrying both would
+// send it twice.
+func RetryDuplicate(id int64, sibling *Notification) error {
+	what := "this change"
+	if sibling.ChangeID == 0 {
+		what = "this message"
+	}
+	head := fmt.Sprintf("notification %d is not retried: the %s target its sentinel notifies now, in place of this letter's,", id, sibling.Channel)
+	switch sibling.State {
+	case NotificationSent:
+		return Errorf(ECONFLICT, "%s has been sent %s already, by its own letter (notification %d); a retry would send it twice", head, what, sibling.ID)
+	case NotificationDead:
+		return Errorf(ECONFLICT, "%s already has its own letter for %s, notification %d, a dead letter too: retry that one, which goes to its own target", head, what, sibling.ID)
+	}
+	return Errorf(ECONFLICT, "%s already has its own letter for %s, notification %d, not sent yet (%s); a retry would send it twice", head, what, sibling.ID, sibling.State)
 }

@@ -369,7 +369,22 @@ type OutboxStore interface {
 	// transaction: a removal of the sentinel comes wholly before the
 	// retry, which fails, or wholly after it, which gives the retried
 	// letter up as it does the sentinel's other letters not yet sent.
+	// A retry to a target other than the letter's own (r.Target) is
+	// refused too, with RetryDuplicate's ECONFLICT, if that target has a
+	// sibling of the letter (FindNotificationSibling) in any state: it
+	// has been sent the message, or will be, or its own dead letter is
+	// the one to retry; a retry must not send it twice. That check is in
+	// the same transaction, so that two retries moved to one target
+	// send it once.
 	RetryNotification(ctx context.Context, id int64, r NotificationRetry) error
+	// FindNotificationSibling returns the sibling of entry id to target:
+	// another entry of the same message by the same channel (the monitor
+	// writes one a contact of a sentinel for each message). Entries of a
+	// change are siblings if they are of the same change; entries of no
+	// change (a digest, the notice that a page fails or works again), if
+	// they are of the same user and carry the same payload. The oldest,
+	// if there are several; ENOTFOUND if there is none, or no entry id.
+	FindNotificationSibling(ctx context.Context, id int64, target string) (*Notification, error)
 }
 
 // BodyCodec compresses bodies and encodes one body as a byte-exact patch

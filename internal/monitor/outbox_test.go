@@ -97,6 +97,10 @@ func (m *memOutbox) RetryNotification(_ context.Context, id int64, r vigil.Notif
 	})
 }
 
+func (m *memOutbox) FindNotificationSibling(context.Context, int64, string) (*vigil.Notification, error) {
+	return nil, vigil.Errorf(vigil.ENOTFOUND, "no sibling")
+}
+
 func TestDeliverer(t *testing.T) {
 	ctx := context.Background()
 	now := time.Unix(1_000_000, 0)

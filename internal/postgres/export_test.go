@@ -20,3 +20,7 @@ func SetBackfillBytes(n int) (restore func()) {
 	backfillBytes = n
 	return func() { backfillBytes = old }
 }
+
+// RetargetLock is retargetLock, the class of the advisory lock a retry to
+// a new target holds.
+const RetargetLock = retargetLock

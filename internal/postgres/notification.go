@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -171,11 +172,20 @@ func (db *DB) MarkNotificationDead(ctx context.Context, id int64, errMsg string)
 	})
 }
 
+// retargetLock is the class of the transaction-level advisory lock
+// (pg_advisory_xact_lock(retargetLock, hashtext(target))) that a retry
+// to a new target holds from its look for a sibling there to its commit:
+// of two retries moved to one target at once, the second looks once the
+// first has committed, and finds it. The migrator's lock is a single
+// bigint key, a key space of its own.
+const retargetLock = 7423191
+
 // RetryNotification implements vigil.OutboxStore. The letter's sentinel
 // is locked first, as DeleteSentinel locks it (the same order, so the
 // two cannot deadlock): a removal under way makes the retry wait and then
 // find the sentinel gone, and a removal that comes after waits for the
-// retry and then gives the retried letter up.
+// retry and then gives the retried letter up. A retry to a new target
+// then takes that target's retargetLock, the last lock it takes.
 func (db *DB) RetryNotification(ctx context.Context, id int64, r vigil.NotificationRetry) error {
 	return db.update(ctx, func(tx *sql.Tx) error {
 		// Locked first, judged last: an absent letter is not found, and
@@ -189,8 +199,8 @@ func (db *DB) RetryNotification(ctx context.Context, id int64, r vigil.Notificat
 				return err
 			}
 		}
-		var state, lastError string
-		err := tx.QueryRowContext(ctx, q("SELECT state, last_error FROM notifications WHERE id = ? FOR UPDATE"), id).Scan(&state, &lastError)
+		var state, lastError, target string
+		err := tx.QueryRowContext(ctx, q("SELECT state, last_error, target FROM notifications WHERE id = ? FOR UPDATE"), id).Scan(&state, &lastError, &target)
 		if err != nil {
 			return notFound(err, "notification %d not found", id)
 		}
@@ -200,8 +210,46 @@ func (db *DB) RetryNotification(ctx context.Context, id int64, r vigil.Notificat
 		case lastError == vigil.SentinelRemoved || removed:
 			return vigil.Errorf(vigil.ECONFLICT, "notification %d is not retried: %s", id, vigil.SentinelRemoved)
 		}
+		if r.Target != "" && r.Target != target {
+			if _, err := tx.ExecContext(ctx, q("SELECT pg_advisory_xact_lock(?, hashtext(?))"), retargetLock, r.Target); err != nil {
+				return fmt.Errorf("retry notification %d: lock its new target: %w", id, err)
+			}
+			sib, err := findSibling(ctx, tx, id, r.Target)
+			if err == nil {
+				return vigil.RetryDuplicate(id, sib)
+			} else if vigil.ErrorCode(err) != vigil.ENOTFOUND {
+				return fmt.Errorf("retry notification %d: its sibling: %w", id, err)
+			}
+		}
 		_, err = tx.ExecContext(ctx, q(`UPDATE notifications SET state = 'pending', attempts = 0, next_attempt = ?,
 			target = coalesce(nullif(?, ''), target) WHERE id = ?`), tv(r.At.UTC()), r.Target, id)
 		return err
 	})
+}
+
+// siblingQuery selects the sibling of notification $2 to target $1
+// (vigil.OutboxStore.FindNotificationSibling): of the same change, or,
+// for a letter of no change, of the same user and payload. Its change
+// and user are read by the index of each.
+const siblingQuery = `SELECT ` + notificationColumns + ` FROM notifications WHERE id = (
+	SELECT o.id FROM notifications n JOIN notifications o ON o.id <> n.id AND o.channel = n.channel AND o.target = ?
+	WHERE n.id = ? AND (o.change_id = n.change_id OR
+		n.change_id IS NULL AND o.change_id IS NULL AND o.user_id = n.user_id AND o.payload = n.payload)
+	ORDER BY o.id LIMIT 1)`
+
+// findSibling returns the sibling of notification id to target, read by
+// tx; ENOTFOUND if there is none.
+func findSibling(ctx context.Context, tx interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}, id int64, target string) (*vigil.Notification, error) {
+	n, err := scanNotification(tx.QueryRowContext(ctx, q(siblingQuery), target, id))
+	if err != nil {
+		return nil, notFound(err, "notification %d has no sibling to that target", id)
+	}
+	return n, nil
+}
+
+// FindNotificationSibling implements vigil.OutboxStore.
+func (db *DB) FindNotificationSibling(ctx context.Context, id int64, target string) (*vigil.Notification, error) {
+	return findSibling(ctx, db.read, id, target)
 }

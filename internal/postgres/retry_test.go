@@ -154,3 +154,50 @@ func TestRetryRacesSentinelRemoval(t *testing.T) {
 		}
 	})
 }
+
+// TestRetriesMovedToOneTarget: two dead letters of one change, whose
+// targets were both replaced by one, retried at the same time, send the
+// change there once: the second retry waits for the first and then finds
+// its letter there (its sibling), and is refused. Each looked for a
+// sibling before the other committed, and both were sent.
+func TestRetriesMovedToOneTarget(t *testing.T) {
+	ctx := context.Background()
+	at := time.Date(2026, 11, 1, 13, 0, 0, 0, time.UTC)
+	const c = "https://hooks.example/c"
+	db, d := openDSN(t)
+	sn, first := deadLetterOf(t, db)
+	n, err := db.FindNotificationByID(ctx, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.Target = "https://hooks.example/b"
+	if err := db.EnqueueNotification(ctx, n); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.MarkNotificationDead(ctx, n.ID, "410 gone"); err != nil {
+		t.Fatal(err)
+	}
+	second := n.ID
+	err = whileHeld(t, d, func(tx pgx.Tx) error {
+		// What RetryNotification does, up to its commit, for the first.
+		if _, err := tx.Exec(ctx, "SELECT 1 FROM sentinels WHERE id = $1 FOR KEY SHARE", sn.ID); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "SELECT 1 FROM notifications WHERE id = $1 FOR UPDATE", first); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, hashtext($2))", postgres.RetargetLock, c); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, "UPDATE notifications SET state = 'pending', attempts = 0, target = $2 WHERE id = $1", first, c)
+		return err
+	}, func() error {
+		return db.RetryNotification(ctx, second, vigil.NotificationRetry{At: at, SentinelID: sn.ID, Target: c})
+	})
+	if vigil.ErrorCode(err) != vigil.ECONFLICT {
+		t.Errorf("the second retry to %s while the first was under way: %v, want ECONFLICT", c, err)
+	}
+	if n, err := db.FindNotificationByID(ctx, second); err != nil || n.State != vigil.NotificationDead || n.Target != "https://hooks.example/b" {
+		t.Errorf("after: %+v %v; want the second letter dead to its own target", n, err)
+	}
+}

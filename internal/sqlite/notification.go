@@ -2,6 +2,9 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -171,11 +174,12 @@ func (db *DB) MarkNotificationDead(ctx context.Context, id int64, errMsg string)
 
 // RetryNotification implements vigil.OutboxStore. The writes of a
 // store are one at a time: the sentinel that exists when the letter is
-// made pending is not removed before the transaction ends.
+// made pending is not removed, and no sibling to its new target is
+// written or moved there, before the transaction ends.
 func (db *DB) RetryNotification(ctx context.Context, id int64, r vigil.NotificationRetry) error {
 	return db.update(ctx, func(tx execer) error {
-		var state, lastError string
-		err := tx.QueryRowContext(ctx, q("SELECT state, last_error FROM notifications WHERE id = ?"), id).Scan(&state, &lastError)
+		var state, lastError, target string
+		err := tx.QueryRowContext(ctx, q("SELECT state, last_error, target FROM notifications WHERE id = ?"), id).Scan(&state, &lastError, &target)
 		if err != nil {
 			return notFound(err, "notification %d not found", id)
 		}
@@ -185,16 +189,52 @@ func (db *DB) RetryNotification(ctx context.Context, id int64, r vigil.Notificat
 		case lastError == vigil.SentinelRemoved:
 			return vigil.Errorf(vigil.ECONFLICT, "notification %d is not retried: %s", id, vigil.SentinelRemoved)
 		}
-		res, err := tx.ExecContext(ctx, q(`UPDATE notifications SET state = 'pending', attempts = 0, next_attempt = ?,
-			target = coalesce(nullif(?, ''), target)
-			WHERE id = ? AND (? = 0 OR EXISTS (SELECT 1 FROM sentinels WHERE id = ?))`), tv(r.At.UTC()), r.Target, id, r.SentinelID, r.SentinelID)
-		if err != nil {
-			return err
+		if r.SentinelID != 0 {
+			var one int
+			err := tx.QueryRowContext(ctx, q("SELECT 1 FROM sentinels WHERE id = ?"), r.SentinelID).Scan(&one)
+			if errors.Is(err, sql.ErrNoRows) {
+				return vigil.Errorf(vigil.ECONFLICT, "notification %d is not retried: %s", id, vigil.SentinelRemoved)
+			} else if err != nil {
+				return err
+			}
 		}
-		n, err := res.RowsAffected()
-		if err == nil && n == 0 {
-			err = vigil.Errorf(vigil.ECONFLICT, "notification %d is not retried: %s", id, vigil.SentinelRemoved)
+		if r.Target != "" && r.Target != target {
+			sib, err := findSibling(ctx, tx, id, r.Target)
+			if err == nil {
+				return vigil.RetryDuplicate(id, sib)
+			} else if vigil.ErrorCode(err) != vigil.ENOTFOUND {
+				return fmt.Errorf("retry notification %d: its sibling: %w", id, err)
+			}
 		}
+		_, err = tx.ExecContext(ctx, q(`UPDATE notifications SET state = 'pending', attempts = 0, next_attempt = ?,
+			target = coalesce(nullif(?, ''), target) WHERE id = ?`), tv(r.At.UTC()), r.Target, id)
 		return err
 	})
+}
+
+// siblingQuery selects the sibling of notification $1 to target $2
+// (vigil.OutboxStore.FindNotificationSibling): of the same change, or,
+// for a letter of no change, of the same user and payload. Its change
+// and user are read by the index of each.
+const siblingQuery = `SELECT ` + notificationColumns + ` FROM notifications WHERE id = (
+	SELECT o.id FROM notifications n JOIN notifications o ON o.id <> n.id AND o.channel = n.channel AND o.target = ?
+	WHERE n.id = ? AND (o.change_id = n.change_id OR
+		n.change_id IS NULL AND o.change_id IS NULL AND o.user_id = n.user_id AND o.payload = n.payload)
+	ORDER BY o.id LIMIT 1)`
+
+// findSibling returns the sibling of notification id to target, read by
+// tx; ENOTFOUND if there is none.
+func findSibling(ctx context.Context, tx interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}, id int64, target string) (*vigil.Notification, error) {
+	n, err := scanNotification(tx.QueryRowContext(ctx, q(siblingQuery), target, id))
+	if err != nil {
+		return nil, notFound(err, "notification %d has no sibling to that target", id)
+	}
+	return n, nil
+}
+
+// FindNotificationSibling implements vigil.OutboxStore.
+func (db *DB) FindNotificationSibling(ctx context.Context, id int64, target string) (*vigil.Notification, error) {
+	return findSibling(ctx, db.read, id, target)
 }

@@ -57,6 +57,7 @@ func Run(t *testing.T, open Opener) {
 		"OutboxRetry":                testOutboxRetry,
 		"OutboxRetryRemoved":         testOutboxRetryRemovedSentinel,
 		"OutboxRetryTarget":          testOutboxRetryTarget,
+		"OutboxRetrySibling":         testOutboxRetrySibling,
 		"OutboxRemovedDigests":       testSentinelRemovalGivesUpItsDigests,
 		"OutboxStaleMarks":           testOutboxStaleMarks,
 		"ConcurrentReadersWrite":     testConcurrent,

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -58,13 +59,33 @@ func (s *Server) unsendable(n *vigil.Notification) error {
 	return nil
 }
 
+// duplicateRetry returns the ECONFLICT error (vigil.RetryDuplicate) that
+// the store's retry of dead letter n to target gives when target is not
+// n's own and has a letter of n's message already (a sibling), for the
+// Notifications page, which offers no retry that would be refused.
+func (s *Server) duplicateRetry(ctx context.Context, n *vigil.Notification, target string) error {
+	if target == n.Target {
+		return nil
+	}
+	sib, err := s.Store.FindNotificationSibling(ctx, n.ID, target)
+	switch {
+	case err == nil:
+		return vigil.RetryDuplicate(n.ID, sib)
+	case vigil.ErrorCode(err) == vigil.ENOTFOUND:
+		return nil
+	}
+	return fmt.Errorf("notification %d: its sibling: %w", n.ID, err)
+}
+
 // retryNotification gives u's dead letter idText another chance, due now,
 // to the target its sentinel notifies now (retryTarget), and wakes the
 // delivery. ECONFLICT if it is not a dead letter, if its sentinel was
 // removed, before or while the retry was asked for (the store retries
 // the letter only if its sentinel exists as it writes), if its
-// sentinel gives it no target, or if this server cannot send by its
-// channel (unsendable).
+// sentinel gives it no target, if that target is not its own and has a
+// letter of its message already (vigil.RetryDuplicate, which the store
+// judges as it writes), or if this server cannot send by its channel
+// (unsendable).
 func (s *Server) retryNotification(ctx context.Context, u *vigil.User, idText string) (*vigil.Notification, error) {
 	n, err := s.ownNotification(ctx, u, idText)
 	if err != nil {
@@ -113,9 +134,10 @@ type notificationRow struct {
 	Subject  string
 	Sentinel string
 	// Retryable is set for a dead letter that may be retried: not one of
-	// a sentinel removed, nor one whose retry retryTarget refuses or
-	// whose channel this server cannot send on (unsendable), whose
-	// reason NotRetried says.
+	// a sentinel removed, nor one whose retry retryTarget refuses, or
+	// sends to a target that has its own letter of the message
+	// (duplicateRetry), or whose channel this server cannot send on
+	// (unsendable), whose reason NotRetried says.
 	Retryable  bool
 	NotRetried string
 }
@@ -192,8 +214,14 @@ func (s *Server) handleNotificationsPage(w http.ResponseWriter, r *http.Request,
 			row.Retryable = id == 0 || sen != nil
 			if sen != nil {
 				// As the retry itself would judge it (retryNotification).
-				if _, err := retryTarget(sen, n); err != nil {
+				target, err := retryTarget(sen, n)
+				if err == nil {
+					err = s.duplicateRetry(r.Context(), n, target)
+				}
+				if vigil.ErrorCode(err) == vigil.ECONFLICT {
 					row.Retryable, row.NotRetried = false, vigil.ErrorMessage(err)
+				} else if err != nil {
+					return err
 				}
 			}
 			if row.Retryable {

@@ -14,7 +14,10 @@ import (
 // its sentinel sen notifies now by n's channel, as the owner may have
 // fixed the one n was written for since (a wrong webhook URL: the reason
 // to retry). Of several targets by that channel, n's own if it is one of
-// them; the others had letters of their own. It returns ECONFLICT, saying
+// them; the others had letters of their own. The one target left, where
+// n's was removed, may have had one too: the store refuses that retry,
+// which would send the message there twice (Server.duplicateRetry says
+// so ahead, for the Notifications page). It returns ECONFLICT, saying
 // why, if sen notifies by n's channel no more (n is not sent where its
 // owner removed it), or by several targets none of which is n's: which
 // one replaced n's cannot be told.

@@ -13,7 +13,7 @@ import (
 
 // dsn returns the test server's address, skipping the test when
 // VIGIL_TEST_POSTGRES_DSN is not set (CI sets it; see .ci/run).
-func dsn(t *testing.T) string {
+func dsn(t testing.TB) string {
 	d := os.Getenv("VIGIL_TEST_POSTGRES_DSN")
 	if d == "" {
 		t.Skip("PostgreSQL tests skipped: set VIGIL_TEST_POSTGRES_DSN (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable)")
@@ -22,13 +22,13 @@ func dsn(t *testing.T) string {
 }
 
 // open gives the test a store in a schema of its own, dropped at cleanup.
-func open(t *testing.T) *postgres.DB {
+func open(t testing.TB) *postgres.DB {
 	t.Helper()
 	db, _ := openDSN(t)
 	return db
 }
 
-func openDSN(t *testing.T) (*postgres.DB, string) {
+func openDSN(t testing.TB) (*postgres.DB, string) {
 	t.Helper()
 	d, _ := newSchema(t)
 	db, err := postgres.Open(context.Background(), d)
@@ -41,7 +41,7 @@ func openDSN(t *testing.T) (*postgres.DB, string) {
 
 // newSchema creates an empty schema, dropped at cleanup, and returns the
 // test server's address selecting it and the schema's name.
-func newSchema(t *testing.T) (string, string) {
+func newSchema(t testing.TB) (string, string) {
 	t.Helper()
 	return pgtest.Schema(t, dsn(t))
 }

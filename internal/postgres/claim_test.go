@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,10 +14,11 @@ import (
 
 // seedSentinels gives the store at dsn n active sentinels of one new
 // user, written by one statement (n calls of CreateSentinel take long):
-// the i-th falls due at due(i) with importance (i mod 100)/100. The table
-// is then analysed, as autovacuum would have it on a server running for
-// a while.
-func seedSentinels(t testing.TB, db *postgres.DB, dsn string, n int, due func(i int) time.Time) {
+// the i-th falls due at due(i) with importance (i mod 100)/100. If
+// analyse, the table is then analysed, as autovacuum would have it on a
+// server running for a while; if not, the planner has no statistics, as
+// after a bulk import.
+func seedSentinels(t testing.TB, db *postgres.DB, dsn string, n int, due func(i int) time.Time, analyse bool) {
 	t.Helper()
 	ctx := context.Background()
 	u := &vigil.User{Email: "ada@example.com", Name: "Ada", PasswordHash: "$argon2id$x"}
@@ -37,6 +39,9 @@ func seedSentinels(t testing.TB, db *postgres.DB, dsn string, n int, due func(i 
 		FROM unnest($2::timestamptz[]) WITH ORDINALITY AS t(next, i)`, u.ID, nexts); err != nil {
 		t.Fatalf("seed %d sentinels: %v", n, err)
 	}
+	if !analyse {
+		return
+	}
 	if _, err := c.Exec(ctx, "ANALYZE sentinels"); err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +56,7 @@ func BenchmarkClaimBacklog(b *testing.B) {
 	const backlog, batch = 50000, 256
 	db, d := openDSN(b)
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	seedSentinels(b, db, d, backlog, func(i int) time.Time { return now.Add(-time.Duration(i%5000) * time.Minute) })
+	seedSentinels(b, db, d, backlog, func(i int) time.Time { return now.Add(-time.Duration(i%5000) * time.Minute) }, true)
 	ctx := context.Background()
 	b.ResetTimer()
 	for range b.N {
@@ -71,5 +76,66 @@ func BenchmarkClaimBacklog(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
+	}
+}
+
+// TestClaimByIndex: due sentinels are claimed in the order of the index
+// sentinels_claim, searched up to the priority now, not sorted: a claim
+// of a batch among many due sentinels reads the batch (and the few not
+// due that their importance puts before), not every due sentinel, nor
+// every sentinel when few are due.
+func TestClaimByIndex(t *testing.T) {
+	const n, batch = 20000, 256
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name    string
+		due     func(i int) time.Time
+		analyse bool
+	}{
+		{"all due", func(i int) time.Time { return now.Add(-time.Duration(i) * time.Minute) }, true},
+		{"all due, no statistics", func(i int) time.Time { return now.Add(-time.Duration(i) * time.Minute) }, false},
+		{"a few due", func(i int) time.Time { return now.Add(time.Duration(i-100) * time.Minute) }, true},
+		{"1000 due", func(i int) time.Time { return now.Add(time.Duration(i-1000) * time.Minute) }, true},
+		{"none due", func(i int) time.Time { return now.Add(time.Duration(i+1) * time.Hour) }, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := context.Background()
+			db, d := openDSN(t)
+			seedSentinels(t, db, d, n, c.due, c.analyse)
+			conn, err := pgx.Connect(ctx, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close(ctx)
+			tx, err := conn.Begin(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tx.Rollback(ctx)
+			if _, err := tx.Exec(ctx, postgres.ClaimSettings); err != nil {
+				t.Fatal(err)
+			}
+			query, args := postgres.ClaimQuery(now, batch)
+			rows, err := tx.Query(ctx, "EXPLAIN "+query, args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var plan []string
+			for rows.Next() {
+				var line string
+				if err := rows.Scan(&line); err != nil {
+					t.Fatal(err)
+				}
+				plan = append(plan, line)
+			}
+			if err := rows.Err(); err != nil {
+				t.Fatal(err)
+			}
+			p := strings.Join(plan, "\n")
+			if !strings.Contains(p, "Index Scan using sentinels_claim") || !strings.Contains(p, "Index Cond") || strings.Contains(p, "Sort") {
+				t.Errorf("plan\n%s\nwant a scan of the index sentinels_claim, searched up to the priority now, read in order, no sort", p)
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"database/sql"
+	"time"
 )
 
 // BackfillChangePages is backfillChangePages for the tests, over tx.
@@ -24,3 +25,9 @@ func SetBackfillBytes(n int) (restore func()) {
 // RetargetLock is retargetLock, the class of the advisory lock a retry to
 // a new target holds.
 const RetargetLock = retargetLock
+
+// ClaimSettings is claimSettings for the tests.
+const ClaimSettings = claimSettings
+
+// ClaimQuery is claimQuery for the tests.
+func ClaimQuery(now time.Time, limit int) (string, []any) { return claimQuery(now, limit) }

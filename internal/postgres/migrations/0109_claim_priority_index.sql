@@ -1,0 +1,27 @@
+-- Due sentinels are claimed by vigil.ClaimPriority, that is by
+-- next_check - importance * vigil.ImportanceLead (a day), then id: this
+-- index gives the active sentinels in that order, so that a claim reads
+-- the few it takes rather than sorting every due one. The index of
+-- internal/sqlite/migrations/0110_claim_priority_index.sql, but led by
+-- status rather than partial (WHERE status = 'active'): the planner reads
+-- no statistics of the expression of a partial index, and without them
+-- takes a third of the sentinels for any bound on it.
+--
+-- An index expression must be IMMUTABLE, and timestamptz - interval is
+-- only STABLE (an interval's days and months depend on the time zone).
+-- The expression is taken in UTC instead: next_check AT TIME ZONE 'UTC'
+-- (timezone(text, timestamptz), IMMUTABLE: the zone is named), a
+-- timestamp, minus make_interval(secs => ...) (IMMUTABLE), a timestamp
+-- minus an interval (IMMUTABLE: without a zone a day is 24 hours). No
+-- function is declared IMMUTABLE that PostgreSQL does not hold so. Moving
+-- every time by the same zone keeps their order, the order of the
+-- predecessor's ORDER BY next_check - make_interval(...), to the
+-- microsecond. importance is from 0 to 1 (RecordChecks checks it), so the
+-- expression never leaves the range of a timestamp and no write fails on
+-- it. ClaimDueSentinels (claimPriority) writes the expression as here:
+-- PostgreSQL reads an index on an expression only for the same one.
+--
+-- It replaces the index on (status, next_check), which only the claims
+-- read: every check moves next_check, and so writes each index on it.
+DROP INDEX sentinels_due;
+CREATE INDEX sentinels_claim ON sentinels (status, ((next_check AT TIME ZONE 'UTC') - make_interval(secs => importance * 86400)), id);

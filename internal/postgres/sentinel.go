@@ -247,8 +247,8 @@ func giveUpLetters(ctx context.Context, tx *sql.Tx, id int64) error {
 // Importance·vigil.ImportanceLead taken in UTC, to the microsecond, as
 // the index sentinels_claim (migration 0109) has it: PostgreSQL reads an
 // index on an expression only for the same expression.
-var claimPriority = fmt.Sprintf("((next_check AT TIME ZONE 'UTC') - make_interval(secs => importance * %d))",
-	int64(vigil.ImportanceLead/time.Second))
+var claimPriority = fmt.Sprintf("((next_check AT TIME ZONE 'UTC') - make_interval(secs => %s * %d))",
+	claimImportance, int64(vigil.ImportanceLead/time.Second))
 
 // claimSettings is run in the transaction of a claim before its query:
 // the planner is not to sort. Left to its estimates, it reads the due
@@ -271,6 +271,15 @@ func claimQuery(now time.Time, limit int) (string, []any) {
 			claimPriority + " <= (CAST(? AS timestamptz) AT TIME ZONE 'UTC') ORDER BY " + claimPriority + ", id LIMIT ? FOR UPDATE SKIP LOCKED"),
 		[]any{tv(now), tv(now), limit}
 }
+
+// claimImportance is the importance a claim orders a sentinel by: its
+// stored one if from 0 to 1, else 0 (NaN >= 0 holds in PostgreSQL, NaN <= 1
+// does not). Only RecordChecks writes the column, and it refuses others,
+// but a value written past it (by hand, by an older bug) must not make
+// make_interval fail ("interval out of range" for NaN or Infinity,
+// "timestamp out of range" for a huge one), which failed every claim, nor
+// a negative one hold its sentinel back.
+const claimImportance = "(CASE WHEN importance >= 0 AND importance <= 1 THEN importance ELSE 0 END)"
 
 // ClaimDueSentinels implements vigil.SentinelStore: by NextCheck −
 // Importance·vigil.ImportanceLead, to the microsecond PostgreSQL keeps

@@ -16,12 +16,12 @@
 -- function is declared IMMUTABLE that PostgreSQL does not hold so. Moving
 -- every time by the same zone keeps their order, the order of the
 -- predecessor's ORDER BY next_check - make_interval(...), to the
--- microsecond. importance is from 0 to 1 (RecordChecks checks it), so the
--- expression never leaves the range of a timestamp and no write fails on
--- it. ClaimDueSentinels (claimPriority) writes the expression as here:
+-- microsecond. An importance outside 0 to 1 (RecordChecks refuses one,
+-- but a value written past it) counts as 0: the expression never leaves
+-- the range of a timestamp, so no write fails on it and no claim either. ClaimDueSentinels (claimPriority) writes the expression as here:
 -- PostgreSQL reads an index on an expression only for the same one.
 --
 -- It replaces the index on (status, next_check), which only the claims
 -- read: every check moves next_check, and so writes each index on it.
 DROP INDEX sentinels_due;
-CREATE INDEX sentinels_claim ON sentinels (status, ((next_check AT TIME ZONE 'UTC') - make_interval(secs => importance * 86400)), id);
+CREATE INDEX sentinels_claim ON sentinels (status, ((next_check AT TIME ZONE 'UTC') - make_interval(secs => (CASE WHEN importance >= 0 AND importance <= 1 THEN importance ELSE 0 END) * 86400)), id);

@@ -225,9 +225,11 @@ func giveUpLetters(ctx context.Context, tx execer, id int64) error {
 
 // claimPriority is the order of claims, NextCheck −
 // Importance·vigil.ImportanceLead in nanoseconds, as the index
-// sentinels_claim (migration 0110) has it: SQLite reads an index on an
-// expression in order only for the same expression.
-var claimPriority = fmt.Sprintf("(next_check - %d.0 * importance)", int64(vigil.ImportanceLead))
+// sentinels_claim (migration 0111) has it: SQLite reads an index on an
+// expression in order only for the same expression. An importance not
+// from 0 to 1 (written past RecordChecks, which refuses it) counts as 0:
+// a negative one would put its sentinel after now, where a claim stops.
+var claimPriority = fmt.Sprintf("(next_check - %d.0 * (CASE WHEN importance >= 0 AND importance <= 1 THEN importance ELSE 0 END))", int64(vigil.ImportanceLead))
 
 // claimQuery returns the query of ClaimDueSentinels and its arguments.
 func claimQuery(now time.Time, limit int) (string, []any) {

@@ -73,7 +73,7 @@ type importance struct {
 // rankedPage is what the state keeps of one page besides its OPIC state.
 type rankedPage struct {
 	key     uint64
-	read    int64     // when it was last read or joined, in Unix seconds
+	read    int64     // when it was last read, joined or claimed, in Unix seconds
 	version int64     // the version whose links are known, 0 if none
 	links   *linkList // the keys of the URLs that version links to, nil if none
 	stored  float32   // the importance stored on its resource, as far as known
@@ -93,7 +93,8 @@ type rankCandidate struct {
 }
 
 // joinImportance makes the pages of watched part of the OPIC state, each
-// starting from its stored importance. A state that has none yet is
+// starting from its stored importance; those already in it count as read
+// now for the sweep, which would otherwise delete them before their read. A state that has none yet is
 // created with them (opic.Resume: the cash spread as the importances
 // are); later pages join with none, as pages a crawl discovers do
 // (opic.OPIC.ResumeHistory). It reads nothing from the store.
@@ -108,7 +109,12 @@ func (m *Monitor) joinImportance(watched []rankCandidate, now time.Time) {
 	var fresh []int // indexes into watched, a key once
 	seen := map[uint64]bool{}
 	for i, k := range keys {
-		if _, ok := r.ids[k]; !ok && k != 0 && !seen[k] {
+		if p, ok := r.ids[k]; ok {
+			// Watched: not to be swept before its read in this batch,
+			// however long since its last (a sentinel fetched every two
+			// weeks, a monitor stopped for a week).
+			r.pages[p].read = now.Unix()
+		} else if k != 0 && !seen[k] {
 			seen[k] = true
 			fresh = append(fresh, i)
 		}

@@ -203,4 +203,23 @@
 // normalisation returns substrings when it can, nodes come from the
 // document's slab and child and attribute slices from the parser's, and a
 // first pass checks characters eight bytes at a time.
+//
+// # Why HTMLLinks scans by hand
+//
+// HTMLLinks gives a page's out-links to the monitor's page importance,
+// which reads them from the body of every new version of every watched
+// page. golang.org/x/net/html's Tokenizer reads them correctly, and is
+// what HTMLLinks follows (FuzzHTMLLinks compares the two), but it reads
+// every token of the page, text, comments and every attribute of every
+// tag, through a buffered reader. Scanning for "<" and reading only start
+// tags, with their href and xlink:href values the only strings made, took
+// 27 µs against the Tokenizer's 99 µs on an 8 KB page of text and links
+// (58 allocations against 711), and 42 ms against 96 ms on a 10 MB page of
+// links, in constant memory beyond the links; no input makes it more than
+// linear (a comment, a quote or a raw text element left open reads to the
+// end once). What the Tokenizer does that HTMLLinks does not: the escape
+// states of script data (a "<script" inside "<!--" in a script, after
+// which "</script>" does not end it), whose text HTMLLinks reads for tags
+// after the first "</script"; neither knows SVG and MathML, where a parser
+// reads title and style as elements and CDATA sections as text.
 package markup

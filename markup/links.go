@@ -17,8 +17,12 @@ import (
 // (script, style, textarea, title...) or in a doctype; an element with
 // both an href and an xlink:href gives its href. The values are as
 // written: the caller resolves them against the page's URL and its bases
-// in turn (a base resolved against the one before). A body cut short in
-// a tag gives the links before it.
+// in turn (a base resolved against the one before), and bytes are not
+// decoded from the page's charset. A body cut short in a tag gives the
+// links before it. Unlike the tokenizer, it does not follow the escapes of
+// script data (a script's "<!--" then "<script"): the text after the
+// script's first "</script" is read for tags. Why it is not the
+// tokenizer: see the package doc.
 func HTMLLinks(b []byte) (hrefs, bases []string) {
 	s := linkScanner{b: b}
 	for s.next() {

@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"hash/maphash"
@@ -8,11 +9,13 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/warehouse"
 	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/spec"
+	"github.com/vigil-web/vigil/tree"
 )
 
 // keySeed seeds the keys of pages (pageKey): they live in this process
@@ -39,13 +42,7 @@ func (m *Monitor) linkKeys(ctx context.Context, pageURL string, self uint64, v *
 		if err != nil || doc == nil {
 			return nil, err
 		}
-		var keys []uint64
-		for _, l := range warehouse.ExtractLinks(doc, pageURL) {
-			if t, err := vigil.CanonicalURL(l.Target); err == nil { // without its fragment
-				keys = append(keys, pageKey(t))
-			}
-		}
-		return sortedKeys(keys, self), nil
+		return treeLinkKeys(doc, pageURL, self), nil
 	}
 	b, err := m.body(ctx, v.ID)
 	if err != nil {
@@ -54,20 +51,58 @@ func (m *Monitor) linkKeys(ctx context.Context, pageURL string, self uint64, v *
 	if err := grant.add(ctx, int64(len(b.data))); err != nil {
 		return nil, err
 	}
-	return htmlLinkKeys(b.data, pageURL, self), nil
+	if keys, ok := htmlLinkKeys(b.data, b.charset, pageURL, self); ok {
+		return keys, nil
+	}
+	doc, _, err := m.document(b, v.ID)
+	if err != nil {
+		return nil, nil // not read, ever: a page without links
+	}
+	return treeLinkKeys(doc, pageURL, self), nil
+}
+
+// treeLinkKeys returns the keys of the pages the tree of a page served at
+// pageURL links to (warehouse.ExtractLinks), each once, sorted, self left
+// out.
+func treeLinkKeys(doc *tree.Document, pageURL string, self uint64) []uint64 {
+	var keys []uint64
+	for _, l := range warehouse.ExtractLinks(doc, pageURL) {
+		if t, err := vigil.CanonicalURL(l.Target); err == nil { // without its fragment
+			keys = append(keys, pageKey(t))
+		}
+	}
+	return sortedKeys(keys, self)
 }
 
 // htmlLinkKeys returns the keys of the pages an HTML body served at
-// pageURL links to (as warehouse.ExtractLinks finds them in its tree),
-// each once, sorted, self left out.
-func htmlLinkKeys(body []byte, pageURL string, self uint64) []uint64 {
+// pageURL in charset (as the version has it) links to, as
+// warehouse.ExtractLinks finds them in its tree, each once, sorted, self
+// left out; false if the body's hrefs are to be decoded from another
+// charset than UTF-8 first (HTMLLinks gives their bytes as written), which
+// the caller reads from the tree. Those are a body in UTF-16 (a byte
+// order mark, or so labelled), and a non-ASCII byte in an href or base
+// that is not UTF-8, or of a page labelled in another charset: its
+// "caf\xe9.html" in ISO-8859-1 is caf%C3%A9.html in the tree, and its
+// key would be that of caf%E9.html, a page nobody watches.
+func htmlLinkKeys(body []byte, charset, pageURL string, self uint64) ([]uint64, bool) {
+	if bytes.HasPrefix(body, []byte("\xfe\xff")) || bytes.HasPrefix(body, []byte("\xff\xfe")) || strings.HasPrefix(strings.ToLower(charset), "utf-16") {
+		return nil, false
+	}
 	hrefs, bases := markup.HTMLLinks(body)
+	utf8Label := charset == "" || strings.EqualFold(charset, "utf-8") || strings.EqualFold(charset, "utf8") || strings.EqualFold(charset, "us-ascii")
+	for _, list := range [][]string{hrefs, bases} {
+		for _, h := range list {
+			if !isASCII(h) && (!utf8Label || !utf8.ValidString(h)) {
+				return nil, false
+			}
+		}
+	}
 	if len(hrefs) == 0 {
-		return nil
+		return nil, true
 	}
 	r, err := newLinkResolver(pageURL, bases)
 	if err != nil {
-		return nil
+		return nil, true
 	}
 	keys := make([]uint64, 0, len(hrefs))
 	for _, h := range hrefs {
@@ -75,7 +110,17 @@ func htmlLinkKeys(body []byte, pageURL string, self uint64) []uint64 {
 			keys = append(keys, pageKey(t))
 		}
 	}
-	return sortedKeys(keys, self)
+	return sortedKeys(keys, self), true
+}
+
+// isASCII reports whether s is all ASCII.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // sortedKeys sorts keys, drops duplicates and self: a page votes once for

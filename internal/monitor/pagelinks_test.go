@@ -16,17 +16,23 @@ func TestHTMLLinkKeys(t *testing.T) {
 	const page = "http://Example.com:80/docs/guide/index.html"
 	tests := []struct {
 		name, body string
-		want       int // distinct targets other than the page
+		want       int    // distinct targets other than the page
+		charset    string // the version's, utf-8 if none
 	}{
-		{"relative and absolute paths", `<a href="a.html">a</a><a href="/top.html">t</a><a href="sub/b.html?x=1&amp;y=2">b</a>`, 3},
-		{"fragments, the page itself, duplicates", `<a href="#top">t</a><a href="index.html#s">i</a><a href="a.html#x">a</a><a href="a.html">a</a><a href="">e</a>`, 1},
-		{"dot segments and empty query", `<a href="../up.html">u</a><a href="./here.html">h</a><a href="a/../b.html">b</a><a href="q.html?">q</a>`, 4},
-		{"other hosts and schemes", `<a href="//other.example/x">o</a><a href="HTTPS://Other.Example:443/y">y</a><a href="mailto:a@b.c">m</a><a href="javascript:void(0)">j</a>`, 2},
-		{"percent-encoding and odd characters", `<a href="%7Euser/a%2fb.html">p</a><a href="a b.html">s</a><a href="caf%C3%A9.html">c</a><a href="x:y.html">c</a>`, 3},
-		{"a base element", `<head><base href="/other/dir/"></head><a href="a.html">a</a><a href="/abs.html">b</a>`, 2},
-		{"area and xlink", `<map><area href="area.html"></map><svg><a xlink:href="svg.html"><text>s</text></a><use xlink:href="#icon"/></svg>`, 2},
-		{"links in scripts and comments are none", `<script>var s = '<a href="no.html">';</script><!-- <a href="no2.html"> --><a href="yes.html">y</a>`, 1},
-		{"upper-case tags and attributes", `<A HREF="Up.html">u</A>`, 1},
+		{"relative and absolute paths", `<a href="a.html">a</a><a href="/top.html">t</a><a href="sub/b.html?x=1&amp;y=2">b</a>`, 3, ""},
+		{"fragments, the page itself, duplicates", `<a href="#top">t</a><a href="index.html#s">i</a><a href="a.html#x">a</a><a href="a.html">a</a><a href="">e</a>`, 1, ""},
+		{"dot segments and empty query", `<a href="../up.html">u</a><a href="./here.html">h</a><a href="a/../b.html">b</a><a href="q.html?">q</a>`, 4, ""},
+		{"other hosts and schemes", `<a href="//other.example/x">o</a><a href="HTTPS://Other.Example:443/y">y</a><a href="mailto:a@b.c">m</a><a href="javascript:void(0)">j</a>`, 2, ""},
+		{"percent-encoding and odd characters", `<a href="%7Euser/a%2fb.html">p</a><a href="a b.html">s</a><a href="caf%C3%A9.html">c</a><a href="x:y.html">c</a>`, 3, ""},
+		{"a base element", `<head><base href="/other/dir/"></head><a href="a.html">a</a><a href="/abs.html">b</a>`, 2, ""},
+		{"area and xlink", `<map><area href="area.html"></map><svg><a xlink:href="svg.html"><text>s</text></a><use xlink:href="#icon"/></svg>`, 2, ""},
+		{"links in scripts and comments are none", `<script>var s = '<a href="no.html">';</script><!-- <a href="no2.html"> --><a href="yes.html">y</a>`, 1, ""},
+		{"upper-case tags and attributes", `<A HREF="Up.html">u</A>`, 1, ""},
+		{"UTF-8", "<a href=\"caf\xc3\xa9.html\">c</a><a href=\"caf%C3%A9.html\">same</a>", 1, ""},
+		{"ISO-8859-1, labelled", "<a href=\"caf\xe9.html\">c</a><a href=\"caf%C3%A9.html\">same</a><a href=\"b.html\">b</a>", 2, "iso-8859-1"},
+		{"ISO-8859-1 in a meta element", "<meta charset=\"iso-8859-1\"><a href=\"caf\xe9.html\">c</a><a href=\"caf%C3%A9.html\">same</a>", 1, "-"},
+		{"windows-1252, valid UTF-8 bytes", "<a href=\"caf\xc3\xa9.html\">c</a>", 1, "windows-1252"},
+		{"UTF-16", "\xff\xfe<\x00a\x00 \x00h\x00r\x00e\x00f\x00=\x00x\x00>\x00", 1, "-"},
 	}
 	canon, err := vigil.CanonicalURL(page)
 	if err != nil {
@@ -35,7 +41,14 @@ func TestHTMLLinkKeys(t *testing.T) {
 	self := pageKey(canon)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			doc, _, err := warehouse.ReadBody([]byte("<html><body>"+tt.body+"</body></html>"), "utf-8", "text/html")
+			body, charset := "<html><body>"+tt.body+"</body></html>", tt.charset
+			switch charset {
+			case "":
+				charset = "utf-8"
+			case "-": // none: the body says
+				body, charset = tt.body, ""
+			}
+			doc, _, err := warehouse.ReadBody([]byte(body), charset, "text/html")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -46,7 +59,10 @@ func TestHTMLLinkKeys(t *testing.T) {
 				}
 			}
 			want = sortedKeys(want, self)
-			got := htmlLinkKeys([]byte(tt.body), page, self)
+			got, ok := htmlLinkKeys([]byte(body), charset, page, self)
+			if !ok { // read from the tree, as linkKeys does
+				got = treeLinkKeys(doc, page, self)
+			}
 			if !slices.Equal(got, want) {
 				t.Errorf("keys %v, want those of ExtractLinks %v", got, want)
 			}

@@ -19,10 +19,12 @@ import (
 // the last 4 to 8 rounds.
 const importanceWindow = 8
 
-// importanceStale is how long a page may go unread before it leaves the
-// OPIC state, its cash back to the virtual page: a page no sentinel
-// watches any more would otherwise keep the virtual page's payouts and
-// the cash of the pages linking to it, taking them out of the flow.
+// importanceStale is how long a page may go unread, after its last read
+// or the next check of the sentinel that read it (whichever is later),
+// before it leaves the OPIC state, its cash back to the virtual page: a
+// page no sentinel watches any more would otherwise keep the virtual
+// page's payouts and the cash of the pages linking to it, taking them out
+// of the flow.
 const importanceStale = 7 * 24 * time.Hour
 
 // importanceChange is how much, relatively, a page's estimate must move
@@ -73,7 +75,7 @@ type importance struct {
 // rankedPage is what the state keeps of one page besides its OPIC state.
 type rankedPage struct {
 	key     uint64
-	read    int64     // when it was last read, joined or claimed, in Unix seconds
+	read    int64     // when it was last read, joined or claimed, or its next check if later (keep), in Unix seconds
 	version int64     // the version whose links are known, 0 if none
 	links   *linkList // the keys of the URLs that version links to, nil if none
 	stored  float32   // the importance stored on its resource, as far as known
@@ -298,8 +300,24 @@ func (m *Monitor) versionTree(ctx context.Context, id int64, pairs map[[2]int64]
 	return doc, nil
 }
 
+// keep marks the pages of keys in the state, a checked sentinel's, as
+// watched until next, its next check: the sweep deletes a page
+// importanceStale after its last read or its sentinels' next check,
+// whichever is later, so that a page fetched less often than that (every
+// two weeks) stays between its reads, collecting the cash of the pages
+// that link to it.
+func (r *importance) keep(keys []uint64, next time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, k := range keys {
+		if p, ok := r.ids[k]; ok {
+			r.pages[p].read = max(r.pages[p].read, next.Unix())
+		}
+	}
+}
+
 // sweep deletes from the state, at most once an hour, the pages not read
-// for importanceStale. The caller holds r.mu.
+// for importanceStale, nor due to be (keep). The caller holds r.mu.
 func (r *importance) sweep(now time.Time) {
 	if now.Sub(r.swept) < time.Hour {
 		return

@@ -37,9 +37,35 @@ func TestImportanceKeepsClaimedPages(t *testing.T) {
 			t.Fatalf("round %d, two weeks after the last: %d pages live in the importance, want the %d checked", round, live, len(sens))
 		}
 		for p := range m.rank.pages {
-			if rp := m.rank.pages[p]; rp.key != 0 && rp.read != now.Unix() {
-				t.Errorf("round %d: page %d last read at %d, want now (%d)", round, p, rp.read, now.Unix())
+			if rp := m.rank.pages[p]; rp.key != 0 && rp.read < now.Unix() {
+				t.Errorf("round %d: page %d last read at %d, want now (%d) or later", round, p, rp.read, now.Unix())
 			}
 		}
+	}
+}
+
+// TestImportanceKeepsPagesUntilTheirCheck: a page whose sentinel is
+// fetched every two weeks stays in the importance between its checks,
+// while the others are read, up to importanceStale after its next check.
+// Before, it left the state a week after its read: it rejoined at each
+// check from its stored importance, with none of the cash the pages
+// linking to it had paid meanwhile, its estimate never moving from the
+// first stored, and the pages it links to got nothing from it.
+func TestImportanceKeepsPagesUntilTheirCheck(t *testing.T) {
+	db, wh, u := testStore(t)
+	site := crawltest.NewSite(t, linkedPages)
+	now := time.Now().UTC()
+	hub := createSentinel(t, db, spec.NewChecker(now), u, "hub", "Create Sentinel hub Using "+site.URL("/hub.html")+" Monitor any change Fetch 1 hour\n")
+	createSentinel(t, db, spec.NewChecker(now), u, "a", "Create Sentinel a Using "+site.URL("/a.html")+" Monitor any change Fetch 2 weeks\n")
+	m := siteMonitor(db, wh, fetch.Options{}, &now)
+	now = now.Add(time.Hour)
+	runOnce(t, m, 2)
+	for range 13 * 24 { // 13 days of the hub's checks, hourly
+		now = now.Add(time.Hour)
+		makeDue(t, db, hub, now)
+		runOnce(t, m, 1)
+	}
+	if live := m.rank.o.Live(); live != 2 {
+		t.Errorf("%d pages live in the importance 13 days after a page fetched every two weeks was read, want 2", live)
 	}
 }

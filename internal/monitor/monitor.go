@@ -857,6 +857,7 @@ func (m *Monitor) finish(j *job, now time.Time) {
 	j.rec.NextCheck = next
 	j.rec.State = j.st.encode()
 	recordImportance(j)
+	m.rank.keep(j.plan.keys, next)
 }
 
 // endOf returns the absolute end of a sentinel's lifespan, if known.

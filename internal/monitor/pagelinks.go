@@ -30,10 +30,11 @@ func pageKey(canonical string) uint64 { return maphash.String(keySeed, canonical
 
 // linkKeys returns the keys of the pages that version v of the page at
 // pageURL (whose key is self) links to, each once, sorted, the page
-// itself left out. An HTML body is tokenised for its links
-// (markup.HTMLLinks), not parsed into a tree; another markup body is read
-// from the tree a comparison of this check parsed (pairs), else parsed
-// now; a body of text links nowhere. It returns an error if the body
+// itself left out. An HTML body is scanned for its links
+// (markup.HTMLLinks), not parsed into a tree, unless its links are to be
+// decoded from another charset than UTF-8 (htmlLinkKeys); another markup
+// body is read from the tree a comparison of this check parsed (pairs),
+// else parsed now; a body of text links nowhere. It returns an error if the body
 // cannot be read now (store, memory budget).
 func (m *Monitor) linkKeys(ctx context.Context, pageURL string, self uint64, v *vigil.Version, pairs map[[2]int64]*pairEval, grant *memoryGrant) ([]uint64, error) {
 	media, _, _ := mime.ParseMediaType(v.ContentType)

@@ -120,12 +120,14 @@ func (o *OPIC) SetWindow(t float64) error {
 // Resume returns the state of len(est) pages that a crawler resumes from
 // the Interpolation estimates H/T it kept of them (Estimate), when it kept
 // those and not the whole state (WriteTo): page i's history is est[i]·T,
-// its last read is now (Z = 0), and the cash, 1 in all, is spread in
-// proportion to the estimates (uniformly if they are all 0), which is how
-// it lies at the fixpoint when pages are read about equally often, so
-// that no page's first read collects much more than a read of the old
-// state would have. cfg.History must be Interpolation; an estimate must
-// be from 0 to 1.
+// and the cash, 1 in all, is spread in proportion to the estimates
+// (uniformly if they are all 0), which is how it lies at the fixpoint when
+// pages are read about equally often, so that no page's first read
+// collects much more than a read of the old state would have. Every page
+// was last read at Z = 0 and Z is 1/Σ est (0 if all are 0): the Z its
+// cash took to come, so that its Estimate is est[i] and its first read
+// keeps H/T there rather than adding the cash to a whole window.
+// cfg.History must be Interpolation; an estimate must be from 0 to 1.
 func Resume(est []float64, cfg Config) (*OPIC, error) {
 	switch h := cfg.History.(type) {
 	case Interpolation, *Interpolation:
@@ -148,6 +150,13 @@ func Resume(est []float64, cfg Config) (*OPIC, error) {
 		if sum > 0 {
 			o.pages[i].cash = e / sum
 		}
+	}
+	if sum > 0 {
+		// Each page was last read 1/sum of Z ago, at Z = 0: the time its
+		// cash, e/sum, takes to come at the rate e. Its next read then
+		// makes room in its window for that cash, rather than adding it to
+		// a whole window (the estimate rising by 1/(sum·T)).
+		o.z = 1 / sum
 	}
 	return o, nil
 }

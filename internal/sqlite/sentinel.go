@@ -48,7 +48,7 @@ func (db *DB) CreateSentinel(ctx context.Context, s *vigil.Sentinel) error {
 	if err != nil {
 		return err
 	}
-	s.CreatedAt, s.UpdatedAt, s.FeedGeneration = now, now, 0
+	s.CreatedAt, s.UpdatedAt, s.FeedGeneration, s.Importance = now, now, 0, 0
 	return nil
 }
 

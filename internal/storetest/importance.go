@@ -13,7 +13,8 @@ import (
 
 // testImportance: a check record's page importances are stored on their
 // resources, and the largest on the sentinel; a record without any keeps
-// the sentinel's; a resource deleted meanwhile is skipped (its importance
+// the sentinel's; a new sentinel has none, whatever it is given; a
+// resource deleted meanwhile is skipped (its importance
 // still counts for the sentinel, whose check read it); an importance
 // out of 0 to 1 is refused, writing nothing.
 func testImportance(t *testing.T, s interface {
@@ -22,7 +23,9 @@ func testImportance(t *testing.T, s interface {
 }) {
 	ctx := context.Background()
 	u := newUser(t, s, "ada@example.com")
-	sn := &vigil.Sentinel{OwnerID: u.ID, Name: "s", Source: "x", Status: vigil.SentinelActive, NextCheck: t0}
+	// A new sentinel's importance is 0, whatever it is given: only
+	// RecordChecks sets it.
+	sn := &vigil.Sentinel{OwnerID: u.ID, Name: "s", Source: "x", Status: vigil.SentinelActive, NextCheck: t0, Importance: 0.75}
 	must(t, s.CreateSentinel(ctx, sn))
 	a, err := s.EnsureResource(ctx, "http://example.com/a")
 	must(t, err)
@@ -32,7 +35,7 @@ func testImportance(t *testing.T, s interface {
 	must(t, err)
 	must(t, s.DeleteResource(ctx, gone.ID))
 	if a.Importance != 0 || sn.Importance != 0 {
-		t.Fatalf("new resource importance %v, new sentinel's %v; want 0", a.Importance, sn.Importance)
+		t.Fatalf("new resource importance %v, new sentinel's (created with 0.75) %v; want 0", a.Importance, sn.Importance)
 	}
 	wantImportance := func(step string, ra, rb, sen float64) {
 		t.Helper()

@@ -159,7 +159,7 @@ func (s *linkScanner) skipRaw(name string) {
 		}
 		s.pos += i
 		end := s.pos + 2 + len(name)
-		if end <= len(b) && bytes.EqualFold(b[s.pos+2:end], []byte(name)) && (end == len(b) || isTagEnd(b[end])) {
+		if end <= len(b) && asciiEqualFold(b[s.pos+2:end], name) && (end == len(b) || isTagEnd(b[end])) {
 			return // the end tag, read by next
 		}
 		s.pos += 2
@@ -224,9 +224,9 @@ func (s *linkScanner) startTag() bool {
 			}
 		}
 		switch {
-		case linkTag && !s.hasHref && bytes.EqualFold(key, []byte("href")):
+		case linkTag && !s.hasHref && asciiEqualFold(key, "href"):
 			s.href, s.hasHref = unescape(val), true
-		case !s.hasXlink && bytes.EqualFold(key, []byte("xlink:href")):
+		case !s.hasXlink && asciiEqualFold(key, "xlink:href"):
 			s.xlink, s.hasXlink = unescape(val), true
 		}
 	}
@@ -239,7 +239,7 @@ var linkNames = append([]string{"a", "area", "base"}, rawText...)
 // of linkNames, without allocating; "" for another.
 func lowerName(name []byte) string {
 	for _, n := range linkNames {
-		if bytes.EqualFold(name, []byte(n)) {
+		if asciiEqualFold(name, n) {
 			return n
 		}
 	}
@@ -322,6 +322,25 @@ func refLen(s string) int {
 // longestBare is the length of the longest name of a reference that may
 // lack its ";" ("acirc", "frac12"; as golang.org/x/net/html has it).
 const longestBare = 6
+
+// asciiEqualFold reports whether b is s (lower-case ASCII) in any case of
+// its ASCII letters, as the tokenizer lowers names: bytes.EqualFold would
+// fold "ſ" to "s" and "K" (U+212A) to "k" as well.
+func asciiEqualFold(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i := range len(b) {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != s[i] {
+			return false
+		}
+	}
+	return true
+}
 
 func isAlnum(c byte) bool { return isLetter(c) || '0' <= c && c <= '9' }
 

@@ -99,6 +99,7 @@ var linkPages = []string{
 	`<a =href="eq">x</a><a href="v" =x>y</a>`,
 	`<title/><a href="in-title">`,
 	`<a href="é/ü.html">utf-8</a>`,
+	"<noſcript><a href=\"long-s\"></noſcript><a xlin\u212A:href=\"kelvin\">k</a>", // only ASCII letters fold
 }
 
 // TestHTMLLinksAsTokenizer: on linkPages, HTMLLinks reads what the

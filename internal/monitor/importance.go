@@ -96,8 +96,8 @@ type rankCandidate struct {
 
 // joinImportance makes the pages of watched part of the OPIC state, each
 // starting from its stored importance; those already in it count as read
-// now for the sweep, which would otherwise delete them before their read. A state that has none yet is
-// created with them (opic.Resume: the cash spread as the importances
+// now for the sweep, which would otherwise delete them before their read.
+// A state that has none yet is created with them (opic.Resume: the cash spread as the importances
 // are); later pages join with none, as pages a crawl discovers do
 // (opic.OPIC.ResumeHistory). It reads nothing from the store.
 func (m *Monitor) joinImportance(watched []rankCandidate, now time.Time) {
@@ -115,7 +115,7 @@ func (m *Monitor) joinImportance(watched []rankCandidate, now time.Time) {
 			// Watched: not to be swept before its read in this batch,
 			// however long since its last (a sentinel fetched every two
 			// weeks, a monitor stopped for a week).
-			r.pages[p].read = now.Unix()
+			r.pages[p].read = max(r.pages[p].read, now.Unix())
 		} else if k != 0 && !seen[k] {
 			seen[k] = true
 			fresh = append(fresh, i)
@@ -242,7 +242,7 @@ func (m *Monitor) readImportance(ctx context.Context, url string, key uint64, pg
 		m.Logger.Error("read the importance", LogURL, url, LogError, err)
 		return none, false
 	}
-	rp.read = now.Unix()
+	rp.read = max(rp.read, now.Unix()) // not before another sentinel's next check (keep)
 	imp := pageImportance{est: clampImportance(r.o.Estimate(p)), settled: r.o.Z() >= float64(rp.full)}
 	if imp.store = movedImportance(float64(rp.stored), imp.est) && (imp.settled || rp.stored <= 0); imp.store {
 		rp.stored = float32(imp.est)

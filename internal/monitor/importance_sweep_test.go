@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -67,5 +68,37 @@ func TestImportanceKeepsPagesUntilTheirCheck(t *testing.T) {
 	}
 	if live := m.rank.o.Live(); live != 2 {
 		t.Errorf("%d pages live in the importance 13 days after a page fetched every two weeks was read, want 2", live)
+	}
+}
+
+// TestImportanceKeepsSharedPages: a page two sentinels watch, one fetched
+// hourly and one every two weeks, stays until a week after the second's
+// next check once the first is deleted: a read or a join of the page does
+// not take back what keep gave it.
+func TestImportanceKeepsSharedPages(t *testing.T) {
+	ctx := context.Background()
+	db, wh, u := testStore(t)
+	site := crawltest.NewSite(t, linkedPages)
+	now := time.Now().UTC()
+	hub := createSentinel(t, db, spec.NewChecker(now), u, "hub", "Create Sentinel hub Using "+site.URL("/hub.html")+" Monitor any change Fetch 1 hour\n")
+	hourly := createSentinel(t, db, spec.NewChecker(now), u, "a hourly", "Create Sentinel a1 Using "+site.URL("/a.html")+" Monitor any change Fetch 1 hour\n")
+	createSentinel(t, db, spec.NewChecker(now), u, "a fortnightly", "Create Sentinel a2 Using "+site.URL("/a.html")+" Monitor any change Fetch 2 weeks\n")
+	m := siteMonitor(db, wh, fetch.Options{}, &now)
+	now = now.Add(time.Hour)
+	runOnce(t, m, 3)
+	now = now.Add(time.Hour)
+	makeDue(t, db, hub, now)
+	makeDue(t, db, hourly, now)
+	runOnce(t, m, 2)
+	if err := db.DeleteSentinel(ctx, hourly.ID); err != nil {
+		t.Fatal(err)
+	}
+	for range 10 * 24 { // 10 days of the hub's checks, hourly
+		now = now.Add(time.Hour)
+		makeDue(t, db, hub, now)
+		runOnce(t, m, 1)
+	}
+	if live := m.rank.o.Live(); live != 2 {
+		t.Errorf("%d pages live in the importance, want 2: a page fetched every two weeks left a week after another sentinel's read", live)
 	}
 }

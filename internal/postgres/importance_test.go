@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -33,7 +34,12 @@ func TestClaimBadImportance(t *testing.T) {
 				}
 				ids = append(ids, s.ID)
 			}
-			setImportance(t, d, ids[0], bad)
+			r, err := db.EnsureResource(ctx, "http://example.com/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			setImportance(t, d, "sentinels", ids[0], bad)
+			setImportance(t, d, "resources", r.ID, bad)
 			got, err := db.ClaimDueSentinels(ctx, now, time.Minute, 10)
 			if err != nil {
 				t.Fatalf("claim with a sentinel of importance %s: %v", bad, err)
@@ -41,6 +47,23 @@ func TestClaimBadImportance(t *testing.T) {
 			var gotIDs []int64
 			for _, s := range got {
 				gotIDs = append(gotIDs, s.ID)
+				if s.Importance != 0 {
+					t.Errorf("claimed sentinel %d of importance %v, want 0", s.ID, s.Importance)
+				}
+			}
+			// Read as 0 too, so that its JSON (the API's) can be written.
+			s, err := db.FindSentinelByID(ctx, ids[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := json.Marshal(s); err != nil || s.Importance != 0 {
+				t.Errorf("sentinel of importance %s read as %v (JSON error %v), want 0", bad, s.Importance, err)
+			}
+			if r, err = db.FindResourceByID(ctx, r.ID); err != nil {
+				t.Fatal(err)
+			}
+			if r.Importance != 0 {
+				t.Errorf("resource of importance %s read as %v, want 0", bad, r.Importance)
 			}
 			if len(gotIDs) != 3 || gotIDs[0] != ids[0] || gotIDs[1] != ids[1] || gotIDs[2] != ids[2] {
 				t.Errorf("claimed %v, want %v (the bad importance read as 0)", gotIDs, ids)
@@ -49,8 +72,8 @@ func TestClaimBadImportance(t *testing.T) {
 	}
 }
 
-// setImportance writes a sentinel's importance as SQL text, past the store.
-func setImportance(t *testing.T, d string, id int64, value string) {
+// setImportance writes the importance of a sentinel or resource as SQL text, past the store.
+func setImportance(t *testing.T, d, table string, id int64, value string) {
 	t.Helper()
 	ctx := context.Background()
 	c, err := pgx.Connect(ctx, d)
@@ -58,7 +81,7 @@ func setImportance(t *testing.T, d string, id int64, value string) {
 		t.Fatal(err)
 	}
 	defer c.Close(ctx)
-	if _, err := c.Exec(ctx, "UPDATE sentinels SET importance = $1::float8 WHERE id = $2", value, id); err != nil {
+	if _, err := c.Exec(ctx, "UPDATE "+table+" SET importance = $1::float8 WHERE id = $2", value, id); err != nil {
 		t.Fatal(err)
 	}
 }

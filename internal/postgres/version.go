@@ -236,7 +236,7 @@ func (db *DB) LatestVersionByURL(ctx context.Context, rawURL string) (*vigil.Res
 	}
 	r, v := &vigil.Resource{}, &vigil.Version{}
 	var dur int64
-	err = db.read.QueryRowContext(ctx, q(latestByURL), u).Scan(&r.ID, &r.URL, &r.Host, ts{&r.CreatedAt}, &r.Importance,
+	err = db.read.QueryRowContext(ctx, q(latestByURL), u).Scan(&r.ID, &r.URL, &r.Host, ts{&r.CreatedAt}, importance{&r.Importance},
 		&v.ID, &v.ResourceID, &v.Seq, ts{&v.FetchedAt}, &v.Status, &v.ETag, ts{&v.LastModified},
 		&v.ContentType, &v.Charset, &v.Size, &v.ContentHash, &dur, &v.Error, &v.ReadAsText, &v.TreeReading)
 	if errors.Is(err, sql.ErrNoRows) {

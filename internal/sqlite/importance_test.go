@@ -3,6 +3,7 @@ package sqlite_test
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"path/filepath"
 	"testing"
 	"time"
@@ -45,8 +46,17 @@ func TestClaimBadImportance(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer c.Close()
-			if _, err := c.ExecContext(ctx, "UPDATE sentinels SET importance = "+bad+" WHERE id = ?", ids[0]); err != nil {
+			r, err := db.EnsureResource(ctx, "http://example.com/")
+			if err != nil {
 				t.Fatal(err)
+			}
+			for _, table := range []struct {
+				name string
+				id   int64
+			}{{"sentinels", ids[0]}, {"resources", r.ID}} {
+				if _, err := c.ExecContext(ctx, "UPDATE "+table.name+" SET importance = "+bad+" WHERE id = ?", table.id); err != nil {
+					t.Fatal(err)
+				}
 			}
 			got, err := db.ClaimDueSentinels(ctx, now, time.Minute, 10)
 			if err != nil {
@@ -55,6 +65,23 @@ func TestClaimBadImportance(t *testing.T) {
 			var gotIDs []int64
 			for _, s := range got {
 				gotIDs = append(gotIDs, s.ID)
+				if s.Importance != 0 {
+					t.Errorf("claimed sentinel %d of importance %v, want 0", s.ID, s.Importance)
+				}
+			}
+			// Read as 0 too, so that its JSON (the API's) can be written.
+			s, err := db.FindSentinelByID(ctx, ids[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := json.Marshal(s); err != nil || s.Importance != 0 {
+				t.Errorf("sentinel of importance %s read as %v (JSON error %v), want 0", bad, s.Importance, err)
+			}
+			if r, err = db.FindResourceByID(ctx, r.ID); err != nil {
+				t.Fatal(err)
+			}
+			if r.Importance != 0 {
+				t.Errorf("resource of importance %s read as %v, want 0", bad, r.Importance)
 			}
 			if len(gotIDs) != 3 || gotIDs[0] != ids[0] || gotIDs[1] != ids[1] || gotIDs[2] != ids[2] {
 				t.Errorf("claimed %v, want %v (the bad importance read as 0)", gotIDs, ids)

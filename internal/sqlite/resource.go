@@ -15,7 +15,7 @@ const resourceColumns = "id, url, host, created_at, importance"
 
 func scanResource(row interface{ Scan(...any) error }) (*vigil.Resource, error) {
 	r := &vigil.Resource{}
-	err := row.Scan(&r.ID, &r.URL, &r.Host, ts{&r.CreatedAt}, &r.Importance)
+	err := row.Scan(&r.ID, &r.URL, &r.Host, ts{&r.CreatedAt}, importance{&r.Importance})
 	return r, err
 }
 

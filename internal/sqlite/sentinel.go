@@ -15,7 +15,7 @@ func scanSentinel(row interface{ Scan(...any) error }) (*vigil.Sentinel, error) 
 	s := &vigil.Sentinel{}
 	var spec []byte
 	var status string
-	err := row.Scan(&s.ID, &s.OwnerID, &s.Name, &s.Source, &spec, &status, ts{&s.CreatedAt}, ts{&s.UpdatedAt}, ts{&s.NextCheck}, ts{&s.LastCheck}, &s.FeedGeneration, &s.Importance)
+	err := row.Scan(&s.ID, &s.OwnerID, &s.Name, &s.Source, &spec, &status, ts{&s.CreatedAt}, ts{&s.UpdatedAt}, ts{&s.NextCheck}, ts{&s.LastCheck}, &s.FeedGeneration, importance{&s.Importance})
 	if len(spec) > 0 {
 		s.Spec = spec
 	}
@@ -136,7 +136,7 @@ func (db *DB) UpdateSentinels(ctx context.Context, list []*vigil.Sentinel) error
 			err := tx.QueryRowContext(ctx, q(`UPDATE sentinels SET name = ?, source = ?, spec = ?, status = ?, updated_at = ?, next_check = ?
 				WHERE id = ? RETURNING created_at, owner_id, last_check, feed_generation, importance`),
 				s.Name, s.Source, specValue(s.Spec), string(s.Status), tv(now), tv(s.NextCheck), s.ID).
-				Scan(ts{&k.CreatedAt}, &k.OwnerID, ts{&k.LastCheck}, &k.FeedGeneration, &k.Importance)
+				Scan(ts{&k.CreatedAt}, &k.OwnerID, ts{&k.LastCheck}, &k.FeedGeneration, importance{&k.Importance})
 			if err != nil {
 				return notFound(err, "sentinel %d not found", s.ID)
 			}

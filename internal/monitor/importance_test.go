@@ -170,8 +170,8 @@ func TestImportanceResumes(t *testing.T) {
 	after := stored()
 	ordered("first round after the restart", after)
 	for i, name := range names {
-		if d := after[i] - before[i]; d > importanceChange*before[i] || -d > importanceChange*before[i] {
-			t.Errorf("%s: importance %v before the restart, %v after its first read: want it resumed, within %v", name, before[i], after[i], importanceChange)
+		if d := after[i] - before[i]; d > before[i]/2 || -d > before[i]/2 {
+			t.Errorf("%s: importance %v before the restart, %v after its first read: want it resumed", name, before[i], after[i])
 		}
 	}
 

@@ -275,6 +275,18 @@ type historyData struct {
 	ReadingUnknown bool
 }
 
+// Kept says how many versions the history keeps, as its page words it:
+// "1 version kept.", "3 versions kept.".
+func (d *historyData) Kept() string {
+	switch d.Total {
+	case 0:
+		return "No version kept."
+	case 1:
+		return "1 version kept."
+	}
+	return strconv.Itoa(d.Total) + " versions kept."
+}
+
 // readAsTextReason is one reason a history says why versions are read as
 // their source text.
 type readAsTextReason struct {

@@ -405,7 +405,11 @@ func (s *Server) handleNotificationList(w http.ResponseWriter, r *http.Request, 
 	for _, n := range list {
 		withChangeID(n)
 	}
-	writeJSON(w, http.StatusOK, listBody[*vigil.Notification]{Items: nonNil(list), Total: total})
+	items := make([]*notificationBody, len(list))
+	for i, n := range list {
+		items[i] = newNotificationBody(n)
+	}
+	writeJSON(w, http.StatusOK, listBody[*notificationBody]{Items: items, Total: total})
 	return nil
 }
 
@@ -422,7 +426,7 @@ func (s *Server) handleNotificationGet(w http.ResponseWriter, r *http.Request, u
 		return vigil.Errorf(vigil.ENOTFOUND, "notification %d not found", id)
 	}
 	withChangeID(n)
-	writeJSON(w, http.StatusOK, n)
+	writeJSON(w, http.StatusOK, newNotificationBody(n))
 	return nil
 }
 

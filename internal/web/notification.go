@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/vigil-web/vigil"
 )
@@ -121,8 +122,27 @@ func (s *Server) handleNotificationRetry(w http.ResponseWriter, r *http.Request,
 		return err
 	}
 	withChangeID(n)
-	writeJSON(w, http.StatusOK, n)
+	writeJSON(w, http.StatusOK, newNotificationBody(n))
 	return nil
+}
+
+// notificationBody is a notification as the API gives it: its nextAttempt
+// only while an attempt is to come (pending or failed). A sent letter or
+// a dead letter keeps the end of its last try's lease there, which read
+// as a time it would be sent again.
+type notificationBody struct {
+	*vigil.Notification
+	NextAttempt *time.Time `json:"nextAttempt,omitempty"`
+}
+
+// newNotificationBody returns n as the API gives it.
+func newNotificationBody(n *vigil.Notification) *notificationBody {
+	b := &notificationBody{Notification: n}
+	if n.State == vigil.NotificationPending || n.State == vigil.NotificationFailed || n.State == "" {
+		at := n.NextAttempt
+		b.NextAttempt = &at
+	}
+	return b
 }
 
 // notificationRow is a line of the dashboard's notifications page.

@@ -127,7 +127,7 @@ func RetryDuplicate(id int64, sibling *Notification) error {
 	if sibling.ChangeID == 0 {
 		what = "this message"
 	}
-	head := fmt.Sprintf("notification %d is not retried: the %s target its sentinel notifies now, in place of this letter's,", id, sibling.Channel)
+	head := fmt.Sprintf("notification %d is not retried: its sentinel notifies by %s no more at this letter's target; the %[2]s target it notifies now", id, sibling.Channel)
 	switch sibling.State {
 	case NotificationSent:
 		return Errorf(ECONFLICT, "%s has been sent %s already, by its own letter (notification %d); a retry would send it twice", head, what, sibling.ID)

@@ -210,6 +210,9 @@ func runUserPasswd(ctx context.Context, env *environment, args []string) (int, e
 			return exitError, err
 		}
 		revoked = " and their " + count(n, "API token") + " revoked"
+		if n == 0 {
+			revoked = " (they had no API token to revoke)"
+		}
 	}
 	fmt.Fprintf(env.stdout, "password of %s set; their sessions are signed out%s\n", email, revoked)
 	if generated {

@@ -219,6 +219,11 @@ func TestUserPasswd(t *testing.T) {
 	if toks, err := st.FindTokens(ctx, after.ID); err != nil || len(toks) != 0 {
 		t.Errorf("tokens after --revoke-tokens: %v, %v", toks, err)
 	}
+	// Again, with no token left: said so, not "their 0 API tokens revoked".
+	code, out, errOut = runVigil(t, "bob's third password\n", "user", "passwd", "--data", data, "--password-stdin", "--revoke-tokens", "bob@example.com")
+	if code != exitOK || out != "password of bob@example.com set; their sessions are signed out (they had no API token to revoke)\n" {
+		t.Errorf("passwd --revoke-tokens of a user without tokens: exit %d, %q, %q", code, out, errOut)
+	}
 
 	// An owner whose address user add would refuse (no dot in its domain,
 	// as vigil serve's VIGIL_ADMIN_EMAIL and sentinel add --owner take) is

@@ -15,6 +15,7 @@ import (
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/internal/crawl"
+	"github.com/vigil-web/vigil/internal/warehouse"
 	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/tree"
 	"github.com/vigil-web/vigil/treediff"
@@ -65,7 +66,9 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 			"With --content, the two bodies of each changed page are compared by the\n"+
 			"diff engine, as vigil diff compares documents, and its changes counted: a\n"+
 			"page whose only change is a date in its footer shows one text update, and\n"+
-			"the text. Exit status: 0 when no page changed, 1 when some did, 2 on trouble.\n\nFlags:\n")
+			"the text; a page served as text that is not markup (text/plain, CSS,\n"+
+			"JSON) is compared as its source text, a line a node, as vigil serve\n"+
+			"reads it. Exit status: 0 when no page changed, 1 when some did, 2 on trouble.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if help, err := parseFlags(fs, args); help || err != nil {
@@ -553,14 +556,18 @@ func (sd *siteDelta) contentChange(before, after *crawl.Page) string {
 		return "not compared: no body (a binary document)"
 	case before.Hash == after.Hash:
 		return "the same bytes (the version changed, the content did not)"
-	case !vigil.IsMarkupMediaType(before.ContentType) || !vigil.IsMarkupMediaType(after.ContentType):
-		return fmt.Sprintf("%d bytes -> %d bytes (%s, not compared: not HTML or XML)", before.Size, after.Size, after.ContentType)
+	case !vigil.IsTextMediaType(before.ContentType) || !vigil.IsTextMediaType(after.ContentType):
+		return fmt.Sprintf("%d bytes -> %d bytes (%s, not compared: not HTML, XML or text)", before.Size, after.Size, after.ContentType)
 	}
-	f1, err := sd.parse(before)
+	parse := sd.parse
+	if !vigil.IsMarkupMediaType(before.ContentType) || !vigil.IsMarkupMediaType(after.ContentType) {
+		parse = parseSource
+	}
+	f1, err := parse(before)
 	if err != nil {
 		return "not compared: old version: " + err.Error()
 	}
-	f2, err := sd.parse(after)
+	f2, err := parse(after)
 	if err != nil {
 		return "not compared: new version: " + err.Error()
 	}
@@ -583,6 +590,19 @@ func (sd *siteDelta) parse(p *crawl.Page) (*tree.Flat, error) {
 	opt.MediaType = p.ContentType
 	f, _, err := parseFlat(p.URL, []byte(p.Body), &opt)
 	return f, err
+}
+
+// parseSource reads the body of a page served as text that is not
+// markup (text/plain, CSS, JSON...) as the crawl and the monitor read it
+// (warehouse.ReadBody): its source text, a line a node, unless it begins
+// as markup.
+func parseSource(p *crawl.Page) (*tree.Flat, error) {
+	doc, _, err := warehouse.ReadBody([]byte(p.Body), "utf-8", p.ContentType)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.URL, err)
+	}
+	f, _ := tree.FlattenDocument(doc)
+	return f, nil
 }
 
 // onlyUpdate reports whether a delta is one text update, and returns its

@@ -626,7 +626,14 @@ func TestSiteDiffContentChange(t *testing.T) {
 		{"white space", page("text/html", "<p>a</p>"), page("text/html", "<p>a</p>\n"), "no change"},
 		{"same bytes", page("text/html", "<p>a</p>"), page("text/html", "<p>a</p>"), "the same bytes (the version changed, the content did not)"},
 		{"binary", page("image/png", ""), page("image/png", ""), "not compared: no body (a binary document)"},
-		{"stylesheet", page("text/css", "p {}"), page("text/css", "p { margin: 0 }"), "4 bytes -> 15 bytes (text/css, not compared: not HTML or XML)"},
+		// A page served as text is compared as its source text, a line a
+		// node, as the monitor and a crawl read it: a text sitemap whose
+		// one line changed, a style sheet. They were not compared.
+		{"stylesheet", page("text/css", "p {}"), page("text/css", "p { margin: 0 }"), `1 text update: "p {}" -> "p { margin: 0 }"`},
+		{"text sitemap", page("text/plain", "https://a.test/1\nhttps://a.test/2\n"), page("text/plain", "https://a.test/1\nhttps://a.test/3\n"), `1 text update: "https://a.test/2" -> "https://a.test/3"`},
+		{"text, a line added", page("text/plain", "a\nb\n"), page("text/plain", "a\nb\nc\n"), "1 inserted (1 node)"},
+		{"JSON", page("application/json", "{\"v\": 1}"), page("application/json", "{\"v\": 2}"), `1 text update: "{\"v\": 1}" -> "{\"v\": 2}"`},
+		{"neither markup nor text", page("application/pdf", "%PDF-1"), page("application/pdf", "%PDF-2"), "6 bytes -> 6 bytes (application/pdf, not compared: not HTML, XML or text)"},
 		// Markup by vigil.IsMarkupMediaType, the warehouse's rule: an
 		// XSLT style sheet is XML, and was not compared.
 		{"XSLT", page("text/xsl", "<r><t>Last updated 1</t></r>"), page("text/xsl", "<r><t>Last updated 2</t></r>"), `1 text update: "Last updated 1" -> "Last updated 2"`},

@@ -382,6 +382,9 @@ func TestNotificationRetryTarget(t *testing.T) {
 		{"chat fixed", "chat", "slack://hooks/T0/B0/wrong", "slack://hooks/T0/B0/fixed", 200, "slack://hooks/T0/B0/fixed"},
 		{"several, none its own", "webhook", "https://hooks.example/wrong", "webhook https://hooks.example/a, webhook https://other.example/b",
 			409, "notifies by webhook at 2 targets (https://hooks.example/…, https://other.example/…), none of them this letter's"},
+		// The refusal says what to do, as the README does.
+		{"several, none its own: what to do", "webhook", "https://hooks.example/wrong", "webhook https://hooks.example/a, webhook https://other.example/b",
+			409, "cannot tell which one replaced it: retry those targets' own letters of the message where they are dead letters too, or keep one webhook target in its Notify clause"},
 		{"channel removed", "webhook", "https://hooks.example/wrong", "email ada@example.com", 409, "no longer notifies by webhook"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

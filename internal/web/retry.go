@@ -47,6 +47,6 @@ func retryTarget(sen *vigil.Sentinel, n *vigil.Notification) (string, error) {
 	for i, t := range targets {
 		shown[i] = shownTarget(t)
 	}
-	return "", vigil.Errorf(vigil.ECONFLICT, "notification %d is not retried: sentinel %s notifies by %s at %d targets (%s), none of them this letter's (%s), and a retry cannot tell which one replaced it",
+	return "", vigil.Errorf(vigil.ECONFLICT, "notification %d is not retried: sentinel %s notifies by %s at %d targets (%s), none of them this letter's (%s), and a retry cannot tell which one replaced it: retry those targets' own letters of the message where they are dead letters too, or keep one %[3]s target in its Notify clause",
 		n.ID, sen.Name, n.Channel, len(targets), strings.Join(shown, ", "), shownTarget(n.Target))
 }

@@ -282,8 +282,12 @@ func removeUser(ctx context.Context, env *environment, st vigil.Store, email str
 		return exitError, fmt.Errorf("sentinels of %s: %w", email, err)
 	}
 	if len(sentinels) > 0 && !withSentinels {
-		return exitError, vigil.Errorf(vigil.ECONFLICT, "%s owns %s: remove them first (vigil sentinel rm), or give --with-sentinels to remove them with the user",
-			email, count(len(sentinels), "sentinel"))
+		them := "them"
+		if len(sentinels) == 1 {
+			them = "it"
+		}
+		return exitError, vigil.Errorf(vigil.ECONFLICT, "%s owns %s: remove %s first (vigil sentinel rm), or give --with-sentinels to remove %[3]s with the user",
+			email, count(len(sentinels), "sentinel"), them)
 	}
 	if u.PasswordHash != "" && !force {
 		if last, err := onlyPassword(ctx, st, u); err != nil {

@@ -290,6 +290,8 @@ func TestUserRemove(t *testing.T) {
 	}{
 		{"owns sentinels", []string{"bob@example.com"},
 			"vigil user remove: bob@example.com owns 2 sentinels: remove them first (vigil sentinel rm), or give --with-sentinels to remove them with the user"},
+		{"owns a sentinel", []string{"cy@example.com"},
+			"vigil user remove: cy@example.com owns 1 sentinel: remove it first (vigil sentinel rm), or give --with-sentinels to remove it with the user"},
 		{"unknown user", []string{"nobody@example.com"}, "vigil user remove: no user nobody@example.com"},
 		{"bad email", []string{"nobody@"}, `vigil user remove: user email "nobody@" is not an address`},
 		{"no email", nil, "vigil user remove: want 1 argument, got 0\nUsage: vigil user remove [flags] EMAIL"},

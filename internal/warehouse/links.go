@@ -25,15 +25,8 @@ import (
 // which parses every version anyway, passes the result in Fetch.Links; Put
 // extracts them itself only with Options.ExtractLinks.
 func ExtractLinks(doc *tree.Document, pageURL string) []*vigil.Link {
-	if doc == nil || doc.Root == nil {
-		return nil
-	}
-	page, err := url.Parse(strings.TrimSpace(pageURL))
-	if err != nil {
-		return nil
-	}
-	source, err := canonicalLink(page)
-	if err != nil {
+	source, ok := linkSource(doc, pageURL)
+	if !ok {
 		return nil
 	}
 	base, err := url.Parse(source)
@@ -98,15 +91,8 @@ func ExtractLinks(doc *tree.Document, pageURL string) []*vigil.Link {
 // its <a> elements, which ExtractLinks gives. A URL is read within one
 // text node, one a line of the source (ReadBody), so never across a line.
 func ExtractTextLinks(doc *tree.Document, pageURL string) []*vigil.Link {
-	if doc == nil || doc.Root == nil {
-		return nil
-	}
-	page, err := url.Parse(strings.TrimSpace(pageURL))
-	if err != nil {
-		return nil
-	}
-	source, err := canonicalLink(page)
-	if err != nil {
+	source, ok := linkSource(doc, pageURL)
+	if !ok {
 		return nil
 	}
 	var out []*vigil.Link
@@ -132,6 +118,21 @@ func ExtractTextLinks(doc *tree.Document, pageURL string) []*vigil.Link {
 		return true
 	})
 	return out
+}
+
+// linkSource returns the canonical URL of the page a document was read
+// from, the Source of its links; false when there is no document or the
+// URL cannot key one (a page has then no links to store).
+func linkSource(doc *tree.Document, pageURL string) (string, bool) {
+	if doc == nil || doc.Root == nil {
+		return "", false
+	}
+	page, err := url.Parse(strings.TrimSpace(pageURL))
+	if err != nil {
+		return "", false
+	}
+	source, err := canonicalLink(page)
+	return source, err == nil
 }
 
 // canonicalLink returns the canonical form of u (vigil.CanonicalURL), its

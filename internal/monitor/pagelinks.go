@@ -34,16 +34,17 @@ func pageKey(canonical string) uint64 { return maphash.String(keySeed, canonical
 // (markup.HTMLLinks), not parsed into a tree, unless its links are to be
 // decoded from another charset than UTF-8 (htmlLinkKeys); another markup
 // body is read from the tree a comparison of this check parsed (pairs),
-// else parsed now; a body of text links nowhere. It returns an error if the body
-// cannot be read now (store, memory budget).
+// else parsed now; a body read as its source text links to the URLs
+// written in it. It returns an error if the body cannot be read now
+// (store, memory budget).
 func (m *Monitor) linkKeys(ctx context.Context, pageURL string, self uint64, v *vigil.Version, pairs map[[2]int64]*pairEval, grant *memoryGrant) ([]uint64, error) {
 	media, _, _ := mime.ParseMediaType(v.ContentType)
 	if v.ContentType != "" && media != "text/html" {
-		doc, err := m.versionTree(ctx, v.ID, pairs, grant)
+		doc, asText, err := m.versionTree(ctx, v.ID, pairs, grant)
 		if err != nil || doc == nil {
 			return nil, err
 		}
-		return treeLinkKeys(doc, pageURL, self), nil
+		return treeLinkKeys(doc, pageURL, self, asText), nil
 	}
 	b, err := m.body(ctx, v.ID)
 	if err != nil {
@@ -55,19 +56,25 @@ func (m *Monitor) linkKeys(ctx context.Context, pageURL string, self uint64, v *
 	if keys, ok := htmlLinkKeys(b.data, b.charset, pageURL, self); ok {
 		return keys, nil
 	}
-	doc, _, err := m.document(b, v.ID)
+	doc, why, err := m.document(b, v.ID)
 	if err != nil {
 		return nil, nil // not read, ever: a page without links
 	}
-	return treeLinkKeys(doc, pageURL, self), nil
+	return treeLinkKeys(doc, pageURL, self, why != ""), nil
 }
 
 // treeLinkKeys returns the keys of the pages the tree of a page served at
-// pageURL links to (warehouse.ExtractLinks), each once, sorted, self left
-// out.
-func treeLinkKeys(doc *tree.Document, pageURL string, self uint64) []uint64 {
+// pageURL links to, each once, sorted, self left out: its links
+// (warehouse.ExtractLinks), or, for a page read as its source text
+// (asText), the URLs written in it (warehouse.ExtractTextLinks), as its
+// links sentinels and the site crawl read it.
+func treeLinkKeys(doc *tree.Document, pageURL string, self uint64, asText bool) []uint64 {
+	extract := warehouse.ExtractLinks
+	if asText {
+		extract = warehouse.ExtractTextLinks
+	}
 	var keys []uint64
-	for _, l := range warehouse.ExtractLinks(doc, pageURL) {
+	for _, l := range extract(doc, pageURL) {
 		if t, err := vigil.CanonicalURL(l.Target); err == nil { // without its fragment
 			keys = append(keys, pageKey(t))
 		}

@@ -61,7 +61,7 @@ func TestHTMLLinkKeys(t *testing.T) {
 			want = sortedKeys(want, self)
 			got, ok := htmlLinkKeys([]byte(body), charset, page, self)
 			if !ok { // read from the tree, as linkKeys does
-				got = treeLinkKeys(doc, page, self)
+				got = treeLinkKeys(doc, page, self, false)
 			}
 			if !slices.Equal(got, want) {
 				t.Errorf("keys %v, want those of ExtractLinks %v", got, want)

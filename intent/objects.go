@@ -156,6 +156,11 @@ func (c *content) addLink(n *tree.Node) {
 			text = normalizeSpace(t)
 		}
 	}
+	c.appendLink(n, href, text)
+}
+
+// appendLink adds to c's links the one at node n to href, named text.
+func (c *content) appendLink(n *tree.Node, href, text string) {
 	c.links = append(c.links, object{
 		key: href + "\x00" + text, keys: []string{href, text},
 		node: n, pos: len(c.links) + 1, href: href, text: text,

@@ -272,10 +272,7 @@ func (c *content) addTextLinks() {
 					if text == l.URL {
 						text = href
 					}
-					c.links = append(c.links, object{
-						key: href + "\x00" + text, keys: []string{href, text},
-						node: n, pos: len(c.links) + 1, href: href, text: text,
-					})
+					c.appendLink(n, href, text)
 				}
 			case tree.Element:
 				return n == r || !c.skip(n)

@@ -932,28 +932,33 @@ func validateContact(kind ContactKind, address string, strict bool) error {
 		}
 	case Webhook:
 		// Messages hide a password the URL carries, as a page's URL's do.
+		shown := quote(hidePassword(address))
 		u, err := url.Parse(address)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("invalid webhook URL %s: want an absolute http or https URL", quote(hidePassword(address)))
+			return fmt.Errorf("invalid webhook URL %s: want an absolute http or https URL", shown)
 		}
-		if u.Hostname() == "" && strict {
+		if !strict {
+			break
+		}
+		if u.Hostname() == "" {
 			// "https://:8080/x": a port and no host name, which no
 			// delivery can reach.
-			return fmt.Errorf("invalid webhook URL %s: no host", quote(hidePassword(address)))
+			return fmt.Errorf("invalid webhook URL %s: no host", shown)
 		}
-		if err := checkPort(u); err != nil && strict {
-			return fmt.Errorf("invalid webhook URL %s: %v", quote(hidePassword(address)), err)
+		if err := checkPort(u); err != nil {
+			return fmt.Errorf("invalid webhook URL %s: %v", shown, err)
 		}
-		if err := CheckHostName(u); err != nil && strict {
-			return fmt.Errorf("invalid webhook URL %s: %v", quote(hidePassword(address)), err)
+		if err := CheckHostName(u); err != nil {
+			return fmt.Errorf("invalid webhook URL %s: %v", shown, err)
 		}
 	case Chat:
+		shown := quote(hidePassword(address))
 		scheme, rest, ok := strings.Cut(address, "://")
 		if !ok || !IsChatScheme(strings.ToLower(scheme)) {
-			return fmt.Errorf("invalid chat URL %s: want slack://, discord://, telegram://, ntfy://, gotify:// or mattermost://", quote(hidePassword(address)))
+			return fmt.Errorf("invalid chat URL %s: want slack://, discord://, telegram://, ntfy://, gotify:// or mattermost://", shown)
 		}
 		if _, err := url.Parse(address); err != nil || strings.Trim(rest, "/") == "" {
-			return fmt.Errorf("invalid %s URL %s", strings.ToLower(scheme), quote(hidePassword(address)))
+			return fmt.Errorf("invalid %s URL %s", strings.ToLower(scheme), shown)
 		}
 	case Fax, PDA:
 		return fmt.Errorf("notification by %s is not supported: use email, webhook or a chat URL", kind)

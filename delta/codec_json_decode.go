@@ -278,21 +278,15 @@ func (j *jsonDecoder) op(opPath string, first jsonToken, op *Op) error {
 }
 
 // opNamespaces checks the bindings of op, operation i at opPath, whose
-// namespaces field is at offset at, as Delta.Validate does, with an error
-// that names the field and the operation: only a d or an i has a content
-// whose names they bind, and the default namespace binds an element
-// content's root without an xmlns attribute of its own (the field Vigil
-// writes since 2026-11-29, see the package documentation).
+// namespaces field is at offset at, as Delta.Validate does
+// (validateOpNamespaces), with an error that names the field and the
+// operation: only a d or an i has a content whose names they bind, and
+// the default namespace binds an element content's root without an xmlns
+// attribute of its own (the field Vigil writes since 2026-11-29, see the
+// package documentation).
 func (j *jsonDecoder) opNamespaces(op *Op, i int, opPath string, at int) error {
-	path := opPath + ".namespaces"
-	if op.Kind != Delete && op.Kind != Insert {
-		if len(op.Namespaces) == 0 {
-			return nil
-		}
-		return j.errorAt(at, path, "operation %d (%s): only a d or an i has a content whose names an operation binds", i+1, op.header())
-	}
 	if err := validateOpNamespaces(op); err != nil {
-		return j.errorAt(at, path, "operation %d (%s): %v", i+1, op.header(), err)
+		return j.errorAt(at, opPath+".namespaces", "operation %d (%s): %v", i+1, op.header(), err)
 	}
 	return nil
 }

@@ -548,11 +548,18 @@ func hasDefaults(d *Delta) bool {
 	return false
 }
 
-// validateOpNamespaces checks an operation's bindings: each can be
-// written as an XML namespace declaration, and a binding of the default
-// namespace (the empty prefix) as one on the root of the content, which
-// must be an element without an xmlns attribute of its own.
+// validateOpNamespaces checks an operation's bindings: only a d or an i
+// has any, each can be written as an XML namespace declaration, and a
+// binding of the default namespace (the empty prefix) as one on the root
+// of the content, which must be an element without an xmlns attribute of
+// its own.
 func validateOpNamespaces(op *Op) error {
+	if op.Kind != Delete && op.Kind != Insert {
+		if len(op.Namespaces) > 0 {
+			return fmt.Errorf("only a d or an i has a content whose names an operation binds")
+		}
+		return nil
+	}
 	uri, ok := op.Namespaces[""]
 	if !ok {
 		return validateNamespaces(op.Namespaces)

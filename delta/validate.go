@@ -107,8 +107,8 @@ func (d *Delta) Validate() error {
 			if op.Node == 0 {
 				return malformed(i, op, "missing element XID")
 			}
-			if len(op.Namespaces) > 0 {
-				return malformed(i, op, "namespace bindings: only a d or an i has a content whose names an operation binds")
+			if err := validateOpNamespaces(op); err != nil {
+				return malformed(i, op, "namespace bindings: %v", err)
 			}
 			key := attrKey{node: op.Node, name: op.Name}
 			if op.Kind == Rename {

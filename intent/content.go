@@ -301,7 +301,7 @@ func (c *content) transparent(n *tree.Node) bool {
 // does not parse) is a <pre> of one text node a line, so that a change
 // of one line is a change of one leaf, not of the whole page.
 func (c *content) endsLine(parent *tree.Node, raw string) bool {
-	return c.html && parent != nil && parent.Kind == tree.Element && strings.EqualFold(localName(parent.Name), "pre") && strings.HasSuffix(raw, "\n")
+	return c.html && parent != nil && elementIs(parent, "pre") && strings.HasSuffix(raw, "\n")
 }
 
 // partsText reports whether element n starts and ends a block of text:

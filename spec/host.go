@@ -160,8 +160,7 @@ func checkDNSName(u *url.URL, name string) error {
 		form = " in punycode"
 	}
 	ascii = strings.TrimSuffix(ascii, ".") // an absolute name
-	for rest := ascii; ; {
-		label, tail, more := strings.Cut(rest, ".")
+	for label := range strings.SplitSeq(ascii, ".") {
 		switch {
 		case label == "":
 			return fmt.Errorf("host %s has an empty label", quote(name))
@@ -172,10 +171,6 @@ func checkDNSName(u *url.URL, name string) error {
 			}
 			return fmt.Errorf("host %s has a label of %d bytes%s: DNS takes at most %d", quote(name), len(label), in, maxHostLabel)
 		}
-		if !more {
-			break
-		}
-		rest = tail
 	}
 	if len(ascii) > maxHostName {
 		return fmt.Errorf("host %s is %d bytes long%s: DNS takes at most %d", quote(name), len(ascii), form, maxHostName)

@@ -52,31 +52,30 @@ import (
 // It returns EINVALID if raw is not an absolute http or https URL with a
 // host, naming raw with its password hidden (RedactURL).
 func CanonicalURL(raw string) (string, error) {
-	shown := RedactURL(raw) // in messages: a password as xxxxx
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
 		if !strings.Contains(raw, "://") {
 			// "127.0.0.1:8080/docs": a scheme left out, which made
 			// the colon of the port one in the first path segment.
-			return "", Errorf(EINVALID, "url %q: scheme must be http or https", shown)
+			return "", invalidURL(raw, "url %q: scheme must be http or https")
 		}
-		return "", Errorf(EINVALID, "invalid url %q", shown)
+		return "", invalidURL(raw, "invalid url %q")
 	}
 	u.Scheme = strings.ToLower(u.Scheme)
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", Errorf(EINVALID, "url %q: scheme must be http or https", shown)
+		return "", invalidURL(raw, "url %q: scheme must be http or https")
 	}
 	if u.Opaque != "" {
-		return "", Errorf(EINVALID, "url %q is not hierarchical", shown)
+		return "", invalidURL(raw, "url %q is not hierarchical")
 	}
 	host := strings.ToLower(u.Hostname())
 	host = strings.TrimRight(host, ".")
 	if strings.Trim(host, "[]") == "" {
-		return "", Errorf(EINVALID, "url %q has no host", shown)
+		return "", invalidURL(raw, "url %q has no host")
 	}
 	for i := 0; i < len(host); i++ {
 		if host[i] >= 0x80 {
-			return "", Errorf(EINVALID, "url %q: host must be ASCII (punycode)", shown)
+			return "", invalidURL(raw, "url %q: host must be ASCII (punycode)")
 		}
 	}
 	port := u.Port()
@@ -103,12 +102,19 @@ func CanonicalURL(raw string) (string, error) {
 	escaped := removeDotSegments(normalizePercent(p))
 	decoded, err := url.PathUnescape(escaped)
 	if err != nil {
-		return "", Errorf(EINVALID, "url %q: invalid path", shown)
+		return "", invalidURL(raw, "url %q: invalid path")
 	}
 	u.Path, u.RawPath = decoded, escaped
 	u.ForceQuery = false
 	u.RawQuery = escapeQueryBytes(u.RawQuery)
 	return u.String(), nil
+}
+
+// invalidURL returns the EINVALID error of CanonicalURL for raw: format
+// holds one %q, raw with its password hidden (RedactURL), which is worked
+// out only for an error, as most URLs are canonical.
+func invalidURL(raw, format string) error {
+	return Errorf(EINVALID, format, RedactURL(raw))
 }
 
 // escapeQueryBytes percent-encodes the white space, control and non-ASCII

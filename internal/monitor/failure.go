@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"html"
-	"strings"
 	"time"
 
 	"github.com/vigil-web/vigil"
@@ -69,21 +68,9 @@ func (m *Monitor) pageWorks(ctx context.Context, j *job, ps *pageState, url stri
 func (p *plan) notifies() bool { return p.mode != spec.Interactive && len(p.contacts) > 0 }
 
 // addLinks ends a message with the links to its sentinel on the dashboard
-// and to its feed, as a change's message ends.
+// and to its feed, as a change's message ends (linksFooter).
 func (m *Monitor) addLinks(ctx context.Context, j *job, msg *vigil.Message) {
-	dashboard, feed := m.links(ctx, j)
-	if dashboard == "" && feed == "" {
-		return
-	}
-	msg.Text += "\n"
-	var links []string
-	if dashboard != "" {
-		msg.Text += "On the dashboard: " + dashboard + "\n"
-		links = append(links, fmt.Sprintf("<a href=\"%s\">See %s on the dashboard</a>", html.EscapeString(dashboard), html.EscapeString(j.s.Name)))
-	}
-	if feed != "" {
-		msg.Text += fmt.Sprintf("All changes of %s, as a feed: %s\n", j.s.Name, feed)
-		links = append(links, fmt.Sprintf("<a href=\"%s\">All changes of %s (feed)</a>", html.EscapeString(feed), html.EscapeString(j.s.Name)))
-	}
-	msg.HTML += fmt.Sprintf("<p>%s</p>\n", strings.Join(links, " · "))
+	text, markup := m.linksFooter(ctx, j, "See %s on the dashboard")
+	msg.Text += text
+	msg.HTML += markup
 }

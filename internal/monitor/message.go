@@ -250,21 +250,32 @@ func (m *Monitor) render(ctx context.Context, j *job, items []*vigil.MessageItem
 		}
 		h.WriteString("</ul>\n")
 	}
-	dashboard, feed := m.links(ctx, j)
-	if dashboard != "" || feed != "" {
-		t.WriteString("\n")
-		var links []string
-		if dashboard != "" {
-			fmt.Fprintf(&t, "On the dashboard: %s\n", dashboard)
-			links = append(links, fmt.Sprintf("<a href=\"%s\">See the changes of %s on the dashboard</a>", html.EscapeString(dashboard), html.EscapeString(j.s.Name)))
-		}
-		if feed != "" {
-			fmt.Fprintf(&t, "All changes of %s, as a feed: %s\n", j.s.Name, feed)
-			links = append(links, fmt.Sprintf("<a href=\"%s\">All changes of %s (feed)</a>", html.EscapeString(feed), html.EscapeString(j.s.Name)))
-		}
-		fmt.Fprintf(&h, "<p>%s</p>\n", strings.Join(links, " · "))
-	}
+	text, markup := m.linksFooter(ctx, j, "See the changes of %s on the dashboard")
+	t.WriteString(text)
+	h.WriteString(markup)
 	return t.String(), h.String()
+}
+
+// linksFooter returns the end of a message about job j's sentinel, as text
+// and as HTML: the links to its page on the dashboard (its HTML label
+// dashboardLabel, a format of the sentinel's name) and to its feed
+// (links); "" for both when the monitor makes neither.
+func (m *Monitor) linksFooter(ctx context.Context, j *job, dashboardLabel string) (text, markup string) {
+	dashboard, feed := m.links(ctx, j)
+	if dashboard == "" && feed == "" {
+		return "", ""
+	}
+	text = "\n"
+	var links []string
+	if dashboard != "" {
+		text += "On the dashboard: " + dashboard + "\n"
+		links = append(links, fmt.Sprintf("<a href=\"%s\">"+dashboardLabel+"</a>", html.EscapeString(dashboard), html.EscapeString(j.s.Name)))
+	}
+	if feed != "" {
+		text += fmt.Sprintf("All changes of %s, as a feed: %s\n", j.s.Name, feed)
+		links = append(links, fmt.Sprintf("<a href=\"%s\">All changes of %s (feed)</a>", html.EscapeString(feed), html.EscapeString(j.s.Name)))
+	}
+	return text, fmt.Sprintf("<p>%s</p>\n", strings.Join(links, " · "))
 }
 
 // links returns the link of a job's sentinel page on the dashboard and

@@ -153,7 +153,7 @@ func (m *Monitor) joinImportance(watched []rankCandidate, now time.Time) {
 		r.ids[keys[w]] = p
 		r.pages = append(r.pages, rankedPage{key: keys[w], read: now.Unix(), stored: float32(est), full: r.fullAt(est)})
 		if err := r.o.ResumeHistory(p, est*importanceWindow); err != nil {
-			m.Logger.Error("resume the importance", LogURL, watched[w].url, LogError, err)
+			m.Logger.Error("resume the importance", logURL(watched[w].url), LogError, err)
 		}
 	}
 }
@@ -215,7 +215,7 @@ func (m *Monitor) readImportance(ctx context.Context, url string, key uint64, pg
 	if known != pg.cur.ID {
 		var err error
 		if links, err = m.linkKeys(ctx, url, key, pg.cur, pairs, grant); err != nil {
-			m.Logger.Error("read a version for its links", LogURL, url, LogVersion, pg.cur.ID, LogError, err)
+			m.Logger.Error("read a version for its links", logURL(url), LogVersion, pg.cur.ID, LogError, err)
 			return none, false
 		}
 	}
@@ -239,7 +239,7 @@ func (m *Monitor) readImportance(ctx context.Context, url string, key uint64, pg
 		}
 	}
 	if err := r.o.Read(p, r.to); err != nil {
-		m.Logger.Error("read the importance", LogURL, url, LogError, err)
+		m.Logger.Error("read the importance", logURL(url), LogError, err)
 		return none, false
 	}
 	rp.read = max(rp.read, now.Unix()) // not before another sentinel's next check (keep)

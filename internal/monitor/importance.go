@@ -101,16 +101,13 @@ type rankCandidate struct {
 // are); later pages join with none, as pages a crawl discovers do
 // (opic.OPIC.ResumeHistory). It reads nothing from the store.
 func (m *Monitor) joinImportance(watched []rankCandidate, now time.Time) {
-	keys := make([]uint64, len(watched))
-	for i, w := range watched {
-		keys[i] = w.key
-	}
 	r := &m.rank
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var fresh []int // indexes into watched, a key once
 	seen := map[uint64]bool{}
-	for i, k := range keys {
+	for i, w := range watched {
+		k := w.key
 		if p, ok := r.ids[k]; ok {
 			// Watched: not to be swept before its read in this batch,
 			// however long since its last (a sentinel fetched every two
@@ -142,16 +139,16 @@ func (m *Monitor) joinImportance(watched []rankCandidate, now time.Time) {
 		}
 		r.o, r.ids = o, make(map[uint64]opic.PageID, len(fresh))
 		for i, w := range fresh {
-			r.ids[keys[w]] = opic.PageID(i)
-			r.pages = append(r.pages, rankedPage{key: keys[w], read: now.Unix(), stored: float32(est[i]), full: r.fullAt(est[i])})
+			r.ids[watched[w].key] = opic.PageID(i)
+			r.pages = append(r.pages, rankedPage{key: watched[w].key, read: now.Unix(), stored: float32(est[i]), full: r.fullAt(est[i])})
 		}
 		return
 	}
 	for _, w := range fresh {
 		p := r.o.AddPage()
 		est := clampImportance(watched[w].importance)
-		r.ids[keys[w]] = p
-		r.pages = append(r.pages, rankedPage{key: keys[w], read: now.Unix(), stored: float32(est), full: r.fullAt(est)})
+		r.ids[watched[w].key] = p
+		r.pages = append(r.pages, rankedPage{key: watched[w].key, read: now.Unix(), stored: float32(est), full: r.fullAt(est)})
 		if err := r.o.ResumeHistory(p, est*importanceWindow); err != nil {
 			m.Logger.Error("resume the importance", logURL(watched[w].url), LogError, err)
 		}

@@ -163,7 +163,7 @@ func ReachedThroughText(prev, cur *Snapshot, u string) string {
 // so: its note in cur tells nothing new. A leaf of another type (XML,
 // which the warehouse reads as a page) now a text page is read otherwise.
 func ReadingChanged(prev, cur *Snapshot, before, p *Page) bool {
-	if prev.Format != Format && cur.Format == Format && before.Note == "" && servedAsText(before.ContentType) && servedAsText(p.ContentType) {
+	if prev.Format != Format && cur.Format == Format && before.Note == "" && warehouse.ServedAsText(before.ContentType) && warehouse.ServedAsText(p.ContentType) {
 		return false
 	}
 	return before.Note != p.Note
@@ -289,18 +289,10 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool, 
 // readsBody reports whether the crawl reads the body of a page of a
 // media type, as the warehouse reads it (warehouse.ReadBody), for its
 // title and links: an HTML page, and a page served as text that is not
-// markup (text/plain, JSON, CSV...: vigil.IsTextMediaType and not
-// vigil.IsMarkupMediaType), read as its source text unless it begins
-// as markup. XML is a leaf.
+// markup (text/plain, JSON, CSV...: warehouse.ServedAsText), read as its
+// source text unless it begins as markup. XML is a leaf.
 func readsBody(mediaType string) bool {
-	return isHTML(mediaType) || servedAsText(mediaType)
-}
-
-// servedAsText reports whether a media type is of text that is not
-// markup (text/plain, JSON, CSV...), read as its source text unless its
-// body begins as markup.
-func servedAsText(mediaType string) bool {
-	return vigil.IsTextMediaType(mediaType) && !vigil.IsMarkupMediaType(mediaType)
+	return isHTML(mediaType) || warehouse.ServedAsText(mediaType)
 }
 
 // isHTML reports whether a media type is an HTML or XHTML page.

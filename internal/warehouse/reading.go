@@ -44,7 +44,7 @@ const treeStampPrefix = "\x00vigil tree reading "
 // well-formed, a charset no one knows) is read as its source, the text of
 // a <pre> (sourceDocument), so that every version has a tree to compare
 // and show; so is a body served as text that is not markup (text/plain,
-// JSON, CSS...: servedAsText), as a browser shows it, unless it begins
+// JSON, CSS...: ServedAsText), as a browser shows it, unless it begins
 // with "<" or a UTF-16 byte-order mark (looksLikeMarkup). The text of the
 // <pre> is one text node a line (runs of lines past maxSourceNodes
 // lines: splitLines), so that a change of one line is a change of one
@@ -65,7 +65,7 @@ func ParseBody(body []byte, charset, contentType string) (*tree.Document, error)
 // version's tree is its source text (a crawled page without links, a
 // diff of text).
 func ReadBody(body []byte, charset, contentType string) (doc *tree.Document, readAsText, err error) {
-	if servedAsText(contentType) && !looksLikeMarkup(body) {
+	if ServedAsText(contentType) && !looksLikeMarkup(body) {
 		if int64(len(body)) > markup.DefaultMaxBytes {
 			return nil, nil, fmt.Errorf("markup: input larger than the limit of %d bytes (Options.MaxBytes): %w", markup.DefaultMaxBytes, markup.ErrTooLarge)
 		}
@@ -95,14 +95,14 @@ func ReadAsTextReason(readAsText error) string {
 	return strings.TrimPrefix(readAsText.Error(), "markup: ")
 }
 
-// servedAsText reports whether a media type, or a Content-Type value, is
+// ServedAsText reports whether a media type, or a Content-Type value, is
 // one of text that is not markup: text by vigil.IsTextMediaType, the rule
 // the fetcher keeps bodies by (text/plain, text/css, text/csv, JSON, every
 // JavaScript and NDJSON alias...), that is not markup by
 // vigil.IsMarkupMediaType (HTML, XML). A body served so is read as its
 // source (sourceDocument), as a browser shows it, and not as HTML, which
 // would collapse its lines into one text and read "<x>" in it as a tag.
-func servedAsText(mediaType string) bool {
+func ServedAsText(mediaType string) bool {
 	return vigil.IsTextMediaType(mediaType) && !vigil.IsMarkupMediaType(mediaType)
 }
 
@@ -122,7 +122,7 @@ func textReason(body []byte, v *vigil.Version) (reason string, known bool) {
 	switch {
 	case !readable(v) || len(body) == 0:
 		return "", true
-	case servedAsText(v.ContentType) && !looksLikeMarkup(body):
+	case ServedAsText(v.ContentType) && !looksLikeMarkup(body):
 		return ReadAsTextReason(servedAs(v.ContentType)), true
 	}
 	return "", false

@@ -187,8 +187,8 @@ func TestServedAsText(t *testing.T) {
 		"":                                false,
 		"application/octet-stream":        false,
 	} {
-		if got := servedAsText(mediaType); got != want {
-			t.Errorf("servedAsText(%q) = %v, want %v", mediaType, got, want)
+		if got := ServedAsText(mediaType); got != want {
+			t.Errorf("ServedAsText(%q) = %v, want %v", mediaType, got, want)
 		}
 	}
 }

@@ -22,10 +22,10 @@ func parseable(v *vigil.Version) bool {
 
 // readable reports whether the warehouse reads a version's body into a
 // tree to tell how it is read (ReadAsText): a body it parses as markup
-// (parseable), or one served as text (servedAsText), which it reads as
+// (parseable), or one served as text (ServedAsText), which it reads as
 // its source unless it begins as markup.
 func readable(v *vigil.Version) bool {
-	return parseable(v) || v.Error == "" && servedAsText(v.ContentType)
+	return parseable(v) || v.Error == "" && ServedAsText(v.ContentType)
 }
 
 // backwardTreeDelta returns the compressed XyDelta XML of the delta from

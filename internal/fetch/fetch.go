@@ -170,7 +170,7 @@ func New(opt Options) *Client {
 		if err := checkScheme(req.URL); err != nil {
 			return err
 		}
-		if err := checkHostName(req.URL); err != nil {
+		if err := spec.CheckHostName(req.URL); err != nil {
 			return err
 		}
 		if !opt.AllowPrivateNetworks {
@@ -227,17 +227,6 @@ var (
 	ErrUnsupported = errors.New("unsupported request")
 )
 
-// checkHostName refuses a URL whose host no fetch can reach by its name,
-// before any request and any DNS lookup: one IDNA refuses, or one DNS
-// refuses (spec.CheckHostName: an empty label, as in "a..example", a label
-// longer than 63 bytes, a name longer than 253). The error names the host
-// and what is wrong with it, and nothing else of the URL (no credentials).
-// A page asked for, a redirect of a page or of robots.txt, and a document
-// of a rendered page's main frame are all held to it.
-func checkHostName(u *url.URL) error {
-	return spec.CheckHostName(u)
-}
-
 func checkScheme(u *url.URL) error {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return fmt.Errorf("%w: scheme %q is not http or https", ErrUnsupported, u.Scheme)
@@ -267,7 +256,7 @@ func (c *Client) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.Fet
 	// its ASCII (punycode) form: the one vigil.CanonicalURL takes, where
 	// url.URL.String would percent-encode it.
 	host := u.Host
-	if err := checkHostName(u); err != nil {
+	if err := spec.CheckHostName(u); err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), err)
 	}
 	if err := spec.ASCIIHost(u); err != nil {
@@ -398,10 +387,10 @@ func (c *Client) get(ctx context.Context, u *url.URL, etag string, lastModified 
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 		next, err := resp.Request.URL.Parse(loc)
 		if err == nil {
-			// A host DNS refuses is not asked for (checkHostName); one
+			// A host DNS refuses is not asked for (spec.CheckHostName); one
 			// spelt in Unicode, or percent-encoded, goes on in its
 			// ASCII form (spec.ASCIIHost), as the page asked.
-			if err = checkHostName(next); err == nil {
+			if err = spec.CheckHostName(next); err == nil {
 				err = spec.ASCIIHost(next)
 			}
 		}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/temoto/robotstxt"
+
+	"github.com/vigil-web/vigil/spec"
 )
 
 // robotsRules is a host's robots.txt as parsed.
@@ -79,7 +81,7 @@ func (c *Client) allowDocument(ctx context.Context, raw string) error {
 	if err := checkScheme(u); err != nil {
 		return err
 	}
-	if err := checkHostName(u); err != nil {
+	if err := spec.CheckHostName(u); err != nil {
 		return err
 	}
 	if u.User != nil {

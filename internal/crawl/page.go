@@ -306,8 +306,14 @@ func isHTML(mediaType string) bool {
 // (warehouse.ExtractTextLinks: canonical, a host in its ASCII form, a
 // host IDNA or DNS refuses left out), fragments dropped.
 func textLinks(doc *tree.Document, pageURL string) []Link {
+	return crawlLinks(warehouse.ExtractTextLinks(doc, pageURL))
+}
+
+// crawlLinks returns the crawl's links of the warehouse's links ls, in
+// order, each labelled by its anchor, fragments dropped.
+func crawlLinks(ls []*vigil.Link) []Link {
 	var out []Link
-	for _, l := range warehouse.ExtractTextLinks(doc, pageURL) {
+	for _, l := range ls {
 		target, _, _ := strings.Cut(l.Target, "#")
 		out = append(out, Link{Target: target, Label: l.Anchor})
 	}
@@ -324,11 +330,7 @@ func textLinks(doc *tree.Document, pageURL string) []Link {
 // links are: the crawl neither queues nor fetches it ("127.0.0.1.." was
 // keyed, and fetched, as "127.0.0.1").
 func pageLinks(doc *tree.Document, pageURL string) []Link {
-	var out []Link
-	for _, l := range warehouse.ExtractLinks(doc, pageURL) {
-		target, _, _ := strings.Cut(l.Target, "#")
-		out = append(out, Link{Target: target, Label: l.Anchor})
-	}
+	out := crawlLinks(warehouse.ExtractLinks(doc, pageURL))
 	base, err := url.Parse(pageURL)
 	if err != nil || doc.Root == nil {
 		return out

@@ -14,7 +14,6 @@ import (
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/warehouse"
 	"github.com/vigil-web/vigil/markup"
-	"github.com/vigil-web/vigil/spec"
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -195,10 +194,7 @@ func (r *linkResolver) target(href string) (string, bool) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 		return "", false
 	}
-	if err := spec.ASCIIHost(u); err != nil {
-		return "", false
-	}
-	t, err := vigil.CanonicalURL(u.String())
+	t, err := warehouse.CanonicalLink(u)
 	return t, err == nil
 }
 

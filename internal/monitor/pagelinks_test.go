@@ -32,6 +32,7 @@ func TestHTMLLinkKeys(t *testing.T) {
 		{"ISO-8859-1, labelled", "<a href=\"caf\xe9.html\">c</a><a href=\"caf%C3%A9.html\">same</a><a href=\"b.html\">b</a>", 2, "iso-8859-1"},
 		{"ISO-8859-1 in a meta element", "<meta charset=\"iso-8859-1\"><a href=\"caf\xe9.html\">c</a><a href=\"caf%C3%A9.html\">same</a>", 1, "-"},
 		{"windows-1252, valid UTF-8 bytes", "<a href=\"caf\xc3\xa9.html\">c</a>", 1, "windows-1252"},
+		{"hosts DNS refuses are none", `<a href="http://127.0.0.1../x">e</a><a href="http://a..example/">d</a><a href="http://ok.example/">o</a>`, 1, ""},
 		{"UTF-16", "\xff\xfe<\x00a\x00 \x00h\x00r\x00e\x00f\x00=\x00x\x00>\x00", 1, "-"},
 	}
 	canon, err := vigil.CanonicalURL(page)

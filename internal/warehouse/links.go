@@ -65,7 +65,7 @@ func ExtractLinks(doc *tree.Document, pageURL string) []*vigil.Link {
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 			return true
 		}
-		target, err := canonicalLink(u)
+		target, err := CanonicalLink(u)
 		if err != nil {
 			return true
 		}
@@ -105,7 +105,7 @@ func ExtractTextLinks(doc *tree.Document, pageURL string) []*vigil.Link {
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 				continue
 			}
-			target, err := canonicalLink(u)
+			target, err := CanonicalLink(u)
 			if err != nil {
 				continue
 			}
@@ -131,11 +131,11 @@ func linkSource(doc *tree.Document, pageURL string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	source, err := canonicalLink(page)
+	source, err := CanonicalLink(page)
 	return source, err == nil
 }
 
-// canonicalLink returns the canonical form of u (vigil.CanonicalURL), its
+// CanonicalLink returns the canonical form of u (vigil.CanonicalURL), its
 // host in ASCII first (spec.ASCIIHost): an href, a <base href> or a page's
 // URL may spell an internationalised host in Unicode or percent-encoded,
 // and a link's target is stored in the punycode form every stored URL
@@ -143,7 +143,7 @@ func linkSource(doc *tree.Document, pageURL string) (string, bool) {
 // host IDNA or DNS refuses (spec.CheckHostName, which CanonicalURL leaves
 // to its callers) is EINVALID, naming it: no resource is stored under it,
 // and no fetch can reach it.
-func canonicalLink(u *url.URL) (string, error) {
+func CanonicalLink(u *url.URL) (string, error) {
 	if err := spec.CheckHostName(u); err != nil {
 		return "", vigil.Errorf(vigil.EINVALID, "url %q: %v", vigil.RedactURL(u.String()), err)
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/vigil-web/vigil"
 )
 
-// TestCanonicalLinkErrorsHidePassword: canonicalLink's errors name an
+// TestCanonicalLinkErrorsHidePassword: CanonicalLink's errors name an
 // href with credentials with its password as xxxxx (vigil.RedactURL);
 // they quoted it as written.
 func TestCanonicalLinkErrorsHidePassword(t *testing.T) {
@@ -17,9 +17,9 @@ func TestCanonicalLinkErrorsHidePassword(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = canonicalLink(u)
+		_, err = CanonicalLink(u)
 		if vigil.ErrorCode(err) != vigil.EINVALID || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "user:xxxxx@") {
-			t.Errorf("canonicalLink(%s): %v; want EINVALID naming it with its password hidden", raw, err)
+			t.Errorf("CanonicalLink(%s): %v; want EINVALID naming it with its password hidden", raw, err)
 		}
 	}
 }

@@ -212,7 +212,7 @@ func (db *DB) RetryNotification(ctx context.Context, id int64, r vigil.Notificat
 	})
 }
 
-// siblingQuery selects the sibling of notification $1 to target $2
+// siblingQuery selects the sibling of notification $2 to target $1
 // (vigil.OutboxStore.FindNotificationSibling): of the same change, or,
 // for a letter of no change, of the same user and payload. Its change
 // and user are read by the index of each.
@@ -223,10 +223,8 @@ const siblingQuery = `SELECT ` + notificationColumns + ` FROM notifications WHER
 	ORDER BY o.id LIMIT 1)`
 
 // findSibling returns the sibling of notification id to target, read by
-// tx; ENOTFOUND if there is none.
-func findSibling(ctx context.Context, tx interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}, id int64, target string) (*vigil.Notification, error) {
+// tx (a write transaction, or the read pool); ENOTFOUND if there is none.
+func findSibling(ctx context.Context, tx execer, id int64, target string) (*vigil.Notification, error) {
 	n, err := scanNotification(tx.QueryRowContext(ctx, q(siblingQuery), target, id))
 	if err != nil {
 		return nil, notFound(err, "notification %d has no sibling to that target", id)

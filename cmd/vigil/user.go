@@ -277,17 +277,19 @@ func removeUser(ctx context.Context, env *environment, st vigil.Store, email str
 	if err != nil {
 		return exitError, err
 	}
-	sentinels, _, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID})
+	// Only counted here: --with-sentinels reads them below, after the
+	// sign-out, with those made meanwhile.
+	_, owned, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID, Limit: 1})
 	if err != nil {
 		return exitError, fmt.Errorf("sentinels of %s: %w", email, err)
 	}
-	if len(sentinels) > 0 && !withSentinels {
+	if owned > 0 && !withSentinels {
 		them := "them"
-		if len(sentinels) == 1 {
+		if owned == 1 {
 			them = "it"
 		}
 		return exitError, vigil.Errorf(vigil.ECONFLICT, "%s owns %s: remove %s first (vigil sentinel rm), or give --with-sentinels to remove %[3]s with the user",
-			email, count(len(sentinels), "sentinel"), them)
+			email, count(owned, "sentinel"), them)
 	}
 	if u.PasswordHash != "" && !force {
 		if last, err := onlyPassword(ctx, st, u); err != nil {
@@ -308,6 +310,7 @@ func removeUser(ctx context.Context, env *environment, st vigil.Store, email str
 	if err != nil {
 		return exitError, err
 	}
+	var sentinels []*vigil.Sentinel // those removed with the user
 	if !withSentinels {
 		// A running daemon may have made a sentinel for the user since
 		// the check above, until they could no longer sign in nor use a
@@ -319,11 +322,10 @@ func removeUser(ctx context.Context, env *environment, st vigil.Store, email str
 		} else if err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
 			return exitError, fmt.Errorf("remove user %s: %w", email, err)
 		}
-		sentinels = nil
 	} else {
-		// The sentinels again, those made since the check above with
-		// them; one by one through DeleteSentinel, which gives up the
-		// letters not yet sent: deleting the user would only cascade.
+		// The sentinels, those made since the count above with them; one
+		// by one through DeleteSentinel, which gives up the letters not
+		// yet sent: deleting the user would only cascade.
 		if sentinels, _, err = st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID}); err != nil {
 			return exitError, fmt.Errorf("sentinels of %s: %w", email, err)
 		}

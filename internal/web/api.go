@@ -402,9 +402,6 @@ func (s *Server) handleNotificationList(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		return err
 	}
-	for _, n := range list {
-		withChangeID(n)
-	}
 	items := make([]*notificationBody, len(list))
 	for i, n := range list {
 		items[i] = newNotificationBody(n)
@@ -425,7 +422,6 @@ func (s *Server) handleNotificationGet(w http.ResponseWriter, r *http.Request, u
 	if n.UserID != u.ID {
 		return vigil.Errorf(vigil.ENOTFOUND, "notification %d not found", id)
 	}
-	withChangeID(n)
 	writeJSON(w, http.StatusOK, newNotificationBody(n))
 	return nil
 }

@@ -121,7 +121,6 @@ func (s *Server) handleNotificationRetry(w http.ResponseWriter, r *http.Request,
 	if err != nil {
 		return err
 	}
-	withChangeID(n)
 	writeJSON(w, http.StatusOK, newNotificationBody(n))
 	return nil
 }
@@ -135,8 +134,10 @@ type notificationBody struct {
 	NextAttempt *time.Time `json:"nextAttempt,omitempty"`
 }
 
-// newNotificationBody returns n as the API gives it.
+// newNotificationBody returns n as the API gives it, its payload with the
+// id of its change (withChangeID).
 func newNotificationBody(n *vigil.Notification) *notificationBody {
+	withChangeID(n)
 	b := &notificationBody{Notification: n}
 	if n.State == vigil.NotificationPending || n.State == vigil.NotificationFailed || n.State == "" {
 		at := n.NextAttempt

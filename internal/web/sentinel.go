@@ -443,17 +443,12 @@ func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []se
 	}
 	out := make([]sentinelView, len(sens))
 	for i, sen := range sens {
-		if phases[sen.ID] == "ended" && !sen.NextCheck.IsZero() {
-			// Checked no more: the monitor parks its next check 50
-			// years on, which is no date to show.
-			c := *sen
-			c.NextCheck = time.Time{}
-			sen = &c
-		}
+		// The stored next check is no date to show when the sentinel is
+		// checked no more (the monitor parks it 50 years on), nor while
+		// it is checked (the claim's end, 5 minutes on: the next check
+		// is due when this one is recorded).
 		checking := s.Checking != nil && s.Checking(sen.ID)
-		if checking && !sen.NextCheck.IsZero() {
-			// The stored next check is the claim's end, 5 minutes
-			// on: the next check is due when this one is recorded.
+		if (phases[sen.ID] == "ended" || checking) && !sen.NextCheck.IsZero() {
 			c := *sen
 			c.NextCheck = time.Time{}
 			sen = &c

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 )
@@ -55,11 +56,7 @@ func (f *importFailures) write(w io.Writer) {
 	for _, x := range f.named {
 		fmt.Fprintf(w, "%s; not imported\n", x.line)
 	}
-	kinds := make([]string, 0, len(f.rest))
-	for k := range f.rest {
-		kinds = append(kinds, k)
-	}
-	slices.SortFunc(kinds, func(a, b string) int {
+	kinds := slices.SortedFunc(maps.Keys(f.rest), func(a, b string) int {
 		return cmp.Or(cmp.Compare(f.rest[b], f.rest[a]), cmp.Compare(a, b))
 	})
 	for _, k := range kinds {

@@ -200,6 +200,27 @@ type notificationsData struct {
 	Pager *pager
 }
 
+// notRetried returns why the retry of dead letter n, of sentinel sen (nil
+// for a letter of no sentinel), is refused, as the retry itself would
+// judge it (retryNotification), or "" if it is not.
+func (s *Server) notRetried(ctx context.Context, n *vigil.Notification, sen *vigil.Sentinel) (string, error) {
+	if sen != nil {
+		target, err := retryTarget(sen, n)
+		if err == nil {
+			err = s.duplicateRetry(ctx, n, target)
+		}
+		if vigil.ErrorCode(err) == vigil.ECONFLICT {
+			return vigil.ErrorMessage(err), nil
+		} else if err != nil {
+			return "", err
+		}
+	}
+	if err := s.unsendable(n); err != nil {
+		return vigil.ErrorMessage(err), nil
+	}
+	return "", nil
+}
+
 func (s *Server) handleNotificationsPage(w http.ResponseWriter, r *http.Request, sess *session) error {
 	p, err := dashboardPage(r, 50, 500)
 	if err != nil {
@@ -233,22 +254,12 @@ func (s *Server) handleNotificationsPage(w http.ResponseWriter, r *http.Request,
 			id := n.SentinelID()
 			sen := mine[id]
 			row.Retryable = id == 0 || sen != nil
-			if sen != nil {
-				// As the retry itself would judge it (retryNotification).
-				target, err := retryTarget(sen, n)
-				if err == nil {
-					err = s.duplicateRetry(r.Context(), n, target)
-				}
-				if vigil.ErrorCode(err) == vigil.ECONFLICT {
-					row.Retryable, row.NotRetried = false, vigil.ErrorMessage(err)
-				} else if err != nil {
+			if row.Retryable {
+				why, err := s.notRetried(r.Context(), n, sen)
+				if err != nil {
 					return err
 				}
-			}
-			if row.Retryable {
-				if err := s.unsendable(n); err != nil {
-					row.Retryable, row.NotRetried = false, vigil.ErrorMessage(err)
-				}
+				row.Retryable, row.NotRetried = why == "", why
 			}
 		}
 		var m struct {

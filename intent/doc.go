@@ -164,6 +164,22 @@
 // type reads such a page as any other: its lines are texts. A real page's
 // <pre> holding URLs has no links: its links are its a and area elements.
 //
+// A pair whose versions are read differently, one as markup and the other
+// as its source text (a feed served malformed for one check, a page
+// served as text/plain one day and text/html the next), is compared like
+// with like when its caller gives the markup side's source text
+// (Pair.OldSource, Pair.NewSource): the two source texts, for every change
+// type. Compared as read, a feed's markup (which has no a elements) and
+// its broken text (its namespace URI, self link and ids among its URLs)
+// would report every URL of the text added, then removed when the feed is
+// fixed, and a page's images, tables and lists removed, then added, and
+// its keywords, which the source writes among its tags. As two texts,
+// only the URLs (lines, words) the document changed are reported; a text
+// has no images, tables or lists, so none are; a scope selects in the
+// texts, as on any page read as text. A link the source writes twice (an
+// a element's target and its text, an Atom entry's link and id) is two
+// links there. Without the source, each side is compared as it is read.
+//
 // # Selectors
 //
 // CSS selectors (css.go) and the XPath subset (xpath.go) are hand-written
@@ -187,7 +203,9 @@
 //     written.
 //   - A page read as its source text (see above) has links: the URLs
 //     written in its text. The seed's documents are XML, whose links it
-//     reads from elements alone.
+//     reads from elements alone. Two versions read differently (one as
+//     markup, one as text) are compared as two texts, given the markup
+//     one's source (see above); the seed compares two parsed documents.
 //   - An image is the one a reader sees: the address a lazy-loading
 //     attribute holds (data-src, data-lazy-src, data-original) before src,
 //     which holds a placeholder on such pages, and the first candidate of

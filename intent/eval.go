@@ -68,6 +68,19 @@ type Pair struct {
 	// the text node of their line; a page's links are its a and area
 	// elements, and the URLs written in its own <pre> are none.
 	OldReadAsText, NewReadAsText bool
+	// OldSource and NewSource are, for a pair whose versions are read
+	// differently (one as markup, the other as its source text: a feed
+	// served malformed for one check, a page served as text/plain one day
+	// and text/html the next), the markup side read as its source text as
+	// the reader reads a body that does not parse (one <pre>, one text
+	// node a line). Given, the pair is compared like with like, the two
+	// source texts for every change type: its links are the URLs written
+	// in both texts, so that a check that could not read the page as its
+	// type reports no link the document did not change; a text has no
+	// images, tables or lists. The other is ignored, and so are both when
+	// the versions are read alike. Not given, each side is compared as it
+	// is read.
+	OldSource, NewSource *tree.Document
 	Options
 
 	mu        sync.Mutex
@@ -211,16 +224,32 @@ func (p *Pair) content(ct *spec.ChangeType) (*contentPair, error) {
 	if p.tab == nil {
 		p.tab = newSymtab()
 	}
+	oldDoc, newDoc, oldText, newText := p.compared()
 	cp := &contentPair{
-		old: newContent(p.Old, scope, ignore, p.CaseSensitive, p.tab).at(p.OldURL),
-		new: newContent(p.New, scope, ignore, p.CaseSensitive, p.tab).at(p.NewURL),
+		old: newContent(oldDoc, scope, ignore, p.CaseSensitive, p.tab).at(p.OldURL),
+		new: newContent(newDoc, scope, ignore, p.CaseSensitive, p.tab).at(p.NewURL),
 	}
-	cp.old.asText, cp.new.asText = p.OldReadAsText, p.NewReadAsText
+	cp.old.asText, cp.new.asText = oldText, newText
 	if p.contents == nil {
 		p.contents = make(map[string]*contentPair)
 	}
 	p.contents[key] = cp
 	return cp, nil
+}
+
+// compared returns the documents the pair compares, and whether each is
+// read as its source text: Old and New as they are read, but for a pair
+// whose versions are read differently and whose markup side's source is
+// given (OldSource, NewSource), the two source texts.
+func (p *Pair) compared() (old, new *tree.Document, oldText, newText bool) {
+	old, new, oldText, newText = p.Old, p.New, p.OldReadAsText, p.NewReadAsText
+	switch {
+	case oldText && !newText && p.NewSource != nil && p.NewSource.Root != nil:
+		new, newText = p.NewSource, true
+	case newText && !oldText && p.OldSource != nil && p.OldSource.Root != nil:
+		old, oldText = p.OldSource, true
+	}
+	return old, new, oldText, newText
 }
 
 func argValues(ct *spec.ChangeType) []string {

@@ -286,6 +286,7 @@ func (p *Pair) value(ct *spec.ChangeType) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	oldDoc, newDoc, _, _ := p.compared()
 	var oldVals, newVals []string
 	if len(ct.Ignore) > 0 {
 		cp, err := p.content(ct)
@@ -294,11 +295,11 @@ func (p *Pair) value(ct *spec.ChangeType) (*Result, error) {
 		}
 		oldVals, newVals = cp.old.numberTexts(sel), cp.new.numberTexts(sel)
 	} else {
-		oldVals, newVals = sel.Values(p.Old.Root), sel.Values(p.New.Root)
+		oldVals, newVals = sel.Values(oldDoc.Root), sel.Values(newDoc.Root)
 	}
-	on, os, okOld := firstNumber(oldVals, pageGroupsBySpace(p.Old))
-	nn, ns, okNew := firstNumber(newVals, pageGroupsBySpace(p.New))
-	of, nf, places := readValues(on, nn, p.Old, p.New)
+	on, os, okOld := firstNumber(oldVals, pageGroupsBySpace(oldDoc))
+	nn, ns, okNew := firstNumber(newVals, pageGroupsBySpace(newDoc))
+	of, nf, places := readValues(on, nn, oldDoc, newDoc)
 	cond := spec.Changes
 	var threshold float64
 	if ct.Condition != nil {

@@ -1,0 +1,112 @@
+package intent
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// TestReadDifferently: a pair whose versions are read differently, one as
+// markup and the other as its source text (a feed served malformed for
+// one check, a page served as text/plain one day and text/html the next),
+// is compared like with like when its caller gives the markup side's
+// source text (Pair.OldSource, Pair.NewSource): its links are the URLs
+// written in both texts, so that no link is reported that the document
+// did not change (a feed read as markup has no links, and its text holds
+// a namespace URI, self links and ids), and a link that did change is;
+// images, tables and lists, which a text has none of, are not reported
+// removed or added, and neither are keywords, which a page's source text
+// writes among its tags, nor a value its scope selects in one version
+// only. Without the source the pair is compared as
+// before, each side as it is read.
+func TestReadDifferently(t *testing.T) {
+	feed := func(broken bool, entries ...string) string {
+		var b strings.Builder
+		b.WriteString("<?xml version=\"1.0\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<link rel=\"self\" href=\"https://blog.example/feed.xml\"/>\n<id>https://blog.example/</id>\n")
+		for _, e := range entries {
+			b.WriteString("<entry><title>" + e + "</title><link href=\"https://blog.example/" + e + "\"/></entry>\n")
+		}
+		if broken {
+			return strings.TrimSuffix(b.String(), "</entry>\n") + "\n"
+		}
+		return b.String() + "</feed>\n"
+	}
+	page := func(heading string, links ...string) string {
+		var b strings.Builder
+		b.WriteString(heading + "\n<p><img src=\"https://img.example/logo.png\" alt=\"Logo\"></p>\n<table><tr><td>Monday</td><td>9 to 5</td></tr></table>\n<ul><li>One</li><li>Two</li></ul>\n")
+		for _, l := range links {
+			b.WriteString("<p><a href=\"" + l + "\">" + l + "</a></p>\n")
+		}
+		return b.String()
+	}
+	xml := func(s string) *tree.Document {
+		t.Helper()
+		d, _, err := markup.ParseBytes([]byte(s), &markup.Options{MediaType: "application/atom+xml"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	type side struct {
+		text   string
+		markup func(string) *tree.Document // nil: read as text
+	}
+	htmlDoc := func(s string) *tree.Document { return parseDoc(t, s) }
+	for _, tc := range []struct {
+		name     string
+		clause   string
+		old, new side
+		noSource bool
+		want     []string
+	}{
+		{"feed broken", "all links", side{feed(false, "a"), xml}, side{feed(true, "a"), nil}, false, nil},
+		{"feed fixed", "all links", side{feed(true, "a"), nil}, side{feed(false, "a"), xml}, false, nil},
+		{"feed fixed with an entry added", "all links", side{feed(true, "a"), nil}, side{feed(false, "a", "b"), xml}, false,
+			[]string{"+ link added: https://blog.example/b"}},
+		{"page read as text, a link changed", "all links", side{page("Hours", "https://x.example/a", "https://x.example/b"), htmlDoc},
+			side{page("Hours:", "https://x.example/a", "https://x.example/c"), nil}, false,
+			// The source writes the URL twice, as the target and the text.
+			[]string{"~ link changed: https://x.example/b -> https://x.example/c", "~ link changed: https://x.example/b -> https://x.example/c"}},
+		{"images", "all images", side{page("Hours", "https://x.example/a"), htmlDoc}, side{page("Hours:", "https://x.example/a"), nil}, false, nil},
+		{"tables", "table", side{page("Hours", "https://x.example/a"), nil}, side{page("Hours:", "https://x.example/a"), htmlDoc}, false, nil},
+		{"lists", "list", side{page("Hours", "https://x.example/a"), htmlDoc}, side{page("Hours:", "https://x.example/a"), nil}, false, nil},
+		{"keywords", "keywords {Monday}", side{page("Hours", "https://x.example/a"), htmlDoc}, side{page("Hours:", "https://x.example/a"), nil}, false, nil},
+		{"value", `value In css "td" changes`, side{page("Hours", "https://x.example/a"), htmlDoc}, side{page("Hours:", "https://x.example/a"), nil}, false, nil},
+		{"any change", "any change", side{page("Hours", "https://x.example/a"), htmlDoc}, side{page("Hours:", "https://x.example/a"), nil}, false,
+			[]string{"~ text changed: Hours -> Hours:"}},
+		{"feed broken, no source given", "all links", side{feed(false, "a"), xml}, side{feed(true, "a"), nil}, true,
+			[]string{"+ link added: http://www.w3.org/2005/Atom", "+ link added: https://blog.example/feed.xml", "+ link added: https://blog.example/", "+ link added: https://blog.example/a"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			read := func(s side) (doc, source *tree.Document, asText bool) {
+				if s.markup == nil {
+					return textPage(t, s.text), nil, true
+				}
+				if !tc.noSource {
+					source = textPage(t, s.text)
+				}
+				return s.markup(s.text), source, false
+			}
+			old, oldSource, oldText := read(tc.old)
+			new, newSource, newText := read(tc.new)
+			p := NewPair(old, new, nil, nil)
+			p.OldURL, p.NewURL = "https://x.example/", "https://x.example/"
+			p.OldReadAsText, p.NewReadAsText = oldText, newText
+			p.OldSource, p.NewSource = oldSource, newSource
+			r, err := p.Evaluate(monitor(t, tc.clause))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range r.AllChanges() {
+				got = append(got, c.Line())
+			}
+			if !slices.Equal(got, tc.want) || r.Matched != (len(tc.want) > 0) {
+				t.Errorf("matched %v, changes\n%q\nwant\n%q", r.Matched, got, tc.want)
+			}
+		})
+	}
+}

@@ -85,6 +85,19 @@ func ReadBody(body []byte, charset, contentType string) (doc *tree.Document, rea
 	return src, err, nil
 }
 
+// ReadSource reads body as its source text, as ReadBody reads one that
+// does not parse (an HTML page whose <pre> holds the text, one text node
+// a line), whatever its type: a caller comparing a version read as markup
+// with one read as text reads the markup one so too, to compare like with
+// like (intent.Pair.OldSource). The error is for a body larger than the
+// parsers take (markup.ErrTooLarge), or one that cannot be decoded.
+func ReadSource(body []byte, charset string) (*tree.Document, error) {
+	if int64(len(body)) > markup.DefaultMaxBytes {
+		return nil, fmt.Errorf("markup: input larger than the limit of %d bytes (Options.MaxBytes): %w", markup.DefaultMaxBytes, markup.ErrTooLarge)
+	}
+	return sourceDocument(body, charset)
+}
+
 // ReadAsTextReason is the reason ReadBody's readAsText gives, in words (the
 // parse error without the parser's package name, or "served as
 // text/plain"), "" for nil: what vigil.Version.ReadAsText holds.

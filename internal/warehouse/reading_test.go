@@ -161,6 +161,27 @@ func TestParseBodyReadsSource(t *testing.T) {
 	}
 }
 
+// TestReadSource: ReadSource reads a body that parses as its source text,
+// the tree ReadBody reads one that does not parse into (the text of one
+// <pre>, its first line kept, in its charset).
+func TestReadSource(t *testing.T) {
+	for name, tc := range map[string]struct{ body, charset, want string }{
+		"a feed":            {"<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<id>https://blog.example/</id>\n</feed>\n", "utf-8", "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<id>https://blog.example/</id>\n</feed>\n"},
+		"a first line kept": {"\n<p>x</p>", "", "\n<p>x</p>"},
+		"in its charset":    {"<p>caf\xe9</p>", "windows-1252", "<p>café</p>"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			doc, err := warehouse.ReadSource([]byte(tc.body), tc.charset)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := sourceText(doc); got != tc.want {
+				t.Errorf("source text %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
 // fingerprint hashes everything of a document that a delta addresses.
 func fingerprint(d *tree.Document) string {
 	h := sha256.New()

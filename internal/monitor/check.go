@@ -605,6 +605,25 @@ type pairEval struct {
 	err        error
 	deltaDone  bool
 	deltaBytes []byte
+	// oldWhy and curWhy are why each version is read as its source
+	// text, "" for a page.
+	oldWhy, curWhy string
+}
+
+// readNote returns, for a pair whose versions are read differently (one
+// as markup, one as its source text), the line a message about its change
+// ends with: which version could not be read as its type and why, and
+// that both were compared as text (intent.Pair.OldSource). "" for a pair
+// read alike, or not loaded.
+func (p *pairEval) readNote() string {
+	if p == nil || p.pair == nil || (p.oldWhy == "") == (p.curWhy == "") {
+		return ""
+	}
+	which, why := "new", p.curWhy
+	if p.oldWhy != "" {
+		which, why = "old", p.oldWhy
+	}
+	return fmt.Sprintf("The %s version is read as text (%s): both versions were compared as text.", which, why)
 }
 
 func (p *pairEval) load(ctx context.Context) (*intent.Pair, error) {
@@ -626,6 +645,7 @@ func (p *pairEval) load(ctx context.Context) (*intent.Pair, error) {
 		if p.new, curWhy, p.err = p.m.document(cur, p.cur); p.err != nil {
 			return
 		}
+		p.oldWhy, p.curWhy = oldWhy, curWhy
 		p.m.recordReadAsText(ctx, p.ref, oldWhy)
 		p.m.recordReadAsText(ctx, p.cur, curWhy)
 		p.pair = intent.NewPair(p.old, p.new, nil, p.m.Detect)
@@ -634,6 +654,18 @@ func (p *pairEval) load(ctx context.Context) (*intent.Pair, error) {
 		// links: a sentinel watching the links of a text/plain page
 		// finds them added and removed.
 		p.pair.OldReadAsText, p.pair.NewReadAsText = oldWhy != "", curWhy != ""
+		// Versions read differently (a feed served malformed for one
+		// check, a page served as text/plain one day and text/html the
+		// next) are compared like with like: the markup one is read as
+		// its source text too, so that the URLs of the text are not
+		// reported added and then removed, nor the images, tables and
+		// lists of the page removed and then added.
+		switch {
+		case oldWhy != "" && curWhy == "":
+			p.pair.NewSource, p.err = p.m.source(ctx, p.grant, cur, p.cur)
+		case oldWhy == "" && curWhy != "":
+			p.pair.OldSource, p.err = p.m.source(ctx, p.grant, old, p.ref)
+		}
 	})
 	return p.pair, p.err
 }
@@ -696,6 +728,20 @@ func (m *Monitor) document(b body, versionID int64) (*tree.Document, string, err
 	}
 	doc.AssignXIDs()
 	return doc, warehouse.ReadAsTextReason(readAsText), nil
+}
+
+// source reads a version's body as its source text (warehouse.ReadSource),
+// within the worker's share of the memory budget: the side read as markup
+// of a pair whose other side is read as text.
+func (m *Monitor) source(ctx context.Context, grant *memoryGrant, b body, versionID int64) (*tree.Document, error) {
+	if err := grant.add(ctx, int64(len(b.data))); err != nil {
+		return nil, err
+	}
+	doc, err := warehouse.ReadSource(b.data, b.charset)
+	if err != nil {
+		return nil, fmt.Errorf("version %d as text: %w", versionID, err)
+	}
+	return doc, nil
 }
 
 // evaluate runs a sentinel's change-type expression on a pair; an error

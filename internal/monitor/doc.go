@@ -55,6 +55,13 @@
 // Sharing: sentinels due together on one URL share one fetch; sentinels
 // comparing the same two versions share one intent.Pair, which computes
 // each primitive change type once (the seed's change detection graph).
+// Two versions read differently, one as markup and the other as its
+// source text (a feed served malformed for one check), are compared as
+// two texts: the markup one is read as its source too (Pair.OldSource,
+// Pair.NewSource), so that a check that could not read the page as its
+// type reports no link, image, table or list the page did not change,
+// and a message about a change of such a pair says which version is read
+// as text, and why (pairEval.readNote).
 // Sentinels watching one site query (start URL, scope, match, depth,
 // pages, order) share its crawl (sitecrawl.go): a check waits for the
 // crawl in flight (within its own lease) or takes one that ended less

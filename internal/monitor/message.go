@@ -48,9 +48,10 @@ type foundChange struct {
 func (m *Monitor) reportTogether(ctx context.Context, j *job, found []foundChange, now time.Time) {
 	var items []*vigil.MessageItem
 	var lists [][]intent.Change
-	var summaries, pages []string
+	var summaries, pages, notes []string
 	first := len(j.rec.Changes)
 	for _, f := range found {
+		notes = append(notes, f.pe.readNote())
 		c, changes := m.record(j, f.pg, f.ref, f.res, now)
 		item := &vigil.MessageItem{Change: c}
 		if j.plan.wantsDelta() { // only webhooks carry the tree delta
@@ -64,7 +65,7 @@ func (m *Monitor) reportTogether(ctx context.Context, j *job, found []foundChang
 	}
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: found[0].pg.url,
 		Subject: "[Vigil] " + j.s.Name + ": " + strings.Join(summaries, "; "), Changes: items}
-	msg.Text, msg.HTML = m.render(ctx, j, items, lists, pages)
+	msg.Text, msg.HTML = m.render(ctx, j, items, lists, pages, notes)
 	due := now
 	if j.plan.mode == spec.BestEffort {
 		due = now.Add(m.BestEffortDelay)
@@ -189,7 +190,7 @@ func (m *Monitor) sendDigest(ctx context.Context, j *job, now time.Time) bool {
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: j.plan.urls[0], Digest: true, Since: since, Until: now,
 		Subject: fmt.Sprintf("[Vigil] %s: %d %s since %s", j.s.Name, len(all), changes, since.UTC().Format("2006-01-02 15:04 MST")),
 		Changes: items}
-	msg.Text, msg.HTML = m.render(ctx, j, items, lists, nil)
+	msg.Text, msg.HTML = m.render(ctx, j, items, lists, nil, nil)
 	m.enqueue(j, msg, -1, now)
 	return true
 }
@@ -206,8 +207,9 @@ func summarize(p *plan, res *intent.Result, changes []intent.Change) string {
 }
 
 // render returns the text and HTML bodies of a message: each change's
-// records, inserted text marked + and <ins>, deleted text - and <del>.
-func (m *Monitor) render(ctx context.Context, j *job, items []*vigil.MessageItem, lists [][]intent.Change, pages []string) (string, string) {
+// records, inserted text marked + and <ins>, deleted text - and <del>,
+// and after them the item's note, if any (notes[i], pairEval.readNote).
+func (m *Monitor) render(ctx context.Context, j *job, items []*vigil.MessageItem, lists [][]intent.Change, pages, notes []string) (string, string) {
 	var t, h strings.Builder
 	// The pages that changed, when known (a digest spans the sentinel's
 	// pages): with "Using A OR B", the one that changed, not both.
@@ -249,6 +251,10 @@ func (m *Monitor) render(ctx context.Context, j *job, items []*vigil.MessageItem
 			fmt.Fprintf(&h, "<li>%s</li>\n", c.LineHTML())
 		}
 		h.WriteString("</ul>\n")
+		if i < len(notes) && notes[i] != "" {
+			fmt.Fprintf(&t, "%s\n", notes[i])
+			fmt.Fprintf(&h, "<p>%s</p>\n", html.EscapeString(notes[i]))
+		}
 	}
 	text, markup := m.linksFooter(ctx, j, "See the changes of %s on the dashboard")
 	t.WriteString(text)

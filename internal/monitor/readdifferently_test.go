@@ -1,0 +1,196 @@
+package monitor
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil/internal/fetch"
+	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// servedVersion is a body and the Content-Type it is served with.
+type servedVersion struct{ contentType, body string }
+
+const (
+	atomType  = "application/atom+xml"
+	htmlType  = "text/html; charset=utf-8"
+	plainType = "text/plain; charset=utf-8"
+)
+
+// atomFeed is an Atom feed of entries (each a path under
+// https://blog.example/); broken leaves its last entry unclosed, as a
+// feed cut short is served.
+func atomFeed(broken bool, entries ...string) string {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom">
+<title>Blog</title>
+<link href="https://blog.example/"/>
+<link rel="self" href="https://blog.example/feed.xml"/>
+<id>https://blog.example/</id>
+<updated>2026-01-01T00:00:00Z</updated>
+`)
+	for _, e := range entries {
+		b.WriteString("<entry><title>" + e + "</title><link href=\"https://blog.example/" + e + "\"/><id>https://blog.example/" + e + "</id></entry>\n")
+	}
+	if broken {
+		return strings.TrimSuffix(b.String(), "</entry>\n") + "\n"
+	}
+	b.WriteString("</feed>\n")
+	return b.String()
+}
+
+// textStartPage is an HTML page that begins with text, not a tag, so
+// that served as text/plain it is read as its source text (one that
+// begins with "<" is read as markup whatever its type), under a heading
+// (a version stored needs a body of its own): it links to links
+// (absolute URLs), and has an image, a table and a list.
+func textStartPage(heading string, links ...string) string {
+	var b strings.Builder
+	b.WriteString(heading + `
+<p>Tools and docs</p>
+<p><img src="https://img.example/logo.png" alt="Logo"></p>
+<table><tr><td>Monday</td><td>9 to 5</td></tr></table>
+<ul><li>One</li><li>Two</li></ul>
+<ul>
+`)
+	for _, l := range links {
+		b.WriteString(`<li><a href="` + l + `">` + l + "</a></li>\n")
+	}
+	b.WriteString("</ul>\n")
+	return b.String()
+}
+
+// TestReadDifferently: a page or feed read as markup in one version and
+// as its source text in the next (served malformed for one check, or
+// served as text/plain one day and text/html the next), fetched in turn
+// from a loopback server by the real fetcher, is compared like with like:
+// a link sentinel reports no link that the document did not change (the
+// URLs of the text, namespace URIs and self links among them, were
+// reported added, then removed when the page was fixed), and still
+// reports the link that did change; images, tables and lists, which a
+// version read as text has none of, are not reported removed and added
+// again; keywords are not either. A message about a change of such a
+// pair says which version is read as text, and why.
+func TestReadDifferently(t *testing.T) {
+	// A version stored needs a body of its own: the text/plain ones
+	// have their heading with a colon.
+	urls := func(heading string, us ...string) string { return heading + "\n" + strings.Join(us, "\n") + "\n" }
+	for _, tc := range []struct {
+		name     string
+		monitor  string
+		versions []servedVersion
+		want     [][]string // each change's records, "op url"
+	}{
+		{"feed broken for one check", "all links", []servedVersion{
+			{atomType, atomFeed(false, "a", "b")},
+			{atomType, atomFeed(true, "a", "b")},
+			{atomType, atomFeed(false, "a", "b")},
+		}, nil},
+		{"feed broken for one check, an entry added when fixed", "all links", []servedVersion{
+			{atomType, atomFeed(false, "a", "b")},
+			{atomType, atomFeed(true, "a", "b")},
+			{atomType, atomFeed(false, "a", "b", "c")},
+		}, [][]string{{"insert https://blog.example/c", "insert https://blog.example/c"}}}, // its link and its id
+		{"media type changes", "all links", []servedVersion{
+			{htmlType, urls("Downloads", "https://dl.example/a", "https://dl.example/b")},
+			{plainType, urls("Downloads:", "https://dl.example/a", "https://dl.example/b")},
+			{htmlType, urls("Downloads", "https://dl.example/a", "https://dl.example/b")},
+		}, nil},
+		{"media type changes, a URL added with it", "all links", []servedVersion{
+			{plainType, urls("Downloads:", "https://dl.example/a", "https://dl.example/b")},
+			{htmlType, urls("Downloads", "https://dl.example/a", "https://dl.example/b", "https://dl.example/c")},
+			{plainType, urls("Downloads:", "https://dl.example/a", "https://dl.example/b", "https://dl.example/c")},
+		}, [][]string{{"insert https://dl.example/c"}}},
+		{"a page read as text for one check, a link changed when read again", "all links", []servedVersion{
+			{htmlType, textStartPage("Opening hours", "https://x.example/a", "https://x.example/b")},
+			{plainType, textStartPage("Opening hours:", "https://x.example/a", "https://x.example/b")},
+			{htmlType, textStartPage("Opening hours", "https://x.example/a", "https://x.example/c")},
+			// Its source writes the URL twice: the target, and the text.
+		}, [][]string{{"update https://x.example/bhttps://x.example/c", "update https://x.example/bhttps://x.example/c"}}},
+		{"images", "all images", []servedVersion{
+			{htmlType, textStartPage("Opening hours", "https://x.example/a")},
+			{plainType, textStartPage("Opening hours:", "https://x.example/a")},
+			{htmlType, textStartPage("Opening hours", "https://x.example/a")},
+		}, nil},
+		{"tables", "table", []servedVersion{
+			{htmlType, textStartPage("Opening hours", "https://x.example/a")},
+			{plainType, textStartPage("Opening hours:", "https://x.example/a")},
+			{htmlType, textStartPage("Opening hours", "https://x.example/a")},
+		}, nil},
+		{"lists", "list", []servedVersion{
+			{htmlType, textStartPage("Opening hours", "https://x.example/a")},
+			{plainType, textStartPage("Opening hours:", "https://x.example/a")},
+			{htmlType, textStartPage("Opening hours", "https://x.example/a")},
+		}, nil},
+		{"keywords", "keywords {Monday}", []servedVersion{
+			{htmlType, textStartPage("Opening hours", "https://x.example/a")},
+			{plainType, textStartPage("Opening hours:", "https://x.example/a")},
+			{htmlType, textStartPage("Opening hours", "https://x.example/a")},
+		}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			cur := tc.versions[0]
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				defer mu.Unlock()
+				w.Header().Set("Content-Type", cur.contentType)
+				io.WriteString(w, cur.body)
+			}))
+			defer srv.Close()
+			now := time.Now().UTC().Truncate(time.Minute)
+			db, wh, u := testStore(t)
+			s := createSentinel(t, db, spec.NewChecker(now), u, "page", "Create Sentinel page Using "+srv.URL+"/page"+
+				" Monitor "+tc.monitor+" Fetch 1 hour Notify By email owner@example.test\n")
+			m := &Monitor{Store: db, Warehouse: wh, Fetcher: fetch.New(fetch.Options{AllowPrivateNetworks: true, TotalTimeout: 5 * time.Second}),
+				Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return now }}
+			runOnce(t, m, 1)
+			for _, v := range tc.versions[1:] {
+				mu.Lock()
+				cur = v
+				mu.Unlock()
+				now = now.Add(2 * time.Hour)
+				makeDue(t, db, s, now)
+				runOnce(t, m, 1)
+			}
+			var got [][]string
+			for _, c := range changesOf(t, db, s) {
+				var records []struct{ Op, Old, New string }
+				if err := json.Unmarshal([]byte(c.Records), &records); err != nil {
+					t.Fatal(err)
+				}
+				var rs []string
+				for _, r := range records {
+					rs = append(rs, r.Op+" "+r.Old+r.New)
+				}
+				got = append(got, rs)
+			}
+			if !slices.EqualFunc(got, tc.want, slices.Equal) {
+				t.Errorf("changes %q, want %q", got, tc.want)
+			}
+			msgs := messagesOf(t, db, u, s)
+			if len(msgs) != len(tc.want) {
+				t.Errorf("%d messages, want %d", len(msgs), len(tc.want))
+			}
+			// Each says that a version could not be read as its type, and
+			// how the two were compared.
+			for _, msg := range msgs {
+				if !strings.Contains(msg.Text, " version is read as text (") || !strings.Contains(msg.Text, "both versions were compared as text.") {
+					t.Errorf("the message does not say a version is read as text:\n%s", msg.Text)
+				}
+				if !strings.Contains(msg.HTML, " version is read as text (") {
+					t.Errorf("the message's HTML does not say a version is read as text:\n%s", msg.HTML)
+				}
+			}
+		})
+	}
+}

@@ -141,10 +141,26 @@ const (
 // says and fetches nothing.
 func CheckHostName(u *url.URL) error {
 	ascii := *u
+	return CheckASCIIHost(&ascii)
+}
+
+// CheckASCIIHost is CheckHostName and then ASCIIHost, in one IDNA
+// conversion where calling both made two: if CheckHostName takes the host
+// of u, it sets it to its ASCII (punycode) form, as ASCIIHost does;
+// otherwise it returns CheckHostName's error, word for word, and leaves u
+// unchanged. It is for a caller that refuses a host no fetch can reach and
+// goes on with the form every stored URL holds (a link, a redirect's
+// Location, a URL or host a user asks for).
+func CheckASCIIHost(u *url.URL) error {
+	ascii := *u
 	if err := ASCIIHost(&ascii); err != nil {
 		return err
 	}
-	return checkDNSName(&ascii, u.Hostname())
+	if err := checkDNSName(&ascii, u.Hostname()); err != nil {
+		return err
+	}
+	u.Host = ascii.Host
+	return nil
 }
 
 // checkDNSName returns an error naming the host as written, name, if the

@@ -264,3 +264,55 @@ func TestHostNameDNSRules(t *testing.T) {
 		t.Errorf("a host IDNA refuses: %v", err)
 	}
 }
+
+// TestCheckASCIIHost: CheckASCIIHost does what CheckHostName and then
+// ASCIIHost did, its callers' two calls: the same error word for word and
+// the URL unchanged for a host either refuses, the same ASCII host for
+// one both take.
+func TestCheckASCIIHost(t *testing.T) {
+	long := strings.Repeat("a", 64)
+	for _, tt := range []struct {
+		name, in, want, err string
+	}{
+		{name: "Unicode", in: "http://bücher.example:8080/a?q#f", want: "http://xn--bcher-kva.example:8080/a?q#f"},
+		{name: "percent-encoded", in: "http://b%C3%BCcher.example/", want: "http://xn--bcher-kva.example/"},
+		{name: "Unicode trailing dot", in: "http://BÜCHER.example./", want: "http://xn--bcher-kva.example./"},
+		{name: "empty port", in: "http://bücher.example:/", want: "http://xn--bcher-kva.example:/"},
+		{name: "ASCII", in: "http://My_Host.Example:81/", want: "http://My_Host.Example:81/"},
+		{name: "IPv6", in: "http://[::1]:8080/", want: "http://[::1]:8080/"},
+		{name: "no host", in: "mailto:a@b.example", want: "mailto:a@b.example"},
+		{name: "IDNA refuses", in: "http://-bücher.example/", err: `host "-bücher.example": idna: invalid label "-bücher"`},
+		{name: "STD3 refuses", in: "http://a*bü.example/", err: `host "a*bü.example": '*' is not a letter, digit, hyphen or underscore`},
+		{name: "not UTF-8", in: "http://b%FFcher.example/", err: "host \"b\\xffcher.example\": not UTF-8"},
+		{name: "empty label", in: "http://bücher..example/", err: `host "bücher..example" has an empty label`},
+		{name: "ASCII empty label", in: "http://a..example/", err: `host "a..example" has an empty label`},
+		{name: "long label", in: "http://bücher." + long + ".example/", err: `host "bücher.` + long[:33] + `"... has a label of 64 bytes: DNS takes at most 63`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			u, err := url.Parse(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The two calls CheckASCIIHost replaces, on a copy.
+			two := *u
+			twoErr := CheckHostName(&two)
+			if twoErr == nil {
+				twoErr = ASCIIHost(&two)
+			}
+			before := *u
+			err = CheckASCIIHost(u)
+			if tt.err != "" {
+				if err == nil || err.Error() != tt.err || twoErr == nil || twoErr.Error() != tt.err {
+					t.Errorf("CheckASCIIHost(%q) = %v, CheckHostName and ASCIIHost %v; want %q", tt.in, err, twoErr, tt.err)
+				}
+				if *u != before {
+					t.Errorf("CheckASCIIHost(%q) changed the URL: %v", tt.in, u)
+				}
+				return
+			}
+			if err != nil || twoErr != nil || u.String() != tt.want || two.String() != tt.want {
+				t.Errorf("CheckASCIIHost(%q) = %q, %v; CheckHostName and ASCIIHost %q, %v; want %q", tt.in, u, err, &two, twoErr, tt.want)
+			}
+		})
+	}
+}

@@ -352,7 +352,7 @@ func pageLinks(doc *tree.Document, pageURL string) []Link {
 				return true
 			}
 			u, err := base.Parse(strings.TrimSpace(src))
-			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || spec.CheckHostName(u) != nil || spec.ASCIIHost(u) != nil {
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || spec.CheckASCIIHost(u) != nil {
 				return true
 			}
 			if target, err := vigil.CanonicalURL(u.String()); err == nil {

@@ -256,10 +256,7 @@ func (c *Client) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.Fet
 	// its ASCII (punycode) form: the one vigil.CanonicalURL takes, where
 	// url.URL.String would percent-encode it.
 	host := u.Host
-	if err := spec.CheckHostName(u); err != nil {
-		return nil, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), err)
-	}
-	if err := spec.ASCIIHost(u); err != nil {
+	if err := spec.CheckASCIIHost(u); err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), err)
 	}
 	if u.Host != host {
@@ -389,10 +386,9 @@ func (c *Client) get(ctx context.Context, u *url.URL, etag string, lastModified 
 		if err == nil {
 			// A host DNS refuses is not asked for (spec.CheckHostName); one
 			// spelt in Unicode, or percent-encoded, goes on in its
-			// ASCII form (spec.ASCIIHost), as the page asked.
-			if err = spec.CheckHostName(next); err == nil {
-				err = spec.ASCIIHost(next)
-			}
+			// ASCII form (spec.ASCIIHost), as the page asked: both in
+			// one conversion, spec.CheckASCIIHost.
+			err = spec.CheckASCIIHost(next)
 		}
 		if err != nil {
 			// The Location quoted without its credentials: the error

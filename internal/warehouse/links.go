@@ -144,10 +144,7 @@ func linkSource(doc *tree.Document, pageURL string) (string, bool) {
 // to its callers) is EINVALID, naming it: no resource is stored under it,
 // and no fetch can reach it.
 func CanonicalLink(u *url.URL) (string, error) {
-	if err := spec.CheckHostName(u); err != nil {
-		return "", vigil.Errorf(vigil.EINVALID, "url %q: %v", vigil.RedactURL(u.String()), err)
-	}
-	if err := spec.ASCIIHost(u); err != nil {
+	if err := spec.CheckASCIIHost(u); err != nil {
 		return "", vigil.Errorf(vigil.EINVALID, "url %q: %v", vigil.RedactURL(u.String()), err)
 	}
 	return vigil.CanonicalURL(u.String())

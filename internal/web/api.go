@@ -124,10 +124,7 @@ func asciiURLParam(raw string) (string, error) {
 		return raw, nil
 	}
 	host := u.Host
-	if err := spec.CheckHostName(u); err != nil {
-		return "", vigil.Errorf(vigil.EINVALID, "url %q: %v", vigil.RedactURL(raw), err)
-	}
-	if err := spec.ASCIIHost(u); err != nil {
+	if err := spec.CheckASCIIHost(u); err != nil {
 		return "", vigil.Errorf(vigil.EINVALID, "url %q: %v", vigil.RedactURL(raw), err)
 	}
 	if u.Host == host {
@@ -153,11 +150,8 @@ func (s *Server) handleResourceList(w http.ResponseWriter, r *http.Request, u *v
 		// host in lower case and without a trailing dot, as
 		// vigil.CanonicalURL writes it (vigil.Resource.Host).
 		v := url.URL{Host: h}
-		if err := spec.CheckHostName(&v); err != nil {
+		if err := spec.CheckASCIIHost(&v); err != nil {
 			return vigil.Errorf(vigil.EINVALID, "%v", err) // names the host
-		}
-		if err := spec.ASCIIHost(&v); err != nil {
-			return vigil.Errorf(vigil.EINVALID, "%v", err)
 		}
 		h = strings.TrimRight(strings.ToLower(v.Host), ".")
 		f.Host = &h

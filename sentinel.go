@@ -72,10 +72,23 @@ const ImportanceLead = 24 * time.Hour
 //     estimate λ̂ is in the sentinel's opaque run-time state, not a column
 //     a store could order by.
 //
+// An importance not from 0 to 1 counts as 0: NaN, an infinity, a
+// negative one or one above 1. CheckStore.RecordChecks refuses such a
+// value, but one written past it (by hand, by an older bug) must neither
+// fail every claim (PostgreSQL's make_interval refuses NaN, an infinity
+// and a huge interval), nor hold its sentinel back (a negative one put it
+// after now, where a claim's search stops), nor overflow the Duration.
+//
 // The order does not depend on now: it is that of NextCheck −
-// Importance·ImportanceLead, so both stores sort on their columns.
+// Importance·ImportanceLead, so both stores sort on their columns, each
+// with this clamping in its SQL (the conformance suite,
+// internal/storetest, holds their claims to this function).
 func ClaimPriority(s *Sentinel, now time.Time) time.Duration {
-	return now.Sub(s.NextCheck) + time.Duration(s.Importance*float64(ImportanceLead))
+	importance := s.Importance
+	if !(importance >= 0 && importance <= 1) { // NaN too
+		importance = 0
+	}
+	return now.Sub(s.NextCheck) + time.Duration(importance*float64(ImportanceLead))
 }
 
 // Validate returns an EINVALID error naming the first bad field.

@@ -230,19 +230,8 @@ type SentinelStore interface {
 	// is at or before now, highest ClaimPriority first (then lowest id),
 	// and leases them: their NextCheck moves to now+lease, so that a
 	// concurrent scheduler does not claim them again before the lease
-	// ends. The claimer then calls CheckedSentinel.
-	//
-	// The priority is the refresh order of Cobéna's thesis §8.3.2
-	// (importance × staleness × change rate), made additive so that
-	// nothing starves:
-	//
-	//	priority = (now − NextCheck) + Importance · ImportanceLead
-	//
-	// that is, by NextCheck − Importance·ImportanceLead, earliest first: a
-	// sentinel overdue by more than ImportanceLead comes before one just
-	// due, however important. The change rate acts through NextCheck (see
-	// ClaimPriority). Both stores give the same order, up to the precision
-	// they keep times in.
+	// ends. The claimer then calls CheckedSentinel. Both stores give the
+	// order of ClaimPriority, up to the precision they keep times in.
 	ClaimDueSentinels(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*Sentinel, error)
 	// ReleaseSentinels gives back claims that will not be checked (a
 	// scheduler stopping cleanly): each sentinel of leases whose NextCheck

@@ -243,10 +243,10 @@ func giveUpLetters(ctx context.Context, tx *sql.Tx, id int64) error {
 	return nil
 }
 
-// claimPriority is the order of claims, NextCheck −
-// Importance·vigil.ImportanceLead taken in UTC, to the microsecond, as
-// the index sentinels_claim (migration 0109) has it: PostgreSQL reads an
-// index on an expression only for the same expression.
+// claimPriority is the order of claims, vigil.ClaimPriority's (its
+// importance clamped as there, claimImportance) taken in UTC, to the
+// microsecond, as the index sentinels_claim (migration 0109) has it:
+// PostgreSQL reads an index on an expression only for the same expression.
 var claimPriority = fmt.Sprintf("((next_check AT TIME ZONE 'UTC') - make_interval(secs => %s * %d))",
 	claimImportance, int64(vigil.ImportanceLead/time.Second))
 
@@ -272,22 +272,17 @@ func claimQuery(now time.Time, limit int) (string, []any) {
 		[]any{tv(now), tv(now), limit}
 }
 
-// claimImportance is the importance a claim orders a sentinel by: its
-// stored one if from 0 to 1, else 0 (NaN >= 0 holds in PostgreSQL, NaN <= 1
-// does not). Only RecordChecks writes the column, and it refuses others,
-// but a value written past it (by hand, by an older bug) must not make
-// make_interval fail ("interval out of range" for NaN or Infinity,
-// "timestamp out of range" for a huge one), which failed every claim, nor
-// a negative one hold its sentinel back.
+// claimImportance is the importance a claim orders a sentinel by, clamped
+// as vigil.ClaimPriority says (NaN >= 0 holds in PostgreSQL, NaN <= 1 does
+// not).
 const claimImportance = "(CASE WHEN importance >= 0 AND importance <= 1 THEN importance ELSE 0 END)"
 
-// ClaimDueSentinels implements vigil.SentinelStore: by NextCheck −
-// Importance·vigil.ImportanceLead, to the microsecond PostgreSQL keeps
-// times in (vigil.ClaimPriority). They are read in the order of the index
-// sentinels_claim, up to the priority now: a claim reads the sentinels it
-// takes and the few not due yet whose importance puts them before (due
-// within their importance times the lead), not every due one, nor every
-// sentinel when few are.
+// ClaimDueSentinels implements vigil.SentinelStore: by vigil.ClaimPriority,
+// to the microsecond PostgreSQL keeps times in. They are read in the order
+// of the index sentinels_claim, up to the priority now: a claim reads the
+// sentinels it takes and the few not due yet whose importance puts them
+// before (due within their importance times the lead), not every due one,
+// nor every sentinel when few are.
 func (db *DB) ClaimDueSentinels(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*vigil.Sentinel, error) {
 	if limit <= 0 {
 		return nil, vigil.Errorf(vigil.EINVALID, "claim limit must be positive")

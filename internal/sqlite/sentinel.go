@@ -223,12 +223,10 @@ func giveUpLetters(ctx context.Context, tx execer, id int64) error {
 	return nil
 }
 
-// claimPriority is the order of claims, NextCheck −
-// Importance·vigil.ImportanceLead in nanoseconds, as the index
+// claimPriority is the order of claims, vigil.ClaimPriority's (its
+// importance clamped as there) in nanoseconds, as the index
 // sentinels_claim (migration 0111) has it: SQLite reads an index on an
-// expression in order only for the same expression. An importance not
-// from 0 to 1 (written past RecordChecks, which refuses it) counts as 0:
-// a negative one would put its sentinel after now, where a claim stops.
+// expression in order only for the same expression.
 var claimPriority = fmt.Sprintf("(next_check - %d.0 * (CASE WHEN importance >= 0 AND importance <= 1 THEN importance ELSE 0 END))", int64(vigil.ImportanceLead))
 
 // claimQuery returns the query of ClaimDueSentinels and its arguments.
@@ -243,12 +241,12 @@ func claimQuery(now time.Time, limit int) (string, []any) {
 		[]any{tv(now), tv(now.Add(time.Microsecond)), limit}
 }
 
-// ClaimDueSentinels implements vigil.SentinelStore: by NextCheck −
-// Importance·vigil.ImportanceLead, in nanoseconds (vigil.ClaimPriority).
-// They are read in the order of the index sentinels_claim, up to the
-// priority now: a claim reads the sentinels it takes and the few not due
-// yet whose importance puts them before (due within their importance
-// times the lead), not every due one, nor every sentinel when few are.
+// ClaimDueSentinels implements vigil.SentinelStore: by vigil.ClaimPriority,
+// in nanoseconds. They are read in the order of the index sentinels_claim,
+// up to the priority now: a claim reads the sentinels it takes and the few
+// not due yet whose importance puts them before (due within their
+// importance times the lead), not every due one, nor every sentinel when
+// few are.
 func (db *DB) ClaimDueSentinels(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*vigil.Sentinel, error) {
 	if limit <= 0 {
 		return nil, vigil.Errorf(vigil.EINVALID, "claim limit must be positive")

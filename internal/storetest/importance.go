@@ -1,10 +1,13 @@
 package storetest
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -154,16 +157,9 @@ func testClaimPriority(t *testing.T, s interface {
 	must(t, s.RecordChecks(ctx, recs))
 
 	// The order the suite wants is the one vigil.ClaimPriority gives.
-	due := slices.DeleteFunc(slices.Clone(sens), func(sn *vigil.Sentinel) bool { return sn.NextCheck.After(now) })
-	slices.SortStableFunc(due, func(a, b *vigil.Sentinel) int {
-		if pa, pb := vigil.ClaimPriority(a, now), vigil.ClaimPriority(b, now); pa != pb {
-			return -int(pa - pb)
-		}
-		return int(a.ID - b.ID)
-	})
 	var byPriority []string
-	for _, sn := range due {
-		byPriority = append(byPriority, byID[sn.ID])
+	for _, id := range claimOrder(sens, now) {
+		byPriority = append(byPriority, byID[id])
 	}
 	if !slices.Equal(byPriority, want) {
 		t.Fatalf("vigil.ClaimPriority orders\n%q\nwant\n%q", byPriority, want)
@@ -182,5 +178,110 @@ func testClaimPriority(t *testing.T, s interface {
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("claimed in the order\n%q\nwant\n%q", got, want)
+	}
+}
+
+// claimOrder returns the ids of the sentinels of sens due at now (NextCheck
+// at or before it) in the order vigil.ClaimPriority gives, highest first,
+// ties to the lowest id: the order ClaimDueSentinels hands them out in.
+func claimOrder(sens []*vigil.Sentinel, now time.Time) []int64 {
+	due := slices.DeleteFunc(slices.Clone(sens), func(sn *vigil.Sentinel) bool { return sn.NextCheck.After(now) })
+	slices.SortStableFunc(due, func(a, b *vigil.Sentinel) int {
+		if c := cmp.Compare(vigil.ClaimPriority(b, now), vigil.ClaimPriority(a, now)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	ids := make([]int64, len(due))
+	for i, sn := range due {
+		ids[i] = sn.ID
+	}
+	return ids
+}
+
+// ImportanceWriter writes value, SQL text ("NaN", "-0.5", "1e300"), to the
+// importance column of the sentinel id of the store it was opened with,
+// past the store: a value RecordChecks refuses, as one written by hand or
+// by an older bug.
+type ImportanceWriter func(t *testing.T, id int64, value string)
+
+// RunClaimBadImportance: a sentinel whose stored importance is not from 0
+// to 1 (each of values, those the backend can store) is claimed in the
+// order vigil.ClaimPriority gives it, which counts such an importance as
+// 0, among sentinels of good ones: the clamping of each store's claim
+// query is ClaimPriority's. open returns a fresh, empty store and the
+// writer of its importance column.
+func RunClaimBadImportance(t *testing.T, values []string, open func(t *testing.T) (interface {
+	vigil.Store
+	vigil.CheckStore
+}, ImportanceWriter)) {
+	for _, value := range values {
+		t.Run(value, func(t *testing.T) {
+			s, write := open(t)
+			testClaimBadImportance(t, s, write, value)
+		})
+	}
+}
+
+func testClaimBadImportance(t *testing.T, s interface {
+	vigil.Store
+	vigil.CheckStore
+}, write ImportanceWriter, value string) {
+	ctx := context.Background()
+	u := newUser(t, s, "ada@example.com")
+	now := t0.Add(72 * time.Hour)
+	bad, err := strconv.ParseFloat(value, 64) // "9e999" is +Inf, out of range
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		t.Fatalf("importance %q: %v", value, err)
+	}
+	cases := []struct {
+		name       string
+		late       time.Duration
+		importance float64
+	}{
+		// Priorities with the bad importance counted as 0: 6h, 3h, 2h30,
+		// 2h. Taken as it is, -0.5 would put "bad" after now, never
+		// claimed, 1.5 first, and NaN or 1e300 overflowed the Duration.
+		{"late 3h", 3 * time.Hour, 0},
+		{"bad, late 2h30", 150 * time.Minute, bad},
+		{"late 2h", 2 * time.Hour, 0},
+		{"just due, of importance 0.25", 0, 0.25},
+	}
+	byID := map[int64]string{}
+	var sens []*vigil.Sentinel
+	var recs []*vigil.CheckRecord
+	for i, c := range cases {
+		sn := &vigil.Sentinel{OwnerID: u.ID, Name: c.name, Source: "x", Status: vigil.SentinelActive, NextCheck: now}
+		must(t, s.CreateSentinel(ctx, sn))
+		byID[sn.ID] = c.name
+		rec := &vigil.CheckRecord{SentinelID: sn.ID, CheckedAt: t0, NextCheck: now.Add(-c.late)}
+		if c.importance == 0.25 {
+			r, err := s.EnsureResource(ctx, fmt.Sprintf("http://example.com/%d", i))
+			must(t, err)
+			rec.Importance = []vigil.PageImportance{{ResourceID: r.ID, Importance: c.importance}}
+		}
+		recs = append(recs, rec)
+		sn.NextCheck, sn.Importance = rec.NextCheck, c.importance
+		sens = append(sens, sn)
+	}
+	must(t, s.RecordChecks(ctx, recs))
+	write(t, sens[1].ID, value)
+
+	var want, got []string
+	for _, id := range claimOrder(sens, now) {
+		want = append(want, byID[id])
+	}
+	claimed, err := s.ClaimDueSentinels(ctx, now, time.Hour, 10)
+	if err != nil {
+		t.Fatalf("claim with a sentinel of importance %s: %v", value, err)
+	}
+	for _, sn := range claimed {
+		got = append(got, byID[sn.ID])
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("importance %s: claimed in the order\n%q\nwant vigil.ClaimPriority's\n%q", value, got, want)
+	}
+	if wantFixed := []string{"just due, of importance 0.25", "late 3h", "bad, late 2h30", "late 2h"}; !slices.Equal(want, wantFixed) {
+		t.Errorf("importance %s: vigil.ClaimPriority orders\n%q\nwant\n%q", value, want, wantFixed)
 	}
 }

@@ -137,13 +137,34 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 	})
 }
 
-// writeImportance sets the importance of the resources of pages, in id
-// order (resources deleted meanwhile are skipped).
+// writeImportance sets the importance of the resources of pages, in one
+// statement, locking their rows in id order as every writer of several
+// rows does (resources deleted meanwhile are skipped). An UPDATE joined
+// to the arrays locks rows in the order its plan reads them, which the
+// planner chooses (the arrays' order when it probes with them, the order
+// rows lie on disk when it scans the table and probes with that), so the
+// rows are locked first, by the CTE: a SELECT ... ORDER BY id FOR NO KEY
+// UPDATE (the lock the UPDATE takes) locks each row as it comes out of
+// its sort, and the UPDATE writes only rows the CTE returned, each locked
+// before it reaches it. MATERIALIZED keeps the planner from folding the
+// CTE into the UPDATE. It was one UPDATE per resource: 1,000 statements
+// for a batch of 1,000 pages.
 func writeImportance(ctx context.Context, tx *sql.Tx, pages map[int64]float64) error {
-	for _, id := range slices.Sorted(maps.Keys(pages)) {
-		if _, err := tx.ExecContext(ctx, q("UPDATE resources SET importance = ? WHERE id = ?"), pages[id], id); err != nil {
-			return fmt.Errorf("store the importance of resource %d: %w", id, err)
-		}
+	if len(pages) == 0 {
+		return nil
+	}
+	ids := slices.Sorted(maps.Keys(pages))
+	values := make([]float64, len(ids))
+	for i, id := range ids {
+		values[i] = pages[id]
+	}
+	_, err := tx.ExecContext(ctx, `WITH locked AS MATERIALIZED (
+			SELECT id FROM resources WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE)
+		UPDATE resources r SET importance = v.importance
+		FROM locked JOIN unnest($1::bigint[], $2::double precision[]) AS v(id, importance) ON v.id = locked.id
+		WHERE r.id = locked.id`, ids, values)
+	if err != nil {
+		return fmt.Errorf("store the importance of %d resources: %w", len(ids), err)
 	}
 	return nil
 }

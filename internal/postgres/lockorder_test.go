@@ -65,3 +65,51 @@ func TestRecordChecksLockOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestRecordChecksImportanceLockOrder: a batch's page importances are
+// written in one statement that locks their resources in id order, as one
+// UPDATE per resource in id order did, whatever order the rows lie in on
+// disk: the lower row's latest version is written after the higher one,
+// which a scan of the table reads first. Held by another transaction that
+// then writes the higher one, a batch that had locked the higher row
+// first would deadlock with it, and PostgreSQL would fail one of them.
+func TestRecordChecksImportanceLockOrder(t *testing.T) {
+	ctx := context.Background()
+	at := time.Date(2026, 11, 1, 13, 0, 0, 0, time.UTC)
+	db, d := openDSN(t)
+	u := &vigil.User{Email: "ada@example.com", Name: "Ada", PasswordHash: "$argon2id$x"}
+	if err := db.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	sn := &vigil.Sentinel{OwnerID: u.ID, Name: "s", Source: "x", Status: vigil.SentinelActive, NextCheck: at}
+	if err := db.CreateSentinel(ctx, sn); err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for _, name := range []string{"low", "high"} {
+		r, err := db.EnsureResource(ctx, "http://example.com/"+name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, r.ID)
+	}
+	low, high := ids[0], ids[1]
+	setImportance(t, d, "resources", low, "0.125") // its live version after high's
+	write := func(id int64) func(tx pgx.Tx) error {
+		return func(tx pgx.Tx) error {
+			_, err := tx.Exec(ctx, "UPDATE resources SET importance = 0.5 WHERE id = $1", id)
+			return err
+		}
+	}
+	rec := &vigil.CheckRecord{SentinelID: sn.ID, CheckedAt: at, NextCheck: at.Add(time.Hour),
+		Importance: []vigil.PageImportance{{ResourceID: high, Importance: 0.75}, {ResourceID: low, Importance: 0.25}}}
+	err := whileHeldThen(t, d, write(low), func() error { return db.RecordChecks(ctx, []*vigil.CheckRecord{rec}) }, write(high))
+	if err != nil {
+		t.Fatalf("checks recorded while another transaction held their resources: %v", err)
+	}
+	for id, want := range map[int64]float64{low: 0.25, high: 0.75} { // the batch's, written after the other's
+		if r, err := db.FindResourceByID(ctx, id); err != nil || r.Importance != want {
+			t.Errorf("resource %d after: %+v %v; want importance %v", id, r, err, want)
+		}
+	}
+}

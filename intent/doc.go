@@ -152,8 +152,13 @@
 // written in its text (TextLinks: a URL runs up to white space or a
 // character that cannot be in one, the punctuation after it trimmed as
 // autolinkers trim it, balanced parentheses kept; a URL in angle brackets
-// whole; never across a line break), each placed at the text node of its
-// line, its position its ordinal among the page's links. A Markdown link
+// whole; never across a line break; a URL in a JSON string with its
+// slashes escaped, https:\/\/example.com\/a, read unescaped up to the
+// string's end or any other escape, never holding a backslash; and, as
+// GitHub's extended www autolinks, www. followed by a valid domain at a
+// line's start or after white space, * _ ~ or (, as http://www...), each
+// placed at the text node of its line, its position its ordinal among
+// the page's links. A Markdown link
 // on one line, [label](URL), is its URL named by its label (the link
 // text), so that an llms.txt's links have their names and a renamed link
 // is a link changed; a bare URL's text is its target, so that a URL
@@ -202,10 +207,11 @@
 //     spec.HostKey: lower case, without them). The seed compares them as
 //     written.
 //   - A page read as its source text (see above) has links: the URLs
-//     written in its text. The seed's documents are XML, whose links it
-//     reads from elements alone. Two versions read differently (one as
-//     markup, one as text) are compared as two texts, given the markup
-//     one's source (see above); the seed compares two parsed documents.
+//     written in its text, JSON's escaped https:\/\/ and GitHub's www.
+//     ones among them. The seed's documents are XML, whose links it reads
+//     from elements alone. Two versions read differently (one as markup,
+//     one as text) are compared as two texts, given the markup one's
+//     source (see above); the seed compares two parsed documents.
 //   - An image is the one a reader sees: the address a lazy-loading
 //     attribute holds (data-src, data-lazy-src, data-original) before src,
 //     which holds a placeholder on such pages, and the first candidate of

@@ -51,7 +51,9 @@ func ExampleCompileCSS() {
 func ExampleTextLinks() {
 	text := "See https://example.com/releases/2.1 (or <https://example.com/notes/text.>).\n" +
 		"- [Sentinels](https://example.com/docs/sentinels.md): the language\n" +
-		"Sitemap: https://en.wikipedia.org/wiki/Mercury_(planet)\r\n"
+		"Sitemap: https://en.wikipedia.org/wiki/Mercury_(planet)\r\n" +
+		`{"feed":"https:\/\/example.com\/feed.json"}` + "\n" +
+		"Mirror: www.example.org/mirror.\n"
 	for _, l := range intent.TextLinks(text) {
 		fmt.Printf("%s [%s]\n", l.URL, l.Text)
 	}
@@ -60,4 +62,6 @@ func ExampleTextLinks() {
 	// https://example.com/notes/text. [https://example.com/notes/text.]
 	// https://example.com/docs/sentinels.md [Sentinels]
 	// https://en.wikipedia.org/wiki/Mercury_(planet) [https://en.wikipedia.org/wiki/Mercury_(planet)]
+	// https://example.com/feed.json [https://example.com/feed.json]
+	// http://www.example.org/mirror [http://www.example.org/mirror]
 }

@@ -10,14 +10,17 @@ import (
 )
 
 // TextLink is a link written in plain text (TextLinks): an absolute http
-// or https URL, at text[Start:End].
+// or https URL, written at text[Start:End].
 type TextLink struct {
-	// URL is the link's target as written.
+	// URL is the link's target: the URL as written, but for one written
+	// from www., which has http:// before it, and one written in a JSON
+	// string with its slashes escaped, whose \/ are / (TextLinks).
 	URL string
 	// Text is the label of a Markdown link ([label](URL)), white space
 	// normalised, else the URL.
 	Text string
-	// Start and End are the URL's byte offsets in the text.
+	// Start and End are the byte offsets in the text of the URL as
+	// written.
 	Start, End int
 }
 
@@ -40,11 +43,31 @@ type TextLink struct {
 // (Text): an llms.txt's links are named. The URLs within a label are not
 // links (the Markdown link is). A URL whose host is empty, or that does
 // not parse (net/url), is not a link.
+//
+// Two more ways of writing a URL are read. A URL whose scheme is followed
+// by an escaped separator, "https:\/\/", is one written in a JSON string
+// with its slashes escaped (PHP's json_encode and many APIs write them
+// so): its \/ and \u002f are read as /, and any other escape (\" \n
+// \u0022 \\) ends it as a backslash ends any URL, so that the URL of
+// {"url":"https:\/\/example.com\/a"} is https://example.com/a, never one
+// holding a backslash; an escaped line break or tab (\n \r \t \b \f)
+// before its scheme separates it as white space does. Text without such
+// a separator is read as before.
+// And, as GitHub's Markdown finds its extended www autolinks, "www." at
+// the start of a line or after white space or one of * _ ~ ( , followed by
+// a valid domain (letters, digits, _ and -, in segments separated by
+// periods, at least one period after the www., no _ in the last two
+// segments), starts a URL that runs and is trimmed as the others, whose
+// target is http:// and it: "Visit www.example.com/a." links to
+// http://www.example.com/a. Neither xwww.example.com, nor WWW.EXAMPLE.COM
+// (GitHub's www. is in lower case), nor a domain without its www., nor
+// www.example (no period after the www.) is one.
 func TextLinks(text string) []TextLink {
 	md := markdownLinks(text)
+	sc := urlScanner{text: text}
 	var out []TextLink
 	for i := 0; ; {
-		k := nextURL(text, i)
+		k, kind := sc.next(i)
 		if k < 0 {
 			break
 		}
@@ -60,8 +83,8 @@ func TextLinks(text string) []TextLink {
 		if len(md) > 0 {
 			limit = md[0].from
 		}
-		end := urlEnd(text, k, limit)
-		if l, ok := textLink(text, k, end, ""); ok {
+		end := urlEnd(text, k, limit, kind == escapedURL)
+		if l, ok := textLink(text, k, end, kind, ""); ok {
 			out = append(out, l)
 		}
 		i = max(end, k+1)
@@ -110,7 +133,7 @@ func markdownLinks(text string) []markdownLink {
 			end, ok := destinationEnd(text, dest)
 			var l TextLink
 			if ok {
-				l, ok = textLink(text, dest, end, normalizeSpace(text[from+1:i]))
+				l, ok = textLink(text, dest, end, plainURL, normalizeSpace(text[from+1:i]))
 			}
 			if !ok {
 				// Not read again from a later ]( within it, whether it
@@ -154,23 +177,170 @@ func destinationEnd(text string, start int) (int, bool) {
 	return len(text), false
 }
 
-// nextURL returns the offset of the next http:// or https:// (in any case)
-// in text from i on that does not continue a word, or -1.
-func nextURL(text string, i int) int {
-	for {
-		k := strings.Index(text[i:], "://")
+// urlKind is how a URL TextLinks reads is written.
+type urlKind int
+
+const (
+	plainURL   urlKind = iota // http:// or https://
+	escapedURL                // http:\/\/ or https:\/\/, in a JSON string
+	wwwURL                    // www., for http://www.
+)
+
+// urlMarks are the marks urlScanner searches a text for, by kind: the
+// separator after a URL's scheme, or the www. that starts it.
+var urlMarks = [...]string{plainURL: "://", escapedURL: `:\/\/`, wwwURL: "www."}
+
+// urlScanner finds where the URLs of a text start (next). It keeps the
+// next URL of each kind it found, so that the text is searched once for
+// each kind however many URLs of another it holds, and the domain run
+// it read last, so that a run's www. are checked in constant time each.
+type urlScanner struct {
+	text string
+	// at is the start of the next URL of each kind found, -1 when there
+	// is none; one before the offset next searches from is stale.
+	at     [len(urlMarks)]int
+	search [len(urlMarks)]bool // whether at holds a result
+	run    domainRun
+}
+
+// next returns the offset of the next URL in the text from i on, and its
+// kind, or -1: an http:// or https:// (in any case), or the same with
+// its slashes escaped, that does not continue a word, or a www. followed
+// by a valid domain where GitHub's autolinks may start. The i of each
+// call is at least that of the one before.
+func (s *urlScanner) next(i int) (int, urlKind) {
+	best, kind := -1, plainURL
+	for k := range urlMarks {
+		if !s.search[k] || s.at[k] >= 0 && s.at[k] < i {
+			s.at[k], s.search[k] = s.find(urlKind(k), i), true
+		}
+		if s.at[k] >= 0 && (best < 0 || s.at[k] < best) {
+			best, kind = s.at[k], urlKind(k)
+		}
+	}
+	return best, kind
+}
+
+// find returns the offset of the next URL of kind in the text from i on,
+// or -1.
+func (s *urlScanner) find(kind urlKind, i int) int {
+	mark := urlMarks[kind]
+	for j := i; ; {
+		k := strings.Index(s.text[j:], mark)
 		if k < 0 {
 			return -1
 		}
-		k += i
-		for _, scheme := range [...]string{"https", "http"} {
-			s := k - len(scheme)
-			if s >= i && strings.EqualFold(text[s:k], scheme) && (s == 0 || !isSchemeChar(text[s-1])) {
-				return s
+		k += j
+		if kind == wwwURL {
+			if s.wwwAt(k) {
+				return k
 			}
+		} else if start := schemeBefore(s.text, k, i, kind == escapedURL); start >= 0 {
+			return start
 		}
-		i = k + 3
+		j = k + len(mark) // no mark overlaps itself
 	}
+}
+
+// schemeBefore returns where the scheme http or https (in any case) that
+// ends at text[k] starts, from i on, when it does not continue a word, or
+// -1. In a JSON string (escaped) a \n, \r, \t, \b or \f before it
+// separates it, as the character it stands for.
+func schemeBefore(text string, k, i int, escaped bool) int {
+	for _, scheme := range [...]string{"https", "http"} {
+		s := k - len(scheme)
+		if s >= i && strings.EqualFold(text[s:k], scheme) && (s == 0 || !isSchemeChar(text[s-1]) || escaped && jsonEscapeBefore(text, s)) {
+			return s
+		}
+	}
+	return -1
+}
+
+// jsonEscapeBefore reports whether text[:s] ends with the JSON escape of
+// a control character, \n \r \t \b or \f: the letter after an odd run
+// of backslashes (an even one is backslashes escaped).
+func jsonEscapeBefore(text string, s int) bool {
+	if s < 2 || !strings.ContainsRune("nrtbf", rune(text[s-1])) {
+		return false
+	}
+	b := s - 2
+	for b >= 0 && text[b] == '\\' {
+		b--
+	}
+	return (s-2-b)%2 == 1
+}
+
+// wwwAt reports whether the www. at text[k:] starts an extended www
+// autolink as GitHub's Markdown finds them: at the start of a line or
+// after white space or one of * _ ~ (, and followed by a valid domain
+// (letters, digits, _ and -, in segments separated by periods, its first
+// not empty, at least one period, no _ in the last two segments; the
+// periods and _ that end it end a sentence or an emphasis).
+func (s *urlScanner) wwwAt(k int) bool {
+	if k > 0 {
+		switch s.text[k-1] {
+		case ' ', '\t', '\n', '\v', '\f', '\r', '*', '_', '~', '(':
+		default:
+			return false
+		}
+	}
+	d := k + len("www.")
+	if d >= len(s.text) || s.text[d] == '.' {
+		return false
+	}
+	if d < s.run.start || d >= s.run.end {
+		s.run = readDomainRun(s.text, d)
+	}
+	r := s.run
+	if r.end == d || r.lastDot < d || r.underLast {
+		return false // not a domain character, no period, or a _ in the last segment
+	}
+	return r.lastUnder < max(r.prevDot+1, d) // none in the one before
+}
+
+// domainRun is a run of a text's domain characters (letters, digits,
+// _ - and .), text[start:end], and what tells whether the domain from
+// any offset in it on is valid (urlScanner.wwwAt), its trailing periods
+// and _ left out (they end a sentence or an emphasis): its last period
+// and the one before (-1 for none), its last _ before its last period
+// (-1 for none), and whether a _ follows its last period.
+type domainRun struct {
+	start, end       int
+	lastDot, prevDot int
+	lastUnder        int
+	underLast        bool
+}
+
+// readDomainRun reads the run of domain characters of text from start.
+func readDomainRun(text string, start int) domainRun {
+	r := domainRun{start: start, end: start, lastDot: -1, prevDot: -1, lastUnder: -1}
+	cur, under := r, -1 // as read so far; under is its last _
+	for r.end < len(text) {
+		c, n := utf8.DecodeRuneInString(text[r.end:])
+		switch {
+		case c == '.':
+			cur.prevDot, cur.lastDot, cur.lastUnder = cur.lastDot, r.end, under
+		case c == '_':
+			under = r.end
+		case isDomainRune(c):
+			// The domain runs up to here: what is read so far is its own.
+			r.lastDot, r.prevDot, r.lastUnder = cur.lastDot, cur.prevDot, cur.lastUnder
+			r.underLast = under > cur.lastDot
+		default:
+			return r
+		}
+		r.end += n
+	}
+	return r
+}
+
+// isDomainRune reports whether r may be in a segment of a domain that
+// www. starts, other than _: a letter, a digit or -.
+func isDomainRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-'
+	}
+	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r))
 }
 
 // urlAt reports whether an http:// or https:// URL (in any case)
@@ -198,13 +368,23 @@ func stopsURL(r rune, n int) bool {
 
 // urlEnd returns the end of the URL that starts at start in text, before
 // limit: the maximal run TextLinks describes, trimmed, or for a URL in
-// angle brackets the run up to the >. It reads the run once, counting its
+// angle brackets the run up to the >. The run of an escaped one (JSON's
+// https:\/\/) reads its \/ and \u002f as /, and ends at another escape;
+// as a / is never trimmed, its trimming reads it as written. It reads the run once, counting its
 // brackets, so that trimming a long run of ) costs no more than reading it.
-func urlEnd(text string, start, limit int) int {
+func urlEnd(text string, start, limit int, escaped bool) int {
 	end := start
 	var count [256]int // of the brackets ( ) [ ] { } in text[start:end]
 run:
 	for end < limit {
+		if escaped && text[end] == '\\' {
+			n := escapedSlash(text[end:limit])
+			if n == 0 {
+				break // another escape ends it, as a backslash ends any URL
+			}
+			end += n
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(text[end:limit])
 		switch {
 		case stopsURL(r, n):
@@ -242,10 +422,32 @@ run:
 	return end
 }
 
-// textLink returns the link at text[start:end] named label ("" for the
-// URL itself), or false when it is no URL with a host.
-func textLink(text string, start, end int, label string) (TextLink, bool) {
+// escapedSlash returns the length of the escaped / that starts s, \/
+// or \u002f (either case of its f), or 0.
+func escapedSlash(s string) int {
+	switch {
+	case strings.HasPrefix(s, `\/`):
+		return 2
+	case len(s) >= 6 && s[:5] == `\u002` && (s[5] == 'f' || s[5] == 'F'):
+		return 6
+	}
+	return 0
+}
+
+// jsonUnescaper reads the escaped slashes of an escaped URL as /: the
+// only escapes urlEnd lets it hold.
+var jsonUnescaper = strings.NewReplacer(`\/`, "/", `\u002f`, "/", `\u002F`, "/")
+
+// textLink returns the link of kind at text[start:end] named label (""
+// for the URL itself), or false when it is no URL with a host.
+func textLink(text string, start, end int, kind urlKind, label string) (TextLink, bool) {
 	s := text[start:end]
+	switch kind {
+	case escapedURL:
+		s = jsonUnescaper.Replace(s)
+	case wwwURL:
+		s = "http://" + s
+	}
 	u, err := url.Parse(s)
 	if err != nil || u.Hostname() == "" {
 		return TextLink{}, false

@@ -86,11 +86,43 @@ func TestTextLinks(t *testing.T) {
 		{"Markdown reference definition", "[docs]: https://example.com/docs", []link{{"https://example.com/docs", ""}}},
 		{"a URL cut at a line break", "https://example.com/very/long\n/path/rest\n", []link{{"https://example.com/very/long", ""}}},
 		{"label across lines", "[Do\ncs](https://example.com/docs)", []link{{"https://example.com/docs", ""}}},
+		// JSON with its slashes escaped (PHP's json_encode): a URL whose
+		// scheme is followed by :\/\/ is read with its \/ (and \u002f)
+		// as /, up to the closing quote or any other escape.
+		{"JSON escaped slashes", `{"url":"https:\/\/example.com\/a\/b"}`, []link{{"https://example.com/a/b", ""}}},
+		{"JSON escaped slashes, several", `{"a":"http:\/\/a.example\/x","b":["https:\/\/b.example\/y?q=1&r=2#f"]}`, []link{{"http://a.example/x", ""}, {"https://b.example/y?q=1&r=2#f", ""}}},
+		{"JSON escaped \\u002f", `"https:\/\/example.com\u002fa\u002Fb"`, []link{{"https://example.com/a/b", ""}}},
+		{"JSON escaped, stops at an escaped quote", `"see \"https:\/\/example.com\/a\" here"`, []link{{"https://example.com/a", ""}}},
+		{"JSON escaped, stops at \\n", `"https:\/\/example.com\/a\nhttps:\/\/example.com\/b"`, []link{{"https://example.com/a", ""}, {"https://example.com/b", ""}}},
+		{"JSON escaped, after \\t, not after \\\\n", `"a\thttps:\/\/a.example\/x" "\\nhttps:\/\/b.example\/y" "\\\rhttps:\/\/c.example\/z"`, []link{{"https://a.example/x", ""}, {"https://c.example/z", ""}}},
+		{"JSON escaped, stops at \\u0022", `"https:\/\/example.com\/a\u0022"`, []link{{"https://example.com/a", ""}}},
+		{"JSON escaped, stops at an escaped backslash", `"https:\/\/example.com\\/a"`, []link{{"https://example.com", ""}}},
+		{"JSON escaped, trimmed as any URL", `"See https:\/\/example.com\/a. Or (https:\/\/en.wikipedia.org\/wiki\/Mercury_(planet))."`, []link{{"https://example.com/a", ""}, {"https://en.wikipedia.org/wiki/Mercury_(planet)", ""}}},
+		{"JSON escaped and not", `"https://a.example/x", "https:\/\/b.example\/y"`, []link{{"https://a.example/x", ""}, {"https://b.example/y", ""}}},
+		{"JSON escaped, no host", `"https:\/\/\/a" "https:\/\/"`, nil},
+		{"JSON escaped, other schemes and words", `"ftp:\/\/example.com\/a" "xhttps:\/\/example.com\/b" "https:\/example.com" "https:\\/\\/example.com"`, nil},
+		{"an escaped slash in plain text", `https://example.com\/a`, []link{{"https://example.com", ""}}},
+		// GitHub's extended www autolinks: www. at a line's start, after
+		// white space or * _ ~ (, followed by a valid domain (a period in
+		// it, no underscore in its last two segments) is an http URL.
+		{"www", "www.example.com", []link{{"http://www.example.com", ""}}},
+		{"www with a path, in a sentence", "Visit www.commonmark.org/help for more information.", []link{{"http://www.commonmark.org/help", ""}}},
+		{"www trimmed", "Visit www.commonmark.org. Visit www.commonmark.org/a.b.", []link{{"http://www.commonmark.org", ""}, {"http://www.commonmark.org/a.b", ""}}},
+		{"www in parentheses", "(www.google.com/search?q=Markup+(business))) and (www.example.com)", []link{{"http://www.google.com/search?q=Markup+(business)", ""}, {"http://www.example.com", ""}}},
+		{"www after emphasis", "*www.a.example* _www.b.example_ ~www.c.example~", []link{{"http://www.a.example", ""}, {"http://www.b.example", ""}, {"http://www.c.example", ""}}},
+		{"www at a line's start and after a tab", "x\nwww.a.example/p\twww.b.example", []link{{"http://www.a.example/p", ""}, {"http://www.b.example", ""}}},
+		{"www with a port, a query and a Unicode host", "www.example.com:8080/a?b=c#d www.bücher.example", []link{{"http://www.example.com:8080/a?b=c#d", ""}, {"http://www.bücher.example", ""}}},
+		{"www among URLs", "https://a.example/ www.b.example [C](https://c.example/) www.d.example", []link{{"https://a.example/", ""}, {"http://www.b.example", ""}, {"https://c.example/", "C"}, {"http://www.d.example", ""}}},
+		{"www underscores", "www._a.b.example www.a_b.example www.a.b_c www.a_b.example.", []link{{"http://www._a.b.example", ""}}},
+		{"www inside a word or after other characters", "xwww.example.com .www.example.com \"www.example.com\" <www.example.com> /www.example.com", nil},
+		{"no www", "example.com www. www.example www.example. www..example.com WWW.EXAMPLE.COM", nil},
+		{"Markdown link to a www", "[Docs](www.example.com/docs)", []link{{"http://www.example.com/docs", ""}}},
+		{"www in a URL or a label", "https://example.com/(www.a.example) [see www.b.example](https://c.example/)", []link{{"https://example.com/(www.a.example)", ""}, {"https://c.example/", "see www.b.example"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []link
 			for _, l := range TextLinks(tc.line) {
-				if tc.line[l.Start:l.End] != l.URL {
+				if written := tc.line[l.Start:l.End]; written != l.URL && "http://"+written != l.URL && jsonUnescaper.Replace(written) != l.URL {
 					t.Errorf("%q at [%d:%d] is not the URL %q", tc.line[l.Start:l.End], l.Start, l.End, l.URL)
 				}
 				text := l.Text
@@ -298,6 +330,42 @@ func TestTextLinksLongLine(t *testing.T) {
 	}
 }
 
+// TestTextLinksLongLineWWW: a line of many www. that follow an underscore
+// in one domain whose last segments hold one (_www.a_www.a...), none of
+// them a link, is read once: checking each one's domain anew took time
+// quadratic in the line, as it did cmark-gfm's (GHSA-29g3-96g3-jg6c).
+// And a line of many links of one kind, then one of each other kind, is
+// searched once for each: searching the rest of the line for the other
+// kinds after each link took time quadratic in it. The links are found.
+func TestTextLinksLongLineWWW(t *testing.T) {
+	const n = 1 << 17
+	for _, tc := range []struct {
+		name, line string
+		want       int // links
+		last       []string
+	}{
+		{"underscores", strings.Repeat("_www.a", n) + " https://ok.example/", 1, []string{"https://ok.example/"}},
+		{"underscores and dots", "www." + strings.Repeat("a_www.", n) + "a_b.c", 0, nil},
+		{"bare URLs, then the others", strings.Repeat("http://a.b ", n) + `"https:\/\/c.example\/d" www.e.example`, n + 2,
+			[]string{"https://c.example/d", "http://www.e.example"}},
+		{"www, then the others", strings.Repeat("www.a.b ", n) + `"https:\/\/c.example\/d" https://e.example/`, n + 2,
+			[]string{"https://c.example/d", "https://e.example/"}},
+		{"escaped, then the others", strings.Repeat(`"http:\/\/a.b"`, n) + " https://c.example/d www.e.example", n + 2,
+			[]string{"https://c.example/d", "http://www.e.example"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := TextLinks(tc.line)
+			var last []string
+			for _, l := range got[max(0, len(got)-len(tc.last)):] {
+				last = append(last, l.URL)
+			}
+			if len(got) != tc.want || !slices.Equal(last, tc.last) {
+				t.Errorf("%d links ending with %q, want %d ending with %q", len(got), last, tc.want, tc.last)
+			}
+		})
+	}
+}
+
 // FuzzTextLinks: TextLinks never panics, and every link it finds is an
 // absolute http(s) URL with a host, written at the offsets it gives,
 // without white space, after the links before it.
@@ -309,18 +377,25 @@ func FuzzTextLinks(f *testing.F) {
 		"[a [b] c](https://example.com/x_(y)) https://a.example/r?to=https://b.example/x",
 		"「https://bücher.example/a」。\r\nhttps://\n](https://x.example/",
 		"[[[[](https://x.example/)]]]((((https://y.example/))))",
+		`{"url":"https:\/\/example.com\/a\/b","n":"\"http:\/\/x.example\u002fy\u0022\\/"}`,
+		`https:\/\/\/a https:\/\/[::1]\/a] (https:\/\/a.example\/b_(c)). https://a.example\/b`,
+		"www.example.com (www.a.example/b_(c)). *www._a.b.example* xwww.a.b www.a_b.c www.example www.bücher.example:80/",
+		"_www.a_www.a_www.a_www.a www.a.b.c_d.e_ [www.a.b](www.c.d)",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		end := 0
 		for _, l := range TextLinks(s) {
-			if l.Start < end || l.End > len(s) || l.Start >= l.End || s[l.Start:l.End] != l.URL {
-				t.Fatalf("link %+v is not at its offsets in %q, or not after the one before (ending at %d)", l, s, end)
+			if l.Start < end || l.End > len(s) || l.Start >= l.End {
+				t.Fatalf("link %+v is not within %q, or not after the one before (ending at %d)", l, s, end)
+			}
+			if written := s[l.Start:l.End]; l.URL != written && l.URL != "http://"+written && l.URL != jsonUnescaper.Replace(written) {
+				t.Fatalf("link %+v is not the URL written at its offsets in %q: %q", l, s, written)
 			}
 			end = l.End
-			if strings.ContainsFunc(l.URL, func(r rune) bool { return r <= ' ' }) {
-				t.Fatalf("link %q holds white space", l.URL)
+			if strings.ContainsFunc(l.URL, func(r rune) bool { return r <= ' ' || r == '\\' }) {
+				t.Fatalf("link %q holds white space or a backslash", l.URL)
 			}
 			u, err := url.Parse(l.URL)
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {

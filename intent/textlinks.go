@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/vigil-web/vigil/tree"
@@ -47,8 +48,10 @@ type TextLink struct {
 // Two more ways of writing a URL are read. A URL whose scheme is followed
 // by an escaped separator, "https:\/\/", is one written in a JSON string
 // with its slashes escaped (PHP's json_encode and many APIs write them
-// so): its \/ and \u002f are read as /, and any other escape (\" \n
-// \u0022 \\) ends it as a backslash ends any URL, so that the URL of
+// so): its \/ and \u002f are read as /, the \u escapes of characters
+// outside ASCII that are no white space or punctuation as those (PHP
+// writes bücher as b\u00fccher), and any other escape (\" \n \u0022
+// \u0026 \\) ends it as a backslash ends any URL, so that the URL of
 // {"url":"https:\/\/example.com\/a"} is https://example.com/a, never one
 // holding a backslash; an escaped line break or tab (\n \r \t \b \f)
 // before its scheme separates it as white space does. Text without such
@@ -369,8 +372,9 @@ func stopsURL(r rune, n int) bool {
 // urlEnd returns the end of the URL that starts at start in text, before
 // limit: the maximal run TextLinks describes, trimmed, or for a URL in
 // angle brackets the run up to the >. The run of an escaped one (JSON's
-// https:\/\/) reads its \/ and \u002f as /, and ends at another escape;
-// as a / is never trimmed, its trimming reads it as written. It reads the run once, counting its
+// https:\/\/) reads the escapes jsonEscape reads, and ends at another;
+// as none of them stands for a character trimmed or counted, and each
+// ends with one that is neither, its trimming reads it as written. It reads the run once, counting its
 // brackets, so that trimming a long run of ) costs no more than reading it.
 func urlEnd(text string, start, limit int, escaped bool) int {
 	end := start
@@ -378,7 +382,7 @@ func urlEnd(text string, start, limit int, escaped bool) int {
 run:
 	for end < limit {
 		if escaped && text[end] == '\\' {
-			n := escapedSlash(text[end:limit])
+			n, _ := jsonEscape(text[end:limit])
 			if n == 0 {
 				break // another escape ends it, as a backslash ends any URL
 			}
@@ -422,21 +426,75 @@ run:
 	return end
 }
 
-// escapedSlash returns the length of the escaped / that starts s, \/
-// or \u002f (either case of its f), or 0.
-func escapedSlash(s string) int {
-	switch {
-	case strings.HasPrefix(s, `\/`):
-		return 2
-	case len(s) >= 6 && s[:5] == `\u002` && (s[5] == 'f' || s[5] == 'F'):
-		return 6
+// jsonEscape returns the length of the JSON escape that starts s and
+// the character it stands for, when an escaped URL may hold it: an
+// escaped / (\/ or \u002f), or a character outside ASCII that is no
+// white space or punctuation (\u00e9, or a surrogate pair: PHP's
+// json_encode escapes them too), so never a character that stops a URL
+// or that urlEnd trims or counts; else 0.
+func jsonEscape(s string) (int, rune) {
+	if strings.HasPrefix(s, `\/`) {
+		return 2, '/'
 	}
-	return 0
+	r, ok := hexEscape(s)
+	if !ok {
+		return 0, 0
+	}
+	n := 6
+	if utf16.IsSurrogate(r) {
+		r2, ok := hexEscape(s[n:])
+		if r = utf16.DecodeRune(r, r2); !ok || r == utf8.RuneError {
+			return 0, 0
+		}
+		n += 6
+	}
+	if r == '/' || r >= utf8.RuneSelf && unicode.IsGraphic(r) && !unicode.IsSpace(r) && !unicode.IsPunct(r) {
+		return n, r
+	}
+	return 0, 0
 }
 
-// jsonUnescaper reads the escaped slashes of an escaped URL as /: the
-// only escapes urlEnd lets it hold.
-var jsonUnescaper = strings.NewReplacer(`\/`, "/", `\u002f`, "/", `\u002F`, "/")
+// hexEscape returns the code unit of the \uXXXX that starts s.
+func hexEscape(s string) (rune, bool) {
+	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
+		return 0, false
+	}
+	var r rune
+	for _, c := range []byte(s[2:6]) {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// unescapeURL returns an escaped URL as urlEnd delimits one, its escapes
+// (jsonEscape's, the only ones it holds) read.
+func unescapeURL(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '\\')
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		n, r := jsonEscape(s[i:])
+		if n == 0 {
+			return b.String() // not one urlEnd reads
+		}
+		b.WriteRune(r)
+		s = s[i+n:]
+	}
+}
 
 // textLink returns the link of kind at text[start:end] named label (""
 // for the URL itself), or false when it is no URL with a host.
@@ -444,7 +502,7 @@ func textLink(text string, start, end int, kind urlKind, label string) (TextLink
 	s := text[start:end]
 	switch kind {
 	case escapedURL:
-		s = jsonUnescaper.Replace(s)
+		s = unescapeURL(s)
 	case wwwURL:
 		s = "http://" + s
 	}

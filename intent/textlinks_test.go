@@ -95,6 +95,9 @@ func TestTextLinks(t *testing.T) {
 		{"JSON escaped, stops at an escaped quote", `"see \"https:\/\/example.com\/a\" here"`, []link{{"https://example.com/a", ""}}},
 		{"JSON escaped, stops at \\n", `"https:\/\/example.com\/a\nhttps:\/\/example.com\/b"`, []link{{"https://example.com/a", ""}, {"https://example.com/b", ""}}},
 		{"JSON escaped, after \\t, not after \\\\n", `"a\thttps:\/\/a.example\/x" "\\nhttps:\/\/b.example\/y" "\\\rhttps:\/\/c.example\/z"`, []link{{"https://a.example/x", ""}, {"https://c.example/z", ""}}},
+		{"JSON escaped letters", `{"a":"https:\/\/b\u00fccher.example\/caf\u00E9\/\ud83d\ude00\/\u0627"}`, []link{{"https://bücher.example/café/😀/ا", ""}}},
+		{"JSON escaped, stops at other \\u", `"https:\/\/a.example\/x\u0026y" "https:\/\/b.example\/\u3002" "https:\/\/c.example\/\ud83d" "https:\/\/d.example\/\u00a0" "https:\/\/e.example\/\u002"`,
+			[]link{{"https://a.example/x", ""}, {"https://b.example/", ""}, {"https://c.example/", ""}, {"https://d.example/", ""}, {"https://e.example/", ""}}},
 		{"JSON escaped, stops at \\u0022", `"https:\/\/example.com\/a\u0022"`, []link{{"https://example.com/a", ""}}},
 		{"JSON escaped, stops at an escaped backslash", `"https:\/\/example.com\\/a"`, []link{{"https://example.com", ""}}},
 		{"JSON escaped, trimmed as any URL", `"See https:\/\/example.com\/a. Or (https:\/\/en.wikipedia.org\/wiki\/Mercury_(planet))."`, []link{{"https://example.com/a", ""}, {"https://en.wikipedia.org/wiki/Mercury_(planet)", ""}}},
@@ -122,7 +125,7 @@ func TestTextLinks(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []link
 			for _, l := range TextLinks(tc.line) {
-				if written := tc.line[l.Start:l.End]; written != l.URL && "http://"+written != l.URL && jsonUnescaper.Replace(written) != l.URL {
+				if written := tc.line[l.Start:l.End]; written != l.URL && "http://"+written != l.URL && unescapeURL(written) != l.URL {
 					t.Errorf("%q at [%d:%d] is not the URL %q", tc.line[l.Start:l.End], l.Start, l.End, l.URL)
 				}
 				text := l.Text
@@ -379,6 +382,7 @@ func FuzzTextLinks(f *testing.F) {
 		"[[[[](https://x.example/)]]]((((https://y.example/))))",
 		`{"url":"https:\/\/example.com\/a\/b","n":"\"http:\/\/x.example\u002fy\u0022\\/"}`,
 		`https:\/\/\/a https:\/\/[::1]\/a] (https:\/\/a.example\/b_(c)). https://a.example\/b`,
+		`"https:\/\/b\u00fccher.example\/\ud83d\ude00\ud83d\/\u3002\u00a0\U002F\u002"`,
 		"www.example.com (www.a.example/b_(c)). *www._a.b.example* xwww.a.b www.a_b.c www.example www.bücher.example:80/",
 		"_www.a_www.a_www.a_www.a www.a.b.c_d.e_ [www.a.b](www.c.d)",
 	} {
@@ -390,7 +394,7 @@ func FuzzTextLinks(f *testing.F) {
 			if l.Start < end || l.End > len(s) || l.Start >= l.End {
 				t.Fatalf("link %+v is not within %q, or not after the one before (ending at %d)", l, s, end)
 			}
-			if written := s[l.Start:l.End]; l.URL != written && l.URL != "http://"+written && l.URL != jsonUnescaper.Replace(written) {
+			if written := s[l.Start:l.End]; l.URL != written && l.URL != "http://"+written && l.URL != unescapeURL(written) {
 				t.Fatalf("link %+v is not the URL written at its offsets in %q: %q", l, s, written)
 			}
 			end = l.End

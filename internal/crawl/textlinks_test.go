@@ -115,3 +115,37 @@ func TestCrawlTextLinks(t *testing.T) {
 		t.Errorf("stats %+v", st)
 	}
 }
+
+// TestCrawlJSONLinks: a page served as JSON written with its slashes
+// escaped (PHP's json_encode: "http:\/\/host\/site\/a.html") links to
+// the URLs in its strings, unescaped (intent.TextLinks), and the crawl
+// follows them; it found none, or URLs cut at their first \/.
+func TestCrawlJSONLinks(t *testing.T) {
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/site/index.json":
+			esc := strings.ReplaceAll(srv.URL, "/", `\/`)
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"pages":["` + esc + `\/site\/a.html","` + esc + `\/site\/b\u002fc.html\"x"],"next":"` + esc + `\/elsewhere\/d.html"}`))
+		case "/robots.txt":
+			http.NotFound(w, r)
+		default:
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<title>" + r.URL.Path + "</title>"))
+		}
+	}))
+	t.Cleanup(srv.Close)
+	snap := crawlSite(t, loopbackFetcher(), crawl.NewQuery(srv.URL+"/site/index.json"))
+	var got []string
+	for _, p := range snap.Pages {
+		got = append(got, strings.TrimPrefix(p.URL, srv.URL))
+	}
+	if want := []string{"/site/index.json", "/site/a.html", "/site/b/c.html"}; !slices.Equal(got, want) {
+		t.Fatalf("pages %q, want %q", got, want)
+	}
+	want := []crawl.Link{{srv.URL + "/site/a.html", srv.URL + "/site/a.html"}, {srv.URL + "/site/b/c.html", srv.URL + "/site/b/c.html"}}
+	if links := snap.Pages[0].Links; !slices.Equal(links, want) {
+		t.Errorf("links\n%q\nwant\n%q", links, want)
+	}
+}

@@ -20,7 +20,10 @@ import (
 // text/plain (a list of download URLs), fetched from a loopback server by
 // the real fetcher, reports exactly the URLs added and removed, and its
 // message says "link added: URL" as for a page's links. It found none:
-// a page read as text has no a elements. A page served as text/html
+// a page read as text has no a elements. So does one watching JSON
+// written with its slashes escaped (https:\/\/dl.example\/v1.3.tar.gz),
+// or text whose URLs start with www. (GitHub's autolinks), which found
+// none or URLs cut at the first \/. A page served as text/html
 // whose <pre> lists URLs has no links but its a elements: its sentinel
 // reports nothing.
 func TestTextPageLinks(t *testing.T) {
@@ -34,6 +37,17 @@ func TestTextPageLinks(t *testing.T) {
 			lines("Downloads:", "https://dl.example/v1.0.tar.gz", "https://dl.example/v1.1.tar.gz (stable).", "https://dl.example/v1.2.tar.gz"),
 			lines("Downloads:", "https://dl.example/v1.1.tar.gz (stable).", "https://dl.example/v1.2.tar.gz", "https://dl.example/v1.3.tar.gz, signed: https://dl.example/v1.3.tar.gz.sig"),
 			[]string{"- link removed: https://dl.example/v1.0.tar.gz", "+ link added: https://dl.example/v1.3.tar.gz", "+ link added: https://dl.example/v1.3.tar.gz.sig"}},
+		// JSON written with its slashes escaped (PHP's json_encode): the
+		// same links, found unescaped. Then URLs written from www., no
+		// scheme: links to http://www....
+		{"application/json, slashes escaped", "application/json",
+			`{"downloads":["https:\/\/dl.example\/v1.0.tar.gz","https:\/\/dl.example\/v1.1.tar.gz","https:\/\/dl.example\/v1.2.tar.gz"]}`,
+			`{"downloads":["https:\/\/dl.example\/v1.1.tar.gz","https:\/\/dl.example\/v1.2.tar.gz","https:\/\/dl.example\/v1.3.tar.gz","https:\/\/dl.example\/v1.3.tar.gz.sig"]}`,
+			[]string{"- link removed: https://dl.example/v1.0.tar.gz", "+ link added: https://dl.example/v1.3.tar.gz", "+ link added: https://dl.example/v1.3.tar.gz.sig"}},
+		{"text/plain, www", "text/plain; charset=utf-8",
+			lines("Downloads:", "www.dl.example/v1.0.tar.gz", "https://dl.example/v1.1.tar.gz (stable).", "https://dl.example/v1.2.tar.gz"),
+			lines("Downloads:", "https://dl.example/v1.1.tar.gz (stable).", "https://dl.example/v1.2.tar.gz", "(www.dl.example/v1.3.tar.gz), signed: www.dl.example/v1.3.tar.gz.sig"),
+			[]string{"- link removed: http://www.dl.example/v1.0.tar.gz", "+ link added: http://www.dl.example/v1.3.tar.gz", "+ link added: http://www.dl.example/v1.3.tar.gz.sig"}},
 		{"a page's pre", "text/html; charset=utf-8",
 			"<!DOCTYPE html><html><body><pre>\nhttps://dl.example/v1.0.tar.gz\nhttps://dl.example/v1.1.tar.gz\n</pre></body></html>",
 			"<!DOCTYPE html><html><body><pre>\nhttps://dl.example/v1.1.tar.gz\nhttps://dl.example/v1.3.tar.gz\n</pre></body></html>",
@@ -89,7 +103,14 @@ func TestTextPageLinks(t *testing.T) {
 				}
 				got = append(got, r.Op+" "+r.Old+r.New)
 			}
-			want := []string{"delete https://dl.example/v1.0.tar.gz", "insert https://dl.example/v1.3.tar.gz", "insert https://dl.example/v1.3.tar.gz.sig"}
+			var want []string // the records the message's lines tell
+			for _, line := range tc.want {
+				if url, ok := strings.CutPrefix(line, "- link removed: "); ok {
+					want = append(want, "delete "+url)
+				} else if url, ok := strings.CutPrefix(line, "+ link added: "); ok {
+					want = append(want, "insert "+url)
+				}
+			}
 			if !slices.Equal(got, want) {
 				t.Errorf("records %q, want %q", got, want)
 			}
@@ -110,7 +131,7 @@ func TestTextPageLinks(t *testing.T) {
 			if n != len(tc.want) {
 				t.Errorf("the message tells %d link changes, want %d:\n%s", n, len(tc.want), msgs[0].Text)
 			}
-			if !strings.Contains(msgs[0].HTML, "link added: <ins>https://dl.example/v1.3.tar.gz</ins>") {
+			if added := strings.TrimPrefix(tc.want[1], "+ link added: "); !strings.Contains(msgs[0].HTML, "link added: <ins>"+added+"</ins>") {
 				t.Errorf("the message's HTML lacks the link added:\n%s", msgs[0].HTML)
 			}
 		})

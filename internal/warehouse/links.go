@@ -83,8 +83,10 @@ func ExtractLinks(doc *tree.Document, pageURL string) []*vigil.Link {
 // source text (ReadBody's readAsText: a body served as text that is not
 // markup, or one that does not parse), fetched from pageURL, in order:
 // the absolute http(s) URLs written in its text, as intent.TextLinks
-// finds them, each named by its Markdown label ([label](URL)) or else by
-// the URL as written. A target is canonical as ExtractLinks's are (its
+// finds them (JSON's escaped https:\/\/ ones unescaped, GitHub's www.
+// ones with http:// before them), each named by its Markdown label
+// ([label](URL)) or else by the URL as written (so unescaped, with its
+// http://). A target is canonical as ExtractLinks's are (its
 // host in ASCII, its fragment kept), and a URL ExtractLinks would leave
 // out (a host IDNA or DNS refuses) is left out. Only the caller knows that
 // a document is read as text: a page's own <pre> of URLs has no links but

@@ -185,6 +185,16 @@ func TestExtractTextLinks(t *testing.T) {
 		{"served as text", text, "text/plain", want},
 		{"HTML that does not parse", strings.Repeat("<div>", 600) + text + strings.Repeat("</div>", 600), "text/html", want},
 		{"a page's own pre", "<pre>" + text + "</pre>", "text/html", nil},
+		// JSON with its slashes escaped, and www. without a scheme: their
+		// targets canonical as any, a host IDNA refuses left out.
+		{"JSON with escaped slashes", `{"a":"https:\/\/Example.com:443\/a#x","b":"http:\/\/-b\u00fccher.example\/","c":["http:\/\/b\u00fccher.example\/b"]}`, "application/json", []vigil.Link{
+			{Source: source, Target: "https://example.com/a#x", Anchor: "https://Example.com:443/a#x", Type: vigil.LinkLocal},
+			{Source: source, Target: "http://xn--bcher-kva.example/b", Anchor: "http://bücher.example/b", Type: vigil.LinkGlobal},
+		}},
+		{"www", "Mirror: www.Example.com/a. Or *www.-bücher.example* (www.bücher.example/b)\nxwww.example.com\n", "text/plain", []vigil.Link{
+			{Source: source, Target: "http://www.example.com/a", Anchor: "http://www.Example.com/a", Type: vigil.LinkGlobal},
+			{Source: source, Target: "http://www.xn--bcher-kva.example/b", Anchor: "http://www.bücher.example/b", Type: vigil.LinkGlobal},
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc, readAsText, err := warehouse.ReadBody([]byte(tc.body), "utf-8", tc.contentType)
@@ -221,6 +231,8 @@ func TestPutExtractsTextLinks(t *testing.T) {
 	}{
 		{"text/plain; charset=utf-8", "https://example.com/a\n[B](http://b.example/)\n", []string{"https://example.com/a", "http://b.example/"}},
 		{"application/json", `{"next": "https://example.com/page2"}`, []string{"https://example.com/page2"}},
+		{"application/json", `{"next":"https:\/\/example.com\/page3","home":"www.example.com"}`, []string{"https://example.com/page3"}},
+		{"text/plain", "See www.example.com/page4.", []string{"http://www.example.com/page4"}},
 		{"text/html", strings.Repeat("<div>", 600) + " https://example.com/c " + strings.Repeat("</div>", 600), []string{"https://example.com/c"}},
 		{"text/html", "<pre>https://example.com/d</pre>", nil},
 	} {

@@ -55,7 +55,7 @@ type TextLink struct {
 // {"url":"https:\/\/example.com\/a"} is https://example.com/a, never one
 // holding a backslash; an escaped line break or tab (\n \r \t \b \f)
 // before its scheme separates it as white space does. Text without such
-// a separator is read as before.
+// a separator is read as above, a backslash ending its URLs.
 // And, as GitHub's Markdown finds its extended www autolinks, "www." at
 // the start of a line or after white space or one of * _ ~ ( , followed by
 // a valid domain (letters, digits, _ and -, in segments separated by

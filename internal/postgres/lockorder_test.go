@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -73,6 +74,11 @@ func TestRecordChecksLockOrder(t *testing.T) {
 // which a scan of the table reads first. Held by another transaction that
 // then writes the higher one, a batch that had locked the higher row
 // first would deadlock with it, and PostgreSQL would fail one of them.
+// The table holds more rows than the batch, its statistics gathered, so
+// that an UPDATE joined to the arrays alone scans it (in that order on
+// disk) and probes the arrays: with two rows and no statistics it probes
+// the table by id in the arrays' order, sorted, and such an UPDATE, which
+// deadlocks here, passed.
 func TestRecordChecksImportanceLockOrder(t *testing.T) {
 	ctx := context.Background()
 	at := time.Date(2026, 11, 1, 13, 0, 0, 0, time.UTC)
@@ -94,7 +100,16 @@ func TestRecordChecksImportanceLockOrder(t *testing.T) {
 		ids = append(ids, r.ID)
 	}
 	low, high := ids[0], ids[1]
+	// More rows than the batch writes, so that a plan reading the table
+	// and probing the arrays (the one PostgreSQL picks for a table
+	// larger than the batch) would read high before low.
+	for i := range 8 {
+		if _, err := db.EnsureResource(ctx, fmt.Sprintf("http://example.com/other%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	setImportance(t, d, "resources", low, "0.125") // its live version after high's
+	analyze(t, d, "resources")
 	write := func(id int64) func(tx pgx.Tx) error {
 		return func(tx pgx.Tx) error {
 			_, err := tx.Exec(ctx, "UPDATE resources SET importance = 0.5 WHERE id = $1", id)
@@ -111,5 +126,21 @@ func TestRecordChecksImportanceLockOrder(t *testing.T) {
 		if r, err := db.FindResourceByID(ctx, id); err != nil || r.Importance != want {
 			t.Errorf("resource %d after: %+v %v; want importance %v", id, r, err, want)
 		}
+	}
+}
+
+// analyze gathers the statistics of table, so that the planner knows its
+// rows outnumber a batch's and reads it whole rather than probing it by
+// id, in the order its rows lie on disk.
+func analyze(t *testing.T, d, table string) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	if _, err := c.Exec(ctx, "ANALYZE "+table); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -2,6 +2,7 @@ package vigil
 
 import (
 	"encoding/json"
+	"math"
 	"time"
 )
 
@@ -88,7 +89,11 @@ func ClaimPriority(s *Sentinel, now time.Time) time.Duration {
 	if !(importance >= 0 && importance <= 1) { // NaN too
 		importance = 0
 	}
-	return now.Sub(s.NextCheck) + time.Duration(importance*float64(ImportanceLead))
+	late, lead := now.Sub(s.NextCheck), time.Duration(importance*float64(ImportanceLead))
+	if late > math.MaxInt64-lead { // Sub saturates; the sum must too
+		return math.MaxInt64
+	}
+	return late + lead
 }
 
 // Validate returns an EINVALID error naming the first bad field.

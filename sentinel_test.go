@@ -38,3 +38,20 @@ func TestClaimPriority(t *testing.T) {
 		}
 	}
 }
+
+// TestClaimPriorityLongOverdue: a sentinel whose NextCheck is further back
+// than a Duration can count (the zero time) is as late as can be, and its
+// importance does not wrap the sum round to a large negative priority.
+func TestClaimPriorityLongOverdue(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, importance := range []float64{0, 0.5, 1} {
+		s := &vigil.Sentinel{NextCheck: time.Time{}, Importance: importance}
+		if got := vigil.ClaimPriority(s, now); got != math.MaxInt64 {
+			t.Errorf("importance %v, NextCheck the zero time: ClaimPriority %v, want the longest Duration", importance, got)
+		}
+	}
+	far := &vigil.Sentinel{NextCheck: now.AddDate(500, 0, 0), Importance: 1}
+	if got, want := vigil.ClaimPriority(far, now), time.Duration(math.MinInt64)+vigil.ImportanceLead; got != want {
+		t.Errorf("NextCheck 500 years ahead, importance 1: ClaimPriority %v, want %v", got, want)
+	}
+}

@@ -105,6 +105,18 @@
 // an LCS over the word sequences, reported as runs of inserted, deleted
 // and replaced words.
 //
+// Links are then read as sets of targets (linkEdits): a link is added
+// when its target is in no link of the old version, removed when in none
+// of the new, and each target is added, removed or moved once, however
+// many links of a version lead to it (a page's logo and its text link, a
+// text whose link's text is its URL, an Atom entry's link and id read as
+// text), so that a notification names a URL once a direction. A target on
+// both sides is neither added nor removed whatever its count: a copy of a
+// link added or removed is no change. A link whose target changed in place
+// is that change when its old target is gone and its new one is new, else
+// the half that is (an add or a remove), else nothing; a change of a
+// link's text is told once for each target and pair of texts.
+//
 // Lists are ul, ol and dl elements, their items the li elements, an
 // item's text without the lists nested in it; a definition list's items are
 // its groups of terms (dt) and descriptions (dd), directly in it or in its
@@ -169,21 +181,43 @@
 // type reads such a page as any other: its lines are texts. A real page's
 // <pre> holding URLs has no links: its links are its a and area elements.
 //
+// # Feeds
+//
+// A feed has no a elements, so the links of a feed are its feed links
+// (FeedLinks): an entry added is its link added. A document is a feed
+// (IsFeed) when its root is rss (RSS 0.9x, 2.0), feed in the Atom
+// namespace (Atom 1.0, 0.3), or rdf:RDF with a channel in the RSS 1.0
+// (or 0.90) namespace; another XML document keeps the rule of markup (its
+// a and area elements). Its links are, for Atom, every link element's
+// href; for RSS 2.0, the text of the channel's and each item's link, each
+// item's enclosure url, its guid when isPermaLink is "true" or is absent
+// and the guid is an absolute http(s) URL (RSS 2.0's default), and an Atom
+// link within (the self link); for RSS 1.0, the channel's and each item's
+// link and each item's rdf:about. A target resolves against the xml:base
+// attributes in scope, then the feed's address, and then as every link
+// does (its host by its key); one written twice in an item (its link and
+// its guid) is one link. A link is labelled (its text) by the title of its
+// item, entry, channel or feed, else by its target, so that an entry
+// retitled is a link changed. The a elements of an Atom entry's XHTML
+// content are not links of the feed: an RSS item's HTML is escaped text,
+// and both formats are read alike. The warehouse stores, the crawl
+// follows and page importance counts the same links (its ExtractLinks
+// reads FeedLinks).
+//
 // A pair whose versions are read differently, one as markup and the other
 // as its source text (a feed served malformed for one check, a page
 // served as text/plain one day and text/html the next), is compared like
 // with like when its caller gives the markup side's source text
 // (Pair.OldSource, Pair.NewSource): the two source texts, for every change
-// type. Compared as read, a feed's markup (which has no a elements) and
-// its broken text (its namespace URI, self link and ids among its URLs)
-// would report every URL of the text added, then removed when the feed is
-// fixed, and a page's images, tables and lists removed, then added, and
+// type. Compared as read, a feed's markup (its feed links) and its broken
+// text (its namespace URI and ids among its URLs besides its links) would
+// report those URLs added, then removed when the feed is fixed, and a page's images, tables and lists removed, then added, and
 // its keywords, which the source writes among its tags. As two texts,
 // only the URLs (lines, words) the document changed are reported; a text
 // has no images, tables or lists, so none are; a scope selects in the
 // texts, as on any page read as text. A link the source writes twice (an
 // a element's target and its text, an Atom entry's link and id) is two
-// links there. Without the source, each side is compared as it is read.
+// links there, told once (links are read as sets of targets). Without the source, each side is compared as it is read.
 //
 // # Selectors
 //
@@ -212,6 +246,9 @@
 //     from elements alone. Two versions read differently (one as markup,
 //     one as text) are compared as two texts, given the markup one's
 //     source (see above); the seed compares two parsed documents.
+//   - A feed's links are its feed links (see Feeds): the seed's links
+//     are the hyperlinks of HTML. Links are read as sets of targets (a
+//     copy added or removed is no change); the seed diffs their sequence.
 //   - An image is the one a reader sees: the address a lazy-loading
 //     attribute holds (data-src, data-lazy-src, data-original) before src,
 //     which holds a placeholder on such pages, and the first candidate of

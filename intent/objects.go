@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 
@@ -102,8 +103,9 @@ func (c *content) subtreeText(n *tree.Node, stop func(*tree.Node) bool) string {
 }
 
 // linkObjects returns the links of c: a and area elements with an href,
-// or in a page read as its source text the URLs written in its text
-// (addTextLinks).
+// or in a feed its feed links (FeedLinks), each labelled by the title of
+// its item or else by its target, or in a page read as its source text
+// the URLs written in its text (addTextLinks).
 func (c *content) linkObjects() []object {
 	c.collectObjects()
 	return c.links
@@ -119,9 +121,24 @@ func (c *content) collectObjects() {
 	if c.asText {
 		c.addTextLinks()
 	}
+	// A feed's links are its feed links (FeedLinks), at the elements
+	// that hold them, in the content's scope; its a elements (in an Atom
+	// entry's XHTML content) are not.
+	var feed map[*tree.Node][]FeedLink
+	isFeed := !c.asText && IsFeed(c.doc)
+	if isFeed {
+		feed = map[*tree.Node][]FeedLink{}
+		for _, l := range FeedLinks(c.doc, c.base) {
+			feed[l.Node] = append(feed[l.Node], l)
+		}
+	}
 	c.walkElements(func(n *tree.Node) bool {
+		for _, l := range feed[n] {
+			href := c.resolve(l.URL)
+			c.appendLink(n, href, cmp.Or(l.Text, href))
+		}
 		switch {
-		case elementIs(n, "a", "area") && !c.asText:
+		case elementIs(n, "a", "area") && !c.asText && !isFeed:
 			c.addLink(n)
 		case elementIs(n, "img"):
 			c.addImage(n)

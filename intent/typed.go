@@ -26,10 +26,10 @@ func objectChange(pc *pathCache, kind ObjectKind, e objEdit, old, new []object, 
 }
 
 // linkChanges: links added, removed, moved, and updated (target changed,
-// text changed, or both).
+// text changed, or both), their targets read as sets (linkEdits).
 func linkChanges(pc *pathCache, old, new []object) []Change {
 	var out []Change
-	for _, e := range diffObjects(old, new, true) {
+	for _, e := range linkEdits(old, new) {
 		c := objectChange(pc, KindLink, e, old, new, func(o *object) string { return o.href })
 		info := &LinkInfo{}
 		if e.a >= 0 {
@@ -52,6 +52,86 @@ func linkChanges(pc *pathCache, old, new []object) []Change {
 		}
 		c.Link = info
 		out = append(out, c)
+	}
+	return out
+}
+
+// linkEdits is diffObjects on links, its edits read as sets of targets:
+// a link is added when its target is in no link of old, removed when in
+// none of new, and each target is added, removed or moved once, however
+// many links of a version have it (an a element's logo and text, a text
+// whose link's text is its URL, an Atom entry's link and id read as
+// text). A target on both sides is neither added nor removed, whatever
+// its count: a copy added or removed is no change. A link whose target
+// changed in place stays a change of target when its old target is
+// gone from new and its new one new to old; else it is the half that is
+// (the new target added, or the old removed), or nothing. A change of
+// text is told once for each target, old text and new.
+func linkEdits(old, new []object) []objEdit {
+	edits := diffObjects(old, new, true)
+	if len(edits) == 0 {
+		return nil
+	}
+	inOld := make(map[string]bool, len(old))
+	for i := range old {
+		inOld[old[i].href] = true
+	}
+	inNew := make(map[string]bool, len(new))
+	for i := range new {
+		inNew[new[i].href] = true
+	}
+	added, removed, moved := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	retitled := map[[3]string]bool{}
+	out := edits[:0]
+	for _, e := range edits {
+		switch e.op {
+		case Insert:
+			h := new[e.b].href
+			if inOld[h] || added[h] {
+				continue
+			}
+			added[h] = true
+		case Delete:
+			h := old[e.a].href
+			if inNew[h] || removed[h] {
+				continue
+			}
+			removed[h] = true
+		case Move:
+			h := new[e.b].href
+			if moved[h] {
+				continue
+			}
+			moved[h] = true
+		case Update:
+			a, b := &old[e.a], &new[e.b]
+			if a.href == b.href {
+				k := [3]string{a.href, a.text, b.text}
+				if retitled[k] {
+					continue
+				}
+				retitled[k] = true
+				break
+			}
+			gone := !inNew[a.href] && !removed[a.href]
+			came := !inOld[b.href] && !added[b.href]
+			switch {
+			case gone && came:
+			case gone:
+				e = objEdit{Delete, e.a, -1}
+			case came:
+				e = objEdit{Insert, -1, e.b}
+			default:
+				continue
+			}
+			if gone {
+				removed[a.href] = true
+			}
+			if came {
+				added[b.href] = true
+			}
+		}
+		out = append(out, e)
 	}
 	return out
 }

@@ -1,0 +1,321 @@
+package intent
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// The namespaces of the feed formats FeedLinks reads.
+const (
+	nsAtom   = "http://www.w3.org/2005/Atom"
+	nsAtom03 = "http://purl.org/atom/ns#"
+	nsRDF    = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+	nsRSS1   = "http://purl.org/rss/1.0/"
+	nsRSS090 = "http://my.netscape.com/rdf/simple/0.9/"
+	nsXML    = "http://www.w3.org/XML/1998/namespace"
+)
+
+// feedKind is the format of a feed document; 0 for a document that is
+// not one.
+type feedKind uint8
+
+const (
+	feedRSS  feedKind = iota + 1 // RSS 0.9x and 2.0: root rss, no namespace
+	feedAtom                     // root feed in the Atom namespace
+	feedRDF                      // RSS 1.0 (and 0.90): root rdf:RDF holding an RSS channel
+)
+
+// FeedLink is a link of a feed document (FeedLinks).
+type FeedLink struct {
+	// URL is the link's target as written, resolved against the
+	// xml:base attributes in scope and the base FeedLinks is given, as
+	// far as they resolve it.
+	URL string
+	// Text is the title of the item, entry, channel or feed the link
+	// belongs to, white space normalised; "" when it has none.
+	Text string
+	// Node is the element that holds the link.
+	Node *tree.Node
+}
+
+// IsFeed reports whether doc is a feed: a document whose root is rss
+// (RSS 0.9x and 2.0), feed in the Atom namespace (Atom 1.0 or 0.3), or
+// rdf:RDF holding a channel in the RSS 1.0 (or 0.90) namespace.
+func IsFeed(doc *tree.Document) bool {
+	_, kind := feedRoot(doc)
+	return kind != 0
+}
+
+// FeedLinks returns the links of a feed document, in document order: for
+// Atom every link element's href; for RSS 2.0 the text of the channel's
+// and each item's link, each item's enclosure url, and its guid when
+// isPermaLink is "true", or is absent and the guid is an absolute http(s)
+// URL (RSS 2.0's default), and any Atom link in it (a self link); for RSS
+// 1.0 the channel's and each item's link and each item's rdf:about. A
+// target is resolved against the xml:base attributes in scope and base
+// (the document's address; nil if unknown). A target written twice in one
+// item, entry or channel (an item's link and its guid) is given once.
+// Each is labelled by the title of its item, entry, channel or feed. It
+// returns nil for a document that is not a feed (IsFeed).
+func FeedLinks(doc *tree.Document, base *url.URL) []FeedLink {
+	root, kind := feedRoot(doc)
+	if kind == 0 {
+		return nil
+	}
+	w := feedWalker{kind: kind}
+	w.walk(root, feedScope{base: base}, "", nil)
+	return w.out
+}
+
+// feedRoot returns doc's root element and its feed format, 0 when it is
+// not a feed.
+func feedRoot(doc *tree.Document) (*tree.Node, feedKind) {
+	if doc == nil || doc.Root == nil || doc.Root.Kind != tree.Element {
+		return nil, 0
+	}
+	root := doc.Root
+	ns, local := elementNS(root, nil)
+	switch {
+	case local == "rss" && ns == "":
+		return root, feedRSS
+	case local == "feed" && (ns == nsAtom || ns == nsAtom03):
+		return root, feedAtom
+	case local == "RDF" && ns == nsRDF:
+		for _, c := range root.Children {
+			if c.Kind != tree.Element {
+				continue
+			}
+			if ns, local := elementNS(c, nil); local == "channel" && (ns == nsRSS1 || ns == nsRSS090) {
+				return root, feedRDF
+			}
+		}
+	}
+	return nil, 0
+}
+
+// feedScope is what an element of a feed inherits: the base its
+// references resolve against and the namespace prefixes declared.
+type feedScope struct {
+	base *url.URL
+	ns   map[string]string // prefix ("" the default) to namespace, declared above; nil when none
+}
+
+// enter returns the scope within element n.
+func (s feedScope) enter(n *tree.Node) feedScope {
+	copied := false
+	for _, a := range n.Attrs {
+		prefix, ok := "", a.Name == "xmlns"
+		if p, found := strings.CutPrefix(a.Name, "xmlns:"); found {
+			prefix, ok = p, true
+		}
+		if ok {
+			if !copied {
+				m := make(map[string]string, len(s.ns)+1)
+				for k, v := range s.ns {
+					m[k] = v
+				}
+				s.ns, copied = m, true
+			}
+			s.ns[prefix] = a.Value
+		}
+	}
+	if b, ok := n.Attr("xml:base"); ok {
+		b = strings.TrimSpace(b)
+		var u *url.URL
+		var err error
+		if s.base != nil {
+			u, err = s.base.Parse(b)
+		} else {
+			u, err = url.Parse(b)
+		}
+		if err == nil {
+			s.base = u
+		}
+	}
+	return s
+}
+
+// resolve returns ref resolved against the scope's base, as written when
+// there is none or it does not parse.
+func (s feedScope) resolve(ref string) string {
+	if s.base == nil {
+		return ref
+	}
+	u, err := s.base.Parse(ref)
+	if err != nil {
+		return ref
+	}
+	return u.String()
+}
+
+// elementNS returns the namespace and local name of element n, its
+// prefix looked up in ns, else in the xmlns attributes of n and its
+// ancestors.
+func elementNS(n *tree.Node, ns map[string]string) (string, string) {
+	prefix, local, found := strings.Cut(n.Name, ":")
+	if !found {
+		prefix, local = "", n.Name
+	}
+	return lookupNS(n, prefix, ns), local
+}
+
+// lookupNS returns the namespace prefix names at element n: "xml" is
+// XML's, else the one ns maps it to, else the one an xmlns attribute of n
+// or an ancestor declares; "" when none does.
+func lookupNS(n *tree.Node, prefix string, ns map[string]string) string {
+	if prefix == "xml" {
+		return nsXML
+	}
+	if ns != nil {
+		return ns[prefix]
+	}
+	attr := "xmlns"
+	if prefix != "" {
+		attr += ":" + prefix
+	}
+	for m := n; m != nil && m.Kind == tree.Element; m = m.Parent {
+		if v, ok := m.Attr(attr); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// feedWalker collects the links of a feed (FeedLinks).
+type feedWalker struct {
+	kind feedKind
+	out  []FeedLink
+}
+
+// itemNS reports whether ns is the namespace of the feed's own elements
+// (channel, item, link...): none for RSS, RSS 1.0's (or 0.90's) for RDF,
+// Atom's for Atom.
+func (w *feedWalker) itemNS(ns string) bool {
+	switch w.kind {
+	case feedRSS:
+		return ns == ""
+	case feedRDF:
+		return ns == nsRSS1 || ns == nsRSS090
+	}
+	return ns == nsAtom || ns == nsAtom03
+}
+
+// isContainer reports whether an element of the feed's namespace named
+// local is one whose links its title labels: the channel or an item in
+// RSS, the feed or an entry in Atom.
+func (w *feedWalker) isContainer(local string) bool {
+	if w.kind == feedAtom {
+		return local == "feed" || local == "entry"
+	}
+	return local == "channel" || local == "item"
+}
+
+// walk visits element n, in scope sc, within a container titled title
+// whose targets so far are seen, and its descendants.
+func (w *feedWalker) walk(n *tree.Node, sc feedScope, title string, seen map[string]bool) {
+	sc = sc.enter(n)
+	ns, local := elementNS(n, sc.ns)
+	own := w.itemNS(ns)
+	if own && w.isContainer(local) {
+		title, seen = w.title(n, sc), map[string]bool{}
+	}
+	add := func(ref string) {
+		ref = strings.TrimSpace(ref)
+		if ref == "" {
+			return
+		}
+		target := sc.resolve(ref)
+		if seen[target] {
+			return
+		}
+		if seen != nil {
+			seen[target] = true
+		}
+		w.out = append(w.out, FeedLink{URL: target, Text: title, Node: n})
+	}
+	parent := ""
+	if p := n.Parent; p != nil && p.Kind == tree.Element {
+		if pns, plocal := elementNS(p, nil); w.itemNS(pns) {
+			parent = plocal
+		}
+	}
+	inContainer := parent != "" && w.isContainer(parent)
+	switch {
+	case local == "link" && (ns == nsAtom || ns == nsAtom03):
+		if href, ok := n.Attr("href"); ok {
+			add(href)
+		}
+	case !own || w.kind == feedAtom:
+	case local == "link" && inContainer:
+		add(elementText(n))
+	case w.kind == feedRSS && local == "enclosure" && parent == "item":
+		if u, ok := n.Attr("url"); ok {
+			add(u)
+		}
+	case w.kind == feedRSS && local == "guid" && parent == "item":
+		perma, ok := n.Attr("isPermaLink")
+		text := elementText(n)
+		if strings.EqualFold(strings.TrimSpace(perma), "true") || !ok && isHTTPURL(text) {
+			add(text)
+		}
+	case w.kind == feedRDF && local == "item":
+		if about, ok := attrNS(n, nsRDF, "about", sc.ns); ok {
+			add(about)
+		}
+	}
+	for _, c := range n.Children {
+		if c.Kind == tree.Element {
+			w.walk(c, sc, title, seen)
+		}
+	}
+}
+
+// title returns the text of the title child of container n in the feed's
+// namespace, white space normalised; "" when it has none.
+func (w *feedWalker) title(n *tree.Node, sc feedScope) string {
+	for _, c := range n.Children {
+		if c.Kind != tree.Element {
+			continue
+		}
+		if ns, local := elementNS(c, sc.enter(c).ns); local == "title" && w.itemNS(ns) {
+			return elementText(c)
+		}
+	}
+	return ""
+}
+
+// attrNS returns the value of n's attribute local in namespace ns,
+// whatever its prefix.
+func attrNS(n *tree.Node, ns, local string, scope map[string]string) (string, bool) {
+	for _, a := range n.Attrs {
+		prefix, name, found := strings.Cut(a.Name, ":")
+		if found && name == local && prefix != "xmlns" && lookupNS(n, prefix, scope) == ns {
+			return a.Value, true
+		}
+	}
+	return "", false
+}
+
+// elementText returns the text of n's subtree, white space normalised.
+func elementText(n *tree.Node) string {
+	if len(n.Children) == 1 && n.Children[0].Kind == tree.Text {
+		return normalizeSpace(n.Children[0].Value)
+	}
+	var b strings.Builder
+	tree.Walk(n, func(m *tree.Node) bool {
+		if m.Kind == tree.Text {
+			b.WriteString(m.Value)
+			b.WriteByte(' ')
+		}
+		return true
+	})
+	return normalizeSpace(b.String())
+}
+
+// isHTTPURL reports whether s is an absolute http(s) URL with a host.
+func isHTTPURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}

@@ -8,6 +8,15 @@
 // (node id, version id) pair with its metadata, and the outgoing links of a
 // version are link objects with source, target, label and link type.
 //
+// The links of a version are extracted once, when it is stored
+// (ExtractLinks, ExtractTextLinks; or given by the monitor in
+// Fetch.Links), and kept as they were found: a version stored before a
+// feed's links were its feed links (intent.FeedLinks) keeps the links it
+// had then (none but xlink:href ones), and is not read again to extract
+// them. What reads links from the bodies instead re-reads older versions
+// under the current rule: a links sentinel compares the parsed versions,
+// and page importance extracts the links of the version it reads.
+//
 // # Storage of bodies
 //
 //  1. Content addressing. A body is named by its SHA-256 and compressed

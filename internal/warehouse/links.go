@@ -15,7 +15,11 @@ import (
 // matched case-insensitively) and every element with an xlink:href (XML),
 // resolved against <base href> and pageURL and canonicalised (the
 // fragment kept), with the anchor's text (white space collapsed) and the
-// WHOWEDA link type (vigil.ClassifyLink). A host spelt in Unicode or
+// WHOWEDA link type (vigil.ClassifyLink). A feed's links are its feed
+// links instead (intent.FeedLinks: Atom link hrefs resolved against
+// xml:base, RSS links, enclosures and permalink guids, RSS 1.0 items'
+// rdf:about), as a links sentinel reads them, each named by the title of
+// its entry, else by its target. A host spelt in Unicode or
 // percent-encoded in UTF-8 ("bücher.example", "b%C3%BCcher.example") is
 // given in its ASCII (punycode) form, as every stored URL is; hrefs that
 // are not http(s) (mailto:, javascript:...) and hosts IDNA or DNS refuse
@@ -33,6 +37,18 @@ func ExtractLinks(doc *tree.Document, pageURL string) []*vigil.Link {
 	if err != nil {
 		return nil
 	}
+	var out []*vigil.Link
+	if intent.IsFeed(doc) {
+		for _, l := range intent.FeedLinks(doc, base) {
+			if link, ok := newLink(source, base, l.URL, l.Text); ok {
+				if link.Anchor == "" {
+					link.Anchor = link.Target
+				}
+				out = append(out, link)
+			}
+		}
+		return out
+	}
 	// <base href> changes the base of every relative link in the page.
 	tree.Walk(doc.Root, func(n *tree.Node) bool {
 		if n.Kind == tree.Element && strings.EqualFold(n.Name, "base") {
@@ -45,7 +61,6 @@ func ExtractLinks(doc *tree.Document, pageURL string) []*vigil.Link {
 		}
 		return true
 	})
-	var out []*vigil.Link
 	tree.Walk(doc.Root, func(n *tree.Node) bool {
 		if n.Kind != tree.Element {
 			return true
@@ -61,22 +76,37 @@ func ExtractLinks(doc *tree.Document, pageURL string) []*vigil.Link {
 		if !ok {
 			return true
 		}
-		u, err := base.Parse(strings.TrimSpace(href))
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-			return true
+		if link, ok := newLink(source, base, href, anchorText(n)); ok {
+			out = append(out, link)
 		}
-		target, err := CanonicalLink(u)
-		if err != nil {
-			return true
-		}
-		if u.Fragment != "" {
-			target += "#" + u.EscapedFragment()
-		}
-		out = append(out, &vigil.Link{Source: source, Target: target, Anchor: anchorText(n),
-			Type: vigil.ClassifyLink(source, target)})
 		return true
 	})
 	return out
+}
+
+// newLink returns the link from the page source to href, resolved against
+// base (read as written when base is nil), named anchor: its target
+// canonical (CanonicalLink), the fragment kept; false for an href that is
+// not http(s) or is invalid.
+func newLink(source string, base *url.URL, href, anchor string) (*vigil.Link, bool) {
+	var u *url.URL
+	var err error
+	if base != nil {
+		u, err = base.Parse(strings.TrimSpace(href))
+	} else {
+		u, err = url.Parse(href)
+	}
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, false
+	}
+	target, err := CanonicalLink(u)
+	if err != nil {
+		return nil, false
+	}
+	if u.Fragment != "" {
+		target += "#" + u.EscapedFragment()
+	}
+	return &vigil.Link{Source: source, Target: target, Anchor: anchor, Type: vigil.ClassifyLink(source, target)}, true
 }
 
 // ExtractTextLinks returns the outgoing links of a document read as its
@@ -103,19 +133,9 @@ func ExtractTextLinks(doc *tree.Document, pageURL string) []*vigil.Link {
 			return true
 		}
 		for _, l := range intent.TextLinks(n.Value) {
-			u, err := url.Parse(l.URL)
-			if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-				continue
+			if link, ok := newLink(source, nil, l.URL, l.Text); ok {
+				out = append(out, link)
 			}
-			target, err := CanonicalLink(u)
-			if err != nil {
-				continue
-			}
-			if u.Fragment != "" {
-				target += "#" + u.EscapedFragment()
-			}
-			out = append(out, &vigil.Link{Source: source, Target: target, Anchor: l.Text,
-				Type: vigil.ClassifyLink(source, target)})
 		}
 		return true
 	})

@@ -21,8 +21,10 @@ import (
 // decoded from the page's charset. A body cut short in a tag gives the
 // links before it. Unlike the tokenizer, it does not follow the escapes of
 // script data (a script's "<!--" then "<script"): the text after the
-// script's first "</script" is read for tags. Why it is not the
-// tokenizer: see the package doc.
+// script's first "</script" is read for tags. It reads HTML only: a feed
+// (an XML document whose links are its entries', not a elements) has
+// none here, and a caller reads a body Detect finds XML from its tree.
+// Why it is not the tokenizer: see the package doc.
 func HTMLLinks(b []byte) (hrefs, bases []string) {
 	s := linkScanner{b: b}
 	for s.next() {

@@ -11,7 +11,8 @@ import (
 // TestHTMLLinkKeys: the keys htmlLinkKeys reads from a page's tokens, its
 // plain hrefs joined as strings, are those of the links
 // warehouse.ExtractLinks finds in the page's tree, canonical and without
-// their fragments, each once, the page itself left out.
+// their fragments, each once, the page itself left out; and so are those
+// of a feed served as text/html, read from its tree.
 func TestHTMLLinkKeys(t *testing.T) {
 	const page = "http://Example.com:80/docs/guide/index.html"
 	tests := []struct {
@@ -34,6 +35,13 @@ func TestHTMLLinkKeys(t *testing.T) {
 		{"windows-1252, valid UTF-8 bytes", "<a href=\"caf\xc3\xa9.html\">c</a>", 1, "windows-1252"},
 		{"hosts DNS refuses are none", `<a href="http://127.0.0.1../x">e</a><a href="http://a..example/">d</a><a href="http://ok.example/">o</a>`, 1, ""},
 		{"UTF-16", "\xff\xfe<\x00a\x00 \x00h\x00r\x00e\x00f\x00=\x00x\x00>\x00", 1, "-"},
+		// A feed served as text/html (or with no type) is read as XML,
+		// and its links are its feed links (intent.FeedLinks), which
+		// the scan of a and area tags does not see.
+		{"an RSS feed", `<?xml version="1.0"?><rss version="2.0"><channel><title>t</title><link>http://example.com/</link>` +
+			`<item><title>a</title><link>http://example.com/a.html</link><enclosure url="/b.mp3"/></item></channel></rss>`, 3, "-"},
+		{"an Atom feed", `<feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://example.com/posts/"><link href="/"/>` +
+			`<entry><title>a</title><link href="a.html"/></entry><entry><link href="b.html"/></entry></feed>`, 3, "-"},
 	}
 	canon, err := vigil.CanonicalURL(page)
 	if err != nil {

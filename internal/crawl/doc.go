@@ -51,7 +51,14 @@
 //     does not begin with "<") has a Note that says so and why, no title,
 //     and for links the http(s) URLs written in its text
 //     (warehouse.ExtractTextLinks, through intent.TextLinks), labelled by
-//     their Markdown label or else by the URL as written. Every link is
+//     their Markdown label or else by the URL as written. A feed served
+//     so (as text/html, or as text beginning with "<": the warehouse
+//     reads it as XML) links to its feed links, as ExtractLinks reads
+//     them (intent.FeedLinks: its entries' links, enclosures and
+//     permalinks); before, it linked nowhere, and a snapshot keeps the
+//     links found when it was crawled: one crawled before is not read
+//     again, so a site diff against it shows the feed's links, and the
+//     pages reached only through them, as added. Every link is
 //     canonical, its fragment dropped, a link to a host IDNA or DNS
 //     refuses (spec.CheckHostName) left out, and is held to the scope,
 //     queued and weighed in importance alike; other documents (XML,

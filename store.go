@@ -266,7 +266,9 @@ type UserStore interface {
 	// FindUsers returns every user in id order (the operator's list: a
 	// deployment has tens of users, not millions).
 	FindUsers(ctx context.Context) ([]*User, error)
-	// UpdateUser replaces email, name and password hash. It returns
+	// UpdateUser replaces email, name and password hash; it keeps the
+	// administrator role (SetUserAdmin changes it) and sets u.Admin to
+	// the stored one. It returns
 	// ENOTFOUND if the user does not exist and ECONFLICT if the email is
 	// taken.
 	UpdateUser(ctx context.Context, u *User) error
@@ -276,6 +278,13 @@ type UserStore interface {
 	// whatever was updated since the caller read the user. It returns
 	// ENOTFOUND if the user does not exist.
 	TouchUser(ctx context.Context, id int64, at time.Time) error
+	// SetUserAdmin grants (admin true) or revokes the administrator role of
+	// the user with id. It moves no update time: the user's sessions, and
+	// everyone else's, go on. It returns ENOTFOUND if the user does not
+	// exist and ECONFLICT when revoking the only administrator, checked in
+	// the same transaction as the change, so that two revocations at once
+	// never leave none.
+	SetUserAdmin(ctx context.Context, id int64, admin bool) error
 	// DeleteUser deletes a user with their tokens and sentinels; ENOTFOUND if
 	// absent.
 	DeleteUser(ctx context.Context, id int64) error

@@ -8,12 +8,15 @@ import (
 
 // User is a person who owns sentinels.
 type User struct {
-	ID           int64     `json:"id"`
-	Email        string    `json:"email"` // unique, compared as given (lower-case it before storing)
-	Name         string    `json:"name"`
-	PasswordHash string    `json:"-"` // an encoded password hash (bcrypt, argon2...) or empty
-	CreatedAt    time.Time `json:"createdAt"`
-	UpdatedAt    time.Time `json:"updatedAt"`
+	ID           int64  `json:"id"`
+	Email        string `json:"email"` // unique, compared as given (lower-case it before storing)
+	Name         string `json:"name"`
+	PasswordHash string `json:"-"` // an encoded password hash (bcrypt, argon2...) or empty
+	// Admin lets the user manage the users in the dashboard (/users).
+	// Only CreateUser and SetUserAdmin write it; UpdateUser keeps it.
+	Admin     bool      `json:"admin"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
 }
 
 // Validate returns an EINVALID error naming the first bad field.

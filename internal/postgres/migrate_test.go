@@ -324,3 +324,39 @@ func TestMigrateVersionReadAsText(t *testing.T) {
 		t.Errorf("recorded after the migration: %+v, %v", v, err)
 	}
 }
+
+// TestMigrateMakesFirstUserAdmin: a database made before the
+// administrator role gets one administrator, the user with the lowest id,
+// so that somebody can still manage the users in the dashboard.
+func TestMigrateMakesFirstUserAdmin(t *testing.T) {
+	ctx := context.Background()
+	d, _ := newSchema(t)
+	c := olderSchema(t, d, "0110_user_admin.sql")
+	for _, row := range []string{
+		"INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (7, 'bob@example.org', 'Bob', 'h', now(), now())",
+		"INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (3, 'ann@example.org', 'Ann', 'h', now(), now())",
+		"INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (9, 'cy@example.org', 'Cy', '', now(), now())",
+	} {
+		if _, err := c.Exec(ctx, row); err != nil {
+			t.Fatalf("%s: %v", row, err)
+		}
+	}
+	db, err := postgres.Open(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	users, err := db.FindUsers(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var admins []int64
+	for _, u := range users {
+		if u.Admin {
+			admins = append(admins, u.ID)
+		}
+	}
+	if !slices.Equal(admins, []int64{3}) {
+		t.Errorf("administrators after the migration: %v, want [3]", admins)
+	}
+}

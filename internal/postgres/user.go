@@ -9,11 +9,11 @@ import (
 	"github.com/vigil-web/vigil"
 )
 
-const userColumns = "id, email, name, password_hash, created_at, updated_at"
+const userColumns = "id, email, name, password_hash, admin, created_at, updated_at"
 
 func scanUser(row interface{ Scan(...any) error }) (*vigil.User, error) {
 	u := &vigil.User{}
-	err := row.Scan(&u.ID, &u.Email, &u.Name, &u.PasswordHash, ts{&u.CreatedAt}, ts{&u.UpdatedAt})
+	err := row.Scan(&u.ID, &u.Email, &u.Name, &u.PasswordHash, &u.Admin, ts{&u.CreatedAt}, ts{&u.UpdatedAt})
 	return u, err
 }
 
@@ -24,8 +24,8 @@ func (db *DB) CreateUser(ctx context.Context, u *vigil.User) error {
 	}
 	now := db.now().UTC()
 	err := db.update(ctx, func(tx *sql.Tx) error {
-		return tx.QueryRowContext(ctx, q("INSERT INTO users (email, name, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?) RETURNING id"),
-			u.Email, u.Name, u.PasswordHash, tv(now), tv(now)).Scan(&u.ID)
+		return tx.QueryRowContext(ctx, q("INSERT INTO users (email, name, password_hash, admin, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id"),
+			u.Email, u.Name, u.PasswordHash, u.Admin, tv(now), tv(now)).Scan(&u.ID)
 	})
 	if isUnique(err) {
 		return vigil.Errorf(vigil.ECONFLICT, "email %s is taken", u.Email)
@@ -84,7 +84,7 @@ func (db *DB) UpdateUser(ctx context.Context, u *vigil.User) error {
 		if err := affected(res, err, "user %d not found", u.ID); err != nil {
 			return err
 		}
-		return tx.QueryRowContext(ctx, q("SELECT created_at FROM users WHERE id = ?"), u.ID).Scan(ts{&u.CreatedAt})
+		return tx.QueryRowContext(ctx, q("SELECT created_at, admin FROM users WHERE id = ?"), u.ID).Scan(ts{&u.CreatedAt}, &u.Admin)
 	})
 	if isUnique(err) {
 		return vigil.Errorf(vigil.ECONFLICT, "email %s is taken", u.Email)
@@ -102,6 +102,38 @@ func (db *DB) TouchUser(ctx context.Context, id int64, at time.Time) error {
 	at = at.Truncate(time.Microsecond)
 	return db.update(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, q("UPDATE users SET updated_at = GREATEST(?::timestamptz, updated_at + interval '1 microsecond') WHERE id = ?"), tv(at), id)
+		return affected(res, err, "user %d not found", id)
+	})
+}
+
+// SetUserAdmin implements vigil.UserStore.
+func (db *DB) SetUserAdmin(ctx context.Context, id int64, admin bool) error {
+	return db.update(ctx, func(tx *sql.Tx) error {
+		// The administrators' rows locked, in id order: a revocation
+		// under way holds them, and this one reads them once it commits
+		// (READ COMMITTED reads the locked rows again), so that two at
+		// once never leave none.
+		rows, err := tx.QueryContext(ctx, q("SELECT id FROM users WHERE admin ORDER BY id FOR UPDATE"))
+		if err != nil {
+			return err
+		}
+		var admins []int64
+		for rows.Next() {
+			var a int64
+			if err := rows.Scan(&a); err != nil {
+				rows.Close()
+				return err
+			}
+			admins = append(admins, a)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if !admin && len(admins) == 1 && admins[0] == id {
+			return vigil.Errorf(vigil.ECONFLICT, "user %d is the only administrator", id)
+		}
+		res, err := tx.ExecContext(ctx, q("UPDATE users SET admin = ? WHERE id = ?"), admin, id)
 		return affected(res, err, "user %d not found", id)
 	})
 }

@@ -394,3 +394,33 @@ func TestMigrateVersionReadAsText(t *testing.T) {
 		t.Errorf("recorded after the migration: %+v, %v", v, err)
 	}
 }
+
+// TestMigrateMakesFirstUserAdmin: a database made before the
+// administrator role gets one administrator, the user with the lowest id,
+// so that somebody can still manage the users in the dashboard.
+func TestMigrateMakesFirstUserAdmin(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	olderDatabase(t, dir, "0112_user_admin.sql",
+		"INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (7, 'bob@example.org', 'Bob', 'h', 1, 1)",
+		"INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (3, 'ann@example.org', 'Ann', 'h', 2, 2)",
+		"INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (9, 'cy@example.org', 'Cy', '', 3, 3)")
+	db, err := sqlite.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	users, err := db.FindUsers(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var admins []int64
+	for _, u := range users {
+		if u.Admin {
+			admins = append(admins, u.ID)
+		}
+	}
+	if !slices.Equal(admins, []int64{3}) {
+		t.Errorf("administrators after the migration: %v, want [3]", admins)
+	}
+}

@@ -9,11 +9,11 @@ import (
 	"github.com/vigil-web/vigil"
 )
 
-const userColumns = "id, email, name, password_hash, created_at, updated_at"
+const userColumns = "id, email, name, password_hash, admin, created_at, updated_at"
 
 func scanUser(row interface{ Scan(...any) error }) (*vigil.User, error) {
 	u := &vigil.User{}
-	err := row.Scan(&u.ID, &u.Email, &u.Name, &u.PasswordHash, ts{&u.CreatedAt}, ts{&u.UpdatedAt})
+	err := row.Scan(&u.ID, &u.Email, &u.Name, &u.PasswordHash, &u.Admin, ts{&u.CreatedAt}, ts{&u.UpdatedAt})
 	return u, err
 }
 
@@ -24,8 +24,8 @@ func (db *DB) CreateUser(ctx context.Context, u *vigil.User) error {
 	}
 	now := db.now().UTC()
 	err := db.update(ctx, func(tx execer) error {
-		return tx.QueryRowContext(ctx, q("INSERT INTO users (email, name, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?) RETURNING id"),
-			u.Email, u.Name, u.PasswordHash, tv(now), tv(now)).Scan(&u.ID)
+		return tx.QueryRowContext(ctx, q("INSERT INTO users (email, name, password_hash, admin, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id"),
+			u.Email, u.Name, u.PasswordHash, u.Admin, tv(now), tv(now)).Scan(&u.ID)
 	})
 	if isUnique(err) {
 		return vigil.Errorf(vigil.ECONFLICT, "email %s is taken", u.Email)
@@ -84,7 +84,7 @@ func (db *DB) UpdateUser(ctx context.Context, u *vigil.User) error {
 		if err := affected(res, err, "user %d not found", u.ID); err != nil {
 			return err
 		}
-		return tx.QueryRowContext(ctx, q("SELECT created_at FROM users WHERE id = ?"), u.ID).Scan(ts{&u.CreatedAt})
+		return tx.QueryRowContext(ctx, q("SELECT created_at, admin FROM users WHERE id = ?"), u.ID).Scan(ts{&u.CreatedAt}, &u.Admin)
 	})
 	if isUnique(err) {
 		return vigil.Errorf(vigil.ECONFLICT, "email %s is taken", u.Email)
@@ -102,6 +102,38 @@ func (db *DB) TouchUser(ctx context.Context, id int64, at time.Time) error {
 		res, err := tx.ExecContext(ctx, q("UPDATE users SET updated_at = MAX(?, updated_at + 1) WHERE id = ?"), tv(at), id)
 		return affected(res, err, "user %d not found", id)
 	})
+}
+
+// SetUserAdmin implements vigil.UserStore.
+func (db *DB) SetUserAdmin(ctx context.Context, id int64, admin bool) error {
+	// One write transaction (BEGIN IMMEDIATE) at a time, whatever the
+	// process: no other revocation runs between the count and the change.
+	return db.update(ctx, func(tx execer) error {
+		if err := userExists(ctx, tx, id); err != nil {
+			return err
+		}
+		if !admin {
+			if err := notOnlyAdmin(ctx, tx, id); err != nil {
+				return err
+			}
+		}
+		_, err := tx.ExecContext(ctx, q("UPDATE users SET admin = ? WHERE id = ?"), admin, id)
+		return err
+	})
+}
+
+// notOnlyAdmin returns ECONFLICT if the user with id is the only
+// administrator.
+func notOnlyAdmin(ctx context.Context, tx execer, id int64) error {
+	var self, others int
+	err := tx.QueryRowContext(ctx, q("SELECT count(*) FILTER (WHERE id = ?), count(*) FILTER (WHERE id <> ?) FROM users WHERE admin"), id, id).Scan(&self, &others)
+	if err != nil {
+		return err
+	}
+	if self > 0 && others == 0 {
+		return vigil.Errorf(vigil.ECONFLICT, "user %d is the only administrator", id)
+	}
+	return nil
 }
 
 // DeleteUser implements vigil.UserStore.

@@ -46,6 +46,7 @@ func Run(t *testing.T, open Opener) {
 		"SentinelFeedConcurrent":     testSentinelFeedRotationConcurrent,
 		"Users":                      testUsers,
 		"UserTouch":                  testUserTouch,
+		"UserAdmin":                  testUserAdmin,
 		"UserDeleteNoSentinels":      testUserDeleteWithoutSentinels,
 		"UserDeleteNoSentinelsRace":  testUserDeleteWithoutSentinelsRace,
 		"Tokens":                     testTokens,

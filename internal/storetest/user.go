@@ -148,3 +148,89 @@ func testUserDeleteWithoutSentinelsRace(t *testing.T, s vigil.Store) {
 		}
 	}
 }
+
+// testUserAdmin: CreateUser stores the administrator role, UpdateUser keeps
+// it whatever the struct says, and SetUserAdmin changes it without moving
+// the update time (sessions go on), refusing to revoke the only
+// administrator.
+func testUserAdmin(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	ada := &vigil.User{Email: "ada@example.com", Name: "Ada", PasswordHash: "h", Admin: true}
+	must(t, s.CreateUser(ctx, ada))
+	bob := newUser(t, s, "bob@example.com")
+	role := func(id int64) bool {
+		t.Helper()
+		u, err := s.FindUserByID(ctx, id)
+		must(t, err)
+		return u.Admin
+	}
+	if !role(ada.ID) || role(bob.ID) {
+		t.Fatalf("created: ada admin %v, bob admin %v; want true, false", role(ada.ID), role(bob.ID))
+	}
+	users, err := s.FindUsers(ctx)
+	must(t, err)
+	if len(users) != 2 || !users[0].Admin || users[1].Admin {
+		t.Errorf("FindUsers: %+v %+v; want ada admin, bob not", users[0], users[1])
+	}
+	byEmail, err := s.FindUserByEmail(ctx, ada.Email)
+	must(t, err)
+	if !byEmail.Admin {
+		t.Errorf("FindUserByEmail: ada is not admin")
+	}
+
+	// UpdateUser keeps the role and says which it is.
+	changed := *bob
+	changed.Admin, changed.Name = true, "Bob"
+	must(t, s.UpdateUser(ctx, &changed))
+	if role(bob.ID) || changed.Admin {
+		t.Errorf("UpdateUser with Admin set: stored %v, struct %v; want false, false", role(bob.ID), changed.Admin)
+	}
+
+	wantCode(t, s.SetUserAdmin(ctx, ada.ID, false), vigil.ECONFLICT)
+	if !role(ada.ID) {
+		t.Fatal("the only administrator was revoked")
+	}
+	before, err := s.FindUserByID(ctx, bob.ID)
+	must(t, err)
+	must(t, s.SetUserAdmin(ctx, bob.ID, true))
+	after, err := s.FindUserByID(ctx, bob.ID)
+	must(t, err)
+	if !after.Admin || !after.UpdatedAt.Equal(before.UpdatedAt) || after.PasswordHash != before.PasswordHash || after.Name != "Bob" {
+		t.Errorf("granted: %+v, was %+v; want admin with the rest kept, the update time too", after, before)
+	}
+	must(t, s.SetUserAdmin(ctx, bob.ID, true)) // again: no change, no error
+	must(t, s.SetUserAdmin(ctx, ada.ID, false))
+	if role(ada.ID) || !role(bob.ID) {
+		t.Errorf("ada revoked: ada %v, bob %v", role(ada.ID), role(bob.ID))
+	}
+	wantCode(t, s.SetUserAdmin(ctx, bob.ID, false), vigil.ECONFLICT)
+	must(t, s.SetUserAdmin(ctx, ada.ID, false)) // not an admin: nothing to refuse
+	wantCode(t, s.SetUserAdmin(ctx, 9999, true), vigil.ENOTFOUND)
+	wantCode(t, s.SetUserAdmin(ctx, 9999, false), vigil.ENOTFOUND)
+
+	// Two revocations at once, of the two administrators: one of them
+	// stays.
+	must(t, s.SetUserAdmin(ctx, ada.ID, true))
+	for range 5 {
+		var wg sync.WaitGroup
+		errs := make([]error, 2)
+		for i, id := range []int64{ada.ID, bob.ID} {
+			wg.Go(func() { errs[i] = s.SetUserAdmin(ctx, id, false) })
+		}
+		wg.Wait()
+		n := 0
+		for _, id := range []int64{ada.ID, bob.ID} {
+			if role(id) {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Fatalf("two revocations at once (%v, %v) left %d administrators, want 1", errs[0], errs[1], n)
+		}
+		if (errs[0] == nil) == (errs[1] == nil) {
+			t.Fatalf("two revocations at once: %v, %v; want one refused", errs[0], errs[1])
+		}
+		must(t, s.SetUserAdmin(ctx, ada.ID, true))
+		must(t, s.SetUserAdmin(ctx, bob.ID, true))
+	}
+}

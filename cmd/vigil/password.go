@@ -2,24 +2,23 @@ package main
 
 import (
 	"bufio"
-	"crypto/rand"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/web"
 )
 
-// The passwords vigil user add and vigil user passwd set.
+// The passwords vigil user add and vigil user passwd set: the rules are
+// internal/web's (admin.go), shared with the dashboard's Users page.
 const (
 	// minPasswordLength is the fewest characters (runes) a password
 	// given on standard input may have; a generated one has 24.
-	minPasswordLength = 12
+	minPasswordLength = web.MinPasswordLength
 	// maxPasswordBytes bounds a password read from standard input.
-	maxPasswordBytes = 1024
+	maxPasswordBytes = web.MaxPasswordBytes
 )
 
 // readPassword returns the first line of r, its line ending ("\n" or
@@ -34,45 +33,26 @@ func readPassword(r io.Reader) (string, error) {
 	}
 	line = strings.TrimSuffix(line, "\n")
 	line = strings.TrimSuffix(line, "\r")
-	if err := checkPassword(line); err != nil {
-		return "", fmt.Errorf("password from standard input: %w", err)
+	if line == "" {
+		return "", errors.New("password from standard input: empty first line")
+	}
+	if err := web.CheckNewPassword(line); err != nil {
+		return "", fmt.Errorf("password from standard input: %s", vigil.ErrorMessage(err))
 	}
 	return line, nil
 }
 
-// checkPassword returns an error saying why a password is refused.
-func checkPassword(pw string) error {
-	switch n := utf8.RuneCountInString(pw); {
-	case pw == "":
-		return errors.New("empty first line")
-	case len(pw) > maxPasswordBytes:
-		return fmt.Errorf("too long: want at most %d bytes", maxPasswordBytes)
-	case n < minPasswordLength:
-		return fmt.Errorf("too short: %d characters, want at least %d", n, minPasswordLength)
-	}
-	return nil
-}
-
 // newPassword returns the password given on standard input (fromStdin),
-// or a generated one (144 random bits, 24 characters of base64url) with
-// generated true, and its stored form.
+// or a generated one (web.GeneratePassword) with generated true, and its
+// stored form.
 func newPassword(env *environment, fromStdin bool) (password, hash string, generated bool, err error) {
+	typed := ""
 	if fromStdin {
-		password, err = readPassword(env.stdin)
-	} else {
-		b := make([]byte, 18)
-		if _, err = rand.Read(b); err == nil {
-			password, generated = base64.RawURLEncoding.EncodeToString(b), true
+		if typed, err = readPassword(env.stdin); err != nil {
+			return "", "", false, err
 		}
 	}
-	if err != nil {
-		return "", "", false, err
-	}
-	hash, err = web.HashPassword(password)
-	if err != nil {
-		return "", "", false, fmt.Errorf("hash the password: %w", err)
-	}
-	return password, hash, generated, nil
+	return web.NewPassword(typed)
 }
 
 // showPassword prints a generated password, the one time it is shown.

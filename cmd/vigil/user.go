@@ -3,13 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/vigil-web/vigil"
-	"github.com/vigil-web/vigil/spec"
+	"github.com/vigil-web/vigil/internal/web"
 )
 
 // The user commands manage the accounts of the store vigil serve uses:
@@ -20,6 +21,7 @@ func init() {
 	register(&command{name: "user list", summary: "list the users in the store", run: runUserList})
 	register(&command{name: "user passwd", summary: "set or reset a user's password, signing out their sessions", run: runUserPasswd})
 	register(&command{name: "user remove", summary: "remove a user, with their API tokens (and sentinels)", run: runUserRemove})
+	register(&command{name: "user admin", summary: "grant or revoke a user's administrator role (--on or --off)", run: runUserAdmin})
 }
 
 // passwordHelp is the part of the help of add and passwd about the
@@ -28,16 +30,6 @@ var passwordHelp = fmt.Sprintf("Without --password-stdin a strong password is ge
 	"on standard output; with it, the first line of standard input is the\n"+
 	"password (its line ending stripped; vigil never prints or logs it, but a\n"+
 	"terminal shows what is typed: pipe it in), at least %d characters long.", minPasswordLength)
-
-// userEmail returns the email argument lower-cased, or an error saying why
-// it is no address.
-func userEmail(arg string) (string, error) {
-	email := strings.ToLower(strings.TrimSpace(arg))
-	if err := spec.ValidateContact(spec.Email, email); err != nil {
-		return "", err
-	}
-	return email, nil
-}
 
 // knownEmail returns the email argument of a command on an existing user
 // lower-cased, or an error if it is no address at all. It is not as strict
@@ -64,28 +56,24 @@ func findUser(ctx context.Context, st vigil.Store, email string) (*vigil.User, e
 
 func runUserAdd(ctx context.Context, env *environment, args []string) (int, error) {
 	fs := newSentinelFlagSet(env, "user add", "EMAIL", "Add adds a user who can sign in to the dashboard and the API with EMAIL\n"+
-		"(lower-cased) and a password, and see and change their own sentinels only.\n"+
+		"(lower-cased) and a password, and see and change their own sentinels only;\n"+
+		"with --admin, they also manage the users on the dashboard's Users page.\n"+
 		passwordHelp)
 	sf := addStoreFlags(fs, env)
 	name := fs.String("name", "", "the user's name (default: the part of EMAIL before the @)")
 	stdin := fs.Bool("password-stdin", false, "read the password from the first line of standard input")
+	admin := fs.Bool("admin", false, "make the user an administrator, who manages the users in the dashboard")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
 	if err := wantArgs(fs, 1); err != nil {
 		return exitError, err
 	}
-	email, err := userEmail(fs.Arg(0))
+	u, err := web.NewUser(fs.Arg(0), *name, *admin)
 	if err != nil {
 		return exitError, err
 	}
-	u := &vigil.User{Email: email, Name: *name}
-	if u.Name == "" {
-		u.Name, _, _ = strings.Cut(email, "@")
-	}
-	if err := u.Validate(); err != nil {
-		return exitError, err
-	}
+	email := u.Email
 	password, hash, generated, err := newPassword(env, *stdin)
 	if err != nil {
 		return exitError, err
@@ -101,7 +89,11 @@ func runUserAdd(ctx context.Context, env *environment, args []string) (int, erro
 	} else if err != nil {
 		return exitError, fmt.Errorf("add user %s: %w", email, err)
 	}
-	fmt.Fprintf(env.stdout, "added user %s (id %d)\n", u.Email, u.ID)
+	role := ""
+	if u.Admin {
+		role = ", administrator"
+	}
+	fmt.Fprintf(env.stdout, "added user %s (id %d%s)\n", u.Email, u.ID, role)
 	if generated {
 		showPassword(env.stdout, password)
 	}
@@ -116,13 +108,15 @@ type listedUser struct {
 	Name      string    `json:"name"`
 	CreatedAt time.Time `json:"createdAt"`
 	Password  bool      `json:"password"`  // whether the user can sign in
+	Admin     bool      `json:"admin"`     // whether the user manages the users
 	Sentinels int       `json:"sentinels"` // how many sentinels they own
 }
 
 func runUserList(ctx context.Context, env *environment, args []string) (int, error) {
 	fs := newSentinelFlagSet(env, "user list", "", "List prints the users in the store, one a line: whether each has a password\n"+
 		"(a user made by vigil sentinel add --owner has none, and cannot sign in\n"+
-		"until vigil user passwd gives them one) and how many sentinels they own.")
+		"until vigil user passwd gives them one), their role (admin, who manages\n"+
+		"the users, or user) and how many sentinels they own.")
 	sf := addStoreFlags(fs, env)
 	asJSON := fs.Bool("json", false, "print each user as a line of JSON")
 	if help, err := parseFlags(fs, args); help || err != nil {
@@ -143,14 +137,14 @@ func runUserList(ctx context.Context, env *environment, args []string) (int, err
 	enc := json.NewEncoder(env.stdout)
 	tw := tabwriter.NewWriter(env.stdout, 0, 8, 2, ' ', 0)
 	if !*asJSON {
-		fmt.Fprintln(tw, "ID\tEMAIL\tNAME\tCREATED\tPASSWORD\tSENTINELS")
+		fmt.Fprintln(tw, "ID\tEMAIL\tNAME\tCREATED\tPASSWORD\tROLE\tSENTINELS")
 	}
 	for _, u := range users {
 		_, n, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID, Limit: 1})
 		if err != nil {
 			return exitError, fmt.Errorf("sentinels of %s: %w", u.Email, err)
 		}
-		l := listedUser{ID: u.ID, Email: u.Email, Name: u.Name, CreatedAt: u.CreatedAt, Password: u.PasswordHash != "", Sentinels: n}
+		l := listedUser{ID: u.ID, Email: u.Email, Name: u.Name, CreatedAt: u.CreatedAt, Password: u.PasswordHash != "", Admin: u.Admin, Sentinels: n}
 		if *asJSON {
 			if err := enc.Encode(l); err != nil {
 				return exitError, err
@@ -161,7 +155,11 @@ func runUserList(ctx context.Context, env *environment, args []string) (int, err
 		if l.Password {
 			password = "yes"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\n", l.ID, l.Email, l.Name, fmtTime(l.CreatedAt), password, l.Sentinels)
+		role := "user"
+		if l.Admin {
+			role = "admin"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%d\n", l.ID, l.Email, l.Name, fmtTime(l.CreatedAt), password, role, l.Sentinels)
 	}
 	return exitOK, tw.Flush()
 }
@@ -205,7 +203,7 @@ func runUserPasswd(ctx context.Context, env *environment, args []string) (int, e
 	}
 	revoked := ""
 	if *revoke {
-		n, err := deleteTokens(ctx, st, u)
+		n, err := web.DeleteTokens(ctx, st, u)
 		if err != nil {
 			return exitError, err
 		}
@@ -221,23 +219,6 @@ func runUserPasswd(ctx context.Context, env *environment, args []string) (int, e
 	return exitOK, nil
 }
 
-// deleteTokens deletes the API tokens of u and returns how many there
-// were.
-func deleteTokens(ctx context.Context, st vigil.Store, u *vigil.User) (int, error) {
-	tokens, err := st.FindTokens(ctx, u.ID)
-	if err != nil {
-		return 0, fmt.Errorf("API tokens of %s: %w", u.Email, err)
-	}
-	n := 0
-	for _, t := range tokens {
-		if err := st.DeleteToken(ctx, t.ID); err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
-			return n, fmt.Errorf("revoke API token %d of %s: %w", t.ID, u.Email, err)
-		}
-		n++
-	}
-	return n, nil
-}
-
 func runUserRemove(ctx context.Context, env *environment, args []string) (int, error) {
 	fs := newSentinelFlagSet(env, "user remove", "EMAIL", "Remove removes the user with EMAIL with their API tokens and their sessions.\n"+
 		"A user who owns sentinels is kept unless --with-sentinels, which removes\n"+
@@ -246,11 +227,12 @@ func runUserRemove(ctx context.Context, env *environment, args []string) (int, e
 		"A sentinel they make while it runs (the daemon serving them) is kept,\n"+
 		"and the user with it, signed out, unless --with-sentinels.\n"+
 		"The only user with a password is kept unless --force: without them\n"+
-		"nobody can sign in. (The admin account comes back at the next start of\n"+
-		"vigil serve, with a new password, as on the first start.)")
+		"nobody can sign in; so is the only administrator: without them nobody\n"+
+		"manages the users in the dashboard. (The admin account comes back at the\n"+
+		"next start of vigil serve, with a new password, as on the first start.)")
 	sf := addStoreFlags(fs, env)
 	withSentinels := fs.Bool("with-sentinels", false, "remove the user's sentinels too")
-	force := fs.Bool("force", false, "remove the user even if no other user has a password")
+	force := fs.Bool("force", false, "remove the user even if no other user has a password or is an administrator")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
@@ -271,79 +253,26 @@ func runUserRemove(ctx context.Context, env *environment, args []string) (int, e
 
 // removeUser removes the user with email from st, as vigil user remove
 // does (withSentinels and force are its flags), beside a daemon that may
-// serve the user meanwhile.
+// serve the user meanwhile: by the rules of web.RemoveUser, which the
+// dashboard's Users page follows too, refusals said in the command's words.
 func removeUser(ctx context.Context, env *environment, st vigil.Store, email string, withSentinels, force bool) (int, error) {
 	u, err := findUser(ctx, st, email)
 	if err != nil {
 		return exitError, err
 	}
-	// Only counted here: --with-sentinels reads them below, after the
-	// sign-out, with those made meanwhile.
-	_, owned, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID, Limit: 1})
-	if err != nil {
-		return exitError, fmt.Errorf("sentinels of %s: %w", email, err)
-	}
-	if owned > 0 && !withSentinels {
-		them := "them"
-		if owned == 1 {
-			them = "it"
-		}
-		return exitError, vigil.Errorf(vigil.ECONFLICT, "%s owns %s: remove %s first (vigil sentinel rm), or give --with-sentinels to remove %[3]s with the user",
-			email, count(owned, "sentinel"), them)
-	}
-	if u.PasswordHash != "" && !force {
-		if last, err := onlyPassword(ctx, st, u); err != nil {
-			return exitError, err
-		} else if last {
-			return exitError, vigil.Errorf(vigil.ECONFLICT, "%s is the only user with a password: without them nobody can sign in; give --force to remove them anyway", email)
-		}
-	}
-	// First the password: the user's sessions end and they can no longer
-	// sign in, so that nothing of theirs is made while the rest goes.
-	if u.PasswordHash != "" {
-		u.PasswordHash = ""
-		if err := st.UpdateUser(ctx, u); err != nil {
-			return exitError, fmt.Errorf("sign out %s: %w", email, err)
-		}
-	}
-	tokens, err := deleteTokens(ctx, st, u)
-	if err != nil {
+	done, err := web.RemoveUser(ctx, st, u, withSentinels, force)
+	var refused *web.RemoveRefusal
+	if errors.As(err, &refused) {
+		return exitError, refusal(refused)
+	} else if err != nil {
 		return exitError, err
 	}
-	var sentinels []*vigil.Sentinel // those removed with the user
-	if !withSentinels {
-		// A running daemon may have made a sentinel for the user since
-		// the check above, until they could no longer sign in nor use a
-		// token, which deleting the user would remove unasked (the store
-		// cascades): the store checks again as it deletes them, at once.
-		err := st.DeleteUserWithoutSentinels(ctx, u.ID)
-		if vigil.ErrorCode(err) == vigil.ECONFLICT {
-			return exitError, madeWhileRemoved(ctx, st, u, err)
-		} else if err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
-			return exitError, fmt.Errorf("remove user %s: %w", email, err)
-		}
-	} else {
-		// The sentinels, those made since the count above with them; one
-		// by one through DeleteSentinel, which gives up the letters not
-		// yet sent: deleting the user would only cascade.
-		if sentinels, _, err = st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID}); err != nil {
-			return exitError, fmt.Errorf("sentinels of %s: %w", email, err)
-		}
-		for _, s := range sentinels {
-			if err := st.DeleteSentinel(ctx, s.ID); err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
-				return exitError, fmt.Errorf("remove sentinel %d %s of %s: %w", s.ID, s.Name, email, err)
-			}
-		}
-		if err := st.DeleteUser(ctx, u.ID); err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
-			return exitError, fmt.Errorf("remove user %s: %w", email, err)
-		}
-	}
 	var with []string
-	if len(sentinels) > 0 {
-		with = append(with, count(len(sentinels), "sentinel"))
+	if done.Sentinels > 0 {
+		with = append(with, count(done.Sentinels, "sentinel"))
 	}
-	if tokens > 0 {
-		with = append(with, count(tokens, "API token"))
+	if done.Tokens > 0 {
+		with = append(with, count(done.Tokens, "API token"))
 	}
 	fmt.Fprintf(env.stdout, "removed user %s", email)
 	if len(with) > 0 {
@@ -353,30 +282,71 @@ func removeUser(ctx context.Context, env *environment, st vigil.Store, email str
 	return exitOK, nil
 }
 
-// madeWhileRemoved is the refusal of user remove without --with-sentinels
-// of a user who made sentinels while being removed: refused is the
-// store's (DeleteUserWithoutSentinels), said again with the user's email
-// and how to go on.
-func madeWhileRemoved(ctx context.Context, st vigil.Store, u *vigil.User, refused error) error {
-	_, n, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID, Limit: 1})
-	if err != nil || n == 0 {
-		// Their sentinels gone again meanwhile: the store's own words.
-		return fmt.Errorf("remove user %s: %w", u.Email, refused)
+// refusal says why vigil user remove refused, and how to go on with its
+// flags.
+func refusal(r *web.RemoveRefusal) error {
+	switch r.Reason {
+	case web.RefusedOwnsSentinels:
+		them := "them"
+		if r.Sentinels == 1 {
+			them = "it"
+		}
+		return vigil.Errorf(vigil.ECONFLICT, "%s owns %s: remove %s first (vigil sentinel rm), or give --with-sentinels to remove %[3]s with the user",
+			r.Email, count(r.Sentinels, "sentinel"), them)
+	case web.RefusedMadeMeanwhile:
+		return vigil.Errorf(vigil.ECONFLICT, "%s made %s while being removed: kept with them (they can no longer sign in, and their API tokens are revoked); give --with-sentinels to remove them with the user",
+			r.Email, count(r.Sentinels, "sentinel"))
+	case web.RefusedLastPassword:
+		return vigil.Errorf(vigil.ECONFLICT, "%s is the only user with a password: without them nobody can sign in; give --force to remove them anyway", r.Email)
+	case web.RefusedLastAdmin:
+		return vigil.Errorf(vigil.ECONFLICT, "%s is the only administrator: without them nobody manages the users in the dashboard; make another one first (vigil user admin EMAIL --on), or give --force to remove them anyway", r.Email)
 	}
-	return vigil.Errorf(vigil.ECONFLICT, "%s made %s while being removed: kept with them (they can no longer sign in, and their API tokens are revoked); give --with-sentinels to remove them with the user",
-		u.Email, count(n, "sentinel"))
+	return r
 }
 
-// onlyPassword reports whether u is the only user with a password.
-func onlyPassword(ctx context.Context, st vigil.Store, u *vigil.User) (bool, error) {
-	users, err := st.FindUsers(ctx)
+func runUserAdmin(ctx context.Context, env *environment, args []string) (int, error) {
+	fs := newSentinelFlagSet(env, "user admin", "EMAIL", "Admin grants (--on) or revokes (--off) the administrator role of the user\n"+
+		"with EMAIL: an administrator manages the users on the dashboard's Users\n"+
+		"page. The only administrator keeps the role: grant it to another user\n"+
+		"first. The user's sessions go on.")
+	sf := addStoreFlags(fs, env)
+	on := fs.Bool("on", false, "grant the role")
+	off := fs.Bool("off", false, "revoke the role")
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return exitOK, err
+	}
+	if err := wantArgs(fs, 1); err != nil {
+		return exitError, err
+	}
+	if *on == *off {
+		return exitError, vigil.Errorf(vigil.EINVALID, "give --on or --off")
+	}
+	email, err := knownEmail(fs.Arg(0))
 	if err != nil {
-		return false, fmt.Errorf("list users: %w", err)
+		return exitError, err
 	}
-	for _, o := range users {
-		if o.ID != u.ID && o.PasswordHash != "" {
-			return false, nil
-		}
+	st, err := openExistingStore(ctx, *sf.data, *sf.postgres)
+	if err != nil {
+		return exitError, err
 	}
-	return true, nil
+	defer st.Close()
+	u, err := findUser(ctx, st, email)
+	if err != nil {
+		return exitError, err
+	}
+	was := u.Admin
+	if err := web.SetAdmin(ctx, st, u, *on); err != nil {
+		return exitError, err
+	}
+	switch {
+	case was == *on && *on:
+		fmt.Fprintf(env.stdout, "%s was already an administrator\n", email)
+	case was == *on:
+		fmt.Fprintf(env.stdout, "%s was not an administrator\n", email)
+	case *on:
+		fmt.Fprintf(env.stdout, "%s is now an administrator\n", email)
+	default:
+		fmt.Fprintf(env.stdout, "%s is no longer an administrator\n", email)
+	}
+	return exitOK, nil
 }

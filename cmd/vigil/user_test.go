@@ -131,7 +131,7 @@ func addOwned(t *testing.T, data, owner, src string) {
 
 func TestUserList(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
-	if code, _, errOut := runVigil(t, "ann's long password\n", "user", "add", "--data", data, "--name", "Ann A.", "--password-stdin", "ann@example.com"); code != exitOK {
+	if code, _, errOut := runVigil(t, "ann's long password\n", "user", "add", "--data", data, "--name", "Ann A.", "--password-stdin", "--admin", "ann@example.com"); code != exitOK {
 		t.Fatal(errOut)
 	}
 	addOwned(t, data, "ann@example.com", "Create Sentinel a1 Using https://a.example/ Fetch 1 day\nCreate Sentinel a2 Using https://b.example/ Fetch 1 day\n")
@@ -144,9 +144,9 @@ func TestUserList(t *testing.T) {
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	day := time.Now().UTC().Format("2006-01-02")
 	want := []*regexp.Regexp{
-		regexp.MustCompile(`^ID +EMAIL +NAME +CREATED +PASSWORD +SENTINELS$`),
-		regexp.MustCompile(`^1 +ann@example\.com +Ann A\. +` + day + ` \d\d:\d\d:\d\d +yes +2$`),
-		regexp.MustCompile(`^2 +bob@example\.com +bob +` + day + ` \d\d:\d\d:\d\d +no +1$`),
+		regexp.MustCompile(`^ID +EMAIL +NAME +CREATED +PASSWORD +ROLE +SENTINELS$`),
+		regexp.MustCompile(`^1 +ann@example\.com +Ann A\. +` + day + ` \d\d:\d\d:\d\d +yes +admin +2$`),
+		regexp.MustCompile(`^2 +bob@example\.com +bob +` + day + ` \d\d:\d\d:\d\d +no +user +1$`),
 	}
 	if len(lines) != len(want) {
 		t.Fatalf("list:\n%s", out)
@@ -169,8 +169,8 @@ func TestUserList(t *testing.T) {
 		}
 		got = append(got, u)
 	}
-	if len(got) != 2 || got[0].Email != "ann@example.com" || !got[0].Password || got[0].Sentinels != 2 ||
-		got[1].Email != "bob@example.com" || got[1].Password || got[1].Sentinels != 1 || got[0].CreatedAt.IsZero() {
+	if len(got) != 2 || got[0].Email != "ann@example.com" || !got[0].Password || got[0].Sentinels != 2 || !got[0].Admin ||
+		got[1].Email != "bob@example.com" || got[1].Password || got[1].Sentinels != 1 || got[1].Admin || got[0].CreatedAt.IsZero() {
 		t.Errorf("list --json: %+v", got)
 	}
 	if strings.Contains(out, "pbkdf2") || strings.Contains(out, "passwordHash") {
@@ -365,7 +365,7 @@ func TestUserMissingStore(t *testing.T) {
 // command has its help.
 func TestUserHelp(t *testing.T) {
 	code, out, _ := runVigil(t, "", "user", "-h")
-	for _, want := range []string{"user add", "user list", "user passwd", "user remove"} {
+	for _, want := range []string{"user add", "user list", "user passwd", "user remove", "user admin"} {
 		if code != exitOK || !strings.Contains(out, want) {
 			t.Errorf("vigil user -h: exit %d, no %q in\n%s", code, want, out)
 		}
@@ -405,8 +405,17 @@ func TestUserPostgres(t *testing.T) {
 		t.Errorf("remove: exit %d, %q", code, out)
 	}
 	code, out, _ := pg("", "list")
-	if lines := strings.Split(strings.TrimSpace(out), "\n"); code != exitOK || len(lines) != 2 || !regexp.MustCompile(`^\d+ +bob@example\.com +bob +\S+ \S+ +yes +0$`).MatchString(lines[1]) {
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); code != exitOK || len(lines) != 2 || !regexp.MustCompile(`^\d+ +bob@example\.com +bob +\S+ \S+ +yes +user +0$`).MatchString(lines[1]) {
 		t.Errorf("list: exit %d\n%s", code, out)
+	}
+	if code, out, errOut := pg("", "admin", "bob@example.com", "--on"); code != exitOK || out != "bob@example.com is now an administrator\n" {
+		t.Errorf("admin --on: exit %d, %q, %q", code, out, errOut)
+	}
+	if code, _, errOut := pg("", "admin", "bob@example.com", "--off"); code != exitError || !strings.Contains(errOut, "bob@example.com is the only administrator") {
+		t.Errorf("admin --off of the only administrator: exit %d, %q", code, errOut)
+	}
+	if code, out, _ := pg("", "list", "--json"); code != exitOK || !strings.Contains(out, `"admin":true`) {
+		t.Errorf("list --json after admin --on: exit %d\n%s", code, out)
 	}
 }
 
@@ -508,5 +517,70 @@ func TestUserRemoveRace(t *testing.T) {
 				t.Errorf("bob after the command: %v; want him kept only if refused", err)
 			}
 		})
+	}
+}
+
+// TestUserAdmin: user add --admin makes an administrator, user admin
+// grants and revokes the role, never of the only administrator, and
+// user remove keeps the only administrator unless --force.
+func TestUserAdmin(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	code, out, errOut := runVigil(t, "a long enough password\n", "user", "add", "--data", data, "--password-stdin", "--admin", "ann@example.com")
+	if code != exitOK || !strings.HasPrefix(out, "added user ann@example.com (id 1, administrator)\n") {
+		t.Fatalf("add --admin: exit %d, %q, %q", code, out, errOut)
+	}
+	if code, _, errOut := runVigil(t, "a long enough password\n", "user", "add", "--data", data, "--password-stdin", "bob@example.com"); code != exitOK {
+		t.Fatal(errOut)
+	}
+	role := func(email string) bool {
+		t.Helper()
+		return storedUser(t, data, email).Admin
+	}
+	if !role("ann@example.com") || role("bob@example.com") {
+		t.Fatalf("after add: ann admin %v, bob admin %v", role("ann@example.com"), role("bob@example.com"))
+	}
+	annBefore := storedUser(t, data, "ann@example.com")
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		code     int
+		out, err string
+		ann, bob bool // the roles after
+	}{
+		{"revoke the only admin", []string{"ann@example.com", "--off"}, exitError, "",
+			"vigil user admin: ann@example.com is the only administrator: grant the role to another user first", true, false},
+		{"remove the only admin", nil, exitError, "", "", true, false}, // below
+		{"neither flag", []string{"bob@example.com"}, exitError, "", "vigil user admin: give --on or --off", true, false},
+		{"both flags", []string{"bob@example.com", "--on", "--off"}, exitError, "", "vigil user admin: give --on or --off", true, false},
+		{"unknown", []string{"cy@example.com", "--on"}, exitError, "", "vigil user admin: no user cy@example.com", true, false},
+		{"grant", []string{"BOB@example.com", "--on"}, exitOK, "bob@example.com is now an administrator\n", "", true, true},
+		{"grant again", []string{"bob@example.com", "--on"}, exitOK, "bob@example.com was already an administrator\n", "", true, true},
+		{"revoke", []string{"ann@example.com", "--off"}, exitOK, "ann@example.com is no longer an administrator\n", "", false, true},
+		{"revoke again", []string{"ann@example.com", "--off"}, exitOK, "ann@example.com was not an administrator\n", "", false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var code int
+			var out, errOut string
+			if tc.args == nil {
+				code, out, errOut = runVigil(t, "", "user", "remove", "--data", data, "ann@example.com")
+				tc.err = "vigil user remove: ann@example.com is the only administrator: without them nobody manages the users in the dashboard"
+			} else {
+				code, out, errOut = runVigil(t, "", append([]string{"user", "admin", "--data", data}, tc.args...)...)
+			}
+			if code != tc.code || out != tc.out || !strings.Contains(errOut, tc.err) || (tc.err == "") != (errOut == "") {
+				t.Errorf("exit %d, %q, %q; want exit %d, %q, %q", code, out, errOut, tc.code, tc.out, tc.err)
+			}
+			if role("ann@example.com") != tc.ann || role("bob@example.com") != tc.bob {
+				t.Errorf("roles: ann %v, bob %v; want %v, %v", role("ann@example.com"), role("bob@example.com"), tc.ann, tc.bob)
+			}
+		})
+	}
+	// A change of role ends no session: the update time is kept.
+	if ann := storedUser(t, data, "ann@example.com"); !ann.UpdatedAt.Equal(annBefore.UpdatedAt) || ann.PasswordHash != annBefore.PasswordHash {
+		t.Errorf("ann's update time moved from %v to %v: her sessions ended", annBefore.UpdatedAt, ann.UpdatedAt)
+	}
+	// The only administrator is removed with --force (ann has a password too).
+	if code, out, errOut := runVigil(t, "", "user", "remove", "--data", data, "--force", "bob@example.com"); code != exitOK || out != "removed user bob@example.com\n" {
+		t.Errorf("remove --force: exit %d, %q, %q", code, out, errOut)
 	}
 }

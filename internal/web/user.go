@@ -56,7 +56,10 @@ func randomSecret(n int) (string, error) {
 	return base64.RawURLEncoding.EncodeToString(b), nil
 }
 
-// EnsureAdmin makes sure the admin account (email) exists with a password.
+// EnsureAdmin makes sure the admin account (email) exists with a password,
+// and that somebody is an administrator: the account is made one when it
+// is created, and when no user is one (the role was revoked by hand in the
+// database, or every administrator removed with vigil user remove --force).
 // With a password given (from configuration) the account gets it if it
 // does not already match. Without one, an account that has no password
 // gets a generated one, which is returned so that the caller can print it
@@ -66,12 +69,16 @@ func EnsureAdmin(ctx context.Context, st vigil.UserStore, email, password string
 	u, err := st.FindUserByEmail(ctx, email)
 	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
 		name, _, _ := strings.Cut(email, "@")
-		u = &vigil.User{Email: email, Name: name}
+		u = &vigil.User{Email: email, Name: name, Admin: true}
 		if err := st.CreateUser(ctx, u); err != nil {
 			return "", fmt.Errorf("create admin %s: %w", email, err)
 		}
 	} else if err != nil {
 		return "", err
+	} else if !u.Admin {
+		if err := ensureAnAdmin(ctx, st, u); err != nil {
+			return "", err
+		}
 	}
 	switch {
 	case password != "" && CheckPassword(u.PasswordHash, password):
@@ -91,4 +98,22 @@ func EnsureAdmin(ctx context.Context, st vigil.UserStore, email, password string
 		return "", fmt.Errorf("set admin password: %w", err)
 	}
 	return generated, nil
+}
+
+// ensureAnAdmin makes u an administrator if no user is one.
+func ensureAnAdmin(ctx context.Context, st vigil.UserStore, u *vigil.User) error {
+	users, err := st.FindUsers(ctx)
+	if err != nil {
+		return fmt.Errorf("list users: %w", err)
+	}
+	for _, o := range users {
+		if o.Admin {
+			return nil
+		}
+	}
+	if err := st.SetUserAdmin(ctx, u.ID, true); err != nil {
+		return fmt.Errorf("make %s an administrator: %w", u.Email, err)
+	}
+	u.Admin = true
+	return nil
 }

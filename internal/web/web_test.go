@@ -233,6 +233,46 @@ func TestEnsureAdmin(t *testing.T) {
 	if err != nil || len(g) < 16 {
 		t.Errorf("generated password: %q %v", g, err)
 	}
+	// The account is an administrator once made, and made one again only
+	// when nobody is.
+	role := func(email string) bool {
+		t.Helper()
+		u, err := s.Store.FindUserByEmail(ctx, email)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u.Admin
+	}
+	if !role("admin@example.com") || !role("other@example.com") {
+		t.Errorf("made accounts: admin %v, other %v; want both administrators", role("admin@example.com"), role("other@example.com"))
+	}
+	other, _ := s.Store.FindUserByEmail(ctx, "other@example.com")
+	if err := s.Store.SetUserAdmin(ctx, other.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := EnsureAdmin(ctx, s.Store, "other@example.com", ""); err != nil || role("other@example.com") {
+		t.Errorf("an existing account made an administrator beside another: %v", err)
+	}
+	plain := &vigil.User{Email: "plain@example.com", Name: "p"}
+	if err := s.Store.CreateUser(ctx, plain); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Store.SetUserAdmin(ctx, plain.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []int64{u.ID, plain.ID} {
+		if err := s.Store.SetUserAdmin(ctx, id, false); err != nil && id == u.ID {
+			t.Fatal(err)
+		}
+	}
+	// plain is the only administrator now, refused its revocation; the
+	// role goes with plain, and the next start makes the account one.
+	if err := s.Store.DeleteUser(ctx, plain.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := EnsureAdmin(ctx, s.Store, "admin@example.com", ""); err != nil || !role("admin@example.com") {
+		t.Errorf("nobody an administrator: the account was not made one (%v)", err)
+	}
 }
 
 // b64Alphabet is the alphabet of base64.RawURLEncoding, in order.

@@ -1,0 +1,274 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// The rules of user management, shared by the dashboard's Users page
+// (users.go) and the vigil user commands of cmd/vigil: one place says
+// what a user, a password and a removal must be, and each says it in its
+// own words.
+
+const (
+	// MinPasswordLength is the fewest characters (runes) a password that
+	// is typed or piped in may have; a generated one has 24.
+	MinPasswordLength = 12
+	// MaxPasswordBytes bounds a password that is typed or piped in.
+	MaxPasswordBytes = 1024
+)
+
+// CheckNewPassword returns an error saying why a password chosen by a
+// person is refused, or nil.
+func CheckNewPassword(pw string) error {
+	switch n := utf8.RuneCountInString(pw); {
+	case pw == "":
+		return vigil.Errorf(vigil.EINVALID, "empty password")
+	case len(pw) > MaxPasswordBytes:
+		return vigil.Errorf(vigil.EINVALID, "too long: want at most %d bytes", MaxPasswordBytes)
+	case n < MinPasswordLength:
+		return vigil.Errorf(vigil.EINVALID, "too short: %d characters, want at least %d", n, MinPasswordLength)
+	}
+	return nil
+}
+
+// GeneratePassword returns a strong password: 144 random bits, 24
+// characters of base64url.
+func GeneratePassword() (string, error) {
+	b := make([]byte, 18)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// NewPassword returns typed, checked by CheckNewPassword, or, if typed is
+// empty, a generated password with generated true; and its stored form
+// (HashPassword). Only the hash is to be stored; a generated password is
+// shown once, to the person who asked for it.
+func NewPassword(typed string) (password, hash string, generated bool, err error) {
+	if typed == "" {
+		if password, err = GeneratePassword(); err != nil {
+			return "", "", false, err
+		}
+		generated = true
+	} else {
+		if err := CheckNewPassword(typed); err != nil {
+			return "", "", false, err
+		}
+		password = typed
+	}
+	if hash, err = HashPassword(password); err != nil {
+		return "", "", false, fmt.Errorf("hash the password: %w", err)
+	}
+	return password, hash, generated, nil
+}
+
+// NewUser returns the user to create with email (trimmed and lower-cased;
+// it must be an address with a dot in its domain), name (by default the
+// part of the email before the @) and the administrator role, or an
+// EINVALID error saying what is wrong.
+func NewUser(email, name string, admin bool) (*vigil.User, error) {
+	email = strings.ToLower(strings.TrimSpace(email))
+	if err := spec.ValidateContact(spec.Email, email); err != nil {
+		return nil, vigil.Errorf(vigil.EINVALID, "%v", err)
+	}
+	u := &vigil.User{Email: email, Name: strings.TrimSpace(name), Admin: admin}
+	if u.Name == "" {
+		u.Name, _, _ = strings.Cut(email, "@")
+	}
+	if err := u.Validate(); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// SetAdmin grants (on) or revokes the administrator role of u, whose
+// sessions go on: the role is read again at each request. Revoking the
+// only administrator is refused (ECONFLICT), checked by the store as it
+// changes the role.
+func SetAdmin(ctx context.Context, st vigil.UserStore, u *vigil.User, on bool) error {
+	err := st.SetUserAdmin(ctx, u.ID, on)
+	switch vigil.ErrorCode(err) {
+	case "":
+		u.Admin = on
+		return nil
+	case vigil.ECONFLICT:
+		return vigil.Errorf(vigil.ECONFLICT, "%s is the only administrator: grant the role to another user first", u.Email)
+	case vigil.ENOTFOUND:
+		return vigil.Errorf(vigil.ENOTFOUND, "no user %s", u.Email)
+	}
+	return fmt.Errorf("set the role of %s: %w", u.Email, err)
+}
+
+// The reasons a removal is refused (RemoveRefusal.Reason).
+const (
+	// RefusedOwnsSentinels: the user owns sentinels, and they were not
+	// to be removed with them.
+	RefusedOwnsSentinels = "owns sentinels"
+	// RefusedMadeMeanwhile: the user made sentinels while being removed;
+	// they are kept, signed out and without API tokens.
+	RefusedMadeMeanwhile = "made sentinels meanwhile"
+	// RefusedLastPassword: the user is the only one with a password.
+	RefusedLastPassword = "only password"
+	// RefusedLastAdmin: the user is the only administrator.
+	RefusedLastAdmin = "only administrator"
+)
+
+// RemoveRefusal is the error of a removal refused by a rule: Reason says
+// which, Sentinels how many the user owns for RefusedOwnsSentinels and
+// RefusedMadeMeanwhile. It is an ECONFLICT, with a message naming the user.
+type RemoveRefusal struct {
+	Email     string
+	Reason    string
+	Sentinels int
+}
+
+func (r *RemoveRefusal) Error() string { return r.Unwrap().Error() }
+
+// Unwrap returns the refusal as a domain error, in the dashboard's words.
+func (r *RemoveRefusal) Unwrap() error {
+	switch r.Reason {
+	case RefusedOwnsSentinels:
+		return vigil.Errorf(vigil.ECONFLICT, "%s owns %s: remove them first, or remove them with the user", r.Email, Count(r.Sentinels, "sentinel"))
+	case RefusedMadeMeanwhile:
+		return vigil.Errorf(vigil.ECONFLICT, "%s made %s while being removed: kept with them (they can no longer sign in, and their API tokens are revoked)", r.Email, Count(r.Sentinels, "sentinel"))
+	case RefusedLastPassword:
+		return vigil.Errorf(vigil.ECONFLICT, "%s is the only user with a password: without them nobody can sign in", r.Email)
+	case RefusedLastAdmin:
+		return vigil.Errorf(vigil.ECONFLICT, "%s is the only administrator: grant the role to another user first", r.Email)
+	}
+	return vigil.Errorf(vigil.ECONFLICT, "%s is kept: %s", r.Email, r.Reason)
+}
+
+// Count returns n and thing, plural unless n is 1: "1 sentinel", "2
+// sentinels".
+func Count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// Removed is what RemoveUser removed with the user.
+type Removed struct {
+	Sentinels int // removed with the user (withSentinels)
+	Tokens    int // API tokens revoked
+}
+
+// RemoveUser removes u from st with their API tokens and sessions,
+// beside a daemon that may serve the user meanwhile. It refuses
+// (*RemoveRefusal) a user who owns sentinels unless withSentinels (which
+// removes them one by one, giving up their messages not yet sent, as
+// vigil sentinel rm does), and, unless force, the only user with a
+// password and the only administrator. Without withSentinels, a sentinel
+// the user makes while being removed is kept, and the user with it,
+// signed out: the store checks again as it deletes them.
+func RemoveUser(ctx context.Context, st vigil.Store, u *vigil.User, withSentinels, force bool) (Removed, error) {
+	var done Removed
+	// Only counted here: withSentinels reads them below, after the
+	// sign-out, with those made meanwhile.
+	_, owned, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID, Limit: 1})
+	if err != nil {
+		return done, fmt.Errorf("sentinels of %s: %w", u.Email, err)
+	}
+	if owned > 0 && !withSentinels {
+		return done, &RemoveRefusal{Email: u.Email, Reason: RefusedOwnsSentinels, Sentinels: owned}
+	}
+	if !force && (u.PasswordHash != "" || u.Admin) {
+		users, err := st.FindUsers(ctx)
+		if err != nil {
+			return done, fmt.Errorf("list users: %w", err)
+		}
+		otherPassword, otherAdmin := false, false
+		for _, o := range users {
+			if o.ID != u.ID {
+				otherPassword = otherPassword || o.PasswordHash != ""
+				otherAdmin = otherAdmin || o.Admin
+			}
+		}
+		switch {
+		case u.PasswordHash != "" && !otherPassword:
+			return done, &RemoveRefusal{Email: u.Email, Reason: RefusedLastPassword}
+		case u.Admin && !otherAdmin:
+			return done, &RemoveRefusal{Email: u.Email, Reason: RefusedLastAdmin}
+		}
+	}
+	// First the password: the user's sessions end and they can no longer
+	// sign in, so that nothing of theirs is made while the rest goes.
+	if u.PasswordHash != "" {
+		u.PasswordHash = ""
+		if err := st.UpdateUser(ctx, u); err != nil {
+			return done, fmt.Errorf("sign out %s: %w", u.Email, err)
+		}
+	}
+	if done.Tokens, err = DeleteTokens(ctx, st, u); err != nil {
+		return done, err
+	}
+	if !withSentinels {
+		// A running daemon may have made a sentinel for the user since
+		// the check above, until they could no longer sign in nor use a
+		// token, which deleting the user would remove unasked (the store
+		// cascades): the store checks again as it deletes them, at once.
+		err := st.DeleteUserWithoutSentinels(ctx, u.ID)
+		if vigil.ErrorCode(err) == vigil.ECONFLICT {
+			return done, madeWhileRemoved(ctx, st, u, err)
+		} else if err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
+			return done, fmt.Errorf("remove user %s: %w", u.Email, err)
+		}
+		return done, nil
+	}
+	// The sentinels, those made since the count above with them; one by
+	// one through DeleteSentinel, which gives up the letters not yet
+	// sent: deleting the user would only cascade.
+	sentinels, _, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID})
+	if err != nil {
+		return done, fmt.Errorf("sentinels of %s: %w", u.Email, err)
+	}
+	for _, s := range sentinels {
+		if err := st.DeleteSentinel(ctx, s.ID); err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
+			return done, fmt.Errorf("remove sentinel %d %s of %s: %w", s.ID, s.Name, u.Email, err)
+		}
+		done.Sentinels++
+	}
+	if err := st.DeleteUser(ctx, u.ID); err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
+		return done, fmt.Errorf("remove user %s: %w", u.Email, err)
+	}
+	return done, nil
+}
+
+// madeWhileRemoved is the refusal of a removal without its sentinels of
+// a user who made sentinels while being removed: refused is the store's
+// (DeleteUserWithoutSentinels), said again with the user's email.
+func madeWhileRemoved(ctx context.Context, st vigil.Store, u *vigil.User, refused error) error {
+	_, n, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID, Limit: 1})
+	if err != nil || n == 0 {
+		// Their sentinels gone again meanwhile: the store's own words.
+		return fmt.Errorf("remove user %s: %w", u.Email, refused)
+	}
+	return &RemoveRefusal{Email: u.Email, Reason: RefusedMadeMeanwhile, Sentinels: n}
+}
+
+// DeleteTokens deletes the API tokens of u and returns how many there
+// were.
+func DeleteTokens(ctx context.Context, st vigil.UserStore, u *vigil.User) (int, error) {
+	tokens, err := st.FindTokens(ctx, u.ID)
+	if err != nil {
+		return 0, fmt.Errorf("API tokens of %s: %w", u.Email, err)
+	}
+	n := 0
+	for _, t := range tokens {
+		if err := st.DeleteToken(ctx, t.ID); err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
+			return n, fmt.Errorf("revoke API token %d of %s: %w", t.ID, u.Email, err)
+		}
+		n++
+	}
+	return n, nil
+}

@@ -77,7 +77,7 @@ type view struct {
 	Title string
 	User  *vigil.User
 	CSRF  string
-	Nav   string // the current section: sentinels, resources, notifications, tokens
+	Nav   string // the current section: sentinels, resources, notifications, tokens, users
 	Flash string
 	Data  any
 }

@@ -197,6 +197,11 @@ func (s *Server) Register(mux *http.ServeMux) {
 	page("GET /tokens", s.handleTokensPage)
 	page("POST /tokens", s.handleTokenCreatePage)
 	page("POST /tokens/{id}/delete", s.handleTokenDeletePage)
+	page("GET /users", s.handleUsersPage)
+	page("POST /users", s.handleUserCreatePage)
+	page("POST /users/{id}/password", s.handleUserPasswordPage)
+	page("POST /users/{id}/admin", s.handleUserAdminPage)
+	page("POST /users/{id}/remove", s.handleUserRemovePage)
 }
 
 // secure adds the headers every answer carries.

@@ -1,0 +1,224 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/vigil-web/vigil"
+)
+
+// The Users page (/users): administrators list, add and remove users,
+// reset their passwords and grant or revoke the role, by the rules of
+// admin.go that vigil user follows too. Everybody else is refused (403)
+// and has no link to it. A generated password is shown once, in the
+// answer to the form that made it; only its hash is stored, and nothing
+// logs it.
+
+// usersData is the Users page.
+type usersData struct {
+	Users []userRow
+	Self  int64 // the signed-in administrator
+	// Done says what the last form did, Problem why it was refused.
+	Done, Problem string
+	// Password is a generated password, for Email: shown now only.
+	Password, Email string
+	// MinPassword is the fewest characters of a typed password.
+	MinPassword int
+}
+
+// userRow is a line of the list of users.
+type userRow struct {
+	*vigil.User
+	Password  bool // whether they can sign in
+	Sentinels int  // how many they own
+}
+
+// requireAdmin refuses a user who is not an administrator.
+func requireAdmin(u *vigil.User) error {
+	if !u.Admin {
+		return vigil.Errorf(vigil.EFORBIDDEN, "only an administrator manages the users")
+	}
+	return nil
+}
+
+func (s *Server) handleUsersPage(w http.ResponseWriter, r *http.Request, sess *session) error {
+	if err := requireAdmin(sess.User); err != nil {
+		return err
+	}
+	return s.usersPage(w, r, sess, http.StatusOK, &usersData{})
+}
+
+// usersPage shows the users with d's message: an error's status if d
+// says why a form was refused.
+func (s *Server) usersPage(w http.ResponseWriter, r *http.Request, sess *session, status int, d *usersData) error {
+	users, err := s.Store.FindUsers(r.Context())
+	if err != nil {
+		return err
+	}
+	for _, u := range users {
+		_, n, err := s.Store.FindSentinels(r.Context(), vigil.SentinelFilter{OwnerID: u.ID, Limit: 1})
+		if err != nil {
+			return err
+		}
+		d.Users = append(d.Users, userRow{User: u, Password: u.PasswordHash != "", Sentinels: n})
+	}
+	d.Self, d.MinPassword = sess.User.ID, MinPasswordLength
+	return s.page(w, r, sess, status, "users", "Users", "users", d)
+}
+
+// refused shows the users page with why a form was refused, if err is a
+// refusal by a rule (EINVALID, ECONFLICT, ENOTFOUND); other errors are
+// returned, for the error page.
+func (s *Server) refused(w http.ResponseWriter, r *http.Request, sess *session, err error) error {
+	switch vigil.ErrorCode(err) {
+	case vigil.EINVALID, vigil.ECONFLICT, vigil.ENOTFOUND:
+		return s.usersPage(w, r, sess, errorStatus(vigil.ErrorCode(err)), &usersData{Problem: vigil.ErrorMessage(err)})
+	}
+	return err
+}
+
+// formUser returns the user with the id of the path, for an administrator.
+func (s *Server) formUser(ctx context.Context, sess *session, idText string) (*vigil.User, error) {
+	if err := requireAdmin(sess.User); err != nil {
+		return nil, err
+	}
+	id, err := idParam("user id", idText)
+	if err != nil {
+		return nil, err
+	}
+	return s.Store.FindUserByID(ctx, id)
+}
+
+// checked reports whether a form's checkbox is ticked.
+func checked(r *http.Request, name string) bool {
+	v := r.PostFormValue(name)
+	return v != "" && v != "off" && v != "0"
+}
+
+func (s *Server) handleUserCreatePage(w http.ResponseWriter, r *http.Request, sess *session) error {
+	if err := requireAdmin(sess.User); err != nil {
+		return err
+	}
+	u, err := NewUser(r.PostFormValue("email"), r.PostFormValue("name"), checked(r, "admin"))
+	if err != nil {
+		return s.refused(w, r, sess, err)
+	}
+	password, hash, generated, err := NewPassword(r.PostFormValue("password"))
+	if err != nil {
+		return s.refused(w, r, sess, vigil.Errorf(vigil.EINVALID, "password: %s", vigil.ErrorMessage(err)))
+	}
+	u.PasswordHash = hash
+	if err := s.Store.CreateUser(r.Context(), u); vigil.ErrorCode(err) == vigil.ECONFLICT {
+		return s.refused(w, r, sess, vigil.Errorf(vigil.ECONFLICT, "%s is already a user", u.Email))
+	} else if err != nil {
+		return err
+	}
+	d := &usersData{Done: "Added " + u.Email + "."}
+	if u.Admin {
+		d.Done = "Added " + u.Email + ", an administrator."
+	}
+	if generated {
+		d.Password, d.Email = password, u.Email
+	}
+	return s.usersPage(w, r, sess, http.StatusCreated, d)
+}
+
+func (s *Server) handleUserPasswordPage(w http.ResponseWriter, r *http.Request, sess *session) error {
+	u, err := s.formUser(r.Context(), sess, r.PathValue("id"))
+	if err != nil {
+		return s.refused(w, r, sess, err)
+	}
+	password, hash, generated, err := NewPassword(r.PostFormValue("password"))
+	if err != nil {
+		return s.refused(w, r, sess, vigil.Errorf(vigil.EINVALID, "password: %s", vigil.ErrorMessage(err)))
+	}
+	// A new hash, and a new update time: the user's session cookies,
+	// signed with both (sessionMAC), are refused from now on.
+	u.PasswordHash = hash
+	if err := s.Store.UpdateUser(r.Context(), u); err != nil {
+		return s.refused(w, r, sess, err)
+	}
+	done := "Set the password of " + u.Email + "; their sessions are signed out."
+	if checked(r, "revoke_tokens") {
+		n, err := DeleteTokens(r.Context(), s.Store, u)
+		if err != nil {
+			return err
+		}
+		done = strings.TrimSuffix(done, ".") + ", and their " + Count(n, "API token") + " revoked."
+	}
+	if u.ID == sess.User.ID {
+		done += " That is you: sign in again with the new password."
+	}
+	d := &usersData{Done: done}
+	if generated {
+		d.Password, d.Email = password, u.Email
+	}
+	return s.usersPage(w, r, sess, http.StatusOK, d)
+}
+
+func (s *Server) handleUserAdminPage(w http.ResponseWriter, r *http.Request, sess *session) error {
+	u, err := s.formUser(r.Context(), sess, r.PathValue("id"))
+	if err != nil {
+		return s.refused(w, r, sess, err)
+	}
+	var on bool
+	switch r.PostFormValue("admin") {
+	case "on":
+		on = true
+	case "off":
+	default:
+		return s.refused(w, r, sess, vigil.Errorf(vigil.EINVALID, "admin must be on or off"))
+	}
+	if err := SetAdmin(r.Context(), s.Store, u, on); err != nil {
+		return s.refused(w, r, sess, err)
+	}
+	done := u.Email + " is now an administrator."
+	if !on {
+		done = u.Email + " is no longer an administrator."
+	}
+	if u.ID == sess.User.ID && !on {
+		// No longer theirs to see: the page would refuse them.
+		return seeOther(w, r, "/sentinels")
+	}
+	return s.usersPage(w, r, sess, http.StatusOK, &usersData{Done: done})
+}
+
+func (s *Server) handleUserRemovePage(w http.ResponseWriter, r *http.Request, sess *session) error {
+	u, err := s.formUser(r.Context(), sess, r.PathValue("id"))
+	if err != nil {
+		return s.refused(w, r, sess, err)
+	}
+	done, err := RemoveUser(r.Context(), s.Store, u, checked(r, "with_sentinels"), false)
+	if refusal := errRefusal(err); refusal != nil && refusal.Reason == RefusedOwnsSentinels {
+		return s.refused(w, r, sess, vigil.Errorf(vigil.ECONFLICT, "%s owns %s: tick “remove their sentinels too” to remove them with the user",
+			u.Email, Count(refusal.Sentinels, "sentinel")))
+	} else if err != nil {
+		return s.refused(w, r, sess, err)
+	}
+	if u.ID == sess.User.ID {
+		return seeOther(w, r, "/login")
+	}
+	msg := "Removed " + u.Email
+	var with []string
+	if done.Sentinels > 0 {
+		with = append(with, Count(done.Sentinels, "sentinel"))
+	}
+	if done.Tokens > 0 {
+		with = append(with, Count(done.Tokens, "API token"))
+	}
+	if len(with) > 0 {
+		msg += " with " + strings.Join(with, " and ")
+	}
+	return s.usersPage(w, r, sess, http.StatusOK, &usersData{Done: msg + "."})
+}
+
+// errRefusal returns the removal refusal err is, or nil.
+func errRefusal(err error) *RemoveRefusal {
+	var r *RemoveRefusal
+	if errors.As(err, &r) {
+		return r
+	}
+	return nil
+}

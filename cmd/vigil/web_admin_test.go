@@ -100,6 +100,12 @@ func TestWebUserAdmin(t *testing.T) {
 		t.Errorf("GET /users signed out: %d, want 401", st)
 	}
 
+	// Not with an API token, even the administrator's.
+	adminAPI := &apiClient{t: t, base: d.base, token: admin.newToken("admin's")}
+	if a := adminAPI.do("GET", "/users", nil); a.status != http.StatusForbidden {
+		t.Errorf("GET /users with the administrator's API token: %d, want 403", a.status)
+	}
+
 	// Without the CSRF token, refused.
 	if st, _ := admin.post("/users", url.Values{"email": {"carol@example.com"}}); st != http.StatusForbidden || !gone("carol@example.com") {
 		t.Errorf("POST /users without a CSRF token: %d, carol made: %v", st, !gone("carol@example.com"))

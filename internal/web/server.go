@@ -5,7 +5,9 @@
 //
 // Every route needs a session (the dashboard's signed cookie) or an API
 // token (Authorization: Bearer), except the sign-in page, the static assets
-// and, when configured, /metrics. Health and feeds are mounted by the
+// and, when configured, /metrics. The Users page (/users, users.go) answers
+// administrators only (vigil.User.Admin), by the rules of admin.go that
+// cmd/vigil's user commands share. Health and feeds are mounted by the
 // daemon itself. Failed sign-ins are limited per client address and per
 // account (ratelimit.go): past the limit, the sign-in answers 429 with a
 // Retry-After, even to the right password. Foreign HTML (the watched

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -35,16 +34,21 @@ type userRow struct {
 	Sentinels int  // how many they own
 }
 
-// requireAdmin refuses a user who is not an administrator.
-func requireAdmin(u *vigil.User) error {
+// requireAdmin refuses a user who is not an administrator, and a request
+// made with an API token: as tokens make no tokens (createToken), they
+// manage no users, whose passwords they could reset, theirs too.
+func requireAdmin(r *http.Request, u *vigil.User) error {
 	if !u.Admin {
 		return vigil.Errorf(vigil.EFORBIDDEN, "only an administrator manages the users")
+	}
+	if byToken(r) {
+		return vigil.Errorf(vigil.EFORBIDDEN, "users are managed from a signed-in session (the dashboard's Users page) or with vigil user, not with an API token")
 	}
 	return nil
 }
 
 func (s *Server) handleUsersPage(w http.ResponseWriter, r *http.Request, sess *session) error {
-	if err := requireAdmin(sess.User); err != nil {
+	if err := requireAdmin(r, sess.User); err != nil {
 		return err
 	}
 	return s.usersPage(w, r, sess, http.StatusOK, &usersData{})
@@ -80,15 +84,15 @@ func (s *Server) refused(w http.ResponseWriter, r *http.Request, sess *session, 
 }
 
 // formUser returns the user with the id of the path, for an administrator.
-func (s *Server) formUser(ctx context.Context, sess *session, idText string) (*vigil.User, error) {
-	if err := requireAdmin(sess.User); err != nil {
+func (s *Server) formUser(r *http.Request, sess *session, idText string) (*vigil.User, error) {
+	if err := requireAdmin(r, sess.User); err != nil {
 		return nil, err
 	}
 	id, err := idParam("user id", idText)
 	if err != nil {
 		return nil, err
 	}
-	return s.Store.FindUserByID(ctx, id)
+	return s.Store.FindUserByID(r.Context(), id)
 }
 
 // checked reports whether a form's checkbox is ticked.
@@ -98,7 +102,7 @@ func checked(r *http.Request, name string) bool {
 }
 
 func (s *Server) handleUserCreatePage(w http.ResponseWriter, r *http.Request, sess *session) error {
-	if err := requireAdmin(sess.User); err != nil {
+	if err := requireAdmin(r, sess.User); err != nil {
 		return err
 	}
 	u, err := NewUser(r.PostFormValue("email"), r.PostFormValue("name"), checked(r, "admin"))
@@ -126,7 +130,7 @@ func (s *Server) handleUserCreatePage(w http.ResponseWriter, r *http.Request, se
 }
 
 func (s *Server) handleUserPasswordPage(w http.ResponseWriter, r *http.Request, sess *session) error {
-	u, err := s.formUser(r.Context(), sess, r.PathValue("id"))
+	u, err := s.formUser(r, sess, r.PathValue("id"))
 	if err != nil {
 		return s.refused(w, r, sess, err)
 	}
@@ -159,7 +163,7 @@ func (s *Server) handleUserPasswordPage(w http.ResponseWriter, r *http.Request, 
 }
 
 func (s *Server) handleUserAdminPage(w http.ResponseWriter, r *http.Request, sess *session) error {
-	u, err := s.formUser(r.Context(), sess, r.PathValue("id"))
+	u, err := s.formUser(r, sess, r.PathValue("id"))
 	if err != nil {
 		return s.refused(w, r, sess, err)
 	}
@@ -186,7 +190,7 @@ func (s *Server) handleUserAdminPage(w http.ResponseWriter, r *http.Request, ses
 }
 
 func (s *Server) handleUserRemovePage(w http.ResponseWriter, r *http.Request, sess *session) error {
-	u, err := s.formUser(r.Context(), sess, r.PathValue("id"))
+	u, err := s.formUser(r, sess, r.PathValue("id"))
 	if err != nil {
 		return s.refused(w, r, sess, err)
 	}

@@ -105,6 +105,10 @@ func TestWebUserAdmin(t *testing.T) {
 	if a := adminAPI.do("GET", "/users", nil); a.status != http.StatusForbidden {
 		t.Errorf("GET /users with the administrator's API token: %d, want 403", a.status)
 	}
+	var me struct{ Admin bool }
+	if adminAPI.want(200, "GET", "/api/v1/me", nil).json(t, &me); !me.Admin {
+		t.Error("/api/v1/me does not say the administrator is one")
+	}
 
 	// Without the CSRF token, refused.
 	if st, _ := admin.post("/users", url.Values{"email": {"carol@example.com"}}); st != http.StatusForbidden || !gone("carol@example.com") {

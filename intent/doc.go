@@ -115,7 +115,9 @@
 // link added or removed is no change. A link whose target changed in place
 // is that change when its old target is gone and its new one is new, else
 // the half that is (an add or a remove), else nothing; a change of a
-// link's text is told once for each target and pair of texts.
+// link's text is told once for each target and pair of texts, and not
+// when it is a copy with another text removed or added (the old version
+// had the target with the new text, or the new one keeps it with the old).
 //
 // Lists are ul, ol and dl elements, their items the li elements, an
 // item's text without the lists nested in it; a definition list's items are

@@ -66,19 +66,23 @@ func linkChanges(pc *pathCache, old, new []object) []Change {
 // changed in place stays a change of target when its old target is
 // gone from new and its new one new to old; else it is the half that is
 // (the new target added, or the old removed), or nothing. A change of
-// text is told once for each target, old text and new.
+// text is told once for each target, old text and new, and not when the
+// old version had a copy of the link with the new text or the new one
+// keeps one with the old text (a logo's link removed beside its text
+// link): that is a copy removed or added.
 func linkEdits(old, new []object) []objEdit {
 	edits := diffObjects(old, new, true)
 	if len(edits) == 0 {
 		return nil
 	}
-	inOld := make(map[string]bool, len(old))
+	// Targets, and links (target and text), of each version.
+	inOld, oldKeys := make(map[string]bool, len(old)), make(map[string]bool, len(old))
 	for i := range old {
-		inOld[old[i].href] = true
+		inOld[old[i].href], oldKeys[old[i].key] = true, true
 	}
-	inNew := make(map[string]bool, len(new))
+	inNew, newKeys := make(map[string]bool, len(new)), make(map[string]bool, len(new))
 	for i := range new {
-		inNew[new[i].href] = true
+		inNew[new[i].href], newKeys[new[i].key] = true, true
 	}
 	added, removed, moved := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	retitled := map[[3]string]bool{}
@@ -106,8 +110,11 @@ func linkEdits(old, new []object) []objEdit {
 		case Update:
 			a, b := &old[e.a], &new[e.b]
 			if a.href == b.href {
+				// A copy of the link with the new text was there
+				// before, or one with the old text still is: a copy
+				// removed or added, no change.
 				k := [3]string{a.href, a.text, b.text}
-				if retitled[k] {
+				if retitled[k] || oldKeys[b.key] || newKeys[a.key] {
 					continue
 				}
 				retitled[k] = true

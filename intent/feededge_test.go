@@ -1,0 +1,135 @@
+package intent
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestFeedLinksEdges: FeedLinks on the edges of the formats: xml:base
+// nested and relative, or on the link itself; isPermaLink in any case,
+// "false" no link; white space around a URL; a title of CDATA and
+// entities; RSS 0.91 with its DOCTYPE and RSS 0.90; a feed element in
+// another namespace (no feed); prefixed Atom beside another default
+// namespace; an RSS image's link, which is not the channel's.
+func TestFeedLinksEdges(t *testing.T) {
+	base, _ := url.Parse("https://blog.example/feed.xml")
+	type link struct{ url, text string }
+	const atom = `xmlns="http://www.w3.org/2005/Atom"`
+	for _, tc := range []struct {
+		name, doc string
+		want      []link
+	}{
+		{"nested relative xml:base", `<feed ` + atom + ` xml:base="/blog/"><entry xml:base="2024/"><title>t</title><link href="a"/></entry></feed>`,
+			[]link{{"https://blog.example/blog/2024/a", "t"}}},
+		{"xml:base on the link", `<feed ` + atom + `><entry><title>t</title><link xml:base="https://cdn.example/d/" href="x"/></entry></feed>`,
+			[]link{{"https://cdn.example/d/x", "t"}}},
+		{"guid isPermaLink case and false", `<rss><channel><item><title>t</title><guid isPermaLink=" TRUE ">https://x.example/1</guid></item>` +
+			`<item><title>u</title><guid isPermaLink="False">https://x.example/2</guid></item></channel></rss>`,
+			[]link{{"https://x.example/1", "t"}}},
+		{"white space around URLs", "<rss><channel><item><title>t</title><link>\n  https://x.example/1 \n</link><enclosure url=\"  /m.mp3 \"/></item></channel></rss>",
+			[]link{{"https://x.example/1", "t"}, {"https://blog.example/m.mp3", "t"}}},
+		{"title CDATA and entities", `<rss><channel><item><title><![CDATA[A & B]]> &amp; C</title><link>https://x.example/1</link></item></channel></rss>`,
+			[]link{{"https://x.example/1", "A & B & C"}}},
+		{"RSS 0.91", `<!DOCTYPE rss PUBLIC "-//Netscape Communications//DTD RSS 0.91//EN" "http://my.netscape.com/publish/formats/rss-0.91.dtd"><rss version="0.91"><channel><title>c</title><link>https://x.example/</link><item><title>t</title><link>https://x.example/1</link></item></channel></rss>`,
+			[]link{{"https://x.example/", "c"}, {"https://x.example/1", "t"}}},
+		{"RSS 0.90", `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://my.netscape.com/rdf/simple/0.9/"><channel><title>c</title><link>https://x.example/</link></channel><item><title>t</title><link>https://x.example/1</link></item></rdf:RDF>`,
+			[]link{{"https://x.example/", "c"}, {"https://x.example/1", "t"}}},
+		{"feed in another namespace", `<feed xmlns="http://example.com/other"><entry><link href="/p/1"/></entry></feed>`, nil},
+		{"prefixed Atom, default namespace another", `<a:feed xmlns:a="http://www.w3.org/2005/Atom" xmlns="http://example.com/x"><a:entry><a:title>t</a:title><a:link href="/p/1"/><link href="/no"/></a:entry></a:feed>`,
+			[]link{{"https://blog.example/p/1", "t"}}},
+		{"image and textInput links are not the channel's", `<rss><channel><title>c</title><link>https://x.example/</link><image><url>https://x.example/i.png</url><link>https://x.example/img</link></image></channel></rss>`,
+			[]link{{"https://x.example/", "c"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := parseDoc(t, tc.doc)
+			var got []link
+			for _, l := range FeedLinks(doc, base) {
+				got = append(got, link{l.URL, l.Text})
+			}
+			if !slices.Equal(got, tc.want) || IsFeed(doc) != (tc.want != nil) {
+				t.Errorf("IsFeed %v, FeedLinks\n%q\nwant\n%q", IsFeed(doc), got, tc.want)
+			}
+		})
+	}
+}
+
+// TestLinkSetsEdges: links compared as sets of targets: a target changed
+// in place whose old target is still elsewhere is its new one added, and
+// whose new one was already there is its old one removed; a copy of a
+// link with another text removed or added is no change (it was a text
+// change, Logo -> Home, when the diff paired the copy with the link that
+// stays); a text changed on two copies is told once; a move is told.
+func TestLinkSetsEdges(t *testing.T) {
+	const page = "https://example.com/"
+	body := func(links ...string) string {
+		var b strings.Builder
+		b.WriteString("<html><body>")
+		for _, l := range links {
+			h, txt, ok := strings.Cut(l, "|")
+			if !ok {
+				txt = h
+			}
+			b.WriteString(`<p><a href="` + h + `">` + txt + `</a></p>`)
+		}
+		b.WriteString("</body></html>")
+		return b.String()
+	}
+	for _, tc := range []struct {
+		name     string
+		old, new string
+		want     []string
+	}{
+		{"changed in place, old still elsewhere", body("/a", "/b", "/c", "/b"), body("/a", "/x", "/c", "/b"), []string{"+ link added: https://example.com/x"}},
+		{"changed in place, new already elsewhere", body("/a", "/b", "/c", "/x"), body("/a", "/x", "/c", "/x"), []string{"- link removed: https://example.com/b"}},
+		{"a copy with another text removed", body("/a|Logo", "/a|Home", "/b"), body("/a|Home", "/b"), nil},
+		{"a copy with another text added", body("/a|Home", "/b"), body("/a|Logo", "/a|Home", "/b"), nil},
+		{"retitled twice told once", body("/a|A", "/b", "/a|A"), body("/a|B", "/b", "/a|B"), []string{"~ link changed: A -> B (https://example.com/a)"}},
+		{"moved", body("/a", "/b", "/c"), body("/b", "/c", "/a"), []string{"~ link moved: https://example.com/a"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := feedPair(t, page, tc.old, tc.new); !slices.Equal(got, tc.want) {
+				t.Errorf("changes\n%q\nwant\n%q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestLinkEditsLong: linkEdits reads many links (a sitemap-like page or a
+// feed of 2^16 entries) of which every fourth changed its target in place,
+// every fourth its text, and every fourth has a copy added, in time linear
+// in them: each edit is looked up in maps of the targets and links of
+// each version, never searched for among the others (which would take
+// minutes here). Each target changed or retitled is told once.
+func TestLinkEditsLong(t *testing.T) {
+	const n = 1 << 16
+	link := func(h, text string) object {
+		return object{key: h + "\x00" + text, keys: []string{h, text}, href: h, text: text}
+	}
+	var old, new []object
+	for i := range n {
+		h := fmt.Sprintf("https://e.example/%d", i)
+		old = append(old, link(h, "t"))
+		switch i % 4 {
+		case 0:
+			new = append(new, link(h+"x", "t"))
+		case 1:
+			new = append(new, link(h, "u"))
+		case 2:
+			new = append(new, link(h, "t"), link(h, "t"))
+		default:
+			new = append(new, link(h, "t"))
+		}
+	}
+	counts := map[Operation]int{}
+	for _, e := range linkEdits(old, new) {
+		counts[e.op]++
+	}
+	// A target changed in place is an update, or (where the diff of so
+	// many links splits its work) its old target removed and new added.
+	if counts[Update]+counts[Delete] != n/2 || counts[Insert] != counts[Delete] || counts[Move] != 0 {
+		t.Errorf("edits %v, want %d updates or deletes, as many inserts as deletes", counts, n/2)
+	}
+}

@@ -3,8 +3,10 @@ package monitor
 import (
 	"bytes"
 	"context"
+	"encoding/xml"
 	"fmt"
 	"hash/maphash"
+	"io"
 	"mime"
 	"net/url"
 	"slices"
@@ -31,8 +33,8 @@ func pageKey(canonical string) uint64 { return maphash.String(keySeed, canonical
 // pageURL (whose key is self) links to, each once, sorted, the page
 // itself left out. An HTML body is scanned for its links
 // (markup.HTMLLinks), not parsed into a tree, unless its links are to be
-// decoded from another charset than UTF-8, or it is XML (a feed served
-// as text/html, whose links are its feed links: htmlLinkKeys); another markup
+// decoded from another charset than UTF-8, or it is a feed served as
+// text/html, whose links are its feed links (htmlLinkKeys); another markup
 // body is read from the tree a comparison of this check parsed (pairs),
 // else parsed now; a body read as its source text links to the URLs
 // written in it. It returns an error if the body cannot be read now
@@ -91,16 +93,18 @@ func treeLinkKeys(doc *tree.Document, pageURL string, self uint64, asText bool) 
 // order mark, or so labelled), and a non-ASCII byte in an href or base
 // that is not UTF-8, or of a page labelled in another charset: its
 // "caf\xe9.html" in ISO-8859-1 is caf%C3%A9.html in the tree, and its
-// key would be that of caf%E9.html, a page nobody watches. So is a body
-// markup.Detect finds XML: a feed served as text/html or with no type,
-// which the warehouse reads as XML, links to its feed links
-// (intent.FeedLinks, through ExtractLinks), which a scan of a and area
-// tags does not see (and an XHTML page is read as the tree has it).
+// key would be that of caf%E9.html, a page nobody watches. So is a feed
+// (feedBody) served as text/html or with no type, which the warehouse
+// reads as XML and links to its feed links (intent.FeedLinks, through
+// ExtractLinks), which a scan of a and area tags does not see. An XHTML
+// page, though its XML declaration makes it XML, is scanned as before:
+// its links are its a and area elements, and parsing a large page for
+// them on every check would cost its tree.
 func htmlLinkKeys(body []byte, charset, pageURL string, self uint64) ([]uint64, bool) {
 	if bytes.HasPrefix(body, []byte("\xfe\xff")) || bytes.HasPrefix(body, []byte("\xff\xfe")) || strings.HasPrefix(strings.ToLower(charset), "utf-16") {
 		return nil, false
 	}
-	if markup.Detect(body) == markup.XML {
+	if feedBody(body) {
 		return nil, false
 	}
 	hrefs, bases := markup.HTMLLinks(body)
@@ -126,6 +130,32 @@ func htmlLinkKeys(body []byte, charset, pageURL string, self uint64) ([]uint64, 
 		}
 	}
 	return sortedKeys(keys, self), true
+}
+
+// feedBody reports whether body may be a feed: markup.Detect finds it
+// XML and its first element's local name is one of a feed's roots (rss,
+// feed, RDF; intent.IsFeed tells on the tree). Only the prolog is read.
+func feedBody(body []byte) bool {
+	if markup.Detect(body) != markup.XML {
+		return false
+	}
+	d := xml.NewDecoder(bytes.NewReader(body))
+	d.Strict = false
+	// The prolog is ASCII in any charset but UTF-16, left out above.
+	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
+	for {
+		tok, err := d.RawToken()
+		if err != nil {
+			return false
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			switch se.Name.Local {
+			case "rss", "feed", "RDF":
+				return true
+			}
+			return false
+		}
+	}
 }
 
 // isASCII reports whether s is all ASCII.

@@ -42,6 +42,13 @@ func TestHTMLLinkKeys(t *testing.T) {
 			`<item><title>a</title><link>http://example.com/a.html</link><enclosure url="/b.mp3"/></item></channel></rss>`, 3, "-"},
 		{"an Atom feed", `<feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://example.com/posts/"><link href="/"/>` +
 			`<entry><title>a</title><link href="a.html"/></entry><entry><link href="b.html"/></entry></feed>`, 3, "-"},
+		{"a prefixed Atom feed after a stylesheet", `<?xml version="1.0"?><?xml-stylesheet href="/f.xsl"?><a:feed xmlns:a="http://www.w3.org/2005/Atom">` +
+			`<a:entry><a:link href="http://example.com/a.html"/></a:entry></a:feed>`, 1, "-"},
+		// An XHTML page with an XML declaration is scanned (TestXHTMLScanned),
+		// as is a page of HTML that starts with one.
+		{"XHTML with an XML declaration", `<?xml version="1.0" encoding="utf-8"?><!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">` +
+			`<html xmlns="http://www.w3.org/1999/xhtml"><head><base href="/docs/"/></head><body><a href="a.html">a</a><p><a href="/b">b</a></p></body></html>`, 2, "-"},
+		{"HTML with an XML declaration", `<?xml version="1.0"?><html><body><a href=a.html>a</a><br><a href=/b>b</a></body></html>`, 2, "-"},
 	}
 	canon, err := vigil.CanonicalURL(page)
 	if err != nil {
@@ -77,6 +84,30 @@ func TestHTMLLinkKeys(t *testing.T) {
 			}
 			if len(got) != tt.want {
 				t.Errorf("%d targets, want %d", len(got), tt.want)
+			}
+		})
+	}
+}
+
+// TestXHTMLScanned: an XHTML page, or a page of HTML, that starts with an
+// XML declaration is scanned for its links, not parsed into a tree on
+// every check; a feed (any prefix, after a DOCTYPE or processing
+// instruction) is read from its tree.
+func TestXHTMLScanned(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		tree       bool
+	}{
+		{"XHTML", `<?xml version="1.0" encoding="iso-8859-1"?><!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "x"><html xmlns="http://www.w3.org/1999/xhtml"><body><a href="/a">a</a></body></html>`, false},
+		{"HTML", `<?xml version="1.0"?><html><body><a href=/a>a</a><br></body></html>`, false},
+		{"XML, no feed", `<?xml version="1.0"?><catalog><a href="/a">a</a></catalog>`, false},
+		{"RSS 0.91", `<?xml version="1.0"?><!DOCTYPE rss PUBLIC "-//Netscape Communications//DTD RSS 0.91//EN" "x"><rss version="0.91"><channel/></rss>`, true},
+		{"RSS 1.0", `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/>`, true},
+		{"Atom, prefixed", `<?xml version="1.0"?><?xml-stylesheet href="x"?><!-- c --><a:feed xmlns:a="http://www.w3.org/2005/Atom"/>`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, ok := htmlLinkKeys([]byte(tc.body), "", "http://example.com/", 0); ok == tc.tree {
+				t.Errorf("scanned %v, want %v", ok, !tc.tree)
 			}
 		})
 	}

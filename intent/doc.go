@@ -199,7 +199,8 @@
 // attributes in scope, then the feed's address, and then as every link
 // does (its host by its key); one written twice in an item (its link and
 // its guid) is one link. A link is labelled (its text) by the title of its
-// item, entry, channel or feed, else by its target, so that an entry
+// item, entry, channel or feed (an Atom title of type html as the text
+// it shows, its tags left out), else by its target, so that an entry
 // retitled is a link changed. The a elements of an Atom entry's XHTML
 // content are not links of the feed: an RSS item's HTML is escaped text,
 // and both formats are read alike. The warehouse stores, the crawl

@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"html"
 	"net/url"
 	"strings"
 
@@ -34,7 +35,8 @@ type FeedLink struct {
 	// far as they resolve it.
 	URL string
 	// Text is the title of the item, entry, channel or feed the link
-	// belongs to, white space normalised; "" when it has none.
+	// belongs to, white space normalised (an Atom title of type html
+	// as the text it shows); "" when it has none.
 	Text string
 	// Node is the element that holds the link.
 	Node *tree.Node
@@ -280,10 +282,44 @@ func (w *feedWalker) title(n *tree.Node, sc feedScope) string {
 			continue
 		}
 		if ns, local := elementNS(c, sc.enter(c).ns); local == "title" && w.itemNS(ns) {
+			if t, _ := c.Attr("type"); w.kind == feedAtom && strings.TrimSpace(t) == "html" {
+				return htmlText(elementText(c))
+			}
 			return elementText(c)
 		}
 	}
 	return ""
+}
+
+// htmlText returns the text an escaped HTML title (an Atom title of type
+// html: "&lt;em&gt;New&lt;/em&gt; post", read "<em>New</em> post") shows:
+// its tags left out, its character references read, white space
+// normalised.
+func htmlText(s string) string {
+	if !strings.ContainsAny(s, "<&") {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '<')
+		if i < 0 || i+1 >= len(s) {
+			b.WriteString(s)
+			break
+		}
+		if c := s[i+1]; c != '/' && c != '!' && c != '?' && !('a' <= c|0x20 && c|0x20 <= 'z') {
+			b.WriteString(s[:i+1]) // a "<" that opens no tag
+			s = s[i+1:]
+			continue
+		}
+		j := strings.IndexByte(s[i:], '>')
+		if j < 0 {
+			b.WriteString(s)
+			break
+		}
+		b.WriteString(s[:i])
+		s = s[i+j+1:]
+	}
+	return normalizeSpace(html.UnescapeString(b.String()))
 }
 
 // attrNS returns the value of n's attribute local in namespace ns,

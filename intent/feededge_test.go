@@ -11,7 +11,7 @@ import (
 // TestFeedLinksEdges: FeedLinks on the edges of the formats: xml:base
 // nested and relative, or on the link itself; isPermaLink in any case,
 // "false" no link; white space around a URL; a title of CDATA and
-// entities; RSS 0.91 with its DOCTYPE and RSS 0.90; a feed element in
+// entities; an Atom title of type html read as the text it shows; RSS 0.91 with its DOCTYPE and RSS 0.90; a feed element in
 // another namespace (no feed); prefixed Atom beside another default
 // namespace; an RSS image's link, which is not the channel's.
 func TestFeedLinksEdges(t *testing.T) {
@@ -33,6 +33,9 @@ func TestFeedLinksEdges(t *testing.T) {
 			[]link{{"https://x.example/1", "t"}, {"https://blog.example/m.mp3", "t"}}},
 		{"title CDATA and entities", `<rss><channel><item><title><![CDATA[A & B]]> &amp; C</title><link>https://x.example/1</link></item></channel></rss>`,
 			[]link{{"https://x.example/1", "A & B & C"}}},
+		{"Atom title of type html", `<feed ` + atom + `><entry><title type="html">&lt;em&gt;New&lt;/em&gt; post &amp;amp; a &lt; b</title><link href="/a"/></entry>` +
+			`<entry><title type="text">&lt;em&gt; stays</title><link href="/b"/></entry></feed>`,
+			[]link{{"https://blog.example/a", "New post & a < b"}, {"https://blog.example/b", "<em> stays"}}},
 		{"RSS 0.91", `<!DOCTYPE rss PUBLIC "-//Netscape Communications//DTD RSS 0.91//EN" "http://my.netscape.com/publish/formats/rss-0.91.dtd"><rss version="0.91"><channel><title>c</title><link>https://x.example/</link><item><title>t</title><link>https://x.example/1</link></item></channel></rss>`,
 			[]link{{"https://x.example/", "c"}, {"https://x.example/1", "t"}}},
 		{"RSS 0.90", `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://my.netscape.com/rdf/simple/0.9/"><channel><title>c</title><link>https://x.example/</link></channel><item><title>t</title><link>https://x.example/1</link></item></rdf:RDF>`,

@@ -198,10 +198,12 @@
 // link and each item's rdf:about. A target resolves against the xml:base
 // attributes in scope, then the feed's address, and then as every link
 // does (its host by its key); one written twice in an item (its link and
-// its guid) is one link. A link is labelled (its text) by the title of its
-// item, entry, channel or feed (an Atom title of type html as the text
-// it shows, its tags left out), else by its target, so that an entry
-// retitled is a link changed. The a elements of an Atom entry's XHTML
+// its guid) is one link. The channel, items and entries are those where
+// the format puts them (an item in the title of another is none), and a
+// feed is read in time linear in its depth. A link is labelled (its
+// text) by the title of its item, entry, channel or feed (an Atom title
+// of type html as the text it shows, its tags left out), else by its
+// target, so that an entry retitled is a link changed. The a elements of an Atom entry's XHTML
 // content are not links of the feed: an RSS item's HTML is escaped text,
 // and both formats are read alike. The warehouse stores, the crawl
 // follows and page importance counts the same links (its ExtractLinks

@@ -67,7 +67,7 @@ func FeedLinks(doc *tree.Document, base *url.URL) []FeedLink {
 		return nil
 	}
 	w := feedWalker{kind: kind}
-	w.walk(root, feedScope{base: base}, "", nil)
+	w.walk(root, base)
 	return w.out
 }
 
@@ -95,61 +95,6 @@ func feedRoot(doc *tree.Document) (*tree.Node, feedKind) {
 		}
 	}
 	return nil, 0
-}
-
-// feedScope is what an element of a feed inherits: the base its
-// references resolve against and the namespace prefixes declared.
-type feedScope struct {
-	base *url.URL
-	ns   map[string]string // prefix ("" the default) to namespace, declared above; nil when none
-}
-
-// enter returns the scope within element n.
-func (s feedScope) enter(n *tree.Node) feedScope {
-	copied := false
-	for _, a := range n.Attrs {
-		prefix, ok := "", a.Name == "xmlns"
-		if p, found := strings.CutPrefix(a.Name, "xmlns:"); found {
-			prefix, ok = p, true
-		}
-		if ok {
-			if !copied {
-				m := make(map[string]string, len(s.ns)+1)
-				for k, v := range s.ns {
-					m[k] = v
-				}
-				s.ns, copied = m, true
-			}
-			s.ns[prefix] = a.Value
-		}
-	}
-	if b, ok := n.Attr("xml:base"); ok {
-		b = strings.TrimSpace(b)
-		var u *url.URL
-		var err error
-		if s.base != nil {
-			u, err = s.base.Parse(b)
-		} else {
-			u, err = url.Parse(b)
-		}
-		if err == nil {
-			s.base = u
-		}
-	}
-	return s
-}
-
-// resolve returns ref resolved against the scope's base, as written when
-// there is none or it does not parse.
-func (s feedScope) resolve(ref string) string {
-	if s.base == nil {
-		return ref
-	}
-	u, err := s.base.Parse(ref)
-	if err != nil {
-		return ref
-	}
-	return u.String()
 }
 
 // elementNS returns the namespace and local name of element n, its
@@ -185,10 +130,172 @@ func lookupNS(n *tree.Node, prefix string, ns map[string]string) string {
 	return ""
 }
 
-// feedWalker collects the links of a feed (FeedLinks).
+// feedWalker collects the links of a feed (FeedLinks). It walks the tree
+// with a stack of its own and keeps the namespaces declared in scope in
+// stacks, one a prefix, so that a document nested deep (the parser takes
+// a million levels) is read in time linear in it, as tree.Walk reads one.
 type feedWalker struct {
 	kind feedKind
+	ns   map[string][]string // prefix ("" the default) to the namespaces declared, innermost last
 	out  []FeedLink
+}
+
+// feedFrame is an element of the feed being walked and what its
+// descendants inherit from it.
+type feedFrame struct {
+	n         *tree.Node
+	next      int      // the index of the next child to visit
+	pushed    []string // the prefixes n declares, popped after its subtree
+	base      *url.URL // the base n's references resolve against
+	local     string   // n's local name when it is in the feed's namespace, else ""
+	container bool     // n is the channel, an item, the feed or an entry
+	title     string   // the title of the container n is in
+	seen      map[string]bool
+}
+
+// walk collects the links of the subtree of root, the document element,
+// resolved against base.
+func (w *feedWalker) walk(root *tree.Node, base *url.URL) {
+	w.ns = map[string][]string{}
+	stack := []feedFrame{w.enter(root, nil, base)}
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		for f.next < len(f.n.Children) && f.n.Children[f.next].Kind != tree.Element {
+			f.next++
+		}
+		if f.next == len(f.n.Children) {
+			for _, p := range f.pushed {
+				w.ns[p] = w.ns[p][:len(w.ns[p])-1]
+			}
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		c := f.n.Children[f.next]
+		f.next++
+		parent := *f
+		stack = append(stack, w.enter(c, &parent, parent.base))
+	}
+}
+
+// enter visits element n, the child of parent (nil for the root), whose
+// base is base, and returns its frame, its namespace declarations pushed.
+func (w *feedWalker) enter(n *tree.Node, parent *feedFrame, base *url.URL) feedFrame {
+	f := feedFrame{n: n, base: base}
+	for _, a := range n.Attrs {
+		if prefix, ok := xmlnsPrefix(a.Name); ok {
+			w.ns[prefix] = append(w.ns[prefix], a.Value)
+			f.pushed = append(f.pushed, prefix)
+		}
+	}
+	if b, ok := n.Attr("xml:base"); ok {
+		b = strings.TrimSpace(b)
+		var u *url.URL
+		var err error
+		if f.base != nil {
+			u, err = f.base.Parse(b)
+		} else {
+			u, err = url.Parse(b)
+		}
+		if err == nil {
+			f.base = u
+		}
+	}
+	ns, local := w.nameNS(n.Name)
+	own := w.itemNS(ns)
+	if own {
+		f.local = local
+	}
+	parentLocal, inContainer := "", false
+	if parent != nil {
+		f.title, f.seen = parent.title, parent.seen
+		parentLocal, inContainer = parent.local, parent.container
+	}
+	if own && w.isContainer(local, parent) {
+		f.container = true
+		f.title, f.seen = w.title(n), map[string]bool{}
+	}
+	add := func(ref string) {
+		ref = strings.TrimSpace(ref)
+		if ref == "" {
+			return
+		}
+		target := resolveRef(f.base, ref)
+		if f.seen[target] {
+			return
+		}
+		if f.seen != nil {
+			f.seen[target] = true
+		}
+		w.out = append(w.out, FeedLink{URL: target, Text: f.title, Node: n})
+	}
+	switch {
+	case local == "link" && (ns == nsAtom || ns == nsAtom03):
+		if href, ok := n.Attr("href"); ok {
+			add(href)
+		}
+	case !own || w.kind == feedAtom:
+	case local == "link" && inContainer:
+		add(elementText(n))
+	case w.kind == feedRSS && local == "enclosure" && parentLocal == "item" && inContainer:
+		if u, ok := n.Attr("url"); ok {
+			add(u)
+		}
+	case w.kind == feedRSS && local == "guid" && parentLocal == "item" && inContainer:
+		perma, ok := n.Attr("isPermaLink")
+		text := elementText(n)
+		if strings.EqualFold(strings.TrimSpace(perma), "true") || !ok && isHTTPURL(text) {
+			add(text)
+		}
+	case w.kind == feedRDF && local == "item" && f.container:
+		if about, ok := w.attrNS(n, nsRDF, "about"); ok {
+			add(about)
+		}
+	}
+	return f
+}
+
+// resolveRef returns ref resolved against base, as written when there is
+// none or it does not parse.
+func resolveRef(base *url.URL, ref string) string {
+	if base == nil {
+		return ref
+	}
+	u, err := base.Parse(ref)
+	if err != nil {
+		return ref
+	}
+	return u.String()
+}
+
+// xmlnsPrefix returns the prefix an attribute named name declares ("" for
+// xmlns, the default namespace), false when it declares none.
+func xmlnsPrefix(name string) (string, bool) {
+	if name == "xmlns" {
+		return "", true
+	}
+	return strings.CutPrefix(name, "xmlns:")
+}
+
+// nameNS returns the namespace and local name of the element or
+// attribute name in the scope walked.
+func (w *feedWalker) nameNS(name string) (string, string) {
+	prefix, local, found := strings.Cut(name, ":")
+	if !found {
+		prefix, local = "", name
+	}
+	return w.lookup(prefix), local
+}
+
+// lookup returns the namespace prefix names in the scope walked: "xml" is
+// XML's; "" when none is declared.
+func (w *feedWalker) lookup(prefix string) string {
+	if prefix == "xml" {
+		return nsXML
+	}
+	if s := w.ns[prefix]; len(s) > 0 {
+		return s[len(s)-1]
+	}
+	return ""
 }
 
 // itemNS reports whether ns is the namespace of the feed's own elements
@@ -205,88 +312,56 @@ func (w *feedWalker) itemNS(ns string) bool {
 }
 
 // isContainer reports whether an element of the feed's namespace named
-// local is one whose links its title labels: the channel or an item in
-// RSS, the feed or an entry in Atom.
-func (w *feedWalker) isContainer(local string) bool {
-	if w.kind == feedAtom {
-		return local == "feed" || local == "entry"
+// local, the child of parent (nil for the root), is one whose links its
+// title labels, where the format puts it: in Atom the feed (the root)
+// and its entries; in RSS the channel (in rss) and its items (or the
+// root's: some RSS 0.9x); in RSS 1.0 the channel and the items, in
+// rdf:RDF.
+func (w *feedWalker) isContainer(local string, parent *feedFrame) bool {
+	if parent == nil {
+		return w.kind == feedAtom && local == "feed"
 	}
-	return local == "channel" || local == "item"
-}
-
-// walk visits element n, in scope sc, within a container titled title
-// whose targets so far are seen, and its descendants.
-func (w *feedWalker) walk(n *tree.Node, sc feedScope, title string, seen map[string]bool) {
-	sc = sc.enter(n)
-	ns, local := elementNS(n, sc.ns)
-	own := w.itemNS(ns)
-	if own && w.isContainer(local) {
-		title, seen = w.title(n, sc), map[string]bool{}
+	top := parent.n.Parent == nil || parent.n.Parent.Kind != tree.Element
+	switch w.kind {
+	case feedAtom:
+		return local == "entry" && parent.container && parent.local == "feed"
+	case feedRDF:
+		return top && (local == "channel" || local == "item")
 	}
-	add := func(ref string) {
-		ref = strings.TrimSpace(ref)
-		if ref == "" {
-			return
-		}
-		target := sc.resolve(ref)
-		if seen[target] {
-			return
-		}
-		if seen != nil {
-			seen[target] = true
-		}
-		w.out = append(w.out, FeedLink{URL: target, Text: title, Node: n})
-	}
-	parent := ""
-	if p := n.Parent; p != nil && p.Kind == tree.Element {
-		if pns, plocal := elementNS(p, nil); w.itemNS(pns) {
-			parent = plocal
-		}
-	}
-	inContainer := parent != "" && w.isContainer(parent)
-	switch {
-	case local == "link" && (ns == nsAtom || ns == nsAtom03):
-		if href, ok := n.Attr("href"); ok {
-			add(href)
-		}
-	case !own || w.kind == feedAtom:
-	case local == "link" && inContainer:
-		add(elementText(n))
-	case w.kind == feedRSS && local == "enclosure" && parent == "item":
-		if u, ok := n.Attr("url"); ok {
-			add(u)
-		}
-	case w.kind == feedRSS && local == "guid" && parent == "item":
-		perma, ok := n.Attr("isPermaLink")
-		text := elementText(n)
-		if strings.EqualFold(strings.TrimSpace(perma), "true") || !ok && isHTTPURL(text) {
-			add(text)
-		}
-	case w.kind == feedRDF && local == "item":
-		if about, ok := attrNS(n, nsRDF, "about", sc.ns); ok {
-			add(about)
-		}
-	}
-	for _, c := range n.Children {
-		if c.Kind == tree.Element {
-			w.walk(c, sc, title, seen)
-		}
-	}
+	return top && (local == "channel" || local == "item") ||
+		local == "item" && parent.container && parent.local == "channel"
 }
 
 // title returns the text of the title child of container n in the feed's
 // namespace, white space normalised; "" when it has none.
-func (w *feedWalker) title(n *tree.Node, sc feedScope) string {
+func (w *feedWalker) title(n *tree.Node) string {
 	for _, c := range n.Children {
 		if c.Kind != tree.Element {
 			continue
 		}
-		if ns, local := elementNS(c, sc.enter(c).ns); local == "title" && w.itemNS(ns) {
-			if t, _ := c.Attr("type"); w.kind == feedAtom && strings.TrimSpace(t) == "html" {
-				return htmlText(elementText(c))
-			}
-			return elementText(c)
+		prefix, local, found := strings.Cut(c.Name, ":")
+		if !found {
+			prefix, local = "", c.Name
 		}
+		if local != "title" {
+			continue
+		}
+		ns, declared := "", false
+		for _, a := range c.Attrs { // a namespace the title declares itself
+			if p, ok := xmlnsPrefix(a.Name); ok && p == prefix {
+				ns, declared = a.Value, true
+			}
+		}
+		if !declared {
+			ns = w.lookup(prefix)
+		}
+		if !w.itemNS(ns) {
+			continue
+		}
+		if t, _ := c.Attr("type"); w.kind == feedAtom && strings.TrimSpace(t) == "html" {
+			return htmlText(elementText(c))
+		}
+		return elementText(c)
 	}
 	return ""
 }
@@ -323,11 +398,11 @@ func htmlText(s string) string {
 }
 
 // attrNS returns the value of n's attribute local in namespace ns,
-// whatever its prefix.
-func attrNS(n *tree.Node, ns, local string, scope map[string]string) (string, bool) {
+// whatever its prefix, n's declarations in scope.
+func (w *feedWalker) attrNS(n *tree.Node, ns, local string) (string, bool) {
 	for _, a := range n.Attrs {
 		prefix, name, found := strings.Cut(a.Name, ":")
-		if found && name == local && prefix != "xmlns" && lookupNS(n, prefix, scope) == ns {
+		if found && name == local && prefix != "xmlns" && w.lookup(prefix) == ns {
 			return a.Value, true
 		}
 	}

@@ -200,7 +200,8 @@
 // does (its host by its key); one written twice in an item (its link and
 // its guid) is one link. The channel, items and entries are those where
 // the format puts them (an item in the title of another is none), and a
-// feed is read in time linear in its depth. A link is labelled (its
+// feed is read in time linear in its depth (an xml:base that would make
+// a base longer than 4 KB, as nested relative ones can, is ignored). A link is labelled (its
 // text) by the title of its item, entry, channel or feed (an Atom title
 // of type html as the text it shows, its tags left out), else by its
 // target, so that an entry retitled is a link changed. The a elements of an Atom entry's XHTML

@@ -140,6 +140,13 @@ type feedWalker struct {
 	out  []FeedLink
 }
 
+// maxFeedBase bounds the length of a base xml:base sets (its path,
+// query and host): a longer one is ignored, its parent's kept. Relative
+// xml:base attributes nested deep ("a/" at each of 2^16 levels) would
+// otherwise make bases as long as the document, each resolved from the
+// last, in time and memory quadratic in the depth; no address is so long.
+const maxFeedBase = 4 << 10
+
 // feedFrame is an element of the feed being walked and what its
 // descendants inherit from it.
 type feedFrame struct {
@@ -188,17 +195,7 @@ func (w *feedWalker) enter(n *tree.Node, parent *feedFrame, base *url.URL) feedF
 		}
 	}
 	if b, ok := n.Attr("xml:base"); ok {
-		b = strings.TrimSpace(b)
-		var u *url.URL
-		var err error
-		if f.base != nil {
-			u, err = f.base.Parse(b)
-		} else {
-			u, err = url.Parse(b)
-		}
-		if err == nil {
-			f.base = u
-		}
+		f.base = xmlBase(f.base, strings.TrimSpace(b))
 	}
 	ns, local := w.nameNS(n.Name)
 	own := w.itemNS(ns)
@@ -252,6 +249,28 @@ func (w *feedWalker) enter(n *tree.Node, parent *feedFrame, base *url.URL) feedF
 		}
 	}
 	return f
+}
+
+// xmlBase returns the base within an element whose xml:base is ref, its
+// parent's being base: ref resolved against base; base when ref does not
+// parse, or when the base it makes would be longer than maxFeedBase,
+// which is told before resolving it.
+func xmlBase(base *url.URL, ref string) *url.URL {
+	u, err := url.Parse(ref)
+	if err != nil {
+		return base
+	}
+	size := func(u *url.URL) int { return len(u.Host) + len(u.Path) + len(u.RawQuery) }
+	if base != nil && !u.IsAbs() {
+		if size(base)+size(u) > maxFeedBase {
+			return base
+		}
+		u = base.ResolveReference(u)
+	}
+	if size(u) > maxFeedBase {
+		return base
+	}
+	return u
 }
 
 // resolveRef returns ref resolved against base, as written when there is

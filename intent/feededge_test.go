@@ -166,3 +166,19 @@ func TestFeedLinksDeep(t *testing.T) {
 		})
 	}
 }
+
+// TestFeedLinksDeepBase: relative xml:base attributes nested deep ("a/"
+// at each level) are read in linear time and memory: each base resolved
+// from the last grew with the depth (16 384 levels took 8 s and 820 MB).
+// A base longer than maxFeedBase is ignored, its parent's kept.
+func TestFeedLinksDeepBase(t *testing.T) {
+	const n = 1 << 16
+	doc := parseDoc(t, `<feed xmlns="http://www.w3.org/2005/Atom"><entry><title>t</title>`+strings.Repeat(`<x xml:base="a/">`, n)+
+		`<link href="z"/>`+strings.Repeat("</x>", n)+`</entry></feed>`)
+	base, _ := url.Parse("https://x.example/")
+	got := FeedLinks(doc, base)
+	if len(got) != 1 || !strings.HasPrefix(got[0].URL, "https://x.example/a/a/") || !strings.HasSuffix(got[0].URL, "/a/z") ||
+		len(got[0].URL) > maxFeedBase+len("https://x.example/z") {
+		t.Errorf("%d links, want one under a base of at most %d bytes: %.80v", len(got), maxFeedBase, got)
+	}
+}

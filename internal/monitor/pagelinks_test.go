@@ -102,6 +102,7 @@ func TestXHTMLScanned(t *testing.T) {
 		{"HTML", `<?xml version="1.0"?><html><body><a href=/a>a</a><br></body></html>`, false},
 		{"XML, no feed", `<?xml version="1.0"?><catalog><a href="/a">a</a></catalog>`, false},
 		{"RSS 0.91", `<?xml version="1.0"?><!DOCTYPE rss PUBLIC "-//Netscape Communications//DTD RSS 0.91//EN" "x"><rss version="0.91"><channel/></rss>`, true},
+		{"RSS after a byte order mark, in windows-1252", "\xef\xbb\xbf<?xml version=\"1.0\" encoding=\"windows-1252\"?>\n<rss version=\"2.0\"><channel/></rss>", true},
 		{"RSS 1.0", `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/>`, true},
 		{"Atom, prefixed", `<?xml version="1.0"?><?xml-stylesheet href="x"?><!-- c --><a:feed xmlns:a="http://www.w3.org/2005/Atom"/>`, true},
 	} {

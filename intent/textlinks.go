@@ -50,12 +50,16 @@ type TextLink struct {
 // with its slashes escaped (PHP's json_encode and many APIs write them
 // so): its \/ and \u002f are read as /, the \u escapes of characters
 // outside ASCII that are no white space or punctuation as those (PHP
-// writes bücher as b\u00fccher), and any other escape (\" \n \u0022
-// \u0026 \\) ends it as a backslash ends any URL, so that the URL of
-// {"url":"https:\/\/example.com\/a"} is https://example.com/a, never one
-// holding a backslash; an escaped line break or tab (\n \r \t \b \f)
-// before its scheme separates it as white space does. Text without such
-// a separator is read as above, a backslash ending its URLs.
+// writes bücher as b\u00fccher) and \u0026 as & (Go writes & so), and
+// any other escape (\" \n \u0022 \u003c \\) ends it as a backslash ends
+// any URL, so that the URL of {"url":"https:\/\/example.com\/a"} is
+// https://example.com/a, never one holding a backslash; an escaped line
+// break or tab (\n \r \t \b \f) before its scheme separates it as white
+// space does. Text without such a separator is read as above, a
+// backslash ending its URLs, but for the same \u escapes but those of /:
+// JSON that escapes its letters and not its slashes (Python's json.dumps
+// writes "https://b\u00fccher.example/") links to https://bücher.example/,
+// not to a host cut at the escape (https://b).
 // And, as GitHub's Markdown finds its extended www autolinks, "www." at
 // the start of a line or after white space or one of * _ ~ ( , followed by
 // a valid domain (letters, digits, _ and -, in segments separated by
@@ -86,7 +90,7 @@ func TextLinks(text string) []TextLink {
 		if len(md) > 0 {
 			limit = md[0].from
 		}
-		end := urlEnd(text, k, limit, kind == escapedURL)
+		end := urlEnd(text, k, limit, kind)
 		if l, ok := textLink(text, k, end, kind, ""); ok {
 			out = append(out, l)
 		}
@@ -372,17 +376,19 @@ func stopsURL(r rune, n int) bool {
 // urlEnd returns the end of the URL that starts at start in text, before
 // limit: the maximal run TextLinks describes, trimmed, or for a URL in
 // angle brackets the run up to the >. The run of an escaped one (JSON's
-// https:\/\/) reads the escapes jsonEscape reads, and ends at another;
+// https:\/\/) reads the escapes jsonEscape reads, that of an http:// or
+// https:// one those but the escapes of /, and either ends at another;
 // as none of them stands for a character trimmed or counted, and each
-// ends with one that is neither, its trimming reads it as written. It reads the run once, counting its
+// ends with one that is neither, its trimming reads it as written. The
+// run of a www. one reads none. It reads the run once, counting its
 // brackets, so that trimming a long run of ) costs no more than reading it.
-func urlEnd(text string, start, limit int, escaped bool) int {
+func urlEnd(text string, start, limit int, kind urlKind) int {
 	end := start
 	var count [256]int // of the brackets ( ) [ ] { } in text[start:end]
 run:
 	for end < limit {
-		if escaped && text[end] == '\\' {
-			n, _ := jsonEscape(text[end:limit])
+		if kind != wwwURL && text[end] == '\\' {
+			n, _ := jsonEscape(text[end:limit], kind == escapedURL)
 			if n == 0 {
 				break // another escape ends it, as a backslash ends any URL
 			}
@@ -427,13 +433,14 @@ run:
 }
 
 // jsonEscape returns the length of the JSON escape that starts s and
-// the character it stands for, when an escaped URL may hold it: an
-// escaped / (\/ or \u002f), or a character outside ASCII that is no
-// white space or punctuation (\u00e9, or a surrogate pair: PHP's
-// json_encode escapes them too), so never a character that stops a URL
-// or that urlEnd trims or counts; else 0.
-func jsonEscape(s string) (int, rune) {
-	if strings.HasPrefix(s, `\/`) {
+// the character it stands for, when a URL may hold it: an escaped / (\/
+// or \u002f) when slash is true (a URL with its slashes escaped), an &
+// (\u0026: Go's json.Marshal escapes it), or a character outside ASCII
+// that is no white space or punctuation (\u00e9, or a surrogate pair:
+// PHP's json_encode and Python's json.dumps escape them), so never a
+// character that stops a URL or that urlEnd trims or counts; else 0.
+func jsonEscape(s string, slash bool) (int, rune) {
+	if slash && strings.HasPrefix(s, `\/`) {
 		return 2, '/'
 	}
 	r, ok := hexEscape(s)
@@ -448,7 +455,7 @@ func jsonEscape(s string) (int, rune) {
 		}
 		n += 6
 	}
-	if r == '/' || r >= utf8.RuneSelf && unicode.IsGraphic(r) && !unicode.IsSpace(r) && !unicode.IsPunct(r) {
+	if r == '/' && slash || r == '&' || r >= utf8.RuneSelf && unicode.IsGraphic(r) && !unicode.IsSpace(r) && !unicode.IsPunct(r) {
 		return n, r
 	}
 	return 0, 0
@@ -476,9 +483,12 @@ func hexEscape(s string) (rune, bool) {
 	return r, true
 }
 
-// unescapeURL returns an escaped URL as urlEnd delimits one, its escapes
+// unescapeURL returns a URL as urlEnd delimits one, its escapes
 // (jsonEscape's, the only ones it holds) read.
 func unescapeURL(s string) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
 	var b strings.Builder
 	for {
 		i := strings.IndexByte(s, '\\')
@@ -487,7 +497,7 @@ func unescapeURL(s string) string {
 			return b.String()
 		}
 		b.WriteString(s[:i])
-		n, r := jsonEscape(s[i:])
+		n, r := jsonEscape(s[i:], true)
 		if n == 0 {
 			return b.String() // not one urlEnd reads
 		}
@@ -500,11 +510,10 @@ func unescapeURL(s string) string {
 // for the URL itself), or false when it is no URL with a host.
 func textLink(text string, start, end int, kind urlKind, label string) (TextLink, bool) {
 	s := text[start:end]
-	switch kind {
-	case escapedURL:
-		s = unescapeURL(s)
-	case wwwURL:
+	if kind == wwwURL {
 		s = "http://" + s
+	} else {
+		s = unescapeURL(s) // the escapes urlEnd read
 	}
 	u, err := url.Parse(s)
 	if err != nil || u.Hostname() == "" {

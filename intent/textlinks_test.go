@@ -96,7 +96,7 @@ func TestTextLinks(t *testing.T) {
 		{"JSON escaped, stops at \\n", `"https:\/\/example.com\/a\nhttps:\/\/example.com\/b"`, []link{{"https://example.com/a", ""}, {"https://example.com/b", ""}}},
 		{"JSON escaped, after \\t, not after \\\\n", `"a\thttps:\/\/a.example\/x" "\\nhttps:\/\/b.example\/y" "\\\rhttps:\/\/c.example\/z"`, []link{{"https://a.example/x", ""}, {"https://c.example/z", ""}}},
 		{"JSON escaped letters", `{"a":"https:\/\/b\u00fccher.example\/caf\u00E9\/\ud83d\ude00\/\u0627"}`, []link{{"https://bücher.example/café/😀/ا", ""}}},
-		{"JSON escaped, stops at other \\u", `"https:\/\/a.example\/x\u0026y" "https:\/\/b.example\/\u3002" "https:\/\/c.example\/\ud83d" "https:\/\/d.example\/\u00a0" "https:\/\/e.example\/\u002"`,
+		{"JSON escaped, stops at other \\u", `"https:\/\/a.example\/x\u003cy" "https:\/\/b.example\/\u3002" "https:\/\/c.example\/\ud83d" "https:\/\/d.example\/\u00a0" "https:\/\/e.example\/\u002"`,
 			[]link{{"https://a.example/x", ""}, {"https://b.example/", ""}, {"https://c.example/", ""}, {"https://d.example/", ""}, {"https://e.example/", ""}}},
 		{"JSON escaped, stops at \\u0022", `"https:\/\/example.com\/a\u0022"`, []link{{"https://example.com/a", ""}}},
 		{"JSON escaped, stops at an escaped backslash", `"https:\/\/example.com\\/a"`, []link{{"https://example.com", ""}}},
@@ -105,6 +105,16 @@ func TestTextLinks(t *testing.T) {
 		{"JSON escaped, no host", `"https:\/\/\/a" "https:\/\/"`, nil},
 		{"JSON escaped, other schemes and words", `"ftp:\/\/example.com\/a" "xhttps:\/\/example.com\/b" "https:\/example.com" "https:\\/\\/example.com"`, nil},
 		{"an escaped slash in plain text", `https://example.com\/a`, []link{{"https://example.com", ""}}},
+		// JSON with its slashes unescaped but its other characters
+		// escaped (Python's json.dumps escapes every letter outside
+		// ASCII, Go's json.Marshal an &): the escapes an escaped URL
+		// reads but \/ are read, so that no host or query is cut at
+		// one to name another resource (https://b, ?q=a).
+		{"JSON \\u escapes in a plain URL", `{"a":"https://b\u00fccher.example/caf\u00e9/\ud83d\ude00", "b":"https://example.com/s?q=a\u0026lang=en"}`,
+			[]link{{"https://bücher.example/café/😀", ""}, {"https://example.com/s?q=a&lang=en", ""}}},
+		{"JSON \\u0026 in an escaped URL", `"https:\/\/example.com\/s?q=a\u0026lang=en"`, []link{{"https://example.com/s?q=a&lang=en", ""}}},
+		{"plain URL, stops at other escapes", `"https://a.example/x\u0022" "https://b.example/\u002fy" "https://c.example/\u3002" "https://d.example/\ud83d"`,
+			[]link{{"https://a.example/x", ""}, {"https://b.example/", ""}, {"https://c.example/", ""}, {"https://d.example/", ""}}},
 		// GitHub's extended www autolinks: www. at a line's start, after
 		// white space or * _ ~ (, followed by a valid domain (a period in
 		// it, no underscore in its last two segments) is an http URL.

@@ -191,6 +191,11 @@ func TestExtractTextLinks(t *testing.T) {
 			{Source: source, Target: "https://example.com/a#x", Anchor: "https://Example.com:443/a#x", Type: vigil.LinkLocal},
 			{Source: source, Target: "http://xn--bcher-kva.example/b", Anchor: "http://bücher.example/b", Type: vigil.LinkGlobal},
 		}},
+		// JSON that escapes letters outside ASCII, not slashes (Python's
+		// json.dumps): no link to the host cut at the escape (https://b).
+		{"JSON with escaped letters", `{"a":"https://b\u00fccher.example/b?x=1\u0026y=2"}`, "application/json", []vigil.Link{
+			{Source: source, Target: "https://xn--bcher-kva.example/b?x=1&y=2", Anchor: "https://bücher.example/b?x=1&y=2", Type: vigil.LinkGlobal},
+		}},
 		{"www", "Mirror: www.Example.com/a. Or *www.-bücher.example* (www.bücher.example/b)\nxwww.example.com\n", "text/plain", []vigil.Link{
 			{Source: source, Target: "http://www.example.com/a", Anchor: "http://www.Example.com/a", Type: vigil.LinkGlobal},
 			{Source: source, Target: "http://www.xn--bcher-kva.example/b", Anchor: "http://www.bücher.example/b", Type: vigil.LinkGlobal},

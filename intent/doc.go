@@ -169,7 +169,8 @@
 // whole; never across a line break; a URL in a JSON string with its
 // slashes escaped, https:\/\/example.com\/a, read unescaped up to the
 // string's end or any other escape, never holding a backslash; the \u
-// escapes of letters outside ASCII and of & read in any http(s) URL; and, as
+// escapes of letters outside ASCII and of & read in any http(s) URL,
+// and a \n or \t before one separating it as white space; and, as
 // GitHub's extended www autolinks, www. followed by a valid domain at a
 // line's start or after white space, * _ ~ or (, as http://www...), each
 // placed at the text node of its line, its position its ordinal among

@@ -53,13 +53,15 @@ type TextLink struct {
 // writes bücher as b\u00fccher) and \u0026 as & (Go writes & so), and
 // any other escape (\" \n \u0022 \u003c \\) ends it as a backslash ends
 // any URL, so that the URL of {"url":"https:\/\/example.com\/a"} is
-// https://example.com/a, never one holding a backslash; an escaped line
-// break or tab (\n \r \t \b \f) before its scheme separates it as white
-// space does. Text without such a separator is read as above, a
-// backslash ending its URLs, but for the same \u escapes but those of /:
-// JSON that escapes its letters and not its slashes (Python's json.dumps
-// writes "https://b\u00fccher.example/") links to https://bücher.example/,
-// not to a host cut at the escape (https://b).
+// https://example.com/a, never one holding a backslash. A URL without
+// such a separator is read as above, a backslash ending it, but that it
+// reads the same \u escapes, but for those of /: JSON that escapes its
+// letters and not its slashes (Python's json.dumps writes
+// "https://b\u00fccher.example/") links to https://bücher.example/, not
+// to a host cut at the escape (https://b). In both, an escaped line
+// break or tab (\n \r \t \b \f) before the scheme separates it as white
+// space does (every JSON encoder escapes a line break:
+// "See:\nhttps://example.com/a" links to https://example.com/a).
 // And, as GitHub's Markdown finds its extended www autolinks, "www." at
 // the start of a line or after white space or one of * _ ~ ( , followed by
 // a valid domain (letters, digits, _ and -, in segments separated by
@@ -242,7 +244,7 @@ func (s *urlScanner) find(kind urlKind, i int) int {
 			if s.wwwAt(k) {
 				return k
 			}
-		} else if start := schemeBefore(s.text, k, i, kind == escapedURL); start >= 0 {
+		} else if start := schemeBefore(s.text, k, i); start >= 0 {
 			return start
 		}
 		j = k + len(mark) // no mark overlaps itself
@@ -251,12 +253,12 @@ func (s *urlScanner) find(kind urlKind, i int) int {
 
 // schemeBefore returns where the scheme http or https (in any case) that
 // ends at text[k] starts, from i on, when it does not continue a word, or
-// -1. In a JSON string (escaped) a \n, \r, \t, \b or \f before it
-// separates it, as the character it stands for.
-func schemeBefore(text string, k, i int, escaped bool) int {
+// -1. A \n, \r, \t, \b or \f before it (in a JSON string, whether or not
+// its slashes are escaped) separates it, as the character it stands for.
+func schemeBefore(text string, k, i int) int {
 	for _, scheme := range [...]string{"https", "http"} {
 		s := k - len(scheme)
-		if s >= i && strings.EqualFold(text[s:k], scheme) && (s == 0 || !isSchemeChar(text[s-1]) || escaped && jsonEscapeBefore(text, s)) {
+		if s >= i && strings.EqualFold(text[s:k], scheme) && (s == 0 || !isSchemeChar(text[s-1]) || jsonEscapeBefore(text, s)) {
 			return s
 		}
 	}

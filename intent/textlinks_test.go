@@ -72,7 +72,7 @@ func TestTextLinks(t *testing.T) {
 		{"emphasis and code", "**https://example.com/a** `https://example.com/b` _https://example.com/c_", []link{{"https://example.com/a", ""}, {"https://example.com/b", ""}, {"https://example.com/c", ""}}},
 		{"Unicode punctuation", "「https://example.com/a」。 https://example.com/b…", []link{{"https://example.com/a", ""}, {"https://example.com/b", ""}}},
 		{"no-break space", "https://example.com/a\u00a0next", []link{{"https://example.com/a", ""}}},
-		{"backslash", `https://example.com/a\nhttps://example.com/b`, []link{{"https://example.com/a", ""}}},
+		{"backslash", `https://example.com/a\nhttps://example.com/b https://example.com/c\xhttps://example.com/d`, []link{{"https://example.com/a", ""}, {"https://example.com/b", ""}, {"https://example.com/c", ""}}},
 		{"CRLF", "Sitemap: https://example.com/sitemap.xml\r\n", []link{{"https://example.com/sitemap.xml", ""}}},
 		{"Markdown link", "- [Docs](https://example.com/docs): the docs", []link{{"https://example.com/docs", "Docs"}}},
 		{"Markdown link with a title", `[Docs](https://example.com/docs "The docs")`, []link{{"https://example.com/docs", "Docs"}}},
@@ -115,6 +115,10 @@ func TestTextLinks(t *testing.T) {
 		{"JSON \\u0026 in an escaped URL", `"https:\/\/example.com\/s?q=a\u0026lang=en"`, []link{{"https://example.com/s?q=a&lang=en", ""}}},
 		{"plain URL, stops at other escapes", `"https://a.example/x\u0022" "https://b.example/\u002fy" "https://c.example/\u3002" "https://d.example/\ud83d"`,
 			[]link{{"https://a.example/x", ""}, {"https://b.example/", ""}, {"https://c.example/", ""}, {"https://d.example/", ""}}},
+		// JSON's \n before an unescaped URL separates it as before an
+		// escaped one (every JSON encoder escapes a line break).
+		{"JSON \\n before a plain URL", `{"body":"See:\nhttps://a.example/x\n\thttps://b.example/y \\nhttps://c.example/z"}`,
+			[]link{{"https://a.example/x", ""}, {"https://b.example/y", ""}}},
 		// GitHub's extended www autolinks: www. at a line's start, after
 		// white space or * _ ~ (, followed by a valid domain (a period in
 		// it, no underscore in its last two segments) is an http URL.
@@ -395,6 +399,7 @@ func FuzzTextLinks(f *testing.F) {
 		`"https:\/\/b\u00fccher.example\/\ud83d\ude00\ud83d\/\u3002\u00a0\U002F\u002"`,
 		"www.example.com (www.a.example/b_(c)). *www._a.b.example* xwww.a.b www.a_b.c www.example www.bücher.example:80/",
 		"_www.a_www.a_www.a_www.a www.a.b.c_d.e_ [www.a.b](www.c.d)",
+		`{"a":"https://b\u00fccher.example/?x\u0026y\u0022\nhttps://c.example/\ud83d\ude00\u002f \\nhttps://d.example\u00e9@e.example"}`,
 	} {
 		f.Add(s)
 	}

@@ -170,7 +170,7 @@
 // slashes escaped, https:\/\/example.com\/a, read unescaped up to the
 // string's end or any other escape, never holding a backslash; the \u
 // escapes of letters outside ASCII and of & read in any http(s) URL,
-// and a \n or \t before one separating it as white space; and, as
+// and a \n, \t or \u003e before one separating it as white space; and, as
 // GitHub's extended www autolinks, www. followed by a valid domain at a
 // line's start or after white space, * _ ~ or (, as http://www...), each
 // placed at the text node of its line, its position its ordinal among

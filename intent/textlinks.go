@@ -61,7 +61,9 @@ type TextLink struct {
 // to a host cut at the escape (https://b). In both, an escaped line
 // break or tab (\n \r \t \b \f) before the scheme separates it as white
 // space does (every JSON encoder escapes a line break:
-// "See:\nhttps://example.com/a" links to https://example.com/a).
+// "See:\nhttps://example.com/a" links to https://example.com/a), and so
+// does the \u escape of a character that is in no scheme (Go writes
+// <p>https://... as \u003cp\u003ehttps://...).
 // And, as GitHub's Markdown finds its extended www autolinks, "www." at
 // the start of a line or after white space or one of * _ ~ ( , followed by
 // a valid domain (letters, digits, _ and -, in segments separated by
@@ -254,7 +256,8 @@ func (s *urlScanner) find(kind urlKind, i int) int {
 // schemeBefore returns where the scheme http or https (in any case) that
 // ends at text[k] starts, from i on, when it does not continue a word, or
 // -1. A \n, \r, \t, \b or \f before it (in a JSON string, whether or not
-// its slashes are escaped) separates it, as the character it stands for.
+// its slashes are escaped) separates it, as the character it stands for,
+// and so does the \u escape of a character that is in no scheme.
 func schemeBefore(text string, k, i int) int {
 	for _, scheme := range [...]string{"https", "http"} {
 		s := k - len(scheme)
@@ -266,17 +269,24 @@ func schemeBefore(text string, k, i int) int {
 }
 
 // jsonEscapeBefore reports whether text[:s] ends with the JSON escape of
-// a control character, \n \r \t \b or \f: the letter after an odd run
-// of backslashes (an even one is backslashes escaped).
+// a control character, \n \r \t \b or \f, or the \u escape of a
+// character that is in no scheme (\u003e): the letter after an odd run of
+// backslashes (an even one is backslashes escaped).
 func jsonEscapeBefore(text string, s int) bool {
-	if s < 2 || !strings.ContainsRune("nrtbf", rune(text[s-1])) {
+	e := s - 2 // the backslash
+	if s >= 6 {
+		if r, ok := hexEscape(text[s-6 : s]); ok && (r >= utf8.RuneSelf || !isSchemeChar(byte(r))) {
+			e = s - 6
+		}
+	}
+	if e < 0 || e == s-2 && !strings.ContainsRune("nrtbf", rune(text[s-1])) {
 		return false
 	}
-	b := s - 2
+	b := e
 	for b >= 0 && text[b] == '\\' {
 		b--
 	}
-	return (s-2-b)%2 == 1
+	return (e-b)%2 == 1
 }
 
 // wwwAt reports whether the www. at text[k:] starts an extended www

@@ -119,6 +119,11 @@ func TestTextLinks(t *testing.T) {
 		// escaped one (every JSON encoder escapes a line break).
 		{"JSON \\n before a plain URL", `{"body":"See:\nhttps://a.example/x\n\thttps://b.example/y \\nhttps://c.example/z"}`,
 			[]link{{"https://a.example/x", ""}, {"https://b.example/y", ""}}},
+		// As the \u escape of a character that is in no scheme (Go's
+		// json.Marshal writes <p>https://... as \u003cp\u003ehttps://...),
+		// not that of one that is, nor an escaped backslash and a u.
+		{"JSON \\u escape before a URL", `"\u003cp\u003ehttps://a.example/x\u003c/p\u003e \u003chttps:\/\/b.example\/y" "\u0041https://c.example/" "\\u003ehttps://d.example/"`,
+			[]link{{"https://a.example/x", ""}, {"https://b.example/y", ""}}},
 		// GitHub's extended www autolinks: www. at a line's start, after
 		// white space or * _ ~ (, followed by a valid domain (a period in
 		// it, no underscore in its last two segments) is an http URL.

@@ -168,9 +168,11 @@ type Removed struct {
 // (*RemoveRefusal) a user who owns sentinels unless withSentinels (which
 // removes them one by one, giving up their messages not yet sent, as
 // vigil sentinel rm does), and, unless force, the only user with a
-// password and the only administrator. Without withSentinels, a sentinel
-// the user makes while being removed is kept, and the user with it,
-// signed out: the store checks again as it deletes them.
+// password and the only administrator (the latter checked by the store
+// again as it revokes their role, the first change made, so that
+// removals at once never leave no administrator). Without withSentinels,
+// a sentinel the user makes while being removed is kept, and the user
+// with it, signed out: the store checks again as it deletes them.
 func RemoveUser(ctx context.Context, st vigil.Store, u *vigil.User, withSentinels, force bool) (Removed, error) {
 	var done Removed
 	// Only counted here: withSentinels reads them below, after the
@@ -201,7 +203,27 @@ func RemoveUser(ctx context.Context, st vigil.Store, u *vigil.User, withSentinel
 			return done, &RemoveRefusal{Email: u.Email, Reason: RefusedLastAdmin}
 		}
 	}
-	// First the password: the user's sessions end and they can no longer
+	// First the role, unless force: the store refuses to revoke the only
+	// administrator in the same transaction as it checks, so that two
+	// removals at once of the last two (or a removal and a revocation),
+	// which both passed the check above, never leave none; and before
+	// anything else changes, so that the one refused keeps their password
+	// and tokens. Revoked whatever u says, which may be older than a
+	// grant. A user then kept (RefusedMadeMeanwhile) is kept without it.
+	if !force {
+		err := st.SetUserAdmin(ctx, u.ID, false)
+		switch vigil.ErrorCode(err) {
+		case "":
+			u.Admin = false
+		case vigil.ECONFLICT:
+			return done, &RemoveRefusal{Email: u.Email, Reason: RefusedLastAdmin}
+		case vigil.ENOTFOUND:
+			return done, nil // removed meanwhile
+		default:
+			return done, fmt.Errorf("revoke the role of %s: %w", u.Email, err)
+		}
+	}
+	// Then the password: the user's sessions end and they can no longer
 	// sign in, so that nothing of theirs is made while the rest goes.
 	if u.PasswordHash != "" {
 		u.PasswordHash = ""

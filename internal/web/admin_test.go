@@ -1,10 +1,16 @@
 package web
 
 import (
+	"context"
+	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/postgres"
+	"github.com/vigil-web/vigil/internal/postgres/pgtest"
+	"github.com/vigil-web/vigil/internal/sqlite"
 )
 
 // TestUserRules: the rules of user management that the Users page and
@@ -58,5 +64,128 @@ func TestUserRules(t *testing.T) {
 		if err != nil || u.Email+"/"+u.Name != tc.want || u.Admin != tc.admin {
 			t.Errorf("NewUser(%q, %q): %+v %v, want %s", tc.email, tc.name, u, err, tc.want)
 		}
+	}
+}
+
+// hookedStore calls beforeFindUsers, if set, as FindUsers is called, after
+// it read the users: what another request does between RemoveUser's check
+// of the rules and its changes.
+type hookedStore struct {
+	vigil.Store
+	beforeFindUsers func()
+}
+
+func (h *hookedStore) FindUsers(ctx context.Context) ([]*vigil.User, error) {
+	users, err := h.Store.FindUsers(ctx)
+	if h.beforeFindUsers != nil {
+		h.beforeFindUsers()
+	}
+	return users, err
+}
+
+// TestRemoveUserLastAdminRace: two removals of the last two
+// administrators at once, or a removal racing a revocation, leave one
+// administrator, who can still sign in: the store refuses the second
+// change (SetUserAdmin, before anything else is changed), whatever the
+// users read before said. On SQLite, and on PostgreSQL when
+// VIGIL_TEST_POSTGRES_DSN is set.
+func TestRemoveUserLastAdminRace(t *testing.T) {
+	stores := map[string]func(t *testing.T) vigil.Store{
+		"sqlite": func(t *testing.T) vigil.Store {
+			st, err := sqlite.Open(context.Background(), t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close() })
+			return st
+		},
+		"postgres": func(t *testing.T) vigil.Store {
+			base := os.Getenv("VIGIL_TEST_POSTGRES_DSN")
+			if base == "" {
+				t.Skip("VIGIL_TEST_POSTGRES_DSN not set")
+			}
+			dsn, _ := pgtest.Schema(t, base)
+			st, err := postgres.Open(context.Background(), dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close() })
+			return st
+		},
+	}
+	for name, open := range stores {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			st := &hookedStore{Store: open(t)}
+			admins := make([]*vigil.User, 2)
+			for i, email := range []string{"ann@example.com", "bob@example.com"} {
+				admins[i] = &vigil.User{Email: email, Name: "n", PasswordHash: "h", Admin: true}
+				if err := st.CreateUser(ctx, admins[i]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// check says which administrators are left, each with a
+			// password.
+			check := func(what string, errs ...error) {
+				t.Helper()
+				users, err := st.Store.FindUsers(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				n := 0
+				for _, u := range users {
+					if u.Admin && u.PasswordHash != "" {
+						n++
+					}
+				}
+				refused := 0
+				for _, err := range errs {
+					if r := errRefusal(err); r != nil && r.Reason == RefusedLastAdmin {
+						refused++
+					} else if err != nil {
+						t.Fatalf("%s: %v", what, err)
+					}
+				}
+				if n != 1 || refused != 1 {
+					t.Fatalf("%s (%v): %d administrators who can sign in, %d refusals; want 1 and 1", what, errs, n, refused)
+				}
+			}
+
+			// Both removals read the users before either changes them.
+			var arrived sync.WaitGroup
+			arrived.Add(2)
+			st.beforeFindUsers = func() { arrived.Done(); arrived.Wait() }
+			errs := make([]error, 2)
+			var wg sync.WaitGroup
+			for i, u := range admins {
+				wg.Go(func() { _, errs[i] = RemoveUser(ctx, st, u, false, false) })
+			}
+			wg.Wait()
+			check("two removals at once", errs...)
+
+			// A removal, and the revocation of the other administrator
+			// made after it read the users.
+			left := admins[0]
+			if _, err := st.FindUserByID(ctx, left.ID); err != nil {
+				left = admins[1]
+			}
+			other := &vigil.User{Email: "cy@example.com", Name: "n", PasswordHash: "h"}
+			if err := st.CreateUser(ctx, other); err != nil {
+				t.Fatal(err)
+			}
+			if err := st.SetUserAdmin(ctx, other.ID, true); err != nil {
+				t.Fatal(err)
+			}
+			var revoked error
+			st.beforeFindUsers = func() {
+				st.beforeFindUsers = nil
+				revoked = SetAdmin(ctx, st, other, false)
+			}
+			_, removed := RemoveUser(ctx, st, left, false, false)
+			if revoked != nil {
+				t.Fatalf("revocation: %v", revoked)
+			}
+			check("a removal racing a revocation", removed)
+		})
 	}
 }

@@ -326,8 +326,9 @@ func TestMigrateVersionReadAsText(t *testing.T) {
 }
 
 // TestMigrateMakesFirstUserAdmin: a database made before the
-// administrator role gets one administrator, the user with the lowest id,
-// so that somebody can still manage the users in the dashboard.
+// administrator role gets one administrator, the user with the lowest id
+// among those with a password (one without could not sign in to use the
+// role), so that somebody can still manage the users in the dashboard.
 func TestMigrateMakesFirstUserAdmin(t *testing.T) {
 	ctx := context.Background()
 	d, _ := newSchema(t)
@@ -336,6 +337,7 @@ func TestMigrateMakesFirstUserAdmin(t *testing.T) {
 		"INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (7, 'bob@example.org', 'Bob', 'h', now(), now())",
 		"INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (3, 'ann@example.org', 'Ann', 'h', now(), now())",
 		"INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (9, 'cy@example.org', 'Cy', '', now(), now())",
+		"INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (1, 'dee@example.org', 'Dee', '', now(), now())",
 	} {
 		if _, err := c.Exec(ctx, row); err != nil {
 			t.Fatalf("%s: %v", row, err)

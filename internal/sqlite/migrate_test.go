@@ -396,15 +396,17 @@ func TestMigrateVersionReadAsText(t *testing.T) {
 }
 
 // TestMigrateMakesFirstUserAdmin: a database made before the
-// administrator role gets one administrator, the user with the lowest id,
-// so that somebody can still manage the users in the dashboard.
+// administrator role gets one administrator, the user with the lowest id
+// among those with a password (one without could not sign in to use the
+// role), so that somebody can still manage the users in the dashboard.
 func TestMigrateMakesFirstUserAdmin(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	olderDatabase(t, dir, "0112_user_admin.sql",
 		"INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (7, 'bob@example.org', 'Bob', 'h', 1, 1)",
 		"INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (3, 'ann@example.org', 'Ann', 'h', 2, 2)",
-		"INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (9, 'cy@example.org', 'Cy', '', 3, 3)")
+		"INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (9, 'cy@example.org', 'Cy', '', 3, 3)",
+		"INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (1, 'dee@example.org', 'Dee', '', 4, 4)")
 	db, err := sqlite.Open(ctx, dir)
 	if err != nil {
 		t.Fatal(err)

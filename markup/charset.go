@@ -385,3 +385,39 @@ func decodeHTML(data []byte, override string) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// DecodeNotASCIICompatible returns data decoded to UTF-8 when it is in a
+// charset that is not ASCII-compatible, one in which ASCII text is not
+// ASCII bytes: UTF-16 told by a byte-order mark (which beats any label,
+// as in Parse), else cs (a label or a Content-Type value, as Options.Charset;
+// WHATWG labels) naming UTF-16LE or UTF-16BE, ISO-2022-JP (whose two-byte
+// characters are pairs of ASCII bytes) or the replacement encoding. It
+// reports whether it decoded; data in any other charset, or in an unknown
+// one, is returned as is. A caller that writes ASCII markup around a text
+// (an HTML page quoting it) decodes the text so first, then parses the
+// page as UTF-8: decoded with the text's charset, the markup would be
+// other characters. Bytes that are not in the charset (UTF-16 of an odd
+// length) become U+FFFD. UTF-16 without a byte-order mark or a label is
+// not told by its first '<', as Parse tells it: a text quoted is not
+// markup, and "<\x00" may begin a text in the charset it is labelled in.
+func DecodeNotASCIICompatible(data []byte, cs string) ([]byte, bool, error) {
+	if bytes.HasPrefix(data, bomUTF16LE) || bytes.HasPrefix(data, bomUTF16BE) {
+		return decodeBOM(data)
+	}
+	if bytes.HasPrefix(data, bomUTF8) {
+		return data, false, nil
+	}
+	label := overrideLabel(cs)
+	if label == "" {
+		return data, false, nil
+	}
+	e, name := charset.Lookup(label)
+	switch {
+	case e == nil:
+		return data, false, nil
+	case strings.HasPrefix(name, "utf-16"), name == "iso-2022-jp", name == "replacement":
+		out, err := decodeWith(e, data)
+		return out, err == nil, err
+	}
+	return data, false, nil
+}

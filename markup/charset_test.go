@@ -144,3 +144,43 @@ func TestCharsetHTML(t *testing.T) {
 		})
 	}
 }
+
+// TestDecodeNotASCIICompatible: a text in a charset that is not
+// ASCII-compatible (UTF-16 by its byte-order mark or its label; ISO-2022-JP; the replacement encoding) is decoded to UTF-8, a
+// byte-order mark beating the label; one in an ASCII-compatible charset,
+// an unknown one or none is returned as is.
+func TestDecodeNotASCIICompatible(t *testing.T) {
+	const text = "café <b>"
+	tests := []struct {
+		name, data, charset string
+		want                string
+		decoded             bool
+	}{
+		{"UTF-16LE labelled", string(utf16Bytes(text, false, false)), "utf-16le", text, true},
+		{"UTF-16BE labelled", string(utf16Bytes(text, true, false)), "UTF-16BE", text, true},
+		{"utf-16 is little-endian", string(utf16Bytes(text, false, false)), "utf-16", text, true},
+		{"a label in a Content-Type value", string(utf16Bytes(text, true, false)), "text/plain; charset=utf-16be", text, true},
+		{"a UTF-16LE byte-order mark", string(utf16Bytes(text, false, true)), "", text, true},
+		{"a UTF-16BE byte-order mark beats the label", string(utf16Bytes(text, true, true)), "utf-16le", text, true},
+		{"UTF-16 not told by its first '<'", "<\x00b\x00", "", "<\x00b\x00", false},
+		{"an odd length", string(utf16Bytes("ab", false, false)) + "c", "utf-16le", "ab\uFFFD", true},
+		{"ISO-2022-JP", "a\x1b$B$\"!<\x1b(B<b>", "iso-2022-jp", "a\u3042\u30fc<b>", true},
+		{"the replacement encoding", "abc", "iso-2022-kr", "\uFFFD", true},
+		{"windows-1252", "caf\xe9 <b>", "windows-1252", "caf\xe9 <b>", false},
+		{"Shift_JIS", "\x93\xfa\x96{", "shift_jis", "\x93\xfa\x96{", false},
+		{"a UTF-8 byte-order mark", "\xEF\xBB\xBFx", "utf-16le", "\xEF\xBB\xBFx", false},
+		{"an unknown charset", "x", "x-no-such-charset", "x", false},
+		{"no charset", "x", "", "x", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, decoded, err := markup.DecodeNotASCIICompatible([]byte(tc.data), tc.charset)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tc.want || decoded != tc.decoded {
+				t.Errorf("got %q, %v; want %q, %v", got, decoded, tc.want, tc.decoded)
+			}
+		})
+	}
+}

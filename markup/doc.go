@@ -168,7 +168,9 @@
 // label on such bytes almost always means (a server's template declares
 // Latin-1, its content is UTF-8); a browser shows "cafÃ©". Invalid UTF-8
 // in HTML becomes U+FFFD. The writers always write UTF-8, and WriteXML
-// changes the declared encoding to UTF-8.
+// changes the declared encoding to UTF-8. DecodeNotASCIICompatible decodes
+// a text in a charset that is not ASCII-compatible (UTF-16, ISO-2022-JP)
+// for a caller that quotes it in ASCII markup.
 //
 // # Relation to the seed
 //

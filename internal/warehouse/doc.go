@@ -44,7 +44,8 @@
 //     them for the monitor, Document and Diff alike, and a body that does
 //     not parse as HTML or XML (nested deeper than the HTML parser takes,
 //     XML served as XML that is not well-formed) is read as its source
-//     text, in a <pre>, so that every change the monitor reports can be
+//     text, decoded from its charset (UTF-16 too), in a <pre>, so that
+//     every change the monitor reports can be
 //     shown, as is a body served as text (text/plain, JSON, CSS) that
 //     does not begin with "<"; the <pre> holds one text node a line (runs
 //     of lines cut by content past 65,536 lines), so that a change of one

@@ -27,8 +27,9 @@ import (
 //	4: until a body that does not parse (nested past the HTML parser's limit, XML that is not well-formed) was read as its source (sourceDocument).
 //	5: until XHTML read as XML kept the white space of its pre, textarea, script and style as HTML does.
 //	6: until a body read as its source was one text node, not one a line (splitLines), and one served as text (text/plain, JSON) was read as HTML.
-//	7: since.
-const treeReading = 7
+//	7: until a body read as its source in a charset that is not ASCII-compatible (UTF-16 by its label or byte-order mark, ISO-2022-JP) was decoded before the ASCII page around it was written (markup.DecodeNotASCIICompatible).
+//	8: since.
+const treeReading = 8
 
 // treeStampPrefix starts the stamp of a stored tree delta; the reading
 // number and a newline follow. A compressed delta never starts with a NUL.
@@ -158,14 +159,25 @@ func looksLikeMarkup(body []byte) bool {
 // sourceDocument is the tree of a body read as its source: an HTML page
 // whose body holds a <pre> with the body's text, decoded from charset if
 // it names one, else as the HTML parser tells the charset of a page; a
-// body that begins with a UTF-8 byte-order mark is UTF-8, read without
-// the mark, as the markup parsers and browsers read it. The text is the
+// body that begins with a byte-order mark is in the charset it tells,
+// read without the mark, as the markup parsers and browsers read it. A
+// body in a charset that is not ASCII-compatible (UTF-16, ISO-2022-JP:
+// markup.DecodeNotASCIICompatible) is decoded before it is written into
+// the page, which is ASCII. The text is the
 // whole body, white space kept, one text node a line (splitLines), so
 // that a change of one line is a change of one node.
 func sourceDocument(body []byte, charset string) (*tree.Document, error) {
 	const head, tail = "<!DOCTYPE html><html><body><pre>\n", "</pre></body></html>"
 	if b, ok := bytes.CutPrefix(body, []byte("\xEF\xBB\xBF")); ok {
 		// Within the page, the mark would be a character of the text.
+		body, charset = b, "utf-8"
+	}
+	// The page around the body is ASCII: a body in a charset in which it
+	// is not (UTF-16, ISO-2022-JP) is decoded first, and the page read as
+	// UTF-8.
+	if b, ok, err := markup.DecodeNotASCIICompatible(body, charset); err != nil {
+		return nil, fmt.Errorf("warehouse: decoding a body read as its source: %w", err)
+	} else if ok {
 		body, charset = b, "utf-8"
 	}
 	// The page is written once, into a buffer of its exact size: a body of

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/vigil-web/vigil/internal/warehouse"
 	"github.com/vigil-web/vigil/tree"
@@ -63,6 +64,8 @@ func readingInputs(t *testing.T) []struct{ name, contentType, charset, body stri
 		{"JSON", "application/json", "", "{\n  \"a\": \"<b> & c\",\n  \"d\": [1, 2]\n}\n"},
 		{"a feed as text/plain", "text/plain", "", "<?xml version=\"1.0\"?>\n<rss version=\"2.0\"><channel><title>t</title></channel></rss>\n"},
 		{"a body in an unknown charset", "text/html", "x-no-such-charset", "<p>x</p>"},
+		{"UTF-16LE text", "text/plain", "utf-16le", utf16Text("caf\u00e9 <b>\nline 2\n", false, false)},
+		{"ISO-2022-JP text", "text/plain", "iso-2022-jp", "a\x1b$B$\"!<\x1b(B<b>\n"},
 	}...)
 	return in
 }
@@ -156,6 +159,78 @@ func TestParseBodyReadsSource(t *testing.T) {
 			}
 			if (readAsText != nil) != (tc.want != "") {
 				t.Errorf("ReadBody readAsText = %v, want an error: %v", readAsText, tc.want != "")
+			}
+		})
+	}
+}
+
+// utf16Text returns s in UTF-16, little-endian or big-endian, with its
+// byte-order mark if bom.
+func utf16Text(s string, bigEndian, bom bool) string {
+	units := utf16.Encode([]rune(s))
+	if bom {
+		units = append([]uint16{0xFEFF}, units...)
+	}
+	b := make([]byte, 0, 2*len(units))
+	for _, u := range units {
+		if bigEndian {
+			b = append(b, byte(u>>8), byte(u))
+		} else {
+			b = append(b, byte(u), byte(u>>8))
+		}
+	}
+	return string(b)
+}
+
+// TestSourceCharsetNotASCII: a body read as its source in a charset in
+// which ASCII is not ASCII bytes (UTF-16, by its label or its byte-order
+// mark; ISO-2022-JP, whose two-byte characters are pairs of ASCII bytes) is
+// decoded before the ASCII page around it is written, so that its text is
+// its characters, not nothing; one in an ASCII-compatible charset reads
+// as before, and UTF-16 of an odd length reads without panicking, its last
+// byte U+FFFD.
+func TestSourceCharsetNotASCII(t *testing.T) {
+	const text = "caf\u00e9 <b> & \"q\"\nline 2\n"
+	deep := strings.Repeat("<div>", 600) + "a" + strings.Repeat("</div>", 600)
+	tests := []struct {
+		name, body, charset, contentType string
+		want                             string
+		page                             bool // ReadBody reads it as a page: ReadSource alone reads its source
+	}{
+		{"UTF-16LE labelled", utf16Text(text, false, false), "utf-16le", "text/plain; charset=utf-16le", text, false},
+		{"UTF-16LE labelled utf-16", utf16Text(text, false, false), "utf-16", "text/plain", text, false},
+		{"UTF-16LE with a byte-order mark and its label", utf16Text(text, false, true), "utf-16le", "text/plain", text, true},
+		{"UTF-16LE with a byte-order mark, no label", utf16Text(text, false, true), "", "text/plain", text, true},
+		{"UTF-16BE labelled", utf16Text(text, true, false), "utf-16be", "text/plain", text, false},
+		{"UTF-16BE with a byte-order mark, no label", utf16Text(text, true, true), "", "application/json", text, true},
+		{"a byte-order mark beats the label", utf16Text(text, true, true), "windows-1252", "text/plain", text, true},
+		{"HTML with a byte-order mark that does not parse", utf16Text(deep, false, true), "", "text/html", deep, false},
+		{"a charset label in a Content-Type value", utf16Text(text, false, false), "text/plain; charset=UTF-16LE", "text/plain", text, false},
+		{"UTF-16LE of an odd length", utf16Text("ab", false, false) + "c", "utf-16le", "text/plain", "ab\uFFFD", false},
+		{"a lone byte in UTF-16BE", "x", "utf-16be", "text/plain", "\uFFFD", false},
+		{"ISO-2022-JP", "a\x1b$B$\"!<\x1b(B<b>\n", "iso-2022-jp", "text/plain", "a\u3042\u30fc<b>\n", false},
+		{"windows-1252 as before", "caf\xe9 <b> & \"q\"\n", "windows-1252", "text/plain", text[:len(text)-len("line 2\n")], false},
+		{"Shift_JIS as before", "\x93\xfa\x96{ <b>\n", "shift_jis", "text/plain", "\u65e5\u672c <b>\n", false},
+		{"UTF-8 as before", text, "utf-8", "text/plain", text, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, readAsText, err := warehouse.ReadBody([]byte(tc.body), tc.charset, tc.contentType)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (readAsText == nil) != tc.page {
+				t.Errorf("ReadBody readAsText = %v, want it read as a page: %v", readAsText, tc.page)
+			}
+			if got := sourceText(doc); !tc.page && got != tc.want {
+				t.Errorf("ReadBody source text %.80q, want %.80q", got, tc.want)
+			}
+			src, err := warehouse.ReadSource([]byte(tc.body), tc.charset)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := sourceText(src); got != tc.want {
+				t.Errorf("ReadSource source text %.80q, want %.80q", got, tc.want)
 			}
 		})
 	}
@@ -278,4 +353,34 @@ func TestSourceLeavesOutByteOrderMark(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzReadSourceUTF16: a text in UTF-16, labelled as such, reads as its
+// source into the tree the same text in UTF-8 reads into; and ReadBody
+// reads any body in any of a few charsets without an error.
+func FuzzReadSourceUTF16(f *testing.F) {
+	for _, s := range []string{"", "x", "café <b> & \"q\"\n", "<p>x</p>", "\n\nline\r\n\x00\x01", "\U0001F600 \u65e5\u672c", "\xff\xfe", "\uFEFFx"} {
+		f.Add(s, false)
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, s string, bigEndian bool) {
+		for _, cs := range []string{"utf-16le", "utf-16be", "iso-2022-jp", "windows-1252", "shift_jis", ""} {
+			if _, _, err := warehouse.ReadBody([]byte(s), cs, "text/plain"); err != nil {
+				t.Fatalf("ReadBody in %q: %v", cs, err)
+			}
+		}
+		text := strings.ToValidUTF8(s, "\uFFFD")
+		want, err := warehouse.ReadSource([]byte(text), "utf-8")
+		if err != nil {
+			t.Fatal(err)
+		}
+		label := map[bool]string{false: "utf-16le", true: "utf-16be"}[bigEndian]
+		got, err := warehouse.ReadSource([]byte(utf16Text(text, bigEndian, false)), label)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fingerprint(got) != fingerprint(want) {
+			t.Fatalf("source text %q, in UTF-8 %q", sourceText(got), sourceText(want))
+		}
+	})
 }

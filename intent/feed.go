@@ -78,7 +78,7 @@ func feedRoot(doc *tree.Document) (*tree.Node, feedKind) {
 		return nil, 0
 	}
 	root := doc.Root
-	ns, local := elementNS(root, nil)
+	ns, local := elementNS(root)
 	switch {
 	case local == "rss" && ns == "":
 		return root, feedRSS
@@ -89,7 +89,7 @@ func feedRoot(doc *tree.Document) (*tree.Node, feedKind) {
 			if c.Kind != tree.Element {
 				continue
 			}
-			if ns, local := elementNS(c, nil); local == "channel" && (ns == nsRSS1 || ns == nsRSS090) {
+			if ns, local := elementNS(c); local == "channel" && (ns == nsRSS1 || ns == nsRSS090) {
 				return root, feedRDF
 			}
 		}
@@ -98,25 +98,29 @@ func feedRoot(doc *tree.Document) (*tree.Node, feedKind) {
 }
 
 // elementNS returns the namespace and local name of element n, its
-// prefix looked up in ns, else in the xmlns attributes of n and its
-// ancestors.
-func elementNS(n *tree.Node, ns map[string]string) (string, string) {
-	prefix, local, found := strings.Cut(n.Name, ":")
-	if !found {
-		prefix, local = "", n.Name
+// prefix looked up in the xmlns attributes of n and its ancestors
+// (lookupNS). It serves feedRoot, which reads two levels; the walk keeps
+// the declarations in scope instead (feedWalker.nameNS).
+func elementNS(n *tree.Node) (string, string) {
+	prefix, local := splitQName(n.Name)
+	return lookupNS(n, prefix), local
+}
+
+// splitQName returns the prefix ("" for none) and the local name of the
+// element or attribute name name.
+func splitQName(name string) (prefix, local string) {
+	if prefix, local, found := strings.Cut(name, ":"); found {
+		return prefix, local
 	}
-	return lookupNS(n, prefix, ns), local
+	return "", name
 }
 
 // lookupNS returns the namespace prefix names at element n: "xml" is
-// XML's, else the one ns maps it to, else the one an xmlns attribute of n
-// or an ancestor declares; "" when none does.
-func lookupNS(n *tree.Node, prefix string, ns map[string]string) string {
+// XML's, else the one an xmlns attribute of n or an ancestor declares;
+// "" when none does.
+func lookupNS(n *tree.Node, prefix string) string {
 	if prefix == "xml" {
 		return nsXML
-	}
-	if ns != nil {
-		return ns[prefix]
 	}
 	attr := "xmlns"
 	if prefix != "" {
@@ -298,10 +302,7 @@ func xmlnsPrefix(name string) (string, bool) {
 // nameNS returns the namespace and local name of the element or
 // attribute name in the scope walked.
 func (w *feedWalker) nameNS(name string) (string, string) {
-	prefix, local, found := strings.Cut(name, ":")
-	if !found {
-		prefix, local = "", name
-	}
+	prefix, local := splitQName(name)
 	return w.lookup(prefix), local
 }
 
@@ -358,10 +359,7 @@ func (w *feedWalker) title(n *tree.Node) string {
 		if c.Kind != tree.Element {
 			continue
 		}
-		prefix, local, found := strings.Cut(c.Name, ":")
-		if !found {
-			prefix, local = "", c.Name
-		}
+		prefix, local := splitQName(c.Name)
 		if local != "title" {
 			continue
 		}

@@ -75,15 +75,8 @@ func linkEdits(old, new []object) []objEdit {
 	if len(edits) == 0 {
 		return nil
 	}
-	// Targets, and links (target and text), of each version.
-	inOld, oldKeys := make(map[string]bool, len(old)), make(map[string]bool, len(old))
-	for i := range old {
-		inOld[old[i].href], oldKeys[old[i].key] = true, true
-	}
-	inNew, newKeys := make(map[string]bool, len(new)), make(map[string]bool, len(new))
-	for i := range new {
-		inNew[new[i].href], newKeys[new[i].key] = true, true
-	}
+	inOld, oldKeys := linkSets(old)
+	inNew, newKeys := linkSets(new)
 	added, removed, moved := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	retitled := map[[3]string]bool{}
 	out := edits[:0]
@@ -141,6 +134,16 @@ func linkEdits(old, new []object) []objEdit {
 		out = append(out, e)
 	}
 	return out
+}
+
+// linkSets returns the targets of links and their keys (target and text),
+// each as a set.
+func linkSets(links []object) (hrefs, keys map[string]bool) {
+	hrefs, keys = make(map[string]bool, len(links)), make(map[string]bool, len(links))
+	for i := range links {
+		hrefs[links[i].href], keys[links[i].key] = true, true
+	}
+	return hrefs, keys
 }
 
 // imageChanges: images added, removed, moved, replaced (src changed) or

@@ -189,7 +189,8 @@ func (w *feedWalker) walk(root *tree.Node, base *url.URL) {
 }
 
 // enter visits element n, the child of parent (nil for the root), whose
-// base is base, and returns its frame, its namespace declarations pushed.
+// base is base: it collects the links n holds (collect) and returns its
+// frame, its namespace declarations pushed.
 func (w *feedWalker) enter(n *tree.Node, parent *feedFrame, base *url.URL) feedFrame {
 	f := feedFrame{n: n, base: base}
 	for _, a := range n.Attrs {
@@ -206,53 +207,68 @@ func (w *feedWalker) enter(n *tree.Node, parent *feedFrame, base *url.URL) feedF
 	if own {
 		f.local = local
 	}
-	parentLocal, inContainer := "", false
 	if parent != nil {
 		f.title, f.seen = parent.title, parent.seen
-		parentLocal, inContainer = parent.local, parent.container
 	}
 	if own && w.isContainer(local, parent) {
 		f.container = true
 		f.title, f.seen = w.title(n), map[string]bool{}
 	}
-	add := func(ref string) {
-		ref = strings.TrimSpace(ref)
-		if ref == "" {
-			return
-		}
-		target := resolveRef(f.base, ref)
-		if f.seen[target] {
-			return
-		}
-		if f.seen != nil {
-			f.seen[target] = true
-		}
-		w.out = append(w.out, FeedLink{URL: target, Text: f.title, Node: n})
+	w.collect(&f, parent, ns, local, own)
+	return f
+}
+
+// collect adds the links of the element of frame f, the child of parent
+// (nil for the root), whose namespace is ns and local name local, own
+// when ns is the feed's (itemNS): the targets FeedLinks lists for its
+// format.
+func (w *feedWalker) collect(f *feedFrame, parent *feedFrame, ns, local string, own bool) {
+	n := f.n
+	parentLocal, inContainer := "", false
+	if parent != nil {
+		parentLocal, inContainer = parent.local, parent.container
 	}
 	switch {
 	case local == "link" && (ns == nsAtom || ns == nsAtom03):
 		if href, ok := n.Attr("href"); ok {
-			add(href)
+			w.add(f, href)
 		}
 	case !own || w.kind == feedAtom:
 	case local == "link" && inContainer:
-		add(elementText(n))
+		w.add(f, elementText(n))
 	case w.kind == feedRSS && local == "enclosure" && parentLocal == "item" && inContainer:
 		if u, ok := n.Attr("url"); ok {
-			add(u)
+			w.add(f, u)
 		}
 	case w.kind == feedRSS && local == "guid" && parentLocal == "item" && inContainer:
 		perma, ok := n.Attr("isPermaLink")
 		text := elementText(n)
 		if strings.EqualFold(strings.TrimSpace(perma), "true") || !ok && isHTTPURL(text) {
-			add(text)
+			w.add(f, text)
 		}
 	case w.kind == feedRDF && local == "item" && f.container:
 		if about, ok := w.attrNS(n, nsRDF, "about"); ok {
-			add(about)
+			w.add(f, about)
 		}
 	}
-	return f
+}
+
+// add adds the link ref written in the element of frame f, resolved
+// against its base and labelled by its container's title, unless ref is
+// blank or the container has given its target already.
+func (w *feedWalker) add(f *feedFrame, ref string) {
+	ref = strings.TrimSpace(ref)
+	if ref == "" {
+		return
+	}
+	target := resolveRef(f.base, ref)
+	if f.seen[target] {
+		return
+	}
+	if f.seen != nil {
+		f.seen[target] = true
+	}
+	w.out = append(w.out, FeedLink{URL: target, Text: f.title, Node: f.n})
 }
 
 // xmlBase returns the base within an element whose xml:base is ref, its

@@ -190,42 +190,44 @@
 // A feed has no a elements, so the links of a feed are its feed links
 // (FeedLinks): an entry added is its link added. A document is a feed
 // (IsFeed) when its root is rss (RSS 0.9x, 2.0), feed in the Atom
-// namespace (Atom 1.0, 0.3), or rdf:RDF with a channel in the RSS 1.0
-// (or 0.90) namespace; another XML document keeps the rule of markup (its
-// a and area elements). Its links are, for Atom, every link element's
-// href; for RSS 2.0, the text of the channel's and each item's link, each
-// item's enclosure url, its guid when isPermaLink is "true" or is absent
-// and the guid is an absolute http(s) URL (RSS 2.0's default), and an Atom
-// link within (the self link); for RSS 1.0, the channel's and each item's
-// link and each item's rdf:about. A target resolves against the xml:base
+// namespace (Atom 1.0, 0.3), or rdf:RDF with a channel in the RSS 1.0 (or
+// 0.90) namespace; another XML document keeps the rule of markup (its a
+// and area elements). Its links are, for Atom, every link element's href;
+// for RSS 2.0, the text of the channel's and each item's link, each item's
+// enclosure url, its guid when isPermaLink is "true" or is absent and the
+// guid is an absolute http(s) URL (RSS 2.0's default), and an Atom link
+// within (the self link); for RSS 1.0, the channel's and each item's link
+// and each item's rdf:about. A target resolves against the xml:base
 // attributes in scope, then the feed's address, and then as every link
 // does (its host by its key); one written twice in an item (its link and
 // its guid) is one link. The channel, items and entries are those where
 // the format puts them (an item in the title of another is none), and a
-// feed is read in time linear in its depth (an xml:base that would make
-// a base longer than 4 KB, as nested relative ones can, is ignored). A link is labelled (its
-// text) by the title of its item, entry, channel or feed (an Atom title
-// of type html as the text it shows, its tags left out), else by its
-// target, so that an entry retitled is a link changed. The a elements of an Atom entry's XHTML
-// content are not links of the feed: an RSS item's HTML is escaped text,
-// and both formats are read alike. The warehouse stores, the crawl
-// follows and page importance counts the same links (its ExtractLinks
-// reads FeedLinks).
+// feed is read in time linear in its depth (an xml:base that would make a
+// base longer than 4 KB, as nested relative ones can, is ignored). A link
+// is labelled (its text) by the title of its item, entry, channel or feed
+// (an Atom title of type html as the text it shows, its tags left out),
+// else by its target, so that an entry retitled is a link changed. The a
+// elements of an Atom entry's XHTML content are not links of the feed: an
+// RSS item's HTML is escaped text, and both formats are read alike. The
+// warehouse stores, the crawl follows and page importance counts the same
+// links (its ExtractLinks reads FeedLinks).
 //
 // A pair whose versions are read differently, one as markup and the other
-// as its source text (a feed served malformed for one check, a page
-// served as text/plain one day and text/html the next), is compared like
-// with like when its caller gives the markup side's source text
+// as its source text (a feed served malformed for one check, a page served
+// as text/plain one day and text/html the next), is compared like with
+// like when its caller gives the markup side's source text
 // (Pair.OldSource, Pair.NewSource): the two source texts, for every change
 // type. Compared as read, a feed's markup (its feed links) and its broken
 // text (its namespace URI and ids among its URLs besides its links) would
-// report those URLs added, then removed when the feed is fixed, and a page's images, tables and lists removed, then added, and
-// its keywords, which the source writes among its tags. As two texts,
-// only the URLs (lines, words) the document changed are reported; a text
-// has no images, tables or lists, so none are; a scope selects in the
-// texts, as on any page read as text. A link the source writes twice (an
-// a element's target and its text, an Atom entry's link and id) is two
-// links there, told once (links are read as sets of targets). Without the source, each side is compared as it is read.
+// report those URLs added, then removed when the feed is fixed, and a
+// page's images, tables and lists removed, then added, and its keywords,
+// which the source writes among its tags. As two texts, only the URLs
+// (lines, words) the document changed are reported; a text has no images,
+// tables or lists, so none are; a scope selects in the texts, as on any
+// page read as text. A link the source writes twice (an a element's target
+// and its text, an Atom entry's link and id) is two links there, told once
+// (links are read as sets of targets). Without the source, each side is
+// compared as it is read.
 //
 // # Selectors
 //

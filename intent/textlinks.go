@@ -209,9 +209,9 @@ type urlScanner struct {
 	text string
 	// at is the start of the next URL of each kind found, -1 when there
 	// is none; one before the offset next searches from is stale.
-	at     [len(urlMarks)]int
-	search [len(urlMarks)]bool // whether at holds a result
-	run    domainRun
+	at       [len(urlMarks)]int
+	searched [len(urlMarks)]bool // whether at holds a result (the kind was searched for)
+	run      domainRun           // the run of domain characters wwwAt read last
 }
 
 // next returns the offset of the next URL in the text from i on, and its
@@ -222,8 +222,8 @@ type urlScanner struct {
 func (s *urlScanner) next(i int) (int, urlKind) {
 	best, kind := -1, plainURL
 	for k := range urlMarks {
-		if !s.search[k] || s.at[k] >= 0 && s.at[k] < i {
-			s.at[k], s.search[k] = s.find(urlKind(k), i), true
+		if !s.searched[k] || s.at[k] >= 0 && s.at[k] < i {
+			s.at[k], s.searched[k] = s.find(urlKind(k), i), true
 		}
 		if s.at[k] >= 0 && (best < 0 || s.at[k] < best) {
 			best, kind = s.at[k], urlKind(k)

@@ -67,10 +67,7 @@ func ParseBody(body []byte, charset, contentType string) (*tree.Document, error)
 // diff of text).
 func ReadBody(body []byte, charset, contentType string) (doc *tree.Document, readAsText, err error) {
 	if ServedAsText(contentType) && !looksLikeMarkup(body) {
-		if int64(len(body)) > markup.DefaultMaxBytes {
-			return nil, nil, fmt.Errorf("markup: input larger than the limit of %d bytes (Options.MaxBytes): %w", markup.DefaultMaxBytes, markup.ErrTooLarge)
-		}
-		if doc, err = sourceDocument(body, charset); err != nil {
+		if doc, err = ReadSource(body, charset); err != nil {
 			return nil, nil, err
 		}
 		return doc, servedAs(contentType), nil

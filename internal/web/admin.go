@@ -2,8 +2,6 @@ package web
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -42,11 +40,7 @@ func CheckNewPassword(pw string) error {
 // GeneratePassword returns a strong password: 144 random bits, 24
 // characters of base64url.
 func GeneratePassword() (string, error) {
-	b := make([]byte, 18)
-	if _, err := rand.Read(b); err != nil {
-		return "", err
-	}
-	return base64.RawURLEncoding.EncodeToString(b), nil
+	return randomSecret(18)
 }
 
 // NewPassword returns typed, checked by CheckNewPassword, or, if typed is

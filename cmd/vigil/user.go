@@ -267,16 +267,9 @@ func removeUser(ctx context.Context, env *environment, st vigil.Store, email str
 	} else if err != nil {
 		return exitError, err
 	}
-	var with []string
-	if done.Sentinels > 0 {
-		with = append(with, count(done.Sentinels, "sentinel"))
-	}
-	if done.Tokens > 0 {
-		with = append(with, count(done.Tokens, "API token"))
-	}
 	fmt.Fprintf(env.stdout, "removed user %s", email)
-	if len(with) > 0 {
-		fmt.Fprintf(env.stdout, " with %s", strings.Join(with, " and "))
+	if with := done.With(); with != "" {
+		fmt.Fprintf(env.stdout, " with %s", with)
 	}
 	fmt.Fprintln(env.stdout)
 	return exitOK, nil

@@ -157,6 +157,19 @@ type Removed struct {
 	Tokens    int // API tokens revoked
 }
 
+// With says what was removed with the user, as "2 sentinels and 1 API
+// token", or "" for nothing.
+func (d Removed) With() string {
+	var with []string
+	if d.Sentinels > 0 {
+		with = append(with, Count(d.Sentinels, "sentinel"))
+	}
+	if d.Tokens > 0 {
+		with = append(with, Count(d.Tokens, "API token"))
+	}
+	return strings.Join(with, " and ")
+}
+
 // RemoveUser removes u from st with their API tokens and sessions,
 // beside a daemon that may serve the user meanwhile. It refuses
 // (*RemoveRefusal) a user who owns sentinels unless withSentinels (which

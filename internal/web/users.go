@@ -205,15 +205,8 @@ func (s *Server) handleUserRemovePage(w http.ResponseWriter, r *http.Request, se
 		return seeOther(w, r, "/login")
 	}
 	msg := "Removed " + u.Email
-	var with []string
-	if done.Sentinels > 0 {
-		with = append(with, Count(done.Sentinels, "sentinel"))
-	}
-	if done.Tokens > 0 {
-		with = append(with, Count(done.Tokens, "API token"))
-	}
-	if len(with) > 0 {
-		msg += " with " + strings.Join(with, " and ")
+	if with := done.With(); with != "" {
+		msg += " with " + with
 	}
 	return s.usersPage(w, r, sess, http.StatusOK, &usersData{Done: msg + "."})
 }

@@ -95,6 +95,16 @@ func (s *Server) formUser(r *http.Request, sess *session, idText string) (*vigil
 	return s.Store.FindUserByID(r.Context(), id)
 }
 
+// formPassword is NewPassword of the form's password field (generated if
+// empty), its refusal an EINVALID error that says it is the password's.
+func formPassword(r *http.Request) (password, hash string, generated bool, err error) {
+	password, hash, generated, err = NewPassword(r.PostFormValue("password"))
+	if err != nil {
+		return "", "", false, vigil.Errorf(vigil.EINVALID, "password: %s", vigil.ErrorMessage(err))
+	}
+	return password, hash, generated, nil
+}
+
 // checked reports whether a form's checkbox is ticked.
 func checked(r *http.Request, name string) bool {
 	v := r.PostFormValue(name)
@@ -109,9 +119,9 @@ func (s *Server) handleUserCreatePage(w http.ResponseWriter, r *http.Request, se
 	if err != nil {
 		return s.refused(w, r, sess, err)
 	}
-	password, hash, generated, err := NewPassword(r.PostFormValue("password"))
+	password, hash, generated, err := formPassword(r)
 	if err != nil {
-		return s.refused(w, r, sess, vigil.Errorf(vigil.EINVALID, "password: %s", vigil.ErrorMessage(err)))
+		return s.refused(w, r, sess, err)
 	}
 	u.PasswordHash = hash
 	if err := s.Store.CreateUser(r.Context(), u); vigil.ErrorCode(err) == vigil.ECONFLICT {
@@ -134,9 +144,9 @@ func (s *Server) handleUserPasswordPage(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		return s.refused(w, r, sess, err)
 	}
-	password, hash, generated, err := NewPassword(r.PostFormValue("password"))
+	password, hash, generated, err := formPassword(r)
 	if err != nil {
-		return s.refused(w, r, sess, vigil.Errorf(vigil.EINVALID, "password: %s", vigil.ErrorMessage(err)))
+		return s.refused(w, r, sess, err)
 	}
 	// A new hash, and a new update time: the user's session cookies,
 	// signed with both (sessionMAC), are refused from now on.

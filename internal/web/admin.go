@@ -182,38 +182,13 @@ func (d Removed) With() string {
 // with it, signed out: the store checks again as it deletes them.
 func RemoveUser(ctx context.Context, st vigil.Store, u *vigil.User, withSentinels, force bool) (Removed, error) {
 	var done Removed
-	// Only counted here: withSentinels reads them below, after the
-	// sign-out, with those made meanwhile.
-	_, owned, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID, Limit: 1})
-	if err != nil {
-		return done, fmt.Errorf("sentinels of %s: %w", u.Email, err)
-	}
-	if owned > 0 && !withSentinels {
-		return done, &RemoveRefusal{Email: u.Email, Reason: RefusedOwnsSentinels, Sentinels: owned}
-	}
-	if !force && (u.PasswordHash != "" || u.Admin) {
-		users, err := st.FindUsers(ctx)
-		if err != nil {
-			return done, fmt.Errorf("list users: %w", err)
-		}
-		otherPassword, otherAdmin := false, false
-		for _, o := range users {
-			if o.ID != u.ID {
-				otherPassword = otherPassword || o.PasswordHash != ""
-				otherAdmin = otherAdmin || o.Admin
-			}
-		}
-		switch {
-		case u.PasswordHash != "" && !otherPassword:
-			return done, &RemoveRefusal{Email: u.Email, Reason: RefusedLastPassword}
-		case u.Admin && !otherAdmin:
-			return done, &RemoveRefusal{Email: u.Email, Reason: RefusedLastAdmin}
-		}
+	if err := refuseRemoval(ctx, st, u, withSentinels, force); err != nil {
+		return done, err
 	}
 	// First the role, unless force: the store refuses to revoke the only
 	// administrator in the same transaction as it checks, so that two
 	// removals at once of the last two (or a removal and a revocation),
-	// which both passed the check above, never leave none; and before
+	// which both passed refuseRemoval, never leave none; and before
 	// anything else changes, so that the one refused keeps their password
 	// and tokens. Revoked whatever u says, which may be older than a
 	// grant. A user then kept (RefusedMadeMeanwhile) is kept without it.
@@ -238,12 +213,14 @@ func RemoveUser(ctx context.Context, st vigil.Store, u *vigil.User, withSentinel
 			return done, fmt.Errorf("sign out %s: %w", u.Email, err)
 		}
 	}
-	if done.Tokens, err = DeleteTokens(ctx, st, u); err != nil {
+	tokens, err := DeleteTokens(ctx, st, u)
+	done.Tokens = tokens
+	if err != nil {
 		return done, err
 	}
 	if !withSentinels {
 		// A running daemon may have made a sentinel for the user since
-		// the check above, until they could no longer sign in nor use a
+		// refuseRemoval, until they could no longer sign in nor use a
 		// token, which deleting the user would remove unasked (the store
 		// cascades): the store checks again as it deletes them, at once.
 		err := st.DeleteUserWithoutSentinels(ctx, u.ID)
@@ -254,9 +231,9 @@ func RemoveUser(ctx context.Context, st vigil.Store, u *vigil.User, withSentinel
 		}
 		return done, nil
 	}
-	// The sentinels, those made since the count above with them; one by
-	// one through DeleteSentinel, which gives up the letters not yet
-	// sent: deleting the user would only cascade.
+	// The sentinels, those made since refuseRemoval counted with them;
+	// one by one through DeleteSentinel, which gives up the letters not
+	// yet sent: deleting the user would only cascade.
 	sentinels, _, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID})
 	if err != nil {
 		return done, fmt.Errorf("sentinels of %s: %w", u.Email, err)
@@ -271,6 +248,43 @@ func RemoveUser(ctx context.Context, st vigil.Store, u *vigil.User, withSentinel
 		return done, fmt.Errorf("remove user %s: %w", u.Email, err)
 	}
 	return done, nil
+}
+
+// refuseRemoval returns the refusal (*RemoveRefusal) of RemoveUser's
+// rules checked before anything changes, or an error reading what they
+// check, or nil: u owns sentinels and not withSentinels; unless force, u
+// is the only user with a password or the only administrator.
+func refuseRemoval(ctx context.Context, st vigil.Store, u *vigil.User, withSentinels, force bool) error {
+	// Only counted here: withSentinels reads them after the sign-out,
+	// with those made meanwhile.
+	_, owned, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID, Limit: 1})
+	if err != nil {
+		return fmt.Errorf("sentinels of %s: %w", u.Email, err)
+	}
+	if owned > 0 && !withSentinels {
+		return &RemoveRefusal{Email: u.Email, Reason: RefusedOwnsSentinels, Sentinels: owned}
+	}
+	if force || (u.PasswordHash == "" && !u.Admin) {
+		return nil
+	}
+	users, err := st.FindUsers(ctx)
+	if err != nil {
+		return fmt.Errorf("list users: %w", err)
+	}
+	otherPassword, otherAdmin := false, false
+	for _, o := range users {
+		if o.ID != u.ID {
+			otherPassword = otherPassword || o.PasswordHash != ""
+			otherAdmin = otherAdmin || o.Admin
+		}
+	}
+	switch {
+	case u.PasswordHash != "" && !otherPassword:
+		return &RemoveRefusal{Email: u.Email, Reason: RefusedLastPassword}
+	case u.Admin && !otherAdmin:
+		return &RemoveRefusal{Email: u.Email, Reason: RefusedLastAdmin}
+	}
+	return nil
 }
 
 // madeWhileRemoved is the refusal of a removal without its sentinels of

@@ -95,11 +95,18 @@ func SetAdmin(ctx context.Context, st vigil.UserStore, u *vigil.User, on bool) e
 		u.Admin = on
 		return nil
 	case vigil.ECONFLICT:
-		return vigil.Errorf(vigil.ECONFLICT, "%s is the only administrator: grant the role to another user first", u.Email)
+		return onlyAdmin(u.Email)
 	case vigil.ENOTFOUND:
 		return vigil.Errorf(vigil.ENOTFOUND, "no user %s", u.Email)
 	}
 	return fmt.Errorf("set the role of %s: %w", u.Email, err)
+}
+
+// onlyAdmin is the refusal to revoke the role of the only administrator
+// (email), or to remove them: SetAdmin's, and RemoveRefusal's for
+// RefusedLastAdmin.
+func onlyAdmin(email string) error {
+	return vigil.Errorf(vigil.ECONFLICT, "%s is the only administrator: grant the role to another user first", email)
 }
 
 // The reasons a removal is refused (RemoveRefusal.Reason).
@@ -137,7 +144,7 @@ func (r *RemoveRefusal) Unwrap() error {
 	case RefusedLastPassword:
 		return vigil.Errorf(vigil.ECONFLICT, "%s is the only user with a password: without them nobody can sign in", r.Email)
 	case RefusedLastAdmin:
-		return vigil.Errorf(vigil.ECONFLICT, "%s is the only administrator: grant the role to another user first", r.Email)
+		return onlyAdmin(r.Email)
 	}
 	return vigil.Errorf(vigil.ECONFLICT, "%s is kept: %s", r.Email, r.Reason)
 }

@@ -62,7 +62,7 @@ func (p PageImportance) Validate() error {
 	if p.ResourceID <= 0 {
 		return Errorf(EINVALID, "page importance resourceId required")
 	}
-	if !(p.Importance >= 0 && p.Importance <= 1) {
+	if !ValidImportance(p.Importance) {
 		return Errorf(EINVALID, "page importance %v of resource %d is not from 0 to 1", p.Importance, p.ResourceID)
 	}
 	return nil

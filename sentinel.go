@@ -86,7 +86,7 @@ const ImportanceLead = 24 * time.Hour
 // internal/storetest, holds their claims to this function).
 func ClaimPriority(s *Sentinel, now time.Time) time.Duration {
 	importance := s.Importance
-	if !(importance >= 0 && importance <= 1) { // NaN too
+	if !ValidImportance(importance) {
 		importance = 0
 	}
 	late, lead := now.Sub(s.NextCheck), time.Duration(importance*float64(ImportanceLead))
@@ -95,6 +95,11 @@ func ClaimPriority(s *Sentinel, now time.Time) time.Duration {
 	}
 	return late + lead
 }
+
+// ValidImportance reports whether f is an importance: a share from 0 to 1
+// (NaN, an infinity, a negative value or one above 1 is not). Stores read
+// a stored importance that is not as 0, as ClaimPriority counts it.
+func ValidImportance(f float64) bool { return f >= 0 && f <= 1 }
 
 // Validate returns an EINVALID error naming the first bad field.
 func (s *Sentinel) Validate() error {

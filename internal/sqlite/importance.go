@@ -1,9 +1,13 @@
 package sqlite
 
-import "database/sql"
+import (
+	"database/sql"
+
+	"github.com/vigil-web/vigil"
+)
 
 // importance scans the importance of a sentinel or resource, read as 0
-// when it is not from 0 to 1, as the claims order it: RecordChecks
+// when it is not one (vigil.ValidImportance), as the claims order it: RecordChecks
 // refuses such a value, but one written past it (by hand, by an older
 // bug) would otherwise be handed out, and a NaN or an infinity fail the
 // JSON of its sentinel or resource, and of every list holding it.
@@ -16,7 +20,7 @@ func (v importance) Scan(src any) error {
 		return err
 	}
 	*v.p = 0
-	if f.Float64 >= 0 && f.Float64 <= 1 {
+	if vigil.ValidImportance(f.Float64) {
 		*v.p = f.Float64
 	}
 	return nil

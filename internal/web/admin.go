@@ -138,24 +138,15 @@ func (r *RemoveRefusal) Error() string { return r.Unwrap().Error() }
 func (r *RemoveRefusal) Unwrap() error {
 	switch r.Reason {
 	case RefusedOwnsSentinels:
-		return vigil.Errorf(vigil.ECONFLICT, "%s owns %s: remove them first, or remove them with the user", r.Email, Count(r.Sentinels, "sentinel"))
+		return vigil.Errorf(vigil.ECONFLICT, "%s owns %s: remove them first, or remove them with the user", r.Email, counted(r.Sentinels, "sentinel"))
 	case RefusedMadeMeanwhile:
-		return vigil.Errorf(vigil.ECONFLICT, "%s made %s while being removed: kept with them (they can no longer sign in, and their API tokens are revoked)", r.Email, Count(r.Sentinels, "sentinel"))
+		return vigil.Errorf(vigil.ECONFLICT, "%s made %s while being removed: kept with them (they can no longer sign in, and their API tokens are revoked)", r.Email, counted(r.Sentinels, "sentinel"))
 	case RefusedLastPassword:
 		return vigil.Errorf(vigil.ECONFLICT, "%s is the only user with a password: without them nobody can sign in", r.Email)
 	case RefusedLastAdmin:
 		return onlyAdmin(r.Email)
 	}
 	return vigil.Errorf(vigil.ECONFLICT, "%s is kept: %s", r.Email, r.Reason)
-}
-
-// Count returns n and thing, plural unless n is 1: "1 sentinel", "2
-// sentinels".
-func Count(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // Removed is what RemoveUser removed with the user.
@@ -169,10 +160,10 @@ type Removed struct {
 func (d Removed) With() string {
 	var with []string
 	if d.Sentinels > 0 {
-		with = append(with, Count(d.Sentinels, "sentinel"))
+		with = append(with, counted(d.Sentinels, "sentinel"))
 	}
 	if d.Tokens > 0 {
-		with = append(with, Count(d.Tokens, "API token"))
+		with = append(with, counted(d.Tokens, "API token"))
 	}
 	return strings.Join(with, " and ")
 }

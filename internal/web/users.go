@@ -160,7 +160,7 @@ func (s *Server) handleUserPasswordPage(w http.ResponseWriter, r *http.Request, 
 		if err != nil {
 			return err
 		}
-		done = strings.TrimSuffix(done, ".") + ", and their " + Count(n, "API token") + " revoked."
+		done = strings.TrimSuffix(done, ".") + ", and their " + counted(n, "API token") + " revoked."
 	}
 	if u.ID == sess.User.ID {
 		done += " That is you: sign in again with the new password."
@@ -207,7 +207,7 @@ func (s *Server) handleUserRemovePage(w http.ResponseWriter, r *http.Request, se
 	done, err := RemoveUser(r.Context(), s.Store, u, checked(r, "with_sentinels"), false)
 	if refusal := errRefusal(err); refusal != nil && refusal.Reason == RefusedOwnsSentinels {
 		return s.refused(w, r, sess, vigil.Errorf(vigil.ECONFLICT, "%s owns %s: tick “remove their sentinels too” to remove them with the user",
-			u.Email, Count(refusal.Sentinels, "sentinel")))
+			u.Email, counted(refusal.Sentinels, "sentinel")))
 	} else if err != nil {
 		return s.refused(w, r, sess, err)
 	}

@@ -189,14 +189,20 @@
 //
 // A feed has no a elements, so the links of a feed are its feed links
 // (FeedLinks): an entry added is its link added. A document is a feed
-// (IsFeed) when its root is rss (RSS 0.9x, 2.0), feed in the Atom
+// (IsFeed) when its root is rss (RSS 0.9x, 2.0) in no namespace or in one
+// RSS was published under (Userland's http://backend.userland.com/rss2,
+// Harvard's, RSS 1.0's: those feed readers read as RSS), feed in the Atom
 // namespace (Atom 1.0, 0.3), or rdf:RDF with a channel in the RSS 1.0 (or
 // 0.90) namespace; another XML document keeps the rule of markup (its a
-// and area elements). Its links are, for Atom, every link element's href;
+// and area elements). Its links are, for Atom, the href of every link
+// element to content a reader follows (rel absent, alternate, enclosure,
+// related or via; not self, edit, edit-media, replies, license, hub, the
+// pages' next and previous, nor extension relations: Blogger gives every
+// entry an edit and two replies links) and every content element's src;
 // for RSS 2.0, the text of the channel's and each item's link, each item's
 // enclosure url, its guid when isPermaLink is "true" or is absent and the
 // guid is an absolute http(s) URL (RSS 2.0's default), and an Atom link
-// within (the self link); for RSS 1.0, the channel's and each item's link
+// within to such content; for RSS 1.0, the channel's and each item's link
 // and each item's rdf:about. A target resolves against the xml:base
 // attributes in scope, then the feed's address, and then as every link
 // does (its host by its key); one written twice in an item (its link and

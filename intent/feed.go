@@ -3,6 +3,7 @@ package intent
 import (
 	"html"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/vigil-web/vigil/tree"
@@ -16,14 +17,45 @@ const (
 	nsRSS1   = "http://purl.org/rss/1.0/"
 	nsRSS090 = "http://my.netscape.com/rdf/simple/0.9/"
 	nsXML    = "http://www.w3.org/XML/1998/namespace"
+	// nsIANARel is the IRI a registered link relation's name is
+	// appended to (RFC 4287, 4.2.7.2): rel="alternate" is
+	// rel="http://www.iana.org/assignments/relation/alternate".
+	nsIANARel = "http://www.iana.org/assignments/relation/"
 )
+
+// rssNamespaces are the namespaces, besides none, that an rss root may
+// be in, in lower case: those RSS was published or written under, which
+// feed readers read as RSS (Universal Feed Parser's list; it and
+// SimplePie read Userland's in any case): Userland's RSS 2.0 and 0.91
+// ones (http://backend.userland.com/rss2, .../RSS2, .../rss091: every
+// one under .../rss), Harvard's RSS 2.0 one, RSS 1.0's and 0.90's, and
+// the RSS 0.91 module's.
+var rssNamespaces = []string{
+	"http://blogs.law.harvard.edu/tech/rss",
+	nsRSS1,
+	nsRSS090,
+	"http://purl.org/rss/1.0/modules/rss091#",
+}
+
+// isRSSNamespace reports whether ns is a namespace an rss root is RSS in
+// (rssNamespaces): none, one of the list, or Userland's.
+func isRSSNamespace(ns string) bool {
+	if ns == "" {
+		return true
+	}
+	ns = strings.ToLower(ns)
+	if rest, ok := strings.CutPrefix(ns, "http://backend.userland.com/rss"); ok {
+		return !strings.ContainsAny(rest, "/#?")
+	}
+	return slices.Contains(rssNamespaces, ns)
+}
 
 // feedKind is the format of a feed document; 0 for a document that is
 // not one.
 type feedKind uint8
 
 const (
-	feedRSS  feedKind = iota + 1 // RSS 0.9x and 2.0: root rss, no namespace
+	feedRSS  feedKind = iota + 1 // RSS 0.9x and 2.0: root rss, in no namespace or an RSS one
 	feedAtom                     // root feed in the Atom namespace
 	feedRDF                      // RSS 1.0 (and 0.90): root rdf:RDF holding an RSS channel
 )
@@ -43,19 +75,26 @@ type FeedLink struct {
 }
 
 // IsFeed reports whether doc is a feed: a document whose root is rss
-// (RSS 0.9x and 2.0), feed in the Atom namespace (Atom 1.0 or 0.3), or
-// rdf:RDF holding a channel in the RSS 1.0 (or 0.90) namespace.
+// (RSS 0.9x and 2.0) in no namespace or in one RSS was published under
+// (Userland's http://backend.userland.com/rss2 and the like, Harvard's,
+// RSS 1.0's: those feed readers read as RSS), feed in the Atom namespace
+// (Atom 1.0 or 0.3), or rdf:RDF holding a channel in the RSS 1.0 (or
+// 0.90) namespace. An rss root in another namespace is no feed.
 func IsFeed(doc *tree.Document) bool {
 	_, kind := feedRoot(doc)
 	return kind != 0
 }
 
 // FeedLinks returns the links of a feed document, in document order: for
-// Atom every link element's href; for RSS 2.0 the text of the channel's
-// and each item's link, each item's enclosure url, and its guid when
-// isPermaLink is "true", or is absent and the guid is an absolute http(s)
-// URL (RSS 2.0's default), and any Atom link in it (a self link); for RSS
-// 1.0 the channel's and each item's link and each item's rdf:about. A
+// Atom the href of every link element to content a reader follows (its
+// rel absent, alternate, enclosure, related or via: atomContentRel) and
+// every content element's src (an entry's out-of-line content); for RSS
+// 2.0 the text of the channel's and each item's link, each item's
+// enclosure url, and its guid when isPermaLink is "true", or is absent and
+// the guid is an absolute http(s) URL (RSS 2.0's default), and any Atom
+// link in it to such content (not its self link); for RSS 1.0 the
+// channel's and each item's link and each item's rdf:about. The elements
+// of RSS are those in its root's namespace (none, or an RSS one). A
 // target is resolved against the xml:base attributes in scope and base
 // (the document's address; nil if unknown). A target written twice in one
 // item, entry or channel (an item's link and its guid) is given once.
@@ -67,6 +106,9 @@ func FeedLinks(doc *tree.Document, base *url.URL) []FeedLink {
 		return nil
 	}
 	w := feedWalker{kind: kind}
+	if kind == feedRSS {
+		w.rssNS, _ = elementNS(root)
+	}
 	w.walk(root, base)
 	return w.out
 }
@@ -80,7 +122,7 @@ func feedRoot(doc *tree.Document) (*tree.Node, feedKind) {
 	root := doc.Root
 	ns, local := elementNS(root)
 	switch {
-	case local == "rss" && ns == "":
+	case local == "rss" && isRSSNamespace(ns):
 		return root, feedRSS
 	case local == "feed" && (ns == nsAtom || ns == nsAtom03):
 		return root, feedAtom
@@ -139,9 +181,10 @@ func lookupNS(n *tree.Node, prefix string) string {
 // stacks, one a prefix, so that a document nested deep (the parser takes
 // a million levels) is read in time linear in it, as tree.Walk reads one.
 type feedWalker struct {
-	kind feedKind
-	ns   map[string][]string // prefix ("" the default) to the namespaces declared, innermost last
-	out  []FeedLink
+	kind  feedKind
+	rssNS string              // for RSS, its root's namespace, that of its elements
+	ns    map[string][]string // prefix ("" the default) to the namespaces declared, innermost last
+	out   []FeedLink
 }
 
 // maxFeedBase bounds the length of a base xml:base sets (its path,
@@ -230,8 +273,13 @@ func (w *feedWalker) collect(f *feedFrame, parent *feedFrame, ns, local string, 
 	}
 	switch {
 	case local == "link" && (ns == nsAtom || ns == nsAtom03):
-		if href, ok := n.Attr("href"); ok {
+		rel, _ := n.Attr("rel")
+		if href, ok := n.Attr("href"); ok && atomContentRel(rel) {
 			w.add(f, href)
+		}
+	case local == "content" && ns == nsAtom:
+		if src, ok := n.Attr("src"); ok {
+			w.add(f, src)
 		}
 	case !own || w.kind == feedAtom:
 	case local == "link" && inContainer:
@@ -251,6 +299,28 @@ func (w *feedWalker) collect(f *feedFrame, parent *feedFrame, ns, local string, 
 			w.add(f, about)
 		}
 	}
+}
+
+// atomContentRel reports whether an Atom link whose rel attribute is rel
+// points to content a reader follows, and so is a link of the feed: rel
+// absent or blank (alternate, RFC 4287's default), alternate (the entry's
+// or feed's page), enclosure (its media), related or via (a resource it
+// refers to or its source), in any case and with white space around it,
+// or written as the IANA IRI of one of those. The other relations point
+// to the feed's or entry's own document or its machinery: self, edit,
+// edit-media (RFC 5023), replies (RFC 4685: Blogger and WordPress give
+// every entry a comments page and a comments feed), license (RFC 4946),
+// hub (WebSub), first, next, previous, last (RFC 5005's pages) and
+// extension relations (Blogger's http://schemas.google.com/g/2005#feed),
+// which change with the blog's software, not its content.
+func atomContentRel(rel string) bool {
+	rel = strings.ToLower(strings.TrimSpace(rel))
+	rel = strings.TrimPrefix(rel, nsIANARel)
+	switch rel {
+	case "", "alternate", "enclosure", "related", "via":
+		return true
+	}
+	return false
 }
 
 // add adds the link ref written in the element of frame f, resolved
@@ -335,12 +405,12 @@ func (w *feedWalker) lookup(prefix string) string {
 }
 
 // itemNS reports whether ns is the namespace of the feed's own elements
-// (channel, item, link...): none for RSS, RSS 1.0's (or 0.90's) for RDF,
-// Atom's for Atom.
+// (channel, item, link...): its root's for RSS (none, or an RSS one),
+// RSS 1.0's (or 0.90's) for RDF, Atom's for Atom.
 func (w *feedWalker) itemNS(ns string) bool {
 	switch w.kind {
 	case feedRSS:
-		return ns == ""
+		return ns == w.rssNS
 	case feedRDF:
 		return ns == nsRSS1 || ns == nsRSS090
 	}

@@ -113,7 +113,8 @@ func TestFeedLinks(t *testing.T) {
 
 // TestFeedLinksList: FeedLinks gives each link of a feed once within its
 // item, labelled by the item's title, resolved against xml:base and the
-// base given; nil for a document that is not a feed.
+// base given, and not the feed's self link; nil for a document that is
+// not a feed.
 func TestFeedLinksList(t *testing.T) {
 	base, _ := url.Parse("https://blog.example/feed.xml")
 	type link struct{ url, text string }
@@ -122,11 +123,11 @@ func TestFeedLinksList(t *testing.T) {
 		want      []link
 	}{
 		{"RSS 2.0", rss2Head + rss2Item("a") + rss2Tail, []link{
-			{"https://blog.example/", "Blog"}, {"https://blog.example/feed.xml", "Blog"}, {"https://blog.example/a", "Post a"}}},
+			{"https://blog.example/", "Blog"}, {"https://blog.example/a", "Post a"}}},
 		{"RSS 1.0", rdfHead + rdfItem("a") + rdfTail, []link{
 			{"https://blog.example/", "Blog"}, {"https://blog.example/a", "Post a"}}},
 		{"Atom", atomHead + atomEntry("a") + atomTail, []link{
-			{"https://blog.example/", "Blog"}, {"https://blog.example/feed.xml", "Blog"}, {"https://blog.example/posts/a", "Post a"}}},
+			{"https://blog.example/", "Blog"}, {"https://blog.example/posts/a", "Post a"}}},
 		{"RDF without an RSS channel", `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><item rdf:about="https://x.example/"/></rdf:RDF>`, nil},
 		{"HTML", `<html><body><a href="/a">a</a></body></html>`, nil},
 	} {

@@ -182,3 +182,118 @@ func TestFeedLinksDeepBase(t *testing.T) {
 		t.Errorf("%d links, want one under a base of at most %d bytes: %.80v", len(got), maxFeedBase, got)
 	}
 }
+
+// TestFeedLinksRSSNamespace: an rss root in a default namespace is RSS
+// when the namespace is one RSS was published or written under
+// (Userland's RSS 2.0 and 0.91 ones, in any case, Harvard's RSS 2.0 one,
+// RSS 1.0's and 0.90's, the RSS 0.91 module's), as feed readers
+// (Universal Feed Parser, SimplePie) read it; its channel and items are
+// the elements in that namespace. An rss root in any other namespace, and
+// an item in another namespace than the root's, are not RSS.
+func TestFeedLinksRSSNamespace(t *testing.T) {
+	base, _ := url.Parse("https://blog.example/feed.xml")
+	type link struct{ url, text string }
+	body := `<channel><title>c</title><link>https://x.example/</link><item><title>t</title><link>https://x.example/1</link>` +
+		`<guid>https://x.example/1</guid><enclosure url="/m.mp3"/></item></channel></rss>`
+	want := []link{{"https://x.example/", "c"}, {"https://x.example/1", "t"}, {"https://blog.example/m.mp3", "t"}}
+	for _, tc := range []struct {
+		name, doc string
+		want      []link
+	}{
+		{"Userland RSS 2.0", `<rss version="2.0" xmlns="http://backend.userland.com/rss2">` + body, want},
+		{"Userland RSS2 in upper case", `<rss version="2.0" xmlns="http://backend.userland.com/RSS2">` + body, want},
+		{"Userland RSS 0.91", `<rss version="0.91" xmlns="http://backend.userland.com/rss091">` + body, want},
+		{"Harvard RSS 2.0", `<rss version="2.0" xmlns="http://blogs.law.harvard.edu/tech/rss">` + body, want},
+		{"RSS 1.0 namespace", `<rss version="1.0" xmlns="http://purl.org/rss/1.0/">` + body, want},
+		{"RSS 0.90 namespace", `<rss version="0.90" xmlns="http://my.netscape.com/rdf/simple/0.9/">` + body, want},
+		{"RSS 0.91 module", `<rss version="0.91" xmlns="http://purl.org/rss/1.0/modules/rss091#">` + body, want},
+		{"prefixed", `<r:rss xmlns:r="http://backend.userland.com/rss2"><r:channel><r:title>c</r:title><r:item><r:title>t</r:title><r:link>https://x.example/1</r:link></r:item></r:channel></r:rss>`,
+			[]link{{"https://x.example/1", "t"}}},
+		{"items in another namespace", `<rss xmlns="http://backend.userland.com/rss2" xmlns:o="urn:other"><channel><title>c</title><o:item><o:title>o</o:title><o:link>https://x.example/o</o:link></o:item>` +
+			`<item xmlns="urn:other"><title>u</title><link>https://x.example/u</link></item><item><title>t</title><link>https://x.example/1</link></item></channel></rss>`,
+			[]link{{"https://x.example/1", "t"}}},
+		{"unprefixed items under a prefixed root", `<r:rss xmlns:r="http://backend.userland.com/rss2"><channel><item><title>t</title><link>https://x.example/1</link></item></channel></r:rss>`, []link{}},
+		{"another namespace", `<rss xmlns="http://example.com/rss">` + body, nil},
+		{"a namespace that contains an RSS one", `<rss xmlns="http://blogs.law.harvard.edu/tech/rss/other">` + body, nil},
+		{"a URN", `<rss xmlns="urn:rss">` + body, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := parseDoc(t, tc.doc)
+			var got []link
+			for _, l := range FeedLinks(doc, base) {
+				got = append(got, link{l.URL, l.Text})
+			}
+			if !slices.Equal(got, tc.want) || IsFeed(doc) != (tc.want != nil) {
+				t.Errorf("IsFeed %v, FeedLinks\n%q\nwant\n%q (a feed: %v)", IsFeed(doc), got, tc.want, tc.want != nil)
+			}
+		})
+	}
+}
+
+// TestFeedLinksAtomRelations: an Atom link is a link of the feed when it
+// points to content a reader follows: its rel absent or alternate,
+// enclosure, related or via (RFC 4287, 4.2.7.2), in any case, or written
+// as its IANA IRI. The links to the entry's or feed's own document (self,
+// edit, edit-media), its comments (replies, whose Blogger and WordPress
+// give every entry two), its license, its hub, its pages (next, first)
+// and extension relations (Blogger's http://schemas.google.com/...#feed)
+// are not. An entry's content src (out-of-line content) is, resolved
+// against xml:base as a link is, and given once with a link to the same
+// target.
+func TestFeedLinksAtomRelations(t *testing.T) {
+	base, _ := url.Parse("https://blog.example/feed.xml")
+	type link struct{ url, text string }
+	const atom = `<feed xmlns="http://www.w3.org/2005/Atom" xml:base="https://blog.example/">`
+	for _, tc := range []struct {
+		name, doc string
+		want      []link
+	}{
+		{"Blogger", atom + `<title>B</title>` +
+			`<link rel="http://schemas.google.com/g/2005#feed" type="application/atom+xml" href="/feeds/posts/default"/>` +
+			`<link rel="self" type="application/atom+xml" href="/feeds/posts/default"/><link rel="alternate" type="text/html" href="/"/>` +
+			`<link rel="hub" href="https://pubsubhubbub.appspot.com/"/><link rel="next" type="application/atom+xml" href="/feeds/posts/default?start-index=26"/>` +
+			`<entry><title>P</title><link rel="replies" type="application/atom+xml" href="/feeds/1/comments/default" title="Post Comments"/>` +
+			`<link rel="replies" type="text/html" href="/2024/01/p.html#comment-form" title="0 Comments"/>` +
+			`<link rel="edit" type="application/atom+xml" href="/feeds/posts/default/1"/><link rel="self" type="application/atom+xml" href="/feeds/posts/default/1"/>` +
+			`<link rel="alternate" type="text/html" href="/2024/01/p.html" title="P"/></entry></feed>`,
+			[]link{{"https://blog.example/", "B"}, {"https://blog.example/2024/01/p.html", "P"}}},
+		{"WordPress", atom + `<title>W</title><link rel="alternate" type="text/html" href="/"/><link rel="self" type="application/atom+xml" href="/feed/atom/"/>` +
+			`<entry><title type="html"><![CDATA[Hello]]></title><link rel="alternate" type="text/html" href="/hello/"/>` +
+			`<link rel="replies" type="text/html" href="/hello/#comments" thr:count="0" xmlns:thr="http://purl.org/syndication/thread/1.0"/>` +
+			`<link rel="replies" type="application/atom+xml" href="/hello/feed/atom/" thr:count="0" xmlns:thr="http://purl.org/syndication/thread/1.0"/></entry></feed>`,
+			[]link{{"https://blog.example/", "W"}, {"https://blog.example/hello/", "Hello"}}},
+		{"YouTube", `<feed xmlns:yt="http://www.youtube.com/xml/schemas/2015" xmlns:media="http://search.yahoo.com/mrss/" xmlns="http://www.w3.org/2005/Atom">` +
+			`<link rel="self" href="https://www.youtube.com/feeds/videos.xml?channel_id=UC1"/><title>Chan</title><link rel="alternate" href="https://www.youtube.com/channel/UC1"/>` +
+			`<entry><yt:videoId>v1</yt:videoId><title>Video</title><link rel="alternate" href="https://www.youtube.com/watch?v=v1"/>` +
+			`<media:group><media:content url="https://www.youtube.com/v/v1?version=3" type="application/x-shockwave-flash"/></media:group></entry></feed>`,
+			[]link{{"https://www.youtube.com/channel/UC1", "Chan"}, {"https://www.youtube.com/watch?v=v1", "Video"}}},
+		{"content relations", atom + `<entry><title>t</title><link href="/a"/><link rel="enclosure" href="/a.mp3"/><link rel="related" href="/r"/>` +
+			`<link rel="via" href="https://src.example/"/><link rel=" Alternate " href="/b"/><link rel="ENCLOSURE" href="/b.mp3"/>` +
+			`<link rel="http://www.iana.org/assignments/relation/related" href="/r2"/></entry></feed>`,
+			[]link{{"https://blog.example/a", "t"}, {"https://blog.example/a.mp3", "t"}, {"https://blog.example/r", "t"}, {"https://src.example/", "t"},
+				{"https://blog.example/b", "t"}, {"https://blog.example/b.mp3", "t"}, {"https://blog.example/r2", "t"}}},
+		{"other relations", atom + `<entry><title>t</title><link rel="edit-media" href="/m"/><link rel="license" href="https://creativecommons.org/licenses/by/4.0/"/>` +
+			`<link rel="first" href="/1"/><link rel="previous" href="/0"/><link rel="http://www.iana.org/assignments/relation/self" href="/s"/>` +
+			`<link rel="urn:x:alternate" href="/x"/><link rel="" href="/empty"/></entry></feed>`,
+			[]link{{"https://blog.example/empty", "t"}}},
+		{"a self link in RSS", `<rss xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>c</title><link>https://x.example/</link>` +
+			`<atom:link rel="self" href="https://x.example/feed.xml"/><atom:link rel="hub" href="https://hub.example/"/><atom:link rel="related" href="https://x.example/r"/></channel></rss>`,
+			[]link{{"https://x.example/", "c"}, {"https://x.example/r", "c"}}},
+		{"content src", atom + `<entry xml:base="media/"><title>t</title><content type="video/mp4" src="v.mp4"/></entry>` +
+			`<entry><title>u</title><link href="/u"/><content type="text/html" src="/u"/></entry>` +
+			`<entry><title>w</title><content type="html">&lt;a href="/no"&gt;x&lt;/a&gt;</content><content src=" "/></entry></feed>`,
+			[]link{{"https://blog.example/media/v.mp4", "t"}, {"https://blog.example/u", "u"}}},
+		{"content src outside Atom", `<feed xmlns="http://www.w3.org/2005/Atom" xmlns:o="urn:o"><entry><title>t</title><o:content src="/no"/></entry></feed>`, []link{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := parseDoc(t, tc.doc)
+			var got []link
+			for _, l := range FeedLinks(doc, base) {
+				got = append(got, link{l.URL, l.Text})
+			}
+			if !slices.Equal(got, tc.want) || !IsFeed(doc) {
+				t.Errorf("IsFeed %v, FeedLinks\n%q\nwant\n%q", IsFeed(doc), got, tc.want)
+			}
+		})
+	}
+}

@@ -81,8 +81,9 @@ func TestReadDifferently(t *testing.T) {
 		{"feed broken, no source given", "all links", side{feed(false, "a"), xml}, side{feed(true, "a"), nil}, true,
 			// The feed read as markup has its feed links (FeedLinks), the
 			// entry's labelled by its title; its text has their URLs and
-			// more.
-			[]string{"~ link changed: a -> https://blog.example/a (https://blog.example/a)", "+ link added: http://www.w3.org/2005/Atom", "+ link added: https://blog.example/"}},
+			// more (its self link, which is no feed link).
+			[]string{"~ link changed: a -> https://blog.example/a (https://blog.example/a)", "+ link added: http://www.w3.org/2005/Atom",
+				"+ link added: https://blog.example/feed.xml", "+ link added: https://blog.example/"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			read := func(s side) (doc, source *tree.Document, asText bool) {

@@ -16,8 +16,9 @@ import (
 // resolved against <base href> and pageURL and canonicalised (the
 // fragment kept), with the anchor's text (white space collapsed) and the
 // WHOWEDA link type (vigil.ClassifyLink). A feed's links are its feed
-// links instead (intent.FeedLinks: Atom link hrefs resolved against
-// xml:base, RSS links, enclosures and permalink guids, RSS 1.0 items'
+// links instead (intent.FeedLinks: the hrefs of Atom links to content,
+// not self, edit or replies ones, and content src, resolved against
+// xml:base; RSS links, enclosures and permalink guids; RSS 1.0 items'
 // rdf:about), as a links sentinel reads them, each named by the title of
 // its entry, else by its target. A host spelt in Unicode or
 // percent-encoded in UTF-8 ("bücher.example", "b%C3%BCcher.example") is

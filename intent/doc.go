@@ -172,10 +172,12 @@
 // escapes of letters outside ASCII and of & read in any http(s) URL,
 // and a \n, \t or \u003e before one separating it as white space; and, as
 // GitHub's extended www autolinks, www. followed by a valid domain at a
-// line's start or after white space, * _ ~ or (, as http://www...), each
-// placed at the text node of its line, its position its ordinal among
-// the page's links. A Markdown link
-// on one line, [label](URL), is its URL named by its label (the link
+// line's start or after white space, * _ ~ or (, as http://www..., its
+// escapes read as an http(s) URL's, and in a JSON string with its slashes
+// escaped, "www.example.org\/a", as an escaped URL's), each placed at the
+// text node of its line, its position its ordinal among the page's
+// links. A Markdown link on one line, [label](URL) or
+// [label](www.example.org/a), is its URL named by its label (the link
 // text), so that an llms.txt's links have their names and a renamed link
 // is a link changed; a bare URL's text is its target, so that a URL
 // respelled (a host in upper case or in punycode) is the same link. The

@@ -14,8 +14,8 @@ import (
 // or https URL, written at text[Start:End].
 type TextLink struct {
 	// URL is the link's target: the URL as written, but for one written
-	// from www., which has http:// before it, and one written in a JSON
-	// string with its slashes escaped, whose \/ are / (TextLinks).
+	// from www., which has http:// before it, and one written in JSON,
+	// whose escapes TextLinks reads are read (its \/ are /).
 	URL string
 	// Text is the label of a Markdown link ([label](URL)), white space
 	// normalised, else the URL.
@@ -72,7 +72,17 @@ type TextLink struct {
 // target is http:// and it: "Visit www.example.com/a." links to
 // http://www.example.com/a. Neither xwww.example.com, nor WWW.EXAMPLE.COM
 // (GitHub's www. is in lower case), nor a domain without its www., nor
-// www.example (no period after the www.) is one.
+// www.example (no period after the www.) is one. Such a URL reads JSON's
+// escapes as an http:// one does (its domain's too: www.b\u00fccher.example),
+// and as an escaped one does when the slash after its domain (and port)
+// is escaped, www.example.org\/a, which tells a JSON string with its
+// slashes escaped: it may then start after the " that opens the string,
+// so that {"url":"www.example.org\/a"} links to http://www.example.org/a
+// (a quoted www. with no escaped slash is none, as in GitHub's Markdown).
+// An escaped line break, tab or form feed before it (\n \r \t \f), or the
+// \u escape of white space or of * _ ~ (, is what it stands for. A
+// Markdown link whose destination starts with such a www. domain,
+// [label](www.example.org/a), is named by its label as the others.
 func TextLinks(text string) []TextLink {
 	md := markdownLinks(text)
 	sc := urlScanner{text: text}
@@ -118,8 +128,8 @@ type markdownLink struct {
 const maxLabelDepth = 64
 
 // markdownLinks returns the Markdown links of text, [label](URL) on one
-// line with an absolute http(s) URL, in order; nested brackets in the
-// label are its text.
+// line with an absolute http(s) URL or a www. domain (wwwDomain), in
+// order; nested brackets in the label are its text.
 func markdownLinks(text string) []markdownLink {
 	var out []markdownLink
 	var open []int // the [ not closed yet on this line
@@ -138,13 +148,22 @@ func markdownLinks(text string) []markdownLink {
 			from := open[len(open)-1]
 			open = open[:len(open)-1]
 			dest := i + 2
-			if i+1 >= len(text) || text[i+1] != '(' || !urlAt(text, dest) {
+			if i+1 >= len(text) || text[i+1] != '(' {
 				continue
+			}
+			kind := plainURL
+			if !urlAt(text, dest) {
+				// The domain run is read once a destination: no run
+				// holds the ]( of another.
+				if !strings.HasPrefix(text[dest:], "www.") || !wwwDomain(text, readDomainRun(text, dest+len("www.")), dest+len("www.")) {
+					continue
+				}
+				kind = wwwURL
 			}
 			end, ok := destinationEnd(text, dest)
 			var l TextLink
 			if ok {
-				l, ok = textLink(text, dest, end, plainURL, normalizeSpace(text[from+1:i]))
+				l, ok = textLink(text, dest, end, kind, normalizeSpace(text[from+1:i]))
 			}
 			if !ok {
 				// Not read again from a later ]( within it, whether it
@@ -195,6 +214,10 @@ const (
 	plainURL   urlKind = iota // http:// or https://
 	escapedURL                // http:\/\/ or https:\/\/, in a JSON string
 	wwwURL                    // www., for http://www.
+	// escapedWWW is a www. whose domain is followed by \/, in a JSON
+	// string with its slashes escaped; urlScanner finds it as a wwwURL
+	// (it has no mark of its own).
+	escapedWWW
 )
 
 // urlMarks are the marks urlScanner searches a text for, by kind: the
@@ -212,13 +235,16 @@ type urlScanner struct {
 	at       [len(urlMarks)]int
 	searched [len(urlMarks)]bool // whether at holds a result (the kind was searched for)
 	run      domainRun           // the run of domain characters wwwAt read last
+	// wwwEscaped tells that the www. URL at at[wwwURL] is an escapedWWW.
+	wwwEscaped bool
 }
 
 // next returns the offset of the next URL in the text from i on, and its
 // kind, or -1: an http:// or https:// (in any case), or the same with
 // its slashes escaped, that does not continue a word, or a www. followed
-// by a valid domain where GitHub's autolinks may start. The i of each
-// call is at least that of the one before.
+// by a valid domain where GitHub's autolinks may start (an escapedWWW
+// when the slash after it is escaped). The i of each call is at least
+// that of the one before.
 func (s *urlScanner) next(i int) (int, urlKind) {
 	best, kind := -1, plainURL
 	for k := range urlMarks {
@@ -228,6 +254,9 @@ func (s *urlScanner) next(i int) (int, urlKind) {
 		if s.at[k] >= 0 && (best < 0 || s.at[k] < best) {
 			best, kind = s.at[k], urlKind(k)
 		}
+	}
+	if kind == wwwURL && s.wwwEscaped {
+		kind = escapedWWW
 	}
 	return best, kind
 }
@@ -243,7 +272,8 @@ func (s *urlScanner) find(kind urlKind, i int) int {
 		}
 		k += j
 		if kind == wwwURL {
-			if s.wwwAt(k) {
+			if ok, escaped := s.wwwAt(k); ok {
+				s.wwwEscaped = escaped
 				return k
 			}
 		} else if start := schemeBefore(s.text, k, i); start >= 0 {
@@ -273,13 +303,21 @@ func schemeBefore(text string, k, i int) int {
 // character that is in no scheme (\u003e): the letter after an odd run of
 // backslashes (an even one is backslashes escaped).
 func jsonEscapeBefore(text string, s int) bool {
+	return escapeBefore(text, s, "nrtbf", func(r rune) bool { return r >= utf8.RuneSelf || !isSchemeChar(byte(r)) })
+}
+
+// escapeBefore reports whether text[:s] ends with a JSON escape \c, c one
+// of letters, or a \u escape of a character stands reports true of: the
+// letter or \u after an odd run of backslashes (an even one is
+// backslashes escaped).
+func escapeBefore(text string, s int, letters string, stands func(rune) bool) bool {
 	e := s - 2 // the backslash
 	if s >= 6 {
-		if r, ok := hexEscape(text[s-6 : s]); ok && (r >= utf8.RuneSelf || !isSchemeChar(byte(r))) {
+		if r, ok := hexEscape(text[s-6 : s]); ok && stands(r) {
 			e = s - 6
 		}
 	}
-	if e < 0 || e == s-2 && !strings.ContainsRune("nrtbf", rune(text[s-1])) {
+	if e < 0 || e == s-2 && !strings.ContainsRune(letters, rune(text[s-1])) {
 		return false
 	}
 	b := e
@@ -291,34 +329,75 @@ func jsonEscapeBefore(text string, s int) bool {
 
 // wwwAt reports whether the www. at text[k:] starts an extended www
 // autolink as GitHub's Markdown finds them: at the start of a line or
-// after white space or one of * _ ~ (, and followed by a valid domain
-// (letters, digits, _ and -, in segments separated by periods, its first
-// not empty, at least one period, no _ in the last two segments; the
-// periods and _ that end it end a sentence or an emphasis).
-func (s *urlScanner) wwwAt(k int) bool {
+// after white space or one of * _ ~ ( (or a JSON escape of one:
+// wwwEscapeBefore), and followed by a valid domain (wwwDomain), and
+// whether the slash after its domain and port is escaped (\/), which
+// tells a JSON string with its slashes escaped: such a www. may also
+// start after the " that opens the string.
+func (s *urlScanner) wwwAt(k int) (ok, escaped bool) {
+	quoted := false
 	if k > 0 {
 		switch s.text[k-1] {
 		case ' ', '\t', '\n', '\v', '\f', '\r', '*', '_', '~', '(':
+		case '"':
+			quoted = true
 		default:
-			return false
+			if !wwwEscapeBefore(s.text, k) {
+				return false, false
+			}
 		}
 	}
 	d := k + len("www.")
 	if d >= len(s.text) || s.text[d] == '.' {
-		return false
+		return false, false
 	}
 	if d < s.run.start || d >= s.run.end {
 		s.run = readDomainRun(s.text, d)
 	}
-	r := s.run
-	if r.end == d || r.lastDot < d || r.underLast {
+	if !wwwDomain(s.text, s.run, d) {
+		return false, false
+	}
+	escaped = slashEscapedAfter(s.text, s.run.end)
+	return escaped || !quoted, escaped
+}
+
+// wwwEscapeBefore reports whether text[:k] ends with the JSON escape of a
+// character a www. autolink may follow: \n \r \t \f, or the \u escape of
+// white space or of * _ ~ (.
+func wwwEscapeBefore(text string, k int) bool {
+	return escapeBefore(text, k, "nrtf", func(r rune) bool {
+		return r == '*' || r == '_' || r == '~' || r == '(' || unicode.IsSpace(r)
+	})
+}
+
+// wwwDomain reports whether the domain from text[d] on, in run r (read
+// from d or before it), is a valid domain for a www. autolink: letters,
+// digits, _ and -, in segments separated by periods, its first not
+// empty, at least one period, no _ in the last two segments; the periods
+// and _ that end it end a sentence or an emphasis.
+func wwwDomain(text string, r domainRun, d int) bool {
+	if d >= len(text) || text[d] == '.' || r.end == d || r.lastDot < d || r.underLast {
 		return false // not a domain character, no period, or a _ in the last segment
 	}
 	return r.lastUnder < max(r.prevDot+1, d) // none in the one before
 }
 
+// slashEscapedAfter reports whether the text after a domain that ends at
+// text[end] (a port, :digits, may follow it) starts with an escaped
+// slash, \/.
+func slashEscapedAfter(text string, end int) bool {
+	if end < len(text) && text[end] == ':' {
+		end++
+		for end < len(text) && text[end] >= '0' && text[end] <= '9' {
+			end++
+		}
+	}
+	return strings.HasPrefix(text[end:], `\/`)
+}
+
 // domainRun is a run of a text's domain characters (letters, digits,
-// _ - and .), text[start:end], and what tells whether the domain from
+// _ - and ., and the JSON escapes of letters and digits outside ASCII:
+// \u00fc), text[start:end], and what tells whether the domain from
 // any offset in it on is valid (urlScanner.wwwAt), its trailing periods
 // and _ left out (they end a sentence or an emphasis): its last period
 // and the one before (-1 for none), its last _ before its last period
@@ -336,6 +415,12 @@ func readDomainRun(text string, start int) domainRun {
 	cur, under := r, -1 // as read so far; under is its last _
 	for r.end < len(text) {
 		c, n := utf8.DecodeRuneInString(text[r.end:])
+		if c == '\\' {
+			n, c = jsonEscape(text[r.end:], false)
+			if n == 0 {
+				return r
+			}
+		}
 		switch {
 		case c == '.':
 			cur.prevDot, cur.lastDot, cur.lastUnder = cur.lastDot, r.end, under
@@ -392,15 +477,16 @@ func stopsURL(r rune, n int) bool {
 // https:// one those but the escapes of /, and either ends at another;
 // as none of them stands for a character trimmed or counted, and each
 // ends with one that is neither, its trimming reads it as written. The
-// run of a www. one reads none. It reads the run once, counting its
+// run of a www. one reads those of an http:// one, or of an escaped one
+// when it is one (escapedWWW). It reads the run once, counting its
 // brackets, so that trimming a long run of ) costs no more than reading it.
 func urlEnd(text string, start, limit int, kind urlKind) int {
 	end := start
 	var count [256]int // of the brackets ( ) [ ] { } in text[start:end]
 run:
 	for end < limit {
-		if kind != wwwURL && text[end] == '\\' {
-			n, _ := jsonEscape(text[end:limit], kind == escapedURL)
+		if text[end] == '\\' {
+			n, _ := jsonEscape(text[end:limit], kind == escapedURL || kind == escapedWWW)
 			if n == 0 {
 				break // another escape ends it, as a backslash ends any URL
 			}
@@ -521,11 +607,9 @@ func unescapeURL(s string) string {
 // textLink returns the link of kind at text[start:end] named label (""
 // for the URL itself), or false when it is no URL with a host.
 func textLink(text string, start, end int, kind urlKind, label string) (TextLink, bool) {
-	s := text[start:end]
-	if kind == wwwURL {
+	s := unescapeURL(text[start:end]) // the escapes urlEnd read
+	if kind == wwwURL || kind == escapedWWW {
 		s = "http://" + s
-	} else {
-		s = unescapeURL(s) // the escapes urlEnd read
 	}
 	u, err := url.Parse(s)
 	if err != nil || u.Hostname() == "" {

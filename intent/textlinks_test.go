@@ -138,13 +138,38 @@ func TestTextLinks(t *testing.T) {
 		{"www underscores", "www._a.b.example www.a_b.example www.a.b_c www.a_b.example.", []link{{"http://www._a.b.example", ""}}},
 		{"www inside a word or after other characters", "xwww.example.com .www.example.com \"www.example.com\" <www.example.com> /www.example.com", nil},
 		{"no www", "example.com www. www.example www.example. www..example.com WWW.EXAMPLE.COM", nil},
-		{"Markdown link to a www", "[Docs](www.example.com/docs)", []link{{"http://www.example.com/docs", ""}}},
+		// A Markdown link to a www. host is named by its label, as one to
+		// an http(s) URL is; a destination that is no valid www. domain
+		// is no Markdown link.
+		{"Markdown link to a www", "[Docs](www.example.com/docs)", []link{{"http://www.example.com/docs", "Docs"}}},
+		{"Markdown link to a www, with a title and punctuation", `- [a b](www.a.example/x.) and [c](www.b.example "t"), [d](www.c.example/(e))`,
+			[]link{{"http://www.a.example/x.", "a b"}, {"http://www.b.example", "c"}, {"http://www.c.example/(e)", "d"}}},
+		{"Markdown link to no www domain", "[a](www.example) [b](www.a_b.example) [c](wwwx.a.example) [d](www..a.example)", nil},
+		{"Markdown link to a www, escaped", `[a](www.example.com\/x)`, []link{{"http://www.example.com/x", ""}}},
+		// A www. URL in JSON reads its escapes as an http(s) one does: its
+		// \u escapes of letters outside ASCII (in its host too) and
+		// \u0026, and when its first slash is escaped (www.example.org\/,
+		// as PHP's json_encode writes it) its \/ as /, and it may then
+		// start a JSON string ("www.example.org\/a", as "https:\/\/..."
+		// may): an escaped slash tells it is JSON. An escaped line break or
+		// tab, or the \u escape of white space or of * _ ~ (, before it
+		// is what it stands for.
+		{"JSON www with escaped slashes", `{"url":"www.example.org\/path\/a?b=c\u0026d=e","t":"see www.b.example\/x\/y."}`,
+			[]link{{"http://www.example.org/path/a?b=c&d=e", ""}, {"http://www.b.example/x/y", ""}}},
+		{"JSON www with a port", `["www.example.org:8080\/a"]`, []link{{"http://www.example.org:8080/a", ""}}},
+		{"JSON www with escaped letters", `"www.b\u00fccher.example\/caf\u00e9" "Visit www.b\u00fccher.example now"`,
+			[]link{{"http://www.bücher.example/café", ""}, {"http://www.bücher.example", ""}}},
+		{"JSON www after escapes", `"a\nwww.a.example\/x\twww.b.example/y \u0028www.c.example\/z\u0029 \u003ewww.d.example\/ \\nwww.e.example\/"`,
+			[]link{{"http://www.a.example/x", ""}, {"http://www.b.example/y", ""}, {"http://www.c.example/z", ""}}},
+		{"JSON www, stops at other escapes", `"www.a.example\/x\"y" "www.b.example\/\u3002" www.c.example/d\/e www.d.example/\u002fz`,
+			[]link{{"http://www.a.example/x", ""}, {"http://www.b.example/", ""}, {"http://www.c.example/d", ""}, {"http://www.d.example/", ""}}},
+		{"a quoted www without an escaped slash", `"www.example.org" "www.example.org/a" "www.example.org\u002fa" "www.a_b.example\/a"`, nil},
 		{"www in a URL or a label", "https://example.com/(www.a.example) [see www.b.example](https://c.example/)", []link{{"https://example.com/(www.a.example)", ""}, {"https://c.example/", "see www.b.example"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []link
 			for _, l := range TextLinks(tc.line) {
-				if written := tc.line[l.Start:l.End]; written != l.URL && "http://"+written != l.URL && unescapeURL(written) != l.URL {
+				if written := tc.line[l.Start:l.End]; written != l.URL && unescapeURL(written) != l.URL && "http://"+unescapeURL(written) != l.URL {
 					t.Errorf("%q at [%d:%d] is not the URL %q", tc.line[l.Start:l.End], l.Start, l.End, l.URL)
 				}
 				text := l.Text
@@ -372,6 +397,8 @@ func TestTextLinksLongLineWWW(t *testing.T) {
 			[]string{"https://c.example/d", "http://www.e.example"}},
 		{"www, then the others", strings.Repeat("www.a.b ", n) + `"https:\/\/c.example\/d" https://e.example/`, n + 2,
 			[]string{"https://c.example/d", "https://e.example/"}},
+		{"quoted www, escaped and not", strings.Repeat(`"www.a.b" "www.c.d\/e" \u0028www.b\u00fccher.f\/g `, n), 2 * n,
+			[]string{"http://www.c.d/e", "http://www.bücher.f/g"}},
 		{"escaped, then the others", strings.Repeat(`"http:\/\/a.b"`, n) + " https://c.example/d www.e.example", n + 2,
 			[]string{"https://c.example/d", "http://www.e.example"}},
 	} {
@@ -405,6 +432,8 @@ func FuzzTextLinks(f *testing.F) {
 		"www.example.com (www.a.example/b_(c)). *www._a.b.example* xwww.a.b www.a_b.c www.example www.bücher.example:80/",
 		"_www.a_www.a_www.a_www.a www.a.b.c_d.e_ [www.a.b](www.c.d)",
 		`{"a":"https://b\u00fccher.example/?x\u0026y\u0022\nhttps://c.example/\ud83d\ude00\u002f \\nhttps://d.example\u00e9@e.example"}`,
+		`{"u":"www.b\u00fccher.example:80\/a\/b\u0026c\"","v":"\nwww.a.example\/\u0028www.b_c.d\/ \\twww.e.f\/"} "www.x.y/\/z"`,
+		`[a](www.example.com/b) [c](www.d_e.f/g) [h](www.i.j "k") [l](www.m.n\/o) [p](www.q.r/s`,
 	} {
 		f.Add(s)
 	}
@@ -414,7 +443,7 @@ func FuzzTextLinks(f *testing.F) {
 			if l.Start < end || l.End > len(s) || l.Start >= l.End {
 				t.Fatalf("link %+v is not within %q, or not after the one before (ending at %d)", l, s, end)
 			}
-			if written := s[l.Start:l.End]; l.URL != written && l.URL != "http://"+written && l.URL != unescapeURL(written) {
+			if written := s[l.Start:l.End]; l.URL != written && l.URL != unescapeURL(written) && l.URL != "http://"+unescapeURL(written) {
 				t.Fatalf("link %+v is not the URL written at its offsets in %q: %q", l, s, written)
 			}
 			end = l.End

@@ -114,8 +114,9 @@ func newLink(source string, base *url.URL, href, anchor string) (*vigil.Link, bo
 // source text (ReadBody's readAsText: a body served as text that is not
 // markup, or one that does not parse), fetched from pageURL, in order:
 // the absolute http(s) URLs written in its text, as intent.TextLinks
-// finds them (JSON's escaped https:\/\/ ones unescaped, GitHub's www.
-// ones with http:// before them), each named by its Markdown label
+// finds them (JSON's escaped https:\/\/ and www.example.org\/ ones
+// unescaped, GitHub's www. ones with http:// before them), each named by
+// its Markdown label
 // ([label](URL)) or else by the URL as written (so unescaped, with its
 // http://). A target is canonical as ExtractLinks's are (its
 // host in ASCII, its fragment kept), and a URL ExtractLinks would leave

@@ -200,6 +200,12 @@ func TestExtractTextLinks(t *testing.T) {
 			{Source: source, Target: "http://www.example.com/a", Anchor: "http://www.Example.com/a", Type: vigil.LinkGlobal},
 			{Source: source, Target: "http://www.xn--bcher-kva.example/b", Anchor: "http://www.bücher.example/b", Type: vigil.LinkGlobal},
 		}},
+		// www. in JSON with its slashes escaped, and a Markdown link to
+		// a www. host, named by its label.
+		{"www in JSON and Markdown", `{"u":"www.b\u00fccher.example\/b\/c","d":"- [The guide](www.example.com/guide)"}`, "application/json", []vigil.Link{
+			{Source: source, Target: "http://www.xn--bcher-kva.example/b/c", Anchor: "http://www.bücher.example/b/c", Type: vigil.LinkGlobal},
+			{Source: source, Target: "http://www.example.com/guide", Anchor: "The guide", Type: vigil.LinkGlobal},
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc, readAsText, err := warehouse.ReadBody([]byte(tc.body), "utf-8", tc.contentType)

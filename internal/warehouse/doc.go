@@ -9,13 +9,19 @@
 // version are link objects with source, target, label and link type.
 //
 // The links of a version are extracted once, when it is stored
-// (ExtractLinks, ExtractTextLinks; or given by the monitor in
+// (ExtractLinks, ExtractTextLinks, with Options.ExtractLinks; or given in
 // Fetch.Links), and kept as they were found: a version stored before a
-// feed's links were its feed links (intent.FeedLinks) keeps the links it
-// had then (none but xlink:href ones), and is not read again to extract
-// them. What reads links from the bodies instead re-reads older versions
-// under the current rule: a links sentinel compares the parsed versions,
-// and page importance extracts the links of the version it reads.
+// rule changed (a feed's links its feed links, intent.FeedLinks; an Atom
+// link one only when it points to content) keeps the links it had then,
+// and is not read again to extract them. No Vigil command stores links:
+// nothing sets Options.ExtractLinks or Fetch.Links (the package is
+// internal), so a store Vigil wrote holds none to extract again, and
+// neither a backfill when they are read nor an upgrade step when vigil
+// serve starts (which would parse every stored body to find nothing to
+// replace) is done. What reads links reads them from the bodies, so
+// older versions under the current rule: a links sentinel compares the
+// parsed versions, page importance extracts the links of the version it
+// reads, and a crawl those of the pages it fetches.
 //
 // # Storage of bodies
 //

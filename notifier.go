@@ -17,6 +17,11 @@ type Message struct {
 	Subject      string `json:"subject"`
 	Text         string `json:"text"`
 	HTML         string `json:"html,omitempty"`
+	// FeedLink is the link to the sentinel's feed that Text and HTML
+	// carry, if any. Its token can be replaced (RotateSentinelFeed) while
+	// the message waits in the outbox: the message is delivered with the
+	// feed link of the sentinel as it is then, put in this one's place.
+	FeedLink string `json:"feedLink,omitempty"`
 	// Digest is set for a periodic digest; Since and Until bound its period.
 	Digest  bool           `json:"digest,omitempty"`
 	Since   time.Time      `json:"since,omitzero"`

@@ -302,6 +302,9 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 		return nil, err
 	}
 	d.feeds = &feed.Server{Store: st, Secret: secret}
+	feedLink := func(s *vigil.Sentinel) string {
+		return d.baseURL + feed.Path(secret, s, "atom")
+	}
 	d.monitor = &monitor.Monitor{
 		Store: struct {
 			vigil.Store
@@ -327,10 +330,8 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 			}
 			return int64(c.compareMemory) << 20
 		}(),
-		Delivered: func() { kick(d.outboxKick) },
-		MessageLink: func(s *vigil.Sentinel) string {
-			return d.baseURL + feed.Path(secret, s, "atom")
-		},
+		Delivered:   func() { kick(d.outboxKick) },
+		MessageLink: feedLink,
 		DashboardLink: func(id int64) string {
 			return d.baseURL + "/sentinels/" + strconv.FormatInt(id, 10)
 		},
@@ -379,7 +380,7 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 		channels["email"] = mailer
 	}
 	d.deliverer = &monitor.Deliverer{Store: st, Channels: channels, Logger: logger, Lease: c.lease,
-		BaseBackoff: c.retryBase, MaxAttempts: c.maxAttempts}
+		BaseBackoff: c.retryBase, MaxAttempts: c.maxAttempts, MessageLink: feedLink, Sentinels: st}
 	return d, nil
 }
 

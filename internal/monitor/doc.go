@@ -4,7 +4,9 @@
 // change type once per (resource, reference version, change type), combines
 // the results with the sentinels' AND / OR / NOT, writes change records and
 // enqueues notifications in the same transaction as the sentinel's new
-// state, and delivers the outbox (outbox.go).
+// state, and delivers the outbox (outbox.go). A message's link to its
+// sentinel's feed is made again as it is delivered (feedlink.go): the
+// owner may have replaced it while the message waited.
 //
 // Several pages: a sentinel "Using A OR B" reports a change on either page
 // as it is found. With "Using A AND B" (spec.Checked.Requires) a change

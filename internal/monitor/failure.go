@@ -70,7 +70,8 @@ func (p *plan) notifies() bool { return p.mode != spec.Interactive && len(p.cont
 // addLinks ends a message with the links to its sentinel on the dashboard
 // and to its feed, as a change's message ends (linksFooter).
 func (m *Monitor) addLinks(ctx context.Context, j *job, msg *vigil.Message) {
-	text, markup := m.linksFooter(ctx, j, "See %s on the dashboard")
+	text, markup, feed := m.linksFooter(ctx, j, "See %s on the dashboard")
 	msg.Text += text
 	msg.HTML += markup
+	msg.FeedLink = feed
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -121,5 +122,96 @@ func TestMessageLinkContactsEdited(t *testing.T) {
 	}
 	if !sentToGone {
 		t.Fatal("no message to the contact of the claimed sentinel: the test no longer shows the case")
+	}
+}
+
+// TestDeliverCurrentFeedLink: messages queued before their sentinel's feed
+// link was replaced are delivered with the link as it is at delivery: the
+// new one to a contact the sentinel still notifies, none to a contact an
+// edit removed before the replacement, and the replaced one, revoked, to
+// neither. They were delivered with the link they were written with.
+func TestDeliverCurrentFeedLink(t *testing.T) {
+	ctx := context.Background()
+	db, wh, u := testStore(t)
+	now := time.Now().UTC()
+	checker := spec.NewChecker(now)
+	const src = "Create Sentinel news Using http://example.test/news\nMonitor any change\nFetch 1 hour\n"
+	s := createSentinel(t, db, checker, u, "news", src+"Notify By email owner@example.test, gone@example.test")
+	link := func(s *vigil.Sentinel) string {
+		return fmt.Sprintf("https://vigil.test/feeds/%d/gen%d/atom.xml", s.ID, s.FeedGeneration)
+	}
+	f := &rotatingFetcher{body: `<html><body><p>one</p></body></html>`}
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, MessageLink: link,
+		DashboardLink: func(id int64) string { return fmt.Sprintf("https://vigil.test/sentinels/%d", id) }}
+	runOnce(t, m, 1)
+	f.body = `<html><body><p>two</p></body></html>`
+	makeDue(t, db, s, time.Now().UTC())
+	runOnce(t, m, 1)
+	queued := messagesOf(t, db, u, s)
+	if len(queued) != 2 || !strings.Contains(queued[0].Text, "/gen0/") || queued[0].FeedLink == "" {
+		t.Fatalf("want 2 messages queued with the gen0 feed link, got %d: %+v", len(queued), queued)
+	}
+
+	// The owner removes gone@example.test, then replaces the feed link.
+	edited := createSentinel(t, db, checker, u, "scratch", src+"Notify By email owner@example.test")
+	cur, err := db.FindSentinelByID(ctx, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur.Source, cur.Spec = edited.Source, edited.Spec
+	if err := db.UpdateSentinel(ctx, cur); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.DeleteSentinel(ctx, edited.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.RotateSentinelFeed(ctx, s.ID); err != nil {
+		t.Fatal(err)
+	}
+
+	var mu sync.Mutex
+	got := map[string]*vigil.Message{}
+	d := &Deliverer{Store: db, Sentinels: db, MessageLink: link, Channels: map[string]vigil.Notifier{
+		"email": vigil.NotifierFunc(func(_ context.Context, target string, msg *vigil.Message) error {
+			mu.Lock()
+			defer mu.Unlock()
+			got[target] = msg
+			return nil
+		})},
+		Now: func() time.Time { return time.Now().Add(time.Minute) }} // the messages are due by then
+
+	if _, err := d.RunOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		target string
+		feed   string // the feed link delivered, "" for none
+	}{
+		{"owner@example.test", fmt.Sprintf("https://vigil.test/feeds/%d/gen1/atom.xml", s.ID)},
+		{"gone@example.test", ""},
+	} {
+		msg := got[tc.target]
+		if msg == nil {
+			t.Errorf("%s: nothing delivered", tc.target)
+			continue
+		}
+		if msg.FeedLink != tc.feed {
+			t.Errorf("%s: FeedLink %q, want %q", tc.target, msg.FeedLink, tc.feed)
+		}
+		for part, body := range map[string]string{"text": msg.Text, "HTML": msg.HTML} {
+			if strings.Contains(body, "/gen0/") {
+				t.Errorf("%s: the %s carries the replaced feed link:\n%s", tc.target, part, body)
+			}
+			if !strings.Contains(body, fmt.Sprintf("https://vigil.test/sentinels/%d", s.ID)) {
+				t.Errorf("%s: the %s lost its dashboard link:\n%s", tc.target, part, body)
+			}
+			hasFeed := strings.Contains(body, "/gen1/") && strings.Contains(body, "All changes of news")
+			if hasFeed != (tc.feed != "") {
+				t.Errorf("%s: the %s links to the current feed: %v, want %v:\n%s", tc.target, part, hasFeed, tc.feed != "", body)
+			}
+		}
+		if tc.feed == "" && strings.Contains(msg.HTML, footerSeparator+"</p>") {
+			t.Errorf("%s: the HTML footer keeps a separator with no link after it:\n%s", tc.target, msg.HTML)
+		}
 	}
 }

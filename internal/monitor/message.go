@@ -65,7 +65,7 @@ func (m *Monitor) reportTogether(ctx context.Context, j *job, found []foundChang
 	}
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: found[0].pg.url,
 		Subject: "[Vigil] " + j.s.Name + ": " + strings.Join(summaries, "; "), Changes: items}
-	msg.Text, msg.HTML = m.render(ctx, j, items, lists, pages, notes)
+	msg.Text, msg.HTML, msg.FeedLink = m.render(ctx, j, items, lists, pages, notes)
 	due := now
 	if j.plan.mode == spec.BestEffort {
 		due = now.Add(m.BestEffortDelay)
@@ -190,7 +190,7 @@ func (m *Monitor) sendDigest(ctx context.Context, j *job, now time.Time) bool {
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: j.plan.urls[0], Digest: true, Since: since, Until: now,
 		Subject: fmt.Sprintf("[Vigil] %s: %d %s since %s", j.s.Name, len(all), changes, since.UTC().Format("2006-01-02 15:04 MST")),
 		Changes: items}
-	msg.Text, msg.HTML = m.render(ctx, j, items, lists, nil, nil)
+	msg.Text, msg.HTML, msg.FeedLink = m.render(ctx, j, items, lists, nil, nil)
 	m.enqueue(j, msg, -1, now)
 	return true
 }
@@ -208,8 +208,9 @@ func summarize(p *plan, res *intent.Result, changes []intent.Change) string {
 
 // render returns the text and HTML bodies of a message: each change's
 // records, inserted text marked + and <ins>, deleted text - and <del>,
-// and after them the item's note, if any (notes[i], pairEval.readNote).
-func (m *Monitor) render(ctx context.Context, j *job, items []*vigil.MessageItem, lists [][]intent.Change, pages, notes []string) (string, string) {
+// and after them the item's note, if any (notes[i], pairEval.readNote);
+// and the feed link they end with (Message.FeedLink), if any.
+func (m *Monitor) render(ctx context.Context, j *job, items []*vigil.MessageItem, lists [][]intent.Change, pages, notes []string) (string, string, string) {
 	var t, h strings.Builder
 	// The pages that changed, when known (a digest spans the sentinel's
 	// pages): with "Using A OR B", the one that changed, not both.
@@ -256,20 +257,21 @@ func (m *Monitor) render(ctx context.Context, j *job, items []*vigil.MessageItem
 			fmt.Fprintf(&h, "<p>%s</p>\n", html.EscapeString(notes[i]))
 		}
 	}
-	text, markup := m.linksFooter(ctx, j, "See the changes of %s on the dashboard")
+	text, markup, feed := m.linksFooter(ctx, j, "See the changes of %s on the dashboard")
 	t.WriteString(text)
 	h.WriteString(markup)
-	return t.String(), h.String()
+	return t.String(), h.String(), feed
 }
 
 // linksFooter returns the end of a message about job j's sentinel, as text
 // and as HTML: the links to its page on the dashboard (its HTML label
 // dashboardLabel, a format of the sentinel's name) and to its feed
-// (links); "" for both when the monitor makes neither.
-func (m *Monitor) linksFooter(ctx context.Context, j *job, dashboardLabel string) (text, markup string) {
+// (links); "" for both when the monitor makes neither. It returns the
+// feed's link too, "" if none, for Message.FeedLink.
+func (m *Monitor) linksFooter(ctx context.Context, j *job, dashboardLabel string) (text, markup, feed string) {
 	dashboard, feed := m.links(ctx, j)
 	if dashboard == "" && feed == "" {
-		return "", ""
+		return "", "", ""
 	}
 	text = "\n"
 	var links []string
@@ -278,10 +280,10 @@ func (m *Monitor) linksFooter(ctx context.Context, j *job, dashboardLabel string
 		links = append(links, fmt.Sprintf("<a href=\"%s\">"+dashboardLabel+"</a>", html.EscapeString(dashboard), html.EscapeString(j.s.Name)))
 	}
 	if feed != "" {
-		text += fmt.Sprintf("All changes of %s, as a feed: %s\n", j.s.Name, feed)
-		links = append(links, fmt.Sprintf("<a href=\"%s\">All changes of %s (feed)</a>", html.EscapeString(feed), html.EscapeString(j.s.Name)))
+		text += feedLine(j.s.Name, feed)
+		links = append(links, feedAnchor(j.s.Name, feed))
 	}
-	return text, fmt.Sprintf("<p>%s</p>\n", strings.Join(links, " · "))
+	return text, fmt.Sprintf("<p>%s</p>\n", strings.Join(links, footerSeparator)), feed
 }
 
 // links returns the link of a job's sentinel page on the dashboard and

@@ -24,6 +24,13 @@ type Deliverer struct {
 	Store    vigil.OutboxStore
 	Channels map[string]vigil.Notifier
 	Logger   *slog.Logger
+	// MessageLink, if not nil, returns the link to a sentinel's feed, as
+	// Monitor.MessageLink does; with Sentinels, it gives each message the
+	// feed link of its sentinel as it is when the message is delivered
+	// (Message.FeedLink), not the one it was written with, which its
+	// owner may have replaced since.
+	MessageLink func(s *vigil.Sentinel) string
+	Sentinels   SentinelFinder
 
 	Lease       time.Duration // 2m: how long a claimed entry is hidden from other workers
 	Batch       int           // 32 entries claimed at a time
@@ -139,6 +146,10 @@ func (d *Deliverer) deliver(ctx context.Context, n *vigil.Notification) error {
 	m, err := n.Message()
 	if err != nil {
 		return d.Store.MarkNotificationDead(ctx, n.ID, "payload: "+err.Error())
+	}
+	if err := d.relink(ctx, n, m); err != nil {
+		// Left claimed: the lease brings it back, to be tried again.
+		return err
 	}
 	dctx, cancel := context.WithTimeout(vigil.WithDeliveryID(ctx, strconv.FormatInt(n.ID, 10)), d.Timeout)
 	err = ch.Notify(dctx, n.Target, m)

@@ -50,9 +50,12 @@
 // late they are plus their importance (vigil.ClaimPriority, the seed's
 // refresh order of §8.3.2), so that when more are due than a batch takes,
 // the important ones go first, and none is overtaken by a sentinel that
-// fell due more than vigil.ImportanceLead after it. Sites' pages are not
-// read into it (their crawl's importance is a share of the site's, not of
-// the watched pages'): a site sentinel goes by how late it is.
+// fell due more than vigil.ImportanceLead after it. A site sentinel's
+// check reads its start page into it, as a page's check reads its page,
+// and the sentinel is claimed by that page's importance
+// (siteimportance.go); the site's other pages are not read into it
+// (their crawl's importance is a share of the site's, not of the watched
+// pages').
 //
 // Sharing: sentinels due together on one URL share one fetch; sentinels
 // comparing the same two versions share one intent.Pair, which computes

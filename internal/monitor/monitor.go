@@ -566,10 +566,9 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 			sink(j.rec)
 			continue
 		}
-		if p.site == nil {
-			for i, u := range p.urls {
-				watched = append(watched, rankCandidate{url: u, key: p.keys[i], importance: s.Importance})
-			}
+		// A site's start page too: its checks read it (readSiteImportance).
+		for i, u := range p.urls {
+			watched = append(watched, rankCandidate{url: u, key: p.keys[i], importance: s.Importance})
 		}
 		// A sentinel on several pages (Using a OR b) is one group: its
 		// pages are checked in turn by one goroutine, which owns its state.

@@ -375,6 +375,7 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		return
 	}
 	cur := c.record
+	m.readSiteImportance(ctx, j, cur, grant, now)
 	if prevErr != nil {
 		j.outcome = schedule.Failed
 		m.Logger.Error("read site snapshot", LogSentinel, j.s.ID, LogError, prevErr)

@@ -215,3 +215,44 @@ func TestDeliverCurrentFeedLink(t *testing.T) {
 		}
 	}
 }
+
+// TestReplaceFeedLink: the feed link of a message's footer is replaced,
+// or removed with its line and its HTML link, whatever else the footer
+// holds, and no copy of the old one is left.
+func TestReplaceFeedLink(t *testing.T) {
+	const old, cur = "https://vigil.test/feeds/7/old&tok/atom.xml", "https://vigil.test/feeds/7/new&tok/atom.xml"
+	for _, tc := range []struct {
+		name      string
+		dashboard bool
+		feed      string
+		text      string
+		html      string
+	}{
+		{"replaced", true, cur,
+			"body\n\nOn the dashboard: https://vigil.test/sentinels/7\nAll changes of news, as a feed: " + cur + "\n",
+			`<p>body</p><p><a href="https://vigil.test/sentinels/7">See news on the dashboard</a> · <a href="https://vigil.test/feeds/7/new&amp;tok/atom.xml">All changes of news (feed)</a></p>` + "\n"},
+		{"removed after the dashboard's link", true, "",
+			"body\n\nOn the dashboard: https://vigil.test/sentinels/7\n",
+			`<p>body</p><p><a href="https://vigil.test/sentinels/7">See news on the dashboard</a></p>` + "\n"},
+		{"removed, the footer's only link", false, "",
+			"body\n\n",
+			"<p>body</p>"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text, markup := "body\n\n", "<p>body</p>"
+			links := []string{}
+			if tc.dashboard {
+				text += "On the dashboard: https://vigil.test/sentinels/7\n"
+				links = append(links, `<a href="https://vigil.test/sentinels/7">See news on the dashboard</a>`)
+			}
+			text += feedLine("news", old)
+			links = append(links, feedAnchor("news", old))
+			markup += "<p>" + strings.Join(links, footerSeparator) + "</p>\n"
+			msg := &vigil.Message{SentinelName: "news", Text: text, HTML: markup, FeedLink: old}
+			replaceFeedLink(msg, tc.feed)
+			if msg.Text != tc.text || msg.HTML != tc.html || msg.FeedLink != tc.feed {
+				t.Errorf("got\n%q\n%q\n%q\nwant\n%q\n%q\n%q", msg.Text, msg.HTML, msg.FeedLink, tc.text, tc.html, tc.feed)
+			}
+		})
+	}
+}

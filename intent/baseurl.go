@@ -50,10 +50,15 @@ func (c *content) at(page string) *content {
 // url.URL.String wrote it percent-encoded, and each spelling was another
 // link.
 func (c *content) resolve(ref string) string {
-	if c.base == nil || ref == "" {
+	return resolveAgainst(c.base, ref)
+}
+
+// resolveAgainst is content.resolve against base (nil: none).
+func resolveAgainst(base *url.URL, ref string) string {
+	if base == nil || ref == "" {
 		return ref
 	}
-	u, err := c.base.Parse(ref)
+	u, err := base.Parse(ref)
 	if err != nil {
 		return ref
 	}

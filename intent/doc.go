@@ -176,8 +176,16 @@
 // escapes read as an http(s) URL's, and in a JSON string with its slashes
 // escaped, "www.example.org\/a", as an escaped URL's), each placed at the
 // text node of its line, its position its ordinal among the page's
-// links. A Markdown link on one line, [label](URL) or
-// [label](www.example.org/a), is its URL named by its label (the link
+// links. A text that holds markup (HTML read as text, a feed served
+// malformed) writes links relative too: the href and src values of its
+// tags written without a scheme (markupRefs: a tag is "<" and a letter up
+// to its ">", over lines; href= in prose or between tags, or escaped in a
+// JSON string, is none) are links, resolved against the page's address or
+// the text's first base element and named by their target, placed at the
+// text node where they start, so that a relative link added as a page
+// comes to be read differently is reported, as it is between two pages. A
+// Markdown link on one line, [label](URL) or [label](www.example.org/a),
+// is its URL named by its label (the link
 // text), so that an llms.txt's links have their names and a renamed link
 // is a link changed; a bare URL's text is its target, so that a URL
 // respelled (a host in upper case or in punycode) is the same link. The
@@ -260,10 +268,11 @@
 //     written.
 //   - A page read as its source text (see above) has links: the URLs
 //     written in its text, JSON's escaped https:\/\/ and GitHub's www.
-//     ones among them. The seed's documents are XML, whose links it reads
-//     from elements alone. Two versions read differently (one as markup,
-//     one as text) are compared as two texts, given the markup one's
-//     source (see above); the seed compares two parsed documents.
+//     ones among them, and the relative ones its tags write. The seed's
+//     documents are XML, whose links it reads from elements alone. Two
+//     versions read differently (one as markup, one as text) are
+//     compared as two texts, given the markup one's source (see above);
+//     the seed compares two parsed documents.
 //   - A feed's links are its feed links (see Feeds): the seed's links
 //     are the hyperlinks of HTML. Links are read as sets of targets (a
 //     copy added or removed is no change); the seed diffs their sequence.

@@ -65,8 +65,9 @@ type Pair struct {
 	// reader (Vigil's warehouse) makes an HTML page whose body is one
 	// <pre> holding the text, one text node a line. Such a page's links
 	// are the absolute http(s) URLs written in its text (TextLinks), at
-	// the text node of their line; a page's links are its a and area
-	// elements, and the URLs written in its own <pre> are none.
+	// the text node of their line, and the URLs its tags write relative
+	// in href and src, resolved as a page's; a page's links are its a
+	// and area elements, and the URLs written in its own <pre> are none.
 	OldReadAsText, NewReadAsText bool
 	// OldSource and NewSource are, for a pair whose versions are read
 	// differently (one as markup, the other as its source text: a feed

@@ -78,6 +78,18 @@ func TestReadDifferently(t *testing.T) {
 		{"value", `value In css "td" changes`, side{page("Hours", "https://x.example/a"), htmlDoc}, side{page("Hours:", "https://x.example/a"), nil}, false, nil},
 		{"any change", "any change", side{page("Hours", "https://x.example/a"), htmlDoc}, side{page("Hours:", "https://x.example/a"), nil}, false,
 			[]string{"~ text changed: Hours -> Hours:"}},
+		// A link written relative in the source is a link there too,
+		// resolved against the page's address, as on the parsed page;
+		// one whose tag runs over lines as well. href= in prose, outside
+		// a tag, is none.
+		{"relative link added with the type change", "all links",
+			side{"<!DOCTYPE html>\n<p><a href=\"/a\">A</a></p>\n", nil},
+			side{"<!DOCTYPE html>\n<p><a href=\"/a\">A</a></p>\n<p><a class=\"more\"\n  href='docs/b?x=1&amp;y=2'>B</a></p>\n", htmlDoc}, false,
+			[]string{"+ link added: https://x.example/docs/b?x=1&y=2"}},
+		{"relative link removed with the type change", "all links",
+			side{"<p><a href=\"/a\">A</a> <img src=\"logo.png\"></p>\n", htmlDoc},
+			side{"<p>Write href=\"/c\" for a link, or <code>src=/d</code>.</p>\n", nil}, false,
+			[]string{"- link removed: https://x.example/a", "- link removed: https://x.example/logo.png"}},
 		{"feed broken, no source given", "all links", side{feed(false, "a"), xml}, side{feed(true, "a"), nil}, true,
 			// The feed read as markup has its feed links (FeedLinks), the
 			// entry's labelled by its title; its text has their URLs and

@@ -1,0 +1,139 @@
+package intent
+
+import (
+	"html"
+	"net/url"
+	"strings"
+)
+
+// markupRef is a URL written in an href or src attribute of a tag in a
+// text (markupRefs), at text[start:end] (the value as written).
+type markupRef struct {
+	url        string // the value, its character references read and white space around it trimmed
+	start, end int
+	base       bool // the href of a base element
+}
+
+// markupRefs returns the URLs written relative (without a scheme:
+// "/a", "docs/b", "//cdn.example/c", "#top") in the href and src
+// attributes of the tags of text, in order, and the href of each base
+// element whatever it is: the links a page read as its source text (HTML
+// read as text, a feed served malformed) writes relative, which TextLinks,
+// reading absolute URLs, does not find. A tag is what the HTML tokenizer
+// reads as a start tag: "<" and an ASCII letter, then its attributes, over
+// lines, up to the ">" outside a quoted value; an attribute's name is
+// compared without its case, and xlink:href is an href. "href=" outside a
+// tag (in prose, or between <code> and </code>) is no link, nor is a value
+// that cannot be a URL as written: one holding white space, a quote, "<",
+// ">", a backslash (markup escaped in a JSON string, href=\"/a\"), or "{"
+// or "}" (a template's placeholder). A tag whose quote or ">" never comes
+// ends the text, as the tokenizer reads it, so a text is read once.
+func markupRefs(text string) []markupRef {
+	var out []markupRef
+	for i := 0; i < len(text); {
+		j := strings.IndexByte(text[i:], '<')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+		if i >= len(text) || !isASCIILetter(text[i]) {
+			continue
+		}
+		start := i
+		for i < len(text) && !isTagSpace(text[i]) && text[i] != '/' && text[i] != '>' {
+			i++
+		}
+		name := text[start:i]
+		i = tagAttrs(text, i, func(attr string, v0, v1 int) {
+			isBase := strings.EqualFold(name, "base") && strings.EqualFold(attr, "href")
+			if !isBase && !isRefAttr(attr) {
+				return
+			}
+			u, ok := refValue(text[v0:v1], isBase)
+			if ok {
+				out = append(out, markupRef{url: u, start: v0, end: v1, base: isBase})
+			}
+		})
+	}
+	return out
+}
+
+// tagAttrs reads the attributes of the tag whose name ends at i, calling
+// attr with each one's name and the bounds of its value, and returns where
+// the tag ends: after its ">", or the text's end.
+func tagAttrs(text string, i int, attr func(name string, v0, v1 int)) int {
+	for i < len(text) {
+		c := text[i]
+		switch {
+		case c == '>':
+			return i + 1
+		case isTagSpace(c) || c == '/':
+			i++
+			continue
+		}
+		n0 := i
+		for i < len(text) && !isTagSpace(text[i]) && text[i] != '/' && text[i] != '>' && (text[i] != '=' || i == n0) {
+			i++
+		}
+		name := text[n0:i]
+		for i < len(text) && isTagSpace(text[i]) {
+			i++
+		}
+		if i >= len(text) || text[i] != '=' {
+			continue // an attribute without a value
+		}
+		i++
+		for i < len(text) && isTagSpace(text[i]) {
+			i++
+		}
+		if i >= len(text) {
+			break
+		}
+		var v0, v1 int
+		if q := text[i]; q == '"' || q == '\'' {
+			k := strings.IndexByte(text[i+1:], q)
+			if k < 0 {
+				return len(text)
+			}
+			v0, v1 = i+1, i+1+k
+			i = v1 + 1
+		} else {
+			v0 = i
+			for i < len(text) && !isTagSpace(text[i]) && text[i] != '>' {
+				i++
+			}
+			v1 = i
+		}
+		attr(name, v0, v1)
+	}
+	return len(text)
+}
+
+// isRefAttr reports whether an attribute's value is a URL markupRefs
+// reads: href, src or xlink:href, in any case.
+func isRefAttr(name string) bool {
+	return strings.EqualFold(name, "href") || strings.EqualFold(name, "src") || strings.EqualFold(name, "xlink:href")
+}
+
+// refValue returns an attribute's value as a URL, and whether markupRefs
+// takes it: written relative, or any URL for a base element's href.
+func refValue(v string, isBase bool) (string, bool) {
+	v = strings.Trim(html.UnescapeString(v), " \t\n\f\r")
+	if v == "" || strings.ContainsAny(v, " \t\n\f\r\"'<>\\{}`") {
+		return "", false
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "" && !isBase) {
+		return "", false
+	}
+	return v, true
+}
+
+// isTagSpace reports whether c is white space between a tag's attributes.
+func isTagSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
+}
+
+func isASCIILetter(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}

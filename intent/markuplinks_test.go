@@ -1,0 +1,122 @@
+package intent
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestMarkupRefs: the URLs written relative in the href and src
+// attributes of a text's tags, and a base element's href; no href= outside
+// a tag, no absolute URL (TextLinks reads those), no value that cannot be
+// a URL as written.
+func TestMarkupRefs(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       []string // url@start, "base " before a base href
+	}{
+		{"double quoted", `<a href="/a">A</a>`, []string{"/a@9"}},
+		{"single quoted", `<a href='b'>`, []string{"b@9"}},
+		{"unquoted", `<a href=c/d>x</a>`, []string{"c/d@8"}},
+		{"spaces around =", `<img alt="" src = "i.png" >`, []string{"i.png@19"}},
+		{"case", `<A HREF="/e">`, []string{"/e@9"}},
+		{"xlink", `<use xlink:href="#icon"/>`, []string{"#icon@17"}},
+		{"over lines", "<a class=\"x\"\n   href=\"/f\"\n>F</a>", []string{"/f@22"}},
+		{"character references", `<a href="/g?a=1&amp;b=2">`, []string{"/g?a=1&b=2@9"}},
+		{"scheme-relative", `<script src="//cdn.example/s.js"></script>`, []string{"//cdn.example/s.js@13"}},
+		{"two in a tag, then another", `<a href="/h" data-src="x" src="/i"><link href="/j">`, []string{"/h@9", "/i@31", "/j@47"}},
+		{"base", `<base href="https://b.example/d/"><a href="k">`, []string{"base https://b.example/d/@12", "k@43"}},
+		{"absolute", `<a href="https://x.example/a">`, nil},
+		{"other schemes", `<a href="mailto:a@x.example">m</a><a href="javascript:go()">`, nil},
+		{"prose", `Write href="/a" for a link, or src=/b.`, nil},
+		{"between tags", `<code>href="/a"</code>`, nil},
+		{"not a tag", `a < b href="/a" > c, 1<2 src="/b"`, nil},
+		{"doctype, comment, declaration", `<?xml href="/a"?><!DOCTYPE x href="/b"><!-- -->`, nil},
+		{"escaped in JSON", `{"html":"<a href=\"/a\">A</a>"}`, nil},
+		{"template", `<a href="{{ .URL }}">`, nil},
+		{"white space in the value", `<a href="/a b">`, nil},
+		{"empty", `<a href="" src=' '>`, nil},
+		{"unclosed quote ends the text", `<a href="/a>A</a> <a href="/b">`, nil},
+		{"unclosed tag", `<a href="/a"`, []string{"/a@9"}},
+		{"no value", `<a href>x</a><a href=`, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, r := range markupRefs(tc.text) {
+				s := fmt.Sprintf("%s@%d", r.url, r.start)
+				if r.base {
+					s = "base " + s
+				}
+				if r.start < 0 || r.end > len(tc.text) || r.start > r.end {
+					t.Errorf("%s: bounds %d:%d out of the text", s, r.start, r.end)
+				}
+				got = append(got, s)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("markupRefs(%q)\n= %q\nwant %q", tc.text, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestTextPageRelativeLinks: on a page read as its source text, a link
+// written relative in a tag is a link, resolved against the page's address
+// or the text's base element, at the line where it is written, among the
+// absolute URLs of the text in the order they are written.
+func TestTextPageRelativeLinks(t *testing.T) {
+	for _, tc := range []struct {
+		name, old, new string
+		want           []string
+	}{
+		{"added", "<ul>\n<li><a href=\"/a\">A</a>\n</ul>\n", "<ul>\n<li><a href=\"/a\">A</a>\n<li><a\n href=\"b\">B</a> https://y.example/c\n</ul>\n",
+			[]string{"+ link added: https://x.example/dir/b", "+ link added: https://y.example/c"}},
+		{"against the base element", "<base href=\"https://cdn.example/d/\">\n", "<base href=\"https://cdn.example/d/\">\n<img src=\"e.png\">\n",
+			[]string{"+ link added: https://cdn.example/d/e.png"}},
+		{"relative written absolute is no change", "<a href=\"/a\">A</a>\n", "<a href=\"https://x.example/a\">A</a>\n", nil},
+		{"prose", "Use a link.\n", "Use href=\"/a\" for a link.\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := NewPair(textPage(t, tc.old), textPage(t, tc.new), nil, nil)
+			p.OldURL, p.NewURL = "https://x.example/dir/page", "https://x.example/dir/page"
+			p.OldReadAsText, p.NewReadAsText = true, true
+			r, err := p.Evaluate(monitor(t, "all links"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range r.AllChanges() {
+				got = append(got, c.Line())
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("changes\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}
+
+func FuzzMarkupRefs(f *testing.F) {
+	for _, s := range []string{
+		`<a href="/a">A</a><img src='b.png'><base href="https://x.example/">`,
+		"<a\nclass=x\nhref = /c >\n<link href=\"//d.example/e\"/>",
+		`<a href="/a`, `<a href=`, `<a =x href=y/>`, `{"h":"<a href=\"/a\">"}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		end := 0
+		for _, r := range markupRefs(s) {
+			if r.start < end || r.end > len(s) || r.start >= r.end {
+				t.Fatalf("ref %+v is not within %q, or not after the one before (ending at %d)", r, s, end)
+			}
+			end = r.end
+			if r.url == "" || strings.ContainsAny(r.url, " \t\n\f\r\"'<>\\{}`") {
+				t.Fatalf("ref %q is empty or holds what no URL written holds", r.url)
+			}
+			if u, err := url.Parse(r.url); err != nil || (u.Scheme != "" && !r.base) {
+				t.Fatalf("ref %q is not a relative URL (%v)", r.url, err)
+			}
+		}
+	})
+}

@@ -1,5 +1,7 @@
 package intent
 
+import "slices"
+
 // ObjectKind is the kind of object a change is about.
 type ObjectKind string
 
@@ -144,6 +146,34 @@ type Result struct {
 	Changes  []Change  `json:"changes,omitempty"`
 	Op       string    `json:"op,omitempty"` // "NOT", "AND" or "OR" for composites
 	Operands []*Result `json:"operands,omitempty"`
+	// ScopeNotApplied is, for a primitive change type whose scope or
+	// ignore list could not be applied, why: its pair's versions, read
+	// differently, are compared as their source texts (Pair.OldSource),
+	// and a text that the scope does not select in as read could not be
+	// read as HTML either (nested past the HTML parser's limit), so the
+	// whole texts were compared. "" for one applied, or without selectors.
+	ScopeNotApplied string `json:"scopeNotApplied,omitempty"`
+}
+
+// ScopesNotApplied returns the ScopeNotApplied of r and of its operands
+// that are not "", each once, in order: what a message about r says of
+// the selectors it could not apply.
+func (r *Result) ScopesNotApplied() []string {
+	if r == nil {
+		return nil
+	}
+	var out []string
+	if r.ScopeNotApplied != "" {
+		out = append(out, r.ScopeNotApplied)
+	}
+	for _, o := range r.Operands {
+		for _, s := range o.ScopesNotApplied() {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
 }
 
 // AllChanges returns the changes of r and of its operands, depth first,

@@ -230,20 +230,26 @@
 //
 // A pair whose versions are read differently, one as markup and the other
 // as its source text (a feed served malformed for one check, a page served
-// as text/plain one day and text/html the next), is compared like with
-// like when its caller gives the markup side's source text
-// (Pair.OldSource, Pair.NewSource): the two source texts, for every change
-// type. Compared as read, a feed's markup (its feed links) and its broken
-// text (its namespace URI and ids among its URLs besides its links) would
-// report those URLs added, then removed when the feed is fixed, and a
-// page's images, tables and lists removed, then added, and its keywords,
-// which the source writes among its tags. As two texts, only the URLs
-// (lines, words) the document changed are reported; a text has no images,
-// tables or lists, so none are; a scope selects in the texts, as on any
-// page read as text. A link the source writes twice (an a element's target
-// and its text, an Atom entry's link and id) is two links there, told once
-// (links are read as sets of targets). Without the source, each side is
-// compared as it is read.
+// as text/plain one day and text/html the next), is compared like with like
+// when its caller gives the markup side's source text (Pair.OldSource,
+// Pair.NewSource): the two source texts, for every change type. Compared as
+// read, a feed's markup (its feed links) and its broken text (its namespace
+// URI and ids among its URLs besides its links) would report those URLs
+// added, then removed when the feed is fixed, and a page's images, tables
+// and lists removed, then added, and its keywords, which the source writes
+// among its tags. As two texts, only the URLs (lines, words) the document
+// changed are reported; a text has no images, tables or lists, so none are.
+// A scope or an ignore list selects in the texts read leniently as HTML
+// (Pair.comparedIn), whatever their type, and the pair is compared there as
+// two pages, so that a sentinel watching In css ".price" sees the changes
+// of its price and none elsewhere; a scope that selects in the texts as
+// read (In css "pre": the whole text) selects there, as on any page read as
+// text. A text that cannot be read as HTML (nested past the parser's limit)
+// leaves the selectors unapplied, the whole texts compared, and says so
+// (Result.ScopeNotApplied). A link the source writes twice (an a element's
+// target and its text, an Atom entry's link and id) is two links there,
+// told once (links are read as sets of targets). Without the source, each
+// side is compared as it is read.
 //
 // # Selectors
 //

@@ -73,14 +73,15 @@ type Pair struct {
 	// differently (one as markup, the other as its source text: a feed
 	// served malformed for one check, a page served as text/plain one day
 	// and text/html the next), the markup side read as its source text as
-	// the reader reads a body that does not parse (one <pre>, one text
-	// node a line). Given, the pair is compared like with like, the two
-	// source texts for every change type: its links are the URLs written
-	// in both texts, so that a check that could not read the page as its
-	// type reports no link the document did not change; a text has no
-	// images, tables or lists. The other is ignored, and so are both when
-	// the versions are read alike. Not given, each side is compared as it
-	// is read.
+	// the reader reads a body that does not parse (one <pre>, one text node
+	// a line). Given, the pair is compared like with like, the two source
+	// texts for every change type: its links are the URLs written in both
+	// texts, so that a check that could not read the page as its type
+	// reports no link the document did not change; a text has no images,
+	// tables or lists. A change type's scope and ignore list select in the
+	// two texts read as HTML (see the package doc). The other is ignored,
+	// and so are both when the versions are read alike. Not given, each side
+	// is compared as it is read.
 	OldSource, NewSource *tree.Document
 	Options
 
@@ -90,6 +91,11 @@ type Pair struct {
 	results   map[string]*Result
 	tab       *symtab
 	paths     pathCache
+	// lenient are the two source texts read as HTML, for selectors
+	// (comparedIn), once lenientDone; lenientErr is why they are not.
+	lenient     [2]*tree.Document
+	lenientErr  error
+	lenientDone bool
 }
 
 // NewPair returns a Pair of old and new. d may be nil; opt may be nil.
@@ -169,6 +175,9 @@ func (p *Pair) Primitive(ct *spec.ChangeType) (*Result, error) {
 		return nil, fmt.Errorf("intent: %s: %w", key, err)
 	}
 	r.Type = key
+	if r.ScopeNotApplied, err = p.scopeNotApplied(ct); err != nil {
+		return nil, fmt.Errorf("intent: %s: %w", key, err)
+	}
 	r.Matched = r.Matched || len(r.Changes) > 0
 	boundTexts(r.Changes)
 	if p.results == nil {
@@ -225,7 +234,10 @@ func (p *Pair) content(ct *spec.ChangeType) (*contentPair, error) {
 	if p.tab == nil {
 		p.tab = newSymtab()
 	}
-	oldDoc, newDoc, oldText, newText := p.compared()
+	oldDoc, newDoc, oldText, newText, notApplied := p.comparedIn(scope, scope != nil || len(ignore) > 0)
+	if notApplied != "" {
+		scope, ignore = nil, nil
+	}
 	cp := &contentPair{
 		old: newContent(oldDoc, scope, ignore, p.CaseSensitive, p.tab).at(p.OldURL),
 		new: newContent(newDoc, scope, ignore, p.CaseSensitive, p.tab).at(p.NewURL),

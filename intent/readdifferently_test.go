@@ -127,3 +127,82 @@ func TestReadDifferently(t *testing.T) {
 		})
 	}
 }
+
+// TestReadDifferentlyScope: a change type with a scope or an ignore list,
+// on a pair whose versions are read differently and compared as their two
+// source texts, applies its selectors to the two texts read leniently as
+// HTML, as on two pages, so that a scoped sentinel sees the changes in its
+// scope and none outside; a scope that selects in the texts as read (In
+// css "pre", the whole text) is applied there, as on any page read as text.
+// A text that cannot be read as HTML (nested past the parser's limit)
+// leaves the selectors unapplied: the whole texts are compared, and the
+// result says why (Result.ScopeNotApplied).
+func TestReadDifferentlyScope(t *testing.T) {
+	page := func(price, at, nav string) string {
+		return "<!DOCTYPE html>\n<html><body>\n<nav class=\"nav\"><a href=\"/home\">Home</a>" + nav + "</nav>\n" +
+			"<p class=\"price\">" + price + " EUR</p>\n<p class=\"time\">Updated " + at + "</p>\n<p><a href=\"/about\">About</a></p>\n</body></html>\n"
+	}
+	deep := strings.Repeat("<div>", 600) + "\n"
+	htmlDoc := func(s string) *tree.Document { return parseDoc(t, s) }
+	for _, tc := range []struct {
+		name       string
+		clause     string
+		old, new   string
+		oldMarkup  bool // else the new version is read as markup
+		want       []string
+		notApplied bool
+	}{
+		{"in scope", `any change In css ".price"`, page("10", "9:00", ""), page("12", "9:05", ""), false,
+			[]string{"~ text changed: 10 EUR -> 12 EUR"}, false},
+		{"outside the scope", `any change In css ".price"`, page("10", "9:00", ""), page("10", "9:05", ""), true, nil, false},
+		{"xpath scope", `any change In xpath "//p[@class='price']"`, page("10", "9:00", ""), page("12", "9:05", ""), true,
+			[]string{"~ text changed: 10 EUR -> 12 EUR"}, false},
+		{"ignored", `any change Ignore css ".time"`, page("10", "9:00", ""), page("10", "9:05", ""), false, nil, false},
+		{"links in scope", `all links In css ".nav"`, page("10", "9:00", ""), page("12", "9:05", "<a href=\"news\">News</a>"), false,
+			[]string{"+ link added: https://x.example/news"}, false},
+		{"links outside the scope", `all links In css ".nav"`, page("10", "9:00", ""), strings.Replace(page("10", "9:00", ""), "/about", "/contact", 1), true, nil, false},
+		{"value", `value In css ".price" changes`, page("10", "9:00", ""), page("12", "9:05", ""), false,
+			[]string{"~ value increased by 2: 10 EUR -> 12 EUR"}, false},
+		{"value unchanged", `value In css ".price" changes`, page("10", "9:00", ""), page("10", "9:05", ""), true, nil, false},
+		{"the whole text", `any change In css "pre"`, "Hours: 9 to 5\n", "Hours: 9 to 6\n", false,
+			[]string{"~ text changed: Hours: 9 to 5 -> Hours: 9 to 6"}, false},
+		// The old version, nested too deep, is read as text; so is the
+		// new one's source, which the scope is not applied to either.
+		{"too deep to read as HTML", `any change In css ".price"`, deep + page("10", "9:00", ""), page("10", "9:05", ""), false,
+			[]string{"- text removed: " + strings.Repeat("<div>", 60) + "…", "~ text changed: <p class=\"time\">Updated 9:00</p> -> <p class=\"time\">Updated 9:05</p>"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			old, new := textPage(t, tc.old), textPage(t, tc.new)
+			p := NewPair(old, new, nil, nil)
+			if tc.oldMarkup {
+				p.Old, p.OldSource, p.NewReadAsText = htmlDoc(tc.old), old, true
+			} else {
+				p.New, p.NewSource, p.OldReadAsText = htmlDoc(tc.new), new, true
+			}
+			p.OldURL, p.NewURL = "https://x.example/", "https://x.example/"
+			r, err := p.Evaluate(monitor(t, tc.clause))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range r.AllChanges() {
+				got = append(got, c.Line())
+			}
+			if !slices.Equal(got, tc.want) || r.Matched != (len(tc.want) > 0) {
+				t.Errorf("matched %v, changes\n%q\nwant\n%q", r.Matched, got, tc.want)
+			}
+			const why = "the old version's text cannot be read as HTML: parse HTML: elements nested more than 512 deep"
+			if got := r.ScopeNotApplied; tc.notApplied != strings.HasPrefix(got, why) || !tc.notApplied && got != "" {
+				t.Errorf("ScopeNotApplied %q, want one starting %q: %v", got, why, tc.notApplied)
+			}
+			// A composite tells its operands'.
+			both, err := p.Evaluate(monitor(t, tc.clause+" OR all links"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := both.ScopesNotApplied(); len(got) != len(r.ScopesNotApplied()) || tc.notApplied && got[0] != r.ScopeNotApplied {
+				t.Errorf("ScopesNotApplied of an OR %q, want those of its scoped operand %q", got, r.ScopesNotApplied())
+			}
+		})
+	}
+}

@@ -376,7 +376,7 @@ func (p *Pair) value(ct *spec.ChangeType) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	oldDoc, newDoc, _, _ := p.compared()
+	oldDoc, newDoc, _, _, _ := p.comparedIn(sel, true)
 	var oldVals, newVals []string
 	if len(ct.Ignore) > 0 {
 		cp, err := p.content(ct)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -613,9 +614,11 @@ type pairEval struct {
 // readNote returns, for a pair whose versions are read differently (one
 // as markup, one as its source text), the line a message about its change
 // ends with: which version could not be read as its type and why, and
-// that both were compared as text (intent.Pair.OldSource). "" for a pair
-// read alike, or not loaded.
-func (p *pairEval) readNote() string {
+// that both were compared as text (intent.Pair.OldSource), and, when the
+// scope of a change type of res could not be applied to the texts
+// (intent.Result.ScopeNotApplied), why, and that the whole texts were
+// compared. "" for a pair read alike, or not loaded.
+func (p *pairEval) readNote(res *intent.Result) string {
 	if p == nil || p.pair == nil || (p.oldWhy == "") == (p.curWhy == "") {
 		return ""
 	}
@@ -623,7 +626,11 @@ func (p *pairEval) readNote() string {
 	if p.oldWhy != "" {
 		which, why = "old", p.oldWhy
 	}
-	return fmt.Sprintf("The %s version is read as text (%s): both versions were compared as text.", which, why)
+	note := fmt.Sprintf("The %s version is read as text (%s): both versions were compared as text.", which, why)
+	if scopes := res.ScopesNotApplied(); len(scopes) > 0 {
+		note += fmt.Sprintf(" The scope could not be applied (%s): the whole texts were compared.", strings.Join(scopes, "; "))
+	}
+	return note
 }
 
 func (p *pairEval) load(ctx context.Context) (*intent.Pair, error) {

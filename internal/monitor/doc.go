@@ -66,8 +66,10 @@
 // Pair.NewSource), so that a check that could not read the page as its
 // type reports no link, image, table or list the page did not change,
 // and the message about a change of such a pair, sent when it is found,
-// says which version is read as text, and why (pairEval.readNote); a
-// digest, built from the changes stored, does not.
+// says which version is read as text, and why (pairEval.readNote), and
+// whether a scope could not be applied to the texts (read as HTML for
+// it: intent.Result.ScopeNotApplied); a digest, built from the changes
+// stored, does not.
 // Sentinels watching one site query (start URL, scope, match, depth,
 // pages, order) share its crawl (sitecrawl.go): a check waits for the
 // crawl in flight (within its own lease) or takes one that ended less

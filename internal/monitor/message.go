@@ -51,7 +51,7 @@ func (m *Monitor) reportTogether(ctx context.Context, j *job, found []foundChang
 	var summaries, pages, notes []string
 	first := len(j.rec.Changes)
 	for _, f := range found {
-		notes = append(notes, f.pe.readNote())
+		notes = append(notes, f.pe.readNote(f.res))
 		c, changes := m.record(j, f.pg, f.ref, f.res, now)
 		item := &vigil.MessageItem{Change: c}
 		if j.plan.wantsDelta() { // only webhooks carry the tree delta

@@ -69,6 +69,24 @@ func textStartPage(heading string, links ...string) string {
 	return b.String()
 }
 
+// relativePage is a page that begins with text, under a heading, and
+// links to hrefs written relative.
+func relativePage(heading string, hrefs ...string) string {
+	var b strings.Builder
+	b.WriteString(heading + "\n<ul>\n")
+	for _, h := range hrefs {
+		b.WriteString(`<li><a class="guide"` + "\n" + `  href="` + h + `">Guide</a></li>` + "\n")
+	}
+	b.WriteString("</ul>\n")
+	return b.String()
+}
+
+// pricePage is a page that begins with text, under a heading, with a
+// price and the time it was updated at.
+func pricePage(heading, price, at string) string {
+	return heading + "\n<p class=\"price\">" + price + " EUR</p>\n<p class=\"time\">Updated " + at + "</p>\n"
+}
+
 // TestReadDifferently: a page or feed read as markup in one version and
 // as its source text in the next (served malformed for one check, or
 // served as text/plain one day and text/html the next), fetched in turn
@@ -88,55 +106,77 @@ func TestReadDifferently(t *testing.T) {
 		name     string
 		monitor  string
 		versions []servedVersion
-		want     [][]string // each change's records, "op url"
+		want     [][]string // each change's records, "op url"; {srv} is the server's URL
+		note     string     // what each message says besides, if anything
 	}{
 		{"feed broken for one check", "all links", []servedVersion{
 			{atomType, atomFeed(false, "a", "b")},
 			{atomType, atomFeed(true, "a", "b")},
 			{atomType, atomFeed(false, "a", "b")},
-		}, nil},
+		}, nil, ""},
 		{"feed broken for one check, an entry added when fixed", "all links", []servedVersion{
 			{atomType, atomFeed(false, "a", "b")},
 			{atomType, atomFeed(true, "a", "b")},
 			{atomType, atomFeed(false, "a", "b", "c")},
-		}, [][]string{{"insert https://blog.example/c"}}}, // its link and its id, told once
+		}, [][]string{{"insert https://blog.example/c"}}, ""}, // its link and its id, told once
 		{"media type changes", "all links", []servedVersion{
 			{htmlType, urls("Downloads", "https://dl.example/a", "https://dl.example/b")},
 			{plainType, urls("Downloads:", "https://dl.example/a", "https://dl.example/b")},
 			{htmlType, urls("Downloads", "https://dl.example/a", "https://dl.example/b")},
-		}, nil},
+		}, nil, ""},
 		{"media type changes, a URL added with it", "all links", []servedVersion{
 			{plainType, urls("Downloads:", "https://dl.example/a", "https://dl.example/b")},
 			{htmlType, urls("Downloads", "https://dl.example/a", "https://dl.example/b", "https://dl.example/c")},
 			{plainType, urls("Downloads:", "https://dl.example/a", "https://dl.example/b", "https://dl.example/c")},
-		}, [][]string{{"insert https://dl.example/c"}}},
+		}, [][]string{{"insert https://dl.example/c"}}, ""},
 		{"a page read as text for one check, a link changed when read again", "all links", []servedVersion{
 			{htmlType, textStartPage("Opening hours", "https://x.example/a", "https://x.example/b")},
 			{plainType, textStartPage("Opening hours:", "https://x.example/a", "https://x.example/b")},
 			{htmlType, textStartPage("Opening hours", "https://x.example/a", "https://x.example/c")},
 			// Its source writes the URL twice, the target and the text:
 			// told once.
-		}, [][]string{{"update https://x.example/bhttps://x.example/c"}}},
+		}, [][]string{{"update https://x.example/bhttps://x.example/c"}}, ""},
 		{"images", "all images", []servedVersion{
 			{htmlType, textStartPage("Opening hours", "https://x.example/a")},
 			{plainType, textStartPage("Opening hours:", "https://x.example/a")},
 			{htmlType, textStartPage("Opening hours", "https://x.example/a")},
-		}, nil},
+		}, nil, ""},
 		{"tables", "table", []servedVersion{
 			{htmlType, textStartPage("Opening hours", "https://x.example/a")},
 			{plainType, textStartPage("Opening hours:", "https://x.example/a")},
 			{htmlType, textStartPage("Opening hours", "https://x.example/a")},
-		}, nil},
+		}, nil, ""},
 		{"lists", "list", []servedVersion{
 			{htmlType, textStartPage("Opening hours", "https://x.example/a")},
 			{plainType, textStartPage("Opening hours:", "https://x.example/a")},
 			{htmlType, textStartPage("Opening hours", "https://x.example/a")},
-		}, nil},
+		}, nil, ""},
 		{"keywords", "keywords {Monday}", []servedVersion{
 			{htmlType, textStartPage("Opening hours", "https://x.example/a")},
 			{plainType, textStartPage("Opening hours:", "https://x.example/a")},
 			{htmlType, textStartPage("Opening hours", "https://x.example/a")},
-		}, nil},
+		}, nil, ""},
+		// A link written relative, added as the page comes to be read
+		// differently, is reported resolved, as between two pages; the
+		// one both versions write is not.
+		{"a relative link added with the type change", "all links", []servedVersion{
+			{plainType, relativePage("Guides:", "/a")},
+			{htmlType, relativePage("Guides", "/a", "docs/b")},
+		}, [][]string{{"insert {srv}/docs/b"}}, ""},
+		// A scoped sentinel sees the change in its scope, read in the
+		// texts as HTML, and none outside it.
+		{"scoped", `any change In css ".price"`, []servedVersion{
+			{htmlType, pricePage("Prices", "10", "9:00")},
+			{plainType, pricePage("Prices:", "10", "9:05")},
+			{htmlType, pricePage("Prices", "12", "9:10")},
+		}, [][]string{{"update 10 EUR12 EUR"}}, ""},
+		// A text that cannot be read as HTML leaves the scope unapplied:
+		// the whole texts are compared, and the message says so.
+		{"scope not applied", `any change In css ".price"`, []servedVersion{
+			{htmlType, strings.Repeat("<div>", 520) + "\n" + pricePage("Prices", "10", "9:00")},
+			{htmlType, pricePage("Prices", "10", "9:05")},
+		}, [][]string{{"delete " + strings.Repeat("<div>", 520), "update <p class=\"time\">Updated 9:00</p><p class=\"time\">Updated 9:05</p>"}},
+			"The scope could not be applied (the old version's text cannot be read as HTML: parse HTML: elements nested more than 512 deep"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var mu sync.Mutex
@@ -171,7 +211,7 @@ func TestReadDifferently(t *testing.T) {
 				}
 				var rs []string
 				for _, r := range records {
-					rs = append(rs, r.Op+" "+r.Old+r.New)
+					rs = append(rs, strings.ReplaceAll(r.Op+" "+r.Old+r.New, srv.URL, "{srv}"))
 				}
 				got = append(got, rs)
 			}
@@ -190,6 +230,9 @@ func TestReadDifferently(t *testing.T) {
 				}
 				if !strings.Contains(msg.HTML, " version is read as text (") {
 					t.Errorf("the message's HTML does not say a version is read as text:\n%s", msg.HTML)
+				}
+				if tc.note != "" && !strings.Contains(msg.Text, tc.note) {
+					t.Errorf("the message does not say %q:\n%s", tc.note, msg.Text)
 				}
 			}
 		})

@@ -46,11 +46,23 @@ type PageFailure struct {
 type MessageItem struct {
 	Change *Change         `json:"change"`
 	Delta  json.RawMessage `json:"delta,omitempty"`
+	// DeltaReading says how the versions Delta compares are read, as the
+	// change's records were found: "" for each as it is read (its tree,
+	// as the API and the dashboard show it), DeltaReadingText for the two
+	// read as their source texts (an HTML page whose body is one <pre> of
+	// a text node a line), when one is read as a page and the other as
+	// text (Version.ReadAsText), so that the delta holds the lines that
+	// changed, not the page's tree replaced by a text.
+	DeltaReading string `json:"deltaReading,omitempty"`
 	// RecordsOmitted counts the records of a large change left out of
 	// Change.Records, which holds the first ones: a message stays small
 	// where a page changed everywhere. The stored change has them all.
 	RecordsOmitted int `json:"recordsOmitted,omitempty"`
 }
+
+// DeltaReadingText is MessageItem.DeltaReading for a delta between the
+// source texts of two versions read differently.
+const DeltaReadingText = "text"
 
 // Notifier delivers messages on one channel ("email", "webhook", "chat")
 // to a target (an address, a URL). Notify returns an error with code

@@ -1,12 +1,18 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/internal/warehouse"
+	"github.com/vigil-web/vigil/tree"
 )
 
 // TestServeFeedBrokenForOneCheck: vigil serve watching the links of an
@@ -97,6 +103,43 @@ func TestServeFeedBrokenForOneCheck(t *testing.T) {
 	}
 	if cs := changes(); len(cs) != 1 {
 		t.Errorf("%d changes, want 1: %v", len(cs), cs)
+	}
+	// The webhook's tree delta compares what the message compares, the
+	// two source texts, and says so: applied to the broken feed's source
+	// text, it gives the fixed feed's, a line or two changed, not the text
+	// replaced by the feed's tree.
+	var body struct {
+		Changes []struct {
+			Delta        json.RawMessage `json:"delta"`
+			DeltaReading string          `json:"deltaReading"`
+		} `json:"changes"`
+	}
+	if err := json.Unmarshal([]byte(msgs[len(msgs)-1].raw), &body); err != nil || len(body.Changes) != 1 {
+		t.Fatalf("webhook body (%v): %s", err, msgs[len(msgs)-1].raw)
+	}
+	item := body.Changes[0]
+	if item.DeltaReading != "text" {
+		t.Errorf("deltaReading %q, want %q", item.DeltaReading, "text")
+	}
+	source := func(body string) *tree.Document {
+		t.Helper()
+		doc, err := warehouse.ReadSource([]byte(body), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc.AssignXIDs()
+		return doc
+	}
+	dl, err := delta.DecodeJSON(bytes.NewReader(item.Delta))
+	if err != nil {
+		t.Fatalf("the webhook's delta (%v): %s", err, item.Delta)
+	}
+	got, err := delta.Apply(source(feed(true, "a", "b")), dl)
+	if err != nil {
+		t.Fatalf("the webhook's delta does not apply to the broken feed's source text: %v\n%s", err, item.Delta)
+	}
+	if diff := tree.Diff(got.Root, source(feed(false, "a", "b", "c")).Root, tree.Content); diff != "" {
+		t.Errorf("the webhook's delta does not lead to the fixed feed's source text: %s", diff)
 	}
 	if hk.badSig != 0 {
 		t.Errorf("%d webhook calls with a bad signature", hk.badSig)

@@ -30,7 +30,9 @@ func boundRecords(msg *vigil.Message) *vigil.Message {
 		}
 		c := *it.Change
 		c.Records = kept
-		out.Changes[i] = &vigil.MessageItem{Change: &c, Delta: it.Delta, RecordsOmitted: omitted}
+		item := *it // its delta, and how it reads the versions, as they are
+		item.Change, item.RecordsOmitted = &c, omitted
+		out.Changes[i] = &item
 	}
 	if out == nil {
 		return msg

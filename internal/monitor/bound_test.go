@@ -23,7 +23,7 @@ func TestBoundRecords(t *testing.T) {
 	big := &vigil.Change{ID: 1, Records: records(40000, 10)}
 	wide := &vigil.Change{ID: 2, Records: records(50, 10000)}
 	small := &vigil.Change{ID: 3, Records: records(3, 10)}
-	msg := &vigil.Message{Changes: []*vigil.MessageItem{{Change: big}, {Change: wide}, {Change: small}}}
+	msg := &vigil.Message{Changes: []*vigil.MessageItem{{Change: big, Delta: json.RawMessage(`{}`), DeltaReading: vigil.DeltaReadingText}, {Change: wide}, {Change: small}}}
 	bigBefore := string(big.Records)
 
 	out := boundRecords(msg)
@@ -38,6 +38,9 @@ func TestBoundRecords(t *testing.T) {
 		}
 		if it.Change.ID != msg.Changes[i].Change.ID {
 			t.Errorf("change %d: id %d", i+1, it.Change.ID)
+		}
+		if in := msg.Changes[i]; string(it.Delta) != string(in.Delta) || it.DeltaReading != in.DeltaReading {
+			t.Errorf("change %d: delta %s read %q, want %s read %q", i+1, it.Delta, it.DeltaReading, in.Delta, in.DeltaReading)
 		}
 	}
 	if string(big.Records) != bigBefore || msg.Changes[0].RecordsOmitted != 0 {

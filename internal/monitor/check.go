@@ -606,6 +606,9 @@ type pairEval struct {
 	err        error
 	deltaDone  bool
 	deltaBytes []byte
+	// deltaReading is how the versions deltaBytes compares are read
+	// (vigil.MessageItem.DeltaReading).
+	deltaReading string
 	// oldWhy and curWhy are why each version is read as its source
 	// text, "" for a page.
 	oldWhy, curWhy string
@@ -679,29 +682,41 @@ func (p *pairEval) load(ctx context.Context) (*intent.Pair, error) {
 
 // deltaJSON returns the tree delta between the two versions in its JSON
 // form, computed on first use (only when a change is reported), or nil if
-// it cannot be computed or is larger than 256 KiB.
+// it cannot be computed or is larger than 256 KiB, and how the versions
+// it compares are read (vigil.MessageItem.DeltaReading): a pair read
+// differently, whose changes are found between the two source texts
+// (intent.Pair.OldSource), has its delta between them too, so that a
+// webhook carries the lines that changed, as its records, and not the
+// page's tree replaced by a text.
 //
 // treediff.Diff only renumbers the new document's XIDs, which user-intent
 // detection does not read, so the documents are shared with the intent
 // pair.
-func (p *pairEval) deltaJSON(ctx context.Context) []byte {
+func (p *pairEval) deltaJSON(ctx context.Context) ([]byte, string) {
 	if p.deltaDone {
-		return p.deltaBytes
+		return p.deltaBytes, p.deltaReading
 	}
 	p.deltaDone = true
 	if _, err := p.load(ctx); err != nil {
-		return nil
+		return nil, ""
 	}
-	d, err := treediff.Diff(p.old, p.new, nil)
+	old, cur, reading := p.old, p.new, ""
+	switch {
+	case p.oldWhy != "" && p.curWhy == "" && p.pair.NewSource != nil:
+		cur, reading = p.pair.NewSource, vigil.DeltaReadingText
+	case p.oldWhy == "" && p.curWhy != "" && p.pair.OldSource != nil:
+		old, reading = p.pair.OldSource, vigil.DeltaReadingText
+	}
+	d, err := treediff.Diff(old, cur, nil)
 	if err != nil {
-		return nil
+		return nil, ""
 	}
 	var buf bytes.Buffer
 	if err := delta.EncodeJSON(&buf, d); err != nil || buf.Len() > 256<<10 {
-		return nil
+		return nil, ""
 	}
-	p.deltaBytes = buf.Bytes()
-	return p.deltaBytes
+	p.deltaBytes, p.deltaReading = buf.Bytes(), reading
+	return p.deltaBytes, p.deltaReading
 }
 
 // body returns a version's body: from the cache of recent bodies, else
@@ -748,6 +763,7 @@ func (m *Monitor) source(ctx context.Context, grant *memoryGrant, b body, versio
 	if err != nil {
 		return nil, fmt.Errorf("version %d as text: %w", versionID, err)
 	}
+	doc.AssignXIDs() // for its delta (deltaJSON)
 	return doc, nil
 }
 

@@ -69,7 +69,8 @@
 // says which version is read as text, and why (pairEval.readNote), and
 // whether a scope could not be applied to the texts (read as HTML for
 // it: intent.Result.ScopeNotApplied); a digest, built from the changes
-// stored, does not.
+// stored, does not. Its webhook's tree delta compares the two texts too
+// (pairEval.deltaJSON, vigil.MessageItem.DeltaReading).
 // Sentinels watching one site query (start URL, scope, match, depth,
 // pages, order) share its crawl (sitecrawl.go): a check waits for the
 // crawl in flight (within its own lease) or takes one that ended less

@@ -55,7 +55,7 @@ func (m *Monitor) reportTogether(ctx context.Context, j *job, found []foundChang
 		c, changes := m.record(j, f.pg, f.ref, f.res, now)
 		item := &vigil.MessageItem{Change: c}
 		if j.plan.wantsDelta() { // only webhooks carry the tree delta
-			item.Delta = f.pe.deltaJSON(ctx)
+			item.Delta, item.DeltaReading = f.pe.deltaJSON(ctx)
 		}
 		items, lists, summaries = append(items, item), append(lists, changes), append(summaries, c.Summary)
 		pages = append(pages, f.pg.url)

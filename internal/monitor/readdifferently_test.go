@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -11,9 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/internal/fetch"
 	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/internal/warehouse"
 	"github.com/vigil-web/vigil/spec"
+	"github.com/vigil-web/vigil/tree"
 )
 
 // servedVersion is a body and the Content-Type it is served with.
@@ -234,6 +239,83 @@ func TestReadDifferently(t *testing.T) {
 				if tc.note != "" && !strings.Contains(msg.Text, tc.note) {
 					t.Errorf("the message does not say %q:\n%s", tc.note, msg.Text)
 				}
+			}
+		})
+	}
+}
+
+// TestReadDifferentlyDelta: the tree delta a webhook carries for a change
+// of a pair read differently compares what the change's records compare,
+// the two versions' source texts, and says so (DeltaReading "text"):
+// applied to the older version's source text, it gives the newer one's,
+// whichever of the two is read as a page; for a pair read alike it
+// compares the two as read, and says nothing.
+func TestReadDifferentlyDelta(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		old, new servedVersion
+		reading  string
+	}{
+		{"page, then text", servedVersion{htmlType, textStartPage("Opening hours", "https://x.example/a")},
+			servedVersion{plainType, textStartPage("Opening hours:", "https://x.example/b")}, vigil.DeltaReadingText},
+		{"text, then page", servedVersion{plainType, textStartPage("Opening hours:", "https://x.example/a")},
+			servedVersion{htmlType, textStartPage("Opening hours", "https://x.example/b")}, vigil.DeltaReadingText},
+		{"two pages", servedVersion{htmlType, textStartPage("Opening hours", "https://x.example/a")},
+			servedVersion{htmlType, textStartPage("Opening hours", "https://x.example/b")}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			cur := tc.old
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				defer mu.Unlock()
+				w.Header().Set("Content-Type", cur.contentType)
+				io.WriteString(w, cur.body)
+			}))
+			defer srv.Close()
+			now := time.Now().UTC().Truncate(time.Minute)
+			db, wh, u := testStore(t)
+			s := createSentinel(t, db, spec.NewChecker(now), u, "page", "Create Sentinel page Using "+srv.URL+"/page"+
+				" Monitor all links Fetch 1 hour Notify By webhook https://hooks.example.test/x\n")
+			m := &Monitor{Store: db, Warehouse: wh, Fetcher: fetch.New(fetch.Options{AllowPrivateNetworks: true, TotalTimeout: 5 * time.Second}),
+				Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return now }}
+			runOnce(t, m, 1)
+			mu.Lock()
+			cur = tc.new
+			mu.Unlock()
+			now = now.Add(2 * time.Hour)
+			makeDue(t, db, s, now)
+			runOnce(t, m, 1)
+			msgs := messagesOf(t, db, u, s)
+			if len(msgs) != 1 || len(msgs[0].Changes) != 1 {
+				t.Fatalf("%d messages, want 1 of one change: %+v", len(msgs), msgs)
+			}
+			item := msgs[0].Changes[0]
+			if item.DeltaReading != tc.reading {
+				t.Errorf("DeltaReading %q, want %q", item.DeltaReading, tc.reading)
+			}
+			read := func(v servedVersion) *tree.Document {
+				t.Helper()
+				doc, err := warehouse.ParseBody([]byte(v.body), "", v.contentType)
+				if tc.reading == vigil.DeltaReadingText {
+					doc, err = warehouse.ReadSource([]byte(v.body), "")
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				doc.AssignXIDs()
+				return doc
+			}
+			d, err := delta.DecodeJSON(bytes.NewReader(item.Delta))
+			if err != nil {
+				t.Fatalf("delta (%v): %s", err, item.Delta)
+			}
+			got, err := delta.Apply(read(tc.old), d)
+			if err != nil {
+				t.Fatalf("the delta does not apply to the old version: %v\n%s", err, item.Delta)
+			}
+			if diff := tree.Diff(got.Root, read(tc.new).Root, tree.Content); diff != "" {
+				t.Errorf("the delta does not lead to the new version: %s\n%s", diff, item.Delta)
 			}
 		})
 	}

@@ -285,6 +285,15 @@ type UserStore interface {
 	// the same transaction as the change, so that two revocations at once
 	// never leave none.
 	SetUserAdmin(ctx context.Context, id int64, admin bool) error
+	// DisableUser takes away the password and the administrator role of
+	// the user with id in one transaction, and moves their update time:
+	// they can no longer sign in, and their sessions end. Unless force, it
+	// returns ECONFLICT, changing nothing, if they are the only user with
+	// a password or the only administrator, checked in the same
+	// transaction as the change, so that two at once (removals of the
+	// last two, or one and a revocation) never leave none. It returns
+	// ENOTFOUND if the user does not exist.
+	DisableUser(ctx context.Context, id int64, force bool) error
 	// DeleteUser deletes a user with their tokens and sentinels; ENOTFOUND if
 	// absent.
 	DeleteUser(ctx context.Context, id int64) error

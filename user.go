@@ -13,7 +13,8 @@ type User struct {
 	Name         string `json:"name"`
 	PasswordHash string `json:"-"` // an encoded password hash (bcrypt, argon2...) or empty
 	// Admin lets the user manage the users in the dashboard (/users).
-	// Only CreateUser and SetUserAdmin write it; UpdateUser keeps it.
+	// Only CreateUser, SetUserAdmin and DisableUser write it; UpdateUser
+	// keeps it.
 	Admin     bool      `json:"admin"`
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`

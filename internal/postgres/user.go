@@ -138,6 +138,63 @@ func (db *DB) SetUserAdmin(ctx context.Context, id int64, admin bool) error {
 	})
 }
 
+// DisableUser implements vigil.UserStore.
+func (db *DB) DisableUser(ctx context.Context, id int64, force bool) error {
+	now := db.now().UTC()
+	return db.update(ctx, func(tx *sql.Tx) error {
+		// The rows of the users with a password or the role, and the
+		// user's, locked in id order, as SetUserAdmin locks the
+		// administrators': a change under way holds them, and this one
+		// reads them once it commits (READ COMMITTED reads a locked row
+		// again, and leaves it out if it no longer matches), so that two
+		// at once never leave none. Locks rather than a SERIALIZABLE
+		// transaction: the second waits and is refused, or goes on,
+		// instead of failing with a serialization error to retry; and in
+		// id order, with SetUserAdmin's, no two of them deadlock.
+		rows, err := tx.QueryContext(ctx, q(`SELECT id, password_hash <> '', admin FROM users
+			WHERE id = ? OR password_hash <> '' OR admin ORDER BY id FOR UPDATE`), id)
+		if err != nil {
+			return err
+		}
+		found := false
+		passwords, admins := 0, 0
+		selfPassword, selfAdmin := false, false
+		for rows.Next() {
+			var (
+				other           int64
+				password, admin bool
+			)
+			if err := rows.Scan(&other, &password, &admin); err != nil {
+				rows.Close()
+				return err
+			}
+			if other == id {
+				found, selfPassword, selfAdmin = true, password, admin
+			}
+			if password {
+				passwords++
+			}
+			if admin {
+				admins++
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		switch {
+		case !found:
+			return vigil.Errorf(vigil.ENOTFOUND, "user %d not found", id)
+		case !force && selfPassword && passwords == 1:
+			return vigil.Errorf(vigil.ECONFLICT, "user %d is the only user with a password", id)
+		case !force && selfAdmin && admins == 1:
+			return vigil.Errorf(vigil.ECONFLICT, "user %d is the only administrator", id)
+		}
+		_, err = tx.ExecContext(ctx, q("UPDATE users SET password_hash = '', admin = FALSE, updated_at = ? WHERE id = ?"), tv(now), id)
+		return err
+	})
+}
+
 // DeleteUser implements vigil.UserStore.
 func (db *DB) DeleteUser(ctx context.Context, id int64) error {
 	return db.update(ctx, func(tx *sql.Tx) error {

@@ -122,6 +122,44 @@ func (db *DB) SetUserAdmin(ctx context.Context, id int64, admin bool) error {
 	})
 }
 
+// DisableUser implements vigil.UserStore.
+func (db *DB) DisableUser(ctx context.Context, id int64, force bool) error {
+	now := db.now().UTC()
+	// One write transaction (BEGIN IMMEDIATE, _txlock=immediate) at a
+	// time, whatever the process: no other change of a password or a role
+	// runs between the counts and the change, so that two at once never
+	// leave no user with a password, nor no administrator.
+	return db.update(ctx, func(tx execer) error {
+		if err := userExists(ctx, tx, id); err != nil {
+			return err
+		}
+		if !force {
+			if err := notOnlyPassword(ctx, tx, id); err != nil {
+				return err
+			}
+			if err := notOnlyAdmin(ctx, tx, id); err != nil {
+				return err
+			}
+		}
+		_, err := tx.ExecContext(ctx, q("UPDATE users SET password_hash = '', admin = FALSE, updated_at = ? WHERE id = ?"), tv(now), id)
+		return err
+	})
+}
+
+// notOnlyPassword returns ECONFLICT if the user with id is the only one
+// with a password.
+func notOnlyPassword(ctx context.Context, tx execer, id int64) error {
+	var self, others int
+	err := tx.QueryRowContext(ctx, q("SELECT count(*) FILTER (WHERE id = ?), count(*) FILTER (WHERE id <> ?) FROM users WHERE password_hash <> ''"), id, id).Scan(&self, &others)
+	if err != nil {
+		return err
+	}
+	if self > 0 && others == 0 {
+		return vigil.Errorf(vigil.ECONFLICT, "user %d is the only user with a password", id)
+	}
+	return nil
+}
+
 // notOnlyAdmin returns ECONFLICT if the user with id is the only
 // administrator.
 func notOnlyAdmin(ctx context.Context, tx execer, id int64) error {

@@ -47,6 +47,8 @@ func Run(t *testing.T, open Opener) {
 		"Users":                      testUsers,
 		"UserTouch":                  testUserTouch,
 		"UserAdmin":                  testUserAdmin,
+		"UserDisable":                testUserDisable,
+		"UserDisableRace":            testUserDisableRace,
 		"UserDeleteNoSentinels":      testUserDeleteWithoutSentinels,
 		"UserDeleteNoSentinelsRace":  testUserDeleteWithoutSentinelsRace,
 		"Tokens":                     testTokens,

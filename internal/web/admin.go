@@ -173,9 +173,9 @@ func (d Removed) With() string {
 // (*RemoveRefusal) a user who owns sentinels unless withSentinels (which
 // removes them one by one, giving up their messages not yet sent, as
 // vigil sentinel rm does), and, unless force, the only user with a
-// password and the only administrator (the latter checked by the store
-// again as it revokes their role, the first change made, so that
-// removals at once never leave no administrator). Without withSentinels,
+// password and the only administrator (both checked by the store again
+// as it takes away their password and role, the first change made, so
+// that removals at once never leave none). Without withSentinels,
 // a sentinel the user makes while being removed is kept, and the user
 // with it, signed out: the store checks again as it deletes them.
 func RemoveUser(ctx context.Context, st vigil.Store, u *vigil.User, withSentinels, force bool) (Removed, error) {
@@ -183,33 +183,25 @@ func RemoveUser(ctx context.Context, st vigil.Store, u *vigil.User, withSentinel
 	if err := refuseRemoval(ctx, st, u, withSentinels, force); err != nil {
 		return done, err
 	}
-	// First the role, unless force: the store refuses to revoke the only
-	// administrator in the same transaction as it checks, so that two
-	// removals at once of the last two (or a removal and a revocation),
-	// which both passed refuseRemoval, never leave none; and before
-	// anything else changes, so that the one refused keeps their password
-	// and tokens. Revoked whatever u says, which may be older than a
-	// grant. A user then kept (RefusedMadeMeanwhile) is kept without it.
-	if !force {
-		err := st.SetUserAdmin(ctx, u.ID, false)
-		switch vigil.ErrorCode(err) {
-		case "":
-			u.Admin = false
-		case vigil.ECONFLICT:
-			return done, &RemoveRefusal{Email: u.Email, Reason: RefusedLastAdmin}
-		case vigil.ENOTFOUND:
-			return done, nil // removed meanwhile
-		default:
-			return done, fmt.Errorf("revoke the role of %s: %w", u.Email, err)
-		}
-	}
-	// Then the password: the user's sessions end and they can no longer
-	// sign in, so that nothing of theirs is made while the rest goes.
-	if u.PasswordHash != "" {
-		u.PasswordHash = ""
-		if err := st.UpdateUser(ctx, u); err != nil {
-			return done, fmt.Errorf("sign out %s: %w", u.Email, err)
-		}
+	// First the password and the role, together: the store refuses,
+	// unless force, the only user with a password and the only
+	// administrator in the same transaction as it takes them away, so
+	// that two removals at once of the last two (or a removal and a
+	// revocation), which both passed refuseRemoval, never leave none, and
+	// the one refused keeps both, and their tokens. Then the user's
+	// sessions are over and they can no longer sign in, so that nothing
+	// of theirs is made while the rest goes. A user then kept
+	// (RefusedMadeMeanwhile) is kept without either.
+	err := st.DisableUser(ctx, u.ID, force)
+	switch vigil.ErrorCode(err) {
+	case "":
+		u.PasswordHash, u.Admin = "", false
+	case vigil.ECONFLICT:
+		return done, disableRefusal(ctx, st, u, err)
+	case vigil.ENOTFOUND:
+		return done, nil // removed meanwhile
+	default:
+		return done, fmt.Errorf("sign out %s: %w", u.Email, err)
 	}
 	tokens, err := DeleteTokens(ctx, st, u)
 	done.Tokens = tokens
@@ -283,6 +275,37 @@ func refuseRemoval(ctx context.Context, st vigil.Store, u *vigil.User, withSenti
 		return &RemoveRefusal{Email: u.Email, Reason: RefusedLastAdmin}
 	}
 	return nil
+}
+
+// disableRefusal is the refusal of a removal whose DisableUser the store
+// refused (refused): RefusedLastPassword or RefusedLastAdmin, by the
+// users as they are now, checked in the store's order.
+func disableRefusal(ctx context.Context, st vigil.Store, u *vigil.User, refused error) error {
+	users, err := st.FindUsers(ctx)
+	if err != nil {
+		return fmt.Errorf("remove user %s: %w", u.Email, refused)
+	}
+	var self *vigil.User
+	passwords, admins := 0, 0
+	for _, o := range users {
+		if o.ID == u.ID {
+			self = o
+		}
+		if o.PasswordHash != "" {
+			passwords++
+		}
+		if o.Admin {
+			admins++
+		}
+	}
+	switch {
+	case self != nil && self.PasswordHash != "" && passwords == 1:
+		return &RemoveRefusal{Email: u.Email, Reason: RefusedLastPassword}
+	case self != nil && self.Admin && admins == 1:
+		return &RemoveRefusal{Email: u.Email, Reason: RefusedLastAdmin}
+	}
+	// Changed again meanwhile: the store's own words.
+	return fmt.Errorf("remove user %s: %w", u.Email, refused)
 }
 
 // madeWhileRemoved is the refusal of a removal without its sentinels of

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/vigil-web/vigil"
@@ -90,33 +91,15 @@ func (h *hookedStore) FindUsers(ctx context.Context) ([]*vigil.User, error) {
 // users read before said. On SQLite, and on PostgreSQL when
 // VIGIL_TEST_POSTGRES_DSN is set.
 func TestRemoveUserLastAdminRace(t *testing.T) {
-	stores := map[string]func(t *testing.T) vigil.Store{
-		"sqlite": func(t *testing.T) vigil.Store {
-			st, err := sqlite.Open(context.Background(), t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { st.Close() })
-			return st
-		},
-		"postgres": func(t *testing.T) vigil.Store {
-			base := os.Getenv("VIGIL_TEST_POSTGRES_DSN")
-			if base == "" {
-				t.Skip("VIGIL_TEST_POSTGRES_DSN not set")
-			}
-			dsn, _ := pgtest.Schema(t, base)
-			st, err := postgres.Open(context.Background(), dsn)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { st.Close() })
-			return st
-		},
-	}
-	for name, open := range stores {
+	for name, open := range raceStores() {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
 			st := &hookedStore{Store: open(t)}
+			// A user with a password beside them: the administrators'
+			// rule is the one at stake.
+			if err := st.CreateUser(ctx, &vigil.User{Email: "dee@example.com", Name: "n", PasswordHash: "h"}); err != nil {
+				t.Fatal(err)
+			}
 			admins := make([]*vigil.User, 2)
 			for i, email := range []string{"ann@example.com", "bob@example.com"} {
 				admins[i] = &vigil.User{Email: email, Name: "n", PasswordHash: "h", Admin: true}
@@ -154,7 +137,13 @@ func TestRemoveUserLastAdminRace(t *testing.T) {
 			// Both removals read the users before either changes them.
 			var arrived sync.WaitGroup
 			arrived.Add(2)
-			st.beforeFindUsers = func() { arrived.Done(); arrived.Wait() }
+			var calls atomic.Int32 // a refusal reads the users again
+			st.beforeFindUsers = func() {
+				if calls.Add(1) <= 2 {
+					arrived.Done()
+					arrived.Wait()
+				}
+			}
 			errs := make([]error, 2)
 			var wg sync.WaitGroup
 			for i, u := range admins {
@@ -187,5 +176,98 @@ func TestRemoveUserLastAdminRace(t *testing.T) {
 			}
 			check("a removal racing a revocation", removed)
 		})
+	}
+}
+
+// TestRemoveUserLastPasswordRace: two removals at once of the last two
+// users with a password leave one of them, who can still sign in, and
+// the other refused, unchanged: the store takes the password and the
+// role away together, refusing the only user with a password in the
+// same transaction (DisableUser), whatever the users read before said.
+// Each removal took the password away by writing back the user it had
+// read, and both went through. On SQLite, and on PostgreSQL when
+// VIGIL_TEST_POSTGRES_DSN is set.
+func TestRemoveUserLastPasswordRace(t *testing.T) {
+	for name, open := range raceStores() {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			st := &hookedStore{Store: open(t)}
+			// An administrator who cannot sign in, so that the
+			// administrators' rule lets both removals go on.
+			if err := st.CreateUser(ctx, &vigil.User{Email: "root@example.com", Name: "n", Admin: true}); err != nil {
+				t.Fatal(err)
+			}
+			users := make([]*vigil.User, 2)
+			for i, email := range []string{"ann@example.com", "bob@example.com"} {
+				users[i] = &vigil.User{Email: email, Name: "n", PasswordHash: "h" + email, Admin: i == 0}
+				if err := st.CreateUser(ctx, users[i]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var arrived sync.WaitGroup
+			arrived.Add(2)
+			var calls atomic.Int32 // a refusal reads the users again
+			st.beforeFindUsers = func() {
+				if calls.Add(1) <= 2 {
+					arrived.Done()
+					arrived.Wait()
+				}
+			}
+			errs := make([]error, 2)
+			var wg sync.WaitGroup
+			for i, u := range users {
+				wg.Go(func() { _, errs[i] = RemoveUser(ctx, st, u, false, false) })
+			}
+			wg.Wait()
+			refused := -1
+			for i, err := range errs {
+				if r := errRefusal(err); r != nil && r.Reason == RefusedLastPassword {
+					refused = i
+				} else if err != nil {
+					t.Fatalf("removal of %s: %v", users[i].Email, err)
+				}
+			}
+			if refused < 0 {
+				t.Fatalf("two removals at once of the last two users with a password: %v; want one refused", errs)
+			}
+			kept, err := st.Store.FindUserByID(ctx, users[refused].ID)
+			if err != nil {
+				t.Fatalf("the refused user: %v", err)
+			}
+			if kept.PasswordHash != users[refused].PasswordHash || kept.Admin != (refused == 0) {
+				t.Errorf("the refused user became %+v; want them unchanged", kept)
+			}
+			if _, err := st.Store.FindUserByID(ctx, users[1-refused].ID); vigil.ErrorCode(err) != vigil.ENOTFOUND {
+				t.Errorf("the other user: %v; want them removed", err)
+			}
+		})
+	}
+}
+
+// raceStores opens a fresh store of each backend: SQLite, and
+// PostgreSQL when VIGIL_TEST_POSTGRES_DSN is set.
+func raceStores() map[string]func(t *testing.T) vigil.Store {
+	return map[string]func(t *testing.T) vigil.Store{
+		"sqlite": func(t *testing.T) vigil.Store {
+			st, err := sqlite.Open(context.Background(), t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close() })
+			return st
+		},
+		"postgres": func(t *testing.T) vigil.Store {
+			base := os.Getenv("VIGIL_TEST_POSTGRES_DSN")
+			if base == "" {
+				t.Skip("VIGIL_TEST_POSTGRES_DSN not set")
+			}
+			dsn, _ := pgtest.Schema(t, base)
+			st, err := postgres.Open(context.Background(), dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close() })
+			return st
+		},
 	}
 }

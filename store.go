@@ -285,6 +285,12 @@ type UserStore interface {
 	// the same transaction as the change, so that two revocations at once
 	// never leave none.
 	SetUserAdmin(ctx context.Context, id int64, admin bool) error
+	// SetUserPassword replaces the password hash of the user with id, and
+	// nothing else, whatever was updated since the caller read the user
+	// (a rename is kept), and moves their update time: their sessions end.
+	// It returns EINVALID for an empty hash (DisableUser takes a password
+	// away) and ENOTFOUND if the user does not exist.
+	SetUserPassword(ctx context.Context, id int64, hash string) error
 	// DisableUser takes away the password and the administrator role of
 	// the user with id in one transaction, and moves their update time:
 	// they can no longer sign in, and their sessions end. Unless force, it

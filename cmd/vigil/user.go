@@ -196,11 +196,12 @@ func runUserPasswd(ctx context.Context, env *environment, args []string) (int, e
 		return exitError, err
 	}
 	// A new hash, and a new update time: the session cookies, signed
-	// with both (internal/web sessionMAC), are refused from now on.
-	u.PasswordHash = hash
-	if err := st.UpdateUser(ctx, u); err != nil {
+	// with both (internal/web sessionMAC), are refused from now on. Only
+	// the password is written: a rename made since u was read is kept.
+	if err := st.SetUserPassword(ctx, u.ID, hash); err != nil {
 		return exitError, fmt.Errorf("set the password of %s: %w", email, err)
 	}
+	u.PasswordHash = hash
 	revoked := ""
 	if *revoke {
 		n, err := web.DeleteTokens(ctx, st, u)

@@ -138,6 +138,18 @@ func (db *DB) SetUserAdmin(ctx context.Context, id int64, admin bool) error {
 	})
 }
 
+// SetUserPassword implements vigil.UserStore.
+func (db *DB) SetUserPassword(ctx context.Context, id int64, hash string) error {
+	if hash == "" {
+		return vigil.Errorf(vigil.EINVALID, "password hash required")
+	}
+	now := db.now().UTC()
+	return db.update(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, q("UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?"), hash, tv(now), id)
+		return affected(res, err, "user %d not found", id)
+	})
+}
+
 // DisableUser implements vigil.UserStore.
 func (db *DB) DisableUser(ctx context.Context, id int64, force bool) error {
 	now := db.now().UTC()

@@ -47,6 +47,7 @@ func Run(t *testing.T, open Opener) {
 		"Users":                      testUsers,
 		"UserTouch":                  testUserTouch,
 		"UserAdmin":                  testUserAdmin,
+		"UserSetPassword":            testUserSetPassword,
 		"UserDisable":                testUserDisable,
 		"UserDisableRace":            testUserDisableRace,
 		"UserDeleteNoSentinels":      testUserDeleteWithoutSentinels,

@@ -91,12 +91,14 @@ func EnsureAdmin(ctx context.Context, st vigil.UserStore, email, password string
 		}
 		generated = password
 	}
-	if u.PasswordHash, err = HashPassword(password); err != nil {
+	hash, err := HashPassword(password)
+	if err != nil {
 		return "", err
 	}
-	if err := st.UpdateUser(ctx, u); err != nil {
+	if err := st.SetUserPassword(ctx, u.ID, hash); err != nil {
 		return "", fmt.Errorf("set admin password: %w", err)
 	}
+	u.PasswordHash = hash
 	return generated, nil
 }
 

@@ -149,11 +149,12 @@ func (s *Server) handleUserPasswordPage(w http.ResponseWriter, r *http.Request, 
 		return s.refused(w, r, sess, err)
 	}
 	// A new hash, and a new update time: the user's session cookies,
-	// signed with both (sessionMAC), are refused from now on.
-	u.PasswordHash = hash
-	if err := s.Store.UpdateUser(r.Context(), u); err != nil {
+	// signed with both (sessionMAC), are refused from now on. Only the
+	// password is written: a rename made since u was read is kept.
+	if err := s.Store.SetUserPassword(r.Context(), u.ID, hash); err != nil {
 		return s.refused(w, r, sess, err)
 	}
+	u.PasswordHash = hash
 	done := "Set the password of " + u.Email + "; their sessions are signed out."
 	if checked(r, "revoke_tokens") {
 		n, err := DeleteTokens(r.Context(), s.Store, u)

@@ -229,8 +229,9 @@ func runUserRemove(ctx context.Context, env *environment, args []string) (int, e
 		"and the user with it, signed out, unless --with-sentinels.\n"+
 		"The only user with a password is kept unless --force: without them\n"+
 		"nobody can sign in; so is the only administrator: without them nobody\n"+
-		"manages the users in the dashboard. (The admin account comes back at the\n"+
-		"next start of vigil serve, with a new password, as on the first start.)")
+		"manages the users in the dashboard. (With --force, the next start of\n"+
+		"vigil serve makes the admin account an administrator again if none is\n"+
+		"left with a password.)")
 	sf := addStoreFlags(fs, env)
 	withSentinels := fs.Bool("with-sentinels", false, "remove the user's sentinels too")
 	force := fs.Bool("force", false, "remove the user even if no other user has a password or is an administrator")

@@ -24,7 +24,8 @@ import (
 // The REST API, metrics and dashboard of internal/web, mounted on the mux
 // of vigil serve. Their configuration comes from the environment:
 //
-//	VIGIL_ADMIN_EMAIL     the admin account, created on first start (default admin@localhost)
+//	VIGIL_ADMIN_EMAIL     the admin account (default admin@localhost), made an administrator on the first
+//	                      start, and at a start that finds no administrator with a password only
 //	VIGIL_ADMIN_PASSWORD  its password; without it a password is generated and shown once (on a terminal;
 //	                      otherwise in the data directory's admin-password file, mode 0600)
 //	VIGIL_METRICS_PUBLIC  "true": /metrics needs no session or token
@@ -101,7 +102,11 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 	defer cancel()
 	password := os.Getenv("VIGIL_ADMIN_PASSWORD")
 	generated, err := web.EnsureAdmin(ctx, d.store, email, password)
-	if err != nil {
+	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+		// Removed by an administrator, who can still sign in: it is not
+		// made again behind their back.
+		d.logger.Info("admin account not made", "reason", vigil.ErrorMessage(err))
+	} else if err != nil {
 		d.logger.Error("admin account", "err", err)
 	} else if password != "" {
 		// The password file of a first start holds a password that

@@ -56,34 +56,56 @@ func randomSecret(n int) (string, error) {
 	return base64.RawURLEncoding.EncodeToString(b), nil
 }
 
-// EnsureAdmin makes sure the admin account (email) exists with a password,
-// and that somebody is an administrator: the account is made one when it
-// is created, and when no user is one (the role was revoked by hand in the
-// database, or every administrator removed with vigil user remove --force).
-// With a password given (from configuration) the account gets it if it
-// does not already match. Without one, an account that has no password
-// gets a generated one, which is returned so that the caller can print it
-// once; an account that has a password keeps it and "" is returned.
+// EnsureAdmin makes sure that the store has an administrator who can sign
+// in, through the admin account (email) that vigil serve keeps: the
+// account is made, an administrator, and made one if it exists, only
+// when no administrator has a password (on the first start, and after
+// every administrator was removed with vigil user remove --force). An
+// account that another administrator removed is not made again, and one
+// whose role was revoked beside another administrator is not given it
+// back: the account is a way in, not a role the configuration holds. If
+// the account does not exist and an administrator can sign in,
+// EnsureAdmin changes nothing and returns ENOTFOUND, saying how to make
+// the account.
+//
+// With a password given (from configuration) an existing account gets it
+// if it does not already match, whatever its role (a lost password is
+// replaced so). Without one, an administrator's account that has no
+// password gets a generated one, which is returned so that the caller can
+// print it once; any other account keeps what it has and "" is returned.
 func EnsureAdmin(ctx context.Context, st vigil.UserStore, email, password string) (generated string, err error) {
 	email = strings.ToLower(strings.TrimSpace(email))
-	u, err := st.FindUserByEmail(ctx, email)
-	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+	users, err := st.FindUsers(ctx)
+	if err != nil {
+		return "", fmt.Errorf("list users: %w", err)
+	}
+	var u *vigil.User
+	signsIn := false // an administrator can sign in
+	for _, o := range users {
+		if o.Email == email {
+			u = o
+		}
+		signsIn = signsIn || o.Admin && o.PasswordHash != ""
+	}
+	switch {
+	case u == nil && signsIn:
+		return "", vigil.Errorf(vigil.ENOTFOUND, "no user %s, and the store has an administrator: not made (vigil user add %s --admin makes it)", email, email)
+	case u == nil:
 		name, _, _ := strings.Cut(email, "@")
 		u = &vigil.User{Email: email, Name: name, Admin: true}
 		if err := st.CreateUser(ctx, u); err != nil {
 			return "", fmt.Errorf("create admin %s: %w", email, err)
 		}
-	} else if err != nil {
-		return "", err
-	} else if !u.Admin {
-		if err := ensureAnAdmin(ctx, st, u); err != nil {
-			return "", err
+	case !u.Admin && !signsIn:
+		if err := st.SetUserAdmin(ctx, u.ID, true); err != nil {
+			return "", fmt.Errorf("make %s an administrator: %w", u.Email, err)
 		}
+		u.Admin = true
 	}
 	switch {
 	case password != "" && CheckPassword(u.PasswordHash, password):
 		return "", nil
-	case password == "" && u.PasswordHash != "":
+	case password == "" && (u.PasswordHash != "" || !u.Admin):
 		return "", nil
 	case password == "":
 		if password, err = randomSecret(15); err != nil {
@@ -100,22 +122,4 @@ func EnsureAdmin(ctx context.Context, st vigil.UserStore, email, password string
 	}
 	u.PasswordHash = hash
 	return generated, nil
-}
-
-// ensureAnAdmin makes u an administrator if no user is one.
-func ensureAnAdmin(ctx context.Context, st vigil.UserStore, u *vigil.User) error {
-	users, err := st.FindUsers(ctx)
-	if err != nil {
-		return fmt.Errorf("list users: %w", err)
-	}
-	for _, o := range users {
-		if o.Admin {
-			return nil
-		}
-	}
-	if err := st.SetUserAdmin(ctx, u.ID, true); err != nil {
-		return fmt.Errorf("make %s an administrator: %w", u.Email, err)
-	}
-	u.Admin = true
-	return nil
 }

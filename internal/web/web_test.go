@@ -216,6 +216,10 @@ func newTestServer(t testing.TB) (*Server, *vigil.User) {
 	return &Server{Store: st, Secret: []byte(strings.Repeat("k", 32))}, u
 }
 
+// TestEnsureAdmin: the admin account is made, an administrator, and
+// made one, only when no administrator can sign in; a configured
+// password is set on it whatever its role, a generated one only on an
+// administrator's account without one.
 func TestEnsureAdmin(t *testing.T) {
 	s, u := newTestServer(t)
 	ctx := context.Background()
@@ -229,49 +233,84 @@ func TestEnsureAdmin(t *testing.T) {
 	if !CheckPassword(u2.PasswordHash, "new") {
 		t.Error("the configured password was not set")
 	}
-	g, err := EnsureAdmin(ctx, s.Store, "other@example.com", "")
-	if err != nil || len(g) < 16 {
-		t.Errorf("generated password: %q %v", g, err)
-	}
-	// The account is an administrator once made, and made one again only
-	// when nobody is.
-	role := func(email string) bool {
-		t.Helper()
-		u, err := s.Store.FindUserByEmail(ctx, email)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return u.Admin
-	}
-	if !role("admin@example.com") || !role("other@example.com") {
-		t.Errorf("made accounts: admin %v, other %v; want both administrators", role("admin@example.com"), role("other@example.com"))
-	}
-	other, _ := s.Store.FindUserByEmail(ctx, "other@example.com")
-	if err := s.Store.SetUserAdmin(ctx, other.ID, false); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := EnsureAdmin(ctx, s.Store, "other@example.com", ""); err != nil || role("other@example.com") {
-		t.Errorf("an existing account made an administrator beside another: %v", err)
-	}
-	plain := &vigil.User{Email: "plain@example.com", Name: "p"}
-	if err := s.Store.CreateUser(ctx, plain); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Store.SetUserAdmin(ctx, plain.ID, true); err != nil {
-		t.Fatal(err)
-	}
-	for _, id := range []int64{u.ID, plain.ID} {
-		if err := s.Store.SetUserAdmin(ctx, id, false); err != nil && id == u.ID {
-			t.Fatal(err)
-		}
-	}
-	// plain is the only administrator now, refused its revocation; the
-	// role goes with plain, and the next start makes the account one.
-	if err := s.Store.DeleteUser(ctx, plain.ID); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := EnsureAdmin(ctx, s.Store, "admin@example.com", ""); err != nil || !role("admin@example.com") {
-		t.Errorf("nobody an administrator: the account was not made one (%v)", err)
+	for _, tc := range []struct {
+		name  string
+		users []vigil.User // the store's, besides the account
+		// account is the account before the start (nil: none).
+		account  *vigil.User
+		password string // configured
+		// The start's error code, and the account after it (nil: none),
+		// and whether a password was generated.
+		code      string
+		wantAdmin bool
+		made      bool
+		generated bool
+	}{
+		{name: "empty store", code: "", wantAdmin: true, made: true, generated: true},
+		{name: "empty store, configured", password: "pw", wantAdmin: true, made: true},
+		{name: "removed beside an administrator", users: []vigil.User{{Email: "dave@example.com", PasswordHash: "h", Admin: true}},
+			password: "pw", code: vigil.ENOTFOUND},
+		{name: "removed, administrators who cannot sign in", users: []vigil.User{{Email: "dave@example.com", Admin: true}, {Email: "eve@example.com", PasswordHash: "h"}},
+			code: "", wantAdmin: true, made: true, generated: true},
+		{name: "revoked beside an administrator", users: []vigil.User{{Email: "dave@example.com", PasswordHash: "h", Admin: true}},
+			account: &vigil.User{PasswordHash: "h"}, wantAdmin: false, made: true},
+		{name: "revoked, without a password, beside an administrator", users: []vigil.User{{Email: "dave@example.com", PasswordHash: "h", Admin: true}},
+			account: &vigil.User{}, wantAdmin: false, made: true},
+		{name: "revoked, configured, beside an administrator", users: []vigil.User{{Email: "dave@example.com", PasswordHash: "h", Admin: true}},
+			account: &vigil.User{}, password: "pw", wantAdmin: false, made: true},
+		{name: "revoked, nobody an administrator", users: []vigil.User{{Email: "eve@example.com", PasswordHash: "h"}},
+			account: &vigil.User{PasswordHash: "h"}, wantAdmin: true, made: true},
+		{name: "an administrator without a password", users: []vigil.User{{Email: "dave@example.com", PasswordHash: "h", Admin: true}},
+			account: &vigil.User{Admin: true}, wantAdmin: true, made: true, generated: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, err := sqlite.Open(ctx, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			for _, o := range tc.users {
+				o.Name = "n"
+				if err := st.CreateUser(ctx, &o); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.account != nil {
+				a := *tc.account
+				a.Email, a.Name = "ops@example.com", "ops"
+				if err := st.CreateUser(ctx, &a); err != nil {
+					t.Fatal(err)
+				}
+			}
+			g, err := EnsureAdmin(ctx, st, " Ops@Example.com", tc.password)
+			if vigil.ErrorCode(err) != tc.code {
+				t.Fatalf("start: %v; want code %q", err, tc.code)
+			}
+			if (g != "") != tc.generated {
+				t.Errorf("generated password %q; want one %v", g, tc.generated)
+			}
+			got, err := st.FindUserByEmail(ctx, "ops@example.com")
+			if !tc.made {
+				if vigil.ErrorCode(err) != vigil.ENOTFOUND {
+					t.Errorf("the account: %+v %v; want none", got, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Admin != tc.wantAdmin {
+				t.Errorf("the account's role: %v; want %v", got.Admin, tc.wantAdmin)
+			}
+			switch {
+			case tc.password != "" && !CheckPassword(got.PasswordHash, tc.password):
+				t.Error("the configured password was not set")
+			case tc.generated && !CheckPassword(got.PasswordHash, g):
+				t.Error("the generated password was not set")
+			case tc.password == "" && !tc.generated && tc.account != nil && got.PasswordHash != tc.account.PasswordHash:
+				t.Errorf("the account's password changed to %q", got.PasswordHash)
+			}
+		})
 	}
 }
 

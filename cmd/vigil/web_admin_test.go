@@ -100,11 +100,18 @@ func TestWebUserAdmin(t *testing.T) {
 		t.Errorf("GET /users signed out: %d, want 401", st)
 	}
 
-	// Not with an API token, even the administrator's.
+	// Not the page with an API token, even the administrator's; the
+	// JSON API (/api/v1/users) with the administrator's only.
 	adminAPI := &apiClient{t: t, base: d.base, token: admin.newToken("admin's")}
 	if a := adminAPI.do("GET", "/users", nil); a.status != http.StatusForbidden {
 		t.Errorf("GET /users with the administrator's API token: %d, want 403", a.status)
 	}
+	var listed struct{ Total int }
+	if adminAPI.want(200, "GET", "/api/v1/users", nil).json(t, &listed); listed.Total != 2 {
+		t.Errorf("GET /api/v1/users with the administrator's API token: %d users, want 2", listed.Total)
+	}
+	bobAPI := &apiClient{t: t, base: d.base, token: bob.newToken("bob's")}
+	bobAPI.want(http.StatusForbidden, "GET", "/api/v1/users", nil)
 	var me struct{ Admin bool }
 	if adminAPI.want(200, "GET", "/api/v1/me", nil).json(t, &me); !me.Admin {
 		t.Error("/api/v1/me does not say the administrator is one")
@@ -213,8 +220,9 @@ func TestWebUserAdmin(t *testing.T) {
 		t.Errorf("remove bob without his sentinels: status %d\n%s", status, page)
 	}
 	bobID := stored("bob@example.com").ID
+	// His API token, made for the JSON API's refusal, goes with him.
 	status, page = post(admin, userPath("bob@example.com", "remove"), url.Values{"with_sentinels": {"on"}})
-	if status != http.StatusOK || !strings.Contains(page, "Removed bob@example.com with 1 sentinel.") || !gone("bob@example.com") {
+	if status != http.StatusOK || !strings.Contains(page, "Removed bob@example.com with 1 sentinel and 1 API token.") || !gone("bob@example.com") {
 		t.Errorf("remove bob with his sentinels: status %d\n%s", status, page)
 	}
 	if _, n, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: bobID}); err != nil || n != 0 {

@@ -588,7 +588,7 @@ func TestWebAPI(t *testing.T) {
 		Paths   map[string]map[string]any `json:"paths"`
 	}
 	c.want(200, "GET", "/api/v1/openapi.json", nil).json(t, &doc)
-	for _, p := range []string{"/sentinels", "/sentinels/{id}/check-now", "/sentinels/{id}/rotate-feed", "/resources/{id}/diff", "/versions/{id}/body", "/notifications"} {
+	for _, p := range []string{"/sentinels", "/sentinels/{id}/check-now", "/sentinels/{id}/rotate-feed", "/resources/{id}/diff", "/versions/{id}/body", "/notifications", "/users", "/users/{id}/password"} {
 		if doc.Paths[p] == nil {
 			t.Errorf("openapi: no path %s", p)
 		}
@@ -645,6 +645,8 @@ func TestWebAuthRequired(t *testing.T) {
 		"GET /api/v1/resources/1/diff?from=1&to=2", "GET /api/v1/versions/1", "GET /api/v1/versions/1/body",
 		"GET /api/v1/versions/1/text", "GET /api/v1/changes", "GET /api/v1/changes/1", "GET /api/v1/notifications",
 		"GET /api/v1/notifications/1", "POST /api/v1/notifications/1/retry", "GET /api/v1/tokens", "POST /api/v1/tokens", "DELETE /api/v1/tokens/1",
+		"GET /api/v1/users", "POST /api/v1/users", "GET /api/v1/users/1", "DELETE /api/v1/users/1", "PUT /api/v1/users/1/admin",
+		"POST /api/v1/users/1/password",
 		"GET /api/v1/unknown", "GET /metrics",
 		"GET /", "POST /logout", "GET /sentinels", "GET /sentinels/new", "POST /sentinels", "GET /sentinels/1",
 		"POST /sentinels/1", "POST /sentinels/1/pause", "POST /sentinels/1/resume", "POST /sentinels/1/check-now",

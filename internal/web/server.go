@@ -5,9 +5,11 @@
 //
 // Every route needs a session (the dashboard's signed cookie) or an API
 // token (Authorization: Bearer), except the sign-in page, the static assets
-// and, when configured, /metrics. The Users page (/users, users.go) answers
-// administrators only (vigil.User.Admin), by the rules of admin.go that
-// cmd/vigil's user commands share. Health and feeds are mounted by the
+// and, when configured, /metrics. The Users page (/users, users.go) and
+// the JSON API of user management (/api/v1/users, usersapi.go, which also
+// takes an administrator's API token) answer administrators only
+// (vigil.User.Admin), by the rules of admin.go that cmd/vigil's user
+// commands share. Health and feeds are mounted by the
 // daemon itself. Failed sign-ins are limited per client address and per
 // account (ratelimit.go): past the limit, the sign-in answers 429 with a
 // Retry-After, even to the right password. Foreign HTML (the watched
@@ -162,6 +164,12 @@ func (s *Server) Register(mux *http.ServeMux) {
 	api("GET /api/v1/tokens", s.handleTokenList)
 	api("POST /api/v1/tokens", s.handleTokenCreate)
 	api("DELETE /api/v1/tokens/{id}", s.handleTokenDelete)
+	api("GET /api/v1/users", s.handleUserList)
+	api("POST /api/v1/users", s.handleUserCreate)
+	api("GET /api/v1/users/{id}", s.handleUserGet)
+	api("DELETE /api/v1/users/{id}", s.handleUserDelete)
+	api("PUT /api/v1/users/{id}/admin", s.handleUserSetAdmin)
+	api("POST /api/v1/users/{id}/password", s.handleUserPassword)
 	mux.Handle("/api/", s.secure(s.handleAPINotFound(mux)))
 
 	// Metrics.

@@ -35,14 +35,14 @@ type userRow struct {
 }
 
 // requireAdmin refuses a user who is not an administrator, and a request
-// made with an API token: as tokens make no tokens (createToken), they
-// manage no users, whose passwords they could reset, theirs too.
+// made with an API token: the page is a browser's; a script with an
+// administrator's token has the JSON API (usersapi.go).
 func requireAdmin(r *http.Request, u *vigil.User) error {
-	if !u.Admin {
-		return vigil.Errorf(vigil.EFORBIDDEN, "only an administrator manages the users")
+	if err := requireAdminAPI(u); err != nil {
+		return err
 	}
 	if byToken(r) {
-		return vigil.Errorf(vigil.EFORBIDDEN, "users are managed from a signed-in session (the dashboard's Users page) or with vigil user, not with an API token")
+		return vigil.Errorf(vigil.EFORBIDDEN, "the Users page is for a signed-in session: with an API token, use /api/v1/users")
 	}
 	return nil
 }

@@ -1,0 +1,236 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+// The JSON API of user management (/api/v1/users): what the Users page
+// does, for administrators, by the same rules (admin.go). Unlike the page,
+// it takes an administrator's API token: a script that provisions
+// accounts has no browser. Such a token is as strong as the
+// administrator's password (it can make an administrator with a password
+// it chose), so it is worth an expiry; a session's writes carry its CSRF
+// token, as every other. A generated password is in the answer that made
+// it only; a password hash never is.
+
+// apiUser is a user as the API shows them: no password hash, only
+// whether there is one.
+type apiUser struct {
+	ID        int64     `json:"id"`
+	Email     string    `json:"email"`
+	Name      string    `json:"name"`
+	Admin     bool      `json:"admin"`
+	Password  bool      `json:"password"`  // whether they can sign in
+	Sentinels int       `json:"sentinels"` // how many they own
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// showUser returns u as the API shows them, counting their sentinels.
+func (s *Server) showUser(r *http.Request, u *vigil.User) (apiUser, error) {
+	_, n, err := s.Store.FindSentinels(r.Context(), vigil.SentinelFilter{OwnerID: u.ID, Limit: 1})
+	if err != nil {
+		return apiUser{}, err
+	}
+	return apiUser{ID: u.ID, Email: u.Email, Name: u.Name, Admin: u.Admin, Password: u.PasswordHash != "",
+		Sentinels: n, CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt}, nil
+}
+
+// requireAdminAPI refuses a user who is not an administrator (403); an
+// administrator's API token is taken.
+func requireAdminAPI(u *vigil.User) error {
+	if !u.Admin {
+		return vigil.Errorf(vigil.EFORBIDDEN, "only an administrator manages the users")
+	}
+	return nil
+}
+
+// pathUser returns the user with the id of the path, for an
+// administrator.
+func (s *Server) pathUser(r *http.Request, caller *vigil.User) (*vigil.User, error) {
+	if err := requireAdminAPI(caller); err != nil {
+		return nil, err
+	}
+	id, err := idParam("user id", r.PathValue("id"))
+	if err != nil {
+		return nil, err
+	}
+	return s.Store.FindUserByID(r.Context(), id)
+}
+
+// apiPassword is NewPassword of a request's password (generated if
+// empty), its refusal an EINVALID error that says it is the password's.
+func apiPassword(typed string) (password, hash string, generated bool, err error) {
+	password, hash, generated, err = NewPassword(typed)
+	if err != nil {
+		return "", "", false, vigil.Errorf(vigil.EINVALID, "password: %s", vigil.ErrorMessage(err))
+	}
+	return password, hash, generated, nil
+}
+
+func (s *Server) handleUserList(w http.ResponseWriter, r *http.Request, caller *vigil.User) error {
+	if err := requireAdminAPI(caller); err != nil {
+		return err
+	}
+	users, err := s.Store.FindUsers(r.Context())
+	if err != nil {
+		return err
+	}
+	list := make([]apiUser, 0, len(users))
+	for _, u := range users {
+		a, err := s.showUser(r, u)
+		if err != nil {
+			return err
+		}
+		list = append(list, a)
+	}
+	writeJSON(w, http.StatusOK, listBody[apiUser]{Items: list, Total: len(list)})
+	return nil
+}
+
+func (s *Server) handleUserGet(w http.ResponseWriter, r *http.Request, caller *vigil.User) error {
+	u, err := s.pathUser(r, caller)
+	if err != nil {
+		return err
+	}
+	a, err := s.showUser(r, u)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, a)
+	return nil
+}
+
+// withPassword is a user in the answer that set their password: the
+// generated one, shown this once.
+type withPassword struct {
+	apiUser
+	Password string `json:"password,omitempty"`
+}
+
+func (s *Server) handleUserCreate(w http.ResponseWriter, r *http.Request, caller *vigil.User) error {
+	if err := requireAdminAPI(caller); err != nil {
+		return err
+	}
+	var in struct {
+		Email    string `json:"email"`
+		Name     string `json:"name"`
+		Admin    bool   `json:"admin"`
+		Password string `json:"password"` // empty: generated
+	}
+	if err := readJSON(r, &in); err != nil {
+		return err
+	}
+	u, err := NewUser(in.Email, in.Name, in.Admin)
+	if err != nil {
+		return err
+	}
+	password, hash, generated, err := apiPassword(in.Password)
+	if err != nil {
+		return err
+	}
+	u.PasswordHash = hash
+	if err := s.Store.CreateUser(r.Context(), u); vigil.ErrorCode(err) == vigil.ECONFLICT {
+		return vigil.Errorf(vigil.ECONFLICT, "%s is already a user", u.Email)
+	} else if err != nil {
+		return err
+	}
+	out := withPassword{apiUser: apiUser{ID: u.ID, Email: u.Email, Name: u.Name, Admin: u.Admin, Password: true,
+		CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt}}
+	if generated {
+		out.Password = password
+	}
+	writeJSON(w, http.StatusCreated, out)
+	return nil
+}
+
+func (s *Server) handleUserSetAdmin(w http.ResponseWriter, r *http.Request, caller *vigil.User) error {
+	u, err := s.pathUser(r, caller)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Admin *bool `json:"admin"`
+	}
+	if err := readJSON(r, &in); err != nil {
+		return err
+	}
+	if in.Admin == nil {
+		return vigil.Errorf(vigil.EINVALID, "admin required: true grants the role, false revokes it")
+	}
+	if err := SetAdmin(r.Context(), s.Store, u, *in.Admin); err != nil {
+		return err
+	}
+	a, err := s.showUser(r, u)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, a)
+	return nil
+}
+
+func (s *Server) handleUserPassword(w http.ResponseWriter, r *http.Request, caller *vigil.User) error {
+	u, err := s.pathUser(r, caller)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Password     string `json:"password"` // empty: generated
+		RevokeTokens bool   `json:"revokeTokens"`
+	}
+	if err := readJSON(r, &in); err != nil {
+		return err
+	}
+	password, hash, generated, err := apiPassword(in.Password)
+	if err != nil {
+		return err
+	}
+	// Only the password, and a new update time: the user's sessions end.
+	if err := s.Store.SetUserPassword(r.Context(), u.ID, hash); err != nil {
+		return err
+	}
+	u.PasswordHash = hash
+	out := struct {
+		Password      string `json:"password,omitempty"` // generated: shown this once
+		TokensRevoked int    `json:"tokensRevoked"`
+	}{}
+	if in.RevokeTokens {
+		if out.TokensRevoked, err = DeleteTokens(r.Context(), s.Store, u); err != nil {
+			return err
+		}
+	}
+	if generated {
+		out.Password = password
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Server) handleUserDelete(w http.ResponseWriter, r *http.Request, caller *vigil.User) error {
+	u, err := s.pathUser(r, caller)
+	if err != nil {
+		return err
+	}
+	withSentinels := false
+	if v := r.URL.Query().Get("withSentinels"); v != "" {
+		if withSentinels, err = strconv.ParseBool(v); err != nil {
+			return vigil.Errorf(vigil.EINVALID, "withSentinels %q must be true or false", v)
+		}
+	}
+	done, err := RemoveUser(r.Context(), s.Store, u, withSentinels, false)
+	if refusal := errRefusal(err); refusal != nil && refusal.Reason == RefusedOwnsSentinels {
+		return vigil.Errorf(vigil.ECONFLICT, "%s owns %s: remove them first, or give withSentinels=true to remove them with the user",
+			u.Email, counted(refusal.Sentinels, "sentinel"))
+	} else if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Sentinels int `json:"sentinels"` // removed with the user
+		Tokens    int `json:"tokens"`    // API tokens revoked
+	}{done.Sentinels, done.Tokens})
+	return nil
+}

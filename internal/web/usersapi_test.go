@@ -1,0 +1,228 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil"
+)
+
+// apiCall sends a JSON request to srv as whoever auth makes it (a bearer
+// token, a session cookie with its CSRF token, or nobody) and returns the
+// status and the decoded body.
+func apiCall(t *testing.T, base string, auth func(*http.Request), method, path, body string) (int, map[string]any) {
+	t.Helper()
+	req, err := http.NewRequest(method, base+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if auth != nil {
+		auth(req)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v map[string]any
+	if len(b) > 0 {
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatalf("%s %s: %d %q is no JSON object: %v", method, path, resp.StatusCode, b, err)
+		}
+	}
+	return resp.StatusCode, v
+}
+
+// bearer returns a token of u's, for apiCall.
+func bearer(t *testing.T, st vigil.Store, u *vigil.User, secret string) func(*http.Request) {
+	t.Helper()
+	if err := st.CreateToken(context.Background(), &vigil.Token{UserID: u.ID, Name: "t", Hash: vigil.HashToken(secret)}); err != nil {
+		t.Fatal(err)
+	}
+	return func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+secret) }
+}
+
+// TestUsersAPI: the JSON API of user management, on a real server over a
+// real SQLite store: an administrator lists, adds, grants and revokes the
+// role, resets a password (the generated one answered once) and removes
+// users, with a session (and its CSRF token) or an API token, by the rules
+// of the Users page; anybody else is refused, 401 without credentials,
+// 403 for a user who is no administrator.
+func TestUsersAPI(t *testing.T) {
+	s, admin := newTestServer(t)
+	ctx := context.Background()
+	c := newSignedIn(t, s, admin)
+	base := c.srv.URL
+	adminToken := bearer(t, s.Store, admin, "admin-secret")
+	session := func(r *http.Request) {
+		r.AddCookie(&http.Cookie{Name: sessionCookie, Value: c.cookie})
+		if r.Method != http.MethodGet {
+			r.Header.Set(csrfHeader, c.csrf)
+		}
+	}
+	stored := func(id int64) *vigil.User {
+		t.Helper()
+		u, err := s.Store.FindUserByID(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	id := func(v map[string]any) int64 {
+		t.Helper()
+		f, ok := v["id"].(float64)
+		if !ok {
+			t.Fatalf("no id in %v", v)
+		}
+		return int64(f)
+	}
+
+	// Add, with a generated password (answered once), and with a typed one.
+	status, v := apiCall(t, base, adminToken, "POST", "/api/v1/users", `{"email": " Carol@Example.com ", "name": "Carol C."}`)
+	if status != http.StatusCreated {
+		t.Fatalf("add carol: %d %v", status, v)
+	}
+	carol := id(v)
+	pw, _ := v["password"].(string)
+	if got := stored(carol); got.Email != "carol@example.com" || got.Name != "Carol C." || got.Admin || len(pw) != 24 || !CheckPassword(got.PasswordHash, pw) {
+		t.Errorf("carol stored as %+v, answered %v", got, v)
+	}
+	if _, hash := v["passwordHash"]; hash {
+		t.Errorf("the answer shows the password hash: %v", v)
+	}
+	status, v = apiCall(t, base, session, "POST", "/api/v1/users", `{"email": "dave@example.com", "password": "dave's long password", "admin": true}`)
+	if status != http.StatusCreated || v["password"] != nil || v["admin"] != true {
+		t.Fatalf("add dave with a session: %d %v", status, v)
+	}
+	dave := id(v)
+	if !CheckPassword(stored(dave).PasswordHash, "dave's long password") {
+		t.Error("dave's typed password was not set")
+	}
+	daveToken := bearer(t, s.Store, stored(dave), "dave-secret")
+
+	// List: no hash, whether each has a password, their sentinels.
+	if err := s.Store.CreateSentinel(ctx, &vigil.Sentinel{OwnerID: carol, Name: "c", Source: "x", Status: vigil.SentinelActive}); err != nil {
+		t.Fatal(err)
+	}
+	status, v = apiCall(t, base, adminToken, "GET", "/api/v1/users", "")
+	items, _ := v["items"].([]any)
+	if status != http.StatusOK || len(items) != 3 || v["total"] != 3.0 {
+		t.Fatalf("list: %d %v", status, v)
+	}
+	row := items[1].(map[string]any)
+	if row["email"] != "carol@example.com" || row["password"] != true || row["sentinels"] != 1.0 || row["admin"] != false {
+		t.Errorf("carol listed as %v", row)
+	}
+	if b, _ := json.Marshal(v); strings.Contains(string(b), "pbkdf2") {
+		t.Errorf("the list shows a password hash: %s", b)
+	}
+	if status, v = apiCall(t, base, adminToken, "GET", fmt.Sprintf("/api/v1/users/%d", carol), ""); status != http.StatusOK || v["email"] != "carol@example.com" {
+		t.Errorf("get carol: %d %v", status, v)
+	}
+
+	// Grant and revoke; the only administrator keeps the role.
+	path := func(id int64, rest string) string { return fmt.Sprintf("/api/v1/users/%d%s", id, rest) }
+	if status, v = apiCall(t, base, adminToken, "PUT", path(carol, "/admin"), `{"admin": true}`); status != http.StatusOK || v["admin"] != true || !stored(carol).Admin {
+		t.Errorf("grant carol: %d %v", status, v)
+	}
+	if status, v = apiCall(t, base, adminToken, "PUT", path(carol, "/admin"), `{"admin": false}`); status != http.StatusOK || stored(carol).Admin {
+		t.Errorf("revoke carol: %d %v", status, v)
+	}
+	if status, v = apiCall(t, base, adminToken, "PUT", path(carol, "/admin"), `{}`); status != http.StatusBadRequest {
+		t.Errorf("no role given: %d %v", status, v)
+	}
+
+	// Reset: generated, answered once; typed; revoking the tokens.
+	before := stored(carol)
+	status, v = apiCall(t, base, adminToken, "POST", path(carol, "/password"), `{}`)
+	pw, _ = v["password"].(string)
+	if status != http.StatusOK || len(pw) != 24 || !CheckPassword(stored(carol).PasswordHash, pw) || stored(carol).Name != before.Name {
+		t.Errorf("reset carol's password: %d %v", status, v)
+	}
+	if status, v = apiCall(t, base, adminToken, "POST", path(carol, "/password"), `{"password": "short"}`); status != http.StatusBadRequest ||
+		!strings.Contains(fmt.Sprint(v["error"]), "too short") {
+		t.Errorf("a short password: %d %v", status, v)
+	}
+	if status, v = apiCall(t, base, adminToken, "POST", path(dave, "/password"), `{"password": "dave's new long password", "revokeTokens": true}`); status != http.StatusOK ||
+		v["password"] != nil || v["tokensRevoked"] != 1.0 {
+		t.Errorf("reset dave's password, revoking his tokens: %d %v", status, v)
+	}
+	if status, _ := apiCall(t, base, daveToken, "GET", "/api/v1/me", ""); status != http.StatusUnauthorized {
+		t.Errorf("dave's revoked token: %d, want 401", status)
+	}
+
+	// Remove: refused while carol owns a sentinel, then with it.
+	if status, v = apiCall(t, base, adminToken, "DELETE", path(carol, ""), ""); status != http.StatusConflict ||
+		!strings.Contains(fmt.Sprint(v["error"]), "withSentinels=true") {
+		t.Errorf("remove carol, who owns a sentinel: %d %v", status, v)
+	}
+	if status, v = apiCall(t, base, adminToken, "DELETE", path(carol, "?withSentinels=true"), ""); status != http.StatusOK || v["sentinels"] != 1.0 {
+		t.Errorf("remove carol with her sentinels: %d %v", status, v)
+	}
+	if _, err := s.Store.FindUserByID(ctx, carol); vigil.ErrorCode(err) != vigil.ENOTFOUND {
+		t.Errorf("carol after her removal: %v", err)
+	}
+	if status, _ = apiCall(t, base, adminToken, "DELETE", path(carol, ""), ""); status != http.StatusNotFound {
+		t.Errorf("remove carol again: %d, want 404", status)
+	}
+	// The only administrator: dave's role revoked, the admin is refused
+	// both.
+	if status, _ = apiCall(t, base, adminToken, "PUT", path(dave, "/admin"), `{"admin": false}`); status != http.StatusOK {
+		t.Fatalf("revoke dave: %d", status)
+	}
+	if status, v = apiCall(t, base, adminToken, "PUT", path(admin.ID, "/admin"), `{"admin": false}`); status != http.StatusConflict {
+		t.Errorf("revoke the only administrator: %d %v", status, v)
+	}
+	if status, v = apiCall(t, base, adminToken, "DELETE", path(admin.ID, ""), ""); status != http.StatusConflict ||
+		!strings.Contains(fmt.Sprint(v["error"]), "only administrator") {
+		t.Errorf("remove the only administrator: %d %v", status, v)
+	}
+
+	// Refusals: nobody (401), a user who is no administrator (403), a
+	// session without its CSRF token (403); nothing changes.
+	daveToken = bearer(t, s.Store, stored(dave), "dave-secret-2")
+	noCSRF := func(r *http.Request) { r.AddCookie(&http.Cookie{Name: sessionCookie, Value: c.cookie}) }
+	for _, tc := range []struct {
+		name   string
+		auth   func(*http.Request)
+		status int
+	}{
+		{"nobody", nil, http.StatusUnauthorized},
+		{"a user", daveToken, http.StatusForbidden},
+	} {
+		for _, call := range []struct{ method, path, body string }{
+			{"GET", "/api/v1/users", ""},
+			{"GET", path(admin.ID, ""), ""},
+			{"POST", "/api/v1/users", `{"email": "mallory@example.com", "admin": true}`},
+			{"PUT", path(dave, "/admin"), `{"admin": true}`},
+			{"POST", path(admin.ID, "/password"), `{"password": "mallory's password"}`},
+			{"DELETE", path(admin.ID, ""), ""},
+		} {
+			if status, v := apiCall(t, base, tc.auth, call.method, call.path, call.body); status != tc.status {
+				t.Errorf("%s: %s %s: %d %v, want %d", tc.name, call.method, call.path, status, v, tc.status)
+			}
+		}
+	}
+	if status, _ := apiCall(t, base, noCSRF, "POST", "/api/v1/users", `{"email": "mallory@example.com"}`); status != http.StatusForbidden {
+		t.Errorf("a session without its CSRF token: %d, want 403", status)
+	}
+	if _, err := s.Store.FindUserByEmail(ctx, "mallory@example.com"); vigil.ErrorCode(err) != vigil.ENOTFOUND {
+		t.Errorf("mallory was made: %v", err)
+	}
+	if u := stored(dave); u.Admin {
+		t.Error("a user made himself an administrator")
+	}
+	if u := stored(admin.ID); !u.Admin || u.PasswordHash != admin.PasswordHash {
+		t.Error("a user changed the administrator")
+	}
+}

@@ -3,6 +3,7 @@ package intent
 import (
 	"html"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -21,12 +22,16 @@ type markupRef struct {
 // read as text, a feed served malformed) writes relative, which TextLinks,
 // reading absolute URLs, does not find. A tag is what the HTML tokenizer
 // reads as a start tag: "<" and an ASCII letter, then its attributes, over
-// lines, up to the ">" outside a quoted value; an attribute's name is
-// compared without its case, and xlink:href is an href. "href=" outside a
-// tag (in prose, or between <code> and </code>) is no link, nor is a value
-// that cannot be a URL as written: one holding white space, a quote, "<",
-// ">", a backslash (markup escaped in a JSON string, href=\"/a\"), or "{"
-// or "}" (a template's placeholder). A tag whose quote or ">" never comes
+// lines, up to the ">" outside a quoted value; none is in a comment, a
+// doctype, a bogus comment (<![CDATA[ in HTML) or the text of a raw text
+// element (script, style, title, textarea...: rawTextElements). An
+// attribute's name is compared without its case, and xlink:href is an
+// href. "href=" outside a tag (in prose, between <code> and </code>, in a
+// link commented out or written in a script's string) is no link, nor is
+// a value that cannot be a URL as written: one holding white space, a
+// quote, "<", ">", a backslash (markup escaped in a JSON string,
+// href=\"/a\"), or "{" or "}" (a template's placeholder). A tag whose
+// quote or ">" never comes, like a comment or a raw text never closed,
 // ends the text, as the tokenizer reads it, so a text is read once.
 func markupRefs(text string) []markupRef {
 	var out []markupRef
@@ -36,7 +41,17 @@ func markupRefs(text string) []markupRef {
 			break
 		}
 		i += j + 1
-		if i >= len(text) || !isASCIILetter(text[i]) {
+		if i >= len(text) {
+			break
+		}
+		switch c := text[i]; {
+		case c == '!' && strings.HasPrefix(text[i:], "!--"):
+			i = commentEnd(text, i+len("!--"))
+			continue
+		case c == '!' || c == '?':
+			i = pastByte(text, i, '>') // a doctype, a bogus comment (<![CDATA[ in HTML)
+			continue
+		case !isASCIILetter(c):
 			continue
 		}
 		start := i
@@ -54,8 +69,80 @@ func markupRefs(text string) []markupRef {
 				out = append(out, markupRef{url: u, start: v0, end: v1, base: isBase})
 			}
 		})
+		if rawTextElement(name) {
+			i = rawTextEnd(text, i, name)
+		}
 	}
 	return out
+}
+
+// rawTextElements are the elements whose content the HTML tokenizer reads
+// as text up to their end tag (markup.HTMLLinks's list): no tag starts in
+// it.
+var rawTextElements = []string{"iframe", "noembed", "noframes", "noscript", "plaintext", "script", "style", "textarea", "title", "xmp"}
+
+// rawTextElement reports whether the start tag named name opens a raw text
+// element (rawTextElements), its name in any case.
+func rawTextElement(name string) bool {
+	return slices.ContainsFunc(rawTextElements, func(r string) bool { return strings.EqualFold(name, r) })
+}
+
+// rawTextEnd returns where the text of raw text element name, starting at
+// text[i], ends: at its end tag ("</name" then white space, "/" or ">",
+// the name in any case), or at the text's end (always for plaintext).
+func rawTextEnd(text string, i int, name string) int {
+	if strings.EqualFold(name, "plaintext") {
+		return len(text)
+	}
+	for {
+		j := strings.Index(text[i:], "</")
+		if j < 0 {
+			return len(text)
+		}
+		i += j
+		end := i + 2 + len(name)
+		if end <= len(text) && strings.EqualFold(text[i+2:end], name) && (end == len(text) || isTagSpace(text[end]) || text[end] == '/' || text[end] == '>') {
+			return i
+		}
+		i += 2
+	}
+}
+
+// commentEnd returns where the comment whose "<!--" ends at text[i] ends:
+// after its "-->" or "--!>" (or at once for "<!-->" and "<!--->"), or at
+// the text's end.
+func commentEnd(text string, i int) int {
+	for _, empty := range []string{">", "->"} {
+		if strings.HasPrefix(text[i:], empty) {
+			return i + len(empty)
+		}
+	}
+	for k := i; k+1 < len(text); k++ {
+		if text[k] != '-' || text[k+1] != '-' {
+			continue
+		}
+		j := k + 2
+		for j < len(text) && text[j] == '-' { // "--->" ends it too
+			j++
+		}
+		switch {
+		case j < len(text) && text[j] == '>':
+			return j + 1
+		case strings.HasPrefix(text[j:], "!>"):
+			return j + 2
+		}
+		k = j - 1 // the dashes are read once
+	}
+	return len(text)
+}
+
+// pastByte returns the offset after the first c in text from i on, or
+// the text's end.
+func pastByte(text string, i int, c byte) int {
+	if k := strings.IndexByte(text[i:], c); k >= 0 {
+		return i + k + 1
+	}
+	return len(text)
 }
 
 // tagAttrs reads the attributes of the tag whose name ends at i, calling

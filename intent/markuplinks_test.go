@@ -34,6 +34,18 @@ func TestMarkupRefs(t *testing.T) {
 		{"between tags", `<code>href="/a"</code>`, nil},
 		{"not a tag", `a < b href="/a" > c, 1<2 src="/b"`, nil},
 		{"doctype, comment, declaration", `<?xml href="/a"?><!DOCTYPE x href="/b"><!-- -->`, nil},
+		// The tokenizer reads no tag in a comment, a bogus comment (up to
+		// its ">") or the text of a raw text element (up to its end tag,
+		// in any case): a link commented out, or written in a script's
+		// string, is none, as it is none of the page parsed.
+		{"in a comment", `<!-- <a href="/a"> --><a href="/b">`, []string{"/b@31"}},
+		{"comment to the end", `<!-- <a href="/a">`, nil},
+		{"comment ended by --!>", `<!-- <a href="/a"> --!><a href="/b">`, []string{"/b@32"}},
+		{"empty comments", `<!--><a href="/a"><!---><a href="/b">`, []string{"/a@14", "/b@33"}},
+		{"bogus comment", `<![CDATA[<a href="/a">]]><a href="/b">`, []string{"/b@34"}},
+		{"in a script", `<script src="/s.js">w('<img src="/a.png">')</script><img src="/b.png">`, []string{"/s.js@13", "/b.png@62"}},
+		{"in a title, its end tag in another case", `<TITLE><a href="/a"></Title ><a href="/b">`, []string{"/b@38"}},
+		{"raw text to the end", `<textarea><a href="/a"></textareax><a href="/b">`, nil},
 		{"escaped in JSON", `{"html":"<a href=\"/a\">A</a>"}`, nil},
 		{"template", `<a href="{{ .URL }}">`, nil},
 		{"white space in the value", `<a href="/a b">`, nil},
@@ -76,6 +88,7 @@ func TestTextPageRelativeLinks(t *testing.T) {
 			[]string{"+ link added: https://cdn.example/d/e.png"}},
 		{"relative written absolute is no change", "<a href=\"/a\">A</a>\n", "<a href=\"https://x.example/a\">A</a>\n", nil},
 		{"prose", "Use a link.\n", "Use href=\"/a\" for a link.\n", nil},
+		{"commented out, or in a script", "<p>a</p>\n", "<p>a</p>\n<!-- <a href=\"/b\">B</a> -->\n<script>var u = '<img src=\"/c.png\">';</script>\n", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := NewPair(textPage(t, tc.old), textPage(t, tc.new), nil, nil)
@@ -101,6 +114,7 @@ func FuzzMarkupRefs(f *testing.F) {
 		`<a href="/a">A</a><img src='b.png'><base href="https://x.example/">`,
 		"<a\nclass=x\nhref = /c >\n<link href=\"//d.example/e\"/>",
 		`<a href="/a`, `<a href=`, `<a =x href=y/>`, `{"h":"<a href=\"/a\">"}`,
+		`<!-- <a href="/a"> --!><!--><script src="/s">'<img src="/i">'</SCRIPT ><![CDATA[<a href="/c">]]><title>`,
 	} {
 		f.Add(s)
 	}

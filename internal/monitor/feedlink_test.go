@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/sqlite"
 	"github.com/vigil-web/vigil/spec"
 )
 
@@ -87,20 +88,7 @@ func TestMessageLinkContactsEdited(t *testing.T) {
 	f.rotate = func() {
 		f.rotate = nil
 		// The owner removes gone@example.test, then replaces the feed link.
-		edited := createSentinel(t, db, checker, u, "scratch", src+"Notify By email owner@example.test")
-		cur, err := db.FindSentinelByID(ctx, s.ID)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		cur.Source, cur.Spec = edited.Source, edited.Spec
-		if err := db.UpdateSentinel(ctx, cur); err != nil {
-			t.Error(err)
-		}
-		if err := db.DeleteSentinel(ctx, edited.ID); err != nil {
-			t.Error(err)
-		}
-		if _, err := db.RotateSentinelFeed(ctx, s.ID); err != nil {
+		if err := editThenRotate(ctx, t, db, checker, u, s, src+"Notify By email owner@example.test"); err != nil {
 			t.Error(err)
 		}
 	}
@@ -123,6 +111,26 @@ func TestMessageLinkContactsEdited(t *testing.T) {
 	if !sentToGone {
 		t.Fatal("no message to the contact of the claimed sentinel: the test no longer shows the case")
 	}
+}
+
+// editThenRotate edits sentinel s to source src (checked by checker, through
+// a scratch sentinel of u's deleted after) and then replaces its feed link,
+// as an owner does who removes a contact and revokes the link it knew.
+func editThenRotate(ctx context.Context, t *testing.T, db *sqlite.DB, checker *spec.Checker, u *vigil.User, s *vigil.Sentinel, src string) error {
+	edited := createSentinel(t, db, checker, u, "scratch", src)
+	cur, err := db.FindSentinelByID(ctx, s.ID)
+	if err != nil {
+		return err
+	}
+	cur.Source, cur.Spec = edited.Source, edited.Spec
+	if err := db.UpdateSentinel(ctx, cur); err != nil {
+		return err
+	}
+	if err := db.DeleteSentinel(ctx, edited.ID); err != nil {
+		return err
+	}
+	_, err = db.RotateSentinelFeed(ctx, s.ID)
+	return err
 }
 
 // TestDeliverCurrentFeedLink: messages queued before their sentinel's feed
@@ -153,19 +161,7 @@ func TestDeliverCurrentFeedLink(t *testing.T) {
 	}
 
 	// The owner removes gone@example.test, then replaces the feed link.
-	edited := createSentinel(t, db, checker, u, "scratch", src+"Notify By email owner@example.test")
-	cur, err := db.FindSentinelByID(ctx, s.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cur.Source, cur.Spec = edited.Source, edited.Spec
-	if err := db.UpdateSentinel(ctx, cur); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.DeleteSentinel(ctx, edited.ID); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.RotateSentinelFeed(ctx, s.ID); err != nil {
+	if err := editThenRotate(ctx, t, db, checker, u, s, src+"Notify By email owner@example.test"); err != nil {
 		t.Fatal(err)
 	}
 

@@ -1,16 +1,17 @@
 package intent
 
 import (
-	"html"
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/vigil-web/vigil/markup"
 )
 
 // markupRef is a URL written in an href or src attribute of a tag in a
 // text (markupRefs), at text[start:end] (the value as written).
 type markupRef struct {
-	url        string // the value, its character references read and white space around it trimmed
+	url        string // the value, its character references read (markup.UnescapeAttr) and white space around it trimmed
 	start, end int
 	base       bool // the href of a base element
 }
@@ -202,10 +203,12 @@ func isRefAttr(name string) bool {
 	return strings.EqualFold(name, "href") || strings.EqualFold(name, "src") || strings.EqualFold(name, "xlink:href")
 }
 
-// refValue returns an attribute's value as a URL, and whether markupRefs
+// refValue returns an attribute's value as a URL, its character
+// references read as an HTML parser reads them in an attribute
+// (markup.UnescapeAttr: a query's &sect=3 stays), and whether markupRefs
 // takes it: written relative, or any URL for a base element's href.
 func refValue(v string, isBase bool) (string, bool) {
-	v = strings.Trim(html.UnescapeString(v), " \t\n\f\r")
+	v = strings.Trim(markup.UnescapeAttr(v), " \t\n\f\r")
 	if v == "" || strings.ContainsAny(v, " \t\n\f\r\"'<>\\{}`") {
 		return "", false
 	}

@@ -25,6 +25,10 @@ func TestMarkupRefs(t *testing.T) {
 		{"xlink", `<use xlink:href="#icon"/>`, []string{"#icon@17"}},
 		{"over lines", "<a class=\"x\"\n   href=\"/f\"\n>F</a>", []string{"/f@22"}},
 		{"character references", `<a href="/g?a=1&amp;b=2">`, []string{"/g?a=1&b=2@9"}},
+		// A reference without its ";" that a letter, a digit or "=" follows
+		// is no reference in an attribute (a query's &sect=3, &lt=5), as
+		// an HTML parser reads it; it is one at the value's end.
+		{"references in a query", `<a href="/s?p=2&sect=3&lt=5&notit=1&amp;x=1&copy">`, []string{"/s?p=2&sect=3&lt=5&notit=1&x=1©@9"}},
 		{"scheme-relative", `<script src="//cdn.example/s.js"></script>`, []string{"//cdn.example/s.js@13"}},
 		{"two in a tag, then another", `<a href="/h" data-src="x" src="/i"><link href="/j">`, []string{"/h@9", "/i@31", "/j@47"}},
 		{"base", `<base href="https://b.example/d/"><a href="k">`, []string{"base https://b.example/d/@12", "k@43"}},
@@ -88,6 +92,8 @@ func TestTextPageRelativeLinks(t *testing.T) {
 			[]string{"+ link added: https://cdn.example/d/e.png"}},
 		{"relative written absolute is no change", "<a href=\"/a\">A</a>\n", "<a href=\"https://x.example/a\">A</a>\n", nil},
 		{"prose", "Use a link.\n", "Use href=\"/a\" for a link.\n", nil},
+		{"references in a query", "<a href=\"/s?p=1\">1</a>\n", "<a href=\"/s?p=1\">1</a>\n<a href=\"/s?p=2&sect=3&lt=5\">2</a>\n",
+			[]string{"+ link added: https://x.example/s?p=2&sect=3&lt=5"}},
 		{"commented out, or in a script", "<p>a</p>\n", "<p>a</p>\n<!-- <a href=\"/b\">B</a> -->\n<script>var u = '<img src=\"/c.png\">';</script>\n", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -248,14 +248,19 @@ func lowerName(name []byte) string {
 	return ""
 }
 
-// unescape decodes the character references of an attribute value as
+// unescape is UnescapeAttr of a value as written in b.
+func unescape(v []byte) string {
+	return UnescapeAttr(string(v))
+}
+
+// UnescapeAttr decodes the character references of an attribute value as
 // an HTML parser does: a named one without its ";" (of those that may
 // lack it, "&amp", "&copy"...) is left as it is when a letter, a digit or
-// "=" follows it, so that a query's "&copy=1" stays.
+// "=" follows it, so that a query's "&copy=1" stays, where
+// html.UnescapeString, which decodes text, reads "©=1".
 // As the tokenizer does, it reads a NUL as U+FFFD and "\r\n" or "\r" as
 // "\n".
-func unescape(v []byte) string {
-	s := string(v)
+func UnescapeAttr(s string) string {
 	if strings.ContainsAny(s, "\x00\r") {
 		s = strings.NewReplacer("\x00", "\uFFFD", "\r\n", "\n", "\r", "\n").Replace(s)
 	}

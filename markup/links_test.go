@@ -3,6 +3,7 @@ package markup
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"testing"
 
 	"golang.org/x/net/html"
@@ -131,4 +132,22 @@ func FuzzHTMLLinks(f *testing.F) {
 			t.Errorf("%q:\nHTMLLinks %q, bases %q\ntokenizer %q, bases %q", b, hrefs, bases, wantHrefs, wantBases)
 		}
 	})
+}
+
+// TestUnescapeAttr: an attribute value's character references are read
+// as the tokenizer reads them in an attribute, where a named one without
+// its ";" that a letter, a digit or "=" follows is none (a query's
+// &sect=3), and not as html.UnescapeString reads text.
+func TestUnescapeAttr(t *testing.T) {
+	for _, v := range []string{
+		"/s?p=2&sect=3&lt=5&notit=1", "/g?a=1&amp;b=2", "&copy", "&copy;2024", "a&amp", "&#x2F;a&#47;b",
+		"&lang=en&lang;", "&", "a & b", "&unknown;", "x\r\ny\x00",
+	} {
+		z := html.NewTokenizer(strings.NewReader(`<a href="` + v + `">`))
+		z.Next()
+		_, want, _ := z.TagAttr()
+		if got := UnescapeAttr(v); got != string(want) {
+			t.Errorf("UnescapeAttr(%q) = %q, the tokenizer reads %q", v, got, want)
+		}
+	}
 }

@@ -288,7 +288,17 @@ func UnescapeAttr(s string) string {
 func refLen(s string) int {
 	j := 1
 	if j < len(s) && s[j] == '#' {
-		// A numeric reference, decoded with or without its ";".
+		// A numeric reference, decoded with or without its ";"; none
+		// without a digit ("&#x;", which html.UnescapeString reads as
+		// U+FFFD).
+		digit := isDigit
+		if k := j + 1; k < len(s) && s[k]|0x20 == 'x' {
+			digit = isHexDigit
+			j++
+		}
+		if j+1 >= len(s) || !digit(s[j+1]) {
+			return 1
+		}
 		for j++; j < len(s) && (isAlnum(s[j])); j++ {
 		}
 		if j < len(s) && s[j] == ';' {
@@ -349,7 +359,11 @@ func asciiEqualFold(b []byte, s string) bool {
 	return true
 }
 
-func isAlnum(c byte) bool { return isLetter(c) || '0' <= c && c <= '9' }
+func isAlnum(c byte) bool { return isLetter(c) || isDigit(c) }
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+func isHexDigit(c byte) bool { return isDigit(c) || 'a' <= c|0x20 && c|0x20 <= 'f' }
 
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 

@@ -101,6 +101,7 @@ var linkPages = []string{
 	`<title/><a href="in-title">`,
 	`<a href="é/ü.html">utf-8</a>`,
 	"<noſcript><a href=\"long-s\"></noſcript><a xlin\u212A:href=\"kelvin\">k</a>", // only ASCII letters fold
+	`<a href="/a&#x;b">no digits</a><a href="/c&#xzz;">`,
 }
 
 // TestHTMLLinksAsTokenizer: on linkPages, HTMLLinks reads what the
@@ -140,7 +141,7 @@ func FuzzHTMLLinks(f *testing.F) {
 // &sect=3), and not as html.UnescapeString reads text.
 func TestUnescapeAttr(t *testing.T) {
 	for _, v := range []string{
-		"/s?p=2&sect=3&lt=5&notit=1", "/g?a=1&amp;b=2", "&copy", "&copy;2024", "a&amp", "&#x2F;a&#47;b",
+		"/s?p=2&sect=3&lt=5&notit=1", "/g?a=1&amp;b=2", "&copy", "&copy;2024", "a&amp", "&#x2F;a&#47;b", "&#x;&#X;&#;&#xg1", "&#12a",
 		"&lang=en&lang;", "&", "a & b", "&unknown;", "x\r\ny\x00",
 	} {
 		z := html.NewTokenizer(strings.NewReader(`<a href="` + v + `">`))

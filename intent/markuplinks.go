@@ -2,7 +2,6 @@ package intent
 
 import (
 	"net/url"
-	"slices"
 	"strings"
 
 	"github.com/vigil-web/vigil/markup"
@@ -25,7 +24,7 @@ type markupRef struct {
 // reads as a start tag: "<" and an ASCII letter, then its attributes, over
 // lines, up to the ">" outside a quoted value; none is in a comment, a
 // doctype, a bogus comment (<![CDATA[ in HTML) or the text of a raw text
-// element (script, style, title, textarea...: rawTextElements). An
+// element (script, style, title, textarea...: markup.RawTextElement). An
 // attribute's name is compared without its case, and xlink:href is an
 // href. "href=" outside a tag (in prose, between <code> and </code>, in a
 // link commented out or written in a script's string) is no link, nor is
@@ -47,7 +46,7 @@ func markupRefs(text string) []markupRef {
 		}
 		switch c := text[i]; {
 		case c == '!' && strings.HasPrefix(text[i:], "!--"):
-			i = commentEnd(text, i+len("!--"))
+			i = markup.CommentEnd(text, i+len("!--"))
 			continue
 		case c == '!' || c == '?':
 			i = pastByte(text, i, '>') // a doctype, a bogus comment (<![CDATA[ in HTML)
@@ -70,71 +69,11 @@ func markupRefs(text string) []markupRef {
 				out = append(out, markupRef{url: u, start: v0, end: v1, base: isBase})
 			}
 		})
-		if rawTextElement(name) {
-			i = rawTextEnd(text, i, name)
+		if raw := markup.RawTextElement(name); raw != "" {
+			i = markup.RawTextEnd(text, i, raw)
 		}
 	}
 	return out
-}
-
-// rawTextElements are the elements whose content the HTML tokenizer reads
-// as text up to their end tag (markup.HTMLLinks's list): no tag starts in
-// it.
-var rawTextElements = []string{"iframe", "noembed", "noframes", "noscript", "plaintext", "script", "style", "textarea", "title", "xmp"}
-
-// rawTextElement reports whether the start tag named name opens a raw text
-// element (rawTextElements), its name in any case.
-func rawTextElement(name string) bool {
-	return slices.ContainsFunc(rawTextElements, func(r string) bool { return strings.EqualFold(name, r) })
-}
-
-// rawTextEnd returns where the text of raw text element name, starting at
-// text[i], ends: at its end tag ("</name" then white space, "/" or ">",
-// the name in any case), or at the text's end (always for plaintext).
-func rawTextEnd(text string, i int, name string) int {
-	if strings.EqualFold(name, "plaintext") {
-		return len(text)
-	}
-	for {
-		j := strings.Index(text[i:], "</")
-		if j < 0 {
-			return len(text)
-		}
-		i += j
-		end := i + 2 + len(name)
-		if end <= len(text) && strings.EqualFold(text[i+2:end], name) && (end == len(text) || isTagSpace(text[end]) || text[end] == '/' || text[end] == '>') {
-			return i
-		}
-		i += 2
-	}
-}
-
-// commentEnd returns where the comment whose "<!--" ends at text[i] ends:
-// after its "-->" or "--!>" (or at once for "<!-->" and "<!--->"), or at
-// the text's end.
-func commentEnd(text string, i int) int {
-	for _, empty := range []string{">", "->"} {
-		if strings.HasPrefix(text[i:], empty) {
-			return i + len(empty)
-		}
-	}
-	for k := i; k+1 < len(text); k++ {
-		if text[k] != '-' || text[k+1] != '-' {
-			continue
-		}
-		j := k + 2
-		for j < len(text) && text[j] == '-' { // "--->" ends it too
-			j++
-		}
-		switch {
-		case j < len(text) && text[j] == '>':
-			return j + 1
-		case strings.HasPrefix(text[j:], "!>"):
-			return j + 2
-		}
-		k = j - 1 // the dashes are read once
-	}
-	return len(text)
 }
 
 // pastByte returns the offset after the first c in text from i on, or

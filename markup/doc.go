@@ -223,5 +223,9 @@
 // states of script data (a "<script" inside "<!--" in a script, after
 // which "</script>" does not end it), whose text HTMLLinks reads for tags
 // after the first "</script"; neither knows SVG and MathML, where a parser
-// reads title and style as elements and CDATA sections as text.
+// reads title and style as elements and CDATA sections as text. Its rules
+// for the text no start tag is in (CommentEnd, RawTextElement,
+// RawTextEnd) and for an attribute's character references (UnescapeAttr)
+// are exported, so that a scanner of another package (intent's, for the
+// href and src of HTML read as text) reads tags as it does.
 package markup

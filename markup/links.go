@@ -54,10 +54,6 @@ type linkScanner struct {
 	hasHref, hasXlink bool
 }
 
-// rawText are the elements whose content x/net/html reads as text up to
-// their end tag: no tag starts in it.
-var rawText = []string{"iframe", "noembed", "noframes", "noscript", "plaintext", "script", "style", "textarea", "title", "xmp"}
-
 // next reads up to the next start tag; false at the end.
 func (s *linkScanner) next() bool {
 	b := s.b
@@ -100,72 +96,23 @@ func (s *linkScanner) skipTo(c byte) {
 	}
 }
 
-// skipComment moves past the comment at s.pos ("!--"): to its "-->"
-// (which may follow at once: "<!-->" and "<!--->" end where they begin)
-// or "--!>", or to the end.
+// skipComment moves past the comment at s.pos ("!--": CommentEnd).
 func (s *linkScanner) skipComment() {
-	b := s.b
-	start := s.pos + 3
-	for _, empty := range []string{">", "->"} {
-		if bytes.HasPrefix(b[start:], []byte(empty)) {
-			s.pos = start + len(empty)
-			return
-		}
-	}
-	for i := start; i < len(b); i++ {
-		if b[i] != '-' || i+1 >= len(b) || b[i+1] != '-' {
-			continue
-		}
-		j := i + 2
-		for j < len(b) && b[j] == '-' { // "--->" ends it too
-			j++
-		}
-		i = j - 1 // the dashes are read once
-		if j < len(b) && b[j] == '>' {
-			s.pos = j + 1
-			return
-		}
-		if j+1 < len(b) && b[j] == '!' && b[j+1] == '>' {
-			s.pos = j + 2
-			return
-		}
-	}
-	s.pos = len(b)
+	s.pos = CommentEnd(s.b, s.pos+len("!--"))
 }
 
 // rawTextOf returns the name of the raw text element the tag read last
 // opens, "" if it opens none.
 func (s *linkScanner) rawTextOf() string {
-	for _, r := range rawText {
-		if s.name == r {
-			return r
-		}
+	if s.name == "" {
+		return ""
 	}
-	return ""
+	return RawTextElement(s.name)
 }
 
-// skipRaw moves past the text of raw text element name, to its end tag
-// ("</name" then white space, "/" or ">", the name in any case), or to the
-// end (and always for plaintext).
+// skipRaw moves past the text of raw text element name (RawTextEnd).
 func (s *linkScanner) skipRaw(name string) {
-	b := s.b
-	if name == "plaintext" {
-		s.pos = len(b)
-		return
-	}
-	for {
-		i := bytes.Index(b[s.pos:], []byte("</"))
-		if i < 0 {
-			s.pos = len(b)
-			return
-		}
-		s.pos += i
-		end := s.pos + 2 + len(name)
-		if end <= len(b) && asciiEqualFold(b[s.pos+2:end], name) && (end == len(b) || isTagEnd(b[end])) {
-			return // the end tag, read by next
-		}
-		s.pos += 2
-	}
+	s.pos = RawTextEnd(s.b, s.pos, name)
 }
 
 // startTag reads the start tag whose name begins at s.pos, its attributes
@@ -343,7 +290,7 @@ const longestBare = 6
 // asciiEqualFold reports whether b is s (lower-case ASCII) in any case of
 // its ASCII letters, as the tokenizer lowers names: bytes.EqualFold would
 // fold "ſ" to "s" and "K" (U+212A) to "k" as well.
-func asciiEqualFold(b []byte, s string) bool {
+func asciiEqualFold[T string | []byte](b T, s string) bool {
 	if len(b) != len(s) {
 		return false
 	}

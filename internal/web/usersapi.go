@@ -106,10 +106,11 @@ func (s *Server) handleUserGet(w http.ResponseWriter, r *http.Request, caller *v
 }
 
 // withPassword is a user in the answer that set their password: the
-// generated one, shown this once.
+// generated one, shown this once, under its own key ("password" is
+// apiUser's, whether they have one).
 type withPassword struct {
 	apiUser
-	Password string `json:"password,omitempty"`
+	Generated string `json:"generatedPassword,omitempty"`
 }
 
 func (s *Server) handleUserCreate(w http.ResponseWriter, r *http.Request, caller *vigil.User) error {
@@ -142,7 +143,7 @@ func (s *Server) handleUserCreate(w http.ResponseWriter, r *http.Request, caller
 	out := withPassword{apiUser: apiUser{ID: u.ID, Email: u.Email, Name: u.Name, Admin: u.Admin, Password: true,
 		CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt}}
 	if generated {
-		out.Password = password
+		out.Generated = password
 	}
 	writeJSON(w, http.StatusCreated, out)
 	return nil
@@ -195,7 +196,7 @@ func (s *Server) handleUserPassword(w http.ResponseWriter, r *http.Request, call
 	}
 	u.PasswordHash = hash
 	out := struct {
-		Password      string `json:"password,omitempty"` // generated: shown this once
+		Generated     string `json:"generatedPassword,omitempty"` // shown this once
 		TokensRevoked int    `json:"tokensRevoked"`
 	}{}
 	if in.RevokeTokens {
@@ -204,7 +205,7 @@ func (s *Server) handleUserPassword(w http.ResponseWriter, r *http.Request, call
 		}
 	}
 	if generated {
-		out.Password = password
+		out.Generated = password
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil

@@ -93,7 +93,7 @@ func TestUsersAPI(t *testing.T) {
 		t.Fatalf("add carol: %d %v", status, v)
 	}
 	carol := id(v)
-	pw, _ := v["password"].(string)
+	pw, _ := v["generatedPassword"].(string)
 	if got := stored(carol); got.Email != "carol@example.com" || got.Name != "Carol C." || got.Admin || len(pw) != 24 || !CheckPassword(got.PasswordHash, pw) {
 		t.Errorf("carol stored as %+v, answered %v", got, v)
 	}
@@ -101,7 +101,7 @@ func TestUsersAPI(t *testing.T) {
 		t.Errorf("the answer shows the password hash: %v", v)
 	}
 	status, v = apiCall(t, base, session, "POST", "/api/v1/users", `{"email": "dave@example.com", "password": "dave's long password", "admin": true}`)
-	if status != http.StatusCreated || v["password"] != nil || v["admin"] != true {
+	if status != http.StatusCreated || v["generatedPassword"] != nil || v["password"] != true || v["admin"] != true {
 		t.Fatalf("add dave with a session: %d %v", status, v)
 	}
 	dave := id(v)
@@ -145,7 +145,7 @@ func TestUsersAPI(t *testing.T) {
 	// Reset: generated, answered once; typed; revoking the tokens.
 	before := stored(carol)
 	status, v = apiCall(t, base, adminToken, "POST", path(carol, "/password"), `{}`)
-	pw, _ = v["password"].(string)
+	pw, _ = v["generatedPassword"].(string)
 	if status != http.StatusOK || len(pw) != 24 || !CheckPassword(stored(carol).PasswordHash, pw) || stored(carol).Name != before.Name {
 		t.Errorf("reset carol's password: %d %v", status, v)
 	}
@@ -154,7 +154,7 @@ func TestUsersAPI(t *testing.T) {
 		t.Errorf("a short password: %d %v", status, v)
 	}
 	if status, v = apiCall(t, base, adminToken, "POST", path(dave, "/password"), `{"password": "dave's new long password", "revokeTokens": true}`); status != http.StatusOK ||
-		v["password"] != nil || v["tokensRevoked"] != 1.0 {
+		v["generatedPassword"] != nil || v["tokensRevoked"] != 1.0 {
 		t.Errorf("reset dave's password, revoking his tokens: %d %v", status, v)
 	}
 	if status, _ := apiCall(t, base, daveToken, "GET", "/api/v1/me", ""); status != http.StatusUnauthorized {
@@ -224,5 +224,40 @@ func TestUsersAPI(t *testing.T) {
 	}
 	if u := stored(admin.ID); !u.Admin || u.PasswordHash != admin.PasswordHash {
 		t.Error("a user changed the administrator")
+	}
+}
+
+// TestUsersAPIAnswersShowAUser: the answer that adds a user shows them as
+// the list does, "password" the boolean whether they have one, and a
+// generated password apart, as "generatedPassword", as a reset answers
+// it. The generated password shadowed the boolean under the same key: a
+// string in one answer, a boolean in the others, and no key at all for a
+// password given.
+func TestUsersAPIAnswersShowAUser(t *testing.T) {
+	s, admin := newTestServer(t)
+	c := newSignedIn(t, s, admin)
+	token := bearer(t, s.Store, admin, "admin-secret")
+	for _, tc := range []struct {
+		name, body string
+		generated  bool
+	}{
+		{"generated", `{"email": "carol@example.com"}`, true},
+		{"given", `{"email": "dave@example.com", "password": "dave's long password"}`, false},
+	} {
+		status, v := apiCall(t, c.srv.URL, token, "POST", "/api/v1/users", tc.body)
+		if status != http.StatusCreated {
+			t.Fatalf("%s: add: %d %v", tc.name, status, v)
+		}
+		if v["password"] != true {
+			t.Errorf("%s: add answered password %#v; want true, as the list shows a user who has one", tc.name, v["password"])
+		}
+		if pw, _ := v["generatedPassword"].(string); tc.generated != (len(pw) == 24) {
+			t.Errorf("%s: add answered generatedPassword %#v", tc.name, v["generatedPassword"])
+		}
+		reset := fmt.Sprintf("/api/v1/users/%d/password", int64(v["id"].(float64)))
+		status, v = apiCall(t, c.srv.URL, token, "POST", reset, `{}`)
+		if pw, _ := v["generatedPassword"].(string); status != http.StatusOK || len(pw) != 24 || v["password"] != nil {
+			t.Errorf("%s: reset: %d %v; want the generated password as generatedPassword", tc.name, status, v)
+		}
 	}
 }

@@ -26,8 +26,8 @@ func testUserDisable(t *testing.T, s vigil.Store) {
 		return u
 	}
 	must(t, s.DisableUser(ctx, ada.ID, false))
-	if got := stored(ada.ID); got.PasswordHash != "" || got.Admin || got.UpdatedAt.Before(ada.UpdatedAt) {
-		t.Errorf("disabled: %+v; want no password, no role", got)
+	if got := stored(ada.ID); got.PasswordHash != "" || got.Admin || !got.UpdatedAt.After(ada.UpdatedAt) {
+		t.Errorf("disabled: %+v, updated at %v before; want no password, no role, the update time moved on", got, ada.UpdatedAt)
 	}
 	if got := stored(bob.ID); got.PasswordHash != bob.PasswordHash {
 		t.Errorf("another user: %+v", got)

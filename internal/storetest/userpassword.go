@@ -28,7 +28,7 @@ func testUserSetPassword(t *testing.T, s vigil.Store) {
 	if got.PasswordHash != "$argon2id$reset" || got.Name != "Ada L." || got.Email != "ada.l@example.com" || got.Admin != u.Admin {
 		t.Errorf("reset: %+v; want the new hash with the rename kept", got)
 	}
-	if got.UpdatedAt.Before(before.UpdatedAt) {
+	if !got.UpdatedAt.After(before.UpdatedAt) {
 		t.Errorf("reset: update time %v, was %v; want it moved on", got.UpdatedAt, before.UpdatedAt)
 	}
 	if !got.CreatedAt.Equal(u.CreatedAt) {

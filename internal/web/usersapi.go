@@ -11,11 +11,14 @@ import (
 // The JSON API of user management (/api/v1/users): what the Users page
 // does, for administrators, by the same rules (admin.go). Unlike the page,
 // it takes an administrator's API token: a script that provisions
-// accounts has no browser. Such a token is as strong as the
-// administrator's password (it can make an administrator with a password
-// it chose), so it is worth an expiry; a session's writes carry its CSRF
-// token, as every other. A generated password is in the answer that made
-// it only; a password hash never is.
+// accounts has no browser. Such a token manages the users who are no
+// administrators only: as a token makes no token (createToken), it makes
+// no administrator (adds one or grants the role) and sets no
+// administrator's password, its own included, which only a signed-in
+// session does (sessionOnly); otherwise a token that expires in an hour
+// made an administrator with a password it chose and signed in for good.
+// A session's writes carry its CSRF token, as every other. A generated
+// password is in the answer that made it only; a password hash never is.
 
 // apiUser is a user as the API shows them: no password hash, only
 // whether there is one.
@@ -45,6 +48,16 @@ func (s *Server) showUser(r *http.Request, u *vigil.User) (apiUser, error) {
 func requireAdminAPI(u *vigil.User) error {
 	if !u.Admin {
 		return vigil.Errorf(vigil.EFORBIDDEN, "only an administrator manages the users")
+	}
+	return nil
+}
+
+// sessionOnly refuses (403) a request made with an API token to do what
+// gives a lasting way in as an administrator (what): a token that could
+// would outlive its expiry and its revocation.
+func sessionOnly(r *http.Request, what string) error {
+	if byToken(r) {
+		return vigil.Errorf(vigil.EFORBIDDEN, "%s needs a signed-in session, not an API token", what)
 	}
 	return nil
 }
@@ -126,6 +139,11 @@ func (s *Server) handleUserCreate(w http.ResponseWriter, r *http.Request, caller
 	if err := readJSON(r, &in); err != nil {
 		return err
 	}
+	if in.Admin {
+		if err := sessionOnly(r, "adding an administrator"); err != nil {
+			return err
+		}
+	}
 	u, err := NewUser(in.Email, in.Name, in.Admin)
 	if err != nil {
 		return err
@@ -163,6 +181,11 @@ func (s *Server) handleUserSetAdmin(w http.ResponseWriter, r *http.Request, call
 	if in.Admin == nil {
 		return vigil.Errorf(vigil.EINVALID, "admin required: true grants the role, false revokes it")
 	}
+	if *in.Admin {
+		if err := sessionOnly(r, "granting the administrator role"); err != nil {
+			return err
+		}
+	}
 	if err := SetAdmin(r.Context(), s.Store, u, *in.Admin); err != nil {
 		return err
 	}
@@ -185,6 +208,11 @@ func (s *Server) handleUserPassword(w http.ResponseWriter, r *http.Request, call
 	}
 	if err := readJSON(r, &in); err != nil {
 		return err
+	}
+	if u.Admin {
+		if err := sessionOnly(r, "setting an administrator's password"); err != nil {
+			return err
+		}
 	}
 	password, hash, generated, err := apiPassword(in.Password)
 	if err != nil {

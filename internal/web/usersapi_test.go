@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vigil-web/vigil"
 )
@@ -130,9 +131,10 @@ func TestUsersAPI(t *testing.T) {
 		t.Errorf("get carol: %d %v", status, v)
 	}
 
-	// Grant and revoke; the only administrator keeps the role.
+	// Grant (with a session: TestUsersAPITokenMakesNoAdministrator) and
+	// revoke; the only administrator keeps the role.
 	path := func(id int64, rest string) string { return fmt.Sprintf("/api/v1/users/%d%s", id, rest) }
-	if status, v = apiCall(t, base, adminToken, "PUT", path(carol, "/admin"), `{"admin": true}`); status != http.StatusOK || v["admin"] != true || !stored(carol).Admin {
+	if status, v = apiCall(t, base, session, "PUT", path(carol, "/admin"), `{"admin": true}`); status != http.StatusOK || v["admin"] != true || !stored(carol).Admin {
 		t.Errorf("grant carol: %d %v", status, v)
 	}
 	if status, v = apiCall(t, base, adminToken, "PUT", path(carol, "/admin"), `{"admin": false}`); status != http.StatusOK || stored(carol).Admin {
@@ -153,7 +155,7 @@ func TestUsersAPI(t *testing.T) {
 		!strings.Contains(fmt.Sprint(v["error"]), "too short") {
 		t.Errorf("a short password: %d %v", status, v)
 	}
-	if status, v = apiCall(t, base, adminToken, "POST", path(dave, "/password"), `{"password": "dave's new long password", "revokeTokens": true}`); status != http.StatusOK ||
+	if status, v = apiCall(t, base, session, "POST", path(dave, "/password"), `{"password": "dave's new long password", "revokeTokens": true}`); status != http.StatusOK ||
 		v["generatedPassword"] != nil || v["tokensRevoked"] != 1.0 {
 		t.Errorf("reset dave's password, revoking his tokens: %d %v", status, v)
 	}
@@ -259,5 +261,76 @@ func TestUsersAPIAnswersShowAUser(t *testing.T) {
 		if pw, _ := v["generatedPassword"].(string); status != http.StatusOK || len(pw) != 24 || v["password"] != nil {
 			t.Errorf("%s: reset: %d %v; want the generated password as generatedPassword", tc.name, status, v)
 		}
+	}
+}
+
+// TestUsersAPITokenMakesNoAdministrator: an administrator's API token
+// manages the users who are no administrators, and only a signed-in
+// session makes one (adds one, grants the role) or sets an
+// administrator's password, the token's own included, as only a session
+// makes API tokens (TestTokenCreateNeedsSession): a token that expires in
+// an hour made an administrator with a password it chose, or chose its
+// administrator's, and signed in for good, whatever its expiry and
+// revocation. An expired token is refused outright.
+func TestUsersAPITokenMakesNoAdministrator(t *testing.T) {
+	s, admin := newTestServer(t)
+	ctx := context.Background()
+	c := newSignedIn(t, s, admin)
+	base := c.srv.URL
+	token := bearer(t, s.Store, admin, "admin-secret")
+	session := func(r *http.Request) {
+		r.AddCookie(&http.Cookie{Name: sessionCookie, Value: c.cookie})
+		r.Header.Set(csrfHeader, c.csrf)
+	}
+	bob := &vigil.User{Email: "bob@example.com", Name: "Bob", PasswordHash: "h"}
+	if err := s.Store.CreateUser(ctx, bob); err != nil {
+		t.Fatal(err)
+	}
+	path := func(id int64, rest string) string { return fmt.Sprintf("/api/v1/users/%d%s", id, rest) }
+	for _, call := range []struct{ name, method, path, body string }{
+		{"add an administrator", "POST", "/api/v1/users", `{"email": "mallory@example.com", "admin": true}`},
+		{"grant the role", "PUT", path(bob.ID, "/admin"), `{"admin": true}`},
+		{"set an administrator's password", "POST", path(admin.ID, "/password"), `{"password": "mallory's password"}`},
+		{"generate an administrator's password", "POST", path(admin.ID, "/password"), `{}`},
+	} {
+		status, v := apiCall(t, base, token, call.method, call.path, call.body)
+		if msg := fmt.Sprint(v["error"]); status != http.StatusForbidden || !strings.Contains(msg, "signed-in session") {
+			t.Errorf("%s with an API token: %d %v; want 403 saying a session is needed", call.name, status, v)
+		}
+	}
+	if _, err := s.Store.FindUserByEmail(ctx, "mallory@example.com"); vigil.ErrorCode(err) != vigil.ENOTFOUND {
+		t.Errorf("an administrator made with a token: %v", err)
+	}
+	if u, err := s.Store.FindUserByID(ctx, bob.ID); err != nil || u.Admin {
+		t.Errorf("bob after a grant with a token: %+v %v; want no administrator", u, err)
+	}
+	if u, err := s.Store.FindUserByID(ctx, admin.ID); err != nil || u.PasswordHash != admin.PasswordHash {
+		t.Errorf("the administrator's password after a reset with a token: %v; want it unchanged", err)
+	}
+
+	// The token manages the others; a session does all of it.
+	if status, v := apiCall(t, base, token, "POST", "/api/v1/users", `{"email": "carol@example.com"}`); status != http.StatusCreated {
+		t.Errorf("add a user with a token: %d %v", status, v)
+	}
+	if status, v := apiCall(t, base, token, "POST", path(bob.ID, "/password"), `{}`); status != http.StatusOK {
+		t.Errorf("reset bob's password with a token: %d %v", status, v)
+	}
+	if status, v := apiCall(t, base, session, "PUT", path(bob.ID, "/admin"), `{"admin": true}`); status != http.StatusOK {
+		t.Errorf("grant bob the role with a session: %d %v", status, v)
+	}
+	if status, v := apiCall(t, base, token, "PUT", path(bob.ID, "/admin"), `{"admin": false}`); status != http.StatusOK {
+		t.Errorf("revoke bob's role with a token: %d %v", status, v)
+	}
+	if status, v := apiCall(t, base, session, "POST", "/api/v1/users", `{"email": "dave@example.com", "admin": true}`); status != http.StatusCreated {
+		t.Errorf("add an administrator with a session: %d %v", status, v)
+	}
+
+	// An expired token of the administrator's.
+	if err := s.Store.CreateToken(ctx, &vigil.Token{UserID: admin.ID, Name: "old", Hash: vigil.HashToken("expired-secret"), ExpiresAt: time.Now().Add(-time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	expired := func(r *http.Request) { r.Header.Set("Authorization", "Bearer expired-secret") }
+	if status, v := apiCall(t, base, expired, "GET", "/api/v1/users", ""); status != http.StatusUnauthorized {
+		t.Errorf("an expired token: %d %v; want 401", status, v)
 	}
 }

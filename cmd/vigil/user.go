@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/web"
@@ -100,18 +99,6 @@ func runUserAdd(ctx context.Context, env *environment, args []string) (int, erro
 	return exitOK, nil
 }
 
-// listedUser is a line of user list --json: no password hash, only
-// whether there is one.
-type listedUser struct {
-	ID        int64     `json:"id"`
-	Email     string    `json:"email"`
-	Name      string    `json:"name"`
-	CreatedAt time.Time `json:"createdAt"`
-	Password  bool      `json:"password"`  // whether the user can sign in
-	Admin     bool      `json:"admin"`     // whether the user manages the users
-	Sentinels int       `json:"sentinels"` // how many sentinels they own
-}
-
 func runUserList(ctx context.Context, env *environment, args []string) (int, error) {
 	fs := newSentinelFlagSet(env, "user list", "", "List prints the users in the store, one a line: whether each has a password\n"+
 		"(a user made by vigil sentinel add --owner has none, and cannot sign in\n"+
@@ -130,7 +117,7 @@ func runUserList(ctx context.Context, env *environment, args []string) (int, err
 		return exitError, err
 	}
 	defer st.Close()
-	users, err := st.FindUsers(ctx)
+	users, err := web.ListUsers(ctx, st)
 	if err != nil {
 		return exitError, err
 	}
@@ -139,12 +126,7 @@ func runUserList(ctx context.Context, env *environment, args []string) (int, err
 	if !*asJSON {
 		fmt.Fprintln(tw, "ID\tEMAIL\tNAME\tCREATED\tPASSWORD\tROLE\tSENTINELS")
 	}
-	for _, u := range users {
-		_, n, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID, Limit: 1})
-		if err != nil {
-			return exitError, fmt.Errorf("sentinels of %s: %w", u.Email, err)
-		}
-		l := listedUser{ID: u.ID, Email: u.Email, Name: u.Name, CreatedAt: u.CreatedAt, Password: u.PasswordHash != "", Admin: u.Admin, Sentinels: n}
+	for _, l := range users {
 		if *asJSON {
 			if err := enc.Encode(l); err != nil {
 				return exitError, err

@@ -161,9 +161,9 @@ func TestUserList(t *testing.T) {
 	}
 
 	_, out, _ = runVigil(t, "", "user", "list", "--data", data, "--json")
-	var got []listedUser
+	var got []web.ListedUser
 	for line := range strings.Lines(out) {
-		var u listedUser
+		var u web.ListedUser
 		if err := json.Unmarshal([]byte(line), &u); err != nil {
 			t.Fatalf("%v: %s", err, line)
 		}

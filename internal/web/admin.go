@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/vigil-web/vigil"
@@ -63,6 +64,58 @@ func NewPassword(typed string) (password, hash string, generated bool, err error
 		return "", "", false, fmt.Errorf("hash the password: %w", err)
 	}
 	return password, hash, generated, nil
+}
+
+// passwordField is NewPassword of a password typed in a form's or a
+// request's password field, its refusal an EINVALID error that says it
+// is the password's.
+func passwordField(typed string) (password, hash string, generated bool, err error) {
+	password, hash, generated, err = NewPassword(typed)
+	if err != nil {
+		return "", "", false, vigil.Errorf(vigil.EINVALID, "password: %s", vigil.ErrorMessage(err))
+	}
+	return password, hash, generated, nil
+}
+
+// ListedUser is a user as the lists of users show them (the Users page,
+// GET /api/v1/users, vigil user list): never a password hash, only
+// whether there is one, and how many sentinels they own.
+type ListedUser struct {
+	ID        int64     `json:"id"`
+	Email     string    `json:"email"`
+	Name      string    `json:"name"`
+	Admin     bool      `json:"admin"`
+	Password  bool      `json:"password"`  // whether they can sign in
+	Sentinels int       `json:"sentinels"` // how many they own
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// ListUser returns u as listed, counting their sentinels in st.
+func ListUser(ctx context.Context, st vigil.Store, u *vigil.User) (ListedUser, error) {
+	_, n, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID, Limit: 1})
+	if err != nil {
+		return ListedUser{}, fmt.Errorf("sentinels of %s: %w", u.Email, err)
+	}
+	return ListedUser{ID: u.ID, Email: u.Email, Name: u.Name, Admin: u.Admin, Password: u.PasswordHash != "",
+		Sentinels: n, CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt}, nil
+}
+
+// ListUsers returns the users of st, in id order, as listed.
+func ListUsers(ctx context.Context, st vigil.Store) ([]ListedUser, error) {
+	users, err := st.FindUsers(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list users: %w", err)
+	}
+	list := make([]ListedUser, 0, len(users))
+	for _, u := range users {
+		l, err := ListUser(ctx, st, u)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, l)
+	}
+	return list, nil
 }
 
 // NewUser returns the user to create with email (trimmed and lower-cased;

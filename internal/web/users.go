@@ -17,7 +17,7 @@ import (
 
 // usersData is the Users page.
 type usersData struct {
-	Users []userRow
+	Users []ListedUser
 	Self  int64 // the signed-in administrator
 	// Done says what the last form did, Problem why it was refused.
 	Done, Problem string
@@ -25,13 +25,6 @@ type usersData struct {
 	Password, Email string
 	// MinPassword is the fewest characters of a typed password.
 	MinPassword int
-}
-
-// userRow is a line of the list of users.
-type userRow struct {
-	*vigil.User
-	Password  bool // whether they can sign in
-	Sentinels int  // how many they own
 }
 
 // requireAdmin refuses a user who is not an administrator, and a request
@@ -57,17 +50,11 @@ func (s *Server) handleUsersPage(w http.ResponseWriter, r *http.Request, sess *s
 // usersPage shows the users with d's message: an error's status if d
 // says why a form was refused.
 func (s *Server) usersPage(w http.ResponseWriter, r *http.Request, sess *session, status int, d *usersData) error {
-	users, err := s.Store.FindUsers(r.Context())
+	users, err := ListUsers(r.Context(), s.Store)
 	if err != nil {
 		return err
 	}
-	for _, u := range users {
-		_, n, err := s.Store.FindSentinels(r.Context(), vigil.SentinelFilter{OwnerID: u.ID, Limit: 1})
-		if err != nil {
-			return err
-		}
-		d.Users = append(d.Users, userRow{User: u, Password: u.PasswordHash != "", Sentinels: n})
-	}
+	d.Users = users
 	d.Self, d.MinPassword = sess.User.ID, MinPasswordLength
 	return s.page(w, r, sess, status, "users", "Users", "users", d)
 }
@@ -83,26 +70,13 @@ func (s *Server) refused(w http.ResponseWriter, r *http.Request, sess *session, 
 	return err
 }
 
-// formUser returns the user with the id of the path, for an administrator.
-func (s *Server) formUser(r *http.Request, sess *session, idText string) (*vigil.User, error) {
+// formUser returns the user with the id of the path, for an
+// administrator in a signed-in session.
+func (s *Server) formUser(r *http.Request, sess *session) (*vigil.User, error) {
 	if err := requireAdmin(r, sess.User); err != nil {
 		return nil, err
 	}
-	id, err := idParam("user id", idText)
-	if err != nil {
-		return nil, err
-	}
-	return s.Store.FindUserByID(r.Context(), id)
-}
-
-// formPassword is NewPassword of the form's password field (generated if
-// empty), its refusal an EINVALID error that says it is the password's.
-func formPassword(r *http.Request) (password, hash string, generated bool, err error) {
-	password, hash, generated, err = NewPassword(r.PostFormValue("password"))
-	if err != nil {
-		return "", "", false, vigil.Errorf(vigil.EINVALID, "password: %s", vigil.ErrorMessage(err))
-	}
-	return password, hash, generated, nil
+	return s.pathUser(r, sess.User)
 }
 
 // checked reports whether a form's checkbox is ticked.
@@ -119,7 +93,7 @@ func (s *Server) handleUserCreatePage(w http.ResponseWriter, r *http.Request, se
 	if err != nil {
 		return s.refused(w, r, sess, err)
 	}
-	password, hash, generated, err := formPassword(r)
+	password, hash, generated, err := passwordField(r.PostFormValue("password"))
 	if err != nil {
 		return s.refused(w, r, sess, err)
 	}
@@ -140,11 +114,11 @@ func (s *Server) handleUserCreatePage(w http.ResponseWriter, r *http.Request, se
 }
 
 func (s *Server) handleUserPasswordPage(w http.ResponseWriter, r *http.Request, sess *session) error {
-	u, err := s.formUser(r, sess, r.PathValue("id"))
+	u, err := s.formUser(r, sess)
 	if err != nil {
 		return s.refused(w, r, sess, err)
 	}
-	password, hash, generated, err := formPassword(r)
+	password, hash, generated, err := passwordField(r.PostFormValue("password"))
 	if err != nil {
 		return s.refused(w, r, sess, err)
 	}
@@ -174,7 +148,7 @@ func (s *Server) handleUserPasswordPage(w http.ResponseWriter, r *http.Request, 
 }
 
 func (s *Server) handleUserAdminPage(w http.ResponseWriter, r *http.Request, sess *session) error {
-	u, err := s.formUser(r, sess, r.PathValue("id"))
+	u, err := s.formUser(r, sess)
 	if err != nil {
 		return s.refused(w, r, sess, err)
 	}
@@ -201,7 +175,7 @@ func (s *Server) handleUserAdminPage(w http.ResponseWriter, r *http.Request, ses
 }
 
 func (s *Server) handleUserRemovePage(w http.ResponseWriter, r *http.Request, sess *session) error {
-	u, err := s.formUser(r, sess, r.PathValue("id"))
+	u, err := s.formUser(r, sess)
 	if err != nil {
 		return s.refused(w, r, sess, err)
 	}

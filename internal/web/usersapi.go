@@ -3,7 +3,6 @@ package web
 import (
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/vigil-web/vigil"
 )
@@ -19,29 +18,6 @@ import (
 // made an administrator with a password it chose and signed in for good.
 // A session's writes carry its CSRF token, as every other. A generated
 // password is in the answer that made it only; a password hash never is.
-
-// apiUser is a user as the API shows them: no password hash, only
-// whether there is one.
-type apiUser struct {
-	ID        int64     `json:"id"`
-	Email     string    `json:"email"`
-	Name      string    `json:"name"`
-	Admin     bool      `json:"admin"`
-	Password  bool      `json:"password"`  // whether they can sign in
-	Sentinels int       `json:"sentinels"` // how many they own
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
-}
-
-// showUser returns u as the API shows them, counting their sentinels.
-func (s *Server) showUser(r *http.Request, u *vigil.User) (apiUser, error) {
-	_, n, err := s.Store.FindSentinels(r.Context(), vigil.SentinelFilter{OwnerID: u.ID, Limit: 1})
-	if err != nil {
-		return apiUser{}, err
-	}
-	return apiUser{ID: u.ID, Email: u.Email, Name: u.Name, Admin: u.Admin, Password: u.PasswordHash != "",
-		Sentinels: n, CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt}, nil
-}
 
 // requireAdminAPI refuses a user who is not an administrator (403); an
 // administrator's API token is taken.
@@ -75,33 +51,15 @@ func (s *Server) pathUser(r *http.Request, caller *vigil.User) (*vigil.User, err
 	return s.Store.FindUserByID(r.Context(), id)
 }
 
-// apiPassword is NewPassword of a request's password (generated if
-// empty), its refusal an EINVALID error that says it is the password's.
-func apiPassword(typed string) (password, hash string, generated bool, err error) {
-	password, hash, generated, err = NewPassword(typed)
-	if err != nil {
-		return "", "", false, vigil.Errorf(vigil.EINVALID, "password: %s", vigil.ErrorMessage(err))
-	}
-	return password, hash, generated, nil
-}
-
 func (s *Server) handleUserList(w http.ResponseWriter, r *http.Request, caller *vigil.User) error {
 	if err := requireAdminAPI(caller); err != nil {
 		return err
 	}
-	users, err := s.Store.FindUsers(r.Context())
+	list, err := ListUsers(r.Context(), s.Store)
 	if err != nil {
 		return err
 	}
-	list := make([]apiUser, 0, len(users))
-	for _, u := range users {
-		a, err := s.showUser(r, u)
-		if err != nil {
-			return err
-		}
-		list = append(list, a)
-	}
-	writeJSON(w, http.StatusOK, listBody[apiUser]{Items: list, Total: len(list)})
+	writeJSON(w, http.StatusOK, listBody[ListedUser]{Items: list, Total: len(list)})
 	return nil
 }
 
@@ -110,7 +68,7 @@ func (s *Server) handleUserGet(w http.ResponseWriter, r *http.Request, caller *v
 	if err != nil {
 		return err
 	}
-	a, err := s.showUser(r, u)
+	a, err := ListUser(r.Context(), s.Store, u)
 	if err != nil {
 		return err
 	}
@@ -120,9 +78,9 @@ func (s *Server) handleUserGet(w http.ResponseWriter, r *http.Request, caller *v
 
 // withPassword is a user in the answer that set their password: the
 // generated one, shown this once, under its own key ("password" is
-// apiUser's, whether they have one).
+// ListedUser's, whether they have one).
 type withPassword struct {
-	apiUser
+	ListedUser
 	Generated string `json:"generatedPassword,omitempty"`
 }
 
@@ -148,7 +106,7 @@ func (s *Server) handleUserCreate(w http.ResponseWriter, r *http.Request, caller
 	if err != nil {
 		return err
 	}
-	password, hash, generated, err := apiPassword(in.Password)
+	password, hash, generated, err := passwordField(in.Password)
 	if err != nil {
 		return err
 	}
@@ -158,7 +116,7 @@ func (s *Server) handleUserCreate(w http.ResponseWriter, r *http.Request, caller
 	} else if err != nil {
 		return err
 	}
-	out := withPassword{apiUser: apiUser{ID: u.ID, Email: u.Email, Name: u.Name, Admin: u.Admin, Password: true,
+	out := withPassword{ListedUser: ListedUser{ID: u.ID, Email: u.Email, Name: u.Name, Admin: u.Admin, Password: true,
 		CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt}}
 	if generated {
 		out.Generated = password
@@ -189,7 +147,7 @@ func (s *Server) handleUserSetAdmin(w http.ResponseWriter, r *http.Request, call
 	if err := SetAdmin(r.Context(), s.Store, u, *in.Admin); err != nil {
 		return err
 	}
-	a, err := s.showUser(r, u)
+	a, err := ListUser(r.Context(), s.Store, u)
 	if err != nil {
 		return err
 	}
@@ -214,7 +172,7 @@ func (s *Server) handleUserPassword(w http.ResponseWriter, r *http.Request, call
 			return err
 		}
 	}
-	password, hash, generated, err := apiPassword(in.Password)
+	password, hash, generated, err := passwordField(in.Password)
 	if err != nil {
 		return err
 	}

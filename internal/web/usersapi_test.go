@@ -53,6 +53,17 @@ func bearer(t *testing.T, st vigil.Store, u *vigil.User, secret string) func(*ht
 	return func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+secret) }
 }
 
+// sessionOf authenticates apiCall's requests with c's session cookie and,
+// but for a GET, its CSRF token.
+func sessionOf(c *signedIn) func(*http.Request) {
+	return func(r *http.Request) {
+		r.AddCookie(&http.Cookie{Name: sessionCookie, Value: c.cookie})
+		if r.Method != http.MethodGet {
+			r.Header.Set(csrfHeader, c.csrf)
+		}
+	}
+}
+
 // TestUsersAPI: the JSON API of user management, on a real server over a
 // real SQLite store: an administrator lists, adds, grants and revokes the
 // role, resets a password (the generated one answered once) and removes
@@ -65,12 +76,7 @@ func TestUsersAPI(t *testing.T) {
 	c := newSignedIn(t, s, admin)
 	base := c.srv.URL
 	adminToken := bearer(t, s.Store, admin, "admin-secret")
-	session := func(r *http.Request) {
-		r.AddCookie(&http.Cookie{Name: sessionCookie, Value: c.cookie})
-		if r.Method != http.MethodGet {
-			r.Header.Set(csrfHeader, c.csrf)
-		}
-	}
+	session := sessionOf(c)
 	stored := func(id int64) *vigil.User {
 		t.Helper()
 		u, err := s.Store.FindUserByID(ctx, id)
@@ -278,10 +284,7 @@ func TestUsersAPITokenMakesNoAdministrator(t *testing.T) {
 	c := newSignedIn(t, s, admin)
 	base := c.srv.URL
 	token := bearer(t, s.Store, admin, "admin-secret")
-	session := func(r *http.Request) {
-		r.AddCookie(&http.Cookie{Name: sessionCookie, Value: c.cookie})
-		r.Header.Set(csrfHeader, c.csrf)
-	}
+	session := sessionOf(c)
 	bob := &vigil.User{Email: "bob@example.com", Name: "Bob", PasswordHash: "h"}
 	if err := s.Store.CreateUser(ctx, bob); err != nil {
 		t.Fatal(err)

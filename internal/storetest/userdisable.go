@@ -57,16 +57,18 @@ func testUserDisable(t *testing.T, s vigil.Store) {
 }
 
 // testUserDisableRace: two DisableUser at once, of the last two users
-// with a password (or the last two administrators), leave one of them
-// with it, and refuse the other, unchanged. Each round, a barrier lets
-// both go at once.
+// with a password (or the last two administrators), or a DisableUser and
+// a SetUserAdmin revoking the other of the last two administrators, leave
+// one of them with it, and refuse the other, unchanged. Each round, a
+// barrier lets both go at once.
 func testUserDisableRace(t *testing.T, s vigil.Store) {
 	ctx := context.Background()
-	for i := range 20 {
+	for i := range 30 {
 		// Round by round: the last two with a password (an
 		// administrator without one beside them), then the last two
-		// administrators (a user with a password beside them).
-		admins := i%2 == 1
+		// administrators (a user with a password beside them), removed
+		// both, then one removed and the other revoked.
+		admins, revoke := i%3 != 0, i%3 == 2
 		var users []*vigil.User
 		for j := range 2 {
 			u := &vigil.User{Email: fmt.Sprintf("u%d-%d@example.com", i, j), Name: "n", PasswordHash: "h", Admin: admins}
@@ -85,7 +87,11 @@ func testUserDisableRace(t *testing.T, s vigil.Store) {
 			wg.Go(func() {
 				ready.Done()
 				ready.Wait()
-				errs[j] = s.DisableUser(ctx, u.ID, false)
+				if revoke && j == 1 {
+					errs[j] = s.SetUserAdmin(ctx, u.ID, false)
+				} else {
+					errs[j] = s.DisableUser(ctx, u.ID, false)
+				}
 			})
 		}
 		wg.Wait()
@@ -105,11 +111,14 @@ func testUserDisableRace(t *testing.T, s vigil.Store) {
 			kept++
 		}
 		if kept != 1 {
-			what := "users with a password"
-			if admins {
-				what = "administrators"
+			what := "two DisableUser at once of the last two users with a password"
+			switch {
+			case revoke:
+				what = "a DisableUser and a SetUserAdmin revoking the role at once of the last two administrators"
+			case admins:
+				what = "two DisableUser at once of the last two administrators"
 			}
-			t.Fatalf("round %d: two DisableUser at once of the last two %s: %v; want one refused", i, what, errs)
+			t.Fatalf("round %d: %s: %v; want one refused", i, what, errs)
 		}
 		// Out of the way of the next round: the role and passwords go
 		// (forced), the users stay.

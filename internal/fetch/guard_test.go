@@ -2,10 +2,19 @@ package fetch
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"net/netip"
 	"net/url"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/vigil-web/vigil"
 )
 
 func TestPrivateReason(t *testing.T) {
@@ -102,5 +111,81 @@ func TestRobotsURLWithZone(t *testing.T) {
 	})
 	if u, err := url.Parse(asked); err != nil || u.Hostname() != "fe80::1%lo" || u.Path != "/robots.txt" {
 		t.Errorf("robots URL %q: %v", asked, err)
+	}
+}
+
+// TestRefuseSpellings: a loopback or private address in any spelling a
+// user may type reaches nothing. Those that parse as addresses (mapped
+// IPv6, ULA, link-local with a zone, unspecified, CGNAT, metadata) are
+// refused by the guard; the inet_aton spellings (decimal, octal, hex,
+// short) are no address to Go and go to DNS as names, where a C resolver
+// reads them as 127.0.0.1, which the dialler refuses. Either way the
+// loopback server gets no request, and neither does a proxy named by
+// HTTP_PROXY (on an address the client may reach): the client dials
+// itself, where the guard stands.
+func TestRefuseSpellings(t *testing.T) {
+	var reached, proxied atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached.Add(1)
+		fmt.Fprint(w, "<p>reached</p>")
+	}))
+	defer srv.Close()
+	// The proxy listens on an address the client may dial, so that a
+	// client that took it from the environment would reach it.
+	ln, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		t.Skipf("cannot listen on 127.0.0.2: %v", err)
+	}
+	proxy := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		proxied.Add(1)
+		fmt.Fprint(w, "<p>proxied</p>")
+	}))
+	proxy.Listener = ln
+	proxy.Start()
+	defer proxy.Close()
+	proxyAddr := netip.MustParseAddr("127.0.0.2")
+	for _, name := range []string{"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"} {
+		t.Setenv(name, proxy.URL)
+	}
+	t.Setenv("NO_PROXY", "")
+	t.Setenv("no_proxy", "")
+	port := srv.URL[strings.LastIndex(srv.URL, ":")+1:]
+	c := New(Options{IgnoreRobots: true, TotalTimeout: 3 * time.Second, permit: func(a netip.Addr) bool { return a == proxyAddr }})
+	for _, tc := range []struct {
+		host    string
+		refused bool // refused by the guard, whatever the resolver
+	}{
+		{"127.0.0.1", true},
+		{"[::ffff:127.0.0.1]", true},
+		{"[::ffff:7f00:1]", true},
+		{"[::1]", true},
+		{"[0:0:0:0:0:0:0:1]", true},
+		{"[::]", true},
+		{"0.0.0.0", true},
+		{"localhost", true},
+		{"[fd00::1]", true},
+		{"[fe80::1%25lo]", true},
+		{"100.64.0.1", true},
+		{"169.254.169.254", true},
+		{"[64:ff9b::7f00:1]", true},
+		{"①②⑦.0.0.1", true}, // IDNA maps it to 127.0.0.1
+		{"2130706433", false},
+		{"0177.0.0.1", false},
+		{"0x7f.0.0.1", false},
+		{"0x7f000001", false},
+		{"127.1", false},
+		{"017700000001", false},
+	} {
+		u := "http://" + tc.host + ":" + port + "/"
+		_, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: u})
+		if err == nil || tc.refused && !errors.Is(err, ErrRefused) {
+			t.Errorf("%s: %v, want a refusal", u, err)
+		}
+	}
+	if n := reached.Load(); n != 0 {
+		t.Errorf("the loopback server got %d requests", n)
+	}
+	if n := proxied.Load(); n != 0 {
+		t.Errorf("the proxy of the environment got %d requests", n)
 	}
 }

@@ -456,11 +456,7 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 			return err
 		}
 	} else {
-		from, err := idParam("from", q.Get("from"))
-		if err != nil {
-			return err
-		}
-		to, err := idParam("to", q.Get("to"))
+		from, to, err := diffVersionIDs(res, q.Get("from"), q.Get("to"))
 		if err != nil {
 			return err
 		}

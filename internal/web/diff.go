@@ -33,14 +33,26 @@ type diffPair struct {
 	Delta    *delta.Delta
 }
 
+// diffVersionIDs reads the ids of the versions from and to of a diff of
+// res, the query parameters of the same names; a missing one is named as
+// missing, not as an empty value that is not a number.
+func diffVersionIDs(res *vigil.Resource, fromText, toText string) (from, to int64, err error) {
+	ids := [2]int64{}
+	for i, p := range []struct{ name, text string }{{"from", fromText}, {"to", toText}} {
+		if p.text == "" {
+			return 0, 0, vigil.Errorf(vigil.EINVALID, "%s is missing: want a version id of resource %d (GET /api/v1/resources/%d/versions lists them)", p.name, res.ID, res.ID)
+		}
+		if ids[i], err = idParam(p.name, p.text); err != nil {
+			return 0, 0, err
+		}
+	}
+	return ids[0], ids[1], nil
+}
+
 // loadDiff reads the versions from and to (ids) of the resource and the
 // delta between them.
 func (s *Server) loadDiff(ctx context.Context, res *vigil.Resource, fromText, toText string) (*diffPair, error) {
-	from, err := idParam("from", fromText)
-	if err != nil {
-		return nil, err
-	}
-	to, err := idParam("to", toText)
+	from, to, err := diffVersionIDs(res, fromText, toText)
 	if err != nil {
 		return nil, err
 	}

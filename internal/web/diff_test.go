@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/warehouse"
 )
 
@@ -43,6 +44,26 @@ func TestDiffPageVersionLabels(t *testing.T) {
 	for _, id := range []int64{from.ID, to} {
 		if !strings.Contains(history, `id="version-`+strconv.FormatInt(id, 10)+`"`) {
 			t.Errorf("the history has no anchor for version %d:\n%s", id, history)
+		}
+	}
+}
+
+// TestDiffVersionsMissing: a diff without its from or to version says
+// which query parameter is missing and what it takes; it said
+// `from "" is not a positive number`, as if an empty value had been given.
+func TestDiffVersionsMissing(t *testing.T) {
+	e := newReadAsTextEnv(t)
+	res := &vigil.Resource{ID: e.res}
+	v := strconv.FormatInt(e.vs[0].ID, 10)
+	r := strconv.FormatInt(e.res, 10)
+	for _, c := range []struct{ from, to, want string }{
+		{"", "", "from is missing: want a version id of resource " + r + " (GET /api/v1/resources/" + r + "/versions lists them)"},
+		{v, "", "to is missing: want a version id of resource " + r + " (GET /api/v1/resources/" + r + "/versions lists them)"},
+		{"x", v, `from "x" is not a positive number`},
+	} {
+		_, err := e.s.loadDiff(context.Background(), res, c.from, c.to)
+		if vigil.ErrorCode(err) != vigil.EINVALID || vigil.ErrorMessage(err) != c.want {
+			t.Errorf("from %q to %q: %v (%s), want %q", c.from, c.to, err, vigil.ErrorCode(err), c.want)
 		}
 	}
 }

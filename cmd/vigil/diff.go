@@ -373,6 +373,15 @@ func writePatched(env *environment, doc *tree.Document, format markup.Format, df
 	return out, nil
 }
 
+// deltaOrigin names the file that holds the n deltas numbered from first
+// in a chain: "delta 2: FILE", or "deltas 2 to 4: FILE".
+func deltaOrigin(first, n int, file string) string {
+	if n == 1 {
+		return fmt.Sprintf("delta %d: %s", first, file)
+	}
+	return fmt.Sprintf("deltas %d to %d: %s", first, first+n-1, file)
+}
+
 func runCompose(ctx context.Context, env *environment, args []string) (int, error) {
 	fs := newFlags(env, "compose", "[flags] DELTA1 DELTA2 ...   (consecutive deltas, in files of one or more; files or -)")
 	format := fs.String("format", "", "output format: xydelta or json (default: the format of DELTA1)")
@@ -393,6 +402,7 @@ func runCompose(ctx context.Context, env *environment, args []string) (int, erro
 	}
 	var all []*delta.Delta
 	var firstFormat string
+	var origins []string
 	for i, name := range fs.Args() {
 		ds, format, err := readDeltas(env, name, *maxBytes)
 		if err != nil {
@@ -401,17 +411,24 @@ func runCompose(ctx context.Context, env *environment, args []string) (int, erro
 		if i == 0 {
 			firstFormat = format
 		}
+		origins = append(origins, deltaOrigin(len(all)+1, len(ds), displayName(name)))
 		all = append(all, ds...)
 	}
+	// The errors number the deltas across the files: the files are named
+	// with the numbers of theirs.
+	legend := ""
+	if len(origins) > 1 {
+		legend = " (" + strings.Join(origins, "; ") + ")"
+	}
 	if _, err := renumber(all); err != nil {
-		return exitError, err
+		return exitError, fmt.Errorf("%w%s", err, legend)
 	}
 	composed, err := delta.ComposeAll(all)
 	if errors.Is(err, delta.ErrNeedsDocuments) {
-		return exitError, fmt.Errorf("%w (the deltas alone do not say; vigil diff of the first and last versions gives the delta)", err)
+		return exitError, fmt.Errorf("%w (the deltas alone do not say; vigil diff of the first and last versions gives the delta)%s", err, legend)
 	}
 	if err != nil {
-		return exitError, err
+		return exitError, fmt.Errorf("%w%s", err, legend)
 	}
 	out := cmp.Or(*format, firstFormat)
 	if err := writeDelta(env.stdout, composed, out, nil, nil); err != nil {

@@ -383,6 +383,20 @@ func TestDiffPatchRoundTrip(t *testing.T) {
 			!strings.Contains(errOut, "its source is not the previous delta's target") {
 			t.Errorf("%s compose out of order: exit %d, stderr %q, want exit 2 naming delta 2 and its source", format, code, errOut)
 		}
+		// The deltas are numbered across the files: the error says which
+		// file holds each, so that a long list of files can be mended.
+		both := write(format+"both", d12+d23)
+		for _, c := range []struct {
+			args []string
+			want string
+		}{
+			{[]string{p23, p12}, "(delta 1: " + p23 + "; delta 2: " + p12 + ")"},
+			{[]string{p23, both}, "(delta 1: " + p23 + "; deltas 2 to 3: " + both + ")"},
+		} {
+			if code, _, errOut := runCLI(t, "", append([]string{"compose"}, c.args...)...); code != exitError || !strings.Contains(errOut, c.want) {
+				t.Errorf("%s compose %q: exit %d, stderr %q, want exit 2 and %q", format, c.args, code, errOut, c.want)
+			}
+		}
 		// An unknown --format is refused before the deltas are read or
 		// composed: not after the work, nor as a fault of the deltas.
 		for _, args := range [][]string{{p12, p23}, {p23, p12}, {p12, "no-such-delta"}} {

@@ -158,7 +158,10 @@ func Summarise(values []float64) Distribution {
 	return Distribution{N: len(v), Median: at(0.5), P90: at(0.9), Max: v[len(v)-1]}
 }
 
-// String formats the distribution for reports.
+// String formats the distribution for reports; one of no values is "n=0".
 func (d Distribution) String() string {
+	if d.N == 0 {
+		return "n=0"
+	}
 	return fmt.Sprintf("n=%d median=%.3f p90=%.3f max=%.3f", d.N, d.Median, d.P90, d.Max)
 }

@@ -1,6 +1,7 @@
 package quality
 
 import (
+	"math"
 	"testing"
 
 	"github.com/vigil-web/vigil/markup"
@@ -80,6 +81,24 @@ func TestSummarise(t *testing.T) {
 	d := Summarise([]float64{3, 1, 2, 4, 5, 6, 7, 8, 9, 10})
 	if d.N != 10 || d.Median != 5 || d.P90 != 9 || d.Max != 10 {
 		t.Errorf("Summarise = %+v", d)
+	}
+}
+
+// TestDistributionString: a distribution of no values (every real pair too
+// large for the exact reference) says it has none, not "median=NaN p90=NaN
+// max=NaN" beside the others' figures.
+func TestDistributionString(t *testing.T) {
+	for _, tc := range []struct {
+		values []float64
+		want   string
+	}{
+		{[]float64{1, 2}, "n=2 median=1.000 p90=2.000 max=2.000"},
+		{nil, "n=0"},
+		{[]float64{math.NaN()}, "n=0"},
+	} {
+		if got := Summarise(tc.values).String(); got != tc.want {
+			t.Errorf("Summarise(%v).String() = %q, want %q", tc.values, got, tc.want)
+		}
 	}
 }
 

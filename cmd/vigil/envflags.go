@@ -27,6 +27,34 @@ func secretString(fs *flag.FlagSet, name, value, usage string) *string {
 	return p
 }
 
+// statedFlag is a string flag whose usage states its default, one taken
+// from the environment ("(default $VIGIL_DATA or ./vigil-data)"): the flag
+// package, which prints each flag's default value after its usage, would
+// add a second one ("(default \"vigil-data\")"), or the variable's value,
+// which read as two defaults that disagree.
+type statedFlag struct{ p *string }
+
+func (f statedFlag) String() string { return "" }
+
+func (f statedFlag) Set(v string) error {
+	*f.p = v
+	return nil
+}
+
+// statedStringVar defines a statedFlag storing into p, which holds value
+// until the flag is set; usage states the default.
+func statedStringVar(fs *flag.FlagSet, p *string, name, value, usage string) {
+	*p = value
+	fs.Var(statedFlag{p}, name, usage)
+}
+
+// statedString is statedStringVar into a new string.
+func statedString(fs *flag.FlagSet, name, value, usage string) *string {
+	p := new(string)
+	statedStringVar(fs, p, name, value, usage)
+	return p
+}
+
 // parseBool reads a yes-or-no setting of the environment: 1, true, yes or
 // on; 0, false, no, off or nothing. Anything else is an error rather than
 // a guess: VIGIL_ALLOW_PRIVATE_NETWORKS=false must not let sentinels reach

@@ -70,3 +70,19 @@ func TestUsageHidesSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageOneDefault: a flag whose usage states its default, taken from
+// the environment ("(default $VIGIL_DATA or ./vigil-data)"), is not given a
+// second one by the flag package ("(default \"vigil-data\")"), which read as
+// two defaults that disagree; every command's -h is read.
+func TestUsageOneDefault(t *testing.T) {
+	for name := range commands {
+		args := append(strings.Fields(name), "-h")
+		_, stdout, stderr := runVigilEnv(t, nil, args...)
+		for _, line := range strings.Split(stdout+stderr, "\n") {
+			if strings.Count(line, "(default") > 1 {
+				t.Errorf("vigil %s -h: two defaults on a line: %s", name, strings.TrimSpace(line))
+			}
+		}
+	}
+}

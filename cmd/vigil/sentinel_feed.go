@@ -21,7 +21,7 @@ func runSentinelFeed(ctx context.Context, env *environment, args []string) (int,
 		"(append them to its public URL). With --rotate it first gives each sentinel\n"+
 		"a new feed path: the old one, wherever it was handed out, stops working.")
 	sf := addStoreFlags(fs, env)
-	owner := fs.String("owner", ownerDefault(env), "the owner whose sentinels NAME names (default $VIGIL_OWNER or "+defaultOwner+")")
+	owner := statedString(fs, "owner", ownerDefault(env), "the `owner` whose sentinels NAME names (default $VIGIL_OWNER or "+defaultOwner+")")
 	rotate := fs.Bool("rotate", false, "replace the feed paths, revoking the old ones")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err

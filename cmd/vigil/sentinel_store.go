@@ -32,7 +32,7 @@ func init() {
 const defaultOwner = "admin@localhost"
 
 func ownerFlag(fs *flag.FlagSet, env *environment) *string {
-	return fs.String("owner", ownerDefault(env), "the owner's email address (default $VIGIL_OWNER or "+defaultOwner+"); created if new")
+	return statedString(fs, "owner", ownerDefault(env), "the owner's `email` address (default $VIGIL_OWNER or "+defaultOwner+"); created if new")
 }
 
 // ownerDefault is the owner of the command line's sentinels when --owner
@@ -272,7 +272,7 @@ func runSentinelRm(ctx context.Context, env *environment, args []string) (int, e
 		"them. A sentinel other sentinels use (Using it, or From or To its start or\n"+
 		"end) is kept: edit or remove those first.")
 	sf := addStoreFlags(fs, env)
-	owner := fs.String("owner", ownerDefault(env), "the owner whose sentinels NAME names (default $VIGIL_OWNER or "+defaultOwner+")")
+	owner := statedString(fs, "owner", ownerDefault(env), "the `owner` whose sentinels NAME names (default $VIGIL_OWNER or "+defaultOwner+")")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}

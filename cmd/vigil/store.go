@@ -30,8 +30,8 @@ func addStoreFlags(fs *flag.FlagSet, env *environment) storeFlags {
 		data = "vigil-data"
 	}
 	return storeFlags{
-		data:     fs.String("data", data, "data directory holding the SQLite store (default $VIGIL_DATA or ./vigil-data)"),
-		postgres: secretString(fs, "postgres", env.getenv("VIGIL_POSTGRES_DSN"), "PostgreSQL DSN; uses PostgreSQL instead of SQLite (default $VIGIL_POSTGRES_DSN)"),
+		data:     statedString(fs, "data", data, "data `directory` holding the SQLite store (default $VIGIL_DATA or ./vigil-data)"),
+		postgres: secretString(fs, "postgres", env.getenv("VIGIL_POSTGRES_DSN"), "PostgreSQL `DSN`; uses PostgreSQL instead of SQLite (default $VIGIL_POSTGRES_DSN)"),
 	}
 }
 

@@ -41,6 +41,8 @@ func init() {
 		name:    "bench simulate",
 		summary: "write a generated document, a changed version and the exact delta",
 		run:     runBenchSimulate,
+		// Computation alone, with nothing to clean up: Ctrl-C ends it at once.
+		exitOnInterrupt: true,
 	})
 }
 

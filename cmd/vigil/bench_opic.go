@@ -30,6 +30,8 @@ func init() {
 		name:    "bench opic",
 		summary: "evaluate on-line page importance (OPIC) against PageRank",
 		run:     runBenchOpic,
+		// Computation alone, with nothing to clean up: Ctrl-C ends it at once.
+		exitOnInterrupt: true,
 	})
 }
 

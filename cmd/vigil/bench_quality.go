@@ -23,6 +23,8 @@ func init() {
 		name:    "bench quality",
 		summary: "measure how close deltas are to the minimum (r = C / C_ref) and to the simulator's",
 		run:     runBenchQuality,
+		// Computation alone, with nothing to clean up: Ctrl-C ends it at once.
+		exitOnInterrupt: true,
 	})
 }
 

@@ -67,34 +67,53 @@ func register(c *command) {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The first SIGINT or SIGTERM ends the context of the command (or the
+	// process, for a command marked exitOnInterrupt); the later ones are
+	// caught, not left to kill the process while it stops.
+	ctx, cancel := context.WithCancelCause(context.Background())
 	env := &environment{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
 	finished := make(chan struct{})
-	if c, _ := lookup(os.Args[1:]); c != nil && c.exitOnInterrupt {
-		sigs := make(chan os.Signal, 1)
-		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-		go func() {
-			select {
-			case sig := <-sigs:
-				select {
-				case <-finished: // the command ended first: its code stands
-					return
-				default:
-				}
-				fmt.Fprintf(os.Stderr, "vigil: %v\n", sig)
-				code := exitInterrupted
-				if sig == syscall.SIGTERM {
-					code = exitTerminated
-				}
-				os.Exit(code)
-			case <-finished:
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	c, _ := lookup(os.Args[1:])
+	atOnce := c != nil && c.exitOnInterrupt
+	go func() {
+		select {
+		case sig := <-sigs:
+			if !atOnce {
+				cancel(interrupted{sig})
+				return
 			}
-		}()
-	}
+			select {
+			case <-finished: // the command ended first: its code stands
+				return
+			default:
+			}
+			fmt.Fprintf(os.Stderr, "vigil: %v\n", sig)
+			os.Exit(signalCode(sig))
+		case <-finished:
+		}
+	}()
 	code := run(ctx, env, os.Args[1:])
 	close(finished)
-	stop()
+	signal.Stop(sigs)
+	cancel(nil)
 	os.Exit(code)
+}
+
+// interrupted is the cause of the context of a command stopped by a
+// signal (context.Cause).
+type interrupted struct{ sig os.Signal }
+
+func (e interrupted) Error() string { return e.sig.String() + " signal received" }
+
+// signalCode is the exit code of a process stopped by sig, as a shell
+// reports one killed by it: 143 for SIGTERM, else 130 (SIGINT).
+func signalCode(sig os.Signal) int {
+	if sig == syscall.SIGTERM {
+		return exitTerminated
+	}
+	return exitInterrupted
 }
 
 // lookup returns the command that args names and the arguments after its
@@ -156,6 +175,20 @@ func run(ctx context.Context, env *environment, args []string) int {
 		env = &helped
 	}
 	code, err := c.run(ctx, env, rest)
+	var stopped interrupted
+	if errors.As(context.Cause(ctx), &stopped) && (err != nil || code == exitError) {
+		// Stopped by the signal, its cleanup done: the exit code says so,
+		// as a shell reports a process the signal killed, and so does
+		// the error (most often the context's cancellation).
+		if err != nil && !errors.Is(err, errUsageShown) {
+			msg := errorText(err)
+			if !strings.Contains(msg, "interrupted") {
+				msg = "interrupted: " + msg
+			}
+			fmt.Fprintf(env.stderr, "vigil %s: %s\n", c.name, msg)
+		}
+		return signalCode(stopped.sig)
+	}
 	if err != nil {
 		if !errors.Is(err, errUsageShown) {
 			fmt.Fprintf(env.stderr, "vigil %s: %s\n", c.name, errorText(err))

@@ -58,3 +58,23 @@ func TestServeHelpNamesTheDashboard(t *testing.T) {
 		t.Errorf("serve -h: its text does not say that it serves the dashboard:\n%s", help[:i])
 	}
 }
+
+// TestExportWARCSaysWhatIsWrong: export warc without --resource or --all,
+// with both, or with an argument, says which before its usage; it printed
+// the usage alone.
+func TestExportWARCSaysWhatIsWrong(t *testing.T) {
+	data := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "vigil export warc: give --resource URL or --all\n"},
+		{[]string{"--all", "--resource", "http://example.com/"}, "vigil export warc: give --resource URL or --all, not both\n"},
+		{[]string{"http://example.com/"}, `vigil export warc: unexpected argument "http://example.com/" (the URL follows --resource)` + "\n"},
+	} {
+		code, _, errOut := runVigil(t, "", append([]string{"export", "warc", "--data", data}, tc.args...)...)
+		if code != exitError || !strings.HasPrefix(errOut, tc.want) || !strings.Contains(errOut, "usage: vigil export warc") {
+			t.Errorf("%q: exit %d, stderr %q, want 2 and %q before the usage", tc.args, code, errOut, tc.want)
+		}
+	}
+}

@@ -33,6 +33,20 @@ func init() {
 // have no place for (an extension field, as WARC 1.1 section 5 allows).
 const fetchDurationField = "Vigil-Fetch-Duration"
 
+// exportWARCUsage says what is wrong with export warc's command line, or
+// returns "": one of --resource URL and --all, and no argument.
+func exportWARCUsage(resURL string, all bool, args []string) string {
+	switch {
+	case len(args) > 0:
+		return fmt.Sprintf("unexpected argument %q (the URL follows --resource)", args[0])
+	case resURL == "" && !all:
+		return "give --resource URL or --all"
+	case resURL != "" && all:
+		return "give --resource URL or --all, not both"
+	}
+	return ""
+}
+
 func runExportWARC(ctx context.Context, env *environment, args []string) (int, error) {
 	fs := newFlags(env, "export warc", "--resource URL | --all [--since TIME] [--data DIR] > out.warc.gz")
 	sf := addStoreFlags(fs, env)
@@ -42,7 +56,8 @@ func runExportWARC(ctx context.Context, env *environment, args []string) (int, e
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
-	if (*resURL == "") == !*all || fs.NArg() > 0 {
+	if problem := exportWARCUsage(*resURL, *all, fs.Args()); problem != "" {
+		fmt.Fprintf(fs.Output(), "vigil export warc: %s\n", problem)
 		fs.Usage()
 		return exitError, errUsageShown
 	}

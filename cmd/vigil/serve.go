@@ -101,7 +101,7 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	statedStringVar(fs, &c.baseURL, "base-url", env.getenv("VIGIL_BASE_URL"), "public `URL` of this server, for links in messages (default $VIGIL_BASE_URL or http://ADDR)")
 	webhookSecret := secretString(fs, "webhook-secret", env.getenv("VIGIL_WEBHOOK_SECRET"), "`key` of the webhook signatures, at least 32 bytes (default $VIGIL_WEBHOOK_SECRET, else the data directory's webhook-secret file, created on first start)")
 	fs.StringVar(&c.smtp.Host, "smtp-host", env.getenv("VIGIL_SMTP_HOST"), "SMTP relay host; email notifications are off without it (default $VIGIL_SMTP_HOST)")
-	statedStringVar(fs, &c.smtpPort, "smtp-port", envOr(env, "VIGIL_SMTP_PORT", "587"), "SMTP relay `port` (default $VIGIL_SMTP_PORT or 587)")
+	statedStringVar(fs, &c.smtpPort, "smtp-port", env.getenv("VIGIL_SMTP_PORT"), "SMTP relay `port` (default $VIGIL_SMTP_PORT, else 587, or 465 with --smtp-tls implicit)")
 	fs.StringVar(&c.smtp.Username, "smtp-user", env.getenv("VIGIL_SMTP_USER"), "SMTP user (default $VIGIL_SMTP_USER)")
 	c.smtp.Password = env.getenv("VIGIL_SMTP_PASSWORD")
 	statedStringVar(fs, &c.smtp.From, "smtp-from", envOr(env, "VIGIL_SMTP_FROM", "Vigil <vigil@localhost>"), "sender `address` (default $VIGIL_SMTP_FROM or Vigil <vigil@localhost>)")
@@ -144,11 +144,14 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 		return exitError, fmt.Errorf("--webhook-secret (or VIGIL_WEBHOOK_SECRET) holds %d bytes, fewer than the %d a secret needs", n, minSecretLen)
 	}
 	c.smtp.TLS = email.TLS(*tlsMode)
-	port, err := strconv.Atoi(c.smtpPort)
-	if err != nil {
-		return exitError, fmt.Errorf("--smtp-port %q: %w", c.smtpPort, err)
+	if c.smtpPort != "" {
+		// Else zero: the email package's port for the TLS mode.
+		port, err := strconv.Atoi(c.smtpPort)
+		if err != nil {
+			return exitError, fmt.Errorf("--smtp-port %q: %w", c.smtpPort, err)
+		}
+		c.smtp.Port = port
 	}
-	c.smtp.Port = port
 
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
@@ -196,8 +199,11 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	// Every answer carries the security headers, the mux's own 404 and 405 too.
 	srv := newHTTPServer(web.Secure(newServeMux(d)))
 	fmt.Fprintf(env.stdout, "listening on %s\n", ln.Addr())
-	logger.Info("vigil serve started", "addr", ln.Addr().String(), "data", *sf.data, "email", c.smtp.Host != "",
-		"allow_private_networks", c.allowPrivate)
+	started := []any{"addr", ln.Addr().String(), "data", *sf.data, "email", d.email}
+	if d.smtpRelay != "" {
+		started = append(started, "smtp", d.smtpRelay)
+	}
+	logger.Info("vigil serve started", append(started, "allow_private_networks", c.allowPrivate)...)
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -259,6 +265,8 @@ type daemon struct {
 	// Notify clause notifies nobody rather than the owner's address,
 	// whose notifications would all fail.
 	email bool
+	// smtpRelay is the SMTP relay's host:port, for the start's log line.
+	smtpRelay string
 	// publicMetrics and secureCookies are serveConfig's, for the dashboard.
 	publicMetrics, secureCookies bool
 	// noRender says why pages cannot be rendered, or is empty: the
@@ -378,6 +386,7 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 			return nil, err
 		}
 		channels["email"] = mailer
+		d.smtpRelay = mailer.Relay()
 	}
 	d.deliverer = &monitor.Deliverer{Store: st, Channels: channels, Logger: logger, Lease: c.lease,
 		BaseBackoff: c.retryBase, MaxAttempts: c.maxAttempts, MessageLink: feedLink, Sentinels: st}

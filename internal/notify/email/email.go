@@ -6,7 +6,9 @@ package email
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/mail"
+	"strconv"
 	"strings"
 	"time"
 
@@ -71,6 +73,12 @@ func New(opt Options) (*Notifier, error) {
 		opt.Timeout = 30 * time.Second
 	}
 	return &Notifier{opt: opt}, nil
+}
+
+// Relay returns the relay's host and port, as the notifier dials them
+// (the port chosen by the TLS mode when Options left it zero).
+func (n *Notifier) Relay() string {
+	return net.JoinHostPort(n.opt.Host, strconv.Itoa(n.opt.Port))
 }
 
 // Notify implements vigil.Notifier.

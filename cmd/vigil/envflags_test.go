@@ -86,3 +86,13 @@ func TestUsageOneDefault(t *testing.T) {
 		}
 	}
 }
+
+// TestServeLogLevel: a --log-level that is not one of the four says which
+// are; it said `slog: level string "verbose": unknown name`.
+func TestServeLogLevel(t *testing.T) {
+	code, _, stderr := runVigilEnv(t, nil, "serve", "--data", t.TempDir(), "--log-level", "verbose")
+	want := `vigil serve: --log-level "verbose": want debug, info, warn or error` + "\n"
+	if code != exitError || stderr != want {
+		t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr, want)
+	}
+}

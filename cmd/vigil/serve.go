@@ -155,7 +155,8 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
-		return exitError, fmt.Errorf("--log-level: %w", err)
+		// slog's own words ("level string ...: unknown name") name none.
+		return exitError, fmt.Errorf("--log-level %q: want debug, info, warn or error", c.logLevel)
 	}
 	logger := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
 

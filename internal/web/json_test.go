@@ -28,6 +28,9 @@ func TestReadJSONTypeErrors(t *testing.T) {
 		{"/api/v1/sentinels", `{"source":true}`, s.handleSentinelCreate, "invalid JSON body: source: want a string, found true or false"},
 		{"/api/v1/tokens", `[1]`, s.handleTokenCreate, "invalid JSON body: want an object, found an array"},
 		{"/api/v1/tokens", `{"name":{}}`, s.handleTokenCreate, "invalid JSON body: name: want a string, found an object"},
+		// An empty body said "invalid JSON body: EOF".
+		{"/api/v1/sentinels", ``, s.handleSentinelCreate, "invalid JSON body: it is empty: want an object"},
+		{"/api/v1/sentinels/check", " \n", s.handleSentinelCheck, "invalid JSON body: it is empty: want an object"},
 	} {
 		req := httptest.NewRequest("POST", tc.path, strings.NewReader(tc.body))
 		req.Header.Set("Content-Type", "application/json")

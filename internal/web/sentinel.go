@@ -355,6 +355,10 @@ func readJSON(r *http.Request, v any) error {
 			field := te.Field[strings.LastIndex(te.Field, ".")+1:]
 			return vigil.Errorf(vigil.EINVALID, "invalid JSON body: %s: want %s, found %s", field, jsonType(te.Type), article(te.Value))
 		}
+		if errors.Is(err, io.EOF) {
+			// encoding/json's word for no value at all.
+			return vigil.Errorf(vigil.EINVALID, "invalid JSON body: it is empty: want an object")
+		}
 		return vigil.Errorf(vigil.EINVALID, "invalid JSON body: %v", err)
 	}
 	// One value: what follows it would be silently ignored.

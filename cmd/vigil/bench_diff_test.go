@@ -131,3 +131,19 @@ func TestFreshDiffCommand(t *testing.T) {
 		t.Errorf("child's GOMAXPROCS %q, want 1 (--procs)", procs)
 	}
 }
+
+// TestBenchQualityNoCorpus: run where no corpus is found by default, bench
+// quality says that the real pairs are skipped, and how to name a corpus;
+// their section was left out without a word. --corpus "" skips them
+// quietly, as asked.
+func TestBenchQualityNoCorpus(t *testing.T) {
+	t.Chdir(t.TempDir())
+	const note = "real pairs: skipped, no corpus found (../shared/corpus or testdata/corpus); --corpus DIR names one\n"
+	code, out, errOut := runCLI(t, "", "bench", "quality", "--seeds", "1", "--size", "500")
+	if code != exitOK || !strings.HasSuffix(out, note) {
+		t.Errorf("no corpus: exit %d, %s\n%s\nwant it to end with %q", code, errOut, out, note)
+	}
+	if _, out, _ := runCLI(t, "", "bench", "quality", "--seeds", "1", "--size", "500", "--corpus", ""); strings.Contains(out, "real pairs") {
+		t.Errorf(`--corpus "": a word on the real pairs:\n%s`, out)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -65,6 +66,24 @@ type serveConfig struct {
 	// sharedStore says other daemons may run on the store: a PostgreSQL
 	// one (a SQLite store is locked for one daemon, lockDataDir).
 	sharedStore bool
+}
+
+// checkBaseURL refuses a --base-url that is not an absolute http or https
+// URL: every link in messages, feeds and the start's sign-in line is made
+// of it, and one without its scheme (vigil.example.org) links nowhere.
+func checkBaseURL(base string) error {
+	if base == "" {
+		return nil
+	}
+	u, err := url.Parse(base)
+	if err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		return nil
+	}
+	msg := fmt.Sprintf("--base-url %q: want an absolute http or https URL", base)
+	if err == nil && u.Scheme == "" && u.Host == "" && u.Path != "" {
+		msg += ", such as https://" + base
+	}
+	return errors.New(msg)
 }
 
 func envOr(env *environment, name, def string) string {
@@ -135,6 +154,9 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 		// time.After(0) in the idle loops: the daemon would spin on the
 		// store at full CPU instead of waiting.
 		return exitError, fmt.Errorf("--poll %v: want a duration greater than 0", c.poll)
+	}
+	if err := checkBaseURL(c.baseURL); err != nil {
+		return exitError, err
 	}
 	c.webhookSecret = *webhookSecret
 	if n := len(c.webhookSecret); n > 0 && n < minSecretLen {

@@ -33,3 +33,25 @@ func TestServeBaseURLWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestServeBaseURLRefused: a --base-url (or VIGIL_BASE_URL) that is not an
+// absolute http or https URL stops vigil serve, naming it; one without its
+// scheme, vigil.example.org, was taken, and every message linked to
+// "vigil.example.org/sentinels/1", which no mail client opens.
+func TestServeBaseURLRefused(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{nil, []string{"--base-url", "vigil.example.org"}, `vigil serve: --base-url "vigil.example.org": want an absolute http or https URL, such as https://vigil.example.org`},
+		{nil, []string{"--base-url", "ftp://vigil.example.org/"}, `vigil serve: --base-url "ftp://vigil.example.org/": want an absolute http or https URL`},
+		{nil, []string{"--base-url", "https://"}, `vigil serve: --base-url "https://": want an absolute http or https URL`},
+		{map[string]string{"VIGIL_BASE_URL": "vigil.example.org"}, nil, `vigil serve: --base-url "vigil.example.org": want an absolute http or https URL`},
+	} {
+		code, _, stderr := runVigilEnv(t, tc.env, append([]string{"serve", "--data", t.TempDir(), "--addr", "127.0.0.1:0"}, tc.args...)...)
+		if code != exitError || !strings.HasPrefix(stderr, tc.want) {
+			t.Errorf("%v %v: exit %d, stderr %q; want 2 and %q", tc.env, tc.args, code, stderr, tc.want)
+		}
+	}
+}

@@ -20,6 +20,7 @@ func TestWebSecurityHeadersEverywhere(t *testing.T) {
 		{"GET", "/static/nothing.css", 404},
 		{"GET", "/static", 307}, // the mux's own redirect to /static/
 		{"GET", "/static/app.css", 200},
+		{"GET", "/favicon.ico", 200},
 		{"DELETE", "/login", 405},
 		{"DELETE", "/sentinels", 405},
 		{"POST", "/healthz", 405},

@@ -56,6 +56,18 @@ var pages = func() map[string]*template.Template {
 	return out
 }()
 
+// faviconHandler answers /favicon.ico, which a browser asks for of every
+// document that names no icon (a feed, a download opened in a tab), with
+// the dashboard's icon: a 404 there is an error in the console.
+func faviconHandler() http.Handler {
+	icon, _ := staticFS.ReadFile("static/favicon.svg")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/svg+xml")
+		w.Header().Set("Cache-Control", "public, max-age=86400")
+		w.Write(icon)
+	})
+}
+
 func staticHandler() http.Handler {
 	sub, _ := fs.Sub(staticFS, "static")
 	fsrv := http.StripPrefix("/static/", http.FileServerFS(sub))

@@ -186,6 +186,7 @@ func (s *Server) Register(mux *http.ServeMux) {
 
 	// Dashboard.
 	mux.Handle("GET /static/", s.secure(staticHandler()))
+	mux.Handle("GET /favicon.ico", s.secure(faviconHandler()))
 	public("GET /login", s.handleLoginForm)
 	public("POST /login", s.handleLogin)
 	page("POST /logout", s.handleLogout)

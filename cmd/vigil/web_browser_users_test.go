@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -46,5 +47,59 @@ func TestDashboardBrowserAddUser(t *testing.T) {
 	if who != "fay@example.com" || links != 0 {
 		b.shot("signed-in-as-fay")
 		t.Errorf("signed in as %q with %d Users links; want fay@example.com and none", who, links)
+	}
+}
+
+// TestDashboardBrowserRowControlNames: on the Users and API tokens pages,
+// every row's controls have a name of their own, which says whose they
+// are: a screen reader that lists the form controls read "Remove" and
+// "New password" once a row, without the user's email.
+func TestDashboardBrowserRowControlNames(t *testing.T) {
+	b := newBrowser(t)
+	d := startWebDaemon(t)
+	b.signIn(d.base)
+	b.createToken(d.base)
+	b.do("a second token",
+		chromedp.Navigate(d.base+"/tokens"),
+		chromedp.SendKeys(chromedp.CSS(`input[name="name"]`), "backup script"),
+		chromedp.Click(chromedp.CSS(`form[action="/tokens"] button[type="submit"]`)),
+		chromedp.WaitVisible(chromedp.Search(`//div[contains(., "New token backup script")]//code[@id="new-token"]`)),
+	)
+	b.do("the Users page", chromedp.Navigate(d.base+"/users"), chromedp.WaitVisible(chromedp.CSS("#add-user")))
+	b.do("add a user",
+		chromedp.SendKeys(chromedp.CSS(`#add-user input[name="email"]`), "fay@example.com"),
+		chromedp.Click(chromedp.CSS(`#add-user button[type="submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS("#new-password")),
+	)
+	// A control's name: its label's text, or a button's text.
+	const names = `Array.from(document.querySelectorAll(%q), e => (e.labels && e.labels.length ? e.labels[0] : e).textContent.replace(/\s+/g, ' ').trim())`
+	for _, tc := range []struct {
+		page, controls string
+		rows           []string // what each row's names must mention
+	}{
+		{"/users", `#users input:not([type=hidden]), #users button`, []string{"admin@localhost", "fay@example.com"}},
+		{"/tokens", `#tokens button`, []string{"browser test", "backup script"}},
+	} {
+		b.do("open "+tc.page, chromedp.Navigate(d.base+tc.page), chromedp.WaitReady(chromedp.CSS("main")))
+		got := runB(b, "names", chromedp.Evaluate[[]string](fmt.Sprintf(names, tc.controls)))
+		seen := map[string]bool{}
+		for _, n := range got {
+			if seen[n] {
+				t.Errorf("%s: two controls are named %q", tc.page, n)
+			}
+			seen[n] = true
+			mentions := 0
+			for _, r := range tc.rows {
+				if strings.Contains(n, r) {
+					mentions++
+				}
+			}
+			if mentions != 1 {
+				t.Errorf("%s: control %q does not say whose it is (one of %v)", tc.page, n, tc.rows)
+			}
+		}
+		if len(got) < len(tc.rows) {
+			t.Errorf("%s: %d controls: %v", tc.page, len(got), got)
+		}
 	}
 }

@@ -67,3 +67,19 @@ func TestDiffVersionsMissing(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffPageLegend: the colour legend is shown with the views that
+// colour the page, not above the change records' table, which has none.
+func TestDiffPageLegend(t *testing.T) {
+	e := newReadAsTextEnv(t)
+	res := strconv.FormatInt(e.res, 10)
+	for _, tc := range []struct {
+		view   string
+		legend bool
+	}{{"inline", true}, {"side", true}, {"changes", true}, {"records", false}} {
+		page := e.get("/resources/" + res + "/diff?from=" + strconv.FormatInt(e.vs[0].ID, 10) + "&to=" + strconv.FormatInt(e.vs[1].ID, 10) + "&view=" + tc.view)
+		if got := strings.Contains(page, `class="legend"`); got != tc.legend {
+			t.Errorf("view %s: legend shown %v, want %v", tc.view, got, tc.legend)
+		}
+	}
+}

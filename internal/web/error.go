@@ -22,6 +22,19 @@ var codes = map[string]int{
 	vigil.EINTERNAL:       http.StatusInternalServerError,
 }
 
+// errorTitles names what went wrong, by domain error code, as the title
+// of the dashboard's error page; another code's page is titled "Error".
+var errorTitles = map[string]string{
+	vigil.ECONFLICT:       "Conflict",
+	vigil.EINVALID:        "Invalid request",
+	vigil.ENOTFOUND:       "Not found",
+	vigil.EUNAUTHORIZED:   "Not signed in",
+	vigil.EFORBIDDEN:      "Refused",
+	vigil.ETOOLARGE:       "Too large",
+	vigil.EMETHOD:         "Method not allowed",
+	vigil.ENOTIMPLEMENTED: "Not supported",
+}
+
 // errorStatus returns the HTTP status of a domain error code.
 func errorStatus(code string) int {
 	if s, ok := codes[code]; ok {

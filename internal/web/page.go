@@ -139,7 +139,11 @@ func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, sess *session
 	if code == vigil.EINTERNAL {
 		s.logger().Error("dashboard request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
-	v := &view{Title: "Error", Data: vigil.ErrorMessage(err)}
+	title, ok := errorTitles[code]
+	if !ok {
+		title = "Error"
+	}
+	v := &view{Title: title, Data: vigil.ErrorMessage(err)}
 	if sess != nil {
 		v.User, v.CSRF = sess.User, sess.csrf
 	}

@@ -27,7 +27,8 @@
 //     with markup.WriteHTML.
 //
 // The marks are the attribute data-vigil with the values "ins", "del",
-// "move", "upd" (new text), "upd-old" (old text) and "attr". Any data-vigil
+// "move", "upd" (new text), "upd-old" (old text) and "attr"; "xml" marks
+// the block that holds a document that is not a page. Any data-vigil
 // attribute the documents carry themselves is removed first, so a page
 // cannot fake a highlight. The output is the documents' own HTML: it is
 // not sanitised, and a program showing foreign pages must sanitise it.
@@ -35,7 +36,11 @@
 // # Differences from the seed
 //
 //   - The seed's viewer colours a tree view of the XML; these views keep the
-//     page's own HTML so that it renders as a page.
+//     page's own HTML so that it renders as a page. A document whose root is
+//     not html (a feed) is shown as the seed shows it: each element a block
+//     (<div>) with its tags as text in <code>, since its elements are not
+//     HTML's (a feed's <title> would be read as raw text, its <link> as
+//     void, and a sanitiser would drop the others with their marks).
 //   - Text inside raw-text elements (title, script, style, textarea) is never
 //     wrapped, since a browser would show the wrapper as text.
 //   - A moved subtree is marked at its new place only (and at its old place

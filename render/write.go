@@ -27,12 +27,20 @@ var rawText = map[string]bool{
 // marked returns a copy of doc's root (or its body, when body is set and
 // the document has one) with the marks written in: marked elements get a
 // data-vigil attribute, marked text is wrapped in ins, del or mark.
-func marked(doc *tree.Document, n *tree.Node, marks map[*tree.Node]Mark, oldText map[*tree.Node]string, oldSide bool) []*tree.Node {
+//
+// With asXML (a document that is not a page), each element is written as
+// its markup instead (xmlElement).
+func marked(doc *tree.Document, n *tree.Node, marks map[*tree.Node]Mark, oldText map[*tree.Node]string, oldSide, asXML bool) []*tree.Node {
 	var copyNode func(n *tree.Node, inRaw bool, inMark bool) []*tree.Node
 	copyNode = func(n *tree.Node, inRaw bool, inMark bool) []*tree.Node {
 		m := marks[n]
 		switch n.Kind {
 		case tree.Element:
+			if asXML {
+				return []*tree.Node{xmlElement(doc, n, m, func(ch *tree.Node) []*tree.Node {
+					return copyNode(ch, false, inMark || (m != Unchanged && m != AttrChanged))
+				})}
+			}
 			c := doc.NewElement(n.Name)
 			for _, at := range n.Attrs {
 				if !strings.EqualFold(at.Name, Attr) {
@@ -76,6 +84,58 @@ func marked(doc *tree.Document, n *tree.Node, marks map[*tree.Node]Mark, oldText
 	return copyNode(n, false, false)
 }
 
+// isPage reports whether doc is a page (its root is html), which the
+// views write as the page's own HTML; another XML document (a feed) is
+// shown as its markup, since its elements are not HTML's: a feed's
+// <title> would be read as raw text, its <link> as a void element.
+func isPage(doc *tree.Document) bool {
+	return doc.Root != nil && strings.EqualFold(doc.Root.Name, "html")
+}
+
+// xmlElement shows the element n as its markup: a block (<div>, marked as
+// n is) holding its start tag as text in <code>, its content (each child
+// copied by content) and its end tag; an element without content shows
+// as one empty-element tag.
+func xmlElement(doc *tree.Document, n *tree.Node, m Mark, content func(*tree.Node) []*tree.Node) *tree.Node {
+	div := doc.NewElement("div")
+	if m != Unchanged {
+		div.SetAttr(Attr, m.String())
+	}
+	var tag strings.Builder
+	tag.WriteString("<" + n.Name)
+	for _, at := range n.Attrs {
+		tag.WriteString(" " + at.Name + `="` + at.Value + `"`)
+	}
+	code := func(text string) {
+		c := doc.NewElement("code")
+		c.AppendChild(doc.NewText(text))
+		div.AppendChild(c)
+	}
+	if len(n.Children) == 0 {
+		code(tag.String() + "/>")
+		return div
+	}
+	code(tag.String() + ">")
+	for _, ch := range n.Children {
+		for _, cc := range content(ch) {
+			div.AppendChild(cc)
+		}
+	}
+	code("</" + n.Name + ">")
+	return div
+}
+
+// xmlBlock wraps the markup of a document that is not a page, so that the
+// views' styles lay it out as a tree.
+func xmlBlock(doc *tree.Document, nodes []*tree.Node) *tree.Node {
+	div := doc.NewElement("div")
+	div.SetAttr(Attr, "xml")
+	for _, n := range nodes {
+		div.AppendChild(n)
+	}
+	return div
+}
+
 func wrap(doc *tree.Document, tag, mark string, n *tree.Node) *tree.Node {
 	e := doc.NewElement(tag)
 	e.SetAttr(Attr, mark)
@@ -109,6 +169,15 @@ func Inline(w io.Writer, old *tree.Document, d *delta.Delta) error {
 // WriteInline writes the inline view of a (see Inline).
 func (a *Annotated) WriteInline(w io.Writer) error {
 	doc, marks, texts := a.merged()
+	if !isPage(doc) {
+		out := &tree.Document{Doctype: "html"}
+		html := out.NewElement("html")
+		b := out.NewElement("body")
+		html.AppendChild(b)
+		b.AppendChild(xmlBlock(out, marked(out, doc.Root, marks, texts, false, true)))
+		out.Root = html
+		return markup.WriteHTML(w, out, &markup.WriteOptions{})
+	}
 	return writeInline(w, doc, marks, texts)
 }
 
@@ -116,7 +185,7 @@ func (a *Annotated) WriteInline(w io.Writer) error {
 // marks and the old values of its updated texts.
 func writeInline(w io.Writer, doc *tree.Document, marks map[*tree.Node]Mark, texts map[*tree.Node]string) error {
 	out := &tree.Document{Doctype: "html"}
-	root := marked(out, doc.Root, marks, texts, false)[0]
+	root := marked(out, doc.Root, marks, texts, false, false)[0]
 	if !strings.EqualFold(root.Name, "html") {
 		html := out.NewElement("html")
 		b := out.NewElement("body")
@@ -157,7 +226,12 @@ func (a *Annotated) WriteSideBySide(w io.Writer) error {
 		col := out.NewElement("div")
 		col.SetAttr(Attr, side.name)
 		var texts map[*tree.Node]string // the new column shows only new text
-		src := marked(out, body(side.doc), side.marks, texts, side.name == "old")[0]
+		if !isPage(side.doc) {
+			col.AppendChild(xmlBlock(out, marked(out, side.doc.Root, side.marks, texts, side.name == "old", true)))
+			grid.AppendChild(col)
+			continue
+		}
+		src := marked(out, body(side.doc), side.marks, texts, side.name == "old", false)[0]
 		// The marked copy's children become the column's, all at once:
 		// removing them one at a time from the front would take time
 		// quadratic in their number.
@@ -258,6 +332,7 @@ func (a *Annotated) WriteChanges(w io.Writer) error {
 	b := out.NewElement("body")
 	html.AppendChild(b)
 	changes := a.Changes()
+	asXML := !isPage(a.New)
 	if len(changes) == 0 {
 		p := out.NewElement("p")
 		p.AppendChild(out.NewText("No changes."))
@@ -285,7 +360,11 @@ func (a *Annotated) WriteChanges(w io.Writer) error {
 			if c.Mark == Updated {
 				texts[c.Node] = c.OldText
 			}
-			for _, n := range marked(out, c.Node, marks, texts, false) {
+			nodes := marked(out, c.Node, marks, texts, false, asXML)
+			if asXML {
+				nodes = []*tree.Node{xmlBlock(out, nodes)}
+			}
+			for _, n := range nodes {
 				div.AppendChild(n)
 			}
 			sec.AppendChild(div)

@@ -231,6 +231,10 @@ table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .4rem}
 [data-vigil=new]::before{content:"New version";font-weight:bold;display:block}
 [data-vigil=change]{border-bottom:1px solid #ccc;padding:.5rem 0}
 [data-vigil=change] h3{font-size:1rem;font-family:monospace;margin:0 0 .3rem}
+[data-vigil=xml]{font:13px/1.6 ui-monospace,monospace}
+[data-vigil=xml] div{margin-left:1.25rem}
+[data-vigil=xml]>div{margin-left:0}
+[data-vigil=xml] code{color:#666}
 </style></head><body>`
 
 // documentText returns the text of a document, a line per block.

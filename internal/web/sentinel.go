@@ -118,6 +118,19 @@ func (s *Server) checkInput(ctx context.Context, u *vigil.User, in *sentinelInpu
 	return sen, ch, nil, nil
 }
 
+// printSource returns the canonical form of sen, parsed from src (empty
+// for a sentinel sent as JSON), with src's comments laid out as vigil
+// sentinel fmt lays them: the printed sentinel alone would lose the notes
+// written in the editor.
+func printSource(sen *spec.Sentinel, src string) string {
+	if src != "" {
+		if f, err := spec.Parse("", []byte(src)); err == nil && len(f.Comments) > 0 && len(f.Sentinels) == 1 {
+			return spec.Print(f)
+		}
+	}
+	return spec.Print(sen)
+}
+
 // saveSentinel creates (replacing nil) or updates a sentinel from input;
 // an update is saved in one transaction with the sentinels using the
 // sentinel that it checked again (recheckUsers). ECONFLICT if one of them
@@ -146,7 +159,7 @@ func (s *Server) saveSentinel(ctx context.Context, u *vigil.User, in *sentinelIn
 	if err != nil {
 		return nil, err
 	}
-	out := &vigil.Sentinel{OwnerID: u.ID, Name: sen.Name.Name, Source: spec.Print(sen), Spec: specJSON,
+	out := &vigil.Sentinel{OwnerID: u.ID, Name: sen.Name.Name, Source: printSource(sen, in.Source), Spec: specJSON,
 		Status: vigil.SentinelActive, NextCheck: now}
 	if ch.Start.After(now) {
 		out.NextCheck = ch.Start

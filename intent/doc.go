@@ -226,7 +226,10 @@
 // elements of an Atom entry's XHTML content are not links of the feed: an
 // RSS item's HTML is escaped text, and both formats are read alike. The
 // warehouse stores, the crawl follows and page importance counts the same
-// links (its ExtractLinks reads FeedLinks).
+// links (its ExtractLinks reads FeedLinks). A crawl follows too a feed's
+// links to its own other pages (FeedLinksWithPages: RFC 5005's next,
+// previous or prev, first, last, prev-archive, next-archive and current),
+// to reach the entries of its older pages; they are no links of the feed.
 //
 // A pair whose versions are read differently, one as markup and the other
 // as its source text (a feed served malformed for one check, a page served

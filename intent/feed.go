@@ -72,6 +72,10 @@ type FeedLink struct {
 	Text string
 	// Node is the element that holds the link.
 	Node *tree.Node
+	// Paging is set on a link to another page of the feed itself (an
+	// Atom link whose rel is an RFC 5005 paging relation: atomPagingRel),
+	// which only FeedLinksWithPages gives.
+	Paging bool
 }
 
 // IsFeed reports whether doc is a feed: a document whose root is rss
@@ -105,7 +109,32 @@ func FeedLinks(doc *tree.Document, base *url.URL) []FeedLink {
 	if kind == 0 {
 		return nil
 	}
-	w := feedWalker{kind: kind}
+	return feedLinks(root, kind, base, false)
+}
+
+// FeedLinksWithPages returns the links FeedLinks returns and, in document
+// order among them, the feed's links to its own other pages, Paging set:
+// the href of every Atom link (in an Atom feed, or in RSS) whose rel is a
+// paging relation of RFC 5005 (next, previous or prev, first, last,
+// prev-archive, next-archive, current: atomPagingRel), labelled by the
+// title of the feed (or entry) it is in. A links sentinel does not count
+// these, which change as entries are added; a crawl follows them, to
+// reach the older entries of a feed split in pages. It returns nil for a
+// document that is not a feed (IsFeed), and reads a feed in time linear
+// in it, as FeedLinks does.
+func FeedLinksWithPages(doc *tree.Document, base *url.URL) []FeedLink {
+	root, kind := feedRoot(doc)
+	if kind == 0 {
+		return nil
+	}
+	return feedLinks(root, kind, base, true)
+}
+
+// feedLinks walks the feed of format kind whose root element is root for
+// its links (FeedLinks), and its paging links too when paging is set
+// (FeedLinksWithPages).
+func feedLinks(root *tree.Node, kind feedKind, base *url.URL, paging bool) []FeedLink {
+	w := feedWalker{kind: kind, paging: paging}
 	if kind == feedRSS {
 		w.rssNS, _ = elementNS(root)
 	}
@@ -181,10 +210,11 @@ func lookupNS(n *tree.Node, prefix string) string {
 // stacks, one a prefix, so that a document nested deep (the parser takes
 // a million levels) is read in time linear in it, as tree.Walk reads one.
 type feedWalker struct {
-	kind  feedKind
-	rssNS string              // for RSS, its root's namespace, that of its elements
-	ns    map[string][]string // prefix ("" the default) to the namespaces declared, innermost last
-	out   []FeedLink
+	kind   feedKind
+	paging bool                // collect paging links too (FeedLinksWithPages)
+	rssNS  string              // for RSS, its root's namespace, that of its elements
+	ns     map[string][]string // prefix ("" the default) to the namespaces declared, innermost last
+	out    []FeedLink
 }
 
 // maxFeedBase bounds the length of a base xml:base sets (its path,
@@ -274,29 +304,34 @@ func (w *feedWalker) collect(f *feedFrame, parent *feedFrame, ns, local string, 
 	switch {
 	case local == "link" && (ns == nsAtom || ns == nsAtom03):
 		rel, _ := n.Attr("rel")
-		if href, ok := n.Attr("href"); ok && atomContentRel(rel) {
-			w.add(f, href)
+		href, ok := n.Attr("href")
+		switch {
+		case !ok:
+		case atomContentRel(rel):
+			w.add(f, href, false)
+		case w.paging && atomPagingRel(rel):
+			w.add(f, href, true)
 		}
 	case local == "content" && ns == nsAtom:
 		if src, ok := n.Attr("src"); ok {
-			w.add(f, src)
+			w.add(f, src, false)
 		}
 	case !own || w.kind == feedAtom:
 	case local == "link" && inContainer:
-		w.add(f, elementText(n))
+		w.add(f, elementText(n), false)
 	case w.kind == feedRSS && local == "enclosure" && parentLocal == "item" && inContainer:
 		if u, ok := n.Attr("url"); ok {
-			w.add(f, u)
+			w.add(f, u, false)
 		}
 	case w.kind == feedRSS && local == "guid" && parentLocal == "item" && inContainer:
 		perma, ok := n.Attr("isPermaLink")
 		text := elementText(n)
 		if strings.EqualFold(strings.TrimSpace(perma), "true") || !ok && isHTTPURL(text) {
-			w.add(f, text)
+			w.add(f, text, false)
 		}
 	case w.kind == feedRDF && local == "item" && f.container:
 		if about, ok := w.attrNS(n, nsRDF, "about"); ok {
-			w.add(f, about)
+			w.add(f, about, false)
 		}
 	}
 }
@@ -310,7 +345,8 @@ func (w *feedWalker) collect(f *feedFrame, parent *feedFrame, ns, local string, 
 // to the feed's or entry's own document or its machinery: self, edit,
 // edit-media (RFC 5023), replies (RFC 4685: Blogger and WordPress give
 // every entry a comments page and a comments feed), license (RFC 4946),
-// hub (WebSub), first, next, previous, last (RFC 5005's pages) and
+// hub (WebSub), first, next, previous, last (RFC 5005's pages, which
+// FeedLinksWithPages gives apart: atomPagingRel) and
 // extension relations (Blogger's http://schemas.google.com/g/2005#feed),
 // which change with the blog's software, not its content.
 func atomContentRel(rel string) bool {
@@ -323,10 +359,27 @@ func atomContentRel(rel string) bool {
 	return false
 }
 
+// atomPagingRel reports whether an Atom link whose rel attribute is rel
+// points to another page of the feed itself, by a paging relation of RFC
+// 5005: next, previous (or prev, its HTML alias), first, last (paged
+// feeds, section 3), prev-archive, next-archive and current (archived
+// feeds, section 4), in any case and with white space around it, or
+// written as the IANA IRI of one of those.
+func atomPagingRel(rel string) bool {
+	rel = strings.ToLower(strings.TrimSpace(rel))
+	rel = strings.TrimPrefix(rel, nsIANARel)
+	switch rel {
+	case "next", "previous", "prev", "first", "last", "prev-archive", "next-archive", "current":
+		return true
+	}
+	return false
+}
+
 // add adds the link ref written in the element of frame f, resolved
-// against its base and labelled by its container's title, unless ref is
-// blank or the container has given its target already.
-func (w *feedWalker) add(f *feedFrame, ref string) {
+// against its base and labelled by its container's title, Paging set to
+// paging, unless ref is blank or the container has given its target
+// already.
+func (w *feedWalker) add(f *feedFrame, ref string, paging bool) {
 	ref = strings.TrimSpace(ref)
 	if ref == "" {
 		return
@@ -338,7 +391,7 @@ func (w *feedWalker) add(f *feedFrame, ref string) {
 	if f.seen != nil {
 		f.seen[target] = true
 	}
-	w.out = append(w.out, FeedLink{URL: target, Text: f.title, Node: f.n})
+	w.out = append(w.out, FeedLink{URL: target, Text: f.title, Node: f.n, Paging: paging})
 }
 
 // xmlBase returns the base within an element whose xml:base is ref, its

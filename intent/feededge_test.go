@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/vigil-web/vigil/tree"
 )
 
 // TestFeedLinksEdges: FeedLinks on the edges of the formats: xml:base
@@ -150,7 +152,7 @@ func TestFeedLinksDeep(t *testing.T) {
 	for i := range n {
 		fmt.Fprintf(&atom, `<x xmlns:p%d="urn:%d">`, i, i)
 	}
-	atom.WriteString(`<link href="https://x.example/deep"/>`)
+	atom.WriteString(`<link href="https://x.example/deep"/><link rel="next" href="https://x.example/deep"/>`)
 	atom.WriteString(strings.Repeat("</x>", n) + "</entry></feed>")
 	rss := "<rss><channel><item><title>t</title><link>https://x.example/1</link>" + strings.Repeat("<item><title>", n) +
 		strings.Repeat("</title></item>", n) + "</item></channel></rss>"
@@ -159,9 +161,12 @@ func TestFeedLinksDeep(t *testing.T) {
 		{"RSS, items in titles", rss, "https://x.example/1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := FeedLinks(parseDoc(t, tc.doc), nil)
-			if len(got) != 1 || got[0].URL != tc.want || got[0].Text != "t" {
-				t.Errorf("links %+v, want %s labelled t", got, tc.want)
+			doc := parseDoc(t, tc.doc)
+			for name, feedLinks := range map[string]func(*tree.Document, *url.URL) []FeedLink{"FeedLinks": FeedLinks, "FeedLinksWithPages": FeedLinksWithPages} {
+				got := feedLinks(doc, nil)
+				if len(got) != 1 || got[0].URL != tc.want || got[0].Text != "t" {
+					t.Errorf("%s: links %+v, want %s labelled t", name, got, tc.want)
+				}
 			}
 		})
 	}
@@ -293,6 +298,59 @@ func TestFeedLinksAtomRelations(t *testing.T) {
 			}
 			if !slices.Equal(got, tc.want) || !IsFeed(doc) {
 				t.Errorf("IsFeed %v, FeedLinks\n%q\nwant\n%q", IsFeed(doc), got, tc.want)
+			}
+		})
+	}
+}
+
+// TestFeedLinksWithPages: FeedLinksWithPages gives the links FeedLinks
+// gives and, in document order among them, the feed's links to its other
+// pages (RFC 5005's paging relations, in any case, prev for previous, or
+// as their IANA IRI; Atom links in RSS too), Paging set, which FeedLinks
+// leaves out; no other relation (self, replies, hub, edit).
+func TestFeedLinksWithPages(t *testing.T) {
+	base, _ := url.Parse("https://blog.example/feed.xml")
+	type link struct {
+		url, text string
+		paging    bool
+	}
+	for _, tc := range []struct {
+		name, doc string
+		want      []link
+	}{
+		{"Atom", `<feed xmlns="http://www.w3.org/2005/Atom" xml:base="https://blog.example/"><title>B</title>` +
+			`<link rel="self" href="/feed?page=2"/><link rel="first" href="/feed"/><link rel=" Previous " href="/feed?page=1"/>` +
+			`<link rel="prev" href="/feed?p=1"/><link rel="NEXT" href="/feed?page=3"/><link rel="last" href="/feed?page=9"/>` +
+			`<link rel="http://www.iana.org/assignments/relation/prev-archive" href="/archive/1"/><link rel="next-archive" href="/archive/3"/>` +
+			`<link rel="current" href="/feed"/><link rel="hub" href="/hub"/><link href="/"/>` +
+			`<entry><title>P</title><link rel="replies" href="/p/comments"/><link rel="edit" href="/p/edit"/><link href="/p"/></entry></feed>`,
+			[]link{{"https://blog.example/feed", "B", true}, {"https://blog.example/feed?page=1", "B", true}, {"https://blog.example/feed?p=1", "B", true},
+				{"https://blog.example/feed?page=3", "B", true}, {"https://blog.example/feed?page=9", "B", true}, {"https://blog.example/archive/1", "B", true},
+				{"https://blog.example/archive/3", "B", true}, {"https://blog.example/", "B", false}, {"https://blog.example/p", "P", false}}},
+		{"RSS", `<rss xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>c</title><link>https://x.example/</link>` +
+			`<atom:link rel="self" href="https://x.example/feed"/><atom:link rel="next" href="https://x.example/feed?paged=2"/>` +
+			`<item><title>i</title><link>https://x.example/i</link></item></channel></rss>`,
+			[]link{{"https://x.example/", "c", false}, {"https://x.example/feed?paged=2", "c", true}, {"https://x.example/i", "i", false}}},
+		{"no feed", `<html><link rel="next" href="/2"/></html>`, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := parseDoc(t, tc.doc)
+			var got, content []link
+			for _, l := range FeedLinksWithPages(doc, base) {
+				got = append(got, link{l.URL, l.Text, l.Paging})
+				if !l.Paging {
+					content = append(content, link{l.URL, l.Text, false})
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("FeedLinksWithPages\n%v\nwant\n%v", got, tc.want)
+			}
+			var plain []link
+			for _, l := range FeedLinks(doc, base) {
+				plain = append(plain, link{l.URL, l.Text, l.Paging})
+			}
+			if !slices.Equal(plain, content) {
+				t.Errorf("FeedLinks\n%v\nwant those of FeedLinksWithPages but its pages\n%v", plain, content)
 			}
 		})
 	}

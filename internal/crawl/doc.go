@@ -55,10 +55,20 @@
 //     so (as text/html, or as text beginning with "<": the warehouse
 //     reads it as XML) links to its feed links, as ExtractLinks reads
 //     them (intent.FeedLinks: its entries' links, enclosures and
-//     permalinks); before, it linked nowhere, and a snapshot keeps the
-//     links found when it was crawled: one crawled before is not read
-//     again, so a site diff against it shows the feed's links, and the
-//     pages reached only through them, as added. Every link is
+//     permalinks), and to its own other pages (warehouse.ExtractSiteLinks,
+//     intent.FeedLinksWithPages: RFC 5005's next, previous, first, last,
+//     prev-archive, next-archive, current), feeds read as such, so that
+//     the crawl reaches the entries of a feed split in pages, though a
+//     links sentinel counts no such link. Before, it linked nowhere, then
+//     to every Atom link's href (self, edit, replies and its pages among
+//     them), then only to its feed links; a snapshot keeps the links
+//     found when it was crawled and is not read again, so a site diff
+//     against one crawled before shows the pages reached only through
+//     the links now followed as added (its entries, or its older pages
+//     and theirs), and those reached only through the links no longer
+//     followed (a comments feed of a replies link) as no longer reached;
+//     a page reached through its pages, then and now, is neither, since
+//     a site diff compares pages, not their links. Every link is
 //     canonical, its fragment dropped, a link to a host IDNA or DNS
 //     refuses (spec.CheckHostName) left out, and is held to the scope,
 //     queued and weighed in importance alike; other documents (XML,

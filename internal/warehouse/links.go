@@ -30,6 +30,24 @@ import (
 // which parses every version anyway, passes the result in Fetch.Links; Put
 // extracts them itself only with Options.ExtractLinks.
 func ExtractLinks(doc *tree.Document, pageURL string) []*vigil.Link {
+	return extractLinks(doc, pageURL, false)
+}
+
+// ExtractSiteLinks returns the links of a document fetched from pageURL
+// that a site crawl follows: ExtractLinks's, and for a feed its links to
+// its own other pages too, in document order among them
+// (intent.FeedLinksWithPages: the Atom links whose rel is a paging
+// relation of RFC 5005, next, previous, first, last, prev-archive,
+// next-archive or current), so that a crawl reaches the entries of the
+// older pages of a feed split in pages, which a links sentinel does not
+// count as links of the feed.
+func ExtractSiteLinks(doc *tree.Document, pageURL string) []*vigil.Link {
+	return extractLinks(doc, pageURL, true)
+}
+
+// extractLinks is ExtractLinks, with a feed's paging links when paging is
+// set (ExtractSiteLinks).
+func extractLinks(doc *tree.Document, pageURL string, paging bool) []*vigil.Link {
 	source, ok := linkSource(doc, pageURL)
 	if !ok {
 		return nil
@@ -40,7 +58,11 @@ func ExtractLinks(doc *tree.Document, pageURL string) []*vigil.Link {
 	}
 	var out []*vigil.Link
 	if intent.IsFeed(doc) {
-		for _, l := range intent.FeedLinks(doc, base) {
+		feedLinks := intent.FeedLinks
+		if paging {
+			feedLinks = intent.FeedLinksWithPages
+		}
+		for _, l := range feedLinks(doc, base) {
 			if link, ok := newLink(source, base, l.URL, l.Text); ok {
 				if link.Anchor == "" {
 					link.Anchor = link.Target

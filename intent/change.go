@@ -153,11 +153,39 @@ type Result struct {
 	// read as HTML either (nested past the HTML parser's limit), so the
 	// whole texts were compared. "" for one applied, or without selectors.
 	ScopeNotApplied string `json:"scopeNotApplied,omitempty"`
+	// NotApplied names the selectors ScopeNotApplied is about: the
+	// scope, the ignore list, or both; 0 when it is "".
+	NotApplied Selectors `json:"-"`
+}
+
+// Selectors names the selectors of a change type that could not be
+// applied (Result.NotApplied): its scope, its ignore list, or both.
+type Selectors uint8
+
+const (
+	// SelectorScope is a change type's scope (In ...).
+	SelectorScope Selectors = 1 << iota
+	// SelectorIgnore is a change type's ignore list (Ignore ...).
+	SelectorIgnore
+)
+
+// String names s for a message: "the scope", "the ignore list", "the
+// scope and the ignore list"; "" for none.
+func (s Selectors) String() string {
+	switch s {
+	case SelectorScope:
+		return "the scope"
+	case SelectorIgnore:
+		return "the ignore list"
+	case SelectorScope | SelectorIgnore:
+		return "the scope and the ignore list"
+	}
+	return ""
 }
 
 // ScopesNotApplied returns the ScopeNotApplied of r and of its operands
 // that are not "", each once, in order: what a message about r says of
-// the selectors it could not apply.
+// the selectors it could not apply (SelectorsNotApplied names them).
 func (r *Result) ScopesNotApplied() []string {
 	if r == nil {
 		return nil
@@ -174,6 +202,20 @@ func (r *Result) ScopesNotApplied() []string {
 		}
 	}
 	return out
+}
+
+// SelectorsNotApplied returns the selectors that r and its operands
+// could not apply (their NotApplied, together): what a message about r
+// names, with the reasons ScopesNotApplied gives.
+func (r *Result) SelectorsNotApplied() Selectors {
+	if r == nil {
+		return 0
+	}
+	s := r.NotApplied
+	for _, o := range r.Operands {
+		s |= o.SelectorsNotApplied()
+	}
+	return s
 }
 
 // AllChanges returns the changes of r and of its operands, depth first,

@@ -249,7 +249,8 @@
 // read (In css "pre": the whole text) selects there, as on any page read as
 // text. A text that cannot be read as HTML (nested past the parser's limit)
 // leaves the selectors unapplied, the whole texts compared, and says so
-// (Result.ScopeNotApplied). A link the source writes twice (an a element's
+// (Result.ScopeNotApplied), and which they are, the scope, the ignore list
+// or both (Result.NotApplied). A link the source writes twice (an a element's
 // target and its text, an Atom entry's link and id) is two links there,
 // told once (links are read as sets of targets). Without the source, each
 // side is compared as it is read.

@@ -175,7 +175,7 @@ func (p *Pair) Primitive(ct *spec.ChangeType) (*Result, error) {
 		return nil, fmt.Errorf("intent: %s: %w", key, err)
 	}
 	r.Type = key
-	if r.ScopeNotApplied, err = p.scopeNotApplied(ct); err != nil {
+	if r.ScopeNotApplied, r.NotApplied, err = p.scopeNotApplied(ct); err != nil {
 		return nil, fmt.Errorf("intent: %s: %w", key, err)
 	}
 	r.Matched = r.Matched || len(r.Changes) > 0

@@ -150,26 +150,30 @@ func TestReadDifferentlyScope(t *testing.T) {
 		old, new   string
 		oldMarkup  bool // else the new version is read as markup
 		want       []string
-		notApplied bool
+		notApplied Selectors // what could not be applied
 	}{
 		{"in scope", `any change In css ".price"`, page("10", "9:00", ""), page("12", "9:05", ""), false,
-			[]string{"~ text changed: 10 EUR -> 12 EUR"}, false},
-		{"outside the scope", `any change In css ".price"`, page("10", "9:00", ""), page("10", "9:05", ""), true, nil, false},
+			[]string{"~ text changed: 10 EUR -> 12 EUR"}, 0},
+		{"outside the scope", `any change In css ".price"`, page("10", "9:00", ""), page("10", "9:05", ""), true, nil, 0},
 		{"xpath scope", `any change In xpath "//p[@class='price']"`, page("10", "9:00", ""), page("12", "9:05", ""), true,
-			[]string{"~ text changed: 10 EUR -> 12 EUR"}, false},
-		{"ignored", `any change Ignore css ".time"`, page("10", "9:00", ""), page("10", "9:05", ""), false, nil, false},
+			[]string{"~ text changed: 10 EUR -> 12 EUR"}, 0},
+		{"ignored", `any change Ignore css ".time"`, page("10", "9:00", ""), page("10", "9:05", ""), false, nil, 0},
 		{"links in scope", `all links In css ".nav"`, page("10", "9:00", ""), page("12", "9:05", "<a href=\"news\">News</a>"), false,
-			[]string{"+ link added: https://x.example/news"}, false},
-		{"links outside the scope", `all links In css ".nav"`, page("10", "9:00", ""), strings.Replace(page("10", "9:00", ""), "/about", "/contact", 1), true, nil, false},
+			[]string{"+ link added: https://x.example/news"}, 0},
+		{"links outside the scope", `all links In css ".nav"`, page("10", "9:00", ""), strings.Replace(page("10", "9:00", ""), "/about", "/contact", 1), true, nil, 0},
 		{"value", `value In css ".price" changes`, page("10", "9:00", ""), page("12", "9:05", ""), false,
-			[]string{"~ value increased by 2: 10 EUR -> 12 EUR"}, false},
-		{"value unchanged", `value In css ".price" changes`, page("10", "9:00", ""), page("10", "9:05", ""), true, nil, false},
+			[]string{"~ value increased by 2: 10 EUR -> 12 EUR"}, 0},
+		{"value unchanged", `value In css ".price" changes`, page("10", "9:00", ""), page("10", "9:05", ""), true, nil, 0},
 		{"the whole text", `any change In css "pre"`, "Hours: 9 to 5\n", "Hours: 9 to 6\n", false,
-			[]string{"~ text changed: Hours: 9 to 5 -> Hours: 9 to 6"}, false},
+			[]string{"~ text changed: Hours: 9 to 5 -> Hours: 9 to 6"}, 0},
 		// The old version, nested too deep, is read as text; so is the
 		// new one's source, which the scope is not applied to either.
 		{"too deep to read as HTML", `any change In css ".price"`, deep + page("10", "9:00", ""), page("10", "9:05", ""), false,
-			[]string{"- text removed: " + strings.Repeat("<div>", 60) + "…", "~ text changed: <p class=\"time\">Updated 9:00</p> -> <p class=\"time\">Updated 9:05</p>"}, true},
+			[]string{"- text removed: " + strings.Repeat("<div>", 60) + "…", "~ text changed: <p class=\"time\">Updated 9:00</p> -> <p class=\"time\">Updated 9:05</p>"}, SelectorScope},
+		{"too deep to read as HTML, ignored", `any change Ignore css ".time"`, deep + page("10", "9:00", ""), page("10", "9:05", ""), false,
+			[]string{"- text removed: " + strings.Repeat("<div>", 60) + "…", "~ text changed: <p class=\"time\">Updated 9:00</p> -> <p class=\"time\">Updated 9:05</p>"}, SelectorIgnore},
+		{"too deep to read as HTML, in a scope and ignored", `any change In css ".price" Ignore css ".time"`, deep + page("10", "9:00", ""), page("10", "9:05", ""), false,
+			[]string{"- text removed: " + strings.Repeat("<div>", 60) + "…", "~ text changed: <p class=\"time\">Updated 9:00</p> -> <p class=\"time\">Updated 9:05</p>"}, SelectorScope | SelectorIgnore},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			old, new := textPage(t, tc.old), textPage(t, tc.new)
@@ -192,16 +196,22 @@ func TestReadDifferentlyScope(t *testing.T) {
 				t.Errorf("matched %v, changes\n%q\nwant\n%q", r.Matched, got, tc.want)
 			}
 			const why = "the old version's text cannot be read as HTML: parse HTML: elements nested more than 512 deep"
-			if got := r.ScopeNotApplied; tc.notApplied != strings.HasPrefix(got, why) || !tc.notApplied && got != "" {
-				t.Errorf("ScopeNotApplied %q, want one starting %q: %v", got, why, tc.notApplied)
+			if got := r.ScopeNotApplied; (tc.notApplied != 0) != strings.HasPrefix(got, why) || tc.notApplied == 0 && got != "" {
+				t.Errorf("ScopeNotApplied %q, want one starting %q: %v", got, why, tc.notApplied != 0)
+			}
+			if r.NotApplied != tc.notApplied {
+				t.Errorf("NotApplied %q, want %q", r.NotApplied, tc.notApplied)
 			}
 			// A composite tells its operands'.
 			both, err := p.Evaluate(monitor(t, tc.clause+" OR all links"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := both.ScopesNotApplied(); len(got) != len(r.ScopesNotApplied()) || tc.notApplied && got[0] != r.ScopeNotApplied {
+			if got := both.ScopesNotApplied(); len(got) != len(r.ScopesNotApplied()) || tc.notApplied != 0 && got[0] != r.ScopeNotApplied {
 				t.Errorf("ScopesNotApplied of an OR %q, want those of its scoped operand %q", got, r.ScopesNotApplied())
+			}
+			if got := both.SelectorsNotApplied(); got != tc.notApplied {
+				t.Errorf("SelectorsNotApplied of an OR %q, want %q", got, tc.notApplied)
 			}
 		})
 	}

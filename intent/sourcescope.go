@@ -42,22 +42,28 @@ func (p *Pair) comparedIn(scope Selector, selectors bool) (old, new *tree.Docume
 }
 
 // scopeNotApplied returns why ct's selectors could not be applied to the
-// pair (comparedIn), "" if they were or it has none.
-func (p *Pair) scopeNotApplied(ct *spec.ChangeType) (string, error) {
+// pair (comparedIn), "" if they were or it has none, and which they are:
+// its scope, its ignore list, or both (0 with "").
+func (p *Pair) scopeNotApplied(ct *spec.ChangeType) (string, Selectors, error) {
 	var scope Selector
-	selectors := false
+	var has Selectors
 	if ct.Scope != nil && ct.Scope.Expr != nil {
 		s, err := p.selector(ct.Scope)
 		if err != nil {
-			return "", err
+			return "", 0, err
 		}
-		scope, selectors = s, true
+		scope, has = s, SelectorScope
 	}
 	for _, ig := range ct.Ignore {
-		selectors = selectors || (ig != nil && ig.Expr != nil)
+		if ig != nil && ig.Expr != nil {
+			has |= SelectorIgnore
+		}
 	}
-	_, _, _, _, why := p.comparedIn(scope, selectors)
-	return why, nil
+	_, _, _, _, why := p.comparedIn(scope, has != 0)
+	if why == "" {
+		return "", 0, nil
+	}
+	return why, has, nil
 }
 
 // readLeniently reads a page read as its source text (one <pre> of text

@@ -618,9 +618,11 @@ type pairEval struct {
 // as markup, one as its source text), the line a message about its change
 // ends with: which version could not be read as its type and why, and
 // that both were compared as text (intent.Pair.OldSource), and, when the
-// scope of a change type of res could not be applied to the texts
-// (intent.Result.ScopeNotApplied), why, and that the whole texts were
-// compared. "" for a pair read alike, or not loaded.
+// scope or the ignore list of a change type of res could not be applied
+// to the texts (intent.Result.ScopeNotApplied), which (the scope, the
+// ignore list, or both: intent.Result.SelectorsNotApplied), why, and
+// that the whole texts were compared. "" for a pair read alike, or not
+// loaded.
 func (p *pairEval) readNote(res *intent.Result) string {
 	if p == nil || p.pair == nil || (p.oldWhy == "") == (p.curWhy == "") {
 		return ""
@@ -631,7 +633,11 @@ func (p *pairEval) readNote(res *intent.Result) string {
 	}
 	note := fmt.Sprintf("The %s version is read as text (%s): both versions were compared as text.", which, why)
 	if scopes := res.ScopesNotApplied(); len(scopes) > 0 {
-		note += fmt.Sprintf(" The scope could not be applied (%s): the whole texts were compared.", strings.Join(scopes, "; "))
+		what := res.SelectorsNotApplied().String()
+		if what == "" { // a Result made without NotApplied: a scope, as ever
+			what = intent.SelectorScope.String()
+		}
+		note += fmt.Sprintf(" %s%s could not be applied (%s): the whole texts were compared.", strings.ToUpper(what[:1]), what[1:], strings.Join(scopes, "; "))
 	}
 	return note
 }

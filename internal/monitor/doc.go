@@ -67,8 +67,9 @@
 // type reports no link, image, table or list the page did not change,
 // and the message about a change of such a pair, sent when it is found,
 // says which version is read as text, and why (pairEval.readNote), and
-// whether a scope could not be applied to the texts (read as HTML for
-// it: intent.Result.ScopeNotApplied); a digest, built from the changes
+// whether a scope, an ignore list or both could not be applied to the
+// texts, naming which (read as HTML for them: intent.Result.ScopeNotApplied,
+// SelectorsNotApplied); a digest, built from the changes
 // stored, does not. Its webhook's tree delta compares the two texts too
 // (pairEval.deltaJSON, vigil.MessageItem.DeltaReading).
 // Sentinels watching one site query (start URL, scope, match, depth,

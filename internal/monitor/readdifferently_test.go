@@ -182,6 +182,23 @@ func TestReadDifferently(t *testing.T) {
 			{htmlType, pricePage("Prices", "10", "9:05")},
 		}, [][]string{{"delete " + strings.Repeat("<div>", 520), "update <p class=\"time\">Updated 9:00</p><p class=\"time\">Updated 9:05</p>"}},
 			"The scope could not be applied (the old version's text cannot be read as HTML: parse HTML: elements nested more than 512 deep"},
+		// The message names what could not be applied: an ignore list
+		// without a scope is no scope, and the two are named both.
+		{"ignore list not applied", `any change Ignore css ".time"`, []servedVersion{
+			{htmlType, strings.Repeat("<div>", 520) + "\n" + pricePage("Prices", "10", "9:00")},
+			{htmlType, pricePage("Prices", "10", "9:05")},
+		}, [][]string{{"delete " + strings.Repeat("<div>", 520), "update <p class=\"time\">Updated 9:00</p><p class=\"time\">Updated 9:05</p>"}},
+			"both versions were compared as text. The ignore list could not be applied (the old version's text cannot be read as HTML: parse HTML: elements nested more than 512 deep"},
+		{"scope and ignore list not applied", `any change In css ".price" Ignore css ".time"`, []servedVersion{
+			{htmlType, strings.Repeat("<div>", 520) + "\n" + pricePage("Prices", "10", "9:00")},
+			{htmlType, pricePage("Prices", "10", "9:05")},
+		}, [][]string{{"delete " + strings.Repeat("<div>", 520), "update <p class=\"time\">Updated 9:00</p><p class=\"time\">Updated 9:05</p>"}},
+			"both versions were compared as text. The scope and the ignore list could not be applied (the old version's text cannot be read as HTML: parse HTML: elements nested more than 512 deep"},
+		{"a scope and an ignore list of two operands not applied", `any change In css ".price" OR any change Ignore css ".time"`, []servedVersion{
+			{htmlType, strings.Repeat("<div>", 520) + "\n" + pricePage("Prices", "10", "9:00")},
+			{htmlType, pricePage("Prices", "10", "9:05")},
+		}, [][]string{slices.Repeat([]string{"delete " + strings.Repeat("<div>", 520), "update <p class=\"time\">Updated 9:00</p><p class=\"time\">Updated 9:05</p>"}, 2)},
+			"both versions were compared as text. The scope and the ignore list could not be applied (the old version's text cannot be read as HTML: parse HTML: elements nested more than 512 deep"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var mu sync.Mutex

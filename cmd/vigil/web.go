@@ -27,7 +27,8 @@ import (
 //	VIGIL_ADMIN_EMAIL     the admin account (default admin@localhost), made an administrator on the first
 //	                      start, and at a start that finds no administrator with a password only
 //	VIGIL_ADMIN_PASSWORD  its password; without it a password is generated and shown once (on a terminal;
-//	                      otherwise in the data directory's admin-password file, mode 0600)
+//	                      otherwise in the data directory's admin-password file, mode 0600, which a
+//	                      start removes, and logs so, once its password no longer signs its account in)
 //	VIGIL_METRICS_PUBLIC  "true": /metrics needs no session or token
 //	VIGIL_SECURE_COOKIES  "true": cookies get Secure even on plain HTTP (behind a TLS proxy);
 //	                      on by default when VIGIL_BASE_URL is https
@@ -50,41 +51,70 @@ func writeAdminPassword(dataDir, email, password string) (string, error) {
 	return path, os.Chmod(path, 0o600) // in case the file was there with wider rights
 }
 
-// removeAdminPassword removes the data directory's admin password file if
-// it holds the password of the admin email, which was then replaced. Only
-// a regular file, as writeAdminPassword writes, is read and removed: a
-// symbolic link is not followed, and a FIFO or a device, which could
-// block the start or fill the memory, is not read.
-func removeAdminPassword(dataDir, email string) error {
-	path := filepath.Join(dataDir, adminPasswordFile)
+// removeStaleAdminPassword removes the data directory's admin password
+// file when the password it holds no longer signs its account in: stale,
+// given the email and password the file holds, says why ("" when it
+// still does). It returns the file's path and stale's reason when it
+// removed it, "" for both when it did not. Only a regular file of an
+// email line and a password line, as writeAdminPassword writes, is read
+// and removed: a symbolic link is not followed, and a FIFO or a device,
+// which could block the start or fill the memory, is not read.
+func removeStaleAdminPassword(dataDir string, stale func(email, password string) (string, error)) (path, reason string, err error) {
+	path = filepath.Join(dataDir, adminPasswordFile)
 	fi, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return "", "", nil
 	} else if err != nil {
-		return err
+		return "", "", err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil // not the file a first start writes
+		return "", "", nil // not the file a first start writes
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return err
+		return "", "", err
 	}
 	defer f.Close()
 	if opened, err := f.Stat(); err != nil {
-		return err
+		return "", "", err
 	} else if !os.SameFile(fi, opened) {
-		return nil // replaced meanwhile
+		return "", "", nil // replaced meanwhile
 	}
 	// The email, its newline and the password: a file longer is not ours.
-	b, err := io.ReadAll(io.LimitReader(f, 4096))
+	b, err := io.ReadAll(io.LimitReader(f, 4097))
 	if err != nil {
-		return err
+		return "", "", err
 	}
-	if first, _, _ := strings.Cut(string(b), "\n"); first != email {
-		return nil // another account's
+	email, password, ok := strings.Cut(strings.TrimSuffix(string(b), "\n"), "\n")
+	if len(b) > 4096 || !ok || email == "" || password == "" || strings.Contains(password, "\n") {
+		return "", "", nil // not the file a first start writes
 	}
-	return os.Remove(path)
+	if reason, err = stale(email, password); err != nil || reason == "" {
+		return "", "", err
+	}
+	if err := os.Remove(path); err != nil {
+		return "", "", err
+	}
+	return path, reason, nil
+}
+
+// adminPasswordStale returns the stale function of
+// removeStaleAdminPassword that reads the accounts of st: the password of
+// an admin password file is stale when its account was removed, has no
+// password, or has another.
+func adminPasswordStale(ctx context.Context, st vigil.UserStore) func(email, password string) (string, error) {
+	return func(email, password string) (string, error) {
+		u, err := st.FindUserByEmail(ctx, email)
+		if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+			return "no user " + email, nil
+		} else if err != nil {
+			return "", fmt.Errorf("find the user of the admin password file: %w", err)
+		}
+		if !web.CheckPassword(u.PasswordHash, password) {
+			return "its password no longer signs " + email + " in", nil
+		}
+		return "", nil
+	}
 }
 
 // isTerminal reports whether f is a terminal.
@@ -108,13 +138,21 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 		d.logger.Info("admin account not made", "reason", vigil.ErrorMessage(err))
 	} else if err != nil {
 		d.logger.Error("admin account", "err", err)
-	} else if password != "" {
-		// The password file of a first start holds a password that
-		// VIGIL_ADMIN_PASSWORD has replaced.
-		if err := removeAdminPassword(d.dataDir, strings.ToLower(email)); err != nil {
-			d.logger.Warn("the admin password file holds a password replaced by VIGIL_ADMIN_PASSWORD: delete it", "err", err)
+	}
+	if err == nil || vigil.ErrorCode(err) == vigil.ENOTFOUND {
+		// The password file of a first start may hold a password that
+		// signs nobody in: its account removed by another administrator,
+		// its password replaced (VIGIL_ADMIN_PASSWORD, vigil user
+		// passwd, the dashboard). One that still signs in stays: it may
+		// not have been read yet.
+		if path, reason, err := removeStaleAdminPassword(d.dataDir, adminPasswordStale(ctx, d.store)); err != nil {
+			d.logger.Warn("the admin password file may hold a password that no longer signs in: delete it",
+				"path", filepath.Join(d.dataDir, adminPasswordFile), "err", err)
+		} else if path != "" {
+			d.logger.Info("removed the admin password file: its password no longer signs in", "path", path, "reason", reason)
 		}
-	} else if generated != "" {
+	}
+	if err == nil && generated != "" {
 		// Shown once: the next start finds the account with its password.
 		// On a terminal it is printed; otherwise (a service manager's
 		// journal, a log file) it goes to a file only this user can read.

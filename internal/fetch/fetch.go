@@ -42,6 +42,18 @@
 //     load: the documents the browser's redirects and navigations lead it
 //     to, on that host or another, wait for no turn and no Crawl-delay,
 //     as what the page loads does not.
+//   - an outbound proxy only when configured (Options.Proxy, upstream.go),
+//     never the environment's HTTP_PROXY: every request goes through it,
+//     the rendering browser's too (its guard proxy chains to it, plain
+//     requests as a client's, tunnels by CONNECT). The client then dials
+//     the proxy, whose address is let through (the operator chose it), not
+//     the target: the target is checked before the request is handed to
+//     the proxy, the first request's and each redirect's, by resolving its
+//     name and refusing it if any address is refused. A name that cannot
+//     be resolved here fails. The residual risk: the proxy resolves the
+//     name again, and a name whose answers change between the two
+//     resolutions (DNS rebinding) can lead the proxy to a private
+//     address; only the proxy's own rules close that.
 package fetch
 
 import (
@@ -94,6 +106,17 @@ type Options struct {
 	// Renderer renders pages for requests with Render set; nil refuses them.
 	Renderer Renderer
 
+	// Proxy, when not nil, is the HTTP or HTTPS proxy (ParseProxy) every
+	// request goes through, its user and password, if any, sent as
+	// Proxy-Authorization: pages, robots.txt, HTTPClient's and
+	// Transport's requests, and the rendering browser's (as tunnels). The
+	// environment's HTTP_PROXY is never used. Private targets are refused
+	// before the request is handed to the proxy (upstream.go).
+	Proxy *url.URL
+	// NoProxy are the hosts reached directly, not through Proxy: names
+	// (and their subdomains), addresses, prefixes (10.0.0.0/8), or "*".
+	NoProxy []string
+
 	permit func(netip.Addr) bool // tests: private addresses let through
 }
 
@@ -140,6 +163,10 @@ type Client struct {
 	page   *http.Client
 	robots *robotsCache
 	hosts  *hostTable
+	// guarded dials a target itself, under the address guard; up is the
+	// operator's proxy, or nil.
+	guarded func(ctx context.Context, network, addr string) (net.Conn, error)
+	up      *upstream
 }
 
 var _ vigil.Fetcher = (*Client)(nil)
@@ -151,8 +178,12 @@ func New(opt Options) *Client {
 	if !opt.AllowPrivateNetworks {
 		dialer.Control = refusePrivate(opt.permit)
 	}
+	c := &Client{opt: opt, guarded: dialer.DialContext}
 	tr := &http.Transport{
-		Proxy:                 nil, // a proxy would dial on our behalf, past the address check
+		// The environment's proxy would dial on our behalf, past the
+		// address check: only the one configured is used, after the
+		// target's check (upstream.go).
+		Proxy:                 nil,
 		DialContext:           dialer.DialContext,
 		ForceAttemptHTTP2:     true,
 		MaxIdleConns:          256,
@@ -162,7 +193,14 @@ func New(opt Options) *Client {
 		ResponseHeaderTimeout: opt.HeaderTimeout,
 		DisableCompression:    true, // we decode ourselves, under a cap
 	}
-	c := &Client{opt: opt}
+	if opt.Proxy != nil {
+		c.up = &upstream{url: opt.Proxy, addr: proxyAddr(opt.Proxy), noProxy: opt.NoProxy, guarded: dialer.DialContext,
+			direct: (&net.Dialer{Timeout: opt.ConnectTimeout, KeepAlive: 30 * time.Second}).DialContext}
+		if !opt.AllowPrivateNetworks {
+			c.up.check = c.checkHost
+		}
+		tr.Proxy, tr.DialContext = c.up.proxy, c.up.dial
+	}
 	checkRedirect := func(req *http.Request, via []*http.Request) error {
 		if len(via) > opt.MaxRedirects {
 			return fmt.Errorf("%w: more than %d redirects", ErrRedirects, opt.MaxRedirects)
@@ -202,7 +240,7 @@ func New(opt Options) *Client {
 	if ch, ok := opt.Renderer.(*Chromium); ok {
 		ch.mu.Lock()
 		if ch.Dial == nil {
-			ch.Dial = dialer.DialContext
+			ch.Dial, ch.up = c.dialTarget, c.up
 		}
 		if ch.Allow == nil {
 			ch.Allow = c.allowDocument

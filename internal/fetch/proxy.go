@@ -33,8 +33,11 @@ type guardProxy struct {
 	wg     sync.WaitGroup        // the tunnels' copying goroutines
 }
 
-// startGuardProxy starts a proxy dialling with dial.
-func startGuardProxy(dial func(ctx context.Context, network, addr string) (net.Conn, error)) (*guardProxy, error) {
+// startGuardProxy starts a proxy dialling with dial. With up (the
+// operator's proxy, Options.Proxy), its plain requests go to up as a
+// client's do (the target checked first), and its tunnels are dialled
+// with dial, which then opens them through up.
+func startGuardProxy(dial func(ctx context.Context, network, addr string) (net.Conn, error), up *upstream) (*guardProxy, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -47,6 +50,9 @@ func startGuardProxy(dial func(ctx context.Context, network, addr string) (net.C
 		IdleConnTimeout:       30 * time.Second,
 		ResponseHeaderTimeout: time.Minute,
 		DisableCompression:    true, // the browser asked for what it accepts
+	}
+	if up != nil {
+		p.tr.Proxy, p.tr.DialContext = up.proxy, up.dial
 	}
 	p.srv = &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second}
 	go p.srv.Serve(ln)

@@ -36,7 +36,7 @@ func TestGuardProxyTunnels(t *testing.T) {
 			return nil, fmt.Errorf("%w: %s is private", ErrRefused, addr)
 		}
 		return d.DialContext(ctx, network, addr)
-	})
+	}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

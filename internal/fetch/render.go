@@ -49,6 +49,7 @@ type Chromium struct {
 	browser context.Context
 	cancel  []context.CancelFunc
 	proxy   *guardProxy
+	up      *upstream // the client's proxy, which the guard proxy chains to
 }
 
 var _ Renderer = (*Chromium)(nil)
@@ -91,7 +92,7 @@ func (c *Chromium) start() (context.Context, func(context.Context, string) error
 		return nil, nil, fmt.Errorf("chromium: no robots.txt check for its pages (a Chromium renders for the fetch.Client it was given to)")
 	}
 	{
-		p, err := startGuardProxy(c.Dial)
+		p, err := startGuardProxy(c.Dial, c.up)
 		if err != nil {
 			return nil, nil, fmt.Errorf("start chromium's proxy: %w", err)
 		}

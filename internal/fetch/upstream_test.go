@@ -1,0 +1,364 @@
+package fetch
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+// forwardProxy is a real forwarding HTTP proxy on loopback, as an
+// operator's would be: it answers absolute-URI requests by making them
+// itself and CONNECT by tunnelling, and records what it was asked. Its
+// rewrite maps a host:port asked for to the address it really dials, so
+// that a public address the test cannot reach leads to a loopback server:
+// a client that dialled the target itself would not get there.
+type forwardProxy struct {
+	srv     *httptest.Server
+	rewrite map[string]string
+	status  int // when not 0, every request is answered with it
+
+	mu    sync.Mutex
+	asked []proxyAsk
+}
+
+// proxyAsk is one request the proxy got.
+type proxyAsk struct {
+	method, target, auth string
+}
+
+func startForwardProxy(t *testing.T, rewrite map[string]string) *forwardProxy {
+	t.Helper()
+	p := &forwardProxy{rewrite: rewrite}
+	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, network, p.dest(addr))
+	}
+	tr := &http.Transport{Proxy: nil, DialContext: dial, DisableCompression: true}
+	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		target := r.Host
+		if r.Method != http.MethodConnect {
+			target = r.URL.String()
+		}
+		p.mu.Lock()
+		p.asked = append(p.asked, proxyAsk{r.Method, target, r.Header.Get("Proxy-Authorization")})
+		p.mu.Unlock()
+		if p.status != 0 {
+			w.Header().Set("Proxy-Authenticate", `Basic realm="corp"`)
+			http.Error(w, "proxy says no", p.status)
+			return
+		}
+		if r.Method == http.MethodConnect {
+			up, err := dial(r.Context(), "tcp", r.Host)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadGateway)
+				return
+			}
+			client, buf, err := w.(http.Hijacker).Hijack()
+			if err != nil {
+				up.Close()
+				return
+			}
+			client.Write([]byte("HTTP/1.1 200 Connection established\r\n\r\n"))
+			go func() { io.Copy(up, buf); up.Close() }()
+			go func() { io.Copy(client, up); client.Close() }()
+			return
+		}
+		if !r.URL.IsAbs() {
+			http.Error(w, "not a proxy request", http.StatusBadRequest)
+			return
+		}
+		out := r.Clone(r.Context())
+		out.RequestURI = ""
+		out.Header.Del("Proxy-Authorization")
+		resp, err := tr.RoundTrip(out)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		for k, vs := range resp.Header {
+			w.Header()[k] = vs
+		}
+		w.WriteHeader(resp.StatusCode)
+		io.Copy(w, resp.Body)
+	}))
+	t.Cleanup(func() {
+		p.srv.CloseClientConnections()
+		p.srv.Close()
+		tr.CloseIdleConnections()
+	})
+	return p
+}
+
+func (p *forwardProxy) dest(addr string) string {
+	if to, ok := p.rewrite[addr]; ok {
+		return to
+	}
+	return addr
+}
+
+func (p *forwardProxy) requests() []proxyAsk {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]proxyAsk(nil), p.asked...)
+}
+
+// url returns the proxy's URL with user and password.
+func (p *forwardProxy) url(user, password string) *url.URL {
+	u, _ := url.Parse(p.srv.URL)
+	if user != "" {
+		u.User = url.UserPassword(user, password)
+	}
+	return u
+}
+
+// publicAddr is a public address the tests never reach directly: the
+// proxy's rewrite sends it to a loopback server.
+const publicAddr = "93.184.215.14"
+
+const proxyPassword = "s3cret-proxy-pw"
+
+func basicAuth(user, password string) string {
+	return "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+password))
+}
+
+func loopbackSite(t *testing.T) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
+	})
+	mux.HandleFunc("/page", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, "<p>through the proxy</p>")
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestProxyFetch: with Options.Proxy, a page and its robots.txt are asked
+// of the proxy, with the proxy's credentials, for a target the client
+// never dials itself (a public address it cannot reach here).
+func TestProxyFetch(t *testing.T) {
+	site := loopbackSite(t)
+	p := startForwardProxy(t, map[string]string{publicAddr + ":80": site.Listener.Addr().String()})
+	c := New(Options{Proxy: p.url("vigil", proxyPassword), TotalTimeout: 5 * time.Second})
+	res, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: "http://" + publicAddr + "/page"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(res.Body), "through the proxy") {
+		t.Errorf("body %q", res.Body)
+	}
+	want := []proxyAsk{
+		{"GET", "http://" + publicAddr + "/robots.txt", basicAuth("vigil", proxyPassword)},
+		{"GET", "http://" + publicAddr + "/page", basicAuth("vigil", proxyPassword)},
+	}
+	if got := p.requests(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("the proxy was asked\n%v\nwant\n%v", got, want)
+	}
+	// Disallowed by robots.txt, read through the proxy: not asked.
+	if _, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: "http://" + publicAddr + "/private/x"}); !errors.Is(err, ErrRobots) {
+		t.Errorf("disallowed page: %v", err)
+	}
+	if n := len(p.requests()); n != 2 {
+		t.Errorf("the proxy got %d requests, want 2", n)
+	}
+}
+
+// TestProxyRefusesPrivateTarget: a target that is, or whose name resolves
+// to, a private or loopback address is refused before the request is
+// handed to the proxy, which would otherwise reach it on the client's
+// behalf; AllowPrivateNetworks lets it through the proxy.
+func TestProxyRefusesPrivateTarget(t *testing.T) {
+	site := loopbackSite(t)
+	p := startForwardProxy(t, nil)
+	port := site.URL[strings.LastIndex(site.URL, ":")+1:]
+	c := New(Options{Proxy: p.url("", ""), IgnoreRobots: true, TotalTimeout: 5 * time.Second})
+	for _, host := range []string{"localhost", "127.0.0.1", "[::1]", "10.1.2.3", "169.254.169.254", "[::ffff:127.0.0.1]"} {
+		u := "http://" + host + ":" + port + "/page"
+		if _, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: u}); !errors.Is(err, ErrRefused) {
+			t.Errorf("%s: %v, want a refusal", u, err)
+		}
+		// Webhooks and chat services use the same transport.
+		if resp, err := c.HTTPClient().Get(u); !errors.Is(err, ErrRefused) {
+			if resp != nil {
+				resp.Body.Close()
+			}
+			t.Errorf("HTTPClient %s: %v, want a refusal", u, err)
+		}
+	}
+	if got := p.requests(); len(got) != 0 {
+		t.Errorf("the proxy was asked %v", got)
+	}
+	allowed := New(Options{Proxy: p.url("", ""), IgnoreRobots: true, AllowPrivateNetworks: true, TotalTimeout: 5 * time.Second})
+	u := "http://localhost:" + port + "/page"
+	if _, err := allowed.Fetch(context.Background(), &vigil.FetchRequest{URL: u}); err != nil {
+		t.Fatalf("allowed: %v", err)
+	}
+	if got := p.requests(); len(got) != 1 || got[0].target != u {
+		t.Errorf("the proxy was asked %v, want %s", got, u)
+	}
+}
+
+// TestProxyRedirectToPrivate: a redirect to a private address, by name or
+// literal, is refused before the proxy is asked for it: in a page fetch,
+// and on the transport webhooks use.
+func TestProxyRedirectToPrivate(t *testing.T) {
+	var backendPort string
+	mux := http.NewServeMux()
+	mux.HandleFunc("/by-name", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://localhost:"+backendPort+"/page", http.StatusFound)
+	})
+	mux.HandleFunc("/by-address", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://127.0.0.1:"+backendPort+"/page", http.StatusFound)
+	})
+	mux.HandleFunc("/page", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "<p>inside</p>") })
+	backend := httptest.NewServer(mux)
+	defer backend.Close()
+	backendPort = backend.URL[strings.LastIndex(backend.URL, ":")+1:]
+	p := startForwardProxy(t, map[string]string{publicAddr + ":80": backend.Listener.Addr().String()})
+	c := New(Options{Proxy: p.url("", ""), IgnoreRobots: true, TotalTimeout: 5 * time.Second})
+	for _, path := range []string{"/by-name", "/by-address"} {
+		u := "http://" + publicAddr + path
+		if _, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: u}); !errors.Is(err, ErrRefused) {
+			t.Errorf("Fetch %s: %v, want a refusal", u, err)
+		}
+		resp, err := c.HTTPClient().Get(u)
+		if resp != nil {
+			resp.Body.Close()
+		}
+		if !errors.Is(err, ErrRefused) {
+			t.Errorf("HTTPClient %s: %v, want a refusal", u, err)
+		}
+	}
+	for _, a := range p.requests() {
+		if !strings.Contains(a.target, publicAddr) {
+			t.Errorf("the proxy was asked for %s", a.target)
+		}
+	}
+	if n := len(p.requests()); n != 4 {
+		t.Errorf("the proxy got %d requests, want 4 (the first hop of each)", n)
+	}
+}
+
+// TestProxyTunnel: an https page goes through the proxy by CONNECT, with
+// the proxy's credentials, on the transport (a clone, as callers that need
+// their own TLS settings make) and by the dialler the rendering browser's
+// proxy chains with.
+func TestProxyTunnel(t *testing.T) {
+	site := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "<p>tunnelled</p>")
+	}))
+	defer site.Close()
+	p := startForwardProxy(t, map[string]string{
+		publicAddr + ":443": site.Listener.Addr().String(),
+		publicAddr + ":80":  site.Listener.Addr().String(),
+	})
+	c := New(Options{Proxy: p.url("vigil", proxyPassword), IgnoreRobots: true, TotalTimeout: 5 * time.Second})
+	tr := c.Transport().Clone()
+	pool := x509.NewCertPool()
+	pool.AddCert(site.Certificate())
+	tr.TLSClientConfig = &tls.Config{RootCAs: pool, ServerName: "example.com"}
+	resp, err := (&http.Client{Transport: tr}).Get("https://" + publicAddr + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(body), "tunnelled") {
+		t.Errorf("body %q", body)
+	}
+	want := proxyAsk{"CONNECT", publicAddr + ":443", basicAuth("vigil", proxyPassword)}
+	if got := p.requests(); len(got) != 1 || got[0] != want {
+		t.Errorf("the proxy was asked %v, want %v", got, want)
+	}
+
+	// The browser's dialler: a tunnel through the proxy, checked first.
+	conn, err := c.dialTarget(context.Background(), "tcp", publicAddr+":80")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := tls.Client(conn, &tls.Config{RootCAs: pool, ServerName: "example.com"})
+	fmt.Fprintf(tc, "GET / HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n")
+	r, err := http.ReadResponse(bufio.NewReader(tc), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(r.Body)
+	tc.Close()
+	if !strings.Contains(string(body), "tunnelled") {
+		t.Errorf("tunnel body %q", body)
+	}
+	if got := p.requests(); len(got) != 2 || got[1] != (proxyAsk{"CONNECT", publicAddr + ":80", basicAuth("vigil", proxyPassword)}) {
+		t.Errorf("the proxy was asked %v", got)
+	}
+	port := site.URL[strings.LastIndex(site.URL, ":")+1:]
+	if _, err := c.dialTarget(context.Background(), "tcp", "localhost:"+port); !errors.Is(err, ErrRefused) {
+		t.Errorf("tunnel to localhost: %v, want a refusal", err)
+	}
+	if n := len(p.requests()); n != 2 {
+		t.Errorf("the proxy got %d requests, want 2", n)
+	}
+}
+
+// TestProxyCredentialsHidden: the proxy's password is in no error, whether
+// the proxy refuses the credentials (407), cannot be reached, or refuses a
+// tunnel.
+func TestProxyCredentialsHidden(t *testing.T) {
+	p := startForwardProxy(t, nil)
+	p.status = http.StatusProxyAuthRequired
+	closed := startForwardProxy(t, nil)
+	dead := closed.url("vigil", proxyPassword)
+	closed.srv.Close()
+	for name, proxy := range map[string]*url.URL{"407": p.url("vigil", proxyPassword), "unreachable": dead} {
+		c := New(Options{Proxy: proxy, IgnoreRobots: true, TotalTimeout: 3 * time.Second})
+		var errs []error
+		_, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: "http://" + publicAddr + "/page"})
+		errs = append(errs, err)
+		resp, err := c.HTTPClient().Get("https://" + publicAddr + "/hook")
+		if resp != nil {
+			resp.Body.Close()
+		}
+		errs = append(errs, err)
+		_, err = c.dialTarget(context.Background(), "tcp", publicAddr+":443")
+		errs = append(errs, err)
+		for i, err := range errs {
+			if name == "407" && i == 0 {
+				// The proxy's 407 is the page's status.
+				if !errors.Is(err, ErrStatus) {
+					t.Errorf("%s: %v, want the 407", name, err)
+				}
+				continue
+			}
+			if err == nil {
+				t.Errorf("%s %d: no error", name, i)
+				continue
+			}
+			if strings.Contains(err.Error(), proxyPassword) {
+				t.Errorf("%s %d: the password shows: %v", name, i, err)
+			}
+		}
+	}
+	if _, err := ParseProxy("ftp://vigil:" + proxyPassword + "@proxy.example:21"); err == nil || strings.Contains(err.Error(), proxyPassword) {
+		t.Errorf("ParseProxy: %v", err)
+	}
+	if _, err := ParseProxy("http://vigil:" + proxyPassword + "@proxy.example:port"); err == nil || strings.Contains(err.Error(), proxyPassword) {
+		t.Errorf("ParseProxy: %v", err)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -360,5 +361,52 @@ func TestProxyCredentialsHidden(t *testing.T) {
 	}
 	if _, err := ParseProxy("http://vigil:" + proxyPassword + "@proxy.example:port"); err == nil || strings.Contains(err.Error(), proxyPassword) {
 		t.Errorf("ParseProxy: %v", err)
+	}
+}
+
+// TestProxyRender: the rendering browser's guard proxy chains to the
+// operator's proxy: the page (at an address reached only through it) is
+// asked of it with the credentials, and an image the page loads from a
+// loopback name is refused before the proxy is asked.
+func TestProxyRender(t *testing.T) {
+	needChromium(t)
+	var mu sync.Mutex
+	var paths []string
+	var port string
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		paths = append(paths, r.URL.Path)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, `<!DOCTYPE html><html><body><div id="out">static</div><img src="http://localhost:%s/img">
+<script>document.getElementById("out").textContent = "written by " + "script";</script></body></html>`, port)
+	}))
+	defer site.Close()
+	port = site.URL[strings.LastIndex(site.URL, ":")+1:]
+	p := startForwardProxy(t, map[string]string{publicAddr + ":80": site.Listener.Addr().String()})
+	chrome := &Chromium{}
+	defer chrome.Close()
+	c := New(Options{Proxy: p.url("vigil", proxyPassword), IgnoreRobots: true, Renderer: chrome, TotalTimeout: 60 * time.Second})
+	res, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: "http://" + publicAddr + "/", Render: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(res.Body), "written by script") {
+		t.Errorf("rendered page lacks the script's text:\n%s", res.Body)
+	}
+	// The browser may try https first (a CONNECT to port 443).
+	asked := p.requests()
+	if !slices.Contains(asked, proxyAsk{"GET", "http://" + publicAddr + "/", basicAuth("vigil", proxyPassword)}) {
+		t.Errorf("the proxy was asked %v", asked)
+	}
+	for _, a := range asked {
+		if strings.Contains(a.target, "localhost") || a.auth != basicAuth("vigil", proxyPassword) {
+			t.Errorf("the proxy was asked for %s with %q", a.target, a.auth)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if slices.Contains(paths, "/img") {
+		t.Errorf("the refused image was fetched: %v", paths)
 	}
 }

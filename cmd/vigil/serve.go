@@ -61,6 +61,8 @@ type serveConfig struct {
 	retryBase     time.Duration
 	maxAttempts   int
 	fetchTimeout  time.Duration
+	proxy         *url.URL // the outbound proxy, or nil
+	noProxy       []string
 	publicMetrics bool // VIGIL_METRICS_PUBLIC
 	secureCookies bool // VIGIL_SECURE_COOKIES
 	// sharedStore says other daemons may run on the store: a PostgreSQL
@@ -103,6 +105,7 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	c := serveConfig{publicMetrics: bools["VIGIL_METRICS_PUBLIC"], secureCookies: bools["VIGIL_SECURE_COOKIES"]}
 	statedStringVar(fs, &c.addr, "addr", envOr(env, "VIGIL_ADDR", "127.0.0.1:8080"), "HTTP listen `address` (the dashboard at /login, the API, feeds, /healthz); :0 picks a free port (default $VIGIL_ADDR or 127.0.0.1:8080)")
 	fs.BoolVar(&c.allowPrivate, "allow-private-networks", bools["VIGIL_ALLOW_PRIVATE_NETWORKS"], "let sentinels and webhooks reach loopback, private and link-local addresses (default $VIGIL_ALLOW_PRIVATE_NETWORKS)")
+	pf := addProxyFlags(fs, env)
 	fs.BoolVar(&c.ignoreRobots, "ignore-robots", false, "do not honour robots.txt (only for sites you own)")
 	fs.DurationVar(&c.minInterval, "min-interval", time.Minute, "shortest interval between two checks of a sentinel")
 	fs.DurationVar(&c.maxInterval, "max-interval", 24*time.Hour, "longest adaptive interval (Fetch on change)")
@@ -159,6 +162,10 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 		return exitError, err
 	}
 	c.webhookSecret = *webhookSecret
+	var err error
+	if c.proxy, c.noProxy, err = pf.options(); err != nil {
+		return exitError, err
+	}
 	if n := len(c.webhookSecret); n > 0 && n < minSecretLen {
 		// A short key can be found by trying keys against one signed
 		// request; the secret itself is not repeated here, as it is
@@ -226,7 +233,7 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	if d.smtpRelay != "" {
 		started = append(started, "smtp", d.smtpRelay)
 	}
-	logger.Info("vigil serve started", append(started, "allow_private_networks", c.allowPrivate)...)
+	logger.Info("vigil serve started", append(started, "allow_private_networks", c.allowPrivate, "proxy", proxyShown(c.proxy))...)
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -310,7 +317,7 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 	d := &daemon{dataDir: dataDir, store: st, secret: secret, baseURL: strings.TrimRight(c.baseURL, "/"), logger: logger,
 		monitorKick: make(chan struct{}, 1), outboxKick: make(chan struct{}, 1), publicMetrics: c.publicMetrics, secureCookies: c.secureCookies}
 	fopt := fetch.Options{AllowPrivateNetworks: c.allowPrivate, IgnoreRobots: c.ignoreRobots, HostDelay: c.hostDelay,
-		HostConcurrency: c.hostConc, TotalTimeout: c.fetchTimeout}
+		HostConcurrency: c.hostConc, TotalTimeout: c.fetchTimeout, Proxy: c.proxy, NoProxy: c.noProxy}
 	switch _, err := os.Stat(c.render); {
 	case c.render == "":
 		d.noRender = "rendering is off (vigil serve --chromium \"\")"

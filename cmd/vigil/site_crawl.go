@@ -47,6 +47,7 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	bodies := fs.Bool("bodies", false, "keep each page's text in the snapshot, for comparing page contents later")
 	order := fs.String("order", string(crawl.OrderImportance), "the order URLs are fetched in: importance (the most OPIC cash first, so that --max-pages keeps the most important pages) or breadth (layer by layer); a crawl that --max-pages does not cut short finds the same in either")
 	out := fs.String("out", "", "write the snapshot to this file, replaced whole or not at all (default: standard output)")
+	pf := addProxyFlags(fs, env)
 	allowPrivate := fs.Bool("allow-private-networks", bools["VIGIL_ALLOW_PRIVATE_NETWORKS"], "let the crawl reach loopback, private and link-local addresses (default $VIGIL_ALLOW_PRIVATE_NETWORKS)")
 	ignoreRobots := fs.Bool("ignore-robots", false, "do not honour robots.txt (only for sites you own)")
 	hostDelay := fs.Duration("host-delay", time.Second, "minimum delay between two requests to one host (a larger robots.txt Crawl-delay wins)")
@@ -120,8 +121,12 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 		return exitError, err
 	}
 
+	proxy, noProxy, err := pf.options()
+	if err != nil {
+		return exitError, err
+	}
 	f := fetch.New(fetch.Options{AllowPrivateNetworks: *allowPrivate, IgnoreRobots: *ignoreRobots, HostDelay: *hostDelay,
-		HostConcurrency: *hostConc, TotalTimeout: *fetchTimeout})
+		HostConcurrency: *hostConc, TotalTimeout: *fetchTimeout, Proxy: proxy, NoProxy: noProxy})
 	q.Workers = max(crawl.DefaultWorkers, *hostConc)
 	snap, err := crawl.Crawl(ctx, f, q)
 	if err != nil {

@@ -227,6 +227,7 @@ func TestSiteCrawlBadFlags(t *testing.T) {
 		{[]string{u, "--fetch-timeout", "0s"}, allowPrivate, "vigil site crawl: --fetch-timeout 0s: want a duration greater than 0\n"},
 		{[]string{"ftp://example.org/"}, allowPrivate, "vigil site crawl: invalid URL \"ftp://example.org/\": scheme ftp: only http and https pages can be watched\n"},
 		{[]string{u}, map[string]string{"VIGIL_ALLOW_PRIVATE_NETWORKS": "maybe"}, "vigil site crawl: VIGIL_ALLOW_PRIVATE_NETWORKS=\"maybe\": not a yes-or-no value"},
+		{[]string{u, "--proxy", "socks5://u:pw@proxy.invalid"}, allowPrivate, "vigil site crawl: --proxy (or VIGIL_PROXY): proxy socks5://u:xxxxx@proxy.invalid: the scheme must be http or https\n"},
 		{[]string{u, "--depth", "x"}, allowPrivate, "invalid value \"x\" for flag -depth"},
 		{[]string{u, "--colour"}, allowPrivate, "flag provided but not defined: -colour"},
 		{[]string{u, u}, allowPrivate, "Usage: vigil site crawl [flags] URL"},
@@ -242,5 +243,33 @@ func TestSiteCrawlBadFlags(t *testing.T) {
 	}
 	if code, stdout, _ := runVigilEnv(t, nil, "site", "crawl", "-h"); code != exitOK || !strings.Contains(stdout, "Usage: vigil site crawl") {
 		t.Errorf("-h: exit %d, %q", code, stdout)
+	}
+}
+
+// TestSiteCrawlProxy: vigil site crawl --proxy asks the proxy for every
+// page; without --allow-private-networks a loopback site is refused before
+// the proxy is asked.
+func TestSiteCrawlProxy(t *testing.T) {
+	srv, hits := crawlSite(t)
+	p := startForwardProxy(t, nil)
+	code, stdout, stderr := runVigilEnv(t, nil, "site", "crawl", "--proxy", p.srv.URL, "--host-delay", "0", srv.URL+"/docs/")
+	if code != exitError || stdout != "" || !strings.Contains(stderr, "127.0.0.1 is a loopback address (vigil site crawl --allow-private-networks fetches it)") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if n := hits.Load(); n != 0 || len(p.requests()) != 0 {
+		t.Errorf("%d requests reached the server, the proxy was asked %q", n, p.requests())
+	}
+	code, _, stderr = runVigilEnv(t, map[string]string{"VIGIL_PROXY": p.srv.URL}, "site", "crawl", "--allow-private-networks", "--host-delay", "0", srv.URL+"/docs/")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	asked := strings.Join(p.requests(), "\n")
+	for _, path := range []string{"/robots.txt", "/docs/", "/docs/a.html", "/docs/b.html"} {
+		if !strings.Contains(asked, "GET "+srv.URL+path+" ") {
+			t.Errorf("the proxy was not asked for %s:\n%s", path, asked)
+		}
+	}
+	if n := hits.Load(); n != int64(len(p.requests())) {
+		t.Errorf("%d requests reached the server, %d through the proxy", n, len(p.requests()))
 	}
 }

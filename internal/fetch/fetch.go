@@ -534,8 +534,9 @@ type hostTable struct {
 
 // Transport returns the fetcher's transport: its dialer refuses private
 // networks (unless allowed) for every connection, the first request's and
-// each redirect's, after DNS resolution. Callers that need other TLS
-// settings clone it.
+// each redirect's, after DNS resolution; with Options.Proxy, it sends
+// requests through the proxy, each target checked first (upstream.go).
+// Callers that need other TLS settings clone it (a clone keeps both).
 func (c *Client) Transport() *http.Transport {
 	return c.http.Transport.(*http.Transport)
 }

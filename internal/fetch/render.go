@@ -31,7 +31,8 @@ type Chromium struct {
 	Settle time.Duration
 	// Dial makes every request of the browser go through a proxy in this
 	// process that dials with it (see guardProxy). New sets it to the
-	// client's own guarded dialer when the Chromium is the client's
+	// client's own guarded dialer (through the client's Options.Proxy,
+	// to which the guard proxy then chains) when the Chromium is the client's
 	// Renderer and Dial is nil: the address guard then holds for what a
 	// rendered page loads, not only for its URL. A Chromium serves one
 	// client (the first one given it); without Dial it refuses to start.

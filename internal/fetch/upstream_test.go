@@ -44,12 +44,19 @@ type proxyAsk struct {
 
 func startForwardProxy(t *testing.T, rewrite map[string]string) *forwardProxy {
 	t.Helper()
+	return newForwardProxy(t, rewrite, false)
+}
+
+// newForwardProxy starts a forwardProxy, answering in TLS (an https://
+// proxy) if secure.
+func newForwardProxy(t *testing.T, rewrite map[string]string, secure bool) *forwardProxy {
+	t.Helper()
 	p := &forwardProxy{rewrite: rewrite}
 	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
 		return (&net.Dialer{}).DialContext(ctx, network, p.dest(addr))
 	}
 	tr := &http.Transport{Proxy: nil, DialContext: dial, DisableCompression: true}
-	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	p.srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		target := r.Host
 		if r.Method != http.MethodConnect {
 			target = r.URL.String()
@@ -97,6 +104,11 @@ func startForwardProxy(t *testing.T, rewrite map[string]string) *forwardProxy {
 		w.WriteHeader(resp.StatusCode)
 		io.Copy(w, resp.Body)
 	}))
+	if secure {
+		p.srv.StartTLS()
+	} else {
+		p.srv.Start()
+	}
 	t.Cleanup(func() {
 		p.srv.CloseClientConnections()
 		p.srv.Close()
@@ -408,5 +420,47 @@ func TestProxyRender(t *testing.T) {
 	defer mu.Unlock()
 	if slices.Contains(paths, "/img") {
 		t.Errorf("the refused image was fetched: %v", paths)
+	}
+}
+
+// TestProxyHTTPS: an https:// proxy is spoken to in TLS, a plain page's
+// request and an https page's CONNECT alike, with its credentials.
+func TestProxyHTTPS(t *testing.T) {
+	plain := loopbackSite(t)
+	secure := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "<p>tunnelled</p>")
+	}))
+	defer secure.Close()
+	p := newForwardProxy(t, map[string]string{
+		publicAddr + ":80":  plain.Listener.Addr().String(),
+		publicAddr + ":443": secure.Listener.Addr().String(),
+	}, true)
+	c := New(Options{Proxy: p.url("vigil", proxyPassword), IgnoreRobots: true, TotalTimeout: 5 * time.Second})
+	tr := c.Transport().Clone()
+	pool := x509.NewCertPool()
+	pool.AddCert(p.srv.Certificate())
+	pool.AddCert(secure.Certificate())
+	// Both test certificates name example.com, which the https page is
+	// reached by, through the proxy's rewrite of its public address.
+	tr.TLSClientConfig = &tls.Config{RootCAs: pool, ServerName: "example.com"}
+	for u, want := range map[string]string{"http://" + publicAddr + "/page": "through the proxy", "https://" + publicAddr + "/": "tunnelled"} {
+		resp, err := (&http.Client{Transport: tr}).Get(u)
+		if err != nil {
+			t.Fatalf("%s: %v", u, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(string(body), want) {
+			t.Errorf("%s: body %q", u, body)
+		}
+	}
+	want := []proxyAsk{
+		{"GET", "http://" + publicAddr + "/page", basicAuth("vigil", proxyPassword)},
+		{"CONNECT", publicAddr + ":443", basicAuth("vigil", proxyPassword)},
+	}
+	// The map's order is random: the two requests in either order.
+	got := p.requests()
+	if len(got) != 2 || !slices.Contains(got, want[0]) || !slices.Contains(got, want[1]) {
+		t.Errorf("the proxy was asked %v, want %v", got, want)
 	}
 }

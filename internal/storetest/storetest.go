@@ -65,6 +65,8 @@ func Run(t *testing.T, open Opener) {
 		"OutboxRemovedDigests":       testSentinelRemovalGivesUpItsDigests,
 		"OutboxStaleMarks":           testOutboxStaleMarks,
 		"ConcurrentReadersWrite":     testConcurrent,
+		"Secrets":                    testSecrets,
+		"SecretsConcurrent":          testSecretsConcurrent,
 	}
 	for _, name := range sortedKeys(tests) {
 		t.Run(name, func(t *testing.T) { tests[name](t, open(t)) })

@@ -35,7 +35,7 @@ func runSentinelFeed(ctx context.Context, env *environment, args []string) (int,
 		return exitError, err
 	}
 	defer st.Close()
-	secret, err := readSecret(*sf.data, secretFile)
+	secret, err := newKeyring(st, *sf.data, *sf.postgres).read(ctx, secretFile)
 	if err != nil {
 		return exitError, err
 	}

@@ -107,7 +107,7 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (int, 
 		return exitError, err
 	}
 	defer st.Close()
-	secret, _, err := loadSecret(*sf.data, secretFile)
+	secret, _, err := newKeyring(st, *sf.data, *sf.postgres).load(ctx, secretFile)
 	if err != nil {
 		return exitError, err
 	}

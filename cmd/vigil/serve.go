@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -121,7 +119,7 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	fs.DurationVar(&c.failureNotice, "failure-notice", 6*time.Hour, "how long a page must fail at every check before its sentinels' contacts are told (and told again when it works); 0 never tells")
 	statedStringVar(fs, &c.render, "chromium", envOr(env, "VIGIL_CHROMIUM", fetch.ChromiumPath), "Chromium `binary` for sentinels that say Fetch ... render (\"\" disables rendering) (default $VIGIL_CHROMIUM or "+fetch.ChromiumPath+")")
 	statedStringVar(fs, &c.baseURL, "base-url", env.getenv("VIGIL_BASE_URL"), "public `URL` of this server, for links in messages (default $VIGIL_BASE_URL or http://ADDR)")
-	webhookSecret := secretString(fs, "webhook-secret", env.getenv("VIGIL_WEBHOOK_SECRET"), "`key` of the webhook signatures, at least 32 bytes (default $VIGIL_WEBHOOK_SECRET, else the data directory's webhook-secret file, created on first start)")
+	webhookSecret := secretString(fs, "webhook-secret", env.getenv("VIGIL_WEBHOOK_SECRET"), "`key` of the webhook signatures, at least 32 bytes (default $VIGIL_WEBHOOK_SECRET, else the data directory's webhook-secret file, created on first start; on PostgreSQL the store's key, copied to that file)")
 	fs.StringVar(&c.smtp.Host, "smtp-host", env.getenv("VIGIL_SMTP_HOST"), "SMTP relay host; email notifications are off without it (default $VIGIL_SMTP_HOST)")
 	statedStringVar(fs, &c.smtpPort, "smtp-port", env.getenv("VIGIL_SMTP_PORT"), "SMTP relay `port` (default $VIGIL_SMTP_PORT, else 587, or 465 with --smtp-tls implicit)")
 	fs.StringVar(&c.smtp.Username, "smtp-user", env.getenv("VIGIL_SMTP_USER"), "SMTP user (default $VIGIL_SMTP_USER)")
@@ -310,10 +308,14 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 	if !ok {
 		return nil, fmt.Errorf("this store backend does not keep the monitor's check records (vigil.CheckStore); use the SQLite store")
 	}
-	secret, secretCreated, err := loadSecret(dataDir, secretFile)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	keys := keyring{store: st, dataDir: dataDir, shared: c.sharedStore}
+	secret, secretOrigin, err := keys.load(ctx, secretFile)
 	if err != nil {
 		return nil, err
 	}
+	keys.report(logger, secretFile, secret, secretOrigin)
 	d := &daemon{dataDir: dataDir, store: st, secret: secret, baseURL: strings.TrimRight(c.baseURL, "/"), logger: logger,
 		monitorKick: make(chan struct{}, 1), outboxKick: make(chan struct{}, 1), publicMetrics: c.publicMetrics, secureCookies: c.secureCookies}
 	fopt := fetch.Options{AllowPrivateNetworks: c.allowPrivate, IgnoreRobots: c.ignoreRobots, HostDelay: c.hostDelay,
@@ -376,31 +378,46 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 	}
 	whSecret := []byte(c.webhookSecret)
 	if len(whSecret) == 0 {
-		path := filepath.Join(dataDir, webhookSecretFile)
-		var created bool
-		if whSecret, created, err = loadSecret(dataDir, webhookSecretFile); err != nil {
+		var origin keyOrigin
+		if whSecret, origin, err = keys.load(ctx, webhookSecretFile); err != nil {
 			return nil, err
 		}
 		signedBefore := false
-		if created && !secretCreated {
+		if origin == keyCreated && secretOrigin != keyCreated {
 			// Before this key had a file of its own, webhooks were
 			// signed with the server's secret, by a store that has
 			// sent messages; a secret file alone was made by a
 			// command run before the first start (sentinel add).
-			_, sent, err := st.FindNotifications(context.Background(), vigil.NotificationFilter{Limit: 1})
+			_, sent, err := st.FindNotifications(ctx, vigil.NotificationFilter{Limit: 1})
 			if err != nil {
 				return nil, fmt.Errorf("notifications: %w", err)
 			}
 			signedBefore = sent > 0
 		}
+		path := filepath.Join(dataDir, webhookSecretFile)
+		where, rotate := path, "replace that file with a new secret"
+		if keys.shared {
+			// The receivers' administrator reads the key in the data
+			// directory, as on SQLite: a copy of the store's.
+			written, err := keys.writeFile(webhookSecretFile, whSecret)
+			if err != nil {
+				return nil, fmt.Errorf("copy the webhook key to %s: %w", path, err)
+			}
+			if written && origin == keyFound {
+				logger.Info("the store's webhook signing key copied to the data directory", "file", path)
+			}
+			where = "the store (copied to " + path + ")"
+			rotate = "delete the store's " + secretFile + " key (DELETE FROM secrets WHERE name = '" + secretFile + "') and restart every vigil serve"
+		}
+		keys.report(logger, webhookSecretFile, whSecret, origin)
 		switch {
-		case !created:
+		case origin != keyCreated:
 		case signedBefore:
 			// Receivers given the server's secret need the new key,
 			// and the old one, which keys the feed tokens too, should
 			// not stay in their hands.
-			logger.Warn("webhooks are now signed with the key in "+path+": give it to webhook receivers; "+
-				"if they were given the file "+secretFile+" before, replace that file with a new secret (feed URLs change)", "file", path)
+			logger.Warn("webhooks are now signed with the key in "+where+": give it to webhook receivers; "+
+				"if they were given the file "+secretFile+" before, "+rotate+" (feed URLs change)", "file", path)
 		default:
 			logger.Info("webhook signing key created", "file", path)
 		}
@@ -458,68 +475,4 @@ func kick(ch chan struct{}) {
 	case ch <- struct{}{}:
 	default:
 	}
-}
-
-// Secrets in the data directory. secretFile keys the feed tokens, the
-// session cookies and the CSRF tokens; webhookSecretFile, unless
-// --webhook-secret says otherwise, the webhook signatures. They are apart
-// because the webhook key is handed to the receivers, who must be able to
-// check a signature and nothing more (the server's secret would let them
-// read every feed).
-const (
-	secretFile        = "secret"
-	webhookSecretFile = "webhook-secret"
-	// minSecretLen is the fewest bytes a secret may have, in a file
-	// or given by --webhook-secret (the files made here hold 64 hex
-	// digits).
-	minSecretLen = 32
-)
-
-// readSecret reads a secret of the data directory that must be there
-// already: for a command that shows what the daemon's secret makes (feed
-// paths), where a secret made anew, for a mistyped --data, would make
-// paths that the daemon never serves.
-func readSecret(dataDir, name string) ([]byte, error) {
-	path := filepath.Join(dataDir, name)
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("no %s file in %s: give the --data of the vigil serve that uses this store", name, dataDir)
-	}
-	b, _, err := loadSecret(dataDir, name)
-	return b, err
-}
-
-// loadSecret reads a secret of the data directory, creating it on first
-// use, and reports whether it created it.
-func loadSecret(dataDir, name string) ([]byte, bool, error) {
-	path := filepath.Join(dataDir, name)
-	b, err := os.ReadFile(path)
-	if err == nil {
-		s := strings.TrimSpace(string(b))
-		if len(s) < minSecretLen {
-			// Not replaced: feeds, sessions or receivers may depend on it.
-			return nil, false, fmt.Errorf("%s holds %d bytes, fewer than the %d a secret needs: put a longer one there, or remove the file to have one made", path, len(s), minSecretLen)
-		}
-		return []byte(s), false, nil
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return nil, false, err
-	}
-	if err := os.MkdirAll(dataDir, 0o750); err != nil {
-		return nil, false, err
-	}
-	raw := make([]byte, 32)
-	if _, err := rand.Read(raw); err != nil {
-		return nil, false, err
-	}
-	s := hex.EncodeToString(raw)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, os.ErrExist) {
-		return loadSecret(dataDir, name) // created meanwhile by another process
-	} else if err != nil {
-		return nil, false, err
-	}
-	if _, err := f.WriteString(s + "\n"); err != nil {
-		f.Close()
-		return nil, false, err
-	}
-	return []byte(s), true, f.Close()
 }

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"log/slog"
+
+	"github.com/vigil-web/vigil"
+)
+
+// The server's keys. secretFile keys the feed tokens, the session cookies
+// and the CSRF tokens; webhookSecretFile, unless --webhook-secret says
+// otherwise, the webhook signatures. They are apart because the webhook
+// key is handed to the receivers, who must be able to check a signature
+// and nothing more (the server's secret would let them read every feed).
+//
+// Where they are kept depends on the store (keyring):
+//   - SQLite: files of the data directory, which is where the store
+//     lives, made on first use.
+//   - PostgreSQL: the store's secrets table (vigil.SecretStore), so that
+//     every daemon and command using the store agrees, whatever its
+//     --data and working directory. A key missing there is taken from the
+//     data directory's file when there is one (an installation upgraded
+//     from a release that kept it there keeps its feed links and
+//     sessions), else made anew; it is written once, and the first
+//     process to write it wins.
+const (
+	secretFile        = "secret"
+	webhookSecretFile = "webhook-secret"
+	// minSecretLen is the fewest bytes a secret may have, in a file
+	// or given by --webhook-secret (the files made here hold 64 hex
+	// digits).
+	minSecretLen = 32
+)
+
+// keyOrigin says where keyring.load found a key.
+type keyOrigin int
+
+const (
+	keyFound    keyOrigin = iota // where it is kept
+	keyImported                  // in the data directory's file, now copied into the store
+	keyCreated                   // nowhere: made anew
+)
+
+// keyring finds the server's keys for one store and data directory.
+type keyring struct {
+	store   vigil.Store
+	dataDir string
+	// shared is set for a PostgreSQL store: the keys are the store's.
+	shared bool
+}
+
+// newKeyring returns the keyring of st; dsn is the PostgreSQL DSN it was
+// opened with, empty for SQLite.
+func newKeyring(st vigil.Store, dataDir, dsn string) keyring {
+	return keyring{store: st, dataDir: dataDir, shared: dsn != ""}
+}
+
+// load returns the key called name, making it if there is none.
+func (k keyring) load(ctx context.Context, name string) ([]byte, keyOrigin, error) {
+	if !k.shared {
+		b, created, err := loadSecret(k.dataDir, name)
+		if created {
+			return b, keyCreated, err
+		}
+		return b, keyFound, err
+	}
+	return k.fromStore(ctx, name, true)
+}
+
+// read returns the key called name, which must be there already: for a
+// command that shows what the daemon's key makes (feed paths), where a
+// key made anew would make paths that the daemon never serves.
+func (k keyring) read(ctx context.Context, name string) ([]byte, error) {
+	if !k.shared {
+		return readSecret(k.dataDir, name)
+	}
+	b, _, err := k.fromStore(ctx, name, false)
+	return b, err
+}
+
+// fromStore returns the store's key called name. A store without one
+// takes the data directory's file, or, if create is set, a new key.
+func (k keyring) fromStore(ctx context.Context, name string, create bool) ([]byte, keyOrigin, error) {
+	ss, ok := k.store.(vigil.SecretStore)
+	if !ok {
+		return nil, 0, fmt.Errorf("key %s: this store backend keeps no keys (vigil.SecretStore)", name)
+	}
+	b, err := ss.Secret(ctx, name)
+	if err == nil {
+		return b, keyFound, nil
+	} else if vigil.ErrorCode(err) != vigil.ENOTFOUND {
+		return nil, 0, fmt.Errorf("key %s: %w", name, err)
+	}
+	key, err := readSecretFile(k.dataDir, name)
+	if err != nil {
+		return nil, 0, err
+	}
+	origin := keyImported
+	if key == nil {
+		if !create {
+			return nil, 0, fmt.Errorf("the store holds no key %s, and %s has no %s file to take it from: start vigil serve on this store once (with the --data it used, if it kept its keys there before)", name, k.dataDir, name)
+		}
+		if key, err = newSecret(); err != nil {
+			return nil, 0, err
+		}
+		origin = keyCreated
+	}
+	b, stored, err := ss.EnsureSecret(ctx, name, key)
+	if err != nil {
+		return nil, 0, err
+	}
+	if !stored {
+		origin = keyFound // another process's, stored meanwhile
+	}
+	return b, origin, nil
+}
+
+// fileDiffers reports whether the data directory holds a file called name
+// whose key is not key, and returns its path: for a shared store, a file
+// that is not in use.
+func (k keyring) fileDiffers(name string, key []byte) (string, bool) {
+	b, err := readSecretFile(k.dataDir, name)
+	return filepath.Join(k.dataDir, name), (err != nil || b != nil) && !bytes.Equal(b, key)
+}
+
+// writeFile writes key to the data directory's file called name unless
+// there is one, and reports whether it did: the webhook key of a shared
+// store, where the receivers' administrator looks for it.
+func (k keyring) writeFile(name string, key []byte) (bool, error) {
+	if err := os.MkdirAll(k.dataDir, 0o750); err != nil {
+		return false, err
+	}
+	f, err := os.OpenFile(filepath.Join(k.dataDir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	if _, err := f.Write(append(key, '\n')); err != nil {
+		f.Close()
+		return false, err
+	}
+	return true, f.Close()
+}
+
+// readSecret reads a secret of the data directory that must be there
+// already (keyring.read).
+func readSecret(dataDir, name string) ([]byte, error) {
+	path := filepath.Join(dataDir, name)
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("no %s file in %s: give the --data of the vigil serve that uses this store", name, dataDir)
+	}
+	b, _, err := loadSecret(dataDir, name)
+	return b, err
+}
+
+// readSecretFile reads a secret of the data directory, nil if there is
+// no such file.
+func readSecretFile(dataDir, name string) ([]byte, error) {
+	path := filepath.Join(dataDir, name)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	s := strings.TrimSpace(string(b))
+	if len(s) < minSecretLen {
+		// Not replaced: feeds, sessions or receivers may depend on it.
+		return nil, fmt.Errorf("%s holds %d bytes, fewer than the %d a secret needs: put a longer one there, or remove the file to have one made", path, len(s), minSecretLen)
+	}
+	return []byte(s), nil
+}
+
+// newSecret returns a new key: 64 hex digits.
+func newSecret() ([]byte, error) {
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return nil, err
+	}
+	return []byte(hex.EncodeToString(raw)), nil
+}
+
+// loadSecret reads a secret of the data directory, creating it on first
+// use, and reports whether it created it.
+func loadSecret(dataDir, name string) ([]byte, bool, error) {
+	if b, err := readSecretFile(dataDir, name); b != nil || err != nil {
+		return b, false, err
+	}
+	if err := os.MkdirAll(dataDir, 0o750); err != nil {
+		return nil, false, err
+	}
+	s, err := newSecret()
+	if err != nil {
+		return nil, false, err
+	}
+	f, err := os.OpenFile(filepath.Join(dataDir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return loadSecret(dataDir, name) // created meanwhile by another process
+	} else if err != nil {
+		return nil, false, err
+	}
+	if _, err := f.Write(append(s, '\n')); err != nil {
+		f.Close()
+		return nil, false, err
+	}
+	return s, true, f.Close()
+}
+
+// report logs, for a shared store, where the key called name came from
+// when it was not the store's already, and warns of a data directory's
+// file that holds another key, which is no longer used. The keys
+// themselves are never logged.
+func (k keyring) report(logger *slog.Logger, name string, key []byte, origin keyOrigin) {
+	if !k.shared {
+		return
+	}
+	path := filepath.Join(k.dataDir, name)
+	switch origin {
+	case keyImported:
+		logger.Info("the data directory's key copied into the store, which every process using it reads from now on", "file", path, "key", name)
+	case keyCreated:
+		logger.Info("key created in the store", "key", name)
+	}
+	if _, differs := k.fileDiffers(name, key); differs {
+		logger.Warn("the data directory's key file is not the store's key, which is used: feed links, sessions or signatures made with the file's no longer work; remove the file", "file", path, "key", name)
+	}
+}

@@ -195,3 +195,34 @@ func TestPostgresKeysImported(t *testing.T) {
 		}
 	}
 }
+
+// TestSQLiteKeysStayFiles: on SQLite the keys stay files of the data
+// directory, which is where the store lives: an installation upgraded
+// with its secret file keeps its feed links, and nothing is copied into
+// the store's secrets table.
+func TestSQLiteKeysStayFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test; skipped in -short mode")
+	}
+	data := t.TempDir()
+	secret := writeKeyFile(t, data, secretFile)
+	path := addedFeed(t, addSentinels(t, data, "Create Sentinel kept Using http://example.org/page Monitor any change Every 1 day\n"))
+	d := startDaemon(t, data)
+	if got := httpStatus(t, "http://"+d.addr+path); got != http.StatusOK {
+		t.Errorf("the daemon answers the feed link with %d, want 200", got)
+	}
+	d.stop(t)
+	db := openData(t, data)
+	sens, _, err := db.FindSentinels(context.Background(), vigil.SentinelFilter{})
+	if err != nil || len(sens) != 1 {
+		t.Fatalf("sentinels: %v, %v", sens, err)
+	}
+	if want := feed.Path([]byte(secret), sens[0], "atom"); path != want {
+		t.Errorf("feed link %s, want %s, made with the data directory's secret", path, want)
+	}
+	for _, name := range []string{secretFile, webhookSecretFile} {
+		if _, err := db.Secret(context.Background(), name); vigil.ErrorCode(err) != vigil.ENOTFOUND {
+			t.Errorf("the SQLite store's %s: %v, want none (the data directory's file is the key)", name, err)
+		}
+	}
+}

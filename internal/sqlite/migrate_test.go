@@ -426,3 +426,22 @@ func TestMigrateMakesFirstUserAdmin(t *testing.T) {
 		t.Errorf("administrators after the migration: %v, want [3]", admins)
 	}
 }
+
+// TestMigrateSecrets: a database made before the secrets table gets it,
+// empty, and keeps keys written after the migration.
+func TestMigrateSecrets(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	olderDatabase(t, dir, "0113_secrets.sql")
+	db, err := sqlite.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Secret(ctx, "secret"); vigil.ErrorCode(err) != vigil.ENOTFOUND {
+		t.Errorf("a key after the migration: %v, want ENOTFOUND", err)
+	}
+	if got, stored, err := db.EnsureSecret(ctx, "secret", []byte("the data directory's key, imported")); err != nil || !stored || string(got) != "the data directory's key, imported" {
+		t.Errorf("EnsureSecret after the migration: %q, %v, %v", got, stored, err)
+	}
+}

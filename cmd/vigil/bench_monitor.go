@@ -178,6 +178,18 @@ func runBenchMonitor(ctx context.Context, env *environment, args []string) (int,
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"pages", *pages}, {"size", *size}, {"sentinels", *n}, {"workers", *workers}, {"batch", *batch}} {
+		if f.v < 1 {
+			// The monitor would take 0 workers or batch for its default.
+			return exitError, fmt.Errorf("--%s %d: want at least 1", f.name, f.v)
+		}
+	}
+	if *memN < 0 {
+		return exitError, fmt.Errorf("--memory-sentinels %d: want 0 (skip the measure) or more", *memN)
+	}
 	var relA, relB map[string][]byte
 	var err error
 	what := ""

@@ -98,6 +98,13 @@ func runBenchOpic(ctx context.Context, env *environment, args []string) (int, er
 	if b.after, err = opicInts(*after, 1); err != nil {
 		return exitError, fmt.Errorf("--after: %w", err)
 	}
+	// Checked now, not by the library once the graphs are built.
+	if !(*alpha >= 0 && *alpha < 1) {
+		return exitError, fmt.Errorf("--alpha %v: want a share from 0 up to but not including 1", *alpha)
+	}
+	if !(*change >= 0 && *change <= 1) {
+		return exitError, fmt.Errorf("--change %v: want a fraction between 0 and 1", *change)
+	}
 	if *adapt != 0 && *adapt < 2 || *static < 1 {
 		return exitError, fmt.Errorf("--adaptive-pages must be 0 or at least 2, --static-passes at least 1")
 	}

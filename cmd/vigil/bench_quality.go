@@ -65,6 +65,9 @@ func runBenchQuality(ctx context.Context, env *environment, args []string) (int,
 	if *size < 1 {
 		return exitError, fmt.Errorf("--size %d: want at least 1", *size)
 	}
+	if *maxPairs < 1 {
+		return exitError, fmt.Errorf("--max-pairs %d: want at least 1", *maxPairs)
+	}
 	// Checked now, not after the simulated pairs are measured.
 	if *corpus != "" {
 		st, err := os.Stat(*corpus)

@@ -34,6 +34,17 @@ func runBenchStore(ctx context.Context, env *environment, args []string) (int, e
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"versions", *n}, {"size", *size}, {"runs", *runs}} {
+		if f.v < 1 {
+			return exitError, fmt.Errorf("--%s %d: want at least 1", f.name, f.v)
+		}
+	}
+	if !(*change >= 0 && *change <= 1) {
+		return exitError, fmt.Errorf("--change %v: want a share of the page between 0 and 1", *change)
+	}
 	var kvals []int
 	for _, s := range strings.Split(*ks, ",") {
 		k, err := strconv.Atoi(strings.TrimSpace(s))

@@ -113,7 +113,7 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	fs.DurationVar(&c.poll, "poll", time.Second, "how often to look for due sentinels and notifications when idle")
 	fs.IntVar(&c.workers, "workers", 16, "pages fetched and compared at once (sites crawled on at most half of them, at least one)")
 	fs.IntVar(&c.compareMemory, "compare-memory", 1024, "MiB that the comparisons running at once may hold; a large page's waits for room (0: no bound)")
-	fs.DurationVar(&c.hostDelay, "host-delay", time.Second, "minimum delay between two requests to one host (a larger robots.txt Crawl-delay wins)")
+	fs.DurationVar(&c.hostDelay, "host-delay", time.Second, "minimum delay between two requests to one host (0: no delay; a larger robots.txt Crawl-delay wins)")
 	fs.IntVar(&c.hostConc, "host-concurrency", 1, "requests at once to one host")
 	fs.DurationVar(&c.fetchTimeout, "fetch-timeout", 60*time.Second, "total time allowed for one fetch, from its host's turn; the wait for the turn may take as long again, and a check that waits in vain is tried again a minute later")
 	fs.DurationVar(&c.failureNotice, "failure-notice", 6*time.Hour, "how long a page must fail at every check before its sentinels' contacts are told (and told again when it works); 0 never tells")
@@ -151,10 +151,10 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	if envErr != nil {
 		return exitError, envErr
 	}
-	if c.poll <= 0 {
-		// time.After(0) in the idle loops: the daemon would spin on the
-		// store at full CPU instead of waiting.
-		return exitError, fmt.Errorf("--poll %v: want a duration greater than 0", c.poll)
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if err := c.checkValues(func(name string) bool { return given[name] }); err != nil {
+		return exitError, err
 	}
 	if err := checkBaseURL(c.baseURL); err != nil {
 		return exitError, err
@@ -171,14 +171,6 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 		return exitError, fmt.Errorf("--webhook-secret (or VIGIL_WEBHOOK_SECRET) holds %d bytes, fewer than the %d a secret needs", n, minSecretLen)
 	}
 	c.smtp.TLS = email.TLS(*tlsMode)
-	if c.smtpPort != "" {
-		// Else zero: the email package's port for the TLS mode.
-		port, err := strconv.Atoi(c.smtpPort)
-		if err != nil {
-			return exitError, fmt.Errorf("--smtp-port %q: %w", c.smtpPort, err)
-		}
-		c.smtp.Port = port
-	}
 
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {

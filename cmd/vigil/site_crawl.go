@@ -50,7 +50,7 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	pf := addProxyFlags(fs, env)
 	allowPrivate := fs.Bool("allow-private-networks", bools["VIGIL_ALLOW_PRIVATE_NETWORKS"], "let the crawl reach loopback, private and link-local addresses (default $VIGIL_ALLOW_PRIVATE_NETWORKS)")
 	ignoreRobots := fs.Bool("ignore-robots", false, "do not honour robots.txt (only for sites you own)")
-	hostDelay := fs.Duration("host-delay", time.Second, "minimum delay between two requests to one host (a larger robots.txt Crawl-delay wins)")
+	hostDelay := fs.Duration("host-delay", time.Second, "minimum delay between two requests to one host (0: no delay; a larger robots.txt Crawl-delay wins)")
 	hostConc := fs.Int("host-concurrency", 1, "requests at once to one host")
 	fetchTimeout := fs.Duration("fetch-timeout", 60*time.Second, "total time allowed for one fetch, from its host's turn")
 	fs.Usage = func() {

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// checkValues refuses the counts and durations of vigil serve that it
+// cannot use, before anything starts, naming the flag, the value and what
+// is wanted. The services below take 0 or less as "the default", which
+// turned --workers 0 into 16 without a word: here a flag's 0 is either
+// refused or means what its help says (--compare-memory, --failure-notice,
+// --host-delay, --site-fresh). given reports whether a flag was set on the
+// command line: the defaults of --max-interval and --initial-interval
+// follow a --min-interval above them, a value given is refused.
+func (c *serveConfig) checkValues(given func(name string) bool) error {
+	for _, f := range []struct {
+		name string
+		v    int
+	}{
+		{"workers", c.workers},
+		{"host-concurrency", c.hostConc},
+		{"max-attempts", c.maxAttempts},
+	} {
+		if f.v < 1 {
+			return fmt.Errorf("--%s %d: want 1 or more", f.name, f.v)
+		}
+	}
+	for _, f := range []struct {
+		name string
+		v    time.Duration
+	}{
+		{"min-interval", c.minInterval},
+		{"max-interval", c.maxInterval},
+		{"initial-interval", c.initInterval},
+		{"lease", c.lease},
+		{"poll", c.poll}, // time.After(0) in the idle loops would spin on the store
+		{"fetch-timeout", c.fetchTimeout},
+		{"retry-base", c.retryBase},
+	} {
+		if f.v <= 0 {
+			return fmt.Errorf("--%s %v: want a duration greater than 0", f.name, f.v)
+		}
+	}
+	switch {
+	case c.hostDelay < 0:
+		return fmt.Errorf("--host-delay %v: want 0 or more", c.hostDelay)
+	case c.compareMemory < 0:
+		return fmt.Errorf("--compare-memory %d: want 0 (no bound) or more", c.compareMemory)
+	case c.failureNotice < 0:
+		return fmt.Errorf("--failure-notice %v: want 0 (never) or more", c.failureNotice)
+	}
+	if c.maxInterval < c.minInterval {
+		if given("max-interval") {
+			return fmt.Errorf("--max-interval %v: want at least --min-interval (%v)", c.maxInterval, c.minInterval)
+		}
+		c.maxInterval = c.minInterval
+	}
+	if c.initInterval < c.minInterval || c.initInterval > c.maxInterval {
+		if given("initial-interval") {
+			return fmt.Errorf("--initial-interval %v: want between --min-interval (%v) and --max-interval (%v)", c.initInterval, c.minInterval, c.maxInterval)
+		}
+		c.initInterval = min(max(c.initInterval, c.minInterval), c.maxInterval)
+	}
+	if c.smtpPort != "" {
+		// Else zero: the email package's port for the TLS mode.
+		port, err := strconv.Atoi(c.smtpPort)
+		if err != nil || port < 1 || port > 65535 {
+			return fmt.Errorf("--smtp-port %q: want a port from 1 to 65535", c.smtpPort)
+		}
+		c.smtp.Port = port
+	}
+	return nil
+}

@@ -51,12 +51,16 @@ func openStore(ctx context.Context, dataDir, dsn string) (vigil.Store, error) {
 // directory that holds no SQLite store instead of making an empty one
 // there: the commands that only read or remove (sentinel list, sentinel
 // rm, export warc) answered for a mistyped --data as for an empty store,
-// and left a new database behind.
+// and left a new database behind, and those that manage the accounts of
+// an installation (the user commands) made users no daemon served. Only
+// the commands that put what a daemon runs on into the store make one:
+// vigil serve, sentinel add and import warc, which may come before the
+// first start.
 func openExistingStore(ctx context.Context, dataDir, dsn string) (vigil.Store, error) {
 	if dsn == "" {
 		path := filepath.Join(dataDir, sqlite.FileName)
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("no store in %s: it has no %s (vigil serve and vigil sentinel add make one; give the --data of yours, or --postgres)", dataDir, sqlite.FileName)
+			return nil, fmt.Errorf("no store in %s: it has no %s (vigil serve makes one at its first start, as vigil sentinel add and vigil import warc do; give the --data of yours, or --postgres)", dataDir, sqlite.FileName)
 		}
 	}
 	return openStore(ctx, dataDir, dsn)

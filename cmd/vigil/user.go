@@ -78,7 +78,7 @@ func runUserAdd(ctx context.Context, env *environment, args []string) (int, erro
 		return exitError, err
 	}
 	u.PasswordHash = hash
-	st, err := openStore(ctx, *sf.data, *sf.postgres)
+	st, err := openExistingStore(ctx, *sf.data, *sf.postgres)
 	if err != nil {
 		return exitError, err
 	}

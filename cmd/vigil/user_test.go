@@ -44,7 +44,7 @@ func storedUser(t *testing.T, data, email string) *vigil.User {
 var generatedPassword = regexp.MustCompile(`(?m)^password: (\S+) \(shown only now\)$`)
 
 func TestUserAdd(t *testing.T) {
-	data := filepath.Join(t.TempDir(), "data")
+	data := newStoreDir(t)
 	for _, tc := range []struct {
 		name     string
 		args     []string
@@ -130,7 +130,7 @@ func addOwned(t *testing.T, data, owner, src string) {
 }
 
 func TestUserList(t *testing.T) {
-	data := filepath.Join(t.TempDir(), "data")
+	data := newStoreDir(t)
 	if code, _, errOut := runVigil(t, "ann's long password\n", "user", "add", "--data", data, "--name", "Ann A.", "--password-stdin", "--admin", "ann@example.com"); code != exitOK {
 		t.Fatal(errOut)
 	}
@@ -260,7 +260,7 @@ func TestUserPasswd(t *testing.T) {
 }
 
 func TestUserRemove(t *testing.T) {
-	data := filepath.Join(t.TempDir(), "data")
+	data := newStoreDir(t)
 	for _, email := range []string{"ann@example.com", "bob@example.com"} {
 		if code, _, errOut := runVigil(t, "a long enough password\n", "user", "add", "--data", data, "--password-stdin", email); code != exitOK {
 			t.Fatal(errOut)
@@ -340,25 +340,43 @@ func TestUserRemove(t *testing.T) {
 	}
 }
 
-// TestUserMissingStore: the user commands that read or change users refuse
-// a data directory without a store; user add makes one, as sentinel add
-// does.
+// TestUserMissingStore: the user commands manage the accounts of an
+// installation, and refuse a data directory without a store, leaving none
+// there and saying which commands make one; user add made a new, empty
+// store in a mistyped --data, with a user no daemon served.
 func TestUserMissingStore(t *testing.T) {
 	for _, args := range [][]string{
+		{"user", "add", "ann@example.com"},
 		{"user", "list"},
 		{"user", "passwd", "bob@example.com"},
 		{"user", "remove", "bob@example.com"},
+		{"user", "admin", "--on", "bob@example.com"},
 	} {
 		data := filepath.Join(t.TempDir(), "vigil-dta")
 		code, out, errOut := runVigil(t, "", append(args, "--data", data)...)
-		if code != exitError || out != "" || !strings.Contains(errOut, "no store in "+data) {
-			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		want := "no store in " + data + ": it has no vigil.db (vigil serve makes one at its first start, as vigil sentinel add and vigil import warc do; give the --data of yours, or --postgres)"
+		if code != exitError || out != "" || !strings.Contains(errOut, want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", args, code, out, errOut, want)
+		}
+		if _, err := os.Stat(data); !os.IsNotExist(err) {
+			t.Errorf("%q: %s was made (%v)", args, data, err)
 		}
 	}
-	data := filepath.Join(t.TempDir(), "new")
-	if code, _, errOut := runVigil(t, "", "user", "add", "--data", data, "ann@example.com"); code != exitOK {
-		t.Errorf("user add into a new directory: exit %d, %s", code, errOut)
+}
+
+// newStoreDir returns a data directory with an empty SQLite store in it,
+// as vigil serve's first start leaves it.
+func newStoreDir(t *testing.T) string {
+	t.Helper()
+	data := filepath.Join(t.TempDir(), "data")
+	st, err := openStore(context.Background(), data, "")
+	if err != nil {
+		t.Fatal(err)
 	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 // TestUserHelp: vigil user lists the commands of the group, and each
@@ -476,7 +494,7 @@ func TestUserRemoveRace(t *testing.T) {
 			out: "removed user bob@example.com with 2 sentinels and 1 API token\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			data := filepath.Join(t.TempDir(), "data")
+			data := newStoreDir(t)
 			for _, email := range []string{"ann@example.com", "bob@example.com"} {
 				if code, _, errOut := runVigil(t, "a long enough password\n", "user", "add", "--data", data, "--password-stdin", email); code != exitOK {
 					t.Fatal(errOut)
@@ -524,7 +542,7 @@ func TestUserRemoveRace(t *testing.T) {
 // grants and revokes the role, never of the only administrator, and
 // user remove keeps the only administrator unless --force.
 func TestUserAdmin(t *testing.T) {
-	data := filepath.Join(t.TempDir(), "data")
+	data := newStoreDir(t)
 	code, out, errOut := runVigil(t, "a long enough password\n", "user", "add", "--data", data, "--password-stdin", "--admin", "ann@example.com")
 	if code != exitOK || !strings.HasPrefix(out, "added user ann@example.com (id 1, administrator)\n") {
 		t.Fatalf("add --admin: exit %d, %q, %q", code, out, errOut)

@@ -265,7 +265,8 @@
 //   - "target AND/OR target" is given a meaning (both pages / either page);
 //     the seed gives none. Inheritance applies only when the target is one
 //     sentinel; a sentinel inside a combination contributes its pages.
-//   - Fax and PDA are parsed but reported as unsupported; webhooks and chat
+//   - Fax and PDA are parsed but reported as unsupported (and not named
+//     among the contacts expected after Notify By); webhooks and chat
 //     URLs are added, several contacts are allowed.
 //   - Scopes (In css/xpath), Ignore, value conditions, Fetch render,
 //     Confirm after and site targets are Vigil's extensions (the site

@@ -986,7 +986,9 @@ func (p *parser) parseNotify(pos Pos) *NotifyClause {
 	}
 }
 
-const contactOptions = "email <address>, webhook <URL>, a chat URL (slack://, discord://, telegram://, ntfy://, gotify://, mattermost://), fax or PDA"
+// contactOptions is what is expected after Notify By. The seed's fax and
+// PDA are parsed but not among them: the checker refuses both.
+const contactOptions = "email <address>, webhook <URL> or a chat URL (slack://, discord://, telegram://, ntfy://, gotify://, mattermost://)"
 
 func (p *parser) parseContact() *Contact {
 	c := &Contact{ContactPos: p.pos}

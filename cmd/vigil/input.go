@@ -229,6 +229,8 @@ func checkDocument(name string, b []byte, opt *markup.Options) error {
 // utf8BOM is the byte order mark some editors put at the start of UTF-8.
 var utf8BOM = []byte("\xef\xbb\xbf")
 
+// displayName is how the commands name the input of a file argument in
+// what they report: "<stdin>" for "-", standard input.
 func displayName(name string) string {
 	if name == "-" {
 		return "<stdin>"

@@ -111,7 +111,7 @@ func runSentinelCheck(ctx context.Context, env *environment, args []string) (int
 			code = exitError
 			continue
 		}
-		f, err := spec.Parse(name, src)
+		f, err := spec.Parse(displayName(name), src)
 		if err != nil {
 			printDiagnostics(env.stdout, err, "")
 			code = max(code, exitChanged)
@@ -127,7 +127,7 @@ func runSentinelCheck(ctx context.Context, env *environment, args []string) (int
 				continue
 			}
 			for _, w := range ch.Warnings {
-				w.Pos.Filename = name
+				w.Pos.Filename = displayName(name)
 				printDiagnostics(env.stdout, spec.ErrorList{w}, "warning: ")
 			}
 			if *asJSON {
@@ -178,7 +178,7 @@ func runSentinelFmt(ctx context.Context, env *environment, args []string) (int, 
 			code = exitError
 			continue
 		}
-		out, err := spec.Format(name, src)
+		out, err := spec.Format(displayName(name), src)
 		if err != nil {
 			printDiagnostics(env.stderr, err, "")
 			code = max(code, exitChanged)

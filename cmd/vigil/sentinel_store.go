@@ -126,7 +126,7 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (int, 
 		if err != nil {
 			return exitError, err
 		}
-		f, err := spec.Parse(name, src)
+		f, err := spec.Parse(displayName(name), src)
 		if err != nil {
 			printDiagnostics(env.stdout, err, "")
 			code = exitChanged
@@ -138,7 +138,7 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (int, 
 				var list spec.ErrorList
 				if errors.As(err, &list) {
 					for _, e := range list {
-						e.Pos.Filename = name
+						e.Pos.Filename = displayName(name)
 					}
 				}
 				printDiagnostics(env.stdout, err, "")
@@ -162,7 +162,7 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (int, 
 			}
 			checker.Add(&spec.Stored{Checked: ch, Created: now})
 			for _, w := range ch.Warnings {
-				w.Pos.Filename = name
+				w.Pos.Filename = displayName(name)
 				printDiagnostics(env.stdout, spec.ErrorList{w}, "warning: ")
 			}
 			fmt.Fprintf(env.stdout, "added sentinel %d %s feed %s\n", sen.ID, sen.Name, feed.Path(secret, sen, "atom"))

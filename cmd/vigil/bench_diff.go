@@ -392,7 +392,11 @@ func freshDiffCommand(ctx context.Context, self string, p pairFiles, procs int) 
 
 func runBenchDiffMemory(ctx context.Context, env *environment, args []string) (int, error) {
 	if len(args) != 2 {
-		return exitError, fmt.Errorf("usage: vigil bench diff-memory OLD NEW")
+		fmt.Fprintln(env.stderr, "Usage: vigil bench diff-memory OLD NEW")
+		if wantsHelp(args) {
+			return exitOK, nil
+		}
+		return exitError, errUsageShown
 	}
 	// Read, parsed and diffed as vigil diff does, with its memory limit.
 	flags := &docFlags{whitespace: "normalize", parse: "auto", maxBytes: markup.DefaultMaxBytes}

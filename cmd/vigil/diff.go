@@ -45,7 +45,7 @@ func newFlags(env *environment, name, usage string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "usage: vigil %s %s\n", name, usage)
+		fmt.Fprintln(env.stderr, strings.TrimRight("Usage: vigil "+name+" "+usage, " "))
 		fs.PrintDefaults()
 	}
 	return fs

@@ -242,12 +242,12 @@ func TestCLISecondAudit(t *testing.T) {
 func TestHelpOnStdout(t *testing.T) {
 	for _, args := range [][]string{{"diff", "--help"}, {"patch", "-h"}, {"compose", "-help"}} {
 		code, out, errOut := runCLI(t, "", args...)
-		if code != exitOK || !strings.Contains(out, "usage: vigil "+args[0]) || errOut != "" {
+		if code != exitOK || !strings.Contains(out, "Usage: vigil "+args[0]) || errOut != "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
 		}
 	}
 	code, out, errOut := runCLI(t, "", "diff", "--bogus")
-	if code != exitError || out != "" || !strings.Contains(errOut, "usage: vigil diff") {
+	if code != exitError || out != "" || !strings.Contains(errOut, "Usage: vigil diff") {
 		t.Errorf("diff --bogus: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
@@ -260,7 +260,7 @@ func TestHelpCommand(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"help", "diff"}, "usage: vigil diff"},
+		{[]string{"help", "diff"}, "Usage: vigil diff"},
 		{[]string{"help", "site", "crawl"}, "Usage: vigil site crawl"},
 		{[]string{"help", "sentinel"}, "sentinel check"},
 	} {
@@ -279,7 +279,7 @@ func TestHelpCommand(t *testing.T) {
 // a mistaken command line keeps its usage on stderr.
 func TestHelpOnlyFirst(t *testing.T) {
 	code, out, errOut := runCLI(t, "", "diff", "--bogus", "-h")
-	if code != exitError || out != "" || !strings.Contains(errOut, "usage: vigil diff") {
+	if code != exitError || out != "" || !strings.Contains(errOut, "Usage: vigil diff") {
 		t.Errorf("diff --bogus -h: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	if !wantsHelp([]string{"--help"}) || wantsHelp([]string{"--smtp-user", "-h"}) || wantsHelp(nil) {

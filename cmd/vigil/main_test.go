@@ -73,7 +73,7 @@ func TestExportWARCSaysWhatIsWrong(t *testing.T) {
 		{[]string{"http://example.com/"}, `vigil export warc: unexpected argument "http://example.com/" (the URL follows --resource)` + "\n"},
 	} {
 		code, _, errOut := runVigil(t, "", append([]string{"export", "warc", "--data", data}, tc.args...)...)
-		if code != exitError || !strings.HasPrefix(errOut, tc.want) || !strings.Contains(errOut, "usage: vigil export warc") {
+		if code != exitError || !strings.HasPrefix(errOut, tc.want) || !strings.Contains(errOut, "Usage: vigil export warc") {
 			t.Errorf("%q: exit %d, stderr %q, want 2 and %q before the usage", tc.args, code, errOut, tc.want)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/vigil-web/vigil/intent"
@@ -36,7 +37,7 @@ func newSentinelFlagSet(env *environment, name, args, help string) *flag.FlagSet
 	fs := flag.NewFlagSet("vigil "+name, flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "Usage: vigil %s [flags] %s\n\n%s\n\nFlags:\n", name, args, help)
+		fmt.Fprintf(env.stderr, "%s\n\n%s\n\nFlags:\n", strings.TrimRight("Usage: vigil "+name+" [flags] "+args, " "), help)
 		fs.PrintDefaults()
 	}
 	return fs

@@ -39,7 +39,9 @@ func CheckNewPassword(pw string) error {
 }
 
 // GeneratePassword returns a strong password: 144 random bits, 24
-// characters of base64url.
+// characters of base64url. Every password Vigil makes is one of these:
+// the admin account's on the first start (EnsureAdmin), vigil user add
+// and passwd's, and the Users page's.
 func GeneratePassword() (string, error) {
 	return randomSecret(18)
 }

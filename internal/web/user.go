@@ -108,7 +108,7 @@ func EnsureAdmin(ctx context.Context, st vigil.UserStore, email, password string
 	case password == "" && (u.PasswordHash != "" || !u.Admin):
 		return "", nil
 	case password == "":
-		if password, err = randomSecret(15); err != nil {
+		if password, err = GeneratePassword(); err != nil {
 			return "", err
 		}
 		generated = password

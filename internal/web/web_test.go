@@ -289,6 +289,11 @@ func TestEnsureAdmin(t *testing.T) {
 			if (g != "") != tc.generated {
 				t.Errorf("generated password %q; want one %v", g, tc.generated)
 			}
+			if want, _ := GeneratePassword(); tc.generated && len(g) != len(want) {
+				// One generator for every password shown once: the
+				// first start's was 20 characters, user add's 24.
+				t.Errorf("generated password %q: %d characters, want %d as GeneratePassword's", g, len(g), len(want))
+			}
 			got, err := st.FindUserByEmail(ctx, "ops@example.com")
 			if !tc.made {
 				if vigil.ErrorCode(err) != vigil.ENOTFOUND {

@@ -47,7 +47,7 @@ type serveConfig struct {
 	siteFresh     time.Duration
 	poll          time.Duration
 	workers       int
-	compareMemory int // MiB; 0 or less: no bound
+	compareMemory int // MiB; 0: no bound (a negative value is refused)
 	hostDelay     time.Duration
 	hostConc      int
 	render        string

@@ -34,6 +34,12 @@ type File struct {
 	Name      string      // file name, for messages
 	Sentinels []*Sentinel // in source order
 	Comments  []*Comment  // every comment, in source order
+
+	// end is, for a part of a larger file (Split), the offset of the code
+	// that follows its last sentinel there, 0 if none: a comment before
+	// it ends the part's last clause rather than opening a clause that
+	// the part does not hold.
+	end int
 }
 
 // Pos returns the position of the first sentinel, or the zero Pos.

@@ -183,6 +183,15 @@ func TestFormatLayoutProperty(t *testing.T) {
 		if got, want := commentTexts(g), commentTexts(f); !slices.Equal(got, want) {
 			t.Fatalf("%d: comments %q, want %q\n%s", iter, got, want, out)
 		}
+		// Each sentinel printed alone with its comments (Split), the
+		// parts one blank line apart, is the file's canonical form.
+		var parts []string
+		for _, p := range Split(f) {
+			parts = append(parts, Print(p))
+		}
+		if joined := strings.Join(parts, "\n"); joined != out {
+			t.Fatalf("%d: the parts differ from the file\ninput:\n%s\nprinted:\n%s\nparts:\n%s", iter, src, out, joined)
+		}
 		lines := strings.Split(out, "\n")
 		for i, l := range lines {
 			c := strings.TrimSpace(l)

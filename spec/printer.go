@@ -180,6 +180,8 @@ func (p *printer) attach(f *File) {
 		nextUnit := math.MaxInt
 		if j+1 < len(us) {
 			nextUnit = us[j+1].off
+		} else if f.end > 0 {
+			nextUnit = f.end // the next part's
 		}
 		next := nextUnit // a comment made by a program: between parts
 		if c.next.IsValid() {

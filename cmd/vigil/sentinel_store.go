@@ -90,7 +90,9 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (int, 
 	fs := newSentinelFlagSet(env, "sentinel add", "FILE...",
 		"Add checks the sentinels of each file against the owner's sentinels in the\n"+
 			"store, and adds those without errors; vigil serve starts running them\n"+
-			"at once. Problems are printed as file:line:col: message (exit status 1).\n"+
+			"at once, each stored in canonical form with the comments of its own\n"+
+			"text (those above its Create line and in its clauses), as vigil sentinel\n"+
+			"fmt lays them. Problems are printed as file:line:col: message (exit status 1).\n"+
 			"For each sentinel added it prints its id, name and the path of its Atom\n"+
 			"feed on the server. \"-\" reads standard input.")
 	sf := addStoreFlags(fs, env)
@@ -132,7 +134,9 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (int, 
 			code = exitChanged
 			continue
 		}
-		for _, s := range f.Sentinels {
+		// Each sentinel is stored with the comments of its own text.
+		parts := spec.Split(f)
+		for i, s := range f.Sentinels {
 			ch, err := checker.Check(s)
 			if err != nil {
 				var list spec.ErrorList
@@ -152,7 +156,7 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (int, 
 			if err != nil {
 				return exitError, err
 			}
-			sen := &vigil.Sentinel{OwnerID: u.ID, Name: s.Name.Name, Source: spec.Print(s), Spec: specJSON,
+			sen := &vigil.Sentinel{OwnerID: u.ID, Name: s.Name.Name, Source: spec.Print(parts[i]), Spec: specJSON,
 				Status: vigil.SentinelActive, NextCheck: now}
 			if ch.Start.After(now) {
 				sen.NextCheck = ch.Start

@@ -406,6 +406,11 @@ type diffData struct {
 	// empty.
 	FromReading, ToReading       string
 	FromReadAsText, ToReadAsText string
+	// Latest says that the page was opened without from and to, and
+	// shows the latest change: From and To are the last two versions
+	// that can be compared (lastComparable). Nothing says that there are
+	// not two such versions yet; To is then the one there is, if any.
+	Latest, Nothing bool
 }
 
 var diffViews = map[string]string{"inline": "html-inline", "side": "html-side-by-side", "changes": "html-changes"}
@@ -444,10 +449,23 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 			}
 		}
 	}
+	fromText, toText := q.Get("from"), q.Get("to")
+	if fromText == "" && toText == "" {
+		// A link to the resource's diff: its latest change.
+		data.Latest = true
+		if data.From, data.To, err = s.lastComparable(r.Context(), res.ID); err != nil {
+			return err
+		}
+		if data.From == nil {
+			data.Nothing = true
+			return s.page(w, r, sess, http.StatusOK, "diff", "Changes of "+res.URL, "resources", data)
+		}
+		fromText, toText = strconv.FormatInt(data.From.ID, 10), strconv.FormatInt(data.To.ID, 10)
+	}
 	base := idPath("/resources/", res.ID)
-	data.API = "/api/v1" + base + "/diff?" + "from=" + q.Get("from") + "&to=" + q.Get("to")
+	data.API = "/api/v1" + base + "/diff?" + "from=" + fromText + "&to=" + toText
 	if view == "records" {
-		p, err := s.loadDiff(r.Context(), res, q.Get("from"), q.Get("to"))
+		p, err := s.loadDiff(r.Context(), res, fromText, toText)
 		if err != nil {
 			return err
 		}
@@ -456,7 +474,7 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 			return err
 		}
 	} else {
-		from, to, err := diffVersionIDs(res, q.Get("from"), q.Get("to"))
+		from, to, err := diffVersionIDs(res, fromText, toText)
 		if err != nil {
 			return err
 		}
@@ -480,6 +498,31 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 		data.ToReading, data.ToReadAsText = reading(why, data.To.ID)
 	}
 	return s.page(w, r, sess, http.StatusOK, "diff", "Changes of "+res.URL, "resources", data)
+}
+
+// lastComparable returns the last two versions of a resource that can be
+// compared (a failed fetch has no body), older first: from is nil if
+// there is one such version only, and to too if there is none.
+func (s *Server) lastComparable(ctx context.Context, resourceID int64) (from, to *vigil.Version, err error) {
+	const page = 100
+	for offset := 0; ; offset += page {
+		vs, _, err := s.Store.FindVersions(ctx, vigil.VersionFilter{ResourceID: resourceID, Descending: true, Offset: offset, Limit: page})
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, v := range vs {
+			switch {
+			case v.Error != "":
+			case to == nil:
+				to = v
+			default:
+				return v, to, nil
+			}
+		}
+		if len(vs) < page {
+			return nil, to, nil
+		}
+	}
 }
 
 func idPath(prefix string, id int64) string { return prefix + strconv.FormatInt(id, 10) }

@@ -1,0 +1,83 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil/internal/warehouse"
+)
+
+// TestDiffPageDefaultsToLatest: the diff page opened without from and to
+// (a link to a resource's diff) shows the latest change, between the last
+// two versions that can be compared (a failed fetch has no body), and
+// says which it chose; a resource with fewer than two says there is
+// nothing to compare yet. It answered 400, "from is missing". The API
+// stays strict: it is asked by programs, which name what they compare.
+func TestDiffPageDefaultsToLatest(t *testing.T) {
+	e := newReadAsTextEnv(t)
+	ctx := context.Background()
+	at := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	put := func(f *warehouse.Fetch) int64 {
+		t.Helper()
+		f.FetchedAt, f.ContentType = at, "text/html"
+		at = at.Add(time.Hour)
+		v, err := e.s.Warehouse.(*warehouse.Warehouse).Put(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.ResourceID
+	}
+	owner, err := e.s.Store.FindUserByID(ctx, e.sen.OwnerID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	createChecked(t, e.s, owner, "Create Sentinel one Using http://b.example/one")
+	createChecked(t, e.s, owner, "Create Sentinel failed Using http://c.example/failed")
+	// The newest version of e's resource is a failed fetch: the latest
+	// change is from #2 to #3.
+	put(&warehouse.Fetch{URL: "http://a.example/p", Error: "connection refused"})
+	one := put(&warehouse.Fetch{URL: "http://b.example/one", Status: 200, Body: []byte("<p>one</p>")})
+	failed := put(&warehouse.Fetch{URL: "http://c.example/failed", Error: "connection refused"})
+	put(&warehouse.Fetch{URL: "http://c.example/failed", Status: 200, Body: []byte("<p>back</p>")})
+
+	res := strconv.FormatInt(e.res, 10)
+	from, to := strconv.FormatInt(e.vs[1].ID, 10), strconv.FormatInt(e.vs[2].ID, 10)
+	for _, view := range []string{"", "?view=side", "?view=records"} {
+		page := e.get("/resources/" + res + "/diff" + view)
+		for _, want := range []string{
+			`id="diff-default"`, "the latest change", "#2", "#3",
+			`href="/api/v1/resources/` + res + `/diff?from=` + from + `&amp;to=` + to + `&amp;format=json"`,
+		} {
+			if !strings.Contains(page, want) {
+				t.Errorf("diff%s lacks %q:\n%s", view, want, page)
+			}
+		}
+		if view != "?view=records" && !strings.Contains(page, `/diff/frame?from=`+from+`&amp;to=`+to) {
+			t.Errorf("diff%s: the frame is not from #2 to #3:\n%s", view, page)
+		}
+	}
+	if page := e.get("/resources/" + res + "/diff?from=" + to + "&to=" + from); strings.Contains(page, `id="diff-default"`) {
+		t.Errorf("a diff that names its versions says it chose them:\n%s", page)
+	}
+	for name, id := range map[string]int64{"one version": one, "a failed fetch and one version": failed} {
+		page := e.get("/resources/" + strconv.FormatInt(id, 10) + "/diff")
+		for _, want := range []string{`id="diff-nothing"`, "Nothing to compare yet", `href="/resources/` + strconv.FormatInt(id, 10) + `"`} {
+			if !strings.Contains(page, want) {
+				t.Errorf("%s: the page lacks %q:\n%s", name, want, page)
+			}
+		}
+		if strings.Contains(page, "<iframe") {
+			t.Errorf("%s: the page shows a frame:\n%s", name, page)
+		}
+	}
+
+	// The API stays strict, naming the parameter missing.
+	status, body := newSignedIn(t, e.s, owner).do("GET", "/api/v1/resources/"+res+"/diff", "")
+	if status != http.StatusBadRequest || !strings.Contains(body, "from is missing") {
+		t.Errorf("the API without from and to: %d %s", status, body)
+	}
+}

@@ -12,12 +12,14 @@ import (
 )
 
 // publicRoutes are the routes of Register that answer without a session
-// or an API token: the sign-in form and the static assets. /metrics is
-// one only when PublicMetrics is set, which this test leaves off.
+// or an API token: the sign-in form, the static assets and the icon that
+// a browser asks for on the sign-in page too. /metrics is one only when
+// PublicMetrics is set, which this test leaves off.
 var publicRoutes = map[string]bool{
-	"GET /login":   true,
-	"POST /login":  true,
-	"GET /static/": true,
+	"GET /login":       true,
+	"POST /login":      true,
+	"GET /static/":     true,
+	"GET /favicon.ico": true,
 }
 
 // registeredRoutes returns the pattern of every route Register adds, as
@@ -72,8 +74,8 @@ func registeredRoutes(t *testing.T) []string {
 // TestEveryRouteAuthenticated: every route of the routing table (read
 // from Register's source, so that a route added later is tried too)
 // answers 401 to a request without a session or an API token, and to one
-// with a made-up token or a forged session, except the sign-in form and
-// the static assets.
+// with a made-up token or a forged session, except the sign-in form, the
+// static assets and the icon (publicRoutes).
 func TestEveryRouteAuthenticated(t *testing.T) {
 	s, _ := newTestServer(t)
 	s.Metrics = NewMetrics(s.Store)

@@ -292,6 +292,10 @@ type daemon struct {
 	// noRender says why pages cannot be rendered, or is empty: the
 	// checker warns of sentinels that say Fetch ... render.
 	noRender string
+	// notFoundPages, set by the dashboard's mount, wraps the routing
+	// table so that a GET of a path it lacks gets the dashboard's Not
+	// found page (web.Server.NotFoundPages); nil: mux's plain 404.
+	notFoundPages func(mux *http.ServeMux) http.Handler
 }
 
 // newDaemon wires the services and adapters of vigil serve.

@@ -23,13 +23,18 @@ func mountHTTP(f func(mux *http.ServeMux, d *daemon)) {
 }
 
 // newServeMux builds the one routing table of vigil serve: health, feeds,
-// and whatever was mounted with mountHTTP.
-func newServeMux(d *daemon) *http.ServeMux {
+// and whatever was mounted with mountHTTP; a GET of a path none of them
+// has gets the dashboard's Not found page when the dashboard is mounted
+// (daemon.notFoundPages), else mux's plain 404.
+func newServeMux(d *daemon) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", d.handleHealthz)
 	d.feeds.Register(mux)
 	for _, f := range httpMounts {
 		f(mux, d)
+	}
+	if d.notFoundPages != nil {
+		return d.notFoundPages(mux)
 	}
 	return mux
 }

@@ -202,6 +202,7 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 		s.Checking = d.monitor.Checking
 	}
 	s.Register(mux)
+	d.notFoundPages = s.NotFoundPages
 }
 
 // countedStore is the monitor's store with its check records counted.

@@ -10,7 +10,9 @@
 // takes an administrator's API token) answer administrators only
 // (vigil.User.Admin), by the rules of admin.go that cmd/vigil's user
 // commands share. Health and feeds are mounted by the
-// daemon itself. Failed sign-ins are limited per client address and per
+// daemon itself, which wraps its routing table in NotFoundPages (the
+// dashboard's Not found page for a path no route has, notfound.go) and
+// Secure. Failed sign-ins are limited per client address and per
 // account (ratelimit.go): past the limit, the sign-in answers 429 with a
 // Retry-After, even to the right password. Foreign HTML (the watched
 // pages) is only ever shown sanitised, in a sandboxed iframe, under a

@@ -38,7 +38,9 @@
 //   - The seed's viewer colours a tree view of the XML; these views keep the
 //     page's own HTML so that it renders as a page. A document whose root is
 //     not html (a feed) is shown as the seed shows it: each element a block
-//     (<div>) with its tags as text in <code>, since its elements are not
+//     (<div>) with its tags, comments and processing instructions as text
+//     in <code> (written as HTML comments, a processing instruction whose
+//     data holds "-->" would end one early), since its elements are not
 //     HTML's (a feed's <title> would be read as raw text, its <link> as
 //     void, and a sanitiser would drop the others with their marks).
 //   - Text inside raw-text elements (title, script, style, textarea) is never

@@ -78,6 +78,9 @@ func marked(doc *tree.Document, n *tree.Node, marks map[*tree.Node]Mark, oldText
 			}
 			return []*tree.Node{wrap(doc, tag, m.String(), t)}
 		default:
+			if asXML {
+				return []*tree.Node{xmlLeaf(doc, n, m)}
+			}
 			return []*tree.Node{doc.NewNode(n.Kind, n.Name, n.Value)}
 		}
 	}
@@ -123,6 +126,28 @@ func xmlElement(doc *tree.Document, n *tree.Node, m Mark, content func(*tree.Nod
 	}
 	code("</" + n.Name + ">")
 	return div
+}
+
+// xmlLeaf shows the comment or processing instruction n as its markup,
+// text in <code> (marked as n is), as xmlElement shows tags: written as
+// an HTML comment, its text could end the comment (a processing
+// instruction's data may hold "-->") and what follows would be read as
+// the view's own markup.
+func xmlLeaf(doc *tree.Document, n *tree.Node, m Mark) *tree.Node {
+	text := "<!--" + n.Value + "-->"
+	if n.Kind == tree.ProcInst {
+		text = "<?" + n.Name
+		if n.Value != "" {
+			text += " " + n.Value
+		}
+		text += "?>"
+	}
+	c := doc.NewElement("code")
+	if m != Unchanged {
+		c.SetAttr(Attr, m.String())
+	}
+	c.AppendChild(doc.NewText(text))
+	return c
 }
 
 // xmlBlock wraps the markup of a document that is not a page, so that the

@@ -65,3 +65,54 @@ func TestXMLViews(t *testing.T) {
 		}
 	}
 }
+
+// TestXMLViewsMarkupAsText: the comments and processing instructions of a
+// document that is not a page are shown as text, as its tags are, with
+// their marks: written as HTML comments, a processing instruction whose
+// data holds "-->" closed the comment early and the markup after it was
+// written as the view's own, an element where the document has text.
+func TestXMLViewsMarkupAsText(t *testing.T) {
+	const (
+		oldXML = `<?xml version="1.0"?><rss><channel><title>a</title></channel></rss>`
+		newXML = `<?xml version="1.0"?><rss><channel><title>a</title><!-- a <b>note</b> --><?pi --><img src=x onerror=alert(1)> ?></channel></rss>`
+	)
+	old, err := markup.ParseXMLBytes([]byte(oldXML), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nw, err := markup.ParseXMLBytes([]byte(newXML), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old.AssignXIDs()
+	d, err := treediff.Diff(old, nw, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := render.Annotate(old, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, write := range map[string]func(*bytes.Buffer) error{
+		"inline":       func(b *bytes.Buffer) error { return a.WriteInline(b) },
+		"side by side": func(b *bytes.Buffer) error { return a.WriteSideBySide(b) },
+		"only changes": func(b *bytes.Buffer) error { return a.WriteChanges(b) },
+	} {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out := b.String()
+		for _, w := range []string{
+			`<code data-vigil="ins">&lt;!-- a &lt;b&gt;note&lt;/b&gt; --&gt;</code>`,
+			`<code data-vigil="ins">&lt;?pi --&gt;&lt;img src=x onerror=alert(1)&gt; ?&gt;</code>`,
+		} {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: no %s in\n%s", name, w, out)
+			}
+		}
+		if strings.Contains(out, "<img") || strings.Contains(out, "<b>") || strings.Contains(out, "<!--") {
+			t.Errorf("%s: the document's markup is written as the view's:\n%s", name, out)
+		}
+	}
+}

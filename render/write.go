@@ -107,7 +107,7 @@ func xmlElement(doc *tree.Document, n *tree.Node, m Mark, content func(*tree.Nod
 	var tag strings.Builder
 	tag.WriteString("<" + n.Name)
 	for _, at := range n.Attrs {
-		tag.WriteString(" " + at.Name + `="` + at.Value + `"`)
+		tag.WriteString(" " + at.Name + `="` + xmlAttrEscaper.Replace(at.Value) + `"`)
 	}
 	code := func(text string) {
 		c := doc.NewElement("code")
@@ -127,6 +127,10 @@ func xmlElement(doc *tree.Document, n *tree.Node, m Mark, content func(*tree.Nod
 	code("</" + n.Name + ">")
 	return div
 }
+
+// xmlAttrEscaper writes an attribute value shown in a tag as XML writes
+// it, so that its quotes do not end it early.
+var xmlAttrEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", `"`, "&quot;")
 
 // xmlLeaf shows the comment or processing instruction n as its markup,
 // text in <code> (marked as n is), as xmlElement shows tags: written as

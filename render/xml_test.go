@@ -116,3 +116,32 @@ func TestXMLViewsMarkupAsText(t *testing.T) {
 		}
 	}
 }
+
+// TestXMLViewsAttributeQuoted: an attribute value shown in a tag of a
+// document that is not a page is written as the markup writes it, its
+// quotes and ampersands as references: shown as it is, a="x"y" read as
+// two attributes.
+func TestXMLViewsAttributeQuoted(t *testing.T) {
+	doc, err := markup.ParseXMLBytes([]byte(`<feed><e a="x&quot;y &amp;amp; &lt;z>"/></feed>`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc.AssignXIDs()
+	d, err := treediff.Diff(doc, doc.Clone(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := render.Annotate(doc, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := a.WriteInline(&b); err != nil {
+		t.Fatal(err)
+	}
+	// The tag's text: <e a="x&quot;y &amp;amp; &lt;z>"/>, escaped once more as HTML text.
+	want := `<code>&lt;e a="x&amp;quot;y &amp;amp;amp; &amp;lt;z&gt;"/&gt;</code>`
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("no %s in\n%s", want, b.String())
+	}
+}

@@ -10,17 +10,10 @@ import (
 	"github.com/vigil-web/vigil/treediff"
 )
 
-// TestXMLViews: a document that is not a page (a feed) is shown as its
-// markup, each element a block with its tags as text, and its changes
-// marked on those blocks: written as HTML, a feed's <title> and <link>
-// were read as the HTML elements (a raw-text title, a void link), and the
-// marks on its own elements (<item data-vigil="ins">) went away with them
-// in a sanitiser.
-func TestXMLViews(t *testing.T) {
-	const (
-		oldXML = `<?xml version="1.0"?><rss version="2.0"><channel><title>News</title><item><title>Opened</title><link>http://x/1</link></item></channel></rss>`
-		newXML = `<?xml version="1.0"?><rss version="2.0"><channel><title>News!</title><item><title>Sale</title><link>http://x/2</link></item><item><title>Opened</title><link>http://x/1</link></item></channel></rss>`
-	)
+// annotateXML parses two versions of an XML document and annotates the
+// first with the delta between them.
+func annotateXML(t *testing.T, oldXML, newXML string) *render.Annotated {
+	t.Helper()
 	old, err := markup.ParseXMLBytes([]byte(oldXML), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -38,6 +31,21 @@ func TestXMLViews(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return a
+}
+
+// TestXMLViews: a document that is not a page (a feed) is shown as its
+// markup, each element a block with its tags as text, and its changes
+// marked on those blocks: written as HTML, a feed's <title> and <link>
+// were read as the HTML elements (a raw-text title, a void link), and the
+// marks on its own elements (<item data-vigil="ins">) went away with them
+// in a sanitiser.
+func TestXMLViews(t *testing.T) {
+	const (
+		oldXML = `<?xml version="1.0"?><rss version="2.0"><channel><title>News</title><item><title>Opened</title><link>http://x/1</link></item></channel></rss>`
+		newXML = `<?xml version="1.0"?><rss version="2.0"><channel><title>News!</title><item><title>Sale</title><link>http://x/2</link></item><item><title>Opened</title><link>http://x/1</link></item></channel></rss>`
+	)
+	a := annotateXML(t, oldXML, newXML)
 	inserted := `<div data-vigil="ins"><code>&lt;item&gt;</code><div><code>&lt;title&gt;</code>Sale<code>&lt;/title&gt;</code></div><div><code>&lt;link&gt;</code>http://x/2<code>&lt;/link&gt;</code></div><code>&lt;/item&gt;</code></div>`
 	for name, tc := range map[string]struct {
 		write func(*bytes.Buffer) error
@@ -76,23 +84,7 @@ func TestXMLViewsMarkupAsText(t *testing.T) {
 		oldXML = `<?xml version="1.0"?><rss><channel><title>a</title></channel></rss>`
 		newXML = `<?xml version="1.0"?><rss><channel><title>a</title><!-- a <b>note</b> --><?pi --><img src=x onerror=alert(1)> ?></channel></rss>`
 	)
-	old, err := markup.ParseXMLBytes([]byte(oldXML), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	nw, err := markup.ParseXMLBytes([]byte(newXML), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	old.AssignXIDs()
-	d, err := treediff.Diff(old, nw, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := render.Annotate(old, d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := annotateXML(t, oldXML, newXML)
 	for name, write := range map[string]func(*bytes.Buffer) error{
 		"inline":       func(b *bytes.Buffer) error { return a.WriteInline(b) },
 		"side by side": func(b *bytes.Buffer) error { return a.WriteSideBySide(b) },
@@ -122,19 +114,8 @@ func TestXMLViewsMarkupAsText(t *testing.T) {
 // quotes and ampersands as references: shown as it is, a="x"y" read as
 // two attributes.
 func TestXMLViewsAttributeQuoted(t *testing.T) {
-	doc, err := markup.ParseXMLBytes([]byte(`<feed><e a="x&quot;y &amp;amp; &lt;z>"/></feed>`), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc.AssignXIDs()
-	d, err := treediff.Diff(doc, doc.Clone(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := render.Annotate(doc, d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	const doc = `<feed><e a="x&quot;y &amp;amp; &lt;z>"/></feed>`
+	a := annotateXML(t, doc, doc)
 	var b bytes.Buffer
 	if err := a.WriteInline(&b); err != nil {
 		t.Fatal(err)

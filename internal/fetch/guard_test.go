@@ -9,6 +9,8 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
+	"os"
+	"os/exec"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -114,16 +116,46 @@ func TestRobotsURLWithZone(t *testing.T) {
 	}
 }
 
+// refuseResolverEnv names, in the environment of a child test process,
+// the resolver TestRefuseSpellings runs under there (netdns: go or cgo).
+const refuseResolverEnv = "VIGIL_TEST_REFUSE_RESOLVER"
+
 // TestRefuseSpellings: a loopback or private address in any spelling a
-// user may type reaches nothing. Those that parse as addresses (mapped
-// IPv6, ULA, link-local with a zone, unspecified, CGNAT, metadata) are
-// refused by the guard; the inet_aton spellings (decimal, octal, hex,
-// short) are no address to Go and go to DNS as names, where a C resolver
-// reads them as 127.0.0.1, which the dialler refuses. Either way the
-// loopback server gets no request, and neither does a proxy named by
-// HTTP_PROXY (on an address the client may reach): the client dials
-// itself, where the guard stands.
+// user may type reaches nothing, under the Go resolver and under the C
+// one, each in a child process (GODEBUG=netdns=go, netdns=cgo: a process
+// chooses its resolver once). Those that parse as addresses (mapped IPv6,
+// ULA, link-local with a zone, unspecified, CGNAT, metadata) are refused
+// by the guard; the inet_aton spellings (decimal, octal, hex, short) are
+// no address to Go and go to DNS as names, which the Go resolver does not
+// find and the C resolver reads as 127.0.0.1, which the dialler refuses.
+// Either way the loopback server gets no request, and neither does a
+// proxy named by HTTP_PROXY (on an address the client may reach): the
+// client dials itself, where the guard stands.
 func TestRefuseSpellings(t *testing.T) {
+	resolver := os.Getenv(refuseResolverEnv)
+	if resolver == "" {
+		for _, r := range []string{"go", "cgo"} {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestRefuseSpellings$", "-test.v")
+			cmd.Env = append(os.Environ(), refuseResolverEnv+"="+r, "GODEBUG=netdns="+r)
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Errorf("under the %s resolver: %v\n%s", r, err, out)
+			} else if !strings.Contains(string(out), "--- PASS: TestRefuseSpellings") {
+				t.Logf("under the %s resolver:\n%s", r, out) // skipped
+			}
+		}
+		return
+	}
+	// The C resolver reads the inet_aton spellings as addresses, so the
+	// dialler's guard refuses them too; without cgo, netdns=cgo is Go's.
+	cResolver := false
+	if resolver == "cgo" {
+		addrs, err := net.DefaultResolver.LookupNetIP(context.Background(), "ip4", "127.1")
+		if err != nil || len(addrs) == 0 {
+			t.Skipf("no C resolver in this build: 127.1 is %v, %v", addrs, err)
+		}
+		cResolver = true
+	}
 	var reached, proxied atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		reached.Add(1)
@@ -153,7 +185,7 @@ func TestRefuseSpellings(t *testing.T) {
 	c := New(Options{IgnoreRobots: true, TotalTimeout: 3 * time.Second, permit: func(a netip.Addr) bool { return a == proxyAddr }})
 	for _, tc := range []struct {
 		host    string
-		refused bool // refused by the guard, whatever the resolver
+		refused bool // refused by the guard, whatever the resolver (else by the C resolver's only)
 	}{
 		{"127.0.0.1", true},
 		{"[::ffff:127.0.0.1]", true},
@@ -178,7 +210,7 @@ func TestRefuseSpellings(t *testing.T) {
 	} {
 		u := "http://" + tc.host + ":" + port + "/"
 		_, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: u})
-		if err == nil || tc.refused && !errors.Is(err, ErrRefused) {
+		if err == nil || (tc.refused || cResolver) && !errors.Is(err, ErrRefused) {
 			t.Errorf("%s: %v, want a refusal", u, err)
 		}
 	}

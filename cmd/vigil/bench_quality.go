@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -38,13 +37,6 @@ func defaultCorpus() string {
 		}
 	}
 	return ""
-}
-
-// flagSet reports whether the flag name was given on the command line.
-func flagSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
 }
 
 func runBenchQuality(ctx context.Context, env *environment, args []string) (int, error) {

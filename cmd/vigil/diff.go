@@ -51,6 +51,13 @@ func newFlags(env *environment, name, usage string) *flag.FlagSet {
 	return fs
 }
 
+// flagSet reports whether the flag name was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 // parseFlags parses args and turns a usage error into errUsageShown; -h is
 // success. Flags may come before, between or after the other arguments, as
 // in "vigil patch DOC DELTA --reverse"; "--" ends the flags, and "-" (standard

@@ -39,9 +39,7 @@ func isXMLPatch(b []byte) bool {
 // (text()[k] counts it, ws="after" removes it), and a patch diff writes
 // is applied to the files as they are.
 func keepWhitespaceUnlessSet(fs *flag.FlagSet, df *docFlags) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "whitespace" })
-	if set || df.whitespace == "keep" {
+	if flagSet(fs, "whitespace") || df.whitespace == "keep" {
 		return false
 	}
 	df.whitespace = "keep"

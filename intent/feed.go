@@ -139,6 +139,9 @@ func feedLinks(root *tree.Node, kind feedKind, base *url.URL, paging bool) []Fee
 		w.rssNS, _ = elementNS(root)
 	}
 	w.walk(root, base)
+	if w.dropped {
+		w.out = slices.DeleteFunc(w.out, func(l FeedLink) bool { return l.URL == "" })
+	}
 	return w.out
 }
 
@@ -215,6 +218,9 @@ type feedWalker struct {
 	rssNS  string              // for RSS, its root's namespace, that of its elements
 	ns     map[string][]string // prefix ("" the default) to the namespaces declared, innermost last
 	out    []FeedLink
+	// dropped is set when a paging link of out was given again as
+	// content: its URL is "", and feedLinks leaves it out.
+	dropped bool
 }
 
 // maxFeedBase bounds the length of a base xml:base sets (its path,
@@ -234,7 +240,9 @@ type feedFrame struct {
 	local     string   // n's local name when it is in the feed's namespace, else ""
 	container bool     // n is the channel, an item, the feed or an entry
 	title     string   // the title of the container n is in
-	seen      map[string]bool
+	// seen maps each target the container has given to its index in the
+	// walker's out.
+	seen map[string]int
 }
 
 // walk collects the links of the subtree of root, the document element,
@@ -285,7 +293,7 @@ func (w *feedWalker) enter(n *tree.Node, parent *feedFrame, base *url.URL) feedF
 	}
 	if own && w.isContainer(local, parent) {
 		f.container = true
-		f.title, f.seen = w.title(n), map[string]bool{}
+		f.title, f.seen = w.title(n), map[string]int{}
 	}
 	w.collect(&f, parent, ns, local, own)
 	return f
@@ -378,18 +386,23 @@ func atomPagingRel(rel string) bool {
 // add adds the link ref written in the element of frame f, resolved
 // against its base and labelled by its container's title, Paging set to
 // paging, unless ref is blank or the container has given its target
-// already.
+// already. A target given as a paging link and then as content counts as
+// content, at its place as content, as FeedLinks gives it: the paging
+// link is dropped.
 func (w *feedWalker) add(f *feedFrame, ref string, paging bool) {
 	ref = strings.TrimSpace(ref)
 	if ref == "" {
 		return
 	}
 	target := resolveRef(f.base, ref)
-	if f.seen[target] {
-		return
+	if i, ok := f.seen[target]; ok {
+		if paging || !w.out[i].Paging {
+			return
+		}
+		w.out[i].URL, w.dropped = "", true
 	}
 	if f.seen != nil {
-		f.seen[target] = true
+		f.seen[target] = len(w.out)
 	}
 	w.out = append(w.out, FeedLink{URL: target, Text: f.title, Node: f.n, Paging: paging})
 }

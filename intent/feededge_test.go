@@ -332,6 +332,13 @@ func TestFeedLinksWithPages(t *testing.T) {
 			`<item><title>i</title><link>https://x.example/i</link></item></channel></rss>`,
 			[]link{{"https://x.example/", "c", false}, {"https://x.example/feed?paged=2", "c", true}, {"https://x.example/i", "i", false}}},
 		{"no feed", `<html><link rel="next" href="/2"/></html>`, nil},
+		// A page of the feed that is also its content (current and
+		// alternate both the feed's home) counts as content, at its own
+		// place, as FeedLinks gives it; it was a paging link, at the
+		// paging link's place.
+		{"paging link given again as content", `<feed xmlns="http://www.w3.org/2005/Atom"><title>B</title>` +
+			`<link rel="current" href="/"/><link rel="next" href="/2"/><link href="/"/><link rel="first" href="/"/></feed>`,
+			[]link{{"https://blog.example/2", "B", true}, {"https://blog.example/", "B", false}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc := parseDoc(t, tc.doc)

@@ -63,3 +63,23 @@ func TestNoProxyDirect(t *testing.T) {
 		t.Errorf("the proxy was asked %v", got)
 	}
 }
+
+// TestNoProxyDirectUnicode: a target spelt in Unicode that net/http
+// dials as the proxy's own address (its IDNA form: full-width digits and
+// dots are 127.0.0.1) is refused as the proxy's address written in ASCII
+// is, not dialled unguarded as the proxy. HTTPClient takes such a URL as
+// given (a webhook's), without Fetch's conversion to ASCII.
+func TestNoProxyDirectUnicode(t *testing.T) {
+	p := startForwardProxy(t, nil)
+	proxyPort := p.srv.URL[strings.LastIndex(p.srv.URL, ":")+1:]
+	c := New(Options{Proxy: p.url("", ""), NoProxy: []string{"*"}, TotalTimeout: 5 * time.Second})
+	u := "http://１２７．０．０．１:" + proxyPort + "/"
+	resp, err := c.HTTPClient().Get(u)
+	if err == nil {
+		resp.Body.Close()
+		t.Fatalf("%s: %s, want a refusal", u, resp.Status)
+	}
+	if !errors.Is(err, ErrRefused) {
+		t.Errorf("%s: %v, want a refusal", u, err)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/spec"
 )
 
 // ParseProxy reads the URL of an outbound proxy (Options.Proxy):
@@ -115,9 +116,9 @@ func (p *upstream) bypass(host string) bool {
 func (p *upstream) proxy(req *http.Request) (*url.URL, error) {
 	host := req.URL.Hostname()
 	if p.bypass(host) {
-		if p.check != nil && p.isProxy(req.URL) {
+		if ascii, same := p.isProxy(req.URL); same && p.check != nil {
 			// Dialled directly, it would pass as the proxy does.
-			if err := p.check(req.Context(), host); err != nil {
+			if err := p.check(req.Context(), ascii); err != nil {
 				return nil, err
 			}
 		}
@@ -131,13 +132,21 @@ func (p *upstream) proxy(req *http.Request) (*url.URL, error) {
 	return p.url, nil
 }
 
-// isProxy reports whether u is on the proxy's host and port.
-func (p *upstream) isProxy(u *url.URL) bool {
-	port := u.Port()
-	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+// isProxy reports whether u is on the proxy's host and port, as net/http
+// dials it: a host in Unicode by its ASCII (IDNA) form, which it returns,
+// where full-width letters, digits and dots are ASCII ones (net/http
+// would dial "１２７．０．０．１" as 127.0.0.1). A host with no ASCII form
+// counts as the proxy's, so that it is checked.
+func (p *upstream) isProxy(u *url.URL) (string, bool) {
+	a := *u
+	if err := spec.ASCIIHost(&a); err != nil {
+		return u.Hostname(), true
 	}
-	return net.JoinHostPort(u.Hostname(), port) == p.addr
+	port := a.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[a.Scheme]
+	}
+	return a.Hostname(), strings.EqualFold(net.JoinHostPort(a.Hostname(), port), p.addr)
 }
 
 // dial is the transport's dialler: the proxy's address unguarded, any

@@ -30,8 +30,9 @@ import (
 //     --data and working directory. A key missing there is taken from the
 //     data directory's file when there is one (an installation upgraded
 //     from a release that kept it there keeps its feed links and
-//     sessions), else made anew; it is written once, and the first
-//     process to write it wins.
+//     sessions), else made anew, but for the feed key of a store that
+//     has sentinels already (keyring.unkeyedSentinels); it is written
+//     once, and the first process to write it wins.
 const (
 	secretFile        = "secret"
 	webhookSecretFile = "webhook-secret"
@@ -109,6 +110,9 @@ func (k keyring) fromStore(ctx context.Context, name string, create bool) ([]byt
 		if !create {
 			return nil, 0, fmt.Errorf("the store holds no key %s, and %s has no %s file to take it from: start vigil serve on this store once (with the --data it used, if it kept its keys there before)", name, k.dataDir, name)
 		}
+		if err := k.unkeyedSentinels(ctx, name); err != nil {
+			return nil, 0, err
+		}
 		if key, err = newSecret(); err != nil {
 			return nil, 0, err
 		}
@@ -122,6 +126,27 @@ func (k keyring) fromStore(ctx context.Context, name string, create bool) ([]byt
 		origin = keyFound // another process's, stored meanwhile
 	}
 	return b, origin, nil
+}
+
+// unkeyedSentinels refuses to make the feed key of a store that has
+// sentinels but no such key: a store a release before the secrets table
+// used, whose feed links and sessions were made with the key of its
+// daemon's data directory. A key made here would be the store's from then
+// on, and none of them would work once the daemon restarted.
+func (k keyring) unkeyedSentinels(ctx context.Context, name string) error {
+	if name != secretFile {
+		return nil // the webhook key: receivers may hold the feed key (serve.go)
+	}
+	_, n, err := k.store.FindSentinels(ctx, vigil.SentinelFilter{Limit: 1})
+	if err != nil {
+		return fmt.Errorf("key %s: sentinels: %w", name, err)
+	}
+	if n == 0 {
+		return nil
+	}
+	path := filepath.Join(k.dataDir, name)
+	return fmt.Errorf("the store holds no key %s but has sentinels, whose feed links were made with the %s file of the data directory of the vigil serve that used it, and %s has none: "+
+		"give that --data (or start that vigil serve once); to start over with a new key, which changes every feed link and session, write one to %s (openssl rand -hex 32)", name, name, k.dataDir, path)
 }
 
 // fileDiffers reports whether the data directory holds a file called name

@@ -403,7 +403,11 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 				logger.Info("the store's webhook signing key copied to the data directory", "file", path)
 			}
 			where = "the store (copied to " + path + ")"
-			rotate = "delete the store's " + secretFile + " key (DELETE FROM secrets WHERE name = '" + secretFile + "') and restart every vigil serve"
+			// Deleting the store's key alone would not do: the data
+			// directory's file, the old key, would be copied back, and
+			// a store with sentinels makes no key of its own.
+			rotate = "write a new key to " + filepath.Join(dataDir, secretFile) + " (openssl rand -hex 32), delete the store's (DELETE FROM secrets WHERE name = '" +
+				secretFile + "') and restart every vigil serve: the file's is copied into the store"
 		}
 		keys.report(logger, webhookSecretFile, whSecret, origin)
 		switch {

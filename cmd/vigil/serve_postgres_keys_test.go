@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/hex"
 	"io"
 	"net/http"
@@ -248,5 +249,50 @@ func TestPostgresSentinelFeedNeedsKey(t *testing.T) {
 	}
 	if _, err := os.Stat(data); !os.IsNotExist(err) {
 		t.Errorf("vigil sentinel feed made %s (stat: %v)", data, err)
+	}
+}
+
+// TestPostgresKeyNotMadeForUsedStore: on a PostgreSQL store upgraded from
+// a release that kept the feed key in a data directory (its sentinels'
+// feed links made with that file's key, no key in the store), vigil
+// sentinel add run elsewhere, without that --data, makes no key: one made
+// there would be the store's from then on, and every feed link and
+// session the daemon gave out before would stop working at its restart.
+// It says where the key is to come from; with the daemon's --data it
+// copies the file's key, as before.
+func TestPostgresKeyNotMadeForUsedStore(t *testing.T) {
+	dsn := postgresDSN(t)
+	old := t.TempDir()
+	secret := writeKeyFile(t, old, secretFile)
+	src := writeFile(t, t.TempDir(), "s.ssl", "Create Sentinel upgraded Using http://example.org/page Monitor any change Every 1 day\n")
+	runBinary(t, "sentinel", "add", "--postgres", dsn, "--data", old, src)
+	// The store as the release before the secrets table left it.
+	sdb, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sdb.Close()
+	if _, err := sdb.Exec("DELETE FROM secrets"); err != nil {
+		t.Fatal(err)
+	}
+
+	src2 := writeFile(t, t.TempDir(), "t.ssl", "Create Sentinel later Using http://example.org/other Monitor any change Every 1 day\n")
+	elsewhere := filepath.Join(t.TempDir(), "data")
+	code, out, errOut := runVigil(t, "", "sentinel", "add", "--postgres", dsn, "--data", elsewhere, src2)
+	if code != exitError || out != "" || !strings.Contains(errOut, "holds no key "+secretFile) || !strings.Contains(errOut, "sentinels") {
+		t.Errorf("exit %d, %q, %q; want exit %d and that the store, which has sentinels, holds no key", code, out, errOut, exitError)
+	}
+	st, err := postgres.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if got, err := st.Secret(context.Background(), secretFile); vigil.ErrorCode(err) != vigil.ENOTFOUND {
+		t.Fatalf("the store's key after vigil sentinel add elsewhere: %q, %v; want none", got, err)
+	}
+
+	runBinary(t, "sentinel", "add", "--postgres", dsn, "--data", old, src2)
+	if got, err := st.Secret(context.Background(), secretFile); err != nil || string(got) != secret {
+		t.Errorf("the store's key after vigil sentinel add with the old --data: %q, %v; want the file's", got, err)
 	}
 }

@@ -161,20 +161,50 @@ func (k keyring) fileDiffers(name string, key []byte) (string, bool) {
 // there is one, and reports whether it did: the webhook key of a shared
 // store, where the receivers' administrator looks for it.
 func (k keyring) writeFile(name string, key []byte) (bool, error) {
-	if err := os.MkdirAll(k.dataDir, 0o750); err != nil {
+	return createSecretFile(k.dataDir, name, key)
+}
+
+// createSecretFile writes key to the data directory's file called name,
+// readable by its owner only, unless there is one, and reports whether it
+// did. The file appears whole or not at all (written under another name,
+// then linked), so that a process starting at the same moment never reads
+// it empty.
+func createSecretFile(dataDir, name string, key []byte) (bool, error) {
+	if err := os.MkdirAll(dataDir, 0o750); err != nil {
 		return false, err
 	}
-	f, err := os.OpenFile(filepath.Join(k.dataDir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	f, err := os.CreateTemp(dataDir, "."+name+"-*") // mode 0600
+	if err != nil {
+		return false, err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(append(key, '\n')); err != nil {
+		f.Close()
+		return false, err
+	}
+	if err := f.Close(); err != nil {
+		return false, err
+	}
+	path := filepath.Join(dataDir, name)
+	err = os.Link(f.Name(), path)
+	if errors.Is(err, os.ErrExist) {
+		return false, nil
+	} else if err == nil {
+		return true, nil
+	}
+	// A file system without hard links: made with O_EXCL and written
+	// after, as before.
+	g, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, os.ErrExist) {
 		return false, nil
 	} else if err != nil {
 		return false, err
 	}
-	if _, err := f.Write(append(key, '\n')); err != nil {
-		f.Close()
+	if _, err := g.Write(append(key, '\n')); err != nil {
+		g.Close()
 		return false, err
 	}
-	return true, f.Close()
+	return true, g.Close()
 }
 
 // readSecret reads a secret of the data directory that must be there
@@ -221,24 +251,18 @@ func loadSecret(dataDir, name string) ([]byte, bool, error) {
 	if b, err := readSecretFile(dataDir, name); b != nil || err != nil {
 		return b, false, err
 	}
-	if err := os.MkdirAll(dataDir, 0o750); err != nil {
-		return nil, false, err
-	}
 	s, err := newSecret()
 	if err != nil {
 		return nil, false, err
 	}
-	f, err := os.OpenFile(filepath.Join(dataDir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, os.ErrExist) {
+	created, err := createSecretFile(dataDir, name, s)
+	if err != nil {
+		return nil, false, err
+	}
+	if !created {
 		return loadSecret(dataDir, name) // created meanwhile by another process
-	} else if err != nil {
-		return nil, false, err
 	}
-	if _, err := f.Write(append(s, '\n')); err != nil {
-		f.Close()
-		return nil, false, err
-	}
-	return s, true, f.Close()
+	return s, true, nil
 }
 
 // report logs, for a shared store, where the key called name came from

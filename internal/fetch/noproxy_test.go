@@ -83,3 +83,30 @@ func TestNoProxyDirectUnicode(t *testing.T) {
 		t.Errorf("%s: %v, want a refusal", u, err)
 	}
 }
+
+// TestNoProxyTunnel: the rendering browser's tunnel (its CONNECT, which
+// the guard proxy dials with Client.dialTarget) to a host of NoProxy is
+// dialled directly, not through the proxy, and under the address guard:
+// a private one is refused, and reached only when private networks are
+// allowed.
+func TestNoProxyTunnel(t *testing.T) {
+	site := loopbackSite(t)
+	p := startForwardProxy(t, nil)
+	addr := strings.TrimPrefix(site.URL, "http://")
+	strict := New(Options{Proxy: p.url("", ""), NoProxy: []string{"127.0.0.1"}})
+	if conn, err := strict.dialTarget(context.Background(), "tcp", addr); !errors.Is(err, ErrRefused) {
+		if conn != nil {
+			conn.Close()
+		}
+		t.Errorf("tunnel to %s: %v, want a refusal", addr, err)
+	}
+	allowed := New(Options{Proxy: p.url("", ""), NoProxy: []string{"127.0.0.1"}, AllowPrivateNetworks: true})
+	conn, err := allowed.dialTarget(context.Background(), "tcp", addr)
+	if err != nil {
+		t.Fatalf("allowed: tunnel to %s: %v", addr, err)
+	}
+	conn.Close()
+	if got := p.requests(); len(got) != 0 {
+		t.Errorf("the proxy was asked %v", got)
+	}
+}

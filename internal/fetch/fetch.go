@@ -26,6 +26,8 @@
 //   - refusal of private, loopback, link-local, unspecified and metadata
 //     addresses, checked on the address actually dialled (after DNS
 //     resolution, so on every redirect too) unless AllowPrivateNetworks;
+//     a host the URL standard reads as an IPv4 address (2130706433,
+//     127.1, 0x7f.1: numerichost.go) is refused as that address;
 //   - optional rendering in headless Chromium (render.go), whose every
 //     request goes through a proxy in this process that dials as the client
 //     does (proxy.go), so that the address guard holds for what a rendered

@@ -181,9 +181,20 @@ func article(reason string) string {
 
 // refuseLiteral refuses a host that is an IP literal in private space, so
 // that a redirect to one fails with a clear message before any dialling.
+// A host the URL standard reads as an IPv4 address (numericIPv4:
+// 2130706433, 127.1) is refused as that address, and one that ends in a
+// number but is no address is refused: a proxy may dial what it reads.
 func refuseLiteral(host string, permit func(netip.Addr) bool) error {
 	a, err := netip.ParseAddr(host)
-	if err != nil || permit != nil && permit(a.Unmap()) {
+	if err != nil {
+		var numeric bool
+		if a, numeric, err = numericIPv4(host); !numeric {
+			return nil
+		} else if err != nil {
+			return fmt.Errorf("%w: host %s %v", ErrRefused, host, err)
+		}
+	}
+	if permit != nil && permit(a.Unmap()) {
 		return nil
 	}
 	return checkAddr(a)

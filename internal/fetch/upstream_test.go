@@ -464,3 +464,29 @@ func TestProxyHTTPS(t *testing.T) {
 		t.Errorf("the proxy was asked %v, want %v", got, want)
 	}
 }
+
+// TestProxyRefusesNumericHost: a host the URL standard reads as an IPv4
+// address though it is not written as four decimal numbers (2130706433,
+// 0x7f.1, 127.1, 0177.0.0.1), as browsers and many proxies read it, is
+// refused by that address before the proxy is asked, not left to a DNS
+// lookup here that a search domain could answer with a public address
+// while the proxy dials 127.0.0.1.
+func TestProxyRefusesNumericHost(t *testing.T) {
+	p := startForwardProxy(t, nil)
+	c := New(Options{Proxy: p.url("", ""), IgnoreRobots: true, TotalTimeout: 5 * time.Second})
+	for _, host := range []string{"2130706433", "0x7f000001", "0x7F.1", "127.1", "127.0.1", "0177.0.0.1", "0", "10.1.", "0xa9.0xfe.0xa9.0xfe"} {
+		u := "http://" + host + "/page"
+		if _, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: u}); !errors.Is(err, ErrRefused) {
+			t.Errorf("%s: %v, want a refusal", u, err)
+		}
+		if resp, err := c.HTTPClient().Get(u); !errors.Is(err, ErrRefused) {
+			if resp != nil {
+				resp.Body.Close()
+			}
+			t.Errorf("HTTPClient %s: %v, want a refusal", u, err)
+		}
+	}
+	if got := p.requests(); len(got) != 0 {
+		t.Errorf("the proxy was asked %v", got)
+	}
+}

@@ -12,8 +12,10 @@ import (
 // turned --workers 0 into 16 without a word: here a flag's 0 is either
 // refused or means what its help says (--compare-memory, --failure-notice,
 // --host-delay, --site-fresh). given reports whether a flag was set on the
-// command line: the defaults of --max-interval and --initial-interval
-// follow a --min-interval above them, a value given is refused.
+// command line: the defaults of --min-interval, --max-interval and
+// --initial-interval follow the ones given (--max-interval 30s alone
+// lowers --min-interval to 30s), values given together that clash are
+// refused.
 func (c *serveConfig) checkValues(given func(name string) bool) error {
 	for _, f := range []struct {
 		name string
@@ -51,18 +53,30 @@ func (c *serveConfig) checkValues(given func(name string) bool) error {
 	case c.failureNotice < 0:
 		return fmt.Errorf("--failure-notice %v: want 0 (never) or more", c.failureNotice)
 	}
+	// The interval flags' defaults follow those given; values given
+	// together that clash are refused.
 	if c.maxInterval < c.minInterval {
-		if given("max-interval") {
+		switch {
+		case given("max-interval") && given("min-interval"):
 			return fmt.Errorf("--max-interval %v: want at least --min-interval (%v)", c.maxInterval, c.minInterval)
+		case given("max-interval"):
+			c.minInterval = c.maxInterval
+		default:
+			c.maxInterval = c.minInterval
 		}
-		c.maxInterval = c.minInterval
 	}
-	if c.initInterval < c.minInterval || c.initInterval > c.maxInterval {
-		if given("initial-interval") {
+	if given("initial-interval") {
+		if c.initInterval < c.minInterval && !given("min-interval") {
+			c.minInterval = c.initInterval
+		}
+		if c.initInterval > c.maxInterval && !given("max-interval") {
+			c.maxInterval = c.initInterval
+		}
+		if c.initInterval < c.minInterval || c.initInterval > c.maxInterval {
 			return fmt.Errorf("--initial-interval %v: want between --min-interval (%v) and --max-interval (%v)", c.initInterval, c.minInterval, c.maxInterval)
 		}
-		c.initInterval = min(max(c.initInterval, c.minInterval), c.maxInterval)
 	}
+	c.initInterval = min(max(c.initInterval, c.minInterval), c.maxInterval)
 	if c.smtpPort != "" {
 		// Else zero: the email package's port for the TLS mode.
 		port, err := strconv.Atoi(c.smtpPort)

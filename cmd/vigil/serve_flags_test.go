@@ -7,14 +7,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestServeFlagValuesRefused: a count or a duration that vigil serve
 // cannot use stops it before anything starts (no data directory is made),
 // naming the flag, the value and what is wanted. Zero and negative
 // workers, leases, host concurrencies and attempts fell back to the
-// built-in defaults without a word, and a --max-interval below
-// --min-interval was raised to it.
+// built-in defaults without a word, and a --max-interval below a
+// --min-interval given was raised to it.
 func TestServeFlagValuesRefused(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -38,8 +39,8 @@ func TestServeFlagValuesRefused(t *testing.T) {
 		{[]string{"--failure-notice", "-1h"}, "--failure-notice -1h0m0s: want 0 (never) or more"},
 		{[]string{"--min-interval", "2h", "--max-interval", "1h"}, "--max-interval 1h0m0s: want at least --min-interval (2h0m0s)"},
 		{[]string{"--min-interval", "48h", "--initial-interval", "1h"}, "--initial-interval 1h0m0s: want between --min-interval (48h0m0s) and --max-interval (48h0m0s)"},
-		{[]string{"--initial-interval", "30s"}, "--initial-interval 30s: want between --min-interval (1m0s) and --max-interval (24h0m0s)"},
-		{[]string{"--initial-interval", "48h"}, "--initial-interval 48h0m0s: want between --min-interval (1m0s) and --max-interval (24h0m0s)"},
+		{[]string{"--min-interval", "2m", "--initial-interval", "30s"}, "--initial-interval 30s: want between --min-interval (2m0s) and --max-interval (24h0m0s)"},
+		{[]string{"--max-interval", "24h", "--initial-interval", "48h"}, "--initial-interval 48h0m0s: want between --min-interval (1m0s) and --max-interval (24h0m0s)"},
 		{[]string{"--smtp-port", "0"}, `--smtp-port "0": want a port from 1 to 65535`},
 		{[]string{"--smtp-port", "70000"}, `--smtp-port "70000": want a port from 1 to 65535`},
 	} {
@@ -73,6 +74,56 @@ func TestServeFlagZeroMeaning(t *testing.T) {
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("vigil serve -h does not say %q:\n%s", want, stdout)
+		}
+	}
+}
+
+// TestServeIntervalDefaultsFollow: an interval flag given alone is never
+// refused for a clash with the defaults of the two others, which follow
+// it (--max-interval 30s lowers the default --min-interval to 30s,
+// --initial-interval 48h raises the default --max-interval to 48h); only
+// values given together that clash are refused.
+func TestServeIntervalDefaultsFollow(t *testing.T) {
+	const m, h = time.Minute, time.Hour
+	for _, tc := range []struct {
+		given         map[string]time.Duration
+		min, max, ini time.Duration
+		err           string
+	}{
+		{given: nil, min: m, max: 24 * h, ini: h},
+		{given: map[string]time.Duration{"min-interval": 2 * h}, min: 2 * h, max: 24 * h, ini: 2 * h},
+		{given: map[string]time.Duration{"min-interval": 48 * h}, min: 48 * h, max: 48 * h, ini: 48 * h},
+		{given: map[string]time.Duration{"max-interval": 30 * m}, min: m, max: 30 * m, ini: 30 * m},
+		{given: map[string]time.Duration{"max-interval": 30 * time.Second}, min: 30 * time.Second, max: 30 * time.Second, ini: 30 * time.Second},
+		{given: map[string]time.Duration{"initial-interval": 30 * time.Second}, min: 30 * time.Second, max: 24 * h, ini: 30 * time.Second},
+		{given: map[string]time.Duration{"initial-interval": 48 * h}, min: m, max: 48 * h, ini: 48 * h},
+		{given: map[string]time.Duration{"max-interval": 30 * time.Second, "initial-interval": 10 * time.Second}, min: 10 * time.Second, max: 30 * time.Second, ini: 10 * time.Second},
+		{given: map[string]time.Duration{"min-interval": 2 * h, "max-interval": h}, err: "--max-interval 1h0m0s: want at least --min-interval (2h0m0s)"},
+		{given: map[string]time.Duration{"min-interval": 2 * h, "initial-interval": h}, err: "--initial-interval 1h0m0s: want between --min-interval (2h0m0s) and --max-interval (24h0m0s)"},
+		{given: map[string]time.Duration{"max-interval": h, "initial-interval": 2 * h}, err: "--initial-interval 2h0m0s: want between --min-interval (1m0s) and --max-interval (1h0m0s)"},
+	} {
+		c := &serveConfig{workers: 1, hostConc: 1, maxAttempts: 1, lease: m, poll: m, fetchTimeout: m, retryBase: m,
+			minInterval: m, maxInterval: 24 * h, initInterval: h}
+		for name, v := range tc.given {
+			switch name {
+			case "min-interval":
+				c.minInterval = v
+			case "max-interval":
+				c.maxInterval = v
+			case "initial-interval":
+				c.initInterval = v
+			}
+		}
+		err := c.checkValues(func(name string) bool { _, ok := tc.given[name]; return ok })
+		switch {
+		case tc.err != "":
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("%v: error %v, want %q", tc.given, err, tc.err)
+			}
+		case err != nil:
+			t.Errorf("%v: %v", tc.given, err)
+		case c.minInterval != tc.min || c.maxInterval != tc.max || c.initInterval != tc.ini:
+			t.Errorf("%v: min %v, max %v, initial %v; want %v, %v, %v", tc.given, c.minInterval, c.maxInterval, c.initInterval, tc.min, tc.max, tc.ini)
 		}
 	}
 }

@@ -406,7 +406,8 @@ type diffData struct {
 	// empty.
 	FromReading, ToReading       string
 	FromReadAsText, ToReadAsText string
-	// Latest says that the page was opened without from and to, and
+	// Latest says that the page was opened without from and to (nor a
+	// change of two versions, whose own are shown), and
 	// shows the latest change: From and To are the last two versions
 	// that can be compared (lastComparable). Nothing says that there are
 	// not two such versions yet; To is then the one there is, if any.
@@ -450,6 +451,10 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 		}
 	}
 	fromText, toText := q.Get("from"), q.Get("to")
+	if fromText == "" && toText == "" && data.Change != nil && data.Change.FromVersion != 0 {
+		// A change named alone: its own two versions, not the latest.
+		fromText, toText = strconv.FormatInt(data.Change.FromVersion, 10), strconv.FormatInt(data.Change.ToVersion, 10)
+	}
 	if fromText == "" && toText == "" {
 		// A link to the resource's diff: its latest change.
 		data.Latest = true

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/warehouse"
 )
 
@@ -79,5 +80,25 @@ func TestDiffPageDefaultsToLatest(t *testing.T) {
 	status, body := newSignedIn(t, e.s, owner).do("GET", "/api/v1/resources/"+res+"/diff", "")
 	if status != http.StatusBadRequest || !strings.Contains(body, "from is missing") {
 		t.Errorf("the API without from and to: %d %s", status, body)
+	}
+}
+
+// TestDiffPageChangeWithoutVersions: the diff page of a change named
+// without from and to shows that change, between its own two versions,
+// not the resource's latest change under the change's summary.
+func TestDiffPageChangeWithoutVersions(t *testing.T) {
+	e := newReadAsTextEnv(t)
+	c := &vigil.Change{SentinelID: e.sen.ID, ResourceID: e.res, FromVersion: e.vs[0].ID, ToVersion: e.vs[1].ID,
+		DetectedAt: time.Now().UTC(), Summary: "the first change"}
+	if err := e.s.Store.CreateChange(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	res := strconv.FormatInt(e.res, 10)
+	from, to := strconv.FormatInt(e.vs[0].ID, 10), strconv.FormatInt(e.vs[1].ID, 10)
+	for _, view := range []string{"", "&view=records"} {
+		page := e.get("/resources/" + res + "/diff?change=" + strconv.FormatInt(c.ID, 10) + view)
+		if want := `/diff?from=` + from + `&amp;to=` + to + `&amp;format=json"`; !strings.Contains(page, want) || strings.Contains(page, `id="diff-default"`) {
+			t.Errorf("diff?change%s: not the change's versions (want %q), or said to be the latest:\n%s", view, want, page)
+		}
 	}
 }

@@ -56,9 +56,11 @@ func TestSplitGolden(t *testing.T) {
 	}
 }
 
-// TestSplitKeepsEveryComment: over files of random layout (those of
-// TestFormatLayoutProperty), every comment of the file is in exactly one
-// part, and each part holds its sentinel alone.
+// TestSplitKeepsEveryComment: over a few files, an empty one and one
+// without sentinels among them, every comment of the file is in exactly
+// one part, and each part holds its sentinel alone. Files of random layout
+// are split by TestFormatLayoutProperty, whose parts printed one blank
+// line apart must be the whole file's canonical form.
 func TestSplitKeepsEveryComment(t *testing.T) {
 	for _, src := range []string{
 		"",

@@ -1,93 +1,25 @@
 package main
 
 import (
-	"context"
 	"encoding/base64"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/vigil-web/vigil/internal/fetch/proxytest"
 )
 
-// forwardProxy is a real forwarding HTTP proxy on loopback, as an
-// operator's: absolute-URI requests made again, CONNECT tunnelled, each
-// recorded. rewrite maps a host:port asked for to the address it dials,
-// so that a public address the daemon cannot reach itself leads to a
-// loopback server.
-type forwardProxy struct {
-	srv     *httptest.Server
-	rewrite map[string]string
-
-	mu    sync.Mutex
-	asked []string // "METHOD target auth"
-}
-
-func startForwardProxy(t *testing.T, rewrite map[string]string) *forwardProxy {
-	t.Helper()
-	p := &forwardProxy{rewrite: rewrite}
-	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
-		if to, ok := p.rewrite[addr]; ok {
-			addr = to
-		}
-		return (&net.Dialer{}).DialContext(ctx, network, addr)
+// proxyRequests returns the requests p got, each as "METHOD target auth".
+func proxyRequests(p *proxytest.Proxy) []string {
+	var asked []string
+	for _, a := range p.Requests() {
+		asked = append(asked, a.Method+" "+a.Target+" "+a.Auth)
 	}
-	tr := &http.Transport{Proxy: nil, DialContext: dial, DisableCompression: true}
-	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		target := r.Host
-		if r.Method != http.MethodConnect {
-			target = r.URL.String()
-		}
-		p.mu.Lock()
-		p.asked = append(p.asked, r.Method+" "+target+" "+r.Header.Get("Proxy-Authorization"))
-		p.mu.Unlock()
-		if r.Method == http.MethodConnect {
-			up, err := dial(r.Context(), "tcp", r.Host)
-			if err != nil {
-				http.Error(w, err.Error(), http.StatusBadGateway)
-				return
-			}
-			client, buf, err := w.(http.Hijacker).Hijack()
-			if err != nil {
-				up.Close()
-				return
-			}
-			client.Write([]byte("HTTP/1.1 200 Connection established\r\n\r\n"))
-			go func() { io.Copy(up, buf); up.Close() }()
-			go func() { io.Copy(client, up); client.Close() }()
-			return
-		}
-		out := r.Clone(r.Context())
-		out.RequestURI = ""
-		out.Header.Del("Proxy-Authorization")
-		resp, err := tr.RoundTrip(out)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadGateway)
-			return
-		}
-		defer resp.Body.Close()
-		for k, vs := range resp.Header {
-			w.Header()[k] = vs
-		}
-		w.WriteHeader(resp.StatusCode)
-		io.Copy(w, resp.Body)
-	}))
-	t.Cleanup(func() {
-		p.srv.CloseClientConnections()
-		p.srv.Close()
-		tr.CloseIdleConnections()
-	})
-	return p
-}
-
-func (p *forwardProxy) requests() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]string(nil), p.asked...)
+	return asked
 }
 
 // TestServeProxy runs vigil serve --proxy, without
@@ -110,12 +42,12 @@ func TestServeProxy(t *testing.T) {
 	hk := startHooks(t, secret)
 	chat := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.Copy(io.Discard, r.Body) }))
 	defer chat.Close()
-	p := startForwardProxy(t, map[string]string{
+	p := proxytest.Start(t, map[string]string{
 		public + ":80":   st.srv.Listener.Addr().String(),
 		public + ":8081": hk.srv.Listener.Addr().String(),
 		public + ":8082": chat.Listener.Addr().String(),
 	})
-	proxyURL := strings.Replace(p.srv.URL, "http://", "http://ops:"+password+"@", 1)
+	proxyURL := p.URL("ops", password).String()
 	inside := "http://localhost:" + st.srv.URL[strings.LastIndex(st.srv.URL, ":")+1:] + "/inside"
 	data := t.TempDir()
 	addSentinels(t, data, fmt.Sprintf(`Create Sentinel p1 Using http://%[1]s/page
@@ -137,13 +69,13 @@ Every immediate
 	waitFor(t, 30*time.Second, "the webhook through the proxy", func() bool { return len(hk.of("p1")) == 1 })
 	waitFor(t, 30*time.Second, "a check of the loopback page", func() bool { return versionCount(t, db, inside) >= 1 })
 	waitFor(t, 30*time.Second, "the chat notification through the proxy", func() bool {
-		asked := strings.Join(p.requests(), "\n")
+		asked := strings.Join(proxyRequests(p), "\n")
 		return strings.Contains(asked, "/topic")
 	})
 	d.stop(t)
 
 	auth := "Basic " + base64.StdEncoding.EncodeToString([]byte("ops:"+password))
-	asked := p.requests()
+	asked := proxyRequests(p)
 	for _, want := range []string{"GET http://" + public + "/page " + auth, "POST http://" + public + ":8081/p1 " + auth,
 		"POST http://" + public + ":8082/topic " + auth} {
 		found := false

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/vigil-web/vigil/internal/crawl"
+	"github.com/vigil-web/vigil/internal/fetch/proxytest"
 )
 
 // crawlSite serves a site of three pages and a page out of its directory,
@@ -251,25 +252,25 @@ func TestSiteCrawlBadFlags(t *testing.T) {
 // the proxy is asked.
 func TestSiteCrawlProxy(t *testing.T) {
 	srv, hits := crawlSite(t)
-	p := startForwardProxy(t, nil)
-	code, stdout, stderr := runVigilEnv(t, nil, "site", "crawl", "--proxy", p.srv.URL, "--host-delay", "0", srv.URL+"/docs/")
+	p := proxytest.Start(t, nil)
+	code, stdout, stderr := runVigilEnv(t, nil, "site", "crawl", "--proxy", p.Server.URL, "--host-delay", "0", srv.URL+"/docs/")
 	if code != exitError || stdout != "" || !strings.Contains(stderr, "127.0.0.1 is a loopback address (vigil site crawl --allow-private-networks fetches it)") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
-	if n := hits.Load(); n != 0 || len(p.requests()) != 0 {
-		t.Errorf("%d requests reached the server, the proxy was asked %q", n, p.requests())
+	if n := hits.Load(); n != 0 || len(proxyRequests(p)) != 0 {
+		t.Errorf("%d requests reached the server, the proxy was asked %q", n, proxyRequests(p))
 	}
-	code, _, stderr = runVigilEnv(t, map[string]string{"VIGIL_PROXY": p.srv.URL}, "site", "crawl", "--allow-private-networks", "--host-delay", "0", srv.URL+"/docs/")
+	code, _, stderr = runVigilEnv(t, map[string]string{"VIGIL_PROXY": p.Server.URL}, "site", "crawl", "--allow-private-networks", "--host-delay", "0", srv.URL+"/docs/")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	asked := strings.Join(p.requests(), "\n")
+	asked := strings.Join(proxyRequests(p), "\n")
 	for _, path := range []string{"/robots.txt", "/docs/", "/docs/a.html", "/docs/b.html"} {
 		if !strings.Contains(asked, "GET "+srv.URL+path+" ") {
 			t.Errorf("the proxy was not asked for %s:\n%s", path, asked)
 		}
 	}
-	if n := hits.Load(); n != int64(len(p.requests())) {
-		t.Errorf("%d requests reached the server, %d through the proxy", n, len(p.requests()))
+	if n := hits.Load(); n != int64(len(proxyRequests(p))) {
+		t.Errorf("%d requests reached the server, %d through the proxy", n, len(proxyRequests(p)))
 	}
 }

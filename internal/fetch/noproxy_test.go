@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/fetch/proxytest"
 )
 
 // TestNoProxy: which hosts NoProxy sends directly.
@@ -45,21 +46,21 @@ func TestNoProxy(t *testing.T) {
 // loopback address is.
 func TestNoProxyDirect(t *testing.T) {
 	site := loopbackSite(t)
-	p := startForwardProxy(t, nil)
+	p := proxytest.Start(t, nil)
 	port := site.URL[strings.LastIndex(site.URL, ":")+1:]
-	proxyPort := p.srv.URL[strings.LastIndex(p.srv.URL, ":")+1:]
-	strict := New(Options{Proxy: p.url("", ""), NoProxy: []string{"localhost", "127.0.0.1"}, IgnoreRobots: true, TotalTimeout: 5 * time.Second})
+	proxyPort := p.Server.URL[strings.LastIndex(p.Server.URL, ":")+1:]
+	strict := New(Options{Proxy: p.URL("", ""), NoProxy: []string{"localhost", "127.0.0.1"}, IgnoreRobots: true, TotalTimeout: 5 * time.Second})
 	for _, u := range []string{"http://localhost:" + port + "/page", "http://127.0.0.1:" + proxyPort + "/", "http://localhost:" + proxyPort + "/"} {
 		if _, err := strict.Fetch(context.Background(), &vigil.FetchRequest{URL: u}); !errors.Is(err, ErrRefused) {
 			t.Errorf("%s: %v, want a refusal", u, err)
 		}
 	}
-	allowed := New(Options{Proxy: p.url("", ""), NoProxy: []string{"localhost"}, IgnoreRobots: true, AllowPrivateNetworks: true, TotalTimeout: 5 * time.Second})
+	allowed := New(Options{Proxy: p.URL("", ""), NoProxy: []string{"localhost"}, IgnoreRobots: true, AllowPrivateNetworks: true, TotalTimeout: 5 * time.Second})
 	res, err := allowed.Fetch(context.Background(), &vigil.FetchRequest{URL: "http://localhost:" + port + "/page"})
 	if err != nil || res.Status != http.StatusOK {
 		t.Fatalf("allowed: %v", err)
 	}
-	if got := p.requests(); len(got) != 0 {
+	if got := p.Requests(); len(got) != 0 {
 		t.Errorf("the proxy was asked %v", got)
 	}
 }
@@ -70,9 +71,9 @@ func TestNoProxyDirect(t *testing.T) {
 // is, not dialled unguarded as the proxy. HTTPClient takes such a URL as
 // given (a webhook's), without Fetch's conversion to ASCII.
 func TestNoProxyDirectUnicode(t *testing.T) {
-	p := startForwardProxy(t, nil)
-	proxyPort := p.srv.URL[strings.LastIndex(p.srv.URL, ":")+1:]
-	c := New(Options{Proxy: p.url("", ""), NoProxy: []string{"*"}, TotalTimeout: 5 * time.Second})
+	p := proxytest.Start(t, nil)
+	proxyPort := p.Server.URL[strings.LastIndex(p.Server.URL, ":")+1:]
+	c := New(Options{Proxy: p.URL("", ""), NoProxy: []string{"*"}, TotalTimeout: 5 * time.Second})
 	u := "http://１２７．０．０．１:" + proxyPort + "/"
 	resp, err := c.HTTPClient().Get(u)
 	if err == nil {
@@ -91,22 +92,22 @@ func TestNoProxyDirectUnicode(t *testing.T) {
 // allowed.
 func TestNoProxyTunnel(t *testing.T) {
 	site := loopbackSite(t)
-	p := startForwardProxy(t, nil)
+	p := proxytest.Start(t, nil)
 	addr := strings.TrimPrefix(site.URL, "http://")
-	strict := New(Options{Proxy: p.url("", ""), NoProxy: []string{"127.0.0.1"}})
+	strict := New(Options{Proxy: p.URL("", ""), NoProxy: []string{"127.0.0.1"}})
 	if conn, err := strict.dialTarget(context.Background(), "tcp", addr); !errors.Is(err, ErrRefused) {
 		if conn != nil {
 			conn.Close()
 		}
 		t.Errorf("tunnel to %s: %v, want a refusal", addr, err)
 	}
-	allowed := New(Options{Proxy: p.url("", ""), NoProxy: []string{"127.0.0.1"}, AllowPrivateNetworks: true})
+	allowed := New(Options{Proxy: p.URL("", ""), NoProxy: []string{"127.0.0.1"}, AllowPrivateNetworks: true})
 	conn, err := allowed.dialTarget(context.Background(), "tcp", addr)
 	if err != nil {
 		t.Fatalf("allowed: tunnel to %s: %v", addr, err)
 	}
 	conn.Close()
-	if got := p.requests(); len(got) != 0 {
+	if got := p.Requests(); len(got) != 0 {
 		t.Errorf("the proxy was asked %v", got)
 	}
 }

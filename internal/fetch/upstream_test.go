@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -20,124 +19,8 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/fetch/proxytest"
 )
-
-// forwardProxy is a real forwarding HTTP proxy on loopback, as an
-// operator's would be: it answers absolute-URI requests by making them
-// itself and CONNECT by tunnelling, and records what it was asked. Its
-// rewrite maps a host:port asked for to the address it really dials, so
-// that a public address the test cannot reach leads to a loopback server:
-// a client that dialled the target itself would not get there.
-type forwardProxy struct {
-	srv     *httptest.Server
-	rewrite map[string]string
-	status  int // when not 0, every request is answered with it
-
-	mu    sync.Mutex
-	asked []proxyAsk
-}
-
-// proxyAsk is one request the proxy got.
-type proxyAsk struct {
-	method, target, auth string
-}
-
-func startForwardProxy(t *testing.T, rewrite map[string]string) *forwardProxy {
-	t.Helper()
-	return newForwardProxy(t, rewrite, false)
-}
-
-// newForwardProxy starts a forwardProxy, answering in TLS (an https://
-// proxy) if secure.
-func newForwardProxy(t *testing.T, rewrite map[string]string, secure bool) *forwardProxy {
-	t.Helper()
-	p := &forwardProxy{rewrite: rewrite}
-	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
-		return (&net.Dialer{}).DialContext(ctx, network, p.dest(addr))
-	}
-	tr := &http.Transport{Proxy: nil, DialContext: dial, DisableCompression: true}
-	p.srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		target := r.Host
-		if r.Method != http.MethodConnect {
-			target = r.URL.String()
-		}
-		p.mu.Lock()
-		p.asked = append(p.asked, proxyAsk{r.Method, target, r.Header.Get("Proxy-Authorization")})
-		p.mu.Unlock()
-		if p.status != 0 {
-			w.Header().Set("Proxy-Authenticate", `Basic realm="corp"`)
-			http.Error(w, "proxy says no", p.status)
-			return
-		}
-		if r.Method == http.MethodConnect {
-			up, err := dial(r.Context(), "tcp", r.Host)
-			if err != nil {
-				http.Error(w, err.Error(), http.StatusBadGateway)
-				return
-			}
-			client, buf, err := w.(http.Hijacker).Hijack()
-			if err != nil {
-				up.Close()
-				return
-			}
-			client.Write([]byte("HTTP/1.1 200 Connection established\r\n\r\n"))
-			go func() { io.Copy(up, buf); up.Close() }()
-			go func() { io.Copy(client, up); client.Close() }()
-			return
-		}
-		if !r.URL.IsAbs() {
-			http.Error(w, "not a proxy request", http.StatusBadRequest)
-			return
-		}
-		out := r.Clone(r.Context())
-		out.RequestURI = ""
-		out.Header.Del("Proxy-Authorization")
-		resp, err := tr.RoundTrip(out)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadGateway)
-			return
-		}
-		defer resp.Body.Close()
-		for k, vs := range resp.Header {
-			w.Header()[k] = vs
-		}
-		w.WriteHeader(resp.StatusCode)
-		io.Copy(w, resp.Body)
-	}))
-	if secure {
-		p.srv.StartTLS()
-	} else {
-		p.srv.Start()
-	}
-	t.Cleanup(func() {
-		p.srv.CloseClientConnections()
-		p.srv.Close()
-		tr.CloseIdleConnections()
-	})
-	return p
-}
-
-func (p *forwardProxy) dest(addr string) string {
-	if to, ok := p.rewrite[addr]; ok {
-		return to
-	}
-	return addr
-}
-
-func (p *forwardProxy) requests() []proxyAsk {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]proxyAsk(nil), p.asked...)
-}
-
-// url returns the proxy's URL with user and password.
-func (p *forwardProxy) url(user, password string) *url.URL {
-	u, _ := url.Parse(p.srv.URL)
-	if user != "" {
-		u.User = url.UserPassword(user, password)
-	}
-	return u
-}
 
 // publicAddr is a public address the tests never reach directly: the
 // proxy's rewrite sends it to a loopback server.
@@ -169,8 +52,8 @@ func loopbackSite(t *testing.T) *httptest.Server {
 // never dials itself (a public address it cannot reach here).
 func TestProxyFetch(t *testing.T) {
 	site := loopbackSite(t)
-	p := startForwardProxy(t, map[string]string{publicAddr + ":80": site.Listener.Addr().String()})
-	c := New(Options{Proxy: p.url("vigil", proxyPassword), TotalTimeout: 5 * time.Second})
+	p := proxytest.Start(t, map[string]string{publicAddr + ":80": site.Listener.Addr().String()})
+	c := New(Options{Proxy: p.URL("vigil", proxyPassword), TotalTimeout: 5 * time.Second})
 	res, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: "http://" + publicAddr + "/page"})
 	if err != nil {
 		t.Fatal(err)
@@ -178,18 +61,18 @@ func TestProxyFetch(t *testing.T) {
 	if !strings.Contains(string(res.Body), "through the proxy") {
 		t.Errorf("body %q", res.Body)
 	}
-	want := []proxyAsk{
-		{"GET", "http://" + publicAddr + "/robots.txt", basicAuth("vigil", proxyPassword)},
-		{"GET", "http://" + publicAddr + "/page", basicAuth("vigil", proxyPassword)},
+	want := []proxytest.Ask{
+		{Method: "GET", Target: "http://" + publicAddr + "/robots.txt", Auth: basicAuth("vigil", proxyPassword)},
+		{Method: "GET", Target: "http://" + publicAddr + "/page", Auth: basicAuth("vigil", proxyPassword)},
 	}
-	if got := p.requests(); fmt.Sprint(got) != fmt.Sprint(want) {
+	if got := p.Requests(); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("the proxy was asked\n%v\nwant\n%v", got, want)
 	}
 	// Disallowed by robots.txt, read through the proxy: not asked.
 	if _, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: "http://" + publicAddr + "/private/x"}); !errors.Is(err, ErrRobots) {
 		t.Errorf("disallowed page: %v", err)
 	}
-	if n := len(p.requests()); n != 2 {
+	if n := len(p.Requests()); n != 2 {
 		t.Errorf("the proxy got %d requests, want 2", n)
 	}
 }
@@ -200,9 +83,9 @@ func TestProxyFetch(t *testing.T) {
 // behalf; AllowPrivateNetworks lets it through the proxy.
 func TestProxyRefusesPrivateTarget(t *testing.T) {
 	site := loopbackSite(t)
-	p := startForwardProxy(t, nil)
+	p := proxytest.Start(t, nil)
 	port := site.URL[strings.LastIndex(site.URL, ":")+1:]
-	c := New(Options{Proxy: p.url("", ""), IgnoreRobots: true, TotalTimeout: 5 * time.Second})
+	c := New(Options{Proxy: p.URL("", ""), IgnoreRobots: true, TotalTimeout: 5 * time.Second})
 	for _, host := range []string{"localhost", "127.0.0.1", "[::1]", "10.1.2.3", "169.254.169.254", "[::ffff:127.0.0.1]"} {
 		u := "http://" + host + ":" + port + "/page"
 		if _, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: u}); !errors.Is(err, ErrRefused) {
@@ -216,15 +99,15 @@ func TestProxyRefusesPrivateTarget(t *testing.T) {
 			t.Errorf("HTTPClient %s: %v, want a refusal", u, err)
 		}
 	}
-	if got := p.requests(); len(got) != 0 {
+	if got := p.Requests(); len(got) != 0 {
 		t.Errorf("the proxy was asked %v", got)
 	}
-	allowed := New(Options{Proxy: p.url("", ""), IgnoreRobots: true, AllowPrivateNetworks: true, TotalTimeout: 5 * time.Second})
+	allowed := New(Options{Proxy: p.URL("", ""), IgnoreRobots: true, AllowPrivateNetworks: true, TotalTimeout: 5 * time.Second})
 	u := "http://localhost:" + port + "/page"
 	if _, err := allowed.Fetch(context.Background(), &vigil.FetchRequest{URL: u}); err != nil {
 		t.Fatalf("allowed: %v", err)
 	}
-	if got := p.requests(); len(got) != 1 || got[0].target != u {
+	if got := p.Requests(); len(got) != 1 || got[0].Target != u {
 		t.Errorf("the proxy was asked %v, want %s", got, u)
 	}
 }
@@ -245,8 +128,8 @@ func TestProxyRedirectToPrivate(t *testing.T) {
 	backend := httptest.NewServer(mux)
 	defer backend.Close()
 	backendPort = backend.URL[strings.LastIndex(backend.URL, ":")+1:]
-	p := startForwardProxy(t, map[string]string{publicAddr + ":80": backend.Listener.Addr().String()})
-	c := New(Options{Proxy: p.url("", ""), IgnoreRobots: true, TotalTimeout: 5 * time.Second})
+	p := proxytest.Start(t, map[string]string{publicAddr + ":80": backend.Listener.Addr().String()})
+	c := New(Options{Proxy: p.URL("", ""), IgnoreRobots: true, TotalTimeout: 5 * time.Second})
 	for _, path := range []string{"/by-name", "/by-address"} {
 		u := "http://" + publicAddr + path
 		if _, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: u}); !errors.Is(err, ErrRefused) {
@@ -260,12 +143,12 @@ func TestProxyRedirectToPrivate(t *testing.T) {
 			t.Errorf("HTTPClient %s: %v, want a refusal", u, err)
 		}
 	}
-	for _, a := range p.requests() {
-		if !strings.Contains(a.target, publicAddr) {
-			t.Errorf("the proxy was asked for %s", a.target)
+	for _, a := range p.Requests() {
+		if !strings.Contains(a.Target, publicAddr) {
+			t.Errorf("the proxy was asked for %s", a.Target)
 		}
 	}
-	if n := len(p.requests()); n != 4 {
+	if n := len(p.Requests()); n != 4 {
 		t.Errorf("the proxy got %d requests, want 4 (the first hop of each)", n)
 	}
 }
@@ -279,11 +162,11 @@ func TestProxyTunnel(t *testing.T) {
 		fmt.Fprint(w, "<p>tunnelled</p>")
 	}))
 	defer site.Close()
-	p := startForwardProxy(t, map[string]string{
+	p := proxytest.Start(t, map[string]string{
 		publicAddr + ":443": site.Listener.Addr().String(),
 		publicAddr + ":80":  site.Listener.Addr().String(),
 	})
-	c := New(Options{Proxy: p.url("vigil", proxyPassword), IgnoreRobots: true, TotalTimeout: 5 * time.Second})
+	c := New(Options{Proxy: p.URL("vigil", proxyPassword), IgnoreRobots: true, TotalTimeout: 5 * time.Second})
 	tr := c.Transport().Clone()
 	pool := x509.NewCertPool()
 	pool.AddCert(site.Certificate())
@@ -297,8 +180,8 @@ func TestProxyTunnel(t *testing.T) {
 	if !strings.Contains(string(body), "tunnelled") {
 		t.Errorf("body %q", body)
 	}
-	want := proxyAsk{"CONNECT", publicAddr + ":443", basicAuth("vigil", proxyPassword)}
-	if got := p.requests(); len(got) != 1 || got[0] != want {
+	want := proxytest.Ask{Method: "CONNECT", Target: publicAddr + ":443", Auth: basicAuth("vigil", proxyPassword)}
+	if got := p.Requests(); len(got) != 1 || got[0] != want {
 		t.Errorf("the proxy was asked %v, want %v", got, want)
 	}
 
@@ -318,14 +201,14 @@ func TestProxyTunnel(t *testing.T) {
 	if !strings.Contains(string(body), "tunnelled") {
 		t.Errorf("tunnel body %q", body)
 	}
-	if got := p.requests(); len(got) != 2 || got[1] != (proxyAsk{"CONNECT", publicAddr + ":80", basicAuth("vigil", proxyPassword)}) {
+	if got := p.Requests(); len(got) != 2 || got[1] != (proxytest.Ask{Method: "CONNECT", Target: publicAddr + ":80", Auth: basicAuth("vigil", proxyPassword)}) {
 		t.Errorf("the proxy was asked %v", got)
 	}
 	port := site.URL[strings.LastIndex(site.URL, ":")+1:]
 	if _, err := c.dialTarget(context.Background(), "tcp", "localhost:"+port); !errors.Is(err, ErrRefused) {
 		t.Errorf("tunnel to localhost: %v, want a refusal", err)
 	}
-	if n := len(p.requests()); n != 2 {
+	if n := len(p.Requests()); n != 2 {
 		t.Errorf("the proxy got %d requests, want 2", n)
 	}
 }
@@ -334,12 +217,12 @@ func TestProxyTunnel(t *testing.T) {
 // the proxy refuses the credentials (407), cannot be reached, or refuses a
 // tunnel.
 func TestProxyCredentialsHidden(t *testing.T) {
-	p := startForwardProxy(t, nil)
-	p.status = http.StatusProxyAuthRequired
-	closed := startForwardProxy(t, nil)
-	dead := closed.url("vigil", proxyPassword)
-	closed.srv.Close()
-	for name, proxy := range map[string]*url.URL{"407": p.url("vigil", proxyPassword), "unreachable": dead} {
+	p := proxytest.Start(t, nil)
+	p.Status = http.StatusProxyAuthRequired
+	closed := proxytest.Start(t, nil)
+	dead := closed.URL("vigil", proxyPassword)
+	closed.Server.Close()
+	for name, proxy := range map[string]*url.URL{"407": p.URL("vigil", proxyPassword), "unreachable": dead} {
 		c := New(Options{Proxy: proxy, IgnoreRobots: true, TotalTimeout: 3 * time.Second})
 		var errs []error
 		_, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: "http://" + publicAddr + "/page"})
@@ -395,10 +278,10 @@ func TestProxyRender(t *testing.T) {
 	}))
 	defer site.Close()
 	port = site.URL[strings.LastIndex(site.URL, ":")+1:]
-	p := startForwardProxy(t, map[string]string{publicAddr + ":80": site.Listener.Addr().String()})
+	p := proxytest.Start(t, map[string]string{publicAddr + ":80": site.Listener.Addr().String()})
 	chrome := &Chromium{}
 	defer chrome.Close()
-	c := New(Options{Proxy: p.url("vigil", proxyPassword), IgnoreRobots: true, Renderer: chrome, TotalTimeout: 60 * time.Second})
+	c := New(Options{Proxy: p.URL("vigil", proxyPassword), IgnoreRobots: true, Renderer: chrome, TotalTimeout: 60 * time.Second})
 	res, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: "http://" + publicAddr + "/", Render: true})
 	if err != nil {
 		t.Fatal(err)
@@ -407,13 +290,13 @@ func TestProxyRender(t *testing.T) {
 		t.Errorf("rendered page lacks the script's text:\n%s", res.Body)
 	}
 	// The browser may try https first (a CONNECT to port 443).
-	asked := p.requests()
-	if !slices.Contains(asked, proxyAsk{"GET", "http://" + publicAddr + "/", basicAuth("vigil", proxyPassword)}) {
+	asked := p.Requests()
+	if !slices.Contains(asked, proxytest.Ask{Method: "GET", Target: "http://" + publicAddr + "/", Auth: basicAuth("vigil", proxyPassword)}) {
 		t.Errorf("the proxy was asked %v", asked)
 	}
 	for _, a := range asked {
-		if strings.Contains(a.target, "localhost") || a.auth != basicAuth("vigil", proxyPassword) {
-			t.Errorf("the proxy was asked for %s with %q", a.target, a.auth)
+		if strings.Contains(a.Target, "localhost") || a.Auth != basicAuth("vigil", proxyPassword) {
+			t.Errorf("the proxy was asked for %s with %q", a.Target, a.Auth)
 		}
 	}
 	mu.Lock()
@@ -431,14 +314,14 @@ func TestProxyHTTPS(t *testing.T) {
 		fmt.Fprint(w, "<p>tunnelled</p>")
 	}))
 	defer secure.Close()
-	p := newForwardProxy(t, map[string]string{
+	p := proxytest.StartTLS(t, map[string]string{
 		publicAddr + ":80":  plain.Listener.Addr().String(),
 		publicAddr + ":443": secure.Listener.Addr().String(),
-	}, true)
-	c := New(Options{Proxy: p.url("vigil", proxyPassword), IgnoreRobots: true, TotalTimeout: 5 * time.Second})
+	})
+	c := New(Options{Proxy: p.URL("vigil", proxyPassword), IgnoreRobots: true, TotalTimeout: 5 * time.Second})
 	tr := c.Transport().Clone()
 	pool := x509.NewCertPool()
-	pool.AddCert(p.srv.Certificate())
+	pool.AddCert(p.Server.Certificate())
 	pool.AddCert(secure.Certificate())
 	// Both test certificates name example.com, which the https page is
 	// reached by, through the proxy's rewrite of its public address.
@@ -454,12 +337,12 @@ func TestProxyHTTPS(t *testing.T) {
 			t.Errorf("%s: body %q", u, body)
 		}
 	}
-	want := []proxyAsk{
-		{"GET", "http://" + publicAddr + "/page", basicAuth("vigil", proxyPassword)},
-		{"CONNECT", publicAddr + ":443", basicAuth("vigil", proxyPassword)},
+	want := []proxytest.Ask{
+		{Method: "GET", Target: "http://" + publicAddr + "/page", Auth: basicAuth("vigil", proxyPassword)},
+		{Method: "CONNECT", Target: publicAddr + ":443", Auth: basicAuth("vigil", proxyPassword)},
 	}
 	// The map's order is random: the two requests in either order.
-	got := p.requests()
+	got := p.Requests()
 	if len(got) != 2 || !slices.Contains(got, want[0]) || !slices.Contains(got, want[1]) {
 		t.Errorf("the proxy was asked %v, want %v", got, want)
 	}
@@ -472,8 +355,8 @@ func TestProxyHTTPS(t *testing.T) {
 // lookup here that a search domain could answer with a public address
 // while the proxy dials 127.0.0.1.
 func TestProxyRefusesNumericHost(t *testing.T) {
-	p := startForwardProxy(t, nil)
-	c := New(Options{Proxy: p.url("", ""), IgnoreRobots: true, TotalTimeout: 5 * time.Second})
+	p := proxytest.Start(t, nil)
+	c := New(Options{Proxy: p.URL("", ""), IgnoreRobots: true, TotalTimeout: 5 * time.Second})
 	for _, host := range []string{"2130706433", "0x7f000001", "0x7F.1", "127.1", "127.0.1", "0177.0.0.1", "0", "10.1.", "0xa9.0xfe.0xa9.0xfe"} {
 		u := "http://" + host + "/page"
 		if _, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: u}); !errors.Is(err, ErrRefused) {
@@ -486,7 +369,7 @@ func TestProxyRefusesNumericHost(t *testing.T) {
 			t.Errorf("HTTPClient %s: %v, want a refusal", u, err)
 		}
 	}
-	if got := p.requests(); len(got) != 0 {
+	if got := p.Requests(); len(got) != 0 {
 		t.Errorf("the proxy was asked %v", got)
 	}
 }

@@ -322,13 +322,14 @@ func crawlLinks(ls []*vigil.Link) []Link {
 
 // pageLinks returns the links of a document read from pageURL, in document
 // order: those of warehouse.ExtractSiteLinks (<a href>, <area href>,
-// xlink:href; a feed's feed links and its paging links) and the frames (<frame src>, <iframe src>, labelled with
-// their title), fragments dropped, a host spelt in Unicode in its ASCII
-// (punycode) form (spec.ASCIIHost), so that a site's links to its own
-// pages are in its scope however they spell its name. A link to a host
-// IDNA or DNS refuses (spec.CheckHostName) is left out, as other invalid
-// links are: the crawl neither queues nor fetches it ("127.0.0.1.." was
-// keyed, and fetched, as "127.0.0.1").
+// xlink:href; a feed's feed links and its paging links) and the frames
+// (<frame src>, <iframe src>, labelled with their title), fragments
+// dropped, a host spelt in Unicode in its ASCII (punycode) form
+// (spec.ASCIIHost), so that a site's links to its own pages are in its
+// scope however they spell its name. A link to a host IDNA or DNS
+// refuses (spec.CheckHostName) is left out, as other invalid links are:
+// the crawl neither queues nor fetches it ("127.0.0.1.." was keyed, and
+// fetched, as "127.0.0.1").
 func pageLinks(doc *tree.Document, pageURL string) []Link {
 	out := crawlLinks(warehouse.ExtractSiteLinks(doc, pageURL))
 	base, err := url.Parse(pageURL)

@@ -407,10 +407,10 @@ type diffData struct {
 	FromReading, ToReading       string
 	FromReadAsText, ToReadAsText string
 	// Latest says that the page was opened without from and to (nor a
-	// change of two versions, whose own are shown), and
-	// shows the latest change: From and To are the last two versions
-	// that can be compared (lastComparable). Nothing says that there are
-	// not two such versions yet; To is then the one there is, if any.
+	// change of two versions, whose own are shown), and shows the latest
+	// change: From and To are the last two versions that can be compared
+	// (lastComparable). Nothing says that there are not two such versions
+	// yet; To is then the one there is, if any.
 	Latest, Nothing bool
 }
 

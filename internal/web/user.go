@@ -120,6 +120,5 @@ func EnsureAdmin(ctx context.Context, st vigil.UserStore, email, password string
 	if err := st.SetUserPassword(ctx, u.ID, hash); err != nil {
 		return "", fmt.Errorf("set admin password: %w", err)
 	}
-	u.PasswordHash = hash
 	return generated, nil
 }

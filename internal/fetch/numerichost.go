@@ -7,6 +7,10 @@ import (
 	"strings"
 )
 
+// errNotIPv4 is numericIPv4's error for a host that ends in a number but
+// is no address.
+var errNotIPv4 = errors.New("ends in a number but is not an IPv4 address")
+
 // numericIPv4 reads host as the URL standard's IPv4 parser does when the
 // host ends in a number (its last label, a trailing dot aside, is decimal
 // digits or 0x and hex digits): "2130706433", "0x7f.1", "127.1" and
@@ -28,7 +32,6 @@ func numericIPv4(host string) (netip.Addr, bool, error) {
 	if last == "" || !isDecimal(last) && !isHexNumber(last) {
 		return netip.Addr{}, false, nil
 	}
-	errNotIPv4 := errors.New("ends in a number but is not an IPv4 address")
 	if len(labels) > 4 {
 		return netip.Addr{}, true, errNotIPv4
 	}

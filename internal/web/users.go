@@ -31,7 +31,7 @@ type usersData struct {
 // made with an API token: the page is a browser's; a script with an
 // administrator's token has the JSON API (usersapi.go).
 func requireAdmin(r *http.Request, u *vigil.User) error {
-	if err := requireAdminAPI(u); err != nil {
+	if err := requireAdminRole(u); err != nil {
 		return err
 	}
 	if byToken(r) {

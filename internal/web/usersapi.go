@@ -19,9 +19,10 @@ import (
 // A session's writes carry its CSRF token, as every other. A generated
 // password is in the answer that made it only; a password hash never is.
 
-// requireAdminAPI refuses a user who is not an administrator (403); an
-// administrator's API token is taken.
-func requireAdminAPI(u *vigil.User) error {
+// requireAdminRole refuses (403) a user who is not an administrator,
+// signed in or by API token: the role check of the API and of the Users
+// page (requireAdmin, which takes no token).
+func requireAdminRole(u *vigil.User) error {
 	if !u.Admin {
 		return vigil.Errorf(vigil.EFORBIDDEN, "only an administrator manages the users")
 	}
@@ -41,7 +42,7 @@ func sessionOnly(r *http.Request, what string) error {
 // pathUser returns the user with the id of the path, for an
 // administrator.
 func (s *Server) pathUser(r *http.Request, caller *vigil.User) (*vigil.User, error) {
-	if err := requireAdminAPI(caller); err != nil {
+	if err := requireAdminRole(caller); err != nil {
 		return nil, err
 	}
 	id, err := idParam("user id", r.PathValue("id"))
@@ -52,7 +53,7 @@ func (s *Server) pathUser(r *http.Request, caller *vigil.User) (*vigil.User, err
 }
 
 func (s *Server) handleUserList(w http.ResponseWriter, r *http.Request, caller *vigil.User) error {
-	if err := requireAdminAPI(caller); err != nil {
+	if err := requireAdminRole(caller); err != nil {
 		return err
 	}
 	list, err := ListUsers(r.Context(), s.Store)
@@ -85,7 +86,7 @@ type withPassword struct {
 }
 
 func (s *Server) handleUserCreate(w http.ResponseWriter, r *http.Request, caller *vigil.User) error {
-	if err := requireAdminAPI(caller); err != nil {
+	if err := requireAdminRole(caller); err != nil {
 		return err
 	}
 	var in struct {

@@ -354,9 +354,9 @@ func (w *feedWalker) collect(f *feedFrame, parent *feedFrame, ns, local string, 
 // edit-media (RFC 5023), replies (RFC 4685: Blogger and WordPress give
 // every entry a comments page and a comments feed), license (RFC 4946),
 // hub (WebSub), first, next, previous, last (RFC 5005's pages, which
-// FeedLinksWithPages gives apart: atomPagingRel) and
-// extension relations (Blogger's http://schemas.google.com/g/2005#feed),
-// which change with the blog's software, not its content.
+// FeedLinksWithPages gives apart: atomPagingRel) and extension
+// relations (Blogger's http://schemas.google.com/g/2005#feed), which
+// change with the blog's software, not its content.
 func atomContentRel(rel string) bool {
 	rel = strings.ToLower(strings.TrimSpace(rel))
 	rel = strings.TrimPrefix(rel, nsIANARel)

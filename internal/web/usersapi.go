@@ -69,6 +69,11 @@ func (s *Server) handleUserGet(w http.ResponseWriter, r *http.Request, caller *v
 	if err != nil {
 		return err
 	}
+	return s.writeListedUser(w, r, u)
+}
+
+// writeListedUser answers u as listed (ListUser), status 200.
+func (s *Server) writeListedUser(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
 	a, err := ListUser(r.Context(), s.Store, u)
 	if err != nil {
 		return err
@@ -148,12 +153,7 @@ func (s *Server) handleUserSetAdmin(w http.ResponseWriter, r *http.Request, call
 	if err := SetAdmin(r.Context(), s.Store, u, *in.Admin); err != nil {
 		return err
 	}
-	a, err := ListUser(r.Context(), s.Store, u)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, a)
-	return nil
+	return s.writeListedUser(w, r, u)
 }
 
 func (s *Server) handleUserPassword(w http.ResponseWriter, r *http.Request, caller *vigil.User) error {

@@ -77,6 +77,21 @@ func TestProxyFetch(t *testing.T) {
 	}
 }
 
+// wantRefused checks that c refuses u, as a page (Fetch) and through
+// HTTPClient, which webhooks and chat services use.
+func wantRefused(t *testing.T, c *Client, u string) {
+	t.Helper()
+	if _, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: u}); !errors.Is(err, ErrRefused) {
+		t.Errorf("%s: %v, want a refusal", u, err)
+	}
+	if resp, err := c.HTTPClient().Get(u); !errors.Is(err, ErrRefused) {
+		if resp != nil {
+			resp.Body.Close()
+		}
+		t.Errorf("HTTPClient %s: %v, want a refusal", u, err)
+	}
+}
+
 // TestProxyRefusesPrivateTarget: a target that is, or whose name resolves
 // to, a private or loopback address is refused before the request is
 // handed to the proxy, which would otherwise reach it on the client's
@@ -87,17 +102,7 @@ func TestProxyRefusesPrivateTarget(t *testing.T) {
 	port := site.URL[strings.LastIndex(site.URL, ":")+1:]
 	c := New(Options{Proxy: p.URL("", ""), IgnoreRobots: true, TotalTimeout: 5 * time.Second})
 	for _, host := range []string{"localhost", "127.0.0.1", "[::1]", "10.1.2.3", "169.254.169.254", "[::ffff:127.0.0.1]"} {
-		u := "http://" + host + ":" + port + "/page"
-		if _, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: u}); !errors.Is(err, ErrRefused) {
-			t.Errorf("%s: %v, want a refusal", u, err)
-		}
-		// Webhooks and chat services use the same transport.
-		if resp, err := c.HTTPClient().Get(u); !errors.Is(err, ErrRefused) {
-			if resp != nil {
-				resp.Body.Close()
-			}
-			t.Errorf("HTTPClient %s: %v, want a refusal", u, err)
-		}
+		wantRefused(t, c, "http://"+host+":"+port+"/page")
 	}
 	if got := p.Requests(); len(got) != 0 {
 		t.Errorf("the proxy was asked %v", got)
@@ -358,16 +363,7 @@ func TestProxyRefusesNumericHost(t *testing.T) {
 	p := proxytest.Start(t, nil)
 	c := New(Options{Proxy: p.URL("", ""), IgnoreRobots: true, TotalTimeout: 5 * time.Second})
 	for _, host := range []string{"2130706433", "0x7f000001", "0x7F.1", "127.1", "127.0.1", "0177.0.0.1", "0", "10.1.", "0xa9.0xfe.0xa9.0xfe"} {
-		u := "http://" + host + "/page"
-		if _, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: u}); !errors.Is(err, ErrRefused) {
-			t.Errorf("%s: %v, want a refusal", u, err)
-		}
-		if resp, err := c.HTTPClient().Get(u); !errors.Is(err, ErrRefused) {
-			if resp != nil {
-				resp.Body.Close()
-			}
-			t.Errorf("HTTPClient %s: %v, want a refusal", u, err)
-		}
+		wantRefused(t, c, "http://"+host+"/page")
 	}
 	if got := p.Requests(); len(got) != 0 {
 		t.Errorf("the proxy was asked %v", got)

@@ -5,15 +5,15 @@
 //
 // Every route needs a session (the dashboard's signed cookie) or an API
 // token (Authorization: Bearer), except the sign-in page, the static assets
-// and, when configured, /metrics. The Users page (/users, users.go) and
-// the JSON API of user management (/api/v1/users, usersapi.go, which also
-// takes an administrator's API token) answer administrators only
-// (vigil.User.Admin), by the rules of admin.go that cmd/vigil's user
-// commands share. Health and feeds are mounted by the
+// (and /favicon.ico) and, when configured, /metrics. The Users page
+// (/users, users.go) and the JSON API of user management (/api/v1/users,
+// usersapi.go, which also takes an administrator's API token) answer
+// administrators only (vigil.User.Admin), by the rules of admin.go that
+// cmd/vigil's user commands share. Health and feeds are mounted by the
 // daemon itself, which wraps its routing table in NotFoundPages (the
 // dashboard's Not found page for a path no route has, notfound.go) and
-// Secure. Failed sign-ins are limited per client address and per
-// account (ratelimit.go): past the limit, the sign-in answers 429 with a
+// Secure. Failed sign-ins are limited per client address and per account
+// (ratelimit.go): past the limit, the sign-in answers 429 with a
 // Retry-After, even to the right password. Foreign HTML (the watched
 // pages) is only ever shown sanitised, in a sandboxed iframe, under a
 // Content-Security-Policy that forbids scripts.

@@ -43,36 +43,49 @@
 //     target is not fetched. The start page's redirects are followed
 //     wherever they lead, since they set the default scope. The page's
 //     version is the Last-Modified date, else the SHA-256 of its body; an
-//     HTML page, and a page served as text that is not markup
-//     (text/plain, JSON, CSV: a text sitemap, an llms.txt), is read as
-//     the warehouse reads it (warehouse.ReadBody) for its title and links
-//     (warehouse.ExtractLinks, and frames); a page read as its source
-//     text (an HTML page that does not parse, a page served as text that
-//     does not begin with "<") has a Note that says so and why, no title,
-//     and for links the http(s) URLs written in its text
-//     (warehouse.ExtractTextLinks, through intent.TextLinks), labelled by
-//     their Markdown label or else by the URL as written. A feed served
-//     so (as text/html, or as text beginning with "<": the warehouse
-//     reads it as XML) links to its feed links, as ExtractLinks reads
-//     them (intent.FeedLinks: its entries' links, enclosures and
-//     permalinks), and to its own other pages (warehouse.ExtractSiteLinks,
+//     HTML or XML page (vigil.IsMarkupMediaType), and a page served as
+//     text that is not markup (text/plain, JSON, CSV: a text sitemap, an
+//     llms.txt), is read as the warehouse reads it (warehouse.ReadBody,
+//     under the markup parsers' size limit) for its title and links
+//     (warehouse.ExtractLinks, and frames: of XML that is no feed, its
+//     xlink:href and <a href>, none of a sitemap's <loc>); a page read as
+//     its source text (an HTML page that does not parse, XML that is not
+//     well-formed, a page served as text that does not begin with "<")
+//     has a Note that says so and why, no title, and for links the
+//     http(s) URLs written in its text (warehouse.ExtractTextLinks,
+//     through intent.TextLinks), labelled by their Markdown label or else
+//     by the URL as written. A feed (served with its own type,
+//     application/atom+xml, application/rss+xml or application/rdf+xml,
+//     or as application/xml, text/xml, text/html, or text beginning with
+//     "<": the warehouse reads each as XML) links to its feed links, as
+//     ExtractLinks reads them (intent.FeedLinks: its entries' links,
+//     enclosures and permalinks), and to its own other pages
+//     (warehouse.ExtractSiteLinks,
 //     intent.FeedLinksWithPages: RFC 5005's next, previous, first, last,
 //     prev-archive, next-archive, current), feeds read as such, so that
 //     the crawl reaches the entries of a feed split in pages, though a
 //     links sentinel counts no such link. Before, it linked nowhere, then
 //     to every Atom link's href (self, edit, replies and its pages among
-//     them), then only to its feed links; a snapshot keeps the links
-//     found when it was crawled and is not read again, so a site diff
-//     against one crawled before shows the pages reached only through
-//     the links now followed as added (its entries, or its older pages
-//     and theirs), and those reached only through the links no longer
-//     followed (a comments feed of a replies link) as no longer reached;
-//     a page reached through its pages, then and now, is neither, since
-//     a site diff compares pages, not their links. Every link is
-//     canonical, its fragment dropped, a link to a host IDNA or DNS
-//     refuses (spec.CheckHostName) left out, and is held to the scope,
-//     queued and weighed in importance alike; other documents (XML,
-//     binary) are leaves; a failure (an error status, a refusal, a
+//     them), then only to its feed links; and until XML was read, a page
+//     served as XML (a feed served with its own type among them) was a
+//     leaf, without title or links. A snapshot keeps the links found
+//     when it was crawled and is not read again, so a site diff against
+//     one crawled before shows the pages reached only through the links
+//     now followed as added (a feed's entries, or its older pages and
+//     theirs, the targets of an XML page's links), and those reached only
+//     through the links no longer followed (a comments feed of a replies
+//     link) as no longer reached; a page reached through its pages, then
+//     and now, is neither, since a site diff compares pages, not their
+//     links. An XML page itself is no change, as its version is its
+//     date or hash, read or not; when it changes for the first time
+//     after, its old title is told as empty, and one that is not
+//     well-formed as read as text now. No format tells these crawls
+//     apart (an XML page with links is a valid page of format 3): each
+//     change was to links, which a site diff does not compare. Every
+//     link is canonical, its fragment dropped, a link to a host IDNA or
+//     DNS refuses (spec.CheckHostName) left out, and is held to the
+//     scope, queued and weighed in importance alike; other documents
+//     (binary) are leaves; a failure (an error status, a refusal, a
 //     timeout, robots.txt) is a page with an error, not the end of the
 //     crawl. Only the end of the context ends it.
 //  4. The links: a page keeps its links in scope, each (target, label)

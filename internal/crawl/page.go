@@ -42,7 +42,9 @@ type Page struct {
 	Error string `json:"error,omitempty"`
 	// ContentType is the media type, without parameters.
 	ContentType string `json:"contentType,omitempty"`
-	// Title is the text of an HTML page's <title>, white space collapsed.
+	// Title is the text of an HTML page's <title> (of XML, a feed among
+	// it, its first <title>: a feed's own, as feeds are written), white
+	// space collapsed.
 	Title string `json:"title,omitempty"`
 	// Note says that a page read was not read as a page but as its
 	// source text, as the warehouse reads it (warehouse.ReadBody): it is
@@ -288,11 +290,14 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool, 
 
 // readsBody reports whether the crawl reads the body of a page of a
 // media type, as the warehouse reads it (warehouse.ReadBody), for its
-// title and links: an HTML page, and a page served as text that is not
-// markup (text/plain, JSON, CSV...: warehouse.ServedAsText), read as its
-// source text unless it begins as markup. XML is a leaf.
+// title and links: markup (vigil.IsMarkupMediaType: an HTML page, and
+// XML, a feed served as application/atom+xml, application/rss+xml,
+// application/rdf+xml, application/xml or text/xml among it), and a page
+// served as text that is not markup (text/plain, JSON, CSV...:
+// warehouse.ServedAsText), read as its source text unless it begins as
+// markup. Before, XML was a leaf, without links.
 func readsBody(mediaType string) bool {
-	return isHTML(mediaType) || warehouse.ServedAsText(mediaType)
+	return vigil.IsMarkupMediaType(mediaType) || warehouse.ServedAsText(mediaType)
 }
 
 // isHTML reports whether a media type is an HTML or XHTML page.

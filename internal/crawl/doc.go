@@ -48,7 +48,7 @@
 //     llms.txt), is read as the warehouse reads it (warehouse.ReadBody,
 //     under the markup parsers' size limit) for its title and links
 //     (warehouse.ExtractLinks, and frames: of XML that is no feed, its
-//     xlink:href and <a href>, none of a sitemap's <loc>); a page read as
+//     xlink:href and <a href>); a page read as
 //     its source text (an HTML page that does not parse, XML that is not
 //     well-formed, a page served as text that does not begin with "<")
 //     has a Note that says so and why, no title, and for links the
@@ -64,22 +64,29 @@
 //     intent.FeedLinksWithPages: RFC 5005's next, previous, first, last,
 //     prev-archive, next-archive, current), feeds read as such, so that
 //     the crawl reaches the entries of a feed split in pages, though a
-//     links sentinel counts no such link. Before, it linked nowhere, then
-//     to every Atom link's href (self, edit, replies and its pages among
-//     them), then only to its feed links; and until XML was read, a page
-//     served as XML (a feed served with its own type among them) was a
-//     leaf, without title or links. A snapshot keeps the links found
-//     when it was crawled and is not read again, so a site diff against
-//     one crawled before shows the pages reached only through the links
-//     now followed as added (a feed's entries, or its older pages and
-//     theirs, the targets of an XML page's links), and those reached only
-//     through the links no longer followed (a comments feed of a replies
-//     link) as no longer reached; a page reached through its pages, then
-//     and now, is neither, since a site diff compares pages, not their
-//     links. An XML page itself is no change, as its version is its
-//     date or hash, read or not; when it changes for the first time
-//     after, its old title is told as empty, and one that is not
-//     well-formed as read as text now. No format tells these crawls
+//     links sentinel counts no such link. An XML sitemap of sitemaps.org
+//     (root urlset or sitemapindex, in its namespace or none) links to
+//     its <loc> URLs, a urlset's pages and an index's child sitemaps, in
+//     document order, resolved against its URL, only http(s)
+//     (warehouse.ExtractSiteLinks, intent.SitemapLinks), held to the
+//     scope and MaxPages as every link is, so that a crawl starting at
+//     /sitemap.xml reaches the pages it lists; it linked nowhere before,
+//     and a links sentinel still reads it as any XML. Before, a feed linked
+//     nowhere, then to every Atom link's href (self, edit, replies and its
+//     pages among them), then only to its feed links; and until XML was
+//     read, a page served as XML (a feed served with its own type among
+//     them) was a leaf, without title or links. A snapshot keeps the links
+//     found when it was crawled and is not read again, so a site diff
+//     against one crawled before shows the pages reached only through the
+//     links now followed as added (a feed's entries, or its older pages and
+//     theirs, the targets of an XML page's links, a sitemap's pages), and
+//     those reached only through the links no longer followed (a comments
+//     feed of a replies link) as no longer reached; a page reached through
+//     its pages, then and now, is neither, since a site diff compares pages,
+//     not their links. An XML page itself is no change, as its version is
+//     its date or hash, read or not; when it changes for the first time
+//     after, its old title is told as empty, and one that is not well-formed
+//     as read as text now. No format tells these crawls
 //     apart (an XML page with links is a valid page of format 3): each
 //     change was to links, which a site diff does not compare. Every
 //     link is canonical, its fragment dropped, a link to a host IDNA or

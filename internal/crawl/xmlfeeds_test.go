@@ -17,8 +17,8 @@ import (
 // RSS 1.0 feed as application/rdf+xml, an RSS feed as application/xml and
 // as text/xml, a document with an xlink:href as application/xml, one that
 // is not well-formed XML as application/xml (read as its source text, its
-// links the URLs written in it), and a sitemap with none the warehouse
-// finds.
+// links the URLs written in it), and an XML sitemap, whose <loc> a crawl
+// follows (warehouse.ExtractSiteLinks).
 func xmlSite(t *testing.T) *httptest.Server {
 	var srv *httptest.Server
 	rss := func(item string) string {
@@ -79,8 +79,8 @@ func xmlSite(t *testing.T) *httptest.Server {
 // and its pages (RFC 5005), so that a crawl starting at a feed reaches its
 // entries, and another XML document for the links the warehouse finds in
 // it (xlink:href; of one that is not well-formed, the URLs written in its
-// source text). It read them as leaves, without links: a crawl starting
-// at a real feed found nothing.
+// source text; of a sitemap, its <loc>). It read them as leaves, without
+// links: a crawl starting at a real feed found nothing.
 func TestCrawlXMLFeeds(t *testing.T) {
 	srv := xmlSite(t)
 	for _, tt := range []struct {
@@ -95,7 +95,7 @@ func TestCrawlXMLFeeds(t *testing.T) {
 		{"/site/textxml", []string{"/site/textxml", "/site/", "/site/textxml-item.html"}, "News"},
 		{"/site/xlink", []string{"/site/xlink", "/site/xlinked.html"}, ""},
 		{"/site/broken", []string{"/site/broken", "/site/broken-linked.html"}, ""},
-		{"/site/sitemap.xml", []string{"/site/sitemap.xml"}, ""},
+		{"/site/sitemap.xml", []string{"/site/sitemap.xml", "/site/in-sitemap.html"}, ""},
 	} {
 		t.Run(strings.TrimPrefix(tt.start, "/site/"), func(t *testing.T) {
 			snap := crawlSite(t, loopbackFetcher(), crawl.NewQuery(srv.URL+tt.start))

@@ -40,13 +40,18 @@ func ExtractLinks(doc *tree.Document, pageURL string) []*vigil.Link {
 // relation of RFC 5005, next, previous, first, last, prev-archive,
 // next-archive or current), so that a crawl reaches the entries of the
 // older pages of a feed split in pages, which a links sentinel does not
-// count as links of the feed.
+// count as links of the feed. Of an XML sitemap of sitemaps.org (a urlset
+// or a sitemapindex, intent.IsSitemap) they are instead its <loc> URLs,
+// the pages of a urlset or the child sitemaps of an index, in document
+// order (intent.SitemapLinks), each labelled by its target, so that a
+// crawl starting at /sitemap.xml reaches the pages it lists; ExtractLinks
+// reads a sitemap as any other XML document.
 func ExtractSiteLinks(doc *tree.Document, pageURL string) []*vigil.Link {
 	return extractLinks(doc, pageURL, true)
 }
 
-// extractLinks is ExtractLinks, with a feed's paging links when paging is
-// set (ExtractSiteLinks).
+// extractLinks is ExtractLinks, with a feed's paging links and a
+// sitemap's locs when paging is set (ExtractSiteLinks).
 func extractLinks(doc *tree.Document, pageURL string, paging bool) []*vigil.Link {
 	source, ok := linkSource(doc, pageURL)
 	if !ok {
@@ -57,9 +62,13 @@ func extractLinks(doc *tree.Document, pageURL string, paging bool) []*vigil.Link
 		return nil
 	}
 	var out []*vigil.Link
-	if intent.IsFeed(doc) {
+	sitemap := paging && intent.IsSitemap(doc)
+	if sitemap || intent.IsFeed(doc) {
 		feedLinks := intent.FeedLinks
-		if paging {
+		switch {
+		case sitemap:
+			feedLinks = intent.SitemapLinks
+		case paging:
 			feedLinks = intent.FeedLinksWithPages
 		}
 		for _, l := range feedLinks(doc, base) {

@@ -2,7 +2,6 @@ package intent
 
 import (
 	"net/url"
-	"strings"
 
 	"github.com/vigil-web/vigil/tree"
 )
@@ -19,12 +18,13 @@ func IsSitemap(doc *tree.Document) bool {
 
 // SitemapLinks returns the URLs an XML sitemap lists, in document order:
 // the text of the loc of each url of a urlset, or of each sitemap (a
-// child sitemap) of a sitemapindex, white space around it trimmed,
-// resolved against base (the sitemap's address; nil if unknown) as far as
-// it resolves, labelled by nothing (Text ""). Only the root's children of
-// that name and their loc children in the root's namespace are read, so a
-// sitemap of 50 000 URLs is read in time linear in it. It returns nil for
-// a document that is not a sitemap (IsSitemap).
+// child sitemap) of a sitemapindex, its white space collapsed as an RSS
+// link's is (elementText), resolved against base (the sitemap's address;
+// nil if unknown) as far as it resolves, labelled by nothing (Text "").
+// Only the root's children of that name and their loc children in the
+// root's namespace are read, so a sitemap of 50 000 URLs is read in time
+// linear in it. It returns nil for a document that is not a sitemap
+// (IsSitemap).
 func SitemapLinks(doc *tree.Document, base *url.URL) []FeedLink {
 	root := sitemapRoot(doc)
 	if root == nil {
@@ -44,7 +44,7 @@ func SitemapLinks(doc *tree.Document, base *url.URL) []FeedLink {
 			if !isSitemapElement(loc, ns, "loc") {
 				continue
 			}
-			target := strings.TrimSpace(nodeText(loc))
+			target := elementText(loc)
 			if target == "" {
 				continue
 			}
@@ -83,15 +83,4 @@ func isSitemapElement(n *tree.Node, ns, local string) bool {
 		return false
 	}
 	return lookupNS(n, prefix) == ns
-}
-
-// nodeText returns the text of n's text children, joined.
-func nodeText(n *tree.Node) string {
-	var b strings.Builder
-	for _, c := range n.Children {
-		if c.Kind == tree.Text {
-			b.WriteString(c.Value)
-		}
-	}
-	return b.String()
 }

@@ -50,9 +50,9 @@ func ExtractSiteLinks(doc *tree.Document, pageURL string) []*vigil.Link {
 	return extractLinks(doc, pageURL, true)
 }
 
-// extractLinks is ExtractLinks, with a feed's paging links and a
-// sitemap's locs when paging is set (ExtractSiteLinks).
-func extractLinks(doc *tree.Document, pageURL string, paging bool) []*vigil.Link {
+// extractLinks is ExtractLinks, and with crawl set ExtractSiteLinks: a
+// feed's paging links and a sitemap's locs too.
+func extractLinks(doc *tree.Document, pageURL string, crawl bool) []*vigil.Link {
 	source, ok := linkSource(doc, pageURL)
 	if !ok {
 		return nil
@@ -62,13 +62,13 @@ func extractLinks(doc *tree.Document, pageURL string, paging bool) []*vigil.Link
 		return nil
 	}
 	var out []*vigil.Link
-	sitemap := paging && intent.IsSitemap(doc)
+	sitemap := crawl && intent.IsSitemap(doc)
 	if sitemap || intent.IsFeed(doc) {
 		feedLinks := intent.FeedLinks
 		switch {
 		case sitemap:
 			feedLinks = intent.SitemapLinks
-		case paging:
+		case crawl:
 			feedLinks = intent.FeedLinksWithPages
 		}
 		for _, l := range feedLinks(doc, base) {

@@ -1,0 +1,90 @@
+package monitor
+
+import (
+	"context"
+	"errors"
+
+	"github.com/vigil-web/vigil"
+)
+
+// committer writes check records in groups: whatever arrived while the
+// previous write ran, up to a few hundred at a time.
+type committer struct {
+	m    *Monitor
+	in   chan *vigil.CheckRecord
+	done chan struct{}
+}
+
+func (c *committer) run() {
+	defer close(c.done)
+	for r := range c.in {
+		recs := []*vigil.CheckRecord{r}
+	more:
+		for len(recs) < 512 {
+			select {
+			case r, ok := <-c.in:
+				if !ok {
+					break more
+				}
+				recs = append(recs, r)
+			default:
+				break more
+			}
+		}
+		if err := c.m.commit(context.Background(), recs); err != nil {
+			c.m.Logger.Error("record checks", LogError, err)
+		}
+		// Committed or not (a lost record is checked again when its lease
+		// ends), these checks are over.
+		ids := make([]int64, len(recs))
+		for i, r := range recs {
+			ids[i] = r.SentinelID
+		}
+		c.m.flight.done(ids, false)
+	}
+}
+
+// commit records checks; if the batch is refused as invalid, each record
+// is tried alone so that one bad record does not hold back the others.
+func (m *Monitor) commit(ctx context.Context, recs []*vigil.CheckRecord) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	err := m.Store.RecordChecks(ctx, recs)
+	if err == nil {
+		m.notified(recs)
+		if m.Committed != nil {
+			m.Committed(len(recs))
+		}
+		return nil
+	}
+	if vigil.ErrorCode(err) != vigil.EINVALID || len(recs) == 1 {
+		return err
+	}
+	var errs []error
+	for _, r := range recs {
+		if err := m.Store.RecordChecks(ctx, []*vigil.CheckRecord{r}); err != nil {
+			errs = append(errs, err)
+			m.Logger.Error("record check", LogSentinel, r.SentinelID, LogError, err)
+			continue
+		}
+		m.notified([]*vigil.CheckRecord{r})
+		if m.Committed != nil {
+			m.Committed(1)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// notified calls m.Delivered, once, when one of recs queued a notification.
+func (m *Monitor) notified(recs []*vigil.CheckRecord) {
+	if m.Delivered == nil {
+		return
+	}
+	for _, r := range recs {
+		if len(r.Notifications) > 0 {
+			m.Delivered()
+			return
+		}
+	}
+}

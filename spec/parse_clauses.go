@@ -1,0 +1,265 @@
+package spec
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The other clauses: Fetch, its intervals, times and dates, Notify and its
+// contacts, Every, and Compare.
+
+func (p *parser) parseFetch(pos Pos) *FetchClause {
+	c := &FetchClause{Fetch: pos}
+	switch {
+	case p.isWord("on"):
+		p.next()
+		p.expectWord(`"change" after "on"`, "change")
+		c.OnChange = true
+	case p.tok == INT:
+		c.Interval = p.parseInterval()
+	default:
+		p.failExpected("interval (1 hour) or on change")
+	}
+	if p.isWord("render") {
+		c.Render = true
+		p.next()
+	}
+	return c
+}
+
+func (p *parser) parseInt(what string) int64 {
+	if p.tok != INT {
+		p.failExpected(what)
+	}
+	n, err := strconv.ParseInt(p.lit, 10, 64)
+	if err != nil {
+		p.fail(p.pos, p.lit, "number", "number "+short(p.lit)+" out of range")
+	}
+	p.next()
+	return n
+}
+
+func (p *parser) parseInterval() *Interval {
+	iv := &Interval{ValuePos: p.pos}
+	iv.N = p.parseInt("interval (a count and a unit, as in 1 day)")
+	if p.tok != IDENT {
+		p.failExpected("time unit (second, minute, hour, day, week or month)")
+	}
+	u, ok := ParseUnit(p.lit)
+	if !ok {
+		p.fail(p.pos, p.lit, "time unit", errUnknownUnit(p.lit).Error())
+	}
+	iv.Unit = u
+	p.next()
+	return iv
+}
+
+// ---- lifespan
+
+func (p *parser) parseTimeSpec(pos Pos, from bool) *TimeSpec {
+	t := &TimeSpec{Keyword: pos}
+	switch {
+	case p.tok == DATE:
+		t.Base = p.parseDate()
+	case p.isWord("now"):
+		t.Base = &Now{NowPos: p.pos}
+		p.next()
+	case p.isWord("start", "end", "during"):
+		ev := &Event{EventPos: p.pos}
+		switch strings.ToLower(p.lit) {
+		case "start":
+			ev.Kind = Start
+		case "end":
+			ev.Kind = End
+		default:
+			ev.Kind = During
+			if !from {
+				p.fail(p.pos, p.lit, "start(name) or end(name)", "during(...) is not allowed in To: the end time of a sentinel cannot be specified as during of another sentinel")
+			}
+		}
+		p.next()
+		p.expect(LPAREN)
+		ev.Name = p.parseName("sentinel name")
+		p.expect(RPAREN)
+		t.Base = ev
+	default:
+		p.failExpected("date (MM/DD/YYYY), Now, start(name), end(name) or during(name)")
+	}
+	for p.tok == PLUS {
+		p.next()
+		t.Offsets = append(t.Offsets, p.parseInterval())
+	}
+	return t
+}
+
+func (p *parser) parseDate() *Date {
+	d := &Date{DatePos: p.pos}
+	parts := strings.Split(p.lit, "/")
+	bad := func(why string) {
+		p.fail(d.DatePos, p.lit, "date MM/DD/YYYY", fmt.Sprintf("invalid date %s: %s (want MM/DD/YYYY)", short(p.lit), why))
+	}
+	if len(parts) != 3 {
+		bad("not month/day/year")
+	}
+	var n [3]int
+	for i, s := range parts {
+		if len(s) > 4 {
+			bad("too many digits")
+		}
+		n[i], _ = strconv.Atoi(s)
+	}
+	d.Month, d.Day, d.Year = n[0], n[1], n[2]
+	switch len(parts[2]) {
+	case 2:
+		if d.Year < 69 {
+			d.Year += 2000
+		} else {
+			d.Year += 1900
+		}
+	case 4:
+	default:
+		bad("the year must have 4 (or 2) digits")
+	}
+	if d.Month < 1 || d.Month > 12 {
+		bad("month out of range")
+	}
+	if d.Day < 1 || time.Date(d.Year, time.Month(d.Month), d.Day, 0, 0, 0, 0, time.UTC).Day() != d.Day {
+		bad("day out of range")
+	}
+	p.next()
+	if p.tok == CLOCK {
+		hm := strings.Split(p.lit, ":")
+		h, _ := strconv.Atoi(hm[0])
+		m, _ := strconv.Atoi(hm[1])
+		if len(hm[0]) > 2 || len(hm[1]) != 2 || h > 23 || m > 59 {
+			p.fail(p.pos, p.lit, "time of day HH:MM", "invalid time of day "+short(p.lit)+" (want HH:MM, 00:00 to 23:59)")
+		}
+		d.HasClock, d.Hour, d.Minute = true, h, m
+		p.next()
+	}
+	return d
+}
+
+// ---- notification
+
+func (p *parser) parseNotify(pos Pos) *NotifyClause {
+	c := &NotifyClause{Notify: pos}
+	p.expectWord(`"By"`, "by")
+	for {
+		c.Contacts = append(c.Contacts, p.parseContact())
+		if p.tok != COMMA {
+			return c
+		}
+		p.next()
+	}
+}
+
+// contactOptions is what is expected after Notify By. The seed's fax and
+// PDA are parsed but not among them: the checker refuses both.
+const contactOptions = "email <address>, webhook <URL> or a chat URL (slack://, discord://, telegram://, ntfy://, gotify://, mattermost://)"
+
+func (p *parser) parseContact() *Contact {
+	c := &Contact{ContactPos: p.pos}
+	value := func(what string) string {
+		if p.tok != WORD && p.tok != STRING && p.tok != IDENT && p.tok != INT {
+			p.failExpected(what)
+		}
+		v := p.litValue()
+		p.next()
+		return v
+	}
+	switch {
+	case p.isWord("email", "e-mail", "mail"):
+		p.next()
+		c.Kind, c.Address = Email, value("email address")
+	case p.isWord("webhook"):
+		p.next()
+		c.Kind, c.Address = Webhook, value("webhook URL")
+	case p.isWord("fax"):
+		p.next()
+		c.Kind, c.Address = Fax, value("fax number")
+	case p.isWord("pda"):
+		p.next()
+		c.Kind, c.Address = PDA, value("PDA details")
+	case p.tok == WORD || p.tok == STRING:
+		v := p.litValue()
+		scheme, _, hasScheme := strings.Cut(v, "://")
+		switch {
+		case hasScheme && IsChatScheme(strings.ToLower(scheme)):
+			c.Kind = Chat
+		case !hasScheme && strings.Contains(v, "@"):
+			c.Kind = Email
+		default:
+			p.failExpected(contactOptions)
+		}
+		c.Address = v
+		p.next()
+	default:
+		p.failExpected(contactOptions)
+	}
+	return c
+}
+
+func (p *parser) parseEvery(pos Pos) *EveryClause {
+	c := &EveryClause{Every: pos}
+	switch {
+	case p.isWord("immediate"):
+		c.Mode = Immediate
+		p.next()
+	case p.isWord("best"):
+		p.next()
+		p.expectWord(`"effort" after "best"`, "effort")
+		c.Mode = BestEffort
+	case p.isWord("interactive"):
+		c.Mode = Interactive
+		p.next()
+	case p.tok == INT:
+		c.Mode = Periodic
+		c.Interval = p.parseInterval()
+	default:
+		p.failExpected("immediate, best effort, interactive or an interval")
+	}
+	return c
+}
+
+func (p *parser) parseCompare(pos Pos) *CompareClause {
+	c := &CompareClause{Compare: pos}
+	switch {
+	case p.isWord("pairwise"):
+		c.Method = Pairwise
+		p.next()
+	case p.tok == EVERY || p.isWord("moving"):
+		c.Method = EveryN
+		if p.tok != EVERY {
+			c.Method = MovingN
+		}
+		p.next()
+		c.N = p.parseInt("n (an integer) after " + c.Method.String())
+	case p.tok == IDENT && glued(p.lit) != 0:
+		// the seed's grammar writes moving<n> and every<n>: accept "moving4"
+		c.Method = glued(p.lit)
+		n, err := strconv.ParseInt(p.lit[len(c.Method.String()):], 10, 64)
+		if err != nil {
+			p.fail(p.pos, p.lit, "n (an integer)", "number in "+short(p.lit)+" out of range")
+		}
+		c.N = n
+		p.next()
+	default:
+		p.failExpected("pairwise, every <n> or moving <n>")
+	}
+	return c
+}
+
+// glued returns EveryN or MovingN for "every3" or "moving4", else 0.
+func glued(w string) CompareMethod {
+	lw := strings.ToLower(w)
+	for _, m := range []CompareMethod{EveryN, MovingN} {
+		rest, ok := strings.CutPrefix(lw, m.String())
+		if ok && rest != "" && strings.Trim(rest, "0123456789") == "" {
+			return m
+		}
+	}
+	return 0
+}

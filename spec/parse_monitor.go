@@ -1,0 +1,309 @@
+package spec
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// The Monitor clause: the change types and their scopes (selectors,
+// lists, conditions), combined with AND, OR and NOT.
+
+func (p *parser) parseExpr() Expr {
+	x := p.parseAndExpr()
+	for p.tok == OR {
+		pos := p.pos
+		p.next()
+		x = &BinaryExpr{X: x, OpPos: pos, Op: Or, Y: p.parseAndExpr()}
+	}
+	return x
+}
+
+func (p *parser) parseAndExpr() Expr {
+	x := p.parseUnary()
+	for p.tok == AND {
+		pos := p.pos
+		p.next()
+		x = &BinaryExpr{X: x, OpPos: pos, Op: And, Y: p.parseUnary()}
+	}
+	return x
+}
+
+func (p *parser) parseUnary() Expr {
+	switch p.tok {
+	case NOT, LPAREN:
+		p.enter()
+		defer func() { p.depth-- }()
+	}
+	switch p.tok {
+	case NOT:
+		pos := p.pos
+		p.next()
+		return &NotExpr{NotPos: pos, X: p.parseUnary()}
+	case LPAREN:
+		p.next()
+		x := p.parseExpr()
+		p.expect(RPAREN)
+		return x
+	}
+	return p.parseChangeType()
+}
+
+const changeTypes = "change type (any change, all links, all images, all words, keywords, phrase, table, list, regular expression, value)"
+
+func (p *parser) parseChangeType() *ChangeType {
+	c := &ChangeType{KindPos: p.pos}
+	if p.tok != IDENT {
+		p.failExpected(changeTypes)
+	}
+	word := strings.ToLower(p.lit)
+	p.next()
+	switch word {
+	case "any":
+		p.expectWord(`"change" after "any"`, "change")
+		c.Kind = AnyChange
+	case "anychange":
+		c.Kind = AnyChange
+	case "all":
+		switch {
+		case p.isWord("links", "link"):
+			c.Kind = Links
+		case p.isWord("images", "image"):
+			c.Kind = Images
+		case p.isWord("words", "word"):
+			c.Kind = Words
+		default:
+			p.failExpected(`links, images or words after "all"`)
+		}
+		p.next()
+		if c.Kind == Words && p.isWord("except") {
+			p.next()
+			c.Args = p.parseList("except")
+		}
+	case "links", "link":
+		c.Kind = Links
+	case "images", "image":
+		c.Kind = Images
+	case "words":
+		c.Kind = Words
+		if p.isWord("except") {
+			p.next()
+			c.Args = p.parseList("except")
+		}
+	case "keywords", "keyword":
+		c.Kind = Keywords
+		c.Args = p.parseList("keywords")
+	case "phrase", "phrases":
+		c.Kind = Phrase
+		c.Args = p.parseList("phrase")
+	case "table", "list":
+		c.Kind = Table
+		if word == "list" {
+			c.Kind = List
+		}
+		if p.tok == COLON || p.tok == LBRACE || p.tok == LPAREN {
+			c.Args = p.parseList(word)
+		}
+	case "regular":
+		p.expectWord(`"expression" after "regular"`, "expression")
+		c.Kind = Regex
+		c.Args = p.parseList("regular expression")
+	case "regex", "regexp":
+		c.Kind = Regex
+		c.Args = p.parseList("regular expression")
+	case "value":
+		c.Kind = Value
+	default:
+		p.fail(c.KindPos, word, changeTypes, "unknown change type "+quote(word)+": expected "+changeTypes)
+	}
+	if p.tok == IN {
+		c.Scope = p.parseSelector()
+	} else if c.Kind == Value {
+		p.failExpected(`In css "..." or In xpath "..." after value`)
+	}
+	if c.Kind == Value {
+		c.Condition = p.parseCondition()
+	}
+	for p.tok == IGNORE {
+		c.Ignore = append(c.Ignore, p.parseSelector())
+	}
+	return c
+}
+
+// parseList parses [":"] "{" item {"," item} "}", or the same in
+// parentheses (the seed's scenarios write keyword (5331, 5324)).
+func (p *parser) parseList(what string) []*Lit {
+	if p.tok == COLON {
+		p.next()
+	}
+	closing := RBRACE
+	switch p.tok {
+	case LBRACE:
+	case LPAREN:
+		closing = RPAREN
+	default:
+		p.failExpected("{ after " + what)
+	}
+	p.next()
+	var list []*Lit
+	for {
+		if !p.tok.IsLiteral() && !p.tok.IsKeyword() {
+			p.failExpected("word or quoted string")
+		}
+		list = append(list, &Lit{ValuePos: p.pos, Value: p.litValue()})
+		p.next()
+		if p.tok != COMMA {
+			break
+		}
+		p.next()
+	}
+	if p.tok != closing {
+		if what == "keywords" && (p.tok == IDENT || p.tok == WORD || p.tok == STRING) && len(list) > 0 {
+			// keywords {sold out}: two words, which a phrase holds.
+			last := list[len(list)-1].Value
+			p.fail(p.pos, p.lit, ", or "+closing.String(), fmt.Sprintf("expected , or %s, found %s: a keyword is one word; for words together write phrase {%s}",
+				closing, p.describe(), quote(last+" "+p.litValue())))
+		}
+		p.failExpected(", or " + closing.String())
+	}
+	p.next()
+	return list
+}
+
+func (p *parser) parseSelector() *Selector {
+	sel := &Selector{KeywordPos: p.pos}
+	p.next()
+	switch {
+	case p.isWord("css"):
+		sel.Lang = CSS
+	case p.isWord("xpath"):
+		sel.Lang = XPath
+	default:
+		p.failExpected("css or xpath")
+	}
+	langEnd := p.pos
+	p.next()
+	if p.tok != STRING {
+		p.unquotedSelector(sel.Lang, langEnd)
+	}
+	sel.Expr = &Lit{ValuePos: p.pos, Value: unquote(p.lit), src: p.lit}
+	p.next()
+	return sel
+}
+
+// unquotedSelector reports a selector written without quotes after the
+// css or xpath word at lang, with the quotes it needs, and abandons the
+// clause. The scanner reads such a selector as a word (div.price), an
+// illegal character (.price, //div, 'main' in single quotes) or a comment
+// (#price); any other token is reported as not expected.
+func (p *parser) unquotedSelector(lang SelectorLang, at Pos) {
+	p.unquotedComment("quoted selector", lang.String(), at)
+	switch p.tok {
+	case IDENT, WORD, ILLEGAL, COLON, PLUS:
+	default:
+		p.failExpected("quoted selector")
+	}
+	p.unquoted("quoted selector", lang.String())
+}
+
+// unquotedComment reports, as a literal that needs quotes after keyword
+// at, a comment that begins on keyword's line with something other than
+// white space (#price, #top), and abandons the clause; it does nothing
+// otherwise.
+func (p *parser) unquotedComment(what, keyword string, at Pos) {
+	n := len(p.comments)
+	if n == 0 || p.comments[n-1].Hash.Offset <= at.Offset || p.comments[n-1].Hash.Line != at.Line {
+		return
+	}
+	c := p.comments[n-1]
+	text := strings.Fields(c.Text)[0]
+	if text == "#" {
+		return // a comment after a missing literal
+	}
+	p.fail(c.Hash, text, what, fmt.Sprintf("expected %s, found %s, which begins a comment: write %s %s", what, short(text), keyword, quote(text)))
+}
+
+// unquoted reports the text from the current token to the next white
+// space as a literal that needs quotes after keyword, writing it as it
+// should be (%q: quotes, and the Go escapes the language's strings have),
+// and abandons the clause.
+func (p *parser) unquoted(what, keyword string) {
+	src := p.sc.src[p.pos.Offset:]
+	if i := strings.IndexFunc(string(src), unicode.IsSpace); i >= 0 {
+		src = src[:i]
+	}
+	text := string(src)
+	if len(text) > 1 && text[0] == '\'' && text[len(text)-1] == '\'' {
+		text = text[1 : len(text)-1] // 'main': quoted, but as strings are not
+	}
+	p.failHere(text, what, fmt.Sprintf("expected %s, found %s: write %s %s", what, short(text), keyword, quote(text)))
+}
+
+func (p *parser) parseCondition() *Condition {
+	c := &Condition{CondPos: p.pos}
+	switch {
+	case p.isWord("changes"):
+		c.Op = Changes
+	case p.isWord("increases"):
+		c.Op = Increases
+	case p.isWord("decreases"):
+		c.Op = Decreases
+	case p.isWord("rises"):
+		p.next()
+		if !p.isWord("above") {
+			p.failExpected(`"above" after "rises"`)
+		}
+		c.Op = RisesAbove
+	case p.isWord("falls"):
+		p.next()
+		if !p.isWord("below") {
+			p.failExpected(`"below" after "falls"`)
+		}
+		c.Op = FallsBelow
+	default:
+		p.failExpected("value condition (changes, increases, decreases, rises above N, falls below N)")
+	}
+	p.next()
+	if c.Op.HasThreshold() {
+		if num := digitsAt(p.sc.src, p.pos.Offset+len(p.lit)); p.tok == ILLEGAL && num != "" {
+			// $1000, €12.50: the scanner has reported the sign; the
+			// threshold says more.
+			msg := fmt.Sprintf("write the threshold as a number, without a currency sign: %s, not %s", short(num), short(p.lit+num))
+			if strings.Contains(num, ",") || strings.Count(num, ".") > 1 {
+				// $1,000, €12,50: no number to give back as it is.
+				msg = fmt.Sprintf("write the threshold as a number, without a currency sign, grouping or a decimal comma (1000 or 12.5), not %s", short(p.lit+num))
+			}
+			p.failHere(p.lit, "number", msg)
+		}
+		if p.tok != INT && p.tok != FLOAT {
+			p.failExpected("number")
+		}
+		v, err := strconv.ParseFloat(p.lit, 64)
+		if err != nil {
+			p.fail(p.pos, p.lit, "number", "number "+short(p.lit)+" out of range")
+		}
+		c.Threshold = v
+		lit := p.lit
+		p.next()
+		if p.tok == COMMA {
+			// Nothing after a condition takes a comma: 1,000 or 12,50.
+			p.fail(p.pos, ",", "",
+				"write the threshold without grouping or a decimal comma: "+lit+",... is read as "+lit+" then a comma (write 1000 or 12.5)")
+		}
+	}
+	return c
+}
+
+// digitsAt returns the number written in src from offset off, after a
+// currency sign: its digits, points and commas, but for a point or comma
+// that ends it ($1000. at the end of a sentence).
+func digitsAt(src []byte, off int) string {
+	end := off
+	for end < len(src) && (src[end] >= '0' && src[end] <= '9' || (src[end] == '.' || src[end] == ',') && end > off) {
+		end++
+	}
+	return strings.TrimRight(string(src[off:end]), ".,")
+}
+
+// ---- fetch, confirm, intervals

@@ -1,0 +1,135 @@
+package spec
+
+import (
+	"fmt"
+	"net/mail"
+	"net/url"
+	"strings"
+)
+
+// Checking the other clauses: Fetch and its intervals, Notify and its
+// contacts.
+
+func (v *validator) interval(iv *Interval, what string) bool {
+	if iv == nil {
+		v.report(nil, "", what+": missing interval")
+		return false
+	}
+	if iv.Unit < Second || iv.Unit > Month {
+		v.report(iv, "", what+": unknown time unit")
+		return false
+	}
+	if iv.N <= 0 {
+		v.report(iv, iv.Duration.String(), fmt.Sprintf("%s %s: interval must be greater than 0", what, iv.Duration))
+		return false
+	}
+	return true
+}
+
+// fixedInterval also rejects months: a period that is repeated must have a
+// fixed length (the seed allows minutes to weeks; Vigil also seconds).
+func (v *validator) fixedInterval(iv *Interval, what string) {
+	if v.interval(iv, what) && !iv.Fixed() {
+		v.report(iv, iv.Duration.String(), fmt.Sprintf("%s %s: unit not allowed here: use second, minute, hour, day or week", what, iv.Duration))
+	}
+}
+
+func (v *validator) fetch(f *FetchClause) {
+	switch {
+	case f.OnChange && f.Interval != nil:
+		v.report(f, "", "Fetch takes an interval or on change, not both")
+	case f.OnChange:
+	default:
+		v.fixedInterval(f.Interval, "Fetch")
+	}
+}
+
+func (v *validator) notify(n *NotifyClause) {
+	if len(n.Contacts) == 0 {
+		v.report(n, "", "Notify By needs at least one contact")
+	}
+	seen := map[string]bool{}
+	for _, c := range n.Contacts {
+		if c == nil {
+			continue
+		}
+		if err := validateContact(c.Kind, c.Address, !v.stored); err != nil {
+			v.report(c, c.Address, err.Error())
+			continue
+		}
+		if c.Kind == Chat && v.checkChat != nil {
+			if err := v.checkChat(c.Address); err != nil {
+				v.report(c, c.Address, fmt.Sprintf("chat URL %s cannot be used: %v", strings.SplitN(c.Address, ":", 2)[0]+"://...", err))
+				continue
+			}
+		}
+		k := c.Kind.String() + " " + strings.ToLower(c.Address)
+		if seen[k] {
+			v.report(c, c.Address, "duplicate contact "+hidePassword(c.Address))
+		}
+		seen[k] = true
+		if why, ok := v.unavailable[c.Kind]; ok && v.warn != nil {
+			v.warn(c, c.Address, fmt.Sprintf("notifications by %s will not be sent: %s", c.Kind, why))
+		}
+	}
+}
+
+// ValidateContact reports whether address is a valid destination for a
+// contact of the given kind: a plain email address, an http(s) webhook URL,
+// or a URL of a supported chat service. Fax and PDA, which the seed names,
+// are reported as unsupported.
+func ValidateContact(kind ContactKind, address string) error {
+	return validateContact(kind, address, true)
+}
+
+// validateContact is ValidateContact; not strict, it takes a webhook's
+// port outside 1 to 65535, a webhook URL without a host name and a host
+// name IDNA or DNS refuses (CheckHostName), the rules added after
+// sentinels were stored with them (see normalizeURL).
+func validateContact(kind ContactKind, address string, strict bool) error {
+	switch kind {
+	case Email:
+		a, err := mail.ParseAddress(address)
+		if err != nil || a.Address != address || a.Name != "" {
+			return fmt.Errorf("invalid email address %s", quote(address))
+		}
+		if _, domain, _ := strings.Cut(address, "@"); !strings.Contains(domain, ".") && domain != "localhost" {
+			return fmt.Errorf("invalid email address %s: the domain has no dot", quote(address))
+		}
+	case Webhook:
+		// Messages hide a password the URL carries, as a page's URL's do.
+		shown := quote(hidePassword(address))
+		u, err := url.Parse(address)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("invalid webhook URL %s: want an absolute http or https URL", shown)
+		}
+		if !strict {
+			break
+		}
+		if u.Hostname() == "" {
+			// "https://:8080/x": a port and no host name, which no
+			// delivery can reach.
+			return fmt.Errorf("invalid webhook URL %s: no host", shown)
+		}
+		if err := checkPort(u); err != nil {
+			return fmt.Errorf("invalid webhook URL %s: %v", shown, err)
+		}
+		if err := CheckHostName(u); err != nil {
+			return fmt.Errorf("invalid webhook URL %s: %v", shown, err)
+		}
+	case Chat:
+		shown := quote(hidePassword(address))
+		scheme, rest, ok := strings.Cut(address, "://")
+		if !ok || !IsChatScheme(strings.ToLower(scheme)) {
+			return fmt.Errorf("invalid chat URL %s: want slack://, discord://, telegram://, ntfy://, gotify:// or mattermost://", shown)
+		}
+		if _, err := url.Parse(address); err != nil || strings.Trim(rest, "/") == "" {
+			return fmt.Errorf("invalid %s URL %s", strings.ToLower(scheme), shown)
+		}
+	case Fax, PDA:
+		return fmt.Errorf("notification by %s is not supported: use email, webhook or a chat URL", kind)
+	default:
+		return fmt.Errorf("unknown contact kind")
+	}
+	return nil
+}

@@ -1,0 +1,440 @@
+package spec
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// Checking the Monitor clause: its change types, their scopes and
+// selectors, and the AND, OR and NOT that combine them.
+
+func (v *validator) expr(x Expr) {
+	if isNilNode(x) {
+		v.report(nil, "", "missing change type")
+		return
+	}
+	switch x := x.(type) {
+	case *ChangeType:
+		v.changeType(x)
+	case *NotExpr:
+		if isNilNode(x.X) {
+			v.report(x, "NOT", "NOT needs an operand")
+			return
+		}
+		v.expr(x.X)
+	case *BinaryExpr:
+		if isNilNode(x.X) || isNilNode(x.Y) {
+			v.report(x, x.Op.String(), x.Op.String()+" needs two operands")
+			return
+		}
+		var ops []Expr
+		flattenExpr(x, x.Op, &ops)
+		for _, o := range ops {
+			v.expr(o)
+		}
+		v.composite(x, ops)
+	default:
+		v.report(x, "", "missing change type")
+	}
+}
+
+func flattenExpr(x Expr, op Op, out *[]Expr) {
+	if b, ok := x.(*BinaryExpr); ok && b != nil && b.Op == op && !isNilNode(b.X) && !isNilNode(b.Y) {
+		flattenExpr(b.X, op, out)
+		flattenExpr(b.Y, op, out)
+		return
+	}
+	*out = append(*out, x)
+}
+
+// composite applies the seed's rules to the operands of one AND or OR
+// chain: operands are distinct, and "X AND NOT Y" is rejected when every X
+// change is also a Y change (the seed's "all links and not any change").
+func (v *validator) composite(x *BinaryExpr, ops []Expr) {
+	// keys are the printed operands, computed only for messages and for
+	// long chains (where a map beats pairwise comparison).
+	keys := make([]string, len(ops))
+	key := func(i int) string {
+		if keys[i] == "" {
+			keys[i] = Print(ops[i])
+		}
+		return keys[i]
+	}
+	if len(ops) > 16 {
+		seen := make(map[string]bool, len(ops))
+		for i, o := range ops {
+			if seen[key(i)] {
+				v.report(o, key(i), fmt.Sprintf("operands of %s must be distinct: %s appears twice", x.Op, shortCode(key(i))))
+			}
+			seen[key(i)] = true
+		}
+	} else {
+		for i := 1; i < len(ops); i++ {
+			for j := 0; j < i; j++ {
+				if equalExpr(ops[i], ops[j]) {
+					v.report(ops[i], key(i), fmt.Sprintf("operands of %s must be distinct: %s appears twice", x.Op, shortCode(key(i))))
+					break
+				}
+			}
+		}
+	}
+	// Subsumption concerns primitive change types (and their negation), so
+	// only those operands are compared, pairwise.
+	type prim struct {
+		i   int
+		c   *ChangeType
+		neg bool
+	}
+	var prims []prim
+	for i, o := range ops {
+		switch o := o.(type) {
+		case *ChangeType:
+			prims = append(prims, prim{i, o, false})
+		case *NotExpr:
+			if c, ok := o.X.(*ChangeType); ok && x.Op == And {
+				prims = append(prims, prim{i, c, true})
+			}
+		}
+	}
+	const maxPairs = 1 << 16 // bound the quadratic check on huge inputs
+	if len(prims)*len(prims) > maxPairs {
+		return
+	}
+	for _, a := range prims {
+		for _, b := range prims {
+			if a.i == b.i || a.neg {
+				continue
+			}
+			switch {
+			case x.Op == And && b.neg:
+				if subsumes(b.c, a.c) {
+					n := ops[b.i]
+					v.report(n, key(b.i), fmt.Sprintf("change type %s is not valid as a change to %s would trigger the change type %s, so the sentinel could never fire",
+						quote(key(a.i)+" AND "+key(b.i)), shortCode(key(a.i)), short(Print(b.c))))
+				}
+			case x.Op == Or && !b.neg && a.i < b.i && !equalExpr(a.c, b.c):
+				if subsumes(b.c, a.c) {
+					v.warn(ops[a.i], key(a.i), fmt.Sprintf("%s OR %s is the same as %s: every change to %s is also a change to %s", shortCode(key(a.i)), shortCode(key(b.i)), shortCode(key(b.i)), shortCode(key(a.i)), shortCode(key(b.i))))
+				} else if subsumes(a.c, b.c) {
+					v.warn(ops[b.i], key(b.i), fmt.Sprintf("%s OR %s is the same as %s: every change to %s is also a change to %s", shortCode(key(a.i)), shortCode(key(b.i)), shortCode(key(a.i)), shortCode(key(b.i)), shortCode(key(a.i))))
+				}
+			}
+		}
+	}
+}
+
+// subsumes reports whether every change of x is also a change of y, for
+// primitive change types: any change ⊇ {all words, all links, all images};
+// all words ⊇ {keywords, phrase, table, list, regular expression, value};
+// keywords {a, b} ⊇ keywords {a}. A scoped or filtered y covers only the
+// same scope and filters, and a value read from an attribute is in
+// neither any change nor all words (readsAttribute).
+func subsumes(cy, cx *ChangeType) bool {
+	if cy.Scope != nil && (cx.Scope == nil || selectorKey(cy.Scope) != selectorKey(cx.Scope)) {
+		return false
+	}
+	if len(cy.Ignore) > 0 {
+		if len(cy.Ignore) != len(cx.Ignore) {
+			return false
+		}
+		for i := range cy.Ignore {
+			if selectorKey(cy.Ignore[i]) != selectorKey(cx.Ignore[i]) {
+				return false
+			}
+		}
+	}
+	switch cy.Kind {
+	case AnyChange:
+		return !readsAttribute(cx)
+	case Words:
+		if len(cy.Args) == 0 {
+			switch cx.Kind {
+			case Words, Keywords, Phrase, Table, List, Regex:
+				return true
+			case Value:
+				return !readsAttribute(cx)
+			}
+		}
+	case Keywords, Phrase, Table, List, Regex:
+		if cx.Kind != cy.Kind || cx.Condition != nil {
+			return false
+		}
+		if len(cy.Args) == 0 && (cy.Kind == Table || cy.Kind == List) {
+			return true
+		}
+		have := map[string]bool{}
+		for _, a := range cy.Args {
+			have[a.Value] = true
+		}
+		for _, a := range cx.Args {
+			if !have[a.Value] {
+				return false
+			}
+		}
+		return len(cx.Args) > 0
+	}
+	return equalExpr(cx, cy)
+}
+
+// readsAttribute reports whether c is a value whose XPath scope may read
+// its number from an attribute (//meta/@content, attribute::data-price):
+// the page's words are its texts, and in HTML any change compares only the
+// href, src and alt attributes, so neither sees such a value change.
+func readsAttribute(c *ChangeType) bool {
+	if c.Kind != Value || c.Scope == nil || c.Scope.Lang != XPath || c.Scope.Expr == nil {
+		return false
+	}
+	// An @ or attribute:: outside the predicates ([...]) and strings.
+	x := c.Scope.Expr.Value
+	depth := 0
+	var quote byte
+	for i := 0; i < len(x); i++ {
+		switch ch := x[i]; {
+		case quote != 0:
+			if ch == quote {
+				quote = 0
+			}
+		case ch == '"' || ch == '\'':
+			quote = ch
+		case ch == '[':
+			depth++
+		case ch == ']':
+			depth--
+		case depth == 0 && (ch == '@' || strings.HasPrefix(x[i:], "attribute::")):
+			return true
+		}
+	}
+	return false
+}
+
+// equalExpr reports whether two change-type expressions are the same,
+// positions aside.
+func equalExpr(a, b Expr) bool {
+	switch a := a.(type) {
+	case *ChangeType:
+		b, ok := b.(*ChangeType)
+		if !ok || a == nil || b == nil || a.Kind != b.Kind || len(a.Args) != len(b.Args) || len(a.Ignore) != len(b.Ignore) {
+			return false
+		}
+		for i := range a.Args {
+			if a.Args[i] == nil || b.Args[i] == nil || a.Args[i].Value != b.Args[i].Value {
+				return false
+			}
+		}
+		if (a.Scope == nil) != (b.Scope == nil) || a.Scope != nil && selectorKey(a.Scope) != selectorKey(b.Scope) {
+			return false
+		}
+		for i := range a.Ignore {
+			if selectorKey(a.Ignore[i]) != selectorKey(b.Ignore[i]) {
+				return false
+			}
+		}
+		if (a.Condition == nil) != (b.Condition == nil) {
+			return false
+		}
+		return a.Condition == nil || a.Condition.Op == b.Condition.Op && a.Condition.Threshold == b.Condition.Threshold
+	case *NotExpr:
+		b, ok := b.(*NotExpr)
+		return ok && a != nil && b != nil && equalExpr(a.X, b.X)
+	case *BinaryExpr:
+		b, ok := b.(*BinaryExpr)
+		return ok && a != nil && b != nil && a.Op == b.Op && equalExpr(a.X, b.X) && equalExpr(a.Y, b.Y)
+	}
+	return false
+}
+
+func selectorKey(s *Selector) string {
+	if s == nil || s.Expr == nil {
+		return ""
+	}
+	if s.Lang == XPath {
+		return "x" + s.Expr.Value
+	}
+	return "c" + s.Expr.Value
+}
+
+// lenience names what two keywords or phrases that match the same words
+// differ in: "case", "spacing", or "case and spacing".
+func lenience(a, b string) string {
+	switch {
+	case strings.EqualFold(a, b):
+		return "case"
+	case strings.Join(strings.Fields(a), " ") == strings.Join(strings.Fields(b), " "):
+		return "spacing"
+	}
+	return "case and spacing"
+}
+
+func (v *validator) changeType(c *ChangeType) {
+	what := c.Kind.String()
+	needArgs := func(noun string) {
+		if len(c.Args) == 0 {
+			v.report(c, what, fmt.Sprintf("%s needs at least one %s", what, noun))
+		}
+	}
+	seen := map[string]string{}
+	for _, a := range c.Args {
+		if a == nil {
+			v.report(c, what, "empty value in "+what)
+			continue
+		}
+		if strings.TrimSpace(a.Value) == "" {
+			v.report(a, a.Value, "empty value in "+what)
+			continue
+		}
+		key := a.Value
+		if c.Kind == Keywords || c.Kind == Phrase {
+			// Compared in any case and across white space (intent):
+			// Sale and sale are one keyword.
+			key = strings.ToLower(strings.Join(strings.Fields(key), " "))
+		}
+		switch first, ok := seen[key]; {
+		case ok && first == a.Value:
+			v.report(a, a.Value, fmt.Sprintf("duplicate %s in %s", quote(a.Value), what))
+		case ok:
+			v.report(a, a.Value, fmt.Sprintf("duplicate %s in %s: the same as %s, since they match in any %s", quote(a.Value), what, quote(first), lenience(first, a.Value)))
+		default:
+			seen[key] = a.Value
+		}
+	}
+	switch c.Kind {
+	case AnyChange, Links, Images, Value:
+		if len(c.Args) > 0 {
+			v.report(c.Args[0], c.Args[0].Value, what+" takes no list")
+		}
+	case Words:
+	case Keywords:
+		needArgs("word")
+		for _, a := range c.Args {
+			if a != nil && len(strings.Fields(a.Value)) > 1 {
+				v.report(a, a.Value, fmt.Sprintf("keyword %s has several words: use phrase {%s}", quote(a.Value), quote(a.Value)))
+			}
+		}
+		v.wordless(c, "keyword")
+	case Phrase:
+		needArgs("phrase")
+		v.wordless(c, "phrase")
+	case Table, List:
+	case Regex:
+		needArgs("expression")
+		for _, a := range c.Args {
+			if a == nil {
+				continue
+			}
+			if _, err := regexp.Compile(a.Value); err != nil {
+				v.report(a, a.Value, "invalid regular expression: "+strings.TrimPrefix(regexpError(err), "error parsing regexp: "))
+			}
+		}
+	default:
+		v.report(c, "", "unknown change type")
+		return
+	}
+	if c.Kind == Value {
+		if c.Scope == nil {
+			v.report(c, what, `value needs In css "..." or In xpath "..." to say where the number is`)
+		}
+		if c.Condition == nil {
+			v.report(c, what, "value needs a condition (changes, increases, decreases, rises above N, falls below N)")
+		} else if c.Condition.Op < Changes || c.Condition.Op > FallsBelow {
+			v.report(c.Condition, "", "unknown value condition")
+		}
+	} else if c.Condition != nil {
+		v.report(c.Condition, c.Condition.Op.String(), "only value takes a condition")
+	}
+	if c.Scope != nil {
+		v.selector(c.Scope)
+	}
+	for _, ig := range c.Ignore {
+		v.selector(ig)
+	}
+}
+
+// wordless reports the values of c that hold nothing but punctuation,
+// symbols and white space: words are compared without the punctuation and
+// symbols around them (intent), so such a keyword or phrase matches no word
+// and the change type never fires. A number sign of another script (½, Ⅻ)
+// is a word.
+func (v *validator) wordless(c *ChangeType, noun string) {
+	for _, a := range c.Args {
+		if a == nil || strings.TrimSpace(a.Value) == "" {
+			continue // reported as empty
+		}
+		if !strings.ContainsFunc(a.Value, func(r rune) bool {
+			return !unicode.IsPunct(r) && !unicode.IsSymbol(r) && !unicode.IsSpace(r) && r != '\u00ad' // soft hyphen
+		}) {
+			v.report(a, a.Value, fmt.Sprintf("%s %s holds only punctuation and symbols: it matches no word of a page", noun, quote(a.Value)))
+		}
+	}
+}
+
+// selector checks that a selector is present and balanced; the full CSS and
+// XPath grammars are checked where the selector is compiled (intent).
+func (v *validator) selector(s *Selector) {
+	if s.Lang != CSS && s.Lang != XPath {
+		v.report(s, "", "selector language must be css or xpath")
+		return
+	}
+	if s.Expr == nil || strings.TrimSpace(s.Expr.Value) == "" {
+		v.report(s, "", "empty "+s.Lang.String()+" selector")
+		return
+	}
+	if msg := balanced(s.Expr.Value); msg != "" {
+		v.report(s.Expr, s.Expr.Value, fmt.Sprintf("invalid %s selector %s: %s", s.Lang, quote(s.Expr.Value), msg))
+	} else if v.compile != nil {
+		if col, err := v.compile(s.Lang, s.Expr.Value); err != nil {
+			at := *s.Expr
+			if col > 0 && at.ValuePos.IsValid() {
+				// col counts the expression's runes; the position counts
+				// the source's bytes, past the opening quote (“ is three)
+				// and the escapes that wrote the runes before the mistake.
+				// Without the source text the place is the literal's.
+				if off, ok := srcOffset(s.Expr.src, col-1); ok {
+					at.ValuePos.Column += off
+					at.ValuePos.Offset += off
+				}
+			}
+			v.report(&at, s.Expr.Value, fmt.Sprintf("invalid %s selector %s: %v", s.Lang, quote(s.Expr.Value), err))
+		}
+	}
+	if s.Lang == CSS && strings.HasPrefix(strings.TrimSpace(s.Expr.Value), "/") {
+		v.report(s.Expr, s.Expr.Value, fmt.Sprintf("%s looks like XPath: write xpath %s", quote(s.Expr.Value), quote(s.Expr.Value)))
+	}
+}
+
+// balanced reports unbalanced brackets or quotes in a selector, or "".
+func balanced(s string) string {
+	var stack []rune
+	var quote rune
+	for _, r := range s {
+		if quote != 0 {
+			if r == quote {
+				quote = 0
+			}
+			continue
+		}
+		switch r {
+		case '"', '\'':
+			quote = r
+		case '(', '[':
+			stack = append(stack, r)
+		case ')', ']':
+			want := '('
+			if r == ']' {
+				want = '['
+			}
+			if len(stack) == 0 || stack[len(stack)-1] != want {
+				return "unbalanced " + string(r)
+			}
+			stack = stack[:len(stack)-1]
+		}
+	}
+	if quote != 0 {
+		return "unterminated quote"
+	}
+	if len(stack) > 0 {
+		return "unclosed " + string(stack[len(stack)-1])
+	}
+	return ""
+}

@@ -1,0 +1,185 @@
+package spec
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// URLs as a sentinel may name them: normalised for storage and
+// comparison, checked, and shown in errors without their passwords.
+
+// NormalizeURL returns the absolute http(s) URL of a target as written:
+// "www.uta.edu/x" becomes "http://www.uta.edu/x"; the scheme and host are
+// lower-cased, the scheme's default port (80 for http, 443 for https) is
+// dropped, and an empty path becomes "/", so that the spellings of one page
+// have one normal form ("HTTP://A.example:80" is "http://a.example/"). It
+// rejects other schemes, URLs without a host, ports outside 1 to 65535,
+// and "http:/a.example" or "https//a.example", whose mistyped scheme
+// would otherwise be read as a host named http; a host no fetch can
+// reach by its name (CheckHostName: an empty label, as in "a..example", a
+// label longer than 63 bytes or a name longer than 253, in punycode for a
+// Unicode name; a trailing dot is taken); and credentials ("user:pass@"),
+// with an error that shows the password as "xxxxx", as every error of
+// NormalizeURL does.
+//
+// Sentinels checked before the port and the path were normalised keep
+// "http://a.example" in Checked.URLs; NormalizeURL of a stored URL gives
+// its present normal form, and the monitor matches the two by
+// vigil.CanonicalURL.
+func NormalizeURL(raw string) (string, error) {
+	return normalizeURL(raw, true)
+}
+
+// normalizeURL is NormalizeURL; not strict, it leaves out the rules added
+// after sentinels were stored with URLs they break (a port outside 1 to
+// 65535, a mistyped "http:/a.example", a host DNS refuses): a stored
+// sentinel was checked when it was stored, and loads as it ran then, its
+// fetches failing as they did.
+func normalizeURL(raw string, strict bool) (string, error) {
+	s := strings.TrimSpace(raw)
+	shown := hidePassword(raw) // in messages
+	if s == "" {
+		return "", fmt.Errorf("invalid URL: empty")
+	}
+	if !strings.Contains(s, "://") && strict {
+		// "http:/a.example" or "https//a.example" is a scheme
+		// mistyped, not a host named http.
+		lower := strings.ToLower(s)
+		for _, scheme := range []string{"https", "http"} {
+			if strings.HasPrefix(lower, scheme+":") || strings.HasPrefix(lower, scheme+"/") {
+				return "", fmt.Errorf("invalid URL %s: write the scheme as %s:// before the host", quote(shown), scheme)
+			}
+		}
+	}
+	if !strings.Contains(s, "://") {
+		s = "http://" + s
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		if shown != raw {
+			// url.Parse's detail may quote the password, cut at
+			// a "/", "?" or "#" in it (`invalid port ":pa"`).
+			return "", fmt.Errorf("invalid URL %s: it does not parse (a password must be percent-encoded)", quote(shown))
+		}
+		return "", fmt.Errorf("invalid URL %s: %v", quote(shown), unwrapURLError(err))
+	}
+	if err := checkPort(u); err != nil && strict {
+		return "", fmt.Errorf("invalid URL %s: %v", quote(shown), err)
+	}
+	u.Scheme = strings.ToLower(u.Scheme)
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", fmt.Errorf("invalid URL %s: scheme %s: only http and https pages can be watched", quote(shown), short(u.Scheme))
+	}
+	if u.Host == "" || u.Hostname() == "" {
+		return "", fmt.Errorf("invalid URL %s: no host", quote(shown))
+	}
+	if u.User != nil {
+		return "", fmt.Errorf("invalid URL %s: credentials in URLs are not accepted", quote(shown))
+	}
+	// An internationalised host is written as its ASCII (punycode) form,
+	// the one DNS and HTTP know: url.URL.String would percent-escape it,
+	// a host no fetch can reach.
+	name := u.Hostname()
+	if err := ASCIIHost(u); err != nil {
+		return "", fmt.Errorf("invalid URL %s: %v", quote(shown), err)
+	}
+	// A name DNS refuses (CheckHostName): no fetch can reach it.
+	if err := checkDNSName(u, name); err != nil && strict {
+		return "", fmt.Errorf("invalid URL %s: %v", quote(shown), err)
+	}
+	u.Host = strings.ToLower(u.Host)
+	if port := u.Port(); port == "" || port == defaultPorts[u.Scheme] {
+		// also "a.example:", an empty port, which is the default
+		u.Host = strings.TrimSuffix(strings.TrimSuffix(u.Host, port), ":")
+	}
+	if u.Path == "" && u.RawPath == "" {
+		u.Path = "/"
+	}
+	return u.String(), nil
+}
+
+// hidePassword returns raw with the password of its user information, if
+// it has one, written "xxxxx" (as url.URL.Redacted writes it), for a
+// message: the rest is kept as written, so that the user knows the URL.
+// The user information is what stands between the "://" (or a leading
+// "//", or the start of raw) and the last "@" before the first "/", "?"
+// or "#" after it, or, if url.Parse fails (a password holding an
+// unescaped "/", "?" or "#"), the last "@" before the first "/", "?" or
+// "#" after the first "@"; a mailto: URL is kept whole. It is the rule of
+// vigil.RedactURL, which the domain and the adapters call: a library may
+// not import the domain, nor the domain a library, so each keeps its
+// copy, both tested on the table of testdata/redacturl.json at the root.
+func hidePassword(raw string) string {
+	start := 0
+	if i := strings.Index(raw, "://"); i >= 0 {
+		start = i + len("://")
+	} else if strings.HasPrefix(raw, "//") {
+		start = len("//")
+	} else if len(raw) >= len("mailto:") && strings.EqualFold(raw[:len("mailto:")], "mailto:") {
+		return raw // an address, no password: "mailto:a@example.com"
+	}
+	end := len(raw)
+	if i := strings.IndexAny(raw[start:], "/?#"); i >= 0 {
+		end = start + i
+	}
+	at := strings.LastIndexByte(raw[start:end], '@')
+	if at < 0 {
+		// "http://user:pa/ss@host/": a password holding an unescaped
+		// "/", "?" or "#" ends the host at it, with a port that is not
+		// digits, and url.Parse fails. The user information then runs
+		// to the last "@" before the first "/", "?" or "#" after the
+		// first "@".
+		first := strings.IndexByte(raw[start:], '@')
+		if first < 0 {
+			return raw
+		}
+		if _, err := url.Parse(strings.TrimSpace(raw)); err == nil {
+			return raw // "http://a.example:8080/@user": an "@" in the path
+		}
+		end = len(raw)
+		if i := strings.IndexAny(raw[start+first:], "/?#"); i >= 0 {
+			end = start + first + i
+		}
+		at = strings.LastIndexByte(raw[start:end], '@')
+	}
+	colon := strings.IndexByte(raw[start:start+at], ':')
+	if colon < 0 {
+		return raw
+	}
+	return raw[:start+colon] + ":xxxxx" + raw[start+at:]
+}
+
+// checkPort reports a port outside 1 to 65535, which url.Parse takes (it
+// checks only that a port is digits) and no fetch can dial.
+func checkPort(u *url.URL) error {
+	if port := u.Port(); port != "" {
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("port %s out of range (1 to 65535)", port)
+		}
+	}
+	return nil
+}
+
+// defaultPorts are the ports NormalizeURL and HostKey drop, by scheme.
+var defaultPorts = map[string]string{"http": "80", "https": "443"}
+
+// isASCII reports whether s holds only ASCII bytes.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// unwrapURLError returns the error inside a *url.Error, whose own message
+// repeats the URL (and would show its password).
+func unwrapURLError(err error) error {
+	if ue, ok := err.(*url.Error); ok {
+		return ue.Err
+	}
+	return err
+}

@@ -24,18 +24,18 @@ func addProxyFlags(fs *flag.FlagSet, env *environment) proxyFlags {
 	return proxyFlags{
 		proxy: secretString(fs, "proxy", env.getenv("VIGIL_PROXY"), "send every page fetch, crawl, webhook and chat notification through the HTTP proxy at `URL`: "+
 			"http://[user:password@]host:port or https://...; the password is never shown (default $VIGIL_PROXY; HTTP_PROXY is not read)"),
-		noProxy: fs.String("no-proxy", env.getenv("VIGIL_NO_PROXY"), "comma-separated `hosts` reached without --proxy: names (with their subdomains), addresses, prefixes such as 10.0.0.0/8 (default $VIGIL_NO_PROXY)"),
+		noProxy: fs.String("no-proxy", env.getenv("VIGIL_NO_PROXY"), "comma-separated `hosts` reached without --proxy: names (with their subdomains; .name and *.name alike), addresses, prefixes such as 10.0.0.0/8, a name or address with :port for that port alone, or * (default $VIGIL_NO_PROXY)"),
 	}
 }
 
 // options returns the proxy and the hosts reached without it; no proxy if
-// --proxy is empty. Its errors do not show the password.
+// --proxy is empty. An entry of --no-proxy that fetch.ParseNoProxy
+// refuses, which no host would match, is an error naming it, with or
+// without --proxy. Its errors do not show the password.
 func (f proxyFlags) options() (*url.URL, []string, error) {
-	var hosts []string
-	for h := range strings.SplitSeq(*f.noProxy, ",") {
-		if h = strings.TrimSpace(h); h != "" {
-			hosts = append(hosts, h)
-		}
+	hosts, err := fetch.ParseNoProxy(*f.noProxy)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--no-proxy (or VIGIL_NO_PROXY): %w", err)
 	}
 	if strings.TrimSpace(*f.proxy) == "" {
 		return nil, hosts, nil

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/base64"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -103,6 +107,38 @@ Every immediate
 	}
 	if list := runBinary(t, "sentinel", "list", "--data", data); strings.Contains(list, password) {
 		t.Errorf("the proxy's password is in sentinel list:\n%s", list)
+	}
+}
+
+// TestServeNoProxyRefused: an entry of --no-proxy or VIGIL_NO_PROXY that
+// names no host, address, prefix, .suffix or * (which no host would match)
+// stops vigil serve at start, with or without --proxy, before the data
+// directory is made, naming the flag and the entry.
+func TestServeNoProxyRefused(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		env   string
+		entry string
+	}{
+		{[]string{"--proxy", "http://proxy.invalid:3128", "--no-proxy", "intranet.example, https://wiki.example/"}, "", "https://wiki.example/"},
+		{[]string{"--no-proxy", "intranet.example:http"}, "", "intranet.example:http"},
+		{[]string{"--proxy", "http://proxy.invalid:3128"}, "10.0.0.0/8,*.", "*."},
+		{nil, "intra net.example", "intra net.example"},
+	} {
+		data := filepath.Join(t.TempDir(), "data")
+		var stdout, stderr bytes.Buffer
+		env := &environment{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr,
+			getenv: func(k string) string { return map[string]string{"VIGIL_NO_PROXY": tc.env}[k] }}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		code := run(ctx, env, append([]string{"serve", "--data", data, "--addr", "127.0.0.1:0"}, tc.args...))
+		want := fmt.Sprintf("vigil serve: --no-proxy (or VIGIL_NO_PROXY): entry %q: ", tc.entry)
+		if code != exitError || !strings.HasPrefix(stderr.String(), want) {
+			t.Errorf("%v (VIGIL_NO_PROXY=%q): exit %d, stderr %q; want 2 and %q", tc.args, tc.env, code, stderr.String(), want)
+		}
+		if _, err := os.Stat(data); !os.IsNotExist(err) {
+			t.Errorf("%v: the data directory was made (%v)", tc.args, err)
+		}
 	}
 }
 

@@ -229,6 +229,8 @@ func TestSiteCrawlBadFlags(t *testing.T) {
 		{[]string{"ftp://example.org/"}, allowPrivate, "vigil site crawl: invalid URL \"ftp://example.org/\": scheme ftp: only http and https pages can be watched\n"},
 		{[]string{u}, map[string]string{"VIGIL_ALLOW_PRIVATE_NETWORKS": "maybe"}, "vigil site crawl: VIGIL_ALLOW_PRIVATE_NETWORKS=\"maybe\": not a yes-or-no value"},
 		{[]string{u, "--proxy", "socks5://u:pw@proxy.invalid"}, allowPrivate, "vigil site crawl: --proxy (or VIGIL_PROXY): proxy socks5://u:xxxxx@proxy.invalid: the scheme must be http or https\n"},
+		{[]string{u, "--no-proxy", "intranet.example,http://wiki.example"}, allowPrivate, "vigil site crawl: --no-proxy (or VIGIL_NO_PROXY): entry \"http://wiki.example\": "},
+		{[]string{u}, map[string]string{"VIGIL_ALLOW_PRIVATE_NETWORKS": "true", "VIGIL_NO_PROXY": "10.0.0.0/33"}, "vigil site crawl: --no-proxy (or VIGIL_NO_PROXY): entry \"10.0.0.0/33\": bad prefix length \"33\""},
 		{[]string{u, "--depth", "x"}, allowPrivate, "invalid value \"x\" for flag -depth"},
 		{[]string{u, "--colour"}, allowPrivate, "flag provided but not defined: -colour"},
 		{[]string{u, u}, allowPrivate, "Usage: vigil site crawl [flags] URL"},

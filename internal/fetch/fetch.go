@@ -116,7 +116,9 @@ type Options struct {
 	// before the request is handed to the proxy (upstream.go).
 	Proxy *url.URL
 	// NoProxy are the hosts reached directly, not through Proxy: names
-	// (and their subdomains), addresses, prefixes (10.0.0.0/8), or "*".
+	// (and their subdomains), addresses, prefixes (10.0.0.0/8), each but
+	// a prefix with a port or not, or "*", as ParseNoProxy reads them; an
+	// entry it refuses matches nothing.
 	NoProxy []string
 
 	permit func(netip.Addr) bool // tests: private addresses let through
@@ -196,7 +198,7 @@ func New(opt Options) *Client {
 		DisableCompression:    true, // we decode ourselves, under a cap
 	}
 	if opt.Proxy != nil {
-		c.up = &upstream{url: opt.Proxy, addr: proxyAddr(opt.Proxy), noProxy: opt.NoProxy, guarded: dialer.DialContext,
+		c.up = &upstream{url: opt.Proxy, addr: proxyAddr(opt.Proxy), noProxy: noProxyRules(opt.NoProxy), guarded: dialer.DialContext,
 			direct: (&net.Dialer{Timeout: opt.ConnectTimeout, KeepAlive: 30 * time.Second}).DialContext}
 		if !opt.AllowPrivateNetworks {
 			c.up.check = c.checkHost

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,31 +13,75 @@ import (
 	"github.com/vigil-web/vigil/internal/fetch/proxytest"
 )
 
-// TestNoProxy: which hosts NoProxy sends directly.
+// TestNoProxy: which hosts, on which ports, NoProxy sends directly.
 func TestNoProxy(t *testing.T) {
-	p := &upstream{noProxy: []string{"intranet.example", ".corp.example.", "10.0.0.0/8", "192.0.2.7", "[2001:db8::1]", " "}}
-	for host, want := range map[string]bool{
-		"intranet.example":      true,
-		"INTRANET.example.":     true,
-		"wiki.intranet.example": true,
-		"xintranet.example":     false,
-		"corp.example":          true,
-		"a.corp.example":        true,
-		"example":               false,
-		"10.1.2.3":              true,
-		"11.1.2.3":              false,
-		"192.0.2.7":             true,
-		"192.0.2.8":             false,
-		"2001:db8::1":           true,
-		"::ffff:10.0.0.1":       true,
-		"public.example":        false,
+	p := &upstream{noProxy: noProxyRules([]string{"intranet.example", ".corp.example.", "*.lab.example", "10.0.0.0/8", "192.0.2.7",
+		"[2001:db8::1]", "2001:db8::2", "[2001:db8::3]:8443", "build.example:8080", "192.0.2.9:8080", "bücher.example", "127.1", " "})}
+	for _, tc := range []struct {
+		host, port string
+		want       bool
+	}{
+		{"intranet.example", "80", true},
+		{"INTRANET.example.", "443", true},
+		{"wiki.intranet.example", "80", true},
+		{"xintranet.example", "80", false},
+		{"corp.example", "80", true},
+		{"a.corp.example", "80", true},
+		{"lab.example", "80", true},
+		{"a.b.lab.example", "80", true},
+		{"xlab.example", "80", false},
+		{"example", "80", false},
+		{"10.1.2.3", "80", true},
+		{"11.1.2.3", "80", false},
+		{"192.0.2.7", "80", true},
+		{"192.0.2.8", "80", false},
+		{"2001:db8::1", "80", true},
+		{"2001:db8::2", "80", true},
+		{"::ffff:10.0.0.1", "80", true},
+		{"2001:db8::3", "8443", true},
+		{"2001:db8::3", "443", false},
+		{"build.example", "8080", true},
+		{"ci.build.example", "8080", true},
+		{"build.example", "80", false},
+		{"192.0.2.9", "8080", true},
+		{"192.0.2.9", "80", false},
+		{"xn--bcher-kva.example", "80", true},
+		{"bücher.example", "80", true},
+		{"www.BÜCHER.example", "80", true},
+		{"127.0.0.1", "80", true},
+		{"127.0.0.2", "80", false},
+		{"public.example", "80", false},
 	} {
-		if got := p.bypass(host); got != want {
-			t.Errorf("bypass(%q) = %v, want %v", host, got, want)
+		if got := p.bypass(tc.host, tc.port); got != tc.want {
+			t.Errorf("bypass(%q, %q) = %v, want %v", tc.host, tc.port, got, tc.want)
 		}
 	}
-	if all := (&upstream{noProxy: []string{"*"}}); !all.bypass("anything.example") {
+	if all := (&upstream{noProxy: noProxyRules([]string{"*"})}); !all.bypass("anything.example", "80") {
 		t.Error(`"*" does not match every host`)
+	}
+}
+
+// TestParseNoProxy: the entries a NoProxy list takes are those bypass
+// matches (as Go's httpproxy reads NO_PROXY: a name, .suffix or
+// *.suffix, an address, a prefix, each but a prefix with a port or not,
+// and *); any other is refused with an error that names it.
+func TestParseNoProxy(t *testing.T) {
+	got, err := ParseNoProxy(" intranet.example, .corp.example,*.lab.example ,10.0.0.0/8,192.0.2.7,[2001:db8::1]:8443,2001:db8::2,build.example:8080,bücher.example,my_host.example,*,,")
+	want := []string{"intranet.example", ".corp.example", "*.lab.example", "10.0.0.0/8", "192.0.2.7", "[2001:db8::1]:8443", "2001:db8::2",
+		"build.example:8080", "bücher.example", "my_host.example", "*"}
+	if err != nil || strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("ParseNoProxy = %q, %v; want %q", got, err, want)
+	}
+	for _, bad := range []string{
+		"http://intranet.example", "intranet.example/wiki", "intra net.example", "user@intranet.example", ":8080",
+		"intranet.example:", "intranet.example:0", "intranet.example:65536", "intranet.example:http", "10.0.0.0/33",
+		"10.0.0.0/", "intranet.example/8", "[2001:db8::1]/64", "*example.com", "*.", ".", "*:80", "**", "a..example",
+		"10.0.0.300", "1.2.3.4.5", "example.123", "[intranet.example]", "[192.0.2.1]", "[2001:db8::1", "-.example!",
+		"10.0.0.0/8:80",
+	} {
+		if _, err := ParseNoProxy("intranet.example," + bad); err == nil || !strings.Contains(err.Error(), strconv.Quote(bad)) {
+			t.Errorf("ParseNoProxy(%q): %v, want an error naming the entry", bad, err)
+		}
 	}
 }
 

@@ -58,7 +58,7 @@ func ParseProxy(raw string) (*url.URL, error) {
 type upstream struct {
 	url     *url.URL
 	addr    string // host:port net/http dials for the proxy
-	noProxy []string
+	noProxy []noProxyRule
 	// check refuses a target host (Client.checkHost); nil when private
 	// networks are allowed.
 	check func(ctx context.Context, host string) error
@@ -80,31 +80,27 @@ func proxyAddr(u *url.URL) string {
 	return net.JoinHostPort(u.Hostname(), port)
 }
 
-// bypass reports whether host is reached directly (NoProxy): it is one of
-// the names or a subdomain of one ("example.com" and ".example.com" match
-// www.example.com), an address given, or within a prefix given
-// (10.0.0.0/8); "*" matches every host.
-func (p *upstream) bypass(host string) bool {
-	host = strings.ToLower(strings.TrimSuffix(host, "."))
-	a, aerr := netip.ParseAddr(host)
-	for _, np := range p.noProxy {
-		np = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(np), "."))
-		switch {
-		case np == "":
-		case np == "*":
+// bypass reports whether host, on port, is reached directly: an entry of
+// NoProxy matches it (ParseNoProxy says which). A host in Unicode is
+// matched by its ASCII (IDNA) form, a number the URL standard reads as an
+// IPv4 address ("127.1") as that address.
+func (p *upstream) bypass(host, port string) bool {
+	name := strings.ToLower(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
+	a, err := netip.ParseAddr(name)
+	isAddr := err == nil
+	if !isAddr {
+		u := &url.URL{Host: name}
+		if spec.ASCIIHost(u) == nil {
+			name = u.Host
+		}
+		if n, numeric, err := numericIPv4(name); numeric && err == nil {
+			a, isAddr = n, true
+		}
+	}
+	a = a.Unmap()
+	for _, r := range p.noProxy {
+		if r.matches(name, a, isAddr, port) {
 			return true
-		case aerr == nil:
-			if pf, err := netip.ParsePrefix(np); err == nil && pf.Contains(a.Unmap()) {
-				return true
-			}
-			if b, err := netip.ParseAddr(strings.Trim(np, "[]")); err == nil && b.Unmap() == a.Unmap() {
-				return true
-			}
-		default:
-			np = strings.TrimPrefix(np, ".")
-			if host == np || strings.HasSuffix(host, "."+np) {
-				return true
-			}
 		}
 	}
 	return false
@@ -115,7 +111,7 @@ func (p *upstream) bypass(host string) bool {
 // connection the guard checks when dialled.
 func (p *upstream) proxy(req *http.Request) (*url.URL, error) {
 	host := req.URL.Hostname()
-	if p.bypass(host) {
+	if p.bypass(host, portOf(req.URL)) {
 		if ascii, same := p.isProxy(req.URL); same && p.check != nil {
 			// Dialled directly, it would pass as the proxy does.
 			if err := p.check(req.Context(), ascii); err != nil {
@@ -132,6 +128,14 @@ func (p *upstream) proxy(req *http.Request) (*url.URL, error) {
 	return p.url, nil
 }
 
+// portOf is the port of u, its scheme's default if it names none.
+func portOf(u *url.URL) string {
+	if port := u.Port(); port != "" {
+		return port
+	}
+	return map[string]string{"http": "80", "https": "443"}[u.Scheme]
+}
+
 // isProxy reports whether u is on the proxy's host and port, as net/http
 // dials it: a host in Unicode by its ASCII (IDNA) form, which it returns,
 // where full-width letters, digits and dots are ASCII ones (net/http
@@ -142,11 +146,7 @@ func (p *upstream) isProxy(u *url.URL) (string, bool) {
 	if err := spec.ASCIIHost(&a); err != nil {
 		return u.Hostname(), true
 	}
-	port := a.Port()
-	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[a.Scheme]
-	}
-	return a.Hostname(), strings.EqualFold(net.JoinHostPort(a.Hostname(), port), p.addr)
+	return a.Hostname(), strings.EqualFold(net.JoinHostPort(a.Hostname(), portOf(&a)), p.addr)
 }
 
 // dial is the transport's dialler: the proxy's address unguarded, any
@@ -163,11 +163,11 @@ func (p *upstream) dial(ctx context.Context, network, addr string) (net.Conn, er
 // The rendering browser's guard proxy dials with it: its requests, plain
 // or TLS, go through the operator's proxy as tunnels.
 func (p *upstream) tunnel(ctx context.Context, network, addr string) (net.Conn, error) {
-	host, _, err := net.SplitHostPort(addr)
+	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, err
 	}
-	if p.bypass(host) {
+	if p.bypass(host, port) {
 		return p.guarded(ctx, network, addr)
 	}
 	if p.check != nil {

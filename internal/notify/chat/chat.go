@@ -27,6 +27,12 @@
 // rebinding nor a redirect gets past it. Notifier.Guard, in addition,
 // checks the host of a self-hosted service's URL before anything is built,
 // for a clear error early.
+//
+// The operator's proxy. The transport cmd/vigil gives as Transport is the
+// fetcher's, with its proxy (vigil serve --proxy) and the hosts reached
+// without it (--no-proxy): every service sent to, on a client of its own,
+// on net/http's default transport, or Telegram's here, goes through that
+// proxy, by a CONNECT tunnel for https.
 package chat
 
 import (

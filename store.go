@@ -266,11 +266,12 @@ type UserStore interface {
 	// FindUsers returns every user in id order (the operator's list: a
 	// deployment has tens of users, not millions).
 	FindUsers(ctx context.Context) ([]*User, error)
-	// UpdateUser replaces email, name and password hash; it keeps the
-	// administrator role (SetUserAdmin changes it) and sets u.Admin to
-	// the stored one. It returns
-	// ENOTFOUND if the user does not exist and ECONFLICT if the email is
-	// taken.
+	// UpdateUser replaces email and name; it keeps the administrator role
+	// (SetUserAdmin changes it) and the password hash (SetUserPassword
+	// changes it), whatever u holds, and sets u.Admin and u.PasswordHash
+	// to the stored ones, so that a User read before a password reset
+	// does not undo it. It returns ENOTFOUND if the user does not exist
+	// and ECONFLICT if the email is taken.
 	UpdateUser(ctx context.Context, u *User) error
 	// TouchUser moves the update time of the user with id to at, or, if
 	// at is not after it, to just after it (the least step the store

@@ -79,12 +79,12 @@ func (db *DB) UpdateUser(ctx context.Context, u *vigil.User) error {
 	}
 	now := db.now().UTC()
 	err := db.update(ctx, func(tx execer) error {
-		res, err := tx.ExecContext(ctx, q("UPDATE users SET email = ?, name = ?, password_hash = ?, updated_at = ? WHERE id = ?"),
-			u.Email, u.Name, u.PasswordHash, tv(now), u.ID)
+		res, err := tx.ExecContext(ctx, q("UPDATE users SET email = ?, name = ?, updated_at = ? WHERE id = ?"),
+			u.Email, u.Name, tv(now), u.ID)
 		if err := affected(res, err, "user %d not found", u.ID); err != nil {
 			return err
 		}
-		return tx.QueryRowContext(ctx, q("SELECT created_at, admin FROM users WHERE id = ?"), u.ID).Scan(ts{&u.CreatedAt}, &u.Admin)
+		return tx.QueryRowContext(ctx, q("SELECT created_at, admin, password_hash FROM users WHERE id = ?"), u.ID).Scan(ts{&u.CreatedAt}, &u.Admin, &u.PasswordHash)
 	})
 	if isUnique(err) {
 		return vigil.Errorf(vigil.ECONFLICT, "email %s is taken", u.Email)

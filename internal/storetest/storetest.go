@@ -48,6 +48,7 @@ func Run(t *testing.T, open Opener) {
 		"UserTouch":                  testUserTouch,
 		"UserAdmin":                  testUserAdmin,
 		"UserSetPassword":            testUserSetPassword,
+		"UserUpdateKeepsPassword":    testUserUpdateKeepsPassword,
 		"UserDisable":                testUserDisable,
 		"UserDisableRace":            testUserDisableRace,
 		"UserDeleteNoSentinels":      testUserDeleteWithoutSentinels,

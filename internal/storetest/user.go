@@ -24,8 +24,9 @@ func testUserTouch(t *testing.T, s vigil.Store) {
 	read, err := s.FindUserByID(ctx, u.ID)
 	must(t, err)
 	changed := *read
-	changed.PasswordHash, changed.Name = "$argon2id$new", "Ada L."
+	changed.Name = "Ada L."
 	must(t, s.UpdateUser(ctx, &changed))
+	must(t, s.SetUserPassword(ctx, u.ID, "$argon2id$new"))
 	stored := func(id int64) *vigil.User {
 		t.Helper()
 		got, err := s.FindUserByID(ctx, id)

@@ -62,11 +62,45 @@ func testUserSetPassword(t *testing.T, s vigil.Store) {
 		wg.Wait()
 		got, err := s.FindUserByID(ctx, u.ID)
 		must(t, err)
-		// The rename read the user before or after the reset, and
-		// wrote back what it read: the reset may be undone by it
-		// (UpdateUser writes the hash), never the rename by the reset.
-		if got.Name != name {
-			t.Fatalf("round %d: a rename and a reset at once left the name %q; want %q", i, got.Name, name)
+		// The rename read the user before or after the reset and
+		// wrote back what it read, but for the hash, which UpdateUser
+		// leaves alone: neither undoes the other.
+		if got.Name != name || got.PasswordHash != hash {
+			t.Fatalf("round %d: a rename and a reset at once left the name %q and hash %q; want %q and %q", i, got.Name, got.PasswordHash, name, hash)
 		}
+	}
+}
+
+// testUserUpdateKeepsPassword: UpdateUser leaves the password hash alone,
+// SetUserPassword being the one way it changes: an update written with a
+// User read before a reset does not undo the reset, nor can a hash set
+// in the User (an old one, or none) replace the stored one. It sets the
+// User's hash to the stored one, as it does its role.
+func testUserUpdateKeepsPassword(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	u := newUser(t, s, "ada@example.com")
+	stale, err := s.FindUserByID(ctx, u.ID)
+	must(t, err)
+	must(t, s.SetUserPassword(ctx, u.ID, "$argon2id$reset"))
+	for _, hash := range []string{stale.PasswordHash, "$argon2id$other", ""} {
+		write := *stale
+		write.Name, write.PasswordHash = "Ada L.", hash
+		must(t, s.UpdateUser(ctx, &write))
+		got, err := s.FindUserByID(ctx, u.ID)
+		must(t, err)
+		if got.PasswordHash != "$argon2id$reset" || got.Name != "Ada L." {
+			t.Errorf("UpdateUser with the hash %q: stored %+v; want the reset's hash and the new name", hash, got)
+		}
+		if write.PasswordHash != "$argon2id$reset" {
+			t.Errorf("UpdateUser with the hash %q: the User's hash is %q; want the stored one", hash, write.PasswordHash)
+		}
+	}
+	// A user without a password (disabled) is renamed and stays so.
+	must(t, s.DisableUser(ctx, u.ID, true))
+	write := *stale
+	write.Name = "Ada"
+	must(t, s.UpdateUser(ctx, &write))
+	if got, err := s.FindUserByID(ctx, u.ID); err != nil || got.PasswordHash != "" || got.Name != "Ada" {
+		t.Errorf("UpdateUser of a disabled user with an old hash: %+v, %v; want no password", got, err)
 	}
 }

@@ -56,14 +56,15 @@ func TestLogoutKeepsPasswordChange(t *testing.T) {
 	}
 	var newer string // a session signed in with the new password
 	ps := &passwdMeanwhile{Store: st, passwd: func() {
-		fresh, err := st.FindUserByID(ctx, u.ID)
+		hash, err := HashPassword("changed")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if fresh.PasswordHash, err = HashPassword("changed"); err != nil {
+		if err := st.SetUserPassword(ctx, u.ID, hash); err != nil {
 			t.Fatal(err)
 		}
-		if err := st.UpdateUser(ctx, fresh); err != nil {
+		fresh, err := st.FindUserByID(ctx, u.ID)
+		if err != nil {
 			t.Fatal(err)
 		}
 		if newer, err = s.newSessionCookie(fresh); err != nil {

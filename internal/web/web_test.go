@@ -367,8 +367,8 @@ func TestSessions(t *testing.T) {
 	}
 	now = now.Add(-sessionTTL)
 	// A password change ends the session.
-	u.PasswordHash, _ = HashPassword("changed")
-	if err := s.Store.UpdateUser(context.Background(), u); err != nil {
+	hash, _ := HashPassword("changed")
+	if err := s.Store.SetUserPassword(context.Background(), u.ID, hash); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.readSession(req(value)); vigil.ErrorCode(err) != vigil.EUNAUTHORIZED {

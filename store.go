@@ -292,6 +292,14 @@ type UserStore interface {
 	// It returns EINVALID for an empty hash (DisableUser takes a password
 	// away) and ENOTFOUND if the user does not exist.
 	SetUserPassword(ctx context.Context, id int64, hash string) error
+	// SetNonAdminPassword is SetUserPassword for a user who is not an
+	// administrator: the role is checked in the statement that writes
+	// the hash, so that a caller allowed to reset only the others'
+	// passwords (an API token) never resets one granted the role after
+	// it read the user. It returns ECONFLICT, changing nothing, if the
+	// user is an administrator, EINVALID for an empty hash and ENOTFOUND
+	// if the user does not exist.
+	SetNonAdminPassword(ctx context.Context, id int64, hash string) error
 	// DisableUser takes away the password and the administrator role of
 	// the user with id in one transaction, and moves their update time:
 	// they can no longer sign in, and their sessions end. Unless force, it

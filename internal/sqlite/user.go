@@ -134,6 +134,26 @@ func (db *DB) SetUserPassword(ctx context.Context, id int64, hash string) error 
 	})
 }
 
+// SetNonAdminPassword implements vigil.UserStore.
+func (db *DB) SetNonAdminPassword(ctx context.Context, id int64, hash string) error {
+	if hash == "" {
+		return vigil.Errorf(vigil.EINVALID, "password hash required")
+	}
+	now := db.now().UTC()
+	return db.update(ctx, func(tx execer) error {
+		// The role is read by the statement that writes: a grant
+		// committed before it is seen, one after it follows the reset.
+		res, err := tx.ExecContext(ctx, q("UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND NOT admin"), hash, tv(now), id)
+		if err := affected(res, err, "user %d not found", id); vigil.ErrorCode(err) != vigil.ENOTFOUND {
+			return err
+		}
+		if err := userExists(ctx, tx, id); err != nil {
+			return err
+		}
+		return vigil.Errorf(vigil.ECONFLICT, "user %d is an administrator: their password is not reset here", id)
+	})
+}
+
 // DisableUser implements vigil.UserStore.
 func (db *DB) DisableUser(ctx context.Context, id int64, force bool) error {
 	now := db.now().UTC()

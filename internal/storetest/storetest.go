@@ -49,6 +49,7 @@ func Run(t *testing.T, open Opener) {
 		"UserAdmin":                  testUserAdmin,
 		"UserSetPassword":            testUserSetPassword,
 		"UserUpdateKeepsPassword":    testUserUpdateKeepsPassword,
+		"UserSetNonAdminPassword":    testUserSetNonAdminPassword,
 		"UserDisable":                testUserDisable,
 		"UserDisableRace":            testUserDisableRace,
 		"UserDeleteNoSentinels":      testUserDeleteWithoutSentinels,

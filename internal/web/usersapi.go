@@ -16,6 +16,9 @@ import (
 // administrator's password, its own included, which only a signed-in
 // session does (sessionOnly); otherwise a token that expires in an hour
 // made an administrator with a password it chose and signed in for good.
+// A token's reset is written by the store only if the user is still no
+// administrator (SetNonAdminPassword), so that a grant by a session while
+// it runs does not let it through.
 // A session's writes carry its CSRF token, as every other. A generated
 // password is in the answer that made it only; a password hash never is.
 
@@ -178,7 +181,18 @@ func (s *Server) handleUserPassword(w http.ResponseWriter, r *http.Request, call
 		return err
 	}
 	// Only the password, and a new update time: the user's sessions end.
-	if err := s.Store.SetUserPassword(r.Context(), u.ID, hash); err != nil {
+	// A token's reset is written only if the user is still no
+	// administrator, checked by the store as it writes: a session may
+	// have granted the role since u was read.
+	if byToken(r) {
+		err = s.Store.SetNonAdminPassword(r.Context(), u.ID, hash)
+		if vigil.ErrorCode(err) == vigil.ECONFLICT {
+			err = sessionOnly(r, "setting an administrator's password")
+		}
+	} else {
+		err = s.Store.SetUserPassword(r.Context(), u.ID, hash)
+	}
+	if err != nil {
 		return err
 	}
 	u.PasswordHash = hash

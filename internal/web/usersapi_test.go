@@ -337,3 +337,63 @@ func TestUsersAPITokenMakesNoAdministrator(t *testing.T) {
 		t.Errorf("an expired token: %d %v; want 401", status, v)
 	}
 }
+
+// grantedMeanwhile is a store that makes the user with id an
+// administrator just after a request reads them: a session granting the
+// role between an API token's check of the user and its write.
+type grantedMeanwhile struct {
+	vigil.Store
+	id int64
+}
+
+func (s *grantedMeanwhile) FindUserByID(ctx context.Context, id int64) (*vigil.User, error) {
+	u, err := s.Store.FindUserByID(ctx, id)
+	if err == nil && id == s.id {
+		s.id = 0
+		if err := s.Store.SetUserAdmin(ctx, id, true); err != nil {
+			return nil, err
+		}
+	}
+	return u, err
+}
+
+// TestUsersAPITokenResetGrantedMeanwhile: a token's reset of a user made
+// an administrator after the API read them (no administrator then) is
+// refused as a token's reset of an administrator is, their password
+// unchanged: the store checks the role in the statement that writes. A
+// session's reset of such a user goes on.
+func TestUsersAPITokenResetGrantedMeanwhile(t *testing.T) {
+	s, admin := newTestServer(t)
+	ctx := context.Background()
+	c := newSignedIn(t, s, admin)
+	token := bearer(t, s.Store, admin, "admin-secret")
+	st := s.Store
+	for i, tc := range []struct {
+		name string
+		auth func(*http.Request)
+		want int
+	}{
+		{"with an API token", token, http.StatusForbidden},
+		{"with a session", sessionOf(c), http.StatusOK},
+	} {
+		bob := &vigil.User{Email: fmt.Sprintf("bob%d@example.com", i), Name: "Bob", PasswordHash: "h"}
+		if err := st.CreateUser(ctx, bob); err != nil {
+			t.Fatal(err)
+		}
+		s.Store = &grantedMeanwhile{Store: st, id: bob.ID}
+		status, v := apiCall(t, c.srv.URL, tc.auth, "POST", fmt.Sprintf("/api/v1/users/%d/password", bob.ID), `{"password": "a long new password"}`)
+		s.Store = st
+		got, err := st.FindUserByID(ctx, bob.ID)
+		if err != nil || !got.Admin {
+			t.Fatalf("%s: bob %+v, %v; want the grant made meanwhile", tc.name, got, err)
+		}
+		switch {
+		case status != tc.want:
+			t.Errorf("%s: %d %v; want %d", tc.name, status, v, tc.want)
+		case status == http.StatusForbidden && (got.PasswordHash != "h" || !strings.Contains(fmt.Sprint(v["error"]), "signed-in session")):
+			t.Errorf("%s: %v, the hash %q; want a refusal saying a session is needed, the password unchanged", tc.name, v, got.PasswordHash)
+		case status == http.StatusOK && got.PasswordHash == "h":
+			t.Errorf("%s: the password was not reset", tc.name)
+		}
+	}
+}

@@ -151,6 +151,7 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	if envErr != nil {
 		return exitError, envErr
 	}
+	c.smtp.TLS = email.TLS(*tlsMode)
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	if err := c.checkValues(func(name string) bool { return given[name] }); err != nil {
@@ -170,7 +171,6 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 		// never logged.
 		return exitError, fmt.Errorf("--webhook-secret (or VIGIL_WEBHOOK_SECRET) holds %d bytes, fewer than the %d a secret needs", n, minSecretLen)
 	}
-	c.smtp.TLS = email.TLS(*tlsMode)
 
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {

@@ -2,8 +2,11 @@ package main
 
 import (
 	"fmt"
+	"net/mail"
 	"strconv"
 	"time"
+
+	"github.com/vigil-web/vigil/internal/notify/email"
 )
 
 // checkValues refuses the counts and durations of vigil serve that it
@@ -15,7 +18,7 @@ import (
 // command line: the defaults of --min-interval, --max-interval and
 // --initial-interval follow the ones given (--max-interval 30s alone
 // lowers --min-interval to 30s), values given together that clash are
-// refused.
+// refused. The email flags are checked with or without --smtp-host.
 func (c *serveConfig) checkValues(given func(name string) bool) error {
 	for _, f := range []struct {
 		name string
@@ -84,6 +87,17 @@ func (c *serveConfig) checkValues(given func(name string) bool) error {
 			return fmt.Errorf("--smtp-port %q: want a port from 1 to 65535", c.smtpPort)
 		}
 		c.smtp.Port = port
+	}
+	// The email settings are checked whether --smtp-host is given or
+	// not: a mistyped mode or sender was taken without a word until a
+	// start that set the host, and then refused without the flag's name.
+	switch c.smtp.TLS {
+	case "", email.TLSOpportunistic, email.TLSMandatory, email.TLSImplicit, email.TLSNone:
+	default:
+		return fmt.Errorf("--smtp-tls %q: want opportunistic, mandatory, implicit or none", c.smtp.TLS)
+	}
+	if _, err := mail.ParseAddress(c.smtp.From); err != nil && c.smtp.From != "" {
+		return fmt.Errorf("--smtp-from %q: want an email address, such as Vigil <vigil@example.org>", c.smtp.From)
 	}
 	return nil
 }

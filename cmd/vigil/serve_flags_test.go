@@ -43,6 +43,10 @@ func TestServeFlagValuesRefused(t *testing.T) {
 		{[]string{"--max-interval", "24h", "--initial-interval", "48h"}, "--initial-interval 48h0m0s: want between --min-interval (1m0s) and --max-interval (24h0m0s)"},
 		{[]string{"--smtp-port", "0"}, `--smtp-port "0": want a port from 1 to 65535`},
 		{[]string{"--smtp-port", "70000"}, `--smtp-port "70000": want a port from 1 to 65535`},
+		// Refused without --smtp-host too: the mistake is found when
+		// the flags are written, not at the start that sets the host.
+		{[]string{"--smtp-tls", "mandatroy"}, `--smtp-tls "mandatroy": want opportunistic, mandatory, implicit or none`},
+		{[]string{"--smtp-tls", "none", "--smtp-from", "vigil at example.org"}, `--smtp-from "vigil at example.org": want an email address, such as Vigil <vigil@example.org>`},
 	} {
 		data := filepath.Join(t.TempDir(), "data")
 		// Under a context already done, a serve that took the value

@@ -17,12 +17,13 @@ type proxyFlags struct {
 }
 
 // addProxyFlags defines --proxy and --no-proxy, defaulting to VIGIL_PROXY
-// and VIGIL_NO_PROXY. The environment's HTTP_PROXY and HTTPS_PROXY are
-// not read: they are often set for other programs, and a proxy reaches
-// addresses on the fetcher's behalf.
-func addProxyFlags(fs *flag.FlagSet, env *environment) proxyFlags {
+// and VIGIL_NO_PROXY; sends says what the command sends through the proxy
+// ("every page fetch and robots.txt"). The environment's HTTP_PROXY and
+// HTTPS_PROXY are not read: they are often set for other programs, and a
+// proxy reaches addresses on the fetcher's behalf.
+func addProxyFlags(fs *flag.FlagSet, env *environment, sends string) proxyFlags {
 	return proxyFlags{
-		proxy: secretString(fs, "proxy", env.getenv("VIGIL_PROXY"), "send every page fetch, crawl, webhook and chat notification through the HTTP proxy at `URL`: "+
+		proxy: secretString(fs, "proxy", env.getenv("VIGIL_PROXY"), "send "+sends+" through the HTTP proxy at `URL`: "+
 			"http://[user:password@]host:port or https://...; the password is never shown (default $VIGIL_PROXY; HTTP_PROXY is not read)"),
 		noProxy: fs.String("no-proxy", env.getenv("VIGIL_NO_PROXY"), "comma-separated `hosts` reached without --proxy: names (with their subdomains; .name and *.name alike), addresses, prefixes such as 10.0.0.0/8, a name or address with :port for that port alone, or * (default $VIGIL_NO_PROXY)"),
 	}

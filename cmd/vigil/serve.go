@@ -103,7 +103,7 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	c := serveConfig{publicMetrics: bools["VIGIL_METRICS_PUBLIC"], secureCookies: bools["VIGIL_SECURE_COOKIES"]}
 	statedStringVar(fs, &c.addr, "addr", envOr(env, "VIGIL_ADDR", "127.0.0.1:8080"), "HTTP listen `address` (the dashboard at /login, the API, feeds, /healthz); :0 picks a free port (default $VIGIL_ADDR or 127.0.0.1:8080)")
 	fs.BoolVar(&c.allowPrivate, "allow-private-networks", bools["VIGIL_ALLOW_PRIVATE_NETWORKS"], "let sentinels and webhooks reach loopback, private and link-local addresses (default $VIGIL_ALLOW_PRIVATE_NETWORKS)")
-	pf := addProxyFlags(fs, env)
+	pf := addProxyFlags(fs, env, "every page fetch and robots.txt, site crawl, webhook and chat notification")
 	fs.BoolVar(&c.ignoreRobots, "ignore-robots", false, "do not honour robots.txt (only for sites you own)")
 	fs.DurationVar(&c.minInterval, "min-interval", time.Minute, "shortest interval between two checks of a sentinel")
 	fs.DurationVar(&c.maxInterval, "max-interval", 24*time.Hour, "longest adaptive interval (Fetch on change)")

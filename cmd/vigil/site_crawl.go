@@ -47,7 +47,7 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	bodies := fs.Bool("bodies", false, "keep each page's text in the snapshot, for comparing page contents later")
 	order := fs.String("order", string(crawl.OrderImportance), "the order URLs are fetched in: importance (the most OPIC cash first, so that --max-pages keeps the most important pages) or breadth (layer by layer); a crawl that --max-pages does not cut short finds the same in either")
 	out := fs.String("out", "", "write the snapshot to this file, replaced whole or not at all (default: standard output)")
-	pf := addProxyFlags(fs, env)
+	pf := addProxyFlags(fs, env, "every page fetch and robots.txt")
 	allowPrivate := fs.Bool("allow-private-networks", bools["VIGIL_ALLOW_PRIVATE_NETWORKS"], "let the crawl reach loopback, private and link-local addresses (default $VIGIL_ALLOW_PRIVATE_NETWORKS)")
 	ignoreRobots := fs.Bool("ignore-robots", false, "do not honour robots.txt (only for sites you own)")
 	hostDelay := fs.Duration("host-delay", time.Second, "minimum delay between two requests to one host (0: no delay; a larger robots.txt Crawl-delay wins)")
@@ -55,15 +55,16 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	fetchTimeout := fs.Duration("fetch-timeout", 60*time.Second, "total time allowed for one fetch, from its host's turn")
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "Usage: vigil site crawl [flags] URL\n\n"+
-			"Crawl fetches URL and follows its links, breadth first, to the pages in\n"+
-			"scope, and writes a snapshot in JSON: each page's URL, depth, status or\n"+
-			"error, content type, title, version (its Last-Modified date, else a hash\n"+
-			"of its content), importance (OPIC, over the links between the pages\n"+
-			"read) and links in scope, and the redirects met. Pages that\n"+
-			"fail are in the snapshot with their error. It fetches as vigil serve\n"+
-			"does: robots.txt, the delay between requests to a host, and no private\n"+
-			"addresses without --allow-private-networks. A summary goes to standard\n"+
-			"error. Exit status: 0 when URL was read, 2 otherwise.\n\nFlags:\n")
+			"Crawl fetches URL and follows its links to the pages in scope, the URL\n"+
+			"with the most OPIC cash first (--order breadth: layer by layer), and\n"+
+			"writes a snapshot in JSON: each page's URL, depth, status or error,\n"+
+			"content type, title, version (its Last-Modified date, else a hash of\n"+
+			"its content), importance (OPIC, over the links between the pages read)\n"+
+			"and links in scope, and the redirects met. Pages that fail are in the\n"+
+			"snapshot with their error. It fetches as vigil serve does: robots.txt,\n"+
+			"the delay between requests to a host, and no private addresses without\n"+
+			"--allow-private-networks. A summary goes to standard error. Exit\n"+
+			"status: 0 when URL was read, 2 otherwise.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if help, err := parseFlags(fs, args); help || err != nil {

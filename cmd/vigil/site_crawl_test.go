@@ -249,6 +249,30 @@ func TestSiteCrawlBadFlags(t *testing.T) {
 	}
 }
 
+// TestSiteCrawlHelp: the help says what the crawl does by default. It
+// said the crawl followed the links breadth first, which only --order
+// breadth does (the default fetches the URL with the most OPIC cash next),
+// and that --proxy carried webhooks and chat notifications, which a crawl
+// sends none of.
+func TestSiteCrawlHelp(t *testing.T) {
+	code, stdout, _ := runVigilEnv(t, nil, "site", "crawl", "-h")
+	if code != exitOK {
+		t.Fatalf("-h: exit %d", code)
+	}
+	text, flags, ok := strings.Cut(stdout, "\nFlags:\n")
+	if !ok {
+		t.Fatalf("-h: no flags section:\n%s", stdout)
+	}
+	if strings.Contains(text, "breadth first") || !strings.Contains(text, "the most OPIC cash first") || !strings.Contains(text, "--order breadth") {
+		t.Errorf("the help does not say that the crawl fetches the URL with the most OPIC cash next unless --order breadth:\n%s", text)
+	}
+	_, proxy, _ := strings.Cut(flags, "-proxy URL\n")
+	proxy, _, _ = strings.Cut(proxy, "\n")
+	if !strings.Contains(proxy, "robots.txt") || strings.Contains(proxy, "webhook") || strings.Contains(proxy, "notification") {
+		t.Errorf("--proxy's help does not say what a crawl sends through the proxy (page fetches and robots.txt, no notifications): %q", proxy)
+	}
+}
+
 // TestSiteCrawlProxy: vigil site crawl --proxy asks the proxy for every
 // page; without --allow-private-networks a loopback site is refused before
 // the proxy is asked.

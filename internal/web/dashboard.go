@@ -470,7 +470,7 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 	base := idPath("/resources/", res.ID)
 	data.API = "/api/v1" + base + "/diff?" + "from=" + fromText + "&to=" + toText
 	if view == "records" {
-		p, err := s.loadDiff(r.Context(), res, fromText, toText)
+		p, err := s.loadDiff(r.Context(), res, fromText, toText, historyVersionList(res))
 		if err != nil {
 			return err
 		}
@@ -479,20 +479,11 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 			return err
 		}
 	} else {
-		from, to, err := diffVersionIDs(res, fromText, toText)
-		if err != nil {
+		var err error
+		if data.From, data.To, err = s.diffVersions(r.Context(), res, fromText, toText, historyVersionList(res)); err != nil {
 			return err
 		}
-		if data.From, err = s.Store.FindVersionByID(r.Context(), from); err != nil {
-			return err
-		}
-		if data.To, err = s.Store.FindVersionByID(r.Context(), to); err != nil {
-			return err
-		}
-		if data.From.ResourceID != res.ID || data.To.ResourceID != res.ID {
-			return vigil.Errorf(vigil.EINVALID, "versions %d and %d are not both versions of resource %d", from, to, res.ID)
-		}
-		data.Frame = base + "/diff/frame?from=" + strconv.FormatInt(from, 10) + "&to=" + strconv.FormatInt(to, 10) + "&view=" + view
+		data.Frame = base + "/diff/frame?from=" + strconv.FormatInt(data.From.ID, 10) + "&to=" + strconv.FormatInt(data.To.ID, 10) + "&view=" + view
 	}
 	if data.From.Error == "" && data.To.Error == "" {
 		// Recorded with each version once it is read: one not read yet
@@ -543,7 +534,7 @@ func (s *Server) handleDiffFrame(w http.ResponseWriter, r *http.Request, sess *s
 	if !ok {
 		return vigil.Errorf(vigil.EINVALID, "view %q must be inline, side or changes", q.Get("view"))
 	}
-	p, err := s.loadDiff(r.Context(), res, q.Get("from"), q.Get("to"))
+	p, err := s.loadDiff(r.Context(), res, q.Get("from"), q.Get("to"), historyVersionList(res))
 	if err != nil {
 		return err
 	}

@@ -35,12 +35,13 @@ type diffPair struct {
 
 // diffVersionIDs reads the ids of the versions from and to of a diff of
 // res, the query parameters of the same names; a missing one is named as
-// missing, not as an empty value that is not a number.
-func diffVersionIDs(res *vigil.Resource, fromText, toText string) (from, to int64, err error) {
+// missing, not as an empty value that is not a number, with where the
+// versions are listed (lists: the history page, or the API's list).
+func diffVersionIDs(res *vigil.Resource, fromText, toText, lists string) (from, to int64, err error) {
 	ids := [2]int64{}
 	for i, p := range []struct{ name, text string }{{"from", fromText}, {"to", toText}} {
 		if p.text == "" {
-			return 0, 0, vigil.Errorf(vigil.EINVALID, "%s is missing: want a version id of resource %d (GET /api/v1/resources/%d/versions lists them)", p.name, res.ID, res.ID)
+			return 0, 0, vigil.Errorf(vigil.EINVALID, "%s is missing: want a version id of resource %d (%s lists them)", p.name, res.ID, lists)
 		}
 		if ids[i], err = idParam(p.name, p.text); err != nil {
 			return 0, 0, err
@@ -49,26 +50,58 @@ func diffVersionIDs(res *vigil.Resource, fromText, toText string) (from, to int6
 	return ids[0], ids[1], nil
 }
 
-// loadDiff reads the versions from and to (ids) of the resource and the
-// delta between them.
-func (s *Server) loadDiff(ctx context.Context, res *vigil.Resource, fromText, toText string) (*diffPair, error) {
-	from, to, err := diffVersionIDs(res, fromText, toText)
+// diffVersions finds the versions from and to (ids, as query parameters)
+// of a diff of res. Each error names the parameter at fault: a version
+// that does not exist, is another resource's, or is a failed fetch,
+// which has no body to compare. lists is where the versions are listed,
+// for a missing parameter (diffVersionIDs).
+func (s *Server) diffVersions(ctx context.Context, res *vigil.Resource, fromText, toText, lists string) (from, to *vigil.Version, err error) {
+	fromID, toID, err := diffVersionIDs(res, fromText, toText, lists)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	var vs [2]*vigil.Version
+	for i, p := range []struct {
+		name string
+		id   int64
+	}{{"from", fromID}, {"to", toID}} {
+		v, err := s.Store.FindVersionByID(ctx, p.id)
+		switch {
+		case vigil.ErrorCode(err) == vigil.ENOTFOUND:
+			return nil, nil, vigil.Errorf(vigil.ENOTFOUND, "%s: %s", p.name, vigil.ErrorMessage(err))
+		case err != nil:
+			return nil, nil, err
+		case v.ResourceID != res.ID:
+			return nil, nil, vigil.Errorf(vigil.EINVALID, "%s: version %d is not a version of resource %d", p.name, p.id, res.ID)
+		case v.Error != "":
+			return nil, nil, vigil.Errorf(vigil.EINVALID, "%s: version %d is a failed fetch (%s), which has no body to compare", p.name, p.id, v.Error)
+		}
+		vs[i] = v
+	}
+	return vs[0], vs[1], nil
+}
+
+// apiVersionList is where the API lists a resource's versions, for
+// diffVersions.
+func apiVersionList(res *vigil.Resource) string {
+	return fmt.Sprintf("GET /api/v1/resources/%d/versions", res.ID)
+}
+
+// historyVersionList is where the dashboard lists a resource's versions,
+// its history page, for diffVersions.
+func historyVersionList(res *vigil.Resource) string {
+	return fmt.Sprintf("its history, /resources/%d,", res.ID)
+}
+
+// loadDiff reads the versions from and to (ids) of the resource and the
+// delta between them; lists is as for diffVersions.
+func (s *Server) loadDiff(ctx context.Context, res *vigil.Resource, fromText, toText, lists string) (*diffPair, error) {
 	p := &diffPair{Resource: res}
-	if p.From, err = s.Store.FindVersionByID(ctx, from); err != nil {
+	var err error
+	if p.From, p.To, err = s.diffVersions(ctx, res, fromText, toText, lists); err != nil {
 		return nil, err
 	}
-	if p.To, err = s.Store.FindVersionByID(ctx, to); err != nil {
-		return nil, err
-	}
-	if p.From.ResourceID != res.ID || p.To.ResourceID != res.ID {
-		return nil, vigil.Errorf(vigil.EINVALID, "versions %d and %d are not both versions of resource %d", from, to, res.ID)
-	}
-	if p.From.Error != "" || p.To.Error != "" {
-		return nil, vigil.Errorf(vigil.EINVALID, "a failed fetch has no body to compare")
-	}
+	from, to := p.From.ID, p.To.ID
 	start := time.Now()
 	if p.Old, err = s.Warehouse.Document(ctx, from); err != nil {
 		return nil, err
@@ -184,7 +217,7 @@ func (s *Server) handleDiff(w http.ResponseWriter, r *http.Request, u *vigil.Use
 	if !contains(diffFormats, format) {
 		return vigil.Errorf(vigil.EINVALID, "format %q must be one of %s", format, strings.Join(diffFormats, ", "))
 	}
-	p, err := s.loadDiff(r.Context(), res, q.Get("from"), q.Get("to"))
+	p, err := s.loadDiff(r.Context(), res, q.Get("from"), q.Get("to"), apiVersionList(res))
 	if err != nil {
 		return err
 	}

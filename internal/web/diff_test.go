@@ -2,6 +2,10 @@ package web
 
 import (
 	"context"
+	"html"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
@@ -61,7 +65,7 @@ func TestDiffVersionsMissing(t *testing.T) {
 		{v, "", "to is missing: want a version id of resource " + r + " (GET /api/v1/resources/" + r + "/versions lists them)"},
 		{"x", v, `from "x" is not a positive number`},
 	} {
-		_, err := e.s.loadDiff(context.Background(), res, c.from, c.to)
+		_, err := e.s.loadDiff(context.Background(), res, c.from, c.to, apiVersionList(res))
 		if vigil.ErrorCode(err) != vigil.EINVALID || vigil.ErrorMessage(err) != c.want {
 			t.Errorf("from %q to %q: %v (%s), want %q", c.from, c.to, err, vigil.ErrorCode(err), c.want)
 		}
@@ -81,5 +85,74 @@ func TestDiffPageLegend(t *testing.T) {
 		if got := strings.Contains(page, `class="legend"`); got != tc.legend {
 			t.Errorf("view %s: legend shown %v, want %v", tc.view, got, tc.legend)
 		}
+	}
+}
+
+// TestDiffVersionsNamed: a diff (the dashboard's page, each of its views,
+// and the API's) that cannot be made names the version at fault by its
+// parameter: "version 99 not found" did not say whether from or to, nor
+// "a failed fetch has no body to compare" which one failed. The page that
+// misses a version points to the history, where the dashboard lists them,
+// not to the API only.
+func TestDiffVersionsNamed(t *testing.T) {
+	e := newReadAsTextEnv(t)
+	ctx := context.Background()
+	failed, err := e.s.Warehouse.(*warehouse.Warehouse).Put(ctx, &warehouse.Fetch{URL: "http://a.example/p", FetchedAt: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC), Error: "HTTP 503"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	e.s.Register(mux)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	owner, err := e.s.Store.FindUserByID(ctx, e.sen.OwnerID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cookie, err := e.s.newSessionCookie(owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(path string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		req.AddCookie(&http.Cookie{Name: sessionCookie, Value: cookie})
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.StatusCode, html.UnescapeString(string(b))
+	}
+	r := strconv.FormatInt(e.res, 10)
+	v := strconv.FormatInt(e.vs[0].ID, 10)
+	f := strconv.FormatInt(failed.ID, 10)
+	for _, c := range []struct {
+		query string
+		code  int
+		want  string
+	}{
+		{"from=" + v + "&to=99999", http.StatusNotFound, "to: version 99999 not found"},
+		{"from=99999&to=" + v, http.StatusNotFound, "from: version 99999 not found"},
+		{"from=" + f + "&to=" + v, http.StatusBadRequest, "from: version " + f + " is a failed fetch (HTTP 503), which has no body to compare"},
+		{"from=" + v + "&to=" + f, http.StatusBadRequest, "to: version " + f + " is a failed fetch (HTTP 503), which has no body to compare"},
+	} {
+		for _, path := range []string{
+			"/api/v1/resources/" + r + "/diff?" + c.query,
+			"/resources/" + r + "/diff?" + c.query + "&view=inline",
+			"/resources/" + r + "/diff?" + c.query + "&view=records",
+		} {
+			if code, body := get(path); code != c.code || !strings.Contains(body, c.want) {
+				t.Errorf("GET %s: %d, want %d and %q:\n%s", path, code, c.code, c.want, body)
+			}
+		}
+	}
+	want := "to is missing: want a version id of resource " + r + " (its history, /resources/" + r + ", lists them)"
+	if code, body := get("/resources/" + r + "/diff?from=" + v); code != http.StatusBadRequest || !strings.Contains(body, want) {
+		t.Errorf("the diff page without to: %d, want 400 and %q:\n%s", code, want, body)
 	}
 }

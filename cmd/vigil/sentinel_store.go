@@ -232,6 +232,10 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (int,
 			owners[s.OwnerID] = owner
 		}
 		status, next := string(s.Status), fmtTime(s.NextCheck)
+		if s.Status == vigil.SentinelPaused {
+			// Not due: the stored date is kept for its resume only.
+			next = "-"
+		}
 		if p := phases[s.ID]; s.Status == vigil.SentinelActive && (p == "ended" || p == "pending") {
 			status = p
 			if p == "ended" {

@@ -13,6 +13,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/sqlite"
 )
 
 // runVigil runs the command line in-process and returns the exit code and
@@ -417,6 +420,61 @@ func TestMissingStore(t *testing.T) {
 // TestSentinelListTarget: list says which sentinels watch a whole site and
 // which watch pages, in its table and in its JSON lines; a site sentinel
 // could not be told from a page sentinel.
+// TestSentinelListPaused: a paused sentinel has no next check in the
+// list, as on the dashboard ("paused"); the list gave the stored date,
+// which passed with nothing checked.
+func TestSentinelListPaused(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	if code, out, errOut := runVigil(t, "", "sentinel", "add", "--data", data, writeFile(t, dir, "s.ssl", "Create Sentinel held Using http://a.example/\nCreate Sentinel going Using http://b.example/\n")); code != exitOK {
+		t.Fatalf("add: exit %d\n%s%s", code, out, errOut)
+	}
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sens, _, err := st.FindSentinels(ctx, vigil.SentinelFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sens {
+		if s.Name == "held" {
+			s.Status = vigil.SentinelPaused
+			if err := st.UpdateSentinel(ctx, s); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	st.Close()
+	code, out, errOut := runVigil(t, "", "sentinel", "list", "--data", data)
+	if code != exitOK {
+		t.Fatalf("list: exit %d\n%s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	header := strings.Fields(lines[0])
+	col := slices.Index(header, "NEXT") // NEXT CHECK, after LAST CHECK's two words
+	if col < 0 || len(lines) != 3 {
+		t.Fatalf("no NEXT CHECK column, or not two sentinels:\n%s", out)
+	}
+	for _, l := range lines[1:] {
+		f := strings.Fields(l)
+		// The columns before are one word each: LAST CHECK is "-", as
+		// neither was checked, where the header has two.
+		next := f[col-1]
+		switch f[2] {
+		case "held":
+			if f[4] != "paused" || next != "-" {
+				t.Errorf("line %q: want paused, with - as its next check", l)
+			}
+		case "going":
+			if f[4] != "active" || next == "-" {
+				t.Errorf("line %q: want active, with a next check", l)
+			}
+		}
+	}
+}
+
 func TestSentinelListTarget(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")

@@ -425,7 +425,7 @@ type sentinelView struct {
 	// Lifespan is where the sentinel's From and To put it, as its last
 	// check found: pending, active or ended; empty before its first check.
 	// An ended sentinel is active (not paused) but checked no more: its
-	// view has no NextCheck.
+	// view has no NextCheck, as a paused one's.
 	Lifespan string `json:"lifespan,omitempty"`
 	// Checking is set while the monitor checks the sentinel (see
 	// Server.Checking): its stored NextCheck is then the end of the
@@ -462,10 +462,11 @@ func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []se
 	for i, sen := range sens {
 		// The stored next check is no date to show when the sentinel is
 		// checked no more (the monitor parks it 50 years on), nor while
+		// it is paused (kept for its resume, it is not due), nor while
 		// it is checked (the claim's end, 5 minutes on: the next check
 		// is due when this one is recorded).
 		checking := s.Checking != nil && s.Checking(sen.ID)
-		if (phases[sen.ID] == "ended" || checking) && !sen.NextCheck.IsZero() {
+		if (phases[sen.ID] == "ended" || sen.Status == vigil.SentinelPaused || checking) && !sen.NextCheck.IsZero() {
 			c := *sen
 			c.NextCheck = time.Time{}
 			sen = &c

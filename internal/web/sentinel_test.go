@@ -359,6 +359,48 @@ func TestEndedHasNoNextCheck(t *testing.T) {
 	}
 }
 
+// TestPausedHasNoNextCheck: a paused sentinel is not due, and the
+// dashboard says "paused" for its next check; the API gave it the stored
+// date as its nextCheck, "when the sentinel is next due", which passed
+// with nothing checked. Its view has no next check until it is resumed;
+// the stored one is kept, for the resume.
+func TestPausedHasNoNextCheck(t *testing.T) {
+	s, u := newTestServer(t)
+	ctx := context.Background()
+	s.Checker = storeChecker(s)
+	sen := createChecked(t, s, u, "Create Sentinel p Using http://a.example/ Fetch 1 hour")
+	c := newSignedIn(t, s, u)
+	path := "/api/v1/sentinels/" + strconv.FormatInt(sen.ID, 10)
+	nextCheck := func(method, path string) (any, bool) {
+		t.Helper()
+		status, body := c.do(method, path, "")
+		if status != 200 {
+			t.Fatalf("%s %s: %d %s", method, path, status, body)
+		}
+		var v map[string]any
+		if err := json.Unmarshal([]byte(body), &v); err != nil {
+			t.Fatal(err)
+		}
+		n, has := v["nextCheck"]
+		return n, has
+	}
+	if n, has := nextCheck("POST", path+"/pause"); has {
+		t.Errorf("POST pause: nextCheck %v, want none", n)
+	}
+	if n, has := nextCheck("GET", path); has {
+		t.Errorf("GET a paused sentinel: nextCheck %v, want none", n)
+	}
+	if status, body := c.do("GET", "/api/v1/sentinels", ""); status != 200 || strings.Contains(body, `"nextCheck"`) {
+		t.Errorf("GET /api/v1/sentinels: %d, a next check for the paused sentinel: %s", status, body)
+	}
+	if got, err := s.Store.FindSentinelByID(ctx, sen.ID); err != nil || got.NextCheck.IsZero() {
+		t.Errorf("the stored next check: %v, %v; want it kept", got, err)
+	}
+	if _, has := nextCheck("POST", path+"/resume"); !has {
+		t.Errorf("POST resume: no nextCheck")
+	}
+}
+
 // TestCheckNowPending: a sentinel whose lifespan has not started (its From
 // is to come) is not checked before its start, so "check now" is refused
 // saying when it starts, as for a paused or ended one; it answered 200 and

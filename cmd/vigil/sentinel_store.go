@@ -92,9 +92,10 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (int, 
 			"store, and adds those without errors; vigil serve starts running them\n"+
 			"at once, each stored in canonical form with the comments of its own\n"+
 			"text (those above its Create line and in its clauses), as vigil sentinel\n"+
-			"fmt lays them. Problems are printed as file:line:col: message (exit status 1).\n"+
-			"For each sentinel added it prints its id, name and the path of its Atom\n"+
-			"feed on the server. \"-\" reads standard input.")
+			"fmt lays them. Problems (a file with no sentinel is one) are printed as\n"+
+			"file:line:col: message (exit status 1). For each sentinel added it prints\n"+
+			"its id, name and the path of its Atom feed on the server. \"-\" reads\n"+
+			"standard input.")
 	sf := addStoreFlags(fs, env)
 	owner := ownerFlag(fs, env)
 	if help, err := parseFlags(fs, args); help || err != nil {
@@ -129,6 +130,11 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (int, 
 			return exitError, err
 		}
 		f, err := spec.Parse(displayName(name), src)
+		if err == nil && len(f.Sentinels) == 0 {
+			// An empty file, or comments only: likely the wrong file,
+			// which the API refuses in the same words.
+			err = spec.ErrorList{{Pos: spec.Position{Filename: displayName(name)}, Msg: "no sentinel: expected Create Sentinel", Expected: "Create"}}
+		}
 		if err != nil {
 			printDiagnostics(env.stdout, err, "")
 			code = exitChanged

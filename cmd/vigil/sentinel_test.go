@@ -420,6 +420,25 @@ func TestMissingStore(t *testing.T) {
 // TestSentinelListTarget: list says which sentinels watch a whole site and
 // which watch pages, in its table and in its JSON lines; a site sentinel
 // could not be told from a page sentinel.
+// TestSentinelAddNoSentinel: a file that holds no sentinel (empty, or
+// comments only: the wrong file) is a problem for sentinel add, as it is
+// for the API ("no sentinel: expected Create Sentinel"); add said nothing
+// and exited 0, so that nothing added looked like success. The other
+// files are still added.
+func TestSentinelAddNoSentinel(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	empty := writeFile(t, dir, "empty.ssl", "")
+	comments := writeFile(t, dir, "notes.ssl", "# to watch: the shop\n")
+	good := writeFile(t, dir, "good.ssl", "Create Sentinel one Using http://a.example/\n")
+	code, out, errOut := runVigil(t, "", "sentinel", "add", "--data", data, empty, comments, good)
+	want := empty + ": no sentinel: expected Create Sentinel\n" +
+		comments + ": no sentinel: expected Create Sentinel\n"
+	if code != exitChanged || !strings.HasPrefix(out, want) || !strings.Contains(out, "added sentinel 1 one feed ") || errOut != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 1 and stdout beginning %q, then one added", code, out, errOut, want)
+	}
+}
+
 // TestSentinelListPaused: a paused sentinel has no next check in the
 // list, as on the dashboard ("paused"); the list gave the stored date,
 // which passed with nothing checked.

@@ -19,15 +19,11 @@ func readInput(env *environment, name string, limit int64) ([]byte, error) {
 	var r io.Reader = env.stdin
 	hint := 512
 	if name != "-" {
-		f, err := os.Open(name)
+		f, err := openFile(name)
 		if err != nil {
 			return nil, err
 		}
 		defer f.Close()
-		if st, err := f.Stat(); err == nil && st.IsDir() {
-			// Said once, rather than as "read DIR: is a directory".
-			return nil, fmt.Errorf("%s: a folder, not a file", name)
-		}
 		r = f
 	}
 	// A file, standard input redirected from one too, is refused by its
@@ -48,6 +44,20 @@ func readInput(env *environment, name string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: more than the limit of %d bytes (--max-bytes)", displayName(name), limit)
 	}
 	return b, nil
+}
+
+// openFile opens the file name for reading, refusing a folder: said once,
+// rather than as "read DIR: is a directory" at the first read.
+func openFile(name string) (*os.File, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s: a folder, not a file", name)
+	}
+	return f, nil
 }
 
 // readAtMost reads r to its end into a buffer of hint bytes to start

@@ -393,13 +393,27 @@ func TestStreamReadBounded(t *testing.T) {
 }
 
 // TestDirectoryArgument: a folder given for a file is named once, as a
-// folder, by each command that reads files.
+// folder, by each command that reads files. The sentinel commands said
+// "read DIR: is a directory", and import warc named the folder as the
+// first record of a file, after saying it imported nothing.
 func TestDirectoryArgument(t *testing.T) {
 	dir := t.TempDir()
-	for _, args := range [][]string{{"diff", dir, example + "v1.xml"}, {"patch", example + "v1.xml", dir}, {"compose", dir}} {
-		code, _, errOut := runCLI(t, "", args...)
-		if want := "vigil " + args[0] + ": " + dir + ": a folder, not a file\n"; code != exitError || errOut != want {
-			t.Errorf("%q: exit %d, stderr %q, want %q", args, code, errOut, want)
+	data := filepath.Join(t.TempDir(), "data")
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"diff", []string{"diff", dir, example + "v1.xml"}},
+		{"patch", []string{"patch", example + "v1.xml", dir}},
+		{"compose", []string{"compose", dir}},
+		{"sentinel check", []string{"sentinel", "check", dir}},
+		{"sentinel fmt", []string{"sentinel", "fmt", dir}},
+		{"sentinel add", []string{"sentinel", "add", "--data", data, dir}},
+		{"import warc", []string{"import", "warc", "--data", data, dir}},
+	} {
+		code, _, errOut := runCLI(t, "", tc.args...)
+		if want := "vigil " + tc.name + ": " + dir + ": a folder, not a file\n"; code != exitError || errOut != want {
+			t.Errorf("%q: exit %d, stderr %q, want %q", tc.args, code, errOut, want)
 		}
 	}
 }

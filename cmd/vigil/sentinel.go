@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -48,7 +47,12 @@ func readSource(env *environment, name string) ([]byte, error) {
 	if name == "-" {
 		return io.ReadAll(env.stdin)
 	}
-	return os.ReadFile(name)
+	f, err := openFile(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }
 
 // parseNow reads the -now flag: RFC 3339, "MM/DD/YYYY HH:MM" or

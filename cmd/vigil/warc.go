@@ -7,7 +7,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"os"
 	"strconv"
 	"time"
 
@@ -263,7 +262,7 @@ func runImportWARC(ctx context.Context, env *environment, args []string) (int, e
 	}
 	var in io.Reader = env.stdin
 	if name := fs.Arg(0); name != "-" {
-		f, err := os.Open(name)
+		f, err := openFile(name)
 		if err != nil {
 			return exitError, err
 		}

@@ -43,12 +43,12 @@
 //     target is not fetched. The start page's redirects are followed
 //     wherever they lead, since they set the default scope. The page's
 //     version is the Last-Modified date, else the SHA-256 of its body; an
-//     HTML or XML page (vigil.IsMarkupMediaType), and a page served as
+//     HTML page, a feed, generic XML (readsBody), and a page served as
 //     text that is not markup (text/plain, JSON, CSV: a text sitemap, an
 //     llms.txt), is read as the warehouse reads it (warehouse.ReadBody,
 //     under the markup parsers' size limit) for its title and links
-//     (warehouse.ExtractLinks, and frames: of XML that is no feed, its
-//     xlink:href and <a href>); a page read as
+//     (warehouse.ExtractSiteLinks, and frames), if it is a page or a
+//     list of pages (readsLinks, below); a page read as
 //     its source text (an HTML page that does not parse, XML that is not
 //     well-formed, a page served as text that does not begin with "<")
 //     has a Note that says so and why, no title, and for links the
@@ -86,7 +86,18 @@
 //     not their links. An XML page itself is no change, as its version is
 //     its date or hash, read or not; when it changes for the first time
 //     after, its old title is told as empty, and one that is not well-formed
-//     as read as text now. No format tells these crawls
+//     as read as text now. Only pages and lists of pages are read for
+//     links (mediatype.go): HTML, XHTML, feeds served with their own
+//     types, and generic XML (application/xml, text/xml, or text beginning
+//     with "<") whose root is a feed's, a sitemap's or html; other XML
+//     (an SVG image, MathML, an XSLT stylesheet, a vendor's +xml format,
+//     generic XML of another root) is a leaf, without title or links, its
+//     version its date or hash, and one that is not well-formed is no
+//     longer read as text. Before, every XML type was read, and its
+//     xlink:href and <a href> followed (an SVG's xlink:href to a shape of
+//     another file was a page of the site), so a site diff against such a
+//     crawl shows the pages reached only through them as no longer
+//     reached. No format tells these crawls
 //     apart (an XML page with links is a valid page of format 3): each
 //     change was to links, which a site diff does not compare. Every
 //     link is canonical, its fragment dropped, a link to a host IDNA or

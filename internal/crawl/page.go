@@ -282,27 +282,12 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool, 
 			v.links = textLinks(doc, p.URL)
 			return v
 		}
-		p.Title = title(doc)
-		v.links = pageLinks(doc, p.URL)
+		if readsLinks(doc, p.ContentType) {
+			p.Title = title(doc)
+			v.links = pageLinks(doc, p.URL)
+		}
 	}
 	return v
-}
-
-// readsBody reports whether the crawl reads the body of a page of a
-// media type, as the warehouse reads it (warehouse.ReadBody), for its
-// title and links: markup (vigil.IsMarkupMediaType: an HTML page, and
-// XML, a feed served as application/atom+xml, application/rss+xml,
-// application/rdf+xml, application/xml or text/xml among it), and a page
-// served as text that is not markup (text/plain, JSON, CSV...:
-// warehouse.ServedAsText), read as its source text unless it begins as
-// markup. Before, XML was a leaf, without links.
-func readsBody(mediaType string) bool {
-	return vigil.IsMarkupMediaType(mediaType) || warehouse.ServedAsText(mediaType)
-}
-
-// isHTML reports whether a media type is an HTML or XHTML page.
-func isHTML(mediaType string) bool {
-	return mediaType == "text/html" || mediaType == "application/xhtml+xml"
 }
 
 // textLinks returns the links of a document read as its source text from

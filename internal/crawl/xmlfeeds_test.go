@@ -15,7 +15,8 @@ import (
 // their proper media types, each linking to pages of the site: an Atom
 // feed as application/atom+xml, an RSS 2.0 feed as application/rss+xml, an
 // RSS 1.0 feed as application/rdf+xml, an RSS feed as application/xml and
-// as text/xml, a document with an xlink:href as application/xml, one that
+// as text/xml, a document with an xlink:href as application/xml (no page
+// nor list of pages: a leaf, whose link the crawl does not follow), one that
 // is not well-formed XML as application/xml (read as its source text, its
 // links the URLs written in it), and an XML sitemap, whose <loc> a crawl
 // follows (warehouse.ExtractSiteLinks).
@@ -77,10 +78,11 @@ func xmlSite(t *testing.T) *httptest.Server {
 // type (application/atom+xml, application/rss+xml, application/rdf+xml,
 // application/xml, text/xml) as the warehouse reads it, for its feed links
 // and its pages (RFC 5005), so that a crawl starting at a feed reaches its
-// entries, and another XML document for the links the warehouse finds in
-// it (xlink:href; of one that is not well-formed, the URLs written in its
-// source text; of a sitemap, its <loc>). It read them as leaves, without
-// links: a crawl starting at a real feed found nothing.
+// entries, and a sitemap for its <loc>, and of an XML document that is
+// not well-formed the URLs written in its source text; another XML
+// document is a leaf (TestCrawlReadsOnlyPagesAndListsOfPages). It read
+// them as leaves, without links: a crawl starting at a real feed found
+// nothing.
 func TestCrawlXMLFeeds(t *testing.T) {
 	srv := xmlSite(t)
 	for _, tt := range []struct {
@@ -93,7 +95,7 @@ func TestCrawlXMLFeeds(t *testing.T) {
 		{"/site/rdf", []string{"/site/rdf", "/site/rdf-item.html"}, "RDF"},
 		{"/site/appxml", []string{"/site/appxml", "/site/", "/site/appxml-item.html"}, "News"},
 		{"/site/textxml", []string{"/site/textxml", "/site/", "/site/textxml-item.html"}, "News"},
-		{"/site/xlink", []string{"/site/xlink", "/site/xlinked.html"}, ""},
+		{"/site/xlink", []string{"/site/xlink"}, ""}, // generic XML, no page: a leaf
 		{"/site/broken", []string{"/site/broken", "/site/broken-linked.html"}, ""},
 		{"/site/sitemap.xml", []string{"/site/sitemap.xml", "/site/in-sitemap.html"}, ""},
 	} {

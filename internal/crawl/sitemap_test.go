@@ -84,3 +84,58 @@ func largeSitemap(n int) string {
 	b.WriteString("</urlset>")
 	return b.String()
 }
+
+// TestCrawlBoundsUnreadLinks: a page keeps its links to the pages and
+// redirects the crawl read, every one, and at most Query.MaxPages links
+// to URLs it did not read (in document order, LinksTruncated set when it
+// had more), so that a sitemap of 50 000 URLs crawled with a limit of 100
+// pages keeps a few hundred links in the snapshot, not 10 000 (MaxLinks),
+// in either order, and UnreadLinks still tells that the pages cut were
+// left by the page limit.
+func TestCrawlBoundsUnreadLinks(t *testing.T) {
+	const maxPages = 100
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/site/large.xml":
+			w.Header().Set("Content-Type", "application/xml")
+			w.Write([]byte(largeSitemap(50000)))
+		case "/robots.txt":
+			http.NotFound(w, r)
+		default:
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<title>" + r.URL.Path + "</title>"))
+		}
+	}))
+	t.Cleanup(srv.Close)
+	for _, order := range []crawl.Order{crawl.OrderBreadth, crawl.OrderImportance} {
+		t.Run(string(order), func(t *testing.T) {
+			q := crawl.NewQuery(srv.URL + "/site/large.xml")
+			q.MaxPages, q.Order = maxPages, order
+			snap := crawlSite(t, loopbackFetcher(), q)
+			sitemap := snap.Pages[0]
+			targets := map[string]bool{}
+			for _, l := range sitemap.Links {
+				targets[l.Target] = true
+			}
+			for _, p := range snap.Pages[1:] {
+				if !targets[p.URL] {
+					t.Errorf("the sitemap's links leave out %s, a page the crawl read through it", p.URL)
+				}
+			}
+			read := len(snap.Pages) - 1
+			if want := read + maxPages; len(sitemap.Links) != want || !sitemap.LinksTruncated {
+				t.Errorf("the sitemap keeps %d links (truncated %v), want %d: the %d pages read and %d others, truncated",
+					len(sitemap.Links), sitemap.LinksTruncated, want, read, maxPages)
+			}
+			unread := snap.UnreadLinks()
+			if len(unread) != maxPages {
+				t.Errorf("%d unread links, want %d", len(unread), maxPages)
+			}
+			for u, why := range unread {
+				if why != crawl.UnreadPages {
+					t.Errorf("unread %s: %q, want %q", u, why, crawl.UnreadPages)
+				}
+			}
+		})
+	}
+}

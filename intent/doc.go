@@ -194,6 +194,9 @@
 // added in the middle of a list is one link added. Every other change
 // type reads such a page as any other: its lines are texts. A real page's
 // <pre> holding URLs has no links: its links are its a and area elements.
+// SourceLinks gives the links of a document read as text, absolute and
+// relative, in the order they are written, so that Vigil's warehouse
+// stores, and its crawl follows, the links a links sentinel reads.
 //
 // # Feeds
 //

@@ -1,14 +1,12 @@
 package intent
 
 import (
+	"cmp"
 	"net/url"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
-
-	"github.com/vigil-web/vigil/tree"
 )
 
 // TextLink is a link written in plain text (TextLinks): an absolute http
@@ -622,87 +620,18 @@ func textLink(text string, start, end int, kind urlKind, label string) (TextLink
 	return TextLink{URL: s, Text: label, Start: start, End: end}, true
 }
 
-// addTextLinks adds to c's links those written in the text of its
-// content, for a page read as its source text: the absolute URLs of each
-// text node (TextLinks), named by their Markdown label or else by the URL
-// as it resolves (the target), so that a URL respelled (a host in upper
-// case) is the link it was; and the URLs written relative in the href and
-// src attributes of the tags of its text (markupRefs: a tag may run over
-// lines, the text nodes of a root are read as one text), resolved as a
-// parsed page's are, against the first base element's href if the text
-// has one, and named by their target. Each is at the text node where it
-// starts, in the order they are written.
+// addTextLinks adds to c's links those written in the text of each of
+// its roots, for a page read as its source text (sourceLinks): the
+// absolute URLs of each text node, named by their Markdown label or else
+// by the URL as it resolves (the target), so that a URL respelled (a host
+// in upper case) is the link it was; and the URLs written relative in the
+// href and src attributes of the tags of its text, named by their target.
+// Each is at the text node where it starts, in the order they are written.
 func (c *content) addTextLinks() {
 	for _, r := range c.roots {
-		var nodes []*tree.Node
-		var starts []int
-		var b strings.Builder
-		tree.Walk(r, func(n *tree.Node) bool {
-			switch n.Kind {
-			case tree.Text:
-				nodes, starts = append(nodes, n), append(starts, b.Len())
-				b.WriteString(n.Value)
-			case tree.Element:
-				return n == r || !c.skip(n)
-			}
-			return false
-		})
-		refs := markupRefs(b.String())
-		base := c.base
-		for _, ref := range refs {
-			if ref.base {
-				if u, err := c.baseURL().Parse(ref.url); err == nil {
-					base = u
-				}
-				break
-			}
-		}
-		for k, n := range nodes {
-			end := b.Len()
-			if k+1 < len(nodes) {
-				end = starts[k+1]
-			}
-			for _, l := range TextLinks(n.Value) {
-				for len(refs) > 0 && refs[0].start < starts[k]+l.Start {
-					c.appendRef(nodes, starts, refs[0], base)
-					refs = refs[1:]
-				}
-				href := c.resolve(l.URL)
-				text := l.Text
-				if text == l.URL {
-					text = href
-				}
-				c.appendLink(n, href, text)
-			}
-			for len(refs) > 0 && refs[0].start < end {
-				c.appendRef(nodes, starts, refs[0], base)
-				refs = refs[1:]
-			}
+		for _, l := range sourceLinks(r, c.base, c.skip) {
+			href := l.URL()
+			c.appendLink(l.Node, href, cmp.Or(l.Label, href))
 		}
 	}
-}
-
-// baseURL returns c's address, or an empty URL when it has none (a
-// relative link then resolves to itself).
-func (c *content) baseURL() *url.URL {
-	if c.base == nil {
-		return &url.URL{}
-	}
-	return c.base
-}
-
-// appendRef adds to c's links a URL written in a tag of its text
-// (markupRefs), resolved against base, at the text node (of nodes,
-// starting at starts) where it is written. A base element's href is no
-// link.
-func (c *content) appendRef(nodes []*tree.Node, starts []int, ref markupRef, base *url.URL) {
-	if ref.base {
-		return
-	}
-	// The last node starting at or before it (an empty one starts where
-	// the next does).
-	k, _ := slices.BinarySearch(starts, ref.start+1)
-	k--
-	href := resolveAgainst(base, ref.url)
-	c.appendLink(nodes[k], href, href)
 }

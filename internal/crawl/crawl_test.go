@@ -74,7 +74,7 @@ func smallSite(t *testing.T) *httptest.Server {
 	mux.HandleFunc("/site/sub/frame.html", page(`<title>Frame</title>`))
 	mux.HandleFunc("/site/notes.txt", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Write([]byte("notes: <a href=\"a.html\">not a link</a>\n"))
+		w.Write([]byte("notes: <a href=\"a.html\">a link, as a links sentinel reads it</a>\n"))
 	})
 	mux.HandleFunc("/site/img.png", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "image/png")
@@ -148,8 +148,9 @@ func TestCrawlPages(t *testing.T) {
 		t.Errorf("c.html, reached at depth 1 by the redirect from old.html: %+v", p)
 	}
 	notes := snap.Page(u("/site/notes.txt"))
-	if notes.Failed() || notes.ContentType != "text/plain" || len(notes.Links) != 0 || notes.Hash == "" || notes.Version != notes.Hash {
-		t.Errorf("text leaf: %+v", notes)
+	if notes.Failed() || notes.ContentType != "text/plain" || notes.Hash == "" || notes.Version != notes.Hash ||
+		!slices.Equal(notes.Links, []crawl.Link{{u("/site/a.html"), u("/site/a.html")}}) {
+		t.Errorf("text page: %+v, want its tag's relative href as its link", notes)
 	}
 	img := snap.Page(u("/site/img.png"))
 	if img.Failed() || img.Status != 200 || img.ContentType != "image/png" || img.Hash != "" ||
@@ -180,7 +181,7 @@ func TestCrawlPages(t *testing.T) {
 	if !slices.Equal(snap.Redirects, wantRedirects) {
 		t.Errorf("redirects %v, want %v", snap.Redirects, wantRedirects)
 	}
-	if st := snap.Stats(); st != (crawl.Stats{Pages: 12, Failures: 5, Links: 17, Redirects: 2}) {
+	if st := snap.Stats(); st != (crawl.Stats{Pages: 12, Failures: 5, Links: 18, Redirects: 2}) {
 		t.Errorf("stats %+v", st)
 	}
 }
@@ -409,8 +410,10 @@ func TestCrawlScopeBoundary(t *testing.T) {
 }
 
 // TestCrawlPageReadAsText: a page that does not parse (nested past the
-// HTML parser's limit) is read as its source text, with no title or
-// links, and its note says so and why; a page that parses has no note.
+// HTML parser's limit) is read as its source text, with no title, and for
+// links those its text writes (its <a href> relative, resolved against
+// its URL and labelled by its target, as a links sentinel reads it), and
+// its note says so and why; a page that parses has no note.
 func TestCrawlPageReadAsText(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -438,8 +441,8 @@ func TestCrawlPageReadAsText(t *testing.T) {
 	if !strings.HasPrefix(p.Note, crawl.NoteReadAsText) || !strings.Contains(p.Note, "nested more than 512 deep") {
 		t.Errorf("note %q, want %q and the parse error", p.Note, crawl.NoteReadAsText)
 	}
-	if p.Failed() || len(p.Links) != 0 || p.Title != "" {
-		t.Errorf("page read as text: %+v; want one read, without title or links", p)
+	if p.Failed() || p.Title != "" || !slices.Equal(p.Links, []crawl.Link{{srv.URL + "/q.html", srv.URL + "/q.html"}}) {
+		t.Errorf("page read as text: %+v; want one read, without title, its link the href its text writes", p)
 	}
 }
 

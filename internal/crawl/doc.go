@@ -52,9 +52,14 @@
 //     its source text (an HTML page that does not parse, XML that is not
 //     well-formed, a page served as text that does not begin with "<")
 //     has a Note that says so and why, no title, and for links the
-//     http(s) URLs written in its text (warehouse.ExtractTextLinks,
-//     through intent.TextLinks), labelled by their Markdown label or else
-//     by the URL as written. A feed (served with its own type,
+//     http(s) URLs written in its text, labelled by their Markdown label
+//     or else by the URL as written, and those its tags write relative in
+//     href and src, resolved against its URL or its text's base element
+//     and labelled by their target (warehouse.ExtractTextLinks, through
+//     intent.SourceLinks: the links a links sentinel reads in a page read
+//     as text; until they were read, a crawl did not follow the relative
+//     links of an HTML page too deep to parse, and a site diff against
+//     such a crawl shows the pages reached only through them as added). A feed (served with its own type,
 //     application/atom+xml, application/rss+xml or application/rdf+xml,
 //     or as application/xml, text/xml, text/html, or text beginning with
 //     "<": the warehouse reads each as XML) links to its feed links, as

@@ -52,7 +52,8 @@ type Page struct {
 	// not parse (nested past the HTML parser's limit, XHTML that is not
 	// well-formed), or "served as" and the type of a page served as text
 	// that is not markup (text/plain, JSON, CSV). Such a page has no
-	// title, and for links the http(s) URLs written in its text. Empty
+	// title, and for links the http(s) URLs written in its text and the
+	// href and src its tags write relative (textLinks). Empty
 	// for a page read as a page, and in snapshots made before notes were
 	// kept; a text page of a snapshot before format 3 (FormatV2) was not
 	// read, so has none.
@@ -292,8 +293,9 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool, 
 }
 
 // textLinks returns the links of a document read as its source text from
-// pageURL: the http(s) URLs written in its text, in order, each labelled
-// by its Markdown label or else by the URL as written
+// pageURL: the http(s) URLs written in its text, each labelled by its
+// Markdown label or else by the URL as written, and the href and src its
+// tags write relative, each labelled by its target, in order
 // (warehouse.ExtractTextLinks: canonical, a host in its ASCII form, a
 // host IDNA or DNS refuses left out), fragments dropped.
 func textLinks(doc *tree.Document, pageURL string) []Link {

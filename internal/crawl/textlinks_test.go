@@ -17,7 +17,8 @@ import (
 // the scope, two whose host DNS refuses (one that was keyed as the
 // site's host, "127.0.0.1.."); the page in scope b.txt is text
 // too, and lists an HTML page that does not parse, whose source text
-// names a last page (its <a href> relative, so no link when read as text).
+// names a last page, and links to another in an <a href> written relative
+// (intent's markupRefs).
 func textSite(t *testing.T) (*httptest.Server, func() []string) {
 	var mu sync.Mutex
 	var asked []string
@@ -63,10 +64,13 @@ func textSite(t *testing.T) (*httptest.Server, func() []string) {
 // TestCrawlTextLinks: a page read as its source text, served as text
 // (a text sitemap) or HTML that does not parse, has for links the http(s)
 // URLs written in its text (intent.TextLinks), labelled by their Markdown
-// label or else by the URL as written, canonical and without fragment,
-// in scope, a host DNS refuses left out: the crawl follows them, as an
-// HTML page's links, and they weigh in its importance. Such a page had no
-// links: a site whose start page is a text sitemap was that page alone.
+// label or else by the URL as written, and the href and src its tags
+// write relative, resolved against its URL and labelled by their target
+// (intent.SourceLinks, as a links sentinel reads them), canonical and
+// without fragment, in scope, a host DNS refuses left out: the crawl
+// follows them, as an HTML page's links, and they weigh in its
+// importance. Such a page had no links: a site whose start page is a text
+// sitemap was that page alone; then only its absolute URLs.
 func TestCrawlTextLinks(t *testing.T) {
 	srv, asked := textSite(t)
 	u := func(p string) string { return srv.URL + p }
@@ -75,10 +79,10 @@ func TestCrawlTextLinks(t *testing.T) {
 	for _, p := range snap.Pages {
 		got = append(got, strings.TrimPrefix(p.URL, srv.URL))
 	}
-	if want := []string{"/site/sitemap.txt", "/site/a.html", "/site/b.txt", "/site/deep.html", "/site/d.html"}; !slices.Equal(got, want) {
+	if want := []string{"/site/sitemap.txt", "/site/a.html", "/site/b.txt", "/site/deep.html", "/site/e.html", "/site/d.html"}; !slices.Equal(got, want) {
 		t.Fatalf("pages %q, want %q", got, want)
 	}
-	if want := []string{"/robots.txt", "/site/a.html", "/site/b.txt", "/site/d.html", "/site/deep.html", "/site/sitemap.txt"}; !slices.Equal(asked(), want) {
+	if want := []string{"/robots.txt", "/site/a.html", "/site/b.txt", "/site/d.html", "/site/deep.html", "/site/e.html", "/site/sitemap.txt"}; !slices.Equal(asked(), want) {
 		t.Errorf("asked %q, want %q", asked(), want)
 	}
 	start := snap.Pages[0]
@@ -98,8 +102,8 @@ func TestCrawlTextLinks(t *testing.T) {
 	}
 	deep := snap.Page(u("/site/deep.html"))
 	if deep == nil || !strings.Contains(deep.Note, "nested more than 512 deep") || deep.Title != "" ||
-		!slices.Equal(deep.Links, []crawl.Link{{u("/site/d.html"), u("/site/d.html")}}) {
-		t.Errorf("deep.html, HTML read as text: %+v; want the URL in its text as its link", deep)
+		!slices.Equal(deep.Links, []crawl.Link{{u("/site/e.html"), u("/site/e.html")}, {u("/site/d.html"), u("/site/d.html")}}) {
+		t.Errorf("deep.html, HTML read as text: %+v; want its relative href and the URL in its text as its links", deep)
 	}
 	if a := snap.Page(u("/site/a.html")); a == nil || a.Note != "" || a.Title != "/site/a.html" {
 		t.Errorf("a.html: %+v", a)
@@ -111,7 +115,7 @@ func TestCrawlTextLinks(t *testing.T) {
 			t.Errorf("%s: importance %v", p.URL, p.Importance)
 		}
 	}
-	if st := snap.Stats(); st != (crawl.Stats{Pages: 5, Links: 5}) {
+	if st := snap.Stats(); st != (crawl.Stats{Pages: 6, Links: 6}) {
 		t.Errorf("stats %+v", st)
 	}
 }

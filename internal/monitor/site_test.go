@@ -802,8 +802,11 @@ func TestSiteReadAsText(t *testing.T) {
 	}
 	site.Set(crawltest.Release{
 		"/docs/index.html": good["/docs/index.html"],
-		"/docs/p.html":     page("P", strings.Repeat("<div>", 600)+`<a href="q.html">Q</a>`+strings.Repeat("</div>", 600)),
-		"/docs/q.html":     good["/docs/q.html"],
+		// Its link to q.html with a template's placeholder for a
+		// fragment: a page's link to q.html, which no reading of a text
+		// takes for a URL (intent's markupRefs).
+		"/docs/p.html": page("P", strings.Repeat("<div>", 600)+`<a href="q.html#{top}">Q</a>`+strings.Repeat("</div>", 600)),
+		"/docs/q.html": good["/docs/q.html"],
 	}, nil)
 	checkAnHourLater(t, m, db, sen, &now)
 	got := notes()

@@ -1,6 +1,7 @@
 package warehouse
 
 import (
+	"cmp"
 	"net/url"
 	"strings"
 
@@ -143,35 +144,46 @@ func newLink(source string, base *url.URL, href, anchor string) (*vigil.Link, bo
 
 // ExtractTextLinks returns the outgoing links of a document read as its
 // source text (ReadBody's readAsText: a body served as text that is not
-// markup, or one that does not parse), fetched from pageURL, in order:
+// markup, or one that does not parse), fetched from pageURL, in the order
+// they are written, as a links sentinel reads them (intent.SourceLinks):
 // the absolute http(s) URLs written in its text, as intent.TextLinks
 // finds them (JSON's escaped https:\/\/ and www.example.org\/ ones
 // unescaped, GitHub's www. ones with http:// before them), each named by
-// its Markdown label
-// ([label](URL)) or else by the URL as written (so unescaped, with its
-// http://). A target is canonical as ExtractLinks's are (its
-// host in ASCII, its fragment kept), and a URL ExtractLinks would leave
-// out (a host IDNA or DNS refuses) is left out. Only the caller knows that
-// a document is read as text: a page's own <pre> of URLs has no links but
-// its <a> elements, which ExtractLinks gives. A URL is read within one
-// text node, one a line of the source (ReadBody), so never across a line.
+// its Markdown label ([label](URL)) or else by the URL as written (so
+// unescaped, with its http://); and the URLs its tags write relative in
+// their href and src attributes (HTML read as text, markup in a JSON
+// string: <a href="/docs/a">), resolved against pageURL or the text's
+// first base element, each named by its target. A target is canonical as
+// ExtractLinks's are (its host in ASCII, its fragment kept), and a URL
+// ExtractLinks would leave out (not http(s), a host IDNA or DNS refuses)
+// is left out. Only the caller knows that a document is read as text: a
+// page's own <pre> of URLs has no links but its <a> elements, which
+// ExtractLinks gives. An absolute URL is read within one text node, one a
+// line of the source (ReadBody), so never across a line; a tag may run
+// over lines. Before, the URLs written relative were not read: the crawl
+// of an HTML page too deep to parse did not follow its relative links.
 func ExtractTextLinks(doc *tree.Document, pageURL string) []*vigil.Link {
 	source, ok := linkSource(doc, pageURL)
 	if !ok {
 		return nil
 	}
+	base, err := url.Parse(source)
+	if err != nil {
+		return nil
+	}
 	var out []*vigil.Link
-	tree.Walk(doc.Root, func(n *tree.Node) bool {
-		if n.Kind != tree.Text {
-			return true
-		}
-		for _, l := range intent.TextLinks(n.Value) {
-			if link, ok := newLink(source, nil, l.URL, l.Text); ok {
+	for _, l := range intent.SourceLinks(doc.Root, base) {
+		if !l.Relative {
+			// Read as written: its host as the text spells it, so
+			// that one IDNA or DNS refuses is left out.
+			if link, ok := newLink(source, nil, l.Ref, cmp.Or(l.Label, l.Ref)); ok {
 				out = append(out, link)
 			}
+		} else if link, ok := newLink(source, l.Base, l.Ref, ""); ok {
+			link.Anchor = link.Target
+			out = append(out, link)
 		}
-		return true
-	})
+	}
 	return out
 }
 

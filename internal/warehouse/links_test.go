@@ -163,7 +163,8 @@ func TestExtractLinksHostDNSRefuses(t *testing.T) {
 
 // TestExtractTextLinks: the links of a document read as its source text
 // are the http(s) URLs written in its text (intent.TextLinks), labelled
-// by their Markdown label or else by the URL as written, canonical as
+// by their Markdown label or else by the URL as written, and the href
+// and src its tags write relative, labelled by their target, canonical as
 // ExtractLinks's targets (a Unicode host in punycode, the fragment kept),
 // a host DNS or IDNA refuses left out; a page's own <pre> of URLs is not
 // read as text, and ExtractLinks gives it none.
@@ -202,6 +203,22 @@ func TestExtractTextLinks(t *testing.T) {
 		}},
 		// www. in JSON with its slashes escaped, and a Markdown link to
 		// a www. host, named by its label.
+		// The href and src a text's tags write relative (HTML read as
+		// text, markup in a JSON string), resolved against the page or
+		// the text's base element and named by their target, among its
+		// absolute URLs in the order they are written, as a links
+		// sentinel reads them (intent.SourceLinks).
+		{"relative links of HTML read as text", strings.Repeat("<div>", 600) + `<a href="/a">A</a> <img src="img/b.png">` +
+			"\n" + `<a href="https://Example.com/c">C</a> <a href="#top">Top</a> <a href="mailto:x@example.com">M</a>` + strings.Repeat("</div>", 600), "text/html", []vigil.Link{
+			{Source: source, Target: "https://example.com/a", Anchor: "https://example.com/a", Type: vigil.LinkLocal},
+			{Source: source, Target: "https://example.com/img/b.png", Anchor: "https://example.com/img/b.png", Type: vigil.LinkLocal},
+			{Source: source, Target: "https://example.com/c", Anchor: "https://Example.com/c", Type: vigil.LinkLocal},
+			{Source: source, Target: "https://example.com/llms.txt#top", Anchor: "https://example.com/llms.txt#top", Type: vigil.LinkInterior},
+		}},
+		{"relative links in JSON, against a base", `{"html":"<base href='https://cdn.example/x/'><a href='y.html'>Y</a>"}`, "application/json", []vigil.Link{
+			{Source: source, Target: "https://cdn.example/x/", Anchor: "https://cdn.example/x/", Type: vigil.LinkGlobal},
+			{Source: source, Target: "https://cdn.example/x/y.html", Anchor: "https://cdn.example/x/y.html", Type: vigil.LinkGlobal},
+		}},
 		{"www in JSON and Markdown", `{"u":"www.b\u00fccher.example\/b\/c","d":"- [The guide](www.example.com/guide)"}`, "application/json", []vigil.Link{
 			{Source: source, Target: "http://www.xn--bcher-kva.example/b/c", Anchor: "http://www.bücher.example/b/c", Type: vigil.LinkGlobal},
 			{Source: source, Target: "http://www.example.com/guide", Anchor: "The guide", Type: vigil.LinkGlobal},

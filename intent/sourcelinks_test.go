@@ -1,0 +1,46 @@
+package intent
+
+import (
+	"net/url"
+	"slices"
+	"testing"
+)
+
+// TestSourceLinks: the links of a document read as its source text are
+// its absolute URLs and the href and src its tags write relative, in the
+// order they are written, a relative one resolved against the text's
+// base element (itself no link) or else the document's address, a bare
+// URL without a label, a Markdown link with its own, each at the text
+// node where it starts.
+func TestSourceLinks(t *testing.T) {
+	line1, line2, line3 := "see https://Example.com/a and <a\n", "  href=\"docs/b\">B</a>\n", "[The guide](https://example.com/guide) <img src='/c.png'>\n"
+	line4 := `<base href="https://cdn.example/x/">`
+	doc := textPage(t, line1+line2+line3+line4)
+	base, _ := url.Parse("https://example.com/dir/page.txt")
+	type got struct {
+		url, label, node string
+		relative         bool
+	}
+	var links []got
+	for _, l := range SourceLinks(doc.Root, base) {
+		links = append(links, got{l.URL(), l.Label, l.Node.Value, l.Relative})
+	}
+	want := []got{
+		{"https://example.com/a", "", line1, false},
+		{"https://cdn.example/x/docs/b", "", line2, true},
+		{"https://example.com/guide", "The guide", line3, false},
+		{"https://cdn.example/c.png", "", line3, true},
+		{"https://cdn.example/x/", "", line4, false},
+	}
+	if !slices.Equal(links, want) {
+		t.Errorf("SourceLinks\n%+v\nwant\n%+v", links, want)
+	}
+	// Without a base element, against the document's address.
+	doc = textPage(t, line1+line2)
+	if l := SourceLinks(doc.Root, base); len(l) != 2 || l[1].URL() != "https://example.com/dir/docs/b" || l[1].Ref != "docs/b" {
+		t.Errorf("SourceLinks of a relative href without a base element: %+v", l)
+	}
+	if l := SourceLinks(nil, base); l != nil {
+		t.Errorf("SourceLinks(nil) = %v", l)
+	}
+}

@@ -17,6 +17,11 @@ type Change struct {
 	DetectedAt  time.Time       `json:"detectedAt"`
 	Summary     string          `json:"summary"`
 	Records     json.RawMessage `json:"records,omitempty"`
+	// Reading says how the two versions were read when they were read
+	// differently (one as a page, one as its source text), and which
+	// selectors could not be applied to their texts; nil when they were
+	// read alike, and for a change stored before it was kept.
+	Reading *ChangeReading `json:"reading,omitempty"`
 }
 
 // Validate returns an EINVALID error naming the first bad field.
@@ -34,6 +39,8 @@ func (c *Change) Validate() error {
 		return Errorf(EINVALID, "change detectedAt required")
 	case len(c.Records) > 0 && !json.Valid(c.Records):
 		return Errorf(EINVALID, "change records are not valid JSON")
+	case c.Reading != nil:
+		return c.Reading.validate()
 	}
 	return nil
 }

@@ -97,9 +97,13 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 				}
 			}
 			for _, c := range r.Changes {
-				err := tx.QueryRowContext(ctx, q(`INSERT INTO changes (sentinel_id, resource_id, from_version, to_version, detected_at, summary, records)
-					VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`), c.SentinelID, c.ResourceID, c.FromVersion, c.ToVersion,
-					tv(c.DetectedAt), c.Summary, specValue(c.Records)).Scan(&c.ID)
+				reading, err := readingValue(c.Reading)
+				if err != nil {
+					return err
+				}
+				err = tx.QueryRowContext(ctx, q(`INSERT INTO changes (sentinel_id, resource_id, from_version, to_version, detected_at, summary, records, reading)
+					VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`), c.SentinelID, c.ResourceID, c.FromVersion, c.ToVersion,
+					tv(c.DetectedAt), c.Summary, specValue(c.Records), reading).Scan(&c.ID)
 				if err != nil {
 					if isForeignKey(err) {
 						return vigil.Errorf(vigil.ENOTFOUND, "change of sentinel %d: sentinel or resource not found", c.SentinelID)

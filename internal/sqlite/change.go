@@ -9,16 +9,19 @@ import (
 	"github.com/vigil-web/vigil"
 )
 
-const changeColumns = "id, sentinel_id, resource_id, from_version, to_version, detected_at, summary, records"
+const changeColumns = "id, sentinel_id, resource_id, from_version, to_version, detected_at, summary, records, reading"
 
 func scanChange(row interface{ Scan(...any) error }) (*vigil.Change, error) {
 	c := &vigil.Change{}
 	var rec []byte
-	err := row.Scan(&c.ID, &c.SentinelID, &c.ResourceID, &c.FromVersion, &c.ToVersion, ts{&c.DetectedAt}, &c.Summary, &rec)
+	var reading sql.NullString
+	if err := row.Scan(&c.ID, &c.SentinelID, &c.ResourceID, &c.FromVersion, &c.ToVersion, ts{&c.DetectedAt}, &c.Summary, &rec, &reading); err != nil {
+		return c, err
+	}
 	if len(rec) > 0 {
 		c.Records = rec
 	}
-	return c, err
+	return c, scanReading(c, reading)
 }
 
 // CreateChange implements vigil.ChangeStore.
@@ -35,9 +38,13 @@ func (db *DB) CreateChange(ctx context.Context, c *vigil.Change) error {
 		if n != 2 {
 			return vigil.Errorf(vigil.ENOTFOUND, "sentinel %d or resource %d not found", c.SentinelID, c.ResourceID)
 		}
-		if err := tx.QueryRowContext(ctx, q(`INSERT INTO changes (id, sentinel_id, resource_id, from_version, to_version, detected_at, summary, records)
-			VALUES (`+nextID("changes")+`, ?, ?, ?, ?, ?, ?, ?) RETURNING id`), c.SentinelID, c.ResourceID, c.FromVersion, c.ToVersion, tv(c.DetectedAt),
-			c.Summary, specValue(c.Records)).Scan(&c.ID); err != nil {
+		reading, err := readingValue(c.Reading)
+		if err != nil {
+			return err
+		}
+		if err := tx.QueryRowContext(ctx, q(`INSERT INTO changes (id, sentinel_id, resource_id, from_version, to_version, detected_at, summary, records, reading)
+			VALUES (`+nextID("changes")+`, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`), c.SentinelID, c.ResourceID, c.FromVersion, c.ToVersion, tv(c.DetectedAt),
+			c.Summary, specValue(c.Records), reading).Scan(&c.ID); err != nil {
 			return err
 		}
 		return insertChangePages(ctx, tx, c)

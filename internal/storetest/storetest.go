@@ -57,6 +57,7 @@ func Run(t *testing.T, open Opener) {
 		"Tokens":                     testTokens,
 		"Changes":                    testChanges,
 		"ChangePages":                testChangePages,
+		"ChangeReading":              testChangeReading,
 		"ChangePagesOddURLs":         testChangePagesOddURLs,
 		"IDsNeverReused":             testIDsNeverReused,
 		"Outbox":                     testOutbox,

@@ -1,6 +1,10 @@
 package intent
 
-import "slices"
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+)
 
 // ObjectKind is the kind of object a change is about.
 type ObjectKind string
@@ -154,8 +158,10 @@ type Result struct {
 	// whole texts were compared. "" for one applied, or without selectors.
 	ScopeNotApplied string `json:"scopeNotApplied,omitempty"`
 	// NotApplied names the selectors ScopeNotApplied is about: the
-	// scope, the ignore list, or both; 0 when it is "".
-	NotApplied Selectors `json:"-"`
+	// scope, the ignore list, or both; 0 when it is "". In JSON, their
+	// names (Selectors.Names); absent from a result written before it was
+	// kept, which read so names none.
+	NotApplied Selectors `json:"notApplied,omitempty"`
 }
 
 // Selectors names the selectors of a change type that could not be
@@ -181,6 +187,52 @@ func (s Selectors) String() string {
 		return "the scope and the ignore list"
 	}
 	return ""
+}
+
+// selectorNames are the names of the selectors in JSON, by bit, as
+// vigil.ChangeReading.NotApplied names them.
+var selectorNames = [...]selectorName{{SelectorScope, "scope"}, {SelectorIgnore, "ignore"}}
+
+// selectorName is a selector and its name.
+type selectorName struct {
+	s    Selectors
+	name string
+}
+
+// Names returns the names of the selectors of s, "scope" and "ignore", in
+// that order: its JSON form. nil for none.
+func (s Selectors) Names() []string {
+	var out []string
+	for _, n := range selectorNames {
+		if s&n.s != 0 {
+			out = append(out, n.name)
+		}
+	}
+	return out
+}
+
+// MarshalJSON writes s as its names (Names).
+func (s Selectors) MarshalJSON() ([]byte, error) {
+	return json.Marshal(s.Names())
+}
+
+// UnmarshalJSON reads s from its names; a name that is no selector, or a
+// value that is no array of names, is an error naming notApplied.
+func (s *Selectors) UnmarshalJSON(data []byte) error {
+	var names []string
+	if err := json.Unmarshal(data, &names); err != nil {
+		return fmt.Errorf("notApplied: %s is no array of selector names", data)
+	}
+	var out Selectors
+	for _, name := range names {
+		i := slices.IndexFunc(selectorNames[:], func(n selectorName) bool { return n.name == name })
+		if i < 0 {
+			return fmt.Errorf("notApplied: %q is no selector (scope, ignore)", name)
+		}
+		out |= selectorNames[i].s
+	}
+	*s = out
+	return nil
 }
 
 // ScopesNotApplied returns the ScopeNotApplied of r and of its operands

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -614,32 +613,30 @@ type pairEval struct {
 	oldWhy, curWhy string
 }
 
-// readNote returns, for a pair whose versions are read differently (one
-// as markup, one as its source text), the line a message about its change
-// ends with: which version could not be read as its type and why, and
-// that both were compared as text (intent.Pair.OldSource), and, when the
-// scope or the ignore list of a change type of res could not be applied
-// to the texts (intent.Result.ScopeNotApplied), which (the scope, the
-// ignore list, or both: intent.Result.SelectorsNotApplied), why, and
-// that the whole texts were compared. "" for a pair read alike, or not
-// loaded.
-func (p *pairEval) readNote(res *intent.Result) string {
+// reading returns, for a pair whose versions are read differently (one
+// as markup, one as its source text), how they were read, which the
+// stored change keeps and its message says (vigil.ChangeReading.Note):
+// which version could not be read as its type and why, and that both
+// were compared as text (intent.Pair.OldSource), and, when the scope or
+// the ignore list of a change type of res could not be applied to the
+// texts (intent.Result.ScopesNotApplied), which (the scope, the ignore
+// list, or both: intent.Result.SelectorsNotApplied) and why. nil for a
+// pair read alike, or not loaded.
+func (p *pairEval) reading(res *intent.Result) *vigil.ChangeReading {
 	if p == nil || p.pair == nil || (p.oldWhy == "") == (p.curWhy == "") {
-		return ""
+		return nil
 	}
-	which, why := "new", p.curWhy
+	r := &vigil.ChangeReading{AsText: "new", Why: p.curWhy}
 	if p.oldWhy != "" {
-		which, why = "old", p.oldWhy
+		r.AsText, r.Why = "old", p.oldWhy
 	}
-	note := fmt.Sprintf("The %s version is read as text (%s): both versions were compared as text.", which, why)
-	if scopes := res.ScopesNotApplied(); len(scopes) > 0 {
-		what := res.SelectorsNotApplied().String()
-		if what == "" { // a Result made without NotApplied: a scope, as ever
-			what = intent.SelectorScope.String()
+	if r.ScopeNotApplied = res.ScopesNotApplied(); len(r.ScopeNotApplied) > 0 {
+		r.NotApplied = res.SelectorsNotApplied().Names()
+		if len(r.NotApplied) == 0 { // a Result made without NotApplied: a scope, as ever
+			r.NotApplied = intent.SelectorScope.Names()
 		}
-		note += fmt.Sprintf(" %s%s could not be applied (%s): the whole texts were compared.", strings.ToUpper(what[:1]), what[1:], strings.Join(scopes, "; "))
 	}
-	return note
+	return r
 }
 
 func (p *pairEval) load(ctx context.Context) (*intent.Pair, error) {

@@ -65,12 +65,14 @@
 // two texts: the markup one is read as its source too (Pair.OldSource,
 // Pair.NewSource), so that a check that could not read the page as its
 // type reports no link, image, table or list the page did not change,
-// and the message about a change of such a pair, sent when it is found,
-// says which version is read as text, and why (pairEval.readNote), and
-// whether a scope, an ignore list or both could not be applied to the
-// texts, naming which (read as HTML for them: intent.Result.ScopeNotApplied,
-// SelectorsNotApplied); a digest, built from the changes
-// stored, does not. Its webhook's tree delta compares the two texts too
+// and the change of such a pair keeps, stored, how its versions were read
+// (vigil.Change.Reading, pairEval.reading): which version is read as
+// text, and why, and whether a scope, an ignore list or both could not be
+// applied to the texts, naming which and why (read as HTML for them:
+// intent.Result.ScopeNotApplied, SelectorsNotApplied), which the message
+// about it says (vigil.ChangeReading.Note), sent when it is found or in a
+// digest, built from the changes stored (which said nothing of it before
+// the change kept it). Its webhook's tree delta compares the two texts too
 // (pairEval.deltaJSON, vigil.MessageItem.DeltaReading).
 // Sentinels watching one site query (start URL, scope, match, depth,
 // pages, order) share its crawl (sitecrawl.go): a check waits for the

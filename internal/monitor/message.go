@@ -48,11 +48,10 @@ type foundChange struct {
 func (m *Monitor) reportTogether(ctx context.Context, j *job, found []foundChange, now time.Time) {
 	var items []*vigil.MessageItem
 	var lists [][]intent.Change
-	var summaries, pages, notes []string
+	var summaries, pages []string
 	first := len(j.rec.Changes)
 	for _, f := range found {
-		notes = append(notes, f.pe.readNote(f.res))
-		c, changes := m.record(j, f.pg, f.ref, f.res, now)
+		c, changes := m.record(j, f.pg, f.ref, f.res, f.pe.reading(f.res), now)
 		item := &vigil.MessageItem{Change: c}
 		if j.plan.wantsDelta() { // only webhooks carry the tree delta
 			item.Delta, item.DeltaReading = f.pe.deltaJSON(ctx)
@@ -65,7 +64,7 @@ func (m *Monitor) reportTogether(ctx context.Context, j *job, found []foundChang
 	}
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: found[0].pg.url,
 		Subject: "[Vigil] " + j.s.Name + ": " + strings.Join(summaries, "; "), Changes: items}
-	msg.Text, msg.HTML, msg.FeedLink = m.render(ctx, j, items, lists, pages, notes)
+	msg.Text, msg.HTML, msg.FeedLink = m.render(ctx, j, items, lists, pages)
 	due := now
 	if j.plan.mode == spec.BestEffort {
 		due = now.Add(m.BestEffortDelay)
@@ -73,9 +72,10 @@ func (m *Monitor) reportTogether(ctx context.Context, j *job, found []foundChang
 	m.enqueue(j, msg, first, due)
 }
 
-// record adds a change found on a page to the check's record and returns it
-// with the typed changes it lists.
-func (m *Monitor) record(j *job, pg *page, ref int64, res *intent.Result, now time.Time) (*vigil.Change, []intent.Change) {
+// record adds a change found on a page to the check's record, with how
+// its versions were read (reading, nil when alike), and returns it with
+// the typed changes it lists.
+func (m *Monitor) record(j *job, pg *page, ref int64, res *intent.Result, reading *vigil.ChangeReading, now time.Time) (*vigil.Change, []intent.Change) {
 	changes := res.AllChanges()
 	records, err := json.Marshal(changes)
 	if err != nil {
@@ -86,7 +86,7 @@ func (m *Monitor) record(j *job, pg *page, ref int64, res *intent.Result, now ti
 	}
 	summary := summarize(j.plan, res, changes)
 	c := &vigil.Change{SentinelID: j.s.ID, ResourceID: pg.resource, FromVersion: ref, ToVersion: pg.cur.ID,
-		DetectedAt: now, Summary: summary, Records: records}
+		DetectedAt: now, Summary: summary, Records: records, Reading: reading}
 	j.rec.Changes = append(j.rec.Changes, c)
 	m.Logger.Info("change detected", LogSentinel, j.s.ID, logURL(pg.url), LogVersion, pg.cur.ID, "summary", summary)
 	return c, changes
@@ -190,7 +190,7 @@ func (m *Monitor) sendDigest(ctx context.Context, j *job, now time.Time) bool {
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: j.plan.urls[0], Digest: true, Since: since, Until: now,
 		Subject: fmt.Sprintf("[Vigil] %s: %d %s since %s", j.s.Name, len(all), changes, since.UTC().Format("2006-01-02 15:04 MST")),
 		Changes: items}
-	msg.Text, msg.HTML, msg.FeedLink = m.render(ctx, j, items, lists, nil, nil)
+	msg.Text, msg.HTML, msg.FeedLink = m.render(ctx, j, items, lists, nil)
 	m.enqueue(j, msg, -1, now)
 	return true
 }
@@ -208,9 +208,11 @@ func summarize(p *plan, res *intent.Result, changes []intent.Change) string {
 
 // render returns the text and HTML bodies of a message: each change's
 // records, inserted text marked + and <ins>, deleted text - and <del>,
-// and after them the item's note, if any (notes[i], pairEval.readNote);
-// and the feed link they end with (Message.FeedLink), if any.
-func (m *Monitor) render(ctx context.Context, j *job, items []*vigil.MessageItem, lists [][]intent.Change, pages, notes []string) (string, string, string) {
+// and after them how the versions of its change were read, if they were
+// read differently (vigil.ChangeReading.Note, of the change found now or
+// stored: a digest's too); and the feed link they end with
+// (Message.FeedLink), if any.
+func (m *Monitor) render(ctx context.Context, j *job, items []*vigil.MessageItem, lists [][]intent.Change, pages []string) (string, string, string) {
 	var t, h strings.Builder
 	// The pages that changed, when known (a digest spans the sentinel's
 	// pages): with "Using A OR B", the one that changed, not both.
@@ -252,9 +254,9 @@ func (m *Monitor) render(ctx context.Context, j *job, items []*vigil.MessageItem
 			fmt.Fprintf(&h, "<li>%s</li>\n", c.LineHTML())
 		}
 		h.WriteString("</ul>\n")
-		if i < len(notes) && notes[i] != "" {
-			fmt.Fprintf(&t, "%s\n", notes[i])
-			fmt.Fprintf(&h, "<p>%s</p>\n", html.EscapeString(notes[i]))
+		if note := it.Change.Reading.Note(); note != "" {
+			fmt.Fprintf(&t, "%s\n", note)
+			fmt.Fprintf(&h, "<p>%s</p>\n", html.EscapeString(note))
 		}
 	}
 	text, markup, feed := m.linksFooter(ctx, j, "See the changes of %s on the dashboard")

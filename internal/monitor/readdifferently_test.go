@@ -244,6 +244,18 @@ func TestReadDifferently(t *testing.T) {
 			if len(msgs) != len(tc.want) {
 				t.Errorf("%d messages, want %d", len(msgs), len(tc.want))
 			}
+			// The stored change keeps what its message says of how the
+			// versions were read (vigil.Change.Reading), for the
+			// dashboard, the API and feeds.
+			for _, c := range changesOf(t, db, s) {
+				note := c.Reading.Note()
+				if c.Reading == nil || !strings.Contains(note, "both versions were compared as text.") || tc.note != "" && !strings.Contains(note, tc.note) {
+					t.Errorf("stored change %d: reading %+v, note %q; want one that says %q", c.ID, c.Reading, note, tc.note)
+				}
+				if !slices.ContainsFunc(msgs, func(m *vigil.Message) bool { return strings.Contains(m.Text, note) }) {
+					t.Errorf("stored change %d: note %q, in no message", c.ID, note)
+				}
+			}
 			// Each says that a version could not be read as its type, and
 			// how the two were compared.
 			for _, msg := range msgs {
@@ -335,5 +347,49 @@ func TestReadDifferentlyDelta(t *testing.T) {
 				t.Errorf("the delta does not lead to the new version: %s\n%s", diff, item.Delta)
 			}
 		})
+	}
+}
+
+// TestReadDifferentlyDigest: a digest, built from the changes stored in
+// its period, says of a change whose versions were read differently what
+// its immediate message would say (vigil.Change.Reading): which version
+// is read as text, and why, and that both were compared as text. It said
+// nothing of it: the stored change had lost it.
+func TestReadDifferentlyDigest(t *testing.T) {
+	var mu sync.Mutex
+	cur := servedVersion{htmlType, textStartPage("Opening hours", "https://x.example/a")}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		w.Header().Set("Content-Type", cur.contentType)
+		io.WriteString(w, cur.body)
+	}))
+	defer srv.Close()
+	now := time.Now().UTC().Truncate(time.Minute)
+	db, wh, u := testStore(t)
+	s := createSentinel(t, db, spec.NewChecker(now), u, "page", "Create Sentinel page Using "+srv.URL+"/page"+
+		" Monitor all links Fetch 1 hour Notify By email owner@example.test Every 1 day\n")
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: fetch.New(fetch.Options{AllowPrivateNetworks: true, TotalTimeout: 5 * time.Second}),
+		Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return now }}
+	runOnce(t, m, 1)
+	mu.Lock()
+	cur = servedVersion{plainType, textStartPage("Opening hours:", "https://x.example/b")}
+	mu.Unlock()
+	for _, later := range []time.Duration{2 * time.Hour, 24 * time.Hour} {
+		now = now.Add(later)
+		makeDue(t, db, s, now)
+		runOnce(t, m, 1)
+	}
+	cs := changesOf(t, db, s)
+	if len(cs) != 1 || cs[0].Reading == nil {
+		t.Fatalf("changes %+v, want one whose versions were read differently", cs)
+	}
+	msgs := messagesOf(t, db, u, s)
+	if len(msgs) != 1 || !msgs[0].Digest {
+		t.Fatalf("%d messages, want one digest", len(msgs))
+	}
+	note := "The new version is read as text (served as text/plain): both versions were compared as text."
+	if cs[0].Reading.Note() != note || !strings.Contains(msgs[0].Text, note) || !strings.Contains(msgs[0].HTML, note) {
+		t.Errorf("the digest does not say %q:\n%s\n%s", note, msgs[0].Text, msgs[0].HTML)
 	}
 }

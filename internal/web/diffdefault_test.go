@@ -2,7 +2,9 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -99,6 +101,39 @@ func TestDiffPageChangeWithoutVersions(t *testing.T) {
 		page := e.get("/resources/" + res + "/diff?change=" + strconv.FormatInt(c.ID, 10) + view)
 		if want := `/diff?from=` + from + `&amp;to=` + to + `&amp;format=json"`; !strings.Contains(page, want) || strings.Contains(page, `id="diff-default"`) {
 			t.Errorf("diff?change%s: not the change's versions (want %q), or said to be the latest:\n%s", view, want, page)
+		}
+	}
+}
+
+// TestDiffPageChangeReading: the diff page of a change whose versions
+// were read differently says so, as the change's message did (its stored
+// vigil.Change.Reading): which version is read as text and why, and what
+// could not be applied to the texts; one read alike says nothing.
+func TestDiffPageChangeReading(t *testing.T) {
+	e := newReadAsTextEnv(t)
+	res := strconv.FormatInt(e.res, 10)
+	for _, tc := range []struct {
+		reading *vigil.ChangeReading
+		want    string
+	}{
+		{&vigil.ChangeReading{AsText: "new", Why: "served as text/plain", NotApplied: []string{vigil.SelectorScope}, ScopeNotApplied: []string{"too <deep>"}},
+			`<p class="alert note" id="change-reading">The new version is read as text (served as text/plain): both versions were compared as text. The scope could not be applied (too &lt;deep&gt;): the whole texts were compared.</p>`},
+		{nil, ""},
+	} {
+		c := &vigil.Change{SentinelID: e.sen.ID, ResourceID: e.res, FromVersion: e.vs[0].ID, ToVersion: e.vs[1].ID,
+			DetectedAt: time.Now().UTC(), Summary: "a change", Reading: tc.reading}
+		if err := e.s.Store.CreateChange(context.Background(), c); err != nil {
+			t.Fatal(err)
+		}
+		page := e.get("/resources/" + res + "/diff?change=" + strconv.FormatInt(c.ID, 10))
+		if tc.want != "" && !strings.Contains(page, tc.want) || tc.want == "" && strings.Contains(page, `id="change-reading"`) {
+			t.Errorf("reading %+v: the page does not hold %q:\n%s", tc.reading, tc.want, page)
+		}
+		// The API gives it too, as the change keeps it.
+		api := e.get("/api/v1/changes/" + strconv.FormatInt(c.ID, 10))
+		var got vigil.Change
+		if err := json.Unmarshal([]byte(api), &got); err != nil || !reflect.DeepEqual(got.Reading, tc.reading) {
+			t.Errorf("reading %+v: the API gives %s (%v)", tc.reading, api, err)
 		}
 	}
 }

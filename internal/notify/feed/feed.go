@@ -232,8 +232,9 @@ func (s *Server) build(ctx context.Context, sen *vigil.Sentinel) (*feeds.Feed, e
 }
 
 // itemContent is the HTML of a change's entry: its summary, the page that
-// changed (if known), a link to the change on the dashboard and its
-// records, a line of words each.
+// changed (if known), a link to the change on the dashboard, its records,
+// a line of words each, and how its versions were read when they were
+// read differently (vigil.ChangeReading.Note).
 func itemContent(c *vigil.Change, page, link string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "<p>%s</p>", html.EscapeString(c.Summary))
@@ -267,6 +268,10 @@ func itemContent(c *vigil.Change, page, link string) string {
 		fmt.Fprintf(&b, "<p>%d %s, too long for a feed: <a href=\"%s\">see the change</a></p>", omitted, plural(omitted, "record"), html.EscapeString(link))
 	default:
 		fmt.Fprintf(&b, "<p>and %d more %s: <a href=\"%s\">see the change</a></p>", omitted, plural(omitted, "record"), html.EscapeString(link))
+	}
+	if note := c.Reading.Note(); note != "" {
+		// How its versions were read, as its message said it.
+		fmt.Fprintf(&b, "<p>%s</p>", html.EscapeString(note))
 	}
 	return b.String()
 }

@@ -205,3 +205,21 @@ func TestFeedNamesPages(t *testing.T) {
 		t.Errorf("one page: %v, %+v", err, f.Items[0])
 	}
 }
+
+// TestFeedEntrySaysHowVersionsWereRead: the entry of a change whose
+// versions were read differently says so, as its message did
+// (vigil.ChangeReading.Note): which version is read as text and why, and
+// what could not be applied to the texts; one read alike says nothing.
+func TestFeedEntrySaysHowVersionsWereRead(t *testing.T) {
+	c := &vigil.Change{ID: 9, Summary: "any change", Records: []byte(`[]`),
+		Reading: &vigil.ChangeReading{AsText: "old", Why: "parse <HTML>", NotApplied: []string{vigil.SelectorIgnore}, ScopeNotApplied: []string{"too deep"}}}
+	got := itemContent(c, "", "https://vigil.example/changes/9")
+	want := "<p>The old version is read as text (parse &lt;HTML&gt;): both versions were compared as text. The ignore list could not be applied (too deep): the whole texts were compared.</p>"
+	if !strings.Contains(got, want) {
+		t.Errorf("entry:\n%s\nwant it to hold\n%s", got, want)
+	}
+	c.Reading = nil
+	if got := itemContent(c, "", "https://vigil.example/changes/9"); strings.Contains(got, "read as text") {
+		t.Errorf("entry of versions read alike:\n%s", got)
+	}
+}

@@ -129,8 +129,8 @@ type RegexInfo struct {
 
 // ValueInfo describes a value change: the numbers, the difference
 // (new - old, rounded to the most decimal places the two writings show),
-// and the bound crossed by a rises above / falls below
-// condition.
+// the bound crossed by a rises above / falls below condition, and, where
+// the scope holds several values, the item the value sits in.
 type ValueInfo struct {
 	Old       *float64 `json:"old,omitempty"`
 	New       *float64 `json:"new,omitempty"`
@@ -138,6 +138,12 @@ type ValueInfo struct {
 	Direction string   `json:"direction,omitempty"` // "increased", "decreased", "unchanged"
 	Crossed   string   `json:"crossed,omitempty"`   // "above" or "below"
 	Threshold *float64 `json:"threshold,omitempty"`
+	// Item names the value among the others of its scope, where it holds
+	// several: the text of the row, list item or other element it sits in
+	// alone, without the value's own text (in the new version, or the old
+	// one for a value removed), cut to 120 bytes. "" when both versions
+	// hold one value at most, or when it sits in no element of its own.
+	Item string `json:"item,omitempty"`
 }
 
 // Result is the evaluation of a change-type expression on a pair of

@@ -515,18 +515,18 @@ func (c *content) contentText() string {
 	return c.text
 }
 
-// numberTexts returns the text of each of the content's roots (the
-// scope's matches) as a value change type reads a number from it: joined
-// as textJoiner joins them, without what the content leaves out. Where an
+// valueMatches returns each of the content's roots (the scope's matches)
+// with its text as a value change type reads a number from it: joined as
+// textJoiner joins them, without what the content leaves out. Where an
 // XPath @name step of the scope sel selects an attribute, it is the
-// attribute's value, as Selector.Values gives it, unless the element that
-// carries it is left out.
-func (c *content) numberTexts(sel Selector) []string {
-	out := make([]string, 0, len(c.roots))
+// element that carries it with the attribute's value, as Selector.Values
+// gives it, unless the element is left out.
+func (c *content) valueMatches(sel Selector) []scopeMatch {
+	out := make([]scopeMatch, 0, len(c.roots))
 	x, ok := sel.(*xpathSel)
 	if !ok || c.doc == nil || c.doc.Root == nil {
 		for _, r := range c.roots {
-			out = append(out, c.numberText(r))
+			out = append(out, scopeMatch{r, c.numberText(r)})
 		}
 		return out
 	}
@@ -539,17 +539,17 @@ func (c *content) numberTexts(sel Selector) []string {
 		case it.n == nil:
 		case it.attr >= 0:
 			if !c.leftOut(it.n) {
-				out = append(out, normalizeSpace(it.value()))
+				out = append(out, scopeMatch{it.n, normalizeSpace(it.value())})
 			}
 		case roots[it.n]:
 			delete(roots, it.n) // once, as Select gives it
-			out = append(out, c.numberText(it.n))
+			out = append(out, scopeMatch{it.n, c.numberText(it.n)})
 		}
 	}
 	return out
 }
 
-// numberText returns the text of r, a root of the content, as numberTexts
+// numberText returns the text of r, a root of the content, as valueMatches
 // reads it.
 func (c *content) numberText(r *tree.Node) string {
 	j := textJoiner{html: c.html}

@@ -99,7 +99,8 @@ func Count(changes []Change) string {
 // added", "cell changed", "value decreased by 50", "value rose above 100",
 // "row moved"; for an item of a nested list, where it is: "list item
 // added in Food > Mains", "list item removed from Food", "list item moved
-// from Food to Drinks".
+// from Food to Drinks"; for a value among several, which: "value
+// decreased by 200 in Canon EOS R8".
 func (c Change) Heading() string {
 	noun := c.Kind.noun(1)
 	if c.Kind == KindWord {
@@ -112,19 +113,37 @@ func (c Change) Heading() string {
 	if c.List != nil {
 		h += c.List.where(c.Op)
 	}
-	if v := c.Value; v != nil && c.Op == Update {
+	if v := c.Value; v != nil {
+		h = v.heading(h, c.Op)
+	}
+	return h
+}
+
+// heading says what happened to a value, h saying it of any object:
+// "value decreased by 50", "value rose above 100", and, for a value
+// among several, which: "value decreased by 200 in Canon EOS R8", "value
+// removed from Nikon Z5".
+func (v *ValueInfo) heading(h string, op Operation) string {
+	if op == Update {
 		switch {
 		case v.Crossed == "above" && v.Threshold != nil:
-			return "value rose above " + formatNumber(*v.Threshold)
+			h = "value rose above " + formatNumber(*v.Threshold)
 		case v.Crossed == "below" && v.Threshold != nil:
-			return "value fell below " + formatNumber(*v.Threshold)
+			h = "value fell below " + formatNumber(*v.Threshold)
 		case v.Direction == "increased" || v.Direction == "decreased":
 			d := v.Delta
 			if d < 0 {
 				d = -d
 			}
-			return "value " + v.Direction + " by " + formatNumber(d)
+			h = "value " + v.Direction + " by " + formatNumber(d)
 		}
+	}
+	switch {
+	case v.Item == "":
+	case op == Delete:
+		h += " from " + showParents([]string{v.Item})
+	default:
+		h += " in " + showParents([]string{v.Item})
 	}
 	return h
 }

@@ -59,11 +59,11 @@
 // spanned leaves' common path followed by the rest of their paths
 // (Books-Section-Book-Name-Author in the seed's example). Links, images,
 // table rows (keyed by their cells, with column headers), list items and
-// regular-expression matches are extracted as objects; a value is the first
-// number in the scope (the first of its matches holding one), read across
-// the inline elements that split it (numbertext.go), with the decimal
-// separator its writing shows or, where it shows none, that the other
-// version's writing or the page's language shows (number.go).
+// regular-expression matches are extracted as objects; each match of a
+// value's scope that holds a number is a value, its first number, read
+// across the inline elements that split it (numbertext.go), with the
+// decimal separator its writing shows or, where it shows none, that the
+// other version's writing or the page's language shows (number.go).
 //
 // Phase III, the optional optimisation (§4.6.4), runs first when
 // Options.Optimize is set: second-level subtrees equal in both versions are
@@ -104,6 +104,23 @@
 // change of every table after it. All words is
 // an LCS over the word sequences, reported as runs of inserted, deleted
 // and replaced words.
+//
+// Values are paired as objects too (valuepair.go), so that a scope
+// matching the prices of a listing watches each of them: a value's
+// identity is its item, the outermost element holding it and no other
+// value (a table's row, a list's item, a grid's card), by its text
+// without the value's (with one value, its nearest tr, li, dt, dd or
+// article). An LCS over the items pairs the values of the same item,
+// whatever rows were added, removed or reordered around it; values whose
+// item changed its text pair by position between two pairs, where as
+// many are left on both sides, and a value alone in its version with the
+// first left in the other. The condition (changes, increases, decreases,
+// rises above, falls below) is tested on each pair, each pair that meets
+// it a change of its own, named by its item's text (ValueInfo.Item: "value
+// decreased by 200 in Nikon Z5"); a value in one version only is an
+// insert or a delete, which only "changes" reports. The diff's node
+// identities (XIDs) do not pair them: the monitor reads each version
+// apart and numbers its XIDs afresh.
 //
 // Links are then read as sets of targets (linkEdits): a link is added
 // when its target is in no link of the old version, removed when in none

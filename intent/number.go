@@ -231,22 +231,6 @@ func difference(of, nf float64, places int) float64 {
 	return r
 }
 
-// firstNumber returns the first number among the selector's values, and
-// the value it was read from. With spaceGroups, plain spaces between groups
-// of thousands group them (see joinSpaceGroups).
-func firstNumber(values []string, spaceGroups bool) (number, string, bool) {
-	for _, v := range values {
-		w := v
-		if spaceGroups {
-			w = joinSpaceGroups(v)
-		}
-		if n, ok := scanNumber(w); ok {
-			return n, v, true
-		}
-	}
-	return number{}, "", false
-}
-
 // spaceGroupRE finds digits followed by groups of three after single
 // spaces: the candidates of joinSpaceGroups.
 var spaceGroupRE = regexp.MustCompile(`\d+(?: \d{3})+`)

@@ -129,10 +129,10 @@ func TestSchema(t *testing.T) {
 	root := loadSchema(t)
 	old := `<html><body><p>Jane Doe wrote 12/01/2026 <a href="/a">A</a> <img src="a.png" alt="A"></p>
 <table id="t"><tr><th>K</th><th>V</th></tr><tr><td>x</td><td>1</td></tr></table><ul><li>one</li><li>two<ul><li>2a</li></ul></li></ul>
-<span class="p">$10</span></body></html>`
+<div><b>Alpha</b> <span class="p">$10</span></div><div><b>Bravo</b> <span class="p">$20</span></div></body></html>`
 	new := `<html><body><p>Jane Roe wrote 12/02/2026 <a href="/b">A</a> <img src="b.png" alt="A"></p>
 <table id="t"><tr><th>K</th><th>V</th></tr><tr><td>x</td><td>2</td></tr><tr><td>y</td><td>3</td></tr></table><ul><li>two<ul><li>2b</li></ul></li><li>one</li></ul>
-<span class="p">$12</span></body></html>`
+<div><b>Alpha</b> <span class="p">$12</span></div><div><b>Bravo</b> <span class="p">$20</span></div></body></html>`
 	clause := `any change OR all words OR keywords {Doe} OR phrase {"Jane Doe wrote"} OR all links OR all images OR table OR list OR regular expression {"\\d+/\\d+/\\d+"} OR value In css "span.p" rises above 11 OR NOT all words`
 	r := evalClause(t, old, new, clause)
 	kinds := map[ObjectKind]bool{}
@@ -150,6 +150,13 @@ func TestSchema(t *testing.T) {
 	}
 	if !nested {
 		t.Error("no record of a nested list item in the sample")
+	}
+	item := false
+	for _, c := range r.AllChanges() {
+		item = item || c.Value != nil && c.Value.Item != ""
+	}
+	if !item {
+		t.Error("no record of a value among several in the sample")
 	}
 	data, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {

@@ -1,13 +1,10 @@
 package intent
 
 import (
-	"math"
 	"regexp"
 	"slices"
 	"sort"
-	"strings"
 
-	"github.com/vigil-web/vigil/spec"
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -364,101 +361,4 @@ func regexChanges(pc *pathCache, expr string, old, new []object) []Change {
 		out = append(out, c)
 	}
 	return out
-}
-
-// value evaluates a value change type: the first number in the scope of
-// each version, read as readValues reads them, tested with the condition.
-func (p *Pair) value(ct *spec.ChangeType) (*Result, error) {
-	if ct.Scope == nil || ct.Scope.Expr == nil {
-		return nil, errValueScope
-	}
-	sel, err := p.selector(ct.Scope)
-	if err != nil {
-		return nil, err
-	}
-	oldDoc, newDoc, _, _, _ := p.comparedIn(sel, true)
-	var oldVals, newVals []string
-	if len(ct.Ignore) > 0 {
-		cp, err := p.content(ct)
-		if err != nil {
-			return nil, err
-		}
-		oldVals, newVals = cp.old.numberTexts(sel), cp.new.numberTexts(sel)
-	} else {
-		oldVals, newVals = sel.Values(oldDoc.Root), sel.Values(newDoc.Root)
-	}
-	on, os, okOld := firstNumber(oldVals, pageGroupsBySpace(oldDoc))
-	nn, ns, okNew := firstNumber(newVals, pageGroupsBySpace(newDoc))
-	of, nf, places := readValues(on, nn, oldDoc, newDoc)
-	cond := spec.Changes
-	var threshold float64
-	if ct.Condition != nil {
-		cond, threshold = ct.Condition.Op, ct.Condition.Threshold
-	}
-	c := Change{Kind: KindValue, Op: Update, Old: strings.TrimSpace(os), New: strings.TrimSpace(ns)}
-	info := &ValueInfo{}
-	if okOld {
-		info.Old = &of
-	}
-	if okNew {
-		info.New = &nf
-	}
-	matched := false
-	switch {
-	case !okOld && !okNew:
-		return &Result{}, nil
-	case !okOld:
-		c.Op, matched = Insert, cond == spec.Changes
-	case !okNew:
-		c.Op, matched = Delete, cond == spec.Changes
-	default:
-		info.Delta = difference(of, nf, places)
-		switch {
-		case nf > of:
-			info.Direction = "increased"
-		case nf < of:
-			info.Direction = "decreased"
-		default:
-			info.Direction = "unchanged"
-		}
-		switch cond {
-		case spec.Changes:
-			matched = nf != of
-		case spec.Increases:
-			matched = nf > of
-		case spec.Decreases:
-			matched = nf < of
-		case spec.RisesAbove:
-			matched = of <= threshold && threshold < nf
-			if matched {
-				info.Crossed = "above"
-			}
-		case spec.FallsBelow:
-			matched = nf < threshold && threshold <= of
-			if matched {
-				info.Crossed = "below"
-			}
-		}
-		if math.IsNaN(info.Delta) {
-			info.Delta = 0
-		}
-	}
-	if cond.HasThreshold() {
-		t := threshold
-		info.Threshold = &t
-	}
-	if !matched {
-		return &Result{}, nil
-	}
-	c.Fields = []string{"value"}
-	c.Value = info
-	c.OldPos, c.NewPos = boolInt(okOld), boolInt(okNew)
-	return &Result{Matched: true, Changes: []Change{c}}, nil
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -1,0 +1,230 @@
+package intent
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/vigil-web/vigil/spec"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// maxValueItem is the most bytes of the text of a value's item
+// (ValueInfo.Item) a record holds; a longer one is cut, with an ellipsis.
+const maxValueItem = 120
+
+// scopeMatch is a match of a value change type's scope: the node and the
+// text its number is read from (for an attribute an XPath @name step
+// selects, the element that carries it and the attribute's value).
+type scopeMatch struct {
+	node *tree.Node
+	text string
+}
+
+// valueMatch is a match of the scope that holds a number: a value of its
+// own.
+type valueMatch struct {
+	scopeMatch
+	num number
+	// label is the text of the item the match sits in (valueItem), without
+	// the match's own; "" when it sits in none.
+	label string
+}
+
+// value evaluates a value change type: each match of the scope that holds
+// a number is a value (its first number, read as readValues reads it), the
+// values of the two versions are paired by the items they sit in
+// (pairValues), and each pair is tested with the condition, a change of
+// its own when it meets it. A value in one version only is an insert or a
+// delete, which only the condition "changes" reports.
+func (p *Pair) value(ct *spec.ChangeType) (*Result, error) {
+	if ct.Scope == nil || ct.Scope.Expr == nil {
+		return nil, errValueScope
+	}
+	sel, err := p.selector(ct.Scope)
+	if err != nil {
+		return nil, err
+	}
+	oldDoc, newDoc, _, _, _ := p.comparedIn(sel, true)
+	var oldMatches, newMatches []scopeMatch
+	oldSkip, newSkip := nonContentSkip(oldDoc), nonContentSkip(newDoc)
+	if len(ct.Ignore) > 0 {
+		cp, err := p.content(ct)
+		if err != nil {
+			return nil, err
+		}
+		oldMatches, newMatches = cp.old.valueMatches(sel), cp.new.valueMatches(sel)
+		oldSkip, newSkip = cp.old.skip, cp.new.skip
+	} else {
+		oldMatches, newMatches = selectMatches(sel, oldDoc.Root), selectMatches(sel, newDoc.Root)
+	}
+	oldGroups, newGroups := pageGroupsBySpace(oldDoc), pageGroupsBySpace(newDoc)
+	if sameTexts(oldMatches, newMatches) && oldGroups == newGroups && pageDecimal(oldDoc) == pageDecimal(newDoc) {
+		// The same texts, read alike: the same numbers (the common case
+		// of a check, which reads no number nor item).
+		return &Result{}, nil
+	}
+	old := numberedMatches(oldMatches, oldGroups, oldSkip)
+	new := numberedMatches(newMatches, newGroups, newSkip)
+	cond := spec.Changes
+	var threshold float64
+	if ct.Condition != nil {
+		cond, threshold = ct.Condition.Op, ct.Condition.Threshold
+	}
+	several := len(old) > 1 || len(new) > 1
+	var changes []Change
+	for _, e := range pairValues(old, new) {
+		var o, n *valueMatch
+		if e.a >= 0 {
+			o = &old[e.a]
+		}
+		if e.b >= 0 {
+			n = &new[e.b]
+		}
+		c, ok := valueChange(o, n, oldDoc, newDoc, cond, threshold)
+		if !ok {
+			continue
+		}
+		c.OldPos, c.NewPos = e.a+1, e.b+1
+		if several {
+			// Which of the values: the item it sits in, as the new
+			// version shows it (the old one for a value removed).
+			label := ""
+			if n != nil {
+				label = n.label
+			}
+			if label == "" && o != nil {
+				label = o.label
+			}
+			c.Value.Item = clipTo(label, maxValueItem)
+		}
+		changes = append(changes, c)
+	}
+	if len(changes) == 0 {
+		return &Result{}, nil
+	}
+	return &Result{Matched: true, Changes: changes}, nil
+}
+
+// valueChange tests the condition cond (with its threshold) on a value in
+// the old version, o, and the new, n, either of which may be nil (a value
+// added or removed), and returns the change, or false when it does not
+// meet the condition.
+func valueChange(o, n *valueMatch, oldDoc, newDoc *tree.Document, cond spec.CondOp, threshold float64) (Change, bool) {
+	var on, nn number
+	c := Change{Kind: KindValue, Op: Update}
+	if o != nil {
+		on, c.Old = o.num, strings.TrimSpace(o.text)
+	}
+	if n != nil {
+		nn, c.New = n.num, strings.TrimSpace(n.text)
+	}
+	of, nf, places := readValues(on, nn, oldDoc, newDoc)
+	info := &ValueInfo{}
+	if o != nil {
+		info.Old = &of
+	}
+	if n != nil {
+		info.New = &nf
+	}
+	matched := false
+	switch {
+	case o == nil:
+		c.Op, matched = Insert, cond == spec.Changes
+	case n == nil:
+		c.Op, matched = Delete, cond == spec.Changes
+	default:
+		info.Delta = difference(of, nf, places)
+		switch {
+		case nf > of:
+			info.Direction = "increased"
+		case nf < of:
+			info.Direction = "decreased"
+		default:
+			info.Direction = "unchanged"
+		}
+		switch cond {
+		case spec.Changes:
+			matched = nf != of
+		case spec.Increases:
+			matched = nf > of
+		case spec.Decreases:
+			matched = nf < of
+		case spec.RisesAbove:
+			matched = of <= threshold && threshold < nf
+			if matched {
+				info.Crossed = "above"
+			}
+		case spec.FallsBelow:
+			matched = nf < threshold && threshold <= of
+			if matched {
+				info.Crossed = "below"
+			}
+		}
+		if math.IsNaN(info.Delta) {
+			info.Delta = 0
+		}
+	}
+	if !matched {
+		return Change{}, false
+	}
+	if cond.HasThreshold() {
+		t := threshold
+		info.Threshold = &t
+	}
+	c.Fields = []string{"value"}
+	c.Value = info
+	return c, true
+}
+
+// selectMatches returns the matches of sel in root's subtree, in document
+// order, with the text of each (Selector.Values).
+func selectMatches(sel Selector, root *tree.Node) []scopeMatch {
+	var out []scopeMatch
+	if x, ok := sel.(*xpathSel); ok {
+		for _, it := range x.eval(root) {
+			if it.n != nil {
+				out = append(out, scopeMatch{it.n, normalizeSpace(it.value())})
+			}
+		}
+		return out
+	}
+	for _, n := range sel.Select(root) {
+		out = append(out, scopeMatch{n, textValue(n)})
+	}
+	return out
+}
+
+// sameTexts reports whether two lists of matches have the same texts, in
+// order.
+func sameTexts(old, new []scopeMatch) bool {
+	return slices.EqualFunc(old, new, func(a, b scopeMatch) bool { return a.text == b.text })
+}
+
+// nonContentSkip returns what a value's item leaves out of its text in
+// doc, without an ignore list: in HTML, scripts, styles and the like.
+func nonContentSkip(doc *tree.Document) func(*tree.Node) bool {
+	html := doc != nil && doc.Root != nil && inHTML(doc.Root)
+	return func(n *tree.Node) bool {
+		return n.Kind != tree.Text && n.Kind != tree.Element || html && n.Kind == tree.Element && isNonContent(n.Name)
+	}
+}
+
+// numberedMatches returns the matches that hold a number, each with its
+// first number and the label of its item (skip tells the nodes its text
+// leaves out). With spaceGroups, plain spaces between groups of thousands
+// group them (see joinSpaceGroups).
+func numberedMatches(ms []scopeMatch, spaceGroups bool, skip func(*tree.Node) bool) []valueMatch {
+	var out []valueMatch
+	for _, m := range ms {
+		w := m.text
+		if spaceGroups {
+			w = joinSpaceGroups(w)
+		}
+		if n, ok := scanNumber(w); ok {
+			out = append(out, valueMatch{scopeMatch: m, num: n})
+		}
+	}
+	labelValues(out, skip)
+	return out
+}

@@ -1,0 +1,126 @@
+package intent
+
+import (
+	"strings"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// labelValues sets the label of each value: the text of the item it sits
+// in (valueItem) without the value's own text, read as skip leaves out.
+func labelValues(vs []valueMatch, skip func(*tree.Node) bool) {
+	if len(vs) == 0 {
+		return
+	}
+	// held is 1 for a node that holds one value, and 2 for the first
+	// node holding more that a climb up from a value meets: a climb from
+	// a value towards the root stops at the first node another climb
+	// passed, which holds both. The nodes above it are left at 1, but
+	// a climb from a value stops before them (valueItem). Each node is
+	// climbed through once, so that values nested n deep cost n steps,
+	// not n².
+	held := make(map[*tree.Node]int)
+	for _, v := range vs {
+		for n := v.node; n != nil; n = n.Parent {
+			if held[n] > 0 {
+				held[n] = 2
+				break
+			}
+			held[n] = 1
+		}
+	}
+	for i := range vs {
+		v := &vs[i]
+		item := valueItem(v.node, held, len(vs) > 1)
+		switch {
+		case item == nil:
+		case item == v.node:
+			// The scope selects the items themselves (In css "tr"): the
+			// item without its number.
+			if loc := numberRE.FindStringIndex(v.text); loc != nil {
+				v.label = normalizeSpace(v.text[:loc[0]] + " " + v.text[loc[1]:])
+			}
+		default:
+			v.label = itemText(item, v.node, skip)
+		}
+	}
+}
+
+// valueItem returns the item a value at node m sits in, or nil: among
+// the elements holding m (m included) and no other value (held, of
+// labelValues), with several values the outermost (the row of a table,
+// the item of a list, the card of a grid, whatever the markup), and with
+// one the nearest row or list item (tr, li, dt, dd, article), as the
+// outermost would be the whole page.
+func valueItem(m *tree.Node, held map[*tree.Node]int, several bool) *tree.Node {
+	var item *tree.Node
+	for n := m; n != nil && held[n] == 1; n = n.Parent {
+		if several {
+			item = n
+			continue
+		}
+		if elementIs(n, "tr", "li", "dt", "dd", "article") {
+			return n
+		}
+	}
+	return item
+}
+
+// itemText returns the text of item without the subtree of m, the value
+// in it, nor the nodes skip selects, white space normalised.
+func itemText(item, m *tree.Node, skip func(*tree.Node) bool) string {
+	var b strings.Builder
+	tree.Walk(item, func(n *tree.Node) bool {
+		if n == m || n != item && skip(n) {
+			return false
+		}
+		if n.Kind == tree.Text {
+			b.WriteString(n.Value)
+			b.WriteByte(' ')
+		}
+		return true
+	})
+	return normalizeSpace(b.String())
+}
+
+// pairValues pairs the values of two versions as the package pairs
+// objects (alignObjects): an LCS over their items' labels (a value without
+// one by its text), a value whose label and text are both elsewhere in
+// the other version moved, and the rest paired by position between the
+// pairs the LCS found, where as many are left on both sides. The values
+// are not paired by the diff's node identities: a Pair's versions are
+// read apart, their XIDs numbered afresh. A value alone in its version
+// pairs, when nothing else pairs it, with the first value left in the
+// other, as a scope with one match compares its first number.
+func pairValues(old, new []valueMatch) []objEdit {
+	objects := func(vs []valueMatch) []object {
+		out := make([]object, len(vs))
+		for i, v := range vs {
+			out[i] = object{key: v.label + "\x00" + v.text, node: v.node, pos: i + 1}
+			if v.label != "" {
+				out[i].keys = []string{v.label}
+			}
+		}
+		return out
+	}
+	edits := diffObjects(objects(old), objects(new), true)
+	if len(old) != 1 && len(new) != 1 {
+		return edits
+	}
+	// Deletes come first in the edits, by old index, then updates, then
+	// inserts by new index: the first of each is the first left.
+	del, ins := -1, -1
+	for k, e := range edits {
+		switch {
+		case e.op == Delete && del < 0:
+			del = k
+		case e.op == Insert && ins < 0:
+			ins = k
+		}
+	}
+	if del < 0 || ins < 0 {
+		return edits
+	}
+	edits[del] = objEdit{Update, edits[del].a, edits[ins].b}
+	return append(edits[:ins], edits[ins+1:]...)
+}

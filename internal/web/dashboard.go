@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -398,6 +399,10 @@ type diffData struct {
 	// its typed records as the sentinel found them.
 	Change        *vigil.Change
 	ChangeRecords string
+	// ChangeLines says what the change's records found, a line each
+	// (intent.Change.Line), as its message does; past maxChangeLines,
+	// the last line counts the rest.
+	ChangeLines []string
 	// FromReading and ToReading say how each version is read (reading:
 	// readingPage, readingText, or readingUnknown for one whose reason
 	// is not known yet, past the request's budget), empty for a pair
@@ -412,6 +417,29 @@ type diffData struct {
 	// (lastComparable). Nothing says that there are not two such versions
 	// yet; To is then the one there is, if any.
 	Latest, Nothing bool
+}
+
+// maxChangeLines is the most lines of a change's records its page shows,
+// as its message lists them.
+const maxChangeLines = 50
+
+// changeLines returns the lines of a change's records (intent.Change.Line),
+// at most maxChangeLines and a count of the rest; none for records that
+// are not a list of typed changes.
+func changeLines(records []byte) []string {
+	var recs []intent.Change
+	if json.Unmarshal(records, &recs) != nil {
+		return nil
+	}
+	var out []string
+	for i, r := range recs {
+		if i == maxChangeLines {
+			out = append(out, fmt.Sprintf("... and %d more", len(recs)-maxChangeLines))
+			break
+		}
+		out = append(out, r.Line())
+	}
+	return out
 }
 
 var diffViews = map[string]string{"inline": "html-inline", "side": "html-side-by-side", "changes": "html-changes"}
@@ -448,6 +476,7 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 			if json.Indent(&buf, c.Records, "", "  ") == nil {
 				data.ChangeRecords = buf.String()
 			}
+			data.ChangeLines = changeLines(c.Records)
 		}
 	}
 	fromText, toText := q.Get("from"), q.Get("to")

@@ -110,11 +110,14 @@
 // identity is its item, the outermost element holding it and no other
 // value (a table's row, a list's item, a grid's card), by its text
 // without the value's (with one value, its nearest tr, li, dt, dd or
-// article). An LCS over the items pairs the values of the same item,
-// whatever rows were added, removed or reordered around it; values whose
-// item changed its text pair by position between two pairs, where as
-// many are left on both sides, and a value alone in its version with the
-// first left in the other. The condition (changes, increases, decreases,
+// article). An LCS over the items and their values keeps the values
+// unchanged in place (and items alike but for their values, cards whose
+// only other text is "Add to cart", with their own), the values left pair
+// by their items (a price changed in its row, whatever rows were added,
+// removed or reordered around it), then those whose item changed its
+// text too by position between two pairs, where as many are left on both
+// sides, and a value alone in its version with the first left in the
+// other. The condition (changes, increases, decreases,
 // rises above, falls below) is tested on each pair, each pair that meets
 // it a change of its own, named by its item's text (ValueInfo.Item: "value
 // decreased by 200 in Nikon Z5"); a value in one version only is an

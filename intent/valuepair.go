@@ -84,21 +84,26 @@ func itemText(item, m *tree.Node, skip func(*tree.Node) bool) string {
 }
 
 // pairValues pairs the values of two versions as the package pairs
-// objects (alignObjects): an LCS over their items' labels (a value without
-// one by its text), a value whose label and text are both elsewhere in
-// the other version moved, and the rest paired by position between the
-// pairs the LCS found, where as many are left on both sides. The values
-// are not paired by the diff's node identities: a Pair's versions are
-// read apart, their XIDs numbered afresh. A value alone in its version
-// pairs, when nothing else pairs it, with the first value left in the
-// other, as a scope with one match compares its first number.
+// objects (alignObjects): an LCS over their items' labels and texts
+// together keeps the values unchanged in place, a value whose label and
+// text are both elsewhere in the other version moved, the values left
+// are paired by their items' labels (a price changed in its row), then by
+// position between the pairs found, where as many are left on both
+// sides. The LCS is over the label and the text, not the label alone, so
+// that items alike but for their values (cards whose only other text is
+// "Add to cart") pair with their own, not in order. The values are not
+// paired by the diff's node identities: a Pair's versions are read apart,
+// their XIDs numbered afresh. A value alone in its version pairs, when
+// nothing else pairs it, with the first value left in the other, as a
+// scope with one match compares its first number.
 func pairValues(old, new []valueMatch) []objEdit {
 	objects := func(vs []valueMatch) []object {
 		out := make([]object, len(vs))
 		for i, v := range vs {
 			out[i] = object{key: v.label + "\x00" + v.text, node: v.node, pos: i + 1}
 			if v.label != "" {
-				out[i].keys = []string{v.label}
+				// No first partial key: the LCS is over whole keys.
+				out[i].keys = []string{"", v.label}
 			}
 		}
 		return out

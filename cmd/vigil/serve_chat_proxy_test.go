@@ -1,4 +1,4 @@
-package chat
+package main
 
 import (
 	"context"
@@ -22,13 +22,17 @@ import (
 	"github.com/vigil-web/vigil/internal/fetch"
 	"github.com/vigil-web/vigil/internal/fetch/proxytest"
 	"github.com/vigil-web/vigil/internal/notify"
+	"github.com/vigil-web/vigil/internal/notify/chat"
 )
 
 // TestChatThroughProxy sends to every chat kind Vigil delivers to (the
 // vendors' Slack, Discord and Telegram APIs over https, and self-hosted
 // ntfy, gotify, mattermost and generic webhooks over http) with the
-// transport vigil serve gives the chat notifier: the fetcher's, with the
-// operator's proxy (fetch.Options.Proxy). Each message goes through a real
+// transports vigil serve gives the chat notifier (newDaemon): the
+// fetcher's, with the operator's proxy (fetch.Options.Proxy), as the
+// Notifier's Transport and, under notify.Transport, as net/http's default
+// one. It is here, where the fetcher and the chat adapter are wired, as
+// an adapter imports no other. Each message goes through a real
 // forwarding proxy on loopback, with its credentials (a CONNECT tunnel for
 // https, an absolute-URI request for http), and reaches a fake endpoint
 // only the proxy can lead to: the vendors' names and the public address
@@ -75,7 +79,7 @@ func TestChatThroughProxy(t *testing.T) {
 	defaultTransport := http.DefaultTransport
 	http.DefaultTransport = &notify.Transport{Base: tr} // as vigil serve sets it
 	defer func() { http.DefaultTransport = defaultTransport }()
-	n := &Notifier{Timeout: 10 * time.Second, Transport: tr}
+	n := &chat.Notifier{Timeout: 10 * time.Second, Transport: tr}
 
 	m := &vigil.Message{Subject: "s1 changed", Text: "keyword 5331 appeared"}
 	auth := "Basic " + base64.StdEncoding.EncodeToString([]byte("ops:pr0xy-pw"))

@@ -28,13 +28,15 @@ const noProxyWanted = "want a host name, .suffix or *.suffix, an IP address, an 
 //     alike; a number the URL standard reads as an IPv4 address ("127.1")
 //     is that address, as the fetcher reads a host;
 //   - an IP prefix ("10.0.0.0/8", "fd00::/8"), which matches the
-//     addresses within it;
+//     addresses within it, an IPv4-mapped one ("::ffff:10.0.0.0/104")
+//     the IPv4 addresses it maps;
 //   - any of the first two with a port ("example.com:8080",
 //     "[2001:db8::1]:8443"), which matches that port alone;
 //   - "*", which matches every host.
 //
 // Any other entry (a URL, a path, a bad port or prefix, a name DNS
-// refuses or one that ends in a number but is no address) gives an error
+// refuses, one that ends in a number but is no address, or an address
+// as a suffix, ".10.0.0.1") gives an error
 // naming it: it would match nothing. The matching is bypass's, over the
 // same reading (parseNoProxyEntry), so that what is taken is what is
 // matched.
@@ -96,6 +98,11 @@ func parseNoProxyEntry(entry string) (noProxyRule, error) {
 		if err != nil {
 			return bad(fmt.Sprintf("bad prefix length %q", bits))
 		}
+		if p.Addr().Is4In6() && p.Bits() >= 96 {
+			// The hosts matched are unmapped (bypass): ::ffff:10.0.0.0/104
+			// is 10.0.0.0/8, as httpproxy reads it.
+			p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
+		}
 		return noProxyRule{prefix: p.Masked()}, nil
 	}
 	host, port := e, ""
@@ -128,10 +135,11 @@ func parseNoProxyEntry(entry string) (noProxyRule, error) {
 		return bad("not an IPv6 address in brackets")
 	}
 	name := strings.TrimSuffix(host, ".")
+	suffix := false
 	if s, ok := strings.CutPrefix(name, "*."); ok {
-		name = s
-	} else {
-		name = strings.TrimPrefix(name, ".")
+		name, suffix = s, true
+	} else if s, ok := strings.CutPrefix(name, "."); ok {
+		name, suffix = s, true
 	}
 	if name == "" {
 		return bad("no host name; " + noProxyWanted)
@@ -147,8 +155,11 @@ func parseNoProxyEntry(entry string) (noProxyRule, error) {
 	}
 	name = u.Host
 	if a, numeric, err := numericIPv4(name); numeric {
-		if err != nil {
+		switch {
+		case err != nil:
 			return bad(err.Error())
+		case suffix:
+			return bad("an address has no subdomains; " + noProxyWanted)
 		}
 		return noProxyRule{prefix: netip.PrefixFrom(a, 32), port: port}, nil
 	}

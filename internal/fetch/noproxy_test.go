@@ -16,7 +16,7 @@ import (
 // TestNoProxy: which hosts, on which ports, NoProxy sends directly.
 func TestNoProxy(t *testing.T) {
 	p := &upstream{noProxy: noProxyRules([]string{"intranet.example", ".corp.example.", "*.lab.example", "10.0.0.0/8", "192.0.2.7",
-		"[2001:db8::1]", "2001:db8::2", "[2001:db8::3]:8443", "build.example:8080", "192.0.2.9:8080", "bücher.example", "127.1", " "})}
+		"[2001:db8::1]", "2001:db8::2", "[2001:db8::3]:8443", "build.example:8080", "192.0.2.9:8080", "bücher.example", "127.1", "::ffff:172.16.0.0/108", " "})}
 	for _, tc := range []struct {
 		host, port string
 		want       bool
@@ -43,6 +43,7 @@ func TestNoProxy(t *testing.T) {
 		{"build.example", "8080", true},
 		{"ci.build.example", "8080", true},
 		{"build.example", "80", false},
+		{"build.example", "08080", true},
 		{"192.0.2.9", "8080", true},
 		{"192.0.2.9", "80", false},
 		{"xn--bcher-kva.example", "80", true},
@@ -50,6 +51,9 @@ func TestNoProxy(t *testing.T) {
 		{"www.BÜCHER.example", "80", true},
 		{"127.0.0.1", "80", true},
 		{"127.0.0.2", "80", false},
+		{"172.16.5.5", "80", true},
+		{"::ffff:172.31.0.1", "80", true},
+		{"172.32.0.1", "80", false},
 		{"public.example", "80", false},
 	} {
 		if got := p.bypass(tc.host, tc.port); got != tc.want {
@@ -77,7 +81,7 @@ func TestParseNoProxy(t *testing.T) {
 		"intranet.example:", "intranet.example:0", "intranet.example:65536", "intranet.example:http", "10.0.0.0/33",
 		"10.0.0.0/", "intranet.example/8", "[2001:db8::1]/64", "*example.com", "*.", ".", "*:80", "**", "a..example",
 		"10.0.0.300", "1.2.3.4.5", "example.123", "[intranet.example]", "[192.0.2.1]", "[2001:db8::1", "-.example!",
-		"10.0.0.0/8:80",
+		"10.0.0.0/8:80", ".10.0.0.1", "*.10.0.0.1", "*.127.1:80",
 	} {
 		if _, err := ParseNoProxy("intranet.example," + bad); err == nil || !strings.Contains(err.Error(), strconv.Quote(bad)) {
 			t.Errorf("ParseNoProxy(%q): %v, want an error naming the entry", bad, err)

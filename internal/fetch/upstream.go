@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -83,8 +84,12 @@ func proxyAddr(u *url.URL) string {
 // bypass reports whether host, on port, is reached directly: an entry of
 // NoProxy matches it (ParseNoProxy says which). A host in Unicode is
 // matched by its ASCII (IDNA) form, a number the URL standard reads as an
-// IPv4 address ("127.1") as that address.
+// IPv4 address ("127.1") as that address, a port with leading zeros
+// ("08080", which net/http dials as 8080) as its number.
 func (p *upstream) bypass(host, port string) bool {
+	if n, err := strconv.ParseUint(port, 10, 16); err == nil {
+		port = strconv.FormatUint(n, 10)
+	}
 	name := strings.ToLower(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
 	a, err := netip.ParseAddr(name)
 	isAddr := err == nil

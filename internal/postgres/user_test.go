@@ -74,3 +74,28 @@ func TestCreateOwnedWhileUserDeleted(t *testing.T) {
 		})
 	}
 }
+
+// TestSetNonAdminPasswordWhileGranted: a grant of the administrator role
+// under way (its transaction not yet committed) when SetNonAdminPassword
+// begins refuses the reset once it commits, the hash unchanged. A reset
+// that read the role and then wrote would read it in a snapshot without
+// the grant, wait for the row lock, and write an administrator's hash.
+func TestSetNonAdminPasswordWhileGranted(t *testing.T) {
+	ctx := context.Background()
+	db, d := openDSN(t)
+	u := &vigil.User{Email: "bob@example.com", Name: "Bob", PasswordHash: "$argon2id$old"}
+	if err := db.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	grant := func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, "UPDATE users SET admin = true WHERE id = $1", u.ID)
+		return err
+	}
+	err := whileHeld(t, d, grant, func() error { return db.SetNonAdminPassword(ctx, u.ID, "$argon2id$token") })
+	if vigil.ErrorCode(err) != vigil.ECONFLICT {
+		t.Errorf("a reset while the user was made an administrator: %v; want ECONFLICT", err)
+	}
+	if got, err := db.FindUserByID(ctx, u.ID); err != nil || !got.Admin || got.PasswordHash != "$argon2id$old" {
+		t.Errorf("the user: %+v, %v; want an administrator with the old hash", got, err)
+	}
+}

@@ -514,14 +514,13 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 		}
 		data.Frame = base + "/diff/frame?from=" + strconv.FormatInt(data.From.ID, 10) + "&to=" + strconv.FormatInt(data.To.ID, 10) + "&view=" + view
 	}
-	if data.From.Error == "" && data.To.Error == "" {
-		// Recorded with each version once it is read: one not read yet
-		// is read here within the request's budget, as a history's are
-		// (readAsTextAll), else said not known yet.
-		why := s.readAsTextAll(r.Context(), []*vigil.Version{data.From, data.To})
-		data.FromReading, data.FromReadAsText = reading(why, data.From.ID)
-		data.ToReading, data.ToReadAsText = reading(why, data.To.ID)
-	}
+	// Recorded with each version once it is read: one not read yet is
+	// read here within the request's budget, as a history's are
+	// (readAsTextAll), else said not known yet. Neither is a failed
+	// fetch: diffVersions refuses one.
+	why := s.readAsTextAll(r.Context(), []*vigil.Version{data.From, data.To})
+	data.FromReading, data.FromReadAsText = reading(why, data.From.ID)
+	data.ToReading, data.ToReadAsText = reading(why, data.To.ID)
 	return s.page(w, r, sess, http.StatusOK, "diff", "Changes of "+res.URL, "resources", data)
 }
 

@@ -3,9 +3,7 @@ package web
 import (
 	"context"
 	"html"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
@@ -101,36 +99,25 @@ func TestDiffVersionsNamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mux := http.NewServeMux()
-	e.s.Register(mux)
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
+	other, err := e.s.Warehouse.(*warehouse.Warehouse).Put(ctx, &warehouse.Fetch{URL: "http://b.example/q", FetchedAt: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC),
+		Status: 200, ContentType: "text/html", Body: []byte("<p>another page</p>")})
+	if err != nil {
+		t.Fatal(err)
+	}
 	owner, err := e.s.Store.FindUserByID(ctx, e.sen.OwnerID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cookie, err := e.s.newSessionCookie(owner)
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := newSignedIn(t, e.s, owner)
 	get := func(path string) (int, string) {
 		t.Helper()
-		req, _ := http.NewRequest("GET", srv.URL+path, nil)
-		req.AddCookie(&http.Cookie{Name: sessionCookie, Value: cookie})
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp.StatusCode, html.UnescapeString(string(b))
+		code, body := client.do("GET", path, "")
+		return code, html.UnescapeString(body)
 	}
 	r := strconv.FormatInt(e.res, 10)
 	v := strconv.FormatInt(e.vs[0].ID, 10)
 	f := strconv.FormatInt(failed.ID, 10)
+	o := strconv.FormatInt(other.ID, 10)
 	for _, c := range []struct {
 		query string
 		code  int
@@ -140,6 +127,7 @@ func TestDiffVersionsNamed(t *testing.T) {
 		{"from=99999&to=" + v, http.StatusNotFound, "from: version 99999 not found"},
 		{"from=" + f + "&to=" + v, http.StatusBadRequest, "from: version " + f + " is a failed fetch (HTTP 503), which has no body to compare"},
 		{"from=" + v + "&to=" + f, http.StatusBadRequest, "to: version " + f + " is a failed fetch (HTTP 503), which has no body to compare"},
+		{"from=" + o + "&to=" + v, http.StatusBadRequest, "from: version " + o + " is not a version of resource " + r},
 	} {
 		for _, path := range []string{
 			"/api/v1/resources/" + r + "/diff?" + c.query,

@@ -417,9 +417,6 @@ func TestMissingStore(t *testing.T) {
 	}
 }
 
-// TestSentinelListTarget: list says which sentinels watch a whole site and
-// which watch pages, in its table and in its JSON lines; a site sentinel
-// could not be told from a page sentinel.
 // TestSentinelAddNoSentinel: a file that holds no sentinel (empty, or
 // comments only: the wrong file) is a problem for sentinel add, as it is
 // for the API ("no sentinel: expected Create Sentinel"); add said nothing
@@ -494,6 +491,9 @@ func TestSentinelListPaused(t *testing.T) {
 	}
 }
 
+// TestSentinelListTarget: list says which sentinels watch a whole site and
+// which watch pages, in its table and in its JSON lines; a site sentinel
+// could not be told from a page sentinel.
 func TestSentinelListTarget(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")

@@ -91,10 +91,8 @@ func (c *serveConfig) checkValues(given func(name string) bool) error {
 	// The email settings are checked whether --smtp-host is given or
 	// not: a mistyped mode or sender was taken without a word until a
 	// start that set the host, and then refused without the flag's name.
-	switch c.smtp.TLS {
-	case "", email.TLSOpportunistic, email.TLSMandatory, email.TLSImplicit, email.TLSNone:
-	default:
-		return fmt.Errorf("--smtp-tls %q: want opportunistic, mandatory, implicit or none", c.smtp.TLS)
+	if !c.smtp.TLS.Known() {
+		return fmt.Errorf("--smtp-tls %q: want %s", c.smtp.TLS, email.TLSModes)
 	}
 	if _, err := mail.ParseAddress(c.smtp.From); err != nil && c.smtp.From != "" {
 		return fmt.Errorf("--smtp-from %q: want an email address, such as Vigil <vigil@example.org>", c.smtp.From)

@@ -28,6 +28,19 @@ const (
 	TLSNone          TLS = "none"          // plain text (local relays, tests)
 )
 
+// TLSModes lists the modes, for a message that refuses another.
+const TLSModes = "opportunistic, mandatory, implicit or none"
+
+// Known reports whether t is one of the modes, or empty (the default,
+// TLSOpportunistic), a mode New takes.
+func (t TLS) Known() bool {
+	switch t {
+	case "", TLSOpportunistic, TLSMandatory, TLSImplicit, TLSNone:
+		return true
+	}
+	return false
+}
+
 // Options configure the SMTP relay.
 type Options struct {
 	Host     string
@@ -54,14 +67,13 @@ func New(opt Options) (*Notifier, error) {
 	if _, err := mail.ParseAddress(opt.From); err != nil {
 		return nil, vigil.Errorf(vigil.EINVALID, "email: sender %q: %v", opt.From, err)
 	}
-	switch opt.TLS {
-	case "":
-		opt.TLS = TLSOpportunistic
-	case TLSOpportunistic, TLSMandatory, TLSImplicit, TLSNone:
-	default:
+	if !opt.TLS.Known() {
 		// Not taken for the default: a mistyped "mandatory" would send
 		// the password in the clear to a relay that offers no STARTTLS.
-		return nil, vigil.Errorf(vigil.EINVALID, "email: TLS mode %q: want opportunistic, mandatory, implicit or none", opt.TLS)
+		return nil, vigil.Errorf(vigil.EINVALID, "email: TLS mode %q: want %s", opt.TLS, TLSModes)
+	}
+	if opt.TLS == "" {
+		opt.TLS = TLSOpportunistic
 	}
 	if opt.Port == 0 {
 		opt.Port = 587

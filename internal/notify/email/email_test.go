@@ -150,3 +150,17 @@ func TestTLSModes(t *testing.T) {
 		}
 	}
 }
+
+// TestTLSKnown: the four modes are known, the empty one (the default,
+// opportunistic) too, and nothing else: vigil serve refuses a mode that
+// New would refuse, with the same list.
+func TestTLSKnown(t *testing.T) {
+	for _, c := range []struct {
+		mode TLS
+		want bool
+	}{{"", true}, {TLSOpportunistic, true}, {TLSMandatory, true}, {TLSImplicit, true}, {TLSNone, true}, {"mandatroy", false}, {"Mandatory", false}} {
+		if got := c.mode.Known(); got != c.want {
+			t.Errorf("TLS(%q).Known() = %v, want %v", c.mode, got, c.want)
+		}
+	}
+}

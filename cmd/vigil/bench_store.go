@@ -49,7 +49,7 @@ func runBenchStore(ctx context.Context, env *environment, args []string) (int, e
 	for _, s := range strings.Split(*ks, ",") {
 		k, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || k < 1 {
-			return exitError, fmt.Errorf("-k: bad value %q", s)
+			return exitError, fmt.Errorf("--k %q: want comma-separated whole numbers of 1 or more", s)
 		}
 		kvals = append(kvals, k)
 	}

@@ -15,7 +15,8 @@ func TestBenchStore(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if _, _, code := runCmd(t, nil, "bench", "store", "-k", "0"); code != exitError {
-		t.Errorf("-k 0: exit %d", code)
+	// Named with two dashes, as the other flags are.
+	if _, errOut, code := runCmd(t, nil, "bench", "store", "-k", "0"); code != exitError || !strings.Contains(errOut, `--k "0": want comma-separated whole numbers of 1 or more`) {
+		t.Errorf("-k 0: exit %d, stderr %q", code, errOut)
 	}
 }

@@ -55,7 +55,7 @@ func readSource(env *environment, name string) ([]byte, error) {
 	return io.ReadAll(f)
 }
 
-// parseNow reads the -now flag: RFC 3339, "MM/DD/YYYY HH:MM" or
+// parseNow reads the --now flag: RFC 3339, "MM/DD/YYYY HH:MM" or
 // "MM/DD/YYYY" in loc.
 func parseNow(s string, loc *time.Location) (time.Time, error) {
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
@@ -66,7 +66,7 @@ func parseNow(s string, loc *time.Location) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, fmt.Errorf("-now %q: want RFC 3339, MM/DD/YYYY HH:MM or MM/DD/YYYY", s)
+	return time.Time{}, fmt.Errorf("--now %q: want RFC 3339, MM/DD/YYYY HH:MM or MM/DD/YYYY", s)
 }
 
 func runSentinelCheck(ctx context.Context, env *environment, args []string) (int, error) {
@@ -90,7 +90,7 @@ func runSentinelCheck(ctx context.Context, env *environment, args []string) (int
 	}
 	loc, err := time.LoadLocation(*tz)
 	if err != nil {
-		return exitError, fmt.Errorf("-tz: %w", err)
+		return exitError, fmt.Errorf("--tz %q: %v; want an IANA name such as Europe/Paris", *tz, err)
 	}
 	now := time.Now().In(loc).Truncate(time.Minute)
 	if *nowFlag != "" {
@@ -100,7 +100,7 @@ func runSentinelCheck(ctx context.Context, env *environment, args []string) (int
 	}
 	if *owner != "" {
 		if err := spec.ValidateContact(spec.Email, *owner); err != nil {
-			return exitError, fmt.Errorf("-owner: %w", err)
+			return exitError, fmt.Errorf("--owner: %w", err)
 		}
 	}
 	c := &spec.Checker{Now: now, Location: loc, Owner: *owner, CompileSelector: intent.CheckSelector, CheckChat: chat.Check}

@@ -185,7 +185,7 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (int,
 	fs := newSentinelFlagSet(env, "sentinel list", "", "List prints the sentinels in the store, one a line. TARGET is what a sentinel\n"+
 		"watches: page (a page, or pages combined with AND and OR) or site (a whole\n"+
 		"site, crawled at each check); URL lists the pages, or the site's start page.\n"+
-		"With -json, each line is the stored sentinel with \"target\" (page or site).")
+		"With --json, each line is the stored sentinel with \"target\" (page or site).")
 	sf := addStoreFlags(fs, env)
 	asJSON := fs.Bool("json", false, "print each sentinel as a line of JSON")
 	if help, err := parseFlags(fs, args); help || err != nil {
@@ -253,7 +253,7 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (int,
 	return exitOK, tw.Flush()
 }
 
-// listedSentinel is a line of sentinel list -json: the stored sentinel and
+// listedSentinel is a line of sentinel list --json: the stored sentinel and
 // what it watches.
 type listedSentinel struct {
 	*vigil.Sentinel

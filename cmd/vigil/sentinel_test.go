@@ -168,10 +168,30 @@ func TestSentinelCheck(t *testing.T) {
 		// The owner's address is the Notify clause of the sentinels
 		// without one: it was taken as it came, as add refuses it.
 		if code, out, errOut := runVigil(t, "", "sentinel", "check", "-now", "11/01/2002", "-owner", "not-an-email", good); code != exitError || out != "" ||
-			errOut != "vigil sentinel check: -owner: invalid email address \"not-an-email\"\n" {
+			errOut != "vigil sentinel check: --owner: invalid email address \"not-an-email\"\n" {
 			t.Errorf("bad -owner: exit %d, stdout %q, stderr %q", code, out, errOut)
 		}
 	})
+}
+
+// TestSentinelCheckFlagErrors: a bad --now, --tz or --owner is named with
+// two dashes, as every other command names its flags; check wrote -now,
+// -tz and -owner.
+func TestSentinelCheckFlagErrors(t *testing.T) {
+	good := writeFile(t, t.TempDir(), "good.ssl", "Create Sentinel one Using http://a.example/\n")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--now", "yesterday"}, `--now "yesterday": want RFC 3339, MM/DD/YYYY HH:MM or MM/DD/YYYY`},
+		{[]string{"--tz", "Mars/Olympus"}, `--tz "Mars/Olympus": unknown time zone Mars/Olympus; want an IANA name such as Europe/Paris`},
+		{[]string{"--owner", "not-an-email"}, `--owner: invalid email address "not-an-email"`},
+	} {
+		code, out, errOut := runVigil(t, "", append(append([]string{"sentinel", "check"}, c.args...), good)...)
+		if want := "vigil sentinel check: " + c.want + "\n"; code != exitError || out != "" || errOut != want {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 and %q", c.args, code, out, errOut, want)
+		}
+	}
 }
 
 func TestSentinelFmt(t *testing.T) {

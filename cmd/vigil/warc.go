@@ -278,7 +278,7 @@ func runImportWARC(ctx context.Context, env *environment, args []string) (int, e
 	if err != nil {
 		return exitError, err
 	}
-	n, skipped, err := importWARC(ctx, wh, in, !*noVerify, env.stderr)
+	n, skipped, err := importWARC(ctx, wh, displayName(fs.Arg(0)), in, !*noVerify, env.stderr)
 	fmt.Fprintf(env.stderr, "imported %s; skipped %s\n", count(n, "version"), count(skipped, "record"))
 	if err != nil {
 		return exitError, err

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -36,15 +38,16 @@ func TestWARCImportNamesFewBadRecords(t *testing.T) {
 	}
 	recs = append(recs, foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/a", date: "2026-02-01T00:00:00Z", block: httpResponse("", page)})
 	dst := t.TempDir()
-	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, writeForeignWARC(t, false, recs...))
+	file := writeForeignWARC(t, false, recs...)
+	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, file)
 	if code != exitError {
 		t.Errorf("exit %d, want %d", code, exitError)
 	}
 	lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
 	var named []string
 	for _, l := range lines {
-		if strings.HasPrefix(l, "record ") {
-			named = append(named, l)
+		if l, ok := strings.CutPrefix(l, file+": record "); ok {
+			named = append(named, "record "+l)
 		}
 	}
 	if len(named) != maxNamed {
@@ -73,5 +76,42 @@ func TestWARCImportNamesFewBadRecords(t *testing.T) {
 	}
 	if got := dump(t, dst); len(got) != 1 || len(got["http://example.com/a"]) != 1 {
 		t.Errorf("imported %v, want /a", got)
+	}
+}
+
+// TestWARCImportNamesTheFile: what import warc says of a record it cannot
+// import, or cannot read, begins with the file's name (<stdin> for -), as
+// the other commands name their inputs; it named the record and its
+// offset in no file, and the reader's errors began "warc: ".
+func TestWARCImportNamesTheFile(t *testing.T) {
+	page := httpResponse("Content-Type: text/html\r\n", "<p>fine</p>")
+	file := writeForeignWARC(t, false,
+		foreignRecord{typ: warc.TypeResponse, date: "2026-01-01T00:00:00Z", block: page},
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/a", date: "2026-01-02T00:00:00Z", block: page})
+	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", t.TempDir(), file)
+	for _, want := range []string{
+		"\n" + file + ": record 1 at offset 0 (urn:uuid:",
+		"): no WARC-Target-URI; not imported\n",
+		"imported 1 version; skipped 0 records\nvigil import warc: " + file + ": 1 record could not be imported (named above)\n",
+	} {
+		if code != exitError || !strings.Contains("\n"+errOut, want) {
+			t.Errorf("a bad record: exit %d, stderr %q; want 2 and %q in it", code, errOut, want)
+		}
+	}
+	garbage := []byte("not a WARC file\n")
+	notWARC := filepath.Join(t.TempDir(), "notes.warc")
+	if err := os.WriteFile(notWARC, garbage, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		file  string
+		stdin []byte
+		name  string
+	}{{notWARC, nil, notWARC}, {"-", garbage, "<stdin>"}} {
+		_, errOut, code := runCmd(t, c.stdin, "import", "warc", "--data", t.TempDir(), c.file)
+		want := "vigil import warc: " + c.name + `: record 1 at offset 0: version line "not a WARC file", want WARC/1.1, 1.0, 0.18 or 0.17` + "\n"
+		if code != exitError || !strings.HasSuffix(errOut, want) {
+			t.Errorf("%s, not WARC: exit %d, stderr %q; want 2 and %q", c.name, code, errOut, want)
+		}
 	}
 }

@@ -50,11 +50,12 @@ func (f *importFailures) add(n int, kind, line string) {
 	f.rest[kind]++
 }
 
-// write writes the records named, a line each, and a line for each kind
-// of problem of the others, the most frequent first.
-func (f *importFailures) write(w io.Writer) {
+// write writes the records named, a line each after the name of their
+// file, and a line for each kind of problem of the others, the most
+// frequent first.
+func (f *importFailures) write(w io.Writer, file string) {
 	for _, x := range f.named {
-		fmt.Fprintf(w, "%s; not imported\n", x.line)
+		fmt.Fprintf(w, "%s: %s; not imported\n", file, x.line)
 	}
 	kinds := slices.SortedFunc(maps.Keys(f.rest), func(a, b string) int {
 		return cmp.Or(cmp.Compare(f.rest[b], f.rest[a]), cmp.Compare(a, b))

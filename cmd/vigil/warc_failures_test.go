@@ -23,7 +23,7 @@ func TestImportFailures(t *testing.T) {
 		{
 			name:    "one",
 			add:     func(f *importFailures) { f.add(3, badDate, "record 3") },
-			out:     "record 3; not imported\n",
+			out:     "f.warc: record 3; not imported\n",
 			summary: "1 record could not be imported (named above)",
 		},
 		{
@@ -36,7 +36,7 @@ func TestImportFailures(t *testing.T) {
 					f.add(n, badDate, fmt.Sprintf("record %d", n))
 				}
 			},
-			out:     "record 1; not imported\n" + "record 2; not imported\n" + "record 3; not imported\n" + "record 4; not imported\n" + "record 5; not imported\n" + "record 6; not imported\n" + "record 7; not imported\n" + "record 8; not imported\n" + "record 9; not imported\n" + "record 10; not imported\n" + "record 11; not imported\n" + "record 12; not imported\n" + "record 13; not imported\n" + "record 14; not imported\n" + "record 15; not imported\n" + "record 16; not imported\n" + "record 17; not imported\n" + "record 18; not imported\n" + "record 19; not imported\n" + "record 20; not imported\n" + "1 more record not imported: " + badTarget + "\n",
+			out:     "f.warc: record 1; not imported\n" + "f.warc: record 2; not imported\n" + "f.warc: record 3; not imported\n" + "f.warc: record 4; not imported\n" + "f.warc: record 5; not imported\n" + "f.warc: record 6; not imported\n" + "f.warc: record 7; not imported\n" + "f.warc: record 8; not imported\n" + "f.warc: record 9; not imported\n" + "f.warc: record 10; not imported\n" + "f.warc: record 11; not imported\n" + "f.warc: record 12; not imported\n" + "f.warc: record 13; not imported\n" + "f.warc: record 14; not imported\n" + "f.warc: record 15; not imported\n" + "f.warc: record 16; not imported\n" + "f.warc: record 17; not imported\n" + "f.warc: record 18; not imported\n" + "f.warc: record 19; not imported\n" + "f.warc: record 20; not imported\n" + "1 more record not imported: " + badTarget + "\n",
 			summary: "21 records could not be imported (the first 20 named above)",
 		},
 		{
@@ -54,7 +54,7 @@ func TestImportFailures(t *testing.T) {
 			var f importFailures
 			tc.add(&f)
 			var b strings.Builder
-			f.write(&b)
+			f.write(&b, "f.warc")
 			if got := b.String(); !strings.HasSuffix(got, tc.out) {
 				t.Errorf("wrote\n%s\nwant it to end\n%s", got, tc.out)
 			}

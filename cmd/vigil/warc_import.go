@@ -45,13 +45,18 @@ import (
 // A response's payload is stored decoded (its chunks joined, its gzip,
 // deflate or br undone), as a fetch stores a body.
 //
+// name is the file's name as the user gave it (<stdin> for standard
+// input): what importWARC says of a record, or returns of one, or of a
+// file it cannot read, begins with it.
+//
 // A record that cannot be imported (no target URI, a bad date, URL or HTTP
 // message, a coding not undone or that fails to decode, a record its
 // writer truncated or split in segments, a block that fails its digest, a
 // block longer than importMaxBlock or a payload that decodes to more, a
 // revisit whose original is neither in the file nor in the store) is
-// named on log by its number and offset (and its gzip member's offset in
-// the file, warc.Reader.Where), and the others are imported; importWARC
+// named on log after the file by its number and offset (and its gzip
+// member's offset in the file, warc.Reader.Where), and the others are
+// imported; importWARC
 // then returns an error saying how many there were. The records so named
 // are the first maxNamed in the file, named in its order once the import
 // ends (they are met in the order of their dates), and the others are
@@ -62,17 +67,20 @@ import (
 // error, which names that record. An import interrupted (ctx done) stops
 // at the next record, its temporary file removed, the records imported
 // before it counted.
-func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, verify bool, log io.Writer) (imported, skipped int, err error) {
+func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io.Reader, verify bool, log io.Writer) (imported, skipped int, err error) {
+	// The reader's errors name the record; "warc: " adds nothing to the
+	// command's name, the file's does.
+	inFile := func(err error) error { return fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "warc: ")) }
 	r, err := warc.NewReader(in)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, inFile(err)
 	}
 	r.Verify = verify
 	r.MaxBlock = importMaxBlock
 	im := &warcImport{wh: wh, bodies: map[string]int64{}, byDigest: map[string]int64{}, pages: map[string]*pageHistory{}}
 	var readErr error
 	defer func() {
-		im.failures.write(log)
+		im.failures.write(log, name)
 		if readErr != nil && im.failures.total > 0 {
 			fmt.Fprintf(log, "%s\n", im.failures.summary())
 		}
@@ -103,7 +111,7 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 			continue
 		}
 		if err != nil {
-			readErr = err
+			readErr = inFile(err)
 			break
 		}
 		if !importable(rec) {
@@ -124,13 +132,13 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 	}
 	err = sp.each(func(rec *warc.Record, s spooled) error {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("interrupted before %s (%s): %w", s.where, rec.ID(), err)
+			return fmt.Errorf("interrupted before %s: %s (%s): %w", name, s.where, rec.ID(), err)
 		}
 		var bad *badRecord
 		if err := im.record(ctx, rec); errors.As(err, &bad) {
 			im.failures.add(s.n, bad.kind, fmt.Sprintf("%s (%s): %s", s.where, rec.ID(), bad))
 		} else if err != nil {
-			return fmt.Errorf("%s (%s): %w", s.where, rec.ID(), err)
+			return fmt.Errorf("%s: %s (%s): %w", name, s.where, rec.ID(), err)
 		}
 		return nil
 	})
@@ -140,7 +148,7 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, in io.Reader, veri
 	case readErr != nil:
 		return im.imported, im.skipped, readErr // the failures said by the deferred function
 	case im.failures.total > 0:
-		return im.imported, im.skipped, errors.New(im.failures.summary())
+		return im.imported, im.skipped, fmt.Errorf("%s: %s", name, im.failures.summary())
 	}
 	return im.imported, im.skipped, nil
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"html"
 	"net/http"
 	"strconv"
@@ -142,5 +143,30 @@ func TestDiffVersionsNamed(t *testing.T) {
 	want := "to is missing: want a version id of resource " + r + " (its history, /resources/" + r + ", lists them)"
 	if code, body := get("/resources/" + r + "/diff?from=" + v); code != http.StatusBadRequest || !strings.Contains(body, want) {
 		t.Errorf("the diff page without to: %d, want 400 and %q:\n%s", code, want, body)
+	}
+}
+
+// TestDiffNamesVersions: the API's delta, in JSON and in XyDelta, names
+// its two versions in from and to, by id and fetch time, as vigil diff
+// names its two files there; both were empty.
+func TestDiffNamesVersions(t *testing.T) {
+	e := newReadAsTextEnv(t)
+	from, to := e.vs[0], e.vs[2]
+	path := "/api/v1/resources/" + strconv.FormatInt(e.res, 10) + "/diff?from=" + strconv.FormatInt(from.ID, 10) + "&to=" + strconv.FormatInt(to.ID, 10)
+	label := func(v *vigil.Version) string {
+		return "version " + strconv.FormatInt(v.ID, 10) + ", fetched " + v.FetchedAt.UTC().Format(time.RFC3339)
+	}
+	var d struct{ From, To string }
+	if err := json.Unmarshal([]byte(e.get(path+"&format=json")), &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.From != label(from) || d.To != label(to) {
+		t.Errorf("JSON from %q, to %q; want %q and %q", d.From, d.To, label(from), label(to))
+	}
+	xml := e.get(path + "&format=xydelta")
+	for _, want := range []string{`from="` + label(from) + `"`, `to="` + label(to) + `"`} {
+		if !strings.Contains(xml, want) {
+			t.Errorf("XyDelta lacks %s:\n%.300s", want, xml)
+		}
 	}
 }

@@ -42,7 +42,7 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	depth := fs.Int("depth", crawl.DefaultMaxDepth, fmt.Sprintf("follow links at most this many steps from URL (0: URL alone; at most %d)", crawl.MaxMaxDepth))
 	maxPages := fs.Int("max-pages", crawl.DefaultMaxPages, "fetch at most this many URLs")
 	var scope scopeFlag
-	fs.Var(&scope, "scope", "follow only links to URLs under this prefix, at a path segment boundary (.../docs takes /docs, /docs/x and /docs?q, not /docs-old); repeat for several (default: URL's directory)")
+	fs.Var(&scope, "scope", "follow only links to URLs under this prefix, at a path segment boundary (.../docs takes /docs, /docs/x and /docs?q, not /docs-old); repeat for several (default: URL's directory); URL need not be under it, and is crawled, its links into the scope followed")
 	match := fs.String("match", "", "follow only links to URLs that this regular expression matches (RE2 syntax)")
 	bodies := fs.Bool("bodies", false, "keep each page's text in the snapshot, for comparing page contents later")
 	order := fs.String("order", string(crawl.OrderImportance), "the order URLs are fetched in: importance (the most OPIC cash first, so that --max-pages keeps the most important pages) or breadth (layer by layer); a crawl that --max-pages does not cut short finds the same in either")
@@ -171,7 +171,27 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 		fmt.Fprintf(env.stderr, "; most important: %s (%s)", relativeURL(top.URL, dir), percent(top.Importance))
 	}
 	fmt.Fprintln(env.stderr)
+	if excluded := excludingFlags(snap, *match); excluded != "" && len(snap.Pages) == 1 {
+		// Taken, as a site sentinel's scope is: a start outside the
+		// scope may link into it. Here it did not.
+		fmt.Fprintf(env.stderr, "vigil site crawl: warning: %s is outside %s and links to no page inside: it is the only page crawled\n", snap.Pages[0].URL, excluded)
+	}
 	return exitOK, nil
+}
+
+// excludingFlags names the flags whose scope leaves out the start page
+// of snap ("--scope", "--match", or both), which the crawl read all the
+// same; "" if none does.
+func excludingFlags(snap *crawl.Snapshot, match string) string {
+	start := snap.Pages[0].URL
+	var names []string
+	if !snap.Query.UnderScope(start) {
+		names = append(names, "--scope")
+	}
+	if re, err := regexp.Compile(match); err == nil && !re.MatchString(start) {
+		names = append(names, "--match")
+	}
+	return strings.Join(names, " and ")
 }
 
 // mostImportant returns the page of a snapshot with the highest

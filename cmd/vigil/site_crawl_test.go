@@ -92,6 +92,39 @@ func TestSiteCrawl(t *testing.T) {
 	}
 }
 
+// TestSiteCrawlScopeWithoutStart: a --scope that does not take URL is
+// taken, as a site sentinel's scope is (a home page that links into
+// /docs/ is a start for --scope .../docs/), and the crawl follows URL's
+// links into it; when URL links to no page inside it, the crawl that
+// read URL alone says why, exit 0. It said nothing, as if the site had
+// one page.
+func TestSiteCrawlScopeWithoutStart(t *testing.T) {
+	srv, _ := crawlSite(t)
+	code, stdout, stderr := runVigilEnv(t, allowPrivate, "site", "crawl", "--host-delay", "0", "--scope", srv.URL+"/blog/", srv.URL+"/docs/")
+	snap, err := crawl.Decode(strings.NewReader(stdout), 0)
+	if err != nil {
+		t.Fatalf("exit %d, %v: %s", code, err, stderr)
+	}
+	if code != exitOK || len(snap.Pages) != 2 || snap.Pages[1].URL != srv.URL+"/blog/" || strings.Contains(stderr, "warning") {
+		t.Errorf("/docs/ linking into --scope /blog/: exit %d, %d pages, stderr %q; want 0, /docs/ and /blog/, no warning", code, len(snap.Pages), stderr)
+	}
+	for _, c := range []struct {
+		flags []string
+		named string
+	}{
+		{[]string{"--scope", srv.URL + "/docs/"}, "--scope"},
+		{[]string{"--match", "/docs/"}, "--match"},
+		{[]string{"--scope", srv.URL + "/docs/", "--match", "a"}, "--scope and --match"},
+	} {
+		args := append(append([]string{"site", "crawl", "--host-delay", "0"}, c.flags...), srv.URL+"/blog/")
+		code, stdout, stderr = runVigilEnv(t, allowPrivate, args...)
+		want := "vigil site crawl: warning: " + srv.URL + "/blog/ is outside " + c.named + " and links to no page inside: it is the only page crawled\n"
+		if code != exitOK || !strings.HasSuffix(stderr, want) || !strings.Contains(stdout, `"pages"`) {
+			t.Errorf("%q: exit %d, stderr %q; want 0, a snapshot, and %q", c.flags, code, stderr, want)
+		}
+	}
+}
+
 // TestSiteCrawlOutSymlink: --out through a symbolic link replaces the
 // file it points to and keeps the link (it replaced the link with the
 // snapshot); a link to no file yet makes that file.

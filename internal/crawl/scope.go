@@ -57,6 +57,23 @@ func newScope(q *Query, rawPrefixes bool) (*scope, error) {
 	return s, nil
 }
 
+// UnderScope reports whether the canonical URL u lies under one of q's
+// Scope prefixes, as a crawl of q follows a link, leaving Match aside; a
+// query without Scope takes its start's directory (DefaultScope). The
+// start page is crawled whatever its scope, which need not take it.
+func (q *Query) UnderScope(u string) bool {
+	prefixes := q.Scope
+	if len(prefixes) == 0 {
+		dir, err := DefaultScope(q.Start)
+		if err != nil {
+			return false
+		}
+		prefixes = []string{dir}
+	}
+	s, err := newScope(&Query{Scope: prefixes}, false)
+	return err == nil && s.contains(u)
+}
+
 // contains reports whether the canonical URL u is in the scope.
 func (s *scope) contains(u string) bool {
 	if s.match != nil && !s.match.MatchString(u) {

@@ -88,3 +88,25 @@ func TestCanonicalScope(t *testing.T) {
 		t.Errorf("resolved changed the query's own scope: %q", q.Scope)
 	}
 }
+
+// TestQueryUnderScope: UnderScope says whether a URL lies under the
+// query's prefixes, as the crawl follows a link, whatever its Match, and
+// under the start's directory without a scope; vigil site crawl asks it
+// of the start page, which a scope need not take.
+func TestQueryUnderScope(t *testing.T) {
+	q := Query{Start: "https://example.org/", Scope: []string{"https://example.org/docs/", "https://example.org/blog"}, Match: "nothing"}
+	for u, want := range map[string]bool{
+		"https://example.org/":           false,
+		"https://example.org/docs/a":     true,
+		"https://example.org/blog?page=": true,
+		"https://example.org/blog-old/":  false,
+	} {
+		if got := q.UnderScope(u); got != want {
+			t.Errorf("UnderScope(%q) = %v, want %v", u, got, want)
+		}
+	}
+	dflt := Query{Start: "https://example.org/docs/a.html"}
+	if !dflt.UnderScope("https://example.org/docs/b.html") || dflt.UnderScope("https://example.org/blog/") {
+		t.Errorf("without a scope, UnderScope does not take the start's directory alone")
+	}
+}

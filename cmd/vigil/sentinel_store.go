@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"slices"
@@ -16,7 +15,6 @@ import (
 	"github.com/vigil-web/vigil/intent"
 	"github.com/vigil-web/vigil/internal/monitor"
 	"github.com/vigil-web/vigil/internal/notify/chat"
-	"github.com/vigil-web/vigil/internal/notify/feed"
 	"github.com/vigil-web/vigil/spec"
 )
 
@@ -46,14 +44,25 @@ func ownerDefault(env *environment) string {
 
 // ensureOwner returns the user with the email, creating it.
 func ensureOwner(ctx context.Context, st vigil.Store, email string) (*vigil.User, error) {
-	email = strings.ToLower(strings.TrimSpace(email))
-	u, err := st.FindUserByEmail(ctx, email)
+	u, err := findOwner(ctx, st, email)
 	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
-		name, _, _ := strings.Cut(email, "@")
-		u = &vigil.User{Email: email, Name: name}
+		u = newOwner(email)
 		err = st.CreateUser(ctx, u)
 	}
 	return u, err
+}
+
+// findOwner returns the user with the email (ENOTFOUND if none).
+func findOwner(ctx context.Context, st vigil.Store, email string) (*vigil.User, error) {
+	return st.FindUserByEmail(ctx, strings.ToLower(strings.TrimSpace(email)))
+}
+
+// newOwner returns the user ensureOwner creates for the email, named
+// after its local part.
+func newOwner(email string) *vigil.User {
+	email = strings.ToLower(strings.TrimSpace(email))
+	name, _, _ := strings.Cut(email, "@")
+	return &vigil.User{Email: email, Name: name}
 }
 
 // storedChecker returns a checker for the owner's sentinels, knowing those
@@ -82,103 +91,14 @@ func storedChecker(ctx context.Context, st vigil.Store, owner *vigil.User, now t
 		status := monitor.Lifespan(states[s.ID])
 		known[strings.ToLower(s.Name)] = &spec.Stored{Checked: &c, Created: s.CreatedAt, Started: status.Started, Ended: status.Ended}
 	}
-	return &spec.Checker{Now: now, Owner: owner.Email, Lookup: func(name string) *spec.Stored { return known[strings.ToLower(name)] },
-		CompileSelector: intent.CheckSelector, CheckChat: chat.Check}, nil
+	return newChecker(now, owner.Email, known), nil
 }
 
-func runSentinelAdd(ctx context.Context, env *environment, args []string) (int, error) {
-	fs := newSentinelFlagSet(env, "sentinel add", "FILE...",
-		"Add checks the sentinels of each file against the owner's sentinels in the\n"+
-			"store, and adds those without errors; vigil serve starts running them\n"+
-			"at once, each stored in canonical form with the comments of its own\n"+
-			"text (those above its Create line and in its clauses), as vigil sentinel\n"+
-			"fmt lays them. Problems (a file with no sentinel is one) are printed as\n"+
-			"file:line:col: message (exit status 1). For each sentinel added it prints\n"+
-			"its id, name and the path of its Atom feed on the server. \"-\" reads\n"+
-			"standard input.")
-	sf := addStoreFlags(fs, env)
-	owner := ownerFlag(fs, env)
-	if help, err := parseFlags(fs, args); help || err != nil {
-		return exitOK, err
-	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return exitError, errUsageShown
-	}
-	st, err := openStore(ctx, *sf.data, *sf.postgres)
-	if err != nil {
-		return exitError, err
-	}
-	defer st.Close()
-	secret, _, err := newKeyring(st, *sf.data, *sf.postgres).load(ctx, secretFile)
-	if err != nil {
-		return exitError, err
-	}
-	u, err := ensureOwner(ctx, st, *owner)
-	if err != nil {
-		return exitError, fmt.Errorf("owner %s: %w", *owner, err)
-	}
-	now := time.Now().UTC().Truncate(time.Second)
-	checker, err := storedChecker(ctx, st, u, now)
-	if err != nil {
-		return exitError, err
-	}
-	code := exitOK
-	for _, name := range fs.Args() {
-		src, err := readSource(env, name)
-		if err != nil {
-			return exitError, err
-		}
-		f, err := spec.Parse(displayName(name), src)
-		if err == nil && len(f.Sentinels) == 0 {
-			// An empty file, or comments only: likely the wrong file,
-			// which the API refuses in the same words.
-			err = spec.ErrorList{{Pos: spec.Position{Filename: displayName(name)}, Msg: "no sentinel: expected Create Sentinel", Expected: "Create"}}
-		}
-		if err != nil {
-			printDiagnostics(env.stdout, err, "")
-			code = exitChanged
-			continue
-		}
-		// Each sentinel is stored with the comments of its own text.
-		parts := spec.Split(f)
-		for i, s := range f.Sentinels {
-			ch, err := checker.Check(s)
-			if err != nil {
-				var list spec.ErrorList
-				if errors.As(err, &list) {
-					for _, e := range list {
-						e.Pos.Filename = displayName(name)
-					}
-				}
-				printDiagnostics(env.stdout, err, "")
-				code = exitChanged
-				if s.Name != nil {
-					checker.Failed(s.Name.Name) // for those that use it
-				}
-				continue
-			}
-			specJSON, err := json.Marshal(ch)
-			if err != nil {
-				return exitError, err
-			}
-			sen := &vigil.Sentinel{OwnerID: u.ID, Name: s.Name.Name, Source: spec.Print(parts[i]), Spec: specJSON,
-				Status: vigil.SentinelActive, NextCheck: now}
-			if ch.Start.After(now) {
-				sen.NextCheck = ch.Start
-			}
-			if err := st.CreateSentinel(ctx, sen); err != nil {
-				return exitError, fmt.Errorf("sentinel %s: %w", s.Name.Name, err)
-			}
-			checker.Add(&spec.Stored{Checked: ch, Created: now})
-			for _, w := range ch.Warnings {
-				w.Pos.Filename = displayName(name)
-				printDiagnostics(env.stdout, spec.ErrorList{w}, "warning: ")
-			}
-			fmt.Fprintf(env.stdout, "added sentinel %d %s feed %s\n", sen.ID, sen.Name, feed.Path(secret, sen, "atom"))
-		}
-	}
-	return code, nil
+// newChecker returns a checker for the sentinels of owner (an email
+// address) that knows the stored ones, by lower-case name (none: nil).
+func newChecker(now time.Time, owner string, known map[string]*spec.Stored) *spec.Checker {
+	return &spec.Checker{Now: now, Owner: owner, Lookup: func(name string) *spec.Stored { return known[strings.ToLower(name)] },
+		CompileSelector: intent.CheckSelector, CheckChat: chat.Check}
 }
 
 func runSentinelList(ctx context.Context, env *environment, args []string) (int, error) {

@@ -66,6 +66,19 @@ func openExistingStore(ctx context.Context, dataDir, dsn string) (vigil.Store, e
 	return openStore(ctx, dataDir, dsn)
 }
 
+// findStore opens the store as openExistingStore does, but returns nil
+// for a data directory that holds no SQLite store yet: for sentinel add,
+// which reads the owner's sentinels to check the new ones, and makes the
+// store only once it has one to add.
+func findStore(ctx context.Context, dataDir, dsn string) (vigil.Store, error) {
+	if dsn == "" {
+		if _, err := os.Stat(filepath.Join(dataDir, sqlite.FileName)); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+	}
+	return openStore(ctx, dataDir, dsn)
+}
+
 // openWarehouse returns the warehouse service over st with the zstd codec.
 func openWarehouse(st vigil.Store, opt warehouse.Options) (*warehouse.Warehouse, error) {
 	codec, err := zstd.New(0)

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/notify/feed"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// sentinelToAdd is a sentinel of a file that passed its check: its file
+// (as named to the user), its text with its comments, and what the check
+// made of it.
+type sentinelToAdd struct {
+	file, name, source string
+	checked            *spec.Checked
+}
+
+func runSentinelAdd(ctx context.Context, env *environment, args []string) (int, error) {
+	fs := newSentinelFlagSet(env, "sentinel add", "FILE...",
+		"Add checks the sentinels of each file against the owner's sentinels in the\n"+
+			"store, and adds those without errors; vigil serve starts running them\n"+
+			"at once, each stored in canonical form with the comments of its own\n"+
+			"text (those above its Create line and in its clauses), as vigil sentinel\n"+
+			"fmt lays them. Problems (a file with no sentinel is one) are printed as\n"+
+			"file:line:col: message, and the sentinels without any are added all the\n"+
+			"same (exit status 1). For each sentinel added it prints its id, name and\n"+
+			"the path of its Atom feed on the server. \"-\" reads standard input.\n"+
+			"Every file is read and checked before anything is stored: a file that\n"+
+			"cannot be read adds nothing (exit status 2), and when no sentinel can\n"+
+			"be added, nothing is made, neither the store in a new data directory\n"+
+			"nor the owner's account.")
+	sf := addStoreFlags(fs, env)
+	owner := ownerFlag(fs, env)
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return exitOK, err
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return exitError, errUsageShown
+	}
+	if err := newOwner(*owner).Validate(); err != nil {
+		return exitError, fmt.Errorf("owner %s: %w", *owner, err)
+	}
+	code := exitOK
+	var files []*spec.File
+	for _, name := range fs.Args() {
+		if err := ctx.Err(); err != nil {
+			return exitError, err
+		}
+		src, err := readSource(env, name)
+		if err != nil {
+			return exitError, err
+		}
+		f, err := spec.Parse(displayName(name), src)
+		if err == nil && len(f.Sentinels) == 0 {
+			// An empty file, or comments only: likely the wrong file,
+			// which the API refuses in the same words.
+			err = spec.ErrorList{{Pos: spec.Position{Filename: displayName(name)}, Msg: "no sentinel: expected Create Sentinel", Expected: "Create"}}
+		}
+		if err != nil {
+			printDiagnostics(env.stdout, err, "")
+			code = exitChanged
+			continue
+		}
+		files = append(files, f)
+	}
+	if len(files) == 0 {
+		return code, nil
+	}
+
+	// The store is read, not made, until there is a sentinel to add.
+	st, err := findStore(ctx, *sf.data, *sf.postgres)
+	if err != nil {
+		return exitError, err
+	}
+	if st != nil {
+		defer st.Close()
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	checker := newChecker(now, newOwner(*owner).Email, nil)
+	if st != nil {
+		if u, err := findOwner(ctx, st, *owner); err == nil {
+			if checker, err = storedChecker(ctx, st, u, now); err != nil {
+				return exitError, err
+			}
+		} else if vigil.ErrorCode(err) != vigil.ENOTFOUND {
+			return exitError, fmt.Errorf("owner %s: %w", *owner, err)
+		}
+	}
+	var adds []sentinelToAdd
+	for _, f := range files {
+		name := f.Name
+		// Each sentinel is stored with the comments of its own text.
+		parts := spec.Split(f)
+		for i, s := range f.Sentinels {
+			ch, err := checker.Check(s)
+			if err != nil {
+				var list spec.ErrorList
+				if errors.As(err, &list) {
+					for _, e := range list {
+						e.Pos.Filename = name
+					}
+				}
+				printDiagnostics(env.stdout, err, "")
+				code = exitChanged
+				if s.Name != nil {
+					checker.Failed(s.Name.Name) // for those that use it
+				}
+				continue
+			}
+			checker.Add(&spec.Stored{Checked: ch, Created: now})
+			adds = append(adds, sentinelToAdd{file: name, name: s.Name.Name, source: spec.Print(parts[i]), checked: ch})
+		}
+	}
+	if len(adds) == 0 {
+		return code, nil
+	}
+	if st == nil {
+		if st, err = openStore(ctx, *sf.data, *sf.postgres); err != nil {
+			return exitError, err
+		}
+		defer st.Close()
+	}
+	if err := storeSentinels(ctx, env, st, sf, *owner, now, adds); err != nil {
+		return exitError, err
+	}
+	return code, nil
+}
+
+// storeSentinels stores the sentinels that passed their check, for owner
+// (created if new), and prints the warnings of each and the path of its
+// feed.
+func storeSentinels(ctx context.Context, env *environment, st vigil.Store, sf storeFlags, owner string, now time.Time, adds []sentinelToAdd) error {
+	secret, _, err := newKeyring(st, *sf.data, *sf.postgres).load(ctx, secretFile)
+	if err != nil {
+		return err
+	}
+	u, err := ensureOwner(ctx, st, owner)
+	if err != nil {
+		return fmt.Errorf("owner %s: %w", owner, err)
+	}
+	for _, a := range adds {
+		specJSON, err := json.Marshal(a.checked)
+		if err != nil {
+			return err
+		}
+		sen := &vigil.Sentinel{OwnerID: u.ID, Name: a.name, Source: a.source, Spec: specJSON, Status: vigil.SentinelActive, NextCheck: now}
+		if a.checked.Start.After(now) {
+			sen.NextCheck = a.checked.Start
+		}
+		if err := st.CreateSentinel(ctx, sen); err != nil {
+			return fmt.Errorf("sentinel %s: %w", a.name, err)
+		}
+		for _, w := range a.checked.Warnings {
+			w.Pos.Filename = a.file
+			printDiagnostics(env.stdout, spec.ErrorList{w}, "warning: ")
+		}
+		fmt.Fprintf(env.stdout, "added sentinel %d %s feed %s\n", sen.ID, sen.Name, feed.Path(secret, sen, "atom"))
+	}
+	return nil
+}

@@ -80,11 +80,19 @@ func (c *serveConfig) checkValues(given func(name string) bool) error {
 		}
 	}
 	c.initInterval = min(max(c.initInterval, c.minInterval), c.maxInterval)
+	// A value not given on the command line came from the environment:
+	// its variable is named, as no flag was typed.
+	from := func(name, variable string) string {
+		if given(name) {
+			return ""
+		}
+		return " (from $" + variable + ")"
+	}
 	if c.smtpPort != "" {
 		// Else zero: the email package's port for the TLS mode.
 		port, err := strconv.Atoi(c.smtpPort)
 		if err != nil || port < 1 || port > 65535 {
-			return fmt.Errorf("--smtp-port %q: want a port from 1 to 65535", c.smtpPort)
+			return fmt.Errorf("--smtp-port %q%s: want a port from 1 to 65535", c.smtpPort, from("smtp-port", "VIGIL_SMTP_PORT"))
 		}
 		c.smtp.Port = port
 	}
@@ -92,10 +100,10 @@ func (c *serveConfig) checkValues(given func(name string) bool) error {
 	// not: a mistyped mode or sender was taken without a word until a
 	// start that set the host, and then refused without the flag's name.
 	if !c.smtp.TLS.Known() {
-		return fmt.Errorf("--smtp-tls %q: want %s", c.smtp.TLS, email.TLSModes)
+		return fmt.Errorf("--smtp-tls %q%s: want %s", c.smtp.TLS, from("smtp-tls", "VIGIL_SMTP_TLS"), email.TLSModes)
 	}
 	if _, err := mail.ParseAddress(c.smtp.From); err != nil && c.smtp.From != "" {
-		return fmt.Errorf("--smtp-from %q: want an email address, such as Vigil <vigil@example.org>", c.smtp.From)
+		return fmt.Errorf("--smtp-from %q%s: want an email address, such as Vigil <vigil@example.org>", c.smtp.From, from("smtp-from", "VIGIL_SMTP_FROM"))
 	}
 	return nil
 }

@@ -131,3 +131,32 @@ func TestServeIntervalDefaultsFollow(t *testing.T) {
 		}
 	}
 }
+
+// TestServeSMTPEnvRefused: an SMTP setting refused that came from the
+// environment names its variable beside the flag it stands for: a
+// VIGIL_SMTP_TLS mistyped in a service's unit was named as a
+// --smtp-tls that was never typed.
+func TestServeSMTPEnvRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name, value, want string
+	}{
+		{"VIGIL_SMTP_TLS", "mandatroy", `--smtp-tls "mandatroy" (from $VIGIL_SMTP_TLS): want opportunistic, mandatory, implicit or none`},
+		{"VIGIL_SMTP_FROM", "vigil at example.org", `--smtp-from "vigil at example.org" (from $VIGIL_SMTP_FROM): want an email address, such as Vigil <vigil@example.org>`},
+		{"VIGIL_SMTP_PORT", "0", `--smtp-port "0" (from $VIGIL_SMTP_PORT): want a port from 1 to 65535`},
+	} {
+		data := filepath.Join(t.TempDir(), "data")
+		var stdout, stderr bytes.Buffer
+		env := &environment{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(k string) string {
+			if k == tc.name {
+				return tc.value
+			}
+			return ""
+		}}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // a serve that took the value ends at once
+		code := run(ctx, env, []string{"serve", "--data", data, "--addr", "127.0.0.1:0"})
+		if want := "vigil serve: " + tc.want + "\n"; code != exitError || stderr.String() != want {
+			t.Errorf("%s=%s: exit %d, stderr %q; want 2 and %q", tc.name, tc.value, code, stderr.String(), want)
+		}
+	}
+}

@@ -49,6 +49,12 @@ func offsetPos(src []byte, off int) Pos {
 	return Pos{Offset: off, Line: line, Column: off - bol + 1}
 }
 
+// NoSentinel is the error of a source that holds no sentinel (empty, or
+// comments only) where one is wanted, at the start of filename.
+func NoSentinel(filename string) ErrorList {
+	return ErrorList{{Pos: Position{Filename: filename}, Msg: "no sentinel: expected Create Sentinel", Expected: "Create"}}
+}
+
 // ParseSentinel parses src, which must hold exactly one sentinel.
 func ParseSentinel(filename string, src []byte) (*Sentinel, error) {
 	f, err := Parse(filename, src)
@@ -61,7 +67,7 @@ func ParseSentinel(filename string, src []byte) (*Sentinel, error) {
 	}
 	switch len(f.Sentinels) {
 	case 0:
-		return nil, ErrorList{{Pos: Position{Filename: filename}, Msg: "no sentinel: expected Create Sentinel", Expected: "Create"}}
+		return nil, NoSentinel(filename)
 	case 1:
 		return s, nil
 	}

@@ -60,7 +60,7 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (int, 
 		if err == nil && len(f.Sentinels) == 0 {
 			// An empty file, or comments only: likely the wrong file,
 			// which the API refuses in the same words.
-			err = spec.ErrorList{{Pos: spec.Position{Filename: displayName(name)}, Msg: "no sentinel: expected Create Sentinel", Expected: "Create"}}
+			err = spec.NoSentinel(displayName(name))
 		}
 		if err != nil {
 			printDiagnostics(env.stdout, err, "")

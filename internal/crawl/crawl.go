@@ -83,7 +83,6 @@ func (c *crawler) crawl(ctx context.Context) error {
 		return fmt.Errorf("crawl %s: %w", vigil.RedactURL(c.q.Start), err)
 	}
 	c.resolveRedirects()
-	c.boundUnreadLinks()
 	if err := c.snap.setImportance(); err != nil {
 		return fmt.Errorf("crawl %s: importance: %w", vigil.RedactURL(c.q.Start), err)
 	}
@@ -287,38 +286,6 @@ func (c *crawler) resolveRedirects() {
 				continue
 			}
 			dup[l] = true
-			links = append(links, l)
-		}
-		p.Links = links
-	}
-}
-
-// boundUnreadLinks keeps, of each page's links, every one to a page or a
-// redirect of the snapshot (a URL the crawl fetched: the links it
-// followed, which its web table, importance and paths are made of) and at
-// most q.MaxPages of the others (to URLs it did not read: cut by the page
-// limit or the depth), the first ones, in document order; LinksTruncated
-// is set on a page that had more. Those tell UnreadLinks that a page is
-// still linked though not read, and no crawl of the query reads more
-// than MaxPages URLs: a sitemap of 50 000 URLs crawled for 100 pages
-// kept MaxLinks of them in the snapshot, 10 000 links, nearly all to no
-// page. The crawl itself followed and weighed them all before.
-func (c *crawler) boundUnreadLinks() {
-	fetched := make(map[string]bool, len(c.snap.Redirects))
-	for _, r := range c.snap.Redirects {
-		fetched[r.From] = true
-	}
-	for _, p := range c.snap.Pages {
-		unread := 0
-		links := p.Links[:0]
-		for _, l := range p.Links {
-			if c.pages[l.Target] == nil && !fetched[l.Target] {
-				if unread == c.q.MaxPages {
-					p.LinksTruncated = true
-					continue
-				}
-				unread++
-			}
 			links = append(links, l)
 		}
 		p.Links = links

@@ -112,15 +112,13 @@
 //     timeout, robots.txt) is a page with an error, not the end of the
 //     crawl. Only the end of the context ends it.
 //  4. The links: a page keeps its links in scope, each (target, label)
-//     once, the first MaxLinks; when the crawl is done, a target that
-//     redirected to a page of the snapshot is replaced by that page's URL,
-//     and the snapshot keeps of a page's links every one to a page or a
-//     redirect of the snapshot (those the crawl followed) and the first
-//     MaxPages of the others, to URLs it did not read (Page.LinksTruncated
-//     says it had more): what UnreadLinks needs to tell a page cut by the
-//     page limit or the depth, and no more, since no crawl of the query
-//     reads more than MaxPages URLs. A sitemap of 50 000 URLs crawled for
-//     100 pages kept 10 000 links in the snapshot, nearly all to no page.
+//     once, the first MaxLinks, those to URLs not read too; when the crawl
+//     is done, a target that redirected to a page of the snapshot is
+//     replaced by that page's URL. The links to URLs not read tell
+//     UnreadLinks that a page an earlier crawl read is still linked, cut
+//     by the page limit or the depth: which of them an earlier crawl read
+//     the crawl cannot know, so it keeps them all (keeping only MaxPages
+//     of them told pages listed after them "no longer reached").
 //  5. Importance (importance.go): OPIC over the graph of the pages read
 //     and their links between them, read by Greedy from the seed's
 //     uniform cash, importanceReads times a page, with the virtual page

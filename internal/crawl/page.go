@@ -72,9 +72,8 @@ type Page struct {
 	// it, each labelled by its Markdown label or else by the URL as
 	// written); links to the page itself (to a place in it)
 	// are left out. A target that redirected to a page of the snapshot is
-	// that page's URL. Of the first MaxLinks links, those to pages and
-	// redirects of the snapshot are kept, and at most Query.MaxPages
-	// others (to URLs not read); LinksTruncated says the page had more.
+	// that page's URL. At most MaxLinks are kept; LinksTruncated says
+	// the page had more.
 	Links          []Link `json:"links,omitempty"`
 	LinksTruncated bool   `json:"linksTruncated,omitempty"`
 	// Body is the page's text, kept only with Query.Bodies.

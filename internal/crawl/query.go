@@ -15,11 +15,9 @@ const (
 	// MaxMaxDepth bounds MaxDepth: a page's web tuple is its whole path
 	// from the start (Snapshot.Table), so a table costs pages times depth.
 	MaxMaxDepth = 64
-	// MaxLinks is the most links in scope a page keeps while it is
-	// crawled: a hostile page of a million links costs no more. (The URLs
-	// a crawl queues are bounded by MaxPages too: see crawler.queued and
-	// frontierURLs; and a snapshot keeps of them the links to the pages
-	// read and MaxPages others: crawler.boundUnreadLinks.)
+	// MaxLinks is the most links in scope a page keeps: a hostile page of
+	// a million links costs no more. (The URLs a crawl queues are bounded
+	// by MaxPages too: see crawler.queued and frontierURLs.)
 	MaxLinks = 10000
 	// DefaultWorkers is how many pages are fetched and parsed at once when
 	// Query.Workers is 0. The fetcher's politeness (one request at a time

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/vigil-web/vigil/internal/crawl"
@@ -85,20 +86,35 @@ func largeSitemap(n int) string {
 	return b.String()
 }
 
-// TestCrawlBoundsUnreadLinks: a page keeps its links to the pages and
-// redirects the crawl read, every one, and at most Query.MaxPages links
-// to URLs it did not read (in document order, LinksTruncated set when it
-// had more), so that a sitemap of 50 000 URLs crawled with a limit of 100
-// pages keeps a few hundred links in the snapshot, not 10 000 (MaxLinks),
-// in either order, and UnreadLinks still tells that the pages cut were
-// left by the page limit.
-func TestCrawlBoundsUnreadLinks(t *testing.T) {
-	const maxPages = 100
+// TestUnreadLinksAfterTheSiteGrew: a page keeps its links to the URLs
+// the crawl did not read, so that UnreadLinks names every page a crawl
+// before read that is still linked but cut by the page limit: a sitemap
+// crawled for 5 pages, then again after 10 URLs were listed before the
+// pages that crawl read, in either order. A snapshot kept of a page's
+// links to URLs not read only the first MaxPages, so the pages read
+// before, listed after them, were told "no longer reached", though the
+// sitemap still listed them.
+func TestUnreadLinksAfterTheSiteGrew(t *testing.T) {
+	const maxPages = 5
+	var mu sync.Mutex
+	added := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
-		case "/site/large.xml":
+		case "/site/sitemap.xml":
+			mu.Lock()
+			n := added
+			mu.Unlock()
+			var b strings.Builder
+			b.WriteString(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+			for i := range n {
+				b.WriteString("<url><loc>new" + strconv.Itoa(i) + ".html</loc></url>")
+			}
+			for i := range 20 {
+				b.WriteString("<url><loc>p" + strconv.Itoa(i) + ".html</loc></url>")
+			}
+			b.WriteString("</urlset>")
 			w.Header().Set("Content-Type", "application/xml")
-			w.Write([]byte(largeSitemap(50000)))
+			w.Write([]byte(b.String()))
 		case "/robots.txt":
 			http.NotFound(w, r)
 		default:
@@ -109,31 +125,26 @@ func TestCrawlBoundsUnreadLinks(t *testing.T) {
 	t.Cleanup(srv.Close)
 	for _, order := range []crawl.Order{crawl.OrderBreadth, crawl.OrderImportance} {
 		t.Run(string(order), func(t *testing.T) {
-			q := crawl.NewQuery(srv.URL + "/site/large.xml")
+			mu.Lock()
+			added = 0
+			mu.Unlock()
+			q := crawl.NewQuery(srv.URL + "/site/sitemap.xml")
 			q.MaxPages, q.Order = maxPages, order
-			snap := crawlSite(t, loopbackFetcher(), q)
-			sitemap := snap.Pages[0]
-			targets := map[string]bool{}
-			for _, l := range sitemap.Links {
-				targets[l.Target] = true
+			before := crawlSite(t, loopbackFetcher(), q)
+			mu.Lock()
+			added = 10
+			mu.Unlock()
+			after := crawlSite(t, loopbackFetcher(), q)
+			unread := after.UnreadLinks()
+			if len(unread) != 30-(maxPages-1) {
+				t.Errorf("%d unread links, want %d: every URL the sitemap lists that was not read", len(unread), 30-(maxPages-1))
 			}
-			for _, p := range snap.Pages[1:] {
-				if !targets[p.URL] {
-					t.Errorf("the sitemap's links leave out %s, a page the crawl read through it", p.URL)
+			for _, p := range before.Pages[1:] {
+				if after.Page(p.URL) != nil {
+					continue
 				}
-			}
-			read := len(snap.Pages) - 1
-			if want := read + maxPages; len(sitemap.Links) != want || !sitemap.LinksTruncated {
-				t.Errorf("the sitemap keeps %d links (truncated %v), want %d: the %d pages read and %d others, truncated",
-					len(sitemap.Links), sitemap.LinksTruncated, want, read, maxPages)
-			}
-			unread := snap.UnreadLinks()
-			if len(unread) != maxPages {
-				t.Errorf("%d unread links, want %d", len(unread), maxPages)
-			}
-			for u, why := range unread {
-				if why != crawl.UnreadPages {
-					t.Errorf("unread %s: %q, want %q", u, why, crawl.UnreadPages)
+				if why := unread[p.URL]; why != crawl.UnreadPages {
+					t.Errorf("%s, read before and still listed: unread %q, want %q", p.URL, why, crawl.UnreadPages)
 				}
 			}
 		})

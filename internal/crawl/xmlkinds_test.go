@@ -11,9 +11,13 @@ import (
 )
 
 // TestCrawlReadsOnlyPagesAndListsOfPages: a crawl reads for links the
-// documents that are pages or lists of pages: HTML, XHTML (served as
-// application/xhtml+xml, or as generic XML with an html root), feeds
-// (served with their own types or as generic XML) and XML sitemaps.
+// documents that are pages or lists of pages: HTML (served as text/html,
+// or as text/plain beginning as markup), XHTML (served as
+// application/xhtml+xml, or as generic XML with an html root in the
+// XHTML namespace or none, a comment and a doctype before it), feeds
+// (served with their own types or as generic XML) and XML sitemaps and
+// sitemap indexes (as text/xml too). An html root in another namespace
+// is no page.
 // Another XML document is a leaf, without title or links, whatever
 // links it writes: an SVG image's xlink:href and <a href>, MathML's
 // href, a vendor format's xlink:href, an XSLT stylesheet's <a href>,
@@ -44,6 +48,13 @@ func TestCrawlReadsOnlyPagesAndListsOfPages(t *testing.T) {
 			`<xsl:template match="/"><a href="to.html">To</a></xsl:template></xsl:stylesheet>`},
 		"/site/generic.xml": {"application/xml", `<?xml version="1.0"?><doc ` + xlink + `>` +
 			`<title>Generic</title><ref xlink:href="to.html">To</ref><a href="to.html">To</a></doc>`},
+		"/site/xhtml-nons.xml": {"application/xml", `<?xml version="1.0"?><!-- a page --><!DOCTYPE html><html>` +
+			`<head><title>XHTML without namespace</title></head><body><a href="to.html">To</a></body></html>`},
+		"/site/index.xml": {"text/xml", `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
+			`<sitemap><loc>to.html</loc></sitemap></sitemapindex>`},
+		"/site/html.txt": {"text/plain", `<!DOCTYPE html><title>HTML as text</title><a href="to.html">To</a>`},
+		"/site/other-html.xml": {"application/xml", `<?xml version="1.0"?><html xmlns="urn:example:not-xhtml">` +
+			`<a href="to.html">To</a></html>`},
 		"/site/generic-text.xml": {"text/xml; charset=utf-8", `<?xml version="1.0"?><doc ` + xlink + `>` +
 			`<ref xlink:href="to.html">To</ref></doc>`},
 	}
@@ -76,6 +87,10 @@ func TestCrawlReadsOnlyPagesAndListsOfPages(t *testing.T) {
 		{"/site/formula.mml", false, ""},
 		{"/site/vendor.xml", false, ""},
 		{"/site/style.xsl", false, ""},
+		{"/site/xhtml-nons.xml", true, "XHTML without namespace"},
+		{"/site/index.xml", true, ""},
+		{"/site/html.txt", true, "HTML as text"},
+		{"/site/other-html.xml", false, ""},
 		{"/site/generic.xml", false, ""},
 		{"/site/generic-text.xml", false, ""},
 	} {

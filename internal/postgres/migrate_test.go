@@ -381,3 +381,43 @@ func TestMigrateSecrets(t *testing.T) {
 		t.Errorf("EnsureSecret after the migration: %q, %v, %v", got, stored, err)
 	}
 }
+
+// TestMigrateChangeReading: a change stored before changes kept how their
+// versions were read reads back without a reading, and one stored after
+// the migration keeps its own.
+func TestMigrateChangeReading(t *testing.T) {
+	ctx := context.Background()
+	d, _ := newSchema(t)
+	c := olderSchema(t, d, "0112_change_reading.sql")
+	at := time.Unix(1, 0).UTC()
+	for _, q := range []string{
+		`INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (1, 'ada@example.com', 'Ada', 'x', $1, $1)`,
+		`INSERT INTO resources (id, url, host, created_at) VALUES (2, 'http://a.example/', 'a.example', $1)`,
+		`INSERT INTO sentinels (id, owner_id, name, source, status, created_at, updated_at, next_check, last_check) VALUES
+			(8, 1, 'page', 'x', 'active', $1, $1, $1, $1)`,
+		`INSERT INTO changes (id, sentinel_id, resource_id, from_version, to_version, detected_at, summary, records) VALUES
+			(10, 8, 2, 1, 2, $1, 'older', convert_to('[{"op":"insert","kind":"text"}]', 'UTF8'))`,
+	} {
+		if _, err := c.Exec(ctx, q, at); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db, err := postgres.Open(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	older, err := db.FindChangeByID(ctx, 10)
+	if err != nil || older.Summary != "older" || older.Reading != nil {
+		t.Fatalf("a change stored before the migration: %+v, %v; want it without a reading", older, err)
+	}
+	reading := &vigil.ChangeReading{AsText: "new", Why: "served as text/plain"}
+	ch := &vigil.Change{SentinelID: 8, ResourceID: 2, FromVersion: 2, ToVersion: 3, DetectedAt: time.Unix(2, 0).UTC(), Summary: "after", Reading: reading}
+	if err := db.CreateChange(ctx, ch); err != nil {
+		t.Fatal(err)
+	}
+	cs, n, err := db.FindChanges(ctx, vigil.ChangeFilter{SentinelID: 8})
+	if err != nil || n != 2 || !reflect.DeepEqual(cs[0].Reading, reading) || cs[1].Reading != nil {
+		t.Errorf("changes after the migration: %d, %v: %+v", n, err, cs)
+	}
+}

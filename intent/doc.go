@@ -216,7 +216,11 @@
 // <pre> holding URLs has no links: its links are its a and area elements.
 // SourceLinks gives the links of a document read as text, absolute and
 // relative, in the order they are written, so that Vigil's warehouse
-// stores, and its crawl follows, the links a links sentinel reads.
+// stores, and its crawl follows, the links a links sentinel reads; it
+// tells the hrefs of a and area elements (SourceLink.Element), the links
+// of the page parsed, from other tags' src and href, which the warehouse
+// and the crawl leave out. A base element's href is no link, though it is
+// an absolute URL in the text.
 //
 // # Feeds
 //

@@ -13,6 +13,11 @@ type markupRef struct {
 	url        string // the value, its character references read (markup.UnescapeAttr) and white space around it trimmed
 	start, end int
 	base       bool // the href of a base element
+	// link is set for the href of an a or area element and any
+	// element's xlink:href: what a parsed page's links are
+	// (warehouse.ExtractLinks), not an image's, a script's or a
+	// stylesheet's address.
+	link bool
 }
 
 // markupRefs returns the URLs written relative (without a scheme:
@@ -66,7 +71,9 @@ func markupRefs(text string) []markupRef {
 			}
 			u, ok := refValue(text[v0:v1], isBase)
 			if ok {
-				out = append(out, markupRef{url: u, start: v0, end: v1, base: isBase})
+				link := strings.EqualFold(attr, "xlink:href") ||
+					strings.EqualFold(attr, "href") && (strings.EqualFold(name, "a") || strings.EqualFold(name, "area"))
+				out = append(out, markupRef{url: u, start: v0, end: v1, base: isBase, link: link})
 			}
 		})
 		if raw := markup.RawTextElement(name); raw != "" {

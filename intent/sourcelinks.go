@@ -22,6 +22,11 @@ type SourceLink struct {
 	// Relative tells a URL written relative in a tag's href or src
 	// (markupRefs) from an absolute one (TextLinks).
 	Relative bool
+	// Element is set for a Relative URL that is an element's link: the
+	// href of an a or area element, or an xlink:href, as a parsed page's
+	// links are; not an img's or a script's src, nor a stylesheet's
+	// href.
+	Element bool
 	// Base is what Ref resolves against: the text's first base element's
 	// href, resolved against the document's address, for a relative Ref
 	// when the text has one, else the document's address (nil if
@@ -86,6 +91,22 @@ func sourceLinks(root *tree.Node, base *url.URL, skip func(*tree.Node) bool) []S
 			break
 		}
 	}
+	// inBase reports whether offset at of the text is in the value of a
+	// base element's href, which TextLinks reads as any absolute URL.
+	var baseSpans [][2]int
+	for _, ref := range refs {
+		if ref.base {
+			baseSpans = append(baseSpans, [2]int{ref.start, ref.end})
+		}
+	}
+	inBase := func(at int) bool {
+		for _, sp := range baseSpans {
+			if sp[0] <= at && at < sp[1] {
+				return true
+			}
+		}
+		return false
+	}
 	var out []SourceLink
 	addRef := func(ref markupRef) {
 		if ref.base {
@@ -94,7 +115,7 @@ func sourceLinks(root *tree.Node, base *url.URL, skip func(*tree.Node) bool) []S
 		// The last node starting at or before it (an empty one starts
 		// where the next does).
 		k, _ := slices.BinarySearch(starts, ref.start+1)
-		out = append(out, SourceLink{Node: nodes[k-1], Ref: ref.url, Relative: true, Base: refBase})
+		out = append(out, SourceLink{Node: nodes[k-1], Ref: ref.url, Relative: true, Element: ref.link, Base: refBase})
 	}
 	for k, n := range nodes {
 		end := b.Len()
@@ -105,6 +126,9 @@ func sourceLinks(root *tree.Node, base *url.URL, skip func(*tree.Node) bool) []S
 			for len(refs) > 0 && refs[0].start < starts[k]+l.Start {
 				addRef(refs[0])
 				refs = refs[1:]
+			}
+			if inBase(starts[k] + l.Start) {
+				continue // a base element's href is no link
 			}
 			label := l.Text
 			if label == l.URL {

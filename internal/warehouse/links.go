@@ -150,10 +150,12 @@ func newLink(source string, base *url.URL, href, anchor string) (*vigil.Link, bo
 // finds them (JSON's escaped https:\/\/ and www.example.org\/ ones
 // unescaped, GitHub's www. ones with http:// before them), each named by
 // its Markdown label ([label](URL)) or else by the URL as written (so
-// unescaped, with its http://); and the URLs its tags write relative in
-// their href and src attributes (HTML read as text, markup in a JSON
-// string: <a href="/docs/a">), resolved against pageURL or the text's
-// first base element, each named by its target. A target is canonical as
+// unescaped, with its http://); and the URLs its a and area elements'
+// href (and any xlink:href) write relative (HTML read as text, markup in
+// a JSON string: <a href="/docs/a">), the links ExtractLinks would give
+// of the page parsed, not an img's or a script's src (which a links
+// sentinel reading the text takes too), resolved against pageURL or the
+// text's first base element, each named by its target. A target is canonical as
 // ExtractLinks's are (its host in ASCII, its fragment kept), and a URL
 // ExtractLinks would leave out (not http(s), a host IDNA or DNS refuses)
 // is left out. Only the caller knows that a document is read as text: a
@@ -179,6 +181,8 @@ func ExtractTextLinks(doc *tree.Document, pageURL string) []*vigil.Link {
 			if link, ok := newLink(source, nil, l.Ref, cmp.Or(l.Label, l.Ref)); ok {
 				out = append(out, link)
 			}
+		} else if !l.Element {
+			continue // an img's or a script's src, a stylesheet's href
 		} else if link, ok := newLink(source, l.Base, l.Ref, ""); ok {
 			link.Anchor = link.Target
 			out = append(out, link)

@@ -203,20 +203,21 @@ func TestExtractTextLinks(t *testing.T) {
 		}},
 		// www. in JSON with its slashes escaped, and a Markdown link to
 		// a www. host, named by its label.
-		// The href and src a text's tags write relative (HTML read as
-		// text, markup in a JSON string), resolved against the page or
-		// the text's base element and named by their target, among its
-		// absolute URLs in the order they are written, as a links
-		// sentinel reads them (intent.SourceLinks).
-		{"relative links of HTML read as text", strings.Repeat("<div>", 600) + `<a href="/a">A</a> <img src="img/b.png">` +
+		// The hrefs of a and area elements a text's tags write relative
+		// (HTML read as text, markup in a JSON string), resolved against
+		// the page or the text's base element and named by their
+		// target, among its absolute URLs in the order they are written
+		// (intent.SourceLinks): the links of the page had it parsed, not
+		// an img's, a script's or a stylesheet's address, nor the base
+		// element's href.
+		{"relative links of HTML read as text", strings.Repeat("<div>", 600) + `<a href="/a">A</a> <img src="img/b.png"> <script src="/s.js"></script> <link rel=stylesheet href="/c.css"> <area href="/map">` +
 			"\n" + `<a href="https://Example.com/c">C</a> <a href="#top">Top</a> <a href="mailto:x@example.com">M</a>` + strings.Repeat("</div>", 600), "text/html", []vigil.Link{
 			{Source: source, Target: "https://example.com/a", Anchor: "https://example.com/a", Type: vigil.LinkLocal},
-			{Source: source, Target: "https://example.com/img/b.png", Anchor: "https://example.com/img/b.png", Type: vigil.LinkLocal},
+			{Source: source, Target: "https://example.com/map", Anchor: "https://example.com/map", Type: vigil.LinkLocal},
 			{Source: source, Target: "https://example.com/c", Anchor: "https://Example.com/c", Type: vigil.LinkLocal},
 			{Source: source, Target: "https://example.com/llms.txt#top", Anchor: "https://example.com/llms.txt#top", Type: vigil.LinkInterior},
 		}},
 		{"relative links in JSON, against a base", `{"html":"<base href='https://cdn.example/x/'><a href='y.html'>Y</a>"}`, "application/json", []vigil.Link{
-			{Source: source, Target: "https://cdn.example/x/", Anchor: "https://cdn.example/x/", Type: vigil.LinkGlobal},
 			{Source: source, Target: "https://cdn.example/x/y.html", Anchor: "https://cdn.example/x/y.html", Type: vigil.LinkGlobal},
 		}},
 		{"www in JSON and Markdown", `{"u":"www.b\u00fccher.example\/b\/c","d":"- [The guide](www.example.com/guide)"}`, "application/json", []vigil.Link{

@@ -26,9 +26,15 @@ type scopeMatch struct {
 type valueMatch struct {
 	scopeMatch
 	num number
-	// label is the text of the item the match sits in (valueItem), without
-	// the match's own; "" when it sits in none.
-	label string
+	// item is the element that names the value among the others of its
+	// version (valueItem); nil when none does.
+	item *tree.Node
+	// label is the text of the item without the match's own ("" when it
+	// sits in none), read once, by itemLabel, where it is needed: the
+	// values whose key the common prefix and suffix of pairValues do not
+	// settle, and those reported.
+	label    string
+	labelled bool
 }
 
 // value evaluates a value change type: each match of the scope that holds
@@ -64,8 +70,9 @@ func (p *Pair) value(ct *spec.ChangeType) (*Result, error) {
 		// of a check, which reads no number nor item).
 		return &Result{}, nil
 	}
-	old := numberedMatches(oldMatches, oldGroups, oldSkip)
-	new := numberedMatches(newMatches, newGroups, newSkip)
+	old, new := numberedMatches(oldMatches, newMatches, oldGroups, newGroups)
+	findItems(old)
+	findItems(new)
 	cond := spec.Changes
 	var threshold float64
 	if ct.Condition != nil {
@@ -73,7 +80,7 @@ func (p *Pair) value(ct *spec.ChangeType) (*Result, error) {
 	}
 	several := len(old) > 1 || len(new) > 1
 	var changes []Change
-	for _, e := range pairValues(old, new) {
+	for _, e := range pairValues(old, new, oldSkip, newSkip) {
 		var o, n *valueMatch
 		if e.a >= 0 {
 			o = &old[e.a]
@@ -91,10 +98,10 @@ func (p *Pair) value(ct *spec.ChangeType) (*Result, error) {
 			// version shows it (the old one for a value removed).
 			label := ""
 			if n != nil {
-				label = n.label
+				label = n.itemLabel(newSkip)
 			}
 			if label == "" && o != nil {
-				label = o.label
+				label = o.itemLabel(oldSkip)
 			}
 			c.Value.Item = clipTo(label, maxValueItem)
 		}
@@ -210,21 +217,54 @@ func nonContentSkip(doc *tree.Document) func(*tree.Node) bool {
 	}
 }
 
-// numberedMatches returns the matches that hold a number, each with its
-// first number and the label of its item (skip tells the nodes its text
-// leaves out). With spaceGroups, plain spaces between groups of thousands
-// group them (see joinSpaceGroups).
-func numberedMatches(ms []scopeMatch, spaceGroups bool, skip func(*tree.Node) bool) []valueMatch {
-	var out []valueMatch
-	for _, m := range ms {
-		w := m.text
-		if spaceGroups {
-			w = joinSpaceGroups(w)
+// numberedMatches returns the matches of each version that hold a
+// number, each with its first number. With spaceGroups, plain spaces
+// between groups of thousands group them (see joinSpaceGroups). The
+// matches of the two versions' common prefix and suffix, the same texts
+// read alike, are read once: a check of a listing with one price changed
+// reads each number once, not twice.
+func numberedMatches(old, new []scopeMatch, oldGroups, newGroups bool) (ov, nv []valueMatch) {
+	pre, suf := 0, 0
+	if oldGroups == newGroups {
+		for pre < len(old) && pre < len(new) && old[pre].text == new[pre].text {
+			pre++
 		}
-		if n, ok := scanNumber(w); ok {
-			out = append(out, valueMatch{scopeMatch: m, num: n})
+		for suf < len(old)-pre && suf < len(new)-pre && old[len(old)-1-suf].text == new[len(new)-1-suf].text {
+			suf++
 		}
 	}
-	labelValues(out, skip)
-	return out
+	ov, nv = make([]valueMatch, 0, len(old)), make([]valueMatch, 0, len(new))
+	both := func(i, j int) {
+		if n, ok := firstNumber(old[i].text, oldGroups); ok {
+			ov = append(ov, valueMatch{scopeMatch: old[i], num: n})
+			nv = append(nv, valueMatch{scopeMatch: new[j], num: n})
+		}
+	}
+	for i := range pre {
+		both(i, i)
+	}
+	for _, m := range old[pre : len(old)-suf] {
+		if n, ok := firstNumber(m.text, oldGroups); ok {
+			ov = append(ov, valueMatch{scopeMatch: m, num: n})
+		}
+	}
+	for _, m := range new[pre : len(new)-suf] {
+		if n, ok := firstNumber(m.text, newGroups); ok {
+			nv = append(nv, valueMatch{scopeMatch: m, num: n})
+		}
+	}
+	for k := suf; k > 0; k-- {
+		both(len(old)-k, len(new)-k)
+	}
+	return ov, nv
+}
+
+// firstNumber returns the first number of a match's text. With
+// spaceGroups, plain spaces between groups of thousands group them (see
+// joinSpaceGroups).
+func firstNumber(text string, spaceGroups bool) (number, bool) {
+	if spaceGroups {
+		text = joinSpaceGroups(text)
+	}
+	return scanNumber(text)
 }

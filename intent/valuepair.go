@@ -6,9 +6,9 @@ import (
 	"github.com/vigil-web/vigil/tree"
 )
 
-// labelValues sets the label of each value: the text of the item it sits
-// in (valueItem) without the value's own text, read as skip leaves out.
-func labelValues(vs []valueMatch, skip func(*tree.Node) bool) {
+// findItems sets the item of each value (valueItem): the element that
+// names it among the others of its version.
+func findItems(vs []valueMatch) {
 	if len(vs) == 0 {
 		return
 	}
@@ -30,20 +30,50 @@ func labelValues(vs []valueMatch, skip func(*tree.Node) bool) {
 		}
 	}
 	for i := range vs {
-		v := &vs[i]
-		item := valueItem(v.node, held, len(vs) > 1)
-		switch {
-		case item == nil:
-		case item == v.node:
-			// The scope selects the items themselves (In css "tr"): the
-			// item without its number.
-			if loc := numberRE.FindStringIndex(v.text); loc != nil {
-				v.label = normalizeSpace(v.text[:loc[0]] + " " + v.text[loc[1]:])
-			}
-		default:
-			v.label = itemText(item, v.node, skip)
-		}
+		vs[i].item = valueItem(vs[i].node, held, len(vs) > 1)
 	}
+}
+
+// itemLabel returns the label of v: the text of its item without the
+// value's own text, read as skip leaves out, or "" when it sits in none.
+// It is read the first time it is asked for.
+func (v *valueMatch) itemLabel(skip func(*tree.Node) bool) string {
+	if v.labelled {
+		return v.label
+	}
+	v.labelled = true
+	switch {
+	case v.item == nil:
+	case v.item == v.node:
+		v.label = ownLabel(v.text)
+	default:
+		v.label = itemText(v.item, v.node, skip)
+	}
+	return v.label
+}
+
+// ownLabel returns the label of a value that is its own item (the scope
+// selects the items themselves, In css "tr"): its text without its
+// number.
+func ownLabel(text string) string {
+	if loc := numberRE.FindStringIndex(text); loc != nil {
+		return normalizeSpace(text[:loc[0]] + " " + text[loc[1]:])
+	}
+	return ""
+}
+
+// sameKey reports whether a value of the old version, a, and one of the
+// new, b, have the same key (pairValues): the same text and label. Where
+// both are their own items, or both sit in none, the label follows from
+// the text and is not read.
+func sameKey(a, b *valueMatch, oldSkip, newSkip func(*tree.Node) bool) bool {
+	if a.text != b.text {
+		return false
+	}
+	if a.item == a.node && b.item == b.node || a.item == nil && b.item == nil {
+		return true
+	}
+	return a.itemLabel(oldSkip) == b.itemLabel(newSkip)
 }
 
 // valueItem returns the item a value at node m sits in, or nil: among
@@ -96,19 +126,41 @@ func itemText(item, m *tree.Node, skip func(*tree.Node) bool) string {
 // their XIDs numbered afresh. A value alone in its version pairs, when
 // nothing else pairs it, with the first value left in the other, as a
 // scope with one match compares its first number.
-func pairValues(old, new []valueMatch) []objEdit {
-	objects := func(vs []valueMatch) []object {
+//
+// The values of the two versions' common prefix and suffix, the same key
+// in the same place, are left out of the LCS, as it leaves them out first
+// itself, so that only the others have their labels read.
+func pairValues(old, new []valueMatch, oldSkip, newSkip func(*tree.Node) bool) []objEdit {
+	pre, suf := 0, 0
+	for pre < len(old) && pre < len(new) && sameKey(&old[pre], &new[pre], oldSkip, newSkip) {
+		pre++
+	}
+	for suf < len(old)-pre && suf < len(new)-pre && sameKey(&old[len(old)-1-suf], &new[len(new)-1-suf], oldSkip, newSkip) {
+		suf++
+	}
+	objects := func(vs []valueMatch, skip func(*tree.Node) bool) []object {
+		vs = vs[pre : len(vs)-suf]
 		out := make([]object, len(vs))
-		for i, v := range vs {
-			out[i] = object{key: v.label + "\x00" + v.text, node: v.node, pos: i + 1}
-			if v.label != "" {
+		for i := range vs {
+			v := &vs[i]
+			label := v.itemLabel(skip)
+			out[i] = object{key: label + "\x00" + v.text, node: v.node, pos: pre + i + 1}
+			if label != "" {
 				// No first partial key: the LCS is over whole keys.
-				out[i].keys = []string{"", v.label}
+				out[i].keys = []string{"", label}
 			}
 		}
 		return out
 	}
-	edits := diffObjects(objects(old), objects(new), true)
+	edits := diffObjects(objects(old, oldSkip), objects(new, newSkip), true)
+	for k := range edits {
+		if edits[k].a >= 0 {
+			edits[k].a += pre
+		}
+		if edits[k].b >= 0 {
+			edits[k].b += pre
+		}
+	}
 	if len(old) != 1 && len(new) != 1 {
 		return edits
 	}

@@ -1,0 +1,145 @@
+package intent
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// referencePairing pairs the values of two versions as pairValues did
+// before it left their common prefix and suffix out: every number read,
+// every label read, one LCS over all the values.
+func referencePairing(old, new []scopeMatch, oldGroups, newGroups bool, oldSkip, newSkip func(*tree.Node) bool) ([]valueMatch, []valueMatch, []objEdit) {
+	read := func(ms []scopeMatch, groups bool, skip func(*tree.Node) bool) ([]valueMatch, []object) {
+		var vs []valueMatch
+		for _, m := range ms {
+			if n, ok := firstNumber(m.text, groups); ok {
+				vs = append(vs, valueMatch{scopeMatch: m, num: n})
+			}
+		}
+		findItems(vs)
+		objs := make([]object, len(vs))
+		for i := range vs {
+			label := vs[i].itemLabel(skip)
+			objs[i] = object{key: label + "\x00" + vs[i].text, node: vs[i].node, pos: i + 1}
+			if label != "" {
+				objs[i].keys = []string{"", label}
+			}
+		}
+		return vs, objs
+	}
+	ov, oo := read(old, oldGroups, oldSkip)
+	nv, no := read(new, newGroups, newSkip)
+	edits := diffObjects(oo, no, true)
+	if len(ov) == 1 || len(nv) == 1 {
+		del, ins := -1, -1
+		for k, e := range edits {
+			switch {
+			case e.op == Delete && del < 0:
+				del = k
+			case e.op == Insert && ins < 0:
+				ins = k
+			}
+		}
+		if del >= 0 && ins >= 0 {
+			edits[del] = objEdit{Update, edits[del].a, edits[ins].b}
+			edits = append(edits[:ins], edits[ins+1:]...)
+		}
+	}
+	return ov, nv, edits
+}
+
+// randomListing returns a page of rows (or cards, or rows selected whole)
+// drawn from few names and prices, so that equal keys, equal labels and
+// equal texts repeat; some rows hold no number.
+func randomListing(r *rand.Rand, rows []string, shape int) string {
+	var b strings.Builder
+	b.WriteString(`<!DOCTYPE html><html lang="en"><body>`)
+	switch shape {
+	case 0:
+		b.WriteString("<table>")
+		for _, row := range rows {
+			name, price, _ := strings.Cut(row, "=")
+			fmt.Fprintf(&b, `<tr><td>%s</td><td class="v">%s</td></tr>`, name, price)
+		}
+		b.WriteString("</table>")
+	case 1:
+		for _, row := range rows {
+			name, price, _ := strings.Cut(row, "=")
+			fmt.Fprintf(&b, `<div class="card"><h2>%s</h2><span class="v">%s</span> <span class="v">%s</span></div>`, name, price, price)
+		}
+	default:
+		b.WriteString("<ul>")
+		for _, row := range rows {
+			name, price, _ := strings.Cut(row, "=")
+			fmt.Fprintf(&b, `<li class="v">%s %s</li>`, name, price)
+		}
+		b.WriteString("</ul>")
+	}
+	b.WriteString("</body></html>")
+	return b.String()
+}
+
+// TestPairValuesCommonEnds: pairValues, which reads neither numbers nor
+// labels of the values common to both versions' ends, pairs the values
+// of random listings as one LCS over all of them, every label read, did.
+func TestPairValuesCommonEnds(t *testing.T) {
+	names := []string{"Alpha", "Bravo", "Bravo", "Charlie", "", "Add to cart"}
+	prices := []string{"1999", "2 299", "$1,299.99", "call us", "10", "10", "3.499"}
+	sel, err := CompileCSS(".v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for iter := range 3000 {
+		n := r.IntN(7)
+		old := make([]string, n)
+		for i := range old {
+			old[i] = names[r.IntN(len(names))] + "=" + prices[r.IntN(len(prices))]
+		}
+		new := slices.Clone(old)
+		for range r.IntN(3) + 1 {
+			row := names[r.IntN(len(names))] + "=" + prices[r.IntN(len(prices))]
+			switch k := r.IntN(len(new) + 1); r.IntN(3) {
+			case 0:
+				new = slices.Insert(new, k, row)
+			case 1:
+				if k < len(new) {
+					new = slices.Delete(new, k, k+1)
+				}
+			default:
+				if k < len(new) {
+					new[k] = row
+				}
+			}
+		}
+		shape := r.IntN(3)
+		od, err := markup.ParseHTMLBytes([]byte(randomListing(r, old, shape)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nd, err := markup.ParseHTMLBytes([]byte(randomListing(r, new, shape)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		om, nm := selectMatches(sel, od.Root), selectMatches(sel, nd.Root)
+		og, ng := pageGroupsBySpace(od), pageGroupsBySpace(nd)
+		oSkip, nSkip := nonContentSkip(od), nonContentSkip(nd)
+		wantOld, wantNew, want := referencePairing(om, nm, og, ng, oSkip, nSkip)
+		ov, nv := numberedMatches(om, nm, og, ng)
+		findItems(ov)
+		findItems(nv)
+		got := pairValues(ov, nv, oSkip, nSkip)
+		same := func(a, b []valueMatch) bool {
+			return slices.EqualFunc(a, b, func(x, y valueMatch) bool { return x.node == y.node && x.num == y.num && x.item == y.item })
+		}
+		if !same(ov, wantOld) || !same(nv, wantNew) || !slices.Equal(got, want) {
+			t.Fatalf("case %d (shape %d) %q -> %q: edits %v, want %v", iter, shape, old, new, got, want)
+		}
+	}
+}

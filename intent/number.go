@@ -15,11 +15,59 @@ import (
 	"github.com/vigil-web/vigil/tree"
 )
 
-// numberRE finds a number: digits with "," "." thin/non-breaking spaces or
-// apostrophes (the Swiss 1'234.50, which the CLDR writes 1’234.50) as
-// separators, with an optional sign and an optional separator before the
-// first digit ($.99).
-var numberRE = regexp.MustCompile(`[-+−]?[.,]?\d(?:[\d.,\x{00A0}\x{202F}'\x{2019}]*\d)?`)
+// findNumber returns where the first number in s starts and ends: digits
+// with "," "." thin/non-breaking spaces or apostrophes (the Swiss
+// 1'234.50, which the CLDR writes 1’234.50) as separators, with an
+// optional sign and an optional separator before the first digit ($.99).
+// It finds what the regular expression
+// [-+−]?[.,]?\d(?:[\d.,\x{00A0}\x{202F}'\x{2019}]*\d)? finds, without
+// one: a value scope reads the number of each of its matches, thousands
+// of them a check.
+func findNumber(s string) (start, end int, ok bool) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !isDigit(c) && !isSeparator(c) && c != '-' && c != '+' && !strings.HasPrefix(s[i:], "−") {
+			continue
+		}
+		p := i
+		switch {
+		case c == '-' || c == '+':
+			p++
+		case c != '.' && c != ',' && !isDigit(c):
+			p += len("−")
+		}
+		if p < len(s) && isSeparator(s[p]) {
+			p++
+		}
+		if p >= len(s) || !isDigit(s[p]) {
+			continue
+		}
+		end = p + 1
+		// The separators and digits that follow, up to the last digit.
+		for q := end; q < len(s); {
+			r, w := utf8.DecodeRuneInString(s[q:])
+			if !isNumberRune(r) {
+				break
+			}
+			q += w
+			if r < utf8.RuneSelf && isDigit(byte(r)) {
+				end = q
+			}
+		}
+		return i, end, true
+	}
+	return 0, 0, false
+}
+
+// isNumberRune reports whether r may stand in a number after its first
+// digit: a digit or a separator (findNumber).
+func isNumberRune(r rune) bool {
+	switch r {
+	case '.', ',', '\u00a0', '\u202f', '\'', '\u2019':
+		return true
+	}
+	return '0' <= r && r <= '9'
+}
 
 // ParseNumber reads the first number in s, as prices and counts are
 // written on pages: "$1,299.00" is 1299, "1.299,00 €" is 1299, "12,5" is
@@ -65,11 +113,10 @@ type number struct {
 
 // scanNumber reads the first number in s, as ParseNumber describes.
 func scanNumber(s string) (number, bool) {
-	loc := numberRE.FindStringIndex(s)
-	if loc == nil {
+	i, end, ok := findNumber(s)
+	if !ok {
 		return number{}, false
 	}
-	i := loc[0]
 	for !isDigit(s[i]) {
 		// Item-42, No.5: a word's hyphen or period; but USD-1,234.50's
 		// hyphen is the amount's sign.
@@ -79,7 +126,7 @@ func scanNumber(s string) (number, bool) {
 		_, w := utf8.DecodeRuneInString(s[i:])
 		i += w
 	}
-	m := s[i:loc[1]]
+	m := s[i:end]
 	var n number
 	switch {
 	case strings.HasPrefix(m, "-"), strings.HasPrefix(m, "+"):

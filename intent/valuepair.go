@@ -56,8 +56,8 @@ func (v *valueMatch) itemLabel(skip func(*tree.Node) bool) string {
 // selects the items themselves, In css "tr"): its text without its
 // number.
 func ownLabel(text string) string {
-	if loc := numberRE.FindStringIndex(text); loc != nil {
-		return normalizeSpace(text[:loc[0]] + " " + text[loc[1]:])
+	if start, end, ok := findNumber(text); ok {
+		return normalizeSpace(text[:start] + " " + text[end:])
 	}
 	return ""
 }

@@ -1,0 +1,58 @@
+package intent
+
+import (
+	"math/rand/v2"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// numberSyntax is the syntax findNumber finds, as a regular expression:
+// the reference it is tested against.
+var numberSyntax = regexp.MustCompile(`[-+−]?[.,]?\d(?:[\d.,\x{00A0}\x{202F}'\x{2019}]*\d)?`)
+
+// checkFindNumber fails unless findNumber finds in s what numberSyntax
+// finds.
+func checkFindNumber(t *testing.T, s string) {
+	t.Helper()
+	want := numberSyntax.FindStringIndex(s)
+	start, end, ok := findNumber(s)
+	var got []int
+	if ok {
+		got = []int{start, end}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("findNumber(%q) = %v, want %v", s, got, want)
+	}
+}
+
+// TestFindNumber: findNumber finds the first number as numberSyntax does,
+// in writings of numbers and in random strings of their characters,
+// broken UTF-8 among them.
+func TestFindNumber(t *testing.T) {
+	for _, s := range []string{
+		"", "no digits", "$1,299.99", "1.299,00 €", "-3", "+-3", "−5", "a−.5", "−", "-.", "-.x5", ".,5", "$.99",
+		"Item-42", "No.5", "1'234.50", "1’234.50", "12\u00a0345", "12\u202f345", "1 2", "1..", "1.,x", "x9",
+		"\xe2\x885", "\xe2-5", "5\xc2\xa0", "5\xc2\xa06", "5\xc2", "\xff7\xff", "uint8", "U+00E4", "1e100",
+	} {
+		checkFindNumber(t, s)
+	}
+	alphabet := []string{"0", "7", ".", ",", "-", "+", "−", "\u00a0", "\u202f", "'", "’", "a", " ", "$", "\xe2", "\x88", "\xc2", "\xa0", "é"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 200000 {
+		var b strings.Builder
+		for range r.IntN(9) {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		checkFindNumber(t, b.String())
+	}
+}
+
+// FuzzFindNumber: findNumber finds what numberSyntax finds.
+func FuzzFindNumber(f *testing.F) {
+	for _, s := range []string{"$1,299.99", "−.5", "1’234\u00a0567", "\xe2\x88-1", "Item-42"} {
+		f.Add(s)
+	}
+	f.Fuzz(checkFindNumber)
+}

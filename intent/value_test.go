@@ -25,6 +25,17 @@ func valuePage(body string) string {
 	return `<!DOCTYPE html><html><head><title>Shop</title></head><body>` + body + `</body></html>`
 }
 
+// cards returns a grid of cards alike but for their prices.
+func cards(prices ...string) string {
+	var b strings.Builder
+	b.WriteString(`<div class="grid">`)
+	for _, p := range prices {
+		fmt.Fprintf(&b, `<div class="card"><span class="price">%s</span><button>Add to cart</button></div>`, p)
+	}
+	b.WriteString(`</div>`)
+	return b.String()
+}
+
 // valueBrief writes a value change as op(item: old->new).
 func valueBrief(c Change) string {
 	item := ""
@@ -101,6 +112,15 @@ func TestValueEachMatch(t *testing.T) {
 			valuePage(`<div class="grid"><div class="card"><span class="price">1999</span><button>Add to cart</button></div><div class="card"><span class="price">2299</span><button>Add to cart</button></div><div class="card"><span class="price">2499</span><button>Add to cart</button></div></div>`),
 			valuePage(`<div class="grid"><div class="card"><span class="price">1999</span><button>Add to cart</button></div><div class="card"><span class="price">2199</span><button>Add to cart</button></div><div class="card"><span class="price">2499</span><button>Add to cart</button></div></div>`),
 			`value In css ".price" changes`, []string{"update(Add to cart: 2299->2199)"}},
+		{"cards alike but for their prices, first removed and one added last: no decrease",
+			valuePage(cards("1999", "2299", "2499")), valuePage(cards("2299", "2499", "999")),
+			`value In css ".price" decreases`, nil},
+		{"cards alike but for their prices, first removed and one added last",
+			valuePage(cards("1999", "2299", "2499")), valuePage(cards("2299", "2499", "999")),
+			`value In css ".price" changes`, []string{"delete(Add to cart: 1999->)", "insert(Add to cart: ->999)"}},
+		{"cards alike but for their prices, one cut between two added",
+			valuePage(cards("1999", "2299")), valuePage(cards("999", "1999", "2199", "2499")),
+			`value In css ".price" changes`, []string{"insert(Add to cart: ->2499)", "insert(Add to cart: ->999)", "update(Add to cart: 2299->2199)"}},
 		{"matches without a number are not values",
 			listingPage("Alpha=1999", "Bravo=call us", "Charlie=2499"), listingPage("Alpha=1999", "Bravo=call us", "Charlie=2399"),
 			`value In css ".price" decreases`, []string{"update(Charlie: 2499->2399)"}},

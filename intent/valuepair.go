@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/vigil-web/vigil/tree"
@@ -121,11 +122,14 @@ func itemText(item, m *tree.Node, skip func(*tree.Node) bool) string {
 // position between the pairs found, where as many are left on both
 // sides. The LCS is over the label and the text, not the label alone, so
 // that items alike but for their values (cards whose only other text is
-// "Add to cart") pair with their own, not in order. The values are not
-// paired by the diff's node identities: a Pair's versions are read apart,
-// their XIDs numbered afresh. A value alone in its version pairs, when
-// nothing else pairs it, with the first value left in the other, as a
-// scope with one match compares its first number.
+// "Add to cart") pair with their own, not in order; and a label that
+// several values left on a side share pairs them only between the same
+// two pairs of the LCS (labelKeys), so that a card removed first and one
+// added last are not taken for one card whose price changed. The values
+// are not paired by the diff's node identities: a Pair's versions are
+// read apart, their XIDs numbered afresh. A value alone in its version
+// pairs, when nothing else pairs it, with the first value left in the
+// other, as a scope with one match compares its first number.
 //
 // The values of the two versions' common prefix and suffix, the same key
 // in the same place, are left out of the LCS, as it leaves them out first
@@ -138,21 +142,10 @@ func pairValues(old, new []valueMatch, oldSkip, newSkip func(*tree.Node) bool) [
 	for suf < len(old)-pre && suf < len(new)-pre && sameKey(&old[len(old)-1-suf], &new[len(new)-1-suf], oldSkip, newSkip) {
 		suf++
 	}
-	objects := func(vs []valueMatch, skip func(*tree.Node) bool) []object {
-		vs = vs[pre : len(vs)-suf]
-		out := make([]object, len(vs))
-		for i := range vs {
-			v := &vs[i]
-			label := v.itemLabel(skip)
-			out[i] = object{key: label + "\x00" + v.text, node: v.node, pos: pre + i + 1}
-			if label != "" {
-				// No first partial key: the LCS is over whole keys.
-				out[i].keys = []string{"", label}
-			}
-		}
-		return out
-	}
-	edits := diffObjects(objects(old, oldSkip), objects(new, newSkip), true)
+	oldObjs, oldLabels := valueObjects(old[pre:len(old)-suf], pre, oldSkip)
+	newObjs, newLabels := valueObjects(new[pre:len(new)-suf], pre, newSkip)
+	labelKeys(oldObjs, newObjs, oldLabels, newLabels)
+	edits := diffObjects(oldObjs, newObjs, true)
 	for k := range edits {
 		if edits[k].a >= 0 {
 			edits[k].a += pre
@@ -161,11 +154,95 @@ func pairValues(old, new []valueMatch, oldSkip, newSkip func(*tree.Node) bool) [
 			edits[k].b += pre
 		}
 	}
-	if len(old) != 1 && len(new) != 1 {
+	return pairAlone(edits, len(old), len(new))
+}
+
+// valueObjects returns the values vs, the first of them at index from of
+// its version, as objects keyed by their labels and texts, and their
+// labels.
+func valueObjects(vs []valueMatch, from int, skip func(*tree.Node) bool) ([]object, []string) {
+	objs := make([]object, len(vs))
+	labels := make([]string, len(vs))
+	for i := range vs {
+		v := &vs[i]
+		labels[i] = v.itemLabel(skip)
+		objs[i] = object{key: labels[i] + "\x00" + v.text, node: v.node, pos: from + i + 1}
+	}
+	return objs, labels
+}
+
+// labelKeys gives each value off the LCS over the whole keys of old and
+// new that has a label its label as partial key, by which alignObjects
+// pairs it: the label alone where it names one value on each side at
+// most; else the label and the gap between two pairs of the LCS the value
+// stands in, so that values alike (cards whose only other text is "Add to
+// cart") pair only with their neighbours. old and new are the values
+// between the versions' common ends (pairValues), whose labels are read.
+// The first partial key is "": the LCS is over whole keys, as
+// alignObjects runs it again.
+func labelKeys(old, new []object, oldLabels, newLabels []string) {
+	ids := make(map[string]int32, len(old)+len(new))
+	id := func(key string) int32 {
+		v, ok := ids[key]
+		if !ok {
+			v = int32(len(ids))
+			ids[key] = v
+		}
+		return v
+	}
+	t1, t2 := make([]int32, len(old)), make([]int32, len(new))
+	for i := range old {
+		t1[i] = id(old[i].key)
+	}
+	for j := range new {
+		t2[j] = id(new[j].key)
+	}
+	onLCS1, onLCS2 := make([]bool, len(old)), make([]bool, len(new))
+	for _, p := range lcs(t1, t2) {
+		onLCS1[p.a], onLCS2[p.b] = true, true
+	}
+	// shared counts the values of each side that hold a label.
+	shared := map[string][2]int{}
+	for _, l := range oldLabels {
+		c := shared[l]
+		c[0]++
+		shared[l] = c
+	}
+	for _, l := range newLabels {
+		c := shared[l]
+		c[1]++
+		shared[l] = c
+	}
+	set := func(objs []object, labels []string, onLCS []bool) {
+		gap := 0
+		for i := range objs {
+			if onLCS[i] {
+				gap++
+				continue
+			}
+			l := labels[i]
+			if l == "" {
+				continue
+			}
+			if c := shared[l]; c[0] > 1 || c[1] > 1 {
+				l += "\x00" + strconv.Itoa(gap)
+			}
+			objs[i].keys = []string{"", l}
+		}
+	}
+	set(old, oldLabels, onLCS1)
+	set(new, newLabels, onLCS2)
+}
+
+// pairAlone pairs, where a version holds one value, the first value of
+// each version the edits delete and insert, as a scope with one match
+// compares its first number. Deletes come first in the edits, by old
+// index, then updates, then inserts by new index: the first of each is
+// the first left.
+func pairAlone(edits []objEdit, nOld, nNew int) []objEdit {
+	if nOld != 1 && nNew != 1 {
 		return edits
 	}
-	// Deletes come first in the edits, by old index, then updates, then
-	// inserts by new index: the first of each is the first left.
 	del, ins := -1, -1
 	for k, e := range edits {
 		switch {

@@ -11,11 +11,11 @@ import (
 	"github.com/vigil-web/vigil/tree"
 )
 
-// referencePairing pairs the values of two versions as pairValues did
-// before it left their common prefix and suffix out: every number read,
-// every label read, one LCS over all the values.
+// referencePairing pairs the values of two versions as pairValues does,
+// but reads every number of both versions and every label, and finds
+// their common ends by whole keys.
 func referencePairing(old, new []scopeMatch, oldGroups, newGroups bool, oldSkip, newSkip func(*tree.Node) bool) ([]valueMatch, []valueMatch, []objEdit) {
-	read := func(ms []scopeMatch, groups bool, skip func(*tree.Node) bool) ([]valueMatch, []object) {
+	read := func(ms []scopeMatch, groups bool, skip func(*tree.Node) bool) []valueMatch {
 		var vs []valueMatch
 		for _, m := range ms {
 			if n, ok := firstNumber(m.text, groups); ok {
@@ -23,35 +23,33 @@ func referencePairing(old, new []scopeMatch, oldGroups, newGroups bool, oldSkip,
 			}
 		}
 		findItems(vs)
-		objs := make([]object, len(vs))
 		for i := range vs {
-			label := vs[i].itemLabel(skip)
-			objs[i] = object{key: label + "\x00" + vs[i].text, node: vs[i].node, pos: i + 1}
-			if label != "" {
-				objs[i].keys = []string{"", label}
-			}
+			vs[i].itemLabel(skip)
 		}
-		return vs, objs
+		return vs
 	}
-	ov, oo := read(old, oldGroups, oldSkip)
-	nv, no := read(new, newGroups, newSkip)
+	ov, nv := read(old, oldGroups, oldSkip), read(new, newGroups, newSkip)
+	key := func(v valueMatch) string { return v.label + "\x00" + v.text }
+	pre, suf := 0, 0
+	for pre < len(ov) && pre < len(nv) && key(ov[pre]) == key(nv[pre]) {
+		pre++
+	}
+	for suf < len(ov)-pre && suf < len(nv)-pre && key(ov[len(ov)-1-suf]) == key(nv[len(nv)-1-suf]) {
+		suf++
+	}
+	oo, ol := valueObjects(ov[pre:len(ov)-suf], pre, oldSkip)
+	no, nl := valueObjects(nv[pre:len(nv)-suf], pre, newSkip)
+	labelKeys(oo, no, ol, nl)
 	edits := diffObjects(oo, no, true)
-	if len(ov) == 1 || len(nv) == 1 {
-		del, ins := -1, -1
-		for k, e := range edits {
-			switch {
-			case e.op == Delete && del < 0:
-				del = k
-			case e.op == Insert && ins < 0:
-				ins = k
-			}
+	for k := range edits {
+		if edits[k].a >= 0 {
+			edits[k].a += pre
 		}
-		if del >= 0 && ins >= 0 {
-			edits[del] = objEdit{Update, edits[del].a, edits[ins].b}
-			edits = append(edits[:ins], edits[ins+1:]...)
+		if edits[k].b >= 0 {
+			edits[k].b += pre
 		}
 	}
-	return ov, nv, edits
+	return ov, nv, pairAlone(edits, len(ov), len(nv))
 }
 
 // randomListing returns a page of rows (or cards, or rows selected whole)
@@ -85,9 +83,10 @@ func randomListing(r *rand.Rand, rows []string, shape int) string {
 	return b.String()
 }
 
-// TestPairValuesCommonEnds: pairValues, which reads neither numbers nor
-// labels of the values common to both versions' ends, pairs the values
-// of random listings as one LCS over all of them, every label read, did.
+// TestPairValuesCommonEnds: pairValues, which reads the numbers of the
+// matches common to both versions' ends once and the labels of their
+// values only where their texts do not settle them, pairs the values of
+// random listings as it would with every number and label read.
 func TestPairValuesCommonEnds(t *testing.T) {
 	names := []string{"Alpha", "Bravo", "Bravo", "Charlie", "", "Add to cart"}
 	prices := []string{"1999", "2 299", "$1,299.99", "call us", "10", "10", "3.499"}

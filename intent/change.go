@@ -141,8 +141,11 @@ type ValueInfo struct {
 	// Item names the value among the others of its scope, where it holds
 	// several: the text of the row, list item or other element it sits in
 	// alone, without the value's own text (in the new version, or the old
-	// one for a value removed), cut to 120 bytes. "" when both versions
-	// hold one value at most, or when it sits in no element of its own.
+	// one for a value removed), cut to 120 bytes; where that holds no
+	// word (a sale price and the regular one side by side: "$"), the text
+	// of the element its group of values sits in alone (the card), without
+	// the values. "" when both versions hold one value at most, or when it
+	// sits in no element of its own.
 	Item string `json:"item,omitempty"`
 }
 

@@ -109,20 +109,23 @@
 // matching the prices of a listing watches each of them: a value's
 // identity is its item, the outermost element holding it and no other
 // value (a table's row, a list's item, a grid's card), by its text without
-// the value's (with one value, its nearest tr, li, dt, dd or article). An
-// LCS over the items and their values keeps the values unchanged in place
-// (and items alike but for their values, cards whose only other text is
-// "Add to cart", with their own), the values left pair by their items (a
-// price changed in its row, whatever rows were added, removed or reordered
-// around it; values alike, whose label several share, only between the
-// same two pairs, so that a card removed first and one added last are not
-// taken for one whose price changed), then those whose item changed its
-// text too by position between two pairs, where as many are left on both
-// sides, and a value alone in its version with the first left in the
-// other. The condition (changes, increases, decreases, rises above, falls
-// below) is tested on each pair, each pair that meets it a change of its
-// own, named by its item's text (ValueInfo.Item: "value decreased by 200
-// in Nikon Z5"); a value in one version only is an insert or a delete,
+// the value's (with one value, its nearest tr, li, dt, dd or article), or,
+// where that text holds no word (a sale price and the regular one side by
+// side in a card, each its own item: "$"), the text of the outermost
+// element holding its group of values and no other, without them (the
+// card). An LCS over the items and their values keeps the values unchanged
+// in place (and items alike but for their values, cards whose only other
+// text is "Add to cart", with their own), the values left pair by their
+// items (a price changed in its row, whatever rows were added, removed or
+// reordered around it; values alike, whose label several share, only
+// between the same two pairs, so that a card removed first and one added
+// last are not taken for one whose price changed), then those whose item
+// changed its text too by position between two pairs, where as many are
+// left on both sides, and a value alone in its version with the first left
+// in the other. The condition (changes, increases, decreases, rises above,
+// falls below) is tested on each pair, each pair that meets it a change of
+// its own, named by its item's text (ValueInfo.Item: "value decreased by
+// 200 in Nikon Z5"); a value in one version only is an insert or a delete,
 // which only "changes" reports. The diff's node identities (XIDs) do not
 // pair them: the monitor reads each version apart and numbers its XIDs
 // afresh.

@@ -80,7 +80,8 @@ func (p *Pair) value(ct *spec.ChangeType) (*Result, error) {
 	}
 	several := len(old) > 1 || len(new) > 1
 	var changes []Change
-	for _, e := range pairValues(old, new, oldSkip, newSkip) {
+	oldItems, newItems := &valueItems{vs: old, skip: oldSkip}, &valueItems{vs: new, skip: newSkip}
+	for _, e := range pairValues(oldItems, newItems) {
 		var o, n *valueMatch
 		if e.a >= 0 {
 			o = &old[e.a]
@@ -98,10 +99,10 @@ func (p *Pair) value(ct *spec.ChangeType) (*Result, error) {
 			// version shows it (the old one for a value removed).
 			label := ""
 			if n != nil {
-				label = n.itemLabel(newSkip)
+				label = n.itemLabel(newItems)
 			}
 			if label == "" && o != nil {
-				label = o.itemLabel(oldSkip)
+				label = o.itemLabel(oldItems)
 			}
 			c.Value.Item = clipTo(label, maxValueItem)
 		}

@@ -36,6 +36,13 @@ func cards(prices ...string) string {
 	return b.String()
 }
 
+// saleCard returns a list item of a shop's listing (as WooCommerce writes
+// it) with a regular price struck out and a sale price.
+func saleCard(name, regular, sale string) string {
+	return `<li class="product"><h2>` + name + `</h2><span class="price"><del><span class="amount">$` + regular +
+		`</span></del> <ins><span class="amount">$` + sale + `</span></ins></span><a href="/cart">Add to cart</a></li>`
+}
+
 // valueBrief writes a value change as op(item: old->new).
 func valueBrief(c Change) string {
 	item := ""
@@ -121,6 +128,18 @@ func TestValueEachMatch(t *testing.T) {
 		{"cards alike but for their prices, one cut between two added",
 			valuePage(cards("1999", "2299")), valuePage(cards("999", "1999", "2199", "2499")),
 			`value In css ".price" changes`, []string{"insert(Add to cart: ->2499)", "insert(Add to cart: ->999)", "update(Add to cart: 2299->2199)"}},
+		{"a sale price and the regular one in a card: named by the card",
+			valuePage(`<ul>` + saleCard("Nikon Z5", "1,499.00", "1,299.00") + saleCard("Canon R8", "1,599.00", "1,499.00") + `</ul>`),
+			valuePage(`<ul>` + saleCard("Nikon Z5", "1,499.00", "1,199.00") + saleCard("Canon R8", "1,599.00", "1,499.00") + `</ul>`),
+			`value In css ".amount" decreases`, []string{"update(Nikon Z5 Add to cart: $1,299.00->$1,199.00)"}},
+		{"two prices side by side in a card: named by the card",
+			valuePage(`<div class="card"><h2>Nikon Z5</h2><span class="price">$1,299.99</span> <span class="price">$1,499.99</span></div><div class="card"><h2>Canon R8</h2><span class="price">$1,499.00</span></div>`),
+			valuePage(`<div class="card"><h2>Nikon Z5</h2><span class="price">$1,199.99</span> <span class="price">$1,499.99</span></div><div class="card"><h2>Canon R8</h2><span class="price">$1,499.00</span></div>`),
+			`value In css ".price" changes`, []string{"update(Nikon Z5: $1,299.99->$1,199.99)"}},
+		{"prices alone in a list: named by none",
+			valuePage(`<ul><li class="price">$10</li><li class="price">$20</li></ul>`),
+			valuePage(`<ul><li class="price">$10</li><li class="price">$15</li></ul>`),
+			`value In css ".price" changes`, []string{"update($: $20->$15)"}},
 		{"matches without a number are not values",
 			listingPage("Alpha=1999", "Bravo=call us", "Charlie=2499"), listingPage("Alpha=1999", "Bravo=call us", "Charlie=2399"),
 			`value In css ".price" decreases`, []string{"update(Charlie: 2499->2399)"}},

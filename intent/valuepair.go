@@ -3,6 +3,7 @@ package intent
 import (
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/vigil-web/vigil/tree"
 )
@@ -35,10 +36,25 @@ func findItems(vs []valueMatch) {
 	}
 }
 
-// itemLabel returns the label of v: the text of its item without the
-// value's own text, read as skip leaves out, or "" when it sits in none.
-// It is read the first time it is asked for.
-func (v *valueMatch) itemLabel(skip func(*tree.Node) bool) string {
+// valueItems is the values of a version with what names them: the nodes
+// their items' texts leave out and, counted where first needed, how many
+// values each element holds, and the labels of their groups.
+type valueItems struct {
+	vs   []valueMatch
+	skip func(*tree.Node) bool
+	// held counts the values each element holds (groupLabel).
+	held map[*tree.Node]int
+	// groups holds the label of each group's item read.
+	groups map[*tree.Node]string
+}
+
+// itemLabel returns the label of v, a value of in: the text of its item
+// without the value's own text, read as skip leaves out, or "" when it
+// sits in none. Where that text holds no word (a sale price and the
+// regular one side by side, each its own item: "$"), it is the label of
+// the value's group (groupLabel), when that holds one. It is read the
+// first time it is asked for.
+func (v *valueMatch) itemLabel(in *valueItems) string {
 	if v.labelled {
 		return v.label
 	}
@@ -48,9 +64,77 @@ func (v *valueMatch) itemLabel(skip func(*tree.Node) bool) string {
 	case v.item == v.node:
 		v.label = ownLabel(v.text)
 	default:
-		v.label = itemText(v.item, v.node, skip)
+		v.label = itemText(v.item, v.node, in.skip)
+	}
+	if v.item != nil && len(in.vs) > 1 && !hasLetter(v.label) {
+		if g := in.groupLabel(v.item); hasLetter(g) {
+			v.label = g
+		}
 	}
 	return v.label
+}
+
+// groupLabel returns the label of the group of the value whose item is
+// item: the text of the outermost element that holds the values of the
+// item's parent and no other, without those values, read as skip leaves
+// out (a shop's card holding a sale price and the regular one: its name
+// and "Add to cart"). It is "" where the parent holds every value of the
+// version, which a group's text would not tell apart.
+func (in *valueItems) groupLabel(item *tree.Node) string {
+	g := item.Parent
+	if g == nil {
+		return ""
+	}
+	if in.held == nil {
+		in.held = make(map[*tree.Node]int)
+		in.groups = make(map[*tree.Node]string)
+		for _, v := range in.vs {
+			for n := v.node; n != nil; n = n.Parent {
+				in.held[n]++
+			}
+		}
+	}
+	if in.held[g] == len(in.vs) {
+		return ""
+	}
+	for g.Parent != nil && in.held[g.Parent] == in.held[g] {
+		g = g.Parent
+	}
+	if l, ok := in.groups[g]; ok {
+		return l
+	}
+	var b strings.Builder
+	tree.Walk(g, func(n *tree.Node) bool {
+		if n != g && (in.skip(n) || in.isValue(n)) {
+			return false
+		}
+		if n.Kind == tree.Text {
+			b.WriteString(n.Value)
+			b.WriteByte(' ')
+		}
+		return true
+	})
+	l := normalizeSpace(b.String())
+	in.groups[g] = l
+	return l
+}
+
+// isValue reports whether n is the node of a value of in: an element
+// that holds values and no child holding one (held, of groupLabel).
+func (in *valueItems) isValue(n *tree.Node) bool {
+	h := in.held[n]
+	if h == 0 {
+		return false
+	}
+	for _, c := range n.Children {
+		h -= in.held[c]
+	}
+	return h > 0
+}
+
+// hasLetter reports whether s holds a letter: a label that does, names.
+func hasLetter(s string) bool {
+	return strings.IndexFunc(s, unicode.IsLetter) >= 0
 }
 
 // ownLabel returns the label of a value that is its own item (the scope
@@ -63,18 +147,25 @@ func ownLabel(text string) string {
 	return ""
 }
 
-// sameKey reports whether a value of the old version, a, and one of the
-// new, b, have the same key (pairValues): the same text and label. Where
-// both are their own items, or both sit in none, the label follows from
-// the text and is not read.
-func sameKey(a, b *valueMatch, oldSkip, newSkip func(*tree.Node) bool) bool {
+// sameKey reports whether a value of old, a, and one of new, b, have the
+// same key (pairValues): the same text and label. Where both sit in none,
+// or both are their own items and their texts without their numbers hold
+// a word, the label follows from the text and is not read.
+func sameKey(a, b *valueMatch, old, new *valueItems) bool {
 	if a.text != b.text {
 		return false
 	}
-	if a.item == a.node && b.item == b.node || a.item == nil && b.item == nil {
+	if a.item == nil && b.item == nil || a.item == a.node && b.item == b.node && ownLabelNames(a.text) {
 		return true
 	}
-	return a.itemLabel(oldSkip) == b.itemLabel(newSkip)
+	return a.itemLabel(old) == b.itemLabel(new)
+}
+
+// ownLabelNames reports whether the label of a value that is its own
+// item, its text without its number (ownLabel), holds a letter.
+func ownLabelNames(text string) bool {
+	start, end, ok := findNumber(text)
+	return ok && (hasLetter(text[:start]) || hasLetter(text[end:]))
 }
 
 // valueItem returns the item a value at node m sits in, or nil: among
@@ -134,16 +225,17 @@ func itemText(item, m *tree.Node, skip func(*tree.Node) bool) string {
 // The values of the two versions' common prefix and suffix, the same key
 // in the same place, are left out of the LCS, as it leaves them out first
 // itself, so that only the others have their labels read.
-func pairValues(old, new []valueMatch, oldSkip, newSkip func(*tree.Node) bool) []objEdit {
+func pairValues(old, new *valueItems) []objEdit {
+	ov, nv := old.vs, new.vs
 	pre, suf := 0, 0
-	for pre < len(old) && pre < len(new) && sameKey(&old[pre], &new[pre], oldSkip, newSkip) {
+	for pre < len(ov) && pre < len(nv) && sameKey(&ov[pre], &nv[pre], old, new) {
 		pre++
 	}
-	for suf < len(old)-pre && suf < len(new)-pre && sameKey(&old[len(old)-1-suf], &new[len(new)-1-suf], oldSkip, newSkip) {
+	for suf < len(ov)-pre && suf < len(nv)-pre && sameKey(&ov[len(ov)-1-suf], &nv[len(nv)-1-suf], old, new) {
 		suf++
 	}
-	oldObjs, oldLabels := valueObjects(old[pre:len(old)-suf], pre, oldSkip)
-	newObjs, newLabels := valueObjects(new[pre:len(new)-suf], pre, newSkip)
+	oldObjs, oldLabels := valueObjects(old, pre, len(ov)-suf)
+	newObjs, newLabels := valueObjects(new, pre, len(nv)-suf)
 	labelKeys(oldObjs, newObjs, oldLabels, newLabels)
 	edits := diffObjects(oldObjs, newObjs, true)
 	for k := range edits {
@@ -154,18 +246,18 @@ func pairValues(old, new []valueMatch, oldSkip, newSkip func(*tree.Node) bool) [
 			edits[k].b += pre
 		}
 	}
-	return pairAlone(edits, len(old), len(new))
+	return pairAlone(edits, len(ov), len(nv))
 }
 
-// valueObjects returns the values vs, the first of them at index from of
-// its version, as objects keyed by their labels and texts, and their
-// labels.
-func valueObjects(vs []valueMatch, from int, skip func(*tree.Node) bool) ([]object, []string) {
+// valueObjects returns the values of in from index from to index to, as
+// objects keyed by their labels and texts, and their labels.
+func valueObjects(in *valueItems, from, to int) ([]object, []string) {
+	vs := in.vs[from:to]
 	objs := make([]object, len(vs))
 	labels := make([]string, len(vs))
 	for i := range vs {
 		v := &vs[i]
-		labels[i] = v.itemLabel(skip)
+		labels[i] = v.itemLabel(in)
 		objs[i] = object{key: labels[i] + "\x00" + v.text, node: v.node, pos: from + i + 1}
 	}
 	return objs, labels

@@ -15,7 +15,7 @@ import (
 // but reads every number of both versions and every label, and finds
 // their common ends by whole keys.
 func referencePairing(old, new []scopeMatch, oldGroups, newGroups bool, oldSkip, newSkip func(*tree.Node) bool) ([]valueMatch, []valueMatch, []objEdit) {
-	read := func(ms []scopeMatch, groups bool, skip func(*tree.Node) bool) []valueMatch {
+	read := func(ms []scopeMatch, groups bool, skip func(*tree.Node) bool) *valueItems {
 		var vs []valueMatch
 		for _, m := range ms {
 			if n, ok := firstNumber(m.text, groups); ok {
@@ -23,12 +23,14 @@ func referencePairing(old, new []scopeMatch, oldGroups, newGroups bool, oldSkip,
 			}
 		}
 		findItems(vs)
+		in := &valueItems{vs: vs, skip: skip}
 		for i := range vs {
-			vs[i].itemLabel(skip)
+			vs[i].itemLabel(in)
 		}
-		return vs
+		return in
 	}
-	ov, nv := read(old, oldGroups, oldSkip), read(new, newGroups, newSkip)
+	oi, ni := read(old, oldGroups, oldSkip), read(new, newGroups, newSkip)
+	ov, nv := oi.vs, ni.vs
 	key := func(v valueMatch) string { return v.label + "\x00" + v.text }
 	pre, suf := 0, 0
 	for pre < len(ov) && pre < len(nv) && key(ov[pre]) == key(nv[pre]) {
@@ -37,8 +39,8 @@ func referencePairing(old, new []scopeMatch, oldGroups, newGroups bool, oldSkip,
 	for suf < len(ov)-pre && suf < len(nv)-pre && key(ov[len(ov)-1-suf]) == key(nv[len(nv)-1-suf]) {
 		suf++
 	}
-	oo, ol := valueObjects(ov[pre:len(ov)-suf], pre, oldSkip)
-	no, nl := valueObjects(nv[pre:len(nv)-suf], pre, newSkip)
+	oo, ol := valueObjects(oi, pre, len(ov)-suf)
+	no, nl := valueObjects(ni, pre, len(nv)-suf)
 	labelKeys(oo, no, ol, nl)
 	edits := diffObjects(oo, no, true)
 	for k := range edits {
@@ -133,7 +135,7 @@ func TestPairValuesCommonEnds(t *testing.T) {
 		ov, nv := numberedMatches(om, nm, og, ng)
 		findItems(ov)
 		findItems(nv)
-		got := pairValues(ov, nv, oSkip, nSkip)
+		got := pairValues(&valueItems{vs: ov, skip: oSkip}, &valueItems{vs: nv, skip: nSkip})
 		same := func(a, b []valueMatch) bool {
 			return slices.EqualFunc(a, b, func(x, y valueMatch) bool { return x.node == y.node && x.num == y.num && x.item == y.item })
 		}

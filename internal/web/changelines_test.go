@@ -15,22 +15,35 @@ import (
 
 // TestChangePageLines: the page of a change a sentinel reported says
 // what it found, a line each record, as its message does: with one value
-// cut on a listing and with five, each named by its item.
+// cut on a listing, with five, each named by its item, and with one more
+// than a page lists, the last line counting the rest.
 func TestChangePageLines(t *testing.T) {
 	e := newReadAsTextEnv(t)
 	names := []string{"Canon EOS R8", "Nikon Z5", "Sony A7 IV", "Fujifilm X-T5", "Panasonic S5 II"}
 	value := func(i int) intent.Change {
 		o, n := float64(1000+100*i), float64(950+100*i)
+		name := fmt.Sprintf("Camera %d", i)
+		if i < len(names) {
+			name = names[i]
+		}
 		return intent.Change{Kind: intent.KindValue, Op: intent.Update, Old: fmt.Sprintf("$%.0f", o), New: fmt.Sprintf("$%.0f", n),
 			OldPos: i + 1, NewPos: i + 1, Fields: []string{"value"},
-			Value: &intent.ValueInfo{Old: &o, New: &n, Delta: -50, Direction: "decreased", Item: names[i]}}
+			Value: &intent.ValueInfo{Old: &o, New: &n, Delta: -50, Direction: "decreased", Item: name}}
+	}
+	values := func(n int) []intent.Change {
+		out := make([]intent.Change, n)
+		for i := range out {
+			out[i] = value(i)
+		}
+		return out
 	}
 	for _, tc := range []struct {
 		name string
 		recs []intent.Change
 	}{
 		{"one value", []intent.Change{value(1)}},
-		{"five values", []intent.Change{value(0), value(1), value(2), value(3), value(4)}},
+		{"five values", values(5)},
+		{"one more than a page lists", values(maxChangeLines + 1)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			raw, err := json.Marshal(tc.recs)
@@ -49,10 +62,21 @@ func TestChangePageLines(t *testing.T) {
 				t.Fatalf("no list of the change's records in\n%s", page)
 			}
 			list, _, _ = strings.Cut(list, "</ul>")
-			if n := strings.Count(list, "<li>"); n != len(tc.recs) {
-				t.Errorf("%d lines, want %d:\n%s", n, len(tc.recs), list)
+			shown, more := tc.recs, ""
+			if len(shown) > maxChangeLines {
+				shown, more = shown[:maxChangeLines], fmt.Sprintf("<li>... and %d more</li>", len(tc.recs)-maxChangeLines)
 			}
-			for _, r := range tc.recs {
+			want := len(shown)
+			if more != "" {
+				want++
+			}
+			if n := strings.Count(list, "<li>"); n != want {
+				t.Errorf("%d lines, want %d:\n%s", n, want, list)
+			}
+			if more != "" && !strings.HasSuffix(list, more) {
+				t.Errorf("list does not end with %q:\n%s", more, list)
+			}
+			for _, r := range shown {
 				want := fmt.Sprintf("<li>~ value decreased by 50 in %s: %s -&gt; %s</li>", r.Value.Item, r.Old, r.New)
 				if !strings.Contains(list, want) {
 					t.Errorf("no %q in\n%s", want, list)

@@ -117,18 +117,18 @@
 // in place (and items alike but for their values, cards whose only other
 // text is "Add to cart", with their own), the values left pair by their
 // items (a price changed in its row, whatever rows were added, removed or
-// reordered around it; values alike, whose label several share, only
-// between the same two pairs, so that a card removed first and one added
-// last are not taken for one whose price changed), then those whose item
-// changed its text too by position between two pairs, where as many are
-// left on both sides, and a value alone in its version with the first left
-// in the other. The condition (changes, increases, decreases, rises above,
-// falls below) is tested on each pair, each pair that meets it a change of
-// its own, named by its item's text (ValueInfo.Item: "value decreased by
-// 200 in Nikon Z5"); a value in one version only is an insert or a delete,
-// which only "changes" reports. The diff's node identities (XIDs) do not
-// pair them: the monitor reads each version apart and numbers its XIDs
-// afresh.
+// reordered around it; the values of items alike, whose label names
+// several, only between the same two pairs, so that a card removed first
+// and one added last are not taken for one whose price changed), then
+// those whose item changed its text too by position between two pairs,
+// where as many are left on both sides, and a value alone in its version
+// with the first left in the other. The condition (changes, increases,
+// decreases, rises above, falls below) is tested on each pair, each pair
+// that meets it a change of its own, named by its item's text
+// (ValueInfo.Item: "value decreased by 200 in Nikon Z5"); a value in one
+// version only is an insert or a delete, which only "changes" reports. The
+// diff's node identities (XIDs) do not pair them: the monitor reads each
+// version apart and numbers its XIDs afresh.
 //
 // Links are then read as sets of targets (linkEdits): a link is added
 // when its target is in no link of the old version, removed when in none

@@ -35,6 +35,9 @@ type valueMatch struct {
 	// settle, and those reported.
 	label    string
 	labelled bool
+	// namer is the element whose text is the label: the item, or the
+	// element of the value's group (groupLabel).
+	namer *tree.Node
 }
 
 // value evaluates a value change type: each match of the scope that holds

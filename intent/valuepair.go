@@ -59,6 +59,7 @@ func (v *valueMatch) itemLabel(in *valueItems) string {
 		return v.label
 	}
 	v.labelled = true
+	v.namer = v.item
 	switch {
 	case v.item == nil:
 	case v.item == v.node:
@@ -67,23 +68,23 @@ func (v *valueMatch) itemLabel(in *valueItems) string {
 		v.label = itemText(v.item, v.node, in.skip)
 	}
 	if v.item != nil && len(in.vs) > 1 && !hasLetter(v.label) {
-		if g := in.groupLabel(v.item); hasLetter(g) {
-			v.label = g
+		if g, l := in.groupLabel(v.item); hasLetter(l) {
+			v.namer, v.label = g, l
 		}
 	}
 	return v.label
 }
 
-// groupLabel returns the label of the group of the value whose item is
-// item: the text of the outermost element that holds the values of the
-// item's parent and no other, without those values, read as skip leaves
-// out (a shop's card holding a sale price and the regular one: its name
-// and "Add to cart"). It is "" where the parent holds every value of the
-// version, which a group's text would not tell apart.
-func (in *valueItems) groupLabel(item *tree.Node) string {
+// groupLabel returns the element of the group of the value whose item
+// is item, the outermost that holds the values of the item's parent and
+// no other, and its label: its text without those values, read as skip
+// leaves out (a shop's card holding a sale price and the regular one: its
+// name and "Add to cart"). It is nil and "" where the parent holds every
+// value of the version, which a group's text would not tell apart.
+func (in *valueItems) groupLabel(item *tree.Node) (*tree.Node, string) {
 	g := item.Parent
 	if g == nil {
-		return ""
+		return nil, ""
 	}
 	if in.held == nil {
 		in.held = make(map[*tree.Node]int)
@@ -95,13 +96,13 @@ func (in *valueItems) groupLabel(item *tree.Node) string {
 		}
 	}
 	if in.held[g] == len(in.vs) {
-		return ""
+		return nil, ""
 	}
 	for g.Parent != nil && in.held[g.Parent] == in.held[g] {
 		g = g.Parent
 	}
 	if l, ok := in.groups[g]; ok {
-		return l
+		return g, l
 	}
 	var b strings.Builder
 	tree.Walk(g, func(n *tree.Node) bool {
@@ -116,7 +117,7 @@ func (in *valueItems) groupLabel(item *tree.Node) string {
 	})
 	l := normalizeSpace(b.String())
 	in.groups[g] = l
-	return l
+	return g, l
 }
 
 // isValue reports whether n is the node of a value of in: an element
@@ -214,7 +215,7 @@ func itemText(item, m *tree.Node, skip func(*tree.Node) bool) string {
 // sides. The LCS is over the label and the text, not the label alone, so
 // that items alike but for their values (cards whose only other text is
 // "Add to cart") pair with their own, not in order; and a label that
-// several values left on a side share pairs them only between the same
+// names several items on a side pairs their values only between the same
 // two pairs of the LCS (labelKeys), so that a card removed first and one
 // added last are not taken for one card whose price changed. The values
 // are not paired by the diff's node identities: a Pair's versions are
@@ -249,30 +250,38 @@ func pairValues(old, new *valueItems) []objEdit {
 	return pairAlone(edits, len(ov), len(nv))
 }
 
+// valueName is what names a value among the others of its version: its
+// label and the element whose text it is (valueMatch.namer).
+type valueName struct {
+	label string
+	by    *tree.Node
+}
+
 // valueObjects returns the values of in from index from to index to, as
-// objects keyed by their labels and texts, and their labels.
-func valueObjects(in *valueItems, from, to int) ([]object, []string) {
+// objects keyed by their labels and texts, and their names.
+func valueObjects(in *valueItems, from, to int) ([]object, []valueName) {
 	vs := in.vs[from:to]
 	objs := make([]object, len(vs))
-	labels := make([]string, len(vs))
+	names := make([]valueName, len(vs))
 	for i := range vs {
 		v := &vs[i]
-		labels[i] = v.itemLabel(in)
-		objs[i] = object{key: labels[i] + "\x00" + v.text, node: v.node, pos: from + i + 1}
+		names[i] = valueName{v.itemLabel(in), v.namer}
+		objs[i] = object{key: names[i].label + "\x00" + v.text, node: v.node, pos: from + i + 1}
 	}
-	return objs, labels
+	return objs, names
 }
 
 // labelKeys gives each value off the LCS over the whole keys of old and
 // new that has a label its label as partial key, by which alignObjects
-// pairs it: the label alone where it names one value on each side at
-// most; else the label and the gap between two pairs of the LCS the value
-// stands in, so that values alike (cards whose only other text is "Add to
+// pairs it: the label alone where it names one element on each side at
+// most (a row, or a card holding a sale price and the regular one); else
+// the label and the gap between two pairs of the LCS the value stands in,
+// so that values of items alike (cards whose only other text is "Add to
 // cart") pair only with their neighbours. old and new are the values
 // between the versions' common ends (pairValues), whose labels are read.
 // The first partial key is "": the LCS is over whole keys, as
 // alignObjects runs it again.
-func labelKeys(old, new []object, oldLabels, newLabels []string) {
+func labelKeys(old, new []object, oldNames, newNames []valueName) {
 	ids := make(map[string]int32, len(old)+len(new))
 	id := func(key string) int32 {
 		v, ok := ids[key]
@@ -293,37 +302,37 @@ func labelKeys(old, new []object, oldLabels, newLabels []string) {
 	for _, p := range lcs(t1, t2) {
 		onLCS1[p.a], onLCS2[p.b] = true, true
 	}
-	// shared counts the values of each side that hold a label.
-	shared := map[string][2]int{}
-	for _, l := range oldLabels {
-		c := shared[l]
-		c[0]++
-		shared[l] = c
+	// shared holds the labels that name several elements on a side.
+	shared := map[string]bool{}
+	for _, names := range [][]valueName{oldNames, newNames} {
+		by := map[string]*tree.Node{}
+		for _, n := range names {
+			if first, ok := by[n.label]; !ok {
+				by[n.label] = n.by
+			} else if first != n.by {
+				shared[n.label] = true
+			}
+		}
 	}
-	for _, l := range newLabels {
-		c := shared[l]
-		c[1]++
-		shared[l] = c
-	}
-	set := func(objs []object, labels []string, onLCS []bool) {
+	set := func(objs []object, names []valueName, onLCS []bool) {
 		gap := 0
 		for i := range objs {
 			if onLCS[i] {
 				gap++
 				continue
 			}
-			l := labels[i]
+			l := names[i].label
 			if l == "" {
 				continue
 			}
-			if c := shared[l]; c[0] > 1 || c[1] > 1 {
+			if shared[l] {
 				l += "\x00" + strconv.Itoa(gap)
 			}
 			objs[i].keys = []string{"", l}
 		}
 	}
-	set(old, oldLabels, onLCS1)
-	set(new, newLabels, onLCS2)
+	set(old, oldNames, onLCS1)
+	set(new, newNames, onLCS2)
 }
 
 // pairAlone pairs, where a version holds one value, the first value of

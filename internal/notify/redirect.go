@@ -1,5 +1,6 @@
 // Package notify holds what the notifiers under it share: the policy on
-// redirects of a delivery, whose request carries the message in its body.
+// redirects of a delivery, whose request carries the message in its body,
+// and the cap on the size of a receiver's answer.
 package notify
 
 import (
@@ -22,6 +23,8 @@ import (
 //     request was sent to, whose path or query often carries a secret.
 //   - A redirect to a Location that does not parse fails naming it with
 //     its password hidden (vigil.RedactURL).
+//   - An answer's body is read up to MaxAnswer bytes (answer.go): the
+//     read past it fails with an AnswerTooLargeError.
 //
 // It is a transport rather than a client's CheckRedirect so that it can be
 // put under the clients a library builds for itself.
@@ -69,6 +72,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 				resp.StatusCode, vigil.RedactURL(resp.Header.Get("Location")))
 		}
 	}
+	resp.Body = &cappedAnswer{body: resp.Body, left: MaxAnswer, limit: MaxAnswer}
 	return resp, nil
 }
 

@@ -40,6 +40,9 @@
 //     browser's page load is one fetch of the page, as the plain path's is,
 //     which fetches none of them. A page's script opens no window (the
 //     browser blocks popups), whose documents no gate would hold.
+//     The document a page's scripts build is held to the cap on a decoded
+//     body (its length read in the browser first, Chromium.MaxSize): a
+//     larger one fails with ErrTooLarge, as a fetched page's would.
 //     A rendered page takes the turn of its own host only, for the whole
 //     load: the documents the browser's redirects and navigations lead it
 //     to, on that host or another, wait for no turn and no Crawl-delay,
@@ -249,6 +252,9 @@ func New(opt Options) *Client {
 		if ch.Allow == nil {
 			ch.Allow = c.allowDocument
 		}
+		if ch.MaxSize == 0 {
+			ch.MaxSize = opt.MaxDecodedSize
+		}
 		ch.mu.Unlock()
 	}
 	return c
@@ -362,6 +368,10 @@ func (c *Client) render(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 	html, err := c.opt.Renderer.Render(ctx, req.URL)
 	if err != nil {
 		return nil, fmt.Errorf("fetch %s: render: %w", vigil.RedactURL(req.URL), err)
+	}
+	if int64(len(html)) > c.opt.MaxDecodedSize {
+		// A Renderer other than Chromium, which refuses it itself.
+		return nil, fmt.Errorf("fetch %s: render: %w", vigil.RedactURL(req.URL), tooLargeRendered(c.opt.MaxDecodedSize))
 	}
 	return &vigil.FetchResult{URL: req.URL, Status: 200, ContentType: "text/html", Charset: "utf-8",
 		Body: []byte(html), FetchedAt: start, Duration: time.Since(start)}, nil

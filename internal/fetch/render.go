@@ -45,6 +45,11 @@ type Chromium struct {
 	// robots.txt, which shares the client's cache; without it the Chromium
 	// refuses to start.
 	Allow func(ctx context.Context, url string) error
+	// MaxSize is the most bytes of a rendered document: a page whose
+	// scripts build a larger one fails with ErrTooLarge, its size read in
+	// the browser before the document is copied out of it. New sets it to
+	// the client's Options.MaxDecodedSize when zero; negative: no cap.
+	MaxSize int64
 
 	mu      sync.Mutex
 	browser context.Context
@@ -153,6 +158,18 @@ func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 	if loadErr != nil {
 		return "", ended(ctx, loadErr)
 	}
+	c.mu.Lock()
+	max := c.MaxSize
+	c.mu.Unlock()
+	if max > 0 {
+		// Its length in UTF-16 code units, each one to three bytes of
+		// UTF-8 (a pair of them four): a document longer in units is
+		// longer in bytes, and is refused without being copied here.
+		units, err := chromedp.Run(tab, chromedp.Evaluate[int64](`document.documentElement ? document.documentElement.outerHTML.length : 0`))
+		if err == nil && units > max {
+			return "", tooLargeRendered(max)
+		}
+	}
 	html, err := chromedp.Run(tab, chromedp.OuterHTML(chromedp.CSS("html")))
 	if err := gate.refused(); err != nil {
 		return "", err
@@ -160,7 +177,15 @@ func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 	if err != nil {
 		return "", ended(ctx, err)
 	}
+	if max > 0 && int64(len(html)) > max {
+		return "", tooLargeRendered(max)
+	}
 	return "<!DOCTYPE html>\n" + html, nil
+}
+
+// tooLargeRendered is the error of a rendered document over max bytes.
+func tooLargeRendered(max int64) error {
+	return fmt.Errorf("%w: the rendered document is over the cap of %d bytes", ErrTooLarge, max)
 }
 
 // ended returns err, or, when the caller's ctx ended (its deadline, the

@@ -1,0 +1,68 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+// TestRenderChromiumCapsDocument renders a page whose script writes a
+// document far larger than the cap on a body (MaxDecodedSize): the page
+// fails with ErrTooLarge, as a fetched page over the cap does, rather
+// than handing the monitor a body of any size a script may build.
+func TestRenderChromiumCapsDocument(t *testing.T) {
+	needChromium(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<!DOCTYPE html><html><body><div id="out">static</div>
+<script>document.getElementById("out").textContent = "A".repeat(4 << 20);</script></body></html>`)
+	}))
+	defer srv.Close()
+	chrome := &Chromium{}
+	defer chrome.Close()
+	c := testClient(Options{IgnoreRobots: true, Renderer: chrome, TotalTimeout: 60 * time.Second,
+		MaxBodySize: 1 << 20, MaxDecodedSize: 2 << 20})
+	res, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + "/", Render: true})
+	if !errors.Is(err, ErrTooLarge) {
+		n := 0
+		if res != nil {
+			n = len(res.Body)
+		}
+		t.Fatalf("rendered a 4 MiB document under a 2 MiB cap: %d bytes, %v; want ErrTooLarge", n, err)
+	}
+}
+
+// documentRenderer renders every page as doc: a Renderer other than
+// Chromium, which the client holds to the cap itself.
+type documentRenderer string
+
+func (d documentRenderer) Render(context.Context, string) (string, error) { return string(d), nil }
+
+// TestRenderCapsDocument: a rendered document over MaxDecodedSize fails
+// with ErrTooLarge, whatever renders it; one at the cap is taken.
+func TestRenderCapsDocument(t *testing.T) {
+	const limit = 1 << 10
+	for _, tc := range []struct {
+		size    int
+		wantErr bool
+	}{{limit, false}, {limit + 1, true}} {
+		doc := strings.Repeat("A", tc.size)
+		c := testClient(Options{IgnoreRobots: true, Renderer: documentRenderer(doc), MaxDecodedSize: limit})
+		res, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: "http://127.0.0.1:1/", Render: true})
+		switch {
+		case tc.wantErr && !errors.Is(err, ErrTooLarge):
+			t.Errorf("%d bytes: %v, want ErrTooLarge", tc.size, err)
+		case tc.wantErr && !strings.Contains(err.Error(), "rendered document is over the cap of 1024 bytes"):
+			t.Errorf("%d bytes: %q does not name the cap", tc.size, err)
+		case !tc.wantErr && (err != nil || len(res.Body) != tc.size):
+			t.Errorf("%d bytes: %v; want the document", tc.size, err)
+		}
+	}
+}

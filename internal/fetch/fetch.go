@@ -39,7 +39,9 @@
 //     subresources (scripts, images, a script's requests) are not: a
 //     browser's page load is one fetch of the page, as the plain path's is,
 //     which fetches none of them. A page's script opens no window (the
-//     browser blocks popups), whose documents no gate would hold.
+//     browser blocks popups), whose documents no gate would hold, and
+//     saves no download (a frame served as an attachment, a link's
+//     download attribute), which would write files to the host.
 //     The document a page's scripts build is held to the cap on a decoded
 //     body (its length read in the browser first, Chromium.MaxSize): a
 //     larger one fails with ErrTooLarge, as a fetched page's would.

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 )
 
@@ -113,7 +114,16 @@ func (c *Chromium) start() (context.Context, func(context.Context, string) error
 	}
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, bcancel := chromedp.NewContext(actx)
-	if err := chromedp.Do(bctx); err != nil { // starts the browser
+	err := chromedp.Do(bctx) // starts the browser
+	if err == nil {
+		// A page may make the browser download (a frame served as an
+		// attachment, a link's download attribute): files of its naming
+		// and of any size in the Downloads folder of the daemon's user,
+		// written on after the render. The browser saves none.
+		_, err = chromedp.CallBrowser(bctx, browser.SetDownloadBehavior,
+			browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorDeny})
+	}
+	if err != nil {
 		bcancel()
 		acancel()
 		if c.proxy != nil {

@@ -41,7 +41,10 @@
 //     which fetches none of them. A page's script opens no window (the
 //     browser blocks popups), whose documents no gate would hold, and
 //     saves no download (a frame served as an attachment, a link's
-//     download attribute), which would write files to the host.
+//     download attribute), which would write files to the host. Each
+//     render has a browser context of its own, discarded with its tab:
+//     what a page stores (cookies, Cache Storage, IndexedDB) is neither
+//     kept on disk nor found by another render.
 //     The document a page's scripts build is held to the cap on a decoded
 //     body (its length read in the browser first, Chromium.MaxSize): a
 //     larger one fails with ErrTooLarge, as a fetched page's would.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 )
 
@@ -66,12 +67,12 @@ var _ Renderer = (*Chromium)(nil)
 // exited (it crashed, or was killed) has its context ended by chromedp:
 // it is stopped and another started, so that one crash does not fail
 // every render after it.
-func (c *Chromium) start() (context.Context, func(context.Context, string) error, error) {
+func (c *Chromium) start() (*browserSession, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.browser != nil {
 		if c.browser.Err() == nil {
-			return c.browser, c.Allow, nil
+			return &browserSession{ctx: c.browser, allow: c.Allow, proxy: c.proxy.URL(), max: c.MaxSize}, nil
 		}
 		c.stop()
 	}
@@ -80,7 +81,7 @@ func (c *Chromium) start() (context.Context, func(context.Context, string) error
 		path = ChromiumPath
 	}
 	if _, err := os.Stat(path); err != nil {
-		return nil, nil, fmt.Errorf("chromium not found at %s (install the chromium package): %w", path, err)
+		return nil, fmt.Errorf("chromium not found at %s (install the chromium package): %w", path, err)
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
@@ -93,63 +94,99 @@ func (c *Chromium) start() (context.Context, func(context.Context, string) error
 		chromedp.Flag("disable-popup-blocking", false),
 	)
 	if c.Dial == nil {
-		return nil, nil, fmt.Errorf("chromium: no dialer for its proxy (a Chromium renders for the fetch.Client it was given to)")
+		return nil, fmt.Errorf("chromium: no dialer for its proxy (a Chromium renders for the fetch.Client it was given to)")
 	}
 	if c.Allow == nil {
-		return nil, nil, fmt.Errorf("chromium: no robots.txt check for its pages (a Chromium renders for the fetch.Client it was given to)")
+		return nil, fmt.Errorf("chromium: no robots.txt check for its pages (a Chromium renders for the fetch.Client it was given to)")
 	}
 	{
 		p, err := startGuardProxy(c.Dial, c.up)
 		if err != nil {
-			return nil, nil, fmt.Errorf("start chromium's proxy: %w", err)
+			return nil, fmt.Errorf("start chromium's proxy: %w", err)
 		}
 		c.proxy = p
 		opts = append(opts,
 			chromedp.ProxyServer(p.URL()),
 			// Loopback addresses too (Chromium sends them direct by
 			// default), and no UDP of WebRTC's around the proxy.
-			chromedp.Flag("proxy-bypass-list", "<-loopback>"),
+			chromedp.Flag("proxy-bypass-list", proxyBypassList),
 			chromedp.Flag("webrtc-ip-handling-policy", "disable_non_proxied_udp"),
 		)
 	}
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, bcancel := chromedp.NewContext(actx)
-	err := chromedp.Do(bctx) // starts the browser
-	if err == nil {
-		// A page may make the browser download (a frame served as an
-		// attachment, a link's download attribute): files of its naming
-		// and of any size in the Downloads folder of the daemon's user,
-		// written on after the render. The browser saves none.
-		_, err = chromedp.CallBrowser(bctx, browser.SetDownloadBehavior,
-			browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorDeny})
-	}
-	if err != nil {
+	if err := chromedp.Do(bctx); err != nil { // starts the browser
 		bcancel()
 		acancel()
 		if c.proxy != nil {
 			c.proxy.Close()
 			c.proxy = nil
 		}
-		return nil, nil, fmt.Errorf("start chromium: %w", err)
+		return nil, fmt.Errorf("start chromium: %w", err)
 	}
 	c.browser, c.cancel = bctx, []context.CancelFunc{bcancel, acancel}
-	return bctx, c.Allow, nil
+	return &browserSession{ctx: bctx, allow: c.Allow, proxy: c.proxy.URL(), max: c.MaxSize}, nil
 }
+
+// browserSession is what a render needs of the running browser, read
+// under the Chromium's lock.
+type browserSession struct {
+	ctx   context.Context // the browser's
+	allow func(context.Context, string) error
+	proxy string // the guard proxy's URL
+	max   int64  // MaxSize
+}
+
+// newTab opens a tab for one render in a browser context of its own,
+// discarded with the tab (when cancel is called): what a page stores
+// (cookies, Cache Storage, IndexedDB, service workers) is kept in memory
+// for the render only, so that a page rendered at every check cannot fill
+// the disk of the browser's profile, and no page finds another's state,
+// another user's sentinel's. The context's requests go through the guard
+// proxy as the browser's do, and it saves no download (a frame served as
+// an attachment, a link's download attribute), which would write files
+// of the page's naming and size to the Downloads folder of the daemon's
+// user.
+func (b *browserSession) newTab() (context.Context, context.CancelFunc, error) {
+	tab, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(func(p *target.CreateBrowserContextParams) {
+		p.ProxyServer, p.ProxyBypassList = b.proxy, proxyBypassList
+	}))
+	if err := chromedp.Do(tab); err != nil { // opens the tab, in its context
+		cancel()
+		return nil, nil, err
+	}
+	_, err := chromedp.CallBrowser(tab, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+		Behavior:         browser.SetDownloadBehaviorBehaviorDeny,
+		BrowserContextID: chromedp.FromContext(tab).BrowserContextID,
+	})
+	if err != nil {
+		cancel()
+		return nil, nil, fmt.Errorf("refuse the tab's downloads: %w", err)
+	}
+	return tab, cancel, nil
+}
+
+// proxyBypassList sends loopback addresses through the guard proxy too
+// (Chromium sends them direct by default).
+const proxyBypassList = "<-loopback>"
 
 // Render implements Renderer. A document of the tab's main frame that
 // Allow refuses (the page, a redirect, a page a script sends the tab to)
 // is not requested, and fails the render with Allow's error, naming it
 // ("redirect to URL: disallowed by robots.txt").
 func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
-	bctx, allow, err := c.start()
+	b, err := c.start()
 	if err != nil {
 		return "", err
 	}
-	tab, cancel := chromedp.NewContext(bctx)
+	tab, cancel, err := b.newTab()
+	if err != nil {
+		return "", ended(ctx, err)
+	}
 	defer cancel()
 	stop := context.AfterFunc(ctx, cancel)
 	defer stop()
-	gate, err := openNavigationGate(tab, allow)
+	gate, err := openNavigationGate(tab, b.allow)
 	if err != nil {
 		return "", ended(ctx, err)
 	}
@@ -168,9 +205,7 @@ func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 	if loadErr != nil {
 		return "", ended(ctx, loadErr)
 	}
-	c.mu.Lock()
-	max := c.MaxSize
-	c.mu.Unlock()
+	max := b.max
 	if max > 0 {
 		// Its length in UTF-16 code units, each one to three bytes of
 		// UTF-8 (a pair of them four): a document longer in units is

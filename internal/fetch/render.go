@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 )
@@ -210,8 +213,11 @@ func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 		// Its length in UTF-16 code units, each one to three bytes of
 		// UTF-8 (a pair of them four): a document longer in units is
 		// longer in bytes, and is refused without being copied here.
-		units, err := chromedp.Run(tab, chromedp.Evaluate[int64](`document.documentElement ? document.documentElement.outerHTML.length : 0`))
-		if err == nil && units > max {
+		units, err := documentUnits(tab)
+		if err != nil {
+			return "", ended(ctx, err)
+		}
+		if units > max {
 			return "", tooLargeRendered(max)
 		}
 	}
@@ -226,6 +232,28 @@ func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 		return "", tooLargeRendered(max)
 	}
 	return "<!DOCTYPE html>\n" + html, nil
+}
+
+// documentUnits returns the length of tab's document in UTF-16 code units,
+// read in an isolated world of its main frame: there the page's scripts
+// cannot redefine outerHTML (on the element or Element.prototype) to give
+// a short length, or none, for a document of any size, which would then be
+// copied out of the browser whole.
+func documentUnits(tab context.Context) (int64, error) {
+	world, err := chromedp.Call(tab, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{
+		FrameID:   cdp.FrameID(chromedp.FromContext(tab).Target.TargetID),
+		WorldName: "vigil-size",
+	})
+	if err != nil {
+		return 0, fmt.Errorf("read the document's size: %w", err)
+	}
+	units, err := chromedp.Run(tab, chromedp.Evaluate[int64](
+		`document.documentElement ? document.documentElement.outerHTML.length : 0`,
+		func(p *runtime.EvaluateParams) { p.ContextID = world.ExecutionContextID }))
+	if err != nil {
+		return 0, fmt.Errorf("read the document's size: %w", err)
+	}
+	return units, nil
 }
 
 // tooLargeRendered is the error of a rendered document over max bytes.

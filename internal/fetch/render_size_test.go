@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/vigil-web/vigil"
 )
 
@@ -64,5 +66,47 @@ func TestRenderCapsDocument(t *testing.T) {
 		case !tc.wantErr && (err != nil || len(res.Body) != tc.size):
 			t.Errorf("%d bytes: %v; want the document", tc.size, err)
 		}
+	}
+}
+
+// TestDocumentUnitsIgnoresPageScript: the length of a rendered document,
+// read before it is copied out of the browser, is its own even where the
+// page's script redefines outerHTML to hide it (a length of nothing, or a
+// getter that throws): otherwise a hostile page had its document of any
+// size copied whole into the daemon before the cap was checked.
+func TestDocumentUnitsIgnoresPageScript(t *testing.T) {
+	needChromium(t)
+	for _, hide := range []string{
+		`Object.defineProperty(document.documentElement, "outerHTML", {get() { return ""; }});`,
+		`Object.defineProperty(Element.prototype, "outerHTML", {get() { throw new Error("hidden"); }});`,
+	} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprintf(w, `<!DOCTYPE html><html><body><div id="out">static</div>
+<script>document.getElementById("out").textContent = "A".repeat(1 << 20); %s</script></body></html>`, hide)
+		}))
+		chrome := &Chromium{Dial: (&net.Dialer{}).DialContext, Allow: func(context.Context, string) error { return nil }}
+		b, err := chrome.start()
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab, cancel, err := b.newTab()
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = chromedp.Do(tab, chromedp.Navigate(srv.URL+"/"), chromedp.Sleep(100*time.Millisecond))
+		if err == nil {
+			var n int64
+			n, err = documentUnits(tab)
+			if err == nil && n < 1<<20 {
+				t.Errorf("%s: document of %d units, want over %d", hide, n, 1<<20)
+			}
+		}
+		if err != nil {
+			t.Errorf("%s: %v", hide, err)
+		}
+		cancel()
+		chrome.Close()
+		srv.Close()
 	}
 }

@@ -150,10 +150,19 @@ type browserSession struct {
 // an attachment, a link's download attribute), which would write files
 // of the page's naming and size to the Downloads folder of the daemon's
 // user.
-func (b *browserSession) newTab() (context.Context, context.CancelFunc, error) {
-	tab, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(func(p *target.CreateBrowserContextParams) {
+//
+// The tab is closed when ctx ends too, from the start: a browser that does
+// not answer while the tab is being opened holds the render no longer
+// than the caller's deadline.
+func (b *browserSession) newTab(ctx context.Context) (context.Context, context.CancelFunc, error) {
+	tab, closeTab := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(func(p *target.CreateBrowserContextParams) {
 		p.ProxyServer, p.ProxyBypassList = b.proxy, proxyBypassList
 	}))
+	stop := context.AfterFunc(ctx, closeTab)
+	cancel := func() {
+		stop()
+		closeTab()
+	}
 	if err := chromedp.Do(tab); err != nil { // opens the tab, in its context
 		cancel()
 		return nil, nil, err
@@ -182,13 +191,11 @@ func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	tab, cancel, err := b.newTab()
+	tab, cancel, err := b.newTab(ctx)
 	if err != nil {
 		return "", ended(ctx, err)
 	}
 	defer cancel()
-	stop := context.AfterFunc(ctx, cancel)
-	defer stop()
 	gate, err := openNavigationGate(tab, b.allow)
 	if err != nil {
 		return "", ended(ctx, err)

@@ -90,7 +90,7 @@ func TestDocumentUnitsIgnoresPageScript(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tab, cancel, err := b.newTab()
+		tab, cancel, err := b.newTab(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -55,7 +55,12 @@
 //   - an outbound proxy only when configured (Options.Proxy, upstream.go),
 //     never the environment's HTTP_PROXY: every request goes through it,
 //     the rendering browser's too (its guard proxy chains to it, plain
-//     requests as a client's, tunnels by CONNECT). The client then dials
+//     requests as a client's, tunnels by CONNECT). The guard proxy, on
+//     127.0.0.1, answers only requests with its credentials, random for
+//     each browser started and given to the browser over the DevTools
+//     protocol when it asks (navgate.go): another local process cannot
+//     go out through it with the operator's proxy's credentials, but gets
+//     a 407. The client then dials
 //     the proxy, whose address is let through (the operator chose it), not
 //     the target: the target is checked before the request is handed to
 //     the proxy, the first request's and each redirect's, by resolving its

@@ -24,40 +24,58 @@ import (
 // of the page, as the plain path's is, which fetches none of them. The
 // address guard holds for them all the same (guardProxy).
 //
+// It answers the guard proxy's challenge too (Fetch.authRequired of source
+// Proxy, from its origin) with the proxy's credentials, once a request: the
+// browser, which has no other way to be given them but its command line,
+// which any local user reads, then sends them to the proxy for the tab's
+// requests. A server's challenge (a 401) is cancelled, its page read as
+// the browser shows it without a user to answer.
+//
 // Every paused request is continued or failed while the tab is open, or
 // ends with the tab: closing a tab drops what it had paused, so a caller
 // that gives up (its context closes the tab) leaves nothing hung.
 type navigationGate struct {
 	allow func(ctx context.Context, url string) error
+	proxy proxyLogin
 	ctx   context.Context // the tab's, ended by close
 	stop  context.CancelFunc
 	frame cdp.FrameID // the main frame's: the tab's target ID
 
 	mu       sync.Mutex
-	pending  int           // paused documents being decided
-	idle     chan struct{} // closed when pending falls to zero
-	closed   bool          // close was called: no more decisions
-	refusal  error         // the first document refused
+	pending  int                      // paused documents being decided
+	idle     chan struct{}            // closed when pending falls to zero
+	closed   bool                     // close was called: no more decisions
+	refusal  error                    // the first document refused
+	answered map[fetch.RequestID]bool // requests given the proxy's credentials
 	deciding sync.WaitGroup
 }
 
+// proxyLogin is the guard proxy's origin and credentials, which the tab
+// gives when that proxy asks.
+type proxyLogin struct {
+	origin, user, password string
+}
+
 // openNavigationGate starts holding the main frame's documents of tab, a
-// chromedp context whose target it opens, to allow.
-func openNavigationGate(tab context.Context, allow func(ctx context.Context, url string) error) (*navigationGate, error) {
+// chromedp context whose target it opens, to allow, and answering proxy's
+// challenges.
+func openNavigationGate(tab context.Context, allow func(ctx context.Context, url string) error, proxy proxyLogin) (*navigationGate, error) {
 	if err := chromedp.Do(tab); err != nil { // opens the tab
 		return nil, err
 	}
-	g := &navigationGate{allow: allow, frame: cdp.FrameID(chromedp.FromContext(tab).Target.TargetID)}
+	g := &navigationGate{allow: allow, proxy: proxy, frame: cdp.FrameID(chromedp.FromContext(tab).Target.TargetID),
+		answered: map[fetch.RequestID]bool{}}
 	g.ctx, g.stop = context.WithCancel(tab)
 	if err := chromedp.Listen(g.ctx, g.paused); err != nil {
 		g.stop()
 		return nil, err
 	}
+	handleAuth := true
 	_, err := chromedp.Call(tab, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{
 		URLPattern:   "*",
 		ResourceType: network.ResourceTypeDocument,
 		RequestStage: fetch.RequestStageRequest,
-	}}})
+	}}, HandleAuthRequests: &handleAuth})
 	if err != nil {
 		g.close()
 		return nil, fmt.Errorf("intercept the tab's documents: %w", err)
@@ -69,8 +87,13 @@ func openNavigationGate(tab context.Context, allow func(ctx context.Context, url
 // messages, so it only counts the paused request in and hands it to a
 // goroutine (a decision may read a robots.txt, and sends commands).
 func (g *navigationGate) paused(ev any) {
-	e, ok := ev.(*fetch.EventRequestPaused)
-	if !ok {
+	var decide func()
+	switch e := ev.(type) {
+	case *fetch.EventRequestPaused:
+		decide = func() { g.decide(e) }
+	case *fetch.EventAuthRequired:
+		decide = func() { g.answer(e) }
+	default:
 		return
 	}
 	g.mu.Lock()
@@ -83,12 +106,33 @@ func (g *navigationGate) paused(ev any) {
 	}
 	g.pending++
 	g.deciding.Add(1)
-	go g.decide(e)
+	go func() {
+		defer g.decided()
+		decide()
+	}()
+}
+
+// answer gives the guard proxy's credentials to its challenge, once a
+// request (a second challenge means they were refused: it is cancelled,
+// and the request fails), and cancels any other challenge.
+func (g *navigationGate) answer(e *fetch.EventAuthRequired) {
+	reply := &fetch.AuthChallengeResponse{Response: fetch.AuthChallengeResponseResponseCancelAuth}
+	if c := e.AuthChallenge; c != nil && c.Source == fetch.AuthChallengeSourceProxy && c.Origin == g.proxy.origin {
+		g.mu.Lock()
+		first := !g.answered[e.RequestID]
+		g.answered[e.RequestID] = true
+		g.mu.Unlock()
+		if first {
+			reply = &fetch.AuthChallengeResponse{Response: fetch.AuthChallengeResponseResponseProvideCredentials,
+				Username: g.proxy.user, Password: g.proxy.password}
+		}
+	}
+	// It fails only when the tab is closing or the request is gone.
+	chromedp.Call(g.ctx, fetch.ContinueWithAuth, fetch.ContinueWithAuthParams{RequestID: e.RequestID, AuthChallengeResponse: reply})
 }
 
 // decide continues or fails one paused request.
 func (g *navigationGate) decide(e *fetch.EventRequestPaused) {
-	defer g.decided()
 	if e.ResourceType != network.ResourceTypeDocument || e.FrameID != g.frame {
 		g.resume(e.RequestID)
 		return

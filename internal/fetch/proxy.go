@@ -2,6 +2,10 @@ package fetch
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"io"
 	"net"
@@ -19,13 +23,22 @@ import (
 // loopback address, nor a name that resolves to one when the browser asks
 // (DNS rebinding): the browser resolves nothing itself behind a proxy.
 //
-// It listens on 127.0.0.1 without credentials: any local process may use
-// it, as it may open connections of its own anyway.
+// It listens on 127.0.0.1, and answers only the requests that give its
+// credentials (user proxyUser and a random password of 64 hex digits, made
+// for each proxy started) in Proxy-Authorization: it forwards to the
+// operator's proxy (Options.Proxy) with that proxy's credentials, which
+// another local process could otherwise use through it. Others are
+// refused with a 407. The browser is given them over the DevTools
+// protocol when it asks (navigationGate answers Fetch.authRequired), never
+// on its command line, which any local user can read.
 type guardProxy struct {
 	ln   net.Listener
 	srv  *http.Server
 	dial func(ctx context.Context, network, addr string) (net.Conn, error)
 	tr   *http.Transport
+	// password is the proxy's own, random for each proxy started: a
+	// request must carry it (with proxyUser) in Proxy-Authorization.
+	password string
 
 	mu     sync.Mutex
 	closed bool
@@ -42,7 +55,9 @@ func startGuardProxy(dial func(ctx context.Context, network, addr string) (net.C
 	if err != nil {
 		return nil, err
 	}
-	p := &guardProxy{ln: ln, dial: dial, conns: map[net.Conn]struct{}{}}
+	key := make([]byte, 32)
+	rand.Read(key) // never fails (crypto/rand)
+	p := &guardProxy{ln: ln, dial: dial, conns: map[net.Conn]struct{}{}, password: hex.EncodeToString(key)}
 	p.tr = &http.Transport{
 		Proxy:                 nil,
 		DialContext:           dial,
@@ -58,6 +73,13 @@ func startGuardProxy(dial func(ctx context.Context, network, addr string) (net.C
 	go p.srv.Serve(ln)
 	return p, nil
 }
+
+// proxyUser is the user name of the guard proxy's credentials.
+const proxyUser = "vigil"
+
+// credentials returns the user name and password a request to the proxy
+// must give (Basic, in Proxy-Authorization).
+func (p *guardProxy) credentials() (user, password string) { return proxyUser, p.password }
 
 // URL is the proxy's address, for the browser's --proxy-server.
 func (p *guardProxy) URL() string { return "http://" + p.ln.Addr().String() }
@@ -118,7 +140,22 @@ func dropHopHeaders(h http.Header) {
 	}
 }
 
+// authorized reports whether r gives the proxy's credentials.
+func (p *guardProxy) authorized(r *http.Request) bool {
+	scheme, given, ok := strings.Cut(r.Header.Get("Proxy-Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Basic") {
+		return false
+	}
+	want := base64.StdEncoding.EncodeToString([]byte(proxyUser + ":" + p.password))
+	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(given)), []byte(want)) == 1
+}
+
 func (p *guardProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !p.authorized(r) {
+		w.Header().Set("Proxy-Authenticate", `Basic realm="vigil rendering browser"`)
+		http.Error(w, "vigil: proxy credentials required", http.StatusProxyAuthRequired)
+		return
+	}
 	if r.Method == http.MethodConnect {
 		p.tunnel(w, r)
 		return

@@ -3,9 +3,12 @@ package fetch
 import (
 	"bufio"
 	"context"
+	"encoding/base64"
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -46,7 +49,9 @@ func TestGuardProxyTunnels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n", target, target)
+		user, pass := p.credentials()
+		auth := base64.StdEncoding.EncodeToString([]byte(user + ":" + pass))
+		fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\nProxy-Authorization: Basic %s\r\n\r\n", target, target, auth)
 		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
 		if err != nil {
 			t.Fatal(err)
@@ -84,5 +89,70 @@ func TestGuardProxyTunnels(t *testing.T) {
 	case <-done:
 	case <-time.After(5 * time.Second):
 		t.Fatal("Close did not return with a tunnel open")
+	}
+}
+
+// TestGuardProxyRequiresToken: the guard proxy forwards through the
+// operator's proxy, with its credentials, so a local process without the
+// proxy's own random credentials is refused with a 407, for a plain
+// request and a tunnel alike, and wrong ones are refused too; the browser's,
+// given them, goes through.
+func TestGuardProxyRequiresToken(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "reached")
+	}))
+	defer srv.Close()
+	var d net.Dialer
+	p, err := startGuardProxy(d.DialContext, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	user, pass := p.credentials()
+	if len(pass) < 32 {
+		t.Fatalf("the guard proxy's password %q is too short to be unguessable", pass)
+	}
+	proxied := func(userinfo *url.Userinfo) int {
+		t.Helper()
+		pu, _ := url.Parse(p.URL())
+		pu.User = userinfo
+		client := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(pu)}}
+		resp, err := client.Get(srv.URL + "/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode == http.StatusProxyAuthRequired && !strings.HasPrefix(resp.Header.Get("Proxy-Authenticate"), "Basic ") {
+			t.Errorf("a 407 without a Basic challenge: %q", resp.Header.Get("Proxy-Authenticate"))
+		}
+		return resp.StatusCode
+	}
+	for _, tc := range []struct {
+		name string
+		who  *url.Userinfo
+		want int
+	}{
+		{"no credentials", nil, http.StatusProxyAuthRequired},
+		{"a wrong password", url.UserPassword(user, pass[:len(pass)-1]+"x"), http.StatusProxyAuthRequired},
+		{"another user", url.UserPassword("someone", pass), http.StatusProxyAuthRequired},
+		{"the proxy's credentials", url.UserPassword(user, pass), http.StatusOK},
+	} {
+		if got := proxied(tc.who); got != tc.want {
+			t.Errorf("a GET with %s: status %d, want %d", tc.name, got, tc.want)
+		}
+	}
+	c, err := net.Dial("tcp", strings.TrimPrefix(p.URL(), "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	target := strings.TrimPrefix(srv.URL, "http://")
+	fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n", target, target)
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusProxyAuthRequired {
+		t.Errorf("a CONNECT without credentials: status %d, want 407", resp.StatusCode)
 	}
 }

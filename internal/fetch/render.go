@@ -75,7 +75,7 @@ func (c *Chromium) start() (*browserSession, error) {
 	defer c.mu.Unlock()
 	if c.browser != nil {
 		if c.browser.Err() == nil {
-			return &browserSession{ctx: c.browser, allow: c.Allow, proxy: c.proxy.URL(), max: c.MaxSize}, nil
+			return c.session(), nil
 		}
 		c.stop()
 	}
@@ -128,7 +128,7 @@ func (c *Chromium) start() (*browserSession, error) {
 		return nil, fmt.Errorf("start chromium: %w", err)
 	}
 	c.browser, c.cancel = bctx, []context.CancelFunc{bcancel, acancel}
-	return &browserSession{ctx: bctx, allow: c.Allow, proxy: c.proxy.URL(), max: c.MaxSize}, nil
+	return c.session(), nil
 }
 
 // browserSession is what a render needs of the running browser, read
@@ -136,8 +136,16 @@ func (c *Chromium) start() (*browserSession, error) {
 type browserSession struct {
 	ctx   context.Context // the browser's
 	allow func(context.Context, string) error
-	proxy string // the guard proxy's URL
-	max   int64  // MaxSize
+	proxy proxyLogin // the guard proxy's URL and credentials
+	max   int64      // MaxSize
+}
+
+// session returns what a render needs of the running browser, with c.mu
+// held.
+func (c *Chromium) session() *browserSession {
+	user, password := c.proxy.credentials()
+	return &browserSession{ctx: c.browser, allow: c.Allow, max: c.MaxSize,
+		proxy: proxyLogin{origin: c.proxy.URL(), user: user, password: password}}
 }
 
 // newTab opens a tab for one render in a browser context of its own,
@@ -156,7 +164,7 @@ type browserSession struct {
 // than the caller's deadline.
 func (b *browserSession) newTab(ctx context.Context) (context.Context, context.CancelFunc, error) {
 	tab, closeTab := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(func(p *target.CreateBrowserContextParams) {
-		p.ProxyServer, p.ProxyBypassList = b.proxy, proxyBypassList
+		p.ProxyServer, p.ProxyBypassList = b.proxy.origin, proxyBypassList
 	}))
 	stop := context.AfterFunc(ctx, closeTab)
 	cancel := func() {
@@ -196,7 +204,7 @@ func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 		return "", ended(ctx, err)
 	}
 	defer cancel()
-	gate, err := openNavigationGate(tab, b.allow)
+	gate, err := openNavigationGate(tab, b.allow, b.proxy)
 	if err != nil {
 		return "", ended(ctx, err)
 	}

@@ -94,6 +94,10 @@ func TestDocumentUnitsIgnoresPageScript(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		gate, err := openNavigationGate(tab, b.allow, b.proxy) // gives the guard proxy its credentials
+		if err != nil {
+			t.Fatal(err)
+		}
 		err = chromedp.Do(tab, chromedp.Navigate(srv.URL+"/"), chromedp.Sleep(100*time.Millisecond))
 		if err == nil {
 			var n int64
@@ -105,6 +109,7 @@ func TestDocumentUnitsIgnoresPageScript(t *testing.T) {
 		if err != nil {
 			t.Errorf("%s: %v", hide, err)
 		}
+		gate.close()
 		cancel()
 		chrome.Close()
 		srv.Close()

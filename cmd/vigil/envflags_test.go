@@ -96,3 +96,40 @@ func TestServeLogLevel(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr, want)
 	}
 }
+
+// TestUsageSecretsByEnvironment: the -h text of the flags that take a
+// secret on the command line, which any local user reads in the process
+// list (ps), names the environment variable that keeps it out of it.
+func TestUsageSecretsByEnvironment(t *testing.T) {
+	for _, tc := range []struct {
+		args      []string
+		flag, env string
+	}{
+		{[]string{"serve", "-h"}, "-webhook-secret", "VIGIL_WEBHOOK_SECRET"},
+		{[]string{"serve", "-h"}, "-proxy", "VIGIL_PROXY"},
+		{[]string{"site", "crawl", "-h"}, "-proxy", "VIGIL_PROXY"},
+	} {
+		_, stdout, stderr := runVigilEnv(t, nil, tc.args...)
+		usage := flagUsage(stdout+stderr, tc.flag)
+		if !strings.Contains(usage, "process list") || !strings.Contains(usage, "$"+tc.env) {
+			t.Errorf("%v: %s does not say that $%s keeps it out of the process list:\n%s", tc.args, tc.flag, tc.env, usage)
+		}
+	}
+}
+
+// flagUsage returns the lines of help that describe flag: its own and the
+// indented ones after it.
+func flagUsage(help, flag string) string {
+	var out []string
+	in := false
+	for _, line := range strings.Split(help, "\n") {
+		if strings.HasPrefix(line, "  -") {
+			name, _, _ := strings.Cut(strings.TrimPrefix(line, "  "), " ")
+			in = name == flag
+		}
+		if in {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n")
+}

@@ -24,7 +24,8 @@ type proxyFlags struct {
 func addProxyFlags(fs *flag.FlagSet, env *environment, sends string) proxyFlags {
 	return proxyFlags{
 		proxy: secretString(fs, "proxy", env.getenv("VIGIL_PROXY"), "send "+sends+" through the HTTP proxy at `URL`: "+
-			"http://[user:password@]host:port or https://...; the password is never shown (default $VIGIL_PROXY; HTTP_PROXY is not read)"),
+			"http://[user:password@]host:port or https://...; the password is never logged, but on the command line it shows in the process list (ps): "+
+			"give a URL with a password in $VIGIL_PROXY instead (default $VIGIL_PROXY; HTTP_PROXY is not read)"),
 		noProxy: fs.String("no-proxy", env.getenv("VIGIL_NO_PROXY"), "comma-separated `hosts` reached without --proxy: names (with their subdomains; .name and *.name alike), addresses, prefixes such as 10.0.0.0/8, a name or address with :port for that port alone, or * (default $VIGIL_NO_PROXY)"),
 	}
 }

@@ -53,7 +53,9 @@ type Chromium struct {
 	// MaxSize is the most bytes of a rendered document: a page whose
 	// scripts build a larger one fails with ErrTooLarge, its size read in
 	// the browser before the document is copied out of it. New sets it to
-	// the client's Options.MaxDecodedSize when zero; negative: no cap.
+	// the client's Options.MaxDecodedSize when zero; negative: none in the
+	// browser (the client still refuses a document past its own cap once
+	// it is copied out).
 	MaxSize int64
 
 	mu      sync.Mutex

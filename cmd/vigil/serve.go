@@ -196,6 +196,7 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 		return exitError, err
 	}
 	defer st.Close()
+	logSchema(logger, st)
 	d, err := newDaemon(st, *sf.data, c, logger)
 	if err != nil {
 		return exitError, err

@@ -45,9 +45,14 @@ type DB struct {
 	write *sql.DB // the same pool; two names so the code reads as the SQLite adapter's
 	read  *sql.DB
 	now   func() time.Time
+	// schema is what Open did to the schema (Schema).
+	schema vigil.SchemaReport
 }
 
-var _ vigil.Store = (*DB)(nil)
+var (
+	_ vigil.Store          = (*DB)(nil)
+	_ vigil.SchemaReporter = (*DB)(nil)
+)
 
 // Open connects to the database at dsn (a postgres:// URL or key=value
 // string; a search_path parameter selects the schema) and migrates it.
@@ -71,6 +76,10 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	return db, nil
 }
 
+// Schema returns the migrations Open applied and those the store records
+// that this build does not have.
+func (db *DB) Schema() vigil.SchemaReport { return db.schema }
+
 // Close closes the pool.
 func (db *DB) Close() error {
 	err := db.write.Close()
@@ -91,7 +100,9 @@ func (db *DB) migrate(ctx context.Context) error {
 		return err
 	}
 	sort.Strings(names)
-	return db.update(ctx, func(tx *sql.Tx) error {
+	var report vigil.SchemaReport
+	err = db.update(ctx, func(tx *sql.Tx) error {
+		report = vigil.SchemaReport{}
 		// One migrator at a time across processes.
 		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(7423190)"); err != nil {
 			return fmt.Errorf("migrate: %w", err)
@@ -124,9 +135,44 @@ func (db *DB) migrate(ctx context.Context) error {
 			if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES ($1, now())", base); err != nil {
 				return err
 			}
+			report.Applied = append(report.Applied, base)
 		}
-		return nil
+		report.Unknown, err = unknownMigrations(ctx, tx, names)
+		return err
 	})
+	if err != nil {
+		return err
+	}
+	db.schema = report
+	return nil
+}
+
+// unknownMigrations returns, in name order, the migrations that
+// schema_migrations records and names (this build's) does not hold.
+func unknownMigrations(ctx context.Context, tx *sql.Tx, names []string) ([]string, error) {
+	known := make(map[string]bool, len(names))
+	for _, name := range names {
+		known[path.Base(name)] = true
+	}
+	rows, err := tx.QueryContext(ctx, "SELECT name FROM schema_migrations ORDER BY name")
+	if err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	defer rows.Close()
+	var unknown []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, fmt.Errorf("migrate: %w", err)
+		}
+		if !known[name] {
+			unknown = append(unknown, name)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	return unknown, nil
 }
 
 // update runs fn in one read-write transaction.

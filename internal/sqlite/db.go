@@ -50,9 +50,18 @@ type DB struct {
 	readStmts *stmtCache
 	path      string
 	now       func() time.Time
+	// schema is what OpenFile did to the schema (Schema).
+	schema vigil.SchemaReport
 }
 
-var _ vigil.Store = (*DB)(nil)
+var (
+	_ vigil.Store          = (*DB)(nil)
+	_ vigil.SchemaReporter = (*DB)(nil)
+)
+
+// Schema returns the migrations OpenFile applied and those the store
+// records that this build does not have.
+func (db *DB) Schema() vigil.SchemaReport { return db.schema }
 
 // Open opens (creating if needed) the database file vigil.db in dir and
 // migrates it.
@@ -174,9 +183,12 @@ func (db *DB) migrate(ctx context.Context) error {
 		return err
 	}
 	sort.Strings(names)
+	var report vigil.SchemaReport
 	for _, name := range names {
 		base := filepath.Base(name)
+		applied := false
 		err := db.update(ctx, func(tx execer) error {
+			applied = false
 			var n int
 			if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM schema_migrations WHERE name = ?", base).Scan(&n); err != nil {
 				return err
@@ -197,13 +209,50 @@ func (db *DB) migrate(ctx context.Context) error {
 				}
 			}
 			_, err = tx.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)", base, time.Now().UnixNano())
+			applied = err == nil
 			return err
 		})
 		if err != nil {
 			return fmt.Errorf("migrate %s: %w", base, err)
 		}
+		if applied {
+			report.Applied = append(report.Applied, base)
+		}
 	}
+	report.Unknown, err = db.unknownMigrations(ctx, names)
+	if err != nil {
+		return err
+	}
+	db.schema = report
 	return nil
+}
+
+// unknownMigrations returns, in name order, the migrations that
+// schema_migrations records and names (this build's) does not hold.
+func (db *DB) unknownMigrations(ctx context.Context, names []string) ([]string, error) {
+	known := make(map[string]bool, len(names))
+	for _, name := range names {
+		known[filepath.Base(name)] = true
+	}
+	rows, err := db.write.QueryContext(ctx, "SELECT name FROM schema_migrations ORDER BY name")
+	if err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	defer rows.Close()
+	var unknown []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, fmt.Errorf("migrate: %w", err)
+		}
+		if !known[name] {
+			unknown = append(unknown, name)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	return unknown, nil
 }
 
 // update runs fn in one write transaction.

@@ -479,3 +479,32 @@ func TestMigrateChangeReading(t *testing.T) {
 		t.Errorf("changes after the migration: %d, %v: %+v", n, err, cs)
 	}
 }
+
+// TestMigrateReportsSchema: opening a store made before a migration
+// reports that migration as applied, and only it; opening it again applies
+// none; and a migration the store records that this build does not have
+// (a newer Vigil's) is reported as unknown, so that a daemon can say so.
+func TestMigrateReportsSchema(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	c := olderDatabase(t, dir, "0114_change_reading.sql")
+	db, err := sqlite.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := db.Schema(); !slices.Equal(got.Applied, []string{"0114_change_reading.sql"}) || len(got.Unknown) != 0 {
+		t.Errorf("the first open's report: %+v, want 0114_change_reading.sql applied, none unknown", got)
+	}
+	db.Close()
+	if _, err := c.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES ('9999_from_a_newer_vigil.sql', 1)"); err != nil {
+		t.Fatal(err)
+	}
+	again, err := sqlite.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if got := again.Schema(); len(got.Applied) != 0 || !slices.Equal(got.Unknown, []string{"9999_from_a_newer_vigil.sql"}) {
+		t.Errorf("the second open's report: %+v, want none applied, 9999_from_a_newer_vigil.sql unknown", got)
+	}
+}

@@ -1,6 +1,7 @@
 // Package web is Vigil's HTTP adapter: the REST API under /api/v1
-// (documented by the OpenAPI file served at /api/v1/openapi.json), the
-// Prometheus metrics at /metrics, and the dashboard, server-rendered with
+// (documented by the OpenAPI file served at /api/v1/openapi.json, whose
+// query parameters are the only ones a route takes: queryparams.go refuses
+// the others), the Prometheus metrics at /metrics, and the dashboard, server-rendered with
 // html/template from embedded templates and assets.
 //
 // Every route needs a session (the dashboard's signed cookie) or an API
@@ -133,7 +134,13 @@ func (s *Server) Register(mux *http.ServeMux) {
 	s.logins = newLoginLimiter()
 	dummyHash() // made now, so that the first unknown account's sign-in costs no more than the others'
 	cop := http.NewCrossOriginProtection()
-	api := func(pattern string, h apiFunc) { mux.Handle(pattern, cop.Handler(s.apiHandler(h))) }
+	query, err := apiQueryParameters(openAPI)
+	if err != nil {
+		panic(err) // the embedded openapi.json, which openapi_test.go reads
+	}
+	api := func(pattern string, h apiFunc) {
+		mux.Handle(pattern, cop.Handler(s.apiHandler(documentedQuery(query, pattern, h))))
+	}
 	page := func(pattern string, h pageFunc) { mux.Handle(pattern, cop.Handler(s.pageHandler(h))) }
 	public := func(pattern string, h http.HandlerFunc) { mux.Handle(pattern, cop.Handler(s.secure(h))) }
 

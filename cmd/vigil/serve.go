@@ -97,6 +97,7 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	fs := flag.NewFlagSet("vigil serve", flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
 	sf := addStoreFlags(fs, env)
+	fs.Lookup("data").Usage = "data `directory` holding the SQLite store; with --postgres, this daemon's files: the copy of the store's webhook-secret for the receivers, the admin-password of a first start, the keys of an upgraded install that the store takes in (default $VIGIL_DATA or ./vigil-data)"
 	// A yes-or-no variable that is neither is an error once the flags are
 	// read: -h still shows the help, which says what the variables take.
 	bools, envErr := envBools(env, "VIGIL_ALLOW_PRIVATE_NETWORKS", "VIGIL_METRICS_PUBLIC", "VIGIL_SECURE_COOKIES")

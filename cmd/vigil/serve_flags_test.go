@@ -160,3 +160,24 @@ func TestServeSMTPEnvRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestServeDataFlagWithPostgres: vigil serve's help says what --data holds
+// on PostgreSQL (the webhook key's copy for the receivers, the
+// admin-password file, the keys an upgrade imports), where it said "holding
+// the SQLite store" only, as if a daemon on PostgreSQL had no use for it
+// and several could not be told apart by it.
+func TestServeDataFlagWithPostgres(t *testing.T) {
+	_, stdout, _ := runVigil(t, "", "serve", "-h")
+	_, after, _ := strings.Cut(stdout, "-data directory")
+	usage, _, _ := strings.Cut(after, "\n  -")
+	usage = strings.Join(strings.Fields(usage), " ")
+	for _, want := range []string{"SQLite store", "with --postgres", "webhook-secret", "admin-password"} {
+		if !strings.Contains(usage, want) {
+			t.Errorf("vigil serve -h: --data's help %q does not say %q", usage, want)
+		}
+	}
+	_, stdout, _ = runVigil(t, "", "sentinel", "list", "-h")
+	if strings.Contains(stdout, "admin-password") {
+		t.Errorf("vigil sentinel list -h speaks of the daemon's files:\n%s", stdout)
+	}
+}

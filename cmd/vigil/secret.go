@@ -283,3 +283,32 @@ func (k keyring) report(logger *slog.Logger, name string, key []byte, origin key
 		logger.Warn("the data directory's key file is not the store's key, which is used: feed links, sessions or signatures made with the file's no longer work; remove the file", "file", path, "key", name)
 	}
 }
+
+// warnWebhookKeyNotShared warns when key, given by --webhook-secret to a
+// daemon of the PostgreSQL store st, is not the store's webhook key: the
+// daemons of st started without the flag sign with the store's, so a
+// receiver that checks one key refuses the deliveries of the others,
+// depending on which daemon sent them, and the copy of the store's key in
+// dataDir is not the one this daemon signs with. Neither key is logged.
+// A store without a webhook key yet has nothing to differ from.
+func warnWebhookKeyNotShared(ctx context.Context, logger *slog.Logger, st vigil.Store, dataDir string, key []byte) error {
+	ss, ok := st.(vigil.SecretStore)
+	if !ok {
+		return nil
+	}
+	stored, err := ss.Secret(ctx, webhookSecretFile)
+	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("key %s: %w", webhookSecretFile, err)
+	}
+	if bytes.Equal(stored, key) {
+		return nil
+	}
+	logger.Warn("this daemon signs webhooks with --webhook-secret (or VIGIL_WEBHOOK_SECRET), not with the store's webhook key, "+
+		"which the daemons of this store started without it sign with: a receiver that checks one key refuses the others' deliveries, "+
+		"and the data directory's webhook-secret, a copy of the store's key, is not this daemon's; "+
+		"give every vigil serve of the store the same --webhook-secret, or none",
+		"file", filepath.Join(dataDir, webhookSecretFile))
+	return nil
+}

@@ -423,6 +423,10 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 		default:
 			logger.Info("webhook signing key created", "file", path)
 		}
+	} else if keys.shared {
+		if err := warnWebhookKeyNotShared(ctx, logger, st, dataDir, whSecret); err != nil {
+			return nil, err
+		}
 	}
 	channels := map[string]vigil.Notifier{
 		"webhook": &webhook.Notifier{Secret: whSecret, Client: d.fetcher.HTTPClient()},

@@ -3,6 +3,7 @@ package monitor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"strconv"
@@ -92,7 +93,7 @@ func (d *Deliverer) Run(ctx context.Context, poll time.Duration, kick <-chan str
 	for {
 		n, err := d.RunOnce(ctx)
 		if err != nil && ctx.Err() == nil {
-			d.Logger.Error("outbox", LogError, err)
+			d.Logger.Error("deliver notifications", LogError, err)
 		}
 		if n > 0 && err == nil {
 			continue
@@ -111,8 +112,11 @@ func (d *Deliverer) Run(ctx context.Context, poll time.Duration, kick <-chan str
 func (d *Deliverer) RunOnce(ctx context.Context) (int, error) {
 	d.defaults()
 	batch, err := d.Store.ClaimNotifications(ctx, d.Now(), d.Lease, d.Batch)
-	if err != nil || len(batch) == 0 {
-		return 0, err
+	if err != nil {
+		return 0, fmt.Errorf("claim notifications: %w", err)
+	}
+	if len(batch) == 0 {
+		return 0, nil
 	}
 	sem := make(chan struct{}, d.Workers)
 	var wg sync.WaitGroup
@@ -141,22 +145,22 @@ func (d *Deliverer) deliver(ctx context.Context, n *vigil.Notification) error {
 	ch := d.Channels[n.Channel]
 	if ch == nil {
 		log.Warn("no notifier for channel; dead letter")
-		return d.Store.MarkNotificationDead(ctx, n.ID, "channel "+n.Channel+" is not configured")
+		return recorded(n.ID, "record it dead", d.Store.MarkNotificationDead(ctx, n.ID, "channel "+n.Channel+" is not configured"))
 	}
 	m, err := n.Message()
 	if err != nil {
-		return d.Store.MarkNotificationDead(ctx, n.ID, "payload: "+err.Error())
+		return recorded(n.ID, "record it dead", d.Store.MarkNotificationDead(ctx, n.ID, "payload: "+err.Error()))
 	}
 	if err := d.relink(ctx, n, m); err != nil {
 		// Left claimed: the lease brings it back, to be tried again.
-		return err
+		return fmt.Errorf("notification %d: %w", n.ID, err)
 	}
 	dctx, cancel := context.WithTimeout(vigil.WithDeliveryID(ctx, strconv.FormatInt(n.ID, 10)), d.Timeout)
 	err = ch.Notify(dctx, n.Target, m)
 	cancel()
 	if err == nil {
 		log.Info("notification sent", LogAttempts, n.Attempts)
-		return d.Store.MarkNotificationSent(ctx, n.ID, d.Now())
+		return recorded(n.ID, "record it sent", d.Store.MarkNotificationSent(ctx, n.ID, d.Now()))
 	}
 	if ctx.Err() != nil {
 		// Shutting down: leave the entry claimed; the lease brings it back.
@@ -165,9 +169,19 @@ func (d *Deliverer) deliver(ctx context.Context, n *vigil.Notification) error {
 	why := redactURLs(redactTarget(err.Error(), n.Target)) // the target's secrets stay out of logs and the store
 	if vigil.ErrorCode(err) == vigil.EINVALID || n.Attempts >= d.MaxAttempts {
 		log.Warn("notification dead", LogAttempts, n.Attempts, LogError, why)
-		return d.Store.MarkNotificationDead(ctx, n.ID, why)
+		return recorded(n.ID, "record it dead", d.Store.MarkNotificationDead(ctx, n.ID, why))
 	}
 	next := d.Now().Add(Backoff(d.BaseBackoff, d.MaxBackoff, n.Attempts, rand.Float64()))
 	log.Info("notification failed; will retry", LogAttempts, n.Attempts, LogError, why, "next", next)
-	return d.Store.MarkNotificationFailed(ctx, n.ID, why, next)
+	return recorded(n.ID, "record its failure", d.Store.MarkNotificationFailed(ctx, n.ID, why, next))
+}
+
+// recorded wraps err, a store failure to record what became of
+// notification id, with the notification and what was being recorded; nil
+// stays nil.
+func recorded(id int64, what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("notification %d: %s: %w", id, what, err)
 }

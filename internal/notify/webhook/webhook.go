@@ -2,8 +2,9 @@
 // message (change records and deltas), signed with HMAC-SHA256 so that the
 // receiver can check they come from this Vigil, and recently.
 //
-// Headers: Content-Type application/json, X-Vigil-Event ("change" or
-// "digest"), X-Vigil-Delivery (an id stable across retries of one entry,
+// Headers: Content-Type application/json, X-Vigil-Event ("change",
+// "digest", or "failure" for the notice that a page fails or works again),
+// X-Vigil-Delivery (an id stable across retries of one entry,
 // for deduplication on the receiver's side), X-Vigil-Timestamp (the Unix
 // time in seconds of this attempt), and X-Vigil-Signature-256: "sha256="
 // and the lower-case hex HMAC-SHA256, under the shared secret, of the
@@ -127,8 +128,11 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "Vigil-Webhook/1.0")
 	event := "change"
-	if m.Digest {
+	switch {
+	case m.Digest:
 		event = "digest"
+	case m.Failure != nil:
+		event = "failure" // a page fails, or works again: no change
 	}
 	req.Header.Set(EventHeader, event)
 	delivery, ok := vigil.DeliveryID(ctx)

@@ -192,6 +192,13 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 		}
 		defer unlock()
 	}
+	// Listen before the store is opened: a start whose address is taken
+	// fails having made nothing (a store, keys, their files).
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		return exitError, err
+	}
+	defer ln.Close()
 	st, err := openStore(ctx, *sf.data, *sf.postgres)
 	if err != nil {
 		return exitError, err
@@ -204,10 +211,6 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	}
 	defer d.close()
 
-	ln, err := net.Listen("tcp", c.addr)
-	if err != nil {
-		return exitError, err
-	}
 	if d.baseURL == "" {
 		d.baseURL = "http://" + ln.Addr().String()
 		if tcp, ok := ln.Addr().(*net.TCPAddr); ok && (tcp.IP == nil || tcp.IP.IsUnspecified()) {

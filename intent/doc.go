@@ -222,9 +222,10 @@
 // SourceLinks gives the links of a document read as text, absolute and
 // relative, in the order they are written, so that Vigil's warehouse
 // stores, and its crawl follows, the links a links sentinel reads; it
-// tells the hrefs of a and area elements (SourceLink.Element), the links
-// of the page parsed, from other tags' src and href, which the warehouse
-// and the crawl leave out. A base element's href is no link, though it is
+// tells the addresses of resources, relative or absolute (an img's or a
+// script's src, a stylesheet's href: SourceLink.Resource), which the
+// warehouse and the crawl leave out, from the links of the page parsed
+// (the hrefs of a and area elements) and the URLs of its prose. A base element's href is no link, though it is
 // an absolute URL in the text.
 //
 // # Feeds

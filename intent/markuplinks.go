@@ -13,19 +13,27 @@ type markupRef struct {
 	url        string // the value, its character references read (markup.UnescapeAttr) and white space around it trimmed
 	start, end int
 	base       bool // the href of a base element
-	// link is set for the href of an a or area element and any
-	// element's xlink:href: what a parsed page's links are
-	// (warehouse.ExtractLinks), not an image's, a script's or a
-	// stylesheet's address.
-	link bool
+	// resource is set for the src of any tag and the href of one
+	// other than a, area or base (not an xlink:href): an image's, a
+	// script's or a stylesheet's address, which a parsed page does
+	// not link to (warehouse.ExtractLinks), written relative or
+	// absolute.
+	resource bool
+	// absolute is set for a resource's address written with a
+	// scheme, recorded only for where it is (TextLinks reads its
+	// URL): it is no relative link.
+	absolute bool
 }
 
 // markupRefs returns the URLs written relative (without a scheme:
 // "/a", "docs/b", "//cdn.example/c", "#top") in the href and src
-// attributes of the tags of text, in order, and the href of each base
-// element whatever it is: the links a page read as its source text (HTML
-// read as text, a feed served malformed) writes relative, which TextLinks,
-// reading absolute URLs, does not find. A tag is what the HTML tokenizer
+// attributes of the tags of text, in order, the href of each base
+// element whatever it is, and the absolute addresses of resources
+// (absolute: an img's src written with its scheme): the links a page
+// read as its source text (HTML read as text, a feed served malformed)
+// writes relative, which TextLinks, reading absolute URLs, does not
+// find, and where the absolute URLs it finds are no link of the page
+// parsed. A tag is what the HTML tokenizer
 // reads as a start tag: "<" and an ASCII letter, then its attributes, over
 // lines, up to the ">" outside a quoted value; none is in a comment, a
 // doctype, a bogus comment (<![CDATA[ in HTML) or the text of a raw text
@@ -69,11 +77,12 @@ func markupRefs(text string) []markupRef {
 			if !isBase && !isRefAttr(attr) {
 				return
 			}
-			u, ok := refValue(text[v0:v1], isBase)
-			if ok {
-				link := strings.EqualFold(attr, "xlink:href") ||
-					strings.EqualFold(attr, "href") && (strings.EqualFold(name, "a") || strings.EqualFold(name, "area"))
-				out = append(out, markupRef{url: u, start: v0, end: v1, base: isBase, link: link})
+			resource := !isBase && !strings.EqualFold(attr, "xlink:href") &&
+				!(strings.EqualFold(attr, "href") && (strings.EqualFold(name, "a") || strings.EqualFold(name, "area")))
+			if u, ok := refValue(text[v0:v1], isBase); ok {
+				out = append(out, markupRef{url: u, start: v0, end: v1, base: isBase, resource: resource})
+			} else if u, ok := refValue(text[v0:v1], true); ok && resource {
+				out = append(out, markupRef{url: u, start: v0, end: v1, resource: true, absolute: true})
 			}
 		})
 		if raw := markup.RawTextElement(name); raw != "" {

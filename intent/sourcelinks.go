@@ -22,11 +22,11 @@ type SourceLink struct {
 	// Relative tells a URL written relative in a tag's href or src
 	// (markupRefs) from an absolute one (TextLinks).
 	Relative bool
-	// Element is set for a Relative URL that is an element's link: the
-	// href of an a or area element, or an xlink:href, as a parsed page's
-	// links are; not an img's or a script's src, nor a stylesheet's
-	// href.
-	Element bool
+	// Resource is set for a URL, relative or absolute, written as a
+	// resource's address in a tag: an img's or a script's src, a
+	// stylesheet's href; not the href of an a or area element nor an
+	// xlink:href, which are a parsed page's links, nor a URL in prose.
+	Resource bool
 	// Base is what Ref resolves against: the text's first base element's
 	// href, resolved against the document's address, for a relative Ref
 	// when the text has one, else the document's address (nil if
@@ -91,31 +91,32 @@ func sourceLinks(root *tree.Node, base *url.URL, skip func(*tree.Node) bool) []S
 			break
 		}
 	}
-	// inBase reports whether offset at of the text is in the value of a
-	// base element's href, which TextLinks reads as any absolute URL.
-	var baseSpans [][2]int
+	// in returns the base element's href or the resource's absolute
+	// address whose value holds offset at of the text, where TextLinks
+	// reads a URL as any other.
+	var spans []markupRef
 	for _, ref := range refs {
-		if ref.base {
-			baseSpans = append(baseSpans, [2]int{ref.start, ref.end})
+		if ref.base || ref.absolute {
+			spans = append(spans, ref)
 		}
 	}
-	inBase := func(at int) bool {
-		for _, sp := range baseSpans {
-			if sp[0] <= at && at < sp[1] {
-				return true
+	in := func(at int) (markupRef, bool) {
+		for _, sp := range spans {
+			if sp.start <= at && at < sp.end {
+				return sp, true
 			}
 		}
-		return false
+		return markupRef{}, false
 	}
 	var out []SourceLink
 	addRef := func(ref markupRef) {
-		if ref.base {
-			return // a base element's href is no link
+		if ref.base || ref.absolute {
+			return // a base element's href is no link; TextLinks reads an absolute one
 		}
 		// The last node starting at or before it (an empty one starts
 		// where the next does).
 		k, _ := slices.BinarySearch(starts, ref.start+1)
-		out = append(out, SourceLink{Node: nodes[k-1], Ref: ref.url, Relative: true, Element: ref.link, Base: refBase})
+		out = append(out, SourceLink{Node: nodes[k-1], Ref: ref.url, Relative: true, Resource: ref.resource, Base: refBase})
 	}
 	for k, n := range nodes {
 		end := b.Len()
@@ -127,14 +128,15 @@ func sourceLinks(root *tree.Node, base *url.URL, skip func(*tree.Node) bool) []S
 				addRef(refs[0])
 				refs = refs[1:]
 			}
-			if inBase(starts[k] + l.Start) {
+			sp, inTag := in(starts[k] + l.Start)
+			if inTag && sp.base {
 				continue // a base element's href is no link
 			}
 			label := l.Text
 			if label == l.URL {
 				label = ""
 			}
-			out = append(out, SourceLink{Node: n, Ref: l.URL, Base: base, Label: label})
+			out = append(out, SourceLink{Node: n, Ref: l.URL, Base: base, Label: label, Resource: inTag})
 		}
 		for len(refs) > 0 && refs[0].start < end {
 			addRef(refs[0])

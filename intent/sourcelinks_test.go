@@ -14,24 +14,26 @@ import (
 // node where it starts.
 func TestSourceLinks(t *testing.T) {
 	line1, line2, line3 := "see https://Example.com/a and <a\n", "  href=\"docs/b\">B</a>\n", "[The guide](https://example.com/guide) <img src='/c.png'>\n"
-	line4 := `<base href="https://cdn.example/x/">`
+	line4 := `<base href="https://cdn.example/x/"> <img src="https://img.example/l.png">`
 	doc := textPage(t, line1+line2+line3+line4)
 	base, _ := url.Parse("https://example.com/dir/page.txt")
 	type got struct {
-		url, label, node  string
-		relative, element bool
+		url, label, node   string
+		relative, resource bool
 	}
 	var links []got
 	for _, l := range SourceLinks(doc.Root, base) {
-		links = append(links, got{l.URL(), l.Label, l.Node.Value, l.Relative, l.Element})
+		links = append(links, got{l.URL(), l.Label, l.Node.Value, l.Relative, l.Resource})
 	}
 	// The base element's absolute href is not one, though TextLinks
-	// finds it; an img's src is a link that no element's is.
+	// finds it; an img's src, relative or absolute, is a resource's
+	// address, which an a's href and a URL in prose are not.
 	want := []got{
 		{"https://example.com/a", "", line1, false, false},
-		{"https://cdn.example/x/docs/b", "", line2, true, true},
+		{"https://cdn.example/x/docs/b", "", line2, true, false},
 		{"https://example.com/guide", "The guide", line3, false, false},
-		{"https://cdn.example/c.png", "", line3, true, false},
+		{"https://cdn.example/c.png", "", line3, true, true},
+		{"https://img.example/l.png", "", line4, false, true},
 	}
 	if !slices.Equal(links, want) {
 		t.Errorf("SourceLinks\n%+v\nwant\n%+v", links, want)

@@ -54,8 +54,9 @@
 //     has a Note that says so and why, no title, and for links the
 //     http(s) URLs written in its text, labelled by their Markdown label
 //     or else by the URL as written, and those its a and area elements
-//     write relative in href (not an img's or a script's src, as of a
-//     page parsed), resolved against its URL or its text's base element
+//     write relative in href (not an img's or a script's src nor a
+//     stylesheet's href, relative or absolute, as of a page parsed),
+//     resolved against its URL or its text's base element
 //     and labelled by their target (warehouse.ExtractTextLinks, through
 //     intent.SourceLinks: the links a links sentinel reads in a page read
 //     as text; until they were read, a crawl did not follow the relative

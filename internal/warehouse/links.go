@@ -153,9 +153,10 @@ func newLink(source string, base *url.URL, href, anchor string) (*vigil.Link, bo
 // unescaped, with its http://); and the URLs its a and area elements'
 // href (and any xlink:href) write relative (HTML read as text, markup in
 // a JSON string: <a href="/docs/a">), the links ExtractLinks would give
-// of the page parsed, not an img's or a script's src (which a links
-// sentinel reading the text takes too), resolved against pageURL or the
-// text's first base element, each named by its target. A target is canonical as
+// of the page parsed, not an img's or a script's src nor a stylesheet's
+// href, written relative or absolute (which a links sentinel reading the
+// text takes too), resolved against pageURL or the text's first base
+// element, each named by its target. A target is canonical as
 // ExtractLinks's are (its host in ASCII, its fragment kept), and a URL
 // ExtractLinks would leave out (not http(s), a host IDNA or DNS refuses)
 // is left out. Only the caller knows that a document is read as text: a
@@ -175,14 +176,15 @@ func ExtractTextLinks(doc *tree.Document, pageURL string) []*vigil.Link {
 	}
 	var out []*vigil.Link
 	for _, l := range intent.SourceLinks(doc.Root, base) {
+		if l.Resource {
+			continue // an img's or a script's src, a stylesheet's href
+		}
 		if !l.Relative {
 			// Read as written: its host as the text spells it, so
 			// that one IDNA or DNS refuses is left out.
 			if link, ok := newLink(source, nil, l.Ref, cmp.Or(l.Label, l.Ref)); ok {
 				out = append(out, link)
 			}
-		} else if !l.Element {
-			continue // an img's or a script's src, a stylesheet's href
 		} else if link, ok := newLink(source, l.Base, l.Ref, ""); ok {
 			link.Anchor = link.Target
 			out = append(out, link)

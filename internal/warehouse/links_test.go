@@ -220,6 +220,14 @@ func TestExtractTextLinks(t *testing.T) {
 		{"relative links in JSON, against a base", `{"html":"<base href='https://cdn.example/x/'><a href='y.html'>Y</a>"}`, "application/json", []vigil.Link{
 			{Source: source, Target: "https://cdn.example/x/y.html", Anchor: "https://cdn.example/x/y.html", Type: vigil.LinkGlobal},
 		}},
+		// An img's, a script's or a stylesheet's address written
+		// absolute is no link either, as it is none of the page
+		// parsed, while the same URL in prose or an a's href is.
+		{"absolute addresses of resources in HTML read as text", strings.Repeat("<div>", 600) + `<img src="https://cdn.example/i.png"> <script src="https://cdn.example/s.js"></script> <link rel=stylesheet href="https://cdn.example/c.css">` +
+			` <a href="https://cdn.example/d">D</a> see https://cdn.example/i.png` + strings.Repeat("</div>", 600), "text/html", []vigil.Link{
+			{Source: source, Target: "https://cdn.example/d", Anchor: "https://cdn.example/d", Type: vigil.LinkGlobal},
+			{Source: source, Target: "https://cdn.example/i.png", Anchor: "https://cdn.example/i.png", Type: vigil.LinkGlobal},
+		}},
 		{"www in JSON and Markdown", `{"u":"www.b\u00fccher.example\/b\/c","d":"- [The guide](www.example.com/guide)"}`, "application/json", []vigil.Link{
 			{Source: source, Target: "http://www.xn--bcher-kva.example/b/c", Anchor: "http://www.bücher.example/b/c", Type: vigil.LinkGlobal},
 			{Source: source, Target: "http://www.example.com/guide", Anchor: "The guide", Type: vigil.LinkGlobal},

@@ -181,6 +181,20 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	logger := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
 
 	c.sharedStore = *sf.postgres != ""
+	// Listen before the data directory is made and the store opened: a
+	// start whose address is taken fails having made nothing (the
+	// directory, its lock, a store, keys, their files), though it names
+	// the daemon that holds the directory, if one does.
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		if !c.sharedStore {
+			if held := dataDirHeld(*sf.data); held != nil {
+				return exitError, held
+			}
+		}
+		return exitError, err
+	}
+	defer ln.Close()
 	if !c.sharedStore {
 		// One daemon a SQLite store; several may share a PostgreSQL one.
 		if err := os.MkdirAll(*sf.data, 0o750); err != nil {
@@ -192,13 +206,6 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 		}
 		defer unlock()
 	}
-	// Listen before the store is opened: a start whose address is taken
-	// fails having made nothing (a store, keys, their files).
-	ln, err := net.Listen("tcp", c.addr)
-	if err != nil {
-		return exitError, err
-	}
-	defer ln.Close()
 	st, err := openStore(ctx, *sf.data, *sf.postgres)
 	if err != nil {
 		return exitError, err

@@ -1,13 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/vigil-web/vigil/internal/sqlite"
 )
 
 // TestServeAddressInUseTouchesNothing: a start whose --addr is taken fails,
@@ -26,9 +25,27 @@ func TestServeAddressInUseTouchesNothing(t *testing.T) {
 	if code != exitError || !strings.Contains(stderr, ln.Addr().String()) || !strings.Contains(stderr, "address already in use") {
 		t.Errorf("exit %d, stderr %q; want %d naming %s in use", code, stderr, exitError, ln.Addr())
 	}
-	for _, name := range []string{sqlite.FileName, webhookSecretFile, secretFile, "admin-password"} {
-		if _, err := os.Stat(filepath.Join(data, name)); !os.IsNotExist(err) {
-			t.Errorf("the failed start made %s (stat: %v)", name, err)
-		}
+	// Not even the data directory and its lock: the failed start made
+	// ./vigil-data of a fresh clone's go run ./cmd/vigil serve.
+	if _, err := os.Stat(data); !os.IsNotExist(err) {
+		entries, _ := os.ReadDir(data)
+		t.Errorf("the failed start made the data directory %s (stat: %v), holding %v", data, err, entries)
+	}
+}
+
+// TestServeLockNamedBeforeAddressInUse: a second vigil serve on the SQLite
+// data directory and the address of a running one (go run ./cmd/vigil
+// serve, twice) still names the first one and its pid, not only the
+// address it cannot have.
+func TestServeLockNamedBeforeAddressInUse(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	first := startDaemon(t, data)
+	code, _, stderr := runVigil(t, "", "serve", "--data", data, "--addr", first.addr)
+	want := fmt.Sprintf("another vigil serve (pid %d) is running on the data directory %s", first.cmd.Process.Pid, data)
+	if code != exitError || !strings.Contains(stderr, want) {
+		t.Errorf("second vigil serve on %s: exit %d, stderr %q; want %d and %q", first.addr, code, stderr, exitError, want)
+	}
+	if !first.alive() {
+		t.Fatalf("the first vigil serve ended: %s", first.stderr.String())
 	}
 }

@@ -32,16 +32,40 @@ func lockDataDir(dataDir string) (func(), error) {
 		if !errors.Is(err, syscall.EWOULDBLOCK) {
 			return nil, fmt.Errorf("data directory lock %s: %w", path, err)
 		}
-		holder := "another vigil serve"
-		if b, err := os.ReadFile(path); err == nil {
-			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 {
-				holder += " (pid " + strconv.Itoa(pid) + ")"
-			}
-		}
-		return nil, fmt.Errorf("%s is running on the data directory %s: two daemons on one SQLite store would both claim its work; stop it, or give this one another --data", holder, dataDir)
+		return nil, heldError(dataDir)
 	}
 	if err := f.Truncate(0); err == nil {
 		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	}
 	return func() { f.Close() }, nil
+}
+
+// dataDirHeld returns the error lockDataDir would, naming the holder,
+// when another vigil serve holds the data directory's lock, and nil when
+// none does or the directory or its lock file does not exist: it creates
+// nothing. A start whose address is taken asks it, so that a second
+// daemon on the directory and the address of a running one names that
+// one, not only the address.
+func dataDirHeld(dataDir string) error {
+	f, err := os.Open(filepath.Join(dataDir, serveLockFile))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); errors.Is(err, syscall.EWOULDBLOCK) {
+		return heldError(dataDir)
+	}
+	return nil // released with f
+}
+
+// heldError is the error of a start on the data directory that another
+// vigil serve holds, naming it by the pid its lock file holds.
+func heldError(dataDir string) error {
+	holder := "another vigil serve"
+	if b, err := os.ReadFile(filepath.Join(dataDir, serveLockFile)); err == nil {
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 {
+			holder += " (pid " + strconv.Itoa(pid) + ")"
+		}
+	}
+	return fmt.Errorf("%s is running on the data directory %s: two daemons on one SQLite store would both claim its work; stop it, or give this one another --data", holder, dataDir)
 }

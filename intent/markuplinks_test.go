@@ -134,8 +134,13 @@ func FuzzMarkupRefs(f *testing.F) {
 			if r.url == "" || strings.ContainsAny(r.url, " \t\n\f\r\"'<>\\{}`") {
 				t.Fatalf("ref %q is empty or holds what no URL written holds", r.url)
 			}
-			if u, err := url.Parse(r.url); err != nil || (u.Scheme != "" && !r.base) {
+			// With a scheme: a base element's href, or a resource's
+			// address written absolute, recorded for where it is.
+			if u, err := url.Parse(r.url); err != nil || (u.Scheme != "" && !r.base && !r.absolute) {
 				t.Fatalf("ref %q is not a relative URL (%v)", r.url, err)
+			}
+			if r.absolute && (!r.resource || r.base) {
+				t.Fatalf("ref %+v is absolute but no resource's address", r)
 			}
 		}
 	})

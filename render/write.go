@@ -198,31 +198,23 @@ func Inline(w io.Writer, old *tree.Document, d *delta.Delta) error {
 // WriteInline writes the inline view of a (see Inline).
 func (a *Annotated) WriteInline(w io.Writer) error {
 	doc, marks, texts := a.merged()
-	if !isPage(doc) {
-		out := &tree.Document{Doctype: "html"}
+	return writeInline(w, doc, marks, texts)
+}
+
+// writeInline writes doc, a merged copy of the new version, with its
+// marks and the old values of its updated texts: a page as its own HTML,
+// another document as its markup (xmlBlock) in a page's body.
+func writeInline(w io.Writer, doc *tree.Document, marks map[*tree.Node]Mark, texts map[*tree.Node]string) error {
+	out := &tree.Document{Doctype: "html"}
+	if isPage(doc) {
+		out.Root = marked(out, doc.Root, marks, texts, false, false)[0]
+	} else {
 		html := out.NewElement("html")
 		b := out.NewElement("body")
 		html.AppendChild(b)
 		b.AppendChild(xmlBlock(out, marked(out, doc.Root, marks, texts, false, true)))
 		out.Root = html
-		return markup.WriteHTML(w, out, &markup.WriteOptions{})
 	}
-	return writeInline(w, doc, marks, texts)
-}
-
-// writeInline writes doc, a merged copy of the new version, with its
-// marks and the old values of its updated texts.
-func writeInline(w io.Writer, doc *tree.Document, marks map[*tree.Node]Mark, texts map[*tree.Node]string) error {
-	out := &tree.Document{Doctype: "html"}
-	root := marked(out, doc.Root, marks, texts, false, false)[0]
-	if !strings.EqualFold(root.Name, "html") {
-		html := out.NewElement("html")
-		b := out.NewElement("body")
-		html.AppendChild(b)
-		b.AppendChild(root)
-		root = html
-	}
-	out.Root = root
 	return markup.WriteHTML(w, out, &markup.WriteOptions{})
 }
 

@@ -508,7 +508,6 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 			return err
 		}
 	} else {
-		var err error
 		if data.From, data.To, err = s.diffVersions(r.Context(), res, fromText, toText, historyVersionList(res)); err != nil {
 			return err
 		}

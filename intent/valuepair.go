@@ -104,18 +104,7 @@ func (in *valueItems) groupLabel(item *tree.Node) (*tree.Node, string) {
 	if l, ok := in.groups[g]; ok {
 		return g, l
 	}
-	var b strings.Builder
-	tree.Walk(g, func(n *tree.Node) bool {
-		if n != g && (in.skip(n) || in.isValue(n)) {
-			return false
-		}
-		if n.Kind == tree.Text {
-			b.WriteString(n.Value)
-			b.WriteByte(' ')
-		}
-		return true
-	})
-	l := normalizeSpace(b.String())
+	l := itemText(g, nil, func(n *tree.Node) bool { return in.skip(n) || in.isValue(n) })
 	in.groups[g] = l
 	return g, l
 }
@@ -190,7 +179,8 @@ func valueItem(m *tree.Node, held map[*tree.Node]int, several bool) *tree.Node {
 }
 
 // itemText returns the text of item without the subtree of m, the value
-// in it, nor the nodes skip selects, white space normalised.
+// in it (nil for none), nor the nodes below item that skip selects, white
+// space normalised.
 func itemText(item, m *tree.Node, skip func(*tree.Node) bool) string {
 	var b strings.Builder
 	tree.Walk(item, func(n *tree.Node) bool {

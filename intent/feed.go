@@ -358,13 +358,18 @@ func (w *feedWalker) collect(f *feedFrame, parent *feedFrame, ns, local string, 
 // relations (Blogger's http://schemas.google.com/g/2005#feed), which
 // change with the blog's software, not its content.
 func atomContentRel(rel string) bool {
-	rel = strings.ToLower(strings.TrimSpace(rel))
-	rel = strings.TrimPrefix(rel, nsIANARel)
-	switch rel {
+	switch atomRel(rel) {
 	case "", "alternate", "enclosure", "related", "via":
 		return true
 	}
 	return false
+}
+
+// atomRel returns an Atom link's rel attribute as the relation it names:
+// in lower case, without the white space around it nor the IANA IRI's
+// prefix.
+func atomRel(rel string) string {
+	return strings.TrimPrefix(strings.ToLower(strings.TrimSpace(rel)), nsIANARel)
 }
 
 // atomPagingRel reports whether an Atom link whose rel attribute is rel
@@ -374,9 +379,7 @@ func atomContentRel(rel string) bool {
 // feeds, section 4), in any case and with white space around it, or
 // written as the IANA IRI of one of those.
 func atomPagingRel(rel string) bool {
-	rel = strings.ToLower(strings.TrimSpace(rel))
-	rel = strings.TrimPrefix(rel, nsIANARel)
-	switch rel {
+	switch atomRel(rel) {
 	case "next", "previous", "prev", "first", "last", "prev-archive", "next-archive", "current":
 		return true
 	}

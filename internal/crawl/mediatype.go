@@ -24,12 +24,18 @@ import (
 // every XML type was read, and its xlink:href and <a href> followed; and
 // before that, XML was a leaf.
 func readsBody(mediaType string) bool {
-	switch vigil.MediaType(mediaType) {
-	case "text/html", "application/xhtml+xml", "application/atom+xml", "application/rss+xml", "application/rdf+xml",
-		"application/xml", "text/xml":
+	mt := vigil.MediaType(mediaType)
+	return pageType(mt) || mt == "application/xml" || mt == "text/xml" || warehouse.ServedAsText(mediaType)
+}
+
+// pageType reports whether mt (vigil.MediaType's) is the type of a page
+// or a list of pages by itself: HTML, XHTML or a feed.
+func pageType(mt string) bool {
+	switch mt {
+	case "text/html", "application/xhtml+xml", "application/atom+xml", "application/rss+xml", "application/rdf+xml":
 		return true
 	}
-	return warehouse.ServedAsText(mediaType)
+	return false
 }
 
 // readsLinks reports whether a document read as a page (not as its
@@ -41,11 +47,7 @@ func readsBody(mediaType string) bool {
 // (an HTML page parses to one). Another document is a leaf, without
 // title or links.
 func readsLinks(doc *tree.Document, mediaType string) bool {
-	switch vigil.MediaType(mediaType) {
-	case "text/html", "application/xhtml+xml", "application/atom+xml", "application/rss+xml", "application/rdf+xml":
-		return true
-	}
-	return intent.IsFeed(doc) || intent.IsSitemap(doc) || hasHTMLRoot(doc)
+	return pageType(vigil.MediaType(mediaType)) || intent.IsFeed(doc) || intent.IsSitemap(doc) || hasHTMLRoot(doc)
 }
 
 // xhtmlNamespace is the namespace of XHTML's elements.

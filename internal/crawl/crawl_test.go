@@ -38,6 +38,21 @@ func crawlSite(t testing.TB, f vigil.Fetcher, q crawl.Query) *crawl.Snapshot {
 	return snap
 }
 
+// pagePaths returns the URLs of snap's pages in the order of discovery,
+// without the prefix srvURL (the test server's), reporting each page that
+// failed.
+func pagePaths(t testing.TB, snap *crawl.Snapshot, srvURL string) []string {
+	t.Helper()
+	var got []string
+	for _, p := range snap.Pages {
+		if p.Failed() {
+			t.Errorf("%s: %s", p.URL, p.Error)
+		}
+		got = append(got, strings.TrimPrefix(p.URL, srvURL))
+	}
+	return got
+}
+
 func hashOf(b []byte) string {
 	sum := sha256.Sum256(b)
 	return "sha256:" + hex.EncodeToString(sum[:])

@@ -60,13 +60,7 @@ func TestCrawlFeedPaging(t *testing.T) {
 	srv := pagedFeed(t)
 	u := func(p string) string { return srv.URL + p }
 	snap := crawlSite(t, loopbackFetcher(), crawl.NewQuery(u("/blog/feed")))
-	var got []string
-	for _, p := range snap.Pages {
-		if p.Failed() {
-			t.Errorf("%s: %s", p.URL, p.Error)
-		}
-		got = append(got, strings.TrimPrefix(p.URL, srv.URL))
-	}
+	got := pagePaths(t, snap, srv.URL)
 	want := []string{"/blog/feed", "/blog/feed?page=2", "/blog/a.html", "/blog/archive/2023", "/blog/b.html", "/blog/archive/2024", "/blog/c.html"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("pages %q, want %q", got, want)

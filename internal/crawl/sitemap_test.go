@@ -61,13 +61,7 @@ func TestCrawlXMLSitemap(t *testing.T) {
 				q.MaxPages, q.Order = tt.maxPages, crawl.OrderBreadth
 			}
 			snap := crawlSite(t, loopbackFetcher(), q)
-			var got []string
-			for _, p := range snap.Pages {
-				if p.Failed() {
-					t.Errorf("%s: %s", p.URL, p.Error)
-				}
-				got = append(got, strings.TrimPrefix(p.URL, srv.URL))
-			}
+			got := pagePaths(t, snap, srv.URL)
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("pages %q, want %q", got, tt.want)
 			}

@@ -96,13 +96,7 @@ func TestCrawlReadsOnlyPagesAndListsOfPages(t *testing.T) {
 	} {
 		t.Run(strings.TrimPrefix(tt.start, "/site/"), func(t *testing.T) {
 			snap := crawlSite(t, loopbackFetcher(), crawl.NewQuery(srv.URL+tt.start))
-			var got []string
-			for _, p := range snap.Pages {
-				if p.Failed() {
-					t.Errorf("%s: %s", p.URL, p.Error)
-				}
-				got = append(got, strings.TrimPrefix(p.URL, srv.URL))
-			}
+			got := pagePaths(t, snap, srv.URL)
 			want := []string{tt.start}
 			if tt.read {
 				want = append(want, "/site/to.html")

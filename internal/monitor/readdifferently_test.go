@@ -24,6 +24,25 @@ import (
 // servedVersion is a body and the Content-Type it is served with.
 type servedVersion struct{ contentType, body string }
 
+// versionServer serves at every path the version last set, first; it is
+// closed when the test ends.
+func versionServer(t *testing.T, first servedVersion) (srv *httptest.Server, set func(servedVersion)) {
+	var mu sync.Mutex
+	cur := first
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		w.Header().Set("Content-Type", cur.contentType)
+		io.WriteString(w, cur.body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func(v servedVersion) {
+		mu.Lock()
+		cur = v
+		mu.Unlock()
+	}
+}
+
 const (
 	atomType  = "application/atom+xml"
 	htmlType  = "text/html; charset=utf-8"
@@ -201,15 +220,7 @@ func TestReadDifferently(t *testing.T) {
 			"both versions were compared as text. The scope and the ignore list could not be applied (the old version's text cannot be read as HTML: parse HTML: elements nested more than 512 deep"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var mu sync.Mutex
-			cur := tc.versions[0]
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				mu.Lock()
-				defer mu.Unlock()
-				w.Header().Set("Content-Type", cur.contentType)
-				io.WriteString(w, cur.body)
-			}))
-			defer srv.Close()
+			srv, set := versionServer(t, tc.versions[0])
 			now := time.Now().UTC().Truncate(time.Minute)
 			db, wh, u := testStore(t)
 			s := createSentinel(t, db, spec.NewChecker(now), u, "page", "Create Sentinel page Using "+srv.URL+"/page"+
@@ -218,9 +229,7 @@ func TestReadDifferently(t *testing.T) {
 				Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return now }}
 			runOnce(t, m, 1)
 			for _, v := range tc.versions[1:] {
-				mu.Lock()
-				cur = v
-				mu.Unlock()
+				set(v)
 				now = now.Add(2 * time.Hour)
 				makeDue(t, db, s, now)
 				runOnce(t, m, 1)
@@ -293,15 +302,7 @@ func TestReadDifferentlyDelta(t *testing.T) {
 			servedVersion{htmlType, textStartPage("Opening hours", "https://x.example/b")}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var mu sync.Mutex
-			cur := tc.old
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				mu.Lock()
-				defer mu.Unlock()
-				w.Header().Set("Content-Type", cur.contentType)
-				io.WriteString(w, cur.body)
-			}))
-			defer srv.Close()
+			srv, set := versionServer(t, tc.old)
 			now := time.Now().UTC().Truncate(time.Minute)
 			db, wh, u := testStore(t)
 			s := createSentinel(t, db, spec.NewChecker(now), u, "page", "Create Sentinel page Using "+srv.URL+"/page"+
@@ -309,9 +310,7 @@ func TestReadDifferentlyDelta(t *testing.T) {
 			m := &Monitor{Store: db, Warehouse: wh, Fetcher: fetch.New(fetch.Options{AllowPrivateNetworks: true, TotalTimeout: 5 * time.Second}),
 				Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return now }}
 			runOnce(t, m, 1)
-			mu.Lock()
-			cur = tc.new
-			mu.Unlock()
+			set(tc.new)
 			now = now.Add(2 * time.Hour)
 			makeDue(t, db, s, now)
 			runOnce(t, m, 1)
@@ -356,15 +355,7 @@ func TestReadDifferentlyDelta(t *testing.T) {
 // is read as text, and why, and that both were compared as text. It said
 // nothing of it: the stored change had lost it.
 func TestReadDifferentlyDigest(t *testing.T) {
-	var mu sync.Mutex
-	cur := servedVersion{htmlType, textStartPage("Opening hours", "https://x.example/a")}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		defer mu.Unlock()
-		w.Header().Set("Content-Type", cur.contentType)
-		io.WriteString(w, cur.body)
-	}))
-	defer srv.Close()
+	srv, set := versionServer(t, servedVersion{htmlType, textStartPage("Opening hours", "https://x.example/a")})
 	now := time.Now().UTC().Truncate(time.Minute)
 	db, wh, u := testStore(t)
 	s := createSentinel(t, db, spec.NewChecker(now), u, "page", "Create Sentinel page Using "+srv.URL+"/page"+
@@ -372,9 +363,7 @@ func TestReadDifferentlyDigest(t *testing.T) {
 	m := &Monitor{Store: db, Warehouse: wh, Fetcher: fetch.New(fetch.Options{AllowPrivateNetworks: true, TotalTimeout: 5 * time.Second}),
 		Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return now }}
 	runOnce(t, m, 1)
-	mu.Lock()
-	cur = servedVersion{plainType, textStartPage("Opening hours:", "https://x.example/b")}
-	mu.Unlock()
+	set(servedVersion{plainType, textStartPage("Opening hours:", "https://x.example/b")})
 	for _, later := range []time.Duration{2 * time.Hour, 24 * time.Hour} {
 		now = now.Add(later)
 		makeDue(t, db, s, now)

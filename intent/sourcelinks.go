@@ -3,6 +3,7 @@ package intent
 import (
 	"net/url"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/vigil-web/vigil/tree"
@@ -91,20 +92,22 @@ func sourceLinks(root *tree.Node, base *url.URL, skip func(*tree.Node) bool) []S
 			break
 		}
 	}
-	// in returns the base element's href or the resource's absolute
-	// address whose value holds offset at of the text, where TextLinks
-	// reads a URL as any other.
+	// spans are the base elements' hrefs and the resources' absolute
+	// addresses, where TextLinks reads a URL as any other, in text order
+	// (their values do not overlap).
 	var spans []markupRef
 	for _, ref := range refs {
 		if ref.base || ref.absolute {
 			spans = append(spans, ref)
 		}
 	}
+	// in returns the span whose value holds offset at of the text: the
+	// last one starting at or before it, found by a binary search, so
+	// that a text of many such tags is read in n log n, not n².
 	in := func(at int) (markupRef, bool) {
-		for _, sp := range spans {
-			if sp.start <= at && at < sp.end {
-				return sp, true
-			}
+		k := sort.Search(len(spans), func(i int) bool { return spans[i].start > at })
+		if k > 0 && at < spans[k-1].end {
+			return spans[k-1], true
 		}
 		return markupRef{}, false
 	}

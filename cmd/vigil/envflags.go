@@ -6,25 +6,13 @@ import (
 	"strings"
 )
 
-// secretFlag is a string flag whose value is never shown. The flag
+// secretString defines a string flag whose value is never shown (a
+// statedFlag, whose usage states where its default comes from). The flag
 // package prints each flag's default in the usage text, on -h and after
 // any mistyped flag, and the defaults of these come from the environment:
 // a PostgreSQL DSN with its password, the webhook key.
-type secretFlag struct{ p *string }
-
-func (f secretFlag) String() string { return "" }
-
-func (f secretFlag) Set(v string) error {
-	*f.p = v
-	return nil
-}
-
-// secretString defines a secretFlag holding value until it is set.
 func secretString(fs *flag.FlagSet, name, value, usage string) *string {
-	p := new(string)
-	*p = value
-	fs.Var(secretFlag{p}, name, usage)
-	return p
+	return statedString(fs, name, value, usage)
 }
 
 // statedFlag is a string flag whose usage states its default, one taken

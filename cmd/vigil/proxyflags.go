@@ -11,7 +11,7 @@ import (
 
 // proxyFlags are the outbound proxy's flags of the commands that fetch
 // (vigil serve, vigil site crawl): --proxy, whose URL may hold a password
-// and is never shown (a secretFlag), and --no-proxy.
+// and is never shown (secretString), and --no-proxy.
 type proxyFlags struct {
 	proxy, noProxy *string
 }

@@ -149,11 +149,10 @@ func (k keyring) unkeyedSentinels(ctx context.Context, name string) error {
 }
 
 // fileDiffers reports whether the data directory holds a file called name
-// whose key is not key, and returns its path: for a shared store, a file
-// that is not in use.
-func (k keyring) fileDiffers(name string, key []byte) (string, bool) {
+// whose key is not key: for a shared store, a file that is not in use.
+func (k keyring) fileDiffers(name string, key []byte) bool {
 	b, err := readSecretFile(k.dataDir, name)
-	return filepath.Join(k.dataDir, name), (err != nil || b != nil) && !bytes.Equal(b, key)
+	return (err != nil || b != nil) && !bytes.Equal(b, key)
 }
 
 // writeFile writes key to the data directory's file called name unless
@@ -279,7 +278,7 @@ func (k keyring) report(logger *slog.Logger, name string, key []byte, origin key
 	case keyCreated:
 		logger.Info("key created in the store", "key", name)
 	}
-	if _, differs := k.fileDiffers(name, key); differs {
+	if k.fileDiffers(name, key) {
 		logger.Warn("the data directory's key file is not the store's key, which is used: feed links, sessions or signatures made with the file's no longer work; remove the file", "file", path, "key", name)
 	}
 }

@@ -208,11 +208,10 @@ func createSecretFile(dataDir, name string, key []byte) (bool, error) {
 // readSecret reads a secret of the data directory that must be there
 // already (keyring.read).
 func readSecret(dataDir, name string) ([]byte, error) {
-	path := filepath.Join(dataDir, name)
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+	b, err := readSecretFile(dataDir, name)
+	if b == nil && err == nil {
 		return nil, fmt.Errorf("no %s file in %s: give the --data of the vigil serve that uses this store", name, dataDir)
 	}
-	b, _, err := loadSecret(dataDir, name)
 	return b, err
 }
 

@@ -71,14 +71,7 @@ type upstream struct {
 // proxyAddr is the host:port dialled for proxy u, its scheme's default
 // port if it names none, as net/http dials it.
 func proxyAddr(u *url.URL) string {
-	port := u.Port()
-	if port == "" {
-		port = "80"
-		if u.Scheme == "https" {
-			port = "443"
-		}
-	}
-	return net.JoinHostPort(u.Hostname(), port)
+	return net.JoinHostPort(u.Hostname(), portOf(u))
 }
 
 // bypass reports whether host, on port, is reached directly: an entry of

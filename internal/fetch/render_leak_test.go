@@ -43,9 +43,18 @@ func TestRenderChromiumLeavesNoTabs(t *testing.T) {
 	defer close(release)
 	chrome := &Chromium{}
 	defer chrome.Close()
-	c := testClient(Options{Renderer: chrome, TotalTimeout: 3 * time.Second, MaxDecodedSize: 2 << 20})
+	// The fetch's time is generous, for a loaded machine where Chromium
+	// takes seconds to start or to open a tab; the slow page's render is
+	// given up by its request's deadline instead.
+	c := testClient(Options{Renderer: chrome, TotalTimeout: time.Minute, MaxDecodedSize: 2 << 20})
 	render := func(path string) error {
-		_, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + path, Render: true})
+		ctx := context.Background()
+		if path == "/slow" {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, 2*time.Second)
+			defer cancel()
+		}
+		_, err := c.Fetch(ctx, &vigil.FetchRequest{URL: srv.URL + path, Render: true})
 		return err
 	}
 	if err := render("/"); err != nil {

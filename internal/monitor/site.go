@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -514,8 +515,9 @@ func sameSiteQuery(a, b crawl.Query) bool {
 }
 
 // compareSites returns the records of the pages added, deleted and
-// modified from the crawl prev to cur: every page added or deleted, and
-// the modified pages whose change the sentinel's Monitor clause finds.
+// modified from the crawl prev to cur: every page added or deleted (by
+// URL), and the modified pages whose change the sentinel's Monitor clause
+// finds, the most important in cur first.
 func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecord, grant *memoryGrant) ([]intent.Change, error) {
 	w1, err := prev.Snapshot.Table(crawl.ByContent)
 	if err != nil {
@@ -565,7 +567,7 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 		out = append(out, intent.NewPageChange(intent.Delete, info))
 	}
 	anyChange := isAnyChange(j.plan.expr)
-	for _, id := range sortedIDs(d.Modified) {
+	for _, id := range byImportance(d.Modified, pages2) {
 		p, before := pages2[string(id)], pages1[string(id)]
 		info := &intent.PageInfo{URL: p.URL, Title: p.Title, OldVersion: prev.Versions[p.URL], NewVersion: cur.Versions[p.URL]}
 		if before.Title != p.Title {
@@ -650,6 +652,18 @@ func pagesByURL(s *crawl.Snapshot) map[string]*crawl.Page {
 func sortedIDs(ids []webtable.NodeID) []webtable.NodeID {
 	out := slices.Clone(ids)
 	slices.Sort(out)
+	return out
+}
+
+// byImportance returns the ids of pages, the most important first (by URL
+// among equals), as vigil site diff lists the pages changed: a message,
+// which shows the first pages of a change, leads with those that matter
+// most.
+func byImportance(ids []webtable.NodeID, pages map[string]*crawl.Page) []webtable.NodeID {
+	out := sortedIDs(ids)
+	slices.SortStableFunc(out, func(a, b webtable.NodeID) int {
+		return cmp.Compare(pages[string(b)].Importance, pages[string(a)].Importance)
+	})
 	return out
 }
 

@@ -537,6 +537,7 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 		redirected[r.From] = r.To
 	}
 	unread1, unread2 := prev.Snapshot.UnreadLinks(), cur.Snapshot.UnreadLinks()
+	addedWith, deletedWith := byContent(d.Added, pages2), byContent(d.Deleted, pages1)
 	var out []intent.Change
 	for _, id := range sortedIDs(d.Added) {
 		p := pages2[string(id)]
@@ -547,6 +548,9 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 			info.Note = "linked before, " + unreadText(why, prev.Snapshot.Query)
 		} else if from := crawl.ReachedThroughText(prev.Snapshot, cur.Snapshot, p.URL); from != "" {
 			info.Note = "reached through " + from + ", read as text, whose URLs the crawl before did not follow"
+		}
+		if u := deletedWith[p.Hash]; u != "" {
+			info.Note = addNote(info.Note, "the content of removed "+u)
 		}
 		info.ResourceID = m.knownResource(ctx, p.URL)
 		out = append(out, intent.NewPageChange(intent.Insert, info))
@@ -562,6 +566,9 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 			info.Note = "still linked, " + unreadText(why, cur.Snapshot.Query)
 		} else if from := crawl.LinkerReadAsText(prev.Snapshot, cur.Snapshot, p.URL); from != "" {
 			info.Note = "no longer reached: " + from + " is read as text"
+		}
+		if u := addedWith[p.Hash]; u != "" && redirected[p.URL] != u {
+			info.Note = addNote(info.Note, "its content now at "+u)
 		}
 		info.ResourceID = m.knownResource(ctx, p.URL)
 		out = append(out, intent.NewPageChange(intent.Delete, info))
@@ -607,6 +614,27 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 		out = append(out, intent.NewPageChange(intent.Update, info))
 	}
 	return out, nil
+}
+
+// byContent returns the URL of the first of the pages ids (by URL) that
+// holds each content, by its hash: a page added with the content of a
+// page deleted may be that page moved, which vigil site diff says too.
+func byContent(ids []webtable.NodeID, pages map[string]*crawl.Page) map[string]string {
+	out := map[string]string{}
+	for _, id := range sortedIDs(ids) {
+		if p := pages[string(id)]; p.Hash != "" && out[p.Hash] == "" {
+			out[p.Hash] = p.URL
+		}
+	}
+	return out
+}
+
+// addNote returns note with more after it ("; " between them).
+func addNote(note, more string) string {
+	if note == "" {
+		return more
+	}
+	return note + "; " + more
 }
 
 // unreadText says which bound of a site's crawl left a linked page unread:

@@ -62,7 +62,8 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 			"read as text, and why), then a total line; --format json\n"+
 			"prints the delta web tables (plus, minus, mod) and the node sets (added,\n"+
 			"deleted: the pages removed, modified: the pages changed) instead,\n"+
-			"with the importance of the pages named and why those read as text are.\n"+
+			"with the importance of the pages named, why those read as text are, and\n"+
+			"why those removed or added failed in the snapshot that lacks them.\n"+
 			"With --content, the two bodies of each changed page are compared by the\n"+
 			"diff engine, as vigil diff compares documents, and its changes counted: a\n"+
 			"page whose only change is a date in its footer shows one text update, and\n"+
@@ -153,7 +154,7 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		err = enc.Encode(siteDeltaJSON{Delta: d, Importance: changedImportance(d, s1, s2), ReadAsText: changedReadAsText(d, s1, s2),
-			Reading: changedReading(d, s1, s2)})
+			Reading: changedReading(d, s1, s2), Failed: changedFailed(d, s1, s2)})
 	} else {
 		sd := newSiteDelta(d, s1, s2, w1, w2)
 		if *content {
@@ -223,6 +224,40 @@ type siteDeltaJSON struct {
 	// of a version, which tells a page read as one from a page read as
 	// text whatever its readAsText.
 	Reading map[string]siteReading `json:"reading,omitempty"`
+	// Failed says, for each page deleted that the new snapshot read and
+	// failed, and each page added that the old one read and failed, why
+	// (siteFailed), by URL: a page that fails is not a page gone.
+	Failed map[string]siteFailed `json:"failed,omitempty"`
+}
+
+// siteFailed is why a page failed in the old snapshot (a page added) or
+// in the new one (a page deleted): its HTTP status ("HTTP 503"), else its
+// error, as the text output's "failed before" and "now failing" say.
+type siteFailed struct {
+	Old string `json:"old,omitempty"`
+	New string `json:"new,omitempty"`
+}
+
+// changedFailed returns why the pages a delta adds or deletes failed in
+// the snapshot that does not count them (siteDeltaJSON.Failed), nil if
+// none did.
+func changedFailed(d *webtable.Delta, s1, s2 *crawl.Snapshot) map[string]siteFailed {
+	p1, p2 := pagesByURL(s1), pagesByURL(s2)
+	out := map[string]siteFailed{}
+	for _, id := range d.Added {
+		if p := p1[string(id)]; p != nil && p.Failed() {
+			out[string(id)] = siteFailed{Old: failure(p)}
+		}
+	}
+	for _, id := range d.Deleted {
+		if p := p2[string(id)]; p != nil && p.Failed() {
+			out[string(id)] = siteFailed{New: failure(p)}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // The values of siteReading's fields, the API's values of a version's

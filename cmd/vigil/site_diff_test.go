@@ -244,6 +244,7 @@ func decodeDelta(t *testing.T, out string) *webtable.Delta {
 		Importance map[string]float64        `json:"importance"`
 		ReadAsText map[string]siteReadAsText `json:"readAsText"`
 		Reading    map[string]siteReading    `json:"reading"`
+		Failed     map[string]siteFailed     `json:"failed"`
 	}
 	if err := dec.Decode(&v); err != nil {
 		t.Fatalf("JSON: %v", err)

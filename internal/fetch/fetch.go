@@ -475,7 +475,7 @@ func (c *Client) get(ctx context.Context, u *url.URL, etag string, lastModified 
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-		return res, nil, fmt.Errorf("%w %d %s", ErrStatus, resp.StatusCode, http.StatusText(resp.StatusCode))
+		return res, nil, &statusError{status: resp.StatusCode, retryAfter: retryAfter(resp)}
 	}
 	if resp.ContentLength > c.opt.MaxBodySize {
 		return res, nil, fmt.Errorf("%w: Content-Length %d exceeds the cap of %d bytes", ErrTooLarge, resp.ContentLength, c.opt.MaxBodySize)

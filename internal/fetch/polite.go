@@ -19,6 +19,9 @@ type hostSlot struct {
 	crawlDelays map[string]time.Duration
 	lastUsed    time.Time
 	users       int
+	// notBefore is when the host may be asked again, as its Retry-After
+	// said (holdOff); zero if it said nothing.
+	notBefore time.Time
 }
 
 func newHostTable(delay time.Duration, concurrency int) *hostTable {
@@ -78,14 +81,39 @@ func (t *hostTable) acquire(ctx context.Context, host, origin string, crawlDelay
 		done()
 		return nil, err
 	}
+	t.mu.Lock()
+	wait := time.Until(s.notBefore)
+	t.mu.Unlock()
+	if wait > 0 {
+		timer := time.NewTimer(wait)
+		select {
+		case <-timer.C:
+		case <-ctx.Done():
+			timer.Stop()
+			<-s.sem
+			done()
+			return nil, ctx.Err()
+		}
+	}
 	return func() { <-s.sem; done() }, nil
 }
 
-// sweepLocked forgets hosts idle for longer than their delay.
+// holdOff makes the turns of host wait until until, as its answer's
+// Retry-After asked: every fetch of the host, not only the page's.
+func (t *hostTable) holdOff(host string, until time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if s := t.hosts[host]; s != nil && until.After(s.notBefore) {
+		s.notBefore = until
+	}
+}
+
+// sweepLocked forgets hosts idle for longer than their delay, and not
+// held off (holdOff) any more.
 func (t *hostTable) sweepLocked() {
 	now := time.Now()
 	for h, s := range t.hosts {
-		if s.users == 0 && now.Sub(s.lastUsed) > max(s.delay, time.Minute) {
+		if s.users == 0 && now.Sub(s.lastUsed) > max(s.delay, time.Minute) && now.After(s.notBefore) {
 			delete(t.hosts, h)
 		}
 	}

@@ -47,10 +47,11 @@ func isRedirect(status int) bool {
 // HTTP error status 404").
 func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL) (*vigil.FetchResult, error) {
 	var start, deadline time.Time
+	retried := false
 	for hops := 0; ; hops++ {
 		var release func()
 		var err error
-		if hops == 0 {
+		if start.IsZero() {
 			release, err = c.turn(ctx, u)
 			if err != nil {
 				return nil, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), err)
@@ -74,7 +75,15 @@ func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 		}
 		res, next, err := c.get(hctx, u, etag, lastModified)
 		cancel()
+		wait := c.retryWait(u, err) // held off before the next turn is given
 		release()
+		if wait > 0 && !retried && time.Now().Add(wait).Before(deadline) {
+			// Asked again once, when the host said, if the fetch's
+			// time allows: the same page, not another hop.
+			retried = true
+			hops--
+			continue
+		}
 		if next == nil {
 			if res != nil {
 				// With an error, what came of the answer (its final URL,
@@ -112,6 +121,20 @@ func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 		}
 		u = next
 	}
+}
+
+// retryWait returns how long the answer of u, whose error is err, asked
+// its host to be left alone (statusError.retryAfter), and holds the host's
+// turns off until then, for at most the fetch's time; 0 if it asked
+// nothing.
+func (c *Client) retryWait(u *url.URL, err error) time.Duration {
+	var se *statusError
+	if !errors.As(err, &se) || se.retryAfter <= 0 {
+		return 0
+	}
+	wait := min(se.retryAfter, c.opt.TotalTimeout)
+	c.hosts.holdOff(hostKey(u), time.Now().Add(wait))
+	return wait
 }
 
 // hopTurn is the turn of u, a page a redirect leads to, in a fetch that

@@ -1,0 +1,47 @@
+package fetch
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// statusError is the error of an answer whose status is not 2xx: it wraps
+// ErrStatus, and holds how long the server asked to be left alone, if it
+// did (retryAfter).
+type statusError struct {
+	status     int
+	retryAfter time.Duration
+}
+
+func (e *statusError) Error() string {
+	return fmt.Sprintf("%v %d %s", ErrStatus, e.status, http.StatusText(e.status))
+}
+
+func (e *statusError) Unwrap() error { return ErrStatus }
+
+// retryAfter returns how long the Retry-After header of a 429 (Too Many
+// Requests) or 503 (Service Unavailable) answer asks the client to wait
+// (RFC 9110 section 10.2.3: seconds, or an HTTP date), and 0 for another
+// answer, or one without it or with a value that does not parse.
+func retryAfter(resp *http.Response) time.Duration {
+	if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable {
+		return 0
+	}
+	v := strings.TrimSpace(resp.Header.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if n <= 0 {
+			return 0
+		}
+		return time.Duration(min(n, int64(24*time.Hour/time.Second))) * time.Second
+	}
+	if at, err := http.ParseTime(v); err == nil {
+		return max(time.Until(at), 0)
+	}
+	return 0
+}

@@ -195,6 +195,20 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 		return exitError, err
 	}
 	defer ln.Close()
+	// Answer at once, before the store is opened: a migration of a large
+	// store may take minutes, and connections meanwhile get 503 and
+	// Retry-After (readiness), not a wait. Every answer carries the
+	// security headers, the mux's own 404 and 405 too.
+	gate := &readiness{}
+	srv := newHTTPServer(web.Secure(gate))
+	serveErr := make(chan error, 1)
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			serveErr <- err
+		}
+	}()
+	defer srv.Close() // a start that fails; a running daemon shuts it down below
+	logger.Info("vigil serve listening: opening the store", "addr", ln.Addr().String())
 	if !c.sharedStore {
 		// One daemon a SQLite store; several may share a PostgreSQL one.
 		if err := os.MkdirAll(*sf.data, 0o750); err != nil {
@@ -208,6 +222,12 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	}
 	st, err := openStore(ctx, *sf.data, *sf.postgres)
 	if err != nil {
+		if ctx.Err() != nil {
+			// Stopped during the migration, which is rolled back whole:
+			// the next start runs it again.
+			logger.Info("vigil serve stopped before the store was ready")
+			return exitOK, nil
+		}
 		return exitError, err
 	}
 	defer st.Close()
@@ -228,8 +248,7 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 		}
 	}
 	d.feeds.BaseURL = d.baseURL
-	// Every answer carries the security headers, the mux's own 404 and 405 too.
-	srv := newHTTPServer(web.Secure(newServeMux(d)))
+	gate.ready(newServeMux(d))
 	fmt.Fprintf(env.stdout, "listening on %s\n", ln.Addr())
 	started := []any{"addr", ln.Addr().String(), "data", *sf.data, "email", d.email}
 	if d.smtpRelay != "" {
@@ -240,14 +259,7 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
-	errc := make(chan error, 3)
-	wg.Add(3)
-	go func() {
-		defer wg.Done()
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			errc <- err
-		}
-	}()
+	wg.Add(2)
 	go func() {
 		defer wg.Done()
 		// On a clean stop Run gives back the sentinels it claimed and did
@@ -263,7 +275,7 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	var runErr error
 	select {
 	case <-ctx.Done():
-	case runErr = <-errc:
+	case runErr = <-serveErr:
 	}
 	cancel()
 	shut, done := context.WithTimeout(context.Background(), 10*time.Second)

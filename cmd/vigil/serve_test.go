@@ -90,8 +90,33 @@ func (s *syncBuffer) String() string {
 }
 
 // startDaemon starts vigil serve on 127.0.0.1:0 and waits for its
-// "listening on ADDR" line.
+// "listening on ADDR" line, which it prints once its store is ready.
 func startDaemon(t *testing.T, dataDir string, extra ...string) *daemonProc {
+	t.Helper()
+	d, lines := launchDaemon(t, dataDir, extra...)
+	select {
+	case d.addr = <-lines:
+	case <-d.done:
+		t.Fatalf("vigil serve exited: %s", d.stderr.String())
+	case <-time.After(30 * time.Second):
+		t.Fatalf("vigil serve did not say where it listens: %s", d.stderr.String())
+	}
+	resp, err := http.Get("http://" + d.addr + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"ok"`) {
+		t.Fatalf("healthz: %d %s", resp.StatusCode, body)
+	}
+	return d
+}
+
+// launchDaemon starts vigil serve on 127.0.0.1:0 (extra may give another
+// --addr) and returns it with the channel that gets the address of its
+// "listening on ADDR" line.
+func launchDaemon(t *testing.T, dataDir string, extra ...string) (*daemonProc, <-chan string) {
 	t.Helper()
 	args := append([]string{"serve", "--data", dataDir, "--addr", "127.0.0.1:0", "--log-level", "debug"}, extra...)
 	cmd := exec.Command(vigilBinary(t), args...)
@@ -122,23 +147,7 @@ func startDaemon(t *testing.T, dataDir string, extra ...string) *daemonProc {
 		}
 		io.Copy(io.Discard, stdout)
 	}()
-	select {
-	case d.addr = <-lines:
-	case <-d.done:
-		t.Fatalf("vigil serve exited: %s", d.stderr.String())
-	case <-time.After(30 * time.Second):
-		t.Fatalf("vigil serve did not say where it listens: %s", d.stderr.String())
-	}
-	resp, err := http.Get("http://" + d.addr + "/healthz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 || !strings.Contains(string(body), `"ok"`) {
-		t.Fatalf("healthz: %d %s", resp.StatusCode, body)
-	}
-	return d
+	return d, lines
 }
 
 func (d *daemonProc) kill() {

@@ -31,7 +31,8 @@ import (
 //     from a release that kept it there keeps its feed links and
 //     sessions), else made anew, but for the feed key of a store that
 //     has sentinels already (keyring.unkeyedSentinels); it is written
-//     once, and the first process to write it wins.
+//     once, and the first process to write it wins, but for the webhook
+//     key that a daemon's --webhook-secret sets (keyring.setWebhookKey).
 const (
 	secretFile        = "secret"
 	webhookSecretFile = "webhook-secret"
@@ -282,31 +283,36 @@ func (k keyring) report(logger *slog.Logger, name string, key []byte, origin key
 	}
 }
 
-// warnWebhookKeyNotShared warns when key, given by --webhook-secret to a
-// daemon of the PostgreSQL store st, is not the store's webhook key: the
-// daemons of st started without the flag sign with the store's, so a
-// receiver that checks one key refuses the deliveries of the others,
-// depending on which daemon sent them, and the copy of the store's key in
-// dataDir is not the one this daemon signs with. Neither key is logged.
-// A store without a webhook key yet has nothing to differ from.
-func warnWebhookKeyNotShared(ctx context.Context, logger *slog.Logger, st vigil.Store, dataDir string, key []byte) error {
-	ss, ok := st.(vigil.SecretStore)
+// setWebhookKey makes key, given by --webhook-secret to a daemon of the
+// PostgreSQL store of k, the store's webhook key, which the daemons of the
+// store started without the flag sign with: so the daemons of one store
+// sign with one key, whichever of them has the flag and whichever starts
+// first. It warns when it replaces another key, which daemons started
+// before without the flag, and those given another --webhook-secret, sign
+// with until they restart, and of a data directory's copy of another key.
+// Neither key is logged.
+func (k keyring) setWebhookKey(ctx context.Context, logger *slog.Logger, key []byte) error {
+	ss, ok := k.store.(vigil.SecretStore)
 	if !ok {
-		return nil
+		return fmt.Errorf("key %s: this store backend keeps no keys (vigil.SecretStore)", webhookSecretFile)
 	}
 	stored, err := ss.Secret(ctx, webhookSecretFile)
-	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
-		return nil
-	} else if err != nil {
+	if err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
 		return fmt.Errorf("key %s: %w", webhookSecretFile, err)
 	}
-	if bytes.Equal(stored, key) {
-		return nil
+	if !bytes.Equal(stored, key) {
+		if stored, err = ss.ReplaceSecret(ctx, webhookSecretFile, key); err != nil {
+			return err
+		}
 	}
-	logger.Warn("this daemon signs webhooks with --webhook-secret (or VIGIL_WEBHOOK_SECRET), not with the store's webhook key, "+
-		"which the daemons of this store started without it sign with: a receiver that checks one key refuses the others' deliveries, "+
-		"and the data directory's webhook-secret, a copy of the store's key, is not this daemon's; "+
-		"give every vigil serve of the store the same --webhook-secret, or none",
-		"file", filepath.Join(dataDir, webhookSecretFile))
+	switch {
+	case stored == nil:
+		logger.Info("the store's webhook signing key is --webhook-secret (or VIGIL_WEBHOOK_SECRET): the daemons of this store started without it sign with it too")
+	case !bytes.Equal(stored, key):
+		logger.Warn("--webhook-secret (or VIGIL_WEBHOOK_SECRET) replaced the store's webhook signing key: the daemons of this store started before without it sign with the old key until they restart, " +
+			"and a daemon given another --webhook-secret signs with that one, so a receiver that checks one key refuses the others' deliveries: " +
+			"restart the daemons of the store started without the flag, and give every vigil serve of the store the same --webhook-secret, or none")
+	}
+	k.report(logger, webhookSecretFile, key, keyFound)
 	return nil
 }

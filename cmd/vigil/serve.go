@@ -120,7 +120,7 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 	fs.DurationVar(&c.failureNotice, "failure-notice", 6*time.Hour, "how long a page must fail at every check before its sentinels' contacts are told (and told again when it works); 0 never tells")
 	statedStringVar(fs, &c.render, "chromium", envOr(env, "VIGIL_CHROMIUM", fetch.ChromiumPath), "Chromium `binary` for sentinels that say Fetch ... render (\"\" disables rendering) (default $VIGIL_CHROMIUM or "+fetch.ChromiumPath+")")
 	statedStringVar(fs, &c.baseURL, "base-url", env.getenv("VIGIL_BASE_URL"), "public `URL` of this server, for links in messages (default $VIGIL_BASE_URL or http://ADDR)")
-	webhookSecret := secretString(fs, "webhook-secret", env.getenv("VIGIL_WEBHOOK_SECRET"), "`key` of the webhook signatures, at least 32 bytes; on the command line it shows in the process list (ps): give it in $VIGIL_WEBHOOK_SECRET instead (default $VIGIL_WEBHOOK_SECRET, else the data directory's webhook-secret file, created on first start; on PostgreSQL the store's key, copied to that file)")
+	webhookSecret := secretString(fs, "webhook-secret", env.getenv("VIGIL_WEBHOOK_SECRET"), "`key` of the webhook signatures, at least 32 bytes; on the command line it shows in the process list (ps): give it in $VIGIL_WEBHOOK_SECRET instead (default $VIGIL_WEBHOOK_SECRET, else the data directory's webhook-secret file, created on first start; on PostgreSQL the store's key, copied to that file; given on PostgreSQL, it becomes the store's key, which the daemons started without it sign with)")
 	fs.StringVar(&c.smtp.Host, "smtp-host", env.getenv("VIGIL_SMTP_HOST"), "SMTP relay host; email notifications are off without it (default $VIGIL_SMTP_HOST)")
 	statedStringVar(fs, &c.smtpPort, "smtp-port", env.getenv("VIGIL_SMTP_PORT"), "SMTP relay `port` (default $VIGIL_SMTP_PORT, else 587, or 465 with --smtp-tls implicit)")
 	fs.StringVar(&c.smtp.Username, "smtp-user", env.getenv("VIGIL_SMTP_USER"), "SMTP user (default $VIGIL_SMTP_USER)")
@@ -446,7 +446,7 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 			logger.Info("webhook signing key created", "file", path)
 		}
 	} else if keys.shared {
-		if err := warnWebhookKeyNotShared(ctx, logger, st, dataDir, whSecret); err != nil {
+		if err := keys.setWebhookKey(ctx, logger, whSecret); err != nil {
 			return nil, err
 		}
 	}

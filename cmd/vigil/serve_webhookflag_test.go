@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -9,11 +11,11 @@ import (
 )
 
 // TestPostgresWebhookSecretFlagDiffers: on a PostgreSQL store, a daemon
-// given --webhook-secret signs with it, while the daemons started without
-// it sign with the store's key: a receiver that checks one key refuses the
-// others' deliveries, depending on which daemon sent them. Such a daemon
-// warns at its start (without either key), and one given the store's own
-// key, or started without the flag, does not.
+// given --webhook-secret signs with it, while the daemons started before
+// without it sign with the store's key: a receiver that checks one key
+// refuses the others' deliveries, depending on which daemon sent them.
+// Such a daemon warns at its start (without either key), and one given
+// the store's own key, or started without the flag, does not.
 func TestPostgresWebhookSecretFlagDiffers(t *testing.T) {
 	dsn := postgresDSN(t)
 	a := startDaemon(t, t.TempDir(), "--postgres", dsn)
@@ -43,4 +45,70 @@ func TestPostgresWebhookSecretFlagDiffers(t *testing.T) {
 	if log := c.stderr.String(); strings.Contains(log, "--webhook-secret") {
 		t.Errorf("a daemon given the store's own key warns:\n%s", log)
 	}
+}
+
+// TestPostgresWebhookSecretFlagIsTheStoresKey: on a PostgreSQL store,
+// --webhook-secret is the store's webhook key from the start of the daemon
+// given it, so that the daemons of the store agree. The first daemon of a
+// fresh store given the flag kept its key to itself, and those started
+// after without it signed with a key of their own, unwarned; daemons all
+// given the same flag were warned at every start of a store key none of
+// them used. Only a start that replaces another key warns (daemons
+// started before without the flag sign with that one until restarted).
+func TestPostgresWebhookSecretFlagIsTheStoresKey(t *testing.T) {
+	const warning = "level=WARN"
+	const flagKey = "the-key-of-every-daemon-0123456789abcdef"
+	storeKey := func(t *testing.T, dsn string) string {
+		t.Helper()
+		st, err := postgres.Open(context.Background(), dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		key, err := st.Secret(context.Background(), webhookSecretFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(key)
+	}
+
+	t.Run("the first daemon of a fresh store has the flag", func(t *testing.T) {
+		dsn := postgresDSN(t)
+		b := startDaemon(t, t.TempDir(), "--postgres", dsn, "--webhook-secret", flagKey)
+		if log := b.stderr.String(); strings.Contains(log, warning) || strings.Contains(log, flagKey) {
+			t.Errorf("the first daemon of a fresh store, given --webhook-secret, warns or shows the key:\n%s", log)
+		}
+		data := t.TempDir()
+		a := startDaemon(t, data, "--postgres", dsn)
+		a.stop(t)
+		if got := storeKey(t, dsn); got != flagKey {
+			t.Errorf("the store's webhook key is not the first daemon's --webhook-secret: daemons started without it sign with another")
+		}
+		if b, err := os.ReadFile(filepath.Join(data, webhookSecretFile)); err != nil || strings.TrimSpace(string(b)) != flagKey {
+			t.Errorf("a daemon started without the flag does not copy the flag's key to its data directory: %v", err)
+		}
+	})
+
+	t.Run("every daemon has the same flag", func(t *testing.T) {
+		dsn := postgresDSN(t)
+		// A start without the flag, before the flag was used, made the
+		// store's key.
+		startDaemon(t, t.TempDir(), "--postgres", dsn).stop(t)
+		b := startDaemon(t, t.TempDir(), "--postgres", dsn, "--webhook-secret", flagKey)
+		if log := b.stderr.String(); !strings.Contains(log, warning) || !strings.Contains(log, "--webhook-secret") || !strings.Contains(log, "restart") {
+			t.Errorf("the start that replaces the store's key does not warn the daemons without the flag must restart:\n%s", log)
+		}
+		if got := storeKey(t, dsn); got != flagKey {
+			t.Errorf("the store's webhook key is not the --webhook-secret given")
+		}
+		c := startDaemon(t, t.TempDir(), "--postgres", dsn, "--webhook-secret", flagKey)
+		if log := c.stderr.String(); strings.Contains(log, warning) {
+			t.Errorf("a daemon given the same --webhook-secret as the others warns:\n%s", log)
+		}
+		const other = "another-key-of-another-daemon-0123456789"
+		d := startDaemon(t, t.TempDir(), "--postgres", dsn, "--webhook-secret", other)
+		if log := d.stderr.String(); !strings.Contains(log, warning) || strings.Contains(log, other) || strings.Contains(log, flagKey) {
+			t.Errorf("a daemon given another --webhook-secret than the others does not warn, or shows a key:\n%s", log)
+		}
+	})
 }

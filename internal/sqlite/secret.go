@@ -2,6 +2,8 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 
 	"github.com/vigil-web/vigil"
@@ -47,4 +49,29 @@ func (db *DB) EnsureSecret(ctx context.Context, name string, key []byte) ([]byte
 		return nil, false, fmt.Errorf("key %s: %w", name, err)
 	}
 	return stored, inserted == 1, nil
+}
+
+// ReplaceSecret implements vigil.SecretStore: the stored key is read and
+// the new one written over it in one transaction.
+func (db *DB) ReplaceSecret(ctx context.Context, name string, key []byte) ([]byte, error) {
+	if name == "" {
+		return nil, vigil.Errorf(vigil.EINVALID, "key name required")
+	}
+	if len(key) == 0 {
+		return nil, vigil.Errorf(vigil.EINVALID, "key %s is empty", name)
+	}
+	var old []byte
+	err := db.update(ctx, func(tx execer) error {
+		err := tx.QueryRowContext(ctx, q("SELECT value FROM secrets WHERE name = ?"), name).Scan(&old)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, q("INSERT INTO secrets (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value, created_at = excluded.created_at"),
+			name, key, tv(db.now()))
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("key %s: %w", name, err)
+	}
+	return old, nil
 }

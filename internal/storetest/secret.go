@@ -22,7 +22,8 @@ func secretStore(t *testing.T, s vigil.Store) vigil.SecretStore {
 }
 
 // testSecrets checks that a key is stored once and kept: a second
-// EnsureSecret gets the first key back, and names are apart.
+// EnsureSecret gets the first key back, and names are apart; only
+// ReplaceSecret replaces one.
 func testSecrets(t *testing.T, s vigil.Store) {
 	ctx := context.Background()
 	ss := secretStore(t, s)
@@ -54,6 +55,44 @@ func testSecrets(t *testing.T, s vigil.Store) {
 	if !stored || !bytes.Equal(got, other) {
 		t.Fatalf("EnsureSecret of another name: %q, stored %v; want %q, true", got, stored, other)
 	}
+
+	// The webhook key replaced: the old one comes back, the new one is
+	// read from then on, and EnsureSecret keeps it.
+	third := []byte("the webhook key an operator gave....")
+	old, err := ss.ReplaceSecret(ctx, "webhook-secret", third)
+	must(t, err)
+	if !bytes.Equal(old, other) {
+		t.Fatalf("ReplaceSecret: replaced %q, want %q", old, other)
+	}
+	got, err = ss.Secret(ctx, "webhook-secret")
+	must(t, err)
+	if !bytes.Equal(got, third) {
+		t.Fatalf("Secret after ReplaceSecret: %q, want %q", got, third)
+	}
+	got, stored, err = ss.EnsureSecret(ctx, "webhook-secret", other)
+	must(t, err)
+	if stored || !bytes.Equal(got, third) {
+		t.Fatalf("EnsureSecret after ReplaceSecret: %q, stored %v; want %q, false", got, stored, third)
+	}
+	got, err = ss.Secret(ctx, "secret")
+	must(t, err)
+	if !bytes.Equal(got, first) {
+		t.Fatalf("ReplaceSecret of another name changed %q: %q", "secret", got)
+	}
+	old, err = ss.ReplaceSecret(ctx, "new-key", third)
+	must(t, err)
+	if old != nil {
+		t.Fatalf("ReplaceSecret of a name with no key: replaced %q, want nil", old)
+	}
+	got, err = ss.Secret(ctx, "new-key")
+	must(t, err)
+	if !bytes.Equal(got, third) {
+		t.Fatalf("Secret after ReplaceSecret of a new name: %q, want %q", got, third)
+	}
+	_, err = ss.ReplaceSecret(ctx, "", third)
+	wantCode(t, err, vigil.EINVALID)
+	_, err = ss.ReplaceSecret(ctx, "empty", nil)
+	wantCode(t, err, vigil.EINVALID)
 
 	_, _, err = ss.EnsureSecret(ctx, "", first)
 	wantCode(t, err, vigil.EINVALID)

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/sqlite"
+)
+
+func init() {
+	register(&command{name: "backup", summary: "write a consistent copy of the SQLite store to a file, while vigil serve runs", run: runBackup})
+}
+
+// runBackup writes a copy of the SQLite store of --data to its one
+// argument (sqlite.Backup), and says which key files of the data
+// directory go with it. A PostgreSQL store is backed up with pg_dump.
+func runBackup(ctx context.Context, env *environment, args []string) (int, error) {
+	fs := newSentinelFlagSet(env, "backup", "FILE", "Backup writes a copy of the SQLite store of the data directory to FILE, a\n"+
+		"new file, consistent as of one moment, while vigil serve runs on it. Keep the\n"+
+		"data directory's key files (secret, webhook-secret) with it: to restore, put\n"+
+		"the copy in a data directory as "+sqlite.FileName+", beside them. A PostgreSQL store\n"+
+		"(keys included) is backed up with pg_dump.")
+	sf := addStoreFlags(fs, env)
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return exitOK, err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return exitError, errUsageShown
+	}
+	if *sf.postgres != "" {
+		return exitError, errors.New("the store is in PostgreSQL (--postgres or $VIGIL_POSTGRES_DSN): back it up with pg_dump (pg_dump --format=custom DSN > vigil.dump, with the schema of its search_path, if any, in --schema), which copies its keys (table secrets) too")
+	}
+	dest := fs.Arg(0)
+	if err := sqlite.Backup(ctx, *sf.data, dest); err != nil {
+		if vigil.ErrorCode(err) != vigil.EINTERNAL {
+			err = errors.New(vigil.ErrorMessage(err))
+		}
+		return exitError, err
+	}
+	fmt.Fprintf(env.stdout, "%s: a copy of %s\nkeep the key files %s and %s with it (feed links, sessions and webhook signatures are made with them)\n",
+		dest, filepath.Join(*sf.data, sqlite.FileName), filepath.Join(*sf.data, secretFile), filepath.Join(*sf.data, webhookSecretFile))
+	return exitOK, nil
+}

@@ -1,0 +1,54 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+
+	"github.com/vigil-web/vigil"
+)
+
+// Backup writes a copy of the store in dir to the file dest, consistent as
+// of one moment, while other processes (vigil serve) read and write the
+// store: VACUUM INTO, in one read transaction, which writers do not wait
+// for. The copy is one file, with no -wal to go with it, and readable by
+// its owner only, as the store is. The store is opened read-only and not
+// migrated. Backup refuses a dest that exists (EINVALID), or a dir without
+// a store (ENOTFOUND); a copy that fails part-way is removed.
+func Backup(ctx context.Context, dir, dest string) (err error) {
+	src := filepath.Join(dir, FileName)
+	if _, err := os.Stat(src); errors.Is(err, fs.ErrNotExist) {
+		return vigil.Errorf(vigil.ENOTFOUND, "no store in %s: it has no %s", dir, FileName)
+	}
+	// Made empty first, for its mode: VACUUM INTO writes into an empty
+	// file, and would make a missing one readable by every user.
+	f, err := os.OpenFile(dest, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return vigil.Errorf(vigil.EINVALID, "%s exists: give the backup a new file", dest)
+	} else if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	f.Close()
+	defer func() {
+		if err != nil {
+			os.Remove(dest)
+		}
+	}()
+	q := url.Values{}
+	q.Set("mode", "ro")
+	q.Add("_pragma", "busy_timeout(10000)")
+	db, err := sql.Open("sqlite", "file:"+src+"?"+q.Encode())
+	if err != nil {
+		return fmt.Errorf("backup %s: %w", src, err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, "VACUUM INTO ?", dest); err != nil {
+		return fmt.Errorf("backup %s to %s: %w", src, dest, err)
+	}
+	return nil
+}

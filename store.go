@@ -368,6 +368,13 @@ type OutboxStore interface {
 	// now+lease and Attempts grows by one, so that no other worker claims
 	// them before the lease ends.
 	ClaimNotifications(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*Notification, error)
+	// ReleaseNotification gives back the claim of entry id that a worker
+	// which stops did not see through: the entry is due at now, the
+	// claim's attempt not counted. attempts is the entry's Attempts as
+	// the claim returned it; an entry claimed again since (the lease
+	// ended), or sent, failed or dead meanwhile, stays as it is, as does
+	// a missing one.
+	ReleaseNotification(ctx context.Context, id int64, attempts int, now time.Time) error
 	// MarkNotificationSent records delivery; ENOTFOUND if absent.
 	MarkNotificationSent(ctx context.Context, id int64, at time.Time) error
 	// MarkNotificationFailed records a failed attempt with its error and

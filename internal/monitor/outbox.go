@@ -147,6 +147,9 @@ func (d *Deliverer) deliver(ctx context.Context, n *vigil.Notification) error {
 		log.Warn("no notifier for channel; dead letter")
 		return recorded(n.ID, "record it dead", d.Store.MarkNotificationDead(ctx, n.ID, "channel "+n.Channel+" is not configured"))
 	}
+	if ctx.Err() != nil {
+		return d.release(n) // claimed in a batch the stop cut short
+	}
 	m, err := n.Message()
 	if err != nil {
 		return recorded(n.ID, "record it dead", d.Store.MarkNotificationDead(ctx, n.ID, "payload: "+err.Error()))
@@ -163,8 +166,10 @@ func (d *Deliverer) deliver(ctx context.Context, n *vigil.Notification) error {
 		return recorded(n.ID, "record it sent", d.Store.MarkNotificationSent(ctx, n.ID, d.Now()))
 	}
 	if ctx.Err() != nil {
-		// Shutting down: leave the entry claimed; the lease brings it back.
-		return nil
+		// Shutting down: give the claim back, so that the next start
+		// delivers the entry at once, not when the lease ends (the
+		// receiver may have had it: delivery is at least once).
+		return d.release(n)
 	}
 	why := redactURLs(redactTarget(err.Error(), n.Target)) // the target's secrets stay out of logs and the store
 	if vigil.ErrorCode(err) == vigil.EINVALID || n.Attempts >= d.MaxAttempts {
@@ -174,6 +179,14 @@ func (d *Deliverer) deliver(ctx context.Context, n *vigil.Notification) error {
 	next := d.Now().Add(Backoff(d.BaseBackoff, d.MaxBackoff, n.Attempts, rand.Float64()))
 	log.Info("notification failed; will retry", LogAttempts, n.Attempts, LogError, why, "next", next)
 	return recorded(n.ID, "record its failure", d.Store.MarkNotificationFailed(ctx, n.ID, why, next))
+}
+
+// release gives back the claim of n, whose delivery a stop interrupted,
+// with a context of its own: the delivery's has ended.
+func (d *Deliverer) release(n *vigil.Notification) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return recorded(n.ID, "give back its claim", d.Store.ReleaseNotification(ctx, n.ID, n.Attempts, d.Now()))
 }
 
 // recorded wraps err, a store failure to record what became of

@@ -81,6 +81,14 @@ func (m *memOutbox) set(id int64, f func(n *vigil.Notification)) error {
 	f(n)
 	return nil
 }
+func (m *memOutbox) ReleaseNotification(_ context.Context, id int64, attempts int, now time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if n, ok := m.items[id]; ok && n.Attempts == attempts && (n.State == vigil.NotificationPending || n.State == vigil.NotificationFailed) {
+		n.NextAttempt, n.Attempts = now, n.Attempts-1
+	}
+	return nil
+}
 func (m *memOutbox) MarkNotificationSent(_ context.Context, id int64, at time.Time) error {
 	return m.set(id, func(n *vigil.Notification) { n.State, n.SentAt = vigil.NotificationSent, at })
 }

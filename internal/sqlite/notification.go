@@ -134,6 +134,15 @@ func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.
 	return out, err
 }
 
+// ReleaseNotification implements vigil.OutboxStore.
+func (db *DB) ReleaseNotification(ctx context.Context, id int64, attempts int, now time.Time) error {
+	return db.update(ctx, func(tx execer) error {
+		_, err := tx.ExecContext(ctx, q(`UPDATE notifications SET next_attempt = ?, attempts = attempts - 1
+			WHERE id = ? AND attempts = ? AND state IN ('pending', 'failed')`), tv(now), id, attempts)
+		return err
+	})
+}
+
 // MarkNotificationSent implements vigil.OutboxStore.
 func (db *DB) MarkNotificationSent(ctx context.Context, id int64, at time.Time) error {
 	return db.update(ctx, func(tx execer) error {

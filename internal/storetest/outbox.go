@@ -192,3 +192,47 @@ func testOutboxStaleMarks(t *testing.T, s vigil.Store) {
 	wantCode(t, s.MarkNotificationDead(ctx, 9999, "x"), vigil.ENOTFOUND)
 	wantCode(t, s.MarkNotificationFailed(ctx, 9999, "x", t0), vigil.ENOTFOUND)
 }
+
+// testOutboxRelease gives back a claim a stopping worker did not see
+// through: the entry is due again, the attempt uncounted; a release that
+// comes after the entry was claimed again, or sent, changes nothing.
+func testOutboxRelease(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	n := &vigil.Notification{Channel: "webhook", Target: "https://hooks.example/r", Payload: json.RawMessage(`{}`), NextAttempt: t0}
+	must(t, s.EnqueueNotification(ctx, n))
+	got, err := s.ClaimNotifications(ctx, t0, time.Hour, 10)
+	must(t, err)
+	if len(got) != 1 || got[0].Attempts != 1 {
+		t.Fatalf("claim %v", got)
+	}
+	released := t0.Add(time.Minute)
+	must(t, s.ReleaseNotification(ctx, n.ID, got[0].Attempts, released))
+	back, err := s.FindNotificationByID(ctx, n.ID)
+	must(t, err)
+	if back.State != vigil.NotificationPending || back.Attempts != 0 || !back.NextAttempt.Equal(released) {
+		t.Fatalf("released: %s, %d attempts, next %v; want pending, 0, %v", back.State, back.Attempts, back.NextAttempt, released)
+	}
+	// Claimed again after the lease of a first claim ended: the first
+	// worker's late release leaves the second claim alone.
+	first, err := s.ClaimNotifications(ctx, released, time.Minute, 10)
+	must(t, err)
+	second, err := s.ClaimNotifications(ctx, released.Add(2*time.Minute), time.Hour, 10)
+	must(t, err)
+	if len(first) != 1 || len(second) != 1 {
+		t.Fatalf("claims %v, %v", first, second)
+	}
+	must(t, s.ReleaseNotification(ctx, n.ID, first[0].Attempts, released))
+	back, err = s.FindNotificationByID(ctx, n.ID)
+	must(t, err)
+	if back.Attempts != second[0].Attempts || !back.NextAttempt.Equal(second[0].NextAttempt) {
+		t.Fatalf("a stale release changed the entry: %d attempts, next %v; want %d, %v", back.Attempts, back.NextAttempt, second[0].Attempts, second[0].NextAttempt)
+	}
+	must(t, s.MarkNotificationSent(ctx, n.ID, released))
+	must(t, s.ReleaseNotification(ctx, n.ID, second[0].Attempts, released))
+	back, err = s.FindNotificationByID(ctx, n.ID)
+	must(t, err)
+	if back.State != vigil.NotificationSent {
+		t.Fatalf("a release after the entry was sent: %s", back.State)
+	}
+	must(t, s.ReleaseNotification(ctx, n.ID+1000, 1, released)) // missing: nothing to give back
+}

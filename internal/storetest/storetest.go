@@ -67,6 +67,7 @@ func Run(t *testing.T, open Opener) {
 		"OutboxRetrySibling":         testOutboxRetrySibling,
 		"OutboxRemovedDigests":       testSentinelRemovalGivesUpItsDigests,
 		"OutboxStaleMarks":           testOutboxStaleMarks,
+		"OutboxRelease":              testOutboxRelease,
 		"ConcurrentReadersWrite":     testConcurrent,
 		"Secrets":                    testSecrets,
 		"SecretsConcurrent":          testSecretsConcurrent,

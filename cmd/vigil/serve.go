@@ -192,7 +192,11 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 				return exitError, held
 			}
 		}
-		return exitError, err
+		from := ""
+		if !given["addr"] && env.getenv("VIGIL_ADDR") != "" {
+			from = " (from $VIGIL_ADDR)"
+		}
+		return exitError, fmt.Errorf("--addr %q%s: %w", c.addr, from, err)
 	}
 	defer ln.Close()
 	// Answer at once, before the store is opened: a migration of a large

@@ -49,3 +49,29 @@ func TestServeLockNamedBeforeAddressInUse(t *testing.T) {
 		t.Fatalf("the first vigil serve ended: %s", first.stderr.String())
 	}
 }
+
+// TestServeAddrRefused: an address vigil serve cannot listen at is named
+// with its flag, and with its variable when it came from the environment:
+// "listen tcp: address nonsense: missing port in address" named neither.
+func TestServeAddrRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{"flag", nil, []string{"--addr", "nonsense"}, `vigil serve: --addr "nonsense": listen tcp: address nonsense: missing port in address`},
+		{"variable", map[string]string{"VIGIL_ADDR": "localhost"}, nil, `vigil serve: --addr "localhost" (from $VIGIL_ADDR): listen tcp: address localhost: missing port in address`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := map[string]string{"VIGIL_DATA": filepath.Join(t.TempDir(), "data")}
+			for k, v := range tc.env {
+				env[k] = v
+			}
+			code, _, stderr := runVigilEnv(t, env, append([]string{"serve"}, tc.args...)...)
+			if code != exitError || strings.TrimSpace(stderr) != tc.want {
+				t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr, tc.want)
+			}
+		})
+	}
+}

@@ -167,3 +167,23 @@ func waitListening(t *testing.T, d *daemonProc, addr string) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestServeStopWhileMigrating: a SIGTERM while the store migrates stops
+// vigil serve cleanly, exit 0, saying so (the migration's transaction is
+// rolled back, to run again at the next start); it exited with an error,
+// "context canceled".
+func TestServeStopWhileMigrating(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test; skipped in -short mode")
+	}
+	data := t.TempDir()
+	_, release := holdSQLiteMigration(t, data)
+	defer release()
+	addr := freeAddr(t)
+	d, _ := launchDaemon(t, data, "--addr", addr)
+	waitListening(t, d, addr)
+	d.stop(t)
+	if code := d.cmd.ProcessState.ExitCode(); code != exitOK || !strings.Contains(d.stderr.String(), "stopped before the store was ready") {
+		t.Errorf("stopped while the store migrates: exit %d\n%s", code, d.stderr.String())
+	}
+}

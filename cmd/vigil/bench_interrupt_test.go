@@ -57,7 +57,9 @@ func TestInterruptEndsBenchmarks(t *testing.T) {
 			if code == -1 && wait < 5*time.Second {
 				continue // killed before the handler was set
 			}
-			if code != tc.code || took > 3*time.Second {
+			// "At once" within a bound a loaded machine keeps (a run that
+			// goes on to its end takes far longer, or exits 0 or 2).
+			if code != tc.code || took > 10*time.Second {
 				t.Errorf("%v %v: exit %d after %v, stderr %q; want %d at once", tc.args, tc.sig, code, took.Round(time.Millisecond), stderr.String(), tc.code)
 			}
 			if left, err := os.ReadDir(tmp); err != nil || len(left) > 0 {

@@ -533,9 +533,10 @@ func TestParseNumber(t *testing.T) {
 		// typographic apostrophe.
 		{"CHF 1\u2019234.50", 1234.5, true}, {"1\u2019000\u2019000", 1000000, true},
 		{"12.345.678", 12345678, true}, {"1,234,567.5", 1234567.5, true},
-		// A hyphen joined to a word is no minus sign, nor a period a
-		// decimal point; a separator before the first digit is one.
-		{"Item-42: $19.99", 42, true}, {"SKU+7", 7, true}, {"Model X−3", 3, true}, {"No.5", 5, true}, {"Rs.1,500", 1500, true},
+		// Digits joined to a word by a hyphen are the word's; a plus
+		// joined to a word is no sign, nor a period a decimal point; a
+		// separator before the first digit is one.
+		{"Item-42: $19.99", 19.99, true}, {"SKU+7", 7, true}, {"Model X−3", 0, false}, {"No.5", 5, true}, {"Rs.1,500", 1500, true},
 		{"Price: -42", -42, true}, {"€-5", -5, true}, {"(-3)", -3, true},
 		{"$.99", 0.99, true}, {".5", 0.5, true}, {",75 €", 0.75, true}, {"-.5", -0.5, true}, {"$.125", 0.125, true},
 		// A sign before a currency symbol is the amount's: a refund of

@@ -83,10 +83,14 @@ func isNumberRune(r rune) bool {
 // reads it as the other version of the value, or the page's language,
 // shows (see the package documentation).
 //
-// A sign or a separator right after a letter or a digit belongs to the
-// word before it, not to the number: "Item-42" is 42, "No.5" is 5; after
-// a currency code it is the amount's: "USD-1,234.50" is -1234.5, and so is
-// a minus sign before a currency symbol: "-$5.00" is -5.
+// Digits joined to a letter before them, directly or by a hyphen, are part
+// of a word, not a number: "UTF-8", "COVID-19", "MP3", "H2O", "A4",
+// "IPv6", "Item-42" hold none, and "MP3 player for $49" is 49 (findValue);
+// letters after the digits are a unit ("5kg" is 5). A plus or a separator
+// right after a letter or a digit belongs to the word before it, not to
+// the number: "SKU+7" is 7, "No.5" is 5. After a currency code, a hyphen
+// is the amount's sign: "USD-1,234.50" is -1234.5, and so is a minus sign
+// before a currency symbol: "-$5.00" is -5.
 func ParseNumber(s string) (float64, bool) {
 	n, ok := scanNumber(s)
 	if !ok {
@@ -111,20 +115,12 @@ type number struct {
 	amb byte
 }
 
-// scanNumber reads the first number in s, as ParseNumber describes.
+// scanNumber reads the first number in s that is a value (findValue),
+// as ParseNumber describes.
 func scanNumber(s string) (number, bool) {
-	i, end, ok := findNumber(s)
+	i, end, ok := findValue(s)
 	if !ok {
 		return number{}, false
-	}
-	for !isDigit(s[i]) {
-		// Item-42, No.5: a word's hyphen or period; but USD-1,234.50's
-		// hyphen is the amount's sign.
-		if r, _ := utf8.DecodeLastRuneInString(s[:i]); !unicode.IsLetter(r) && !unicode.IsDigit(r) || afterCurrencyCode(s[:i]) {
-			break
-		}
-		_, w := utf8.DecodeRuneInString(s[i:])
-		i += w
 	}
 	m := s[i:end]
 	var n number
@@ -170,6 +166,63 @@ func scanNumber(s string) (number, bool) {
 		return number{}, false
 	}
 	return n, true
+}
+
+// findValue returns where the first number in s that is a value starts
+// and ends: a number findNumber finds, without a sign or separator that
+// joins it to the word before it (Item+7, No.5: the word's), and not one
+// whose digits are a word's own (wordDigits: UTF-8, MP3). After a currency
+// code, a hyphen is the amount's sign: USD-1,234.50 is -1234.5.
+func findValue(s string) (start, end int, ok bool) {
+	for off := 0; ; {
+		i, e, ok := findNumber(s[off:])
+		if !ok {
+			return 0, 0, false
+		}
+		i, e = off+i, off+e
+		for !isDigit(s[i]) {
+			if r, _ := utf8.DecodeLastRuneInString(s[:i]); !unicode.IsLetter(r) && !unicode.IsDigit(r) || afterCurrencyCode(s[:i]) {
+				break
+			}
+			_, w := utf8.DecodeRuneInString(s[i:])
+			i += w
+		}
+		d := i
+		for !isDigit(s[d]) {
+			d++
+		}
+		if !wordDigits(s[:d]) {
+			return i, e, true
+		}
+		off = e
+	}
+}
+
+// wordDigits reports whether digits after before are part of a word, not
+// a value: joined to a letter before them, directly or by a hyphen
+// (UTF-8, COVID-19, MP3, H2O, A4, IPv6, v2.1), unless that letter ends a
+// currency code standing as a word (USD5, EUR-5). Letters of the scripts
+// written without spaces between words (Chinese, Japanese, Thai...) join
+// no digits: 価格1,000円 is 1000.
+func wordDigits(before string) bool {
+	if r, w := utf8.DecodeLastRuneInString(before); isHyphen(r) {
+		before = before[:len(before)-w]
+	}
+	r, _ := utf8.DecodeLastRuneInString(before)
+	return unicode.IsLetter(r) && !unicode.In(r, unspacedScripts...) && !afterCurrencyCode(before)
+}
+
+// isHyphen reports whether r joins a word's letters to its digits: the
+// hyphen-minus, the Unicode hyphens and the minus sign pages type for
+// them.
+func isHyphen(r rune) bool {
+	return r == '-' || r == '\u2010' || r == '\u2011' || r == '−'
+}
+
+// unspacedScripts are the scripts written without spaces between words,
+// where digits stand next to letters without being part of a word.
+var unspacedScripts = []*unicode.RangeTable{
+	unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar,
 }
 
 // signBeforeSymbol reports whether s, the text before a number, ends with

@@ -104,9 +104,10 @@ func TestPageDecimal(t *testing.T) {
 	}
 }
 
-// TestValueSign: an item number's hyphen is not a minus sign, a hyphen
-// after a currency code is, and a price written without its zero ($.99)
-// is not 99.
+// TestValueSign: an item number's hyphen is not a minus sign (its digits
+// are the item number's, no value: TestValueWordNumbers), a hyphen after
+// a currency code is, and a price written without its zero ($.99) is not
+// 99.
 func TestValueSign(t *testing.T) {
 	page := func(v string) string {
 		return `<!DOCTYPE html><html><body><span class="price">` + v + `</span></body></html>`
@@ -115,13 +116,11 @@ func TestValueSign(t *testing.T) {
 		old, new string
 		o, n     float64
 	}{
-		{"Item-42: $19.99", "Item-41: $19.99", 42, 41},
+		{"Item-42: $19.99", "Item-42: $18.99", 19.99, 18.99},
 		{"$.99", "$1.49", 0.99, 1.49},
 		{"Save -5 €", "Save -7 €", -5, -7},
 		{"USD-1,234.50", "USD 12.00", -1234.5, 12},
 		{"Balance: EUR-3.50", "Balance: EUR-4.50", -3.5, -4.5},
-		{"ABC-42", "ABC-43", 42, 43},   // not a currency code: a product's
-		{"XUSD-42", "XUSD-43", 42, 43}, // a code inside a longer word is not one
 	} {
 		r := evalClause(t, page(tc.old), page(tc.new), `value In css ".price" changes`)
 		if !r.Matched || len(r.Changes) != 1 {

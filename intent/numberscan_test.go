@@ -56,3 +56,27 @@ func FuzzFindNumber(f *testing.F) {
 	}
 	f.Fuzz(checkFindNumber)
 }
+
+// FuzzFindValue: the span findValue returns is a number numberSyntax
+// reads whole, whose digits are no word's.
+func FuzzFindValue(f *testing.F) {
+	for _, s := range []string{"UTF-8", "COVID‑19 cases: 12", "USD-5", "No.5", "価格1,000円", "Model X−3 at 120"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		start, end, ok := findValue(s)
+		if !ok {
+			return
+		}
+		if m := numberSyntax.FindString(s[start:]); len(m) != end-start {
+			t.Fatalf("findValue(%q) = %q, not a whole number (%q)", s, s[start:end], m)
+		}
+		d := start
+		for !isDigit(s[d]) {
+			d++
+		}
+		if wordDigits(s[:d]) {
+			t.Fatalf("findValue(%q) = %q, a word's digits", s, s[start:end])
+		}
+	})
+}

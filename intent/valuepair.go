@@ -131,7 +131,7 @@ func hasLetter(s string) bool {
 // selects the items themselves, In css "tr"): its text without its
 // number.
 func ownLabel(text string) string {
-	if start, end, ok := findNumber(text); ok {
+	if start, end, ok := findValue(text); ok {
 		return normalizeSpace(text[:start] + " " + text[end:])
 	}
 	return ""
@@ -154,7 +154,7 @@ func sameKey(a, b *valueMatch, old, new *valueItems) bool {
 // ownLabelNames reports whether the label of a value that is its own
 // item, its text without its number (ownLabel), holds a letter.
 func ownLabelNames(text string) bool {
-	start, end, ok := findNumber(text)
+	start, end, ok := findValue(text)
 	return ok && (hasLetter(text[:start]) || hasLetter(text[end:]))
 }
 

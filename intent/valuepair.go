@@ -237,7 +237,7 @@ func pairValues(old, new *valueItems) []objEdit {
 			edits[k].b += pre
 		}
 	}
-	return pairAlone(edits, len(ov), len(nv))
+	return pairAlone(edits, ov, nv)
 }
 
 // valueName is what names a value among the others of its version: its
@@ -325,26 +325,45 @@ func labelKeys(old, new []object, oldNames, newNames []valueName) {
 	set(new, newNames, onLCS2)
 }
 
-// pairAlone pairs, where a version holds one value, the first value of
-// each version the edits delete and insert, as a scope with one match
-// compares its first number. Deletes come first in the edits, by old
-// index, then updates, then inserts by new index: the first of each is
-// the first left.
-func pairAlone(edits []objEdit, nOld, nNew int) []objEdit {
-	if nOld != 1 && nNew != 1 {
+// pairAlone pairs, where a version holds one value, the value of that
+// version the edits delete or insert with a value of the other left with
+// the same text, the same value in its place, else with the first left,
+// as a scope with one match compares its first number. A lone value has
+// no item (valueItem), so it takes no part in the LCS over items and
+// labels: a price added before the one a page held is an insert, not that
+// price's change. Deletes come first in the edits, by old index, then
+// updates, then inserts by new index: the first of each is the first
+// left.
+func pairAlone(edits []objEdit, old, new []valueMatch) []objEdit {
+	if len(old) != 1 && len(new) != 1 {
 		return edits
 	}
-	del, ins := -1, -1
-	for k, e := range edits {
-		switch {
-		case e.op == Delete && del < 0:
-			del = k
-		case e.op == Insert && ins < 0:
-			ins = k
+	first := func(op Operation) int {
+		for k, e := range edits {
+			if e.op == op {
+				return k
+			}
 		}
+		return -1
 	}
+	del, ins := first(Delete), first(Insert)
 	if del < 0 || ins < 0 {
 		return edits
+	}
+	if len(old) == 1 {
+		for k, e := range edits {
+			if e.op == Insert && new[e.b].text == old[edits[del].a].text {
+				ins = k
+				break
+			}
+		}
+	} else {
+		for k, e := range edits {
+			if e.op == Delete && old[e.a].text == new[edits[ins].b].text {
+				del = k
+				break
+			}
+		}
 	}
 	edits[del] = objEdit{Update, edits[del].a, edits[ins].b}
 	return append(edits[:ins], edits[ins+1:]...)

@@ -51,7 +51,7 @@ func referencePairing(old, new []scopeMatch, oldGroups, newGroups bool, oldSkip,
 			edits[k].b += pre
 		}
 	}
-	return ov, nv, pairAlone(edits, len(ov), len(nv))
+	return ov, nv, pairAlone(edits, ov, nv)
 }
 
 // randomListing returns a page of rows (or cards, or rows selected whole)

@@ -49,7 +49,8 @@ type valueItems struct {
 }
 
 // itemLabel returns the label of v, a value of in: the text of its item
-// without the value's own text, read as skip leaves out, or "" when it
+// without the value's own text and the symbols left at its ends
+// (trimLabel), read as skip leaves out, or "" when it
 // sits in none. Where that text holds no word (a sale price and the
 // regular one side by side, each its own item: "$"), it is the label of
 // the value's group (groupLabel), when that holds one. It is read the
@@ -72,7 +73,18 @@ func (v *valueMatch) itemLabel(in *valueItems) string {
 			v.namer, v.label = g, l
 		}
 	}
+	v.label = trimLabel(v.label)
 	return v.label
+}
+
+// trimLabel returns a value's label without the currency symbols and the
+// punctuation that stood next to its number at its ends: "Nikon Z5 $"
+// (from "Nikon Z5 $2,299") is "Nikon Z5", "Price:" is "Price", so that a
+// heading reads "value decreased by 200 in Nikon Z5".
+func trimLabel(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.Is(unicode.Sc, r) || strings.ContainsRune(":=-–—/|·", r)
+	})
 }
 
 // groupLabel returns the element of the group of the value whose item

@@ -93,7 +93,7 @@ func (p *parser) parseChangeType() *ChangeType {
 		}
 	case "keywords", "keyword":
 		c.Kind = Keywords
-		c.Args = p.parseList("keywords")
+		c.Args = p.parseList(word)
 	case "phrase", "phrases":
 		c.Kind = Phrase
 		c.Args = p.parseList("phrase")
@@ -125,10 +125,34 @@ func (p *parser) parseChangeType() *ChangeType {
 	if c.Kind == Value {
 		c.Condition = p.parseCondition()
 	}
+	p.refuseCondition(c.Kind)
 	for p.tok == IGNORE {
 		c.Ignore = append(c.Ignore, p.parseSelector())
 	}
+	p.refuseCondition(c.Kind)
 	return c
+}
+
+// refuseCondition reports a value condition (changes, rises above, ...)
+// after a change type of kind other than value, which would otherwise be
+// taken for an unknown clause.
+func (p *parser) refuseCondition(kind Kind) {
+	if kind == Value || p.tok != IDENT {
+		return
+	}
+	cond := strings.ToLower(p.lit)
+	switch cond {
+	case "changes", "increases", "decreases":
+	case "rises":
+		cond += " above"
+	case "falls":
+		cond += " below"
+	default:
+		return
+	}
+	p.fail(p.pos, p.lit, "AND, OR or a clause", fmt.Sprintf(
+		"a condition (%s) follows value only: %s reports its own changes; for the numbers of a part write value In css \"...\" %s",
+		cond, kind, cond))
 }
 
 // parseList parses [":"] "{" item {"," item} "}", or the same in
@@ -143,7 +167,7 @@ func (p *parser) parseList(what string) []*Lit {
 	case LPAREN:
 		closing = RPAREN
 	default:
-		p.failExpected("{ after " + what)
+		p.failExpected("{ or ( after " + what)
 	}
 	p.next()
 	var list []*Lit
@@ -159,7 +183,7 @@ func (p *parser) parseList(what string) []*Lit {
 		p.next()
 	}
 	if p.tok != closing {
-		if what == "keywords" && (p.tok == IDENT || p.tok == WORD || p.tok == STRING) && len(list) > 0 {
+		if (what == "keywords" || what == "keyword") && (p.tok == IDENT || p.tok == WORD || p.tok == STRING) && len(list) > 0 {
 			// keywords {sold out}: two words, which a phrase holds.
 			last := list[len(list)-1].Value
 			p.fail(p.pos, p.lit, ", or "+closing.String(), fmt.Sprintf("expected , or %s, found %s: a keyword is one word; for words together write phrase {%s}",

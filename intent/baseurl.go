@@ -48,7 +48,8 @@ func (c *content) at(page string) *content {
 // the page's address is, in lower case, without a trailing dot and without
 // its scheme's default port, so that one host has one spelling:
 // url.URL.String wrote it percent-encoded, and each spelling was another
-// link.
+// link; and an empty path is the root's (https://a.example is
+// https://a.example/).
 func (c *content) resolve(ref string) string {
 	return resolveAgainst(c.base, ref)
 }
@@ -66,6 +67,11 @@ func resolveAgainst(base *url.URL, ref string) string {
 		// A host IDNA refuses is keyed as written, percent-encoded by
 		// String: it is a link all the same.
 		u.Host, _ = spec.HostKey(u)
+		if u.Path == "" && u.Opaque == "" && u.Host != "" {
+			// https://a.example is https://a.example/ (RFC 3986,
+			// 6.2.3).
+			u.Path = "/"
+		}
 	}
 	return u.String()
 }

@@ -48,6 +48,11 @@ func TestLinksResolved(t *testing.T) {
 		// page says, and a change of it is reported: no fetch follows it
 		// (the crawl and the stored links leave it out).
 		{"to a host DNS refuses", doc("", `<a href="http://other.example/a">A</a>`), doc("", `<a href="http://other..example/a">A</a>`), "all links", true},
+		// An empty path is the root's (RFC 3986, 6.2.3): a site's home
+		// linked with and without its slash is one link.
+		{"empty path", doc("", `<a href="https://other.example">A</a>`), doc("", `<a href="https://other.example/">A</a>`), "all links", false},
+		{"empty path, a query", doc("", `<a href="https://other.example?q=1">A</a>`), doc("", `<a href="https://other.example/?q=1">A</a>`), "all links", false},
+		{"empty path image", doc("", `<img src="https://cdn.example:443" alt="P">`), doc("", `<img src="https://cdn.example/" alt="P">`), "all images", false},
 		{"underscore Unicode host", doc("", `<a href="http://my_host.bücher.example/a">A</a>`), doc("", `<a href="http://my_host.xn--bcher-kva.example/a">A</a>`), "all links", false},
 	} {
 		p := NewPair(parseDoc(t, tc.old), parseDoc(t, tc.new), nil, nil)

@@ -13,7 +13,8 @@ import (
 // CompileCSS compiles a CSS selector group: type, universal, #id, .class,
 // [attr], [attr=v], [attr~=v], [attr^=v], [attr$=v], [attr*=v], [attr|=v],
 // the combinators descendant, >, + and ~, the pseudo-classes :first-child,
-// :last-child, :only-child, :nth-child(an+b|odd|even), :nth-last-child and
+// :last-child, :only-child, :nth-child(an+b|odd|even), :nth-last-child,
+// their -of-type forms (:first-of-type, :nth-of-type(2), ...) and
 // :not(simple selector), and groups separated by ",". Element names match
 // without regard to case; attribute values with it.
 func CompileCSS(s string) (Selector, error) {
@@ -51,7 +52,7 @@ type cssAttr struct {
 }
 
 type cssPseudo struct {
-	name string       // first-child, last-child, only-child, nth-child, nth-last-child, not
+	name string       // first-child, last-child, only-child, nth-child, nth-last-child, their -of-type forms, not
 	a, b int          // nth: an+b
 	not  *cssCompound // not
 }
@@ -81,7 +82,10 @@ type cssMatch struct {
 	memo  map[cssMemoKey]bool
 	kids  map[*tree.Node][]*tree.Node // a parent's element children
 	index map[*tree.Node]int          // an element's index among them
-	first map[cssFirstKey]int         // see firstMatch
+	// ofType holds an element's index among its siblings of its name,
+	// and their number (see typeSiblings).
+	ofType map[*tree.Node][2]int
+	first  map[cssFirstKey]int // see firstMatch
 }
 
 // newCSSMatch returns the state of a Select; the sibling tables are made
@@ -127,6 +131,32 @@ func (m *cssMatch) siblings(n *tree.Node) ([]*tree.Node, int) {
 		m.kids[p] = kids
 	}
 	return kids, m.index[n]
+}
+
+// typeSiblings returns the element n's index among its element siblings
+// of its name (n included; names compared without regard to case), and
+// their number, numbering the children of n's parent the first time.
+func (m *cssMatch) typeSiblings(n *tree.Node) (int, int) {
+	if pos, ok := m.ofType[n]; ok {
+		return pos[0], pos[1]
+	}
+	if m.ofType == nil {
+		m.ofType = map[*tree.Node][2]int{}
+	}
+	kids, _ := m.siblings(n)
+	count := map[string]int{}
+	for _, s := range kids {
+		name := strings.ToLower(s.Name)
+		m.ofType[s] = [2]int{count[name], 0}
+		count[name]++
+	}
+	for _, s := range kids {
+		pos := m.ofType[s]
+		pos[1] = count[strings.ToLower(s.Name)]
+		m.ofType[s] = pos
+	}
+	pos := m.ofType[n]
+	return pos[0], pos[1]
 }
 
 // prevElement returns the element sibling right before the element n, or
@@ -300,6 +330,19 @@ func (p cssPseudo) match(n *tree.Node, m *cssMatch) bool {
 	switch p.name {
 	case "not":
 		return !p.not.match(n, m)
+	case "first-of-type", "last-of-type", "only-of-type", "nth-of-type", "nth-last-of-type":
+		i, count := m.typeSiblings(n)
+		switch p.name {
+		case "first-of-type":
+			return i == 0
+		case "last-of-type":
+			return i == count-1
+		case "only-of-type":
+			return count == 1
+		case "nth-of-type":
+			return nthMatch(p.a, p.b, i+1)
+		}
+		return nthMatch(p.a, p.b, count-i)
 	}
 	sibs, i := m.siblings(n)
 	switch p.name {
@@ -604,9 +647,9 @@ func (p *cssParser) pseudo() (cssPseudo, error) {
 	start := p.i
 	name := strings.ToLower(p.ident())
 	switch name {
-	case "first-child", "last-child", "only-child":
+	case "first-child", "last-child", "only-child", "first-of-type", "last-of-type", "only-of-type":
 		return cssPseudo{name: name}, nil
-	case "nth-child", "nth-last-child":
+	case "nth-child", "nth-last-child", "nth-of-type", "nth-last-of-type":
 		if p.peek() != '(' {
 			return cssPseudo{}, p.errorf(p.i, "( expected after :%s", name)
 		}

@@ -102,6 +102,26 @@ func refCSSSelect(g *cssGroup, root *tree.Node) []*tree.Node {
 				ok = nthMatch(p.a, p.b, i+1)
 			case "nth-last-child":
 				ok = nthMatch(p.a, p.b, len(sibs)-i)
+			default: // the -of-type ones: among the siblings of n's name
+				var same []*tree.Node
+				for _, s := range sibs {
+					if strings.EqualFold(s.Name, n.Name) {
+						same = append(same, s)
+					}
+				}
+				i := slices.Index(same, n)
+				switch p.name {
+				case "first-of-type":
+					ok = i == 0
+				case "last-of-type":
+					ok = i == len(same)-1
+				case "only-of-type":
+					ok = len(same) == 1
+				case "nth-of-type":
+					ok = nthMatch(p.a, p.b, i+1)
+				case "nth-last-of-type":
+					ok = nthMatch(p.a, p.b, len(same)-i)
+				}
 			}
 			if !ok {
 				return false
@@ -158,6 +178,8 @@ func TestCSSSiblingsReference(t *testing.T) {
 		"li:first-child ~ li:nth-child(3n+1)", "p ~ li:last-child", ":not(li) ~ li", "ul > li ~ p", "ul li ~ x > b",
 		"li:first-child", "li:last-child", ":only-child", "li:nth-child(2n)", "li:nth-child(odd)", "li:nth-last-child(2n+1)",
 		":nth-child(-n+3)", "li:not(:first-child)", "x:nth-last-child(1), li + x", "c > x + c", "x ~ c x", "c:first-child",
+		"li:first-of-type", "x:last-of-type", ":only-of-type", "li:nth-of-type(2n)", "x:nth-last-of-type(odd)",
+		"li:nth-of-type(3) ~ x:first-of-type", "LI:Nth-Of-Type(-n+2)", "li:not(:last-of-type)",
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	docs := sampleDocs(t, r, 20, 400, 200)
@@ -175,7 +197,7 @@ func TestCSSSiblingsReference(t *testing.T) {
 	}
 	// A long list, with the selectors whose reference stays fast.
 	d := parseDoc(t, randomSiblings(r, 3000))
-	for _, s := range []string{"li + li", "x ~ li", "li:first-child", "li:last-child", "li:nth-child(2n+1)", "x:nth-last-child(3n)"} {
+	for _, s := range []string{"li + li", "x ~ li", "li:first-child", "li:last-child", "li:nth-child(2n+1)", "x:nth-last-child(3n)", "li:nth-of-type(2n+1)", "x:last-of-type"} {
 		sel, _ := CompileCSS(s)
 		if got, want := sel.Select(d.Root), refCSSSelect(sel.(*cssGroup), d.Root); !slices.Equal(got, want) {
 			t.Errorf("%q on the long list: %d matches, reference %d", s, len(got), len(want))

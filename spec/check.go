@@ -329,6 +329,9 @@ func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
 		k.warn(k.blame(s.Compare), "", fmt.Sprintf("Compare every %d with Fetch %s compares the same versions as Compare pairwise with Fetch %s",
 			out.Compare.N, d, Duration{N: d.N * out.Compare.N, Unit: d.Unit}))
 	}
+	if out.Compare != nil && out.Compare.Method == MovingN && out.Compare.N == 2 && ch.Site == nil {
+		k.warn(k.blame(s.Compare), "", "Compare moving 2 compares the same versions as Compare pairwise")
+	}
 	if ch.Site != nil {
 		k.siteClauses(&out)
 	}

@@ -186,8 +186,9 @@
 //
 // Warnings (Checked.Warnings) report what is legal but redundant: "X OR Y"
 // when every X change is a Y change (the seed's own scenario 2 writes
-// "all words OR anychange"), and Compare every n with a fixed Fetch
-// interval, which the seed says equals pairwise at n times the interval.
+// "all words OR anychange"), Compare every n with a fixed Fetch
+// interval, which the seed says equals pairwise at n times the interval,
+// and Compare moving 2, which compares (Vi, Vi+1) as pairwise does.
 //
 // # JSON form
 //

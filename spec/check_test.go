@@ -947,3 +947,31 @@ func TestNormalizeURLHidesCredentials(t *testing.T) {
 		}
 	}
 }
+
+// TestUnbalancedSelectorColumn: a selector whose brackets or quotes do not
+// balance is reported at the bracket or quote that does not, not at the
+// selector's opening quote.
+func TestUnbalancedSelectorColumn(t *testing.T) {
+	c := &Checker{Now: date(2003, 6, 1, 12, 0)}
+	const line1 = "Create Sentinel s Using http://a.example\n"
+	for name, tc := range map[string]struct {
+		sel  string // the selector as written, after "In css "
+		want int    // the byte column of the mistake
+		msg  string
+	}{
+		"unbalanced ]":     {`"p[x]]"`, 31, "unbalanced ]"},
+		"unclosed [":       {`"div[class"`, 30, "unclosed ["},
+		"unclosed (":       {`"li:not(.a"`, 33, "unclosed ("},
+		"unterminated '":   {`"a[x='y]"`, 31, "unterminated quote"},
+		"after é":          {`"é]"`, 29, "unbalanced ]"},
+		"after an escape":  {`"\u00e9]"`, 33, "unbalanced ]"},
+		"typographic open": {`“p]”`, 30, "unbalanced ]"},
+	} {
+		src := line1 + "Monitor all words In css " + tc.sel
+		_, err := c.Check(mustParse(t, src).Sentinels[0])
+		var e *Error
+		if !errors.As(err, &e) || e.Pos.Line != 2 || e.Pos.Column != tc.want || !strings.Contains(e.Msg, tc.msg) {
+			t.Errorf("%s: error %v (%+v), want line 2 column %d: %s", name, err, e, tc.want, tc.msg)
+		}
+	}
+}

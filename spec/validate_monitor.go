@@ -380,22 +380,11 @@ func (v *validator) selector(s *Selector) {
 		v.report(s, "", "empty "+s.Lang.String()+" selector")
 		return
 	}
-	if msg := balanced(s.Expr.Value); msg != "" {
-		v.report(s.Expr, s.Expr.Value, fmt.Sprintf("invalid %s selector %s: %s", s.Lang, quote(s.Expr.Value), msg))
+	if msg, col := balanced(s.Expr.Value); msg != "" {
+		v.report(s.Expr.at(col), s.Expr.Value, fmt.Sprintf("invalid %s selector %s: %s", s.Lang, quote(s.Expr.Value), msg))
 	} else if v.compile != nil {
 		if col, err := v.compile(s.Lang, s.Expr.Value); err != nil {
-			at := *s.Expr
-			if col > 0 && at.ValuePos.IsValid() {
-				// col counts the expression's runes; the position counts
-				// the source's bytes, past the opening quote (“ is three)
-				// and the escapes that wrote the runes before the mistake.
-				// Without the source text the place is the literal's.
-				if off, ok := srcOffset(s.Expr.src, col-1); ok {
-					at.ValuePos.Column += off
-					at.ValuePos.Offset += off
-				}
-			}
-			v.report(&at, s.Expr.Value, fmt.Sprintf("invalid %s selector %s: %v", s.Lang, quote(s.Expr.Value), err))
+			v.report(s.Expr.at(col), s.Expr.Value, fmt.Sprintf("invalid %s selector %s: %v", s.Lang, quote(s.Expr.Value), err))
 		}
 	}
 	if s.Lang == CSS && strings.HasPrefix(strings.TrimSpace(s.Expr.Value), "/") {
@@ -403,38 +392,67 @@ func (v *validator) selector(s *Selector) {
 	}
 }
 
-// balanced reports unbalanced brackets or quotes in a selector, or "".
-func balanced(s string) string {
-	var stack []rune
-	var quote rune
+// balanced reports unbalanced brackets or quotes in a selector, or "",
+// with the column (in runes, from 1) of the bracket or quote that does not
+// balance: a closing one without its opening, or the opening one left
+// unclosed.
+func balanced(s string) (string, int) {
+	type open struct {
+		r   rune
+		col int
+	}
+	var stack []open
+	var quote open
+	col := 0
 	for _, r := range s {
-		if quote != 0 {
-			if r == quote {
-				quote = 0
+		col++
+		if quote.r != 0 {
+			if r == quote.r {
+				quote = open{}
 			}
 			continue
 		}
 		switch r {
 		case '"', '\'':
-			quote = r
+			quote = open{r, col}
 		case '(', '[':
-			stack = append(stack, r)
+			stack = append(stack, open{r, col})
 		case ')', ']':
 			want := '('
 			if r == ']' {
 				want = '['
 			}
-			if len(stack) == 0 || stack[len(stack)-1] != want {
-				return "unbalanced " + string(r)
+			if len(stack) == 0 || stack[len(stack)-1].r != want {
+				return "unbalanced " + string(r), col
 			}
 			stack = stack[:len(stack)-1]
 		}
 	}
-	if quote != 0 {
-		return "unterminated quote"
+	if quote.r != 0 {
+		return "unterminated quote", quote.col
 	}
 	if len(stack) > 0 {
-		return "unclosed " + string(stack[len(stack)-1])
+		top := stack[len(stack)-1]
+		return "unclosed " + string(top.r), top.col
 	}
-	return ""
+	return "", 0
+}
+
+// at returns the literal l positioned at the col-th rune (from 1) of its
+// value, for an error about that rune: the position counts the source's
+// bytes, past the opening quote (“ is three) and the escapes that wrote
+// the runes before it. Without a column (0), a position or the source
+// text, it is the literal itself (a literal of the JSON form is named by its field).
+func (l *Lit) at(col int) *Lit {
+	if col <= 0 || !l.ValuePos.IsValid() {
+		return l
+	}
+	off, ok := srcOffset(l.src, col-1)
+	if !ok {
+		return l
+	}
+	at := *l
+	at.ValuePos.Column += off
+	at.ValuePos.Offset += off
+	return &at
 }

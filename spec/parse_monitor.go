@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The Monitor clause: the change types and their scopes (selectors,
@@ -155,6 +156,30 @@ func (p *parser) refuseCondition(kind Kind) {
 		cond, kind, cond))
 }
 
+// unquotedItem reports an unquoted item of a list, beginning at byte
+// start of the source, that holds a character the scanner ends a word at
+// (don't, C++, $5): the item whole, with the quotes it needs.
+func (p *parser) unquotedItem(start int, what string, closing Token) {
+	found := "expected , or " + closing.String() + ", found " + p.describe()
+	if p.tok == ILLEGAL {
+		r, _ := utf8.DecodeRuneInString(p.lit)
+		found = "illegal character " + strconv.QuoteRune(r)
+	}
+	item := listItemText(p.sc.src, start, false)
+	p.failHere(p.lit, ", or "+closing.String(), fmt.Sprintf("%s in %s: write it in quotes: %s {%s}", found, item, what, quote(item)))
+}
+
+// listItemText returns the text of a list item written unquoted that
+// begins at byte start of src: up to the next comma, closing bracket or
+// line end, and with words, up to the next space too.
+func listItemText(src []byte, start int, words bool) string {
+	end := start
+	for end < len(src) && !strings.ContainsRune(",})\n\r", rune(src[end])) && (words || src[end] != ' ' && src[end] != '\t') {
+		end++
+	}
+	return strings.TrimSpace(string(src[start:end]))
+}
+
 // parseList parses [":"] "{" item {"," item} "}", or the same in
 // parentheses (the seed's scenarios write keyword (5331, 5324)).
 func (p *parser) parseList(what string) []*Lit {
@@ -172,17 +197,30 @@ func (p *parser) parseList(what string) []*Lit {
 	p.next()
 	var list []*Lit
 	for {
+		if p.tok == ILLEGAL {
+			p.unquotedItem(p.pos.Offset, what, closing) // $5
+		}
 		if !p.tok.IsLiteral() && !p.tok.IsKeyword() {
 			p.failExpected("word or quoted string")
 		}
+		start, quoted := p.pos.Offset, p.tok == STRING
+		end := start + len(p.lit)
 		list = append(list, &Lit{ValuePos: p.pos, Value: p.litValue()})
 		p.next()
+		if !quoted && p.pos.Offset == end && p.tok != COMMA && p.tok != closing && p.tok != EOF {
+			p.unquotedItem(start, what, closing) // don't, C++
+		}
 		if p.tok != COMMA {
 			break
 		}
 		p.next()
 	}
 	if p.tok != closing {
+		if what == "phrase" && (p.tok == IDENT || p.tok == WORD) && len(list) > 0 {
+			// phrase {sold out}: the words of a phrase are quoted.
+			p.fail(p.pos, p.lit, ", or "+closing.String(), fmt.Sprintf("expected , or %s, found %s: a phrase is written in quotes: phrase {%s}",
+				closing, p.describe(), quote(listItemText(p.sc.src, list[len(list)-1].ValuePos.Offset, true))))
+		}
 		if (what == "keywords" || what == "keyword") && (p.tok == IDENT || p.tok == WORD || p.tok == STRING) && len(list) > 0 {
 			// keywords {sold out}: two words, which a phrase holds.
 			last := list[len(list)-1].Value

@@ -97,7 +97,8 @@ func Count(changes []Change) string {
 
 // Heading says what happened to the change's object, in words: "list item
 // added", "cell changed", "value decreased by 50", "value rose above 100",
-// "row moved"; for an item of a nested list, where it is: "list item
+// "row moved"; for a cell, where it is: "cell changed in row Bravo,
+// column Price"; for an item of a nested list, where it is: "list item
 // added in Food > Mains", "list item removed from Food", "list item moved
 // from Food to Drinks"; for a value among several, which: "value
 // decreased by 200 in Canon EOS R8".
@@ -110,6 +111,9 @@ func (c Change) Heading() string {
 		noun = "attribute " + name
 	}
 	h := noun + " " + c.Op.participle()
+	if c.Kind == KindTableCell && c.Table != nil {
+		h += c.Table.where(c.Old, c.New)
+	}
 	if c.List != nil {
 		h += c.List.where(c.Op)
 	}
@@ -146,6 +150,27 @@ func (v *ValueInfo) heading(h string, op Operation) string {
 		h += " in " + showParents([]string{v.Item})
 	}
 	return h
+}
+
+// where says where in its table a cell is, to follow the participle: " in
+// row Bravo, column Price" (the row's first cell; the column's header,
+// else its number), leaving out what the cell's own texts, old and new,
+// already show (its row's first cell, or its header, changed).
+func (t *TableInfo) where(old, new string) string {
+	var at []string
+	if t.Row != "" && t.Row != old && t.Row != new {
+		at = append(at, "row "+showParents([]string{t.Row}))
+	}
+	switch {
+	case t.Header != "" && t.Header != old && t.Header != new:
+		at = append(at, "column "+showParents([]string{t.Header}))
+	case t.Header == "" && t.Column > 0:
+		at = append(at, "column "+strconv.Itoa(t.Column))
+	}
+	if len(at) == 0 {
+		return ""
+	}
+	return " in " + strings.Join(at, ", ")
 }
 
 // where says where in its list a nested item's change happened, to follow

@@ -135,3 +135,39 @@ func TestTextsShowTheDifference(t *testing.T) {
 		t.Errorf("shown %q, %q", o, n)
 	}
 }
+
+// TestCellWhere: a table cell that changed says where it is, by its row
+// (the row's first cell) and its column (its header, else its number), as
+// a table of many rows needs: "cell changed: 1 -> 2" said neither. What
+// the cell's own texts already show is not said twice.
+func TestCellWhere(t *testing.T) {
+	const (
+		old  = `<table><tr><th>Camera</th><th>Price</th><th>Stock</th></tr><tr><td>Alpha</td><td>1999</td><td>3</td></tr><tr><td>Bravo</td><td>2299</td><td>5</td></tr></table>`
+		new  = `<table><tr><th>Camera</th><th>Price</th><th>Units</th></tr><tr><td>Alpha</td><td>1999</td><td>3</td></tr><tr><td>Bravo</td><td>2099</td><td>5</td></tr></table>`
+		bare = `<table><tr><td>Alpha</td><td>1</td></tr><tr><td>Bravo</td><td>2</td></tr></table>`
+	)
+	for _, tc := range []struct {
+		name, old, new string
+		want           []string
+	}{
+		{"by header", valuePage(old), valuePage(new), []string{
+			"~ cell changed in row Camera: Stock -> Units",
+			"~ cell changed in row Bravo, column Price: 2299 -> 2099",
+		}},
+		{"by number", valuePage(bare), valuePage(`<table><tr><td>Alpha</td><td>1</td></tr><tr><td>Bravo</td><td>3</td></tr></table>`), []string{
+			"~ cell changed in row Bravo, column 2: 2 -> 3",
+		}},
+		{"the row's first cell", valuePage(bare), valuePage(`<table><tr><td>Alpha</td><td>1</td></tr><tr><td>Charlie</td><td>2</td></tr></table>`), []string{
+			"~ cell changed in column 1: Bravo -> Charlie",
+		}},
+	} {
+		r := evalClause(t, tc.old, tc.new, "table")
+		var got []string
+		for _, c := range r.Changes {
+			got = append(got, c.Line())
+		}
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("%s: lines\n%s\nwant\n%s", tc.name, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+		}
+	}
+}

@@ -55,11 +55,11 @@
 //	AndExpr      = UnaryExpr { "AND" UnaryExpr } .
 //	UnaryExpr    = "NOT" UnaryExpr | "(" Expr ")" | ChangeType .
 //	ChangeType   = Kind [ Scope ] [ Condition ] { Ignore } .
-//	Kind         = "any" "change" | "anychange" | "all" "links" | "all" "images"
-//	             | "all" "words" [ "except" List ]
+//	Kind         = "any" "change" | "anychange" | [ "all" ] "links" | [ "all" ] "images"
+//	             | [ "all" ] "words" [ "except" List ]
 //	             | ( "keywords" | "keyword" ) List | ( "phrase" | "phrases" ) List
 //	             | "table" [ List ] | "list" [ List ]
-//	             | "regular" "expression" List
+//	             | ( "regular" "expression" | "regex" | "regexp" ) List
 //	             | "value" .                         † needs Scope and Condition
 //	List         = [ ":" ] ( "{" Item { "," Item } "}" | "(" Item { "," Item } ")" ) .
 //	Item         = word | number | string .
@@ -242,7 +242,9 @@
 //     are added; the seed allows one binary operator and gives none.
 //   - Lenient forms from the seed's scenarios are accepted and printed in the
 //     canonical form: "keyword" for "keywords", lists in parentheses, the
-//     optional ":" of Fig 5.1, "anychange", "Using s1" without "sentinel",
+//     optional ":" of Fig 5.1, "anychange", "links", "images" and "words"
+//     without "all" (and "link", "image"), "phrases", "regex" and "regexp"
+//     for "regular expression", "Using s1" without "sentinel",
 //     URLs without a scheme (http:// is assumed), "moving4" and "every3",
 //     typographic quotes. Scenario 2's URL, broken over two lines by the
 //     text extraction, must be written on one line.

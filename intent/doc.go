@@ -432,9 +432,10 @@
 //     value (UTF-8, COVID-19, MP3, H2O, A4, IPv6, Item-42): a match reads
 //     the first number that stands apart ("COVID-19 cases: 120" is 120),
 //     and one holding none is no value. After a currency code they are an
-//     amount (USD5, EUR-5 is -5), and letters after the digits are a unit
-//     (5kg is 5); in scripts written without spaces (Chinese, Japanese,
-//     Thai) digits join no word (価格1,000円 is 1000). No-break and thin
+//     amount (USD5, EUR-5 is -5), as after the currencies pages write
+//     joined to their amounts (Rp50.000, RM49.90, Rs500); letters after
+//     the digits are a unit (5kg is 5); in scripts written without spaces
+//     (Chinese, Japanese, Thai) digits join no word (価格1,000円 is 1000). No-break and thin
 //     spaces group thousands everywhere; a plain space groups them on a page
 //     whose language the CLDR writes with space groups (fr, pl, cs, sv:
 //     "1 299,00 €" is 1299), where the digits before the first space are

@@ -201,16 +201,35 @@ func findValue(s string) (start, end int, ok bool) {
 // wordDigits reports whether digits after before are part of a word, not
 // a value: joined to a letter before them, directly or by a hyphen
 // (UTF-8, COVID-19, MP3, H2O, A4, IPv6, v2.1), unless that letter ends a
-// currency code standing as a word (USD5, EUR-5). Letters of the scripts
-// written without spaces between words (Chinese, Japanese, Thai...) join
-// no digits: 価格1,000円 is 1000.
+// currency code standing as a word (USD5, EUR-5) or a currency's
+// abbreviation written joined to amounts (Rp50.000, RM49.90). Letters of
+// the scripts written without spaces between words (Chinese, Japanese,
+// Thai...) join no digits: 価格1,000円 is 1000.
 func wordDigits(before string) bool {
 	if r, w := utf8.DecodeLastRuneInString(before); isHyphen(r) {
 		before = before[:len(before)-w]
 	}
 	r, _ := utf8.DecodeLastRuneInString(before)
-	return unicode.IsLetter(r) && !unicode.In(r, unspacedScripts...) && !afterCurrencyCode(before)
+	return unicode.IsLetter(r) && !unicode.In(r, unspacedScripts...) && !afterCurrencyCode(before) && !afterCurrencyPrefix(before)
 }
+
+// afterCurrencyPrefix reports whether s ends with an abbreviation of a
+// currency that pages write joined to its amounts (Rp50.000, RM49.90,
+// Rs500), standing as a word of its own. Not the rand's R, which would
+// read the digits of Canon R5 as an amount.
+func afterCurrencyPrefix(s string) bool {
+	for _, p := range currencyPrefixes {
+		if strings.HasSuffix(s, p) {
+			r, _ := utf8.DecodeLastRuneInString(s[:len(s)-len(p)])
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+		}
+	}
+	return false
+}
+
+// currencyPrefixes are the abbreviations afterCurrencyPrefix knows: the
+// rupiah, the ringgit, the rupee, the taka and the Kenyan shilling.
+var currencyPrefixes = []string{"Rp", "RM", "Rs", "Tk", "Ksh", "KSh"}
 
 // isHyphen reports whether r joins a word's letters to its digits: the
 // hyphen-minus, the Unicode hyphens and the minus sign pages type for

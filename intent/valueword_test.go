@@ -33,6 +33,11 @@ func TestValueWordNumbers(t *testing.T) {
 		{"EUR 5", 5, true, "EUR"},
 		{"EUR-5", -5, true, "EUR"},
 		{"USD5", 5, true, "USD"},
+		{"Rp50.000", 50000, true, "Rp"}, // currencies written before their amounts, joined
+		{"RM49.90", 49.9, true, "RM"},
+		{"Rs500", 500, true, "Rs"},
+		{"Canon R5 at $3,899", 3899, true, "Canon R5 at $"}, // not the rand
+		{"XRp5", 0, false, ""},
 		{"5kg", 5, true, "kg"},
 		{"-5", -5, true, ""},
 		{"5-10 days", 5, true, "-10 days"},

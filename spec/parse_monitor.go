@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -250,8 +251,40 @@ func (p *parser) parseSelector() *Selector {
 		p.unquotedSelector(sel.Lang, langEnd)
 	}
 	sel.Expr = &Lit{ValuePos: p.pos, Value: unquote(p.lit), src: p.lit}
+	start, end := p.pos.Offset, p.pos.Offset+len(p.lit)
 	p.next()
+	if p.pos.Offset == end && p.tok != RPAREN && p.tok != COMMA && p.tok != EOF && !p.tok.IsKeyword() && strings.HasPrefix(sel.Expr.src, `"`) {
+		p.quoteInSelector(sel, start)
+	}
 	return sel
+}
+
+// quoteInSelector reports a selector that a double quote inside it ended
+// early, which begins at byte start of the source (a[href^="http"], the
+// token after it, http, at once after its closing quote), with the
+// selector meant, as far as the line tells it, in single quotes, and
+// abandons the clause. Where the line holds no double quote to end the
+// selector meant, it does nothing: what follows is reported as it is.
+func (p *parser) quoteInSelector(sel *Selector, start int) {
+	line := p.sc.src[start+1:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	// The selector meant ends at the first double quote past the one that
+	// ended it that a space, a ")" or the line's end follows.
+	meant := ""
+	for i := len(sel.Expr.src) - 1; i < len(line); i++ {
+		if line[i] == '"' && (i+1 == len(line) || strings.IndexByte(" \t\r)", line[i+1]) >= 0) {
+			meant = string(line[:i])
+			break
+		}
+	}
+	if meant == "" {
+		return
+	}
+	p.failHere(p.lit, "AND, OR or a clause", fmt.Sprintf(
+		"the selector %s ends at the double quote before %s: write a double quote inside it as \\\" or use single quotes: %s %s",
+		quote(sel.Expr.Value), p.describe(), sel.Lang, quote(strings.ReplaceAll(meant, `"`, "'"))))
 }
 
 // unquotedSelector reports a selector written without quotes after the

@@ -122,7 +122,8 @@
 // and one added last are not taken for one whose price changed), then
 // those whose item changed its text too by position between two pairs,
 // where as many are left on both sides, and a value alone in its version
-// with the first left in the other. The condition (changes, increases,
+// with a value left in the other with the same text, else the first left
+// there. The condition (changes, increases,
 // decreases, rises above, falls below) is tested on each pair, each pair
 // that meets it a change of its own, named by its item's text
 // (ValueInfo.Item: "value decreased by 200 in Nikon Z5"); a value in one

@@ -188,7 +188,8 @@
 // when every X change is a Y change (the seed's own scenario 2 writes
 // "all words OR anychange"), Compare every n with a fixed Fetch
 // interval, which the seed says equals pairwise at n times the interval,
-// and Compare moving 2, which compares (Vi, Vi+1) as pairwise does.
+// Compare moving 2, which compares (Vi, Vi+1) as pairwise does, and the
+// same region ignored twice by one change type.
 //
 // # JSON form
 //

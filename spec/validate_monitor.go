@@ -346,8 +346,15 @@ func (v *validator) changeType(c *ChangeType) {
 	if c.Scope != nil {
 		v.selector(c.Scope)
 	}
+	ignored := make(map[string]bool, len(c.Ignore))
 	for _, ig := range c.Ignore {
 		v.selector(ig)
+		if k := selectorKey(ig); k != "" && ig.Expr != nil {
+			if ignored[k] {
+				v.warn(ig, "", fmt.Sprintf("Ignore %s %s appears twice: the second ignores nothing more", ig.Lang, quote(ig.Expr.Value)))
+			}
+			ignored[k] = true
+		}
 	}
 }
 

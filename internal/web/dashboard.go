@@ -260,12 +260,15 @@ func (s *Server) handleResourcesPage(w http.ResponseWriter, r *http.Request, ses
 // historyData is a resource's history page.
 type historyData struct {
 	Resource *vigil.Resource
+	// Versions are the versions the timeline shows, the newest first: a
+	// page of Pager's (timelinePage at most) of the Total kept.
 	Versions []*versionRow
+	Pager    *pager
 	Total    int
 	Changes  []*vigil.Change
 	Plot     *plot
 	// FromID and ToID are the versions the compare form proposes: the
-	// last two that were fetched without error.
+	// last two of the page shown that were fetched without error.
 	FromID, ToID int64
 	// ReadAsTextReasons are the distinct reasons of the versions shown
 	// that are read as their source text, in the order first met: the
@@ -342,7 +345,12 @@ func (s *Server) handleResourcePage(w http.ResponseWriter, r *http.Request, sess
 	if err != nil {
 		return err
 	}
-	// The whole history feeds the plot; the timeline shows the newest 200.
+	p, err := dashboardPage(r, timelinePage, timelinePage)
+	if err != nil {
+		return err
+	}
+	// The whole history feeds the plot; the timeline shows timelinePage
+	// versions at a time, the newest first.
 	all, total, err := s.Store.FindVersions(r.Context(), vigil.VersionFilter{ResourceID: res.ID})
 	if err != nil {
 		return err
@@ -363,7 +371,10 @@ func (s *Server) handleResourcePage(w http.ResponseWriter, r *http.Request, sess
 		return err
 	}
 	data := &historyData{Resource: res, Total: total, Changes: changes, Plot: changePlot(all, changes, s.now())}
-	data.Versions = rows[:min(len(rows), 200)]
+	p.Total = len(rows)
+	data.Versions = rows[min(p.Offset, len(rows)):min(p.Offset+p.Limit, len(rows))]
+	p.Shown = len(data.Versions)
+	data.Pager = p
 	// Recorded with each version once it is read: those not read yet are
 	// read here, within the request's budget (readAsTextAll).
 	shown := make([]*vigil.Version, len(data.Versions))
@@ -374,7 +385,7 @@ func (s *Server) handleResourcePage(w http.ResponseWriter, r *http.Request, sess
 	for _, v := range data.Versions {
 		data.ReadingUnknown = data.ReadingUnknown || v.ReadingUnknown
 	}
-	for _, v := range rows {
+	for _, v := range data.Versions {
 		if v.Error == "" {
 			if data.ToID == 0 {
 				data.ToID = v.ID
@@ -385,6 +396,9 @@ func (s *Server) handleResourcePage(w http.ResponseWriter, r *http.Request, sess
 	}
 	return s.page(w, r, sess, http.StatusOK, "resource", "History of "+res.URL, "resources", data)
 }
+
+// timelinePage is the most versions a history's timeline shows at once.
+const timelinePage = 200
 
 // diffData is the diff page.
 type diffData struct {

@@ -440,7 +440,7 @@ func TestTemplatesRender(t *testing.T) {
 		"resources": &resourcesData{Resources: []*listedResource{{Resource: &vigil.Resource{ID: 2, URL: "http://a/b"}, Sites: []*vigil.Sentinel{{ID: 1, Name: "s"}}}},
 			Pager: &pager{Limit: 200, Total: 1, Shown: 1}},
 		"notifications": &notificationsData{Pager: &pager{Limit: 50}},
-		"resource":      &historyData{Resource: &vigil.Resource{ID: 1, URL: "http://a/"}, Plot: changePlot(nil, nil, time.Now())},
+		"resource":      &historyData{Resource: &vigil.Resource{ID: 1, URL: "http://a/"}, Plot: changePlot(nil, nil, time.Now()), Pager: &pager{Limit: timelinePage}},
 		"diff":          &diffData{Resource: &vigil.Resource{ID: 1}, From: &vigil.Version{ID: 1}, To: &vigil.Version{ID: 2}, View: "records"},
 		"tokens":        &tokensData{},
 		"sitechange": &siteChangeData{Change: &vigil.Change{Summary: "site http://a/: 1 page added"}, Sentinel: &vigil.Sentinel{ID: 1, Name: "s"},

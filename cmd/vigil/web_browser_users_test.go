@@ -20,9 +20,24 @@ func TestDashboardBrowserAddUser(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`nav a[href="/users"]`)),
 		chromedp.WaitVisible(chromedp.CSS("#add-user")),
 	)
-	b.do("add a user",
-		chromedp.SendKeys(chromedp.CSS(`#add-user input[name="email"]`), "fay@example.com"),
+	// A refused form keeps what was typed in it (but the password): it
+	// came back empty, and the administrator typed it all again.
+	b.do("add a user who is one already",
+		chromedp.SendKeys(chromedp.CSS(`#add-user input[name="email"]`), "admin@localhost"),
 		chromedp.SendKeys(chromedp.CSS(`#add-user input[name="name"]`), "Fay"),
+		chromedp.Click(chromedp.CSS(`#add-user input[name="admin"]`)),
+		chromedp.Click(chromedp.CSS(`#add-user button[type="submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS("#users-problem")),
+	)
+	kept := runB(b, "the form after the refusal", chromedp.Evaluate[string](`(f => [f.email.value, f.name.value, f.admin.checked].join("|"))(document.getElementById("add-user"))`))
+	if kept != "admin@localhost|Fay|true" {
+		b.shot("refused-user")
+		t.Errorf("after the refusal the form holds %q, want admin@localhost|Fay|true", kept)
+	}
+	b.do("add a user",
+		chromedp.Click(chromedp.CSS(`#add-user input[name="admin"]`)),
+		void(chromedp.Evaluate[bool](`(e => { e.value = ""; return true })(document.querySelector('#add-user input[name="email"]'))`)),
+		chromedp.SendKeys(chromedp.CSS(`#add-user input[name="email"]`), "fay@example.com"),
 		chromedp.Click(chromedp.CSS(`#add-user button[type="submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS("#new-password")),
 	)

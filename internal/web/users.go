@@ -25,6 +25,15 @@ type usersData struct {
 	Password, Email string
 	// MinPassword is the fewest characters of a typed password.
 	MinPassword int
+	// Add is what the add form held when it was refused, shown in it
+	// again (but the password); empty otherwise.
+	Add addUserForm
+}
+
+// addUserForm is what the Users page's add form holds.
+type addUserForm struct {
+	Email, Name string
+	Admin       bool
 }
 
 // requireAdmin refuses a user who is not an administrator, and a request
@@ -63,9 +72,14 @@ func (s *Server) usersPage(w http.ResponseWriter, r *http.Request, sess *session
 // refusal by a rule (EINVALID, ECONFLICT, ENOTFOUND); other errors are
 // returned, for the error page.
 func (s *Server) refused(w http.ResponseWriter, r *http.Request, sess *session, err error) error {
+	return s.refusedWith(w, r, sess, err, addUserForm{})
+}
+
+// refusedWith is refused, with the add form holding add again.
+func (s *Server) refusedWith(w http.ResponseWriter, r *http.Request, sess *session, err error, add addUserForm) error {
 	switch vigil.ErrorCode(err) {
 	case vigil.EINVALID, vigil.ECONFLICT, vigil.ENOTFOUND:
-		return s.usersPage(w, r, sess, errorStatus(vigil.ErrorCode(err)), &usersData{Problem: vigil.ErrorMessage(err)})
+		return s.usersPage(w, r, sess, errorStatus(vigil.ErrorCode(err)), &usersData{Problem: vigil.ErrorMessage(err), Add: add})
 	}
 	return err
 }
@@ -89,17 +103,18 @@ func (s *Server) handleUserCreatePage(w http.ResponseWriter, r *http.Request, se
 	if err := requireAdmin(r, sess.User); err != nil {
 		return err
 	}
-	u, err := NewUser(r.PostFormValue("email"), r.PostFormValue("name"), checked(r, "admin"))
+	typed := addUserForm{Email: r.PostFormValue("email"), Name: r.PostFormValue("name"), Admin: checked(r, "admin")}
+	u, err := NewUser(typed.Email, typed.Name, typed.Admin)
 	if err != nil {
-		return s.refused(w, r, sess, err)
+		return s.refusedWith(w, r, sess, err, typed)
 	}
 	password, hash, generated, err := passwordField(r.PostFormValue("password"))
 	if err != nil {
-		return s.refused(w, r, sess, err)
+		return s.refusedWith(w, r, sess, err, typed)
 	}
 	u.PasswordHash = hash
 	if err := s.Store.CreateUser(r.Context(), u); vigil.ErrorCode(err) == vigil.ECONFLICT {
-		return s.refused(w, r, sess, vigil.Errorf(vigil.ECONFLICT, "%s is already a user", u.Email))
+		return s.refusedWith(w, r, sess, vigil.Errorf(vigil.ECONFLICT, "%s is already a user", u.Email), typed)
 	} else if err != nil {
 		return err
 	}

@@ -71,6 +71,37 @@ func (s *Server) sentinelRow(ctx context.Context, sen *vigil.Sentinel, lifespan 
 type sentinelsData struct {
 	Rows  []*sentinelRow
 	Pager *pager
+	// Done says what the form that led here did (doneMessage), or is
+	// empty.
+	Done string
+}
+
+// doneMessages say what a sentinel's form did, by the done value of the
+// page it leads to (a POST's redirect cannot carry a message itself):
+// a fixed text each, so that a link cannot make the page say anything
+// else.
+var doneMessages = map[string]string{
+	"created": "Created the sentinel. Its first check is due now.",
+	"saved":   "Saved.",
+	"check":   "A check was asked for: it runs as soon as a worker is free; reload the page to see it.",
+	"paused":  "Paused: the sentinel is not checked until it is resumed.",
+	"resumed": "Resumed.",
+	"feed":    "Replaced the feed link: the old one no longer works.",
+	"deleted": "Deleted the sentinel and its changes.",
+}
+
+// doneMessage returns the message of r's done value, "" for none or one
+// unknown.
+func doneMessage(r *http.Request) string { return doneMessages[r.URL.Query().Get("done")] }
+
+// sentinelPath is the path of a sentinel's page, saying done
+// (doneMessages) if not empty.
+func sentinelPath(id int64, done string) string {
+	p := "/sentinels/" + strconv.FormatInt(id, 10)
+	if done != "" {
+		p += "?done=" + done
+	}
+	return p
 }
 
 func (s *Server) handleSentinelsPage(w http.ResponseWriter, r *http.Request, sess *session) error {
@@ -92,7 +123,7 @@ func (s *Server) handleSentinelsPage(w http.ResponseWriter, r *http.Request, ses
 		}
 		rows = append(rows, row)
 	}
-	return s.page(w, r, sess, http.StatusOK, "sentinels", "Sentinels", "sentinels", &sentinelsData{Rows: rows, Pager: p})
+	return s.page(w, r, sess, http.StatusOK, "sentinels", "Sentinels", "sentinels", &sentinelsData{Rows: rows, Pager: p, Done: doneMessage(r)})
 }
 
 // editorData is the sentinel editor: the source, its problems, and the
@@ -106,6 +137,9 @@ type editorData struct {
 	Row      *sentinelRow
 	Changes  []*vigil.Change
 	Feed     string
+	// Done says what the form that led here did (doneMessage), or is
+	// empty.
+	Done string
 }
 
 type segment struct {
@@ -156,7 +190,7 @@ func (s *Server) handleSentinelCreatePage(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return s.editorError(w, r, sess, nil, src, err)
 	}
-	return seeOther(w, r, "/sentinels/"+strconv.FormatInt(sen.ID, 10))
+	return seeOther(w, r, sentinelPath(sen.ID, "created"))
 }
 
 // formSource returns the sentinel source of the editor's form with its
@@ -200,7 +234,7 @@ func (s *Server) handleSentinelPage(w http.ResponseWriter, r *http.Request, sess
 	if err != nil {
 		return err
 	}
-	data := &editorData{Editing: sen, Source: sen.Source, Segments: segments(sen.Source, nil), Row: row, Changes: changes}
+	data := &editorData{Editing: sen, Source: sen.Source, Segments: segments(sen.Source, nil), Row: row, Changes: changes, Done: doneMessage(r)}
 	if s.FeedPath != nil {
 		data.Feed = s.FeedPath(sen)
 	}
@@ -216,7 +250,7 @@ func (s *Server) handleSentinelUpdatePage(w http.ResponseWriter, r *http.Request
 	if _, err := s.saveSentinel(r.Context(), sess.User, &sentinelInput{Source: src}, old); err != nil {
 		return s.editorError(w, r, sess, old, src, err)
 	}
-	return seeOther(w, r, "/sentinels/"+strconv.FormatInt(old.ID, 10))
+	return seeOther(w, r, sentinelPath(old.ID, "saved"))
 }
 
 func (s *Server) handleSentinelActionPage(w http.ResponseWriter, r *http.Request, sess *session) error {
@@ -229,13 +263,13 @@ func (s *Server) handleSentinelActionPage(w http.ResponseWriter, r *http.Request
 		if err := s.Store.DeleteSentinel(r.Context(), sen.ID); err != nil {
 			return err
 		}
-		return seeOther(w, r, "/sentinels")
+		return seeOther(w, r, "/sentinels?done=deleted")
 	default:
 		if err := s.setStatus(r.Context(), sen, action); err != nil {
 			return err
 		}
+		return seeOther(w, r, sentinelPath(sen.ID, map[string]string{"pause": "paused", "resume": "resumed", "check-now": "check"}[action]))
 	}
-	return seeOther(w, r, "/sentinels/"+strconv.FormatInt(sen.ID, 10))
 }
 
 // resourcesData is the resource list: a page of it.

@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"net/http"
-	"strconv"
 
 	"github.com/vigil-web/vigil"
 )
@@ -44,5 +43,5 @@ func (s *Server) handleSentinelRotateFeedPage(w http.ResponseWriter, r *http.Req
 	if err := s.rotateFeed(r.Context(), sen); err != nil {
 		return err
 	}
-	return seeOther(w, r, "/sentinels/"+strconv.FormatInt(sen.ID, 10)+"#feed")
+	return seeOther(w, r, sentinelPath(sen.ID, "feed")+"#feed")
 }

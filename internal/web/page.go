@@ -27,6 +27,7 @@ var pages = func() map[string]*template.Template {
 		"time":     fmtTime,
 		"datetime": datetime,
 		"ago":      ago,
+		"due":      func(t time.Time) string { return dueAt(t, time.Now()) },
 		"bytes":    fmtBytes,
 		"list":     func(xs ...string) []string { return xs },
 		// servedAsText tells a reason a version is read as its source
@@ -200,25 +201,41 @@ func ago(t time.Time) string {
 		return "never"
 	}
 	d := time.Since(t)
-	future := d < 0
-	if future {
-		d = -d
+	if d < 0 {
+		return "in " + shortDuration(-d)
 	}
-	var s string
+	return shortDuration(d) + " ago"
+}
+
+// dueAt says when a check at t falls due, seen at now: "in 2h" ahead,
+// "due now" in its first minute, "due for 5m" past it (the workers are
+// behind), "never" for the zero time.
+func dueAt(t, now time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	switch d := now.Sub(t); {
+	case d < 0:
+		return "in " + shortDuration(-d)
+	case d < time.Minute:
+		return "due now"
+	default:
+		return "due for " + shortDuration(d)
+	}
+}
+
+// shortDuration is d, not negative, in its largest whole unit: 10s, 5m,
+// 3h (up to two days), 4d.
+func shortDuration(d time.Duration) string {
 	switch {
 	case d < time.Minute:
-		s = fmt.Sprintf("%ds", int(d.Seconds()))
+		return fmt.Sprintf("%ds", int(d.Seconds()))
 	case d < time.Hour:
-		s = fmt.Sprintf("%dm", int(d.Minutes()))
+		return fmt.Sprintf("%dm", int(d.Minutes()))
 	case d < 48*time.Hour:
-		s = fmt.Sprintf("%dh", int(d.Hours()))
-	default:
-		s = fmt.Sprintf("%dd", int(d.Hours()/24))
+		return fmt.Sprintf("%dh", int(d.Hours()))
 	}
-	if future {
-		return "in " + s
-	}
-	return s + " ago"
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }
 
 func fmtBytes(n int64) string {

@@ -445,8 +445,10 @@ type diffData struct {
 	API      string // the API URL of this diff, without format
 	// Change is the stored change the page was opened for, if any, with
 	// its typed records as the sentinel found them.
-	Change        *vigil.Change
-	ChangeRecords string
+	Change *vigil.Change
+	// ChangeSentinel is the sentinel that found Change, named on the page.
+	ChangeSentinel *vigil.Sentinel
+	ChangeRecords  string
 	// ChangeLines says what the change's records found, a line each
 	// (intent.Change.Line), as its message does; past maxChangeLines,
 	// the last line counts the rest.
@@ -519,6 +521,9 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 			return vigil.Errorf(vigil.EINVALID, "change %d is not a change of resource %d", c.ID, res.ID)
 		}
 		data.Change = c
+		if data.ChangeSentinel, err = s.ownSentinel(r.Context(), sess.User, strconv.FormatInt(c.SentinelID, 10)); err != nil {
+			return err
+		}
 		if len(c.Records) > 0 {
 			var buf bytes.Buffer
 			if json.Indent(&buf, c.Records, "", "  ") == nil {

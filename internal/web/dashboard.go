@@ -136,7 +136,10 @@ type editorData struct {
 	Segments []segment
 	Row      *sentinelRow
 	Changes  []*vigil.Change
-	Feed     string
+	// ChangesPager pages Changes, the newest first (sentinelChangesPage
+	// a page); nil in the editor of a new sentinel.
+	ChangesPager *pager
+	Feed         string
 	// Done says what the form that led here did (doneMessage), or is
 	// empty.
 	Done string
@@ -221,6 +224,9 @@ func (s *Server) editorError(w http.ResponseWriter, r *http.Request, sess *sessi
 	return s.page(w, r, sess, http.StatusUnprocessableEntity, "sentinel", title, "sentinels", data)
 }
 
+// sentinelChangesPage is the most changes a sentinel's page lists at once.
+const sentinelChangesPage = 50
+
 func (s *Server) handleSentinelPage(w http.ResponseWriter, r *http.Request, sess *session) error {
 	sen, err := s.ownSentinel(r.Context(), sess.User, r.PathValue("id"))
 	if err != nil {
@@ -230,11 +236,16 @@ func (s *Server) handleSentinelPage(w http.ResponseWriter, r *http.Request, sess
 	if err != nil {
 		return err
 	}
-	changes, _, err := s.Store.FindChanges(r.Context(), vigil.ChangeFilter{SentinelID: sen.ID, Limit: 50})
+	p, err := dashboardPage(r, sentinelChangesPage, sentinelChangesPage)
 	if err != nil {
 		return err
 	}
-	data := &editorData{Editing: sen, Source: sen.Source, Segments: segments(sen.Source, nil), Row: row, Changes: changes, Done: doneMessage(r)}
+	changes, total, err := s.Store.FindChanges(r.Context(), vigil.ChangeFilter{SentinelID: sen.ID, Offset: p.Offset, Limit: p.Limit})
+	if err != nil {
+		return err
+	}
+	p.Total, p.Shown = total, len(changes)
+	data := &editorData{Editing: sen, Source: sen.Source, Segments: segments(sen.Source, nil), Row: row, Changes: changes, ChangesPager: p, Done: doneMessage(r)}
 	if s.FeedPath != nil {
 		data.Feed = s.FeedPath(sen)
 	}

@@ -1,0 +1,43 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+// TestSentinelPageChangesPages: a sentinel's page lists its changes a page
+// at a time, with links to the older ones; it showed the newest 50 and
+// said nothing of the others.
+func TestSentinelPageChangesPages(t *testing.T) {
+	e := newReadAsTextEnv(t)
+	const n = 55
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range n {
+		c := &vigil.Change{SentinelID: e.sen.ID, ResourceID: e.res, FromVersion: e.vs[0].ID, ToVersion: e.vs[2].ID,
+			DetectedAt: at.Add(time.Duration(i) * time.Hour), Summary: fmt.Sprintf("change number %d", i+1), Records: []byte("[]")}
+		if err := e.s.Store.CreateChange(context.Background(), c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := fmt.Sprintf("/sentinels/%d", e.sen.ID)
+	first := e.get(path)
+	for _, want := range []string{"Showing 1–50 of 55.", fmt.Sprintf(`<a href="%s?offset=50" rel="next">`, path), ">change number 55<", ">change number 6<"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("first page: no %q", want)
+		}
+	}
+	older := e.get(path + "?offset=50")
+	for _, want := range []string{"Showing 51–55 of 55.", `<ol class="timeline" start="51">`, ">change number 1<", ">change number 5<"} {
+		if !strings.Contains(older, want) {
+			t.Errorf("older page: no %q", want)
+		}
+	}
+	if strings.Contains(older, ">change number 6<") {
+		t.Errorf("older page lists a change of the first")
+	}
+}

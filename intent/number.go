@@ -88,7 +88,9 @@ func isNumberRune(r rune) bool {
 // "IPv6", "Item-42" hold none, and "MP3 player for $49" is 49 (findValue);
 // letters after the digits are a unit ("5kg" is 5). A plus or a separator
 // right after a letter or a digit belongs to the word before it, not to
-// the number: "SKU+7" is 7, "No.5" is 5. After a currency code, a hyphen
+// the number: "SKU+7" is 7, "No.5" is 5. Digits grouped otherwise than
+// by thousands are no number either: "Version 2.1.3", "30.11.2026" and
+// "192.168.1.1" hold none (wellGrouped). After a currency code, a hyphen
 // is the amount's sign: "USD-1,234.50" is -1234.5, and so is a minus sign
 // before a currency symbol: "-$5.00" is -5.
 func ParseNumber(s string) (float64, bool) {
@@ -191,11 +193,50 @@ func findValue(s string) (start, end int, ok bool) {
 		for !isDigit(s[d]) {
 			d++
 		}
-		if !wordDigits(s[:d]) {
+		if !wordDigits(s[:d]) && wellGrouped(s[d:e]) {
 			return i, e, true
 		}
 		off = e
 	}
+}
+
+// wellGrouped reports whether the digits and separators m, from a
+// number's first digit, are grouped as an amount's: where one separator
+// occurs more than once, or before the other one (the decimal separator,
+// then once), it groups the digits before the decimal separator by
+// thousands, the first group of one to three digits and the others of
+// three (or two before the last, as India writes 12,34,567). A version
+// (2.1.3), a date (30.11.2026) or an address (192.168.1.1) is no amount,
+// where reading it as one would make 213 of "Version 2.1.3".
+func wellGrouped(m string) bool {
+	m = groupingRemover.Replace(m)
+	lastDot, lastComma := strings.LastIndexByte(m, '.'), strings.LastIndexByte(m, ',')
+	whole, thousands := m, byte(0)
+	switch {
+	case lastDot >= 0 && lastComma >= 0:
+		dec := max(lastDot, lastComma)
+		if strings.IndexByte(m, m[dec]) != dec {
+			return false // the decimal separator twice: 1,2.3,4
+		}
+		whole, thousands = m[:dec], m[min(lastDot, lastComma)]
+	case strings.Count(m, ".") > 1:
+		thousands = '.'
+	case strings.Count(m, ",") > 1:
+		thousands = ','
+	default:
+		return true // one separator, or none: ParseNumber reads it
+	}
+	groups := strings.Split(whole, string(thousands))
+	if len(groups[0]) < 1 || len(groups[0]) > 3 {
+		return false
+	}
+	for k, g := range groups[1:] {
+		last := k == len(groups)-2
+		if len(g) != 3 && (last || len(g) != 2) {
+			return false
+		}
+	}
+	return true
 }
 
 // wordDigits reports whether digits after before are part of a word, not

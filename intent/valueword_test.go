@@ -25,6 +25,16 @@ func TestValueWordNumbers(t *testing.T) {
 		{"Model X−3 at 120", 120, true, "Model X−3 at"},
 		{"Item-42: $19.99", 19.99, true, "Item-42: $"},
 		{"v2.1.3", 0, false, ""},
+		// Digits grouped otherwise than by thousands: a version, a date,
+		// an address; the amount after them is the value.
+		{"Version 2.1.3", 0, false, ""},
+		{"Released 30.11.2026 at EUR 5", 5, true, "Released 30.11.2026 at EUR"},
+		{"192.168.1.1", 0, false, ""},
+		{"1,2.3,4", 0, false, ""},
+		{"10.000.000", 10000000, true, ""},
+		{"1.234.567,89", 1234567.89, true, ""},
+		{"₹12,34,567.00", 1234567, true, "₹"},
+		{"1,234,56", 0, false, ""},
 		{"ABC-42", 0, false, ""},  // not a currency code: a product's
 		{"XUSD-42", 0, false, ""}, // a code inside a longer word is not one
 		// Amounts and their units.

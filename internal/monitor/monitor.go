@@ -381,6 +381,11 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 			sink(j.rec)
 			continue
 		}
+		if j.digestOnly(now) {
+			m.sendDigestOnly(ctx, j, now)
+			sink(j.rec)
+			continue
+		}
 		// A site's start page too: its checks read it (readSiteImportance).
 		for i, u := range p.urls {
 			watched = append(watched, rankCandidate{url: u, key: p.keys[i], importance: s.Importance})
@@ -653,25 +658,66 @@ func (m *Monitor) finish(j *job, now time.Time) {
 	if !j.nextAt.IsZero() && j.nextAt.Before(next) {
 		next = j.nextAt
 	}
-	// A confirmation or digest due but not done (the page could not be
-	// fetched, the store not read) waits for the next check the policy
-	// gives, which backs off on failures: pulled to a time already past,
-	// it was tried again at every poll.
+	// A confirmation or digest (wake) due but not done (the page could
+	// not be fetched, the store not read) waits for the next check the
+	// policy gives, which backs off on failures: pulled to a time already
+	// past, it was tried again at every poll.
 	if c := j.st.Confirm; c != nil && c.At.After(now) && c.At.Before(next) {
 		next = c.At
-	}
-	if d := j.st.DigestDue; d.After(now) && d.Before(next) {
-		next = d
 	}
 	if end := j.st.Status; end.Ended.IsZero() {
 		if e, ok := m.endOf(j); ok && e.Before(next) {
 			next = e
 		}
 	}
+	j.st.CheckDue = next
+	m.wake(j, now)
+}
+
+// wake sets the job's next check: the check due (state.CheckDue), or the
+// end of the digest's period if it comes first, and encodes the state.
+// The digest's end wakes the sentinel for the digest alone (digestOnly):
+// it is not a check of its pages, which keeps the policy's time, backing
+// off on failures. It was one, and a sentinel sending a digest every
+// minute read its pages, or crawled its site, every minute, failing or
+// not.
+func (m *Monitor) wake(j *job, now time.Time) {
+	next := j.st.CheckDue
+	if d := j.st.DigestDue; d.After(now) && d.Before(next) {
+		next = d
+	}
 	j.rec.NextCheck = next
 	j.rec.State = j.st.encode()
 	recordImportance(j)
 	m.rank.keep(j.plan.keys, next)
+}
+
+// digestOnly reports whether the claimed job is due for the end of its
+// digest's period alone: its check is not due (state.CheckDue, a
+// confirmation and the lifespan's wake-up in it), and the sentinel was
+// not edited, resumed or asked to be checked now since its last check
+// (each sets UpdatedAt). A state from before CheckDue was kept is checked.
+func (j *job) digestOnly(now time.Time) bool {
+	st := j.st
+	if st.CheckDue.IsZero() || !now.Before(st.CheckDue) || st.DigestDue.IsZero() || now.Before(st.DigestDue) {
+		return false
+	}
+	if !j.nextAt.IsZero() && !now.Before(j.nextAt) {
+		return false
+	}
+	return !j.s.UpdatedAt.After(j.s.LastCheck)
+}
+
+// sendDigestOnly ends the digest's period of a job due for it alone
+// (digestOnly) without reading its pages: the check stays due when it
+// was, or at the lifespan's wake-up if earlier. A digest that cannot be
+// read waits for that check, as one due but not done at a check does.
+func (m *Monitor) sendDigestOnly(ctx context.Context, j *job, now time.Time) {
+	if !j.nextAt.IsZero() && j.nextAt.Before(j.st.CheckDue) {
+		j.st.CheckDue = j.nextAt
+	}
+	m.digest(ctx, j, now)
+	m.wake(j, now)
 }
 
 // endOf returns the absolute end of a sentinel's lifespan, if known.

@@ -25,6 +25,10 @@ type state struct {
 	// "Every <interval>" digest.
 	DigestSince time.Time `json:"digestSince,omitzero"`
 	DigestDue   time.Time `json:"digestDue,omitzero"`
+	// CheckDue is when the sentinel's pages are next to be read, as the
+	// policy gave it (backing off on failures), a confirmation or the
+	// lifespan: the sentinel may be woken earlier for its digest alone.
+	CheckDue time.Time `json:"checkDue,omitzero"`
 	// Site says the sentinel watched a site at its last check: it may
 	// have a site snapshot, dropped at its first check as anything else.
 	Site bool `json:"site,omitempty"`

@@ -49,14 +49,16 @@ import (
 // A check reports one change of the site: its resource is the start
 // page's, its FromVersion 0 and its ToVersion the start page's version
 // (for a start page read without its body, a binary document, the
-// version saying so, as a page sentinel on it stores: startVersion);
+// version saying so, as a page sentinel on it stores: storeLeaf, which
+// gives every such page of the site its version);
 // its records are of kind page (intent.PageInfo), one per page added,
 // deleted or modified, in that order, each by URL.
 
 // siteRecord is what a check keeps of a site's crawl for the next one.
 type siteRecord struct {
 	Snapshot *crawl.Snapshot `json:"snapshot"`
-	// Versions are the stored versions of the pages read, by URL.
+	// Versions are the stored versions of the pages read, by URL; of a
+	// page read without its body, the version saying why (storeLeaf).
 	Versions map[string]int64 `json:"versions"`
 }
 
@@ -411,7 +413,7 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		m.pageWorks(ctx, j, ps, site.URL, now)
 		return
 	}
-	rid, to, err := m.startVersion(ctx, c.leaves, cur, now)
+	rid, to, err := m.startVersion(ctx, cur)
 	if err != nil {
 		// Not recorded, and told as the site's failure: compared again at
 		// the next check, with this crawl.
@@ -429,35 +431,40 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 
 // startVersion returns the resource of a crawl's start page and the
 // version a change of its site is recorded on: the start page's version
-// in the crawl or, for a start page read without its body (a binary
-// document: a PDF, an image), the version saying why, which a page
-// sentinel on it stores too. It stores that version if the page's newest
-// is not it already.
-func (m *Monitor) startVersion(ctx context.Context, leaves map[string]leaf, cur *siteRecord, now time.Time) (rid, to int64, err error) {
+// in the crawl, which for a start page read without its body (a binary
+// document: a PDF, an image) is the version saying why (storeLeaf), as a
+// page sentinel on it stores.
+func (m *Monitor) startVersion(ctx context.Context, cur *siteRecord) (rid, to int64, err error) {
 	start := cur.Snapshot.Pages[0].URL
-	if to = cur.Versions[start]; to != 0 {
-		if rid = m.knownResource(ctx, start); rid == 0 {
-			return 0, 0, fmt.Errorf("start page %s: version %d stored, and no resource found", vigil.RedactURL(start), to)
-		}
-		return rid, to, nil
-	}
-	l, ok := leaves[start]
-	if !ok {
+	if to = cur.Versions[start]; to == 0 {
 		return 0, 0, fmt.Errorf("start page %s: read, and no version stored", vigil.RedactURL(start))
 	}
-	if rid, err = m.resource(ctx, start); err != nil {
-		return 0, 0, fmt.Errorf("start page %s: %w", vigil.RedactURL(start), err)
+	if rid = m.knownResource(ctx, start); rid == 0 {
+		return 0, 0, fmt.Errorf("start page %s: version %d stored, and no resource found", vigil.RedactURL(start), to)
 	}
-	defer m.pages.lock(start)()
+	return rid, to, nil
+}
+
+// storeLeaf stores the version of a page of a site read without its body
+// (a binary document: a PDF, an image), the version saying why, as a
+// page sentinel on it stores, unless the page's newest version says so
+// already; it returns that version's id. Such a page has a history, and
+// a change of the site links to it, as to the site's other pages.
+func (m *Monitor) storeLeaf(ctx context.Context, url string, l leaf, now time.Time) (int64, error) {
+	rid, err := m.resource(ctx, url)
+	if err != nil {
+		return 0, err
+	}
+	defer m.pages.lock(url)()
 	head, err := m.head(ctx, rid)
 	if err != nil {
-		return 0, 0, fmt.Errorf("start page %s: %w", vigil.RedactURL(start), err)
+		return 0, err
 	}
-	v, err := m.putFailure(ctx, rid, start, head, l.status, l.why, now)
+	v, err := m.putFailure(ctx, rid, url, head, l.status, l.why, now)
 	if err != nil {
-		return 0, 0, fmt.Errorf("start page %s: %w", vigil.RedactURL(start), err)
+		return 0, err
 	}
-	return v.ResourceID, v.ID, nil
+	return v.ID, nil
 }
 
 // storeStartFailure stores the failure of a site's start page as a

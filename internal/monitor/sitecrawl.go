@@ -65,10 +65,9 @@ type siteCrawl struct {
 	// abandoned says the crawl ended because its check was (the monitor
 	// stopping): it serves no one.
 	abandoned bool
-	// failed counts the pages read whose body could not be stored.
+	// failed counts the pages read whose body (for one read without it,
+	// the version saying why: storeLeaf) could not be stored.
 	failed int
-	// leaves are the pages read without their body (siteFetcher.leaves).
-	leaves map[string]leaf
 	// at is when it ended, by the monitor's clock; waiters counts the
 	// checks that joined it in flight (written under siteCrawls.mu).
 	at      time.Time
@@ -241,7 +240,7 @@ func (m *Monitor) runCrawl(ctx, cctx context.Context, key string, c *siteCrawl, 
 	}
 	c.abandoned, c.limit, c.err = false, limit, err
 	c.cut = err != nil && cctx.Err() != nil
-	c.failed, c.leaves = sf.failed, sf.leaves
+	c.failed = sf.failed
 	if err != nil {
 		return
 	}
@@ -252,7 +251,21 @@ func (m *Monitor) runCrawl(ctx, cctx context.Context, key string, c *siteCrawl, 
 			if why, read := crawl.ReadAsText(p); read {
 				m.recordReadAsText(ctx, id, why)
 			}
+			continue
 		}
+		l, ok := sf.leaves[p.URL]
+		if !ok || p.Failed() {
+			continue
+		}
+		id, err := m.storeLeaf(ctx, p.URL, l, now)
+		if err != nil {
+			// A page read without a version, as one whose body could not
+			// be stored: the crawl is no reference.
+			c.failed++
+			m.Logger.Error("store site page", logURL(p.URL), LogError, err)
+			continue
+		}
+		c.record.Versions[p.URL] = id
 	}
 	if snap.StartFailure() != "" {
 		m.storeStartFailure(ctx, q.Start, snap, now)

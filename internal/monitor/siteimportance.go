@@ -32,6 +32,9 @@ func (m *Monitor) readSiteImportance(ctx context.Context, j *job, rec *siteRecor
 		return // read without its body (not HTML, or failed): no links
 	}
 	head, err := m.pageHead(ctx, start)
+	if err == nil && head != nil && head.Error != "" {
+		return // a binary document (storeLeaf), or failing since: no links
+	}
 	if err != nil || head == nil {
 		if err != nil {
 			m.Logger.Error("read the start page for its importance", LogSentinel, j.s.ID, logURL(start), LogError, err)

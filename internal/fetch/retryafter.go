@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -24,8 +25,9 @@ func (e *statusError) Unwrap() error { return ErrStatus }
 
 // retryAfter returns how long the Retry-After header of a 429 (Too Many
 // Requests) or 503 (Service Unavailable) answer asks the client to wait
-// (RFC 9110 section 10.2.3: seconds, or an HTTP date), and 0 for another
-// answer, or one without it or with a value that does not parse.
+// (RFC 9110 section 10.2.3: seconds, or an HTTP date), at most
+// maxRetryAfter, and 0 for another answer, or one without it or with a
+// value that does not parse or asks for no wait (a date past).
 func retryAfter(resp *http.Response) time.Duration {
 	if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable {
 		return 0
@@ -34,14 +36,21 @@ func retryAfter(resp *http.Response) time.Duration {
 	if v == "" {
 		return 0
 	}
-	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if n <= 0 {
-			return 0
-		}
-		return time.Duration(min(n, int64(24*time.Hour/time.Second))) * time.Second
+	n, err := strconv.ParseInt(v, 10, 64)
+	switch {
+	case err == nil && n <= 0:
+		return 0
+	case err == nil:
+		return time.Duration(min(n, int64(maxRetryAfter/time.Second))) * time.Second
+	case errors.Is(err, strconv.ErrRange) && n > 0:
+		// More seconds than an int64 holds: the longest wait, not none.
+		return maxRetryAfter
 	}
 	if at, err := http.ParseTime(v); err == nil {
-		return max(time.Until(at), 0)
+		return min(max(time.Until(at), 0), maxRetryAfter)
 	}
 	return 0
 }
+
+// maxRetryAfter is the longest wait a Retry-After is read as: a day.
+const maxRetryAfter = 24 * time.Hour

@@ -155,6 +155,9 @@ func (d *Deliverer) deliver(ctx context.Context, n *vigil.Notification) error {
 		return recorded(n.ID, "record it dead", d.Store.MarkNotificationDead(ctx, n.ID, "payload: "+err.Error()))
 	}
 	if err := d.relink(ctx, n, m); err != nil {
+		if ctx.Err() != nil {
+			return d.release(n) // the stop cut its store read short
+		}
 		// Left claimed: the lease brings it back, to be tried again.
 		return fmt.Errorf("notification %d: %w", n.ID, err)
 	}
@@ -162,8 +165,12 @@ func (d *Deliverer) deliver(ctx context.Context, n *vigil.Notification) error {
 	err = ch.Notify(dctx, n.Target, m)
 	cancel()
 	if err == nil {
+		// Recorded even if the stop came meanwhile: the receiver has it,
+		// and an entry left claimed is delivered again.
 		log.Info("notification sent", LogAttempts, n.Attempts)
-		return recorded(n.ID, "record it sent", d.Store.MarkNotificationSent(ctx, n.ID, d.Now()))
+		rctx, cancel := afterStop(ctx)
+		defer cancel()
+		return recorded(n.ID, "record it sent", d.Store.MarkNotificationSent(rctx, n.ID, d.Now()))
 	}
 	if ctx.Err() != nil {
 		// Shutting down: give the claim back, so that the next start
@@ -184,9 +191,16 @@ func (d *Deliverer) deliver(ctx context.Context, n *vigil.Notification) error {
 // release gives back the claim of n, whose delivery a stop interrupted,
 // with a context of its own: the delivery's has ended.
 func (d *Deliverer) release(n *vigil.Notification) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := afterStop(context.Background())
 	defer cancel()
 	return recorded(n.ID, "give back its claim", d.Store.ReleaseNotification(ctx, n.ID, n.Attempts, d.Now()))
+}
+
+// afterStop returns a context for a record that must be made even when
+// ctx, the delivery's, has ended (a stop): ctx's values, without its
+// cancellation, for at most 10 seconds.
+func afterStop(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 }
 
 // recorded wraps err, a store failure to record what became of

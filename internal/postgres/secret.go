@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 
 	"github.com/vigil-web/vigil"
@@ -51,8 +50,12 @@ func (db *DB) EnsureSecret(ctx context.Context, name string, key []byte) ([]byte
 	return stored, inserted == 1, nil
 }
 
-// ReplaceSecret implements vigil.SecretStore: the stored key is read (and locked) and
-// the new one written over it in one transaction.
+// ReplaceSecret implements vigil.SecretStore, in one transaction: key is
+// inserted if name has none, else the stored key is read, locked, and
+// written over. A row lock taken on no row locks nothing: two that both
+// read no key and then wrote would each return nil, though one replaced
+// the other's key; the insert that finds one waits for its writer, as
+// EnsureSecret's does.
 func (db *DB) ReplaceSecret(ctx context.Context, name string, key []byte) ([]byte, error) {
 	if name == "" {
 		return nil, vigil.Errorf(vigil.EINVALID, "key name required")
@@ -62,12 +65,18 @@ func (db *DB) ReplaceSecret(ctx context.Context, name string, key []byte) ([]byt
 	}
 	var old []byte
 	err := db.update(ctx, func(tx *sql.Tx) error {
-		err := tx.QueryRowContext(ctx, q("SELECT value FROM secrets WHERE name = ? FOR UPDATE"), name).Scan(&old)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		now := tv(db.now())
+		res, err := tx.ExecContext(ctx, q("INSERT INTO secrets (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING"), name, key, now)
+		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, q("INSERT INTO secrets (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value, created_at = excluded.created_at"),
-			name, key, tv(db.now()))
+		if inserted, err := res.RowsAffected(); err != nil || inserted == 1 {
+			return err
+		}
+		if err := tx.QueryRowContext(ctx, q("SELECT value FROM secrets WHERE name = ? FOR UPDATE"), name).Scan(&old); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, q("UPDATE secrets SET value = ?, created_at = ? WHERE name = ?"), key, now, name)
 		return err
 	})
 	if err != nil {

@@ -146,3 +146,50 @@ func testSecretsConcurrent(t *testing.T, s vigil.Store) {
 		t.Fatalf("Secret: %q, want the key every caller got, %q", back, got[0])
 	}
 }
+
+// testSecretsReplaceConcurrent replaces one key from several processes at
+// once: the replacements are in some order, each returning the key of the
+// one before it, so exactly one finds no key there before it (nil), no
+// key is returned twice, and the key stored at the end is returned by
+// none. Two that both read no key (a row lock taken on no row) would each
+// say they set the first key, though one replaced the other's.
+func testSecretsReplaceConcurrent(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	ss := secretStore(t, s)
+	const n = 8
+	olds := make([][]byte, n)
+	errs := make([]error, n)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			olds[i], errs[i] = ss.ReplaceSecret(ctx, "replaced-concurrently", fmt.Appendf(nil, "key of process %d, 32 bytes or more", i))
+		}()
+	}
+	close(start)
+	wg.Wait()
+	first := 0
+	seen := map[string]bool{}
+	for i := range n {
+		must(t, errs[i])
+		if olds[i] == nil {
+			first++
+			continue
+		}
+		if seen[string(olds[i])] {
+			t.Fatalf("%q replaced twice", olds[i])
+		}
+		seen[string(olds[i])] = true
+	}
+	if first != 1 {
+		t.Fatalf("%d callers replaced no key, want 1: %q", first, olds)
+	}
+	last, err := ss.Secret(ctx, "replaced-concurrently")
+	must(t, err)
+	if seen[string(last)] {
+		t.Fatalf("the key stored at the end, %q, was returned as replaced", last)
+	}
+}

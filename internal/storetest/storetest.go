@@ -71,6 +71,7 @@ func Run(t *testing.T, open Opener) {
 		"ConcurrentReadersWrite":     testConcurrent,
 		"Secrets":                    testSecrets,
 		"SecretsConcurrent":          testSecretsConcurrent,
+		"SecretsReplaceConcurrent":   testSecretsReplaceConcurrent,
 	}
 	for _, name := range sortedKeys(tests) {
 		t.Run(name, func(t *testing.T) { tests[name](t, open(t)) })

@@ -242,16 +242,16 @@ type siteFailed struct {
 // the snapshot that does not count them (siteDeltaJSON.Failed), nil if
 // none did.
 func changedFailed(d *webtable.Delta, s1, s2 *crawl.Snapshot) map[string]siteFailed {
-	p1, p2 := pagesByURL(s1), pagesByURL(s2)
+	p1, p2 := s1.PagesByURL(), s2.PagesByURL()
 	out := map[string]siteFailed{}
 	for _, id := range d.Added {
 		if p := p1[string(id)]; p != nil && p.Failed() {
-			out[string(id)] = siteFailed{Old: failure(p)}
+			out[string(id)] = siteFailed{Old: p.Failure()}
 		}
 	}
 	for _, id := range d.Deleted {
 		if p := p2[string(id)]; p != nil && p.Failed() {
-			out[string(id)] = siteFailed{New: failure(p)}
+			out[string(id)] = siteFailed{New: p.Failure()}
 		}
 	}
 	if len(out) == 0 {
@@ -292,7 +292,7 @@ type siteReadAsText struct {
 // changedReadAsText returns why the pages a delta names are read as text
 // (siteDeltaJSON.ReadAsText), nil if none is.
 func changedReadAsText(d *webtable.Delta, s1, s2 *crawl.Snapshot) map[string]siteReadAsText {
-	p1, p2 := pagesByURL(s1), pagesByURL(s2)
+	p1, p2 := s1.PagesByURL(), s2.PagesByURL()
 	reason := func(p *crawl.Page) string {
 		if p == nil {
 			return ""
@@ -333,7 +333,7 @@ func oldReading(s1, s2 *crawl.Snapshot, p1, p2 map[string]*crawl.Page, id webtab
 // changedReading returns how each snapshot reads the pages a delta names
 // (siteDeltaJSON.Reading), nil if it names none.
 func changedReading(d *webtable.Delta, s1, s2 *crawl.Snapshot) map[string]siteReading {
-	p1, p2 := pagesByURL(s1), pagesByURL(s2)
+	p1, p2 := s1.PagesByURL(), s2.PagesByURL()
 	reading := func(p *crawl.Page) string {
 		if p == nil {
 			return ""
@@ -358,7 +358,7 @@ func changedReading(d *webtable.Delta, s1, s2 *crawl.Snapshot) map[string]siteRe
 // changedImportance returns the importance of the pages a delta names
 // (siteDeltaJSON.Importance), nil if none has one.
 func changedImportance(d *webtable.Delta, s1, s2 *crawl.Snapshot) map[string]float64 {
-	p1, p2 := pagesByURL(s1), pagesByURL(s2)
+	p1, p2 := s1.PagesByURL(), s2.PagesByURL()
 	out := map[string]float64{}
 	for _, c := range []struct {
 		ids   []webtable.NodeID
@@ -425,21 +425,13 @@ type siteDelta struct {
 }
 
 func newSiteDelta(d *webtable.Delta, old, new *crawl.Snapshot, w1, w2 *webtable.Table) *siteDelta {
-	sd := &siteDelta{d: d, old: old, new: new, start: new.Query.Start, pages1: pagesByURL(old), pages2: pagesByURL(new), redirected: map[string]string{},
+	sd := &siteDelta{d: d, old: old, new: new, start: new.Query.Start, pages1: old.PagesByURL(), pages2: new.PagesByURL(), redirected: map[string]string{},
 		unread1: old.UnreadLinks(), unread2: new.UnreadLinks(), query: new.Query,
 		paths1: tuplesByID(w1), paths2: tuplesByID(w2), nodes1: len(w1.Nodes), nodes2: len(w2.Nodes)}
 	for _, r := range new.Redirects {
 		sd.redirected[r.From] = r.To
 	}
 	return sd
-}
-
-func pagesByURL(s *crawl.Snapshot) map[string]*crawl.Page {
-	out := make(map[string]*crawl.Page, len(s.Pages))
-	for _, p := range s.Pages {
-		out[p.URL] = p
-	}
-	return out
 }
 
 // write writes one line per page added, removed and changed (in that
@@ -466,7 +458,7 @@ func (sd *siteDelta) write(w io.Writer) error {
 		p := sd.pages2[string(id)]
 		var notes []string
 		if before := sd.pages1[p.URL]; before != nil && before.Failed() {
-			notes = append(notes, "failed before: "+failure(before))
+			notes = append(notes, "failed before: "+before.Failure())
 		}
 		if why := sd.unread1[p.URL]; why != "" {
 			notes = append(notes, "linked before, "+sd.unreadText(why))
@@ -533,7 +525,7 @@ func (sd *siteDelta) byImportance(ids []webtable.NodeID) []webtable.NodeID {
 // gone says what became of a deleted page in the new snapshot.
 func (sd *siteDelta) gone(u, dir string) string {
 	if p := sd.pages2[u]; p != nil {
-		return "now failing: " + failure(p)
+		return "now failing: " + p.Failure()
 	}
 	if to, ok := sd.redirected[u]; ok {
 		return "now redirected to " + relativeURL(to, dir)
@@ -570,15 +562,6 @@ func noteText(notes []string) string {
 		return ""
 	}
 	return "  (" + strings.Join(notes, "; ") + ")"
-}
-
-// failure names why a page failed: its HTTP status, else its error.
-func failure(p *crawl.Page) string {
-	if p.Status != 0 && p.Status/100 != 2 {
-		return fmt.Sprintf("HTTP %d", p.Status)
-	}
-	// A 2xx answer that failed (a charset, a size cap): the error says.
-	return p.Error
 }
 
 // contentChange compares the bodies of a modified page's two versions

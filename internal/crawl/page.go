@@ -185,6 +185,17 @@ func linksTo(p *Page, u string) bool {
 // Failed reports whether the page could not be read.
 func (p *Page) Failed() bool { return p.Error != "" }
 
+// Failure names why the page failed, as vigil site diff and a site
+// sentinel's change say it ("failed before", "now failing"): its HTTP
+// status ("HTTP 503") when it is not 2xx, else its error (a 2xx answer
+// that failed: a charset, a size cap).
+func (p *Page) Failure() string {
+	if p.Status != 0 && p.Status/100 != 2 {
+		return fmt.Sprintf("HTTP %d", p.Status)
+	}
+	return p.Error
+}
+
 // Link is a link object of WHOWEDA's model (note 000 §2.1) within a site:
 // its target (canonical, without fragment) and its label (anchor text,
 // white space collapsed).

@@ -99,6 +99,15 @@ func (s *Snapshot) Page(u string) *Page {
 	return nil
 }
 
+// PagesByURL returns the pages of s by their canonical URL.
+func (s *Snapshot) PagesByURL() map[string]*Page {
+	out := make(map[string]*Page, len(s.Pages))
+	for _, p := range s.Pages {
+		out[p.URL] = p
+	}
+	return out
+}
+
 // Encode writes s as indented JSON.
 func (s *Snapshot) Encode(w io.Writer) error {
 	enc := json.NewEncoder(w)

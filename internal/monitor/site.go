@@ -538,7 +538,7 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 	if err != nil {
 		return nil, err
 	}
-	pages1, pages2 := pagesByURL(prev.Snapshot), pagesByURL(cur.Snapshot)
+	pages1, pages2 := prev.Snapshot.PagesByURL(), cur.Snapshot.PagesByURL()
 	redirected := map[string]string{}
 	for _, r := range cur.Snapshot.Redirects {
 		redirected[r.From] = r.To
@@ -550,7 +550,7 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 		p := pages2[string(id)]
 		info := &intent.PageInfo{URL: p.URL, Title: p.Title, NewVersion: cur.Versions[p.URL]}
 		if before := pages1[p.URL]; before != nil && before.Failed() {
-			info.Note = "failed before: " + pageFailure(before)
+			info.Note = "failed before: " + before.Failure()
 		} else if why := unread1[p.URL]; why != "" {
 			info.Note = "linked before, " + unreadText(why, prev.Snapshot.Query)
 		} else if from := crawl.ReachedThroughText(prev.Snapshot, cur.Snapshot, p.URL); from != "" {
@@ -566,7 +566,7 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 		p := pages1[string(id)]
 		info := &intent.PageInfo{URL: p.URL, Title: p.Title, OldVersion: prev.Versions[p.URL], Note: "no longer reached"}
 		if now := pages2[p.URL]; now != nil {
-			info.Note = "now failing: " + pageFailure(now)
+			info.Note = "now failing: " + now.Failure()
 		} else if to, ok := redirected[p.URL]; ok {
 			info.Note = "now redirected to " + to
 		} else if why := unread2[p.URL]; why != "" {
@@ -676,14 +676,6 @@ func isAnyChange(x spec.Expr) bool {
 	return ok && c.Kind == spec.AnyChange && c.Scope == nil && len(c.Ignore) == 0
 }
 
-func pagesByURL(s *crawl.Snapshot) map[string]*crawl.Page {
-	out := make(map[string]*crawl.Page, len(s.Pages))
-	for _, p := range s.Pages {
-		out[p.URL] = p
-	}
-	return out
-}
-
 func sortedIDs(ids []webtable.NodeID) []webtable.NodeID {
 	out := slices.Clone(ids)
 	slices.Sort(out)
@@ -700,14 +692,6 @@ func byImportance(ids []webtable.NodeID, pages map[string]*crawl.Page) []webtabl
 		return cmp.Compare(pages[string(b)].Importance, pages[string(a)].Importance)
 	})
 	return out
-}
-
-// pageFailure names why a page failed: its HTTP status, else its error.
-func pageFailure(p *crawl.Page) string {
-	if p.Status != 0 && p.Status/100 != 2 {
-		return fmt.Sprintf("HTTP %d", p.Status)
-	}
-	return p.Error
 }
 
 // reportSite records the change a check found on a site, on version to

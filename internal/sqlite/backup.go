@@ -18,7 +18,8 @@ import (
 // store: VACUUM INTO, in one read transaction, which writers do not wait
 // for. The copy is one file, with no -wal to go with it, and readable by
 // its owner only, as the store is. The store is opened read-only and not
-// migrated. Backup refuses a dest that exists (EINVALID), or a dir without
+// migrated. The copy is on disk (synced) when Backup returns. Backup
+// refuses a dest that exists (EINVALID), or a dir without
 // a store (ENOTFOUND); a copy that fails part-way is removed.
 func Backup(ctx context.Context, dir, dest string) (err error) {
 	src := filepath.Join(dir, FileName)
@@ -50,5 +51,20 @@ func Backup(ctx context.Context, dir, dest string) (err error) {
 	if _, err := db.ExecContext(ctx, "VACUUM INTO ?", dest); err != nil {
 		return fmt.Errorf("backup %s to %s: %w", src, dest, err)
 	}
-	return nil
+	// VACUUM INTO leaves the copy to the operating system's cache: a
+	// crash right after the command said it was written could lose it.
+	if err := syncFile(dest); err != nil {
+		return fmt.Errorf("backup %s: %w", dest, err)
+	}
+	return syncFile(filepath.Dir(dest)) // the copy's name in its folder
+}
+
+// syncFile makes what was written to the file or folder name durable.
+func syncFile(name string) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
 }

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/sqlite"
@@ -41,7 +44,19 @@ func runBackup(ctx context.Context, env *environment, args []string) (int, error
 		}
 		return exitError, err
 	}
-	fmt.Fprintf(env.stdout, "%s: a copy of %s\nkeep the key files %s and %s with it (feed links, sessions and webhook signatures are made with them)\n",
-		dest, filepath.Join(*sf.data, sqlite.FileName), filepath.Join(*sf.data, secretFile), filepath.Join(*sf.data, webhookSecretFile))
+	fmt.Fprintf(env.stdout, "%s: a copy of %s\n", dest, filepath.Join(*sf.data, sqlite.FileName))
+	var keys []string
+	for _, name := range []string{secretFile, webhookSecretFile} {
+		if _, err := os.Stat(filepath.Join(*sf.data, name)); err == nil {
+			keys = append(keys, filepath.Join(*sf.data, name))
+		}
+	}
+	if len(keys) > 0 {
+		fmt.Fprintf(env.stdout, "keep the key %s %s with it (feed links, sessions and webhook signatures are made with them)\n",
+			plural(len(keys), "file", "files"), strings.Join(keys, " and "))
+	}
+	if !slices.Contains(keys, filepath.Join(*sf.data, webhookSecretFile)) {
+		fmt.Fprintf(env.stdout, "the webhook key is in no file of %s: keep the --webhook-secret (VIGIL_WEBHOOK_SECRET) the daemon is given with it\n", *sf.data)
+	}
 	return exitOK, nil
 }

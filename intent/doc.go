@@ -433,7 +433,8 @@
 //     value (UTF-8, COVID-19, MP3, H2O, A4, IPv6, Item-42): a match reads
 //     the first number that stands apart ("COVID-19 cases: 120" is 120),
 //     and one holding none is no value; so is one whose digits are
-//     grouped otherwise than by thousands (Version 2.1.3, 30.11.2026,
+//     grouped otherwise than by thousands, or India's lakhs and crores
+//     with commas (Version 2.1.3, Kernel 5.15.123, 30.11.2026,
 //     192.168.1.1: wellGrouped). After a currency code they are an
 //     amount (USD5, EUR-5 is -5), as after the currencies pages write
 //     joined to their amounts (Rp50.000, RM49.90, Rs500); letters after

@@ -204,10 +204,10 @@ func findValue(s string) (start, end int, ok bool) {
 // number's first digit, are grouped as an amount's: where one separator
 // occurs more than once, or before the other one (the decimal separator,
 // then once), it groups the digits before the decimal separator by
-// thousands, the first group of one to three digits and the others of
-// three (or two before the last, as India writes 12,34,567). A version
-// (2.1.3), a date (30.11.2026) or an address (192.168.1.1) is no amount,
-// where reading it as one would make 213 of "Version 2.1.3".
+// thousands (byThousands), or with commas as India does (indianGrouped:
+// 12,34,567). A version (2.1.3, 5.15.123), a date (30.11.2026) or an
+// address (192.168.1.1) is no amount, where reading it as one would make
+// 213 of "Version 2.1.3".
 func wellGrouped(m string) bool {
 	m = groupingRemover.Replace(m)
 	lastDot, lastComma := strings.LastIndexByte(m, '.'), strings.LastIndexByte(m, ',')
@@ -227,12 +227,34 @@ func wellGrouped(m string) bool {
 		return true // one separator, or none: ParseNumber reads it
 	}
 	groups := strings.Split(whole, string(thousands))
+	return byThousands(groups) || thousands == ',' && indianGrouped(groups)
+}
+
+// byThousands reports whether groups, a number's digits before its
+// decimal separator split at its thousands separator, are grouped by
+// thousands: the first of one to three digits, the others of three.
+func byThousands(groups []string) bool {
 	if len(groups[0]) < 1 || len(groups[0]) > 3 {
 		return false
 	}
-	for k, g := range groups[1:] {
-		last := k == len(groups)-2
-		if len(g) != 3 && (last || len(g) != 2) {
+	for _, g := range groups[1:] {
+		if len(g) != 3 {
+			return false
+		}
+	}
+	return true
+}
+
+// indianGrouped reports whether groups, as byThousands takes them, are
+// grouped as India writes amounts (12,34,567, the lakh and crore): the
+// last of three digits, the first of one or two, the others of two.
+func indianGrouped(groups []string) bool {
+	last := len(groups) - 1
+	if last < 1 || len(groups[last]) != 3 || len(groups[0]) < 1 || len(groups[0]) > 2 {
+		return false
+	}
+	for _, g := range groups[1:last] {
+		if len(g) != 2 {
 			return false
 		}
 	}

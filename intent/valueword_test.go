@@ -35,6 +35,12 @@ func TestValueWordNumbers(t *testing.T) {
 		{"1.234.567,89", 1234567.89, true, ""},
 		{"₹12,34,567.00", 1234567, true, "₹"},
 		{"1,234,56", 0, false, ""},
+		{"₹12,34,56,789", 123456789, true, "₹"},
+		// India groups by two with commas only, and never before a group
+		// of three: a kernel's or a program's version is no amount.
+		{"Kernel 5.15.123", 0, false, ""},
+		{"Version 3.12.100", 0, false, ""},
+		{"1,234,56,789", 0, false, ""},
 		{"ABC-42", 0, false, ""},  // not a currency code: a product's
 		{"XUSD-42", 0, false, ""}, // a code inside a longer word is not one
 		// Amounts and their units.

@@ -427,7 +427,8 @@
 //     lang or xml:lang, with the Unicode CLDR's separators: a decimal
 //     point in en and de-CH, a comma in de and fr), else as thousands, as
 //     ParseNumber reads it. A separator before the first digit is a
-//     decimal one ($.99 is 0.99), and a sign or separator joined to a
+//     decimal one ($.99 is 0.99), unless the digits hold one of their own
+//     (S/.49.90, the Peruvian sol, is 49.9), and a sign or separator joined to a
 //     word is the word's (SKU+7 is 7, Rs.500 is 500). Digits joined to a
 //     letter before them, directly or by a hyphen, are a word's, not a
 //     value (UTF-8, COVID-19, MP3, H2O, A4, IPv6, Item-42): a match reads

@@ -173,8 +173,11 @@ func scanNumber(s string) (number, bool) {
 // findValue returns where the first number in s that is a value starts
 // and ends: a number findNumber finds, without a sign or separator that
 // joins it to the word before it (Item+7, No.5: the word's), and not one
-// whose digits are a word's own (wordDigits: UTF-8, MP3). After a currency
-// code, a hyphen is the amount's sign: USD-1,234.50 is -1234.5.
+// whose digits are a word's own (wordDigits: UTF-8, MP3), nor one whose
+// digits are grouped otherwise than an amount's (wellGrouped). A
+// separator before digits that hold a separator of their own is not the
+// number's (S/.49.90 is 49.9, $.99 is 0.99). After a currency code, a
+// hyphen is the amount's sign: USD-1,234.50 is -1234.5.
 func findValue(s string) (start, end int, ok bool) {
 	for off := 0; ; {
 		i, e, ok := findNumber(s[off:])
@@ -192,6 +195,11 @@ func findValue(s string) (start, end int, ok bool) {
 		d := i
 		for !isDigit(s[d]) {
 			d++
+		}
+		if d > i && isSeparator(s[d-1]) && strings.ContainsAny(s[d:e], ".,") {
+			// S/.49.90: a separator before digits that hold their own
+			// is the symbol's period, not a decimal point ($.99).
+			i = d
 		}
 		if !wordDigits(s[:d]) && wellGrouped(s[d:e]) {
 			return i, e, true

@@ -59,6 +59,12 @@ func TestValueWordNumbers(t *testing.T) {
 		{"5-10 days", 5, true, "-10 days"},
 		{"No.5", 5, true, "No."},
 		{"Rs.1,500", 1500, true, "Rs."},
+		// A period before the digits is the amount's decimal point only
+		// when the digits hold no separator of their own: the Peruvian
+		// sol's S/. is its symbol.
+		{"S/.49.90", 49.9, true, "S/."},
+		{"S/.1,299.00", 1299, true, "S/."},
+		{"$.99", 0.99, true, "$"},
 		{"SKU+7", 7, true, "SKU+"},
 		// Scripts written without spaces between words: the digits stand
 		// apart from the words around them.

@@ -41,3 +41,14 @@ func TestSentinelPageChangesPages(t *testing.T) {
 		t.Errorf("older page lists a change of the first")
 	}
 }
+
+// TestSentinelPageNoChangesPastEnd: a sentinel without changes, opened at
+// an offset (a link kept from when it had some), says it has none; its
+// Changes section was left empty, neither a pager nor a sentence.
+func TestSentinelPageNoChangesPastEnd(t *testing.T) {
+	e := newReadAsTextEnv(t)
+	page := e.get(fmt.Sprintf("/sentinels/%d?offset=50", e.sen.ID))
+	if !strings.Contains(page, "No change found yet.") {
+		t.Errorf("the page does not say there is no change:\n%s", page[strings.Index(page, "<h2>Changes</h2>"):])
+	}
+}

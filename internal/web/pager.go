@@ -33,6 +33,10 @@ func dashboardPage(r *http.Request, def, max int) (*pager, error) {
 	return &pager{Offset: p.Offset, Limit: p.Limit, Path: r.URL.Path, Query: q}, nil
 }
 
+// Paged reports whether the list needs its pager: it holds more than a
+// page, or is shown from an offset.
+func (p *pager) Paged() bool { return p.Total > p.Limit || p.Offset > 0 }
+
 // First and Last are the 1-based positions of the items shown.
 func (p *pager) First() int { return p.Offset + 1 }
 func (p *pager) Last() int  { return p.Offset + p.Shown }

@@ -77,14 +77,39 @@ func (v *valueMatch) itemLabel(in *valueItems) string {
 	return v.label
 }
 
-// trimLabel returns a value's label without the currency symbols and the
-// punctuation that stood next to its number at its ends: "Nikon Z5 $"
-// (from "Nikon Z5 $2,299") is "Nikon Z5", "Price:" is "Price", so that a
-// heading reads "value decreased by 200 in Nikon Z5".
+// trimLabel returns a value's label without the currency symbol, code
+// or abbreviation and the punctuation that stood next to its number at
+// its ends: "Nikon Z5 $" (from "Nikon Z5 $2,299") is "Nikon Z5", and so
+// are "Nikon Z5 EUR" and "Nikon Z5 Rp"; "Price:" is "Price", so that a
+// heading reads "value decreased by 200 in Nikon Z5". A code is taken off
+// only where it stood next to the number: "Learn PHP $" is "Learn PHP".
 func trimLabel(s string) string {
-	return strings.TrimFunc(s, func(r rune) bool {
-		return unicode.IsSpace(r) || unicode.Is(unicode.Sc, r) || strings.ContainsRune(":=-–—/|·", r)
-	})
+	s = strings.TrimFunc(s, isLabelPunct)
+	if n := currencyWordAtEnd(s); n > 0 {
+		s = s[:len(s)-n]
+	}
+	return strings.TrimFunc(s, func(r rune) bool { return isLabelPunct(r) || unicode.Is(unicode.Sc, r) })
+}
+
+// isLabelPunct reports whether r is a space or the punctuation that joins
+// a label to its number (: = - / | ·), which trimLabel takes off.
+func isLabelPunct(r rune) bool {
+	return unicode.IsSpace(r) || strings.ContainsRune(":=-–—/|·", r)
+}
+
+// currencyWordAtEnd returns the length of the currency code
+// (afterCurrencyCode) or abbreviation (afterCurrencyPrefix) that ends s
+// as a word of its own, or 0.
+func currencyWordAtEnd(s string) int {
+	if afterCurrencyCode(s) {
+		return 3
+	}
+	for _, p := range currencyPrefixes {
+		if strings.HasSuffix(s, p) && afterCurrencyPrefix(s) {
+			return len(p)
+		}
+	}
+	return 0
 }
 
 // groupLabel returns the element of the group of the value whose item

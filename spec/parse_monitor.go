@@ -172,7 +172,8 @@ func (p *parser) unquotedItem(start int, what string, closing Token) {
 
 // listItemText returns the text of a list item written unquoted that
 // begins at byte start of src: up to the next comma, closing bracket or
-// line end, and with words, up to the next space too.
+// line end, and, unless words is set, the next space (don't); with words,
+// the item holds several words (a phrase: sold out).
 func listItemText(src []byte, start int, words bool) string {
 	end := start
 	for end < len(src) && !strings.ContainsRune(",})\n\r", rune(src[end])) && (words || src[end] != ' ' && src[end] != '\t') {

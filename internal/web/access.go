@@ -278,8 +278,7 @@ func (s *Server) sitePages(ctx context.Context, sites []*vigil.Sentinel) (map[in
 }
 
 // ownChangesOf returns the newest changes (up to limit) u's sentinels
-// reported on a resource, newest first.
-func (s *Server) ownChangesOf(r *http.Request, u *vigil.User, resourceID int64, limit int) ([]*vigil.Change, error) {
-	cs, _, err := s.Store.FindChanges(r.Context(), vigil.ChangeFilter{OwnerID: u.ID, ResourceID: resourceID, Limit: limit})
-	return cs, err
+// reported on a resource, newest first, and how many they reported.
+func (s *Server) ownChangesOf(r *http.Request, u *vigil.User, resourceID int64, limit int) ([]*vigil.Change, int, error) {
+	return s.Store.FindChanges(r.Context(), vigil.ChangeFilter{OwnerID: u.ID, ResourceID: resourceID, Limit: limit})
 }

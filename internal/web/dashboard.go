@@ -303,6 +303,10 @@ func (s *Server) handleResourcesPage(w http.ResponseWriter, r *http.Request, ses
 }
 
 // historyData is a resource's history page.
+// historyChanges is the number of changes a page's history lists (and
+// plots), the newest.
+const historyChanges = 100
+
 type historyData struct {
 	Resource *vigil.Resource
 	// Versions are the versions the timeline shows, the newest first: a
@@ -310,8 +314,14 @@ type historyData struct {
 	Versions []*versionRow
 	Pager    *pager
 	Total    int
-	Changes  []*vigil.Change
-	Plot     *plot
+	// Changes are the newest changes (historyChanges at most) the user's
+	// sentinels reported on the page, of ChangesTotal; when they are not
+	// all, ChangesBy are the sentinels that reported those listed, whose
+	// pages list every change.
+	Changes      []*vigil.Change
+	ChangesTotal int
+	ChangesBy    []*vigil.Sentinel
+	Plot         *plot
 	// FromID and ToID are the versions the compare form proposes: the
 	// last two of the page shown that were fetched without error.
 	FromID, ToID int64
@@ -411,11 +421,28 @@ func (s *Server) handleResourcePage(w http.ResponseWriter, r *http.Request, sess
 	for i, j := 0, len(rows)-1; i < j; i, j = i+1, j-1 {
 		rows[i], rows[j] = rows[j], rows[i]
 	}
-	changes, err := s.ownChangesOf(r, sess.User, res.ID, 100)
+	changes, changesTotal, err := s.ownChangesOf(r, sess.User, res.ID, historyChanges)
 	if err != nil {
 		return err
 	}
-	data := &historyData{Resource: res, Total: total, Changes: changes, Plot: changePlot(all, changes, s.now())}
+	data := &historyData{Resource: res, Total: total, Changes: changes, ChangesTotal: changesTotal, Plot: changePlot(all, changes, s.now())}
+	if changesTotal > len(changes) {
+		// Their sentinels' pages list them all.
+		seen := map[int64]bool{}
+		for _, c := range changes {
+			if seen[c.SentinelID] {
+				continue
+			}
+			seen[c.SentinelID] = true
+			sen, err := s.Store.FindSentinelByID(r.Context(), c.SentinelID)
+			if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+				continue // removed since, with its changes
+			} else if err != nil {
+				return err
+			}
+			data.ChangesBy = append(data.ChangesBy, sen)
+		}
+	}
 	p.Total = len(rows)
 	data.Versions = rows[min(p.Offset, len(rows)):min(p.Offset+p.Limit, len(rows))]
 	p.Shown = len(data.Versions)

@@ -302,11 +302,11 @@ func (s *Server) handleResourcesPage(w http.ResponseWriter, r *http.Request, ses
 	return s.page(w, r, sess, http.StatusOK, "resources", "Resources", "resources", &resourcesData{Resources: list, Pager: p})
 }
 
-// historyData is a resource's history page.
 // historyChanges is the number of changes a page's history lists (and
 // plots), the newest.
 const historyChanges = 100
 
+// historyData is a resource's history page.
 type historyData struct {
 	Resource *vigil.Resource
 	// Versions are the versions the timeline shows, the newest first: a

@@ -56,7 +56,10 @@ func Backup(ctx context.Context, dir, dest string) (err error) {
 	if err := syncFile(dest); err != nil {
 		return fmt.Errorf("backup %s: %w", dest, err)
 	}
-	return syncFile(filepath.Dir(dest)) // the copy's name in its folder
+	if err := syncFile(filepath.Dir(dest)); err != nil { // the copy's name in its folder
+		return fmt.Errorf("backup %s: %w", dest, err)
+	}
+	return nil
 }
 
 // syncFile makes what was written to the file or folder name durable.

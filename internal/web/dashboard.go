@@ -427,20 +427,8 @@ func (s *Server) handleResourcePage(w http.ResponseWriter, r *http.Request, sess
 	}
 	data := &historyData{Resource: res, Total: total, Changes: changes, ChangesTotal: changesTotal, Plot: changePlot(all, changes, s.now())}
 	if changesTotal > len(changes) {
-		// Their sentinels' pages list them all.
-		seen := map[int64]bool{}
-		for _, c := range changes {
-			if seen[c.SentinelID] {
-				continue
-			}
-			seen[c.SentinelID] = true
-			sen, err := s.Store.FindSentinelByID(r.Context(), c.SentinelID)
-			if vigil.ErrorCode(err) == vigil.ENOTFOUND {
-				continue // removed since, with its changes
-			} else if err != nil {
-				return err
-			}
-			data.ChangesBy = append(data.ChangesBy, sen)
+		if data.ChangesBy, err = s.ownSentinelsOn(r, sess.User, res.ID, changes, changesTotal); err != nil {
+			return err
 		}
 	}
 	p.Total = len(rows)
@@ -718,4 +706,57 @@ func (s *Server) handleTokenDeletePage(w http.ResponseWriter, r *http.Request, s
 		return err
 	}
 	return seeOther(w, r, "/tokens")
+}
+
+// ownSentinelsOn returns u's sentinels that reported the total changes on
+// a resource, whose pages list them all: those of the changes listed
+// first, then, if their changes are not all, any other of u's sentinels
+// with a change on it (its changes being all older than those listed).
+func (s *Server) ownSentinelsOn(r *http.Request, u *vigil.User, resourceID int64, listed []*vigil.Change, total int) ([]*vigil.Sentinel, error) {
+	var sens []*vigil.Sentinel
+	seen := map[int64]bool{}
+	found := 0
+	add := func(sen *vigil.Sentinel) error {
+		seen[sen.ID] = true
+		_, n, err := s.Store.FindChanges(r.Context(), vigil.ChangeFilter{SentinelID: sen.ID, OwnerID: u.ID, ResourceID: resourceID, Limit: 1})
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			sens = append(sens, sen)
+			found += n
+		}
+		return nil
+	}
+	for _, c := range listed {
+		if seen[c.SentinelID] {
+			continue
+		}
+		sen, err := s.Store.FindSentinelByID(r.Context(), c.SentinelID)
+		if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+			seen[c.SentinelID] = true
+			continue // removed since, with its changes
+		} else if err != nil {
+			return nil, err
+		}
+		if err := add(sen); err != nil {
+			return nil, err
+		}
+	}
+	if found >= total {
+		return sens, nil
+	}
+	all, _, err := s.Store.FindSentinels(r.Context(), vigil.SentinelFilter{OwnerID: u.ID})
+	if err != nil {
+		return nil, err
+	}
+	for _, sen := range all {
+		if seen[sen.ID] {
+			continue
+		}
+		if err := add(sen); err != nil {
+			return nil, err
+		}
+	}
+	return sens, nil
 }

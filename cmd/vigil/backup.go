@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/vigil-web/vigil"
@@ -46,16 +45,20 @@ func runBackup(ctx context.Context, env *environment, args []string) (int, error
 	}
 	fmt.Fprintf(env.stdout, "%s: a copy of %s\n", dest, filepath.Join(*sf.data, sqlite.FileName))
 	var keys []string
-	for _, name := range []string{secretFile, webhookSecretFile} {
-		if _, err := os.Stat(filepath.Join(*sf.data, name)); err == nil {
-			keys = append(keys, filepath.Join(*sf.data, name))
+	hasWebhookKey := false
+	for _, k := range []struct{ name, signs string }{
+		{secretFile, "feed links and sessions"},
+		{webhookSecretFile, "webhook signatures"},
+	} {
+		if _, err := os.Stat(filepath.Join(*sf.data, k.name)); err == nil {
+			keys = append(keys, fmt.Sprintf("%s (for %s)", filepath.Join(*sf.data, k.name), k.signs))
+			hasWebhookKey = hasWebhookKey || k.name == webhookSecretFile
 		}
 	}
 	if len(keys) > 0 {
-		fmt.Fprintf(env.stdout, "keep the key %s %s with it (feed links, sessions and webhook signatures are made with them)\n",
-			plural(len(keys), "file", "files"), strings.Join(keys, " and "))
+		fmt.Fprintf(env.stdout, "keep the key %s %s with it\n", plural(len(keys), "file", "files"), strings.Join(keys, " and "))
 	}
-	if !slices.Contains(keys, filepath.Join(*sf.data, webhookSecretFile)) {
+	if !hasWebhookKey {
 		fmt.Fprintf(env.stdout, "the webhook key is in no file of %s: keep the --webhook-secret (VIGIL_WEBHOOK_SECRET) the daemon is given with it\n", *sf.data)
 	}
 	return exitOK, nil

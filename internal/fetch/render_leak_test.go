@@ -88,9 +88,14 @@ func TestRenderChromiumLeavesNoTabs(t *testing.T) {
 			t.Errorf("render of %s: %v", path, err)
 		}
 	}
+	// The slow page again, given up by the fetch's own time this once.
+	short := testClient(Options{Renderer: chrome, TotalTimeout: 2 * time.Second, MaxDecodedSize: 2 << 20})
+	if _, err := short.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + "/slow", Render: true}); err == nil {
+		t.Errorf("render of /slow past the fetch's time: no error")
+	}
 	pages, contexts := count()
 	if pages != pages0 || contexts != contexts0 {
-		t.Errorf("after 12 renders the browser holds %d tabs and %d browser contexts, want %d and %d as before them",
+		t.Errorf("after 13 renders the browser holds %d tabs and %d browser contexts, want %d and %d as before them",
 			pages, contexts, pages0, contexts0)
 	}
 }

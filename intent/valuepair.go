@@ -265,16 +265,21 @@ func pairValues(old, new *valueItems) []objEdit {
 	oldObjs, oldLabels := valueObjects(old, pre, len(ov)-suf)
 	newObjs, newLabels := valueObjects(new, pre, len(nv)-suf)
 	labelKeys(oldObjs, newObjs, oldLabels, newLabels)
-	edits := diffObjects(oldObjs, newObjs, true)
+	return pairAlone(shiftEdits(diffObjects(oldObjs, newObjs, true), pre), ov, nv)
+}
+
+// shiftEdits moves the places of edits, found between the values from
+// place by on, to the places of the whole lists; it returns edits.
+func shiftEdits(edits []objEdit, by int) []objEdit {
 	for k := range edits {
 		if edits[k].a >= 0 {
-			edits[k].a += pre
+			edits[k].a += by
 		}
 		if edits[k].b >= 0 {
-			edits[k].b += pre
+			edits[k].b += by
 		}
 	}
-	return pairAlone(edits, ov, nv)
+	return edits
 }
 
 // valueName is what names a value among the others of its version: its

@@ -42,16 +42,7 @@ func referencePairing(old, new []scopeMatch, oldGroups, newGroups bool, oldSkip,
 	oo, ol := valueObjects(oi, pre, len(ov)-suf)
 	no, nl := valueObjects(ni, pre, len(nv)-suf)
 	labelKeys(oo, no, ol, nl)
-	edits := diffObjects(oo, no, true)
-	for k := range edits {
-		if edits[k].a >= 0 {
-			edits[k].a += pre
-		}
-		if edits[k].b >= 0 {
-			edits[k].b += pre
-		}
-	}
-	return ov, nv, pairAlone(edits, ov, nv)
+	return ov, nv, pairAlone(shiftEdits(diffObjects(oo, no, true), pre), ov, nv)
 }
 
 // randomListing returns a page of rows (or cards, or rows selected whole)

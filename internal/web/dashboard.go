@@ -316,8 +316,8 @@ type historyData struct {
 	Total    int
 	// Changes are the newest changes (historyChanges at most) the user's
 	// sentinels reported on the page, of ChangesTotal; when they are not
-	// all, ChangesBy are the sentinels that reported those listed, whose
-	// pages list every change.
+	// all, ChangesBy are the user's sentinels with a change on the page
+	// (ownSentinelsOn), whose pages list every change.
 	Changes      []*vigil.Change
 	ChangesTotal int
 	ChangesBy    []*vigil.Sentinel

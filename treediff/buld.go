@@ -193,8 +193,10 @@ func (c *candidates) best(it queued, dmax int) (i int32, level int, unique bool)
 		a = m.newParent[a]
 	}
 	// Unique on both sides: the same content, wherever it went.
-	if i := c.old.node(first); count == 1 && newCount == 1 && m.canMatch(i, j) {
-		return i, dmax, true
+	if count == 1 && newCount == 1 {
+		if i := c.old.node(first); m.canMatch(i, j) {
+			return i, dmax, true
+		}
 	}
 	return -1, 0, false
 }

@@ -61,12 +61,15 @@ func (p buldPhase) run(m *matching) {
 	// it is popped: only the subtree and the ancestors of a popped node are
 	// matched, and the ancestors were popped (or looked through) before.
 	//
-	// A node whose signature no unmatched old node has (the table's filter
-	// says so, without a look in the table) cannot be matched when popped:
-	// it is looked through at once too, its children queued while its
-	// subtree is at hand rather than when it would have been popped, from
-	// memory. Its children weigh less than it, and it than the node popped
-	// last, so the order of the pops is the same.
+	// A node whose signature no unmatched old node has cannot be matched
+	// when popped: it is looked through at once too, its children queued
+	// while its subtree is at hand rather than when it would have been
+	// popped, from memory. Its children weigh less than it, and it than the
+	// node popped last, so the order of the pops is the same. The table is
+	// looked up as a node is queued (the table does not change during the
+	// phase): the look-ups of siblings, one after the other, wait for
+	// memory together, where a look-up at each pop would wait alone; the
+	// table's filter spares the look-up of most signatures it lacks.
 	var through []int32
 	queueChildren := func(j int32) {
 		through = append(through[:0], j)
@@ -84,7 +87,12 @@ func (p buldPhase) run(m *matching) {
 						through = push(through, k)
 						return
 					}
-					q.push(queued{key: weightKey(m.new.Weight[k]), sig: sig, node: k, parent: x})
+					e := c.old.lookup(sig)
+					if e.first < 0 {
+						through = push(through, k)
+						return
+					}
+					q.push(queued{key: weightKey(m.new.Weight[k]), sig: sig, node: k, parent: x, sigEntry: e})
 				}
 			})
 		}
@@ -92,7 +100,8 @@ func (p buldPhase) run(m *matching) {
 	if m.newMatch[newRoot] >= 0 {
 		queueChildren(newRoot)
 	} else {
-		q.push(queued{key: weightKey(w0), sig: m.new.Signature[newRoot], node: newRoot, parent: -1})
+		sig := m.new.Signature[newRoot]
+		q.push(queued{key: weightKey(w0), sig: sig, node: newRoot, parent: -1, sigEntry: c.old.lookup(sig)})
 	}
 	lightMoves := m.lightMoves[:0] // short values matched as unique on both sides
 	for q.n > 0 {
@@ -179,7 +188,7 @@ func ancestor(parent []int32, i int32, level int) int32 {
 func (c *candidates) best(it queued, dmax int) (i int32, level int, unique bool) {
 	m := c.m
 	j, sig := it.node, it.sig
-	first, count, newCount := c.old.lookup(sig)
+	first, count := it.first, int32(it.count)
 	if first < 0 {
 		return -1, 0, false
 	}
@@ -193,7 +202,7 @@ func (c *candidates) best(it queued, dmax int) (i int32, level int, unique bool)
 		a = m.newParent[a]
 	}
 	// Unique on both sides: the same content, wherever it went.
-	if count == 1 && newCount == 1 {
+	if count == 1 && it.others == 1 {
 		if i := c.old.node(first); m.canMatch(i, j) {
 			return i, dmax, true
 		}

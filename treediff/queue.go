@@ -39,12 +39,15 @@ type queue struct {
 // chunkLen is the number of items of a chunk.
 const chunkLen = 512
 
-// queued is a node in the queue, with its signature and its parent.
+// queued is a node in the queue, with its signature, its parent and its
+// signature's entry in the old nodes' table (sigTable.lookup), looked up
+// when it was queued.
 type queued struct {
 	key    uint64 // weightKey of the node's weight
 	sig    tree.Signature
 	node   int32
 	parent int32 // -1 for the root
+	sigEntry
 }
 
 // weight returns the weight of the queued node.

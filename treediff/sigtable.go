@@ -19,12 +19,15 @@ type sigTable struct {
 	// filter has a bit set for every signature in the table (and, by
 	// collision, for some others): two bits a slot, sixty-four times smaller
 	// than the table, which stays in the processor's cache where the
-	// table does not, so that countOthers probes the table only for the
-	// signatures that may be there.
+	// table does not, so that a caller probes the table only for the
+	// signatures that may be there (mayHave).
 	filter []uint64
+	// single is the same for the signatures of one node only, the only
+	// ones whose others count is read (see countOthers).
+	single []uint64
 }
 
-// filterBit returns the word and bit of sig in filter.
+// filterBit returns the word and bit of sig in filter and single.
 func (t *sigTable) filterBit(sig tree.Signature) (int, uint64) {
 	h := uint64(sig) * 0xd6e8feb86659fd93 >> 32 & (uint64(len(t.filter))*64 - 1)
 	return int(h >> 6), 1 << (h & 63)
@@ -37,6 +40,17 @@ type sigSlot struct {
 	// the other version with the slot's signature (see countOthers), both
 	// saturating at maxCount: callers only tell 1 from more, and a few
 	// from many, so a slot fits 16 bytes.
+	count, others uint16
+}
+
+// sigEntry is what sigTable.lookup returns of a signature.
+type sigEntry struct {
+	// first is the first link of the chain of nodes with the signature (-1
+	// if none; see sigTable.node and next).
+	first int32
+	// count is the number of nodes with it and others the number of the
+	// other version's nodes with it, where count is 1 (see countOthers),
+	// both at most maxCount.
 	count, others uint16
 }
 
@@ -65,6 +79,7 @@ func newSigTable(sigs []tree.Signature, match []int32) *sigTable {
 		links:  make([]sigLink, n),
 		mask:   uint64(size - 1),
 		filter: make([]uint64, max(size/32, 1)), // two bits a slot
+		single: make([]uint64, max(size/32, 1)),
 	}
 	for i := range t.slots {
 		t.slots[i].head = -1
@@ -83,6 +98,12 @@ func newSigTable(sigs []tree.Signature, match []int32) *sigTable {
 		s.head = int32(n)
 		if s.count < maxCount {
 			s.count++
+		}
+	}
+	for _, s := range t.slots {
+		if s.head >= 0 && s.count == 1 {
+			w, bit := t.filterBit(s.key)
+			t.single[w] |= bit
 		}
 	}
 	return t
@@ -105,13 +126,12 @@ func (t *sigTable) slot(sig tree.Signature) uint64 {
 	}
 }
 
-// lookup returns the first link of the chain of nodes with signature sig
-// (-1 if none; see node and next), the number of nodes with it, and the
-// number of the other version's nodes with it (after countOthers), both
-// counts at most maxCount.
-func (t *sigTable) lookup(sig tree.Signature) (first, count, others int32) {
+// lookup returns the entry of signature sig: its chain, the number of
+// nodes with it and, where that is 1, the number of the other version's
+// nodes with it (after countOthers).
+func (t *sigTable) lookup(sig tree.Signature) sigEntry {
 	s := &t.slots[t.slot(sig)]
-	return s.head, int32(s.count), int32(s.others)
+	return sigEntry{s.head, s.count, s.others}
 }
 
 // node returns the node of link k of a chain.
@@ -120,11 +140,15 @@ func (t *sigTable) node(k int32) int32 { return t.links[k].node }
 // next returns the link after link k of its chain, or -1.
 func (t *sigTable) next(k int32) int32 { return t.links[k].next }
 
-// countOthers counts, for each signature in the table, the nodes of another
-// version that have it.
+// countOthers counts, for each signature of one node in the table, the
+// nodes of another version that have it. The others count of a signature of
+// several nodes is left as it is: no caller reads it (a match "unique on
+// both sides" needs both counts to be 1), and leaving it spares the table a
+// probe, a read from memory on a large document, for each node of the other
+// version whose content repeats (most of those that pass filter).
 func (t *sigTable) countOthers(sigs []tree.Signature) {
 	for _, sig := range sigs {
-		if !t.mayHave(sig) {
+		if w, bit := t.filterBit(sig); t.single[w]&bit == 0 {
 			continue
 		}
 		if s := &t.slots[t.slot(sig)]; s.head >= 0 && s.others < maxCount {

@@ -1,0 +1,53 @@
+package treediff
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// TestSigTable: the table indexes the unmatched nodes by signature, its
+// chains in document order, and counts the other version's nodes of each
+// signature that one node has, the count "unique on both sides" reads.
+func TestSigTable(t *testing.T) {
+	const a, b, c, d, e tree.Signature = 11, 22, 33, 44, 55
+	// Old nodes 0-5; node 4 (signature e) is matched, so not indexed.
+	old := []tree.Signature{a, b, c, b, e, b}
+	match := []int32{-1, -1, -1, -1, 7, -1}
+	tab := newSigTable(old, match)
+	tab.countOthers([]tree.Signature{a, a, c, b, d, e, b})
+	chain := func(first int32) []int32 {
+		var nodes []int32
+		for l := first; l >= 0; l = tab.next(l) {
+			nodes = append(nodes, tab.node(l))
+		}
+		return nodes
+	}
+	tests := []struct {
+		sig    tree.Signature
+		nodes  []int32
+		others int // checked only for a signature of one node
+	}{
+		{a, []int32{0}, 2},
+		{b, []int32{1, 3, 5}, -1},
+		{c, []int32{2}, 1},
+		{d, nil, -1},
+		{e, nil, -1}, // matched
+	}
+	for _, tt := range tests {
+		got := tab.lookup(tt.sig)
+		if nodes := chain(got.first); !slices.Equal(nodes, tt.nodes) {
+			t.Errorf("signature %d: chain %v, want %v", tt.sig, nodes, tt.nodes)
+		}
+		if int(got.count) != len(tt.nodes) {
+			t.Errorf("signature %d: count %d, want %d", tt.sig, got.count, len(tt.nodes))
+		}
+		if tt.others >= 0 && int(got.others) != tt.others {
+			t.Errorf("signature %d: others %d, want %d", tt.sig, got.others, tt.others)
+		}
+		if len(tt.nodes) > 0 && !tab.mayHave(tt.sig) {
+			t.Errorf("signature %d: mayHave false for a signature in the table", tt.sig)
+		}
+	}
+}

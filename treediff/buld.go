@@ -110,7 +110,9 @@ func (p buldPhase) run(m *matching) {
 		if i, level, unique := c.best(it, dmax); i >= 0 {
 			m.zip(i, it.node)
 			m.forceAncestors(i, it.node, level-1)
-			if unique && level == 1 && it.weight() <= strayWeight && m.shortValue(i) {
+			// The subtrees are identical: the new one's weight is the
+			// old one's, read without a look at the old one's weights.
+			if unique && level == 1 && it.weight() <= strayWeight && shortValue(m.oldSize[i], it.weight()) {
 				lightMoves = push(lightMoves, [2]int32{i, it.node})
 			}
 			continue

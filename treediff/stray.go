@@ -1,7 +1,9 @@
 package treediff
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/vigil-web/vigil/tree"
 )
@@ -25,6 +27,13 @@ func (m *matching) unpairStrayMoves(pairs [][2]int32) [][2]int32 {
 	if len(pairs) == 0 {
 		return pairs
 	}
+	// The pairs are judged in document order (of their new roots), not in
+	// the order the heaviest-first phase matched them, all over both
+	// documents: one after another, their neighbourhoods are near each
+	// other's in memory. The order changes no judgement: keeping a pair
+	// only ever makes another less stray (see below), so the pairs kept
+	// in the end are the same in any order.
+	slices.SortFunc(pairs, func(x, y [2]int32) int { return cmp.Compare(x[1], y[1]) })
 	// A pair's in-place alternative may itself be held by another such
 	// pair (values that went round, each taking another's): those are
 	// judged together, so they do not stand in each other's way. A pair
@@ -39,9 +48,9 @@ func (m *matching) unpairStrayMoves(pairs [][2]int32) [][2]int32 {
 	// A pair judged stray is judged again when a pair it counted on is
 	// kept: dependents lists them by the kept pair's new root.
 	dependents := map[int32][]int32{}
-	work := make([]int32, len(pairs))
+	work := make([]int32, len(pairs)) // a stack: the first pair on top
 	for k := range pairs {
-		work[k] = int32(k)
+		work[len(pairs)-1-k] = int32(k)
 	}
 	for len(work) > 0 {
 		k := work[len(work)-1]
@@ -160,10 +169,10 @@ const (
 
 var strayWeight = strayNodes + math.Log(strayText)
 
-// shortValue reports whether the old subtree at i is a short value.
-func (m *matching) shortValue(i int32) bool {
-	size := m.oldSize[i]
-	return size <= strayNodes && m.old.Weight[i] <= float64(size)+math.Log(strayText)
+// shortValue reports whether a subtree of size nodes and weight w is a
+// short value.
+func shortValue(size int32, w float64) bool {
+	return size <= strayNodes && w <= float64(size)+math.Log(strayText)
 }
 
 // placed returns the node of version b that stands in node n's place (n of

@@ -38,6 +38,12 @@ func (leftovers) name() string { return "leftovers" }
 type leftover struct {
 	node  int32
 	words wordSet
+	// taken says that an inserted root was paired with it. The phase
+	// matches the candidates and nothing else, all free when listed: a
+	// candidate's own flag, beside its words, says whether it is free
+	// without a read of its match, a miss of the cache on a large document
+	// for each candidate that shares a word.
+	taken bool
 }
 
 func (leftovers) run(m *matching) {
@@ -109,7 +115,7 @@ func (leftovers) run(m *matching) {
 		// word it shares.
 		top = top[:0]
 		for _, k := range touched {
-			if c := &cands[k]; m.oldMatch[c.node] >= 0 || !m.sameKey(c.node, j) {
+			if c := &cands[k]; c.taken || !m.sameKey(c.node, j) {
 				continue
 			}
 			top = keepTop(top, k, func(a, b int32) bool {
@@ -128,6 +134,7 @@ func (leftovers) run(m *matching) {
 			}
 		}
 		if best >= 0 {
+			cands[best].taken = true
 			m.pair(cands[best].node, int32(j))
 			m.leftoverPairs = append(m.leftoverPairs, cands[best].node)
 		}

@@ -144,8 +144,8 @@ func (t *sigTable) next(k int32) int32 { return t.links[k].next }
 // nodes of another version that have it. The others count of a signature of
 // several nodes is left as it is: no caller reads it (a match "unique on
 // both sides" needs both counts to be 1), and leaving it spares the table a
-// probe, a read from memory on a large document, for each node of the other
-// version whose content repeats (most of those that pass filter).
+// probe for each node of the other version whose content repeats (more than
+// half of those that pass filter on a generated record list).
 func (t *sigTable) countOthers(sigs []tree.Signature) {
 	for _, sig := range sigs {
 		if w, bit := t.filterBit(sig); t.single[w]&bit == 0 {

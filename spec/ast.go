@@ -434,7 +434,7 @@ type ConfirmClause struct {
 func (c *ConfirmClause) Pos() Pos { return c.Confirm }
 
 // TimeSpec is the time point of a From or To clause: a base and optional
-// offsets, "start(s1) + 2 day".
+// offsets, "start(s1) + 2 days".
 type TimeSpec struct {
 	Keyword Pos // position of "From" or "To"
 	Base    TimeBase

@@ -205,7 +205,7 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "Create Sentinel x Using http://a.example\n\tMonitor any change\n\tFetch on change\n\tFrom Now To Now + 2 week\n\tNotify By email jill@aol.com\n\tEvery best effort\n\tCompare pairwise\n"
+	want := "Create Sentinel x Using http://a.example\n\tMonitor any change\n\tFetch on change\n\tFrom Now To Now + 2 weeks\n\tNotify By email jill@aol.com\n\tEvery best effort\n\tCompare pairwise\n"
 	if got := Print(ch.Sentinel); got != want {
 		t.Errorf("defaults:\n%s\nwant\n%s", got, want)
 	}
@@ -658,8 +658,8 @@ func TestInheritSkipsDefaults(t *testing.T) {
 		if b.Sentinel.Every.Mode != BestEffort || slices.Contains(b.Inherited, "Every") {
 			t.Errorf("b: every %v, inherited %v; want best effort, not inherited", b.Sentinel.Every.Mode, b.Inherited)
 		}
-		if want := date(2027, 3, 1, 0, 0); !b.End.Equal(want) || Print(b.Sentinel.To) != "03/01/2026 + 12 month" {
-			t.Errorf("b: %s, ends %v; want To 03/01/2026 + 12 month, %v", Print(b.Sentinel.To), b.End, want)
+		if want := date(2027, 3, 1, 0, 0); !b.End.Equal(want) || Print(b.Sentinel.To) != "03/01/2026 + 12 months" {
+			t.Errorf("b: %s, ends %v; want To 03/01/2026 + 12 months, %v", Print(b.Sentinel.To), b.End, want)
 		}
 	}
 	c := NewChecker(now)
@@ -733,7 +733,7 @@ func TestIntervalsTooLongInherited(t *testing.T) {
 	}}
 	_, err = c.Check(mustParse(t, "Create Sentinel c Using p").Sentinels[0])
 	var e *Error
-	if !errors.As(err, &e) || e.Pos.Line != 1 || e.Pos.Column != 25 || e.Msg != "Confirm after 20000 week is longer than Vigil can count (about 292 years)" {
+	if !errors.As(err, &e) || e.Pos.Line != 1 || e.Pos.Column != 25 || e.Msg != "Confirm after 20000 weeks is longer than Vigil can count (about 292 years)" {
 		t.Errorf("inherited Confirm: %v (%+v), want it at 1:25", err, e)
 	}
 }

@@ -72,6 +72,7 @@
 //	Confirm      = "Confirm" "after" Interval .                   †
 //	Interval     = integer Unit .
 //	Unit         = "second" | "minute" | "hour" | "day" | "week" | "month" .  (or plural; † month)
+//	               (printed in plural English: "1 hour", "2 hours")
 //
 //	From         = "From" ( TimePoint | FromEvent ) { "+" Interval } .
 //	To           = "To" ( TimePoint | ToEvent ) { "+" Interval } .
@@ -206,9 +207,9 @@
 //	              "condition": {"op": "rises above", "threshold": 100}}
 //	             | {"not": E} | {"and": [E, E, ...]} | {"or": [E, E, ...]},
 //	  "fetch":   {"interval": "1 day", "render": true} | {"onChange": true},
-//	  "confirm": "30 second",
+//	  "confirm": "30 seconds",
 //	  "from":    {"date": "2002-12-02"} | {"date": "2002-12-02T09:30"} | {"now": true}
-//	             | {"start": "s1"} | {"end": "s1"} | {"during": "s1"}, each with optional "offsets": ["2 day"],
+//	             | {"start": "s1"} | {"end": "s1"} | {"during": "s1"}, each with optional "offsets": ["2 days"],
 //	  "to":      the same, without "during",
 //	  "notify":  [{"email": "jill@aol.com"}, {"webhook": "https://..."}, {"chat": "slack://..."}],
 //	  "every":   "immediate" | "best effort" | "interactive" | "1 day",
@@ -222,12 +223,11 @@
 // "kind" is one of "any change", "all links", "all images", "all words"
 // (args: the exceptions), "keywords", "phrase", "table", "list", "regular
 // expression", "value". Durations are "<n> <unit>" with the units of the
-// language. A checked sentinel (Checked) adds the read-only members
-// "parent", "inherited", "defaulted" (see Checked.Defaulted), "urls",
-// "requires" (see Checked.Requires), "site" (see Checked.Site), "start",
-// "end" (RFC 3339) and
-// "warnings";
-// the decoder ignores them. AND and OR chains are written as one array:
+// language, written "1 day", "2 days" (either form is read). A checked
+// sentinel (Checked) adds the read-only members "parent", "inherited",
+// "defaulted" (see Checked.Defaulted), "urls", "requires" (see
+// Checked.Requires), "site" (see Checked.Site), "start", "end" (RFC 3339)
+// and "warnings"; the decoder ignores them. AND and OR chains are written as one array:
 // {"or": [a, b, c]} is (a OR b) OR c.
 //
 // # Differences from the seed
@@ -256,7 +256,9 @@
 //   - Units: "second" is accepted as in Fig 5.1 (§6.3 lists minutes to
 //     weeks); "month" (calendar months) is added for lifespans, offsets and
 //     digests, but rejected in Fetch and Confirm, which need a fixed period
-//     (the note's V14 case stays an error). Plural units are accepted.
+//     (the note's V14 case stays an error). Plural units are accepted,
+//     and the canonical form writes them as English does ("2 hours", "1
+//     hour") where the seed writes "2 hour", which still reads.
 //   - "during(s)" may take offsets; it then means Now + offset while s is
 //     active.
 //   - The rules the thesis leaves vague are decided as the note recommends:

@@ -45,7 +45,7 @@ func ParseUnit(word string) (Unit, bool) {
 }
 
 // Duration is a length of time as the user wrote it: a count and a unit
-// ("1 day", "30 second", "2 month"). Seconds, minutes, hours have a fixed
+// ("1 day", "30 seconds", "2 months"). Seconds, minutes, hours have a fixed
 // length; days and weeks are calendar days when added to a time (they follow
 // daylight-saving shifts in the checker's location) and 24 h / 7×24 h when
 // converted to a time.Duration; months are calendar months and have no fixed
@@ -55,10 +55,15 @@ type Duration struct {
 	Unit Unit
 }
 
-// String returns the canonical form, "1 day" (always the singular unit, as
-// the seed writes "2 day").
+// String returns the canonical form in English: the unit singular for a
+// count of one ("1 day"), plural otherwise ("2 days"). The seed writes
+// "2 day"; both forms parse.
 func (d Duration) String() string {
-	return strconv.FormatInt(d.N, 10) + " " + d.Unit.String()
+	s := strconv.FormatInt(d.N, 10) + " " + d.Unit.String()
+	if d.N != 1 && d.N != -1 {
+		s += "s"
+	}
+	return s
 }
 
 // IsZero reports whether d is the zero Duration (no duration given).

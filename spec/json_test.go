@@ -125,7 +125,7 @@ func TestJSONErrors(t *testing.T) {
 		"one operand":   {`{"name":"a","using":{"sentinel":"b"},"monitor":{"or":[{"kind":"all links"}]}}`, []string{"monitor.or: want at least two operands"}},
 		"value":         {`{"name":"a","using":{"sentinel":"b"},"monitor":{"kind":"value","in":{"css":".p"},"condition":{"op":"rises above"}}}`, []string{"monitor.condition.threshold: missing"}},
 		"selector":      {`{"name":"a","using":{"sentinel":"b"},"monitor":{"kind":"all words","ignore":[{"css":".a"},{"css":"a[b"}]}}`, []string{"monitor.ignore[1].css: invalid css selector"}},
-		"interval":      {`{"name":"a","using":{"sentinel":"b"},"fetch":{"interval":"0 hour"},"confirm":"2 fortnight"}`, []string{"confirm: duration \"2 fortnight\": unknown time unit", "fetch.interval: Fetch 0 hour: interval must be greater than 0"}},
+		"interval":      {`{"name":"a","using":{"sentinel":"b"},"fetch":{"interval":"0 hour"},"confirm":"2 fortnight"}`, []string{"confirm: duration \"2 fortnight\": unknown time unit", "fetch.interval: Fetch 0 hours: interval must be greater than 0"}},
 		"fetch month":   {`{"name":"a","using":{"sentinel":"b"},"fetch":{"interval":"1 month"}}`, []string{"fetch.interval: Fetch 1 month: unit not allowed here"}},
 		"to during":     {`{"name":"a","using":{"sentinel":"b"},"to":{"during":"b"}}`, []string{"to: want exactly one of date, now, start, end", "to.during: unknown field"}},
 		"date":          {`{"name":"a","using":{"sentinel":"b"},"from":{"date":"12/02/2002"}}`, []string{"from.date: invalid date"}},

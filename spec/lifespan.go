@@ -63,7 +63,7 @@ func (k *checking) fmtTime(t time.Time) string {
 // that it writes the same: as it was resolved, and not refused for having
 // passed. The sentinel started, or ended, on it; resolved again, From
 // 01/05/2026 refused every edit once the day had passed, and To Now +
-// 30 day moved at every edit.
+// 30 days moved at every edit.
 func (k *checking) point(ts *TimeSpec, isStart bool, blame Node, prefix string) (time.Time, bool) {
 	now := k.c.Now
 	if ts == nil || ts.Base == nil {

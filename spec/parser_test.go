@@ -143,7 +143,7 @@ func TestPrintRoundTrip(t *testing.T) {
 		},
 		"clause order": {
 			"create sentinel x using sentinel s1 compare EVERY 3 every 2 days to end(s1) + 1 week from start (s1) fetch on change render monitor anychange",
-			"Create Sentinel x Using s1\n\tMonitor any change\n\tFetch on change render\n\tFrom start(s1) To end(s1) + 1 week\n\tEvery 2 day\n\tCompare every 3\n",
+			"Create Sentinel x Using s1\n\tMonitor any change\n\tFetch on change render\n\tFrom start(s1) To end(s1) + 1 week\n\tEvery 2 days\n\tCompare every 3\n",
 		},
 		"quoting": {
 			`Create Sentinel q Using "http://a.example/wiki/Foo_(bar)" Monitor keywords {"a b", and, "", "x,y", 12/02/2002, -4} AND phrase {x} AND table {"t 1"} Notify By email "odd name@a.example", pda "my pda", fax 5551234`,
@@ -151,11 +151,11 @@ func TestPrintRoundTrip(t *testing.T) {
 		},
 		"value and scopes": {
 			`Create Sentinel v Using https://shop.example/item Monitor value in XPATH "//span[@id='p']" falls below -2.50 ignore css ".ad" ignore xpath "//x" OR value In css ".n" changes Confirm after 30 seconds Fetch 15 minutes`,
-			"Create Sentinel v Using https://shop.example/item\n\tMonitor value In xpath \"//span[@id='p']\" falls below -2.5 Ignore css \".ad\" Ignore xpath \"//x\" OR value In css \".n\" changes\n\tFetch 15 minute\n\tConfirm after 30 second\n",
+			"Create Sentinel v Using https://shop.example/item\n\tMonitor value In xpath \"//span[@id='p']\" falls below -2.5 Ignore css \".ad\" Ignore xpath \"//x\" OR value In css \".n\" changes\n\tFetch 15 minutes\n\tConfirm after 30 seconds\n",
 		},
 		"dates and offsets": {
 			"Create Sentinel d Using a.example/x From 6/1/2003 9:05 + 1 day + 2 hour To Now + 3 month Every interactive Compare moving 4",
-			"Create Sentinel d Using a.example/x\n\tFrom 06/01/2003 09:05 + 1 day + 2 hour To Now + 3 month\n\tEvery interactive\n\tCompare moving 4\n",
+			"Create Sentinel d Using a.example/x\n\tFrom 06/01/2003 09:05 + 1 day + 2 hours To Now + 3 months\n\tEvery interactive\n\tCompare moving 4\n",
 		},
 		"comments": {
 			"# head\nCreate Sentinel c Using http://a.example # after using\n  # before fetch\n  Fetch 1 hour\n# tail",

@@ -17,7 +17,7 @@ import (
 //
 // The canonical form writes keywords as the seed capitalises them, one clause
 // a line indented by a tab in the order Monitor, Fetch, Confirm, From/To,
-// Notify, Every, Compare; units in the singular ("2 day"); dates as
+// Notify, Every, Compare; units in plural English ("1 day", "2 days"); dates as
 // MM/DD/YYYY; "keywords" for "keyword"; lists in braces; the fewest
 // parentheses the precedence NOT > AND > OR needs; and quotes only where a
 // value would not scan back as one word (phrases, regular expressions and

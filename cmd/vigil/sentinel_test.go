@@ -94,7 +94,7 @@ func TestSentinelCheck(t *testing.T) {
 	t.Run("interval too long to count", func(t *testing.T) {
 		f := writeFile(t, dir, "long.ssl", "Create Sentinel s Using http://a.example\nFetch 1 hour\nConfirm after 20000 week\n")
 		code, out, _ := runVigil(t, "", "sentinel", "check", f)
-		if want := f + ":3:15: Confirm after 20000 week is longer than Vigil can count (about 292 years)\n"; code != exitChanged || out != want {
+		if want := f + ":3:15: Confirm after 20000 weeks is longer than Vigil can count (about 292 years)\n"; code != exitChanged || out != want {
 			t.Errorf("exit %d, stdout %q, want %q", code, out, want)
 		}
 	})

@@ -406,7 +406,7 @@ func TestWebAPI(t *testing.T) {
 	// Update: the new text is checked as an edit of the same sentinel.
 	var upd struct{ Source string }
 	c.want(200, "PUT", path, map[string]string{"source": strings.Replace(src, "1 minute", "2 minute", 1)}).json(t, &upd)
-	if !strings.Contains(upd.Source, "2 minute") {
+	if !strings.Contains(upd.Source, "2 minutes") {
 		t.Errorf("updated source: %q", upd.Source)
 	}
 	if code := c.want(400, "PUT", path, map[string]string{"source": "Create Sentinel news Using"}).errorCode(t); code != "EINVALID" {

@@ -31,7 +31,7 @@ func (p Phase) String() string {
 
 // Bound is one end of a lifespan: an absolute time (a date, or Now resolved
 // at creation) or an event of another sentinel of the same owner, each with
-// offsets ("start(s1) + 2 day").
+// offsets ("start(s1) + 2 days").
 type Bound struct {
 	At      time.Time      // absolute, when Event is 0
 	Event   spec.EventKind // spec.Start, spec.End, spec.During, or 0

@@ -36,6 +36,8 @@ func FuzzParse(f *testing.F) {
 		"Create Sentinel a Using http://a.example Monitor phrase (“a”) Fetch 1 hour render Confirm after 1 second",
 		"# a\n\n# b\n\nCreate Sentinel a Using b # c\n  # d\n  Every 1 day # e\n  Monitor keywords {x, # f\n y} # g\n  # h\n\n  # i\n# j\n  # k\nCreate Sentinel # l\n b Using c\n\n\n# m\n",
 		"Create Sentinel a Using b From 1/1/2030 # f\n# t\nTo 1/1/2031 # u\nFetch 1 hour",
+		"Create Sentinel a Using b\n Monitor keywords {x} # k\n  # o\n  OR # p\n  NOT (table {t, # u\n v} AND\n # w\n list) # z\n # y\n Fetch 1 hour",
+		"Create Sentinel a Using b Monitor # m\n value In # i\n css \".p\" # c\n rises above 3 # r\n Ignore css \"x\" # g\n",
 	} {
 		f.Add(s)
 	}

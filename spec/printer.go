@@ -25,7 +25,9 @@ import (
 // are relative to the clauses (see attach): one on a line of its own
 // before a clause stays before it, wherever the canonical order puts the
 // clause; one at the end of a clause's line stays at its end; one inside
-// a clause written over several lines goes before the clause. Those after
+// a Monitor clause written over several lines stays between the same two
+// operands (or list items), the clause broken there (see monitorSlot); one
+// inside another clause goes before the clause. Those after
 // a sentinel's last clause that are indented close that sentinel, those
 // at the start of a line open the next one. A blank line (or several)
 // before a comment, or between a comment and a sentinel, is kept as one;
@@ -62,6 +64,12 @@ type printer struct {
 	closing  map[*Sentinel][]*Comment // indented lines after the last clause
 	before   map[*Sentinel][]*Comment // top-level lines before a sentinel
 	after    []*Comment               // top-level lines after the last sentinel
+
+	// Inside a Monitor clause (see monitorSlot): before a part, at the
+	// clause's end, and all of a clause's together (for Split).
+	operand map[Node][]*Comment
+	ending  map[*MonitorClause][]*Comment
+	inside  map[*MonitorClause][]*Comment
 }
 
 func (p *printer) printf(format string, args ...any) { fmt.Fprintf(&p.buf, format, args...) }
@@ -135,8 +143,10 @@ func units(s *Sentinel) []Node {
 
 // attach decides where each comment of f is printed, by where it is
 // relative to the parts of the sentinels (units):
-//   - a comment inside a part (code of the part follows it) goes on a line
-//     of its own before the part: a part is printed on one line;
+//   - a comment inside a Monitor clause (code of the clause follows it)
+//     stays between the same two parts of it (attachMonitor);
+//   - a comment inside another part goes on a line of its own before the
+//     part: such a part is printed on one line;
 //   - a comment that ends the last line of a part stays at the end of it;
 //   - a comment on a line of its own between two parts of a sentinel goes
 //     before the second;
@@ -149,6 +159,9 @@ func (p *printer) attach(f *File) {
 	p.trailing = map[Node][]*Comment{}
 	p.closing = map[*Sentinel][]*Comment{}
 	p.before = map[*Sentinel][]*Comment{}
+	p.operand = map[Node][]*Comment{}
+	p.ending = map[*MonitorClause][]*Comment{}
+	p.inside = map[*MonitorClause][]*Comment{}
 	type unit struct {
 		n   Node
 		off int
@@ -193,7 +206,11 @@ func (p *printer) attach(f *File) {
 		case next < nextUnit && u.n == Node(s):
 			p.before[s] = append(p.before[s], c)
 		case next < nextUnit:
-			p.leading[u.n] = append(p.leading[u.n], c)
+			if m, ok := u.n.(*MonitorClause); ok {
+				p.attachMonitor(m, c)
+			} else {
+				p.leading[u.n] = append(p.leading[u.n], c)
+			}
 		case c.code:
 			p.trailing[u.n] = append(p.trailing[u.n], c)
 		case !last:
@@ -286,7 +303,13 @@ func (p *printer) sentinel(s *Sentinel) {
 	}
 	node := func(n Node, f func()) { clause(p.leading[n], p.trailing[n], f) }
 	if s.Monitor != nil {
-		node(s.Monitor, func() { p.node(s.Monitor) })
+		for _, c := range p.leading[s.Monitor] {
+			p.comment(c, "\t")
+		}
+		p.str("\t")
+		p.node(s.Monitor)
+		p.monitorEnd(s.Monitor)
+		p.str("\n")
 	}
 	if s.Fetch != nil {
 		node(s.Fetch, func() { p.fetch(s.Fetch) })
@@ -391,7 +414,7 @@ func (p *printer) expr(x Expr, ctx int) {
 			p.str("(")
 		}
 		p.expr(x.X, prec)
-		p.str(" " + x.Op.String() + " ")
+		p.operator(x.Op, x.OpPos, x.Y)
 		p.expr(x.Y, prec+1)
 		if prec < ctx {
 			p.str(")")
@@ -420,15 +443,15 @@ func (p *printer) changeType(c *ChangeType) {
 		p.list(c.Args, true)
 	}
 	if c.Scope != nil {
-		p.str(" ")
+		p.space(c.Scope)
 		p.selector(c.Scope, "In")
 	}
 	if c.Condition != nil {
-		p.str(" ")
+		p.space(c.Condition)
 		p.condition(c.Condition)
 	}
 	for _, ig := range c.Ignore {
-		p.str(" ")
+		p.space(ig)
 		p.selector(ig, "Ignore")
 	}
 }
@@ -437,7 +460,8 @@ func (p *printer) list(items []*Lit, quoted bool) {
 	p.str(" {")
 	for i, it := range items {
 		if i > 0 {
-			p.str(", ")
+			p.str(",")
+			p.space(it)
 		}
 		if quoted {
 			p.str(strconv.Quote(it.Value))

@@ -24,6 +24,9 @@ func Split(f *File) []*File {
 			cs = append(cs, p.leading[n]...)
 			cs = append(cs, p.trailing[n]...)
 		}
+		if s.Monitor != nil {
+			cs = append(cs, p.inside[s.Monitor]...)
+		}
 		cs = append(cs, p.closing[s]...)
 		if i == len(f.Sentinels)-1 {
 			cs = append(cs, p.after...)

@@ -574,6 +574,9 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 	if pg.cur == nil {
 		return
 	}
+	for _, j := range jobs {
+		m.noteScopeMisses(ctx, j, j.st.Pages[url], pg, pairs, grant)
+	}
 	var key uint64 // the page's in the importance: the jobs of a page share their URLs
 	if len(jobs) > 0 {
 		if i := slices.Index(jobs[0].plan.urls, url); i >= 0 {

@@ -671,6 +671,7 @@ func (m *Monitor) finish(j *job, now time.Time) {
 		}
 	}
 	j.st.CheckDue = next
+	j.st.ScopeNotes = j.st.scopeNotes(j.plan.urls)
 	m.wake(j, now)
 }
 

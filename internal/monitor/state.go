@@ -32,6 +32,9 @@ type state struct {
 	// Site says the sentinel watched a site at its last check: it may
 	// have a site snapshot, dropped at its first check as anything else.
 	Site bool `json:"site,omitempty"`
+	// ScopeNotes say, for the pages the sentinel watches, what its
+	// scopes select nothing of (ScopeNotes, scopemiss.go).
+	ScopeNotes []string `json:"scopeNotes,omitempty"`
 }
 
 // pageState numbers the content versions of one page as the sentinel saw
@@ -47,6 +50,11 @@ type pageState struct {
 	// fetches (zero while it works); FailureSent says its owner was told.
 	FailingSince time.Time `json:"failingSince,omitzero"`
 	FailureSent  bool      `json:"failureSent,omitempty"`
+	// ScopeMisses is what the sentinel's change types look at and the
+	// page's version MissesOf names lacks (intent.ScopeMisses); MissesOf
+	// is that version's id and the Monitor clause they were found for.
+	ScopeMisses []string `json:"scopeMisses,omitempty"`
+	MissesOf    string   `json:"missesOf,omitempty"`
 }
 
 // pendingChange is a change found on a page and not reported yet: from

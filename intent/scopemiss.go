@@ -1,0 +1,123 @@
+package intent
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/vigil-web/vigil/spec"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// ScopeMisses returns what the primitive change types of x look at and
+// doc does not have, each once, in the order of x: a scope (In css|xpath)
+// that selects nothing ("scope css \"div.side\" matches nothing"), a
+// table or list named by id or index that is not in the page or the
+// scope ("scope table#u matches nothing", "scope table 3 matches nothing
+// (the page has 2 tables)"), and table or list without a name where there
+// is none ("scope table matches nothing"). Such a change type finds no
+// change in doc, however the page changes there; a sentinel says so
+// rather than stay silent. An Ignore that selects nothing leaves nothing
+// out, and is not named. doc is read as it is (not as its source text);
+// the error is that of a selector that does not compile.
+func ScopeMisses(doc *tree.Document, x spec.Expr) ([]string, error) {
+	if doc == nil || doc.Root == nil {
+		return nil, nil
+	}
+	var out []string
+	add := func(s string) {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	for _, ct := range spec.ChangeTypes(x) {
+		var scope Selector
+		where := ""
+		if ct.Scope != nil && ct.Scope.Expr != nil {
+			sel, err := Compile(ct.Scope)
+			if err != nil {
+				return nil, fmt.Errorf("intent: %s: %w", spec.Print(ct), err)
+			}
+			if len(sel.Select(doc.Root)) == 0 {
+				add(fmt.Sprintf("scope %s %q matches nothing", ct.Scope.Lang, ct.Scope.Expr.Value))
+				continue
+			}
+			scope, where = sel, fmt.Sprintf(" in %s %q", ct.Scope.Lang, ct.Scope.Expr.Value)
+		}
+		if ct.Kind != spec.Table && ct.Kind != spec.List {
+			continue
+		}
+		var ignore []Selector
+		for _, ig := range ct.Ignore {
+			if ig == nil || ig.Expr == nil {
+				continue
+			}
+			sel, err := Compile(ig)
+			if err != nil {
+				return nil, fmt.Errorf("intent: %s: %w", spec.Print(ct), err)
+			}
+			ignore = append(ignore, sel)
+		}
+		c := newContent(doc, scope, ignore, false, newSymtab())
+		kind, ks := "table", c.tableObjects()
+		if ct.Kind == spec.List {
+			kind, ks = "list", c.listObjects()
+		}
+		for _, m := range containersMissing(ks, argValues(ct)) {
+			add("scope " + kind + m.name + where + " matches nothing" + m.count(kind, scope != nil, len(ks)))
+		}
+	}
+	return out, nil
+}
+
+// containerMiss is a table or list a change type names and a page lacks:
+// by id ("#u"), by index (" 3"), or any (""), with index set for an index.
+type containerMiss struct {
+	name  string
+	index bool
+}
+
+// count says, for a container named by index, how many the page (or the
+// scope) has: " (the page has 2 tables)".
+func (m containerMiss) count(kind string, scoped bool, n int) string {
+	if !m.index {
+		return ""
+	}
+	where := "page"
+	if scoped {
+		where = "scope"
+	}
+	if n != 1 {
+		kind += "s"
+	}
+	return " (the " + where + " has " + strconv.Itoa(n) + " " + kind + ")"
+}
+
+// containersMissing returns the names of args that no container of ks
+// answers to as pickContainers finds them (by id, else by index), or,
+// without args, a miss of any when ks is empty.
+func containersMissing(ks []*container, args []string) []containerMiss {
+	if len(args) == 0 {
+		if len(ks) == 0 {
+			return []containerMiss{{}}
+		}
+		return nil
+	}
+	var out []containerMiss
+	for _, a := range args {
+		found := slices.ContainsFunc(ks, func(k *container) bool { return k.id == a })
+		n, err := strconv.Atoi(strings.TrimPrefix(a, "#"))
+		if !found && err == nil {
+			found = slices.ContainsFunc(ks, func(k *container) bool { return k.index == n })
+		}
+		switch {
+		case found:
+		case err == nil:
+			out = append(out, containerMiss{name: " " + strconv.Itoa(n), index: true})
+		default:
+			out = append(out, containerMiss{name: "#" + a})
+		}
+	}
+	return out
+}

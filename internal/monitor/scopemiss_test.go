@@ -1,0 +1,102 @@
+package monitor
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/internal/sqlite"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// TestScopeMissNoted: a sentinel whose table, list or scope names what
+// the page lacks is checked as ever (the check is no failure and the
+// sentinel stays due), and its recorded state says what matches nothing
+// on which page (ScopeNotes), from its first check on; an edit that
+// names what the page has clears it at the next check, although the page
+// has not changed, and the page losing the table brings it back.
+func TestScopeMissNoted(t *testing.T) {
+	db, wh, u := testStore(t)
+	ctx := context.Background()
+	const withTable = `<html><body><table id="prices"><tr><td>1</td></tr></table><p>x</p></body></html>`
+	src := func(monitor string) string {
+		return "Create Sentinel t Using " + pageA + " AND " + pageB + " Monitor " + monitor + " Fetch 1 hour\n"
+	}
+	s := createSentinel(t, db, spec.NewChecker(time.Now().UTC()), u, "t", src(`table {u} OR keywords {x} In css "div.side"`))
+	f := &pagesFetcher{pages: map[string]string{pageA: withTable, pageB: withTable}}
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute}}
+	notes := func() []string {
+		t.Helper()
+		states, err := db.SentinelStates(ctx, []int64{s.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ScopeNotes(states[s.ID])
+	}
+	check := func() {
+		t.Helper()
+		makeDue(t, db, s, time.Now().UTC())
+		runOnce(t, m, 1)
+	}
+	check()
+	want := []string{
+		"scope table#u matches nothing on " + pageA,
+		`scope css "div.side" matches nothing on ` + pageA,
+		"scope table#u matches nothing on " + pageB,
+		`scope css "div.side" matches nothing on ` + pageB,
+	}
+	slices.Sort(want)
+	if got := notes(); !slices.Equal(got, want) {
+		t.Errorf("after the first check: %q, want %q", got, want)
+	}
+	cur, err := db.FindSentinelByID(ctx, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cur.NextCheck.After(time.Now().Add(30 * time.Minute)) {
+		t.Errorf("next check %v: the check was taken for a failure", cur.NextCheck)
+	}
+
+	// The edit names the table the pages have: nothing to say, although
+	// the pages are as they were.
+	editSource(t, db, s, src(`table {prices}`))
+	check()
+	if got := notes(); len(got) != 0 {
+		t.Errorf("after the edit: %q, want none", got)
+	}
+
+	// Page B drops its table.
+	f.set(pageB, `<html><body><p>x</p></body></html>`)
+	check()
+	if got, want := notes(), []string{"scope table#prices matches nothing on " + pageB}; !slices.Equal(got, want) {
+		t.Errorf("after the table went: %q, want %q", got, want)
+	}
+}
+
+// editSource gives s a new source, checked anew, as the dashboard's
+// editor does.
+func editSource(t *testing.T, db *sqlite.DB, s *vigil.Sentinel, src string) {
+	t.Helper()
+	ps, err := spec.ParseSentinel("", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := spec.NewChecker(time.Now().UTC()).CheckReplace(s.Name, ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur, err := db.FindSentinelByID(context.Background(), s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur.Source = src
+	if cur.Spec, err = ch.MarshalJSON(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.UpdateSentinel(context.Background(), cur); err != nil {
+		t.Fatal(err)
+	}
+}

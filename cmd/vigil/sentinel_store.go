@@ -105,7 +105,10 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (int,
 	fs := newSentinelFlagSet(env, "sentinel list", "", "List prints the sentinels in the store, one a line. TARGET is what a sentinel\n"+
 		"watches: page (a page, or pages combined with AND and OR) or site (a whole\n"+
 		"site, crawled at each check); URL lists the pages, or the site's start page.\n"+
-		"With --json, each line is the stored sentinel with \"target\" (page or site).")
+		"With --json, each line is the stored sentinel with \"target\" (page or site).\n"+
+		"Below the table, or as \"scopeNotes\" in JSON: what a sentinel's scopes (a\n"+
+		"table or list by id, In css or xpath) were found to select nothing of on its\n"+
+		"pages at its last checks, where it can find no change.")
 	sf := addStoreFlags(fs, env)
 	asJSON := fs.Bool("json", false, "print each sentinel as a line of JSON")
 	if help, err := parseFlags(fs, args); help || err != nil {
@@ -120,18 +123,22 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (int,
 	if err != nil {
 		return exitError, err
 	}
+	ids := make([]int64, len(all))
+	for i, s := range all {
+		ids[i] = s.ID
+	}
+	notes, err := scopeNotes(ctx, st, ids)
+	if err != nil {
+		return exitError, err
+	}
 	if *asJSON {
 		enc := json.NewEncoder(env.stdout)
 		for _, s := range all {
-			if err := enc.Encode(listedSentinel{s, targetKind(s.Spec)}); err != nil {
+			if err := enc.Encode(listedSentinel{s, targetKind(s.Spec), notes[s.ID]}); err != nil {
 				return exitError, err
 			}
 		}
 		return exitOK, nil
-	}
-	ids := make([]int64, len(all))
-	for i, s := range all {
-		ids[i] = s.ID
 	}
 	// The lifespan's phase: an ended sentinel is listed as ended, not as
 	// active with a next check decades away.
@@ -170,7 +177,22 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (int,
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, owner, s.Name, target, status, fmtTime(s.LastCheck), next, url)
 	}
-	return exitOK, tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return exitError, err
+	}
+	// What a sentinel's scopes select nothing of, where it finds no
+	// change: below the table, one a line.
+	first := true
+	for _, s := range all {
+		for _, n := range notes[s.ID] {
+			if first {
+				fmt.Fprintln(env.stdout)
+				first = false
+			}
+			fmt.Fprintf(env.stdout, "%s: %s\n", s.Name, n)
+		}
+	}
+	return exitOK, nil
 }
 
 // listedSentinel is a line of sentinel list --json: the stored sentinel and
@@ -178,6 +200,8 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (int,
 type listedSentinel struct {
 	*vigil.Sentinel
 	Target string `json:"target"` // "page" or "site", as targetKind says
+	// ScopeNotes say what its scopes select nothing of (monitor.ScopeNotes).
+	ScopeNotes []string `json:"scopeNotes,omitempty"`
 }
 
 // targetKind returns "site" for a sentinel whose checked form (spec) watches

@@ -198,6 +198,9 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 		PublicMetrics: d.publicMetrics,
 		SecureCookies: d.secureCookies || servedOverTLS(d.baseURL),
 	}
+	s.ScopeNotes = func(ctx context.Context, ids []int64) (map[int64][]string, error) {
+		return scopeNotes(ctx, d.store, ids)
+	}
 	if d.monitor != nil {
 		s.Checking = d.monitor.Checking
 	}
@@ -229,6 +232,27 @@ func lifespans(ctx context.Context, st vigil.Store, ids []int64) (map[int64]stri
 	out := make(map[int64]string, len(states))
 	for id, raw := range states {
 		out[id] = monitor.Lifespan(raw).Phase().String()
+	}
+	return out, nil
+}
+
+// scopeNotes returns what the monitor's last checks found the scopes of
+// each sentinel that has a state select nothing of (monitor.ScopeNotes),
+// by id, for those with any.
+func scopeNotes(ctx context.Context, st vigil.Store, ids []int64) (map[int64][]string, error) {
+	cs, ok := st.(vigil.CheckStore)
+	if !ok {
+		return nil, nil
+	}
+	states, err := cs.SentinelStates(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int64][]string{}
+	for id, raw := range states {
+		if notes := monitor.ScopeNotes(raw); len(notes) > 0 {
+			out[id] = notes
+		}
 	}
 	return out, nil
 }

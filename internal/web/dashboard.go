@@ -34,12 +34,16 @@ type sentinelRow struct {
 	// Checking is set while the monitor checks the sentinel (see
 	// Server.Checking): its NextCheck is the claim's end, not shown.
 	Checking bool
+	// ScopeNotes say what its scopes select nothing of (see
+	// sentinelView.ScopeNotes).
+	ScopeNotes []string
 }
 
-// sentinelRow returns the row of a sentinel whose lifespan phase is
-// lifespan (see sentinelViews, which reads many at once).
-func (s *Server) sentinelRow(ctx context.Context, sen *vigil.Sentinel, lifespan string) (*sentinelRow, error) {
-	row := &sentinelRow{Sentinel: sen, Lifespan: lifespan, Checking: s.Checking != nil && s.Checking(sen.ID)}
+// sentinelRow returns the row of a sentinel whose view (lifespan phase and
+// scope notes) is v (see sentinelViews, which reads many at once).
+func (s *Server) sentinelRow(ctx context.Context, sen *vigil.Sentinel, v sentinelView) (*sentinelRow, error) {
+	lifespan := v.Lifespan
+	row := &sentinelRow{Sentinel: sen, Lifespan: lifespan, Checking: s.Checking != nil && s.Checking(sen.ID), ScopeNotes: v.ScopeNotes}
 	var c spec.Checked
 	if json.Unmarshal(sen.Spec, &c) == nil {
 		row.URLs = c.URLs
@@ -117,7 +121,7 @@ func (s *Server) handleSentinelsPage(w http.ResponseWriter, r *http.Request, ses
 	rows := make([]*sentinelRow, 0, len(list))
 	views := s.sentinelViews(r.Context(), list) // their lifespans in one read
 	for i, sen := range list {
-		row, err := s.sentinelRow(r.Context(), sen, views[i].Lifespan)
+		row, err := s.sentinelRow(r.Context(), sen, views[i])
 		if err != nil {
 			return err
 		}
@@ -217,7 +221,7 @@ func (s *Server) editorError(w http.ResponseWriter, r *http.Request, sess *sessi
 	title := "New sentinel"
 	if editing != nil {
 		title = "Sentinel " + editing.Name
-		if data.Row, err = s.sentinelRow(r.Context(), editing, s.lifespanOf(r.Context(), editing)); err != nil {
+		if data.Row, err = s.sentinelRow(r.Context(), editing, s.sentinelView(r.Context(), editing)); err != nil {
 			return err
 		}
 	}
@@ -232,7 +236,7 @@ func (s *Server) handleSentinelPage(w http.ResponseWriter, r *http.Request, sess
 	if err != nil {
 		return err
 	}
-	row, err := s.sentinelRow(r.Context(), sen, s.lifespanOf(r.Context(), sen))
+	row, err := s.sentinelRow(r.Context(), sen, s.sentinelView(r.Context(), sen))
 	if err != nil {
 		return err
 	}

@@ -431,6 +431,10 @@ type sentinelView struct {
 	// Server.Checking): its stored NextCheck is then the end of the
 	// check's claim, no schedule, and its view has none.
 	Checking bool `json:"checking,omitempty"`
+	// ScopeNotes say what the sentinel's scopes (its tables, lists, In
+	// css|xpath) select nothing of on its pages, as its last checks
+	// found (see Server.ScopeNotes): the reason it finds no change there.
+	ScopeNotes []string `json:"scopeNotes,omitempty"`
 }
 
 func (s *Server) sentinelView(ctx context.Context, sen *vigil.Sentinel) sentinelView {
@@ -443,19 +447,27 @@ func (s *Server) lifespanOf(ctx context.Context, sen *vigil.Sentinel) string {
 	return s.sentinelView(ctx, sen).Lifespan
 }
 
-// sentinelViews returns the views of sentinels, their lifespans read at
-// once.
+// sentinelViews returns the views of sentinels, their lifespans and scope
+// notes read at once.
 func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []sentinelView {
 	var phases map[int64]string
-	if s.Lifespans != nil && len(sens) > 0 {
+	var notes map[int64][]string
+	if (s.Lifespans != nil || s.ScopeNotes != nil) && len(sens) > 0 {
 		ids := make([]int64, len(sens))
 		for i, sen := range sens {
 			ids[i] = sen.ID
 		}
 		// Without them the view is still right, only less complete.
 		var err error
-		if phases, err = s.Lifespans(ctx, ids); err != nil {
-			s.logger().Warn("read the sentinels' lifespans", "error", err)
+		if s.Lifespans != nil {
+			if phases, err = s.Lifespans(ctx, ids); err != nil {
+				s.logger().Warn("read the sentinels' lifespans", "error", err)
+			}
+		}
+		if s.ScopeNotes != nil {
+			if notes, err = s.ScopeNotes(ctx, ids); err != nil {
+				s.logger().Warn("read the sentinels' scope notes", "error", err)
+			}
 		}
 	}
 	out := make([]sentinelView, len(sens))
@@ -471,7 +483,7 @@ func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []se
 			c.NextCheck = time.Time{}
 			sen = &c
 		}
-		out[i] = sentinelView{Sentinel: sen, Lifespan: phases[sen.ID], Checking: checking}
+		out[i] = sentinelView{Sentinel: sen, Lifespan: phases[sen.ID], Checking: checking, ScopeNotes: notes[sen.ID]}
 		if s.FeedPath != nil {
 			out[i].Feed = s.FeedPath(sen)
 		}

@@ -18,8 +18,18 @@ func (p *parser) parseFetch(pos Pos) *FetchClause {
 		p.expectWord(`"change" after "on"`, "change")
 		c.OnChange = true
 	case p.tok == INT:
-		c.Interval = p.parseInterval()
+		c.Interval = p.parseInterval("Fetch")
+	case p.tok == EVERY:
+		// Fetch every 2 hours: as English says it.
+		pos := p.pos
+		p.next()
+		if p.tok == INT {
+			iv := p.parseInterval("Fetch")
+			p.fail(pos, "every", "interval", `"every" does not go after Fetch: write the interval alone, as in Fetch `+iv.Duration.String())
+		}
+		p.fail(pos, "every", "interval", `"every" does not go after Fetch: write the interval alone, as in Fetch 2 hours`)
 	default:
+		p.intervalMistake("Fetch")
 		p.failExpected("interval (1 hour) or on change")
 	}
 	if p.isWord("render") {
@@ -41,8 +51,12 @@ func (p *parser) parseInt(what string) int64 {
 	return n
 }
 
-func (p *parser) parseInterval() *Interval {
+// parseInterval parses an interval after prefix (the clause's keywords,
+// "Fetch", or "+" for an offset), which a message about a mistake in it
+// writes in its example.
+func (p *parser) parseInterval(prefix string) *Interval {
 	iv := &Interval{ValuePos: p.pos}
+	p.intervalMistake(prefix)
 	iv.N = p.parseInt("interval (a count and a unit, as in 1 day)")
 	if p.tok != IDENT {
 		p.failExpected("time unit (second, minute, hour, day, week or month)")
@@ -54,6 +68,28 @@ func (p *parser) parseInterval() *Interval {
 	iv.Unit = u
 	p.next()
 	return iv
+}
+
+// adverbUnits are the units that words such as "hourly" name.
+var adverbUnits = map[string]Unit{"hourly": Hour, "daily": Day, "weekly": Week, "monthly": Month}
+
+// intervalMistake fails, saying how to write it, at a token that begins an
+// interval written as English would: a count that is not a whole number
+// ("1.5 hours"), a unit without its count ("Every day"), or an adverb
+// ("hourly"). prefix is what comes before the interval, for the example
+// ("Fetch", "Confirm after", "+"). Other tokens are left to the caller.
+func (p *parser) intervalMistake(prefix string) {
+	switch p.tok {
+	case FLOAT:
+		p.failHere(p.lit, "interval", "the count of an interval is a whole number, found "+p.lit+": use a smaller unit (90 minutes, not 1.5 hours)")
+	case IDENT:
+		if u, ok := ParseUnit(p.lit); ok {
+			p.failHere(p.lit, "interval", "an interval needs its count: write "+prefix+" "+Duration{N: 1, Unit: u}.String())
+		}
+		if u, ok := adverbUnits[strings.ToLower(p.lit)]; ok {
+			p.failHere(p.lit, "interval", quote(p.lit)+" is not an interval: write "+prefix+" "+Duration{N: 1, Unit: u}.String())
+		}
+	}
 }
 
 // ---- lifespan
@@ -89,7 +125,7 @@ func (p *parser) parseTimeSpec(pos Pos, from bool) *TimeSpec {
 	}
 	for p.tok == PLUS {
 		p.next()
-		t.Offsets = append(t.Offsets, p.parseInterval())
+		t.Offsets = append(t.Offsets, p.parseInterval("+"))
 	}
 	return t
 }
@@ -217,8 +253,9 @@ func (p *parser) parseEvery(pos Pos) *EveryClause {
 		p.next()
 	case p.tok == INT:
 		c.Mode = Periodic
-		c.Interval = p.parseInterval()
+		c.Interval = p.parseInterval("Every")
 	default:
+		p.intervalMistake("Every")
 		p.failExpected("immediate, best effort, interactive or an interval")
 	}
 	return c

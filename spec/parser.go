@@ -345,7 +345,7 @@ func (p *parser) parseClause(s *Sentinel) {
 	case CONFIRM:
 		dup(s.Confirm != nil)
 		p.expectWord(`"after"`, "after")
-		c := &ConfirmClause{Confirm: pos, After: p.parseInterval()}
+		c := &ConfirmClause{Confirm: pos, After: p.parseInterval("Confirm after")}
 		if s.Confirm == nil {
 			s.Confirm = c
 		}

@@ -1,0 +1,47 @@
+package spec
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestUserMistakes: sentinels as a user writes them, each with a mistake
+// that is easy to make. The first error names the line and column of the
+// mistake and says what is wrong and how to write it.
+func TestUserMistakes(t *testing.T) {
+	const head = "Create Sentinel s Using https://shop.example/\n"
+	tests := []struct {
+		name, src, want string
+	}{
+		// An interval as English says it.
+		{"fetch every", "Fetch every 2 hours", `2:7: "every" does not go after Fetch: write the interval alone, as in Fetch 2 hours`},
+		{"every without count", "Every day", `2:7: an interval needs its count: write Every 1 day`},
+		{"fetch without count", "Fetch hours", `2:7: an interval needs its count: write Fetch 1 hour`},
+		{"confirm without count", "Fetch 1 hour Confirm after minute", `2:28: an interval needs its count: write Confirm after 1 minute`},
+		{"offset without count", "From Now + week", `2:12: an interval needs its count: write + 1 week`},
+		{"hourly", "Fetch hourly", `2:7: "hourly" is not an interval: write Fetch 1 hour`},
+		{"daily digest", "Every daily", `2:7: "daily" is not an interval: write Every 1 day`},
+		{"fraction", "Fetch 1.5 hours", `2:7: the count of an interval is a whole number, found 1.5: use a smaller unit (90 minutes, not 1.5 hours)`},
+		// Parentheses, scopes and lists.
+		{"unclosed paren", "Monitor all images AND (all links OR keywords {x}", `2:50: expected ) to close the ( at 2:24, found end of file`},
+		{"two scopes", `Monitor phrase {"a"} In css "div" In css "p"`, `2:35: a change type takes one scope (In): select both in one, as in In css "div, p"`},
+		{"scope after ignore", `Monitor keywords {a} Ignore css ".ad" In css "main"`, `2:39: In comes before Ignore: write keywords {a} In css "main" Ignore css ".ad"`},
+		{"empty table ids", "Monitor table {}", `2:16: table {} names no table: write table alone for every table, or name them, as in table {prices}`},
+		{"empty keywords", "Monitor keywords {}", `2:19: keywords {} names no keyword: name at least one, as in keywords {sale}`},
+		{"trailing comma", "Monitor keywords {sale,}", `2:24: a list does not end with ",": keywords {sale}`},
+		{"plural kind", "Monitor tables", `2:9: unknown change type "tables": did you mean table?`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("m.ssl", []byte(head+tt.src+"\n"))
+			var el ErrorList
+			if !errors.As(err, &el) || len(el) == 0 {
+				t.Fatalf("%q: no error, want %s", tt.src, tt.want)
+			}
+			e := el[0]
+			if got := e.Pos.String()[len("m.ssl:"):] + ": " + e.Msg; got != tt.want {
+				t.Errorf("%q:\n got %s\nwant %s", tt.src, got, tt.want)
+			}
+		})
+	}
+}

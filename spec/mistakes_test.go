@@ -30,6 +30,15 @@ func TestUserMistakes(t *testing.T) {
 		{"empty keywords", "Monitor keywords {}", `2:19: keywords {} names no keyword: name at least one, as in keywords {sale}`},
 		{"trailing comma", "Monitor keywords {sale,}", `2:24: a list does not end with ",": keywords {sale}`},
 		{"plural kind", "Monitor tables", `2:9: unknown change type "tables": did you mean table?`},
+		// Quotes, selectors and contacts.
+		{"single quotes", "Monitor phrase {'sold out'}", `2:17: illegal character '\'': write it in double quotes: phrase {"sold out"}`},
+		{"except after links", "Monitor all links except {x}", `2:19: "except" goes with all words only, as in all words except {x}`},
+		{"ignore alone", `Monitor Ignore css ".ad"`, `2:9: In and Ignore follow a change type: write any change Ignore css ".ad"`},
+		{"ignore language", `Monitor all words Ignore ".ad"`, `2:26: expected css or xpath, found ".ad": write Ignore css ".ad"`},
+		{"selector language", `Monitor keywords {price} In "div.p"`, `2:29: expected css or xpath, found "div.p": write In css "div.p"`},
+		{"contacts without comma", "Notify By email me@example.org email you@example.org", `2:32: contacts are separated by commas: write Notify By email me@example.org, email you@example.org`},
+		{"tomorrow", "From tomorrow", `2:6: expected date (MM/DD/YYYY), Now, start(name), end(name) or during(name), found "tomorrow": write From Now + 1 day`},
+		{"today", "To today", `2:4: expected date (MM/DD/YYYY), Now, start(name) or end(name), found "today": write To Now`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

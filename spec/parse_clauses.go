@@ -121,7 +121,15 @@ func (p *parser) parseTimeSpec(pos Pos, from bool) *TimeSpec {
 		p.expect(RPAREN)
 		t.Base = ev
 	default:
-		p.failExpected("date (MM/DD/YYYY), Now, start(name), end(name) or during(name)")
+		what := "date (MM/DD/YYYY), Now, start(name), end(name) or during(name)"
+		keyword := "From"
+		if !from {
+			what, keyword = "date (MM/DD/YYYY), Now, start(name) or end(name)", "To"
+		}
+		if base, ok := map[string]string{"today": "Now", "tomorrow": "Now + 1 day"}[strings.ToLower(p.lit)]; ok && p.tok == IDENT {
+			p.failHere(p.lit, what, "expected "+what+", found "+p.describe()+": write "+keyword+" "+base)
+		}
+		p.failExpected(what)
 	}
 	for p.tok == PLUS {
 		p.next()
@@ -186,6 +194,12 @@ func (p *parser) parseNotify(pos Pos) *NotifyClause {
 	for {
 		c.Contacts = append(c.Contacts, p.parseContact())
 		if p.tok != COMMA {
+			if p.isWord("email", "e-mail", "mail", "webhook") {
+				// Notify By email a@b.example email c@d.example
+				pos := p.pos
+				c.Contacts = append(c.Contacts, p.parseContact())
+				p.fail(pos, "", ",", "contacts are separated by commas: write "+Print(c))
+			}
 			return c
 		}
 		p.next()

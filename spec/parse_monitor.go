@@ -60,6 +60,18 @@ const changeTypes = "change type (any change, all links, all images, all words, 
 
 func (p *parser) parseChangeType() *ChangeType {
 	c := &ChangeType{KindPos: p.pos}
+	if p.tok == IN || p.tok == IGNORE {
+		// Monitor Ignore css ".ad": a selector without its change type.
+		pos, ignore := p.pos, p.tok == IGNORE
+		sel := p.parseSelector()
+		c.Kind = AnyChange
+		if ignore {
+			c.Ignore = []*Selector{sel}
+		} else {
+			c.Scope = sel
+		}
+		p.fail(pos, "", changeTypes, "In and Ignore follow a change type: write "+Print(c))
+	}
 	if p.tok != IDENT {
 		p.failExpected(changeTypes)
 	}
@@ -125,6 +137,13 @@ func (p *parser) parseChangeType() *ChangeType {
 			p.fail(c.KindPos, word, changeTypes, "unknown change type "+quote(word)+": did you mean "+kind+"?")
 		}
 		p.fail(c.KindPos, word, changeTypes, "unknown change type "+quote(word)+": expected "+changeTypes)
+	}
+	if p.isWord("except") && c.Kind != Words {
+		pos := p.pos
+		p.next()
+		list := p.parseList("except")
+		ex := &ChangeType{Kind: Words, Args: list}
+		p.fail(pos, "except", "", `"except" goes with all words only, as in `+Print(ex))
 	}
 	if p.tok == IN {
 		c.Scope = p.parseSelector()
@@ -203,6 +222,14 @@ func (p *parser) unquotedItem(start int, what string, closing Token) {
 		found = "illegal character " + strconv.QuoteRune(r)
 	}
 	item := listItemText(p.sc.src, start, false)
+	if strings.HasPrefix(item, "'") {
+		// phrase {'sold out'}: quotes of the wrong kind.
+		inner := string(p.sc.src[start+1:])
+		if i := strings.IndexAny(inner, "'\n"); i >= 0 {
+			inner = inner[:i]
+		}
+		p.failHere(p.lit, ", or "+closing.String(), fmt.Sprintf("%s: write it in double quotes: %s {%s}", found, listKinds[what].kind, quote(inner)))
+	}
 	p.failHere(p.lit, ", or "+closing.String(), fmt.Sprintf("%s in %s: write it in quotes: %s {%s}", found, item, what, quote(item)))
 }
 
@@ -276,12 +303,18 @@ func (p *parser) parseList(what string) []*Lit {
 
 func (p *parser) parseSelector() *Selector {
 	sel := &Selector{KeywordPos: p.pos}
+	keyword := "In"
+	if p.tok == IGNORE {
+		keyword = "Ignore"
+	}
 	p.next()
 	switch {
 	case p.isWord("css"):
 		sel.Lang = CSS
 	case p.isWord("xpath"):
 		sel.Lang = XPath
+	case p.tok == STRING: // In "div.p"
+		p.failHere(p.lit, "css or xpath", "expected css or xpath, found "+p.describe()+": write "+keyword+" css "+p.lit)
 	default:
 		p.failExpected("css or xpath")
 	}

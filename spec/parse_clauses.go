@@ -70,28 +70,6 @@ func (p *parser) parseInterval(prefix string) *Interval {
 	return iv
 }
 
-// adverbUnits are the units that words such as "hourly" name.
-var adverbUnits = map[string]Unit{"hourly": Hour, "daily": Day, "weekly": Week, "monthly": Month}
-
-// intervalMistake fails, saying how to write it, at a token that begins an
-// interval written as English would: a count that is not a whole number
-// ("1.5 hours"), a unit without its count ("Every day"), or an adverb
-// ("hourly"). prefix is what comes before the interval, for the example
-// ("Fetch", "Confirm after", "+"). Other tokens are left to the caller.
-func (p *parser) intervalMistake(prefix string) {
-	switch p.tok {
-	case FLOAT:
-		p.failHere(p.lit, "interval", "the count of an interval is a whole number, found "+p.lit+": use a smaller unit (90 minutes, not 1.5 hours)")
-	case IDENT:
-		if u, ok := ParseUnit(p.lit); ok {
-			p.failHere(p.lit, "interval", "an interval needs its count: write "+prefix+" "+Duration{N: 1, Unit: u}.String())
-		}
-		if u, ok := adverbUnits[strings.ToLower(p.lit)]; ok {
-			p.failHere(p.lit, "interval", quote(p.lit)+" is not an interval: write "+prefix+" "+Duration{N: 1, Unit: u}.String())
-		}
-	}
-}
-
 // ---- lifespan
 
 func (p *parser) parseTimeSpec(pos Pos, from bool) *TimeSpec {

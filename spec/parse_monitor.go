@@ -164,32 +164,6 @@ func (p *parser) parseChangeType() *ChangeType {
 	return c
 }
 
-// misspeltKinds are words taken for a change type they are not, with the
-// change type meant.
-var misspeltKinds = map[string]string{"tables": "table", "lists": "list", "values": "value", "word": "words", "regexes": "regex", "regexps": "regex"}
-
-// misplacedScope fails at an In after the change type c: a second scope,
-// or one written after the Ignore selectors, which the grammar puts
-// before them. The message says how to write it.
-func (p *parser) misplacedScope(c *ChangeType) {
-	pos := p.pos
-	sel := p.parseSelector()
-	if c.Scope == nil {
-		c.Scope = sel
-		p.fail(pos, "In", "Monitor, Fetch, ...", "In comes before Ignore: write "+Print(c))
-	}
-	first := c.Scope
-	msg := "a change type takes one scope (In): select both in one"
-	switch {
-	case first.Expr == nil || sel.Expr == nil || first.Lang != sel.Lang:
-	case sel.Lang == CSS:
-		msg += fmt.Sprintf(", as in In css %q", first.Expr.Value+", "+sel.Expr.Value)
-	default:
-		msg += fmt.Sprintf(", as in In xpath %q", first.Expr.Value+" | "+sel.Expr.Value)
-	}
-	p.fail(pos, "In", "Monitor, Fetch, ...", msg)
-}
-
 // refuseCondition reports a value condition (changes, rises above, ...)
 // after a change type of kind other than value, which would otherwise be
 // taken for an unknown clause.
@@ -475,43 +449,3 @@ func digitsAt(src []byte, off int) string {
 }
 
 // ---- fetch, confirm, intervals
-
-// listKinds are the change types of the lists parseList reads, by the
-// word it is given: the canonical words, whether the items are quoted,
-// what an item is, and an example.
-var listKinds = map[string]struct {
-	kind    string
-	quoted  bool
-	item    string
-	example string
-}{
-	"keywords":           {"keywords", false, "keyword", "keywords {sale}"},
-	"keyword":            {"keywords", false, "keyword", "keywords {sale}"},
-	"except":             {"all words except", false, "word", "all words except {the}"},
-	"phrase":             {"phrase", true, "phrase", `phrase {"sold out"}`},
-	"regular expression": {"regular expression", true, "regular expression", `regular expression {"v[0-9]+"}`},
-	"table":              {"table", false, "table", ""},
-	"list":               {"list", false, "list", ""},
-}
-
-// emptyItem fails at the closing brace of a list whose items so far are
-// list, as a list of the change type what: one that names nothing
-// ("table {}"), or one that ends with a comma ("keywords {sale,}").
-func (p *parser) emptyItem(what string, list []*Lit) {
-	k, ok := listKinds[what]
-	if !ok {
-		return
-	}
-	found := p.lit
-	if len(list) > 0 {
-		pr := &printer{}
-		pr.str(k.kind)
-		pr.list(list, k.quoted)
-		p.failHere(found, "word or quoted string", `a list does not end with ",": `+pr.buf.String())
-	}
-	if k.example == "" { // table, list
-		name := map[string]string{"table": "prices", "list": "news"}[k.kind]
-		p.failHere(found, "word or quoted string", fmt.Sprintf("%s {} names no %s: write %s alone for every %s, or name them, as in %s {%s}", k.kind, k.item, k.kind, k.item, k.kind, name))
-	}
-	p.failHere(found, "word or quoted string", fmt.Sprintf("%s {} names no %s: name at least one, as in %s", k.kind, k.item, k.example))
-}

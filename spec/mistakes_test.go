@@ -2,6 +2,7 @@ package spec
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -42,7 +43,8 @@ func TestUserMistakes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse("m.ssl", []byte(head+tt.src+"\n"))
+			src := head + tt.src + "\n"
+			_, err := Parse("m.ssl", []byte(src))
 			var el ErrorList
 			if !errors.As(err, &el) || len(el) == 0 {
 				t.Fatalf("%q: no error, want %s", tt.src, tt.want)
@@ -50,6 +52,11 @@ func TestUserMistakes(t *testing.T) {
 			e := el[0]
 			if got := e.Pos.String()[len("m.ssl:"):] + ": " + e.Msg; got != tt.want {
 				t.Errorf("%q:\n got %s\nwant %s", tt.src, got, tt.want)
+			}
+			// The editor marks what Found holds, at the error: the
+			// mistake's text (none past the end).
+			if rest := strings.TrimSpace(src[e.Pos.Offset:]); rest != "" && (e.Found == "" || !strings.HasPrefix(src[e.Pos.Offset:], e.Found)) {
+				t.Errorf("%q: found %q, not the text at the error: %q", tt.src, e.Found, src[e.Pos.Offset:])
 			}
 		})
 	}

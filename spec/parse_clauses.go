@@ -21,13 +21,13 @@ func (p *parser) parseFetch(pos Pos) *FetchClause {
 		c.Interval = p.parseInterval("Fetch")
 	case p.tok == EVERY:
 		// Fetch every 2 hours: as English says it.
-		pos := p.pos
+		pos, word := p.pos, p.lit
 		p.next()
 		if p.tok == INT {
 			iv := p.parseInterval("Fetch")
-			p.fail(pos, "every", "interval", `"every" does not go after Fetch: write the interval alone, as in Fetch `+iv.Duration.String())
+			p.fail(pos, word, "interval", `"every" does not go after Fetch: write the interval alone, as in Fetch `+iv.Duration.String())
 		}
-		p.fail(pos, "every", "interval", `"every" does not go after Fetch: write the interval alone, as in Fetch 2 hours`)
+		p.fail(pos, word, "interval", `"every" does not go after Fetch: write the interval alone, as in Fetch 2 hours`)
 	default:
 		p.intervalMistake("Fetch")
 		p.failExpected("interval (1 hour) or on change")
@@ -174,9 +174,9 @@ func (p *parser) parseNotify(pos Pos) *NotifyClause {
 		if p.tok != COMMA {
 			if p.isWord("email", "e-mail", "mail", "webhook") {
 				// Notify By email a@b.example email c@d.example
-				pos := p.pos
+				pos, word := p.pos, p.lit
 				c.Contacts = append(c.Contacts, p.parseContact())
-				p.fail(pos, "", ",", "contacts are separated by commas: write "+Print(c))
+				p.fail(pos, word, ",", "contacts are separated by commas: write "+Print(c))
 			}
 			return c
 		}

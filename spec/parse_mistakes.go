@@ -16,11 +16,11 @@ var misspeltKinds = map[string]string{"tables": "table", "lists": "list", "value
 // or one written after the Ignore selectors, which the grammar puts
 // before them. The message says how to write it.
 func (p *parser) misplacedScope(c *ChangeType) {
-	pos := p.pos
+	pos, word := p.pos, p.lit
 	sel := p.parseSelector()
 	if c.Scope == nil {
 		c.Scope = sel
-		p.fail(pos, "In", "Monitor, Fetch, ...", "In comes before Ignore: write "+Print(c))
+		p.fail(pos, word, "Monitor, Fetch, ...", "In comes before Ignore: write "+Print(c))
 	}
 	first := c.Scope
 	msg := "a change type takes one scope (In): select both in one"
@@ -31,7 +31,7 @@ func (p *parser) misplacedScope(c *ChangeType) {
 	default:
 		msg += fmt.Sprintf(", as in In xpath %q", first.Expr.Value+" | "+sel.Expr.Value)
 	}
-	p.fail(pos, "In", "Monitor, Fetch, ...", msg)
+	p.fail(pos, word, "Monitor, Fetch, ...", msg)
 }
 
 // adverbUnits are the units that words such as "hourly" name.

@@ -62,7 +62,7 @@ func (p *parser) parseChangeType() *ChangeType {
 	c := &ChangeType{KindPos: p.pos}
 	if p.tok == IN || p.tok == IGNORE {
 		// Monitor Ignore css ".ad": a selector without its change type.
-		pos, ignore := p.pos, p.tok == IGNORE
+		pos, word, ignore := p.pos, p.lit, p.tok == IGNORE
 		sel := p.parseSelector()
 		c.Kind = AnyChange
 		if ignore {
@@ -70,7 +70,7 @@ func (p *parser) parseChangeType() *ChangeType {
 		} else {
 			c.Scope = sel
 		}
-		p.fail(pos, "", changeTypes, "In and Ignore follow a change type: write "+Print(c))
+		p.fail(pos, word, changeTypes, "In and Ignore follow a change type: write "+Print(c))
 	}
 	if p.tok != IDENT {
 		p.failExpected(changeTypes)
@@ -139,11 +139,11 @@ func (p *parser) parseChangeType() *ChangeType {
 		p.fail(c.KindPos, word, changeTypes, "unknown change type "+quote(word)+": expected "+changeTypes)
 	}
 	if p.isWord("except") && c.Kind != Words {
-		pos := p.pos
+		pos, word := p.pos, p.lit
 		p.next()
 		list := p.parseList("except")
 		ex := &ChangeType{Kind: Words, Args: list}
-		p.fail(pos, "except", "", `"except" goes with all words only, as in `+Print(ex))
+		p.fail(pos, word, "except", `"except" goes with all words only, as in `+Print(ex))
 	}
 	if p.tok == IN {
 		c.Scope = p.parseSelector()

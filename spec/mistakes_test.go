@@ -31,6 +31,11 @@ func TestUserMistakes(t *testing.T) {
 		{"empty keywords", "Monitor keywords {}", `2:19: keywords {} names no keyword: name at least one, as in keywords {sale}`},
 		{"trailing comma", "Monitor keywords {sale,}", `2:24: a list does not end with ",": keywords {sale}`},
 		{"plural kind", "Monitor tables", `2:9: unknown change type "tables": did you mean table?`},
+		{"joined count", "Fetch 1h", `2:7: write the count and the unit apart: Fetch 1 hour`},
+		{"joined minutes", "Every 30min", `2:7: write the count and the unit apart: Every 30 minutes`},
+		{"abbreviated unit", "Fetch 30 mins", `2:10: unknown time unit "mins": write minutes (want second, minute, hour, day, week or month)`},
+		{"abbreviated day", "From Now + 2 d", `2:14: unknown time unit "d": write days (want second, minute, hour, day, week or month)`},
+		{"list without braces", "Monitor keywords: sale, discount", `2:19: expected { or ( after keywords, found "sale": the list goes in braces, as in keywords {sale}`},
 		// Quotes, selectors and contacts.
 		{"single quotes", "Monitor phrase {'sold out'}", `2:17: illegal character '\'': write it in double quotes: phrase {"sold out"}`},
 		{"except after links", "Monitor all links except {x}", `2:19: "except" goes with all words only, as in all words except {x}`},
@@ -59,5 +64,24 @@ func TestUserMistakes(t *testing.T) {
 				t.Errorf("%q: found %q, not the text at the error: %q", tt.src, e.Found, src[e.Pos.Offset:])
 			}
 		})
+	}
+}
+
+// TestQuotedNameMistake: a sentinel named in quotes, as a title, is told
+// that a name is one word.
+func TestQuotedNameMistake(t *testing.T) {
+	for src, want := range map[string]string{
+		`Create Sentinel "my shop" Using https://shop.example/`: `1:17: expected sentinel name, found "my shop": a name is one word, unquoted, as in my-shop`,
+		`Create Sentinel "a" Using https://shop.example/`:       `1:17: expected sentinel name, found "a": a name is one word, unquoted, as in a`,
+		`Create Sentinel "(x)" Using https://shop.example/`:     `1:17: expected sentinel name, found "(x)"`,
+	} {
+		_, err := Parse("m.ssl", []byte(src))
+		var el ErrorList
+		if !errors.As(err, &el) || len(el) == 0 {
+			t.Fatalf("%s: no error", src)
+		}
+		if got := el[0].Pos.String()[len("m.ssl:"):] + ": " + el[0].Msg; got != want {
+			t.Errorf("%s:\n got %s\nwant %s", src, got, want)
+		}
 	}
 }

@@ -63,7 +63,7 @@ func (p *parser) parseInterval(prefix string) *Interval {
 	}
 	u, ok := ParseUnit(p.lit)
 	if !ok {
-		p.fail(p.pos, p.lit, "time unit", errUnknownUnit(p.lit).Error())
+		p.fail(p.pos, p.lit, "time unit", unknownUnit(p.lit, iv.N))
 	}
 	iv.Unit = u
 	p.next()

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -34,6 +35,36 @@ func (p *parser) misplacedScope(c *ChangeType) {
 	p.fail(pos, word, "Monitor, Fetch, ...", msg)
 }
 
+// abbreviatedUnits are the units that abbreviations name ("min", "h").
+var abbreviatedUnits = map[string]Unit{
+	"s": Second, "sec": Second, "secs": Second,
+	"m": Minute, "min": Minute, "mins": Minute,
+	"h": Hour, "hr": Hour, "hrs": Hour,
+	"d": Day, "w": Week, "wk": Week, "wks": Week, "mo": Month, "mos": Month,
+}
+
+// unitNamed returns the unit a word names in full (ParseUnit) or
+// abbreviated.
+func unitNamed(word string) (Unit, bool) {
+	if u, ok := ParseUnit(word); ok {
+		return u, true
+	}
+	u, ok := abbreviatedUnits[strings.ToLower(word)]
+	return u, ok
+}
+
+// unknownUnit returns the message for a unit the language does not have,
+// naming the one an abbreviation stands for, in the count n's number.
+func unknownUnit(word string, n int64) string {
+	msg := errUnknownUnit(word).Error()
+	if u, ok := unitNamed(word); ok {
+		name := Duration{N: n, Unit: u}.String()
+		name = name[strings.IndexByte(name, ' ')+1:]
+		msg = strings.Replace(msg, " (want", ": write "+name+" (want", 1)
+	}
+	return msg
+}
+
 // adverbUnits are the units that words such as "hourly" name.
 var adverbUnits = map[string]Unit{"hourly": Hour, "daily": Day, "weekly": Week, "monthly": Month}
 
@@ -46,7 +77,17 @@ func (p *parser) intervalMistake(prefix string) {
 	switch p.tok {
 	case FLOAT:
 		p.failHere(p.lit, "interval", "the count of an interval is a whole number, found "+p.lit+": use a smaller unit (90 minutes, not 1.5 hours)")
-	case IDENT:
+	case WORD, IDENT:
+		// 1h, 30min: the count and the unit joined.
+		digits := len(p.lit) - len(strings.TrimLeft(p.lit, "0123456789"))
+		if n, err := strconv.ParseInt(p.lit[:digits], 10, 64); err == nil && digits < len(p.lit) {
+			if u, ok := unitNamed(p.lit[digits:]); ok {
+				p.failHere(p.lit, "interval", "write the count and the unit apart: "+prefix+" "+Duration{N: n, Unit: u}.String())
+			}
+		}
+		if p.tok != IDENT {
+			return
+		}
 		if u, ok := ParseUnit(p.lit); ok {
 			p.failHere(p.lit, "interval", "an interval needs its count: write "+prefix+" "+Duration{N: 1, Unit: u}.String())
 		}

@@ -230,6 +230,16 @@ func (p *parser) parseList(what string) []*Lit {
 	case LBRACE:
 	case LPAREN:
 		closing = RPAREN
+	case IDENT, WORD, STRING, INT, FLOAT:
+		// keywords: sale, discount
+		if k, ok := listKinds[what]; ok {
+			item := quoteItem(p.litValue())
+			if k.quoted {
+				item = strconv.Quote(p.litValue())
+			}
+			p.failHere(p.lit, "{ or ( after "+what, "expected { or ( after "+what+", found "+p.describe()+": the list goes in braces, as in "+k.kind+" {"+item+"}")
+		}
+		p.failExpected("{ or ( after " + what)
 	default:
 		p.failExpected("{ or ( after " + what)
 	}

@@ -387,6 +387,13 @@ func (p *parser) parseName(what string) *Ident {
 		if p.tok.IsKeyword() {
 			p.fail(p.pos, p.lit, what, "expected "+what+", found reserved word "+p.describe())
 		}
+		if p.tok == STRING && what == "sentinel name" {
+			// Create Sentinel "my shop": a title, not a name.
+			name := strings.Join(strings.Fields(p.litValue()), "-")
+			if tok, ok := scanOne(name); ok && tok == IDENT {
+				p.failHere(p.lit, what, "expected "+what+", found "+p.describe()+": a name is one word, unquoted, as in "+name)
+			}
+		}
 		p.failExpected(what)
 	}
 	id := &Ident{NamePos: p.pos, Name: p.lit}

@@ -16,7 +16,11 @@
 // # Phases, in the seed's order
 //
 //  1. Parse (the seed's JavaCC parser, §7.1.1): Scanner and Parse, with the
-//     syntax checks of §6.3 (units, "during" not in To, dates).
+//     syntax checks of §6.3 (units, "during" not in To, dates). The
+//     mistakes users make most ("Fetch every 2 hours", "Every day", "1h",
+//     "table {}", phrase {'sold out'}, a second In, contacts without
+//     commas) are reported with how to write what was meant
+//     (parse_mistakes.go).
 //  2. Validate (§6.4, §7.1.2): Checker.Check resolves inheritance from a
 //     previously defined sentinel (§5.2), fills defaults, checks name
 //     uniqueness per owner, change types, addresses, and the lifespan with

@@ -64,3 +64,8 @@ type Fetcher interface {
 // ones, held it). It says nothing about the page, so it is not part of
 // its history; the page is fetched again later.
 var ErrHostBusy = errors.New("host busy")
+
+// ErrDisallowed is wrapped by the error of a fetch that robots.txt
+// refused: the page asked for (or the page a redirect led to, when the
+// result holds its URL) was not requested.
+var ErrDisallowed = errors.New("disallowed by robots.txt")

@@ -40,7 +40,7 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	fs.SetOutput(env.stderr)
 	bools, envErr := envBools(env, "VIGIL_ALLOW_PRIVATE_NETWORKS")
 	depth := fs.Int("depth", crawl.DefaultMaxDepth, fmt.Sprintf("follow links at most this many steps from URL (0: URL alone; at most %d)", crawl.MaxMaxDepth))
-	maxPages := fs.Int("max-pages", crawl.DefaultMaxPages, "fetch at most this many URLs")
+	maxPages := fs.Int("max-pages", crawl.DefaultMaxPages, "fetch at most this many URLs (those robots.txt disallows, never requested, are not counted)")
 	var scope scopeFlag
 	fs.Var(&scope, "scope", "follow only links to URLs under this prefix, at a path segment boundary (.../docs takes /docs, /docs/x and /docs?q, not /docs-old); repeat for several (default: URL's directory); URL need not be under it, and is crawled, its links into the scope followed")
 	match := fs.String("match", "", "follow only links to URLs that this regular expression matches (RE2 syntax)")
@@ -61,10 +61,12 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 			"content type, title, version (its Last-Modified date, else a hash of\n"+
 			"its content), importance (OPIC, over the links between the pages read)\n"+
 			"and links in scope, and the redirects met. Pages that fail are in the\n"+
-			"snapshot with their error. It fetches as vigil serve does: robots.txt,\n"+
-			"the delay between requests to a host, and no private addresses without\n"+
-			"--allow-private-networks. A summary goes to standard error. Exit\n"+
-			"status: 0 when URL was read, 2 otherwise.\n\nFlags:\n")
+			"snapshot with their error; those robots.txt disallows too, marked\n"+
+			"blocked: never requested, they do not count against --max-pages. It\n"+
+			"fetches as vigil serve does: robots.txt, the delay between requests to\n"+
+			"a host, and no private addresses without --allow-private-networks. A\n"+
+			"summary goes to standard error. Exit status: 0 when URL was read, 2\n"+
+			"otherwise.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if help, err := parseFlags(fs, args); help || err != nil {
@@ -160,8 +162,12 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 		return exitError, fmt.Errorf("--out %s: %w", *out, err)
 	}
 	st := snap.Stats()
-	fmt.Fprintf(env.stderr, "crawled %s: %d %s (%d failed), %d %s, %d %s in %s", snap.Pages[0].URL,
-		st.Pages, plural(st.Pages, "page", "pages"), st.Failures, st.Links, plural(st.Links, "link", "links"),
+	failed := strconv.Itoa(st.Failures) + " failed"
+	if st.Blocked > 0 {
+		failed += fmt.Sprintf(": %d blocked by robots.txt, not fetched", st.Blocked)
+	}
+	fmt.Fprintf(env.stderr, "crawled %s: %d %s (%s), %d %s, %d %s in %s", snap.Pages[0].URL,
+		st.Pages, plural(st.Pages, "page", "pages"), failed, st.Links, plural(st.Links, "link", "links"),
 		st.Redirects, plural(st.Redirects, "redirect", "redirects"), snap.Finished.Sub(snap.Started).Round(time.Millisecond))
 	if snap.Truncated {
 		fmt.Fprintf(env.stderr, "; stopped at --max-pages %d with pages left", *maxPages)

@@ -60,8 +60,10 @@ type crawler struct {
 	// skipped (a redirect made them pages), so no URL queued later could
 	// be fetched, and endless links (query strings) cost no memory.
 	queued int
-	// fetches counts the URLs fetched, against q.MaxPages.
-	fetches int
+	// fetches counts the URLs fetched, against q.MaxPages: a URL
+	// robots.txt disallows is never requested, and takes none, up to
+	// freeBlocked of them (counted by blocked).
+	fetches, blocked int
 	// greedy is the frontier of OrderImportance.
 	greedy *frontier
 }
@@ -117,7 +119,7 @@ func (c *crawler) run(ctx context.Context) error {
 			batch := layer[:n]
 			layer = layer[n:]
 			visits := c.fetchAll(ctx, batch, depth)
-			c.fetches += n
+			c.fetches += c.sent(visits)
 			for _, v := range visits {
 				if v.err != nil {
 					return v.err
@@ -131,6 +133,29 @@ func (c *crawler) run(ctx context.Context) error {
 	}
 	return nil
 }
+
+// sent counts the visits of a batch that take one of MaxPages's fetches:
+// all but those of URLs robots.txt blocked, never requested, which are
+// free up to freeBlocked of them in a crawl (past it, a site of endless
+// disallowed links would keep the crawl listing them). Blocked URLs leave
+// the queue too, so that they do not fill it (crawler.queued).
+func (c *crawler) sent(visits []visit) int {
+	n := 0
+	for _, v := range visits {
+		if v.page != nil && v.page.Blocked && c.blocked < freeBlocked(c.q.MaxPages) {
+			c.blocked++
+			c.queued = max(c.queued-1, 0)
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// freeBlocked is the most URLs robots.txt blocks that a crawl fetching
+// at most maxPages lists without counting them among its fetches: as many
+// as its frontier knows (frontierURLs).
+func freeBlocked(maxPages int) int { return frontierURLs(maxPages) }
 
 // fetchAll fetches a batch of the layer at depth with q.Workers workers
 // and returns the visits in the batch's order. Past the start page, the

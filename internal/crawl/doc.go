@@ -112,7 +112,8 @@
 //     scope, queued and weighed in importance alike; other documents
 //     (binary) are leaves; a failure (an error status, a refusal, a
 //     timeout, robots.txt) is a page with an error, not the end of the
-//     crawl. Only the end of the context ends it.
+//     crawl; a URL robots.txt disallows is Blocked, never requested, and
+//     takes none of MaxPages's fetches (up to freeBlocked of them). Only the end of the context ends it.
 //  4. The links: a page keeps its links in scope, each (target, label)
 //     once, the first MaxLinks, those to URLs not read too; when the crawl
 //     is done, a target that redirected to a page of the snapshot is

@@ -66,7 +66,7 @@ func (c *crawler) runGreedy(ctx context.Context) error {
 			depth = 0
 		}
 		visits := c.fetchAll(ctx, urls, depth)
-		c.fetches += len(urls)
+		c.fetches += c.sent(visits)
 		for i, v := range visits {
 			if v.err != nil {
 				return v.err

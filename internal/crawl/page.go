@@ -40,6 +40,11 @@ type Page struct {
 	Status int `json:"status,omitempty"`
 	// Error says why the page could not be read; empty for a page read.
 	Error string `json:"error,omitempty"`
+	// Blocked says that robots.txt disallows the URL: it was never
+	// requested (Error is the fetcher's refusal), so it took none of
+	// Query.MaxPages's fetches. Absent from snapshots made before, whose
+	// blocked pages took one each.
+	Blocked bool `json:"blocked,omitempty"`
 	// ContentType is the media type, without parameters.
 	ContentType string `json:"contentType,omitempty"`
 	// Title is the text of an HTML page's <title> (of XML, a feed among
@@ -251,6 +256,9 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool, 
 		err = fmt.Errorf("fetch %s: 304 Not Modified to a request without validators", vigil.RedactURL(asked))
 	}
 	p := &Page{URL: asked}
+	// Refused by robots.txt before any request was sent: a redirect
+	// refused leaves a result naming where it led, a request sent.
+	p.Blocked = errors.Is(err, vigil.ErrDisallowed) && res == nil
 	if res != nil {
 		if final, cerr := vigil.CanonicalURL(res.URL); cerr == nil {
 			p.URL = final

@@ -58,7 +58,9 @@ type Query struct {
 	MaxDepth int `json:"maxDepth"`
 	// MaxPages is the most URLs fetched, at least 1. A URL that redirects
 	// to a page already in the snapshot takes one of them too, so a
-	// snapshot may hold fewer pages than were fetched.
+	// snapshot may hold fewer pages than were fetched; a URL robots.txt
+	// disallows (Page.Blocked) is never requested and takes none, so a
+	// snapshot may hold more.
 	MaxPages int `json:"maxPages"`
 	// Bodies keeps each page's body (UTF-8 text) in the snapshot, so that
 	// a later step can compare page contents.

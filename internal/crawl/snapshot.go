@@ -64,6 +64,7 @@ type Snapshot struct {
 type Stats struct {
 	Pages     int // pages, failed ones included
 	Failures  int // pages with an error
+	Blocked   int // of those, URLs robots.txt disallows, never requested
 	Links     int // links in scope, summed over the pages
 	Redirects int
 }
@@ -74,6 +75,9 @@ func (s *Snapshot) Stats() Stats {
 	for _, p := range s.Pages {
 		if p.Failed() {
 			st.Failures++
+		}
+		if p.Blocked {
+			st.Blocked++
 		}
 		st.Links += len(p.Links)
 	}
@@ -241,8 +245,8 @@ func (s *Snapshot) validate(bodies bool) error {
 		return bad("finished: %s is before started %s", s.Finished.Format(time.RFC3339Nano), s.Started.Format(time.RFC3339Nano))
 	case len(s.Pages) == 0:
 		return bad("pages: none (the start page is always recorded)")
-	case len(s.Pages) > s.Query.MaxPages:
-		return bad("pages: %d pages, more than query.maxPages %d", len(s.Pages), s.Query.MaxPages)
+	case s.fetched() > s.Query.MaxPages:
+		return bad("pages: %d pages fetched, more than query.maxPages %d", s.fetched(), s.Query.MaxPages)
 	}
 	sc, err := newScope(&s.Query, s.Format == FormatV1)
 	if err != nil {
@@ -308,6 +312,19 @@ func (s *Snapshot) validate(bodies bool) error {
 	return nil
 }
 
+// fetched counts the pages of s that took one of the query's MaxPages
+// fetches: all but those robots.txt blocked (never requested). The start
+// page always takes one.
+func (s *Snapshot) fetched() int {
+	n := 0
+	for i, p := range s.Pages {
+		if p == nil || !p.Blocked || i == 0 {
+			n++
+		}
+	}
+	return n
+}
+
 func (s *Snapshot) pageIndex(u string) int {
 	for i, p := range s.Pages {
 		if p != nil && p.URL == u {
@@ -369,6 +386,8 @@ func (s *Snapshot) validatePage(i int, p *Page, bodies bool) error {
 		return bad("body", "present, but query.bodies is false")
 	case p.Error != "" && len(p.Links) > 0:
 		return bad("links", "a page that failed has no links")
+	case p.Blocked && (p.Error == "" || p.Status != 0):
+		return bad("blocked", "a page robots.txt blocked has an error and no status")
 	case p.Note == "":
 	case !strings.HasPrefix(p.Note, NoteReadAsText):
 		return bad("note", "%q does not begin with %q", p.Note, NoteReadAsText)

@@ -123,7 +123,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"start form", edit(func(m map[string]any) { query(m)["start"] = "HTTPS://example.org/docs/" }), `snapshot: query: start: "HTTPS://example.org/docs/" is not in canonical form ("https://example.org/docs/")`},
 		{"no scope", edit(func(m map[string]any) { query(m)["scope"] = []any{} }), "snapshot: query: scope: empty"},
 		{"match", edit(func(m map[string]any) { query(m)["match"] = "(" }), "snapshot: query: match: error parsing regexp"},
-		{"max pages", edit(func(m map[string]any) { query(m)["maxPages"] = 3 }), "snapshot: pages: 4 pages, more than query.maxPages 3"},
+		{"max pages", edit(func(m map[string]any) { query(m)["maxPages"] = 3 }), "snapshot: pages: 4 pages fetched, more than query.maxPages 3"},
 		{"finished", edit(func(m map[string]any) { m["finished"] = "2026-11-29T09:00:00Z" }), "snapshot: finished: 2026-11-29T09:00:00Z is before started 2026-11-29T10:00:00Z"},
 		{"no pages", edit(func(m map[string]any) { m["pages"] = []any{} }), "snapshot: pages: none"},
 		{"null page", edit(func(m map[string]any) { m["pages"].([]any)[3] = nil }), "snapshot: page 4: null"},
@@ -153,6 +153,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"failed links", edit(func(m map[string]any) {
 			page(m, 2)["links"] = []any{map[string]any{"target": "https://example.org/docs/"}}
 		}), "page 3 (https://example.org/docs/old.html): links: a page that failed has no links"},
+		{"blocked read", edit(func(m map[string]any) { page(m, 1)["blocked"] = true }), "page 2 (https://example.org/docs/guide.html): blocked: a page robots.txt blocked has an error and no status"},
 		{"note", edit(func(m map[string]any) { page(m, 1)["note"] = "odd" }), `page 2 (https://example.org/docs/guide.html): note: "odd" does not begin with "read as text: "`},
 		{"failed note", edit(func(m map[string]any) { page(m, 2)["note"] = "read as text: x" }), "page 3 (https://example.org/docs/old.html): note: a page that failed has no note"},
 		{"note title", edit(func(m map[string]any) { page(m, 1)["note"] = "read as text: x" }), "page 2 (https://example.org/docs/guide.html): note: a page read as text has no title"},

@@ -277,7 +277,7 @@ var (
 	ErrRefused     = errors.New("address refused")
 	ErrTooLarge    = errors.New("body too large")
 	ErrRedirects   = errors.New("too many redirects")
-	ErrRobots      = errors.New("disallowed by robots.txt")
+	ErrRobots      = vigil.ErrDisallowed // the domain's, so that a crawl tells a URL never requested
 	ErrStatus      = errors.New("HTTP error status")
 	ErrBinary      = errors.New("binary content")
 	ErrCharset     = errors.New("unsupported charset")

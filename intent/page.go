@@ -8,8 +8,9 @@ import (
 
 // PageInfo describes a page of a site watched whole (a site sentinel)
 // that was added (Insert: newly reached), deleted (Delete: no longer
-// reached, or failing) or modified (Update) between two crawls of the
-// site. A Change of kind KindPage carries it; its Old and New are the
+// reached, or gone: 404, 410), modified (Update) or failed for a moment
+// (Fail: its last version kept, OldVersion and NewVersion both that
+// version) between two crawls of the site. A Change of kind KindPage carries it; its Old and New are the
 // page's URL on the sides where the page is.
 type PageInfo struct {
 	// URL is the page's canonical URL.
@@ -19,7 +20,8 @@ type PageInfo struct {
 	Title    string `json:"title,omitempty"`
 	OldTitle string `json:"oldTitle,omitempty"`
 	// Note says more, in words: why a page was deleted ("no longer
-	// reached", "now failing: HTTP 404"), that an added page failed
+	// reached", "now failing: HTTP 404"), why a page failed ("HTTP 503;
+	// last read ..., that version kept"), that an added page failed
 	// before, or that a modified page is now read as its source text,
 	// and why ("read as text: ..."), or read as a page again.
 	Note string `json:"note,omitempty"`
@@ -97,13 +99,16 @@ func (p *PageInfo) tail() string {
 	return s
 }
 
-// sign is the first character of a line: + inserted, - deleted, ~ else.
+// sign is the first character of a line: + inserted, - deleted, !
+// failed, ~ else.
 func sign(op Operation) string {
 	switch op {
 	case Insert:
 		return "+"
 	case Delete:
 		return "-"
+	case Fail:
+		return "!"
 	}
 	return "~"
 }

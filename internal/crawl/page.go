@@ -81,6 +81,12 @@ type Page struct {
 	// the page had more.
 	Links          []Link `json:"links,omitempty"`
 	LinksTruncated bool   `json:"linksTruncated,omitempty"`
+	// Carried, when set, says that the crawl did not read the page (it
+	// failed for a moment) and that the page holds the last version a
+	// crawl before read: its Status, ContentType, Title, Note, Version,
+	// Hash, Size, Links and Body are that crawl's (carry.go). Such a page
+	// has no Error: it is no failure, its version is no change.
+	Carried *Carried `json:"carried,omitempty"`
 	// Body is the page's text, kept only with Query.Bodies.
 	Body string `json:"body,omitempty"`
 	// Importance is the page's OPIC importance over the link graph of the

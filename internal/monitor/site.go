@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -52,7 +53,9 @@ import (
 // version saying so, as a page sentinel on it stores: storeLeaf, which
 // gives every such page of the site its version);
 // its records are of kind page (intent.PageInfo), one per page added,
-// deleted or modified, in that order, each by URL.
+// deleted, failed (intent.Fail: a page that read before fails for a
+// moment, and is carried over with its last version: carrySite,
+// failedPages) or modified, in that order, each by URL.
 
 // siteRecord is what a check keeps of a site's crawl for the next one.
 type siteRecord struct {
@@ -328,11 +331,7 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	case vigil.ErrorCode(prevErr) == vigil.ENOTFOUND:
 		prevErr = nil
 	}
-	var prevSnap *crawl.Snapshot
-	if prev != nil {
-		prevSnap = prev.Snapshot
-	}
-	c, ran := m.sharedCrawl(ctx, cctx, q, prevSnap, limit, now)
+	c, ran := m.sharedCrawl(ctx, cctx, q, prev, limit, now)
 	if ctx.Err() != nil {
 		return // shutting down: the check is abandoned
 	}
@@ -377,7 +376,7 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		m.Logger.Error("site check failed: pages read but not stored", LogSentinel, j.s.ID, logURL(site.URL), "pages", c.failed)
 		return
 	}
-	cur := c.record
+	cur := carrySite(prev, c.record)
 	m.readSiteImportance(ctx, j, cur, grant, now)
 	if prevErr != nil {
 		j.outcome = schedule.Failed
@@ -427,6 +426,34 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	m.pageWorks(ctx, j, ps, site.URL, now)
 	j.outcome = schedule.Changed
 	m.reportSite(ctx, j, rid, to, records, now)
+}
+
+// carrySite returns cur, a crawl of the site of a check whose previous
+// crawl is prev (nil: none), with the pages that failed in it for a
+// moment and that prev read carried over (crawl.CarryOver), each with its
+// version in prev: a crawl another sentinel's check ran (sitecrawl.go)
+// carried over the pages of that check's previous crawl only. cur is
+// shared with those checks: it is not changed, but copied when a page
+// is carried over.
+func carrySite(prev, cur *siteRecord) *siteRecord {
+	if prev == nil || !sameSiteQuery(prev.Snapshot.Query, cur.Snapshot.Query) {
+		return cur
+	}
+	snap := crawl.CarryOver(prev.Snapshot, cur.Snapshot)
+	missing := false
+	for _, p := range snap.Pages {
+		missing = missing || p.Carried != nil && cur.Versions[p.URL] == 0 && prev.Versions[p.URL] != 0
+	}
+	if snap == cur.Snapshot && !missing {
+		return cur
+	}
+	out := &siteRecord{Snapshot: snap, Versions: maps.Clone(cur.Versions)}
+	for _, p := range snap.Pages {
+		if id := prev.Versions[p.URL]; p.Carried != nil && out.Versions[p.URL] == 0 && id != 0 {
+			out.Versions[p.URL] = id
+		}
+	}
+	return out
 }
 
 // startVersion returns the resource of a crawl's start page and the
@@ -580,6 +607,7 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 		info.ResourceID = m.knownResource(ctx, p.URL)
 		out = append(out, intent.NewPageChange(intent.Delete, info))
 	}
+	out = append(out, m.failedPages(ctx, d, prev, cur)...)
 	anyChange := isAnyChange(j.plan.expr)
 	for _, id := range byImportance(d.Modified, pages2) {
 		p, before := pages2[string(id)], pages1[string(id)]
@@ -621,6 +649,34 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 		out = append(out, intent.NewPageChange(intent.Update, info))
 	}
 	return out, nil
+}
+
+// failedPages returns the records of the pages that failed in cur for a
+// moment and were read in prev (crawl.Carried), by URL: each is told once,
+// at the first crawl that carries it over, with its last version, which
+// stands (it is neither removed nor changed). A page carried over in
+// prev too was told then; one that prev lacks is added (d.Added).
+func (m *Monitor) failedPages(ctx context.Context, d *webtable.Delta, prev, cur *siteRecord) []intent.Change {
+	added := map[string]bool{}
+	for _, id := range d.Added {
+		added[string(id)] = true
+	}
+	pages1 := prev.Snapshot.PagesByURL()
+	var ps []*crawl.Page
+	for _, p := range cur.Snapshot.Pages {
+		if before := pages1[p.URL]; p.Carried != nil && !added[p.URL] && before != nil && before.Carried == nil {
+			ps = append(ps, p)
+		}
+	}
+	slices.SortFunc(ps, func(a, b *crawl.Page) int { return cmp.Compare(a.URL, b.URL) })
+	var out []intent.Change
+	for _, p := range ps {
+		v := cur.Versions[p.URL]
+		info := &intent.PageInfo{URL: p.URL, Title: p.Title, OldVersion: v, NewVersion: v, ResourceID: m.knownResource(ctx, p.URL),
+			Note: p.Carried.Failure() + "; last read " + p.Carried.Since.UTC().Format(time.RFC3339) + ", that version kept"}
+		out = append(out, intent.NewPageChange(intent.Fail, info))
+	}
+	return out
 }
 
 // byContent returns the URL of the first of the pages ids (by URL) that

@@ -24,7 +24,7 @@ type siteChangeData struct {
 
 // sitePageRow is one page of a site's change.
 type sitePageRow struct {
-	Op      string // added, removed, changed (as the summary says)
+	Op      string // added, removed, changed, failed (as the summary says)
 	Page    *intent.PageInfo
 	History string // the page's history on the dashboard, if stored
 	Diff    string // a changed page's diff, if both versions are stored
@@ -66,6 +66,8 @@ func (s *Server) handleSiteChange(w http.ResponseWriter, r *http.Request, sess *
 			row.Op = "added"
 		case intent.Delete:
 			row.Op = "removed"
+		case intent.Fail:
+			row.Op = "failed"
 		default:
 			row.Op = "changed"
 		}

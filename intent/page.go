@@ -29,6 +29,10 @@ type PageInfo struct {
 	// types of the sentinel that matched and their records counted
 	// ("keywords {x}: 1 keyword added").
 	Summary string `json:"summary,omitempty"`
+	// ContentType is, for a page read without its body (a binary
+	// document: an image, a PDF), its media type: its versions hold no
+	// body to compare, so a reader links both rather than their diff.
+	ContentType string `json:"contentType,omitempty"`
 	// ResourceID, OldVersion and NewVersion identify the page and its
 	// versions where a caller stores them (Vigil's warehouse): a
 	// modified page's diff is between OldVersion and NewVersion.

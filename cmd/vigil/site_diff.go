@@ -518,6 +518,10 @@ func (sd *siteDelta) write(w io.Writer) error {
 		if crawl.ReadingChanged(sd.old, sd.new, before, p) {
 			notes = append(notes, readingNote(p))
 		}
+		if p.Binary() || before.Binary() {
+			// No body kept: what changed is its bytes, hashed.
+			notes = append(notes, crawl.LeafChange(before, p))
+		}
 		fmt.Fprintf(w, "~ changed  %s%s  %s%s\n", p.URL, title, via(sd.paths2[webtable.TupleID(id)], dir), noteText(notes))
 		if sd.opt != nil {
 			fmt.Fprintf(w, "           content: %s\n", sd.contentChange(before, p))

@@ -422,6 +422,8 @@ func (s *Snapshot) validatePage(i int, p *Page, bodies bool) error {
 		return bad("versionKind", "%q, want %q or %q", p.VersionKind, VersionLastModified, VersionContentHash)
 	}
 	switch {
+	case s.Query.Bodies && p.Hash != "" && p.Body == "" && p.Size > 0 && !vigil.IsTextMediaType(p.ContentType):
+		// A binary leaf: its body is never kept, its hash is its bytes'.
 	case s.Query.Bodies && p.Hash != "":
 		if !bodies {
 			break

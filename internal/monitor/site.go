@@ -124,10 +124,16 @@ type siteFetcher struct {
 	leaves map[string]leaf
 }
 
-// leaf is a page of a site read without its body.
+// leaf is a page of a site read without its body: its answer's status,
+// the fetcher's error, content type and Last-Modified date, and the size
+// and hex SHA-256 of the body it did not return.
 type leaf struct {
-	status int
-	why    string
+	status       int
+	why          string
+	contentType  string
+	lastModified time.Time
+	size         int64
+	hash         string
 }
 
 // Fetch implements vigil.Fetcher. A page stored before is asked for
@@ -161,7 +167,8 @@ func (f *siteFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigi
 	if err != nil && res != nil && res.Status/100 == 2 {
 		if u, cerr := vigil.CanonicalURL(res.URL); cerr == nil {
 			f.mu.Lock()
-			f.leaves[u] = leaf{status: res.Status, why: err.Error()}
+			f.leaves[u] = leaf{status: res.Status, why: err.Error(), contentType: res.ContentType, lastModified: res.LastModified,
+				size: res.BinarySize, hash: res.BinaryHash}
 			f.mu.Unlock()
 		}
 	}
@@ -474,9 +481,13 @@ func (m *Monitor) startVersion(ctx context.Context, cur *siteRecord) (rid, to in
 
 // storeLeaf stores the version of a page of a site read without its body
 // (a binary document: a PDF, an image), the version saying why, as a
-// page sentinel on it stores, unless the page's newest version says so
-// already; it returns that version's id. Such a page has a history, and
-// a change of the site links to it, as to the site's other pages.
+// page sentinel on it stores, with its content type, Last-Modified date,
+// and in its error the size and SHA-256 of the body not kept ("binary
+// content: application/pdf is not a text document (1234 bytes,
+// sha256:...)"), unless the page's newest version is that already; it
+// returns that version's id. Such a page has a history, a changed
+// document a new version in it, and a change of the site links to it, as
+// to the site's other pages.
 func (m *Monitor) storeLeaf(ctx context.Context, url string, l leaf, now time.Time) (int64, error) {
 	rid, err := m.resource(ctx, url)
 	if err != nil {
@@ -487,10 +498,33 @@ func (m *Monitor) storeLeaf(ctx context.Context, url string, l leaf, now time.Ti
 	if err != nil {
 		return 0, err
 	}
-	v, err := m.putFailure(ctx, rid, url, head, l.status, l.why, now)
-	if err != nil {
-		return 0, err
+	why := l.why
+	if l.hash != "" {
+		why += fmt.Sprintf(" (%d bytes, sha256:%s)", l.size, l.hash)
 	}
+	same := func(v *vigil.Version) bool {
+		return v != nil && v.Error == why && v.ContentType == l.contentType && v.LastModified.Equal(l.lastModified)
+	}
+	if same(head) {
+		cur, err := m.confirmHead(ctx, rid, head)
+		if err != nil {
+			return 0, fmt.Errorf("store %s: %w", vigil.RedactURL(url), err)
+		}
+		if same(cur) {
+			return cur.ID, nil
+		}
+		head = cur
+	}
+	f := &warehouse.Fetch{URL: url, FetchedAt: now, Status: l.status, ContentType: l.contentType, LastModified: l.lastModified, Error: why, CheckHead: true}
+	if head != nil {
+		f.HeadID = head.ID
+	}
+	v, err := m.putVersion(ctx, rid, f)
+	if err != nil {
+		m.heads.put(rid, nil)
+		return 0, fmt.Errorf("store %s: %w", vigil.RedactURL(url), err)
+	}
+	m.heads.put(v.ResourceID, v)
 	return v.ID, nil
 }
 
@@ -623,10 +657,15 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 			info.Note = "read as a page again"
 		}
 		info.ResourceID = m.knownResource(ctx, p.URL)
-		if info.OldVersion == 0 || info.NewVersion == 0 || info.OldVersion == info.NewVersion {
-			// Not both versions stored (a binary document, whose body
-			// the fetcher does not return): only "any change" can tell
-			// it changed.
+		if p.Binary() || before.Binary() {
+			// A binary document, whose body the fetcher does not
+			// return: no Monitor clause but "any change" reads it,
+			// and what changed is its bytes, which the crawls hashed.
+			info.ContentType, info.Summary = p.ContentType, crawl.LeafChange(before, p)
+		}
+		if p.Binary() || before.Binary() || info.OldVersion == 0 || info.NewVersion == 0 || info.OldVersion == info.NewVersion {
+			// Not both bodies stored: only "any change" can tell it
+			// changed.
 			if anyChange {
 				out = append(out, intent.NewPageChange(intent.Update, info))
 			}

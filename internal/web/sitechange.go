@@ -28,6 +28,9 @@ type sitePageRow struct {
 	Page    *intent.PageInfo
 	History string // the page's history on the dashboard, if stored
 	Diff    string // a changed page's diff, if both versions are stored
+	// Before and After link a changed binary document's two versions
+	// (an image, a PDF: no body to diff) in its history.
+	Before, After string
 }
 
 // siteChange returns the page records of a change of a site, or nil for
@@ -73,7 +76,12 @@ func (s *Server) handleSiteChange(w http.ResponseWriter, r *http.Request, sess *
 		}
 		if p.ResourceID > 0 {
 			row.History = idPath("/resources/", p.ResourceID)
-			if rec.Op == intent.Update && p.OldVersion > 0 && p.NewVersion > 0 && p.OldVersion != p.NewVersion {
+			switch {
+			case rec.Op != intent.Update || p.OldVersion <= 0 || p.NewVersion <= 0 || p.OldVersion == p.NewVersion:
+			case p.ContentType != "":
+				row.Before = row.History + "#version-" + strconv.FormatInt(p.OldVersion, 10)
+				row.After = row.History + "#version-" + strconv.FormatInt(p.NewVersion, 10)
+			default:
 				row.Diff = row.History + "/diff?from=" + strconv.FormatInt(p.OldVersion, 10) + "&to=" + strconv.FormatInt(p.NewVersion, 10) + "&view=inline"
 			}
 		}

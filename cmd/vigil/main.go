@@ -157,14 +157,15 @@ func run(ctx context.Context, env *environment, args []string) int {
 	if c == nil {
 		// Name the second word too only where the first starts commands
 		// of two words (vigil bench nonsense).
-		name := args[0]
+		name, list := args[0], "vigil help"
 		for known := range commands {
 			if len(args) > 1 && strings.HasPrefix(known, args[0]+" ") {
-				name += " " + args[1]
+				// The group's own list has its commands.
+				name, list = name+" "+args[1], "vigil "+args[0]+" --help"
 				break
 			}
 		}
-		fmt.Fprintf(env.stderr, "vigil: unknown command %q; run 'vigil help' for the list\n", name)
+		fmt.Fprintf(env.stderr, "vigil: unknown command %q; run '%s' for the list\n", name, list)
 		return exitError
 	}
 	if wantsHelp(rest) {

@@ -48,7 +48,7 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	bodies := fs.Bool("bodies", false, "keep each page's text in the snapshot, for comparing page contents later")
 	order := fs.String("order", string(crawl.OrderImportance), "the order URLs are fetched in: importance (the most OPIC cash first, so that --max-pages keeps the most important pages) or breadth (layer by layer); a crawl that --max-pages does not cut short finds the same in either")
 	out := fs.String("out", "", "write the snapshot to this file, replaced whole or not at all (default: standard output)")
-	previous := fs.String("previous", "", "the snapshot of this crawl's previous run: a page that fails now (but for 404 or 410) and read then is carried over, its last version kept and its links followed, so that vigil site diff neither removes it nor adds it again")
+	previous := fs.String("previous", "", "carry over from `FILE`, the snapshot of this crawl's previous run, each page that fails now (but for 404 or 410) and read then: its last version kept and its links followed, so that vigil site diff neither removes it nor adds it again")
 	pf := addProxyFlags(fs, env, "every page fetch and robots.txt")
 	allowPrivate := fs.Bool("allow-private-networks", bools["VIGIL_ALLOW_PRIVATE_NETWORKS"], "let the crawl reach loopback, private and link-local addresses (default $VIGIL_ALLOW_PRIVATE_NETWORKS)")
 	ignoreRobots := fs.Bool("ignore-robots", false, "do not honour robots.txt (only for sites you own)")
@@ -67,7 +67,10 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 			"blocked: never requested, they do not count against --max-pages. It\n"+
 			"fetches as vigil serve does: robots.txt, the delay between requests to\n"+
 			"a host, and no private addresses without --allow-private-networks. A\n"+
-			"summary goes to standard error. Exit status: 0 when URL was read, 2\n"+
+			"summary goes to standard error. With --previous, a page that read in\n"+
+			"that snapshot and fails now (but for 404 or 410) keeps its version\n"+
+			"there, marked carried, so that vigil site diff tells it failed rather\n"+
+			"than removed, then added. Exit status: 0 when URL was read, 2\n"+
 			"otherwise.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
@@ -240,11 +243,16 @@ func excludingFlags(snap *crawl.Snapshot, match string) string {
 	return strings.Join(names, " and ")
 }
 
-// mostImportant returns the page of a snapshot with the highest
-// importance (the first of equals), or nil if no page has one.
+// mostImportant returns the page read of a snapshot with the highest
+// importance (the first of equals), or nil if no page read has one. A
+// page that failed (robots.txt blocked it, say) or was carried over has
+// an importance too, from the links to it, but the crawl did not read it.
 func mostImportant(snap *crawl.Snapshot) *crawl.Page {
 	var top *crawl.Page
 	for _, p := range snap.Pages {
+		if p.Failed() || p.Carried != nil {
+			continue
+		}
 		if p.Importance > 0 && (top == nil || p.Importance > top.Importance) {
 			top = p
 		}

@@ -62,11 +62,11 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 			"read as text, and why), and a line per page failed: read in OLD and\n"+
 			"failing in NEW but for 404 or 410, its OLD version kept (vigil site\n"+
 			"crawl --previous keeps it in the snapshot), not removed; then a total\n"+
-			"line; --format json\n"+
-			"prints the delta web tables (plus, minus, mod) and the node sets (added,\n"+
-			"deleted: the pages removed, modified: the pages changed) instead,\n"+
-			"with the importance of the pages named, why those read as text are, and\n"+
-			"why those removed or added failed in the snapshot that lacks them.\n"+
+			"line. --format json prints the delta web tables (plus, minus, mod) and\n"+
+			"the node sets (added, deleted: the pages removed, modified: the pages\n"+
+			"changed) instead, with the importance of the pages named, why those read\n"+
+			"as text are, why those removed or added failed in the snapshot that\n"+
+			"lacks them, and the pages failed.\n"+
 			"With --content, the two bodies of each changed page are compared by the\n"+
 			"diff engine, as vigil diff compares documents, and its changes counted: a\n"+
 			"page whose only change is a date in its footer shows one text update, and\n"+

@@ -48,15 +48,18 @@ func carries(q *Query, prev *Snapshot, before, failed *Page) *Page {
 	if before == nil || before.Failed() || !failed.Failed() || failed.Gone() || q.Bodies && before.Hash != "" && !prev.Query.Bodies {
 		return nil
 	}
-	return carry(before, failed.Status, failed.Error, prev.Started)
+	return carry(before, failed.Status, failed.Error, prev.Started, q.Bodies)
 }
 
 // carry returns a copy of before, a page read (or carried) by the crawl
 // that started at read, carried over by a crawl that did not read it for
-// the reason status and why.
-func carry(before *Page, status int, why string, read time.Time) *Page {
+// the reason status and why, and that keeps bodies or not.
+func carry(before *Page, status int, why string, read time.Time, bodies bool) *Page {
 	p := *before
 	p.Links = slices.Clone(before.Links)
+	if !bodies {
+		p.Body = ""
+	}
 	since := read
 	if before.Carried != nil {
 		since = before.Carried.Since
@@ -150,7 +153,7 @@ func (s *Snapshot) carryUnreached(prev *Snapshot, before map[string]*Page, sc *s
 				continue
 			}
 			known[l.Target] = true
-			c := carry(b, 0, "not read: linked only from "+vigil.RedactURL(p.URL)+", which was not read", prev.Started)
+			c := carry(b, 0, "not read: linked only from "+vigil.RedactURL(p.URL)+", which was not read", prev.Started, s.Query.Bodies)
 			c.Depth = p.Depth + 1
 			c.Links = slices.DeleteFunc(c.Links, func(l Link) bool { return !sc.contains(l.Target) })
 			s.Pages = append(s.Pages, c)

@@ -170,3 +170,34 @@ func TestCarryOver(t *testing.T) {
 		t.Errorf("start page failing: %d pages, start failure %q; want the failure alone", len(got.Pages), got.StartFailure())
 	}
 }
+
+// TestCarryOverBodies: a page carried over from a crawl that kept bodies
+// into one that does not keeps no body, and the snapshot validates; it
+// kept the body, which a snapshot without bodies refuses.
+func TestCarryOverBodies(t *testing.T) {
+	site := carrySite(t)
+	q := crawl.NewQuery(site.URL("/docs/"))
+	q.Bodies = true
+	s1 := crawlSite(t, loopbackFetcher(), q)
+	site.Mu.Lock()
+	site.Broken = map[string]int{"/docs/b.html": 503}
+	site.Mu.Unlock()
+	q.Bodies = false
+	for name, got := range map[string]func() (*crawl.Snapshot, error){
+		"CrawlAgain": func() (*crawl.Snapshot, error) {
+			return crawl.CrawlAgain(context.Background(), loopbackFetcher(), q, s1)
+		},
+		"CarryOver": func() (*crawl.Snapshot, error) { return crawl.CarryOver(s1, crawlSite(t, loopbackFetcher(), q)), nil },
+	} {
+		s2, err := got()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s2.Validate(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if b := s2.Page(site.URL("/docs/b.html")); b == nil || b.Carried == nil || b.Body != "" {
+			t.Errorf("%s: b.html %+v, want it carried over without its body", name, b)
+		}
+	}
+}

@@ -44,3 +44,24 @@ func TestSentinelListNextCheckDue(t *testing.T) {
 		t.Errorf("the list does not say the next check is due for 5m: %d\n%s", code, page)
 	}
 }
+
+// TestSentinelListUsesServerClock: the list's next and last checks are
+// said against the server's clock (Server.Now), as the rest of the
+// dashboard is; the due and ago helpers read the wall clock, so a server
+// whose clock is not the wall's (a test's) said a check due for 5m was
+// due in years.
+func TestSentinelListUsesServerClock(t *testing.T) {
+	s, u := newTestServer(t)
+	now := time.Date(2031, 3, 1, 12, 0, 0, 0, time.UTC) // years from the wall clock
+	s.Now = func() time.Time { return now }
+	sen := createChecked(t, s, u, "Create Sentinel p Using http://a.example/p")
+	if err := s.Store.CheckedSentinel(context.Background(), sen.ID, now.Add(-2*time.Hour), now.Add(-5*time.Minute-10*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	code, page := newSignedIn(t, s, u).do("GET", "/sentinels", "")
+	for _, want := range []string{">due for 5m</time>", ">2h ago</time>"} {
+		if code != 200 || !strings.Contains(page, want) {
+			t.Errorf("the list does not say %q by the server's clock: %d\n%s", want, code, page)
+		}
+	}
+}

@@ -26,10 +26,12 @@ var pages = func() map[string]*template.Template {
 	funcs := template.FuncMap{
 		"time":     fmtTime,
 		"datetime": datetime,
-		"ago":      ago,
-		"due":      func(t time.Time) string { return dueAt(t, time.Now()) },
-		"bytes":    fmtBytes,
-		"list":     func(xs ...string) []string { return xs },
+		// ago and due say a time against now, the server's clock
+		// (view.Now), not the wall's: {{ago .LastCheck $.Now}}.
+		"ago":   agoAt,
+		"due":   dueAt,
+		"bytes": fmtBytes,
+		"list":  func(xs ...string) []string { return xs },
 		// servedAsText tells a reason a version is read as its source
 		// text that is its type ("served as text/plain") from a parse
 		// error, for the words around it.
@@ -93,6 +95,9 @@ type view struct {
 	Nav   string // the current section: sentinels, resources, notifications, tokens, users
 	Flash string
 	Data  any
+	// Now is the server's clock when the page is rendered (Server.now),
+	// which the ago and due helpers say times against.
+	Now time.Time
 }
 
 // pageFunc handles an authenticated dashboard request.
@@ -159,6 +164,9 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 	if t == nil {
 		panic("web: no template " + name)
 	}
+	if v.Now.IsZero() {
+		v.Now = s.now()
+	}
 	if err := t.ExecuteTemplate(&buf, "layout.html", v); err != nil {
 		s.logger().Error("render page", "page", name, "err", err)
 		http.Error(w, "Internal error.", http.StatusInternalServerError)
@@ -196,11 +204,13 @@ func datetime(t time.Time) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-func ago(t time.Time) string {
+// agoAt says when t was, seen at now: "5m ago", "in 2h" for a time
+// ahead, "never" for the zero time.
+func agoAt(t, now time.Time) string {
 	if t.IsZero() {
 		return "never"
 	}
-	d := time.Since(t)
+	d := now.Sub(t)
 	if d < 0 {
 		return "in " + shortDuration(-d)
 	}

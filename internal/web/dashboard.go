@@ -75,37 +75,9 @@ func (s *Server) sentinelRow(ctx context.Context, sen *vigil.Sentinel, v sentine
 type sentinelsData struct {
 	Rows  []*sentinelRow
 	Pager *pager
-	// Done says what the form that led here did (doneMessage), or is
+	// Done says what the form that led here did (takeDone), or is
 	// empty.
 	Done string
-}
-
-// doneMessages say what a sentinel's form did, by the done value of the
-// page it leads to (a POST's redirect cannot carry a message itself):
-// a fixed text each, so that a link cannot make the page say anything
-// else.
-var doneMessages = map[string]string{
-	"created": "Created the sentinel. Its first check is due now.",
-	"saved":   "Saved.",
-	"check":   "A check was asked for: it runs as soon as a worker is free; reload the page to see it.",
-	"paused":  "Paused: the sentinel is not checked until it is resumed.",
-	"resumed": "Resumed.",
-	"feed":    "Replaced the feed link: the old one no longer works.",
-	"deleted": "Deleted the sentinel and its changes.",
-}
-
-// doneMessage returns the message of r's done value, "" for none or one
-// unknown.
-func doneMessage(r *http.Request) string { return doneMessages[r.URL.Query().Get("done")] }
-
-// sentinelPath is the path of a sentinel's page, saying done
-// (doneMessages) if not empty.
-func sentinelPath(id int64, done string) string {
-	p := "/sentinels/" + strconv.FormatInt(id, 10)
-	if done != "" {
-		p += "?done=" + done
-	}
-	return p
 }
 
 func (s *Server) handleSentinelsPage(w http.ResponseWriter, r *http.Request, sess *session) error {
@@ -127,7 +99,7 @@ func (s *Server) handleSentinelsPage(w http.ResponseWriter, r *http.Request, ses
 		}
 		rows = append(rows, row)
 	}
-	return s.page(w, r, sess, http.StatusOK, "sentinels", "Sentinels", "sentinels", &sentinelsData{Rows: rows, Pager: p, Done: doneMessage(r)})
+	return s.page(w, r, sess, http.StatusOK, "sentinels", "Sentinels", "sentinels", &sentinelsData{Rows: rows, Pager: p, Done: s.takeDone(w, r)})
 }
 
 // editorData is the sentinel editor: the source, its problems, and the
@@ -144,7 +116,7 @@ type editorData struct {
 	// a page); nil in the editor of a new sentinel.
 	ChangesPager *pager
 	Feed         string
-	// Done says what the form that led here did (doneMessage), or is
+	// Done says what the form that led here did (takeDone), or is
 	// empty.
 	Done string
 }
@@ -197,7 +169,7 @@ func (s *Server) handleSentinelCreatePage(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return s.editorError(w, r, sess, nil, src, err)
 	}
-	return seeOther(w, r, sentinelPath(sen.ID, "created"))
+	return s.seeOtherDone(w, r, sentinelPath(sen.ID), "created")
 }
 
 // formSource returns the sentinel source of the editor's form with its
@@ -249,7 +221,7 @@ func (s *Server) handleSentinelPage(w http.ResponseWriter, r *http.Request, sess
 		return err
 	}
 	p.Total, p.Shown = total, len(changes)
-	data := &editorData{Editing: sen, Source: sen.Source, Segments: segments(sen.Source, nil), Row: row, Changes: changes, ChangesPager: p, Done: doneMessage(r)}
+	data := &editorData{Editing: sen, Source: sen.Source, Segments: segments(sen.Source, nil), Row: row, Changes: changes, ChangesPager: p, Done: s.takeDone(w, r)}
 	if s.FeedPath != nil {
 		data.Feed = s.FeedPath(sen)
 	}
@@ -265,7 +237,7 @@ func (s *Server) handleSentinelUpdatePage(w http.ResponseWriter, r *http.Request
 	if _, err := s.saveSentinel(r.Context(), sess.User, &sentinelInput{Source: src}, old); err != nil {
 		return s.editorError(w, r, sess, old, src, err)
 	}
-	return seeOther(w, r, sentinelPath(old.ID, "saved"))
+	return s.seeOtherDone(w, r, sentinelPath(old.ID), "saved")
 }
 
 func (s *Server) handleSentinelActionPage(w http.ResponseWriter, r *http.Request, sess *session) error {
@@ -278,12 +250,12 @@ func (s *Server) handleSentinelActionPage(w http.ResponseWriter, r *http.Request
 		if err := s.Store.DeleteSentinel(r.Context(), sen.ID); err != nil {
 			return err
 		}
-		return seeOther(w, r, "/sentinels?done=deleted")
+		return s.seeOtherDone(w, r, "/sentinels", "deleted")
 	default:
 		if err := s.setStatus(r.Context(), sen, action); err != nil {
 			return err
 		}
-		return seeOther(w, r, sentinelPath(sen.ID, map[string]string{"pause": "paused", "resume": "resumed", "check-now": "check"}[action]))
+		return s.seeOtherDone(w, r, sentinelPath(sen.ID), map[string]string{"pause": "paused", "resume": "resumed", "check-now": "check"}[action])
 	}
 }
 

@@ -43,5 +43,5 @@ func (s *Server) handleSentinelRotateFeedPage(w http.ResponseWriter, r *http.Req
 	if err := s.rotateFeed(r.Context(), sen); err != nil {
 		return err
 	}
-	return seeOther(w, r, sentinelPath(sen.ID, "feed")+"#feed")
+	return s.seeOtherDone(w, r, sentinelPath(sen.ID)+"#feed", "feed")
 }

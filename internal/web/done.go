@@ -1,0 +1,60 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+)
+
+// doneMessages say what a sentinel's form did, by the code the form's
+// redirect sets (seeOtherDone) for the page it leads to: a fixed text each,
+// so that nothing a user typed, nor a link, can make a page say
+// anything else.
+var doneMessages = map[string]string{
+	"created": "Created the sentinel. Its first check is due now.",
+	"saved":   "Saved.",
+	"check":   "A check was asked for: it runs as soon as a worker is free; reload the page to see it.",
+	"paused":  "Paused: the sentinel is not checked until it is resumed.",
+	"resumed": "Resumed.",
+	"feed":    "Replaced the feed link: the old one no longer works.",
+	"deleted": "Deleted the sentinel and its changes.",
+}
+
+// doneCookie carries the code of doneMessages from a form's redirect to
+// the page it leads to, which shows the message once and clears it. In
+// the address (?done=saved), a reload, the back button and a bookmark
+// showed the message again.
+const doneCookie = "vigil_done"
+
+// doneCookieAge is how long, in seconds, a message waits for its page:
+// the redirect is followed at once.
+const doneCookieAge = 30
+
+// seeOtherDone redirects a form to the page at to, which says what the
+// form did: done, a code of doneMessages. The code goes in a short-lived
+// cookie, HttpOnly and SameSite=Strict, that the page takes (takeDone).
+func (s *Server) seeOtherDone(w http.ResponseWriter, r *http.Request, to, done string) error {
+	http.SetCookie(w, &http.Cookie{
+		Name: doneCookie, Value: done, Path: "/", MaxAge: doneCookieAge,
+		HttpOnly: true, SameSite: http.SameSiteStrictMode,
+		Secure: s.SecureCookies || r.TLS != nil,
+	})
+	return seeOther(w, r, to)
+}
+
+// takeDone returns the message of the code r's cookie carries, "" for
+// none or one unknown, and clears the cookie: a page says it once.
+func (s *Server) takeDone(w http.ResponseWriter, r *http.Request) string {
+	c, err := r.Cookie(doneCookie)
+	if err != nil {
+		return ""
+	}
+	http.SetCookie(w, &http.Cookie{
+		Name: doneCookie, Value: "", Path: "/", MaxAge: -1,
+		HttpOnly: true, SameSite: http.SameSiteStrictMode,
+		Secure: s.SecureCookies || r.TLS != nil,
+	})
+	return doneMessages[c.Value]
+}
+
+// sentinelPath is the path of a sentinel's page.
+func sentinelPath(id int64) string { return "/sentinels/" + strconv.FormatInt(id, 10) }

@@ -298,9 +298,11 @@ type historyData struct {
 	ChangesTotal int
 	ChangesBy    []*vigil.Sentinel
 	Plot         *plot
-	// FromID and ToID are the versions the compare form proposes: the
-	// last two of the page shown that were fetched without error.
-	FromID, ToID int64
+	// FromSeq and ToSeq are the versions the compare form proposes: the
+	// last two of the page shown that were fetched without error. It
+	// takes any two of the versions kept, FirstSeq to LastSeq.
+	FromSeq, ToSeq    int64
+	FirstSeq, LastSeq int64
 	// ReadAsTextReasons are the distinct reasons of the versions shown
 	// that are read as their source text, in the order first met: the
 	// page says each once, and marks each version with its number.
@@ -423,12 +425,15 @@ func (s *Server) handleResourcePage(w http.ResponseWriter, r *http.Request, sess
 	}
 	for _, v := range data.Versions {
 		if v.Error == "" {
-			if data.ToID == 0 {
-				data.ToID = v.ID
-			} else if data.FromID == 0 {
-				data.FromID = v.ID
+			if data.ToSeq == 0 {
+				data.ToSeq = v.Seq
+			} else if data.FromSeq == 0 {
+				data.FromSeq = v.Seq
 			}
 		}
+	}
+	if len(all) > 0 {
+		data.FirstSeq, data.LastSeq = all[0].Seq, all[len(all)-1].Seq
 	}
 	return s.page(w, r, sess, http.StatusOK, "resource", "History of "+res.URL, "resources", data)
 }
@@ -535,6 +540,12 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 		}
 	}
 	fromText, toText := q.Get("from"), q.Get("to")
+	if q.Has(fromVersionField) || q.Has(toVersionField) {
+		// The history's compare form: two versions by number.
+		if fromText, toText, err = s.compareVersions(r.Context(), res, q.Get(fromVersionField), q.Get(toVersionField)); err != nil {
+			return err
+		}
+	}
 	if fromText == "" && toText == "" && data.Change != nil && data.Change.FromVersion != 0 {
 		// A change named alone: its own two versions, not the latest.
 		fromText, toText = strconv.FormatInt(data.Change.FromVersion, 10), strconv.FormatInt(data.Change.ToVersion, 10)

@@ -23,6 +23,10 @@ import (
 const crashChildEnv = "VIGIL_SQLITE_CRASH_CHILD"
 
 func TestMain(m *testing.M) {
+	if dir := os.Getenv(closeChildEnv); dir != "" {
+		closeChild(dir)
+		os.Exit(0)
+	}
 	if dir := os.Getenv(crashChildEnv); dir != "" {
 		if err := crashChild(dir); err != nil {
 			fmt.Fprintln(os.Stderr, "child:", err)

@@ -115,7 +115,9 @@ func OpenFile(ctx context.Context, path string) (*DB, error) {
 // Path returns the database file.
 func (db *DB) Path() string { return db.path }
 
-// Close closes both pools.
+// Close closes both pools, checkpointing the write-ahead log into the
+// database file first; an error of the checkpoint says so, and that
+// nothing is lost.
 func (db *DB) Close() error {
 	var errs []error
 	errs = append(errs, db.stmts.close())
@@ -125,8 +127,12 @@ func (db *DB) Close() error {
 	if db.read != nil {
 		errs = append(errs, db.read.Close())
 	}
-	// Checkpoint so that the WAL file does not outlive the process.
-	_, _ = db.write.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+	// Checkpoint so that the WAL file does not outlive the process. One
+	// that fails (a full disk) loses nothing: the next open reads the
+	// WAL, which holds the changes.
+	if _, err := db.write.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		errs = append(errs, fmt.Errorf("close %s: checkpoint of its write-ahead log: %w (nothing is lost: the changes stay in %s-wal, which the next open reads)", db.path, err, db.path))
+	}
 	errs = append(errs, db.write.Close())
 	return errors.Join(errs...)
 }

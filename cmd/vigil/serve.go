@@ -93,7 +93,7 @@ func envOr(env *environment, name, def string) string {
 	return def
 }
 
-func runServe(ctx context.Context, env *environment, args []string) (int, error) {
+func runServe(ctx context.Context, env *environment, args []string) (code int, err error) {
 	fs := flag.NewFlagSet("vigil serve", flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
 	sf := addStoreFlags(fs, env)
@@ -162,7 +162,6 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 		return exitError, err
 	}
 	c.webhookSecret = *webhookSecret
-	var err error
 	if c.proxy, c.noProxy, err = pf.options(); err != nil {
 		return exitError, err
 	}
@@ -234,7 +233,19 @@ func runServe(ctx context.Context, env *environment, args []string) (int, error)
 		}
 		return exitError, err
 	}
-	defer st.Close()
+	defer func() {
+		// A store that does not close cleanly (SQLite's last checkpoint
+		// on a full disk) fails the stop, which says why; after an
+		// error of the daemon's own, it is logged.
+		cerr := st.Close()
+		switch {
+		case cerr == nil:
+		case err == nil:
+			code, err = exitError, fmt.Errorf("close the store: %w", cerr)
+		default:
+			logger.Error("close the store", "error", cerr)
+		}
+	}()
 	logSchema(logger, st)
 	d, err := newDaemon(st, *sf.data, c, logger)
 	if err != nil {

@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"path"
 	"sort"
 	"strconv"
@@ -61,9 +62,16 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
+	where := "postgres at " + address(&cfg.ConnConfig.Config)
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("postgres: %w", err)
+		return nil, fmt.Errorf("%s: %w", where, err)
+	}
+	// The pool connects lazily: its first connection, here, says which
+	// store could not be reached, not the first migration.
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("%s: connect: %w", where, err)
 	}
 	sdb := stdlib.OpenDBFromPool(pool)
 	db := &DB{pool: pool, write: sdb, read: sdb,
@@ -71,9 +79,19 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		now: func() time.Time { return time.Now().Truncate(time.Microsecond) }}
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", where, err)
 	}
 	return db, nil
+}
+
+// address says where a DSN connects, for errors: its host and port (or
+// Unix socket) and database, never its user's password.
+func address(c *pgconn.Config) string {
+	addr := net.JoinHostPort(c.Host, strconv.Itoa(int(c.Port)))
+	if strings.HasPrefix(c.Host, "/") {
+		addr = fmt.Sprintf("%s/.s.PGSQL.%d", c.Host, c.Port)
+	}
+	return addr + ", database " + c.Database
 }
 
 // Schema returns the migrations Open applied and those the store records

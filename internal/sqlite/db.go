@@ -88,9 +88,10 @@ func OpenFile(ctx context.Context, path string) (*DB, error) {
 	for _, p := range []string{path, path + "-wal", path + "-shm"} {
 		os.Chmod(p, 0o600)
 	}
+	where := "sqlite at " + path
 	w, err := sql.Open("sqlite", dsn("&_txlock=immediate"))
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
+		return nil, fmt.Errorf("%s: open: %w", where, err)
 	}
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
@@ -98,12 +99,12 @@ func OpenFile(ctx context.Context, path string) (*DB, error) {
 	db := &DB{write: w, stmts: newStmtCache(w), path: path, now: time.Now}
 	if err := db.migrate(ctx); err != nil {
 		w.Close()
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", where, err)
 	}
 	r, err := sql.Open("sqlite", dsn("&_pragma=query_only(1)"))
 	if err != nil {
 		w.Close()
-		return nil, fmt.Errorf("open %s: %w", path, err)
+		return nil, fmt.Errorf("%s: open: %w", where, err)
 	}
 	r.SetMaxOpenConns(8)
 	r.SetMaxIdleConns(8)

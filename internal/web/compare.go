@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -17,51 +18,68 @@ const (
 	toVersionField   = "to_version"
 )
 
+// compareFieldLabels are the labels of the compare form's fields, which
+// its problems name.
+var compareFieldLabels = map[string]string{fromVersionField: "From version", toVersionField: "To version"}
+
+// compareProblem is why the compare form cannot compare what it was
+// given: its history shows it beside the form, which keeps what was
+// typed.
+type compareProblem struct {
+	// Field is the field at fault, fromVersionField or toVersionField.
+	Field   string
+	Message string
+	// From and To are the fields' values as sent.
+	From, To string
+}
+
 // compareVersions returns the ids of the versions the compare form names
-// by number, as the diff page's from and to. Each error names the field
-// at fault and the versions the page keeps: a number missing, not a
-// number, one the page has no version of (never fetched, or no longer
-// kept), or a failed fetch, which has no body to compare.
-func (s *Server) compareVersions(ctx context.Context, res *vigil.Resource, fromText, toText string) (from, to string, err error) {
+// by number, as the diff page's from and to, or the problem of the first
+// field it cannot take: a number missing, not a number, one the page has
+// no version of (never fetched, or no longer kept), or a failed fetch,
+// which has no body to compare. err is the store's.
+func (s *Server) compareVersions(ctx context.Context, res *vigil.Resource, fromText, toText string) (from, to string, problem *compareProblem, err error) {
 	var ids [2]string
-	for i, f := range []struct{ name, text string }{{fromVersionField, fromText}, {toVersionField, toText}} {
-		text := strings.TrimPrefix(strings.TrimSpace(f.text), "#")
+	for i, field := range []string{fromVersionField, toVersionField} {
+		typed := [2]string{fromText, toText}[i]
+		refuse := func(format string, args ...any) (string, string, *compareProblem, error) {
+			msg, err := s.compareMessage(ctx, res, compareFieldLabels[field]+": "+fmt.Sprintf(format, args...))
+			return "", "", &compareProblem{Field: field, Message: msg, From: fromText, To: toText}, err
+		}
+		text := strings.TrimPrefix(strings.TrimSpace(typed), "#")
 		if text == "" {
-			return "", "", s.compareError(ctx, res, "%s is missing: want the number of a version", f.name)
+			return refuse("missing: give the number of a version")
 		}
 		seq, err := strconv.ParseInt(text, 10, 64)
 		if err != nil {
-			return "", "", s.compareError(ctx, res, "%s: %q is not a version number (#12 or 12)", f.name, f.text)
+			return refuse("%q is not a version number (#12 or 12)", typed)
 		}
 		v, err := s.Store.FindVersionBySeq(ctx, res.ID, seq)
 		switch {
 		case vigil.ErrorCode(err) == vigil.ENOTFOUND:
-			return "", "", s.compareError(ctx, res, "%s: this page has no version #%d", f.name, seq)
+			return refuse("this page has no version #%d", seq)
 		case err != nil:
-			return "", "", err
+			return "", "", nil, err
 		case v.Error != "":
-			return "", "", vigil.Errorf(vigil.EINVALID, "%s: version #%d is a failed fetch (%s), which has no body to compare", f.name, seq, v.Error)
+			return refuse("version #%d is a failed fetch (%s), which has no body to compare", seq, v.Error)
 		}
 		ids[i] = strconv.FormatInt(v.ID, 10)
 	}
-	return ids[0], ids[1], nil
+	return ids[0], ids[1], nil, nil
 }
 
-// compareError returns the EINVALID error of a compare form's field, the
-// message format and args, followed by the versions the page keeps.
-func (s *Server) compareError(ctx context.Context, res *vigil.Resource, format string, args ...any) error {
-	msg := vigil.ErrorMessage(vigil.Errorf(vigil.EINVALID, format, args...))
+// compareMessage returns msg followed by the versions the page keeps.
+func (s *Server) compareMessage(ctx context.Context, res *vigil.Resource, msg string) (string, error) {
 	first, _, err := s.Store.FindVersions(ctx, vigil.VersionFilter{ResourceID: res.ID, Limit: 1})
 	if err != nil {
-		return err
+		return "", err
 	}
 	last, _, err := s.Store.FindVersions(ctx, vigil.VersionFilter{ResourceID: res.ID, Descending: true, Limit: 1})
 	if err != nil {
-		return err
+		return "", err
 	}
 	if len(first) == 0 || len(last) == 0 {
-		return vigil.Errorf(vigil.EINVALID, "%s; it keeps no version yet", msg)
+		return msg + "; it keeps no version yet.", nil
 	}
-	return vigil.Errorf(vigil.EINVALID, "%s; it keeps versions #%d to #%d (its history, /resources/%d, lists them, some perhaps failed fetches)",
-		msg, first[0].Seq, last[0].Seq, res.ID)
+	return fmt.Sprintf("%s; it keeps versions #%d to #%d.", msg, first[0].Seq, last[0].Seq), nil
 }

@@ -17,7 +17,7 @@ import (
 // versions of the page, by their numbers, not only those of the page of
 // the timeline shown: the oldest with the newest, months apart. A number
 // the page has no version of, a failed fetch, or not a number at all
-// gets an error that names the field and the versions there are.
+// is said beside the form, naming the field and the versions there are.
 func TestCompareAnyTwoVersions(t *testing.T) {
 	ctx := context.Background()
 	s, u := newTestServer(t)
@@ -88,38 +88,44 @@ func TestCompareAnyTwoVersions(t *testing.T) {
 		t.Errorf("compare #2 with 3 (a # and spaces as typed): %d", code)
 	}
 
-	keeps := fmt.Sprintf("versions #1 to #%d", n)
+	// A version it cannot compare is said on the history, beside the
+	// form, which keeps what was typed and marks the field at fault.
+	keeps := fmt.Sprintf("it keeps versions #1 to #%d.", n)
 	for name, tc := range map[string]struct {
 		from, to string
 		want     []string
 	}{
-		"no such version":   {"1", "999", []string{"to_version: this page has no version #999", keeps}},
-		"version 0":         {"0", "3", []string{"from_version: this page has no version #0", keeps}},
-		"not a number":      {"yesterday", "3", []string{`from_version: &#34;yesterday&#34; is not a version number`, keeps}},
-		"missing":           {"1", "-", []string{"to_version is missing", keeps}},
-		"failed fetch":      {fmt.Sprint(failed), "3", []string{fmt.Sprintf("from_version: version #%d is a failed fetch (timeout)", failed)}},
-		"mixed with an id":  {"1", "", []string{"to_version is missing"}},
-		"a version of none": {"-9223372036854775808", "3", []string{"from_version: this page has no version #-9223372036854775808"}},
+		"no such version": {"1", "999", []string{"To version: this page has no version #999; " + keeps,
+			fmt.Sprintf(`name="to_version" min="1" max="%d" value="999" list="compare-versions" required aria-invalid="true"`, n)}},
+		"version 0":    {"0", "3", []string{"From version: this page has no version #0; " + keeps}},
+		"not a number": {"yesterday", "3", []string{`From version: &#34;yesterday&#34; is not a version number`, keeps}},
+		"missing":      {"1", "-", []string{"To version: missing: give the number of a version; " + keeps}},
+		"empty":        {"1", "", []string{"To version: missing"}},
+		"failed fetch": {fmt.Sprint(failed), "3", []string{fmt.Sprintf("From version: version #%d is a failed fetch (timeout), which has no body to compare", failed),
+			fmt.Sprintf(`name="from_version" min="1" max="%d" value="%d" list="compare-versions" required aria-invalid="true"`, n, failed),
+			fmt.Sprintf(`name="to_version" min="1" max="%d" value="3" list="compare-versions" required>`, n)}},
+		"the smallest int64": {"-9223372036854775808", "3", []string{"From version: this page has no version #-9223372036854775808"}},
 	} {
 		code, page := diff(tc.from, tc.to)
 		if code != 400 {
 			t.Errorf("%s: %d, want 400", name, code)
 		}
-		for _, want := range tc.want {
+		for _, want := range append(tc.want, `id="compare-problem"`, "<h2>Timeline</h2>") {
 			if !strings.Contains(page, want) {
-				t.Errorf("%s: the error page does not say %q:\n%s", name, want, errorText(page))
+				t.Errorf("%s: the history does not say %q:\n%s", name, want, problemText(page))
 			}
 		}
 	}
 }
 
-// errorText is the message of an error page, for a test's report.
-func errorText(page string) string {
-	if i := strings.Index(page, "<main"); i >= 0 {
+// problemText is the part of a history about its compare form, for a
+// test's report.
+func problemText(page string) string {
+	if i := strings.Index(page, "<h2>Compare"); i >= 0 {
 		page = page[i:]
 	}
-	if len(page) > 600 {
-		page = page[:600]
+	if i := strings.Index(page, "<h2>Timeline"); i >= 0 {
+		page = page[:i]
 	}
 	return page
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -303,6 +304,9 @@ type historyData struct {
 	// takes any two of the versions kept, FirstSeq to LastSeq.
 	FromSeq, ToSeq    int64
 	FirstSeq, LastSeq int64
+	// Problem is why the compare form was refused, said beside it, or
+	// nil.
+	Problem *compareProblem
 	// ReadAsTextReasons are the distinct reasons of the versions shown
 	// that are read as their source text, in the order first met: the
 	// page says each once, and marks each version with its number.
@@ -382,6 +386,12 @@ func (s *Server) handleResourcePage(w http.ResponseWriter, r *http.Request, sess
 	if err != nil {
 		return err
 	}
+	return s.historyPage(w, r, sess, res, p, nil)
+}
+
+// historyPage shows the history of res, the page p of its timeline; with
+// a problem, the compare form's, beside the form, answering 400.
+func (s *Server) historyPage(w http.ResponseWriter, r *http.Request, sess *session, res *vigil.Resource, p *pager, problem *compareProblem) error {
 	// The whole history feeds the plot; the timeline shows timelinePage
 	// versions at a time, the newest first.
 	all, total, err := s.Store.FindVersions(r.Context(), vigil.VersionFilter{ResourceID: res.ID})
@@ -435,7 +445,11 @@ func (s *Server) handleResourcePage(w http.ResponseWriter, r *http.Request, sess
 	if len(all) > 0 {
 		data.FirstSeq, data.LastSeq = all[0].Seq, all[len(all)-1].Seq
 	}
-	return s.page(w, r, sess, http.StatusOK, "resource", "History of "+res.URL, "resources", data)
+	status := http.StatusOK
+	if problem != nil {
+		data.Problem, status = problem, http.StatusBadRequest
+	}
+	return s.page(w, r, sess, status, "resource", "History of "+res.URL, "resources", data)
 }
 
 // timelinePage is the most versions a history's timeline shows at once.
@@ -541,9 +555,14 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 	}
 	fromText, toText := q.Get("from"), q.Get("to")
 	if q.Has(fromVersionField) || q.Has(toVersionField) {
-		// The history's compare form: two versions by number.
-		if fromText, toText, err = s.compareVersions(r.Context(), res, q.Get(fromVersionField), q.Get(toVersionField)); err != nil {
+		// The history's compare form: two versions by number; one it
+		// cannot compare is said beside the form, with what was typed.
+		var problem *compareProblem
+		if fromText, toText, problem, err = s.compareVersions(r.Context(), res, q.Get(fromVersionField), q.Get(toVersionField)); err != nil {
 			return err
+		}
+		if problem != nil {
+			return s.historyPage(w, r, sess, res, &pager{Limit: timelinePage, Path: idPath("/resources/", res.ID), Query: url.Values{}}, problem)
 		}
 	}
 	if fromText == "" && toText == "" && data.Change != nil && data.Change.FromVersion != 0 {

@@ -84,6 +84,28 @@ func TestCompareAnyTwoVersions(t *testing.T) {
 			t.Errorf("compare #1 with #%d: no %q", n, want)
 		}
 	}
+	// Each version links to its place in the timeline: #1's is on its
+	// last page. The links led to the first page, where an old version
+	// is not.
+	first, err := s.Store.FindVersionBySeq(ctx, res, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last, err := s.Store.FindVersionBySeq(ctx, res, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		fmt.Sprintf(`From <a href="%s?offset=%d#version-%d">`, history, timelinePage, first.ID),
+		fmt.Sprintf(`to <a href="%s#version-%d">`, history, last.ID),
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("compare #1 with #%d: no link %s", n, want)
+		}
+	}
+	if _, older := c.do("GET", fmt.Sprintf("%s?offset=%d", history, timelinePage), ""); !strings.Contains(older, fmt.Sprintf(`id="version-%d"`, first.ID)) {
+		t.Errorf("the timeline's page the link names does not hold #1")
+	}
 	if code, page = diff("#2", " 3 "); code != 200 || !strings.Contains(page, "#2</a> to <a") {
 		t.Errorf("compare #2 with 3 (a # and spaces as typed): %d", code)
 	}

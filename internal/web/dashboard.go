@@ -488,6 +488,9 @@ type diffData struct {
 	// (lastComparable). Nothing says that there are not two such versions
 	// yet; To is then the one there is, if any.
 	Latest, Nothing bool
+	// FromLink and ToLink link From and To in their history's timeline,
+	// on the page of it that shows each (timelineLinks).
+	FromLink, ToLink string
 }
 
 // maxChangeLines is the most lines of a change's records its page shows,
@@ -577,6 +580,9 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 		}
 		if data.From == nil {
 			data.Nothing = true
+			if _, data.ToLink, err = s.timelineLinks(r.Context(), res, nil, data.To); err != nil {
+				return err
+			}
 			return s.page(w, r, sess, http.StatusOK, "diff", "Changes of "+res.URL, "resources", data)
 		}
 		fromText, toText = strconv.FormatInt(data.From.ID, 10), strconv.FormatInt(data.To.ID, 10)
@@ -605,7 +611,35 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 	why := s.readAsTextAll(r.Context(), []*vigil.Version{data.From, data.To})
 	data.FromReading, data.FromReadAsText = reading(why, data.From.ID)
 	data.ToReading, data.ToReadAsText = reading(why, data.To.ID)
+	if data.FromLink, data.ToLink, err = s.timelineLinks(r.Context(), res, data.From, data.To); err != nil {
+		return err
+	}
 	return s.page(w, r, sess, http.StatusOK, "diff", "Changes of "+res.URL, "resources", data)
+}
+
+// timelineLinks returns the links to from and to in the timeline of
+// their history, each to the page of it that shows the version (the
+// newest timelinePage first, then the next...); "" for a nil version.
+// The kept versions' numbers have no gap (only the oldest are deleted),
+// so a version's place is its distance from the newest.
+func (s *Server) timelineLinks(ctx context.Context, res *vigil.Resource, from, to *vigil.Version) (fromLink, toLink string, err error) {
+	newest, _, err := s.Store.FindVersions(ctx, vigil.VersionFilter{ResourceID: res.ID, Descending: true, Limit: 1})
+	if err != nil {
+		return "", "", err
+	}
+	link := func(v *vigil.Version) string {
+		if v == nil {
+			return ""
+		}
+		p := idPath("/resources/", res.ID)
+		if len(newest) > 0 {
+			if offset := int(newest[0].Seq-v.Seq) / timelinePage * timelinePage; offset > 0 {
+				p += "?offset=" + strconv.Itoa(offset)
+			}
+		}
+		return p + "#version-" + strconv.FormatInt(v.ID, 10)
+	}
+	return link(from), link(to), nil
 }
 
 // lastComparable returns the last two versions of a resource that can be

@@ -29,8 +29,8 @@ type compareProblem struct {
 	// Field is the field at fault, fromVersionField or toVersionField.
 	Field   string
 	Message string
-	// From and To are the fields' values as sent.
-	From, To string
+	// From, To and View are the fields' values as sent.
+	From, To, View string
 }
 
 // compareVersions returns the ids of the versions the compare form names
@@ -38,13 +38,13 @@ type compareProblem struct {
 // field it cannot take: a number missing, not a number, one the page has
 // no version of (never fetched, or no longer kept), or a failed fetch,
 // which has no body to compare. err is the store's.
-func (s *Server) compareVersions(ctx context.Context, res *vigil.Resource, fromText, toText string) (from, to string, problem *compareProblem, err error) {
+func (s *Server) compareVersions(ctx context.Context, res *vigil.Resource, fromText, toText, view string) (from, to string, problem *compareProblem, err error) {
 	var ids [2]string
 	for i, field := range []string{fromVersionField, toVersionField} {
 		typed := [2]string{fromText, toText}[i]
 		refuse := func(format string, args ...any) (string, string, *compareProblem, error) {
 			msg, err := s.compareMessage(ctx, res, compareFieldLabels[field]+": "+fmt.Sprintf(format, args...))
-			return "", "", &compareProblem{Field: field, Message: msg, From: fromText, To: toText}, err
+			return "", "", &compareProblem{Field: field, Message: msg, From: fromText, To: toText, View: view}, err
 		}
 		text := strings.TrimPrefix(strings.TrimSpace(typed), "#")
 		if text == "" {

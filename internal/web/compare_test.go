@@ -125,7 +125,8 @@ func TestCompareAnyTwoVersions(t *testing.T) {
 		"empty":        {"1", "", []string{"To version: missing"}},
 		"failed fetch": {fmt.Sprint(failed), "3", []string{fmt.Sprintf("From version: version #%d is a failed fetch (timeout), which has no body to compare", failed),
 			fmt.Sprintf(`name="from_version" min="1" max="%d" value="%d" list="compare-versions" required aria-invalid="true"`, n, failed),
-			fmt.Sprintf(`name="to_version" min="1" max="%d" value="3" list="compare-versions" required>`, n)}},
+			fmt.Sprintf(`name="to_version" min="1" max="%d" value="3" list="compare-versions" required>`, n),
+			`<option value="records" selected>`}}, // the view asked for, kept too
 		"the smallest int64": {"-9223372036854775808", "3", []string{"From version: this page has no version #-9223372036854775808"}},
 	} {
 		code, page := diff(tc.from, tc.to)

@@ -561,7 +561,7 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 		// The history's compare form: two versions by number; one it
 		// cannot compare is said beside the form, with what was typed.
 		var problem *compareProblem
-		if fromText, toText, problem, err = s.compareVersions(r.Context(), res, q.Get(fromVersionField), q.Get(toVersionField)); err != nil {
+		if fromText, toText, problem, err = s.compareVersions(r.Context(), res, q.Get(fromVersionField), q.Get(toVersionField), view); err != nil {
 			return err
 		}
 		if problem != nil {

@@ -235,13 +235,14 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	}
 	defer func() {
 		// A store that does not close cleanly (SQLite's last checkpoint
-		// on a full disk) fails the stop, which says why; after an
-		// error of the daemon's own, it is logged.
+		// on a full disk) fails the stop, which says why (the store's
+		// error names it and where); after an error of the daemon's
+		// own, it is logged.
 		cerr := st.Close()
 		switch {
 		case cerr == nil:
 		case err == nil:
-			code, err = exitError, fmt.Errorf("close the store: %w", cerr)
+			code, err = exitError, cerr
 		default:
 			logger.Error("close the store", "error", cerr)
 		}

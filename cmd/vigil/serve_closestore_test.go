@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -47,7 +48,7 @@ func TestServeStopReportsStoreClose(t *testing.T) {
 	if code := d.cmd.ProcessState.ExitCode(); code != exitTerminated {
 		t.Errorf("vigil serve exited %d, want %d:\n%s", code, exitTerminated, stderr)
 	}
-	for _, want := range []string{"vigil serve: interrupted: close the store: close " + d.dir, "checkpoint of its write-ahead log", "disk I/O error", "nothing is lost"} {
+	for _, want := range []string{"vigil serve: interrupted: sqlite at " + filepath.Join(d.dir, "vigil.db") + ": close: checkpoint of its write-ahead log", "disk I/O error", "nothing is lost"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("vigil serve's stop does not say %q:\n%s", want, stderr)
 		}

@@ -86,7 +86,7 @@ func TestCloseReportsCheckpointFailure(t *testing.T) {
 	}
 	got := strings.TrimSpace(string(out))
 	path := filepath.Join(dir, sqlite.FileName)
-	for _, want := range []string{"close: ", "checkpoint", path, "disk I/O error", "nothing is lost"} {
+	for _, want := range []string{"close: sqlite at " + path + ": close: checkpoint", "disk I/O error", "nothing is lost"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("Close on a full file system: %q, want it to say %q", got, want)
 		}

@@ -132,7 +132,7 @@ func (db *DB) Close() error {
 	// that fails (a full disk) loses nothing: the next open reads the
 	// WAL, which holds the changes.
 	if _, err := db.write.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
-		errs = append(errs, fmt.Errorf("close %s: checkpoint of its write-ahead log: %w (nothing is lost: the changes stay in %s-wal, which the next open reads)", db.path, err, db.path))
+		errs = append(errs, fmt.Errorf("sqlite at %s: close: checkpoint of its write-ahead log: %w (nothing is lost: the changes stay in %s-wal, which the next open reads)", db.path, err, db.path))
 	}
 	errs = append(errs, db.write.Close())
 	return errors.Join(errs...)

@@ -26,7 +26,7 @@ func dashboardPage(r *http.Request, def, max int) (*pager, error) {
 	}
 	q := url.Values{}
 	for k, v := range r.URL.Query() {
-		if k != "offset" && k != "done" { // done: what a form did, said once
+		if k != "offset" {
 			q[k] = v
 		}
 	}

@@ -38,13 +38,6 @@ type FetchResult struct {
 	ContentType  string // media type without parameters
 	Charset      string // the charset the body was declared or detected in; the body is UTF-8
 	Body         []byte // decoded (no content encoding), UTF-8
-	// BinarySize and BinaryHash are, for a body refused as binary (not
-	// text: an image, a PDF; the fetch's error says so), its length in
-	// bytes and the lower-case hex SHA-256 of its bytes (after any
-	// content encoding is undone): the body is not returned, but a caller
-	// can tell a changed document from the same one.
-	BinarySize int64
-	BinaryHash string
 	// FetchedAt is when the request was sent, after any wait for the
 	// host's turn; Duration is how long it took from then.
 	FetchedAt time.Time

@@ -35,10 +35,6 @@ const (
 	Delete Operation = "delete"
 	Update Operation = "update"
 	Move   Operation = "move"
-	// Fail is a page's of a site (KindPage) alone: the page, read by the
-	// crawl before, failed in this one for a moment (not a 404 or a
-	// 410), and its last version stands; neither removed nor changed.
-	Fail Operation = "fail"
 )
 
 // Change is one typed change between two versions: the form of change

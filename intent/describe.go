@@ -54,7 +54,7 @@ func (c Change) attribute() (string, bool) {
 }
 
 // participles are the operations as a reader says what happened.
-var participles = map[Operation]string{Insert: "added", Delete: "removed", Update: "changed", Move: "moved", Fail: "failed"}
+var participles = map[Operation]string{Insert: "added", Delete: "removed", Update: "changed", Move: "moved"}
 
 func (op Operation) participle() string {
 	if p, ok := participles[op]; ok {

@@ -8,9 +8,8 @@ import (
 
 // PageInfo describes a page of a site watched whole (a site sentinel)
 // that was added (Insert: newly reached), deleted (Delete: no longer
-// reached, or gone: 404, 410), modified (Update) or failed for a moment
-// (Fail: its last version kept, OldVersion and NewVersion both that
-// version) between two crawls of the site. A Change of kind KindPage carries it; its Old and New are the
+// reached, or failing) or modified (Update) between two crawls of the
+// site. A Change of kind KindPage carries it; its Old and New are the
 // page's URL on the sides where the page is.
 type PageInfo struct {
 	// URL is the page's canonical URL.
@@ -20,8 +19,7 @@ type PageInfo struct {
 	Title    string `json:"title,omitempty"`
 	OldTitle string `json:"oldTitle,omitempty"`
 	// Note says more, in words: why a page was deleted ("no longer
-	// reached", "now failing: HTTP 404"), why a page failed ("HTTP 503;
-	// last read ..., that version kept"), that an added page failed
+	// reached", "now failing: HTTP 404"), that an added page failed
 	// before, or that a modified page is now read as its source text,
 	// and why ("read as text: ..."), or read as a page again.
 	Note string `json:"note,omitempty"`
@@ -29,10 +27,6 @@ type PageInfo struct {
 	// types of the sentinel that matched and their records counted
 	// ("keywords {x}: 1 keyword added").
 	Summary string `json:"summary,omitempty"`
-	// ContentType is, for a page read without its body (a binary
-	// document: an image, a PDF), its media type: its versions hold no
-	// body to compare, so a reader links both rather than their diff.
-	ContentType string `json:"contentType,omitempty"`
 	// ResourceID, OldVersion and NewVersion identify the page and its
 	// versions where a caller stores them (Vigil's warehouse): a
 	// modified page's diff is between OldVersion and NewVersion.
@@ -103,16 +97,13 @@ func (p *PageInfo) tail() string {
 	return s
 }
 
-// sign is the first character of a line: + inserted, - deleted, !
-// failed, ~ else.
+// sign is the first character of a line: + inserted, - deleted, ~ else.
 func sign(op Operation) string {
 	switch op {
 	case Insert:
 		return "+"
 	case Delete:
 		return "-"
-	case Fail:
-		return "!"
 	}
 	return "~"
 }

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -48,7 +47,6 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	bodies := fs.Bool("bodies", false, "keep each page's text in the snapshot, for comparing page contents later")
 	order := fs.String("order", string(crawl.OrderImportance), "the order URLs are fetched in: importance (the most OPIC cash first, so that --max-pages keeps the most important pages) or breadth (layer by layer); a crawl that --max-pages does not cut short finds the same in either")
 	out := fs.String("out", "", "write the snapshot to this file, replaced whole or not at all (default: standard output)")
-	previous := fs.String("previous", "", "carry over from `FILE`, the snapshot of this crawl's previous run, each page that fails now (but for 404 or 410) and read then: its last version kept and its links followed, so that vigil site diff neither removes it nor adds it again")
 	pf := addProxyFlags(fs, env, "every page fetch and robots.txt")
 	allowPrivate := fs.Bool("allow-private-networks", bools["VIGIL_ALLOW_PRIVATE_NETWORKS"], "let the crawl reach loopback, private and link-local addresses (default $VIGIL_ALLOW_PRIVATE_NETWORKS)")
 	ignoreRobots := fs.Bool("ignore-robots", false, "do not honour robots.txt (only for sites you own)")
@@ -67,10 +65,7 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 			"blocked: never requested, they do not count against --max-pages. It\n"+
 			"fetches as vigil serve does: robots.txt, the delay between requests to\n"+
 			"a host, and no private addresses without --allow-private-networks. A\n"+
-			"summary goes to standard error. With --previous, a page that read in\n"+
-			"that snapshot and fails now (but for 404 or 410) keeps its version\n"+
-			"there, marked carried, so that vigil site diff tells it failed rather\n"+
-			"than removed, then added. Exit status: 0 when URL was read, 2\n"+
+			"summary goes to standard error. Exit status: 0 when URL was read, 2\n"+
 			"otherwise.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
@@ -128,15 +123,6 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	if err := q.Validate(); err != nil {
 		return exitError, err
 	}
-	var prev *crawl.Snapshot
-	if *previous != "" {
-		if prev, _, err = readSnapshot(env, *previous, crawl.DefaultMaxSnapshotSize); err != nil {
-			return exitError, fmt.Errorf("--previous: %w", err)
-		}
-		if err := previousQuery(prev.Query, q); err != nil {
-			return exitError, fmt.Errorf("--previous %s: a snapshot of another crawl: %w", *previous, err)
-		}
-	}
 
 	proxy, noProxy, err := pf.options()
 	if err != nil {
@@ -145,7 +131,7 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	f := fetch.New(fetch.Options{AllowPrivateNetworks: *allowPrivate, IgnoreRobots: *ignoreRobots, HostDelay: *hostDelay,
 		HostConcurrency: *hostConc, TotalTimeout: *fetchTimeout, Proxy: proxy, NoProxy: noProxy})
 	q.Workers = max(crawl.DefaultWorkers, *hostConc)
-	snap, err := crawl.CrawlAgain(ctx, f, q, prev)
+	snap, err := crawl.Crawl(ctx, f, q)
 	if err != nil {
 		if ctx.Err() != nil {
 			fmt.Fprintln(env.stderr, "vigil site crawl: interrupted; nothing written")
@@ -176,16 +162,9 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 		return exitError, fmt.Errorf("--out %s: %w", *out, err)
 	}
 	st := snap.Stats()
-	failed := strconv.Itoa(st.Failures+st.Carried) + " failed"
-	var which []string
-	if st.Carried > 0 {
-		which = append(which, fmt.Sprintf("%d carried over from --previous, %s last version kept", st.Carried, plural(st.Carried, "its", "their")))
-	}
+	failed := strconv.Itoa(st.Failures) + " failed"
 	if st.Blocked > 0 {
-		which = append(which, fmt.Sprintf("%d blocked by robots.txt, not fetched", st.Blocked))
-	}
-	if len(which) > 0 {
-		failed += ": " + strings.Join(which, ", ")
+		failed += fmt.Sprintf(": %d blocked by robots.txt, not fetched", st.Blocked)
 	}
 	fmt.Fprintf(env.stderr, "crawled %s: %d %s (%s), %d %s, %d %s in %s", snap.Pages[0].URL,
 		st.Pages, plural(st.Pages, "page", "pages"), failed, st.Links, plural(st.Links, "link", "links"),
@@ -206,28 +185,6 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	return exitOK, nil
 }
 
-// previousQuery returns an error naming the first field of the query q,
-// as the flags give it, that differs from prev's, the query of the
-// snapshot --previous names: the start, the match, the depth, the pages
-// and, when --scope is given, the scope (without it, the crawl takes the
-// start page's directory after its redirects, which prev records).
-func previousQuery(prev, q crawl.Query) error {
-	start, _ := vigil.CanonicalURL(q.Start)
-	switch {
-	case prev.Start != start:
-		return fmt.Errorf("query.start is %s there, %s here", prev.Start, start)
-	case len(q.Scope) > 0 && !slices.Equal(crawl.CanonicalScope(prev.Scope), crawl.CanonicalScope(q.Scope)):
-		return fmt.Errorf("query.scope is %s there, %s here", strings.Join(prev.Scope, " "), strings.Join(crawl.CanonicalScope(q.Scope), " "))
-	case prev.Match != q.Match:
-		return fmt.Errorf("query.match is %q there, %q here", prev.Match, q.Match)
-	case prev.MaxDepth != q.MaxDepth:
-		return fmt.Errorf("query.maxDepth is %d there, %d here", prev.MaxDepth, q.MaxDepth)
-	case prev.MaxPages != q.MaxPages:
-		return fmt.Errorf("query.maxPages is %d there, %d here", prev.MaxPages, q.MaxPages)
-	}
-	return nil
-}
-
 // excludingFlags names the flags whose scope leaves out the start page
 // of snap ("--scope", "--match", or both), which the crawl read all the
 // same; "" if none does.
@@ -245,12 +202,12 @@ func excludingFlags(snap *crawl.Snapshot, match string) string {
 
 // mostImportant returns the page read of a snapshot with the highest
 // importance (the first of equals), or nil if no page read has one. A
-// page that failed (robots.txt blocked it, say) or was carried over has
-// an importance too, from the links to it, but the crawl did not read it.
+// page that failed (robots.txt blocked it, say) has an importance too,
+// from the links to it, but the crawl did not read it.
 func mostImportant(snap *crawl.Snapshot) *crawl.Page {
 	var top *crawl.Page
 	for _, p := range snap.Pages {
-		if p.Failed() || p.Carried != nil {
+		if p.Failed() {
 			continue
 		}
 		if p.Importance > 0 && (top == nil || p.Importance > top.Importance) {

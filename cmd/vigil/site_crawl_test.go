@@ -299,9 +299,6 @@ func TestSiteCrawlHelp(t *testing.T) {
 	if strings.Contains(text, "breadth first") || !strings.Contains(text, "the most OPIC cash first") || !strings.Contains(text, "--order breadth") {
 		t.Errorf("the help does not say that the crawl fetches the URL with the most OPIC cash next unless --order breadth:\n%s", text)
 	}
-	if !strings.Contains(flags, "  -previous FILE\n") || !strings.Contains(text, "--previous") {
-		t.Errorf("the help does not name --previous's argument, a FILE, nor say what it does:\n%s", stdout)
-	}
 	_, proxy, _ := strings.Cut(flags, "-proxy URL\n")
 	proxy, _, _ = strings.Cut(proxy, "\n")
 	if !strings.Contains(proxy, "robots.txt") || strings.Contains(proxy, "webhook") || strings.Contains(proxy, "notification") {

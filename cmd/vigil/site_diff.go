@@ -59,21 +59,17 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 			"a line per page added, removed (no longer reached, failing, redirected, or\n"+
 			"still linked but cut by --max-pages or --depth) or changed, with its\n"+
 			"title and link path (and, for a page that no longer parses, that it is\n"+
-			"read as text, and why), and a line per page failed: read in OLD and\n"+
-			"failing in NEW but for 404 or 410, its OLD version kept (vigil site\n"+
-			"crawl --previous keeps it in the snapshot), not removed; then a total\n"+
-			"line. --format json prints the delta web tables (plus, minus, mod) and\n"+
-			"the node sets (added, deleted: the pages removed, modified: the pages\n"+
-			"changed) instead, with the importance of the pages named, why those read\n"+
-			"as text are, why those removed or added failed in the snapshot that\n"+
-			"lacks them, and the pages failed.\n"+
+			"read as text, and why), then a total line; --format json\n"+
+			"prints the delta web tables (plus, minus, mod) and the node sets (added,\n"+
+			"deleted: the pages removed, modified: the pages changed) instead,\n"+
+			"with the importance of the pages named, why those read as text are, and\n"+
+			"why those removed or added failed in the snapshot that lacks them.\n"+
 			"With --content, the two bodies of each changed page are compared by the\n"+
 			"diff engine, as vigil diff compares documents, and its changes counted: a\n"+
 			"page whose only change is a date in its footer shows one text update, and\n"+
 			"the text; a page served as text that is not markup (text/plain, CSS,\n"+
 			"JSON) is compared as its source text, a line a node, as vigil serve\n"+
-			"reads it. Exit status: 0 when no page changed (pages failed alone are no\n"+
-			"change), 1 when some did, 2 on trouble.\n\nFlags:\n")
+			"reads it. Exit status: 0 when no page changed, 1 when some did, 2 on trouble.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if help, err := parseFlags(fs, args); help || err != nil {
@@ -136,9 +132,6 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 			}
 		}
 	}
-	// A page down for a moment in NEW, read in OLD, is carried over: its
-	// OLD version kept, it is failed, not removed (crawl.CarryOver).
-	s2 = crawl.CarryOver(s1, s2)
 	if s2.Started.Before(s1.Started) {
 		fmt.Fprintf(env.stderr, "vigil site diff: note: %s was crawled (%s) before %s (%s): are OLD and NEW swapped?\n",
 			displayName(newName), s2.Started.Format(time.RFC3339), displayName(oldName), s1.Started.Format(time.RFC3339))
@@ -177,8 +170,6 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 		return exitError, err
 	}
 	if len(d.Added)+len(d.Deleted)+len(d.Modified) == 0 {
-		// Pages failing are no change of the site: their last
-		// versions stand.
 		return exitOK, nil
 	}
 	return exitChanged, nil
@@ -234,24 +225,17 @@ type siteDeltaJSON struct {
 	// text whatever its readAsText.
 	Reading map[string]siteReading `json:"reading,omitempty"`
 	// Failed says, for each page deleted that the new snapshot read and
-	// failed (404 or 410), each page added that the old one read and
-	// failed, and each page the new snapshot carries over (it failed for
-	// a moment, or only such pages link to it: crawl.Carried), why
+	// failed, and each page added that the old one read and failed, why
 	// (siteFailed), by URL: a page that fails is not a page gone.
 	Failed map[string]siteFailed `json:"failed,omitempty"`
 }
 
 // siteFailed is why a page failed in the old snapshot (a page added) or
-// in the new one (a page deleted, or carried over): its HTTP status
-// ("HTTP 503"), else its error, as the text output's "failed before",
-// "now failing" and "failed" say; for a page carried over, LastRead too.
+// in the new one (a page deleted): its HTTP status ("HTTP 503"), else its
+// error, as the text output's "failed before" and "now failing" say.
 type siteFailed struct {
 	Old string `json:"old,omitempty"`
 	New string `json:"new,omitempty"`
-	// LastRead is when the crawl that read the version kept of a page
-	// carried over started, in RFC 3339: the page is neither removed nor
-	// changed, it holds that version.
-	LastRead string `json:"lastRead,omitempty"`
 }
 
 // changedFailed returns why the pages a delta adds or deletes failed in
@@ -268,11 +252,6 @@ func changedFailed(d *webtable.Delta, s1, s2 *crawl.Snapshot) map[string]siteFai
 	for _, id := range d.Deleted {
 		if p := p2[string(id)]; p != nil && p.Failed() {
 			out[string(id)] = siteFailed{New: p.Failure()}
-		}
-	}
-	for _, p := range s2.Pages {
-		if p.Carried != nil {
-			out[p.URL] = siteFailed{New: p.Carried.Failure(), LastRead: p.Carried.Since.UTC().Format(time.RFC3339)}
 		}
 	}
 	if len(out) == 0 {
@@ -500,11 +479,6 @@ func (sd *siteDelta) write(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "- removed  %s%s  %s%s\n", p.URL, titleText(p.Title), via(sd.paths1[webtable.TupleID(id)], dir), noteText(notes))
 	}
-	failed := sd.failed()
-	for _, p := range failed {
-		notes := []string{p.Carried.Failure(), "last read " + p.Carried.Since.UTC().Format(time.RFC3339) + ", that version kept"}
-		fmt.Fprintf(w, "! failed   %s%s  %s%s\n", p.URL, titleText(p.Title), via(sd.paths2[webtable.TupleID(p.URL)], dir), noteText(notes))
-	}
 	for _, id := range sd.byImportance(sd.d.Modified) {
 		p, before := sd.pages2[string(id)], sd.pages1[string(id)]
 		title := titleText(p.Title)
@@ -518,47 +492,16 @@ func (sd *siteDelta) write(w io.Writer) error {
 		if crawl.ReadingChanged(sd.old, sd.new, before, p) {
 			notes = append(notes, readingNote(p))
 		}
-		if p.Binary() || before.Binary() {
-			// No body kept: what changed is its bytes, hashed.
-			notes = append(notes, crawl.LeafChange(before, p))
-		}
 		fmt.Fprintf(w, "~ changed  %s%s  %s%s\n", p.URL, title, via(sd.paths2[webtable.TupleID(id)], dir), noteText(notes))
 		if sd.opt != nil {
 			fmt.Fprintf(w, "           content: %s\n", sd.contentChange(before, p))
 		}
 	}
-	// A page carried over is a node of the table, not a page read.
-	n1, n2 := sd.nodes1-sd.old.Stats().Carried, sd.nodes2-sd.new.Stats().Carried
-	unchanged := sd.nodes2 - len(sd.d.Added) - len(sd.d.Modified)
-	failedText := ""
-	if len(failed) > 0 {
-		changed := map[webtable.NodeID]bool{}
-		for _, id := range append(slices.Clone(sd.d.Added), sd.d.Modified...) {
-			changed[id] = true
-		}
-		for _, p := range failed {
-			if !changed[webtable.NodeID(p.URL)] {
-				unchanged--
-			}
-		}
-		failedText = fmt.Sprintf(", %d failed", len(failed))
-	}
-	_, err := fmt.Fprintf(w, "total: %d added, %d removed, %d changed%s, %d unchanged (%d %s read, then %d)\n",
-		len(sd.d.Added), len(sd.d.Deleted), len(sd.d.Modified), failedText, unchanged, n1, plural(n1, "page", "pages"), n2)
+	n1, n2 := sd.nodes1, sd.nodes2
+	unchanged := n2 - len(sd.d.Added) - len(sd.d.Modified)
+	_, err := fmt.Fprintf(w, "total: %d added, %d removed, %d changed, %d unchanged (%d %s read, then %d)\n",
+		len(sd.d.Added), len(sd.d.Deleted), len(sd.d.Modified), unchanged, n1, plural(n1, "page", "pages"), n2)
 	return err
-}
-
-// failed returns the pages the new snapshot carries over (crawl.Carried:
-// not read, failing for a moment, their last version kept), by URL.
-func (sd *siteDelta) failed() []*crawl.Page {
-	var out []*crawl.Page
-	for _, p := range sd.new.Pages {
-		if p.Carried != nil {
-			out = append(out, p)
-		}
-	}
-	slices.SortFunc(out, func(a, b *crawl.Page) int { return strings.Compare(a.URL, b.URL) })
-	return out
 }
 
 // byImportance returns the ids of pages of the new snapshot, the most

@@ -776,8 +776,7 @@ func lastLine(s string) string {
 
 // TestSiteDiffFailingWith200: a page that now fails on a 200 answer (an
 // unknown charset, a body over the cap, NUL bytes in a text page) is
-// reported with its error, not "HTTP 200": failed, its last version
-// kept, as every failure but 404 and 410 is.
+// reported with its error, not "now failing: HTTP 200".
 func TestSiteDiffFailingWith200(t *testing.T) {
 	var charset atomic.Value
 	charset.Store("utf-8")
@@ -796,7 +795,7 @@ func TestSiteDiffFailingWith200(t *testing.T) {
 	charset.Store("x-unknown")
 	after := siteCrawl(t, dir, "after.json", srv.URL+"/docs/")
 	_, out := siteDiff(t, before, after)
-	if strings.Contains(out, "HTTP 200") || !strings.Contains(out, "! failed   "+srv.URL+`/docs/a.html "A"  via ./  (fetch `+srv.URL+"/docs/a.html: unsupported charset") {
+	if strings.Contains(out, "now failing: HTTP 200") || !strings.Contains(out, "now failing: fetch "+srv.URL+"/docs/a.html: unsupported charset") {
 		t.Errorf("a page that fails on a 200 answer is not described by its error:\n%s", out)
 	}
 }

@@ -37,26 +37,11 @@ const batchSize = 64
 // ctx.Err() if ctx ends before the crawl does; a page that fails is not an
 // error of the crawl, even the start page (see Snapshot.StartFailure).
 func Crawl(ctx context.Context, f vigil.Fetcher, q Query) (*Snapshot, error) {
-	return CrawlAgain(ctx, f, q, nil)
-}
-
-// CrawlAgain is Crawl for a site whose previous snapshot is prev (nil:
-// none): a page that fails in this crawl, but for the start page and a
-// page that answers 404 or 410 (Page.Gone), and that prev read (or
-// carried), is carried over (carry.go): it holds prev's version, says how
-// it failed, and its links, prev's, are followed, so that a page down for
-// a moment is neither removed from the site nor the pages it alone links
-// to. prev is read, never changed; a snapshot of another query carries
-// only the pages of this one's scope.
-func CrawlAgain(ctx context.Context, f vigil.Fetcher, q Query, prev *Snapshot) (*Snapshot, error) {
 	q, err := q.resolved()
 	if err != nil {
 		return nil, err
 	}
 	c := newCrawler(f, q)
-	if prev != nil {
-		c.prev, c.before = prev, prev.PagesByURL()
-	}
 	if err := c.crawl(ctx); err != nil {
 		return nil, err
 	}
@@ -81,10 +66,6 @@ type crawler struct {
 	fetches, blocked int
 	// greedy is the frontier of OrderImportance.
 	greedy *frontier
-	// prev is the previous snapshot of CrawlAgain, before its pages by
-	// URL; nil for Crawl.
-	prev   *Snapshot
-	before map[string]*Page
 }
 
 // newCrawler returns the crawler of the resolved query q.
@@ -273,14 +254,8 @@ func (c *crawler) accept(v visit, depth int) (*Page, error) {
 		// scope: the redirect is all there is to record.
 		return nil, nil
 	}
-	links := v.links
-	if carried := carries(&c.q, c.prev, c.before[p.URL], p); !start && carried != nil {
-		// Failed for a moment: its last version, whose links are
-		// followed.
-		p, links = carried, carried.Links
-	}
 	p.Depth = depth
-	p.Links, p.LinksTruncated = c.scoped(p.URL, links)
+	p.Links, p.LinksTruncated = c.scoped(p.URL, v.links)
 	c.pages[p.URL] = p
 	c.snap.Pages = append(c.snap.Pages, p)
 	return p, nil

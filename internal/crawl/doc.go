@@ -159,11 +159,6 @@
 //     URL a redirect led to.
 //   - Pages that fail are recorded with their error, so that a page that
 //     disappears (404) is told apart from one the query no longer reaches.
-//     A crawl that knows the previous one (CrawlAgain, or CarryOver after
-//     the fact) carries a page that failed for a moment (any failure but
-//     404 and 410) over, with its last version and links (carry.go): the
-//     seed polls a query and compares its results, where a page down at
-//     the moment of a poll would be deleted, then inserted again.
 //   - WHOWEDA's links are the hyperlinks of HTML documents. Here a page
 //     read as text has links too, the URLs written in it, so that a site
 //     whose index is a text sitemap (one URL a line, as sitemaps.org

@@ -64,14 +64,12 @@ type Page struct {
 	// read, so has none.
 	Note string `json:"note,omitempty"`
 	// Version identifies the page's content (see VersionKind); empty when
-	// neither a date nor a body came (a failure, or, in a snapshot made
-	// before the fetcher hashed them, a binary leaf without Last-Modified).
+	// neither a date nor a body came (a failure, or a binary leaf without
+	// Last-Modified: the fetcher does not return binary bodies).
 	Version     string      `json:"version,omitempty"`
 	VersionKind VersionKind `json:"versionKind,omitempty"`
 	// Hash is "sha256:" and the hex SHA-256 of the body, and Size its
-	// length in bytes, as UTF-8 (the fetcher converts every text to it);
-	// of a binary leaf (an image, a PDF), whose body is never kept, of its
-	// bytes as served (none in snapshots made before they were hashed).
+	// length in bytes, as UTF-8 (the fetcher converts every text to it).
 	Hash string `json:"hash,omitempty"`
 	Size int64  `json:"size,omitempty"`
 	// Links are the page's links in scope, in document order, each
@@ -83,12 +81,6 @@ type Page struct {
 	// the page had more.
 	Links          []Link `json:"links,omitempty"`
 	LinksTruncated bool   `json:"linksTruncated,omitempty"`
-	// Carried, when set, says that the crawl did not read the page (it
-	// failed for a moment) and that the page holds the last version a
-	// crawl before read: its Status, ContentType, Title, Note, Version,
-	// Hash, Size, Links and Body are that crawl's (carry.go). Such a page
-	// has no Error: it is no failure, its version is no change.
-	Carried *Carried `json:"carried,omitempty"`
 	// Body is the page's text, kept only with Query.Bodies.
 	Body string `json:"body,omitempty"`
 	// Importance is the page's OPIC importance over the link graph of the
@@ -195,42 +187,6 @@ func linksTo(p *Page, u string) bool {
 	return false
 }
 
-// Binary reports whether the page is a binary leaf of the site (an
-// image, a PDF): read, but of a type that is not text, so its body is
-// never kept (its Hash and Size are its bytes', where the fetcher gave
-// them).
-func (p *Page) Binary() bool {
-	return !p.Failed() && p.ContentType != "" && !vigil.IsTextMediaType(p.ContentType)
-}
-
-// LeafChange says how a binary leaf of a site (Page.Binary: a PDF,
-// an image) changed between two crawls, before and p, from what the
-// crawls know of its bytes, as vigil site diff and a site sentinel's
-// change say it: "application/pdf: 1234 bytes -> 2345 bytes, sha256:0123456789ab…
-// -> sha256:ba9876543210…", or that they are the same under a new date.
-func LeafChange(before, p *Page) string {
-	ct := p.ContentType
-	if before.ContentType != p.ContentType {
-		ct = before.ContentType + " -> " + p.ContentType
-	}
-	short := func(h string) string {
-		if len(h) > len("sha256:")+12 {
-			return h[:len("sha256:")+12] + "…"
-		}
-		return h
-	}
-	switch {
-	case before.Hash == "" || p.Hash == "":
-		if p.Hash != "" {
-			return fmt.Sprintf("%s: now %d bytes, %s", ct, p.Size, short(p.Hash))
-		}
-		return ct + ": a new version (its bytes were not hashed)"
-	case before.Hash == p.Hash:
-		return fmt.Sprintf("%s: the same %d bytes (%s) under a new date", ct, p.Size, short(p.Hash))
-	}
-	return fmt.Sprintf("%s: %d bytes -> %d bytes, %s -> %s", ct, before.Size, p.Size, short(before.Hash), short(p.Hash))
-}
-
 // Failed reports whether the page could not be read.
 func (p *Page) Failed() bool { return p.Error != "" }
 
@@ -318,14 +274,7 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool, 
 		if res != nil && res.Status/100 == 2 && res.ContentType != "" && !vigil.IsTextMediaType(res.ContentType) {
 			// A binary document (an image, a PDF): a leaf of the site,
 			// whose body the fetcher does not return (it keeps text by
-			// the same rule), but whose size and hash it does, so that
-			// a changed document is told from the same one.
-			if res.BinaryHash != "" {
-				p.Hash, p.Size = "sha256:"+res.BinaryHash, res.BinarySize
-				if p.VersionKind == "" {
-					p.Version, p.VersionKind = p.Hash, VersionContentHash
-				}
-			}
+			// the same rule).
 			return visit{asked: asked, page: p}
 		}
 		p.Error = err.Error()

@@ -65,7 +65,6 @@ type Stats struct {
 	Pages     int // pages, failed ones included
 	Failures  int // pages with an error
 	Blocked   int // of those, URLs robots.txt disallows, never requested
-	Carried   int // pages not read, holding the version a crawl before read (Page.Carried)
 	Links     int // links in scope, summed over the pages
 	Redirects int
 }
@@ -79,9 +78,6 @@ func (s *Snapshot) Stats() Stats {
 		}
 		if p.Blocked {
 			st.Blocked++
-		}
-		if p.Carried != nil {
-			st.Carried++
 		}
 		st.Links += len(p.Links)
 	}
@@ -402,9 +398,6 @@ func (s *Snapshot) validatePage(i int, p *Page, bodies bool) error {
 	case len(p.Links) > 0 && s.Format != Format:
 		return bad("note", "a page read as text has no links in format %q", s.Format)
 	}
-	if err := s.validateCarried(i, p); err != nil {
-		return err
-	}
 	switch p.VersionKind {
 	case "":
 		if p.Version != "" {
@@ -422,8 +415,6 @@ func (s *Snapshot) validatePage(i int, p *Page, bodies bool) error {
 		return bad("versionKind", "%q, want %q or %q", p.VersionKind, VersionLastModified, VersionContentHash)
 	}
 	switch {
-	case s.Query.Bodies && p.Hash != "" && p.Body == "" && p.Size > 0 && !vigil.IsTextMediaType(p.ContentType):
-		// A binary leaf: its body is never kept, its hash is its bytes'.
 	case s.Query.Bodies && p.Hash != "":
 		if !bodies {
 			break
@@ -455,31 +446,6 @@ func (s *Snapshot) validatePage(i int, p *Page, bodies bool) error {
 			return bad(fmt.Sprintf("link %d", j+1), "(%s, %q) is there twice", vigil.RedactURL(l.Target), l.Label)
 		}
 		seen[l] = true
-	}
-	return nil
-}
-
-// validateCarried checks the Carried of page p, the i-th (from 0).
-func (s *Snapshot) validateCarried(i int, p *Page) error {
-	bad := func(format string, args ...any) error {
-		return vigil.Errorf(vigil.EINVALID, "snapshot: page %d (%s): carried: %s", i+1, vigil.RedactURL(p.URL), fmt.Sprintf(format, args...))
-	}
-	c := p.Carried
-	switch {
-	case c == nil:
-		return nil
-	case p.Error != "" || p.Blocked:
-		return bad("a page that failed is not carried over")
-	case i == 0:
-		return bad("the start page is never carried over: its failure is the crawl's")
-	case c.Error == "":
-		return bad("no error: a page carried over says why it was not read")
-	case c.Status == 404 || c.Status == 410:
-		return bad("HTTP %d: a page gone is not carried over", c.Status)
-	case c.Status != 0 && (c.Status < 100 || c.Status > 599):
-		return bad("status %d is not an HTTP status", c.Status)
-	case c.Since.IsZero() || c.Since.After(s.Started):
-		return bad("since %s: not a time before the crawl's start", c.Since.Format(time.RFC3339Nano))
 	}
 	return nil
 }

@@ -154,17 +154,6 @@ func TestDecodeErrors(t *testing.T) {
 			page(m, 2)["links"] = []any{map[string]any{"target": "https://example.org/docs/"}}
 		}), "page 3 (https://example.org/docs/old.html): links: a page that failed has no links"},
 		{"blocked read", edit(func(m map[string]any) { page(m, 1)["blocked"] = true }), "page 2 (https://example.org/docs/guide.html): blocked: a page robots.txt blocked has an error and no status"},
-		{"carried failure", edit(func(m map[string]any) {
-			page(m, 2)["carried"] = map[string]any{"error": "x", "since": "2026-01-01T00:00:00Z"}
-		}), "page 3 (https://example.org/docs/old.html): carried: a page that failed is not carried over"},
-		{"carried start", edit(func(m map[string]any) {
-			page(m, 0)["carried"] = map[string]any{"error": "x", "since": "2026-01-01T00:00:00Z"}
-		}), "page 1 (https://example.org/docs/): carried: the start page is never carried over"},
-		{"carried gone", edit(func(m map[string]any) {
-			page(m, 1)["carried"] = map[string]any{"status": 404, "error": "x", "since": "2026-01-01T00:00:00Z"}
-		}), "page 2 (https://example.org/docs/guide.html): carried: HTTP 404: a page gone is not carried over"},
-		{"carried since", edit(func(m map[string]any) { page(m, 1)["carried"] = map[string]any{"status": 503, "error": "x"} }),
-			"page 2 (https://example.org/docs/guide.html): carried: since 0001-01-01T00:00:00Z: not a time before the crawl's start"},
 		{"note", edit(func(m map[string]any) { page(m, 1)["note"] = "odd" }), `page 2 (https://example.org/docs/guide.html): note: "odd" does not begin with "read as text: "`},
 		{"failed note", edit(func(m map[string]any) { page(m, 2)["note"] = "read as text: x" }), "page 3 (https://example.org/docs/old.html): note: a page that failed has no note"},
 		{"note title", edit(func(m map[string]any) { page(m, 1)["note"] = "read as text: x" }), "page 2 (https://example.org/docs/guide.html): note: a page read as text has no title"},

@@ -21,11 +21,9 @@ import (
 // the link's). A node's id and URL are the page's canonical URL, its
 // version id as by says (Identity), and its date the Last-Modified date
 // where that is the version. A page that failed is not a node, so a page
-// that now fails is deleted from the table (unless carried over: carry.go);
-// a page read without a version (a binary leaf served without
-// Last-Modified, in a snapshot made before the fetcher hashed its bytes)
-// has the version id "unversioned": the table sees it come and go, not
-// change.
+// that now fails is deleted from the table; a page read without a version
+// (a binary leaf served without Last-Modified) has the version id
+// "unversioned": the table sees it come and go, not change.
 //
 // The table is named after the query's start URL and the time the crawl
 // started. Table returns an EINVALID error naming the page at fault if the
@@ -79,12 +77,9 @@ func (s *Snapshot) Table(by Identity) (*webtable.Table, error) {
 		case "":
 			n.Version = Unversioned
 		}
-		if by == ByContent && p.Hash != "" && vigil.IsTextMediaType(p.ContentType) {
+		if by == ByContent && p.Hash != "" {
 			// The date is no part of this version (and one version
-			// may be served under several dates). A binary leaf's
-			// version stays its date where it has one: a snapshot
-			// made before its bytes were hashed has no hash, and every
-			// leaf would have changed once.
+			// may be served under several dates).
 			n.Version, n.Modified = webtable.VersionID(p.Hash), time.Time{}
 		}
 		t.Nodes = append(t.Nodes, n)
@@ -123,8 +118,7 @@ type Identity int
 
 const (
 	// ByContent takes the hash of the page's content, where it was read
-	// (HTML and text), else its Version (of a binary leaf, its date, else
-	// the hash of its bytes): a page served again with a new
+	// (HTML and text), else its Version: a page served again with a new
 	// Last-Modified date and the same bytes, as when a whole site is
 	// deployed again, is the same version.
 	ByContent Identity = iota

@@ -74,8 +74,6 @@ package fetch
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -501,8 +499,6 @@ func (c *Client) get(ctx context.Context, u *url.URL, etag string, lastModified 
 	}
 	res.ContentType = mediaType
 	if !vigil.IsTextMediaType(res.ContentType) || looksBinary(body) {
-		sum := sha256.Sum256(body)
-		res.BinarySize, res.BinaryHash = int64(len(body)), hex.EncodeToString(sum[:])
 		return res, nil, fmt.Errorf("%w: %s is not a text document", ErrBinary, res.ContentType)
 	}
 	utf8Body, cs, err := toUTF8(body, res.ContentType, params["charset"])

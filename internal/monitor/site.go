@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -53,9 +52,7 @@ import (
 // version saying so, as a page sentinel on it stores: storeLeaf, which
 // gives every such page of the site its version);
 // its records are of kind page (intent.PageInfo), one per page added,
-// deleted, failed (intent.Fail: a page that read before fails for a
-// moment, and is carried over with its last version: carrySite,
-// failedPages) or modified, in that order, each by URL.
+// deleted or modified, in that order, each by URL.
 
 // siteRecord is what a check keeps of a site's crawl for the next one.
 type siteRecord struct {
@@ -124,16 +121,10 @@ type siteFetcher struct {
 	leaves map[string]leaf
 }
 
-// leaf is a page of a site read without its body: its answer's status,
-// the fetcher's error, content type and Last-Modified date, and the size
-// and hex SHA-256 of the body it did not return.
+// leaf is a page of a site read without its body.
 type leaf struct {
-	status       int
-	why          string
-	contentType  string
-	lastModified time.Time
-	size         int64
-	hash         string
+	status int
+	why    string
 }
 
 // Fetch implements vigil.Fetcher. A page stored before is asked for
@@ -167,8 +158,7 @@ func (f *siteFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigi
 	if err != nil && res != nil && res.Status/100 == 2 {
 		if u, cerr := vigil.CanonicalURL(res.URL); cerr == nil {
 			f.mu.Lock()
-			f.leaves[u] = leaf{status: res.Status, why: err.Error(), contentType: res.ContentType, lastModified: res.LastModified,
-				size: res.BinarySize, hash: res.BinaryHash}
+			f.leaves[u] = leaf{status: res.Status, why: err.Error()}
 			f.mu.Unlock()
 		}
 	}
@@ -338,7 +328,11 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	case vigil.ErrorCode(prevErr) == vigil.ENOTFOUND:
 		prevErr = nil
 	}
-	c, ran := m.sharedCrawl(ctx, cctx, q, prev, limit, now)
+	var prevSnap *crawl.Snapshot
+	if prev != nil {
+		prevSnap = prev.Snapshot
+	}
+	c, ran := m.sharedCrawl(ctx, cctx, q, prevSnap, limit, now)
 	if ctx.Err() != nil {
 		return // shutting down: the check is abandoned
 	}
@@ -383,7 +377,7 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		m.Logger.Error("site check failed: pages read but not stored", LogSentinel, j.s.ID, logURL(site.URL), "pages", c.failed)
 		return
 	}
-	cur := carrySite(prev, c.record)
+	cur := c.record
 	m.readSiteImportance(ctx, j, cur, grant, now)
 	if prevErr != nil {
 		j.outcome = schedule.Failed
@@ -435,34 +429,6 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	m.reportSite(ctx, j, rid, to, records, now)
 }
 
-// carrySite returns cur, a crawl of the site of a check whose previous
-// crawl is prev (nil: none), with the pages that failed in it for a
-// moment and that prev read carried over (crawl.CarryOver), each with its
-// version in prev: a crawl another sentinel's check ran (sitecrawl.go)
-// carried over the pages of that check's previous crawl only. cur is
-// shared with those checks: it is not changed, but copied when a page
-// is carried over.
-func carrySite(prev, cur *siteRecord) *siteRecord {
-	if prev == nil || !sameSiteQuery(prev.Snapshot.Query, cur.Snapshot.Query) {
-		return cur
-	}
-	snap := crawl.CarryOver(prev.Snapshot, cur.Snapshot)
-	missing := false
-	for _, p := range snap.Pages {
-		missing = missing || p.Carried != nil && cur.Versions[p.URL] == 0 && prev.Versions[p.URL] != 0
-	}
-	if snap == cur.Snapshot && !missing {
-		return cur
-	}
-	out := &siteRecord{Snapshot: snap, Versions: maps.Clone(cur.Versions)}
-	for _, p := range snap.Pages {
-		if id := prev.Versions[p.URL]; p.Carried != nil && out.Versions[p.URL] == 0 && id != 0 {
-			out.Versions[p.URL] = id
-		}
-	}
-	return out
-}
-
 // startVersion returns the resource of a crawl's start page and the
 // version a change of its site is recorded on: the start page's version
 // in the crawl, which for a start page read without its body (a binary
@@ -481,13 +447,9 @@ func (m *Monitor) startVersion(ctx context.Context, cur *siteRecord) (rid, to in
 
 // storeLeaf stores the version of a page of a site read without its body
 // (a binary document: a PDF, an image), the version saying why, as a
-// page sentinel on it stores, with its content type, Last-Modified date,
-// and in its error the size and SHA-256 of the body not kept ("binary
-// content: application/pdf is not a text document (1234 bytes,
-// sha256:...)"), unless the page's newest version is that already; it
-// returns that version's id. Such a page has a history, a changed
-// document a new version in it, and a change of the site links to it, as
-// to the site's other pages.
+// page sentinel on it stores, unless the page's newest version says so
+// already; it returns that version's id. Such a page has a history, and
+// a change of the site links to it, as to the site's other pages.
 func (m *Monitor) storeLeaf(ctx context.Context, url string, l leaf, now time.Time) (int64, error) {
 	rid, err := m.resource(ctx, url)
 	if err != nil {
@@ -498,33 +460,10 @@ func (m *Monitor) storeLeaf(ctx context.Context, url string, l leaf, now time.Ti
 	if err != nil {
 		return 0, err
 	}
-	why := l.why
-	if l.hash != "" {
-		why += fmt.Sprintf(" (%d bytes, sha256:%s)", l.size, l.hash)
-	}
-	same := func(v *vigil.Version) bool {
-		return v != nil && v.Error == why && v.ContentType == l.contentType && v.LastModified.Equal(l.lastModified)
-	}
-	if same(head) {
-		cur, err := m.confirmHead(ctx, rid, head)
-		if err != nil {
-			return 0, fmt.Errorf("store %s: %w", vigil.RedactURL(url), err)
-		}
-		if same(cur) {
-			return cur.ID, nil
-		}
-		head = cur
-	}
-	f := &warehouse.Fetch{URL: url, FetchedAt: now, Status: l.status, ContentType: l.contentType, LastModified: l.lastModified, Error: why, CheckHead: true}
-	if head != nil {
-		f.HeadID = head.ID
-	}
-	v, err := m.putVersion(ctx, rid, f)
+	v, err := m.putFailure(ctx, rid, url, head, l.status, l.why, now)
 	if err != nil {
-		m.heads.put(rid, nil)
-		return 0, fmt.Errorf("store %s: %w", vigil.RedactURL(url), err)
+		return 0, err
 	}
-	m.heads.put(v.ResourceID, v)
 	return v.ID, nil
 }
 
@@ -641,7 +580,6 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 		info.ResourceID = m.knownResource(ctx, p.URL)
 		out = append(out, intent.NewPageChange(intent.Delete, info))
 	}
-	out = append(out, m.failedPages(ctx, d, prev, cur)...)
 	anyChange := isAnyChange(j.plan.expr)
 	for _, id := range byImportance(d.Modified, pages2) {
 		p, before := pages2[string(id)], pages1[string(id)]
@@ -657,15 +595,10 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 			info.Note = "read as a page again"
 		}
 		info.ResourceID = m.knownResource(ctx, p.URL)
-		if p.Binary() || before.Binary() {
-			// A binary document, whose body the fetcher does not
-			// return: no Monitor clause but "any change" reads it,
-			// and what changed is its bytes, which the crawls hashed.
-			info.ContentType, info.Summary = p.ContentType, crawl.LeafChange(before, p)
-		}
-		if p.Binary() || before.Binary() || info.OldVersion == 0 || info.NewVersion == 0 || info.OldVersion == info.NewVersion {
-			// Not both bodies stored: only "any change" can tell it
-			// changed.
+		if info.OldVersion == 0 || info.NewVersion == 0 || info.OldVersion == info.NewVersion {
+			// Not both versions stored (a binary document, whose body
+			// the fetcher does not return): only "any change" can tell
+			// it changed.
 			if anyChange {
 				out = append(out, intent.NewPageChange(intent.Update, info))
 			}
@@ -688,34 +621,6 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 		out = append(out, intent.NewPageChange(intent.Update, info))
 	}
 	return out, nil
-}
-
-// failedPages returns the records of the pages that failed in cur for a
-// moment and were read in prev (crawl.Carried), by URL: each is told once,
-// at the first crawl that carries it over, with its last version, which
-// stands (it is neither removed nor changed). A page carried over in
-// prev too was told then; one that prev lacks is added (d.Added).
-func (m *Monitor) failedPages(ctx context.Context, d *webtable.Delta, prev, cur *siteRecord) []intent.Change {
-	added := map[string]bool{}
-	for _, id := range d.Added {
-		added[string(id)] = true
-	}
-	pages1 := prev.Snapshot.PagesByURL()
-	var ps []*crawl.Page
-	for _, p := range cur.Snapshot.Pages {
-		if before := pages1[p.URL]; p.Carried != nil && !added[p.URL] && before != nil && before.Carried == nil {
-			ps = append(ps, p)
-		}
-	}
-	slices.SortFunc(ps, func(a, b *crawl.Page) int { return cmp.Compare(a.URL, b.URL) })
-	var out []intent.Change
-	for _, p := range ps {
-		v := cur.Versions[p.URL]
-		info := &intent.PageInfo{URL: p.URL, Title: p.Title, OldVersion: v, NewVersion: v, ResourceID: m.knownResource(ctx, p.URL),
-			Note: p.Carried.Failure() + "; last read " + p.Carried.Since.UTC().Format(time.RFC3339) + ", that version kept"}
-		out = append(out, intent.NewPageChange(intent.Fail, info))
-	}
-	return out
 }
 
 // byContent returns the URL of the first of the pages ids (by URL) that

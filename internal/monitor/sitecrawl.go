@@ -196,16 +196,12 @@ func (s *siteCrawls) forget(key string, n uint64) {
 // ran is set). ctx is the run's, cctx the check's (bounded by its lease:
 // limit). It returns nil if cctx ended first, while the check waited for
 // another's crawl.
-func (m *Monitor) sharedCrawl(ctx, cctx context.Context, q crawl.Query, prev *siteRecord, limit time.Duration, now time.Time) (c *siteCrawl, ran bool) {
+func (m *Monitor) sharedCrawl(ctx, cctx context.Context, q crawl.Query, prev *crawl.Snapshot, limit time.Duration, now time.Time) (c *siteCrawl, ran bool) {
 	key := siteKey(q)
-	var prevSnap *crawl.Snapshot
-	if prev != nil {
-		prevSnap = prev.Snapshot
-	}
 	for {
-		c, lead := m.siteCrawls.join(key, prevSnap, m.Now(), m.SiteFresh)
+		c, lead := m.siteCrawls.join(key, prev, m.Now(), m.SiteFresh)
 		if lead {
-			m.runCrawl(ctx, cctx, key, c, q, prev, limit, now)
+			m.runCrawl(ctx, cctx, key, c, q, limit, now)
 			return c, true
 		}
 		select {
@@ -219,7 +215,7 @@ func (m *Monitor) sharedCrawl(ctx, cctx context.Context, q crawl.Query, prev *si
 				return nil, false
 			}
 		}
-		if c.abandoned || !newerCrawl(c, prevSnap) {
+		if c.abandoned || !newerCrawl(c, prev) {
 			// Of no use to this check: crawled again, or waited for
 			// again, as long as its lease allows.
 			if cctx.Err() != nil {
@@ -233,18 +229,12 @@ func (m *Monitor) sharedCrawl(ctx, cctx context.Context, q crawl.Query, prev *si
 
 // runCrawl runs c, the crawl of q, in the check of cctx, bounded by its
 // limit, through a fetcher that stores each page read (siteFetcher), and
-// ends its flight. A page that read in prev, the check's previous crawl
-// (nil: none), and fails now for a moment is carried over
-// (crawl.CrawlAgain), with its version in prev.
-func (m *Monitor) runCrawl(ctx, cctx context.Context, key string, c *siteCrawl, q crawl.Query, prev *siteRecord, limit time.Duration, now time.Time) {
+// ends its flight.
+func (m *Monitor) runCrawl(ctx, cctx context.Context, key string, c *siteCrawl, q crawl.Query, limit time.Duration, now time.Time) {
 	c.abandoned = true // until the crawl ends
 	defer func() { m.siteCrawls.finish(key, c, m.Now(), m.SiteFresh, m.maxSharedCrawls()) }()
 	sf := &siteFetcher{m: m, inner: m.Fetcher, versions: map[string]int64{}, leaves: map[string]leaf{}}
-	var prevSnap *crawl.Snapshot
-	if prev != nil {
-		prevSnap = prev.Snapshot
-	}
-	snap, err := crawl.CrawlAgain(cctx, sf, q, prevSnap)
+	snap, err := crawl.Crawl(cctx, sf, q)
 	if ctx.Err() != nil {
 		return // shutting down: the crawl is abandoned
 	}
@@ -256,13 +246,6 @@ func (m *Monitor) runCrawl(ctx, cctx context.Context, key string, c *siteCrawl, 
 	}
 	c.record = &siteRecord{Snapshot: snap, Versions: map[string]int64{}}
 	for _, p := range snap.Pages {
-		if p.Carried != nil {
-			// Not read: its version is the one prev read.
-			if id := prev.Versions[p.URL]; id != 0 {
-				c.record.Versions[p.URL] = id
-			}
-			continue
-		}
 		if id := sf.versions[p.URL]; id != 0 && !p.Failed() {
 			c.record.Versions[p.URL] = id
 			if why, read := crawl.ReadAsText(p); read {

@@ -453,7 +453,7 @@ func TestSiteCrawlWaitBounded(t *testing.T) {
 	if c, ran := m.sharedCrawl(ctx, ctx, q, nil, time.Minute, now); c != l.c || ran {
 		t.Errorf("a check without reference, moments later: crawl %p (ran %v), want the one kept %p", c, ran, l.c)
 	}
-	if c, ran := m.sharedCrawl(ctx, ctx, q, l.c.record, time.Minute, now); c == l.c || !ran || c.record == nil {
+	if c, ran := m.sharedCrawl(ctx, ctx, q, l.c.record.Snapshot, time.Minute, now); c == l.c || !ran || c.record == nil {
 		t.Errorf("a check whose reference is the crawl kept took it again (ran %v)", ran)
 	}
 }

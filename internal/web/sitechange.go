@@ -24,13 +24,10 @@ type siteChangeData struct {
 
 // sitePageRow is one page of a site's change.
 type sitePageRow struct {
-	Op      string // added, removed, changed, failed (as the summary says)
+	Op      string // added, removed, changed (as the summary says)
 	Page    *intent.PageInfo
 	History string // the page's history on the dashboard, if stored
 	Diff    string // a changed page's diff, if both versions are stored
-	// Before and After link a changed binary document's two versions
-	// (an image, a PDF: no body to diff) in its history.
-	Before, After string
 }
 
 // siteChange returns the page records of a change of a site, or nil for
@@ -69,19 +66,12 @@ func (s *Server) handleSiteChange(w http.ResponseWriter, r *http.Request, sess *
 			row.Op = "added"
 		case intent.Delete:
 			row.Op = "removed"
-		case intent.Fail:
-			row.Op = "failed"
 		default:
 			row.Op = "changed"
 		}
 		if p.ResourceID > 0 {
 			row.History = idPath("/resources/", p.ResourceID)
-			switch {
-			case rec.Op != intent.Update || p.OldVersion <= 0 || p.NewVersion <= 0 || p.OldVersion == p.NewVersion:
-			case p.ContentType != "":
-				row.Before = row.History + "#version-" + strconv.FormatInt(p.OldVersion, 10)
-				row.After = row.History + "#version-" + strconv.FormatInt(p.NewVersion, 10)
-			default:
+			if rec.Op == intent.Update && p.OldVersion > 0 && p.NewVersion > 0 && p.OldVersion != p.NewVersion {
 				row.Diff = row.History + "/diff?from=" + strconv.FormatInt(p.OldVersion, 10) + "&to=" + strconv.FormatInt(p.NewVersion, 10) + "&view=inline"
 			}
 		}

@@ -38,7 +38,6 @@ type Site struct {
 	Disallow string            // robots.txt: Disallow this prefix for every agent
 	Moved    map[string]string // old path -> new path: 301 from the old, the file served at the new
 	Gone     map[string]bool   // paths answered with 404
-	Broken   map[string]int    // paths answered with this error status (500, 503): down for a moment
 	Hits     map[string]int    // requests by path
 }
 
@@ -81,9 +80,6 @@ func (s *Site) Respond(p string) Response {
 	}
 	if s.Gone[p] {
 		return Response{Status: 404}
-	}
-	if status := s.Broken[p]; status != 0 {
-		return Response{Status: status}
 	}
 	if to, ok := s.Moved[p]; ok {
 		return Response{Status: 301, Location: to}

@@ -19,8 +19,10 @@ func (p *parser) parseFetch(pos Pos) *FetchClause {
 		c.OnChange = true
 	case p.tok == INT:
 		c.Interval = p.parseInterval("Fetch")
-	case p.tok == EVERY:
-		// Fetch every 2 hours: as English says it.
+	case p.tok == EVERY && p.pos.Line == pos.Line:
+		// Fetch every 2 hours: as English says it. An Every on the
+		// next line is the Every clause, after a Fetch that lacks its
+		// interval.
 		pos, word := p.pos, p.lit
 		p.next()
 		if p.tok == INT {

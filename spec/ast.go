@@ -407,6 +407,19 @@ func (c *MonitorClause) Pos() Pos { return c.Monitor }
 type Interval struct {
 	ValuePos Pos
 	Duration
+	// written is the interval as the source writes it ("0 hour", "2
+	// month"), which an error names as its Found; empty for an interval
+	// decoded from JSON or built. Like a Pos, it is layout, not meaning.
+	written string
+}
+
+// found returns the text an error about the interval names as its Found:
+// as written, else the canonical form.
+func (x *Interval) found() string {
+	if x.written != "" {
+		return x.written
+	}
+	return x.Duration.String()
 }
 
 // Pos returns the position of the count.

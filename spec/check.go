@@ -370,11 +370,11 @@ func (k *checking) intervalsFit(out *Sentinel) {
 			return
 		}
 		seen[iv] = true
-		at := Node(s.Target)
+		at, found := Node(s.Target), ""
 		if stated && posOf(iv).IsValid() {
-			at = iv
+			at, found = iv, iv.found()
 		}
-		k.errorf(at, iv.Duration.String(), "%s %s is longer than Vigil can count (about 292 years)", what, iv.Duration)
+		k.errorf(at, found, "%s %s is longer than Vigil can count (about 292 years)", what, iv.Duration)
 	}
 	if out.Fetch != nil && !out.Fetch.OnChange {
 		fit(out.Fetch.Interval, s.Fetch != nil, "Fetch")

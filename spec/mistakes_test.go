@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestUserMistakes: sentinels as a user writes them, each with a mistake
@@ -85,6 +86,31 @@ func TestQuotedNameMistake(t *testing.T) {
 		}
 		if got := el[0].Pos.String()[len("m.ssl:"):] + ": " + el[0].Msg; got != want {
 			t.Errorf("%s:\n got %s\nwant %s", src, got, want)
+		}
+	}
+}
+
+// TestIntervalFoundAsWritten: an interval the checker refuses is named, as
+// Found, as the source writes it ("0 hour", "1  month"), which the editor
+// marks; the canonical plural ("0 hours") is not in the source and marked
+// one character.
+func TestIntervalFoundAsWritten(t *testing.T) {
+	for _, tt := range []struct{ src, found string }{
+		{"Fetch 0 hour", "0 hour"},
+		{"Fetch 1  month", "1  month"},
+		{"Fetch 2 month", "2 month"},
+		{"Confirm after 20000 week", "20000 week"},
+		{"Every 0 day", "0 day"},
+	} {
+		src := "Create Sentinel s Using https://shop.example/\n" + tt.src + "\n"
+		c := &Checker{Now: time.Date(2003, 6, 1, 12, 0, 0, 0, time.UTC)}
+		_, err := c.Check(mustParse(t, src).Sentinels[0])
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Fatalf("%q: %v, want an error", tt.src, err)
+		}
+		if e.Found != tt.found || !strings.HasPrefix(src[e.Pos.Offset:], e.Found) {
+			t.Errorf("%q: found %q at %d (%q), want %q, the text there", tt.src, e.Found, e.Pos.Offset, src[e.Pos.Offset:], tt.found)
 		}
 	}
 }

@@ -68,6 +68,9 @@ func (p *parser) parseInterval(prefix string) *Interval {
 		p.fail(p.pos, p.lit, "time unit", unknownUnit(p.lit, iv.N))
 	}
 	iv.Unit = u
+	if p.pos.Line == iv.ValuePos.Line {
+		iv.written = string(p.sc.src[iv.ValuePos.Offset : p.pos.Offset+len(p.lit)])
+	}
 	p.next()
 	return iv
 }

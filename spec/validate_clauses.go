@@ -20,7 +20,7 @@ func (v *validator) interval(iv *Interval, what string) bool {
 		return false
 	}
 	if iv.N <= 0 {
-		v.report(iv, iv.Duration.String(), fmt.Sprintf("%s %s: interval must be greater than 0", what, iv.Duration))
+		v.report(iv, iv.found(), fmt.Sprintf("%s %s: interval must be greater than 0", what, iv.Duration))
 		return false
 	}
 	return true
@@ -30,7 +30,7 @@ func (v *validator) interval(iv *Interval, what string) bool {
 // fixed length (the seed allows minutes to weeks; Vigil also seconds).
 func (v *validator) fixedInterval(iv *Interval, what string) {
 	if v.interval(iv, what) && !iv.Fixed() {
-		v.report(iv, iv.Duration.String(), fmt.Sprintf("%s %s: unit not allowed here: use second, minute, hour, day or week", what, iv.Duration))
+		v.report(iv, iv.found(), fmt.Sprintf("%s %s: unit not allowed here: use second, minute, hour, day or week", what, iv.Duration))
 	}
 }
 

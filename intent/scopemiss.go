@@ -25,6 +25,44 @@ func ScopeMisses(doc *tree.Document, x spec.Expr) ([]string, error) {
 	if doc == nil || doc.Root == nil {
 		return nil, nil
 	}
+	tab := newSymtab()
+	return scopeMisses(doc, x, Compile, func(_ *spec.ChangeType, scope Selector, ignore []Selector) (*content, error) {
+		return newContent(doc, scope, ignore, false, tab), nil
+	})
+}
+
+// ScopeMisses returns what ScopeMisses returns for the pair's New, read
+// through the selectors and contents the pair's comparison builds (and
+// builds them for it), so that a sentinel's scope notes and its
+// evaluation read the page once. A New read as its source text
+// (NewReadAsText) has no scope notes: its tables and lists are none.
+func (p *Pair) ScopeMisses(x spec.Expr) ([]string, error) {
+	if p.New == nil || p.New.Root == nil || p.NewReadAsText {
+		return nil, nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.tab == nil {
+		p.tab = newSymtab()
+	}
+	return scopeMisses(p.New, x, p.selector, func(ct *spec.ChangeType, scope Selector, ignore []Selector) (*content, error) {
+		if p.OldReadAsText {
+			// The comparison reads New as its source text (NewSource):
+			// its contents are not New's.
+			return newContent(p.New, scope, ignore, p.CaseSensitive, p.tab), nil
+		}
+		cp, err := p.content(ct)
+		if err != nil {
+			return nil, err
+		}
+		return cp.new, nil
+	})
+}
+
+// scopeMisses is ScopeMisses of doc, whose selectors compile reads and
+// whose content under a change type's scope and ignore list contentOf
+// reads.
+func scopeMisses(doc *tree.Document, x spec.Expr, compile func(*spec.Selector) (Selector, error), contentOf func(ct *spec.ChangeType, scope Selector, ignore []Selector) (*content, error)) ([]string, error) {
 	var out []string
 	add := func(s string) {
 		if !slices.Contains(out, s) {
@@ -35,7 +73,7 @@ func ScopeMisses(doc *tree.Document, x spec.Expr) ([]string, error) {
 		var scope Selector
 		where := ""
 		if ct.Scope != nil && ct.Scope.Expr != nil {
-			sel, err := Compile(ct.Scope)
+			sel, err := compile(ct.Scope)
 			if err != nil {
 				return nil, fmt.Errorf("intent: %s: %w", spec.Print(ct), err)
 			}
@@ -53,13 +91,16 @@ func ScopeMisses(doc *tree.Document, x spec.Expr) ([]string, error) {
 			if ig == nil || ig.Expr == nil {
 				continue
 			}
-			sel, err := Compile(ig)
+			sel, err := compile(ig)
 			if err != nil {
 				return nil, fmt.Errorf("intent: %s: %w", spec.Print(ct), err)
 			}
 			ignore = append(ignore, sel)
 		}
-		c := newContent(doc, scope, ignore, false, newSymtab())
+		c, err := contentOf(ct, scope, ignore)
+		if err != nil {
+			return nil, fmt.Errorf("intent: %s: %w", spec.Print(ct), err)
+		}
 		kind, ks := "table", c.tableObjects()
 		if ct.Kind == spec.List {
 			kind, ks = "list", c.listObjects()

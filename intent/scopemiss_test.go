@@ -36,6 +36,7 @@ func TestScopeMisses(t *testing.T) {
 		{`all words Ignore css "div.side"`, nil}, // an Ignore that matches nothing leaves nothing out: no harm
 	}
 	doc := parseDoc(t, page)
+	old := parseDoc(t, `<html><body><p>before</p></body></html>`)
 	for _, tt := range tests {
 		got, err := ScopeMisses(doc, monitor(t, tt.clause))
 		if err != nil {
@@ -45,8 +46,42 @@ func TestScopeMisses(t *testing.T) {
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("%s:\n got %q\nwant %q", tt.clause, got, tt.want)
 		}
+		// A pair's New says the same.
+		got, err = NewPair(old, doc, nil, nil).ScopeMisses(monitor(t, tt.clause))
+		if err != nil || !slices.Equal(got, tt.want) {
+			t.Errorf("%s: Pair.ScopeMisses %q, %v, want %q", tt.clause, got, err, tt.want)
+		}
 	}
 	if got, err := ScopeMisses(parseDoc(t, `<html><body><p>no tables</p></body></html>`), monitor(t, "table")); err != nil || !slices.Equal(got, []string{"scope table matches nothing"}) {
 		t.Errorf("table on a page without one: %q, %v", got, err)
+	}
+}
+
+// TestPairScopeMissesShared: a pair's ScopeMisses reads its New through the
+// contents its comparison builds, and the comparison reuses them: a table
+// sentinel's scope notes and its evaluation build one content, not two.
+func TestPairScopeMissesShared(t *testing.T) {
+	old := parseDoc(t, `<html><body><div class="main"><table id="p"><tr><td>1</td></tr></table></div></body></html>`)
+	cur := parseDoc(t, `<html><body><div class="main"><table id="p"><tr><td>2</td></tr></table></div></body></html>`)
+	x := monitor(t, `table {p, u} In css "div.main"`)
+	p := NewPair(old, cur, nil, nil)
+	got, err := p.ScopeMisses(x)
+	if want := []string{`scope table#u in css "div.main" matches nothing`}; err != nil || !slices.Equal(got, want) {
+		t.Fatalf("ScopeMisses: %q, %v, want %q", got, err, want)
+	}
+	if len(p.contents) != 1 {
+		t.Fatalf("after ScopeMisses the pair holds %d contents, want 1", len(p.contents))
+	}
+	if r, err := p.Evaluate(x); err != nil || !r.Matched {
+		t.Fatalf("Evaluate: %+v, %v, want the table changed", r, err)
+	}
+	if len(p.contents) != 1 || len(p.selectors) != 1 {
+		t.Errorf("after Evaluate the pair holds %d contents and %d selectors, want 1 and 1: the scope notes' were not reused", len(p.contents), len(p.selectors))
+	}
+	// A New read as its source text has no notes (its tables are none).
+	p = NewPair(old, cur, nil, nil)
+	p.NewReadAsText = true
+	if got, err := p.ScopeMisses(x); err != nil || got != nil {
+		t.Errorf("New read as text: %q, %v, want none", got, err)
 	}
 }

@@ -574,8 +574,9 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 	if pg.cur == nil {
 		return
 	}
+	cur := &currentScopes{m: m, id: pg.cur.ID, pairs: pairs, grant: grant}
 	for _, j := range jobs {
-		m.noteScopeMisses(ctx, j, j.st.Pages[url], pg, pairs, grant)
+		m.noteScopeMisses(ctx, j, j.st.Pages[url], cur)
 	}
 	var key uint64 // the page's in the importance: the jobs of a page share their URLs
 	if len(jobs) > 0 {
@@ -750,6 +751,7 @@ func (m *Monitor) body(ctx context.Context, versionID int64) (body, error) {
 // the API show, and every change it reports can be shown. It returns too
 // why the body is read as its source text ("" for a page).
 func (m *Monitor) document(b body, versionID int64) (*tree.Document, string, error) {
+	m.documentsRead.Add(1)
 	doc, readAsText, err := warehouse.ReadBody(b.data, b.charset, b.contentType)
 	if err != nil {
 		return nil, "", fmt.Errorf("version %d: %w", versionID, err)

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/vigil-web/vigil"
@@ -112,6 +113,11 @@ type Monitor struct {
 	idxMu     sync.Mutex
 	indexes   map[int64]*ownerIndex
 	flight    inFlight
+
+	// documentsRead counts the versions read into their trees
+	// (document), which the tests of what a check shares count.
+	documentsRead atomic.Int64
+
 	// siteCrawls are the site crawls in flight and those ended less than
 	// SiteFresh ago, shared by the sentinels of one site query.
 	siteCrawls siteCrawls

@@ -9,7 +9,6 @@ import (
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/intent"
 	"github.com/vigil-web/vigil/spec"
-	"github.com/vigil-web/vigil/tree"
 )
 
 // A sentinel whose table, list or scope names what its page lacks ("table
@@ -36,57 +35,94 @@ func needsScopeCheck(x spec.Expr) bool {
 
 // noteScopeMisses records on ps what j's change types look at and the
 // page's current version lacks, once per version and expression (an edit
-// of the Monitor clause looks again at the version it saw). The current
-// version's tree is the one a comparison of this check parsed, else it is
-// parsed here. A version read as its source text, or one that cannot be
-// read, notes nothing.
-func (m *Monitor) noteScopeMisses(ctx context.Context, j *job, ps *pageState, pg *page, pairs map[[2]int64]*pairEval, grant *memoryGrant) {
-	if pg.cur == nil {
-		return
-	}
+// of the Monitor clause looks again at the version it saw), as cur reads
+// them for every sentinel of the page. A version read as its source
+// text, or one that cannot be read, notes nothing.
+func (m *Monitor) noteScopeMisses(ctx context.Context, j *job, ps *pageState, cur *currentScopes) {
 	if !needsScopeCheck(j.plan.expr) {
 		ps.ScopeMisses, ps.MissesOf = nil, ""
 		return
 	}
-	key := strconv.FormatInt(pg.cur.ID, 10) + " " + spec.Print(j.plan.expr)
+	key := strconv.FormatInt(cur.id, 10) + " " + spec.Print(j.plan.expr)
 	if ps.MissesOf == key {
 		return
 	}
-	ps.ScopeMisses, ps.MissesOf = nil, key
-	var doc *tree.Document
-	for _, pe := range pairs {
-		if pe.cur == pg.cur.ID && pe.new != nil {
-			if pe.curWhy != "" {
-				return
-			}
-			doc = pe.new
-			break
-		}
-	}
-	if doc == nil {
-		b, err := m.body(ctx, pg.cur.ID)
-		if err == nil {
-			err = grant.add(ctx, int64(len(b.data)))
-		}
-		var why string
-		if err == nil {
-			doc, why, err = m.document(b, pg.cur.ID)
-		}
-		if err != nil {
-			m.Logger.Warn("read the page for its scopes", LogSentinel, j.s.ID, LogVersion, pg.cur.ID, LogError, err)
-			ps.MissesOf = "" // looked at again at the next check
-			return
-		}
-		if why != "" {
-			return
-		}
-	}
-	misses, err := intent.ScopeMisses(doc, j.plan.expr)
+	misses, err := cur.misses(ctx, j.plan.expr)
+	ps.ScopeMisses, ps.MissesOf = misses, key
 	if err != nil {
-		m.Logger.Warn("scopes", LogSentinel, j.s.ID, LogError, err)
-		return
+		m.Logger.Warn("scopes", LogSentinel, j.s.ID, LogVersion, cur.id, LogError, err)
+		if cur.err != nil {
+			ps.MissesOf = "" // the page was not read: looked at again at the next check
+		}
 	}
-	ps.ScopeMisses = misses
+}
+
+// currentScopes reads the scope notes of a page's current version for the
+// sentinels of one check of the page (one goroutine): through a
+// comparison of the check whose new version it is (pairEval), else
+// through the version read into its tree once, for all of them; the notes
+// of an expression asked twice are found once.
+type currentScopes struct {
+	m     *Monitor
+	id    int64 // the version
+	pairs map[[2]int64]*pairEval
+	grant *memoryGrant
+	pair  *intent.Pair // nil before it is read, or for a version read as its source text
+	read  bool
+	err   error
+	found map[string][]string // by printed expression
+}
+
+// misses returns the scope notes of x on the version
+// (intent.Pair.ScopeMisses); none for a version read as its source text.
+// The error is that of reading the version (then c.err too), or of a
+// selector.
+func (c *currentScopes) misses(ctx context.Context, x spec.Expr) ([]string, error) {
+	key := spec.Print(x)
+	if out, ok := c.found[key]; ok {
+		return out, nil
+	}
+	if !c.read {
+		c.read = true
+		c.pair, c.err = c.load(ctx)
+	}
+	if c.err != nil || c.pair == nil {
+		return nil, c.err
+	}
+	out, err := c.pair.ScopeMisses(x)
+	if err != nil {
+		return nil, err
+	}
+	if c.found == nil {
+		c.found = map[string][]string{}
+	}
+	c.found[key] = out
+	return out, nil
+}
+
+// load returns the pair whose New is the version: a comparison's of this
+// check, else one of the version alone, read here within the grant.
+func (c *currentScopes) load(ctx context.Context) (*intent.Pair, error) {
+	for _, pe := range c.pairs {
+		if pe.cur == c.id && pe.new != nil && pe.pair != nil {
+			if pe.curWhy != "" {
+				return nil, nil
+			}
+			return pe.pair, nil
+		}
+	}
+	b, err := c.m.body(ctx, c.id)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.grant.add(ctx, int64(len(b.data))); err != nil {
+		return nil, err
+	}
+	doc, why, err := c.m.document(b, c.id)
+	if err != nil || why != "" {
+		return nil, err
+	}
+	return intent.NewPair(nil, doc, nil, c.m.Detect), nil
 }
 
 // scopeNotes returns the notes of the pages urls (ScopeNotes): each

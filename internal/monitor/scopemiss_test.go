@@ -100,3 +100,38 @@ func editSource(t *testing.T, db *sqlite.DB, s *vigil.Sentinel, src string) {
 		t.Fatal(err)
 	}
 }
+
+// TestScopeMissesReadPageOnce: the sentinels of one page share its tree for
+// their scope notes. At their first check, which compares nothing, the
+// page is read into its tree once for the three of them, not once each;
+// the two that ask the same are looked at once.
+func TestScopeMissesReadPageOnce(t *testing.T) {
+	db, wh, u := testStore(t)
+	const page = `<html><body><table id="prices"><tr><td>1</td></tr></table></body></html>`
+	var ss []*vigil.Sentinel
+	for i, monitor := range []string{`table {u}`, `table {u}`, `list OR keywords {x} In css "div"`} {
+		name := string(rune('a' + i))
+		ss = append(ss, createSentinel(t, db, spec.NewChecker(time.Now().UTC()), u, name, "Create Sentinel "+name+" Using "+pageA+" Monitor "+monitor+" Fetch 1 hour\n"))
+	}
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: &pagesFetcher{pages: map[string]string{pageA: page}}, Policy: schedule.Policy{MinInterval: time.Minute}}
+	for _, s := range ss {
+		makeDue(t, db, s, time.Now().UTC())
+	}
+	runOnce(t, m, 3)
+	if n := m.documentsRead.Load(); n != 1 {
+		t.Errorf("the page was read into its tree %d times for its sentinels' scope notes, want once", n)
+	}
+	states, err := db.SentinelStates(context.Background(), []int64{ss[0].ID, ss[1].ID, ss[2].ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range [][]string{
+		{"scope table#u matches nothing on " + pageA},
+		{"scope table#u matches nothing on " + pageA},
+		{`scope css "div" matches nothing on ` + pageA, "scope list matches nothing on " + pageA},
+	} {
+		if got := ScopeNotes(states[ss[i].ID]); !slices.Equal(got, want) {
+			t.Errorf("sentinel %s: %q, want %q", ss[i].Name, got, want)
+		}
+	}
+}

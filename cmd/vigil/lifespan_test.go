@@ -43,11 +43,11 @@ func TestLifespans(t *testing.T) {
 			}
 		}
 	}
-	got, err := lifespans(ctx, st, ids)
+	got, err := sentinelStates(ctx, st, ids)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got[ids[0]] != "ended" || got[ids[1]] != "active" || got[ids[2]] != "" {
+	if got[ids[0]].Lifespan != "ended" || got[ids[1]].Lifespan != "active" || got[ids[2]].Lifespan != "" {
 		t.Errorf("lifespans %v, want ended, active and none", got)
 	}
 }

@@ -68,3 +68,51 @@ func TestSentinelListScopeNotes(t *testing.T) {
 		t.Errorf("--json scopeNotes %q, want lost's alone", got)
 	}
 }
+
+// countedStates is a store that counts its reads of the sentinels' states.
+type countedStates struct {
+	*sqlite.DB
+	reads int
+}
+
+func (c *countedStates) SentinelStates(ctx context.Context, ids []int64) (map[int64]json.RawMessage, error) {
+	c.reads++
+	return c.DB.SentinelStates(ctx, ids)
+}
+
+// TestSentinelStatesReadOnce: the lifespans and scope notes the dashboard
+// and vigil sentinel list show come from one read of the sentinels'
+// states, decoded once each; each was read and decoded twice.
+func TestSentinelStatesReadOnce(t *testing.T) {
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	u := &vigil.User{Email: "a@example.org"}
+	if err := db.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	s := &vigil.Sentinel{OwnerID: u.ID, Name: "lost", Source: "Create Sentinel lost Using http://a.example/", Spec: json.RawMessage(`{}`), Status: vigil.SentinelActive, NextCheck: time.Now().UTC()}
+	if err := db.CreateSentinel(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	const note = "scope table#u matches nothing on http://a.example/"
+	now := time.Now().UTC()
+	state := `{"status":{"started":"2026-01-01T00:00:00Z"},"scopeNotes":["` + note + `"]}`
+	if err := db.RecordChecks(ctx, []*vigil.CheckRecord{{SentinelID: s.ID, CheckedAt: now, NextCheck: now.Add(time.Hour), State: json.RawMessage(state)}}); err != nil {
+		t.Fatal(err)
+	}
+	st := &countedStates{DB: db}
+	got, err := sentinelStates(ctx, st, []int64{s.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := got[s.ID]; v.Lifespan != "active" || len(v.ScopeNotes) != 1 || v.ScopeNotes[0] != note {
+		t.Errorf("state of lost: %+v, want active with %q", v, note)
+	}
+	if st.reads != 1 {
+		t.Errorf("the states were read %d times, want once", st.reads)
+	}
+}

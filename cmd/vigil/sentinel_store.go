@@ -127,24 +127,18 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (int,
 	for i, s := range all {
 		ids[i] = s.ID
 	}
-	notes, err := scopeNotes(ctx, st, ids)
+	states, err := sentinelStates(ctx, st, ids)
 	if err != nil {
 		return exitError, err
 	}
 	if *asJSON {
 		enc := json.NewEncoder(env.stdout)
 		for _, s := range all {
-			if err := enc.Encode(listedSentinel{s, targetKind(s.Spec), notes[s.ID]}); err != nil {
+			if err := enc.Encode(listedSentinel{s, targetKind(s.Spec), states[s.ID].ScopeNotes}); err != nil {
 				return exitError, err
 			}
 		}
 		return exitOK, nil
-	}
-	// The lifespan's phase: an ended sentinel is listed as ended, not as
-	// active with a next check decades away.
-	phases, err := lifespans(ctx, st, ids)
-	if err != nil {
-		return exitError, err
 	}
 	owners := map[int64]string{}
 	tw := tabwriter.NewWriter(env.stdout, 0, 8, 2, ' ', 0)
@@ -169,7 +163,9 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (int,
 			// Not due: the stored date is kept for its resume only.
 			next = "-"
 		}
-		if p := phases[s.ID]; s.Status == vigil.SentinelActive && (p == "ended" || p == "pending") {
+		// The lifespan's phase: an ended sentinel is listed as ended, not
+		// as active with a next check decades away.
+		if p := states[s.ID].Lifespan; s.Status == vigil.SentinelActive && (p == "ended" || p == "pending") {
 			status = p
 			if p == "ended" {
 				next = "-"
@@ -184,7 +180,7 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (int,
 	// change: below the table, one a line.
 	first := true
 	for _, s := range all {
-		for _, n := range notes[s.ID] {
+		for _, n := range states[s.ID].ScopeNotes {
 			if first {
 				fmt.Fprintln(env.stdout)
 				first = false

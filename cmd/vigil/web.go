@@ -193,13 +193,12 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 			return c, err
 		},
 		FeedPath:      func(s *vigil.Sentinel) string { return feed.Path(d.secret, s, "atom") },
-		Lifespans:     func(ctx context.Context, ids []int64) (map[int64]string, error) { return lifespans(ctx, d.store, ids) },
 		Metrics:       metrics,
 		PublicMetrics: d.publicMetrics,
 		SecureCookies: d.secureCookies || servedOverTLS(d.baseURL),
 	}
-	s.ScopeNotes = func(ctx context.Context, ids []int64) (map[int64][]string, error) {
-		return scopeNotes(ctx, d.store, ids)
+	s.SentinelStates = func(ctx context.Context, ids []int64) (map[int64]web.SentinelState, error) {
+		return sentinelStates(ctx, d.store, ids)
 	}
 	if d.monitor != nil {
 		s.Checking = d.monitor.Checking
@@ -218,9 +217,10 @@ func (c countedStore) RecordChecks(ctx context.Context, recs []*vigil.CheckRecor
 	return c.checks.RecordChecks(ctx, recs)
 }
 
-// lifespans returns the lifespan phase the monitor last recorded for each
-// sentinel that has a state, by id.
-func lifespans(ctx context.Context, st vigil.Store, ids []int64) (map[int64]string, error) {
+// sentinelStates returns, by id, the lifespan phase and the scope notes
+// (monitor.Summary) the monitor last recorded for each sentinel that has
+// a state, read from the store at once.
+func sentinelStates(ctx context.Context, st vigil.Store, ids []int64) (map[int64]web.SentinelState, error) {
 	cs, ok := st.(vigil.CheckStore)
 	if !ok {
 		return nil, nil
@@ -229,30 +229,10 @@ func lifespans(ctx context.Context, st vigil.Store, ids []int64) (map[int64]stri
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[int64]string, len(states))
+	out := make(map[int64]web.SentinelState, len(states))
 	for id, raw := range states {
-		out[id] = monitor.Lifespan(raw).Phase().String()
-	}
-	return out, nil
-}
-
-// scopeNotes returns what the monitor's last checks found the scopes of
-// each sentinel that has a state select nothing of (monitor.ScopeNotes),
-// by id, for those with any.
-func scopeNotes(ctx context.Context, st vigil.Store, ids []int64) (map[int64][]string, error) {
-	cs, ok := st.(vigil.CheckStore)
-	if !ok {
-		return nil, nil
-	}
-	states, err := cs.SentinelStates(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	out := map[int64][]string{}
-	for id, raw := range states {
-		if notes := monitor.ScopeNotes(raw); len(notes) > 0 {
-			out[id] = notes
-		}
+		sum := monitor.Summary(raw)
+		out[id] = web.SentinelState{Lifespan: sum.Lifespan.Phase().String(), ScopeNotes: sum.ScopeNotes}
 	}
 	return out, nil
 }

@@ -78,6 +78,24 @@ type pendingConfirm struct {
 // if it has not.
 func Lifespan(raw json.RawMessage) schedule.Status { return decodeState(raw).Status }
 
+// StateSummary is what a sentinel's stored state says to its users: its
+// lifespan status (Lifespan) and its scope notes (ScopeNotes).
+type StateSummary struct {
+	Lifespan   schedule.Status `json:"status"`
+	ScopeNotes []string        `json:"scopeNotes"`
+}
+
+// Summary returns the lifespan and scope notes recorded in a sentinel's
+// stored state, read at once (and the rest of the state not decoded);
+// zero for a state without, or one that does not read.
+func Summary(raw json.RawMessage) StateSummary {
+	var s StateSummary
+	if len(raw) > 0 && json.Unmarshal(raw, &s) != nil {
+		return StateSummary{}
+	}
+	return s
+}
+
 func decodeState(raw json.RawMessage) *state {
 	st := &state{}
 	if len(raw) > 0 {

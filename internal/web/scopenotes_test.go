@@ -10,7 +10,7 @@ import (
 )
 
 // TestScopeNotesShown: what the monitor found a sentinel's scopes select
-// nothing of (Server.ScopeNotes) is in its API view, and on the dashboard's
+// nothing of (Server.SentinelStates) is in its API view, and on the dashboard's
 // list and its own page, where a sentinel that never fires says why; a
 // sentinel without one says nothing.
 func TestScopeNotesShown(t *testing.T) {
@@ -18,8 +18,8 @@ func TestScopeNotesShown(t *testing.T) {
 	lost := createChecked(t, s, u, "Create Sentinel lost Using http://a.example/ Monitor table {u} Fetch 1 hour")
 	fine := createChecked(t, s, u, "Create Sentinel fine Using http://b.example/ Fetch 1 hour")
 	const note = "scope table#u matches nothing on http://a.example/"
-	s.ScopeNotes = func(_ context.Context, ids []int64) (map[int64][]string, error) {
-		return map[int64][]string{lost.ID: {note}}, nil
+	s.SentinelStates = func(_ context.Context, ids []int64) (map[int64]SentinelState, error) {
+		return map[int64]SentinelState{lost.ID: {ScopeNotes: []string{note}}}, nil
 	}
 	c := newSignedIn(t, s, u)
 	for _, tc := range []struct {

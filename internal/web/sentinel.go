@@ -433,7 +433,7 @@ type sentinelView struct {
 	Checking bool `json:"checking,omitempty"`
 	// ScopeNotes say what the sentinel's scopes (its tables, lists, In
 	// css|xpath) select nothing of on its pages, as its last checks
-	// found (see Server.ScopeNotes): the reason it finds no change there.
+	// found (see Server.SentinelStates): the reason it finds no change there.
 	ScopeNotes []string `json:"scopeNotes,omitempty"`
 }
 
@@ -447,27 +447,31 @@ func (s *Server) lifespanOf(ctx context.Context, sen *vigil.Sentinel) string {
 	return s.sentinelView(ctx, sen).Lifespan
 }
 
+// SentinelState is what the monitor last recorded of a sentinel that its
+// views show (Server.SentinelStates).
+type SentinelState struct {
+	// Lifespan is the lifespan phase: pending, active or ended; "" before
+	// the first check.
+	Lifespan string
+	// ScopeNotes say what the sentinel's scopes select nothing of on its
+	// pages ("scope table#u matches nothing on https://a.example/"): a
+	// sentinel that can never fire there.
+	ScopeNotes []string
+}
+
 // sentinelViews returns the views of sentinels, their lifespans and scope
 // notes read at once.
 func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []sentinelView {
-	var phases map[int64]string
-	var notes map[int64][]string
-	if (s.Lifespans != nil || s.ScopeNotes != nil) && len(sens) > 0 {
+	var states map[int64]SentinelState
+	if s.SentinelStates != nil && len(sens) > 0 {
 		ids := make([]int64, len(sens))
 		for i, sen := range sens {
 			ids[i] = sen.ID
 		}
 		// Without them the view is still right, only less complete.
 		var err error
-		if s.Lifespans != nil {
-			if phases, err = s.Lifespans(ctx, ids); err != nil {
-				s.logger().Warn("read the sentinels' lifespans", "error", err)
-			}
-		}
-		if s.ScopeNotes != nil {
-			if notes, err = s.ScopeNotes(ctx, ids); err != nil {
-				s.logger().Warn("read the sentinels' scope notes", "error", err)
-			}
+		if states, err = s.SentinelStates(ctx, ids); err != nil {
+			s.logger().Warn("read the sentinels' states", "error", err)
 		}
 	}
 	out := make([]sentinelView, len(sens))
@@ -478,12 +482,13 @@ func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []se
 		// it is checked (the claim's end, 5 minutes on: the next check
 		// is due when this one is recorded).
 		checking := s.Checking != nil && s.Checking(sen.ID)
-		if (phases[sen.ID] == "ended" || sen.Status == vigil.SentinelPaused || checking) && !sen.NextCheck.IsZero() {
+		st := states[sen.ID]
+		if (st.Lifespan == "ended" || sen.Status == vigil.SentinelPaused || checking) && !sen.NextCheck.IsZero() {
 			c := *sen
 			c.NextCheck = time.Time{}
 			sen = &c
 		}
-		out[i] = sentinelView{Sentinel: sen, Lifespan: phases[sen.ID], Checking: checking, ScopeNotes: notes[sen.ID]}
+		out[i] = sentinelView{Sentinel: sen, Lifespan: st.Lifespan, Checking: checking, ScopeNotes: st.ScopeNotes}
 		if s.FeedPath != nil {
 			out[i].Feed = s.FeedPath(sen)
 		}

@@ -202,8 +202,8 @@ func TestCheckNowEnded(t *testing.T) {
 	ctx := context.Background()
 	sen := createChecked(t, s, u, "Create Sentinel done Using http://a.example/ Fetch 1 hour")
 	phase := "ended"
-	s.Lifespans = func(_ context.Context, ids []int64) (map[int64]string, error) {
-		return map[int64]string{sen.ID: phase}, nil
+	s.SentinelStates = func(_ context.Context, ids []int64) (map[int64]SentinelState, error) {
+		return map[int64]SentinelState{sen.ID: {Lifespan: phase}}, nil
 	}
 	before := sen.NextCheck
 	err := s.setStatus(ctx, sen, "check-now")
@@ -317,8 +317,8 @@ func TestEndedHasNoNextCheck(t *testing.T) {
 	if err := s.Store.UpdateSentinel(ctx, ended); err != nil {
 		t.Fatal(err)
 	}
-	s.Lifespans = func(_ context.Context, ids []int64) (map[int64]string, error) {
-		return map[int64]string{ended.ID: "ended", active.ID: "active"}, nil
+	s.SentinelStates = func(_ context.Context, ids []int64) (map[int64]SentinelState, error) {
+		return map[int64]SentinelState{ended.ID: {Lifespan: "ended"}, active.ID: {Lifespan: "active"}}, nil
 	}
 	c := newSignedIn(t, s, u)
 	for _, tc := range []struct {
@@ -418,8 +418,8 @@ func TestCheckNowPending(t *testing.T) {
 	}
 	before := sen.NextCheck
 	phase := "" // not checked yet: the monitor has no state for it
-	s.Lifespans = func(_ context.Context, ids []int64) (map[int64]string, error) {
-		return map[int64]string{sen.ID: phase}, nil
+	s.SentinelStates = func(_ context.Context, ids []int64) (map[int64]SentinelState, error) {
+		return map[int64]SentinelState{sen.ID: {Lifespan: phase}}, nil
 	}
 	c := newSignedIn(t, s, u)
 	id := strconv.FormatInt(sen.ID, 10)

@@ -87,16 +87,11 @@ type Server struct {
 	// FeedPath, if not nil, returns the path of a sentinel's Atom feed at
 	// the sentinel's current feed generation.
 	FeedPath func(s *vigil.Sentinel) string
-	// Lifespans, if not nil, returns the lifespan phase (pending, active,
-	// ended) the monitor last recorded for each of the sentinels ids, by
-	// id; cmd/vigil reads it from the monitor's state.
-	Lifespans func(ctx context.Context, ids []int64) (map[int64]string, error)
-	// ScopeNotes, if not nil, returns what the monitor's last checks of
-	// each of the sentinels ids found its scopes select nothing of ("scope
-	// table#u matches nothing on https://a.example/"), by id: a sentinel
-	// that can never fire there, which its view says. cmd/vigil reads it
-	// from the monitor's state (monitor.ScopeNotes).
-	ScopeNotes func(ctx context.Context, ids []int64) (map[int64][]string, error)
+	// SentinelStates, if not nil, returns what the monitor last recorded
+	// of each of the sentinels ids that it shows, by id: its lifespan
+	// phase and its scope notes (SentinelState), read at once; cmd/vigil
+	// reads them from the monitor's state (monitor.Summary).
+	SentinelStates func(ctx context.Context, ids []int64) (map[int64]SentinelState, error)
 	// Checking, if not nil, reports whether the monitor is checking a
 	// sentinel now: its stored NextCheck is then the end of the check's
 	// claim (vigil.SentinelStore.ClaimDueSentinels), no schedule to show.

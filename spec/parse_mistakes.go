@@ -23,16 +23,43 @@ func (p *parser) misplacedScope(c *ChangeType) {
 		c.Scope = sel
 		p.fail(pos, word, "Monitor, Fetch, ...", "In comes before Ignore: write "+Print(c))
 	}
-	first := c.Scope
-	msg := "a change type takes one scope (In): select both in one"
-	switch {
-	case first.Expr == nil || sel.Expr == nil || first.Lang != sel.Lang:
-	case sel.Lang == CSS:
-		msg += fmt.Sprintf(", as in In css %q", first.Expr.Value+", "+sel.Expr.Value)
-	default:
-		msg += fmt.Sprintf(", as in In xpath %q", first.Expr.Value+" | "+sel.Expr.Value)
+	msg := "a change type takes one scope (In): write the one that selects what to watch"
+	if in := nestedScope(c.Scope, sel); in != "" {
+		msg = "a change type takes one scope (In): for the second inside the first, write " + in
 	}
 	p.fail(pos, word, "Monitor, Fetch, ...", msg)
+}
+
+// nestedScope returns the scope that selects, inside what first selects,
+// what second selects: the CSS descendant form (In css "div p"), or
+// XPath's (In xpath "//div//p"); "" when there is no such one scope
+// (selectors of two languages, a list of selectors, an absolute path).
+func nestedScope(first, second *Selector) string {
+	if first.Expr == nil || second.Expr == nil || first.Lang != second.Lang {
+		return ""
+	}
+	a, b := strings.TrimSpace(first.Expr.Value), strings.TrimSpace(second.Expr.Value)
+	if a == "" || b == "" {
+		return ""
+	}
+	if second.Lang == CSS {
+		if strings.Contains(a, ",") || strings.Contains(b, ",") {
+			return "" // "div, ul p" is a div, or a p in a ul
+		}
+		return fmt.Sprintf("In css %q", a+" "+b)
+	}
+	switch {
+	case strings.Contains(a, "|") || strings.Contains(b, "|"):
+		return ""
+	case strings.HasPrefix(b, "./") || strings.HasPrefix(b, ".//"):
+		b = b[1:] // relative to what first selects
+	case strings.HasPrefix(b, "//"):
+	case strings.HasPrefix(b, "/"):
+		return "" // an absolute path is not inside another
+	default:
+		b = "//" + b
+	}
+	return fmt.Sprintf("In xpath %q", strings.TrimRight(a, "/")+b)
 }
 
 // abbreviatedUnits are the units that abbreviations name ("min", "h").

@@ -3,6 +3,7 @@ package monitor
 import (
 	"context"
 	"encoding/json"
+	"hash/fnv"
 	"slices"
 	"strconv"
 
@@ -43,7 +44,7 @@ func (m *Monitor) noteScopeMisses(ctx context.Context, j *job, ps *pageState, cu
 		ps.ScopeMisses, ps.MissesOf = nil, ""
 		return
 	}
-	key := strconv.FormatInt(cur.id, 10) + " " + spec.Print(j.plan.expr)
+	key := strconv.FormatInt(cur.id, 10) + " " + exprKey(j.plan.expr)
 	if ps.MissesOf == key {
 		return
 	}
@@ -55,6 +56,15 @@ func (m *Monitor) noteScopeMisses(ctx context.Context, j *job, ps *pageState, cu
 			ps.MissesOf = "" // the page was not read: looked at again at the next check
 		}
 	}
+}
+
+// exprKey returns a short hash of x's printed form, which the state saved
+// at every check keeps (pageState.MissesOf) to tell an edit of the Monitor
+// clause, rather than the clause itself.
+func exprKey(x spec.Expr) string {
+	h := fnv.New64a()
+	h.Write([]byte(spec.Print(x)))
+	return strconv.FormatUint(h.Sum64(), 36)
 }
 
 // currentScopes reads the scope notes of a page's current version for the

@@ -3,6 +3,7 @@ package monitor
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,6 +52,15 @@ func TestScopeMissNoted(t *testing.T) {
 	slices.Sort(want)
 	if got := notes(); !slices.Equal(got, want) {
 		t.Errorf("after the first check: %q, want %q", got, want)
+	}
+	// The state saved at every check keeps, per page, the version and a
+	// short hash of the expression the notes are of, not the expression.
+	states, err := db.SentinelStates(ctx, []int64{s.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if of := decodeState(states[s.ID]).Pages[pageA].MissesOf; len(of) > 30 || strings.Contains(of, "table") {
+		t.Errorf("missesOf %q: the state holds the printed expression", of)
 	}
 	cur, err := db.FindSentinelByID(ctx, s.ID)
 	if err != nil {

@@ -52,7 +52,8 @@ type pageState struct {
 	FailureSent  bool      `json:"failureSent,omitempty"`
 	// ScopeMisses is what the sentinel's change types look at and the
 	// page's version MissesOf names lacks (intent.ScopeMisses); MissesOf
-	// is that version's id and the Monitor clause they were found for.
+	// is that version's id and a short hash of the Monitor clause they were
+	// found for (exprKey).
 	ScopeMisses []string `json:"scopeMisses,omitempty"`
 	MissesOf    string   `json:"missesOf,omitempty"`
 }

@@ -26,6 +26,7 @@ func TestLifespans(t *testing.T) {
 	}
 	now := time.Now().UTC()
 	var ids []int64
+	var sens []*vigil.Sentinel
 	for _, state := range []string{
 		`{"status":{"started":"2026-01-01T00:00:00Z","ended":"2026-02-01T00:00:00Z"}}`,
 		`{"status":{"started":"2026-01-01T00:00:00Z"}}`,
@@ -35,7 +36,7 @@ func TestLifespans(t *testing.T) {
 		if err := st.CreateSentinel(ctx, s); err != nil {
 			t.Fatal(err)
 		}
-		ids = append(ids, s.ID)
+		ids, sens = append(ids, s.ID), append(sens, s)
 		if state != "" {
 			rec := &vigil.CheckRecord{SentinelID: s.ID, CheckedAt: now, NextCheck: now.Add(time.Hour), State: json.RawMessage(state)}
 			if err := st.RecordChecks(ctx, []*vigil.CheckRecord{rec}); err != nil {
@@ -43,7 +44,7 @@ func TestLifespans(t *testing.T) {
 			}
 		}
 	}
-	got, err := sentinelStates(ctx, st, ids)
+	got, err := sentinelStates(ctx, st, sens)
 	if err != nil {
 		t.Fatal(err)
 	}

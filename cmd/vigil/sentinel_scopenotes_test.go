@@ -105,7 +105,7 @@ func TestSentinelStatesReadOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := &countedStates{DB: db}
-	got, err := sentinelStates(ctx, st, []int64{s.ID})
+	got, err := sentinelStates(ctx, st, []*vigil.Sentinel{s})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -123,11 +123,7 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (int,
 	if err != nil {
 		return exitError, err
 	}
-	ids := make([]int64, len(all))
-	for i, s := range all {
-		ids[i] = s.ID
-	}
-	states, err := sentinelStates(ctx, st, ids)
+	states, err := sentinelStates(ctx, st, all)
 	if err != nil {
 		return exitError, err
 	}

@@ -197,8 +197,8 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 		PublicMetrics: d.publicMetrics,
 		SecureCookies: d.secureCookies || servedOverTLS(d.baseURL),
 	}
-	s.SentinelStates = func(ctx context.Context, ids []int64) (map[int64]web.SentinelState, error) {
-		return sentinelStates(ctx, d.store, ids)
+	s.SentinelStates = func(ctx context.Context, sens []*vigil.Sentinel) (map[int64]web.SentinelState, error) {
+		return sentinelStates(ctx, d.store, sens)
 	}
 	if d.monitor != nil {
 		s.Checking = d.monitor.Checking
@@ -218,21 +218,27 @@ func (c countedStore) RecordChecks(ctx context.Context, recs []*vigil.CheckRecor
 }
 
 // sentinelStates returns, by id, the lifespan phase and the scope notes
-// (monitor.Summary) the monitor last recorded for each sentinel that has
-// a state, read from the store at once.
-func sentinelStates(ctx context.Context, st vigil.Store, ids []int64) (map[int64]web.SentinelState, error) {
+// (monitor.Summary) the monitor last recorded for each of sens that has a
+// state, read from the store at once.
+func sentinelStates(ctx context.Context, st vigil.Store, sens []*vigil.Sentinel) (map[int64]web.SentinelState, error) {
 	cs, ok := st.(vigil.CheckStore)
 	if !ok {
 		return nil, nil
+	}
+	ids := make([]int64, len(sens))
+	for i, s := range sens {
+		ids[i] = s.ID
 	}
 	states, err := cs.SentinelStates(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
 	out := make(map[int64]web.SentinelState, len(states))
-	for id, raw := range states {
-		sum := monitor.Summary(raw)
-		out[id] = web.SentinelState{Lifespan: sum.Lifespan.Phase().String(), ScopeNotes: sum.ScopeNotes}
+	for _, s := range sens {
+		if raw, ok := states[s.ID]; ok {
+			sum := monitor.Summary(raw, s)
+			out[s.ID] = web.SentinelState{Lifespan: sum.Lifespan.Phase().String(), ScopeNotes: sum.ScopeNotes}
+		}
 	}
 	return out, nil
 }

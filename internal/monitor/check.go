@@ -515,6 +515,9 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 				j.outcome = schedule.Failed
 			}
 			m.Logger.Info("check failed", LogSentinel, j.s.ID, logURL(url), LogError, pg.err)
+			// What the page's last version lacked is not said beside its
+			// error; it is looked at again once the page is read.
+			ps.ScopeMisses, ps.MissesOf = nil, ""
 			if pg.failed {
 				m.pageFailing(ctx, j, ps, url, pg.err, now)
 			}

@@ -677,7 +677,10 @@ func (m *Monitor) finish(j *job, now time.Time) {
 		}
 	}
 	j.st.CheckDue = next
-	j.st.ScopeNotes = j.st.scopeNotes(j.plan.urls)
+	j.st.ScopeNotes, j.st.NotesOf = j.st.scopeNotes(j.plan.urls, exprKey(j.plan.expr)), ""
+	if len(j.st.ScopeNotes) > 0 {
+		j.st.NotesOf = exprKey(j.plan.expr)
+	}
 	m.wake(j, now)
 }
 

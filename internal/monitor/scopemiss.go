@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/intent"
@@ -135,13 +136,15 @@ func (c *currentScopes) load(ctx context.Context) (*intent.Pair, error) {
 	return intent.NewPair(nil, doc, nil, c.m.Detect), nil
 }
 
-// scopeNotes returns the notes of the pages urls (ScopeNotes): each
-// page's misses followed by its URL, its password hidden, sorted.
-func (s *state) scopeNotes(urls []string) []string {
+// scopeNotes returns the notes of the pages urls (ScopeNotes) found for
+// the Monitor clause of key (exprKey): each page's misses followed by its
+// URL, its password hidden, sorted. A page whose notes are of the clause
+// before an edit (not read since) has none.
+func (s *state) scopeNotes(urls []string, key string) []string {
 	var out []string
 	for _, u := range urls {
 		ps := s.Pages[u]
-		if ps == nil {
+		if ps == nil || !strings.HasSuffix(ps.MissesOf, " "+key) {
 			continue
 		}
 		for _, miss := range ps.ScopeMisses {

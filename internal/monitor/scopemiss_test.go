@@ -84,6 +84,44 @@ func TestScopeMissNoted(t *testing.T) {
 	if got, want := notes(), []string{"scope table#prices matches nothing on " + pageB}; !slices.Equal(got, want) {
 		t.Errorf("after the table went: %q, want %q", got, want)
 	}
+
+	// Page B fails: what its last version lacked is not said beside
+	// its error, and is said again once it is read.
+	f.set(pageB, "")
+	check()
+	if got := notes(); len(got) != 0 {
+		t.Errorf("page B failing: %q, want none", got)
+	}
+	f.set(pageB, `<html><body><p>x</p></body></html>`)
+	check()
+	if got, want := notes(), []string{"scope table#prices matches nothing on " + pageB}; !slices.Equal(got, want) {
+		t.Errorf("page B back: %q, want %q", got, want)
+	}
+
+	// An edit of the Monitor clause: the notes of the clause before are
+	// not said, neither before the next check nor after one that could
+	// not read page B.
+	editSource(t, db, s, src(`list {news}`))
+	edited, err := db.FindSentinelByID(ctx, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	summary := func() []string {
+		t.Helper()
+		states, err := db.SentinelStates(ctx, []int64{s.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Summary(states[s.ID], edited).ScopeNotes
+	}
+	if got := summary(); len(got) != 0 {
+		t.Errorf("after the edit, before a check: %q, want none", got)
+	}
+	f.set(pageB, "")
+	check()
+	if got, want := summary(), []string{"scope list#news matches nothing on " + pageA}; !slices.Equal(got, want) {
+		t.Errorf("after the edit, page B failing: %q, want %q", got, want)
+	}
 }
 
 // editSource gives s a new source, checked anew, as the dashboard's

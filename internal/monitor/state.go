@@ -35,6 +35,9 @@ type state struct {
 	// ScopeNotes say, for the pages the sentinel watches, what its
 	// scopes select nothing of (ScopeNotes, scopemiss.go).
 	ScopeNotes []string `json:"scopeNotes,omitempty"`
+	// NotesOf is the Monitor clause ScopeNotes are of (exprKey), so that
+	// they are not said after an edit of it (Summary).
+	NotesOf string `json:"notesOf,omitempty"`
 }
 
 // pageState numbers the content versions of one page as the sentinel saw
@@ -86,15 +89,25 @@ type StateSummary struct {
 	ScopeNotes []string        `json:"scopeNotes"`
 }
 
-// Summary returns the lifespan and scope notes recorded in a sentinel's
-// stored state, read at once (and the rest of the state not decoded);
-// zero for a state without, or one that does not read.
-func Summary(raw json.RawMessage) StateSummary {
-	var s StateSummary
-	if len(raw) > 0 && json.Unmarshal(raw, &s) != nil {
+// Summary returns the lifespan and scope notes recorded in the stored
+// state of sentinel s, read at once (and the rest of the state not
+// decoded); zero for a state without, or one that does not read. Notes of
+// a Monitor clause s no longer has (edited since its last check) are not
+// said.
+func Summary(raw json.RawMessage, s *vigil.Sentinel) StateSummary {
+	var st struct {
+		StateSummary
+		NotesOf string `json:"notesOf"`
+	}
+	if len(raw) > 0 && json.Unmarshal(raw, &st) != nil {
 		return StateSummary{}
 	}
-	return s
+	if len(st.ScopeNotes) > 0 && st.NotesOf != "" && s != nil {
+		if p, err := decodePlan(s); err != nil || exprKey(p.expr) != st.NotesOf {
+			st.ScopeNotes = nil
+		}
+	}
+	return st.StateSummary
 }
 
 func decodeState(raw json.RawMessage) *state {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/vigil-web/vigil"
 )
 
 // TestScopeNotesShown: what the monitor found a sentinel's scopes select
@@ -18,7 +20,7 @@ func TestScopeNotesShown(t *testing.T) {
 	lost := createChecked(t, s, u, "Create Sentinel lost Using http://a.example/ Monitor table {u} Fetch 1 hour")
 	fine := createChecked(t, s, u, "Create Sentinel fine Using http://b.example/ Fetch 1 hour")
 	const note = "scope table#u matches nothing on http://a.example/"
-	s.SentinelStates = func(_ context.Context, ids []int64) (map[int64]SentinelState, error) {
+	s.SentinelStates = func(_ context.Context, _ []*vigil.Sentinel) (map[int64]SentinelState, error) {
 		return map[int64]SentinelState{lost.ID: {ScopeNotes: []string{note}}}, nil
 	}
 	c := newSignedIn(t, s, u)

@@ -464,13 +464,9 @@ type SentinelState struct {
 func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []sentinelView {
 	var states map[int64]SentinelState
 	if s.SentinelStates != nil && len(sens) > 0 {
-		ids := make([]int64, len(sens))
-		for i, sen := range sens {
-			ids[i] = sen.ID
-		}
 		// Without them the view is still right, only less complete.
 		var err error
-		if states, err = s.SentinelStates(ctx, ids); err != nil {
+		if states, err = s.SentinelStates(ctx, sens); err != nil {
 			s.logger().Warn("read the sentinels' states", "error", err)
 		}
 	}

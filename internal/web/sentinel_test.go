@@ -202,7 +202,7 @@ func TestCheckNowEnded(t *testing.T) {
 	ctx := context.Background()
 	sen := createChecked(t, s, u, "Create Sentinel done Using http://a.example/ Fetch 1 hour")
 	phase := "ended"
-	s.SentinelStates = func(_ context.Context, ids []int64) (map[int64]SentinelState, error) {
+	s.SentinelStates = func(_ context.Context, _ []*vigil.Sentinel) (map[int64]SentinelState, error) {
 		return map[int64]SentinelState{sen.ID: {Lifespan: phase}}, nil
 	}
 	before := sen.NextCheck
@@ -317,7 +317,7 @@ func TestEndedHasNoNextCheck(t *testing.T) {
 	if err := s.Store.UpdateSentinel(ctx, ended); err != nil {
 		t.Fatal(err)
 	}
-	s.SentinelStates = func(_ context.Context, ids []int64) (map[int64]SentinelState, error) {
+	s.SentinelStates = func(_ context.Context, _ []*vigil.Sentinel) (map[int64]SentinelState, error) {
 		return map[int64]SentinelState{ended.ID: {Lifespan: "ended"}, active.ID: {Lifespan: "active"}}, nil
 	}
 	c := newSignedIn(t, s, u)
@@ -418,7 +418,7 @@ func TestCheckNowPending(t *testing.T) {
 	}
 	before := sen.NextCheck
 	phase := "" // not checked yet: the monitor has no state for it
-	s.SentinelStates = func(_ context.Context, ids []int64) (map[int64]SentinelState, error) {
+	s.SentinelStates = func(_ context.Context, _ []*vigil.Sentinel) (map[int64]SentinelState, error) {
 		return map[int64]SentinelState{sen.ID: {Lifespan: phase}}, nil
 	}
 	c := newSignedIn(t, s, u)

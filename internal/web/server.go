@@ -88,10 +88,11 @@ type Server struct {
 	// the sentinel's current feed generation.
 	FeedPath func(s *vigil.Sentinel) string
 	// SentinelStates, if not nil, returns what the monitor last recorded
-	// of each of the sentinels ids that it shows, by id: its lifespan
+	// of each of the sentinels sens that it shows, by id: its lifespan
 	// phase and its scope notes (SentinelState), read at once; cmd/vigil
-	// reads them from the monitor's state (monitor.Summary).
-	SentinelStates func(ctx context.Context, ids []int64) (map[int64]SentinelState, error)
+	// reads them from the monitor's state (monitor.Summary), the notes of
+	// a Monitor clause edited since left out.
+	SentinelStates func(ctx context.Context, sens []*vigil.Sentinel) (map[int64]SentinelState, error)
 	// Checking, if not nil, reports whether the monitor is checking a
 	// sentinel now: its stored NextCheck is then the end of the check's
 	// claim (vigil.SentinelStore.ClaimDueSentinels), no schedule to show.

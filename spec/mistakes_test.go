@@ -42,6 +42,9 @@ func TestUserMistakes(t *testing.T) {
 		{"joined count", "Fetch 1h", `2:7: write the count and the unit apart: Fetch 1 hour`},
 		{"joined minutes", "Every 30min", `2:7: write the count and the unit apart: Every 30 minutes`},
 		{"abbreviated unit", "Fetch 30 mins", `2:10: unknown time unit "mins": write minutes (want second, minute, hour, day, week or month)`},
+		{"abbreviated M", "Fetch 1 M", `2:9: unknown time unit "M": write minute or month in full (want second, minute, hour, day, week or month)`},
+		{"joined m", "Fetch 30m", `2:7: write the count and the unit apart, the unit in full: Fetch 30 minutes, or 30 months`},
+		{"joined zero", "Fetch 0h", `2:7: write the count and the unit apart, the count greater than 0: Fetch 1 hour`},
 		{"abbreviated day", "From Now + 2 d", `2:14: unknown time unit "d": write days (want second, minute, hour, day, week or month)`},
 		{"list without braces", "Monitor keywords: sale, discount", `2:19: expected { or ( after keywords, found "sale": the list goes in braces, as in keywords {sale}`},
 		// Quotes, selectors and contacts.

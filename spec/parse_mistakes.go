@@ -63,9 +63,10 @@ func nestedScope(first, second *Selector) string {
 }
 
 // abbreviatedUnits are the units that abbreviations name ("min", "h").
+// "m" is none of them: minute or month (ambiguousM).
 var abbreviatedUnits = map[string]Unit{
 	"s": Second, "sec": Second, "secs": Second,
-	"m": Minute, "min": Minute, "mins": Minute,
+	"min": Minute, "mins": Minute,
 	"h": Hour, "hr": Hour, "hrs": Hour,
 	"d": Day, "w": Week, "wk": Week, "wks": Week, "mo": Month, "mos": Month,
 }
@@ -84,6 +85,9 @@ func unitNamed(word string) (Unit, bool) {
 // naming the one an abbreviation stands for, in the count n's number.
 func unknownUnit(word string, n int64) string {
 	msg := errUnknownUnit(word).Error()
+	if ambiguousM(word) {
+		return strings.Replace(msg, " (want", ": write minute or month in full (want", 1)
+	}
 	if u, ok := unitNamed(word); ok {
 		name := Duration{N: n, Unit: u}.String()
 		name = name[strings.IndexByte(name, ' ')+1:]
@@ -91,6 +95,10 @@ func unknownUnit(word string, n int64) string {
 	}
 	return msg
 }
+
+// ambiguousM reports whether a unit is "m" (or "M"), which is minute to
+// some and month to others: it is written in full.
+func ambiguousM(unit string) bool { return strings.EqualFold(unit, "m") }
 
 // adverbUnits are the units that words such as "hourly" name.
 var adverbUnits = map[string]Unit{"hourly": Hour, "daily": Day, "weekly": Week, "monthly": Month}
@@ -108,7 +116,19 @@ func (p *parser) intervalMistake(prefix string) {
 		// 1h, 30min: the count and the unit joined.
 		digits := len(p.lit) - len(strings.TrimLeft(p.lit, "0123456789"))
 		if n, err := strconv.ParseInt(p.lit[:digits], 10, 64); err == nil && digits < len(p.lit) {
-			if u, ok := unitNamed(p.lit[digits:]); ok {
+			unit := p.lit[digits:]
+			u, ok := unitNamed(unit)
+			switch {
+			case ambiguousM(unit) && n > 0:
+				p.failHere(p.lit, "interval", "write the count and the unit apart, the unit in full: "+prefix+" "+Duration{N: n, Unit: Minute}.String()+", or "+Duration{N: n, Unit: Month}.String())
+			case ambiguousM(unit):
+				u, ok = Minute, true
+			}
+			if ok && n <= 0 {
+				// "Fetch 0 hours" would be refused in turn.
+				p.failHere(p.lit, "interval", "write the count and the unit apart, the count greater than 0: "+prefix+" "+Duration{N: 1, Unit: u}.String())
+			}
+			if ok {
 				p.failHere(p.lit, "interval", "write the count and the unit apart: "+prefix+" "+Duration{N: n, Unit: u}.String())
 			}
 		}

@@ -113,7 +113,8 @@ func scopeMisses(doc *tree.Document, x spec.Expr, compile func(*spec.Selector) (
 }
 
 // containerMiss is a table or list a change type names and a page lacks:
-// by id ("#u"), by index (" 3"), or any (""), with index set for an index.
+// by id ("#u", or quoted as the clause writes it when it is no plain word:
+// " {\"#p\"}"), by index (" 3"), or any (""), with index set for an index.
 type containerMiss struct {
 	name  string
 	index bool
@@ -156,6 +157,10 @@ func containersMissing(ks []*container, args []string) []containerMiss {
 		case found:
 		case err == nil:
 			out = append(out, containerMiss{name: " " + strconv.Itoa(n), index: true})
+		case strings.ContainsAny(a, "#\"{}, \t\n") || a == "":
+			// table##p would read as an id "#p" written as #p: the
+			// name as the clause writes it, quoted.
+			out = append(out, containerMiss{name: " {" + strconv.Quote(a) + "}"})
 		default:
 			out = append(out, containerMiss{name: "#" + a})
 		}

@@ -22,6 +22,8 @@ func TestScopeMisses(t *testing.T) {
 		{`table {u}`, []string{"scope table#u matches nothing"}},
 		{`table {2}`, nil},
 		{`table {3}`, []string{"scope table 3 matches nothing (the page has 2 tables)"}},
+		{`table {"#p"}`, []string{`scope table {"#p"} matches nothing`}},
+		{`table {"a b", "#3"}`, []string{`scope table {"a b"} matches nothing`, "scope table 3 matches nothing (the page has 2 tables)"}},
 		{`list {news, old}`, []string{"scope list#old matches nothing"}},
 		{`list {id}`, []string{"scope list#id matches nothing"}},
 		{`keywords {a} In css "div.side"`, []string{`scope css "div.side" matches nothing`}},

@@ -29,8 +29,27 @@ type compareProblem struct {
 	// Field is the field at fault, fromVersionField or toVersionField.
 	Field   string
 	Message string
-	// From, To and View are the fields' values as sent.
+	// From and To are the fields' values as sent when they are version
+	// numbers (versionNumber), "" otherwise: anything else, a link could
+	// have typed. View is the view asked for, one of the diff page's.
 	From, To, View string
+}
+
+// versionNumber returns the version number text names (#12 or 12, with
+// spaces around), and whether it names one.
+func versionNumber(text string) (int64, bool) {
+	seq, err := strconv.ParseInt(strings.TrimPrefix(strings.TrimSpace(text), "#"), 10, 64)
+	return seq, err == nil
+}
+
+// keptNumber is what the compare form shows again of a field's text: the
+// version number it names, or "" for text that names none, which the
+// form does not repeat.
+func keptNumber(text string) string {
+	if seq, ok := versionNumber(text); ok {
+		return strconv.FormatInt(seq, 10)
+	}
+	return ""
 }
 
 // compareVersions returns the ids of the versions the compare form names
@@ -44,15 +63,16 @@ func (s *Server) compareVersions(ctx context.Context, res *vigil.Resource, fromT
 		typed := [2]string{fromText, toText}[i]
 		refuse := func(format string, args ...any) (string, string, *compareProblem, error) {
 			msg, err := s.compareMessage(ctx, res, compareFieldLabels[field]+": "+fmt.Sprintf(format, args...))
-			return "", "", &compareProblem{Field: field, Message: msg, From: fromText, To: toText, View: view}, err
+			return "", "", &compareProblem{Field: field, Message: msg, From: keptNumber(fromText), To: keptNumber(toText), View: view}, err
 		}
-		text := strings.TrimPrefix(strings.TrimSpace(typed), "#")
-		if text == "" {
+		if strings.TrimPrefix(strings.TrimSpace(typed), "#") == "" {
 			return refuse("missing: give the number of a version")
 		}
-		seq, err := strconv.ParseInt(text, 10, 64)
-		if err != nil {
-			return refuse("%q is not a version number (#12 or 12)", typed)
+		// What was typed is not said again: the form is a GET, and a
+		// link could make the page say anything in its alert.
+		seq, ok := versionNumber(typed)
+		if !ok {
+			return refuse("not a version number (#12 or 12)")
 		}
 		v, err := s.Store.FindVersionBySeq(ctx, res.ID, seq)
 		switch {

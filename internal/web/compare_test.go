@@ -113,16 +113,19 @@ func TestCompareAnyTwoVersions(t *testing.T) {
 	// A version it cannot compare is said on the history, beside the
 	// form, which keeps what was typed and marks the field at fault.
 	keeps := fmt.Sprintf("it keeps versions #1 to #%d.", n)
+	const lure = "Your session has expired. Sign in again at https://evil.example/login"
 	for name, tc := range map[string]struct {
 		from, to string
 		want     []string
 	}{
 		"no such version": {"1", "999", []string{"To version: this page has no version #999; " + keeps,
 			fmt.Sprintf(`name="to_version" min="1" max="%d" value="999" list="compare-versions" required aria-invalid="true"`, n)}},
-		"version 0":    {"0", "3", []string{"From version: this page has no version #0; " + keeps}},
-		"not a number": {"yesterday", "3", []string{`From version: &#34;yesterday&#34; is not a version number`, keeps}},
-		"missing":      {"1", "-", []string{"To version: missing: give the number of a version; " + keeps}},
-		"empty":        {"1", "", []string{"To version: missing"}},
+		"version 0": {"0", "3", []string{"From version: this page has no version #0; " + keeps}},
+		"not a number": {"yesterday", "3", []string{"From version: not a version number (#12 or 12); " + keeps,
+			fmt.Sprintf(`name="from_version" min="1" max="%d" list="compare-versions" required aria-invalid="true"`, n)}},
+		"a link's words": {lure, "3", []string{"From version: not a version number (#12 or 12); " + keeps}},
+		"missing":        {"1", "-", []string{"To version: missing: give the number of a version; " + keeps}},
+		"empty":          {"1", "", []string{"To version: missing"}},
 		"failed fetch": {fmt.Sprint(failed), "3", []string{fmt.Sprintf("From version: version #%d is a failed fetch (timeout), which has no body to compare", failed),
 			fmt.Sprintf(`name="from_version" min="1" max="%d" value="%d" list="compare-versions" required aria-invalid="true"`, n, failed),
 			fmt.Sprintf(`name="to_version" min="1" max="%d" value="3" list="compare-versions" required>`, n),
@@ -132,6 +135,12 @@ func TestCompareAnyTwoVersions(t *testing.T) {
 		code, page := diff(tc.from, tc.to)
 		if code != 400 {
 			t.Errorf("%s: %d, want 400", name, code)
+		}
+		// What was typed, when it is no version number, is not said
+		// again, neither in the alert nor in the field: a link can
+		// type anything.
+		if strings.Contains(page, "expired") || strings.Contains(page, "yesterday") {
+			t.Errorf("%s: the history repeats what was typed:\n%s", name, problemText(page))
 		}
 		for _, want := range append(tc.want, `id="compare-problem"`, "<h2>Timeline</h2>") {
 			if !strings.Contains(page, want) {

@@ -178,10 +178,13 @@ func parseForm(r *http.Request) error {
 	return nil
 }
 
-func (s *Server) setCookie(w http.ResponseWriter, r *http.Request, name, value string, maxAge int) {
+// setCookie sets an HttpOnly cookie for the whole site, Secure over TLS
+// (or behind a proxy that ends it, SecureCookies), for maxAge seconds
+// (-1 clears it), sent on the requests sameSite allows.
+func (s *Server) setCookie(w http.ResponseWriter, r *http.Request, name, value string, maxAge int, sameSite http.SameSite) {
 	http.SetCookie(w, &http.Cookie{
 		Name: name, Value: value, Path: "/", MaxAge: maxAge,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode,
+		HttpOnly: true, SameSite: sameSite,
 		Secure: s.SecureCookies || r.TLS != nil,
 	})
 }

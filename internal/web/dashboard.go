@@ -493,6 +493,9 @@ func (s *Server) lastComparable(ctx context.Context, resourceID int64) (from, to
 
 func idPath(prefix string, id int64) string { return prefix + strconv.FormatInt(id, 10) }
 
+// sentinelPath is the path of a sentinel's page.
+func sentinelPath(id int64) string { return idPath("/sentinels/", id) }
+
 // handleDiffFrame serves an HTML view of a diff for the sandboxed iframe.
 func (s *Server) handleDiffFrame(w http.ResponseWriter, r *http.Request, sess *session) error {
 	res, err := s.readableResource(r, sess.User)

@@ -2,7 +2,7 @@ package web
 
 import (
 	"net/http"
-	"strconv"
+	"strings"
 )
 
 // doneMessages say what a sentinel's form did, by the code the form's
@@ -22,7 +22,9 @@ var doneMessages = map[string]string{
 // doneCookie carries the code of doneMessages from a form's redirect to
 // the page it leads to, which shows the message once and clears it. In
 // the address (?done=saved), a reload, the back button and a bookmark
-// showed the message again.
+// showed the message again. Its value is the code and the page's path,
+// "paused:/sentinels/42": any other page that opens first (the redirect
+// not followed) neither shows nor clears it.
 const doneCookie = "vigil_done"
 
 // doneCookieAge is how long, in seconds, a message waits for its page:
@@ -31,30 +33,30 @@ const doneCookieAge = 30
 
 // seeOtherDone redirects a form to the page at to, which says what the
 // form did: done, a code of doneMessages. The code goes in a short-lived
-// cookie, HttpOnly and SameSite=Strict, that the page takes (takeDone).
+// cookie, HttpOnly and SameSite=Strict, for that page alone to take
+// (takeDone).
 func (s *Server) seeOtherDone(w http.ResponseWriter, r *http.Request, to, done string) error {
-	http.SetCookie(w, &http.Cookie{
-		Name: doneCookie, Value: done, Path: "/", MaxAge: doneCookieAge,
-		HttpOnly: true, SameSite: http.SameSiteStrictMode,
-		Secure: s.SecureCookies || r.TLS != nil,
-	})
+	page, _, _ := strings.Cut(to, "#")
+	s.setCookie(w, r, doneCookie, done+":"+page, doneCookieAge, http.SameSiteStrictMode)
 	return seeOther(w, r, to)
 }
 
-// takeDone returns the message of the code r's cookie carries, "" for
-// none or one unknown, and clears the cookie: a page says it once.
+// takeDone returns the message r's cookie carries for the page r asks
+// for, and clears the cookie: a page says it once. It returns "" for no
+// cookie, an unknown code, or a message for another page, whose cookie
+// it leaves for that page.
 func (s *Server) takeDone(w http.ResponseWriter, r *http.Request) string {
 	c, err := r.Cookie(doneCookie)
 	if err != nil {
 		return ""
 	}
-	http.SetCookie(w, &http.Cookie{
-		Name: doneCookie, Value: "", Path: "/", MaxAge: -1,
-		HttpOnly: true, SameSite: http.SameSiteStrictMode,
-		Secure: s.SecureCookies || r.TLS != nil,
-	})
-	return doneMessages[c.Value]
+	code, page, ok := strings.Cut(c.Value, ":")
+	if ok && page != r.URL.Path {
+		return ""
+	}
+	s.setCookie(w, r, doneCookie, "", -1, http.SameSiteStrictMode)
+	if !ok {
+		return ""
+	}
+	return doneMessages[code]
 }
-
-// sentinelPath is the path of a sentinel's page.
-func sentinelPath(id int64) string { return "/sentinels/" + strconv.FormatInt(id, 10) }

@@ -119,3 +119,41 @@ func TestDoneMessageShownOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestDoneMessageOnItsPage: the message of what a form did shows on the
+// page the form led to, and on no other: a redirect not followed (a
+// form sent from another tab, a script) left its message for whichever
+// sentinel's page, or the list, opened next, which said that another
+// sentinel was paused, and the sentinel's own page then said nothing.
+func TestDoneMessageOnItsPage(t *testing.T) {
+	s, u := newTestServer(t)
+	s.Checker = storeChecker(s)
+	c := newBrowserClient(t, s, u)
+	var pages [2]string
+	for i, name := range []string{"a", "b"} {
+		src := url.Values{"source": {"Create Sentinel " + name + "\nUsing http://a.example/" + name + "\nMonitor any change\nFetch 1 day\n"}}.Encode()
+		resp, _ := c.send("POST", "/sentinels", src)
+		if resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("create %s: %d", name, resp.StatusCode)
+		}
+		pages[i] = resp.Header.Get("Location")
+		if _, body := c.send("GET", pages[i], ""); !strings.Contains(body, `id="done">Created`) {
+			t.Fatalf("GET %s after its create: no message", pages[i])
+		}
+	}
+	a, b := pages[0], pages[1]
+	if resp, _ := c.send("POST", a+"/pause", ""); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("pause %s: %d", a, resp.StatusCode)
+	}
+	for _, other := range []string{b, "/sentinels"} {
+		if _, body := c.send("GET", other, ""); strings.Contains(body, `id="done"`) {
+			t.Errorf("GET %s after pausing %s says what was done there", other, a)
+		}
+	}
+	if _, body := c.send("GET", a, ""); !strings.Contains(body, `id="done">Paused:`) {
+		t.Errorf("GET %s after pausing it, and another page opened first: no message", a)
+	}
+	if _, body := c.send("GET", a, ""); strings.Contains(body, `id="done"`) {
+		t.Errorf("GET %s again says what was done again", a)
+	}
+}

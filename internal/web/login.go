@@ -31,7 +31,7 @@ func (s *Server) loginPage(w http.ResponseWriter, r *http.Request, status int, n
 			http.Error(w, "Internal error.", http.StatusInternalServerError)
 			return
 		}
-		s.setCookie(w, r, loginCookie, token, 3600)
+		s.setCookie(w, r, loginCookie, token, 3600, http.SameSiteLaxMode)
 	}
 	s.render(w, r, status, "login", &view{Title: "Sign in", CSRF: token,
 		Data: loginData{Next: safeNext(next), Email: r.PostFormValue("email"), Error: msg}})
@@ -100,8 +100,8 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, r, nil, err)
 		return
 	}
-	s.setCookie(w, r, sessionCookie, value, int(sessionTTL/time.Second))
-	s.setCookie(w, r, loginCookie, "", -1)
+	s.setCookie(w, r, sessionCookie, value, int(sessionTTL/time.Second), http.SameSiteLaxMode)
+	s.setCookie(w, r, loginCookie, "", -1, http.SameSiteLaxMode)
 	next := safeNext(r.PostFormValue("next"))
 	if next == "" {
 		next = "/sentinels"
@@ -129,7 +129,7 @@ var dummyHash = sync.OnceValue(func() string {
 // only: saving the user as read would write back a password that vigil
 // user passwd changed between the read and the write.
 func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request, sess *session) error {
-	s.setCookie(w, r, sessionCookie, "", -1) // whatever happens next
+	s.setCookie(w, r, sessionCookie, "", -1, http.SameSiteLaxMode) // whatever happens next
 	if err := s.Store.TouchUser(r.Context(), sess.User.ID, s.now()); err != nil {
 		return fmt.Errorf("sign out: %w", err)
 	}

@@ -20,7 +20,7 @@ type sentinelToAdd struct {
 	checked            *spec.Checked
 }
 
-func runSentinelAdd(ctx context.Context, env *environment, args []string) (int, error) {
+func runSentinelAdd(ctx context.Context, env *environment, args []string) (code int, err error) {
 	fs := newSentinelFlagSet(env, "sentinel add", "FILE...",
 		"Add checks the sentinels of each file against the owner's sentinels in the\n"+
 			"store, and adds those without errors; vigil serve starts running them\n"+
@@ -46,7 +46,7 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (int, 
 	if err := newOwner(*owner).Validate(); err != nil {
 		return exitError, fmt.Errorf("owner %s: %w", *owner, err)
 	}
-	code := exitOK
+	code = exitOK
 	var files []*spec.File
 	for _, name := range fs.Args() {
 		if err := ctx.Err(); err != nil {
@@ -79,7 +79,7 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (int, 
 		return exitError, err
 	}
 	if st != nil {
-		defer st.Close()
+		defer closeStore(st, &code, &err)
 	}
 	now := time.Now().UTC().Truncate(time.Second)
 	checker := newChecker(now, newOwner(*owner).Email, nil)
@@ -124,7 +124,7 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (int, 
 		if st, err = openStore(ctx, *sf.data, *sf.postgres); err != nil {
 			return exitError, err
 		}
-		defer st.Close()
+		defer closeStore(st, &code, &err)
 	}
 	if err := storeSentinels(ctx, env, st, sf, *owner, now, adds); err != nil {
 		return exitError, err

@@ -16,7 +16,7 @@ func init() {
 // feeds on the server, after giving them new ones with --rotate: the
 // links handed out before stop working (404), as the dashboard's "Replace
 // feed link" does.
-func runSentinelFeed(ctx context.Context, env *environment, args []string) (int, error) {
+func runSentinelFeed(ctx context.Context, env *environment, args []string) (code int, err error) {
 	fs := newSentinelFlagSet(env, "sentinel feed", "ID|NAME...", "Feed prints the paths of the sentinels' Atom and RSS feeds on the server\n"+
 		"(append them to its public URL). With --rotate it first gives each sentinel\n"+
 		"a new feed path: the old one, wherever it was handed out, stops working.")
@@ -34,7 +34,7 @@ func runSentinelFeed(ctx context.Context, env *environment, args []string) (int,
 	if err != nil {
 		return exitError, err
 	}
-	defer st.Close()
+	defer closeStore(st, &code, &err)
 	secret, err := newKeyring(st, *sf.data, *sf.postgres).read(ctx, secretFile)
 	if err != nil {
 		return exitError, err
@@ -43,7 +43,7 @@ func runSentinelFeed(ctx context.Context, env *environment, args []string) (int,
 	if err != nil {
 		return exitError, err
 	}
-	code := exitOK
+	code = exitOK
 	for _, arg := range fs.Args() {
 		s, missing := findSentinel(ctx, st, all, ownerID, *owner, arg)
 		if s == nil {

@@ -101,7 +101,7 @@ func newChecker(now time.Time, owner string, known map[string]*spec.Stored) *spe
 		CompileSelector: intent.CheckSelector, CheckChat: chat.Check}
 }
 
-func runSentinelList(ctx context.Context, env *environment, args []string) (int, error) {
+func runSentinelList(ctx context.Context, env *environment, args []string) (code int, err error) {
 	fs := newSentinelFlagSet(env, "sentinel list", "", "List prints the sentinels in the store, one a line. TARGET is what a sentinel\n"+
 		"watches: page (a page, or pages combined with AND and OR) or site (a whole\n"+
 		"site, crawled at each check); URL lists the pages, or the site's start page.\n"+
@@ -118,7 +118,7 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (int,
 	if err != nil {
 		return exitError, err
 	}
-	defer st.Close()
+	defer closeStore(st, &code, &err)
 	all, _, err := st.FindSentinels(ctx, vigil.SentinelFilter{})
 	if err != nil {
 		return exitError, err
@@ -217,7 +217,7 @@ func fmtTime(t time.Time) string {
 	return t.UTC().Format("2006-01-02 15:04:05")
 }
 
-func runSentinelRm(ctx context.Context, env *environment, args []string) (int, error) {
+func runSentinelRm(ctx context.Context, env *environment, args []string) (code int, err error) {
 	fs := newSentinelFlagSet(env, "sentinel rm", "ID|NAME...", "Rm removes sentinels, with their changes, by id or by the owner's name for\n"+
 		"them. A sentinel other sentinels use (Using it, or From or To its start or\n"+
 		"end) is kept: edit or remove those first.")
@@ -234,12 +234,12 @@ func runSentinelRm(ctx context.Context, env *environment, args []string) (int, e
 	if err != nil {
 		return exitError, err
 	}
-	defer st.Close()
+	defer closeStore(st, &code, &err)
 	all, ownerID, err := sentinelsAndOwner(ctx, st, *owner)
 	if err != nil {
 		return exitError, err
 	}
-	code := exitOK
+	code = exitOK
 	for _, arg := range fs.Args() {
 		found, missing := findSentinel(ctx, st, all, ownerID, *owner, arg)
 		if found == nil {

@@ -47,6 +47,20 @@ func openStore(ctx context.Context, dataDir, dsn string) (vigil.Store, error) {
 	return sqlite.Open(ctx, dataDir)
 }
 
+// closeStore closes the store of a command that returns code and err,
+// deferred with its named results (defer closeStore(st, &code, &err)): a
+// Close that fails (SQLite's last checkpoint on a full disk, or blocked
+// by a reader) fails the command, which says why; the store's error
+// names it and where. After an error of the command's own, it is said
+// too, on the line after it.
+func closeStore(st vigil.Store, code *int, err *error) {
+	cerr := st.Close()
+	if cerr == nil {
+		return
+	}
+	*code, *err = exitError, errors.Join(*err, cerr)
+}
+
 // openExistingStore opens the store as openStore does, but refuses a data
 // directory that holds no SQLite store instead of making an empty one
 // there: the commands that only read or remove (sentinel list, sentinel

@@ -53,7 +53,7 @@ func findUser(ctx context.Context, st vigil.Store, email string) (*vigil.User, e
 	return u, err
 }
 
-func runUserAdd(ctx context.Context, env *environment, args []string) (int, error) {
+func runUserAdd(ctx context.Context, env *environment, args []string) (code int, err error) {
 	fs := newSentinelFlagSet(env, "user add", "EMAIL", "Add adds a user who can sign in to the dashboard and the API with EMAIL\n"+
 		"(lower-cased) and a password, and see and change their own sentinels only;\n"+
 		"with --admin, they also manage the users on the dashboard's Users page.\n"+
@@ -82,7 +82,7 @@ func runUserAdd(ctx context.Context, env *environment, args []string) (int, erro
 	if err != nil {
 		return exitError, err
 	}
-	defer st.Close()
+	defer closeStore(st, &code, &err)
 	if err := st.CreateUser(ctx, u); vigil.ErrorCode(err) == vigil.ECONFLICT {
 		return exitError, vigil.Errorf(vigil.ECONFLICT, "%s is already a user (vigil user passwd sets their password)", email)
 	} else if err != nil {
@@ -99,7 +99,7 @@ func runUserAdd(ctx context.Context, env *environment, args []string) (int, erro
 	return exitOK, nil
 }
 
-func runUserList(ctx context.Context, env *environment, args []string) (int, error) {
+func runUserList(ctx context.Context, env *environment, args []string) (code int, err error) {
 	fs := newSentinelFlagSet(env, "user list", "", "List prints the users in the store, one a line: whether each has a password\n"+
 		"(a user made by vigil sentinel add --owner has none, and cannot sign in\n"+
 		"until vigil user passwd gives them one), their role (admin, who manages\n"+
@@ -116,7 +116,7 @@ func runUserList(ctx context.Context, env *environment, args []string) (int, err
 	if err != nil {
 		return exitError, err
 	}
-	defer st.Close()
+	defer closeStore(st, &code, &err)
 	users, err := web.ListUsers(ctx, st)
 	if err != nil {
 		return exitError, err
@@ -146,7 +146,7 @@ func runUserList(ctx context.Context, env *environment, args []string) (int, err
 	return exitOK, tw.Flush()
 }
 
-func runUserPasswd(ctx context.Context, env *environment, args []string) (int, error) {
+func runUserPasswd(ctx context.Context, env *environment, args []string) (code int, err error) {
 	fs := newSentinelFlagSet(env, "user passwd", "EMAIL", "Passwd sets the password of the user with EMAIL, or resets it: a user made\n"+
 		"by vigil sentinel add --owner can then sign in. Every session of the user\n"+
 		"ends (a signed-in browser must sign in again); their API tokens stay\n"+
@@ -172,7 +172,7 @@ func runUserPasswd(ctx context.Context, env *environment, args []string) (int, e
 	if err != nil {
 		return exitError, err
 	}
-	defer st.Close()
+	defer closeStore(st, &code, &err)
 	u, err := findUser(ctx, st, email)
 	if err != nil {
 		return exitError, err
@@ -202,7 +202,7 @@ func runUserPasswd(ctx context.Context, env *environment, args []string) (int, e
 	return exitOK, nil
 }
 
-func runUserRemove(ctx context.Context, env *environment, args []string) (int, error) {
+func runUserRemove(ctx context.Context, env *environment, args []string) (code int, err error) {
 	fs := newSentinelFlagSet(env, "user remove", "EMAIL", "Remove removes the user with EMAIL with their API tokens and their sessions.\n"+
 		"A user who owns sentinels is kept unless --with-sentinels, which removes\n"+
 		"their sentinels too, with their changes (their messages not yet sent are\n"+
@@ -231,7 +231,7 @@ func runUserRemove(ctx context.Context, env *environment, args []string) (int, e
 	if err != nil {
 		return exitError, err
 	}
-	defer st.Close()
+	defer closeStore(st, &code, &err)
 	return removeUser(ctx, env, st, email, *withSentinels, *force)
 }
 
@@ -281,7 +281,7 @@ func refusal(r *web.RemoveRefusal) error {
 	return r
 }
 
-func runUserAdmin(ctx context.Context, env *environment, args []string) (int, error) {
+func runUserAdmin(ctx context.Context, env *environment, args []string) (code int, err error) {
 	fs := newSentinelFlagSet(env, "user admin", "EMAIL", "Admin grants (--on) or revokes (--off) the administrator role of the user\n"+
 		"with EMAIL: an administrator manages the users on the dashboard's Users\n"+
 		"page. The only administrator keeps the role: grant it to another user\n"+
@@ -306,7 +306,7 @@ func runUserAdmin(ctx context.Context, env *environment, args []string) (int, er
 	if err != nil {
 		return exitError, err
 	}
-	defer st.Close()
+	defer closeStore(st, &code, &err)
 	u, err := findUser(ctx, st, email)
 	if err != nil {
 		return exitError, err

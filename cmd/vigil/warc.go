@@ -46,7 +46,7 @@ func exportWARCUsage(resURL string, all bool, args []string) string {
 	return ""
 }
 
-func runExportWARC(ctx context.Context, env *environment, args []string) (int, error) {
+func runExportWARC(ctx context.Context, env *environment, args []string) (code int, err error) {
 	fs := newFlags(env, "export warc", "--resource URL | --all [--since TIME] [--data DIR] > out.warc.gz")
 	sf := addStoreFlags(fs, env)
 	resURL := fs.String("resource", "", "export the versions of this URL")
@@ -72,7 +72,7 @@ func runExportWARC(ctx context.Context, env *environment, args []string) (int, e
 	if err != nil {
 		return exitError, err
 	}
-	defer st.Close()
+	defer closeStore(st, &code, &err)
 	wh, err := openWarehouse(st, warehouse.Options{})
 	if err != nil {
 		return exitError, err
@@ -250,7 +250,7 @@ func (ex *warcExporter) version(ctx context.Context, r *vigil.Resource, v, prev 
 	}, common...), Block: append(head, body...)})
 }
 
-func runImportWARC(ctx context.Context, env *environment, args []string) (int, error) {
+func runImportWARC(ctx context.Context, env *environment, args []string) (code int, err error) {
 	fs := newFlags(env, "import warc", "[--data DIR] FILE (.warc or .warc.gz; - for stdin)")
 	sf := addStoreFlags(fs, env)
 	noVerify := fs.Bool("no-verify", false, "do not check WARC-Block-Digest (sha1) against each block")
@@ -273,7 +273,7 @@ func runImportWARC(ctx context.Context, env *environment, args []string) (int, e
 	if err != nil {
 		return exitError, err
 	}
-	defer st.Close()
+	defer closeStore(st, &code, &err)
 	wh, err := openWarehouse(st, warehouse.Options{})
 	if err != nil {
 		return exitError, err

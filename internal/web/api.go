@@ -44,6 +44,9 @@ type page struct{ Offset, Limit int }
 // OpenAPI description says.
 func paging(r *http.Request) (page, error) { return pagingWith(r, 50, 500) }
 
+// maxOffset is the largest offset a list takes.
+const maxOffset = 1 << 30
+
 // pagingWith reads offset (0 to 2^30) and limit (1 to maxLimit, default
 // def).
 func pagingWith(r *http.Request, def, maxLimit int) (page, error) {
@@ -53,7 +56,7 @@ func pagingWith(r *http.Request, def, maxLimit int) (page, error) {
 		name     string
 		v        *int
 		min, max int
-	}{{"offset", &p.Offset, 0, 1 << 30}, {"limit", &p.Limit, 1, maxLimit}} {
+	}{{"offset", &p.Offset, 0, maxOffset}, {"limit", &p.Limit, 1, maxLimit}} {
 		if s := q.Get(f.name); s != "" {
 			n, err := strconv.Atoi(s)
 			if err != nil || n < f.min || n > f.max {

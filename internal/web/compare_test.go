@@ -148,6 +148,35 @@ func TestCompareAnyTwoVersions(t *testing.T) {
 			}
 		}
 	}
+
+	// Sent from an older page of the timeline, the form's problem shows
+	// that page again, not the first: the history kept the versions the
+	// user was reading, and the form offers them.
+	older := fmt.Sprintf("%s?offset=%d", history, timelinePage)
+	hidden := fmt.Sprintf(`<input type="hidden" name="offset" value="%d">`, timelinePage)
+	if _, page := c.do("GET", older, ""); !strings.Contains(page, hidden) {
+		t.Errorf("GET %s: the compare form does not send the offset (%s)", older, hidden)
+	}
+	q := url.Values{"from_version": {"yesterday"}, "to_version": {"1"}, "offset": {strconv.Itoa(timelinePage)}}
+	code, page = c.do("GET", history+"/diff?"+q.Encode(), "")
+	if code != 400 || !strings.Contains(page, "From version: not a version number") {
+		t.Fatalf("compare from the timeline's page at %d: %d\n%s", timelinePage, code, problemText(page))
+	}
+	for _, want := range []string{fmt.Sprintf(`id="version-%d"`, first.ID), hidden, `<option value="1">#1 `} {
+		if !strings.Contains(page, want) {
+			t.Errorf("compare from the timeline's page at %d: its problem shows another page, without %s", timelinePage, want)
+		}
+	}
+	if strings.Contains(page, fmt.Sprintf(`id="version-%d"`, last.ID)) {
+		t.Errorf("compare from the timeline's page at %d: its problem shows the first page", timelinePage)
+	}
+	// An offset that is none shows the first page, with the problem.
+	for _, bad := range []string{"-1", "x", "99999999999999999999", "9223372036854775807"} {
+		code, page := c.do("GET", history+"/diff?from_version=x&to_version=1&offset="+url.QueryEscape(bad), "")
+		if code != 400 || !strings.Contains(page, "From version: not a version number") || !strings.Contains(page, fmt.Sprintf(`id="version-%d"`, last.ID)) {
+			t.Errorf("compare with offset %q: %d, want 400 and the problem on the first page:\n%s", bad, code, problemText(page))
+		}
+	}
 }
 
 // problemText is the part of a history about its compare form, for a

@@ -389,7 +389,14 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 			return err
 		}
 		if problem != nil {
-			return s.historyPage(w, r, sess, res, &pager{Limit: timelinePage, Path: idPath("/resources/", res.ID), Query: url.Values{}}, problem)
+			// The timeline's page the form was sent from (its offset,
+			// which the form sends), or the first for an offset that
+			// is none, or past what the pages' offsets take.
+			p := &pager{Limit: timelinePage, Path: idPath("/resources/", res.ID), Query: url.Values{}}
+			if offset, err := strconv.Atoi(q.Get("offset")); err == nil && offset > 0 && offset <= maxOffset {
+				p.Offset = offset
+			}
+			return s.historyPage(w, r, sess, res, p, problem)
 		}
 	}
 	if fromText == "" && toText == "" && data.Change != nil && data.Change.FromVersion != 0 {

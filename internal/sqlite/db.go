@@ -117,8 +117,12 @@ func OpenFile(ctx context.Context, path string) (*DB, error) {
 func (db *DB) Path() string { return db.path }
 
 // Close closes both pools, checkpointing the write-ahead log into the
-// database file first; an error of the checkpoint says so, and that
-// nothing is lost.
+// database file first. A checkpoint that fails (a full disk, an I/O
+// error) is returned, saying that nothing is lost; one that another
+// process's reader holds back (SQLite's busy=1, vigil serve reading while
+// a command closes) is not an error: the changes stay in the WAL, which
+// that process or the next open checkpoints, and a command that did its
+// work must not fail for it.
 func (db *DB) Close() error {
 	var errs []error
 	errs = append(errs, db.stmts.close())

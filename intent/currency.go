@@ -63,3 +63,117 @@ var signedCurrencies = map[string]bool{
 	"SAR": true, "TWD": true, "THB": true, "IDR": true, "MYR": true, "PHP": true, "VND": true, "EGP": true,
 	"NGN": true, "KES": true, "PKR": true, "BDT": true,
 }
+
+// hasCurrency reports whether the number of s at [i, e), whose first
+// digit is at d, is an amount with a currency: a currency written before
+// it (currencyBefore) or after it (currencyAfter).
+func hasCurrency(s string, i, d, e int) bool {
+	_, before := currencyBefore(s[:i], s[d:e])
+	_, after := currencyAfter(s[e:])
+	return before || after
+}
+
+// currencyBefore reports whether s, the text before a number whose
+// digits and separators are m, ends with the number's currency: a
+// currency symbol ($, €, ₹, US$, R$), a currency code
+// (afterCurrencyCode) or an abbreviation written before amounts
+// (afterCurrencyPrefix, S/), then spaces; after an abbreviation, a period
+// (Rs.1,500, S/.49.90). It returns s without the currency and the spaces.
+func currencyBefore(s, m string) (rest string, ok bool) {
+	t := strings.TrimRightFunc(s, isAmountSpace)
+	if r, w := utf8.DecodeLastRuneInString(t); unicode.Is(unicode.Sc, r) {
+		return t[:len(t)-w], true
+	}
+	if afterCurrencyCode(t) {
+		return t[:len(t)-3], true
+	}
+	t = strings.TrimSuffix(t, ".")
+	if strings.HasSuffix(t, "S/") {
+		return t[:len(t)-len("S/")], true
+	}
+	for _, p := range currencyPrefixes {
+		if strings.HasSuffix(t, p) && afterCurrencyPrefix(t) {
+			return t[:len(t)-len(p)], true
+		}
+	}
+	return s, false
+}
+
+// currencyAfter reports whether s, the text after a number, begins with
+// the number's currency: spaces, then a currency symbol (1.299,00 €), a
+// currency code (7 EUR) or a sign written after amounts
+// (currencySuffixes: 1 234 kr, 1,000円), standing as a word of its own
+// (but the signs of the scripts that join their words: 1,000円税込), and
+// not followed by digits, whose currency it is (H.264 $20). The
+// marks of an amount without cents before it are the amount's: 1.299,- €.
+// It returns s without the currency and the spaces before it.
+func currencyAfter(s string) (rest string, ok bool) {
+	t := s
+	if len(t) >= 2 && isSeparator(t[0]) {
+		if r, w := utf8.DecodeRuneInString(t[1:]); r == '-' || r == '–' || r == '—' {
+			t = t[1+w:]
+		}
+	}
+	t = strings.TrimLeftFunc(t, isAmountSpace)
+	n := 0
+	if r, w := utf8.DecodeRuneInString(t); unicode.Is(unicode.Sc, r) {
+		n = w
+	} else if len(t) >= 3 && signedCurrencies[t[:3]] && !startsWord(t[3:]) {
+		n = 3
+	} else {
+		for _, sign := range currencySuffixes {
+			last, _ := utf8.DecodeLastRuneInString(sign)
+			if strings.HasPrefix(t, sign) && (unicode.In(last, unspacedScripts...) || !startsWord(t[len(sign):])) {
+				n = len(sign)
+				break
+			}
+		}
+	}
+	if n == 0 || startsDigits(strings.TrimLeftFunc(t[n:], isAmountSpace)) {
+		// None, or the currency of the number after it: H.264 $20.
+		return s, false
+	}
+	return t[n:], true
+}
+
+// startsDigits reports whether s begins with a digit.
+func startsDigits(s string) bool { return s != "" && isDigit(s[0]) }
+
+// currencySuffixes are the signs of currencies written after their
+// amounts that currencyAfter knows, besides the symbols and codes: the
+// Nordic krona and krone, the Czech koruna, the złoty, the forint, the
+// leu, the lira, the yen and the yuan.
+var currencySuffixes = []string{"kr", "Kr", "Kč", "zł", "Ft", "lei", "TL", "円", "元"}
+
+// startsWord reports whether s begins with a letter or a digit, going on
+// a word the text before it began.
+func startsWord(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// isAmountSpace reports whether r is a space that stands between an
+// amount and its currency: a plain, no-break or thin space.
+func isAmountSpace(r rune) bool {
+	return r == ' ' || r == '\u00a0' || r == '\u202f' || r == '\u2009'
+}
+
+// joinsRange reports whether gap, the text between two numbers (from the
+// end of the first to the first digit of the second), joins them into
+// one run whose currency the second's is: spaces and at most one dash,
+// the ends of a range (20–30 €, 20 - 30 €), or the groups of an amount
+// that a plain space groups (12 490 Kč, on a page whose language does not
+// group by spaces: see joinSpaceGroups).
+func joinsRange(gap string) bool {
+	dashes := 0
+	for _, r := range gap {
+		switch {
+		case isAmountSpace(r):
+		case r == '-' || r == '–' || r == '—' || r == '−':
+			dashes++
+		default:
+			return false
+		}
+	}
+	return dashes <= 1
+}

@@ -60,7 +60,8 @@
 // (Books-Section-Book-Name-Author in the seed's example). Links, images,
 // table rows (keyed by their cells, with column headers), list items and
 // regular-expression matches are extracted as objects; each match of a
-// value's scope that holds a number is a value, its first number, read
+// value's scope that holds a number is a value, its first amount with a
+// currency or, where it holds none, its first number (number.go), read
 // across the inline elements that split it (numbertext.go), with the
 // decimal separator its writing shows or, where it shows none, that the
 // other version's writing or the page's language shows (number.go).
@@ -445,6 +446,24 @@
 //     whose language the CLDR writes with space groups (fr, pl, cs, sv:
 //     "1 299,00 €" is 1299), where the digits before the first space are
 //     one to three and each group after it three ("2024 150" is 2024).
+//   - Of the numbers of a match that are values, the value is the first
+//     amount with a currency, else the first number: a price watcher
+//     means the amount where a codec's, a model's, a count's or a
+//     percentage's number stands before it ("H.264 $20", "MPEG-4 Part 10,
+//     $20", "No.5 costs €20", "2 for $5", "Save 20% – $79.99" are 20, 20,
+//     20, 5 and 79.99), and a match without an amount reads as it always
+//     did ("COVID-19 cases: 120", "-15 %", "down 3.2%"). An amount has a
+//     currency symbol ($, €, US$), a code (EUR, USD) or an abbreviation
+//     (Rs., Rp, S/.) written before it, or a symbol, code or sign written
+//     after it (€, EUR, kr, Kč, zł, 円), but for one that digits follow,
+//     which is theirs ("Qty 2 USD 15.00" is 15). Of several amounts the
+//     first is the value ("Was $59.99, now $49.99" is 59.99), as the first
+//     number was of every match. Bare numbers that run up to the amount,
+//     joined by spaces and at most one dash, begin it: a range written
+//     with its currency once ("20–30 €" and "20 - 30 €" are 20, as
+//     "€20–€30" is), or the groups of an amount that a plain space groups
+//     on a page whose language does not ("12 490 Kč" is 12 there, as it
+//     was, not 490).
 //   - NOT is the seed's formal "non-detection", not the "presence" its
 //     motivation describes (note §2.4).
 //   - Compare options: pairwise compares (Vi, Vi+1); every n compares (V1,

@@ -69,9 +69,11 @@ func isNumberRune(r rune) bool {
 	return '0' <= r && r <= '9'
 }
 
-// ParseNumber reads the first number in s, as prices and counts are
-// written on pages: "$1,299.00" is 1299, "1.299,00 €" is 1299, "12,5" is
-// 12.5, "-3" is -3, "$.99" is 0.99. With both "." and "," the last one is
+// ParseNumber reads the number in s that is its value, as prices and
+// counts are written on pages: its first amount with a currency, else its
+// first number ("H.264 $20" is 20, "Comments 12 of 30" is 12: findValue).
+// "$1,299.00" is 1299, "1.299,00 €" is 1299, "12,5" is 12.5, "-3" is -3,
+// "$.99" is 0.99. With both "." and "," the last one is
 // the decimal separator. With only one kind, it is a thousands separator
 // when it occurs more than once (10.000.000). Occurring once, it is a
 // decimal separator when it is not followed by exactly three digits
@@ -170,21 +172,28 @@ func scanNumber(s string) (number, bool) {
 	return n, true
 }
 
-// findValue returns where the first number in s that is a value starts
-// and ends: a number findNumber finds, without a sign or separator that
-// joins it to the word before it (Item+7, No.5: the word's), and not one
-// whose digits are a word's own (wordDigits: UTF-8, MP3), nor one whose
-// digits are grouped otherwise than an amount's (wellGrouped). A
-// separator before digits that hold a separator of their own is not the
-// number's (S/.49.90 is 49.9, $.99 is 0.99). After a currency code, a
-// hyphen is the amount's sign: USD-1,234.50 is -1234.5.
+// findValue returns where the number in s that is its value starts and
+// ends: of the numbers findNumber finds, those that are values (without
+// a sign or separator that joins them to the word before them, Item+7,
+// No.5: the word's; not those whose digits are a word's own, wordDigits:
+// UTF-8, MP3; nor those whose digits are grouped otherwise than an
+// amount's, wellGrouped), the first amount with a currency (hasCurrency:
+// "H.264 $20" is 20), else the first. Where bare numbers run up to the
+// amount, joined by spaces and a dash (joinsRange: 20–30 €, 12 490 Kč),
+// the run's first number is the value. A separator before digits that
+// hold a separator of their own is not the number's (S/.49.90 is 49.9,
+// $.99 is 0.99). After a currency code, a hyphen is the amount's sign:
+// USD-1,234.50 is -1234.5.
 func findValue(s string) (start, end int, ok bool) {
+	first, run := [2]int{-1, -1}, [2]int{-1, -1}
+	prevEnd := -1 // the end of the value before, where it is the number before too
 	for off := 0; ; {
-		i, e, ok := findNumber(s[off:])
-		if !ok {
-			return 0, 0, false
+		i, e, found := findNumber(s[off:])
+		if !found {
+			break
 		}
 		i, e = off+i, off+e
+		off = e
 		for !isDigit(s[i]) {
 			if r, _ := utf8.DecodeLastRuneInString(s[:i]); !unicode.IsLetter(r) && !unicode.IsDigit(r) || afterCurrencyCode(s[:i]) {
 				break
@@ -201,11 +210,25 @@ func findValue(s string) (start, end int, ok bool) {
 			// is the symbol's period, not a decimal point ($.99).
 			i = d
 		}
-		if !wordDigits(s[:d]) && wellGrouped(s[d:e]) {
-			return i, e, true
+		if wordDigits(s[:d]) || !wellGrouped(s[d:e]) {
+			prevEnd = -1
+			continue
 		}
-		off = e
+		if first[0] < 0 {
+			first = [2]int{i, e}
+		}
+		if prevEnd < 0 || !joinsRange(s[prevEnd:d]) {
+			run = [2]int{i, e}
+		}
+		if hasCurrency(s, i, d, e) {
+			return run[0], run[1], true
+		}
+		prevEnd = e
 	}
+	if first[0] < 0 {
+		return 0, 0, false
+	}
+	return first[0], first[1], true
 }
 
 // wellGrouped reports whether the digits and separators m, from a

@@ -41,8 +41,8 @@ type valueMatch struct {
 }
 
 // value evaluates a value change type: each match of the scope that holds
-// a number is a value (its first number, read as readValues reads it), the
-// values of the two versions are paired by the items they sit in
+// a number is a value (its number, findValue, read as readValues reads
+// it), the values of the two versions are paired by the items they sit in
 // (pairValues), and each pair is tested with the condition, a change of
 // its own when it meets it. A value in one version only is an insert or a
 // delete, which only the condition "changes" reports.
@@ -222,8 +222,8 @@ func nonContentSkip(doc *tree.Document) func(*tree.Node) bool {
 }
 
 // numberedMatches returns the matches of each version that hold a
-// number, each with its first number. With spaceGroups, plain spaces
-// between groups of thousands group them (see joinSpaceGroups). The
+// number, each with its number (matchNumber). With spaceGroups, plain
+// spaces between groups of thousands group them (see joinSpaceGroups). The
 // matches of the two versions' common prefix and suffix, the same texts
 // read alike, are read once: a check of a listing with one price changed
 // reads each number once, not twice.
@@ -239,7 +239,7 @@ func numberedMatches(old, new []scopeMatch, oldGroups, newGroups bool) (ov, nv [
 	}
 	ov, nv = make([]valueMatch, 0, len(old)), make([]valueMatch, 0, len(new))
 	both := func(i, j int) {
-		if n, ok := firstNumber(old[i].text, oldGroups); ok {
+		if n, ok := matchNumber(old[i].text, oldGroups); ok {
 			ov = append(ov, valueMatch{scopeMatch: old[i], num: n})
 			nv = append(nv, valueMatch{scopeMatch: new[j], num: n})
 		}
@@ -248,12 +248,12 @@ func numberedMatches(old, new []scopeMatch, oldGroups, newGroups bool) (ov, nv [
 		both(i, i)
 	}
 	for _, m := range old[pre : len(old)-suf] {
-		if n, ok := firstNumber(m.text, oldGroups); ok {
+		if n, ok := matchNumber(m.text, oldGroups); ok {
 			ov = append(ov, valueMatch{scopeMatch: m, num: n})
 		}
 	}
 	for _, m := range new[pre : len(new)-suf] {
-		if n, ok := firstNumber(m.text, newGroups); ok {
+		if n, ok := matchNumber(m.text, newGroups); ok {
 			nv = append(nv, valueMatch{scopeMatch: m, num: n})
 		}
 	}
@@ -263,10 +263,11 @@ func numberedMatches(old, new []scopeMatch, oldGroups, newGroups bool) (ov, nv [
 	return ov, nv
 }
 
-// firstNumber returns the first number of a match's text. With
-// spaceGroups, plain spaces between groups of thousands group them (see
-// joinSpaceGroups).
-func firstNumber(text string, spaceGroups bool) (number, bool) {
+// matchNumber returns the number of a match's text that is its value
+// (findValue: its first amount with a currency, else its first number).
+// With spaceGroups, plain spaces between groups of thousands group them
+// (see joinSpaceGroups).
+func matchNumber(text string, spaceGroups bool) (number, bool) {
 	if spaceGroups {
 		text = joinSpaceGroups(text)
 	}

@@ -18,7 +18,7 @@ func referencePairing(old, new []scopeMatch, oldGroups, newGroups bool, oldSkip,
 	read := func(ms []scopeMatch, groups bool, skip func(*tree.Node) bool) *valueItems {
 		var vs []valueMatch
 		for _, m := range ms {
-			if n, ok := firstNumber(m.text, groups); ok {
+			if n, ok := matchNumber(m.text, groups); ok {
 				vs = append(vs, valueMatch{scopeMatch: m, num: n})
 			}
 		}

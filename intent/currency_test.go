@@ -1,0 +1,98 @@
+package intent
+
+import "testing"
+
+// valueTextCase is a text a value scope matches, the number it reads in
+// it (ok false for none) and the label of the value as its own item: the
+// text without that number (ownLabel).
+type valueTextCase struct {
+	text  string
+	want  float64
+	ok    bool
+	label string
+}
+
+// checkValueTexts fails for each case whose text reads otherwise.
+func checkValueTexts(t *testing.T, tests []valueTextCase) {
+	t.Helper()
+	for _, tc := range tests {
+		n, ok := scanNumber(tc.text)
+		got, _ := n.value(0)
+		if ok != tc.ok || ok && got != tc.want {
+			t.Errorf("%q: value %v, %v; want %v, %v", tc.text, got, ok, tc.want, tc.ok)
+		}
+		if l := ownLabel(tc.text); l != tc.label {
+			t.Errorf("%q: label %q, want %q", tc.text, l, tc.label)
+		}
+	}
+}
+
+// TestValueCurrencyAmount: where a text holds an amount with a currency
+// (a symbol or a code, before or after it) and bare numbers, the amount
+// is the value (a codec's, a model's or a count's number is not the
+// price); of several amounts, the first; of a range of amounts written
+// with the currency once (20–30 €), its first number. Without an amount,
+// the first number.
+func TestValueCurrencyAmount(t *testing.T) {
+	checkValueTexts(t, []valueTextCase{
+		{"H.264 $20", 20, true, "H.264 $"},
+		{"MPEG-4 Part 10, $20", 20, true, "MPEG-4 Part 10, $"},
+		{"No.5 costs €20", 20, true, "No.5 costs €"},
+		{"2 for $5", 5, true, "2 for $"},
+		{"12 x 3,50 €", 3.5, true, "12 x €"},
+		{"4.5 out of 5 stars (1,234) $29.99", 29.99, true, "4.5 out of 5 stars (1,234) $"},
+		{"Save 20% – $79.99", 79.99, true, "Save 20% – $"},
+		{"1/2 price $10", 10, true, "1/2 price $"},
+		{"Qty 2 USD 15.00", 15, true, "Qty 2 USD"},
+		{"Pack of 6, 7 EUR", 7, true, "Pack of 6, EUR"},
+		{"Size 42: 1.299 kr", 1299, true, "Size 42: kr"},
+		{"Ø 30 cm, 12 490 Kč", 12, true, "Ø 30 cm, 490 Kč"}, // off a page grouping by spaces, 12 490 is a run
+		{"3個 1,000円", 1000, true, "3個 円"},
+		{"Top 10 under Rs.1,500", 1500, true, "Top 10 under Rs."},
+		{"Step 2: S/.49.90", 49.9, true, "Step 2: S/."},
+		// Several amounts: the first.
+		{"Was $59.99, now $49.99", 59.99, true, "Was $ , now $49.99"},
+		{"USD 1,234.50 (EUR 1.100,00)", 1234.5, true, "USD (EUR 1.100,00)"},
+		// A range of amounts: its first number, with the currency once
+		// or twice.
+		{"€20–€30", 20, true, "€ –€30"},
+		{"20–30 €", 20, true, "–30 €"},
+		{"20 - 30 €", 20, true, "- 30 €"},
+		{"Sizes 3, 20–30 €", 20, true, "Sizes 3, –30 €"},
+		{"$20 - $30", 20, true, "$ - $30"},
+		{"from $9.99/mo", 9.99, true, "from $ /mo"},
+		// A sign stays the amount's.
+		{"Save -5 €", -5, true, "Save €"},
+		{"Balance 3: -$5.00", -5, true, "Balance 3: -$"},
+		// No amount: the first number, as before.
+		{"Comments 12 of 30", 12, true, "Comments of 30"},
+		{"3 items, total in $", 3, true, "items, total in $"},
+		{"-15 %", -15, true, "%"},
+		{"down 3.2%", 3.2, true, "down %"},
+	})
+}
+
+// TestValueCurrencyAmountChange: a price watched beside a codec's or a
+// model's number changes by the price's change; the number that is no
+// price is left alone.
+func TestValueCurrencyAmountChange(t *testing.T) {
+	for _, tc := range []struct {
+		old, new string
+		o, n     float64
+	}{
+		{"H.264 encoder $20", "H.264 encoder $18", 20, 18},
+		{"MPEG-4 Part 10, $20", "MPEG-4 Part 10, $25", 20, 25},
+		{"No.5 costs €20", "No.5 costs €19", 20, 19},
+		{"2 for $5", "2 for $6", 5, 6},
+		{"20–30 €", "25–30 €", 20, 25},
+	} {
+		r := evalClause(t, valuePage(`<p class="price">`+tc.old+`</p>`), valuePage(`<p class="price">`+tc.new+`</p>`), `value In css ".price" changes`)
+		if !r.Matched || len(r.Changes) != 1 {
+			t.Errorf("%s -> %s: %+v", tc.old, tc.new, r)
+			continue
+		}
+		if v := r.Changes[0].Value; *v.Old != tc.o || *v.New != tc.n {
+			t.Errorf("%s -> %s: %v -> %v, want %v -> %v", tc.old, tc.new, *v.Old, *v.New, tc.o, tc.n)
+		}
+	}
+}

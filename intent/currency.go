@@ -64,6 +64,22 @@ var signedCurrencies = map[string]bool{
 	"NGN": true, "KES": true, "PKR": true, "BDT": true,
 }
 
+// inAccountingParens reports whether the number of s at [i, e) is an
+// amount with a currency in parentheses, which accounts write for a
+// negative amount: ($1,200), (€1.200,00), (1,200.00 USD). A number without
+// a currency in them is a count (Reviews (1,200)), and parentheses around
+// more than the amount and its currency hold a note ((12 items) $5).
+func inAccountingParens(s string, i, e int) bool {
+	d := i
+	for !isDigit(s[d]) {
+		d++
+	}
+	before, okBefore := currencyBefore(s[:i], s[d:e])
+	after, okAfter := currencyAfter(s[e:])
+	return (okBefore || okAfter) && strings.HasSuffix(strings.TrimRightFunc(before, isAmountSpace), "(") &&
+		strings.HasPrefix(strings.TrimLeftFunc(after, isAmountSpace), ")")
+}
+
 // hasCurrency reports whether the number of s at [i, e), whose first
 // digit is at d, is an amount with a currency: a currency written before
 // it (currencyBefore) or after it (currencyAfter).

@@ -96,3 +96,48 @@ func TestValueCurrencyAmountChange(t *testing.T) {
 		}
 	}
 }
+
+// TestValueAccountingNegative: an amount with a currency in parentheses
+// is negative, as accounts write losses; a bare number in parentheses is
+// a count, as the web writes them beside a link or a tab.
+func TestValueAccountingNegative(t *testing.T) {
+	checkValueTexts(t, []valueTextCase{
+		{"($1,200)", -1200, true, "($ )"},
+		{"(€1.200,00)", -1200, true, "(€ )"},
+		{"(1,200.00 USD)", -1200, true, "( USD)"},
+		{"( $1,200 )", -1200, true, "( $ )"},
+		{"(USD 1,200)", -1200, true, "(USD )"},
+		{"(1.299,- €)", -1299, true, "( ,- €)"},
+		{"Net income: ($1,200)", -1200, true, "Net income: ($ )"},
+		{"(-$5.00)", -5, true, "(-$ )"},
+		// Counts, and parentheses around more than the amount.
+		{"Reviews (1,200)", 1200, true, "Reviews ( )"},
+		{"Comments (12)", 12, true, "Comments ( )"},
+		{"(12 items) $5", 5, true, "(12 items) $"},
+		{"$49 ($59 list)", 49, true, "$ ($59 list)"},
+		{"(20–30 €)", 20, true, "( –30 €)"},
+		{"Total (incl. VAT) $1,200", 1200, true, "Total (incl. VAT) $"},
+	})
+}
+
+// TestValueAccountingNegativeChange: a result turning to a loss written in
+// parentheses falls below zero; a count in parentheses that grows rises.
+func TestValueAccountingNegativeChange(t *testing.T) {
+	for _, tc := range []struct {
+		old, new, clause string
+		o, n             float64
+	}{
+		{"$1,200", "($1,200)", `value In css ".v" falls below 0`, 1200, -1200},
+		{"(1,200.00 USD)", "(900.00 USD)", `value In css ".v" increases`, -1200, -900},
+		{"Reviews (1,200)", "Reviews (1,250)", `value In css ".v" increases`, 1200, 1250},
+	} {
+		r := evalClause(t, valuePage(`<p class="v">`+tc.old+`</p>`), valuePage(`<p class="v">`+tc.new+`</p>`), tc.clause)
+		if !r.Matched || len(r.Changes) != 1 {
+			t.Errorf("%s -> %s, %s: %+v", tc.old, tc.new, tc.clause, r)
+			continue
+		}
+		if v := r.Changes[0].Value; *v.Old != tc.o || *v.New != tc.n {
+			t.Errorf("%s -> %s: %v -> %v, want %v -> %v", tc.old, tc.new, *v.Old, *v.New, tc.o, tc.n)
+		}
+	}
+}

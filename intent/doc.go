@@ -463,7 +463,11 @@
 //     with its currency once ("20–30 €" and "20 - 30 €" are 20, as
 //     "€20–€30" is), or the groups of an amount that a plain space groups
 //     on a page whose language does not ("12 490 Kč" is 12 there, as it
-//     was, not 490).
+//     was, not 490). An amount with a currency in parentheses is
+//     negative, as accounts write losses ("($1,200)", "(€1.200,00)" and
+//     "(1,200.00 USD)" are -1200); a number without a currency in them is
+//     a count, as the web writes it beside a link or a tab ("Reviews
+//     (1,200)" is 1200, "Comments (12)" 12).
 //   - NOT is the seed's formal "non-detection", not the "presence" its
 //     motivation describes (note §2.4).
 //   - Compare options: pairwise compares (Vi, Vi+1); every n compares (V1,

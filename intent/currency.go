@@ -119,7 +119,7 @@ func currencyBefore(s, m string) (rest string, ok bool) {
 // the number's currency: spaces, then a currency symbol (1.299,00 €), a
 // currency code (7 EUR) or a sign written after amounts
 // (currencySuffixes: 1 234 kr, 1,000円), standing as a word of its own
-// (but the signs of the scripts that join their words: 1,000円税込), and
+// (but the signs of the scripts that join their words: 1,000円税込, 12,000원부터), and
 // not followed by digits, whose currency it is (H.264 $20). The
 // marks of an amount without cents before it are the amount's: 1.299,- €.
 // It returns s without the currency and the spaces before it.
@@ -139,7 +139,7 @@ func currencyAfter(s string) (rest string, ok bool) {
 	} else {
 		for _, sign := range currencySuffixes {
 			last, _ := utf8.DecodeLastRuneInString(sign)
-			if strings.HasPrefix(t, sign) && (unicode.In(last, unspacedScripts...) || !startsWord(t[len(sign):])) {
+			if strings.HasPrefix(t, sign) && (unicode.In(last, digitApartScripts...) || !startsWord(t[len(sign):])) {
 				n = len(sign)
 				break
 			}
@@ -158,8 +158,8 @@ func startsDigits(s string) bool { return s != "" && isDigit(s[0]) }
 // currencySuffixes are the signs of currencies written after their
 // amounts that currencyAfter knows, besides the symbols and codes: the
 // Nordic krona and krone, the Czech koruna, the złoty, the forint, the
-// leu, the lira, the yen and the yuan.
-var currencySuffixes = []string{"kr", "Kr", "Kč", "zł", "Ft", "lei", "TL", "円", "元"}
+// leu, the lira, the yen, the yuan and the won.
+var currencySuffixes = []string{"kr", "Kr", "Kč", "zł", "Ft", "lei", "TL", "円", "元", "원"}
 
 // startsWord reports whether s begins with a letter or a digit, going on
 // a word the text before it began.

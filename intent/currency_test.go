@@ -48,6 +48,8 @@ func TestValueCurrencyAmount(t *testing.T) {
 		{"Size 42: 1.299 kr", 1299, true, "Size 42: kr"},
 		{"Ø 30 cm, 12 490 Kč", 12, true, "Ø 30 cm, 490 Kč"}, // off a page grouping by spaces, 12 490 is a run
 		{"3個 1,000円", 1000, true, "3個 円"},
+		{"3개 12,000원", 12000, true, "3개 원"},
+		{"갤럭시 S24 1,200,000원", 1200000, true, "갤럭시 S24 원"},
 		{"Top 10 under Rs.1,500", 1500, true, "Top 10 under Rs."},
 		{"Step 2: S/.49.90", 49.9, true, "Step 2: S/."},
 		// Several amounts: the first.
@@ -85,6 +87,7 @@ func TestValueCurrencyAmountChange(t *testing.T) {
 		{"No.5 costs €20", "No.5 costs €19", 20, 19},
 		{"2 for $5", "2 for $6", 5, 6},
 		{"20–30 €", "25–30 €", 20, 25},
+		{"가격12,000원", "가격11,000원", 12000, 11000},
 	} {
 		r := evalClause(t, valuePage(`<p class="price">`+tc.old+`</p>`), valuePage(`<p class="price">`+tc.new+`</p>`), `value In css ".price" changes`)
 		if !r.Matched || len(r.Changes) != 1 {

@@ -441,7 +441,9 @@
 //     amount (USD5, EUR-5 is -5), as after the currencies pages write
 //     joined to their amounts (Rp50.000, RM49.90, Rs500); letters after
 //     the digits are a unit (5kg is 5); in scripts written without spaces
-//     (Chinese, Japanese, Thai) digits join no word (価格1,000円 is 1000). No-break and thin
+//     (Chinese, Japanese, Thai) and in Hangul, whose words take digits
+//     before the counters and particles joined to them, digits join no
+//     word (価格1,000円 is 1000, 가격12,000원 is 12000). No-break and thin
 //     spaces group thousands everywhere; a plain space groups them on a page
 //     whose language the CLDR writes with space groups (fr, pl, cs, sv:
 //     "1 299,00 €" is 1299), where the digits before the first space are

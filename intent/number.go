@@ -301,13 +301,14 @@ func indianGrouped(groups []string) bool {
 // currency code standing as a word (USD5, EUR-5) or a currency's
 // abbreviation written joined to amounts (Rp50.000, RM49.90). Letters of
 // the scripts written without spaces between words (Chinese, Japanese,
-// Thai...) join no digits: 価格1,000円 is 1000.
+// Thai...) and Hangul's join no digits (digitApartScripts): 価格1,000円
+// is 1000, 가격12,000원 is 12000.
 func wordDigits(before string) bool {
 	if r, w := utf8.DecodeLastRuneInString(before); isHyphen(r) {
 		before = before[:len(before)-w]
 	}
 	r, _ := utf8.DecodeLastRuneInString(before)
-	return unicode.IsLetter(r) && !unicode.In(r, unspacedScripts...) && !afterCurrencyCode(before) && !afterCurrencyPrefix(before)
+	return unicode.IsLetter(r) && !unicode.In(r, digitApartScripts...) && !afterCurrencyCode(before) && !afterCurrencyPrefix(before)
 }
 
 // isHyphen reports whether r joins a word's letters to its digits: the
@@ -317,10 +318,15 @@ func isHyphen(r rune) bool {
 	return r == '-' || r == '\u2010' || r == '\u2011' || r == '−'
 }
 
-// unspacedScripts are the scripts written without spaces between words,
-// where digits stand next to letters without being part of a word.
-var unspacedScripts = []*unicode.RangeTable{
+// digitApartScripts are the scripts whose letters join no digits into a
+// word, where digits stand next to letters without being part of one:
+// those written without spaces between words (Chinese, Japanese, Thai,
+// Lao, Khmer, Burmese), and Hangul, whose words take digits before the
+// counters and particles written joined to them (12,000원, 3개, 제3회),
+// never inside a name as Latin letters do (MP3, H2O).
+var digitApartScripts = []*unicode.RangeTable{
 	unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar,
+	unicode.Hangul,
 }
 
 // groupingRemover removes the separators that only group digits: the

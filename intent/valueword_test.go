@@ -69,6 +69,11 @@ func TestValueWordNumbers(t *testing.T) {
 		// Scripts written without spaces between words: the digits stand
 		// apart from the words around them.
 		{"価格1,000円", 1000, true, "価格 円"},
+		// Nor do Hangul's, though Korean spaces its words: digits join
+		// the counters and particles after them (12,000원, 3개), and the
+		// word before them where a listing leaves the space out.
+		{"가격12,000원", 12000, true, "가격 원"},
+		{"제3회 공연", 3, true, "제 회 공연"},
 	}
 	for _, tc := range tests {
 		n, ok := scanNumber(tc.text)

@@ -112,7 +112,49 @@ func currencyBefore(s, m string) (rest string, ok bool) {
 			return t[:len(t)-len(p)], true
 		}
 	}
+	if n := letterCurrencyAtEnd(t); n > 0 && amountForm(m) {
+		return t[:len(t)-n], true
+	}
 	return s, false
+}
+
+// letterCurrencyAtEnd returns the length of the currency written with
+// one letter, or the krona's and krone's Kr, that ends s standing as a
+// word of its own, or 0: the quetzal's Q (Q49.90), the lempira's L (L1,250.00), Kr and
+// kr (Kr1.299, kr 1.299). Letters that name many things besides (Q3, a
+// quarter; L2, a cache; Kr85, krypton), they write an amount only where
+// its digits have an amount's form (amountForm), which the callers ask.
+// Not the rand's R, whose form R5 and R1.5 (a camera, a release) share.
+func letterCurrencyAtEnd(s string) int {
+	for _, c := range letterCurrencies {
+		if strings.HasSuffix(s, c) {
+			if r, _ := utf8.DecodeLastRuneInString(s[:len(s)-len(c)]); !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				return len(c)
+			}
+			return 0
+		}
+	}
+	return 0
+}
+
+// letterCurrencies are the currencies letterCurrencyAtEnd knows.
+var letterCurrencies = []string{"Q", "L", "Kr", "kr"}
+
+// amountForm reports whether m, a number's digits and separators, has
+// the form of an amount of money: two decimals (49.90, 1.299,00) or its
+// thousands grouped (1.299, 1,299, 1'299), as a quarter (3), a cache
+// level (2), a version (2.5) or a date (3.2026) has not.
+func amountForm(m string) bool {
+	last := strings.LastIndexAny(m, ".,")
+	if last >= 0 && len(m)-last-1 == 2 && isDigit(m[last+1]) && isDigit(m[last+2]) {
+		return true
+	}
+	whole := m
+	if last >= 0 && len(m)-last-1 != 3 {
+		whole = m[:last] // the decimals of 1.299,5
+	}
+	groups := strings.FieldsFunc(whole, func(r rune) bool { return isNumberRune(r) && (r < '0' || r > '9') })
+	return len(groups) > 1 && byThousands(groups)
 }
 
 // currencyAfter reports whether s, the text after a number, begins with

@@ -88,6 +88,8 @@ func TestValueCurrencyAmountChange(t *testing.T) {
 		{"2 for $5", "2 for $6", 5, 6},
 		{"20–30 €", "25–30 €", 20, 25},
 		{"가격12,000원", "가격11,000원", 12000, 11000},
+		{"Q49.90", "Q44.90", 49.9, 44.9},
+		{"Kr1.299", "Kr1.199", 1299, 1199},
 	} {
 		r := evalClause(t, valuePage(`<p class="price">`+tc.old+`</p>`), valuePage(`<p class="price">`+tc.new+`</p>`), `value In css ".price" changes`)
 		if !r.Matched || len(r.Changes) != 1 {
@@ -143,4 +145,40 @@ func TestValueAccountingNegativeChange(t *testing.T) {
 			t.Errorf("%s -> %s: %v -> %v, want %v -> %v", tc.old, tc.new, *v.Old, *v.New, tc.o, tc.n)
 		}
 	}
+}
+
+// TestValueLetterCurrency: a currency written with one letter, or the
+// krona's and krone's Kr, joined to digits or spaced from them, makes
+// them an amount where they have an amount's form, two decimals or groups
+// of thousands (Q49.90, Kr1.299); otherwise the letter and the digits are
+// a word's (Q3, L2, Kr85, A4), as they were.
+func TestValueLetterCurrency(t *testing.T) {
+	checkValueTexts(t, []valueTextCase{
+		{"Q49.90", 49.9, true, "Q"},
+		{"L49.90", 49.9, true, "L"},
+		{"Kr1.299", 1299, true, "Kr"},
+		{"kr 1.299", 1299, true, "kr"},
+		{"kr.1.299,00", 1299, true, "kr."},
+		{"Q1,299", 1299, true, "Q"},
+		{"Precio: Q1,299.00", 1299, true, "Precio: Q"},
+		{"Zapatos talla 42 L1,250.00", 1250, true, "Zapatos talla 42 L"},
+		{"Pack of 2, kr 1.299", 1299, true, "Pack of 2, kr"},
+		// No amount's form: a word's digits.
+		{"L2 cache", 0, false, ""},
+		{"A4", 0, false, ""},
+		{"Q3", 0, false, ""},
+		{"Kr85", 0, false, ""},
+		{"Kr-85", 0, false, ""},
+		{"L2.5", 0, false, ""},
+		{"Q3.2026", 0, false, ""},
+		{"XL49.90", 0, false, ""}, // the letter ends a longer word
+		// The quarter is a word's; the year after it stands apart.
+		{"Q3 2026", 2026, true, "Q3"},
+		{"Q3 2026 revenue: $5.20", 5.2, true, "Q3 2026 revenue: $"},
+		{"L2 cache 4 MB", 4, true, "L2 cache MB"},
+		// Spaced from digits without the form, the letter is no
+		// currency: the first number is the value.
+		{"Size L 42, 7 EUR", 7, true, "Size L 42, EUR"},
+		{"Size L 42", 42, true, "Size L"},
+	})
 }

@@ -96,7 +96,11 @@ func isNumberRune(r rune) bool {
 // is the amount's sign: "USD-1,234.50" is -1234.5, and so is a minus sign
 // before a currency symbol: "-$5.00" is -5. An amount with a currency in
 // parentheses is negative, as accounts write it: "($1,200)" and
-// "(1,200.00 USD)" are -1200, where "Reviews (1,200)" is 1200.
+// "(1,200.00 USD)" are -1200, where "Reviews (1,200)" is 1200. A
+// currency written with one letter, or the krona's Kr, makes the digits
+// after it an amount where they have an amount's form, two decimals or
+// groups of thousands: "Q49.90" is 49.9 and "Kr1.299" 1299, where "Q3",
+// "L2 cache" and "Kr85" hold none.
 func ParseNumber(s string) (float64, bool) {
 	n, ok := scanNumber(s)
 	if !ok {
@@ -213,7 +217,7 @@ func findValue(s string) (start, end int, ok bool) {
 			// is the symbol's period, not a decimal point ($.99).
 			i = d
 		}
-		if wordDigits(s[:d]) || !wellGrouped(s[d:e]) {
+		if wordDigits(s[:d], s[d:e]) || !wellGrouped(s[d:e]) {
 			prevEnd = -1
 			continue
 		}
@@ -295,20 +299,23 @@ func indianGrouped(groups []string) bool {
 	return true
 }
 
-// wordDigits reports whether digits after before are part of a word, not
-// a value: joined to a letter before them, directly or by a hyphen
-// (UTF-8, COVID-19, MP3, H2O, A4, IPv6, v2.1), unless that letter ends a
-// currency code standing as a word (USD5, EUR-5) or a currency's
-// abbreviation written joined to amounts (Rp50.000, RM49.90). Letters of
-// the scripts written without spaces between words (Chinese, Japanese,
-// Thai...) and Hangul's join no digits (digitApartScripts): 価格1,000円
-// is 1000, 가격12,000원 is 12000.
-func wordDigits(before string) bool {
+// wordDigits reports whether the digits and separators m after before are
+// part of a word, not a value: joined to a letter before them, directly
+// or by a hyphen (UTF-8, COVID-19, MP3, H2O, A4, IPv6, v2.1), unless that
+// letter ends a currency code standing as a word (USD5, EUR-5), a
+// currency's abbreviation written joined to amounts (Rp50.000, RM49.90)
+// or, where m has an amount's form (amountForm), a currency's letter
+// (letterCurrencyAtEnd: Q49.90, Kr1.299, where Q3 and Kr85 are words).
+// Letters of the scripts written without spaces between words (Chinese,
+// Japanese, Thai...) and Hangul's join no digits (digitApartScripts):
+// 価格1,000円 is 1000, 가격12,000원 is 12000.
+func wordDigits(before, m string) bool {
 	if r, w := utf8.DecodeLastRuneInString(before); isHyphen(r) {
 		before = before[:len(before)-w]
 	}
 	r, _ := utf8.DecodeLastRuneInString(before)
-	return unicode.IsLetter(r) && !unicode.In(r, digitApartScripts...) && !afterCurrencyCode(before) && !afterCurrencyPrefix(before)
+	return unicode.IsLetter(r) && !unicode.In(r, digitApartScripts...) && !afterCurrencyCode(before) && !afterCurrencyPrefix(before) &&
+		!(letterCurrencyAtEnd(before) > 0 && amountForm(m))
 }
 
 // isHyphen reports whether r joins a word's letters to its digits: the

@@ -58,15 +58,20 @@ func FuzzFindNumber(f *testing.F) {
 }
 
 // FuzzFindValue: the span findValue returns is a number numberSyntax
-// reads whole, whose digits are no word's.
+// reads whole, whose digits are no word's, and scanNumber reads a number
+// (its sign, its parentheses) only where findValue finds one.
 func FuzzFindValue(f *testing.F) {
 	for _, s := range []string{"UTF-8", "COVID‑19 cases: 12", "USD-5", "No.5", "価格1,000円", "Model X−3 at 120",
 		"H.264 $20", "MPEG-4 Part 10, $20", "No.5 costs €20", "Qty 2 USD 15.00", "20 - 30 €", "12 490 Kč", "1.299,- €",
-		"($1,200)", "(€1.200,00)", "(1,200.00 USD)", "Reviews (1,200)", "가격12,000원"} {
+		"($1,200)", "(€1.200,00)", "(1,200.00 USD)", "Reviews (1,200)", "가격12,000원",
+		"Q49.90", "L49.90", "Kr1.299", "kr 1.299", "Q3 2026", "L2 cache", "A4", "Kr-85"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		start, end, ok := findValue(s)
+		if _, scanned := scanNumber(s); scanned && !ok {
+			t.Fatalf("scanNumber(%q) read a number findValue does not find", s)
+		}
 		if !ok {
 			return
 		}
@@ -77,7 +82,7 @@ func FuzzFindValue(f *testing.F) {
 		for !isDigit(s[d]) {
 			d++
 		}
-		if wordDigits(s[:d]) {
+		if wordDigits(s[:d], s[d:end]) {
 			t.Fatalf("findValue(%q) = %q, a word's digits", s, s[start:end])
 		}
 	})

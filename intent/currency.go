@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -218,20 +219,25 @@ func isAmountSpace(r rune) bool {
 
 // joinsRange reports whether gap, the text between two numbers (from the
 // end of the first to the first digit of the second), joins them into
-// one run whose currency the second's is: spaces and at most one dash,
-// the ends of a range (20–30 €, 20 - 30 €), or the groups of an amount
-// that a plain space groups (12 490 Kč, on a page whose language does not
-// group by spaces: see joinSpaceGroups).
+// one run whose currency the second's is: spaces and at most one dash or
+// tilde, or one word of rangeWords between spaces, the ends of a range
+// (20–30 €, 20 - 30 €, 1,000〜2,000円, 20 to 30 €), or spaces alone, the
+// groups of an amount that a plain space groups (12 490 Kč, on a page
+// whose language does not group by spaces: see joinSpaceGroups).
 func joinsRange(gap string) bool {
-	dashes := 0
-	for _, r := range gap {
-		switch {
-		case isAmountSpace(r):
-		case r == '-' || r == '–' || r == '—' || r == '−':
-			dashes++
-		default:
-			return false
-		}
+	t := strings.TrimFunc(gap, isAmountSpace)
+	if t == "" {
+		return true
 	}
-	return dashes <= 1
+	if r, w := utf8.DecodeRuneInString(t); w == len(t) && strings.ContainsRune("-–—−~〜～", r) {
+		return true
+	}
+	spacedBefore := strings.TrimLeftFunc(gap, isAmountSpace) != gap
+	spacedAfter := strings.TrimRightFunc(gap, isAmountSpace) != gap
+	return spacedBefore && spacedAfter && slices.Contains(rangeWords, t)
 }
+
+// rangeWords are the words between the ends of a range that joinsRange
+// knows: English, German, French, Spanish and Italian, Scandinavian,
+// Dutch and Russian.
+var rangeWords = []string{"to", "bis", "à", "a", "til", "tot", "до"}

@@ -63,6 +63,13 @@ func TestValueCurrencyAmount(t *testing.T) {
 		{"Sizes 3, 20–30 €", 20, true, "Sizes 3, –30 €"},
 		{"$20 - $30", 20, true, "$ - $30"},
 		{"from $9.99/mo", 9.99, true, "from $ /mo"},
+		{"20 to 30 €", 20, true, "to 30 €"},
+		{"20 bis 30 €", 20, true, "bis 30 €"},
+		{"de 20 à 30 €", 20, true, "de à 30 €"},
+		{"1,000〜2,000円", 1000, true, "〜2,000円"},
+		{"1.000 ~ 2.000 kr", 1000, true, "~ 2.000 kr"},
+		{"Rooms 2 to 3, $500", 500, true, "Rooms 2 to 3, $"},
+		{"20 or 30 €", 30, true, "20 or €"}, // no range
 		// A sign stays the amount's.
 		{"Save -5 €", -5, true, "Save €"},
 		{"Balance 3: -$5.00", -5, true, "Balance 3: -$"},

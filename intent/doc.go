@@ -466,9 +466,10 @@
 //     which is theirs ("Qty 2 USD 15.00" is 15). Of several amounts the
 //     first is the value ("Was $59.99, now $49.99" is 59.99), as the first
 //     number was of every match. Bare numbers that run up to the amount,
-//     joined by spaces and at most one dash, begin it: a range written
-//     with its currency once ("20–30 €" and "20 - 30 €" are 20, as
-//     "€20–€30" is), or the groups of an amount that a plain space groups
+//     joined by spaces and at most one dash or tilde, or by a word of a
+//     range (to, bis, à), begin it: a range written with its currency
+//     once ("20–30 €", "20 - 30 €", "1,000〜2,000円" and "20 to 30 €"
+//     read their first number, as "€20–€30" does), or the groups of an amount that a plain space groups
 //     on a page whose language does not ("12 490 Kč" is 12 there, as it
 //     was, not 490). An amount with a currency in parentheses is
 //     negative, as accounts write losses ("($1,200)", "(€1.200,00)" and

@@ -10,7 +10,8 @@ import (
 // afterCurrencyPrefix reports whether s ends with an abbreviation of a
 // currency that pages write joined to its amounts (Rp50.000, RM49.90,
 // Rs500), standing as a word of its own. Not the rand's R, which would
-// read the digits of Canon R5 as an amount.
+// read the digits of Canon R5 as an amount: it is a letter currency
+// (letterCurrencyAtEnd), an amount's only in an amount's form.
 func afterCurrencyPrefix(s string) bool {
 	for _, p := range currencyPrefixes {
 		if strings.HasSuffix(s, p) {
@@ -121,11 +122,11 @@ func currencyBefore(s, m string) (rest string, ok bool) {
 
 // letterCurrencyAtEnd returns the length of the currency written with
 // one letter, or the krona's and krone's Kr, that ends s standing as a
-// word of its own, or 0: the quetzal's Q (Q49.90), the lempira's L (L1,250.00), Kr and
-// kr (Kr1.299, kr 1.299). Letters that name many things besides (Q3, a
-// quarter; L2, a cache; Kr85, krypton), they write an amount only where
-// its digits have an amount's form (amountForm), which the callers ask.
-// Not the rand's R, whose form R5 and R1.5 (a camera, a release) share.
+// word of its own, or 0: the quetzal's Q (Q49.90), the lempira's L
+// (L1,250.00), the rand's R (R299.99), Kr and kr (Kr1.299, kr 1.299).
+// Letters that name many things besides (Q3, a quarter; L2, a cache;
+// Canon R5, a camera; Kr85, krypton), they write an amount only where its
+// digits have an amount's form (amountForm), which the callers ask.
 func letterCurrencyAtEnd(s string) int {
 	for _, c := range letterCurrencies {
 		if strings.HasSuffix(s, c) {
@@ -139,7 +140,7 @@ func letterCurrencyAtEnd(s string) int {
 }
 
 // letterCurrencies are the currencies letterCurrencyAtEnd knows.
-var letterCurrencies = []string{"Q", "L", "Kr", "kr"}
+var letterCurrencies = []string{"Q", "L", "R", "Kr", "kr"}
 
 // amountForm reports whether m, a number's digits and separators, has
 // the form of an amount of money: two decimals (49.90, 1.299,00) or its

@@ -170,12 +170,18 @@ func TestValueLetterCurrency(t *testing.T) {
 		{"Precio: Q1,299.00", 1299, true, "Precio: Q"},
 		{"Zapatos talla 42 L1,250.00", 1250, true, "Zapatos talla 42 L"},
 		{"Pack of 2, kr 1.299", 1299, true, "Pack of 2, kr"},
+		{"R299.99", 299.99, true, "R"}, // the rand
+		{"R1,299", 1299, true, "R"},
+		{"Canon R5 R45,999.00", 45999, true, "Canon R5 R"},
 		// No amount's form: a word's digits.
 		{"L2 cache", 0, false, ""},
 		{"A4", 0, false, ""},
 		{"Q3", 0, false, ""},
 		{"Kr85", 0, false, ""},
 		{"Kr-85", 0, false, ""},
+		{"Canon R5", 0, false, ""},
+		{"R1.5", 0, false, ""},
+		{"R134a", 0, false, ""},
 		{"L2.5", 0, false, ""},
 		{"Q3.2026", 0, false, ""},
 		{"XL49.90", 0, false, ""}, // the letter ends a longer word

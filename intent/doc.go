@@ -442,9 +442,8 @@
 //     joined to their amounts (Rp50.000, RM49.90, Rs500), and after a
 //     currency written with one letter, or the krona's Kr, where the
 //     digits have an amount's form, two decimals or groups of thousands
-//     (Q49.90, L1,250.00, Kr1.299; but Q3, L2 and Kr85 are words, as A4
-//     is; the R of the rand is left out, as R5 and R1.5 name cameras and
-//     releases in the same form); letters after
+//     (Q49.90, L1,250.00, R299.99, Kr1.299; but Q3, L2, Canon R5 and Kr85
+//     are words, as A4 is); letters after
 //     the digits are a unit (5kg is 5); in scripts written without spaces
 //     (Chinese, Japanese, Thai) and in Hangul, whose words take digits
 //     before the counters and particles joined to them, digits join no

@@ -99,8 +99,8 @@ func isNumberRune(r rune) bool {
 // "(1,200.00 USD)" are -1200, where "Reviews (1,200)" is 1200. A
 // currency written with one letter, or the krona's Kr, makes the digits
 // after it an amount where they have an amount's form, two decimals or
-// groups of thousands: "Q49.90" is 49.9 and "Kr1.299" 1299, where "Q3",
-// "L2 cache" and "Kr85" hold none.
+// groups of thousands: "Q49.90" is 49.9, "R299.99" 299.99 and "Kr1.299"
+// 1299, where "Q3", "L2 cache", "Canon R5" and "Kr85" hold none.
 func ParseNumber(s string) (float64, bool) {
 	n, ok := scanNumber(s)
 	if !ok {
@@ -306,7 +306,7 @@ func indianGrouped(groups []string) bool {
 // letter ends a currency code standing as a word (USD5, EUR-5), a
 // currency's abbreviation written joined to amounts (Rp50.000, RM49.90)
 // or, where m has an amount's form (amountForm), a currency's letter
-// (letterCurrencyAtEnd: Q49.90, Kr1.299, where Q3 and Kr85 are words).
+// (letterCurrencyAtEnd: Q49.90, R299.99, where Q3 and R5 are words).
 // Letters of the scripts written without spaces between words (Chinese,
 // Japanese, Thai...) and Hangul's join no digits (digitApartScripts):
 // 価格1,000円 is 1000, 가격12,000원 is 12000.

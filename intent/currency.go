@@ -78,6 +78,9 @@ func inAccountingParens(s string, i, e int) bool {
 	}
 	before, okBefore := currencyBefore(s[:i], s[d:e])
 	after, okAfter := currencyAfter(s[e:])
+	if !okAfter {
+		_, after = magnitudeAfter(after) // ($1.2M)
+	}
 	return (okBefore || okAfter) && strings.HasSuffix(strings.TrimRightFunc(before, isAmountSpace), "(") &&
 		strings.HasPrefix(strings.TrimLeftFunc(after, isAmountSpace), ")")
 }
@@ -165,10 +168,11 @@ func amountForm(m string) bool {
 // (currencySuffixes: 1 234 kr, 1,000円), standing as a word of its own
 // (but the signs of the scripts that join their words: 1,000円税込, 12,000원부터), and
 // not followed by digits, whose currency it is (H.264 $20). The
-// marks of an amount without cents before it are the amount's: 1.299,- €.
-// It returns s without the currency and the spaces before it.
+// marks of an amount without cents before it are the amount's (1.299,- €),
+// as is a magnitude (magnitudeAfter: 1,2 Mio. €). It returns s without the
+// currency and what stood before it.
 func currencyAfter(s string) (rest string, ok bool) {
-	t := s
+	_, t := magnitudeAfter(s)
 	if len(t) >= 2 && isSeparator(t[0]) {
 		if r, w := utf8.DecodeRuneInString(t[1:]); r == '-' || r == '–' || r == '—' {
 			t = t[1+w:]

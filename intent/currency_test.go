@@ -195,3 +195,44 @@ func TestValueLetterCurrency(t *testing.T) {
 		{"Size L 42", 42, true, "Size L"},
 	})
 }
+
+// TestValueMagnitude: an amount with a currency written with a magnitude
+// after it ($1.2M, €3,5 Mrd., ₹1.5 Cr) is that many thousands, millions
+// or billions, so that $900K rising to $1.2M is a rise; a magnitude's
+// letter after a number without a currency is a unit, as before (4K).
+func TestValueMagnitude(t *testing.T) {
+	checkValueTexts(t, []valueTextCase{
+		{"$1.2M", 1.2e6, true, "$ M"},
+		{"$900K", 900e3, true, "$ K"},
+		{"$50k", 50e3, true, "$ k"},
+		{"$5MM", 5e6, true, "$ MM"},
+		{"Market cap $2.1T", 2.1e12, true, "Market cap $ T"},
+		{"$2.1bn", 2.1e9, true, "$ bn"},
+		{"£2.1 bn", 2.1e9, true, "£ bn"},
+		{"$1.5 billion", 1.5e9, true, "$ billion"},
+		{"€3,5 Mrd.", 3.5e9, true, "€ Mrd."},
+		{"1,2 Mio. €", 1.2e6, true, "Mio. €"},
+		{"Umsatz 2024: 1,2 Mrd. €", 1.2e9, true, "Umsatz 2024: Mrd. €"},
+		{"₹1.5 Cr", 1.5e7, true, "₹ Cr"},
+		{"Rs 1.2 lakh", 1.2e5, true, "Rs lakh"},
+		{"($1.2M)", -1.2e6, true, "($ M)"},
+		{"$1.299M", 1.299e6, true, "$ M"}, // with a magnitude, a decimal point
+		// No magnitude: a unit, a spaced letter, a word going on.
+		{"4K TV", 4, true, "K TV"},
+		{"4K TV $499", 499, true, "4K TV $"},
+		{"$5 M", 5, true, "$ M"},
+		{"$5 Bonus", 5, true, "$ Bonus"},
+		{"$5Ms", 5, true, "$ Ms"},
+		{"€12m²", 12, true, "€ m²"},
+		{"3 million views", 3, true, "million views"},
+	})
+	// The difference keeps the digits the writings show.
+	r := evalClause(t, valuePage(`<p class="v">$900K</p>`), valuePage(`<p class="v">$1.2M</p>`), `value In css ".v" increases`)
+	if !r.Matched || len(r.Changes) != 1 || r.Changes[0].Value.Delta != 300e3 {
+		t.Errorf("$900K -> $1.2M: %+v", r)
+	}
+	r = evalClause(t, valuePage(`<p class="v">$1.25M</p>`), valuePage(`<p class="v">$1.2M</p>`), `value In css ".v" decreases`)
+	if !r.Matched || len(r.Changes) != 1 || r.Changes[0].Value.Delta != -50e3 {
+		t.Errorf("$1.25M -> $1.2M: %+v", r)
+	}
+}

@@ -474,7 +474,12 @@
 //     negative, as accounts write losses ("($1,200)", "(€1.200,00)" and
 //     "(1,200.00 USD)" are -1200); a number without a currency in them is
 //     a count, as the web writes it beside a link or a tab ("Reviews
-//     (1,200)" is 1200, "Comments (12)" 12).
+//     (1,200)" is 1200, "Comments (12)" 12). A magnitude after an amount
+//     multiplies it (magnitude.go: "$1.2M", "$2.1bn", "$1.5 billion",
+//     "€3,5 Mrd.", "1,2 Mio. €", "₹1.5 Cr"), so that $900K rising to
+//     $1.2M is a rise of 300000, and its one separator is a decimal one
+//     ($1.299M); after a number without a currency, its letter is a unit,
+//     as before (4K is 4).
 //   - NOT is the seed's formal "non-detection", not the "presence" its
 //     motivation describes (note §2.4).
 //   - Compare options: pairwise compares (Vi, Vi+1); every n compares (V1,

@@ -100,7 +100,9 @@ func isNumberRune(r rune) bool {
 // currency written with one letter, or the krona's Kr, makes the digits
 // after it an amount where they have an amount's form, two decimals or
 // groups of thousands: "Q49.90" is 49.9, "R299.99" 299.99 and "Kr1.299"
-// 1299, where "Q3", "L2 cache", "Canon R5" and "Kr85" hold none.
+// 1299, where "Q3", "L2 cache", "Canon R5" and "Kr85" hold none. A
+// magnitude after an amount multiplies it: "$1.2M" is 1200000, "€3,5 Mrd."
+// 3500000000 (magnitudeAfter), where "4K" is 4.
 func ParseNumber(s string) (float64, bool) {
 	n, ok := scanNumber(s)
 	if !ok {
@@ -123,6 +125,9 @@ type number struct {
 	// three digits before it (not beginning with 0) and three after it,
 	// so that "3.499" may be 3.499 or 3499.
 	amb byte
+	// exp is the power of ten a magnitude after an amount multiplies it
+	// by (amountMagnitude): 6 for $1.2M.
+	exp int
 }
 
 // scanNumber reads the first number in s that is a value (findValue),
@@ -172,6 +177,14 @@ func scanNumber(s string) (number, bool) {
 		default:
 			n.amb = sep // 3.499
 		}
+	}
+	d := i
+	for !isDigit(s[d]) {
+		d++
+	}
+	if n.exp = amountMagnitude(s, i, d, end); n.exp != 0 && n.amb != 0 {
+		// $1.299M: a magnitude spares the groups of thousands.
+		n.dec, n.amb = n.amb, 0
 	}
 	if _, ok := n.value(0); !ok {
 		return number{}, false
@@ -357,6 +370,9 @@ func (n number) value(dec byte) (float64, bool) {
 			b.WriteByte('.')
 		}
 	}
+	if n.exp != 0 {
+		b.WriteString("e" + strconv.Itoa(n.exp))
+	}
 	f, err := strconv.ParseFloat(b.String(), 64)
 	if err != nil {
 		return 0, false
@@ -368,7 +384,8 @@ func (n number) value(dec byte) (float64, bool) {
 }
 
 // places returns how many digits follow the decimal separator of the
-// number read with dec as value reads it: 2 for "$1,299.50", 0 for "1,299".
+// number read with dec as value reads it, less its magnitude's power: 2
+// for "$1,299.50", 0 for "1,299" and for "$1.25M".
 func (n number) places(dec byte) int {
 	d := n.dec
 	if n.amb != 0 && n.amb == dec {
@@ -384,7 +401,7 @@ func (n number) places(dec byte) int {
 			k++
 		}
 	}
-	return k
+	return max(k-n.exp, 0)
 }
 
 // difference returns nf - of rounded to places decimal places (at most

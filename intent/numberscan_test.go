@@ -64,7 +64,8 @@ func FuzzFindValue(f *testing.F) {
 	for _, s := range []string{"UTF-8", "COVID‑19 cases: 12", "USD-5", "No.5", "価格1,000円", "Model X−3 at 120",
 		"H.264 $20", "MPEG-4 Part 10, $20", "No.5 costs €20", "Qty 2 USD 15.00", "20 - 30 €", "12 490 Kč", "1.299,- €",
 		"($1,200)", "(€1.200,00)", "(1,200.00 USD)", "Reviews (1,200)", "가격12,000원",
-		"Q49.90", "L49.90", "Kr1.299", "kr 1.299", "Q3 2026", "L2 cache", "A4", "Kr-85", "20 to 30 €", "1,000〜2,000円", "R299.99", "Canon R5"} {
+		"Q49.90", "L49.90", "Kr1.299", "kr 1.299", "Q3 2026", "L2 cache", "A4", "Kr-85", "20 to 30 €", "1,000〜2,000円", "R299.99", "Canon R5",
+		"$1.2M", "1,2 Mio. €", "($1.2M)", "4K TV $499"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

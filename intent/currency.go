@@ -28,7 +28,8 @@ var currencyPrefixes = []string{"Rp", "RM", "Rs", "Tk", "Ksh", "KSh"}
 
 // signBeforeSymbol reports whether s, the text before a number, ends with
 // a minus sign and a currency symbol, the sign standing as a word's start:
-// -$5.00 and −€20 are negative amounts, Item-$5 is not.
+// -$5.00, −€20 and –$5.00 (an en dash) are negative amounts, Item-$5 is
+// not.
 func signBeforeSymbol(s string) bool {
 	sym, w := utf8.DecodeLastRuneInString(s)
 	if !unicode.Is(unicode.Sc, sym) {
@@ -36,7 +37,21 @@ func signBeforeSymbol(s string) bool {
 	}
 	s = s[:len(s)-w]
 	sign, w := utf8.DecodeLastRuneInString(s)
-	if sign != '-' && sign != '−' {
+	if sign != '-' && sign != '−' && sign != '–' {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(s[:len(s)-w])
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+}
+
+// endsWithDashSign reports whether s, the text before a number's first
+// digit, ends with an en dash standing as a word's start, which European
+// typesetting writes for a minus sign (–15 %, –1,23): not one joined to a
+// word or a number before it (2019–2020, Mon–5), nor one a space follows
+// (10 – 20), which findNumber leaves out of the number.
+func endsWithDashSign(s string) bool {
+	dash, w := utf8.DecodeLastRuneInString(s)
+	if dash != '–' {
 		return false
 	}
 	r, _ := utf8.DecodeLastRuneInString(s[:len(s)-w])

@@ -479,7 +479,10 @@
 //     "€3,5 Mrd.", "1,2 Mio. €", "₹1.5 Cr"), so that $900K rising to
 //     $1.2M is a rise of 300000, and its one separator is a decimal one
 //     ($1.299M); after a number without a currency, its letter is a unit,
-//     as before (4K is 4).
+//     as before (4K is 4). An en dash that begins a number, standing as a
+//     word's start, is its minus sign, as European typesetting writes one
+//     ("–15 %", "–1,23", "–$5.00"); a range's is not ("2019–2020", "10 –
+//     20").
 //   - NOT is the seed's formal "non-detection", not the "presence" its
 //     motivation describes (note §2.4).
 //   - Compare options: pairwise compares (Vi, Vi+1); every n compares (V1,

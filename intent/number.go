@@ -94,7 +94,9 @@ func isNumberRune(r rune) bool {
 // by thousands are no number either: "Version 2.1.3", "30.11.2026" and
 // "192.168.1.1" hold none (wellGrouped). After a currency code, a hyphen
 // is the amount's sign: "USD-1,234.50" is -1234.5, and so is a minus sign
-// before a currency symbol: "-$5.00" is -5. An amount with a currency in
+// before a currency symbol: "-$5.00" is -5. An en dash that begins a
+// number is a minus sign, as European typesetting writes it: "–15 %" is
+// -15, where "2019–2020" is 2019. An amount with a currency in
 // parentheses is negative, as accounts write it: "($1,200)" and
 // "(1,200.00 USD)" are -1200, where "Reviews (1,200)" is 1200. A
 // currency written with one letter, or the krona's Kr, makes the digits
@@ -147,7 +149,7 @@ func scanNumber(s string) (number, bool) {
 		n.neg = true
 		m = m[len("−"):]
 	default:
-		n.neg = signBeforeSymbol(s[:i])
+		n.neg = signBeforeSymbol(s[:i]) || endsWithDashSign(s[:i])
 	}
 	n.neg = n.neg || inAccountingParens(s, i, end)
 	if isSeparator(m[0]) {

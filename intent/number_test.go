@@ -106,8 +106,9 @@ func TestPageDecimal(t *testing.T) {
 
 // TestValueSign: an item number's hyphen is not a minus sign (its digits
 // are the item number's, no value: TestValueWordNumbers), a hyphen after
-// a currency code is, and a price written without its zero ($.99) is not
-// 99.
+// a currency code is, an en dash that begins a number is (as European
+// typesetting writes a minus: –15 %, –1,23), and a price written without
+// its zero ($.99) is not 99.
 func TestValueSign(t *testing.T) {
 	page := func(v string) string {
 		return `<!DOCTYPE html><html><body><span class="price">` + v + `</span></body></html>`
@@ -119,6 +120,11 @@ func TestValueSign(t *testing.T) {
 		{"Item-42: $19.99", "Item-42: $18.99", 19.99, 18.99},
 		{"$.99", "$1.49", 0.99, 1.49},
 		{"Save -5 €", "Save -7 €", -5, -7},
+		{"–15 %", "–20 %", -15, -20},
+		{"▼ –1,23", "▲ +0,45", -1.23, 0.45},
+		{"Saldo: –$5.00", "Saldo: $5.00", -5, 5},
+		{"2019–2020: 12", "2020–2021: 12", 2019, 2020}, // a range's dash, joined to the digits before it
+		{"10 – 20", "11 – 20", 10, 11},                 // a dash between spaces
 		{"USD-1,234.50", "USD 12.00", -1234.5, 12},
 		{"Balance: EUR-3.50", "Balance: EUR-4.50", -3.5, -4.5},
 	} {

@@ -526,7 +526,7 @@ func (c *content) valueMatches(sel Selector) []scopeMatch {
 	x, ok := sel.(*xpathSel)
 	if !ok || c.doc == nil || c.doc.Root == nil {
 		for _, r := range c.roots {
-			out = append(out, scopeMatch{r, c.numberText(r)})
+			out = append(out, scopeMatch{r, c.numberText(r), false})
 		}
 		return out
 	}
@@ -539,11 +539,11 @@ func (c *content) valueMatches(sel Selector) []scopeMatch {
 		case it.n == nil:
 		case it.attr >= 0:
 			if !c.leftOut(it.n) {
-				out = append(out, scopeMatch{it.n, normalizeSpace(it.value())})
+				out = append(out, scopeMatch{it.n, normalizeSpace(it.value()), true})
 			}
 		case roots[it.n]:
 			delete(roots, it.n) // once, as Select gives it
-			out = append(out, scopeMatch{it.n, c.numberText(it.n)})
+			out = append(out, scopeMatch{it.n, c.numberText(it.n), false})
 		}
 	}
 	return out

@@ -483,6 +483,13 @@
 //     word's start, is its minus sign, as European typesetting writes one
 //     ("–15 %", "–1,23", "–$5.00"); a range's is not ("2019–2020", "10 –
 //     20").
+//   - In HTML, a match whose text holds several numbers, some struck out
+//     (del, s, strike: the regular price a shop shows beside a sale's),
+//     reads its number from its text without them where that holds one
+//     (struck.go): <del>$59.99</del> $49.99 is 49.99, so that a sale
+//     price's change is seen, and the regular price's alone is none. A
+//     match that is the struck element, or holds no other number, reads
+//     it; so does an attribute, and an XML document's del.
 //   - NOT is the seed's formal "non-detection", not the "presence" its
 //     motivation describes (note §2.4).
 //   - Compare options: pairwise compares (Vi, Vi+1); every n compares (V1,

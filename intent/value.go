@@ -19,6 +19,8 @@ const maxValueItem = 120
 type scopeMatch struct {
 	node *tree.Node
 	text string
+	// attr is set when text is an attribute's value, not node's text.
+	attr bool
 }
 
 // valueMatch is a match of the scope that holds a number: a value of its
@@ -26,6 +28,9 @@ type scopeMatch struct {
 type valueMatch struct {
 	scopeMatch
 	num number
+	// read is the text num was read from where it is not the match's:
+	// its text without the numbers struck out (matchNumber).
+	read string
 	// item is the element that names the value among the others of its
 	// version (valueItem); nil when none does.
 	item *tree.Node
@@ -73,7 +78,7 @@ func (p *Pair) value(ct *spec.ChangeType) (*Result, error) {
 		// of a check, which reads no number nor item).
 		return &Result{}, nil
 	}
-	old, new := numberedMatches(oldMatches, newMatches, oldGroups, newGroups)
+	old, new := numberedMatches(oldMatches, newMatches, oldGroups, newGroups, oldSkip, newSkip)
 	findItems(old)
 	findItems(new)
 	cond := spec.Changes
@@ -195,13 +200,13 @@ func selectMatches(sel Selector, root *tree.Node) []scopeMatch {
 	if x, ok := sel.(*xpathSel); ok {
 		for _, it := range x.eval(root) {
 			if it.n != nil {
-				out = append(out, scopeMatch{it.n, normalizeSpace(it.value())})
+				out = append(out, scopeMatch{it.n, normalizeSpace(it.value()), it.attr >= 0})
 			}
 		}
 		return out
 	}
 	for _, n := range sel.Select(root) {
-		out = append(out, scopeMatch{n, textValue(n)})
+		out = append(out, scopeMatch{n, textValue(n), false})
 	}
 	return out
 }
@@ -222,12 +227,13 @@ func nonContentSkip(doc *tree.Document) func(*tree.Node) bool {
 }
 
 // numberedMatches returns the matches of each version that hold a
-// number, each with its number (matchNumber). With spaceGroups, plain
-// spaces between groups of thousands group them (see joinSpaceGroups). The
-// matches of the two versions' common prefix and suffix, the same texts
-// read alike, are read once: a check of a listing with one price changed
-// reads each number once, not twice.
-func numberedMatches(old, new []scopeMatch, oldGroups, newGroups bool) (ov, nv []valueMatch) {
+// number, each with its number (matchNumber, which leaves out what the
+// version's skip selects). With spaceGroups, plain spaces between groups
+// of thousands group them (see joinSpaceGroups). The matches of the two
+// versions' common prefix and suffix, the same texts read alike, are read
+// once: a check of a listing with one price changed reads each number
+// once, not twice.
+func numberedMatches(old, new []scopeMatch, oldGroups, newGroups bool, oldSkip, newSkip func(*tree.Node) bool) (ov, nv []valueMatch) {
 	pre, suf := 0, 0
 	if oldGroups == newGroups {
 		for pre < len(old) && pre < len(new) && old[pre].text == new[pre].text {
@@ -239,22 +245,22 @@ func numberedMatches(old, new []scopeMatch, oldGroups, newGroups bool) (ov, nv [
 	}
 	ov, nv = make([]valueMatch, 0, len(old)), make([]valueMatch, 0, len(new))
 	both := func(i, j int) {
-		if n, ok := matchNumber(old[i].text, oldGroups); ok {
-			ov = append(ov, valueMatch{scopeMatch: old[i], num: n})
-			nv = append(nv, valueMatch{scopeMatch: new[j], num: n})
+		if n, read, ok := matchNumber(old[i], oldGroups, oldSkip); ok {
+			ov = append(ov, valueMatch{scopeMatch: old[i], num: n, read: read})
+			nv = append(nv, valueMatch{scopeMatch: new[j], num: n, read: read})
 		}
 	}
 	for i := range pre {
 		both(i, i)
 	}
 	for _, m := range old[pre : len(old)-suf] {
-		if n, ok := matchNumber(m.text, oldGroups); ok {
-			ov = append(ov, valueMatch{scopeMatch: m, num: n})
+		if n, read, ok := matchNumber(m, oldGroups, oldSkip); ok {
+			ov = append(ov, valueMatch{scopeMatch: m, num: n, read: read})
 		}
 	}
 	for _, m := range new[pre : len(new)-suf] {
-		if n, ok := matchNumber(m.text, newGroups); ok {
-			nv = append(nv, valueMatch{scopeMatch: m, num: n})
+		if n, read, ok := matchNumber(m, newGroups, newSkip); ok {
+			nv = append(nv, valueMatch{scopeMatch: m, num: n, read: read})
 		}
 	}
 	for k := suf; k > 0; k-- {
@@ -263,11 +269,34 @@ func numberedMatches(old, new []scopeMatch, oldGroups, newGroups bool) (ov, nv [
 	return ov, nv
 }
 
-// matchNumber returns the number of a match's text that is its value
-// (findValue: its first amount with a currency, else its first number).
+// matchNumber returns the number of a match that is its value: the one
+// of its text (findValue: its first amount with a currency, else its
+// first number) or, where an HTML element's text holds several, the one
+// of its text without the numbers struck out (unstruckText: the sale
+// price, not the regular one beside it), when that holds one: read is
+// that text, "" for the match's own. With spaceGroups, plain spaces
+// between groups of thousands group them (see joinSpaceGroups); skip
+// selects what the text leaves out.
+func matchNumber(m scopeMatch, spaceGroups bool, skip func(*tree.Node) bool) (n number, read string, ok bool) {
+	n, ok = textNumber(m.text, spaceGroups)
+	if !ok || m.attr || m.node == nil || m.node.Kind != tree.Element {
+		return n, "", ok
+	}
+	if start, end, _ := findValue(m.text); !severalNumbers(m.text, start, end) || !inHTML(m.node) {
+		return n, "", ok
+	}
+	if t, struck := unstruckText(m.node, skip); struck {
+		if u, ok := textNumber(t, spaceGroups); ok {
+			return u, t, true
+		}
+	}
+	return n, "", ok
+}
+
+// textNumber returns the number of text that is its value (findValue).
 // With spaceGroups, plain spaces between groups of thousands group them
 // (see joinSpaceGroups).
-func matchNumber(text string, spaceGroups bool) (number, bool) {
+func textNumber(text string, spaceGroups bool) (number, bool) {
 	if spaceGroups {
 		text = joinSpaceGroups(text)
 	}

@@ -63,6 +63,8 @@ func (v *valueMatch) itemLabel(in *valueItems) string {
 	v.namer = v.item
 	switch {
 	case v.item == nil:
+	case v.item == v.node && v.read != "":
+		v.label = ownLabel(v.read)
 	case v.item == v.node:
 		v.label = ownLabel(v.text)
 	default:

@@ -18,8 +18,8 @@ func referencePairing(old, new []scopeMatch, oldGroups, newGroups bool, oldSkip,
 	read := func(ms []scopeMatch, groups bool, skip func(*tree.Node) bool) *valueItems {
 		var vs []valueMatch
 		for _, m := range ms {
-			if n, ok := matchNumber(m.text, groups); ok {
-				vs = append(vs, valueMatch{scopeMatch: m, num: n})
+			if n, read, ok := matchNumber(m, groups, skip); ok {
+				vs = append(vs, valueMatch{scopeMatch: m, num: n, read: read})
 			}
 		}
 		findItems(vs)
@@ -123,7 +123,7 @@ func TestPairValuesCommonEnds(t *testing.T) {
 		og, ng := pageGroupsBySpace(od), pageGroupsBySpace(nd)
 		oSkip, nSkip := nonContentSkip(od), nonContentSkip(nd)
 		wantOld, wantNew, want := referencePairing(om, nm, og, ng, oSkip, nSkip)
-		ov, nv := numberedMatches(om, nm, og, ng)
+		ov, nv := numberedMatches(om, nm, og, ng, oSkip, nSkip)
 		findItems(ov)
 		findItems(nv)
 		got := pairValues(&valueItems{vs: ov, skip: oSkip}, &valueItems{vs: nv, skip: nSkip})

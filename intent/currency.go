@@ -71,6 +71,12 @@ func afterCurrencyCode(s string) bool {
 	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 }
 
+// wordCodes are the codes of signedCurrencies that name other things as
+// often before a number, PHP a language (PHP 8) and CAD a craft (CAD 3):
+// currencyBefore takes them for an amount's only where its digits have an
+// amount's form (PHP 1,299.00).
+var wordCodes = map[string]bool{"PHP": true, "CAD": true}
+
 // signedCurrencies are the currency codes afterCurrencyCode knows.
 var signedCurrencies = map[string]bool{
 	"USD": true, "EUR": true, "GBP": true, "JPY": true, "CHF": true, "CAD": true, "AUD": true, "NZD": true,
@@ -112,15 +118,17 @@ func hasCurrency(s string, i, d, e int) bool {
 // currencyBefore reports whether s, the text before a number whose
 // digits and separators are m, ends with the number's currency: a
 // currency symbol ($, €, ₹, US$, R$), a currency code
-// (afterCurrencyCode) or an abbreviation written before amounts
-// (afterCurrencyPrefix, S/), then spaces; after an abbreviation, a period
-// (Rs.1,500, S/.49.90). It returns s without the currency and the spaces.
+// (afterCurrencyCode; of wordCodes, before an amount's form only), an
+// abbreviation written before amounts (afterCurrencyPrefix, S/) or, before
+// an amount's form, a letter (letterCurrencyAtEnd), then spaces; after an
+// abbreviation or a letter, a period (Rs.1,500, S/.49.90, kr.1.299). It
+// returns s without the currency and the spaces.
 func currencyBefore(s, m string) (rest string, ok bool) {
 	t := strings.TrimRightFunc(s, isAmountSpace)
 	if r, w := utf8.DecodeLastRuneInString(t); unicode.Is(unicode.Sc, r) {
 		return t[:len(t)-w], true
 	}
-	if afterCurrencyCode(t) {
+	if afterCurrencyCode(t) && (!wordCodes[t[len(t)-3:]] || amountForm(m)) {
 		return t[:len(t)-3], true
 	}
 	t = strings.TrimSuffix(t, ".")

@@ -44,6 +44,10 @@ func TestValueCurrencyAmount(t *testing.T) {
 		{"Save 20% – $79.99", 79.99, true, "Save 20% – $"},
 		{"1/2 price $10", 10, true, "1/2 price $"},
 		{"Qty 2 USD 15.00", 15, true, "Qty 2 USD"},
+		// PHP and CAD name a language and a craft as well: their codes
+		// make an amount only of digits in an amount's form.
+		{"Learn PHP 8 for $49", 49, true, "Learn PHP 8 for $"},
+		{"CAD 3 course, CAD 1,299.00", 1299, true, "CAD 3 course, CAD"},
 		{"Pack of 6, 7 EUR", 7, true, "Pack of 6, EUR"},
 		{"Size 42: 1.299 kr", 1299, true, "Size 42: kr"},
 		{"Ø 30 cm, 12 490 Kč", 12, true, "Ø 30 cm, 490 Kč"}, // off a page grouping by spaces, 12 490 is a run

@@ -462,7 +462,9 @@
 //     currency symbol ($, €, US$), a code (EUR, USD) or an abbreviation
 //     (Rs., Rp, S/.) written before it, or a symbol, code or sign written
 //     after it (€, EUR, kr, Kč, zł, 円), but for one that digits follow,
-//     which is theirs ("Qty 2 USD 15.00" is 15). Of several amounts the
+//     which is theirs ("Qty 2 USD 15.00" is 15), and but for PHP and CAD
+//     before digits without an amount's form ("Learn PHP 8 for $49" is 49:
+//     a language's version, as CAD 3 is a craft's). Of several amounts the
 //     first is the value ("Was $59.99, now $49.99" is 59.99), as the first
 //     number was of every match. Bare numbers that run up to the amount,
 //     joined by spaces and at most one dash or tilde, or by a word of a

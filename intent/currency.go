@@ -189,11 +189,11 @@ func amountForm(m string) bool {
 // the number's currency: spaces, then a currency symbol (1.299,00 €), a
 // currency code (7 EUR) or a sign written after amounts
 // (currencySuffixes: 1 234 kr, 1,000円), standing as a word of its own
-// (but the signs of the scripts that join their words: 1,000円税込, 12,000원부터), and
-// not followed by digits, whose currency it is (H.264 $20). The
-// marks of an amount without cents before it are the amount's (1.299,- €),
-// as is a magnitude (magnitudeAfter: 1,2 Mio. €). It returns s without the
-// currency and what stood before it.
+// (but the signs of the scripts that join their words: 1,000円税込,
+// 12,000원부터), and not followed by digits, whose currency it is (H.264
+// $20). The marks of an amount without cents before it are the amount's
+// (1.299,- €), as is a magnitude (magnitudeAfter: 1,2 Mio. €). It returns
+// s without the currency and what stood before it.
 func currencyAfter(s string) (rest string, ok bool) {
 	_, t := magnitudeAfter(s)
 	if len(t) >= 2 && isSeparator(t[0]) {

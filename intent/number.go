@@ -203,10 +203,9 @@ func scanNumber(s string) (number, bool) {
 // "H.264 $20" is 20), else the first. Where bare numbers run up to the
 // amount, joined by spaces, a dash, a tilde or a range's word
 // (joinsRange: 20–30 €, 12 490 Kč, 20 to 30 €), the run's first number is
-// the value. A separator before digits that
-// hold a separator of their own is not the number's (S/.49.90 is 49.9,
-// $.99 is 0.99). After a currency code, a hyphen is the amount's sign:
-// USD-1,234.50 is -1234.5.
+// the value. A separator before digits that hold a separator of their own
+// is not the number's (S/.49.90 is 49.9, $.99 is 0.99). After a currency
+// code, a hyphen is the amount's sign: USD-1,234.50 is -1234.5.
 func findValue(s string) (start, end int, ok bool) {
 	first, run := [2]int{-1, -1}, [2]int{-1, -1}
 	prevEnd := -1 // the end of the value before, where it is the number before too

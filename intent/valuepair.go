@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/vigil-web/vigil/tree"
 )
@@ -83,8 +84,9 @@ func (v *valueMatch) itemLabel(in *valueItems) string {
 // or abbreviation and the punctuation that stood next to its number at
 // its ends: "Nikon Z5 $" (from "Nikon Z5 $2,299") is "Nikon Z5", and so
 // are "Nikon Z5 EUR" and "Nikon Z5 Rp"; "Price:" is "Price", so that a
-// heading reads "value decreased by 200 in Nikon Z5". A code is taken off
-// only where it stood next to the number: "Learn PHP $" is "Learn PHP".
+// heading reads "value decreased by 200 in Nikon Z5", as it does for
+// "Nikon Z5 kr" (from "Nikon Z5 12.990 kr"). A code is taken off only
+// where it stood next to the number: "Learn PHP $" is "Learn PHP".
 func trimLabel(s string) string {
 	s = strings.TrimFunc(s, isLabelPunct)
 	if n := currencyWordAtEnd(s); n > 0 {
@@ -100,8 +102,10 @@ func isLabelPunct(r rune) bool {
 }
 
 // currencyWordAtEnd returns the length of the currency code
-// (afterCurrencyCode) or abbreviation (afterCurrencyPrefix) that ends s
-// as a word of its own, or 0.
+// (afterCurrencyCode), abbreviation (afterCurrencyPrefix) or sign written
+// after amounts (currencySuffixes: kr, zł, 円) that ends s as a word of its
+// own, or 0. Not the currencies written with a letter (Q, L, R), which
+// end the names of sizes and models as often (Size L, Model R).
 func currencyWordAtEnd(s string) int {
 	if afterCurrencyCode(s) {
 		return 3
@@ -109,6 +113,14 @@ func currencyWordAtEnd(s string) int {
 	for _, p := range currencyPrefixes {
 		if strings.HasSuffix(s, p) && afterCurrencyPrefix(s) {
 			return len(p)
+		}
+	}
+	for _, sign := range currencySuffixes {
+		if !strings.HasSuffix(s, sign) {
+			continue
+		}
+		if r, _ := utf8.DecodeLastRuneInString(s[:len(s)-len(sign)]); !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return len(sign)
 		}
 	}
 	return 0

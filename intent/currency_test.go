@@ -221,19 +221,37 @@ func TestValueMagnitude(t *testing.T) {
 		{"Rs 1.2 lakh", 1.2e5, true, "Rs lakh"},
 		{"($1.2M)", -1.2e6, true, "($ M)"},
 		{"$1.299M", 1.299e6, true, "$ M"}, // with a magnitude, a decimal point
-		// No magnitude: a unit, a spaced letter, a word going on.
-		{"4K TV", 4, true, "K TV"},
+		{"1,2 Tsd. €", 1200, true, "Tsd. €"},
+		// A count's K, M or B joined to it: 950 followers rising to 1.2K
+		// is a rise.
+		{"1.2K followers", 1200, true, "K followers"},
+		{"Sold 3k", 3000, true, "Sold k"},
+		{"1.2M views", 1.2e6, true, "M views"},
+		{"(1.2K)", 1200, true, "( K)"}, // a count: no currency
 		{"4K TV $499", 499, true, "4K TV $"},
+		// No magnitude: a unit, a spaced letter, a word going on, a count's
+		// magnitude that is only an amount's (m, bn, T).
+		{"5KB", 5, true, "KB"},
+		{"100 Mbps", 100, true, "Mbps"},
+		{"3 M views", 3, true, "M views"},
+		{"5m", 5, true, "m"},
+		{"2bn", 2, true, "bn"},
+		{"5T", 5, true, "T"},
 		{"$5 M", 5, true, "$ M"},
 		{"$5 Bonus", 5, true, "$ Bonus"},
 		{"$5Ms", 5, true, "$ Ms"},
 		{"€12m²", 12, true, "€ m²"},
 		{"3 million views", 3, true, "million views"},
+		{"5 K", 5, true, "K"},
 	})
 	// The difference keeps the digits the writings show.
 	r := evalClause(t, valuePage(`<p class="v">$900K</p>`), valuePage(`<p class="v">$1.2M</p>`), `value In css ".v" increases`)
 	if !r.Matched || len(r.Changes) != 1 || r.Changes[0].Value.Delta != 300e3 {
 		t.Errorf("$900K -> $1.2M: %+v", r)
+	}
+	r = evalClause(t, valuePage(`<p class="v">950 followers</p>`), valuePage(`<p class="v">1.2K followers</p>`), `value In css ".v" increases`)
+	if !r.Matched || len(r.Changes) != 1 || r.Changes[0].Value.Delta != 250 {
+		t.Errorf("950 -> 1.2K followers: %+v", r)
 	}
 	r = evalClause(t, valuePage(`<p class="v">$1.25M</p>`), valuePage(`<p class="v">$1.2M</p>`), `value In css ".v" decreases`)
 	if !r.Matched || len(r.Changes) != 1 || r.Changes[0].Value.Delta != -50e3 {

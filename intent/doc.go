@@ -480,8 +480,11 @@
 //     multiplies it (magnitude.go: "$1.2M", "$2.1bn", "$1.5 billion",
 //     "€3,5 Mrd.", "1,2 Mio. €", "₹1.5 Cr"), so that $900K rising to
 //     $1.2M is a rise of 300000, and its one separator is a decimal one
-//     ($1.299M); after a number without a currency, its letter is a unit,
-//     as before (4K is 4). An en dash that begins a number, standing as a
+//     ($1.299M); a count's K, M or B joined to it is one too, where
+//     the web writes followers, views and sales ("950" rising to "1.2K
+//     followers" is a rise of 250, not a fall to 1.2; and so "4K" is
+//     4000), but not one after a space ("3 M views") nor a unit's letter
+//     ("5KB", "5m", "100 Mbps"). An en dash that begins a number, standing as a
 //     word's start, is its minus sign, as European typesetting writes one
 //     ("–15 %", "–1,23", "–$5.00"); a range's is not ("2019–2020", "10 –
 //     20").

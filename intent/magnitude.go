@@ -14,10 +14,10 @@ type magnitude struct {
 }
 
 // magnitudes are the magnitudes magnitudeAfter knows: the letters and
-// abbreviations of English finance (K, M, MM, B, bn, T), the words of
-// English and German, and India's lakh and crore.
+// abbreviations of English finance (K, M, MM, B, bn, T), the words and
+// abbreviations of English and German, and India's lakh and crore.
 var magnitudes = []magnitude{
-	{"K", 3}, {"k", 3}, {"thousand", 3},
+	{"K", 3}, {"k", 3}, {"thousand", 3}, {"Tsd", 3},
 	{"M", 6}, {"m", 6}, {"MM", 6}, {"mn", 6}, {"mln", 6}, {"million", 6}, {"millions", 6},
 	{"Mio", 6}, {"Million", 6}, {"Millionen", 6},
 	{"B", 9}, {"bn", 9}, {"Bn", 9}, {"billion", 9}, {"billions", 9}, {"Mrd", 9}, {"Milliarde", 9}, {"Milliarden", 9},
@@ -49,8 +49,8 @@ func magnitudeAfter(s string) (exp int, rest string) {
 // amountMagnitude returns the power of ten of the magnitude written after
 // the number of s at [i, e), whose first digit is at d, where it is an
 // amount with a currency, before it ($1.2M) or after the magnitude (1,2
-// Mio. €); 0 for none. A letter after a number without a currency is its
-// unit: 4K is 4.
+// Mio. €), or a count's K, M or B joined to it (countMagnitude: 1.2K
+// followers, 3.4M views); 0 for none.
 func amountMagnitude(s string, i, d, e int) int {
 	exp, rest := magnitudeAfter(s[e:])
 	if exp == 0 {
@@ -62,5 +62,18 @@ func amountMagnitude(s string, i, d, e int) int {
 	if _, ok := currencyAfter(rest); ok {
 		return exp
 	}
+	if countMagnitude(s[e:]) {
+		return exp
+	}
 	return 0
+}
+
+// countMagnitude reports whether s, the text after a number, begins with
+// a magnitude (magnitudeAfter tells which) that counts of followers, views
+// or sales take without a currency: one joined to the digits that begins
+// with K, k, M or B (1.2K, 3k sold, 1.2M views, and so 4K, as 10K is a
+// resistor's ohms), not m (5m, metres), bn or T, which the amounts of
+// finance write.
+func countMagnitude(s string) bool {
+	return s != "" && strings.IndexByte("KkMB", s[0]) >= 0
 }

@@ -89,21 +89,33 @@ var signedCurrencies = map[string]bool{
 
 // inAccountingParens reports whether the number of s at [i, e) is an
 // amount with a currency in parentheses, which accounts write for a
-// negative amount: ($1,200), (€1.200,00), (1,200.00 USD). A number without
-// a currency in them is a count (Reviews (1,200)), and parentheses around
-// more than the amount and its currency hold a note ((12 items) $5).
+// negative amount: ($1,200), (€1.200,00), (1,200.00 USD), or with the
+// currency outside them, as a statement's column writes it: $(5.00),
+// € (2.50), (2.50) €. A number without a currency is a count (Reviews
+// (1,200)), and parentheses around more than the amount and its
+// currency hold a note ((12 items) $5).
 func inAccountingParens(s string, i, e int) bool {
 	d := i
 	for !isDigit(s[d]) {
 		d++
 	}
-	before, okBefore := currencyBefore(s[:i], s[d:e])
+	m := s[d:e]
+	before, okBefore := currencyBefore(s[:i], m)
 	after, okAfter := currencyAfter(s[e:])
 	if !okAfter {
 		_, after = magnitudeAfter(after) // ($1.2M)
 	}
-	return (okBefore || okAfter) && strings.HasSuffix(strings.TrimRightFunc(before, isAmountSpace), "(") &&
-		strings.HasPrefix(strings.TrimLeftFunc(after, isAmountSpace), ")")
+	before = strings.TrimRightFunc(before, isAmountSpace)
+	after = strings.TrimLeftFunc(after, isAmountSpace)
+	if !strings.HasSuffix(before, "(") || !strings.HasPrefix(after, ")") {
+		return false
+	}
+	if okBefore || okAfter {
+		return true
+	}
+	_, okBefore = currencyBefore(before[:len(before)-1], m)
+	_, okAfter = currencyAfter(after[1:])
+	return okBefore || okAfter
 }
 
 // hasCurrency reports whether the number of s at [i, e), whose first

@@ -126,6 +126,12 @@ func TestValueAccountingNegative(t *testing.T) {
 		{"(1.299,- €)", -1299, true, "( ,- €)"},
 		{"Net income: ($1,200)", -1200, true, "Net income: ($ )"},
 		{"(-$5.00)", -5, true, "(-$ )"},
+		// The currency outside the parentheses, as statements write a
+		// column's.
+		{"$(5.00)", -5, true, "$( )"},
+		{"€ (2.50)", -2.5, true, "€ ( )"},
+		{"(2.50) €", -2.5, true, "( ) €"},
+		{"Net (1,200) USD", -1200, true, "Net ( ) USD"},
 		// Counts, and parentheses around more than the amount.
 		{"Reviews (1,200)", 1200, true, "Reviews ( )"},
 		{"Comments (12)", 12, true, "Comments ( )"},
@@ -133,6 +139,7 @@ func TestValueAccountingNegative(t *testing.T) {
 		{"$49 ($59 list)", 49, true, "$ ($59 list)"},
 		{"(20–30 €)", 20, true, "( –30 €)"},
 		{"Total (incl. VAT) $1,200", 1200, true, "Total (incl. VAT) $"},
+		{"Reviews (1,200) $5", 5, true, "Reviews (1,200) $"},
 	})
 }
 

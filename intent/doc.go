@@ -474,7 +474,9 @@
 //     on a page whose language does not ("12 490 Kč" is 12 there, as it
 //     was, not 490). An amount with a currency in parentheses is
 //     negative, as accounts write losses ("($1,200)", "(€1.200,00)" and
-//     "(1,200.00 USD)" are -1200); a number without a currency in them is
+//     "(1,200.00 USD)" are -1200), as is one with its currency outside
+//     them, as a statement's column writes it ("$(5.00)", "€ (2.50)",
+//     "(2.50) €"); a number without a currency is
 //     a count, as the web writes it beside a link or a tab ("Reviews
 //     (1,200)" is 1200, "Comments (12)" 12). A magnitude after an amount
 //     multiplies it (magnitude.go: "$1.2M", "$2.1bn", "$1.5 billion",

@@ -118,6 +118,28 @@ func inAccountingParens(s string, i, e int) bool {
 	return okBefore || okAfter
 }
 
+// trailingMinus reports whether the number of s at [i, e) is an amount
+// with a minus sign after it, as German statements write one: 2.50- €,
+// 1.234,56- EUR, or without a currency 1.234,56- in an amount's form
+// (amountForm). The sign is joined to the digits and ends the text or
+// stands before the currency, not before another number (20-€30, 5- 10)
+// nor a word (5-pack).
+func trailingMinus(s string, i, e int) bool {
+	r, w := utf8.DecodeRuneInString(s[e:])
+	if r != '-' && r != '−' {
+		return false
+	}
+	rest := s[e+w:]
+	if _, ok := currencyAfter(rest); ok {
+		return true
+	}
+	d := i
+	for !isDigit(s[d]) {
+		d++
+	}
+	return strings.TrimLeftFunc(rest, unicode.IsSpace) == "" && amountForm(s[d:e])
+}
+
 // hasCurrency reports whether the number of s at [i, e), whose first
 // digit is at d, is an amount with a currency: a currency written before
 // it (currencyBefore) or after it (currencyAfter).
@@ -204,10 +226,14 @@ func amountForm(m string) bool {
 // (but the signs of the scripts that join their words: 1,000円税込,
 // 12,000원부터), and not followed by digits, whose currency it is (H.264
 // $20). The marks of an amount without cents before it are the amount's
-// (1.299,- €), as is a magnitude (magnitudeAfter: 1,2 Mio. €). It returns
-// s without the currency and what stood before it.
+// (1.299,- €), as is a magnitude (magnitudeAfter: 1,2 Mio. €) and a minus
+// sign (trailingMinus: 2.50- €). It returns s without the currency and
+// what stood before it.
 func currencyAfter(s string) (rest string, ok bool) {
 	_, t := magnitudeAfter(s)
+	if r, w := utf8.DecodeRuneInString(t); r == '-' || r == '−' {
+		t = t[w:] // 1.234,56- EUR (trailingMinus)
+	}
 	if len(t) >= 2 && isSeparator(t[0]) {
 		if r, w := utf8.DecodeRuneInString(t[1:]); r == '-' || r == '–' || r == '—' {
 			t = t[1+w:]

@@ -489,7 +489,10 @@
 //     ("5KB", "5m", "100 Mbps"). An en dash that begins a number, standing as a
 //     word's start, is its minus sign, as European typesetting writes one
 //     ("–15 %", "–1,23", "–$5.00"); a range's is not ("2019–2020", "10 –
-//     20").
+//     20"). A minus sign joined after an amount is its sign, as German
+//     statements write it ("2.50- €", "1.234,56- EUR", and "1.234,56-"
+//     in an amount's form), but not one before a number or a word ("5-10
+//     days", "5-pack", "Ages 3-").
 //   - In HTML, a match whose text holds several numbers, some struck out
 //     (del, s, strike: the regular price a shop shows beside a sale's),
 //     reads its number from its text without them where that holds one

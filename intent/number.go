@@ -96,7 +96,8 @@ func isNumberRune(r rune) bool {
 // is the amount's sign: "USD-1,234.50" is -1234.5, and so is a minus sign
 // before a currency symbol: "-$5.00" is -5. An en dash that begins a
 // number is a minus sign, as European typesetting writes it: "–15 %" is
-// -15, where "2019–2020" is 2019. An amount with a currency in
+// -15, where "2019–2020" is 2019; so is a minus after an amount, as German
+// statements write it: "1.234,56- EUR" is -1234.56. An amount with a currency in
 // parentheses is negative, as accounts write it: "($1,200)" and
 // "(1,200.00 USD)" are -1200, where "Reviews (1,200)" is 1200. A
 // currency written with one letter, or the krona's Kr, makes the digits
@@ -151,7 +152,7 @@ func scanNumber(s string) (number, bool) {
 	default:
 		n.neg = signBeforeSymbol(s[:i]) || endsWithDashSign(s[:i])
 	}
-	n.neg = n.neg || inAccountingParens(s, i, end)
+	n.neg = n.neg || inAccountingParens(s, i, end) || trailingMinus(s, i, end)
 	if isSeparator(m[0]) {
 		m = "0" + m // $.99
 	}

@@ -125,6 +125,12 @@ func TestValueSign(t *testing.T) {
 		{"Saldo: –$5.00", "Saldo: $5.00", -5, 5},
 		{"2019–2020: 12", "2020–2021: 12", 2019, 2020}, // a range's dash, joined to the digits before it
 		{"10 – 20", "11 – 20", 10, 11},                 // a dash between spaces
+		// A minus after an amount, as German statements write it.
+		{"2.50- €", "3.50 €", -2.5, 3.5},
+		{"Saldo: 1.234,56- EUR", "Saldo: 1.234,56 EUR", -1234.56, 1234.56},
+		{"Saldo: 1.234,56-", "Saldo: 99,00-", -1234.56, -99},
+		{"Ages 3-", "Ages 4-", 3, 4}, // no amount
+		{"5-10 days", "6-10 days", 5, 6},
 		{"USD-1,234.50", "USD 12.00", -1234.5, 12},
 		{"Balance: EUR-3.50", "Balance: EUR-4.50", -3.5, -4.5},
 	} {

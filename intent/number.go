@@ -97,15 +97,16 @@ func isNumberRune(r rune) bool {
 // before a currency symbol: "-$5.00" is -5. An en dash that begins a
 // number is a minus sign, as European typesetting writes it: "–15 %" is
 // -15, where "2019–2020" is 2019; so is a minus after an amount, as German
-// statements write it: "1.234,56- EUR" is -1234.56. An amount with a currency in
-// parentheses is negative, as accounts write it: "($1,200)" and
-// "(1,200.00 USD)" are -1200, where "Reviews (1,200)" is 1200. A
+// statements write it: "1.234,56- EUR" is -1234.56. An amount with a
+// currency in parentheses is negative, as accounts write it: "($1,200)"
+// and "(1,200.00 USD)" are -1200, where "Reviews (1,200)" is 1200. A
 // currency written with one letter, or the krona's Kr, makes the digits
 // after it an amount where they have an amount's form, two decimals or
 // groups of thousands: "Q49.90" is 49.9, "R299.99" 299.99 and "Kr1.299"
 // 1299, where "Q3", "L2 cache", "Canon R5" and "Kr85" hold none. A
-// magnitude after an amount multiplies it: "$1.2M" is 1200000, "€3,5 Mrd."
-// 3500000000 (magnitudeAfter), as a count's K, M or B does: "1.2K" is 1200.
+// magnitude after an amount multiplies it: "$1.2M" is 1200000, "€3,5
+// Mrd." 3500000000 (magnitudeAfter), as a count's K, M or B does: "1.2K"
+// is 1200.
 func ParseNumber(s string) (float64, bool) {
 	n, ok := scanNumber(s)
 	if !ok {
@@ -133,8 +134,8 @@ type number struct {
 	exp int
 }
 
-// scanNumber reads the first number in s that is a value (findValue),
-// as ParseNumber describes.
+// scanNumber reads the number in s that is its value (findValue), as
+// ParseNumber describes.
 func scanNumber(s string) (number, bool) {
 	i, end, ok := findValue(s)
 	if !ok {

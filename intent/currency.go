@@ -120,10 +120,10 @@ func inAccountingParens(s string, i, e int) bool {
 
 // trailingMinus reports whether the number of s at [i, e) is an amount
 // with a minus sign after it, as German statements write one: 2.50- €,
-// 1.234,56- EUR, or without a currency 1.234,56- in an amount's form
-// (amountForm). The sign is joined to the digits and ends the text or
-// stands before the currency, not before another number (20-€30, 5- 10)
-// nor a word (5-pack).
+// 1.234,56- EUR, or without a currency after it 1.234,56-, with cents
+// (twoDecimals; Rs. 1,299- is India's 1,299/- typed short). The sign is
+// joined to the digits and ends the text or stands before the currency,
+// not before another number (20-€30, 5- 10) nor a word (5-pack).
 func trailingMinus(s string, i, e int) bool {
 	r, w := utf8.DecodeRuneInString(s[e:])
 	if r != '-' && r != '−' {
@@ -137,7 +137,14 @@ func trailingMinus(s string, i, e int) bool {
 	for !isDigit(s[d]) {
 		d++
 	}
-	return strings.TrimLeftFunc(rest, unicode.IsSpace) == "" && amountForm(s[d:e])
+	return strings.TrimLeftFunc(rest, unicode.IsSpace) == "" && twoDecimals(s[d:e])
+}
+
+// twoDecimals reports whether m, a number's digits and separators, ends
+// with a separator and two digits, an amount's cents (49.90, 1.234,56).
+func twoDecimals(m string) bool {
+	last := strings.LastIndexAny(m, ".,")
+	return last >= 0 && len(m)-last-1 == 2 && isDigit(m[last+1]) && isDigit(m[last+2])
 }
 
 // hasCurrency reports whether the number of s at [i, e), whose first
@@ -207,10 +214,10 @@ var letterCurrencies = []string{"Q", "L", "R", "Kr", "kr"}
 // thousands grouped (1.299, 1,299, 1'299), as a quarter (3), a cache
 // level (2), a version (2.5) or a date (3.2026) has not.
 func amountForm(m string) bool {
-	last := strings.LastIndexAny(m, ".,")
-	if last >= 0 && len(m)-last-1 == 2 && isDigit(m[last+1]) && isDigit(m[last+2]) {
+	if twoDecimals(m) {
 		return true
 	}
+	last := strings.LastIndexAny(m, ".,")
 	whole := m
 	if last >= 0 && len(m)-last-1 != 3 {
 		whole = m[:last] // the decimals of 1.299,5

@@ -491,8 +491,9 @@
 //     ("–15 %", "–1,23", "–$5.00"); a range's is not ("2019–2020", "10 –
 //     20"). A minus sign joined after an amount is its sign, as German
 //     statements write it ("2.50- €", "1.234,56- EUR", and "1.234,56-"
-//     in an amount's form), but not one before a number or a word ("5-10
-//     days", "5-pack", "Ages 3-").
+//     with cents), but not one before a number or a word ("5-10 days",
+//     "5-pack"), nor after a number without cents nor currency after it
+//     ("Ages 3-", and "Rs. 1,299-", India's "1,299/-" typed short).
 //   - In HTML, a match whose text holds several numbers, some struck out
 //     (del, s, strike: the regular price a shop shows beside a sale's),
 //     reads its number from its text without them where that holds one

@@ -129,7 +129,8 @@ func TestValueSign(t *testing.T) {
 		{"2.50- €", "3.50 €", -2.5, 3.5},
 		{"Saldo: 1.234,56- EUR", "Saldo: 1.234,56 EUR", -1234.56, 1234.56},
 		{"Saldo: 1.234,56-", "Saldo: 99,00-", -1234.56, -99},
-		{"Ages 3-", "Ages 4-", 3, 4}, // no amount
+		{"Ages 3-", "Ages 4-", 3, 4},             // no amount
+		{"Rs. 1,299-", "Rs. 1,199-", 1299, 1199}, // India's "/-" typed short: no cents, no minus
 		{"5-10 days", "6-10 days", 5, 6},
 		{"USD-1,234.50", "USD 12.00", -1234.5, 12},
 		{"Balance: EUR-3.50", "Balance: EUR-4.50", -3.5, -4.5},

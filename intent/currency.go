@@ -274,8 +274,9 @@ func startsDigits(s string) bool { return s != "" && isDigit(s[0]) }
 // currencySuffixes are the signs of currencies written after their
 // amounts that currencyAfter knows, besides the symbols and codes: the
 // Nordic krona and krone, the Czech koruna, the złoty, the forint, the
-// leu, the lira, the yen, the yuan and the won.
-var currencySuffixes = []string{"kr", "Kr", "Kč", "zł", "Ft", "lei", "TL", "円", "元", "원"}
+// leu, the lira, the rouble, the hryvnia, the lev, the yen, the yuan and
+// the won.
+var currencySuffixes = []string{"kr", "Kr", "Kč", "zł", "Ft", "lei", "TL", "руб", "рублей", "грн", "лв", "円", "元", "원"}
 
 // startsWord reports whether s begins with a letter or a digit, going on
 // a word the text before it began.

@@ -52,6 +52,11 @@ func TestValueCurrencyAmount(t *testing.T) {
 		{"Size 42: 1.299 kr", 1299, true, "Size 42: kr"},
 		{"Ø 30 cm, 12 490 Kč", 12, true, "Ø 30 cm, 490 Kč"}, // off a page grouping by spaces, 12 490 is a run
 		{"3個 1,000円", 1000, true, "3個 円"},
+		{"2 шт. по 500 руб.", 500, true, "2 шт. по руб."},
+		{"2 шт. по 500 рублей", 500, true, "2 шт. по рублей"},
+		{"3 кг 120 грн", 120, true, "3 кг грн"},
+		{"5 бр. 12 лв.", 12, true, "5 бр. лв."},
+		{"2 рубрики 5", 2, true, "рубрики 5"}, // a word that begins like a sign
 		{"3개 12,000원", 12000, true, "3개 원"},
 		{"갤럭시 S24 1,200,000원", 1200000, true, "갤럭시 S24 원"},
 		{"Top 10 under Rs.1,500", 1500, true, "Top 10 under Rs."},

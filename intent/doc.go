@@ -453,47 +453,50 @@
 //     "1 299,00 €" is 1299), where the digits before the first space are
 //     one to three and each group after it three ("2024 150" is 2024).
 //   - Of the numbers of a match that are values, the value is the first
-//     amount with a currency, else the first number: a price watcher
-//     means the amount where a codec's, a model's, a count's or a
+//     amount with a currency, else the first number (currency.go): a price
+//     watcher means the amount where a codec's, a model's, a count's or a
 //     percentage's number stands before it ("H.264 $20", "MPEG-4 Part 10,
 //     $20", "No.5 costs €20", "2 for $5", "Save 20% – $79.99" are 20, 20,
 //     20, 5 and 79.99), and a match without an amount reads as it always
 //     did ("COVID-19 cases: 120", "-15 %", "down 3.2%"). An amount has a
 //     currency symbol ($, €, US$), a code (EUR, USD) or an abbreviation
 //     (Rs., Rp, S/.) written before it, or a symbol, code or sign written
-//     after it (€, EUR, kr, Kč, zł, 円), but for one that digits follow,
-//     which is theirs ("Qty 2 USD 15.00" is 15), and but for PHP and CAD
-//     before digits without an amount's form ("Learn PHP 8 for $49" is 49:
-//     a language's version, as CAD 3 is a craft's). Of several amounts the
-//     first is the value ("Was $59.99, now $49.99" is 59.99), as the first
-//     number was of every match. Bare numbers that run up to the amount,
-//     joined by spaces and at most one dash or tilde, or by a word of a
-//     range (to, bis, à), begin it: a range written with its currency
-//     once ("20–30 €", "20 - 30 €", "1,000〜2,000円" and "20 to 30 €"
-//     read their first number, as "€20–€30" does), or the groups of an amount that a plain space groups
-//     on a page whose language does not ("12 490 Kč" is 12 there, as it
-//     was, not 490). An amount with a currency in parentheses is
-//     negative, as accounts write losses ("($1,200)", "(€1.200,00)" and
-//     "(1,200.00 USD)" are -1200), as is one with its currency outside
-//     them, as a statement's column writes it ("$(5.00)", "€ (2.50)",
-//     "(2.50) €"); a number without a currency is
+//     after it (€, EUR, kr, Kč, zł, руб, 円), but for one that digits
+//     follow, which is theirs ("Qty 2 USD 15.00" is 15), and but for PHP
+//     and CAD before digits without an amount's form ("Learn PHP 8 for
+//     $49" is 49: a language's version, as CAD 3 is a craft's). Of
+//     several amounts the first is the value ("Was $59.99, now $49.99" is
+//     59.99), as the first number was of every match. Bare numbers that
+//     run up to the amount, joined by spaces and at most one dash or
+//     tilde, or by a word of a range (to, bis, à), begin it: a range
+//     written with its currency once ("20–30 €", "20 - 30 €",
+//     "1,000〜2,000円" and "20 to 30 €" read their first number, as
+//     "€20–€30" does), or the groups of an amount that a plain space
+//     groups on a page whose language does not ("12 490 Kč" is 12 there,
+//     as it was, not 490).
+//   - Signs besides a leading minus: an amount with a currency in
+//     parentheses is negative, as accounts write losses ("($1,200)",
+//     "(€1.200,00)" and "(1,200.00 USD)" are -1200), as is one with its
+//     currency outside them, as a statement's column writes it
+//     ("$(5.00)", "€ (2.50)", "(2.50) €"); a number without a currency is
 //     a count, as the web writes it beside a link or a tab ("Reviews
-//     (1,200)" is 1200, "Comments (12)" 12). A magnitude after an amount
-//     multiplies it (magnitude.go: "$1.2M", "$2.1bn", "$1.5 billion",
-//     "€3,5 Mrd.", "1,2 Mio. €", "₹1.5 Cr"), so that $900K rising to
-//     $1.2M is a rise of 300000, and its one separator is a decimal one
-//     ($1.299M); a count's K, M or B joined to it is one too, where
-//     the web writes followers, views and sales ("950" rising to "1.2K
-//     followers" is a rise of 250, not a fall to 1.2; and so "4K" is
-//     4000), but not one after a space ("3 M views") nor a unit's letter
-//     ("5KB", "5m", "100 Mbps"). An en dash that begins a number, standing as a
-//     word's start, is its minus sign, as European typesetting writes one
-//     ("–15 %", "–1,23", "–$5.00"); a range's is not ("2019–2020", "10 –
-//     20"). A minus sign joined after an amount is its sign, as German
-//     statements write it ("2.50- €", "1.234,56- EUR", and "1.234,56-"
-//     with cents), but not one before a number or a word ("5-10 days",
-//     "5-pack"), nor after a number without cents nor currency after it
-//     ("Ages 3-", and "Rs. 1,299-", India's "1,299/-" typed short).
+//     (1,200)" is 1200, "Comments (12)" 12). An en dash that begins a
+//     number, standing as a word's start, is its minus sign, as European
+//     typesetting writes one ("–15 %", "–1,23", "–$5.00"); a range's is
+//     not ("2019–2020", "10 – 20"). A minus sign joined after an amount
+//     is its sign, as German statements write it ("2.50- €", "1.234,56-
+//     EUR", and "1.234,56-" with cents), but not one before a number or a
+//     word ("5-10 days", "5-pack"), nor after a number without cents nor
+//     a currency after it ("Ages 3-", and "Rs. 1,299-", India's
+//     "1,299/-" typed short).
+//   - A magnitude after an amount multiplies it (magnitude.go: "$1.2M",
+//     "$2.1bn", "$1.5 billion", "€3,5 Mrd.", "1,2 Mio. €", "₹1.5 Cr"), so
+//     that $900K rising to $1.2M is a rise of 300000, and makes its one
+//     separator a decimal one ($1.299M); a count's K, M or B joined to it
+//     is one too, as the web writes followers, views and sales ("950"
+//     rising to "1.2K followers" is a rise of 250, not a fall to 1.2; and
+//     so "4K" is 4000), but not one after a space ("3 M views") nor a
+//     unit's letter ("5KB", "5m", "100 Mbps").
 //   - In HTML, a match whose text holds several numbers, some struck out
 //     (del, s, strike: the regular price a shop shows beside a sale's),
 //     reads its number from its text without them where that holds one

@@ -58,8 +58,9 @@ func FuzzFindNumber(f *testing.F) {
 }
 
 // FuzzFindValue: the span findValue returns is a number numberSyntax
-// reads whole, whose digits are no word's, and scanNumber reads a number
-// (its sign, its parentheses) only where findValue finds one.
+// reads whole, whose digits are no word's, and scanNumber reads that
+// number, its digits (whatever its sign, parentheses and magnitude), and
+// reads one wherever findValue finds one its float64 holds.
 func FuzzFindValue(f *testing.F) {
 	for _, s := range []string{"UTF-8", "COVID‑19 cases: 12", "USD-5", "No.5", "価格1,000円", "Model X−3 at 120",
 		"H.264 $20", "MPEG-4 Part 10, $20", "No.5 costs €20", "Qty 2 USD 15.00", "20 - 30 €", "12 490 Kč", "1.299,- €",
@@ -70,11 +71,15 @@ func FuzzFindValue(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		start, end, ok := findValue(s)
-		if _, scanned := scanNumber(s); scanned && !ok {
-			t.Fatalf("scanNumber(%q) read a number findValue does not find", s)
+		n, scanned := scanNumber(s)
+		if scanned != ok && (scanned || len(digitsOf(s[start:end])) < 300) {
+			t.Fatalf("scanNumber(%q) read %v, findValue found %v", s, scanned, ok)
 		}
 		if !ok {
 			return
+		}
+		if scanned && digitsOf(n.text) != digitsOf(s[start:end]) {
+			t.Fatalf("scanNumber(%q) read %q, findValue found %q", s, n.text, s[start:end])
 		}
 		if m := numberSyntax.FindString(s[start:]); len(m) != end-start {
 			t.Fatalf("findValue(%q) = %q, not a whole number (%q)", s, s[start:end], m)
@@ -87,4 +92,16 @@ func FuzzFindValue(f *testing.F) {
 			t.Fatalf("findValue(%q) = %q, a word's digits", s, s[start:end])
 		}
 	})
+}
+
+// digitsOf returns the digits of s without the zeros that lead them
+// (scanNumber writes $.99 as 0.99).
+func digitsOf(s string) string {
+	var b strings.Builder
+	for _, c := range []byte(s) {
+		if isDigit(c) && (c != '0' || b.Len() > 0) {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }

@@ -101,7 +101,7 @@ func inAccountingParens(s string, i, e int) bool {
 	}
 	m := s[d:e]
 	before, okBefore := currencyBefore(s[:i], m)
-	after, okAfter := currencyAfter(s[e:])
+	after, okAfter := currencyAfter(s[e:], m)
 	if !okAfter {
 		_, after = magnitudeAfter(after) // ($1.2M)
 	}
@@ -114,7 +114,7 @@ func inAccountingParens(s string, i, e int) bool {
 		return true
 	}
 	_, okBefore = currencyBefore(before[:len(before)-1], m)
-	_, okAfter = currencyAfter(after[1:])
+	_, okAfter = currencyAfter(after[1:], m)
 	return okBefore || okAfter
 }
 
@@ -130,12 +130,12 @@ func trailingMinus(s string, i, e int) bool {
 		return false
 	}
 	rest := s[e+w:]
-	if _, ok := currencyAfter(rest); ok {
-		return true
-	}
 	d := i
 	for !isDigit(s[d]) {
 		d++
+	}
+	if _, ok := currencyAfter(rest, s[d:e]); ok {
+		return true
 	}
 	return strings.TrimLeftFunc(rest, unicode.IsSpace) == "" && twoDecimals(s[d:e])
 }
@@ -152,7 +152,7 @@ func twoDecimals(m string) bool {
 // it (currencyBefore) or after it (currencyAfter).
 func hasCurrency(s string, i, d, e int) bool {
 	_, before := currencyBefore(s[:i], s[d:e])
-	_, after := currencyAfter(s[e:])
+	_, after := currencyAfter(s[e:], s[d:e])
 	return before || after
 }
 
@@ -226,17 +226,19 @@ func amountForm(m string) bool {
 	return len(groups) > 1 && byThousands(groups)
 }
 
-// currencyAfter reports whether s, the text after a number, begins with
-// the number's currency: spaces, then a currency symbol (1.299,00 €), a
-// currency code (7 EUR) or a sign written after amounts
-// (currencySuffixes: 1 234 kr, 1,000円), standing as a word of its own
-// (but the signs of the scripts that join their words: 1,000円税込,
-// 12,000원부터), and not followed by digits, whose currency it is (H.264
-// $20). The marks of an amount without cents before it are the amount's
+// currencyAfter reports whether s, the text after a number whose digits
+// and separators are m, begins with the number's currency: spaces, then
+// a currency symbol (1.299,00 €), a currency code (7 EUR) or a sign
+// written after amounts (currencySuffixes: 1 234 kr, 1,000円), standing
+// as a word of its own (but the signs of the scripts that join their
+// words: 1,000円税込, 12,000원부터), and not followed by digits, whose
+// currency it is (H.264 $20). Of the signs, those that name units too
+// (wordSuffixes: 2 TL, a teaspoon; 6 Ft, feet) are a currency only
+// joined to the number (50TL) or after an amount's form (1.299,00 TL). The marks of an amount without cents before it are the amount's
 // (1.299,- €), as is a magnitude (magnitudeAfter: 1,2 Mio. €) and a minus
 // sign (trailingMinus: 2.50- €). It returns s without the currency and
 // what stood before it.
-func currencyAfter(s string) (rest string, ok bool) {
+func currencyAfter(s, m string) (rest string, ok bool) {
 	_, t := magnitudeAfter(s)
 	if r, w := utf8.DecodeRuneInString(t); r == '-' || r == '−' {
 		t = t[w:] // 1.234,56- EUR (trailingMinus)
@@ -246,6 +248,8 @@ func currencyAfter(s string) (rest string, ok bool) {
 			t = t[1+w:]
 		}
 	}
+	first, _ := utf8.DecodeRuneInString(t)
+	joined := !isAmountSpace(first)
 	t = strings.TrimLeftFunc(t, isAmountSpace)
 	n := 0
 	if r, w := utf8.DecodeRuneInString(t); unicode.Is(unicode.Sc, r) {
@@ -256,6 +260,9 @@ func currencyAfter(s string) (rest string, ok bool) {
 		for _, sign := range currencySuffixes {
 			last, _ := utf8.DecodeLastRuneInString(sign)
 			if strings.HasPrefix(t, sign) && (unicode.In(last, digitApartScripts...) || !startsWord(t[len(sign):])) {
+				if wordSuffixes[sign] && !joined && !amountForm(m) {
+					break
+				}
 				n = len(sign)
 				break
 			}
@@ -277,6 +284,11 @@ func startsDigits(s string) bool { return s != "" && isDigit(s[0]) }
 // leu, the lira, the rouble, the hryvnia, the lev, the yen, the yuan and
 // the won.
 var currencySuffixes = []string{"kr", "Kr", "Kč", "zł", "Ft", "lei", "TL", "руб", "рублей", "грн", "лв", "円", "元", "원"}
+
+// wordSuffixes are the currencySuffixes that name a unit as often after a
+// number: TL a teaspoon (Türkçe's lira; German recipes' Teelöffel), Ft
+// feet (the forint).
+var wordSuffixes = map[string]bool{"TL": true, "Ft": true}
 
 // startsWord reports whether s begins with a letter or a digit, going on
 // a word the text before it began.

@@ -58,6 +58,15 @@ func TestValueCurrencyAmount(t *testing.T) {
 		{"5 бр. 12 лв.", 12, true, "5 бр. лв."},
 		{"2 рубрики 5", 2, true, "рубрики 5"}, // a word that begins like a sign
 		{"3개 12,000원", 12000, true, "3개 원"},
+		// TL and Ft, spaced from a bare number, are a teaspoon and feet,
+		// the lira's and the forint's only joined to it or after an
+		// amount's form.
+		{"Für 4 Personen: 2 TL Salz", 4, true, "Für Personen: 2 TL Salz"},
+		{"Pack of 2, 6 Ft", 2, true, "Pack of , 6 Ft"},
+		{"2 adet 1.299,00 TL", 1299, true, "2 adet TL"},
+		{"2 adet 50TL", 50, true, "2 adet TL"},
+		{"2 db 1.990 Ft", 1990, true, "2 db Ft"},
+		{"2 db 990Ft", 990, true, "2 db Ft"},
 		{"갤럭시 S24 1,200,000원", 1200000, true, "갤럭시 S24 원"},
 		{"Top 10 under Rs.1,500", 1500, true, "Top 10 under Rs."},
 		{"Step 2: S/.49.90", 49.9, true, "Step 2: S/."},
@@ -268,5 +277,25 @@ func TestValueMagnitude(t *testing.T) {
 	r = evalClause(t, valuePage(`<p class="v">$1.25M</p>`), valuePage(`<p class="v">$1.2M</p>`), `value In css ".v" decreases`)
 	if !r.Matched || len(r.Changes) != 1 || r.Changes[0].Value.Delta != -50e3 {
 		t.Errorf("$1.25M -> $1.2M: %+v", r)
+	}
+}
+
+// TestValueDecreasesReading: a value read as written falls where the
+// text's value falls, and not where only another number of its text does.
+func TestValueDecreasesReading(t *testing.T) {
+	for _, tc := range []struct {
+		old, new string
+		o, n     float64
+	}{
+		{"Für 4 Personen: 2 TL Salz", "Für 2 Personen: 2 TL Salz", 4, 2},
+	} {
+		r := evalClause(t, valuePage(`<p class="v">`+tc.old+`</p>`), valuePage(`<p class="v">`+tc.new+`</p>`), `value In css ".v" decreases`)
+		if !r.Matched || len(r.Changes) != 1 {
+			t.Errorf("%s -> %s: %+v", tc.old, tc.new, r)
+			continue
+		}
+		if v := r.Changes[0].Value; *v.Old != tc.o || *v.New != tc.n {
+			t.Errorf("%s -> %s: %v -> %v, want %v -> %v", tc.old, tc.new, *v.Old, *v.New, tc.o, tc.n)
+		}
 	}
 }

@@ -59,7 +59,7 @@ func amountMagnitude(s string, i, d, e int) int {
 	if _, ok := currencyBefore(s[:i], s[d:e]); ok {
 		return exp
 	}
-	if _, ok := currencyAfter(rest); ok {
+	if _, ok := currencyAfter(rest, s[d:e]); ok {
 		return exp
 	}
 	if countMagnitude(s[e:]) {

@@ -223,8 +223,11 @@ func TestValueLetterCurrency(t *testing.T) {
 
 // TestValueMagnitude: an amount with a currency written with a magnitude
 // after it ($1.2M, €3,5 Mrd., ₹1.5 Cr) is that many thousands, millions
-// or billions, so that $900K rising to $1.2M is a rise; a magnitude's
-// letter after a number without a currency is a unit, as before (4K).
+// or billions, so that $900K rising to $1.2M is a rise, and so is a
+// count's K, M or B joined to it where the number has a decimal part
+// and no word before it (1.2K) or a count's noun names it (12K
+// followers, Sold 3k); otherwise the letter after a number without a
+// currency is a unit, a size or a grade, as before (4K, 10M, 4B, 2B).
 func TestValueMagnitude(t *testing.T) {
 	checkValueTexts(t, []valueTextCase{
 		{"$1.2M", 1.2e6, true, "$ M"},
@@ -250,6 +253,20 @@ func TestValueMagnitude(t *testing.T) {
 		{"1.2M views", 1.2e6, true, "M views"},
 		{"(1.2K)", 1200, true, "( K)"}, // a count: no currency
 		{"4K TV $499", 499, true, "4K TV $"},
+		{"12K followers", 12000, true, "K followers"},
+		{"Followers: 12K", 12000, true, "Followers: K"},
+		{"3M views", 3e6, true, "M views"},
+		{"4K stars", 4000, true, "K stars"},
+		// A size, a seat, an apartment, a pencil's grade, a screen: the
+		// letter is no magnitude.
+		{"4K", 4, true, "K"},
+		{"Shoe size 10M", 10, true, "Shoe size M"},
+		{"Shoe size 10.5M", 10.5, true, "Shoe size M"},
+		{"Baby romper 6M", 6, true, "Baby romper M"},
+		{"Size 34B", 34, true, "Size B"},
+		{"Seat 12B", 12, true, "Seat B"},
+		{"Apt 4B", 4, true, "Apt B"},
+		{"2B pencil", 2, true, "B pencil"},
 		// No magnitude: a unit, a spaced letter, a word going on, a count's
 		// magnitude that is only an amount's (m, bn, T).
 		{"5KB", 5, true, "KB"},
@@ -288,6 +305,8 @@ func TestValueDecreasesReading(t *testing.T) {
 		o, n     float64
 	}{
 		{"Für 4 Personen: 2 TL Salz", "Für 2 Personen: 2 TL Salz", 4, 2},
+		{"Shoe size 10M", "Shoe size 9.5", 10, 9.5},
+		{"1.2K followers", "950 followers", 1200, 950},
 	} {
 		r := evalClause(t, valuePage(`<p class="v">`+tc.old+`</p>`), valuePage(`<p class="v">`+tc.new+`</p>`), `value In css ".v" decreases`)
 		if !r.Matched || len(r.Changes) != 1 {

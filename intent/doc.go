@@ -493,10 +493,14 @@
 //     "$2.1bn", "$1.5 billion", "€3,5 Mrd.", "1,2 Mio. €", "₹1.5 Cr"), so
 //     that $900K rising to $1.2M is a rise of 300000, and makes its one
 //     separator a decimal one ($1.299M); a count's K, M or B joined to it
-//     is one too, as the web writes followers, views and sales ("950"
-//     rising to "1.2K followers" is a rise of 250, not a fall to 1.2; and
-//     so "4K" is 4000), but not one after a space ("3 M views") nor a
-//     unit's letter ("5KB", "5m", "100 Mbps").
+//     is one too, as the web writes followers, views and sales, where a
+//     count's noun names it or the number has a decimal part and no word
+//     before it ("950" rising to "1.2K followers" is a rise of 250, not a
+//     fall to 1.2; "12K followers", "Sold 3k" and "(1.2K)" are 12000,
+//     3000 and 1200), but not elsewhere, where the letter is a size's, a
+//     seat's or a grade's as often ("4K", "Shoe size 10M", "Seat 12B",
+//     "Apt 4B" and "2B pencil" are 4, 10, 12, 4 and 2), nor one after a
+//     space ("3 M views") nor a unit's letter ("5KB", "5m", "100 Mbps").
 //   - In HTML, a match whose text holds several numbers, some struck out
 //     (del, s, strike: the regular price a shop shows beside a sale's),
 //     reads its number from its text without them where that holds one

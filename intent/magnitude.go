@@ -49,8 +49,8 @@ func magnitudeAfter(s string) (exp int, rest string) {
 // amountMagnitude returns the power of ten of the magnitude written after
 // the number of s at [i, e), whose first digit is at d, where it is an
 // amount with a currency, before it ($1.2M) or after the magnitude (1,2
-// Mio. €), or a count's K, M or B joined to it (countMagnitude: 1.2K
-// followers, 3.4M views); 0 for none.
+// Mio. €), or a count's K, M or B joined to it (countMagnitude: 1.2K,
+// 3.4M views); 0 for none.
 func amountMagnitude(s string, i, d, e int) int {
 	exp, rest := magnitudeAfter(s[e:])
 	if exp == 0 {
@@ -62,18 +62,65 @@ func amountMagnitude(s string, i, d, e int) int {
 	if _, ok := currencyAfter(rest, s[d:e]); ok {
 		return exp
 	}
-	if countMagnitude(s[e:]) {
+	if countMagnitude(s[:i], s[d:e], s[e:], rest) {
 		return exp
 	}
 	return 0
 }
 
-// countMagnitude reports whether s, the text after a number, begins with
-// a magnitude (magnitudeAfter tells which) that counts of followers, views
-// or sales take without a currency: one joined to the digits that begins
-// with K, k, M or B (1.2K, 3k sold, 1.2M views, and so 4K, as 10K is a
-// resistor's ohms), not m (5m, metres), bn or T, which the amounts of
-// finance write.
-func countMagnitude(s string) bool {
-	return s != "" && strings.IndexByte("KkMB", s[0]) >= 0
+// countMagnitude reports whether after, the text after a number whose
+// digits and separators are m and before which before stands, begins
+// with a count's magnitude (rest is after without it, magnitudeAfter): a
+// K, k, M or B joined to the digits (not m, metres, nor bn or T, which
+// the amounts of finance write), where a count's noun (countNouns) stands
+// after it (1.2K followers, 3k sold) or is the last word before the
+// number (Followers: 12K, Sold 3k), or where the number has a decimal
+// part and no letter stands before it, a counter's cell (1.2K, (3.4M)).
+// Otherwise the letter is a unit, a size, a seat or a grade: 4K, Shoe
+// size 10M (or 10.5M), Seat 12B, Apt 4B and 2B pencil are 4, 10, 12, 4
+// and 2.
+func countMagnitude(before, m, after, rest string) bool {
+	if after == "" || strings.IndexByte("KkMB", after[0]) < 0 {
+		return false
+	}
+	if countNouns[firstWord(rest)] || countNouns[lastWord(before)] {
+		return true
+	}
+	return strings.ContainsAny(m, ".,") && !hasLetter(before)
+}
+
+// countNouns are the words, lower-cased, that name what a count's
+// magnitude counts (countMagnitude), in English, German, French and
+// Spanish.
+var countNouns = map[string]bool{
+	"followers": true, "following": true, "views": true, "subscribers": true, "subs": true, "downloads": true,
+	"installs": true, "likes": true, "users": true, "members": true, "reviews": true, "ratings": true,
+	"comments": true, "shares": true, "plays": true, "streams": true, "listeners": true, "fans": true,
+	"visits": true, "visitors": true, "readers": true, "sold": true, "sales": true, "orders": true,
+	"stars": true, "forks": true, "watchers": true, "votes": true, "upvotes": true, "customers": true,
+	"students": true, "abonnenten": true, "aufrufe": true, "abonnés": true, "vues": true, "seguidores": true,
+	"vistas": true,
+}
+
+// firstWord returns the letters, lower-cased, of the word s begins with
+// after spaces and punctuation.
+func firstWord(s string) string {
+	s = strings.TrimLeftFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	end := strings.IndexFunc(s, func(r rune) bool { return !unicode.IsLetter(r) })
+	if end < 0 {
+		end = len(s)
+	}
+	return strings.ToLower(s[:end])
+}
+
+// lastWord returns the letters, lower-cased, of the word s ends with
+// before spaces and punctuation (Followers: is followers).
+func lastWord(s string) string {
+	s = strings.TrimRightFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	start := strings.LastIndexFunc(s, func(r rune) bool { return !unicode.IsLetter(r) }) + 1
+	if start > 0 {
+		_, w := utf8.DecodeRuneInString(s[start-1:])
+		start += w - 1
+	}
+	return strings.ToLower(s[start:])
 }

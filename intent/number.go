@@ -105,8 +105,10 @@ func isNumberRune(r rune) bool {
 // groups of thousands: "Q49.90" is 49.9, "R299.99" 299.99 and "Kr1.299"
 // 1299, where "Q3", "L2 cache", "Canon R5" and "Kr85" hold none. A
 // magnitude after an amount multiplies it: "$1.2M" is 1200000, "€3,5
-// Mrd." 3500000000 (magnitudeAfter), as a count's K, M or B does: "1.2K"
-// is 1200.
+// Mrd." 3500000000 (magnitudeAfter), as a count's K, M or B does where a
+// count's noun names it or the number has a decimal part and no word
+// before it: "1.2K" is 1200, "12K followers" 12000, where "Size 34B" is
+// 34 (countMagnitude).
 func ParseNumber(s string) (float64, bool) {
 	n, ok := scanNumber(s)
 	if !ok {

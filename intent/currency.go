@@ -91,9 +91,13 @@ var signedCurrencies = map[string]bool{
 // amount with a currency in parentheses, which accounts write for a
 // negative amount: ($1,200), (€1.200,00), (1,200.00 USD), or with the
 // currency outside them, as a statement's column writes it: $(5.00),
-// € (2.50), (2.50) €. A number without a currency is a count (Reviews
-// (1,200)), and parentheses around more than the amount and its
-// currency hold a note ((12 items) $5).
+// € (2.50), (2.50) €. The amount and its parentheses are the whole of s,
+// a statement's cell, or follow a label's colon (Net income: ($1,200)):
+// after other words they hold a surcharge or an option's price, as shops
+// write one (Extra cheese ($1.50), Option A (2.50) €), and before others
+// a note. A number without a currency is a count (Reviews (1,200)), and
+// parentheses around more than the amount and its currency hold a note
+// ((12 items) $5).
 func inAccountingParens(s string, i, e int) bool {
 	d := i
 	for !isDigit(s[d]) {
@@ -110,12 +114,26 @@ func inAccountingParens(s string, i, e int) bool {
 	if !strings.HasSuffix(before, "(") || !strings.HasPrefix(after, ")") {
 		return false
 	}
+	before, after = before[:len(before)-1], after[1:]
 	if okBefore || okAfter {
-		return true
+		return statementCell(before, after)
 	}
-	_, okBefore = currencyBefore(before[:len(before)-1], m)
-	_, okAfter = currencyAfter(after[1:], m)
-	return okBefore || okAfter
+	if rest, ok := currencyBefore(before, m); ok {
+		return statementCell(rest, after)
+	}
+	if rest, ok := currencyAfter(after, m); ok {
+		return statementCell(before, rest)
+	}
+	return false
+}
+
+// statementCell reports whether before and after, the text of a value
+// before and after its amount in parentheses with its currency, leave the
+// amount a statement's cell: nothing after it, and nothing before it but
+// a label ending with a colon (inAccountingParens).
+func statementCell(before, after string) bool {
+	before = strings.TrimSpace(before)
+	return strings.TrimSpace(after) == "" && (before == "" || strings.HasSuffix(before, ":"))
 }
 
 // trailingMinus reports whether the number of s at [i, e) is an amount

@@ -128,8 +128,11 @@ func TestValueCurrencyAmountChange(t *testing.T) {
 }
 
 // TestValueAccountingNegative: an amount with a currency in parentheses
-// is negative, as accounts write losses; a bare number in parentheses is
-// a count, as the web writes them beside a link or a tab.
+// is negative, as accounts write losses, where it is the whole text, a
+// statement's cell, or follows its label's colon; an amount in
+// parentheses after other words is a surcharge, as shops write one, and
+// a bare number in parentheses is a count, as the web writes them beside
+// a link or a tab.
 func TestValueAccountingNegative(t *testing.T) {
 	checkValueTexts(t, []valueTextCase{
 		{"($1,200)", -1200, true, "($ )"},
@@ -145,7 +148,15 @@ func TestValueAccountingNegative(t *testing.T) {
 		{"$(5.00)", -5, true, "$( )"},
 		{"€ (2.50)", -2.5, true, "€ ( )"},
 		{"(2.50) €", -2.5, true, "( ) €"},
-		{"Net (1,200) USD", -1200, true, "Net ( ) USD"},
+		// After words, a surcharge, an option's price.
+		{"Net (1,200) USD", 1200, true, "Net ( ) USD"},
+		{"Extra cheese ($1.50)", 1.5, true, "Extra cheese ($ )"},
+		{"Express shipping ($9.99)", 9.99, true, "Express shipping ($ )"},
+		{"Gift wrap (£2.50)", 2.5, true, "Gift wrap (£ )"},
+		{"2 units (€5)", 5, true, "2 units (€ )"},
+		{"Option A (2.50) €", 2.5, true, "Option A ( ) €"},
+		{"Option A $(2.50)", 2.5, true, "Option A $( )"},
+		{"($1,200) loss", 1200, true, "($ ) loss"},
 		// Counts, and parentheses around more than the amount.
 		{"Reviews (1,200)", 1200, true, "Reviews ( )"},
 		{"Comments (12)", 12, true, "Comments ( )"},
@@ -306,6 +317,7 @@ func TestValueDecreasesReading(t *testing.T) {
 	}{
 		{"Für 4 Personen: 2 TL Salz", "Für 2 Personen: 2 TL Salz", 4, 2},
 		{"Shoe size 10M", "Shoe size 9.5", 10, 9.5},
+		{"Extra cheese ($1.50)", "Extra cheese ($1.25)", 1.5, 1.25},
 		{"1.2K followers", "950 followers", 1200, 950},
 	} {
 		r := evalClause(t, valuePage(`<p class="v">`+tc.old+`</p>`), valuePage(`<p class="v">`+tc.new+`</p>`), `value In css ".v" decreases`)

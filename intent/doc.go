@@ -478,9 +478,14 @@
 //     parentheses is negative, as accounts write losses ("($1,200)",
 //     "(€1.200,00)" and "(1,200.00 USD)" are -1200), as is one with its
 //     currency outside them, as a statement's column writes it
-//     ("$(5.00)", "€ (2.50)", "(2.50) €"); a number without a currency is
-//     a count, as the web writes it beside a link or a tab ("Reviews
-//     (1,200)" is 1200, "Comments (12)" 12). An en dash that begins a
+//     ("$(5.00)", "€ (2.50)", "(2.50) €"), where the amount and its
+//     parentheses are the whole text of the match, a statement's cell, or
+//     follow a label's colon ("Net income: ($1,200)"); after other words
+//     they hold a surcharge, as shops write one far more often than pages
+//     write a loss ("Extra cheese ($1.50)" is 1.5, "Option A (2.50) €"
+//     2.5). A number without a currency is a count, as the web writes it
+//     beside a link or a tab ("Reviews (1,200)" is 1200, "Comments (12)"
+//     12). An en dash that begins a
 //     number, standing as a word's start, is its minus sign, as European
 //     typesetting writes one ("–15 %", "–1,23", "–$5.00"); a range's is
 //     not ("2019–2020", "10 – 20"). A minus sign joined after an amount

@@ -98,8 +98,10 @@ func isNumberRune(r rune) bool {
 // number is a minus sign, as European typesetting writes it: "–15 %" is
 // -15, where "2019–2020" is 2019; so is a minus after an amount, as German
 // statements write it: "1.234,56- EUR" is -1234.56. An amount with a
-// currency in parentheses is negative, as accounts write it: "($1,200)"
-// and "(1,200.00 USD)" are -1200, where "Reviews (1,200)" is 1200. A
+// currency in parentheses that are the whole text (or follow a label's
+// colon) is negative, as a statement's cell writes it: "($1,200)" and
+// "(1,200.00 USD)" are -1200, where "Reviews (1,200)" is 1200 and "Extra
+// cheese ($1.50)", a surcharge, 1.5. A
 // currency written with one letter, or the krona's Kr, makes the digits
 // after it an amount where they have an amount's form, two decimals or
 // groups of thousands: "Q49.90" is 49.9, "R299.99" 299.99 and "Kr1.299"

@@ -176,18 +176,27 @@ func hasCurrency(s string, i, d, e int) bool {
 
 // currencyBefore reports whether s, the text before a number whose
 // digits and separators are m, ends with the number's currency: a
-// currency symbol ($, €, ₹, US$, R$), a currency code
-// (afterCurrencyCode; of wordCodes, before an amount's form only), an
+// currency symbol ($, €, ₹, US$, R$) or a currency code
+// (afterCurrencyCode; of wordCodes, before an amount's form only), but
+// one spaced from the number that the number before it owns
+// (numberBeforeOwns: 1.299 € 20 % sparen, 5 EUR 2 Stück), an
 // abbreviation written before amounts (afterCurrencyPrefix, S/) or, before
 // an amount's form, a letter (letterCurrencyAtEnd), then spaces; after an
 // abbreviation or a letter, a period (Rs.1,500, S/.49.90, kr.1.299). It
 // returns s without the currency and the spaces.
 func currencyBefore(s, m string) (rest string, ok bool) {
 	t := strings.TrimRightFunc(s, isAmountSpace)
+	spaced := len(t) < len(s)
 	if r, w := utf8.DecodeLastRuneInString(t); unicode.Is(unicode.Sc, r) {
+		if spaced && numberBeforeOwns(t[:len(t)-w], m) {
+			return s, false // 5 € 2 Stück
+		}
 		return t[:len(t)-w], true
 	}
 	if afterCurrencyCode(t) && (!wordCodes[t[len(t)-3:]] || amountForm(m)) {
+		if spaced && numberBeforeOwns(t[:len(t)-3], m) {
+			return s, false // 5 EUR 2 Stück
+		}
 		return t[:len(t)-3], true
 	}
 	t = strings.TrimSuffix(t, ".")
@@ -249,8 +258,10 @@ func amountForm(m string) bool {
 // a currency symbol (1.299,00 €), a currency code (7 EUR) or a sign
 // written after amounts (currencySuffixes: 1 234 kr, 1,000円), standing
 // as a word of its own (but the signs of the scripts that join their
-// words: 1,000円税込, 12,000원부터), and not followed by digits, whose
-// currency it is (H.264 $20). Of the signs, those that name units too
+// words: 1,000円税込, 12,000원부터), and not joined to digits after it,
+// whose currency it is (H.264 $20); spaced from both numbers, the one's
+// before it (1.299 € 20 % sparen), but where only the one after has an
+// amount's form (Qty 2 USD 15.00: numberBeforeOwns). Of the signs, those that name units too
 // (wordSuffixes: 2 TL, a teaspoon; 6 Ft, feet) are a currency only
 // joined to the number (50TL) or after an amount's form (1.299,00 TL). The marks of an amount without cents before it are the amount's
 // (1.299,- €), as is a magnitude (magnitudeAfter: 1,2 Mio. €) and a minus
@@ -286,11 +297,50 @@ func currencyAfter(s, m string) (rest string, ok bool) {
 			}
 		}
 	}
-	if n == 0 || startsDigits(strings.TrimLeftFunc(t[n:], isAmountSpace)) {
-		// None, or the currency of the number after it: H.264 $20.
+	if n == 0 || startsDigits(t[n:]) {
+		// None, or the currency of the number joined after it: H.264 $20.
 		return s, false
 	}
+	if next := strings.TrimLeftFunc(t[n:], isAmountSpace); startsDigits(next) && !joined {
+		// Spaced from both numbers: this one's (1.299 € 20 % sparen),
+		// but where only the one after has an amount's form.
+		_, k, _ := findNumber(next)
+		if amountForm(next[:k]) && !amountForm(m) {
+			return s, false // Qty 2 USD 15.00
+		}
+	}
 	return t[n:], true
+}
+
+// numberBeforeOwns reports whether rest, the text before a currency
+// written before a number whose digits and separators are m and spaced
+// from it, ends with a number that owns the currency: a value's number
+// (not a word's, MP3 € 20), joined to the currency (12€ 3 Farben) or
+// spaced from it too, then but where only the number after it has an
+// amount's form (Qty 2 USD 15.00 is 15). A currency spaced from both
+// numbers is written after the amount far more often than before one:
+// 1.299 € 20 % sparen is 1299.
+func numberBeforeOwns(rest, m string) bool {
+	r := strings.TrimRightFunc(rest, isAmountSpace)
+	if r == "" || !isDigit(r[len(r)-1]) {
+		return false
+	}
+	start := len(r)
+	for start > 0 {
+		c, w := utf8.DecodeLastRuneInString(r[:start])
+		if !isNumberRune(c) {
+			break
+		}
+		start -= w
+	}
+	for start < len(r) && !isDigit(r[start]) {
+		start++ // a separator before the digits
+	}
+	prev := r[start:]
+	if wordDigits(r[:start], prev) {
+		return false
+	}
+	return len(r) == len(rest) || !amountForm(m) || amountForm(prev)
 }
 
 // startsDigits reports whether s begins with a digit.

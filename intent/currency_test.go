@@ -44,6 +44,20 @@ func TestValueCurrencyAmount(t *testing.T) {
 		{"Save 20% – $79.99", 79.99, true, "Save 20% – $"},
 		{"1/2 price $10", 10, true, "1/2 price $"},
 		{"Qty 2 USD 15.00", 15, true, "Qty 2 USD"},
+		// A currency spaced from the numbers on both sides is the one's
+		// before it, but where only the one after has an amount's form
+		// (Qty 2 USD 15.00); joined to the one after, that one's.
+		{"1.299 € 20 % sparen", 1299, true, "€ 20 % sparen"},
+		{"49,99 € 3 Farben", 49.99, true, "€ 3 Farben"},
+		{"899 € 0% Finanzierung", 899, true, "€ 0% Finanzierung"},
+		{"1.299,00 € 24 Monate Garantie", 1299, true, "€ 24 Monate Garantie"},
+		{"29,99 € 4,5 Sterne", 29.99, true, "€ 4,5 Sterne"},
+		{"9,99 € 1 kg", 9.99, true, "€ 1 kg"},
+		{"5 EUR 2 Stück", 5, true, "EUR 2 Stück"},
+		{"12€ 3 Farben", 12, true, "€ 3 Farben"},
+		{"EUR 5", 5, true, "EUR"},
+		{"Pack 2 €5", 5, true, "Pack 2 €"},
+		{"MP3 € 20", 20, true, "MP3 €"},
 		// PHP and CAD name a language and a craft as well: their codes
 		// make an amount only of digits in an amount's form.
 		{"Learn PHP 8 for $49", 49, true, "Learn PHP 8 for $"},
@@ -318,6 +332,7 @@ func TestValueDecreasesReading(t *testing.T) {
 		{"Für 4 Personen: 2 TL Salz", "Für 2 Personen: 2 TL Salz", 4, 2},
 		{"Shoe size 10M", "Shoe size 9.5", 10, 9.5},
 		{"Extra cheese ($1.50)", "Extra cheese ($1.25)", 1.5, 1.25},
+		{"1.299 € 20 % sparen", "1.199 € 20 % sparen", 1299, 1199},
 		{"1.2K followers", "950 followers", 1200, 950},
 	} {
 		r := evalClause(t, valuePage(`<p class="v">`+tc.old+`</p>`), valuePage(`<p class="v">`+tc.new+`</p>`), `value In css ".v" decreases`)

@@ -461,10 +461,16 @@
 //     did ("COVID-19 cases: 120", "-15 %", "down 3.2%"). An amount has a
 //     currency symbol ($, €, US$), a code (EUR, USD) or an abbreviation
 //     (Rs., Rp, S/.) written before it, or a symbol, code or sign written
-//     after it (€, EUR, kr, Kč, zł, руб, 円), but for one that digits
-//     follow, which is theirs ("Qty 2 USD 15.00" is 15), and but for PHP
-//     and CAD before digits without an amount's form ("Learn PHP 8 for
-//     $49" is 49: a language's version, as CAD 3 is a craft's). Of
+//     after it (€, EUR, kr, Kč, zł, руб, 円). A symbol or code joined
+//     to the digits after it is theirs ("H.264 $20" is 20); one spaced
+//     from the numbers on both sides is the one's before it ("1.299 € 20
+//     % sparen" is 1299, "5 EUR 2 Stück" 5), but where only the one after
+//     has an amount's form ("Qty 2 USD 15.00" is 15), and goes to the
+//     number after it where no number stands before it ("EUR 5"). PHP
+//     and CAD before digits without an amount's form are no currency
+//     ("Learn PHP 8 for $49" is 49: a language's version, as CAD 3 is a
+//     craft's), nor TL and Ft spaced after a number without one ("2 TL
+//     Salz" is a teaspoon, "6 Ft" feet; "50TL", "1.299,00 TL" lira). Of
 //     several amounts the first is the value ("Was $59.99, now $49.99" is
 //     59.99), as the first number was of every match. Bare numbers that
 //     run up to the amount, joined by spaces and at most one dash or

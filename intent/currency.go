@@ -249,7 +249,7 @@ func amountForm(m string) bool {
 	if last >= 0 && len(m)-last-1 != 3 {
 		whole = m[:last] // the decimals of 1.299,5
 	}
-	groups := strings.FieldsFunc(whole, func(r rune) bool { return isNumberRune(r) && (r < '0' || r > '9') })
+	groups := strings.FieldsFunc(whole, func(r rune) bool { return r == ' ' || isNumberRune(r) && (r < '0' || r > '9') })
 	return len(groups) > 1 && byThousands(groups)
 }
 
@@ -375,13 +375,14 @@ func isAmountSpace(r rune) bool {
 // end of the first to the first digit of the second), joins them into
 // one run whose currency the second's is: spaces and at most one dash or
 // tilde, or one word of rangeWords between spaces, the ends of a range
-// (20–30 €, 20 - 30 €, 1,000〜2,000円, 20 to 30 €), or spaces alone, the
-// groups of an amount that a plain space groups (12 490 Kč, on a page
-// whose language does not group by spaces: see joinSpaceGroups).
+// (20–30 €, 20 - 30 €, 1,000〜2,000円, 20 to 30 €). Spaces alone join
+// none: those that group an amount's thousands are its own
+// (spaceGroupsAfter: 12 490 Kč), and others stand between a name's number
+// and an amount (Größe 42 59,99 €).
 func joinsRange(gap string) bool {
 	t := strings.TrimFunc(gap, isAmountSpace)
 	if t == "" {
-		return true
+		return false
 	}
 	if r, w := utf8.DecodeRuneInString(t); w == len(t) && strings.ContainsRune("-–—−~〜～", r) {
 		return true

@@ -64,7 +64,20 @@ func TestValueCurrencyAmount(t *testing.T) {
 		{"CAD 3 course, CAD 1,299.00", 1299, true, "CAD 3 course, CAD"},
 		{"Pack of 6, 7 EUR", 7, true, "Pack of 6, EUR"},
 		{"Size 42: 1.299 kr", 1299, true, "Size 42: kr"},
-		{"Ø 30 cm, 12 490 Kč", 12, true, "Ø 30 cm, 490 Kč"}, // off a page grouping by spaces, 12 490 is a run
+		// A plain space groups thousands in exact groups of three, but
+		// after a name's number (a model's, a size's).
+		{"Ø 30 cm, 12 490 Kč", 12490, true, "Ø 30 cm, Kč"},
+		{"12 490 Kč", 12490, true, "Kč"},
+		{"od 12 490 Kč", 12490, true, "od Kč"},
+		{"1 299 € 12 mois", 1299, true, "€ 12 mois"},
+		{"1 299,00 €", 1299, true, "€"},
+		{"1 234 567 Kč", 1234567, true, "Kč"},
+		{"Größe 42 59,99 €", 59.99, true, "Größe 42 €"},
+		{"EU 42 59,99 €", 59.99, true, "EU 42 €"},
+		{"iPhone 15 999 €", 999, true, "iPhone 15 €"},
+		{"Pixel 8 699 €", 699, true, "Pixel 8 €"},
+		{"2024 150 €", 150, true, "2024 €"},
+		{"12 4900 Kč", 4900, true, "12 Kč"},
 		{"3個 1,000円", 1000, true, "3個 円"},
 		{"2 шт. по 500 руб.", 500, true, "2 шт. по руб."},
 		{"2 шт. по 500 рублей", 500, true, "2 шт. по рублей"},
@@ -333,6 +346,8 @@ func TestValueDecreasesReading(t *testing.T) {
 		{"Shoe size 10M", "Shoe size 9.5", 10, 9.5},
 		{"Extra cheese ($1.50)", "Extra cheese ($1.25)", 1.5, 1.25},
 		{"1.299 € 20 % sparen", "1.199 € 20 % sparen", 1299, 1199},
+		{"Größe 42 59,99 €", "Größe 42 49,99 €", 59.99, 49.99},
+		{"12 490 Kč", "11 990 Kč", 12490, 11990},
 		{"1.2K followers", "950 followers", 1200, 950},
 	} {
 		r := evalClause(t, valuePage(`<p class="v">`+tc.old+`</p>`), valuePage(`<p class="v">`+tc.new+`</p>`), `value In css ".v" decreases`)

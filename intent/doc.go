@@ -473,13 +473,18 @@
 //     Salz" is a teaspoon, "6 Ft" feet; "50TL", "1.299,00 TL" lira). Of
 //     several amounts the first is the value ("Was $59.99, now $49.99" is
 //     59.99), as the first number was of every match. Bare numbers that
-//     run up to the amount, joined by spaces and at most one dash or
-//     tilde, or by a word of a range (to, bis, à), begin it: a range
-//     written with its currency once ("20–30 €", "20 - 30 €",
+//     run up to the amount, joined by at most one dash or tilde, or by a
+//     word of a range (to, bis, à), between spaces or none, begin it: a
+//     range written with its currency once ("20–30 €", "20 - 30 €",
 //     "1,000〜2,000円" and "20 to 30 €" read their first number, as
-//     "€20–€30" does), or the groups of an amount that a plain space
-//     groups on a page whose language does not ("12 490 Kč" is 12 there,
-//     as it was, not 490).
+//     "€20–€30" does). Spaces alone join no numbers into a run ("Größe 42
+//     59,99 €" is 59.99), but plain spaces before groups of exactly three
+//     digits group an amount's thousands on a page that declares no
+//     language, as on one whose language groups by spaces ("12 490 Kč"
+//     is 12490, "1 299 € 12 mois" 1299), but after a name's number
+//     ("iPhone 15 999 €", "Pixel 8 699 €" are 999 and 699; "Prix 1 299 €"
+//     reads 299 there too, a cost of the guess); on a page whose language
+//     groups otherwise (en, de) a plain space ends a number.
 //   - Signs besides a leading minus: an amount with a currency in
 //     parentheses is negative, as accounts write losses ("($1,200)",
 //     "(€1.200,00)" and "(1,200.00 USD)" are -1200), as is one with its

@@ -523,7 +523,7 @@ func TestParseNumber(t *testing.T) {
 	}{
 		{"$1,299.00", 1299, true}, {"1.299,00 €", 1299, true}, {"12,5", 12.5, true}, {"-3", -3, true},
 		{"1,199", 1199, true}, {"Price: 42 USD", 42, true}, {"0.125", 0.125, true}, {"none", 0, false},
-		{"1 299", 1, true}, {"3.14", 3.14, true}, {"10.000.000", 10000000, true}, {"−7.5", -7.5, true},
+		{"1 299", 1299, true}, {"1 2345", 1, true}, {"3.14", 3.14, true}, {"10.000.000", 10000000, true}, {"−7.5", -7.5, true},
 		// One separator and three digits: thousands, unless a zero or
 		// more than three digits stand before it, which never begin a
 		// group of thousands.

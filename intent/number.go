@@ -83,7 +83,10 @@ func isNumberRune(r rune) bool {
 // ("3.499", "1,085") the number may be written either way, and
 // ParseNumber reads it as thousands (3499, 1085); the value change type
 // reads it as the other version of the value, or the page's language,
-// shows (see the package documentation).
+// shows (see the package documentation). Plain spaces group thousands
+// where the groups after them are of exactly three digits and the number
+// before them is no name's: "12 490 Kč" is 12490, "1 2345" 1 and "iPhone
+// 15 999 €" 999 (spaceGroupsAfter).
 //
 // Digits joined to a letter before them, directly or by a hyphen, are part
 // of a word, not a number: "UTF-8", "COVID-19", "MP3", "H2O", "A4",
@@ -140,8 +143,13 @@ type number struct {
 
 // scanNumber reads the number in s that is its value (findValue), as
 // ParseNumber describes.
-func scanNumber(s string) (number, bool) {
-	i, end, ok := findValue(s)
+func scanNumber(s string) (number, bool) { return scanNumberIn(s, true) }
+
+// scanNumberIn reads the number in s that is its value (findValueIn),
+// with plain spaces grouping thousands where plainGroups allows
+// (spaceGroupsAfter).
+func scanNumberIn(s string, plainGroups bool) (number, bool) {
+	i, end, ok := findValueIn(s, plainGroups)
 	if !ok {
 		return number{}, false
 	}
@@ -161,7 +169,7 @@ func scanNumber(s string) (number, bool) {
 	if isSeparator(m[0]) {
 		m = "0" + m // $.99
 	}
-	m = groupingRemover.Replace(m)
+	m = groupingRemover.Replace(strings.ReplaceAll(m, " ", "")) // 12 490 (spaceGroupsAfter)
 	n.text = m
 	lastDot, lastComma := strings.LastIndexByte(m, '.'), strings.LastIndexByte(m, ',')
 	switch {
@@ -207,12 +215,18 @@ func scanNumber(s string) (number, bool) {
 // UTF-8, MP3; nor those whose digits are grouped otherwise than an
 // amount's, wellGrouped), the first amount with a currency (hasCurrency:
 // "H.264 $20" is 20), else the first. Where bare numbers run up to the
-// amount, joined by spaces, a dash, a tilde or a range's word
-// (joinsRange: 20–30 €, 12 490 Kč, 20 to 30 €), the run's first number is
-// the value. A separator before digits that hold a separator of their own
+// amount, joined by a dash, a tilde or a range's word (joinsRange: 20–30
+// €, 20 to 30 €), the run's first number is the value. Groups of three
+// digits after plain spaces are the number's (spaceGroupsAfter: 12 490 Kč
+// is 12490). A separator before digits that hold a separator of their own
 // is not the number's (S/.49.90 is 49.9, $.99 is 0.99). After a currency
 // code, a hyphen is the amount's sign: USD-1,234.50 is -1234.5.
-func findValue(s string) (start, end int, ok bool) {
+func findValue(s string) (start, end int, ok bool) { return findValueIn(s, true) }
+
+// findValueIn is findValue, with groups of thousands after plain spaces
+// (spaceGroupsAfter) only where plainGroups allows: not on a page whose
+// language groups thousands otherwise (spacesApart).
+func findValueIn(s string, plainGroups bool) (start, end int, ok bool) {
 	first, run := [2]int{-1, -1}, [2]int{-1, -1}
 	prevEnd := -1 // the end of the value before, where it is the number before too
 	for off := 0; ; {
@@ -241,6 +255,10 @@ func findValue(s string) (start, end int, ok bool) {
 		if wordDigits(s[:d], s[d:e]) || !wellGrouped(s[d:e]) {
 			prevEnd = -1
 			continue
+		}
+		if plainGroups {
+			e = spaceGroupsAfter(s, i, d, e)
+			off = e
 		}
 		if first[0] < 0 {
 			first = [2]int{i, e}
@@ -427,6 +445,59 @@ func difference(of, nf float64, places int) float64 {
 	return r
 }
 
+// spaceGroupsAfter returns the end of the number of s at [i, e), whose
+// first digit is at d, with the groups of thousands that plain spaces
+// join to it, as pages type the no-break space of the languages that
+// group by one: one space, then exactly three digits not followed by
+// another, the last group with a decimal part of one or two digits or
+// none (12 490 Kč, 1 299,00 €, 1 234 567). The number before them is
+// one to three digits, not beginning with 0, and no name's: after a word
+// written with a capital or a digit, it is the name's (iPhone 15 999 €,
+// Pixel 8 699 € and EU 42 are a model's and a size's, so 999 and 699 are
+// the amounts; Prix 1 299 € reads 299 too, unless the page's language
+// groups by spaces: see joinSpaceGroups). Grouped otherwise (Größe 42
+// 59,99 €, 2024 150 €, 12 4900 Kč), the numbers stand apart.
+func spaceGroupsAfter(s string, i, d, e int) int {
+	if e-d > 3 || s[d] == '0' || strings.IndexFunc(s[d:e], func(r rune) bool { return r < '0' || r > '9' }) >= 0 || afterName(s[:i]) {
+		return e
+	}
+	for e+4 <= len(s) && s[e] == ' ' && isDigit(s[e+1]) {
+		_, k, _ := findNumber(s[e+1:])
+		g := s[e+1 : e+1+k] // the group, and its decimal part
+		if len(g) < 3 || !isDigit(g[1]) || !isDigit(g[2]) {
+			break
+		}
+		if len(g) == 3 {
+			e += 1 + k
+			continue
+		}
+		if dec := g[4:]; !isSeparator(g[3]) || len(dec) > 2 || strings.IndexFunc(dec, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
+			break // 12 4900, 1 299.000, 1 000'00
+		}
+		return e + 1 + k // 1 299,00: the decimals end it
+	}
+	return e
+}
+
+// afterName reports whether s, the text before a number, ends with a
+// word written with a capital letter or a digit and one space: a name's,
+// whose number the number is (iPhone 15, EU 42, Größe 42), not a word
+// such as od or ab (od 12 490 Kč).
+func afterName(s string) bool {
+	t, ok := strings.CutSuffix(s, " ")
+	if !ok {
+		return false
+	}
+	start := strings.LastIndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	if start >= 0 {
+		_, w := utf8.DecodeRuneInString(t[start:])
+		start += w
+	} else {
+		start = 0
+	}
+	return strings.IndexFunc(t[start:], func(r rune) bool { return unicode.IsUpper(r) || unicode.IsDigit(r) }) >= 0
+}
+
 // spaceGroupRE finds digits followed by groups of three after single
 // spaces: the candidates of joinSpaceGroups.
 var spaceGroupRE = regexp.MustCompile(`\d+(?: \d{3})+`)
@@ -502,17 +573,37 @@ func pageDecimal(d *tree.Document) byte {
 	return 0
 }
 
-// pageGroupsBySpace reports whether the language a document declares on
+// spaceGrouping is what the language of a page says of a plain space
+// between digits (pageGroupsBySpace).
+type spaceGrouping int
+
+const (
+	// spacesGuessed: the page declares no language; a plain space groups
+	// thousands where the digits have their form (spaceGroupsAfter).
+	spacesGuessed spaceGrouping = iota
+	// spacesGroup: the language groups thousands by a space
+	// (joinSpaceGroups).
+	spacesGroup
+	// spacesApart: the language groups thousands otherwise; a plain
+	// space ends a number.
+	spacesApart
+)
+
+// pageGroupsBySpace returns whether the language a document declares on
 // its root element groups thousands by a space, as the Unicode CLDR writes
 // numbers in it (fr, pl, cs, ru, sv, pt-PT: 1 234 567 with a no-break
-// space, which pages often type as a plain one); not en, de or es.
-func pageGroupsBySpace(d *tree.Document) bool {
+// space, which pages often type as a plain one: spacesGroup), not (en, de,
+// es: spacesApart), or whether it declares none (spacesGuessed).
+func pageGroupsBySpace(d *tree.Document) spaceGrouping {
 	tag, ok := pageLanguage(d)
 	if !ok {
-		return false
+		return spacesGuessed
 	}
 	s := message.NewPrinter(tag).Sprint(textnumber.Decimal(1234567))
-	return strings.ContainsAny(s, "\u00a0\u202f ")
+	if strings.ContainsAny(s, "\u00a0\u202f ") {
+		return spacesGroup
+	}
+	return spacesApart
 }
 
 // pageLanguage returns the language a document declares on its root

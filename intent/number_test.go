@@ -175,9 +175,10 @@ func TestValueAttributeIgnore(t *testing.T) {
 
 // TestValueSpaceGrouping: on a page in a language that groups thousands
 // by spaces (fr, pl, cs, sv...: the CLDR writes a no-break space, pages
-// often type a plain one), "1 299,00 €" is 1299; elsewhere, and where the
-// digits around the space cannot be groups of thousands, the space ends
-// the number.
+// often type a plain one), "1 299,00 €" is 1299; on a page in another,
+// and where the digits around the space cannot be groups of thousands,
+// the space ends the number; on a page that declares no language, the
+// digits' form decides (spaceGroupsAfter).
 func TestValueSpaceGrouping(t *testing.T) {
 	page := func(lang, v string) string {
 		return `<!DOCTYPE html><html lang="` + lang + `"><body><p class="price">` + v + `</p></body></html>`
@@ -193,10 +194,13 @@ func TestValueSpaceGrouping(t *testing.T) {
 		{"fr", "2024 150 personnes", "2025 150 personnes", 2024, 2025}, // four digits lead no group
 		{"fr", "1 2345", "1 2346", 1, 1},                               // four digits are no group either
 		{"fr", "12 2024 150", "13 2024 150", 12, 13},                   // nor the end of a longer run
-		{"fr", "0 299 €", "0 199 €", 0, 0},                             // a zero begins no group
+		{"fr", "0 299", "0 199", 0, 0},                                 // a zero begins no group
 		{"fr", "3,50 100", "3,75 100", 3.5, 3.75},                      // a decimal part is no group
 		{"en", "1 299.00", "1 199.00", 1, 1},                           // English groups with commas
-		{"de", "1 299,00 €", "1 199,00 €", 1, 1},                       // German with periods
+		{"de", "1 299,00 €", "1 199,00 €", 299, 199},                   // German with periods: 299,00 € is the amount
+		{"de", "iPhone 15 999 €", "iPhone 15 949 €", 999, 949},
+		{"", "12 490 Kč", "11 990 Kč", 12490, 11990}, // no language: the groups' form
+		{"", "iPhone 15 999 €", "iPhone 15 949 €", 999, 949},
 	} {
 		r := evalClause(t, page(tc.lang, tc.old), page(tc.lang, tc.new), `value In css ".price" changes`)
 		if tc.o == tc.n {

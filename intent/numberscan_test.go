@@ -58,7 +58,7 @@ func FuzzFindNumber(f *testing.F) {
 }
 
 // FuzzFindValue: the span findValue returns is a number numberSyntax
-// reads whole, whose digits are no word's, and scanNumber reads that
+// reads whole (its plain spaces grouping thousands as no-break spaces), whose digits are no word's, and scanNumber reads that
 // number, its digits (whatever its sign, parentheses and magnitude), and
 // reads one wherever findValue finds one its float64 holds.
 func FuzzFindValue(f *testing.F) {
@@ -66,7 +66,9 @@ func FuzzFindValue(f *testing.F) {
 		"H.264 $20", "MPEG-4 Part 10, $20", "No.5 costs €20", "Qty 2 USD 15.00", "20 - 30 €", "12 490 Kč", "1.299,- €",
 		"($1,200)", "(€1.200,00)", "(1,200.00 USD)", "Reviews (1,200)", "가격12,000원",
 		"Q49.90", "L49.90", "Kr1.299", "kr 1.299", "Q3 2026", "L2 cache", "A4", "Kr-85", "20 to 30 €", "1,000〜2,000円", "R299.99", "Canon R5",
-		"$1.2M", "1,2 Mio. €", "($1.2M)", "4K TV $499", "–15 %", "–$5.00", "2019–2020", "Learn PHP 8 for $49", "1.2K followers", "1,2 Tsd. €", "$(5.00)", "(2.50) €", "2.50- €", "1.234,56-", "2 шт. по 500 руб."} {
+		"$1.2M", "1,2 Mio. €", "($1.2M)", "4K TV $499", "–15 %", "–$5.00", "2019–2020", "Learn PHP 8 for $49", "1.2K followers", "1,2 Tsd. €", "$(5.00)", "(2.50) €", "2.50- €", "1.234,56-", "2 шт. по 500 руб.",
+		"1 299 € 12 mois", "iPhone 15 999 €", "Größe 42 59,99 €", "1 299,00 €", "1.299 € 20 % sparen", "Qty 2 USD 15.00",
+		"Extra cheese ($1.50)", "Shoe size 10M", "Für 4 Personen: 2 TL Salz", "1 000'00"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -81,7 +83,10 @@ func FuzzFindValue(f *testing.F) {
 		if scanned && digitsOf(n.text) != digitsOf(s[start:end]) {
 			t.Fatalf("scanNumber(%q) read %q, findValue found %q", s, n.text, s[start:end])
 		}
-		if m := numberSyntax.FindString(s[start:]); len(m) != end-start {
+		// The plain spaces of a space-grouped number (12 490) are its
+		// groups', as no-break spaces are.
+		grouped := strings.ReplaceAll(s[start:end], " ", "\u00a0")
+		if m := numberSyntax.FindString(grouped + s[end:]); len(m) != len(grouped) {
 			t.Fatalf("findValue(%q) = %q, not a whole number (%q)", s, s[start:end], m)
 		}
 		d := start

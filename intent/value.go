@@ -228,12 +228,12 @@ func nonContentSkip(doc *tree.Document) func(*tree.Node) bool {
 
 // numberedMatches returns the matches of each version that hold a
 // number, each with its number (matchNumber, which leaves out what the
-// version's skip selects). With spaceGroups, plain spaces between groups
-// of thousands group them (see joinSpaceGroups). The matches of the two
+// version's skip selects), with plain spaces between groups of thousands
+// grouping them as the version's page's language does (spaceGrouping). The matches of the two
 // versions' common prefix and suffix, the same texts read alike, are read
 // once: a check of a listing with one price changed reads each number
 // once, not twice.
-func numberedMatches(old, new []scopeMatch, oldGroups, newGroups bool, oldSkip, newSkip func(*tree.Node) bool) (ov, nv []valueMatch) {
+func numberedMatches(old, new []scopeMatch, oldGroups, newGroups spaceGrouping, oldSkip, newSkip func(*tree.Node) bool) (ov, nv []valueMatch) {
 	pre, suf := 0, 0
 	if oldGroups == newGroups {
 		for pre < len(old) && pre < len(new) && old[pre].text == new[pre].text {
@@ -274,10 +274,10 @@ func numberedMatches(old, new []scopeMatch, oldGroups, newGroups bool, oldSkip, 
 // first number) or, where an HTML element's text holds several, the one
 // of its text without the numbers struck out (unstruckText: the sale
 // price, not the regular one beside it), when that holds one: read is
-// that text, "" for the match's own. With spaceGroups, plain spaces
-// between groups of thousands group them (see joinSpaceGroups); skip
-// selects what the text leaves out.
-func matchNumber(m scopeMatch, spaceGroups bool, skip func(*tree.Node) bool) (n number, read string, ok bool) {
+// that text, "" for the match's own. Plain spaces between groups of
+// thousands group them as spaceGroups says (textNumber); skip selects
+// what the text leaves out.
+func matchNumber(m scopeMatch, spaceGroups spaceGrouping, skip func(*tree.Node) bool) (n number, read string, ok bool) {
 	n, ok = textNumber(m.text, spaceGroups)
 	if !ok || m.attr || m.node == nil || m.node.Kind != tree.Element {
 		return n, "", ok
@@ -293,12 +293,14 @@ func matchNumber(m scopeMatch, spaceGroups bool, skip func(*tree.Node) bool) (n 
 	return n, "", ok
 }
 
-// textNumber returns the number of text that is its value (findValue).
-// With spaceGroups, plain spaces between groups of thousands group them
-// (see joinSpaceGroups).
-func textNumber(text string, spaceGroups bool) (number, bool) {
-	if spaceGroups {
+// textNumber returns the number of text that is its value (findValue),
+// plain spaces between groups of thousands grouping them as its page's
+// language does: joined first where it groups by them (joinSpaceGroups),
+// never where it groups otherwise, and where it is not known, where the
+// digits have the groups' form (spaceGroupsAfter).
+func textNumber(text string, spaceGroups spaceGrouping) (number, bool) {
+	if spaceGroups == spacesGroup {
 		text = joinSpaceGroups(text)
 	}
-	return scanNumber(text)
+	return scanNumberIn(text, spaceGroups != spacesApart)
 }

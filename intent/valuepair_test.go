@@ -14,8 +14,8 @@ import (
 // referencePairing pairs the values of two versions as pairValues does,
 // but reads every number of both versions and every label, and finds
 // their common ends by whole keys.
-func referencePairing(old, new []scopeMatch, oldGroups, newGroups bool, oldSkip, newSkip func(*tree.Node) bool) ([]valueMatch, []valueMatch, []objEdit) {
-	read := func(ms []scopeMatch, groups bool, skip func(*tree.Node) bool) *valueItems {
+func referencePairing(old, new []scopeMatch, oldGroups, newGroups spaceGrouping, oldSkip, newSkip func(*tree.Node) bool) ([]valueMatch, []valueMatch, []objEdit) {
+	read := func(ms []scopeMatch, groups spaceGrouping, skip func(*tree.Node) bool) *valueItems {
 		var vs []valueMatch
 		for _, m := range ms {
 			if n, read, ok := matchNumber(m, groups, skip); ok {

@@ -259,14 +259,15 @@ func amountForm(m string) bool {
 // written after amounts (currencySuffixes: 1 234 kr, 1,000円), standing
 // as a word of its own (but the signs of the scripts that join their
 // words: 1,000円税込, 12,000원부터), and not joined to digits after it,
-// whose currency it is (H.264 $20); spaced from both numbers, the one's
-// before it (1.299 € 20 % sparen), but where only the one after has an
-// amount's form (Qty 2 USD 15.00: numberBeforeOwns). Of the signs, those that name units too
-// (wordSuffixes: 2 TL, a teaspoon; 6 Ft, feet) are a currency only
-// joined to the number (50TL) or after an amount's form (1.299,00 TL). The marks of an amount without cents before it are the amount's
-// (1.299,- €), as is a magnitude (magnitudeAfter: 1,2 Mio. €) and a minus
-// sign (trailingMinus: 2.50- €). It returns s without the currency and
-// what stood before it.
+// whose currency it is (H.264 $20); spaced from both numbers, it is the
+// one's before it (1.299 € 20 % sparen), but where only the one after has
+// an amount's form (Qty 2 USD 15.00: numberBeforeOwns). Of the signs,
+// those that name units too (wordSuffixes: 2 TL, a teaspoon; 6 Ft, feet)
+// are a currency only joined to the number (50TL) or after an amount's
+// form (1.299,00 TL). The marks of an amount without cents before it are
+// the amount's (1.299,- €), as is a magnitude (magnitudeAfter: 1,2 Mio.
+// €) and a minus sign (trailingMinus: 2.50- €). It returns s without the
+// currency and what stood before it.
 func currencyAfter(s, m string) (rest string, ok bool) {
 	_, t := magnitudeAfter(s)
 	if r, w := utf8.DecodeRuneInString(t); r == '-' || r == '−' {
@@ -353,9 +354,9 @@ func startsDigits(s string) bool { return s != "" && isDigit(s[0]) }
 // the won.
 var currencySuffixes = []string{"kr", "Kr", "Kč", "zł", "Ft", "lei", "TL", "руб", "рублей", "грн", "лв", "円", "元", "원"}
 
-// wordSuffixes are the currencySuffixes that name a unit as often after a
-// number: TL a teaspoon (Türkçe's lira; German recipes' Teelöffel), Ft
-// feet (the forint).
+// wordSuffixes are the currencySuffixes that name a unit after a number
+// as often as a currency: TL a teaspoon (German recipes' Teelöffel) as
+// well as the Turkish lira, Ft feet as well as the forint.
 var wordSuffixes = map[string]bool{"TL": true, "Ft": true}
 
 // startsWord reports whether s begins with a letter or a digit, going on

@@ -458,7 +458,7 @@ func difference(of, nf float64, places int) float64 {
 // groups by spaces: see joinSpaceGroups). Grouped otherwise (Größe 42
 // 59,99 €, 2024 150 €, 12 4900 Kč), the numbers stand apart.
 func spaceGroupsAfter(s string, i, d, e int) int {
-	if e-d > 3 || s[d] == '0' || strings.IndexFunc(s[d:e], func(r rune) bool { return r < '0' || r > '9' }) >= 0 || afterName(s[:i]) {
+	if e-d > 3 || s[d] == '0' || !allDigits(s[d:e]) || afterName(s[:i]) {
 		return e
 	}
 	for e+4 <= len(s) && s[e] == ' ' && isDigit(s[e+1]) {
@@ -471,12 +471,17 @@ func spaceGroupsAfter(s string, i, d, e int) int {
 			e += 1 + k
 			continue
 		}
-		if dec := g[4:]; !isSeparator(g[3]) || len(dec) > 2 || strings.IndexFunc(dec, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
+		if dec := g[4:]; !isSeparator(g[3]) || len(dec) > 2 || !allDigits(dec) {
 			break // 12 4900, 1 299.000, 1 000'00
 		}
 		return e + 1 + k // 1 299,00: the decimals end it
 	}
 	return e
+}
+
+// allDigits reports whether s is ASCII digits alone.
+func allDigits(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) < 0
 }
 
 // afterName reports whether s, the text before a number, ends with a

@@ -305,6 +305,11 @@ func TestValueMagnitude(t *testing.T) {
 		{"Seat 12B", 12, true, "Seat B"},
 		{"Apt 4B", 4, true, "Apt B"},
 		{"2B pencil", 2, true, "B pencil"},
+		// A decimal number's letter followed by words: metres, a shoe's
+		// width, a screen; a counter's cell holds the number alone.
+		{"1.5M USB-C Cable", 1.5, true, "M USB-C Cable"},
+		{"8.5M Women's Sneaker", 8.5, true, "M Women's Sneaker"},
+		{"2.5K Display", 2.5, true, "K Display"},
 		// No magnitude: a unit, a spaced letter, a word going on, a count's
 		// magnitude that is only an amount's (m, bn, T).
 		{"5KB", 5, true, "KB"},

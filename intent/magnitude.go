@@ -75,10 +75,10 @@ func amountMagnitude(s string, i, d, e int) int {
 // the amounts of finance write), where a count's noun (countNouns) stands
 // after it (1.2K followers, 3k sold) or is the last word before the
 // number (Followers: 12K, Sold 3k), or where the number has a decimal
-// part and no letter stands before it, a counter's cell (1.2K, (3.4M)).
-// Otherwise the letter is a unit, a size, a seat or a grade: 4K, Shoe
-// size 10M (or 10.5M), Seat 12B, Apt 4B and 2B pencil are 4, 10, 12, 4
-// and 2.
+// part and no letter stands before or after it, a counter's cell (1.2K,
+// (3.4M)). Otherwise the letter is a unit, a size, a seat or a grade: 4K,
+// Shoe size 10M (or 10.5M), Seat 12B, Apt 4B, 2B pencil, 1.5M USB-C Cable
+// (metres) and 2.5K Display are 4, 10, 12, 4, 2, 1.5 and 2.5.
 func countMagnitude(before, m, after, rest string) bool {
 	if after == "" || strings.IndexByte("KkMB", after[0]) < 0 {
 		return false
@@ -86,7 +86,7 @@ func countMagnitude(before, m, after, rest string) bool {
 	if countNouns[firstWord(rest)] || countNouns[lastWord(before)] {
 		return true
 	}
-	return strings.ContainsAny(m, ".,") && !hasLetter(before)
+	return strings.ContainsAny(m, ".,") && !hasLetter(before) && !hasLetter(rest)
 }
 
 // countNouns are the words, lower-cased, that name what a count's

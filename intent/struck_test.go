@@ -28,6 +28,14 @@ func TestValueStruckOut(t *testing.T) {
 			`value In css ".price" increases`, 59.99, 69.99},
 		{"with an ignore list", `<p class="price"><del>$59.99</del> $49.99 <i>$5 off</i></p>`, `<p class="price"><del>$59.99</del> $44.99 <i>$6 off</i></p>`,
 			`value In css ".price" decreases Ignore css "i"`, 49.99, 44.99},
+		// A sale's badge beside the struck price is no price: the
+		// struck one, the only amount, is read.
+		{"a percentage badge", `<p class="price"><del>€59,99</del> -20%</p>`, `<p class="price"><del>€54,99</del> -20%</p>`,
+			`value In css ".price" decreases`, 59.99, 54.99},
+		{"a stock badge", `<p class="price"><del>$59.99</del> Only 3 left</p>`, `<p class="price"><del>$59.99</del> Only 2 left</p>`,
+			`value In css ".price" changes`, 0, 0},
+		{"prices without a currency", `<p class="price"><del>59.99</del> 49.99</p>`, `<p class="price"><del>59.99</del> 44.99</p>`,
+			`value In css ".price" decreases`, 49.99, 44.99},
 		{"xpath", `<p class="price"><del>$59.99</del> $49.99</p>`, `<p class="price"><del>$59.99</del> $44.99</p>`,
 			`value In xpath "//p[@class='price']" decreases`, 49.99, 44.99},
 		// The element that carries the attribute strikes a number out:

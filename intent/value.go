@@ -285,12 +285,30 @@ func matchNumber(m scopeMatch, spaceGroups spaceGrouping, skip func(*tree.Node) 
 	if start, end, _ := findValue(m.text); !severalNumbers(m.text, start, end) || !inHTML(m.node) {
 		return n, "", ok
 	}
-	if t, struck := unstruckText(m.node, skip); struck {
+	// The text left is read where it holds an amount with a currency, or
+	// where the struck one had none either (59.99 struck beside 49.99): a
+	// sale's badge beside a struck price ("-20%", "Only 3 left") is no
+	// price, and the struck one, the only amount, is read.
+	if t, struck := unstruckText(m.node, skip); struck && (currencyValue(t) || !currencyValue(m.text)) {
 		if u, ok := textNumber(t, spaceGroups); ok {
 			return u, t, true
 		}
 	}
 	return n, "", ok
+}
+
+// currencyValue reports whether the value of s (findValue) is an amount
+// with a currency.
+func currencyValue(s string) bool {
+	start, end, ok := findValue(s)
+	if !ok {
+		return false
+	}
+	d := start
+	for d < end && !isDigit(s[d]) {
+		d++
+	}
+	return hasCurrency(s, start, d, end)
 }
 
 // textNumber returns the number of text that is its value (findValue),

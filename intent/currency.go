@@ -99,10 +99,7 @@ var signedCurrencies = map[string]bool{
 // parentheses around more than the amount and its currency hold a note
 // ((12 items) $5).
 func inAccountingParens(s string, i, e int) bool {
-	d := i
-	for !isDigit(s[d]) {
-		d++
-	}
+	d := firstDigit(s, i)
 	m := s[d:e]
 	before, okBefore := currencyBefore(s[:i], m)
 	after, okAfter := currencyAfter(s[e:], m)
@@ -148,10 +145,7 @@ func trailingMinus(s string, i, e int) bool {
 		return false
 	}
 	rest := s[e+w:]
-	d := i
-	for !isDigit(s[d]) {
-		d++
-	}
+	d := firstDigit(s, i)
 	if _, ok := currencyAfter(rest, s[d:e]); ok {
 		return true
 	}

@@ -194,10 +194,7 @@ func scanNumberIn(s string, plainGroups bool) (number, bool) {
 			n.amb = sep // 3.499
 		}
 	}
-	d := i
-	for !isDigit(s[d]) {
-		d++
-	}
+	d := firstDigit(s, i)
 	if n.exp = amountMagnitude(s, i, d, end); n.exp != 0 && n.amb != 0 {
 		// $1.299M: a magnitude spares the groups of thousands.
 		n.dec, n.amb = n.amb, 0
@@ -243,10 +240,7 @@ func findValueIn(s string, plainGroups bool) (start, end int, ok bool) {
 			_, w := utf8.DecodeRuneInString(s[i:])
 			i += w
 		}
-		d := i
-		for !isDigit(s[d]) {
-			d++
-		}
+		d := firstDigit(s, i)
 		if d > i && isSeparator(s[d-1]) && strings.ContainsAny(s[d:e], ".,") {
 			// S/.49.90: a separator before digits that hold their own
 			// is the symbol's period, not a decimal point ($.99).
@@ -630,4 +624,14 @@ func pageLanguage(d *tree.Document) (language.Tag, bool) {
 		return language.Und, false
 	}
 	return tag, true
+}
+
+// firstDigit returns the index of the first digit of s from i on: the
+// first digit of a number that findNumber found at i, after its sign or
+// currency symbol.
+func firstDigit(s string, i int) int {
+	for !isDigit(s[i]) {
+		i++
+	}
+	return i
 }

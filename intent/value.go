@@ -304,10 +304,7 @@ func currencyValue(s string) bool {
 	if !ok {
 		return false
 	}
-	d := start
-	for d < end && !isDigit(s[d]) {
-		d++
-	}
+	d := firstDigit(s, start)
 	return hasCurrency(s, start, d, end)
 }
 

@@ -233,20 +233,10 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 		}
 		return exitError, err
 	}
-	defer func() {
-		// A store that does not close cleanly (SQLite's last checkpoint
-		// on a full disk) fails the stop, which says why (the store's
-		// error names it and where); after an error of the daemon's
-		// own, it is logged.
-		cerr := st.Close()
-		switch {
-		case cerr == nil:
-		case err == nil:
-			code, err = exitError, cerr
-		default:
-			logger.Error("close the store", "error", cerr)
-		}
-	}()
+	// A store that does not close cleanly (SQLite's last checkpoint on a
+	// full disk) fails the stop, which says why (the store's error names
+	// it and where), after an error of the daemon's own too.
+	defer closeStore(st, &code, &err)
 	logSchema(logger, st)
 	d, err := newDaemon(st, *sf.data, c, logger)
 	if err != nil {

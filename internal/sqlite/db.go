@@ -163,12 +163,19 @@ func (db *DB) IntegrityCheck(ctx context.Context) (string, error) {
 
 // Vacuum checkpoints the WAL and rebuilds the file without free pages
 // (space left by deleted blobs and patches), returning its size in bytes.
+// The rebuilt pages go to the write-ahead log first: a checkpoint that a
+// reader holds back (SQLite's busy=1) leaves the file as it was, and its
+// size would be the old one, so Vacuum says so instead.
 func (db *DB) Vacuum(ctx context.Context) (int64, error) {
 	if _, err := db.write.ExecContext(ctx, "VACUUM"); err != nil {
 		return 0, fmt.Errorf("vacuum: %w", err)
 	}
-	if _, err := db.write.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+	var busy, frames, copied int
+	if err := db.write.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &frames, &copied); err != nil {
 		return 0, fmt.Errorf("checkpoint: %w", err)
+	}
+	if busy != 0 {
+		return 0, fmt.Errorf("checkpoint after vacuum: a reader holds the write-ahead log back (%d of its %d pages copied), so %s keeps its size until the readers are done", copied, frames, db.path)
 	}
 	fi, err := os.Stat(db.path)
 	if err != nil {

@@ -18,9 +18,11 @@ import (
 // (the page has 2 tables)"), and table or list without a name where there
 // is none ("scope table matches nothing"). Such a change type finds no
 // change in doc, however the page changes there; a sentinel says so
-// rather than stay silent. An Ignore that selects nothing leaves nothing
-// out, and is not named. doc is read as it is (not as its source text);
-// the error is that of a selector that does not compile.
+// rather than stay silent. An Ignore that selects nothing is named too
+// ("ignore css \"p.ad\" matches nothing"): it leaves nothing out, so the
+// changes it was written to keep out are reported. doc is read as it is
+// (not as its source text); the error is that of a selector that does not
+// compile.
 func ScopeMisses(doc *tree.Document, x spec.Expr) ([]string, error) {
 	if doc == nil || doc.Root == nil {
 		return nil, nil
@@ -83,9 +85,9 @@ func scopeMisses(doc *tree.Document, x spec.Expr, compile func(*spec.Selector) (
 			}
 			scope, where = sel, fmt.Sprintf(" in %s %q", ct.Scope.Lang, ct.Scope.Expr.Value)
 		}
-		if ct.Kind != spec.Table && ct.Kind != spec.List {
-			continue
-		}
+		// An Ignore that selects nothing leaves nothing out: a selector
+		// mistyped (".advert" for ".ad") lets through every change it
+		// was written to keep out, and the note says why.
 		var ignore []Selector
 		for _, ig := range ct.Ignore {
 			if ig == nil || ig.Expr == nil {
@@ -95,7 +97,13 @@ func scopeMisses(doc *tree.Document, x spec.Expr, compile func(*spec.Selector) (
 			if err != nil {
 				return nil, fmt.Errorf("intent: %s: %w", spec.Print(ct), err)
 			}
+			if len(sel.Select(doc.Root)) == 0 {
+				add(fmt.Sprintf("ignore %s %q matches nothing", ig.Lang, ig.Expr.Value))
+			}
 			ignore = append(ignore, sel)
+		}
+		if ct.Kind != spec.Table && ct.Kind != spec.List {
+			continue
 		}
 		c, err := contentOf(ct, scope, ignore)
 		if err != nil {

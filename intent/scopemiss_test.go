@@ -35,7 +35,11 @@ func TestScopeMisses(t *testing.T) {
 		{`table {1} In css "div.main"`, nil},
 		{`table {2} In css "div.main"`, []string{`scope table 2 in css "div.main" matches nothing (the scope has 1 table)`}},
 		{`list In css "table"`, []string{`scope list in css "table" matches nothing`}},
-		{`all words Ignore css "div.side"`, nil}, // an Ignore that matches nothing leaves nothing out: no harm
+		{`all words Ignore css "div.side"`, []string{`ignore css "div.side" matches nothing`}},
+		{`all words Ignore css "div.main"`, nil},
+		{`all words Ignore css "div.main" Ignore xpath "//aside"`, []string{`ignore xpath "//aside" matches nothing`}},
+		{`keywords {a} In css "div.side" Ignore css "p.ad"`, []string{`scope css "div.side" matches nothing`}},
+		{`table {u} Ignore css "p.ad"`, []string{`ignore css "p.ad" matches nothing`, "scope table#u matches nothing"}},
 	}
 	doc := parseDoc(t, page)
 	old := parseDoc(t, `<html><body><p>before</p></body></html>`)

@@ -343,6 +343,10 @@ type ChangeStore interface {
 	// FindChanges returns the changes matching f, newest first, and the
 	// number matching without Offset and Limit.
 	FindChanges(ctx context.Context, f ChangeFilter) ([]*Change, int, error)
+	// CountChangesBySentinel returns the number of changes matching f
+	// (Offset and Limit aside) of each sentinel that has any, in one read
+	// where FindChanges would take one a sentinel.
+	CountChangesBySentinel(ctx context.Context, f ChangeFilter) (map[int64]int, error)
 	// FindChangePages returns the distinct pages the changes matching f
 	// name (Change.Named: the resource each is recorded on, the pages its
 	// records list), each with its sentinel. The store indexes them as

@@ -60,8 +60,9 @@ func (db *DB) FindChangeByID(ctx context.Context, id int64) (*vigil.Change, erro
 	return c, nil
 }
 
-// FindChanges implements vigil.ChangeStore.
-func (db *DB) FindChanges(ctx context.Context, f vigil.ChangeFilter) ([]*vigil.Change, int, error) {
+// changeWhere returns the WHERE clause of the changes f matches (empty
+// for all), and its arguments; f's Offset and Limit are the caller's.
+func changeWhere(f vigil.ChangeFilter) (string, []any) {
 	var where []string
 	var args []any
 	if f.SentinelID != 0 {
@@ -79,10 +80,35 @@ func (db *DB) FindChanges(ctx context.Context, f vigil.ChangeFilter) ([]*vigil.C
 	if !f.Until.IsZero() {
 		where, args = append(where, "detected_at < ?"), append(args, tv(f.Until))
 	}
-	cond := ""
-	if len(where) > 0 {
-		cond = " WHERE " + strings.Join(where, " AND ")
+	if len(where) == 0 {
+		return "", nil
 	}
+	return " WHERE " + strings.Join(where, " AND "), args
+}
+
+// CountChangesBySentinel implements vigil.ChangeStore.
+func (db *DB) CountChangesBySentinel(ctx context.Context, f vigil.ChangeFilter) (map[int64]int, error) {
+	cond, args := changeWhere(f)
+	rows, err := db.read.QueryContext(ctx, q("SELECT sentinel_id, count(*) FROM changes"+cond+" GROUP BY sentinel_id"), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	counts := map[int64]int{}
+	for rows.Next() {
+		var id int64
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, err
+		}
+		counts[id] = n
+	}
+	return counts, rows.Err()
+}
+
+// FindChanges implements vigil.ChangeStore.
+func (db *DB) FindChanges(ctx context.Context, f vigil.ChangeFilter) ([]*vigil.Change, int, error) {
+	cond, args := changeWhere(f)
 	var out []*vigil.Change
 	var n int
 	err := db.view(ctx, func(tx execer) error {

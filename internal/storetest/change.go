@@ -68,6 +68,26 @@ func testChanges(t *testing.T, s vigil.Store) {
 			}
 		}
 	}
+	// Counted by sentinel, in one read: the filters as FindChanges's.
+	r2, err := s.EnsureResource(ctx, "http://example.org/")
+	must(t, err)
+	must(t, s.CreateChange(ctx, &vigil.Change{SentinelID: sn2.ID, ResourceID: r2.ID, ToVersion: 3, DetectedAt: t0}))
+	for _, tc := range []struct {
+		f    vigil.ChangeFilter
+		want map[int64]int
+	}{
+		{vigil.ChangeFilter{}, map[int64]int{sn.ID: 5, sn2.ID: 2}},
+		{vigil.ChangeFilter{ResourceID: r.ID}, map[int64]int{sn.ID: 5, sn2.ID: 1}},
+		{vigil.ChangeFilter{OwnerID: u2.ID}, map[int64]int{sn2.ID: 2}},
+		{vigil.ChangeFilter{OwnerID: u.ID, ResourceID: r2.ID}, map[int64]int{}},
+		{vigil.ChangeFilter{SentinelID: sn.ID, Since: t0.Add(time.Hour), Until: t0.Add(4 * time.Hour), Limit: 1, Offset: 1}, map[int64]int{sn.ID: 3}},
+	} {
+		got, err := s.CountChangesBySentinel(ctx, tc.f)
+		must(t, err)
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Fatalf("CountChangesBySentinel(%+v) = %v, want %v", tc.f, got, tc.want)
+		}
+	}
 	must(t, s.DeleteUser(ctx, u2.ID))
 	_, err = s.FindSentinelByID(ctx, sn2.ID)
 	wantCode(t, err, vigil.ENOTFOUND)

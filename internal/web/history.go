@@ -187,21 +187,21 @@ const timelinePage = 200
 // a resource, whose pages list them all: those of the changes listed
 // first, then, if their changes are not all, any other of u's sentinels
 // with a change on it (its changes being all older than those listed).
+// The changes are counted by sentinel in one read, not one a sentinel.
 func (s *Server) ownSentinelsOn(r *http.Request, u *vigil.User, resourceID int64, listed []*vigil.Change, total int) ([]*vigil.Sentinel, error) {
+	counts, err := s.Store.CountChangesBySentinel(r.Context(), vigil.ChangeFilter{OwnerID: u.ID, ResourceID: resourceID})
+	if err != nil {
+		return nil, err
+	}
 	var sens []*vigil.Sentinel
 	seen := map[int64]bool{}
 	found := 0
-	add := func(sen *vigil.Sentinel) error {
+	add := func(sen *vigil.Sentinel) {
 		seen[sen.ID] = true
-		_, n, err := s.Store.FindChanges(r.Context(), vigil.ChangeFilter{SentinelID: sen.ID, OwnerID: u.ID, ResourceID: resourceID, Limit: 1})
-		if err != nil {
-			return err
-		}
-		if n > 0 {
+		if n := counts[sen.ID]; n > 0 {
 			sens = append(sens, sen)
 			found += n
 		}
-		return nil
 	}
 	for _, c := range listed {
 		if seen[c.SentinelID] {
@@ -214,9 +214,7 @@ func (s *Server) ownSentinelsOn(r *http.Request, u *vigil.User, resourceID int64
 		} else if err != nil {
 			return nil, err
 		}
-		if err := add(sen); err != nil {
-			return nil, err
-		}
+		add(sen)
 	}
 	if found >= total {
 		return sens, nil
@@ -226,11 +224,8 @@ func (s *Server) ownSentinelsOn(r *http.Request, u *vigil.User, resourceID int64
 		return nil, err
 	}
 	for _, sen := range all {
-		if seen[sen.ID] {
-			continue
-		}
-		if err := add(sen); err != nil {
-			return nil, err
+		if !seen[sen.ID] {
+			add(sen)
 		}
 	}
 	return sens, nil

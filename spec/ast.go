@@ -579,6 +579,12 @@ type Contact struct {
 	ContactPos Pos
 	Kind       ContactKind
 	Address    string // email address, URL, fax number or PDA details
+
+	// addr is the position of the address as the parser saw it, after
+	// the kind's keyword if one was written (for the printer, which
+	// keeps a comment written between them before the contact); like a
+	// Pos, it is layout, not meaning.
+	addr Pos
 }
 
 // Pos returns the position of the contact.

@@ -38,6 +38,8 @@ func FuzzParse(f *testing.F) {
 		"Create Sentinel a Using b From 1/1/2030 # f\n# t\nTo 1/1/2031 # u\nFetch 1 hour",
 		"Create Sentinel a Using b\n Monitor keywords {x} # k\n  # o\n  OR # p\n  NOT (table {t, # u\n v} AND\n # w\n list) # z\n # y\n Fetch 1 hour",
 		"Create Sentinel a Using b Monitor # m\n value In # i\n css \".p\" # c\n rises above 3 # r\n Ignore css \"x\" # g\n",
+		"Create Sentinel a Using http://a.example # u\n OR # o\n sentinel # s\n b\n AND (c # p\n OR d) # e\n Notify By email # k\n a@b.example, # c\n webhook https://h.example # w\n , slack://x # z\n",
+		"Create Sentinel a Using site # s\n a.example # u\n scope a.example/x # x\n depth 2 # d\n match \"y\" # m\n pages # p\n 3 # e\n",
 	} {
 		f.Add(s)
 	}

@@ -200,6 +200,7 @@ func (p *parser) parseContact() *Contact {
 			p.failExpected(what)
 		}
 		v := p.litValue()
+		c.addr = p.pos
 		p.next()
 		return v
 	}
@@ -227,7 +228,7 @@ func (p *parser) parseContact() *Contact {
 		default:
 			p.failExpected(contactOptions)
 		}
-		c.Address = v
+		c.Address, c.addr = v, p.pos
 		p.next()
 	default:
 		p.failExpected(contactOptions)

@@ -25,9 +25,10 @@ import (
 // are relative to the clauses (see attach): one on a line of its own
 // before a clause stays before it, wherever the canonical order puts the
 // clause; one at the end of a clause's line stays at its end; one inside
-// a Monitor clause written over several lines stays between the same two
-// operands (or list items), the clause broken there (see monitorSlot); one
-// inside another clause goes before the clause. Those after
+// a Monitor clause, a Notify clause or the Using target written over
+// several lines stays between the same two operands (list items,
+// contacts, targets, a site's parts), the clause broken there (see
+// operands); one inside another clause goes before the clause. Those after
 // a sentinel's last clause that are indented close that sentinel, those
 // at the start of a line open the next one. A blank line (or several)
 // before a comment, or between a comment and a sentinel, is kept as one;
@@ -65,11 +66,12 @@ type printer struct {
 	before   map[*Sentinel][]*Comment // top-level lines before a sentinel
 	after    []*Comment               // top-level lines after the last sentinel
 
-	// Inside a Monitor clause (see monitorSlot): before a part, at the
-	// clause's end, and all of a clause's together (for Split).
+	// Inside a clause with operands, or the sentinel's target (see
+	// operands): before a part, at the clause's end, and all of a
+	// clause's together (for Split).
 	operand map[Node][]*Comment
-	ending  map[*MonitorClause][]*Comment
-	inside  map[*MonitorClause][]*Comment
+	ending  map[Node][]*Comment
+	inside  map[Node][]*Comment
 }
 
 func (p *printer) printf(format string, args ...any) { fmt.Fprintf(&p.buf, format, args...) }
@@ -143,8 +145,10 @@ func units(s *Sentinel) []Node {
 
 // attach decides where each comment of f is printed, by where it is
 // relative to the parts of the sentinels (units):
-//   - a comment inside a Monitor clause (code of the clause follows it)
-//     stays between the same two parts of it (attachMonitor);
+//   - a comment inside a Monitor or Notify clause or the sentinel's target
+//     (code of the part follows it) stays between the same two operands
+//     of it (attachOperand), or goes before the clause (the sentinel)
+//     when none comes before it;
 //   - a comment inside another part goes on a line of its own before the
 //     part: such a part is printed on one line;
 //   - a comment that ends the last line of a part stays at the end of it;
@@ -160,8 +164,8 @@ func (p *printer) attach(f *File) {
 	p.closing = map[*Sentinel][]*Comment{}
 	p.before = map[*Sentinel][]*Comment{}
 	p.operand = map[Node][]*Comment{}
-	p.ending = map[*MonitorClause][]*Comment{}
-	p.inside = map[*MonitorClause][]*Comment{}
+	p.ending = map[Node][]*Comment{}
+	p.inside = map[Node][]*Comment{}
 	type unit struct {
 		n   Node
 		off int
@@ -203,11 +207,9 @@ func (p *printer) attach(f *File) {
 		s := f.Sentinels[u.s]
 		last := j+1 == len(us) || us[j+1].s != u.s
 		switch {
-		case next < nextUnit && u.n == Node(s):
-			p.before[s] = append(p.before[s], c)
 		case next < nextUnit:
-			if m, ok := u.n.(*MonitorClause); ok {
-				p.attachMonitor(m, c)
+			if o := clauseOperands(u.n); o != nil {
+				p.attachOperand(u.n, o, c)
 			} else {
 				p.leading[u.n] = append(p.leading[u.n], c)
 			}
@@ -290,26 +292,20 @@ func (p *printer) sentinel(s *Sentinel) {
 	}
 	p.str(" Using ")
 	p.target(s.Target, 0)
-	p.trail(p.trailing[s])
+	p.end(s)
 	p.str("\n")
-	clause := func(lead, trail []*Comment, f func()) {
+	clause := func(lead []*Comment, f func(), end func()) {
 		for _, c := range lead {
 			p.comment(c, "\t")
 		}
 		p.str("\t")
 		f()
-		p.trail(trail)
+		end()
 		p.str("\n")
 	}
-	node := func(n Node, f func()) { clause(p.leading[n], p.trailing[n], f) }
+	node := func(n Node, f func()) { clause(p.leading[n], f, func() { p.end(n) }) }
 	if s.Monitor != nil {
-		for _, c := range p.leading[s.Monitor] {
-			p.comment(c, "\t")
-		}
-		p.str("\t")
-		p.node(s.Monitor)
-		p.monitorEnd(s.Monitor)
-		p.str("\n")
+		node(s.Monitor, func() { p.node(s.Monitor) })
 	}
 	if s.Fetch != nil {
 		node(s.Fetch, func() { p.fetch(s.Fetch) })
@@ -322,11 +318,11 @@ func (p *printer) sentinel(s *Sentinel) {
 		// One line for both: what ended From's line goes before it.
 		lead := slices.Concat(p.leading[s.From], p.trailing[s.From], p.leading[s.To])
 		sort.SliceStable(lead, func(i, j int) bool { return lead[i].Hash.Offset < lead[j].Hash.Offset })
-		clause(lead, p.trailing[s.To], func() {
+		clause(lead, func() {
 			p.timeSpec(s.From, "From")
 			p.str(" ")
 			p.timeSpec(s.To, "To")
-		})
+		}, func() { p.trail(p.trailing[s.To]) })
 	case s.From != nil:
 		node(s.From, func() { p.timeSpec(s.From, "From") })
 	case s.To != nil:
@@ -371,18 +367,22 @@ func (p *printer) target(t Target, ctx int) {
 	case *SiteTarget:
 		p.str("site " + quoteAs(t.URL, WORD))
 		if t.Depth != nil {
-			p.str(" depth " + strconv.FormatInt(t.Depth.N, 10))
+			p.space(t.Depth)
+			p.str("depth " + strconv.FormatInt(t.Depth.N, 10))
 		}
 		if t.Pages != nil {
-			p.str(" pages " + strconv.FormatInt(t.Pages.N, 10))
+			p.space(t.Pages)
+			p.str("pages " + strconv.FormatInt(t.Pages.N, 10))
 		}
 		for _, s := range t.Scope {
 			if s != nil {
-				p.str(" scope " + quoteAs(s.Value, WORD))
+				p.space(s)
+				p.str("scope " + quoteAs(s.Value, WORD))
 			}
 		}
 		if t.Match != nil {
-			p.str(" match " + strconv.Quote(t.Match.Value))
+			p.space(t.Match)
+			p.str("match " + strconv.Quote(t.Match.Value))
 		}
 	case *SentinelTarget:
 		if t.Name != nil {
@@ -394,7 +394,7 @@ func (p *printer) target(t Target, ctx int) {
 			p.str("(")
 		}
 		p.target(t.X, prec)
-		p.str(" " + t.Op.String() + " ")
+		p.operator(t.Op, t.OpPos, t.Y)
 		p.target(t.Y, prec+1)
 		if prec < ctx {
 			p.str(")")
@@ -536,7 +536,8 @@ func (p *printer) notify(c *NotifyClause) {
 	p.str("Notify By ")
 	for i, ct := range c.Contacts {
 		if i > 0 {
-			p.str(", ")
+			p.str(",")
+			p.space(ct)
 		}
 		p.contact(ct)
 	}

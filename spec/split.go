@@ -23,9 +23,7 @@ func Split(f *File) []*File {
 		for _, n := range units(s) {
 			cs = append(cs, p.leading[n]...)
 			cs = append(cs, p.trailing[n]...)
-		}
-		if s.Monitor != nil {
-			cs = append(cs, p.inside[s.Monitor]...)
+			cs = append(cs, p.inside[n]...)
 		}
 		cs = append(cs, p.closing[s]...)
 		if i == len(f.Sentinels)-1 {

@@ -159,6 +159,16 @@
 //     URL a redirect led to.
 //   - Pages that fail are recorded with their error, so that a page that
 //     disappears (404) is told apart from one the query no longer reaches.
+//     A failure that passes (a 5xx or 429 answer, a timeout, a connection
+//     refused or reset) is marked Momentary, and Carry, given the previous
+//     snapshot of the query, keeps the page's last good read in its place
+//     (Page.Carried: the failure, the time of the read, the crawls in a
+//     row), with the pages only it links to, at most MaxCarriedCrawls
+//     crawls in a row and MaxCarriedAge after the first of them
+//     (Carried.Since): a deploy's 503 deletes no page from the web table
+//     and adds none back at the next crawl. Crawl never carries a page itself (a crawl shared by several
+//     sentinels is carried by each from its own previous snapshot).
+//     Snapshots of format 3 (FormatV3) have neither mark, and read.
 //   - WHOWEDA's links are the hyperlinks of HTML documents. Here a page
 //     read as text has links too, the URLs written in it, so that a site
 //     whose index is a text sitemap (one URL a line, as sitemaps.org

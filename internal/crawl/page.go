@@ -87,6 +87,17 @@ type Page struct {
 	// snapshot's pages, from 0 to 1, summing to 1 over the pages
 	// (importance.go); 0 in snapshots made before it was computed.
 	Importance float64 `json:"importance,omitempty"`
+	// Momentary says that the page's failure is one that passes (an HTTP
+	// 5xx or 429 answer, a timeout, a connection refused or reset:
+	// momentary.go), so that Carry may keep the page's last good read in
+	// its place. Absent from snapshots before format 4 (FormatV3).
+	Momentary bool `json:"momentary,omitempty"`
+	// Carried, set by Carry only, says that this crawl did not read the
+	// page, which failed for a moment (or was not fetched, reached only
+	// through such a page), and that the page is its last good read, kept
+	// from the previous crawl: its status, version, title and links are
+	// that read's. Absent from snapshots before format 4.
+	Carried *Carried `json:"carried,omitempty"`
 }
 
 // NoteReadAsText begins the Note of a page read as its source text; the
@@ -131,16 +142,16 @@ func LinkerReadAsText(prev, cur *Snapshot, u string) string {
 
 // ReachedThroughText returns the first page of cur (in the order of
 // discovery) that links to u and is read as its source text (its Note),
-// and that prev, a snapshot of a format before Format (FormatV2,
+// and that prev, a snapshot of a format before 3 (FormatV2,
 // FormatV1), read without failing: such a crawl did not follow the URLs
 // written in a page read as text, which is why u, a page of cur, may be
-// new to prev. It returns "" when there is none, when prev is of Format
-// too, and when a page of cur read as a page links to u that prev read as
+// new to prev. It returns "" when there is none, when prev is of format 3
+// or later too, and when a page of cur read as a page links to u that prev read as
 // a page (an HTML page without a note, whose links that crawl followed):
 // u is then new to the site, or was left unread by prev's bounds
 // (UnreadLinks), not only reached through text now.
 func ReachedThroughText(prev, cur *Snapshot, u string) string {
-	if prev.Format == Format {
+	if readsTextLinks(prev.Format) {
 		return ""
 	}
 	for _, p := range cur.Pages {
@@ -165,13 +176,13 @@ func ReachedThroughText(prev, cur *Snapshot, u string) string {
 // ReadingChanged reports whether page p of cur is read otherwise than
 // page before of prev, the same URL: as its source text in one and as a
 // page in the other, or as text for another reason (their Notes differ).
-// A text page of a snapshot before Format (served as text that is not
+// A text page of a snapshot before format 3 (served as text that is not
 // markup: a leaf, without a note, that the crawl did not read) is read as
 // it is now if it is such a text page now, since the warehouse read it
 // so: its note in cur tells nothing new. A leaf of another type (XML,
 // which the warehouse reads as a page) now a text page is read otherwise.
 func ReadingChanged(prev, cur *Snapshot, before, p *Page) bool {
-	if prev.Format != Format && cur.Format == Format && before.Note == "" && warehouse.ServedAsText(before.ContentType) && warehouse.ServedAsText(p.ContentType) {
+	if !readsTextLinks(prev.Format) && readsTextLinks(cur.Format) && before.Note == "" && warehouse.ServedAsText(before.ContentType) && warehouse.ServedAsText(p.ContentType) {
 		return false
 	}
 	return before.Note != p.Note
@@ -278,6 +289,7 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool, 
 			return visit{asked: asked, page: p}
 		}
 		p.Error = err.Error()
+		p.Momentary = momentary(res, err) && !p.Blocked
 		p.Version, p.VersionKind = "", ""
 		return visit{asked: asked, page: p}
 	}

@@ -15,10 +15,19 @@ import (
 
 // Format names the JSON form of a snapshot, in its "format" field: the
 // form Crawl writes.
-const Format = "vigil-site-snapshot/3"
+const Format = "vigil-site-snapshot/4"
+
+// FormatV3 is the third form of a snapshot, which Decode still reads. It
+// has the fields of Format but two: a page that failed does not say
+// whether its failure was momentary (Page.Momentary), and no page is
+// carried over from the previous crawl (Page.Carried, Carry), which
+// format 4 adds, and Validate refuses in a snapshot of format 3 or
+// before, so that a Vigil that reads format 3 only refuses a snapshot of
+// format 4 by its format.
+const FormatV3 = "vigil-site-snapshot/3"
 
 // FormatV2 is the second form of a snapshot, which Decode still reads. It
-// has the same fields; its crawl did not read a page served as text that
+// has the fields of FormatV3; its crawl did not read a page served as text that
 // is not markup (text/plain, JSON: a leaf, without a note), and found no
 // links in a page read as its source text, where format 3 reads such a
 // page and has for its links the URLs written in its text (Page.Note,
@@ -67,6 +76,7 @@ type Stats struct {
 	Blocked   int // of those, URLs robots.txt disallows, never requested
 	Links     int // links in scope, summed over the pages
 	Redirects int
+	Carried   int // pages kept from the previous crawl (Page.Carried), not failures
 }
 
 // Stats counts the pages, failures, links and redirects of s.
@@ -78,6 +88,9 @@ func (s *Snapshot) Stats() Stats {
 		}
 		if p.Blocked {
 			st.Blocked++
+		}
+		if p.Carried != nil {
+			st.Carried++
 		}
 		st.Links += len(p.Links)
 	}
@@ -232,8 +245,8 @@ func (s *Snapshot) validate(bodies bool) error {
 	bad := func(format string, args ...any) error {
 		return vigil.Errorf(vigil.EINVALID, "snapshot: "+format, args...)
 	}
-	if s.Format != Format && s.Format != FormatV2 && s.Format != FormatV1 {
-		return bad("format: %q, want %q (or the older %q or %q)", s.Format, Format, FormatV2, FormatV1)
+	if s.Format != Format && s.Format != FormatV3 && s.Format != FormatV2 && s.Format != FormatV1 {
+		return bad("format: %q, want %q (or the older %q, %q or %q)", s.Format, Format, FormatV3, FormatV2, FormatV1)
 	}
 	if err := s.validateQuery(); err != nil {
 		return err
@@ -277,6 +290,9 @@ func (s *Snapshot) validate(bodies bool) error {
 			}
 		}
 	}
+	if err := s.validateCarried(); err != nil {
+		return err
+	}
 	from := map[string]bool{}
 	startRedirected := false
 	for i, r := range s.Redirects {
@@ -313,16 +329,41 @@ func (s *Snapshot) validate(bodies bool) error {
 }
 
 // fetched counts the pages of s that took one of the query's MaxPages
-// fetches: all but those robots.txt blocked (never requested). The start
-// page always takes one.
+// fetches: all but those robots.txt blocked (never requested) and those
+// carried over without a fetch (Carried.Error empty). The start page
+// always takes one.
 func (s *Snapshot) fetched() int {
 	n := 0
 	for i, p := range s.Pages {
-		if p == nil || !p.Blocked || i == 0 {
+		if i == 0 || p == nil || !p.Blocked && (p.Carried == nil || p.Carried.Error != "") {
 			n++
 		}
 	}
 	return n
+}
+
+// readsTextLinks reports whether a crawl of format f followed the URLs
+// written in a page read as text: formats 3 and later.
+func readsTextLinks(f string) bool { return f == Format || f == FormatV3 }
+
+// validateCarried checks the pages carried over (Carry): a page not
+// fetched is linked from a page carried at the depth before it.
+func (s *Snapshot) validateCarried() error {
+	linked := map[string]bool{}
+	for _, p := range s.Pages {
+		if p.Carried == nil {
+			continue
+		}
+		for _, l := range p.Links {
+			linked[fmt.Sprint(p.Depth+1, " ", l.Target)] = true
+		}
+	}
+	for i, p := range s.Pages {
+		if p.Carried != nil && p.Carried.Error == "" && !linked[fmt.Sprint(p.Depth, " ", p.URL)] {
+			return vigil.Errorf(vigil.EINVALID, "snapshot: page %d (%s): carried: not fetched, but no page carried at depth %d links to it", i+1, vigil.RedactURL(p.URL), p.Depth-1)
+		}
+	}
+	return nil
 }
 
 func (s *Snapshot) pageIndex(u string) int {
@@ -395,8 +436,11 @@ func (s *Snapshot) validatePage(i int, p *Page, bodies bool) error {
 		return bad("note", "a page that failed has no note")
 	case p.Title != "":
 		return bad("note", "a page read as text has no title")
-	case len(p.Links) > 0 && s.Format != Format:
+	case len(p.Links) > 0 && !readsTextLinks(s.Format):
 		return bad("note", "a page read as text has no links in format %q", s.Format)
+	}
+	if err := s.validateCarry(i, p, bad); err != nil {
+		return err
 	}
 	switch p.VersionKind {
 	case "":
@@ -446,6 +490,43 @@ func (s *Snapshot) validatePage(i int, p *Page, bodies bool) error {
 			return bad(fmt.Sprintf("link %d", j+1), "(%s, %q) is there twice", vigil.RedactURL(l.Target), l.Label)
 		}
 		seen[l] = true
+	}
+	return nil
+}
+
+// validateCarry checks a page's Momentary and Carried fields, with bad
+// naming the page.
+func (s *Snapshot) validateCarry(i int, p *Page, bad func(field, format string, args ...any) error) error {
+	switch {
+	case (p.Momentary || p.Carried != nil) && s.Format != Format:
+		field := "momentary"
+		if p.Carried != nil {
+			field = "carried"
+		}
+		return bad(field, "not in format %q", s.Format)
+	case p.Momentary && (p.Error == "" || p.Blocked):
+		return bad("momentary", "only a page that failed, and was requested, failed for a moment")
+	case p.Carried == nil:
+		return nil
+	}
+	c := p.Carried
+	switch {
+	case i == 0:
+		return bad("carried", "the start page is never carried over")
+	case p.Error != "":
+		return bad("carried", "a page carried over is its last good read, without an error")
+	case c.Crawls < 1 || c.Crawls > MaxCarriedCrawls:
+		return bad("carried", "crawls: %d, want 1 to %d", c.Crawls, MaxCarriedCrawls)
+	case c.Since.IsZero() || c.Since.After(s.Started):
+		return bad("carried", "since: %s, want a time up to started %s", c.Since.Format(time.RFC3339Nano), s.Started.Format(time.RFC3339Nano))
+	case s.Started.Sub(c.Since) > MaxCarriedAge:
+		return bad("carried", "since: %s, more than %v before started %s", c.Since.Format(time.RFC3339Nano), MaxCarriedAge, s.Started.Format(time.RFC3339Nano))
+	case c.Read.IsZero() || !c.Read.Before(c.Since):
+		return bad("carried", "read: %s, want a time before since %s", c.Read.Format(time.RFC3339Nano), c.Since.Format(time.RFC3339Nano))
+	case c.Status != 0 && (c.Status < 100 || c.Status > 599):
+		return bad("carried", "status: %d is not an HTTP status", c.Status)
+	case c.Error == "" && c.Status != 0:
+		return bad("carried", "status: %d without an error", c.Status)
 	}
 	return nil
 }

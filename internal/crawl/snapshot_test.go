@@ -118,7 +118,31 @@ func TestDecodeErrors(t *testing.T) {
 		{"unknown field", edit(func(m map[string]any) { page(m, 1)["colour"] = "red" }), `snapshot: json: unknown field "colour"`},
 		{"type", edit(func(m map[string]any) { page(m, 2)["depth"] = "one" }), "snapshot: pages.depth: a JSON string where an integer belongs"},
 		{"time", edit(func(m map[string]any) { m["started"] = "yesterday" }), `snapshot: started: parsing time "yesterday"`},
-		{"format", edit(func(m map[string]any) { m["format"] = "vigil-site-snapshot/4" }), `snapshot: format: "vigil-site-snapshot/4", want "vigil-site-snapshot/3" (or the older "vigil-site-snapshot/2" or "vigil-site-snapshot/1")`},
+		{"format", edit(func(m map[string]any) { m["format"] = "vigil-site-snapshot/5" }), `snapshot: format: "vigil-site-snapshot/5", want "vigil-site-snapshot/4" (or the older "vigil-site-snapshot/3", "vigil-site-snapshot/2" or "vigil-site-snapshot/1")`},
+		{"momentary in format 3", edit(func(m map[string]any) { m["format"] = crawl.FormatV3; page(m, 2)["momentary"] = true }), `snapshot: page 3 (https://example.org/docs/old.html): momentary: not in format "vigil-site-snapshot/3"`},
+		{"momentary read", edit(func(m map[string]any) { page(m, 1)["momentary"] = true }), `snapshot: page 2 (https://example.org/docs/guide.html): momentary: only a page that failed`},
+		{"carried in format 3", edit(func(m map[string]any) {
+			m["format"] = crawl.FormatV3
+			page(m, 1)["carried"] = map[string]any{"status": 503, "error": "HTTP 503", "read": "2026-11-29T09:00:00Z", "since": "2026-11-29T10:00:00Z", "crawls": 1}
+		}), `snapshot: page 2 (https://example.org/docs/guide.html): carried: not in format "vigil-site-snapshot/3"`},
+		{"carried start", edit(func(m map[string]any) {
+			page(m, 0)["carried"] = map[string]any{"status": 503, "error": "HTTP 503", "read": "2026-11-29T09:00:00Z", "since": "2026-11-29T10:00:00Z", "crawls": 1}
+		}), `snapshot: page 1 (https://example.org/docs/): carried: the start page is never carried over`},
+		{"carried too often", edit(func(m map[string]any) {
+			page(m, 1)["carried"] = map[string]any{"status": 503, "error": "HTTP 503", "read": "2026-11-29T09:00:00Z", "since": "2026-11-29T10:00:00Z", "crawls": 4}
+		}), `snapshot: page 2 (https://example.org/docs/guide.html): carried: crawls: 4, want 1 to 3`},
+		{"carried too long", edit(func(m map[string]any) {
+			page(m, 1)["carried"] = map[string]any{"status": 503, "error": "HTTP 503", "read": "2026-11-28T08:00:00Z", "since": "2026-11-28T09:00:00Z", "crawls": 1}
+		}), `snapshot: page 2 (https://example.org/docs/guide.html): carried: since: 2026-11-28T09:00:00Z, more than 24h0m0s before started 2026-11-29T10:00:00Z`},
+		{"carried read after", edit(func(m map[string]any) {
+			page(m, 1)["carried"] = map[string]any{"status": 503, "error": "HTTP 503", "read": "2026-11-29T10:00:00Z", "since": "2026-11-29T10:00:00Z", "crawls": 1}
+		}), `snapshot: page 2 (https://example.org/docs/guide.html): carried: read: 2026-11-29T10:00:00Z, want a time before since 2026-11-29T10:00:00Z`},
+		{"carried failed", edit(func(m map[string]any) {
+			page(m, 2)["carried"] = map[string]any{"status": 503, "error": "HTTP 503", "read": "2026-11-29T09:00:00Z", "since": "2026-11-29T10:00:00Z", "crawls": 1}
+		}), `snapshot: page 3 (https://example.org/docs/old.html): carried: a page carried over is its last good read, without an error`},
+		{"carried unlinked", edit(func(m map[string]any) {
+			page(m, 3)["carried"] = map[string]any{"read": "2026-11-29T09:00:00Z", "since": "2026-11-29T10:00:00Z", "crawls": 1}
+		}), `snapshot: page 4 (https://example.org/docs/logo.png): carried: not fetched, but no page carried at depth 0 links to it`},
 		{"start", edit(func(m map[string]any) { query(m)["start"] = "ftp://example.org/" }), `snapshot: query: start: url "ftp://example.org/": scheme must be http or https`},
 		{"start form", edit(func(m map[string]any) { query(m)["start"] = "HTTPS://example.org/docs/" }), `snapshot: query: start: "HTTPS://example.org/docs/" is not in canonical form ("https://example.org/docs/")`},
 		{"no scope", edit(func(m map[string]any) { query(m)["scope"] = []any{} }), "snapshot: query: scope: empty"},

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -35,6 +36,16 @@ import (
 // sentinel on that page would read it: it is reported only if the clause
 // finds its change between the page's two versions. Added and deleted
 // pages are always reported.
+//
+// A page that fails for a moment (a 503 during a deploy, a 429, a timeout,
+// a connection refused or reset: crawl.Page.Momentary) is not deleted:
+// the check carries its last good read over from the sentinel's own
+// previous crawl, with its version there, and the pages reached only
+// through it too (crawl.Carry, carrySite), marked carried in the crawl it
+// keeps, at most crawl.MaxCarriedCrawls checks in a row and
+// crawl.MaxCarriedAge after the first of them; past them, the page is deleted,
+// "now failing". A crawl shared by several sentinels holds no carried
+// page: each carries from its own previous crawl.
 //
 // The previous crawl (its snapshot, without bodies, and the version of
 // each page read) is kept per sentinel by the store
@@ -377,7 +388,7 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		m.Logger.Error("site check failed: pages read but not stored", LogSentinel, j.s.ID, logURL(site.URL), "pages", c.failed)
 		return
 	}
-	cur := c.record
+	cur := m.carrySite(j, prev, c.record)
 	m.readSiteImportance(ctx, j, cur, grant, now)
 	if prevErr != nil {
 		j.outcome = schedule.Failed
@@ -426,7 +437,43 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	}
 	m.pageWorks(ctx, j, ps, site.URL, now)
 	j.outcome = schedule.Changed
-	m.reportSite(ctx, j, rid, to, records, now)
+	m.reportSite(ctx, j, rid, to, records, cur.Snapshot.Stats().Carried, now)
+}
+
+// carrySite returns the crawl rec, which may be shared with other
+// sentinels' checks, as this sentinel's check takes it: with the pages
+// that failed for a moment carried over from its own previous crawl prev
+// (crawl.Carry), each with its version there. rec itself is not changed,
+// so that each sentinel sharing it carries from its own previous crawl,
+// never from another's. Without prev, or with a prev of another query
+// (the reference is then rec), or when nothing is carried, it is rec.
+func (m *Monitor) carrySite(j *job, prev, rec *siteRecord) *siteRecord {
+	if prev == nil || !sameSiteQuery(prev.Snapshot.Query, rec.Snapshot.Query) {
+		return rec
+	}
+	snap, err := crawl.Carry(prev.Snapshot, rec.Snapshot)
+	if err != nil {
+		// Compared as crawled: the pages failing for a moment are
+		// reported failing, as before pages were carried over.
+		m.Logger.Error("carry site pages over", LogSentinel, j.s.ID, logURL(j.plan.site.URL), LogError, err)
+		return rec
+	}
+	if snap == rec.Snapshot {
+		return rec
+	}
+	out := &siteRecord{Snapshot: snap, Versions: maps.Clone(rec.Versions)}
+	var urls []string
+	for _, p := range snap.Pages {
+		if p.Carried == nil {
+			continue
+		}
+		urls = append(urls, vigil.RedactURL(p.URL)+" ("+p.Carried.Failure()+")")
+		if id := prev.Versions[p.URL]; id != 0 {
+			out.Versions[p.URL] = id
+		}
+	}
+	m.Logger.Info("site pages failed, kept from the last crawl", LogSentinel, j.s.ID, logURL(j.plan.site.URL), "pages", urls)
+	return out
 }
 
 // startVersion returns the resource of a crawl's start page and the
@@ -567,6 +614,11 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 		info := &intent.PageInfo{URL: p.URL, Title: p.Title, OldVersion: prev.Versions[p.URL], Note: "no longer reached"}
 		if now := pages2[p.URL]; now != nil {
 			info.Note = "now failing: " + now.Failure()
+			if p.Carried != nil {
+				// Failing past the bounds of carrying it over.
+				info.Note += fmt.Sprintf(" (kept from the last crawl %d times before, last read %s)", p.Carried.Crawls,
+					p.Carried.Read.UTC().Format(time.RFC3339))
+			}
 		} else if to, ok := redirected[p.URL]; ok {
 			info.Note = "now redirected to " + to
 		} else if why := unread2[p.URL]; why != "" {
@@ -696,15 +748,16 @@ func byImportance(ids []webtable.NodeID, pages map[string]*crawl.Page) []webtabl
 
 // reportSite records the change a check found on a site, on version to
 // of its start page's resource rid (startVersion), and, for the immediate
-// and best-effort modes, its notifications.
-func (m *Monitor) reportSite(ctx context.Context, j *job, rid, to int64, records []intent.Change, now time.Time) {
+// and best-effort modes, its notifications; carried counts the pages of
+// the crawl kept from the previous one (siteSummary says so).
+func (m *Monitor) reportSite(ctx context.Context, j *job, rid, to int64, records []intent.Change, carried int, now time.Time) {
 	data, err := json.Marshal(records)
 	if err != nil {
 		m.Logger.Error("encode site records", LogSentinel, j.s.ID, LogError, err)
 		return
 	}
 	c := &vigil.Change{SentinelID: j.s.ID, ResourceID: rid, ToVersion: to, DetectedAt: now,
-		Summary: siteSummary(j.plan.site.URL, records), Records: data}
+		Summary: siteSummary(j.plan.site.URL, records, carried), Records: data}
 	first := len(j.rec.Changes)
 	j.rec.Changes = append(j.rec.Changes, c)
 	m.Logger.Info("site change detected", LogSentinel, j.s.ID, logURL(j.plan.site.URL), "summary", c.Summary)
@@ -723,7 +776,18 @@ func (m *Monitor) reportSite(ctx context.Context, j *job, rid, to int64, records
 }
 
 // siteSummary is the summary of a site's change: "site URL: 2 pages
-// added, 1 page removed, 3 pages changed".
-func siteSummary(url string, records []intent.Change) string {
-	return "site " + url + ": " + intent.Count(records)
+// added, 1 page removed, 3 pages changed", and, when carried pages of the
+// crawl were kept from the previous one (failing for a moment, or linked
+// only from such pages), "; 2 pages failed (kept from the last crawl)":
+// they are no change, but the reader of one should know that the crawl
+// did not read them.
+func siteSummary(url string, records []intent.Change, carried int) string {
+	s := "site " + url + ": " + intent.Count(records)
+	switch {
+	case carried == 1:
+		s += "; 1 page failed (kept from the last crawl)"
+	case carried > 1:
+		s += fmt.Sprintf("; %d pages failed (kept from the last crawl)", carried)
+	}
+	return s
 }

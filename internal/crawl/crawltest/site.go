@@ -38,6 +38,7 @@ type Site struct {
 	Disallow string            // robots.txt: Disallow this prefix for every agent
 	Moved    map[string]string // old path -> new path: 301 from the old, the file served at the new
 	Gone     map[string]bool   // paths answered with 404
+	Failing  map[string]int    // paths answered with this status (503: a deploy), not their file
 	Hits     map[string]int    // requests by path
 }
 
@@ -80,6 +81,9 @@ func (s *Site) Respond(p string) Response {
 	}
 	if s.Gone[p] {
 		return Response{Status: 404}
+	}
+	if code := s.Failing[p]; code != 0 {
+		return Response{Status: code}
 	}
 	if to, ok := s.Moved[p]; ok {
 		return Response{Status: 301, Location: to}

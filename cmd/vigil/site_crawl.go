@@ -47,6 +47,7 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	bodies := fs.Bool("bodies", false, "keep each page's text in the snapshot, for comparing page contents later")
 	order := fs.String("order", string(crawl.OrderImportance), "the order URLs are fetched in: importance (the most OPIC cash first, so that --max-pages keeps the most important pages) or breadth (layer by layer); a crawl that --max-pages does not cut short finds the same in either")
 	out := fs.String("out", "", "write the snapshot to this file, replaced whole or not at all (default: standard output)")
+	previous := fs.String("previous", "", fmt.Sprintf("the previous snapshot of the same crawl (a file): a page that fails for a moment (HTTP 5xx or 429, a timeout, a connection refused or reset) keeps its last good read from it, marked carried, with the pages only it links to, at most %d crawls in a row and %v after the first of them, so that vigil site diff does not show it removed, then added", crawl.MaxCarriedCrawls, crawl.MaxCarriedAge))
 	pf := addProxyFlags(fs, env, "every page fetch and robots.txt")
 	allowPrivate := fs.Bool("allow-private-networks", bools["VIGIL_ALLOW_PRIVATE_NETWORKS"], "let the crawl reach loopback, private and link-local addresses (default $VIGIL_ALLOW_PRIVATE_NETWORKS)")
 	ignoreRobots := fs.Bool("ignore-robots", false, "do not honour robots.txt (only for sites you own)")
@@ -62,7 +63,10 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 			"its content), importance (OPIC, over the links between the pages read)\n"+
 			"and links in scope, and the redirects met. Pages that fail are in the\n"+
 			"snapshot with their error; those robots.txt disallows too, marked\n"+
-			"blocked: never requested, they do not count against --max-pages. It\n"+
+			"blocked: never requested, they do not count against --max-pages. With\n"+
+			"--previous OLD, a page that fails for a moment keeps its last good read\n"+
+			"in OLD, marked carried (vigil site diff says \"failed (kept from the\n"+
+			"last crawl)\"), and so do the pages only it links to. It\n"+
 			"fetches as vigil serve does: robots.txt, the delay between requests to\n"+
 			"a host, and no private addresses without --allow-private-networks. A\n"+
 			"summary goes to standard error. Exit status: 0 when URL was read, 2\n"+
@@ -123,6 +127,12 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	if err := q.Validate(); err != nil {
 		return exitError, err
 	}
+	var prev *crawl.Snapshot
+	if *previous != "" {
+		if prev, _, err = readSnapshot(env, *previous, crawl.DefaultMaxSnapshotSize); err != nil {
+			return exitError, fmt.Errorf("--previous: %w", err)
+		}
+	}
 
 	proxy, noProxy, err := pf.options()
 	if err != nil {
@@ -149,6 +159,14 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 		}
 		return exitError, errors.New(msg)
 	}
+	if prev != nil {
+		if err := sameQuery(prev, snap, displayName(*previous), "this crawl"); err != nil {
+			return exitError, fmt.Errorf("--previous: %w", err)
+		}
+		if snap, err = crawl.Carry(prev, snap); err != nil {
+			return exitError, fmt.Errorf("--previous: %w", err)
+		}
+	}
 	write := func(w io.Writer) error { return snap.Encode(w) }
 	if *out == "" {
 		bw := bufio.NewWriterSize(env.stdout, 1<<16)
@@ -165,6 +183,9 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	failed := strconv.Itoa(st.Failures) + " failed"
 	if st.Blocked > 0 {
 		failed += fmt.Sprintf(": %d blocked by robots.txt, not fetched", st.Blocked)
+	}
+	if st.Carried > 0 {
+		failed += fmt.Sprintf(", %d kept from --previous (failed for a moment, or linked only from such pages)", st.Carried)
 	}
 	fmt.Fprintf(env.stderr, "crawled %s: %d %s (%s), %d %s, %d %s in %s", snap.Pages[0].URL,
 		st.Pages, plural(st.Pages, "page", "pages"), failed, st.Links, plural(st.Links, "link", "links"),

@@ -59,11 +59,14 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 			"a line per page added, removed (no longer reached, failing, redirected, or\n"+
 			"still linked but cut by --max-pages or --depth) or changed, with its\n"+
 			"title and link path (and, for a page that no longer parses, that it is\n"+
-			"read as text, and why), then a total line; --format json\n"+
+			"read as text, and why), a line per page of NEW kept from the crawl\n"+
+			"before it (vigil site crawl --previous), \"failed (kept from the last\n"+
+			"crawl)\" and why, then a total line; --format json\n"+
 			"prints the delta web tables (plus, minus, mod) and the node sets (added,\n"+
 			"deleted: the pages removed, modified: the pages changed) instead,\n"+
-			"with the importance of the pages named, why those read as text are, and\n"+
-			"why those removed or added failed in the snapshot that lacks them.\n"+
+			"with the importance of the pages named, why those read as text are,\n"+
+			"why those removed or added failed in the snapshot that lacks them, and\n"+
+			"the pages NEW kept from the crawl before it (carried).\n"+
 			"With --content, the two bodies of each changed page are compared by the\n"+
 			"diff engine, as vigil diff compares documents, and its changes counted: a\n"+
 			"page whose only change is a date in its footer shows one text update, and\n"+
@@ -154,7 +157,7 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		err = enc.Encode(siteDeltaJSON{Delta: d, Importance: changedImportance(d, s1, s2), ReadAsText: changedReadAsText(d, s1, s2),
-			Reading: changedReading(d, s1, s2), Failed: changedFailed(d, s1, s2)})
+			Reading: changedReading(d, s1, s2), Failed: changedFailed(d, s1, s2), Carried: carriedPages(s2)})
 	} else {
 		sd := newSiteDelta(d, s1, s2, w1, w2)
 		if *content {
@@ -228,6 +231,37 @@ type siteDeltaJSON struct {
 	// failed, and each page added that the old one read and failed, why
 	// (siteFailed), by URL: a page that fails is not a page gone.
 	Failed map[string]siteFailed `json:"failed,omitempty"`
+	// Carried lists the pages of the new snapshot kept from the crawl
+	// before it (vigil site crawl --previous): each failed for a moment,
+	// or was linked only from such pages, and is its last good read, by
+	// URL. The delta counts it as that read.
+	Carried map[string]siteCarried `json:"carried,omitempty"`
+}
+
+// siteCarried is why a page of the new snapshot was kept from the crawl
+// before: its failure ("HTTP 503", or crawl.NotFetched), the time of its
+// last good read, of the first crawl that kept it, and the crawls in a
+// row that did (crawl.Carried).
+type siteCarried struct {
+	Failure string    `json:"failure"`
+	Read    time.Time `json:"read"`
+	Since   time.Time `json:"since"`
+	Crawls  int       `json:"crawls"`
+}
+
+// carriedPages returns the pages of s kept from the crawl before
+// (siteDeltaJSON.Carried), nil if none is.
+func carriedPages(s *crawl.Snapshot) map[string]siteCarried {
+	out := map[string]siteCarried{}
+	for _, p := range s.Pages {
+		if c := p.Carried; c != nil {
+			out[p.URL] = siteCarried{Failure: c.Failure(), Read: c.Read, Since: c.Since, Crawls: c.Crawls}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // siteFailed is why a page failed in the old snapshot (a page added) or
@@ -497,10 +531,22 @@ func (sd *siteDelta) write(w io.Writer) error {
 			fmt.Fprintf(w, "           content: %s\n", sd.contentChange(before, p))
 		}
 	}
+	carried := 0
+	for _, p := range sd.new.Pages {
+		if c := p.Carried; c != nil {
+			carried++
+			fmt.Fprintf(w, "! failed   %s%s  %s  (kept from the last crawl: %s; last read %s)\n", p.URL, titleText(p.Title),
+				via(sd.paths2[webtable.TupleID(p.URL)], dir), c.Failure(), c.Read.UTC().Format(time.RFC3339))
+		}
+	}
 	n1, n2 := sd.nodes1, sd.nodes2
 	unchanged := n2 - len(sd.d.Added) - len(sd.d.Modified)
-	_, err := fmt.Fprintf(w, "total: %d added, %d removed, %d changed, %d unchanged (%d %s read, then %d)\n",
-		len(sd.d.Added), len(sd.d.Deleted), len(sd.d.Modified), unchanged, n1, plural(n1, "page", "pages"), n2)
+	kept := ""
+	if carried > 0 {
+		kept = fmt.Sprintf(", %d failed (kept from the last crawl)", carried)
+	}
+	_, err := fmt.Fprintf(w, "total: %d added, %d removed, %d changed, %d unchanged%s (%d %s read, then %d)\n",
+		len(sd.d.Added), len(sd.d.Deleted), len(sd.d.Modified), unchanged, kept, n1, plural(n1, "page", "pages"), n2)
 	return err
 }
 
@@ -525,6 +571,10 @@ func (sd *siteDelta) byImportance(ids []webtable.NodeID) []webtable.NodeID {
 // gone says what became of a deleted page in the new snapshot.
 func (sd *siteDelta) gone(u, dir string) string {
 	if p := sd.pages2[u]; p != nil {
+		if c := sd.pages1[u].Carried; c != nil {
+			// Failing past the bounds of keeping it.
+			return fmt.Sprintf("now failing: %s, kept from the last crawl %d times before, last read %s", p.Failure(), c.Crawls, c.Read.UTC().Format(time.RFC3339))
+		}
 		return "now failing: " + p.Failure()
 	}
 	if to, ok := sd.redirected[u]; ok {

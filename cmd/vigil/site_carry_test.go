@@ -1,0 +1,150 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/vigil-web/vigil/internal/crawl"
+)
+
+// carrySite serves /docs/: the index links to a.html and b.html, a.html
+// alone to deep.html; a.html answers *status when it is not 0.
+func carrySite(t *testing.T, status *atomic.Int32) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		pages := map[string]string{
+			"/docs/":          `<title>Docs</title><a href="a.html">A</a> <a href="b.html">B</a>`,
+			"/docs/a.html":    `<title>A</title><a href="deep.html">Deep</a>`,
+			"/docs/b.html":    `<title>B</title>`,
+			"/docs/deep.html": `<title>Deep</title>`,
+		}
+		body, ok := pages[r.URL.Path]
+		switch {
+		case !ok:
+			http.NotFound(w, r)
+		case r.URL.Path == "/docs/a.html" && status.Load() != 0:
+			http.Error(w, "not now", int(status.Load()))
+		default:
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write([]byte(body))
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestSiteCrawlPrevious: vigil site crawl --previous keeps a page that
+// answers 503 from the previous snapshot, with the page reached only
+// through it, in a snapshot vigil site diff reads: no page removed, and
+// each kept one said "failed (kept from the last crawl)", in the text and
+// in the JSON; read again at the next crawl, nothing is added. A page
+// gone (404) is removed at once.
+func TestSiteCrawlPrevious(t *testing.T) {
+	var status atomic.Int32
+	srv := carrySite(t, &status)
+	start := srv.URL + "/docs/"
+	dir := t.TempDir()
+	first := siteCrawl(t, dir, "first.json", start)
+	status.Store(503)
+	second := siteCrawl(t, dir, "second.json", start, "--previous", first)
+
+	code, out := siteDiff(t, first, second)
+	for _, want := range []string{
+		"! failed   " + srv.URL + `/docs/a.html "A"  via ./  (kept from the last crawl: HTTP 503; last read `,
+		"! failed   " + srv.URL + `/docs/deep.html "Deep"  via ./ > a.html  (kept from the last crawl: ` + crawl.NotFetched + `; last read `,
+		"total: 0 added, 0 removed, 0 changed, 4 unchanged, 2 failed (kept from the last crawl) (4 pages read, then 4)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("site diff lacks %q:\n%s", want, out)
+		}
+	}
+	if code != exitOK || strings.Contains(out, "removed  ") {
+		t.Errorf("exit %d, want %d (no change):\n%s", code, exitOK, out)
+	}
+	_, js := siteDiff(t, "--format", "json", first, second)
+	var got struct {
+		Carried map[string]struct {
+			Failure string `json:"failure"`
+			Crawls  int    `json:"crawls"`
+		} `json:"carried"`
+	}
+	if err := json.Unmarshal([]byte(js), &got); err != nil {
+		t.Fatal(err)
+	}
+	if c := got.Carried[srv.URL+"/docs/a.html"]; c.Failure != "HTTP 503" || c.Crawls != 1 || len(got.Carried) != 2 {
+		t.Errorf("JSON carried %+v", got.Carried)
+	}
+
+	status.Store(0)
+	third := siteCrawl(t, dir, "third.json", start, "--previous", second)
+	if code, out := siteDiff(t, second, third); code != exitOK || strings.Contains(out, "+ added") || strings.Contains(out, "! failed") {
+		t.Errorf("read again: exit %d\n%s", code, out)
+	}
+
+	status.Store(404)
+	gone := siteCrawl(t, dir, "gone.json", start, "--previous", third)
+	_, out = siteDiff(t, third, gone)
+	for _, want := range []string{"- removed  " + srv.URL + `/docs/a.html "A"  via ./  (now failing: HTTP 404)`, "- removed  " + srv.URL + "/docs/deep.html"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("404: site diff lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestSiteCrawlPreviousQuery: --previous refuses a snapshot of another
+// query, and a file that is no snapshot, and writes nothing.
+func TestSiteCrawlPreviousQuery(t *testing.T) {
+	var status atomic.Int32
+	srv := carrySite(t, &status)
+	dir := t.TempDir()
+	first := siteCrawl(t, dir, "first.json", srv.URL+"/docs/", "--depth", "1")
+	junk := filepath.Join(dir, "junk.json")
+	os.WriteFile(junk, []byte(`{}`), 0o644)
+	for _, tc := range []struct{ previous, want string }{
+		{first, "--previous: " + first + " and this crawl are snapshots of different queries: query.maxDepth"},
+		{junk, "--previous: " + junk + ": snapshot: format"},
+	} {
+		out := filepath.Join(dir, "out.json")
+		code, _, stderr := runVigilEnv(t, allowPrivate, "site", "crawl", "--host-delay", "0", "--previous", tc.previous, "--out", out, srv.URL+"/docs/")
+		if code != exitError || !strings.Contains(stderr, tc.want) {
+			t.Errorf("--previous %s: exit %d, stderr %q, want %q", filepath.Base(tc.previous), code, stderr, tc.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("--previous %s: a snapshot written", filepath.Base(tc.previous))
+		}
+	}
+}
+
+// TestSiteDiffFormatV3: a snapshot of format 3 (testdata/site-v3.json,
+// written before pages were carried over) still reads, against one of
+// the format written now.
+func TestSiteDiffFormatV3(t *testing.T) {
+	dir := t.TempDir()
+	b, err := os.ReadFile("testdata/site-v3.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := crawl.Decode(strings.NewReader(string(b)), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Format = crawl.Format
+	v4 := filepath.Join(dir, "v4.json")
+	f, err := os.Create(v4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Encode(f); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	code, out := siteDiff(t, "testdata/site-v3.json", v4)
+	if code != exitOK || !strings.Contains(out, "total: 0 added, 0 removed, 0 changed, 3 unchanged") {
+		t.Errorf("format 3 against format 4: exit %d\n%s", code, out)
+	}
+}

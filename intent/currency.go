@@ -135,21 +135,22 @@ func statementCell(before, after string) bool {
 
 // trailingMinus reports whether the number of s at [i, e) is an amount
 // with a minus sign after it, as German statements write one: 2.50- €,
-// 1.234,56- EUR, or without a currency after it 1.234,56-, with cents
-// (twoDecimals; Rs. 1,299- is India's 1,299/- typed short). The sign is
-// joined to the digits and ends the text or stands before the currency,
-// not before another number (20-€30, 5- 10) nor a word (5-pack).
+// 1.234,56- EUR. The sign is joined to the digits and stands before the
+// amount's currency (currencyAfter), not before another number (20-€30, 5-
+// 10) nor a word (5-pack). Without a currency after it, a minus ends a
+// shop's price, as the dash of 49,– does (Preis: 49,99-, € 49,99-; Rs.
+// 1,299- is India's 1,299/- typed short), not a sign: a statement writes
+// its currency after the sign, or in its column's head, where a shop's
+// price tag writes its cents' dash far more often than a page writes a
+// statement's line alone.
 func trailingMinus(s string, i, e int) bool {
 	r, w := utf8.DecodeRuneInString(s[e:])
 	if r != '-' && r != '−' {
 		return false
 	}
-	rest := s[e+w:]
 	d := firstDigit(s, i)
-	if _, ok := currencyAfter(rest, s[d:e]); ok {
-		return true
-	}
-	return strings.TrimLeftFunc(rest, unicode.IsSpace) == "" && twoDecimals(s[d:e])
+	_, ok := currencyAfter(s[e+w:], s[d:e])
+	return ok
 }
 
 // twoDecimals reports whether m, a number's digits and separators, ends

@@ -500,11 +500,12 @@
 //     number, standing as a word's start, is its minus sign, as European
 //     typesetting writes one ("–15 %", "–1,23", "–$5.00"); a range's is
 //     not ("2019–2020", "10 – 20"). A minus sign joined after an amount
-//     is its sign, as German statements write it ("2.50- €", "1.234,56-
-//     EUR", and "1.234,56-" with cents), but not one before a number or a
-//     word ("5-10 days", "5-pack"), nor after a number without cents nor
-//     a currency after it ("Ages 3-", and "Rs. 1,299-", India's
-//     "1,299/-" typed short).
+//     and before its currency is its sign, as German statements write it
+//     ("2.50- €", "1.234,56- EUR"), but not one before a number or a
+//     word ("5-10 days", "5-pack"), nor one without a currency after it,
+//     which ends a shop's price as the dash of "49,–" does ("Preis:
+//     49,99-" is 49.99, "Ages 3-" 3, and "Rs. 1,299-", India's "1,299/-"
+//     typed short, 1299).
 //   - A magnitude after an amount multiplies it (magnitude.go: "$1.2M",
 //     "$2.1bn", "$1.5 billion", "€3,5 Mrd.", "1,2 Mio. €", "₹1.5 Cr"), so
 //     that $900K rising to $1.2M is a rise of 300000, and makes its one

@@ -100,7 +100,8 @@ func isNumberRune(r rune) bool {
 // before a currency symbol: "-$5.00" is -5. An en dash that begins a
 // number is a minus sign, as European typesetting writes it: "–15 %" is
 // -15, where "2019–2020" is 2019; so is a minus after an amount, as German
-// statements write it: "1.234,56- EUR" is -1234.56. An amount with a
+// statements write it, before its currency: "1.234,56- EUR" is -1234.56,
+// where "Preis: 49,99-", a shop's price, is 49.99. An amount with a
 // currency in parentheses that are the whole text (or follow a label's
 // colon) is negative, as a statement's cell writes it: "($1,200)" and
 // "(1,200.00 USD)" are -1200, where "Reviews (1,200)" is 1200 and "Extra

@@ -128,7 +128,14 @@ func TestValueSign(t *testing.T) {
 		// A minus after an amount, as German statements write it.
 		{"2.50- €", "3.50 €", -2.5, 3.5},
 		{"Saldo: 1.234,56- EUR", "Saldo: 1.234,56 EUR", -1234.56, 1234.56},
-		{"Saldo: 1.234,56-", "Saldo: 99,00-", -1234.56, -99},
+		// Without a currency after it, a minus after an amount ends a
+		// shop's price, as the dash of 49,– does, not a statement's sign.
+		{"Saldo: 1.234,56-", "Saldo: 99,00-", 1234.56, 99},
+		{"Preis: 49,99-", "Preis: 44,99-", 49.99, 44.99},
+		{"49,99-", "44,99-", 49.99, 44.99},
+		{"€ 49,99-", "€ 44,99-", 49.99, 44.99},
+		{"Preis: 49,–", "Preis: 44,–", 49, 44},
+		{"1.234,56- EUR", "99,00- EUR", -1234.56, -99},
 		{"Ages 3-", "Ages 4-", 3, 4},             // no amount
 		{"Rs. 1,299-", "Rs. 1,199-", 1299, 1199}, // India's "/-" typed short: no cents, no minus
 		{"5-10 days", "6-10 days", 5, 6},

@@ -92,12 +92,13 @@ var signedCurrencies = map[string]bool{
 // negative amount: ($1,200), (€1.200,00), (1,200.00 USD), or with the
 // currency outside them, as a statement's column writes it: $(5.00),
 // € (2.50), (2.50) €. The amount and its parentheses are the whole of s,
-// a statement's cell, or follow a label's colon (Net income: ($1,200)):
-// after other words they hold a surcharge or an option's price, as shops
-// write one (Extra cheese ($1.50), Option A (2.50) €), and before others
-// a note. A number without a currency is a count (Reviews (1,200)), and
-// parentheses around more than the amount and its currency hold a note
-// ((12 items) $5).
+// a statement's cell, or follow a label's colon (Net income: ($1,200)),
+// but a shop's label's (shopLabel: Order total: ($45.00), You save:
+// ($20.00), whose words say the amount's sign): after other words they
+// hold a surcharge or an option's price, as shops write one (Extra cheese
+// ($1.50), Option A (2.50) €), and before others a note. A number without
+// a currency is a count (Reviews (1,200)), and parentheses around more
+// than the amount and its currency hold a note ((12 items) $5).
 func inAccountingParens(s string, i, e int) bool {
 	d := firstDigit(s, i)
 	m := s[d:e]
@@ -127,10 +128,15 @@ func inAccountingParens(s string, i, e int) bool {
 // statementCell reports whether before and after, the text of a value
 // before and after its amount in parentheses with its currency, leave the
 // amount a statement's cell: nothing after it, and nothing before it but
-// a label ending with a colon (inAccountingParens).
+// a label ending with a colon that is no shop's (shopLabel), as
+// inAccountingParens describes.
 func statementCell(before, after string) bool {
 	before = strings.TrimSpace(before)
-	return strings.TrimSpace(after) == "" && (before == "" || strings.HasSuffix(before, ":"))
+	if strings.TrimSpace(after) != "" {
+		return false
+	}
+	label, ok := strings.CutSuffix(before, ":")
+	return before == "" || ok && !shopLabel(label)
 }
 
 // trailingMinus reports whether the number of s at [i, e) is an amount

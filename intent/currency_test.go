@@ -184,6 +184,19 @@ func TestValueAccountingNegative(t *testing.T) {
 		{"Option A (2.50) €", 2.5, true, "Option A ( ) €"},
 		{"Option A $(2.50)", 2.5, true, "Option A $( )"},
 		{"($1,200) loss", 1200, true, "($ ) loss"},
+		// After the colon of a shop's label, a cart's or a receipt's
+		// line, the parentheses set the amount off; its words say its
+		// sign (shopLabel).
+		{"Order total: ($45.00)", 45, true, "Order total: ($ )"},
+		{"You save: ($20.00)", 20, true, "You save: ($ )"},
+		{"Discount: ($5.00)", 5, true, "Discount: ($ )"},
+		{"Rabatt: (5,00 €)", 5, true, "Rabatt: ( €)"},
+		{"Remise : (5,00 €)", 5, true, "Remise : ( €)"},
+		{"Sous-total : (45,00 €)", 45, true, "Sous-total : ( €)"},
+		// A statement's labels keep the sign.
+		{"Total: ($1,200)", -1200, true, "Total: ($ )"},
+		{"Total comprehensive income: ($1,200)", -1200, true, "Total comprehensive income: ($ )"},
+		{"Jahresfehlbetrag: (1.200,00 €)", -1200, true, "Jahresfehlbetrag: ( €)"},
 		// Counts, and parentheses around more than the amount.
 		{"Reviews (1,200)", 1200, true, "Reviews ( )"},
 		{"Comments (12)", 12, true, "Comments ( )"},
@@ -205,6 +218,9 @@ func TestValueAccountingNegativeChange(t *testing.T) {
 		{"$1,200", "($1,200)", `value In css ".v" falls below 0`, 1200, -1200},
 		{"(1,200.00 USD)", "(900.00 USD)", `value In css ".v" increases`, -1200, -900},
 		{"Reviews (1,200)", "Reviews (1,250)", `value In css ".v" increases`, 1200, 1250},
+		{"You save: ($20.00)", "You save: ($25.00)", `value In css ".v" increases`, 20, 25},
+		{"Order total: ($45.00)", "Order total: ($40.00)", `value In css ".v" decreases`, 45, 40},
+		{"Net income: ($1,200)", "Net income: ($900)", `value In css ".v" increases`, -1200, -900},
 	} {
 		r := evalClause(t, valuePage(`<p class="v">`+tc.old+`</p>`), valuePage(`<p class="v">`+tc.new+`</p>`), tc.clause)
 		if !r.Matched || len(r.Changes) != 1 {

@@ -491,10 +491,13 @@
 //     currency outside them, as a statement's column writes it
 //     ("$(5.00)", "€ (2.50)", "(2.50) €"), where the amount and its
 //     parentheses are the whole text of the match, a statement's cell, or
-//     follow a label's colon ("Net income: ($1,200)"); after other words
-//     they hold a surcharge, as shops write one far more often than pages
-//     write a loss ("Extra cheese ($1.50)" is 1.5, "Option A (2.50) €"
-//     2.5). A number without a currency is a count, as the web writes it
+//     follow a label's colon ("Net income: ($1,200)"), but that of a
+//     cart's, an order's or a receipt's line, whose words say the sign
+//     and whose parentheses only set the amount off ("Order total:
+//     ($45.00)" is 45, "You save: ($20.00)" 20: pricewords.go); after
+//     other words they hold a surcharge, as shops write one far more
+//     often than pages write a loss ("Extra cheese ($1.50)" is 1.5,
+//     "Option A (2.50) €" 2.5). A number without a currency is a count, as the web writes it
 //     beside a link or a tab ("Reviews (1,200)" is 1200, "Comments (12)"
 //     12). An en dash that begins a
 //     number, standing as a word's start, is its minus sign, as European

@@ -103,9 +103,10 @@ func isNumberRune(r rune) bool {
 // statements write it, before its currency: "1.234,56- EUR" is -1234.56,
 // where "Preis: 49,99-", a shop's price, is 49.99. An amount with a
 // currency in parentheses that are the whole text (or follow a label's
-// colon) is negative, as a statement's cell writes it: "($1,200)" and
-// "(1,200.00 USD)" are -1200, where "Reviews (1,200)" is 1200 and "Extra
-// cheese ($1.50)", a surcharge, 1.5. A
+// colon, but a shop's label's) is negative, as a statement's cell writes
+// it: "($1,200)", "Net income: ($1,200)" and "(1,200.00 USD)" are -1200,
+// where "Reviews (1,200)" is 1200, "Extra cheese ($1.50)", a surcharge,
+// 1.5 and "You save: ($20.00)" 20 (shopLabel). A
 // currency written with one letter, or the krona's Kr, makes the digits
 // after it an amount where they have an amount's form, two decimals or
 // groups of thousands: "Q49.90" is 49.9, "R299.99" 299.99 and "Kr1.299"

@@ -451,7 +451,10 @@
 //     spaces group thousands everywhere; a plain space groups them on a page
 //     whose language the CLDR writes with space groups (fr, pl, cs, sv:
 //     "1 299,00 €" is 1299), where the digits before the first space are
-//     one to three and each group after it three ("2024 150" is 2024).
+//     one to three, each group after it three ("2024 150" is 2024) and
+//     the first not the number of a name whose word has a capital inside
+//     it, as brands and models write theirs ("iPhone 15 999 €" is 999,
+//     "Samsung 1 299 €" 1299, "Pixel 8 699 €" 8699, a cost of it).
 //   - Of the numbers of a match that are values, the value is the first
 //     amount with a currency, else the first number (currency.go): a price
 //     watcher means the amount where a codec's, a model's, a count's or a
@@ -481,10 +484,15 @@
 //     59,99 €" is 59.99), but plain spaces before groups of exactly three
 //     digits group an amount's thousands on a page that declares no
 //     language, as on one whose language groups by spaces ("12 490 Kč"
-//     is 12490, "1 299 € 12 mois" 1299), but after a name's number
-//     ("iPhone 15 999 €", "Pixel 8 699 €" are 999 and 699; "Prix 1 299 €"
-//     reads 299 there too, a cost of the guess); on a page whose language
-//     groups otherwise (en, de) a plain space ends a number.
+//     is 12490, "1 299 € 12 mois" 1299), but after a name's number: the
+//     number after a word written with a capital is the name's, unless
+//     the word is a label's (a short list of price, total, from and tax
+//     words: pricewords.go), holds digits or follows a name's number
+//     ("iPhone 15 999 €", "Pixel 8 699 €" are 999 and 699, where "Prix 1
+//     299 €", "Galaxy S24 1 299 €" and "iPhone 15 Pro 1 199 €" are 1299,
+//     1299 and 1199; a label not listed reads as a name, as "Samsung 1
+//     299 €" does, a cost of the guess); on a page whose language groups
+//     otherwise (en, de) a plain space ends a number.
 //   - Signs besides a leading minus: an amount with a currency in
 //     parentheses is negative, as accounts write losses ("($1,200)",
 //     "(€1.200,00)" and "(1,200.00 USD)" are -1200), as is one with its

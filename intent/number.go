@@ -85,8 +85,9 @@ func isNumberRune(r rune) bool {
 // reads it as the other version of the value, or the page's language,
 // shows (see the package documentation). Plain spaces group thousands
 // where the groups after them are of exactly three digits and the number
-// before them is no name's: "12 490 Kč" is 12490, "1 2345" 1 and "iPhone
-// 15 999 €" 999 (spaceGroupsAfter).
+// before them is no name's: "12 490 Kč" and "Cena 12 490 Kč" are 12490,
+// "1 2345" 1, "iPhone 15 999 €" 999 and "iPhone 15 Pro 1 199 €" 1199
+// (spaceGroupsAfter).
 //
 // Digits joined to a letter before them, directly or by a hyphen, are part
 // of a word, not a number: "UTF-8", "COVID-19", "MP3", "H2O", "A4",
@@ -448,11 +449,13 @@ func difference(of, nf float64, places int) float64 {
 // another, the last group with a decimal part of one or two digits or
 // none (12 490 Kč, 1 299,00 €, 1 234 567). The number before them is
 // one to three digits, not beginning with 0, and no name's: after a word
-// written with a capital or a digit, it is the name's (iPhone 15 999 €,
-// Pixel 8 699 € and EU 42 are a model's and a size's, so 999 and 699 are
-// the amounts; Prix 1 299 € reads 299 too, unless the page's language
-// groups by spaces: see joinSpaceGroups). Grouped otherwise (Größe 42
-// 59,99 €, 2024 150 €, 12 4900 Kč), the numbers stand apart.
+// written with a capital that is no label, it is the name's (afterName:
+// iPhone 15 999 €, Pixel 8 699 € and EU 42 are a model's and a size's,
+// so 999 and 699 are the amounts), where after a label (Prix 1 299 €,
+// Cena 12 490 Kč), a name's own number (Galaxy S24 1 299 €) or the word
+// after one (iPhone 15 Pro 1 199 €) it is the amount's first digits.
+// Grouped otherwise (Größe 42 59,99 €, 2024 150 €, 12 4900 Kč), the
+// numbers stand apart.
 func spaceGroupsAfter(s string, i, d, e int) int {
 	if e-d > 3 || s[d] == '0' || !allDigits(s[d:e]) || afterName(s[:i]) {
 		return e
@@ -481,22 +484,61 @@ func allDigits(s string) bool {
 }
 
 // afterName reports whether s, the text before a number, ends with a
-// word written with a capital letter or a digit and one space: a name's,
-// whose number the number is (iPhone 15, EU 42, Größe 42), not a word
-// such as od or ab (od 12 490 Kč).
+// name's word and one space: the number is the name's (iPhone 15, Pixel
+// 8, EU 42, Größe 42), not an amount's first digits. A name's word is
+// written with a capital letter (not od of od 12 490 Kč), and is none of
+// these:
+//   - a label (isPriceLabel: Prix 1 299 €, Preis, Cena, Od 12 490 Kč),
+//     whose number is the amount;
+//   - a word holding digits (Galaxy S24 1 299 €, Nikon Z5 12 990 Kč,
+//     iPhone 15 1 199 €): a name's own number, after which a number is
+//     none of its;
+//   - a word after a name's number, directly or through one word (iPhone
+//     15 Pro 1 199 €, iPhone 15 Pro Max, Galaxy S24 Ultra): a name has
+//     one number, and the words after it go on the name.
 func afterName(s string) bool {
 	t, ok := strings.CutSuffix(s, " ")
 	if !ok {
 		return false
 	}
-	start := strings.LastIndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-	if start >= 0 {
-		_, w := utf8.DecodeRuneInString(t[start:])
-		start += w
-	} else {
-		start = 0
+	w := endingWord(t)
+	if w == "" || strings.IndexFunc(w, unicode.IsDigit) >= 0 || strings.IndexFunc(w, unicode.IsUpper) < 0 || isPriceLabel(w) {
+		return false
 	}
-	return strings.IndexFunc(t[start:], func(r rune) bool { return unicode.IsUpper(r) || unicode.IsDigit(r) }) >= 0
+	for range 2 {
+		t, ok = strings.CutSuffix(t[:len(t)-len(w)], " ")
+		if w = endingWord(t); !ok || w == "" {
+			return true
+		}
+		if strings.IndexFunc(w, unicode.IsDigit) >= 0 {
+			return false // iPhone 15 Pro
+		}
+	}
+	return true
+}
+
+// innerCapital reports whether word has a capital letter after a small
+// one, as the names of brands and models have (iPhone, MacBook,
+// PlayStation, OnePlus), and the words of a language do not.
+func innerCapital(word string) bool {
+	lower := false
+	for _, r := range word {
+		if lower && unicode.IsUpper(r) {
+			return true
+		}
+		lower = unicode.IsLower(r)
+	}
+	return false
+}
+
+// endingWord returns the letters and digits that end s, as written.
+func endingWord(s string) string {
+	start := strings.LastIndexFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	if start < 0 {
+		return s
+	}
+	_, w := utf8.DecodeRuneInString(s[start:])
+	return s[start+w:]
 }
 
 // spaceGroupRE finds digits followed by groups of three after single
@@ -508,8 +550,15 @@ var spaceGroupRE = regexp.MustCompile(`\d+(?: \d{3})+`)
 // €". A space groups when the digits before the first one are one to three,
 // not beginning with 0 (which never begins a group of thousands), every
 // group after it is three digits not followed by another, and
-// the digits are not a decimal part ("3,50 100"): "2024 150 personnes" and
-// "1 2345" keep their spaces.
+// the digits are not a decimal part ("3,50 100") nor the number of a
+// name that a capital inside its word shows one, as brands and models
+// write theirs and no language its words (afterName, innerCapital:
+// "iPhone 15 999 €", "MacBook 13"): "2024 150 personnes", "1 2345" and
+// "iPhone 15 999 €" keep their spaces. On a page whose language groups
+// by spaces, a space between digits is a group's far more often than on
+// others, so a name's word without one (Samsung 1 299 €, Prix 1 299 €)
+// does not keep it, where spaceGroupsAfter would; "Pixel 8 699 €" reads
+// 8699 there, a cost of it.
 func joinSpaceGroups(s string) string {
 	if !strings.Contains(s, " ") {
 		return s
@@ -520,7 +569,8 @@ func joinSpaceGroups(s string) string {
 		start, end := loc[0], loc[1]
 		lead := strings.IndexByte(s[start:end], ' ')
 		if lead > 3 || s[start] == '0' || end < len(s) && isDigit(s[end]) ||
-			start > 0 && (isDigit(s[start-1]) || isSeparator(s[start-1]) || s[start-1] == ' ' && start > 1 && isDigit(s[start-2])) {
+			start > 0 && (isDigit(s[start-1]) || isSeparator(s[start-1]) || s[start-1] == ' ' && start > 1 && isDigit(s[start-2])) ||
+			afterName(s[:start]) && innerCapital(endingWord(s[:start-1])) {
 			continue
 		}
 		b.WriteString(s[last:start])

@@ -208,6 +208,20 @@ func TestValueSpaceGrouping(t *testing.T) {
 		{"de", "iPhone 15 999 €", "iPhone 15 949 €", 999, 949},
 		{"", "12 490 Kč", "11 990 Kč", 12490, 11990}, // no language: the groups' form
 		{"", "iPhone 15 999 €", "iPhone 15 949 €", 999, 949},
+		// A label's number groups; a name's stands apart, on a page that
+		// groups by spaces too.
+		{"", "Prix 1 299 €", "Prix 1 199 €", 1299, 1199},
+		{"", "Preis 1 299 €", "Preis 1 199 €", 1299, 1199},
+		{"", "iPhone 15 Pro 1 199 €", "iPhone 15 Pro 1 099 €", 1199, 1099},
+		{"fr", "Prix 1 299 €", "Prix 1 199 €", 1299, 1199},
+		{"fr", "iPhone 15 Pro 1 199 €", "iPhone 15 Pro 1 099 €", 1199, 1099},
+		{"fr", "iPhone 15 999 €", "iPhone 15 949 €", 999, 949},
+		{"fr", "Samsung 1 299 €", "Samsung 1 199 €", 1299, 1199}, // a name without an inner capital: groups
+		{"fr", "iPad 10 599 €", "iPad 10 549 €", 599, 549},
+		{"cs", "iPhone 15 19 990 Kč", "iPhone 15 18 990 Kč", 19990, 18990},
+		{"cs", "Nikon Z5 12 990 Kč", "Nikon Z5 11 990 Kč", 12990, 11990},
+		{"cs", "Cena 12 490 Kč", "Cena 11 990 Kč", 12490, 11990},
+		{"de", "Preis 1 299 €", "Preis 1 199 €", 299, 199}, // German groups with periods
 	} {
 		r := evalClause(t, page(tc.lang, tc.old), page(tc.lang, tc.new), `value In css ".price" changes`)
 		if tc.o == tc.n {

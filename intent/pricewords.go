@@ -53,3 +53,35 @@ var shopLabelWords = map[string]bool{
 	"bespaar": true, "besparing": true, "korting": true, "bestelling": true, "winkelwagen": true, "subtotaal": true,
 	"verzending": true,
 }
+
+// isPriceLabel reports whether word is a label a shop writes before a
+// price (priceLabelWords), whatever its case: Prix, PREIS, Cena. A word
+// written with a capital before a number is a name's otherwise
+// (afterName: Pixel 8 699 €).
+func isPriceLabel(word string) bool {
+	w := strings.ToLower(word)
+	return priceLabelWords[w]
+}
+
+// priceLabelWords are the words of isPriceLabel: price, total and
+// amount, from and only, and the taxes a price includes (Prix TTC, Preis
+// inkl. MwSt), in the languages of this file and in those whose pages
+// group thousands with spaces (pageGroupsBySpace: Czech, Polish, Slovak,
+// Swedish, Danish, Norwegian, Finnish, Portuguese, Hungarian, Russian,
+// Ukrainian).
+var priceLabelWords = map[string]bool{
+	// price
+	"price": true, "preis": true, "prix": true, "precio": true, "prezzo": true, "prijs": true, "pris": true,
+	"hinta": true, "cena": true, "preço": true, "ár": true, "цена": true, "ціна": true, "tarif": true,
+	// total, amount
+	"total": true, "totale": true, "totaal": true, "gesamt": true, "summe": true, "montant": true, "betrag": true,
+	"importe": true, "importo": true, "bedrag": true, "celkem": true, "razem": true, "suma": true, "summa": true,
+	"yhteensä": true, "итого": true, "всього": true,
+	// from, only
+	"from": true, "ab": true, "dès": true, "desde": true, "da": true, "vanaf": true, "od": true, "från": true,
+	"fra": true, "от": true, "від": true, "only": true, "nur": true, "seulement": true, "solo": true, "sólo": true,
+	"slechts": true, "jen": true, "tylko": true,
+	// taxes
+	"ttc": true, "ht": true, "tva": true, "vat": true, "mwst": true, "iva": true, "btw": true, "dph": true,
+	"moms": true, "alv": true,
+}

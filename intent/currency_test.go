@@ -30,9 +30,10 @@ func checkValueTexts(t *testing.T, tests []valueTextCase) {
 // TestValueCurrencyAmount: where a text holds an amount with a currency
 // (a symbol or a code, before or after it) and bare numbers, the amount
 // is the value (a codec's, a model's or a count's number is not the
-// price); of several amounts, the first; of a range of amounts written
-// with the currency once (20–30 €), its first number. Without an amount,
-// the first number.
+// price); of several amounts, the one shop words say is asked now (after
+// a now-word, or after one after a was-word), else the first; of a range
+// of amounts written with the currency once (20–30 €), its first number.
+// Without an amount, the first number.
 func TestValueCurrencyAmount(t *testing.T) {
 	checkValueTexts(t, []valueTextCase{
 		{"H.264 $20", 20, true, "H.264 $"},
@@ -120,9 +121,42 @@ func TestValueCurrencyAmount(t *testing.T) {
 		{"갤럭시 S24 1,200,000원", 1200000, true, "갤럭시 S24 원"},
 		{"Top 10 under Rs.1,500", 1500, true, "Top 10 under Rs."},
 		{"Step 2: S/.49.90", 49.9, true, "Step 2: S/."},
-		// Several amounts: the first.
-		{"Was $59.99, now $49.99", 59.99, true, "Was $ , now $49.99"},
+		// Several amounts: the first, but where shop words say otherwise.
 		{"USD 1,234.50 (EUR 1.100,00)", 1234.5, true, "USD (EUR 1.100,00)"},
+		// Shop words say which amount is asked now (pricewords.go): the
+		// one after a now-word, else the first, passing over one after a
+		// was-word that another amount follows.
+		{"Was $59.99, now $49.99", 49.99, true, "Was $59.99, now $"},
+		{"Was $59.99 Now $49.99", 49.99, true, "Was $59.99 Now $"},
+		{"Old price 59,99 € New price 49,99 €", 49.99, true, "Old price 59,99 € New price €"},
+		{"statt 59,99 € jetzt 49,99 €", 49.99, true, "statt 59,99 € jetzt €"},
+		{"statt 59,99 € nur 49,99 €", 49.99, true, "statt 59,99 € nur €"},
+		{"UVP: 59,99 € 49,99 €", 49.99, true, "UVP: 59,99 € €"},
+		{"statt 59,99 € 49,99 €", 49.99, true, "statt 59,99 € €"},
+		{"avant 59,99 € maintenant 49,99 €", 49.99, true, "avant 59,99 € maintenant €"},
+		{"Ancien prix : 59,99 € Nouveau prix : 49,99 €", 49.99, true, "Ancien prix : 59,99 € Nouveau prix : €"},
+		{"Antes 59,99 € Ahora 49,99 €", 49.99, true, "Antes 59,99 € Ahora €"},
+		{"Precio anterior: 59,99 € 49,99 €", 49.99, true, "Precio anterior: 59,99 € €"},
+		{"Prima 59,99 € Ora 49,99 €", 49.99, true, "Prima 59,99 € Ora €"},
+		{"Van €59,99 Nu €49,99", 49.99, true, "Van €59,99 Nu €"},
+		{"Oude prijs €59,99 Nieuwe prijs €49,99", 49.99, true, "Oude prijs €59,99 Nieuwe prijs €"},
+		{"Regular $59.99 Sale $49.99", 49.99, true, "Regular $59.99 Sale $"},
+		{"Reg. $59.99 $49.99", 49.99, true, "Reg. $59.99 $"},
+		{"List Price: $59.99 Price: $49.99", 49.99, true, "List Price: $59.99 Price: $"},
+		{"Was USD 59.99 Now USD 49.99", 49.99, true, "Was USD 59.99 Now USD"},
+		{"$59.99 Now $49.99", 49.99, true, "$59.99 Now $"},
+		{"Now $49.99 Was $59.99", 49.99, true, "Now $ Was $59.99"},
+		{"$49.99 Was $59.99", 49.99, true, "$ Was $59.99"},
+		{"Was 1 299 € Now 1 199 €", 1199, true, "Was 1 299 € Now €"},
+		// A was-amount alone, or before a saving, is the value.
+		{"Was $59.99", 59.99, true, "Was $"},
+		{"List Price: $59.99", 59.99, true, "List Price: $"},
+		{"Was $59.99 Save $10", 59.99, true, "Was $ Save $10"},
+		{"Was $59.99, you save $10.00", 59.99, true, "Was $ , you save $10.00"},
+		{"$59.99 Buy now and save $10", 59.99, true, "$ Buy now and save $10"},
+		{"Regular $59.99 $10 off", 59.99, true, "Regular $ $10 off"},
+		{"statt 59,99 € 10 € günstiger", 59.99, true, "statt € 10 € günstiger"},
+		{"Was 3 items, now $5", 5, true, "Was 3 items, now $"},
 		// A range of amounts: its first number, with the currency once
 		// or twice.
 		{"€20–€30", 20, true, "€ –€30"},
@@ -165,6 +199,8 @@ func TestValueCurrencyAmountChange(t *testing.T) {
 		{"가격12,000원", "가격11,000원", 12000, 11000},
 		{"Q49.90", "Q44.90", 49.9, 44.9},
 		{"Kr1.299", "Kr1.199", 1299, 1199},
+		{"Was $59.99 Now $49.99", "Was $59.99 Now $44.99", 49.99, 44.99},
+		{"statt 59,99 € jetzt 49,99 €", "statt 69,99 € jetzt 49,00 €", 49.99, 49},
 	} {
 		r := evalClause(t, valuePage(`<p class="price">`+tc.old+`</p>`), valuePage(`<p class="price">`+tc.new+`</p>`), `value In css ".price" changes`)
 		if !r.Matched || len(r.Changes) != 1 {

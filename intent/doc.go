@@ -61,10 +61,11 @@
 // table rows (keyed by their cells, with column headers), list items and
 // regular-expression matches are extracted as objects; each match of a
 // value's scope that holds a number is a value, its first amount with a
-// currency or, where it holds none, its first number (number.go), read
-// across the inline elements that split it (numbertext.go), with the
-// decimal separator its writing shows or, where it shows none, that the
-// other version's writing or the page's language shows (number.go).
+// currency (or the one a shop's words say is asked now: pricewords.go)
+// or, where it holds none, its first number (number.go), read across the
+// inline elements that split it (numbertext.go), with the decimal
+// separator its writing shows or, where it shows none, that the other
+// version's writing or the page's language shows (number.go).
 //
 // Phase III, the optional optimisation (§4.6.4), runs first when
 // Options.Optimize is set: second-level subtrees equal in both versions are
@@ -464,34 +465,41 @@
 //     did ("COVID-19 cases: 120", "-15 %", "down 3.2%"). An amount has a
 //     currency symbol ($, €, US$), a code (EUR, USD) or an abbreviation
 //     (Rs., Rp, S/.) written before it, or a symbol, code or sign written
-//     after it (€, EUR, kr, Kč, zł, руб, 円). A symbol or code joined
-//     to the digits after it is theirs ("H.264 $20" is 20); one spaced
-//     from the numbers on both sides is the one's before it ("1.299 € 20
-//     % sparen" is 1299, "5 EUR 2 Stück" 5), but where only the one after
-//     has an amount's form ("Qty 2 USD 15.00" is 15), and goes to the
-//     number after it where no number stands before it ("EUR 5"). PHP
-//     and CAD before digits without an amount's form are no currency
-//     ("Learn PHP 8 for $49" is 49: a language's version, as CAD 3 is a
-//     craft's), nor TL and Ft spaced after a number without one ("2 TL
-//     Salz" is a teaspoon, "6 Ft" feet; "50TL", "1.299,00 TL" lira). Of
-//     several amounts the first is the value ("Was $59.99, now $49.99" is
-//     59.99), as the first number was of every match. Bare numbers that
-//     run up to the amount, joined by at most one dash or tilde, or by a
-//     word of a range (to, bis, à), between spaces or none, begin it: a
-//     range written with its currency once ("20–30 €", "20 - 30 €",
-//     "1,000〜2,000円" and "20 to 30 €" read their first number, as
-//     "€20–€30" does). Spaces alone join no numbers into a run ("Größe 42
-//     59,99 €" is 59.99), but plain spaces before groups of exactly three
-//     digits group an amount's thousands on a page that declares no
-//     language, as on one whose language groups by spaces ("12 490 Kč"
-//     is 12490, "1 299 € 12 mois" 1299), but after a name's number: the
-//     number after a word written with a capital is the name's, unless
-//     the word is a label's (a short list of price, total, from and tax
-//     words: pricewords.go), holds digits or follows a name's number
+//     after it (€, EUR, kr, Kč, zł, руб, 円). A symbol or code joined to the
+//     digits after it is theirs ("H.264 $20" is 20); one spaced from the
+//     numbers on both sides is the one's before it ("1.299 € 20 % sparen"
+//     is 1299, "5 EUR 2 Stück" 5), but where only the one after has an
+//     amount's form ("Qty 2 USD 15.00" is 15), and goes to the number after
+//     it where no number stands before it ("EUR 5"). PHP and CAD before
+//     digits without an amount's form are no currency ("Learn PHP 8 for
+//     $49" is 49: a language's version, as CAD 3 is a craft's), nor TL and
+//     Ft spaced after a number without one ("2 TL Salz" is a teaspoon, "6
+//     Ft" feet; "50TL", "1.299,00 TL" lira). Of several amounts the first
+//     is the value ("USD 1,234.50 (EUR 1.100,00)" is 1234.5), as the first
+//     number was of every match, but where a shop's words before them say
+//     which is asked now (a small list in English, German, French, Spanish,
+//     Italian and Dutch: pricewords.go): the first after a now-word (now,
+//     sale, jetzt, maintenant, ahora, ora, nu, "new price"), else the
+//     first, passing over one after a was-word (was, regular, "list price",
+//     statt, UVP, avant, antes, prima) that another amount follows, not a
+//     saving ("Was $59.99, now $49.99", "statt 59,99 € 49,99 €" and "List
+//     Price: $59.99 Price: $49.99" are 49.99; "Was $59.99" and "Was $59.99
+//     Save $10" 59.99). Bare numbers that run up to the amount, joined by
+//     at most one dash or tilde, or by a word of a range (to, bis, à),
+//     between spaces or none, begin it: a range written with its currency
+//     once ("20–30 €", "20 - 30 €", "1,000〜2,000円" and "20 to 30 €" read
+//     their first number, as "€20–€30" does). Spaces alone join no numbers
+//     into a run ("Größe 42 59,99 €" is 59.99), but plain spaces before
+//     groups of exactly three digits group an amount's thousands on a page
+//     that declares no language, as on one whose language groups by spaces
+//     ("12 490 Kč" is 12490, "1 299 € 12 mois" 1299), but after a name's
+//     number: the number after a word written with a capital is the name's,
+//     unless the word is a label's (a short list of price, total, from and
+//     tax words: pricewords.go), holds digits or follows a name's number
 //     ("iPhone 15 999 €", "Pixel 8 699 €" are 999 and 699, where "Prix 1
 //     299 €", "Galaxy S24 1 299 €" and "iPhone 15 Pro 1 199 €" are 1299,
-//     1299 and 1199; a label not listed reads as a name, as "Samsung 1
-//     299 €" does, a cost of the guess); on a page whose language groups
+//     1299 and 1199; a label not listed reads as a name, as "Samsung 1 299
+//     €" does, a cost of the guess); on a page whose language groups
 //     otherwise (en, de) a plain space ends a number.
 //   - Signs besides a leading minus: an amount with a currency in
 //     parentheses is negative, as accounts write losses ("($1,200)",

@@ -70,8 +70,10 @@ func isNumberRune(r rune) bool {
 }
 
 // ParseNumber reads the number in s that is its value, as prices and
-// counts are written on pages: its first amount with a currency, else its
-// first number ("H.264 $20" is 20, "Comments 12 of 30" is 12: findValue).
+// counts are written on pages: its first amount with a currency (or the
+// one a shop's words say is asked now: "Was $59.99 Now $49.99" is 49.99),
+// else its first number ("H.264 $20" is 20, "Comments 12 of 30" is 12:
+// findValue).
 // "$1,299.00" is 1299, "1.299,00 €" is 1299, "12,5" is 12.5, "-3" is -3,
 // "$.99" is 0.99. With both "." and "," the last one is
 // the decimal separator. With only one kind, it is a thousands separator
@@ -214,7 +216,12 @@ func scanNumberIn(s string, plainGroups bool) (number, bool) {
 // No.5: the word's; not those whose digits are a word's own, wordDigits:
 // UTF-8, MP3; nor those whose digits are grouped otherwise than an
 // amount's, wellGrouped), the first amount with a currency (hasCurrency:
-// "H.264 $20" is 20), else the first. Where bare numbers run up to the
+// "H.264 $20" is 20), else the first. Of several amounts, the words of a
+// shop before them may say which is asked now (amountPick, amountWord):
+// the first after a now-word ("$59.99 Now $49.99" is 49.99), else the
+// first, passing over one after a was-word that another amount, not a
+// saving, follows ("Regular $59.99 $49.99" is 49.99, "Was $59.99 Save
+// $10" 59.99). Where bare numbers run up to the
 // amount, joined by a dash, a tilde or a range's word (joinsRange: 20–30
 // €, 20 to 30 €), the run's first number is the value. Groups of three
 // digits after plain spaces are the number's (spaceGroupsAfter: 12 490 Kč
@@ -228,12 +235,15 @@ func findValue(s string) (start, end int, ok bool) { return findValueIn(s, true)
 // language groups thousands otherwise (spacesApart).
 func findValueIn(s string, plainGroups bool) (start, end int, ok bool) {
 	first, run := [2]int{-1, -1}, [2]int{-1, -1}
+	var pick amountPick
 	prevEnd := -1 // the end of the value before, where it is the number before too
+	runLabel := 0 // where the text before the run's first number begins
 	for off := 0; ; {
 		i, e, found := findNumber(s[off:])
 		if !found {
 			break
 		}
+		label := off
 		i, e = off+i, off+e
 		off = e
 		for !isDigit(s[i]) {
@@ -261,17 +271,66 @@ func findValueIn(s string, plainGroups bool) (start, end int, ok bool) {
 			first = [2]int{i, e}
 		}
 		if prevEnd < 0 || !joinsRange(s[prevEnd:d]) {
-			run = [2]int{i, e}
+			run, runLabel = [2]int{i, e}, label
 		}
-		if hasCurrency(s, i, d, e) {
-			return run[0], run[1], true
+		if hasCurrency(s, i, d, e) && pick.add(run, amountWord(s[runLabel:run[0]], s[d:e], s[e:])) {
+			break
 		}
 		prevEnd = e
+	}
+	if at, ok := pick.value(); ok {
+		return at[0], at[1], true
 	}
 	if first[0] < 0 {
 		return 0, 0, false
 	}
 	return first[0], first[1], true
+}
+
+// amountPick picks the amount that is a text's value of the amounts
+// with a currency findValueIn finds, by the shop word before each
+// (amountWord): the first after a now-word (Was $59.99 Now $49.99), else
+// the first, passing over one after a was-word that another amount
+// follows, not a saving (Regular $59.99 $49.99 is 49.99, where Was $59.99
+// Save $10 and Was $59.99 alone are 59.99).
+type amountPick struct {
+	chosen, was [2]int
+	// hasChosen is set once an amount is the value but for a now-word
+	// after it; hasWas, while the last amount was after a was-word.
+	hasChosen, hasWas bool
+}
+
+// add takes the amount at at, after word, and reports whether it is the
+// value whatever follows: the first after a now-word.
+func (p *amountPick) add(at [2]int, word amountWordKind) bool {
+	if word == nowWord {
+		p.chosen, p.hasChosen = at, true
+		return true
+	}
+	if p.hasChosen {
+		return false
+	}
+	switch {
+	case p.hasWas && word == saveWord:
+		p.chosen, p.hasChosen = p.was, true // Was $59.99 Save $10
+	case word == wasWord:
+		p.was, p.hasWas = at, true
+	default:
+		p.chosen, p.hasChosen = at, true
+	}
+	return false
+}
+
+// value returns the amount picked, if any: where the last amount was
+// after a was-word (Was $59.99), that one.
+func (p *amountPick) value() ([2]int, bool) {
+	switch {
+	case p.hasChosen:
+		return p.chosen, true
+	case p.hasWas:
+		return p.was, true
+	}
+	return [2]int{}, false
 }
 
 // wellGrouped reports whether the digits and separators m, from a

@@ -69,7 +69,8 @@ func FuzzFindValue(f *testing.F) {
 		"$1.2M", "1,2 Mio. €", "($1.2M)", "4K TV $499", "–15 %", "–$5.00", "2019–2020", "Learn PHP 8 for $49", "1.2K followers", "1,2 Tsd. €", "$(5.00)", "(2.50) €", "2.50- €", "1.234,56-", "2 шт. по 500 руб.",
 		"1 299 € 12 mois", "iPhone 15 999 €", "Größe 42 59,99 €", "1 299,00 €", "1.299 € 20 % sparen", "Qty 2 USD 15.00",
 		"Extra cheese ($1.50)", "Shoe size 10M", "Für 4 Personen: 2 TL Salz", "1 000'00",
-		"Prix 1 299 €", "iPhone 15 Pro 1 199 €", "Galaxy S24 1 299 €", "Od 12 490 Kč", "Order total: ($45.00)", "Preis: 49,99-"} {
+		"Prix 1 299 €", "iPhone 15 Pro 1 199 €", "Galaxy S24 1 299 €", "Od 12 490 Kč", "Order total: ($45.00)", "Preis: 49,99-",
+		"Was $59.99 Now $49.99", "Was $59.99 Save $10", "Old price 59,99 € New price 49,99 €", "Was USD 59.99 Now USD 49.99"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -3,6 +3,7 @@ package intent
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // This file holds the words shops write around their prices that the
@@ -16,6 +17,139 @@ func lowerWords(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) })
 }
 
+// amountWordKind is what the words around an amount say of it
+// (amountWord).
+type amountWordKind int
+
+const (
+	// noWord: the words say nothing of the amount.
+	noWord amountWordKind = iota
+	// wasWord: the amount was asked before (Was $59.99, statt 59,99 €).
+	wasWord
+	// nowWord: the amount is asked now (Now $49.99, jetzt 49,99 €).
+	nowWord
+	// saveWord: the amount is a saving (Save $10).
+	saveWord
+)
+
+// amountWord returns what label, the text between the number before an
+// amount (or the text's start) and the amount, whose digits and
+// separators are m, says of it: the word that ends it without the
+// amount's currency (Was $, Was USD), or where that word is a price's
+// (priceWords) the one next to it (Old price, List Price:, Precio
+// anterior). Some words say so only next to a price word (old, list,
+// new, nouveau): "New" alone is a condition, "New price" a price. Where
+// label says nothing, the first word of after, the text after the
+// amount's digits, may say it is a saving ($10 off, 10 € Rabatt).
+func amountWord(label, m, after string) amountWordKind {
+	if rest, ok := currencyBefore(label, m); ok {
+		label = rest
+	}
+	last, before := lastLetters(label)
+	kind := wordKind(last, false)
+	if prev, _ := lastLetters(before); kind == noWord {
+		switch {
+		case priceWords[last]:
+			kind = wordKind(prev, true) // Old price
+		case priceWords[prev]:
+			kind = wordKind(last, true) // Precio anterior
+		}
+	}
+	if kind == noWord && offWords[firstWord(after)] {
+		kind = saveWord // $10 off
+	}
+	return kind
+}
+
+// lastLetters returns the last word of s, its last run of letters, in
+// lower case, and the text before it.
+func lastLetters(s string) (word, before string) {
+	end := strings.LastIndexFunc(s, unicode.IsLetter)
+	if end < 0 {
+		return "", ""
+	}
+	_, w := utf8.DecodeRuneInString(s[end:])
+	end += w
+	start := strings.LastIndexFunc(s[:end], func(r rune) bool { return !unicode.IsLetter(r) })
+	if start >= 0 {
+		_, w = utf8.DecodeRuneInString(s[start:])
+		start += w
+	} else {
+		start = 0
+	}
+	return strings.ToLower(s[start:end]), s[:start]
+}
+
+// wordKind returns what word says of the amount after it, standing
+// before it or, with price set, next to a price word.
+func wordKind(word string, price bool) amountWordKind {
+	switch {
+	case wasWords[word] || price && wasPriceWords[word]:
+		return wasWord
+	case nowWords[word] || price && nowPriceWords[word]:
+		return nowWord
+	case saveWords[word]:
+		return saveWord
+	}
+	return noWord
+}
+
+// wasWords say the amount after them was asked before, a regular price
+// beside a sale's: English was, regular, reg., originally, RRP and MSRP;
+// German statt, vorher, bisher and UVP; French avant; Spanish antes;
+// Italian prima.
+var wasWords = map[string]bool{
+	"was": true, "regular": true, "reg": true, "originally": true, "rrp": true, "msrp": true, // English
+	"statt": true, "vorher": true, "bisher": true, "uvp": true, // German
+	"avant": true, "antes": true, "prima": true, // French, Spanish, Italian
+}
+
+// wasPriceWords say it next to a price word only (Old price, List Price,
+// alter Preis, ancien prix, precio anterior, prezzo precedente, oude
+// prijs), where alone they name other things.
+var wasPriceWords = map[string]bool{
+	"old": true, "list": true, "original": true, // English
+	"alter": true, "alte": true, "alten": true, // German
+	"ancien": true, "anterior": true, "precedente": true, "vecchio": true, "oude": true, // French, Spanish, Italian, Dutch
+}
+
+// nowWords say the amount after them is asked now: English now and sale,
+// German jetzt, French maintenant, Spanish ahora, Italian ora and
+// adesso, Dutch nu.
+var nowWords = map[string]bool{
+	"now": true, "sale": true, "jetzt": true, "maintenant": true, "ahora": true, "ora": true, "adesso": true, "nu": true,
+}
+
+// nowPriceWords say it next to a price word only (New price, Our price,
+// neuer Preis, nouveau prix, nuevo precio, nuovo prezzo, nieuwe prijs):
+// New alone is a condition (New $49.99, Used $30).
+var nowPriceWords = map[string]bool{
+	"new": true, "our": true, "special": true, // English
+	"neuer": true, "neue": true, "neu": true, // German
+	"nouveau": true, "nuevo": true, "nuovo": true, "nieuwe": true, // French, Spanish, Italian, Dutch
+}
+
+// priceWords name a price, next to which a wasPriceWords' or a
+// nowPriceWords' word says which one it is.
+var priceWords = map[string]bool{
+	"price": true, "preis": true, "prix": true, "precio": true, "prezzo": true, "prijs": true,
+}
+
+// saveWords say the amount after them is a saving: an amount after a
+// was-word that one follows is still the value (Was $59.99 Save $10).
+var saveWords = map[string]bool{
+	"save": true, "saving": true, "savings": true, // English
+	"sparen": true, "ersparnis": true, // German
+	"économisez": true, "économie": true, // French
+	"ahorra": true, "ahorro": true, "ahorras": true, // Spanish
+	"risparmi": true, "risparmio": true, // Italian
+	"bespaar": true, "besparing": true, // Dutch
+}
+
+// offWords, after an amount, say it is a saving: English off and less,
+// German Rabatt and günstiger, Dutch korting ($10 off, 10 € günstiger).
+var offWords = map[string]bool{"off": true, "less": true, "rabatt": true, "günstiger": true, "korting": true}
+
 // shopLabel reports whether label, the text before the colon after which
 // an amount stands in parentheses, names a line of a cart, an order or a
 // receipt (Order total, You save, Discount, Rabatt, Sous-total), whose
@@ -24,51 +158,49 @@ func lowerWords(s string) []string {
 // (inAccountingParens).
 func shopLabel(label string) bool {
 	for _, w := range lowerWords(label) {
-		if shopLabelWords[w] {
+		if shopLabelWords[w] || saveWords[w] {
 			return true
 		}
 	}
 	return false
 }
 
-// shopLabelWords are the words of shopLabel: saving, discount, coupon,
-// order, cart, subtotal and shipping. Total alone is not one: a
+// shopLabelWords are the words of shopLabel besides saveWords: discount,
+// coupon, order, cart, subtotal and shipping. Total alone is not one: a
 // statement's totals are negative as often as its lines.
 var shopLabelWords = map[string]bool{
 	// English
-	"save": true, "saving": true, "savings": true, "discount": true, "coupon": true, "voucher": true, "promo": true,
+	"discount": true, "coupon": true, "voucher": true, "promo": true,
 	"order": true, "cart": true, "basket": true, "subtotal": true, "shipping": true, "delivery": true,
 	// German
-	"sparen": true, "ersparnis": true, "rabatt": true, "gutschein": true, "bestellung": true, "warenkorb": true,
+	"rabatt": true, "gutschein": true, "bestellung": true, "warenkorb": true,
 	"zwischensumme": true, "versand": true, "lieferung": true,
 	// French
-	"économisez": true, "économie": true, "remise": true, "réduction": true, "commande": true, "panier": true,
+	"remise": true, "réduction": true, "commande": true, "panier": true,
 	"sous": true, "livraison": true,
 	// Spanish
-	"ahorra": true, "ahorro": true, "descuento": true, "cupón": true, "pedido": true, "carrito": true, "envío": true,
+	"descuento": true, "cupón": true, "pedido": true, "carrito": true, "envío": true,
 	// Italian
-	"risparmi": true, "risparmio": true, "sconto": true, "ordine": true, "carrello": true, "subtotale": true,
-	"spedizione": true,
+	"sconto": true, "ordine": true, "carrello": true, "subtotale": true, "spedizione": true,
 	// Dutch
-	"bespaar": true, "besparing": true, "korting": true, "bestelling": true, "winkelwagen": true, "subtotaal": true,
-	"verzending": true,
+	"korting": true, "bestelling": true, "winkelwagen": true, "subtotaal": true, "verzending": true,
 }
 
 // isPriceLabel reports whether word is a label a shop writes before a
-// price (priceLabelWords), whatever its case: Prix, PREIS, Cena. A word
-// written with a capital before a number is a name's otherwise
-// (afterName: Pixel 8 699 €).
+// price (priceLabelWords, wasWords, nowWords), whatever its case: Prix,
+// PREIS, Cena, Now. A word written with a capital before a number is a
+// name's otherwise (afterName: Pixel 8 699 €).
 func isPriceLabel(word string) bool {
 	w := strings.ToLower(word)
-	return priceLabelWords[w]
+	return priceLabelWords[w] || wasWords[w] || nowWords[w]
 }
 
-// priceLabelWords are the words of isPriceLabel: price, total and
-// amount, from and only, and the taxes a price includes (Prix TTC, Preis
-// inkl. MwSt), in the languages of this file and in those whose pages
-// group thousands with spaces (pageGroupsBySpace: Czech, Polish, Slovak,
-// Swedish, Danish, Norwegian, Finnish, Portuguese, Hungarian, Russian,
-// Ukrainian).
+// priceLabelWords are the words of isPriceLabel besides wasWords and
+// nowWords: price, total and amount, from and only, and the taxes a
+// price includes (Prix TTC, Preis inkl. MwSt), in the languages of this
+// file and in those whose pages group thousands with spaces
+// (pageGroupsBySpace: Czech, Polish, Slovak, Swedish, Danish, Norwegian,
+// Finnish, Portuguese, Hungarian, Russian, Ukrainian).
 var priceLabelWords = map[string]bool{
 	// price
 	"price": true, "preis": true, "prix": true, "precio": true, "prezzo": true, "prijs": true, "pris": true,

@@ -270,8 +270,8 @@ func numberedMatches(old, new []scopeMatch, oldGroups, newGroups spaceGrouping, 
 }
 
 // matchNumber returns the number of a match that is its value: the one
-// of its text (findValue: its first amount with a currency, else its
-// first number) or, where an HTML element's text holds several, the one
+// of its text (findValue: its first amount with a currency, or the one a
+// shop's words say is asked now, else its first number) or, where an HTML element's text holds several, the one
 // of its text without the numbers struck out (unstruckText: the sale
 // price, not the regular one beside it), when that holds one: read is
 // that text, "" for the match's own. Plain spaces between groups of

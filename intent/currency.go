@@ -148,15 +148,36 @@ func statementCell(before, after string) bool {
 // 1,299- is India's 1,299/- typed short), not a sign: a statement writes
 // its currency after the sign, or in its column's head, where a shop's
 // price tag writes its cents' dash far more often than a page writes a
-// statement's line alone.
+// statement's line alone; but an amount with cents, the text ending with
+// its minus, after a statement's label (statementWords: Saldo: 1.234,56-,
+// Kontostand 12,00-) is the statement's.
 func trailingMinus(s string, i, e int) bool {
 	r, w := utf8.DecodeRuneInString(s[e:])
 	if r != '-' && r != '−' {
 		return false
 	}
 	d := firstDigit(s, i)
-	_, ok := currencyAfter(s[e+w:], s[d:e])
-	return ok
+	rest := s[e+w:]
+	if _, ok := currencyAfter(rest, s[d:e]); ok {
+		return true
+	}
+	if strings.TrimLeftFunc(rest, unicode.IsSpace) != "" || !twoDecimals(s[d:e]) {
+		return false
+	}
+	for _, word := range lowerWords(s[:i]) {
+		if statementWords[word] {
+			return true
+		}
+	}
+	return false
+}
+
+// statementWords are the labels of a bank or account statement's amount,
+// whose minus after the amount is its sign (trailingMinus).
+var statementWords = map[string]bool{
+	"saldo": true, "kontostand": true, "sollsaldo": true, "endsaldo": true, "anfangssaldo": true,
+	"soll": true, "lastschrift": true, "belastung": true, "kontosaldo": true,
+	"balance": true, "solde": true, "debit": true, "débit": true, "debet": true,
 }
 
 // twoDecimals reports whether m, a number's digits and separators, ends

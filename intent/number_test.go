@@ -129,8 +129,12 @@ func TestValueSign(t *testing.T) {
 		{"2.50- €", "3.50 €", -2.5, 3.5},
 		{"Saldo: 1.234,56- EUR", "Saldo: 1.234,56 EUR", -1234.56, 1234.56},
 		// Without a currency after it, a minus after an amount ends a
-		// shop's price, as the dash of 49,– does, not a statement's sign.
-		{"Saldo: 1.234,56-", "Saldo: 99,00-", 1234.56, 99},
+		// shop's price, as the dash of 49,– does, not a statement's sign,
+		// but after a statement's label it is the sign.
+		{"Saldo: 1.234,56-", "Saldo: 99,00-", -1234.56, -99},
+		{"Kontostand 12,00-", "Kontostand 12,00", -12, 12},
+		{"Balance: 3.50-", "Balance: 4.50", -3.5, 4.5},
+		{"Saldo: 49,-", "Saldo: 44,-", 49, 44}, // no cents: a price's dash
 		{"Preis: 49,99-", "Preis: 44,99-", 49.99, 44.99},
 		{"49,99-", "44,99-", 49.99, 44.99},
 		{"€ 49,99-", "€ 44,99-", 49.99, 44.99},

@@ -29,7 +29,7 @@ func TestWebNotFoundPage(t *testing.T) {
 		want, not          []string
 	}{
 		{"typo", "GET", "/sentinel/1", true, 404,
-			[]string{"<title>Not found · Vigil</title>", `<nav aria-label="Main">`, "Sign out", "/sentinel/1"}, []string{"404 page not found"}},
+			[]string{"<title>Not found · Vigil</title>", `<nav aria-label="Main">`, "Sign out", "There is no page at this address."}, []string{"404 page not found", "/sentinel/1"}},
 		{"head", "HEAD", "/sentinel/1", true, 404, nil, nil},
 		{"signed out", "GET", "/sentinel/1", false, 404,
 			[]string{"<title>Not found · Vigil</title>", `href="/login"`}, []string{`<nav aria-label="Main">`, "Sign out"}},

@@ -139,6 +139,18 @@ func NewUser(email, name string, admin bool) (*vigil.User, error) {
 	return u, nil
 }
 
+// newRequestUser is NewUser for an email a request gave (the Users page's
+// form, the API): its refusal of the email names the field and what it
+// must be, not the email, which spec's error quotes and a request could
+// have made say anything. vigil user add keeps NewUser's, for the address
+// its user typed.
+func newRequestUser(email, name string, admin bool) (*vigil.User, error) {
+	if spec.ValidateContact(spec.Email, strings.ToLower(strings.TrimSpace(email))) != nil {
+		return nil, vigil.Errorf(vigil.EINVALID, "email must be an address with a dot in its domain, such as ada@example.com")
+	}
+	return NewUser(email, name, admin)
+}
+
 // SetAdmin grants (on) or revokes the administrator role of u, whose
 // sessions go on: the role is read again at each request. Revoking the
 // only administrator is refused (ECONFLICT), checked by the store as it

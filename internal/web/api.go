@@ -60,7 +60,7 @@ func pagingWith(r *http.Request, def, maxLimit int) (page, error) {
 		if s := q.Get(f.name); s != "" {
 			n, err := strconv.Atoi(s)
 			if err != nil || n < f.min || n > f.max {
-				return p, vigil.Errorf(vigil.EINVALID, "%s %q must be a number from %d to %d", f.name, s, f.min, f.max)
+				return p, vigil.Errorf(vigil.EINVALID, "%s must be a number from %d to %d", f.name, f.min, f.max)
 			}
 			*f.v = n
 		}
@@ -70,21 +70,23 @@ func pagingWith(r *http.Request, def, maxLimit int) (page, error) {
 
 // orderParam reads the order query value: asc (the default) or desc.
 func orderParam(r *http.Request) (descending bool, err error) {
-	switch o := r.URL.Query().Get("order"); o {
+	switch r.URL.Query().Get("order") {
 	case "", "asc":
 		return false, nil
 	case "desc":
 		return true, nil
 	default:
-		return false, vigil.Errorf(vigil.EINVALID, "order %q must be asc or desc", o)
+		return false, vigil.Errorf(vigil.EINVALID, "order must be asc or desc")
 	}
 }
 
-// idParam reads a positive integer path or query value.
+// idParam reads a positive integer path or query value; its error names
+// the value's field, name, and does not repeat the value, which a link
+// could have made say anything.
 func idParam(name, s string) (int64, error) {
 	id, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || id <= 0 {
-		return 0, vigil.Errorf(vigil.EINVALID, "%s %q is not a positive number", name, s)
+		return 0, vigil.Errorf(vigil.EINVALID, "%s must be a positive number", name)
 	}
 	return id, nil
 }
@@ -99,12 +101,22 @@ func timeParam(r *http.Request, name string) (time.Time, error) {
 	if err != nil {
 		if i := strings.LastIndexByte(s, ' '); i >= 0 {
 			if _, err := time.Parse(time.RFC3339, s[:i]+"+"+s[i+1:]); err == nil {
-				return t, vigil.Errorf(vigil.EINVALID, "%s %q is not an RFC 3339 time: write the offset's + as %%2B in a URL, where a + is a space", name, s)
+				return t, vigil.Errorf(vigil.EINVALID, "%s must be an RFC 3339 time: write the offset's + as %%2B in a URL, where a + is a space", name)
 			}
 		}
-		return t, vigil.Errorf(vigil.EINVALID, "%s %q is not an RFC 3339 time", name, s)
+		return t, vigil.Errorf(vigil.EINVALID, "%s must be an RFC 3339 time (2026-01-02T15:04:05Z)", name)
 	}
 	return t, nil
+}
+
+// hostProblem says why spec.CheckASCIIHost refuses the host of u, in
+// words that do not repeat it: spec's error names the host, which a
+// query parameter gave, and a link could make an answer say anything.
+func hostProblem(u *url.URL) string {
+	if spec.ASCIIHost(u) != nil {
+		return "is not a name IDNA takes"
+	}
+	return "is not a name DNS takes: no empty label, labels of 63 bytes at most, 253 in all (in punycode)"
 }
 
 func (s *Server) handleMe(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
@@ -118,9 +130,9 @@ func (s *Server) handleMe(w http.ResponseWriter, r *http.Request, u *vigil.User)
 // spelt in Unicode or percent-encoded, in its ASCII (punycode) form, the
 // one resources are stored under (spec.ASCIIHost); a host IDNA refuses,
 // or one DNS refuses (spec.CheckHostName: an empty label, a label or a
-// name too long), is EINVALID, naming it (and the URL with its password
-// hidden, vigil.RedactURL). A URL that does not parse is returned as it
-// is, for vigil.CanonicalURL to refuse.
+// name too long), is EINVALID, saying which (hostProblem) without
+// repeating it. A URL that does not parse is returned as it is, for
+// vigil.CanonicalURL to refuse.
 func asciiURLParam(raw string) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
@@ -128,7 +140,7 @@ func asciiURLParam(raw string) (string, error) {
 	}
 	host := u.Host
 	if err := spec.CheckASCIIHost(u); err != nil {
-		return "", vigil.Errorf(vigil.EINVALID, "url %q: %v", vigil.RedactURL(raw), err)
+		return "", vigil.Errorf(vigil.EINVALID, "url: its host %s", hostProblem(u))
 	}
 	if u.Host == host {
 		return raw, nil
@@ -146,6 +158,11 @@ func (s *Server) handleResourceList(w http.ResponseWriter, r *http.Request, u *v
 		if u, err = asciiURLParam(u); err != nil {
 			return err
 		}
+		if _, err := vigil.CanonicalURL(u); err != nil {
+			// Not its error, which quotes the URL: a link could make
+			// the answer say anything.
+			return vigil.Errorf(vigil.EINVALID, "url must be an absolute http or https URL with a host, such as https://example.com/page")
+		}
 		f.URL = &u
 	}
 	if h := r.URL.Query().Get("host"); h != "" {
@@ -154,7 +171,7 @@ func (s *Server) handleResourceList(w http.ResponseWriter, r *http.Request, u *v
 		// vigil.CanonicalURL writes it (vigil.Resource.Host).
 		v := url.URL{Host: h}
 		if err := spec.CheckASCIIHost(&v); err != nil {
-			return vigil.Errorf(vigil.EINVALID, "%v", err) // names the host
+			return vigil.Errorf(vigil.EINVALID, "host %s", hostProblem(&url.URL{Host: h}))
 		}
 		h = strings.TrimRight(strings.ToLower(v.Host), ".")
 		f.Host = &h
@@ -484,7 +501,7 @@ func (s *Server) createToken(r *http.Request, u *vigil.User, name string, ttl ti
 		return nil, "", vigil.Errorf(vigil.EINVALID, "name: a token needs a name, to tell it from the others")
 	}
 	if strings.ContainsFunc(name, unicode.IsControl) {
-		return nil, "", vigil.Errorf(vigil.EINVALID, "name %q has a control character", name)
+		return nil, "", vigil.Errorf(vigil.EINVALID, "name must have no control character")
 	}
 	secret, err := randomSecret(32)
 	if err != nil {
@@ -513,8 +530,8 @@ func (s *Server) handleTokenCreate(w http.ResponseWriter, r *http.Request, u *vi
 	if in.ExpiresIn != "" {
 		d, err := time.ParseDuration(in.ExpiresIn)
 		if err != nil || d < minTokenTTL || d > maxTokenTTL {
-			return vigil.Errorf(vigil.EINVALID, "expiresIn %q must be a duration from %s to %s, such as 720h (absent: never)",
-				in.ExpiresIn, fmtTTL(minTokenTTL), fmtTTL(maxTokenTTL))
+			return vigil.Errorf(vigil.EINVALID, "expiresIn must be a duration from %s to %s, such as 720h (absent: never)",
+				fmtTTL(minTokenTTL), fmtTTL(maxTokenTTL))
 		}
 		ttl = d
 	}

@@ -173,7 +173,8 @@ func parseForm(r *http.Request) error {
 		if big := tooLarge(err); big != nil {
 			return big
 		}
-		return vigil.Errorf(vigil.EINVALID, "invalid form: %v", err)
+		// Not err, which quotes what does not parse.
+		return vigil.Errorf(vigil.EINVALID, "invalid form: the query and the body must be URL-encoded (or the body multipart form data)")
 	}
 	return nil
 }

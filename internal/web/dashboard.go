@@ -353,7 +353,7 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 		view = "inline"
 	}
 	if _, ok := diffViews[view]; !ok && view != "records" {
-		return vigil.Errorf(vigil.EINVALID, "view %q must be inline, side, changes or records", view)
+		return vigil.Errorf(vigil.EINVALID, "view must be inline, side, changes or records")
 	}
 	versions, _, err := s.Store.FindVersions(r.Context(), vigil.VersionFilter{ResourceID: res.ID, Descending: true, Limit: 500})
 	if err != nil {
@@ -512,7 +512,7 @@ func (s *Server) handleDiffFrame(w http.ResponseWriter, r *http.Request, sess *s
 	q := r.URL.Query()
 	format, ok := diffViews[q.Get("view")]
 	if !ok {
-		return vigil.Errorf(vigil.EINVALID, "view %q must be inline, side or changes", q.Get("view"))
+		return vigil.Errorf(vigil.EINVALID, "view must be inline, side or changes")
 	}
 	p, err := s.loadDiff(r.Context(), res, q.Get("from"), q.Get("to"), historyVersionList(res))
 	if err != nil {

@@ -192,7 +192,7 @@ func (s *Server) renderView(ctx context.Context, w http.ResponseWriter, p *diffP
 		h.Set("Content-Security-Policy", frameCSP)
 		h.Set("X-Frame-Options", "SAMEORIGIN")
 	default:
-		return vigil.Errorf(vigil.EINVALID, "format %q must be one of %s", format, strings.Join(diffFormats, ", "))
+		return vigil.Errorf(vigil.EINVALID, "format must be one of %s", strings.Join(diffFormats, ", "))
 	}
 	h := w.Header()
 	h.Set("Content-Type", ctype)
@@ -224,7 +224,7 @@ func (s *Server) handleDiff(w http.ResponseWriter, r *http.Request, u *vigil.Use
 		format = "json"
 	}
 	if !contains(diffFormats, format) {
-		return vigil.Errorf(vigil.EINVALID, "format %q must be one of %s", format, strings.Join(diffFormats, ", "))
+		return vigil.Errorf(vigil.EINVALID, "format must be one of %s", strings.Join(diffFormats, ", "))
 	}
 	p, err := s.loadDiff(r.Context(), res, q.Get("from"), q.Get("to"), apiVersionList(res))
 	if err != nil {

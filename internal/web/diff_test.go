@@ -62,7 +62,7 @@ func TestDiffVersionsMissing(t *testing.T) {
 	for _, c := range []struct{ from, to, want string }{
 		{"", "", "from is missing: want a version id of resource " + r + " (GET /api/v1/resources/" + r + "/versions lists them)"},
 		{v, "", "to is missing: want a version id of resource " + r + " (GET /api/v1/resources/" + r + "/versions lists them)"},
-		{"x", v, `from "x" is not a positive number`},
+		{"x", v, `from must be a positive number`},
 	} {
 		_, err := e.s.loadDiff(context.Background(), res, c.from, c.to, apiVersionList(res))
 		if vigil.ErrorCode(err) != vigil.EINVALID || vigil.ErrorMessage(err) != c.want {

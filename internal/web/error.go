@@ -122,9 +122,10 @@ func (s *Server) handleAPINotFound(mux *http.ServeMux) http.HandlerFunc {
 		}
 		if len(allow) > 0 {
 			w.Header().Set("Allow", strings.Join(allow, ", "))
-			s.writeError(w, r, vigil.Errorf(vigil.EMETHOD, "%s %s: the methods are %s", r.Method, r.URL.Path, strings.Join(allow, ", ")))
+			s.writeError(w, r, vigil.Errorf(vigil.EMETHOD, "this path's methods are %s", strings.Join(allow, ", ")))
 			return
 		}
-		s.writeError(w, r, vigil.Errorf(vigil.ENOTFOUND, "no API route %s %s", r.Method, r.URL.Path))
+		// Neither says the path again: a link could make it say anything.
+		s.writeError(w, r, vigil.Errorf(vigil.ENOTFOUND, "no API route has this path"))
 	}
 }

@@ -50,11 +50,11 @@ func TestReadJSONTypeErrors(t *testing.T) {
 
 // TestTimeParamPlus: a time whose offset's "+" was sent unescaped reads
 // "10:25:00 02:00"; the error says how to write it, not only that it is
-// no RFC 3339 time.
+// no RFC 3339 time (and not what was sent: see TestErrorsDoNotRepeatInput).
 func TestTimeParamPlus(t *testing.T) {
 	r := httptest.NewRequest("GET", "/api/v1/changes?since=2026-11-29T10:25:00+02:00", nil)
 	_, err := timeParam(r, "since")
-	want := `since "2026-11-29T10:25:00 02:00" is not an RFC 3339 time: write the offset's + as %2B in a URL, where a + is a space`
+	want := `since must be an RFC 3339 time: write the offset's + as %2B in a URL, where a + is a space`
 	if vigil.ErrorCode(err) != vigil.EINVALID || vigil.ErrorMessage(err) != want {
 		t.Errorf("%v, want %q", err, want)
 	}

@@ -47,7 +47,8 @@ func (s *Server) handleNotFound(w http.ResponseWriter, r *http.Request) {
 	if got, err := s.authenticate(r); err == nil {
 		sess = got
 	}
-	s.errorPage(w, r, sess, vigil.Errorf(vigil.ENOTFOUND, "There is no page at %s.", r.URL.Path))
+	// The path is not repeated: a link could make the page say anything.
+	s.errorPage(w, r, sess, vigil.Errorf(vigil.ENOTFOUND, "There is no page at this address."))
 }
 
 // unmatched is the response writer of mux's answer to a request no route

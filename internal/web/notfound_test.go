@@ -36,7 +36,7 @@ func TestNotFoundPages(t *testing.T) {
 		status                   int
 		want, not                []string
 	}{
-		{"session", "GET", "/sentinel/1?x=1", "session", 404, []string{page, nav, "There is no page at /sentinel/1."}, []string{plain}},
+		{"session", "GET", "/sentinel/1?x=1", "session", 404, []string{page, nav, "There is no page at this address."}, []string{plain}},
 		{"token", "GET", "/sentinel/1", "token", 404, []string{page, nav}, []string{plain}},
 		{"signed out", "GET", "/sentinel/1", "", 404, []string{page, `<a href="/login">Sign in</a>`}, []string{nav}},
 		{"forged session", "GET", "/sentinel/1", "forged", 404, []string{page}, []string{nav}},

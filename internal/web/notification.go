@@ -289,6 +289,6 @@ func stateParam(r *http.Request) (vigil.NotificationState, error) {
 	case "", vigil.NotificationPending, vigil.NotificationFailed, vigil.NotificationSent, vigil.NotificationDead:
 		return st, nil
 	default:
-		return "", vigil.Errorf(vigil.EINVALID, "state %q must be pending, failed, sent or dead", st)
+		return "", vigil.Errorf(vigil.EINVALID, "state must be pending, failed, sent or dead")
 	}
 }

@@ -7,20 +7,22 @@ import (
 )
 
 // TestBadURLErrorsHidePassword: the API's and the dashboard's errors for
-// a bad URL with credentials name it with its password as xxxxx
-// (vigil.RedactURL): a resources filter whose host DNS refuses, whose
-// scheme is not http, that does not parse or that finds no resource,
-// and a sentinel's page or webhook URL in the API's check and the
-// editor's problems. The filter's errors quoted the URL as given.
+// a bad URL with credentials do not show its password: a resources
+// filter whose host DNS refuses, whose scheme is not http, that does not
+// parse or that finds no resource says what the url must be without
+// repeating it (a link could make it say anything), and a sentinel's
+// page or webhook URL in the API's check and the editor's problems names
+// it with its password as xxxxx (vigil.RedactURL). The filter's errors
+// quoted the URL as given.
 func TestBadURLErrorsHidePassword(t *testing.T) {
 	s, ada := newTestServer(t)
 	s.Checker = storeChecker(s)
 	c := newSignedIn(t, s, ada)
 	for _, tt := range []struct{ method, path, body, want string }{
-		{"GET", "/api/v1/resources?url=" + url.QueryEscape("http://user:s3cret@a..example/"), "", `http://user:xxxxx@a..example/`},
-		{"GET", "/api/v1/resources?url=" + url.QueryEscape("ftp://user:s3cret@a.example/"), "", `ftp://user:xxxxx@a.example/`},
-		{"GET", "/api/v1/resources?url=" + url.QueryEscape("http://user:s3cret@a.example:x/"), "", `http://user:xxxxx@a.example:x/`},
-		{"GET", "/api/v1/resources?url=" + url.QueryEscape("http://user:s3cret@-bücher.example/"), "", `http://user:xxxxx@-bücher.example/`},
+		{"GET", "/api/v1/resources?url=" + url.QueryEscape("http://user:s3cret@a..example/"), "", `url: its host is not a name DNS takes`},
+		{"GET", "/api/v1/resources?url=" + url.QueryEscape("ftp://user:s3cret@a.example/"), "", `url must be an absolute http or https URL`},
+		{"GET", "/api/v1/resources?url=" + url.QueryEscape("http://user:s3cret@a.example:x/"), "", `url must be an absolute http or https URL`},
+		{"GET", "/api/v1/resources?url=" + url.QueryEscape("http://user:s3cret@-bücher.example/"), "", `url: its host is not a name IDNA takes`},
 		{"POST", "/api/v1/sentinels/check", `{"source":"Create Sentinel a\nUsing http://user:s3cret@a.example/"}`, `http://user:xxxxx@a.example/`},
 		{"POST", "/sentinels", url.Values{"source": {"Create Sentinel a\nUsing http://user:s3cret@a.example/"}}.Encode(), `http://user:xxxxx@a.example/`},
 		{"POST", "/sentinels", url.Values{"source": {"Create Sentinel a\nUsing http://a.example/\nNotify By webhook http://user:s3cret@a.example:99999/"}}.Encode(), `http://user:xxxxx@a.example:99999/`},

@@ -287,7 +287,7 @@ func (s *Server) kick() {
 func (s *Server) ownSentinel(ctx context.Context, u *vigil.User, idText string) (*vigil.Sentinel, error) {
 	id, err := strconv.ParseInt(idText, 10, 64)
 	if err != nil || id <= 0 {
-		return nil, vigil.Errorf(vigil.EINVALID, "sentinel id %q is not a positive number", idText)
+		return nil, vigil.Errorf(vigil.EINVALID, "sentinel id must be a positive number")
 	}
 	sen, err := s.Store.FindSentinelByID(ctx, id)
 	if err != nil {
@@ -329,7 +329,7 @@ func (s *Server) setStatus(ctx context.Context, sen *vigil.Sentinel, action stri
 		}
 		sen.NextCheck = now
 	default:
-		return vigil.Errorf(vigil.ENOTFOUND, "no sentinel action %q", action)
+		return vigil.Errorf(vigil.ENOTFOUND, "no sentinel action: the actions are pause, resume, check-now and delete")
 	}
 	if err := s.Store.UpdateSentinel(ctx, sen); err != nil {
 		return err
@@ -503,7 +503,7 @@ func (s *Server) handleSentinelList(w http.ResponseWriter, r *http.Request, u *v
 	case string(vigil.SentinelActive), string(vigil.SentinelPaused):
 		f.Status = vigil.SentinelStatus(st)
 	default:
-		return vigil.Errorf(vigil.EINVALID, "status %q must be active or paused", st)
+		return vigil.Errorf(vigil.EINVALID, "status must be active or paused")
 	}
 	list, total, err := s.Store.FindSentinels(r.Context(), f)
 	if err != nil {

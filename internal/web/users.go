@@ -104,7 +104,7 @@ func (s *Server) handleUserCreatePage(w http.ResponseWriter, r *http.Request, se
 		return err
 	}
 	typed := addUserForm{Email: r.PostFormValue("email"), Name: r.PostFormValue("name"), Admin: checked(r, "admin")}
-	u, err := NewUser(typed.Email, typed.Name, typed.Admin)
+	u, err := newRequestUser(typed.Email, typed.Name, typed.Admin)
 	if err != nil {
 		return s.refusedWith(w, r, sess, err, typed)
 	}

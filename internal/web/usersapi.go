@@ -111,7 +111,7 @@ func (s *Server) handleUserCreate(w http.ResponseWriter, r *http.Request, caller
 			return err
 		}
 	}
-	u, err := NewUser(in.Email, in.Name, in.Admin)
+	u, err := newRequestUser(in.Email, in.Name, in.Admin)
 	if err != nil {
 		return err
 	}
@@ -220,7 +220,7 @@ func (s *Server) handleUserDelete(w http.ResponseWriter, r *http.Request, caller
 	withSentinels := false
 	if v := r.URL.Query().Get("withSentinels"); v != "" {
 		if withSentinels, err = strconv.ParseBool(v); err != nil {
-			return vigil.Errorf(vigil.EINVALID, "withSentinels %q must be true or false", v)
+			return vigil.Errorf(vigil.EINVALID, "withSentinels must be true or false")
 		}
 	}
 	done, err := RemoveUser(r.Context(), s.Store, u, withSentinels, false)

@@ -45,6 +45,15 @@ func TestDashboardBrowserAddUser(t *testing.T) {
 	if len(password) != 24 {
 		t.Fatalf("password on the page: %q", password)
 	}
+	// The form redirected to the page: a reload shows the page again,
+	// without the password, and does not send the form again (which
+	// would be refused: fay is a user already).
+	b.do("reload the page", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#add-user")))
+	again := runB(b, "the page reloaded", chromedp.Evaluate[string](`document.querySelector("main").textContent`))
+	if strings.Contains(again, password) || strings.Contains(again, "Added fay@example.com") || strings.Contains(again, "already a user") {
+		b.shot("reloaded-users")
+		t.Errorf("a reload shows the password or what was done again:\n%s", again)
+	}
 	b.do("sign out",
 		chromedp.Click(chromedp.CSS(`form.logout button`)),
 		chromedp.WaitVisible(chromedp.CSS("#email")),

@@ -538,23 +538,23 @@ func (s *Server) handleChangePage(w http.ResponseWriter, r *http.Request, sess *
 		"&to="+strconv.FormatInt(c.ToVersion, 10)+"&view=inline&change="+strconv.FormatInt(c.ID, 10))
 }
 
-// tokensData is the tokens page; Secret is set once, right after creation.
+// tokensData is the tokens page; Secret is set once, by the page the
+// creation's redirect leads to (takeFlash), or Lost says why it cannot
+// be.
 type tokensData struct {
 	Tokens []*vigil.Token
 	Secret string
 	Name   string
+	Lost   string
 }
 
 func (s *Server) handleTokensPage(w http.ResponseWriter, r *http.Request, sess *session) error {
-	return s.tokensPage(w, r, sess, http.StatusOK, "", "")
-}
-
-func (s *Server) tokensPage(w http.ResponseWriter, r *http.Request, sess *session, status int, secret, name string) error {
+	f := s.takeFlash(w, r, sess)
 	list, err := s.Store.FindTokens(r.Context(), sess.User.ID)
 	if err != nil {
 		return err
 	}
-	return s.page(w, r, sess, status, "tokens", "API tokens", "tokens", &tokensData{Tokens: list, Secret: secret, Name: name})
+	return s.page(w, r, sess, http.StatusOK, "tokens", "API tokens", "tokens", &tokensData{Tokens: list, Secret: f.secret, Name: f.secretOf, Lost: f.lost})
 }
 
 func (s *Server) handleTokenCreatePage(w http.ResponseWriter, r *http.Request, sess *session) error {
@@ -572,7 +572,9 @@ func (s *Server) handleTokenCreatePage(w http.ResponseWriter, r *http.Request, s
 	if err != nil {
 		return err
 	}
-	return s.tokensPage(w, r, sess, http.StatusCreated, secret, t.Name)
+	// The secret is shown by the redirect's page, from the server
+	// (flash.go): a reload makes no second token.
+	return s.seeOtherFlash(w, r, sess, "/tokens", &flash{secret: secret, secretOf: t.Name})
 }
 
 func (s *Server) handleTokenDeletePage(w http.ResponseWriter, r *http.Request, sess *session) error {

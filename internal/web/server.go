@@ -114,6 +114,10 @@ type Server struct {
 
 	// logins limits failed sign-ins (ratelimit.go); Register sets it.
 	logins *loginLimiter
+	// flashes hold what the Users and Tokens pages' forms did, and the
+	// secrets they made, for the page their redirect leads to
+	// (flash.go); Register sets it.
+	flashes *flashes
 }
 
 func (s *Server) now() time.Time {
@@ -134,6 +138,7 @@ func (s *Server) logger() *slog.Logger {
 // mux: the one routing table of the web adapter.
 func (s *Server) Register(mux *http.ServeMux) {
 	s.logins = newLoginLimiter()
+	s.flashes = newFlashes()
 	dummyHash() // made now, so that the first unknown account's sign-in costs no more than the others'
 	cop := http.NewCrossOriginProtection()
 	query, err := apiQueryParameters(openAPI)

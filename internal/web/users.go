@@ -11,9 +11,11 @@ import (
 // The Users page (/users): administrators list, add and remove users,
 // reset their passwords and grant or revoke the role, by the rules of
 // admin.go that vigil user follows too. Everybody else is refused (403)
-// and has no link to it. A generated password is shown once, in the
-// answer to the form that made it; only its hash is stored, and nothing
-// logs it.
+// and has no link to it. A form that does what it asks redirects to the
+// page (Post/Redirect/Get), which says what it did and shows a generated
+// password once, from the server (flash.go); a refused one answers the
+// page at once, with why and what was typed, as the sentinel editor does.
+// Only a password's hash is stored, and nothing logs it.
 
 // usersData is the Users page.
 type usersData struct {
@@ -23,6 +25,8 @@ type usersData struct {
 	Done, Problem string
 	// Password is a generated password, for Email: shown now only.
 	Password, Email string
+	// Lost says that what a form did cannot be shown (flashLost).
+	Lost string
 	// MinPassword is the fewest characters of a typed password.
 	MinPassword int
 	// Add is what the add form held when it was refused, shown in it
@@ -53,7 +57,18 @@ func (s *Server) handleUsersPage(w http.ResponseWriter, r *http.Request, sess *s
 	if err := requireAdmin(r, sess.User); err != nil {
 		return err
 	}
-	return s.usersPage(w, r, sess, http.StatusOK, &usersData{})
+	f := s.takeFlash(w, r, sess)
+	return s.usersPage(w, r, sess, http.StatusOK, &usersData{Done: f.done, Password: f.secret, Email: f.secretOf, Lost: f.lost})
+}
+
+// seeUsers redirects a form of the Users page to it, which says done and
+// shows password, the generated password of email, if not empty.
+func (s *Server) seeUsers(w http.ResponseWriter, r *http.Request, sess *session, done, password, email string) error {
+	f := &flash{done: done}
+	if password != "" {
+		f.secret, f.secretOf = password, email
+	}
+	return s.seeOtherFlash(w, r, sess, "/users", f)
 }
 
 // usersPage shows the users with d's message: an error's status if d
@@ -118,14 +133,14 @@ func (s *Server) handleUserCreatePage(w http.ResponseWriter, r *http.Request, se
 	} else if err != nil {
 		return err
 	}
-	d := &usersData{Done: "Added " + u.Email + "."}
+	done := "Added " + u.Email + "."
 	if u.Admin {
-		d.Done = "Added " + u.Email + ", an administrator."
+		done = "Added " + u.Email + ", an administrator."
 	}
-	if generated {
-		d.Password, d.Email = password, u.Email
+	if !generated {
+		password = ""
 	}
-	return s.usersPage(w, r, sess, http.StatusCreated, d)
+	return s.seeUsers(w, r, sess, done, password, u.Email)
 }
 
 func (s *Server) handleUserPasswordPage(w http.ResponseWriter, r *http.Request, sess *session) error {
@@ -152,14 +167,18 @@ func (s *Server) handleUserPasswordPage(w http.ResponseWriter, r *http.Request, 
 		}
 		done = strings.TrimSuffix(done, ".") + ", and their " + counted(n, "API token") + " revoked."
 	}
+	if !generated {
+		password = ""
+	}
 	if u.ID == sess.User.ID {
+		// Their own: the page answers at once, as before. The redirect's
+		// page would find this session signed out by the new password,
+		// which it would never show; and a reload sends the form again
+		// with this session, refused (401), so it sets no other.
 		done += " That is you: sign in again with the new password."
+		return s.usersPage(w, r, sess, http.StatusOK, &usersData{Done: done, Password: password, Email: u.Email})
 	}
-	d := &usersData{Done: done}
-	if generated {
-		d.Password, d.Email = password, u.Email
-	}
-	return s.usersPage(w, r, sess, http.StatusOK, d)
+	return s.seeUsers(w, r, sess, done, password, u.Email)
 }
 
 func (s *Server) handleUserAdminPage(w http.ResponseWriter, r *http.Request, sess *session) error {
@@ -186,7 +205,7 @@ func (s *Server) handleUserAdminPage(w http.ResponseWriter, r *http.Request, ses
 		// No longer theirs to see: the page would refuse them.
 		return seeOther(w, r, "/sentinels")
 	}
-	return s.usersPage(w, r, sess, http.StatusOK, &usersData{Done: done})
+	return s.seeUsers(w, r, sess, done, "", "")
 }
 
 func (s *Server) handleUserRemovePage(w http.ResponseWriter, r *http.Request, sess *session) error {
@@ -208,7 +227,7 @@ func (s *Server) handleUserRemovePage(w http.ResponseWriter, r *http.Request, se
 	if with := done.With(); with != "" {
 		msg += " with " + with
 	}
-	return s.usersPage(w, r, sess, http.StatusOK, &usersData{Done: msg + "."})
+	return s.seeUsers(w, r, sess, msg+".", "", "")
 }
 
 // errRefusal returns the removal refusal err is, or nil.

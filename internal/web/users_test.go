@@ -46,7 +46,7 @@ func TestUserPasswordResetKeepsRename(t *testing.T) {
 	c := newSignedIn(t, s, admin)
 	st.id, st.rename = bob.ID, "Robert"
 	form := url.Values{"password": {"a new password for bob"}}
-	if status, body := c.do("POST", fmt.Sprintf("/users/%d/password", bob.ID), form.Encode()); status != http.StatusOK {
+	if status, body := c.do("POST", fmt.Sprintf("/users/%d/password", bob.ID), form.Encode()); status != http.StatusSeeOther {
 		t.Fatalf("reset: %d\n%s", status, body)
 	}
 	got, err := st.Store.FindUserByID(ctx, bob.ID)

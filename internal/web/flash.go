@@ -1,0 +1,153 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The Users and Tokens pages' forms redirect to their page
+// (Post/Redirect/Get) as the sentinels' forms do (seeOtherDone), so that
+// a reload of the page they lead to sends nothing again: a reset password
+// is not reset anew, a token not made twice. What such a form did says
+// more than a fixed text of doneMessages (the user's email, the tokens
+// revoked), and a new API token or a generated password must be shown,
+// once, to the user who made it, while it goes in no address (the
+// browser's history, a Referer, a proxy's log), no log and no cookie
+// (which the browser keeps, and sends with every request).
+//
+// So the redirect's page takes them from the server: a flash held in
+// this process's memory (flashes), under a random id of 32 bytes that
+// goes, with the page's path, in the short-lived cookie flashCookie,
+// HttpOnly and SameSite=Strict as doneCookie. A flash is
+//   - taken by the page its redirect names, in a session of the user who
+//     made it, alone: another page leaves it for its own; another user
+//     (the cookie sent by another account's session) is not shown it,
+//     and it is dropped;
+//   - deleted as it is taken: a reload, the back button, find nothing;
+//   - gone after flashTTL, as its cookie: the redirect is followed at
+//     once;
+//   - one of maxFlashes at most: past them the oldest is dropped (its
+//     page says it cannot show it; a token or password lost so can be
+//     made again),
+//     so that forms sent without their redirect followed cannot grow the
+//     memory.
+//
+// A flash lives in one daemon: one restarted between a form and its
+// redirect's page, or another daemon on the same store answering the
+// page (behind a balancer without session affinity), has none. The
+// page then says so (flashLost), as it does for an expired one: the
+// token or password was made, and can be replaced.
+
+// flashCookie carries the id of a flash from a form's redirect to the
+// page it leads to, and the page's path: "id:/tokens".
+const flashCookie = "vigil_flash"
+
+// flashLost is what a page says for a flash it was sent for but does
+// not hold.
+const flashLost = "What the last form did cannot be shown: more than a minute passed, or another server of this site answered it. " +
+	"A token or password it made is not shown again: revoke the token, or reset the password, to make another."
+
+// flashTTL is how long a flash waits for its page.
+const flashTTL = time.Minute
+
+// maxFlashes is the most flashes held at once.
+const maxFlashes = 1000
+
+// flash is what a form did, for the page its redirect leads to.
+type flash struct {
+	user    int64  // the user who sent the form, the only one shown it
+	page    string // the path of the page it is for
+	expires time.Time
+
+	// done says what the form did.
+	done string
+	// secret is a new API token or a generated password, shown once;
+	// secretOf names its token, or the email of its user.
+	secret, secretOf string
+	// lost is flashLost for a page sent for a flash it does not hold.
+	lost string
+}
+
+// flashes holds the flashes waiting for their page, by id.
+type flashes struct {
+	mu   sync.Mutex
+	held map[string]*flash
+}
+
+func newFlashes() *flashes { return &flashes{held: map[string]*flash{}} }
+
+// put holds f until now+flashTTL and returns its id: the expired are
+// dropped first, then, past maxFlashes, the one that expires first.
+func (fs *flashes) put(f *flash, now time.Time) (string, error) {
+	id, err := randomSecret(32)
+	if err != nil {
+		return "", err
+	}
+	f.expires = now.Add(flashTTL)
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	for k, held := range fs.held {
+		if !now.Before(held.expires) {
+			delete(fs.held, k)
+		}
+	}
+	for len(fs.held) >= maxFlashes {
+		oldest := ""
+		for k, held := range fs.held {
+			if oldest == "" || held.expires.Before(fs.held[oldest].expires) {
+				oldest = k
+			}
+		}
+		delete(fs.held, oldest)
+	}
+	fs.held[id] = f
+	return id, nil
+}
+
+// take returns the flash id names for page, shown to user, and deletes
+// it; nil for an id held for no flash (expired, taken, dropped), and for
+// another user or page (the flash is dropped all the same).
+func (fs *flashes) take(id string, user int64, page string, now time.Time) *flash {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	f := fs.held[id]
+	delete(fs.held, id)
+	if f == nil || !now.Before(f.expires) || f.user != user || f.page != page {
+		return nil
+	}
+	return f
+}
+
+// seeOtherFlash redirects a form to the page at to, which shows f
+// (takeFlash), made by the user of sess.
+func (s *Server) seeOtherFlash(w http.ResponseWriter, r *http.Request, sess *session, to string, f *flash) error {
+	f.user, f.page = sess.User.ID, to
+	id, err := s.flashes.put(f, s.now())
+	if err != nil {
+		return err
+	}
+	s.setCookie(w, r, flashCookie, id+":"+to, int(flashTTL/time.Second), http.SameSiteStrictMode)
+	return seeOther(w, r, to)
+}
+
+// takeFlash returns the flash r's cookie carries for the page r asks for,
+// for the user of sess, and clears the cookie; an empty flash for no
+// cookie, or one for another page (left for it), and one that says
+// flashLost for a flash not held.
+func (s *Server) takeFlash(w http.ResponseWriter, r *http.Request, sess *session) *flash {
+	c, err := r.Cookie(flashCookie)
+	if err != nil {
+		return &flash{}
+	}
+	id, page, _ := strings.Cut(c.Value, ":")
+	if page != r.URL.Path {
+		return &flash{}
+	}
+	s.setCookie(w, r, flashCookie, "", -1, http.SameSiteStrictMode)
+	if f := s.flashes.take(id, sess.User.ID, page, s.now()); f != nil {
+		return f
+	}
+	return &flash{lost: flashLost}
+}

@@ -549,11 +549,11 @@ type tokensData struct {
 }
 
 func (s *Server) handleTokensPage(w http.ResponseWriter, r *http.Request, sess *session) error {
-	f := s.takeFlash(w, r, sess)
 	list, err := s.Store.FindTokens(r.Context(), sess.User.ID)
 	if err != nil {
-		return err
+		return err // the flash left for the page shown
 	}
+	f := s.takeFlash(w, r, sess)
 	return s.page(w, r, sess, http.StatusOK, "tokens", "API tokens", "tokens", &tokensData{Tokens: list, Secret: f.secret, Name: f.secretOf, Lost: f.lost})
 }
 

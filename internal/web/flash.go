@@ -19,7 +19,7 @@ import (
 //
 // So the redirect's page takes them from the server: a flash held in
 // this process's memory (flashes), under a random id of 32 bytes that
-// goes, with the page's path, in the short-lived cookie flashCookie,
+// goes, with the page's path, in the short-lived cookie flashCookieFor,
 // HttpOnly and SameSite=Strict as doneCookie. A flash is
 //   - taken by the page its redirect names, in a session of the user who
 //     made it, alone: another page leaves it for its own; another user
@@ -40,9 +40,18 @@ import (
 // page then says so (flashLost), as it does for an expired one: the
 // token or password was made, and can be replaced.
 
-// flashCookie carries the id of a flash from a form's redirect to the
-// page it leads to, and the page's path: "id:/tokens".
+// flashCookie is the prefix of the cookie (flashCookieFor) that carries
+// the id of a flash from a form's redirect to the page it leads to, and
+// the page's path: "id:/tokens".
 const flashCookie = "vigil_flash"
+
+// flashCookieFor returns the name of the flash cookie of the page at
+// path, one a page ("vigil_flash_tokens"): a form of the Users page sent
+// in another tab while a token's redirect is followed does not replace
+// the token's flash.
+func flashCookieFor(path string) string {
+	return flashCookie + strings.ReplaceAll(path, "/", "_")
+}
 
 // flashLost is what a page says for a flash it was sent for but does
 // not hold.
@@ -128,16 +137,20 @@ func (s *Server) seeOtherFlash(w http.ResponseWriter, r *http.Request, sess *ses
 	if err != nil {
 		return err
 	}
-	s.setCookie(w, r, flashCookie, id+":"+to, int(flashTTL/time.Second), http.SameSiteStrictMode)
+	s.setCookie(w, r, flashCookieFor(to), id+":"+to, int(flashTTL/time.Second), http.SameSiteStrictMode)
 	return seeOther(w, r, to)
 }
 
 // takeFlash returns the flash r's cookie carries for the page r asks for,
 // for the user of sess, and clears the cookie; an empty flash for no
 // cookie, or one for another page (left for it), and one that says
-// flashLost for a flash not held.
+// flashLost for a flash not held. Only a GET takes it: a HEAD (a link
+// checker's, a preview's) would throw the page, and the secret, away.
 func (s *Server) takeFlash(w http.ResponseWriter, r *http.Request, sess *session) *flash {
-	c, err := r.Cookie(flashCookie)
+	if r.Method != http.MethodGet {
+		return &flash{}
+	}
+	c, err := r.Cookie(flashCookieFor(r.URL.Path))
 	if err != nil {
 		return &flash{}
 	}
@@ -145,7 +158,7 @@ func (s *Server) takeFlash(w http.ResponseWriter, r *http.Request, sess *session
 	if page != r.URL.Path {
 		return &flash{}
 	}
-	s.setCookie(w, r, flashCookie, "", -1, http.SameSiteStrictMode)
+	s.setCookie(w, r, c.Name, "", -1, http.SameSiteStrictMode)
 	if f := s.flashes.take(id, sess.User.ID, page, s.now()); f != nil {
 		return f
 	}

@@ -31,7 +31,7 @@ func (c *browserClient) sendChecked(path, form, want string) string {
 	}
 	var flash *http.Cookie
 	for _, ck := range resp.Cookies() {
-		if ck.Name == flashCookie {
+		if strings.HasPrefix(ck.Name, flashCookie) {
 			flash = ck
 		}
 	}
@@ -192,7 +192,7 @@ func TestSecretFlashOnlyForItsPageAndUser(t *testing.T) {
 	base, _ := url.Parse(c.srv.URL)
 	flashOf := func(bc *browserClient) *http.Cookie {
 		for _, ck := range bc.client.Jar.Cookies(base) {
-			if ck.Name == flashCookie {
+			if strings.HasPrefix(ck.Name, flashCookie) {
 				return ck
 			}
 		}
@@ -278,5 +278,25 @@ func TestOwnPasswordReset(t *testing.T) {
 	}
 	if again, err := s.Store.FindUserByID(ctx, admin.ID); err != nil || again.PasswordHash != u.PasswordHash {
 		t.Errorf("own reset sent again set another password: %v", err)
+	}
+}
+
+// TestSecretFlashTabsAndHead: a form of the Users page sent (in another
+// tab) before a token's redirect is followed leaves the token's flash
+// alone, each page having its own cookie; a HEAD of the page (a link
+// checker's) does not take the flash, which the next GET shows.
+func TestSecretFlashTabsAndHead(t *testing.T) {
+	s, admin := newTestServer(t)
+	c := newBrowserClient(t, s, admin)
+	c.sendChecked("/tokens", "name=a", "/tokens")
+	c.sendChecked("/users", "email=dan%40example.com&name=Dan", "/users")
+	if resp, _ := c.send("HEAD", "/tokens", ""); resp.StatusCode != http.StatusOK {
+		t.Fatalf("HEAD /tokens: %d", resp.StatusCode)
+	}
+	if _, body := c.send("GET", "/tokens", ""); !shownToken.MatchString(body) {
+		t.Errorf("the token made before a form of the Users page, and a HEAD, is not shown:\n%s", body)
+	}
+	if _, body := c.send("GET", "/users", ""); !strings.Contains(body, "dan@example.com") || strings.Contains(body, `id="flash-lost"`) {
+		t.Errorf("the Users page does not say what its form did:\n%s", body)
 	}
 }

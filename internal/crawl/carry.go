@@ -63,7 +63,9 @@ func (c *Carried) Failure() string {
 // snapshot of the same query, marked Carried: its version, title and
 // links are that read's, and the pages of prev that only carried pages
 // link to (which the crawl could not reach) are carried over too, not
-// fetched. So a page down for a moment during a deploy is neither deleted
+// fetched; a URL that a page the crawl read links to is the crawl's, a
+// page of it or a link it left unread (UnreadLinks: cut by the page limit
+// or the depth), never carried. So a page down for a moment during a deploy is neither deleted
 // by this crawl nor added again by the next, and neither are the pages
 // reached through it. A page is carried at most MaxCarriedCrawls crawls
 // in a row and MaxCarriedAge after the first of them; the start page, a page
@@ -98,6 +100,13 @@ func Carry(prev, cur *Snapshot) (*Snapshot, error) {
 	var carried []*Page
 	for i, p := range cur.Pages {
 		known[p.URL] = true
+		for _, l := range p.Links {
+			// Linked from a page the crawl read: a page of the crawl,
+			// or one it left unread (UnreadLinks: the page limit, the
+			// depth), as it would without a page carried; never one
+			// reached only through a carried page.
+			known[l.Target] = true
+		}
 		cp := *p
 		out.Pages[i] = &cp
 		if i == 0 || !p.Failed() || !p.Momentary || p.Blocked {

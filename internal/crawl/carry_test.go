@@ -313,3 +313,62 @@ func TestCarryFormatV3(t *testing.T) {
 		t.Errorf("guide carried from format 3: %+v", g)
 	}
 }
+
+// TestCarryPageLimit: a page that a page read in this crawl links to, but
+// that the crawl left unread at its page limit, is not carried over as
+// reached only through a carried page: it is the crawl's unread link
+// ("pages"), as it would be without a page carried. The index links to
+// a.html and b.html, both to x.html; the first crawl reads the four pages
+// its limit allows; in the second, the index also links to c.html, and
+// a.html answers 503: the limit is spent on the index, a, b and c.
+func TestCarryPageLimit(t *testing.T) {
+	var mu sync.Mutex
+	pages := map[string]string{
+		"/docs/":       `<title>Docs</title><a href="a.html">A</a> <a href="b.html">B</a>`,
+		"/docs/a.html": `<title>A</title><a href="x.html">X</a>`,
+		"/docs/b.html": `<title>B</title><a href="x.html">X</a>`,
+		"/docs/c.html": `<title>C</title>`,
+		"/docs/x.html": `<title>X</title>`,
+	}
+	failing := ""
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		body, ok := pages[r.URL.Path]
+		fail := r.URL.Path == failing
+		mu.Unlock()
+		switch {
+		case !ok:
+			http.NotFound(w, r)
+		case fail:
+			http.Error(w, "not now", http.StatusServiceUnavailable)
+		default:
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write([]byte(body))
+		}
+	}))
+	defer srv.Close()
+	q := crawl.NewQuery(srv.URL + "/docs/")
+	q.MaxPages, q.Order = 4, crawl.OrderBreadth
+	first := crawlSite(t, loopbackFetcher(), q)
+	if got := pagePaths(t, first, srv.URL); len(got) != 4 || first.Page(srv.URL+"/docs/x.html") == nil {
+		t.Fatalf("first crawl: %v", got)
+	}
+	mu.Lock()
+	pages["/docs/"] += ` <a href="c.html">C</a>`
+	failing = "/docs/a.html"
+	mu.Unlock()
+	second := crawlSite(t, loopbackFetcher(), q)
+	if second.Page(srv.URL+"/docs/c.html") == nil || second.Page(srv.URL+"/docs/x.html") != nil || !second.Truncated {
+		t.Fatalf("second crawl: %+v", second.Pages)
+	}
+	carried := carry(t, first, second)
+	if a := carried.Page(srv.URL + "/docs/a.html"); a == nil || a.Carried == nil {
+		t.Errorf("a.html (503) not carried over: %+v", a)
+	}
+	if x := carried.Page(srv.URL + "/docs/x.html"); x != nil {
+		t.Errorf("x.html, linked from b.html read and cut by the page limit, carried over: %+v (carried %+v)", x, x.Carried)
+	}
+	if why := carried.UnreadLinks()[srv.URL+"/docs/x.html"]; why != crawl.UnreadPages {
+		t.Errorf("x.html unread: %q, want %q", why, crawl.UnreadPages)
+	}
+}

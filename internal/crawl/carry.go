@@ -82,7 +82,9 @@ func (c *Carried) Failure() string {
 // failure). Its error, for a result that would not validate, cannot
 // happen.
 func Carry(prev, cur *Snapshot) (*Snapshot, error) {
-	if prev == nil || cur.Format != Format || !sameQuery(prev.Query, cur.Query) || len(cur.Pages) == 0 {
+	// Most crawls have no page failing for a moment: they are returned
+	// before anything is copied or indexed.
+	if prev == nil || cur.Format != Format || !slices.ContainsFunc(cur.Pages, mayCarry) || !sameQuery(prev.Query, cur.Query) {
 		// Only a crawl of this format tells a momentary failure.
 		return cur, nil
 	}
@@ -109,7 +111,7 @@ func Carry(prev, cur *Snapshot) (*Snapshot, error) {
 		}
 		cp := *p
 		out.Pages[i] = &cp
-		if i == 0 || !p.Failed() || !p.Momentary || p.Blocked {
+		if i == 0 || !mayCarry(p) {
 			continue
 		}
 		c := carry(before[p.URL], prev, cur, &Carried{Status: p.Status, Error: p.Error})
@@ -160,6 +162,10 @@ func Carry(prev, cur *Snapshot) (*Snapshot, error) {
 	}
 	return &out, nil
 }
+
+// mayCarry reports whether the page p of a crawl, unless it is the
+// start page, may be carried over: it failed for a moment.
+func mayCarry(p *Page) bool { return p.Failed() && p.Momentary && !p.Blocked }
 
 // carry returns a copy of page before of prev, carried over into cur
 // with the failure c (filled in here with the read's time and the

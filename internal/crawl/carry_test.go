@@ -372,3 +372,21 @@ func TestCarryPageLimit(t *testing.T) {
 		t.Errorf("x.html unread: %q, want %q", why, crawl.UnreadPages)
 	}
 }
+
+// TestCarryNothingFailed: a crawl in which no page failed for a moment,
+// the common case at every check of a site sentinel, is returned itself,
+// without a copy of its pages or a map of the previous crawl's: Carry
+// allocates nothing.
+func TestCarryNothingFailed(t *testing.T) {
+	s := newFlakySite(t)
+	first := s.crawl(t)
+	s.set("/docs/b.html", 404) // a failure, not a moment's
+	second := s.crawl(t)
+	got, err := crawl.Carry(first, second)
+	if err != nil || got != second {
+		t.Fatalf("Carry: %p, %v; want the crawl itself, %p", got, err, second)
+	}
+	if n := testing.AllocsPerRun(10, func() { crawl.Carry(first, second) }); n != 0 {
+		t.Errorf("Carry of a crawl with no page failing for a moment: %v allocations, want 0", n)
+	}
+}

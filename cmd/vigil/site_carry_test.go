@@ -1,14 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/vigil-web/vigil/internal/crawl"
 )
@@ -146,5 +150,50 @@ func TestSiteDiffFormatV3(t *testing.T) {
 	code, out := siteDiff(t, "testdata/site-v3.json", v4)
 	if code != exitOK || !strings.Contains(out, "total: 0 added, 0 removed, 0 changed, 3 unchanged") {
 		t.Errorf("format 3 against format 4: exit %d\n%s", code, out)
+	}
+}
+
+// TestSiteDiffCarriedThenFailing: a page kept from the last crawl, then
+// gone (404), is removed "now failing: HTTP 404", as a page gone at once
+// is; one still failing for a moment past the bounds of keeping it is
+// removed "now failing: HTTP 503, failing 4 crawls in a row since" the
+// first of them, "last read" when it was.
+func TestSiteDiffCarriedThenFailing(t *testing.T) {
+	var status atomic.Int32
+	srv := carrySite(t, &status)
+	start := srv.URL + "/docs/"
+	dir := t.TempDir()
+	first := siteCrawl(t, dir, "first.json", start)
+	status.Store(503)
+	prev := siteCrawl(t, dir, "kept1.json", start, "--previous", first)
+	status.Store(404)
+	gone := siteCrawl(t, dir, "gone.json", start, "--previous", prev)
+	_, out := siteDiff(t, prev, gone)
+	if want := "- removed  " + srv.URL + `/docs/a.html "A"  via ./  (now failing: HTTP 404)` + "\n"; !strings.Contains(out, want) {
+		t.Errorf("404 after 503: site diff lacks %q:\n%s", want, out)
+	}
+
+	status.Store(503)
+	for i := 2; i <= crawl.MaxCarriedCrawls; i++ {
+		prev = siteCrawl(t, dir, "kept"+strconv.Itoa(i)+".json", start, "--previous", prev)
+	}
+	b, err := os.ReadFile(prev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := crawl.Decode(bytes.NewReader(b), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.Page(srv.URL + "/docs/a.html").Carried
+	if c == nil || c.Crawls != crawl.MaxCarriedCrawls {
+		t.Fatalf("a.html kept %+v", c)
+	}
+	failing := siteCrawl(t, dir, "failing.json", start, "--previous", prev)
+	_, out = siteDiff(t, prev, failing)
+	want := fmt.Sprintf(`/docs/a.html "A"  via ./  (now failing: HTTP 503, failing %d crawls in a row since %s, last read %s)`,
+		crawl.MaxCarriedCrawls+1, c.Since.UTC().Format(time.RFC3339), c.Read.UTC().Format(time.RFC3339))
+	if !strings.Contains(out, want) {
+		t.Errorf("503 past the bounds: site diff lacks %q:\n%s", want, out)
 	}
 }

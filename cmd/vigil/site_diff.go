@@ -571,10 +571,13 @@ func (sd *siteDelta) byImportance(ids []webtable.NodeID) []webtable.NodeID {
 // gone says what became of a deleted page in the new snapshot.
 func (sd *siteDelta) gone(u, dir string) string {
 	if p := sd.pages2[u]; p != nil {
-		if c := sd.pages1[u].Carried; c != nil {
-			// Failing past the bounds of keeping it.
-			return fmt.Sprintf("now failing: %s, kept from the last crawl %d times before, last read %s", p.Failure(), c.Crawls, c.Read.UTC().Format(time.RFC3339))
+		if c := sd.pages1[u].Carried; c != nil && p.Momentary {
+			// Failing for a moment past the bounds of keeping it; the
+			// crawls that kept it (one or more), and this one.
+			return fmt.Sprintf("now failing: %s, failing %d crawls in a row since %s, last read %s", p.Failure(), c.Crawls+1,
+				c.Since.UTC().Format(time.RFC3339), c.Read.UTC().Format(time.RFC3339))
 		}
+		// A 404 after a page was kept says what a 404 says.
 		return "now failing: " + p.Failure()
 	}
 	if to, ok := sd.redirected[u]; ok {

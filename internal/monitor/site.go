@@ -613,12 +613,7 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 		p := pages1[string(id)]
 		info := &intent.PageInfo{URL: p.URL, Title: p.Title, OldVersion: prev.Versions[p.URL], Note: "no longer reached"}
 		if now := pages2[p.URL]; now != nil {
-			info.Note = "now failing: " + now.Failure()
-			if p.Carried != nil {
-				// Failing past the bounds of carrying it over.
-				info.Note += fmt.Sprintf(" (kept from the last crawl %d times before, last read %s)", p.Carried.Crawls,
-					p.Carried.Read.UTC().Format(time.RFC3339))
-			}
+			info.Note = "now failing: " + now.Failure() + failingSince(p, now)
 		} else if to, ok := redirected[p.URL]; ok {
 			info.Note = "now redirected to " + to
 		} else if why := unread2[p.URL]; why != "" {
@@ -744,6 +739,22 @@ func byImportance(ids []webtable.NodeID, pages map[string]*crawl.Page) []webtabl
 		return cmp.Compare(pages[string(b)].Importance, pages[string(a)].Importance)
 	})
 	return out
+}
+
+// failingSince returns, for a page carried over (before) that failed for
+// a moment again (now) past the bounds of carrying it (crawl.Carry),
+// since when it fails and when it was last read: ", failing 4 crawls in
+// a row since 2026-11-30T09:00:00Z, last read 2026-11-30T08:00:00Z". For any other failure, a 404 after a page was
+// carried included, it is "": the failure says it all.
+func failingSince(before, now *crawl.Page) string {
+	c := before.Carried
+	if c == nil || !now.Momentary {
+		return ""
+	}
+	// The crawls that carried it (one or more), and this one: always
+	// crawls, plural.
+	return fmt.Sprintf(", failing %d crawls in a row since %s, last read %s", c.Crawls+1, c.Since.UTC().Format(time.RFC3339),
+		c.Read.UTC().Format(time.RFC3339))
 }
 
 // reportSite records the change a check found on a site, on version to

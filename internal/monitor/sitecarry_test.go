@@ -129,6 +129,7 @@ func TestSiteCarryBound(t *testing.T) {
 			t.Fatalf("check %d failing: %d changes (%s)", i, len(cs), pageURLs(t, cs[0]))
 		}
 	}
+	c := storedSite(t, db, sen).Snapshot.Page(site.URL("/docs/guide.html")).Carried
 	checkAnHourLater(t, m, db, sen, &now)
 	cs := changesOf(t, db, sen)
 	if len(cs) != 1 {
@@ -137,8 +138,37 @@ func TestSiteCarryBound(t *testing.T) {
 	if got, want := pageURLs(t, cs[0]), "delete "+site.URL("/docs/deep.html")+", delete "+site.URL("/docs/guide.html"); got != want {
 		t.Errorf("records %s, want %s", got, want)
 	}
-	if note := siteRecords(t, cs[0])[1].Page.Note; !strings.HasPrefix(note, "now failing: HTTP 503 (kept from the last crawl 3 times before") {
-		t.Errorf("guide's note %q", note)
+	want := fmt.Sprintf("now failing: HTTP 503, failing %d crawls in a row since %s, last read %s", crawl.MaxCarriedCrawls+1,
+		c.Since.UTC().Format(time.RFC3339), c.Read.UTC().Format(time.RFC3339))
+	if note := siteRecords(t, cs[0])[1].Page.Note; note != want {
+		t.Errorf("guide's note %q, want %q", note, want)
+	}
+}
+
+// TestSiteCarryThenGone: a page carried over once (503), then gone (404),
+// is removed "now failing: HTTP 404", as a page gone at once is: only a
+// page still failing for a moment past the bounds of carrying it is said
+// to be failing since the first of those crawls.
+func TestSiteCarryThenGone(t *testing.T) {
+	db, wh, u := testStore(t)
+	site := crawltest.NewSite(t, carryRelease("Install."))
+	now := time.Now().UTC()
+	sen := createSentinel(t, db, spec.NewChecker(now), u, "docs", "Create Sentinel docs Using site "+site.URL("/docs/")+" depth 3 pages 20 Every interactive")
+	m := siteMonitor(db, wh, fetch.Options{}, &now)
+	runOnce(t, m, 1)
+	setFailing(site, "/docs/guide.html", 503)
+	checkAnHourLater(t, m, db, sen, &now)
+	if cs := changesOf(t, db, sen); len(cs) != 0 {
+		t.Fatalf("guide failing with 503: %d changes (%s)", len(cs), pageURLs(t, cs[0]))
+	}
+	setFailing(site, "/docs/guide.html", 404)
+	checkAnHourLater(t, m, db, sen, &now)
+	cs := changesOf(t, db, sen)
+	if len(cs) != 1 {
+		t.Fatalf("guide gone: %d changes, want 1", len(cs))
+	}
+	if note := siteRecords(t, cs[0])[1].Page.Note; note != "now failing: HTTP 404" {
+		t.Errorf("guide's note %q, want %q", note, "now failing: HTTP 404")
 	}
 }
 

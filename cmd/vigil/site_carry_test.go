@@ -44,9 +44,10 @@ func carrySite(t *testing.T, status *atomic.Int32) *httptest.Server {
 
 // TestSiteCrawlPrevious: vigil site crawl --previous keeps a page that
 // answers 503 from the previous snapshot, with the page reached only
-// through it, in a snapshot vigil site diff reads: no page removed, and
-// each kept one said "failed (kept from the last crawl)", in the text and
-// in the JSON; read again at the next crawl, nothing is added. A page
+// through it, in a snapshot vigil site diff reads: no page removed, the
+// one that failed said "failed (kept from the last crawl)", the other
+// not fetched, each counted once in the total, in the text and in the
+// JSON, and the crawl's summary counts the failure; read again at the next crawl, nothing is added. A page
 // gone (404) is removed at once.
 func TestSiteCrawlPrevious(t *testing.T) {
 	var status atomic.Int32
@@ -55,13 +56,17 @@ func TestSiteCrawlPrevious(t *testing.T) {
 	dir := t.TempDir()
 	first := siteCrawl(t, dir, "first.json", start)
 	status.Store(503)
-	second := siteCrawl(t, dir, "second.json", start, "--previous", first)
+	second := filepath.Join(dir, "second.json")
+	code, _, stderr := runVigilEnv(t, allowPrivate, "site", "crawl", "--bodies", "--host-delay", "0", "--out", second, "--previous", first, start)
+	if want := "4 pages (1 failed: 1 kept from --previous; 1 not fetched, kept from --previous (linked only from kept pages))"; code != exitOK || !strings.Contains(stderr, want) {
+		t.Errorf("site crawl --previous: exit %d, stderr %q, want %q", code, stderr, want)
+	}
 
 	code, out := siteDiff(t, first, second)
 	for _, want := range []string{
 		"! failed   " + srv.URL + `/docs/a.html "A"  via ./  (kept from the last crawl: HTTP 503; last read `,
-		"! failed   " + srv.URL + `/docs/deep.html "Deep"  via ./ > a.html  (kept from the last crawl: ` + crawl.NotFetched + `; last read `,
-		"total: 0 added, 0 removed, 0 changed, 4 unchanged, 2 failed (kept from the last crawl) (4 pages read, then 4)",
+		"! kept     " + srv.URL + `/docs/deep.html "Deep"  via ./ > a.html  (not fetched, linked only from kept pages; last read `,
+		"total: 0 added, 0 removed, 0 changed, 2 unchanged, 1 failed and 1 not fetched (kept from the last crawl) (4 pages read, then 4)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("site diff lacks %q:\n%s", want, out)

@@ -180,12 +180,22 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 		return exitError, fmt.Errorf("--out %s: %w", *out, err)
 	}
 	st := snap.Stats()
-	failed := strconv.Itoa(st.Failures) + " failed"
+	// A page kept from --previous failed all the same; one not fetched
+	// did not fail, and is counted apart.
+	kept := st.Carried - st.NotFetched
+	failed := strconv.Itoa(st.Failures+kept) + " failed"
+	var why []string
 	if st.Blocked > 0 {
-		failed += fmt.Sprintf(": %d blocked by robots.txt, not fetched", st.Blocked)
+		why = append(why, fmt.Sprintf("%d blocked by robots.txt, not fetched", st.Blocked))
 	}
-	if st.Carried > 0 {
-		failed += fmt.Sprintf(", %d kept from --previous (failed for a moment, or linked only from such pages)", st.Carried)
+	if kept > 0 {
+		why = append(why, fmt.Sprintf("%d kept from --previous", kept))
+	}
+	if len(why) > 0 {
+		failed += ": " + strings.Join(why, ", ")
+	}
+	if st.NotFetched > 0 {
+		failed += fmt.Sprintf("; %d not fetched, kept from --previous (linked only from kept pages)", st.NotFetched)
 	}
 	fmt.Fprintf(env.stderr, "crawled %s: %d %s (%s), %d %s, %d %s in %s", snap.Pages[0].URL,
 		st.Pages, plural(st.Pages, "page", "pages"), failed, st.Links, plural(st.Links, "link", "links"),

@@ -60,8 +60,9 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 			"still linked but cut by --max-pages or --depth) or changed, with its\n"+
 			"title and link path (and, for a page that no longer parses, that it is\n"+
 			"read as text, and why), a line per page of NEW kept from the crawl\n"+
-			"before it (vigil site crawl --previous), \"failed (kept from the last\n"+
-			"crawl)\" and why, then a total line; --format json\n"+
+			"before it (vigil site crawl --previous): \"failed (kept from the last\n"+
+			"crawl)\" and why, or \"kept (not fetched, linked only from kept\n"+
+			"pages)\", then a total line; --format json\n"+
 			"prints the delta web tables (plus, minus, mod) and the node sets (added,\n"+
 			"deleted: the pages removed, modified: the pages changed) instead,\n"+
 			"with the importance of the pages named, why those read as text are,\n"+
@@ -531,19 +532,46 @@ func (sd *siteDelta) write(w io.Writer) error {
 			fmt.Fprintf(w, "           content: %s\n", sd.contentChange(before, p))
 		}
 	}
-	carried := 0
+	// The pages kept from the crawl before NEW: each is counted once in
+	// the total, added or changed if the delta says so, else kept (failed
+	// or not fetched), never also unchanged.
+	changed := map[webtable.NodeID]bool{}
+	for _, id := range sd.d.Added {
+		changed[id] = true
+	}
+	for _, id := range sd.d.Modified {
+		changed[id] = true
+	}
+	failed, notFetched := 0, 0
 	for _, p := range sd.new.Pages {
-		if c := p.Carried; c != nil {
-			carried++
-			fmt.Fprintf(w, "! failed   %s%s  %s  (kept from the last crawl: %s; last read %s)\n", p.URL, titleText(p.Title),
-				via(sd.paths2[webtable.TupleID(p.URL)], dir), c.Failure(), c.Read.UTC().Format(time.RFC3339))
+		c := p.Carried
+		if c == nil {
+			continue
+		}
+		word, why := "failed ", "kept from the last crawl: "+c.Failure()
+		if !c.Fetched() {
+			word, why = "kept   ", "not fetched, linked only from kept pages"
+		}
+		fmt.Fprintf(w, "! %s  %s%s  %s  (%s; last read %s)\n", word, p.URL, titleText(p.Title),
+			via(sd.paths2[webtable.TupleID(p.URL)], dir), why, c.Read.UTC().Format(time.RFC3339))
+		switch {
+		case changed[webtable.NodeID(p.URL)]:
+		case c.Fetched():
+			failed++
+		default:
+			notFetched++
 		}
 	}
 	n1, n2 := sd.nodes1, sd.nodes2
-	unchanged := n2 - len(sd.d.Added) - len(sd.d.Modified)
+	unchanged := n2 - len(sd.d.Added) - len(sd.d.Modified) - failed - notFetched
 	kept := ""
-	if carried > 0 {
-		kept = fmt.Sprintf(", %d failed (kept from the last crawl)", carried)
+	switch {
+	case failed > 0 && notFetched > 0:
+		kept = fmt.Sprintf(", %d failed and %d not fetched (kept from the last crawl)", failed, notFetched)
+	case failed > 0:
+		kept = fmt.Sprintf(", %d failed (kept from the last crawl)", failed)
+	case notFetched > 0:
+		kept = fmt.Sprintf(", %d not fetched (kept from the last crawl)", notFetched)
 	}
 	_, err := fmt.Fprintf(w, "total: %d added, %d removed, %d changed, %d unchanged%s (%d %s read, then %d)\n",
 		len(sd.d.Added), len(sd.d.Deleted), len(sd.d.Modified), unchanged, kept, n1, plural(n1, "page", "pages"), n2)

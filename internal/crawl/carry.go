@@ -45,6 +45,11 @@ type Carried struct {
 	Crawls int `json:"crawls"`
 }
 
+// Fetched reports whether the crawl fetched the page carried over, and it
+// failed for a moment; if not, only pages carried over link to it
+// (NotFetched).
+func (c *Carried) Fetched() bool { return c.Status != 0 || c.Error != "" }
+
 // Failure says why the page was carried over, as Page.Failure says why
 // a page failed: its status ("HTTP 503"), else its error, or NotFetched.
 func (c *Carried) Failure() string {

@@ -77,6 +77,9 @@ type Stats struct {
 	Links     int // links in scope, summed over the pages
 	Redirects int
 	Carried   int // pages kept from the previous crawl (Page.Carried), not failures
+	// NotFetched counts, of the Carried, those the crawl did not fetch
+	// (Carried.Fetched): the others failed for a moment.
+	NotFetched int
 }
 
 // Stats counts the pages, failures, links and redirects of s.
@@ -91,6 +94,9 @@ func (s *Snapshot) Stats() Stats {
 		}
 		if p.Carried != nil {
 			st.Carried++
+			if !p.Carried.Fetched() {
+				st.NotFetched++
+			}
 		}
 		st.Links += len(p.Links)
 	}

@@ -437,7 +437,8 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	}
 	m.pageWorks(ctx, j, ps, site.URL, now)
 	j.outcome = schedule.Changed
-	m.reportSite(ctx, j, rid, to, records, cur.Snapshot.Stats().Carried, now)
+	st := cur.Snapshot.Stats()
+	m.reportSite(ctx, j, rid, to, records, st.Carried-st.NotFetched, st.NotFetched, now)
 }
 
 // carrySite returns the crawl rec, which may be shared with other
@@ -759,16 +760,16 @@ func failingSince(before, now *crawl.Page) string {
 
 // reportSite records the change a check found on a site, on version to
 // of its start page's resource rid (startVersion), and, for the immediate
-// and best-effort modes, its notifications; carried counts the pages of
-// the crawl kept from the previous one (siteSummary says so).
-func (m *Monitor) reportSite(ctx context.Context, j *job, rid, to int64, records []intent.Change, carried int, now time.Time) {
+// and best-effort modes, its notifications; failed and notFetched count
+// the pages of the crawl kept from the previous one (siteSummary says so).
+func (m *Monitor) reportSite(ctx context.Context, j *job, rid, to int64, records []intent.Change, failed, notFetched int, now time.Time) {
 	data, err := json.Marshal(records)
 	if err != nil {
 		m.Logger.Error("encode site records", LogSentinel, j.s.ID, LogError, err)
 		return
 	}
 	c := &vigil.Change{SentinelID: j.s.ID, ResourceID: rid, ToVersion: to, DetectedAt: now,
-		Summary: siteSummary(j.plan.site.URL, records, carried), Records: data}
+		Summary: siteSummary(j.plan.site.URL, records, failed, notFetched), Records: data}
 	first := len(j.rec.Changes)
 	j.rec.Changes = append(j.rec.Changes, c)
 	m.Logger.Info("site change detected", LogSentinel, j.s.ID, logURL(j.plan.site.URL), "summary", c.Summary)
@@ -787,18 +788,27 @@ func (m *Monitor) reportSite(ctx context.Context, j *job, rid, to int64, records
 }
 
 // siteSummary is the summary of a site's change: "site URL: 2 pages
-// added, 1 page removed, 3 pages changed", and, when carried pages of the
-// crawl were kept from the previous one (failing for a moment, or linked
-// only from such pages), "; 2 pages failed (kept from the last crawl)":
-// they are no change, but the reader of one should know that the crawl
-// did not read them.
-func siteSummary(url string, records []intent.Change, carried int) string {
+// added, 1 page removed, 3 pages changed", and, when pages of the crawl
+// were kept from the previous one, failed of them failing for a moment
+// and notFetched not fetched (linked only from such pages), "; 1 page
+// failed and 1 not fetched (kept from the last crawl)": they are no
+// change, but the reader of one should know that the crawl did not read
+// them.
+func siteSummary(url string, records []intent.Change, failed, notFetched int) string {
 	s := "site " + url + ": " + intent.Count(records)
+	pages := func(n int) string {
+		if n == 1 {
+			return "1 page"
+		}
+		return fmt.Sprintf("%d pages", n)
+	}
 	switch {
-	case carried == 1:
-		s += "; 1 page failed (kept from the last crawl)"
-	case carried > 1:
-		s += fmt.Sprintf("; %d pages failed (kept from the last crawl)", carried)
+	case failed > 0 && notFetched > 0:
+		s += fmt.Sprintf("; %s failed and %d not fetched (kept from the last crawl)", pages(failed), notFetched)
+	case failed > 0:
+		s += "; " + pages(failed) + " failed (kept from the last crawl)"
+	case notFetched > 0:
+		s += "; " + pages(notFetched) + " not fetched (kept from the last crawl)"
 	}
 	return s
 }

@@ -248,7 +248,9 @@ func TestSiteCarryShared(t *testing.T) {
 
 // TestSiteCarryReported: a check that reports a change while pages are
 // kept from the last crawl says so in the change's summary, and so in the
-// message's subject: "2 pages failed (kept from the last crawl)".
+// message's subject: "1 page failed and 1 not fetched (kept from the last
+// crawl)": the guide failed, the deep page only it links to was not
+// fetched.
 func TestSiteCarryReported(t *testing.T) {
 	db, wh, u := testStore(t)
 	site := crawltest.NewSite(t, carryRelease("Install."))
@@ -266,11 +268,32 @@ func TestSiteCarryReported(t *testing.T) {
 	if len(cs) != 1 {
 		t.Fatalf("%d changes, want 1 (the FAQ)", len(cs))
 	}
-	want := "site " + site.URL("/docs/") + ": 1 page changed; 2 pages failed (kept from the last crawl)"
+	want := "site " + site.URL("/docs/") + ": 1 page changed; 1 page failed and 1 not fetched (kept from the last crawl)"
 	if cs[0].Summary != want || pageURLs(t, cs[0]) != "update "+site.URL("/docs/faq.html") {
 		t.Errorf("change %q (%s), want %q", cs[0].Summary, pageURLs(t, cs[0]), want)
 	}
 	if msgs := messagesOf(t, db, u, sen); len(msgs) != 1 || msgs[0].Subject != "[Vigil] docs: "+want {
 		t.Errorf("messages %d, want 1 with the summary", len(msgs))
+	}
+}
+
+// TestSiteSummaryCarried: the summary counts the pages kept from the last
+// crawl that failed and those not fetched apart, each once.
+func TestSiteSummaryCarried(t *testing.T) {
+	for _, tc := range []struct {
+		failed, notFetched int
+		want               string
+	}{
+		{0, 0, ""},
+		{1, 0, "; 1 page failed (kept from the last crawl)"},
+		{2, 0, "; 2 pages failed (kept from the last crawl)"},
+		{1, 1, "; 1 page failed and 1 not fetched (kept from the last crawl)"},
+		{2, 3, "; 2 pages failed and 3 not fetched (kept from the last crawl)"},
+		{0, 2, "; 2 pages not fetched (kept from the last crawl)"},
+	} {
+		base := siteSummary("https://example.org/docs/", nil, 0, 0)
+		if got := siteSummary("https://example.org/docs/", nil, tc.failed, tc.notFetched); got != base+tc.want {
+			t.Errorf("%d failed, %d not fetched: %q, want %q", tc.failed, tc.notFetched, got, base+tc.want)
+		}
 	}
 }

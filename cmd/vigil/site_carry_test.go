@@ -18,9 +18,13 @@ import (
 )
 
 // carrySite serves /docs/: the index links to a.html and b.html, a.html
-// alone to deep.html; a.html answers *status when it is not 0.
-func carrySite(t *testing.T, status *atomic.Int32) *httptest.Server {
+// alone to deep.html; a.html answers *status when it is not 0. hits, if
+// not nil, counts the requests.
+func carrySite(t *testing.T, status, hits *atomic.Int32) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if hits != nil {
+			hits.Add(1)
+		}
 		pages := map[string]string{
 			"/docs/":          `<title>Docs</title><a href="a.html">A</a> <a href="b.html">B</a>`,
 			"/docs/a.html":    `<title>A</title><a href="deep.html">Deep</a>`,
@@ -51,7 +55,7 @@ func carrySite(t *testing.T, status *atomic.Int32) *httptest.Server {
 // gone (404) is removed at once.
 func TestSiteCrawlPrevious(t *testing.T) {
 	var status atomic.Int32
-	srv := carrySite(t, &status)
+	srv := carrySite(t, &status, nil)
 	start := srv.URL + "/docs/"
 	dir := t.TempDir()
 	first := siteCrawl(t, dir, "first.json", start)
@@ -106,22 +110,35 @@ func TestSiteCrawlPrevious(t *testing.T) {
 }
 
 // TestSiteCrawlPreviousQuery: --previous refuses a snapshot of another
-// query, and a file that is no snapshot, and writes nothing.
+// query, and a file that is no snapshot, before it crawls (the site gets
+// no request), and writes nothing.
 func TestSiteCrawlPreviousQuery(t *testing.T) {
-	var status atomic.Int32
-	srv := carrySite(t, &status)
+	var status, hits atomic.Int32
+	srv := carrySite(t, &status, &hits)
 	dir := t.TempDir()
 	first := siteCrawl(t, dir, "first.json", srv.URL+"/docs/", "--depth", "1")
 	junk := filepath.Join(dir, "junk.json")
 	os.WriteFile(junk, []byte(`{}`), 0o644)
-	for _, tc := range []struct{ previous, want string }{
-		{first, "--previous: " + first + " and this crawl are snapshots of different queries: query.maxDepth"},
-		{junk, "--previous: " + junk + ": snapshot: format"},
+	for _, tc := range []struct {
+		previous string
+		flags    []string
+		want     string
+	}{
+		{first, nil, "--previous: " + first + " and this crawl are snapshots of different queries: query.maxDepth"},
+		{first, []string{"--depth", "1", "--max-pages", "7"}, "--previous: " + first + " and this crawl are snapshots of different queries: query.maxPages"},
+		{first, []string{"--depth", "1", "--match", "a"}, "--previous: " + first + " and this crawl are snapshots of different queries: query.match"},
+		{first, []string{"--depth", "1", "--scope", srv.URL + "/"}, "--previous: " + first + " and this crawl are snapshots of different queries: query.scope"},
+		{junk, nil, "--previous: " + junk + ": snapshot: format"},
 	} {
 		out := filepath.Join(dir, "out.json")
-		code, _, stderr := runVigilEnv(t, allowPrivate, "site", "crawl", "--host-delay", "0", "--previous", tc.previous, "--out", out, srv.URL+"/docs/")
+		hits.Store(0)
+		args := append([]string{"site", "crawl", "--host-delay", "0", "--previous", tc.previous, "--out", out}, tc.flags...)
+		code, _, stderr := runVigilEnv(t, allowPrivate, append(args, srv.URL+"/docs/")...)
 		if code != exitError || !strings.Contains(stderr, tc.want) {
-			t.Errorf("--previous %s: exit %d, stderr %q, want %q", filepath.Base(tc.previous), code, stderr, tc.want)
+			t.Errorf("--previous %s %q: exit %d, stderr %q, want %q", filepath.Base(tc.previous), tc.flags, code, stderr, tc.want)
+		}
+		if n := hits.Load(); n != 0 {
+			t.Errorf("--previous %s %q: %d requests, want none", filepath.Base(tc.previous), tc.flags, n)
 		}
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("--previous %s: a snapshot written", filepath.Base(tc.previous))
@@ -165,7 +182,7 @@ func TestSiteDiffFormatV3(t *testing.T) {
 // first of them, "last read" when it was.
 func TestSiteDiffCarriedThenFailing(t *testing.T) {
 	var status atomic.Int32
-	srv := carrySite(t, &status)
+	srv := carrySite(t, &status, nil)
 	start := srv.URL + "/docs/"
 	dir := t.TempDir()
 	first := siteCrawl(t, dir, "first.json", start)
@@ -200,5 +217,33 @@ func TestSiteDiffCarriedThenFailing(t *testing.T) {
 		crawl.MaxCarriedCrawls+1, c.Since.UTC().Format(time.RFC3339), c.Read.UTC().Format(time.RFC3339))
 	if !strings.Contains(out, want) {
 		t.Errorf("503 past the bounds: site diff lacks %q:\n%s", want, out)
+	}
+}
+
+// TestSiteCrawlPreviousBodies: --previous OLD crawled without --bodies,
+// for a crawl with --bodies, can keep no page (OLD has not the body each
+// would need): vigil site crawl says so on standard error, and the page
+// failing is in the snapshot failing.
+func TestSiteCrawlPreviousBodies(t *testing.T) {
+	var status atomic.Int32
+	srv := carrySite(t, &status, nil)
+	start := srv.URL + "/docs/"
+	dir := t.TempDir()
+	first := filepath.Join(dir, "first.json")
+	if code, _, stderr := runVigilEnv(t, allowPrivate, "site", "crawl", "--host-delay", "0", "--out", first, start); code != exitOK {
+		t.Fatalf("first crawl: exit %d: %s", code, stderr)
+	}
+	status.Store(503)
+	second := filepath.Join(dir, "second.json")
+	code, _, stderr := runVigilEnv(t, allowPrivate, "site", "crawl", "--bodies", "--host-delay", "0", "--out", second, "--previous", first, start)
+	want := "vigil site crawl: warning: --previous " + first + " was crawled without --bodies: no page failing for a moment is kept from it in a crawl with --bodies"
+	if code != exitOK || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr %q, want %q", code, stderr, want)
+	}
+	// Without --bodies, it keeps pages, and says nothing.
+	third := filepath.Join(dir, "third.json")
+	code, _, stderr = runVigilEnv(t, allowPrivate, "site", "crawl", "--host-delay", "0", "--out", third, "--previous", first, start)
+	if code != exitOK || strings.Contains(stderr, "warning") || !strings.Contains(stderr, "1 kept from --previous") {
+		t.Errorf("without --bodies: exit %d, stderr %q", code, stderr)
 	}
 }

@@ -132,6 +132,21 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 		if prev, _, err = readSnapshot(env, *previous, crawl.DefaultMaxSnapshotSize); err != nil {
 			return exitError, fmt.Errorf("--previous: %w", err)
 		}
+		// Refused before the crawl, not after it: the query as it will
+		// run, but for a scope the start page's redirects set (checked
+		// again after the crawl).
+		run := q
+		run.Start, _ = vigil.CanonicalURL(q.Start)
+		if len(run.Scope) == 0 {
+			run.Scope = prev.Query.Scope
+		}
+		if err := sameQuery(prev, &crawl.Snapshot{Query: run}, displayName(*previous), "this crawl"); err != nil {
+			return exitError, fmt.Errorf("--previous: %w", err)
+		}
+		if q.Bodies && !prev.Query.Bodies {
+			fmt.Fprintf(env.stderr, "vigil site crawl: warning: --previous %s was crawled without --bodies: no page failing for a moment is kept from it in a crawl with --bodies\n",
+				displayName(*previous))
+		}
 	}
 
 	proxy, noProxy, err := pf.options()

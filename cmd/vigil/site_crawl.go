@@ -248,8 +248,9 @@ func excludingFlags(snap *crawl.Snapshot, match string) string {
 
 // mostImportant returns the page read of a snapshot with the highest
 // importance (the first of equals), or nil if no page read has one. A
-// page that failed (robots.txt blocked it, say) has an importance too,
-// from the links to it, but the crawl did not read it.
+// page that failed (robots.txt blocked it, say) has none; in a snapshot
+// made before, it had one, from the links to it, though the crawl did
+// not read it: it is skipped all the same.
 func mostImportant(snap *crawl.Snapshot) *crawl.Page {
 	var top *crawl.Page
 	for _, p := range snap.Pages {

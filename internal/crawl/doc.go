@@ -123,12 +123,16 @@
 //     the crawl cannot know, so it keeps them all (keeping only MaxPages
 //     of them told pages listed after them "no longer reached").
 //  5. Importance (importance.go): OPIC over the graph of the pages read
-//     and their links between them, read by Greedy from the seed's
-//     uniform cash, importanceReads times a page, with the virtual page
-//     (α = opic.DefaultAlpha) that takes the cash of pages without links;
-//     each page's importance is (H + C − C0)/Z normalised over the pages,
-//     and each site's (origin's) the sum of its pages' (the seed's App.
-//     B). It depends on the snapshot, not on the order of the fetches.
+//     (a page carried over among them) and their links between them,
+//     read by Greedy from the seed's uniform cash, importanceReads times
+//     a page, with the virtual page (α = opic.DefaultAlpha) that takes
+//     the cash of pages without links; each page's importance is
+//     (H + C − C0)/Z normalised over the pages read, and each site's
+//     (origin's) the sum of its pages' (the seed's App. B). A page that
+//     failed or that robots.txt blocked has none, and a link to it passes
+//     nothing (its share goes to the page's other links), so the pages
+//     read rank as they would without it. It depends on the snapshot, not
+//     on the order of the fetches.
 //  6. The table (Snapshot.Table): the snapshot as a web table (note 000
 //     §3.3) for webtable.Diff, one web tuple per page read: the pages on
 //     its path from the start in the breadth-first tree and the links

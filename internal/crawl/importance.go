@@ -19,36 +19,66 @@ const importanceReads = 10
 // snapshot: enough to order pages, short in JSON.
 const importanceDigits = 6
 
-// Site is a site of a snapshot, its pages' origin (scheme, host and
-// port), with its importance: the sum of its pages' (the seed's
-// I_site[Y], Theorem B.0.1, note 001b §3).
+// Site is a site of a snapshot, the origin (scheme, host and port) of
+// pages it read, with its importance: the sum of its pages' (the seed's
+// I_site[Y], Theorem B.0.1, note 001b §3). Pages counts the pages read of
+// the origin; an origin whose every page failed is no site. In snapshots
+// made before failed pages were left out of the importance (setImportance),
+// Pages counts them too.
 type Site struct {
 	Origin     string  `json:"origin"`
 	Pages      int     `json:"pages"`
 	Importance float64 `json:"importance"`
 }
 
-// setImportance gives each page of s its importance and s its sites. The
-// graph is the pages of s and their links to pages of s (links to URLs
-// that are not pages, and failed pages, lead to no page: such pages pay
-// the seed's virtual page, as every page does a share α =
-// opic.DefaultAlpha of its cash). OPIC reads it with the Greedy policy,
-// from the seed's uniform cash, importanceReads times a page on average,
-// and the importance is the estimate (H + C − C0)/Z, normalised to sum to
-// 1 over the pages (opic.EstimatePropagated, the one that converges best
+// setImportance gives each page of s that was read its importance, and s
+// its sites.
+//
+// The graph is the pages read (a page carried over, Page.Carried, is its
+// last good read: one of them) and their links to one another. A page
+// that failed (an error status, a timeout, a host that does not exist)
+// or that robots.txt blocked was not read: it is no page of the graph and
+// has no importance (0, left out of the JSON), and a link to it passes
+// nothing, as a link to a URL that is no page of s does: it is dropped,
+// so the linking page's cash goes to its other links, or, if it has none
+// left, to the virtual page, which pays every page alike (the dangling
+// page of PageRank and OPIC). The pages read then rank as they would on
+// the site without the links to failed pages, and a failed page never
+// ranks above one read, however many pages link to it. Before, a failed
+// page was a page without links: it took its share of each page linking
+// to it and of the virtual page's, and importances summed to 1 over all
+// pages, failed ones included. The format did not change, since only
+// the meaning of its numbers did: a snapshot made before reads as it is,
+// and vigil site diff, which reports the importance of the pages it
+// names from the snapshot that has them and never compares two
+// importances, tells no change between it and one made since.
+//
+// OPIC reads the graph with the Greedy policy, from the seed's uniform
+// cash, importanceReads times a page on average, every page paying the
+// virtual page a share α = opic.DefaultAlpha of its cash, and the
+// importance is the estimate (H + C − C0)/Z, normalised to sum to 1 over
+// the pages read (opic.EstimatePropagated, the one that converges best
 // with Greedy). It depends on the pages and links of s and their order,
-// not on the order the crawl fetched them in.
+// not on the order the crawl fetched them in. A snapshot whose every page
+// failed has no importance and no site.
 func (s *Snapshot) setImportance() error {
-	n := len(s.Pages)
+	s.Sites = nil
+	var read []*Page
+	id := make(map[string]opic.PageID, len(s.Pages))
+	for _, p := range s.Pages {
+		p.Importance = 0
+		if p.Failed() {
+			continue
+		}
+		id[p.URL] = opic.PageID(len(read))
+		read = append(read, p)
+	}
+	n := len(read)
 	if n == 0 {
 		return nil
 	}
-	id := make(map[string]opic.PageID, n)
-	for i, p := range s.Pages {
-		id[p.URL] = opic.PageID(i)
-	}
 	links := make([][]opic.PageID, n)
-	for i, p := range s.Pages {
+	for i, p := range read {
 		for _, l := range p.Links {
 			if t, ok := id[l.Target]; ok {
 				links[i] = append(links[i], t)
@@ -74,8 +104,7 @@ func (s *Snapshot) setImportance() error {
 	imp := o.Importances(nil, opic.EstimatePropagated)
 	origins := map[string]uint32{}
 	siteOf := make([]uint32, n)
-	s.Sites = nil
-	for i, p := range s.Pages {
+	for i, p := range read {
 		p.Importance = round(imp[i])
 		origin, _, _, _ := splitURL(p.URL)
 		k, ok := origins[origin]

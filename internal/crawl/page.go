@@ -84,8 +84,11 @@ type Page struct {
 	// Body is the page's text, kept only with Query.Bodies.
 	Body string `json:"body,omitempty"`
 	// Importance is the page's OPIC importance over the link graph of the
-	// snapshot's pages, from 0 to 1, summing to 1 over the pages
-	// (importance.go); 0 in snapshots made before it was computed.
+	// snapshot's pages read, from 0 to 1, summing to 1 over them
+	// (importance.go); 0 for a page that failed or that robots.txt
+	// blocked, which was not read (a page carried over is its last good
+	// read, and has one), and in snapshots made before it was computed.
+	// Snapshots made before failed pages were left out gave them one too.
 	Importance float64 `json:"importance,omitempty"`
 	// Momentary says that the page's failure is one that passes (an HTTP
 	// 5xx or 429 answer, a timeout, a connection refused or reset:

@@ -79,6 +79,22 @@ func TestValueCurrencyAmount(t *testing.T) {
 		{"Pixel 8 699 €", 699, true, "Pixel 8 €"},
 		{"2024 150 €", 150, true, "2024 €"},
 		{"12 4900 Kč", 4900, true, "12 Kč"},
+		// After a count's word, a count and a quantity: the group before
+		// a unit of measure is the quantity's, the value the count.
+		{"Lot de 2 250 g", 2, true, "Lot de 250 g"},
+		{"Pack of 2 100 ml", 2, true, "Pack of 100 ml"},
+		{"Set of 3 500 ml", 3, true, "Set of 500 ml"},
+		{"pack 6 330 ml", 6, true, "pack 330 ml"},
+		{"Lot de 2 250g", 2, true, "Lot de 250g"},
+		{"Vendu par 2 250 g", 2, true, "Vendu par 250 g"},
+		{"Stück 2 250 g", 2, true, "Stück 250 g"},
+		{"Lot de 2 250 g 4,99 €", 4.99, true, "Lot de 2 250 g €"},
+		{"1 250 g", 1250, true, "g"},
+		{"de 1 250 €", 1250, true, "de €"},
+		{"Lot de 2 250 €", 2250, true, "Lot de €"}, // a currency is no unit
+		{"Lot de 2 250 grammes", 2250, true, "Lot de grammes"},
+		{"Poids net de 1 250 g", 1250, true, "Poids net de g"}, // a measure's de
+		{"Weight of 1 250 g", 1250, true, "Weight of g"},
 		// A label is no name: the number after it is the amount's.
 		{"Prix 1 299 €", 1299, true, "Prix €"},
 		{"Preis 1 299 €", 1299, true, "Preis €"},

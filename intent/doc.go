@@ -502,8 +502,13 @@
 //     ("iPhone 15 999 €", "Pixel 8 699 €" are 999 and 699, where "Prix 1
 //     299 €", "Galaxy S24 1 299 €" and "iPhone 15 Pro 1 199 €" are 1299,
 //     1299 and 1199; a label not listed reads as a name, as "Samsung 1 299
-//     €" does, a cost of the guess); on a page whose language groups
-//     otherwise (en, de) a plain space ends a number.
+//     €" does, a cost of the guess), nor a count's after a count's word
+//     (lot, pack, set, x, par, pcs, Stück; de and of after one of them)
+//     where a unit of measure follows the groups (g, kg, ml, l, cl, cm,
+//     mm, m): "Lot de 2 250 g" and "Pack of 2 100 ml" are 2, a count and
+//     a quantity, where "1 250 g" and "Weight of 1 250 g" are 1250; on a
+//     page whose language groups otherwise (en, de) a plain space ends a
+//     number.
 //   - Signs besides a leading minus: an amount with a currency in
 //     parentheses is negative, as accounts write losses ("($1,200)",
 //     "(€1.200,00)" and "(1,200.00 USD)" are -1200), as is one with its

@@ -518,27 +518,77 @@ func difference(of, nf float64, places int) float64 {
 // Cena 12 490 Kč), a name's own number (Galaxy S24 1 299 €) or the word
 // after one (iPhone 15 Pro 1 199 €) it is the amount's first digits.
 // Grouped otherwise (Größe 42 59,99 €, 2024 150 €, 12 4900 Kč), the
-// numbers stand apart.
+// numbers stand apart, as do a count after a count's word and the
+// quantity after it (countAndQuantity: Lot de 2 250 g is 2).
 func spaceGroupsAfter(s string, i, d, e int) int {
 	if e-d > 3 || s[d] == '0' || !allDigits(s[d:e]) || afterName(s[:i]) {
 		return e
 	}
-	for e+4 <= len(s) && s[e] == ' ' && isDigit(s[e+1]) {
-		_, k, _ := findNumber(s[e+1:])
-		g := s[e+1 : e+1+k] // the group, and its decimal part
+	end := e
+	for end+4 <= len(s) && s[end] == ' ' && isDigit(s[end+1]) {
+		_, k, _ := findNumber(s[end+1:])
+		g := s[end+1 : end+1+k] // the group, and its decimal part
 		if len(g) < 3 || !isDigit(g[1]) || !isDigit(g[2]) {
 			break
 		}
 		if len(g) == 3 {
-			e += 1 + k
+			end += 1 + k
 			continue
 		}
 		if dec := g[4:]; !isSeparator(g[3]) || len(dec) > 2 || !allDigits(dec) {
 			break // 12 4900, 1 299.000, 1 000'00
 		}
-		return e + 1 + k // 1 299,00: the decimals end it
+		end += 1 + k // 1 299,00: the decimals end it
+		break
 	}
-	return e
+	if end > e && countAndQuantity(s[:i], s[end:]) {
+		return e
+	}
+	return end
+}
+
+// countAndQuantity reports whether a number grouped by plain spaces,
+// before which before and after which after stand, is a count and a
+// quantity, as packs are written (Lot de 2 250 g, Pack of 2 100 ml): a
+// count's word (countWords) ends before, a space after it, and a unit of
+// measure (quantityUnits) begins after, standing as a word of its own,
+// joined or spaced. A preposition (de, of) is a count's word only after
+// another (Lot de, Pack of), as it follows a measure's name as often
+// (Poids de 1 250 g, Weight of 1 250 g). Without the count's word the
+// groups are one quantity (1 250 g is 1250), and without the unit one
+// amount (Lot de 2 250 € is 2250).
+func countAndQuantity(before, after string) bool {
+	t, ok := strings.CutSuffix(before, " ")
+	w := strings.ToLower(endingWord(t))
+	if !ok || !countWords[w] {
+		return false
+	}
+	if w == "de" || w == "of" {
+		t, ok = strings.CutSuffix(t[:len(t)-len(w)], " ")
+		if w = strings.ToLower(endingWord(t)); !ok || !countWords[w] || w == "de" || w == "of" {
+			return false
+		}
+	}
+	after = strings.TrimLeft(after, " ")
+	end := strings.IndexFunc(after, func(r rune) bool { return !unicode.IsLetter(r) })
+	if end < 0 {
+		end = len(after)
+	}
+	return quantityUnits[strings.ToLower(after[:end])] && !startsWord(after[end:])
+}
+
+// countWords are the words before a count of items (countAndQuantity):
+// lot, pack, set, x, par, pcs and Stück, and of and de after one of
+// them.
+var countWords = map[string]bool{
+	"lot": true, "pack": true, "set": true, "x": true, "de": true, "of": true, "par": true, "pcs": true, "stück": true,
+}
+
+// quantityUnits are the units of measure, lower-cased, after a pack's
+// quantity (countAndQuantity): grams, kilograms, litres, their
+// millilitres and centilitres, and metres, centimetres and millimetres.
+var quantityUnits = map[string]bool{
+	"g": true, "kg": true, "ml": true, "l": true, "cl": true, "cm": true, "mm": true, "m": true,
 }
 
 // allDigits reports whether s is ASCII digits alone.

@@ -212,6 +212,8 @@ func TestValueSpaceGrouping(t *testing.T) {
 		{"de", "iPhone 15 999 €", "iPhone 15 949 €", 999, 949},
 		{"", "12 490 Kč", "11 990 Kč", 12490, 11990}, // no language: the groups' form
 		{"", "iPhone 15 999 €", "iPhone 15 949 €", 999, 949},
+		{"", "Lot de 2 250 g", "Lot de 3 250 g", 2, 3}, // a count and a quantity
+		{"", "1 250 g", "1 500 g", 1250, 1500},
 		// A label's number groups; a name's stands apart, on a page that
 		// groups by spaces too.
 		{"", "Prix 1 299 €", "Prix 1 199 €", 1299, 1199},

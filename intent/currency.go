@@ -99,11 +99,11 @@ var signedCurrencies = map[string]bool{
 // ($1.50), Option A (2.50) €), and before others a note. A number without
 // a currency is a count (Reviews (1,200)), and parentheses around more
 // than the amount and its currency hold a note ((12 items) $5).
-func inAccountingParens(s string, i, e int) bool {
+func inAccountingParens(s string, i, e int, local string) bool {
 	d := firstDigit(s, i)
 	m := s[d:e]
 	before, okBefore := currencyBefore(s[:i], m)
-	after, okAfter := currencyAfter(s[e:], m)
+	after, okAfter := currencyAfter(s[e:], m, local)
 	if !okAfter {
 		_, after = magnitudeAfter(after) // ($1.2M)
 	}
@@ -119,7 +119,7 @@ func inAccountingParens(s string, i, e int) bool {
 	if rest, ok := currencyBefore(before, m); ok {
 		return statementCell(rest, after)
 	}
-	if rest, ok := currencyAfter(after, m); ok {
+	if rest, ok := currencyAfter(after, m, local); ok {
 		return statementCell(before, rest)
 	}
 	return false
@@ -151,14 +151,14 @@ func statementCell(before, after string) bool {
 // statement's line alone; but an amount with cents, the text ending with
 // its minus, after a statement's label (statementWords: Saldo: 1.234,56-,
 // Kontostand 12,00-) is the statement's.
-func trailingMinus(s string, i, e int) bool {
+func trailingMinus(s string, i, e int, local string) bool {
 	r, w := utf8.DecodeRuneInString(s[e:])
 	if r != '-' && r != '−' {
 		return false
 	}
 	d := firstDigit(s, i)
 	rest := s[e+w:]
-	if _, ok := currencyAfter(rest, s[d:e]); ok {
+	if _, ok := currencyAfter(rest, s[d:e], local); ok {
 		return true
 	}
 	if strings.TrimLeftFunc(rest, unicode.IsSpace) != "" || !twoDecimals(s[d:e]) {
@@ -189,10 +189,10 @@ func twoDecimals(m string) bool {
 
 // hasCurrency reports whether the number of s at [i, e), whose first
 // digit is at d, is an amount with a currency: a currency written before
-// it (currencyBefore) or after it (currencyAfter).
-func hasCurrency(s string, i, d, e int) bool {
+// it (currencyBefore) or after it (currencyAfter, local its page's sign).
+func hasCurrency(s string, i, d, e int, local string) bool {
 	_, before := currencyBefore(s[:i], s[d:e])
-	_, after := currencyAfter(s[e:], s[d:e])
+	_, after := currencyAfter(s[e:], s[d:e], local)
 	return before || after
 }
 
@@ -292,11 +292,12 @@ func amountForm(m string) bool {
 // an amount's form (Qty 2 USD 15.00: numberBeforeOwns). Of the signs,
 // those that name units too (wordSuffixes: 2 TL, a teaspoon; 6 Ft, feet)
 // are a currency only joined to the number (50TL) or after an amount's
-// form (1.299,00 TL). The marks of an amount without cents before it are
+// form (1.299,00 TL), but on a page whose language's currency it is
+// (local, localSign: 990 Ft on a Hungarian page). The marks of an amount without cents before it are
 // the amount's (1.299,- €), as is a magnitude (magnitudeAfter: 1,2 Mio.
 // €) and a minus sign (trailingMinus: 2.50- €). It returns s without the
 // currency and what stood before it.
-func currencyAfter(s, m string) (rest string, ok bool) {
+func currencyAfter(s, m, local string) (rest string, ok bool) {
 	_, t := magnitudeAfter(s)
 	if r, w := utf8.DecodeRuneInString(t); r == '-' || r == '−' {
 		t = t[w:] // 1.234,56- EUR (trailingMinus)
@@ -318,7 +319,7 @@ func currencyAfter(s, m string) (rest string, ok bool) {
 		for _, sign := range currencySuffixes {
 			last, _ := utf8.DecodeLastRuneInString(sign)
 			if strings.HasPrefix(t, sign) && (unicode.In(last, digitApartScripts...) || !startsWord(t[len(sign):])) {
-				if wordSuffixes[sign] && !joined && !amountForm(m) {
+				if wordSuffixes[sign] && sign != local && !joined && !amountForm(m) {
 					break
 				}
 				n = len(sign)

@@ -487,3 +487,72 @@ func TestValueDecreasesReading(t *testing.T) {
 		}
 	}
 }
+
+// TestValueLanguageCurrency: Ft and TL spaced after a bare number are a
+// currency on a page whose language's it is (the forint on a Hungarian
+// page, the lira on a Turkish one), where elsewhere they are feet and a
+// teaspoon, as without a page language.
+func TestValueLanguageCurrency(t *testing.T) {
+	for _, tc := range []struct {
+		lang, text string
+		want       float64
+	}{
+		{"hu", "990 Ft", 990},
+		{"hu", "2 db 990 Ft", 990},
+		{"hu-HU", "2 db 990 Ft", 990},
+		{"hu", "12 990 Ft", 12990},
+		{"hu", "2 db 12 990 Ft", 12990},
+		{"hu", "1.990 Ft", 1990},
+		{"hu", "2 db 1.990 Ft", 1990},
+		{"hu", "(990 Ft)", -990},
+		{"hu", "2 db 49 TL", 2}, // the lira is no Hungarian page's
+		{"tr", "49,90 TL", 49.9},
+		{"tr", "1.299 TL", 1299},
+		{"tr", "2 adet 49 TL", 49},
+		{"tr", "2 adet 1.299 TL", 1299},
+		{"tr", "2 adet 49,90 TL", 49.9},
+		{"tr", "2 adet 990 Ft", 2},
+		// Without a page language, or in another, as before.
+		{"", "2 db 990 Ft", 2},
+		{"", "2 adet 49 TL", 2},
+		{"", "Für 4 Personen: 2 TL Salz", 4},
+		{"de", "Für 4 Personen: 2 TL Salz", 4},
+		{"en", "Pack of 2, 6 Ft", 2},
+		{"", "2 db 1.990 Ft", 1990},
+		{"", "2 adet 1.299,00 TL", 1299},
+	} {
+		lang := ""
+		if tc.lang != "" {
+			lang = ` lang="` + tc.lang + `"`
+		}
+		doc := parseDoc(t, `<!DOCTYPE html><html`+lang+`><body><p>x</p></body></html>`)
+		n, ok := textNumber(tc.text, pageReadingOf(doc))
+		if !ok {
+			t.Errorf("%s: %q: no number, want %v", tc.lang, tc.text, tc.want)
+			continue
+		}
+		if got, _ := n.value(pageDecimal(doc)); got != tc.want {
+			t.Errorf("%s: %q: %v, want %v", tc.lang, tc.text, got, tc.want)
+		}
+	}
+	// A price on such a page changes by the amount's change.
+	page := func(lang, v string) string {
+		return `<!DOCTYPE html><html lang="` + lang + `"><body><p class="price">` + v + `</p></body></html>`
+	}
+	for _, tc := range []struct {
+		oldLang, newLang, old, new string
+		o, n                       float64
+	}{
+		{"hu", "hu", "2 db 990 Ft", "2 db 890 Ft", 990, 890},
+		{"tr", "tr", "2 adet 49 TL", "2 adet 45 TL", 49, 45},
+	} {
+		r := evalClause(t, page(tc.oldLang, tc.old), page(tc.newLang, tc.new), `value In css ".price" changes`)
+		if !r.Matched || len(r.Changes) != 1 {
+			t.Errorf("%s %s -> %s %s: %+v", tc.oldLang, tc.old, tc.newLang, tc.new, r)
+			continue
+		}
+		if v := r.Changes[0].Value; *v.Old != tc.o || *v.New != tc.n {
+			t.Errorf("%s %s -> %s %s: %v -> %v, want %v -> %v", tc.oldLang, tc.old, tc.newLang, tc.new, *v.Old, *v.New, tc.o, tc.n)
+		}
+	}
+}

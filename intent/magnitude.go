@@ -50,8 +50,9 @@ func magnitudeAfter(s string) (exp int, rest string) {
 // the number of s at [i, e), whose first digit is at d, where it is an
 // amount with a currency, before it ($1.2M) or after the magnitude (1,2
 // Mio. €), or a count's K, M or B joined to it (countMagnitude: 1.2K,
-// 3.4M views); 0 for none.
-func amountMagnitude(s string, i, d, e int) int {
+// 3.4M views); 0 for none. local is its page's currency sign
+// (localSign).
+func amountMagnitude(s string, i, d, e int, local string) int {
 	exp, rest := magnitudeAfter(s[e:])
 	if exp == 0 {
 		return 0
@@ -59,7 +60,7 @@ func amountMagnitude(s string, i, d, e int) int {
 	if _, ok := currencyBefore(s[:i], s[d:e]); ok {
 		return exp
 	}
-	if _, ok := currencyAfter(rest, s[d:e]); ok {
+	if _, ok := currencyAfter(rest, s[d:e], local); ok {
 		return exp
 	}
 	if countMagnitude(s[:i], s[d:e], s[e:], rest) {

@@ -148,13 +148,14 @@ type number struct {
 
 // scanNumber reads the number in s that is its value (findValue), as
 // ParseNumber describes.
-func scanNumber(s string) (number, bool) { return scanNumberIn(s, true) }
+func scanNumber(s string) (number, bool) { return scanNumberIn(s, pageReading{}) }
 
 // scanNumberIn reads the number in s that is its value (findValueIn),
-// with plain spaces grouping thousands where plainGroups allows
-// (spaceGroupsAfter).
-func scanNumberIn(s string, plainGroups bool) (number, bool) {
-	i, end, ok := findValueIn(s, plainGroups)
+// as its page's language says (pageReading): plain spaces grouping
+// thousands where it allows (spaceGroupsAfter), its currency's sign
+// after any amount (localSign).
+func scanNumberIn(s string, r pageReading) (number, bool) {
+	i, end, ok := findValueIn(s, r)
 	if !ok {
 		return number{}, false
 	}
@@ -170,7 +171,7 @@ func scanNumberIn(s string, plainGroups bool) (number, bool) {
 	default:
 		n.neg = signBeforeSymbol(s[:i]) || endsWithDashSign(s[:i])
 	}
-	n.neg = n.neg || inAccountingParens(s, i, end) || trailingMinus(s, i, end)
+	n.neg = n.neg || inAccountingParens(s, i, end, r.sign) || trailingMinus(s, i, end, r.sign)
 	if isSeparator(m[0]) {
 		m = "0" + m // $.99
 	}
@@ -200,7 +201,7 @@ func scanNumberIn(s string, plainGroups bool) (number, bool) {
 		}
 	}
 	d := firstDigit(s, i)
-	if n.exp = amountMagnitude(s, i, d, end); n.exp != 0 && n.amb != 0 {
+	if n.exp = amountMagnitude(s, i, d, end, r.sign); n.exp != 0 && n.amb != 0 {
 		// $1.299M: a magnitude spares the groups of thousands.
 		n.dec, n.amb = n.amb, 0
 	}
@@ -230,12 +231,15 @@ func scanNumberIn(s string, plainGroups bool) (number, bool) {
 // is 12490). A separator before digits that hold a separator of their own
 // is not the number's (S/.49.90 is 49.9, $.99 is 0.99). After a currency
 // code, a hyphen is the amount's sign: USD-1,234.50 is -1234.5.
-func findValue(s string) (start, end int, ok bool) { return findValueIn(s, true) }
+func findValue(s string) (start, end int, ok bool) { return findValueIn(s, pageReading{}) }
 
-// findValueIn is findValue, with groups of thousands after plain spaces
-// (spaceGroupsAfter) only where plainGroups allows: not on a page whose
-// language groups thousands otherwise (spacesApart).
-func findValueIn(s string, plainGroups bool) (start, end int, ok bool) {
+// findValueIn is findValue as the language of its page says (r): with
+// groups of thousands after plain spaces (spaceGroupsAfter) but on a page
+// whose language groups thousands otherwise (spacesApart), and with the
+// sign of its currency that names a unit elsewhere after any amount
+// (localSign: 990 Ft on a Hungarian page).
+func findValueIn(s string, r pageReading) (start, end int, ok bool) {
+	plainGroups := r.groups != spacesApart
 	first, run := [2]int{-1, -1}, [2]int{-1, -1}
 	var pick amountPick
 	prevEnd := -1     // the end of the value before, where it is the number before too
@@ -276,7 +280,7 @@ func findValueIn(s string, plainGroups bool) (start, end int, ok bool) {
 		if prevEnd < 0 || !joinsRange(s[prevEnd:d]) && !(prevBare && dashToCurrency(s[prevEnd:i], s[d:e])) {
 			run, runLabel = [2]int{i, e}, label
 		}
-		amount := hasCurrency(s, i, d, e)
+		amount := hasCurrency(s, i, d, e, r.sign)
 		if amount && pick.add(run, amountWord(s[runLabel:run[0]], s[d:e], s[e:])) {
 			break
 		}
@@ -769,6 +773,39 @@ func pageGroupsBySpace(d *tree.Document) spaceGrouping {
 	}
 	return spacesApart
 }
+
+// pageReading is what the language a page declares says of the reading
+// of its values: how a plain space between digits groups them, and the
+// sign of its currency that names a unit elsewhere (localSign).
+type pageReading struct {
+	groups spaceGrouping
+	// sign is the language's currency of wordSuffixes, "" for none.
+	sign string
+}
+
+// pageReadingOf returns what the language document d declares says of
+// the reading of its values (pageGroupsBySpace, localSign).
+func pageReadingOf(d *tree.Document) pageReading {
+	return pageReading{groups: pageGroupsBySpace(d), sign: localSign(d)}
+}
+
+// localSign returns the sign of wordSuffixes that is the currency of the
+// language document d declares, where shops write it after any amount:
+// Ft on a Hungarian page (990 Ft, the forint), TL on a Turkish one (49
+// TL, the lira); "" for none, and for a page that declares no language,
+// where they are feet and a teaspoon as often (currencyAfter).
+func localSign(d *tree.Document) string {
+	tag, ok := pageLanguage(d)
+	if !ok {
+		return ""
+	}
+	base, _ := tag.Base()
+	return languageSigns[base.String()]
+}
+
+// languageSigns are the currencies of wordSuffixes by the language whose
+// pages write them (localSign).
+var languageSigns = map[string]string{"hu": "Ft", "tr": "TL"}
 
 // pageLanguage returns the language a document declares on its root
 // element (lang, or xml:lang), and false when it declares none, or one that

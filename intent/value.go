@@ -72,13 +72,13 @@ func (p *Pair) value(ct *spec.ChangeType) (*Result, error) {
 	} else {
 		oldMatches, newMatches = selectMatches(sel, oldDoc.Root), selectMatches(sel, newDoc.Root)
 	}
-	oldGroups, newGroups := pageGroupsBySpace(oldDoc), pageGroupsBySpace(newDoc)
-	if sameTexts(oldMatches, newMatches) && oldGroups == newGroups && pageDecimal(oldDoc) == pageDecimal(newDoc) {
+	oldReading, newReading := pageReadingOf(oldDoc), pageReadingOf(newDoc)
+	if sameTexts(oldMatches, newMatches) && oldReading == newReading && pageDecimal(oldDoc) == pageDecimal(newDoc) {
 		// The same texts, read alike: the same numbers (the common case
 		// of a check, which reads no number nor item).
 		return &Result{}, nil
 	}
-	old, new := numberedMatches(oldMatches, newMatches, oldGroups, newGroups, oldSkip, newSkip)
+	old, new := numberedMatches(oldMatches, newMatches, oldReading, newReading, oldSkip, newSkip)
 	findItems(old)
 	findItems(new)
 	cond := spec.Changes
@@ -229,13 +229,14 @@ func nonContentSkip(doc *tree.Document) func(*tree.Node) bool {
 // numberedMatches returns the matches of each version that hold a
 // number, each with its number (matchNumber, which leaves out what the
 // version's skip selects), with plain spaces between groups of thousands
-// grouping them as the version's page's language does (spaceGrouping). The matches of the two
+// grouping them and its currency's sign read as the version's page's
+// language says (pageReading). The matches of the two
 // versions' common prefix and suffix, the same texts read alike, are read
 // once: a check of a listing with one price changed reads each number
 // once, not twice.
-func numberedMatches(old, new []scopeMatch, oldGroups, newGroups spaceGrouping, oldSkip, newSkip func(*tree.Node) bool) (ov, nv []valueMatch) {
+func numberedMatches(old, new []scopeMatch, oldReading, newReading pageReading, oldSkip, newSkip func(*tree.Node) bool) (ov, nv []valueMatch) {
 	pre, suf := 0, 0
-	if oldGroups == newGroups {
+	if oldReading == newReading {
 		for pre < len(old) && pre < len(new) && old[pre].text == new[pre].text {
 			pre++
 		}
@@ -245,7 +246,7 @@ func numberedMatches(old, new []scopeMatch, oldGroups, newGroups spaceGrouping, 
 	}
 	ov, nv = make([]valueMatch, 0, len(old)), make([]valueMatch, 0, len(new))
 	both := func(i, j int) {
-		if n, read, ok := matchNumber(old[i], oldGroups, oldSkip); ok {
+		if n, read, ok := matchNumber(old[i], oldReading, oldSkip); ok {
 			ov = append(ov, valueMatch{scopeMatch: old[i], num: n, read: read})
 			nv = append(nv, valueMatch{scopeMatch: new[j], num: n, read: read})
 		}
@@ -254,12 +255,12 @@ func numberedMatches(old, new []scopeMatch, oldGroups, newGroups spaceGrouping, 
 		both(i, i)
 	}
 	for _, m := range old[pre : len(old)-suf] {
-		if n, read, ok := matchNumber(m, oldGroups, oldSkip); ok {
+		if n, read, ok := matchNumber(m, oldReading, oldSkip); ok {
 			ov = append(ov, valueMatch{scopeMatch: m, num: n, read: read})
 		}
 	}
 	for _, m := range new[pre : len(new)-suf] {
-		if n, read, ok := matchNumber(m, newGroups, newSkip); ok {
+		if n, read, ok := matchNumber(m, newReading, newSkip); ok {
 			nv = append(nv, valueMatch{scopeMatch: m, num: n, read: read})
 		}
 	}
@@ -275,10 +276,10 @@ func numberedMatches(old, new []scopeMatch, oldGroups, newGroups spaceGrouping, 
 // of its text without the numbers struck out (unstruckText: the sale
 // price, not the regular one beside it), when that holds one: read is
 // that text, "" for the match's own. Plain spaces between groups of
-// thousands group them as spaceGroups says (textNumber); skip selects
-// what the text leaves out.
-func matchNumber(m scopeMatch, spaceGroups spaceGrouping, skip func(*tree.Node) bool) (n number, read string, ok bool) {
-	n, ok = textNumber(m.text, spaceGroups)
+// thousands group them, and a currency's sign is read, as r says
+// (textNumber); skip selects what the text leaves out.
+func matchNumber(m scopeMatch, r pageReading, skip func(*tree.Node) bool) (n number, read string, ok bool) {
+	n, ok = textNumber(m.text, r)
 	if !ok || m.attr || m.node == nil || m.node.Kind != tree.Element {
 		return n, "", ok
 	}
@@ -289,33 +290,34 @@ func matchNumber(m scopeMatch, spaceGroups spaceGrouping, skip func(*tree.Node) 
 	// where the struck one had none either (59.99 struck beside 49.99): a
 	// sale's badge beside a struck price ("-20%", "Only 3 left") is no
 	// price, and the struck one, the only amount, is read.
-	if t, struck := unstruckText(m.node, skip); struck && (currencyValue(t) || !currencyValue(m.text)) {
-		if u, ok := textNumber(t, spaceGroups); ok {
+	if t, struck := unstruckText(m.node, skip); struck && (currencyValue(t, r) || !currencyValue(m.text, r)) {
+		if u, ok := textNumber(t, r); ok {
 			return u, t, true
 		}
 	}
 	return n, "", ok
 }
 
-// currencyValue reports whether the value of s (findValue) is an amount
-// with a currency.
-func currencyValue(s string) bool {
-	start, end, ok := findValue(s)
+// currencyValue reports whether the value of s (findValueIn, as r says)
+// is an amount with a currency.
+func currencyValue(s string, r pageReading) bool {
+	start, end, ok := findValueIn(s, r)
 	if !ok {
 		return false
 	}
 	d := firstDigit(s, start)
-	return hasCurrency(s, start, d, end)
+	return hasCurrency(s, start, d, end, r.sign)
 }
 
 // textNumber returns the number of text that is its value (findValue),
-// plain spaces between groups of thousands grouping them as its page's
-// language does: joined first where it groups by them (joinSpaceGroups),
+// read as its page's language says (r): plain spaces between groups of
+// thousands joined first where it groups by them (joinSpaceGroups),
 // never where it groups otherwise, and where it is not known, where the
-// digits have the groups' form (spaceGroupsAfter).
-func textNumber(text string, spaceGroups spaceGrouping) (number, bool) {
-	if spaceGroups == spacesGroup {
+// digits have the groups' form (spaceGroupsAfter); its currency's sign an
+// amount's after any number (localSign).
+func textNumber(text string, r pageReading) (number, bool) {
+	if r.groups == spacesGroup {
 		text = joinSpaceGroups(text)
 	}
-	return scanNumberIn(text, spaceGroups != spacesApart)
+	return scanNumberIn(text, r)
 }

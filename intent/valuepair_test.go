@@ -14,8 +14,8 @@ import (
 // referencePairing pairs the values of two versions as pairValues does,
 // but reads every number of both versions and every label, and finds
 // their common ends by whole keys.
-func referencePairing(old, new []scopeMatch, oldGroups, newGroups spaceGrouping, oldSkip, newSkip func(*tree.Node) bool) ([]valueMatch, []valueMatch, []objEdit) {
-	read := func(ms []scopeMatch, groups spaceGrouping, skip func(*tree.Node) bool) *valueItems {
+func referencePairing(old, new []scopeMatch, oldGroups, newGroups pageReading, oldSkip, newSkip func(*tree.Node) bool) ([]valueMatch, []valueMatch, []objEdit) {
+	read := func(ms []scopeMatch, groups pageReading, skip func(*tree.Node) bool) *valueItems {
 		var vs []valueMatch
 		for _, m := range ms {
 			if n, read, ok := matchNumber(m, groups, skip); ok {
@@ -120,7 +120,7 @@ func TestPairValuesCommonEnds(t *testing.T) {
 			t.Fatal(err)
 		}
 		om, nm := selectMatches(sel, od.Root), selectMatches(sel, nd.Root)
-		og, ng := pageGroupsBySpace(od), pageGroupsBySpace(nd)
+		og, ng := pageReadingOf(od), pageReadingOf(nd)
 		oSkip, nSkip := nonContentSkip(od), nonContentSkip(nd)
 		wantOld, wantNew, want := referencePairing(om, nm, og, ng, oSkip, nSkip)
 		ov, nv := numberedMatches(om, nm, og, ng, oSkip, nSkip)

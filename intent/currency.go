@@ -2,7 +2,6 @@ package intent
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -190,11 +189,9 @@ func twoDecimals(m string) bool {
 
 // hasCurrency reports whether the number of s at [i, e), whose first
 // digit is at d, is an amount with a currency: a currency written before
-// it (currencyBefore), but a Friday's date (fridayDate: Fr. 12.03.), or
-// after it (currencyAfter, local its page's sign).
+// it (currencyBefore) or after it (currencyAfter, local its page's sign).
 func hasCurrency(s string, i, d, e int, local string) bool {
 	_, before := currencyBefore(s[:i], s[d:e])
-	before = before && !fridayDate(s[:i], s[d:e], s[e:])
 	_, after := currencyAfter(s[e:], s[d:e], local)
 	return before || after
 }
@@ -385,24 +382,6 @@ func startsDigits(s string) bool { return s != "" && isDigit(s[0]) }
 // leu, the lira, the rouble, the hryvnia, the lev, the Swiss franc
 // (francSign), the yen, the yuan and the won.
 var currencySuffixes = []string{"kr", "Kr", "Kč", "zł", "Ft", "lei", "TL", "руб", "рублей", "грн", "лв", francSign, "円", "元", "원"}
-
-// fridayDate reports whether before, m and after, the text before a
-// number, its digits and separators and the text after them, write a
-// German Friday's date, Fr. 12.03.: the franc's sign (francSign), then a
-// day and a month with its period, which currencyBefore takes for an
-// amount's form. Fr. 49.90. and Fr. 12.03 are amounts.
-func fridayDate(before, m, after string) bool {
-	if !strings.HasSuffix(strings.TrimRightFunc(before, isAmountSpace), francSign) || !strings.HasPrefix(after, ".") || startsDigits(after[1:]) {
-		return false
-	}
-	day, month, ok := strings.Cut(m, ".")
-	if !ok || len(day) > 2 || len(month) != 2 || !allDigits(day) || !allDigits(month) {
-		return false
-	}
-	dd, _ := strconv.Atoi(day)
-	mm, _ := strconv.Atoi(month)
-	return dd >= 1 && dd <= 31 && mm >= 1 && mm <= 12
-}
 
 // francSign is the Swiss franc's abbreviation, a capital F and its
 // period, as Swiss shops write it before or after an amount (Fr. 49.90,

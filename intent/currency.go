@@ -203,10 +203,9 @@ func hasCurrency(s string, i, d, e int, local string) bool {
 // one spaced from the number that the number before it owns
 // (numberBeforeOwns: 1.299 € 20 % sparen, 5 EUR 2 Stück), an
 // abbreviation written before amounts (afterCurrencyPrefix, S/) or, before
-// an amount's form, a letter (letterCurrencyAtEnd) or the Swiss franc's
-// Fr. (francSign: Fr. 49.90, where Fr. 12:00 is a Friday's), then
-// spaces; after an abbreviation or a letter, a period (Rs.1,500,
-// S/.49.90, kr.1.299). It returns s without the currency and the spaces.
+// an amount's form, a letter (letterCurrencyAtEnd), then spaces; after an
+// abbreviation or a letter, a period (Rs.1,500, S/.49.90, kr.1.299). It
+// returns s without the currency and the spaces.
 func currencyBefore(s, m string) (rest string, ok bool) {
 	t := strings.TrimRightFunc(s, isAmountSpace)
 	spaced := len(t) < len(s)
@@ -221,11 +220,6 @@ func currencyBefore(s, m string) (rest string, ok bool) {
 			return s, false // 5 EUR 2 Stück
 		}
 		return t[:len(t)-3], true
-	}
-	if strings.HasSuffix(t, francSign) && amountForm(m) {
-		if r, _ := utf8.DecodeLastRuneInString(t[:len(t)-len(francSign)]); !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			return t[:len(t)-len(francSign)], true // Fr. 49.90
-		}
 	}
 	t = strings.TrimSuffix(t, ".")
 	if strings.HasSuffix(t, "S/") {
@@ -379,18 +373,9 @@ func startsDigits(s string) bool { return s != "" && isDigit(s[0]) }
 // currencySuffixes are the signs of currencies written after their
 // amounts that currencyAfter knows, besides the symbols and codes: the
 // Nordic krona and krone, the Czech koruna, the złoty, the forint, the
-// leu, the lira, the rouble, the hryvnia, the lev, the Swiss franc
-// (francSign), the yen, the yuan and the won.
-var currencySuffixes = []string{"kr", "Kr", "Kč", "zł", "Ft", "lei", "TL", "руб", "рублей", "грн", "лв", francSign, "円", "元", "원"}
-
-// francSign is the Swiss franc's abbreviation, a capital F and its
-// period, as Swiss shops write it before or after an amount (Fr. 49.90,
-// 49.90 Fr.), besides its code CHF. Without its period, or in lower case,
-// it is a word (Fr 12:00, a Friday; fr., French); before digits, the
-// German Friday's Fr. too (Fr. 12:00, Mo.–Fr. 9–18 Uhr), so there it is a
-// currency only before an amount's form (amountForm: Fr. 49.90, Fr.
-// 1'299.00), as a letter currency is (letterCurrencyAtEnd).
-const francSign = "Fr."
+// leu, the lira, the rouble, the hryvnia, the lev, the yen, the yuan and
+// the won.
+var currencySuffixes = []string{"kr", "Kr", "Kč", "zł", "Ft", "lei", "TL", "руб", "рублей", "грн", "лв", "円", "元", "원"}
 
 // wordSuffixes are the currencySuffixes that name a unit after a number
 // as often as a currency: TL a teaspoon (German recipes' Teelöffel) as

@@ -134,26 +134,6 @@ func TestValueCurrencyAmount(t *testing.T) {
 		{"2 adet 50TL", 50, true, "2 adet TL"},
 		{"2 db 1.990 Ft", 1990, true, "2 db Ft"},
 		{"2 db 990Ft", 990, true, "2 db Ft"},
-		// Fr., a capital F and its period, right before an amount's form
-		// or right after an amount, is the Swiss franc, as CHF is; a
-		// day's Fr (Freitag) before a time or without its period is
-		// none.
-		{"2 Stück Fr. 49.90", 49.9, true, "2 Stück Fr."},
-		{"2 x Fr.49.90", 49.9, true, "2 x Fr."},
-		{"2 x Fr. 1'299.00", 1299, true, "2 x Fr."},
-		{"3 Farben 49.90 Fr.", 49.9, true, "3 Farben Fr."},
-		{"3 Farben 49.– Fr.", 49, true, "3 Farben .– Fr."},
-		{"3 Farben 49 Fr.", 49, true, "3 Farben Fr."},
-		{"2 x CHF 49.90", 49.9, true, "2 x CHF"},
-		{"2 x 49.– CHF", 49, true, "2 x .– CHF"},
-		{"Was Fr. 59.90 Now Fr. 49.90", 49.9, true, "Was Fr. 59.90 Now Fr."},
-		{"2 x Fr 49.90", 2, true, "x Fr 49.90"},
-		{"2 x fr. 49.90", 2, true, "x fr. 49.90"},
-		{"3 Farben 49.90 Fr", 3, true, "Farben 49.90 Fr"},
-		{"Sa. 10:00, Fr. 12:00", 10, true, "Sa. :00, Fr. 12:00"},
-		{"Mo.–Fr. 9:00–18:00 Uhr, 15 €", 15, true, "Mo.–Fr. 9:00–18:00 Uhr, €"},
-		{"Fr 12:00 Eintritt 15 €", 15, true, "Fr 12:00 Eintritt €"},
-		{"Frankreich 2 x 49.90", 2, true, "Frankreich x 49.90"},
 		{"갤럭시 S24 1,200,000원", 1200000, true, "갤럭시 S24 원"},
 		{"Top 10 under Rs.1,500", 1500, true, "Top 10 under Rs."},
 		{"Step 2: S/.49.90", 49.9, true, "Step 2: S/."},

@@ -476,10 +476,7 @@
 //     Ft spaced after a number without one ("2 TL Salz" is a teaspoon, "6
 //     Ft" feet; "50TL", "1.299,00 TL" lira), but on a page whose
 //     language's currency they are (lang="hu": "2 db 990 Ft" is 990, the
-//     forint; lang="tr": "2 adet 49 TL" is 49, the lira). The Swiss
-//     franc's Fr., a capital F and its period, is a currency after an
-//     amount ("49.90 Fr.") and before an amount's form ("Fr. 49.90"; "Fr.
-//     12:00" is a Friday's time, "Fr 12" and "fr. 12.50" are words). Of several
+//     forint; lang="tr": "2 adet 49 TL" is 49, the lira). Of several
 //     amounts the first is the value ("USD 1,234.50 (EUR 1.100,00)" is
 //     1234.5), as the first number was of every match, but where a shop's words before them say
 //     which is asked now (a small list in English, German, French, Spanish,

@@ -72,8 +72,7 @@ func FuzzFindValue(f *testing.F) {
 		"Prix 1 299 €", "iPhone 15 Pro 1 199 €", "Galaxy S24 1 299 €", "Od 12 490 Kč", "Order total: ($45.00)", "Preis: 49,99-",
 		"Was $59.99 Now $49.99", "Was $59.99 Save $10", "Old price 59,99 € New price 49,99 €", "Was USD 59.99 Now USD 49.99",
 		"10-€20", "10–$20.50", "Size 10 - $49.99",
-		"Lot de 2 250 g", "Pack of 2 100 ml", "Lot de 2 250g",
-		"2 Stück Fr. 49.90", "3 Farben 49.90 Fr.", "Sa. 10:00, Fr. 12:00"} {
+		"Lot de 2 250 g", "Pack of 2 100 ml", "Lot de 2 250g"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

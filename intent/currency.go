@@ -416,30 +416,6 @@ func joinsRange(gap string) bool {
 	return spacedBefore && spacedAfter && slices.Contains(rangeWords, t)
 }
 
-// dashToCurrency reports whether gap, the text between a bare number and
-// an amount (from the end of the number to the start of the amount's
-// digits and sign) whose digits and separators are m, is one dash or
-// tilde joined to both and to the amount's currency written before it:
-// the range 10-€20 and 10–$20.50, written with the currency of its second
-// end only. Spaced, the dash sets an option's or a size's number apart
-// from its price (Size 10 - $49.99), as the currency before the amount
-// does where the number before has one too ($59.99 – $49.99: findValueIn
-// asks only after a bare number).
-func dashToCurrency(gap, m string) bool {
-	rest, ok := currencyBefore(gap, m)
-	if !ok || len(rest) == len(gap) || isAmountSpace(lastRune(gap)) {
-		return false
-	}
-	r, w := utf8.DecodeRuneInString(rest)
-	return w == len(rest) && strings.ContainsRune("-–—−~〜～", r)
-}
-
-// lastRune returns the last rune of s, utf8.RuneError for none.
-func lastRune(s string) rune {
-	r, _ := utf8.DecodeLastRuneInString(s)
-	return r
-}
-
 // rangeWords are the words between the ends of a range that joinsRange
 // knows: English, German, French, Spanish and Italian, Scandinavian,
 // Dutch and Russian.

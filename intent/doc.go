@@ -490,11 +490,8 @@
 //     at most one dash or tilde, or by a word of a range (to, bis, à),
 //     between spaces or none, begin it: a range written with its currency
 //     once ("20–30 €", "20 - 30 €", "1,000〜2,000円" and "20 to 30 €" read
-//     their first number, as "€20–€30" does), and so does one dash joined
-//     to a bare number and to the currency of the amount after it
-//     ("10-€20" and "10–$20.50" are 10; spaced, it sets an option's
-//     number apart from its price: "Size 10 - $49.99" is 49.99). Spaces
-//     alone join no numbers into a run ("Größe 42 59,99 €" is 59.99), but plain spaces before
+//     their first number, as "€20–€30" does). Spaces alone join no numbers
+//     into a run ("Größe 42 59,99 €" is 59.99), but plain spaces before
 //     groups of exactly three digits group an amount's thousands on a page
 //     that declares no language, as on one whose language groups by spaces
 //     ("12 490 Kč" is 12490, "1 299 € 12 mois" 1299), but after a name's

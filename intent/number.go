@@ -224,9 +224,7 @@ func scanNumberIn(s string, r pageReading) (number, bool) {
 // saving, follows ("Regular $59.99 $49.99" is 49.99, "Was $59.99 Save
 // $10" 59.99). Where bare numbers run up to the
 // amount, joined by a dash, a tilde or a range's word (joinsRange: 20–30
-// €, 20 to 30 €), or by a dash joined to both and to the currency before
-// the amount (dashToCurrency: 10-€20), the run's first number is the
-// value. Groups of three
+// €, 20 to 30 €), the run's first number is the value. Groups of three
 // digits after plain spaces are the number's (spaceGroupsAfter: 12 490 Kč
 // is 12490). A separator before digits that hold a separator of their own
 // is not the number's (S/.49.90 is 49.9, $.99 is 0.99). After a currency
@@ -242,9 +240,8 @@ func findValueIn(s string, r pageReading) (start, end int, ok bool) {
 	plainGroups := r.groups != spacesApart
 	first, run := [2]int{-1, -1}, [2]int{-1, -1}
 	var pick amountPick
-	prevEnd := -1     // the end of the value before, where it is the number before too
-	prevBare := false // the value before has no currency
-	runLabel := 0     // where the text before the run's first number begins
+	prevEnd := -1 // the end of the value before, where it is the number before too
+	runLabel := 0 // where the text before the run's first number begins
 	for off := 0; ; {
 		i, e, found := findNumber(s[off:])
 		if !found {
@@ -277,14 +274,13 @@ func findValueIn(s string, r pageReading) (start, end int, ok bool) {
 		if first[0] < 0 {
 			first = [2]int{i, e}
 		}
-		if prevEnd < 0 || !joinsRange(s[prevEnd:d]) && !(prevBare && dashToCurrency(s[prevEnd:i], s[d:e])) {
+		if prevEnd < 0 || !joinsRange(s[prevEnd:d]) {
 			run, runLabel = [2]int{i, e}, label
 		}
-		amount := hasCurrency(s, i, d, e, r.sign)
-		if amount && pick.add(run, amountWord(s[runLabel:run[0]], s[d:e], s[e:])) {
+		if hasCurrency(s, i, d, e, r.sign) && pick.add(run, amountWord(s[runLabel:run[0]], s[d:e], s[e:])) {
 			break
 		}
-		prevEnd, prevBare = e, !amount
+		prevEnd = e
 	}
 	if at, ok := pick.value(); ok {
 		return at[0], at[1], true

@@ -268,7 +268,12 @@ func TestValueAccountingNegative(t *testing.T) {
 		{"Rabatt: (5,00 €)", 5, true, "Rabatt: ( €)"},
 		{"Remise : (5,00 €)", 5, true, "Remise : ( €)"},
 		{"Sous-total : (45,00 €)", 45, true, "Sous-total : ( €)"},
-		// A statement's labels keep the sign.
+		// A statement's labels keep the sign, whatever shop's word
+		// stands in them.
+		{"Operating loss from delivery segment: ($1,200)", -1200, true, "Operating loss from delivery segment: ($ )"},
+		{"Q3 net loss, order backlog: ($1,200)", -1200, true, "Q3 net loss, order backlog: ($ )"},
+		{"Cash used for order fulfilment: ($2,300)", -2300, true, "Cash used for order fulfilment: ($ )"},
+		{"Promo revenue adjustments: ($500)", -500, true, "Promo revenue adjustments: ($ )"},
 		{"Total: ($1,200)", -1200, true, "Total: ($ )"},
 		{"Total comprehensive income: ($1,200)", -1200, true, "Total comprehensive income: ($ )"},
 		{"Jahresfehlbetrag: (1.200,00 €)", -1200, true, "Jahresfehlbetrag: ( €)"},

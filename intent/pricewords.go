@@ -155,14 +155,42 @@ var offWords = map[string]bool{"off": true, "less": true, "rabatt": true, "güns
 // receipt (Order total, You save, Discount, Rabatt, Sous-total), whose
 // parentheses set the amount off, as a shop writes them, where a
 // statement's (Net income, Total) write a negative amount
-// (inAccountingParens).
+// (inAccountingParens). Only the label's last words (shopLabelWords at
+// most, after its last comma or period) are asked, and none where a
+// statement's word stands in it: "Operating loss from delivery segment:
+// ($1,200)" and "Q3 net loss, order backlog: ($1,200)" are a statement's.
 func shopLabel(label string) bool {
-	for _, w := range lowerWords(label) {
+	words := lowerWords(label)
+	for _, w := range words {
+		if statementLabelWords[w] {
+			return false
+		}
+	}
+	if k := strings.LastIndexAny(label, ",.;"); k >= 0 {
+		words = lowerWords(label[k+1:])
+	}
+	if len(words) > shopLabelLen {
+		words = words[len(words)-shopLabelLen:]
+	}
+	for _, w := range words {
 		if shopLabelWords[w] || saveWords[w] {
 			return true
 		}
 	}
 	return false
+}
+
+// shopLabelLen is the most words of a label shopLabel asks: a cart's
+// line is named in a few ("Order total", "You save", "Sous-total").
+const shopLabelLen = 3
+
+// statementLabelWords are the words of a statement's labels, before which
+// no shop's word makes parentheses a shop's (shopLabel).
+var statementLabelWords = map[string]bool{
+	"loss": true, "losses": true, "income": true, "net": true, "cash": true, "revenue": true, "revenues": true,
+	"profit": true, "earnings": true, "expense": true, "expenses": true, "deficit": true, "adjustment": true, "adjustments": true,
+	"verlust": true, "ergebnis": true, "fehlbetrag": true, "perte": true, "résultat": true, "pérdida": true, "perdita": true,
+	"verlies": true,
 }
 
 // shopLabelWords are the words of shopLabel besides saveWords: discount,

@@ -168,6 +168,15 @@ func TestValueCurrencyAmount(t *testing.T) {
 		{"Was $59.99", 59.99, true, "Was $"},
 		{"List Price: $59.99", 59.99, true, "List Price: $"},
 		{"Was $59.99 Save $10", 59.99, true, "Was $ Save $10"},
+		// A surcharge after a was-amount is no price asked; a was-word
+		// in a sentence, or ending one, is no label; Italian ora is the
+		// hour too.
+		{"UVP: 59,99 € zzgl. 4,95 € Versand", 59.99, true, "UVP: € zzgl. 4,95 € Versand"},
+		{"Was $59.99 + $5.99 shipping", 59.99, true, "Was $ + $5.99 shipping"},
+		{"It was $20 cheaper than the $40 model", 20, true, "It was $ cheaper than the $40 model"},
+		{"Die Veranstaltung findet am 12.03. statt. 15 € Abendkasse 18 €", 15, true, "Die Veranstaltung findet am 12.03. statt. € Abendkasse 18 €"},
+		{"La prima ora costa 2 €, dalla seconda ora 1,50 €", 2, true, "La prima ora costa €, dalla seconda ora 1,50 €"},
+		{"Reg. $59.99 Sale $49.99", 49.99, true, "Reg. $59.99 Sale $"},
 		{"Was $59.99, you save $10.00", 59.99, true, "Was $ , you save $10.00"},
 		{"$59.99 Buy now and save $10", 59.99, true, "$ Buy now and save $10"},
 		{"Regular $59.99 $10 off", 59.99, true, "Regular $ $10 off"},

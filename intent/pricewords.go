@@ -47,6 +47,9 @@ func amountWord(label, m, after string) amountWordKind {
 	}
 	last, before := lastLetters(label)
 	kind := wordKind(last, false)
+	if kind == wasWord && !labelPlace(before, label[len(before)+len(last):], last) {
+		kind = noWord // Revenue was $1.2 billion; findet am 12.03. statt. 15 €
+	}
 	if prev, _ := lastLetters(before); kind == noWord {
 		switch {
 		case priceWords[last]:
@@ -58,8 +61,58 @@ func amountWord(label, m, after string) amountWordKind {
 	if kind == noWord && offWords[firstWord(after)] {
 		kind = saveWord // $10 off
 	}
+	if kind == noWord && surcharge(label, after) {
+		kind = saveWord // zzgl. 4,95 € Versand: not the price asked either
+	}
 	return kind
 }
+
+// labelPlace reports whether a was-word, word, with before the text before
+// it and rest the text between it and the amount, stands where a price's
+// label does: at the text's start or after punctuation, not in a
+// sentence ("Revenue was $1.2 billion", "It was $20 cheaper"), and not
+// ending a sentence itself ("findet am 12.03. statt. 15 €"; the period of
+// an abbreviation, "Reg. $59.99", is the word's).
+func labelPlace(before, rest, word string) bool {
+	if strings.Contains(rest, ".") && word != "reg" {
+		return false
+	}
+	b := strings.TrimRightFunc(before, unicode.IsSpace)
+	if b == "" {
+		return true
+	}
+	r, _ := utf8.DecodeLastRuneInString(b)
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+}
+
+// surcharge reports whether the amount after label, with after the text
+// after its digits, is added to a price rather than one (zzgl. 4,95 €
+// Versand, + $5.99 shipping, plus 3 € Porto).
+func surcharge(label, after string) bool {
+	if l := strings.TrimRightFunc(label, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune("$€£¥", r) }); strings.HasSuffix(l, "+") {
+		return true
+	}
+	if last, _ := lastLetters(label); surchargeWords[last] {
+		return true
+	}
+	for _, w := range lowerWords(after) {
+		if shippingWords[w] {
+			return true
+		}
+		break // the word right after the amount only
+	}
+	return false
+}
+
+// surchargeWords, before an amount, and shippingWords, after it, say it
+// is added to a price (zzgl., plus, zuzüglich; shipping, Versand, Porto).
+var (
+	surchargeWords = map[string]bool{"zzgl": true, "zuzüglich": true, "plus": true}
+	shippingWords  = map[string]bool{
+		"shipping": true, "delivery": true, "postage": true, "versand": true, "versandkosten": true, "porto": true,
+		"livraison": true, "envío": true, "envio": true, "spedizione": true, "verzending": true, "verzendkosten": true,
+	}
+)
 
 // lastLetters returns the last word of s, its last run of letters, in
 // lower case, and the text before it.
@@ -114,10 +167,10 @@ var wasPriceWords = map[string]bool{
 }
 
 // nowWords say the amount after them is asked now: English now and sale,
-// German jetzt, French maintenant, Spanish ahora, Italian ora and
-// adesso, Dutch nu.
+// German jetzt, French maintenant, Spanish ahora, Italian adesso (not
+// ora, which is also the hour: "dalla seconda ora 1,50 €"), Dutch nu.
 var nowWords = map[string]bool{
-	"now": true, "sale": true, "jetzt": true, "maintenant": true, "ahora": true, "ora": true, "adesso": true, "nu": true,
+	"now": true, "sale": true, "jetzt": true, "maintenant": true, "ahora": true, "adesso": true, "nu": true,
 }
 
 // nowPriceWords say it next to a price word only (New price, Our price,

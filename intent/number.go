@@ -630,20 +630,6 @@ func afterName(s string) bool {
 	return true
 }
 
-// innerCapital reports whether word has a capital letter after a small
-// one, as the names of brands and models have (iPhone, MacBook,
-// PlayStation, OnePlus), and the words of a language do not.
-func innerCapital(word string) bool {
-	lower := false
-	for _, r := range word {
-		if lower && unicode.IsUpper(r) {
-			return true
-		}
-		lower = unicode.IsLower(r)
-	}
-	return false
-}
-
 // endingWord returns the letters and digits that end s, as written.
 func endingWord(s string) string {
 	start := strings.LastIndexFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
@@ -663,15 +649,14 @@ var spaceGroupRE = regexp.MustCompile(`\d+(?: \d{3})+`)
 // €". A space groups when the digits before the first one are one to three,
 // not beginning with 0 (which never begins a group of thousands), every
 // group after it is three digits not followed by another, and
-// the digits are not a decimal part ("3,50 100") nor the number of a
-// name that a capital inside its word shows one, as brands and models
-// write theirs and no language its words (afterName, innerCapital:
-// "iPhone 15 999 €", "MacBook 13"): "2024 150 personnes", "1 2345" and
-// "iPhone 15 999 €" keep their spaces. On a page whose language groups
-// by spaces, a space between digits is a group's far more often than on
-// others, so a name's word without one (Samsung 1 299 €, Prix 1 299 €)
-// does not keep it, where spaceGroupsAfter would; "Pixel 8 699 €" reads
-// 8699 there, a cost of it.
+// the digits are not a decimal part ("3,50 100"): "2024 150 personnes"
+// and "1 2345" keep their spaces. On a page whose language groups by
+// spaces, a space between digits is a group's far more often than on
+// others, so a name's number does not keep it (iPad 1 099 €, iPad 12 990
+// Kč, Samsung 1 299 €), where spaceGroupsAfter would; "iPhone 15 999 €"
+// and "Pixel 8 699 €" read 15999 and 8699 there, a cost of it (a brand's
+// capital inside its word told the names apart, and took the thousands
+// of "iPad 1 099 €" and "AirPods 1 199 €" for a model's number).
 func joinSpaceGroups(s string) string {
 	if !strings.Contains(s, " ") {
 		return s
@@ -682,8 +667,7 @@ func joinSpaceGroups(s string) string {
 		start, end := loc[0], loc[1]
 		lead := strings.IndexByte(s[start:end], ' ')
 		if lead > 3 || s[start] == '0' || end < len(s) && isDigit(s[end]) ||
-			start > 0 && (isDigit(s[start-1]) || isSeparator(s[start-1]) || s[start-1] == ' ' && start > 1 && isDigit(s[start-2])) ||
-			afterName(s[:start]) && innerCapital(endingWord(s[:start-1])) {
+			start > 0 && (isDigit(s[start-1]) || isSeparator(s[start-1]) || s[start-1] == ' ' && start > 1 && isDigit(s[start-2])) {
 			continue
 		}
 		b.WriteString(s[last:start])

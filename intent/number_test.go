@@ -221,9 +221,15 @@ func TestValueSpaceGrouping(t *testing.T) {
 		{"", "iPhone 15 Pro 1 199 €", "iPhone 15 Pro 1 099 €", 1199, 1099},
 		{"fr", "Prix 1 299 €", "Prix 1 199 €", 1299, 1199},
 		{"fr", "iPhone 15 Pro 1 199 €", "iPhone 15 Pro 1 099 €", 1199, 1099},
-		{"fr", "iPhone 15 999 €", "iPhone 15 949 €", 999, 949},
-		{"fr", "Samsung 1 299 €", "Samsung 1 199 €", 1299, 1199}, // a name without an inner capital: groups
-		{"fr", "iPad 10 599 €", "iPad 10 549 €", 599, 549},
+		// On such a page a space between digits groups them, after a
+		// name too: "iPad 1 099 €" and "iPad 12 990 Kč" are prices far
+		// more often than "iPhone 15 999 €" is a model and its price
+		// (read 15999 there, a cost of it).
+		{"fr", "Samsung 1 299 €", "Samsung 1 199 €", 1299, 1199},
+		{"fr", "iPad 1 099 €", "iPad 1 049 €", 1099, 1049},
+		{"fr", "AirPods 1 199 €", "AirPods 1 149 €", 1199, 1149},
+		{"cs", "iPad 12 990 Kč", "iPad 11 990 Kč", 12990, 11990},
+		{"fr", "YouTube 1 200 000 vues", "YouTube 1 300 000 vues", 1200000, 1300000},
 		{"cs", "iPhone 15 19 990 Kč", "iPhone 15 18 990 Kč", 19990, 18990},
 		{"cs", "Nikon Z5 12 990 Kč", "Nikon Z5 11 990 Kč", 12990, 11990},
 		{"cs", "Cena 12 490 Kč", "Cena 11 990 Kč", 12490, 11990},

@@ -95,13 +95,7 @@ func surcharge(label, after string) bool {
 	if last, _ := lastLetters(label); surchargeWords[last] {
 		return true
 	}
-	for _, w := range lowerWords(after) {
-		if shippingWords[w] {
-			return true
-		}
-		break // the word right after the amount only
-	}
-	return false
+	return shippingWords[firstWord(after)] // the word right after the amount only
 }
 
 // surchargeWords, before an amount, and shippingWords, after it, say it

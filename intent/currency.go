@@ -164,6 +164,9 @@ func trailingMinus(s string, i, e int, local string) bool {
 	if strings.TrimLeftFunc(rest, unicode.IsSpace) != "" || !twoDecimals(s[d:e]) {
 		return false
 	}
+	if isoCodeBefore(s[:i]) {
+		return true // EUR 1.234,56-: a ledger's export
+	}
 	for _, word := range lowerWords(s[:i]) {
 		if statementWords[word] {
 			return true
@@ -172,11 +175,34 @@ func trailingMinus(s string, i, e int, local string) bool {
 	return false
 }
 
+// isoCodeBefore reports whether s ends with a currency's ISO code, three
+// capitals as a word of their own, before spaces (EUR 1.234,56-).
+func isoCodeBefore(s string) bool {
+	s = strings.TrimRight(s, " \u00a0")
+	if len(s) < 3 {
+		return false
+	}
+	code := s[len(s)-3:]
+	for k := range 3 {
+		if code[k] < 'A' || code[k] > 'Z' {
+			return false
+		}
+	}
+	if len(s) > 3 {
+		r, _ := utf8.DecodeLastRuneInString(s[:len(s)-3])
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return signedCurrencies[code]
+}
+
 // statementWords are the labels of a bank or account statement's amount,
 // whose minus after the amount is its sign (trailingMinus).
 var statementWords = map[string]bool{
 	"saldo": true, "kontostand": true, "sollsaldo": true, "endsaldo": true, "anfangssaldo": true,
 	"soll": true, "lastschrift": true, "belastung": true, "kontosaldo": true,
+	"kartenzahlung": true, "überweisung": true, "umsatz": true, "restbetrag": true,
 	"balance": true, "solde": true, "debit": true, "débit": true, "debet": true,
 }
 

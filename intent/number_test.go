@@ -134,7 +134,9 @@ func TestValueSign(t *testing.T) {
 		{"Saldo: 1.234,56-", "Saldo: 99,00-", -1234.56, -99},
 		{"Kontostand 12,00-", "Kontostand 12,00", -12, 12},
 		{"Balance: 3.50-", "Balance: 4.50", -3.5, 4.5},
-		{"Saldo: 49,-", "Saldo: 44,-", 49, 44}, // no cents: a price's dash
+		{"Saldo: 49,-", "Saldo: 44,-", 49, 44},         // no cents: a price's dash
+		{"EUR 1.234,56-", "EUR 99,00-", -1234.56, -99}, // a ledger's export, its code before
+		{"Kartenzahlung REWE 23,45-", "Kartenzahlung REWE 19,99-", -23.45, -19.99},
 		{"Preis: 49,99-", "Preis: 44,99-", 49.99, 44.99},
 		{"49,99-", "44,99-", 49.99, 44.99},
 		{"€ 49,99-", "€ 44,99-", 49.99, 44.99},

@@ -488,6 +488,9 @@ func TestValueLanguageCurrency(t *testing.T) {
 		{"hu", "1.990 Ft", 1990},
 		{"hu", "2 db 1.990 Ft", 1990},
 		{"hu", "(990 Ft)", -990},
+		{"hu", "Szállítás: (990 Ft)", 990}, // a shop's label (shopLabel)
+		{"hu", "Kedvezmény: (990 Ft)", 990},
+		{"tr", "İndirim: (49,90 TL)", 49.9},
 		{"hu", "2 db 49 TL", 2}, // the lira is no Hungarian page's
 		{"tr", "49,90 TL", 49.9},
 		{"tr", "1.299 TL", 1299},

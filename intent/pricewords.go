@@ -259,6 +259,9 @@ var shopLabelWords = map[string]bool{
 	"sconto": true, "ordine": true, "carrello": true, "subtotale": true, "spedizione": true,
 	// Dutch
 	"korting": true, "bestelling": true, "winkelwagen": true, "subtotaal": true, "verzending": true,
+	// Hungarian, Turkish
+	"szállítás": true, "kedvezmény": true, "kupon": true, "rendelés": true, "kosár": true,
+	"kargo": true, "indirim": true, "sipariş": true, "sepet": true,
 }
 
 // isPriceLabel reports whether word is a label a shop writes before a

@@ -483,10 +483,13 @@
 //     Italian and Dutch: pricewords.go): the first after a now-word (now,
 //     sale, jetzt, maintenant, ahora, ora, nu, "new price"), else the
 //     first, passing over one after a was-word (was, regular, "list price",
-//     statt, UVP, avant, antes, prima) that another amount follows, not a
-//     saving ("Was $59.99, now $49.99", "statt 59,99 € 49,99 €" and "List
-//     Price: $59.99 Price: $49.99" are 49.99; "Was $59.99" and "Was $59.99
-//     Save $10" 59.99). Bare numbers that run up to the amount, joined by
+//     statt, UVP, avant, antes, prima: at the text's start or after
+//     punctuation, not in a sentence) that another amount follows closely,
+//     not a saving nor a surcharge ("Was $59.99, now $49.99", "statt 59,99
+//     € 49,99 €" and "List Price: $59.99 Price: $49.99" are 49.99; "Was
+//     $59.99", "Was $59.99 Save $10", "UVP: 59,99 € zzgl. 4,95 € Versand"
+//     and "Price was $30 per person, but $25 for groups" 59.99, 59.99,
+//     59.99 and 30; "Revenue was $1.2 billion" no label). Bare numbers that run up to the amount, joined by
 //     at most one dash or tilde, or by a word of a range (to, bis, à),
 //     between spaces or none, begin it: a range written with its currency
 //     once ("20–30 €", "20 - 30 €", "1,000〜2,000円" and "20 to 30 €" read

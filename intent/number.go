@@ -277,7 +277,7 @@ func findValueIn(s string, r pageReading) (start, end int, ok bool) {
 		if prevEnd < 0 || !joinsRange(s[prevEnd:d]) {
 			run, runLabel = [2]int{i, e}, label
 		}
-		if hasCurrency(s, i, d, e, r.sign) && pick.add(run, amountWord(s[runLabel:run[0]], s[d:e], s[e:])) {
+		if hasCurrency(s, i, d, e, r.sign) && pick.add(run, pick.after(s, run, amountWord(s[runLabel:run[0]], s[d:e], s[e:]))) {
 			break
 		}
 		prevEnd = e
@@ -324,6 +324,27 @@ func (p *amountPick) add(at [2]int, word amountWordKind) bool {
 	}
 	return false
 }
+
+// after returns what word, said of the amount at at in s, comes to after
+// the amounts added before: an amount a clause or a sentence of its own
+// sets apart from a was-amount does not stand in for it ("Price was $30
+// per person, but $25 for groups" is 30), where one right after it does
+// ("UVP 59,99 € unser Preis 49,99 €" is 49.99): such an amount is taken
+// as a saving is (the was-amount stays the value).
+func (p *amountPick) after(s string, at [2]int, word amountWordKind) amountWordKind {
+	if word != noWord || !p.hasWas || p.hasChosen || p.was[1] > at[0] {
+		return word
+	}
+	between := s[p.was[1]:at[0]]
+	if strings.ContainsAny(between, ",;") || len(strings.Fields(between)) > maxWasGap {
+		return saveWord
+	}
+	return word
+}
+
+// maxWasGap is the most words between a was-amount and the amount that
+// stands in for it (UVP 59,99 € unser Preis 49,99 €: €, unser, Preis).
+const maxWasGap = 4
 
 // value returns the amount picked, if any: where the last amount was
 // after a was-word (Was $59.99), that one.

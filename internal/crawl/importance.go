@@ -44,14 +44,10 @@ type Site struct {
 // left, to the virtual page, which pays every page alike (the dangling
 // page of PageRank and OPIC). The pages read then rank as they would on
 // the site without the links to failed pages, and a failed page never
-// ranks above one read, however many pages link to it. Before, a failed
-// page was a page without links: it took its share of each page linking
-// to it and of the virtual page's, and importances summed to 1 over all
-// pages, failed ones included. The format did not change, since only
-// the meaning of its numbers did: a snapshot made before reads as it is,
-// and vigil site diff, which reports the importance of the pages it
-// names from the snapshot that has them and never compares two
-// importances, tells no change between it and one made since.
+// ranks above one read, however many pages link to it. Snapshots of the
+// same format made before this rule may give failed pages an importance:
+// they read as they are, and vigil site diff never compares two
+// importances.
 //
 // OPIC reads the graph with the Greedy policy, from the seed's uniform
 // cash, importanceReads times a page on average, every page paying the

@@ -144,9 +144,8 @@ func (k keyring) unkeyedSentinels(ctx context.Context, name string) error {
 	if n == 0 {
 		return nil
 	}
-	path := filepath.Join(k.dataDir, name)
 	return fmt.Errorf("the store holds no key %s but has sentinels, whose feed links were made with the %s file of the data directory of the vigil serve that used it, and %s has none: "+
-		"give that --data (or start that vigil serve once); to start over with a new key, which changes every feed link and session, write one to %s (openssl rand -hex 32)", name, name, k.dataDir, path)
+		"give that --data (or start that vigil serve once); to start over with a new key, which changes every feed link and session, run vigil keys rotate feed", name, name, k.dataDir)
 }
 
 // fileDiffers reports whether the data directory holds a file called name

@@ -421,7 +421,7 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 			signedBefore = sent > 0
 		}
 		path := filepath.Join(dataDir, webhookSecretFile)
-		where, rotate := path, "replace that file with a new secret"
+		where := path
 		if keys.shared {
 			// The receivers' administrator reads the key in the data
 			// directory, as on SQLite: a copy of the store's.
@@ -433,11 +433,6 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 				logger.Info("the store's webhook signing key copied to the data directory", "file", path)
 			}
 			where = "the store (copied to " + path + ")"
-			// Deleting the store's key alone would not do: the data
-			// directory's file, the old key, would be copied back, and
-			// a store with sentinels makes no key of its own.
-			rotate = "write a new key to " + filepath.Join(dataDir, secretFile) + " (openssl rand -hex 32), delete the store's (DELETE FROM secrets WHERE name = '" +
-				secretFile + "') and restart every vigil serve: the file's is copied into the store"
 		}
 		keys.report(logger, webhookSecretFile, whSecret, origin)
 		switch {
@@ -447,7 +442,7 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 			// and the old one, which keys the feed tokens too, should
 			// not stay in their hands.
 			logger.Warn("webhooks are now signed with the key in "+where+": give it to webhook receivers; "+
-				"if they were given the file "+secretFile+" before, "+rotate+" (feed URLs change)", "file", path)
+				"if they were given the file "+secretFile+" before, replace that key with vigil keys rotate feed and restart vigil serve (feed URLs change)", "file", path)
 		default:
 			logger.Info("webhook signing key created", "file", path)
 		}

@@ -61,11 +61,17 @@ func dataDirHeld(dataDir string) error {
 // heldError is the error of a start on the data directory that another
 // vigil serve holds, naming it by the pid its lock file holds.
 func heldError(dataDir string) error {
+	return fmt.Errorf("%s is running on the data directory %s: two daemons on one SQLite store would both claim its work; stop it, or give this one another --data", lockHolder(dataDir), dataDir)
+}
+
+// lockHolder names the vigil serve that holds the data directory's lock,
+// by the pid it wrote there when it can be read.
+func lockHolder(dataDir string) string {
 	holder := "another vigil serve"
 	if b, err := os.ReadFile(filepath.Join(dataDir, serveLockFile)); err == nil {
 		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 {
 			holder += " (pid " + strconv.Itoa(pid) + ")"
 		}
 	}
-	return fmt.Errorf("%s is running on the data directory %s: two daemons on one SQLite store would both claim its work; stop it, or give this one another --data", holder, dataDir)
+	return holder
 }

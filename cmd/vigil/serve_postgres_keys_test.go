@@ -279,8 +279,8 @@ func TestPostgresKeyNotMadeForUsedStore(t *testing.T) {
 	src2 := writeFile(t, t.TempDir(), "t.ssl", "Create Sentinel later Using http://example.org/other Monitor any change Every 1 day\n")
 	elsewhere := filepath.Join(t.TempDir(), "data")
 	code, out, errOut := runVigil(t, "", "sentinel", "add", "--postgres", dsn, "--data", elsewhere, src2)
-	if code != exitError || out != "" || !strings.Contains(errOut, "holds no key "+secretFile) || !strings.Contains(errOut, "sentinels") {
-		t.Errorf("exit %d, %q, %q; want exit %d and that the store, which has sentinels, holds no key", code, out, errOut, exitError)
+	if code != exitError || out != "" || !strings.Contains(errOut, "holds no key "+secretFile) || !strings.Contains(errOut, "sentinels") || !strings.Contains(errOut, "vigil keys rotate feed") {
+		t.Errorf("exit %d, %q, %q; want exit %d, that the store, which has sentinels, holds no key, and how to start over", code, out, errOut, exitError)
 	}
 	st, err := postgres.Open(context.Background(), dsn)
 	if err != nil {
@@ -294,5 +294,21 @@ func TestPostgresKeyNotMadeForUsedStore(t *testing.T) {
 	runBinary(t, "sentinel", "add", "--postgres", dsn, "--data", old, src2)
 	if got, err := st.Secret(context.Background(), secretFile); err != nil || string(got) != secret {
 		t.Errorf("the store's key after vigil sentinel add with the old --data: %q, %v; want the file's", got, err)
+	}
+
+	// Starting over, as the message says, without the old data directory:
+	// a new key, with which the commands run anywhere work again.
+	if _, err := sdb.Exec("DELETE FROM secrets"); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runVigil(t, "", "keys", "rotate", "--postgres", dsn, "--data", elsewhere, "feed"); code != exitOK {
+		t.Fatalf("keys rotate feed on a store without a key: exit %d, %s", code, errOut)
+	}
+	if got, err := st.Secret(context.Background(), secretFile); err != nil || len(got) != 64 || string(got) == secret {
+		t.Errorf("the store's key after keys rotate feed: %v; want a new one", err)
+	}
+	src3 := writeFile(t, t.TempDir(), "u.ssl", "Create Sentinel again Using http://example.org/again Monitor any change Every 1 day\n")
+	if code, _, errOut := runVigil(t, "", "sentinel", "add", "--postgres", dsn, "--data", elsewhere, src3); code != exitOK {
+		t.Errorf("sentinel add after keys rotate feed: exit %d, %s", code, errOut)
 	}
 }

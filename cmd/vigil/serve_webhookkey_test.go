@@ -50,6 +50,9 @@ func TestServeWebhookKeyNotice(t *testing.T) {
 			if !strings.Contains(log, tc.want) {
 				t.Errorf("the log does not say %q:\n%s", tc.want, log)
 			}
+			if tc.want == warning && !strings.Contains(log, "vigil keys rotate feed") {
+				t.Errorf("the warning does not say how to replace the key the receivers may hold:\n%s", log)
+			}
 			for _, other := range []string{warning, created} {
 				if other != tc.want && strings.Contains(log, other) {
 					t.Errorf("the log says %q:\n%s", other, log)

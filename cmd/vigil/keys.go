@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/vigil-web/vigil"
+)
+
+func init() {
+	register(&command{name: "keys rotate", summary: "replace the server's feed and session key, or its webhook signing key, with a new one", run: runKeysRotate})
+}
+
+// rotatableKeys names the keys keys rotate replaces, by the word a user
+// gives, with what a new key changes.
+var rotatableKeys = []struct {
+	word, name, changes string
+}{
+	{"feed", secretFile, "every sentinel's feed links changed (vigil sentinel feed prints the new ones), every user signs in again"},
+	{"webhook", webhookSecretFile, "webhooks are signed with the new key: give it to their receivers"},
+}
+
+// runKeysRotate replaces one of the server's keys (secret.go) with a new
+// random one: the feed key, which also keys the session cookies and form
+// tokens, or the webhook signing key. It is what an operator does when a
+// key leaked: on SQLite it rewrites the data directory's file, on
+// PostgreSQL the store's key (and the data directory's copy). A running
+// daemon keeps the key it started with, so on SQLite, where the data
+// directory's lock tells whether one runs, rotate refuses while it does;
+// on PostgreSQL it says to restart every daemon of the store. The key
+// itself is never printed.
+func runKeysRotate(ctx context.Context, env *environment, args []string) (code int, err error) {
+	fs := newSentinelFlagSet(env, "keys rotate", "feed|webhook", "Rotate replaces one of the server's keys with a new random one, for a key that\n"+
+		"leaked or receivers that should no longer check signatures:\n"+
+		"  feed     the key of the sentinels' feed links, the session cookies and the\n"+
+		"           forms' tokens: every feed link changes (vigil sentinel feed prints\n"+
+		"           the new ones) and every user signs in again;\n"+
+		"  webhook  the key webhook deliveries are signed with: give the receivers the\n"+
+		"           new one, the data directory's webhook-secret file.\n"+
+		"A running vigil serve keeps the key it started with. On SQLite, stop it first\n"+
+		"(rotate refuses while it runs) and start it again after; on PostgreSQL, restart\n"+
+		"every vigil serve of the store after. The key is never printed.")
+	sf := addStoreFlags(fs, env)
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return exitOK, err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return exitError, errUsageShown
+	}
+	key := -1
+	for k, rk := range rotatableKeys {
+		if fs.Arg(0) == rk.word {
+			key = k
+		}
+	}
+	if key < 0 {
+		return exitError, errors.New("keys rotate: want feed or webhook")
+	}
+	rk := rotatableKeys[key]
+	shared := *sf.postgres != ""
+	if !shared {
+		// Checked before the store is opened, and again after the new
+		// key is written (a daemon that started meanwhile read the old
+		// one, or the new one: either way the operator is told).
+		if dataDirHeld(*sf.data) != nil {
+			return exitError, fmt.Errorf("keys rotate: %s is running on the data directory %s and keeps the key it started with: stop it, rotate, and start it again", lockHolder(*sf.data), *sf.data)
+		}
+	}
+	st, err := openExistingStore(ctx, *sf.data, *sf.postgres)
+	if err != nil {
+		return exitError, err
+	}
+	defer closeStore(st, &code, &err)
+	newKey, err := newSecret()
+	if err != nil {
+		return exitError, err
+	}
+	path := filepath.Join(*sf.data, rk.name)
+	if !shared {
+		if err := replaceSecretFile(*sf.data, rk.name, newKey); err != nil {
+			return exitError, fmt.Errorf("keys rotate: %w", err)
+		}
+		fmt.Fprintf(env.stdout, "the %s key in %s is new: %s; start vigil serve again\n", rk.word, path, rk.changes)
+		if dataDirHeld(*sf.data) != nil {
+			return exitError, fmt.Errorf("keys rotate: the key is new, but %s started on the data directory %s while it was replaced, and may use the old one: restart it", lockHolder(*sf.data), *sf.data)
+		}
+		return exitOK, nil
+	}
+	ss, ok := st.(vigil.SecretStore)
+	if !ok {
+		return exitError, fmt.Errorf("keys rotate: this store backend keeps no keys (vigil.SecretStore)")
+	}
+	if _, err := ss.ReplaceSecret(ctx, rk.name, newKey); err != nil {
+		return exitError, fmt.Errorf("keys rotate: %w", err)
+	}
+	// The data directory's copy: the webhook key's, which the receivers'
+	// administrator reads, always; the feed key's where there is one (a
+	// key imported from it), so that the old key neither stays on disk
+	// nor is copied back into a store that lost its own.
+	copied := ""
+	if existing, _ := readSecretFile(*sf.data, rk.name); existing != nil || rk.name == webhookSecretFile {
+		if err := replaceSecretFile(*sf.data, rk.name, newKey); err != nil {
+			return exitError, fmt.Errorf("keys rotate: the store's key is new, but its copy in %s: %w", path, err)
+		}
+		copied = " (copied to " + path + ")"
+	}
+	fmt.Fprintf(env.stdout, "the store's %s key is new%s: %s; restart every vigil serve of this store\n", rk.word, copied, rk.changes)
+	if rk.name == webhookSecretFile {
+		fmt.Fprintf(env.stdout, "a vigil serve given --webhook-secret (or VIGIL_WEBHOOK_SECRET) makes its own key the store's when it starts: give it the new key, or neither\n")
+	}
+	return exitOK, nil
+}
+
+// replaceSecretFile writes key to the data directory's file called name,
+// readable by its owner only, replacing the file there if any. The file
+// changes whole or not at all (written under another name, synced, then
+// renamed over the old one), so that a process starting at the same
+// moment reads the old key or the new one, never a part.
+func replaceSecretFile(dataDir, name string, key []byte) error {
+	if err := os.MkdirAll(dataDir, 0o750); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dataDir, "."+name+"-*") // mode 0600
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(append(key, '\n')); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), filepath.Join(dataDir, name))
+}

@@ -431,6 +431,11 @@ type FetchClause struct {
 	OnChange bool      // adaptive, best-effort fetching
 	Interval *Interval // fixed period, when not OnChange
 	Render   bool      // render the page in headless Chromium before comparing
+	// toks holds the positions of the clause's tokens, its keyword
+	// first, as the parser read them (for the printer, which keeps a
+	// comment written between two of them there; see words); like a
+	// Pos, it is layout, not meaning.
+	toks []Pos
 }
 
 // Pos returns the position of "Fetch".
@@ -441,6 +446,7 @@ func (c *FetchClause) Pos() Pos { return c.Fetch }
 type ConfirmClause struct {
 	Confirm Pos
 	After   *Interval
+	toks    []Pos // the positions of its tokens, as FetchClause's
 }
 
 // Pos returns the position of "Confirm".
@@ -452,6 +458,7 @@ type TimeSpec struct {
 	Keyword Pos // position of "From" or "To"
 	Base    TimeBase
 	Offsets []*Interval
+	toks    []Pos // the positions of its tokens, as FetchClause's
 }
 
 // Pos returns the position of "From" or "To".
@@ -625,6 +632,7 @@ type EveryClause struct {
 	Every    Pos
 	Mode     NotifyMode
 	Interval *Interval // Periodic only
+	toks     []Pos     // the positions of its tokens, as FetchClause's
 }
 
 // Pos returns the position of "Every".
@@ -658,6 +666,7 @@ type CompareClause struct {
 	Compare Pos
 	Method  CompareMethod
 	N       int64 // EveryN and MovingN only
+	toks    []Pos // the positions of its tokens, as FetchClause's
 }
 
 // Pos returns the position of "Compare".

@@ -187,53 +187,10 @@ func checkOperandComments(t *testing.T, rng *rand.Rand, layout string, clause fu
 		item := 0
 		next := func() string { item++; return "i" + strconv.Itoa(item) }
 		toks, canonical := clause(rng, next)
-		var b strings.Builder
-		n := 0
-		for _, tok := range toks {
-			if rng.IntN(4) == 0 {
-				n++
-				if rng.IntN(2) == 0 {
-					b.WriteString(" # c" + strconv.Itoa(n) + "\n    ")
-				} else {
-					b.WriteString("\n    # c" + strconv.Itoa(n) + "\n    ")
-				}
-			}
-			b.WriteString(" " + tok)
-		}
-		trailing := rng.IntN(2) == 0
-		if trailing {
-			b.WriteString(" # t")
-		}
+		text, trailing := commentedClause(rng, toks)
 		// Between two other sentinels, for Split.
-		src := "Create Sentinel a Using http://a.example/ # a\n\n" + fmt.Sprintf(layout, b.String()) + "\nCreate Sentinel z Using http://z.example/ # z\n"
-		f, err := Parse("p.ssl", []byte(src))
-		if err != nil {
-			t.Fatalf("%d: %v\n%s", iter, err, src)
-		}
-		out := Print(f)
-		g, err := Parse("q.ssl", []byte(out))
-		if err != nil {
-			t.Fatalf("%d: the canonical form does not parse: %v\ninput:\n%s\nprinted:\n%s", iter, err, src, out)
-		}
-		if !equalModuloPos(f.Sentinels, g.Sentinels) {
-			t.Fatalf("%d: Parse(Print(x)) != x\ninput:\n%s\nprinted:\n%s", iter, src, out)
-		}
-		if again := Print(g); again != out {
-			t.Fatalf("%d: not a fixed point\ninput:\n%s\nprinted:\n%s\nreprinted:\n%s", iter, src, out, again)
-		}
-		if got, want := commentTexts(g), commentTexts(f); !slices.Equal(got, want) {
-			t.Fatalf("%d: comments %q, want %q\ninput:\n%s\nprinted:\n%s", iter, got, want, src, out)
-		}
-		var parts []string
-		for _, p := range Split(f) {
-			parts = append(parts, Print(p))
-		}
-		if joined := strings.Join(parts, "\n"); joined != out {
-			t.Fatalf("%d: the parts (Split) differ from the file\ninput:\n%s\nprinted:\n%s\nparts:\n%s", iter, src, out, joined)
-		}
-		if got, want := commentOrder.FindAllString(out, -1), commentOrder.FindAllString(src, -1); !slices.Equal(got, want) {
-			t.Fatalf("%d: comments in the order %q, want %q\ninput:\n%s\nprinted:\n%s", iter, got, want, src, out)
-		}
+		src := "Create Sentinel a Using http://a.example/ # a\n\n" + fmt.Sprintf(layout, text) + "\nCreate Sentinel z Using http://z.example/ # z\n"
+		out := checkFormatted(t, iter, src)
 		if got, want := itemsBeforeComments(out), itemsBeforeComments(src); canonical && !slices.Equal(got, want) {
 			t.Fatalf("%d: comments moved between items: %q, want %q\ninput:\n%s\nprinted:\n%s", iter, got, want, src, out)
 		}
@@ -241,6 +198,67 @@ func checkOperandComments(t *testing.T, rng *rand.Rand, layout string, clause fu
 			t.Fatalf("%d: # t no longer ends the clause\ninput:\n%s\nprinted:\n%s", iter, src, out)
 		}
 	}
+}
+
+// commentedClause writes toks apart by spaces, with comments "# cN"
+// (numbered from 1) before any of them, on lines of their own or at the
+// end of one, and sometimes "# t" after the last, which trailing reports.
+func commentedClause(rng *rand.Rand, toks []string) (text string, trailing bool) {
+	var b strings.Builder
+	n := 0
+	for _, tok := range toks {
+		if rng.IntN(4) == 0 {
+			n++
+			if rng.IntN(2) == 0 {
+				b.WriteString(" # c" + strconv.Itoa(n) + "\n    ")
+			} else {
+				b.WriteString("\n    # c" + strconv.Itoa(n) + "\n    ")
+			}
+		}
+		b.WriteString(" " + tok)
+	}
+	trailing = rng.IntN(2) == 0
+	if trailing {
+		b.WriteString(" # t")
+	}
+	return b.String(), trailing
+}
+
+// checkFormatted formats src, which must parse, and returns its canonical
+// form, which must parse to the same syntax tree, be a fixed point, keep
+// every comment's text in the same order, and be the sentinels'
+// canonical forms (Split) joined; iter names the case in a failure.
+func checkFormatted(t *testing.T, iter int, src string) string {
+	t.Helper()
+	f, err := Parse("p.ssl", []byte(src))
+	if err != nil {
+		t.Fatalf("%d: %v\n%s", iter, err, src)
+	}
+	out := Print(f)
+	g, err := Parse("q.ssl", []byte(out))
+	if err != nil {
+		t.Fatalf("%d: the canonical form does not parse: %v\ninput:\n%s\nprinted:\n%s", iter, err, src, out)
+	}
+	if !equalModuloPos(f.Sentinels, g.Sentinels) {
+		t.Fatalf("%d: Parse(Print(x)) != x\ninput:\n%s\nprinted:\n%s", iter, src, out)
+	}
+	if again := Print(g); again != out {
+		t.Fatalf("%d: not a fixed point\ninput:\n%s\nprinted:\n%s\nreprinted:\n%s", iter, src, out, again)
+	}
+	if got, want := commentTexts(g), commentTexts(f); !slices.Equal(got, want) {
+		t.Fatalf("%d: comments %q, want %q\ninput:\n%s\nprinted:\n%s", iter, got, want, src, out)
+	}
+	var parts []string
+	for _, p := range Split(f) {
+		parts = append(parts, Print(p))
+	}
+	if joined := strings.Join(parts, "\n"); joined != out {
+		t.Fatalf("%d: the parts (Split) differ from the file\ninput:\n%s\nprinted:\n%s\nparts:\n%s", iter, src, out, joined)
+	}
+	if got, want := commentOrder.FindAllString(out, -1), commentOrder.FindAllString(src, -1); !slices.Equal(got, want) {
+		t.Fatalf("%d: comments in the order %q, want %q\ninput:\n%s\nprinted:\n%s", iter, got, want, src, out)
+	}
+	return out
 }
 
 var commentOrder = regexp.MustCompile(`# [a-z][0-9]*`)

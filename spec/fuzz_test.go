@@ -40,6 +40,7 @@ func FuzzParse(f *testing.F) {
 		"Create Sentinel a Using b Monitor # m\n value In # i\n css \".p\" # c\n rises above 3 # r\n Ignore css \"x\" # g\n",
 		"Create Sentinel a Using http://a.example # u\n OR # o\n sentinel # s\n b\n AND (c # p\n OR d) # e\n Notify By email # k\n a@b.example, # c\n webhook https://h.example # w\n , slack://x # z\n",
 		"Create Sentinel a Using site # s\n a.example # u\n scope a.example/x # x\n depth 2 # d\n match \"y\" # m\n pages # p\n 3 # e\n",
+		"Create Sentinel a Using b Fetch # f\n 1 # n\n hour render From 1/1/30 # d\n 10:30 + # p\n 2 days # e\n # t\n To end( # x\n s) Every best # b\n effort Compare moving # m\n 4 Confirm after 1 # c\n minute\n",
 	} {
 		f.Add(s)
 	}

@@ -91,6 +91,11 @@ type parser struct {
 	prevEnd  Pos // just after the previous token
 	prevLine int // line of the token or comment before the current token, 0 for none
 	depth    int // nesting of parentheses and NOT
+
+	// clauseToks holds the positions of the tokens read since
+	// parseClause began a clause, its keyword first (see words); nil
+	// outside a clause.
+	clauseToks []Pos
 }
 
 // maxDepth bounds the nesting of parentheses and NOT, so that a hostile
@@ -132,6 +137,9 @@ func (p *parser) next() {
 	if p.stopped {
 		p.tok, p.lit = EOF, ""
 		return
+	}
+	if p.clauseToks != nil {
+		p.clauseToks = append(p.clauseToks, p.pos)
 	}
 	if p.pos.IsValid() {
 		p.prevEnd = Pos{Offset: p.pos.Offset + len(p.lit), Line: p.pos.Line, Column: p.pos.Column + len(p.lit)}
@@ -328,6 +336,8 @@ func (p *parser) parseClause(s *Sentinel) {
 			p.errorAt(pos, tok.String(), "", "duplicate "+tok.String()+" clause")
 		}
 	}
+	p.clauseToks = make([]Pos, 0, 8)
+	defer func() { p.clauseToks = nil }()
 	p.next()
 	switch tok {
 	case MONITOR:
@@ -339,6 +349,7 @@ func (p *parser) parseClause(s *Sentinel) {
 	case FETCH:
 		dup(s.Fetch != nil)
 		c := p.parseFetch(pos)
+		c.toks = p.clauseToks
 		if s.Fetch == nil {
 			s.Fetch = c
 		}
@@ -346,18 +357,21 @@ func (p *parser) parseClause(s *Sentinel) {
 		dup(s.Confirm != nil)
 		p.expectWord(`"after"`, "after")
 		c := &ConfirmClause{Confirm: pos, After: p.parseInterval("Confirm after")}
+		c.toks = p.clauseToks
 		if s.Confirm == nil {
 			s.Confirm = c
 		}
 	case FROM:
 		dup(s.From != nil)
 		t := p.parseTimeSpec(pos, true)
+		t.toks = p.clauseToks
 		if s.From == nil {
 			s.From = t
 		}
 	case TO:
 		dup(s.To != nil)
 		t := p.parseTimeSpec(pos, false)
+		t.toks = p.clauseToks
 		if s.To == nil {
 			s.To = t
 		}
@@ -370,12 +384,14 @@ func (p *parser) parseClause(s *Sentinel) {
 	case EVERY:
 		dup(s.Every != nil)
 		c := p.parseEvery(pos)
+		c.toks = p.clauseToks
 		if s.Every == nil {
 			s.Every = c
 		}
 	case COMPARE:
 		dup(s.Compare != nil)
 		c := p.parseCompare(pos)
+		c.toks = p.clauseToks
 		if s.Compare == nil {
 			s.Compare = c
 		}

@@ -28,7 +28,9 @@ import (
 // a Monitor clause, a Notify clause or the Using target written over
 // several lines stays between the same two operands (list items,
 // contacts, targets, a site's parts), the clause broken there (see
-// operands); one inside another clause goes before the clause. Those after
+// operands); one inside another clause (Fetch, Confirm, From, To, Every,
+// Compare) stays between the same two tokens, the clause broken there
+// (see words), and one between From and To stays between them. Those after
 // a sentinel's last clause that are indented close that sentinel, those
 // at the start of a line open the next one. A blank line (or several)
 // before a comment, or between a comment and a sentinel, is kept as one;
@@ -72,6 +74,9 @@ type printer struct {
 	operand map[Node][]*Comment
 	ending  map[Node][]*Comment
 	inside  map[Node][]*Comment
+	// Between two tokens of a clause without operands, by the offset of
+	// the token after them (see words).
+	gaps map[int][]*Comment
 }
 
 func (p *printer) printf(format string, args ...any) { fmt.Fprintf(&p.buf, format, args...) }
@@ -98,8 +103,7 @@ func (p *printer) node(n Node) {
 	case *FetchClause:
 		p.fetch(n)
 	case *ConfirmClause:
-		p.str("Confirm after ")
-		p.interval(n.After)
+		p.words(words(n, ""))
 	case *NotifyClause:
 		p.notify(n)
 	case *EveryClause:
@@ -149,8 +153,10 @@ func units(s *Sentinel) []Node {
 //     (code of the part follows it) stays between the same two operands
 //     of it (attachOperand), or goes before the clause (the sentinel)
 //     when none comes before it;
-//   - a comment inside another part goes on a line of its own before the
-//     part: such a part is printed on one line;
+//   - a comment inside a Fetch, Confirm, From, To, Every or Compare
+//     clause stays before the token that follows it (wordAt), or goes on
+//     a line of its own before the clause when the printer has no word
+//     for that token;
 //   - a comment that ends the last line of a part stays at the end of it;
 //   - a comment on a line of its own between two parts of a sentinel goes
 //     before the second;
@@ -166,6 +172,7 @@ func (p *printer) attach(f *File) {
 	p.operand = map[Node][]*Comment{}
 	p.ending = map[Node][]*Comment{}
 	p.inside = map[Node][]*Comment{}
+	p.gaps = map[int][]*Comment{}
 	type unit struct {
 		n   Node
 		off int
@@ -210,6 +217,9 @@ func (p *printer) attach(f *File) {
 		case next < nextUnit:
 			if o := clauseOperands(u.n); o != nil {
 				p.attachOperand(u.n, o, c)
+			} else if wordAt(u.n, next) {
+				p.gaps[next] = append(p.gaps[next], c)
+				p.inside[u.n] = append(p.inside[u.n], c)
 			} else {
 				p.leading[u.n] = append(p.leading[u.n], c)
 			}
@@ -315,12 +325,11 @@ func (p *printer) sentinel(s *Sentinel) {
 	}
 	switch {
 	case s.From != nil && s.To != nil:
-		// One line for both: what ended From's line goes before it.
-		lead := slices.Concat(p.leading[s.From], p.trailing[s.From], p.leading[s.To])
-		sort.SliceStable(lead, func(i, j int) bool { return lead[i].Hash.Offset < lead[j].Hash.Offset })
-		clause(lead, func() {
+		// One line for both, broken before To where comments end
+		// From's line or come before To: they stay there.
+		clause(p.leading[s.From], func() {
 			p.timeSpec(s.From, "From")
-			p.str(" ")
+			p.breakLine(slices.Concat(p.trailing[s.From], p.leading[s.To]), true)
 			p.timeSpec(s.To, "To")
 		}, func() { p.trail(p.trailing[s.To]) })
 	case s.From != nil:
@@ -492,29 +501,16 @@ func (p *printer) interval(iv *Interval) {
 	}
 }
 
-func (p *printer) fetch(c *FetchClause) {
-	p.str("Fetch ")
-	if c.OnChange {
-		p.str("on change")
-	} else {
-		p.interval(c.Interval)
-	}
-	if c.Render {
-		p.str(" render")
-	}
-}
+func (p *printer) fetch(c *FetchClause) { p.words(words(c, "")) }
 
 // timeSpec prints t after keyword ("From" or "To"; a TimeSpec printed on its
 // own has none).
 func (p *printer) timeSpec(t *TimeSpec, keyword string) {
-	if keyword != "" {
-		p.str(keyword + " ")
+	ws := words(t, keyword)
+	if keyword == "" {
+		ws = ws[1:]
 	}
-	p.timeBase(t.Base)
-	for _, off := range t.Offsets {
-		p.str(" + ")
-		p.interval(off)
-	}
+	p.words(ws)
 }
 
 func (p *printer) timeBase(b TimeBase) {
@@ -557,21 +553,9 @@ func (p *printer) contact(c *Contact) {
 	}
 }
 
-func (p *printer) every(c *EveryClause) {
-	p.str("Every ")
-	if c.Mode == Periodic {
-		p.interval(c.Interval)
-	} else {
-		p.str(c.Mode.String())
-	}
-}
+func (p *printer) every(c *EveryClause) { p.words(words(c, "")) }
 
-func (p *printer) compare(c *CompareClause) {
-	p.str("Compare " + c.Method.String())
-	if c.Method != Pairwise {
-		p.str(" " + strconv.FormatInt(c.N, 10))
-	}
-}
+func (p *printer) compare(c *CompareClause) { p.words(words(c, "")) }
 
 // quoteAs returns s bare if it scans back as exactly one token of class tok
 // with the same text, and quoted otherwise.

@@ -33,7 +33,8 @@ import (
 // (siteSlot), so that the comments keep their order.
 //
 // The other clauses (Fetch, Confirm, From, To, Every, Compare) have no
-// slot: a comment inside one goes before it.
+// operands: a comment inside one stays between the same two tokens (see
+// words).
 
 // operands holds the parts of a clause that a comment may precede, for
 // operands.slot.

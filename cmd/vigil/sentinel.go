@@ -160,8 +160,9 @@ func printDiagnostics(w io.Writer, err error, prefix string) {
 func runSentinelFmt(ctx context.Context, env *environment, args []string) (int, error) {
 	fs := newSentinelFlagSet(env, "sentinel fmt", "FILE...",
 		"Fmt prints sentinel files in the canonical form of the language: one clause\n"+
-			"a line, keywords as the seed writes them, comments kept before or at the\n"+
-			"end of their clause's line, with the blank lines between them. Syntax errors are\n"+
+			"a line, keywords as the seed writes them, comments kept where they are written\n"+
+			"(before a clause, at the end of its line, or between two of its words, the\n"+
+			"clause broken there), with the blank lines between them. Syntax errors are\n"+
 			"printed to standard error as file:line:col: message (exit status 1); an\n"+
 			"unreadable file exits with 2. \"-\" reads standard input.")
 	write := fs.Bool("w", false, "write the canonical form back to each file instead of printing it")

@@ -105,6 +105,7 @@ func TestErrorsDoNotRepeatInput(t *testing.T) {
 		{"api expires", "POST", "/api/v1/tokens", "session", `{"name":"a","expiresIn":"` + attackLine + `"}`, 400, "expiresIn must be a duration from 1m to 87600h"},
 		{"api token name", "POST", "/api/v1/tokens", "session", `{"name":"` + attackLine + `\u0000x"}`, 400, "name must have no control character"},
 		{"api user email", "POST", "/api/v1/users", "token", `{"email":"` + attackTag + `"}`, 400, "email must be an address"},
+		{"api unknown field", "POST", "/api/v1/tokens", "session", `{"name":"a","` + attackLine + `":1}`, 400, "a field this endpoint does not take: its fields are name, expiresIn"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req, err := http.NewRequest(tc.method, srv.URL+tc.path, strings.NewReader(tc.body))

@@ -48,6 +48,33 @@ func TestReadJSONTypeErrors(t *testing.T) {
 	}
 }
 
+// TestReadJSONUnknownField: a body with a member the endpoint does not
+// take is refused with the endpoint's own fields (those of an embedded
+// struct in their place), not the member's name, which the request sent
+// ("json: unknown field \"Call 0800-SCAM\"").
+func TestReadJSONUnknownField(t *testing.T) {
+	s, u := newTestServer(t)
+	for _, tc := range []struct {
+		path, body string
+		handle     apiFunc
+		want       string
+	}{
+		{"/api/v1/tokens", `{"name":"a","Call 0800-SCAM":1}`, s.handleTokenCreate,
+			"invalid JSON body: a field this endpoint does not take: its fields are name, expiresIn"},
+		{"/api/v1/sentinels/check", `{"source":"x","<b>pwned</b>":"y"}`, s.handleSentinelCheck,
+			"invalid JSON body: a field this endpoint does not take: its fields are source, sentinel, replacing"},
+		{"/api/v1/sentinels", `{"sources":"x"}`, s.handleSentinelCreate,
+			"invalid JSON body: a field this endpoint does not take: its fields are source, sentinel"},
+	} {
+		req := httptest.NewRequest("POST", tc.path, strings.NewReader(tc.body))
+		req.Header.Set("Content-Type", "application/json")
+		err := tc.handle(httptest.NewRecorder(), req, u)
+		if vigil.ErrorCode(err) != vigil.EINVALID || vigil.ErrorMessage(err) != tc.want {
+			t.Errorf("POST %s %s: %v (%s), want %q", tc.path, tc.body, err, vigil.ErrorCode(err), tc.want)
+		}
+	}
+}
+
 // TestTimeParamPlus: a time whose offset's "+" was sent unescaped reads
 // "10:25:00 02:00"; the error says how to write it, not only that it is
 // no RFC 3339 time (and not what was sent: see TestErrorsDoNotRepeatInput).

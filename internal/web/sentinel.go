@@ -350,7 +350,9 @@ func specStart(sen *vigil.Sentinel) time.Time {
 }
 
 // readJSON decodes a JSON request body (of at most maxRequestBody bytes,
-// as secure limits every body).
+// as secure limits every body) into v, a pointer to the endpoint's
+// struct. Its errors say what is wrong in JSON's terms, naming the
+// endpoint's fields, not the members the body holds.
 func readJSON(r *http.Request, v any) error {
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
@@ -372,6 +374,12 @@ func readJSON(r *http.Request, v any) error {
 			// encoding/json's word for no value at all.
 			return vigil.Errorf(vigil.EINVALID, "invalid JSON body: it is empty: want an object")
 		}
+		if strings.HasPrefix(err.Error(), "json: unknown field ") {
+			// encoding/json names the member, which the request sent:
+			// the answer names the endpoint's own instead.
+			return vigil.Errorf(vigil.EINVALID, "invalid JSON body: a field this endpoint does not take: its fields are %s",
+				strings.Join(jsonFields(reflect.TypeOf(v)), ", "))
+		}
 		return vigil.Errorf(vigil.EINVALID, "invalid JSON body: %v", err)
 	}
 	// One value: what follows it would be silently ignored.
@@ -382,6 +390,34 @@ func readJSON(r *http.Request, v any) error {
 		return vigil.Errorf(vigil.EINVALID, "invalid JSON body: more after the object, at byte %d", dec.InputOffset())
 	}
 	return nil
+}
+
+// jsonFields returns the names of the members that a JSON object decoded
+// into a value of type t (a struct, or a pointer to one) may have, in the
+// order of its fields, those of an embedded struct in its place.
+func jsonFields(t reflect.Type) []string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	var names []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case name == "-":
+		case f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct:
+			names = append(names, jsonFields(f.Type)...)
+		case !f.IsExported():
+		case name == "":
+			names = append(names, f.Name)
+		default:
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 // jsonType names the JSON value that decodes into a value of type t.

@@ -28,6 +28,11 @@
 // checks the host of a self-hosted service's URL before anything is built,
 // for a clear error early.
 //
+// Markup. A message's text quotes the watched pages, which whoever writes
+// them chooses; Slack, Discord and Mattermost are sent it written so that
+// they show it as written (markup.go), with no link a label disguises and
+// no mention of a whole channel.
+//
 // The operator's proxy. The transport cmd/vigil gives as Transport is the
 // fetcher's, with its proxy (vigil serve --proxy) and the hosts reached
 // without it (--no-proxy): every service sent to, on a client of its own,
@@ -108,10 +113,7 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 	if limit <= 0 {
 		limit = 4000
 	}
-	text := m.Subject + "\n\n" + m.Text
-	if r := []rune(text); len(r) > limit {
-		text = string(r[:limit-1]) + "…"
-	}
+	text := clip(name, plainText(name, m.Subject+"\n\n"+m.Text), limit)
 	if name == "telegram" {
 		return n.sendTelegram(ctx, target, text, timeout)
 	}
@@ -129,9 +131,15 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 	}
 	// Shoutrrr takes no context: the send runs on its own and is given
 	// up on at the timeout (the guarded transport's own timeouts end it).
+	// Slack reads the title as it reads the text; Discord's embed
+	// titles show no link or mention, and Mattermost's message has none.
+	title := m.Subject
+	if name == "slack" {
+		title = plainText(name, title)
+	}
 	sent := make(chan error, 1)
 	go func() {
-		sent <- svc.Send(text, &types.Params{"title": m.Subject})
+		sent <- svc.Send(text, &types.Params{"title": title})
 		if own != nil {
 			own.CloseIdleConnections() // the clone serves this message only
 		}

@@ -281,7 +281,12 @@ func (s *Server) handleVersionBody(w http.ResponseWriter, r *http.Request, u *vi
 	}
 	h.Set("Content-Security-Policy", downloadCSP)
 	h.Set("Content-Disposition", "attachment; filename=\"version-"+strconv.FormatInt(v.ID, 10)+"\"")
+	// A body never changes, so the browser that read it keeps it, but
+	// apart for each session and token (Vary): kept by its URL alone, it
+	// was shown from the cache to another account signed in on the same
+	// browser, which the server never asked whether it may read it.
 	h.Set("Cache-Control", "private, max-age=86400, immutable")
+	h.Set("Vary", "Cookie, Authorization")
 	w.Write(body)
 	return nil
 }

@@ -120,8 +120,8 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 				}
 				n.CreatedAt = r.CheckedAt
 				n.State = vigil.NotificationPending
-				err := tx.QueryRowContext(ctx, `INSERT INTO notifications (user_id, change_id, channel, target, payload, state, attempts,
-					next_attempt, last_error, created_at, sent_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, '', ?, 0) RETURNING id`,
+				err := tx.QueryRowContext(ctx, `INSERT INTO notifications (id, user_id, change_id, channel, target, payload, state, attempts,
+					next_attempt, last_error, created_at, sent_at) VALUES (`+nextID("notifications")+`, ?, ?, ?, ?, ?, ?, 0, ?, '', ?, 0) RETURNING id`,
 					nullID(n.UserID), nullID(n.ChangeID), n.Channel, n.Target, []byte(n.Payload), string(n.State),
 					tv(n.NextAttempt), tv(n.CreatedAt)).Scan(&n.ID)
 				if err != nil {

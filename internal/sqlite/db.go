@@ -304,8 +304,9 @@ func q(s string) string { return s }
 
 // nextID returns the SQL expression of the next id of a table whose ids
 // are never reused: one above the largest it ever gave (see
-// migrations/0102_ids_never_reused.sql and
-// 0105_resource_ids_never_reused.sql). table is a constant.
+// migrations/0102_ids_never_reused.sql,
+// 0105_resource_ids_never_reused.sql and 0115_user_ids_never_reused.sql).
+// Every table with an id of its own is one. table is a constant.
 func nextID(table string) string {
 	return "(SELECT id + 1 FROM id_floor WHERE name = '" + table + "')"
 }

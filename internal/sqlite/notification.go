@@ -36,8 +36,8 @@ func (db *DB) EnqueueNotification(ctx context.Context, n *vigil.Notification) er
 		n.NextAttempt = now
 	}
 	err := db.update(ctx, func(tx execer) error {
-		return tx.QueryRowContext(ctx, q(`INSERT INTO notifications (user_id, change_id, channel, target, payload, state, attempts,
-			next_attempt, last_error, created_at, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		return tx.QueryRowContext(ctx, q(`INSERT INTO notifications (id, user_id, change_id, channel, target, payload, state, attempts,
+			next_attempt, last_error, created_at, sent_at) VALUES (`+nextID("notifications")+`, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			nullID(n.UserID), nullID(n.ChangeID), n.Channel, n.Target, []byte(n.Payload), string(n.State), n.Attempts,
 			tv(n.NextAttempt), n.LastError, tv(n.CreatedAt), tv(n.SentAt)).Scan(&n.ID)
 	})

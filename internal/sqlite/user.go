@@ -24,7 +24,7 @@ func (db *DB) CreateUser(ctx context.Context, u *vigil.User) error {
 	}
 	now := db.now().UTC()
 	err := db.update(ctx, func(tx execer) error {
-		return tx.QueryRowContext(ctx, q("INSERT INTO users (email, name, password_hash, admin, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id"),
+		return tx.QueryRowContext(ctx, q("INSERT INTO users (id, email, name, password_hash, admin, created_at, updated_at) VALUES ("+nextID("users")+", ?, ?, ?, ?, ?, ?) RETURNING id"),
 			u.Email, u.Name, u.PasswordHash, u.Admin, tv(now), tv(now)).Scan(&u.ID)
 	})
 	if isUnique(err) {
@@ -264,8 +264,8 @@ func (db *DB) CreateToken(ctx context.Context, t *vigil.Token) error {
 		if err := userExists(ctx, tx, t.UserID); err != nil {
 			return err
 		}
-		return tx.QueryRowContext(ctx, q(`INSERT INTO tokens (user_id, name, hash, created_at, expires_at, last_used_at)
-			VALUES (?, ?, ?, ?, ?, ?) RETURNING id`), t.UserID, t.Name, t.Hash, tv(now), tv(t.ExpiresAt), tv(t.LastUsedAt)).Scan(&t.ID)
+		return tx.QueryRowContext(ctx, q(`INSERT INTO tokens (id, user_id, name, hash, created_at, expires_at, last_used_at)
+			VALUES (`+nextID("tokens")+`, ?, ?, ?, ?, ?, ?) RETURNING id`), t.UserID, t.Name, t.Hash, tv(now), tv(t.ExpiresAt), tv(t.LastUsedAt)).Scan(&t.ID)
 	})
 	if isUnique(err) {
 		return vigil.Errorf(vigil.ECONFLICT, "token already stored")

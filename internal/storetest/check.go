@@ -23,6 +23,7 @@ func RunCheckStore(t *testing.T, open CheckOpener) {
 	t.Run("SiteSnapshot", func(t *testing.T) { testSiteSnapshot(t, open(t)) })
 	t.Run("Importance", func(t *testing.T) { testImportance(t, open(t)) })
 	t.Run("ClaimPriority", func(t *testing.T) { testClaimPriority(t, open(t)) })
+	t.Run("NotificationIDsNeverReused", func(t *testing.T) { testCheckNotificationIDsNeverReused(t, open(t)) })
 }
 
 // testSiteSnapshot: a check record's site snapshot is kept per sentinel,

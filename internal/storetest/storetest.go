@@ -54,6 +54,7 @@ func Run(t *testing.T, open Opener) {
 		"UserDisableRace":            testUserDisableRace,
 		"UserDeleteNoSentinels":      testUserDeleteWithoutSentinels,
 		"UserDeleteNoSentinelsRace":  testUserDeleteWithoutSentinelsRace,
+		"UserIDsNeverReused":         testUserIDsNeverReused,
 		"Tokens":                     testTokens,
 		"Changes":                    testChanges,
 		"ChangePages":                testChangePages,

@@ -25,6 +25,14 @@ type FetchRequest struct {
 	// redirects that leave its scope.) A rendered fetch does not call it:
 	// the browser follows its redirects itself.
 	CheckRedirect func(url string) error
+	// DigestBinary, when set, identifies a binary body: the body of an
+	// answer refused as not text (a 2xx answer of a type that is not
+	// text: an image, a PDF) is given to it, decoded, with its media type,
+	// before the body is dropped, and the result holds what it returns
+	// (BinaryDigest) and the body's size. A crawl versions a site's binary
+	// leaves so; a page sentinel, which refuses them, leaves it nil. It
+	// must not keep the body.
+	DigestBinary func(mediaType string, body []byte) string
 }
 
 // FetchResult is the answer to a FetchRequest. A 304 answer has
@@ -38,6 +46,11 @@ type FetchResult struct {
 	ContentType  string // media type without parameters
 	Charset      string // the charset the body was declared or detected in; the body is UTF-8
 	Body         []byte // decoded (no content encoding), UTF-8
+	// BinaryDigest and BinarySize identify the body of an answer refused
+	// as not text, when the request's DigestBinary asked: what it
+	// returned, and the body's length in bytes, decoded. Empty otherwise.
+	BinaryDigest string
+	BinarySize   int64
 	// FetchedAt is when the request was sent, after any wait for the
 	// host's turn; Duration is how long it took from then.
 	FetchedAt time.Time

@@ -421,8 +421,9 @@ func (c *Client) checkHost(ctx context.Context, host string) error {
 // get requests u once, without following a redirect: an answer that
 // redirects gives the URL it leads to (resolved against u) and no result.
 // etag and lastModified, when set, are u's validators: the request is
-// conditional.
-func (c *Client) get(ctx context.Context, u *url.URL, etag string, lastModified time.Time) (*vigil.FetchResult, *url.URL, error) {
+// conditional. digest, when not nil, is given a binary body before it is
+// dropped (vigil.FetchRequest.DigestBinary).
+func (c *Client) get(ctx context.Context, u *url.URL, etag string, lastModified time.Time, digest func(string, []byte) string) (*vigil.FetchResult, *url.URL, error) {
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return nil, nil, err
@@ -499,6 +500,9 @@ func (c *Client) get(ctx context.Context, u *url.URL, etag string, lastModified 
 	}
 	res.ContentType = mediaType
 	if !vigil.IsTextMediaType(res.ContentType) || looksBinary(body) {
+		if digest != nil {
+			res.BinaryDigest, res.BinarySize = digest(res.ContentType, body), int64(len(body))
+		}
 		return res, nil, fmt.Errorf("%w: %s is not a text document", ErrBinary, res.ContentType)
 	}
 	utf8Body, cs, err := toUTF8(body, res.ContentType, params["charset"])

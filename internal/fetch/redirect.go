@@ -73,7 +73,7 @@ func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 		if hops > 0 {
 			etag, lastModified = "", time.Time{}
 		}
-		res, next, err := c.get(hctx, u, etag, lastModified)
+		res, next, err := c.get(hctx, u, etag, lastModified, req.DigestBinary)
 		cancel()
 		wait := c.retryWait(u, err) // held off before the next turn is given
 		release()

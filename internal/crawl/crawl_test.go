@@ -168,7 +168,7 @@ func TestCrawlPages(t *testing.T) {
 		t.Errorf("text page: %+v, want its tag's relative href as its link", notes)
 	}
 	img := snap.Page(u("/site/img.png"))
-	if img.Failed() || img.Status != 200 || img.ContentType != "image/png" || img.Hash != "" ||
+	if img.Failed() || img.Status != 200 || img.ContentType != "image/png" || img.Hash != hashOf(png) || img.Size != int64(len(png)) ||
 		img.VersionKind != crawl.VersionLastModified || img.Version != "2024-05-01T12:00:00Z" {
 		t.Errorf("binary leaf: %+v", img)
 	}

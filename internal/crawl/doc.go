@@ -110,7 +110,14 @@
 //     link is canonical, its fragment dropped, a link to a host IDNA or
 //     DNS refuses (spec.CheckHostName) left out, and is held to the
 //     scope, queued and weighed in importance alike; other documents
-//     (binary) are leaves; a failure (an error status, a refusal, a
+//     (binary: images, PDFs) are leaves, whose body the fetcher drops
+//     after giving its digest and size (vigil.FetchRequest.DigestBinary,
+//     digestBinary): their Hash and Size, and their version when they
+//     came without Last-Modified; a PDF's digest leaves out what a
+//     generator changes at every run (its Info dictionary's dates, its
+//     /ID, its XMP packets, and the offsets they move, in a compressed
+//     object stream too: pdfhash.go), so that a PDF generated per request
+//     is not a change at every crawl; a failure (an error status, a refusal, a
 //     timeout, robots.txt) is a page with an error, not the end of the
 //     crawl; a URL robots.txt disallows is Blocked, never requested, and
 //     takes none of MaxPages's fetches (up to freeBlocked of them). Only the end of the context ends it.
@@ -137,7 +144,11 @@
 //     §3.3) for webtable.Diff, one web tuple per page read: the pages on
 //     its path from the start in the breadth-first tree and the links
 //     between them. Node id: the URL; version id: the page's version;
-//     failed pages are no nodes.
+//     failed pages are no nodes. Two snapshots compared
+//     (Snapshot.TableAgainst) compare a binary leaf's versions only where
+//     both hashed it: one made before binary leaves were hashed gives it
+//     its Last-Modified date or "unversioned", and so the other's table
+//     too, so that an upgrade reports no binary changed.
 //
 // Differences from the seed:
 //   - A coupling query in WHOWEDA is a graph pattern: node and link
@@ -152,7 +163,11 @@
 //     shortest paths gets the breadth-first tree's, the first found.
 //   - The seed leaves out pages without a last-modification date (CGI
 //     output); here their version is a hash of their content, and
-//     VersionKind says which a page has. Its web table (Snapshot.Table)
+//     VersionKind says which a page has; of a binary document, whose
+//     body is not kept, the hash is taken as the fetcher reads it, of a
+//     PDF without its generator's dates and identifiers (pdfhash.go),
+//     which the seed, whose identity is the date, does not need. Its web
+//     table (Snapshot.Table)
 //     takes the content hash as a page's version by default (ByContent),
 //     where the seed takes the date (ByDate): a site deployed again serves
 //     every page under a new date, the same bytes.

@@ -25,7 +25,9 @@ const (
 	// version when they have the same URL and the same date.
 	VersionLastModified VersionKind = "last-modified"
 	// VersionContentHash: the page came without a Last-Modified date, so
-	// its version is the SHA-256 of its body (note 000 §8.1, item 11).
+	// its version is its Hash (note 000 §8.1, item 11): the SHA-256 of
+	// its body, of a PDF's without what a generator changes at every run
+	// (pdfhash.go).
 	VersionContentHash VersionKind = "content-hash"
 )
 
@@ -64,12 +66,21 @@ type Page struct {
 	// read, so has none.
 	Note string `json:"note,omitempty"`
 	// Version identifies the page's content (see VersionKind); empty when
-	// neither a date nor a body came (a failure, or a binary leaf without
-	// Last-Modified: the fetcher does not return binary bodies).
+	// neither a date nor a body came: a failure, or a binary leaf without
+	// Last-Modified whose fetcher gave no digest (a crawl before binary
+	// leaves were hashed, a Fetcher that does not implement
+	// vigil.FetchRequest.DigestBinary).
 	Version     string      `json:"version,omitempty"`
 	VersionKind VersionKind `json:"versionKind,omitempty"`
 	// Hash is "sha256:" and the hex SHA-256 of the body, and Size its
 	// length in bytes, as UTF-8 (the fetcher converts every text to it).
+	// Of a binary leaf (an image, a PDF: a type that is not text), whose
+	// body is not kept, Hash is its digest (digestBinary): the SHA-256 of
+	// its bytes, of a PDF's without what a generator changes at every run
+	// (its dates, its /ID, its XMP packets, and the offsets they move:
+	// pdfhash.go), and Size its length in bytes. Snapshots made before
+	// have neither for a binary leaf, and a table compares its version
+	// only where both snapshots have its hash (Snapshot.TableAgainst).
 	Hash string `json:"hash,omitempty"`
 	Size int64  `json:"size,omitempty"`
 	// Links are the page's links in scope, in document order, each
@@ -204,6 +215,13 @@ func linksTo(p *Page, u string) bool {
 // Failed reports whether the page could not be read.
 func (p *Page) Failed() bool { return p.Error != "" }
 
+// binaryLeaf reports whether the page is a binary document read (an
+// image, a PDF: a type that is not text), whose body the crawl does not
+// keep.
+func (p *Page) binaryLeaf() bool {
+	return !p.Failed() && p.ContentType != "" && !vigil.IsTextMediaType(p.ContentType)
+}
+
 // Failure names why the page failed, as vigil site diff and a site
 // sentinel's change say it ("failed before", "now failing"): its HTTP
 // status ("HTTP 503") when it is not 2xx, else its error (a 2xx answer
@@ -256,7 +274,7 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool, 
 	// sent or ctx ends: recorded as the page's failure, it made the
 	// snapshot depend on timing (a slow host's pages "deleted" at random).
 	for {
-		res, err = f.Fetch(ctx, &vigil.FetchRequest{URL: asked, CheckRedirect: checkRedirect})
+		res, err = f.Fetch(ctx, &vigil.FetchRequest{URL: asked, CheckRedirect: checkRedirect, DigestBinary: digestBinary})
 		if !errors.Is(err, vigil.ErrHostBusy) || ctx.Err() != nil {
 			break
 		}
@@ -288,7 +306,13 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool, 
 		if res != nil && res.Status/100 == 2 && res.ContentType != "" && !vigil.IsTextMediaType(res.ContentType) {
 			// A binary document (an image, a PDF): a leaf of the site,
 			// whose body the fetcher does not return (it keeps text by
-			// the same rule).
+			// the same rule), but its digest (digestBinary) and size.
+			if res.BinaryDigest != "" {
+				p.Hash, p.Size = res.BinaryDigest, res.BinarySize
+				if p.VersionKind == "" {
+					p.Version, p.VersionKind = p.Hash, VersionContentHash
+				}
+			}
 			return visit{asked: asked, page: p}
 		}
 		p.Error = err.Error()

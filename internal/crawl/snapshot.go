@@ -15,6 +15,16 @@ import (
 
 // Format names the JSON form of a snapshot, in its "format" field: the
 // form Crawl writes.
+//
+// A binary leaf's hash, size and content-hash version (Page.Hash) took no
+// new format: they are fields format 4 has, each meaning what it means
+// for a text page (a content's hash, a length, a version that is that
+// hash), and a snapshot without them, as older ones are, is still right:
+// a table compares a binary leaf's versions only where both snapshots
+// hashed it (Snapshot.TableAgainst), so an older snapshot reads as it
+// did. A Vigil before them reads such a snapshot the same way, but for
+// one crawled with bodies (Query.Bodies), whose binary leaf it refuses:
+// it wants a body of the leaf's size and hash.
 const Format = "vigil-site-snapshot/4"
 
 // FormatV3 is the third form of a snapshot, which Decode still reads. It
@@ -465,6 +475,10 @@ func (s *Snapshot) validatePage(i int, p *Page, bodies bool) error {
 		return bad("versionKind", "%q, want %q or %q", p.VersionKind, VersionLastModified, VersionContentHash)
 	}
 	switch {
+	case p.binaryLeaf() && p.Body != "":
+		return bad("body", "present on a binary document (%s), whose body is not kept", p.ContentType)
+	case p.binaryLeaf():
+		// Its hash is its digest, of a body not kept (digestBinary).
 	case s.Query.Bodies && p.Hash != "":
 		if !bodies {
 			break

@@ -83,6 +83,37 @@ func TestExample(t *testing.T) {
 	}
 }
 
+// TestDecodeBinaryLeafHash: a binary leaf's hash and size, its digest of
+// a body not kept, are valid in a snapshot with bodies, as the version a
+// content hash is without Last-Modified.
+func TestDecodeBinaryLeafHash(t *testing.T) {
+	const digest = "sha256:4ffd8bb30991e3a6f28d1d03f1aedcd02ccf8e0cc16bb9e969e7bc2bda1ddf03"
+	for _, tc := range []struct {
+		name          string
+		version, kind string
+	}{
+		{"dated", "2025-06-30T23:59:59Z", string(crawl.VersionLastModified)},
+		{"content hash", digest, string(crawl.VersionContentHash)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			snap := example()
+			logo := snap.Pages[3]
+			logo.Hash, logo.Size, logo.Version, logo.VersionKind = digest, 33, tc.version, crawl.VersionKind(tc.kind)
+			var b bytes.Buffer
+			if err := snap.Encode(&b); err != nil {
+				t.Fatal(err)
+			}
+			back, err := crawl.Decode(&b, 0)
+			if err != nil {
+				t.Fatalf("Decode: %v", err)
+			}
+			if p := back.Pages[3]; p.Hash != digest || p.Size != 33 || p.Body != "" {
+				t.Errorf("decoded %+v", p)
+			}
+		})
+	}
+}
+
 // TestDecodeErrors: a snapshot that breaks a rule is refused with an
 // EINVALID error that names the page and the field.
 func TestDecodeErrors(t *testing.T) {
@@ -173,6 +204,7 @@ func TestDecodeErrors(t *testing.T) {
 			b[0] = 'X'
 			page(m, 1)["body"] = string(b)
 		}), "page 2 (https://example.org/docs/guide.html): body: its hash is sha256:"},
+		{"binary body", edit(func(m map[string]any) { page(m, 3)["body"] = "\x89PNG" }), "page 4 (https://example.org/docs/logo.png): body: present on a binary document (image/png), whose body is not kept"},
 		{"body without bodies", edit(func(m map[string]any) { delete(query(m), "bodies") }), "page 1 (https://example.org/docs/): body: present, but query.bodies is false"},
 		{"failed links", edit(func(m map[string]any) {
 			page(m, 2)["links"] = []any{map[string]any{"target": "https://example.org/docs/"}}

@@ -22,8 +22,9 @@ import (
 // version id as by says (Identity), and its date the Last-Modified date
 // where that is the version. A page that failed is not a node, so a page
 // that now fails is deleted from the table; a page read without a version
-// (a binary leaf served without Last-Modified) has the version id
-// "unversioned": the table sees it come and go, not change.
+// (a binary leaf served without Last-Modified in a snapshot made before
+// binary leaves were hashed) has the version id "unversioned": the table
+// sees it come and go, not change.
 //
 // The table is named after the query's start URL and the time the crawl
 // started. Table returns an EINVALID error naming the page at fault if the
@@ -31,6 +32,25 @@ import (
 // table), or if a page has no path from the start (which Crawl never
 // writes).
 func (s *Snapshot) Table(by Identity) (*webtable.Table, error) {
+	return s.table(by, nil)
+}
+
+// TableAgainst returns the web table of s (Table) to compare with the
+// table of other, the other snapshot of the comparison (other's is
+// other.TableAgainst(s, by)): a binary leaf (an image, a PDF) that one of
+// them hashed and the other did not (made before binary leaves were
+// hashed) has in both the version a crawl that did not hash it gives it,
+// its Last-Modified date or Unversioned. A binary leaf's versions are
+// compared only where both snapshots hashed it: a snapshot made before
+// compared with a new one shows no binary changed that it could not tell
+// changed then.
+func (s *Snapshot) TableAgainst(other *Snapshot, by Identity) (*webtable.Table, error) {
+	return s.table(by, other)
+}
+
+// table is Table; other, when not nil, is the snapshot compared with s
+// (TableAgainst).
+func (s *Snapshot) table(by Identity, other *Snapshot) (*webtable.Table, error) {
 	// The bodies take no part in the table: their hashes are not checked
 	// again (Decode did).
 	if err := s.validate(false); err != nil {
@@ -82,6 +102,14 @@ func (s *Snapshot) Table(by Identity) (*webtable.Table, error) {
 			// may be served under several dates).
 			n.Version, n.Modified = webtable.VersionID(p.Hash), time.Time{}
 		}
+		if unhashedIn(other, p) {
+			// As a crawl that did not hash it (Snapshot.TableAgainst).
+			n.Version, n.Modified = Unversioned, time.Time{}
+			if p.VersionKind == VersionLastModified {
+				n.Version = webtable.VersionID(p.Version)
+				n.Modified, _ = time.Parse(time.RFC3339, p.Version)
+			}
+		}
 		t.Nodes = append(t.Nodes, n)
 		// The path, from the page up to the start, then reversed.
 		tu := webtable.Tuple{ID: webtable.TupleID(p.URL)}
@@ -110,6 +138,16 @@ func (s *Snapshot) Table(by Identity) (*webtable.Table, error) {
 		return nil, fmt.Errorf("snapshot: the table of a valid snapshot: %w", err)
 	}
 	return t, nil
+}
+
+// unhashedIn reports whether p is a binary leaf that snapshot other, if
+// not nil, read without hashing it while p has its hash.
+func unhashedIn(other *Snapshot, p *Page) bool {
+	if other == nil || !p.binaryLeaf() || p.Hash == "" {
+		return false
+	}
+	q := other.Page(p.URL)
+	return q != nil && q.binaryLeaf() && q.Hash == ""
 }
 
 // Identity says what tells two versions of a page apart in a web table

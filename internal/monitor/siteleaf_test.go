@@ -33,7 +33,10 @@ func TestSiteLeafVersions(t *testing.T) {
 	m := siteMonitor(db, wh, fetch.Options{}, &now)
 	runOnce(t, m, 1)
 
-	site.Set(crawltest.Release{"/index.html": index(`<img src="logo.png"><a href="logo.png">Logo</a>`), "/report.pdf": pdf, "/logo.png": png},
+	// The PDF with a new text under a new date: the same bytes under a
+	// new date are the same version (crawl.ByContent), as a text page's are.
+	pdf2 := []byte("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Title (v2) >>\nendobj\n")
+	site.Set(crawltest.Release{"/index.html": index(`<img src="logo.png"><a href="logo.png">Logo</a>`), "/report.pdf": pdf2, "/logo.png": png},
 		map[string]time.Time{"/report.pdf": day.AddDate(0, 1, 0), "/logo.png": day})
 	checkAnHourLater(t, m, db, sen, &now)
 	cs := changesOf(t, db, sen)

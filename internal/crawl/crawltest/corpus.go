@@ -1,7 +1,8 @@
 // Package crawltest serves the site corpus, two releases of Git's HTML
 // documentation, from a static web server on loopback, for the tests of
 // the crawler (internal/crawl) and of the commands built on it (vigil
-// site crawl, vigil site diff). It is for tests only.
+// site crawl, vigil site diff), and writes small PDFs as a generator does
+// (pdf.go). It is for tests only.
 package crawltest
 
 import (

@@ -1,0 +1,164 @@
+package crawl_test
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil/internal/crawl"
+	"github.com/vigil-web/vigil/internal/crawl/crawltest"
+	"github.com/vigil-web/vigil/webtable"
+)
+
+// binarySite is a site of a page linking to a PDF and an image, served
+// without Last-Modified unless dates are given.
+type binarySite struct {
+	site *crawltest.Site
+	q    crawl.Query
+}
+
+func newBinarySite(t *testing.T) *binarySite {
+	s := &binarySite{site: crawltest.NewSite(t, nil)}
+	s.q = crawl.Query{Start: s.site.URL("/"), MaxDepth: 1, MaxPages: 10, Bodies: true}
+	return s
+}
+
+// serve sets the site's files: the home page, the PDF that run writes and
+// the image; with date, each is served with it as Last-Modified.
+func (s *binarySite) serve(run crawltest.PDFRun, image []byte, date time.Time) {
+	files := crawltest.Release{
+		"/index.html": []byte(`<!doctype html><title>Docs</title><a href="report.pdf">Report</a> <a href="logo.png">Logo</a>`),
+		"/report.pdf": crawltest.PDF(run),
+		"/logo.png":   image,
+	}
+	var dates map[string]time.Time
+	if !date.IsZero() {
+		dates = map[string]time.Time{"/index.html": date, "/report.pdf": date, "/logo.png": date}
+	}
+	s.site.Set(files, dates)
+}
+
+// asBefore returns snap as a crawl before binary documents were hashed
+// wrote it: its binary leaves without hash and size, their version their
+// Last-Modified date or none.
+func asBefore(t *testing.T, snap *crawl.Snapshot) *crawl.Snapshot {
+	t.Helper()
+	var b bytes.Buffer
+	if err := snap.Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	old, err := crawl.Decode(&b, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range old.Pages {
+		if p.ContentType == "application/pdf" || p.ContentType == "image/png" {
+			p.Hash, p.Size = "", 0
+			if p.VersionKind == crawl.VersionContentHash {
+				p.Version, p.VersionKind = "", ""
+			}
+		}
+	}
+	if err := old.Validate(); err != nil {
+		t.Fatalf("the snapshot as before: %v", err)
+	}
+	return old
+}
+
+// modified returns the paths of the pages a site diff of prev and cur
+// adds, deletes or modifies, each with a sign (+, -, ~).
+func modified(t *testing.T, prev, cur *crawl.Snapshot, by crawl.Identity, srvURL string) []string {
+	t.Helper()
+	w1, err := prev.TableAgainst(cur, by)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2, err := cur.TableAgainst(prev, by)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := webtable.Diff(w1, w2, &webtable.Options{Strict: true, Cover: true, Complete: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, set := range []struct {
+		sign string
+		ids  []webtable.NodeID
+	}{{"+", d.Added}, {"-", d.Deleted}, {"~", d.Modified}} {
+		for _, id := range set.ids {
+			out = append(out, set.sign+strings.TrimPrefix(string(id), srvURL))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+var (
+	pngA = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89")
+	pngB = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x02\x00\x00\x00\x02\x08\x06\x00\x00\x00\x72\xb6\x0d\x24")
+)
+
+// TestBinaryLeafVersions: a PDF and an image served without Last-Modified
+// have their content's hash as their version, and size, through a real
+// fetcher on loopback; two crawls tell a PDF generated again (new dates,
+// /ID, XMP) unchanged, a PDF with a new page text or an image replaced
+// modified, by content and by date. A crawl of before, whose binary
+// leaves have no hash, shows no binary changed against a new one, as it
+// could not tell, but for a Last-Modified date that changed, as before.
+func TestBinaryLeafVersions(t *testing.T) {
+	first, second := crawltest.FirstPDFRun(), crawltest.SecondPDFRun()
+	rewritten := second
+	rewritten.Text = "Hello, World"
+	day1, day2 := time.Date(2026, 11, 1, 8, 0, 0, 0, time.UTC), time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name          string
+		run           crawltest.PDFRun
+		image         []byte
+		date1, date2  time.Time
+		byContent     []string // against the crawl before, by content
+		byDate        []string // and by date
+		againstBefore []string // against the crawl before, as a Vigil before this wrote it
+	}{
+		{"PDF generated again", second, pngA, time.Time{}, time.Time{}, nil, nil, nil},
+		{"PDF with a new text", rewritten, pngA, time.Time{}, time.Time{}, []string{"~/report.pdf"}, []string{"~/report.pdf"}, nil},
+		{"image replaced", first, pngB, time.Time{}, time.Time{}, []string{"~/logo.png"}, []string{"~/logo.png"}, nil},
+		{"dated, generated again, new date", second, pngA, day1, day2, nil,
+			[]string{"~/", "~/logo.png", "~/report.pdf"}, []string{"~/logo.png", "~/report.pdf"}},
+		{"dated, image replaced, same date", first, pngB, day1, day1, []string{"~/logo.png"}, nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newBinarySite(t)
+			s.serve(first, pngA, tc.date1)
+			prev := crawlSite(t, loopbackFetcher(), s.q)
+			s.serve(tc.run, tc.image, tc.date2)
+			cur := crawlSite(t, loopbackFetcher(), s.q)
+			for _, snap := range []*crawl.Snapshot{prev, cur} {
+				for _, p := range snap.Pages[1:] {
+					want := crawl.VersionContentHash
+					if !tc.date1.IsZero() {
+						want = crawl.VersionLastModified
+					}
+					if p.Failed() || p.Hash == "" || p.Size == 0 || p.Body != "" || p.VersionKind != want ||
+						want == crawl.VersionContentHash && p.Version != p.Hash {
+						t.Errorf("%s: %+v; want a hash, a size, no body and a version of kind %s", p.URL, p, want)
+					}
+				}
+			}
+			if got := modified(t, prev, cur, crawl.ByContent, s.site.Srv.URL); !slices.Equal(got, tc.byContent) {
+				t.Errorf("by content: %q, want %q", got, tc.byContent)
+			}
+			if got := modified(t, prev, cur, crawl.ByDate, s.site.Srv.URL); !slices.Equal(got, tc.byDate) {
+				t.Errorf("by date: %q, want %q", got, tc.byDate)
+			}
+			if got := modified(t, asBefore(t, prev), cur, crawl.ByContent, s.site.Srv.URL); !slices.Equal(got, tc.againstBefore) {
+				t.Errorf("against a crawl of before: %q, want %q", got, tc.againstBefore)
+			}
+			if got := modified(t, asBefore(t, prev), asBefore(t, cur), crawl.ByContent, s.site.Srv.URL); !slices.Equal(got, tc.againstBefore) {
+				t.Errorf("two crawls of before: %q, want %q", got, tc.againstBefore)
+			}
+		})
+	}
+}

@@ -116,6 +116,7 @@ var (
 func (n *pdfNormalizer) file(b []byte) error {
 	l := &pdfLexer{b: b}
 	for {
+		l.values = 0
 		t, err := l.next()
 		if err != nil {
 			return err

@@ -70,6 +70,7 @@ func TestHashPDFAsBytes(t *testing.T) {
 		{"stream without its end", "application/pdf", []byte("%PDF-1.4\n1 0 obj\n<< /Length 100 >>\nstream\nBT ET\n"), true},
 		{"unbalanced dictionary", "application/pdf", []byte("%PDF-1.4\n1 0 obj\n<< /A [1 2 >>\nendobj\n"), true},
 		{"nested too deep", "application/pdf", []byte("%PDF-1.4\n1 0 obj\n" + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + "\nendobj\n"), true},
+		{"an object too large", "application/pdf", []byte("%PDF-1.4\n1 0 obj\n[" + strings.Repeat("0 ", 1<<20+1) + "]\nendobj\n"), true},
 		{"PDF type, no PDF", "application/pdf", []byte("<html>not found</html>"), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

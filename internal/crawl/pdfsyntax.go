@@ -37,6 +37,9 @@ type pdfToken struct {
 type pdfLexer struct {
 	b   []byte
 	pos int
+	// values counts the values read since it was last set to 0, once an
+	// object (pdfMaxValues).
+	values int
 }
 
 // errPDFSyntax is wrapped by the errors of a file hashPDF cannot read.
@@ -167,10 +170,18 @@ type pdfValue struct {
 // nested deeper is not read (ISO 32000-1 Annex C gives 28 as a limit).
 const pdfMaxDepth = 256
 
+// pdfMaxValues bounds the values of one object, held in memory until it
+// is written: a larger one (no writer's array is that long) is not read,
+// so that a file of one array of millions of numbers takes no more.
+const pdfMaxValues = 1 << 20
+
 // value reads the object that begins with token t.
 func (l *pdfLexer) value(t pdfToken, depth int) (pdfValue, error) {
 	if depth > pdfMaxDepth {
 		return pdfValue{}, fmt.Errorf("%w: nested deeper than %d at byte %d", errPDFSyntax, pdfMaxDepth, t.start)
+	}
+	if l.values++; l.values > pdfMaxValues {
+		return pdfValue{}, fmt.Errorf("%w: an object of more than %d values at byte %d", errPDFSyntax, pdfMaxValues, t.start)
 	}
 	switch t.kind {
 	case pdfEOF:

@@ -78,6 +78,10 @@ func (s *Snapshot) table(by Identity, other *Snapshot) (*webtable.Table, error) 
 			}
 		}
 	}
+	var others map[string]*Page
+	if other != nil {
+		others = other.PagesByURL()
+	}
 	linkIDs := map[[2]int]webtable.LinkID{}
 	for i, p := range s.Pages {
 		if i > 0 && parent[i] < 0 {
@@ -102,7 +106,7 @@ func (s *Snapshot) table(by Identity, other *Snapshot) (*webtable.Table, error) 
 			// may be served under several dates).
 			n.Version, n.Modified = webtable.VersionID(p.Hash), time.Time{}
 		}
-		if unhashedIn(other, p) {
+		if unhashedIn(others, p) {
 			// As a crawl that did not hash it (Snapshot.TableAgainst).
 			n.Version, n.Modified = Unversioned, time.Time{}
 			if p.VersionKind == VersionLastModified {
@@ -140,13 +144,14 @@ func (s *Snapshot) table(by Identity, other *Snapshot) (*webtable.Table, error) 
 	return t, nil
 }
 
-// unhashedIn reports whether p is a binary leaf that snapshot other, if
-// not nil, read without hashing it while p has its hash.
-func unhashedIn(other *Snapshot, p *Page) bool {
-	if other == nil || !p.binaryLeaf() || p.Hash == "" {
+// unhashedIn reports whether p is a binary leaf that the other snapshot,
+// whose pages by URL are others (nil if none), read without hashing it
+// while p has its hash.
+func unhashedIn(others map[string]*Page, p *Page) bool {
+	if !p.binaryLeaf() || p.Hash == "" {
 		return false
 	}
-	q := other.Page(p.URL)
+	q := others[p.URL]
 	return q != nil && q.binaryLeaf() && q.Hash == ""
 }
 

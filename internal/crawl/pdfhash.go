@@ -11,10 +11,35 @@ import (
 	"strconv"
 )
 
-// A PDF generated per request (an invoice, a report, a page printed to
-// PDF) is written anew at every check: same pages, new dates. Its hash
-// (hashPDF) leaves out what a generator changes at every run, so that a
-// site crawl does not report it changed each time:
+// pdfInflateCap bounds the bytes inflated from a PDF's object and
+// metadata streams, all of them together: above it a stream is hashed
+// compressed. A crawl's body is at most 20 MiB (the fetcher's cap).
+const pdfInflateCap = 64 << 20
+
+// pdfHeaderWindow is how far into a file the %PDF- header may come
+// (readers accept a few bytes of junk before it).
+const pdfHeaderWindow = 1024
+
+// digestBinary returns the Hash of a binary document's body (a page the
+// fetcher does not return as text: vigil.FetchRequest.DigestBinary): of a
+// PDF, by its media type or its %PDF- magic, its hash without what a
+// generator changes at every run (hashPDF); of another document, or a PDF
+// that does not parse, the hash of its bytes.
+func digestBinary(mediaType string, body []byte) string {
+	if mediaType == "application/pdf" || bytes.HasPrefix(body, []byte("%PDF-")) {
+		if sum, ok := hashPDF(body, pdfInflateCap); ok {
+			return "sha256:" + hex.EncodeToString(sum[:])
+		}
+	}
+	return hashBody(body)
+}
+
+// hashPDF returns the SHA-256 of PDF b without what a generator changes at
+// every run, inflating at most inflateCap bytes; false if b does not parse
+// as a PDF. A PDF generated per request (an invoice, a report, a page
+// printed to PDF) is written anew at every check: same pages, new dates.
+// So that a site crawl does not report it changed each time, the hash
+// leaves out:
 //
 //   - the values of /CreationDate and /ModDate, in any dictionary: the
 //     Info dictionary's, and an embedded file's parameters;
@@ -44,39 +69,15 @@ import (
 // stream without endstream, no %PDF- header) is hashed as its bytes:
 // never an error that loses the page, but each run a change.
 //
-// It is written by hand: the standard library reads no PDF, the crawl may
-// import no other module (CONTRIBUTING's layers), and no library of the
-// allow-list hashes a PDF normalised. It reads the file's syntax
+// It is written by hand: the standard library reads no PDF, a service
+// such as the crawl imports no other module (CONTRIBUTING's layers), and
+// of the PDF modules Vigil could take (pdfcpu, go-pdfium, fpdf, pdfsign)
+// none hashes a PDF normalised: pdfcpu, which reads one, would be an
+// adapter's dependency, its whole reader for what a scan of the syntax
+// does. It reads the file's syntax
 // (pdfsyntax.go), not its cross-reference table: it goes through the
 // objects in the order they are written, so a file whose table is wrong,
 // as many are, hashes as well as one whose table is right.
-
-// pdfInflateCap bounds the bytes inflated from a PDF's object and
-// metadata streams, all of them together: above it a stream is hashed
-// compressed. A crawl's body is at most 20 MiB (the fetcher's cap).
-const pdfInflateCap = 64 << 20
-
-// pdfHeaderWindow is how far into a file the %PDF- header may come
-// (readers accept a few bytes of junk before it).
-const pdfHeaderWindow = 1024
-
-// digestBinary returns the Hash of a binary document's body (a page the
-// fetcher does not return as text: vigil.FetchRequest.DigestBinary): of a
-// PDF, by its media type or its %PDF- magic, its hash without what a
-// generator changes at every run (hashPDF); of another document, or a PDF
-// that does not parse, the hash of its bytes.
-func digestBinary(mediaType string, body []byte) string {
-	if mediaType == "application/pdf" || bytes.HasPrefix(body, []byte("%PDF-")) {
-		if sum, ok := hashPDF(body, pdfInflateCap); ok {
-			return "sha256:" + hex.EncodeToString(sum[:])
-		}
-	}
-	return hashBody(body)
-}
-
-// hashPDF returns the SHA-256 of PDF b without what a generator changes at
-// every run (see above), inflating at most inflateCap bytes; false if b
-// does not parse as a PDF.
 func hashPDF(b []byte, inflateCap int) ([sha256.Size]byte, bool) {
 	var sum [sha256.Size]byte
 	if i := bytes.Index(b[:min(len(b), pdfHeaderWindow)], []byte("%PDF-")); i < 0 {

@@ -60,7 +60,8 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 			"with the most OPIC cash first (--order breadth: layer by layer), and\n"+
 			"writes a snapshot in JSON: each page's URL, depth, status or error,\n"+
 			"content type, title, version (its Last-Modified date, else a hash of\n"+
-			"its content), importance (OPIC, over the links between the pages read)\n"+
+			"its content: of a PDF, without its generator's dates, /ID and XMP),\n"+
+			"importance (OPIC, over the links between the pages read)\n"+
 			"and links in scope, and the redirects met. Pages that fail are in the\n"+
 			"snapshot with their error; those robots.txt disallows too, marked\n"+
 			"blocked: never requested, they do not count against --max-pages. With\n"+

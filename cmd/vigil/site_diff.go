@@ -42,7 +42,7 @@ var siteDiffOptions = webtable.Options{Strict: true, Cover: true, Complete: true
 func runSiteDiff(ctx context.Context, env *environment, args []string) (int, error) {
 	fs := newFlags(env, "site diff", "[flags] OLD NEW   (snapshots of vigil site crawl: files, or - for standard input)")
 	format := fs.String("format", "summary", "output format: summary (one line per page added, removed or changed) or json (the delta web tables)")
-	identity := fs.String("identity", "content", "what makes a page changed: content (its bytes changed, where they were read; else its Last-Modified date) or date (its Last-Modified date changed, where the server sent one, as in the seed)")
+	identity := fs.String("identity", "content", "what makes a page changed: content (its bytes changed, where they were read, or a binary document's hash, a PDF's without its generator's dates and identifiers; else its Last-Modified date) or date (its Last-Modified date changed, where the server sent one, as in the seed)")
 	content := fs.Bool("content", false, "also compare the two bodies of each changed page with the diff engine, and count its changes (needs snapshots crawled with --bodies)")
 	// --whitespace and --parse are vigil diff's, for --content;
 	// --max-bytes bounds the snapshot files (and so the bodies in them).
@@ -140,11 +140,13 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 		fmt.Fprintf(env.stderr, "vigil site diff: note: %s was crawled (%s) before %s (%s): are OLD and NEW swapped?\n",
 			displayName(newName), s2.Started.Format(time.RFC3339), displayName(oldName), s1.Started.Format(time.RFC3339))
 	}
-	w1, err := s1.Table(by)
+	// Each against the other: a binary leaf's versions are compared only
+	// where both snapshots hashed it (crawl.Snapshot.TableAgainst).
+	w1, err := s1.TableAgainst(s2, by)
 	if err != nil {
 		return exitError, fmt.Errorf("%s: %w", displayName(oldName), err)
 	}
-	w2, err := s2.Table(by)
+	w2, err := s2.TableAgainst(s1, by)
 	if err != nil {
 		return exitError, fmt.Errorf("%s: %w", displayName(newName), err)
 	}
@@ -653,6 +655,10 @@ func (sd *siteDelta) contentChange(before, after *crawl.Page) string {
 	switch {
 	case before.Hash == "" || after.Hash == "":
 		return "not compared: no body (a binary document)"
+	case before.Hash == after.Hash && (!vigil.IsTextMediaType(before.ContentType) || !vigil.IsTextMediaType(after.ContentType)):
+		// A binary document's digest: of a PDF, without its
+		// generator's dates and identifiers.
+		return "the same content (the version changed, the content did not)"
 	case before.Hash == after.Hash:
 		return "the same bytes (the version changed, the content did not)"
 	case !vigil.IsTextMediaType(before.ContentType) || !vigil.IsTextMediaType(after.ContentType):

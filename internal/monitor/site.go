@@ -574,11 +574,14 @@ func sameSiteQuery(a, b crawl.Query) bool {
 // URL), and the modified pages whose change the sentinel's Monitor clause
 // finds, the most important in cur first.
 func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecord, grant *memoryGrant) ([]intent.Change, error) {
-	w1, err := prev.Snapshot.Table(crawl.ByContent)
+	// Each against the other: a binary leaf's versions are compared only
+	// where both crawls hashed it (crawl.Snapshot.TableAgainst), so that
+	// a crawl kept by a Vigil before them reports no PDF changed.
+	w1, err := prev.Snapshot.TableAgainst(cur.Snapshot, crawl.ByContent)
 	if err != nil {
 		return nil, fmt.Errorf("previous crawl: %w", err)
 	}
-	w2, err := cur.Snapshot.Table(crawl.ByContent)
+	w2, err := cur.Snapshot.TableAgainst(prev.Snapshot, crawl.ByContent)
 	if err != nil {
 		return nil, fmt.Errorf("this crawl: %w", err)
 	}

@@ -138,6 +138,10 @@ func TestFuzzHashPDFCorpus(t *testing.T) {
 		r.ObjectStreams, r.Linearized = layout.objStm, layout.linearized
 		seeds[layout.name] = crawltest.PDF(r)
 	}
+	// And files it cannot read, or reads in part.
+	seeds["truncated"] = seeds["objstm"][:len(seeds["objstm"])*2/3]
+	seeds["unterminated-string"] = []byte("%PDF-1.4\n1 0 obj\n<< /Title (open >>\nendobj\n")
+	seeds["stray-delimiters"] = []byte("%PDF-1.4\n>> ] ) } 1 0 R\ntrailer\n<< /ID [<00> <01>] /Prev 12 >>\nstartxref\nx\n%%EOF\n")
 	for name, data := range seeds {
 		path := filepath.Join(dir, name)
 		want := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", data)

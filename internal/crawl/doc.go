@@ -117,8 +117,8 @@
 //     generator changes at every run (its Info dictionary's dates, its
 //     /ID, its XMP packets, and the offsets they move, in a compressed
 //     object stream too: pdfhash.go), so that a PDF generated per request
-//     is not a change at every crawl; a failure (an error status, a refusal, a
-//     timeout, robots.txt) is a page with an error, not the end of the
+//     is not a change at every crawl; a failure (an error status, a
+//     refusal, a timeout, robots.txt) is a page with an error, not the end of the
 //     crawl; a URL robots.txt disallows is Blocked, never requested, and
 //     takes none of MaxPages's fetches (up to freeBlocked of them). Only the end of the context ends it.
 //  4. The links: a page keeps its links in scope, each (target, label)
@@ -148,7 +148,8 @@
 //     (Snapshot.TableAgainst) compare a binary leaf's versions only where
 //     both hashed it: one made before binary leaves were hashed gives it
 //     its Last-Modified date or "unversioned", and so the other's table
-//     too, so that an upgrade reports no binary changed.
+//     too, so that an upgrade reports a binary changed only where its
+//     date changed, as before.
 //
 // Differences from the seed:
 //   - A coupling query in WHOWEDA is a graph pattern: node and link

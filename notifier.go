@@ -93,3 +93,20 @@ func DeliveryID(ctx context.Context) (string, bool) {
 	id, ok := ctx.Value(deliveryKey{}).(string)
 	return id, ok
 }
+
+type deliveryUserKey struct{}
+
+// WithDeliveryUser returns ctx carrying the id of the user who owns the
+// outbox entry being delivered (Notification.UserID), which channels that
+// can (webhooks) sign for: a receiver holding that user's key checks the
+// delivery is theirs.
+func WithDeliveryUser(ctx context.Context, userID int64) context.Context {
+	return context.WithValue(ctx, deliveryUserKey{}, userID)
+}
+
+// DeliveryUser returns the owner of the delivery carried by ctx, if any
+// (an id above 0).
+func DeliveryUser(ctx context.Context) (int64, bool) {
+	id, ok := ctx.Value(deliveryUserKey{}).(int64)
+	return id, ok && id > 0
+}

@@ -7,13 +7,27 @@
 // X-Vigil-Delivery (an id stable across retries of one entry,
 // for deduplication on the receiver's side), X-Vigil-Timestamp (the Unix
 // time in seconds of this attempt), and X-Vigil-Signature-256: "sha256="
-// and the lower-case hex HMAC-SHA256, under the shared secret, of the
-// timestamp, the delivery id and the event, each followed by a full stop,
-// then the body: "1800000000.42.change.{...}".
+// and the lower-case hex HMAC-SHA256, under the shared secret (the server
+// key), of the timestamp, the delivery id and the event, each followed by
+// a full stop, then the body: "1800000000.42.change.{...}".
+//
+// A delivery whose notification has an owner (a user's sentinel) also
+// carries X-Vigil-User-Signature-256: "sha256=" and the HMAC-SHA256 of
+// the same string under that user's key, so that a user's receiver checks
+// the delivery is theirs, and no other user, who holds only their own key,
+// can sign one it accepts. A user's key is derived from the server key,
+// never stored (UserKey): the 64 characters of the lower-case hex
+// HMAC-SHA256, under the server key, of "vigil webhook user key/" and the
+// user's id in decimal ("vigil webhook user key/7"); those 64 ASCII
+// characters are the HMAC key of the user's signature, as the 64 hex
+// digits of the webhook-secret file are the server key's. A new server key
+// (vigil keys rotate webhook) makes every user's key new. The server key's
+// header stays, for the operator's receivers, which check every delivery.
 //
 // A receiver recomputes the signature over those headers and the body as
 // received, compares it in constant time, and refuses a timestamp more than
-// a few minutes from its clock (Verify does all three, with Tolerance).
+// a few minutes from its clock (Verify, and VerifyUser for the user's
+// signature, do all three, with Tolerance).
 // Every header it reads is signed: a request captured on the way cannot be
 // replayed later, nor within the tolerance under another delivery id, so
 // one replayed then carries an X-Vigil-Delivery already seen.
@@ -40,9 +54,12 @@ import (
 // Header names.
 const (
 	SignatureHeader = "X-Vigil-Signature-256"
-	TimestampHeader = "X-Vigil-Timestamp"
-	EventHeader     = "X-Vigil-Event"
-	DeliveryHeader  = "X-Vigil-Delivery"
+	// UserSignatureHeader carries the signature under the key of the
+	// notification's owner (UserKey), on the deliveries that have one.
+	UserSignatureHeader = "X-Vigil-User-Signature-256"
+	TimestampHeader     = "X-Vigil-Timestamp"
+	EventHeader         = "X-Vigil-Event"
+	DeliveryHeader      = "X-Vigil-Delivery"
 )
 
 // Tolerance is how far from the receiver's clock Verify accepts a
@@ -75,17 +92,48 @@ func Sign(secret []byte, timestamp, delivery, event string, body []byte) string 
 	return "sha256=" + hex.EncodeToString(m.Sum(nil))
 }
 
+// userKeyLabel begins the message whose HMAC under the server key is a
+// user's key (UserKey).
+const userKeyLabel = "vigil webhook user key/"
+
+// UserKey returns the webhook key of the user userID under serverKey: the
+// lower-case hex HMAC-SHA256, under serverKey, of "vigil webhook user
+// key/" followed by userID in decimal, as 64 ASCII characters, which are
+// the key of the user's signature (X-Vigil-User-Signature-256). It is
+// derived each time, never stored: a new server key gives every user a
+// new one.
+func UserKey(serverKey []byte, userID int64) []byte {
+	m := hmac.New(sha256.New, serverKey)
+	m.Write([]byte(userKeyLabel + strconv.FormatInt(userID, 10)))
+	return []byte(hex.EncodeToString(m.Sum(nil)))
+}
+
 // Verify checks a received request's headers and body under secret, as a
 // receiver should: the signature matches (compared in constant time), and
 // the signed timestamp is within Tolerance of now. The error says which
 // check failed.
 func Verify(secret []byte, h http.Header, body []byte, now time.Time) error {
-	ts, sig := h.Get(TimestampHeader), h.Get(SignatureHeader)
-	if ts == "" || sig == "" {
-		return fmt.Errorf("webhook: no %s or %s header", TimestampHeader, SignatureHeader)
+	return verify(secret, SignatureHeader, h, body, now)
+}
+
+// VerifyUser is Verify of the user's signature (UserSignatureHeader) under
+// userKey, the key UserKey gives the receiving user: it checks the
+// delivery was made for that user's sentinel.
+func VerifyUser(userKey []byte, h http.Header, body []byte, now time.Time) error {
+	return verify(userKey, UserSignatureHeader, h, body, now)
+}
+
+// verify is Verify of the signature in the header called header.
+func verify(secret []byte, header string, h http.Header, body []byte, now time.Time) error {
+	ts, sig := h.Get(TimestampHeader), h.Get(header)
+	switch {
+	case sig == "":
+		return fmt.Errorf("webhook: no %s header", header)
+	case ts == "":
+		return fmt.Errorf("webhook: no %s header", TimestampHeader)
 	}
 	if !hmac.Equal([]byte(Sign(secret, ts, h.Get(DeliveryHeader), h.Get(EventHeader), body)), []byte(sig)) {
-		return fmt.Errorf("webhook: the signature does not match the body, timestamp, delivery and event")
+		return fmt.Errorf("webhook: the %s does not match the body, timestamp, delivery and event", header)
 	}
 	sec, err := strconv.ParseInt(ts, 10, 64)
 	if err != nil {
@@ -146,6 +194,9 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 	ts := strconv.FormatInt(now().Unix(), 10)
 	req.Header.Set(TimestampHeader, ts)
 	req.Header.Set(SignatureHeader, Sign(n.Secret, ts, delivery, event, body))
+	if owner, ok := vigil.DeliveryUser(ctx); ok {
+		req.Header.Set(UserSignatureHeader, Sign(UserKey(n.Secret, owner), ts, delivery, event, body))
+	}
 	client := n.Client
 	if client == nil {
 		client = &http.Client{Timeout: 30 * time.Second}

@@ -161,7 +161,11 @@ func (d *Deliverer) deliver(ctx context.Context, n *vigil.Notification) error {
 		// Left claimed: the lease brings it back, to be tried again.
 		return fmt.Errorf("notification %d: %w", n.ID, err)
 	}
-	dctx, cancel := context.WithTimeout(vigil.WithDeliveryID(ctx, strconv.FormatInt(n.ID, 10)), d.Timeout)
+	dctx := vigil.WithDeliveryID(ctx, strconv.FormatInt(n.ID, 10))
+	if n.UserID > 0 {
+		dctx = vigil.WithDeliveryUser(dctx, n.UserID) // a webhook signs under the owner's key too
+	}
+	dctx, cancel := context.WithTimeout(dctx, d.Timeout)
 	err = ch.Notify(dctx, n.Target, m)
 	cancel()
 	if err == nil {

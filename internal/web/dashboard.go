@@ -546,6 +546,9 @@ type tokensData struct {
 	Secret string
 	Name   string
 	Lost   string
+	// WebhookKey is the user's webhook signing key, nil if the server
+	// signs no webhooks.
+	WebhookKey *webhookKey
 }
 
 func (s *Server) handleTokensPage(w http.ResponseWriter, r *http.Request, sess *session) error {
@@ -554,7 +557,8 @@ func (s *Server) handleTokensPage(w http.ResponseWriter, r *http.Request, sess *
 		return err // the flash left for the page shown
 	}
 	f := s.takeFlash(w, r, sess)
-	return s.page(w, r, sess, http.StatusOK, "tokens", "API tokens", "tokens", &tokensData{Tokens: list, Secret: f.secret, Name: f.secretOf, Lost: f.lost})
+	return s.page(w, r, sess, http.StatusOK, "tokens", "API tokens", "tokens", &tokensData{Tokens: list, Secret: f.secret, Name: f.secretOf, Lost: f.lost,
+		WebhookKey: s.webhookKeyOf(sess.User)})
 }
 
 func (s *Server) handleTokenCreatePage(w http.ResponseWriter, r *http.Request, sess *session) error {

@@ -84,6 +84,12 @@ type Server struct {
 	// the retry. cmd/vigil asks the daemon's notifiers (email needs the
 	// SMTP settings). Nil: every channel can be sent on.
 	Unsendable func(channel string) string
+	// UserWebhookKey, if not nil, returns the key of a user's webhook
+	// signatures (the X-Vigil-User-Signature-256 of the deliveries of
+	// their sentinels), which GET /api/v1/me/webhook-key and the API
+	// tokens page show the user: cmd/vigil derives it from the key the
+	// daemon signs with. Nil: this server signs no webhooks.
+	UserWebhookKey func(userID int64) string
 	// FeedPath, if not nil, returns the path of a sentinel's Atom feed at
 	// the sentinel's current feed generation.
 	FeedPath func(s *vigil.Sentinel) string
@@ -154,6 +160,7 @@ func (s *Server) Register(mux *http.ServeMux) {
 	// REST API.
 	api("GET /api/v1/openapi.json", s.handleOpenAPI)
 	api("GET /api/v1/me", s.handleMe)
+	api("GET /api/v1/me/webhook-key", s.handleMeWebhookKey)
 	api("GET /api/v1/sentinels", s.handleSentinelList)
 	api("POST /api/v1/sentinels", s.handleSentinelCreate)
 	api("POST /api/v1/sentinels/check", s.handleSentinelCheck)

@@ -59,7 +59,7 @@ func TestEnvBools(t *testing.T) {
 // flag, does not print the secrets that flags take from the environment.
 func TestUsageHidesSecrets(t *testing.T) {
 	vars := map[string]string{"VIGIL_POSTGRES_DSN": "postgres://u:S3cretPW@db.invalid/x", "VIGIL_WEBHOOK_SECRET": "whsecretWHSECRET"}
-	for _, args := range [][]string{{"serve", "-h"}, {"serve", "--bogus"}, {"sentinel", "list", "--bogus"}, {"export", "warc", "--bogus"}} {
+	for _, args := range [][]string{{"serve", "-h"}, {"serve", "--bogus"}, {"sentinel", "list", "--bogus"}, {"export", "warc", "--bogus"}, {"user", "webhook-key", "--bogus"}} {
 		_, stdout, stderr := runVigilEnv(t, vars, args...)
 		out := stdout + stderr
 		if !strings.Contains(out, "-postgres") {
@@ -106,6 +106,7 @@ func TestUsageSecretsByEnvironment(t *testing.T) {
 		flag, env string
 	}{
 		{[]string{"serve", "-h"}, "-webhook-secret", "VIGIL_WEBHOOK_SECRET"},
+		{[]string{"user", "webhook-key", "-h"}, "-webhook-secret", "VIGIL_WEBHOOK_SECRET"},
 		{[]string{"serve", "-h"}, "-proxy", "VIGIL_PROXY"},
 		{[]string{"site", "crawl", "-h"}, "-proxy", "VIGIL_PROXY"},
 	} {

@@ -20,12 +20,13 @@ var rotatableKeys = []struct {
 	word, name, changes string
 }{
 	{"feed", secretFile, "every sentinel's feed links changed (vigil sentinel feed prints the new ones), every user signs in again"},
-	{"webhook", webhookSecretFile, "webhooks are signed with the new key: give it to their receivers"},
+	{"webhook", webhookSecretFile, "webhooks are signed with the new key: give it to their receivers; every user's webhook key is new too (vigil user webhook-key prints it; each user sees theirs on the dashboard's API tokens page)"},
 }
 
 // runKeysRotate replaces one of the server's keys (secret.go) with a new
 // random one: the feed key, which also keys the session cookies and form
-// tokens, or the webhook signing key. It is what an operator does when a
+// tokens, or the webhook signing key, from which every user's webhook key
+// is derived (webhook.UserKey), so that theirs change with it. It is what an operator does when a
 // key leaked: on SQLite it rewrites the data directory's file, on
 // PostgreSQL the store's key (and the data directory's copy). A running
 // daemon keeps the key it started with, so on SQLite, where the data
@@ -39,7 +40,8 @@ func runKeysRotate(ctx context.Context, env *environment, args []string) (code i
 		"           forms' tokens: every feed link changes (vigil sentinel feed prints\n"+
 		"           the new ones) and every user signs in again;\n"+
 		"  webhook  the key webhook deliveries are signed with: give the receivers the\n"+
-		"           new one, the data directory's webhook-secret file.\n"+
+		"           new one, the data directory's webhook-secret file; every user's\n"+
+		"           webhook key, derived from it, changes too (vigil user webhook-key).\n"+
 		"A running vigil serve keeps the key it started with. On SQLite, stop it first\n"+
 		"(rotate refuses while it runs) and start it again after; on PostgreSQL, restart\n"+
 		"every vigil serve of the store after. The key is never printed.")

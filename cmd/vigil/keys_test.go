@@ -95,7 +95,8 @@ func TestKeysRotateSQLite(t *testing.T) {
 }
 
 // TestKeysRotateWebhookSQLite: keys rotate webhook writes a new webhook
-// key file each time, and leaves the feed key alone.
+// key file each time, and leaves the feed key alone; it says every user's
+// webhook key, derived from it, is new too.
 func TestKeysRotateWebhookSQLite(t *testing.T) {
 	dir := t.TempDir()
 	if code, _, stderr := runVigil(t, "", "sentinel", "add", "--data", dir, writeSentinel(t, "hooked")); code != exitOK {
@@ -105,7 +106,7 @@ func TestKeysRotateWebhookSQLite(t *testing.T) {
 	var keys []string
 	for range 2 {
 		code, stdout, stderr := runVigil(t, "", "keys", "rotate", "--data", dir, "webhook")
-		if code != exitOK || !strings.Contains(stdout, "give it to their receivers") {
+		if code != exitOK || !strings.Contains(stdout, "give it to their receivers") || !strings.Contains(stdout, "every user's webhook key is new too (vigil user webhook-key") {
 			t.Fatalf("keys rotate webhook: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 		}
 		keys = append(keys, keyFile(t, dir, webhookSecretFile))

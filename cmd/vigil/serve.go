@@ -319,6 +319,10 @@ type daemon struct {
 	smtpRelay string
 	// publicMetrics and secureCookies are serveConfig's, for the dashboard.
 	publicMetrics, secureCookies bool
+	// webhookKey is the server key webhooks are signed with (the flag's,
+	// or the keyring's), from which each user's is derived for the
+	// dashboard and the API (userWebhookKey).
+	webhookKey []byte
 	// noRender says why pages cannot be rendered, or is empty: the
 	// checker warns of sentinels that say Fetch ... render.
 	noRender string
@@ -451,6 +455,7 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 			return nil, err
 		}
 	}
+	d.webhookKey = whSecret
 	channels := map[string]vigil.Notifier{
 		"webhook": &webhook.Notifier{Secret: whSecret, Client: d.fetcher.HTTPClient()},
 		"chat":    &chat.Notifier{Guard: d.fetcher.CheckHost, Transport: d.fetcher.Transport()},
@@ -480,6 +485,17 @@ func (d *daemon) unsendable(channel string) string {
 		return "email is not configured on this server: start vigil serve with --smtp-host (or $VIGIL_SMTP_HOST) and the other SMTP settings of vigil serve -h"
 	}
 	return channel + " is not configured on this server"
+}
+
+// userWebhookKey returns the key of a user's webhook signatures, as the
+// daemon's webhook notifier derives it to sign their deliveries, for the
+// dashboard and the API to show the user (web.Server.UserWebhookKey); nil
+// if the daemon sends no webhooks.
+func (d *daemon) userWebhookKey() func(userID int64) string {
+	if d.deliverer.Channels["webhook"] == nil || len(d.webhookKey) == 0 {
+		return nil
+	}
+	return func(userID int64) string { return string(webhook.UserKey(d.webhookKey, userID)) }
 }
 
 // monitorWarehouse returns the warehouse the monitor writes through: the

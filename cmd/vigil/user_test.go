@@ -351,6 +351,7 @@ func TestUserMissingStore(t *testing.T) {
 		{"user", "passwd", "bob@example.com"},
 		{"user", "remove", "bob@example.com"},
 		{"user", "admin", "--on", "bob@example.com"},
+		{"user", "webhook-key", "bob@example.com"},
 	} {
 		data := filepath.Join(t.TempDir(), "vigil-dta")
 		code, out, errOut := runVigil(t, "", append(args, "--data", data)...)
@@ -383,12 +384,12 @@ func newStoreDir(t *testing.T) string {
 // command has its help.
 func TestUserHelp(t *testing.T) {
 	code, out, _ := runVigil(t, "", "user", "-h")
-	for _, want := range []string{"user add", "user list", "user passwd", "user remove", "user admin"} {
+	for _, want := range []string{"user add", "user list", "user passwd", "user remove", "user admin", "user webhook-key"} {
 		if code != exitOK || !strings.Contains(out, want) {
 			t.Errorf("vigil user -h: exit %d, no %q in\n%s", code, want, out)
 		}
 	}
-	for _, c := range []string{"add", "list", "passwd", "remove"} {
+	for _, c := range []string{"add", "list", "passwd", "remove", "webhook-key"} {
 		code, out, _ := runVigil(t, "", "user", c, "-h")
 		if code != exitOK || !strings.Contains(out, "Usage: vigil user "+c) || !strings.Contains(out, "-data") {
 			t.Errorf("vigil user %s -h: exit %d\n%s", c, code, out)

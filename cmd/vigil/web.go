@@ -192,10 +192,11 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 			}
 			return c, err
 		},
-		FeedPath:      func(s *vigil.Sentinel) string { return feed.Path(d.secret, s, "atom") },
-		Metrics:       metrics,
-		PublicMetrics: d.publicMetrics,
-		SecureCookies: d.secureCookies || servedOverTLS(d.baseURL),
+		FeedPath:       func(s *vigil.Sentinel) string { return feed.Path(d.secret, s, "atom") },
+		UserWebhookKey: d.userWebhookKey(),
+		Metrics:        metrics,
+		PublicMetrics:  d.publicMetrics,
+		SecureCookies:  d.secureCookies || servedOverTLS(d.baseURL),
 	}
 	s.SentinelStates = func(ctx context.Context, sens []*vigil.Sentinel) (map[int64]web.SentinelState, error) {
 		return sentinelStates(ctx, d.store, sens)

@@ -88,3 +88,37 @@ func TestUserWebhookKey(t *testing.T) {
 		t.Error("user webhook-key made a webhook key, which no daemon signs with")
 	}
 }
+
+// TestUserWebhookKeyPostgres: on PostgreSQL, vigil user webhook-key
+// derives the key from the store's webhook key, which the daemons of the
+// store sign with, whatever the data directory given: not from a
+// webhook-secret file there that is not the store's.
+func TestUserWebhookKeyPostgres(t *testing.T) {
+	dsn := postgresDSN(t)
+	if code, _, errOut := runVigil(t, "", "user", "add", "--postgres", dsn, "ada@example.com"); code != exitOK {
+		t.Fatalf("user add: exit %d, %s", code, errOut)
+	}
+	rotated := t.TempDir()
+	if code, _, errOut := runVigil(t, "", "keys", "rotate", "--postgres", dsn, "--data", rotated, "webhook"); code != exitOK {
+		t.Fatalf("keys rotate webhook: exit %d, %s", code, errOut)
+	}
+	storeKey := []byte(keyFile(t, rotated, webhookSecretFile)) // the store's, copied
+	stale := t.TempDir()
+	if err := os.WriteFile(filepath.Join(stale, webhookSecretFile), []byte("a-stale-key-no-daemon-signs-with-0123456789\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st, err := openExistingStore(t.Context(), "", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ada, err := st.FindUserByEmail(t.Context(), "ada@example.com")
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := string(webhook.UserKey(storeKey, ada.ID)) + "\n"
+	code, out, errOut := runVigil(t, "", "user", "webhook-key", "--postgres", dsn, "--data", stale, "ada@example.com")
+	if code != exitOK || out != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 0 and %q, the store key's", code, out, errOut, want)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/vigil-web/vigil"
@@ -18,6 +19,42 @@ import (
 type sentinelToAdd struct {
 	file, name, source string
 	checked            *spec.Checked
+}
+
+// parsedFile is a sentinel file as parsed: faulty, when its parse had
+// errors, says which of its sentinels hold one (and are not added).
+type parsedFile struct {
+	file   *spec.File
+	faulty []bool
+}
+
+// syntaxFaults returns, for each sentinel of f, which spec.Parse returned
+// with the syntax error err, whether err has an error in its text (from
+// its Create to the next sentinel's), so that the others are added as a
+// file's sentinels without check errors are. A sentinel at or after the
+// position where the parser stopped ("too many errors") is faulty too, its
+// errors unknown. ok is false when no sentinel is clean, or err is no
+// list of positioned errors.
+func syntaxFaults(f *spec.File, err error) (faulty []bool, ok bool) {
+	var list spec.ErrorList
+	if f == nil || len(f.Sentinels) == 0 || !errors.As(err, &list) {
+		return nil, false
+	}
+	faulty = make([]bool, len(f.Sentinels))
+	for _, e := range list {
+		if !e.Pos.IsValid() {
+			return nil, false // an error of no known place: of the file
+		}
+		for i := range f.Sentinels {
+			if e.Msg != spec.TooManyErrors && e.Pos.Offset < f.Sentinels[i].Create.Offset {
+				break // before its text: an error of an earlier one, or of no sentinel
+			}
+			if i+1 == len(f.Sentinels) || e.Pos.Offset < f.Sentinels[i+1].Create.Offset {
+				faulty[i] = true
+			}
+		}
+	}
+	return faulty, slices.Contains(faulty, false)
 }
 
 func runSentinelAdd(ctx context.Context, env *environment, args []string) (code int, err error) {
@@ -47,7 +84,7 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (code 
 		return exitError, fmt.Errorf("owner %s: %w", *owner, err)
 	}
 	code = exitOK
-	var files []*spec.File
+	var files []parsedFile
 	for _, name := range fs.Args() {
 		if err := ctx.Err(); err != nil {
 			return exitError, err
@@ -65,9 +102,12 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (code 
 		if err != nil {
 			printDiagnostics(env.stdout, err, "")
 			code = exitChanged
+			if faulty, ok := syntaxFaults(f, err); ok {
+				files = append(files, parsedFile{f, faulty})
+			}
 			continue
 		}
-		files = append(files, f)
+		files = append(files, parsedFile{f, nil})
 	}
 	if len(files) == 0 {
 		return code, nil
@@ -93,11 +133,18 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (code 
 		}
 	}
 	var adds []sentinelToAdd
-	for _, f := range files {
+	for _, pf := range files {
+		f := pf.file
 		name := f.Name
 		// Each sentinel is stored with the comments of its own text.
 		parts := spec.Split(f)
 		for i, s := range f.Sentinels {
+			if pf.faulty != nil && pf.faulty[i] {
+				if s.Name != nil {
+					checker.Failed(s.Name.Name) // for those that use it
+				}
+				continue
+			}
 			ch, err := checker.Check(s)
 			if err != nil {
 				var list spec.ErrorList

@@ -6,11 +6,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/sqlite"
+	"github.com/vigil-web/vigil/spec"
 )
 
 // TestSentinelAddNothingToAdd: sentinel add checks every file before it
@@ -64,5 +66,83 @@ func TestSentinelAddNothingToAdd(t *testing.T) {
 	sens, _, err := st.FindSentinels(ctx, vigil.SentinelFilter{})
 	if err != nil || len(sens) != 1 || sens[0].Name != "one" {
 		t.Errorf("sentinels %v, %v; want one alone", sens, err)
+	}
+}
+
+// TestSentinelAddSyntaxErrorOfOne: a syntax error in one sentinel of a file
+// is that sentinel's problem, as a check error is: the file's other
+// sentinels are added, the error printed (exit 1). It made the whole file
+// fail, so that a typo in one clause kept every sentinel of its file out.
+// A sentinel past the error that stopped the parser ("too many errors")
+// is not known to be clean and is not added.
+func TestSentinelAddSyntaxErrorOfOne(t *testing.T) {
+	tooMany := "Create Sentinel many Using http://m.example/\n" + strings.Repeat("Monitor frob\n", 11) +
+		"Create Sentinel after Using http://n.example/\nMonitor frob\n"
+	for _, tc := range []struct {
+		name, src string
+		added     []string
+		out       []string // lines of stdout, each after the file's name
+	}{
+		{
+			name:  "the second of three",
+			src:   "Create Sentinel a Using http://a.example/\nCreate Sentinel b Using http://b.example/\n\tMonitor value In css \".price\" frobs\nCreate Sentinel c Using http://c.example/\n",
+			added: []string{"a", "c"},
+			out:   []string{`:3:32: expected value condition (changes, increases, decreases, rises above N, falls below N), found "frobs"`},
+		},
+		{
+			name:  "a mistyped Create before the first",
+			src:   "Craete Sentinel x Using http://x.example/\nCreate Sentinel a Using http://a.example/\n",
+			added: []string{"a"},
+			out:   []string{`:1:1: expected Create Sentinel, found "Craete"`},
+		},
+		{
+			name:  "one that uses the sentinel with the error",
+			src:   "Create Sentinel b Using http://b.example/ Monitor frob\nCreate Sentinel c Using b\nCreate Sentinel d Using http://d.example/\n",
+			added: []string{"d"},
+		},
+		{
+			name: "past too many errors",
+			src:  tooMany,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			file := writeFile(t, dir, "s.ssl", tc.src)
+			data := filepath.Join(dir, "data")
+			code, out, errOut := runVigil(t, "", "sentinel", "add", "--data", data, file)
+			if code != exitChanged || errOut != "" {
+				t.Errorf("exit %d, stderr %q; want 1 and nothing\n%s", code, errOut, out)
+			}
+			for _, line := range tc.out {
+				if !strings.Contains(out, file+line+"\n") {
+					t.Errorf("stdout %q, want the line %q", out, file+line)
+				}
+			}
+			var added []string
+			for _, line := range strings.Split(out, "\n") {
+				if f := strings.Fields(line); len(f) > 3 && f[0] == "added" {
+					added = append(added, f[3])
+				}
+			}
+			if strings.Join(added, " ") != strings.Join(tc.added, " ") {
+				t.Errorf("added %q, want %q\n%s", added, tc.added, out)
+			}
+		})
+	}
+}
+
+// TestSyntaxFaultsUnplaced: an error without a position cannot be told to
+// be of one sentinel: no sentinel of the file is taken for clean.
+func TestSyntaxFaultsUnplaced(t *testing.T) {
+	f, err := spec.Parse("s.ssl", []byte("Create Sentinel a Using http://a.example/\nCreate Sentinel b Using http://b.example/ Monitor frob\n"))
+	if err == nil {
+		t.Fatal("no syntax error")
+	}
+	if faulty, ok := syntaxFaults(f, err); !ok || !slices.Equal(faulty, []bool{false, true}) {
+		t.Fatalf("placed: %v, %v; want [false true], true", faulty, ok)
+	}
+	unplaced := spec.ErrorList{{Msg: "something of the file"}}
+	if faulty, ok := syntaxFaults(f, unplaced); ok {
+		t.Errorf("unplaced: %v, ok; want none clean", faulty)
 	}
 }

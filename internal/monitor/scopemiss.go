@@ -28,10 +28,10 @@ import (
 func ScopeNotes(raw json.RawMessage) []string { return decodeState(raw).ScopeNotes }
 
 // needsScopeCheck reports whether x has a change type that can select
-// nothing: one with a scope, or a table or list.
+// nothing: one with a scope or an Ignore, or a table or list.
 func needsScopeCheck(x spec.Expr) bool {
 	return slices.ContainsFunc(spec.ChangeTypes(x), func(ct *spec.ChangeType) bool {
-		return ct.Scope != nil || ct.Kind == spec.Table || ct.Kind == spec.List
+		return ct.Scope != nil || len(ct.Ignore) > 0 || ct.Kind == spec.Table || ct.Kind == spec.List
 	})
 }
 

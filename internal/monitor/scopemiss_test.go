@@ -124,6 +124,39 @@ func TestScopeMissNoted(t *testing.T) {
 	}
 }
 
+// TestScopeMissNotedIgnoreAlone: an Ignore that selects nothing is noted
+// on a change type that has no scope of its own, as on one that has: it
+// leaves nothing out, so the changes it was written to keep out are
+// reported.
+func TestScopeMissNotedIgnoreAlone(t *testing.T) {
+	for _, tc := range []struct {
+		name, monitor string
+		want          []string
+	}{
+		{"any change", `any change Ignore css "p.zz"`, []string{`ignore css "p.zz" matches nothing on ` + pageA}},
+		{"keywords", `keywords {x} Ignore xpath "//aside"`, []string{`ignore xpath "//aside" matches nothing on ` + pageA}},
+		{"ignore that selects", `any change Ignore css "p.ad"`, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db, wh, u := testStore(t)
+			ctx := context.Background()
+			src := "Create Sentinel t Using " + pageA + " Monitor " + tc.monitor + " Fetch 1 hour\n"
+			s := createSentinel(t, db, spec.NewChecker(time.Now().UTC()), u, "t", src)
+			f := &pagesFetcher{pages: map[string]string{pageA: `<html><body><p>x</p><p class="ad">buy</p></body></html>`}}
+			m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute}}
+			makeDue(t, db, s, time.Now().UTC())
+			runOnce(t, m, 1)
+			states, err := db.SentinelStates(ctx, []int64{s.ID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ScopeNotes(states[s.ID]); !slices.Equal(got, tc.want) {
+				t.Errorf("notes %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
 // editSource gives s a new source, checked anew, as the dashboard's
 // editor does.
 func editSource(t *testing.T, db *sqlite.DB, s *vigil.Sentinel, src string) {

@@ -115,3 +115,50 @@ func TestWARCImportNamesTheFile(t *testing.T) {
 		}
 	}
 }
+
+// TestWARCImportRecordMissingAField: a record without WARC-Date,
+// WARC-Record-ID or WARC-Type is named and not imported, and the records
+// after it are; one of a type import warc skips (a request) is skipped.
+// The import stopped at such a record, as at a file cut short, so that
+// every record after it was lost.
+func TestWARCImportRecordMissingAField(t *testing.T) {
+	record := func(fields ...string) string {
+		block := httpResponse("Content-Type: text/html\r\n", "<p>fine</p>")
+		return "WARC/1.1\r\n" + strings.Join(fields, "\r\n") + fmt.Sprintf("\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n", len(block), block)
+	}
+	const (
+		response = "WARC-Type: response"
+		request  = "WARC-Type: request"
+		ct       = "Content-Type: application/http; msgtype=response"
+		date     = "WARC-Date: 2026-01-01T00:00:00Z"
+	)
+	in := record(response, "WARC-Record-ID: <urn:uuid:1>", "WARC-Target-URI: http://example.com/a", date, ct) +
+		record(response, "WARC-Record-ID: <urn:uuid:2>", "WARC-Target-URI: http://example.com/b", ct) +
+		record(response, "WARC-Target-URI: http://example.com/c", date, ct) +
+		record("WARC-Record-ID: <urn:uuid:4>", "WARC-Target-URI: http://example.com/d", date, ct) +
+		record(request, "WARC-Record-ID: <urn:uuid:5>", "WARC-Target-URI: http://example.com/e") +
+		record(response, "WARC-Record-ID: <urn:uuid:6>", "WARC-Target-URI: http://example.com/f", date, ct)
+	file := filepath.Join(t.TempDir(), "fields.warc")
+	if err := os.WriteFile(file, []byte(in), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dst := t.TempDir()
+	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, file)
+	for _, want := range []string{
+		file + ": record 2 at offset ",
+		" (urn:uuid:2): missing WARC-Date; not imported\n",
+		file + ": record 3 at offset ",
+		": missing WARC-Record-ID; not imported\n",
+		file + ": record 4 at offset ",
+		" (urn:uuid:4): missing WARC-Type; not imported\n",
+		"imported 2 versions; skipped 1 record\n",
+		"vigil import warc: " + file + ": 3 records could not be imported (named above)\n",
+	} {
+		if code != exitError || !strings.Contains(errOut, want) {
+			t.Errorf("exit %d, stderr %q; want 2 and %q in it", code, errOut, want)
+		}
+	}
+	if got := dump(t, dst); len(got) != 2 || len(got["http://example.com/a"]) != 1 || len(got["http://example.com/f"]) != 1 {
+		t.Errorf("imported %v, want /a and /f", got)
+	}
+}

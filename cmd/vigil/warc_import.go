@@ -110,6 +110,18 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io
 			im.failures.add(r.Number(), kind, strings.TrimPrefix(err.Error(), "warc: "))
 			continue
 		}
+		var missing *warc.MissingFieldError
+		if errors.As(err, &missing) && rec != nil {
+			// Framed by its Content-Length: the records after it are read.
+			if missing.Field != warc.FieldType && !importable(rec) {
+				im.skipped++
+			} else if missing.Field == warc.FieldDate {
+				im.failures.add(r.Number(), badDate, strings.TrimPrefix(err.Error(), "warc: "))
+			} else {
+				im.failures.add(r.Number(), badMissing, strings.TrimPrefix(err.Error(), "warc: "))
+			}
+			continue
+		}
 		if err != nil {
 			readErr = inFile(err)
 			break
@@ -248,6 +260,7 @@ const (
 	badDigest   = "a block that fails its digest"
 	badTooLong  = "a block longer than import warc takes"
 	badDate     = "a bad WARC-Date"
+	badMissing  = "no WARC-Type or WARC-Record-ID"
 	badHeader   = "a header field that cannot be written back"
 	badPart     = "a part of a record (truncated by its writer, or a segment)"
 	badNoTarget = "no WARC-Target-URI"

@@ -33,7 +33,10 @@
 //     gzip member, that member's offset in the file (Reader.Where), the
 //     one a CDX index gives. A block longer than
 //     Reader.MaxBlock is read past, not kept, and reported (ErrTooLong),
-//     so that the records after it can be read.
+//     so that the records after it can be read; so is a record without
+//     WARC-Type, WARC-Record-ID or WARC-Date (MissingFieldError), returned
+//     with its block. Without Content-Length a record has no end: the
+//     reader stops there.
 //   - A revisit record uses the profile
 //     http://netpreserve.org/warc/1.1/revisit/identical-payload-digest: its
 //     block is the HTTP response header only, WARC-Refers-To names the

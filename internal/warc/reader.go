@@ -174,10 +174,9 @@ func (r *Reader) Next() (*Record, error) {
 		rec.Header = append(rec.Header, Field{name, strings.TrimSpace(value)})
 	}
 	endField()
-	for _, f := range []string{FieldType, FieldRecordID, FieldDate, FieldContentLength} {
-		if rec.Header.Get(f) == "" {
-			return nil, fmt.Errorf("warc: %s: missing %s", r.where(), f)
-		}
+	if rec.Header.Get(FieldContentLength) == "" {
+		// Without it the block has no end: nothing after can be read.
+		return nil, fmt.Errorf("warc: %s: missing %s", r.where(), FieldContentLength)
 	}
 	n, err := strconv.ParseInt(rec.Header.Get(FieldContentLength), 10, 64)
 	if err != nil || n < 0 {
@@ -209,6 +208,15 @@ func (r *Reader) Next() (*Record, error) {
 	if err != nil || !bytes.Equal(end[:], []byte("\r\n\r\n")) {
 		return nil, fmt.Errorf("warc: %s (%s): block not followed by CRLF CRLF (Content-Length wrong?)", r.where(), rec.ID())
 	}
+	for _, f := range []string{FieldType, FieldRecordID, FieldDate} {
+		if rec.Header.Get(f) == "" {
+			where := r.where()
+			if id := rec.ID(); id != "" {
+				where += " (" + id + ")"
+			}
+			return rec, fmt.Errorf("warc: %s: %w", where, &MissingFieldError{Field: f})
+		}
+	}
 	if n > limit {
 		return rec, fmt.Errorf("warc: %s (%s): block of %d bytes: %w (%d)", r.where(), rec.ID(), n, ErrTooLong, limit)
 	}
@@ -223,6 +231,17 @@ func (r *Reader) Next() (*Record, error) {
 // ErrTooLong is wrapped by the error for a record whose block is longer
 // than the reader takes; the record is returned without its block.
 var ErrTooLong = errors.New("block longer than the reader takes")
+
+// MissingFieldError is wrapped by the error for a record without one of
+// the fields every record has (WARC-Type, WARC-Record-ID, WARC-Date): its
+// Content-Length still frames it, so the record is returned with its
+// block, and the records after it can be read.
+type MissingFieldError struct {
+	Field string // FieldType, FieldRecordID or FieldDate
+}
+
+// Error says which field is missing.
+func (e *MissingFieldError) Error() string { return "missing " + e.Field }
 
 // ErrDigest is wrapped by the error for a block that does not match its
 // WARC-Block-Digest.

@@ -603,3 +603,54 @@ func TestDecodePayloadChunked(t *testing.T) {
 		})
 	}
 }
+
+// TestReaderSkipsRecordsMissingFields: a record without WARC-Type,
+// WARC-Record-ID or WARC-Date, whose Content-Length still frames it, is
+// returned with its block and an error naming the field
+// (*MissingFieldError), and the reader goes on to the next record; the
+// reader stopped at it, so that no record after it could be read. A
+// record without a Content-Length cannot be read past: the reader stops.
+func TestReaderSkipsRecordsMissingFields(t *testing.T) {
+	good := "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:uuid:1>\r\nWARC-Date: 2016-09-19T17:20:24Z\r\nContent-Length: 3\r\n\r\nabc\r\n\r\n"
+	for _, tc := range []struct {
+		field, want string
+	}{
+		{warc.FieldDate, "record 1 at offset 0 (urn:uuid:1): missing WARC-Date"},
+		{warc.FieldRecordID, "record 1 at offset 0: missing WARC-Record-ID"},
+		{warc.FieldType, "record 1 at offset 0 (urn:uuid:1): missing WARC-Type"},
+	} {
+		t.Run(tc.field, func(t *testing.T) {
+			var without []string
+			for _, l := range strings.SplitAfter(good, "\r\n") {
+				if !strings.HasPrefix(l, tc.field+":") {
+					without = append(without, l)
+				}
+			}
+			r, err := warc.NewReader(strings.NewReader(strings.Join(without, "") + good))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, err := r.Next()
+			var missing *warc.MissingFieldError
+			if !errors.As(err, &missing) || missing.Field != tc.field || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want a MissingFieldError saying %q", err, tc.want)
+			}
+			if rec == nil || string(rec.Block) != "abc" {
+				t.Fatalf("record %v, want it with its block", rec)
+			}
+			if rec, err := r.Next(); err != nil || rec.ID() != "urn:uuid:1" || r.Number() != 2 {
+				t.Fatalf("the next record: %v, %v", rec, err)
+			}
+			if _, err := r.Next(); err != io.EOF {
+				t.Fatalf("after the last: %v", err)
+			}
+		})
+	}
+	r, err := warc.NewReader(strings.NewReader(strings.Replace(good, "Content-Length: 3\r\n", "", 1) + good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec, err := r.Next(); rec != nil || err == nil || !strings.Contains(err.Error(), "missing Content-Length") {
+		t.Fatalf("no Content-Length: %v, %v; want no record and the error", rec, err)
+	}
+}

@@ -234,16 +234,16 @@ func TestSQLiteKeysStayFiles(t *testing.T) {
 // daemon, still on its data directory's key, never serves.
 func TestPostgresSentinelFeedNeedsKey(t *testing.T) {
 	dsn := postgresDSN(t)
+	st, err := postgres.Open(context.Background(), dsn) // a store, without keys
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
 	data := filepath.Join(t.TempDir(), "data")
 	code, out, errOut := runVigil(t, "", "sentinel", "feed", "--postgres", dsn, "--data", data, "any")
 	if code != exitError || out != "" || !strings.Contains(errOut, "holds no key secret") || !strings.Contains(errOut, data) {
 		t.Errorf("exit %d, %q, %q; want exit %d and that neither the store nor %s holds the key", code, out, errOut, exitError, data)
 	}
-	st, err := postgres.Open(context.Background(), dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
 	if _, err := st.Secret(context.Background(), secretFile); vigil.ErrorCode(err) != vigil.ENOTFOUND {
 		t.Errorf("the store's key after vigil sentinel feed: %v, want none", err)
 	}

@@ -62,8 +62,9 @@ func closeStore(st vigil.Store, code *int, err *error) {
 }
 
 // openExistingStore opens the store as openStore does, but refuses a data
-// directory that holds no SQLite store instead of making an empty one
-// there: the commands that only read or remove (sentinel list, sentinel
+// directory that holds no SQLite store, or a PostgreSQL database that
+// holds no Vigil store (postgres.OpenExisting), instead of making an empty
+// one there: the commands that only read or remove (sentinel list, sentinel
 // rm, export warc) answered for a mistyped --data as for an empty store,
 // and left a new database behind, and those that manage the accounts of
 // an installation (the user commands) made users no daemon served. Only
@@ -71,11 +72,12 @@ func closeStore(st vigil.Store, code *int, err *error) {
 // vigil serve, sentinel add and import warc, which may come before the
 // first start.
 func openExistingStore(ctx context.Context, dataDir, dsn string) (vigil.Store, error) {
-	if dsn == "" {
-		path := filepath.Join(dataDir, sqlite.FileName)
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("no store in %s: it has no %s (vigil serve makes one at its first start, as vigil sentinel add and vigil import warc do; give the --data of yours, or --postgres)", dataDir, sqlite.FileName)
-		}
+	if dsn != "" {
+		return postgres.OpenExisting(ctx, dsn)
+	}
+	path := filepath.Join(dataDir, sqlite.FileName)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("no store in %s: it has no %s (vigil serve makes one at its first start, as vigil sentinel add and vigil import warc do; give the --data of yours, or --postgres)", dataDir, sqlite.FileName)
 	}
 	return openStore(ctx, dataDir, dsn)
 }

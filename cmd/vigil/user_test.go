@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/postgres"
 	"github.com/vigil-web/vigil/internal/postgres/pgtest"
 	"github.com/vigil-web/vigil/internal/sqlite"
 	"github.com/vigil-web/vigil/internal/web"
@@ -405,6 +406,11 @@ func TestUserPostgres(t *testing.T) {
 		t.Skip("VIGIL_TEST_POSTGRES_DSN not set")
 	}
 	dsn, _ := pgtest.Schema(t, base)
+	made, err := postgres.Open(context.Background(), dsn) // the store, as a daemon's first start makes it
+	if err != nil {
+		t.Fatal(err)
+	}
+	made.Close()
 	pg := func(stdin string, args ...string) (int, string, string) {
 		t.Helper()
 		return runVigil(t, stdin, append(append([]string{"user"}, args...), "--postgres", dsn)...)

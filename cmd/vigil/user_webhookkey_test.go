@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/vigil-web/vigil/internal/notify/webhook"
+	"github.com/vigil-web/vigil/internal/postgres"
 )
 
 // TestUserWebhookKey: vigil user webhook-key prints the user's webhook
@@ -95,6 +97,11 @@ func TestUserWebhookKey(t *testing.T) {
 // webhook-secret file there that is not the store's.
 func TestUserWebhookKeyPostgres(t *testing.T) {
 	dsn := postgresDSN(t)
+	made, err := postgres.Open(context.Background(), dsn) // the store, as a daemon's first start makes it
+	if err != nil {
+		t.Fatal(err)
+	}
+	made.Close()
 	if code, _, errOut := runVigil(t, "", "user", "add", "--postgres", dsn, "ada@example.com"); code != exitOK {
 		t.Fatalf("user add: exit %d, %s", code, errOut)
 	}

@@ -57,7 +57,17 @@ var (
 
 // Open connects to the database at dsn (a postgres:// URL or key=value
 // string; a search_path parameter selects the schema) and migrates it.
-func Open(ctx context.Context, dsn string) (*DB, error) {
+func Open(ctx context.Context, dsn string) (*DB, error) { return open(ctx, dsn, false) }
+
+// OpenExisting is Open for a database that must hold a Vigil store
+// already: one whose schema (the first of the search path, where Open
+// would migrate) has no schema_migrations table (no store, or not Vigil's) is left as it is and refused with an ENOTFOUND
+// error, so that a command given a mistyped DSN does not turn another
+// database into an empty store and answer as for one.
+func OpenExisting(ctx context.Context, dsn string) (*DB, error) { return open(ctx, dsn, true) }
+
+// open is Open, or OpenExisting if existing is set.
+func open(ctx context.Context, dsn string, existing bool) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
@@ -72,6 +82,23 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("%s: connect: %w", where, err)
+	}
+	if existing {
+		var found bool
+		var schema *string // none when no schema of the search path exists
+		if err := pool.QueryRow(ctx, `SELECT current_schema(), EXISTS (SELECT 1 FROM information_schema.tables
+			WHERE table_schema = current_schema() AND table_name = 'schema_migrations')`).Scan(&schema, &found); err != nil {
+			pool.Close()
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+		if !found {
+			pool.Close()
+			in := "no schema of its search path exists"
+			if schema != nil {
+				in = "its schema " + strconv.Quote(*schema) + " has no schema_migrations table"
+			}
+			return nil, vigil.Errorf(vigil.ENOTFOUND, "no store in %s: %s (vigil serve makes one at its first start, as vigil sentinel add and vigil import warc do; check the DSN's database and search_path)", where, in)
+		}
 	}
 	sdb := stdlib.OpenDBFromPool(pool)
 	db := &DB{pool: pool, write: sdb, read: sdb,

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/postgres"
 )
 
@@ -72,4 +73,39 @@ func TestOpenErrorsSayWhere(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestOpenExisting: OpenExisting refuses a schema that holds no store,
+// with ENOTFOUND and without making one there, and opens one that Open
+// made.
+func TestOpenExisting(t *testing.T) {
+	d, _ := newSchema(t)
+	ctx := context.Background()
+	db, err := postgres.OpenExisting(ctx, d)
+	if err == nil {
+		db.Close()
+		t.Fatal("OpenExisting opened a schema without a store")
+	}
+	if vigil.ErrorCode(err) != vigil.ENOTFOUND || !strings.Contains(err.Error(), "no store in postgres at ") {
+		t.Errorf("OpenExisting on an empty schema: %v; want ENOTFOUND and where", err)
+	}
+	// Nothing made: OpenExisting refuses it again, and Open migrates it
+	// from the first migration.
+	if db, err := postgres.OpenExisting(ctx, d); err == nil {
+		db.Close()
+		t.Fatal("the refusal made a store")
+	}
+	db, err = postgres.Open(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := db.Schema(); len(r.Applied) == 0 || r.Applied[0] != "0001_init.sql" {
+		t.Errorf("Open after the refusal applied %v, want every migration from the first", r.Applied)
+	}
+	db.Close()
+	db, err = postgres.OpenExisting(ctx, d)
+	if err != nil {
+		t.Fatalf("OpenExisting on the store Open made: %v", err)
+	}
+	db.Close()
 }

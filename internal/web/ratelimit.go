@@ -26,10 +26,12 @@ const (
 	addressInterval = 3 * time.Second
 	accountBurst    = 10
 	accountInterval = 20 * time.Second
-	// maxTracked bounds each table. When one is full, the buckets that
-	// have refilled are forgotten, then, if that is not enough, a tenth of
-	// the others: memory stays bounded and a flood of new keys cannot
-	// lock everyone out.
+	// maxTracked bounds each table (bucketTable). When one is full, a
+	// new key takes the slot of a bucket that has refilled; while none
+	// has, new keys are refused: memory stays bounded and a flood of new
+	// keys cannot free the slot of a key it keeps limited. The price: a
+	// flood of fresh keys refuses the keys not yet tracked until its
+	// buckets refill (at most accountBurst*accountInterval after it).
 	maxTracked = 10000
 	// maxAccountKey is the longest account name kept: longer ones are no
 	// email address and share one bucket.
@@ -43,17 +45,28 @@ var failedLoginDelay = 200 * time.Millisecond
 // loginLimiter holds the buckets of sign-in attempts.
 type loginLimiter struct {
 	mu        sync.Mutex
-	addresses map[string]*rate.Limiter
-	accounts  map[string]*rate.Limiter
+	addresses *bucketTable
+	accounts  *bucketTable
 }
 
 func newLoginLimiter() *loginLimiter {
-	return &loginLimiter{addresses: map[string]*rate.Limiter{}, accounts: map[string]*rate.Limiter{}}
+	return &loginLimiter{
+		addresses: newBucketTable(addressInterval, addressBurst, maxTracked),
+		accounts:  newBucketTable(accountInterval, accountBurst, maxTracked),
+	}
 }
 
 // attempt is a sign-in attempt that took its tokens.
 type attempt struct {
-	reservations []*rate.Reservation
+	limiter *loginLimiter
+	taken   []takenToken
+}
+
+// takenToken is a token an attempt took from one bucket.
+type takenToken struct {
+	table  *bucketTable
+	bucket *keyBucket
+	r      *rate.Reservation
 }
 
 // succeeded gives the attempt's tokens back: only failures count.
@@ -61,14 +74,23 @@ func (a *attempt) succeeded(now time.Time) {
 	if a == nil {
 		return
 	}
-	for _, r := range a.reservations {
-		r.CancelAt(now)
+	a.limiter.mu.Lock()
+	defer a.limiter.mu.Unlock()
+	a.giveBack(now)
+}
+
+// giveBack gives the attempt's tokens back, with the limiter's lock held.
+func (a *attempt) giveBack(now time.Time) {
+	for _, t := range a.taken {
+		t.r.CancelAt(now)
+		t.table.update(t.bucket, now)
 	}
 }
 
 // take takes a token from the address's bucket, then from the account's,
-// and returns the attempt; when either is empty it takes nothing and
-// returns how long until a token is back.
+// and returns the attempt; when either is empty, or is a new key of a
+// table whose every bucket is active, it takes nothing and returns how
+// long until a token or a slot is back.
 func (l *loginLimiter) take(address, account string, now time.Time) (*attempt, time.Duration) {
 	if l == nil {
 		return nil, 0 // a Server used without Register
@@ -78,46 +100,26 @@ func (l *loginLimiter) take(address, account string, now time.Time) (*attempt, t
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	a := &attempt{}
-	for _, b := range []struct {
-		table    map[string]*rate.Limiter
-		key      string
-		interval time.Duration
-		burst    int
-	}{{l.addresses, address, addressInterval, addressBurst}, {l.accounts, account, accountInterval, accountBurst}} {
-		r := bucket(b.table, b.key, b.interval, b.burst, now).ReserveN(now, 1)
-		if wait := r.DelayFrom(now); !r.OK() || wait > 0 {
-			r.CancelAt(now)
-			a.succeeded(now) // give back what the first bucket gave
+	a := &attempt{limiter: l}
+	for _, k := range []struct {
+		table *bucketTable
+		key   string
+	}{{l.addresses, address}, {l.accounts, account}} {
+		b, wait := k.table.get(k.key, now)
+		if b == nil {
+			a.giveBack(now) // what the first bucket gave
 			return nil, max(wait, time.Second)
 		}
-		a.reservations = append(a.reservations, r)
+		r := b.lim.ReserveN(now, 1)
+		if wait := r.DelayFrom(now); !r.OK() || wait > 0 {
+			r.CancelAt(now)
+			a.giveBack(now)
+			return nil, max(wait, time.Second)
+		}
+		a.taken = append(a.taken, takenToken{k.table, b, r})
+		k.table.update(b, now)
 	}
 	return a, 0
-}
-
-// bucket returns the limiter of key, creating it full; when the table is
-// full it first forgets refilled buckets, then a tenth of the others.
-func bucket(table map[string]*rate.Limiter, key string, interval time.Duration, burst int, now time.Time) *rate.Limiter {
-	if lim := table[key]; lim != nil {
-		return lim
-	}
-	if len(table) >= maxTracked {
-		for k, lim := range table {
-			if lim.TokensAt(now) >= float64(burst) {
-				delete(table, k)
-			}
-		}
-		for k := range table { // in the map's random order
-			if len(table) < maxTracked*9/10 {
-				break
-			}
-			delete(table, k)
-		}
-	}
-	lim := rate.NewLimiter(rate.Every(interval), burst)
-	table[key] = lim
-	return lim
 }
 
 // clientAddress returns the address a request came from, without its port;

@@ -107,35 +107,45 @@ func TestLoginRateLimitParallel(t *testing.T) {
 }
 
 // TestLoginLimiterBounded checks that the tables stay bounded, that a full
-// table still admits new keys (it forgets old buckets), that a refused
-// attempt takes no token and creates no account bucket, and that overlong
-// account names share one bucket.
+// table still admits new keys once old buckets have refilled (it forgets
+// them), that a refused attempt takes no token and creates no account
+// bucket, and that overlong account names share one bucket.
 func TestLoginLimiterBounded(t *testing.T) {
 	l := newLoginLimiter()
-	now := time.Now()
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	for i := 0; i < 3*maxTracked; i++ {
+		if i%maxTracked == 0 {
+			// The buckets of the keys before have refilled.
+			now = now.Add(accountBurst * accountInterval)
+		}
 		if _, wait := l.take(fmt.Sprintf("10.0.%d.%d", i/250, i%250), fmt.Sprintf("user%d@example.com", i), now); wait > 0 {
 			t.Fatalf("attempt %d refused", i)
 		}
-		if len(l.accounts) > maxTracked || len(l.addresses) > maxTracked {
-			t.Fatalf("%d accounts and %d addresses tracked, max %d", len(l.accounts), len(l.addresses), maxTracked)
+		if n, m := l.tracked(); n > maxTracked || m > maxTracked {
+			t.Fatalf("%d addresses and %d accounts tracked, max %d", n, m, maxTracked)
 		}
 	}
 	// One address past its burst: refused, and no account bucket appears.
+	now = now.Add(accountBurst * accountInterval) // the slots are free again
 	for i := 0; i < addressBurst; i++ {
-		l.take("192.0.2.99", fmt.Sprintf("a%d@example.com", i), now)
+		if _, wait := l.take("192.0.2.99", fmt.Sprintf("a%d@example.com", i), now); wait > 0 {
+			t.Fatalf("attempt %d of an address refused", i)
+		}
 	}
-	before := len(l.accounts)
+	_, before := l.tracked()
 	if _, wait := l.take("192.0.2.99", "fresh@example.com", now); wait == 0 {
 		t.Error("an address past its burst was admitted")
 	}
-	if _, ok := l.accounts["fresh@example.com"]; ok || len(l.accounts) != before {
+	if _, ok := l.tokens(accountTable, "fresh@example.com", now); ok {
 		t.Error("a refused attempt created an account bucket")
+	}
+	if _, after := l.tracked(); after != before {
+		t.Errorf("a refused attempt changed the accounts tracked from %d to %d", before, after)
 	}
 	long1, long2 := strings.Repeat("x", 300), strings.Repeat("y", 300)
 	l.take("192.0.2.1", long1, now)
 	l.take("192.0.2.2", long2, now)
-	for k := range l.accounts {
+	for k := range l.accounts.byKey {
 		if len(k) > maxAccountKey {
 			t.Errorf("an account key of %d bytes is kept", len(k))
 		}
@@ -164,4 +174,33 @@ func TestClientAddress(t *testing.T) {
 			t.Errorf("clientAddress(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// The tables of a loginLimiter, for tokens.
+const (
+	addressTable = iota
+	accountTable
+)
+
+// tracked returns how many addresses and accounts l tracks.
+func (l *loginLimiter) tracked() (addresses, accounts int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.addresses.len(), l.accounts.len()
+}
+
+// tokens returns the tokens of key's bucket in the table, and whether it
+// is tracked.
+func (l *loginLimiter) tokens(table int, key string, now time.Time) (float64, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	t := l.addresses
+	if table == accountTable {
+		t = l.accounts
+	}
+	b, ok := t.byKey[key]
+	if !ok {
+		return 0, false
+	}
+	return b.lim.TokensAt(now), true
 }

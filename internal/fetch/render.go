@@ -57,7 +57,19 @@ type Chromium struct {
 	// browser (the client still refuses a document past its own cap once
 	// it is copied out).
 	MaxSize int64
+	// NoSandbox starts the browser without Chromium's sandbox
+	// (--no-sandbox), where it could start in it. The browser runs in its
+	// sandbox unless NoSandbox is set or the process runs as root, where
+	// Chromium refuses to (see Sandbox). A browser that cannot start in
+	// its sandbox (no user namespaces) fails the render, saying so; it is
+	// not started without it unasked.
+	NoSandbox bool
+	// NoSandboxSetting names, in the error of a browser that cannot start
+	// in its sandbox, how the user sets NoSandbox ("vigil serve
+	// --chromium-sandbox=false"); "Chromium.NoSandbox" if empty.
+	NoSandboxSetting string
 
+	euid    func() int // os.Geteuid if nil; tests set it
 	mu      sync.Mutex
 	browser context.Context
 	cancel  []context.CancelFunc
@@ -90,7 +102,6 @@ func (c *Chromium) start() (*browserSession, error) {
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
-		chromedp.NoSandbox, // containers often run as root, where the sandbox cannot start
 		chromedp.Flag("disable-dev-shm-usage", true),
 		// chromedp turns the popup blocker off: a page's script could
 		// then open windows of its own (window.open), whose documents no
@@ -98,6 +109,10 @@ func (c *Chromium) start() (*browserSession, error) {
 		// render. Blocked, a script opens none (it has no user gesture).
 		chromedp.Flag("disable-popup-blocking", false),
 	)
+	// Set either way: chromedp adds --no-sandbox by itself when the flag
+	// is not set and the process's real user is root.
+	sandbox := c.Sandbox()
+	opts = append(opts, chromedp.Flag("no-sandbox", sandbox != SandboxOn))
 	if c.Dial == nil {
 		return nil, fmt.Errorf("chromium: no dialer for its proxy (a Chromium renders for the fetch.Client it was given to)")
 	}
@@ -126,6 +141,9 @@ func (c *Chromium) start() (*browserSession, error) {
 		if c.proxy != nil {
 			c.proxy.Close()
 			c.proxy = nil
+		}
+		if said := sandboxFailure(err); said != "" && sandbox == SandboxOn {
+			return nil, c.sandboxError(said)
 		}
 		return nil, fmt.Errorf("start chromium: %w", err)
 	}

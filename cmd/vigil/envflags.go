@@ -70,3 +70,17 @@ func envBools(env *environment, names ...string) (map[string]bool, error) {
 	}
 	return out, nil
 }
+
+// envBool reads the yes-or-no setting name from the environment, def when
+// it is unset or empty; one that is neither is an error, and def.
+func envBool(env *environment, name string, def bool) (bool, error) {
+	v := env.getenv(name)
+	if strings.TrimSpace(v) == "" {
+		return def, nil
+	}
+	b, err := parseBool(name, v)
+	if err != nil {
+		return def, err
+	}
+	return b, nil
+}

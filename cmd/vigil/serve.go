@@ -66,6 +66,9 @@ type serveConfig struct {
 	// sharedStore says other daemons may run on the store: a PostgreSQL
 	// one (a SQLite store is locked for one daemon, lockDataDir).
 	sharedStore bool
+	// chromiumSandbox asks for Chromium's sandbox (--chromium-sandbox),
+	// which a daemon running as root cannot have.
+	chromiumSandbox bool
 }
 
 // checkBaseURL refuses a --base-url that is not an absolute http or https
@@ -101,6 +104,10 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	// A yes-or-no variable that is neither is an error once the flags are
 	// read: -h still shows the help, which says what the variables take.
 	bools, envErr := envBools(env, "VIGIL_ALLOW_PRIVATE_NETWORKS", "VIGIL_METRICS_PUBLIC", "VIGIL_SECURE_COOKIES")
+	sandbox, err := envBool(env, "VIGIL_CHROMIUM_SANDBOX", true)
+	if envErr == nil {
+		envErr = err
+	}
 	c := serveConfig{publicMetrics: bools["VIGIL_METRICS_PUBLIC"], secureCookies: bools["VIGIL_SECURE_COOKIES"]}
 	statedStringVar(fs, &c.addr, "addr", envOr(env, "VIGIL_ADDR", "127.0.0.1:8080"), "HTTP listen `address` (the dashboard at /login, the API, feeds, /healthz); :0 picks a free port (default $VIGIL_ADDR or 127.0.0.1:8080)")
 	fs.BoolVar(&c.allowPrivate, "allow-private-networks", bools["VIGIL_ALLOW_PRIVATE_NETWORKS"], "let sentinels and webhooks reach loopback, private and link-local addresses (default $VIGIL_ALLOW_PRIVATE_NETWORKS)")
@@ -119,6 +126,7 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	fs.DurationVar(&c.fetchTimeout, "fetch-timeout", 60*time.Second, "total time allowed for one fetch, from its host's turn; the wait for the turn may take as long again, and a check that waits in vain is tried again a minute later")
 	fs.DurationVar(&c.failureNotice, "failure-notice", 6*time.Hour, "how long a page must fail at every check before its sentinels' contacts are told (and told again when it works); 0 never tells")
 	statedStringVar(fs, &c.render, "chromium", envOr(env, "VIGIL_CHROMIUM", fetch.ChromiumPath), "Chromium `binary` for sentinels that say Fetch ... render (\"\" disables rendering) (default $VIGIL_CHROMIUM or "+fetch.ChromiumPath+")")
+	fs.BoolVar(&c.chromiumSandbox, "chromium-sandbox", sandbox, "render pages in Chromium's sandbox, which confines a page that exploits the browser; false renders without it, where Chromium cannot start in it (no user namespaces). As root Chromium runs without it whatever this says, and the log says so at start: run vigil serve as another user ($VIGIL_CHROMIUM_SANDBOX sets the default)")
 	statedStringVar(fs, &c.baseURL, "base-url", env.getenv("VIGIL_BASE_URL"), "public `URL` of this server, for links in messages (default $VIGIL_BASE_URL or http://ADDR)")
 	webhookSecret := secretString(fs, "webhook-secret", env.getenv("VIGIL_WEBHOOK_SECRET"), "`key` of the webhook signatures, at least 32 bytes; on the command line it shows in the process list (ps): give it in $VIGIL_WEBHOOK_SECRET instead (default $VIGIL_WEBHOOK_SECRET, else the data directory's webhook-secret file, created on first start; on PostgreSQL the store's key, copied to that file; given on PostgreSQL, it becomes the store's key, which the daemons started without it sign with)")
 	fs.StringVar(&c.smtp.Host, "smtp-host", env.getenv("VIGIL_SMTP_HOST"), "SMTP relay host; email notifications are off without it (default $VIGIL_SMTP_HOST)")
@@ -332,6 +340,26 @@ type daemon struct {
 	notFoundPages func(mux *http.ServeMux) http.Handler
 }
 
+// newChromium returns the browser that renders pages, in its sandbox as
+// --chromium-sandbox asks.
+func (c serveConfig) newChromium() *fetch.Chromium {
+	return &fetch.Chromium{ExecPath: c.render, NoSandbox: !c.chromiumSandbox,
+		NoSandboxSetting: "vigil serve --chromium-sandbox=false (or VIGIL_CHROMIUM_SANDBOX=false)"}
+}
+
+// logSandbox says, once at start, that Chromium renders pages without its
+// sandbox, and why, when it does.
+func logSandbox(logger *slog.Logger, s fetch.Sandbox) {
+	switch s {
+	case fetch.SandboxOffAsRoot:
+		logger.Warn("Chromium renders pages without its sandbox: vigil serve runs as root, where Chromium refuses to start in it, " +
+			"so a page that exploits the browser runs unconfined as root; run vigil serve as another user to render in the sandbox")
+	case fetch.SandboxOffAsked:
+		logger.Warn("Chromium renders pages without its sandbox, as --chromium-sandbox=false (or VIGIL_CHROMIUM_SANDBOX=false) asks: " +
+			"a page that exploits the browser runs unconfined as this user")
+	}
+}
+
 // newDaemon wires the services and adapters of vigil serve.
 func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logger) (*daemon, error) {
 	cs, ok := st.(vigil.CheckStore)
@@ -357,8 +385,9 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 		d.noRender = "no Chromium at " + c.render + " (vigil serve --chromium PATH)"
 		logger.Warn("rendering is off: sentinels that say Fetch ... render fail their checks", "chromium", c.render, "error", err)
 	default:
-		d.chromium = &fetch.Chromium{ExecPath: c.render}
+		d.chromium = c.newChromium()
 		fopt.Renderer = d.chromium
+		logSandbox(logger, d.chromium.Sandbox())
 	}
 	d.fetcher = fetch.New(fopt)
 	// The chat library sends most services with net/http's default

@@ -8,12 +8,17 @@ import (
 )
 
 // bucketTable holds the sign-in buckets of one kind of key (client
-// addresses, or accounts), at most maxTracked of them. A bucket is active
-// until it has refilled: it counts failures that its key may not yet make
-// again. Only refilled buckets are forgotten, the one full for the longest
-// first (forgetting one loses nothing: a new bucket starts full); while
-// every bucket is active a new key is refused, so that a flood of fresh
-// keys cannot free the slot of a key it keeps limited.
+// addresses, or accounts), at most maxTracked of them. A full table makes
+// room for a new key by forgetting the bucket that is full again soonest:
+// one that has refilled (forgetting it loses nothing: a new bucket starts
+// full), the one full for the longest first, else the one nearest to
+// refilled. A key under attack, its bucket drained by every attempt, is
+// the last to be forgotten: a flood of fresh keys, each of which has
+// spent fewer tokens, forgets its own keys first, and to push out an
+// emptied bucket it must empty as many of its own, the attempts the limit
+// is there to slow. A new key is never refused for want of room: a flood
+// of fresh addresses (IPv6 /64s are cheap) would otherwise lock every
+// other user out of signing in.
 type bucketTable struct {
 	interval time.Duration // one token back each interval
 	burst    int
@@ -35,24 +40,19 @@ func newBucketTable(interval time.Duration, burst, max int) *bucketTable {
 }
 
 // get returns the bucket of key, creating it full; a full table first
-// forgets the bucket that refilled first. It returns nil, and how long
-// until a bucket has refilled, when every tracked bucket is active.
-func (t *bucketTable) get(key string, now time.Time) (*keyBucket, time.Duration) {
+// forgets the bucket that is full again soonest (see bucketTable).
+func (t *bucketTable) get(key string, now time.Time) *keyBucket {
 	if b := t.byKey[key]; b != nil {
-		return b, 0
+		return b
 	}
 	if len(t.byKey) >= t.max {
-		oldest := t.byFull[0]
-		if oldest.fullAt.After(now) {
-			return nil, oldest.fullAt.Sub(now)
-		}
-		heap.Pop(&t.byFull)
-		delete(t.byKey, oldest.key)
+		soonest := heap.Pop(&t.byFull).(*keyBucket)
+		delete(t.byKey, soonest.key)
 	}
 	b := &keyBucket{key: key, lim: rate.NewLimiter(rate.Every(t.interval), t.burst), fullAt: now}
 	t.byKey[key] = b
 	heap.Push(&t.byFull, b)
-	return b, 0
+	return b
 }
 
 // update records when b is full again, after a token was taken from it or

@@ -6,8 +6,9 @@ import (
 )
 
 // TestBucketTable checks which bucket a full table forgets for a new key:
-// one that has refilled, the one full the longest first, never an active
-// one; with none refilled the new key is refused until one has.
+// the one full again soonest: one that has refilled, the one full the
+// longest first, else the one nearest to refilled, never the most
+// drained; a new key is never refused.
 func TestBucketTable(t *testing.T) {
 	const interval = 10 * time.Second
 	t0 := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
@@ -17,11 +18,10 @@ func TestBucketTable(t *testing.T) {
 		tokens int           // taken; -1 gives the key's last token back
 	}
 	for name, tc := range map[string]struct {
-		steps    []step
-		newKey   string
-		at       time.Duration
-		wantWait time.Duration // 0: admitted
-		want     []string      // the keys tracked after it
+		steps  []step
+		newKey string
+		at     time.Duration
+		want   []string // the keys tracked after it
 	}{
 		"refilled first": {
 			steps:  []step{{"a", 0, 2}, {"b", 0, 1}},
@@ -33,11 +33,15 @@ func TestBucketTable(t *testing.T) {
 			newKey: "c", at: 3 * interval, // both full, a the longer
 			want: []string{"b", "c"},
 		},
-		"every bucket active": {
+		"every bucket active: the nearest to refilled": {
 			steps:  []step{{"a", 0, 3}, {"b", 0, 2}},
-			newKey: "c", at: interval,
-			wantWait: interval, // until b has refilled
-			want:     []string{"a", "b"},
+			newKey: "c", at: interval, // b full again in one interval, a in two
+			want: []string{"a", "c"},
+		},
+		"the drained key stays": {
+			steps:  []step{{"b", 0, 1}, {"a", 0, 3}},
+			newKey: "c", at: 0,
+			want: []string{"a", "c"},
 		},
 		"a token given back": {
 			steps:  []step{{"a", 0, 1}, {"b", 0, 1}, {"b", 0, -1}},
@@ -55,10 +59,7 @@ func TestBucketTable(t *testing.T) {
 			last := map[string]*takenToken{}
 			for _, s := range tc.steps {
 				now := t0.Add(s.at)
-				b, wait := tbl.get(s.key, now)
-				if b == nil {
-					t.Fatalf("step %+v refused for %v", s, wait)
-				}
+				b := tbl.get(s.key, now)
 				if s.tokens < 0 {
 					last[s.key].r.CancelAt(now)
 					tbl.update(b, now)
@@ -73,9 +74,8 @@ func TestBucketTable(t *testing.T) {
 					tbl.update(b, now)
 				}
 			}
-			b, wait := tbl.get(tc.newKey, t0.Add(tc.at))
-			if (b == nil) != (tc.wantWait > 0) || wait != tc.wantWait {
-				t.Errorf("get(%q): bucket %v, wait %v; want wait %v", tc.newKey, b != nil, wait, tc.wantWait)
+			if b := tbl.get(tc.newKey, t0.Add(tc.at)); b != tbl.byKey[tc.newKey] {
+				t.Errorf("get(%q) returned a bucket the table does not hold", tc.newKey)
 			}
 			if tbl.len() != len(tc.want) {
 				t.Errorf("%d keys tracked, want %v", tbl.len(), tc.want)

@@ -88,9 +88,8 @@ func (a *attempt) giveBack(now time.Time) {
 }
 
 // take takes a token from the address's bucket, then from the account's,
-// and returns the attempt; when either is empty, or is a new key of a
-// table whose every bucket is active, it takes nothing and returns how
-// long until a token or a slot is back.
+// and returns the attempt; when either is empty, it takes nothing and
+// returns how long until a token is back.
 func (l *loginLimiter) take(address, account string, now time.Time) (*attempt, time.Duration) {
 	if l == nil {
 		return nil, 0 // a Server used without Register
@@ -105,11 +104,7 @@ func (l *loginLimiter) take(address, account string, now time.Time) (*attempt, t
 		table *bucketTable
 		key   string
 	}{{l.addresses, address}, {l.accounts, account}} {
-		b, wait := k.table.get(k.key, now)
-		if b == nil {
-			a.giveBack(now) // what the first bucket gave
-			return nil, max(wait, time.Second)
-		}
+		b := k.table.get(k.key, now)
 		r := b.lim.ReserveN(now, 1)
 		if wait := r.DelayFrom(now); !r.OK() || wait > 0 {
 			r.CancelAt(now)

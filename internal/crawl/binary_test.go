@@ -162,3 +162,30 @@ func TestBinaryLeafVersions(t *testing.T) {
 		})
 	}
 }
+
+// TestCarryBinaryLeaf: a PDF and an image failing for a moment (503) in a
+// crawl with bodies are carried over from the crawl before, as a text
+// page is: their hash is their digest, of a body never kept, not a sign
+// that the crawl before kept no bodies.
+func TestCarryBinaryLeaf(t *testing.T) {
+	s := newBinarySite(t)
+	s.serve(crawltest.FirstPDFRun(), pngA, time.Time{})
+	prev := crawlSite(t, loopbackFetcher(), s.q)
+	s.site.Mu.Lock()
+	s.site.Failing = map[string]int{"/report.pdf": 503, "/logo.png": 503}
+	s.site.Mu.Unlock()
+	cur := crawlSite(t, loopbackFetcher(), s.q)
+	carried, err := crawl.Carry(prev, cur)
+	if err != nil {
+		t.Fatalf("Carry: %v", err)
+	}
+	for _, path := range []string{"/report.pdf", "/logo.png"} {
+		before, p := prev.Page(s.site.URL(path)), carried.Page(s.site.URL(path))
+		if p == nil || p.Failed() || p.Carried == nil || p.Hash != before.Hash || p.Size != before.Size || p.Body != "" {
+			t.Errorf("%s: %+v; want it carried over with its hash %s and size %d", path, p, before.Hash, before.Size)
+		}
+	}
+	if got := modified(t, prev, carried, crawl.ByContent, s.site.Srv.URL); len(got) != 0 {
+		t.Errorf("against the crawl before: %q, want no change", got)
+	}
+}

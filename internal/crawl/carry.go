@@ -176,7 +176,7 @@ func mayCarry(p *Page) bool { return p.Failed() && p.Momentary && !p.Blocked }
 // with the failure c (filled in here with the read's time and the
 // crawls), or nil if it may not be: it is not a page read, or the bounds
 // (MaxCarriedCrawls, MaxCarriedAge) are past, or cur keeps bodies and
-// prev did not keep its body.
+// prev did not keep its body (a binary leaf has none in either).
 func carry(before *Page, prev, cur *Snapshot, c *Carried) *Page {
 	if before == nil || before.Failed() {
 		return nil
@@ -192,8 +192,10 @@ func carry(before *Page, prev, cur *Snapshot, c *Carried) *Page {
 	switch {
 	case !cur.Query.Bodies:
 		p.Body = ""
-	case p.Hash != "" && int64(len(p.Body)) != p.Size:
-		return nil // prev was crawled without the bodies cur keeps
+	case p.Hash != "" && !p.binaryLeaf() && int64(len(p.Body)) != p.Size:
+		// prev was crawled without the bodies cur keeps (a binary
+		// leaf's hash is of a body no crawl keeps).
+		return nil
 	}
 	p.Carried, p.Momentary, p.Importance = c, false, 0
 	return &p

@@ -114,8 +114,9 @@
 //     after giving its digest and size (vigil.FetchRequest.DigestBinary,
 //     digestBinary): their Hash and Size, and their version when they
 //     came without Last-Modified; a PDF's digest leaves out what a
-//     generator changes at every run (its Info dictionary's dates, its
-//     /ID, its XMP packets, and the offsets they move, in a compressed
+//     generator changes at every run (its Info dictionary's and its
+//     annotations' dates, its /ID, its XMP packets, its font subsets'
+//     tags, and the offsets they move, in a compressed
 //     object stream too: pdfhash.go), so that a PDF generated per request
 //     is not a change at every crawl; a failure (an error status, a
 //     refusal, a timeout, robots.txt) is a page with an error, not the end of the

@@ -77,7 +77,8 @@ type Page struct {
 	// Of a binary leaf (an image, a PDF: a type that is not text), whose
 	// body is not kept, Hash is its digest (digestBinary): the SHA-256 of
 	// its bytes, of a PDF's without what a generator changes at every run
-	// (its dates, its /ID, its XMP packets, and the offsets they move:
+	// (its dates, its /ID, its XMP packets, its font subsets' tags, and
+	// the offsets they move:
 	// pdfhash.go), and Size its length in bytes. Snapshots made before
 	// have neither for a binary leaf, and a table compares its version
 	// only where both snapshots have its hash (Snapshot.TableAgainst).

@@ -42,7 +42,10 @@ func digestBinary(mediaType string, body []byte) string {
 // leaves out:
 //
 //   - the values of /CreationDate and /ModDate, in any dictionary: the
-//     Info dictionary's, and an embedded file's parameters;
+//     Info dictionary's, and an embedded file's parameters; and of /M
+//     where it is a date string, (D:...): an annotation's, a signature's;
+//   - the tag of a font subset's name (ABCDEF in /ABCDEF+Helvetica),
+//     which some generators draw at random;
 //   - the trailer's /ID array, the file's identifier, new at every run
 //     (and, in a cross-reference stream's dictionary, which stands for the
 //     trailer, too);
@@ -379,7 +382,9 @@ func (n *pdfNormalizer) inflate(d pdfValue, data []byte) ([]byte, bool) {
 // written as "*"; in a dictionary within it, the dates'.
 func (n *pdfNormalizer) value(v pdfValue, leave map[string]bool) {
 	switch v.kind {
-	case pdfScalar, pdfRef:
+	case pdfScalar:
+		n.token(withoutSubsetTag(v.raw))
+	case pdfRef:
 		n.token(v.raw)
 	case pdfArray:
 		n.token([]byte("["))
@@ -391,7 +396,8 @@ func (n *pdfNormalizer) value(v pdfValue, leave map[string]bool) {
 		n.token([]byte("<<"))
 		for i := 0; i+1 < len(v.items); i += 2 {
 			n.token(v.items[i].raw)
-			if leave[pdfNameText(v.items[i].raw)] {
+			key := pdfNameText(v.items[i].raw)
+			if leave[key] || key == "M" && isPDFDate(v.items[i+1]) {
 				n.token([]byte("*"))
 				continue
 			}
@@ -399,6 +405,31 @@ func (n *pdfNormalizer) value(v pdfValue, leave map[string]bool) {
 		}
 		n.token([]byte(">>"))
 	}
+}
+
+// isPDFDate reports whether v is a date string, (D:...): the value of an
+// annotation's or a signature's /M, which a generator sets at every run
+// as it does the Info dictionary's dates. Another value of a key /M is
+// hashed.
+func isPDFDate(v pdfValue) bool {
+	return v.kind == pdfScalar && bytes.HasPrefix(v.raw, []byte("(D:"))
+}
+
+// withoutSubsetTag returns a name of a font subset, /ABCDEF+Helvetica,
+// without its tag, six capital letters, as /*+Helvetica; other tokens as
+// they are. Some generators (iText, OpenPDF, and so JasperReports) draw
+// the tag at random at every run; the subset's glyphs are in its font
+// program, a stream, hashed.
+func withoutSubsetTag(raw []byte) []byte {
+	if len(raw) < 9 || raw[0] != '/' || raw[7] != '+' {
+		return raw
+	}
+	for _, c := range raw[1:7] {
+		if c < 'A' || c > 'Z' {
+			return raw
+		}
+	}
+	return append([]byte("/*"), raw[7:]...)
 }
 
 // token writes tokens, a space after each.

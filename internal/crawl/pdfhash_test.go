@@ -13,9 +13,10 @@ import (
 )
 
 // TestHashPDF: two runs of a generator on one document hash the same,
-// their dates, /ID, XMP and so offsets apart, whether the Info dictionary
-// is an object of the file or in an object stream; a changed page or
-// title hashes otherwise.
+// their dates (an annotation's /M too), /ID, XMP, font subset tags and so
+// offsets apart, whether the Info dictionary is an object of the file or
+// in an object stream; a changed page, title, font or annotation hashes
+// otherwise.
 func TestHashPDF(t *testing.T) {
 	first, second := crawltest.FirstPDFRun(), crawltest.SecondPDFRun()
 	changed := func(r crawltest.PDFRun, edit func(*crawltest.PDFRun)) crawltest.PDFRun { edit(&r); return r }
@@ -36,6 +37,10 @@ func TestHashPDF(t *testing.T) {
 			{"same run", run(first), run(first), true},
 			{"page text changed", run(first), run(changed(second, func(r *crawltest.PDFRun) { r.Text = "Hello, World" })), false},
 			{"title changed", run(first), run(changed(second, func(r *crawltest.PDFRun) { r.Title = "Report 2" })), false},
+			{"font changed", run(first), run(changed(second, func(r *crawltest.PDFRun) { r.Font = "Times-Roman" })), false},
+			{"annotation changed", run(first), run(changed(second, func(r *crawltest.PDFRun) { r.Note = "Checked again" })), false},
+			{"annotation's date not a date", run(changed(first, func(r *crawltest.PDFRun) { r.Modified = "Monday" })),
+				run(changed(first, func(r *crawltest.PDFRun) { r.Modified = "Tuesday" })), false},
 		} {
 			t.Run(layout.name+"/"+tc.name, func(t *testing.T) {
 				a, b := crawltest.PDF(tc.a), crawltest.PDF(tc.b)

@@ -14,7 +14,14 @@ type PDFRun struct {
 	Created, Modified string // the Info dictionary's dates
 	ID                string // the trailer's /ID, hex
 	XMPDate           string
-	Text, Title       string
+	// FontTag is the tag of the font's subset (ABCDEF in
+	// /ABCDEF+Helvetica), which some generators (iText, OpenPDF, and so
+	// JasperReports) draw at random at every run.
+	FontTag     string
+	Text, Title string
+	// Font is the font's name, Helvetica if empty; Note is the text of
+	// the page's annotation, whose /M is the run's Modified date.
+	Font, Note string
 	// ObjectStreams puts the Info dictionary (and the other objects that are no
 	// streams) in a FlateDecode object stream, and the cross-reference
 	// table in a cross-reference stream (PDF 1.5), as most generators do.
@@ -29,13 +36,13 @@ type PDFRun struct {
 // after them moves, and so do their /ID and XMP packet.
 func FirstPDFRun() PDFRun {
 	return PDFRun{Created: "D:20240101120000Z", Modified: "D:20240101120000Z", ID: "0123456789abcdef0123456789abcdef",
-		XMPDate: "2024-01-01T12:00:00Z", Text: "Hello, world", Title: "Report"}
+		XMPDate: "2024-01-01T12:00:00Z", FontTag: "KQWHAB", Text: "Hello, world", Title: "Report", Note: "Checked"}
 }
 
 // SecondPDFRun: see FirstPDFRun.
 func SecondPDFRun() PDFRun {
 	return PDFRun{Created: "D:20251130093015+01'00'", Modified: "D:20251130093016+01'00'", ID: "fedcba9876543210fedcba9876543210",
-		XMPDate: "2025-11-30T09:30:15.250+01:00", Text: "Hello, world", Title: "Report"}
+		XMPDate: "2025-11-30T09:30:15.250+01:00", FontTag: "ZRTEXN", Text: "Hello, world", Title: "Report", Note: "Checked"}
 }
 
 // PDF returns the PDF the run r writes: a valid file, its offsets
@@ -48,13 +55,18 @@ func PDF(r PDFRun) []byte {
 <xmp:CreateDate>%s</xmp:CreateDate><xmpMM:DocumentID>uuid:%s</xmpMM:DocumentID>
 </rdf:Description></rdf:RDF></x:xmpmeta>
 <?xpacket end="w"?>`, "\ufeff", r.XMPDate, r.ID)
+	font := r.Font
+	if font == "" {
+		font = "Helvetica"
+	}
 	// Objects 1 to 7; 4 (the page's content) and 5 (XMP) are streams.
 	plain := map[int]string{
 		1: "<< /Type /Catalog /Pages 2 0 R /Metadata 5 0 R >>",
 		2: "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		3: "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R /Resources << /Font << /F1 7 0 R >> >> >>",
+		3: "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R /Resources << /Font << /F1 7 0 R >> >> " +
+			fmt.Sprintf("/Annots [<< /Type /Annot /Subtype /Text /Rect [10 10 30 30] /Contents (%s) /M (%s) >>] >>", r.Note, r.Modified),
 		6: fmt.Sprintf("<< /Title (%s) /Producer (pdfhash_test) /CreationDate (%s) /ModDate (%s) >>", r.Title, r.Created, r.Modified),
-		7: "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+		7: fmt.Sprintf("<< /Type /Font /Subtype /Type1 /BaseFont /%s+%s >>", r.FontTag, font),
 	}
 	var b bytes.Buffer
 	offsets := map[int]int{}

@@ -75,7 +75,11 @@ func TestHashPDFAsBytes(t *testing.T) {
 		{"stream without its end", "application/pdf", []byte("%PDF-1.4\n1 0 obj\n<< /Length 100 >>\nstream\nBT ET\n"), true},
 		{"unbalanced dictionary", "application/pdf", []byte("%PDF-1.4\n1 0 obj\n<< /A [1 2 >>\nendobj\n"), true},
 		{"nested too deep", "application/pdf", []byte("%PDF-1.4\n1 0 obj\n" + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + "\nendobj\n"), true},
-		{"an object too large", "application/pdf", []byte("%PDF-1.4\n1 0 obj\n[" + strings.Repeat("0 ", 1<<20+1) + "]\nendobj\n"), true},
+		{"an object too large", "application/pdf", []byte("%PDF-1.4\n1 0 obj\n[" + strings.Repeat("0 ", pdfMaxValues+1) + "]\nendobj\n"), true},
+		// Each value read is held until the object is written: a
+		// dictionary of 500 000 keys (2.5 MB) held 177 MB of heap.
+		{"a dictionary of 200 000 values", "application/pdf", []byte("%PDF-1.4\n1 0 obj\n<<" + strings.Repeat("/A 0 ", 100000) + ">>\nendobj\n"), true},
+		{"an array of 100 000 values (a large font's /W)", "application/pdf", []byte("%PDF-1.4\n1 0 obj\n[" + strings.Repeat("500 ", 100000) + "]\nendobj\n"), false},
 		{"PDF type, no PDF", "application/pdf", []byte("<html>not found</html>"), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

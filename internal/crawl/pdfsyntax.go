@@ -170,10 +170,15 @@ type pdfValue struct {
 // nested deeper is not read (ISO 32000-1 Annex C gives 28 as a limit).
 const pdfMaxDepth = 256
 
-// pdfMaxValues bounds the values of one object, held in memory until it
-// is written: a larger one (no writer's array is that long) is not read,
-// so that a file of one array of millions of numbers takes no more.
-const pdfMaxValues = 1 << 20
+// pdfMaxValues bounds the values of one object, each held in memory until
+// the object is written (some 60 bytes a value, twice while a slice
+// grows): a larger object is not read, and the file is hashed as its
+// bytes. So an object holds some 20 MB of heap at most in each of a
+// crawl's workers, whatever the file (a 2.5 MB dictionary of a million
+// values would hold 177 MB); and no writer puts as many in one object: a
+// CID font's /W has about a value a glyph used, a page tree's /Kids one a
+// page.
+const pdfMaxValues = 1 << 17
 
 // value reads the object that begins with token t.
 func (l *pdfLexer) value(t pdfToken, depth int) (pdfValue, error) {

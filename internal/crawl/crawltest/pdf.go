@@ -126,6 +126,8 @@ func PDF(r PDFRun) []byte {
 			entry(2, 8, i)
 		case n == 10:
 			entry(1, xref, 0)
+		case n == 9 && !r.Linearized:
+			entry(0, 0, 0) // free: no linearization dictionary
 		default:
 			entry(1, offsets[n], 0)
 		}

@@ -59,6 +59,58 @@ func TestHashPDF(t *testing.T) {
 	}
 }
 
+// TestHashPDFGenerated: PDFs written by real generators, twice with the
+// same page at different times, hash the same; with a word changed,
+// otherwise. In testdata/pdf: ghostscript-* by gs -sDEVICE=pdfwrite from
+// PostScript; cairo-* by Cairo 1.16 (a DejaVu Sans subset embedded);
+// reportlab-* by ReportLab's canvas (compressed pages); qpdf-*
+// by pypdf from reportlab-1's page with dates of different lengths, then
+// qpdf --object-streams=generate, --linearize, or both; revision-* by
+// appending a revision to a ReportLab file (uncompressed pages), of new
+// Info dates, or of the page's content with a new word.
+func TestHashPDFGenerated(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		same bool
+	}{
+		{"ghostscript-1", "ghostscript-2", true},
+		{"ghostscript-1", "ghostscript-word", false},
+		{"cairo-1", "cairo-2", true},
+		{"cairo-1", "cairo-word", false},
+		{"reportlab-1", "reportlab-2", true},
+		{"reportlab-1", "reportlab-word", false},
+		{"qpdf-objstm-1", "qpdf-objstm-2", true},
+		{"qpdf-objstm-1", "qpdf-objstm-word", false},
+		{"qpdf-linearized-1", "qpdf-linearized-2", true},
+		{"qpdf-linearized-1", "qpdf-linearized-word", false},
+		{"qpdf-linearized-objstm-1", "qpdf-linearized-objstm-2", true},
+		{"qpdf-linearized-objstm-1", "qpdf-linearized-objstm-word", false},
+		{"revision-dates-1", "revision-dates-2", true},
+		{"revision-word-1", "revision-word-2", false},
+	} {
+		t.Run(tc.a+"/"+tc.b, func(t *testing.T) {
+			a, err := os.ReadFile(filepath.Join("testdata", "pdf", tc.a+".pdf"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(filepath.Join("testdata", "pdf", tc.b+".pdf"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bytes.Equal(a, b) {
+				t.Fatal("the test's two PDFs are the same bytes")
+			}
+			ha, hb := digestBinary("application/pdf", a), digestBinary("application/pdf", b)
+			if (ha == hb) != tc.same {
+				t.Errorf("hashes %s and %s; want them equal: %v", ha, hb, tc.same)
+			}
+			if ha == hashBody(a) || hb == hashBody(b) {
+				t.Errorf("a PDF was hashed as bytes, not parsed")
+			}
+		})
+	}
+}
+
 // TestHashPDFAsBytes: a document that is no PDF, and a PDF that does not
 // parse, are hashed as their bytes; a PDF served as another type is known
 // by its magic.

@@ -239,8 +239,12 @@ func (n *pdfNormalizer) object(l *pdfLexer, at, num, gen int) error {
 
 // streamData returns the bytes of the stream whose keyword stream ends at
 // offset at, with dictionary d, and moves l past its endstream: /Length
-// bytes if endstream follows them, else up to the first endstream, as
-// readers do with a wrong length.
+// bytes if endstream follows them, else (a wrong length, or a reference,
+// as Ghostscript writes it) up to the first endstream followed by endobj,
+// or without one the first endstream, as readers do. Not the first
+// endstream alone: data that holds the word, uncompressed, would be cut
+// there, and its rest read as objects, without its comments and white
+// space.
 func streamData(l *pdfLexer, d pdfValue, at int) ([]byte, error) {
 	b := l.b
 	switch {
@@ -267,12 +271,42 @@ func streamData(l *pdfLexer, d pdfValue, at int) ([]byte, error) {
 	if i < 0 {
 		return nil, fmt.Errorf("%w: a stream at byte %d without endstream", errPDFSyntax, at)
 	}
+	if j := endstreamEndobj(l, at+i); j >= 0 {
+		i = j - at
+	}
 	l.pos = at + i + len("endstream")
 	data := b[at : at+i]
 	if bytes.HasSuffix(data, []byte("\r\n")) {
 		return data[:len(data)-2], nil
 	}
 	return bytes.TrimSuffix(bytes.TrimSuffix(data, []byte("\n")), []byte("\r")), nil
+}
+
+// endstreamEndobj returns the offset of the first endstream from offset
+// from that endobj follows, white space between them, or -1. Where there
+// is none, it notes so in l (noStreamEnd): the streams are read in the
+// file's order, so that a file of many streams without one is scanned
+// once, not once a stream.
+func endstreamEndobj(l *pdfLexer, from int) int {
+	if l.noStreamEnd > 0 && from >= l.noStreamEnd {
+		return -1
+	}
+	b, start := l.b, from
+	for {
+		i := bytes.Index(b[from:], []byte("endstream"))
+		if i < 0 {
+			l.noStreamEnd = start
+			return -1
+		}
+		k := from + i + len("endstream")
+		for k < len(b) && pdfSpace(b[k]) {
+			k++
+		}
+		if bytes.HasPrefix(b[k:], []byte("endobj")) {
+			return from + i
+		}
+		from += i + len("endstream")
+	}
 }
 
 // stream writes a stream: its dictionary, and its bytes, but for those

@@ -146,6 +146,35 @@ func TestHashPDFAsBytes(t *testing.T) {
 	}
 }
 
+// TestHashPDFStreamEnd: a stream whose /Length is a reference (as
+// Ghostscript writes it) ends at the endstream followed by endobj, not at
+// the word endstream in its data, uncompressed: the rest of the data,
+// read as objects, lost what follows a % (a comment) and white space, so
+// a change there (of the same length: the /Length object is hashed) was
+// no change.
+func TestHashPDFStreamEnd(t *testing.T) {
+	pdf := func(text string) []byte {
+		content := "BT /F1 12 Tf 20 100 Td (" + text + ") Tj ET"
+		return []byte(fmt.Sprintf("%%PDF-1.4\n1 0 obj\n<< /Length 2 0 R >>\nstream\n%s\nendstream\nendobj\n2 0 obj\n%d\nendobj\n", content, len(content)))
+	}
+	for _, tc := range []struct {
+		name string
+		a, b string
+	}{
+		{"after a %", "the endstream keyword, 100% of it", "the endstream keyword, 100% of us"},
+		{"white space", "see endstream: a  b", "see endstream: a \tb"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, b := pdf(tc.a), pdf(tc.b)
+			ha, oka := hashPDF(a, pdfInflateCap)
+			hb, okb := hashPDF(b, pdfInflateCap)
+			if !oka || !okb || ha == hb {
+				t.Errorf("parsed %v, %v; hashes %x and %x, want them to differ", oka, okb, ha, hb)
+			}
+		})
+	}
+}
+
 // TestHashPDFObjectStreamCap: an object stream that inflates past the cap
 // is hashed as its compressed bytes, not inflated: two runs no longer hash
 // the same, and the PDF is still parsed.

@@ -40,6 +40,9 @@ type pdfLexer struct {
 	// values counts the values read since it was last set to 0, once an
 	// object (pdfMaxValues).
 	values int
+	// noStreamEnd is an offset from which no endstream is followed by
+	// endobj (endstreamEndobj), or 0 if none is known.
+	noStreamEnd int
 }
 
 // errPDFSyntax is wrapped by the errors of a file hashPDF cannot read.

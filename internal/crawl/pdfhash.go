@@ -51,7 +51,9 @@ func digestBinary(mediaType string, body []byte) string {
 //     trailer, too);
 //   - XMP metadata packets (<?xpacket begin ... <?xpacket end ...?>, and
 //     <x:xmpmeta ... </x:xmpmeta> outside one) in any stream: they repeat
-//     the dates and identifiers;
+//     the dates and identifiers, and also the title, author and
+//     keywords, which the Info dictionary holds too, except in a PDF 2.0
+//     file that keeps them in XMP alone: there a new title is no change;
 //   - what moves when those change length: the cross-reference table (its
 //     offsets), the startxref value, the contents of cross-reference
 //     streams (/Type /XRef), the offsets a trailer or a cross-reference
@@ -70,7 +72,10 @@ func digestBinary(mediaType string, body []byte) string {
 // that does not inflate, or past the cap, is hashed as its bytes. A file
 // that does not parse this way (an unterminated string or dictionary, a
 // stream without endstream, no %PDF- header) is hashed as its bytes:
-// never an error that loses the page, but each run a change.
+// never an error that loses the page, but each run a change. So is, in
+// effect, an encrypted file (/Encrypt): its strings and streams are
+// hashed as read, encrypted under a key drawn from its /ID and, with AES,
+// vectors drawn at random, new at every run.
 //
 // It is written by hand: the standard library reads no PDF, a service
 // such as the crawl imports no other module (CONTRIBUTING's layers), and

@@ -117,7 +117,7 @@
 //     generator changes at every run (its Info dictionary's and its
 //     annotations' dates, its /ID, its XMP packets, its font subsets'
 //     tags, and the offsets they move, in a compressed
-//     object stream too: pdfhash.go), so that a PDF generated per request
+//     object stream too: package pdfdigest), so that a PDF generated per request
 //     is not a change at every crawl; a failure (an error status, a
 //     refusal, a timeout, robots.txt) is a page with an error, not the end of the
 //     crawl; a URL robots.txt disallows is Blocked, never requested, and
@@ -167,7 +167,7 @@
 //     output); here their version is a hash of their content, and
 //     VersionKind says which a page has; of a binary document, whose
 //     body is not kept, the hash is taken as the fetcher reads it, of a
-//     PDF without its generator's dates and identifiers (pdfhash.go),
+//     PDF without its generator's dates and identifiers (package pdfdigest),
 //     which the seed, whose identity is the date, does not need. Its web
 //     table (Snapshot.Table)
 //     takes the content hash as a page's version by default (ByContent),

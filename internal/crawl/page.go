@@ -27,7 +27,7 @@ const (
 	// VersionContentHash: the page came without a Last-Modified date, so
 	// its version is its Hash (note 000 §8.1, item 11): the SHA-256 of
 	// its body, of a PDF's without what a generator changes at every run
-	// (pdfhash.go).
+	// (package pdfdigest).
 	VersionContentHash VersionKind = "content-hash"
 )
 
@@ -79,7 +79,7 @@ type Page struct {
 	// its bytes, of a PDF's without what a generator changes at every run
 	// (its dates, its /ID, its XMP packets, its font subsets' tags, and
 	// the offsets they move:
-	// pdfhash.go), and Size its length in bytes. Snapshots made before
+	// package pdfdigest), and Size its length in bytes. Snapshots made before
 	// have neither for a binary leaf, and a table compares its version
 	// only where both snapshots have its hash (Snapshot.TableAgainst).
 	Hash string `json:"hash,omitempty"`

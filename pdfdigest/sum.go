@@ -1,0 +1,70 @@
+package pdfdigest
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+)
+
+// DefaultInflateCap is the inflate cap of Options left zero: 64 MiB over
+// all of a file's streams, which bounds the memory Sum takes whatever the
+// compression (Vigil's crawl hashes bodies of 20 MiB at most).
+const DefaultInflateCap = 64 << 20
+
+// headerWindow is how far into a file the %PDF- header may come
+// (readers accept a few bytes of junk before it).
+const headerWindow = 1024
+
+// Options are the parameters of Sum; nil is the zero Options.
+type Options struct {
+	// InflateCap bounds the bytes inflated from a file's object and
+	// metadata streams, all of them together: past it a stream is
+	// hashed compressed. 0 means DefaultInflateCap; a negative cap
+	// inflates nothing.
+	InflateCap int
+}
+
+// SyntaxError is the error of a file Sum cannot read: where, as a byte
+// offset into the file, and what was expected there.
+type SyntaxError struct {
+	Offset int    // from the file's first byte
+	Msg    string // what was expected, and what was found if it helps
+}
+
+// Error returns "pdf syntax at byte Offset: Msg".
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("pdf syntax at byte %d: %s", e.Offset, e.Msg)
+}
+
+// syntaxError returns a *SyntaxError at offset at.
+func syntaxError(at int, format string, args ...any) error {
+	return &SyntaxError{Offset: at, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Sum returns the SHA-256 of PDF b without what a generator changes at
+// every run (see the package's documentation), or a *SyntaxError if b
+// does not parse as a PDF.
+func Sum(b []byte, opt *Options) ([sha256.Size]byte, error) {
+	var sum [sha256.Size]byte
+	if opt == nil {
+		opt = &Options{}
+	}
+	inflateCap := opt.InflateCap
+	if inflateCap == 0 {
+		inflateCap = DefaultInflateCap
+	}
+	if !bytes.Contains(b[:min(len(b), headerWindow)], []byte("%PDF-")) {
+		return sum, syntaxError(0, "expected %%PDF- in the first %d bytes", headerWindow)
+	}
+	h := sha256.New()
+	n := &normalizer{w: bufio.NewWriterSize(h, 32<<10), budget: inflateCap, hint: -1}
+	if err := n.file(b); err != nil {
+		return sum, err
+	}
+	if err := n.w.Flush(); err != nil {
+		return sum, fmt.Errorf("pdfdigest: write to the hash: %w", err)
+	}
+	h.Sum(sum[:0])
+	return sum, nil
+}

@@ -93,7 +93,10 @@
 //     that one child moved far does not hide the rest), the unmatched
 //     children form gaps; a small gap is matched exactly with
 //     Selkow's edit distance (package editdist), a large one by aligning
-//     names; a lone old and new child of different names in a large gap
+//     names; a gap of one old and one new subtree of the same shape (a
+//     changed record) whose positional matching is provably Selkow's only
+//     minimum is paired node for node without the matcher's tables
+//     (pairSameShape: the same pairs, a read of each node); a lone old and new child of different names in a large gap
 //     are taken as wrapped or unwrapped when one's only child has the
 //     other's name (an element inserted around a deep subtree).
 //   - leftovers: a deleted and an inserted region with identical content

@@ -72,8 +72,10 @@ type matching struct {
 	lightMoves [][2]int32
 	// strayOld and strayNew are the stray-move check's lists of children.
 	strayOld, strayNew []int32
-	// gapMatcher is recovery's exact matcher, with its working space.
-	gapMatcher editdist.FlatMatcher
+	// gapMatcher is recovery's exact matcher, with its working space;
+	// shapeCost and shapeLeast are pairSameShape's.
+	gapMatcher            editdist.FlatMatcher
+	shapeCost, shapeLeast []int32
 	// candidateWork is what the heaviest-first phase's look-ups cost
 	// (candidates.work), for the tests.
 	candidateWork int

@@ -161,6 +161,9 @@ func (m *matching) matchGap(a, b []int32) {
 		sb += int(m.newSize[j])
 	}
 	if sa*sb <= recoveryBudget {
+		if len(a) == 1 && len(b) == 1 && m.pairSameShape(a[0], b[0]) {
+			return // as the exact matcher would pair them
+		}
 		pairs, err := m.gapMatcher.Match(m.old.Flat, a, m.new.Flat, b, recoveryBudget)
 		if err == nil {
 			for _, p := range pairs {

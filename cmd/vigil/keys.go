@@ -123,24 +123,10 @@ func runKeysRotate(ctx context.Context, env *environment, args []string) (code i
 // renamed over the old one), so that a process starting at the same
 // moment reads the old key or the new one, never a part.
 func replaceSecretFile(dataDir, name string, key []byte) error {
-	if err := os.MkdirAll(dataDir, 0o750); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dataDir, "."+name+"-*") // mode 0600
+	tmp, err := tempSecretFile(dataDir, name, key)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(append(key, '\n')); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), filepath.Join(dataDir, name))
+	defer os.Remove(tmp) // gone once renamed
+	return os.Rename(tmp, filepath.Join(dataDir, name))
 }

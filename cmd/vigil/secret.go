@@ -168,23 +168,13 @@ func (k keyring) writeFile(name string, key []byte) (bool, error) {
 // then linked), so that a process starting at the same moment never reads
 // it empty.
 func createSecretFile(dataDir, name string, key []byte) (bool, error) {
-	if err := os.MkdirAll(dataDir, 0o750); err != nil {
-		return false, err
-	}
-	f, err := os.CreateTemp(dataDir, "."+name+"-*") // mode 0600
+	tmp, err := tempSecretFile(dataDir, name, key)
 	if err != nil {
 		return false, err
 	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(append(key, '\n')); err != nil {
-		f.Close()
-		return false, err
-	}
-	if err := f.Close(); err != nil {
-		return false, err
-	}
+	defer os.Remove(tmp)
 	path := filepath.Join(dataDir, name)
-	err = os.Link(f.Name(), path)
+	err = os.Link(tmp, path)
 	if errors.Is(err, os.ErrExist) {
 		return false, nil
 	} else if err == nil {
@@ -203,6 +193,44 @@ func createSecretFile(dataDir, name string, key []byte) (bool, error) {
 		return false, err
 	}
 	return true, g.Close()
+}
+
+// tempSecretFile writes key and a line end to a new file of dataDir (made
+// if need be), readable by its owner only, under a temporary name beside
+// the file called name, synced, and returns its path: the caller links or
+// renames it into place, so that the key file appears or changes whole,
+// and removes it.
+func tempSecretFile(dataDir, name string, key []byte) (string, error) {
+	if err := os.MkdirAll(dataDir, 0o750); err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp(dataDir, "."+name+"-*") // mode 0600
+	if err != nil {
+		return "", err
+	}
+	_, err = f.Write(append(key, '\n'))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
+}
+
+// checkWebhookSecretFlag refuses a --webhook-secret (or
+// VIGIL_WEBHOOK_SECRET) shorter than a secret must be: a short key can be
+// found by trying keys against one signed request. The key itself is not
+// repeated, as it is never logged.
+func checkWebhookSecretFlag(key string) error {
+	if n := len(key); n > 0 && n < minSecretLen {
+		return fmt.Errorf("--webhook-secret (or VIGIL_WEBHOOK_SECRET) holds %d bytes, fewer than the %d a secret needs", n, minSecretLen)
+	}
+	return nil
 }
 
 // readSecret reads a secret of the data directory that must be there

@@ -173,11 +173,8 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	if c.proxy, c.noProxy, err = pf.options(); err != nil {
 		return exitError, err
 	}
-	if n := len(c.webhookSecret); n > 0 && n < minSecretLen {
-		// A short key can be found by trying keys against one signed
-		// request; the secret itself is not repeated here, as it is
-		// never logged.
-		return exitError, fmt.Errorf("--webhook-secret (or VIGIL_WEBHOOK_SECRET) holds %d bytes, fewer than the %d a secret needs", n, minSecretLen)
+	if err := checkWebhookSecretFlag(c.webhookSecret); err != nil {
+		return exitError, err
 	}
 
 	var level slog.Level

@@ -40,8 +40,8 @@ func runUserWebhookKey(ctx context.Context, env *environment, args []string) (co
 	if err != nil {
 		return exitError, err
 	}
-	if n := len(*flagKey); n > 0 && n < minSecretLen {
-		return exitError, fmt.Errorf("--webhook-secret (or VIGIL_WEBHOOK_SECRET) holds %d bytes, fewer than the %d a secret needs", n, minSecretLen)
+	if err := checkWebhookSecretFlag(*flagKey); err != nil {
+		return exitError, err
 	}
 	st, err := openExistingStore(ctx, *sf.data, *sf.postgres)
 	if err != nil {

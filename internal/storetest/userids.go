@@ -63,13 +63,7 @@ func testUserIDsNeverReused(t *testing.T, s vigil.Store) {
 				must(t, s.EnqueueNotification(ctx, n))
 				return n.ID
 			},
-			remove: func(t *testing.T, id int64) {
-				n, err := s.FindNotificationByID(ctx, id)
-				must(t, err)
-				must(t, s.DeleteUser(ctx, n.UserID))
-				_, err = s.FindNotificationByID(ctx, id)
-				wantCode(t, err, vigil.ENOTFOUND)
-			},
+			remove: removeNotificationWithUser(ctx, s),
 		},
 	}
 	for _, name := range sortedKeys(cases) {
@@ -112,12 +106,19 @@ func testCheckNotificationIDsNeverReused(t *testing.T, s interface {
 				Notifications: []*vigil.Notification{n}}}))
 			return n.ID
 		},
-		remove: func(t *testing.T, id int64) {
-			n, err := s.FindNotificationByID(ctx, id)
-			must(t, err)
-			must(t, s.DeleteUser(ctx, n.UserID))
-			_, err = s.FindNotificationByID(ctx, id)
-			wantCode(t, err, vigil.ENOTFOUND)
-		},
+		remove: removeNotificationWithUser(ctx, s),
 	})
+}
+
+// removeNotificationWithUser returns an idCase's remove for notifications,
+// which go with their user: it deletes the notification's user and checks
+// the notification is gone.
+func removeNotificationWithUser(ctx context.Context, s vigil.Store) func(t *testing.T, id int64) {
+	return func(t *testing.T, id int64) {
+		n, err := s.FindNotificationByID(ctx, id)
+		must(t, err)
+		must(t, s.DeleteUser(ctx, n.UserID))
+		_, err = s.FindNotificationByID(ctx, id)
+		wantCode(t, err, vigil.ENOTFOUND)
+	}
 }

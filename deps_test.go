@@ -23,21 +23,22 @@ const module = "github.com/vigil-web/vigil"
 // standard library; the libraries that import markup or delta list it
 // because the rule is checked on all their dependencies.
 var libraries = map[string][]string{
-	"tree":      {},
-	"xmltext":   {},
-	"markup":    {"tree", "xmltext"},
-	"delta":     {"tree", "xmltext"},
-	"treediff":  {"tree", "delta", "editdist", "xmltext"},
-	"render":    {"tree", "delta", "markup", "xmltext"},
-	"spec":      {},
-	"intent":    {"tree", "delta", "treediff", "markup", "spec", "xmltext"},
-	"opic":      {},
-	"webtable":  {},
-	"simulate":  {"tree", "delta", "xmltext"},
-	"editdist":  {"tree", "delta", "xmltext"},
-	"quality":   {"tree", "delta", "treediff", "simulate", "editdist", "markup", "xmltext"},
-	"xmlpatch":  {"tree", "delta", "xmltext"},
-	"pdfdigest": {},
+	"tree":        {},
+	"xmltext":     {},
+	"markup":      {"tree", "xmltext"},
+	"delta":       {"tree", "xmltext"},
+	"treediff":    {"tree", "delta", "editdist", "xmltext"},
+	"render":      {"tree", "delta", "markup", "xmltext"},
+	"spec":        {},
+	"intent":      {"tree", "delta", "treediff", "markup", "spec", "xmltext"},
+	"opic":        {},
+	"webtable":    {},
+	"simulate":    {"tree", "delta", "xmltext"},
+	"editdist":    {"tree", "delta", "xmltext"},
+	"quality":     {"tree", "delta", "treediff", "simulate", "editdist", "markup", "xmltext"},
+	"xmlpatch":    {"tree", "delta", "xmltext"},
+	"pdfdigest":   {},
+	"imagedigest": {},
 }
 
 // allowedLibraryDeps are the non-standard packages a library may use.

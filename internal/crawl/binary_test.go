@@ -2,8 +2,13 @@ package crawl_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -188,4 +193,61 @@ func TestCarryBinaryLeaf(t *testing.T) {
 	if got := modified(t, prev, carried, crawl.ByContent, s.site.Srv.URL); len(got) != 0 {
 		t.Errorf("against the crawl before: %q, want no change", got)
 	}
+}
+
+// TestGeneratedImage: a chart drawn anew at each request, a PNG whose
+// tIME and date:create are the moment of the request, served without
+// Last-Modified by a real server on loopback, is no change at the next
+// crawl (imagedigest), though its bytes are new; the same chart with a
+// pixel changed is modified.
+func TestGeneratedImage(t *testing.T) {
+	var mu sync.Mutex
+	requests, changed := 0, false
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!doctype html><title>Stats</title><img src="chart.png" alt="Visits"> <a href="chart.png">Chart</a>`))
+	})
+	var bodies [][]byte
+	mux.HandleFunc("GET /chart.png", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		requests++
+		at := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC).Add(time.Duration(requests) * 97 * time.Minute)
+		body := crawltest.ChartPNG(at, changed)
+		bodies = append(bodies, body)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "image/png")
+		w.Write(body)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	q := crawl.Query{Start: srv.URL + "/", MaxDepth: 1, MaxPages: 10, Bodies: true}
+
+	prev := crawlSite(t, loopbackFetcher(), q)
+	cur := crawlSite(t, loopbackFetcher(), q)
+	if len(bodies) != 2 || bytes.Equal(bodies[0], bodies[1]) {
+		t.Fatalf("the chart was served %d times, its bytes the same: the case tests nothing", len(bodies))
+	}
+	for i, snap := range []*crawl.Snapshot{prev, cur} {
+		p := snap.Page(srv.URL + "/chart.png")
+		if p == nil || p.Failed() || p.Hash == "" || p.Hash == "sha256:"+sha256Hex(bodies[i]) || p.VersionKind != crawl.VersionContentHash {
+			t.Fatalf("chart: %+v; want a hash of its pixels, not of its bytes, as its version", p)
+		}
+	}
+	if got := modified(t, prev, cur, crawl.ByContent, srv.URL); len(got) != 0 {
+		t.Errorf("the chart drawn again: %q, want no change", got)
+	}
+	mu.Lock()
+	changed = true
+	mu.Unlock()
+	next := crawlSite(t, loopbackFetcher(), q)
+	if got, want := modified(t, cur, next, crawl.ByContent, srv.URL), []string{"~/chart.png"}; !slices.Equal(got, want) {
+		t.Errorf("the chart with a pixel changed: %q, want %q", got, want)
+	}
+}
+
+// sha256Hex returns the SHA-256 of b in hexadecimal.
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }

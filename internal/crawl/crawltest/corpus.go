@@ -2,7 +2,8 @@
 // documentation, from a static web server on loopback, for the tests of
 // the crawler (internal/crawl) and of the commands built on it (vigil
 // site crawl, vigil site diff), and writes small PDFs as a generator does
-// (pdf.go). It is for tests only.
+// (pdf.go) and PNGs as a chart generator does (png.go). It is for tests
+// only.
 package crawltest
 
 import (

@@ -118,7 +118,10 @@
 //     annotations' dates, its /ID, its XMP packets, its font subsets'
 //     tags, and the offsets they move, in a compressed
 //     object stream too: package pdfdigest), so that a PDF generated per request
-//     is not a change at every crawl; a failure (an error status, a
+//     is not a change at every crawl, and a PNG, JPEG, GIF or WebP
+//     image's leaves out its metadata (dates, software, comments, XMP; of
+//     Exif all but the Orientation: package imagedigest), so that a chart
+//     drawn per request is not either; a failure (an error status, a
 //     refusal, a timeout, robots.txt) is a page with an error, not the end of the
 //     crawl; a URL robots.txt disallows is Blocked, never requested, and
 //     takes none of MaxPages's fetches (up to freeBlocked of them). Only the end of the context ends it.

@@ -79,7 +79,8 @@ type Page struct {
 	// its bytes, of a PDF's without what a generator changes at every run
 	// (its dates, its /ID, its XMP packets, its font subsets' tags, and
 	// the offsets they move:
-	// package pdfdigest), and Size its length in bytes. Snapshots made before
+	// package pdfdigest), of a PNG, JPEG, GIF or WebP image's without its
+	// metadata (package imagedigest), and Size its length in bytes. Snapshots made before
 	// have neither for a binary leaf, and a table compares its version
 	// only where both snapshots have its hash (Snapshot.TableAgainst).
 	Hash string `json:"hash,omitempty"`

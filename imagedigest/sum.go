@@ -84,7 +84,8 @@ func Sum(b []byte) ([sha256.Size]byte, error) {
 // parts: each record says where it ends, so that no two sequences of
 // records write the same bytes.
 type digest struct {
-	h hash.Hash
+	h   hash.Hash
+	buf [1 + 255 + 8]byte // a record's head
 }
 
 // record writes a record of name and the data of parts, concatenated.
@@ -105,9 +106,8 @@ func (d *digest) head(name string, n int) {
 	if len(name) > 255 {
 		panic("imagedigest: a record's name of more than 255 bytes")
 	}
-	var buf [1 + 255 + 8]byte
-	buf[0] = byte(len(name))
-	k := 1 + copy(buf[1:], name)
-	binary.BigEndian.PutUint64(buf[k:], uint64(n))
-	d.h.Write(buf[:k+8])
+	d.buf[0] = byte(len(name))
+	k := 1 + copy(d.buf[1:], name)
+	binary.BigEndian.PutUint64(d.buf[k:], uint64(n))
+	d.h.Write(d.buf[:k+8])
 }

@@ -74,8 +74,11 @@ func runSentinelCheck(ctx context.Context, env *environment, args []string) (int
 		"Check parses and checks sentinel files as the sentinels of one owner, in\n"+
 			"order: a sentinel may use or refer to one defined before it, in the same\n"+
 			"file or an earlier one. Problems are printed to standard output as\n"+
-			"file:line:col: message, at most 10 a file (then \"too many errors\"; a\n"+
-			"binary file gets one error); the exit status is 0 without problems, 1\n"+
+			"file:line:col: message, in the order of the file, at most 10 a file\n"+
+			"(then \"too many errors\"; a binary file gets one error): the syntax\n"+
+			"errors and, in the same run, the other problems of every sentinel that\n"+
+			"parsed (one that uses a sentinel with a syntax error is told that it\n"+
+			"has errors). The exit status is 0 without problems, 1\n"+
 			"with problems and 2 when a file cannot be read. \"-\" reads standard input.")
 	nowFlag := fs.String("now", "", "creation time of the sentinels (RFC 3339, MM/DD/YYYY HH:MM or MM/DD/YYYY; default: the current time)")
 	tz := fs.String("tz", "UTC", "time zone of the dates in the files (an IANA name such as Europe/Paris)")
@@ -117,14 +120,20 @@ func runSentinelCheck(ctx context.Context, env *environment, args []string) (int
 			continue
 		}
 		f, err := spec.Parse(displayName(name), src)
+		var faulty []bool
 		if err != nil {
-			printDiagnostics(env.stdout, err, "")
-			code = max(code, exitChanged)
-			continue
+			// The sentinels that parsed are checked too, and those that
+			// did not are known to have errors (syntaxFaults is nil for
+			// an error of the whole file).
+			if faulty, _ = syntaxFaults(f, err); faulty == nil {
+				printDiagnostics(env.stdout, err, "")
+				code = max(code, exitChanged)
+				continue
+			}
 		}
-		checked, err := c.CheckFile(f)
-		if err != nil {
-			printDiagnostics(env.stdout, err, "")
+		checked, errs := checkParsed(c, f, faulty)
+		if errs = mergeDiagnostics(err, errs); len(errs) > 0 {
+			printDiagnostics(env.stdout, errs, "")
 			code = max(code, exitChanged)
 		}
 		for _, ch := range checked {

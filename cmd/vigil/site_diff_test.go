@@ -25,7 +25,7 @@ import (
 	"github.com/vigil-web/vigil/webtable"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files of vigil site diff under testdata/site-diff")
+var update = flag.Bool("update", false, "rewrite the golden files of vigil site diff (testdata/site-diff) and vigil sentinel check (testdata/sentinel-check)")
 
 // siteCrawl crawls url with vigil site crawl, keeping the bodies, into a
 // file of dir named name, and returns its path.

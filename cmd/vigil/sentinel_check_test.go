@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// checkArchiveFile is a file of a txtar archive (golang.org/x/tools/txtar's
+// format: a comment, then files introduced by "-- name --" lines).
+type checkArchiveFile struct {
+	name string
+	data []byte
+}
+
+// parseCheckArchive splits a txtar archive into its comment and files.
+func parseCheckArchive(data []byte) (comment []byte, files []checkArchiveFile) {
+	cur := -1
+	for _, l := range bytes.SplitAfter(data, []byte("\n")) {
+		s := strings.TrimRight(string(l), "\n")
+		if strings.HasPrefix(s, "-- ") && strings.HasSuffix(s, " --") && len(s) >= 6 {
+			files = append(files, checkArchiveFile{name: strings.TrimSpace(s[3 : len(s)-3])})
+			cur = len(files) - 1
+			continue
+		}
+		if cur < 0 {
+			comment = append(comment, l...)
+		} else {
+			files[cur].data = append(files[cur].data, l...)
+		}
+	}
+	return comment, files
+}
+
+// formatCheckArchive is the inverse of parseCheckArchive.
+func formatCheckArchive(comment []byte, files []checkArchiveFile) []byte {
+	var b bytes.Buffer
+	b.Write(comment)
+	for _, f := range files {
+		b.WriteString("-- " + f.name + " --\n")
+		b.Write(f.data)
+	}
+	return b.Bytes()
+}
+
+// TestSentinelCheckSyntaxAndSemantic: vigil sentinel check reports, in one
+// run, the syntax errors of a file and the semantic errors of every
+// sentinel that parsed, sorted by position and within the 10 a file; a
+// sentinel that uses one that did not parse gets one error, "sentinel a
+// has errors". Check printed the syntax errors alone, so that the user
+// fixed them and only then learnt of the others. Each case is
+// testdata/sentinel-check/NAME.txtar: the *.ssl files, checked in the
+// archive's order, and the expected "stdout" (the files named without
+// their directory); go test -run TestSentinelCheckSyntaxAndSemantic
+// -update rewrites it.
+func TestSentinelCheckSyntaxAndSemantic(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		flags []string
+		exit  int
+	}{
+		// Semantic errors before and after a syntax error.
+		{"mixed", nil, exitChanged},
+		// Sentinels that use, or refer to the events of, one whose
+		// syntax error left it out: one error each, no cascade.
+		{"refers-to-faulty", nil, exitChanged},
+		// The same across files: the second file uses a sentinel of the
+		// first that did not parse.
+		{"refers-across-files", nil, exitChanged},
+		// A syntax error in the name: the sentinel is not known at all.
+		{"no-name", nil, exitChanged},
+		// Syntax and semantic errors past 10: the first 10 by position,
+		// then "too many errors".
+		{"too-many", nil, exitChanged},
+		// The parser stopped at its 10th error: the semantic errors
+		// of the sentinels before come first, the list still cut at 10.
+		{"parser-stopped", nil, exitChanged},
+		// The valid sentinels are printed, with their warnings, as JSON.
+		{"json", []string{"--json"}, exitChanged},
+		// A syntax error outside any sentinel (before the first): every
+		// sentinel is checked.
+		{"junk-before", nil, exitChanged},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join("testdata", "sentinel-check", c.name+".txtar")
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			comment, files := parseCheckArchive(data)
+			dir := t.TempDir()
+			args := append([]string{"sentinel", "check", "--now", "11/01/2002"}, c.flags...)
+			golden := -1
+			for i, f := range files {
+				switch {
+				case strings.HasSuffix(f.name, ".ssl"):
+					args = append(args, writeFile(t, dir, f.name, string(f.data)))
+				case f.name == "stdout":
+					golden = i
+				}
+			}
+			if golden < 0 {
+				t.Fatalf("%s: no stdout section", path)
+			}
+			code, out, errOut := runVigil(t, "", args...)
+			out = strings.ReplaceAll(out, dir+string(filepath.Separator), "")
+			if *update {
+				files[golden].data = []byte(out)
+				if err := os.WriteFile(path, formatCheckArchive(comment, files), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if code != c.exit || errOut != "" {
+				t.Errorf("exit %d, stderr %q; want %d and nothing", code, errOut, c.exit)
+			}
+			if want := string(files[golden].data); out != want {
+				t.Errorf("stdout:\n%s\nwant:\n%s", out, want)
+			}
+		})
+	}
+}

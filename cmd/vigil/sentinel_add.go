@@ -102,7 +102,9 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (code 
 		if err != nil {
 			printDiagnostics(env.stdout, err, "")
 			code = exitChanged
-			if faulty, ok := syntaxFaults(f, err); ok {
+			// A file none of whose sentinels parsed is kept too, so
+			// that the checker knows them as failed.
+			if faulty, _ := syntaxFaults(f, err); faulty != nil {
 				files = append(files, parsedFile{f, faulty})
 			}
 			continue

@@ -146,3 +146,30 @@ func TestSyntaxFaultsUnplaced(t *testing.T) {
 		t.Errorf("unplaced: %v, ok; want none clean", faulty)
 	}
 }
+
+// TestSentinelAddUsesFaultyFile: a sentinel that uses one of an earlier
+// file in which no sentinel parsed is told that one has errors, as check
+// tells it, and the other sentinels are added. Add dropped such a file
+// before its sentinels were told to the checker, so that it said "unknown
+// sentinel a" of the a just written.
+func TestSentinelAddUsesFaultyFile(t *testing.T) {
+	dir := t.TempDir()
+	one := writeFile(t, dir, "one.ssl", "Create Sentinel a Using http://a.example/ Fetch every 2 hours\n")
+	two := writeFile(t, dir, "two.ssl", "Create Sentinel b Using a\nCreate Sentinel c Using http://c.example/\n")
+	want := one + ":1:49: \"every\" does not go after Fetch: write the interval alone, as in Fetch 2 hours\n" +
+		two + ":1:25: sentinel a has errors\n"
+	for _, cmd := range []string{"check", "add"} {
+		args := []string{"sentinel", cmd, one, two}
+		if cmd == "add" {
+			args = []string{"sentinel", "add", "--data", filepath.Join(dir, "data"), one, two}
+		}
+		code, out, errOut := runVigil(t, "", args...)
+		got, added, _ := strings.Cut(out, "added sentinel ")
+		if code != exitChanged || got != want || errOut != "" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q\nwant 1 and %q", cmd, code, out, errOut, want)
+		}
+		if cmd == "add" && !strings.HasPrefix(added, "1 c feed ") {
+			t.Errorf("add: stdout %q, want c added", out)
+		}
+	}
+}

@@ -34,7 +34,10 @@
 // modified (records of kind page); a modified page counts when the
 // sentinel's Monitor clause finds its change, as for a page sentinel. A
 // check of a site must end within its claim's lease, less a tenth: one cut
-// there fails, as a failing start page does.
+// there fails, as a failing start page does. A scope of the Monitor clause
+// that matches nothing on any page of the crawl is noted once for the
+// site, as a page sentinel's scope that matches nothing on its page is
+// (sitescopemiss.go, scopemiss.go).
 //
 // Importance (importance.go): the monitor reads the pages it checks as
 // the seed's crawler does in on-line page importance (Cobéna's thesis ch.

@@ -677,9 +677,16 @@ func (m *Monitor) finish(j *job, now time.Time) {
 		}
 	}
 	j.st.CheckDue = next
-	j.st.ScopeNotes, j.st.NotesOf = j.st.scopeNotes(j.plan.urls, exprKey(j.plan.expr)), ""
+	key := exprKey(j.plan.expr)
+	if j.plan.site != nil {
+		j.st.ScopeNotes = j.st.siteScopeNotes(key)
+	} else {
+		j.st.ScopeNotes = j.st.scopeNotes(j.plan.urls, key)
+		j.st.SiteNotes, j.st.SiteNotesOf = nil, "" // of a site it watched before an edit
+	}
+	j.st.NotesOf = ""
 	if len(j.st.ScopeNotes) > 0 {
-		j.st.NotesOf = exprKey(j.plan.expr)
+		j.st.NotesOf = key
 	}
 	m.wake(j, now)
 }

@@ -376,7 +376,9 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	}
 	if err != nil {
 		// The previous crawl stays the reference: a site whose start
-		// page fails is not a site whose pages were all deleted.
+		// page fails is not a site whose pages were all deleted. What
+		// its pages lacked is not said beside its failure.
+		j.st.SiteNotes, j.st.SiteNotesOf = nil, ""
 		j.outcome = schedule.Failed
 		m.Logger.Info("site check failed", LogSentinel, j.s.ID, logURL(site.URL), LogError, err)
 		return
@@ -384,12 +386,16 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	if c.failed > 0 {
 		// A page read but not stored has no version in this crawl: as the
 		// reference, it would hide the page's change from the next check.
+		j.st.SiteNotes, j.st.SiteNotesOf = nil, ""
 		j.outcome = schedule.Failed
 		m.Logger.Error("site check failed: pages read but not stored", LogSentinel, j.s.ID, logURL(site.URL), "pages", c.failed)
 		return
 	}
 	cur := m.carrySite(j, prev, c.record)
 	m.readSiteImportance(ctx, j, cur, grant, now)
+	// What the crawl's pages lack (sitescopemiss.go), looked at once the
+	// check has compared and reported, in the time it leaves.
+	defer m.noteSiteScopeMisses(cctx, j, cur, grant)
 	if prevErr != nil {
 		j.outcome = schedule.Failed
 		m.Logger.Error("read site snapshot", LogSentinel, j.s.ID, LogError, prevErr)

@@ -38,6 +38,14 @@ type state struct {
 	// NotesOf is the Monitor clause ScopeNotes are of (exprKey), so that
 	// they are not said after an edit of it (Summary).
 	NotesOf string `json:"notesOf,omitempty"`
+	// SiteNotes say, for a site sentinel, what its scopes select nothing
+	// of on any page of its last crawl (sitescopemiss.go), said in
+	// ScopeNotes; SiteNotesOf is a short hash of the versions of the
+	// pages looked at and the Monitor clause they are of (exprKey),
+	// after a space, so that the pages are looked at again only when
+	// either changes.
+	SiteNotes   []string `json:"siteNotes,omitempty"`
+	SiteNotesOf string   `json:"siteNotesOf,omitempty"`
 }
 
 // pageState numbers the content versions of one page as the sentinel saw

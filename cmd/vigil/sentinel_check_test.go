@@ -77,6 +77,9 @@ func TestSentinelCheckSyntaxAndSemantic(t *testing.T) {
 		// The parser stopped at its 10th error: the semantic errors
 		// of the sentinels before come first, the list still cut at 10.
 		{"parser-stopped", nil, exitChanged},
+		// The parser stopped, and no sentinel before has a semantic
+		// error: the list is cut where the parser stopped.
+		{"parser-stopped-clean", nil, exitChanged},
 		// The valid sentinels are printed, with their warnings, as JSON.
 		{"json", []string{"--json"}, exitChanged},
 		// A syntax error outside any sentinel (before the first): every

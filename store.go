@@ -18,6 +18,30 @@ type Store interface {
 	Close() error
 }
 
+// Transactor is a store that runs many of its resource and version
+// methods as one transaction, so that a batch of writes (the import of an
+// archive) is stored whole or not at all. Both backends implement it.
+type Transactor interface {
+	// InTransaction runs fn with a store whose methods run in one
+	// transaction, committed if fn returns nil and rolled back if it
+	// returns an error, panics, or ctx is done first: no other reader
+	// sees what fn wrote before the commit, and none sees it after a
+	// rollback. A method of tx that fails undoes what it wrote itself and
+	// leaves the transaction usable (EINVALID, ECONFLICT: fn may go on).
+	// tx reads what fn wrote. It must not be used after fn returns, nor
+	// from several goroutines at once. While fn runs, the store's other
+	// writes wait (SQLite has one writer: a write of another process
+	// waits up to its busy timeout) or, on PostgreSQL, those to the
+	// resources fn appended to do.
+	InTransaction(ctx context.Context, fn func(tx TxStore) error) error
+}
+
+// TxStore is what a store offers inside a transaction (Transactor).
+type TxStore interface {
+	ResourceStore
+	VersionStore
+}
+
 // ResourceStore keeps resources, one per canonical URL. The id of a
 // resource, or of a version, is never given again once it is deleted: a
 // reader that kept one (the monitor) finds it live or ENOTFOUND, never

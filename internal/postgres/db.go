@@ -48,6 +48,9 @@ type DB struct {
 	now   func() time.Time
 	// schema is what Open did to the schema (Schema).
 	schema vigil.SchemaReport
+	// tx, in the copy of DB that InTransaction hands its function, is
+	// the transaction every read and write of it runs in.
+	tx *sql.Tx
 }
 
 var (
@@ -220,8 +223,12 @@ func unknownMigrations(ctx context.Context, tx *sql.Tx, names []string) ([]strin
 	return unknown, nil
 }
 
-// update runs fn in one read-write transaction.
+// update runs fn in one read-write transaction; inside InTransaction's,
+// under a savepoint, so that fn's writes are undone if it fails.
 func (db *DB) update(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if db.tx != nil {
+		return savepoint(ctx, db.tx, fn)
+	}
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -233,8 +240,12 @@ func (db *DB) update(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	return tx.Commit()
 }
 
-// view runs fn in one read-only transaction (one snapshot).
+// view runs fn in one read-only transaction (one snapshot); inside
+// InTransaction's, in it, so that fn reads what it wrote.
 func (db *DB) view(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if db.tx != nil {
+		return fn(db.tx)
+	}
 	tx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead})
 	if err != nil {
 		return err

@@ -187,7 +187,7 @@ func replaceBody(ctx context.Context, tx *sql.Tx, b *vigil.StoredBody, blob *vig
 
 // FindVersionByID implements vigil.VersionStore.
 func (db *DB) FindVersionByID(ctx context.Context, id int64) (*vigil.Version, error) {
-	v, err := scanVersion(db.read.QueryRowContext(ctx, q("SELECT "+versionColumns+" FROM versions WHERE id = ?"), id))
+	v, err := scanVersion(db.reader().QueryRowContext(ctx, q("SELECT "+versionColumns+" FROM versions WHERE id = ?"), id))
 	if err != nil {
 		return nil, notFound(err, "version %d not found", id)
 	}
@@ -196,7 +196,7 @@ func (db *DB) FindVersionByID(ctx context.Context, id int64) (*vigil.Version, er
 
 // FindVersionBySeq implements vigil.VersionStore.
 func (db *DB) FindVersionBySeq(ctx context.Context, resourceID, seq int64) (*vigil.Version, error) {
-	v, err := scanVersion(db.read.QueryRowContext(ctx, q("SELECT "+versionColumns+" FROM versions WHERE resource_id = ? AND seq = ?"), resourceID, seq))
+	v, err := scanVersion(db.reader().QueryRowContext(ctx, q("SELECT "+versionColumns+" FROM versions WHERE resource_id = ? AND seq = ?"), resourceID, seq))
 	if err != nil {
 		return nil, notFound(err, "resource %d has no version %d", resourceID, seq)
 	}
@@ -205,7 +205,7 @@ func (db *DB) FindVersionBySeq(ctx context.Context, resourceID, seq int64) (*vig
 
 // LatestVersion implements vigil.VersionStore.
 func (db *DB) LatestVersion(ctx context.Context, resourceID int64) (*vigil.Version, error) {
-	v, err := scanVersion(db.read.QueryRowContext(ctx, q("SELECT "+versionColumns+" FROM versions WHERE resource_id = ? ORDER BY seq DESC LIMIT 1"), resourceID))
+	v, err := scanVersion(db.reader().QueryRowContext(ctx, q("SELECT "+versionColumns+" FROM versions WHERE resource_id = ? ORDER BY seq DESC LIMIT 1"), resourceID))
 	if err != nil {
 		return nil, notFound(err, "resource %d has no version", resourceID)
 	}
@@ -236,7 +236,7 @@ func (db *DB) LatestVersionByURL(ctx context.Context, rawURL string) (*vigil.Res
 	}
 	r, v := &vigil.Resource{}, &vigil.Version{}
 	var dur int64
-	err = db.read.QueryRowContext(ctx, q(latestByURL), u).Scan(&r.ID, &r.URL, &r.Host, ts{&r.CreatedAt}, importance{&r.Importance},
+	err = db.reader().QueryRowContext(ctx, q(latestByURL), u).Scan(&r.ID, &r.URL, &r.Host, ts{&r.CreatedAt}, importance{&r.Importance},
 		&v.ID, &v.ResourceID, &v.Seq, ts{&v.FetchedAt}, &v.Status, &v.ETag, ts{&v.LastModified},
 		&v.ContentType, &v.Charset, &v.Size, &v.ContentHash, &dur, &v.Error, &v.ReadAsText, &v.TreeReading)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -252,7 +252,7 @@ func (db *DB) LatestVersionByURL(ctx context.Context, rawURL string) (*vigil.Res
 
 // VersionAt implements vigil.VersionStore.
 func (db *DB) VersionAt(ctx context.Context, resourceID int64, t time.Time) (*vigil.Version, error) {
-	v, err := scanVersion(db.read.QueryRowContext(ctx, q("SELECT "+versionColumns+
+	v, err := scanVersion(db.reader().QueryRowContext(ctx, q("SELECT "+versionColumns+
 		" FROM versions WHERE resource_id = ? AND fetched_at <= ? ORDER BY fetched_at DESC, seq DESC LIMIT 1"), resourceID, tv(t)))
 	if err != nil {
 		return nil, notFound(err, "resource %d has no version at %s", resourceID, t.UTC().Format(time.RFC3339))
@@ -302,7 +302,7 @@ func (db *DB) FindVersions(ctx context.Context, f vigil.VersionFilter) ([]*vigil
 func (db *DB) Body(ctx context.Context, versionID int64) (*vigil.StoredBody, error) {
 	b := &vigil.StoredBody{VersionID: versionID}
 	var enc string
-	err := db.read.QueryRowContext(ctx, q("SELECT encoding, base_id, data, tree_delta FROM bodies WHERE version_id = ?"), versionID).
+	err := db.reader().QueryRowContext(ctx, q("SELECT encoding, base_id, data, tree_delta FROM bodies WHERE version_id = ?"), versionID).
 		Scan(&enc, idScan{&b.BaseID}, &b.Data, &b.TreeDelta)
 	if err != nil {
 		return nil, notFound(err, "version %d not found", versionID)
@@ -314,7 +314,7 @@ func (db *DB) Body(ctx context.Context, versionID int64) (*vigil.StoredBody, err
 // FindBlob implements vigil.VersionStore.
 func (db *DB) FindBlob(ctx context.Context, hash string) (*vigil.Blob, error) {
 	b := &vigil.Blob{Hash: hash}
-	err := db.read.QueryRowContext(ctx, q("SELECT size, data FROM blobs WHERE hash = ?"), hash).Scan(&b.Size, &b.Data)
+	err := db.reader().QueryRowContext(ctx, q("SELECT size, data FROM blobs WHERE hash = ?"), hash).Scan(&b.Size, &b.Data)
 	if err != nil {
 		return nil, notFound(err, "blob %s not found", hash)
 	}
@@ -338,7 +338,7 @@ func (db *DB) FindVersionsReadAsTextUnknown(ctx context.Context, reading int, be
 	if beforeID > 0 {
 		cond, args = cond+" AND id < ?", append(args, beforeID)
 	}
-	rows, err := db.read.QueryContext(ctx, q("SELECT "+versionColumns+" FROM versions"+cond+" ORDER BY id DESC LIMIT ?"), append(args, limit)...)
+	rows, err := db.reader().QueryContext(ctx, q("SELECT "+versionColumns+" FROM versions"+cond+" ORDER BY id DESC LIMIT ?"), append(args, limit)...)
 	if err != nil {
 		return nil, err
 	}
@@ -377,7 +377,7 @@ func (db *DB) RecordReadAsText(ctx context.Context, versionID int64, reason stri
 
 // Links implements vigil.VersionStore.
 func (db *DB) Links(ctx context.Context, versionID int64) ([]*vigil.Link, error) {
-	rows, err := db.read.QueryContext(ctx, q("SELECT version_id, source, target, anchor, type FROM links WHERE version_id = ? ORDER BY ord"), versionID)
+	rows, err := db.reader().QueryContext(ctx, q("SELECT version_id, source, target, anchor, type FROM links WHERE version_id = ? ORDER BY ord"), versionID)
 	if err != nil {
 		return nil, err
 	}
@@ -397,7 +397,7 @@ func (db *DB) Links(ctx context.Context, versionID int64) ([]*vigil.Link, error)
 
 // BodySizes implements vigil.VersionStore.
 func (db *DB) BodySizes(ctx context.Context, resourceID int64) ([]vigil.BodySize, error) {
-	rows, err := db.read.QueryContext(ctx, q(`SELECT v.id, v.seq, v.fetched_at, b.encoding, coalesce(b.hash, ''),
+	rows, err := db.reader().QueryContext(ctx, q(`SELECT v.id, v.seq, v.fetched_at, b.encoding, coalesce(b.hash, ''),
 		coalesce(length(b.data), 0) + coalesce((SELECT length(data) FROM blobs WHERE hash = b.hash), 0), coalesce(length(b.tree_delta), 0)
 		FROM versions v JOIN bodies b ON b.version_id = v.id WHERE v.resource_id = ? ORDER BY v.seq`), resourceID)
 	if err != nil {

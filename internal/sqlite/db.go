@@ -52,6 +52,9 @@ type DB struct {
 	now       func() time.Time
 	// schema is what OpenFile did to the schema (Schema).
 	schema vigil.SchemaReport
+	// tx, in the copy of DB that InTransaction hands its function, is
+	// the transaction every read and write of it runs in.
+	tx execer
 }
 
 var (
@@ -273,8 +276,12 @@ func (db *DB) unknownMigrations(ctx context.Context, names []string) ([]string, 
 	return unknown, nil
 }
 
-// update runs fn in one write transaction.
+// update runs fn in one write transaction; inside InTransaction's, under
+// a savepoint, so that fn's writes are undone if it fails.
 func (db *DB) update(ctx context.Context, fn func(tx execer) error) error {
+	if db.tx != nil {
+		return savepoint(ctx, db.tx, fn)
+	}
 	db.stmts.prepareWanted(ctx) // the writer connection is free here
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
@@ -287,8 +294,12 @@ func (db *DB) update(ctx context.Context, fn func(tx execer) error) error {
 	return tx.Commit()
 }
 
-// view runs fn in one read transaction (one snapshot).
+// view runs fn in one read transaction (one snapshot); inside
+// InTransaction's, in it, so that fn reads what it wrote.
 func (db *DB) view(ctx context.Context, fn func(tx execer) error) error {
+	if db.tx != nil {
+		return fn(db.tx)
+	}
 	db.readStmts.prepareWanted(ctx) // outside any read transaction
 	tx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {

@@ -27,7 +27,7 @@ func (db *DB) EnsureResource(ctx context.Context, rawURL string) (*vigil.Resourc
 	}
 	// Most calls find the resource: try the read pool before taking the
 	// write lock.
-	if r, err := scanResource(db.read.QueryRowContext(ctx, q("SELECT "+resourceColumns+" FROM resources WHERE url = ?"), u)); err == nil {
+	if r, err := scanResource(db.reader().QueryRowContext(ctx, q("SELECT "+resourceColumns+" FROM resources WHERE url = ?"), u)); err == nil {
 		return r, nil
 	}
 	var r *vigil.Resource
@@ -64,7 +64,7 @@ func resourceURL(rawURL string) (string, error) {
 
 // FindResourceByID implements vigil.ResourceStore.
 func (db *DB) FindResourceByID(ctx context.Context, id int64) (*vigil.Resource, error) {
-	r, err := scanResource(db.read.QueryRowContext(ctx, q("SELECT "+resourceColumns+" FROM resources WHERE id = ?"), id))
+	r, err := scanResource(db.reader().QueryRowContext(ctx, q("SELECT "+resourceColumns+" FROM resources WHERE id = ?"), id))
 	if err != nil {
 		return nil, notFound(err, "resource %d not found", id)
 	}
@@ -77,7 +77,7 @@ func (db *DB) FindResourceByURL(ctx context.Context, rawURL string) (*vigil.Reso
 	if err != nil {
 		return nil, err
 	}
-	r, err := scanResource(db.read.QueryRowContext(ctx, q("SELECT "+resourceColumns+" FROM resources WHERE url = ?"), u))
+	r, err := scanResource(db.reader().QueryRowContext(ctx, q("SELECT "+resourceColumns+" FROM resources WHERE url = ?"), u))
 	if err != nil {
 		return nil, notFound(err, "no resource has url %s", vigil.RedactURL(u))
 	}

@@ -254,6 +254,7 @@ func runImportWARC(ctx context.Context, env *environment, args []string) (code i
 	fs := newFlags(env, "import warc", "[--data DIR] FILE (.warc or .warc.gz; - for stdin)")
 	sf := addStoreFlags(fs, env)
 	noVerify := fs.Bool("no-verify", false, "do not check WARC-Block-Digest (sha1) against each block")
+	keepPartial := fs.Bool("keep-partial", false, "keep the records imported before a failure (a file cut short, an interrupt, a store error); by default an import is all or nothing")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
@@ -278,7 +279,7 @@ func runImportWARC(ctx context.Context, env *environment, args []string) (code i
 	if err != nil {
 		return exitError, err
 	}
-	n, skipped, err := importWARC(ctx, wh, displayName(fs.Arg(0)), in, !*noVerify, env.stderr)
+	n, skipped, err := importWARC(ctx, wh, displayName(fs.Arg(0)), in, warcImportOptions{verify: !*noVerify, keepPartial: *keepPartial}, env.stderr)
 	fmt.Fprintf(env.stderr, "imported %s; skipped %s\n", count(n, "version"), count(skipped, "record"))
 	if err != nil {
 		return exitError, err

@@ -200,8 +200,9 @@ func TestWARCImportRefusesBrotliBomb(t *testing.T) {
 	}
 }
 
-// TestWARCImportTruncatedFile: a file cut short in its last record imports
-// the records before it and names the one cut, by number and offset.
+// TestWARCImportTruncatedFile: a file cut short in its last record
+// imports nothing and names the one cut, by number and offset; with
+// --keep-partial it imports the records before it.
 func TestWARCImportTruncatedFile(t *testing.T) {
 	page := httpResponse("Content-Type: text/html\r\n", "<html><body><p>fine</p></body></html>")
 	file := writeForeignWARC(t, false,
@@ -217,11 +218,19 @@ func TestWARCImportTruncatedFile(t *testing.T) {
 	}
 	dst := t.TempDir()
 	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, file)
-	if code != exitError || !strings.Contains(errOut, "imported 1 version;") || !strings.Contains(errOut, "record 2 at offset") {
+	if code != exitError || !strings.Contains(errOut, "imported 0 versions;") || !strings.Contains(errOut, "record 2 at offset") ||
+		!strings.Contains(errOut, "nothing imported") {
 		t.Errorf("exit %d:\n%s", code, errOut)
 	}
+	if got := dump(t, dst); len(got) != 0 {
+		t.Errorf("imported %v, want nothing", got)
+	}
+	_, errOut, code = runCmd(t, nil, "import", "warc", "--keep-partial", "--data", dst, file)
+	if code != exitError || !strings.Contains(errOut, "imported 1 version;") || !strings.Contains(errOut, "record 2 at offset") {
+		t.Errorf("--keep-partial: exit %d:\n%s", code, errOut)
+	}
 	if got := dump(t, dst); len(got) != 1 || len(got["http://example.com/a"]) != 1 {
-		t.Errorf("imported %v, want /a", got)
+		t.Errorf("--keep-partial imported %v, want /a", got)
 	}
 }
 

@@ -61,13 +61,20 @@ import (
 // are the first maxNamed in the file, named in its order once the import
 // ends (they are met in the order of their dates), and the others are
 // counted, a line for each kind of problem (badRecord.kind), so that a
-// file of thousands of them does not flood the terminal. A file that
-// cannot be read further (cut short, not WARC) has the records before the
-// one it cannot read imported, and then importWARC returns the reader's
-// error, which names that record. An import interrupted (ctx done) stops
-// at the next record, its temporary file removed, the records imported
-// before it counted.
-func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io.Reader, verify bool, log io.Writer) (imported, skipped int, err error) {
+// file of thousands of them does not flood the terminal. Such records are
+// not failures: the others are imported.
+//
+// An import is all or nothing: the records are stored in one transaction
+// of the store (vigil.Transactor), committed once the last is stored. A
+// file that cannot be read further (cut short, not WARC) has nothing
+// imported, and importWARC returns the reader's error, which names the
+// record it cannot read; so does an import interrupted (ctx done: it
+// stops at the next record, its temporary file removed) or one whose
+// store fails: what it stored is rolled back, and no reader of the
+// store ever saw it. With opt.keepPartial, the records before the one
+// that cannot be read, or before the interrupt or the store's error, are
+// imported and stay, each committed as it is stored, as before.
+func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io.Reader, opt warcImportOptions, log io.Writer) (imported, skipped int, err error) {
 	// The reader's errors name the record; "warc: " adds nothing to the
 	// command's name, the file's does.
 	inFile := func(err error) error { return fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "warc: ")) }
@@ -75,7 +82,7 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io
 	if err != nil {
 		return 0, 0, inFile(err)
 	}
-	r.Verify = verify
+	r.Verify = opt.verify
 	r.MaxBlock = importMaxBlock
 	im := &warcImport{wh: wh, bodies: map[string]int64{}, byDigest: map[string]int64{}, pages: map[string]*pageHistory{}}
 	var readErr error
@@ -142,18 +149,39 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io
 			return im.imported, im.skipped, err
 		}
 	}
-	err = sp.each(func(rec *warc.Record, s spooled) error {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("interrupted before %s: %s (%s): %w", name, s.where, rec.ID(), err)
+	if readErr != nil && !opt.keepPartial {
+		if len(sp.records) == 0 {
+			return 0, im.skipped, readErr // nothing before it to import
 		}
-		var bad *badRecord
-		if err := im.record(ctx, rec); errors.As(err, &bad) {
-			im.failures.add(s.n, bad.kind, fmt.Sprintf("%s (%s): %s", s.where, rec.ID(), bad))
-		} else if err != nil {
-			return fmt.Errorf("%s: %s (%s): %w", name, s.where, rec.ID(), err)
+		return 0, im.skipped, fmt.Errorf("%w; nothing imported (--keep-partial imports the records before it)", readErr)
+	}
+	each := func(wh *warehouse.Warehouse) error {
+		im.wh = wh
+		return sp.each(func(rec *warc.Record, s spooled) error {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("interrupted before %s: %s (%s): %w", name, s.where, rec.ID(), err)
+			}
+			var bad *badRecord
+			if err := im.record(ctx, rec); errors.As(err, &bad) {
+				im.failures.add(s.n, bad.kind, fmt.Sprintf("%s (%s): %s", s.where, rec.ID(), bad))
+			} else if err != nil {
+				return fmt.Errorf("%s: %s (%s): %w", name, s.where, rec.ID(), err)
+			}
+			return nil
+		})
+	}
+	if opt.keepPartial {
+		err = each(wh)
+	} else if tr, ok := wh.Store().(vigil.Transactor); !ok {
+		return 0, im.skipped, fmt.Errorf("this store cannot import in one transaction; --keep-partial imports record by record")
+	} else if err = tr.InTransaction(ctx, func(tx vigil.TxStore) error { return each(wh.Over(tx)) }); err != nil {
+		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+			// Cancelled during a write: the store's error says less.
+			err = fmt.Errorf("interrupted: %w (%v)", ctx.Err(), err)
 		}
-		return nil
-	})
+		im.imported = 0
+		return 0, im.skipped, fmt.Errorf("%w; nothing imported (the store is as it was)", err)
+	}
 	switch {
 	case err != nil:
 		return im.imported, im.skipped, err
@@ -163,6 +191,12 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io
 		return im.imported, im.skipped, fmt.Errorf("%s: %s", name, im.failures.summary())
 	}
 	return im.imported, im.skipped, nil
+}
+
+// warcImportOptions are import warc's choices.
+type warcImportOptions struct {
+	verify      bool // check each WARC-Block-Digest (sha1)
+	keepPartial bool // keep the records imported before a failure (--keep-partial)
 }
 
 // importMaxBlock is the longest record import warc takes; it names and

@@ -51,7 +51,7 @@ func TestWARCImportStopsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	in := &countingFile{r: f}
-	n, _, err := importWARC(ctx, wh, file, in, true, io.Discard)
+	n, _, err := importWARC(ctx, wh, file, in, warcImportOptions{verify: true}, io.Discard)
 	if !errors.Is(err, context.Canceled) || n != 0 {
 		t.Errorf("importWARC cancelled: %d imported, error %v; want none and context.Canceled", n, err)
 	}

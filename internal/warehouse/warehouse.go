@@ -157,6 +157,14 @@ func New(store Store, opt Options) (*Warehouse, error) {
 	return w, nil
 }
 
+// Over returns a warehouse with w's options over store, with caches of
+// its own: over a transaction of w's store (vigil.Transactor), so that
+// what it stores is committed together or not at all. Nothing it caches
+// outlives the transaction.
+func (w *Warehouse) Over(store Store) *Warehouse {
+	return &Warehouse{store: store, opt: w.opt, log: w.log, now: w.now}
+}
+
 // Store returns the warehouse's store.
 func (w *Warehouse) Store() Store { return w.store }
 

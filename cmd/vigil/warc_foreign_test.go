@@ -390,10 +390,10 @@ func TestWARCImportSkipsHugeRecords(t *testing.T) {
 }
 
 // TestWARCImportRefusesIncompleteRecords: a response its writer cut short
-// (WARC-Truncated, a crawler's size or time limit) or split into segments
-// (WARC-Segment-Number, continuation records) holds part of the page: it
-// is named and not imported, where it was stored as a version of the page
-// with a part of its body.
+// (WARC-Truncated, a crawler's size or time limit), or split into segments
+// (WARC-Segment-Number, continuation records) whose last segment is not in
+// the file, holds part of the page: it is named and not imported, where it
+// was stored as a version of the page with a part of its body.
 func TestWARCImportRefusesIncompleteRecords(t *testing.T) {
 	page := httpResponse("Content-Type: text/html\r\n", "<html><body><p>fine</p></body></html>")
 	file := writeForeignWARC(t, false,
@@ -408,7 +408,7 @@ func TestWARCImportRefusesIncompleteRecords(t *testing.T) {
 	dst := t.TempDir()
 	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, file)
 	if code != exitError || !strings.Contains(errOut, "record 1 at offset") || !strings.Contains(errOut, "truncated") ||
-		!strings.Contains(errOut, "record 2 at offset") || !strings.Contains(errOut, "segment") || !strings.Contains(errOut, "imported 1 version;") {
+		!strings.Contains(errOut, "record 2 at offset") || !strings.Contains(errOut, "segments after it are missing") || !strings.Contains(errOut, "imported 1 version;") {
 		t.Errorf("import: exit %d\n%s", code, errOut)
 	}
 	if got := dump(t, dst); len(got) != 1 || len(got["http://example.com/c"]) != 1 {

@@ -51,7 +51,10 @@ import (
 //
 // A record that cannot be imported (no target URI, a bad date, URL or HTTP
 // message, a coding not undone or that fails to decode, a record its
-// writer truncated or split in segments, a block that fails its digest, a
+// writer truncated, one split in segments (WARC 1.1 section 6.7) whose
+// segments do not join (one missing, or past importMaxBlock together:
+// those that do are joined into their first, warc.Joiner), a block that
+// fails its digest, a
 // block longer than importMaxBlock or a payload that decodes to more, a
 // revisit whose original is neither in the file nor in the store) is
 // named on log after the file by its number and offset (and its gzip
@@ -100,6 +103,7 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io
 		return 0, 0, err
 	}
 	defer sp.remove()
+	joiner := &warc.Joiner{MaxBlock: importMaxBlock}
 	for {
 		if err := ctx.Err(); err != nil {
 			// Interrupted: the spool is removed, nothing imported.
@@ -133,6 +137,17 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io
 			readErr = inFile(err)
 			break
 		}
+		// A record split in segments is imported joined, once its last
+		// segment is read.
+		var segErr *warc.SegmentError
+		if rec, err = joiner.Add(rec, r.Number(), r.Where()); errors.As(err, &segErr) {
+			im.failures.add(segErr.Number, badPart, segErr.Error())
+			continue
+		} else if err != nil {
+			return im.imported, im.skipped, err
+		} else if rec == nil {
+			continue
+		}
 		if !importable(rec) {
 			im.skipped++
 			continue
@@ -147,6 +162,12 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io
 			im.failures.add(r.Number(), bad.kind, fmt.Sprintf("%s (%s): %s", r.Where(), rec.ID(), bad))
 		} else if err != nil {
 			return im.imported, im.skipped, err
+		}
+	}
+	// The records whose last segments the file does not hold.
+	for _, err := range joiner.End() {
+		if segErr := (*warc.SegmentError)(nil); errors.As(err, &segErr) {
+			im.failures.add(segErr.Number, badPart, segErr.Error())
 		}
 	}
 	if readErr != nil && !opt.keepPartial {
@@ -296,7 +317,7 @@ const (
 	badDate     = "a bad WARC-Date"
 	badMissing  = "no WARC-Type or WARC-Record-ID"
 	badHeader   = "a header field that cannot be written back"
-	badPart     = "a part of a record (truncated by its writer, or a segment)"
+	badPart     = "a part of a record (truncated by its writer, or segments that do not join)"
 	badNoTarget = "no WARC-Target-URI"
 	badTarget   = "a WARC-Target-URI that is not a page's URL"
 	badHTTP     = "an HTTP message that does not parse"
@@ -324,9 +345,6 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 	// A part of a page is no version of it.
 	if why := rec.Header.Get(warc.FieldTruncated); why != "" {
 		return bad(badPart, "truncated by its writer (WARC-Truncated: %s)", why)
-	}
-	if n := rec.Header.Get(warc.FieldSegmentNumber); n != "" {
-		return bad(badPart, "segment %s of a record split in segments, which import warc does not join", n)
 	}
 	target := strings.TrimSpace(rec.Header.Get(warc.FieldTargetURI))
 	if target == "" {

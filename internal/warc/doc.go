@@ -37,6 +37,15 @@
 //     WARC-Type, WARC-Record-ID or WARC-Date (MissingFieldError), returned
 //     with its block. Without Content-Length a record has no end: the
 //     reader stops there.
+//   - A record split in segments (section 6.7) is joined by a Joiner: its
+//     first segment's header (less WARC-Segment-Number, and
+//     WARC-Block-Digest, which was that segment's) and the blocks of its
+//     segments in the order of their numbers, checked against
+//     WARC-Segment-Total-Length. The segments must follow each other in
+//     the stream read (other records between them or not) and be whole
+//     by MaxBlock bytes kept at once: a record whose segments run into
+//     the next file of a crawl is reported incomplete, not joined across
+//     files (warcio does not join segments at all).
 //   - A revisit record uses the profile
 //     http://netpreserve.org/warc/1.1/revisit/identical-payload-digest: its
 //     block is the HTTP response header only, WARC-Refers-To names the

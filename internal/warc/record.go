@@ -45,6 +45,12 @@ const (
 	FieldIdentifiedType = "WARC-Identified-Payload-Type"
 	FieldTruncated      = "WARC-Truncated"
 	FieldSegmentNumber  = "WARC-Segment-Number"
+	// FieldSegmentOriginID names, in a continuation record, the record
+	// whose first segment it continues.
+	FieldSegmentOriginID = "WARC-Segment-Origin-ID"
+	// FieldSegmentTotalLength, in the last continuation record, is the
+	// length of the blocks of all the segments joined.
+	FieldSegmentTotalLength = "WARC-Segment-Total-Length"
 )
 
 // Field is one named field of a record header.

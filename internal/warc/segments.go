@@ -1,0 +1,166 @@
+package warc
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Joiner reassembles the records split in segments (WARC 1.1 section
+// 6.7, "Segmentation"): a record whose block was too long for one file
+// is written as its first segment, the record itself with
+// WARC-Segment-Number 1 and the start of its block, and continuation
+// records, each with WARC-Segment-Origin-ID naming it and the next
+// WARC-Segment-Number, the last with WARC-Segment-Total-Length. The
+// segments of one record are joined when they follow each other in the
+// stream read, others between them or not; a record whose segments run
+// into another file is reported as incomplete (see End).
+//
+// A Joiner keeps the segments of the records it has not finished in
+// memory, no more than MaxBlock bytes in all.
+type Joiner struct {
+	// MaxBlock, when positive and under the constant MaxBlock, is the
+	// most bytes of segments kept at once: a record whose segments pass
+	// it is dropped with an error wrapping ErrTooLong.
+	MaxBlock int64
+	open     []*segmented // in the order their first segments came
+	size     int64        // the bytes of blocks in open
+}
+
+// segmented is a record whose segments are being joined.
+type segmented struct {
+	origin *Record
+	number int    // the caller's number of its first segment
+	where  string // the caller's name of its first segment
+	next   int    // the segment number due
+	block  []byte
+}
+
+// SegmentError is the error of a record split in segments that cannot be
+// joined. Number and Where are what the caller gave Add with its first
+// segment, or with the continuation record in error if its first is not
+// known; ID is that record's id.
+type SegmentError struct {
+	Number int
+	Where  string
+	ID     string
+	Err    error
+}
+
+// Error names the record and says what is wrong.
+func (e *SegmentError) Error() string {
+	return fmt.Sprintf("%s (%s): %v", e.Where, e.ID, e.Err)
+}
+
+// Unwrap returns what is wrong.
+func (e *SegmentError) Unwrap() error { return e.Err }
+
+func (j *Joiner) limit() int64 {
+	if j.MaxBlock > 0 && j.MaxBlock < MaxBlock {
+		return j.MaxBlock
+	}
+	return MaxBlock
+}
+
+// Add takes the next record read, which the caller names by number and
+// where (its position, for errors). It returns rec itself if it is not a
+// segment; nil if it is one of a record not complete yet; and the record
+// joined (its first segment's header, without WARC-Segment-Number and
+// WARC-Block-Digest, which was its first segment's, and its blocks
+// joined) when rec is its last segment. A segment that cannot be joined
+// is an error (*SegmentError), and so is the record it belongs to: the
+// segments of it already taken are dropped.
+func (j *Joiner) Add(rec *Record, number int, where string) (*Record, error) {
+	n := rec.Header.Get(FieldSegmentNumber)
+	continuation := rec.Type() == TypeContinuation
+	if n == "" && !continuation {
+		return rec, nil
+	}
+	num, err := strconv.Atoi(strings.TrimSpace(n))
+	if err != nil || num < 1 {
+		return nil, &SegmentError{number, where, rec.ID(), fmt.Errorf("bad %s %q", FieldSegmentNumber, n)}
+	}
+	if !continuation {
+		if num != 1 {
+			return nil, &SegmentError{number, where, rec.ID(), fmt.Errorf("%s record with %s %d: only a continuation record has a number past 1", rec.Type(), FieldSegmentNumber, num)}
+		}
+		if err := j.grow(int64(len(rec.Block))); err != nil {
+			return nil, &SegmentError{number, where, rec.ID(), err}
+		}
+		j.open = append(j.open, &segmented{origin: rec, number: number, where: where, next: 2, block: slices.Clone(rec.Block)})
+		return nil, nil
+	}
+	originID := StripID(rec.Header.Get(FieldSegmentOriginID))
+	if originID == "" {
+		return nil, &SegmentError{number, where, rec.ID(), fmt.Errorf("continuation without %s", FieldSegmentOriginID)}
+	}
+	i := slices.IndexFunc(j.open, func(s *segmented) bool { return s.origin.ID() == originID })
+	if i < 0 {
+		return nil, &SegmentError{number, where, rec.ID(), fmt.Errorf("continuation segment %d of %s, whose first segment is not in the file before it", num, originID)}
+	}
+	s := j.open[i]
+	fail := func(err error) (*Record, error) {
+		j.drop(i)
+		return nil, &SegmentError{s.number, s.where, originID, err}
+	}
+	if num != s.next {
+		return fail(fmt.Errorf("segment %d (%s) where segment %d was due: a segment is missing", num, where, s.next))
+	}
+	if err := j.grow(int64(len(rec.Block))); err != nil {
+		return fail(err)
+	}
+	s.block = append(s.block, rec.Block...)
+	s.next++
+	total := rec.Header.Get(FieldSegmentTotalLength)
+	if total == "" {
+		return nil, nil
+	}
+	j.drop(i)
+	if t, err := strconv.ParseInt(strings.TrimSpace(total), 10, 64); err != nil || t != int64(len(s.block)) {
+		return nil, &SegmentError{s.number, s.where, originID, fmt.Errorf("%s %s (%s), but the segments hold %d bytes", FieldSegmentTotalLength, total, where, len(s.block))}
+	}
+	whole := &Record{Version: s.origin.Version, Block: s.block}
+	for _, f := range s.origin.Header {
+		if !strings.EqualFold(f.Name, FieldSegmentNumber) && !strings.EqualFold(f.Name, FieldBlockDigest) {
+			whole.Header = append(whole.Header, f)
+		}
+	}
+	if whole.Header.Get(FieldContentLength) != "" {
+		whole.Header.Set(FieldContentLength, strconv.Itoa(len(whole.Block)))
+	}
+	return whole, nil
+}
+
+// grow counts n more bytes kept, or refuses them past the limit.
+func (j *Joiner) grow(n int64) error {
+	if j.size+n > j.limit() {
+		return fmt.Errorf("segments of more than %d bytes: %w", j.limit(), ErrTooLong)
+	}
+	j.size += n
+	return nil
+}
+
+// drop forgets the record open at i.
+func (j *Joiner) drop(i int) {
+	j.size -= int64(len(j.open[i].block))
+	j.open = slices.Delete(j.open, i, i+1)
+}
+
+// errIncomplete is End's error for a record whose last segment was not
+// read.
+var errIncomplete = errors.New("the segments after it are missing")
+
+// End returns an error (*SegmentError) for each record whose last segment
+// has not been read, in the order of their first segments, and forgets
+// them: at the end of a file, the records it holds only part of.
+func (j *Joiner) End() []error {
+	var errs []error
+	for _, s := range j.open {
+		errs = append(errs, &SegmentError{s.number, s.where, s.origin.ID(),
+			fmt.Errorf("split in segments, segment %d the last in the file, without %s: %w", s.next-1, FieldSegmentTotalLength, errIncomplete)})
+	}
+	j.open, j.size = nil, 0
+	return errs
+}

@@ -23,7 +23,7 @@ func init() {
 	})
 	register(&command{
 		name:    "import warc",
-		summary: "read WARC response, resource and revisit records into the warehouse",
+		summary: "read WARC response, resource and revisit records (or ARC records) into the warehouse, all or nothing",
 		run:     runImportWARC,
 	})
 }
@@ -251,7 +251,7 @@ func (ex *warcExporter) version(ctx context.Context, r *vigil.Resource, v, prev 
 }
 
 func runImportWARC(ctx context.Context, env *environment, args []string) (code int, err error) {
-	fs := newFlags(env, "import warc", "[--data DIR] FILE (.warc or .warc.gz; - for stdin)")
+	fs := newFlags(env, "import warc", "[--data DIR] [--keep-partial] FILE (.warc, .warc.gz, .arc or .arc.gz, told by content; - for stdin)")
 	sf := addStoreFlags(fs, env)
 	noVerify := fs.Bool("no-verify", false, "do not check WARC-Block-Digest (sha1) against each block")
 	keepPartial := fs.Bool("keep-partial", false, "keep the records imported before a failure (a file cut short, an interrupt, a store error); by default an import is all or nothing")

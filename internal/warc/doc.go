@@ -1,6 +1,8 @@
 // Package warc reads and writes WARC 1.1 files (ISO 28500:2017, "WARC
-// File Format 1.1"), by hand with the standard library: no Go WARC library
-// is available here.
+// File Format 1.1"), and reads ARC files (the Internet Archive's format
+// before WARC, "ARC File Format", version 1.0, 1996, and its version 2),
+// by hand with the standard library: no Go WARC or ARC library is
+// available here.
 //
 // # Format choices
 //
@@ -63,4 +65,46 @@
 //     payload is the empty entity. A payload whose first chunk is whole
 //     but whose chunks then break off is an error: part of a body (warcio
 //     keeps the part decoded).
+//
+// # ARC files
+//
+// An ARC file starts with its filedesc:// record, whose block is the
+// version block ("1 0 Alexa Internet", then the line naming the fields of
+// a header line); the records after it are a one-line header ("URL
+// IP-address Archive-date Content-type Archive-length" in version 1;
+// Result-code, Checksum, Location, Offset and Filename before the length
+// in version 2), a newline, Archive-length bytes of block (an HTTP
+// response, as fetched), and a newline. A .arc.gz file is a gzip member a
+// record, as a .warc.gz file is. NewReader tells ARC from WARC by the
+// first bytes of the stream (decompressed): "filedesc://". Reader.Next
+// returns each ARC record as a WARC record, so that a reader of WARC
+// reads ARC unchanged:
+//
+//   - the filedesc record is a warcinfo record, its block the version
+//     block; a block that starts "HTTP/" is a response record
+//     (Content-Type application/http; msgtype=response); any other (a
+//     dns: lookup, a document without headers) a resource record of the
+//     header line's Content-type;
+//   - WARC-Target-URI is the URL, WARC-IP-Address the IP-address,
+//     WARC-Date the Archive-date (YYYYMMDDhhmmss, UTC), and
+//     WARC-Record-ID, which ARC has none of, a UUID derived from the URL,
+//     the date and the record's offset, so that a file read twice gives
+//     the same ids; Record.Version is "ARC/1" or "ARC/2".
+//
+// Departures from the ARC description, each for files met in the wild:
+//
+//   - The length is the header line's last field, the URL all the fields
+//     before the four (version 2: nine) that follow it: a URL with a
+//     space in it (early crawlers wrote some unescaped) is kept whole.
+//   - An Archive-date of fewer digits (to the minute, hour, day, month
+//     or year) is taken at its precision; digits past the fourteenth (a
+//     fraction of a second) are dropped; a date that is no number is
+//     passed on as it is, for the caller's ParseDate to refuse.
+//   - The newline after a block is not required: records are read by
+//     their lengths, and blank lines between them are skipped, since
+//     some writers leave it out or write two.
+//   - The version 2 Checksum is not verified (its algorithm is not
+//     given), nor any field but the five above used.
+//   - A file without its filedesc:// record is not told from garbage,
+//     and is read as WARC (an error naming its first line).
 package warc

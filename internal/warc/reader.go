@@ -20,7 +20,9 @@ const MaxBlock = 1 << 30
 const MaxHeader = 1 << 20
 
 // Reader reads records from a .warc or .warc.gz stream (a gzip stream of one
-// or many members is detected from its magic bytes).
+// or many members is detected from its magic bytes), or from an .arc or
+// .arc.gz stream, told by its first bytes (filedesc://), whose records it
+// returns as WARC records (see doc.go).
 type Reader struct {
 	br *bufio.Reader
 	// Verify makes Next check WARC-Block-Digest (sha1) when present.
@@ -34,6 +36,11 @@ type Reader struct {
 	gz       *members // the gzip stream read, if it is one
 	member   int64    // where the record last read starts in the file, if it starts a member
 	inMember bool     // whether it does
+	// arcAfter is, in an ARC file, the number of fields of a header line
+	// after its URL (arcFields), by the version arcVersion its filedesc
+	// version block gives; 0 in a WARC file.
+	arcAfter   int
+	arcVersion string
 }
 
 // Offset returns where the record last returned (or refused) by Next
@@ -67,9 +74,18 @@ func NewReader(r io.Reader) (*Reader, error) {
 		if err != nil {
 			return nil, fmt.Errorf("warc: %w", err)
 		}
-		return &Reader{br: bufio.NewReader(gz), gz: gz}, nil
+		return arcOrWARC(&Reader{br: bufio.NewReader(gz), gz: gz}), nil
 	}
-	return &Reader{br: br}, nil
+	return arcOrWARC(&Reader{br: br}), nil
+}
+
+// arcOrWARC makes r read ARC if its stream starts as an ARC file does
+// (with its filedesc:// record), whatever the file's name.
+func arcOrWARC(r *Reader) *Reader {
+	if start, _ := r.br.Peek(len(arcMagic)); string(start) == arcMagic {
+		r.arcVersion, r.arcAfter = "1", arcFields["1"]
+	}
+	return r
 }
 
 // errLongHeader is readLine's error for a line past its limit.
@@ -123,6 +139,9 @@ func (r *Reader) Next() (*Record, error) {
 	r.n++
 	if r.gz != nil {
 		r.member, r.inMember = r.gz.at(r.start)
+	}
+	if r.arcAfter > 0 {
+		return r.nextARC(line)
 	}
 	switch line {
 	case "WARC/1.1", "WARC/1.0", "WARC/0.18", "WARC/0.17":

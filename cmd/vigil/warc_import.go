@@ -52,20 +52,22 @@ import (
 // A record that cannot be imported (no target URI, a bad date, URL or HTTP
 // message, a coding not undone or that fails to decode, a record its
 // writer truncated, one split in segments (WARC 1.1 section 6.7) whose
-// segments do not join (one missing, or past importMaxBlock together:
-// those that do are joined into their first, warc.Joiner), a block that
-// fails its digest, a
-// block longer than importMaxBlock or a payload that decodes to more, a
-// revisit whose original is neither in the file nor in the store) is
-// named on log after the file by its number and offset (and its gzip
-// member's offset in the file, warc.Reader.Where), and the others are
-// imported; importWARC
-// then returns an error saying how many there were. The records so named
-// are the first maxNamed in the file, named in its order once the import
-// ends (they are met in the order of their dates), and the others are
-// counted, a line for each kind of problem (badRecord.kind), so that a
-// file of thousands of them does not flood the terminal. Such records are
-// not failures: the others are imported.
+// segments do not join: one missing, or past importMaxBlock together,
+// those that do being joined into their first by warc.Joiner; a block
+// that fails its digest, a block longer than importMaxBlock or a payload
+// that decodes to more, a revisit whose original is neither in the file
+// nor in the store) is named on log after the file by its number and
+// offset (and its gzip member's offset in the file, warc.Reader.Where),
+// and the others are imported; importWARC then returns an error saying
+// how many there were. The records so named are the first maxNamed in
+// the file, named in its order once the import ends (they are met in
+// the order of their dates), and the others are counted, a line for each
+// kind of problem (badRecord.kind), so that a file of thousands of them
+// does not flood the terminal. Such records are not failures: the others
+// are imported.
+//
+// An ARC file (.arc, .arc.gz) is read as WARC is: warc.Reader tells it by
+// its first bytes and returns its records as WARC records.
 //
 // An import is all or nothing: the records are stored in one transaction
 // of the store (vigil.Transactor), committed once the last is stored. A

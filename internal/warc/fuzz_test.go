@@ -130,3 +130,45 @@ func FuzzARCReader(f *testing.F) {
 		}
 	})
 }
+
+// FuzzJoiner reads arbitrary bytes as WARC and passes the records to a
+// Joiner: it must never panic, a record it joins must hold no more than
+// its MaxBlock and no WARC-Segment-Number, and End must forget what it
+// reports. The seed is a response in three segments with another record
+// between.
+func FuzzJoiner(f *testing.F) {
+	var seed bytes.Buffer
+	w := warc.NewPlainWriter(&seed)
+	for _, rec := range []*warc.Record{segment("a", 1, "HTTP/1.1 200 OK\r\n", 0), segment("a", 2, "\r\nhel", 0), plain("b", "y"), segment("a", 3, "lo", 24)} {
+		if err := w.Write(rec); err != nil {
+			f.Fatal(err)
+		}
+	}
+	f.Add(seed.Bytes())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := warc.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		j := &warc.Joiner{MaxBlock: 1 << 12}
+		for i := range 50 {
+			rec, err := r.Next()
+			if err != nil {
+				break
+			}
+			out, err := j.Add(rec, i+1, r.Where())
+			if err != nil || out == nil {
+				continue
+			}
+			if out != rec {
+				if len(out.Block) > 1<<12 || out.Header.Get(warc.FieldSegmentNumber) != "" {
+					t.Fatalf("joined record of %d bytes, header %v", len(out.Block), out.Header)
+				}
+			}
+		}
+		j.End()
+		if errs := j.End(); len(errs) != 0 {
+			t.Fatalf("End twice: %v", errs)
+		}
+	})
+}

@@ -428,18 +428,39 @@ func isAmountSpace(r rune) bool {
 // (20–30 €, 20 - 30 €, 1,000〜2,000円, 20 to 30 €). Spaces alone join
 // none: those that group an amount's thousands are its own
 // (spaceGroupsAfter: 12 490 Kč), and others stand between a name's number
-// and an amount (Größe 42 59,99 €).
+// and an amount (Größe 42 59,99 €). Where the second number's currency
+// is written before it, the range's ends are joined by a dash joined to
+// both (10-€20, 10–$20.50) or by a range's word (10 to €20): a dash
+// spaced from them stands between a name's number and a price as often
+// (Size 10 - $49.99 is 49.99).
 func joinsRange(gap string) bool {
+	if rest, ok := currencyBefore(gap, ""); ok {
+		if r, w := utf8.DecodeRuneInString(rest); w > 0 && w == len(rest) && isRangeDash(r) {
+			return true // 10-€20
+		}
+		return rangeWord(rest)
+	}
 	t := strings.TrimFunc(gap, isAmountSpace)
 	if t == "" {
 		return false
 	}
-	if r, w := utf8.DecodeRuneInString(t); w == len(t) && strings.ContainsRune("-–—−~〜～", r) {
+	if r, w := utf8.DecodeRuneInString(t); w == len(t) && isRangeDash(r) {
 		return true
 	}
+	return rangeWord(gap)
+}
+
+// isRangeDash reports whether r joins the ends of a range: a dash or a
+// tilde.
+func isRangeDash(r rune) bool { return strings.ContainsRune("-–—−~〜～", r) }
+
+// rangeWord reports whether gap, the text between two numbers, is one
+// word of rangeWords between spaces (20 to 30 €).
+func rangeWord(gap string) bool {
+	t := strings.TrimFunc(gap, isAmountSpace)
 	spacedBefore := strings.TrimLeftFunc(gap, isAmountSpace) != gap
 	spacedAfter := strings.TrimRightFunc(gap, isAmountSpace) != gap
-	return spacedBefore && spacedAfter && slices.Contains(rangeWords, t)
+	return t != "" && spacedBefore && spacedAfter && slices.Contains(rangeWords, t)
 }
 
 // rangeWords are the words between the ends of a range that joinsRange

@@ -493,7 +493,14 @@
 //     at most one dash or tilde, or by a word of a range (to, bis, à),
 //     between spaces or none, begin it: a range written with its currency
 //     once ("20–30 €", "20 - 30 €", "1,000〜2,000円" and "20 to 30 €" read
-//     their first number, as "€20–€30" does). Spaces alone join no numbers
+//     their first number, as "€20–€30" does), or on both ends, the
+//     second's before it, where a dash joined to both or a range's word
+//     joins them ("10-€20", "10 to €20"; but "Size 10 - $49.99" is 49.99,
+//     a spaced dash standing between a name's number and a price as
+//     often). A range's value is its low end: a value is one number, the
+//     change types compare one (increases, falls below), and a range on a
+//     shop's page is a "from" price, its lowest variant's, which the
+//     watcher of it waits to see fall. Spaces alone join no numbers
 //     into a run ("Größe 42 59,99 €" is 59.99), but plain spaces before
 //     groups of exactly three digits group an amount's thousands on a page
 //     that declares no language, as on one whose language groups by spaces

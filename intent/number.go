@@ -237,6 +237,14 @@ func findValue(s string) (start, end int, ok bool) { return findValueIn(s, pageR
 // sign of its currency that names a unit elsewhere after any amount
 // (localSign: 990 Ft on a Hungarian page).
 func findValueIn(s string, r pageReading) (start, end int, ok bool) {
+	start, end, _, ok = findAmountIn(s, r)
+	return start, end, ok
+}
+
+// findAmountIn is findValueIn that reports too whether the value is an
+// amount with a currency: its own, or, where it begins a range (10-€20,
+// 10 - 20 €), the range's.
+func findAmountIn(s string, r pageReading) (start, end int, amount, ok bool) {
 	plainGroups := r.groups != spacesApart
 	first, run := [2]int{-1, -1}, [2]int{-1, -1}
 	var pick amountPick
@@ -283,12 +291,12 @@ func findValueIn(s string, r pageReading) (start, end int, ok bool) {
 		prevEnd = e
 	}
 	if at, ok := pick.value(); ok {
-		return at[0], at[1], true
+		return at[0], at[1], true, true
 	}
 	if first[0] < 0 {
-		return 0, 0, false
+		return 0, 0, false, false
 	}
-	return first[0], first[1], true
+	return first[0], first[1], false, true
 }
 
 // amountPick picks the amount that is a text's value of the amounts

@@ -299,14 +299,10 @@ func matchNumber(m scopeMatch, r pageReading, skip func(*tree.Node) bool) (n num
 }
 
 // currencyValue reports whether the value of s (findValueIn, as r says)
-// is an amount with a currency.
+// is an amount with a currency, or begins a range of them (10 - 20 €).
 func currencyValue(s string, r pageReading) bool {
-	start, end, ok := findValueIn(s, r)
-	if !ok {
-		return false
-	}
-	d := firstDigit(s, start)
-	return hasCurrency(s, start, d, end, r.sign)
+	_, _, amount, _ := findAmountIn(s, r)
+	return amount
 }
 
 // textNumber returns the number of text that is its value (findValue),

@@ -2,6 +2,7 @@ package intent
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -23,8 +24,9 @@ func afterCurrencyPrefix(s string) bool {
 }
 
 // currencyPrefixes are the abbreviations afterCurrencyPrefix knows: the
-// rupiah, the ringgit, the rupee, the taka and the Kenyan shilling.
-var currencyPrefixes = []string{"Rp", "RM", "Rs", "Tk", "Ksh", "KSh"}
+// rupiah, the ringgit, the rupee, the taka, the Kenyan shilling and the
+// Swiss franc's SFr. (its Fr. is a letter currency: letterCurrencies).
+var currencyPrefixes = []string{"Rp", "RM", "Rs", "Tk", "Ksh", "KSh", "SFr", "sFr"}
 
 // signBeforeSymbol reports whether s, the text before a number, ends with
 // a minus sign and a currency symbol, the sign standing as a word's start:
@@ -218,6 +220,7 @@ func twoDecimals(m string) bool {
 // it (currencyBefore) or after it (currencyAfter, local its page's sign).
 func hasCurrency(s string, i, d, e int, local string) bool {
 	_, before := currencyBefore(s[:i], s[d:e])
+	before = before && !fridayDate(s[:i], s[d:e], s[e:])
 	_, after := currencyAfter(s[e:], s[d:e], local)
 	return before || after
 }
@@ -263,12 +266,14 @@ func currencyBefore(s, m string) (rest string, ok bool) {
 }
 
 // letterCurrencyAtEnd returns the length of the currency written with
-// one letter, or the krona's and krone's Kr, that ends s standing as a
-// word of its own, or 0: the quetzal's Q (Q49.90), the lempira's L
-// (L1,250.00), the rand's R (R299.99), Kr and kr (Kr1.299, kr 1.299).
-// Letters that name many things besides (Q3, a quarter; L2, a cache;
-// Canon R5, a camera; Kr85, krypton), they write an amount only where its
-// digits have an amount's form (amountForm), which the callers ask.
+// one letter, or the krona's and krone's Kr or the Swiss franc's Fr, that
+// ends s standing as a word of its own, or 0: the quetzal's Q (Q49.90),
+// the lempira's L (L1,250.00), the rand's R (R299.99), Kr and kr
+// (Kr1.299, kr 1.299), Fr (Fr. 12.50). Letters that name many things
+// besides (Q3, a quarter; L2, a cache; Canon R5, a camera; Kr85, krypton;
+// Fr 3, Friday the third), they write an amount only where its digits
+// have an amount's form (amountForm), which the callers ask, and Fr not
+// before a day and a month (fridayDate).
 func letterCurrencyAtEnd(s string) int {
 	for _, c := range letterCurrencies {
 		if strings.HasSuffix(s, c) {
@@ -281,8 +286,26 @@ func letterCurrencyAtEnd(s string) int {
 	return 0
 }
 
+// fridayDate reports whether a number whose digits and separators are m,
+// with before and after the text around it, is a date after Friday's Fr.,
+// as German writes it (Fr. 12.05.: Friday the twelfth of May), not an
+// amount in Swiss francs: a day and a month ending with a period.
+func fridayDate(before, m, after string) bool {
+	t := strings.TrimSuffix(strings.TrimRightFunc(before, isAmountSpace), ".")
+	if !strings.HasSuffix(t, "Fr") || letterCurrencyAtEnd(t) == 0 || !strings.HasPrefix(after, ".") {
+		return false
+	}
+	day, month, ok := strings.Cut(m, ".")
+	if !ok || len(day) < 1 || len(day) > 2 || len(month) != 2 || !allDigits(day) || !allDigits(month) {
+		return false
+	}
+	dn, _ := strconv.Atoi(day)
+	mn, _ := strconv.Atoi(month)
+	return dn >= 1 && dn <= 31 && mn >= 1 && mn <= 12
+}
+
 // letterCurrencies are the currencies letterCurrencyAtEnd knows.
-var letterCurrencies = []string{"Q", "L", "R", "Kr", "kr"}
+var letterCurrencies = []string{"Q", "L", "R", "Kr", "kr", "Fr"}
 
 // amountForm reports whether m, a number's digits and separators, has
 // the form of an amount of money: two decimals (49.90, 1.299,00) or its
@@ -351,9 +374,10 @@ func currencyAfter(s, m, local string) (rest string, ok bool) {
 		// None, or the currency of the number joined after it: H.264 $20.
 		return s, false
 	}
-	if next := strings.TrimLeftFunc(t[n:], isAmountSpace); startsDigits(next) && !joined {
+	if next := strings.TrimLeftFunc(strings.TrimPrefix(t[n:], "."), isAmountSpace); startsDigits(next) && !joined {
 		// Spaced from both numbers: this one's (1.299 € 20 % sparen),
-		// but where only the one after has an amount's form.
+		// but where only the one after has an amount's form (an
+		// abbreviation's period is the sign's: 2 SFr. 1'299.00).
 		_, k, _ := findNumber(next)
 		if amountForm(next[:k]) && !amountForm(m) {
 			return s, false // Qty 2 USD 15.00
@@ -400,13 +424,14 @@ func startsDigits(s string) bool { return s != "" && isDigit(s[0]) }
 // amounts that currencyAfter knows, besides the symbols and codes: the
 // Nordic krona and krone, the Czech koruna, the złoty, the forint, the
 // leu, the lira, the rouble, the hryvnia, the lev, the yen, the yuan and
-// the won.
-var currencySuffixes = []string{"kr", "Kr", "Kč", "zł", "Ft", "lei", "TL", "руб", "рублей", "грн", "лв", "円", "元", "원"}
+// the won, and the Swiss franc.
+var currencySuffixes = []string{"kr", "Kr", "Kč", "zł", "Ft", "lei", "TL", "руб", "рублей", "грн", "лв", "円", "元", "원", "SFr", "sFr", "Fr"}
 
 // wordSuffixes are the currencySuffixes that name a unit after a number
 // as often as a currency: TL a teaspoon (German recipes' Teelöffel) as
-// well as the Turkish lira, Ft feet as well as the forint.
-var wordSuffixes = map[string]bool{"TL": true, "Ft": true}
+// well as the Turkish lira, Ft feet as well as the forint, Fr the franc
+// as well as a Friday (bis 12 Fr.).
+var wordSuffixes = map[string]bool{"TL": true, "Ft": true, "Fr": true}
 
 // startsWord reports whether s begins with a letter or a digit, going on
 // a word the text before it began.

@@ -464,8 +464,13 @@
 //     20, 5 and 79.99), and a match without an amount reads as it always
 //     did ("COVID-19 cases: 120", "-15 %", "down 3.2%"). An amount has a
 //     currency symbol ($, €, US$), a code (EUR, USD) or an abbreviation
-//     (Rs., Rp, S/.) written before it, or a symbol, code or sign written
-//     after it (€, EUR, kr, Kč, zł, руб, 円). A symbol or code joined to the
+//     (Rs., Rp, S/., SFr.) written before it, or a symbol, code or sign written
+//     after it (€, EUR, kr, Kč, zł, руб, 円). The Swiss franc's Fr. is one
+//     before or after an amount's form ("Fr. 12.50", "12.50 Fr.", "Art. 3
+//     Fr. 1'299.–" is 1299), and after any number on a Swiss page (de-CH,
+//     fr-CH: "12 Fr."), but not before a day and a month, Friday's ("Fr.
+//     12.05.: Eintritt 19 €" is 19), nor before a bare number elsewhere
+//     ("Fr 3 Kurse" is no amount). A symbol or code joined to the
 //     digits after it is theirs ("H.264 $20" is 20); one spaced from the
 //     numbers on both sides is the one's before it ("1.299 € 20 % sparen"
 //     is 1299, "5 EUR 2 Stück" 5), but where only the one after has an

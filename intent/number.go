@@ -808,6 +808,9 @@ func localSign(d *tree.Document) string {
 	if !ok {
 		return ""
 	}
+	if region, conf := tag.Region(); conf != language.No && regionSigns[region.String()] != "" {
+		return regionSigns[region.String()]
+	}
 	base, _ := tag.Base()
 	return languageSigns[base.String()]
 }
@@ -815,6 +818,11 @@ func localSign(d *tree.Document) string {
 // languageSigns are the currencies of wordSuffixes by the language whose
 // pages write them (localSign).
 var languageSigns = map[string]string{"hu": "Ft", "tr": "TL"}
+
+// regionSigns are the currencies of wordSuffixes by the region whose
+// pages write them, whatever their language (localSign): the Swiss
+// franc's Fr in Switzerland and Liechtenstein (de-CH, fr-CH, it-CH).
+var regionSigns = map[string]string{"CH": "Fr", "LI": "Fr"}
 
 // pageLanguage returns the language a document declares on its root
 // element (lang, or xml:lang), and false when it declares none, or one that

@@ -58,3 +58,33 @@ func TestValueRange(t *testing.T) {
 		{"", "Size 10 - $49.99", 49.99, true},
 	})
 }
+
+// TestValueSwissFranc: Swiss francs are a currency, written before the
+// amount (Fr. 12.50, SFr. 12.50, CHF 12.50) or after it (12.50 Fr.), so
+// that the amount is the value where a count stands before it; Fr. is
+// Friday too, and makes an amount only of digits in an amount's form
+// that are no day and month.
+func TestValueSwissFranc(t *testing.T) {
+	checkPageReadings(t, []pageReadingCase{
+		{"", "Fr. 12.50", 12.5, true},
+		{"", "SFr. 12.50", 12.5, true},
+		{"", "CHF 12.50", 12.5, true},
+		{"", "12.50 Fr.", 12.5, true},
+		{"de-CH", "Fr. 12.50", 12.5, true},
+		{"de-CH", "Art. 3 Fr. 12.50", 12.5, true},
+		{"de-CH", "Menge 2 SFr. 1'299.00", 1299, true},
+		{"de-CH", "2 Stk. 12.50 Fr.", 12.5, true},
+		{"de-CH", "Art. 3 Fr. 1'299.–", 1299, true},
+		{"", "Qty 2 CHF 12.50", 12.5, true},
+		// On a Swiss page, Fr. after any number; elsewhere after an
+		// amount's form only.
+		{"de-CH", "2 Stk. 12 Fr.", 12, true},
+		{"fr-CH", "2 pièces 12 Fr.", 12, true},
+		{"de", "2 Stk. 12 Fr.", 2, false},
+		// Fr. is Friday too: a day and a month after it are a date's, and
+		// a bare number after it or before it is no amount.
+		{"de", "Fr. 12.05.: Eintritt 19 €", 19, true},
+		{"de", "Fr 3 Kurse", 3, false},
+		{"fr", "Frais 3 €", 3, true},
+	})
+}

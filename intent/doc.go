@@ -559,6 +559,15 @@
 //     seat's or a grade's as often ("4K", "Shoe size 10M", "Seat 12B",
 //     "Apt 4B" and "2B pencil" are 4, 10, 12, 4 and 2), nor one after a
 //     space ("3 M views") nor a unit's letter ("5KB", "5m", "100 Mbps").
+//     A magnitude written as a word multiplies a bare number too, where
+//     the word is English or of the page's language, or the page declares
+//     none ("1.2 million" and "3 million views" are 1200000 and 3000000,
+//     "3,4 Mrd" on a German page 3400000000, "2 millions de visiteurs"
+//     on a French one 2000000; "3,4 Mrd" on an English page is 3.4), and
+//     any magnitude joined to a figure does after a word naming an amount
+//     of money ("Revenue 1.2M", "Revenue: 2.1bn", "Umsatz 3,4 Mrd."):
+//     there the letter is the figure's, not a size's. A unit written
+//     with letters of a magnitude is none ("5 mn", French minutes).
 //   - In HTML, a match whose text holds several numbers, some struck out
 //     (del, s, strike: the regular price a shop shows beside a sale's),
 //     reads its number from its text without them where that holds one

@@ -11,18 +11,28 @@ import (
 type magnitude struct {
 	word string
 	exp  int
+	// lang is the language (its base, as language.Base writes it) of a
+	// magnitude written as a word, which multiplies a bare number on its
+	// pages and English ones (million, Mrd); "" for the letters and
+	// abbreviations of finance (K, M, bn), which do only an amount's or a
+	// count's (amountMagnitude).
+	lang string
 }
 
 // magnitudes are the magnitudes magnitudeAfter knows: the letters and
 // abbreviations of English finance (K, M, MM, B, bn, T), the words and
-// abbreviations of English and German, and India's lakh and crore.
+// abbreviations of English, German, French, Spanish, Italian and Dutch,
+// and India's lakh and crore.
 var magnitudes = []magnitude{
-	{"K", 3}, {"k", 3}, {"thousand", 3}, {"Tsd", 3},
-	{"M", 6}, {"m", 6}, {"MM", 6}, {"mn", 6}, {"mln", 6}, {"million", 6}, {"millions", 6},
-	{"Mio", 6}, {"Million", 6}, {"Millionen", 6},
-	{"B", 9}, {"bn", 9}, {"Bn", 9}, {"billion", 9}, {"billions", 9}, {"Mrd", 9}, {"Milliarde", 9}, {"Milliarden", 9},
-	{"T", 12}, {"tn", 12}, {"trillion", 12}, {"trillions", 12},
-	{"lakh", 5}, {"lakhs", 5}, {"crore", 7}, {"crores", 7}, {"Cr", 7},
+	{"K", 3, ""}, {"k", 3, ""}, {"thousand", 3, "en"}, {"Tsd", 3, "de"},
+	{"M", 6, ""}, {"m", 6, ""}, {"MM", 6, ""}, {"mn", 6, ""}, {"mln", 6, ""}, {"million", 6, "en"}, {"millions", 6, "en"},
+	{"Mio", 6, "de"}, {"Million", 6, "de"}, {"Millionen", 6, "de"},
+	{"millón", 6, "es"}, {"millones", 6, "es"}, {"milione", 6, "it"}, {"milioni", 6, "it"}, {"miljoen", 6, "nl"},
+	{"B", 9, ""}, {"bn", 9, ""}, {"Bn", 9, ""}, {"billion", 9, "en"}, {"billions", 9, "en"}, {"Mrd", 9, "de"},
+	{"Milliarde", 9, "de"}, {"Milliarden", 9, "de"}, {"milliard", 9, "fr"}, {"milliards", 9, "fr"},
+	{"miliardo", 9, "it"}, {"miliardi", 9, "it"}, {"miljard", 9, "nl"},
+	{"T", 12, ""}, {"tn", 12, ""}, {"trillion", 12, "en"}, {"trillions", 12, "en"},
+	{"lakh", 5, "en"}, {"lakhs", 5, "en"}, {"crore", 7, "en"}, {"crores", 7, "en"}, {"Cr", 7, ""},
 }
 
 // magnitudeAfter returns the power of ten of the magnitude s, the text
@@ -32,6 +42,14 @@ var magnitudes = []magnitude{
 // one letter, after a space ($1.5 billion, ₹1.5 Cr): "$5 M", "$5Ms" and
 // "€12m²" hold none.
 func magnitudeAfter(s string) (exp int, rest string) {
+	m, rest := magnitudeOf(s)
+	return m.exp, rest
+}
+
+// magnitudeOf returns the magnitude s, the text after a number, begins
+// with (magnitudeAfter), and s without it; the zero magnitude and s for
+// none.
+func magnitudeOf(s string) (magnitude, string) {
 	t := strings.TrimLeftFunc(s, isAmountSpace)
 	spaced := len(t) < len(s)
 	for _, m := range magnitudes {
@@ -40,33 +58,54 @@ func magnitudeAfter(s string) (exp int, rest string) {
 		}
 		r := strings.TrimPrefix(t[len(m.word):], ".")
 		if c, _ := utf8.DecodeRuneInString(r); !unicode.IsLetter(c) && !unicode.IsNumber(c) {
-			return m.exp, r
+			return m, r
 		}
 	}
-	return 0, s
+	return magnitude{}, s
 }
 
 // amountMagnitude returns the power of ten of the magnitude written after
 // the number of s at [i, e), whose first digit is at d, where it is an
 // amount with a currency, before it ($1.2M) or after the magnitude (1,2
-// Mio. €), or a count's K, M or B joined to it (countMagnitude: 1.2K,
-// 3.4M views); 0 for none. local is its page's currency sign
-// (localSign).
-func amountMagnitude(s string, i, d, e int, local string) int {
-	exp, rest := magnitudeAfter(s[e:])
-	if exp == 0 {
+// Mio. €); where a word that names an amount of money ends the text
+// before the number (moneyNouns: Revenue 1.2M, Umsatz: 2,1 Mrd.); where
+// the magnitude is a word of the page's language or English (r.lang,
+// magnitude.lang: 1.2 million, 3 millions de visiteurs on a French page,
+// 3,4 Mrd on a German one, or on a page that declares no language); or
+// where it is a count's K, M or B joined to it (countMagnitude: 1.2K,
+// 3.4M views); 0 for none.
+func amountMagnitude(s string, i, d, e int, r pageReading) int {
+	m, rest := magnitudeOf(s[e:])
+	if m.exp == 0 {
 		return 0
 	}
 	if _, ok := currencyBefore(s[:i], s[d:e]); ok {
-		return exp
+		return m.exp
 	}
-	if _, ok := currencyAfter(rest, s[d:e], local); ok {
-		return exp
+	if _, ok := currencyAfter(rest, s[d:e], r.sign); ok {
+		return m.exp
+	}
+	if moneyNouns[lastWord(s[:i])] {
+		return m.exp
+	}
+	if m.lang != "" && (r.lang == "" || m.lang == "en" || m.lang == r.lang) {
+		return m.exp
 	}
 	if countMagnitude(s[:i], s[d:e], s[e:], rest) {
-		return exp
+		return m.exp
 	}
 	return 0
+}
+
+// moneyNouns are the words, lower-cased, that name an amount of money
+// before a figure written without its currency, whose magnitude
+// multiplies it (amountMagnitude: Revenue 1.2M), in English, German,
+// French, Spanish and Italian.
+var moneyNouns = map[string]bool{
+	"revenue": true, "revenues": true, "turnover": true, "income": true, "profit": true, "profits": true,
+	"earnings": true, "valuation": true, "budget": true, "funding": true, "cap": true, "assets": true,
+	"umsatz": true, "gewinn": true, "erlös": true, "bewertung": true, "affaires": true, "bénéfice": true,
+	"ingresos": true, "facturación": true, "fatturato": true,
 }
 
 // countMagnitude reports whether after, the text after a number whose

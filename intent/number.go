@@ -115,10 +115,12 @@ func isNumberRune(r rune) bool {
 // groups of thousands: "Q49.90" is 49.9, "R299.99" 299.99 and "Kr1.299"
 // 1299, where "Q3", "L2 cache", "Canon R5" and "Kr85" hold none. A
 // magnitude after an amount multiplies it: "$1.2M" is 1200000, "€3,5
-// Mrd." 3500000000 (magnitudeAfter), as a count's K, M or B does where a
-// count's noun names it or the number has a decimal part and no word
-// before it: "1.2K" is 1200, "12K followers" 12000, where "Size 34B" is
-// 34 (countMagnitude).
+// Mrd." 3500000000 (magnitudeAfter), as a magnitude's word does a bare
+// number ("1.2 million" is 1200000), any magnitude does after a word
+// naming an amount of money ("Revenue 1.2M": moneyNouns), and a count's
+// K, M or B does where a count's noun names it or the number has a
+// decimal part and no word before it: "1.2K" is 1200, "12K followers"
+// 12000, where "Size 34B" is 34 (countMagnitude).
 func ParseNumber(s string) (float64, bool) {
 	n, ok := scanNumber(s)
 	if !ok {
@@ -201,7 +203,7 @@ func scanNumberIn(s string, r pageReading) (number, bool) {
 		}
 	}
 	d := firstDigit(s, i)
-	if n.exp = amountMagnitude(s, i, d, end, r.sign); n.exp != 0 && n.amb != 0 {
+	if n.exp = amountMagnitude(s, i, d, end, r); n.exp != 0 && n.amb != 0 {
 		// $1.299M: a magnitude spares the groups of thousands.
 		n.dec, n.amb = n.amb, 0
 	}
@@ -790,12 +792,21 @@ type pageReading struct {
 	groups spaceGrouping
 	// sign is the language's currency of wordSuffixes, "" for none.
 	sign string
+	// lang is the base of the language ("de" of de-CH), "" for none:
+	// the magnitudes written as its words multiply a bare number
+	// (amountMagnitude).
+	lang string
 }
 
 // pageReadingOf returns what the language document d declares says of
-// the reading of its values (pageGroupsBySpace, localSign).
+// the reading of its values (pageGroupsBySpace, localSign, its base).
 func pageReadingOf(d *tree.Document) pageReading {
-	return pageReading{groups: pageGroupsBySpace(d), sign: localSign(d)}
+	r := pageReading{groups: pageGroupsBySpace(d), sign: localSign(d)}
+	if tag, ok := pageLanguage(d); ok {
+		base, _ := tag.Base()
+		r.lang = base.String()
+	}
+	return r
 }
 
 // localSign returns the sign of wordSuffixes that is the currency of the

@@ -88,3 +88,28 @@ func TestValueSwissFranc(t *testing.T) {
 		{"fr", "Frais 3 €", 3, true},
 	})
 }
+
+// TestValuePageMagnitude: a magnitude's word of the page's language or
+// English (million, millions, Mrd, milliards) multiplies a bare number as
+// it does an amount, and so does a magnitude joined to a figure after a
+// word that names an amount of money (Revenue 1.2M, Revenue: 2.1bn); a
+// letter elsewhere, a word of another language and a unit spaced after
+// the number (5 mn, minutes) do not.
+func TestValuePageMagnitude(t *testing.T) {
+	checkPageReadings(t, []pageReadingCase{
+		{"", "Revenue 1.2M", 1.2e6, false},
+		{"en", "Revenue: 2.1bn", 2.1e9, false},
+		{"", "1.2 million", 1.2e6, false},
+		{"en", "3 million views", 3e6, false},
+		{"de", "3,4 Mrd", 3.4e9, false},
+		{"de", "Umsatz 3,4 Mrd.", 3.4e9, false},
+		{"", "2.5k", 2500, false},
+		{"de", "1,5 Mio. €", 1.5e6, true},
+		{"fr", "3,4 milliards", 3.4e9, false},
+		{"fr", "2 millions de visiteurs", 2e6, false},
+		{"en", "3,4 Mrd", 3.4, false}, // German on an English page
+		{"", "Size 1.2M", 1.2, false},
+		{"", "3 M views", 3, false},
+		{"fr", "5 mn", 5, false}, // minutes
+	})
+}

@@ -1,0 +1,227 @@
+package intent
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/message"
+	textnumber "golang.org/x/text/number"
+
+	"github.com/vigil-web/vigil/tree"
+)
+
+// This file holds the reading of plain spaces between digits: where they
+// group an amount's thousands (12 490 Kč), and where they stand between a
+// name's or a count's number and the amount (iPhone 15 999 €, Lot de 2
+// 250 g), as the page's language says (pageGroupsBySpace).
+
+// spaceGrouping is what the language of a page says of a plain space
+// between digits (pageGroupsBySpace).
+type spaceGrouping int
+
+const (
+	// spacesGuessed: the page declares no language; a plain space groups
+	// thousands where the digits have their form (spaceGroupsAfter).
+	spacesGuessed spaceGrouping = iota
+	// spacesGroup: the language groups thousands by a space
+	// (joinSpaceGroups).
+	spacesGroup
+	// spacesApart: the language groups thousands otherwise; a plain
+	// space ends a number.
+	spacesApart
+)
+
+// pageGroupsBySpace returns whether the language a document declares on
+// its root element groups thousands by a space, as the Unicode CLDR writes
+// numbers in it (fr, pl, cs, ru, sv, pt-PT: 1 234 567 with a no-break
+// space, which pages often type as a plain one: spacesGroup), not (en, de,
+// es: spacesApart), or whether it declares none (spacesGuessed).
+func pageGroupsBySpace(d *tree.Document) spaceGrouping {
+	tag, ok := pageLanguage(d)
+	if !ok {
+		return spacesGuessed
+	}
+	s := message.NewPrinter(tag).Sprint(textnumber.Decimal(1234567))
+	if strings.ContainsAny(s, "\u00a0\u202f ") {
+		return spacesGroup
+	}
+	return spacesApart
+}
+
+// spaceGroupsAfter returns the end of the number of s at [i, e), whose
+// first digit is at d, with the groups of thousands that plain spaces
+// join to it, as pages type the no-break space of the languages that
+// group by one: one space, then exactly three digits not followed by
+// another, the last group with a decimal part of one or two digits or
+// none (12 490 Kč, 1 299,00 €, 1 234 567). The number before them is
+// one to three digits, not beginning with 0, and no name's: after a word
+// written with a capital that is no label, it is the name's (afterName:
+// iPhone 15 999 €, Pixel 8 699 € and EU 42 are a model's and a size's,
+// so 999 and 699 are the amounts), where after a label (Prix 1 299 €,
+// Cena 12 490 Kč), a name's own number (Galaxy S24 1 299 €) or the word
+// after one (iPhone 15 Pro 1 199 €) it is the amount's first digits.
+// Grouped otherwise (Größe 42 59,99 €, 2024 150 €, 12 4900 Kč), the
+// numbers stand apart, as do a count after a count's word and the
+// quantity after it (countAndQuantity: Lot de 2 250 g is 2).
+func spaceGroupsAfter(s string, i, d, e int) int {
+	if e-d > 3 || s[d] == '0' || !allDigits(s[d:e]) || afterName(s[:i]) {
+		return e
+	}
+	end := e
+	for end+4 <= len(s) && s[end] == ' ' && isDigit(s[end+1]) {
+		_, k, _ := findNumber(s[end+1:])
+		g := s[end+1 : end+1+k] // the group, and its decimal part
+		if len(g) < 3 || !isDigit(g[1]) || !isDigit(g[2]) {
+			break
+		}
+		if len(g) == 3 {
+			end += 1 + k
+			continue
+		}
+		if dec := g[4:]; !isSeparator(g[3]) || len(dec) > 2 || !allDigits(dec) {
+			break // 12 4900, 1 299.000, 1 000'00
+		}
+		end += 1 + k // 1 299,00: the decimals end it
+		break
+	}
+	if end > e && countAndQuantity(s[:i], s[end:]) {
+		return e
+	}
+	return end
+}
+
+// countAndQuantity reports whether a number grouped by plain spaces,
+// before which before and after which after stand, is a count and a
+// quantity, as packs are written (Lot de 2 250 g, Pack of 2 100 ml): a
+// count's word (countWords) ends before, a space after it, and a unit of
+// measure (quantityUnits) begins after, standing as a word of its own,
+// joined or spaced. A preposition (de, of) is a count's word only after
+// another (Lot de, Pack of), as it follows a measure's name as often
+// (Poids de 1 250 g, Weight of 1 250 g). Without the count's word the
+// groups are one quantity (1 250 g is 1250), and without the unit one
+// amount (Lot de 2 250 € is 2250).
+func countAndQuantity(before, after string) bool {
+	t, ok := strings.CutSuffix(before, " ")
+	w := strings.ToLower(endingWord(t))
+	if !ok || !countWords[w] {
+		return false
+	}
+	if w == "de" || w == "of" {
+		t, ok = strings.CutSuffix(t[:len(t)-len(w)], " ")
+		if w = strings.ToLower(endingWord(t)); !ok || !countWords[w] || w == "de" || w == "of" {
+			return false
+		}
+	}
+	after = strings.TrimLeft(after, " ")
+	end := strings.IndexFunc(after, func(r rune) bool { return !unicode.IsLetter(r) })
+	if end < 0 {
+		end = len(after)
+	}
+	return quantityUnits[strings.ToLower(after[:end])] && !startsWord(after[end:])
+}
+
+// countWords are the words before a count of items (countAndQuantity):
+// lot, pack, set, x, par, pcs and Stück, and of and de after one of
+// them.
+var countWords = map[string]bool{
+	"lot": true, "pack": true, "set": true, "x": true, "de": true, "of": true, "par": true, "pcs": true, "stück": true,
+}
+
+// quantityUnits are the units of measure, lower-cased, after a pack's
+// quantity (countAndQuantity): grams, kilograms, litres, their
+// millilitres and centilitres, and metres, centimetres and millimetres.
+var quantityUnits = map[string]bool{
+	"g": true, "kg": true, "ml": true, "l": true, "cl": true, "cm": true, "mm": true, "m": true,
+}
+
+// allDigits reports whether s is ASCII digits alone.
+func allDigits(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) < 0
+}
+
+// afterName reports whether s, the text before a number, ends with a
+// name's word and one space: the number is the name's (iPhone 15, Pixel
+// 8, EU 42, Größe 42), not an amount's first digits. A name's word is
+// written with a capital letter (not od of od 12 490 Kč), and is none of
+// these:
+//   - a label (isPriceLabel: Prix 1 299 €, Preis, Cena, Od 12 490 Kč),
+//     whose number is the amount;
+//   - a word holding digits (Galaxy S24 1 299 €, Nikon Z5 12 990 Kč,
+//     iPhone 15 1 199 €): a name's own number, after which a number is
+//     none of its;
+//   - a word after a name's number, directly or through one word (iPhone
+//     15 Pro 1 199 €, iPhone 15 Pro Max, Galaxy S24 Ultra): a name has
+//     one number, and the words after it go on the name.
+func afterName(s string) bool {
+	t, ok := strings.CutSuffix(s, " ")
+	if !ok {
+		return false
+	}
+	w := endingWord(t)
+	if w == "" || strings.IndexFunc(w, unicode.IsDigit) >= 0 || strings.IndexFunc(w, unicode.IsUpper) < 0 || isPriceLabel(w) {
+		return false
+	}
+	for range 2 {
+		t, ok = strings.CutSuffix(t[:len(t)-len(w)], " ")
+		if w = endingWord(t); !ok || w == "" {
+			return true
+		}
+		if strings.IndexFunc(w, unicode.IsDigit) >= 0 {
+			return false // iPhone 15 Pro
+		}
+	}
+	return true
+}
+
+// endingWord returns the letters and digits that end s, as written.
+func endingWord(s string) string {
+	start := strings.LastIndexFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	if start < 0 {
+		return s
+	}
+	_, w := utf8.DecodeRuneInString(s[start:])
+	return s[start+w:]
+}
+
+// spaceGroupRE finds digits followed by groups of three after single
+// spaces: the candidates of joinSpaceGroups.
+var spaceGroupRE = regexp.MustCompile(`\d+(?: \d{3})+`)
+
+// joinSpaceGroups writes the plain spaces of s that group thousands as
+// no-break spaces, which numbers hold: "1 299,00 €" becomes "1\u00a0299,00
+// €". A space groups when the digits before the first one are one to three,
+// not beginning with 0 (which never begins a group of thousands), every
+// group after it is three digits not followed by another, and
+// the digits are not a decimal part ("3,50 100"): "2024 150 personnes"
+// and "1 2345" keep their spaces. On a page whose language groups by
+// spaces, a space between digits is a group's far more often than on
+// others, so a name's number does not keep it (iPad 1 099 €, iPad 12 990
+// Kč, Samsung 1 299 €), where spaceGroupsAfter would; "iPhone 15 999 €"
+// and "Pixel 8 699 €" read 15999 and 8699 there, a cost of it (a brand's
+// capital inside its word told the names apart, and took the thousands
+// of "iPad 1 099 €" and "AirPods 1 199 €" for a model's number).
+func joinSpaceGroups(s string) string {
+	if !strings.Contains(s, " ") {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, loc := range spaceGroupRE.FindAllStringIndex(s, -1) {
+		start, end := loc[0], loc[1]
+		lead := strings.IndexByte(s[start:end], ' ')
+		if lead > 3 || s[start] == '0' || end < len(s) && isDigit(s[end]) ||
+			start > 0 && (isDigit(s[start-1]) || isSeparator(s[start-1]) || s[start-1] == ' ' && start > 1 && isDigit(s[start-2])) {
+			continue
+		}
+		b.WriteString(s[last:start])
+		b.WriteString(strings.ReplaceAll(s[start:end], " ", "\u00a0"))
+		last = end
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}

@@ -453,9 +453,9 @@
 //     whose language the CLDR writes with space groups (fr, pl, cs, sv:
 //     "1 299,00 €" is 1299), where the digits before the first space are
 //     one to three, each group after it three ("2024 150" is 2024) and
-//     the first not the number of a name whose word has a capital inside
-//     it, as brands and models write theirs ("iPhone 15 999 €" is 999,
-//     "Samsung 1 299 €" 1299, "Pixel 8 699 €" 8699, a cost of it).
+//     the first not a name's number (as on a page without a language,
+//     below: "iPhone 15 999 €" is 999, "Samsung 1 299 €" 1299, "iPad 12
+//     990 Kč" 12990).
 //   - Of the numbers of a match that are values, the value is the first
 //     amount with a currency, else the first number (currency.go): a price
 //     watcher means the amount where a codec's, a model's, a count's or a
@@ -510,13 +510,20 @@
 //     groups of exactly three digits group an amount's thousands on a page
 //     that declares no language, as on one whose language groups by spaces
 //     ("12 490 Kč" is 12490, "1 299 € 12 mois" 1299), but after a name's
-//     number: the number after a word written with a capital is the name's,
-//     unless the word is a label's (a short list of price, total, from and
-//     tax words: pricewords.go), holds digits or follows a name's number
-//     ("iPhone 15 999 €", "Pixel 8 699 €" are 999 and 699, where "Prix 1
-//     299 €", "Galaxy S24 1 299 €" and "iPhone 15 Pro 1 199 €" are 1299,
-//     1299 and 1199; a label not listed reads as a name, as "Samsung 1 299
-//     €" does, a cost of the guess), nor a count's after a count's word
+//     number (spacegroup.go): the number after a word written with a
+//     capital is the name's, unless the word is a label's (a short list
+//     of price, total, from and tax words: pricewords.go), holds digits or
+//     follows a name's number, where the groups are a price in the euro,
+//     the dollar, the pound or the franc, whose shops' prices are seldom
+//     tens of thousands where a model's number is often two digits, and
+//     the number is not 1, which begins a price's thousands far more
+//     often than it numbers a model ("iPhone 15 999 €", "Pixel 8 699 €"
+//     are 999 and 699, where "Prix 1 299 €", "Prix : 15 999 €", "Galaxy
+//     S24 1 299 €", "iPhone 15 Pro 1 199 €", "Samsung 1 299 €" and "iPad
+//     12 990 Kč", a currency whose prices are tens of thousands, are 1299,
+//     15999, 1299, 1199, 1299 and 12990; "Samsung 2 499 €" is 499 and
+//     "Clio 15 990 €" 990, the cost of the rule, which a label or a colon
+//     before the price undoes), nor a count's after a count's word
 //     (lot, pack, set, x, par, pcs, Stück; de and of after one of them)
 //     where a unit of measure follows the groups (g, kg, ml, l, cl, cm,
 //     mm, m): "Lot de 2 250 g" and "Pack of 2 100 ml" are 2, a count and

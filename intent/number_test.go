@@ -223,10 +223,9 @@ func TestValueSpaceGrouping(t *testing.T) {
 		{"", "iPhone 15 Pro 1 199 €", "iPhone 15 Pro 1 099 €", 1199, 1099},
 		{"fr", "Prix 1 299 €", "Prix 1 199 €", 1299, 1199},
 		{"fr", "iPhone 15 Pro 1 199 €", "iPhone 15 Pro 1 099 €", 1199, 1099},
-		// On such a page a space between digits groups them, after a
-		// name too: "iPad 1 099 €" and "iPad 12 990 Kč" are prices far
-		// more often than "iPhone 15 999 €" is a model and its price
-		// (read 15999 there, a cost of it).
+		// After a name, a 1 and the number before a price in Kč begin
+		// its thousands (iPhone 15 999 € is a model and its price:
+		// TestValueNameNumber).
 		{"fr", "Samsung 1 299 €", "Samsung 1 199 €", 1299, 1199},
 		{"fr", "iPad 1 099 €", "iPad 1 049 €", 1099, 1049},
 		{"fr", "AirPods 1 199 €", "AirPods 1 149 €", 1199, 1149},

@@ -113,3 +113,36 @@ func TestValuePageMagnitude(t *testing.T) {
 		{"fr", "5 mn", 5, false}, // minutes
 	})
 }
+
+// TestValueNameNumber: a number right before a price grouped by a plain
+// space, after a name's word (iPhone 15 999 €, Pixel 8 699 €), is the
+// name's on every page where the price's currency is the euro, the
+// dollar, the pound or the franc, whose shops' prices are seldom tens of
+// thousands, and the number is not 1 (which begins a price's thousands
+// far more often than it numbers a model: Samsung 1 299 €); a label's
+// number is the price's (Prix : 15 999 €), as are those before a currency
+// whose prices are tens of thousands (iPad 12 990 Kč) and those without
+// a currency. A count before a quantity's unit stays a count on a page
+// grouping by spaces too (Lot de 2 250 g).
+func TestValueNameNumber(t *testing.T) {
+	checkPageReadings(t, []pageReadingCase{
+		{"fr", "iPhone 15 999 €", 999, true},
+		{"cs", "iPhone 15 999 €", 999, true},
+		{"fr", "Pixel 8 699 €", 699, true},
+		{"fr", "Prix : 15 999 €", 15999, true},
+		{"fr", "iPhone 15 : 999 €", 999, true},
+		{"fr", "Prix iPhone 15 999 €", 999, true},
+		// A 1 is a price's thousands (first models carry no number), and
+		// prices in Kč are tens of thousands.
+		{"fr", "Samsung 1 299 €", 1299, true},
+		{"cs", "iPhone 15 999 Kč", 15999, true},
+		{"cs", "iPad 12 990 Kč", 12990, true},
+		{"", "iPad 12 990 Kč", 12990, true},
+		{"", "Samsung 1 299 €", 1299, true},
+		{"", "Samsung 2 499 €", 499, true}, // the cost of the rule: read as Samsung 2
+		{"fr", "YouTube 12 000 vues", 12000, false},
+		// A count and a quantity, on a page grouping by spaces too.
+		{"fr", "Lot de 2 250 g", 2, false},
+		{"fr", "Lot de 2 250 €", 2250, true},
+	})
+}

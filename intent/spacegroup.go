@@ -56,17 +56,15 @@ func pageGroupsBySpace(d *tree.Document) spaceGrouping {
 // group by one: one space, then exactly three digits not followed by
 // another, the last group with a decimal part of one or two digits or
 // none (12 490 Kč, 1 299,00 €, 1 234 567). The number before them is
-// one to three digits, not beginning with 0, and no name's: after a word
-// written with a capital that is no label, it is the name's (afterName:
-// iPhone 15 999 €, Pixel 8 699 € and EU 42 are a model's and a size's,
-// so 999 and 699 are the amounts), where after a label (Prix 1 299 €,
-// Cena 12 490 Kč), a name's own number (Galaxy S24 1 299 €) or the word
-// after one (iPhone 15 Pro 1 199 €) it is the amount's first digits.
+// one to three digits, not beginning with 0, and no name's (nameNumber:
+// iPhone 15 999 € and Pixel 8 699 € are a model's number and a price,
+// where Samsung 1 299 €, iPad 12 990 Kč, Prix 1 299 €, Galaxy S24 1 299
+// € and iPhone 15 Pro 1 199 € are 1299, 12990, 1299, 1299 and 1199).
 // Grouped otherwise (Größe 42 59,99 €, 2024 150 €, 12 4900 Kč), the
 // numbers stand apart, as do a count after a count's word and the
 // quantity after it (countAndQuantity: Lot de 2 250 g is 2).
 func spaceGroupsAfter(s string, i, d, e int) int {
-	if e-d > 3 || s[d] == '0' || !allDigits(s[d:e]) || afterName(s[:i]) {
+	if e-d > 3 || s[d] == '0' || !allDigits(s[d:e]) {
 		return e
 	}
 	end := e
@@ -86,11 +84,52 @@ func spaceGroupsAfter(s string, i, d, e int) int {
 		end += 1 + k // 1 299,00: the decimals end it
 		break
 	}
-	if end > e && countAndQuantity(s[:i], s[end:]) {
+	if end > e && (countAndQuantity(s[:i], s[end:]) || nameNumber(s[:i], s[d:e], s[end:])) {
 		return e
 	}
 	return end
 }
+
+// nameNumber reports whether lead, the digits before a plain space and
+// groups of three digits, with before the text before it and after the
+// text after the groups, is a name's number, not the first digits of an
+// amount: after a name's word (afterName: iPhone 15, Pixel 8), before
+// the groups of a price in the euro, the dollar, the pound or the franc
+// (highValueCurrency), whose shops' prices are seldom tens of thousands
+// where a model's number is often two digits (iPhone 15 999 € is 999,
+// Pixel 8 699 € 699), and not 1, which begins a price's thousands far
+// more often than it numbers a model, a first one carrying none (Samsung
+// 1 299 €, iPad 1 099 € and AirPods 1 199 € are 1299, 1099 and 1199).
+// Before another currency (iPad 12 990 Kč, where prices are tens of
+// thousands), or none (YouTube 12 000 vues), the groups are the number's.
+// The cost of it: a price of 2 000 € to 9 999 € after a name (Samsung 2
+// 499 €) reads as the name's number and the rest (499), as does one of
+// tens of thousands (Clio 15 990 €), where a label (Prix 15 999 €) or
+// punctuation (Clio : 15 990 €) before it keeps it whole.
+func nameNumber(before, lead, after string) bool {
+	return lead != "1" && afterName(before) && highValueCurrency(after)
+}
+
+// highValueCurrency reports whether after, the text after an amount's
+// digits, begins with the currency of the euro, the dollar, the pound or
+// the Swiss franc (€, $, £, EUR, USD, GBP, CHF, Fr., SFr.), after a
+// decimal part's end (,–) and spaces, standing as a word of its own.
+func highValueCurrency(after string) bool {
+	t := after
+	if t != "" && isSeparator(t[0]) {
+		t = strings.TrimLeft(t[1:], "0123456789-–") // 999,00 €, 999,– €
+	}
+	t = strings.TrimLeftFunc(t, isAmountSpace)
+	for _, c := range highValueCurrencies {
+		if rest, ok := strings.CutPrefix(t, c); ok && !startsWord(rest) {
+			return true
+		}
+	}
+	return false
+}
+
+// highValueCurrencies are the currencies highValueCurrency knows.
+var highValueCurrencies = []string{"€", "$", "£", "EUR", "USD", "GBP", "CHF", "Fr", "SFr"}
 
 // countAndQuantity reports whether a number grouped by plain spaces,
 // before which before and after which after stand, is a count and a
@@ -195,13 +234,10 @@ var spaceGroupRE = regexp.MustCompile(`\d+(?: \d{3})+`)
 // not beginning with 0 (which never begins a group of thousands), every
 // group after it is three digits not followed by another, and
 // the digits are not a decimal part ("3,50 100"): "2024 150 personnes"
-// and "1 2345" keep their spaces. On a page whose language groups by
-// spaces, a space between digits is a group's far more often than on
-// others, so a name's number does not keep it (iPad 1 099 €, iPad 12 990
-// Kč, Samsung 1 299 €), where spaceGroupsAfter would; "iPhone 15 999 €"
-// and "Pixel 8 699 €" read 15999 and 8699 there, a cost of it (a brand's
-// capital inside its word told the names apart, and took the thousands
-// of "iPad 1 099 €" and "AirPods 1 199 €" for a model's number).
+// and "1 2345" keep their spaces. Nor do a name's number before a price
+// (nameNumber: "iPhone 15 999 €" is 999, "iPad 1 099 €" and "iPad 12 990
+// Kč" 1099 and 12990) and a count before a quantity (countAndQuantity:
+// "Lot de 2 250 g"), as spaceGroupsAfter reads them.
 func joinSpaceGroups(s string) string {
 	if !strings.Contains(s, " ") {
 		return s
@@ -212,7 +248,8 @@ func joinSpaceGroups(s string) string {
 		start, end := loc[0], loc[1]
 		lead := strings.IndexByte(s[start:end], ' ')
 		if lead > 3 || s[start] == '0' || end < len(s) && isDigit(s[end]) ||
-			start > 0 && (isDigit(s[start-1]) || isSeparator(s[start-1]) || s[start-1] == ' ' && start > 1 && isDigit(s[start-2])) {
+			start > 0 && (isDigit(s[start-1]) || isSeparator(s[start-1]) || s[start-1] == ' ' && start > 1 && isDigit(s[start-2])) ||
+			nameNumber(s[:start], s[start:start+lead], s[end:]) || countAndQuantity(s[:start], s[end:]) {
 			continue
 		}
 		b.WriteString(s[last:start])

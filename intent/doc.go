@@ -528,8 +528,13 @@
 //     where a unit of measure follows the groups (g, kg, ml, l, cl, cm,
 //     mm, m): "Lot de 2 250 g" and "Pack of 2 100 ml" are 2, a count and
 //     a quantity, where "1 250 g" and "Weight of 1 250 g" are 1250; on a
-//     page whose language groups otherwise (en, de) a plain space ends a
-//     number.
+//     page whose language groups otherwise (en, de, tr) a plain space ends a
+//     number, but where a currency stands right before the number or
+//     right after its groups, or a price's label before it, as shops there
+//     type one for the no-break space ("Preis 1 299 €", "1 299,00 €", "€
+//     1 299" on a German page and "12 990 TL" on a Turkish one are 1299
+//     and 12990; "2 299 Stück" and "1 299.00" on an English one are 2 and
+//     1).
 //   - Signs besides a leading minus: an amount with a currency in
 //     parentheses is negative, as accounts write losses ("($1,200)",
 //     "(€1.200,00)" and "(1,200.00 USD)" are -1200), as is one with its

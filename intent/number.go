@@ -233,8 +233,9 @@ func scanNumberIn(s string, r pageReading) (number, bool) {
 func findValue(s string) (start, end int, ok bool) { return findValueIn(s, pageReading{}) }
 
 // findValueIn is findValue as the language of its page says (r): with
-// groups of thousands after plain spaces (spaceGroupsAfter) but on a page
-// whose language groups thousands otherwise (spacesApart), and with the
+// groups of thousands after plain spaces (spaceGroupsAfter), on a page
+// whose language groups thousands otherwise (spacesApart) only beside a
+// currency or a price's label (spaceGroupsBeside), and with the
 // sign of its currency that names a unit elsewhere after any amount
 // (localSign: 990 Ft on a Hungarian page).
 func findValueIn(s string, r pageReading) (start, end int, ok bool) {
@@ -278,8 +279,10 @@ func findAmountIn(s string, r pageReading) (start, end int, amount, ok bool) {
 		}
 		if plainGroups {
 			e = spaceGroupsAfter(s, i, d, e)
-			off = e
+		} else {
+			e = spaceGroupsBeside(s, i, d, e, r.sign)
 		}
+		off = e
 		if first[0] < 0 {
 			first = [2]int{i, e}
 		}

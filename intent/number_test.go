@@ -189,9 +189,10 @@ func TestValueAttributeIgnore(t *testing.T) {
 // TestValueSpaceGrouping: on a page in a language that groups thousands
 // by spaces (fr, pl, cs, sv...: the CLDR writes a no-break space, pages
 // often type a plain one), "1 299,00 €" is 1299; on a page in another,
-// and where the digits around the space cannot be groups of thousands,
-// the space ends the number; on a page that declares no language, the
-// digits' form decides (spaceGroupsAfter).
+// only beside a currency or a price's label (spaceGroupsBeside); where
+// the digits around the space cannot be groups of thousands, the space
+// ends the number; on a page that declares no language, the digits' form
+// decides (spaceGroupsAfter).
 func TestValueSpaceGrouping(t *testing.T) {
 	page := func(lang, v string) string {
 		return `<!DOCTYPE html><html lang="` + lang + `"><body><p class="price">` + v + `</p></body></html>`
@@ -210,7 +211,8 @@ func TestValueSpaceGrouping(t *testing.T) {
 		{"fr", "0 299", "0 199", 0, 0},                                 // a zero begins no group
 		{"fr", "3,50 100", "3,75 100", 3.5, 3.75},                      // a decimal part is no group
 		{"en", "1 299.00", "1 199.00", 1, 1},                           // English groups with commas
-		{"de", "1 299,00 €", "1 199,00 €", 299, 199},                   // German with periods: 299,00 € is the amount
+		{"de", "1 299,00 €", "1 199,00 €", 1299, 1199},                 // German with periods, but a shop types a space before a currency
+		{"de", "1 299,00", "1 199,00", 1, 1},                           // without a currency or a label, apart
 		{"de", "iPhone 15 999 €", "iPhone 15 949 €", 999, 949},
 		{"", "12 490 Kč", "11 990 Kč", 12490, 11990}, // no language: the groups' form
 		{"", "iPhone 15 999 €", "iPhone 15 949 €", 999, 949},
@@ -234,7 +236,8 @@ func TestValueSpaceGrouping(t *testing.T) {
 		{"cs", "iPhone 15 19 990 Kč", "iPhone 15 18 990 Kč", 19990, 18990},
 		{"cs", "Nikon Z5 12 990 Kč", "Nikon Z5 11 990 Kč", 12990, 11990},
 		{"cs", "Cena 12 490 Kč", "Cena 11 990 Kč", 12490, 11990},
-		{"de", "Preis 1 299 €", "Preis 1 199 €", 299, 199}, // German groups with periods
+		{"de", "Preis 1 299 €", "Preis 1 199 €", 1299, 1199}, // German groups with periods, but a shop types a space after a label
+		{"tr", "12 990 TL", "11 990 TL", 12990, 11990},
 	} {
 		r := evalClause(t, page(tc.lang, tc.old), page(tc.lang, tc.new), `value In css ".price" changes`)
 		if tc.o == tc.n {

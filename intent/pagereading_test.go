@@ -146,3 +146,25 @@ func TestValueNameNumber(t *testing.T) {
 		{"fr", "Lot de 2 250 €", 2250, true},
 	})
 }
+
+// TestValueSpacesApart: on a page whose language groups thousands
+// otherwise (de, tr, en), a plain space groups an amount's thousands
+// where a currency stands right before or after the groups, or a price's
+// label before them (Preis 1 299 €, € 1 299, 12 990 TL, Preis: 1 299), as
+// shops there type it; elsewhere it ends the number (2 299 Stück, 1
+// 299.00), and a name's number stays the name's (iPhone 15 999 €).
+func TestValueSpacesApart(t *testing.T) {
+	checkPageReadings(t, []pageReadingCase{
+		{"de", "Preis 1 299 €", 1299, true},
+		{"de", "1 299 €", 1299, true},
+		{"de", "1 299,00 €", 1299, true},
+		{"de", "€ 1 299", 1299, true},
+		{"de", "Preis: 1 299", 1299, false},
+		{"de", "iPhone 15 999 €", 999, true},
+		{"de", "Größe 42 59,99 €", 59.99, true},
+		{"de", "2 299 Stück", 2, false},
+		{"en", "1 299.00", 1, false},
+		{"tr", "12 990 TL", 12990, true},
+		{"tr", "2 adet 49 TL", 49, true},
+	})
+}

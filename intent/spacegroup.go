@@ -29,7 +29,8 @@ const (
 	// (joinSpaceGroups).
 	spacesGroup
 	// spacesApart: the language groups thousands otherwise; a plain
-	// space ends a number.
+	// space ends a number but beside a currency or a price's label
+	// (spaceGroupsBeside).
 	spacesApart
 )
 
@@ -88,6 +89,33 @@ func spaceGroupsAfter(s string, i, d, e int) int {
 		return e
 	}
 	return end
+}
+
+// spaceGroupsBeside is spaceGroupsAfter on a page whose language groups
+// thousands otherwise (spacesApart: de, tr, en), where a plain space
+// between digits ends a number but where shops type it for the no-break
+// space of an amount's groups: where a currency stands right before the
+// number or right after its groups (local is the page's sign, localSign),
+// or a price's label before it (isPriceLabel), the groups are the
+// amount's: "Preis 1 299 €", "1 299,00 €", "€ 1 299", "Preis: 1 299" and
+// "12 990 TL" on a Turkish page are 1299 and 12990, where "2 299 Stück"
+// and "1 299.00" are 2 and 1, and "iPhone 15 999 €" 999 (nameNumber).
+func spaceGroupsBeside(s string, i, d, e int, local string) int {
+	end := spaceGroupsAfter(s, i, d, e)
+	if end == e {
+		return e
+	}
+	m := s[d:end]
+	if _, ok := currencyBefore(s[:i], m); ok {
+		return end
+	}
+	if _, ok := currencyAfter(s[end:], m, local); ok {
+		return end
+	}
+	if isPriceLabel(lastWord(s[:i])) {
+		return end
+	}
+	return e
 }
 
 // nameNumber reports whether lead, the digits before a plain space and

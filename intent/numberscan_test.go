@@ -72,7 +72,10 @@ func FuzzFindValue(f *testing.F) {
 		"Prix 1 299 €", "iPhone 15 Pro 1 199 €", "Galaxy S24 1 299 €", "Od 12 490 Kč", "Order total: ($45.00)", "Preis: 49,99-",
 		"Was $59.99 Now $49.99", "Was $59.99 Save $10", "Old price 59,99 € New price 49,99 €", "Was USD 59.99 Now USD 49.99",
 		"10-€20", "10–$20.50", "Size 10 - $49.99",
-		"Lot de 2 250 g", "Pack of 2 100 ml", "Lot de 2 250g"} {
+		"Lot de 2 250 g", "Pack of 2 100 ml", "Lot de 2 250g",
+		"10 to €20", "Fr. 12.50", "12.50 Fr.", "Art. 3 Fr. 1'299.–", "Fr. 12.05.: Eintritt 19 €", "Menge 2 SFr. 1'299.00",
+		"Revenue 1.2M", "1.2 million", "3,4 Mrd", "2 millions de visiteurs", "Samsung 1 299 €", "Samsung 2 499 €",
+		"iPad 12 990 Kč", "iPhone 15 999,00 €"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -168,3 +168,42 @@ func TestValueSpacesApart(t *testing.T) {
 		{"tr", "2 adet 49 TL", 49, true},
 	})
 }
+
+// FuzzTextNumber: on a page in each kind of language (none, one grouping
+// thousands by spaces, one grouping them otherwise with a currency sign
+// of its own, a Swiss one), a text's number is read without a panic,
+// wherever findValueIn finds one its float64 holds, and its digits are
+// those of the span findValueIn finds in the text as the page reads it.
+func FuzzTextNumber(f *testing.F) {
+	for _, s := range []string{"10-€20", "10 to €20", "Fr. 12.50", "Fr. 12.05.: Eintritt 19 €", "Art. 3 Fr. 1'299.–",
+		"iPhone 15 999 €", "Prix : 15 999 €", "Samsung 1 299 €", "iPad 12 990 Kč", "Lot de 2 250 g", "Preis 1 299 €",
+		"1 299,00 €", "€ 1 299", "Preis: 1 299", "12 990 TL", "2 Stk. 12 Fr.", "Revenue 1.2M", "3 million views",
+		"3,4 Mrd", "1,5 Mio. €", "5 mn", "1 299 999 € 2"} {
+		f.Add(s)
+	}
+	readings := []pageReading{
+		{},
+		{groups: spacesGroup, lang: "fr"},
+		{groups: spacesApart, sign: "TL", lang: "tr"},
+		{groups: spacesApart, sign: "Fr", lang: "de"},
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, r := range readings {
+			text := s
+			if r.groups == spacesGroup {
+				text = joinSpaceGroups(s)
+			}
+			start, end, ok := findValueIn(text, r)
+			n, scanned := textNumber(s, r)
+			if scanned && !ok {
+				t.Fatalf("%+v: textNumber(%q) read %q, findValueIn found none", r, s, n.text)
+			}
+			if scanned && digitsOf(n.text) != digitsOf(text[start:end]) {
+				t.Fatalf("%+v: textNumber(%q) read %q, findValueIn found %q", r, s, n.text, text[start:end])
+			}
+			if ok && !scanned && len(digitsOf(text[start:end])) < 300 {
+				t.Fatalf("%+v: textNumber(%q) read none, findValueIn found %q", r, s, text[start:end])
+			}
+		}
+	})
+}

@@ -523,7 +523,9 @@
 //     12 990 Kč", a currency whose prices are tens of thousands, are 1299,
 //     15999, 1299, 1199, 1299 and 12990; "Samsung 2 499 €" is 499 and
 //     "Clio 15 990 €" 990, the cost of the rule, which a label or a colon
-//     before the price undoes), nor a count's after a count's word
+//     before the price undoes; after a size's word the number is the
+//     size's whatever the currency: "Größe 42 590 Kč" is 590), nor a
+//     count's after a count's word
 //     (lot, pack, set, x, par, pcs, Stück; de and of after one of them)
 //     where a unit of measure follows the groups (g, kg, ml, l, cl, cm,
 //     mm, m): "Lot de 2 250 g" and "Pack of 2 100 ml" are 2, a count and

@@ -141,6 +141,11 @@ func TestValueNameNumber(t *testing.T) {
 		{"", "Samsung 1 299 €", 1299, true},
 		{"", "Samsung 2 499 €", 499, true}, // the cost of the rule: read as Samsung 2
 		{"fr", "YouTube 12 000 vues", 12000, false},
+		// A size's number is a size's whatever the currency.
+		{"", "Größe 42 590 Kč", 590, true},
+		{"cs", "Velikost 42 590 Kč", 590, true},
+		{"fr", "Taille 42 590 €", 590, true},
+		{"", "EU 42 590 Kč", 590, true},
 		// A count and a quantity, on a page grouping by spaces too.
 		{"fr", "Lot de 2 250 g", 2, false},
 		{"fr", "Lot de 2 250 €", 2250, true},
@@ -206,4 +211,37 @@ func FuzzTextNumber(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestValuePageReadingChange: a value change type watching a price
+// written as these readings read it reports the change of the price the
+// page shows, with its direction and difference.
+func TestValuePageReadingChange(t *testing.T) {
+	page := func(lang, v string) string {
+		return `<!DOCTYPE html><html lang="` + lang + `"><body><p class="price">` + v + `</p></body></html>`
+	}
+	for _, tc := range []struct {
+		lang, old, new string
+		o, n, delta    float64
+	}{
+		{"", "10-€20", "12-€20", 10, 12, 2},
+		{"de-CH", "Art. 3 Fr. 12.50", "Art. 3 Fr. 11.90", 12.5, 11.9, -0.6},
+		{"fr", "iPhone 15 999 €", "iPhone 15 949 €", 999, 949, -50},
+		{"fr", "Prix : 15 999 €", "Prix : 14 999 €", 15999, 14999, -1000},
+		{"de", "Preis 1 299 €", "Preis 1 199 €", 1299, 1199, -100},
+		{"", "Samsung 1 299 €", "Samsung 1 199 €", 1299, 1199, -100},
+		{"tr", "12 990 TL", "13 490 TL", 12990, 13490, 500},
+		{"fr", "Lot de 2 250 g", "Lot de 3 250 g", 2, 3, 1},
+		{"en", "Revenue 1.2M", "Revenue 1.5M", 1.2e6, 1.5e6, 300e3},
+		{"de", "3,4 Mrd", "3,5 Mrd", 3.4e9, 3.5e9, 100e6},
+	} {
+		r := evalClause(t, page(tc.lang, tc.old), page(tc.lang, tc.new), `value In css ".price" changes`)
+		if !r.Matched || len(r.Changes) != 1 {
+			t.Errorf("%s: %s -> %s: %+v", tc.lang, tc.old, tc.new, r)
+			continue
+		}
+		if v := r.Changes[0].Value; *v.Old != tc.o || *v.New != tc.n || v.Delta != tc.delta {
+			t.Errorf("%s: %s -> %s: %v -> %v by %v, want %v -> %v by %v", tc.lang, tc.old, tc.new, *v.Old, *v.New, v.Delta, tc.o, tc.n, tc.delta)
+		}
+	}
 }

@@ -129,13 +129,25 @@ func spaceGroupsBeside(s string, i, d, e int, local string) int {
 // more often than it numbers a model, a first one carrying none (Samsung
 // 1 299 €, iPad 1 099 € and AirPods 1 199 € are 1299, 1099 and 1199).
 // Before another currency (iPad 12 990 Kč, where prices are tens of
-// thousands), or none (YouTube 12 000 vues), the groups are the number's.
+// thousands), or none (YouTube 12 000 vues), the groups are the number's,
+// but after a size's word (sizeWords: Größe 42 590 Kč, EU 42 590 Kč),
+// whose number is a size's before any price.
 // The cost of it: a price of 2 000 € to 9 999 € after a name (Samsung 2
 // 499 €) reads as the name's number and the rest (499), as does one of
 // tens of thousands (Clio 15 990 €), where a label (Prix 15 999 €) or
 // punctuation (Clio : 15 990 €) before it keeps it whole.
 func nameNumber(before, lead, after string) bool {
-	return lead != "1" && afterName(before) && highValueCurrency(after)
+	return lead != "1" && afterName(before) && (highValueCurrency(after) || sizeWords[lastWord(before)])
+}
+
+// sizeWords are the words, lower-cased, before a size's number
+// (nameNumber): size and its German, French, Spanish, Italian, Dutch,
+// Czech, Polish, Swedish, Danish and Norwegian, Finnish and Portuguese
+// words, and the shoe sizes' systems (EU 42, UK 8, US 10).
+var sizeWords = map[string]bool{
+	"size": true, "größe": true, "grösse": true, "taille": true, "talla": true, "taglia": true, "maat": true,
+	"velikost": true, "rozmiar": true, "storlek": true, "størrelse": true, "koko": true, "tamanho": true,
+	"eu": true, "uk": true, "us": true,
 }
 
 // highValueCurrency reports whether after, the text after an amount's

@@ -140,6 +140,8 @@ func TestValueNameNumber(t *testing.T) {
 		{"", "iPad 12 990 Kč", 12990, true},
 		{"", "Samsung 1 299 €", 1299, true},
 		{"", "Samsung 2 499 €", 499, true}, // the cost of the rule: read as Samsung 2
+		{"fr", "Clio 15 990 €", 990, true}, // and as Clio 15; a colon keeps the price whole
+		{"fr", "Clio : 15 990 €", 15990, true},
 		{"fr", "YouTube 12 000 vues", 12000, false},
 		// A size's number is a size's whatever the currency.
 		{"", "Größe 42 590 Kč", 590, true},

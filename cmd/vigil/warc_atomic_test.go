@@ -223,3 +223,33 @@ func openT(t *testing.T, file string) io.Reader {
 	t.Cleanup(func() { f.Close() })
 	return f
 }
+
+// TestWARCImportBesideServe: on SQLite, an import in one transaction
+// refuses while vigil serve holds the data directory (it would hold the
+// daemon's writes for its whole length), naming the daemon and
+// --keep-partial, and leaves the store as it was; --keep-partial imports
+// record by record beside it.
+func TestWARCImportBesideServe(t *testing.T) {
+	dir := t.TempDir()
+	file := writeForeignWARC(t, true, pages("2026-01-01T00:00:00Z", "http://example.com/a")...)
+	if _, errOut, code := runCmd(t, nil, "import", "warc", "--data", dir, file); code != exitOK {
+		t.Fatalf("first import: exit %d\n%s", code, errOut)
+	}
+	release, err := lockDataDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	before := storeState(t, openFlags(t, []string{"--data", dir}))
+	second := writeForeignWARC(t, true, pages("2026-02-01T00:00:00Z", "http://example.com/a", "http://example.com/b")...)
+	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dir, second)
+	if code != exitError || !strings.Contains(errOut, "vigil serve (pid ") || !strings.Contains(errOut, "--keep-partial") {
+		t.Errorf("import beside a daemon: exit %d\n%s", code, errOut)
+	}
+	if after := storeState(t, openFlags(t, []string{"--data", dir})); after != before {
+		t.Errorf("the store changed:\nbefore\n%s\nafter\n%s", before, after)
+	}
+	if _, errOut, code := runCmd(t, nil, "import", "warc", "--keep-partial", "--data", dir, second); code != exitOK || !strings.Contains(errOut, "imported 2 versions;") {
+		t.Errorf("import --keep-partial beside a daemon: exit %d\n%s", code, errOut)
+	}
+}

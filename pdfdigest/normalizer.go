@@ -3,17 +3,20 @@ package pdfdigest
 import (
 	"bufio"
 	"bytes"
-	"compress/zlib"
-	"io"
+	"fmt"
 	"strconv"
 )
 
 // normalizer writes the normal form of a PDF: its tokens, a space after
 // each, the values left out written as "*".
 type normalizer struct {
-	w      *bufio.Writer
-	budget int // bytes left to inflate
-	hint   int // offset of a linearized file's hint stream, or -1
+	w          *bufio.Writer
+	budget     int // bytes left to inflate
+	inflateCap int // the budget at first, for a message
+	hint       int // offset of a linearized file's hint stream, or -1
+	// undecoded says which object and metadata streams were hashed as
+	// their bytes, and why (Result.Undecoded).
+	undecoded []string
 }
 
 // Keys whose values are left out, by the dictionary that holds them.
@@ -137,7 +140,7 @@ func (n *normalizer) object(l *lexer, at, num, gen int) error {
 		if err != nil {
 			return err
 		}
-		n.stream(v, data, at == n.hint)
+		n.stream(v, data, num, gen, at == n.hint)
 	}
 	save = l.pos
 	if t, err := l.next(); err != nil || !l.is(t, "endobj") {
@@ -150,7 +153,7 @@ func (n *normalizer) object(l *lexer, at, num, gen int) error {
 // stream writes a stream: its dictionary, and its bytes, but for those
 // left out (a cross-reference stream's, a hint stream's) and those read
 // (an object stream's objects, a metadata stream's packet masked).
-func (n *normalizer) stream(d value, data []byte, hint bool) {
+func (n *normalizer) stream(d value, data []byte, num, gen int, hint bool) {
 	typ, _ := d.get("Type")
 	switch {
 	case typ.nameIs("XRef"):
@@ -162,15 +165,22 @@ func (n *normalizer) stream(d value, data []byte, hint bool) {
 		n.token([]byte("stream"), []byte("*"))
 		return
 	case typ.nameIs("ObjStm"):
-		if objects, ok := n.objectStream(d, data); ok {
+		objects, why := n.objectStream(d, data)
+		if why == "" {
 			n.value(d, objStmKeys)
 			n.token([]byte("objects"))
 			n.w.Write(objects)
 			return
 		}
+		n.undecoded = append(n.undecoded, fmt.Sprintf("object stream %d %d: %s", num, gen, why))
 	case typ.nameIs("Metadata"):
-		if plain, ok := n.inflate(d, data); ok {
-			data = plain
+		if _, filtered := d.get("Filter"); filtered {
+			plain, why := n.decode(d, data)
+			if why != "" {
+				n.undecoded = append(n.undecoded, fmt.Sprintf("metadata stream %d %d: %s", num, gen, why))
+			} else {
+				data = plain
+			}
 		}
 	}
 	n.value(d, streamKeys)
@@ -181,18 +191,20 @@ func (n *normalizer) stream(d value, data []byte, hint bool) {
 }
 
 // objectStream returns the normal form of an object stream's objects:
-// each one's number and value; false if it does not inflate or parse.
-func (n *normalizer) objectStream(d value, data []byte) ([]byte, bool) {
-	plain, ok := n.inflate(d, data)
-	if !ok {
-		return nil, false
+// each one's number and value; or why not, if it does not decode or
+// parse.
+func (n *normalizer) objectStream(d value, data []byte) ([]byte, string) {
+	const unparsed = "its objects do not parse"
+	plain, why := n.decode(d, data)
+	if why != "" {
+		return nil, why
 	}
 	nv, _ := d.get("N")
 	fv, _ := d.get("First")
 	count, ok1 := nv.integer()
 	first, ok2 := fv.integer()
 	if !ok1 || !ok2 || first > len(plain) {
-		return nil, false
+		return nil, unparsed
 	}
 	var out bytes.Buffer
 	sub := &normalizer{w: bufio.NewWriter(&out), hint: -1}
@@ -206,48 +218,25 @@ func (n *normalizer) objectStream(d value, data []byte) ([]byte, bool) {
 		// Each object after the one before, so that the stream is
 		// read once, not once an object.
 		if err1 != nil || err2 != nil || !ok1 || !ok2 || off > len(plain)-first || first+off < next {
-			return nil, false
+			return nil, unparsed
 		}
 		objects := &lexer{b: plain, pos: first + off}
 		t, err := objects.next()
 		if err != nil {
-			return nil, false
+			return nil, unparsed
 		}
 		v, err := objects.value(t, 0)
 		if err != nil {
-			return nil, false
+			return nil, unparsed
 		}
 		next = objects.pos
 		sub.token(strconv.AppendInt(nil, int64(num), 10))
 		sub.value(v, dateKeys)
 	}
 	if sub.w.Flush() != nil {
-		return nil, false
+		return nil, unparsed
 	}
-	return out.Bytes(), true
-}
-
-// inflate returns a stream's bytes inflated, if its only filter is
-// FlateDecode without parameters and they inflate within the budget left,
-// which they take from.
-func (n *normalizer) inflate(d value, data []byte) ([]byte, bool) {
-	filter, _ := d.get("Filter")
-	if filter.kind == arrayValue && len(filter.items) == 1 {
-		filter = filter.items[0]
-	}
-	if _, parms := d.get("DecodeParms"); !filter.nameIs("FlateDecode") || parms || n.budget <= 0 {
-		return nil, false
-	}
-	zr, err := zlib.NewReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, false
-	}
-	plain, err := io.ReadAll(io.LimitReader(zr, int64(n.budget)+1))
-	n.budget -= len(plain)
-	if err != nil || n.budget < 0 {
-		return nil, false
-	}
-	return plain, true
+	return out.Bytes(), ""
 }
 
 // value writes v, the values of the keys of a dictionary v in leave

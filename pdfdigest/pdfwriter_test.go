@@ -2,7 +2,6 @@ package pdfdigest
 
 import (
 	"bytes"
-	"compress/zlib"
 	"fmt"
 	"strings"
 )
@@ -29,6 +28,10 @@ type pdfRun struct {
 	// Linearized writes a linearization dictionary first, whose values
 	// are offsets and the file's length.
 	Linearized bool
+	// Filter, when set, is the name of a testFilters encoding of the
+	// object stream (with ObjectStreams) and of the metadata stream,
+	// which are otherwise FlateDecode and uncompressed.
+	Filter string
 }
 
 // firstPDFRun and secondPDFRun are two runs of a generator on the same
@@ -82,7 +85,12 @@ func writePDF(r pdfRun) []byte {
 		fmt.Fprintf(&b, "%d 0 obj\n<< %s /Length %d >>\nstream\n%s\nendstream\nendobj\n", n, dict, len(data), data)
 	}
 	stream(4, "", content)
-	stream(5, "/Type /Metadata /Subtype /XML", xmp)
+	if r.Filter != "" {
+		dict, data := encodeStream(r.Filter, []byte(xmp))
+		stream(5, "/Type /Metadata /Subtype /XML "+dict, string(data))
+	} else {
+		stream(5, "/Type /Metadata /Subtype /XML", xmp)
+	}
 	if !r.ObjectStreams {
 		for _, n := range []int{1, 2, 3, 6, 7} {
 			offsets[n] = b.Len()
@@ -103,13 +111,14 @@ func writePDF(r pdfRun) []byte {
 		fmt.Fprintf(&header, "%d %d ", n, body.Len())
 		body.WriteString(plain[n] + "\n")
 	}
-	var z bytes.Buffer
-	zw := zlib.NewWriter(&z)
-	zw.Write([]byte(header.String() + body.String()))
-	zw.Close()
+	filter := r.Filter
+	if filter == "" {
+		filter = "flate"
+	}
+	dict, z := encodeStream(filter, []byte(header.String()+body.String()))
 	offsets[8] = b.Len()
-	fmt.Fprintf(&b, "8 0 obj\n<< /Type /ObjStm /N 5 /First %d /Filter /FlateDecode /Length %d >>\nstream\n", header.Len(), z.Len())
-	b.Write(z.Bytes())
+	fmt.Fprintf(&b, "8 0 obj\n<< /Type /ObjStm /N 5 /First %d %s /Length %d >>\nstream\n", header.Len(), dict, len(z))
+	b.Write(z)
 	b.WriteString("\nendstream\nendobj\n")
 	// The cross-reference stream (10): type, offset or object stream,
 	// generation or index, in 1, 4 and 2 bytes.

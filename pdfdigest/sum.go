@@ -46,7 +46,28 @@ func syntaxError(at int, format string, args ...any) error {
 // every run (see the package's documentation), or a *SyntaxError if b
 // does not parse as a PDF.
 func Sum(b []byte, opt *Options) ([sha256.Size]byte, error) {
-	var sum [sha256.Size]byte
+	res, err := SumResult(b, opt)
+	return res.Sum, err
+}
+
+// Result is what SumResult found in a file: its hash, and what in it was
+// hashed as its bytes where Sum reads the like.
+type Result struct {
+	// Sum is Sum's hash.
+	Sum [sha256.Size]byte
+	// Undecoded says of each object stream and metadata stream hashed
+	// as its bytes, in the file's order, which and why: "object stream
+	// 8 0: filter /JBIG2Decode not decoded", a parameter not decoded,
+	// data that does not decode, the inflate cap reached. The dates and
+	// identifiers in such a stream are hashed: each run a change.
+	Undecoded []string
+}
+
+// SumResult returns Sum's hash of PDF b, and what in b was hashed as its
+// bytes (Result.Undecoded), or a *SyntaxError if b does not parse as a
+// PDF.
+func SumResult(b []byte, opt *Options) (Result, error) {
+	var res Result
 	if opt == nil {
 		opt = &Options{}
 	}
@@ -55,16 +76,17 @@ func Sum(b []byte, opt *Options) ([sha256.Size]byte, error) {
 		inflateCap = DefaultInflateCap
 	}
 	if !bytes.Contains(b[:min(len(b), headerWindow)], []byte("%PDF-")) {
-		return sum, syntaxError(0, "expected %%PDF- in the first %d bytes", headerWindow)
+		return res, syntaxError(0, "expected %%PDF- in the first %d bytes", headerWindow)
 	}
 	h := sha256.New()
-	n := &normalizer{w: bufio.NewWriterSize(h, 32<<10), budget: inflateCap, hint: -1}
+	n := &normalizer{w: bufio.NewWriterSize(h, 32<<10), budget: inflateCap, inflateCap: inflateCap, hint: -1}
 	if err := n.file(b); err != nil {
-		return sum, err
+		return res, err
 	}
 	if err := n.w.Flush(); err != nil {
-		return sum, fmt.Errorf("pdfdigest: write to the hash: %w", err)
+		return res, fmt.Errorf("pdfdigest: write to the hash: %w", err)
 	}
-	h.Sum(sum[:0])
-	return sum, nil
+	h.Sum(res.Sum[:0])
+	res.Undecoded = n.undecoded
+	return res, nil
 }

@@ -17,6 +17,9 @@ type normalizer struct {
 	// undecoded says which object and metadata streams were hashed as
 	// their bytes, and why (Result.Undecoded).
 	undecoded []string
+	// crypt decrypts an encrypted file's strings and streams; nil for a
+	// file in the clear.
+	crypt *decrypter
 }
 
 // Keys whose values are left out, by the dictionary that holds them.
@@ -115,6 +118,15 @@ func (n *normalizer) object(l *lexer, at, num, gen int) error {
 		return err
 	}
 	n.token(strconv.AppendInt(nil, int64(num), 10), strconv.AppendInt(nil, int64(gen), 10), []byte("obj"))
+	encryptDict := n.crypt != nil && num == n.crypt.num && gen == n.crypt.gen
+	if typ, _ := v.get("Type"); n.crypt != nil && !encryptDict && !typ.nameIs("XRef") {
+		// A cross-reference stream's dictionary, as the trailer, is
+		// in the clear.
+		var ok bool
+		if v, ok = n.crypt.decryptStrings(v, num, gen); !ok {
+			n.undecoded = append(n.undecoded, fmt.Sprintf("object %d %d: a string that does not decrypt", num, gen))
+		}
+	}
 	save := l.pos
 	t, err = l.next()
 	if err != nil {
@@ -123,6 +135,9 @@ func (n *normalizer) object(l *lexer, at, num, gen int) error {
 	if !l.is(t, "stream") {
 		l.pos = save
 		keys := dateKeys
+		if encryptDict {
+			keys = encryptKeys
+		}
 		if _, ok := v.get("Linearized"); ok {
 			keys = linearizeKeys
 			if h, ok := v.get("H"); ok && h.kind == arrayValue && len(h.items) > 0 {
@@ -155,6 +170,14 @@ func (n *normalizer) object(l *lexer, at, num, gen int) error {
 // (an object stream's objects, a metadata stream's packet masked).
 func (n *normalizer) stream(d value, data []byte, num, gen int, hint bool) {
 	typ, _ := d.get("Type")
+	if n.crypt != nil && !typ.nameIs("XRef") && (n.crypt.metadata || !typ.nameIs("Metadata")) && !ownCryptFilter(d) {
+		plain, ok := n.crypt.decrypt(n.crypt.stm, num, gen, data)
+		if ok {
+			data = plain
+		} else {
+			n.undecoded = append(n.undecoded, fmt.Sprintf("stream %d %d: does not decrypt", num, gen))
+		}
+	}
 	switch {
 	case typ.nameIs("XRef"):
 		n.value(d, xrefKeys)
@@ -260,6 +283,11 @@ func (n *normalizer) value(v value, leave map[string]bool) {
 			key := nameText(v.items[i].raw)
 			if leave[key] || key == "M" && isDate(v.items[i+1]) {
 				n.token([]byte("*"))
+				continue
+			}
+			if key == "Encrypt" && v.items[i+1].kind == dictValue {
+				// The trailer's, direct.
+				n.value(v.items[i+1], encryptKeys)
 				continue
 			}
 			n.value(v.items[i+1], dateKeys)

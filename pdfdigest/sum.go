@@ -44,7 +44,8 @@ func syntaxError(at int, format string, args ...any) error {
 
 // Sum returns the SHA-256 of PDF b without what a generator changes at
 // every run (see the package's documentation), or a *SyntaxError if b
-// does not parse as a PDF.
+// does not parse as a PDF, or an *EncryptedError if it is encrypted in a
+// way Sum does not decrypt (it needs a user password).
 func Sum(b []byte, opt *Options) ([sha256.Size]byte, error) {
 	res, err := SumResult(b, opt)
 	return res.Sum, err
@@ -65,7 +66,8 @@ type Result struct {
 
 // SumResult returns Sum's hash of PDF b, and what in b was hashed as its
 // bytes (Result.Undecoded), or a *SyntaxError if b does not parse as a
-// PDF.
+// PDF, or an *EncryptedError if it is encrypted in a way Sum does not
+// decrypt.
 func SumResult(b []byte, opt *Options) (Result, error) {
 	var res Result
 	if opt == nil {
@@ -78,8 +80,12 @@ func SumResult(b []byte, opt *Options) (Result, error) {
 	if !bytes.Contains(b[:min(len(b), headerWindow)], []byte("%PDF-")) {
 		return res, syntaxError(0, "expected %%PDF- in the first %d bytes", headerWindow)
 	}
+	crypt, err := findDecrypter(b)
+	if err != nil {
+		return res, err
+	}
 	h := sha256.New()
-	n := &normalizer{w: bufio.NewWriterSize(h, 32<<10), budget: inflateCap, inflateCap: inflateCap, hint: -1}
+	n := &normalizer{w: bufio.NewWriterSize(h, 32<<10), budget: inflateCap, inflateCap: inflateCap, hint: -1, crypt: crypt}
 	if err := n.file(b); err != nil {
 		return res, err
 	}

@@ -1,0 +1,95 @@
+package pdfdigest
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+)
+
+// TestSumEncrypted: files qpdf encrypted with an empty user password
+// (testdata/pdf/encrypted-*: RC4 of 40 and 128 bits, revisions 2 and 3;
+// AES of 128 bits, revision 4; AES of 256 bits, revisions 5 and 6), from
+// qpdf-objstm-1 (-1, and -again: the same file encrypted again), -2 (its
+// dates of another run) and -word (a word changed), in object streams or
+// (-table-) not: the same document hashes the same, however its key, its
+// /ID and its AES vectors were drawn; another word, otherwise.
+func TestSumEncrypted(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		same bool
+	}{
+		{"encrypted-rc4-40-1", "encrypted-rc4-40-2", true},
+		{"encrypted-rc4-40-1", "encrypted-rc4-40-word", false},
+		{"encrypted-rc4-128-1", "encrypted-rc4-128-2", true},
+		{"encrypted-rc4-128-1", "encrypted-rc4-128-word", false},
+		{"encrypted-rc4-128-table-1", "encrypted-rc4-128-table-2", true},
+		{"encrypted-rc4-128-table-1", "encrypted-rc4-128-table-word", false},
+		{"encrypted-aes-128-1", "encrypted-aes-128-again", true},
+		{"encrypted-aes-128-1", "encrypted-aes-128-2", true},
+		{"encrypted-aes-128-1", "encrypted-aes-128-word", false},
+		{"encrypted-aes-256-1", "encrypted-aes-256-2", true},
+		{"encrypted-aes-256-1", "encrypted-aes-256-word", false},
+		{"encrypted-aes-256-table-1", "encrypted-aes-256-table-2", true},
+		{"encrypted-aes-256-table-1", "encrypted-aes-256-table-word", false},
+		{"encrypted-aes-256-r5-1", "encrypted-aes-256-r5-2", true},
+		// Another algorithm or revision, the same plaintext: the
+		// /Encrypt dictionary's /V, /R and /Length, which are hashed,
+		// differ.
+		{"encrypted-aes-256-r5-1", "encrypted-aes-256-1", false},
+		{"encrypted-aes-128-1", "encrypted-aes-256-1", false},
+	} {
+		t.Run(tc.a+"/"+tc.b, func(t *testing.T) {
+			a, b := readPDF(t, tc.a), readPDF(t, tc.b)
+			if bytes.Equal(a, b) {
+				t.Fatal("the test's two PDFs are the same bytes")
+			}
+			ra, err := SumResult(a, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rb, err := SumResult(b, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ra.Undecoded)+len(rb.Undecoded) > 0 {
+				t.Errorf("undecoded %q, %q; want none", ra.Undecoded, rb.Undecoded)
+			}
+			if (ra.Sum == rb.Sum) != tc.same {
+				t.Errorf("hashes %x and %x; want them equal: %v", ra.Sum, rb.Sum, tc.same)
+			}
+		})
+	}
+}
+
+// TestSumEncryptedRefused: a file Sum cannot decrypt (it needs a user
+// password, or another security handler) is an *EncryptedError that says
+// why: the caller hashes it as its bytes.
+func TestSumEncryptedRefused(t *testing.T) {
+	encrypted := func(encrypt string) []byte {
+		return []byte("%PDF-1.4\n1 0 obj\n" + encrypt + "\nendobj\n2 0 obj\n<< /Title (x) >>\nendobj\ntrailer\n<< /Root 2 0 R /Encrypt 1 0 R /ID [<00112233> <00112233>] >>\n")
+	}
+	for _, tc := range []struct {
+		name string
+		pdf  []byte
+		want string
+	}{
+		{"user password", readPDF(t, "encrypted-user-password"), "pdf encrypted: it opens with a user password only"},
+		{"public key", encrypted("<< /Filter /Adobe.PubSec /V 4 /R 4 >>"), "pdf encrypted: security handler /Adobe.PubSec not decrypted"},
+		{"revision", encrypted("<< /Filter /Standard /V 2 /R 7 /O <00> /U <00> /P -4 >>"), "pdf encrypted: /R 7 not decrypted"},
+		{"no dictionary", []byte("%PDF-1.4\ntrailer\n<< /Encrypt 9 0 R >>\n"), "pdf encrypted: its /Encrypt dictionary 9 0 R is not in the file"},
+		{"short /U", encrypted("<< /Filter /Standard /V 5 /R 6 /O <00> /U <00> /P -4 >>"), "pdf encrypted: /U of 1 bytes, want 48"},
+		{"unknown crypt filter", encrypted("<< /Filter /Standard /V 4 /R 4 /Length 128 /CF << /StdCF << /CFM /Foo >> >> /StmF /StdCF /StrF /StdCF /O <00> /U <00> /P -4 >>"),
+			"pdf encrypted: crypt filter /Foo not decrypted"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Sum(tc.pdf, nil)
+			var ee *EncryptedError
+			if !errors.As(err, &ee) {
+				t.Fatalf("error %v (%T), want an *EncryptedError", err, err)
+			}
+			if err.Error() != tc.want {
+				t.Errorf("error %q, want %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -44,7 +47,7 @@ func writeAsBefore(t *testing.T, name, out string) string {
 	}
 	for _, p := range snap.Pages {
 		if p.ContentType == "application/pdf" || p.ContentType == "image/png" {
-			p.Hash, p.Size, p.Version, p.VersionKind = "", 0, "", ""
+			p.Hash, p.Size, p.Version, p.VersionKind, p.DigestNote = "", 0, "", "", ""
 		}
 	}
 	g, err := os.Create(out)
@@ -136,4 +139,45 @@ func TestSiteDiffBinary(t *testing.T) {
 			t.Errorf("by date: exit %d, want 1, report.pdf changed, the same content:\n%s", code, out)
 		}
 	})
+}
+
+// TestSiteDiffDigestNote: a PDF hashed as its bytes (here one that does
+// not parse, its date new at every run) is changed at every crawl, and
+// says why: vigil site crawl names it after its summary, vigil site diff
+// on its changed line and in --format json's digestNote.
+func TestSiteDiffDigestNote(t *testing.T) {
+	unparsed := func(date string) []byte {
+		return []byte("%PDF-1.4\n1 0 obj\n<< /CreationDate (D:" + date + ") /Title (open >>\nendobj\n")
+	}
+	release := func(date string) crawltest.Release {
+		r := binaryRelease(crawltest.FirstPDFRun(), logoA)
+		r["/report.pdf"] = unparsed(date)
+		return r
+	}
+	s := crawltest.NewSite(t, release("20240101"))
+	dir := t.TempDir()
+	before := filepath.Join(dir, "before.json")
+	code, _, stderr := runVigilEnv(t, allowPrivate, "site", "crawl", "--host-delay", "0", "--out", before, s.URL("/"))
+	note := fmt.Sprintf(`hashed as bytes: pdf syntax at byte %d: a string that does not end: expected ")"`, strings.Index(string(unparsed("20240101")), "(open"))
+	if want := "vigil site crawl: note: " + s.URL("/report.pdf") + ": " + note + "\n"; code != exitOK || !strings.Contains(stderr, want) {
+		t.Errorf("vigil site crawl: exit %d, want 0 and %q in:\n%s", code, want, stderr)
+	}
+	s.Set(release("20251130093015"), nil)
+	after := siteCrawl(t, dir, "after.json", s.URL("/"))
+	code, out := siteDiff(t, before, after)
+	note = strings.Replace(note, fmt.Sprint(strings.Index(string(unparsed("20240101")), "(open")), fmt.Sprint(strings.Index(string(unparsed("20251130093015")), "(open")), 1)
+	line := regexp.MustCompile(`(?m)^~ changed  ` + regexp.QuoteMeta(s.URL("/report.pdf")) + `  via \./  \(importance [0-9.]+%; ` + regexp.QuoteMeta(note) + `\)$`)
+	if code != exitChanged || !line.MatchString(out) {
+		t.Errorf("vigil site diff: exit %d, want 1 and a line %s in:\n%s", code, line, out)
+	}
+	_, out = siteDiff(t, "--format", "json", before, after)
+	var delta struct {
+		DigestNote map[string]string `json:"digestNote"`
+	}
+	if err := json.Unmarshal([]byte(out), &delta); err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]string{s.URL("/report.pdf"): note}; !maps.Equal(delta.DigestNote, want) {
+		t.Errorf("--format json: digestNote %q, want %q", delta.DigestNote, want)
+	}
 }

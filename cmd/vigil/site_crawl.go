@@ -224,12 +224,35 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 		fmt.Fprintf(env.stderr, "; most important: %s (%s)", relativeURL(top.URL, dir), percent(top.Importance))
 	}
 	fmt.Fprintln(env.stderr)
+	writeDigestNotes(env.stderr, snap)
 	if excluded := excludingFlags(snap, *match); excluded != "" && len(snap.Pages) == 1 {
 		// Taken, as a site sentinel's scope is: a start outside the
 		// scope may link into it. Here it did not.
 		fmt.Fprintf(env.stderr, "vigil site crawl: warning: %s is outside %s and links to no page inside: it is the only page crawled\n", snap.Pages[0].URL, excluded)
 	}
 	return exitOK, nil
+}
+
+// maxDigestNotes bounds the digest notes vigil site crawl writes; it
+// counts the others, which the snapshot holds.
+const maxDigestNotes = 10
+
+// writeDigestNotes writes a line for each binary document of snap hashed
+// as its bytes, in whole or in part, and why (crawl.Page.DigestNote): a
+// PDF that will be changed at every crawl, the first maxDigestNotes.
+func writeDigestNotes(w io.Writer, snap *crawl.Snapshot) {
+	n := 0
+	for _, p := range snap.Pages {
+		if p.DigestNote == "" || p.Carried != nil {
+			continue
+		}
+		if n++; n <= maxDigestNotes {
+			fmt.Fprintf(w, "vigil site crawl: note: %s: %s\n", p.URL, p.DigestNote)
+		}
+	}
+	if n > maxDigestNotes {
+		fmt.Fprintf(w, "vigil site crawl: note: and %d more documents hashed as bytes (digestNote in the snapshot)\n", n-maxDigestNotes)
+	}
 }
 
 // excludingFlags names the flags whose scope leaves out the start page

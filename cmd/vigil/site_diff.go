@@ -66,8 +66,11 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 			"prints the delta web tables (plus, minus, mod) and the node sets (added,\n"+
 			"deleted: the pages removed, modified: the pages changed) instead,\n"+
 			"with the importance of the pages named, why those read as text are,\n"+
-			"why those removed or added failed in the snapshot that lacks them, and\n"+
-			"the pages NEW kept from the crawl before it (carried).\n"+
+			"why those removed or added failed in the snapshot that lacks them, why\n"+
+			"a binary document changed was hashed as its bytes (digestNote: a PDF\n"+
+			"that does not parse or needs a password, which changes at every crawl;\n"+
+			"the summary line says it too), and the pages NEW kept from the crawl\n"+
+			"before it (carried).\n"+
 			"With --content, the two bodies of each changed page are compared by the\n"+
 			"diff engine, as vigil diff compares documents, and its changes counted: a\n"+
 			"page whose only change is a date in its footer shows one text update, and\n"+
@@ -160,7 +163,7 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		err = enc.Encode(siteDeltaJSON{Delta: d, Importance: changedImportance(d, s1, s2), ReadAsText: changedReadAsText(d, s1, s2),
-			Reading: changedReading(d, s1, s2), Failed: changedFailed(d, s1, s2), Carried: carriedPages(s2)})
+			Reading: changedReading(d, s1, s2), Failed: changedFailed(d, s1, s2), DigestNote: digestNotes(d, s2), Carried: carriedPages(s2)})
 	} else {
 		sd := newSiteDelta(d, s1, s2, w1, w2)
 		if *content {
@@ -234,11 +237,32 @@ type siteDeltaJSON struct {
 	// failed, and each page added that the old one read and failed, why
 	// (siteFailed), by URL: a page that fails is not a page gone.
 	Failed map[string]siteFailed `json:"failed,omitempty"`
+	// DigestNote says, for each page modified that is a binary document
+	// hashed as its bytes, in whole or in part, in the new snapshot,
+	// why, by URL (crawl.Page.DigestNote): why a PDF may be changed at
+	// every crawl.
+	DigestNote map[string]string `json:"digestNote,omitempty"`
 	// Carried lists the pages of the new snapshot kept from the crawl
 	// before it (vigil site crawl --previous): each failed for a moment,
 	// or was linked only from such pages, and is its last good read, by
 	// URL. The delta counts it as that read.
 	Carried map[string]siteCarried `json:"carried,omitempty"`
+}
+
+// digestNotes returns the digest notes of the pages a delta modifies, in
+// the new snapshot s2 (siteDeltaJSON.DigestNote), nil if none has one.
+func digestNotes(d *webtable.Delta, s2 *crawl.Snapshot) map[string]string {
+	p2 := s2.PagesByURL()
+	out := map[string]string{}
+	for _, id := range d.Modified {
+		if p := p2[string(id)]; p != nil && p.DigestNote != "" {
+			out[string(id)] = p.DigestNote
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // siteCarried is why a page of the new snapshot was kept from the crawl
@@ -528,6 +552,10 @@ func (sd *siteDelta) write(w io.Writer) error {
 		}
 		if crawl.ReadingChanged(sd.old, sd.new, before, p) {
 			notes = append(notes, readingNote(p))
+		}
+		if p.DigestNote != "" {
+			// Why a binary document may be changed at every crawl.
+			notes = append(notes, p.DigestNote)
 		}
 		fmt.Fprintf(w, "~ changed  %s%s  %s%s\n", p.URL, title, via(sd.paths2[webtable.TupleID(id)], dir), noteText(notes))
 		if sd.opt != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -60,7 +61,7 @@ func asBefore(t *testing.T, snap *crawl.Snapshot) *crawl.Snapshot {
 	}
 	for _, p := range old.Pages {
 		if p.ContentType == "application/pdf" || p.ContentType == "image/png" {
-			p.Hash, p.Size = "", 0
+			p.Hash, p.Size, p.DigestNote = "", 0, ""
 			if p.VersionKind == crawl.VersionContentHash {
 				p.Version, p.VersionKind = "", ""
 			}
@@ -250,4 +251,62 @@ func TestGeneratedImage(t *testing.T) {
 func sha256Hex(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// TestBinaryLeafDigestNote: a PDF hashed as its bytes (here one that does
+// not parse, its date new at every run) keeps why in its DigestNote,
+// through a real fetcher on loopback and a snapshot's JSON; it is a
+// change at every crawl, as its bytes are, and the note is none: a crawl
+// whose page has no note (a Vigil before notes were kept) against one
+// whose page has it, of the same bytes, shows no change.
+func TestBinaryLeafDigestNote(t *testing.T) {
+	unparsed := func(date string) []byte {
+		return []byte("%PDF-1.4\n1 0 obj\n<< /CreationDate (D:" + date + ") /Title (open >>\nendobj\n")
+	}
+	s := newBinarySite(t)
+	serve := func(pdf []byte) {
+		s.site.Set(crawltest.Release{
+			"/index.html": []byte(`<!doctype html><title>Docs</title><a href="report.pdf">Report</a> <a href="logo.png">Logo</a>`),
+			"/report.pdf": pdf,
+			"/logo.png":   crawltest.ChartPNG(time.Date(2026, 11, 1, 8, 0, 0, 0, time.UTC), false), // an image read
+		}, nil)
+	}
+	serve(unparsed("20240101"))
+	prev := crawlSite(t, loopbackFetcher(), s.q)
+	serve(unparsed("20251130093015"))
+	cur := crawlSite(t, loopbackFetcher(), s.q)
+	again := crawlSite(t, loopbackFetcher(), s.q)
+	at := strings.Index(string(unparsed("x")), "(open")
+	want := fmt.Sprintf(`hashed as bytes: pdf syntax at byte %d: a string that does not end: expected ")"`, at+len("20240101")-1)
+	if p := prev.Page(s.site.URL("/report.pdf")); p == nil || p.DigestNote != want {
+		t.Errorf("report.pdf: %+v; want the note %q", p, want)
+	}
+	for _, path := range []string{"/", "/logo.png"} {
+		if p := cur.Page(s.site.URL(path)); p == nil || p.DigestNote != "" {
+			t.Errorf("%s: %+v; want no digest note", path, p)
+		}
+	}
+	var b bytes.Buffer
+	if err := cur.Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	back, err := crawl.Decode(&b, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := back.Page(s.site.URL("/report.pdf")); p.DigestNote == "" || p.DigestNote != cur.Page(s.site.URL("/report.pdf")).DigestNote {
+		t.Errorf("decoded: %+v, want the note kept", p)
+	}
+	if got := modified(t, prev, cur, crawl.ByContent, s.site.Srv.URL); !slices.Equal(got, []string{"~/report.pdf"}) {
+		t.Errorf("a new date: %q, want the PDF changed", got)
+	}
+	if got := modified(t, cur, again, crawl.ByContent, s.site.Srv.URL); len(got) != 0 {
+		t.Errorf("the same bytes: %q, want no change", got)
+	}
+	for _, p := range back.Pages {
+		p.DigestNote = ""
+	}
+	if got := modified(t, back, again, crawl.ByContent, s.site.Srv.URL); len(got) != 0 {
+		t.Errorf("the same bytes, a note in one crawl only: %q, want no change", got)
+	}
 }

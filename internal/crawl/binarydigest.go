@@ -4,42 +4,54 @@ import (
 	"bytes"
 	"encoding/hex"
 	"fmt"
+	"strings"
 
 	"github.com/vigil-web/vigil/imagedigest"
 	"github.com/vigil-web/vigil/pdfdigest"
 )
 
-// digestBinary returns the Hash of a binary document's body (a page the
-// fetcher does not return as text: vigil.FetchRequest.DigestBinary), as
-// binaryDigest does. Why a PDF was hashed as its bytes is not kept:
-// DigestBinary returns a digest alone, and a page's Note says why it was
-// read as text, and is compared between crawls as such.
-func digestBinary(mediaType string, body []byte) string {
-	digest, _ := binaryDigest(mediaType, body) // its bytes' hash if not parsed
-	return digest
-}
+// maxDigestNoteItems bounds the streams a DigestNote names; it counts
+// the others.
+const maxDigestNoteItems = 3
 
-// binaryDigest returns the Hash of a binary document's body: of a PDF, by
-// its media type or its %PDF- magic, its hash without what a generator
-// changes at every run (pdfdigest.Sum), so that a PDF generated per
-// request is not a change at every crawl; of another document, or a PDF
-// that does not parse, the hash of its bytes, the latter with the reason
-// (a *pdfdigest.SyntaxError): never an error that loses the page, but
-// each run a change.
-func binaryDigest(mediaType string, body []byte) (string, error) {
+// binaryDigest returns the Hash of a binary document's body (a page the
+// fetcher does not return as text: vigil.FetchRequest.DigestBinary), and
+// why it may change at every crawl though the document does not
+// (Page.DigestNote). Of a PDF, by its media type or its %PDF- magic, the
+// hash is its hash without what a generator changes at every run
+// (pdfdigest.Sum), so that a PDF generated per request is not a change at
+// every crawl; of another document, or a PDF that pdfdigest does not read
+// (a *pdfdigest.SyntaxError, a *pdfdigest.EncryptedError: it opens with a
+// password only), the hash of its bytes, the latter with the reason:
+// never an error that loses the page, but each run a change. A PDF read
+// with streams left as their bytes (pdfdigest.Result.Undecoded: a filter
+// it does not decode) has their reasons, the first few.
+func binaryDigest(mediaType string, body []byte) (digest, note string) {
 	// A PNG, JPEG, GIF or WebP image is digested without its metadata
 	// (imageDigest), the rest as below.
 	if digest, ok, err := imageDigest(mediaType, body); ok {
-		return digest, err
+		if err != nil {
+			return digest, err.Error()
+		}
+		return digest, ""
 	}
 	if mediaType != "application/pdf" && !bytes.HasPrefix(body, []byte("%PDF-")) {
-		return hashBody(body), nil
+		return hashBody(body), ""
 	}
-	sum, err := pdfdigest.Sum(body, nil)
+	res, err := pdfdigest.SumResult(body, nil)
 	if err != nil {
-		return hashBody(body), fmt.Errorf("hashed as bytes: %w", err)
+		return hashBody(body), "hashed as bytes: " + err.Error()
 	}
-	return "sha256:" + hex.EncodeToString(sum[:]), nil
+	digest = "sha256:" + hex.EncodeToString(res.Sum[:])
+	if len(res.Undecoded) == 0 {
+		return digest, ""
+	}
+	items := res.Undecoded[:min(len(res.Undecoded), maxDigestNoteItems)]
+	note = "hashed in part as bytes: " + strings.Join(items, "; ")
+	if more := len(res.Undecoded) - len(items); more > 0 {
+		note += fmt.Sprintf("; and %d more", more)
+	}
+	return digest, note
 }
 
 // imageMediaTypes are the media types of the images imagedigest reads.

@@ -1,31 +1,34 @@
 package crawl
 
 import (
-	"errors"
+	"strings"
 	"testing"
 	"time"
 
-	"github.com/vigil-web/vigil/imagedigest"
 	"github.com/vigil-web/vigil/internal/crawl/crawltest"
-	"github.com/vigil-web/vigil/pdfdigest"
 )
 
 // TestDigestBinary: a PDF, by its media type or its magic, is digested
 // without what its generator changes at every run (pdfdigest), and so is
 // a PNG, JPEG, GIF or WebP image (imagedigest), two runs alike; a
-// document of another type, and a PDF or image that does not parse, are
-// digested as their bytes, the latter with the reason.
+// document of another type, and a PDF or image that does not parse, or
+// a PDF that opens with a password only, are digested as their bytes,
+// with the reason, as is a PDF of which a stream is hashed as its bytes
+// (the note).
 func TestDigestBinary(t *testing.T) {
 	first := crawltest.PDF(crawltest.FirstPDFRun())
 	second := crawltest.PDF(crawltest.SecondPDFRun())
 	unparsed := []byte("%PDF-1.4\n1 0 obj\n<< /Title (open >>\nendobj\n")
 	day1, day2 := time.Date(2026, 11, 1, 8, 0, 0, 0, time.UTC), time.Date(2026, 11, 2, 9, 30, 15, 250, time.UTC)
 	chart := crawltest.ChartPNG(day1, false)
+	password := []byte("%PDF-1.7\n1 0 obj\n<< /Filter /Standard /V 5 /R 6 /O <00> /U <" + strings.Repeat("00", 48) + "> /UE <" +
+		strings.Repeat("00", 32) + "> /P -4 /CF << /StdCF << /CFM /AESV3 >> >> /StmF /StdCF /StrF /StdCF >>\nendobj\ntrailer\n<< /Encrypt 1 0 R >>\n")
+	undecoded := []byte("%PDF-1.5\n8 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /RunLengthDecode /Length 2 >>\nstream\nxx\nendstream\nendobj\n")
 	for _, tc := range []struct {
 		name, mediaType string
 		body            []byte
 		asBytes         bool
-		reason          string // the error's, if the body is a PDF or image that does not parse
+		note            string // why it is hashed as its bytes, in whole or in part
 	}{
 		{"image", "image/png", chart, false, ""},
 		{"image served as octet-stream", "application/octet-stream", chart, false, ""},
@@ -38,25 +41,19 @@ func TestDigestBinary(t *testing.T) {
 		{"PDF served as octet-stream", "application/octet-stream", first, false, ""},
 		{"PDF that does not parse", "application/pdf", unparsed, true, `hashed as bytes: pdf syntax at byte 27: a string that does not end: expected ")"`},
 		{"PDF type, no PDF", "application/pdf", []byte("<html>not found</html>"), true, "hashed as bytes: pdf syntax at byte 0: expected %PDF- in the first 1024 bytes"},
+		{"PDF with a user password", "application/pdf", password, true, "hashed as bytes: pdf encrypted: it opens with a user password only"},
+		{"PDF with a stream undecoded", "application/pdf", undecoded, false, "hashed in part as bytes: object stream 8 0: filter /RunLengthDecode not decoded"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := binaryDigest(tc.mediaType, tc.body)
+			got, note := binaryDigest(tc.mediaType, tc.body)
 			if (got == hashBody(tc.body)) != tc.asBytes {
 				t.Errorf("digest %s, hash of the bytes %s; want them equal: %v", got, hashBody(tc.body), tc.asBytes)
 			}
 			if !hashPattern.MatchString(got) {
 				t.Errorf("digest %q is no snapshot hash", got)
 			}
-			if tc.reason == "" && err != nil || tc.reason != "" && (err == nil || err.Error() != tc.reason) {
-				t.Errorf("reason %v, want %q", err, tc.reason)
-			}
-			var se *pdfdigest.SyntaxError
-			var fe *imagedigest.FormatError
-			if err != nil && !errors.As(err, &se) && !errors.As(err, &fe) {
-				t.Errorf("reason %v is no *pdfdigest.SyntaxError nor *imagedigest.FormatError", err)
-			}
-			if digestBinary(tc.mediaType, tc.body) != got {
-				t.Errorf("digestBinary and binaryDigest differ")
+			if note != tc.note {
+				t.Errorf("note %q, want %q", note, tc.note)
 			}
 		})
 	}
@@ -78,5 +75,22 @@ func TestDigestBinary(t *testing.T) {
 		if (a == b) != tc.same {
 			t.Errorf("%s: digests %s and %s; want them equal: %v", tc.name, a, b, tc.same)
 		}
+	}
+}
+
+// TestDigestNoteBounded: the note of a PDF of many streams hashed as
+// their bytes names the first three and counts the others: a snapshot
+// holds a short note a page.
+func TestDigestNoteBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("%PDF-1.5\n")
+	for i := range 10 {
+		b.WriteString(strings.Replace("N 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /RunLengthDecode /Length 2 >>\nstream\nxx\nendstream\nendobj\n", "N", string(rune('0'+i)), 1))
+	}
+	_, note := binaryDigest("application/pdf", []byte(b.String()))
+	want := "hashed in part as bytes: object stream 0 0: filter /RunLengthDecode not decoded; object stream 1 0: filter /RunLengthDecode not decoded; " +
+		"object stream 2 0: filter /RunLengthDecode not decoded; and 7 more"
+	if note != want {
+		t.Errorf("note %q, want %q", note, want)
 	}
 }

@@ -112,16 +112,20 @@
 //     scope, queued and weighed in importance alike; other documents
 //     (binary: images, PDFs) are leaves, whose body the fetcher drops
 //     after giving its digest and size (vigil.FetchRequest.DigestBinary,
-//     digestBinary): their Hash and Size, and their version when they
+//     binaryDigest): their Hash and Size, and their version when they
 //     came without Last-Modified; a PDF's digest leaves out what a
 //     generator changes at every run (its Info dictionary's and its
 //     annotations' dates, its /ID, its XMP packets, its font subsets'
 //     tags, and the offsets they move, in a compressed
-//     object stream too: package pdfdigest), so that a PDF generated per request
+//     object stream too, in an encrypted file that opens without a
+//     password too: package pdfdigest), so that a PDF generated per request
 //     is not a change at every crawl, and a PNG, JPEG, GIF or WebP
 //     image's leaves out its metadata (dates, software, comments, XMP; of
 //     Exif all but the Orientation: package imagedigest), so that a chart
-//     drawn per request is not either; a failure (an error status, a
+//     drawn per request is not either; a PDF or image hashed as its
+//     bytes, in whole or in part (it does not parse, it needs a password,
+//     a filter is not decoded), says why in its DigestNote, which no
+//     comparison reads; a failure (an error status, a
 //     refusal, a timeout, robots.txt) is a page with an error, not the end of the
 //     crawl; a URL robots.txt disallows is Blocked, never requested, and
 //     takes none of MaxPages's fetches (up to freeBlocked of them). Only the end of the context ends it.

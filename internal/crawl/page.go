@@ -75,7 +75,7 @@ type Page struct {
 	// Hash is "sha256:" and the hex SHA-256 of the body, and Size its
 	// length in bytes, as UTF-8 (the fetcher converts every text to it).
 	// Of a binary leaf (an image, a PDF: a type that is not text), whose
-	// body is not kept, Hash is its digest (digestBinary): the SHA-256 of
+	// body is not kept, Hash is its digest (binaryDigest): the SHA-256 of
 	// its bytes, of a PDF's without what a generator changes at every run
 	// (its dates, its /ID, its XMP packets, its font subsets' tags, and
 	// the offsets they move:
@@ -85,6 +85,16 @@ type Page struct {
 	// only where both snapshots have its hash (Snapshot.TableAgainst).
 	Hash string `json:"hash,omitempty"`
 	Size int64  `json:"size,omitempty"`
+	// DigestNote says why a binary leaf's Hash may change at every crawl
+	// though its document does not (binaryDigest): a PDF or an image
+	// hashed as its bytes ("hashed as bytes: " and pdfdigest's or
+	// imagedigest's error: a syntax error, an encryption that needs a
+	// password), or a PDF some of whose streams were ("hashed in part as
+	// bytes: " and which, and why: a filter pdfdigest does not decode). It is told where the page's change is
+	// (vigil site diff, a site sentinel's change), and is no change
+	// itself: a table compares versions. Empty for a leaf hashed as it
+	// should be, for any other page, and in snapshots made before.
+	DigestNote string `json:"digestNote,omitempty"`
 	// Links are the page's links in scope, in document order, each
 	// (target, label) once (of a page read as text, the URLs written in
 	// it, each labelled by its Markdown label or else by the URL as
@@ -275,6 +285,14 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool, 
 	// It says nothing about the page, so it is asked again, until it is
 	// sent or ctx ends: recorded as the page's failure, it made the
 	// snapshot depend on timing (a slow host's pages "deleted" at random).
+	// The note of a binary body's digest, given to the fetcher (which
+	// calls it within Fetch) and kept in the page, not in the result.
+	var digestNote string
+	digestBinary := func(mediaType string, body []byte) string {
+		digest, note := binaryDigest(mediaType, body)
+		digestNote = note
+		return digest
+	}
 	for {
 		res, err = f.Fetch(ctx, &vigil.FetchRequest{URL: asked, CheckRedirect: checkRedirect, DigestBinary: digestBinary})
 		if !errors.Is(err, vigil.ErrHostBusy) || ctx.Err() != nil {
@@ -308,9 +326,9 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool, 
 		if res != nil && res.Status/100 == 2 && res.ContentType != "" && !vigil.IsTextMediaType(res.ContentType) {
 			// A binary document (an image, a PDF): a leaf of the site,
 			// whose body the fetcher does not return (it keeps text by
-			// the same rule), but its digest (digestBinary) and size.
+			// the same rule), but its digest (binaryDigest) and size.
 			if res.BinaryDigest != "" {
-				p.Hash, p.Size = res.BinaryDigest, res.BinarySize
+				p.Hash, p.Size, p.DigestNote = res.BinaryDigest, res.BinarySize, digestNote
 				if p.VersionKind == "" {
 					p.Version, p.VersionKind = p.Hash, VersionContentHash
 				}

@@ -25,6 +25,12 @@ import (
 // did. A Vigil before them reads such a snapshot the same way, but for
 // one crawled with bodies (Query.Bodies), whose binary leaf it refuses:
 // it wants a body of the leaf's size and hash.
+//
+// Nor did a binary leaf's note of why its hash may change at every crawl
+// (Page.DigestNote): a field a snapshot has or not, of a leaf hashed,
+// which no comparison reads. A snapshot without it, as older ones are,
+// is read as before; a Vigil before it refuses a snapshot that has it,
+// by its unknown field, as it would by a new format.
 const Format = "vigil-site-snapshot/4"
 
 // FormatV3 is the third form of a snapshot, which Decode still reads. It
@@ -445,6 +451,8 @@ func (s *Snapshot) validatePage(i int, p *Page, bodies bool) error {
 		return bad("links", "a page that failed has no links")
 	case p.Blocked && (p.Error == "" || p.Status != 0):
 		return bad("blocked", "a page robots.txt blocked has an error and no status")
+	case p.DigestNote != "" && (!p.binaryLeaf() || p.Hash == ""):
+		return bad("digestNote", "on a page that is no binary document hashed")
 	case p.Note == "":
 	case !strings.HasPrefix(p.Note, NoteReadAsText):
 		return bad("note", "%q does not begin with %q", p.Note, NoteReadAsText)
@@ -478,7 +486,7 @@ func (s *Snapshot) validatePage(i int, p *Page, bodies bool) error {
 	case p.binaryLeaf() && p.Body != "":
 		return bad("body", "present on a binary document (%s), whose body is not kept", p.ContentType)
 	case p.binaryLeaf():
-		// Its hash is its digest, of a body not kept (digestBinary).
+		// Its hash is its digest, of a body not kept (binaryDigest).
 	case s.Query.Bodies && p.Hash != "":
 		if !bodies {
 			break

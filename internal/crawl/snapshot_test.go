@@ -85,7 +85,8 @@ func TestExample(t *testing.T) {
 
 // TestDecodeBinaryLeafHash: a binary leaf's hash and size, its digest of
 // a body not kept, are valid in a snapshot with bodies, as the version a
-// content hash is without Last-Modified.
+// content hash is without Last-Modified, and so is the note of why it was
+// hashed as its bytes (DigestNote).
 func TestDecodeBinaryLeafHash(t *testing.T) {
 	const digest = "sha256:4ffd8bb30991e3a6f28d1d03f1aedcd02ccf8e0cc16bb9e969e7bc2bda1ddf03"
 	for _, tc := range []struct {
@@ -99,6 +100,7 @@ func TestDecodeBinaryLeafHash(t *testing.T) {
 			snap := example()
 			logo := snap.Pages[3]
 			logo.Hash, logo.Size, logo.Version, logo.VersionKind = digest, 33, tc.version, crawl.VersionKind(tc.kind)
+			logo.DigestNote = "hashed as bytes: pdf encrypted: it opens with a user password only"
 			var b bytes.Buffer
 			if err := snap.Encode(&b); err != nil {
 				t.Fatal(err)
@@ -107,7 +109,7 @@ func TestDecodeBinaryLeafHash(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Decode: %v", err)
 			}
-			if p := back.Pages[3]; p.Hash != digest || p.Size != 33 || p.Body != "" {
+			if p := back.Pages[3]; p.Hash != digest || p.Size != 33 || p.Body != "" || p.DigestNote != logo.DigestNote {
 				t.Errorf("decoded %+v", p)
 			}
 		})
@@ -213,6 +215,10 @@ func TestDecodeErrors(t *testing.T) {
 		{"note", edit(func(m map[string]any) { page(m, 1)["note"] = "odd" }), `page 2 (https://example.org/docs/guide.html): note: "odd" does not begin with "read as text: "`},
 		{"failed note", edit(func(m map[string]any) { page(m, 2)["note"] = "read as text: x" }), "page 3 (https://example.org/docs/old.html): note: a page that failed has no note"},
 		{"note title", edit(func(m map[string]any) { page(m, 1)["note"] = "read as text: x" }), "page 2 (https://example.org/docs/guide.html): note: a page read as text has no title"},
+		{"digest note on a page", edit(func(m map[string]any) { page(m, 1)["digestNote"] = "hashed as bytes: x" }),
+			"page 2 (https://example.org/docs/guide.html): digestNote: on a page that is no binary document hashed"},
+		{"digest note without hash", edit(func(m map[string]any) { page(m, 3)["digestNote"] = "hashed as bytes: x" }),
+			"page 4 (https://example.org/docs/logo.png): digestNote: on a page that is no binary document hashed"},
 		{"link target", edit(func(m map[string]any) {
 			page(m, 1)["links"] = []any{map[string]any{"target": "guide.html"}}
 		}), `page 2 (https://example.org/docs/guide.html): link 1: target: url "guide.html": scheme must be http or https`},

@@ -21,7 +21,9 @@ type PageInfo struct {
 	// Note says more, in words: why a page was deleted ("no longer
 	// reached", "now failing: HTTP 404"), that an added page failed
 	// before, or that a modified page is now read as its source text,
-	// and why ("read as text: ..."), or read as a page again.
+	// and why ("read as text: ..."), or read as a page again, or that a
+	// modified binary document was hashed as its bytes, and why
+	// ("hashed as bytes: pdf encrypted: ...", as the crawl noted it).
 	Note string `json:"note,omitempty"`
 	// Summary says, for a modified page, what changed in it: the change
 	// types of the sentinel that matched and their records counted

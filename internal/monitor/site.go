@@ -651,6 +651,11 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 		default:
 			info.Note = "read as a page again"
 		}
+		if p.DigestNote != "" {
+			// A binary document hashed as its bytes: why it may be
+			// changed at every check.
+			info.Note = addNote(info.Note, p.DigestNote)
+		}
 		info.ResourceID = m.knownResource(ctx, p.URL)
 		if info.OldVersion == 0 || info.NewVersion == 0 || info.OldVersion == info.NewVersion {
 			// Not both versions stored (a binary document, whose body

@@ -2,7 +2,9 @@ package monitor
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,7 +55,7 @@ func TestSiteBinaryVersions(t *testing.T) {
 		}
 		for _, p := range rec.Snapshot.Pages {
 			if p.URL != site.URL("/index.html") && p.URL != site.URL("/") {
-				p.Hash, p.Size, p.Version, p.VersionKind = "", 0, "", ""
+				p.Hash, p.Size, p.Version, p.VersionKind, p.DigestNote = "", 0, "", "", ""
 			}
 		}
 		old, err := encodeSite(rec)
@@ -99,5 +101,40 @@ func TestSiteBinaryVersions(t *testing.T) {
 		if len(cs) > before+1 || !slices.Equal(got, tc.changed) {
 			t.Errorf("%s: %d changes, records %q; want %q", tc.name, len(cs)-before, got, tc.changed)
 		}
+	}
+}
+
+// TestSiteBinaryDigestNote: a site sentinel on a site whose PDF is hashed
+// as its bytes (here one that does not parse, its date new at every run):
+// each check reports it changed, and the change's record says why (its
+// note), so that its owner can tell a document that changes from one Vigil
+// cannot read.
+func TestSiteBinaryDigestNote(t *testing.T) {
+	db, wh, u := testStore(t)
+	unparsed := func(date string) []byte {
+		return []byte("%PDF-1.4\n1 0 obj\n<< /CreationDate (D:" + date + ") /Title (open >>\nendobj\n")
+	}
+	release := func(date string) crawltest.Release {
+		return crawltest.Release{
+			"/index.html": []byte(`<html><head><title>Reports</title></head><body><a href="report.pdf">Report</a></body></html>`),
+			"/report.pdf": unparsed(date),
+		}
+	}
+	site := crawltest.NewSite(t, release("20240101"))
+	now := time.Now().UTC()
+	sen := createSentinel(t, db, spec.NewChecker(now), u, "reports", "Create Sentinel reports Using site "+site.URL("/index.html")+" Monitor any change Every immediate")
+	m := siteMonitor(db, wh, fetch.Options{}, &now)
+	runOnce(t, m, 1)
+	date := "20251130093015"
+	site.Set(release(date), nil)
+	checkAnHourLater(t, m, db, sen, &now)
+	cs := changesOf(t, db, sen)
+	if len(cs) != 1 {
+		t.Fatalf("%d changes, want 1", len(cs))
+	}
+	recs := siteRecords(t, cs[0])
+	want := fmt.Sprintf(`hashed as bytes: pdf syntax at byte %d: a string that does not end: expected ")"`, strings.Index(string(unparsed(date)), "(open"))
+	if len(recs) != 1 || recs[0].Page.URL != site.URL("/report.pdf") || recs[0].Page.Note != want {
+		t.Errorf("records %+v; want report.pdf's update noted %q", recs, want)
 	}
 }

@@ -25,22 +25,23 @@ var errPastCap = errors.New("past the inflate cap")
 // it does not decode, data that does not decode, or the cap reached. A
 // stream without a filter is its data.
 func (n *normalizer) decode(d value, data []byte) ([]byte, string) {
-	fv, _ := d.get("Filter")
-	pv, _ := d.get("DecodeParms")
+	fv, filtered := d.get("Filter")
+	pv, parametered := d.get("DecodeParms")
 	var filters, parms []value
-	switch fv.kind {
-	case arrayValue:
+	switch {
+	case !filtered:
+	case fv.kind == arrayValue:
 		filters = fv.items
-	case scalarValue:
+	case fv.kind == scalarValue:
 		filters = []value{fv}
 	default:
-		if fv.raw != nil || fv.items != nil {
-			return nil, "its /Filter is no name"
-		}
+		return nil, "its /Filter is no name"
 	}
-	if pv.kind == arrayValue {
+	switch {
+	case !parametered:
+	case pv.kind == arrayValue:
 		parms = pv.items
-	} else if pv.raw != nil || pv.items != nil {
+	default:
 		parms = []value{pv}
 	}
 	for i, f := range filters {

@@ -17,6 +17,7 @@ var testFilters = map[string]struct {
 	encode func([]byte) []byte
 }{
 	"flate": {"/Filter /FlateDecode", flate},
+	"none":  {"", func(b []byte) []byte { return b }},
 	// PNG predictors: 10 to 14 put one row filter on every row, 15
 	// (optimum) draws one a row; here each row takes the next of the
 	// five, so that every one is read.

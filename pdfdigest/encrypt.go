@@ -149,6 +149,9 @@ func findDecrypter(b []byte) (*decrypter, error) {
 	num, gen := -1, 0
 	if ev.kind == refValue {
 		f := bytes.Fields(ev.raw)
+		if len(f) < 3 {
+			return nil, encryptedError("its /Encrypt %s is no reference", excerpt(ev.raw))
+		}
 		num, _ = strconv.Atoi(string(f[0]))
 		gen, _ = strconv.Atoi(string(f[1]))
 		off, ok := offsets[num]

@@ -230,9 +230,9 @@ func TestSumInflateCap(t *testing.T) {
 }
 
 // FuzzSum: Sum never panics, is a function of its input, and fails only
-// with a *SyntaxError whose offset is in the file. Its seed corpus is
-// testdata/fuzz/FuzzSum (go test -run TestFuzzSumCorpus -update writes it
-// again).
+// with a *SyntaxError whose offset is in the file or an *EncryptedError
+// that says why. Its seed corpus is testdata/fuzz/FuzzSum (go test -run
+// TestFuzzSumCorpus -update writes it again).
 func FuzzSum(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sum, err := Sum(data, nil)
@@ -244,7 +244,13 @@ func FuzzSum(f *testing.F) {
 			return
 		}
 		var se *SyntaxError
-		if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(data) || se.Msg == "" {
+		var ee *EncryptedError
+		switch {
+		case errors.As(err, &ee):
+			if ee.Reason == "" {
+				t.Fatalf("error %#v says no reason", err)
+			}
+		case !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(data) || se.Msg == "":
 			t.Fatalf("error %#v is no *SyntaxError within the file's %d bytes", err, len(data))
 		}
 		if sum != [32]byte{} {
@@ -265,6 +271,16 @@ func TestFuzzSumCorpus(t *testing.T) {
 		r := firstPDFRun()
 		r.ObjectStreams, r.Linearized = layout.objStm, layout.linearized
 		seeds[layout.name] = writePDF(r)
+	}
+	// Object and metadata streams under predictors and filter chains.
+	for _, filter := range []string{"flate-png-optimum", "flate-tiff", "lzw", "ahx-flate-png", "a85-flate"} {
+		r := firstPDFRun()
+		r.ObjectStreams, r.Filter = true, filter
+		seeds["filter-"+filter] = writePDF(r)
+	}
+	// Files qpdf encrypted with an empty user password, and with one.
+	for _, name := range []string{"encrypted-rc4-40-1", "encrypted-aes-128-1", "encrypted-aes-256-table-1", "encrypted-user-password"} {
+		seeds[name] = readPDF(t, name)
 	}
 	// And files it cannot read, or reads in part.
 	seeds["truncated"] = seeds["objstm"][:len(seeds["objstm"])*2/3]

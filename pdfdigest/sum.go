@@ -59,7 +59,9 @@ type Result struct {
 	// Undecoded says of each object stream and metadata stream hashed
 	// as its bytes, in the file's order, which and why: "object stream
 	// 8 0: filter /JBIG2Decode not decoded", a parameter not decoded,
-	// data that does not decode, the inflate cap reached. The dates and
+	// data that does not decode, the inflate cap reached; and, in an
+	// encrypted file, of each stream and object whose data or string
+	// does not decrypt ("stream 4 0: does not decrypt"). The dates and
 	// identifiers in such a stream are hashed: each run a change.
 	Undecoded []string
 }

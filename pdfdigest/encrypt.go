@@ -83,7 +83,7 @@ func findDecrypter(b []byte) (*decrypter, error) {
 		return nil, nil
 	}
 	l := &lexer{b: b}
-	offsets := map[int]int{} // the offset of each object's value, the last one
+	offsets := map[int]int{} // the offset of each object's value that may be /Encrypt's, the last one
 	var trailer value
 	for {
 		l.values = 0
@@ -128,7 +128,6 @@ func findDecrypter(b []byte) (*decrypter, error) {
 		if err != nil {
 			return nil, err
 		}
-		offsets[num] = at
 		save = l.pos
 		if st, err := l.next(); err == nil && l.is(st, "stream") && v.kind == dictValue {
 			if _, err := streamData(l, v, st.end); err != nil {
@@ -140,6 +139,14 @@ func findDecrypter(b []byte) (*decrypter, error) {
 			}
 		} else {
 			l.pos = save
+			// Only a dictionary with a /Filter, not a stream, may be
+			// the /Encrypt dictionary: the others are not kept, so
+			// that a file of a million objects keeps few.
+			if _, ok := v.get("Filter"); ok {
+				offsets[num] = at
+			} else {
+				delete(offsets, num) // replaced by an update
+			}
 		}
 	}
 	ev, ok := trailer.get("Encrypt")

@@ -11,8 +11,9 @@ import (
 // AES of 128 bits, revision 4; AES of 256 bits, revisions 5 and 6), from
 // qpdf-objstm-1 (-1, and -again: the same file encrypted again), -2 (its
 // dates of another run) and -word (a word changed), in object streams or
-// (-table-) not: the same document hashes the same, however its key, its
-// /ID and its AES vectors were drawn; another word, otherwise.
+// (-table-) not, linearized (-linearized-: its hint stream encrypted) or
+// not: the same document hashes the same, however its key, its /ID and
+// its AES vectors were drawn; another word, otherwise.
 func TestSumEncrypted(t *testing.T) {
 	for _, tc := range []struct {
 		a, b string
@@ -32,6 +33,8 @@ func TestSumEncrypted(t *testing.T) {
 		{"encrypted-aes-256-table-1", "encrypted-aes-256-table-2", true},
 		{"encrypted-aes-256-table-1", "encrypted-aes-256-table-word", false},
 		{"encrypted-aes-256-r5-1", "encrypted-aes-256-r5-2", true},
+		{"encrypted-aes-256-linearized-1", "encrypted-aes-256-linearized-2", true},
+		{"encrypted-aes-256-linearized-1", "encrypted-aes-256-linearized-word", false},
 		// Another algorithm or revision, the same plaintext: the
 		// /Encrypt dictionary's /V, /R and /Length, which are hashed,
 		// differ.

@@ -3,11 +3,13 @@ package pdfdigest
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
 // TestSumEncrypted: files qpdf encrypted with an empty user password
-// (testdata/pdf/encrypted-*: RC4 of 40 and 128 bits, revisions 2 and 3;
+// (testdata/encrypted/encrypted-*: RC4 of 40 and 128 bits, revisions 2 and 3;
 // AES of 128 bits, revision 4; AES of 256 bits, revisions 5 and 6), from
 // qpdf-objstm-1 (-1, and -again: the same file encrypted again), -2 (its
 // dates of another run) and -word (a word changed), in object streams or
@@ -42,7 +44,7 @@ func TestSumEncrypted(t *testing.T) {
 		{"encrypted-aes-128-1", "encrypted-aes-256-1", false},
 	} {
 		t.Run(tc.a+"/"+tc.b, func(t *testing.T) {
-			a, b := readPDF(t, tc.a), readPDF(t, tc.b)
+			a, b := readEncrypted(t, tc.a), readEncrypted(t, tc.b)
 			if bytes.Equal(a, b) {
 				t.Fatal("the test's two PDFs are the same bytes")
 			}
@@ -64,6 +66,18 @@ func TestSumEncrypted(t *testing.T) {
 	}
 }
 
+// readEncrypted returns testdata/encrypted/name.pdf: apart from
+// testdata/pdf, which BenchmarkSum reads whole, and one of which Sum
+// refuses.
+func readEncrypted(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "encrypted", name+".pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // TestSumEncryptedRefused: a file Sum cannot decrypt (it needs a user
 // password, or another security handler) is an *EncryptedError that says
 // why: the caller hashes it as its bytes.
@@ -76,7 +90,7 @@ func TestSumEncryptedRefused(t *testing.T) {
 		pdf  []byte
 		want string
 	}{
-		{"user password", readPDF(t, "encrypted-user-password"), "pdf encrypted: it opens with a user password only"},
+		{"user password", readEncrypted(t, "encrypted-user-password"), "pdf encrypted: it opens with a user password only"},
 		{"public key", encrypted("<< /Filter /Adobe.PubSec /V 4 /R 4 >>"), "pdf encrypted: security handler /Adobe.PubSec not decrypted"},
 		{"revision", encrypted("<< /Filter /Standard /V 2 /R 7 /O <00> /U <00> /P -4 >>"), "pdf encrypted: /R 7 not decrypted"},
 		{"no dictionary", []byte("%PDF-1.4\ntrailer\n<< /Encrypt 9 0 R >>\n"), "pdf encrypted: its /Encrypt dictionary 9 0 R is not in the file"},

@@ -36,11 +36,11 @@ func ExampleSum() {
 // with a user password only is an error that says so, and a stream under
 // a filter Sum does not decode is named.
 func ExampleSumResult() {
-	first, err := os.ReadFile("testdata/pdf/encrypted-aes-256-1.pdf")
+	first, err := os.ReadFile("testdata/encrypted/encrypted-aes-256-1.pdf")
 	if err != nil {
 		panic(err)
 	}
-	second, err := os.ReadFile("testdata/pdf/encrypted-aes-256-2.pdf")
+	second, err := os.ReadFile("testdata/encrypted/encrypted-aes-256-2.pdf")
 	if err != nil {
 		panic(err)
 	}
@@ -48,7 +48,7 @@ func ExampleSumResult() {
 	b, _ := pdfdigest.SumResult(second, nil)
 	fmt.Println("same sum:", a.Sum == b.Sum)
 
-	locked, err := os.ReadFile("testdata/pdf/encrypted-user-password.pdf")
+	locked, err := os.ReadFile("testdata/encrypted/encrypted-user-password.pdf")
 	if err != nil {
 		panic(err)
 	}

@@ -280,7 +280,7 @@ func TestFuzzSumCorpus(t *testing.T) {
 	}
 	// Files qpdf encrypted with an empty user password, and with one.
 	for _, name := range []string{"encrypted-rc4-40-1", "encrypted-aes-128-1", "encrypted-aes-256-table-1", "encrypted-user-password"} {
-		seeds[name] = readPDF(t, name)
+		seeds[name] = readEncrypted(t, name)
 	}
 	// And files it cannot read, or reads in part.
 	seeds["truncated"] = seeds["objstm"][:len(seeds["objstm"])*2/3]

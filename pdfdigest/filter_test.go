@@ -164,3 +164,35 @@ func TestPredictors(t *testing.T) {
 		})
 	}
 }
+
+// FuzzDecodeFilters: the decoders of filter.go, lzw.go and predictor.go
+// never panic on any data and parameters, and keep to their limit: an
+// LZW stream decodes to at most the cap it is given, a predictor's output
+// is no longer than its input. Its seeds are data each one reads.
+func FuzzDecodeFilters(f *testing.F) {
+	objects := []byte("1 0 << /Type /Catalog >> 2 0 << /CreationDate (D:20240101) >>")
+	f.Add(lzwEncode(objects, 1), uint8(1), uint8(0), uint8(1), uint8(3), uint8(4))
+	f.Add(lzwEncode(objects, 0), uint8(0), uint8(4), uint8(3), uint8(5), uint8(3))
+	f.Add(pngEncode(objects, 5, 3, -1), uint8(1), uint8(7), uint8(3), uint8(5), uint8(3))
+	f.Add(tiffEncode(objects, 7, 2), uint8(1), uint8(1), uint8(2), uint8(7), uint8(3))
+	f.Add(asciiHex(objects), uint8(1), uint8(0), uint8(1), uint8(1), uint8(3))
+	f.Add(ascii85Encode(objects), uint8(1), uint8(0), uint8(1), uint8(1), uint8(3))
+	kinds := []int{1, 2, 10, 11, 12, 13, 14, 15}
+	bpcs := []int{1, 2, 4, 8, 16}
+	f.Fuzz(func(t *testing.T, data []byte, early, kind, colors, columns, bpc uint8) {
+		const limit = 1 << 16
+		if out, err := lzwDecode(data, int(early%2), limit); err == nil && len(out) > limit {
+			t.Fatalf("LZW: %d bytes past the cap of %d", len(out), limit)
+		}
+		pr := predictor{kind: kinds[int(kind)%len(kinds)], colors: int(colors)%8 + 1, bpc: bpcs[int(bpc)%len(bpcs)], columns: int(columns) + 1}
+		if out, err := pr.decode(append([]byte(nil), data...)); err == nil && len(out) > len(data) {
+			t.Fatalf("predictor %+v: %d bytes of %d", pr, len(out), len(data))
+		}
+		if out, err := asciiHexDecode(data); err == nil && len(out) > len(data)/2+1 {
+			t.Fatalf("ASCIIHexDecode: %d bytes of %d", len(out), len(data))
+		}
+		if out, err := ascii85Decode(data, limit); err == nil && len(out) > 4*len(data)+8 {
+			t.Fatalf("ASCII85Decode: %d bytes of %d", len(out), len(data))
+		}
+	})
+}

@@ -91,10 +91,11 @@ func goldenFiles(t *testing.T) map[string][]byte {
 }
 
 // TestSumGolden: the sums of one file of each format are those of
-// testdata/sums.golden. A crawl stores them: a sum that changes is a
-// change of every image at the first crawl after an upgrade, which a
-// new version must mean (go test ./imagedigest -run TestSumGolden
-// -update writes them again).
+// testdata/sums.golden. A crawl stores them: a sum that changes must
+// come with a new revision of the crawl's image digest kind (the prefix
+// its hashes carry), or every image is a change at the first crawl
+// after the upgrade (go test ./imagedigest -run TestSumGolden -update
+// writes them again).
 func TestSumGolden(t *testing.T) {
 	path := filepath.Join("testdata", "sums.golden")
 	files := goldenFiles(t)

@@ -310,3 +310,49 @@ func TestBinaryLeafDigestNote(t *testing.T) {
 		t.Errorf("the same bytes, a note in one crawl only: %q, want no change", got)
 	}
 }
+
+// TestBinaryLeafDigestKinds: a PDF and an image are compared only where
+// both crawls took their digests alike: against a crawl whose Vigil
+// hashed them another way (their bytes, or an earlier revision of what a
+// digest leaves out, "sha256:"), a crawl reports neither changed, as it
+// cannot tell; against one of the same kind, a digest that differs is a
+// change.
+func TestBinaryLeafDigestKinds(t *testing.T) {
+	s := newBinarySite(t)
+	s.serve(crawltest.FirstPDFRun(), crawltest.ChartPNG(time.Date(2026, 11, 1, 8, 0, 0, 0, time.UTC), false), time.Time{})
+	cur := crawlSite(t, loopbackFetcher(), s.q)
+	kinds := map[string]string{"/report.pdf": "pdf2-sha256:", "/logo.png": "image1-sha256:"}
+	for path, kind := range kinds {
+		if p := cur.Page(s.site.URL(path)); p == nil || !strings.HasPrefix(p.Hash, kind) {
+			t.Fatalf("%s: %+v; want a hash of kind %s", path, p, kind)
+		}
+	}
+	// rehashed returns cur with its binary leaves' hashes (and versions)
+	// replaced by another digest of the kind prefix.
+	rehashed := func(prefix string) *crawl.Snapshot {
+		var b bytes.Buffer
+		if err := cur.Encode(&b); err != nil {
+			t.Fatal(err)
+		}
+		snap, err := crawl.Decode(&b, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range snap.Pages {
+			if kinds[strings.TrimPrefix(p.URL, s.site.Srv.URL)] != "" {
+				p.Hash = prefix + strings.Repeat("0", 64)
+				p.Version = p.Hash
+			}
+		}
+		if err := snap.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		return snap
+	}
+	if got := modified(t, rehashed("sha256:"), cur, crawl.ByContent, s.site.Srv.URL); len(got) != 0 {
+		t.Errorf("against digests of another kind: %q, want no change", got)
+	}
+	if got := modified(t, rehashed("pdf2-sha256:"), cur, crawl.ByContent, s.site.Srv.URL); !slices.Equal(got, []string{"~/report.pdf"}) {
+		t.Errorf("against other digests (the image's of another kind, the PDF's of its own): %q, want the PDF modified", got)
+	}
+}

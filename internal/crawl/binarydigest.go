@@ -10,6 +10,30 @@ import (
 	"github.com/vigil-web/vigil/pdfdigest"
 )
 
+// The digests of a binary leaf's body say how they were taken, so that
+// two crawls compare a leaf only where they took its digest alike
+// (Snapshot.TableAgainst): a Vigil that leaves out more of a PDF or an
+// image than the one before it does not report every such file changed
+// once after the upgrade. The hash of the bytes is "sha256:" (a text
+// page's Hash too); pdfDigest and imageDigest prefix it with the kind and
+// the revision of what they leave out, a revision that is to grow
+// whenever a file hashed before could hash otherwise.
+const (
+	// pdfDigest is the prefix of a PDF's hash by pdfdigest: its first
+	// revision, which left out dates, /ID, XMP and subset tags, wrote
+	// "sha256:"; the second decodes predicted, LZW and ASCII streams and
+	// decrypts a file that opens without a password.
+	pdfDigest = "pdf2-sha256:"
+	// imageDigest is the prefix of an image's hash by imagedigest.
+	imageDigest = "image1-sha256:"
+)
+
+// digestKind returns the prefix of hash that says how it was taken:
+// "sha256:", pdfDigest or imageDigest.
+func digestKind(hash string) string {
+	return hash[:strings.IndexByte(hash, ':')+1]
+}
+
 // maxDigestNoteItems bounds the streams a DigestNote names; it counts
 // the others.
 const maxDigestNoteItems = 3
@@ -28,8 +52,8 @@ const maxDigestNoteItems = 3
 // it does not decode) has their reasons, the first few.
 func binaryDigest(mediaType string, body []byte) (digest, note string) {
 	// A PNG, JPEG, GIF or WebP image is digested without its metadata
-	// (imageDigest), the rest as below.
-	if digest, ok, err := imageDigest(mediaType, body); ok {
+	// (digestImage), the rest as below.
+	if digest, ok, err := digestImage(mediaType, body); ok {
 		if err != nil {
 			return digest, err.Error()
 		}
@@ -42,7 +66,7 @@ func binaryDigest(mediaType string, body []byte) (digest, note string) {
 	if err != nil {
 		return hashBody(body), "hashed as bytes: " + err.Error()
 	}
-	digest = "sha256:" + hex.EncodeToString(res.Sum[:])
+	digest = pdfDigest + hex.EncodeToString(res.Sum[:])
 	if len(res.Undecoded) == 0 {
 		return digest, ""
 	}
@@ -59,14 +83,14 @@ var imageMediaTypes = map[string]bool{
 	"image/png": true, "image/apng": true, "image/jpeg": true, "image/gif": true, "image/webp": true,
 }
 
-// imageDigest returns the Hash of an image's body, and true, if it is a
+// digestImage returns the Hash of an image's body, and true, if it is a
 // PNG, JPEG, GIF or WebP image by its media type or its magic (but a
 // body of PDF magic, which binaryDigest reads as a PDF): its hash
 // without its metadata, what a generator changes at every run and no
 // viewer shows (imagedigest.Sum), so that a chart or badge drawn per
 // request is not a change at every crawl; of one that does not parse,
 // the hash of its bytes, with the reason (a *imagedigest.FormatError).
-func imageDigest(mediaType string, body []byte) (string, bool, error) {
+func digestImage(mediaType string, body []byte) (string, bool, error) {
 	if imagedigest.Format(body) == "" && (!imageMediaTypes[mediaType] || bytes.HasPrefix(body, []byte("%PDF-"))) {
 		return "", false, nil
 	}
@@ -74,5 +98,5 @@ func imageDigest(mediaType string, body []byte) (string, bool, error) {
 	if err != nil {
 		return hashBody(body), true, fmt.Errorf("hashed as bytes: %w", err)
 	}
-	return "sha256:" + hex.EncodeToString(sum[:]), true, nil
+	return imageDigest + hex.EncodeToString(sum[:]), true, nil
 }

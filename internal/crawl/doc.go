@@ -154,7 +154,10 @@
 //     between them. Node id: the URL; version id: the page's version;
 //     failed pages are no nodes. Two snapshots compared
 //     (Snapshot.TableAgainst) compare a binary leaf's versions only where
-//     both hashed it: one made before binary leaves were hashed gives it
+//     both hashed it, the same way (the kind and revision of digest its
+//     hash names: a Vigil that leaves out more of a PDF's or an image's
+//     bytes than the one before reports none changed for that alone):
+//     one made before binary leaves were hashed, or hashed otherwise, gives it
 //     its Last-Modified date or "unversioned", and so the other's table
 //     too, so that an upgrade reports a binary changed only where its
 //     date changed, as before.

@@ -80,9 +80,11 @@ type Page struct {
 	// (its dates, its /ID, its XMP packets, its font subsets' tags, and
 	// the offsets they move:
 	// package pdfdigest), of a PNG, JPEG, GIF or WebP image's without its
-	// metadata (package imagedigest), and Size its length in bytes. Snapshots made before
-	// have neither for a binary leaf, and a table compares its version
-	// only where both snapshots have its hash (Snapshot.TableAgainst).
+	// metadata (package imagedigest), each of the latter two prefixed
+	// with its kind and revision (pdfDigest, imageDigest), and Size its
+	// length in bytes. Snapshots made before have neither for a binary
+	// leaf, and a table compares its version only where both snapshots
+	// have its hash, of the same kind (Snapshot.TableAgainst).
 	Hash string `json:"hash,omitempty"`
 	Size int64  `json:"size,omitempty"`
 	// DigestNote says why a binary leaf's Hash may change at every crawl

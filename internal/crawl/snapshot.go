@@ -255,7 +255,10 @@ func typeName(e *json.UnmarshalTypeError) string {
 	return "a " + e.Type.String()
 }
 
-var hashPattern = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+// hashPattern is a Hash: "sha256:", or a binary digest's prefix
+// (pdfDigest, imageDigest, and those of Vigils to come: a kind and a
+// revision), and 64 lower-case hex digits.
+var hashPattern = regexp.MustCompile(`^(?:[a-z]+[0-9]+-)?sha256:[0-9a-f]{64}$`)
 
 // Validate checks the rules a snapshot made by Crawl keeps, and returns an
 // EINVALID error naming the first page and field that breaks one.
@@ -442,7 +445,7 @@ func (s *Snapshot) validatePage(i int, p *Page, bodies bool) error {
 	case p.Size < 0:
 		return bad("size", "%d is negative", p.Size)
 	case p.Hash != "" && !hashPattern.MatchString(p.Hash):
-		return bad("hash", "%q is not \"sha256:\" and 64 lower-case hex digits", p.Hash)
+		return bad("hash", "%q is not \"sha256:\" (or a digest's kind, as \"pdf2-sha256:\") and 64 lower-case hex digits", p.Hash)
 	case p.Hash == "" && p.Size != 0:
 		return bad("size", "%d without a hash", p.Size)
 	case p.Body != "" && !s.Query.Bodies:

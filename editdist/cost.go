@@ -22,6 +22,17 @@ func relabelFlatCost(a *tree.Flat, i int32, b *tree.Flat, j int32) int {
 	return labelCost(a.Kind[i], b.Kind[j], a.Name(i), b.Name(j), a.Value(i), b.Value(j), a.Attrs(i), b.Attrs(j))
 }
 
+// RelabelFlat returns the cost of turning node i of a into node j of b in
+// place, as the matchers of this package count it (a text's changed
+// value, an element's rename, each attribute inserted, deleted or
+// changed), and false for nodes of different kinds, which they never
+// match. It lets a caller that proves a matching minimal without the
+// tables (treediff's recovery) count as they do.
+func RelabelFlat(a *tree.Flat, i int32, b *tree.Flat, j int32) (int, bool) {
+	c := relabelFlatCost(a, i, b, j)
+	return c, c < forbidden
+}
+
 // labelCost is relabelCost given the kinds, names, values and attributes of
 // both nodes.
 func labelCost(ka, kb tree.Kind, na, nb, va, vb string, aa, ab []tree.Attr) int {

@@ -93,12 +93,17 @@
 //     that one child moved far does not hide the rest), the unmatched
 //     children form gaps; a small gap is matched exactly with
 //     Selkow's edit distance (package editdist), a large one by aligning
-//     names; a gap of one old and one new subtree of the same shape (a
-//     changed record) whose positional matching is provably Selkow's only
-//     minimum is paired node for node without the matcher's tables
-//     (pairSameShape: the same pairs, a read of each node); a lone old and new child of different names in a large gap
-//     are taken as wrapped or unwrapped when one's only child has the
-//     other's name (an element inserted around a deep subtree).
+//     names; a gap of one old and one new subtree (a changed record) is
+//     paired without the matcher's tables when a plan of it is provably
+//     Selkow's only minimum (pairSameShape: the same pairs, a few reads of
+//     each node): under every pair, the children paired in order, but
+//     for one child inserted or deleted a list (a field gained or lost, a
+//     field's text gone), with the plan's cost below what any alignment
+//     that leaves other children unmatched must cost, and every shift of
+//     the extra child dearer by a lower bound of Selkow's distance; a
+//     lone old and new child of different names in a large gap are taken
+//     as wrapped or unwrapped when one's only child has the other's name
+//     (an element inserted around a deep subtree).
 //   - leftovers: a deleted and an inserted region with identical content
 //     become a move; regions with the same name and similar words (Dice ≥
 //     0.5 over the first 1000 bytes of text, found through an inverted

@@ -100,3 +100,159 @@ func TestPairSameShapeIsExact(t *testing.T) {
 	}
 	t.Logf("%d pairs checked", paired)
 }
+
+// editChildren returns a copy of d's tree with each text changed to a
+// random value with probability p, and each element, with probability
+// q, given one edit: a child inserted at a random place (a copy of a
+// sibling's shape with its own texts, a text, or a small random tree), a
+// child deleted, a name or an attribute changed, all attributes changed,
+// or a child moved within the list. A record that gains or
+// loses a field, a field that loses its text, a tag list one tag longer:
+// the edits the simulator makes inside a changed record.
+func editChildren(r *rand.Rand, d *tree.Document, p, q float64) *tree.Document {
+	c := d.Clone()
+	for _, n := range tree.PostOrderNodes(c.Root) {
+		switch {
+		case n.Kind == tree.Text && r.Float64() < p:
+			n.Value = []string{"x", "y", "z", "w", "v"}[r.IntN(5)]
+		case n.Kind == tree.Element && r.Float64() < q:
+			switch k := r.IntN(10); {
+			case k < 3:
+				var x *tree.Node
+				switch {
+				case len(n.Children) > 0 && r.IntN(2) == 0:
+					x = c.CloneNode(n.Children[r.IntN(len(n.Children))])
+					tree.Walk(x, func(t *tree.Node) bool {
+						if t.Kind == tree.Text && r.IntN(2) == 0 {
+							t.Value = []string{"x", "y", "v"}[r.IntN(3)]
+						}
+						return true
+					})
+				case r.IntN(2) == 0:
+					x = c.NewText([]string{"x", "y", "z", "v"}[r.IntN(4)])
+				default:
+					x = randomShapeTree(r, c, r.IntN(3))
+				}
+				n.InsertChild(r.IntN(len(n.Children)+1), x)
+			case k < 6:
+				if len(n.Children) > 0 {
+					n.RemoveChild(r.IntN(len(n.Children)))
+				}
+			case k == 6:
+				n.Name = "d"
+			case k == 7:
+				n.SetAttr("id", "3")
+			case k == 8:
+				// Attributes all changed: a relabel that costs more
+				// than a delete and an insert.
+				for _, a := range []string{"p", "q", "r"} {
+					n.SetAttr(a, []string{"1", "2"}[r.IntN(2)])
+				}
+			default:
+				// A child moved within the list.
+				if len(n.Children) > 1 {
+					x := n.RemoveChild(r.IntN(len(n.Children)))
+					n.InsertChild(r.IntN(len(n.Children)+1), x)
+				}
+			}
+		}
+	}
+	return c
+}
+
+// TestPairSameShapeIsExactOneChildApart: whenever pairSameShape pairs
+// two subtrees whose lists of children are one child apart (a child
+// inserted or deleted, at any depth, and texts, names and attributes
+// changed), it pairs exactly what the exact matcher pairs, over 40 000
+// random pairs of small trees. It must pair often enough, and often
+// enough subtrees of different sizes, for the test to say something.
+func TestPairSameShapeIsExactOneChildApart(t *testing.T) {
+	r := rand.New(rand.NewPCG(34, 2))
+	paired, apart := 0, 0
+	for trial := range 40000 {
+		old := &tree.Document{}
+		old.Root = randomShapeTree(r, old, 1+r.IntN(4))
+		if old.Root.Kind != tree.Element {
+			continue
+		}
+		tree.Walk(old.Root, func(n *tree.Node) bool {
+			if n.Kind == tree.Element && r.IntN(4) == 0 {
+				for _, a := range []string{"p", "q", "r"} {
+					n.SetAttr(a, "1")
+				}
+			}
+			return true
+		})
+		newDoc := editChildren(r, old, r.Float64()*0.6, r.Float64()*0.5)
+		of, _ := tree.FlattenDocument(old)
+		nf, _ := tree.FlattenDocument(newDoc)
+		m := newMatching(of, nf, nil)
+		i, j := of.Root(), nf.Root()
+		want, err := editdist.MatchFlatForests(of, []int32{i}, nf, []int32{j}, recoveryBudget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !m.pairSameShape(i, j) {
+			continue
+		}
+		paired++
+		if of.Len() != nf.Len() {
+			apart++
+		}
+		var got [][2]int32
+		for x, y := range m.oldMatch {
+			if y >= 0 {
+				got = append(got, [2]int32{int32(x), y})
+			}
+		}
+		want = slices.Clone(want)
+		cmp := func(a, b [2]int32) int { return int(a[0] - b[0]) }
+		slices.SortFunc(got, cmp)
+		slices.SortFunc(want, cmp)
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d: pairSameShape paired %v, the exact matcher %v", trial, got, want)
+		}
+	}
+	if paired < 16000 || apart < 3000 {
+		t.Errorf("pairSameShape paired %d of 40 000 random pairs, %d of different sizes: too few for the test to say anything", paired, apart)
+	}
+	t.Logf("%d pairs checked, %d of different sizes", paired, apart)
+}
+
+// TestLowerBoundIsBelowDistance: lowerBound, on which pairSameShape's
+// checks rest, never exceeds Selkow's distance (editdist.Distance, the
+// roots matched) at any depth, over 20 000 random pairs of small trees.
+// It must also reach the distance often, or the checks would refuse
+// most plans.
+func TestLowerBoundIsBelowDistance(t *testing.T) {
+	r := rand.New(rand.NewPCG(35, 3))
+	reached := 0
+	for trial := range 20000 {
+		old := &tree.Document{}
+		old.Root = randomShapeTree(r, old, 1+r.IntN(3))
+		if old.Root.Kind != tree.Element {
+			continue
+		}
+		newDoc := editChildren(r, old, r.Float64()*0.6, r.Float64()*0.5)
+		want, err := editdist.Distance(old, newDoc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		of, _ := tree.FlattenDocument(old)
+		nf, _ := tree.FlattenDocument(newDoc)
+		m := newMatching(of, nf, nil)
+		for depth := range 4 {
+			got := m.lowerBound(of.Root(), nf.Root(), depth)
+			if got > want {
+				t.Fatalf("trial %d: lowerBound at depth %d is %d, above the distance %d", trial, depth, got, want)
+			}
+			if depth == shapeLookDepth && got == want {
+				reached++
+			}
+		}
+	}
+	if reached < 9000 {
+		t.Errorf("lowerBound reached the distance in %d of 20 000 random pairs: too few for the checks to prove much", reached)
+	}
+	t.Logf("lowerBound reached the distance %d times", reached)
+}

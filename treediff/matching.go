@@ -73,12 +73,13 @@ type matching struct {
 	// strayOld and strayNew are the stray-move check's lists of children.
 	strayOld, strayNew []int32
 	// gapMatcher is recovery's exact matcher, with its working space;
-	// shapeKids (a stack of lists of children), shapeCost (a stack of
-	// their plans' costs) and shapePairs (the plan) are pairSameShape's.
-	gapMatcher editdist.FlatMatcher
-	shapeKids  []int32
-	shapeCost  []int
-	shapePairs [][2]int32
+	// shapeKids (a stack of lists of children), shapeAt (a stack of
+	// their pairs' places), shapeCost (a stack of their plans' costs)
+	// and shapePairs (the plan) are pairSameShape's.
+	gapMatcher         editdist.FlatMatcher
+	shapeKids, shapeAt []int32
+	shapeCost          []int
+	shapePairs         [][2]int32
 	// candidateWork is what the heaviest-first phase's look-ups cost
 	// (candidates.work), for the tests.
 	candidateWork int

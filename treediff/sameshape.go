@@ -19,15 +19,15 @@ import (
 // # The plan
 //
 // It builds a plan: the roots paired, and under every pair, the two lists
-// of children aligned in one of three ways. Lists of the same length are
-// paired in order (positional). Lists one child apart are paired in order
-// but for one extra child of the longer list, inserted (new side) or
-// deleted (old side), at a place before which the children's names agree
-// in order and after which they agree one off (among several, the first
-// whose child is not identical to its counterpart in order). Lists
-// further apart, lists with no such place, or pairs of nodes of different
-// kinds end the plan: nothing is paired, and it returns false. Every
-// paired child gets its own plan.
+// of children aligned. Lists of the same length are paired in order.
+// Lists k children apart (k at most shapeMaxApart) are paired in order
+// but for k extra children of the longer list, inserted (new side) or
+// deleted (old side): each child of the shorter list is paired with the
+// first child of the longer one after the last pair's with the same kind
+// and name (an identical one, if there is one, among those it can still
+// reach). Lists further apart, a child with no such pair, or pairs of
+// nodes of different kinds end the plan: nothing is paired, and it
+// returns false. Every paired child gets its own plan.
 //
 // # The proof
 //
@@ -40,9 +40,9 @@ import (
 // one minimum of δ: the only matching of that cost, so that the exact
 // matcher, whatever its tie-breaks, gives it. Suppose it holds for the
 // plans of the children of u and v (c = δ, and no other matching of a
-// child pair costs as little); the plan of u and v is then
-// the one minimum if its alignment of the children, of cost C, costs less
-// than every other alignment. Two facts bound the others from below:
+// child pair costs as little); the plan of u and v is then the one
+// minimum if its alignment of the children, of cost C, costs less than
+// every other alignment. Two facts bound the others from below:
 //
 //   - Each node of u and v that an alignment leaves unmatched costs 1, so
 //     δ(x, y) ≥ |y| - |x| and δ(x, y) ≥ |x| - |y| for any pair. Summing over
@@ -54,25 +54,20 @@ import (
 //     plus a bound of the same kind on their children, positional pairs
 //     compared a few levels down.
 //
-// Lists of the same length: any other alignment leaves at least one child
-// of each side unmatched, and costs at least max(D + 2·(the smallest old
-// child), -D + 2·(the smallest new one)). The plan is the one minimum when
-// C is below that. (For subtrees of the same shape, D = 0 and the bound is
-// the positional cost below twice the smallest child.)
-//
-// Lists one child apart, say a new child X inserted at place p among old
-// children a_0..a_{k-1} and new b_0..b_k (a deleted child is the mirror
-// image, sides swapped): C = Σ c_q + |X|. Any other alignment either
-// leaves an old child unmatched, and so two new ones, costing at least
-// max(D + 2·(the smallest old child), -D + 2·(the two smallest new ones));
-// or it matches every old child and leaves one new child b_r unmatched, r
-// ≠ p. Such an alignment differs from the plan only between p and r: for r
-// > p it matches a_q with b_q for p ≤ q < r (a_p with X) where the plan
-// matches a_q with the new child after it, and inserts b_r instead of X; so
-// it costs more than the plan when Σ_{p≤q<r} lowerBound(a_q, b_q) + |b_r|
-// exceeds Σ_{p≤q<r} c_q + |X|. For r < p, likewise with a_q matched to
-// b_{q+1} for r ≤ q < p (a_{p-1} with X). Walking r away from p on each
-// side checks every such alignment in one pass.
+// Say the new list is the longer one, by k ≥ 0 children (the other way
+// round is the mirror image, sides swapped): C is the sum of the pairs'
+// c and of the sizes of the k new children left over. Any other
+// alignment either leaves an old child unmatched, and so k+1 new ones,
+// costing at least max(D + 2·(the smallest old child), -D + 2·(the k+1
+// smallest new ones)); or it matches every old child, leaving k other
+// new ones (none such when k = 0: the plan is the only one). Those are
+// the paths through a grid of (n+1)·(k+1) states, n the old children, and
+// their costs are at least what the same paths cost with the plan's pairs
+// at c and any other pair at lowerBound: onlyEmbedding finds the least of
+// those over every path but the plan's in one pass, and it must exceed
+// C. (For lists of the same length, D = 0 and the bound is the
+// positional cost below twice the smallest child: the condition of the
+// same-shape case.)
 //
 // At the top, the gap is two forests of one root each: the roots are
 // matched when c < |i| + |j|, the cost of deleting one and inserting the
@@ -85,11 +80,12 @@ import (
 // # Cost
 //
 // The plan reads each node once; the checks compare, besides, each child
-// with its two neighbours' counterparts at most, and lowerBound reads at
-// most shapeLookDepth levels below them: each node a few times, where the
-// matcher's table grew with the product of the two subtrees' sizes.
+// with the k+1 long children within its reach at most, and lowerBound
+// reads at most shapeLookDepth levels below them: each node a bounded
+// number of times, where the matcher's table grew with the product of
+// the two subtrees' sizes.
 func (m *matching) pairSameShape(i, j int32) bool {
-	m.shapeKids, m.shapeCost, m.shapePairs = m.shapeKids[:0], m.shapeCost[:0], m.shapePairs[:0]
+	m.shapeKids, m.shapeAt, m.shapeCost, m.shapePairs = m.shapeKids[:0], m.shapeAt[:0], m.shapeCost[:0], m.shapePairs[:0]
 	c, ok := m.planShape(i, j)
 	if !ok || c >= int(m.old.Size[i])+int(m.new.Size[j]) {
 		return false
@@ -110,6 +106,10 @@ const shapeLookDepth = 2
 // shapeNever stands for the cost of matching nodes of different kinds,
 // which no matching does; sums of it stay far below the int range.
 const shapeNever = 1 << 30
+
+// shapeMaxApart is the most children by which two lists of a plan may
+// differ: the work of the checks grows with it (see planApart).
+const shapeMaxApart = 3
 
 // planShape appends the plan of old node i and new node j to m.shapePairs
 // and returns its cost, or false when it has none or it cannot be proved
@@ -133,12 +133,10 @@ func (m *matching) planShape(i, j int32) (int, bool) {
 	d := int(m.new.Size[j]) - int(m.old.Size[i])
 	var c int
 	switch {
-	case k == l:
-		c, ok = m.planInOrder(base, mid, k, d)
-	case l == k+1:
-		c, ok = m.planOneApart(base, mid, k, d, true)
-	case k == l+1:
-		c, ok = m.planOneApart(mid, base, l, -d, false)
+	case l >= k && l-k <= shapeMaxApart:
+		c, ok = m.planApart(base, mid, k, l-k, d, true)
+	case k > l && k-l <= shapeMaxApart:
+		c, ok = m.planApart(mid, base, l, k-l, -d, false)
 	default:
 		ok = false
 	}
@@ -146,113 +144,162 @@ func (m *matching) planShape(i, j int32) (int, bool) {
 	return rel + c, ok
 }
 
-// planInOrder plans two lists of n children each, at m.shapeKids[a:] (old)
-// and m.shapeKids[b:] (new), paired in order; d is the new list's size less
-// the old one's. It returns the alignment's cost.
-func (m *matching) planInOrder(a, b, n, d int) (int, bool) {
-	sum, leastOld, leastNew := 0, shapeNever, shapeNever
+// planApart plans a short list of n children at m.shapeKids[s:] and a
+// long one of n+k at m.shapeKids[l:], each short child paired with a long
+// one in order and the k others of the long list left unmatched; longNew
+// tells whether the long list is the new side's (children inserted) or
+// the old side's (children deleted), d its size less the short one's. It
+// returns the alignment's cost.
+func (m *matching) planApart(s, l, n, k, d int, longNew bool) (int, bool) {
+	// at holds the place in the long list of each short child's pair:
+	// in order when the lists have the same length, otherwise the first
+	// of the same name within reach, an identical one if there is one.
+	at := len(m.shapeAt)
+	for q, r := 0, 0; q < n; q++ {
+		pick := q
+		if k > 0 {
+			pick = -1
+			for t := r; t <= q+k; t++ {
+				x, y := m.shapeKids[s+q], m.shapeKids[l+t]
+				if !m.sameName(x, y, longNew) {
+					continue
+				}
+				if pick < 0 {
+					pick = t
+				}
+				if m.identical(x, y, longNew) {
+					pick = t
+					break
+				}
+			}
+			if pick < 0 {
+				return 0, false
+			}
+		}
+		m.shapeAt = append(m.shapeAt, int32(pick))
+		r = pick + 1
+	}
+	// The plans of the pairs, their costs on m.shapeCost. Both stacks
+	// are taken off on success; a failure ends the whole plan, and
+	// pairSameShape empties the stacks before the next.
+	costs := len(m.shapeCost)
+	sum, leastShort := 0, shapeNever
 	for q := range n {
-		x, y := m.shapeKids[a+q], m.shapeKids[b+q]
-		c, ok := m.planShape(x, y)
-		if !ok {
-			return 0, false
-		}
-		sum += c
-		leastOld, leastNew = min(leastOld, int(m.old.Size[x])), min(leastNew, int(m.new.Size[y]))
-	}
-	// Any other alignment leaves a child of each side unmatched.
-	if n > 0 && sum >= max(d+2*leastOld, -d+2*leastNew) {
-		return 0, false
-	}
-	return sum, true
-}
-
-// planOneApart plans a short list of n children at m.shapeKids[s:] and a
-// long one of n+1 at m.shapeKids[l:], paired in order but for one extra
-// child of the long list; longNew tells whether the long list is the new
-// side's (a child inserted) or the old side's (a child deleted), d its size
-// less the short one's. It returns the alignment's cost.
-func (m *matching) planOneApart(s, l, n, d int, longNew bool) (int, bool) {
-	kids := m.shapeKids
-	sameName := func(q, r int) bool {
-		if longNew {
-			return m.oldName.at(kids[s+q]) == m.newName.at(kids[l+r])
-		}
-		return m.newName.at(kids[s+q]) == m.oldName.at(kids[l+r])
-	}
-	// The extra child's place p: after the children whose names agree
-	// in order from the front (p ≤ front), before those that agree one
-	// off from the back (p ≥ back).
-	front := 0
-	for front < n && sameName(front, front) {
-		front++
-	}
-	back := n
-	for back > 0 && sameName(back-1, back) {
-		back--
-	}
-	if back > front {
-		return 0, false
-	}
-	p := back
-	for p < front && m.identical(kids[s+p], kids[l+p], longNew) {
-		p++
-	}
-	// The plans of the pairs, their costs on m.shapeCost (taken off on
-	// success; a failure ends the whole plan, and pairSameShape empties
-	// the stacks before the next).
-	at := len(m.shapeCost)
-	sum, leastShort, least1, least2 := 0, shapeNever, shapeNever, shapeNever
-	for q := range n {
-		r := q
-		if q >= p {
-			r++
-		}
-		c, ok := m.planPair(m.shapeKids[s+q], m.shapeKids[l+r], longNew)
+		x, y := m.shapeKids[s+q], m.shapeKids[l+int(m.shapeAt[at+q])]
+		c, ok := m.planPair(x, y, longNew)
 		if !ok {
 			return 0, false
 		}
 		sum += c
 		m.shapeCost = append(m.shapeCost, c)
-		leastShort = min(leastShort, m.sizeOf(m.shapeKids[s+q], !longNew))
+		leastShort = min(leastShort, m.sizeOf(x, !longNew))
 	}
-	kids = m.shapeKids
-	for r := range n + 1 {
-		z := m.sizeOf(kids[l+r], longNew)
-		if z < least1 {
-			least1, least2 = z, least1
-		} else if z < least2 {
-			least2 = z
+	// The k+1 smallest children of the long list, and the size of the
+	// k it leaves unmatched.
+	var least [shapeMaxApart + 1]int
+	for t := range least {
+		least[t] = shapeNever
+	}
+	unmatched := 0
+	for t, q := 0, 0; t < n+k; t++ {
+		z := m.sizeOf(m.shapeKids[l+t], longNew)
+		if q < n && int(m.shapeAt[at+q]) == t {
+			q++
+		} else {
+			unmatched += z
+		}
+		for u := 0; u <= k; u++ {
+			if z < least[u] {
+				least[u], z = z, least[u]
+			}
 		}
 	}
-	extra := m.sizeOf(kids[l+p], longNew)
-	cost := sum + extra
-	costs := m.shapeCost[at:]
-	// An alignment that leaves a child of the short list unmatched
-	// leaves two of the long one.
-	if n > 0 && cost >= max(d+2*leastShort, -d+2*(least1+least2)) {
+	cost := sum + unmatched
+	// An alignment that leaves a short child unmatched leaves k+1 long
+	// ones.
+	if n > 0 {
+		smallest := 0
+		for u := 0; u <= k; u++ {
+			smallest += least[u]
+		}
+		if cost >= max(d+2*leastShort, -d+2*smallest) {
+			return 0, false
+		}
+	}
+	if k > 0 && !m.onlyEmbedding(s, l, n, k, at, costs, longNew) {
 		return 0, false
 	}
-	// One that matches the whole short list leaves long child r
-	// unmatched instead of p, and matches the children between one off.
-	lower, planned := 0, 0
-	for r := p + 1; r <= n; r++ {
-		lower += m.boundPair(m.shapeKids[s+r-1], m.shapeKids[l+r-1], longNew)
-		planned += costs[r-1]
-		if lower+m.sizeOf(m.shapeKids[l+r], longNew) <= planned+extra {
-			return 0, false
-		}
-	}
-	lower, planned = 0, 0
-	for r := p - 1; r >= 0; r-- {
-		lower += m.boundPair(m.shapeKids[s+r], m.shapeKids[l+r+1], longNew)
-		planned += costs[r]
-		if lower+m.sizeOf(m.shapeKids[l+r], longNew) <= planned+extra {
-			return 0, false
-		}
-	}
-	m.shapeCost = m.shapeCost[:at]
+	m.shapeAt, m.shapeCost = m.shapeAt[:at], m.shapeCost[:costs]
 	return cost, true
+}
+
+// onlyEmbedding reports whether every alignment of planApart's lists
+// that matches each short child, other than the plan, costs more than the
+// plan. Such an alignment is a path through the grid of states (q, u): q
+// short children matched and u long ones left, among the first q+u.
+// From (q, u), matching short child q with long child q+u leads to
+// (q+1, u), at the plan's cost for the plan's pairs and lowerBound's for
+// others; leaving long child q+u unmatched, at its size, to (q, u+1). The
+// walk keeps, for each state, the plan's cost to it when the plan passes
+// there (plan) and the least bound of the paths to it that left the plan
+// somewhere (other): the one least bound of the paths that are not the
+// plan, at (n, k), must exceed the plan's cost. It costs (n+1)·(k+1)
+// states and n·k bounds at most.
+func (m *matching) onlyEmbedding(s, l, n, k, at, costs int, longNew bool) bool {
+	var plan, other, nextPlan, nextOther [shapeMaxApart + 1]int
+	for u := range plan {
+		plan[u], other[u] = shapeNever, shapeNever
+	}
+	plan[0] = 0
+	for q := 0; ; q++ {
+		// Along the row: leave long child q+u-1 unmatched. The plan does
+		// from where it enters the row (it matched short child q-1 at
+		// long child q-1+u) to where it matches short child q.
+		stop := k
+		if q < n {
+			stop = int(m.shapeAt[at+q]) - q
+		}
+		for u := 1; u <= k; u++ {
+			z := m.sizeOf(m.shapeKids[l+q+u-1], longNew)
+			planEdge := plan[u-1] < shapeNever && u-1 < stop
+			from := other[u-1]
+			if !planEdge {
+				from = min(from, plan[u-1])
+			}
+			other[u] = min(other[u], from+z, shapeNever)
+			if planEdge {
+				plan[u] = plan[u-1] + z
+			}
+		}
+		if q == n {
+			return other[k] > plan[k]
+		}
+		// Down to the next row: match short child q with long child q+u.
+		for u := 0; u <= k; u++ {
+			nextPlan[u], nextOther[u] = shapeNever, shapeNever
+			if plan[u] == shapeNever && other[u] == shapeNever {
+				continue
+			}
+			if u == stop {
+				c := m.shapeCost[costs+q]
+				nextPlan[u] = plan[u] + c
+				nextOther[u] = min(other[u]+c, shapeNever)
+				continue
+			}
+			b := m.boundPair(m.shapeKids[s+q], m.shapeKids[l+q+u], longNew)
+			nextOther[u] = min(min(plan[u], other[u])+b, shapeNever)
+		}
+		plan, other = nextPlan, nextOther
+	}
+}
+
+// sameName reports whether short child x and long child y (the long one
+// new when longNew) have the same kind and name.
+func (m *matching) sameName(x, y int32, longNew bool) bool {
+	if longNew {
+		return m.oldName.at(x) == m.newName.at(y)
+	}
+	return m.newName.at(x) == m.oldName.at(y)
 }
 
 // planPair is planShape of short child x and long child y, the long one

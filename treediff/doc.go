@@ -98,10 +98,11 @@
 //     Selkow's only minimum (pairSameShape: the same pairs, a few reads of
 //     each node): under every pair, the children paired in order, but
 //     for a few children inserted, or deleted, a list (fields gained or
-//     lost, a field's text gone), with the plan's cost below what any
-//     alignment that leaves other children unmatched must cost, and
-//     every other place of the extra children dearer by a lower bound of
-//     Selkow's distance; a
+//     lost, a field's text gone), or, in short lists, along their names
+//     (a field lost and another gained), with the plan's cost below what
+//     any alignment that leaves other children unmatched must cost, and
+//     every other alignment dearer by a lower bound of Selkow's
+//     distance; a
 //     lone old and new child of different names in a large gap are taken
 //     as wrapped or unwrapped when one's only child has the other's name
 //     (an element inserted around a deep subtree).

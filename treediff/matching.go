@@ -74,12 +74,13 @@ type matching struct {
 	strayOld, strayNew []int32
 	// gapMatcher is recovery's exact matcher, with its working space;
 	// shapeKids (a stack of lists of children), shapeAt (a stack of
-	// their pairs' places), shapeCost (a stack of their plans' costs)
-	// and shapePairs (the plan) are pairSameShape's.
-	gapMatcher         editdist.FlatMatcher
-	shapeKids, shapeAt []int32
-	shapeCost          []int
-	shapePairs         [][2]int32
+	// their pairs' places), shapeCost (a stack of their plans' costs),
+	// shapeGrid (planAligned's tables) and shapePairs (the plan) are
+	// pairSameShape's.
+	gapMatcher           editdist.FlatMatcher
+	shapeKids, shapeAt   []int32
+	shapeCost, shapeGrid []int
+	shapePairs           [][2]int32
 	// candidateWork is what the heaviest-first phase's look-ups cost
 	// (candidates.work), for the tests.
 	candidateWork int

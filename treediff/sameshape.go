@@ -19,15 +19,19 @@ import (
 // # The plan
 //
 // It builds a plan: the roots paired, and under every pair, the two lists
-// of children aligned. Lists of the same length are paired in order.
-// Lists k children apart (k at most shapeMaxApart) are paired in order
-// but for k extra children of the longer list, inserted (new side) or
-// deleted (old side): each child of the shorter list is paired with the
-// first child of the longer one after the last pair's with the same kind
-// and name (an identical one, if there is one, among those it can still
-// reach). Lists further apart, a child with no such pair, or pairs of
-// nodes of different kinds end the plan: nothing is paired, and it
-// returns false. Every paired child gets its own plan.
+// of children aligned. Lists of the same length whose kinds agree in
+// order are paired in order. Lists k children apart (k at most
+// shapeMaxApart) are paired in order but for k extra children of the
+// longer list, inserted (new side) or deleted (old side): each child of
+// the shorter list is paired with the first child of the longer one after
+// the last pair's with the same kind and name (an identical one, if there
+// is one, among those it can still reach), when each has one. Other
+// lists, short ones (shapeGridLimit), are paired along a longest common
+// subsequence of their children's names, the others left on both sides
+// (a field's text become an element, a field lost and another gained).
+// Longer lists, or pairs of nodes of different kinds, end the plan:
+// nothing is paired, and it returns false. Every paired child gets its
+// own plan.
 //
 // # The proof
 //
@@ -67,7 +71,9 @@ import (
 // those over every path but the plan's in one pass, and it must exceed
 // C. (For lists of the same length, D = 0 and the bound is the
 // positional cost below twice the smallest child: the condition of the
-// same-shape case.)
+// same-shape case.) Lists with children left on both sides: every
+// alignment is a path through a grid of (n+1)·(w+1) states, and
+// onlyAlignment does the same over all of them.
 //
 // At the top, the gap is two forests of one root each: the roots are
 // matched when c < |i| + |j|, the cost of deleting one and inserting the
@@ -80,7 +86,8 @@ import (
 // # Cost
 //
 // The plan reads each node once; the checks compare, besides, each child
-// with the k+1 long children within its reach at most, and lowerBound
+// with the k+1 long children within its reach at most (with every child
+// of the other list, in lists shapeGridLimit bounds), and lowerBound
 // reads at most shapeLookDepth levels below them: each node a bounded
 // number of times, where the matcher's table grew with the product of
 // the two subtrees' sizes.
@@ -133,10 +140,12 @@ func (m *matching) planShape(i, j int32) (int, bool) {
 	d := int(m.new.Size[j]) - int(m.old.Size[i])
 	var c int
 	switch {
-	case l >= k && l-k <= shapeMaxApart:
+	case l >= k && l-k <= shapeMaxApart && m.embed(base, mid, k, l-k, true):
 		c, ok = m.planApart(base, mid, k, l-k, d, true)
-	case k > l && k-l <= shapeMaxApart:
+	case k > l && k-l <= shapeMaxApart && m.embed(mid, base, l, k-l, false):
 		c, ok = m.planApart(mid, base, l, k-l, -d, false)
+	case k*l <= shapeGridLimit:
+		c, ok = m.planAligned(base, mid, k, l)
 	default:
 		ok = false
 	}
@@ -144,23 +153,25 @@ func (m *matching) planShape(i, j int32) (int, bool) {
 	return rel + c, ok
 }
 
-// planApart plans a short list of n children at m.shapeKids[s:] and a
-// long one of n+k at m.shapeKids[l:], each short child paired with a long
-// one in order and the k others of the long list left unmatched; longNew
-// tells whether the long list is the new side's (children inserted) or
-// the old side's (children deleted), d its size less the short one's. It
-// returns the alignment's cost.
-func (m *matching) planApart(s, l, n, k, d int, longNew bool) (int, bool) {
-	// at holds the place in the long list of each short child's pair:
-	// in order when the lists have the same length, otherwise the first
-	// of the same name within reach, an identical one if there is one.
+// embed pushes on m.shapeAt, for each of the n children of a short list
+// at m.shapeKids[s:], the place of its pair in a long list of n+k at
+// m.shapeKids[l:] (the long one new when longNew): in order when the
+// lists have the same length and their kinds agree in order, otherwise
+// the first child of the same kind and name after the last pair's
+// within reach, an identical one if there is one. It reports false, and
+// pushes nothing, when some child has none.
+func (m *matching) embed(s, l, n, k int, longNew bool) bool {
 	at := len(m.shapeAt)
 	for q, r := 0, 0; q < n; q++ {
-		pick := q
-		if k > 0 {
-			pick = -1
+		x := m.shapeKids[s+q]
+		pick := -1
+		if k == 0 {
+			if m.kindOf(x, !longNew) == m.kindOf(m.shapeKids[l+q], longNew) {
+				pick = q
+			}
+		} else {
 			for t := r; t <= q+k; t++ {
-				x, y := m.shapeKids[s+q], m.shapeKids[l+t]
+				y := m.shapeKids[l+t]
 				if !m.sameName(x, y, longNew) {
 					continue
 				}
@@ -172,13 +183,25 @@ func (m *matching) planApart(s, l, n, k, d int, longNew bool) (int, bool) {
 					break
 				}
 			}
-			if pick < 0 {
-				return 0, false
-			}
+		}
+		if pick < 0 {
+			m.shapeAt = m.shapeAt[:at]
+			return false
 		}
 		m.shapeAt = append(m.shapeAt, int32(pick))
 		r = pick + 1
 	}
+	return true
+}
+
+// planApart plans a short list of n children at m.shapeKids[s:] and a
+// long one of n+k at m.shapeKids[l:], each short child paired with the
+// long one embed placed on top of m.shapeAt and the k others of the long
+// list left unmatched; longNew tells whether the long list is the new
+// side's (children inserted) or the old side's (children deleted), d its
+// size less the short one's. It returns the alignment's cost.
+func (m *matching) planApart(s, l, n, k, d int, longNew bool) (int, bool) {
+	at := len(m.shapeAt) - n
 	// The plans of the pairs, their costs on m.shapeCost. Both stacks
 	// are taken off on success; a failure ends the whole plan, and
 	// pairSameShape empties the stacks before the next.
@@ -291,6 +314,15 @@ func (m *matching) onlyEmbedding(s, l, n, k, at, costs int, longNew bool) bool {
 		}
 		plan, other = nextPlan, nextOther
 	}
+}
+
+// kindOf returns the kind of node x of the new version when isNew, of the
+// old one otherwise.
+func (m *matching) kindOf(x int32, isNew bool) tree.Kind {
+	if isNew {
+		return m.new.Kind[x]
+	}
+	return m.old.Kind[x]
 }
 
 // sameName reports whether short child x and long child y (the long one

@@ -106,7 +106,8 @@ func TestPairSameShapeIsExact(t *testing.T) {
 // q, given one edit: children inserted at random places (copies of a
 // sibling's shape with their own texts, texts, or small random trees),
 // children deleted (one, or up to four), a name or an attribute changed,
-// all attributes changed, or a child moved within the list. A record
+// all attributes changed, a child replaced, or a child moved within the
+// list. A record
 // that gains or loses fields, a field that loses its text, a tag list a
 // tag longer: the edits the simulator makes inside a changed record.
 func editChildren(r *rand.Rand, d *tree.Document, p, q float64) *tree.Document {
@@ -122,7 +123,7 @@ func editChildren(r *rand.Rand, d *tree.Document, p, q float64) *tree.Document {
 		case n.Kind == tree.Text && r.Float64() < p:
 			n.Value = []string{"x", "y", "z", "w", "v"}[r.IntN(5)]
 		case n.Kind == tree.Element && r.Float64() < q:
-			switch k := r.IntN(10); {
+			switch k := r.IntN(11); {
 			case k < 3:
 				for range times() {
 					n.InsertChild(r.IntN(len(n.Children)+1), newChild(r, c, n))
@@ -142,6 +143,14 @@ func editChildren(r *rand.Rand, d *tree.Document, p, q float64) *tree.Document {
 				// than a delete and an insert.
 				for _, a := range []string{"p", "q", "r"} {
 					n.SetAttr(a, []string{"1", "2"}[r.IntN(2)])
+				}
+			case k == 9:
+				// A child replaced: a text by an element, a field by
+				// another.
+				if len(n.Children) > 0 {
+					at := r.IntN(len(n.Children))
+					n.RemoveChild(at)
+					n.InsertChild(at, newChild(r, c, n))
 				}
 			default:
 				// A child moved within the list.
@@ -177,14 +186,15 @@ func newChild(r *rand.Rand, d *tree.Document, n *tree.Node) *tree.Node {
 
 // TestPairSameShapeIsExactChildrenApart: whenever pairSameShape pairs
 // two subtrees whose lists of children are children apart (inserted or
-// deleted, one or several a list, at any depth, and texts, names and
-// attributes changed), it pairs exactly what the exact matcher pairs,
+// deleted, one or several a list, on one side or both, at any depth,
+// and texts, names and attributes changed), it pairs exactly what the exact matcher pairs,
 // over 40 000 random pairs of small trees. It must pair often enough,
-// often enough subtrees of different sizes, and often enough lists
-// several children apart, for the test to say something.
+// often enough subtrees of different sizes, lists several children
+// apart, and lists with children left over on both sides, for the test to
+// say something.
 func TestPairSameShapeIsExactChildrenApart(t *testing.T) {
 	r := rand.New(rand.NewPCG(34, 2))
-	paired, apart, several := 0, 0, 0
+	paired, apart, several, both := 0, 0, 0, 0
 	for trial := range 40000 {
 		old := &tree.Document{}
 		old.Root = randomShapeTree(r, old, 1+r.IntN(4))
@@ -234,11 +244,28 @@ func TestPairSameShapeIsExactChildrenApart(t *testing.T) {
 				break
 			}
 		}
+		for _, p := range want {
+			if unmatchedChild(of, p[0], m.oldMatch) && unmatchedChild(nf, p[1], m.newMatch) {
+				both++
+				break
+			}
+		}
 	}
-	if paired < 16000 || apart < 2800 || several < 800 {
-		t.Errorf("pairSameShape paired %d of 40 000 random pairs, %d of different sizes, %d with lists several children apart: too few for the test to say anything", paired, apart, several)
+	if paired < 16000 || apart < 2800 || several < 800 || both < 120 {
+		t.Errorf("pairSameShape paired %d of 40 000 random pairs, %d of different sizes, %d with lists several children apart, %d with children left on both sides: too few for the test to say anything", paired, apart, several, both)
 	}
-	t.Logf("%d pairs checked, %d of different sizes, %d with lists several children apart", paired, apart, several)
+	t.Logf("%d pairs checked, %d of different sizes, %d with lists several children apart, %d with children left on both sides", paired, apart, several, both)
+}
+
+// unmatchedChild reports whether node i of f has a child that match
+// leaves unmatched.
+func unmatchedChild(f *tree.Flat, i int32, match []int32) bool {
+	for _, c := range f.ChildList(i, nil) {
+		if match[c] < 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // TestLowerBoundIsBelowDistance: lowerBound, on which pairSameShape's

@@ -52,6 +52,7 @@ type serveConfig struct {
 	hostConc      int
 	render        string
 	baseURL       string
+	allowedHosts  string // --allowed-hosts, as given (web.ParseHosts)
 	webhookSecret string
 	smtp          email.Options
 	smtpPort      string
@@ -128,6 +129,7 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	statedStringVar(fs, &c.render, "chromium", envOr(env, "VIGIL_CHROMIUM", fetch.ChromiumPath), "Chromium `binary` for sentinels that say Fetch ... render (\"\" disables rendering) (default $VIGIL_CHROMIUM or "+fetch.ChromiumPath+")")
 	fs.BoolVar(&c.chromiumSandbox, "chromium-sandbox", sandbox, "render pages in Chromium's sandbox, which confines a page that exploits the browser; false renders without it, where Chromium cannot start in it (no user namespaces). As root Chromium runs without it whatever this says, and the log says so at start: run vigil serve as another user ($VIGIL_CHROMIUM_SANDBOX sets the default)")
 	statedStringVar(fs, &c.baseURL, "base-url", env.getenv("VIGIL_BASE_URL"), "public `URL` of this server, for links in messages (default $VIGIL_BASE_URL or http://ADDR)")
+	statedStringVar(fs, &c.allowedHosts, "allowed-hosts", env.getenv("VIGIL_ALLOWED_HOSTS"), allowedHostsUsage)
 	webhookSecret := secretString(fs, "webhook-secret", env.getenv("VIGIL_WEBHOOK_SECRET"), "`key` of the webhook signatures, at least 32 bytes; on the command line it shows in the process list (ps): give it in $VIGIL_WEBHOOK_SECRET instead (default $VIGIL_WEBHOOK_SECRET, else the data directory's webhook-secret file, created on first start; on PostgreSQL the store's key, copied to that file; given on PostgreSQL, it becomes the store's key, which the daemons started without it sign with)")
 	fs.StringVar(&c.smtp.Host, "smtp-host", env.getenv("VIGIL_SMTP_HOST"), "SMTP relay host; email notifications are off without it (default $VIGIL_SMTP_HOST)")
 	statedStringVar(fs, &c.smtpPort, "smtp-port", env.getenv("VIGIL_SMTP_PORT"), "SMTP relay `port` (default $VIGIL_SMTP_PORT, else 587, or 465 with --smtp-tls implicit)")
@@ -169,6 +171,9 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	if err := checkBaseURL(c.baseURL); err != nil {
 		return exitError, err
 	}
+	if err := checkAllowedHosts(c.allowedHosts, !given["allowed-hosts"]); err != nil {
+		return exitError, err
+	}
 	c.webhookSecret = *webhookSecret
 	if c.proxy, c.noProxy, err = pf.options(); err != nil {
 		return exitError, err
@@ -203,12 +208,18 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 		return exitError, fmt.Errorf("--addr %q%s: %w", c.addr, from, err)
 	}
 	defer ln.Close()
+	// Only the names the daemon is reached by are answered: a page of a
+	// domain rebound to its address is refused (serveHosts).
+	hosts, hostNames, everyInterface, err := serveHosts(c.allowedHosts, c.baseURL, c.addr, ln.Addr(), os.Hostname)
+	if err != nil {
+		return exitError, fmt.Errorf("--allowed-hosts: %w", err)
+	}
 	// Answer at once, before the store is opened: a migration of a large
 	// store may take minutes, and connections meanwhile get 503 and
 	// Retry-After (readiness), not a wait. Every answer carries the
 	// security headers, the mux's own 404 and 405 too.
 	gate := &readiness{}
-	srv := newHTTPServer(web.Secure(gate))
+	srv := newHTTPServer(web.Secure(hosts.Check(gate)))
 	serveErr := make(chan error, 1)
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -258,6 +269,9 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 				"base_url", d.baseURL)
 		}
 	}
+	if everyInterface {
+		warnHosts(logger, hostNames)
+	}
 	d.feeds.BaseURL = d.baseURL
 	gate.ready(newServeMux(d))
 	fmt.Fprintf(env.stdout, "listening on %s\n", ln.Addr())
@@ -265,7 +279,7 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	if d.smtpRelay != "" {
 		started = append(started, "smtp", d.smtpRelay)
 	}
-	logger.Info("vigil serve started", append(started, "allow_private_networks", c.allowPrivate, "proxy", proxyShown(c.proxy))...)
+	logger.Info("vigil serve started", append(started, "allow_private_networks", c.allowPrivate, "proxy", proxyShown(c.proxy), "allowed_hosts", strings.Join(hostNames, ","))...)
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

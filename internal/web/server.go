@@ -12,8 +12,9 @@
 // administrators only (vigil.User.Admin), by the rules of admin.go that
 // cmd/vigil's user commands share. Health and feeds are mounted by the
 // daemon itself, which wraps its routing table in NotFoundPages (the
-// dashboard's Not found page for a path no route has, notfound.go) and
-// Secure. Failed sign-ins are limited per client address and per account
+// dashboard's Not found page for a path no route has, notfound.go),
+// Secure and Hosts.Check (host.go: a request for a host name the daemon
+// is not reached by gets 421, which defeats DNS rebinding). Failed sign-ins are limited per client address and per account
 // (ratelimit.go): past the limit, the sign-in answers 429 with a
 // Retry-After, even to the right password. Foreign HTML (the watched
 // pages) is only ever shown sanitised, in a sandboxed iframe, under a

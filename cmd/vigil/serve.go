@@ -212,7 +212,7 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	// domain rebound to its address is refused (serveHosts).
 	hosts, hostNames, everyInterface, err := serveHosts(c.allowedHosts, c.baseURL, c.addr, ln.Addr(), os.Hostname)
 	if err != nil {
-		return exitError, fmt.Errorf("--allowed-hosts: %w", err)
+		return exitError, err
 	}
 	// Answer at once, before the store is opened: a migration of a large
 	// store may take minutes, and connections meanwhile get 503 and

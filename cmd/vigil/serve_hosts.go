@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/vigil-web/vigil/internal/web"
+	"github.com/vigil-web/vigil/spec"
 )
 
 // allowedHostsUsage is the help of --allowed-hosts.
@@ -27,11 +28,19 @@ const allowedHostsUsage = "comma-separated `names` the dashboard, API, feeds and
 // start then warns once, naming the flag (warnHosts).
 func serveHosts(list, baseURL, addr string, listen net.Addr, hostname func() (string, error)) (hosts *web.Hosts, names []string, everyInterface bool, err error) {
 	if names, err = web.ParseHosts(list); err != nil {
-		return nil, nil, false, err
+		return nil, nil, false, fmt.Errorf("--allowed-hosts: %w", err)
 	}
 	given := len(names) > 0
 	if u, err := url.Parse(baseURL); err == nil && u.Hostname() != "" {
-		names = append(names, u.Hostname())
+		// Browsers send a Unicode name in its ASCII form.
+		if err := spec.ASCIIHost(u); err != nil {
+			return nil, nil, false, fmt.Errorf("--base-url %q: %w", baseURL, err)
+		}
+		more, err := web.ParseHosts(u.Hostname())
+		if err != nil {
+			return nil, nil, false, fmt.Errorf("--base-url %q: its host: %w", baseURL, err)
+		}
+		names = append(names, more...)
 		given = true
 	}
 	if host, _, err := net.SplitHostPort(addr); err == nil && host != "" {

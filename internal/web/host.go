@@ -107,7 +107,8 @@ func parseHost(e string) (string, error) {
 }
 
 // checkHostName refuses a name that is not made of DNS labels of
-// letters, digits and hyphens.
+// letters, digits, hyphens and underscores (which browsers send, and
+// spec.ASCIIHost takes).
 func checkHostName(name string) error {
 	if len(name) > 253 {
 		return errors.New("want a host name: it is over 253 characters")
@@ -125,8 +126,8 @@ func checkHostName(name string) error {
 			switch {
 			case c >= 0x80:
 				return errors.New("want a host name in its ASCII form (xn--...)")
-			case c != '-' && !('a' <= c && c <= 'z') && !('0' <= c && c <= '9'):
-				return errors.New("want a host name: letters, digits, hyphens and dots")
+			case c != '-' && c != '_' && !('a' <= c && c <= 'z') && !('0' <= c && c <= '9'):
+				return errors.New("want a host name: letters, digits, hyphens, underscores and dots")
 			}
 		}
 	}

@@ -33,7 +33,8 @@ func TestParseHosts(t *testing.T) {
 		{"*.", nil, `"*.": want a host name or *.name: "*" would answer every name, as DNS rebinding needs`},
 		{"vigil..example", nil, `"vigil..example": want a host name: an empty label`},
 		{"-vigil.example", nil, `"-vigil.example": want a host name: a label starts or ends with a hyphen`},
-		{"vigil_x.example", nil, `"vigil_x.example": want a host name: letters, digits, hyphens and dots`},
+		{"vigil_x.example", []string{"vigil_x.example"}, ""},
+		{"vigil x.example", nil, `"vigil x.example": want a host name: letters, digits, hyphens, underscores and dots`},
 		{"vïgil.example", nil, `"vïgil.example": want a host name in its ASCII form (xn--...)`},
 		{strings.Repeat("a", 64) + ".example", nil, `"` + strings.Repeat("a", 64) + `.example": want a host name: a label is over 63 characters`},
 	} {

@@ -74,7 +74,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	try, wait := s.logins.take(address, email, now)
 	if wait > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)+1))
-		s.logger().Warn("sign-in refused: too many failed attempts", "address", address)
+		s.refusals.refused(address, true)
 		s.loginPage(w, r, http.StatusTooManyRequests, r.PostFormValue("next"), "Too many failed sign-ins; try again in a minute.")
 		return
 	}
@@ -90,6 +90,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	// An unknown account costs the same hashing as a wrong password, so
 	// that the time of the answer does not tell which accounts exist.
 	if !CheckPassword(hash, r.PostFormValue("password")) || hash == dummyHash() {
+		s.refusals.refused(address, false)
 		time.Sleep(failedLoginDelay) // no quick guessing; the attempt keeps its tokens
 		s.loginPage(w, r, http.StatusUnauthorized, r.PostFormValue("next"), "Wrong email or password.")
 		return

@@ -14,9 +14,11 @@
 // daemon itself, which wraps its routing table in NotFoundPages (the
 // dashboard's Not found page for a path no route has, notfound.go),
 // Secure and Hosts.Check (host.go: a request for a host name the daemon
-// is not reached by gets 421, which defeats DNS rebinding). Failed sign-ins are limited per client address and per account
-// (ratelimit.go): past the limit, the sign-in answers 429 with a
-// Retry-After, even to the right password. Foreign HTML (the watched
+// is not reached by gets 421, which defeats DNS rebinding). Failed
+// sign-ins are limited per client address and per account (ratelimit.go):
+// past the limit, the sign-in answers 429 with a Retry-After, even to the
+// right password; the first refusals of a minute are logged one by one,
+// the rest in one summary line (loginlog.go). Foreign HTML (the watched
 // pages) is only ever shown sanitised, in a sandboxed iframe, under a
 // Content-Security-Policy that forbids scripts.
 package web
@@ -121,6 +123,9 @@ type Server struct {
 
 	// logins limits failed sign-ins (ratelimit.go); Register sets it.
 	logins *loginLimiter
+	// refusals logs the refused sign-ins, a flood of them in a few
+	// lines (loginlog.go); Register sets it.
+	refusals *refusalLog
 	// flashes hold what the Users and Tokens pages' forms did, and the
 	// secrets they made, for the page their redirect leads to
 	// (flash.go); Register sets it.
@@ -145,6 +150,7 @@ func (s *Server) logger() *slog.Logger {
 // mux: the one routing table of the web adapter.
 func (s *Server) Register(mux *http.ServeMux) {
 	s.logins = newLoginLimiter()
+	s.refusals = newRefusalLog(s.logger())
 	s.flashes = newFlashes()
 	dummyHash() // made now, so that the first unknown account's sign-in costs no more than the others'
 	cop := http.NewCrossOriginProtection()

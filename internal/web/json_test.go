@@ -3,6 +3,8 @@ package web
 import (
 	"net/http"
 	"net/http/httptest"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -89,4 +91,82 @@ func TestTimeParamPlus(t *testing.T) {
 	if got, err := timeParam(r, "since"); err != nil || !got.Equal(time.Date(2026, 11, 29, 8, 25, 0, 0, time.UTC)) {
 		t.Errorf("%%2B: %v, %v", got, err)
 	}
+}
+
+// TestReadJSONSyntaxErrors: a body that is not JSON is refused saying
+// where, by line and column (in characters, from 1) and byte (from 0),
+// and what was found there; the message quoted one byte and said
+// nothing of where ("invalid character 'Ã' looking for beginning of
+// object key string" of an é).
+func TestReadJSONSyntaxErrors(t *testing.T) {
+	s, u := newTestServer(t)
+	for _, tc := range []struct {
+		name, body, want string
+	}{
+		{"comma missing", `{"name":"a" "expiresIn":"1h"}`,
+			`invalid JSON body: line 1, column 13 (byte 12): invalid character '"' after object key:value pair`},
+		{"lines", "{\n  \"name\": \"a\",\n  \"expiresIn\": 1h\n}",
+			`invalid JSON body: line 3, column 17 (byte 33): invalid character 'h' after object key:value pair`},
+		{"trailing comma", `{"name":"a",}`,
+			`invalid JSON body: line 1, column 13 (byte 12): invalid character '}' looking for beginning of object key string`},
+		{"unquoted key", `{name:"a"}`,
+			`invalid JSON body: line 1, column 2 (byte 1): invalid character 'n' looking for beginning of object key string`},
+		{"not UTF-8 byte by byte", `{"name":"a",é:1}`,
+			`invalid JSON body: line 1, column 13 (byte 12): invalid character 'é' looking for beginning of object key string`},
+		{"columns in characters", `{"name":"ééé" x}`,
+			`invalid JSON body: line 1, column 15 (byte 17): invalid character 'x' after object key:value pair`},
+		{"control character", "{\"name\":\"a\x01\"}",
+			`invalid JSON body: line 1, column 11 (byte 10): invalid character U+0001 in string literal`},
+		{"CRLF", "{\r\n\"name\" \"a\"}",
+			`invalid JSON body: line 2, column 8 (byte 10): invalid character '"' after object key`},
+		{"bad escape", `{"name":"a\q"}`,
+			`invalid JSON body: line 1, column 12 (byte 11): invalid character 'q' in string escape code`},
+		{"bad literal", `{"name":nul}`,
+			`invalid JSON body: line 1, column 12 (byte 11): invalid character '}' in literal null (expecting 'l')`},
+		{"cut short", `{"name":"a"`,
+			`invalid JSON body: line 1, column 12 (byte 11): the body ends before its value does`},
+		{"cut short on a new line", "{\"name\":\n",
+			`invalid JSON body: line 2, column 1 (byte 9): the body ends before its value does`},
+		{"more after", `{"name":"a"} x`,
+			`invalid JSON body: line 1, column 14 (byte 13): more after the object`},
+		{"second object", "{\"name\":\"a\"}\n{}",
+			`invalid JSON body: line 2, column 1 (byte 13): more after the object`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := httptest.NewRequest("POST", "/api/v1/tokens", strings.NewReader(tc.body))
+			req.Header.Set("Content-Type", "application/json")
+			err := s.handleTokenCreate(httptest.NewRecorder(), req, u)
+			if vigil.ErrorCode(err) != vigil.EINVALID || vigil.ErrorMessage(err) != tc.want {
+				t.Errorf("%q:\n got %v (%s)\nwant %s", tc.body, vigil.ErrorMessage(err), vigil.ErrorCode(err), tc.want)
+			}
+		})
+	}
+}
+
+// FuzzReadJSON: any body is decoded or refused with EINVALID, never a
+// panic; a position it names is within the body.
+func FuzzReadJSON(f *testing.F) {
+	for _, s := range []string{``, `{}`, `{"name":"a"}`, `{"name":"a" x}`, "{\n\"name\":\n", `{"name":"é` + "\xff" + `"}`, "{\xff}", `{"name":"a"} {}`, `[`, `{"a\q"}`} {
+		f.Add(s)
+	}
+	byteRE := regexp.MustCompile(`\(byte (\d+)\)`)
+	f.Fuzz(func(t *testing.T, body string) {
+		var in struct {
+			Name      string `json:"name"`
+			ExpiresIn string `json:"expiresIn"`
+		}
+		req := httptest.NewRequest("POST", "/api/v1/tokens", strings.NewReader(body))
+		err := readJSON(req, &in)
+		if err == nil {
+			return
+		}
+		if vigil.ErrorCode(err) != vigil.EINVALID {
+			t.Fatalf("%q: %v (%s), want EINVALID", body, err, vigil.ErrorCode(err))
+		}
+		if m := byteRE.FindStringSubmatch(vigil.ErrorMessage(err)); m != nil {
+			if off, _ := strconv.Atoi(m[1]); off > len(body) {
+				t.Errorf("%q: %v: past the body's %d bytes", body, err, len(body))
+			}
+		}
+	})
 }

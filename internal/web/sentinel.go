@@ -352,14 +352,19 @@ func specStart(sen *vigil.Sentinel) time.Time {
 // readJSON decodes a JSON request body (of at most maxRequestBody bytes,
 // as secure limits every body) into v, a pointer to the endpoint's
 // struct. Its errors say what is wrong in JSON's terms, naming the
-// endpoint's fields, not the members the body holds.
+// endpoint's fields, not the members the body holds, and where a body
+// that is not JSON goes wrong (jsonsyntax.go).
 func readJSON(r *http.Request, v any) error {
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
 		if big := tooLarge(err); big != nil {
 			return big
 		}
+		return vigil.Errorf(vigil.EINVALID, "invalid JSON body: %v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			// Said in the terms of JSON: encoding/json names the Go types
@@ -380,14 +385,14 @@ func readJSON(r *http.Request, v any) error {
 			return vigil.Errorf(vigil.EINVALID, "invalid JSON body: a field this endpoint does not take: its fields are %s",
 				strings.Join(jsonFields(reflect.TypeOf(v)), ", "))
 		}
+		if msg, ok := syntaxMessage(body, err); ok {
+			return vigil.Errorf(vigil.EINVALID, "invalid JSON body: %s", msg)
+		}
 		return vigil.Errorf(vigil.EINVALID, "invalid JSON body: %v", err)
 	}
 	// One value: what follows it would be silently ignored.
-	if _, err := dec.Token(); err != io.EOF {
-		if big := tooLarge(err); big != nil {
-			return big
-		}
-		return vigil.Errorf(vigil.EINVALID, "invalid JSON body: more after the object, at byte %d", dec.InputOffset())
+	if more := len(body) - len(bytes.TrimLeft(body[dec.InputOffset():], " \t\r\n")); more < len(body) {
+		return vigil.Errorf(vigil.EINVALID, "invalid JSON body: %s: more after the object", jsonPosition(body, more))
 	}
 	return nil
 }

@@ -49,6 +49,12 @@ func (n *normalizer) decode(d value, data []byte) ([]byte, string) {
 		if i < len(parms) {
 			p = parms[i]
 		}
+		if p.kind == refValue {
+			// Its dictionary is elsewhere in the file, which Sum does
+			// not look up: read as none, a predictor would be left in
+			// the data, silently.
+			return nil, fmt.Sprintf("/DecodeParms %s by reference not decoded", excerpt(p.raw))
+		}
 		if n.budget <= 0 {
 			return nil, n.capReason()
 		}

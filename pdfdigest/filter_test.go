@@ -67,6 +67,12 @@ func TestSumUndecoded(t *testing.T) {
 		{"corrupt flate", objStm("/Filter /FlateDecode", "not zlib"), nil, "object stream 8 0: FlateDecode: zlib: invalid header"},
 		{"bad hex", objStm("/Filter /ASCIIHexDecode", "4g>"), nil, `object stream 8 0: ASCIIHexDecode: "g" at byte 1 is no hex digit`},
 		{"past the cap", objStm("/Filter /FlateDecode", flateData), &Options{InflateCap: 8}, "object stream 8 0: past the inflate cap of 8 bytes"},
+		{"parameters by reference", objStm("/Filter /FlateDecode /DecodeParms 9 0 R",
+			string(flate(pngEncode([]byte("6 0 << /CreationDate (D:2024) >>"), 5, 1, 0)))), nil,
+			"object stream 8 0: /DecodeParms 9 0 R by reference not decoded"},
+		{"parameters by reference in an array", objStm("/Filter [/FlateDecode] /DecodeParms [9 0 R]",
+			string(flate(pngEncode([]byte("6 0 << /CreationDate (D:2024) >>"), 5, 1, 0)))), nil,
+			"object stream 8 0: /DecodeParms 9 0 R by reference not decoded"},
 		{"objects that do not parse", objStm("/Filter /FlateDecode", string(flate([]byte("6 0 << /A (")))), nil,
 			"object stream 8 0: its objects do not parse"},
 	} {

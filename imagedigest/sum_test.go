@@ -172,6 +172,8 @@ func TestSumErrors(t *testing.T) {
 		{"gif unknown block", []byte("GIF89a\x01\x00\x01\x00\x00\x00\x00\x00"), "gif at byte 13: expected an extension (0x21), an image (0x2C) or the trailer (0x3B), found 0x00"},
 		{"webp RIFF size past the end", bigRIFF, fmt.Sprintf("webp at byte 4: the RIFF size %d runs past the end of the file at byte %d", len(w)-7, len(w))},
 		{"webp chunk past the RIFF form", webpFile([]chunk{{"VP8L", []byte("\x2F\x00")}})[:20], "webp at byte 4: the RIFF size 14 runs past the end of the file at byte 20"},
+		{"webp RIFF size below its form type", []byte("RIFF\x00\x00\x00\x00WEBPVP8L\x02\x00\x00\x00\x2F\x00"),
+			"webp at byte 4: the RIFF size 0 is less than the 4 bytes of its form type WEBP"},
 		{"webp empty RIFF form", []byte("RIFF\x04\x00\x00\x00WEBP"), "webp at byte 12: expected a chunk, found the end of the RIFF form"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -23,6 +23,9 @@ func (d *digest) webp(b []byte) error {
 	if uint64(size) > uint64(len(b)-8) {
 		return formatError(WebP, 4, "the RIFF size %d runs past the end of the file at byte %d", size, len(b))
 	}
+	if size < 4 {
+		return formatError(WebP, 4, "the RIFF size %d is less than the 4 bytes of its form type WEBP", size)
+	}
 	end := 8 + int(size)
 	if end == 12 {
 		return formatError(WebP, 12, "expected a chunk, found the end of the RIFF form")

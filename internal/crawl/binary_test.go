@@ -356,3 +356,64 @@ func TestBinaryLeafDigestKinds(t *testing.T) {
 		t.Errorf("against other digests (the image's of another kind, the PDF's of its own): %q, want the PDF modified", got)
 	}
 }
+
+// TestBinaryLeafDigestKindChanged: a PDF or an image that this Vigil
+// digested at one crawl and hashes as its bytes at the next, because it
+// changed (a PDF that no longer parses or needs a password now, an image
+// cut short; its DigestNote says why), or that became a document of
+// another type, is a change: the kinds of the two hashes differ because
+// the document did, not the Vigil that took them.
+func TestBinaryLeafDigestKindChanged(t *testing.T) {
+	s := newBinarySite(t)
+	chart := crawltest.ChartPNG(time.Date(2026, 11, 1, 8, 0, 0, 0, time.UTC), false)
+	s.serve(crawltest.FirstPDFRun(), chart, time.Time{})
+	prev := crawlSite(t, loopbackFetcher(), s.q)
+	s.site.Set(crawltest.Release{
+		"/index.html": []byte(`<!doctype html><title>Docs</title><a href="report.pdf">Report</a> <a href="logo.png">Logo</a>`),
+		"/report.pdf": []byte("%PDF-1.4\n1 0 obj\n<< /Title (open >>\nendobj\n"),
+		"/logo.png":   chart[:len(chart)-12], // no IEND
+	}, nil)
+	cur := crawlSite(t, loopbackFetcher(), s.q)
+	for _, path := range []string{"/report.pdf", "/logo.png"} {
+		if p := cur.Page(s.site.URL(path)); p == nil || !strings.HasPrefix(p.Hash, "sha256:") || p.DigestNote == "" {
+			t.Fatalf("%s: %+v; want its bytes hashed, with a note", path, p)
+		}
+	}
+	want := []string{"~/logo.png", "~/report.pdf"}
+	if got := modified(t, prev, cur, crawl.ByContent, s.site.Srv.URL); !slices.Equal(got, want) {
+		t.Errorf("digested, then hashed as bytes: %q, want %q", got, want)
+	}
+	if got := modified(t, cur, prev, crawl.ByContent, s.site.Srv.URL); !slices.Equal(got, want) {
+		t.Errorf("hashed as bytes, then digested: %q, want %q", got, want)
+	}
+	// The PDF replaced by a document of another type at the same URL,
+	// hashed as its bytes without a note.
+	other := asType(t, cur, "/report.pdf", "application/zip")
+	other.Page(s.site.URL("/report.pdf")).DigestNote = ""
+	if got := modified(t, prev, other, crawl.ByContent, s.site.Srv.URL); !slices.Contains(got, "~/report.pdf") {
+		t.Errorf("a PDF, then a ZIP: %q, want the report changed", got)
+	}
+}
+
+// asType returns a copy of snap with the content type of the page at
+// path set to typ.
+func asType(t *testing.T, snap *crawl.Snapshot, path, typ string) *crawl.Snapshot {
+	t.Helper()
+	var b bytes.Buffer
+	if err := snap.Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	c, err := crawl.Decode(&b, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range c.Pages {
+		if strings.HasSuffix(p.URL, path) {
+			p.ContentType = typ
+		}
+	}
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}

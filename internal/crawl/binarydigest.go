@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/imagedigest"
 	"github.com/vigil-web/vigil/pdfdigest"
 )
@@ -19,6 +20,8 @@ import (
 // the revision of what they leave out, a revision that is to grow
 // whenever a file hashed before could hash otherwise.
 const (
+	// bytesDigest is the prefix of the hash of the bytes (hashBody).
+	bytesDigest = "sha256:"
 	// pdfDigest is the prefix of a PDF's hash by pdfdigest: its first
 	// revision, which left out dates, /ID, XMP and subset tags, wrote
 	// "sha256:"; the second decodes predicted, LZW and ASCII streams and
@@ -32,6 +35,27 @@ const (
 // "sha256:", pdfDigest or imageDigest.
 func digestKind(hash string) string {
 	return hash[:strings.IndexByte(hash, ':')+1]
+}
+
+// digestsComparable reports whether the hashes of p and q, one binary
+// leaf hashed at two crawls, tell whether it changed though they may be of
+// different kinds (digestKind): of the same kind they do; of different
+// kinds, where one is of the bytes because the digest of this Vigil did
+// not read the document (its DigestNote says why: a PDF that no longer
+// parses or needs a password now, an image cut short) or where the two
+// are of documents of different media types (a PDF replaced by a ZIP at
+// its URL), the document changed, not the Vigil that hashed it. Otherwise
+// the difference may be an upgrade's (a Vigil before this one hashed a
+// PDF as "sha256:"), and the hashes cannot tell.
+func digestsComparable(p, q *Page) bool {
+	kp, kq := digestKind(p.Hash), digestKind(q.Hash)
+	switch {
+	case kp == kq:
+		return true
+	case kp == bytesDigest && p.DigestNote != "", kq == bytesDigest && q.DigestNote != "":
+		return true
+	}
+	return vigil.MediaType(p.ContentType) != vigil.MediaType(q.ContentType)
 }
 
 // maxDigestNoteItems bounds the streams a DigestNote names; it counts

@@ -160,7 +160,10 @@
 //     one made before binary leaves were hashed, or hashed otherwise, gives it
 //     its Last-Modified date or "unversioned", and so the other's table
 //     too, so that an upgrade reports a binary changed only where its
-//     date changed, as before.
+//     date changed, as before. Hashes of different kinds are compared
+//     where the document, not the Vigil, made them differ: one of its
+//     bytes with a DigestNote (a PDF or an image the digest no longer
+//     reads), or documents of different media types.
 //
 // Differences from the seed:
 //   - A coupling query in WHOWEDA is a graph pattern: node and link

@@ -84,7 +84,8 @@ type Page struct {
 	// with its kind and revision (pdfDigest, imageDigest), and Size its
 	// length in bytes. Snapshots made before have neither for a binary
 	// leaf, and a table compares its version only where both snapshots
-	// have its hash, of the same kind (Snapshot.TableAgainst).
+	// have its hash, of the same kind or of a document that changed
+	// (Snapshot.TableAgainst, digestsComparable).
 	Hash string `json:"hash,omitempty"`
 	Size int64  `json:"size,omitempty"`
 	// DigestNote says why a binary leaf's Hash may change at every crawl

@@ -146,14 +146,15 @@ func (s *Snapshot) table(by Identity, other *Snapshot) (*webtable.Table, error) 
 
 // unhashedIn reports whether p is a binary leaf that the other snapshot,
 // whose pages by URL are others (nil if none), read without hashing it,
-// or hashed another way (digestKind: a Vigil before this one's), while p
-// has its hash: its two hashes cannot tell whether it changed.
+// or hashed another way that a Vigil before this one may have taken
+// (digestsComparable), while p has its hash: its two hashes cannot tell
+// whether it changed.
 func unhashedIn(others map[string]*Page, p *Page) bool {
 	if !p.binaryLeaf() || p.Hash == "" {
 		return false
 	}
 	q := others[p.URL]
-	return q != nil && q.binaryLeaf() && (q.Hash == "" || digestKind(q.Hash) != digestKind(p.Hash))
+	return q != nil && q.binaryLeaf() && (q.Hash == "" || !digestsComparable(p, q))
 }
 
 // Identity says what tells two versions of a page apart in a web table

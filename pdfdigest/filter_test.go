@@ -73,6 +73,10 @@ func TestSumUndecoded(t *testing.T) {
 		{"parameters by reference in an array", objStm("/Filter [/FlateDecode] /DecodeParms [9 0 R]",
 			string(flate(pngEncode([]byte("6 0 << /CreationDate (D:2024) >>"), 5, 1, 0)))), nil,
 			"object stream 8 0: /DecodeParms 9 0 R by reference not decoded"},
+		{"a filter's name of control and invalid bytes", objStm("/Filter /Fl\x1bc\x07\xff", "xx"), nil,
+			`object stream 8 0: filter /Fl\x1bc\a\xff not decoded`},
+		{"a filter's name cut within a character", objStm("/Filter /"+strings.Repeat("é", 20), "xx"), nil,
+			`object stream 8 0: filter /` + strings.Repeat("é", 15) + `\xc3... not decoded`},
 		{"objects that do not parse", objStm("/Filter /FlateDecode", string(flate([]byte("6 0 << /A (")))), nil,
 			"object stream 8 0: its objects do not parse"},
 	} {

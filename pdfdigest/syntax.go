@@ -2,6 +2,7 @@ package pdfdigest
 
 import (
 	"bytes"
+	"strconv"
 )
 
 // The syntax of a PDF file (ISO 32000-1 §7.2, §7.3) as far as Sum
@@ -205,7 +206,7 @@ func (l *lexer) value(t token, depth int) (value, error) {
 				break
 			}
 			if v.kind == dictValue && len(v.items)%2 == 0 && it.kind != tokenName {
-				return value{}, syntaxError(it.start, "expected a name as a dictionary's key, found %q", excerpt(l.text(it)))
+				return value{}, syntaxError(it.start, "expected a name as a dictionary's key, found \"%s\"", excerpt(l.text(it)))
 			}
 			item, err := l.value(it, depth+1)
 			if err != nil {
@@ -296,11 +297,17 @@ func hexDigit(c byte) int {
 }
 
 // excerpt returns the first bytes of a token, for an error message: a
-// string may run for megabytes.
+// string may run for megabytes. A byte that is not printable UTF-8 (a
+// control character, such as a terminal's escape, or invalid UTF-8, as a
+// name may hold, or a character cut at the 32nd byte) is escaped as Go
+// quotes it, \x1b, so that a message a file sets is one line of valid
+// text wherever it is shown or stored.
 func excerpt(b []byte) string {
 	const most = 32
-	if len(b) <= most {
-		return string(b)
+	more := ""
+	if len(b) > most {
+		b, more = b[:most], "..."
 	}
-	return string(b[:most]) + "..."
+	q := strconv.QuoteToGraphic(string(b))
+	return q[1:len(q)-1] + more
 }

@@ -144,7 +144,8 @@ func TestLZWDecode(t *testing.T) {
 }
 
 // TestPredictors: the TIFF predictor at 1, 4 and 16 bits a component,
-// and a PNG row shorter than the others, decode as ISO 32000-1 §7.4.4.4
+// a PNG row shorter than the others, and PNG pixels of a number of bits
+// that is not a multiple of 8, decode as ISO 32000-1 §7.4.4.4
 // and the TIFF 6.0 specification have it.
 func TestPredictors(t *testing.T) {
 	for _, tc := range []struct {
@@ -162,6 +163,9 @@ func TestPredictors(t *testing.T) {
 			[]byte{1, 2, 2, 3, 5, 6, 4, 6}},
 		{"png short last row", predictor{kind: 12, colors: 1, bpc: 8, columns: 3}, []byte{0, 1, 2, 3, 2, 1, 1}, []byte{1, 2, 3, 2, 3}},
 		{"png sub 16 bits", predictor{kind: 11, colors: 1, bpc: 16, columns: 2}, []byte{1, 0, 1, 0, 2}, []byte{0, 1, 0, 3}},
+		// 3 components of 4 bits: a pixel of 12 bits, 2 bytes to its
+		// left neighbour, rounded up as poppler, pdf.js and pdfcpu have it.
+		{"png sub 12-bit pixels", predictor{kind: 11, colors: 3, bpc: 4, columns: 2}, []byte{1, 0x12, 0x34, 0x05}, []byte{0x12, 0x34, 0x17}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := tc.p.decode(tc.in)

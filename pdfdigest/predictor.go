@@ -44,10 +44,12 @@ func newPredictor(p value) (predictor, error) {
 	return pr, nil
 }
 
-// rowLen returns the bytes of a row, and bpp those of a pixel (at least
-// one: the PNG predictors' distance to the left neighbour).
+// rowLen returns the bytes of a row, and bpp those of a pixel, rounded
+// up (the PNG predictors' distance to the left neighbour: one for pixels
+// of fewer than 8 bits, two for those of 12, as poppler, pdf.js and
+// pdfcpu have it).
 func (pr predictor) rowLen() (rowLen, bpp int) {
-	return (pr.columns*pr.colors*pr.bpc + 7) / 8, max(1, pr.colors*pr.bpc/8)
+	return (pr.columns*pr.colors*pr.bpc + 7) / 8, (pr.colors*pr.bpc + 7) / 8
 }
 
 // decode returns data with the predictor undone, in place. A last row

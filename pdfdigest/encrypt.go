@@ -163,7 +163,7 @@ func findDecrypter(b []byte) (*decrypter, error) {
 		gen, _ = strconv.Atoi(string(f[1]))
 		off, ok := offsets[num]
 		if !ok {
-			return nil, encryptedError("its /Encrypt dictionary %s is not in the file", ev.raw)
+			return nil, encryptedError("its /Encrypt dictionary %s is not in the file", excerpt(ev.raw))
 		}
 		l := &lexer{b: b, pos: off}
 		t, err := l.next()

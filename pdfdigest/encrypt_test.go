@@ -94,6 +94,8 @@ func TestSumEncryptedRefused(t *testing.T) {
 		{"public key", encrypted("<< /Filter /Adobe.PubSec /V 4 /R 4 >>"), "pdf encrypted: security handler /Adobe.PubSec not decrypted"},
 		{"revision", encrypted("<< /Filter /Standard /V 2 /R 7 /O <00> /U <00> /P -4 >>"), "pdf encrypted: /R 7 not decrypted"},
 		{"no dictionary", []byte("%PDF-1.4\ntrailer\n<< /Encrypt 9 0 R >>\n"), "pdf encrypted: its /Encrypt dictionary 9 0 R is not in the file"},
+		{"no dictionary, a comment in its reference", []byte("%PDF-1.4\ntrailer\n<< /Encrypt 9 %\x1bc\n0 R >>\n"),
+			`pdf encrypted: its /Encrypt dictionary 9 %\x1bc\n0 R is not in the file`},
 		{"short /U", encrypted("<< /Filter /Standard /V 5 /R 6 /O <00> /U <00> /P -4 >>"), "pdf encrypted: /U of 1 bytes, want 48"},
 		{"unknown crypt filter", encrypted("<< /Filter /Standard /V 4 /R 4 /Length 128 /CF << /StdCF << /CFM /Foo >> >> /StmF /StdCF /StrF /StdCF /O <00> /U <00> /P -4 >>"),
 			"pdf encrypted: crypt filter /Foo not decrypted"},

@@ -58,7 +58,8 @@
 //  3. Each string and stream of an object decrypted (Algorithm 1's key
 //     per object for RC4 and AESV2; the file key for AESV3), by the
 //     crypt filters /StrF and /StmF name (V 4 and 5), but for the
-//     /Encrypt dictionary's strings, a cross-reference stream, and a
+//     /Encrypt dictionary's strings, a signature's /Contents (of a
+//     dictionary with a /ByteRange), a cross-reference stream, and a
 //     metadata stream where /EncryptMetadata is false, which are in the
 //     clear. An object stream's objects are decrypted with it.
 //  4. The plaintext hashed by the rules above: its dates, /ID and XMP
@@ -102,9 +103,6 @@
 //     blocks, or its padding wrong) is hashed as read, and SumResult
 //     says so. A stream's own /Crypt filter other than /Identity is not
 //     decoded (no generator seen writes one).
-//   - A signature's /Contents, which ISO 32000-1 §7.6.2 leaves in the
-//     clear, is "decrypted" as every string is: under a key new at
-//     every run, it is a change each run, as a new signature is anyway.
 //   - A PDF 2.0 file that keeps its title, author and keywords in XMP
 //     alone: the packets are left out, so a new title there is no change.
 //   - An object or metadata stream under a filter of images (DCTDecode,

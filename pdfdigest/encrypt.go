@@ -442,7 +442,8 @@ func (c *decrypter) objectKey(num, gen int, aesKey bool) []byte {
 
 // decryptStrings returns v, an object num gen's value, with its strings
 // decrypted, each written as a literal string, or false if one does not
-// decrypt (it is left as it is).
+// decrypt (it is left as it is). The /Contents of a signature dictionary
+// (one with a /ByteRange) is left as it is: it is not encrypted.
 func (c *decrypter) decryptStrings(v value, num, gen int) (value, bool) {
 	ok := true
 	switch v.kind {
@@ -455,8 +456,15 @@ func (c *decrypter) decryptStrings(v value, num, gen int) (value, bool) {
 			v.raw = literalString(plain)
 		}
 	case arrayValue, dictValue:
+		_, signature := v.get("ByteRange")
 		items := make([]value, len(v.items))
 		for i, it := range v.items {
+			if signature && i%2 == 1 && nameText(v.items[i-1].raw) == "Contents" {
+				// A signature's (or a document time stamp's) /Contents
+				// is in the clear (ISO 32000-1 §7.6.2).
+				items[i] = it
+				continue
+			}
 			var itOK bool
 			items[i], itOK = c.decryptStrings(it, num, gen)
 			ok = ok && itOK

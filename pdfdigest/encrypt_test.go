@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -110,5 +111,28 @@ func TestSumEncryptedRefused(t *testing.T) {
 				t.Errorf("error %q, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestSumEncryptedSignature: a signature dictionary's /Contents, which
+// ISO 32000-1 §7.6.2 leaves in the clear in an encrypted file, is hashed
+// as it is, not "decrypted": an AES file's signature is no string that
+// does not decrypt (SumResult would name it, and a crawl's note tell the
+// PDF changed at every crawl), and another signature hashes otherwise.
+func TestSumEncryptedSignature(t *testing.T) {
+	signed := func(contents string) []byte {
+		b := readEncrypted(t, "encrypted-aes-128-1")
+		return append(b, "\n9 0 obj\n<< /Type /Sig /Filter /Adobe.PPKLite /ByteRange [0 10 20 30] /Contents <"+contents+"> >>\nendobj\n"...)
+	}
+	zeros := strings.Repeat("00", 64)
+	res, err := SumResult(signed(zeros), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Undecoded) > 0 {
+		t.Errorf("undecoded %q, want none", res.Undecoded)
+	}
+	if other := mustSum(t, signed("01"+zeros[2:]), nil); other == res.Sum {
+		t.Errorf("another signature hashes the same, %x", other)
 	}
 }

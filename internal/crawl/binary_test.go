@@ -393,6 +393,15 @@ func TestBinaryLeafDigestKindChanged(t *testing.T) {
 	if got := modified(t, prev, other, crawl.ByContent, s.site.Srv.URL); !slices.Contains(got, "~/report.pdf") {
 		t.Errorf("a PDF, then a ZIP: %q, want the report changed", got)
 	}
+	// A digest "sha256:" noted as taken in part (a Vigil before kinds
+	// were named: its digest, not the bytes) is no document changed.
+	before := asType(t, prev, "/report.pdf", "application/pdf")
+	p := before.Page(s.site.URL("/report.pdf"))
+	p.Hash = "sha256:" + strings.TrimPrefix(p.Hash, "pdf2-sha256:")
+	p.Version, p.DigestNote = p.Hash, "hashed in part as bytes: object stream 8 0: filter /JBIG2Decode not decoded"
+	if got := modified(t, before, prev, crawl.ByContent, s.site.Srv.URL); len(got) != 0 {
+		t.Errorf("a digest noted in part, of another kind: %q, want no change", got)
+	}
 }
 
 // asType returns a copy of snap with the content type of the page at

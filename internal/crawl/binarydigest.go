@@ -41,10 +41,11 @@ func digestKind(hash string) string {
 // leaf hashed at two crawls, tell whether it changed though they may be of
 // different kinds (digestKind): of the same kind they do; of different
 // kinds, where one is of the bytes because the digest of this Vigil did
-// not read the document (its DigestNote says why: a PDF that no longer
-// parses or needs a password now, an image cut short) or where the two
-// are of documents of different media types (a PDF replaced by a ZIP at
-// its URL), the document changed, not the Vigil that hashed it. Otherwise
+// not read the document (its DigestNote, hashedAsBytes, says why: a PDF
+// that no longer parses or needs a password now, an image cut short) or
+// where the two are of documents of different media types (a PDF
+// replaced by a ZIP at its URL), the document changed, not the Vigil
+// that hashed it. Otherwise
 // the difference may be an upgrade's (a Vigil before this one hashed a
 // PDF as "sha256:"), and the hashes cannot tell.
 func digestsComparable(p, q *Page) bool {
@@ -52,11 +53,16 @@ func digestsComparable(p, q *Page) bool {
 	switch {
 	case kp == kq:
 		return true
-	case kp == bytesDigest && p.DigestNote != "", kq == bytesDigest && q.DigestNote != "":
+	case kp == bytesDigest && strings.HasPrefix(p.DigestNote, hashedAsBytes),
+		kq == bytesDigest && strings.HasPrefix(q.DigestNote, hashedAsBytes):
 		return true
 	}
 	return vigil.MediaType(p.ContentType) != vigil.MediaType(q.ContentType)
 }
+
+// hashedAsBytes begins the DigestNote of a PDF or an image hashed as its
+// bytes, in whole, because its digest did not read it.
+const hashedAsBytes = "hashed as bytes: "
 
 // maxDigestNoteItems bounds the streams a DigestNote names; it counts
 // the others.
@@ -88,7 +94,7 @@ func binaryDigest(mediaType string, body []byte) (digest, note string) {
 	}
 	res, err := pdfdigest.SumResult(body, nil)
 	if err != nil {
-		return hashBody(body), "hashed as bytes: " + err.Error()
+		return hashBody(body), hashedAsBytes + err.Error()
 	}
 	digest = pdfDigest + hex.EncodeToString(res.Sum[:])
 	if len(res.Undecoded) == 0 {
@@ -120,7 +126,7 @@ func digestImage(mediaType string, body []byte) (string, bool, error) {
 	}
 	sum, err := imagedigest.Sum(body)
 	if err != nil {
-		return hashBody(body), true, fmt.Errorf("hashed as bytes: %w", err)
+		return hashBody(body), true, fmt.Errorf("%s%w", hashedAsBytes, err)
 	}
 	return imageDigest + hex.EncodeToString(sum[:]), true, nil
 }

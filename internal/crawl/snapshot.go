@@ -30,7 +30,10 @@ import (
 // (Page.DigestNote): a field a snapshot has or not, of a leaf hashed,
 // which no comparison reads. A snapshot without it, as older ones are,
 // is read as before; a Vigil before it refuses a snapshot that has it,
-// by its unknown field, as it would by a new format.
+// by its unknown field, as it would by a new format. Nor did a binary
+// leaf's hash named by its kind ("pdf2-sha256:", "image1-sha256:":
+// digestKind): a Vigil before it refuses such a hash ("is not
+// \"sha256:\" and 64 lower-case hex digits").
 const Format = "vigil-site-snapshot/4"
 
 // FormatV3 is the third form of a snapshot, which Decode still reads. It

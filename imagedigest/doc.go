@@ -18,7 +18,9 @@
 //   - tEXt, zTXt and iTXt, the text chunks: a title, a comment, the
 //     software, the dates ImageMagick writes (date:create,
 //     date:modify), XMP packets (iTXt XML:com.adobe.xmp);
-//   - eXIf, but its Orientation tag: the date, the software, the camera;
+//   - eXIf, but its Orientation tag: the date, the software, the camera
+//     (its data read after JPEG's "Exif\0\0" where a writer put it
+//     first, as some do, and as some do in WebP's EXIF);
 //   - the CRC of each chunk (a function of what is hashed; it is checked),
 //     and where the compressed image data is split into IDAT chunks: a
 //     run of IDAT chunks is hashed as one record of their data,

@@ -1,6 +1,9 @@
 package imagedigest
 
-import "encoding/binary"
+import (
+	"bytes"
+	"encoding/binary"
+)
 
 // tagOrientation is the Exif tag of the image's orientation (TIFF 6.0
 // tag 274, in the 0th IFD): which way the viewer turns or flips the
@@ -60,4 +63,14 @@ func (d *digest) orientationRecord(o uint16) {
 	if o != 1 {
 		d.record("Orientation", binary.BigEndian.AppendUint16(nil, o))
 	}
+}
+
+// tiffData returns the TIFF header and IFDs of an Exif chunk's data (PNG's
+// eXIf, WebP's EXIF), and their offset in it: the data, or what follows
+// JPEG's "Exif\0\0" where a writer put it first, as some do.
+func tiffData(data []byte) ([]byte, int) {
+	if len(data) >= 6 && bytes.HasPrefix(data, []byte(exifID)) {
+		return data[6:], 6
+	}
+	return data, 0
 }

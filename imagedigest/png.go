@@ -75,7 +75,8 @@ func (d *digest) png(b []byte) error {
 			at = next
 			continue
 		case c.typ == "eXIf":
-			o, err := orientation(c.data, at+8, PNG)
+			tiff, skip := tiffData(c.data)
+			o, err := orientation(tiff, at+8+skip, PNG)
 			if err != nil {
 				return err
 			}

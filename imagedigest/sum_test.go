@@ -28,6 +28,17 @@ func samePairs(t *testing.T) []struct {
 	changed := with(second, func(r *run) { r.changed = true })
 	turned := with(second, func(r *run) { r.orientation = 6 })
 	noExif := with(second, func(r *run) { r.orientation = 0 })
+	// exifHeaded returns the PNG of r with its eXIf chunk's data after
+	// JPEG's "Exif\0\0", as some writers put it (and WebP's EXIF).
+	exifHeaded := func(r run) []byte {
+		cs := pngChunks(t, pngRun(t, r, 0))
+		for i, c := range cs {
+			if c.typ == "eXIf" {
+				cs[i].data = append([]byte(exifID+"\x00"), c.data...)
+			}
+		}
+		return pngFile(cs)
+	}
 	return []struct {
 		name string
 		a, b []byte
@@ -39,6 +50,8 @@ func samePairs(t *testing.T) []struct {
 		{"png orientation 1 or none", pngRun(t, first, 0), pngRun(t, noExif, 0), true},
 		{"png pixel changed", pngRun(t, first, 0), pngRun(t, changed, 0), false},
 		{"png orientation changed", pngRun(t, first, 0), pngRun(t, turned, 0), false},
+		{"png Exif after Exif\\0\\0", pngRun(t, first, 0), exifHeaded(second), true},
+		{"png Exif after Exif\\0\\0, orientation changed", pngRun(t, first, 0), exifHeaded(turned), false},
 		{"jpeg generated again", jpegRun(t, first), jpegRun(t, second), true},
 		{"jpeg orientation 1 or none", jpegRun(t, first), jpegRun(t, noExif), true},
 		{"jpeg pixel changed", jpegRun(t, first), jpegRun(t, changed), false},

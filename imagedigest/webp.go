@@ -1,9 +1,6 @@
 package imagedigest
 
-import (
-	"bytes"
-	"encoding/binary"
-)
+import "encoding/binary"
 
 // VP8X flags (the WebP container's extended header) that say metadata
 // follows: Exif and XMP. A sum leaves them out with the chunks.
@@ -43,10 +40,7 @@ func (d *digest) webp(b []byte) error {
 		switch fourCC {
 		case "XMP ":
 		case "EXIF":
-			tiff, skip := data, 0
-			if bytes.HasPrefix(data, []byte(exifID)) && len(data) >= 6 {
-				tiff, skip = data[6:], 6 // as some writers put it, JPEG's way
-			}
+			tiff, skip := tiffData(data)
 			o, err := orientation(tiff, at+8+skip, WebP)
 			if err != nil {
 				return err

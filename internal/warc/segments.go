@@ -3,6 +3,7 @@ package warc
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,23 +20,30 @@ import (
 // into another file is reported as incomplete (see End).
 //
 // A Joiner keeps the segments of the records it has not finished in
-// memory, no more than MaxBlock bytes in all.
+// memory, no more than MaxBlock bytes of blocks in all, and no more than
+// the constant MaxHeader bytes of their first segments' headers (what a
+// record's header may take): a file of many first segments whose
+// continuations never come does not fill memory.
 type Joiner struct {
 	// MaxBlock, when positive and under the constant MaxBlock, is the
-	// most bytes of segments kept at once: a record whose segments pass
-	// it is dropped with an error wrapping ErrTooLong.
+	// most bytes of segments' blocks kept at once: a record whose
+	// segments pass it is dropped with an error wrapping ErrTooLong.
 	MaxBlock int64
-	open     []*segmented // in the order their first segments came
-	size     int64        // the bytes of blocks in open
+	open     map[string]*segmented // by the id of the first segment
+	opened   int                   // first segments taken, for End's order
+	size     int64                 // the bytes of blocks in open
+	headers  int64                 // the bytes of headers in open
 }
 
 // segmented is a record whose segments are being joined.
 type segmented struct {
-	origin *Record
-	number int    // the caller's number of its first segment
-	where  string // the caller's name of its first segment
-	next   int    // the segment number due
-	block  []byte
+	origin  *Record // its first segment, without its block
+	number  int     // the caller's number of its first segment
+	where   string  // the caller's name of its first segment
+	next    int     // the segment number due
+	block   []byte
+	order   int   // Joiner.opened when it was taken
+	headers int64 // the bytes of origin's header
 }
 
 // SegmentError is the error of a record split in segments that cannot be
@@ -86,23 +94,38 @@ func (j *Joiner) Add(rec *Record, number int, where string) (*Record, error) {
 		if num != 1 {
 			return nil, &SegmentError{number, where, rec.ID(), fmt.Errorf("%s record with %s %d: only a continuation record has a number past 1", rec.Type(), FieldSegmentNumber, num)}
 		}
-		if err := j.grow(int64(len(rec.Block))); err != nil {
-			return nil, &SegmentError{number, where, rec.ID(), err}
+		id := rec.ID()
+		if s := j.open[id]; s != nil {
+			return nil, &SegmentError{number, where, id, fmt.Errorf("a first segment of a record whose segments are being joined, from %s", s.where)}
 		}
-		j.open = append(j.open, &segmented{origin: rec, number: number, where: where, next: 2, block: slices.Clone(rec.Block)})
+		headers := headerSize(rec.Header)
+		if j.headers+headers > MaxHeader {
+			return nil, &SegmentError{number, where, id, fmt.Errorf("the headers of the records whose segments are being joined pass %d bytes: %w", MaxHeader, ErrTooLong)}
+		}
+		if err := j.grow(int64(len(rec.Block))); err != nil {
+			return nil, &SegmentError{number, where, id, err}
+		}
+		if j.open == nil {
+			j.open = map[string]*segmented{}
+		}
+		// The header is kept apart from the block, so that the block is
+		// kept once.
+		origin := &Record{Version: rec.Version, Header: slices.Clone(rec.Header)}
+		j.open[id] = &segmented{origin: origin, number: number, where: where, next: 2, block: slices.Clone(rec.Block), order: j.opened, headers: headers}
+		j.opened++
+		j.headers += headers
 		return nil, nil
 	}
 	originID := StripID(rec.Header.Get(FieldSegmentOriginID))
 	if originID == "" {
 		return nil, &SegmentError{number, where, rec.ID(), fmt.Errorf("continuation without %s", FieldSegmentOriginID)}
 	}
-	i := slices.IndexFunc(j.open, func(s *segmented) bool { return s.origin.ID() == originID })
-	if i < 0 {
+	s := j.open[originID]
+	if s == nil {
 		return nil, &SegmentError{number, where, rec.ID(), fmt.Errorf("continuation segment %d of %s, whose first segment is not in the file before it", num, originID)}
 	}
-	s := j.open[i]
 	fail := func(err error) (*Record, error) {
-		j.drop(i)
+		j.drop(originID)
 		return nil, &SegmentError{s.number, s.where, originID, err}
 	}
 	if num != s.next {
@@ -117,7 +140,7 @@ func (j *Joiner) Add(rec *Record, number int, where string) (*Record, error) {
 	if total == "" {
 		return nil, nil
 	}
-	j.drop(i)
+	j.drop(originID)
 	if t, err := strconv.ParseInt(strings.TrimSpace(total), 10, 64); err != nil || t != int64(len(s.block)) {
 		return nil, &SegmentError{s.number, s.where, originID, fmt.Errorf("%s %s (%s), but the segments hold %d bytes", FieldSegmentTotalLength, total, where, len(s.block))}
 	}
@@ -142,10 +165,22 @@ func (j *Joiner) grow(n int64) error {
 	return nil
 }
 
-// drop forgets the record open at i.
-func (j *Joiner) drop(i int) {
-	j.size -= int64(len(j.open[i].block))
-	j.open = slices.Delete(j.open, i, i+1)
+// drop forgets the record open under id.
+func (j *Joiner) drop(id string) {
+	s := j.open[id]
+	j.size -= int64(len(s.block))
+	j.headers -= s.headers
+	delete(j.open, id)
+}
+
+// headerSize is about what h takes in memory: its names and values, and
+// a few bytes a field.
+func headerSize(h Header) int64 {
+	n := int64(0)
+	for _, f := range h {
+		n += int64(len(f.Name)+len(f.Value)) + 4
+	}
+	return n
 }
 
 // errIncomplete is End's error for a record whose last segment was not
@@ -156,11 +191,12 @@ var errIncomplete = errors.New("the segments after it are missing")
 // has not been read, in the order of their first segments, and forgets
 // them: at the end of a file, the records it holds only part of.
 func (j *Joiner) End() []error {
+	open := slices.SortedFunc(maps.Values(j.open), func(a, b *segmented) int { return a.order - b.order })
 	var errs []error
-	for _, s := range j.open {
+	for _, s := range open {
 		errs = append(errs, &SegmentError{s.number, s.where, s.origin.ID(),
 			fmt.Errorf("split in segments, segment %d the last in the file, without %s: %w", s.next-1, FieldSegmentTotalLength, errIncomplete)})
 	}
-	j.open, j.size = nil, 0
+	j.open, j.size, j.headers = nil, 0, 0
 	return errs
 }

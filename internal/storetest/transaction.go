@@ -23,8 +23,8 @@ func txAppend(ctx context.Context, tx vigil.TxStore, r *vigil.Resource, prev int
 
 // testTransaction: a store's transaction (vigil.Transactor) reads its own
 // writes, hides them from the store's other readers until it commits,
-// keeps all of them when fn returns nil and none when it fails, and
-// survives one of its methods failing.
+// keeps all of them when fn returns nil and none when it fails, panics
+// or its context is cancelled, and survives one of its methods failing.
 func testTransaction(t *testing.T, s vigil.Store) {
 	ctx := context.Background()
 	tr, ok := s.(vigil.Transactor)
@@ -113,6 +113,23 @@ func testTransaction(t *testing.T, s vigil.Store) {
 	}
 	if _, err := s.FindResourceByURL(ctx, "http://cancelled.example/"); vigil.ErrorCode(err) != vigil.ENOTFOUND {
 		t.Errorf("a resource of a cancelled transaction stays: %v", err)
+	}
+	// A function that panics rolls back, and the panic goes on.
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Errorf("InTransaction with fn panicking returned")
+			}
+		}()
+		tr.InTransaction(ctx, func(tx vigil.TxStore) error {
+			if _, err := tx.EnsureResource(ctx, "http://panicked.example/"); err != nil {
+				return err
+			}
+			panic("fn panics")
+		})
+	}()
+	if _, err := s.FindResourceByURL(ctx, "http://panicked.example/"); vigil.ErrorCode(err) != vigil.ENOTFOUND {
+		t.Errorf("a resource of a transaction whose fn panicked stays: %v", err)
 	}
 	// The store writes after a transaction.
 	_, err = s.EnsureResource(ctx, "http://after.example/")

@@ -238,6 +238,10 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 			return exitError, err
 		}
 		defer unlock()
+		// An import in one transaction would hold the daemon's writes.
+		if err := importHeld(*sf.data); err != nil {
+			return exitError, err
+		}
 	}
 	st, err := openStore(ctx, *sf.data, *sf.postgres)
 	if err != nil {

@@ -273,10 +273,14 @@ func runImportWARC(ctx context.Context, env *environment, args []string) (code i
 	if *sf.postgres == "" && !*keepPartial {
 		// An import in one transaction holds SQLite's write lock from its
 		// first version to its last: the daemon's checks would wait for it
-		// past their busy timeout and fail.
-		if dataDirHeld(*sf.data) != nil {
-			return exitError, fmt.Errorf("import warc: %s is running on the data directory %s, and an import in one transaction would hold its writes until the import ends: stop it first, or import record by record with --keep-partial (a failure then keeps what was imported)", lockHolder(*sf.data), *sf.data)
+		// past their busy timeout and fail. It refuses beside a daemon,
+		// and holds the import lock that a daemon started meanwhile, or
+		// another import, refuses beside.
+		unlock, err := lockImport(*sf.data)
+		if err != nil {
+			return exitError, fmt.Errorf("import warc: %w", err)
 		}
+		defer unlock()
 	}
 	st, err := openStore(ctx, *sf.data, *sf.postgres)
 	if err != nil {

@@ -155,14 +155,16 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io
 			im.skipped++
 			continue
 		}
+		// A record joined is named by its first segment.
+		number, where := joiner.Origin()
 		at, err := rec.Date()
 		if err != nil {
-			im.failures.add(r.Number(), badDate, fmt.Sprintf("%s (%s): %s", r.Where(), rec.ID(), &badRecord{badDate, err}))
+			im.failures.add(number, badDate, fmt.Sprintf("%s (%s): %s", where, rec.ID(), &badRecord{badDate, err}))
 			continue
 		}
 		var bad *badRecord
-		if err := sp.add(rec, spooled{n: r.Number(), where: r.Where(), at: at}); errors.As(err, &bad) {
-			im.failures.add(r.Number(), bad.kind, fmt.Sprintf("%s (%s): %s", r.Where(), rec.ID(), bad))
+		if err := sp.add(rec, spooled{n: number, where: where, at: at}); errors.As(err, &bad) {
+			im.failures.add(number, bad.kind, fmt.Sprintf("%s (%s): %s", where, rec.ID(), bad))
 		} else if err != nil {
 			return im.imported, im.skipped, err
 		}

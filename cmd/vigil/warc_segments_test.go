@@ -77,3 +77,21 @@ func TestWARCImportJoinsSegments(t *testing.T) {
 		t.Errorf("the last segment missing: exit %d\n%s", code, errOut)
 	}
 }
+
+// TestWARCImportJoinedNamedByFirstSegment: a record joined from its
+// segments that cannot be imported (its HTTP message does not parse) is
+// named by its first segment's number and offset, as one whose segments
+// do not join is, and as its id is: it was named by its last segment's,
+// where a tool that extracts a record at that offset finds a
+// continuation.
+func TestWARCImportJoinedNamedByFirstSegment(t *testing.T) {
+	split := segments("http://example.com/split", "2026-01-01T00:00:00Z", strings.Repeat("no HTTP message. ", 40), 300, 0)
+	if len(split) < 3 {
+		t.Fatalf("%d segments", len(split))
+	}
+	file := writeForeignWARC(t, false, split...)
+	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", t.TempDir(), file)
+	if code != exitError || !strings.Contains(errOut, file+": record 1 at offset 0 (") || strings.Contains(errOut, "record "+strconv.Itoa(len(split))+" at") {
+		t.Errorf("a joined record that does not parse: exit %d\n%s", code, errOut)
+	}
+}

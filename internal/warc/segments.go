@@ -33,6 +33,9 @@ type Joiner struct {
 	opened   int                   // first segments taken, for End's order
 	size     int64                 // the bytes of blocks in open
 	headers  int64                 // the bytes of headers in open
+	// number and where are Origin's.
+	number int
+	where  string
 }
 
 // segmented is a record whose segments are being joined.
@@ -84,6 +87,7 @@ func (j *Joiner) Add(rec *Record, number int, where string) (*Record, error) {
 	n := rec.Header.Get(FieldSegmentNumber)
 	continuation := rec.Type() == TypeContinuation
 	if n == "" && !continuation {
+		j.number, j.where = number, where
 		return rec, nil
 	}
 	num, err := strconv.Atoi(strings.TrimSpace(n))
@@ -144,6 +148,7 @@ func (j *Joiner) Add(rec *Record, number int, where string) (*Record, error) {
 	if t, err := strconv.ParseInt(strings.TrimSpace(total), 10, 64); err != nil || t != int64(len(s.block)) {
 		return nil, &SegmentError{s.number, s.where, originID, fmt.Errorf("%s %s (%s), but the segments hold %d bytes", FieldSegmentTotalLength, total, where, len(s.block))}
 	}
+	j.number, j.where = s.number, s.where
 	whole := &Record{Version: s.origin.Version, Block: s.block}
 	for _, f := range s.origin.Header {
 		if !strings.EqualFold(f.Name, FieldSegmentNumber) && !strings.EqualFold(f.Name, FieldBlockDigest) {
@@ -155,6 +160,11 @@ func (j *Joiner) Add(rec *Record, number int, where string) (*Record, error) {
 	}
 	return whole, nil
 }
+
+// Origin returns the number and where that Add was given with the
+// record it last returned: for a record joined, its first segment's, by
+// which the caller names it (as a SegmentError does), not its last's.
+func (j *Joiner) Origin() (number int, where string) { return j.number, j.where }
 
 // grow counts n more bytes kept, or refuses them past the limit.
 func (j *Joiner) grow(n int64) error {

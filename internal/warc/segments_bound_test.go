@@ -59,3 +59,24 @@ func TestJoinerDuplicateOrigin(t *testing.T) {
 		t.Errorf("End: %v, want none open", errs)
 	}
 }
+
+// TestJoinerOrigin: Origin names the record Add returned by what Add was
+// given with it, or for a record joined with its first segment.
+func TestJoinerOrigin(t *testing.T) {
+	j := &warc.Joiner{}
+	in := []*warc.Record{segment("a", 1, "ab", 0), plain("b", "y"), segment("a", 2, "cd", 4)}
+	want := map[int]string{2: "b 2", 3: "a 1"}
+	for i, rec := range in {
+		whole, err := j.Add(rec, i+1, "record "+strconv.Itoa(i+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if whole == nil {
+			continue
+		}
+		n, where := j.Origin()
+		if got := whole.ID() + " " + strconv.Itoa(n); got != want[i+1] || where != "record "+strconv.Itoa(n) {
+			t.Errorf("after record %d: %s named %d, %q; want %s", i+1, whole.ID(), n, where, want[i+1])
+		}
+	}
+}

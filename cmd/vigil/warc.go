@@ -281,6 +281,12 @@ func runImportWARC(ctx context.Context, env *environment, args []string) (code i
 			return exitError, fmt.Errorf("import warc: %w", err)
 		}
 		defer unlock()
+	} else if *sf.postgres == "" {
+		// Record by record beside a daemon, but not beside an import in
+		// one transaction: each write would wait for it and fail.
+		if err := importHeld(*sf.data); err != nil {
+			return exitError, fmt.Errorf("import warc: %w", err)
+		}
 	}
 	st, err := openStore(ctx, *sf.data, *sf.postgres)
 	if err != nil {

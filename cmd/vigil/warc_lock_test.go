@@ -13,8 +13,9 @@ import (
 // TestWARCImportHoldsDataDir: on SQLite, an import in one transaction
 // holds the data directory's import lock from its start to its end, so
 // that a vigil serve started meanwhile (whose writes its transaction
-// would hold past their busy timeout) and a second import refuse, naming
-// it; it refused only a daemon already running. Once it ends, both start.
+// would hold past their busy timeout) and a second import, --keep-partial
+// or not, refuse, naming it; it refused only a daemon already running.
+// Once it ends, both start.
 func TestWARCImportHoldsDataDir(t *testing.T) {
 	dir := t.TempDir()
 	file := writeForeignWARC(t, true, pages("2026-01-01T00:00:00Z", "http://example.com/a", "http://example.com/b")...)
@@ -39,6 +40,9 @@ func TestWARCImportHoldsDataDir(t *testing.T) {
 	other := writeForeignWARC(t, true, pages("2026-02-01T00:00:00Z", "http://example.com/c")...)
 	if _, e, code := runCmd(t, nil, "import", "warc", "--data", dir, other); code != exitError || !strings.Contains(e, want) {
 		t.Errorf("a second import during the first: exit %d\n%s", code, e)
+	}
+	if _, e, code := runCmd(t, nil, "import", "warc", "--keep-partial", "--data", dir, other); code != exitError || !strings.Contains(e, want) {
+		t.Errorf("an import --keep-partial during the first: exit %d\n%s", code, e)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

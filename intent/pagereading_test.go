@@ -142,6 +142,20 @@ func TestValueNameNumber(t *testing.T) {
 		{"", "Samsung 2 499 €", 499, true}, // the cost of the rule: read as Samsung 2
 		{"fr", "Clio 15 990 €", 990, true}, // and as Clio 15; a colon keeps the price whole
 		{"fr", "Clio : 15 990 €", 15990, true},
+		// A shop's word before a price is no name, whose number the
+		// price's first digits would be: a sale's, a promotion's, a
+		// saving's or a condition's (Promo 2 499 € was 2499 on a French
+		// page before the name's-number rule, as it stays).
+		{"fr", "Promo 2 499 €", 2499, true},
+		{"fr", "Soldes 2 499 €", 2499, true},
+		{"fr", "Offre 2 499 €", 2499, true},
+		{"fr", "Économisez 2 499 €", 2499, true},
+		{"fr", "Neuf 2 499 €", 2499, true},
+		{"de", "Angebot 2 499 €", 2499, true},
+		{"de", "Aktion 2 499 €", 2499, true},
+		{"", "Promo 2 499 €", 2499, true},
+		{"", "PROMO 2 499 €", 2499, true},
+		{"fr", "Promo iPhone 15 999 €", 999, true},
 		{"fr", "YouTube 12 000 vues", 12000, false},
 		// A size's number is a size's whatever the currency.
 		{"", "Größe 42 590 Kč", 590, true},

@@ -273,6 +273,32 @@ func isPriceLabel(word string) bool {
 	return priceLabelWords[w] || wasWords[w] || nowWords[w]
 }
 
+// isShopWord reports whether word, whatever its case, is one a shop
+// writes about a price besides a label's (isPriceLabel): a cart's or a
+// discount's (shopLabelWords: Promo, Rabatt), a saving's (saveWords:
+// Économisez), one that says which price next to a price word
+// (wasPriceWords, nowPriceWords: Neu, Nouveau), or a sale's or a
+// condition's (saleWords: Soldes, Angebot, Neuf). Written with a capital
+// before a number, it is no name's word (afterName: Promo 2 499 € is
+// 2499, where Pixel 8 699 € is 699).
+func isShopWord(word string) bool {
+	w := strings.ToLower(word)
+	return shopLabelWords[w] || saveWords[w] || wasPriceWords[w] || nowPriceWords[w] || saleWords[w]
+}
+
+// saleWords are the words of isShopWord besides the other lists': a
+// sale, an offer or a promotion, and the condition of what is sold (new,
+// used, refurbished), in English, German, French, Spanish, Italian and
+// Dutch.
+var saleWords = map[string]bool{
+	"offer": true, "deal": true, "promotion": true, "clearance": true, "used": true, "refurbished": true, // English
+	"angebot": true, "aktion": true, "sonderangebot": true, "gebraucht": true, // German
+	"soldes": true, "solde": true, "offre": true, "neuf": true, "occasion": true, "reconditionné": true, // French
+	"oferta": true, "rebajas": true, "usado": true, // Spanish
+	"offerta": true, "saldi": true, "usato": true, // Italian
+	"aanbieding": true, "actie": true, "nieuw": true, "gebruikt": true, // Dutch
+}
+
 // priceLabelWords are the words of isPriceLabel besides wasWords and
 // nowWords: price, total and amount, from and only, and the taxes a
 // price includes (Prix TTC, Preis inkl. MwSt), in the languages of this

@@ -227,6 +227,8 @@ func allDigits(s string) bool {
 // these:
 //   - a label (isPriceLabel: Prix 1 299 €, Preis, Cena, Od 12 490 Kč),
 //     whose number is the amount;
+//   - a shop's word (isShopWord: Promo 2 499 €, Soldes, Angebot,
+//     Économisez, Neuf), which a price follows as a label's does;
 //   - a word holding digits (Galaxy S24 1 299 €, Nikon Z5 12 990 Kč,
 //     iPhone 15 1 199 €): a name's own number, after which a number is
 //     none of its;
@@ -239,7 +241,7 @@ func afterName(s string) bool {
 		return false
 	}
 	w := endingWord(t)
-	if w == "" || strings.IndexFunc(w, unicode.IsDigit) >= 0 || strings.IndexFunc(w, unicode.IsUpper) < 0 || isPriceLabel(w) {
+	if w == "" || strings.IndexFunc(w, unicode.IsDigit) >= 0 || strings.IndexFunc(w, unicode.IsUpper) < 0 || isPriceLabel(w) || isShopWord(w) {
 		return false
 	}
 	for range 2 {

@@ -126,7 +126,7 @@ func (m *Monitor) noteSiteScopeMisses(ctx context.Context, j *job, cur *siteReco
 		if looked == 0 {
 			common = misses
 		} else {
-			common = slices.DeleteFunc(common, func(s string) bool { return !slices.Contains(misses, s) })
+			common = commonMisses(common, misses)
 		}
 		looked++
 		if len(common) == 0 {
@@ -139,6 +139,42 @@ func (m *Monitor) noteSiteScopeMisses(ctx context.Context, j *job, cur *siteReco
 		of = "- " + exprKey(x)
 	}
 	j.st.SiteNotesOf = of
+}
+
+// commonMisses returns the misses of common (what every page looked at so
+// far lacks) that a page whose misses are misses lacks too, then those
+// of misses that every page before lacked: a page lacks what it names,
+// and what is under a scope it lacks ("scope table#u in css \"div.side\"
+// matches nothing" on a page where "scope css \"div.side\" matches
+// nothing", which intent.ScopeMisses says alone), so that a table under a
+// scope that some pages have and none of them the table matches nothing
+// on the site.
+func commonMisses(common, misses []string) []string {
+	var out []string
+	for _, s := range common {
+		if slices.Contains(misses, s) || underMissedScope(misses, s) {
+			out = append(out, s)
+		}
+	}
+	for _, s := range misses {
+		if !slices.Contains(common, s) && underMissedScope(common, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// underMissedScope reports whether miss names a table or a list in a
+// scope ("scope table#u in css \"div.side\" matches nothing") that
+// misses say matches nothing ("scope css \"div.side\" matches nothing").
+func underMissedScope(misses []string, miss string) bool {
+	for _, m := range misses {
+		sel, ok := strings.CutPrefix(m, "scope ")
+		if sel, found := strings.CutSuffix(sel, " matches nothing"); ok && found && strings.Contains(miss, " in "+sel+" matches nothing") {
+			return true
+		}
+	}
+	return false
 }
 
 // pageScopeMisses returns the scope misses of x on a version of a site's

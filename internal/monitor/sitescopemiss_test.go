@@ -167,3 +167,61 @@ func TestSiteScopeMissNotesBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestSiteScopeMissUnderScope: a table named under a scope that some
+// pages have and others lack, and that none of the pages with the scope
+// has, matches nothing on the site: a page without the scope has nothing
+// under it either. The site's note names the table in its scope, where
+// the pages' misses differed ("scope css ... matches nothing" on one,
+// "scope table#u in css ... matches nothing" on another) and no note was
+// said. A scope on no page is one note alone, as on a page.
+func TestSiteScopeMissUnderScope(t *testing.T) {
+	ctx := context.Background()
+	db, wh, u := testStore(t)
+	site := crawltest.NewSite(t, scopeSite("", true)) // a div.side on the start page alone
+	now := time.Now().UTC()
+	start := site.URL("/docs/")
+	src := "Create Sentinel docs Using site " + start + ` Monitor table {u} In css "div.side" OR table {v} In css "div.none" Every interactive`
+	sen := createSentinel(t, db, spec.NewChecker(now), u, "docs", src)
+	m := siteMonitor(db, wh, fetch.Options{}, &now)
+	runOnce(t, m, 1)
+	states, err := db.SentinelStates(ctx, []int64{sen.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	on := " on site " + start + " (3 pages looked at)"
+	want := []string{
+		`scope css "div.none" matches nothing` + on,
+		`scope table#u in css "div.side" matches nothing` + on,
+	}
+	if got := ScopeNotes(states[sen.ID]); !slices.Equal(got, want) {
+		t.Errorf("notes:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestCommonMisses: what every page lacks, a table under a scope lacked
+// by a page whose scope is missing, whichever page is looked at first.
+func TestCommonMisses(t *testing.T) {
+	const (
+		scope = `scope css "div.side" matches nothing`
+		under = `scope table#u in css "div.side" matches nothing`
+		other = `scope table#v in css "div.main" matches nothing`
+		plain = "scope table 2 matches nothing"
+	)
+	for _, tc := range []struct {
+		name                 string
+		common, misses, want []string
+	}{
+		{"both lack it", []string{plain}, []string{plain}, []string{plain}},
+		{"the second has it", []string{plain}, nil, nil},
+		{"the table, then no scope", []string{under, plain}, []string{scope, plain}, []string{under, plain}},
+		{"no scope, then the table", []string{scope, plain}, []string{under, plain}, []string{plain, under}},
+		{"no scope, then the scope with the table", []string{scope}, []string{}, nil},
+		{"no scope on either", []string{scope}, []string{scope}, []string{scope}},
+		{"another scope", []string{scope}, []string{other}, nil},
+	} {
+		if got := commonMisses(tc.common, tc.misses); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: commonMisses(%q, %q) = %q, want %q", tc.name, tc.common, tc.misses, got, tc.want)
+		}
+	}
+}

@@ -28,6 +28,12 @@ type parsedFile struct {
 	faulty []bool
 }
 
+// toCheck reports whether some sentinel of the file parsed, to be checked
+// and perhaps added.
+func (pf parsedFile) toCheck() bool {
+	return pf.faulty == nil || slices.Contains(pf.faulty, false)
+}
+
 // syntaxFaults returns, for each sentinel of f, which spec.Parse returned
 // with the syntax error err, whether err has an error in its text (from
 // its Create to the next sentinel's), so that the others are added as a
@@ -111,7 +117,9 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (code 
 		}
 		files = append(files, parsedFile{f, nil})
 	}
-	if len(files) == 0 {
+	if !slices.ContainsFunc(files, parsedFile.toCheck) {
+		// Nothing to add: the store is not read for the files none of
+		// whose sentinels parsed.
 		return code, nil
 	}
 

@@ -173,3 +173,23 @@ func TestSentinelAddUsesFaultyFile(t *testing.T) {
 		}
 	}
 }
+
+// TestSentinelAddFaultyFilesOnly: files none of whose sentinels parsed
+// have nothing to add, and add does not read the store for them: their
+// syntax errors are printed (exit 1), as before such files were kept for
+// the checker, where a store that cannot be read (here, a data directory
+// whose store is no database) made it exit 2 with the store's error.
+func TestSentinelAddFaultyFilesOnly(t *testing.T) {
+	dir := t.TempDir()
+	one := writeFile(t, dir, "one.ssl", "Create Sentinel a Using http://a.example/\n  Fetch 3\n")
+	data := filepath.Join(dir, "data")
+	if err := os.MkdirAll(data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, data, sqlite.FileName, "not a database")
+	want := one + ":2:10: expected time unit (second, minute, hour, day, week or month), found end of file\n"
+	code, out, errOut := runVigil(t, "", "sentinel", "add", "--data", data, one)
+	if code != exitChanged || out != want || errOut != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q\nwant 1 and %q", code, out, errOut, want)
+	}
+}

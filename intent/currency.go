@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -220,7 +221,7 @@ func twoDecimals(m string) bool {
 // it (currencyBefore) or after it (currencyAfter, local its page's sign).
 func hasCurrency(s string, i, d, e int, local string) bool {
 	_, before := currencyBefore(s[:i], s[d:e])
-	before = before && !fridayDate(s[:i], s[d:e], s[e:])
+	before = before && !fridayDate(s[:i], s[d:e], s[e:]) && !fridayHours(s[:i], s[d:e], s[e:])
 	_, after := currencyAfter(s[e:], s[d:e], local)
 	return before || after
 }
@@ -303,6 +304,33 @@ func fridayDate(before, m, after string) bool {
 	mn, _ := strconv.Atoi(month)
 	return dn >= 1 && dn <= 31 && mn >= 1 && mn <= 12
 }
+
+// fridayHours reports whether a number whose digits and separators are m,
+// with before and after the text around it, is a time after Friday's Fr.
+// or Fr, as opening hours write it, not an amount in Swiss francs: after a
+// range of days that ends on Friday (Mo.–Fr. 8.00–18.00, Di - Fr 9.30,
+// Mo bis Fr 10), or an hour and its minutes (20.15, 8:30) or an hour
+// alone before Uhr or h, or a range of them before it (Fr. 20.15 Uhr, Fr
+// 8.00–12.00 Uhr).
+func fridayHours(before, m, after string) bool {
+	t := strings.TrimSuffix(strings.TrimRightFunc(before, isAmountSpace), ".")
+	if !strings.HasSuffix(t, "Fr") || letterCurrencyAtEnd(t) == 0 {
+		return false
+	}
+	return dayRangeEnd.MatchString(t) || clockTime.MatchString(m) && hoursAfter.MatchString(after)
+}
+
+// dayRangeEnd matches a text that ends with a range of days ending on
+// Friday, in German (fridayHours): Mo.–Fr, Di - Fr, Mo bis Fr.
+var dayRangeEnd = regexp.MustCompile(`(?:^|[^\pL\pN])(?:Mo|Di|Mi|Do)\.?\s*(?:[-–—]|bis)\s*Fr$`)
+
+// clockTime matches a time of day as German writes it, an hour and its
+// minutes after a period or a colon, or an hour alone (fridayHours).
+var clockTime = regexp.MustCompile(`^(?:[01]?[0-9]|2[0-4])(?:[.:][0-5][0-9])?$`)
+
+// hoursAfter matches the text after a time of day that says it is one:
+// Uhr or h, after the range's other end if any (fridayHours).
+var hoursAfter = regexp.MustCompile(`^(?:\s*(?:[-–—]|bis)\s*[0-9]{1,2}(?:[.:][0-9]{2})?)?\s*(?:Uhr|h)(?:[^\pL\pN]|$)`)
 
 // letterCurrencies are the currencies letterCurrencyAtEnd knows.
 var letterCurrencies = []string{"Q", "L", "R", "Kr", "kr", "Fr"}

@@ -469,8 +469,9 @@
 //     before or after an amount's form ("Fr. 12.50", "12.50 Fr.", "Art. 3
 //     Fr. 1'299.–" is 1299), and after any number on a Swiss page (de-CH,
 //     fr-CH: "12 Fr."), but not before a day and a month, Friday's ("Fr.
-//     12.05.: Eintritt 19 €" is 19), nor before a bare number elsewhere
-//     ("Fr 3 Kurse" is no amount). A symbol or code joined to the
+//     12.05.: Eintritt 19 €" is 19), nor before a time of opening hours
+//     ("Mo.–Fr. 8.00–18.00 Uhr 5 €" is 5, "Fr. 20.15 Uhr" no amount),
+//     nor before a bare number elsewhere ("Fr 3 Kurse" is no amount). A symbol or code joined to the
 //     digits after it is theirs ("H.264 $20" is 20); one spaced from the
 //     numbers on both sides is the one's before it ("1.299 € 20 % sparen"
 //     is 1299, "5 EUR 2 Stück" 5), but where only the one after has an

@@ -85,6 +85,14 @@ func TestValueSwissFranc(t *testing.T) {
 		// a bare number after it or before it is no amount.
 		{"de", "Fr. 12.05.: Eintritt 19 €", 19, true},
 		{"de", "Fr 3 Kurse", 3, false},
+		// Nor is a time after it, or a number after a range of days
+		// ending on it, as opening hours are written.
+		{"de", "Mo.–Fr. 8.00–18.00 Uhr 5 €", 5, true},
+		{"de", "Mo–Fr 8.30 bis 17.30 Uhr: Eintritt 5 €", 5, true},
+		{"de", "Fr. 20.15 Uhr, Eintritt 25 €", 25, true},
+		{"de-CH", "Di - Fr. 9.30-12.00, Eintritt 7.50 Fr.", 7.5, true},
+		{"de-CH", "Mo bis Fr 10.00 Uhr: CHF 12.50", 12.5, true},
+		{"de-CH", "Art. 3 Fr. 12.50 Uhrenarmband", 12.5, true},
 		{"fr", "Frais 3 €", 3, true},
 	})
 }
@@ -197,6 +205,7 @@ func TestValueSpacesApart(t *testing.T) {
 // those of the span findValueIn finds in the text as the page reads it.
 func FuzzTextNumber(f *testing.F) {
 	for _, s := range []string{"10-€20", "10 to €20", "Fr. 12.50", "Fr. 12.05.: Eintritt 19 €", "Art. 3 Fr. 1'299.–",
+		"Mo.–Fr. 8.00–18.00 Uhr 5 €", "Fr. 20.15 Uhr, 25 Fr.", "Di - Fr 9.30-12.00 h 7.50 Fr.",
 		"iPhone 15 999 €", "Prix : 15 999 €", "Samsung 1 299 €", "iPad 12 990 Kč", "Lot de 2 250 g", "Preis 1 299 €",
 		"1 299,00 €", "€ 1 299", "Preis: 1 299", "12 990 TL", "2 Stk. 12 Fr.", "Revenue 1.2M", "3 million views",
 		"3,4 Mrd", "1,5 Mio. €", "5 mn", "1 299 999 € 2"} {

@@ -582,7 +582,10 @@
 //     any magnitude joined to a figure does after a word naming an amount
 //     of money ("Revenue 1.2M", "Revenue: 2.1bn", "Umsatz 3,4 Mrd."):
 //     there the letter is the figure's, not a size's. A unit written
-//     with letters of a magnitude is none ("5 mn", French minutes).
+//     with letters of a magnitude is none ("5 mn", French minutes). A
+//     French page counts by the long scale, its billion a million
+//     millions and its trillion a million billions ("2 billions d'euros"
+//     is 2000000000000, "2 milliards" 2000000000).
 //   - In HTML, a match whose text holds several numbers, some struck out
 //     (del, s, strike: the regular price a shop shows beside a sale's),
 //     reads its number from its text without them where that holds one

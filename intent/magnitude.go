@@ -79,6 +79,9 @@ func amountMagnitude(s string, i, d, e int, r pageReading) int {
 	if m.exp == 0 {
 		return 0
 	}
+	if exp, ok := longScale[m.word]; ok && longScaleLanguages[r.lang] {
+		m.exp = exp // 2 billions on a French page
+	}
 	if _, ok := currencyBefore(s[:i], s[d:e]); ok {
 		return m.exp
 	}
@@ -96,6 +99,17 @@ func amountMagnitude(s string, i, d, e int, r pageReading) int {
 	}
 	return 0
 }
+
+// longScale are the powers of ten of the magnitudes whose words the
+// languages of longScaleLanguages spell as English does and count by the
+// long scale (amountMagnitude): their billion is a million millions
+// (English's trillion), their trillion a million billions.
+var longScale = map[string]int{"billion": 12, "billions": 12, "trillion": 18, "trillions": 18}
+
+// longScaleLanguages are the languages whose pages read the words of
+// longScale by the long scale: French (2 billions d'euros is 2e12; 2
+// milliards is 2e9).
+var longScaleLanguages = map[string]bool{"fr": true}
 
 // moneyNouns are the words, lower-cased, that name an amount of money
 // before a figure written without its currency, whose magnitude

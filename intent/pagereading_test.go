@@ -119,6 +119,15 @@ func TestValuePageMagnitude(t *testing.T) {
 		{"", "Size 1.2M", 1.2, false},
 		{"", "3 M views", 3, false},
 		{"fr", "5 mn", 5, false}, // minutes
+		// French counts by the long scale: its billion is a million
+		// millions (a milliard is a thousand), its trillion a million
+		// billions; English by the short one.
+		{"fr", "2 billions d'euros", 2e12, false},
+		{"fr", "1,5 billion €", 1.5e12, true},
+		{"fr", "3 trillions", 3e18, false},
+		{"en", "2 billion", 2e9, false},
+		{"", "2 billion", 2e9, false},
+		{"fr", "Chiffre d'affaires 2,1bn", 2.1e9, false},
 	})
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/vigil-web/vigil/spec"
 )
@@ -14,7 +15,8 @@ import (
 // "unknown sentinel". faulty nil checks them all. Each valid sentinel is
 // added to the checker, created at its Now. It returns the checked
 // sentinels (nil for those with errors, or faulty) and the errors found,
-// sorted by position and named with f's name, not cut.
+// sorted by position and named with f's name, not cut again: a
+// sentinel's list the checker cut ends with its "too many errors".
 func checkParsed(c *spec.Checker, f *spec.File, faulty []bool) ([]*spec.Checked, spec.ErrorList) {
 	var errs spec.ErrorList
 	out := make([]*spec.Checked, len(f.Sentinels))
@@ -36,9 +38,8 @@ func checkParsed(c *spec.Checker, f *spec.File, faulty []bool) ([]*spec.Checked,
 			list = spec.ErrorList{{Pos: spec.Position{Filename: f.Name}, Msg: err.Error()}}
 		}
 		for _, e := range list {
-			if e.Msg == spec.TooManyErrors {
-				continue // cut again with the file's others
-			}
+			// "too many errors" kept: where the checker stopped
+			// (mergeDiagnostics).
 			e.Pos.Filename = f.Name
 			errs = append(errs, e)
 		}
@@ -54,29 +55,48 @@ func checkParsed(c *spec.Checker, f *spec.File, faulty []bool) ([]*spec.Checked,
 // error, nil if none) and the semantic errors of its sentinels that
 // parsed, in one list sorted by position, cut at spec.MaxErrors as each
 // of them is: past it, the list ends with "too many errors" at the first
-// error left out. A syntax list the parser cut (it stopped reading there)
-// stays cut at least where it was.
+// error left out. A list the parser or the checker cut (it stopped
+// reporting there: spec.TooManyErrors, which checkParsed keeps) stays cut
+// at least where it was, so that no error after one left out is listed
+// and the list says that some were.
 func mergeDiagnostics(syntax error, semantic spec.ErrorList) spec.ErrorList {
-	var all spec.ErrorList
-	var stopped *spec.Error // the parser's "too many errors"
 	var list spec.ErrorList
-	if errors.As(syntax, &list) {
-		for _, e := range list {
-			if e.Msg == spec.TooManyErrors {
-				stopped = e
-				continue
-			}
+	errors.As(syntax, &list)
+	var all spec.ErrorList
+	var cut *spec.Error // the first error left out, by the parser or the checker
+	for _, e := range slices.Concat(list, semantic) {
+		switch {
+		case e.Msg != spec.TooManyErrors:
 			all = append(all, e)
+		case cut == nil || before(e, cut):
+			cut = e
 		}
 	}
-	all = append(all, semantic...)
 	all.Sort()
-	switch {
-	case len(all) > spec.MaxErrors:
-		next := all[spec.MaxErrors]
-		all = append(all[:spec.MaxErrors:spec.MaxErrors], &spec.Error{Pos: next.Pos, Msg: spec.TooManyErrors})
-	case stopped != nil:
-		all = append(all, stopped)
+	n := len(all)
+	if cut != nil {
+		n = slices.IndexFunc(all, func(e *spec.Error) bool { return !before(e, cut) })
+		if n < 0 {
+			n = len(all)
+		}
+	}
+	if n > spec.MaxErrors {
+		n = spec.MaxErrors
+	}
+	if n < len(all) && (cut == nil || before(all[n], cut)) {
+		cut = all[n]
+	}
+	all = all[:n:n]
+	if cut != nil {
+		all = append(all, &spec.Error{Pos: cut.Pos, Msg: spec.TooManyErrors})
 	}
 	return all
+}
+
+// before reports whether a is at a position before b's, in one file.
+func before(a, b *spec.Error) bool {
+	if a.Pos.Line != b.Pos.Line {
+		return a.Pos.Line < b.Pos.Line
+	}
+	return a.Pos.Column < b.Pos.Column
 }

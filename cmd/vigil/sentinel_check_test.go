@@ -80,6 +80,11 @@ func TestSentinelCheckSyntaxAndSemantic(t *testing.T) {
 		// The parser stopped, and no sentinel before has a semantic
 		// error: the list is cut where the parser stopped.
 		{"parser-stopped-clean", nil, exitChanged},
+		// One sentinel's semantic errors past 10: its first 10, then
+		// "too many errors" at the first left out, with or without
+		// the errors of a later sentinel.
+		{"semantic-cut", nil, exitChanged},
+		{"semantic-cut-then-more", nil, exitChanged},
 		// The valid sentinels are printed, with their warnings, as JSON.
 		{"json", []string{"--json"}, exitChanged},
 		// A syntax error outside any sentinel (before the first): every

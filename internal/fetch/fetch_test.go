@@ -62,6 +62,11 @@ func TestFetch(t *testing.T) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, page)
 	})
+	mux.HandleFunc("/etag-latin1", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("ETag", "\"caf\xe9\"")
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, page)
+	})
 	mux.HandleFunc("/gzip", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Header().Set("Content-Encoding", "gzip")
@@ -178,6 +183,14 @@ func TestFetch(t *testing.T) {
 		{name: "etag-304", path: "/etag", etag: `"v1"`, check: func(t *testing.T, r *vigil.FetchResult) {
 			if !r.NotModified || r.Body != nil || r.ETag != `"v1"` {
 				t.Errorf("got %+v", r)
+			}
+		}},
+		// An ETag that is not UTF-8 (a Latin-1 byte, obs-text) is left
+		// out, as if the server sent none: PostgreSQL refuses to store
+		// it, and with it the page's version, at every check.
+		{name: "etag-not-utf8", path: "/etag-latin1", check: func(t *testing.T, r *vigil.FetchResult) {
+			if r.ETag != "" || string(r.Body) != page {
+				t.Errorf("got ETag %q, body %q; want no ETag and the page", r.ETag, r.Body)
 			}
 		}},
 		{name: "gzip", path: "/gzip", check: func(t *testing.T, r *vigil.FetchResult) {

@@ -82,6 +82,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -577,13 +578,13 @@ func (c *Client) HTTPClient() *http.Client {
 	return &http.Client{Transport: c.http.Transport, CheckRedirect: c.http.CheckRedirect, Timeout: c.opt.TotalTimeout}
 }
 
-// storableETag returns etag, or "" when it is not UTF-8: HTTP allows
-// any byte above 0x7F in one (obs-text), and a Latin-1 one is not text
-// that PostgreSQL stores, so that the page's version would fail to be
-// stored at every check. Without it the page is fetched whole each time,
-// as from a server that sends no ETag.
+// storableETag returns etag, or "" when it is not UTF-8 or holds a NUL:
+// HTTP allows any byte above 0x7F in one (obs-text), and a Latin-1 one is
+// not text that PostgreSQL stores, so that the page's version would fail
+// to be stored at every check. Without it the page is fetched whole each
+// time, as from a server that sends no ETag.
 func storableETag(etag string) string {
-	if !utf8.ValidString(etag) {
+	if !utf8.ValidString(etag) || strings.IndexByte(etag, 0) >= 0 {
 		return ""
 	}
 	return etag

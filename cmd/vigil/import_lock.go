@@ -1,13 +1,9 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"syscall"
 )
 
 // importLockFile is the file in the data directory that an import warc
@@ -27,52 +23,34 @@ func lockImport(dataDir string) (func(), error) {
 	if err := os.MkdirAll(dataDir, 0o750); err != nil {
 		return nil, fmt.Errorf("data directory: %w", err)
 	}
-	path := filepath.Join(dataDir, importLockFile)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o640)
-	if err != nil {
+	release, held, err := takeLockFile(filepath.Join(dataDir, importLockFile))
+	switch {
+	case held:
+		return nil, importHeldError(dataDir)
+	case err != nil:
 		return nil, fmt.Errorf("data directory import lock: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("data directory import lock %s: %w", path, err)
-		}
-		return nil, importHeldError(dataDir)
-	}
-	if err := f.Truncate(0); err == nil {
-		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
-	}
 	if dataDirHeld(dataDir) != nil {
-		f.Close()
+		release()
 		return nil, fmt.Errorf("%s is running on the data directory %s, and an import in one transaction would hold its writes until the import ends: stop it first, or import record by record with --keep-partial (a failure then keeps what was imported)", lockHolder(dataDir), dataDir)
 	}
-	return func() { f.Close() }, nil
+	return release, nil
 }
 
 // importHeld returns an error naming the import warc that holds the data
 // directory's import lock, and nil when none does or the directory or
 // its lock file does not exist: it creates nothing.
 func importHeld(dataDir string) error {
-	f, err := os.Open(filepath.Join(dataDir, importLockFile))
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); errors.Is(err, syscall.EWOULDBLOCK) {
+	if lockFileHeld(filepath.Join(dataDir, importLockFile)) {
 		return importHeldError(dataDir)
 	}
-	return nil // released with f
+	return nil
 }
 
 // importHeldError is the error of a start on the data directory that an
 // import warc in one transaction holds, naming it by the pid its lock
 // file holds.
 func importHeldError(dataDir string) error {
-	holder := "vigil import warc"
-	if b, err := os.ReadFile(filepath.Join(dataDir, importLockFile)); err == nil {
-		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 {
-			holder += " (pid " + strconv.Itoa(pid) + ")"
-		}
-	}
+	holder := lockFileOwner("vigil import warc", filepath.Join(dataDir, importLockFile))
 	return fmt.Errorf("%s is importing into the data directory %s in one transaction, which holds the store's writes until it ends: wait for it to end", holder, dataDir)
 }

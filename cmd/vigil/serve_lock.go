@@ -1,13 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"syscall"
 )
 
 // serveLockFile is the file in the data directory that vigil serve holds
@@ -22,22 +17,14 @@ const serveLockFile = "serve.lock"
 // commands (sentinel add, list...) do not take it: they run beside the
 // daemon. It returns the function that releases the lock.
 func lockDataDir(dataDir string) (func(), error) {
-	path := filepath.Join(dataDir, serveLockFile)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o640)
-	if err != nil {
+	release, held, err := takeLockFile(filepath.Join(dataDir, serveLockFile))
+	switch {
+	case held:
+		return nil, heldError(dataDir)
+	case err != nil:
 		return nil, fmt.Errorf("data directory lock: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("data directory lock %s: %w", path, err)
-		}
-		return nil, heldError(dataDir)
-	}
-	if err := f.Truncate(0); err == nil {
-		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
-	}
-	return func() { f.Close() }, nil
+	return release, nil
 }
 
 // dataDirHeld returns the error lockDataDir would, naming the holder,
@@ -47,15 +34,10 @@ func lockDataDir(dataDir string) (func(), error) {
 // daemon on the directory and the address of a running one names that
 // one, not only the address.
 func dataDirHeld(dataDir string) error {
-	f, err := os.Open(filepath.Join(dataDir, serveLockFile))
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); errors.Is(err, syscall.EWOULDBLOCK) {
+	if lockFileHeld(filepath.Join(dataDir, serveLockFile)) {
 		return heldError(dataDir)
 	}
-	return nil // released with f
+	return nil
 }
 
 // heldError is the error of a start on the data directory that another
@@ -67,11 +49,5 @@ func heldError(dataDir string) error {
 // lockHolder names the vigil serve that holds the data directory's lock,
 // by the pid it wrote there when it can be read.
 func lockHolder(dataDir string) string {
-	holder := "another vigil serve"
-	if b, err := os.ReadFile(filepath.Join(dataDir, serveLockFile)); err == nil {
-		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 {
-			holder += " (pid " + strconv.Itoa(pid) + ")"
-		}
-	}
-	return holder
+	return lockFileOwner("another vigil serve", filepath.Join(dataDir, serveLockFile))
 }

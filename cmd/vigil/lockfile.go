@@ -1,0 +1,59 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// The data directory's locks (serve.lock, import.lock) are advisory
+// flocks on a file that holds the holder's pid: the system releases one
+// when its process ends, however it ends.
+
+// takeLockFile takes the exclusive lock on the file at path, creating
+// it, and writes the process's pid in it. held says that another process
+// holds it (release is then nil); err is any other failure. release
+// gives the lock up.
+func takeLockFile(path string) (release func(), held bool, err error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o640)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, true, nil
+		}
+		return nil, false, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := f.Truncate(0); err == nil {
+		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}
+	return func() { f.Close() }, false, nil
+}
+
+// lockFileHeld reports whether another process holds the lock on the
+// file at path; false when the file does not exist: it creates nothing.
+func lockFileHeld(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close() // releases the lock taken to look
+	return errors.Is(syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB), syscall.EWOULDBLOCK)
+}
+
+// lockFileOwner returns who, by name, holds the lock on the file at path,
+// with the pid it wrote there when it can be read: "vigil serve (pid
+// 42)".
+func lockFileOwner(name, path string) string {
+	if b, err := os.ReadFile(path); err == nil {
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 {
+			return name + " (pid " + strconv.Itoa(pid) + ")"
+		}
+	}
+	return name
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha1"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -52,19 +51,9 @@ func (r *Reader) nextARC(line string) (*Record, error) {
 	if desc {
 		ip, date, ct = fields[1], fields[2], fields[3]
 	}
-	limit := int64(MaxBlock)
-	if r.MaxBlock > 0 && r.MaxBlock < limit {
-		limit = r.MaxBlock
-	}
-	var block bytes.Buffer
-	var dst io.Writer = &block
-	if n > limit {
-		dst = io.Discard
-	}
-	copied, err := io.CopyN(dst, r.br, n)
-	r.off += copied
+	block, limit, err := r.readBlock(n, url)
 	if err != nil {
-		return nil, fmt.Errorf("warc: %s (%s): block of %d bytes cut short at %d: %w", r.where(), url, n, copied, unexpected(err))
+		return nil, err
 	}
 	id := arcID(url, date, r.start)
 	rec := &Record{Version: "ARC/" + r.arcVersion, Header: Header{
@@ -78,7 +67,7 @@ func (r *Reader) nextARC(line string) (*Record, error) {
 	if n > limit {
 		return rec, fmt.Errorf("warc: %s (%s): block of %d bytes: %w (%d)", r.where(), url, n, ErrTooLong, limit)
 	}
-	rec.Block = block.Bytes()
+	rec.Block = block
 	switch {
 	case desc:
 		rec.Header[0].Value = TypeWarcinfo

@@ -201,26 +201,11 @@ func (r *Reader) Next() (*Record, error) {
 	if err != nil || n < 0 {
 		return nil, fmt.Errorf("warc: %s: bad Content-Length %q", r.where(), rec.Header.Get(FieldContentLength))
 	}
-	limit := int64(MaxBlock)
-	if r.MaxBlock > 0 && r.MaxBlock < limit {
-		limit = r.MaxBlock
-	}
-	// Grow the block as it is read: a lying Content-Length must not make
-	// the reader allocate it up front. A block too long is read past, not
-	// kept, so that the records after it can be read.
-	var block bytes.Buffer
-	var dst io.Writer = &block
-	if n > limit {
-		dst = io.Discard
-	}
-	copied, err := io.CopyN(dst, r.br, n)
-	r.off += copied
+	block, limit, err := r.readBlock(n, rec.ID())
 	if err != nil {
-		return nil, fmt.Errorf("warc: %s (%s): block of %d bytes cut short at %d: %w", r.where(), rec.ID(), n, copied, unexpected(err))
+		return nil, err
 	}
-	if n <= limit {
-		rec.Block = block.Bytes()
-	}
+	rec.Block = block
 	var end [4]byte
 	read, err := io.ReadFull(r.br, end[:])
 	r.off += int64(read)
@@ -278,4 +263,30 @@ func truncate(s string) string {
 		return s[:60] + "..."
 	}
 	return s
+}
+
+// readBlock reads the next n bytes, the block of the record named name,
+// and returns them with the reader's limit on a block (MaxBlock, or
+// less). The block grows as it is read: a lying length must not make the
+// reader allocate it up front. One longer than the limit is read past,
+// not kept (nil), so that the records after it can be read.
+func (r *Reader) readBlock(n int64, name string) ([]byte, int64, error) {
+	limit := int64(MaxBlock)
+	if r.MaxBlock > 0 && r.MaxBlock < limit {
+		limit = r.MaxBlock
+	}
+	var block bytes.Buffer
+	var dst io.Writer = &block
+	if n > limit {
+		dst = io.Discard
+	}
+	copied, err := io.CopyN(dst, r.br, n)
+	r.off += copied
+	if err != nil {
+		return nil, limit, fmt.Errorf("warc: %s (%s): block of %d bytes cut short at %d: %w", r.where(), name, n, copied, unexpected(err))
+	}
+	if n > limit {
+		return nil, limit, nil
+	}
+	return block.Bytes(), limit, nil
 }

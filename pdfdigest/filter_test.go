@@ -3,6 +3,7 @@ package pdfdigest
 import (
 	"bytes"
 	"compress/lzw"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -209,4 +210,25 @@ func FuzzDecodeFilters(f *testing.F) {
 			t.Fatalf("ASCII85Decode: %d bytes of %d", len(out), len(data))
 		}
 	})
+}
+
+// TestSumUndecodedBounded: a file of many streams Sum leaves as their
+// bytes names the first MaxUndecoded and counts the others
+// (Result.UndecodedMore), so that what SumResult keeps of a hostile file
+// of a million tiny streams stays small.
+func TestSumUndecodedBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("%PDF-1.5\n")
+	const n = MaxUndecoded + 50
+	for i := range n {
+		fmt.Fprintf(&b, "%d 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /JBIG2Decode /Length 2 >>\nstream\nxx\nendstream\nendobj\n", i+1)
+	}
+	res, err := SumResult([]byte(b.String()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Undecoded) != MaxUndecoded || res.UndecodedMore != n-MaxUndecoded ||
+		res.Undecoded[0] != "object stream 1 0: filter /JBIG2Decode not decoded" {
+		t.Errorf("%d undecoded named (first %q), %d more; want %d named and %d more", len(res.Undecoded), res.Undecoded[0], res.UndecodedMore, MaxUndecoded, n-MaxUndecoded)
+	}
 }

@@ -17,6 +17,8 @@ type normalizer struct {
 	// undecoded says which object and metadata streams were hashed as
 	// their bytes, and why (Result.Undecoded).
 	undecoded []string
+	// undecodedMore counts those past MaxUndecoded.
+	undecodedMore int
 	// crypt decrypts an encrypted file's strings and streams; nil for a
 	// file in the clear.
 	crypt *decrypter
@@ -124,7 +126,7 @@ func (n *normalizer) object(l *lexer, at, num, gen int) error {
 		// in the clear.
 		var ok bool
 		if v, ok = n.crypt.decryptStrings(v, num, gen); !ok {
-			n.undecoded = append(n.undecoded, fmt.Sprintf("object %d %d: a string that does not decrypt", num, gen))
+			n.noteUndecoded("object %d %d: a string that does not decrypt", num, gen)
 		}
 	}
 	save := l.pos
@@ -175,7 +177,7 @@ func (n *normalizer) stream(d value, data []byte, num, gen int, hint bool) {
 		if ok {
 			data = plain
 		} else {
-			n.undecoded = append(n.undecoded, fmt.Sprintf("stream %d %d: does not decrypt", num, gen))
+			n.noteUndecoded("stream %d %d: does not decrypt", num, gen)
 		}
 	}
 	switch {
@@ -195,12 +197,12 @@ func (n *normalizer) stream(d value, data []byte, num, gen int, hint bool) {
 			n.w.Write(objects)
 			return
 		}
-		n.undecoded = append(n.undecoded, fmt.Sprintf("object stream %d %d: %s", num, gen, why))
+		n.noteUndecoded("object stream %d %d: %s", num, gen, why)
 	case typ.nameIs("Metadata"):
 		if _, filtered := d.get("Filter"); filtered {
 			plain, why := n.decode(d, data)
 			if why != "" {
-				n.undecoded = append(n.undecoded, fmt.Sprintf("metadata stream %d %d: %s", num, gen, why))
+				n.noteUndecoded("metadata stream %d %d: %s", num, gen, why)
 			} else {
 				data = plain
 			}
@@ -327,4 +329,14 @@ func (n *normalizer) token(toks ...[]byte) {
 		n.w.Write(t)
 		n.w.WriteByte(' ')
 	}
+}
+
+// noteUndecoded notes a stream or object hashed as its bytes, and why
+// (Result.Undecoded): the first MaxUndecoded named, the others counted.
+func (n *normalizer) noteUndecoded(format string, args ...any) {
+	if len(n.undecoded) == MaxUndecoded {
+		n.undecodedMore++
+		return
+	}
+	n.undecoded = append(n.undecoded, fmt.Sprintf(format, args...))
 }

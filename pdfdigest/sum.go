@@ -62,9 +62,17 @@ type Result struct {
 	// data that does not decode, the inflate cap reached; and, in an
 	// encrypted file, of each stream and object whose data or string
 	// does not decrypt ("stream 4 0: does not decrypt"). The dates and
-	// identifiers in such a stream are hashed: each run a change.
+	// identifiers in such a stream are hashed: each run a change. It
+	// names the first MaxUndecoded.
 	Undecoded []string
+	// UndecodedMore counts the others, past MaxUndecoded.
+	UndecodedMore int
 }
+
+// MaxUndecoded is the most streams and objects Result.Undecoded names:
+// a file of a million tiny streams in a filter Sum does not decode keeps
+// its list small.
+const MaxUndecoded = 100
 
 // SumResult returns Sum's hash of PDF b, and what in b was hashed as its
 // bytes (Result.Undecoded), or a *SyntaxError if b does not parse as a
@@ -95,6 +103,6 @@ func SumResult(b []byte, opt *Options) (Result, error) {
 		return res, fmt.Errorf("pdfdigest: write to the hash: %w", err)
 	}
 	h.Sum(res.Sum[:0])
-	res.Undecoded = n.undecoded
+	res.Undecoded, res.UndecodedMore = n.undecoded, n.undecodedMore
 	return res, nil
 }

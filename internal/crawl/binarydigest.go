@@ -102,7 +102,7 @@ func binaryDigest(mediaType string, body []byte) (digest, note string) {
 	}
 	items := res.Undecoded[:min(len(res.Undecoded), maxDigestNoteItems)]
 	note = "hashed in part as bytes: " + strings.Join(items, "; ")
-	if more := len(res.Undecoded) - len(items); more > 0 {
+	if more := len(res.Undecoded) - len(items) + res.UndecodedMore; more > 0 {
 		note += fmt.Sprintf("; and %d more", more)
 	}
 	return digest, note

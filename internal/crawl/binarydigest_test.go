@@ -1,11 +1,13 @@
 package crawl
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/vigil-web/vigil/internal/crawl/crawltest"
+	"github.com/vigil-web/vigil/pdfdigest"
 )
 
 // TestDigestBinary: a PDF, by its media type or its magic, is digested
@@ -92,5 +94,15 @@ func TestDigestNoteBounded(t *testing.T) {
 		"object stream 2 0: filter /RunLengthDecode not decoded; and 7 more"
 	if note != want {
 		t.Errorf("note %q, want %q", note, want)
+	}
+	// Past the streams pdfdigest names, the others are counted too.
+	b.Reset()
+	b.WriteString("%PDF-1.5\n")
+	n := pdfdigest.MaxUndecoded + 20
+	for i := range n {
+		fmt.Fprintf(&b, "%d 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /RunLengthDecode /Length 2 >>\nstream\nxx\nendstream\nendobj\n", i+1)
+	}
+	if _, note := binaryDigest("application/pdf", []byte(b.String())); !strings.HasSuffix(note, fmt.Sprintf("; and %d more", n-maxDigestNoteItems)) {
+		t.Errorf("note of %d streams %q; want it to count the %d it does not name", n, note, n-maxDigestNoteItems)
 	}
 }

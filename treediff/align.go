@@ -1,6 +1,7 @@
 package treediff
 
 import (
+	"github.com/vigil-web/vigil/hugemem"
 	"slices"
 
 	"github.com/vigil-web/vigil/tree"
@@ -389,6 +390,8 @@ func (s *increasing) longest(pairs [][2]int32) [][2]int32 {
 type sigCounts struct {
 	slots []sigCount
 	mask  uint64
+	// arena is the matching's, where a large table is made.
+	arena *hugemem.Arena
 }
 
 type sigCount struct {
@@ -407,7 +410,7 @@ func (t *sigCounts) reset(n int) *sigCounts {
 		size <<= 1
 	}
 	if cap(t.slots) < size {
-		t.slots = make([]sigCount, size)
+		t.slots = hugemem.Make[sigCount](t.arena, size)
 	} else {
 		t.slots = t.slots[:size]
 		clear(t.slots)

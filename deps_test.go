@@ -27,19 +27,18 @@ var libraries = map[string][]string{
 	"xmltext":     {},
 	"markup":      {"tree", "xmltext"},
 	"delta":       {"tree", "xmltext"},
-	"treediff":    {"tree", "delta", "editdist", "hugemem", "xmltext"},
+	"treediff":    {"tree", "delta", "editdist", "xmltext"},
 	"render":      {"tree", "delta", "markup", "xmltext"},
 	"spec":        {},
-	"intent":      {"tree", "delta", "treediff", "hugemem", "markup", "spec", "xmltext"},
+	"intent":      {"tree", "delta", "treediff", "markup", "spec", "xmltext"},
 	"opic":        {},
 	"webtable":    {},
 	"simulate":    {"tree", "delta", "xmltext"},
 	"editdist":    {"tree", "delta", "xmltext"},
-	"quality":     {"tree", "delta", "treediff", "hugemem", "simulate", "editdist", "markup", "xmltext"},
+	"quality":     {"tree", "delta", "treediff", "simulate", "editdist", "markup", "xmltext"},
 	"xmlpatch":    {"tree", "delta", "xmltext"},
 	"pdfdigest":   {},
 	"imagedigest": {},
-	"hugemem":     {},
 }
 
 // allowedLibraryDeps are the non-standard packages a library may use.

@@ -1,7 +1,6 @@
 package tree
 
 import (
-	"fmt"
 	"hash/maphash"
 	"math"
 	"math/bits"
@@ -109,35 +108,21 @@ func MeasureTree(n *Node) *Measure {
 
 // MeasureFlat computes the signature and weight of every node of f, in one
 // pass over its arrays.
-func MeasureFlat(f *Flat) *Measure {
-	return measure(f, make([]Signature, f.Len()), make([]float64, f.Len()))
-}
-
-// MeasureFlatInto is MeasureFlat into arrays the caller provides, for a
-// caller that keeps its large arrays in memory of its own (treediff's, in
-// huge pages). Whatever they hold is overwritten. It panics unless both
-// are f.Len() long.
-func MeasureFlatInto(f *Flat, signature []Signature, weight []float64) *Measure {
-	if len(signature) != f.Len() || len(weight) != f.Len() {
-		panic(fmt.Sprintf("tree: measure %d nodes into %d signatures and %d weights", f.Len(), len(signature), len(weight)))
-	}
-	return measure(f, signature, weight)
-}
+func MeasureFlat(f *Flat) *Measure { return measure(f, true) }
 
 // WeighFlat is MeasureFlat without signatures, for callers that need only
 // the weights.
-func WeighFlat(f *Flat) *Measure { return measure(f, nil, make([]float64, f.Len())) }
+func WeighFlat(f *Flat) *Measure { return measure(f, false) }
 
-// measure fills weight, and sig unless it is nil, both f.Len() long.
-func measure(f *Flat, sig []Signature, weight []float64) *Measure {
+func measure(f *Flat, signatures bool) *Measure {
 	n := f.Len()
-	signatures := sig != nil
-	m := &Measure{Flat: f, Weight: weight, Signature: sig}
+	m := &Measure{Flat: f, Weight: make([]float64, n)}
 	// The hash of each (kind, name) pair that occurs, by name index: a
 	// name is hashed once, not once per node. kindName[k] is the hash of
 	// the k-th (kind, name) pair, 0 until computed.
 	var kindName []uint64
 	if signatures {
+		m.Signature = make([]Signature, n)
 		kindName = make([]uint64, len(f.names)*4)
 	}
 	// nameHash returns the hash of node i's kind and name. Its first
@@ -176,7 +161,7 @@ func measure(f *Flat, sig []Signature, weight []float64) *Measure {
 	// attributes: see labelOf).
 	kind, size, parent, pos := f.Kind[:n], f.Size[:n], f.Parent[:n], f.Pos[:n]
 	valueEnd, attrEnd := f.valueEnd[:n], f.attrEnd[:n]
-	weight = weight[:n]
+	weight, sig := m.Weight[:n], m.Signature
 	valueStart, attrStart := uint32(0), int32(0)
 	for i := range n {
 		k := kind[i]

@@ -1,7 +1,6 @@
 package treediff
 
 import (
-	"github.com/vigil-web/vigil/hugemem"
 	"slices"
 
 	"github.com/vigil-web/vigil/tree"
@@ -390,8 +389,6 @@ func (s *increasing) longest(pairs [][2]int32) [][2]int32 {
 type sigCounts struct {
 	slots []sigCount
 	mask  uint64
-	// arena is the matching's, where a large table is made.
-	arena *hugemem.Arena
 }
 
 type sigCount struct {
@@ -410,7 +407,7 @@ func (t *sigCounts) reset(n int) *sigCounts {
 		size <<= 1
 	}
 	if cap(t.slots) < size {
-		t.slots = hugemem.Make[sigCount](t.arena, size)
+		t.slots = make([]sigCount, size)
 	} else {
 		t.slots = t.slots[:size]
 		clear(t.slots)

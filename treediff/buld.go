@@ -161,7 +161,7 @@ type ancKey struct {
 func newCandidates(m *matching) *candidates {
 	c := &candidates{
 		m:     m,
-		old:   newSigTable(m.arena, m.old.Signature, m.oldMatch),
+		old:   newSigTable(m.old.Signature, m.oldMatch),
 		byAnc: map[ancKey]*candList{},
 		built: map[tree.Signature]bool{},
 	}

@@ -172,7 +172,7 @@ func TestRepeatedChildrenLinear(t *testing.T) {
 		v1, v2 := parse(t, doc(old, heavy.String())), parse(t, doc(new, heavy.String()))
 		o, _ := tree.FlattenDocument(v1)
 		nw, _ := tree.FlattenDocument(v2)
-		m, err := match(nil, o, nw, nil)
+		m, err := match(o, nw, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,7 +2,6 @@ package treediff
 
 import (
 	"fmt"
-	"github.com/vigil-web/vigil/hugemem"
 	"unsafe"
 
 	"github.com/vigil-web/vigil/delta"
@@ -77,11 +76,7 @@ func DiffFlat(old, new *tree.Flat, opt *Options) (*delta.Delta, error) {
 		return nil, fmt.Errorf("treediff: the old version has %d XIDs for %d nodes", len(old.XID), old.Len())
 	}
 	first := old.XID == nil || old.XID[old.Root()] == 0
-	// The matching's large arrays live in huge pages, for as long as
-	// the diff: see package hugemem.
-	arena := hugemem.New()
-	defer arena.Release()
-	m, err := match(arena, old, new, opt)
+	m, err := match(old, new, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -92,11 +87,6 @@ func DiffFlat(old, new *tree.Flat, opt *Options) (*delta.Delta, error) {
 	// may take the name classes back.
 	oldSigs, newSigs := m.old.Signature, m.new.Signature
 	m.old.Signature, m.new.Signature = nil, nil
-	if hugemem.Holds(arena, oldSigs) || hugemem.Holds(arena, newSigs) {
-		// The arena's memory is the diff's alone: the XIDs, which the
-		// trees keep, have their own.
-		oldSigs, newSigs = nil, nil
-	}
 	m.oldName, m.newName, m.oldKey, m.newKey = classes{}, classes{}, nil, nil
 	m.assignXIDsIn(first, oldSigs, newSigs)
 	d, err := delta.BuildMatched(&delta.Matching{
@@ -110,12 +100,12 @@ func DiffFlat(old, new *tree.Flat, opt *Options) (*delta.Delta, error) {
 }
 
 // match pairs the nodes of old and new with the phases of opt's algorithm.
-func match(a *hugemem.Arena, old, new *tree.Flat, opt *Options) (*matching, error) {
+func match(old, new *tree.Flat, opt *Options) (*matching, error) {
 	pipeline, err := phases(opt.algorithm())
 	if err != nil {
 		return nil, err
 	}
-	m := newMatching(a, old, new, opt)
+	m := newMatching(old, new, opt)
 	// The roots always match; a different name becomes a rename.
 	m.pair(m.old.Root(), m.new.Root())
 	for _, p := range pipeline {

@@ -225,7 +225,7 @@ func TestPairsKeepKind(t *testing.T) {
 		of, _ := tree.FlattenDocument(old)
 		nf, _ := tree.FlattenDocument(newDoc)
 		for _, alg := range []Algorithm{Vigil, XyDiff} {
-			m, err := match(nil, of, nf, &Options{Algorithm: alg})
+			m, err := match(of, nf, &Options{Algorithm: alg})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -124,12 +124,7 @@
 // of the delta's operations is built as *tree.Node. Children are walked
 // through the subtree sizes (the last child of node i is i-1, the one
 // before it i-1-size). Candidate subtrees are found in open-addressing
-// tables of signatures with one cache line per probe. The large arrays of
-// the matching (signatures, weights, pairs, name classes, ID keys, those
-// tables) are made in huge pages, in an arena the diff releases when it
-// returns (package hugemem): on a large document most of the phases' reads
-// are random, and with 4 KB pages each would miss the TLB as well as the
-// cache. The XIDs, which the trees keep, are not in it. BENCHMARKS.md has
+// tables of signatures with one cache line per probe. BENCHMARKS.md has
 // the figures.
 //
 // Plain XyDiff stays available (Options.Algorithm = XyDiff, vigil diff

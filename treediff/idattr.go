@@ -1,7 +1,6 @@
 package treediff
 
 import (
-	"github.com/vigil-web/vigil/hugemem"
 	"slices"
 
 	"github.com/vigil-web/vigil/tree"
@@ -33,8 +32,8 @@ func keyAttrs(old, new *tree.Flat, opt *Options) map[string][]string {
 
 // idKeys returns the ID key of every node: a hash of the element's name, its
 // first key attribute and that attribute's value, or 0.
-func idKeys(a *hugemem.Arena, t *tree.Measure, keys map[string][]string) []uint64 {
-	out := hugemem.Make[uint64](a, t.Len())
+func idKeys(t *tree.Measure, keys map[string][]string) []uint64 {
+	out := make([]uint64, t.Len())
 	if len(keys) == 0 {
 		return out
 	}

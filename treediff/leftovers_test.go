@@ -22,7 +22,7 @@ func matchingOf(t *testing.T, oldXML, newXML string) *matching {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newMatching(nil, old, new, nil)
+	return newMatching(old, new, nil)
 }
 
 // TestZipMakesRegionRoots pairs two identical regions of which one node is

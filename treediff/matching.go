@@ -2,7 +2,6 @@ package treediff
 
 import (
 	"github.com/vigil-web/vigil/editdist"
-	"github.com/vigil-web/vigil/hugemem"
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -10,9 +9,6 @@ import (
 // pairs found so far, indexed by post-order position.
 type matching struct {
 	old, new *tree.Measure
-	// arena holds the large arrays of the matching and the phases (see
-	// newMatching); they are invalid once the diff releases it.
-	arena *hugemem.Arena
 	// oldMatch[i] is the index of the new node matched with old node i, or
 	// -1; newMatch likewise.
 	oldMatch, newMatch []int32
@@ -90,26 +86,21 @@ type matching struct {
 	candidateWork int
 }
 
-// newMatching measures both versions and sets up the matching, its large
-// arrays (a node's signature, weight, match, name class and ID key, and the
-// phases' tables of signatures) in a, which may be nil (the Go heap).
-func newMatching(a *hugemem.Arena, old, new *tree.Flat, opt *Options) *matching {
+func newMatching(old, new *tree.Flat, opt *Options) *matching {
 	m := &matching{
-		arena: a,
-		old:   measureIn(a, old),
-		new:   measureIn(a, new),
+		old: tree.MeasureFlat(old),
+		new: tree.MeasureFlat(new),
 	}
-	m.sigCounts.arena = a
-	m.oldMatch = filled(a, m.old.Len(), -1)
-	m.newMatch = filled(a, m.new.Len(), -1)
+	m.oldMatch = filled(m.old.Len(), -1)
+	m.newMatch = filled(m.new.Len(), -1)
 	m.oldSize = m.old.Size
 	m.newSize = m.new.Size
-	m.oldName, m.newName = nameClasses(a, old, new)
+	m.oldName, m.newName = nameClasses(old, new)
 	if keys := keyAttrs(old, new, opt); len(keys) > 0 {
-		m.oldKey = idKeys(a, m.old, keys)
-		m.newKey = idKeys(a, m.new, keys)
+		m.oldKey = idKeys(m.old, keys)
+		m.newKey = idKeys(m.new, keys)
 	}
-	m.zipped = hugemem.Make[bool](a, m.new.Len())
+	m.zipped = make([]bool, m.new.Len())
 	m.myers.budget = myersWork * (m.old.Len() + m.new.Len())
 	m.newPos = m.new.Pos
 	m.oldParent, m.newParent = m.old.Parent, m.new.Parent
@@ -137,14 +128,8 @@ func (m *matching) newChildren(j int32) []int32 {
 // diagonal steps a node of the two documents.
 const myersWork = 64
 
-// measureIn is tree.MeasureFlat with the signatures and weights in a.
-func measureIn(a *hugemem.Arena, f *tree.Flat) *tree.Measure {
-	return tree.MeasureFlatInto(f, hugemem.Make[tree.Signature](a, f.Len()), hugemem.Make[float64](a, f.Len()))
-}
-
-// filled returns n int32s set to v, in a.
-func filled(a *hugemem.Arena, n int, v int32) []int32 {
-	s := hugemem.Make[int32](a, n)
+func filled(n int, v int32) []int32 {
+	s := make([]int32, n)
 	for i := range s {
 		s[i] = v
 	}

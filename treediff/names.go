@@ -1,9 +1,6 @@
 package treediff
 
-import (
-	"github.com/vigil-web/vigil/hugemem"
-	"github.com/vigil-web/vigil/tree"
-)
+import "github.com/vigil-web/vigil/tree"
 
 // classes holds the name class of every node of one version: a number that
 // two nodes share exactly when they have the same kind and name, what
@@ -25,13 +22,13 @@ func (c *classes) at(i int32) int32 {
 // nameClasses returns the name classes of the nodes of old and of new.
 // Names are compared once per distinct name (a flat tree interns them), not
 // once per node.
-func nameClasses(a *hugemem.Arena, old, new *tree.Flat) (oldClass, newClass classes) {
-	return classesOf(a, old, new, false)
+func nameClasses(old, new *tree.Flat) (oldClass, newClass classes) {
+	return classesOf(old, new, false)
 }
 
 // classesOf is nameClasses; wide numbers the classes and keeps their high
 // halves even when the packed ones would do (for the tests).
-func classesOf(a *hugemem.Arena, old, new *tree.Flat, wide bool) (oldClass, newClass classes) {
+func classesOf(old, new *tree.Flat, wide bool) (oldClass, newClass classes) {
 	oldNames, newNames := old.Names(), new.Names()
 	// shared[k] is the number of new name k among the names of both
 	// versions: the old index of the same name, or an index past the old
@@ -49,29 +46,29 @@ func classesOf(a *hugemem.Arena, old, new *tree.Flat, wide bool) (oldClass, newC
 		}
 	}
 	if (len(oldNames)+len(newNames))*4 <= 1<<16 && !wide {
-		if oldClass.lo, newClass.lo = packedClasses(a, old, new, shared); oldClass.lo != nil {
+		if oldClass.lo, newClass.lo = packedClasses(old, new, shared); oldClass.lo != nil {
 			return oldClass, newClass
 		}
 	}
-	return numberedClasses(a, old, new, shared, wide)
+	return numberedClasses(old, new, shared, wide)
 }
 
 // packedClasses returns the classes of few enough names to pack a name's
 // number and its kind into two bytes, the kind in the low two bits: the
 // cheapest to compute, a shift a node. It returns nils when a node is of
 // none of the four kinds (a tree built by hand).
-func packedClasses(a *hugemem.Arena, old, new *tree.Flat, shared []int32) (oldClass, newClass []uint16) {
+func packedClasses(old, new *tree.Flat, shared []int32) (oldClass, newClass []uint16) {
 	// The kinds less one, or-ed together: 4 or more when any is not one
 	// of the four, found once the loops are done rather than by a test a
 	// node.
 	var kinds tree.Kind
-	oldClass = hugemem.Make[uint16](a, old.Len())
+	oldClass = make([]uint16, old.Len())
 	for i := range oldClass {
 		k := old.Kind[i] - 1
 		kinds |= k
 		oldClass[i] = uint16(old.NameID(int32(i))<<2 | int32(k&3))
 	}
-	newClass = hugemem.Make[uint16](a, new.Len())
+	newClass = make([]uint16, new.Len())
 	for j := range newClass {
 		k := new.Kind[j] - 1
 		kinds |= k
@@ -87,7 +84,7 @@ func packedClasses(a *hugemem.Arena, old, new *tree.Flat, shared []int32) (oldCl
 // kind) pair numbered where it first occurs, in two bytes a node, and two
 // more (the high halves) when there are more than 1<<16 pairs or wide is
 // set.
-func numberedClasses(a *hugemem.Arena, old, new *tree.Flat, shared []int32, wide bool) (oldClass, newClass classes) {
+func numberedClasses(old, new *tree.Flat, shared []int32, wide bool) (oldClass, newClass classes) {
 	// number[name*4+kind-1] is the class of a pair of one of the four
 	// kinds plus one, 0 until numbered; the pairs of other kinds (a tree
 	// built by hand) are numbered in a map.
@@ -118,22 +115,22 @@ func numberedClasses(a *hugemem.Arena, old, new *tree.Flat, shared []int32, wide
 		}
 		return c
 	}
-	oldClass.lo = hugemem.Make[uint16](a, old.Len())
+	oldClass.lo = make([]uint16, old.Len())
 	for i := range oldClass.lo {
 		oldClass.lo[i] = uint16(classOf(old.NameID(int32(i)), old.Kind[i]))
 	}
-	newClass.lo = hugemem.Make[uint16](a, new.Len())
+	newClass.lo = make([]uint16, new.Len())
 	for j := range newClass.lo {
 		newClass.lo[j] = uint16(classOf(shared[new.NameID(int32(j))], new.Kind[j]))
 	}
 	if classes > 1<<16 || wide {
 		// Some class does not fit in its low half: the high halves of
 		// every node, the classes all numbered now.
-		oldClass.hi = hugemem.Make[uint16](a, old.Len())
+		oldClass.hi = make([]uint16, old.Len())
 		for i := range oldClass.hi {
 			oldClass.hi[i] = uint16(classOf(old.NameID(int32(i)), old.Kind[i]) >> 16)
 		}
-		newClass.hi = hugemem.Make[uint16](a, new.Len())
+		newClass.hi = make([]uint16, new.Len())
 		for j := range newClass.hi {
 			newClass.hi[j] = uint16(classOf(shared[new.NameID(int32(j))], new.Kind[j]) >> 16)
 		}

@@ -17,7 +17,7 @@ func TestNameClasses(t *testing.T) {
 	old, new := m.old.Flat, m.new.Flat
 	key := func(kind fmt.Stringer, name string) string { return kind.String() + " " + name }
 	for _, wide := range []bool{true, false} {
-		oc, nc := classesOf(nil, old, new, wide)
+		oc, nc := classesOf(old, new, wide)
 		type node struct {
 			key   string
 			class int32
@@ -49,7 +49,7 @@ func TestNameClassesOtherKinds(t *testing.T) {
 	odd := func(kind tree.Kind, name string) *tree.Node { return &tree.Node{Kind: kind, Name: name} }
 	old, _ := tree.Flatten(el("r", odd(7, "a"), el("a"), odd(9, "a")))
 	new, _ := tree.Flatten(el("r", odd(9, "a"), odd(7, "a"), odd(7, "b")))
-	oc, nc := nameClasses(nil, old, new)
+	oc, nc := nameClasses(old, new)
 	// Old: a(7)=0 a=1 a(9)=2 r=3; new: a(9)=0 a(7)=1 b(7)=2 r=3.
 	for _, c := range []struct {
 		i, j int32

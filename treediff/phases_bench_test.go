@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil/delta"
-	"github.com/vigil-web/vigil/hugemem"
 	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/simulate"
 )
@@ -68,9 +67,8 @@ func benchmarkPhases(b *testing.B, shape simulate.Shape, size int) {
 			runtime.GC()
 			b.StartTimer()
 			var m *matching
-			arena := hugemem.New()
 			timed("measure", func() {
-				m = newMatching(arena, o, n, nil)
+				m = newMatching(o, n, nil)
 				m.pair(m.old.Root(), m.new.Root())
 			})
 			for _, p := range pipeline {
@@ -81,7 +79,6 @@ func benchmarkPhases(b *testing.B, shape simulate.Shape, size int) {
 				_, err = delta.BuildMatched(&delta.Matching{Old: m.old, New: m.new, NewToOld: m.newMatch,
 					OldToNew: m.oldMatch, Same: m.sameSubtrees(), Consistent: true})
 			})
-			arena.Release()
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -71,7 +71,7 @@ func TestPairSameShapeIsExact(t *testing.T) {
 		newDoc := changeValues(r, old, r.Float64(), r.Float64()*0.2)
 		of, _ := tree.FlattenDocument(old)
 		nf, _ := tree.FlattenDocument(newDoc)
-		m := newMatching(nil, of, nf, nil)
+		m := newMatching(of, nf, nil)
 		i, j := of.Root(), nf.Root()
 		want, err := editdist.MatchFlatForests(of, []int32{i}, nf, []int32{j}, recoveryBudget)
 		if err != nil {
@@ -212,7 +212,7 @@ func TestPairSameShapeIsExactChildrenApart(t *testing.T) {
 		newDoc := editChildren(r, old, r.Float64()*0.6, r.Float64()*0.5)
 		of, _ := tree.FlattenDocument(old)
 		nf, _ := tree.FlattenDocument(newDoc)
-		m := newMatching(nil, of, nf, nil)
+		m := newMatching(of, nf, nil)
 		i, j := of.Root(), nf.Root()
 		want, err := editdist.MatchFlatForests(of, []int32{i}, nf, []int32{j}, recoveryBudget)
 		if err != nil {
@@ -289,7 +289,7 @@ func TestLowerBoundIsBelowDistance(t *testing.T) {
 		}
 		of, _ := tree.FlattenDocument(old)
 		nf, _ := tree.FlattenDocument(newDoc)
-		m := newMatching(nil, of, nf, nil)
+		m := newMatching(of, nf, nil)
 		for depth := range 4 {
 			got := m.lowerBound(of.Root(), nf.Root(), depth)
 			if got > want {

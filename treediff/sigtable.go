@@ -1,9 +1,6 @@
 package treediff
 
-import (
-	"github.com/vigil-web/vigil/hugemem"
-	"github.com/vigil-web/vigil/tree"
-)
+import "github.com/vigil-web/vigil/tree"
 
 // sigTable maps signatures to chains of node indexes, in document order,
 // with open addressing: one probe array and one link per node indexed, and
@@ -65,7 +62,7 @@ const maxCount = 1<<16 - 1
 
 // newSigTable indexes the nodes i of one version that are unmatched
 // (match[i] < 0), given the signatures of all its nodes.
-func newSigTable(a *hugemem.Arena, sigs []tree.Signature, match []int32) *sigTable {
+func newSigTable(sigs []tree.Signature, match []int32) *sigTable {
 	n := 0
 	for _, j := range match {
 		if j < 0 {
@@ -78,11 +75,11 @@ func newSigTable(a *hugemem.Arena, sigs []tree.Signature, match []int32) *sigTab
 		size <<= 1
 	}
 	t := &sigTable{
-		slots:  hugemem.Make[sigSlot](a, size),
-		links:  hugemem.Make[sigLink](a, n),
+		slots:  make([]sigSlot, size),
+		links:  make([]sigLink, n),
 		mask:   uint64(size - 1),
-		filter: hugemem.Make[uint64](a, max(size/32, 1)), // two bits a slot
-		single: hugemem.Make[uint64](a, max(size/32, 1)),
+		filter: make([]uint64, max(size/32, 1)), // two bits a slot
+		single: make([]uint64, max(size/32, 1)),
 	}
 	for i := range t.slots {
 		t.slots[i].head = -1

@@ -15,7 +15,7 @@ func TestSigTable(t *testing.T) {
 	// Old nodes 0-5; node 4 (signature e) is matched, so not indexed.
 	old := []tree.Signature{a, b, c, b, e, b}
 	match := []int32{-1, -1, -1, -1, 7, -1}
-	tab := newSigTable(nil, old, match)
+	tab := newSigTable(old, match)
 	tab.countOthers([]tree.Signature{a, a, c, b, d, e, b})
 	chain := func(first int32) []int32 {
 		var nodes []int32

@@ -284,28 +284,32 @@ func isCreate(t Token) bool { return t == CREATE }
 
 func (p *parser) parseFile() *File {
 	f := &File{}
+	var next *Sentinel // begun by a misspelt Create that ended the one before
 	for p.tok != EOF {
-		if p.tok != CREATE {
-			p.errorAt(p.pos, p.lit, "Create", "expected Create Sentinel, found "+p.describe())
+		s := next
+		switch {
+		case s != nil: // the parser is at its Sentinel
+		case p.tok == CREATE:
+			s = &Sentinel{Create: p.pos, blank: p.prevLine > 0 && p.pos.Line > p.prevLine+1}
 			p.next()
-			p.skipTo(isCreate)
-			continue
+		default:
+			if s = p.misspeltCreate("Create", "expected Create Sentinel, found "+p.describe()); s == nil {
+				p.skipTo(isCreate)
+				continue
+			}
 		}
-		f.Sentinels = append(f.Sentinels, p.parseSentinel())
+		next = p.parseSentinel(s)
+		f.Sentinels = append(f.Sentinels, s)
 	}
 	f.Comments = p.comments
 	return f
 }
 
-func (p *parser) parseSentinel() *Sentinel {
-	s := &Sentinel{Create: p.pos, blank: p.prevLine > 0 && p.pos.Line > p.prevLine+1}
-	p.next()
-	if !p.try(func() {
-		p.expect(SENTINEL)
-		s.Name = p.parseName("sentinel name")
-		p.expect(USING)
-		s.Target = p.parseTarget()
-	}) {
+// parseSentinel reads s from the token after its Create on. It returns
+// the next sentinel when a misspelt Create ends s ("Crate Sentinel b":
+// see misspeltCreate), the parser at its Sentinel; nil otherwise.
+func (p *parser) parseSentinel(s *Sentinel) *Sentinel {
+	if !p.try(func() { p.parseHeader(s) }) {
 		p.skipTo(Token.clauseStart)
 	}
 	// Right after a site target, its own words may come too.
@@ -316,8 +320,9 @@ func (p *parser) parseSentinel() *Sentinel {
 			if afterSite {
 				expected = "depth, pages, scope, match, " + expected
 			}
-			p.errorAt(p.pos, p.lit, "clause", "expected "+expected+", found "+p.describe())
-			p.next()
+			if next := p.misspeltCreate("clause", "expected "+expected+", found "+p.describe()); next != nil {
+				return next
+			}
 			p.skipTo(Token.clauseStart)
 			continue
 		}
@@ -326,7 +331,7 @@ func (p *parser) parseSentinel() *Sentinel {
 			p.skipTo(Token.clauseStart)
 		}
 	}
-	return s
+	return nil
 }
 
 func (p *parser) parseClause(s *Sentinel) {
@@ -407,7 +412,7 @@ func (p *parser) parseName(what string) *Ident {
 			// Create Sentinel "my shop": a title, not a name.
 			name := strings.Join(strings.Fields(p.litValue()), "-")
 			if tok, ok := scanOne(name); ok && tok == IDENT {
-				p.failHere(p.lit, what, "expected "+what+", found "+p.describe()+": a name is one word, unquoted, as in "+name)
+				p.failHere(p.lit, what, quotedNameError(p.describe(), name))
 			}
 		}
 		p.failExpected(what)

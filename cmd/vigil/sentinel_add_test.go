@@ -193,3 +193,18 @@ func TestSentinelAddFaultyFilesOnly(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q\nwant 1 and %q", code, out, errOut, want)
 	}
 }
+
+// TestSentinelAddMisspeltHeader: a sentinel whose header is misspelt
+// but gives its name is known by it to add as to check: one that uses
+// it is told that it has errors, not that it is unknown, and the others
+// are added.
+func TestSentinelAddMisspeltHeader(t *testing.T) {
+	dir := t.TempDir()
+	one := writeFile(t, dir, "one.ssl", "Create Sentinal a Using http://a.example/\nCreate Sentinel b Using a\nCreate Sentinel c Using http://c.example/\n")
+	want := one + ":1:8: expected Sentinel, found \"Sentinal\"\n" + one + ":2:25: sentinel a has errors\n"
+	code, out, errOut := runVigil(t, "", "sentinel", "add", "--data", filepath.Join(dir, "data"), one)
+	got, added, _ := strings.Cut(out, "added sentinel ")
+	if code != exitChanged || got != want || errOut != "" || !strings.HasPrefix(added, "1 c feed ") {
+		t.Errorf("exit %d, stdout %q, stderr %q\nwant 1, %q and c added", code, out, errOut, want)
+	}
+}

@@ -90,6 +90,16 @@ func TestSentinelCheckSyntaxAndSemantic(t *testing.T) {
 		// A syntax error outside any sentinel (before the first): every
 		// sentinel is checked.
 		{"junk-before", nil, exitChanged},
+		// A syntax error in the header of b, whose name can be read
+		// all the same: those that use b, or refer to its events, are
+		// told that b has errors, not that it is unknown.
+		{"misspelt-header", nil, exitChanged},
+		{"misspelt-create", nil, exitChanged},
+		{"missing-sentinel-keyword", nil, exitChanged},
+		{"header-after-name", nil, exitChanged},
+		{"quoted-name", nil, exitChanged},
+		// A header that gives no name: none is guessed.
+		{"misspelt-no-name", nil, exitChanged},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join("testdata", "sentinel-check", c.name+".txtar")

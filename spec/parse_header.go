@@ -1,0 +1,145 @@
+package spec
+
+import "strings"
+
+// Headers written wrong. A sentinel whose header ("Create Sentinel NAME
+// Using TARGET") has a syntax error is not checked, but when the text
+// gives its name all the same, the parser reads it: the sentinel is then
+// known by it, as one with errors (Checker.Failed), and another that uses
+// it, or refers to its events, is told so rather than that it is unknown.
+// A name is read only where the text gives one: never the misspelt
+// keyword itself, nor a quoted title made a name.
+
+// parseHeader reads into s the header of a sentinel after its Create:
+// the Sentinel keyword, the name and the Using clause.
+func (p *parser) parseHeader(s *Sentinel) {
+	p.sentinelKeyword(s)
+	if s.Name == nil {
+		s.Name = p.quotedName()
+	}
+	if s.Name == nil {
+		s.Name = p.parseName("sentinel name")
+	}
+	p.expect(USING)
+	s.Target = p.parseTarget()
+}
+
+// sentinelKeyword reads the Sentinel after Create. A word in its place
+// is a mistake, recorded there: when a second word and Using follow it
+// ("Create Sentinal b Using"), it is Sentinel misspelt and the second
+// word the name; when Using follows it ("Create b Using") and it is no
+// misspelling of Sentinel, it is the name, Sentinel left out. Either way
+// s.Name is set and the header is read on from Using. Anything else
+// fails as expect does.
+func (p *parser) sentinelKeyword(s *Sentinel) {
+	if p.tok == SENTINEL {
+		p.next()
+		return
+	}
+	if p.tok != IDENT {
+		p.failExpected(SENTINEL.String())
+	}
+	word := &Ident{NamePos: p.pos, Name: p.lit}
+	p.errorAt(p.pos, p.lit, SENTINEL.String(), "expected Sentinel, found "+p.describe())
+	p.next()
+	switch {
+	case p.tok == USING && !misspeltSentinel(word.Name):
+		s.Name = word
+	case p.tok == IDENT:
+		name := &Ident{NamePos: p.pos, Name: p.lit}
+		p.next()
+		if p.tok != USING {
+			panic(bailout{}) // the error is recorded at the first word
+		}
+		s.Name = name
+	default:
+		panic(bailout{})
+	}
+}
+
+// quotedName reads a name written quoted (Create Sentinel "b"), when
+// the quotes hold a name as it is: the error parseName reports is
+// recorded, and the name returned. It returns nil otherwise, nothing
+// read: a title ("my shop") is not made a name.
+func (p *parser) quotedName() *Ident {
+	if p.tok != STRING {
+		return nil
+	}
+	name := p.litValue()
+	if tok, ok := scanOne(name); !ok || tok != IDENT {
+		return nil
+	}
+	id := &Ident{NamePos: p.pos, Name: name}
+	p.errorAt(p.pos, p.lit, "sentinel name", quotedNameError(p.describe(), name))
+	p.next()
+	return id
+}
+
+// quotedNameError is the message of a sentinel name written quoted,
+// found, of which name is the name.
+func quotedNameError(found, name string) string {
+	return "expected sentinel name, found " + found + ": a name is one word, unquoted, as in " + name
+}
+
+// misspeltSentinel reports whether word is the keyword Sentinel
+// misspelt: letters only, at most two of them added, left out or
+// changed, without regard to case ("Sentinal", "sentinels", "Sentnel").
+// A word with a digit, "-" or "_" ("sentinel-a", "sentinel1") is a
+// name.
+func misspeltSentinel(word string) bool {
+	for _, r := range word {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') {
+			return false
+		}
+	}
+	return editDistance(strings.ToLower(word), "sentinel", 2) <= 2
+}
+
+// editDistance returns the Levenshtein distance between a and b, counted
+// in bytes, or max+1 when it is more than max.
+func editDistance(a, b string, max int) int {
+	if d := len(a) - len(b); d > max || -d > max {
+		return max + 1
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return min(prev[len(b)], max+1)
+}
+
+// misspeltCreate records msg at the current token, which does not begin
+// a sentinel, as errorAt does, with the text expected there, and moves
+// past it. When the token is a word and Sentinel follows it, it is
+// Create misspelt ("Crate Sentinel b"): the error then says that Create
+// Sentinel was expected, and misspeltCreate returns the sentinel the
+// word begins, to be read from its Sentinel on (parseSentinel). It
+// returns nil otherwise.
+func (p *parser) misspeltCreate(expected, msg string) *Sentinel {
+	s := &Sentinel{Create: p.pos, blank: p.prevLine > 0 && p.pos.Line > p.prevLine+1}
+	if p.tok != IDENT {
+		p.errorAt(p.pos, p.lit, expected, msg)
+		p.next()
+		return nil
+	}
+	e := &Error{Pos: p.pos.Position(p.filename), Msg: msg, Found: p.lit, Expected: expected}
+	p.record(e)
+	p.next()
+	if p.tok != SENTINEL {
+		return nil
+	}
+	e.Msg, e.Expected = "expected Create Sentinel, found "+quote(e.Found), CREATE.String()
+	return s
+}

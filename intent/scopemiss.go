@@ -61,6 +61,19 @@ func (p *Pair) ScopeMisses(x spec.Expr) ([]string, error) {
 	})
 }
 
+// ScopeMissNote is what ScopeMisses says of a scope (In) that selects
+// nothing: scope css "div.side" matches nothing. sel has an expression.
+func ScopeMissNote(sel *spec.Selector) string {
+	return fmt.Sprintf("scope %s %q matches nothing", sel.Lang, sel.Expr.Value)
+}
+
+// IgnoreMissNote is what ScopeMisses says of an Ignore selector that
+// selects nothing: ignore css "p.ad" matches nothing. sel has an
+// expression.
+func IgnoreMissNote(sel *spec.Selector) string {
+	return fmt.Sprintf("ignore %s %q matches nothing", sel.Lang, sel.Expr.Value)
+}
+
 // scopeMisses is ScopeMisses of doc, whose selectors compile reads and
 // whose content under a change type's scope and ignore list contentOf
 // reads.
@@ -80,7 +93,7 @@ func scopeMisses(doc *tree.Document, x spec.Expr, compile func(*spec.Selector) (
 				return nil, fmt.Errorf("intent: %s: %w", spec.Print(ct), err)
 			}
 			if len(sel.Select(doc.Root)) == 0 {
-				add(fmt.Sprintf("scope %s %q matches nothing", ct.Scope.Lang, ct.Scope.Expr.Value))
+				add(ScopeMissNote(ct.Scope))
 				continue
 			}
 			scope, where = sel, fmt.Sprintf(" in %s %q", ct.Scope.Lang, ct.Scope.Expr.Value)
@@ -98,7 +111,7 @@ func scopeMisses(doc *tree.Document, x spec.Expr, compile func(*spec.Selector) (
 				return nil, fmt.Errorf("intent: %s: %w", spec.Print(ct), err)
 			}
 			if len(sel.Select(doc.Root)) == 0 {
-				add(fmt.Sprintf("ignore %s %q matches nothing", ig.Lang, ig.Expr.Value))
+				add(IgnoreMissNote(ig))
 			}
 			ignore = append(ignore, sel)
 		}

@@ -86,8 +86,9 @@ func siteScopeKey(pages []siteScopePage, key string) string {
 }
 
 // noteSiteScopeMisses records in j's state (SiteNotes) what j's Monitor
-// clause looks at and no page of the site's crawl cur has, unless the
-// state holds the notes of the same versions and clause already. A page
+// clause looks at and no page of the site's crawl cur has, and the
+// Ignores no page uses (siteIgnores), unless the state holds the notes of
+// the same versions and clause already. A page
 // that cannot be read is left out, and the notes looked at again at the
 // next check; a selector that does not compile notes nothing.
 func (m *Monitor) noteSiteScopeMisses(ctx context.Context, j *job, cur *siteRecord, grant *memoryGrant) {
@@ -101,6 +102,7 @@ func (m *Monitor) noteSiteScopeMisses(ctx context.Context, j *job, cur *siteReco
 	if j.st.SiteNotesOf == of {
 		return
 	}
+	ignores := ignoresOf(x)
 	var common []string // what every page looked at lacks, in the order of x
 	looked, failed := 0, false
 	for _, p := range pages {
@@ -123,6 +125,7 @@ func (m *Monitor) noteSiteScopeMisses(ctx context.Context, j *job, cur *siteReco
 		for i, miss := range misses {
 			misses[i] = pageCount.ReplaceAllString(miss, "")
 		}
+		misses = ignores.unusedOn(misses)
 		if looked == 0 {
 			common = misses
 		} else {
@@ -133,7 +136,7 @@ func (m *Monitor) noteSiteScopeMisses(ctx context.Context, j *job, cur *siteReco
 			break
 		}
 	}
-	j.st.SiteNotes = siteNotes(common, j.plan.site.URL, looked)
+	j.st.SiteNotes = siteNotes(ignores.alone(common), j.plan.site.URL, looked)
 	if failed {
 		// Not the notes of these versions: looked at again next time.
 		of = "- " + exprKey(x)

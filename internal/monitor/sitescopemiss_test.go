@@ -225,3 +225,91 @@ func TestCommonMisses(t *testing.T) {
 		}
 	}
 }
+
+// ignoreSite is a site of three HTML pages (a text file too, not looked
+// at): the start page alone has a div.side; ad, if not empty, is the page
+// ("index", "guide") that has a span.ad, inside its div.side on the
+// start page.
+func ignoreSite(ad string) crawltest.Release {
+	side, guide := `<div class="side">x</div>`, `<p>Install.</p>`
+	switch ad {
+	case "index":
+		side = `<div class="side">x <span class="ad">buy</span></div>`
+	case "guide":
+		guide = `<p>Install.</p><span class="ad">buy</span>`
+	}
+	return crawltest.Release{
+		"/docs/index.html": []byte(`<html><head><title>Docs</title></head><body><a href="guide.html">Guide</a> <a href="faq.html">FAQ</a> <a href="notes.txt">Notes</a>` + side + `</body></html>`),
+		"/docs/guide.html": []byte(`<html><head><title>Guide</title></head><body>` + guide + `</body></html>`),
+		"/docs/faq.html":   []byte(`<html><head><title>FAQ</title></head><body><p>Free.</p></body></html>`),
+		"/docs/notes.txt":  []byte("notes"),
+	}
+}
+
+// TestSiteScopeMissIgnoreUnused: an Ignore is unused on a page where it
+// selects nothing, and on one that lacks the scope of its change type
+// (nothing there is looked at, so it leaves nothing out), whatever that
+// page holds: an Ignore unused on every page of the crawl is noted, and
+// its note goes once it selects something on a page that has the scope.
+// The Ignore was noted only when every page had its scope, since a page
+// that lacks the scope has the scope's note alone. A scope on no page is
+// its note alone, as on a page: the Ignore under it is not noted too,
+// unless another change type holds it.
+func TestSiteScopeMissIgnoreUnused(t *testing.T) {
+	ctx := context.Background()
+	db, wh, u := testStore(t)
+	site := crawltest.NewSite(t, ignoreSite(""))
+	now := time.Now().UTC()
+	start := site.URL("/docs/")
+	src := func(monitor string) string {
+		return "Create Sentinel docs Using site " + start + " Monitor " + monitor + " Every interactive"
+	}
+	sen := createSentinel(t, db, spec.NewChecker(now), u, "docs", src(`any change In css "div.side" Ignore css "span.ad"`))
+	m := siteMonitor(db, wh, fetch.Options{}, &now)
+	notes := func() []string {
+		t.Helper()
+		states, err := db.SentinelStates(ctx, []int64{sen.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ScopeNotes(states[sen.ID])
+	}
+	on := " on site " + start + " (3 pages looked at)"
+	unused := []string{`ignore css "span.ad" matches nothing` + on}
+
+	runOnce(t, m, 1)
+	if got := notes(); !slices.Equal(got, unused) {
+		t.Errorf("no span.ad on any page, two pages without the div.side:\n%q\nwant\n%q", got, unused)
+	}
+	// A span.ad on the guide, which has no div.side: unused all the same.
+	site.Set(ignoreSite("guide"), nil)
+	checkAnHourLater(t, m, db, sen, &now)
+	if got := notes(); !slices.Equal(got, unused) {
+		t.Errorf("a span.ad on a page without the div.side:\n%q\nwant\n%q", got, unused)
+	}
+	// A span.ad in the start page's div.side: used, the note goes.
+	site.Set(ignoreSite("index"), nil)
+	checkAnHourLater(t, m, db, sen, &now)
+	if got := notes(); len(got) != 0 {
+		t.Errorf("a span.ad in the div.side: %q, want none", got)
+	}
+	// It goes from the start page: the note comes back.
+	site.Set(ignoreSite(""), nil)
+	checkAnHourLater(t, m, db, sen, &now)
+	if got := notes(); !slices.Equal(got, unused) {
+		t.Errorf("the span.ad gone:\n%q\nwant\n%q", got, unused)
+	}
+
+	// A scope on no page: its note alone, as on a page.
+	editSpec(t, db, u, sen, src(`any change In css "div.none" Ignore css "span.ad"`), now)
+	checkAnHourLater(t, m, db, sen, &now)
+	if got, want := notes(), []string{`scope css "div.none" matches nothing` + on}; !slices.Equal(got, want) {
+		t.Errorf("a scope on no page:\n%q\nwant\n%q", got, want)
+	}
+	// The same Ignore on a change type without a scope too: noted.
+	editSpec(t, db, u, sen, src(`any change In css "div.none" Ignore css "span.ad" OR keywords {x} Ignore css "span.ad"`), now)
+	checkAnHourLater(t, m, db, sen, &now)
+	if got, want := notes(), []string{`ignore css "span.ad" matches nothing` + on, `scope css "div.none" matches nothing` + on}; !slices.Equal(got, want) {
+		t.Errorf("the Ignore on a change type without a scope too:\n%q\nwant\n%q", got, want)
+	}
+}

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/andybalholm/brotli"
 
@@ -454,13 +453,10 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 
 // setFetchHeader sets the validators, type and charset of f that h
 // gives. An ETag or a charset that is no text (not UTF-8, or with a NUL:
-// a Latin-1 byte, an RFC 2231 parameter's %00) is left out, as if h gave
-// none: PostgreSQL refuses it in a text column, which failed the whole
-// import there, and SQLite would keep what PostgreSQL cannot.
+// a Latin-1 byte, an RFC 2231 parameter's %00) is set as h gives it: the
+// warehouse stores it as none, as if h gave none.
 func setFetchHeader(f *warehouse.Fetch, h http.Header) {
-	if etag := h.Get("ETag"); etag != "" && isText(etag) {
-		f.ETag = etag
-	}
+	f.ETag = h.Get("ETag")
 	if lm := h.Get("Last-Modified"); lm != "" {
 		if t, err := http.ParseTime(lm); err == nil {
 			f.LastModified = t
@@ -474,16 +470,7 @@ func setFetchHeader(f *warehouse.Fetch, h http.Header) {
 	if mt := vigil.MediaType(h.Get("Content-Type")); mt != "" {
 		_, params, _ := mime.ParseMediaType(h.Get("Content-Type"))
 		f.ContentType, f.Charset = mt, params["charset"]
-		if !isText(f.Charset) {
-			f.Charset = ""
-		}
 	}
-}
-
-// isText reports whether s can be stored as text by both backends: UTF-8
-// without a NUL.
-func isText(s string) bool {
-	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
 }
 
 // original notes that response or resource rec is version vid, for the

@@ -82,10 +82,8 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/spec"
@@ -444,7 +442,7 @@ func (c *Client) get(ctx context.Context, u *url.URL, etag string, lastModified 
 		return nil, nil, hideCredentials(err)
 	}
 	defer resp.Body.Close()
-	res := &vigil.FetchResult{URL: resp.Request.URL.String(), Status: resp.StatusCode, ETag: storableETag(resp.Header.Get("ETag"))}
+	res := &vigil.FetchResult{URL: resp.Request.URL.String(), Status: resp.StatusCode, ETag: resp.Header.Get("ETag")}
 	if loc := resp.Header.Get("Location"); loc != "" && isRedirect(resp.StatusCode) {
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 		next, err := resp.Request.URL.Parse(loc)
@@ -576,16 +574,4 @@ func (c *Client) Transport() *http.Transport {
 // redirect cap, for other outgoing requests such as webhooks.
 func (c *Client) HTTPClient() *http.Client {
 	return &http.Client{Transport: c.http.Transport, CheckRedirect: c.http.CheckRedirect, Timeout: c.opt.TotalTimeout}
-}
-
-// storableETag returns etag, or "" when it is not UTF-8 or holds a NUL:
-// HTTP allows any byte above 0x7F in one (obs-text), and a Latin-1 one is
-// not text that PostgreSQL stores, so that the page's version would fail
-// to be stored at every check. Without it the page is fetched whole each
-// time, as from a server that sends no ETag.
-func storableETag(etag string) string {
-	if !utf8.ValidString(etag) || strings.IndexByte(etag, 0) >= 0 {
-		return ""
-	}
-	return etag
 }

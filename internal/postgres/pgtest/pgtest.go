@@ -8,10 +8,12 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"net/url"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/vigil-web/vigil/internal/postgres"
 )
 
 // Schema creates an empty schema on the server at base, dropped at
@@ -60,4 +62,22 @@ func WithSearchPath(t testing.TB, dsn, schema string) string {
 		return u.String()
 	}
 	return dsn + " search_path=" + schema
+}
+
+// Open opens a store in a schema of its own on the test server
+// (VIGIL_TEST_POSTGRES_DSN), closed and dropped at cleanup, and skips the
+// test when no server is given.
+func Open(t testing.TB) *postgres.DB {
+	t.Helper()
+	base := os.Getenv("VIGIL_TEST_POSTGRES_DSN")
+	if base == "" {
+		t.Skip("VIGIL_TEST_POSTGRES_DSN not set")
+	}
+	dsn, _ := Schema(t, base)
+	db, err := postgres.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }

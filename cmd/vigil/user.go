@@ -53,6 +53,26 @@ func findUser(ctx context.Context, st vigil.Store, email string) (*vigil.User, e
 	return u, err
 }
 
+// openUserStore opens the existing store that sf names
+// (openExistingStore) and finds the user with email in it (findUser), for
+// a user command on that user, with their errors as they are. On an
+// error the store is closed and none returned: the caller defers
+// closeStore once it has the store.
+func openUserStore(ctx context.Context, sf storeFlags, email string) (vigil.Store, *vigil.User, error) {
+	st, err := openExistingStore(ctx, *sf.data, *sf.postgres)
+	if err != nil {
+		return nil, nil, err
+	}
+	u, err := findUser(ctx, st, email)
+	if err != nil {
+		if cerr := st.Close(); cerr != nil {
+			err = errors.Join(err, cerr)
+		}
+		return nil, nil, err
+	}
+	return st, u, nil
+}
+
 func runUserAdd(ctx context.Context, env *environment, args []string) (code int, err error) {
 	fs := newSentinelFlagSet(env, "user add", "EMAIL", "Add adds a user who can sign in to the dashboard and the API with EMAIL\n"+
 		"(lower-cased) and a password, and see and change their own sentinels only;\n"+
@@ -168,15 +188,11 @@ func runUserPasswd(ctx context.Context, env *environment, args []string) (code i
 	if err != nil {
 		return exitError, err
 	}
-	st, err := openExistingStore(ctx, *sf.data, *sf.postgres)
+	st, u, err := openUserStore(ctx, sf, email)
 	if err != nil {
 		return exitError, err
 	}
 	defer closeStore(st, &code, &err)
-	u, err := findUser(ctx, st, email)
-	if err != nil {
-		return exitError, err
-	}
 	// A new hash, and a new update time: the session cookies, signed
 	// with both (internal/web sessionMAC), are refused from now on. Only
 	// the password is written: a rename made since u was read is kept.
@@ -302,15 +318,11 @@ func runUserAdmin(ctx context.Context, env *environment, args []string) (code in
 	if err != nil {
 		return exitError, err
 	}
-	st, err := openExistingStore(ctx, *sf.data, *sf.postgres)
+	st, u, err := openUserStore(ctx, sf, email)
 	if err != nil {
 		return exitError, err
 	}
 	defer closeStore(st, &code, &err)
-	u, err := findUser(ctx, st, email)
-	if err != nil {
-		return exitError, err
-	}
 	was := u.Admin
 	if err := web.SetAdmin(ctx, st, u, *on); err != nil {
 		return exitError, err

@@ -43,15 +43,11 @@ func runUserWebhookKey(ctx context.Context, env *environment, args []string) (co
 	if err := checkWebhookSecretFlag(*flagKey); err != nil {
 		return exitError, err
 	}
-	st, err := openExistingStore(ctx, *sf.data, *sf.postgres)
+	st, u, err := openUserStore(ctx, sf, email)
 	if err != nil {
 		return exitError, err
 	}
 	defer closeStore(st, &code, &err)
-	u, err := findUser(ctx, st, email)
-	if err != nil {
-		return exitError, err
-	}
 	serverKey := []byte(*flagKey)
 	if len(serverKey) == 0 {
 		if serverKey, err = newKeyring(st, *sf.data, *sf.postgres).read(ctx, webhookSecretFile); err != nil {

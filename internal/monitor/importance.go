@@ -273,25 +273,18 @@ func recordImportance(j *job) {
 }
 
 // versionTree returns the tree of version id: the one a comparison of
-// pairs parsed, else the body read now; nil if the body does not parse
-// (larger than the parsers take: a page without links). It returns an
-// error if the body cannot be read now.
+// pairs parsed, else the body read now (storedTree, whose errors it
+// returns: nil and no error for a body that does not parse, a page
+// without links; an error if the body cannot be read now).
 func (m *Monitor) versionTree(ctx context.Context, id int64, pairs map[[2]int64]*pairEval, grant *memoryGrant) (doc *tree.Document, asText bool, err error) {
 	for _, pe := range pairs {
 		if pe.cur == id && pe.new != nil {
 			return pe.new, pe.pair != nil && pe.pair.NewReadAsText, nil
 		}
 	}
-	b, err := m.body(ctx, id)
-	if err != nil {
+	doc, why, err := m.storedTree(ctx, id, grant)
+	if err != nil || doc == nil {
 		return nil, false, err
-	}
-	if err := grant.add(ctx, int64(len(b.data))); err != nil {
-		return nil, false, err
-	}
-	doc, why, err := m.document(b, id)
-	if err != nil {
-		return nil, false, nil // not read, ever: a page without links
 	}
 	m.recordReadAsText(ctx, id, why)
 	return doc, why != "", nil

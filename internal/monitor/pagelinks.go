@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
-	"fmt"
 	"hash/maphash"
 	"io"
 	"mime"
@@ -48,11 +47,8 @@ func (m *Monitor) linkKeys(ctx context.Context, pageURL string, self uint64, v *
 		}
 		return treeLinkKeys(doc, pageURL, self, asText), nil
 	}
-	b, err := m.body(ctx, v.ID)
+	b, err := m.grantedBody(ctx, v.ID, grant)
 	if err != nil {
-		return nil, fmt.Errorf("read version %d: %w", v.ID, err)
-	}
-	if err := grant.add(ctx, int64(len(b.data))); err != nil {
 		return nil, err
 	}
 	if keys, ok := htmlLinkKeys(b.data, b.charset, pageURL, self); ok {

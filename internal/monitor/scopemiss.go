@@ -112,7 +112,9 @@ func (c *currentScopes) misses(ctx context.Context, x spec.Expr) ([]string, erro
 }
 
 // load returns the pair whose New is the version: a comparison's of this
-// check, else one of the version alone, read here within the grant.
+// check, else one of the version alone, read here within the grant
+// (storedTree, whose errors it returns); none for a version read as its
+// source text, or not read into a tree at all.
 func (c *currentScopes) load(ctx context.Context) (*intent.Pair, error) {
 	for _, pe := range c.pairs {
 		if pe.cur == c.id && pe.new != nil && pe.pair != nil {
@@ -122,15 +124,8 @@ func (c *currentScopes) load(ctx context.Context) (*intent.Pair, error) {
 			return pe.pair, nil
 		}
 	}
-	b, err := c.m.body(ctx, c.id)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.grant.add(ctx, int64(len(b.data))); err != nil {
-		return nil, err
-	}
-	doc, why, err := c.m.document(b, c.id)
-	if err != nil || why != "" {
+	doc, why, err := c.m.storedTree(ctx, c.id, c.grant)
+	if err != nil || doc == nil || why != "" {
 		return nil, err
 	}
 	return intent.NewPair(nil, doc, nil, c.m.Detect), nil

@@ -181,18 +181,12 @@ func underMissedScope(misses []string, miss string) bool {
 }
 
 // pageScopeMisses returns the scope misses of x on a version of a site's
-// page (intent.ScopeMisses), read within grant; ok is false for a version
-// read as its source text, which has none.
+// page (intent.ScopeMisses), read within grant (storedTree, whose errors
+// it returns); ok is false for a version read as its source text, or not
+// read into a tree at all, which has none.
 func (m *Monitor) pageScopeMisses(ctx context.Context, version int64, x spec.Expr, grant *memoryGrant) (misses []string, ok bool, err error) {
-	b, err := m.body(ctx, version)
-	if err != nil {
-		return nil, false, err
-	}
-	if err := grant.add(ctx, int64(len(b.data))); err != nil {
-		return nil, false, err
-	}
-	doc, why, err := m.document(b, version)
-	if err != nil || why != "" {
+	doc, why, err := m.storedTree(ctx, version, grant)
+	if err != nil || doc == nil || why != "" {
 		return nil, false, err
 	}
 	misses, err = intent.ScopeMisses(doc, x)

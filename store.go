@@ -26,13 +26,16 @@ type Transactor interface {
 	// transaction, committed if fn returns nil and rolled back if it
 	// returns an error, panics, or ctx is done first: no other reader
 	// sees what fn wrote before the commit, and none sees it after a
-	// rollback. A method of tx that fails undoes what it wrote itself and
-	// leaves the transaction usable (EINVALID, ECONFLICT: fn may go on).
-	// tx reads what fn wrote. It must not be used after fn returns, nor
-	// from several goroutines at once. While fn runs, the store's other
-	// writes wait (SQLite has one writer: a write of another process
-	// waits up to its busy timeout) or, on PostgreSQL, those to the
-	// resources fn appended to do.
+	// rollback. A method of tx that refuses what it is asked (EINVALID,
+	// ECONFLICT, ENOTFOUND) leaves nothing of it and the transaction
+	// usable: fn may go on. Any other error of a write (the database
+	// failing it) may fail the whole transaction, as on PostgreSQL: the
+	// writes after it fail too, and InTransaction returns that error and
+	// commits nothing, even if fn returns nil. tx reads what fn wrote. It
+	// must not be used after fn returns, nor from several goroutines at
+	// once. While fn runs, the store's other writes wait (SQLite has one
+	// writer: a write of another process waits up to its busy timeout)
+	// or, on PostgreSQL, those to the resources fn appended to do.
 	InTransaction(ctx context.Context, fn func(tx TxStore) error) error
 }
 

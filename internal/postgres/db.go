@@ -49,8 +49,12 @@ type DB struct {
 	// schema is what Open did to the schema (Schema).
 	schema vigil.SchemaReport
 	// tx, in the copy of DB that InTransaction hands its function, is
-	// the transaction every read and write of it runs in.
-	tx *sql.Tx
+	// the transaction every read and write of it runs in; failed is the
+	// error of the first of its writes that failed once it had begun to
+	// write (PostgreSQL refused a statement), after which the
+	// transaction can only be rolled back.
+	tx     *sql.Tx
+	failed *error
 }
 
 var (
@@ -224,10 +228,10 @@ func unknownMigrations(ctx context.Context, tx *sql.Tx, names []string) ([]strin
 }
 
 // update runs fn in one read-write transaction; inside InTransaction's,
-// under a savepoint, so that fn's writes are undone if it fails.
+// in it, with no savepoint of its own (see InTransaction).
 func (db *DB) update(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if db.tx != nil {
-		return savepoint(ctx, db.tx, fn)
+		return db.inTransaction(fn)
 	}
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {

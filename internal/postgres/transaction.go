@@ -12,11 +12,21 @@ var _ vigil.Transactor = (*DB)(nil)
 
 // InTransaction implements vigil.Transactor: fn's store is a copy of db
 // whose reads and writes run in one transaction on one connection of the
-// pool (READ COMMITTED, as the store's other writes), each write under a
-// savepoint of its own, so that a write that fails (a conflict) leaves
-// the transaction usable. The rows it locks (the resources it appends
-// to, FOR UPDATE) stay locked until it ends: another writer of one of
-// them waits for it.
+// pool (READ COMMITTED, as the store's other writes). The rows it locks
+// (the resources it appends to, FOR UPDATE) stay locked until it ends:
+// another writer of one of them waits for it.
+//
+// A write runs in the transaction itself, under no savepoint: a savepoint
+// that writes is a subtransaction with an id of its own, and past 64 in
+// one transaction every session of the server checks the visibility of
+// rows more slowly (in pg_subtrans) for as long as it lasts; an import
+// of an archive writes thousands. So a method refuses what it refuses
+// (EINVALID, ECONFLICT, ENOTFOUND) before its first write, in Go or by
+// reading, and the transaction goes on. A write PostgreSQL refuses all
+// the same (an error no check foresaw, a deadlock, the connection lost)
+// fails the transaction, which PostgreSQL then only rolls back: every
+// later write of fn fails with that error, and InTransaction returns it,
+// having committed nothing, even if fn returns nil.
 func (db *DB) InTransaction(ctx context.Context, fn func(tx vigil.TxStore) error) error {
 	if db.tx != nil {
 		return fmt.Errorf("postgres: a transaction inside a transaction")
@@ -31,10 +41,14 @@ func (db *DB) InTransaction(ctx context.Context, fn func(tx vigil.TxStore) error
 			tx.Rollback()
 		}
 	}()
+	var failed error
 	in := *db
-	in.tx = tx
+	in.tx, in.failed = tx, &failed
 	if err := fn(&in); err != nil {
 		return err
+	}
+	if failed != nil {
+		return fmt.Errorf("postgres: a write of the transaction failed, nothing committed: %w", failed)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -43,23 +57,31 @@ func (db *DB) InTransaction(ctx context.Context, fn func(tx vigil.TxStore) error
 	return tx.Commit()
 }
 
-// savepoint runs fn in tx under a savepoint, released if fn succeeds and
-// rolled back to if it fails, so that a failed write leaves tx usable
-// (PostgreSQL refuses every statement of a transaction after an error
-// until it rolls back).
-func savepoint(ctx context.Context, tx *sql.Tx, fn func(tx *sql.Tx) error) error {
-	if _, err := tx.ExecContext(ctx, "SAVEPOINT vigil_write"); err != nil {
-		return err
+// inTransaction runs fn, a write, in InTransaction's transaction. An
+// error of fn that is a refusal (EINVALID, ECONFLICT, ENOTFOUND), which
+// fn returns before its first write, leaves the transaction as it was;
+// any other fails it: it is kept as the transaction's failure, which
+// every later write returns.
+func (db *DB) inTransaction(fn func(tx *sql.Tx) error) error {
+	if *db.failed != nil {
+		return fmt.Errorf("an earlier write of the transaction failed: %w", *db.failed)
 	}
-	if err := fn(tx); err != nil {
-		if _, rerr := tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT vigil_write"); rerr != nil {
-			return fmt.Errorf("%w (and its rollback: %v)", err, rerr)
-		}
-		tx.ExecContext(ctx, "RELEASE SAVEPOINT vigil_write")
-		return err
+	err := fn(db.tx)
+	if err != nil && !refusal(err) {
+		*db.failed = err
 	}
-	_, err := tx.ExecContext(ctx, "RELEASE SAVEPOINT vigil_write")
 	return err
+}
+
+// refusal reports whether err is a write's refusal of what it was asked
+// to write, made before it writes anything: a domain error of code
+// EINVALID, ECONFLICT or ENOTFOUND, not an error of PostgreSQL's.
+func refusal(err error) bool {
+	switch vigil.ErrorCode(err) {
+	case vigil.EINVALID, vigil.ECONFLICT, vigil.ENOTFOUND:
+		return pgCode(err) == ""
+	}
+	return false
 }
 
 // querier is what a read runs on: the pool, or a transaction.

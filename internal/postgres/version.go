@@ -26,9 +26,11 @@ func scanVersion(row interface{ Scan(...any) error }) (*vigil.Version, error) {
 // AppendVersion implements vigil.VersionStore.
 func (db *DB) AppendVersion(ctx context.Context, a *vigil.Append) error {
 	err := db.appendVersion(ctx, a)
-	if isForeignKey(err) || pgCode(err) == "40001" || pgCode(err) == "40P01" {
+	if db.tx == nil && (isForeignKey(err) || pgCode(err) == "40001" || pgCode(err) == "40P01") {
 		// A concurrent transaction dropped the blob this append reuses, or
-		// the two deadlocked: the caller retries on the new state.
+		// the two deadlocked: the caller retries on the new state. Inside
+		// InTransaction's transaction, which the error failed, a retry
+		// cannot succeed: the error is returned as it is.
 		return vigil.Errorf(vigil.ECONFLICT, "concurrent update of resource %d; retry", a.Version.ResourceID)
 	}
 	return err
@@ -53,6 +55,12 @@ func (db *DB) appendVersion(ctx context.Context, a *vigil.Append) error {
 	if (a.Prev != nil && a.Prev.VersionID != a.PrevID) || ((a.Prev != nil || a.PrevBlob != nil) && a.PrevID == 0) {
 		return vigil.Errorf(vigil.EINVALID, "prev body must be for version prevId")
 	}
+	if a.Prev != nil && a.Prev.Encoding != vigil.BodyFull && a.Prev.Encoding != vigil.BodyPatch {
+		return vigil.Errorf(vigil.EINVALID, "unknown body encoding %q", a.Prev.Encoding)
+	}
+	// What it refuses, it refuses before its first write, so that inside
+	// InTransaction's transaction, which has no savepoint, a refused
+	// append leaves nothing of it.
 	return db.update(ctx, func(tx *sql.Tx) error {
 		// Lock the resource: appends to one resource serialise here.
 		var locked int64
@@ -66,6 +74,9 @@ func (db *DB) appendVersion(ctx context.Context, a *vigil.Append) error {
 		}
 		if headID != a.PrevID {
 			return vigil.Errorf(vigil.ECONFLICT, "resource %d: newest version is %d, not %d", v.ResourceID, headID, a.PrevID)
+		}
+		if err := checkPrevBody(ctx, tx, a); err != nil {
+			return err
 		}
 		if err := putBlob(ctx, tx, a.Blob); err != nil {
 			return err
@@ -89,28 +100,46 @@ func (db *DB) appendVersion(ctx context.Context, a *vigil.Append) error {
 				return err
 			}
 		}
-		if a.PrevBlob != nil {
-			var prevHash string
-			if err := tx.QueryRowContext(ctx, q("SELECT content_hash FROM versions WHERE id = ?"), a.PrevID).Scan(&prevHash); err != nil {
-				return err
-			}
-			if a.PrevBlob.Hash != prevHash {
-				return vigil.Errorf(vigil.EINVALID, "prevBlob hash differs from version %d's contentHash", a.PrevID)
-			}
-			if err := putBlob(ctx, tx, a.PrevBlob); err != nil {
-				return err
-			}
+		if err := putBlob(ctx, tx, a.PrevBlob); err != nil {
+			return err
 		}
 		if a.Prev != nil {
 			if a.Prev.Encoding == vigil.BodyPatch {
 				a.Prev.BaseID = v.ID
 			}
-			if err := replaceBody(ctx, tx, a.Prev, nil); err != nil {
+			if err := replaceBody(ctx, tx, a.Prev, nil); refusal(err) {
+				// checkPrevBody let through what replaceBody refuses,
+				// after the version is written: no refusal, a failure.
+				return fmt.Errorf("version %d: %s", a.PrevID, err)
+			} else if err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+}
+
+// checkPrevBody refuses, before append a writes anything, the previous
+// version's blob or body it would store and replaceBody would refuse: a
+// blob of another hash than the version's, or a full body without a
+// blob.
+func checkPrevBody(ctx context.Context, tx *sql.Tx, a *vigil.Append) error {
+	if a.PrevBlob == nil && (a.Prev == nil || a.Prev.Encoding != vigil.BodyFull) {
+		return nil
+	}
+	var prevHash string
+	var blobs int
+	if err := tx.QueryRowContext(ctx, q("SELECT content_hash, (SELECT count(*) FROM blobs WHERE hash = content_hash) FROM versions WHERE id = ?"),
+		a.PrevID).Scan(&prevHash, &blobs); err != nil {
+		return notFound(err, "version %d not found", a.PrevID)
+	}
+	if a.PrevBlob != nil && a.PrevBlob.Hash != prevHash {
+		return vigil.Errorf(vigil.EINVALID, "prevBlob hash differs from version %d's contentHash", a.PrevID)
+	}
+	if a.PrevBlob == nil && blobs == 0 {
+		return vigil.Errorf(vigil.EINVALID, "no blob %s for version %d", prevHash, a.PrevID)
+	}
+	return nil
 }
 
 const headQuery = "SELECT id, seq FROM versions WHERE resource_id = ? ORDER BY seq DESC LIMIT 1"

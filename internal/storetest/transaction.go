@@ -99,6 +99,43 @@ func testTransaction(t *testing.T, s vigil.Store) {
 		t.Errorf("a version committed: %v, %v", v, err)
 	}
 
+	// An append refused (EINVALID: its previous version's blob is of
+	// another content) leaves nothing of it, and the transaction goes on
+	// and commits.
+	var kept *vigil.Version
+	before, err = s.Stats(ctx)
+	must(t, err)
+	must(t, tr.InTransaction(ctx, func(tx vigil.TxStore) error {
+		r, err := tx.EnsureResource(ctx, "http://refused.example/")
+		if err != nil {
+			return err
+		}
+		first, err := txAppend(ctx, tx, r, 0, at, "first")
+		if err != nil {
+			return err
+		}
+		body := "refused"
+		v := &vigil.Version{ResourceID: r.ID, FetchedAt: at.Add(time.Hour), Status: 200, Size: int64(len(body)), ContentHash: Hash([]byte(body))}
+		err = tx.AppendVersion(ctx, &vigil.Append{Version: v, PrevID: first.ID,
+			Blob:     &vigil.Blob{Hash: v.ContentHash, Size: v.Size, Data: []byte("z:" + body)},
+			PrevBlob: &vigil.Blob{Hash: Hash([]byte("not first")), Size: 9, Data: []byte("z:not first")}})
+		if vigil.ErrorCode(err) != vigil.EINVALID {
+			t.Errorf("append with a previous blob of another hash in a transaction: %v, want EINVALID", err)
+		}
+		kept, err = txAppend(ctx, tx, r, first.ID, at.Add(2*time.Hour), "second")
+		return err
+	}))
+	r, err := s.FindResourceByURL(ctx, "http://refused.example/")
+	must(t, err)
+	if vs, n, err := s.FindVersions(ctx, vigil.VersionFilter{ResourceID: r.ID}); err != nil || n != 2 || vs[1].ID != kept.ID || vs[1].Seq != 2 {
+		t.Errorf("after an append refused in a transaction, the versions are %v (%d), %v; want 2, the second %d", vs, n, err, kept.ID)
+	}
+	after, err = s.Stats(ctx)
+	must(t, err)
+	if after.Blobs != before.Blobs+2 {
+		t.Errorf("after an append refused in a transaction, %d blobs, %d before; want the 2 of the versions kept", after.Blobs, before.Blobs)
+	}
+
 	// A cancelled context rolls back.
 	cctx, cancel := context.WithCancel(ctx)
 	err = tr.InTransaction(cctx, func(tx vigil.TxStore) error {

@@ -2,6 +2,7 @@ package vigil
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -38,6 +39,13 @@ type Transactor interface {
 	// or, on PostgreSQL, those to the resources fn appended to do.
 	InTransaction(ctx context.Context, fn func(tx TxStore) error) error
 }
+
+// ErrCommitUnknown is wrapped by the error of a Transactor's
+// InTransaction whose commit failed without the store knowing whether it
+// took effect (the connection to PostgreSQL lost as it committed): what
+// fn wrote may be stored, all of it, or none of it. A commit that fails
+// otherwise stores nothing.
+var ErrCommitUnknown = errors.New("the commit failed, and whether it took effect is not known")
 
 // TxStore is what a store offers inside a transaction (Transactor).
 type TxStore interface {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -298,7 +299,11 @@ func runImportWARC(ctx context.Context, env *environment, args []string) (code i
 		return exitError, err
 	}
 	n, skipped, err := importWARC(ctx, wh, displayName(fs.Arg(0)), in, warcImportOptions{verify: !*noVerify, keepPartial: *keepPartial}, env.stderr)
-	fmt.Fprintf(env.stderr, "imported %s; skipped %s\n", count(n, "version"), count(skipped, "record"))
+	if errors.Is(err, vigil.ErrCommitUnknown) {
+		fmt.Fprintf(env.stderr, "imported %s or none (the commit's outcome is not known); skipped %s\n", count(n, "version"), count(skipped, "record"))
+	} else {
+		fmt.Fprintf(env.stderr, "imported %s; skipped %s\n", count(n, "version"), count(skipped, "record"))
+	}
 	if err != nil {
 		return exitError, err
 	}

@@ -78,7 +78,12 @@ import (
 // store fails: what it stored is rolled back, and no reader of the
 // store ever saw it. With opt.keepPartial, the records before the one
 // that cannot be read, or before the interrupt or the store's error, are
-// imported and stay, each committed as it is stored, as before.
+// imported and stay, each committed as it is stored, as before. A
+// commit whose outcome the store does not know (vigil.ErrCommitUnknown:
+// the connection to PostgreSQL lost as it committed) stored all the
+// versions or none: importWARC returns how many there are and an error
+// saying so; importing the file again adds those the store lacks, and
+// nothing if it holds them.
 func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io.Reader, opt warcImportOptions, log io.Writer) (imported, skipped int, err error) {
 	// The reader's errors name the record; "warc: " adds nothing to the
 	// command's name, the file's does.
@@ -199,7 +204,12 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io
 		err = each(wh)
 	} else if tr, ok := wh.Store().(vigil.Transactor); !ok {
 		return 0, im.skipped, fmt.Errorf("this store cannot import in one transaction; --keep-partial imports record by record")
-	} else if err = tr.InTransaction(ctx, func(tx vigil.TxStore) error { return each(wh.Over(tx)) }); err != nil {
+	} else if err = tr.InTransaction(ctx, func(tx vigil.TxStore) error { return each(wh.Over(tx)) }); errors.Is(err, vigil.ErrCommitUnknown) {
+		// The commit's outcome is not known (PostgreSQL's connection
+		// lost as it committed): all of the versions, or none.
+		return im.imported, im.skipped, fmt.Errorf("%w; the store holds all %s or none: importing the file again adds what it lacks",
+			err, count(im.imported, "version"))
+	} else if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
 			// Cancelled during a write: the store's error says less.
 			err = fmt.Errorf("interrupted: %w (%v)", ctx.Err(), err)

@@ -3,7 +3,11 @@ package postgres
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/vigil-web/vigil"
 )
@@ -54,7 +58,28 @@ func (db *DB) InTransaction(ctx context.Context, fn func(tx vigil.TxStore) error
 		return err
 	}
 	committed = true
-	return tx.Commit()
+	return commitError(tx.Commit())
+}
+
+// commitError returns err, the error of a COMMIT, wrapping
+// vigil.ErrCommitUnknown unless PostgreSQL answered that it rolled the
+// transaction back: an ERROR (a deferred constraint, a serialization
+// failure), after which the session goes on, or a COMMIT of a
+// transaction failed before. Any other error (the connection lost, a
+// FATAL that ends the session, which may come after the commit took
+// effect) leaves it unknown whether the transaction was stored.
+func commitError(err error) error {
+	var pe *pgconn.PgError
+	if err == nil {
+		return nil
+	} else if errors.As(err, &pe) && pe.SeverityUnlocalized == "" {
+		pe.SeverityUnlocalized = pe.Severity // a server before 9.6
+	}
+	switch {
+	case errors.Is(err, pgx.ErrTxCommitRollback), pe != nil && pe.SeverityUnlocalized == "ERROR":
+		return fmt.Errorf("postgres: commit: %w", err)
+	}
+	return fmt.Errorf("postgres: %w: %w", vigil.ErrCommitUnknown, err)
 }
 
 // inTransaction runs fn, a write, in InTransaction's transaction. An

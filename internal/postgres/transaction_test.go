@@ -2,11 +2,15 @@ package postgres_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/postgres"
 	"github.com/vigil-web/vigil/internal/storetest"
 )
 
@@ -44,5 +48,67 @@ func TestInTransactionWriteFails(t *testing.T) {
 		if _, err := db.FindResourceByURL(ctx, u); vigil.ErrorCode(err) != vigil.ENOTFOUND {
 			t.Errorf("%s after the transaction failed: %v; want ENOTFOUND", u, err)
 		}
+	}
+}
+
+// TestInTransactionCommitFails: a commit PostgreSQL refuses (a deferred
+// constraint, checked as it commits) rolls the transaction back: its
+// error is not vigil.ErrCommitUnknown, and nothing is stored. A commit
+// whose connection is lost as it commits (the server process ended) may
+// or may not have been stored: its error wraps vigil.ErrCommitUnknown.
+func TestInTransactionCommitFails(t *testing.T) {
+	ctx := context.Background()
+	base, schema := newSchema(t)
+	app := "vigil_commit_" + schema
+	db, err := postgres.Open(ctx, base+"&application_name="+app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	admin, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+
+	// Refused: two resources of one host, which a constraint added for
+	// the test refuses at the commit.
+	if _, err := admin.Exec(ctx, "ALTER TABLE resources ADD CONSTRAINT one_per_host UNIQUE (host) DEFERRABLE INITIALLY DEFERRED"); err != nil {
+		t.Fatal(err)
+	}
+	err = db.InTransaction(ctx, func(tx vigil.TxStore) error {
+		for _, u := range []string{"http://example.com/a", "http://example.com/b"} {
+			if _, err := tx.EnsureResource(ctx, u); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err == nil || errors.Is(err, vigil.ErrCommitUnknown) || !strings.Contains(err.Error(), "one_per_host") {
+		t.Errorf("a commit refused: %v; want the constraint's error, not ErrCommitUnknown", err)
+	}
+	if _, err := db.FindResourceByURL(ctx, "http://example.com/a"); vigil.ErrorCode(err) != vigil.ENOTFOUND {
+		t.Errorf("after a commit refused: %v; want ENOTFOUND", err)
+	}
+	if _, err := admin.Exec(ctx, "ALTER TABLE resources DROP CONSTRAINT one_per_host"); err != nil {
+		t.Fatal(err)
+	}
+
+	// Lost: the transaction's server process is ended just before the
+	// commit.
+	err = db.InTransaction(ctx, func(tx vigil.TxStore) error {
+		if _, err := tx.EnsureResource(ctx, "http://example.com/lost"); err != nil {
+			return err
+		}
+		var ended int
+		err := admin.QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+			WHERE application_name = $1 AND state = 'idle in transaction'`, app).Scan(&ended)
+		if err != nil || ended != 1 {
+			t.Errorf("ending the transaction's connection: %d ended, %v", ended, err)
+		}
+		return nil
+	})
+	if !errors.Is(err, vigil.ErrCommitUnknown) {
+		t.Errorf("a commit whose connection is lost: %v; want ErrCommitUnknown", err)
 	}
 }

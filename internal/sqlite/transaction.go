@@ -15,7 +15,10 @@ var _ vigil.Transactor = (*DB)(nil)
 // holds SQLite's write lock until it ends: the store's other writers
 // wait for it (another process's up to its busy timeout), and its
 // readers see the database as it was before it. What it writes goes to
-// the write-ahead log as SQLite's page cache fills, not into memory.
+// the write-ahead log as SQLite's page cache fills, not into memory. A
+// COMMIT that fails stores nothing (SQLite's commit is atomic, and the
+// driver rolls back a transaction the failed COMMIT leaves open): its
+// error never wraps vigil.ErrCommitUnknown.
 func (db *DB) InTransaction(ctx context.Context, fn func(tx vigil.TxStore) error) error {
 	if db.tx != nil {
 		return fmt.Errorf("sqlite: a transaction inside a transaction")

@@ -45,7 +45,9 @@ func (p *parser) sentinelKeyword(s *Sentinel) {
 	switch {
 	case p.tok == USING && !misspeltSentinel(word.Name):
 		s.Name = word
-	case p.tok == IDENT:
+	case p.tok == IDENT && misspeltSentinel(word.Name):
+		// Not two words of a title ("Create my shop Using"): the first
+		// must be Sentinel misspelt for the second to be a name.
 		name := &Ident{NamePos: p.pos, Name: p.lit}
 		p.next()
 		if p.tok != USING {
@@ -86,13 +88,17 @@ func quotedNameError(found, name string) string {
 // changed, without regard to case ("Sentinal", "sentinels", "Sentnel").
 // A word with a digit, "-" or "_" ("sentinel-a", "sentinel1") is a
 // name.
-func misspeltSentinel(word string) bool {
+func misspeltSentinel(word string) bool { return misspelt(word, "sentinel") }
+
+// misspelt reports whether word is the keyword kw, in lower case,
+// misspelt as misspeltSentinel tells Sentinel.
+func misspelt(word, kw string) bool {
 	for _, r := range word {
 		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') {
 			return false
 		}
 	}
-	return editDistance(strings.ToLower(word), "sentinel", 2) <= 2
+	return editDistance(strings.ToLower(word), kw, 2) <= 2
 }
 
 // editDistance returns the Levenshtein distance between a and b, counted
@@ -125,11 +131,14 @@ func editDistance(a, b string, max int) int {
 // past it. When the token is a word and Sentinel follows it, it is
 // Create misspelt ("Crate Sentinel b"): the error then says that Create
 // Sentinel was expected, and misspeltCreate returns the sentinel the
-// word begins, to be read from its Sentinel on (parseSentinel). It
-// returns nil otherwise.
-func (p *parser) misspeltCreate(expected, msg string) *Sentinel {
+// word begins, to be read from its Sentinel on (parseSentinel). Inside
+// a sentinel (inSentinel), only a word that begins its line and is
+// Create misspelt is taken so: a mistake in a clause ("ORR sentinel b")
+// is the clause's, and the sentinel it is in stays faulty. It returns
+// nil otherwise.
+func (p *parser) misspeltCreate(expected, msg string, inSentinel bool) *Sentinel {
 	s := &Sentinel{Create: p.pos, blank: p.prevLine > 0 && p.pos.Line > p.prevLine+1}
-	if p.tok != IDENT {
+	if p.tok != IDENT || inSentinel && !(p.pos.Line > p.prevEnd.Line && misspelt(p.lit, "create")) {
 		p.errorAt(p.pos, p.lit, expected, msg)
 		p.next()
 		return nil

@@ -293,7 +293,7 @@ func (p *parser) parseFile() *File {
 			s = &Sentinel{Create: p.pos, blank: p.prevLine > 0 && p.pos.Line > p.prevLine+1}
 			p.next()
 		default:
-			if s = p.misspeltCreate("Create", "expected Create Sentinel, found "+p.describe()); s == nil {
+			if s = p.misspeltCreate("Create", "expected Create Sentinel, found "+p.describe(), false); s == nil {
 				p.skipTo(isCreate)
 				continue
 			}
@@ -320,7 +320,7 @@ func (p *parser) parseSentinel(s *Sentinel) *Sentinel {
 			if afterSite {
 				expected = "depth, pages, scope, match, " + expected
 			}
-			if next := p.misspeltCreate("clause", "expected "+expected+", found "+p.describe()); next != nil {
+			if next := p.misspeltCreate("clause", "expected "+expected+", found "+p.describe(), true); next != nil {
 				return next
 			}
 			p.skipTo(Token.clauseStart)

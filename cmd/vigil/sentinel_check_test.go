@@ -100,6 +100,11 @@ func TestSentinelCheckSyntaxAndSemantic(t *testing.T) {
 		{"quoted-name", nil, exitChanged},
 		// A header that gives no name: none is guessed.
 		{"misspelt-no-name", nil, exitChanged},
+		// A mistake in a clause followed by the word sentinel: the
+		// clause's error, no sentinel made up at it.
+		{"typo-in-clause", nil, exitChanged},
+		// Two words of a title after Create: no name made up of them.
+		{"title-not-name", nil, exitChanged},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join("testdata", "sentinel-check", c.name+".txtar")

@@ -468,3 +468,37 @@ func TestWARCImportRevisitTakesItsOriginalsHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestWARCImportRevisitKeepsOriginalsETag: a 304 revisit whose own header
+// gives no ETag, or one that is no text (a Latin-1 byte), keeps its
+// original's: only an ETag the revisit states replaces it.
+func TestWARCImportRevisitKeepsOriginalsETag(t *testing.T) {
+	body := "<html><body><p>unchanged</p></body></html>"
+	for name, block := range map[string]string{
+		"no ETag":        "HTTP/1.1 304 Not Modified\r\nDate: Sat, 03 Jan 2026 00:00:00 GMT\r\n\r\n",
+		"ETag not UTF-8": "HTTP/1.1 304 Not Modified\r\nETag: \"\xe9\"\r\n\r\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			file := writeForeignWARC(t, false,
+				foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/a", date: "2026-01-01T00:00:00Z",
+					block: "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nETag: \"x\"\r\n\r\n" + body},
+				foreignRecord{typ: warc.TypeRevisit, uri: "http://example.com/a", date: "2026-01-03T00:00:00Z",
+					extra: warc.Header{{Name: warc.FieldRefersTo, Value: warc.BracketID(warc.NameID("foreign a"))}, {Name: warc.FieldProfile, Value: "http://netpreserve.org/warc/1.1/revisit/server-not-modified"}},
+					block: block},
+			)
+			dst := t.TempDir()
+			if _, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, file); code != exitOK {
+				t.Fatalf("import: exit %d\n%s", code, errOut)
+			}
+			got := dump(t, dst)["http://example.com/a"]
+			if len(got) != 2 {
+				t.Fatalf("%d versions imported, want 2", len(got))
+			}
+			for i, v := range got {
+				if v.v.ETag != `"x"` {
+					t.Errorf("version %d: ETag %q, want the original's \"x\"", i, v.v.ETag)
+				}
+			}
+		})
+	}
+}

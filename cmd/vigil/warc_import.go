@@ -462,11 +462,14 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 }
 
 // setFetchHeader sets the validators, type and charset of f that h
-// gives. An ETag or a charset that is no text (not UTF-8, or with a NUL:
-// a Latin-1 byte, an RFC 2231 parameter's %00) is set as h gives it: the
-// warehouse stores it as none, as if h gave none.
+// gives. An ETag h does not give, or gives as no text the warehouse
+// stores (warehouse.StorableText: a Latin-1 byte), leaves f's as it is:
+// a revisit keeps its original's. A charset that is no text (an RFC 2231
+// parameter's %00) is set as h gives it, and stored as none.
 func setFetchHeader(f *warehouse.Fetch, h http.Header) {
-	f.ETag = h.Get("ETag")
+	if etag := warehouse.StorableText(h.Get("ETag")); etag != "" {
+		f.ETag = etag
+	}
 	if lm := h.Get("Last-Modified"); lm != "" {
 		if t, err := http.ParseTime(lm); err == nil {
 			f.LastModified = t

@@ -172,7 +172,7 @@ func (w *Warehouse) Store() Store { return w.store }
 
 // Fetch is one fetch of a URL, as the fetcher reports it. Its ETag and
 // Charset are stored as given when they are text, as none when not
-// (storableText): callers need not check them.
+// (StorableText): callers need not check them.
 type Fetch struct {
 	URL           string
 	FetchedAt     time.Time // now if zero
@@ -208,7 +208,7 @@ func Hash(body []byte) string {
 	return hex.EncodeToString(h[:])
 }
 
-// storableText returns s, or "" when it is no text both backends store:
+// StorableText returns s, or "" when it is no text both backends store:
 // not UTF-8, or with a NUL. A server's ETag may hold any byte above 0x7F
 // (obs-text) and a charset parameter a NUL (RFC 2231's %00); PostgreSQL
 // refuses either in a text column, which failed the version's store at
@@ -216,7 +216,7 @@ func Hash(body []byte) string {
 // keep what PostgreSQL cannot. Without its ETag the page is fetched whole
 // each time, as from a server that sends none; without its charset its
 // body is read as one that declares none.
-func storableText(s string) string {
+func StorableText(s string) string {
 	if !utf8.ValidString(s) || strings.IndexByte(s, 0) >= 0 {
 		return ""
 	}
@@ -224,7 +224,7 @@ func storableText(s string) string {
 }
 
 // Put stores f as the newest version of its URL's resource and returns it.
-// An ETag or a charset that is no text is stored as none (storableText).
+// An ETag or a charset that is no text is stored as none (StorableText).
 // It returns EINVALID for a bad URL or metadata. A concurrent Put to the
 // same resource makes the store refuse with ECONFLICT; Put then retries on
 // the new head, a few times.
@@ -237,8 +237,8 @@ func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
 	if at.IsZero() {
 		at = w.now()
 	}
-	v := &vigil.Version{ResourceID: r.ID, FetchedAt: at.UTC(), Status: f.Status, ETag: storableText(f.ETag),
-		LastModified: f.LastModified, ContentType: f.ContentType, Charset: storableText(f.Charset), Size: int64(len(f.Body)),
+	v := &vigil.Version{ResourceID: r.ID, FetchedAt: at.UTC(), Status: f.Status, ETag: StorableText(f.ETag),
+		LastModified: f.LastModified, ContentType: f.ContentType, Charset: StorableText(f.Charset), Size: int64(len(f.Body)),
 		ContentHash: Hash(f.Body), FetchDuration: f.FetchDuration, Error: f.Error}
 	if !v.LastModified.IsZero() {
 		v.LastModified = v.LastModified.UTC()

@@ -38,9 +38,12 @@ type FetchRequest struct {
 // FetchResult is the answer to a FetchRequest. A 304 answer has
 // NotModified set and no body: it records a check, not a version.
 type FetchResult struct {
-	URL          string // final URL, after redirects; an internationalised host in its ASCII (punycode) form
-	Status       int
-	NotModified  bool
+	URL         string // final URL, after redirects; an internationalised host in its ASCII (punycode) form
+	Status      int
+	NotModified bool
+	// ETag is the server's as it sent it, which may be no text a store
+	// keeps (the warehouse stores such an ETag as none); a 304 that
+	// sends none carries the request's.
 	ETag         string
 	LastModified time.Time
 	ContentType  string // media type without parameters

@@ -75,10 +75,18 @@ func siteScopePages(cur *siteRecord) []siteScopePage {
 	return out
 }
 
+// siteScopeRules numbers the rules the site notes are made by: a change
+// to what is noted (2: an Ignore unused on every page, whatever their
+// scopes) takes a new number, so that the notes every site sentinel
+// kept are made again once, at its next check.
+const siteScopeRules = 2
+
 // siteScopeKey returns what the notes of pages for the Monitor clause of
-// key (exprKey) are of: a short hash of the pages' versions, then key.
+// key (exprKey) are of: a short hash of the rules and the pages'
+// versions, then key.
 func siteScopeKey(pages []siteScopePage, key string) string {
 	h := fnv.New64a()
+	fmt.Fprintf(h, "rules %d\n", siteScopeRules)
 	for _, p := range pages {
 		fmt.Fprintf(h, "%s %d\n", p.url, p.version)
 	}

@@ -27,8 +27,9 @@
 //     offsets and length (/L, /H, /E, /T) and its hint stream.
 //
 // Everything else is hashed: each object's number, every token of its
-// value (white space and comments between tokens aside), each stream's
-// bytes. An object stream (/Type /ObjStm, where the Info dictionary sits
+// value (white space and comments between tokens aside, a reference's,
+// N G R, too: "1  0\nR" is "1 0 R"; not a string's, nor a stream's data),
+// each stream's bytes. An object stream (/Type /ObjStm, where the Info dictionary sits
 // in files of PDF 1.5 and later) and a metadata stream are decoded (ISO
 // 32000-1 §7.4: filter.go), under Options.InflateCap bytes over the
 // file, and their objects and packets read as the file's are. The

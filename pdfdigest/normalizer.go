@@ -271,7 +271,8 @@ func (n *normalizer) value(v value, leave map[string]bool) {
 	case scalarValue:
 		n.token(withoutSubsetTag(v.raw))
 	case refValue:
-		n.token(v.raw)
+		num, gen := v.refTokens()
+		n.token(num, gen, []byte("R"))
 	case arrayValue:
 		n.token([]byte("["))
 		for _, it := range v.items {

@@ -157,8 +157,10 @@ const (
 	dictValue
 )
 
-// value is an object: a scalar's or a reference's bytes, or an array's
-// items, or a dictionary's keys and values, in turn.
+// value is an object: a scalar's or a reference's bytes (of the latter,
+// as written, white space and comments between its tokens too:
+// refTokens), or an array's items, or a dictionary's keys and values, in
+// turn.
 type value struct {
 	kind  valueKind
 	raw   []byte
@@ -232,6 +234,16 @@ func (l *lexer) value(t token, depth int) (value, error) {
 		l.pos = save
 	}
 	return value{kind: scalarValue, raw: l.text(t)}, nil
+}
+
+// refTokens returns the object number and the generation of a reference,
+// N G R, as written, without the white space and comments between its
+// tokens, which a writer may set as it likes.
+func (v value) refTokens() (num, gen []byte) {
+	l := lexer{b: v.raw}
+	n, _ := l.next() // a reference's raw is three tokens: never an error
+	g, _ := l.next()
+	return l.text(n), l.text(g)
 }
 
 // get returns the value of key in a dictionary (its name decoded), or

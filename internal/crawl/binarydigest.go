@@ -25,8 +25,10 @@ const (
 	// pdfDigest is the prefix of a PDF's hash by pdfdigest: its first
 	// revision, which left out dates, /ID, XMP and subset tags, wrote
 	// "sha256:"; the second decodes predicted, LZW and ASCII streams and
-	// decrypts a file that opens without a password.
-	pdfDigest = "pdf2-sha256:"
+	// decrypts a file that opens without a password; the third hashes
+	// a reference as its three tokens, whatever the white space and
+	// comments between them ("1  0\nR" as "1 0 R").
+	pdfDigest = "pdf3-sha256:"
 	// imageDigest is the prefix of an image's hash by imagedigest.
 	imageDigest = "image1-sha256:"
 )

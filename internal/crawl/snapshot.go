@@ -31,7 +31,7 @@ import (
 // which no comparison reads. A snapshot without it, as older ones are,
 // is read as before; a Vigil before it refuses a snapshot that has it,
 // by its unknown field, as it would by a new format. Nor did a binary
-// leaf's hash named by its kind ("pdf2-sha256:", "image1-sha256:":
+// leaf's hash named by its kind ("pdf3-sha256:", "image1-sha256:":
 // digestKind): a Vigil before it refuses such a hash ("is not
 // \"sha256:\" and 64 lower-case hex digits").
 const Format = "vigil-site-snapshot/4"
@@ -448,7 +448,7 @@ func (s *Snapshot) validatePage(i int, p *Page, bodies bool) error {
 	case p.Size < 0:
 		return bad("size", "%d is negative", p.Size)
 	case p.Hash != "" && !hashPattern.MatchString(p.Hash):
-		return bad("hash", "%q is not \"sha256:\" (or a digest's kind, as \"pdf2-sha256:\") and 64 lower-case hex digits", p.Hash)
+		return bad("hash", "%q is not \"sha256:\" (or a digest's kind, as \"pdf3-sha256:\") and 64 lower-case hex digits", p.Hash)
 	case p.Hash == "" && p.Size != 0:
 		return bad("size", "%d without a hash", p.Size)
 	case p.Body != "" && !s.Query.Bodies:

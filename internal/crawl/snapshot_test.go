@@ -193,7 +193,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"order", edit(func(m map[string]any) { page(m, 2)["depth"] = 2 }), "snapshot: page 4 (https://example.org/docs/logo.png): depth: 1 after a page at depth 2: pages are in the order of discovery"},
 		{"status", edit(func(m map[string]any) { page(m, 2)["status"] = 1000 }), "page 3 (https://example.org/docs/old.html): status: 1000 is not an HTTP status"},
 		{"status ok", edit(func(m map[string]any) { delete(page(m, 2), "error") }), "page 3 (https://example.org/docs/old.html): status: 404 without an error"},
-		{"hash", edit(func(m map[string]any) { page(m, 1)["hash"] = "md5:00" }), `page 2 (https://example.org/docs/guide.html): hash: "md5:00" is not "sha256:" (or a digest's kind, as "pdf2-sha256:") and 64 lower-case hex digits`},
+		{"hash", edit(func(m map[string]any) { page(m, 1)["hash"] = "md5:00" }), `page 2 (https://example.org/docs/guide.html): hash: "md5:00" is not "sha256:" (or a digest's kind, as "pdf3-sha256:") and 64 lower-case hex digits`},
 		{"size", edit(func(m map[string]any) { page(m, 3)["size"] = 10 }), "page 4 (https://example.org/docs/logo.png): size: 10 without a hash"},
 		{"negative size", edit(func(m map[string]any) { page(m, 1)["size"] = -1 }), "size: -1 is negative"},
 		{"version kind", edit(func(m map[string]any) { page(m, 1)["versionKind"] = "etag" }), `page 2 (https://example.org/docs/guide.html): versionKind: "etag", want "last-modified" or "content-hash"`},

@@ -52,7 +52,10 @@
 //     /ID, and the /Encrypt dictionary.
 //  2. The file key of the empty password: for revisions 2 to 4 (RC4 of
 //     40 to 128 bits, AESV2) by Algorithm 2 of ISO 32000-1 §7.6.3.3,
-//     checked against /U by Algorithms 4 and 5 as Algorithm 6 does; for
+//     checked against /U by Algorithms 4 and 5 as Algorithm 6 does, of
+//     the length the /Encrypt dictionary's /Length gives (40 bits
+//     without one), or else, of V 4, the RC4 crypt filter's /Length
+//     (the one /StmF names, or /StrF), which some writers give alone; for
 //     revision 6 (AESV3) by Algorithm 2.A of ISO 32000-2 §7.6.4.3.3,
 //     its hash Algorithm 2.B, and for revision 5 (Adobe's extension
 //     level 3, deprecated) by its SHA-256, /UE decrypted to the key.
@@ -133,6 +136,12 @@
 //   - An odd last ASCIIHexDecode digit is followed by 0 (as the
 //     standard says); a character that is no hex digit nor white space
 //     is an error. ASCII85Decode reads from an optional <~.
+//   - A crypt filter's /Length (ISO 32000-1 Table 25: in bits) is read
+//     as bytes up to 32 and as bits above, as readers do: the standard
+//     security handler's writers give it in bytes (16 for 128 bits), and
+//     others in bits. One that is no key of 40 to 128 bits in steps of
+//     8, of a file whose key is not of the /Encrypt dictionary's length,
+//     is an *EncryptedError.
 //   - Revision 6's /Perms is not checked (Algorithm 13): Sum enforces no
 //     permission, and a file whose /U checks with the empty password
 //     opens without one whatever /Perms says.

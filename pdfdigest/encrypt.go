@@ -237,9 +237,21 @@ func newDecrypter(enc value, id []byte) (*decrypter, error) {
 		if !ok {
 			return nil, encryptedError("its /P is no integer")
 		}
-		c.key = fileKey(ob[:32], uint32(p), id, r, n, c.metadata)
-		if !userPassword(c.key, ub, id, r) {
-			return nil, encryptedError("it opens with a user password only")
+		opens := func(n int) bool {
+			c.key = fileKey(ob[:32], uint32(p), id, r, n, c.metadata)
+			return userPassword(c.key, ub, id, r)
+		}
+		if !opens(n) {
+			// Of V 4, the key's length may be the RC4 crypt filter's
+			// alone: tried second, so that a file whose key is of the
+			// /Encrypt dictionary's length (or 40 bits) opens as it did.
+			cn, err := cryptFilterKeyLength(enc, v, c)
+			if err != nil {
+				return nil, err
+			}
+			if cn == 0 || cn == n || !opens(cn) {
+				return nil, encryptedError("it opens with a user password only")
+			}
 		}
 	case (r == 5 || r == 6) && v == 5:
 		ue, _ := enc.get("UE")
@@ -302,6 +314,40 @@ func cryptFilter(enc value, key string) (cryptMethod, error) {
 		return cryptNone, nil
 	}
 	return 0, encryptedError("crypt filter %s not decrypted", excerpt(cfm.raw))
+}
+
+// cryptFilterKeyLength returns the length in bytes of the key that the
+// /Length of the RC4 (/V2) crypt filter of a V 4 dictionary enc gives,
+// the one /StmF names or else /StrF, or 0 if there is none: ISO 32000-1
+// Table 25 gives it in bits, and the standard security handler's writers
+// in bytes, so a value up to 32 is bytes, as readers have it; a length
+// that is no key of 40 to 128 bits in steps of 8 is an *EncryptedError.
+func cryptFilterKeyLength(enc value, v int, c *decrypter) (int, error) {
+	key := "StmF"
+	switch {
+	case v != 4:
+		return 0, nil
+	case c.stm == cryptRC4:
+	case c.str == cryptRC4:
+		key = "StrF"
+	default:
+		return 0, nil
+	}
+	name, _ := enc.get(key)
+	cf, _ := enc.get("CF")
+	f, _ := cf.get(nameText(name.raw))
+	length, ok := intEntry(f, "Length", 0)
+	if !ok {
+		return 0, nil
+	}
+	bits := length
+	if length <= 32 {
+		bits = length * 8
+	}
+	if bits < 40 || bits > 128 || bits%8 != 0 {
+		return 0, encryptedError("crypt filter %s's /Length %d is no key of 40 to 128 bits in steps of 8", excerpt(name.raw), length)
+	}
+	return bits / 8, nil
 }
 
 // fileKey returns the file key of n bytes of revision r (2 to 4) for the

@@ -136,3 +136,83 @@ func TestSumEncryptedSignature(t *testing.T) {
 		t.Errorf("another signature hashes the same, %x", other)
 	}
 }
+
+// TestSumEncryptedCryptFilterLength: a file of V 4 whose RC4 key's length
+// is given by its crypt filter alone (/CF /StdCF /Length, in bytes or in
+// bits, as writers differ: up to 32 it is bytes), not by the /Encrypt
+// dictionary, is decrypted: two runs of it hash the same, another title
+// otherwise; and one whose /Length there, as the /Encrypt dictionary's,
+// is the key's opens as before.
+func TestSumEncryptedCryptFilterLength(t *testing.T) {
+	run := func(keyBytes int, length, cfLength string) (first, second, other []byte) {
+		r := rc4Run{KeyBytes: keyBytes, Length: length, CFLength: cfLength, ID: "0123456789abcdef", Title: "Report", Created: "D:20240101120000Z", Text: "Hello"}
+		first = writeRC4PDF(r)
+		r.ID, r.Created = "fedcba9876543210", "D:20251130093015+01'00'"
+		second = writeRC4PDF(r)
+		r.Title = "Report 2"
+		other = writeRC4PDF(r)
+		return first, second, other
+	}
+	for _, tc := range []struct {
+		name             string
+		keyBytes         int
+		length, cfLength string
+	}{
+		{"128 bits, the filter's length in bytes", 16, "", "/Length 16"},
+		{"128 bits, the filter's length in bits", 16, "", "/Length 128"},
+		{"40 bits, the filter's length in bytes", 5, "", "/Length 5"},
+		{"40 bits, the filter's length in bits", 5, "", "/Length 40"},
+		{"96 bits, the filter's length in bytes", 12, "", "/Length 12"},
+		{"the /Encrypt dictionary's length, not the filter's", 16, "/Length 128", "/Length 5"},
+		{"the /Encrypt dictionary's length, wrong, and the filter's", 16, "/Length 40", "/Length 16"},
+		{"the /Encrypt dictionary's length alone", 16, "/Length 128", ""},
+		{"no length: 40 bits", 5, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			first, second, other := run(tc.keyBytes, tc.length, tc.cfLength)
+			ra, err := SumResult(first, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ra.Undecoded) > 0 {
+				t.Errorf("undecoded %q, want none", ra.Undecoded)
+			}
+			if rb := mustSum(t, second, nil); rb != ra.Sum {
+				t.Errorf("another run: hashes %x and %x, want them equal", ra.Sum, rb)
+			}
+			if ro := mustSum(t, other, nil); ro == ra.Sum {
+				t.Errorf("another title: hash %x, want another", ro)
+			}
+		})
+	}
+}
+
+// TestSumEncryptedCryptFilterLengthRefused: a crypt filter's /Length that
+// is no key of 40 to 128 bits in steps of 8, of a file whose key is not
+// of the /Encrypt dictionary's length (or 40 bits), is an
+// *EncryptedError that says so.
+func TestSumEncryptedCryptFilterLengthRefused(t *testing.T) {
+	for _, tc := range []struct {
+		cfLength string
+		want     string
+	}{
+		{"/Length 4", "pdf encrypted: crypt filter /StdCF's /Length 4 is no key of 40 to 128 bits in steps of 8"},
+		{"/Length 20", "pdf encrypted: crypt filter /StdCF's /Length 20 is no key of 40 to 128 bits in steps of 8"},
+		{"/Length 44", "pdf encrypted: crypt filter /StdCF's /Length 44 is no key of 40 to 128 bits in steps of 8"},
+		{"/Length 256", "pdf encrypted: crypt filter /StdCF's /Length 256 is no key of 40 to 128 bits in steps of 8"},
+		{"/Length -16", "pdf encrypted: crypt filter /StdCF's /Length -16 is no key of 40 to 128 bits in steps of 8"},
+		{"/Length 8", "pdf encrypted: it opens with a user password only"}, // 64 bits: not the key's
+	} {
+		t.Run(tc.cfLength, func(t *testing.T) {
+			pdf := writeRC4PDF(rc4Run{KeyBytes: 16, CFLength: tc.cfLength, ID: "0123456789abcdef", Title: "Report", Created: "D:20240101120000Z", Text: "Hello"})
+			_, err := Sum(pdf, nil)
+			var ee *EncryptedError
+			if !errors.As(err, &ee) {
+				t.Fatalf("error %v (%T), want an *EncryptedError", err, err)
+			}
+			if err.Error() != tc.want {
+				t.Errorf("error %q, want %q", err, tc.want)
+			}
+		})
+	}
+}

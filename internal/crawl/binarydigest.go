@@ -27,7 +27,8 @@ const (
 	// "sha256:"; the second decodes predicted, LZW and ASCII streams and
 	// decrypts a file that opens without a password; the third hashes
 	// a reference as its three tokens, whatever the white space and
-	// comments between them ("1  0\nR" as "1 0 R").
+	// comments between them ("1  0\nR" as "1 0 R"), and decrypts a file
+	// whose RC4 key's length its crypt filter alone gives.
 	pdfDigest = "pdf3-sha256:"
 	// imageDigest is the prefix of an image's hash by imagedigest.
 	imageDigest = "image1-sha256:"

@@ -58,7 +58,9 @@
 //     (the one /StmF names, or /StrF), which some writers give alone; for
 //     revision 6 (AESV3) by Algorithm 2.A of ISO 32000-2 §7.6.4.3.3,
 //     its hash Algorithm 2.B, and for revision 5 (Adobe's extension
-//     level 3, deprecated) by its SHA-256, /UE decrypted to the key.
+//     level 3, deprecated) by its SHA-256, /UE decrypted to the key; of
+//     revision 6, /Perms checked as Algorithm 13 does (decrypted under
+//     the key, its bytes 9 to 11 "adb").
 //  3. Each string and stream of an object decrypted (Algorithm 1's key
 //     per object for RC4 and AESV2; the file key for AESV3), by the
 //     crypt filters /StrF and /StmF name (V 4 and 5), but for the
@@ -77,7 +79,8 @@
 // at random); /Filter, /V, /R, /P, /Length and the crypt filters are
 // hashed. A file that opens with a user password only, or under another
 // security handler (/Adobe.PubSec), version or revision, or a crypt
-// filter other than /V2, /AESV2, /AESV3 and /Identity, is an
+// filter other than /V2, /AESV2, /AESV3 and /Identity, or of revision 6
+// whose /Perms does not check, is an
 // *EncryptedError: the caller decides what to hash instead (Vigil's
 // crawl hashes its bytes, and says why).
 //
@@ -97,8 +100,8 @@
 //
 //   - An encrypted file that opens with a user password only is an
 //     *EncryptedError, and so is one under the public-key handler or an
-//     unknown revision: hashed as its bytes by the caller, each run a
-//     change. Only the empty user password is tried; the owner password
+//     unknown revision, or of revision 6 whose /Perms does not check:
+//     hashed as its bytes by the caller, each run a change. Only the empty user password is tried; the owner password
 //     is never needed.
 //   - An encrypted file hashes otherwise than the same file in the
 //     clear (its strings in another form, its /Encrypt dictionary
@@ -142,9 +145,10 @@
 //     others in bits. One that is no key of 40 to 128 bits in steps of
 //     8, of a file whose key is not of the /Encrypt dictionary's length,
 //     is an *EncryptedError.
-//   - Revision 6's /Perms is not checked (Algorithm 13): Sum enforces no
-//     permission, and a file whose /U checks with the empty password
-//     opens without one whatever /Perms says.
+//   - Of revision 6's /Perms, bytes 9 to 11 alone are checked
+//     (Algorithm 13), not its permissions against /P, nor its
+//     /EncryptMetadata flag: Sum enforces no permission. Revision 5's
+//     /Perms is not checked.
 //   - Revision 5 (AES-256 of Adobe's extension level 3, which ISO
 //     32000-2 deprecates) is read, as readers still do.
 //

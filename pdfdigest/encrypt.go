@@ -269,10 +269,40 @@ func newDecrypter(enc value, id []byte) (*decrypter, error) {
 		block, _ := aes.NewCipher(key)
 		c.key = make([]byte, 32)
 		cipher.NewCBCDecrypter(block, make([]byte, aes.BlockSize)).CryptBlocks(c.key, ueb[:32])
+		if r == 6 {
+			if err := checkPerms(enc, c.key); err != nil {
+				return nil, err
+			}
+		}
 	default:
 		return nil, encryptedError("/R %d not decrypted", r)
 	}
 	return c, nil
+}
+
+// checkPerms returns an *EncryptedError unless the /Perms of a revision 6
+// dictionary enc decrypts under the file key (AES-256 of one block, no
+// vector) to bytes 9 to 11 "adb" (ISO 32000-2 §7.6.4.4.12, Algorithm
+// 13): a file that fails it is one whose encryption is not understood,
+// its key perhaps not the one its strings and streams are encrypted
+// with. Its permissions, bytes 0 to 3, are not compared with /P: Sum
+// enforces none.
+func checkPerms(enc value, key []byte) error {
+	pv, _ := enc.get("Perms")
+	perms := stringBytes(pv.raw)
+	if len(perms) < aes.BlockSize {
+		return encryptedError("/Perms of %d bytes, want %d", len(perms), aes.BlockSize)
+	}
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return encryptedError("a file key of %d bytes, want 32", len(key))
+	}
+	plain := make([]byte, aes.BlockSize)
+	block.Decrypt(plain, perms[:aes.BlockSize])
+	if string(plain[9:12]) != "adb" {
+		return encryptedError("its /Perms does not decrypt to bytes 9 to 11 \"adb\" (ISO 32000-2 Algorithm 13)")
+	}
+	return nil
 }
 
 // intEntry returns the integer value of key in dictionary d, which may be

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -206,6 +207,37 @@ func TestSumEncryptedCryptFilterLengthRefused(t *testing.T) {
 		t.Run(tc.cfLength, func(t *testing.T) {
 			pdf := writeRC4PDF(rc4Run{KeyBytes: 16, CFLength: tc.cfLength, ID: "0123456789abcdef", Title: "Report", Created: "D:20240101120000Z", Text: "Hello"})
 			_, err := Sum(pdf, nil)
+			var ee *EncryptedError
+			if !errors.As(err, &ee) {
+				t.Fatalf("error %v (%T), want an *EncryptedError", err, err)
+			}
+			if err.Error() != tc.want {
+				t.Errorf("error %q, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestSumEncryptedPerms: a file of revision 6 whose /Perms does not
+// decrypt under its file key to a block whose bytes 9 to 11 are "adb"
+// (ISO 32000-2 §7.6.4.4.12, Algorithm 13), or that has none, is an
+// *EncryptedError: its encryption is not understood, and the caller
+// hashes it as its bytes. The files qpdf wrote (TestSumEncrypted) check.
+func TestSumEncryptedPerms(t *testing.T) {
+	b := readEncrypted(t, "encrypted-aes-256-1")
+	perms := regexp.MustCompile(`/Perms <[0-9a-fA-F]{32}>`)
+	if len(perms.FindAll(b, -1)) != 1 {
+		t.Fatal("encrypted-aes-256-1 has not one /Perms of 16 bytes in hex")
+	}
+	for _, tc := range []struct {
+		name, perms, want string
+	}{
+		{"not adb", "/Perms <000102030405060708090a0b0c0d0e0f>", "pdf encrypted: its /Perms does not decrypt to bytes 9 to 11 \"adb\" (ISO 32000-2 Algorithm 13)"},
+		{"none", "/Foo <000102030405060708090a0b0c0d0e0f>", "pdf encrypted: /Perms of 0 bytes, want 16"},
+		{"short", "/Perms <000102030405060708090a0b0c0d0e>", "pdf encrypted: /Perms of 15 bytes, want 16"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Sum(perms.ReplaceAll(b, []byte(tc.perms)), nil)
 			var ee *EncryptedError
 			if !errors.As(err, &ee) {
 				t.Fatalf("error %v (%T), want an *EncryptedError", err, err)

@@ -28,7 +28,8 @@ const (
 	// decrypts a file that opens without a password; the third hashes
 	// a reference as its three tokens, whatever the white space and
 	// comments between them ("1  0\nR" as "1 0 R"), and decrypts a file
-	// whose RC4 key's length its crypt filter alone gives.
+	// whose RC4 key's length its crypt filter alone gives, but not one of
+	// AES-256 (revision 6) whose /Perms does not check.
 	pdfDigest = "pdf3-sha256:"
 	// imageDigest is the prefix of an image's hash by imagedigest.
 	imageDigest = "image1-sha256:"

@@ -155,12 +155,9 @@ func findDecrypter(b []byte) (*decrypter, error) {
 	}
 	num, gen := -1, 0
 	if ev.kind == refValue {
-		f := bytes.Fields(ev.raw)
-		if len(f) < 3 {
-			return nil, encryptedError("its /Encrypt %s is no reference", excerpt(ev.raw))
-		}
-		num, _ = strconv.Atoi(string(f[0]))
-		gen, _ = strconv.Atoi(string(f[1]))
+		n, g := ev.refTokens()
+		num, _ = strconv.Atoi(string(n)) // integers of 18 digits at most: never an error
+		gen, _ = strconv.Atoi(string(g))
 		off, ok := offsets[num]
 		if !ok {
 			return nil, encryptedError("its /Encrypt dictionary %s is not in the file", excerpt(ev.raw))

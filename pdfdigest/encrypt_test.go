@@ -248,3 +248,21 @@ func TestSumEncryptedPerms(t *testing.T) {
 		})
 	}
 }
+
+// TestSumEncryptDictionaryReference: the trailer's reference to the
+// /Encrypt dictionary is read by its tokens, a comment between them
+// aside: the dictionary (5 1 obj) is known as the one in the clear, so
+// its /O and /U, drawn from the /ID, are left out and two runs hash the
+// same.
+func TestSumEncryptDictionaryReference(t *testing.T) {
+	for _, ref := range []string{"5 1 R", "5 % the dictionary\n1 R"} {
+		t.Run(ref, func(t *testing.T) {
+			r := rc4Run{KeyBytes: 16, Length: "/Length 128", EncryptGen: 1, EncryptRef: ref, ID: "0123456789abcdef", Title: "Report", Created: "D:20240101120000Z", Text: "Hello"}
+			first := mustSum(t, writeRC4PDF(r), nil)
+			r.ID = "fedcba9876543210"
+			if second := mustSum(t, writeRC4PDF(r), nil); second != first {
+				t.Errorf("another run: hashes %x and %x, want them equal", first, second)
+			}
+		})
+	}
+}

@@ -19,6 +19,11 @@ type rc4Run struct {
 	Length, CFLength string
 	// ID is the file's /ID, from which the key is drawn.
 	ID string
+	// EncryptGen and EncryptRef are the /Encrypt dictionary's
+	// generation (object 5) and the trailer's reference to it, "5 0 R"
+	// if "".
+	EncryptGen int
+	EncryptRef string
 	// Title, Created and Text are the Info dictionary's title and date
 	// and the page's content.
 	Title, Created, Text string
@@ -60,8 +65,12 @@ func writeRC4PDF(r rc4Run) []byte {
 	stream := make([]byte, len(content))
 	rc4Crypt(c.objectKey(3, 0, false), stream, []byte(content))
 	fmt.Fprintf(&b, "3 0 obj\n<< /Length %d >>\nstream\n%s\nendstream\nendobj\n", len(stream), stream)
-	fmt.Fprintf(&b, "5 0 obj\n<< /Filter /Standard /V 4 /R 4 %s /CF << /StdCF << /CFM /V2 /AuthEvent /DocOpen %s >> >> /StmF /StdCF /StrF /StdCF /O <%x> /U <%x> /P %d >>\nendobj\n",
-		r.Length, r.CFLength, o, u, p)
-	fmt.Fprintf(&b, "trailer\n<< /Root 1 0 R /Info 2 0 R /Encrypt 5 0 R /ID [<%x> <%x>] >>\n%%%%EOF\n", id, id)
+	fmt.Fprintf(&b, "5 %d obj\n<< /Filter /Standard /V 4 /R 4 %s /CF << /StdCF << /CFM /V2 /AuthEvent /DocOpen %s >> >> /StmF /StdCF /StrF /StdCF /O <%x> /U <%x> /P %d >>\nendobj\n",
+		r.EncryptGen, r.Length, r.CFLength, o, u, p)
+	ref := r.EncryptRef
+	if ref == "" {
+		ref = "5 0 R"
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Root 1 0 R /Info 2 0 R /Encrypt %s /ID [<%x> <%x>] >>\n%%%%EOF\n", ref, id, id)
 	return b.Bytes()
 }

@@ -282,6 +282,10 @@ func TestFuzzSumCorpus(t *testing.T) {
 	for _, name := range []string{"encrypted-rc4-40-1", "encrypted-aes-128-1", "encrypted-aes-256-table-1", "encrypted-user-password"} {
 		seeds[name] = readEncrypted(t, name)
 	}
+	// An RC4 file whose key's length its crypt filter alone gives, and
+	// one whose reference to its /Encrypt dictionary has a comment.
+	seeds["encrypted-rc4-cf-length"] = writeRC4PDF(rc4Run{KeyBytes: 16, CFLength: "/Length 16", ID: "0123456789abcdef", Title: "Report", Created: "D:20240101120000Z", Text: "Hello"})
+	seeds["encrypted-rc4-reference"] = writeRC4PDF(rc4Run{KeyBytes: 16, Length: "/Length 128", EncryptGen: 1, EncryptRef: "5 %c\n1 R", ID: "0123456789abcdef", Title: "Report", Created: "D:20240101120000Z", Text: "Hello"})
 	// And files it cannot read, or reads in part.
 	seeds["truncated"] = seeds["objstm"][:len(seeds["objstm"])*2/3]
 	seeds["unterminated-string"] = []byte("%PDF-1.4\n1 0 obj\n<< /Title (open >>\nendobj\n")

@@ -28,11 +28,12 @@
 //
 // Everything else is hashed: each object's number, every token of its
 // value (white space and comments between tokens aside, a reference's,
-// N G R, too: "1  0\nR" is "1 0 R"; not a string's, nor a stream's data),
-// each stream's bytes. An object stream (/Type /ObjStm, where the Info dictionary sits
-// in files of PDF 1.5 and later) and a metadata stream are decoded (ISO
-// 32000-1 §7.4: filter.go), under Options.InflateCap bytes over the
-// file, and their objects and packets read as the file's are. The
+// N G R, too: "1  0\nR" is "1 0 R"; not a string's, nor a stream's
+// data), each stream's bytes. An object stream (/Type /ObjStm, where the
+// Info dictionary sits in files of PDF 1.5 and later) and a metadata
+// stream are decoded (ISO 32000-1 §7.4: filter.go), under
+// Options.InflateCap bytes over the file, and their objects and packets
+// read as the file's are. The
 // filters decoded are FlateDecode and LZWDecode, each with its
 // /DecodeParms: the PNG predictors (/Predictor 10 to 15) and TIFF
 // predictor 2, of any /Colors, /BitsPerComponent and /Columns
@@ -101,8 +102,8 @@
 //   - An encrypted file that opens with a user password only is an
 //     *EncryptedError, and so is one under the public-key handler or an
 //     unknown revision, or of revision 6 whose /Perms does not check:
-//     hashed as its bytes by the caller, each run a change. Only the empty user password is tried; the owner password
-//     is never needed.
+//     hashed as its bytes by the caller, each run a change. Only the
+//     empty user password is tried; the owner password is never needed.
 //   - An encrypted file hashes otherwise than the same file in the
 //     clear (its strings in another form, its /Encrypt dictionary
 //     hashed), and otherwise again under another algorithm or revision.

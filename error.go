@@ -17,6 +17,7 @@ const (
 	ETOOLARGE       = "ETOOLARGE"       // the request is over a size limit
 	EMETHOD         = "EMETHOD"         // the resource exists but not with this method
 	ENOTIMPLEMENTED = "ENOTIMPLEMENTED" // the operation is not supported by this backend
+	EUNAVAILABLE    = "EUNAVAILABLE"    // the store is busy with another writer for now; the same request may succeed later
 )
 
 // Error is a domain error: a code a program can branch on and a message a

@@ -35,8 +35,9 @@ type Transactor interface {
 	// commits nothing, even if fn returns nil. tx reads what fn wrote. It
 	// must not be used after fn returns, nor from several goroutines at
 	// once. While fn runs, the store's other writes wait (SQLite has one
-	// writer: a write of another process waits up to its busy timeout)
-	// or, on PostgreSQL, those to the resources fn appended to do.
+	// writer: a write of another process waits up to its busy timeout,
+	// then fails with EUNAVAILABLE) or, on PostgreSQL, those to the
+	// resources fn appended to do.
 	InTransaction(ctx context.Context, fn func(tx TxStore) error) error
 }
 

@@ -41,6 +41,12 @@ var migrations embed.FS
 // FileName is the database file inside the data directory.
 const FileName = "vigil.db"
 
+// busyTimeout is how long a write waits for the write lock another
+// connection holds (another process's write transaction: vigil serve's,
+// or an import warc's in one transaction) before it fails with
+// EUNAVAILABLE (busyError).
+var busyTimeout = 10 * time.Second
+
 // DB is the SQLite store. It implements vigil.Store.
 type DB struct {
 	write *sql.DB    // one connection
@@ -76,7 +82,8 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 func OpenFile(ctx context.Context, path string) (*DB, error) {
 	dsn := func(extra string) string {
 		q := url.Values{}
-		for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", "busy_timeout(10000)", "synchronous(NORMAL)"} {
+		busy := fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds())
+		for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", busy, "synchronous(NORMAL)"} {
 			q.Add("_pragma", p)
 		}
 		return "file:" + path + "?" + q.Encode() + extra
@@ -125,7 +132,10 @@ func (db *DB) Path() string { return db.path }
 // process's reader holds back (SQLite's busy=1, vigil serve reading while
 // a command closes) is not an error: the changes stay in the WAL, which
 // that process or the next open checkpoints, and a command that did its
-// work must not fail for it.
+// work must not fail for it. Nor does the checkpoint wait for them, or
+// for another process's writer (an import warc in one transaction,
+// which holds the write lock until it ends): a command that only read
+// the store beside an import closed after the busy timeout.
 func (db *DB) Close() error {
 	var errs []error
 	errs = append(errs, db.stmts.close())
@@ -137,8 +147,13 @@ func (db *DB) Close() error {
 	}
 	// Checkpoint so that the WAL file does not outlive the process. One
 	// that fails (a full disk) loses nothing: the next open reads the
-	// WAL, which holds the changes.
-	if _, err := db.write.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+	// WAL, which holds the changes. What the others hold back is left
+	// at once (busy_timeout 0) for them or the next open to checkpoint.
+	_, err := db.write.Exec("PRAGMA busy_timeout = 0")
+	if err == nil {
+		_, err = db.write.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+	}
+	if err != nil {
 		errs = append(errs, fmt.Errorf("sqlite at %s: close: checkpoint of its write-ahead log: %w (nothing is lost: the changes stay in %s-wal, which the next open reads)", db.path, err, db.path))
 	}
 	errs = append(errs, db.write.Close())
@@ -204,9 +219,21 @@ func (db *DB) migrate(ctx context.Context) error {
 		return err
 	}
 	sort.Strings(names)
+	// Read first, outside any transaction: an open whose migrations are
+	// all applied takes no write lock, so that a command that only reads
+	// opens the store while another process holds its writes (an import
+	// warc in one transaction), as WAL lets it read. Each migration still
+	// checks in its own write transaction that it is not applied.
+	done, err := db.appliedMigrations(ctx)
+	if err != nil {
+		return err
+	}
 	var report vigil.SchemaReport
 	for _, name := range names {
 		base := filepath.Base(name)
+		if done[base] {
+			continue
+		}
 		applied := false
 		err := db.update(ctx, func(tx execer) error {
 			applied = false
@@ -248,6 +275,27 @@ func (db *DB) migrate(ctx context.Context) error {
 	return nil
 }
 
+// appliedMigrations returns the names schema_migrations records.
+func (db *DB) appliedMigrations(ctx context.Context) (map[string]bool, error) {
+	rows, err := db.write.QueryContext(ctx, "SELECT name FROM schema_migrations")
+	if err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	defer rows.Close()
+	done := make(map[string]bool)
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, fmt.Errorf("migrate: %w", err)
+		}
+		done[name] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	return done, nil
+}
+
 // unknownMigrations returns, in name order, the migrations that
 // schema_migrations records and names (this build's) does not hold.
 func (db *DB) unknownMigrations(ctx context.Context, names []string) ([]string, error) {
@@ -285,7 +333,7 @@ func (db *DB) update(ctx context.Context, fn func(tx execer) error) error {
 	db.stmts.prepareWanted(ctx) // the writer connection is free here
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return db.busyError(err)
 	}
 	if err := fn(cachedTx{tx: tx, cache: db.stmts}); err != nil {
 		tx.Rollback()

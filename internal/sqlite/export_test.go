@@ -30,3 +30,12 @@ func ReadAsTextUnknownQuery(reading int, beforeID int64, limit int) (string, []a
 
 // ClaimQuery is claimQuery for the tests.
 func ClaimQuery(now time.Time, limit int) (string, []any) { return claimQuery(now, limit) }
+
+// SetBusyTimeout sets busyTimeout, how long the stores opened from now
+// on wait for another connection's write lock, to d until the returned
+// func is called.
+func SetBusyTimeout(d time.Duration) (restore func()) {
+	old := busyTimeout
+	busyTimeout = d
+	return func() { busyTimeout = old }
+}

@@ -26,7 +26,7 @@ func (db *DB) InTransaction(ctx context.Context, fn func(tx vigil.TxStore) error
 	db.stmts.prepareWanted(ctx) // the writer connection is free here
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return db.busyError(err)
 	}
 	committed := false
 	defer func() {

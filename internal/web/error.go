@@ -19,6 +19,7 @@ var codes = map[string]int{
 	vigil.ETOOLARGE:       http.StatusRequestEntityTooLarge,
 	vigil.EMETHOD:         http.StatusMethodNotAllowed,
 	vigil.ENOTIMPLEMENTED: http.StatusNotImplemented,
+	vigil.EUNAVAILABLE:    http.StatusServiceUnavailable,
 	vigil.EINTERNAL:       http.StatusInternalServerError,
 }
 
@@ -33,6 +34,7 @@ var errorTitles = map[string]string{
 	vigil.ETOOLARGE:       "Too large",
 	vigil.EMETHOD:         "Method not allowed",
 	vigil.ENOTIMPLEMENTED: "Not supported",
+	vigil.EUNAVAILABLE:    "Busy",
 }
 
 // errorStatus returns the HTTP status of a domain error code.

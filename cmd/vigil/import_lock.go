@@ -54,3 +54,36 @@ func importHeldError(dataDir string) error {
 	holder := lockFileOwner("vigil import warc", filepath.Join(dataDir, importLockFile))
 	return fmt.Errorf("%s is importing into the data directory %s in one transaction, which holds the store's writes until it ends: wait for it to end", holder, dataDir)
 }
+
+// refuseWriteDuringImport returns the error of a short command that
+// writes the SQLite store in dataDir (vigil user add, passwd, remove and
+// admin, sentinel add, rm and feed --rotate) while an import warc in one
+// transaction holds it, and nil on PostgreSQL (dsn not empty), whose
+// writes do not wait for an import's, or when no import holds it.
+//
+// It refuses at once, naming the import, its lock file and since when,
+// rather than saying that it waits and waiting: the import's transaction
+// holds SQLite's write lock until it ends, minutes or hours for a large
+// file, while a write waits only the store's busy timeout (10s) and then
+// fails; waiting for the import itself would leave an operator, or a
+// script, blocked for a time nobody can tell. Trying again when the
+// import ends costs a command line. The commands that only read (user
+// list, sentinel list, export warc) do not ask: WAL lets them read the
+// store as it was before the import. An import that starts after the
+// check holds the write lock anyway: the write then fails past the busy
+// timeout, and the store's error says another writer holds it.
+func refuseWriteDuringImport(dataDir, dsn string) error {
+	if dsn != "" {
+		return nil
+	}
+	path := filepath.Join(dataDir, importLockFile)
+	if !lockFileHeld(path) {
+		return nil
+	}
+	since := ""
+	if fi, err := os.Stat(path); err == nil {
+		since = " since " + fi.ModTime().Format("2006-01-02 15:04:05 MST")
+	}
+	holder := lockFileOwner("vigil import warc", path)
+	return fmt.Errorf("%s is importing into the data directory %s%s (it holds %s), in one transaction that holds the store's writes until it ends: try again when it ends (the commands that only read the store work meanwhile)", holder, dataDir, since, path)
+}

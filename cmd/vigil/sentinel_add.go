@@ -123,6 +123,10 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (code 
 		return code, nil
 	}
 
+	// There are sentinels to add: not beside an import.
+	if err := refuseWriteDuringImport(*sf.data, *sf.postgres); err != nil {
+		return exitError, err
+	}
 	// The store is read, not made, until there is a sentinel to add.
 	st, err := findStore(ctx, *sf.data, *sf.postgres)
 	if err != nil {

@@ -30,6 +30,11 @@ func runSentinelFeed(ctx context.Context, env *environment, args []string) (code
 		fs.Usage()
 		return exitError, errUsageShown
 	}
+	if *rotate {
+		if err := refuseWriteDuringImport(*sf.data, *sf.postgres); err != nil {
+			return exitError, err
+		}
+	}
 	st, err := openExistingStore(ctx, *sf.data, *sf.postgres)
 	if err != nil {
 		return exitError, err

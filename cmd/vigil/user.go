@@ -97,6 +97,9 @@ func runUserAdd(ctx context.Context, env *environment, args []string) (code int,
 	if err != nil {
 		return exitError, err
 	}
+	if err := refuseWriteDuringImport(*sf.data, *sf.postgres); err != nil {
+		return exitError, err
+	}
 	u.PasswordHash = hash
 	st, err := openExistingStore(ctx, *sf.data, *sf.postgres)
 	if err != nil {
@@ -188,6 +191,9 @@ func runUserPasswd(ctx context.Context, env *environment, args []string) (code i
 	if err != nil {
 		return exitError, err
 	}
+	if err := refuseWriteDuringImport(*sf.data, *sf.postgres); err != nil {
+		return exitError, err
+	}
 	st, u, err := openUserStore(ctx, sf, email)
 	if err != nil {
 		return exitError, err
@@ -241,6 +247,9 @@ func runUserRemove(ctx context.Context, env *environment, args []string) (code i
 	}
 	email, err := knownEmail(fs.Arg(0))
 	if err != nil {
+		return exitError, err
+	}
+	if err := refuseWriteDuringImport(*sf.data, *sf.postgres); err != nil {
 		return exitError, err
 	}
 	st, err := openExistingStore(ctx, *sf.data, *sf.postgres)
@@ -316,6 +325,9 @@ func runUserAdmin(ctx context.Context, env *environment, args []string) (code in
 	}
 	email, err := knownEmail(fs.Arg(0))
 	if err != nil {
+		return exitError, err
+	}
+	if err := refuseWriteDuringImport(*sf.data, *sf.postgres); err != nil {
 		return exitError, err
 	}
 	st, u, err := openUserStore(ctx, sf, email)

@@ -299,13 +299,21 @@ func runImportWARC(ctx context.Context, env *environment, args []string) (code i
 		return exitError, err
 	}
 	n, skipped, err := importWARC(ctx, wh, displayName(fs.Arg(0)), in, warcImportOptions{verify: !*noVerify, keepPartial: *keepPartial}, env.stderr)
-	if errors.Is(err, vigil.ErrCommitUnknown) {
-		fmt.Fprintf(env.stderr, "imported %s or none (the commit's outcome is not known); skipped %s\n", count(n, "version"), count(skipped, "record"))
-	} else {
-		fmt.Fprintf(env.stderr, "imported %s; skipped %s\n", count(n, "version"), count(skipped, "record"))
-	}
+	fmt.Fprintln(env.stderr, importSummary(n, skipped, err))
 	if err != nil {
 		return exitError, err
 	}
 	return exitOK, nil
+}
+
+// importSummary is the last line of vigil import warc, before its error
+// if any: the n versions importWARC imported and the records it
+// skipped. After a commit whose outcome the store does not know
+// (vigil.ErrCommitUnknown in err's chain) the store holds all n or none,
+// and the line says so.
+func importSummary(n, skipped int, err error) string {
+	if errors.Is(err, vigil.ErrCommitUnknown) {
+		return fmt.Sprintf("imported %s or none (the commit's outcome is not known); skipped %s", count(n, "version"), count(skipped, "record"))
+	}
+	return fmt.Sprintf("imported %s; skipped %s", count(n, "version"), count(skipped, "record"))
 }

@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -62,21 +63,28 @@ func (db *DB) InTransaction(ctx context.Context, fn func(tx vigil.TxStore) error
 }
 
 // commitError returns err, the error of a COMMIT, wrapping
-// vigil.ErrCommitUnknown unless PostgreSQL answered that it rolled the
-// transaction back: an ERROR (a deferred constraint, a serialization
-// failure), after which the session goes on, or a COMMIT of a
-// transaction failed before. Any other error (the connection lost, a
-// FATAL that ends the session, which may come after the commit took
-// effect) leaves it unknown whether the transaction was stored.
+// vigil.ErrCommitUnknown unless it is known that the transaction was
+// rolled back: PostgreSQL answered an ERROR (a deferred constraint, a
+// serialization failure), after which the session goes on, or that a
+// transaction failed before was rolled back; it ended the session for
+// having been idle in the transaction (25P03), which it does only while
+// no COMMIT has come; or the COMMIT was never sent (database/sql's
+// transaction already done, pgconn's SafeToRetry: no byte of it left).
+// Any other error (the connection lost as it commits, another FATAL that
+// ends the session, which may come after the commit took effect) leaves
+// it unknown whether the transaction was stored.
 func commitError(err error) error {
-	var pe *pgconn.PgError
 	if err == nil {
 		return nil
-	} else if errors.As(err, &pe) && pe.SeverityUnlocalized == "" {
-		pe.SeverityUnlocalized = pe.Severity // a server before 9.6
+	}
+	var pe *pgconn.PgError
+	severity := ""
+	if errors.As(err, &pe) {
+		severity = cmp.Or(pe.SeverityUnlocalized, pe.Severity) // the latter before 9.6
 	}
 	switch {
-	case errors.Is(err, pgx.ErrTxCommitRollback), pe != nil && pe.SeverityUnlocalized == "ERROR":
+	case errors.Is(err, pgx.ErrTxCommitRollback), severity == "ERROR",
+		pe != nil && pe.Code == "25P03", errors.Is(err, sql.ErrTxDone), pgconn.SafeToRetry(err):
 		return fmt.Errorf("postgres: commit: %w", err)
 	}
 	return fmt.Errorf("postgres: %w: %w", vigil.ErrCommitUnknown, err)

@@ -112,3 +112,30 @@ func TestInTransactionCommitFails(t *testing.T) {
 		t.Errorf("a commit whose connection is lost: %v; want ErrCommitUnknown", err)
 	}
 }
+
+// TestInTransactionIdleTimeoutIsARollback: a session PostgreSQL ended for
+// having been idle in its transaction (25P03, which it sends only before
+// a COMMIT comes) rolled the transaction back: the commit's error says
+// so, not that its outcome is unknown.
+func TestInTransactionIdleTimeoutIsARollback(t *testing.T) {
+	ctx := context.Background()
+	base, _ := newSchema(t)
+	db, err := postgres.Open(ctx, base+"&idle_in_transaction_session_timeout=200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.InTransaction(ctx, func(tx vigil.TxStore) error {
+		if _, err := tx.EnsureResource(ctx, "http://idle.example/"); err != nil {
+			return err
+		}
+		time.Sleep(600 * time.Millisecond)
+		return nil
+	})
+	if err == nil || errors.Is(err, vigil.ErrCommitUnknown) {
+		t.Fatalf("commit after the idle timeout: %v, want a known rollback", err)
+	}
+	if _, err := db.FindResourceByURL(ctx, "http://idle.example/"); vigil.ErrorCode(err) != vigil.ENOTFOUND {
+		t.Fatalf("the resource of the rolled back transaction: %v, want ENOTFOUND", err)
+	}
+}

@@ -136,7 +136,9 @@ func checkPrevBody(ctx context.Context, tx *sql.Tx, a *vigil.Append) error {
 	if a.PrevBlob != nil && a.PrevBlob.Hash != prevHash {
 		return vigil.Errorf(vigil.EINVALID, "prevBlob hash differs from version %d's contentHash", a.PrevID)
 	}
-	if a.PrevBlob == nil && blobs == 0 {
+	if a.PrevBlob == nil && blobs == 0 && (a.Blob == nil || a.Blob.Hash != prevHash) {
+		// (The new version's blob, stored before the previous body
+		// is rewritten, may be the one it lacks.)
 		return vigil.Errorf(vigil.EINVALID, "no blob %s for version %d", prevHash, a.PrevID)
 	}
 	return nil

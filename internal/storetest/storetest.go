@@ -28,6 +28,7 @@ func Run(t *testing.T, open Opener) {
 		"ResourceErrorsHidePassword": testResourceErrorsHidePassword,
 		"ResourceDelete":             testResourceDelete,
 		"VersionAppend":              testVersionAppend,
+		"AppendBackToPatched":        testAppendBackToPatchedContent,
 		"Transaction":                testTransaction,
 		"VersionReadAsText":          testVersionReadAsText,
 		"VersionsReadAsTextUnknown":  testVersionsReadAsTextUnknown,

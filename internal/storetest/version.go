@@ -506,3 +506,30 @@ func testLinks(t *testing.T, s vigil.Store) {
 		}
 	}
 }
+
+// testAppendBackToPatchedContent: the head is stored as a patch (its
+// blob gone) and the new version has the head's content: the append
+// rewrites the head whole (Prev BodyFull) with no PrevBlob, the new
+// version's blob being the head's too. Both backends store it, and the
+// head reads back whole.
+func testAppendBackToPatchedContent(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	at := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	r, err := s.EnsureResource(ctx, "http://same.example/")
+	must(t, err)
+	v1 := appendBody(t, s, r, 0, at, "a")
+	v2 := appendBody(t, s, r, v1.ID, at.Add(time.Hour), "b")
+	must(t, s.ReplaceBody(ctx, &vigil.StoredBody{VersionID: v2.ID, Encoding: vigil.BodyPatch, BaseID: v1.ID, Data: []byte("p")}, nil))
+	nv := &vigil.Version{ResourceID: r.ID, FetchedAt: at.Add(2 * time.Hour), Status: 200, Size: 1, ContentHash: Hash([]byte("b"))}
+	must(t, s.AppendVersion(ctx, &vigil.Append{Version: nv, PrevID: v2.ID,
+		Blob: &vigil.Blob{Hash: nv.ContentHash, Size: 1, Data: []byte("z:b")},
+		Prev: &vigil.StoredBody{VersionID: v2.ID, Encoding: vigil.BodyFull}}))
+	body, err := s.Body(ctx, v2.ID)
+	must(t, err)
+	if body.Encoding != vigil.BodyFull {
+		t.Fatalf("the head's body after the append: %+v, want it whole", body)
+	}
+	if _, err := s.FindBlob(ctx, nv.ContentHash); err != nil {
+		t.Fatalf("the blob of the head's content: %v", err)
+	}
+}

@@ -88,21 +88,23 @@ func TestServeAnswersWhileMigrating(t *testing.T) {
 	}
 }
 
-// holdSQLiteMigration makes the SQLite store of data and holds a write
-// transaction on it, which the daemon's migration waits for.
+// holdSQLiteMigration makes an empty database file of data's SQLite
+// store and holds a write transaction on it, which the daemon's
+// migrations, all to run, wait for. (A store already migrated opens
+// without the write lock, and would not wait.)
 func holdSQLiteMigration(t *testing.T, data string) ([]string, func()) {
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(data, sqlite.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}
 	conn, err := db.Conn(ctx)
 	if err != nil {
+		t.Fatal(err)
+	}
+	// In WAL mode, as the store keeps it: the daemon then opens it and
+	// waits, to migrate, for the write lock alone.
+	if _, err := conn.ExecContext(ctx, "PRAGMA journal_mode = WAL"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {

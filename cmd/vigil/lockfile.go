@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // The data directory's locks (serve.lock, import.lock) are advisory
@@ -17,12 +18,24 @@ import (
 // it, and writes the process's pid in it. held says that another process
 // holds it (release is then nil); err is any other failure. release
 // gives the lock up.
+//
+// A process that only looks whether the lock is held (lockFileHeld)
+// holds a shared lock on the file for a moment: takeLockFile tries again
+// for a little while before it takes the file for held, so that a look
+// cannot make a serve or an import refuse to start.
 func takeLockFile(path string) (release func(), held bool, err error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o640)
 	if err != nil {
 		return nil, false, err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	for try := 0; ; try++ {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if !errors.Is(err, syscall.EWOULDBLOCK) || try == lockTries {
+			break
+		}
+		time.Sleep(lockRetry)
+	}
+	if err != nil {
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			return nil, true, nil
@@ -35,15 +48,25 @@ func takeLockFile(path string) (release func(), held bool, err error) {
 	return func() { f.Close() }, false, nil
 }
 
+// lockTries and lockRetry are how many more times, and how far apart,
+// takeLockFile tries a lock that a look may hold: far longer than a look
+// lasts.
+const (
+	lockTries = 20
+	lockRetry = 5 * time.Millisecond
+)
+
 // lockFileHeld reports whether another process holds the lock on the
 // file at path; false when the file does not exist: it creates nothing.
+// It looks by a shared lock, which only the holder's exclusive one
+// refuses: two looks at once do not take each other for a holder.
 func lockFileHeld(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close() // releases the lock taken to look
-	return errors.Is(syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB), syscall.EWOULDBLOCK)
+	return errors.Is(syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB), syscall.EWOULDBLOCK)
 }
 
 // lockFileOwner returns who, by name, holds the lock on the file at path,

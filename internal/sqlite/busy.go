@@ -23,5 +23,7 @@ func (db *DB) busyError(err error) error {
 	if !errors.As(err, &e) || e.Code()&0xff != sqlite3.SQLITE_BUSY {
 		return err
 	}
-	return vigil.Errorf(vigil.EUNAVAILABLE, "the SQLite store %s is busy: another writer (another process: an import warc in one transaction, most likely, or vigil serve) held its write lock for longer than the %v a write waits: try again when it ends", db.path, busyTimeout)
+	// No path in it: the message reaches API clients (a 503), who are
+	// not told where the server keeps its files.
+	return vigil.Errorf(vigil.EUNAVAILABLE, "the store is busy: another writer (another process: an import warc in one transaction, most likely, or vigil serve) held its write lock for longer than the %v a write waits: try again when it ends", busyTimeout)
 }

@@ -71,7 +71,10 @@ func TestWriteBusySaysAnotherWriterHoldsTheStore(t *testing.T) {
 				t.Fatalf("a write behind another writer: %v (code %q); want EUNAVAILABLE", err, code)
 			}
 			msg := vigil.ErrorMessage(err)
-			for _, want := range []string{"is busy: another writer", filepath.Join(dir, sqlite.FileName), "200ms", "try again when it ends"} {
+			if strings.Contains(err.Error(), dir) {
+				t.Errorf("the busy error names the store's path, which API clients are not told: %v", err)
+			}
+			for _, want := range []string{"is busy: another writer", "200ms", "try again when it ends"} {
 				if !strings.Contains(msg, want) {
 					t.Errorf("message %q does not say %q", msg, want)
 				}

@@ -66,6 +66,10 @@ type diagnosticsError struct {
 func (e *diagnosticsError) Error() string { return e.err.Error() }
 func (e *diagnosticsError) Unwrap() error { return e.err }
 
+// retryAfterBusy is the Retry-After, in seconds, of an answer that the
+// store is busy (EUNAVAILABLE).
+const retryAfterBusy = "10"
+
 // errorBody is the JSON form of an error answer.
 type errorBody struct {
 	Error struct {
@@ -89,8 +93,14 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.As(err, &de) {
 		body.Error.Diagnostics = de.Diagnostics
 	}
-	if code == vigil.EUNAUTHORIZED {
+	switch code {
+	case vigil.EUNAUTHORIZED:
 		w.Header().Set("WWW-Authenticate", `Bearer realm="vigil"`)
+	case vigil.EUNAVAILABLE:
+		// Busy for now (another writer of the store): the same request
+		// may be sent again.
+		s.logger().Warn("http request: the store is busy", "method", r.Method, "path", r.URL.Path, "err", err)
+		w.Header().Set("Retry-After", retryAfterBusy)
 	}
 	writeJSON(w, errorStatus(code), body)
 }

@@ -52,3 +52,46 @@ func TestOpenAPIExamplesAreValid(t *testing.T) {
 		t.Fatal("no example sentinel in openapi.json")
 	}
 }
+
+// TestOpenAPIErrorCodes: the error codes the API description lists are
+// those the API answers with (the codes table): EUNAVAILABLE was missing,
+// and a client generated from the description refused its answers.
+func TestOpenAPIErrorCodes(t *testing.T) {
+	data, err := os.ReadFile("openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Components struct {
+			Schemas struct {
+				Error struct {
+					Properties struct {
+						Error struct {
+							Properties struct {
+								Code struct {
+									Enum []string `json:"enum"`
+								} `json:"code"`
+							} `json:"properties"`
+						} `json:"error"`
+					} `json:"properties"`
+				} `json:"Error"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, c := range doc.Components.Schemas.Error.Properties.Error.Properties.Code.Enum {
+		listed[c] = true
+	}
+	for c := range codes {
+		if !listed[c] {
+			t.Errorf("openapi.json's error codes lack %s", c)
+		}
+		delete(listed, c)
+	}
+	for c := range listed {
+		t.Errorf("openapi.json lists %s, which the API never answers", c)
+	}
+}

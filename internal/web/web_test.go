@@ -70,6 +70,12 @@ func TestErrorTable(t *testing.T) {
 	if w.Code != 500 || strings.Contains(w.Body.String(), "hunter2") || !strings.Contains(w.Body.String(), `"code": "EINTERNAL"`) {
 		t.Errorf("internal error answer: %d %s", w.Code, w.Body)
 	}
+	// A store busy with another writer: 503, and when to ask again.
+	w = httptest.NewRecorder()
+	s.writeError(w, httptest.NewRequest("POST", "/api/v1/sentinels", nil), vigil.Errorf(vigil.EUNAVAILABLE, "the store is busy"))
+	if w.Code != 503 || w.Header().Get("Retry-After") == "" || !strings.Contains(w.Body.String(), `"code": "EUNAVAILABLE"`) {
+		t.Errorf("busy answer: %d, Retry-After %q, %s", w.Code, w.Header().Get("Retry-After"), w.Body)
+	}
 }
 
 type plainError string

@@ -390,6 +390,17 @@ func TestBinaryLeafDigestKindChanged(t *testing.T) {
 	if got := modified(t, cur, prev, crawl.ByContent, s.site.Srv.URL); !slices.Equal(got, want) {
 		t.Errorf("hashed as bytes, then digested: %q, want %q", got, want)
 	}
+	// Digested by the digest's revision before (pdf2-sha256:), then
+	// hashed as bytes with a note by this Vigil: the note may be this
+	// Vigil's stricter reading (a /Perms it checks), not the document's
+	// change, so the hashes cannot tell.
+	older := asType(t, prev, "/report.pdf", "application/pdf")
+	op := older.Page(s.site.URL("/report.pdf"))
+	op.Hash = "pdf2-sha256:" + strings.TrimPrefix(op.Hash, "pdf3-sha256:")
+	op.Version = op.Hash
+	if got := modified(t, older, cur, crawl.ByContent, s.site.Srv.URL); slices.Contains(got, "~/report.pdf") {
+		t.Errorf("digested by the revision before, then hashed as bytes: %q, want the PDF not modified", got)
+	}
 	// The PDF replaced by a document of another type at the same URL,
 	// hashed as its bytes without a note.
 	other := asType(t, cur, "/report.pdf", "application/zip")

@@ -49,20 +49,26 @@ func digestKind(hash string) string {
 // that no longer parses or needs a password now, an image cut short) or
 // where the two are of documents of different media types (a PDF
 // replaced by a ZIP at its URL), the document changed, not the Vigil
-// that hashed it. Otherwise
-// the difference may be an upgrade's (a Vigil before this one hashed a
-// PDF as "sha256:"), and the hashes cannot tell.
+// that hashed it; but only against a digest of this Vigil's kinds: one of
+// a revision before (pdf2-sha256:) may have read what this Vigil no
+// longer does (a /Perms it checks now). Otherwise the difference may be
+// an upgrade's (a Vigil before this one hashed a PDF as "sha256:"), and
+// the hashes cannot tell.
 func digestsComparable(p, q *Page) bool {
 	kp, kq := digestKind(p.Hash), digestKind(q.Hash)
 	switch {
 	case kp == kq:
 		return true
-	case kp == bytesDigest && strings.HasPrefix(p.DigestNote, hashedAsBytes),
-		kq == bytesDigest && strings.HasPrefix(q.DigestNote, hashedAsBytes):
+	case kp == bytesDigest && strings.HasPrefix(p.DigestNote, hashedAsBytes) && currentDigest(kq),
+		kq == bytesDigest && strings.HasPrefix(q.DigestNote, hashedAsBytes) && currentDigest(kp):
 		return true
 	}
 	return vigil.MediaType(p.ContentType) != vigil.MediaType(q.ContentType)
 }
+
+// currentDigest reports whether kind is that of a digest this Vigil
+// takes (pdfDigest, imageDigest).
+func currentDigest(kind string) bool { return kind == pdfDigest || kind == imageDigest }
 
 // hashedAsBytes begins the DigestNote of a PDF or an image hashed as its
 // bytes, in whole, because its digest did not read it.

@@ -20,17 +20,20 @@ import (
 // gives the lock up.
 //
 // A process that only looks whether the lock is held (lockFileHeld)
-// holds a shared lock on the file for a moment: takeLockFile tries again
-// for a little while before it takes the file for held, so that a look
+// holds a shared lock on the file for a moment. When the exclusive lock
+// is refused, takeLockFile looks itself: a shared lock refused too means
+// a holder (held, at once); a shared lock granted means looks alone are
+// in the way, and it tries again, for up to lockWait, so that a look
 // cannot make a serve or an import refuse to start.
 func takeLockFile(path string) (release func(), held bool, err error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o640)
 	if err != nil {
 		return nil, false, err
 	}
-	for try := 0; ; try++ {
+	deadline := time.Now().Add(lockWait)
+	for {
 		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if !errors.Is(err, syscall.EWOULDBLOCK) || try == lockTries {
+		if !errors.Is(err, syscall.EWOULDBLOCK) || lockFileHeld(path) || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(lockRetry)
@@ -48,12 +51,12 @@ func takeLockFile(path string) (release func(), held bool, err error) {
 	return func() { f.Close() }, false, nil
 }
 
-// lockTries and lockRetry are how many more times, and how far apart,
-// takeLockFile tries a lock that a look may hold: far longer than a look
-// lasts.
+// lockWait is how long takeLockFile tries a lock that looks alone keep
+// it from, lockRetry how far apart: a look lasts microseconds, unless
+// its process is held up.
 const (
-	lockTries = 20
-	lockRetry = 5 * time.Millisecond
+	lockWait  = 2 * time.Second
+	lockRetry = time.Millisecond
 )
 
 // lockFileHeld reports whether another process holds the lock on the

@@ -53,7 +53,10 @@ func digestKind(hash string) string {
 // a revision before (pdf2-sha256:) may have read what this Vigil no
 // longer does (a /Perms it checks now). Otherwise the difference may be
 // an upgrade's (a Vigil before this one hashed a PDF as "sha256:"), and
-// the hashes cannot tell.
+// the hashes cannot tell. (A note does not say which Vigil wrote it: a
+// PDF an older Vigil hashed as bytes with a note, and this one digests
+// (an RC4 file whose key length only its crypt filter gives), is taken
+// as changed, once.)
 func digestsComparable(p, q *Page) bool {
 	kp, kq := digestKind(p.Hash), digestKind(q.Hash)
 	switch {

@@ -40,12 +40,7 @@ func holdWriteLock(t *testing.T, dir string) {
 func TestWriteBusySaysAnotherWriterHoldsTheStore(t *testing.T) {
 	defer sqlite.SetBusyTimeout(200 * time.Millisecond)()
 	ctx := context.Background()
-	dir := t.TempDir()
-	db, err := sqlite.Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db, dir := openIn(t)
 	holdWriteLock(t, dir)
 	for _, tc := range []struct {
 		name  string

@@ -13,7 +13,17 @@ import (
 
 func open(t *testing.T) *sqlite.DB {
 	t.Helper()
-	db, err := sqlite.Open(context.Background(), t.TempDir())
+	db, _ := openIn(t)
+	return db
+}
+
+// openIn opens a new store in a directory of its own, closed when the
+// test ends, and returns it with the directory, for a test that opens the
+// database file beside it.
+func openIn(t *testing.T) (*sqlite.DB, string) {
+	t.Helper()
+	dir := t.TempDir()
+	db, err := sqlite.Open(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +32,7 @@ func open(t *testing.T) *sqlite.DB {
 			t.Error(err)
 		}
 	})
-	return db
+	return db, dir
 }
 
 func TestConformance(t *testing.T) {

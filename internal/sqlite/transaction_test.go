@@ -20,12 +20,7 @@ import (
 // writes again after it.
 func TestInTransactionCommitFails(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	db, err := sqlite.Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db, dir := openIn(t)
 	c, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName))
 	if err != nil {
 		t.Fatal(err)

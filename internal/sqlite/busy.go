@@ -19,11 +19,17 @@ import (
 // the same write may succeed once the other writer ends. Any other
 // error is returned as it is.
 func (db *DB) busyError(err error) error {
-	var e *driver.Error
-	if !errors.As(err, &e) || e.Code()&0xff != sqlite3.SQLITE_BUSY {
+	if !isBusy(err) {
 		return err
 	}
 	// No path in it: the message reaches API clients (a 503), who are
 	// not told where the server keeps its files.
 	return vigil.Errorf(vigil.EUNAVAILABLE, "the store is busy: another writer (another process: an import warc in one transaction, most likely, or vigil serve) held its write lock for longer than the %v a write waits: try again when it ends", busyTimeout)
+}
+
+// isBusy reports whether err is SQLite's SQLITE_BUSY, in any of its
+// extended codes.
+func isBusy(err error) bool {
+	var e *driver.Error
+	return errors.As(err, &e) && e.Code()&0xff == sqlite3.SQLITE_BUSY
 }

@@ -79,7 +79,33 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 }
 
 // OpenFile opens the database at path and migrates it.
+//
+// A database made by two processes at the same moment (vigil serve and a
+// vigil user add started together on a new data directory) may refuse
+// one of them at once, SQLITE_BUSY, without waiting the busy timeout:
+// turning a new file to WAL, and making its first table, take locks
+// SQLite does not wait for. Where the file was empty, so that another
+// process may be making it, the open is tried again, a few times.
 func OpenFile(ctx context.Context, path string) (*DB, error) {
+	fresh := false
+	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
+		fresh = true
+	}
+	for try := 1; ; try++ {
+		db, err := openFile(ctx, path)
+		if err == nil || !fresh || try == freshOpenTries || !isBusy(err) || ctx.Err() != nil {
+			return db, err
+		}
+		time.Sleep(time.Duration(try) * 20 * time.Millisecond)
+	}
+}
+
+// freshOpenTries is how many times OpenFile opens a new database another
+// process may be making.
+const freshOpenTries = 10
+
+// openFile is OpenFile, once.
+func openFile(ctx context.Context, path string) (*DB, error) {
 	dsn := func(extra string) string {
 		q := url.Values{}
 		busy := fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds())

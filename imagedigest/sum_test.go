@@ -78,19 +78,27 @@ func TestSum(t *testing.T) {
 			if bytes.Equal(tc.a, tc.b) {
 				t.Fatalf("the two files are the same bytes: the case tests nothing")
 			}
-			a, err := Sum(tc.a)
-			if err != nil {
-				t.Fatalf("first: %v", err)
-			}
-			b, err := Sum(tc.b)
-			if err != nil {
-				t.Fatalf("second: %v", err)
-			}
+			a, b := sumBoth(t, tc.a, tc.b)
 			if (a == b) != tc.same {
 				t.Errorf("sums %x and %x; want them equal: %v", a, b, tc.same)
 			}
 		})
 	}
+}
+
+// sumBoth returns the sums of two files, failing the test if either
+// has none.
+func sumBoth(t *testing.T, x, y []byte) (a, b [32]byte) {
+	t.Helper()
+	a, err := Sum(x)
+	if err != nil {
+		t.Fatalf("first: %v", err)
+	}
+	b, err = Sum(y)
+	if err != nil {
+		t.Fatalf("second: %v", err)
+	}
+	return a, b
 }
 
 // goldenFiles are the files whose sums testdata/sums.golden records.

@@ -324,8 +324,7 @@ func cryptFilter(enc value, key string) (cryptMethod, error) {
 	if !ok || name.nameIs("Identity") {
 		return cryptNone, nil
 	}
-	cf, _ := enc.get("CF")
-	f, ok := cf.get(nameText(name.raw))
+	_, f, ok := cryptFilterDict(enc, key)
 	if !ok {
 		return 0, encryptedError("crypt filter %s not in /CF", excerpt(name.raw))
 	}
@@ -341,6 +340,15 @@ func cryptFilter(enc value, key string) (cryptMethod, error) {
 		return cryptNone, nil
 	}
 	return 0, encryptedError("crypt filter %s not decrypted", excerpt(cfm.raw))
+}
+
+// cryptFilterDict returns the name that the entry key (/StmF, /StrF) of
+// enc gives, and the dictionary of that crypt filter in its /CF, if any.
+func cryptFilterDict(enc value, key string) (name, f value, ok bool) {
+	name, _ = enc.get(key)
+	cf, _ := enc.get("CF")
+	f, ok = cf.get(nameText(name.raw))
+	return name, f, ok
 }
 
 // cryptFilterKeyLength returns the length in bytes of the key that the
@@ -360,9 +368,7 @@ func cryptFilterKeyLength(enc value, v int, c *decrypter) (int, error) {
 	default:
 		return 0, nil
 	}
-	name, _ := enc.get(key)
-	cf, _ := enc.get("CF")
-	f, _ := cf.get(nameText(name.raw))
+	name, f, _ := cryptFilterDict(enc, key)
 	length, ok := intEntry(f, "Length", 0)
 	if !ok {
 		return 0, nil

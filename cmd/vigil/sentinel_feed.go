@@ -30,12 +30,11 @@ func runSentinelFeed(ctx context.Context, env *environment, args []string) (code
 		fs.Usage()
 		return exitError, errUsageShown
 	}
+	open := openExistingStore
 	if *rotate {
-		if err := refuseWriteDuringImport(*sf.data, *sf.postgres); err != nil {
-			return exitError, err
-		}
+		open = openStoreToWrite
 	}
-	st, err := openExistingStore(ctx, *sf.data, *sf.postgres)
+	st, err := open(ctx, *sf.data, *sf.postgres)
 	if err != nil {
 		return exitError, err
 	}

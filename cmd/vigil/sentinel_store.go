@@ -230,10 +230,7 @@ func runSentinelRm(ctx context.Context, env *environment, args []string) (code i
 		fs.Usage()
 		return exitError, errUsageShown
 	}
-	if err := refuseWriteDuringImport(*sf.data, *sf.postgres); err != nil {
-		return exitError, err
-	}
-	st, err := openExistingStore(ctx, *sf.data, *sf.postgres)
+	st, err := openStoreToWrite(ctx, *sf.data, *sf.postgres)
 	if err != nil {
 		return exitError, err
 	}

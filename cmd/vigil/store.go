@@ -82,6 +82,17 @@ func openExistingStore(ctx context.Context, dataDir, dsn string) (vigil.Store, e
 	return openStore(ctx, dataDir, dsn)
 }
 
+// openStoreToWrite is openExistingStore for a short command that writes
+// the store: on SQLite it refuses at once while an import warc holds the
+// store's writes (refuseWriteDuringImport), where the command's write
+// would wait, then fail.
+func openStoreToWrite(ctx context.Context, dataDir, dsn string) (vigil.Store, error) {
+	if err := refuseWriteDuringImport(dataDir, dsn); err != nil {
+		return nil, err
+	}
+	return openExistingStore(ctx, dataDir, dsn)
+}
+
 // findStore opens the store as openExistingStore does, but returns nil
 // for a data directory that holds no SQLite store yet: for sentinel add,
 // which reads the owner's sentinels to check the new ones, and makes the

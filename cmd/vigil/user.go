@@ -54,12 +54,16 @@ func findUser(ctx context.Context, st vigil.Store, email string) (*vigil.User, e
 }
 
 // openUserStore opens the existing store that sf names
-// (openExistingStore) and finds the user with email in it (findUser), for
-// a user command on that user, with their errors as they are. On an
-// error the store is closed and none returned: the caller defers
-// closeStore once it has the store.
-func openUserStore(ctx context.Context, sf storeFlags, email string) (vigil.Store, *vigil.User, error) {
-	st, err := openExistingStore(ctx, *sf.data, *sf.postgres)
+// (openExistingStore, or openStoreToWrite for a command that writes) and
+// finds the user with email in it (findUser), for a user command on that
+// user, with their errors as they are. On an error the store is closed
+// and none returned: the caller defers closeStore once it has the store.
+func openUserStore(ctx context.Context, sf storeFlags, email string, write bool) (vigil.Store, *vigil.User, error) {
+	open := openExistingStore
+	if write {
+		open = openStoreToWrite
+	}
+	st, err := open(ctx, *sf.data, *sf.postgres)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -97,11 +101,8 @@ func runUserAdd(ctx context.Context, env *environment, args []string) (code int,
 	if err != nil {
 		return exitError, err
 	}
-	if err := refuseWriteDuringImport(*sf.data, *sf.postgres); err != nil {
-		return exitError, err
-	}
 	u.PasswordHash = hash
-	st, err := openExistingStore(ctx, *sf.data, *sf.postgres)
+	st, err := openStoreToWrite(ctx, *sf.data, *sf.postgres)
 	if err != nil {
 		return exitError, err
 	}
@@ -191,10 +192,7 @@ func runUserPasswd(ctx context.Context, env *environment, args []string) (code i
 	if err != nil {
 		return exitError, err
 	}
-	if err := refuseWriteDuringImport(*sf.data, *sf.postgres); err != nil {
-		return exitError, err
-	}
-	st, u, err := openUserStore(ctx, sf, email)
+	st, u, err := openUserStore(ctx, sf, email, true)
 	if err != nil {
 		return exitError, err
 	}
@@ -249,10 +247,7 @@ func runUserRemove(ctx context.Context, env *environment, args []string) (code i
 	if err != nil {
 		return exitError, err
 	}
-	if err := refuseWriteDuringImport(*sf.data, *sf.postgres); err != nil {
-		return exitError, err
-	}
-	st, err := openExistingStore(ctx, *sf.data, *sf.postgres)
+	st, err := openStoreToWrite(ctx, *sf.data, *sf.postgres)
 	if err != nil {
 		return exitError, err
 	}
@@ -327,10 +322,7 @@ func runUserAdmin(ctx context.Context, env *environment, args []string) (code in
 	if err != nil {
 		return exitError, err
 	}
-	if err := refuseWriteDuringImport(*sf.data, *sf.postgres); err != nil {
-		return exitError, err
-	}
-	st, u, err := openUserStore(ctx, sf, email)
+	st, u, err := openUserStore(ctx, sf, email, true)
 	if err != nil {
 		return exitError, err
 	}

@@ -43,7 +43,7 @@ func runUserWebhookKey(ctx context.Context, env *environment, args []string) (co
 	if err := checkWebhookSecretFlag(*flagKey); err != nil {
 		return exitError, err
 	}
-	st, u, err := openUserStore(ctx, sf, email)
+	st, u, err := openUserStore(ctx, sf, email, false)
 	if err != nil {
 		return exitError, err
 	}

@@ -29,10 +29,11 @@ type Transactor interface {
 	// sees what fn wrote before the commit, and none sees it after a
 	// rollback. A method of tx that refuses what it is asked (EINVALID,
 	// ECONFLICT, ENOTFOUND) leaves nothing of it and the transaction
-	// usable: fn may go on. Any other error of a write (the database
-	// failing it) may fail the whole transaction, as on PostgreSQL: the
-	// writes after it fail too, and InTransaction returns that error and
-	// commits nothing, even if fn returns nil. tx reads what fn wrote. It
+	// usable: fn may go on. Any other error of a read or a write (the
+	// database failing it) may fail the whole transaction, as on
+	// PostgreSQL: the reads and writes after it fail with that error
+	// too, and InTransaction returns fn's error, or that one if fn
+	// returns nil, and commits nothing. tx reads what fn wrote. It
 	// must not be used after fn returns, nor from several goroutines at
 	// once. While fn runs, the store's other writes wait (SQLite has one
 	// writer: a write of another process waits up to its busy timeout,

@@ -50,11 +50,10 @@ type DB struct {
 	schema vigil.SchemaReport
 	// tx, in the copy of DB that InTransaction hands its function, is
 	// the transaction every read and write of it runs in; failed is the
-	// error of the first of its writes that failed once it had begun to
-	// write (PostgreSQL refused a statement), after which the
-	// transaction can only be rolled back.
+	// first of its reads or writes that PostgreSQL refused (txFailure),
+	// after which the transaction can only be rolled back.
 	tx     *sql.Tx
-	failed *error
+	failed *txFailure
 }
 
 var (
@@ -245,10 +244,16 @@ func (db *DB) update(ctx context.Context, fn func(tx *sql.Tx) error) error {
 }
 
 // view runs fn in one read-only transaction (one snapshot); inside
-// InTransaction's, in it, so that fn reads what it wrote.
+// InTransaction's, in it, so that fn reads what it wrote, and an error of
+// fn fails the transaction as a read's does (see txReader).
 func (db *DB) view(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if db.tx != nil {
-		return fn(db.tx)
+		if err := db.earlierFailure(); err != nil {
+			return err
+		}
+		err := fn(db.tx)
+		db.failedBy("read", err)
+		return err
 	}
 	tx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead})
 	if err != nil {

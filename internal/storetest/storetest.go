@@ -30,6 +30,7 @@ func Run(t *testing.T, open Opener) {
 		"VersionAppend":              testVersionAppend,
 		"AppendBackToPatched":        testAppendBackToPatchedContent,
 		"Transaction":                testTransaction,
+		"TransactionReadFails":       testTransactionReadFails,
 		"VersionReadAsText":          testVersionReadAsText,
 		"VersionsReadAsTextUnknown":  testVersionsReadAsTextUnknown,
 		"VersionConflict":            testVersionConflict,

@@ -19,6 +19,10 @@ func init() {
 // runBackup writes a copy of the SQLite store of --data to its one
 // argument (sqlite.Backup), and says which key files of the data
 // directory go with it. A PostgreSQL store is backed up with pg_dump.
+// Beside an import warc in one transaction the copy is taken all the
+// same, of the store as it was before the import (WAL's readers do not
+// see a transaction not committed), and the command says so
+// (importOutsideBackup).
 func runBackup(ctx context.Context, env *environment, args []string) (int, error) {
 	fs := newSentinelFlagSet(env, "backup", "FILE", "Backup writes a copy of the SQLite store of the data directory to FILE, a\n"+
 		"new file, consistent as of one moment, while vigil serve runs on it. Keep the\n"+
@@ -44,6 +48,9 @@ func runBackup(ctx context.Context, env *environment, args []string) (int, error
 		return exitError, err
 	}
 	fmt.Fprintf(env.stdout, "%s: a copy of %s\n", dest, filepath.Join(*sf.data, sqlite.FileName))
+	if note := importOutsideBackup(*sf.data); note != "" {
+		fmt.Fprintln(env.stdout, note)
+	}
 	var keys []string
 	hasWebhookKey := false
 	for _, k := range []struct{ name, signs string }{

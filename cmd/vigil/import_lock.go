@@ -87,3 +87,18 @@ func refuseWriteDuringImport(dataDir, dsn string) error {
 	holder := lockFileOwner("vigil import warc", path)
 	return fmt.Errorf("%s is importing into the data directory %s%s (it holds %s), in one transaction that holds the store's writes until it ends: try again when it ends (the commands that only read the store work meanwhile)", holder, dataDir, since, path)
 }
+
+// importOutsideBackup returns what vigil backup says of an import warc
+// in one transaction that holds the data directory once its copy of the
+// store is written, "" when none does. That import has not committed
+// (it holds its lock until its commit ends), so the copy, consistent as
+// of one moment, has none of what it imports: it holds the store as it
+// was before the import.
+func importOutsideBackup(dataDir string) string {
+	path := filepath.Join(dataDir, importLockFile)
+	if !lockFileHeld(path) {
+		return ""
+	}
+	return fmt.Sprintf("%s is importing into the data directory %s in one transaction, not committed: the copy holds the store as it was before that import, none of what it imports (back up again once it ends to keep that too)",
+		lockFileOwner("vigil import warc", path), dataDir)
+}

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"net/url"
 	"strings"
 
@@ -26,10 +27,13 @@ func (db *DB) EnsureResource(ctx context.Context, rawURL string) (*vigil.Resourc
 	}
 	// Most calls find the resource: try the read pool before taking the
 	// write lock.
-	if r, err := scanResource(db.reader().QueryRowContext(ctx, q("SELECT "+resourceColumns+" FROM resources WHERE url = ?"), u)); err == nil {
+	r, err := scanResource(db.reader().QueryRowContext(ctx, q("SELECT "+resourceColumns+" FROM resources WHERE url = ?"), u))
+	switch {
+	case err == nil:
 		return r, nil
+	case !errors.Is(err, sql.ErrNoRows):
+		return nil, err
 	}
-	var r *vigil.Resource
 	err = db.update(ctx, func(tx *sql.Tx) error {
 		// Concurrent ensures of one URL: the loser's insert does nothing
 		// and it reads the winner's row.

@@ -256,7 +256,10 @@ func TestDecodeErrors(t *testing.T) {
 		{"<unit_delta><t toXidMap='(1;100000000;1|9)'></t></unit_delta>", "line 1, column 45: toXidMap: XID-map repeats XID 1"},
 		// After an operation, an error is not in it: no "operation 1:".
 		{"<unit_delta><t><rn xid='1' ov='a' nv='b'/>", "line 1, column 43: unexpected EOF"},
-		{"<unit_delta><t><rn xid='1' ov='a' nv='b'/>text</t></unit_delta>", "line 1, column 47: text in <t>"},
+		{"<unit_delta><t><rn xid='1' ov='a' nv='b'/>text</t></unit_delta>", "line 1, column 43: text in <t>"},
+		{"hello\n", "line 1, column 1: text before the root element"},
+		{"<?xml version='1.0'?>\n\n  hello <unit_delta/>", "line 3, column 3: text before the root element"},
+		{"<unit_delta>\n <t></t>\r\n\t x</unit_delta>", "line 3, column 3: text in <unit_delta>"},
 		{"<unit_delta><t><rn xid='1' ov='a' nv='b'/><outside><old/></outside></t></unit_delta>", "line 1, column 68: <outside> without <old> and <new>"},
 		{"<unit_delta><t><rn xid='1' ov='a' nv='b'/></x></unit_delta>", "line 1, column 47: unexpected </x>"},
 	}

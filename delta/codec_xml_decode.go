@@ -53,6 +53,9 @@ type xmlDecoder struct {
 	// it checked it).
 	lastMap  string
 	lastXIDs tree.XIDMap
+	// tokenLine and tokenColumn are where the last token read starts
+	// (InputPos gives where it ends).
+	tokenLine, tokenColumn int
 }
 
 // xidMap parses an XID-map attribute, sharing the XIDs of the last one
@@ -85,8 +88,26 @@ func (dec *xmlDecoder) errorf(format string, args ...any) error {
 	return &DecodeError{Line: line, Column: col, Step: dec.step, Op: dec.op, Msg: fmt.Sprintf(format, args...), Err: ErrMalformed}
 }
 
+// textErrorf is errorf at the first character of text that is not white
+// space, text being the last token read: where a reader looks for it, not
+// after its end.
+func (dec *xmlDecoder) textErrorf(text []byte, format string, args ...any) error {
+	line, col := dec.tokenLine, dec.tokenColumn
+	for _, c := range text {
+		if c == '\n' {
+			line, col = line+1, 1
+		} else if c == ' ' || c == '\t' || c == '\r' {
+			col++
+		} else {
+			break
+		}
+	}
+	return &DecodeError{Line: line, Column: col, Step: dec.step, Op: dec.op, Msg: fmt.Sprintf(format, args...), Err: ErrMalformed}
+}
+
 // token returns the next token, with io.ErrUnexpectedEOF for a short input.
 func (dec *xmlDecoder) token() (xml.Token, error) {
+	dec.tokenLine, dec.tokenColumn = dec.x.InputPos()
 	t, err := dec.x.RawToken()
 	if err == io.EOF {
 		return nil, io.ErrUnexpectedEOF
@@ -145,7 +166,7 @@ func (dec *xmlDecoder) document() ([]*Delta, error) {
 			return dec.unitDelta()
 		case xml.CharData:
 			if !isSpace(t) {
-				return nil, dec.errorf("text before the root element")
+				return nil, dec.textErrorf(t, "text before the root element")
 			}
 		case xml.EndElement:
 			return nil, dec.errorf("unexpected </%s>", qname(t.Name))
@@ -183,7 +204,7 @@ func (dec *xmlDecoder) unitDelta() ([]*Delta, error) {
 			}
 		case xml.CharData:
 			if !isSpace(t) {
-				return nil, dec.errorf("text in <unit_delta>")
+				return nil, dec.textErrorf(t, "text in <unit_delta>")
 			}
 		}
 	}
@@ -212,7 +233,7 @@ func (dec *xmlDecoder) epilog() (more bool, err error) {
 		case xml.CharData:
 			// A byte-order mark: the next file put end to end has one.
 			if !isSpace(bytes.ReplaceAll(t, []byte("\uFEFF"), nil)) {
-				return false, dec.errorf("text after </unit_delta>")
+				return false, dec.textErrorf(t, "text after </unit_delta>")
 			}
 		}
 	}
@@ -298,7 +319,7 @@ func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
 			return d, nil
 		case xml.CharData:
 			if !isSpace(t) {
-				return nil, dec.errorf("text in <t>")
+				return nil, dec.textErrorf(t, "text in <t>")
 			}
 		}
 	}
@@ -341,7 +362,7 @@ func (dec *xmlDecoder) outside(start xml.StartElement) (*Outside, error) {
 			return o, nil
 		case xml.CharData:
 			if !isSpace(t) {
-				return nil, dec.errorf("text in <outside>")
+				return nil, dec.textErrorf(t, "text in <outside>")
 			}
 		}
 	}
@@ -383,7 +404,7 @@ func (dec *xmlDecoder) surroundings(start xml.StartElement, s *Surroundings) err
 			return nil
 		case xml.CharData:
 			if !isSpace(t) {
-				return dec.errorf("text in <%s>", qname(start.Name))
+				return dec.textErrorf(t, "text in <%s>", qname(start.Name))
 			}
 		}
 	}
@@ -599,7 +620,7 @@ func (dec *xmlDecoder) empty(start xml.StartElement) error {
 			return nil
 		case xml.CharData:
 			if !isSpace(t) {
-				return dec.errorf("<%s> holds no text", qname(start.Name))
+				return dec.textErrorf(t, "<%s> holds no text", qname(start.Name))
 			}
 		case xml.StartElement:
 			return dec.errorf("<%s> holds no elements", qname(start.Name))

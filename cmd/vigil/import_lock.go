@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -71,20 +72,30 @@ func importHeldError(dataDir string) error {
 // list, sentinel list, export warc) do not ask: WAL lets them read the
 // store as it was before the import. An import that starts after the
 // check holds the write lock anyway: the write then fails past the busy
-// timeout, and the store's error says another writer holds it.
+// timeout, and the store's error says another writer holds it. It opens
+// the lock file once, and looks (by a shared lock, as lockFileHeld),
+// stats and reads the holder's pid through that one handle.
 func refuseWriteDuringImport(dataDir, dsn string) error {
 	if dsn != "" {
 		return nil
 	}
 	path := filepath.Join(dataDir, importLockFile)
-	if !lockFileHeld(path) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil // no lock file: no import holds the directory
+	}
+	defer f.Close() // releases the lock taken to look
+	if !lockHeldOn(f) {
 		return nil
 	}
 	since := ""
-	if fi, err := os.Stat(path); err == nil {
+	if fi, err := f.Stat(); err == nil {
 		since = " since " + fi.ModTime().Format("2006-01-02 15:04:05 MST")
 	}
-	holder := lockFileOwner("vigil import warc", path)
+	holder := "vigil import warc"
+	if b, err := io.ReadAll(f); err == nil {
+		holder = lockOwner(holder, b)
+	}
 	return fmt.Errorf("%s is importing into the data directory %s%s (it holds %s), in one transaction that holds the store's writes until it ends: try again when it ends (the commands that only read the store work meanwhile)", holder, dataDir, since, path)
 }
 

@@ -69,6 +69,12 @@ func lockFileHeld(path string) bool {
 		return false
 	}
 	defer f.Close() // releases the lock taken to look
+	return lockHeldOn(f)
+}
+
+// lockHeldOn is lockFileHeld on a lock file already open: it looks by a
+// shared lock on f, which f keeps, when granted, until it is closed.
+func lockHeldOn(f *os.File) bool {
 	return errors.Is(syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB), syscall.EWOULDBLOCK)
 }
 
@@ -76,10 +82,18 @@ func lockFileHeld(path string) bool {
 // with the pid it wrote there when it can be read: "vigil serve (pid
 // 42)".
 func lockFileOwner(name, path string) string {
-	if b, err := os.ReadFile(path); err == nil {
-		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 {
-			return name + " (pid " + strconv.Itoa(pid) + ")"
-		}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return name
+	}
+	return lockOwner(name, b)
+}
+
+// lockOwner is lockFileOwner on the content b of the lock file: name,
+// with the pid b holds when it holds one.
+func lockOwner(name string, b []byte) string {
+	if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 {
+		return name + " (pid " + strconv.Itoa(pid) + ")"
 	}
 	return name
 }

@@ -293,10 +293,7 @@ func (db *DB) migrate(ctx context.Context) error {
 			report.Applied = append(report.Applied, base)
 		}
 	}
-	report.Unknown, err = db.unknownMigrations(ctx, names)
-	if err != nil {
-		return err
-	}
+	report.Unknown = unknownMigrations(done, names)
 	db.schema = report
 	return nil
 }
@@ -322,32 +319,24 @@ func (db *DB) appliedMigrations(ctx context.Context) (map[string]bool, error) {
 	return done, nil
 }
 
-// unknownMigrations returns, in name order, the migrations that
-// schema_migrations records and names (this build's) does not hold.
-func (db *DB) unknownMigrations(ctx context.Context, names []string) ([]string, error) {
+// unknownMigrations returns, in name order, the migrations that done
+// (schema_migrations as appliedMigrations read it) records and names
+// (this build's) does not hold. The migrations an open applies are this
+// build's: done read before them tells the unknown ones as well as a
+// read after them.
+func unknownMigrations(done map[string]bool, names []string) []string {
 	known := make(map[string]bool, len(names))
 	for _, name := range names {
 		known[filepath.Base(name)] = true
 	}
-	rows, err := db.write.QueryContext(ctx, "SELECT name FROM schema_migrations ORDER BY name")
-	if err != nil {
-		return nil, fmt.Errorf("migrate: %w", err)
-	}
-	defer rows.Close()
 	var unknown []string
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			return nil, fmt.Errorf("migrate: %w", err)
-		}
+	for name := range done {
 		if !known[name] {
 			unknown = append(unknown, name)
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("migrate: %w", err)
-	}
-	return unknown, nil
+	sort.Strings(unknown)
+	return unknown
 }
 
 // update runs fn in one write transaction; inside InTransaction's, under

@@ -166,19 +166,19 @@ func (m *matching) embed(s, l, n, k int, longNew bool) bool {
 		x := m.shapeKids[s+q]
 		pick := -1
 		if k == 0 {
-			if m.kindOf(x, !longNew) == m.kindOf(m.shapeKids[l+q], longNew) {
+			if i, j := oldNew(longNew, x, m.shapeKids[l+q]); m.old.Kind[i] == m.new.Kind[j] {
 				pick = q
 			}
 		} else {
 			for t := r; t <= q+k; t++ {
-				y := m.shapeKids[l+t]
-				if !m.sameName(x, y, longNew) {
+				i, j := oldNew(longNew, x, m.shapeKids[l+t])
+				if !m.sameName(i, j) {
 					continue
 				}
 				if pick < 0 {
 					pick = t
 				}
-				if m.identical(x, y, longNew) {
+				if m.identical(i, j) {
 					pick = t
 					break
 				}
@@ -206,16 +206,17 @@ func (m *matching) planApart(s, l, n, k, d int, longNew bool) (int, bool) {
 	// are taken off on success; a failure ends the whole plan, and
 	// pairSameShape empties the stacks before the next.
 	costs := len(m.shapeCost)
+	short, long := oldNew(longNew, m.old, m.new) // a swap or not: its own inverse
 	sum, leastShort := 0, shapeNever
 	for q := range n {
 		x, y := m.shapeKids[s+q], m.shapeKids[l+int(m.shapeAt[at+q])]
-		c, ok := m.planPair(x, y, longNew)
+		c, ok := m.planShape(oldNew(longNew, x, y))
 		if !ok {
 			return 0, false
 		}
 		sum += c
 		m.shapeCost = append(m.shapeCost, c)
-		leastShort = min(leastShort, m.sizeOf(x, !longNew))
+		leastShort = min(leastShort, int(short.Size[x]))
 	}
 	// The k+1 smallest children of the long list, and the size of the
 	// k it leaves unmatched.
@@ -225,7 +226,7 @@ func (m *matching) planApart(s, l, n, k, d int, longNew bool) (int, bool) {
 	}
 	unmatched := 0
 	for t, q := 0, 0; t < n+k; t++ {
-		z := m.sizeOf(m.shapeKids[l+t], longNew)
+		z := int(long.Size[m.shapeKids[l+t]])
 		if q < n && int(m.shapeAt[at+q]) == t {
 			q++
 		} else {
@@ -269,6 +270,7 @@ func (m *matching) planApart(s, l, n, k, d int, longNew bool) (int, bool) {
 // plan, at (n, k), must exceed the plan's cost. It costs (n+1)·(k+1)
 // states and n·k bounds at most.
 func (m *matching) onlyEmbedding(s, l, n, k, at, costs int, longNew bool) bool {
+	_, long := oldNew(longNew, m.old, m.new) // a swap or not: its own inverse
 	var plan, other, nextPlan, nextOther [shapeMaxApart + 1]int
 	for u := range plan {
 		plan[u], other[u] = shapeNever, shapeNever
@@ -283,7 +285,7 @@ func (m *matching) onlyEmbedding(s, l, n, k, at, costs int, longNew bool) bool {
 			stop = int(m.shapeAt[at+q]) - q
 		}
 		for u := 1; u <= k; u++ {
-			z := m.sizeOf(m.shapeKids[l+q+u-1], longNew)
+			z := int(long.Size[m.shapeKids[l+q+u-1]])
 			planEdge := plan[u-1] < shapeNever && u-1 < stop
 			from := other[u-1]
 			if !planEdge {
@@ -309,65 +311,35 @@ func (m *matching) onlyEmbedding(s, l, n, k, at, costs int, longNew bool) bool {
 				nextOther[u] = min(other[u]+c, shapeNever)
 				continue
 			}
-			b := m.boundPair(m.shapeKids[s+q], m.shapeKids[l+q+u], longNew)
-			nextOther[u] = min(min(plan[u], other[u])+b, shapeNever)
+			i, j := oldNew(longNew, m.shapeKids[s+q], m.shapeKids[l+q+u])
+			nextOther[u] = min(min(plan[u], other[u])+m.lowerBound(i, j, shapeLookDepth), shapeNever)
 		}
 		plan, other = nextPlan, nextOther
 	}
 }
 
-// kindOf returns the kind of node x of the new version when isNew, of the
-// old one otherwise.
-func (m *matching) kindOf(x int32, isNew bool) tree.Kind {
-	if isNew {
-		return m.new.Kind[x]
-	}
-	return m.old.Kind[x]
-}
-
-// sameName reports whether short child x and long child y (the long one
-// new when longNew) have the same kind and name.
-func (m *matching) sameName(x, y int32, longNew bool) bool {
+// oldNew returns short and long, the counterparts of a short list and a
+// long one, in the order (old, new): as they are when longNew (the long
+// list is the new side's), swapped otherwise. Being a swap or not, it
+// also turns an (old, new) pair into (short, long). Every decision of
+// the plans that depends on which side is long is taken here.
+func oldNew[T any](longNew bool, short, long T) (old, new T) {
 	if longNew {
-		return m.oldName.at(x) == m.newName.at(y)
+		return short, long
 	}
-	return m.newName.at(x) == m.oldName.at(y)
+	return long, short
 }
 
-// planPair is planShape of short child x and long child y, the long one
-// new when longNew.
-func (m *matching) planPair(x, y int32, longNew bool) (int, bool) {
-	if longNew {
-		return m.planShape(x, y)
-	}
-	return m.planShape(y, x)
+// sameName reports whether old node i and new node j have the same kind
+// and name.
+func (m *matching) sameName(i, j int32) bool {
+	return m.oldName.at(i) == m.newName.at(j)
 }
 
-// boundPair is lowerBound of short child x and long child y, the long one
-// new when longNew.
-func (m *matching) boundPair(x, y int32, longNew bool) int {
-	if longNew {
-		return m.lowerBound(x, y, shapeLookDepth)
-	}
-	return m.lowerBound(y, x, shapeLookDepth)
-}
-
-// identical reports whether short child x and long child y (the long one
-// new when longNew) are identical subtrees, by their signatures.
-func (m *matching) identical(x, y int32, longNew bool) bool {
-	if longNew {
-		return m.old.Signature[x] == m.new.Signature[y]
-	}
-	return m.new.Signature[x] == m.old.Signature[y]
-}
-
-// sizeOf returns the size of node x of the new version when isNew, of the
-// old one otherwise.
-func (m *matching) sizeOf(x int32, isNew bool) int {
-	if isNew {
-		return int(m.new.Size[x])
-	}
-	return int(m.old.Size[x])
+// identical reports whether old subtree i and new subtree j are
+// identical, by their signatures.
+func (m *matching) identical(i, j int32) bool {
+	return m.old.Signature[i] == m.new.Signature[j]
 }
 
 // lowerBound returns a lower bound of Selkow's distance between old

@@ -20,7 +20,7 @@ func (m *matching) planAligned(a, b, n, w int) (int, bool) {
 			v := 0
 			switch {
 			case x == n || y == w:
-			case m.sameName(m.shapeKids[a+x], m.shapeKids[b+y], true):
+			case m.sameName(m.shapeKids[a+x], m.shapeKids[b+y]):
 				v = lcs[(x+1)*(w+1)+y+1] + 1
 			default:
 				v = max(lcs[(x+1)*(w+1)+y], lcs[x*(w+1)+y+1])
@@ -36,7 +36,7 @@ func (m *matching) planAligned(a, b, n, w int) (int, bool) {
 	}
 	for x, y := 0, 0; x < n && y < w; {
 		switch {
-		case m.sameName(m.shapeKids[a+x], m.shapeKids[b+y], true) && lcs[x*(w+1)+y] == lcs[(x+1)*(w+1)+y+1]+1:
+		case m.sameName(m.shapeKids[a+x], m.shapeKids[b+y]) && lcs[x*(w+1)+y] == lcs[(x+1)*(w+1)+y+1]+1:
 			m.shapeAt[at+x], m.shapeAt[at+n+y] = int32(y), int32(x)
 			x, y = x+1, y+1
 		case lcs[(x+1)*(w+1)+y] >= lcs[x*(w+1)+y+1]:

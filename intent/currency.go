@@ -292,8 +292,7 @@ func letterCurrencyAtEnd(s string) int {
 // as German writes it (Fr. 12.05.: Friday the twelfth of May), not an
 // amount in Swiss francs: a day and a month ending with a period.
 func fridayDate(before, m, after string) bool {
-	t := strings.TrimSuffix(strings.TrimRightFunc(before, isAmountSpace), ".")
-	if !strings.HasSuffix(t, "Fr") || letterCurrencyAtEnd(t) == 0 || !strings.HasPrefix(after, ".") {
+	if _, ok := afterFriday(before); !ok || !strings.HasPrefix(after, ".") {
 		return false
 	}
 	day, month, ok := strings.Cut(m, ".")
@@ -313,11 +312,20 @@ func fridayDate(before, m, after string) bool {
 // alone before Uhr or h, or a range of them before it (Fr. 20.15 Uhr, Fr
 // 8.00–12.00 Uhr).
 func fridayHours(before, m, after string) bool {
-	t := strings.TrimSuffix(strings.TrimRightFunc(before, isAmountSpace), ".")
-	if !strings.HasSuffix(t, "Fr") || letterCurrencyAtEnd(t) == 0 {
+	t, ok := afterFriday(before)
+	if !ok {
 		return false
 	}
 	return dayRangeEnd.MatchString(t) || clockTime.MatchString(m) && hoursAfter.MatchString(after)
+}
+
+// afterFriday is the opening check of fridayDate and fridayHours: it
+// returns before without the spaces and the one period that end it, and
+// whether that ends with Fr standing as a word of its own
+// (letterCurrencyAtEnd), Friday's Fr. or Fr or the Swiss franc's.
+func afterFriday(before string) (string, bool) {
+	t := strings.TrimSuffix(strings.TrimRightFunc(before, isAmountSpace), ".")
+	return t, strings.HasSuffix(t, "Fr") && letterCurrencyAtEnd(t) != 0
 }
 
 // dayRangeEnd matches a text that ends with a range of days ending on

@@ -171,7 +171,8 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	if err := checkBaseURL(c.baseURL); err != nil {
 		return exitError, err
 	}
-	if err := checkAllowedHosts(c.allowedHosts, !given["allowed-hosts"]); err != nil {
+	allowedHosts, err := parseAllowedHosts(c.allowedHosts, !given["allowed-hosts"])
+	if err != nil {
 		return exitError, err
 	}
 	c.webhookSecret = *webhookSecret
@@ -210,7 +211,7 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	defer ln.Close()
 	// Only the names the daemon is reached by are answered: a page of a
 	// domain rebound to its address is refused (serveHosts).
-	hosts, hostNames, everyInterface, err := serveHosts(c.allowedHosts, c.baseURL, c.addr, ln.Addr(), os.Hostname)
+	hosts, hostNames, everyInterface, err := serveHosts(allowedHosts, c.baseURL, c.addr, ln.Addr(), os.Hostname)
 	if err != nil {
 		return exitError, err
 	}

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/vigil-web/vigil/internal/web"
@@ -18,7 +19,7 @@ const allowedHostsUsage = "comma-separated `names` the dashboard, API, feeds and
 	"Listening on every interface without --base-url, this machine's name is answered too (default $VIGIL_ALLOWED_HOSTS)"
 
 // serveHosts returns the names vigil serve answers to (web.Hosts): those
-// of --allowed-hosts (list), the host of --base-url, the host of --addr
+// of --allowed-hosts (allowed, as parseAllowedHosts read them), the host of --base-url, the host of --addr
 // when it names one, and, when the daemon listens on every interface
 // (listen is unspecified), the machine's name (hostname); IP literals and
 // localhost are always answered. everyInterface reports that last case
@@ -26,10 +27,8 @@ const allowedHostsUsage = "comma-separated `names` the dashboard, API, feeds and
 // names users reach it by are not known, and serveHosts refuses them
 // rather than answer any name, which is what a rebinding page needs; the
 // start then warns once, naming the flag (warnHosts).
-func serveHosts(list, baseURL, addr string, listen net.Addr, hostname func() (string, error)) (hosts *web.Hosts, names []string, everyInterface bool, err error) {
-	if names, err = web.ParseHosts(list); err != nil {
-		return nil, nil, false, fmt.Errorf("--allowed-hosts: %w", err)
-	}
+func serveHosts(allowed []string, baseURL, addr string, listen net.Addr, hostname func() (string, error)) (hosts *web.Hosts, names []string, everyInterface bool, err error) {
+	names = slices.Clip(allowed) // the names below are appended to a copy
 	given := len(names) > 0
 	if u, err := url.Parse(baseURL); err == nil && u.Hostname() != "" {
 		// Browsers send a Unicode name in its ASCII form.
@@ -74,15 +73,18 @@ func warnHosts(logger *slog.Logger, names []string) {
 		"allowed_hosts", strings.Join(names, ","))
 }
 
-// checkAllowedHosts refuses a --allowed-hosts entry that is no host
-// name, naming the flag, and its variable when it came from there.
-func checkAllowedHosts(list string, fromEnv bool) error {
-	if _, err := web.ParseHosts(list); err != nil {
+// parseAllowedHosts reads --allowed-hosts (list) once, at start, and
+// returns its names (web.ParseHosts) for serveHosts; it refuses an entry
+// that is no host name, naming the flag, and its variable when it came
+// from there.
+func parseAllowedHosts(list string, fromEnv bool) ([]string, error) {
+	names, err := web.ParseHosts(list)
+	if err != nil {
 		from := ""
 		if fromEnv {
 			from = " (from $VIGIL_ALLOWED_HOSTS)"
 		}
-		return fmt.Errorf("--allowed-hosts%s: %w", from, err)
+		return nil, fmt.Errorf("--allowed-hosts%s: %w", from, err)
 	}
-	return nil
+	return names, nil
 }

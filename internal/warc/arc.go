@@ -65,7 +65,7 @@ func (r *Reader) nextARC(line string) (*Record, error) {
 		{Name: FieldContentType, Value: ct},
 	}}
 	if n > limit {
-		return rec, fmt.Errorf("warc: %s (%s): block of %d bytes: %w (%d)", r.where(), url, n, ErrTooLong, limit)
+		return rec, r.tooLongError(url, n, limit)
 	}
 	rec.Block = block
 	switch {

@@ -222,7 +222,7 @@ func (r *Reader) Next() (*Record, error) {
 		}
 	}
 	if n > limit {
-		return rec, fmt.Errorf("warc: %s (%s): block of %d bytes: %w (%d)", r.where(), rec.ID(), n, ErrTooLong, limit)
+		return rec, r.tooLongError(rec.ID(), n, limit)
 	}
 	if r.Verify {
 		if d := rec.Header.Get(FieldBlockDigest); strings.HasPrefix(strings.ToLower(d), "sha1:") && !strings.EqualFold(d, Digest(rec.Block)) {
@@ -235,6 +235,13 @@ func (r *Reader) Next() (*Record, error) {
 // ErrTooLong is wrapped by the error for a record whose block is longer
 // than the reader takes; the record is returned without its block.
 var ErrTooLong = errors.New("block longer than the reader takes")
+
+// tooLongError is the error of a record, WARC or ARC, named name (its
+// record ID or URL) whose block of n bytes is longer than limit, the
+// reader's (readBlock): it wraps ErrTooLong.
+func (r *Reader) tooLongError(name string, n, limit int64) error {
+	return fmt.Errorf("warc: %s (%s): block of %d bytes: %w (%d)", r.where(), name, n, ErrTooLong, limit)
+}
 
 // MissingFieldError is wrapped by the error for a record without one of
 // the fields every record has (WARC-Type, WARC-Record-ID, WARC-Date): its

@@ -15,6 +15,7 @@ import (
 	"github.com/vigil-web/vigil/intent"
 	"github.com/vigil-web/vigil/internal/monitor"
 	"github.com/vigil-web/vigil/internal/notify/chat"
+	"github.com/vigil-web/vigil/internal/web"
 	"github.com/vigil-web/vigil/spec"
 )
 
@@ -108,7 +109,9 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (code
 		"With --json, each line is the stored sentinel with \"target\" (page or site).\n"+
 		"Below the table, or as \"scopeNotes\" in JSON: what a sentinel's scopes (a\n"+
 		"table or list by id, In css or xpath) were found to select nothing of on its\n"+
-		"pages at its last checks, where it can find no change.")
+		"pages at its last checks, where it can find no change; and when the last\n"+
+		"fetch of one of its pages failed and why, as the dashboard shows it (as\n"+
+		"\"lastFetchError\" and \"lastFetchErrorAt\" in JSON).")
 	sf := addStoreFlags(fs, env)
 	asJSON := fs.Bool("json", false, "print each sentinel as a line of JSON")
 	if help, err := parseFlags(fs, args); help || err != nil {
@@ -127,10 +130,20 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (code
 	if err != nil {
 		return exitError, err
 	}
+	failed := make([]*web.FetchError, len(all))
+	for i, s := range all {
+		if failed[i], err = web.LastFetchError(ctx, st, s); err != nil {
+			return exitError, fmt.Errorf("sentinel %s: %w", s.Name, err)
+		}
+	}
 	if *asJSON {
 		enc := json.NewEncoder(env.stdout)
-		for _, s := range all {
-			if err := enc.Encode(listedSentinel{s, targetKind(s.Spec), states[s.ID].ScopeNotes}); err != nil {
+		for i, s := range all {
+			l := listedSentinel{Sentinel: s, Target: targetKind(s.Spec), ScopeNotes: states[s.ID].ScopeNotes}
+			if f := failed[i]; f != nil {
+				l.LastFetchError, l.LastFetchErrorAt = f.Message, f.At
+			}
+			if err := enc.Encode(l); err != nil {
 				return exitError, err
 			}
 		}
@@ -172,17 +185,20 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (code
 	if err := tw.Flush(); err != nil {
 		return exitError, err
 	}
-	// What a sentinel's scopes select nothing of, where it finds no
-	// change: below the table, one a line.
-	first := true
-	for _, s := range all {
+	// What a sentinel's scopes select nothing of, and why the last fetch
+	// of one of its pages failed, where it finds no change: below the
+	// table, one a line.
+	var notes []string
+	for i, s := range all {
 		for _, n := range states[s.ID].ScopeNotes {
-			if first {
-				fmt.Fprintln(env.stdout)
-				first = false
-			}
-			fmt.Fprintf(env.stdout, "%s: %s\n", s.Name, n)
+			notes = append(notes, s.Name+": "+n)
 		}
+		if f := failed[i]; f != nil {
+			notes = append(notes, s.Name+": last fetch failed at "+fmtTime(f.At)+": "+f.Message)
+		}
+	}
+	if len(notes) > 0 {
+		fmt.Fprintf(env.stdout, "\n%s\n", strings.Join(notes, "\n"))
 	}
 	return exitOK, nil
 }
@@ -194,6 +210,10 @@ type listedSentinel struct {
 	Target string `json:"target"` // "page" or "site", as targetKind says
 	// ScopeNotes say what its scopes select nothing of (monitor.ScopeNotes).
 	ScopeNotes []string `json:"scopeNotes,omitempty"`
+	// LastFetchError is why the last fetch of one of its pages failed,
+	// LastFetchErrorAt when (web.LastFetchError); absent if none did.
+	LastFetchError   string    `json:"lastFetchError,omitempty"`
+	LastFetchErrorAt time.Time `json:"lastFetchErrorAt,omitzero"`
 }
 
 // targetKind returns "site" for a sentinel whose checked form (spec) watches

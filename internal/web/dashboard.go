@@ -27,7 +27,7 @@ type sentinelRow struct {
 	URLs       []string
 	Resources  []*vigil.Resource
 	LastChange *vigil.Change
-	Error      string // the last fetch error of one of its pages
+	Error      string // the last fetch error of one of its pages (sentinelView.LastFetchError)
 	Lifespan   string // pending, active, ended; "" before the first check
 	// Starts is the start of a sentinel that has not started, zero
 	// otherwise: it is not checked before.
@@ -40,8 +40,9 @@ type sentinelRow struct {
 	ScopeNotes []string
 }
 
-// sentinelRow returns the row of a sentinel whose view (lifespan phase and
-// scope notes) is v (see sentinelViews, which reads many at once).
+// sentinelRow returns the row of a sentinel whose view (lifespan phase,
+// scope notes, pages and the failure of their last fetch) is v (see
+// sentinelViews, which reads many at once).
 func (s *Server) sentinelRow(ctx context.Context, sen *vigil.Sentinel, v sentinelView) (*sentinelRow, error) {
 	lifespan := v.Lifespan
 	row := &sentinelRow{Sentinel: sen, Lifespan: lifespan, Checking: s.Checking != nil && s.Checking(sen.ID), ScopeNotes: v.ScopeNotes}
@@ -52,16 +53,7 @@ func (s *Server) sentinelRow(ctx context.Context, sen *vigil.Sentinel, v sentine
 			row.Starts = c.Start
 		}
 	}
-	for _, u := range row.URLs {
-		res, err := s.Store.FindResourceByURL(ctx, u)
-		if err != nil {
-			continue
-		}
-		row.Resources = append(row.Resources, res)
-		if v, err := s.Store.LatestVersion(ctx, res.ID); err == nil && v.Error != "" && row.Error == "" {
-			row.Error = v.Error
-		}
-	}
+	row.Resources, row.Error = v.pages, v.LastFetchError
 	changes, _, err := s.Store.FindChanges(ctx, vigil.ChangeFilter{SentinelID: sen.ID, Limit: 1})
 	if err != nil {
 		return nil, err

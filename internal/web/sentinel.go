@@ -476,6 +476,16 @@ type sentinelView struct {
 	// css|xpath) select nothing of on its pages, as its last checks
 	// found (see Server.SentinelStates): the reason it finds no change there.
 	ScopeNotes []string `json:"scopeNotes,omitempty"`
+	// LastFetchError is why the last fetch of one of the sentinel's pages
+	// failed (LastFetchError: the first page, in the order of its checked
+	// form, whose last fetch failed), as the dashboard shows it, and
+	// LastFetchErrorAt when; both are absent when every page's last
+	// fetch succeeded, or none was fetched yet.
+	LastFetchError   string    `json:"lastFetchError,omitempty"`
+	LastFetchErrorAt time.Time `json:"lastFetchErrorAt,omitzero"`
+	// pages are the resources the store has of the sentinel's pages,
+	// read with the fetch error (sentinelPages), for the dashboard's row.
+	pages []*vigil.Resource
 }
 
 func (s *Server) sentinelView(ctx context.Context, sen *vigil.Sentinel) sentinelView {
@@ -501,7 +511,7 @@ type SentinelState struct {
 }
 
 // sentinelViews returns the views of sentinels, their lifespans and scope
-// notes read at once.
+// notes read at once, and the failures of their pages' last fetches.
 func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []sentinelView {
 	var states map[int64]SentinelState
 	if s.SentinelStates != nil && len(sens) > 0 {
@@ -526,6 +536,15 @@ func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []se
 			sen = &c
 		}
 		out[i] = sentinelView{Sentinel: sen, Lifespan: st.Lifespan, Checking: checking, ScopeNotes: st.ScopeNotes}
+		// Without them too the view is right, only less complete.
+		pages, failed, err := sentinelPages(ctx, s.Store, checkedURLs(sen))
+		if err != nil {
+			s.logger().Warn("read the last fetches of a sentinel's pages", "sentinel", sen.ID, "error", err)
+		}
+		out[i].pages = pages
+		if failed != nil {
+			out[i].LastFetchError, out[i].LastFetchErrorAt = failed.Message, failed.At
+		}
 		if s.FeedPath != nil {
 			out[i].Feed = s.FeedPath(sen)
 		}

@@ -1,0 +1,64 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// FetchError is the failed last fetch of one of a sentinel's pages: what
+// the dashboard shows as the sentinel's last error, the API as its
+// lastFetchError and vigil sentinel list below its table.
+type FetchError struct {
+	// At is when the fetch was.
+	At time.Time
+	// Message is why it failed, as the fetcher said it and the version
+	// keeps it: the URL it names has its password hidden
+	// (vigil.RedactURL), as in every error of the fetcher.
+	Message string
+}
+
+// sentinelPages returns the resources that the store has of urls (a page
+// never fetched has none), in their order, and the failure of the last
+// fetch of the first whose last fetch failed: nil when every page's last
+// fetch succeeded, or none was fetched.
+func sentinelPages(ctx context.Context, st vigil.Store, urls []string) ([]*vigil.Resource, *FetchError, error) {
+	var pages []*vigil.Resource
+	var failed *FetchError
+	for _, u := range urls {
+		res, v, err := st.LatestVersionByURL(ctx, u)
+		if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		pages = append(pages, res)
+		if v != nil && v.Error != "" && failed == nil {
+			failed = &FetchError{At: v.FetchedAt, Message: v.Error}
+		}
+	}
+	return pages, failed, nil
+}
+
+// checkedURLs returns the pages of a sentinel as its checked form lists
+// them (a site sentinel's start page), none if the form does not read.
+func checkedURLs(sen *vigil.Sentinel) []string {
+	var c spec.Checked
+	if json.Unmarshal(sen.Spec, &c) != nil {
+		return nil
+	}
+	return c.URLs
+}
+
+// LastFetchError returns the failure of the last fetch of the first of
+// sen's pages (in the order of its checked form) whose last fetch failed,
+// the one the dashboard shows; nil when every page's last fetch
+// succeeded, or none was fetched yet.
+func LastFetchError(ctx context.Context, st vigil.Store, sen *vigil.Sentinel) (*FetchError, error) {
+	_, failed, err := sentinelPages(ctx, st, checkedURLs(sen))
+	return failed, err
+}

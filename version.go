@@ -1,6 +1,7 @@
 package vigil
 
 import (
+	"fmt"
 	"regexp"
 	"time"
 )
@@ -40,6 +41,14 @@ type Version struct {
 	// once it compares the version, the warehouse when first asked or
 	// in the background).
 	TreeReading int `json:"-"`
+}
+
+// DeltaName names the version in a delta's from or to (delta.Delta's
+// From and To), as vigil diff names its two files: its id and when it
+// was fetched, "version 12, fetched 2026-03-01T00:00:00Z". The API's
+// diff and a webhook's delta both name their versions so.
+func (v *Version) DeltaName() string {
+	return fmt.Sprintf("version %d, fetched %s", v.ID, v.FetchedAt.UTC().Format(time.RFC3339))
 }
 
 // ReadAsTextServedAs begins the Version.ReadAsText of a body read as its

@@ -18,10 +18,12 @@ type bodyCache struct {
 	max   int
 }
 
-// body is a version's body with what its parse needs to know.
+// body is a version's body with what its parse needs to know, and the
+// version, whose name a delta of it gives (vigil.Version.DeltaName).
 type body struct {
 	data                 []byte
 	charset, contentType string
+	version              *vigil.Version
 }
 
 func (c *bodyCache) get(id int64) (body, bool) {

@@ -243,7 +243,7 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 		pg.cur, pg.resource = v, v.ResourceID
 		m.heads.put(v.ResourceID, v)
 		m.unrecorded.add(v)
-		m.bodies.put(v.ID, body{data: res.Body, charset: v.Charset, contentType: v.ContentType})
+		m.bodies.put(v.ID, body{data: res.Body, charset: v.Charset, contentType: v.ContentType, version: v})
 	}
 	m.recent.put(url, pg.cur, now, m.Fresh)
 	return pg
@@ -618,6 +618,9 @@ type pairEval struct {
 	// oldWhy and curWhy are why each version is read as its source
 	// text, "" for a page.
 	oldWhy, curWhy string
+	// oldName and curName name the versions in their delta's from and
+	// to (vigil.Version.DeltaName), as the API's diff names them.
+	oldName, curName string
 }
 
 // reading returns, for a pair whose versions are read differently (one
@@ -666,6 +669,9 @@ func (p *pairEval) load(ctx context.Context) (*intent.Pair, error) {
 			return
 		}
 		p.oldWhy, p.curWhy = oldWhy, curWhy
+		if old.version != nil && cur.version != nil {
+			p.oldName, p.curName = old.version.DeltaName(), cur.version.DeltaName()
+		}
 		p.m.recordReadAsText(ctx, p.ref, oldWhy)
 		p.m.recordReadAsText(ctx, p.cur, curWhy)
 		p.pair = intent.NewPair(p.old, p.new, nil, p.m.Detect)
@@ -697,7 +703,8 @@ func (p *pairEval) load(ctx context.Context) (*intent.Pair, error) {
 // differently, whose changes are found between the two source texts
 // (intent.Pair.OldSource), has its delta between them too, so that a
 // webhook carries the lines that changed, as its records, and not the
-// page's tree replaced by a text.
+// page's tree replaced by a text. Its from and to name the two versions
+// as the API's diff names them (vigil.Version.DeltaName).
 //
 // treediff.Diff only renumbers the new document's XIDs, which user-intent
 // detection does not read, so the documents are shared with the intent
@@ -721,6 +728,7 @@ func (p *pairEval) deltaJSON(ctx context.Context) ([]byte, string) {
 	if err != nil {
 		return nil, ""
 	}
+	d.From, d.To = p.oldName, p.curName
 	var buf bytes.Buffer
 	if err := delta.EncodeJSON(&buf, d); err != nil || buf.Len() > 256<<10 {
 		return nil, ""
@@ -743,7 +751,7 @@ func (m *Monitor) body(ctx context.Context, versionID int64) (body, error) {
 	if err != nil {
 		return body{}, err
 	}
-	b := body{data: data, charset: v.Charset, contentType: v.ContentType}
+	b := body{data: data, charset: v.Charset, contentType: v.ContentType, version: v}
 	m.bodies.put(versionID, b)
 	return b, nil
 }

@@ -302,7 +302,7 @@ func (m *Monitor) storeSitePage(ctx context.Context, url string, res *vigil.Fetc
 	}
 	m.heads.put(v.ResourceID, v)
 	m.unrecorded.add(v)
-	m.bodies.put(v.ID, body{data: res.Body, charset: v.Charset, contentType: v.ContentType})
+	m.bodies.put(v.ID, body{data: res.Body, charset: v.Charset, contentType: v.ContentType, version: v})
 	return v.ID, nil
 }
 

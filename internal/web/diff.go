@@ -94,7 +94,7 @@ func historyVersionList(res *vigil.Resource) string {
 }
 
 // loadDiff reads the versions from and to (ids) of the resource and the
-// delta between them, which names them (versionLabel); lists is as for
+// delta between them, which names them (vigil.Version.DeltaName); lists is as for
 // diffVersions.
 func (s *Server) loadDiff(ctx context.Context, res *vigil.Resource, fromText, toText, lists string) (*diffPair, error) {
 	p := &diffPair{Resource: res}
@@ -112,14 +112,8 @@ func (s *Server) loadDiff(ctx context.Context, res *vigil.Resource, fromText, to
 	}
 	s.Metrics.observeDiff(time.Since(start))
 	// The delta names its two versions, as vigil diff names its files.
-	p.Delta.From, p.Delta.To = versionLabel(p.From), versionLabel(p.To)
+	p.Delta.From, p.Delta.To = p.From.DeltaName(), p.To.DeltaName()
 	return p, nil
-}
-
-// versionLabel names a version in a delta's from or to: its id and when
-// it was fetched ("version 12, fetched 2026-03-01T00:00:00Z").
-func versionLabel(v *vigil.Version) string {
-	return fmt.Sprintf("version %d, fetched %s", v.ID, v.FetchedAt.UTC().Format(time.RFC3339))
 }
 
 // records returns the typed change records of "any change" between the two

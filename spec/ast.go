@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Pos is a position in the source: byte offset and 1-based line and column.
@@ -293,6 +294,12 @@ var kindNames = [...]string{
 	AnyChange: "any change", Links: "all links", Images: "all images", Words: "all words",
 	Keywords: "keywords", Phrase: "phrase", Table: "table", List: "list",
 	Regex: "regular expression", Value: "value",
+}
+
+// kindList lists the change types as written in the language, in the
+// order of kindNames: "any change, all links, ..., value".
+func kindList() string {
+	return strings.Join(kindNames[AnyChange:], ", ")
 }
 
 // String returns the kind as written in the language ("all links").

@@ -478,7 +478,7 @@ func (d *decoder) changeType(m map[string]any, path string) Expr {
 	}
 	kind := kindNamed(name)
 	if kind == 0 {
-		d.errorf(join(path, "kind"), "unknown change type %s", quote(name))
+		d.errorf(join(path, "kind"), "unknown change type %s: want one of %s", quote(name), kindList())
 		return nil
 	}
 	c := &ChangeType{Kind: kind}
@@ -595,17 +595,23 @@ func (d *decoder) fetch(v any, path string) *FetchClause {
 	}
 	f := &FetchClause{}
 	d.at(f, path)
-	if v, ok := m["interval"]; ok {
-		f.Interval = d.interval(v, join(path, "interval"))
+	interval, hasInterval := m["interval"]
+	if hasInterval {
+		f.Interval = d.interval(interval, join(path, "interval"))
 	}
-	if v, ok := m["onChange"]; ok {
-		f.OnChange = d.boolean(v, join(path, "onChange"))
+	onChange, hasOnChange := m["onChange"]
+	if hasOnChange {
+		f.OnChange = d.boolean(onChange, join(path, "onChange"))
 	}
 	if v, ok := m["render"]; ok {
 		f.Render = d.boolean(v, join(path, "render"))
 	}
 	if !f.OnChange && f.Interval == nil {
-		d.errorf(path, "want an interval or onChange: true")
+		// An interval or an onChange that is wrong has its own error:
+		// the clause has what it wants, written wrong.
+		if !hasInterval && !(hasOnChange && onChange != false) {
+			d.errorf(path, "want an interval or onChange: true")
+		}
 		return nil
 	}
 	return f

@@ -56,7 +56,9 @@ func (p *parser) parseUnary() Expr {
 	return p.parseChangeType()
 }
 
-const changeTypes = "change type (any change, all links, all images, all words, keywords, phrase, table, list, regular expression, value)"
+// changeTypes is what the parser expects where a change type is missing:
+// the change types, from the one table of their names (kindNames).
+var changeTypes = "change type (" + kindList() + ")"
 
 func (p *parser) parseChangeType() *ChangeType {
 	c := &ChangeType{KindPos: p.pos}

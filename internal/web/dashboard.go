@@ -158,7 +158,7 @@ func (s *Server) handleSentinelNewPage(w http.ResponseWriter, r *http.Request, s
 
 func (s *Server) handleSentinelCreatePage(w http.ResponseWriter, r *http.Request, sess *session) error {
 	src := formSource(r)
-	sen, err := s.saveSentinel(r.Context(), sess.User, &sentinelInput{Source: src}, nil)
+	sen, err := s.saveSentinel(r.Context(), sess.User, &sentinelInput{Source: src, editor: true}, nil)
 	if err != nil {
 		return s.editorError(w, r, sess, nil, src, err)
 	}
@@ -227,7 +227,7 @@ func (s *Server) handleSentinelUpdatePage(w http.ResponseWriter, r *http.Request
 		return err
 	}
 	src := formSource(r)
-	if _, err := s.saveSentinel(r.Context(), sess.User, &sentinelInput{Source: src}, old); err != nil {
+	if _, err := s.saveSentinel(r.Context(), sess.User, &sentinelInput{Source: src, editor: true}, old); err != nil {
 		return s.editorError(w, r, sess, old, src, err)
 	}
 	return s.seeOtherDone(w, r, sentinelPath(old.ID), "saved")

@@ -31,6 +31,9 @@ func (s *Server) checker(ctx context.Context, u *vigil.User, now time.Time) (*sp
 type sentinelInput struct {
 	Source   string          `json:"source,omitempty"`
 	Sentinel json.RawMessage `json:"sentinel,omitempty"`
+	// editor says the input is the dashboard editor's form, whose only
+	// field is the source: its error for none names no JSON form.
+	editor bool
 }
 
 // CheckResult is the answer of the live check: the diagnostics with their
@@ -92,8 +95,10 @@ func (s *Server) checkInput(ctx context.Context, u *vigil.User, in *sentinelInpu
 		sen, err = spec.DecodeSentinel(in.Sentinel)
 	case strings.TrimSpace(in.Source) != "":
 		sen, err = spec.ParseSentinel("", []byte(in.Source))
-	default:
+	case in.editor:
 		return nil, nil, nil, vigil.Errorf(vigil.EINVALID, "sentinel source required")
+	default:
+		return nil, nil, nil, vigil.Errorf(vigil.EINVALID, "a sentinel is required: give source (its text in the sentinel language) or sentinel (its JSON form)")
 	}
 	if err != nil {
 		return sen, nil, diagnostics(err, in.Source), nil

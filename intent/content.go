@@ -115,42 +115,6 @@ func isNonContent(name string) bool {
 	return false
 }
 
-// contentAttrs are the HTML attributes that are content: link targets,
-// image sources and alternative texts. In XML every attribute is content.
-var contentAttrs = map[string]bool{"href": true, "src": true, "alt": true}
-
-// contentAttrs returns the indexes in n.Attrs of the attributes of element
-// n that are content leaves, by name: the order attributes are written in
-// is no change (an image's alt before its src or after). In HTML, a link
-// element's target is not content: a style sheet's new version is no
-// change of the page. The list is valid until the next call.
-func (c *content) contentAttrs(n *tree.Node) []int32 {
-	if len(n.Attrs) == 0 || c.html && strings.EqualFold(n.Name, "link") {
-		return nil
-	}
-	out := c.attrBuf[:0]
-	for i, a := range n.Attrs {
-		if c.isContentAttr(a.Name) {
-			out = append(out, int32(i))
-		}
-	}
-	c.attrBuf = out
-	if len(out) > 1 {
-		slices.SortStableFunc(out, func(x, y int32) int { return strings.Compare(n.Attrs[x].Name, n.Attrs[y].Name) })
-	}
-	return out
-}
-
-// isContentAttr reports whether an attribute called name is content: in
-// HTML a link target, image source or alternative text, in XML any but a
-// namespace declaration.
-func (c *content) isContentAttr(name string) bool {
-	if c.html {
-		return contentAttrs[strings.ToLower(name)]
-	}
-	return name != "xmlns" && !strings.HasPrefix(name, "xmlns:")
-}
-
 // isHTML reports whether d is an HTML (or XHTML) document.
 func isHTML(d *tree.Document) bool {
 	if d == nil || d.Root == nil {
@@ -466,7 +430,7 @@ func (c *content) extract(r *tree.Node, sig0, group int32, groupRoot *tree.Node)
 			sig := tab.step(f.sig, n.Name)
 			for _, ai := range c.contentAttrs(n) {
 				a := n.Attrs[ai]
-				if v := normalizeSpace(a.Value); v != "" {
+				if v := c.attrValue(a); v != "" {
 					as := tab.step(sig, a.Name)
 					c.leaves = append(c.leaves, leaf{kind: leafAttr, node: n, attr: ai, value: v, group: f.group, vid: tab.val(v), sid: as})
 				}

@@ -43,8 +43,26 @@
 // HTML, script, style, noscript and template elements (comments and
 // processing instructions are never content). The leaves are the texts
 // (white space normalised, empty ones dropped) and the attributes (in XML
-// all of them but namespace declarations; in HTML the content attributes
-// href, src and alt), attributes before the element's children. A text is a
+// all of them but namespace declarations; in HTML the content attributes,
+// those a reader sees, hears or acts on and a page does not rewrite at
+// every fetch: href, src and alt; title and aria-label; the states
+// disabled, checked, selected, hidden and open, whose leaf is the
+// attribute's name, so that it appears and disappears with the state; the
+// value and placeholder of an input that is not hidden, a textarea's
+// placeholder, a meter's and a progress's value, an option's, optgroup's
+// and track's label; the content of a meta named description, keywords or
+// author, or og:, twitter: or product: anything, by name or property in
+// any case; not style, class, id, data-*, srcset, nonces, a hidden
+// input's value nor any other meta, which change at every fetch or only
+// style the page: contentattrs.go gives each rule's reason), attributes
+// before the element's children. Any change is the superset of all
+// changes (the seed) over these leaves: an element that holds none (an
+// <hr> added) is no change. The attribute leaves are any change's only:
+// words, keywords, phrases and regular expressions read the texts, the
+// page's words as a reader reads them in its flow, so that a tooltip, a
+// label or a description found nowhere in the text matches no keyword and
+// splits no phrase (a keyword in an alt or an aria-label is not on the
+// page's text either). A text is a
 // text node with the sibling text nodes that follow it with only nodes that
 // take no place in the text between (comments, processing instructions, and
 // in HTML scripts, styles, templates and ignored inline elements):
@@ -407,7 +425,10 @@
 //     heavily edited sequences.
 //   - HTML is handled by the same algorithm (the thesis rejects HTML
 //     approaches for XML, and its HTML detector is not described); scripts,
-//     styles and comments are not content, and a text leaf is a text that
+//     styles and comments are not content, of the attributes only the
+//     content attributes of Phase 0 are leaves (the seed's XML has every
+//     attribute; a page's markup has many that change at every fetch), and
+//     a text leaf is a text that
 //     comments, scripts, styles and ignored inline elements may split into
 //     several text nodes, not one text node (the seed's XML has no such
 //     splits; a page's markup has many).

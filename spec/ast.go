@@ -278,7 +278,7 @@ type Kind int
 
 // The change types of the seed (AnyChange ... Regex) and Vigil's Value.
 const (
-	AnyChange Kind = iota + 1 // any change: words, links or images
+	AnyChange Kind = iota + 1 // any change: words, links, images, or what a page's attributes tell a reader (titles, labels, states, form fields, its description)
 	Links                     // all links: hyperlinks inserted or deleted
 	Images                    // all images: image references inserted or deleted
 	Words                     // all words [except {...}]: Args are the exceptions

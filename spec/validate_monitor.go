@@ -181,7 +181,12 @@ func subsumes(cy, cx *ChangeType) bool {
 // readsAttribute reports whether c is a value whose XPath scope may read
 // its number from an attribute (//meta/@content, attribute::data-price):
 // the page's words are its texts, and in HTML any change compares only the
-// href, src and alt attributes, so neither sees such a value change.
+// content attributes (the intent package's: links, images, titles, labels,
+// states, a few form fields and the metas that describe the page), not a
+// data-price nor every meta's content, so neither is known to see such a
+// value change. (A value read from one of them, a product:price:amount
+// meta's content, is seen by any change; it is left out all the same,
+// which costs only a contradiction not reported.)
 func readsAttribute(c *ChangeType) bool {
 	if c.Kind != Value || c.Scope == nil || c.Scope.Lang != XPath || c.Scope.Expr == nil {
 		return false

@@ -47,4 +47,7 @@
 //     wrapped, since a browser would show the wrapper as text.
 //   - A moved subtree is marked at its new place only (and at its old place
 //     in the side-by-side view).
+//   - The text view shows a subtree by its texts joined as a reader reads
+//     them (markup.JoinTexts, which vigil diff's summary shares): texts of
+//     different elements apart, a word split by inline HTML markup whole.
 package render

@@ -272,6 +272,18 @@ func TestWriteSideBySideLongBody(t *testing.T) {
 	}
 }
 
+// wholeText returns n's texts joined whole, as lineText joins the
+// start of them.
+func wholeText(n *tree.Node, html bool) string {
+	var b strings.Builder
+	markup.JoinTexts(n, html, func(sep, text string) bool {
+		b.WriteString(sep)
+		b.WriteString(text)
+		return true
+	})
+	return b.String()
+}
+
 // TestLineText checks lineText against oneLine of the whole text, on
 // texts around the cut, white space in runs and at the ends, characters
 // split between text nodes and invalid bytes.
@@ -308,8 +320,10 @@ func TestLineText(t *testing.T) {
 				at.AppendChild(doc.NewText(s))
 				at.AppendChild(doc.NewElement("br"))
 			}
-			if got, want := lineText(root), oneLine(root.Text()); got != want {
-				t.Errorf("lineText = %q, want %q", got, want)
+			for _, html := range []bool{false, true} {
+				if got, want := lineText(root, html), oneLine(wholeText(root, html)); got != want {
+					t.Errorf("html %v: lineText = %q, want %q", html, got, want)
+				}
 			}
 		})
 	}
@@ -324,7 +338,7 @@ func TestWriteTextNestedMoves(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range a.Changes() {
-		fmt.Fprintf(&want, "> %s → %s: %s\n", c.OldPath, c.Path, oneLine(c.Node.Text()))
+		fmt.Fprintf(&want, "> %s → %s: %s\n", c.OldPath, c.Path, oneLine(wholeText(c.Node, true)))
 	}
 	if got.String() != want.String() {
 		t.Errorf("text view:\ngot  %s\nwant %s", got.String(), want.String())

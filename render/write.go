@@ -410,21 +410,22 @@ func Text(w io.Writer, old *tree.Document, d *delta.Delta) error {
 // WriteText writes the plain-text view of a (see Text).
 func (a *Annotated) WriteText(w io.Writer) error {
 	var buf bytes.Buffer
+	html := isPage(a.New)
 	for _, c := range a.Changes() {
 		switch c.Mark {
 		case Inserted:
-			fmt.Fprintf(&buf, "+ %s: %s\n", c.Path, spaceText(c.Node))
+			fmt.Fprintf(&buf, "+ %s: %s\n", c.Path, spaceText(c.Node, html))
 		case Deleted:
-			fmt.Fprintf(&buf, "- %s: %s\n", c.Path, spaceText(c.Node))
+			fmt.Fprintf(&buf, "- %s: %s\n", c.Path, spaceText(c.Node, html))
 		case Updated:
-			old, new := oneLine(c.OldText), lineText(c.Node)
+			old, new := oneLine(c.OldText), lineText(c.Node, html)
 			if old == new && c.Node.Kind == tree.Text && strings.Join(strings.Fields(c.OldText), " ") == strings.Join(strings.Fields(c.Node.Value), " ") {
 				// Only white space changed: show it, around where.
 				old, new = spaceChange(c.OldText, c.Node.Value)
 			}
 			fmt.Fprintf(&buf, "~ %s: %s → %s\n", c.Path, old, new)
 		case Moved:
-			fmt.Fprintf(&buf, "> %s → %s: %s\n", c.OldPath, c.Path, lineText(c.Node))
+			fmt.Fprintf(&buf, "> %s → %s: %s\n", c.OldPath, c.Path, lineText(c.Node, html))
 		case AttrChanged:
 			if c.Attr == "" {
 				fmt.Fprintf(&buf, "@ %s: renamed %s → %s\n", c.Path, c.OldValue, c.NewValue)
@@ -484,36 +485,24 @@ func spaceChange(a, b string) (string, string) {
 
 // spaceText is lineText, but for a text of white space only, shown quoted
 // (the space between two inline elements of an HTML page).
-func spaceText(n *tree.Node) string {
-	if t := lineText(n); t != "" || n.Kind != tree.Text {
+func spaceText(n *tree.Node, html bool) string {
+	if t := lineText(n, html); t != "" || n.Kind != tree.Text {
 		return t
 	}
 	return strconv.Quote(n.Value)
 }
 
-// lineText returns oneLine(n.Text()), reading only as much of the text of
-// n's subtree as the line shows: the text of a moved section holds that
-// of every change nested in it, and building it whole for each would
-// take time quadratic in their number.
-func lineText(n *tree.Node) string {
+// lineText returns oneLine of the text of n's subtree, its texts joined
+// as a reader reads them (markup.JoinTexts: texts of different elements
+// apart, a word split by inline HTML markup whole), reading only as much
+// of it as the line shows: the text of a moved section holds that of
+// every change nested in it, and building it whole for each would take
+// time quadratic in their number. html tells whether n is in a page.
+func lineText(n *tree.Node, html bool) string {
 	var p textPrefix
-	type frame struct {
-		node *tree.Node
-		next int // the child to visit next
-	}
-	stack := []frame{{n, 0}}
-	for len(stack) > 0 {
-		f := &stack[len(stack)-1]
-		if f.next == 0 && f.node.Kind == tree.Text && !p.add(f.node.Value) {
-			break
-		}
-		if f.next == len(f.node.Children) {
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		f.next++
-		stack = append(stack, frame{f.node.Children[f.next-1], 0})
-	}
+	markup.JoinTexts(n, html, func(sep, text string) bool {
+		return p.add(sep) && p.add(text)
+	})
 	return oneLine(string(p.buf))
 }
 

@@ -461,25 +461,49 @@ func TestPatchRefusesGarbage(t *testing.T) {
 }
 
 // TestSnippet checks the text the summary shows for a subtree: its words,
-// an element's name when it has none, a comment or processing instruction
-// as written, cut at 60 characters without splitting one.
+// the texts of different elements apart and a word split by inline HTML
+// markup whole (markup.JoinTexts), an element's name when it has none, a
+// comment or processing instruction as written, cut at 60 characters
+// without splitting one.
 func TestSnippet(t *testing.T) {
 	d := &tree.Document{}
 	p := d.NewElement("p")
 	p.AppendChild(d.NewText("  hello   world "))
 	long := d.NewText(strings.Repeat("é", 70))
+	entry := d.NewElement("entry")
+	for _, kv := range [][2]string{{"title", "Post two"}, {"id", "urn:2"}, {"updated", "2026-11-02T00:00:00Z"}} {
+		e := d.NewElement(kv[0])
+		e.AppendChild(d.NewText(kv[1]))
+		entry.AppendChild(e)
+	}
+	price := d.NewElement("p")
+	price.AppendChild(d.NewText("The pri"))
+	b := d.NewElement("b")
+	b.AppendChild(d.NewText("ce"))
+	price.AppendChild(b)
+	many := d.NewElement("ul") // short words in many elements, cut where the line is
+	for i := range 40 {
+		li := d.NewElement("li")
+		li.AppendChild(d.NewText(string(rune('a' + i%26))))
+		many.AppendChild(li)
+	}
 	for _, tt := range []struct {
 		n    *tree.Node
+		html bool
 		want string
 	}{
-		{p, "hello world"},
-		{d.NewElement("br"), "<br>"},
-		{d.NewNode(tree.Comment, "", " Windows:  services "), "<!-- Windows: services -->"},
-		{d.NewNode(tree.ProcInst, "xml-stylesheet", `href="a.xsl"`), `<?xml-stylesheet href="a.xsl"?>`},
-		{long, strings.Repeat("é", 57) + "..."},
-		{nil, ""},
+		{p, false, "hello world"},
+		{d.NewElement("br"), false, "<br>"},
+		{d.NewNode(tree.Comment, "", " Windows:  services "), false, "<!-- Windows: services -->"},
+		{d.NewNode(tree.ProcInst, "xml-stylesheet", `href="a.xsl"`), false, `<?xml-stylesheet href="a.xsl"?>`},
+		{long, false, strings.Repeat("é", 57) + "..."},
+		{nil, false, ""},
+		{entry, false, "Post two urn:2 2026-11-02T00:00:00Z"},
+		{price, true, "The price"},
+		{price, false, "The pri ce"},
+		{many, true, "a b c d e f g h i j k l m n o p q r s t u v w x y z a b c..."},
 	} {
-		if got := snippet(tt.n); got != tt.want {
+		if got := snippet(tt.n, tt.html); got != tt.want {
 			t.Errorf("snippet = %q, want %q", got, tt.want)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -20,6 +21,8 @@ import (
 // inserts in the new one's.
 func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 	bw := bufio.NewWriter(w)
+	// A page's texts are joined as a reader reads them (markup.JoinTexts).
+	html := new.Len() > 0 && strings.EqualFold(new.Name(new.Root()), "html")
 	fmt.Fprintf(bw, "%s -> %s: %s\n", d.From, d.To, statsText(d.Stats(), false))
 	if o := d.Outside; o != nil {
 		doctype, prolog, epilog := o.Changed()
@@ -99,11 +102,11 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 			from, to := updateTexts(op, halves[op.Root()])
 			fmt.Fprintf(bw, "update  %s: %q -> %q\n", oldPlace(op.Root()), from, to)
 		case op.Kind == delta.Delete:
-			fmt.Fprintf(bw, "delete  %s: %q\n", path(oldIdx, op.Root()), snippet(op.Content))
+			fmt.Fprintf(bw, "delete  %s: %q\n", path(oldIdx, op.Root()), snippet(op.Content, html))
 		case op.Kind == delta.Insert && (op.Move || op.Update):
 			// printed with its delete half
 		case op.Kind == delta.Insert:
-			fmt.Fprintf(bw, "insert  %s: %q\n", path(newIdx, op.Root()), snippet(op.Content))
+			fmt.Fprintf(bw, "insert  %s: %q\n", path(newIdx, op.Root()), snippet(op.Content, html))
 		case op.Kind == delta.Rename:
 			fmt.Fprintf(bw, "rename  %s: %s -> %s\n", renamedPlace(path(oldIdx, op.Node), path(newIdx, op.Node), op.OldValue, op.NewValue), op.OldValue, op.NewValue)
 		case op.Kind == delta.AttrInsert:
@@ -152,9 +155,9 @@ func statsText(s delta.Stats, compact bool) string {
 // them: clipped around the change, white space shown when only it changed.
 func updateTexts(del, ins *delta.Op) (from, to string) {
 	if ins != nil {
-		to = flatText(ins.Content)
+		to = flatText(ins.Content, false)
 	}
-	from = flatText(del.Content)
+	from = flatText(del.Content, false)
 	if from == to && ins != nil {
 		// Only white space changed: show it.
 		from, to = del.Content.Value, ins.Content.Value
@@ -186,7 +189,7 @@ func count(n int, thing string) string {
 func texts(nodes []*tree.Node) string {
 	s := make([]string, len(nodes))
 	for i, n := range nodes {
-		s[i] = flatText(n)
+		s[i] = flatText(n, false)
 	}
 	return strings.Join(s, " ")
 }
@@ -206,13 +209,17 @@ func byXID(f *tree.Flat) xidPaths {
 	return idx
 }
 
-// snippet returns the start of a subtree's text, or its element name.
-func snippet(n *tree.Node) string { return clip(flatText(n)) }
+// snippet returns the start of a subtree's text, or its element name;
+// html tells whether it is a page's.
+func snippet(n *tree.Node, html bool) string { return clip(flatText(n, html)) }
 
-// clip cuts a text to 60 characters.
+// clipRunes is how many characters of a text clip keeps.
+const clipRunes = 60
+
+// clip cuts a text to clipRunes characters.
 func clip(text string) string {
-	if r := []rune(text); len(r) > 60 {
-		text = string(r[:57]) + "..."
+	if r := []rune(text); len(r) > clipRunes {
+		text = string(r[:clipRunes-3]) + "..."
 	}
 	return text
 }
@@ -234,21 +241,28 @@ func contrast(before, after string) (string, string) {
 	return clip(string(a)), clip(string(b))
 }
 
-// flatText returns a subtree's text on one line (its texts' words, no
-// further text read once twenty words are in), or its element name when
-// it has none; a comment or processing instruction as written.
-func flatText(n *tree.Node) string {
+// flatText returns a subtree's text on one line, its texts joined as a
+// reader reads them (markup.JoinTexts: a page's when html is set) and
+// their white space collapsed, no further text read once it holds more
+// than clip shows; its element name when it has none; a comment or
+// processing instruction as written.
+func flatText(n *tree.Node, html bool) string {
 	if n == nil {
 		return ""
 	}
-	var words []string
-	tree.Walk(n, func(x *tree.Node) bool {
-		if x.Kind == tree.Text {
-			words = append(words, strings.Fields(x.Value)...)
+	var b strings.Builder
+	letters := 0 // the characters that are not white space
+	markup.JoinTexts(n, html, func(sep, text string) bool {
+		b.WriteString(sep)
+		b.WriteString(text)
+		for _, r := range text {
+			if !unicode.IsSpace(r) {
+				letters++
+			}
 		}
-		return len(words) < 20
+		return letters <= clipRunes
 	})
-	text := strings.Join(words, " ")
+	text := strings.Join(strings.Fields(b.String()), " ")
 	switch {
 	case text == "" && n.Kind == tree.Text:
 		return n.Value // white space: the space between two inline elements

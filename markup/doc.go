@@ -15,7 +15,8 @@
 // A document of the first kind served
 // as text/html (Options.MediaType) is HTML, as in a browser, even when it
 // is well-formed XML. WriteXML, WriteNodeXML,
-// WriteHTML and WriteNodeHTML serialise.
+// WriteHTML and WriteNodeHTML serialise. JoinTexts reads a subtree's texts
+// as a reader does, for the views that show a change on one line.
 //
 // ParseXMLFlat and ParseFlatBytesOwned build the same tree as a tree.Flat,
 // the post-order arrays the diff works on: the scanner is the same, only

@@ -50,19 +50,21 @@
 // attribute's name, so that it appears and disappears with the state; the
 // value and placeholder of an input that is not hidden, a textarea's
 // placeholder, a meter's and a progress's value, an option's, optgroup's
-// and track's label; the content of a meta named description, keywords or
-// author, or og:, twitter: or product: anything, by name or property in
-// any case; not style, class, id, data-*, srcset, nonces, a hidden
+// and track's label; the content of a meta whose name or property, in any
+// case, is description, keywords or author, or starts with og:, twitter:
+// or product:; not style, class, id, data-*, srcset, nonces, a hidden
 // input's value nor any other meta, which change at every fetch or only
 // style the page: contentattrs.go gives each rule's reason), attributes
 // before the element's children. Any change is the superset of all
 // changes (the seed) over these leaves: an element that holds none (an
 // <hr> added) is no change. The attribute leaves are any change's only:
-// words, keywords, phrases and regular expressions read the texts, the
-// page's words as a reader reads them in its flow, so that a tooltip, a
-// label or a description found nowhere in the text matches no keyword and
-// splits no phrase (a keyword in an alt or an aria-label is not on the
-// page's text either). A text is a
+// all words, keywords, phrases, regular expressions and values (but one
+// an XPath @name reads) read the texts, the page's words as a reader
+// reads them in its flow, so that a tooltip, a label or a description
+// found nowhere in the text matches no keyword and splits no phrase, as
+// an alt never did (the attribute leaves still count in the positions,
+// oldPos and newPos, of the leaves that keywords and phrases report). A
+// text is a
 // text node with the sibling text nodes that follow it with only nodes that
 // take no place in the text between (comments, processing instructions, and
 // in HTML scripts, styles, templates and ignored inline elements):

@@ -265,6 +265,12 @@
 //     hour") where the seed writes "2 hour", which still reads.
 //   - "during(s)" may take offsets; it then means Now + offset while s is
 //     active.
+//   - "during(s)" asks whether s is active from its status when s has one;
+//     a sentinel without (one of the same file or batch, which the seed
+//     cannot write, or one the monitor has not taken up yet) is active
+//     from its start, resolved as the time-lapse rules do (From Now: the
+//     check's time), to its end. One that starts later is refused with
+//     the time it starts.
 //   - The rules the thesis leaves vague are decided as the note recommends:
 //     From defaults to Now; a missing To is the start plus a default
 //     lifespan (open-ended sentinels are unsupported); "To Now" is an error;

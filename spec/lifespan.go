@@ -102,11 +102,7 @@ func (k *checking) point(ts *TimeSpec, isStart bool, blame Node, prefix string) 
 			if !isStart {
 				return time.Time{}, false // reported by the validator
 			}
-			if ref.Started.IsZero() || ref.Started.After(now) || !ref.Ended.IsZero() && !ref.Ended.After(now) {
-				state := "has not started"
-				if !ref.Ended.IsZero() {
-					state = "has ended"
-				}
+			if state := k.inactive(ref); state != "" {
 				k.errorf(at, b.Name.Name, "%s%s: during(%s) needs %s to be active, but it %s", prefix, msgStartEvent, short(b.Name.Name), short(b.Name.Name), state)
 				return time.Time{}, false
 			}
@@ -154,6 +150,42 @@ func (k *checking) point(ts *TimeSpec, isStart bool, blame Node, prefix string) 
 		return t, false
 	}
 	return t, true
+}
+
+// inactive returns why ref is not active at the check's time ("has not
+// started: it starts ...", "has ended"), or "" if it is. Its status says
+// so when it has one; a sentinel without (one of the same file or batch,
+// or one the monitor has not taken up yet) is taken at its lifespan: it has
+// started if its start, Now or a time point or event resolved as estimate
+// does, is not after the check's time.
+func (k *checking) inactive(ref *Stored) string {
+	now := k.c.Now
+	started, ended := ref.Started, ref.Ended
+	stack := []string{k.s.Name.Name}
+	if started.IsZero() {
+		when, err := k.estimate(ref, Start, stack)
+		switch {
+		case err != "":
+			return "has not started (" + err + ")"
+		case when.IsZero():
+			return "has not started"
+		case when.After(now):
+			return "has not started: it starts " + k.fmtTime(when) + "; write From start(" + short(ref.Sentinel.Name.Name) + ") to start with it"
+		}
+		started = when
+	}
+	if started.After(now) {
+		return "has not started: it starts " + k.fmtTime(started)
+	}
+	if ended.IsZero() {
+		if when, err := k.estimate(ref, End, stack); err == "" && !when.IsZero() && !when.After(now) {
+			ended = when
+		}
+	}
+	if !ended.IsZero() && !ended.After(now) {
+		return "has ended"
+	}
+	return ""
 }
 
 func (k *checking) date(d *Date) time.Time {

@@ -172,7 +172,12 @@
 //     operands that are not distinct (URLs are compared in NormalizeURL's
 //     normal form, which Checked.URLs holds: http://a.example,
 //     HTTP://A.example:80/ and a.example are one page); "X AND NOT Y" when every X change is
-//     a Y change (the seed's "all links and not any change"); keywords with
+//     a Y change (the seed's "all links and not any change"); a NOT that narrows
+//     nothing, which is any NOT but an operand of AND beside one that is
+//     not a NOT ("NOT X", "X OR NOT Y", "NOT X AND NOT Y", "NOT NOT X":
+//     NOT Y holds for every new version without a Y change, so these
+//     fire on almost every change or, for NOT any change, on none);
+//     keywords with
 //     several words, keywords and phrases of punctuation and symbols alone
 //     (which match no word), duplicate or empty values, invalid regular expressions
 //     (RE2) and unbalanced selectors (and, through

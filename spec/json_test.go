@@ -120,7 +120,7 @@ func TestJSONErrors(t *testing.T) {
 		"bad url":       {`{"name":"a","using":{"or":[{"url":"http://a.example"},{"url":"ftp://b"}]}}`, []string{"using.or[1].url: invalid URL"}},
 		"empty label":   {`{"name":"a","using":{"site":{"url":"http://a.example/","scope":["http://a..example/"]}}}`, []string{`using.site.scope[0]: site scope: invalid URL "http://a..example/": host "a..example" has an empty label`}},
 		"bad kind":      {`{"name":"a","using":{"sentinel":"b"},"monitor":{"and":[{"kind":"all links"},{"kind":"most words"}]}}`, []string{"monitor.and[1].kind: unknown change type \"most words\""}},
-		"bad arg":       {`{"name":"a","using":{"sentinel":"b"},"monitor":{"not":{"kind":"keywords","args":["ok",3]}}}`, []string{"monitor.not.args[1]: want a string, found a number"}},
+		"bad arg":       {`{"name":"a","using":{"sentinel":"b"},"monitor":{"and":[{"kind":"all links"},{"not":{"kind":"keywords","args":["ok",3]}}]}}`, []string{"monitor.and[1].not.args[1]: want a string, found a number"}},
 		"bad regexp":    {`{"name":"a","using":{"sentinel":"b"},"monitor":{"or":[{"kind":"all links"},{"kind":"regular expression","args":["("]}]}}`, []string{"monitor.or[1].args[0]: invalid regular expression"}},
 		"one operand":   {`{"name":"a","using":{"sentinel":"b"},"monitor":{"or":[{"kind":"all links"}]}}`, []string{"monitor.or: want at least two operands"}},
 		"value":         {`{"name":"a","using":{"sentinel":"b"},"monitor":{"kind":"value","in":{"css":".p"},"condition":{"op":"rises above"}}}`, []string{"monitor.condition.threshold: missing"}},

@@ -19,11 +19,12 @@ func (v *validator) expr(x Expr) {
 	case *ChangeType:
 		v.changeType(x)
 	case *NotExpr:
-		if isNilNode(x.X) {
-			v.report(x, "NOT", "NOT needs an operand")
-			return
+		// Reached only for the whole Monitor expression: the NOT
+		// operands of AND and OR are checked by notOperands and
+		// negated, that of a NOT by negated.
+		if v.negated(x) {
+			v.report(x, "NOT", notNarrowsNothing(Print(x), []*NotExpr{x}))
 		}
-		v.expr(x.X)
 	case *BinaryExpr:
 		if isNilNode(x.X) || isNilNode(x.Y) {
 			v.report(x, x.Op.String(), x.Op.String()+" needs two operands")
@@ -31,7 +32,12 @@ func (v *validator) expr(x Expr) {
 		}
 		var ops []Expr
 		flattenExpr(x, x.Op, &ops)
+		v.notOperands(x, ops)
 		for _, o := range ops {
+			if n, ok := o.(*NotExpr); ok {
+				v.negated(n)
+				continue
+			}
 			v.expr(o)
 		}
 		v.composite(x, ops)

@@ -188,11 +188,11 @@
 //     292 years; a month counts as 31 days); months in Fetch and Confirm;
 //     Confirm not shorter than the Fetch interval; invalid email addresses,
 //     webhook and chat URLs, and unsupported fax and PDA; Compare n < 2;
-//     lapsed start and end times and events ("startTimept,Given timepoint is
-//     less than current time", "startEventstatus, start + timeinterval is
-//     less than currenttime"), during(s) when s is not active ("start event
-//     is invalid"), To Now, cycles between lifespans, and a start not before
-//     the end ("startType,End time is less than start time").
+//     lapsed start and end times and events ("From 01/01/2003 has passed",
+//     at the date, with what to write instead), during(s) when s is not
+//     active ("start event is invalid"), To Now, cycles between lifespans,
+//     and a start not before the end ("To 11/01/2003 is not after From
+//     12/01/2003").
 //
 // Warnings (Checked.Warnings) report what is legal but redundant: "X OR Y"
 // when every X change is a Y change (the seed's own scenario 2 writes
@@ -282,7 +282,10 @@
 //     composite operands must be distinct (the seed's "t1 ◇ t2"); the
 //     subsumption lattice any ⊇ {words, links, images}, words ⊇ {keywords,
 //     phrase, table, list, regular expression}; names are compared without
-//     regard to case; the seed's messages are kept verbatim.
+//     regard to case. The seed's lifespan messages ("startTimept,Given
+//     timepoint is less than current time", "startType,End time is less
+//     than start time") are written in plain words that name the clause
+//     (From, To), point at its time point and say what to write instead.
 //   - "target AND/OR target" is given a meaning (both pages / either page);
 //     the seed gives none. Inheritance applies only when the target is one
 //     sentinel; a sentinel inside a combination contributes its pages.

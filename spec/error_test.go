@@ -14,7 +14,7 @@ import (
 // written next to the offending token, in a comment on the same line, as
 // go/parser's error_test.go does:
 //
-//	From 01/01/2003 To 12/31/2003 # ERROR "startTimept,Given timepoint"
+//	From 01/01/2003 To 12/31/2003 # ERROR "From 01/01/2003 has passed"
 //	Monitor all words OR any change # WARNING "is the same as any change"
 //
 // The text in quotes is a regular expression that must match the message of

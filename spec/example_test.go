@@ -80,5 +80,5 @@ func ExampleChecker_Lookup() {
 	_, err = c.Check(s2)
 	fmt.Println(err)
 	// Output:
-	// 1:43: startEventstatus, start + timeinterval is less than currenttime (start(s1) resolves to 06/01/2003 11:00 UTC, not after now, 06/01/2003 12:00 UTC: the sentinel would never start)
+	// 1:48: From start(s1) has passed (start(s1) is 06/01/2003 11:00 UTC, not after now, 06/01/2003 12:00 UTC): write a later time, or From Now to start at once
 }

@@ -6,13 +6,18 @@ import (
 	"time"
 )
 
-// The seed's messages for lifespans (Fig 7.2), kept verbatim so that users
-// and tests of the original system recognise them.
+// msgStartEvent opens the message for a during(s) whose s is not active:
+// the seed's words for it (Fig 7.2), which read plainly. The seed's other
+// messages ("startTimept,Given timepoint is less than current time",
+// "startEventstatus, start + timeinterval is less than currenttime",
+// "startType,End time is less than start time") are written here in plain
+// words that name the clause, its time and what to write instead.
+const msgStartEvent = "start event is invalid"
+
+// What to write instead of a time point that has passed, by clause.
 const (
-	msgTimepointLapsed = "startTimept,Given timepoint is less than current time"
-	msgEventLapsed     = "startEventstatus, start + timeinterval is less than currenttime"
-	msgStartEvent      = "start event is invalid"
-	msgEndBeforeStart  = "startType,End time is less than start time"
+	fixFromPassed = "write a later time, or From Now to start at once"
+	fixToPassed   = "write a later time, such as To Now + 1 month"
 )
 
 // lifespan resolves From and To of the complete sentinel out to absolute
@@ -43,13 +48,24 @@ func (k *checking) lifespan(out *Sentinel, parent *Stored, toDefaulted bool) (st
 		return start, end
 	}
 	if _, isNow := out.To.Base.(*Now); isNow && len(out.To.Offsets) == 0 {
-		k.errorf(toBlame, "Now", "%sTo Now: the sentinel would end as soon as it starts (%s)", prefix(s.To, out.To), msgEndBeforeStart)
+		k.errorf(timeBlame(toBlame, out.To), "Now", "%sTo Now would end the sentinel as soon as it starts: write To Now + a duration (To Now + 1 month), a later date, or no To for the default lifespan", prefix(s.To, out.To))
 		return start, end
 	}
 	if !start.Before(end) {
-		k.errorf(toBlame, "", "%s%s (%s is not after %s)", prefix(s.To, out.To), msgEndBeforeStart, k.fmtTime(end), k.fmtTime(start))
+		k.errorf(timeBlame(toBlame, out.To), Print(out.To), "%sTo %s is not after From %s: the sentinel would end at %s and start at %s; write a To later than the From",
+			prefix(s.To, out.To), Print(out.To), Print(out.From), k.fmtTime(end), k.fmtTime(start))
 	}
 	return start, end
+}
+
+// timeBlame is where a message about the time point ts is given: at its
+// date, Now or event when the sentinel states it (blame is ts), else at
+// blame (the target, for an inherited or defaulted clause).
+func timeBlame(blame Node, ts *TimeSpec) Node {
+	if ts != nil && blame == Node(ts) && !isNilNode(ts.Base) {
+		return ts.Base
+	}
+	return blame
 }
 
 func (k *checking) fmtTime(t time.Time) string {
@@ -135,17 +151,17 @@ func (k *checking) point(ts *TimeSpec, isStart bool, blame Node, prefix string) 
 	// ahead once the offset is added, or it will never fire (§6.4: "s
 	// should not have started").
 	if _, isNow := ts.Base.(*Now); !isNow && (t.Before(now) || happened && !t.After(now)) {
-		msg := msgTimepointLapsed
-		if ev, isEvent := ts.Base.(*Event); isEvent {
-			msg = msgEventLapsed
-			what := "start"
-			if !isStart {
-				what = "end"
-			}
-			k.errorf(blame, Print(ts), "%s%s (%s(%s) resolves to %s, not after now, %s: the sentinel would never %s)",
-				prefix, msg, ev.Kind, short(ev.Name.Name), k.fmtTime(t), k.fmtTime(now), what)
+		clause, fix := "From", fixFromPassed
+		if !isStart {
+			clause, fix = "To", fixToPassed
+		}
+		text := Print(ts)
+		if _, isEvent := ts.Base.(*Event); isEvent {
+			k.errorf(timeBlame(blame, ts), text, "%s%s %s has passed (%s is %s, not after now, %s): %s",
+				prefix, clause, shortCode(text), shortCode(text), k.fmtTime(t), k.fmtTime(now), fix)
 		} else {
-			k.errorf(blame, Print(ts), "%s%s (%s is before now, %s)", prefix, msg, k.fmtTime(t), k.fmtTime(now))
+			k.errorf(timeBlame(blame, ts), text, "%s%s %s has passed (%s is before now, %s): %s",
+				prefix, clause, shortCode(text), k.fmtTime(t), k.fmtTime(now), fix)
 		}
 		return t, false
 	}

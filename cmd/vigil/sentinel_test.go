@@ -111,7 +111,7 @@ func TestSentinelCheck(t *testing.T) {
 	})
 	t.Run("lapsed start", func(t *testing.T) {
 		code, out, _ := runVigil(t, "", "sentinel", "check", "-now", "2003-06-01T12:00:00Z", good)
-		if code != exitChanged || !strings.Contains(out, good+":5:1: startTimept,Given timepoint is less than current time") {
+		if code != exitChanged || !strings.Contains(out, good+":5:6: From 12/02/2002 has passed (12/02/2002 00:00 UTC is before now, 06/01/2003 12:00 UTC): write a later time, or From Now to start at once") {
 			t.Errorf("exit %d, stdout %q", code, out)
 		}
 	})

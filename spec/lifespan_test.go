@@ -1,0 +1,85 @@
+package spec
+
+import (
+	"testing"
+	"time"
+)
+
+// TestLifespanMessages: the time-lapse rules name the clause (From, To),
+// point at its time point, say why in plain words and what to write.
+func TestLifespanMessages(t *testing.T) {
+	now := time.Date(2003, 6, 1, 12, 0, 0, 0, time.UTC)
+	const head = "Create Sentinel s Using http://a.example\n"
+	for name, tc := range map[string]struct{ src, want string }{
+		"From a date passed": {head + "\tFrom 01/01/2003",
+			"2:7: From 01/01/2003 has passed (01/01/2003 00:00 UTC is before now, 06/01/2003 12:00 UTC): write a later time, or From Now to start at once"},
+		"To a date passed": {head + "\tTo 11/01/2002",
+			"2:5: To 11/01/2002 has passed (11/01/2002 00:00 UTC is before now, 06/01/2003 12:00 UTC): write a later time, such as To Now + 1 month"},
+		"From a date and offset passed": {head + "\tFrom 01/01/2003 + 2 days",
+			"2:7: From 01/01/2003 + 2 days has passed (01/03/2003 00:00 UTC is before now, 06/01/2003 12:00 UTC): write a later time, or From Now to start at once"},
+		"To before From": {head + "\tFrom Now + 2 months\n\tTo Now + 1 month",
+			"3:5: To Now + 1 month is not after From Now + 2 months: the sentinel would end at 07/01/2003 12:00 UTC and start at 08/01/2003 12:00 UTC; write a To later than the From"},
+		"To the From": {head + "\tFrom 12/01/2003 To 12/01/2003",
+			"2:21: To 12/01/2003 is not after From 12/01/2003: the sentinel would end at 12/01/2003 00:00 UTC and start at 12/01/2003 00:00 UTC; write a To later than the From"},
+		"To Now": {head + "\tFrom Now\n\tTo Now",
+			"3:5: To Now would end the sentinel as soon as it starts: write To Now + a duration (To Now + 1 month), a later date, or no To for the default lifespan"},
+		"inherited": {"Create Sentinel p Using http://a.example From 07/01/2003\nCreate Sentinel s Using p Monitor all links",
+			"2:25: inherited from p: From 07/01/2003 has passed (07/01/2003 00:00 UTC is before now, 08/01/2003 12:00 UTC): write a later time, or From Now to start at once"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f, err := Parse("f.ssl", []byte(tc.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := NewChecker(now)
+			var got []string
+			for i, s := range f.Sentinels {
+				if i > 0 {
+					c.Now = now.AddDate(0, 2, 0) // the parent's From has passed since
+				}
+				ch, err := c.Check(s)
+				if err != nil {
+					for _, e := range err.(ErrorList) {
+						got = append(got, e.Error())
+					}
+					continue
+				}
+				c.Add(&Stored{Checked: ch, Created: c.Now})
+			}
+			if len(got) != 1 || got[0] != tc.want {
+				t.Errorf("errors:\n%q\nwant\n%q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestLifespanEventMessages: an event that has happened, whose time point
+// has passed, is reported at the event.
+func TestLifespanEventMessages(t *testing.T) {
+	now := time.Date(2003, 6, 1, 12, 0, 0, 0, time.UTC)
+	c := NewChecker(now)
+	s1 := mustParse(t, "Create Sentinel s1 Using http://a.example From Now To Now + 30 days").Sentinels[0]
+	ch, err := c.Check(s1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Add(&Stored{Checked: ch, Created: now, Started: now.Add(-time.Hour)})
+	for name, tc := range map[string]struct{ src, want string }{
+		"From start": {"Create Sentinel s2 Using http://b.example From start(s1)",
+			"1:48: From start(s1) has passed (start(s1) is 06/01/2003 11:00 UTC, not after now, 06/01/2003 12:00 UTC): write a later time, or From Now to start at once"},
+		"From start + offset": {"Create Sentinel s2 Using http://b.example\n\tFrom start(s1) + 1 hour",
+			"2:7: From start(s1) + 1 hour has passed (start(s1) + 1 hour is 06/01/2003 12:00 UTC, not after now, 06/01/2003 12:00 UTC): write a later time, or From Now to start at once"},
+		"To start": {"Create Sentinel s2 Using http://b.example\n\tTo start(s1)",
+			"2:5: To start(s1) has passed (start(s1) is 06/01/2003 11:00 UTC, not after now, 06/01/2003 12:00 UTC): write a later time, such as To Now + 1 month"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, err := ParseSentinel("", []byte(tc.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Check(s); err == nil || err.Error() != tc.want {
+				t.Errorf("error:\n%v\nwant\n%s", err, tc.want)
+			}
+		})
+	}
+}

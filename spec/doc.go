@@ -171,7 +171,11 @@
 //     Using or an event, or a reference of a sentinel to itself; targets or
 //     operands that are not distinct (URLs are compared in NormalizeURL's
 //     normal form, which Checked.URLs holds: http://a.example,
-//     HTTP://A.example:80/ and a.example are one page); "X AND NOT Y" when every X change is
+//     HTTP://A.example:80/ and a.example are one page; keywords, phrases
+//     and the words of all words except are compared in any case and
+//     across white space, as they match: keywords {Price} and keywords
+//     {price} are one change type, there being no option to match case);
+//     "X AND NOT Y" when every X change is
 //     a Y change (the seed's "all links and not any change"); a NOT that narrows
 //     nothing, which is any NOT but an operand of AND beside one that is
 //     not a NOT ("NOT X", "X OR NOT Y", "NOT X AND NOT Y", "NOT NOT X":

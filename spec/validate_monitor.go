@@ -68,19 +68,28 @@ func (v *validator) composite(x *BinaryExpr, ops []Expr) {
 		}
 		return keys[i]
 	}
+	notDistinct := func(i, j int) {
+		msg := fmt.Sprintf("operands of %s must be distinct: %s appears twice", x.Op, shortCode(key(i)))
+		if key(i) != key(j) {
+			msg = fmt.Sprintf("operands of %s must be distinct: %s is the same as %s, since they match in any %s", x.Op, shortCode(key(i)), shortCode(key(j)), lenience(key(j), key(i)))
+		}
+		v.report(ops[i], key(i), msg)
+	}
 	if len(ops) > 16 {
-		seen := make(map[string]bool, len(ops))
+		seen := make(map[string]int, len(ops))
 		for i, o := range ops {
-			if seen[key(i)] {
-				v.report(o, key(i), fmt.Sprintf("operands of %s must be distinct: %s appears twice", x.Op, shortCode(key(i))))
+			k := matchKey(o)
+			if j, ok := seen[k]; ok {
+				notDistinct(i, j)
+				continue
 			}
-			seen[key(i)] = true
+			seen[k] = i
 		}
 	} else {
 		for i := 1; i < len(ops); i++ {
 			for j := 0; j < i; j++ {
 				if equalExpr(ops[i], ops[j]) {
-					v.report(ops[i], key(i), fmt.Sprintf("operands of %s must be distinct: %s appears twice", x.Op, shortCode(key(i))))
+					notDistinct(i, j)
 					break
 				}
 			}
@@ -172,10 +181,10 @@ func subsumes(cy, cx *ChangeType) bool {
 		}
 		have := map[string]bool{}
 		for _, a := range cy.Args {
-			have[a.Value] = true
+			have[argKey(cy.Kind, a.Value)] = true
 		}
 		for _, a := range cx.Args {
-			if !have[a.Value] {
+			if !have[argKey(cx.Kind, a.Value)] {
 				return false
 			}
 		}
@@ -230,7 +239,7 @@ func equalExpr(a, b Expr) bool {
 			return false
 		}
 		for i := range a.Args {
-			if a.Args[i] == nil || b.Args[i] == nil || a.Args[i].Value != b.Args[i].Value {
+			if a.Args[i] == nil || b.Args[i] == nil || argKey(a.Kind, a.Args[i].Value) != argKey(b.Kind, b.Args[i].Value) {
 				return false
 			}
 		}
@@ -254,6 +263,58 @@ func equalExpr(a, b Expr) bool {
 		return ok && a != nil && b != nil && a.Op == b.Op && equalExpr(a.X, b.X) && equalExpr(a.Y, b.Y)
 	}
 	return false
+}
+
+// argKey is the value of an argument of a change type of kind as the
+// change type matches it: keywords, phrases and the words all words
+// excepts are compared in any case and across white space (package
+// intent, whose case-sensitive matching the language cannot ask for), so
+// Sale and sale are one keyword; ids and regular expressions as written.
+func argKey(kind Kind, value string) string {
+	switch kind {
+	case Keywords, Phrase, Words:
+		return strings.ToLower(strings.Join(strings.Fields(value), " "))
+	}
+	return value
+}
+
+// matchKey is x printed with each argument as argKey has it: two operands
+// equalExpr finds equal have the same key.
+func matchKey(x Expr) string {
+	var norm func(x Expr) Expr
+	norm = func(x Expr) Expr {
+		switch x := x.(type) {
+		case *ChangeType:
+			if x == nil {
+				return x
+			}
+			c := *x
+			c.Args = make([]*Lit, len(x.Args))
+			for i, a := range x.Args {
+				if a != nil {
+					l := *a
+					l.Value, l.src = argKey(x.Kind, a.Value), ""
+					a = &l
+				}
+				c.Args[i] = a
+			}
+			return &c
+		case *NotExpr:
+			if x == nil {
+				return x
+			}
+			return &NotExpr{NotPos: x.NotPos, X: norm(x.X)}
+		case *BinaryExpr:
+			if x == nil {
+				return x
+			}
+			b := *x
+			b.X, b.Y = norm(x.X), norm(x.Y)
+			return &b
+		}
+		return x
+	}
+	return Print(norm(x))
 }
 
 func selectorKey(s *Selector) string {
@@ -295,19 +356,13 @@ func (v *validator) changeType(c *ChangeType) {
 			v.report(a, a.Value, "empty value in "+what)
 			continue
 		}
-		key := a.Value
-		if c.Kind == Keywords || c.Kind == Phrase {
-			// Compared in any case and across white space (intent):
-			// Sale and sale are one keyword.
-			key = strings.ToLower(strings.Join(strings.Fields(key), " "))
-		}
-		switch first, ok := seen[key]; {
+		switch first, ok := seen[argKey(c.Kind, a.Value)]; {
 		case ok && first == a.Value:
 			v.report(a, a.Value, fmt.Sprintf("duplicate %s in %s", quote(a.Value), what))
 		case ok:
 			v.report(a, a.Value, fmt.Sprintf("duplicate %s in %s: the same as %s, since they match in any %s", quote(a.Value), what, quote(first), lenience(first, a.Value)))
 		default:
-			seen[key] = a.Value
+			seen[argKey(c.Kind, a.Value)] = a.Value
 		}
 	}
 	switch c.Kind {

@@ -6,9 +6,9 @@ import (
 	"strings"
 )
 
-// Pos is a position in the source: byte offset and 1-based line and column.
-// The zero Pos means "no position" (a node built by a program or decoded
-// from JSON).
+// Pos is a position in the source: byte offset and 1-based line and column
+// (the column counts runes, see Position). The zero Pos means "no
+// position" (a node built by a program or decoded from JSON).
 type Pos struct {
 	Offset int
 	Line   int

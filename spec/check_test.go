@@ -438,8 +438,9 @@ func TestCompileSelector(t *testing.T) {
 }
 
 // TestCompileSelectorColumn: the hook's column counts runes of the
-// unquoted expression, the error's column bytes of the source, past an
-// opening quote of any width and the escapes before the mistake.
+// unquoted expression, the error's column runes of the source (its offset
+// bytes), past an opening quote of any width and the escapes before the
+// mistake.
 func TestCompileSelectorColumn(t *testing.T) {
 	c := &Checker{Now: date(2003, 6, 1, 12, 0), CompileSelector: func(lang SelectorLang, expr string) (int, error) {
 		if i := strings.Index(expr, "!"); i >= 0 {
@@ -470,8 +471,8 @@ func TestCompileSelectorColumn(t *testing.T) {
 		line := "Monitor all words In css " + tc.sel
 		_, err := c.Check(mustParse(t, line1+line).Sentinels[0])
 		var e *Error
-		if !errors.As(err, &e) || e.Pos.Line != 2 || e.Pos.Column != tc.want {
-			t.Errorf("%s: %s: error %v, want line 2 column %d", name, tc.sel, err, tc.want)
+		if col := utf8.RuneCountInString(line[:tc.want-1]) + 1; !errors.As(err, &e) || e.Pos.Line != 2 || e.Pos.Column != col {
+			t.Errorf("%s: %s: error %v, want line 2 column %d", name, tc.sel, err, col)
 			continue
 		}
 		if at := line[tc.want-1:]; e.Pos.Offset != len(line1)+tc.want-1 ||
@@ -967,11 +968,12 @@ func TestUnbalancedSelectorColumn(t *testing.T) {
 		"after an escape":  {`"\u00e9]"`, 33, "unbalanced ]"},
 		"typographic open": {`“p]”`, 30, "unbalanced ]"},
 	} {
-		src := line1 + "Monitor all words In css " + tc.sel
-		_, err := c.Check(mustParse(t, src).Sentinels[0])
+		line := "Monitor all words In css " + tc.sel
+		_, err := c.Check(mustParse(t, line1+line).Sentinels[0])
 		var e *Error
-		if !errors.As(err, &e) || e.Pos.Line != 2 || e.Pos.Column != tc.want || !strings.Contains(e.Msg, tc.msg) {
-			t.Errorf("%s: error %v (%+v), want line 2 column %d: %s", name, err, e, tc.want, tc.msg)
+		col := utf8.RuneCountInString(line[:tc.want-1]) + 1 // columns count runes
+		if !errors.As(err, &e) || e.Pos.Line != 2 || e.Pos.Column != col || e.Pos.Offset != len(line1)+tc.want-1 || !strings.Contains(e.Msg, tc.msg) {
+			t.Errorf("%s: error %v (%+v), want line 2 column %d: %s", name, err, e, col, tc.msg)
 		}
 	}
 }

@@ -8,7 +8,9 @@ import (
 )
 
 // Position is a printable source position: file name, byte offset, and
-// 1-based line and column (columns count bytes, as go/token does).
+// 1-based line and column. Columns count characters (runes), as an editor
+// shows them, where go/token counts bytes: a mistake after 日本語 is three
+// columns on, not nine.
 type Position struct {
 	Filename string
 	Offset   int

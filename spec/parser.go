@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Parse parses the sentinels in src. filename is used in positions only.
@@ -38,7 +39,7 @@ func parse(filename string, src []byte, max int) (*File, error) {
 }
 
 // offsetPos returns the position of the byte at offset off in src, lines
-// counted as the Scanner counts them.
+// and columns counted as the Scanner counts them.
 func offsetPos(src []byte, off int) Pos {
 	line, bol := 1, 0
 	for i := 0; i < off; i++ {
@@ -46,7 +47,7 @@ func offsetPos(src []byte, off int) Pos {
 			line, bol = line+1, i+1
 		}
 	}
-	return Pos{Offset: off, Line: line, Column: off - bol + 1}
+	return Pos{Offset: off, Line: line, Column: utf8.RuneCount(src[bol:off]) + 1}
 }
 
 // NoSentinel is the error of a source that holds no sentinel (empty, or
@@ -142,7 +143,7 @@ func (p *parser) next() {
 		p.clauseToks = append(p.clauseToks, p.pos)
 	}
 	if p.pos.IsValid() {
-		p.prevEnd = Pos{Offset: p.pos.Offset + len(p.lit), Line: p.pos.Line, Column: p.pos.Column + len(p.lit)}
+		p.prevEnd = Pos{Offset: p.pos.Offset + len(p.lit), Line: p.pos.Line, Column: p.pos.Column + utf8.RuneCountInString(p.lit)}
 	}
 	// The layout around comments, for the printer: whether code comes
 	// before a comment on its line, whether a blank line comes before

@@ -33,6 +33,10 @@ type Scanner struct {
 	off  int // current reading offset
 	line int // current line
 	bol  int // offset of the beginning of the current line
+	// colOff and col are the offset and column of the last position
+	// made on the current line, from which the next is counted on:
+	// columns count runes, and the positions of a line come in order.
+	colOff, col int
 
 	// ErrorCount is the number of errors reported.
 	ErrorCount int
@@ -40,14 +44,22 @@ type Scanner struct {
 
 // Init prepares s to scan src, reporting errors to err (which may be nil).
 func (s *Scanner) Init(src []byte, err ErrorHandler) {
-	*s = Scanner{src: src, err: err, line: 1}
+	*s = Scanner{src: src, err: err, line: 1, col: 1}
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
-		s.off = 3 // byte order mark
+		s.off, s.bol, s.colOff = 3, 3, 3 // byte order mark, no column
 	}
 }
 
+// pos returns the position of the byte at offset off of the current
+// line. Its column counts runes (characters, as an editor shows them),
+// not bytes: 日 is one column.
 func (s *Scanner) pos(off int) Pos {
-	return Pos{Offset: off, Line: s.line, Column: off - s.bol + 1}
+	if s.colOff < s.bol || s.colOff > off {
+		s.colOff, s.col = s.bol, 1
+	}
+	s.col += utf8.RuneCount(s.src[s.colOff:off])
+	s.colOff = off
+	return Pos{Offset: off, Line: s.line, Column: s.col}
 }
 
 func (s *Scanner) error(pos Pos, msg, found string) {

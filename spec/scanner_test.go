@@ -110,7 +110,7 @@ func TestScannerBadUTF8InString(t *testing.T) {
 		want string
 	}{
 		"latin-1 e acute": {"phrase {\"caf\xe9 au lait\"}", "1:13: string is not valid UTF-8 (save the file as UTF-8)"},
-		"after unicode":   {"x \"é\xff\xfe\"", "1:6: string is not valid UTF-8 (save the file as UTF-8)"},
+		"after unicode":   {"x \"é\xff\xfe\"", "1:5: string is not valid UTF-8 (save the file as UTF-8)"},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Checking the Monitor clause: its change types, their scopes and
@@ -512,9 +513,9 @@ func balanced(s string) (string, int) {
 }
 
 // at returns the literal l positioned at the col-th rune (from 1) of its
-// value, for an error about that rune: the position counts the source's
-// bytes, past the opening quote (“ is three) and the escapes that wrote
-// the runes before it. Without a column (0), a position or the source
+// value, for an error about that rune: past the opening quote and the
+// escapes that wrote the runes before it, the offset counting their bytes
+// and the column their runes (“ is one column, \u00e9 six). Without a column (0), a position or the source
 // text, it is the literal itself (a literal of the JSON form is named by its field).
 func (l *Lit) at(col int) *Lit {
 	if col <= 0 || !l.ValuePos.IsValid() {
@@ -525,7 +526,7 @@ func (l *Lit) at(col int) *Lit {
 		return l
 	}
 	at := *l
-	at.ValuePos.Column += off
+	at.ValuePos.Column += utf8.RuneCountInString(l.src[:off])
 	at.ValuePos.Offset += off
 	return &at
 }

@@ -76,12 +76,12 @@ func TestSentinelCheck(t *testing.T) {
 			t.Errorf("exit %d, stdout %q", code, out)
 		}
 	})
-	t.Run("selector columns count bytes", func(t *testing.T) {
+	t.Run("selector columns count characters", func(t *testing.T) {
 		for sel, want := range map[string]string{
-			`css "ééé >> x"`:    `:2:31: invalid css selector "ééé >> x"`,
-			`css “p >> q”`:      `:2:28: invalid css selector "p >> q"`,
+			`css "ééé >> x"`:    `:2:28: invalid css selector "ééé >> x"`,
+			`css “p >> q”`:      `:2:26: invalid css selector "p >> q"`,
 			`css "p >> q"`:      `:2:26: invalid css selector "p >> q"`,
-			`xpath "//é/@@x"`:   `:2:31: invalid xpath selector "//é/@@x"`,
+			`xpath "//é/@@x"`:   `:2:30: invalid xpath selector "//é/@@x"`,
 			`css "\u00e9 >> x"`: `:2:31: invalid css selector "é >> x"`,
 		} {
 			f := writeFile(t, dir, "sel.ssl", "Create Sentinel s Using http://a.example\nMonitor value In "+sel+" changes\n")
@@ -104,7 +104,7 @@ func TestSentinelCheck(t *testing.T) {
 		f := writeFile(t, dir, "host.ssl", "Create Sentinel s Using http://a..example/\nCreate Sentinel t\n  Using site https://bücher.example/ scope https://"+long+".example/\nCreate Sentinel u Using http://a.example./ OR http://[::1]:8080/\n")
 		code, out, _ := runVigil(t, "", "sentinel", "check", f)
 		want := f + `:1:25: invalid URL "http://a..example/": host "a..example" has an empty label` + "\n" +
-			f + `:3:45: site scope: invalid URL "https://` + long[:32] + `"...: host "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"... has a label of 64 bytes: DNS takes at most 63` + "\n"
+			f + `:3:44: site scope: invalid URL "https://` + long[:32] + `"...: host "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"... has a label of 64 bytes: DNS takes at most 63` + "\n"
 		if code != exitChanged || out != want {
 			t.Errorf("exit %d\nstdout %q\nwant   %q", code, out, want)
 		}

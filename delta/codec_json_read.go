@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 )
 
 // The structure of the JSON form, read token by token for jsonDecoder:
@@ -267,10 +268,11 @@ func fieldPath(path, key string) string {
 	return path + "." + key
 }
 
-// lineCol returns the 1-based line and column of byte off of data.
+// lineCol returns the 1-based line and column of byte off of data; the
+// column counts characters (runes), as an editor shows them.
 func lineCol(data []byte, off int) (int, int) {
 	off = min(max(off, 0), len(data))
 	line := 1 + bytes.Count(data[:off], []byte{'\n'})
-	col := off - bytes.LastIndexByte(data[:off], '\n')
+	col := 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:off], '\n')+1:off])
 	return line, col
 }

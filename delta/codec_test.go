@@ -234,6 +234,10 @@ func TestDecodeErrors(t *testing.T) {
 		{"", "unexpected EOF"},
 		{"<delta/>", "line 1, column 9: root element is <delta>, not <unit_delta>"},
 		{"<unit_delta>\x03</unit_delta>", "line 1, column 13: illegal character code U+0003"},
+		// Columns count characters: 日本 is two.
+		{"<unit_delta>日本\x03</unit_delta>", "line 1, column 15: illegal character code U+0003"},
+		{"<!--日本語--><delta/>", "line 1, column 19: root element is <delta>, not <unit_delta>"},
+		{"<unit_delta><t>\n<d par='1' pos='1' xm='(2)'>日本</d>\n<d par='1' pos='0' xm='(3)'>a</d></t></unit_delta>", "line 3, column 29: operation 2: <d> attribute pos: not a position"},
 		{"<unit_delta>\n  <t>\uFFFE</t></unit_delta>", "line 2, column 6: illegal character code U+FFFE"},
 		{"<unit_delta><t><x/></t></unit_delta>", "line 1, column 20: operation 1: unknown operation <x>"},
 		{"<unit_delta><t>\n<d par='1' pos='1' xm='(2)'>a</d>\n<d par='1' pos='0' xm='(3)'>a</d></t></unit_delta>", "line 3, column 29: operation 2: <d> attribute pos: not a position"},
@@ -286,6 +290,7 @@ func TestDecodeErrors(t *testing.T) {
 		{`{"ops":[]} {}`, "unexpected data after the JSON value"},
 		{`{"ops":[{"op":"rn","xid":1,"ov":"a","nv":"b"},]}`, "line 1, column 47: unexpected ']', want a value"},
 		{`{"ops":[{"op":"d" "par":1}]}`, "line 1, column 19: unexpected string, want ',' or '}'"},
+		{`{"ops":[{"op":"日本" "par":1}]}`, "line 1, column 20: unexpected string, want ',' or '}'"},
 		{`{"ops":[{"op":"d","par":1,"pos":1.5,"xm":"(2)"}]}`, "ops[0].pos: a JSON number 1.5 where an int is wanted"},
 		{`{"ops":[{"op":"d","par":-1,"pos":1,"xm":"(2)"}]}`, "ops[0].par: a JSON number -1 where a uint64 is wanted"},
 		{`{"ops":[{"op":"i","par":1,"pos":1,"xm":"(2)","content":{"kind":"element","name":"a","attrs":[["x"]]}}]}`, "ops[0].content.attrs[0]: an attribute is a [name, value] pair"},

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/vigil-web/vigil/tree"
 )
@@ -20,7 +19,8 @@ import (
 // checks each delta with Delta.Validate. Errors are *DecodeError with a
 // line and column, and the delta's number counted across the documents.
 func DecodeXML(r io.Reader) ([]*Delta, error) {
-	dec := &xmlDecoder{x: xml.NewDecoder(r), arena: &tree.Document{}}
+	cols := newColumnReader(r)
+	dec := &xmlDecoder{x: xml.NewDecoder(cols), cols: cols, arena: &tree.Document{}}
 	dec.x.Strict = true
 	dec.x.CharsetReader = func(label string, input io.Reader) (io.Reader, error) {
 		// A delta is written in UTF-8; the declaration may say so in any
@@ -34,7 +34,7 @@ func DecodeXML(r io.Reader) ([]*Delta, error) {
 	if err != nil {
 		var de *DecodeError
 		if !errors.As(err, &de) {
-			line, col := dec.x.InputPos()
+			line, col := dec.cols.inputPos(dec.x)
 			de = &DecodeError{Line: line, Column: col, Step: dec.step, Op: dec.op, Msg: err.Error(), Err: ErrMalformed}
 			err = de
 		}
@@ -45,6 +45,7 @@ func DecodeXML(r io.Reader) ([]*Delta, error) {
 
 type xmlDecoder struct {
 	x        *xml.Decoder
+	cols     *columnReader  // x's input, for columns in characters
 	step, op int            // 1-based, for messages
 	arena    *tree.Document // allocates content nodes in chunks
 	// lastMap and lastXIDs are the last XID-map attribute read and its
@@ -84,7 +85,7 @@ func isName(n xml.Name, local string) bool {
 }
 
 func (dec *xmlDecoder) errorf(format string, args ...any) error {
-	line, col := dec.x.InputPos()
+	line, col := dec.cols.inputPos(dec.x)
 	return &DecodeError{Line: line, Column: col, Step: dec.step, Op: dec.op, Msg: fmt.Sprintf(format, args...), Err: ErrMalformed}
 }
 
@@ -115,12 +116,12 @@ func (dec *xmlDecoder) token() (xml.Token, error) {
 	if err != nil {
 		var se *xml.SyntaxError
 		if errors.As(err, &se) {
-			line, col := dec.x.InputPos()
+			line, col := dec.cols.inputPos(dec.x)
 			// encoding/xml reports a character XML does not allow once it
 			// has read it: the column is the character's own.
 			var r rune
-			if _, err := fmt.Sscanf(se.Msg, "illegal character code U+%X", &r); err == nil && col > utf8.RuneLen(r) {
-				col -= utf8.RuneLen(r)
+			if _, err := fmt.Sscanf(se.Msg, "illegal character code U+%X", &r); err == nil && col > 1 {
+				col--
 			}
 			return nil, &DecodeError{Line: line, Column: col, Step: dec.step, Op: dec.op, Msg: se.Msg, Err: ErrMalformed}
 		}
@@ -293,7 +294,7 @@ func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
 			if len(d.Ops) >= MaxOps {
 				return nil, dec.errorf("more than %d operations", MaxOps)
 			}
-			line, col := dec.x.InputPos()
+			line, col := dec.cols.inputPos(dec.x)
 			lines = append(lines, [2]int{line, col})
 			op, err := dec.operation(t, d)
 			if err != nil {
@@ -311,7 +312,7 @@ func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
 				if errors.As(err, &oe) {
 					de.Line, de.Column = lines[oe.Index][0], lines[oe.Index][1]
 				} else {
-					de.Line, de.Column = dec.x.InputPos()
+					de.Line, de.Column = dec.cols.inputPos(dec.x)
 				}
 				return nil, de
 			}

@@ -90,7 +90,8 @@ func (e *StepError) Unwrap() error { return e.Err }
 
 // DecodeError is an error in a delta document, with the position at which
 // the decoder noticed it: line and column for XML, a field path for JSON.
-// Step and Op are 1-based (0 when the error is not in one).
+// Step and Op are 1-based (0 when the error is not in one); the column
+// counts characters (runes), as an editor shows them.
 type DecodeError struct {
 	Line, Column int
 	Path         string

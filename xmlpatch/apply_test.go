@@ -142,6 +142,7 @@ func TestApplyErrors(t *testing.T) {
 		{"position past any count", `<doc><a/></doc>`, `<remove sel="doc/a[99999999999999999999]"/>`, UnlocatedNode, "no element matches step 2 (a)"},
 		{"text position 0", `<doc>t</doc>`, `<remove sel="doc/text()[0]"/>`, UnlocatedNode, "no node matches text()"},
 		{"bad selector", `<doc/>`, `<remove sel="doc//foo"/>`, InvalidAttributeValue, "sel: column 5: want a name"},
+		{"bad selector after é", `<doc/>`, `<remove sel="dé//foo"/>`, InvalidAttributeValue, "sel: column 4: want a name"}, // columns count characters
 		{"selector outside the subset", `<doc/>`, `<remove sel="doc/foo[last()]"/>`, InvalidAttributeValue, "sel: column 13: want = in a predicate"},
 		{"undeclared prefix", `<doc/>`, `<remove sel="doc/x:foo"/>`, InvalidNamespacePrefix, "prefix x is not declared"},
 		{"bad pos", `<doc/>`, `<add sel="doc" pos="inside"><a/></add>`, InvalidAttributeValue, `pos="inside"`},

@@ -35,7 +35,8 @@ const (
 // declarations are refused on an operation, except prefixed ones
 // (extensions), which are ignored; their values are checked by Apply.
 func Decode(r io.Reader) (*Patch, error) {
-	d := &decoder{x: xml.NewDecoder(r)}
+	cols := newColumnReader(r)
+	d := &decoder{x: xml.NewDecoder(cols), cols: cols}
 	d.x.Strict = true
 	p, err := d.patch()
 	if err != nil {
@@ -46,7 +47,8 @@ func Decode(r io.Reader) (*Patch, error) {
 
 type decoder struct {
 	x         *xml.Decoder
-	line, col int // where the current token starts
+	cols      *columnReader // x's input, for columns in characters
+	line, col int           // where the current token starts
 }
 
 func (d *decoder) errorf(cond Condition, format string, args ...any) error {
@@ -55,7 +57,7 @@ func (d *decoder) errorf(cond Condition, format string, args ...any) error {
 
 // token returns the next token, with its position in d.line and d.col.
 func (d *decoder) token() (xml.Token, error) {
-	d.line, d.col = d.x.InputPos()
+	d.line, d.col = d.cols.inputPos(d.x)
 	t, err := d.x.RawToken()
 	if err == nil {
 		return t, nil
@@ -67,7 +69,7 @@ func (d *decoder) token() (xml.Token, error) {
 	msg := err.Error()
 	if errors.As(err, &se) {
 		msg = se.Msg
-		d.line, d.col = d.x.InputPos()
+		d.line, d.col = d.cols.inputPos(d.x)
 	}
 	cond := InvalidDiffFormat
 	switch {
@@ -222,7 +224,7 @@ func (d *decoder) outside(t xml.Token) (bool, error) {
 // instructions and white space only.
 func (d *decoder) end() error {
 	for {
-		d.line, d.col = d.x.InputPos()
+		d.line, d.col = d.cols.inputPos(d.x)
 		t, err := d.x.RawToken()
 		if err == io.EOF {
 			return nil

@@ -20,6 +20,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"", InvalidDiffFormat, "line 1, column 1: unexpected end of the document"},
 		{"hello", InvalidDiffFormat, "line 1, column 1: text outside the document element"},
 		{"<diff>\n<add sel='a'><b></c></add></diff>", InvalidDiffFormat, "line 2, column 17: </c> closes <b>"},
+		{"<diff>\n<add sel='é'><b></c></add></diff>", InvalidDiffFormat, "line 2, column 17: </c> closes <b>"}, // columns count characters
 		{"<diff>\n  <move sel='a'/></diff>", InvalidDiffFormat, "line 2, column 3: <move> is not an operation (add, replace or remove)"},
 		{"<diff><add pos='before'/></diff>", InvalidDiffFormat, "line 1, column 7: <add> needs attribute sel"},
 		{"<diff><remove sel='a' pos='before'/></diff>", InvalidDiffFormat, "<remove> has no attribute pos"},

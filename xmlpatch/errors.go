@@ -88,7 +88,8 @@ func (e *Error) Unwrap() error { return e.Cond }
 
 // SyntaxError is a patch document that cannot be read: not well-formed
 // XML, or not a patch. Its condition is InvalidDiffFormat unless said
-// otherwise.
+// otherwise. The column counts characters (runes), as an editor shows
+// them.
 type SyntaxError struct {
 	Line, Column int
 	Cond         Condition

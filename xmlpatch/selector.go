@@ -156,7 +156,7 @@ func (p *selParser) eat(tok string) bool {
 }
 
 func (p *selParser) errorf(format string, args ...any) error {
-	return fmt.Errorf("column %d: %s", p.i+1, fmt.Sprintf(format, args...))
+	return fmt.Errorf("column %d: %s", utf8.RuneCountInString(p.s[:p.i])+1, fmt.Sprintf(format, args...))
 }
 
 // name reads a QName (or an NCName when qualified is false).

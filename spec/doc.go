@@ -31,7 +31,10 @@
 //
 // Both phases report at most MaxErrors (10) errors, then one "too many
 // errors", as Go's compiler does; a source holding a NUL byte is not text
-// and gets one error, at the byte.
+// and gets one error, at the byte, or at its start saying to save it as
+// UTF-8 where it looks like UTF-16. A string literal left open on its line
+// is told of the other kind of quote that was surely meant to close it
+// ("sold out” opened with " and closed with ”). Columns count characters.
 //
 // # Grammar
 //

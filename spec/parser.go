@@ -14,13 +14,18 @@ import (
 // the error is an ErrorList sorted by position, at most one error per line.
 // Past MaxErrors errors Parse stops reading (the File holds the sentinels
 // read so far) and the list ends with "too many errors". A source holding a
-// NUL byte is not text: the only error is at its first NUL.
+// NUL byte is not text: the only error is at its first NUL, or at its
+// start where it looks like UTF-16 (see looksUTF16).
 func Parse(filename string, src []byte) (*File, error) {
 	return parse(filename, src, MaxErrors)
 }
 
 // parse is Parse reporting at most max errors; max < 0 reports them all.
 func parse(filename string, src []byte, max int) (*File, error) {
+	if looksUTF16(src) {
+		return &File{Name: filename}, ErrorList{{Pos: Position{Filename: filename, Line: 1, Column: 1},
+			Msg: "not text: the file looks like UTF-16; a sentinel file is UTF-8 text: save it as UTF-8"}}
+	}
 	if i := bytes.IndexByte(src, 0); i >= 0 {
 		return &File{Name: filename}, ErrorList{{Pos: offsetPos(src, i).Position(filename), Msg: "not text: byte 0x00 (a sentinel file is UTF-8 text)", Found: "\x00"}}
 	}
@@ -36,6 +41,25 @@ func parse(filename string, src []byte, max int) (*File, error) {
 		p.errors.limit(max)
 	}
 	return f, p.errors.Err()
+}
+
+// looksUTF16 reports whether src looks like UTF-16 text: it begins with a
+// UTF-16 byte order mark (FF FE or FE FF, which UTF-8 never holds), or,
+// without one, every other byte of its beginning is 0, at least half of
+// them, as in Latin letters written in UTF-16.
+func looksUTF16(src []byte) bool {
+	if len(src) >= 2 && (src[0] == 0xFF && src[1] == 0xFE || src[0] == 0xFE && src[1] == 0xFF) {
+		return true
+	}
+	head := src[:min(len(src), 512)&^1]
+	var zeros [2]int
+	for i, b := range head {
+		if b == 0 {
+			zeros[i%2]++
+		}
+	}
+	n := len(head) / 2
+	return n >= 2 && (zeros[0] == 0 && 2*zeros[1] >= n || zeros[1] == 0 && 2*zeros[0] >= n)
 }
 
 // offsetPos returns the position of the byte at offset off in src, lines

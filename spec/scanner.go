@@ -1,7 +1,9 @@
 package spec
 
 import (
+	"fmt"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -296,7 +298,7 @@ func (s *Scanner) scanString(pos Pos) string {
 	for {
 		if s.off >= len(s.src) || isLineEnd(s.src[s.off]) {
 			lit := string(s.src[start:s.off])
-			s.error(pos, "string literal not terminated", lit)
+			s.unterminated(pos, start, string(closeQuote), `found the typographic quote ” at %s, but a literal opened with " ends with " (or write it in “ and ”)`)
 			return lit
 		}
 		c := s.src[s.off]
@@ -395,6 +397,22 @@ func isHexDigits(s string) bool {
 	return true
 }
 
+// unterminated reports the string literal at pos, from offset start to
+// the end of the line, as not terminated. Where the line holds the other
+// kind of closing quote (closer) after the opening one, the last was
+// surely meant to end it: the message says so with hint, whose %s is
+// where it is.
+func (s *Scanner) unterminated(pos Pos, start int, closer, hint string) {
+	lit := string(s.src[start:s.off])
+	msg := "string literal not terminated"
+	_, w := utf8.DecodeRuneInString(lit)
+	if i := strings.LastIndex(lit[w:], closer); i >= 0 {
+		at := s.pos(start + w + i)
+		msg += ": " + fmt.Sprintf(hint, fmt.Sprintf("%d:%d", at.Line, at.Column))
+	}
+	s.error(pos, msg, lit)
+}
+
 // scanTypographic scans a string in typographic quotes (the seed writes
 // phrase (“Optical Network”)); there are no escapes.
 func (s *Scanner) scanTypographic(pos Pos, w int) string {
@@ -404,7 +422,7 @@ func (s *Scanner) scanTypographic(pos Pos, w int) string {
 		r, w := s.peekRune(s.off)
 		if w == 0 || r == '\n' || r == '\r' {
 			lit := string(s.src[start:s.off])
-			s.error(pos, "string literal not terminated", lit)
+			s.unterminated(pos, start, `"`, `found " at %s, but a literal opened with “ ends with ” (or write it in " and ")`)
 			return lit
 		}
 		if r == utf8.RuneError && w == 1 {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/vigil-web/vigil/tree"
+	"github.com/vigil-web/vigil/xmltext"
 )
 
 // DecodeXML reads a XyDelta document: a <unit_delta> (or <xy:unit_delta>)
@@ -19,7 +20,7 @@ import (
 // checks each delta with Delta.Validate. Errors are *DecodeError with a
 // line and column, and the delta's number counted across the documents.
 func DecodeXML(r io.Reader) ([]*Delta, error) {
-	cols := newColumnReader(r)
+	cols := xmltext.NewColumnReader(r)
 	dec := &xmlDecoder{x: xml.NewDecoder(cols), cols: cols, arena: &tree.Document{}}
 	dec.x.Strict = true
 	dec.x.CharsetReader = func(label string, input io.Reader) (io.Reader, error) {
@@ -34,7 +35,7 @@ func DecodeXML(r io.Reader) ([]*Delta, error) {
 	if err != nil {
 		var de *DecodeError
 		if !errors.As(err, &de) {
-			line, col := dec.cols.inputPos(dec.x)
+			line, col := dec.inputPos()
 			de = &DecodeError{Line: line, Column: col, Step: dec.step, Op: dec.op, Msg: err.Error(), Err: ErrMalformed}
 			err = de
 		}
@@ -45,9 +46,9 @@ func DecodeXML(r io.Reader) ([]*Delta, error) {
 
 type xmlDecoder struct {
 	x        *xml.Decoder
-	cols     *columnReader  // x's input, for columns in characters
-	step, op int            // 1-based, for messages
-	arena    *tree.Document // allocates content nodes in chunks
+	cols     *xmltext.ColumnReader // x's input, for columns in characters
+	step, op int                   // 1-based, for messages
+	arena    *tree.Document        // allocates content nodes in chunks
 	// lastMap and lastXIDs are the last XID-map attribute read and its
 	// XIDs: in a file of consecutive deltas, each delta's source map is the
 	// previous one's target map, read once and shared (ApplyAll then knows
@@ -84,8 +85,14 @@ func isName(n xml.Name, local string) bool {
 	return n.Local == local && (n.Space == "" || n.Space == "xy")
 }
 
+// inputPos is the decoder's position, its column in characters.
+func (dec *xmlDecoder) inputPos() (line, col int) {
+	line, col = dec.x.InputPos()
+	return dec.cols.Pos(line, col, dec.x.InputOffset())
+}
+
 func (dec *xmlDecoder) errorf(format string, args ...any) error {
-	line, col := dec.cols.inputPos(dec.x)
+	line, col := dec.inputPos()
 	return &DecodeError{Line: line, Column: col, Step: dec.step, Op: dec.op, Msg: fmt.Sprintf(format, args...), Err: ErrMalformed}
 }
 
@@ -108,7 +115,7 @@ func (dec *xmlDecoder) textErrorf(text []byte, format string, args ...any) error
 
 // token returns the next token, with io.ErrUnexpectedEOF for a short input.
 func (dec *xmlDecoder) token() (xml.Token, error) {
-	dec.tokenLine, dec.tokenColumn = dec.x.InputPos()
+	dec.tokenLine, dec.tokenColumn = dec.inputPos()
 	t, err := dec.x.RawToken()
 	if err == io.EOF {
 		return nil, io.ErrUnexpectedEOF
@@ -116,7 +123,7 @@ func (dec *xmlDecoder) token() (xml.Token, error) {
 	if err != nil {
 		var se *xml.SyntaxError
 		if errors.As(err, &se) {
-			line, col := dec.cols.inputPos(dec.x)
+			line, col := dec.inputPos()
 			// encoding/xml reports a character XML does not allow once it
 			// has read it: the column is the character's own.
 			var r rune
@@ -294,7 +301,7 @@ func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
 			if len(d.Ops) >= MaxOps {
 				return nil, dec.errorf("more than %d operations", MaxOps)
 			}
-			line, col := dec.cols.inputPos(dec.x)
+			line, col := dec.inputPos()
 			lines = append(lines, [2]int{line, col})
 			op, err := dec.operation(t, d)
 			if err != nil {
@@ -312,7 +319,7 @@ func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
 				if errors.As(err, &oe) {
 					de.Line, de.Column = lines[oe.Index][0], lines[oe.Index][1]
 				} else {
-					de.Line, de.Column = dec.cols.inputPos(dec.x)
+					de.Line, de.Column = dec.inputPos()
 				}
 				return nil, de
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/vigil-web/vigil/tree"
+	"github.com/vigil-web/vigil/xmltext"
 )
 
 // Limits on what Decode accepts, so that a hostile patch cannot make it
@@ -35,7 +36,7 @@ const (
 // declarations are refused on an operation, except prefixed ones
 // (extensions), which are ignored; their values are checked by Apply.
 func Decode(r io.Reader) (*Patch, error) {
-	cols := newColumnReader(r)
+	cols := xmltext.NewColumnReader(r)
 	d := &decoder{x: xml.NewDecoder(cols), cols: cols}
 	d.x.Strict = true
 	p, err := d.patch()
@@ -47,8 +48,14 @@ func Decode(r io.Reader) (*Patch, error) {
 
 type decoder struct {
 	x         *xml.Decoder
-	cols      *columnReader // x's input, for columns in characters
-	line, col int           // where the current token starts
+	cols      *xmltext.ColumnReader // x's input, for columns in characters
+	line, col int                   // where the current token starts
+}
+
+// inputPos is the decoder's position, its column in characters.
+func (d *decoder) inputPos() (line, col int) {
+	line, col = d.x.InputPos()
+	return d.cols.Pos(line, col, d.x.InputOffset())
 }
 
 func (d *decoder) errorf(cond Condition, format string, args ...any) error {
@@ -57,7 +64,7 @@ func (d *decoder) errorf(cond Condition, format string, args ...any) error {
 
 // token returns the next token, with its position in d.line and d.col.
 func (d *decoder) token() (xml.Token, error) {
-	d.line, d.col = d.cols.inputPos(d.x)
+	d.line, d.col = d.inputPos()
 	t, err := d.x.RawToken()
 	if err == nil {
 		return t, nil
@@ -69,7 +76,7 @@ func (d *decoder) token() (xml.Token, error) {
 	msg := err.Error()
 	if errors.As(err, &se) {
 		msg = se.Msg
-		d.line, d.col = d.cols.inputPos(d.x)
+		d.line, d.col = d.inputPos()
 	}
 	cond := InvalidDiffFormat
 	switch {
@@ -224,7 +231,7 @@ func (d *decoder) outside(t xml.Token) (bool, error) {
 // instructions and white space only.
 func (d *decoder) end() error {
 	for {
-		d.line, d.col = d.cols.inputPos(d.x)
+		d.line, d.col = d.inputPos()
 		t, err := d.x.RawToken()
 		if err == io.EOF {
 			return nil

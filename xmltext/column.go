@@ -1,0 +1,78 @@
+package xmltext
+
+import (
+	"bufio"
+	"io"
+)
+
+// ColumnReader is the input of an encoding/xml Decoder that counts the
+// characters of the line being read, so that a position the decoder gives
+// (its InputPos counts columns in bytes) can be told in characters
+// (runes), as an editor shows them: see Pos. The decoder reads its input
+// byte by byte through ReadByte, which is all ColumnReader adds a step to.
+// delta's and xmlpatch's decoders read through one.
+type ColumnReader struct {
+	r     *bufio.Reader
+	off   int64   // bytes read
+	bol   int64   // offset of the start of the line being read
+	runes int     // characters begun in [bol, off)
+	tail  [8]byte // the last bytes read, tail[off%8] the oldest
+}
+
+// NewColumnReader returns a ColumnReader reading r.
+func NewColumnReader(r io.Reader) *ColumnReader {
+	return &ColumnReader{r: bufio.NewReader(r)}
+}
+
+// Read is not used by encoding/xml, which reads bytes; it is here to make
+// ColumnReader an io.Reader.
+func (c *ColumnReader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		b, err := c.ReadByte()
+		if err != nil {
+			if n > 0 {
+				return n, nil
+			}
+			return 0, err
+		}
+		p[n] = b
+		n++
+	}
+	return n, nil
+}
+
+// ReadByte reads one byte, counting lines and characters.
+func (c *ColumnReader) ReadByte() (byte, error) {
+	b, err := c.r.ReadByte()
+	if err != nil {
+		return b, err
+	}
+	c.tail[c.off%int64(len(c.tail))] = b
+	c.off++
+	switch {
+	case b == '\n':
+		c.bol, c.runes = c.off, 0
+	case b&0xC0 != 0x80: // not a continuation byte: a character begins
+		c.runes++
+	}
+	return b, nil
+}
+
+// Pos returns a decoder's position, line and col as its InputPos gives
+// them and offset as its InputOffset does, with the column in characters;
+// where the characters before the position are no longer known (the
+// decoder stepped back over a line end, or more than a few bytes), the
+// column in bytes.
+func (c *ColumnReader) Pos(line, col int, offset int64) (int, int) {
+	if offset < c.bol || offset > c.off || c.off-offset > int64(len(c.tail)) {
+		return line, col
+	}
+	n := c.runes
+	for o := offset; o < c.off; o++ {
+		if c.tail[o%int64(len(c.tail))]&0xC0 != 0x80 {
+			n--
+		}
+	}
+	return line, n + 1
+}

@@ -75,9 +75,10 @@ func offsetPos(src []byte, off int) Pos {
 }
 
 // NoSentinel is the error of a source that holds no sentinel (empty, or
-// comments only) where one is wanted, at the start of filename.
+// comments only) where one is wanted, at the start of filename: line 1,
+// column 1, so that it is told as file:line:col as every other.
 func NoSentinel(filename string) ErrorList {
-	return ErrorList{{Pos: Position{Filename: filename}, Msg: "no sentinel: expected Create Sentinel", Expected: "Create"}}
+	return ErrorList{{Pos: Position{Filename: filename, Line: 1, Column: 1}, Msg: "no sentinel: expected Create Sentinel", Expected: "Create"}}
 }
 
 // ParseSentinel parses src, which must hold exactly one sentinel.

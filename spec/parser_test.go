@@ -240,8 +240,10 @@ func TestParseSentinel(t *testing.T) {
 	if _, err := ParseSentinel("x", []byte("Create Sentinel a Using http://a.example")); err != nil {
 		t.Errorf("one sentinel: %v", err)
 	}
-	if _, err := ParseSentinel("x", []byte("# nothing")); err == nil {
-		t.Error("no sentinel: want error")
+	// No sentinel: an error at the start of the file, file:line:col as
+	// every other (it had no line and column).
+	if _, err := ParseSentinel("x", []byte("# nothing")); err == nil || err.Error() != "x:1:1: no sentinel: expected Create Sentinel" {
+		t.Errorf("no sentinel: %v; want x:1:1: no sentinel: expected Create Sentinel", err)
 	}
 	if _, err := ParseSentinel("x", []byte("Create Sentinel a Using http://a.example Create Sentinel b Using a")); err == nil || !strings.Contains(err.Error(), "x:1:42: more than one sentinel") {
 		t.Errorf("two sentinels: %v", err)

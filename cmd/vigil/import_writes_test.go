@@ -19,8 +19,8 @@ import (
 // and since when, and saying to try again when it ends; they waited
 // SQLite's busy timeout (10s) and failed with "database is locked (5)
 // (SQLITE_BUSY)". The commands that only read the store work meanwhile,
-// as WAL lets them; they failed too, the open's migrations waiting for
-// the write lock.
+// as WAL lets them (sentinel check with --data among them); they failed
+// too, the open's migrations waiting for the write lock.
 func TestShortWritesRefuseDuringImport(t *testing.T) {
 	dir := t.TempDir()
 	if _, e, code := runCmd(t, nil, "sentinel", "add", "--data", dir, writeSentinel(t, "kept")); code != exitOK {
@@ -94,5 +94,11 @@ func TestShortWritesRefuseDuringImport(t *testing.T) {
 				t.Errorf("a read during an import took %v: it waited for the import", d)
 			}
 		})
+	}
+	// sentinel check with the store reads it, as sentinel list does: the
+	// stored sentinel is known.
+	uses := writeFile(t, t.TempDir(), "uses.ssl", "Create Sentinel uses Using kept\n")
+	if out, e, code := runCmd(t, nil, "sentinel", "check", "--data", dir, uses); code != exitOK || out != "" || e != "" {
+		t.Errorf("sentinel check during an import: exit %d\n%s%s", code, out, e)
 	}
 }

@@ -10,8 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vigil-web/vigil/intent"
-	"github.com/vigil-web/vigil/internal/notify/chat"
+	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/spec"
 )
 
@@ -69,20 +68,25 @@ func parseNow(s string, loc *time.Location) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("--now %q: want RFC 3339, MM/DD/YYYY HH:MM or MM/DD/YYYY", s)
 }
 
-func runSentinelCheck(ctx context.Context, env *environment, args []string) (int, error) {
+func runSentinelCheck(ctx context.Context, env *environment, args []string) (code int, err error) {
 	fs := newSentinelFlagSet(env, "sentinel check", "FILE...",
 		"Check parses and checks sentinel files as the sentinels of one owner, in\n"+
 			"order: a sentinel may use or refer to one defined before it, in the same\n"+
 			"file or an earlier one. Problems are printed to standard output as\n"+
 			"file:line:col: message, in the order of the file, at most 10 a file\n"+
-			"(then \"too many errors\"; a binary file gets one error): the syntax\n"+
-			"errors and, in the same run, the other problems of every sentinel that\n"+
-			"parsed (one that uses a sentinel with a syntax error is told that it\n"+
-			"has errors). The exit status is 0 without problems, 1\n"+
-			"with problems and 2 when a file cannot be read. \"-\" reads standard input.")
+			"(then \"too many errors\"; a binary file gets one error, as does a file\n"+
+			"with no sentinel): the syntax errors and, in the same run, the other\n"+
+			"problems of every sentinel that parsed (one that uses a sentinel with a\n"+
+			"syntax error is told that it has errors). The owner's sentinels in the\n"+
+			"store (those a sentinel may use, and whose names it may not take) are\n"+
+			"checked only with --data or --postgres: then the files are checked as\n"+
+			"vigil sentinel add would check them, the store only read. The exit status\n"+
+			"is 0 without problems, 1 with problems and 2 when a file cannot be read.\n"+
+			"\"-\" reads standard input.")
+	sf := addOptionalStoreFlags(fs, env, "whose sentinels the files may use")
 	nowFlag := fs.String("now", "", "creation time of the sentinels (RFC 3339, MM/DD/YYYY HH:MM or MM/DD/YYYY; default: the current time)")
 	tz := fs.String("tz", "UTC", "time zone of the dates in the files (an IANA name such as Europe/Paris)")
-	owner := fs.String("owner", "", "the owner's email address, notified when a sentinel has no Notify clause")
+	owner := fs.String("owner", "", "the owner's `email` address, notified when a sentinel has no Notify clause; with the store, whose sentinels are known (default there $VIGIL_OWNER or "+defaultOwner+")")
 	asJSON := fs.Bool("json", false, "print each valid sentinel, complete and resolved, as a line of JSON")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
@@ -101,13 +105,30 @@ func runSentinelCheck(ctx context.Context, env *environment, args []string) (int
 			return exitError, err
 		}
 	}
-	if *owner != "" {
-		if err := spec.ValidateContact(spec.Email, *owner); err != nil {
+	email := *owner
+	if email == "" && sf.given() {
+		email = ownerDefault(env)
+	}
+	if email != "" {
+		if err := spec.ValidateContact(spec.Email, email); err != nil {
 			return exitError, fmt.Errorf("--owner: %w", err)
 		}
 	}
-	c := &spec.Checker{Now: now, Location: loc, Owner: *owner, CompileSelector: intent.CheckSelector, CheckChat: chat.Check}
-	code := exitOK
+	var st vigil.Store
+	if sf.given() {
+		if st, err = findStoreToRead(ctx, *sf.data, *sf.postgres); err != nil {
+			return exitError, err
+		}
+		if st != nil {
+			defer closeStore(st, &code, &err)
+		}
+	}
+	c, err := ownerChecker(ctx, st, email, now)
+	if err != nil {
+		return exitError, err
+	}
+	c.Location = loc
+	code = exitOK
 	enc := json.NewEncoder(env.stdout)
 	for _, name := range fs.Args() {
 		if err := ctx.Err(); err != nil {
@@ -119,21 +140,10 @@ func runSentinelCheck(ctx context.Context, env *environment, args []string) (int
 			code = exitError
 			continue
 		}
-		f, err := spec.Parse(displayName(name), src)
-		var faulty []bool
-		if err != nil {
-			// The sentinels that parsed are checked too, and those that
-			// did not are known to have errors (syntaxFaults is nil for
-			// an error of the whole file).
-			if faulty, _ = syntaxFaults(f, err); faulty == nil {
-				printDiagnostics(env.stdout, err, "")
-				code = max(code, exitChanged)
-				continue
-			}
-		}
-		checked, errs := checkParsed(c, f, faulty)
-		if errs = mergeDiagnostics(err, errs); len(errs) > 0 {
-			printDiagnostics(env.stdout, errs, "")
+		f, err := parseSentinelFile(displayName(name), src)
+		checked, problems := checkFile(c, f, err)
+		if problems != nil {
+			printDiagnostics(env.stdout, problems, "")
 			code = max(code, exitChanged)
 		}
 		for _, ch := range checked {

@@ -21,17 +21,21 @@ type sentinelToAdd struct {
 	checked            *spec.Checked
 }
 
-// parsedFile is a sentinel file as parsed: faulty, when its parse had
-// errors, says which of its sentinels hold one (and are not added).
+// parsedFile is a sentinel file as parsed (parseSentinelFile), with its
+// syntax errors (nil if none).
 type parsedFile struct {
-	file   *spec.File
-	faulty []bool
+	file *spec.File
+	err  error
 }
 
 // toCheck reports whether some sentinel of the file parsed, to be checked
 // and perhaps added.
 func (pf parsedFile) toCheck() bool {
-	return pf.faulty == nil || slices.Contains(pf.faulty, false)
+	if pf.err == nil {
+		return true
+	}
+	_, ok := syntaxFaults(pf.file, pf.err)
+	return ok
 }
 
 // syntaxFaults returns, for each sentinel of f, which spec.Parse returned
@@ -99,83 +103,45 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (code 
 		if err != nil {
 			return exitError, err
 		}
-		f, err := spec.Parse(displayName(name), src)
-		if err == nil && len(f.Sentinels) == 0 {
-			// An empty file, or comments only: likely the wrong file,
-			// which the API refuses in the same words.
-			err = spec.NoSentinel(displayName(name))
+		f, err := parseSentinelFile(displayName(name), src)
+		files = append(files, parsedFile{f, err})
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	var st vigil.Store
+	// The store is read only when some sentinel parsed, and not made
+	// until there is a sentinel to add.
+	if slices.ContainsFunc(files, parsedFile.toCheck) {
+		// There are sentinels to add: not beside an import.
+		if err := refuseWriteDuringImport(*sf.data, *sf.postgres); err != nil {
+			return exitError, err
 		}
-		if err != nil {
-			printDiagnostics(env.stdout, err, "")
-			code = exitChanged
-			// A file none of whose sentinels parsed is kept too, so
-			// that the checker knows them as failed.
-			if faulty, _ := syntaxFaults(f, err); faulty != nil {
-				files = append(files, parsedFile{f, faulty})
-			}
-			continue
+		if st, err = findStore(ctx, *sf.data, *sf.postgres); err != nil {
+			return exitError, err
 		}
-		files = append(files, parsedFile{f, nil})
+		if st != nil {
+			defer closeStore(st, &code, &err)
+		}
 	}
-	if !slices.ContainsFunc(files, parsedFile.toCheck) {
-		// Nothing to add: the store is not read for the files none of
-		// whose sentinels parsed.
-		return code, nil
-	}
-
-	// There are sentinels to add: not beside an import.
-	if err := refuseWriteDuringImport(*sf.data, *sf.postgres); err != nil {
-		return exitError, err
-	}
-	// The store is read, not made, until there is a sentinel to add.
-	st, err := findStore(ctx, *sf.data, *sf.postgres)
+	checker, err := ownerChecker(ctx, st, *owner, now)
 	if err != nil {
 		return exitError, err
 	}
-	if st != nil {
-		defer closeStore(st, &code, &err)
-	}
-	now := time.Now().UTC().Truncate(time.Second)
-	checker := newChecker(now, newOwner(*owner).Email, nil)
-	if st != nil {
-		if u, err := findOwner(ctx, st, *owner); err == nil {
-			if checker, err = storedChecker(ctx, st, u, now); err != nil {
-				return exitError, err
-			}
-		} else if vigil.ErrorCode(err) != vigil.ENOTFOUND {
-			return exitError, fmt.Errorf("owner %s: %w", *owner, err)
-		}
-	}
 	var adds []sentinelToAdd
 	for _, pf := range files {
-		f := pf.file
-		name := f.Name
+		checked, problems := checkFile(checker, pf.file, pf.err)
+		if problems != nil {
+			printDiagnostics(env.stdout, problems, "")
+			code = exitChanged
+		}
+		if !slices.ContainsFunc(checked, func(ch *spec.Checked) bool { return ch != nil }) {
+			continue
+		}
 		// Each sentinel is stored with the comments of its own text.
-		parts := spec.Split(f)
-		for i, s := range f.Sentinels {
-			if pf.faulty != nil && pf.faulty[i] {
-				if s.Name != nil {
-					checker.Failed(s.Name.Name) // for those that use it
-				}
-				continue
+		parts := spec.Split(pf.file)
+		for i, ch := range checked {
+			if ch != nil {
+				adds = append(adds, sentinelToAdd{file: pf.file.Name, name: pf.file.Sentinels[i].Name.Name, source: spec.Print(parts[i]), checked: ch})
 			}
-			ch, err := checker.Check(s)
-			if err != nil {
-				var list spec.ErrorList
-				if errors.As(err, &list) {
-					for _, e := range list {
-						e.Pos.Filename = name
-					}
-				}
-				printDiagnostics(env.stdout, err, "")
-				code = exitChanged
-				if s.Name != nil {
-					checker.Failed(s.Name.Name) // for those that use it
-				}
-				continue
-			}
-			checker.Add(&spec.Stored{Checked: ch, Created: now})
-			adds = append(adds, sentinelToAdd{file: name, name: s.Name.Name, source: spec.Print(parts[i]), checked: ch})
 		}
 	}
 	if len(adds) == 0 {

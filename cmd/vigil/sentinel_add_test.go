@@ -29,7 +29,7 @@ func TestSentinelAddNothingToAdd(t *testing.T) {
 	unknown := writeFile(t, dir, "unknown.ssl", "Create Sentinel a Using nowhere\n")
 	data := filepath.Join(t.TempDir(), "data")
 	code, out, errOut := runVigil(t, "", "sentinel", "add", "--data", data, empty, syntax, unknown)
-	want := empty + ": no sentinel: expected Create Sentinel\n" +
+	want := empty + ":1:1: no sentinel: expected Create Sentinel\n" +
 		syntax + ":1:16: expected sentinel name, found end of file\n" +
 		unknown + ":1:25: unknown sentinel nowhere\n"
 	if code != exitChanged || out != want || errOut != "" {

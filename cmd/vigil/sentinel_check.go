@@ -7,6 +7,40 @@ import (
 	"github.com/vigil-web/vigil/spec"
 )
 
+// parseSentinelFile parses the sentinel file src, named name to the user,
+// as sentinel check and sentinel add both read a file: one that holds no
+// sentinel (empty, or comments only: likely the wrong file) is an error
+// at its start, in the words the API uses (spec.NoSentinel).
+func parseSentinelFile(name string, src []byte) (*spec.File, error) {
+	f, err := spec.Parse(name, src)
+	if err == nil && len(f.Sentinels) == 0 {
+		err = spec.NoSentinel(name)
+	}
+	return f, err
+}
+
+// checkFile checks the sentinels of f, which parseSentinelFile returned
+// with parseErr (nil if none), with c, as sentinel check and sentinel add
+// both do: those that parsed are checked (checkParsed), and those that
+// did not are known to c to have errors. It returns the sentinels checked
+// (nil for those with errors) and the file's problems, nil if none: its
+// syntax and semantic errors in one list (mergeDiagnostics), or parseErr
+// alone when it is an error of the whole file (syntaxFaults finds no
+// sentinel it belongs to), with nothing checked.
+func checkFile(c *spec.Checker, f *spec.File, parseErr error) ([]*spec.Checked, error) {
+	var faulty []bool
+	if parseErr != nil {
+		if faulty, _ = syntaxFaults(f, parseErr); faulty == nil {
+			return nil, parseErr
+		}
+	}
+	checked, errs := checkParsed(c, f, faulty)
+	if errs = mergeDiagnostics(parseErr, errs); len(errs) > 0 {
+		return checked, errs
+	}
+	return checked, nil
+}
+
 // checkParsed checks the sentinels of f in order, as
 // spec.Checker.CheckFile does, except those that faulty (syntaxFaults)
 // says hold a syntax error: those are told to the checker as failed

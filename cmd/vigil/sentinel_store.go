@@ -95,6 +95,23 @@ func storedChecker(ctx context.Context, st vigil.Store, owner *vigil.User, now t
 	return newChecker(now, owner.Email, known), nil
 }
 
+// ownerChecker returns the checker of sentinel add and sentinel check
+// for the sentinels of owner (an email address), created at now: one
+// that knows the owner's sentinels in st, with their run-time status
+// (storedChecker), or none where st is nil or has no such owner.
+func ownerChecker(ctx context.Context, st vigil.Store, owner string, now time.Time) (*spec.Checker, error) {
+	if st != nil {
+		u, err := findOwner(ctx, st, owner)
+		if err == nil {
+			return storedChecker(ctx, st, u, now)
+		}
+		if vigil.ErrorCode(err) != vigil.ENOTFOUND {
+			return nil, fmt.Errorf("owner %s: %w", owner, err)
+		}
+	}
+	return newChecker(now, newOwner(owner).Email, nil), nil
+}
+
 // newChecker returns a checker for the sentinels of owner (an email
 // address) that knows the stored ones, by lower-case name (none: nil).
 func newChecker(now time.Time, owner string, known map[string]*spec.Stored) *spec.Checker {

@@ -449,8 +449,8 @@ func TestSentinelAddNoSentinel(t *testing.T) {
 	comments := writeFile(t, dir, "notes.ssl", "# to watch: the shop\n")
 	good := writeFile(t, dir, "good.ssl", "Create Sentinel one Using http://a.example/\n")
 	code, out, errOut := runVigil(t, "", "sentinel", "add", "--data", data, empty, comments, good)
-	want := empty + ": no sentinel: expected Create Sentinel\n" +
-		comments + ": no sentinel: expected Create Sentinel\n"
+	want := empty + ":1:1: no sentinel: expected Create Sentinel\n" +
+		comments + ":1:1: no sentinel: expected Create Sentinel\n"
 	if code != exitChanged || !strings.HasPrefix(out, want) || !strings.Contains(out, "added sentinel 1 one feed ") || errOut != "" {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 1 and stdout beginning %q, then one added", code, out, errOut, want)
 	}

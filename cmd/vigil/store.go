@@ -35,6 +35,20 @@ func addStoreFlags(fs *flag.FlagSet, env *environment) storeFlags {
 	}
 }
 
+// addOptionalStoreFlags adds --data and --postgres as addStoreFlags does,
+// for a command that reads the store only when one is given (sentinel
+// check): --data has no default but $VIGIL_DATA, so that both are empty
+// when neither is given (storeFlags.given).
+func addOptionalStoreFlags(fs *flag.FlagSet, env *environment, what string) storeFlags {
+	return storeFlags{
+		data:     statedString(fs, "data", env.getenv("VIGIL_DATA"), "data `directory` holding the SQLite store "+what+" (default $VIGIL_DATA)"),
+		postgres: secretString(fs, "postgres", env.getenv("VIGIL_POSTGRES_DSN"), "PostgreSQL `DSN` of the store "+what+"; uses PostgreSQL instead of SQLite (default $VIGIL_POSTGRES_DSN)"),
+	}
+}
+
+// given reports whether the flags name a store (addOptionalStoreFlags).
+func (sf storeFlags) given() bool { return *sf.data != "" || *sf.postgres != "" }
+
 // openStore opens the store: PostgreSQL at dsn if it is not empty, else
 // the SQLite file in dataDir (created if needed). The daemon uses it too.
 func openStore(ctx context.Context, dataDir, dsn string) (vigil.Store, error) {
@@ -104,6 +118,23 @@ func findStore(ctx context.Context, dataDir, dsn string) (vigil.Store, error) {
 		}
 	}
 	return openStore(ctx, dataDir, dsn)
+}
+
+// findStoreToRead opens the store as findStore does, for a command that
+// only reads it (sentinel check given the store): it returns nil, and
+// makes nothing, where there is no store yet, in the data directory or
+// in the PostgreSQL database (postgres.OpenExisting), and it does not
+// ask whether an import holds the store: WAL lets it read the store as
+// it was before the import, as sentinel list does.
+func findStoreToRead(ctx context.Context, dataDir, dsn string) (vigil.Store, error) {
+	if dsn == "" {
+		return findStore(ctx, dataDir, dsn)
+	}
+	st, err := postgres.OpenExisting(ctx, dsn)
+	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+		return nil, nil
+	}
+	return st, err
 }
 
 // openWarehouse returns the warehouse service over st with the zstd codec.

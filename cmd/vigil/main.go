@@ -133,6 +133,9 @@ func lookup(args []string) (*command, []string) {
 
 // run dispatches args to a subcommand and returns the process exit code.
 func run(ctx context.Context, env *environment, args []string) int {
+	if len(args) == 1 && args[0] == "--version" {
+		args = []string{"version"}
+	}
 	if len(args) > 1 && args[0] == "help" {
 		// vigil help diff: the command's own help, as vigil diff -h.
 		args = append(slices.Clip(args[1:]), "-h")

@@ -45,26 +45,36 @@ import (
 // composes with the documents.
 //
 // The result is in canonical order (Canonicalize); its From and FromXIDMap
-// are d1's, its To and ToXIDMap d2's.
+// are d1's, its To and ToXIDMap d2's. Its errors begin "compose: ".
 func Compose(d1, d2 *Delta) (*Delta, error) {
+	d, err := compose(d1, d2)
+	if err != nil {
+		return nil, fmt.Errorf("compose: %w", err)
+	}
+	return d, nil
+}
+
+// compose is Compose, its errors without "compose: ", for ComposeAll,
+// which names the delta of the chain instead.
+func compose(d1, d2 *Delta) (*Delta, error) {
 	if err := d1.Validate(); err != nil {
-		return nil, fmt.Errorf("compose: first delta: %w", err)
+		return nil, fmt.Errorf("first delta: %w", err)
 	}
 	if err := d2.Validate(); err != nil {
-		return nil, fmt.Errorf("compose: second delta: %w", err)
+		return nil, fmt.Errorf("second delta: %w", err)
 	}
 	if d1.ToFingerprint != 0 && d2.FromFingerprint != 0 && d1.ToFingerprint != d2.FromFingerprint {
-		return nil, fmt.Errorf("compose: %w: the second delta's source is not the first's target (fingerprint %016x, not %016x)", ErrNotComposable, d2.FromFingerprint, d1.ToFingerprint)
+		return nil, fmt.Errorf("%w: the second delta's source is not the first's target (fingerprint %016x, not %016x)", ErrNotComposable, d2.FromFingerprint, d1.ToFingerprint)
 	}
 	if len(d1.ToXIDMap.XIDs) > 0 && len(d2.FromXIDMap.XIDs) > 0 {
 		if err := compareMap(d2.FromXIDMap, d1.ToXIDMap, "the second delta's source XID-map", "the first delta's target XID-map"); err != nil {
-			return nil, fmt.Errorf("compose: %w: %v", ErrNotComposable, err)
+			return nil, fmt.Errorf("%w: %v", ErrNotComposable, err)
 		}
 	}
 	c := &composer{d1: d1, d2: d2, arena: &tree.Document{}, nodes: map[tree.XID]*tree.Node{}, opaque: map[tree.XID]bool{}}
 	v1, err := c.middle()
 	if err != nil {
-		return nil, fmt.Errorf("compose: %w: %v", ErrNotComposable, err)
+		return nil, fmt.Errorf("%w: %v", ErrNotComposable, err)
 	}
 	opts := applyOptions{opaque: c.opaque, skipOutside: true} // composed on its own, below
 	v0, err := apply(v1, invertOps(d1), opts)
@@ -72,31 +82,31 @@ func Compose(d1, d2 *Delta) (*Delta, error) {
 		// Name d1's operation, which invertOps keeps at the same index.
 		var oe *OpError
 		if errors.As(err, &oe) {
-			return nil, fmt.Errorf("compose: %w: the first delta does not lead to the second's source: undoing the first delta's operation %d (%s): %s",
+			return nil, fmt.Errorf("%w: the first delta does not lead to the second's source: undoing the first delta's operation %d (%s): %s",
 				ErrNotComposable, oe.Index+1, d1.Ops[oe.Index].header(), oe.Msg)
 		}
-		return nil, fmt.Errorf("compose: %w: the first delta does not lead to the second's source: undoing the first delta: %v", ErrNotComposable, err)
+		return nil, fmt.Errorf("%w: the first delta does not lead to the second's source: undoing the first delta: %v", ErrNotComposable, err)
 	}
 	v2, err := apply(v1, d2, opts)
 	if err != nil {
-		return nil, fmt.Errorf("compose: %w: the second delta does not fit the first's result: second delta's %v", ErrNotComposable, err)
+		return nil, fmt.Errorf("%w: the second delta does not fit the first's result: second delta's %v", ErrNotComposable, err)
 	}
 	d, err := build(v0, v2, func(x tree.XID) bool { return x > c.base })
 	if err != nil {
-		return nil, fmt.Errorf("compose: %w: %v", ErrNotComposable, err)
+		return nil, fmt.Errorf("%w: %v", ErrNotComposable, err)
 	}
 	if err := c.finish(d); err != nil {
-		return nil, fmt.Errorf("compose: %w", err)
+		return nil, fmt.Errorf("%w", err)
 	}
 	d.From, d.To = d1.From, d2.To
 	d.FromXIDMap, d.ToXIDMap = d1.FromXIDMap, d2.ToXIDMap
 	d.FromFingerprint, d.ToFingerprint = d1.FromFingerprint, d2.ToFingerprint
 	keepEnds(d, d1, d2)
 	if err := composeNamespaces(d, d1, d2); err != nil {
-		return nil, fmt.Errorf("compose: %w", err)
+		return nil, fmt.Errorf("%w", err)
 	}
 	if d.Outside, err = composeOutside(d1.Outside, d2.Outside); err != nil {
-		return nil, fmt.Errorf("compose: %w: %v", ErrNotComposable, err)
+		return nil, fmt.Errorf("%w: %v", ErrNotComposable, err)
 	}
 	Canonicalize(d)
 	return d, nil

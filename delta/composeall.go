@@ -10,9 +10,12 @@ import (
 // composes two. A chain whose deltas do not follow each other (a source
 // XID-map other than the previous target map, or a name, value or
 // attribute found other than the previous deltas left it) is refused,
-// naming the first delta that does not follow:
+// naming the first delta that does not follow, by its number in ds from 1:
 //
-//	delta 3: compose: the deltas are not composable: operation 1 (au ...): ...
+//	delta 3: deltas cannot be composed: operation 1 (au ...): ...
+//
+// without the "compose: " that begins Compose's errors: a caller that
+// composes a chain says so already ("vigil compose: delta 3: ...").
 //
 // It composes neighbours pairwise, then the results pairwise, and so on (a
 // balanced tree). A fold, one Compose after another, costs each step the
@@ -23,7 +26,7 @@ import (
 // equally good, it may choose the other one.
 func ComposeAll(ds []*Delta) (*Delta, error) {
 	if len(ds) == 0 {
-		return nil, errors.New("compose: no delta")
+		return nil, errors.New("no delta to compose")
 	}
 	// What the balanced tree would not see: a change undone by a later
 	// delta is gone before its neighbours are compared (see checkChain).
@@ -34,7 +37,7 @@ func ComposeAll(ds []*Delta) (*Delta, error) {
 	for len(level) > 1 {
 		next := make([]*Delta, 0, (len(level)+1)/2)
 		for k := 0; k+1 < len(level); k += 2 {
-			d, err := Compose(level[k], level[k+1])
+			d, err := compose(level[k], level[k+1])
 			if err != nil {
 				return nil, foldError(ds, err)
 			}
@@ -53,14 +56,14 @@ func ComposeAll(ds []*Delta) (*Delta, error) {
 // deltas disagree about the place of a node), and returns its error with
 // the delta's number. The fold is slow, but runs only on a chain that does
 // not compose. If the fold does not fail, the balanced composition's error
-// is returned as it is.
+// is returned, as the error of the whole chain.
 func foldError(ds []*Delta, balanced error) error {
 	composed := ds[0]
 	for k, d := range ds[1:] {
 		var err error
-		if composed, err = Compose(composed, d); err != nil {
+		if composed, err = compose(composed, d); err != nil {
 			return fmt.Errorf("delta %d: %w", k+2, err)
 		}
 	}
-	return balanced
+	return fmt.Errorf("deltas 1 to %d: %w", len(ds), balanced)
 }

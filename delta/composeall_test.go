@@ -153,3 +153,28 @@ func TestComposeAllRefusesDisagreement(t *testing.T) {
 		}
 	}
 }
+
+// TestComposeAllErrorsNameTheDelta: ComposeAll's errors name the delta of
+// the chain that does not follow, without the "compose: " of Compose's,
+// which said it twice: "delta 2: compose: deltas cannot be composed: ..."
+// (and vigil compose three times). Compose's errors begin "compose: ".
+func TestComposeAllErrorsNameTheDelta(t *testing.T) {
+	// No fingerprints: the second delta's old value is not the value the
+	// first leaves.
+	const unfit = `<unit_delta><t fromXidMap="(1-6|7)" toXidMap="(1-6|7)">
+<d par="3" pos="1" xm="(2)" update="yes">x</d><i par="3" pos="1" xm="(2)" update="yes">y</i>
+</t></unit_delta>`
+	ds, err := DecodeXML(strings.NewReader(unfit + unfit))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ComposeAll(ds); err == nil || !strings.HasPrefix(err.Error(), "delta 2: deltas cannot be composed: ") || !errors.Is(err, ErrNotComposable) {
+		t.Errorf("ComposeAll: %v; want delta 2: deltas cannot be composed: ...", err)
+	}
+	if _, err := ComposeAll(nil); err == nil || strings.Contains(err.Error(), "compose: ") {
+		t.Errorf("ComposeAll of none: %v", err)
+	}
+	if _, err := Compose(ds[0], ds[1]); err == nil || !strings.HasPrefix(err.Error(), "compose: deltas cannot be composed: ") {
+		t.Errorf("Compose: %v; want compose: deltas cannot be composed: ...", err)
+	}
+}

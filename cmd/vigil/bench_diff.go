@@ -359,7 +359,7 @@ func runFreshDiff(ctx context.Context, p pairFiles, procs int) (int64, time.Dura
 	if testing.Testing() {
 		// Inside a test binary, os.Executable is the test binary itself:
 		// running it would run the tests again, recursively.
-		return 0, 0, fmt.Errorf("bench diff: the measures in child processes need the vigil binary, not a test binary (use --memory=false in tests)")
+		return 0, 0, errors.New("the measures in child processes need the vigil binary, not a test binary (use --memory=false in tests)")
 	}
 	self, err := os.Executable()
 	if err != nil {

@@ -60,7 +60,7 @@ func runKeysRotate(ctx context.Context, env *environment, args []string) (code i
 		}
 	}
 	if key < 0 {
-		return exitError, errors.New("keys rotate: want feed or webhook")
+		return exitError, fmt.Errorf("%q: want feed or webhook", fs.Arg(0))
 	}
 	rk := rotatableKeys[key]
 	shared := *sf.postgres != ""
@@ -69,7 +69,7 @@ func runKeysRotate(ctx context.Context, env *environment, args []string) (code i
 		// key is written (a daemon that started meanwhile read the old
 		// one, or the new one: either way the operator is told).
 		if dataDirHeld(*sf.data) != nil {
-			return exitError, fmt.Errorf("keys rotate: %s is running on the data directory %s and keeps the key it started with: stop it, rotate, and start it again", lockHolder(*sf.data), *sf.data)
+			return exitError, fmt.Errorf("%s is running on the data directory %s and keeps the key it started with: stop it, rotate, and start it again", lockHolder(*sf.data), *sf.data)
 		}
 	}
 	st, err := openExistingStore(ctx, *sf.data, *sf.postgres)
@@ -84,20 +84,20 @@ func runKeysRotate(ctx context.Context, env *environment, args []string) (code i
 	path := filepath.Join(*sf.data, rk.name)
 	if !shared {
 		if err := replaceSecretFile(*sf.data, rk.name, newKey); err != nil {
-			return exitError, fmt.Errorf("keys rotate: %w", err)
+			return exitError, fmt.Errorf("write the new %s key to %s: %w (the old key stays)", rk.word, path, err)
 		}
 		fmt.Fprintf(env.stdout, "the %s key in %s is new: %s; start vigil serve again\n", rk.word, path, rk.changes)
 		if dataDirHeld(*sf.data) != nil {
-			return exitError, fmt.Errorf("keys rotate: the key is new, but %s started on the data directory %s while it was replaced, and may use the old one: restart it", lockHolder(*sf.data), *sf.data)
+			return exitError, fmt.Errorf("the key is new, but %s started on the data directory %s while it was replaced, and may use the old one: restart it", lockHolder(*sf.data), *sf.data)
 		}
 		return exitOK, nil
 	}
 	ss, ok := st.(vigil.SecretStore)
 	if !ok {
-		return exitError, fmt.Errorf("keys rotate: this store backend keeps no keys (vigil.SecretStore)")
+		return exitError, errors.New("this store backend keeps no keys (vigil.SecretStore)")
 	}
 	if _, err := ss.ReplaceSecret(ctx, rk.name, newKey); err != nil {
-		return exitError, fmt.Errorf("keys rotate: %w", err)
+		return exitError, fmt.Errorf("store the new %s key: %w", rk.word, err)
 	}
 	// The data directory's copy: the webhook key's, which the receivers'
 	// administrator reads, always; the feed key's where there is one (a
@@ -106,7 +106,7 @@ func runKeysRotate(ctx context.Context, env *environment, args []string) (code i
 	copied := ""
 	if existing, _ := readSecretFile(*sf.data, rk.name); existing != nil || rk.name == webhookSecretFile {
 		if err := replaceSecretFile(*sf.data, rk.name, newKey); err != nil {
-			return exitError, fmt.Errorf("keys rotate: the store's key is new, but its copy in %s: %w", path, err)
+			return exitError, fmt.Errorf("the store's key is new, but its copy in %s: %w", path, err)
 		}
 		copied = " (copied to " + path + ")"
 	}

@@ -279,14 +279,14 @@ func runImportWARC(ctx context.Context, env *environment, args []string) (code i
 		// another import, refuses beside.
 		unlock, err := lockImport(*sf.data)
 		if err != nil {
-			return exitError, fmt.Errorf("import warc: %w", err)
+			return exitError, err
 		}
 		defer unlock()
 	} else if *sf.postgres == "" {
 		// Record by record beside a daemon, but not beside an import in
 		// one transaction: each write would wait for it and fail.
 		if err := importHeld(*sf.data); err != nil {
-			return exitError, fmt.Errorf("import warc: %w", err)
+			return exitError, err
 		}
 	}
 	st, err := openStore(ctx, *sf.data, *sf.postgres)

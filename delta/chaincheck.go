@@ -23,8 +23,10 @@ func checkChain(ds []*Delta) error {
 		if err := d.Validate(); err != nil {
 			return fmt.Errorf("delta %d: %w", k+1, err)
 		}
-		if k > 0 && d.FromFingerprint != 0 && ds[k-1].ToFingerprint != 0 && d.FromFingerprint != ds[k-1].ToFingerprint {
-			return fmt.Errorf("delta %d: %w: its source is not the previous delta's target (fingerprint %016x, not %016x)", k+1, ErrNotComposable, d.FromFingerprint, ds[k-1].ToFingerprint)
+		if k > 0 {
+			if err := Follows(ds[k-1], d); err != nil {
+				return fmt.Errorf("delta %d does not follow delta %d: %w", k+1, k, err)
+			}
 		}
 		if k > 0 && len(d.FromXIDMap.XIDs) > 0 && len(ds[k-1].ToXIDMap.XIDs) > 0 {
 			if err := compareMap(d.FromXIDMap, ds[k-1].ToXIDMap, "its source XID-map", "the previous delta's target XID-map"); err != nil {

@@ -63,8 +63,8 @@ func compose(d1, d2 *Delta) (*Delta, error) {
 	if err := d2.Validate(); err != nil {
 		return nil, fmt.Errorf("second delta: %w", err)
 	}
-	if d1.ToFingerprint != 0 && d2.FromFingerprint != 0 && d1.ToFingerprint != d2.FromFingerprint {
-		return nil, fmt.Errorf("%w: the second delta's source is not the first's target (fingerprint %016x, not %016x)", ErrNotComposable, d2.FromFingerprint, d1.ToFingerprint)
+	if err := Follows(d1, d2); err != nil {
+		return nil, fmt.Errorf("the second delta does not follow the first: %w", err)
 	}
 	if len(d1.ToXIDMap.XIDs) > 0 && len(d2.FromXIDMap.XIDs) > 0 {
 		if err := compareMap(d2.FromXIDMap, d1.ToXIDMap, "the second delta's source XID-map", "the first delta's target XID-map"); err != nil {

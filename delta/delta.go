@@ -96,7 +96,9 @@ type Delta struct {
 	FromXIDMap, ToXIDMap tree.XIDMap
 	// FromFingerprint and ToFingerprint are the fingerprints of the two
 	// versions' trees (tree.FingerprintOf), 0 when unknown: a document a
-	// delta is applied to must have the source's (see CheckSource).
+	// delta is applied to must have the source's (see CheckSource). They
+	// are of the root element alone, not of what stands outside it
+	// (Outside; Follows compares both).
 	FromFingerprint, ToFingerprint tree.Fingerprint
 	Ops                            []Op
 	// Namespaces binds the namespace prefixes that the contents of Ops use

@@ -109,7 +109,9 @@
 // may also carry fromFingerprint and toFingerprint (16 hexadecimal digits,
 // a Vigil extension): the tree.Fingerprint of each version, which vigil
 // diff writes and patch and compose check, so that a delta is not applied
-// to a document of the same size that it was not computed from. The
+// to a document of the same size that it was not computed from. It is of
+// the root element's tree alone; what stands outside the root is told by
+// the delta's outside change, which Follows compares too. The
 // operations are d and i (par, pos, xm, and move="yes" or update="yes"),
 // whose content is the subtree written compactly as XML (an element, a
 // comment <!--..-->, a processing instruction <?target data?>, or, for a

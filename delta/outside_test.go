@@ -87,7 +87,7 @@ func TestOutside(t *testing.T) {
 	if _, err := Compose(there, there); !errors.Is(err, ErrNotComposable) || !strings.Contains(err.Error(), "outside the root") {
 		t.Errorf("Compose of a delta with itself: %v", err)
 	}
-	if _, err := ComposeAll([]*Delta{there, back2, back2}); err == nil || !strings.HasPrefix(err.Error(), "delta 3: ") || !strings.Contains(err.Error(), "outside the root") {
+	if _, err := ComposeAll([]*Delta{there, back2, back2}); err == nil || !strings.HasPrefix(err.Error(), "delta 3 does not follow delta 2: ") || !strings.Contains(err.Error(), "outside the root") {
 		t.Errorf("ComposeAll of a chain that breaks outside the root: %v, want delta 3 refused", err)
 	}
 }
@@ -112,7 +112,7 @@ func TestOutsideConflictMessages(t *testing.T) {
 		}
 	}
 	d := mustBuild(t, a, b)
-	if _, err := Compose(d, d); err == nil || !strings.HasSuffix(err.Error(), `the first delta leaves comment "licence v2" as node 1 before the root, not comment "licence v1"`) {
+	if _, err := Compose(d, d); err == nil || !strings.HasSuffix(err.Error(), `its source has comment "licence v1" as node 1 before the root, not comment "licence v2", where the previous delta leaves them`) {
 		t.Errorf("Compose of a delta with itself: %v", err)
 	}
 }

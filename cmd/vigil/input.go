@@ -320,10 +320,10 @@ func renumber(ds []*delta.Delta) ([]bool, error) {
 	renumbered := make([]bool, len(ds))
 	for i := 1; i < len(ds); i++ {
 		prev, d := ds[i-1], ds[i]
-		if prev.ToFingerprint != 0 && d.FromFingerprint != 0 && prev.ToFingerprint != d.FromFingerprint {
-			// Said so, rather than as the renumbering's failure to fit.
-			return nil, fmt.Errorf("delta %d does not follow delta %d: its source is not the previous delta's target (fingerprint %016x, not %016x)",
-				i+1, i, d.FromFingerprint, prev.ToFingerprint)
+		if err := delta.Follows(prev, d); err != nil {
+			// Said so, rather than as the renumbering's failure to fit,
+			// or the chain's where only the outside of the root shows it.
+			return nil, fmt.Errorf("delta %d does not follow delta %d: %w", i+1, i, err)
 		}
 		if len(d.FromXIDMap.XIDs) > 0 && len(prev.ToXIDMap.XIDs) > 0 && !d.FromXIDMap.Equal(prev.ToXIDMap) {
 			var err error

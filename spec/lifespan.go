@@ -173,6 +173,15 @@ func (k *checking) point(ts *TimeSpec, isStart bool, blame Node, prefix string) 
 // so when it has one; a sentinel without (one of the same file or batch,
 // or one the monitor has not taken up yet) is taken at its lifespan: it has
 // started if its start, Now or a time point or event resolved as estimate
+// startsLater reports whether a start at t is still to come at now, to
+// the minute, as the language writes times: a sentinel created From Now a
+// few seconds after the minute now stands at has started, where a start
+// that lies only in the seconds ahead of now would be refused as "it
+// starts" at the minute now reads.
+func startsLater(t, now time.Time) bool {
+	return t.Truncate(time.Minute).After(now)
+}
+
 // does, is not after the check's time.
 func (k *checking) inactive(ref *Stored) string {
 	now := k.c.Now
@@ -185,12 +194,12 @@ func (k *checking) inactive(ref *Stored) string {
 			return "has not started (" + err + ")"
 		case when.IsZero():
 			return "has not started"
-		case when.After(now):
+		case startsLater(when, now):
 			return "has not started: it starts " + k.fmtTime(when) + "; write From start(" + short(ref.Sentinel.Name.Name) + ") to start with it"
 		}
 		started = when
 	}
-	if started.After(now) {
+	if startsLater(started, now) {
 		return "has not started: it starts " + k.fmtTime(started)
 	}
 	if ended.IsZero() {

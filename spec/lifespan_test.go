@@ -83,3 +83,43 @@ func TestLifespanEventMessages(t *testing.T) {
 		})
 	}
 }
+
+// TestDuringStoredStartedThisMinute: a stored sentinel created From Now,
+// not yet run, seconds after the minute a check reads as now (the CLI's
+// check takes now to the minute) has started: during() of it is
+// accepted, where it was refused as "it starts" at that very minute. One
+// that starts in a later minute is refused, saying when.
+func TestDuringStoredStartedThisMinute(t *testing.T) {
+	now := time.Date(2003, 6, 1, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name    string
+		created time.Time
+		from    string
+		want    string
+	}{
+		{"created this minute", now.Add(36 * time.Second), "From Now", ""},
+		{"created before", now.Add(-time.Hour), "From Now", ""},
+		{"starts next minute", now.Add(36 * time.Second), "From Now + 1 minute",
+			"3:7: start event is invalid: during(p) needs p to be active, but it has not started: it starts 06/01/2003 12:01 UTC; write From start(p) to start with it"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := Parse("f.ssl", []byte("Create Sentinel p Using http://a.example "+tc.from+"\nCreate Sentinel s Using http://b.example\n\tFrom during(p)"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			parent, err := NewChecker(tc.created).Check(f.Sentinels[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := NewChecker(now)
+			c.Add(&Stored{Checked: parent, Created: tc.created})
+			var got string
+			if _, err := c.Check(f.Sentinels[1]); err != nil {
+				got = err.Error()
+			}
+			if got != tc.want {
+				t.Errorf("got %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}

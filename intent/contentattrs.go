@@ -21,17 +21,31 @@ import (
 //     is the attribute's name, whatever is written after it (disabled,
 //     disabled="" and disabled="disabled" are one state), and the leaf
 //     appears and disappears with the attribute.
-//   - value and placeholder of an input that is not type="hidden" (a
-//     quantity, a search field's hint), placeholder of a textarea, value
-//     of a meter and a progress (a gauge's level), label of an option, an
-//     optgroup and a track: what the control shows. A hidden input's value
-//     is a form's token, new at every fetch.
+//   - value and placeholder of an input that is not hidden (a quantity, a
+//     search field's hint), placeholder of a textarea, value of a meter
+//     and a progress (a gauge's level), label of an option, an optgroup
+//     and a track: what the control shows. An input is hidden when it is
+//     type="hidden", has the hidden attribute or sits in an element that
+//     has it: its value is a form's token (or a honeypot's), new at every
+//     fetch, and no reader sees it. Texts under hidden stay content, as
+//     a page hides a notice to show it later ("Back soon"); a hidden
+//     field is there to be sent. When the hidden attribute goes, its
+//     removal is the change, and the field's value and placeholder come
+//     as leaves added.
 //   - content of a meta whose name or property (in any case) is
 //     description, keywords or author, or starts with og:, twitter: or
-//     product: (product:price:amount): the page's description to its
-//     readers, to search engines and to the cards that share it. Other
-//     metas are for machines, and some change at every fetch
-//     (csrf-token).
+//     product: (og:title, twitter:description, product:price:amount): the
+//     page's description to its readers, to search engines and to the
+//     cards that share it, og:site_name, twitter:site and
+//     twitter:creator included, which a link's preview shows. Not those
+//     of them for machines (machineMetaKeys): an image's, a video's or a
+//     player's address, size and type (og:image, og:image:width,
+//     twitter:image), the page's address, type and locale (og:url,
+//     og:type, og:locale), the card's kind (twitter:card), an app's ids;
+//     nor any whose content is an absolute URL (https://, //): a signed
+//     CDN address changes at every fetch. An image's alternative text
+//     (og:image:alt) stays. Other metas are for machines, and some change
+//     at every fetch (csrf-token).
 //
 // Every other attribute is not content: style, class and id only style
 // or name an element, data-* attributes are a script's, nonces and
@@ -124,10 +138,22 @@ func (c *content) attrValue(a tree.Attr) string {
 	return normalizeSpace(a.Value)
 }
 
-// isHiddenInput reports whether input element n is type="hidden".
+// isHiddenInput reports whether input element n is hidden from a reader:
+// type="hidden", or n or an element it sits in has the hidden attribute.
 func isHiddenInput(n *tree.Node) bool {
 	t, _ := attrFold(n, "type")
-	return strings.EqualFold(strings.TrimSpace(t), "hidden")
+	if strings.EqualFold(strings.TrimSpace(t), "hidden") {
+		return true
+	}
+	for m := n; m != nil; m = m.Parent {
+		if m.Kind != tree.Element {
+			continue
+		}
+		if _, ok := attrFold(m, "hidden"); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // readerMetaNames are the names (and properties) of the meta elements
@@ -139,9 +165,46 @@ var (
 	readerMetaPrefixes = []string{"og:", "twitter:", "product:"}
 )
 
+// machineMetaKeys are the names (and properties) among the reader metas'
+// whose content is for machines: an address, a type, a size, a locale,
+// an id. A key is one of them when it is one or starts with one and ":"
+// (og:image:width), unless it ends with ":alt" (og:image:alt, an image's
+// text).
+var machineMetaKeys = []string{
+	"og:url", "og:type", "og:locale", "og:determiner",
+	"og:image", "og:video", "og:audio",
+	"twitter:card", "twitter:url", "twitter:image", "twitter:player", "twitter:app",
+	"twitter:site:id", "twitter:creator:id",
+}
+
+// isMachineMetaKey reports whether a meta's name or property, in lower
+// case, is one of machineMetaKeys or under one of them.
+func isMachineMetaKey(key string) bool {
+	if strings.HasSuffix(key, ":alt") {
+		return false
+	}
+	for _, k := range machineMetaKeys {
+		if rest, ok := strings.CutPrefix(key, k); ok && (rest == "" || rest[0] == ':') {
+			return true
+		}
+	}
+	return false
+}
+
+// isURL reports whether s, a meta's content, is an absolute URL (with a
+// scheme or from //).
+func isURL(s string) bool {
+	s = strings.ToLower(strings.TrimSpace(s))
+	return strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "//")
+}
+
 // isReaderMeta reports whether meta element n describes the page to its
-// readers, by its name or property, in any case.
+// readers, by its name or property, in any case, and its content is not
+// for machines (isMachineMetaKey, isURL).
 func isReaderMeta(n *tree.Node) bool {
+	if content, _ := attrFold(n, "content"); isURL(content) {
+		return false
+	}
 	for _, key := range []string{"name", "property"} {
 		v, ok := attrFold(n, key)
 		if !ok {
@@ -152,7 +215,7 @@ func isReaderMeta(n *tree.Node) bool {
 			return true
 		}
 		for _, p := range readerMetaPrefixes {
-			if strings.HasPrefix(v, p) {
+			if strings.HasPrefix(v, p) && !isMachineMetaKey(v) {
 				return true
 			}
 		}

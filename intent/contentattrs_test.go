@@ -21,6 +21,7 @@ func TestContentAttributes(t *testing.T) {
 		oldHead, old string
 		newHead, new string
 		want         string
+		want2        string // a second change, if any
 	}{
 		// Text a reader gets, on any element.
 		{name: "title of a link", old: `<a href="/x" title="Old tip">x</a>`, new: `<a href="/x" title="New tip">x</a>`, want: "update:/html[1]/body[1]/a[1]/@title:Old tip->New tip"},
@@ -34,6 +35,7 @@ func TestContentAttributes(t *testing.T) {
 		{name: "checked added", old: `<input type="checkbox" name="n">`, new: `<input type="checkbox" name="n" checked>`, want: "insert:/html[1]/body[1]/input[1]/@checked:->checked"},
 		{name: "selected removed", old: `<select><option selected>S</option><option>M</option></select>`, new: `<select><option>S</option><option>M</option></select>`, want: "delete:/html[1]/body[1]/select[1]/option[1]/@selected:selected->"},
 		{name: "hidden removed", old: `<p>x</p><div hidden>Back soon</div>`, new: `<p>x</p><div>Back soon</div>`, want: "delete:/html[1]/body[1]/div[1]/@hidden:hidden->"},
+		{name: "text in a hidden element", old: `<p>x</p><div hidden>Back soon</div>`, new: `<p>x</p><div hidden>Back on Monday</div>`, want: "update:/html[1]/body[1]/div[1]/text()[1]:Back soon->Back on Monday"},
 		{name: "open added", old: `<details><summary>More</summary>x</details>`, new: `<details open><summary>More</summary>x</details>`, want: "insert:/html[1]/body[1]/details[1]/@open:->open"},
 		// Form fields and gauges.
 		{name: "input value", old: `<input name="q" value="3">`, new: `<input name="q" value="4">`, want: "update:/html[1]/body[1]/input[1]/@value:3->4"},
@@ -53,11 +55,32 @@ func TestContentAttributes(t *testing.T) {
 		{name: "OG:Title in capitals", oldHead: `<meta property="OG:Title" content="Shoe">`, newHead: `<meta property="OG:Title" content="Boot">`, old: `<p>x</p>`, new: `<p>x</p>`, want: "update:/html[1]/head[1]/meta[1]/@content:Shoe->Boot"},
 		{name: "twitter:description", oldHead: `<meta name="twitter:description" content="Old">`, newHead: `<meta name="twitter:description" content="New">`, old: `<p>x</p>`, new: `<p>x</p>`, want: "update:/html[1]/head[1]/meta[1]/@content:Old->New"},
 		{name: "product:price:amount", oldHead: `<meta property="product:price:amount" content="59.99">`, newHead: `<meta property="product:price:amount" content="49.99">`, old: `<p>x</p>`, new: `<p>x</p>`, want: "update:/html[1]/head[1]/meta[1]/@content:59.99->49.99"},
+		{name: "product:price:currency", oldHead: `<meta property="product:price:currency" content="EUR">`, newHead: `<meta property="product:price:currency" content="USD">`, old: `<p>x</p>`, new: `<p>x</p>`, want: "update:/html[1]/head[1]/meta[1]/@content:EUR->USD"},
+		{name: "product:availability", oldHead: `<meta property="product:availability" content="out of stock">`, newHead: `<meta property="product:availability" content="in stock">`, old: `<p>x</p>`, new: `<p>x</p>`, want: "update:/html[1]/head[1]/meta[1]/@content:out of stock->in stock"},
+		{name: "og:description", oldHead: `<meta property="og:description" content="Old">`, newHead: `<meta property="og:description" content="New">`, old: `<p>x</p>`, new: `<p>x</p>`, want: "update:/html[1]/head[1]/meta[1]/@content:Old->New"},
+		{name: "twitter:title", oldHead: `<meta name="twitter:title" content="Shoe">`, newHead: `<meta name="twitter:title" content="Boot">`, old: `<p>x</p>`, new: `<p>x</p>`, want: "update:/html[1]/head[1]/meta[1]/@content:Shoe->Boot"},
+		{name: "og:site_name, read in link previews", oldHead: `<meta property="og:site_name" content="Shoes">`, newHead: `<meta property="og:site_name" content="Boots">`, old: `<p>x</p>`, new: `<p>x</p>`, want: "update:/html[1]/head[1]/meta[1]/@content:Shoes->Boots"},
+		{name: "twitter:site, a handle", oldHead: `<meta name="twitter:site" content="@shoes">`, newHead: `<meta name="twitter:site" content="@boots">`, old: `<p>x</p>`, new: `<p>x</p>`, want: "update:/html[1]/head[1]/meta[1]/@content:@shoes->@boots"},
+		{name: "twitter:creator, a handle", oldHead: `<meta name="twitter:creator" content="@ann">`, newHead: `<meta name="twitter:creator" content="@bob">`, old: `<p>x</p>`, new: `<p>x</p>`, want: "update:/html[1]/head[1]/meta[1]/@content:@ann->@bob"},
+		{name: "og:image:alt, an image's text", oldHead: `<meta property="og:image:alt" content="A shoe">`, newHead: `<meta property="og:image:alt" content="A boot">`, old: `<p>x</p>`, new: `<p>x</p>`, want: "update:/html[1]/head[1]/meta[1]/@content:A shoe->A boot"},
 		// Noise: attributes that change at every fetch, or only style.
 		{name: "csrf token in meta", oldHead: `<meta name="csrf-token" content="a1b2">`, newHead: `<meta name="csrf-token" content="c3d4">`, old: `<p>x</p>`, new: `<p>x</p>`},
 		{name: "meta viewport", oldHead: `<meta name="viewport" content="width=device-width">`, newHead: `<meta name="viewport" content="width=1024">`, old: `<p>x</p>`, new: `<p>x</p>`},
 		{name: "meta http-equiv", oldHead: `<meta http-equiv="refresh" content="30">`, newHead: `<meta http-equiv="refresh" content="60">`, old: `<p>x</p>`, new: `<p>x</p>`},
 		{name: "hidden input value", old: `<form><input type="hidden" name="csrf" value="a1b2"></form>`, new: `<form><input type="hidden" name="csrf" value="c3d4"></form>`},
+		{name: "value of an input with hidden", old: `<form><input hidden name="csrf" value="a1b2"></form>`, new: `<form><input hidden name="csrf" value="c3d4"></form>`},
+		{name: "placeholder of an input with HIDDEN", old: `<form><input HIDDEN name="t" placeholder="a1b2"></form>`, new: `<form><input HIDDEN name="t" placeholder="c3d4"></form>`},
+		{name: "value of an input in a hidden element", old: `<form><div hidden><input name="csrf" value="a1b2"></div><p>x</p></form>`, new: `<form><div hidden><input name="csrf" value="c3d4"></div><p>x</p></form>`},
+		{name: "input in a hidden element shown", old: `<form><div hidden><input name="q" value="3"></div><p>x</p></form>`, new: `<form><div><input name="q" value="3"></div><p>x</p></form>`, want: "delete:/html[1]/body[1]/form[1]/div[1]/@hidden:hidden->", want2: "insert:/html[1]/body[1]/form[1]/div[1]/input[1]/@value:->3"},
+		{name: "og:image, a signed CDN URL", oldHead: `<meta property="og:image" content="https://cdn.example.org/a.jpg?sig=1">`, newHead: `<meta property="og:image" content="https://cdn.example.org/a.jpg?sig=2">`, old: `<p>x</p>`, new: `<p>x</p>`},
+		{name: "og:image:width", oldHead: `<meta property="og:image:width" content="1200">`, newHead: `<meta property="og:image:width" content="800">`, old: `<p>x</p>`, new: `<p>x</p>`},
+		{name: "og:image:secure_url", oldHead: `<meta property="og:image:secure_url" content="https://cdn.example.org/a.jpg?sig=1">`, newHead: `<meta property="og:image:secure_url" content="https://cdn.example.org/a.jpg?sig=2">`, old: `<p>x</p>`, new: `<p>x</p>`},
+		{name: "og:url", oldHead: `<meta property="og:url" content="https://shop.example.org/a?ref=1">`, newHead: `<meta property="og:url" content="https://shop.example.org/a?ref=2">`, old: `<p>x</p>`, new: `<p>x</p>`},
+		{name: "og:type", oldHead: `<meta property="og:type" content="website">`, newHead: `<meta property="og:type" content="product">`, old: `<p>x</p>`, new: `<p>x</p>`},
+		{name: "OG:Locale in capitals", oldHead: `<meta property="OG:Locale" content="en_US">`, newHead: `<meta property="OG:Locale" content="en_GB">`, old: `<p>x</p>`, new: `<p>x</p>`},
+		{name: "twitter:card", oldHead: `<meta name="twitter:card" content="summary">`, newHead: `<meta name="twitter:card" content="summary_large_image">`, old: `<p>x</p>`, new: `<p>x</p>`},
+		{name: "twitter:image", oldHead: `<meta name="twitter:image" content="/a.jpg?sig=1">`, newHead: `<meta name="twitter:image" content="/a.jpg?sig=2">`, old: `<p>x</p>`, new: `<p>x</p>`},
+		{name: "a URL in another og meta", oldHead: `<meta property="og:see_also" content="https://cdn.example.org/x?sig=1">`, newHead: `<meta property="og:see_also" content="HTTPS://cdn.example.org/x?sig=2">`, old: `<p>x</p>`, new: `<p>x</p>`},
 		{name: "HIDDEN input value", old: `<form><input type="HIDDEN" name="csrf" value="a1b2"></form>`, new: `<form><input type="HIDDEN" name="csrf" value="c3d4"></form>`},
 		{name: "nonce", old: `<div nonce="a1b2">x</div>`, new: `<div nonce="c3d4">x</div>`},
 		{name: "style", old: `<p style="color:red">x</p>`, new: `<p style="color:blue">x</p>`},
@@ -78,8 +101,10 @@ func TestContentAttributes(t *testing.T) {
 				got = append(got, string(c.Op)+":"+cmp.Or(c.NewPath, c.OldPath)+":"+c.Old+"->"+c.New)
 			}
 			var want []string
-			if tc.want != "" {
-				want = []string{tc.want}
+			for _, w := range []string{tc.want, tc.want2} {
+				if w != "" {
+					want = append(want, w)
+				}
 			}
 			if !slices.Equal(got, want) || r.Matched != (tc.want != "") {
 				t.Errorf("%s%s -> %s%s: matched %v, changes %q, want %q", tc.oldHead, tc.old, tc.newHead, tc.new, r.Matched, got, want)
@@ -105,6 +130,41 @@ func TestContentAttributesOnlyAnyChange(t *testing.T) {
 	}
 	if r := evalClause(t, old, new, `any change`); !r.Matched {
 		t.Errorf("any change did not match")
+	}
+}
+
+// TestStateMoved: a state that leaves one element for another of its
+// kind (the selected option, the checked radio button, the open details,
+// the shown tab) is one move, headed as the state going to another
+// element, and the line still says which state.
+func TestStateMoved(t *testing.T) {
+	page := func(body string) string {
+		return `<!DOCTYPE html><html><head><title>Shop</title></head><body>` + body + `</body></html>`
+	}
+	tests := []struct {
+		name, old, new string
+		want           string // the line of the only change
+	}{
+		{name: "selected", old: `<select><option selected>S</option><option>M</option><option>L</option></select>`, new: `<select><option>S</option><option>M</option><option selected>L</option></select>`,
+			want: "~ selected moved to another option: selected"},
+		{name: "checked", old: `<form><input type="radio" name="s" value="s" checked>S <input type="radio" name="s" value="m">M</form>`, new: `<form><input type="radio" name="s" value="s">S <input type="radio" name="s" value="m" checked>M</form>`,
+			want: "~ checked moved to another input: checked"},
+		{name: "open", old: `<details open><summary>A</summary>a</details><details><summary>B</summary>b</details>`, new: `<details><summary>A</summary>a</details><details open><summary>B</summary>b</details>`,
+			want: "~ open moved to another details: open"},
+		{name: "hidden", old: `<div hidden>Tab A</div><div>Tab B</div>`, new: `<div>Tab A</div><div hidden>Tab B</div>`,
+			want: "~ hidden moved to another div: hidden"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := evalClause(t, page(tc.old), page(tc.new), `any change`)
+			var got []string
+			for _, c := range r.Changes {
+				got = append(got, c.Line())
+			}
+			if !slices.Equal(got, []string{tc.want}) {
+				t.Errorf("%s -> %s: %q, want %q", tc.old, tc.new, got, tc.want)
+			}
+		})
 	}
 }
 

@@ -53,6 +53,28 @@ func (c Change) attribute() (string, bool) {
 	return "", false
 }
 
+// stateMove returns, for the move of an HTML state attribute (a leaf
+// whose value is its name: disabled, checked, selected, hidden, open)
+// from one element to another, the state's name and the element's (its
+// local name, from the new path: "option"), and false for any other
+// change. The leaf's value tells a state from an XML attribute of the
+// same name.
+func (c Change) stateMove() (state, elem string, ok bool) {
+	name, ok := c.attribute()
+	if !ok || c.Op != Move || !isStateAttr(name) || cmp.Or(c.New, c.Old) != name {
+		return "", "", false
+	}
+	path := strings.TrimSuffix(cmp.Or(c.NewPath, c.OldPath), "/@"+name)
+	step := path[strings.LastIndexByte(path, '/')+1:]
+	if i := strings.IndexByte(step, '['); i >= 0 {
+		step = step[:i]
+	}
+	if step == "" {
+		return "", "", false
+	}
+	return name, localName(step), true
+}
+
 // participles are the operations as a reader says what happened.
 var participles = map[Operation]string{Insert: "added", Delete: "removed", Update: "changed", Move: "moved"}
 
@@ -97,7 +119,10 @@ func Count(changes []Change) string {
 
 // Heading says what happened to the change's object, in words: "list item
 // added", "cell changed", "value decreased by 50", "value rose above 100",
-// "row moved"; for a cell, where it is: "cell changed in row Bravo,
+// "row moved"; for a state that leaves one element for another of its
+// kind, the state and the element: "selected moved to another option"
+// (rather than "attribute selected moved", whose text would only repeat
+// "selected"); for a cell, where it is: "cell changed in row Bravo,
 // column Price"; for an item of a nested list, where it is: "list item
 // added in Food > Mains", "list item removed from Food", "list item moved
 // from Food to Drinks"; for a value among several, which: "value
@@ -106,6 +131,9 @@ func (c Change) Heading() string {
 	noun := c.Kind.noun(1)
 	if c.Kind == KindWord {
 		noun = "words" // a run of them, as the line shows
+	}
+	if state, elem, ok := c.stateMove(); ok {
+		return state + " moved to another " + elem
 	}
 	if name, ok := c.attribute(); ok {
 		noun = "attribute " + name

@@ -47,14 +47,22 @@
 // those a reader sees, hears or acts on and a page does not rewrite at
 // every fetch: href, src and alt; title and aria-label; the states
 // disabled, checked, selected, hidden and open, whose leaf is the
-// attribute's name, so that it appears and disappears with the state; the
-// value and placeholder of an input that is not hidden, a textarea's
-// placeholder, a meter's and a progress's value, an option's, optgroup's
-// and track's label; the content of a meta whose name or property, in any
-// case, is description, keywords or author, or starts with og:, twitter:
-// or product:; not style, class, id, data-*, srcset, nonces, a hidden
-// input's value nor any other meta, which change at every fetch or only
-// style the page: contentattrs.go gives each rule's reason), attributes
+// attribute's name, so that it appears and disappears with the state (and
+// a state that leaves one element for another of its kind is one move,
+// headed "selected moved to another option"); the value and placeholder
+// of an input that is not hidden (type="hidden", or the hidden attribute
+// on it or on an element it sits in: texts under hidden stay content), a
+// textarea's placeholder, a meter's and a progress's value, an option's,
+// optgroup's and track's label; the content of a meta whose name or
+// property, in any case, is description, keywords or author, or starts
+// with og:, twitter: or product: (og:title, og:site_name, twitter:site,
+// product:price:amount) but for those for machines (an image's or the
+// page's address, a type, a size, a locale: og:image, og:image:width,
+// og:url, og:type, og:locale, twitter:card, twitter:image) and any whose
+// content is an absolute URL; not style, class, id, data-*, srcset,
+// nonces, a hidden input's value nor any other meta, which change at
+// every fetch, only style the page or are for machines: contentattrs.go
+// gives each rule's reason), attributes
 // before the element's children. Any change is the superset of all
 // changes (the seed) over these leaves: an element that holds none (an
 // <hr> added) is no change. The attribute leaves are any change's only:

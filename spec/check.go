@@ -219,9 +219,11 @@ func (c *Checker) Check(s *Sentinel) (*Checked, error) {
 // its source, because one it uses (Using, start(), end(), during()) was
 // edited: the URL rules added after sentinels were stored with URLs they
 // break (a port outside 1 to 65535, a mistyped "http:/a.example", a host
-// DNS refuses) are left out, as Checked.UnmarshalJSON leaves them out
-// when it is read back, so that an edit of the one it uses is not refused
-// for a URL of its own that was valid when it was stored.
+// DNS refuses) are left out, and the Monitor rules added after (a NOT
+// that narrows nothing, operands that differ only in case) are warnings,
+// as Checked.UnmarshalJSON leaves them out when it is read back, so that
+// an edit of the one it uses is not refused for a URL or an expression
+// of its own that was valid when it was stored.
 func (c *Checker) RecheckStored(name string, s *Sentinel) (*Checked, error) {
 	c.stored = true
 	defer func() { c.stored = false }()

@@ -183,7 +183,10 @@
 //     nothing, which is any NOT but an operand of AND beside one that is
 //     not a NOT ("NOT X", "X OR NOT Y", "NOT X AND NOT Y", "NOT NOT X":
 //     NOT Y holds for every new version without a Y change, so these
-//     fire on almost every change or, for NOT any change, on none);
+//     fire on almost every change or, for NOT any change, on none; a
+//     sentinel stored before this rule and the case-insensitive comparing
+//     of operands, read back by Checked.UnmarshalJSON or checked again by
+//     Checker.RecheckStored, is warned of them instead, and runs as it did);
 //     keywords with
 //     several words, keywords and phrases of punctuation and symbols alone
 //     (which match no word), duplicate or empty values, invalid regular expressions

@@ -87,8 +87,10 @@ func CheckedSite(data []byte) (*Site, error) {
 // Checker.Lookup. The sentinel is validated as DecodeSentinel does, but
 // for the URL rules added after sentinels were stored with URLs they
 // break (a port outside 1 to 65535, "http:/a.example", a host DNS
-// refuses, "a..example"): such a sentinel loads and runs as it did, its
-// fetches failing as they did. The read-only members are taken as they
+// refuses, "a..example") and for the Monitor rules added since (a NOT
+// that narrows nothing, operands that differ only in the case of their
+// keywords): such a sentinel loads and runs as it did, its fetches
+// failing as they did. The read-only members are taken as they
 // are (they were computed by the checker when the sentinel was stored).
 func (c *Checked) UnmarshalJSON(data []byte) error {
 	s, err := decodeSentinel(data, true)

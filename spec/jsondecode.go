@@ -54,8 +54,8 @@ func DecodeSentinel(data []byte) (*Sentinel, error) {
 }
 
 // decodeSentinel is DecodeSentinel; for a stored sentinel (Checked's JSON
-// form read back), the URL rules added since it was stored are left out
-// (see normalizeURL).
+// form read back), the rules added since it was stored are left out
+// (see validator.stored).
 func decodeSentinel(data []byte, stored bool) (*Sentinel, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()

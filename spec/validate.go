@@ -33,8 +33,12 @@ type validator struct {
 	// checkChat, if not nil, is Checker.CheckChat.
 	checkChat func(url string) error
 	// stored: the sentinel was checked when it was stored (Checked's
-	// JSON form, read back from a store); the URL rules added since
-	// (see normalizeURL) are not applied to it, so that it still loads.
+	// JSON form, read back from a store, or RecheckStored); the rules
+	// added since are not applied to it, so that it still loads and runs
+	// as it did: the URL rules (see normalizeURL), and, as warnings
+	// instead of errors, a NOT that narrows nothing (misplacedNot) and
+	// operands or excepted words that differ only in case or spacing
+	// (argAsWritten).
 	stored bool
 }
 

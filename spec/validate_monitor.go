@@ -24,7 +24,7 @@ func (v *validator) expr(x Expr) {
 		// operands of AND and OR are checked by notOperands and
 		// negated, that of a NOT by negated.
 		if v.negated(x) {
-			v.report(x, "NOT", notNarrowsNothing(Print(x), []*NotExpr{x}))
+			v.misplacedNot(x, notNarrowsNothing(Print(x), []*NotExpr{x}))
 		}
 	case *BinaryExpr:
 		if isNilNode(x.X) || isNilNode(x.Y) {
@@ -74,6 +74,11 @@ func (v *validator) composite(x *BinaryExpr, ops []Expr) {
 		if key(i) != key(j) {
 			msg = fmt.Sprintf("operands of %s must be distinct: %s is the same as %s, since they match in any %s", x.Op, shortCode(key(i)), shortCode(key(j)), lenience(key(j), key(i)))
 		}
+		if v.stored && !equalExpr(ops[i], ops[j], argAsWritten) {
+			// Stored before operands were compared in any case.
+			v.warn(ops[i], key(i), msg)
+			return
+		}
 		v.report(ops[i], key(i), msg)
 	}
 	if len(ops) > 16 {
@@ -89,7 +94,7 @@ func (v *validator) composite(x *BinaryExpr, ops []Expr) {
 	} else {
 		for i := 1; i < len(ops); i++ {
 			for j := 0; j < i; j++ {
-				if equalExpr(ops[i], ops[j]) {
+				if equalExpr(ops[i], ops[j], argKey) {
 					notDistinct(i, j)
 					break
 				}
@@ -125,15 +130,20 @@ func (v *validator) composite(x *BinaryExpr, ops []Expr) {
 			}
 			switch {
 			case x.Op == And && b.neg:
-				if subsumes(b.c, a.c) {
+				if subsumes(b.c, a.c, argKey) {
+					report := v.report
+					if v.stored && !subsumes(b.c, a.c, argAsWritten) {
+						// Stored before keywords were compared in any case.
+						report = v.warn
+					}
 					n := ops[b.i]
-					v.report(n, key(b.i), fmt.Sprintf("change type %s is not valid as a change to %s would trigger the change type %s, so the sentinel could never fire",
+					report(n, key(b.i), fmt.Sprintf("change type %s is not valid as a change to %s would trigger the change type %s, so the sentinel could never fire",
 						quote(key(a.i)+" AND "+key(b.i)), shortCode(key(a.i)), short(Print(b.c))))
 				}
-			case x.Op == Or && !b.neg && a.i < b.i && !equalExpr(a.c, b.c):
-				if subsumes(b.c, a.c) {
+			case x.Op == Or && !b.neg && a.i < b.i && !equalExpr(a.c, b.c, argKey):
+				if subsumes(b.c, a.c, argKey) {
 					v.warn(ops[a.i], key(a.i), fmt.Sprintf("%s OR %s is the same as %s: every change to %s is also a change to %s", shortCode(key(a.i)), shortCode(key(b.i)), shortCode(key(b.i)), shortCode(key(a.i)), shortCode(key(b.i))))
-				} else if subsumes(a.c, b.c) {
+				} else if subsumes(a.c, b.c, argKey) {
 					v.warn(ops[b.i], key(b.i), fmt.Sprintf("%s OR %s is the same as %s: every change to %s is also a change to %s", shortCode(key(a.i)), shortCode(key(b.i)), shortCode(key(a.i)), shortCode(key(b.i)), shortCode(key(a.i))))
 				}
 			}
@@ -146,8 +156,9 @@ func (v *validator) composite(x *BinaryExpr, ops []Expr) {
 // all words ⊇ {keywords, phrase, table, list, regular expression, value};
 // keywords {a, b} ⊇ keywords {a}. A scoped or filtered y covers only the
 // same scope and filters, and a value read from an attribute is in
-// neither any change nor all words (readsAttribute).
-func subsumes(cy, cx *ChangeType) bool {
+// neither any change nor all words (readsAttribute). Arguments are
+// compared by key (argKey: as they match).
+func subsumes(cy, cx *ChangeType, key func(Kind, string) string) bool {
 	if cy.Scope != nil && (cx.Scope == nil || selectorKey(cy.Scope) != selectorKey(cx.Scope)) {
 		return false
 	}
@@ -182,16 +193,16 @@ func subsumes(cy, cx *ChangeType) bool {
 		}
 		have := map[string]bool{}
 		for _, a := range cy.Args {
-			have[argKey(cy.Kind, a.Value)] = true
+			have[key(cy.Kind, a.Value)] = true
 		}
 		for _, a := range cx.Args {
-			if !have[argKey(cx.Kind, a.Value)] {
+			if !have[key(cx.Kind, a.Value)] {
 				return false
 			}
 		}
 		return len(cx.Args) > 0
 	}
-	return equalExpr(cx, cy)
+	return equalExpr(cx, cy, key)
 }
 
 // readsAttribute reports whether c is a value whose XPath scope may read
@@ -231,8 +242,9 @@ func readsAttribute(c *ChangeType) bool {
 }
 
 // equalExpr reports whether two change-type expressions are the same,
-// positions aside.
-func equalExpr(a, b Expr) bool {
+// positions aside, their arguments compared by key (argKey: as they
+// match).
+func equalExpr(a, b Expr, key func(Kind, string) string) bool {
 	switch a := a.(type) {
 	case *ChangeType:
 		b, ok := b.(*ChangeType)
@@ -240,7 +252,7 @@ func equalExpr(a, b Expr) bool {
 			return false
 		}
 		for i := range a.Args {
-			if a.Args[i] == nil || b.Args[i] == nil || argKey(a.Kind, a.Args[i].Value) != argKey(b.Kind, b.Args[i].Value) {
+			if a.Args[i] == nil || b.Args[i] == nil || key(a.Kind, a.Args[i].Value) != key(b.Kind, b.Args[i].Value) {
 				return false
 			}
 		}
@@ -258,10 +270,10 @@ func equalExpr(a, b Expr) bool {
 		return a.Condition == nil || a.Condition.Op == b.Condition.Op && a.Condition.Threshold == b.Condition.Threshold
 	case *NotExpr:
 		b, ok := b.(*NotExpr)
-		return ok && a != nil && b != nil && equalExpr(a.X, b.X)
+		return ok && a != nil && b != nil && equalExpr(a.X, b.X, key)
 	case *BinaryExpr:
 		b, ok := b.(*BinaryExpr)
-		return ok && a != nil && b != nil && a.Op == b.Op && equalExpr(a.X, b.X) && equalExpr(a.Y, b.Y)
+		return ok && a != nil && b != nil && a.Op == b.Op && equalExpr(a.X, b.X, key) && equalExpr(a.Y, b.Y, key)
 	}
 	return false
 }
@@ -278,6 +290,11 @@ func argKey(kind Kind, value string) string {
 	}
 	return value
 }
+
+// argAsWritten is the value of an argument as written: how operands were
+// compared before argKey, which the rules for a stored sentinel keep
+// (validator.stored).
+func argAsWritten(_ Kind, value string) string { return value }
 
 // matchKey is x printed with each argument as argKey has it: two operands
 // equalExpr finds equal have the same key.
@@ -361,7 +378,12 @@ func (v *validator) changeType(c *ChangeType) {
 		case ok && first == a.Value:
 			v.report(a, a.Value, fmt.Sprintf("duplicate %s in %s", quote(a.Value), what))
 		case ok:
-			v.report(a, a.Value, fmt.Sprintf("duplicate %s in %s: the same as %s, since they match in any %s", quote(a.Value), what, quote(first), lenience(first, a.Value)))
+			report := v.report
+			if v.stored && c.Kind == Words {
+				// Stored before excepted words were compared in any case.
+				report = v.warn
+			}
+			report(a, a.Value, fmt.Sprintf("duplicate %s in %s: the same as %s, since they match in any %s", quote(a.Value), what, quote(first), lenience(first, a.Value)))
 		default:
 			seen[argKey(c.Kind, a.Value)] = a.Value
 		}

@@ -15,6 +15,17 @@ import (
 // makes the OR fire on all those versions too; NOT NOT Y is Y. Each is
 // refused at the NOT, saying what to write instead.
 
+// misplacedNot reports a NOT that narrows nothing: an error, but a
+// warning for a stored sentinel (validator.stored), which may have been
+// stored before the rule and must still load and run as it did.
+func (v *validator) misplacedNot(n Node, msg string) {
+	if v.stored {
+		v.warn(n, "NOT", msg)
+		return
+	}
+	v.report(n, "NOT", msg)
+}
+
 // notHint is what every message about a misplaced NOT says.
 const notHint = "NOT only narrows a change type it is combined with by AND"
 
@@ -28,7 +39,7 @@ func (v *validator) negated(x *NotExpr) bool {
 	if inner, ok := x.X.(*NotExpr); ok {
 		if v.negated(inner) {
 			y := Print(inner.X)
-			v.report(x, "NOT", fmt.Sprintf("%s is %s: write %s", shortCode(Print(x)), shortCode(y), suggestion(y)))
+			v.misplacedNot(x, fmt.Sprintf("%s is %s: write %s", shortCode(Print(x)), shortCode(y), suggestion(y)))
 		}
 		return false
 	}
@@ -93,7 +104,7 @@ func (v *validator) notOperands(x *BinaryExpr, ops []Expr) {
 		return
 	}
 	if len(others) == 0 {
-		v.report(nots[0], "NOT", notNarrowsNothing(Print(x), nots))
+		v.misplacedNot(nots[0], notNarrowsNothing(Print(x), nots))
 		return
 	}
 	// An OR: each NOT fires it on every change that is not to its
@@ -109,9 +120,9 @@ func (v *validator) notOperands(x *BinaryExpr, ops []Expr) {
 	}
 	for _, n := range nots {
 		if neverChanges(n.X) {
-			v.report(n, "NOT", fmt.Sprintf("%s: %s never holds, since every new version is a change: %s; write %s", what, Print(n), notHint, suggestion(strings.Join(watched, " OR "))))
+			v.misplacedNot(n, fmt.Sprintf("%s: %s never holds, since every new version is a change: %s; write %s", what, Print(n), notHint, suggestion(strings.Join(watched, " OR "))))
 			continue
 		}
-		v.report(n, "NOT", fmt.Sprintf("%s would fire on every change that is not to %s: %s; write %s", what, shortCode(negatedText(n)), notHint, suggestion(base+" AND "+Print(n))))
+		v.misplacedNot(n, fmt.Sprintf("%s would fire on every change that is not to %s: %s; write %s", what, shortCode(negatedText(n)), notHint, suggestion(base+" AND "+Print(n))))
 	}
 }

@@ -1,0 +1,55 @@
+package spec
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestStoredMonitorLoadsUnderLaterRules: a checked sentinel the previous
+// release stored (testdata/stored, the JSON its Checked.MarshalJSON
+// wrote) with a Monitor expression a later rule refuses (a NOT that
+// narrows nothing, operands that differ only in case, a NOT subsumed
+// once case is ignored) still decodes from the store, with the same
+// expression, which package intent evaluates as it did; and a stored
+// sentinel checked again (RecheckStored) is not refused for it, but
+// warned. New input is held to the rules.
+func TestStoredMonitorLoadsUnderLaterRules(t *testing.T) {
+	for file, monitor := range map[string]string{
+		"not_alone.json":        "NOT keywords {x}",
+		"not_not.json":          "NOT NOT all links",
+		"or_not.json":           "all links OR NOT all images",
+		"case_distinct.json":    "keywords {Price} OR keywords {price}",
+		"case_subsumed.json":    "keywords {sale} AND NOT keywords {Sale, offer}",
+		"case_except.json":      "all words except {The} OR all words except {the}",
+		"case_except_list.json": "all words except {The, the}",
+	} {
+		t.Run(file, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", "stored", file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var c Checked
+			if err := json.Unmarshal(data, &c); err != nil {
+				t.Fatalf("a stored sentinel does not load: %v", err)
+			}
+			if c.Sentinel == nil || c.Sentinel.Monitor == nil || Print(c.Sentinel.Monitor.X) != monitor {
+				t.Fatalf("loaded %v, want Monitor %s", c.Sentinel, monitor)
+			}
+			if len(c.URLs) != 1 || c.URLs[0] != "http://a.example/page" {
+				t.Errorf("loaded urls %q", c.URLs)
+			}
+			if _, err := DecodeSentinel(data); err == nil {
+				t.Errorf("DecodeSentinel accepts it: new input must follow the rules")
+			}
+			ch, err := NewChecker(date(2026, 11, 2, 0, 0)).RecheckStored("s", c.Sentinel)
+			if err != nil {
+				t.Fatalf("checked again, it is refused: %v", err)
+			}
+			if len(ch.Warnings) == 0 {
+				t.Errorf("checked again, it has no warning")
+			}
+		})
+	}
+}

@@ -74,6 +74,12 @@ type Stored struct {
 	Created time.Time // when it was created: its Now
 	Started time.Time // when it actually started; zero if it has not
 	Ended   time.Time // when it actually ended; zero if it has not
+	// Unreadable, if not nil, is why the stored sentinel could not be
+	// read back (its JSON form does not decode); Checked is then nil.
+	// Its name is still the owner's: a sentinel of the same name is not
+	// unique, and one that uses it or refers to its events is told it
+	// cannot be read, and why.
+	Unreadable error
 }
 
 // Checker applies the semantic rules of the seed (chapter 6) to the
@@ -109,7 +115,9 @@ type Checker struct {
 	// clause and inherits none. Zero means 12 months.
 	DefaultLifespan Duration
 	// Lookup returns a stored sentinel of the owner by name (compared
-	// without regard to case), or nil. It may be nil.
+	// without regard to case), or nil; one whose stored form does not
+	// decode is returned Unreadable, not left out, so that its name stays
+	// taken. It may be nil.
 	Lookup func(name string) *Stored
 	// CompileSelector, if not nil, compiles a selector's expression as the
 	// monitor will (intent.CheckSelector does) and returns its error with
@@ -301,7 +309,14 @@ func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
 
 	name := s.Name.Name
 	if old := c.lookup(name); old != nil {
-		k.errorf(s.Name, name, "sentinel name %s is not unique: the owner already has a sentinel %s", short(name), short(old.Sentinel.Name.Name))
+		switch {
+		case old.Checked != nil && old.Sentinel != nil && old.Sentinel.Name != nil:
+			k.errorf(s.Name, name, "sentinel name %s is not unique: the owner already has a sentinel %s", short(name), short(old.Sentinel.Name.Name))
+		case old.Unreadable != nil:
+			k.errorf(s.Name, name, "sentinel name %s is not unique: the owner already has one, whose stored form cannot be read: %v", short(name), old.Unreadable)
+		default:
+			k.errorf(s.Name, name, "sentinel name %s is not unique: the owner already has one", short(name))
+		}
 	}
 
 	ch := &Checked{}
@@ -562,7 +577,7 @@ func (k *checking) targets(t Target, parent **Stored) ([]string, [][]int, *Site)
 	}
 	alts, _ := w.walk(t)
 	if st, ok := t.(*SentinelTarget); ok && st.Name != nil {
-		if ref := k.c.lookup(st.Name.Name); ref != nil && !strings.EqualFold(st.Name.Name, k.s.Name.Name) {
+		if ref := k.c.lookup(st.Name.Name); ref != nil && ref.Checked != nil && ref.Sentinel != nil && !strings.EqualFold(st.Name.Name, k.s.Name.Name) {
 			*parent = ref
 		}
 	}
@@ -583,6 +598,10 @@ func (k *checking) ref(id *Ident, where string) *Stored {
 		} else {
 			k.errorf(id, id.Name, "unknown sentinel %s", short(id.Name))
 		}
+		return nil
+	}
+	if ref.Unreadable != nil {
+		k.errorf(id, id.Name, "sentinel %s cannot be read from the store: %v", short(id.Name), ref.Unreadable)
 		return nil
 	}
 	if ref.Checked == nil || ref.Sentinel == nil {

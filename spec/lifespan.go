@@ -260,6 +260,9 @@ func (k *checking) estimate(ref *Stored, kind EventKind, stack []string) (time.T
 			}
 		}
 		sub := k.c.lookup(b.Name.Name)
+		if sub != nil && sub.Unreadable != nil {
+			return time.Time{}, fmt.Sprintf("%s depends on sentinel %s, which cannot be read from the store: %v", short(name), short(b.Name.Name), sub.Unreadable)
+		}
 		if sub == nil || sub.Checked == nil || sub.Sentinel == nil {
 			return time.Time{}, fmt.Sprintf("%s depends on unknown sentinel %s", short(name), short(b.Name.Name))
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"slices"
@@ -85,14 +86,30 @@ func storedChecker(ctx context.Context, st vigil.Store, owner *vigil.User, now t
 	}
 	known := map[string]*spec.Stored{}
 	for _, s := range all {
-		var c spec.Checked
-		if err := json.Unmarshal(s.Spec, &c); err != nil || c.Sentinel == nil {
+		c, err := readChecked(s)
+		if err != nil {
+			// Its name stays taken, and a sentinel that uses it is told
+			// why it cannot.
+			known[strings.ToLower(s.Name)] = &spec.Stored{Created: s.CreatedAt, Unreadable: err}
 			continue
 		}
 		status := monitor.Lifespan(states[s.ID])
-		known[strings.ToLower(s.Name)] = &spec.Stored{Checked: &c, Created: s.CreatedAt, Started: status.Started, Ended: status.Ended}
+		known[strings.ToLower(s.Name)] = &spec.Stored{Checked: c, Created: s.CreatedAt, Started: status.Started, Ended: status.Ended}
 	}
 	return newChecker(now, owner.Email, known), nil
+}
+
+// readChecked returns the checked form of a stored sentinel, or why it
+// cannot be read.
+func readChecked(s *vigil.Sentinel) (*spec.Checked, error) {
+	var c spec.Checked
+	if err := json.Unmarshal(s.Spec, &c); err != nil {
+		return nil, err
+	}
+	if c.Sentinel == nil {
+		return nil, errors.New("no sentinel in its stored form")
+	}
+	return &c, nil
 }
 
 // ownerChecker returns the checker of sentinel add and sentinel check
@@ -169,11 +186,17 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (code
 	owners := map[int64]string{}
 	tw := tabwriter.NewWriter(env.stdout, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tOWNER\tNAME\tTARGET\tSTATUS\tLAST CHECK\tNEXT CHECK\tURL")
+	var unreadable []string
 	for _, s := range all {
+		// The pages of one whose stored form cannot be read are listed
+		// all the same, and why it cannot be, below the table.
 		url := ""
-		var c spec.Checked
-		if json.Unmarshal(s.Spec, &c) == nil && len(c.URLs) > 0 {
-			url = strings.Join(c.URLs, " ")
+		urls, err := spec.CheckedURLs(s.Spec)
+		if _, rerr := readChecked(s); rerr != nil {
+			unreadable = append(unreadable, s.Name+": its stored form cannot be read, so it is not checked: "+rerr.Error())
+		}
+		if err == nil && len(urls) > 0 {
+			url = strings.Join(urls, " ")
 		}
 		target := targetKind(s.Spec)
 		owner, ok := owners[s.OwnerID]
@@ -202,10 +225,10 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (code
 	if err := tw.Flush(); err != nil {
 		return exitError, err
 	}
-	// What a sentinel's scopes select nothing of, and why the last fetch
-	// of one of its pages failed, where it finds no change: below the
-	// table, one a line.
-	var notes []string
+	// Why a sentinel's stored form cannot be read, what its scopes
+	// select nothing of, and why the last fetch of one of its pages
+	// failed, where it finds no change: below the table, one a line.
+	notes := unreadable
 	for i, s := range all {
 		for _, n := range states[s.ID].ScopeNotes {
 			notes = append(notes, s.Name+": "+n)

@@ -180,10 +180,13 @@
 //     {price} are one change type, there being no option to match case);
 //     "X AND NOT Y" when every X change is
 //     a Y change (the seed's "all links and not any change"); a NOT that narrows
-//     nothing, which is any NOT but an operand of AND beside one that is
-//     not a NOT ("NOT X", "X OR NOT Y", "NOT X AND NOT Y", "NOT NOT X":
-//     NOT Y holds for every new version without a Y change, so these
-//     fire on almost every change or, for NOT any change, on none; a
+//     nothing, which is one that no AND around it combines with a change
+//     type, so that the expression holds for a new version that changes
+//     none of its change types ("NOT X", "X OR NOT Y", "NOT X AND NOT Y",
+//     and "NOT NOT X", which is X; but "X AND (Y OR NOT Z)" and
+//     "NOT (NOT X OR NOT Y)", which is X AND Y, are valid): NOT Y holds
+//     for every new version without a Y change, so these fire on almost
+//     every change or, for NOT any change, on none; a
 //     sentinel stored before this rule and the case-insensitive comparing
 //     of operands, read back by Checked.UnmarshalJSON or checked again by
 //     Checker.RecheckStored, is warned of them instead, and runs as it did);

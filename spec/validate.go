@@ -58,6 +58,7 @@ func (v *validator) sentinel(s *Sentinel) {
 	}
 	if s.Monitor != nil {
 		v.expr(s.Monitor.X)
+		v.notPlacement(s.Monitor.X)
 	}
 	if s.Fetch != nil {
 		v.fetch(s.Fetch)

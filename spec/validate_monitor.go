@@ -21,11 +21,9 @@ func (v *validator) expr(x Expr) {
 		v.changeType(x)
 	case *NotExpr:
 		// Reached only for the whole Monitor expression: the NOT
-		// operands of AND and OR are checked by notOperands and
-		// negated, that of a NOT by negated.
-		if v.negated(x) {
-			v.misplacedNot(x, notNarrowsNothing(Print(x), []*NotExpr{x}))
-		}
+		// operands of AND and OR are checked by negated, that of a NOT
+		// by negated, and where they stand by notPlacement.
+		v.negated(x)
 	case *BinaryExpr:
 		if isNilNode(x.X) || isNilNode(x.Y) {
 			v.report(x, x.Op.String(), x.Op.String()+" needs two operands")
@@ -33,7 +31,6 @@ func (v *validator) expr(x Expr) {
 		}
 		var ops []Expr
 		flattenExpr(x, x.Op, &ops)
-		v.notOperands(x, ops)
 		for _, o := range ops {
 			if n, ok := o.(*NotExpr); ok {
 				v.negated(n)

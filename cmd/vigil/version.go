@@ -38,7 +38,9 @@ func runVersion(_ context.Context, env *environment, args []string) (int, error)
 // (nil when the binary holds none): the main module's version ("(devel)"
 // for a build from a checkout), the commit (vcs.revision, ", with
 // uncommitted changes" when vcs.modified) and its time (vcs.time), and
-// the Go version and platform, a line each.
+// the Go version and platform, a line each. Without version control
+// information it says none was recorded, which may be a build outside a
+// checkout or one with -buildvcs=false.
 func versionText(bi *debug.BuildInfo) string {
 	platform := runtime.GOOS + "/" + runtime.GOARCH
 	if bi == nil {
@@ -63,7 +65,9 @@ func versionText(bi *debug.BuildInfo) string {
 			fmt.Fprintf(&b, "committed %s\n", t)
 		}
 	} else {
-		b.WriteString("revision unknown (not built from a version control checkout)\n")
+		// Not "not built from a checkout": go build -buildvcs=false (as
+		// GOFLAGS may set) records nothing from one either.
+		b.WriteString("revision unknown: no version control information recorded (built outside a checkout, or with -buildvcs=false)\n")
 	}
 	fmt.Fprintf(&b, "go %s %s\n", bi.GoVersion, platform)
 	return b.String()

@@ -13,7 +13,9 @@ import (
 // TestVersionText: vigil version says which module version, which
 // commit (its time, and whether the tree had uncommitted changes) and
 // which Go built the binary, from its build information; what the build
-// did not record is said to be unknown. vigil had no way to tell.
+// did not record is said to be unknown. vigil had no way to tell. A
+// binary with no version control information is not said to be built
+// outside a checkout: GOFLAGS=-buildvcs=false leaves none from one.
 func TestVersionText(t *testing.T) {
 	platform := runtime.GOOS + "/" + runtime.GOARCH
 	for _, c := range []struct {
@@ -22,15 +24,19 @@ func TestVersionText(t *testing.T) {
 		want string
 	}{
 		{"release", &debug.BuildInfo{GoVersion: "go1.26.1", Main: debug.Module{Path: "github.com/vigil-web/vigil", Version: "v1.4.0"}},
-			"vigil v1.4.0\nrevision unknown (not built from a version control checkout)\ngo go1.26.1 " + platform + "\n"},
+			"vigil v1.4.0\nrevision unknown: no version control information recorded (built outside a checkout, or with -buildvcs=false)\ngo go1.26.1 " + platform + "\n"},
 		{"checkout", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/vigil-web/vigil", Version: "(devel)"},
 			Settings: []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "50b075bce7fdde3a4037a40c70918d52f42bcf4a"}, {Key: "vcs.time", Value: "2026-11-30T19:30:00Z"}, {Key: "vcs.modified", Value: "false"}}},
 			"vigil (devel)\nrevision 50b075bce7fdde3a4037a40c70918d52f42bcf4a\ncommitted 2026-11-30T19:30:00Z\ngo go1.26.8 " + platform + "\n"},
 		{"modified checkout", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/vigil-web/vigil", Version: "(devel)"},
 			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "50b075bce7fd"}, {Key: "vcs.time", Value: "2026-11-30T19:30:00Z"}, {Key: "vcs.modified", Value: "true"}}},
 			"vigil (devel)\nrevision 50b075bce7fd, with uncommitted changes\ncommitted 2026-11-30T19:30:00Z\ngo go1.26.8 " + platform + "\n"},
+		// GOFLAGS=-buildvcs=false: a build from a checkout records none.
+		{"-buildvcs=false", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/vigil-web/vigil", Version: "(devel)"},
+			Settings: []debug.BuildSetting{{Key: "-buildvcs", Value: "false"}, {Key: "GOOS", Value: "linux"}}},
+			"vigil (devel)\nrevision unknown: no version control information recorded (built outside a checkout, or with -buildvcs=false)\ngo go1.26.8 " + platform + "\n"},
 		{"test binary", &debug.BuildInfo{GoVersion: "go1.26.8"},
-			"vigil unknown\nrevision unknown (not built from a version control checkout)\ngo go1.26.8 " + platform + "\n"},
+			"vigil unknown\nrevision unknown: no version control information recorded (built outside a checkout, or with -buildvcs=false)\ngo go1.26.8 " + platform + "\n"},
 		{"no build information", nil,
 			"vigil unknown (the binary holds no build information)\ngo " + runtime.Version() + " " + platform + "\n"},
 	} {

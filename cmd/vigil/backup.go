@@ -21,8 +21,9 @@ func init() {
 // directory go with it. A PostgreSQL store is backed up with pg_dump.
 // Beside an import warc in one transaction the copy is taken all the
 // same, of the store as it was before the import (WAL's readers do not
-// see a transaction not committed), and the command says so
-// (importOutsideBackup).
+// see a transaction not committed), and the command says so, of an
+// import running when the copy began or once it ended
+// (backupBesideImport).
 func runBackup(ctx context.Context, env *environment, args []string) (int, error) {
 	fs := newSentinelFlagSet(env, "backup", "FILE", "Backup writes a copy of the SQLite store of the data directory to FILE, a\n"+
 		"new file, consistent as of one moment, while vigil serve runs on it. Keep the\n"+
@@ -41,14 +42,15 @@ func runBackup(ctx context.Context, env *environment, args []string) (int, error
 		return exitError, errors.New("the store is in PostgreSQL (--postgres or $VIGIL_POSTGRES_DSN): back it up with pg_dump (pg_dump --format=custom DSN > vigil.dump, with the schema of its search_path, if any, in --schema), which copies its keys (table secrets) too")
 	}
 	dest := fs.Arg(0)
-	if err := sqlite.Backup(ctx, *sf.data, dest); err != nil {
+	note, err := backupBesideImport(*sf.data, func() error { return sqlite.Backup(ctx, *sf.data, dest) })
+	if err != nil {
 		if vigil.ErrorCode(err) != vigil.EINTERNAL {
 			err = errors.New(vigil.ErrorMessage(err))
 		}
 		return exitError, err
 	}
 	fmt.Fprintf(env.stdout, "%s: a copy of %s\n", dest, filepath.Join(*sf.data, sqlite.FileName))
-	if note := importOutsideBackup(*sf.data); note != "" {
+	if note != "" {
 		fmt.Fprintln(env.stdout, note)
 	}
 	var keys []string

@@ -99,17 +99,31 @@ func refuseWriteDuringImport(dataDir, dsn string) error {
 	return fmt.Errorf("%s is importing into the data directory %s%s (it holds %s), in one transaction that holds the store's writes until it ends: try again when it ends (the commands that only read the store work meanwhile)", holder, dataDir, since, path)
 }
 
-// importOutsideBackup returns what vigil backup says of an import warc
-// in one transaction that holds the data directory once its copy of the
-// store is written, "" when none does. That import has not committed
-// (it holds its lock until its commit ends), so the copy, consistent as
-// of one moment, has none of what it imports: it holds the store as it
-// was before the import.
-func importOutsideBackup(dataDir string) string {
+// backupBesideImport runs copy, vigil backup's copy of the SQLite store
+// in dataDir, and returns what the command says of an import warc in one
+// transaction that held the data directory when the copy began or once
+// it ended, "" when none did, with copy's error. An import holds its lock
+// until its commit ends. One that holds it at the end has not committed:
+// the copy, consistent as of one moment, has none of what it imports.
+// One that held it at the start only committed during the copy, before
+// or after the moment the copy holds: the copy may have none of it. An
+// import that began and ended within the copy is not seen.
+func backupBesideImport(dataDir string, copy func() error) (string, error) {
 	path := filepath.Join(dataDir, importLockFile)
-	if !lockFileHeld(path) {
-		return ""
+	var before string // who held the lock as the copy began, "" if none did
+	if lockFileHeld(path) {
+		before = lockFileOwner("vigil import warc", path)
 	}
-	return fmt.Sprintf("%s is importing into the data directory %s in one transaction, not committed: the copy holds the store as it was before that import, none of what it imports (back up again once it ends to keep that too)",
-		lockFileOwner("vigil import warc", path), dataDir)
+	if err := copy(); err != nil {
+		return "", err
+	}
+	if lockFileHeld(path) {
+		return fmt.Sprintf("%s is importing into the data directory %s in one transaction, not committed: the copy holds the store as it was before that import, none of what it imports (back up again once it ends to keep that too)",
+			lockFileOwner("vigil import warc", path), dataDir), nil
+	}
+	if before != "" {
+		return fmt.Sprintf("%s was importing into the data directory %s in one transaction when the copy began, and has ended since: the copy may hold the store as it was before that import, none of what it imported (back up again to be sure to keep that too)",
+			before, dataDir), nil
+	}
+	return "", nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -164,12 +165,7 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (code
 	if err != nil {
 		return exitError, err
 	}
-	failed := make([]*web.FetchError, len(all))
-	for i, s := range all {
-		if failed[i], err = web.LastFetchError(ctx, st, s); err != nil {
-			return exitError, fmt.Errorf("sentinel %s: %w", s.Name, err)
-		}
-	}
+	failed := lastFetchErrors(ctx, st, all, env.stderr)
 	if *asJSON {
 		enc := json.NewEncoder(env.stdout)
 		for i, s := range all {
@@ -241,6 +237,32 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (code
 		fmt.Fprintf(env.stdout, "\n%s\n", strings.Join(notes, "\n"))
 	}
 	return exitOK, nil
+}
+
+// lastFetchErrors returns the failure of the last fetch of each sentinel
+// of all (web.LastFetchError), nil for one with none. A read that fails
+// for a page of one is said on stderr, a line naming the sentinel, and
+// the listing goes on, as the dashboard shows the others: one unreadable
+// page does not fail the command.
+func lastFetchErrors(ctx context.Context, st vigil.Store, all []*vigil.Sentinel, stderr io.Writer) []*web.FetchError {
+	failed := make([]*web.FetchError, len(all))
+	for i, s := range all {
+		var err error
+		if failed[i], err = web.LastFetchError(ctx, st, s); err != nil {
+			// One line: the failed reads of its pages (joined), each
+			// as the runner says an error.
+			errs := []error{err}
+			if j, ok := err.(interface{ Unwrap() []error }); ok {
+				errs = j.Unwrap()
+			}
+			texts := make([]string, len(errs))
+			for k, e := range errs {
+				texts[k] = errorText(e)
+			}
+			fmt.Fprintf(stderr, "vigil sentinel list: sentinel %s: %s\n", s.Name, strings.Join(texts, "; "))
+		}
+	}
+	return failed
 }
 
 // listedSentinel is a line of sentinel list --json: the stored sentinel and

@@ -3,6 +3,8 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/vigil-web/vigil"
@@ -24,24 +26,30 @@ type FetchError struct {
 // sentinelPages returns the resources that the store has of urls (a page
 // never fetched has none), in their order, and the failure of the last
 // fetch of the first whose last fetch failed: nil when every page's last
-// fetch succeeded, or none was fetched.
+// fetch succeeded, or none was fetched. A URL the store refuses (EINVALID:
+// one vigil.CanonicalURL refuses, which a stored sentinel may keep) is
+// skipped as one never fetched is; a read that fails otherwise is skipped
+// too, and said in the error returned with what the others gave: one
+// page that cannot be read does not hide the others.
 func sentinelPages(ctx context.Context, st vigil.Store, urls []string) ([]*vigil.Resource, *FetchError, error) {
 	var pages []*vigil.Resource
 	var failed *FetchError
+	var errs []error
 	for _, u := range urls {
 		res, v, err := st.LatestVersionByURL(ctx, u)
-		if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+		switch code := vigil.ErrorCode(err); {
+		case code == vigil.ENOTFOUND || code == vigil.EINVALID:
 			continue
-		}
-		if err != nil {
-			return nil, nil, err
+		case err != nil:
+			errs = append(errs, fmt.Errorf("read the last fetch of %s: %w", vigil.RedactURL(u), err))
+			continue
 		}
 		pages = append(pages, res)
 		if v != nil && v.Error != "" && failed == nil {
 			failed = &FetchError{At: v.FetchedAt, Message: v.Error}
 		}
 	}
-	return pages, failed, nil
+	return pages, failed, errors.Join(errs...)
 }
 
 // checkedURLs returns the pages of a sentinel as its checked form lists
@@ -57,7 +65,8 @@ func checkedURLs(sen *vigil.Sentinel) []string {
 // LastFetchError returns the failure of the last fetch of the first of
 // sen's pages (in the order of its checked form) whose last fetch failed,
 // the one the dashboard shows; nil when every page's last fetch
-// succeeded, or none was fetched yet.
+// succeeded, or none was fetched yet. A page whose read fails is passed
+// over: the error says so, returned with the failure of the others.
 func LastFetchError(ctx context.Context, st vigil.Store, sen *vigil.Sentinel) (*FetchError, error) {
 	_, failed, err := sentinelPages(ctx, st, checkedURLs(sen))
 	return failed, err

@@ -144,9 +144,10 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (code
 		"With --json, each line is the stored sentinel with \"target\" (page or site).\n"+
 		"Below the table, or as \"scopeNotes\" in JSON: what a sentinel's scopes (a\n"+
 		"table or list by id, In css or xpath) were found to select nothing of on its\n"+
-		"pages at its last checks, where it can find no change; and when the last\n"+
-		"fetch of one of its pages failed and why, as the dashboard shows it (as\n"+
-		"\"lastFetchError\" and \"lastFetchErrorAt\" in JSON).")
+		"pages at its last checks, where it can find no change; and, when the last\n"+
+		"fetch of one of its pages failed, why and since when its fetches fail so\n"+
+		"(the first of the run of failures alike), as the dashboard shows it (as\n"+
+		"\"lastFetchError\" and \"failingSince\" in JSON).")
 	sf := addStoreFlags(fs, env)
 	asJSON := fs.Bool("json", false, "print each sentinel as a line of JSON")
 	if help, err := parseFlags(fs, args); help || err != nil {
@@ -171,7 +172,7 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (code
 		for i, s := range all {
 			l := listedSentinel{Sentinel: s, Target: targetKind(s.Spec), ScopeNotes: states[s.ID].ScopeNotes}
 			if f := failed[i]; f != nil {
-				l.LastFetchError, l.LastFetchErrorAt = f.Message, f.At
+				l.LastFetchError, l.FailingSince = f.Message, f.Since
 			}
 			if err := enc.Encode(l); err != nil {
 				return exitError, err
@@ -230,7 +231,7 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (code
 			notes = append(notes, s.Name+": "+n)
 		}
 		if f := failed[i]; f != nil {
-			notes = append(notes, s.Name+": last fetch failed at "+fmtTime(f.At)+": "+f.Message)
+			notes = append(notes, s.Name+": failing since "+fmtTime(f.Since)+": "+f.Message)
 		}
 	}
 	if len(notes) > 0 {
@@ -273,9 +274,10 @@ type listedSentinel struct {
 	// ScopeNotes say what its scopes select nothing of (monitor.ScopeNotes).
 	ScopeNotes []string `json:"scopeNotes,omitempty"`
 	// LastFetchError is why the last fetch of one of its pages failed,
-	// LastFetchErrorAt when (web.LastFetchError); absent if none did.
-	LastFetchError   string    `json:"lastFetchError,omitempty"`
-	LastFetchErrorAt time.Time `json:"lastFetchErrorAt,omitzero"`
+	// FailingSince since when its fetches fail so (web.LastFetchError);
+	// absent if none did.
+	LastFetchError string    `json:"lastFetchError,omitempty"`
+	FailingSince   time.Time `json:"failingSince,omitzero"`
 }
 
 // targetKind returns "site" for a sentinel whose checked form (spec) watches

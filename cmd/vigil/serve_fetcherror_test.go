@@ -12,11 +12,13 @@ import (
 // TestServeFetchErrorListed runs sentinels whose pages, served on
 // loopback, answer 404 (gone) and redirect to a URL with a password
 // (moved), beside one whose page answers (fine): vigil sentinel list
-// says, below its table, when each failing one's last fetch failed and
+// says, below its table, since when each failing one's fetches fail and
 // why, as the dashboard shows it, the password not shown, and --json
-// gives it as "lastFetchError" and "lastFetchErrorAt"; once the page
-// answers, neither says it. The list said nothing: a failing sentinel
-// looked quiet.
+// gives it as "lastFetchError" and "failingSince": the time of the first
+// failure of the run, which the checks after it keep (a run of failures
+// alike is stored once); once the page answers, neither says it. The list
+// said nothing: a failing sentinel looked quiet. It then said the first
+// failure's time as the last fetch's ("last fetch failed at").
 func TestServeFetchErrorListed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end test; skipped in -short mode")
@@ -45,7 +47,7 @@ func TestServeFetchErrorListed(t *testing.T) {
 	lines := map[string]string{}
 	waitFor(t, 30*time.Second, "the fetch errors", func() bool {
 		for l := range strings.Lines(list()) {
-			if name, _, ok := strings.Cut(l, ": last fetch failed at "); ok {
+			if name, _, ok := strings.Cut(l, ": failing since "); ok {
 				lines[name] = l
 			}
 		}
@@ -60,9 +62,10 @@ func TestServeFetchErrorListed(t *testing.T) {
 		t.Errorf("list says the fine sentinel failed: %q", lines["fine"])
 	}
 	type listed struct {
-		Name             string     `json:"name"`
-		LastFetchError   string     `json:"lastFetchError"`
-		LastFetchErrorAt *time.Time `json:"lastFetchErrorAt"`
+		Name           string     `json:"name"`
+		LastFetchError string     `json:"lastFetchError"`
+		FailingSince   *time.Time `json:"failingSince"`
+		LastCheck      time.Time  `json:"lastCheck"`
 	}
 	got := map[string]listed{}
 	for l := range strings.Lines(runBinary(t, "sentinel", "list", "--data", data, "--json")) {
@@ -73,14 +76,31 @@ func TestServeFetchErrorListed(t *testing.T) {
 		got[s.Name] = s
 	}
 	for name, w := range want {
-		if g := got[name]; !strings.Contains(": "+g.LastFetchError, w) || strings.Contains(g.LastFetchError, "s3cret") || g.LastFetchErrorAt == nil {
-			t.Errorf("--json: %s %+v, want lastFetchError %q, no password, and lastFetchErrorAt", name, g, w)
+		if g := got[name]; !strings.Contains(": "+g.LastFetchError, w) || strings.Contains(g.LastFetchError, "s3cret") || g.FailingSince == nil {
+			t.Errorf("--json: %s %+v, want lastFetchError %q, no password, and failingSince", name, g, w)
 		}
 	}
-	if f := got["fine"]; f.LastFetchError != "" || f.LastFetchErrorAt != nil {
+	if f := got["fine"]; f.LastFetchError != "" || f.FailingSince != nil {
 		t.Errorf("--json: fine %+v, want no lastFetchError", f)
 	}
 
+	// The checks after the first failure keep its time: it is when the
+	// page began to fail, not when it was last fetched.
+	since := got["gone"].FailingSince
+	var later listed
+	waitFor(t, 30*time.Second, "a later check of gone", func() bool {
+		for l := range strings.Lines(runBinary(t, "sentinel", "list", "--data", data, "--json")) {
+			var s listed
+			if json.Unmarshal([]byte(l), &s) == nil && s.Name == "gone" {
+				later = s
+			}
+		}
+		return since != nil && later.LastCheck.After(since.Add(time.Second))
+	})
+	if later.FailingSince == nil || !later.FailingSince.Equal(*since) || later.LastFetchError != got["gone"].LastFetchError {
+		t.Errorf("--json after a later check: gone %+v, want it failing since %v still", later, since)
+	}
+
 	st.set("/gone", `<!DOCTYPE html><html><body><p>back</p></body></html>`)
-	waitFor(t, 30*time.Second, "the fetch error of gone gone", func() bool { return !strings.Contains(list(), "gone: last fetch failed") })
+	waitFor(t, 30*time.Second, "the fetch error of gone gone", func() bool { return !strings.Contains(list(), "gone: failing since") })
 }

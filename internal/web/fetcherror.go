@@ -13,10 +13,14 @@ import (
 
 // FetchError is the failed last fetch of one of a sentinel's pages: what
 // the dashboard shows as the sentinel's last error, the API as its
-// lastFetchError and vigil sentinel list below its table.
+// lastFetchError (and failingSince) and vigil sentinel list below its
+// table.
 type FetchError struct {
-	// At is when the fetch was.
-	At time.Time
+	// Since is when the page began to fail so: the time of the fetch
+	// of the version that says it, the first of its run of failures, as
+	// the monitor stores a run of fetches failing alike once (not the
+	// last of them, which the store does not keep).
+	Since time.Time
 	// Message is why it failed, as the fetcher said it and the version
 	// keeps it: the URL it names has its password hidden
 	// (vigil.RedactURL), as in every error of the fetcher.
@@ -46,7 +50,7 @@ func sentinelPages(ctx context.Context, st vigil.Store, urls []string) ([]*vigil
 		}
 		pages = append(pages, res)
 		if v != nil && v.Error != "" && failed == nil {
-			failed = &FetchError{At: v.FetchedAt, Message: v.Error}
+			failed = &FetchError{Since: v.FetchedAt, Message: v.Error}
 		}
 	}
 	return pages, failed, errors.Join(errs...)

@@ -19,7 +19,8 @@ import (
 // TestSentinelFetchErrorShown: the failure of the last fetch of a
 // sentinel's page, which the dashboard shows as its last error, is in its
 // API view (GET /api/v1/sentinels/{id} and the list) as lastFetchError,
-// with lastFetchErrorAt, when it failed; a sentinel whose pages' last
+// with failingSince, when the page began to fail so (the time of the
+// version that says it: a run of failures alike is stored once); a sentinel whose pages' last
 // fetches succeeded, even after a failure, or that was never fetched, has
 // neither. The API said nothing: a failing sentinel looked quiet.
 func TestSentinelFetchErrorShown(t *testing.T) {
@@ -51,9 +52,9 @@ func TestSentinelFetchErrorShown(t *testing.T) {
 	unfetched := createChecked(t, s, u, "Create Sentinel unfetched Using http://c.example/ Fetch 1 hour")
 	c := newSignedIn(t, s, u)
 	type view struct {
-		Name             string
-		LastFetchError   *string
-		LastFetchErrorAt *time.Time
+		Name           string
+		LastFetchError *string
+		FailingSince   *time.Time
 	}
 	for _, tc := range []struct {
 		sen     *vigil.Sentinel
@@ -66,10 +67,10 @@ func TestSentinelFetchErrorShown(t *testing.T) {
 			t.Fatalf("GET %s: %d %v %s", path, status, err, body)
 		}
 		switch {
-		case tc.message == "" && (v.LastFetchError != nil || v.LastFetchErrorAt != nil):
-			t.Errorf("GET %s (%s): %s, want no lastFetchError nor lastFetchErrorAt", path, tc.sen.Name, body)
-		case tc.message != "" && (v.LastFetchError == nil || *v.LastFetchError != tc.message || v.LastFetchErrorAt == nil || !v.LastFetchErrorAt.Equal(at)):
-			t.Errorf("GET %s (%s): %s, want lastFetchError %q at %s", path, tc.sen.Name, body, tc.message, at.Format(time.RFC3339))
+		case tc.message == "" && (v.LastFetchError != nil || v.FailingSince != nil):
+			t.Errorf("GET %s (%s): %s, want no lastFetchError nor failingSince", path, tc.sen.Name, body)
+		case tc.message != "" && (v.LastFetchError == nil || *v.LastFetchError != tc.message || v.FailingSince == nil || !v.FailingSince.Equal(at)):
+			t.Errorf("GET %s (%s): %s, want lastFetchError %q failing since %s", path, tc.sen.Name, body, tc.message, at.Format(time.RFC3339))
 		}
 		if tc.message == "" {
 			continue
@@ -88,7 +89,7 @@ func TestSentinelFetchErrorShown(t *testing.T) {
 	}
 	var with []string
 	for _, v := range list.Items {
-		if v.LastFetchError != nil && *v.LastFetchError == broken && v.LastFetchErrorAt != nil {
+		if v.LastFetchError != nil && *v.LastFetchError == broken && v.FailingSince != nil {
 			with = append(with, v.Name)
 		}
 	}
@@ -121,7 +122,7 @@ func TestOpenAPISentinelSchema(t *testing.T) {
 		Sentinel: &vigil.Sentinel{ID: 1, OwnerID: 1, Name: "s", Source: "Create Sentinel s", Spec: json.RawMessage(`{}`),
 			Status: vigil.SentinelActive, CreatedAt: now, UpdatedAt: now, NextCheck: now, LastCheck: now, FeedGeneration: 1, Importance: 1},
 		Feed: "/feeds/x", Lifespan: "active", Checking: true, ScopeNotes: []string{"n"},
-		LastFetchError: "fetch http://a.example/: HTTP error status 404", LastFetchErrorAt: now,
+		LastFetchError: "fetch http://a.example/: HTTP error status 404", FailingSince: now,
 	}
 	js, err := json.Marshal(full)
 	if err != nil {

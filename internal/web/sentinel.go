@@ -484,10 +484,12 @@ type sentinelView struct {
 	// LastFetchError is why the last fetch of one of the sentinel's pages
 	// failed (LastFetchError: the first page, in the order of its checked
 	// form, whose last fetch failed), as the dashboard shows it, and
-	// LastFetchErrorAt when; both are absent when every page's last
-	// fetch succeeded, or none was fetched yet.
-	LastFetchError   string    `json:"lastFetchError,omitempty"`
-	LastFetchErrorAt time.Time `json:"lastFetchErrorAt,omitzero"`
+	// FailingSince since when its fetches fail so (FetchError.Since: the
+	// first of the run of failures alike, not the last fetch); both are
+	// absent when every page's last fetch succeeded, or none was fetched
+	// yet.
+	LastFetchError string    `json:"lastFetchError,omitempty"`
+	FailingSince   time.Time `json:"failingSince,omitzero"`
 	// pages are the resources the store has of the sentinel's pages,
 	// read with the fetch error (sentinelPages), for the dashboard's row.
 	pages []*vigil.Resource
@@ -548,7 +550,7 @@ func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []se
 		}
 		out[i].pages = pages
 		if failed != nil {
-			out[i].LastFetchError, out[i].LastFetchErrorAt = failed.Message, failed.At
+			out[i].LastFetchError, out[i].FailingSince = failed.Message, failed.Since
 		}
 		if s.FeedPath != nil {
 			out[i].Feed = s.FeedPath(sen)

@@ -79,11 +79,14 @@ func runSentinelCheck(ctx context.Context, env *environment, args []string) (cod
 			"problems of every sentinel that parsed (one that uses a sentinel with a\n"+
 			"syntax error is told that it has errors). The owner's sentinels in the\n"+
 			"store (those a sentinel may use, and whose names it may not take) are\n"+
-			"checked only with --data or --postgres: then the files are checked as\n"+
-			"vigil sentinel add would check them, the store only read. The exit status\n"+
-			"is 0 without problems, 1 with problems and 2 when a file cannot be read.\n"+
+			"checked only with --data or --postgres, given on the command line\n"+
+			"($VIGIL_DATA and $VIGIL_POSTGRES_DSN are not read): then the files are\n"+
+			"checked as vigil sentinel add would check them, the store only read,\n"+
+			"neither made nor migrated (one an older vigil left is refused). The exit\n"+
+			"status is 0 without problems, 1 with problems and 2 when a file, or the\n"+
+			"store given, cannot be read.\n"+
 			"\"-\" reads standard input.")
-	sf := addOptionalStoreFlags(fs, env, "whose sentinels the files may use")
+	sf := addOptionalStoreFlags(fs, "whose sentinels the files may use")
 	nowFlag := fs.String("now", "", "creation time of the sentinels (RFC 3339, MM/DD/YYYY HH:MM or MM/DD/YYYY; default: the current time)")
 	tz := fs.String("tz", "UTC", "time zone of the dates in the files (an IANA name such as Europe/Paris)")
 	owner := fs.String("owner", "", "the owner's `email` address, notified when a sentinel has no Notify clause; with the store, whose sentinels are known (default there $VIGIL_OWNER or "+defaultOwner+")")
@@ -116,12 +119,10 @@ func runSentinelCheck(ctx context.Context, env *environment, args []string) (cod
 	}
 	var st vigil.Store
 	if sf.given() {
-		if st, err = findStoreToRead(ctx, *sf.data, *sf.postgres); err != nil {
+		if st, err = openStoreToRead(ctx, *sf.data, *sf.postgres); err != nil {
 			return exitError, err
 		}
-		if st != nil {
-			defer closeStore(st, &code, &err)
-		}
+		defer closeStore(st, &code, &err)
 	}
 	c, err := ownerChecker(ctx, st, email, now)
 	if err != nil {

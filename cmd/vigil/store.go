@@ -35,14 +35,15 @@ func addStoreFlags(fs *flag.FlagSet, env *environment) storeFlags {
 	}
 }
 
-// addOptionalStoreFlags adds --data and --postgres as addStoreFlags does,
-// for a command that reads the store only when one is given (sentinel
-// check): --data has no default but $VIGIL_DATA, so that both are empty
+// addOptionalStoreFlags adds --data and --postgres for a command that
+// reads the store only when one is given on its command line (sentinel
+// check): neither has a default, not $VIGIL_DATA nor $VIGIL_POSTGRES_DSN
+// either, which a shell exports for every command, so that both are empty
 // when neither is given (storeFlags.given).
-func addOptionalStoreFlags(fs *flag.FlagSet, env *environment, what string) storeFlags {
+func addOptionalStoreFlags(fs *flag.FlagSet, what string) storeFlags {
 	return storeFlags{
-		data:     statedString(fs, "data", env.getenv("VIGIL_DATA"), "data `directory` holding the SQLite store "+what+" (default $VIGIL_DATA)"),
-		postgres: secretString(fs, "postgres", env.getenv("VIGIL_POSTGRES_DSN"), "PostgreSQL `DSN` of the store "+what+"; uses PostgreSQL instead of SQLite (default $VIGIL_POSTGRES_DSN)"),
+		data:     statedString(fs, "data", "", "data `directory` holding the SQLite store "+what),
+		postgres: secretString(fs, "postgres", "", "PostgreSQL `DSN` of the store "+what+"; uses PostgreSQL instead of SQLite"),
 	}
 }
 
@@ -89,11 +90,19 @@ func openExistingStore(ctx context.Context, dataDir, dsn string) (vigil.Store, e
 	if dsn != "" {
 		return postgres.OpenExisting(ctx, dsn)
 	}
-	path := filepath.Join(dataDir, sqlite.FileName)
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("no store in %s: it has no %s (vigil serve makes one at its first start, as vigil sentinel add and vigil import warc do; give the --data of yours, or --postgres)", dataDir, sqlite.FileName)
+	if err := noStoreIn(dataDir); err != nil {
+		return nil, err
 	}
 	return openStore(ctx, dataDir, dsn)
+}
+
+// noStoreIn returns the error of openExistingStore for a data directory
+// that holds no SQLite store, nil for one that does.
+func noStoreIn(dataDir string) error {
+	if _, err := os.Stat(filepath.Join(dataDir, sqlite.FileName)); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("no store in %s: it has no %s (vigil serve makes one at its first start, as vigil sentinel add and vigil import warc do; give the --data of yours, or --postgres)", dataDir, sqlite.FileName)
+	}
+	return nil
 }
 
 // openStoreToWrite is openExistingStore for a short command that writes
@@ -120,21 +129,21 @@ func findStore(ctx context.Context, dataDir, dsn string) (vigil.Store, error) {
 	return openStore(ctx, dataDir, dsn)
 }
 
-// findStoreToRead opens the store as findStore does, for a command that
-// only reads it (sentinel check given the store): it returns nil, and
-// makes nothing, where there is no store yet, in the data directory or
-// in the PostgreSQL database (postgres.OpenExisting), and it does not
+// openStoreToRead opens the store as openExistingStore does, refusing a
+// data directory or PostgreSQL database that holds none, for a command
+// that only reads it (sentinel check given the store), which changes
+// nothing there: it does not migrate a store an older vigil left, but
+// refuses it (sqlite.OpenCurrent, postgres.OpenCurrent), and it does not
 // ask whether an import holds the store: WAL lets it read the store as
 // it was before the import, as sentinel list does.
-func findStoreToRead(ctx context.Context, dataDir, dsn string) (vigil.Store, error) {
-	if dsn == "" {
-		return findStore(ctx, dataDir, dsn)
+func openStoreToRead(ctx context.Context, dataDir, dsn string) (vigil.Store, error) {
+	if dsn != "" {
+		return postgres.OpenCurrent(ctx, dsn)
 	}
-	st, err := postgres.OpenExisting(ctx, dsn)
-	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
-		return nil, nil
+	if err := noStoreIn(dataDir); err != nil {
+		return nil, err
 	}
-	return st, err
+	return sqlite.OpenCurrent(ctx, dataDir)
 }
 
 // openWarehouse returns the warehouse service over st with the zstd codec.

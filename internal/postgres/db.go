@@ -63,17 +63,26 @@ var (
 
 // Open connects to the database at dsn (a postgres:// URL or key=value
 // string; a search_path parameter selects the schema) and migrates it.
-func Open(ctx context.Context, dsn string) (*DB, error) { return open(ctx, dsn, false) }
+func Open(ctx context.Context, dsn string) (*DB, error) { return open(ctx, dsn, openMigrate) }
 
 // OpenExisting is Open for a database that must hold a Vigil store
 // already: one whose schema (the first of the search path, where Open
 // would migrate) has no schema_migrations table (no store, or not Vigil's) is left as it is and refused with an ENOTFOUND
 // error, so that a command given a mistyped DSN does not turn another
 // database into an empty store and answer as for one.
-func OpenExisting(ctx context.Context, dsn string) (*DB, error) { return open(ctx, dsn, true) }
+func OpenExisting(ctx context.Context, dsn string) (*DB, error) { return open(ctx, dsn, openExisting) }
 
-// open is Open, or OpenExisting if existing is set.
-func open(ctx context.Context, dsn string, existing bool) (*DB, error) {
+// openMode is what open does to the database it opens.
+type openMode int
+
+const (
+	openMigrate  openMode = iota // Open: make the store if need be, and migrate it
+	openExisting                 // OpenExisting: refuse a database without one, migrate it
+	openCurrent                  // OpenCurrent: refuse a database without one, and one to migrate
+)
+
+// open is Open, OpenExisting or OpenCurrent, as mode says.
+func open(ctx context.Context, dsn string, mode openMode) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
@@ -89,7 +98,7 @@ func open(ctx context.Context, dsn string, existing bool) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("%s: connect: %w", where, err)
 	}
-	if existing {
+	if mode != openMigrate {
 		var found bool
 		var schema *string // none when no schema of the search path exists
 		if err := pool.QueryRow(ctx, `SELECT current_schema(), EXISTS (SELECT 1 FROM information_schema.tables
@@ -110,7 +119,11 @@ func open(ctx context.Context, dsn string, existing bool) (*DB, error) {
 	db := &DB{pool: pool, write: sdb, read: sdb,
 		// PostgreSQL keeps microseconds.
 		now: func() time.Time { return time.Now().Truncate(time.Microsecond) }}
-	if err := db.migrate(ctx); err != nil {
+	prepare := db.migrate
+	if mode == openCurrent {
+		prepare = db.checkCurrent
+	}
+	if err := prepare(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}

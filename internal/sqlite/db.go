@@ -92,7 +92,7 @@ func OpenFile(ctx context.Context, path string) (*DB, error) {
 		fresh = true
 	}
 	for try := 1; ; try++ {
-		db, err := openFile(ctx, path)
+		db, err := openFile(ctx, path, false)
 		if err == nil || !fresh || try == freshOpenTries || !isBusy(err) || ctx.Err() != nil {
 			return db, err
 		}
@@ -104,8 +104,9 @@ func OpenFile(ctx context.Context, path string) (*DB, error) {
 // process may be making.
 const freshOpenTries = 10
 
-// openFile is OpenFile, once.
-func openFile(ctx context.Context, path string) (*DB, error) {
+// openFile is OpenFile, once; with current, OpenCurrent's open, which
+// checks the schema (checkCurrent) where OpenFile migrates it.
+func openFile(ctx context.Context, path string, current bool) (*DB, error) {
 	dsn := func(extra string) string {
 		q := url.Values{}
 		busy := fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds())
@@ -133,7 +134,11 @@ func openFile(ctx context.Context, path string) (*DB, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	db := &DB{write: w, stmts: newStmtCache(w), path: path, now: time.Now}
-	if err := db.migrate(ctx); err != nil {
+	prepare := db.migrate
+	if current {
+		prepare = db.checkCurrent
+	}
+	if err := prepare(ctx); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}

@@ -376,8 +376,11 @@ func (v *validator) changeType(c *ChangeType) {
 			v.report(a, a.Value, fmt.Sprintf("duplicate %s in %s", quote(a.Value), what))
 		case ok:
 			report := v.report
-			if v.stored && c.Kind == Words {
-				// Stored before excepted words were compared in any case.
+			if v.stored {
+				// A stored sentinel may predate the rule (keywords
+				// and phrases were compared with their case before
+				// 2026-11-29, excepted words before 2026-11-30): a
+				// redundant word is no reason to stop it.
 				report = v.warn
 			}
 			report(a, a.Value, fmt.Sprintf("duplicate %s in %s: the same as %s, since they match in any %s", quote(a.Value), what, quote(first), lenience(first, a.Value)))

@@ -1,5 +1,10 @@
 package vigil
 
+import (
+	"fmt"
+	"strings"
+)
+
 // SchemaReport says what opening a store did to its schema, so that a
 // daemon can tell its operator: several daemons upgraded one after the
 // other on one PostgreSQL store show which of them migrated it, and one
@@ -19,4 +24,22 @@ type SchemaReport struct {
 type SchemaReporter interface {
 	// Schema returns what opening the store did to its schema.
 	Schema() SchemaReport
+}
+
+// NotMigrated returns the ECONFLICT error of a store opened only to be
+// read (sqlite.OpenCurrent, postgres.OpenCurrent) that lacks the
+// migrations missing, given in name order: an older vigil left it, and a
+// command that only reads the store does not migrate it. It returns nil
+// for none missing.
+func NotMigrated(missing []string) error {
+	var applied string
+	switch len(missing) {
+	case 0:
+		return nil
+	case 1:
+		applied = "1 migration, " + missing[0] + ", is"
+	default:
+		applied = fmt.Sprintf("%d migrations, %s, are", len(missing), strings.Join(missing, ", "))
+	}
+	return Errorf(ECONFLICT, "the store is older than this vigil: %s not applied, and a command that only reads the store does not migrate it (vigil serve, or a command that writes the store, such as vigil sentinel add, migrates it)", applied)
 }

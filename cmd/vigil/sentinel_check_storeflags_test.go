@@ -82,3 +82,24 @@ func TestSentinelCheckStoreOnlyGiven(t *testing.T) {
 		t.Errorf("check's help says it reads the environment's store:\n%s", help)
 	}
 }
+
+// TestSentinelCheckEmptyStoreFile: a --data whose vigil.db is empty holds
+// no store: check refuses it, saying so and what to do, as for a --data
+// with none, and leaves the file empty. It made it a WAL database, and
+// said only "no store: the database has no schema_migrations table".
+func TestSentinelCheckEmptyStoreFile(t *testing.T) {
+	data := t.TempDir()
+	path := filepath.Join(data, sqlite.FileName)
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	shop := writeFile(t, t.TempDir(), "shop.ssl", "Create Sentinel shop Using http://shop.example/\n")
+	code, out, errOut := runVigil(t, "", "sentinel", "check", "--data", data, shop)
+	want := "no store in " + data + ": its " + sqlite.FileName + " is empty (" + noStoreHint + ")"
+	if code != exitError || out != "" || !strings.Contains(errOut, want) {
+		t.Errorf("check --data of an empty %s: exit %d, stdout %q, stderr %q; want 2 and %q", sqlite.FileName, code, out, errOut, want)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Size() != 0 {
+		t.Errorf("%s after check: %v, %v; want it left empty", sqlite.FileName, fi, err)
+	}
+}

@@ -100,10 +100,14 @@ func openExistingStore(ctx context.Context, dataDir, dsn string) (vigil.Store, e
 // that holds no SQLite store, nil for one that does.
 func noStoreIn(dataDir string) error {
 	if _, err := os.Stat(filepath.Join(dataDir, sqlite.FileName)); errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("no store in %s: it has no %s (vigil serve makes one at its first start, as vigil sentinel add and vigil import warc do; give the --data of yours, or --postgres)", dataDir, sqlite.FileName)
+		return fmt.Errorf("no store in %s: it has no %s (%s)", dataDir, sqlite.FileName, noStoreHint)
 	}
 	return nil
 }
+
+// noStoreHint is what noStoreIn and openStoreToRead tell to do about a
+// data directory that holds no store.
+const noStoreHint = "vigil serve makes one at its first start, as vigil sentinel add and vigil import warc do; give the --data of yours, or --postgres"
 
 // openStoreToWrite is openExistingStore for a short command that writes
 // the store: on SQLite it refuses at once while an import warc holds the
@@ -143,7 +147,11 @@ func openStoreToRead(ctx context.Context, dataDir, dsn string) (vigil.Store, err
 	if err := noStoreIn(dataDir); err != nil {
 		return nil, err
 	}
-	return sqlite.OpenCurrent(ctx, dataDir)
+	db, err := sqlite.OpenCurrent(ctx, dataDir)
+	if vigil.ErrorCode(err) == vigil.ENOTFOUND { // an empty vigil.db, or not Vigil's
+		return nil, vigil.Errorf(vigil.ENOTFOUND, "%s (%s)", vigil.ErrorMessage(err), noStoreHint)
+	}
+	return db, err
 }
 
 // openWarehouse returns the warehouse service over st with the zstd codec.

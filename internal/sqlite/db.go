@@ -61,6 +61,9 @@ type DB struct {
 	// tx, in the copy of DB that InTransaction hands its function, is
 	// the transaction every read and write of it runs in.
 	tx execer
+	// readOnly is a DB OpenCurrent opened, which Close does not
+	// checkpoint.
+	readOnly bool
 }
 
 var (
@@ -92,7 +95,7 @@ func OpenFile(ctx context.Context, path string) (*DB, error) {
 		fresh = true
 	}
 	for try := 1; ; try++ {
-		db, err := openFile(ctx, path, false)
+		db, err := openFile(ctx, path)
 		if err == nil || !fresh || try == freshOpenTries || !isBusy(err) || ctx.Err() != nil {
 			return db, err
 		}
@@ -104,9 +107,8 @@ func OpenFile(ctx context.Context, path string) (*DB, error) {
 // process may be making.
 const freshOpenTries = 10
 
-// openFile is OpenFile, once; with current, OpenCurrent's open, which
-// checks the schema (checkCurrent) where OpenFile migrates it.
-func openFile(ctx context.Context, path string, current bool) (*DB, error) {
+// openFile is OpenFile, once.
+func openFile(ctx context.Context, path string) (*DB, error) {
 	dsn := func(extra string) string {
 		q := url.Values{}
 		busy := fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds())
@@ -134,11 +136,7 @@ func openFile(ctx context.Context, path string, current bool) (*DB, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	db := &DB{write: w, stmts: newStmtCache(w), path: path, now: time.Now}
-	prepare := db.migrate
-	if current {
-		prepare = db.checkCurrent
-	}
-	if err := prepare(ctx); err != nil {
+	if err := db.migrate(ctx); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}
@@ -180,9 +178,13 @@ func (db *DB) Close() error {
 	// that fails (a full disk) loses nothing: the next open reads the
 	// WAL, which holds the changes. What the others hold back is left
 	// at once (busy_timeout 0) for them or the next open to checkpoint.
-	_, err := db.write.Exec("PRAGMA busy_timeout = 0")
-	if err == nil {
-		_, err = db.write.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+	// A DB opened read-only (OpenCurrent) changes nothing.
+	var err error
+	if !db.readOnly {
+		_, err = db.write.Exec("PRAGMA busy_timeout = 0")
+		if err == nil {
+			_, err = db.write.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+		}
 	}
 	if err != nil {
 		errs = append(errs, fmt.Errorf("sqlite at %s: close: checkpoint of its write-ahead log: %w (nothing is lost: the changes stay in %s-wal, which the next open reads)", db.path, err, db.path))
@@ -245,11 +247,10 @@ func (db *DB) migrate(ctx context.Context) error {
 		name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	names, err := fs.Glob(migrations, "migrations/*.sql")
+	names, err := migrationNames()
 	if err != nil {
 		return err
 	}
-	sort.Strings(names)
 	// Read first, outside any transaction: an open whose migrations are
 	// all applied takes no write lock, so that a command that only reads
 	// opens the store while another process holds its writes (an import
@@ -260,11 +261,8 @@ func (db *DB) migrate(ctx context.Context) error {
 		return err
 	}
 	var report vigil.SchemaReport
-	for _, name := range names {
-		base := filepath.Base(name)
-		if done[base] {
-			continue
-		}
+	for _, base := range missingMigrations(done, names) {
+		name := "migrations/" + base
 		applied := false
 		err := db.update(ctx, func(tx execer) error {
 			applied = false
@@ -301,6 +299,30 @@ func (db *DB) migrate(ctx context.Context) error {
 	report.Unknown = unknownMigrations(done, names)
 	db.schema = report
 	return nil
+}
+
+// migrationNames returns this build's migrations, the paths of the
+// files under migrations/ in name order.
+func migrationNames() ([]string, error) {
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// missingMigrations returns, in name order, the file names of the
+// migrations names (this build's, migrationNames) that done
+// (schema_migrations as appliedMigrations read it) does not record.
+func missingMigrations(done map[string]bool, names []string) []string {
+	var missing []string
+	for _, name := range names {
+		if base := filepath.Base(name); !done[base] {
+			missing = append(missing, base)
+		}
+	}
+	return missing
 }
 
 // appliedMigrations returns the names schema_migrations records.

@@ -159,15 +159,15 @@ var migrationSteps = map[string]func(ctx context.Context, tx execer) error{
 }
 
 func (db *DB) migrate(ctx context.Context) error {
-	names, err := fs.Glob(migrations, "migrations/*.sql")
+	names, err := migrationNames()
 	if err != nil {
 		return err
 	}
-	sort.Strings(names)
 	var report vigil.SchemaReport
 	err = db.update(ctx, func(tx *sql.Tx) error {
 		report = vigil.SchemaReport{}
-		// One migrator at a time across processes.
+		// One migrator at a time across processes: what schema_migrations
+		// records after the lock stays so until this transaction ends.
 		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(7423190)"); err != nil {
 			return fmt.Errorf("migrate: %w", err)
 		}
@@ -175,16 +175,12 @@ func (db *DB) migrate(ctx context.Context) error {
 			name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)`); err != nil {
 			return fmt.Errorf("migrate: %w", err)
 		}
-		for _, name := range names {
-			base := path.Base(name)
-			var n int
-			if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM schema_migrations WHERE name = $1", base).Scan(&n); err != nil {
-				return err
-			}
-			if n > 0 {
-				continue
-			}
-			text, err := migrations.ReadFile(name)
+		done, err := appliedMigrations(ctx, tx)
+		if err != nil {
+			return err
+		}
+		for _, base := range missingMigrations(done, names) {
+			text, err := migrations.ReadFile("migrations/" + base)
 			if err != nil {
 				return err
 			}
@@ -201,8 +197,10 @@ func (db *DB) migrate(ctx context.Context) error {
 			}
 			report.Applied = append(report.Applied, base)
 		}
-		report.Unknown, err = unknownMigrations(ctx, tx, names)
-		return err
+		// The migrations applied are this build's: done, read before
+		// them, tells the unknown ones as well as a read after them.
+		report.Unknown = unknownMigrations(done, names)
+		return nil
 	})
 	if err != nil {
 		return err
@@ -211,32 +209,67 @@ func (db *DB) migrate(ctx context.Context) error {
 	return nil
 }
 
-// unknownMigrations returns, in name order, the migrations that
-// schema_migrations records and names (this build's) does not hold.
-func unknownMigrations(ctx context.Context, tx *sql.Tx, names []string) ([]string, error) {
+// migrationNames returns this build's migrations, the paths of the
+// files under migrations/ in name order.
+func migrationNames() ([]string, error) {
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// appliedMigrations returns the names schema_migrations records, read
+// in tx with one query.
+func appliedMigrations(ctx context.Context, tx *sql.Tx) (map[string]bool, error) {
+	rows, err := tx.QueryContext(ctx, "SELECT name FROM schema_migrations")
+	if err != nil {
+		return nil, fmt.Errorf("read the schema's migrations: %w", err)
+	}
+	defer rows.Close()
+	done := make(map[string]bool)
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, fmt.Errorf("read the schema's migrations: %w", err)
+		}
+		done[name] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read the schema's migrations: %w", err)
+	}
+	return done, nil
+}
+
+// missingMigrations returns, in name order, the file names of the
+// migrations names (this build's, migrationNames) that done
+// (appliedMigrations) does not record.
+func missingMigrations(done map[string]bool, names []string) []string {
+	var missing []string
+	for _, name := range names {
+		if base := path.Base(name); !done[base] {
+			missing = append(missing, base)
+		}
+	}
+	return missing
+}
+
+// unknownMigrations returns, in name order, the migrations that done
+// (appliedMigrations) records and names (this build's) does not hold.
+func unknownMigrations(done map[string]bool, names []string) []string {
 	known := make(map[string]bool, len(names))
 	for _, name := range names {
 		known[path.Base(name)] = true
 	}
-	rows, err := tx.QueryContext(ctx, "SELECT name FROM schema_migrations ORDER BY name")
-	if err != nil {
-		return nil, fmt.Errorf("migrate: %w", err)
-	}
-	defer rows.Close()
 	var unknown []string
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			return nil, fmt.Errorf("migrate: %w", err)
-		}
+	for name := range done {
 		if !known[name] {
 			unknown = append(unknown, name)
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("migrate: %w", err)
-	}
-	return unknown, nil
+	sort.Strings(unknown)
+	return unknown
 }
 
 // update runs fn in one read-write transaction; inside InTransaction's,

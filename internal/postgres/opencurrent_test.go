@@ -60,3 +60,21 @@ func TestOpenCurrent(t *testing.T) {
 		t.Errorf("read through OpenCurrent: %v", err)
 	}
 }
+
+// TestOpenCurrentSeveralMissing: a store that lacks several migrations
+// is refused with the message vigil.NotMigrated gives, naming them in
+// order, the same on either backend.
+func TestOpenCurrentSeveralMissing(t *testing.T) {
+	ctx := context.Background()
+	old, _ := newSchema(t)
+	olderSchema(t, old, "0111_secrets.sql")
+	db, err := postgres.OpenCurrent(ctx, old)
+	if err == nil {
+		db.Close()
+		t.Fatal("OpenCurrent opened a store an older vigil left")
+	}
+	want := vigil.ErrorMessage(vigil.NotMigrated([]string{"0111_secrets.sql", "0112_change_reading.sql"}))
+	if vigil.ErrorCode(err) != vigil.ECONFLICT || vigil.ErrorMessage(err) != want {
+		t.Errorf("OpenCurrent of a store two migrations behind: %v; want ECONFLICT %q", err, want)
+	}
+}

@@ -69,3 +69,21 @@ func TestOpenCurrent(t *testing.T) {
 		t.Errorf("read through OpenCurrent: %v", err)
 	}
 }
+
+// TestOpenCurrentSeveralMissing: a store that lacks several migrations
+// is refused with the message vigil.NotMigrated gives, naming them in
+// order, the same on either backend.
+func TestOpenCurrentSeveralMissing(t *testing.T) {
+	ctx := context.Background()
+	old := t.TempDir()
+	olderDatabase(t, old, "0114_change_reading.sql")
+	db, err := sqlite.OpenCurrent(ctx, old)
+	if err == nil {
+		db.Close()
+		t.Fatal("OpenCurrent opened a store an older vigil left")
+	}
+	want := vigil.ErrorMessage(vigil.NotMigrated([]string{"0114_change_reading.sql", "0115_user_ids_never_reused.sql"}))
+	if vigil.ErrorCode(err) != vigil.ECONFLICT || vigil.ErrorMessage(err) != want {
+		t.Errorf("OpenCurrent of a store two migrations behind: %v; want ECONFLICT %q", err, want)
+	}
+}

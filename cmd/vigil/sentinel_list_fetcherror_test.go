@@ -83,7 +83,7 @@ func TestSentinelListPastUnreadablePage(t *testing.T) {
 	// One sentinel's read that fails leaves the others'.
 	var stderr bytes.Buffer
 	failed := lastFetchErrors(ctx, failingURLStore{st, "http://z.example/"}, []*vigil.Sentinel{
-		{Name: "unreadable", Spec: bytes.ReplaceAll(sens[1].Spec, []byte("http://a.example/"), []byte("http://z.example/"))}, sens[0], sens[1]}, &stderr)
+		{Name: "unreadable", Spec: bytes.ReplaceAll(sens[1].Spec, []byte("http://a.example/"), []byte("http://z.example/"))}, sens[0], sens[1]}, nil, &stderr)
 	if len(failed) != 3 || failed[0] != nil || failed[1] == nil || failed[1].Message != broken || failed[2] == nil || failed[2].Message != broken {
 		t.Errorf("lastFetchErrors: %+v; want none for unreadable, %q for the others", failed, broken)
 	}

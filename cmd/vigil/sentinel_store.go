@@ -146,7 +146,7 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (code
 		"table or list by id, In css or xpath) were found to select nothing of on its\n"+
 		"pages at its last checks, where it can find no change; and, when the last\n"+
 		"fetch of one of its pages failed, why and since when its fetches fail so\n"+
-		"(the first of the run of failures alike), as the dashboard shows it (as\n"+
+		"(the first failed check of the run), as the dashboard shows it (as\n"+
 		"\"lastFetchError\" and \"failingSince\" in JSON).")
 	sf := addStoreFlags(fs, env)
 	asJSON := fs.Bool("json", false, "print each sentinel as a line of JSON")
@@ -166,7 +166,7 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (code
 	if err != nil {
 		return exitError, err
 	}
-	failed := lastFetchErrors(ctx, st, all, env.stderr)
+	failed := lastFetchErrors(ctx, st, all, states, env.stderr)
 	if *asJSON {
 		enc := json.NewEncoder(env.stdout)
 		for i, s := range all {
@@ -241,15 +241,16 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (code
 }
 
 // lastFetchErrors returns the failure of the last fetch of each sentinel
-// of all (web.LastFetchError), nil for one with none. A read that fails
+// of all (web.LastFetchError), nil for one with none, failing since when
+// its state of states says (web.SentinelState.FailingSince). A read that fails
 // for a page of one is said on stderr, a line naming the sentinel, and
 // the listing goes on, as the dashboard shows the others: one unreadable
 // page does not fail the command.
-func lastFetchErrors(ctx context.Context, st vigil.Store, all []*vigil.Sentinel, stderr io.Writer) []*web.FetchError {
+func lastFetchErrors(ctx context.Context, st vigil.Store, all []*vigil.Sentinel, states map[int64]web.SentinelState, stderr io.Writer) []*web.FetchError {
 	failed := make([]*web.FetchError, len(all))
 	for i, s := range all {
 		var err error
-		if failed[i], err = web.LastFetchError(ctx, st, s); err != nil {
+		if failed[i], err = web.LastFetchError(ctx, st, s, states[s.ID].FailingSince); err != nil {
 			// One line: the failed reads of its pages (joined), each
 			// as the runner says an error.
 			errs := []error{err}

@@ -91,24 +91,39 @@ type pendingConfirm struct {
 func Lifespan(raw json.RawMessage) schedule.Status { return decodeState(raw).Status }
 
 // StateSummary is what a sentinel's stored state says to its users: its
-// lifespan status (Lifespan) and its scope notes (ScopeNotes).
+// lifespan status (Lifespan), its scope notes (ScopeNotes) and, by page
+// URL, the start of each failing page's run of failed fetches
+// (FailingSince, what its failure notice says; none for a page that
+// works).
 type StateSummary struct {
-	Lifespan   schedule.Status `json:"status"`
-	ScopeNotes []string        `json:"scopeNotes"`
+	Lifespan     schedule.Status      `json:"status"`
+	ScopeNotes   []string             `json:"scopeNotes"`
+	FailingSince map[string]time.Time `json:"-"`
 }
 
-// Summary returns the lifespan and scope notes recorded in the stored
-// state of sentinel s, read at once (and the rest of the state not
-// decoded); zero for a state without, or one that does not read. Notes of
+// Summary returns the lifespan, scope notes and pages' failures recorded
+// in the stored state of sentinel s, read at once (and the rest of the
+// state not decoded); zero for a state without, or one that does not read. Notes of
 // a Monitor clause s no longer has (edited since its last check) are not
 // said.
 func Summary(raw json.RawMessage, s *vigil.Sentinel) StateSummary {
 	var st struct {
 		StateSummary
 		NotesOf string `json:"notesOf"`
+		Pages   map[string]struct {
+			FailingSince time.Time `json:"failingSince"`
+		} `json:"pages"`
 	}
 	if len(raw) > 0 && json.Unmarshal(raw, &st) != nil {
 		return StateSummary{}
+	}
+	for url, p := range st.Pages {
+		if !p.FailingSince.IsZero() {
+			if st.FailingSince == nil {
+				st.FailingSince = map[string]time.Time{}
+			}
+			st.FailingSince[url] = p.FailingSince
+		}
 	}
 	if len(st.ScopeNotes) > 0 && st.NotesOf != "" && s != nil {
 		if p, err := decodePlan(s); err != nil || exprKey(p.expr) != st.NotesOf {

@@ -16,13 +16,15 @@ import (
 // lastFetchError (and failingSince) and vigil sentinel list below its
 // table.
 type FetchError struct {
-	// Since is when the page began to fail so: the time of the fetch
-	// of the version that says it, the first of its run of failures, as
-	// the monitor stores a run of fetches failing alike once (not the
-	// last of them, which the store does not keep).
+	// Since is when the page began to fail: the start of its run of
+	// failed fetches as the monitor keeps it for the sentinel
+	// (SentinelState.FailingSince, what its failure notice says), which
+	// a change of the error does not end; where the sentinel's state has
+	// none (not checked yet), the time of the fetch of the newest
+	// version with the error.
 	Since time.Time
-	// Message is why it failed, as the fetcher said it and the version
-	// keeps it: the URL it names has its password hidden
+	// Message is why it failed, as the fetcher said it and the newest
+	// version keeps it: the URL it names has its password hidden
 	// (vigil.RedactURL), as in every error of the fetcher.
 	Message string
 }
@@ -30,12 +32,13 @@ type FetchError struct {
 // sentinelPages returns the resources that the store has of urls (a page
 // never fetched has none), in their order, and the failure of the last
 // fetch of the first whose last fetch failed: nil when every page's last
-// fetch succeeded, or none was fetched. A URL the store refuses (EINVALID:
+// fetch succeeded, or none was fetched. Its Since is since[url] where the
+// sentinel's state has it (SentinelState.FailingSince). A URL the store refuses (EINVALID:
 // one vigil.CanonicalURL refuses, which a stored sentinel may keep) is
 // skipped as one never fetched is; a read that fails otherwise is skipped
 // too, and said in the error returned with what the others gave: one
 // page that cannot be read does not hide the others.
-func sentinelPages(ctx context.Context, st vigil.Store, urls []string) ([]*vigil.Resource, *FetchError, error) {
+func sentinelPages(ctx context.Context, st vigil.Store, urls []string, since map[string]time.Time) ([]*vigil.Resource, *FetchError, error) {
 	var pages []*vigil.Resource
 	var failed *FetchError
 	var errs []error
@@ -51,6 +54,9 @@ func sentinelPages(ctx context.Context, st vigil.Store, urls []string) ([]*vigil
 		pages = append(pages, res)
 		if v != nil && v.Error != "" && failed == nil {
 			failed = &FetchError{Since: v.FetchedAt, Message: v.Error}
+			if t := since[u]; !t.IsZero() {
+				failed.Since = t
+			}
 		}
 	}
 	return pages, failed, errors.Join(errs...)
@@ -68,10 +74,11 @@ func checkedURLs(sen *vigil.Sentinel) []string {
 
 // LastFetchError returns the failure of the last fetch of the first of
 // sen's pages (in the order of its checked form) whose last fetch failed,
-// the one the dashboard shows; nil when every page's last fetch
-// succeeded, or none was fetched yet. A page whose read fails is passed
+// the one the dashboard shows, failing since when failingSince (the
+// sentinel's SentinelState.FailingSince) says; nil when every page's last
+// fetch succeeded, or none was fetched yet. A page whose read fails is passed
 // over: the error says so, returned with the failure of the others.
-func LastFetchError(ctx context.Context, st vigil.Store, sen *vigil.Sentinel) (*FetchError, error) {
-	_, failed, err := sentinelPages(ctx, st, checkedURLs(sen))
+func LastFetchError(ctx context.Context, st vigil.Store, sen *vigil.Sentinel, failingSince map[string]time.Time) (*FetchError, error) {
+	_, failed, err := sentinelPages(ctx, st, checkedURLs(sen), failingSince)
 	return failed, err
 }

@@ -19,8 +19,8 @@ import (
 // TestSentinelFetchErrorShown: the failure of the last fetch of a
 // sentinel's page, which the dashboard shows as its last error, is in its
 // API view (GET /api/v1/sentinels/{id} and the list) as lastFetchError,
-// with failingSince, when the page began to fail so (the time of the
-// version that says it: a run of failures alike is stored once); a sentinel whose pages' last
+// with failingSince, when the page began to fail (without the sentinel's
+// state, the time of the version that says it); a sentinel whose pages' last
 // fetches succeeded, even after a failure, or that was never fetched, has
 // neither. The API said nothing: a failing sentinel looked quiet.
 func TestSentinelFetchErrorShown(t *testing.T) {

@@ -484,8 +484,8 @@ type sentinelView struct {
 	// LastFetchError is why the last fetch of one of the sentinel's pages
 	// failed (LastFetchError: the first page, in the order of its checked
 	// form, whose last fetch failed), as the dashboard shows it, and
-	// FailingSince since when its fetches fail so (FetchError.Since: the
-	// first of the run of failures alike, not the last fetch); both are
+	// FailingSince since when its fetches fail (FetchError.Since: the
+	// first failed check of the run, not the last fetch); both are
 	// absent when every page's last fetch succeeded, or none was fetched
 	// yet.
 	LastFetchError string    `json:"lastFetchError,omitempty"`
@@ -515,6 +515,11 @@ type SentinelState struct {
 	// pages ("scope table#u matches nothing on https://a.example/"): a
 	// sentinel that can never fire there.
 	ScopeNotes []string
+	// FailingSince is, by page URL, the start of the page's current run
+	// of failed fetches as the monitor keeps it for the sentinel (the
+	// time its failure notice says); a page that works, or that the
+	// monitor has not checked for the sentinel, has none.
+	FailingSince map[string]time.Time
 }
 
 // sentinelViews returns the views of sentinels, their lifespans and scope
@@ -544,7 +549,7 @@ func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []se
 		}
 		out[i] = sentinelView{Sentinel: sen, Lifespan: st.Lifespan, Checking: checking, ScopeNotes: st.ScopeNotes}
 		// Without them too the view is right, only less complete.
-		pages, failed, err := sentinelPages(ctx, s.Store, checkedURLs(sen))
+		pages, failed, err := sentinelPages(ctx, s.Store, checkedURLs(sen), st.FailingSince)
 		if err != nil {
 			s.logger().Warn("read the last fetches of a sentinel's pages", "sentinel", sen.ID, "error", err)
 		}

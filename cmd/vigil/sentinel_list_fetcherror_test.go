@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -82,8 +84,11 @@ func TestSentinelListPastUnreadablePage(t *testing.T) {
 
 	// One sentinel's read that fails leaves the others'.
 	var stderr bytes.Buffer
-	failed := lastFetchErrors(ctx, failingURLStore{st, "http://z.example/"}, []*vigil.Sentinel{
+	failed, err := lastFetchErrors(ctx, failingURLStore{st, "http://z.example/"}, []*vigil.Sentinel{
 		{Name: "unreadable", Spec: bytes.ReplaceAll(sens[1].Spec, []byte("http://a.example/"), []byte("http://z.example/"))}, sens[0], sens[1]}, nil, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(failed) != 3 || failed[0] != nil || failed[1] == nil || failed[1].Message != broken || failed[2] == nil || failed[2].Message != broken {
 		t.Errorf("lastFetchErrors: %+v; want none for unreadable, %q for the others", failed, broken)
 	}
@@ -103,5 +108,62 @@ func TestSentinelListPastUnreadablePage(t *testing.T) {
 	code, out, errOut = runVigil(t, "", "sentinel", "list", "--data", data, "--json")
 	if code != exitOK || strings.Count(out, `"lastFetchError":"`+broken+`"`) != 2 {
 		t.Errorf("sentinel list --json: exit %d\n%s%s\nwant exit 0 and both with lastFetchError %q", code, out, errOut, broken)
+	}
+}
+
+// interruptingStore is a store interrupted during the first read of a
+// version: it cancels the context and fails as a read does then.
+type interruptingStore struct {
+	vigil.Store
+	cancel context.CancelFunc
+}
+
+func (s interruptingStore) LatestVersionByURL(ctx context.Context, rawURL string) (*vigil.Resource, *vigil.Version, error) {
+	s.cancel()
+	return nil, nil, fmt.Errorf("read %s: %w", rawURL, ctx.Err())
+}
+
+// TestLastFetchErrorsCancelled: a listing interrupted (its context
+// cancelled), before or while it reads the last fetches, stops at once and
+// returns the context's error, which main turns into exit 130, saying
+// nothing on standard error: each read failed "context canceled", said a
+// line on standard error, and the list went on to exit 0.
+func TestLastFetchErrorsCancelled(t *testing.T) {
+	st, err := openStore(context.Background(), t.TempDir(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	var sens []*vigil.Sentinel
+	for _, name := range []string{"a", "b"} {
+		src := "Create Sentinel " + name + " Using http://" + name + ".example/"
+		parsed, err := spec.ParseSentinel("test", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ch, err := spec.NewChecker(time.Now()).Check(parsed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		js, err := json.Marshal(ch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sens = append(sens, &vigil.Sentinel{Name: name, Source: src, Spec: js})
+	}
+	for _, tc := range []struct {
+		name  string
+		store func(cancel context.CancelFunc) vigil.Store
+	}{
+		{"before", func(cancel context.CancelFunc) vigil.Store { cancel(); return st }},
+		{"while", func(cancel context.CancelFunc) vigil.Store { return interruptingStore{st, cancel} }},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var stderr bytes.Buffer
+		failed, err := lastFetchErrors(ctx, tc.store(cancel), sens, nil, &stderr)
+		if !errors.Is(err, context.Canceled) || failed != nil || stderr.Len() != 0 {
+			t.Errorf("lastFetchErrors, cancelled %s: %v, %v, said %q; want context.Canceled, nothing said", tc.name, failed, err, stderr.String())
+		}
+		cancel()
 	}
 }

@@ -166,7 +166,10 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (code
 	if err != nil {
 		return exitError, err
 	}
-	failed := lastFetchErrors(ctx, st, all, states, env.stderr)
+	failed, err := lastFetchErrors(ctx, st, all, states, env.stderr)
+	if err != nil {
+		return exitError, err
+	}
 	if *asJSON {
 		enc := json.NewEncoder(env.stdout)
 		for i, s := range all {
@@ -245,12 +248,19 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (code
 // its state of states says (web.SentinelState.FailingSince). A read that fails
 // for a page of one is said on stderr, a line naming the sentinel, and
 // the listing goes on, as the dashboard shows the others: one unreadable
-// page does not fail the command.
-func lastFetchErrors(ctx context.Context, st vigil.Store, all []*vigil.Sentinel, states map[int64]web.SentinelState, stderr io.Writer) []*web.FetchError {
+// page does not fail the command. Once ctx is done (an interrupt) it
+// stops and returns ctx's error, said nowhere: no sentinel's read failed.
+func lastFetchErrors(ctx context.Context, st vigil.Store, all []*vigil.Sentinel, states map[int64]web.SentinelState, stderr io.Writer) ([]*web.FetchError, error) {
 	failed := make([]*web.FetchError, len(all))
 	for i, s := range all {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		var err error
 		if failed[i], err = web.LastFetchError(ctx, st, s, states[s.ID].FailingSince); err != nil {
+			if cerr := ctx.Err(); cerr != nil {
+				return nil, cerr
+			}
 			// One line: the failed reads of its pages (joined), each
 			// as the runner says an error.
 			errs := []error{err}
@@ -264,7 +274,7 @@ func lastFetchErrors(ctx context.Context, st vigil.Store, all []*vigil.Sentinel,
 			fmt.Fprintf(stderr, "vigil sentinel list: sentinel %s: %s\n", s.Name, strings.Join(texts, "; "))
 		}
 	}
-	return failed
+	return failed, nil
 }
 
 // listedSentinel is a line of sentinel list --json: the stored sentinel and

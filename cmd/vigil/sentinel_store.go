@@ -141,7 +141,9 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (code
 	fs := newSentinelFlagSet(env, "sentinel list", "", "List prints the sentinels in the store, one a line. TARGET is what a sentinel\n"+
 		"watches: page (a page, or pages combined with AND and OR) or site (a whole\n"+
 		"site, crawled at each check); URL lists the pages, or the site's start page.\n"+
-		"With --json, each line is the stored sentinel with \"target\" (page or site).\n"+
+		"With --json, each line is the stored sentinel with \"target\" (page or site)\n"+
+		"and, for one whose stored form cannot be read (so it is not checked), why\n"+
+		"(\"unreadable\"; below the table without --json).\n"+
 		"Below the table, or as \"scopeNotes\" in JSON: what a sentinel's scopes (a\n"+
 		"table or list by id, In css or xpath) were found to select nothing of on its\n"+
 		"pages at its last checks, where it can find no change; and, when the last\n"+
@@ -174,6 +176,9 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (code
 		enc := json.NewEncoder(env.stdout)
 		for i, s := range all {
 			l := listedSentinel{Sentinel: s, Target: targetKind(s.Spec), ScopeNotes: states[s.ID].ScopeNotes}
+			if _, rerr := readChecked(s); rerr != nil {
+				l.Unreadable = rerr.Error()
+			}
 			if f := failed[i]; f != nil {
 				l.LastFetchError, l.FailingSince = f.Message, f.Since
 			}
@@ -284,6 +289,9 @@ type listedSentinel struct {
 	Target string `json:"target"` // "page" or "site", as targetKind says
 	// ScopeNotes say what its scopes select nothing of (monitor.ScopeNotes).
 	ScopeNotes []string `json:"scopeNotes,omitempty"`
+	// Unreadable says why its stored form cannot be read (readChecked),
+	// so that it is not checked; absent when it reads.
+	Unreadable string `json:"unreadable,omitempty"`
 	// LastFetchError is why the last fetch of one of its pages failed,
 	// FailingSince since when its fetches fail so (web.LastFetchError);
 	// absent if none did.

@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -63,13 +62,16 @@ func sentinelPages(ctx context.Context, st vigil.Store, urls []string, since map
 }
 
 // checkedURLs returns the pages of a sentinel as its checked form lists
-// them (a site sentinel's start page), none if the form does not read.
+// them (a site sentinel's start page), read alone (spec.CheckedURLs): a
+// stored form that does not decode whole (one that cannot be checked, a
+// change type this release does not know) lists its pages all the same,
+// as vigil sentinel list does; none if even they do not read.
 func checkedURLs(sen *vigil.Sentinel) []string {
-	var c spec.Checked
-	if json.Unmarshal(sen.Spec, &c) != nil {
+	urls, err := spec.CheckedURLs(sen.Spec)
+	if err != nil {
 		return nil
 	}
-	return c.URLs
+	return urls
 }
 
 // LastFetchError returns the failure of the last fetch of the first of

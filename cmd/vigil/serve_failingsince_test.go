@@ -59,6 +59,13 @@ func TestServeFailingSinceKept(t *testing.T) {
 		first = list()["early"]
 		return strings.Contains(first.LastFetchError, "HTTP error status 503")
 	})
+	// The failed version is stored before the check's state: wait for a
+	// check begun after the 503 was seen, so that the state holds the run.
+	seen := first.LastCheck
+	waitFor(t, 60*time.Second, "a check after the 503", func() bool {
+		first = list()["early"]
+		return first.LastCheck.After(seen)
+	})
 	status.Store(http.StatusInternalServerError)
 	var later listed
 	waitFor(t, 60*time.Second, "the 500", func() bool {

@@ -86,17 +86,20 @@ func (op Operation) participle() string {
 }
 
 // Count returns the changes counted by kind and operation, in words, in
-// the order each first occurs: "2 list items added, 1 cell changed".
+// the order each first occurs: "2 list items added, 1 cell changed"; a
+// node change on an attribute is counted by the attribute's name, as
+// Heading names it: "1 attribute disabled removed", "2 attributes href
+// added, 2 texts added".
 func Count(changes []Change) string {
 	type key struct {
 		kind ObjectKind
-		attr bool // a node change on an attribute, not a text
+		attr string // the attribute a node change is on, "" for a text
 		op   Operation
 	}
 	counts := map[key]int{}
 	var keys []key
 	for _, c := range changes {
-		_, attr := c.attribute()
+		attr, _ := c.attribute()
 		k := key{c.Kind, attr, c.Op}
 		if counts[k] == 0 {
 			keys = append(keys, k)
@@ -106,10 +109,10 @@ func Count(changes []Change) string {
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		noun := k.kind.noun(counts[k])
-		if k.attr {
-			noun = "attributes"
+		if k.attr != "" {
+			noun = "attributes " + k.attr
 			if counts[k] == 1 {
-				noun = "attribute"
+				noun = "attribute " + k.attr
 			}
 		}
 		parts[i] = fmt.Sprintf("%d %s %s", counts[k], noun, k.op.participle())

@@ -97,7 +97,12 @@ func TestDescribe(t *testing.T) {
 	text := func(v string) Change {
 		return Change{Kind: KindNode, Op: Insert, New: v, NewPath: "/html[1]/body[1]/a[3]/text()[1]"}
 	}
-	if got, want := Count([]Change{href("c.html"), text("C"), href("d.html"), text("D")}), "2 attributes added, 2 texts added"; got != want {
+	if got, want := Count([]Change{href("c.html"), text("C"), href("d.html"), text("D")}), "2 attributes href added, 2 texts added"; got != want {
+		t.Errorf("Count: %q, want %q", got, want)
+	}
+	// A button back in stock: its state, named.
+	disabled := Change{Kind: KindNode, Op: Delete, Old: "disabled", OldPath: "/html[1]/body[1]/button[1]/@disabled"}
+	if got, want := Count([]Change{disabled, href("e.html")}), "1 attribute disabled removed, 1 attribute href added"; got != want {
 		t.Errorf("Count: %q, want %q", got, want)
 	}
 	got = Count([]Change{{Kind: KindListItem, Op: Update}, {Kind: KindListItem, Op: Update, List: &ListInfo{List: "menu", NewParents: []string{"Food"}}}})

@@ -9,7 +9,6 @@ import (
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/warehouse"
-	"github.com/vigil-web/vigil/internal/zstd"
 )
 
 // TestFailingSinceFromState: a sentinel's failingSince is the start of its
@@ -23,15 +22,7 @@ import (
 // for both.
 func TestFailingSinceFromState(t *testing.T) {
 	s, u := newTestServer(t)
-	codec, err := zstd.New(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := warehouse.New(s.Store, warehouse.Options{Codec: codec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Warehouse = w
+	w := useWarehouse(t, s)
 	ctx := context.Background()
 	ten := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	const page = "http://a.example/"

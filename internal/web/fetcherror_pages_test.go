@@ -12,7 +12,6 @@ import (
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/warehouse"
-	"github.com/vigil-web/vigil/internal/zstd"
 	"github.com/vigil-web/vigil/spec"
 )
 
@@ -39,15 +38,7 @@ func (s failingURLStore) LatestVersionByURL(ctx context.Context, rawURL string) 
 // failures of every page of the sentinel, and sentinel list failed whole.
 func TestFetchErrorPastUnreadablePage(t *testing.T) {
 	s, u := newTestServer(t)
-	codec, err := zstd.New(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := warehouse.New(s.Store, warehouse.Options{Codec: codec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Warehouse = w
+	w := useWarehouse(t, s)
 	ctx := context.Background()
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	const broken = "fetch http://a.example/: HTTP error status 404"

@@ -13,7 +13,6 @@ import (
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/warehouse"
-	"github.com/vigil-web/vigil/internal/zstd"
 )
 
 // TestSentinelFetchErrorShown: the failure of the last fetch of a
@@ -25,15 +24,7 @@ import (
 // neither. The API said nothing: a failing sentinel looked quiet.
 func TestSentinelFetchErrorShown(t *testing.T) {
 	s, u := newTestServer(t)
-	codec, err := zstd.New(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := warehouse.New(s.Store, warehouse.Options{Codec: codec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Warehouse = w
+	w := useWarehouse(t, s)
 	ctx := context.Background()
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	const broken = "fetch http://user:xxxxx@a.example/: HTTP error status 404"

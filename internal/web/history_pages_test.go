@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil/internal/warehouse"
-	"github.com/vigil-web/vigil/internal/zstd"
 )
 
 // TestHistoryTimelinePages: a history of more versions than its timeline
@@ -19,15 +18,7 @@ import (
 func TestHistoryTimelinePages(t *testing.T) {
 	ctx := context.Background()
 	s, u := newTestServer(t)
-	codec, err := zstd.New(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := warehouse.New(s.Store, warehouse.Options{Codec: codec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Warehouse = w
+	w := useWarehouse(t, s)
 	createChecked(t, s, u, "Create Sentinel p Using http://a.example/p")
 	const n = timelinePage + 5
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)

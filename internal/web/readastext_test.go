@@ -47,15 +47,7 @@ func newReadAsTextEnv(t *testing.T) *readAsTextEnv {
 	)
 	ctx := context.Background()
 	s, u := newTestServer(t)
-	codec, err := zstd.New(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := warehouse.New(s.Store, warehouse.Options{Codec: codec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Warehouse = w
+	w := useWarehouse(t, s)
 	sen := createChecked(t, s, u, "Create Sentinel p Using http://a.example/p")
 	deep := strings.Repeat("<div>", 600) + "x" + strings.Repeat("</div>", 600)
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)

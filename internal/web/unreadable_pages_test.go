@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil/internal/warehouse"
-	"github.com/vigil-web/vigil/internal/zstd"
 )
 
 // TestUnreadableSentinelPages: a stored sentinel whose checked form does
@@ -21,15 +20,7 @@ import (
 // checked form being decoded to find them.
 func TestUnreadableSentinelPages(t *testing.T) {
 	s, u := newTestServer(t)
-	codec, err := zstd.New(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := warehouse.New(s.Store, warehouse.Options{Codec: codec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Warehouse = w
+	w := useWarehouse(t, s)
 	ctx := context.Background()
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	const broken = "fetch http://a.example/: HTTP error status 404"

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil/internal/warehouse"
-	"github.com/vigil-web/vigil/internal/zstd"
 )
 
 // TestVersionBodyCachedPerSession: a version's body may be kept by the
@@ -23,15 +22,7 @@ import (
 func TestVersionBodyCachedPerSession(t *testing.T) {
 	ctx := context.Background()
 	s, u := newTestServer(t)
-	codec, err := zstd.New(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := warehouse.New(s.Store, warehouse.Options{Codec: codec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Warehouse = w
+	w := useWarehouse(t, s)
 	createChecked(t, s, u, "Create Sentinel p Using http://a.example/p")
 	mux := http.NewServeMux()
 	s.Register(mux)

@@ -175,8 +175,9 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (code
 	if *asJSON {
 		enc := json.NewEncoder(env.stdout)
 		for i, s := range all {
-			l := listedSentinel{Sentinel: s, Target: targetKind(s.Spec), ScopeNotes: states[s.ID].ScopeNotes}
-			if _, rerr := readChecked(s); rerr != nil {
+			c, rerr := readChecked(s)
+			l := listedSentinel{Sentinel: s, Target: targetKind(c), ScopeNotes: states[s.ID].ScopeNotes}
+			if rerr != nil {
 				l.Unreadable = rerr.Error()
 			}
 			if f := failed[i]; f != nil {
@@ -197,13 +198,14 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (code
 		// all the same, and why it cannot be, below the table.
 		url := ""
 		urls, err := spec.CheckedURLs(s.Spec)
-		if _, rerr := readChecked(s); rerr != nil {
+		c, rerr := readChecked(s)
+		if rerr != nil {
 			unreadable = append(unreadable, s.Name+": its stored form cannot be read, so it is not checked: "+rerr.Error())
 		}
 		if err == nil && len(urls) > 0 {
 			url = strings.Join(urls, " ")
 		}
-		target := targetKind(s.Spec)
+		target := targetKind(c)
 		owner, ok := owners[s.OwnerID]
 		if !ok {
 			owner = strconv.FormatInt(s.OwnerID, 10)
@@ -299,12 +301,11 @@ type listedSentinel struct {
 	FailingSince   time.Time `json:"failingSince,omitzero"`
 }
 
-// targetKind returns "site" for a sentinel whose checked form (spec) watches
-// a whole site, "page" for one that watches a page or pages combined, and
-// "-" when the form cannot be read.
-func targetKind(specJSON []byte) string {
-	var c spec.Checked
-	if json.Unmarshal(specJSON, &c) != nil {
+// targetKind returns "site" for a sentinel whose checked form (c, from
+// readChecked) watches a whole site, "page" for one that watches a page or
+// pages combined, and "-" when the form cannot be read (c is nil).
+func targetKind(c *spec.Checked) string {
+	if c == nil {
 		return "-"
 	}
 	if c.Site != nil {

@@ -132,7 +132,8 @@ func (s *Server) records(ctx context.Context, p *diffPair) ([]intent.Change, err
 }
 
 // renderView writes a view of the pair: xydelta, json, text, records, or
-// one of the HTML views (sanitised, with the highlight styles).
+// one of the HTML views (sanitised, its links and images naming the
+// watched site (rebaseFrame), with the highlight styles).
 func (s *Server) renderView(ctx context.Context, w http.ResponseWriter, p *diffPair, format string) error {
 	var buf bytes.Buffer
 	var ctype string
@@ -178,9 +179,20 @@ func (s *Server) renderView(ctx context.Context, w http.ResponseWriter, p *diffP
 		if err != nil {
 			return err
 		}
+		// The page's links and images name the watched site, not Vigil
+		// (rebaseFrame); only the inline view needs what a changed image
+		// was, the others show the old version beside or in the change.
+		f := &frameRebase{base: pageBase(p.Resource.URL, a.New)}
+		if format == "html-inline" {
+			f.was = changedImages(a)
+		}
+		body, err := f.rebaseFrame(sanitizer.SanitizeBytes(raw.Bytes()))
+		if err != nil {
+			return err
+		}
 		ctype = "text/html; charset=utf-8"
 		buf.WriteString(frameHead)
-		buf.Write(sanitizer.SanitizeBytes(raw.Bytes()))
+		buf.Write(body)
 		buf.WriteString("</body></html>\n")
 		h := w.Header()
 		h.Set("Content-Security-Policy", frameCSP)
@@ -252,7 +264,7 @@ var sanitizer = func() *bluemonday.Policy {
 // script. The sanitised page follows.
 const frameHead = `<!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><style>
 body{font:15px/1.5 system-ui,sans-serif;margin:.75rem;color:#111;background:#fff;overflow-wrap:anywhere}
-img{max-width:100%;height:auto}
+[data-vigil-image]{display:inline-block;border:1px dashed #888;padding:0 .3rem;font-size:.9em;color:#444}
 table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .4rem}
 [data-vigil=ins]{background:#d4f8d4;outline:2px solid #2a8a2a;text-decoration:none}
 [data-vigil=del]{background:#fbd5d5;outline:2px solid #b52a2a;text-decoration:line-through}

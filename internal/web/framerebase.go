@@ -1,0 +1,230 @@
+package web
+
+import (
+	"bytes"
+	"net/url"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/vigil-web/vigil/render"
+	"github.com/vigil-web/vigil/tree"
+)
+
+// A view of a page is shown in a frame that loads nothing (frameCSP):
+// the page's relative links would lead into Vigil's own origin, and its
+// images would be blocked, an image that changed never seen. rebaseFrame
+// rewrites the sanitised view so that it names what it cannot load: each
+// link and citation absolute, to the watched site, a link opening in a
+// new tab without referrer or opener; each image a placeholder naming it
+// by its alt text and absolute URL, carrying the image's diff mark.
+
+// urlAttrs are the attributes the sanitiser lets through that hold a
+// URL: href (a, area), cite (blockquote, q, ins, del).
+var urlAttrs = map[string]bool{"href": true, "cite": true}
+
+// oldImage is what an image of the new version was in the old one, for
+// an image whose attributes changed: its src and alt before.
+type oldImage struct{ src, alt string }
+
+// frameRebase is how rebaseFrame rewrites one view.
+type frameRebase struct {
+	base *url.URL // the page's URL (or its <base href>); nil: none usable
+	// was holds, by their src in the new version, the images whose src or
+	// alt changed, as they were: the inline view shows only the new ones.
+	was map[string]oldImage
+}
+
+// pageBase returns the URL the page's relative URLs resolve against: its
+// <base href> if it has one, resolved against pageURL, else pageURL; nil
+// if neither is an http or https URL.
+func pageBase(pageURL string, doc *tree.Document) *url.URL {
+	base, err := url.Parse(pageURL)
+	if err != nil || base.Scheme != "http" && base.Scheme != "https" {
+		return nil
+	}
+	if doc == nil || doc.Root == nil {
+		return base
+	}
+	var href string
+	tree.Walk(doc.Root, func(n *tree.Node) bool {
+		if href != "" || n.Kind != tree.Element {
+			return false
+		}
+		name := strings.ToLower(n.Name)
+		if name == "base" {
+			href = strings.TrimSpace(treeAttr(n, "href"))
+			return false
+		}
+		return name == "html" || name == "head"
+	})
+	if href == "" {
+		return base
+	}
+	if u, err := base.Parse(href); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
+		return u
+	}
+	return base
+}
+
+// changedImages returns the images of a's new version whose src or alt
+// changed, as they were, by their src now.
+func changedImages(a *render.Annotated) map[string]oldImage {
+	was := map[string]oldImage{}
+	for _, c := range a.Changes() {
+		if c.Mark != render.AttrChanged || c.Node == nil || !strings.EqualFold(c.Node.Name, "img") || c.Attr != "src" && c.Attr != "alt" {
+			continue
+		}
+		key := treeAttr(c.Node, "src")
+		old, ok := was[key]
+		if !ok {
+			old = oldImage{src: key, alt: treeAttr(c.Node, "alt")}
+		}
+		if c.Attr == "src" {
+			old.src = c.OldValue
+		} else {
+			old.alt = c.OldValue
+		}
+		was[key] = old
+	}
+	return was
+}
+
+// rebaseFrame rewrites sanitised, a sanitised view's body, as the comment
+// above says. It adds no element or attribute that loads anything.
+func (f *frameRebase) rebaseFrame(sanitised []byte) ([]byte, error) {
+	context := &html.Node{Type: html.ElementNode, Data: "body", DataAtom: atom.Body}
+	nodes, err := html.ParseFragment(bytes.NewReader(sanitised), context)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	for _, n := range nodes {
+		f.rewrite(n)
+		if err := html.Render(&out, n); err != nil {
+			return nil, err
+		}
+	}
+	return out.Bytes(), nil
+}
+
+// rewrite rebases n's URLs and replaces its images, and its descendants'.
+func (f *frameRebase) rewrite(n *html.Node) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		f.rewrite(c)
+		c = next
+	}
+	if n.Type != html.ElementNode {
+		return
+	}
+	if n.DataAtom == atom.Img {
+		f.replaceImage(n)
+		return
+	}
+	kept := n.Attr[:0]
+	for _, a := range n.Attr {
+		if urlAttrs[a.Key] {
+			abs := f.absolute(a.Val)
+			if abs == "" {
+				continue // a URL that leads nowhere outside Vigil
+			}
+			a.Val = abs
+		}
+		if a.Key == "rel" || a.Key == "target" {
+			continue // set below, for a link
+		}
+		kept = append(kept, a)
+	}
+	n.Attr = kept
+	if (n.DataAtom == atom.A || n.DataAtom == atom.Area) && hasAttr(n, "href") {
+		n.Attr = append(n.Attr, html.Attribute{Key: "target", Val: "_blank"}, html.Attribute{Key: "rel", Val: "noopener noreferrer"})
+	}
+}
+
+// absolute returns ref resolved against the page's base, if it is then
+// an http, https or mailto URL; "" otherwise.
+func (f *frameRebase) absolute(ref string) string {
+	ref = strings.TrimSpace(ref)
+	u, err := url.Parse(ref)
+	if err != nil {
+		return ""
+	}
+	if !u.IsAbs() {
+		if f.base == nil {
+			return ""
+		}
+		u = f.base.ResolveReference(u)
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http", "https", "mailto":
+		return u.String()
+	}
+	return ""
+}
+
+// replaceImage turns img into a placeholder that names it: "Image
+// “alt” URL", with what it was for an image whose src or alt changed,
+// keeping its diff mark.
+func (f *frameRebase) replaceImage(img *html.Node) {
+	src, alt, mark := attrOf(img, "src"), strings.TrimSpace(attrOf(img, "alt")), attrOf(img, render.Attr)
+	label := "Image " + describeImage(alt, f.absolute(src))
+	if mark == render.AttrChanged.String() {
+		if old, ok := f.was[src]; ok {
+			label += " (was " + describeImage(strings.TrimSpace(old.alt), f.absolute(old.src)) + ")"
+		}
+	}
+	span := &html.Node{Type: html.ElementNode, Data: "span", DataAtom: atom.Span, Attr: []html.Attribute{{Key: "data-vigil-image"}}}
+	if mark != "" {
+		span.Attr = append(span.Attr, html.Attribute{Key: render.Attr, Val: mark})
+	}
+	span.AppendChild(&html.Node{Type: html.TextNode, Data: "[" + label + "]"})
+	img.Parent.InsertBefore(span, img)
+	img.Parent.RemoveChild(img)
+}
+
+// describeImage names an image by its alt text, quoted, and its URL,
+// whichever it has.
+func describeImage(alt, abs string) string {
+	var parts []string
+	if alt != "" {
+		parts = append(parts, "“"+alt+"”")
+	}
+	if abs != "" {
+		parts = append(parts, abs)
+	}
+	if len(parts) == 0 {
+		return "without a name"
+	}
+	return strings.Join(parts, " ")
+}
+
+func attrOf(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func hasAttr(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// treeAttr returns the value of n's attribute name, in any case; "" if
+// it has none.
+func treeAttr(n *tree.Node, name string) string {
+	for _, a := range n.Attrs {
+		if strings.EqualFold(a.Name, name) {
+			return a.Value
+		}
+	}
+	return ""
+}

@@ -106,6 +106,7 @@ func TestErrorsDoNotRepeatInput(t *testing.T) {
 		{"api token name", "POST", "/api/v1/tokens", "session", `{"name":"` + attackLine + `\u0000x"}`, 400, "name must have no control character"},
 		{"api user email", "POST", "/api/v1/users", "token", `{"email":"` + attackTag + `"}`, 400, "email must be an address"},
 		{"api unknown field", "POST", "/api/v1/tokens", "session", `{"name":"a","` + attackLine + `":1}`, 400, "a field this endpoint does not take: its fields are name, expiresIn"},
+		{"api misspelt field", "POST", "/api/v1/sentinels", "token", `{"sourc":"x"}`, 400, `unknown field \"sourc\": its fields are source, sentinel`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req, err := http.NewRequest(tc.method, srv.URL+tc.path, strings.NewReader(tc.body))

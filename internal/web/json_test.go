@@ -52,8 +52,10 @@ func TestReadJSONTypeErrors(t *testing.T) {
 
 // TestReadJSONUnknownField: a body with a member the endpoint does not
 // take is refused with the endpoint's own fields (those of an embedded
-// struct in their place), not the member's name, which the request sent
-// ("json: unknown field \"Call 0800-SCAM\"").
+// struct in their place). The member is named when it reads as a field
+// name (a misspelt "sourc" was not named, so the answer did not say which
+// member was refused); anything else, which the request sent ("json:
+// unknown field \"Call 0800-SCAM\""), is not repeated.
 func TestReadJSONUnknownField(t *testing.T) {
 	s, u := newTestServer(t)
 	for _, tc := range []struct {
@@ -66,7 +68,17 @@ func TestReadJSONUnknownField(t *testing.T) {
 		{"/api/v1/sentinels/check", `{"source":"x","<b>pwned</b>":"y"}`, s.handleSentinelCheck,
 			"invalid JSON body: a field this endpoint does not take: its fields are source, sentinel, replacing"},
 		{"/api/v1/sentinels", `{"sources":"x"}`, s.handleSentinelCreate,
-			"invalid JSON body: a field this endpoint does not take: its fields are source, sentinel"},
+			`invalid JSON body: unknown field "sources": its fields are source, sentinel`},
+		{"/api/v1/sentinels", `{"sourc":"x"}`, s.handleSentinelCreate,
+			`invalid JSON body: unknown field "sourc": its fields are source, sentinel`},
+		{"/api/v1/sentinels/check", `{"source":"x","replacing_id":1}`, s.handleSentinelCheck,
+			`invalid JSON body: unknown field "replacing_id": its fields are source, sentinel, replacing`},
+		{"/api/v1/tokens", `{"name":"a","expires-in":"1h"}`, s.handleTokenCreate,
+			`invalid JSON body: unknown field "expires-in": its fields are name, expiresIn`},
+		{"/api/v1/tokens", `{"name":"a","\u0000":1}`, s.handleTokenCreate,
+			"invalid JSON body: a field this endpoint does not take: its fields are name, expiresIn"},
+		{"/api/v1/tokens", `{"name":"a","` + strings.Repeat("a", 65) + `":1}`, s.handleTokenCreate,
+			"invalid JSON body: a field this endpoint does not take: its fields are name, expiresIn"},
 	} {
 		req := httptest.NewRequest("POST", tc.path, strings.NewReader(tc.body))
 		req.Header.Set("Content-Type", "application/json")

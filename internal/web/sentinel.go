@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -357,8 +358,9 @@ func specStart(sen *vigil.Sentinel) time.Time {
 // readJSON decodes a JSON request body (of at most maxRequestBody bytes,
 // as secure limits every body) into v, a pointer to the endpoint's
 // struct. Its errors say what is wrong in JSON's terms, naming the
-// endpoint's fields, not the members the body holds, and where a body
-// that is not JSON goes wrong (jsonsyntax.go).
+// endpoint's fields (and a member it does not take, if the name reads as
+// a field's: fieldName), and where a body that is not JSON goes wrong
+// (jsonsyntax.go).
 func readJSON(r *http.Request, v any) error {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
@@ -384,11 +386,15 @@ func readJSON(r *http.Request, v any) error {
 			// encoding/json's word for no value at all.
 			return vigil.Errorf(vigil.EINVALID, "invalid JSON body: it is empty: want an object")
 		}
-		if strings.HasPrefix(err.Error(), "json: unknown field ") {
-			// encoding/json names the member, which the request sent:
-			// the answer names the endpoint's own instead.
-			return vigil.Errorf(vigil.EINVALID, "invalid JSON body: a field this endpoint does not take: its fields are %s",
-				strings.Join(jsonFields(reflect.TypeOf(v)), ", "))
+		if quoted, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			// The answer names the endpoint's own fields, and the member
+			// refused when it reads as a field name ("sourc"): anything
+			// else the request sent is not repeated.
+			fields := strings.Join(jsonFields(reflect.TypeOf(v)), ", ")
+			if name, err := strconv.Unquote(quoted); err == nil && fieldName.MatchString(name) {
+				return vigil.Errorf(vigil.EINVALID, "invalid JSON body: unknown field %q: its fields are %s", name, fields)
+			}
+			return vigil.Errorf(vigil.EINVALID, "invalid JSON body: a field this endpoint does not take: its fields are %s", fields)
 		}
 		if msg, ok := syntaxMessage(body, err); ok {
 			return vigil.Errorf(vigil.EINVALID, "invalid JSON body: %s", msg)
@@ -401,6 +407,11 @@ func readJSON(r *http.Request, v any) error {
 	}
 	return nil
 }
+
+// fieldName is what a misspelt field's name looks like: a letter, then
+// up to 63 letters, digits, "_", "-" or ".". readJSON repeats such a name
+// in its answer, and nothing else a request sent.
+var fieldName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]{0,63}$`)
 
 // jsonFields returns the names of the members that a JSON object decoded
 // into a value of type t (a struct, or a pointer to one) may have, in the

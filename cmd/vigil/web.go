@@ -203,6 +203,12 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 	}
 	if d.monitor != nil {
 		s.Checking = d.monitor.Checking
+		// The shortest interval the monitor keeps (--min-interval; the
+		// schedule's minute when unset): a shorter Fetch is warned of.
+		s.MinInterval = d.monitor.Policy.MinInterval
+		if s.MinInterval <= 0 {
+			s.MinInterval = time.Minute
+		}
 	}
 	s.Register(mux)
 	d.notFoundPages = s.NotFoundPages

@@ -358,6 +358,14 @@ func TestWebAPI(t *testing.T) {
 	if !warned.Valid || len(warned.Warnings) != 1 || !strings.Contains(warned.Warnings[0].Message, "no SMTP relay") {
 		t.Errorf("email contact without SMTP: %+v", warned)
 	}
+	// A Fetch shorter than the daemon's --min-interval (a minute by
+	// default) is valid but warned of, with the interval it gets.
+	fast := "Create Sentinel f\nUsing " + site.srv.URL + "/news\nFetch 1 second\n"
+	warned.Warnings = nil
+	c.want(200, "POST", "/api/v1/sentinels/check", map[string]string{"source": fast}).json(t, &warned)
+	if want := "Fetch 1 second: this server checks at most every 1 minute (--min-interval)"; !warned.Valid || len(warned.Warnings) != 1 || warned.Warnings[0].Message != want {
+		t.Errorf("Fetch 1 second: %+v, want the warning %q", warned, want)
+	}
 
 	// Create, read, list.
 	src = strings.Replace(src, "chnge", "change", 1)

@@ -38,6 +38,9 @@ type sentinelRow struct {
 	// ScopeNotes say what its scopes select nothing of (see
 	// sentinelView.ScopeNotes).
 	ScopeNotes []string
+	// Warnings say what of the sentinel this server does not do as it
+	// says (sentinelView.Warnings).
+	Warnings []string
 }
 
 // sentinelRow returns the row of a sentinel whose view (lifespan phase,
@@ -45,7 +48,7 @@ type sentinelRow struct {
 // sentinelViews, which reads many at once).
 func (s *Server) sentinelRow(ctx context.Context, sen *vigil.Sentinel, v sentinelView) (*sentinelRow, error) {
 	lifespan := v.Lifespan
-	row := &sentinelRow{Sentinel: sen, Lifespan: lifespan, Checking: s.Checking != nil && s.Checking(sen.ID), ScopeNotes: v.ScopeNotes}
+	row := &sentinelRow{Sentinel: sen, Lifespan: lifespan, Checking: s.Checking != nil && s.Checking(sen.ID), ScopeNotes: v.ScopeNotes, Warnings: v.Warnings}
 	var c spec.Checked
 	if json.Unmarshal(sen.Spec, &c) == nil {
 		row.URLs = c.URLs

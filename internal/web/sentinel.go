@@ -501,6 +501,10 @@ type sentinelView struct {
 	// yet.
 	LastFetchError string    `json:"lastFetchError,omitempty"`
 	FailingSince   time.Time `json:"failingSince,omitzero"`
+	// Warnings say what of the sentinel this server does not do as it
+	// says: a Fetch shorter than the server's --min-interval
+	// (fetchWarning).
+	Warnings []string `json:"warnings,omitempty"`
 	// pages are the resources the store has of the sentinel's pages,
 	// read with the fetch error (sentinelPages), for the dashboard's row.
 	pages []*vigil.Resource
@@ -558,7 +562,7 @@ func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []se
 			c.NextCheck = time.Time{}
 			sen = &c
 		}
-		out[i] = sentinelView{Sentinel: sen, Lifespan: st.Lifespan, Checking: checking, ScopeNotes: st.ScopeNotes}
+		out[i] = sentinelView{Sentinel: sen, Lifespan: st.Lifespan, Checking: checking, ScopeNotes: st.ScopeNotes, Warnings: s.storedFetchWarnings(sen)}
 		// Without them too the view is right, only less complete.
 		pages, failed, err := sentinelPages(ctx, s.Store, checkedURLs(sen), st.FailingSince)
 		if err != nil {
@@ -652,6 +656,9 @@ func (s *Server) liveCheck(ctx context.Context, u *vigil.User, in *sentinelInput
 		res.Checked, _ = json.Marshal(ch)
 		if len(ch.Warnings) > 0 {
 			res.Warnings = diagnostics(ch.Warnings, in.Source)
+		}
+		if d, ok := s.fetchDiagnostic(sen, ch, in.Source); ok {
+			res.Warnings = append(res.Warnings, d)
 		}
 	}
 	return res, nil

@@ -107,6 +107,13 @@ type Server struct {
 	// claim (vigil.SentinelStore.ClaimDueSentinels), no schedule to show.
 	// cmd/vigil asks the daemon's monitor.
 	Checking func(id int64) bool
+	// MinInterval is the shortest interval between two checks of a
+	// sentinel that the daemon's monitor keeps (vigil serve
+	// --min-interval): a sentinel whose Fetch is shorter is valid, and is
+	// warned of by the live check, the API's sentinel and its page
+	// (fetchWarning). Zero: not known, no warning. cmd/vigil sets the
+	// monitor's.
+	MinInterval time.Duration
 	// ReadAsTextBudget bounds the bytes of bodies one request parses to
 	// learn why versions are read as text (DefaultReadAsTextBudget if 0).
 	ReadAsTextBudget int64

@@ -66,7 +66,9 @@ func counted(n int, thing string) string {
 }
 
 // changePlot bins the versions (oldest first) and changes of a resource
-// over its history up to now.
+// over its history up to now: from the period of its first version, not
+// a fixed number of periods before now, which drew empty bars for the
+// time before the resource existed.
 func changePlot(versions []*vigil.Version, changes []*vigil.Change, now time.Time) *plot {
 	p := &plot{Width: 600, Height: 160, Top: 10, Bottom: 130}
 	if len(versions) == 0 {
@@ -74,25 +76,30 @@ func changePlot(versions []*vigil.Version, changes []*vigil.Change, now time.Tim
 		p.Label = "No versions yet."
 		return p
 	}
-	start := versions[0].FetchedAt
+	first := versions[0].FetchedAt
 	end := now
 	if end.Before(versions[len(versions)-1].FetchedAt) {
 		end = versions[len(versions)-1].FetchedAt
 	}
-	span := end.Sub(start)
-	// Round the period up to a readable unit.
+	// The shortest readable period that holds the history in plotBins
+	// bars at most, the first holding the first version, the last now.
 	var period time.Duration
 	var per plotPeriod
+	var start time.Time
+	n := 0
 	for _, pp := range plotPeriods {
 		period, per = pp.d, pp
-		if span/pp.d < plotBins {
+		start = first.Truncate(period)
+		n = int(end.Truncate(period).Sub(start)/period) + 1
+		if n <= plotBins {
 			break
 		}
 	}
-	// Always plotBins periods, the last one holding now, so that a short
-	// history reads as recent activity rather than one wide bar.
-	n := plotBins
-	start = end.Truncate(period).Add(-time.Duration(n-1) * period)
+	if n > plotBins {
+		// Longer than the longest period's bars: the last of them.
+		n = plotBins
+		start = end.Truncate(period).Add(-time.Duration(n-1) * period)
+	}
 	counts := make([]bar, n)
 	bin := func(t time.Time) int {
 		i := int(t.Sub(start) / period)

@@ -3,6 +3,7 @@ package vigil
 import (
 	"encoding/json"
 	"math"
+	"strings"
 	"time"
 )
 
@@ -100,6 +101,19 @@ func ClaimPriority(s *Sentinel, now time.Time) time.Duration {
 // (NaN, an infinity, a negative value or one above 1 is not). Stores read
 // a stored importance that is not as 0, as ClaimPriority counts it.
 func ValidImportance(f float64) bool { return f >= 0 && f <= 1 }
+
+// SameSentinelName reports whether a and b name one sentinel of an owner:
+// names are compared without case (strings.EqualFold), as the sentinel
+// checker compares them in lower case (spec.Checker's Lookup).
+func SameSentinelName(a, b string) bool {
+	return strings.EqualFold(a, b)
+}
+
+// SentinelNameUsed returns the ECONFLICT error of SentinelStore.CreateSentinel
+// for a sentinel called name when its owner's sentinel id has that name.
+func SentinelNameUsed(name string, id int64) *Error {
+	return Errorf(ECONFLICT, "sentinel name %s is already used (sentinel %d)", name, id)
+}
 
 // Validate returns an EINVALID error naming the first bad field.
 func (s *Sentinel) Validate() error {

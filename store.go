@@ -231,8 +231,11 @@ type VersionStore interface {
 type SentinelStore interface {
 	// CreateSentinel sets ID, CreatedAt and UpdatedAt, and FeedGeneration
 	// to 0: a new sentinel's feed starts at generation 0, whatever s says.
-	// It returns EINVALID for an invalid sentinel and ENOTFOUND if the
-	// owner does not exist.
+	// It returns EINVALID for an invalid sentinel, ENOTFOUND if the
+	// owner does not exist, and ECONFLICT (SentinelNameUsed) if the owner
+	// has a sentinel of that name (SameSentinelName), storing nothing. The
+	// look for the name and the insert are one atomic step: of concurrent
+	// adds of one name for one owner, whatever the process, one succeeds.
 	CreateSentinel(ctx context.Context, s *Sentinel) error
 	// FindSentinelByID returns ENOTFOUND if the sentinel does not exist.
 	FindSentinelByID(ctx context.Context, id int64) (*Sentinel, error)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -27,12 +28,12 @@ func TestLifespans(t *testing.T) {
 	now := time.Now().UTC()
 	var ids []int64
 	var sens []*vigil.Sentinel
-	for _, state := range []string{
+	for i, state := range []string{
 		`{"status":{"started":"2026-01-01T00:00:00Z","ended":"2026-02-01T00:00:00Z"}}`,
 		`{"status":{"started":"2026-01-01T00:00:00Z"}}`,
 		"",
 	} {
-		s := &vigil.Sentinel{OwnerID: u.ID, Name: "s", Source: "x", Status: vigil.SentinelActive, NextCheck: now}
+		s := &vigil.Sentinel{OwnerID: u.ID, Name: fmt.Sprint("s", i), Source: "x", Status: vigil.SentinelActive, NextCheck: now}
 		if err := st.CreateSentinel(ctx, s); err != nil {
 			t.Fatal(err)
 		}

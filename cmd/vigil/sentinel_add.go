@@ -14,10 +14,11 @@ import (
 )
 
 // sentinelToAdd is a sentinel of a file that passed its check: its file
-// (as named to the user), its text with its comments, and what the check
-// made of it.
+// (as named to the user), where its name is, its text with its comments,
+// and what the check made of it.
 type sentinelToAdd struct {
 	file, name, source string
+	namePos            spec.Position
 	checked            *spec.Checked
 }
 
@@ -140,7 +141,9 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (code 
 		parts := spec.Split(pf.file)
 		for i, ch := range checked {
 			if ch != nil {
-				adds = append(adds, sentinelToAdd{file: pf.file.Name, name: pf.file.Sentinels[i].Name.Name, source: spec.Print(parts[i]), checked: ch})
+				name := pf.file.Sentinels[i].Name
+				adds = append(adds, sentinelToAdd{file: pf.file.Name, name: name.Name, namePos: name.NamePos.Position(pf.file.Name),
+					source: spec.Print(parts[i]), checked: ch})
 			}
 		}
 	}
@@ -153,35 +156,46 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (code 
 		}
 		defer closeStore(st, &code, &err)
 	}
-	if err := storeSentinels(ctx, env, st, sf, *owner, now, adds); err != nil {
+	refused, err := storeSentinels(ctx, env, st, sf, *owner, now, adds)
+	if err != nil {
 		return exitError, err
+	}
+	if refused {
+		code = exitChanged
 	}
 	return code, nil
 }
 
 // storeSentinels stores the sentinels that passed their check, for owner
 // (created if new), and prints the warnings of each and the path of its
-// feed.
-func storeSentinels(ctx context.Context, env *environment, st vigil.Store, sf storeFlags, owner string, now time.Time, adds []sentinelToAdd) error {
+// feed. A sentinel whose name the owner came to use since the check (an
+// add at the same time: the store refuses it, vigil.SentinelNameUsed) is
+// a problem printed as the check's are, and the others are stored all the
+// same; refused says whether there was one.
+func storeSentinels(ctx context.Context, env *environment, st vigil.Store, sf storeFlags, owner string, now time.Time, adds []sentinelToAdd) (refused bool, err error) {
 	secret, _, err := newKeyring(st, *sf.data, *sf.postgres).load(ctx, secretFile)
 	if err != nil {
-		return err
+		return false, err
 	}
 	u, err := ensureOwner(ctx, st, owner)
 	if err != nil {
-		return fmt.Errorf("owner %s: %w", owner, err)
+		return false, fmt.Errorf("owner %s: %w", owner, err)
 	}
 	for _, a := range adds {
 		specJSON, err := json.Marshal(a.checked)
 		if err != nil {
-			return err
+			return refused, err
 		}
 		sen := &vigil.Sentinel{OwnerID: u.ID, Name: a.name, Source: a.source, Spec: specJSON, Status: vigil.SentinelActive, NextCheck: now}
 		if a.checked.Start.After(now) {
 			sen.NextCheck = a.checked.Start
 		}
-		if err := st.CreateSentinel(ctx, sen); err != nil {
-			return fmt.Errorf("sentinel %s: %w", a.name, err)
+		if err := st.CreateSentinel(ctx, sen); vigil.ErrorCode(err) == vigil.ECONFLICT {
+			printDiagnostics(env.stdout, spec.ErrorList{{Pos: a.namePos, Msg: vigil.ErrorMessage(err)}}, "")
+			refused = true
+			continue
+		} else if err != nil {
+			return refused, fmt.Errorf("sentinel %s: %w", a.name, err)
 		}
 		for _, w := range a.checked.Warnings {
 			w.Pos.Filename = a.file
@@ -189,5 +203,5 @@ func storeSentinels(ctx context.Context, env *environment, st vigil.Store, sf st
 		}
 		fmt.Fprintf(env.stdout, "added sentinel %d %s feed %s\n", sen.ID, sen.Name, feed.Path(secret, sen, "atom"))
 	}
-	return nil
+	return refused, nil
 }

@@ -404,18 +404,37 @@ func ownerIDOf(ctx context.Context, st vigil.Store, owner string) (int64, error)
 
 // findSentinel returns the sentinel arg names among all: by id, or by the
 // name its owner (ownerID, whose email is owner) gave it; or nil and a
-// message saying none is, and whose of that name there are.
+// message saying none is, and whose of that name there are. A name that
+// several of the owner's sentinels have (a store written before the store
+// refused a second, vigil.SentinelNameUsed) names none: the message lists
+// their ids, by which each can be named.
 func findSentinel(ctx context.Context, st vigil.Store, all []*vigil.Sentinel, ownerID int64, owner, arg string) (*vigil.Sentinel, string) {
 	id, err := strconv.ParseInt(arg, 10, 64)
-	for _, s := range all {
-		if err == nil && s.ID == id || err != nil && s.OwnerID == ownerID && strings.EqualFold(s.Name, arg) {
-			return s, ""
-		}
-	}
 	if err == nil {
+		for _, s := range all {
+			if s.ID == id {
+				return s, ""
+			}
+		}
 		return nil, fmt.Sprintf("no sentinel %d", id)
 	}
-	return nil, fmt.Sprintf("%s has no sentinel %s%s", owner, arg, namedByOthers(ctx, st, all, arg))
+	var named []*vigil.Sentinel
+	for _, s := range all {
+		if s.OwnerID == ownerID && vigil.SameSentinelName(s.Name, arg) {
+			named = append(named, s)
+		}
+	}
+	switch len(named) {
+	case 0:
+		return nil, fmt.Sprintf("%s has no sentinel %s%s", owner, arg, namedByOthers(ctx, st, all, arg))
+	case 1:
+		return named[0], ""
+	}
+	ids := make([]string, len(named))
+	for i, s := range named {
+		ids[i] = strconv.FormatInt(s.ID, 10)
+	}
+	return nil, fmt.Sprintf("%s has %d sentinels named %s (ids %s): name one by its id", owner, len(named), arg, strings.Join(ids, ", "))
 }
 
 // namedByOthers says which other owners have a sentinel named name, and

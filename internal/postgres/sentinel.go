@@ -34,7 +34,11 @@ func specValue(b []byte) any {
 }
 
 // CreateSentinel implements vigil.SentinelStore. The sentinel's feed
-// starts at generation 0 (feed_generation's default).
+// starts at generation 0 (feed_generation's default). The name is looked
+// for among the owner's under the owner's sentinelNameLock, held to the
+// commit: of concurrent adds of one name, the second looks once the first
+// has committed (READ COMMITTED: each statement reads what is committed
+// when it starts), and finds it.
 func (db *DB) CreateSentinel(ctx context.Context, s *vigil.Sentinel) error {
 	if err := s.Validate(); err != nil {
 		return err
@@ -42,6 +46,12 @@ func (db *DB) CreateSentinel(ctx context.Context, s *vigil.Sentinel) error {
 	now := db.now().UTC()
 	err := db.update(ctx, func(tx *sql.Tx) error {
 		if err := userExists(ctx, tx, s.OwnerID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, q("SELECT pg_advisory_xact_lock(?, ?)"), sentinelNameLock, int32(s.OwnerID)); err != nil {
+			return fmt.Errorf("lock the sentinel names of user %d: %w", s.OwnerID, err)
+		}
+		if err := nameFree(ctx, tx, s.OwnerID, s.Name); err != nil {
 			return err
 		}
 		return tx.QueryRowContext(ctx, q(`INSERT INTO sentinels (owner_id, name, source, spec, status, created_at, updated_at, next_check, last_check)
@@ -67,6 +77,35 @@ func userExists(ctx context.Context, tx *sql.Tx, id int64) error {
 		return vigil.Errorf(vigil.ENOTFOUND, "user %d not found", id)
 	}
 	return nil
+}
+
+// sentinelNameLock is the class of the transaction-level advisory lock
+// (pg_advisory_xact_lock(sentinelNameLock, owner id)) that an add of a
+// sentinel holds from its look for the name among the owner's to its
+// commit. The key is the owner's id as an int4: owners whose ids are
+// 2^32 apart share a lock, which only makes one wait for the other.
+const sentinelNameLock = 7423192
+
+// nameFree returns ECONFLICT (vigil.SentinelNameUsed) when owner has a
+// sentinel called name, compared in lower case as the checker compares
+// them.
+func nameFree(ctx context.Context, tx *sql.Tx, owner int64, name string) error {
+	rows, err := tx.QueryContext(ctx, q("SELECT id, name FROM sentinels WHERE owner_id = ? ORDER BY id"), owner)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var used string
+		if err := rows.Scan(&id, &used); err != nil {
+			return err
+		}
+		if vigil.SameSentinelName(used, name) {
+			return vigil.SentinelNameUsed(name, id)
+		}
+	}
+	return rows.Err()
 }
 
 // FindSentinelByID implements vigil.SentinelStore.

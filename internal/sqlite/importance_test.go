@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -35,7 +36,7 @@ func TestClaimBadImportance(t *testing.T) {
 			now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 			var ids []int64
 			for i := range 3 { // due 3, 2 and 1 hours ago
-				s := &vigil.Sentinel{OwnerID: u.ID, Name: "s", Source: "x", Status: vigil.SentinelActive, NextCheck: now.Add(-time.Duration(3-i) * time.Hour)}
+				s := &vigil.Sentinel{OwnerID: u.ID, Name: fmt.Sprint("s", i), Source: "x", Status: vigil.SentinelActive, NextCheck: now.Add(-time.Duration(3-i) * time.Hour)}
 				if err := db.CreateSentinel(ctx, s); err != nil {
 					t.Fatal(err)
 				}

@@ -31,7 +31,10 @@ func specValue(b []byte) any {
 }
 
 // CreateSentinel implements vigil.SentinelStore. The sentinel's feed
-// starts at generation 0 (feed_generation's default).
+// starts at generation 0 (feed_generation's default). The name is looked
+// for among the owner's in the transaction that inserts it, a write
+// transaction (BEGIN IMMEDIATE, _txlock=immediate), one at a time
+// whatever the process: of concurrent adds of one name, one is stored.
 func (db *DB) CreateSentinel(ctx context.Context, s *vigil.Sentinel) error {
 	if err := s.Validate(); err != nil {
 		return err
@@ -39,6 +42,9 @@ func (db *DB) CreateSentinel(ctx context.Context, s *vigil.Sentinel) error {
 	now := db.now().UTC()
 	err := db.update(ctx, func(tx execer) error {
 		if err := userExists(ctx, tx, s.OwnerID); err != nil {
+			return err
+		}
+		if err := nameFree(ctx, tx, s.OwnerID, s.Name); err != nil {
 			return err
 		}
 		return tx.QueryRowContext(ctx, q(`INSERT INTO sentinels (id, owner_id, name, source, spec, status, created_at, updated_at, next_check, last_check)
@@ -61,6 +67,28 @@ func userExists(ctx context.Context, tx execer, id int64) error {
 		return vigil.Errorf(vigil.ENOTFOUND, "user %d not found", id)
 	}
 	return nil
+}
+
+// nameFree returns ECONFLICT (vigil.SentinelNameUsed) when owner has a
+// sentinel called name, compared in lower case as the checker compares
+// them.
+func nameFree(ctx context.Context, tx execer, owner int64, name string) error {
+	rows, err := tx.QueryContext(ctx, q("SELECT id, name FROM sentinels WHERE owner_id = ? ORDER BY id"), owner)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var used string
+		if err := rows.Scan(&id, &used); err != nil {
+			return err
+		}
+		if vigil.SameSentinelName(used, name) {
+			return vigil.SentinelNameUsed(name, id)
+		}
+	}
+	return rows.Err()
 }
 
 // FindSentinelByID implements vigil.SentinelStore.

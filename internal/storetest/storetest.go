@@ -44,6 +44,7 @@ func Run(t *testing.T, open Opener) {
 		"Sentinels":                  testSentinels,
 		"SentinelClaim":              testSentinelClaim,
 		"SentinelRelease":            testSentinelRelease,
+		"SentinelNameUnique":         testSentinelNameUnique,
 		"SentinelsUpdated":           testSentinelsUpdatedTogether,
 		"SentinelFeedRotation":       testSentinelFeedRotation,
 		"SentinelFeedConcurrent":     testSentinelFeedRotationConcurrent,

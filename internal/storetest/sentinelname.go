@@ -1,0 +1,71 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/vigil-web/vigil"
+)
+
+// testSentinelNameUnique checks that an owner's sentinel names are unique,
+// as the checker compares them (in lower case): a second sentinel of a
+// name the owner uses is refused (ECONFLICT) and not stored, another
+// owner may use it, and of concurrent adds of one name exactly one is
+// stored, whatever the process (a check done before the insert, outside
+// its transaction, lets several through).
+func testSentinelNameUnique(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	ada := newUser(t, s, "ada@example.com")
+	bob := newUser(t, s, "bob@example.com")
+	first := &vigil.Sentinel{OwnerID: ada.ID, Name: "Prices", Source: "x", Status: vigil.SentinelActive, NextCheck: t0}
+	must(t, s.CreateSentinel(ctx, first))
+	again := &vigil.Sentinel{OwnerID: ada.ID, Name: "prices", Source: "y", Status: vigil.SentinelActive, NextCheck: t0}
+	err := s.CreateSentinel(ctx, again)
+	wantCode(t, err, vigil.ECONFLICT)
+	if msg := vigil.ErrorMessage(err); !strings.Contains(msg, "sentinel name prices is already used") {
+		t.Errorf("message %q does not say the name is already used", msg)
+	}
+	must(t, s.CreateSentinel(ctx, &vigil.Sentinel{OwnerID: bob.ID, Name: "prices", Source: "x", Status: vigil.SentinelActive, NextCheck: t0}))
+	if list, _, err := s.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: ada.ID}); err != nil || len(list) != 1 {
+		t.Fatalf("ada's sentinels after a refused add: %v (%v), want 1", list, err)
+	}
+
+	// Three rounds of eight: one round lets several through only now
+	// and then when the look and the insert are apart.
+	const n = 8
+	for round := range 3 {
+		name := fmt.Sprint("c", round)
+		var wg sync.WaitGroup
+		errs := make([]error, n)
+		for i := range n {
+			wg.Go(func() {
+				errs[i] = s.CreateSentinel(ctx, &vigil.Sentinel{OwnerID: ada.ID, Name: name, Source: "x", Status: vigil.SentinelActive, NextCheck: t0})
+			})
+		}
+		wg.Wait()
+		added := 0
+		for _, err := range errs {
+			switch vigil.ErrorCode(err) {
+			case "":
+				added++
+			case vigil.ECONFLICT:
+			default:
+				t.Errorf("concurrent add: %v", err)
+			}
+		}
+		list, _, err := s.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: ada.ID})
+		must(t, err)
+		stored := 0
+		for _, sn := range list {
+			if sn.Name == name {
+				stored++
+			}
+		}
+		if added != 1 || stored != 1 {
+			t.Fatalf("%d concurrent adds of %s: %d succeeded, %d stored; want 1 and 1", n, name, added, stored)
+		}
+	}
+}

@@ -167,7 +167,12 @@ type VersionStore interface {
 	// AppendVersion stores a new version of a resource as described by a.
 	// It returns EINVALID for invalid input, ENOTFOUND if the resource does
 	// not exist, and ECONFLICT if the resource's newest version is not
-	// a.PrevID.
+	// a.PrevID. An append of a fetch the resource holds already (a
+	// version with the same FetchedAt, at the store's precision,
+	// ContentHash, Status and Error), whatever a.PrevID, stores nothing
+	// and sets a.Version to that version: looked for under the lock that
+	// serialises the resource's appends, so that two writers of one fetch
+	// (two imports of one file at once) store it once.
 	AppendVersion(ctx context.Context, a *Append) error
 	// FindVersionByID returns ENOTFOUND if the version does not exist.
 	FindVersionByID(ctx context.Context, id int64) (*Version, error)

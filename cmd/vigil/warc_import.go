@@ -453,10 +453,29 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 	} else if err != nil {
 		return err
 	}
-	page.resource, page.newest = v.ResourceID, v.FetchedAt
 	if typ != warc.TypeRevisit {
 		im.original(rec, v.ID)
 	}
+	if !page.appended {
+		// The page's history was read before this import's first append
+		// to it: another import of the file may have stored versions of it
+		// meanwhile, and this one (the store gives the version it holds of
+		// the same fetch, rather than a copy). Read again now: in one
+		// transaction, the append holds the page's versions until the
+		// commit, so that what is read is what the page is.
+		page.appended = true
+		head, err := im.wh.Store().LatestVersion(ctx, v.ResourceID)
+		if err != nil {
+			return err
+		}
+		page.resource, page.newest = v.ResourceID, head.FetchedAt
+		if head.ID != v.ID {
+			im.stale++ // stored by another import
+			im.skipped++
+			return nil
+		}
+	}
+	page.resource, page.newest = v.ResourceID, v.FetchedAt
 	im.imported++
 	return nil
 }
@@ -576,10 +595,13 @@ func (im *warcImport) page(ctx context.Context, canonical string) (*pageHistory,
 }
 
 // pageHistory is what importWARC knows of a page's history in the store:
-// its resource (0 if none) and when its newest version was fetched.
+// its resource (0 if none), when its newest version was fetched, and
+// whether this import appended to it yet (after which the history is
+// read again, record).
 type pageHistory struct {
 	resource int64
 	newest   time.Time
+	appended bool
 }
 
 // readPageHistory reads the history the store holds of url.

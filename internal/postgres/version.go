@@ -61,14 +61,23 @@ func (db *DB) appendVersion(ctx context.Context, a *vigil.Append) error {
 	// What it refuses, it refuses before its first write, so that inside
 	// InTransaction's transaction, which has no savepoint, a refused
 	// append leaves nothing of it.
-	return db.update(ctx, func(tx *sql.Tx) error {
+	var stored *vigil.Version // the fetch stored already, if it is
+	err := db.update(ctx, func(tx *sql.Tx) error {
 		// Lock the resource: appends to one resource serialise here.
 		var locked int64
 		if err := tx.QueryRowContext(ctx, q("SELECT id FROM resources WHERE id = ? FOR UPDATE"), v.ResourceID).Scan(&locked); err != nil {
 			return notFound(err, "resource %d not found", v.ResourceID)
 		}
+		// The same fetch appended again (two imports of one file at once,
+		// each having read the page's history before the other wrote it)
+		// is the version stored: looked for under the lock, where no
+		// other append of the resource runs.
+		var err error
+		if stored, err = storedFetch(ctx, tx, v); err != nil || stored != nil {
+			return err
+		}
 		var headID, headSeq int64
-		err := tx.QueryRowContext(ctx, q(headQuery), v.ResourceID).Scan(&headID, &headSeq)
+		err = tx.QueryRowContext(ctx, q(headQuery), v.ResourceID).Scan(&headID, &headSeq)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
@@ -117,6 +126,10 @@ func (db *DB) appendVersion(ctx context.Context, a *vigil.Append) error {
 		}
 		return nil
 	})
+	if err == nil && stored != nil {
+		*v = *stored
+	}
+	return err
 }
 
 // checkPrevBody refuses, before append a writes anything, the previous
@@ -142,6 +155,19 @@ func checkPrevBody(ctx context.Context, tx *sql.Tx, a *vigil.Append) error {
 		return vigil.Errorf(vigil.EINVALID, "no blob %s for version %d", prevHash, a.PrevID)
 	}
 	return nil
+}
+
+// storedFetch returns the version of v's resource that holds the fetch v
+// describes (the same fetch time, content hash, status and error), nil if
+// none does.
+func storedFetch(ctx context.Context, tx *sql.Tx, v *vigil.Version) (*vigil.Version, error) {
+	stored, err := scanVersion(tx.QueryRowContext(ctx, q("SELECT "+versionColumns+` FROM versions
+		WHERE resource_id = ? AND fetched_at = ? AND content_hash = ? AND status = ? AND error = ? ORDER BY seq LIMIT 1`),
+		v.ResourceID, tv(v.FetchedAt), v.ContentHash, v.Status, v.Error))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return stored, err
 }
 
 const headQuery = "SELECT id, seq FROM versions WHERE resource_id = ? ORDER BY seq DESC LIMIT 1"

@@ -44,7 +44,8 @@ func (db *DB) AppendVersion(ctx context.Context, a *vigil.Append) error {
 	if (a.Prev != nil && a.Prev.VersionID != a.PrevID) || ((a.Prev != nil || a.PrevBlob != nil) && a.PrevID == 0) {
 		return vigil.Errorf(vigil.EINVALID, "prev body must be for version prevId")
 	}
-	return db.update(ctx, func(tx execer) error {
+	var stored *vigil.Version // the fetch stored already, if it is
+	err := db.update(ctx, func(tx execer) error {
 		var exists int
 		if err := tx.QueryRowContext(ctx, q("SELECT count(*) FROM resources WHERE id = ?"), v.ResourceID).Scan(&exists); err != nil {
 			return err
@@ -52,8 +53,16 @@ func (db *DB) AppendVersion(ctx context.Context, a *vigil.Append) error {
 		if exists == 0 {
 			return vigil.Errorf(vigil.ENOTFOUND, "resource %d not found", v.ResourceID)
 		}
+		// The same fetch appended again (two imports of one file at once,
+		// each having read the page's history before the other wrote it)
+		// is the version stored: looked for under the lock, where no
+		// other append of the resource runs.
+		var err error
+		if stored, err = storedFetch(ctx, tx, v); err != nil || stored != nil {
+			return err
+		}
 		var headID, headSeq int64
-		err := tx.QueryRowContext(ctx, q(headQuery), v.ResourceID).Scan(&headID, &headSeq)
+		err = tx.QueryRowContext(ctx, q(headQuery), v.ResourceID).Scan(&headID, &headSeq)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
@@ -104,6 +113,23 @@ func (db *DB) AppendVersion(ctx context.Context, a *vigil.Append) error {
 		}
 		return nil
 	})
+	if err == nil && stored != nil {
+		*v = *stored
+	}
+	return err
+}
+
+// storedFetch returns the version of v's resource that holds the fetch v
+// describes (the same fetch time, content hash, status and error), nil if
+// none does.
+func storedFetch(ctx context.Context, tx execer, v *vigil.Version) (*vigil.Version, error) {
+	stored, err := scanVersion(tx.QueryRowContext(ctx, q("SELECT "+versionColumns+` FROM versions
+		WHERE resource_id = ? AND fetched_at = ? AND content_hash = ? AND status = ? AND error = ? ORDER BY seq LIMIT 1`),
+		v.ResourceID, tv(v.FetchedAt), v.ContentHash, v.Status, v.Error))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return stored, err
 }
 
 const headQuery = "SELECT id, seq FROM versions WHERE resource_id = ? ORDER BY seq DESC LIMIT 1"

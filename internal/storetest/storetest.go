@@ -28,6 +28,7 @@ func Run(t *testing.T, open Opener) {
 		"ResourceErrorsHidePassword": testResourceErrorsHidePassword,
 		"ResourceDelete":             testResourceDelete,
 		"VersionAppend":              testVersionAppend,
+		"VersionAppendTwice":         testVersionAppendTwice,
 		"AppendBackToPatched":        testAppendBackToPatchedContent,
 		"Transaction":                testTransaction,
 		"TransactionReadFails":       testTransactionReadFails,

@@ -62,7 +62,7 @@ func OpenCurrent(ctx context.Context, dir string) (*DB, error) {
 			return nil, err
 		}
 		if isReadOnlyDirectory(err) {
-			return nil, fmt.Errorf("%s: cannot read it read-only: it is in WAL mode, and a reader that may not write it needs its %s-shm, which is missing (no process has the store open) and which this user may not make in %s; run the command as the store's owner, or while vigil serve runs", where, FileName, dir)
+			return nil, fmt.Errorf("%s: %s", where, shmMissing(path))
 		}
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}
@@ -76,6 +76,21 @@ func OpenCurrent(ctx context.Context, dir string) (*DB, error) {
 	db.read = r
 	db.readStmts = newStmtCache(r)
 	return db, nil
+}
+
+// shmMissing says why the database at path, in WAL mode, cannot be read
+// by a user who may not write it (isReadOnlyDirectory).
+func shmMissing(path string) string {
+	return fmt.Sprintf("cannot read it read-only: it is in WAL mode, and a reader that may not write it needs its %s-shm, which is missing (no process has the store open) and which this user may not make in %s; run the command as the store's owner, or while vigil serve runs",
+		filepath.Base(path), filepath.Dir(path))
+}
+
+// isReadOnly reports whether err is one of SQLite's SQLITE_READONLY
+// errors: a write to a database this process may not write (the file's
+// or its directory's mode, or a connection opened read-only).
+func isReadOnly(err error) bool {
+	var e *driver.Error
+	return errors.As(err, &e) && e.Code()&0xff == sqlite3.SQLITE_READONLY
 }
 
 // isReadOnlyDirectory reports whether err is SQLite's

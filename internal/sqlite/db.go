@@ -138,6 +138,9 @@ func openFile(ctx context.Context, path string) (*DB, error) {
 	db := &DB{write: w, stmts: newStmtCache(w), path: path, now: time.Now}
 	if err := db.migrate(ctx); err != nil {
 		w.Close()
+		if isReadOnlyDirectory(err) {
+			return nil, fmt.Errorf("%s: %s", where, shmMissing(path))
+		}
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}
 	r, err := sql.Open("sqlite", dsn("&_pragma=query_only(1)"))
@@ -185,6 +188,11 @@ func (db *DB) Close() error {
 		if err == nil {
 			_, err = db.write.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
 		}
+	}
+	if isReadOnly(err) {
+		// A store this user may read but not write: this process wrote
+		// nothing, and leaves the log to its owner's processes.
+		err = nil
 	}
 	if err != nil {
 		errs = append(errs, fmt.Errorf("sqlite at %s: close: checkpoint of its write-ahead log: %w (nothing is lost: the changes stay in %s-wal, which the next open reads)", db.path, err, db.path))
@@ -243,25 +251,34 @@ var migrationSteps = map[string]func(ctx context.Context, tx execer) error{
 }
 
 func (db *DB) migrate(ctx context.Context) error {
-	if _, err := db.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
 	names, err := migrationNames()
 	if err != nil {
 		return err
 	}
-	// Read first, outside any transaction: an open whose migrations are
-	// all applied takes no write lock, so that a command that only reads
-	// opens the store while another process holds its writes (an import
-	// warc in one transaction), as WAL lets it read. Each migration still
-	// checks in its own write transaction that it is not applied.
+	// Read first, outside any transaction, and write only when there is
+	// something to do: an open whose migrations are all applied takes no
+	// write lock, so that a command that only reads opens the store while
+	// another process holds its writes (an import warc in one
+	// transaction), as WAL lets it read, and opens a store this user may
+	// read but not write. Each migration still checks in its own write
+	// transaction that it is not applied.
 	done, err := db.appliedMigrations(ctx)
 	if err != nil {
 		return err
 	}
+	missing := missingMigrations(done, names)
+	if len(missing) == 0 {
+		db.schema = vigil.SchemaReport{Unknown: unknownMigrations(done, names)}
+		return nil
+	}
+	if _, err := db.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`); isReadOnly(err) {
+		return notWritable(done, missing, err)
+	} else if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
 	var report vigil.SchemaReport
-	for _, base := range missingMigrations(done, names) {
+	for _, base := range missing {
 		name := "migrations/" + base
 		applied := false
 		err := db.update(ctx, func(tx execer) error {
@@ -289,7 +306,9 @@ func (db *DB) migrate(ctx context.Context) error {
 			applied = err == nil
 			return err
 		})
-		if err != nil {
+		if isReadOnly(err) {
+			return notWritable(done, missing, err)
+		} else if err != nil {
 			return fmt.Errorf("migrate %s: %w", base, err)
 		}
 		if applied {
@@ -325,8 +344,27 @@ func missingMigrations(done map[string]bool, names []string) []string {
 	return missing
 }
 
-// appliedMigrations returns the names schema_migrations records.
+// notWritable is the error of a migration that this user may not write
+// (SQLite's SQLITE_READONLY, err): the store is older than this build, or
+// new (done is empty), and cannot be brought up to date by this user.
+func notWritable(done map[string]bool, missing []string, err error) error {
+	what := fmt.Sprintf("the store lacks %d migrations of this build (%s first)", len(missing), missing[0])
+	if len(done) == 0 {
+		what = "it holds no store yet"
+	}
+	return fmt.Errorf("migrate: %s, and this user may not write it (%v): run the command as the store's owner, or have vigil serve (which migrates it) start once", what, err)
+}
+
+// appliedMigrations returns the names schema_migrations records, none
+// when the database has no such table (a new one).
 func (db *DB) appliedMigrations(ctx context.Context) (map[string]bool, error) {
+	var tables int
+	if err := db.write.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'").Scan(&tables); err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	if tables == 0 {
+		return map[string]bool{}, nil
+	}
 	rows, err := db.write.QueryContext(ctx, "SELECT name FROM schema_migrations")
 	if err != nil {
 		return nil, fmt.Errorf("migrate: %w", err)

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/vigil-web/vigil/internal/sqlite"
+)
+
+// TestReadOnlyStoreReads: the commands that only read the store read one
+// this user may not write (its directory 555, its files 444, as another
+// user), as they read it while vigil serve runs (which keeps its -shm):
+// they opened it to write and failed with "migrate: attempt to write a
+// readonly database", with nothing to migrate. Where the store lacks a
+// migration, or its -shm (no process has it open), they say so.
+func TestReadOnlyStoreReads(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "rodata")
+	file := writeFile(t, dir, "c5.ssl", "Create Sentinel c5 Using https://example.org/c5\n")
+	if code, out, errOut := runVigil(t, "", "sentinel", "add", "--data", data, file); code != exitOK {
+		t.Fatalf("add: exit %d\n%s%s", code, out, errOut)
+	}
+	// A reader held open, as vigil serve holds the store: its -shm stays.
+	db, err := sql.Open("sqlite", filepath.Join(data, sqlite.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec("SELECT count(*) FROM sentinels"); err != nil {
+		t.Fatal(err)
+	}
+	asReader := readOnlyRunner(t, dir, data)
+	for _, args := range [][]string{
+		{"sentinel", "list"},
+		{"user", "list"},
+		{"sentinel", "feed", "c5"},
+		{"export", "warc", "--all"},
+	} {
+		code, out, errOut := asReader(args...)
+		// (export warc says on stderr what it exported.)
+		if code != exitOK || strings.Contains(errOut, "vigil ") {
+			t.Errorf("vigil %s on a store this user may not write: exit %d, stdout %q, stderr %q; want 0", strings.Join(args, " "), code, out, errOut)
+		}
+		if args[0] == "sentinel" && !strings.Contains(out, "c5") {
+			t.Errorf("vigil %s: %q does not name c5", strings.Join(args, " "), out)
+		}
+	}
+
+	// Not current: a migration missing, which this user cannot apply.
+	var last string
+	writable(t, data, func() {
+		if err := db.QueryRow("DELETE FROM schema_migrations WHERE name = (SELECT max(name) FROM schema_migrations) RETURNING name").Scan(&last); err != nil {
+			t.Fatal(err)
+		}
+	})
+	code, _, errOut := asReader("sentinel", "list")
+	if code != exitError || !strings.Contains(errOut, "the store lacks 1 migrations of this build") || !strings.Contains(errOut, "may not write it") {
+		t.Errorf("sentinel list of an older store this user may not write: exit %d, stderr %q", code, errOut)
+	}
+
+	// No -shm: no process has the store open.
+	writable(t, data, func() {
+		// The store made current again, and closed by its owner.
+		if _, err := db.Exec("INSERT INTO schema_migrations (name, applied_at) VALUES (?, 0)", last); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+		st, err := sqlite.Open(context.Background(), data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Close(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if _, err := os.Stat(filepath.Join(data, sqlite.FileName+"-shm")); err == nil {
+		t.Fatalf("the store's -shm is still there")
+	}
+	code, _, errOut = asReader("sentinel", "list")
+	if code != exitError || !strings.Contains(errOut, "needs its vigil.db-shm, which is missing") {
+		t.Errorf("sentinel list of a store without its -shm, as a reader that may not make it: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// readOnlyRunner makes data (under dir) read-only, its directory 555 and
+// its files 444, and returns a function that runs vigil on it as a user
+// who may not write it: as nobody (uid 65534), a process of the binary,
+// when the test runs as root, whom modes do not stop; else in this
+// process, as this user.
+func readOnlyRunner(t *testing.T, dir, data string) func(args ...string) (int, string, string) {
+	t.Helper()
+	readOnly(t, data)
+	t.Cleanup(func() { os.Chmod(data, 0o755) }) // for its removal
+	if os.Geteuid() != 0 {
+		return func(args ...string) (int, string, string) {
+			return runVigil(t, "", append(args, "--data", data)...)
+		}
+	}
+	bin := vigilBinary(t)
+	// nobody must reach the binary and the store.
+	for _, d := range []string{filepath.Dir(bin), filepath.Dir(dir), dir} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return func(args ...string) (int, string, string) {
+		cmd := exec.Command(bin, append(args, "--data", data)...)
+		cmd.Dir = dir
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return code, out.String(), errOut.String()
+	}
+}
+
+// readOnly makes data's directory 555 and its files 444.
+func readOnly(t *testing.T, data string) {
+	t.Helper()
+	entries, err := os.ReadDir(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if err := os.Chmod(filepath.Join(data, e.Name()), 0o444); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(data, 0o555); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writable runs fn with data writable by its owner, and then makes it
+// read-only again.
+func writable(t *testing.T, data string, fn func()) {
+	t.Helper()
+	if err := os.Chmod(data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if err := os.Chmod(filepath.Join(data, e.Name()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fn()
+	readOnly(t, data)
+}

@@ -98,22 +98,23 @@ func open(ctx context.Context, dsn string, mode openMode) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("%s: connect: %w", where, err)
 	}
-	if mode != openMigrate {
-		var found bool
-		var schema *string // none when no schema of the search path exists
-		if err := pool.QueryRow(ctx, `SELECT current_schema(), EXISTS (SELECT 1 FROM information_schema.tables
-			WHERE table_schema = current_schema() AND table_name = 'schema_migrations')`).Scan(&schema, &found); err != nil {
-			pool.Close()
-			return nil, fmt.Errorf("%s: %w", where, err)
-		}
-		if !found {
-			pool.Close()
-			in := "no schema of its search path exists"
-			if schema != nil {
-				in = "its schema " + strconv.Quote(*schema) + " has no schema_migrations table"
-			}
-			return nil, vigil.Errorf(vigil.ENOTFOUND, "no store in %s: %s (vigil serve makes one at its first start, as vigil sentinel add and vigil import warc do; check the DSN's database and search_path)", where, in)
-		}
+	var found bool
+	var schema *string // none when no schema of the search path exists
+	var searchPath string
+	if err := pool.QueryRow(ctx, `SELECT current_schema(), current_setting('search_path'), EXISTS (SELECT 1 FROM information_schema.tables
+		WHERE table_schema = current_schema() AND table_name = 'schema_migrations')`).Scan(&schema, &searchPath, &found); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("%s: %w", where, err)
+	}
+	if schema == nil {
+		// Nowhere to make the store, nor to read it: each mode says so
+		// alike, and how to make the schema.
+		pool.Close()
+		return nil, vigil.Errorf(vigil.ENOTFOUND, "no store in %s: %s", where, noSchema(searchPath))
+	}
+	if mode != openMigrate && !found {
+		pool.Close()
+		return nil, vigil.Errorf(vigil.ENOTFOUND, "no store in %s: its schema %s has no schema_migrations table (vigil serve makes one at its first start, as vigil sentinel add and vigil import warc do; check the DSN's database and search_path)", where, strconv.Quote(*schema))
 	}
 	sdb := stdlib.OpenDBFromPool(pool)
 	db := &DB{pool: pool, write: sdb, read: sdb,
@@ -128,6 +129,24 @@ func open(ctx context.Context, dsn string, mode openMode) (*DB, error) {
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}
 	return db, nil
+}
+
+// noSchema says that no schema of searchPath (the connection's
+// search_path) exists, and how to make the first: vigil makes its tables
+// in a schema, not the schema (which takes a privilege on the database
+// that the store's user need not have).
+func noSchema(searchPath string) string {
+	first := ""
+	for _, s := range strings.Split(searchPath, ",") {
+		if s = strings.TrimSpace(s); s != "" && s != `"$user"` {
+			first = s
+			break
+		}
+	}
+	if first == "" {
+		return fmt.Sprintf("no schema of its search path (%s) exists: set the DSN's search_path to a schema of the database", searchPath)
+	}
+	return fmt.Sprintf("no schema of its search path (%s) exists: CREATE SCHEMA %s makes it (then vigil serve makes the store at its first start, as vigil sentinel add and vigil import warc do), or check the DSN's database and search_path", searchPath, first)
 }
 
 // address says where a DSN connects, for errors: its host and port (or

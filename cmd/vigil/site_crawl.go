@@ -53,7 +53,7 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	ignoreRobots := fs.Bool("ignore-robots", false, "do not honour robots.txt (only for sites you own)")
 	hostDelay := fs.Duration("host-delay", time.Second, "minimum delay between two requests to one host (0: no delay; a larger robots.txt Crawl-delay wins)")
 	hostConc := fs.Int("host-concurrency", 1, "requests at once to one host")
-	fetchTimeout := fs.Duration("fetch-timeout", 60*time.Second, "total time allowed for one fetch, from its host's turn")
+	fetchTimeout := fs.Duration("fetch-timeout", 60*time.Second, "total time allowed for one fetch, from its host's turn, the wait for the page's answer included (a page may take all of it to answer)")
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "Usage: vigil site crawl [flags] URL\n\n"+
 			"Crawl fetches URL and follows its links to the pages in scope, the URL\n"+

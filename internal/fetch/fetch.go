@@ -1,7 +1,8 @@
 // Package fetch is Vigil's HTTP fetcher: vigil.Fetcher over net/http, with
 // the limits a monitor that fetches URLs typed by users needs.
 //
-//   - connect, response-header and total timeouts;
+//   - connect and total timeouts, the wait for the response headers
+//     within the total unless given a timeout of its own;
 //   - a cap on the body as sent and another on the body once decoded (gzip,
 //     deflate, brotli), so that a decompression bomb is refused, not expanded;
 //   - a host no fetch can reach by its name (spec.CheckHostName: an empty
@@ -92,7 +93,12 @@ import (
 // Options configure a Client. Zero fields take the defaults named.
 type Options struct {
 	ConnectTimeout time.Duration // 10s
-	HeaderTimeout  time.Duration // 20s: from request sent to response headers
+	// HeaderTimeout, when set, bounds the wait from a request sent to
+	// its response headers. Unset (the default), that wait is bounded by
+	// TotalTimeout alone, as the rest of the fetch is, since a page may
+	// take its whole budget to answer (a slow report generated on
+	// request); a page silent that long fails with the fetch's deadline.
+	HeaderTimeout  time.Duration
 	TotalTimeout   time.Duration // 60s: the whole fetch from the host's turn: bodies, and redirects with their robots.txt and turns
 	MaxBodySize    int64         // 10 MiB: bytes on the wire
 	MaxDecodedSize int64         // 20 MiB: bytes after content decoding
@@ -144,7 +150,6 @@ func (o *Options) defaults() {
 		}
 	}
 	def(&o.ConnectTimeout, 10*time.Second)
-	def(&o.HeaderTimeout, 20*time.Second)
 	def(&o.TotalTimeout, 60*time.Second)
 	def(&o.HostWait, o.TotalTimeout)
 	def(&o.RobotsTTL, time.Hour)

@@ -166,6 +166,9 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 	if ferr == nil && res.NotModified && good == nil {
 		ferr = fmt.Errorf("fetch %s: 304 Not Modified without a stored version", vigil.RedactURL(url))
 	}
+	if ferr == nil && emptied(good, res) {
+		ferr = fmt.Errorf("the page answered %d with an empty body", res.Status)
+	}
 	if ferr != nil {
 		if ctx.Err() != nil {
 			pg.err = ctx.Err().Error()
@@ -247,6 +250,17 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 	}
 	m.recent.put(url, pg.cur, now, m.Fresh)
 	return pg
+}
+
+// emptied reports whether res, a page's answer, has an empty or white
+// space body where good, the page's last good version, had one: a server
+// that answers 200 with nothing (a deploy in progress, a cache that
+// lost the page) has failed, not emptied the page, and the page is
+// stored and told as failing, not as changed twice (every row, link
+// and phrase removed, then added back). A page empty from its first
+// fetch has no body to lose: its empty answer is a version as any.
+func emptied(good *vigil.Version, res *vigil.FetchResult) bool {
+	return !res.NotModified && good != nil && good.Size > 0 && len(bytes.TrimSpace(res.Body)) == 0
 }
 
 // validators returns the ETag and Last-Modified date that a version of

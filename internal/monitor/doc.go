@@ -24,6 +24,14 @@
 // stop gives back the sentinels it claimed and did not check
 // (vigil.SentinelStore.ReleaseSentinels), which are due again at once.
 //
+// Empty answers: a page whose last good version has a body and that
+// answers a check with an empty or white space body (a 200 with nothing)
+// has failed that check (check.go: emptied): its failure is stored as
+// any, the run of failures and its notice apply, and no change is
+// reported, neither the page emptied nor its content back. A page empty
+// from its first fetch has nothing to lose: its empty body is a version,
+// and content that comes later is a change.
+//
 // Sites: a sentinel whose target is a site ("Using site URL", see
 // spec.Checked.Site) is checked by crawling the site through the
 // monitor's fetcher and comparing the crawl with the sentinel's previous

@@ -43,6 +43,9 @@ type CheckRecord struct {
 	// the sentinel no longer watches a site, and a crawl made before must
 	// not be what a check compares with once it watches one again.
 	DropSite bool
+	// Skipped is set by RecordChecks when it wrote nothing of the record:
+	// its sentinel was deleted or paused while it was checked.
+	Skipped bool
 	// Importance is the importance the check estimated for each page it
 	// read: each resource's Importance is set (a resource deleted
 	// meanwhile is skipped), and the sentinel's becomes the largest of
@@ -84,7 +87,10 @@ type CheckStore interface {
 	// has one.
 	SentinelStates(ctx context.Context, ids []int64) (map[int64]json.RawMessage, error)
 	// RecordChecks writes the records in one transaction. A record of a
-	// sentinel that no longer exists is skipped. It returns EINVALID for an
+	// sentinel that no longer exists, or is paused (not active), is
+	// skipped, nothing of it written (a paused sentinel's state stays as
+	// before its check, which is made again once it is resumed), and
+	// marked so (CheckRecord.Skipped). It returns EINVALID for an
 	// invalid change or notification, writing nothing.
 	RecordChecks(ctx context.Context, recs []*CheckRecord) error
 	// SiteSnapshot returns the site snapshot last recorded for a sentinel

@@ -66,14 +66,17 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 		pages := map[int64]float64{} // the importance of each page read, by resource
 		for _, r := range recs {
 			res, err := tx.ExecContext(ctx, q(`UPDATE sentinels SET last_check = ?, importance = CASE WHEN ? THEN ? ELSE importance END,
-				next_check = CASE WHEN ? AND next_check <> ? AND next_check < ? THEN next_check ELSE ? END WHERE id = ?`),
+				next_check = CASE WHEN ? AND next_check <> ? AND next_check < ? THEN next_check ELSE ? END WHERE id = ? AND status = 'active'`),
 				tv(r.CheckedAt), len(r.Importance) > 0, vigil.MaxImportance(r.Importance),
 				!r.Leased.IsZero(), tv(r.Leased), tv(r.NextCheck), tv(r.NextCheck), r.SentinelID)
 			if err != nil {
 				return err
 			}
-			if n, _ := res.RowsAffected(); n == 0 {
-				continue // deleted meanwhile
+			// Deleted or paused meanwhile: nothing of its check is
+			// written, its notices neither.
+			n, _ := res.RowsAffected()
+			if r.Skipped = n == 0; r.Skipped {
+				continue
 			}
 			for _, p := range r.Importance {
 				pages[p.ResourceID] = p.Importance

@@ -52,6 +52,7 @@ func (m *Monitor) commit(ctx context.Context, recs []*vigil.CheckRecord) error {
 	}
 	err := m.Store.RecordChecks(ctx, recs)
 	if err == nil {
+		m.logTold(recs, true)
 		m.notified(recs)
 		if m.Committed != nil {
 			m.Committed(len(recs))
@@ -59,6 +60,7 @@ func (m *Monitor) commit(ctx context.Context, recs []*vigil.CheckRecord) error {
 		return nil
 	}
 	if vigil.ErrorCode(err) != vigil.EINVALID || len(recs) == 1 {
+		m.logTold(recs, false)
 		return err
 	}
 	var errs []error
@@ -66,8 +68,10 @@ func (m *Monitor) commit(ctx context.Context, recs []*vigil.CheckRecord) error {
 		if err := m.Store.RecordChecks(ctx, []*vigil.CheckRecord{r}); err != nil {
 			errs = append(errs, err)
 			m.Logger.Error("record check", LogSentinel, r.SentinelID, LogError, err)
+			m.logTold([]*vigil.CheckRecord{r}, false)
 			continue
 		}
+		m.logTold([]*vigil.CheckRecord{r}, true)
 		m.notified([]*vigil.CheckRecord{r})
 		if m.Committed != nil {
 			m.Committed(1)

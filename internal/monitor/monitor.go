@@ -110,9 +110,12 @@ type Monitor struct {
 	budget    memoryBudget
 	heads     headCache
 	pages     pageLocks
-	idxMu     sync.Mutex
-	indexes   map[int64]*ownerIndex
-	flight    inFlight
+	// told holds the lines saying an owner was told, until their
+	// check is recorded.
+	told    toldLog
+	idxMu   sync.Mutex
+	indexes map[int64]*ownerIndex
+	flight  inFlight
 
 	// documentsRead counts the versions read into their trees
 	// (document), which the tests of what a check shares count.

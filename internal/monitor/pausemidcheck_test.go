@@ -16,6 +16,7 @@ import (
 type slowServer struct {
 	mu      sync.Mutex
 	body    string
+	status  int // answered instead of the page when not 0
 	held    bool
 	arrived chan struct{}
 	release chan struct{}
@@ -23,14 +24,25 @@ type slowServer struct {
 
 func (s *slowServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
-	held, body := s.held, s.body
+	held, body, status := s.held, s.body, s.status
 	s.mu.Unlock()
 	if held {
 		s.arrived <- struct{}{}
 		<-s.release
 	}
+	if status != 0 {
+		w.WriteHeader(status)
+		return
+	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	io.WriteString(w, body)
+}
+
+// fail makes the page answer status (0: its body again).
+func (s *slowServer) fail(status int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.status = status
 }
 
 // set makes the page answer body, held until let go or not.

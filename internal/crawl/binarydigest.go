@@ -81,8 +81,10 @@ const hashedAsBytes = "hashed as bytes: "
 // the others.
 const maxDigestNoteItems = 3
 
-// binaryDigest returns the Hash of a binary document's body (a page the
-// fetcher does not return as text: vigil.FetchRequest.DigestBinary), and
+// BinaryDigest returns the Hash of a binary document's body (a page the
+// fetcher does not return as text: vigil.FetchRequest.DigestBinary), the
+// digest by which a crawl versions a site's binary leaves and a page
+// sentinel tells that the file it watches changed, and
 // why it may change at every crawl though the document does not
 // (Page.DigestNote). Of a PDF, by its media type or its %PDF- magic, the
 // hash is its hash without what a generator changes at every run
@@ -93,7 +95,7 @@ const maxDigestNoteItems = 3
 // never an error that loses the page, but each run a change. A PDF read
 // with streams left as their bytes (pdfdigest.Result.Undecoded: a filter
 // it does not decode) has their reasons, the first few.
-func binaryDigest(mediaType string, body []byte) (digest, note string) {
+func BinaryDigest(mediaType string, body []byte) (digest, note string) {
 	// A PNG, JPEG, GIF or WebP image is digested without its metadata
 	// (digestImage), the rest as below.
 	if digest, ok, err := digestImage(mediaType, body); ok {
@@ -128,7 +130,7 @@ var imageMediaTypes = map[string]bool{
 
 // digestImage returns the Hash of an image's body, and true, if it is a
 // PNG, JPEG, GIF or WebP image by its media type or its magic (but a
-// body of PDF magic, which binaryDigest reads as a PDF): its hash
+// body of PDF magic, which BinaryDigest reads as a PDF): its hash
 // without its metadata, what a generator changes at every run and no
 // viewer shows (imagedigest.Sum), so that a chart or badge drawn per
 // request is not a change at every crawl; of one that does not parse,

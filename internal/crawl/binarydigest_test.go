@@ -47,7 +47,7 @@ func TestDigestBinary(t *testing.T) {
 		{"PDF with a stream undecoded", "application/pdf", undecoded, false, "hashed in part as bytes: object stream 8 0: filter /RunLengthDecode not decoded"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, note := binaryDigest(tc.mediaType, tc.body)
+			got, note := BinaryDigest(tc.mediaType, tc.body)
 			if (got == hashBody(tc.body)) != tc.asBytes {
 				t.Errorf("digest %s, hash of the bytes %s; want them equal: %v", got, hashBody(tc.body), tc.asBytes)
 			}
@@ -59,8 +59,8 @@ func TestDigestBinary(t *testing.T) {
 			}
 		})
 	}
-	a, _ := binaryDigest("application/pdf", first)
-	b, _ := binaryDigest("application/pdf", second)
+	a, _ := BinaryDigest("application/pdf", first)
+	b, _ := BinaryDigest("application/pdf", second)
 	if a != b {
 		t.Errorf("two runs of a generator digest as %s and %s, want them equal", a, b)
 	}
@@ -72,8 +72,8 @@ func TestDigestBinary(t *testing.T) {
 		{"chart drawn again", chart, crawltest.ChartPNG(day2, false), true},
 		{"chart with a pixel changed", chart, crawltest.ChartPNG(day1, true), false},
 	} {
-		a, _ := binaryDigest("image/png", tc.a)
-		b, _ := binaryDigest("image/png", tc.b)
+		a, _ := BinaryDigest("image/png", tc.a)
+		b, _ := BinaryDigest("image/png", tc.b)
 		if (a == b) != tc.same {
 			t.Errorf("%s: digests %s and %s; want them equal: %v", tc.name, a, b, tc.same)
 		}
@@ -89,7 +89,7 @@ func TestDigestNoteBounded(t *testing.T) {
 	for i := range 10 {
 		b.WriteString(strings.Replace("N 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /RunLengthDecode /Length 2 >>\nstream\nxx\nendstream\nendobj\n", "N", string(rune('0'+i)), 1))
 	}
-	_, note := binaryDigest("application/pdf", []byte(b.String()))
+	_, note := BinaryDigest("application/pdf", []byte(b.String()))
 	want := "hashed in part as bytes: object stream 0 0: filter /RunLengthDecode not decoded; object stream 1 0: filter /RunLengthDecode not decoded; " +
 		"object stream 2 0: filter /RunLengthDecode not decoded; and 7 more"
 	if note != want {
@@ -102,7 +102,7 @@ func TestDigestNoteBounded(t *testing.T) {
 	for i := range n {
 		fmt.Fprintf(&b, "%d 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /RunLengthDecode /Length 2 >>\nstream\nxx\nendstream\nendobj\n", i+1)
 	}
-	if _, note := binaryDigest("application/pdf", []byte(b.String())); !strings.HasSuffix(note, fmt.Sprintf("; and %d more", n-maxDigestNoteItems)) {
+	if _, note := BinaryDigest("application/pdf", []byte(b.String())); !strings.HasSuffix(note, fmt.Sprintf("; and %d more", n-maxDigestNoteItems)) {
 		t.Errorf("note of %d streams %q; want it to count the %d it does not name", n, note, n-maxDigestNoteItems)
 	}
 }

@@ -192,7 +192,7 @@ func carry(before *Page, prev, cur *Snapshot, c *Carried) *Page {
 	switch {
 	case !cur.Query.Bodies:
 		p.Body = ""
-	case p.Hash != "" && !p.binaryLeaf() && int64(len(p.Body)) != p.Size:
+	case p.Hash != "" && !p.BinaryLeaf() && int64(len(p.Body)) != p.Size:
 		// prev was crawled without the bodies cur keeps (a binary
 		// leaf's hash is of a body no crawl keeps).
 		return nil

@@ -112,7 +112,7 @@
 //     scope, queued and weighed in importance alike; other documents
 //     (binary: images, PDFs) are leaves, whose body the fetcher drops
 //     after giving its digest and size (vigil.FetchRequest.DigestBinary,
-//     binaryDigest): their Hash and Size, and their version when they
+//     BinaryDigest): their Hash and Size, and their version when they
 //     came without Last-Modified; a PDF's digest leaves out what a
 //     generator changes at every run (its Info dictionary's and its
 //     annotations' dates, its /ID, its XMP packets, its font subsets'

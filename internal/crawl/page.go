@@ -75,7 +75,7 @@ type Page struct {
 	// Hash is "sha256:" and the hex SHA-256 of the body, and Size its
 	// length in bytes, as UTF-8 (the fetcher converts every text to it).
 	// Of a binary leaf (an image, a PDF: a type that is not text), whose
-	// body is not kept, Hash is its digest (binaryDigest): the SHA-256 of
+	// body is not kept, Hash is its digest (BinaryDigest): the SHA-256 of
 	// its bytes, of a PDF's without what a generator changes at every run
 	// (its dates, its /ID, its XMP packets, its font subsets' tags, and
 	// the offsets they move:
@@ -89,7 +89,7 @@ type Page struct {
 	Hash string `json:"hash,omitempty"`
 	Size int64  `json:"size,omitempty"`
 	// DigestNote says why a binary leaf's Hash may change at every crawl
-	// though its document does not (binaryDigest): a PDF or an image
+	// though its document does not (BinaryDigest): a PDF or an image
 	// hashed as its bytes ("hashed as bytes: " and pdfdigest's or
 	// imagedigest's error: a syntax error, an encryption that needs a
 	// password), or a PDF some of whose streams were ("hashed in part as
@@ -230,10 +230,10 @@ func linksTo(p *Page, u string) bool {
 // Failed reports whether the page could not be read.
 func (p *Page) Failed() bool { return p.Error != "" }
 
-// binaryLeaf reports whether the page is a binary document read (an
+// BinaryLeaf reports whether the page is a binary document read (an
 // image, a PDF: a type that is not text), whose body the crawl does not
 // keep.
-func (p *Page) binaryLeaf() bool {
+func (p *Page) BinaryLeaf() bool {
 	return !p.Failed() && p.ContentType != "" && !vigil.IsTextMediaType(p.ContentType)
 }
 
@@ -292,7 +292,7 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool, 
 	// calls it within Fetch) and kept in the page, not in the result.
 	var digestNote string
 	digestBinary := func(mediaType string, body []byte) string {
-		digest, note := binaryDigest(mediaType, body)
+		digest, note := BinaryDigest(mediaType, body)
 		digestNote = note
 		return digest
 	}
@@ -329,7 +329,7 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool, 
 		if res != nil && res.Status/100 == 2 && res.ContentType != "" && !vigil.IsTextMediaType(res.ContentType) {
 			// A binary document (an image, a PDF): a leaf of the site,
 			// whose body the fetcher does not return (it keeps text by
-			// the same rule), but its digest (binaryDigest) and size.
+			// the same rule), but its digest (BinaryDigest) and size.
 			if res.BinaryDigest != "" {
 				p.Hash, p.Size, p.DigestNote = res.BinaryDigest, res.BinarySize, digestNote
 				if p.VersionKind == "" {

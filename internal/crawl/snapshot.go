@@ -457,7 +457,7 @@ func (s *Snapshot) validatePage(i int, p *Page, bodies bool) error {
 		return bad("links", "a page that failed has no links")
 	case p.Blocked && (p.Error == "" || p.Status != 0):
 		return bad("blocked", "a page robots.txt blocked has an error and no status")
-	case p.DigestNote != "" && (!p.binaryLeaf() || p.Hash == ""):
+	case p.DigestNote != "" && (!p.BinaryLeaf() || p.Hash == ""):
 		return bad("digestNote", "on a page that is no binary document hashed")
 	case p.Note == "":
 	case !strings.HasPrefix(p.Note, NoteReadAsText):
@@ -489,10 +489,10 @@ func (s *Snapshot) validatePage(i int, p *Page, bodies bool) error {
 		return bad("versionKind", "%q, want %q or %q", p.VersionKind, VersionLastModified, VersionContentHash)
 	}
 	switch {
-	case p.binaryLeaf() && p.Body != "":
+	case p.BinaryLeaf() && p.Body != "":
 		return bad("body", "present on a binary document (%s), whose body is not kept", p.ContentType)
-	case p.binaryLeaf():
-		// Its hash is its digest, of a body not kept (binaryDigest).
+	case p.BinaryLeaf():
+		// Its hash is its digest, of a body not kept (BinaryDigest).
 	case s.Query.Bodies && p.Hash != "":
 		if !bodies {
 			break

@@ -150,11 +150,11 @@ func (s *Snapshot) table(by Identity, other *Snapshot) (*webtable.Table, error) 
 // (digestsComparable), while p has its hash: its two hashes cannot tell
 // whether it changed.
 func unhashedIn(others map[string]*Page, p *Page) bool {
-	if !p.binaryLeaf() || p.Hash == "" {
+	if !p.BinaryLeaf() || p.Hash == "" {
 		return false
 	}
 	q := others[p.URL]
-	return q != nil && q.binaryLeaf() && (q.Hash == "" || !digestsComparable(p, q))
+	return q != nil && q.BinaryLeaf() && (q.Hash == "" || !digestsComparable(p, q))
 }
 
 // Identity says what tells two versions of a page apart in a web table

@@ -23,7 +23,12 @@ type page struct {
 	url      string
 	resource int64
 	cur      *vigil.Version // the newest content version; nil if the fetch failed
-	err      string
+	// binary is the version of a binary document the page answered (a
+	// PDF, an image: binarypage.go), cur being nil; nil otherwise.
+	binary *vigil.Version
+	// binaryWhat names binary's document: its type and size.
+	binaryWhat string
+	err        string
 	// failed says the page itself failed (an answer that is an error, or
 	// none); not when its fetch was never sent or the store failed.
 	failed bool
@@ -158,7 +163,7 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 	if head != nil && head.Error != "" {
 		good = m.lastGood(ctx, rid)
 	}
-	req := &vigil.FetchRequest{URL: url, Render: render}
+	req := &vigil.FetchRequest{URL: url, Render: render, DigestBinary: digestBinary}
 	if good != nil {
 		req.ETag, req.LastModified = good.ETag, good.LastModified
 	}
@@ -178,6 +183,9 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 			// Not sent: the page did not fail, its host was busy.
 			pg.err, pg.busy = ferr.Error(), true
 			return pg
+		}
+		if res != nil && res.BinaryDigest != "" && res.Status/100 == 2 {
+			return m.storeBinary(ctx, pg, head, res, ferr, now)
 		}
 		pg.err, pg.failed = ferr.Error(), true
 		status := 0
@@ -365,7 +373,7 @@ func (m *Monitor) bodyResult(ctx context.Context, url string, v *vigil.Version, 
 // the one found or created afresh if rid was deleted (putVersion). The
 // caller holds url's page lock.
 func (m *Monitor) storeFailure(ctx context.Context, rid int64, url string, head *vigil.Version, status int, why string, now time.Time) int64 {
-	v, err := m.putFailure(ctx, rid, url, head, status, why, now)
+	v, err := m.putFailure(ctx, rid, url, head, status, "", why, now)
 	if err != nil {
 		m.Logger.Error("store fetch error", logURL(url), LogError, err)
 		return rid
@@ -374,8 +382,9 @@ func (m *Monitor) storeFailure(ctx context.Context, rid int64, url string, head 
 }
 
 // putFailure is storeFailure returning the version that says why: head
-// if it does already.
-func (m *Monitor) putFailure(ctx context.Context, rid int64, url string, head *vigil.Version, status int, why string, now time.Time) (*vigil.Version, error) {
+// if it does already. contentType is the media type of the answer, if one
+// came whose body is not kept (a binary document), else "".
+func (m *Monitor) putFailure(ctx context.Context, rid int64, url string, head *vigil.Version, status int, contentType, why string, now time.Time) (*vigil.Version, error) {
 	if head != nil && head.Error == why {
 		cur, err := m.confirmHead(ctx, rid, head)
 		if err != nil {
@@ -385,7 +394,7 @@ func (m *Monitor) putFailure(ctx context.Context, rid int64, url string, head *v
 			return head, nil
 		}
 	}
-	f := &warehouse.Fetch{URL: url, FetchedAt: now, Status: status, Error: why, CheckHead: true}
+	f := &warehouse.Fetch{URL: url, FetchedAt: now, Status: status, ContentType: contentType, Error: why, CheckHead: true}
 	if head != nil {
 		f.HeadID = head.ID
 	}
@@ -524,6 +533,10 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 			continue
 		}
 		j.checked++
+		if pg.binary != nil {
+			m.binarySeen(ctx, j, ps, pg, now)
+			continue
+		}
 		if pg.cur == nil {
 			if j.outcome != schedule.Changed {
 				j.outcome = schedule.Failed

@@ -134,8 +134,9 @@ type siteFetcher struct {
 
 // leaf is a page of a site read without its body.
 type leaf struct {
-	status int
-	why    string
+	status      int
+	contentType string
+	why         string
 }
 
 // Fetch implements vigil.Fetcher. A page stored before is asked for
@@ -169,7 +170,13 @@ func (f *siteFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigi
 	if err != nil && res != nil && res.Status/100 == 2 {
 		if u, cerr := vigil.CanonicalURL(res.URL); cerr == nil {
 			f.mu.Lock()
-			f.leaves[u] = leaf{status: res.Status, why: err.Error()}
+			l := leaf{status: res.Status, contentType: res.ContentType, why: err.Error()}
+			if res.BinaryDigest != "" {
+				// A binary document: its version says so as a page
+				// sentinel's does (binaryWhy), one version for both.
+				l.why = binaryWhy(err, res)
+			}
+			f.leaves[u] = l
 			f.mu.Unlock()
 		}
 	}
@@ -514,7 +521,7 @@ func (m *Monitor) storeLeaf(ctx context.Context, url string, l leaf, now time.Ti
 	if err != nil {
 		return 0, err
 	}
-	v, err := m.putFailure(ctx, rid, url, head, l.status, l.why, now)
+	v, err := m.putFailure(ctx, rid, url, head, l.status, l.contentType, l.why, now)
 	if err != nil {
 		return 0, err
 	}
@@ -657,10 +664,11 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 			info.Note = addNote(info.Note, p.DigestNote)
 		}
 		info.ResourceID = m.knownResource(ctx, p.URL)
-		if info.OldVersion == 0 || info.NewVersion == 0 || info.OldVersion == info.NewVersion {
-			// Not both versions stored (a binary document, whose body
-			// the fetcher does not return): only "any change" can tell
-			// it changed.
+		if info.OldVersion == 0 || info.NewVersion == 0 || info.OldVersion == info.NewVersion || p.BinaryLeaf() {
+			// Not both versions stored, or the new one a binary
+			// document's, whose body the fetcher does not return (its
+			// version says why, with its digest): only "any change" can
+			// tell it changed.
 			if anyChange {
 				out = append(out, intent.NewPageChange(intent.Update, info))
 			}

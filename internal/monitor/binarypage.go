@@ -1,0 +1,104 @@
+package monitor
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"html"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/crawl"
+	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// A watched page that answers a binary document (a PDF, an image, a body
+// of a type that is not text), whose body is not kept, is stored as the
+// version saying so, as a site's crawl stores its binary leaves: its
+// status, its content type and, as its error, why it is not read with the
+// document's size and digest (crawl.BinaryDigest, which leaves out what a
+// generator changes at every run). The page has not failed: no run of
+// failures, no failure notice. The same document answered again is that
+// version; another is a new one, and a sentinel that monitors any change
+// (no other Monitor clause reads a body not kept) is told that the page
+// changed: that it turned into a file, or that its file changed. Such a
+// change is reported alone, neither waiting for the other pages of
+// "Using A AND B" nor confirmed.
+
+// digestBinary is the page sentinel's vigil.FetchRequest.DigestBinary.
+func digestBinary(mediaType string, body []byte) string {
+	digest, _ := crawl.BinaryDigest(mediaType, body)
+	return digest
+}
+
+// binaryWhy is the error of the version of a binary document that res
+// answered, err its fetch's: why it is not read, with its size and digest,
+// so that another document is another version.
+func binaryWhy(err error, res *vigil.FetchResult) string {
+	return fmt.Sprintf("%v (%d bytes, %s)", err, res.BinarySize, res.BinaryDigest)
+}
+
+// storeBinary stores the binary document res answered (err its fetch's
+// error) as the newest version of pg's page, whose newest version was
+// head, unless head says so already, and returns pg with it. The caller
+// holds the page's lock.
+func (m *Monitor) storeBinary(ctx context.Context, pg *page, head *vigil.Version, res *vigil.FetchResult, err error, now time.Time) *page {
+	v, serr := m.putFailure(ctx, pg.resource, pg.url, head, res.Status, res.ContentType, binaryWhy(err, res), now)
+	if serr != nil {
+		pg.err = "store version: " + serr.Error()
+		m.Logger.Error("store version", logURL(pg.url), LogError, serr)
+		return pg
+	}
+	pg.binary, pg.resource = v, v.ResourceID
+	pg.binaryWhat = fmt.Sprintf("%s, %d bytes", res.ContentType, res.BinarySize)
+	return pg
+}
+
+// binarySeen records a sentinel's sighting of its page answering the
+// binary document pg.binary, and reports it changed if the sentinel saw
+// another version before and monitors any change.
+func (m *Monitor) binarySeen(ctx context.Context, j *job, ps *pageState, pg *page, now time.Time) {
+	m.pageWorks(ctx, j, ps, pg.url, now)
+	ps.ScopeMisses, ps.MissesOf = nil, ""
+	v, last := pg.binary, ps.last()
+	if v.ID == last {
+		return
+	}
+	j.outcome = schedule.Changed
+	ps.add(v.ID, j.plan.compare)
+	if last == 0 || !isAnyChange(j.plan.expr) {
+		return
+	}
+	summary := "the page turned into a file Vigil does not read (" + pg.binaryWhat + ")"
+	if prev, err := m.Store.FindVersionByID(ctx, last); err == nil && isBinaryVersion(prev) {
+		summary = "the file changed (" + pg.binaryWhat + ")"
+	}
+	c := &vigil.Change{SentinelID: j.s.ID, ResourceID: pg.resource, FromVersion: last, ToVersion: v.ID,
+		DetectedAt: now, Summary: summary, Records: json.RawMessage("[]")}
+	index := len(j.rec.Changes)
+	j.rec.Changes = append(j.rec.Changes, c)
+	m.Logger.Info("change detected", LogSentinel, j.s.ID, logURL(pg.url), LogVersion, v.ID, "summary", summary)
+	if j.plan.mode != spec.Immediate && j.plan.mode != spec.BestEffort {
+		return
+	}
+	url := vigil.RedactURL(pg.url)
+	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: url,
+		Subject: "[Vigil] " + j.s.Name + ": " + summary, Changes: []*vigil.MessageItem{{Change: c}}}
+	msg.Text = fmt.Sprintf("Sentinel %s: %s: %s.\n%s\n", j.s.Name, url, summary, v.Error)
+	msg.HTML = fmt.Sprintf("<p>Sentinel <b>%s</b>: <a href=\"%s\">%s</a>: %s.</p>\n<p>%s</p>\n",
+		html.EscapeString(j.s.Name), html.EscapeString(url), html.EscapeString(url), html.EscapeString(summary), html.EscapeString(v.Error))
+	m.addLinks(ctx, j, msg)
+	due := now
+	if j.plan.mode == spec.BestEffort {
+		due = now.Add(m.BestEffortDelay)
+	}
+	m.enqueue(j, msg, index, due)
+}
+
+// isBinaryVersion reports whether v is the version of a binary document
+// (storeBinary, a site's binary leaf): a 2xx answer whose body, of a type
+// that is not text, was not kept.
+func isBinaryVersion(v *vigil.Version) bool {
+	return v.Error != "" && v.Status/100 == 2 && v.ContentType != "" && !vigil.IsTextMediaType(v.ContentType)
+}

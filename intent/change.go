@@ -154,7 +154,7 @@ type ValueInfo struct {
 // are the records found; for NOT, AND and OR, Operands holds the operands'
 // results and Changes is empty.
 type Result struct {
-	Type     string    `json:"type"` // the expression as the spec printer would write it, approximately
+	Type     string    `json:"type"` // the expression's label (spec.Label): as the spec printer writes it, cut to spec.MaxLabel bytes and "..."
 	Matched  bool      `json:"matched"`
 	Changes  []Change  `json:"changes,omitempty"`
 	Op       string    `json:"op,omitempty"` // "NOT", "AND" or "OR" for composites
@@ -248,21 +248,32 @@ func (s *Selectors) UnmarshalJSON(data []byte) error {
 // that are not "", each once, in order: what a message about r says of
 // the selectors it could not apply (SelectorsNotApplied names them).
 func (r *Result) ScopesNotApplied() []string {
-	if r == nil {
-		return nil
-	}
 	var out []string
-	if r.ScopeNotApplied != "" {
-		out = append(out, r.ScopeNotApplied)
+	seen := map[string]bool{}
+	r.walk(func(r *Result) {
+		if s := r.ScopeNotApplied; s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}, false)
+	return out
+}
+
+// walk calls f for r and for each of its operands, depth first, without
+// those under a NOT if skipNot: in time linear in r's size, where
+// appending each operand's list to its parent's would take time
+// quadratic in the length of an AND or OR chain.
+func (r *Result) walk(f func(*Result), skipNot bool) {
+	if r == nil {
+		return
+	}
+	f(r)
+	if skipNot && r.Op == "NOT" {
+		return
 	}
 	for _, o := range r.Operands {
-		for _, s := range o.ScopesNotApplied() {
-			if !slices.Contains(out, s) {
-				out = append(out, s)
-			}
-		}
+		o.walk(f, skipNot)
 	}
-	return out
 }
 
 // SelectorsNotApplied returns the selectors that r and its operands
@@ -283,15 +294,7 @@ func (r *Result) SelectorsNotApplied() Selectors {
 // without those under a NOT (a NOT operand's changes are why it failed, or
 // there are none).
 func (r *Result) AllChanges() []Change {
-	if r == nil {
-		return nil
-	}
-	out := append([]Change(nil), r.Changes...)
-	if r.Op == "NOT" {
-		return out
-	}
-	for _, o := range r.Operands {
-		out = append(out, o.AllChanges()...)
-	}
+	var out []Change
+	r.walk(func(r *Result) { out = append(out, r.Changes...) }, true)
 	return out
 }

@@ -122,7 +122,9 @@ type contentPair struct {
 // ¬C(V1,V2), (C1 AND C2)(V1,V2) = C1(V1,V2) ∧ C2(V1,V2), (C1 OR C2)(V1,V2)
 // = C1(V1,V2) ∨ C2(V1,V2). Both operands are always evaluated, so that the
 // result carries every operand's changes; each primitive is computed once
-// per Pair.
+// per Pair. Each result's Type is its expression's label (spec.Label),
+// made of its operands' labels: the work stays linear in the expression's
+// size, however long its AND or OR chains.
 func (p *Pair) Evaluate(x spec.Expr) (*Result, error) {
 	switch x := x.(type) {
 	case *spec.ChangeType:
@@ -132,7 +134,7 @@ func (p *Pair) Evaluate(x spec.Expr) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Result{Type: spec.Print(x), Op: "NOT", Matched: !r.Matched, Operands: []*Result{r}}, nil
+		return &Result{Type: spec.Label(x, r.Type), Op: "NOT", Matched: !r.Matched, Operands: []*Result{r}}, nil
 	case *spec.BinaryExpr:
 		a, err := p.Evaluate(x.X)
 		if err != nil {
@@ -142,7 +144,7 @@ func (p *Pair) Evaluate(x spec.Expr) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		r := &Result{Type: spec.Print(x), Operands: []*Result{a, b}}
+		r := &Result{Type: spec.Label(x, a.Type, b.Type), Operands: []*Result{a, b}}
 		switch x.Op {
 		case spec.And:
 			r.Op, r.Matched = "AND", a.Matched && b.Matched
@@ -170,13 +172,14 @@ func (p *Pair) Primitive(ct *spec.ChangeType) (*Result, error) {
 	if r, ok := p.results[key]; ok {
 		return r, nil
 	}
+	label := spec.Label(ct) // what is shown of it: a long list is cut
 	r, err := p.primitive(ct)
 	if err != nil {
-		return nil, fmt.Errorf("intent: %s: %w", key, err)
+		return nil, fmt.Errorf("intent: %s: %w", label, err)
 	}
-	r.Type = key
+	r.Type = label
 	if r.ScopeNotApplied, r.NotApplied, err = p.scopeNotApplied(ct); err != nil {
-		return nil, fmt.Errorf("intent: %s: %w", key, err)
+		return nil, fmt.Errorf("intent: %s: %w", label, err)
 	}
 	r.Matched = r.Matched || len(r.Changes) > 0
 	boundTexts(r.Changes)

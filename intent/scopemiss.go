@@ -79,8 +79,10 @@ func IgnoreMissNote(sel *spec.Selector) string {
 // reads.
 func scopeMisses(doc *tree.Document, x spec.Expr, compile func(*spec.Selector) (Selector, error), contentOf func(ct *spec.ChangeType, scope Selector, ignore []Selector) (*content, error)) ([]string, error) {
 	var out []string
+	seen := map[string]bool{} // not slices.Contains: a long chain may have many notes
 	add := func(s string) {
-		if !slices.Contains(out, s) {
+		if !seen[s] {
+			seen[s] = true
 			out = append(out, s)
 		}
 	}
@@ -90,7 +92,7 @@ func scopeMisses(doc *tree.Document, x spec.Expr, compile func(*spec.Selector) (
 		if ct.Scope != nil && ct.Scope.Expr != nil {
 			sel, err := compile(ct.Scope)
 			if err != nil {
-				return nil, fmt.Errorf("intent: %s: %w", spec.Print(ct), err)
+				return nil, fmt.Errorf("intent: %s: %w", spec.Label(ct), err)
 			}
 			if len(sel.Select(doc.Root)) == 0 {
 				add(ScopeMissNote(ct.Scope))
@@ -108,7 +110,7 @@ func scopeMisses(doc *tree.Document, x spec.Expr, compile func(*spec.Selector) (
 			}
 			sel, err := compile(ig)
 			if err != nil {
-				return nil, fmt.Errorf("intent: %s: %w", spec.Print(ct), err)
+				return nil, fmt.Errorf("intent: %s: %w", spec.Label(ct), err)
 			}
 			if len(sel.Select(doc.Root)) == 0 {
 				add(IgnoreMissNote(ig))
@@ -120,7 +122,7 @@ func scopeMisses(doc *tree.Document, x spec.Expr, compile func(*spec.Selector) (
 		}
 		c, err := contentOf(ct, scope, ignore)
 		if err != nil {
-			return nil, fmt.Errorf("intent: %s: %w", spec.Print(ct), err)
+			return nil, fmt.Errorf("intent: %s: %w", spec.Label(ct), err)
 		}
 		kind, ks := "table", c.tableObjects()
 		if ct.Kind == spec.List {

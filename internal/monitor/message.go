@@ -196,10 +196,11 @@ func (m *Monitor) sendDigest(ctx context.Context, j *job, now time.Time) bool {
 }
 
 // summarize returns the one-line summary of a change: the expression that
-// matched and the records counted by kind and operation, in words ("list
-// {news}: 2 list items added, 1 list item removed").
+// matched, by its label (spec.Label: cut if long), and the records counted
+// by kind and operation, in words ("list {news}: 2 list items added, 1
+// list item removed").
 func summarize(p *plan, res *intent.Result, changes []intent.Change) string {
-	expr := spec.Print(p.expr)
+	expr := spec.Label(p.expr)
 	if len(changes) == 0 {
 		return expr
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/intent"
+	"github.com/vigil-web/vigil/spec"
 )
 
 // TestRenderNamesWhatChanged: a message names the page that changed, not
@@ -59,5 +60,33 @@ func TestRenderLinksDashboard(t *testing.T) {
 		if !strings.Contains(html, want) {
 			t.Errorf("HTML: no %q in\n%s", want, html)
 		}
+	}
+}
+
+// TestSummaryOfLongExpression: a change's summary, which its notices and
+// webhook bodies repeat, names the expression that matched by its label
+// (spec.Label): whole when short, and cut to spec.MaxLabel bytes and "..."
+// for a Monitor clause of thousands of change types, where it repeated
+// hundreds of kilobytes.
+func TestSummaryOfLongExpression(t *testing.T) {
+	changes := []intent.Change{{Kind: intent.KindKeyword, Op: intent.Insert, New: "w1"}}
+	short, err := spec.ParseSentinel("s", []byte("Create Sentinel s Using http://a.test/ Monitor (keywords {w0} OR all links) AND NOT all images"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := summarize(&plan{expr: short.Monitor.X}, nil, changes), "(keywords {w0} OR all links) AND NOT all images: 1 keyword added"; got != want {
+		t.Errorf("summary %q, want %q", got, want)
+	}
+	terms := make([]string, 10000)
+	for i := range terms {
+		terms[i] = fmt.Sprintf("keywords {w%d}", i)
+	}
+	long, err := spec.ParseSentinel("s", []byte("Create Sentinel s Using http://a.test/ Monitor "+strings.Join(terms, " OR ")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := summarize(&plan{expr: long.Monitor.X}, nil, changes)
+	if len(got) > spec.MaxLabel+100 || !strings.HasPrefix(got, "keywords {w0} OR keywords {w1} OR ") || !strings.HasSuffix(got, "...: 1 keyword added") {
+		t.Errorf("summary of %d bytes: %.100q ... %q", len(got), got, got[max(0, len(got)-40):])
 	}
 }

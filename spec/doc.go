@@ -190,7 +190,9 @@
 //     sentinel stored before this rule and the case-insensitive comparing
 //     of operands, read back by Checked.UnmarshalJSON or checked again by
 //     Checker.RecheckStored, is warned of them instead, and runs as it did);
-//     keywords with
+//     a Monitor clause of more than MaxChangeTypes (256) change types, at
+//     the first past the limit (a list counts as one; a sentinel stored
+//     before the limit is warned instead); keywords with
 //     several words, keywords and phrases of punctuation and symbols alone
 //     (which match no word), duplicate or empty values, invalid regular expressions
 //     (RE2) and unbalanced selectors (and, through

@@ -3,6 +3,7 @@ package spec
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"reflect"
 	"slices"
@@ -106,6 +107,16 @@ func TestCheckedJSON(t *testing.T) {
 	}
 }
 
+// keywordsOrJSON returns the JSON form of n change types "keywords {w0}
+// OR keywords {w1} OR ...".
+func keywordsOrJSON(n int) string {
+	terms := make([]string, n)
+	for i := range terms {
+		terms[i] = fmt.Sprintf(`{"kind":"keywords","args":["w%d"]}`, i)
+	}
+	return `{"or":[` + strings.Join(terms, ",") + `]}`
+}
+
 func TestJSONErrors(t *testing.T) {
 	tests := map[string]struct {
 		json string
@@ -141,6 +152,7 @@ func TestJSONErrors(t *testing.T) {
 		"every":         {`{"name":"a","using":{"sentinel":"b"},"every":"sometimes"}`, []string{"every: duration \"sometimes\""}},
 		"compare":       {`{"name":"a","using":{"sentinel":"b"},"compare":"moving 1"}`, []string{"compare: Compare moving 1: n must be at least 2"}},
 		"compare form":  {`{"name":"a","using":{"sentinel":"b"},"compare":"twice"}`, []string{"compare: invalid compare option"}},
+		"change types":  {`{"name":"a","using":{"sentinel":"b"},"monitor":` + keywordsOrJSON(MaxChangeTypes+1) + `}`, []string{"monitor.or[256]: 257 change types in Monitor: want at most 256"}},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {

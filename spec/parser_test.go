@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
@@ -303,6 +304,10 @@ func TestDeepNesting(t *testing.T) {
 	}
 }
 
+// TestWideExpression: a chain of thousands of change types, which the
+// bound on nesting does not bound, is parsed and checked (without going
+// quadratic in the subsumption check), and refused for its size alone:
+// one error, at the first change type past MaxChangeTypes.
 func TestWideExpression(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("Create Sentinel w Using http://a.example Monitor keywords {k0}")
@@ -310,8 +315,11 @@ func TestWideExpression(t *testing.T) {
 		b.WriteString(" OR keywords {k" + strconv.Itoa(i) + "}")
 	}
 	f := mustParse(t, b.String())
-	if _, err := NewChecker(date(2003, 6, 1, 12, 0)).Check(f.Sentinels[0]); err != nil {
-		t.Fatal(err)
+	_, err := NewChecker(date(2003, 6, 1, 12, 0)).Check(f.Sentinels[0])
+	col := strings.Index(b.String(), "keywords {k256}") + 1
+	want := fmt.Sprintf("1:%d: 3000 change types in Monitor: want at most 256", col)
+	if el, ok := err.(ErrorList); !ok || len(el) != 1 || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("error %v, want one error %q...", err, want)
 	}
 }
 

@@ -11,21 +11,22 @@ import (
 // release stored (testdata/stored, the JSON its Checked.MarshalJSON
 // wrote) with a Monitor expression a later rule refuses (a NOT that
 // narrows nothing, operands that differ only in case, a NOT subsumed
-// once case is ignored, words of one list that differ only in case)
-// still decodes from the store, with the same
-// expression, which package intent evaluates as it did; and a stored
+// once case is ignored, words of one list that differ only in case, more
+// than MaxChangeTypes change types) still decodes from the store, with
+// the same expression, which package intent evaluates as it did; and a stored
 // sentinel checked again (RecheckStored) is not refused for it, but
 // warned. New input is held to the rules.
 func TestStoredMonitorLoadsUnderLaterRules(t *testing.T) {
 	for file, monitor := range map[string]string{
-		"not_alone.json":          "NOT keywords {x}",
-		"not_not.json":            "NOT NOT all links",
-		"or_not.json":             "all links OR NOT all images",
-		"case_distinct.json":      "keywords {Price} OR keywords {price}",
-		"case_subsumed.json":      "keywords {sale} AND NOT keywords {Sale, offer}",
-		"case_except.json":        "all words except {The} OR all words except {the}",
-		"case_except_list.json":   "all words except {The, the}",
-		"case_keywords_list.json": "keywords {Sale, sale}",
+		"not_alone.json":             "NOT keywords {x}",
+		"not_not.json":               "NOT NOT all links",
+		"or_not.json":                "all links OR NOT all images",
+		"case_distinct.json":         "keywords {Price} OR keywords {price}",
+		"case_subsumed.json":         "keywords {sale} AND NOT keywords {Sale, offer}",
+		"case_except.json":           "all words except {The} OR all words except {the}",
+		"case_except_list.json":      "all words except {The, the}",
+		"case_keywords_list.json":    "keywords {Sale, sale}",
+		"too_many_change_types.json": orChain(MaxChangeTypes + 1),
 	} {
 		t.Run(file, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join("testdata", "stored", file))

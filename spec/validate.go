@@ -36,9 +36,10 @@ type validator struct {
 	// JSON form, read back from a store, or RecheckStored); the rules
 	// added since are not applied to it, so that it still loads and runs
 	// as it did: the URL rules (see normalizeURL), and, as warnings
-	// instead of errors, a NOT that narrows nothing (misplacedNot) and
+	// instead of errors, a NOT that narrows nothing (misplacedNot),
 	// operands or excepted words that differ only in case or spacing
-	// (argAsWritten).
+	// (argAsWritten), and more than MaxChangeTypes change types
+	// (changeTypeCount).
 	stored bool
 }
 
@@ -59,6 +60,7 @@ func (v *validator) sentinel(s *Sentinel) {
 	if s.Monitor != nil {
 		v.expr(s.Monitor.X)
 		v.notPlacement(s.Monitor.X)
+		v.changeTypeCount(s.Monitor.X)
 	}
 	if s.Fetch != nil {
 		v.fetch(s.Fetch)

@@ -11,6 +11,32 @@ import (
 // Checking the Monitor clause: its change types, their scopes and
 // selectors, and the AND, OR and NOT that combine them.
 
+// MaxChangeTypes is the most change types a Monitor clause may combine
+// with AND, OR and NOT. Each is evaluated on every new version of every
+// page the sentinel watches, so a clause of thousands would make one
+// sentinel's check cost what thousands of sentinels' do (the parser's
+// bound on nesting, maxDepth, does not bound a chain "a OR b OR c ...");
+// no clause a person writes comes near it, and the words of keywords or a
+// phrase go in one list, which counts as one.
+const MaxChangeTypes = 256
+
+// changeTypeCount reports a Monitor expression x of more than
+// MaxChangeTypes change types, at the first past the limit: an error, but
+// a warning for a stored sentinel (validator.stored), which may have been
+// stored before the limit and must still load and run as it did.
+func (v *validator) changeTypeCount(x Expr) {
+	cts := ChangeTypes(x)
+	if len(cts) <= MaxChangeTypes {
+		return
+	}
+	report := v.report
+	if v.stored {
+		report = v.warn
+	}
+	c := cts[MaxChangeTypes]
+	report(c, c.Kind.String(), fmt.Sprintf("%d change types in Monitor: want at most %d (a list counts as one: write keywords {a, b} for keywords {a} OR keywords {b})", len(cts), MaxChangeTypes))
+}
+
 func (v *validator) expr(x Expr) {
 	if isNilNode(x) {
 		v.report(nil, "", "missing change type")

@@ -36,6 +36,7 @@ func Apply(doc *tree.Document, p *Patch) (err error) {
 	clone := doc.Clone()
 	a := &applier{doc: clone, p: p, xids: clone.Root.XID != 0, base: (*scope)(nil).declare(p.Namespaces), w: &work{limit: workLimit(doc, p)}}
 	a.sv.w = a.w
+	a.attrs = newAttrTables(a.w)
 	if !noSiblingIndex {
 		a.sib = newSiblings(a.w)
 	}
@@ -44,6 +45,7 @@ func Apply(doc *tree.Document, p *Patch) (err error) {
 			return err
 		}
 	}
+	a.attrs.compact()
 	*doc = *clone
 	return nil
 }
@@ -57,8 +59,11 @@ type applier struct {
 	// every change to children, names and namespace declarations below
 	// goes through the methods that keep it up to date.
 	sib *siblings
-	w   *work        // the work done, against the patch's limit
-	sv  stringValues // the selectors' string values, counted in w
+	w   *work // the work done, against the patch's limit
+	// attrs indexes the attributes of large elements; every change to
+	// their attributes goes through its methods.
+	attrs *attrTables
+	sv    stringValues // the selectors' string values, counted in w
 	// texts joins the texts operations put side by side; a text whose
 	// value is set otherwise is forgotten there.
 	texts textJoiner
@@ -126,6 +131,7 @@ func (a *applier) declarationsChanged() {
 	if a.sib != nil {
 		a.sib.reset()
 	}
+	a.attrs.reset()
 }
 
 // opError builds the error of operation i.
@@ -161,7 +167,7 @@ func (a *applier) op(i int) error {
 		}
 	}
 	ps := a.base.declare(op.Namespaces) // in scope at the operation
-	loc, lerr := locate(a.doc, sel, ps, a.sib, &a.sv)
+	loc, lerr := locate(a.doc, sel, ps, a.sib, &a.sv, a.attrs)
 	if a.w.over() {
 		return a.overWork(i)
 	}
@@ -250,7 +256,7 @@ func (a *applier) addTyped(op *Op, loc *located, ps *scope) (Condition, string) 
 	if lerr != nil {
 		return lerr.cond, lerr.msg
 	}
-	if attrIndex(n, loc.scope, x) != -1 {
+	if a.attrs.index(n, loc.scope, x) != -1 {
 		return problem(InvalidPatchDirective, "element %s already has attribute %s", n.Name, name)
 	}
 	if p, l := splitQName(name); p != "" {
@@ -268,6 +274,7 @@ func (a *applier) addTyped(op *Op, loc *located, ps *scope) (Condition, string) 
 		}
 	}
 	n.Attrs = append(n.Attrs, tree.Attr{Name: name, Value: value})
+	a.attrs.appended(n, x)
 	return "", ""
 }
 
@@ -343,7 +350,7 @@ func (a *applier) add(op *Op, loc *located, ps *scope) (Condition, string) {
 			at++
 		}
 	}
-	nodes, lerr := adopt(a.doc, op.Content, ps, scopeOf(parent, a.w))
+	nodes, lerr := adopt(a.doc, op.Content, ps, a.attrs.scopeOf(parent))
 	if lerr != nil {
 		return lerr.cond, lerr.msg
 	}
@@ -450,7 +457,7 @@ func (a *applier) replace(op *Op, loc *located, ps *scope) (Condition, string) {
 	}
 	var ts *scope
 	if loc.parent != nil {
-		ts = scopeOf(loc.parent, a.w)
+		ts = a.attrs.scopeOf(loc.parent)
 	}
 	nodes, lerr := adopt(a.doc, []*tree.Node{one}, ps, ts)
 	if lerr != nil {
@@ -482,7 +489,7 @@ func (a *applier) remove(op *Op, loc *located) (Condition, string) {
 			a.removeChild(loc.parent, i)
 			a.joinTexts(loc.parent, i)
 		case stepAttr:
-			n.Attrs = slices.Delete(n.Attrs, loc.attr, loc.attr+1)
+			a.attrs.remove(n, loc.attr, attrExpanded(n.Attrs[loc.attr].Name, loc.scope))
 		case stepNamespace:
 			return a.removeDeclaration(loc)
 		}

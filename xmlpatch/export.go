@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 
@@ -83,6 +84,9 @@ type exporter struct {
 	added        map[*tree.Node]bool // roots of the subtrees the adds brought, as in the target
 	sib          *siblings           // the positions of the working copy's nodes among their siblings
 	ops          []Op
+	// w counts the attributes the export reads, and the frames its
+	// namespace lookups go through; it has no limit.
+	w *work
 }
 
 // noSiblingIndex makes Export and Apply count siblings afresh at each
@@ -90,6 +94,12 @@ type exporter struct {
 var noSiblingIndex = false
 
 func export(old *tree.Document, d *delta.Delta, target *tree.Document, inPlace bool) (*Patch, error) {
+	return newExporter(old, d, target, inPlace).run()
+}
+
+// newExporter returns an exporter of d, which leads from old to target;
+// inPlace makes updates that keep their XID replacements in place.
+func newExporter(old *tree.Document, d *delta.Delta, target *tree.Document, inPlace bool) *exporter {
 	x := &exporter{
 		work:    old.Clone(),
 		target:  target,
@@ -98,6 +108,7 @@ func export(old *tree.Document, d *delta.Delta, target *tree.Document, inPlace b
 		inPlace: map[tree.XID]*delta.Op{},
 		fresh:   newFreshPrefixes(old, target),
 		added:   map[*tree.Node]bool{},
+		w:       &work{limit: math.MaxInt64},
 	}
 	if !noSiblingIndex {
 		x.sib = newSiblings(nil)
@@ -107,13 +118,18 @@ func export(old *tree.Document, d *delta.Delta, target *tree.Document, inPlace b
 	if inPlace {
 		x.findInPlace()
 	}
+	return x
+}
+
+// run computes the patch.
+func (x *exporter) run() (*Patch, error) {
 	x.keepTextsApart()
 	for _, step := range []func() error{x.removes, x.adds, x.changes, x.outside} {
 		if err := step(); err != nil {
 			return nil, err
 		}
 	}
-	if diff := tree.Diff(x.work.Root, target.Root, tree.ContentAndXIDs); diff != "" {
+	if diff := tree.Diff(x.work.Root, x.target.Root, tree.ContentAndXIDs); diff != "" {
 		return nil, fmt.Errorf("%w: %s", errMisplaced, diff)
 	}
 	return x.patch(), nil
@@ -142,7 +158,7 @@ func (x *exporter) findInPlace() {
 
 // selectorOf returns a selector that locates n in the working copy.
 func (x *exporter) selectorOf(n *tree.Node, b *binder) string {
-	return selectorOf(x.work, n, b, x.sib)
+	return selectorOf(x.work, n, b, x.sib, x.w)
 }
 
 // removeChild removes n from its parent in the working copy.
@@ -166,6 +182,7 @@ func (x *exporter) insertChild(p *tree.Node, i int, n *tree.Node) {
 // change changes n, a node of the working copy, with f: its name or its
 // attributes.
 func (x *exporter) change(n *tree.Node, f func()) {
+	x.w.add(len(n.Attrs))
 	if x.sib == nil {
 		f()
 		return
@@ -353,7 +370,7 @@ func (x *exporter) add(p *tree.Node, run []*delta.Op) error {
 		nodes[i] = x.work.CloneNode(t)
 	}
 	b := x.binder()
-	content, err := x.content(nodes, scopeOf(p, nil), b)
+	content, err := x.content(nodes, scopeOf(p, x.w), b)
 	if err != nil {
 		return err
 	}
@@ -492,7 +509,7 @@ func (x *exporter) changes() error {
 	// attribute selector cannot state.
 	whole := map[*tree.Node]bool{}
 	for n, p := range pend {
-		if p.rename != nil || !attrsExpressible(n, p.attrs) {
+		if p.rename != nil || !attrsExpressible(n, p.attrs, x.w) {
 			whole[n] = true
 		}
 	}
@@ -511,7 +528,7 @@ func (x *exporter) changes() error {
 		for _, c := range n.Children {
 			tree.Walk(c, func(m *tree.Node) bool {
 				if p := pend[m]; p != nil {
-					x.change(m, func() { applyPending(m, p) })
+					x.change(m, func() { applyPending(m, p, x.w) })
 					delete(pend, m)
 				}
 				return true
@@ -546,25 +563,10 @@ func (x *exporter) changes() error {
 				content = []*tree.Node{{Kind: c.Kind, Name: c.Name, Value: c.Value}}
 			}
 			x.emit(Op{Kind: Replace, Sel: sel, Content: content}, b)
-			x.change(n, func() { applyPending(n, &pending{update: p.update}) })
+			x.change(n, func() { applyPending(n, &pending{update: p.update}, x.w) })
 		}
-		for _, op := range p.attrs {
-			b := x.binder()
-			s := scopeOf(n, nil)
-			var out Op
-			switch op.Kind {
-			case delta.AttrInsert:
-				if pre, _ := splitQName(op.Name); pre != "" {
-					b.need(pre, s.uri(pre))
-				}
-				out = Op{Kind: Add, Sel: x.selectorOf(n, b), Type: "@" + op.Name, Content: textContent(op.NewValue)}
-			case delta.AttrUpdate:
-				out = Op{Kind: Replace, Sel: x.selectorOf(n, b) + "/" + attrStep(op.Name, s, b), Content: textContent(op.NewValue)}
-			case delta.AttrDelete:
-				out = Op{Kind: Remove, Sel: x.selectorOf(n, b) + "/" + attrStep(op.Name, s, b)}
-			}
-			x.emit(out, b)
-			x.change(n, func() { applyPending(n, &pending{attrs: []*delta.Op{op}}) })
+		if len(p.attrs) > 0 {
+			x.changeAttrs(n, p.attrs)
 		}
 	}
 	return nil
@@ -580,12 +582,12 @@ func textContent(v string) []*tree.Node {
 // replaceWhole replaces an element with itself as it ends up.
 func (x *exporter) replaceWhole(n *tree.Node, p *pending) error {
 	oldName, oldAttrs := n.Name, slices.Clone(n.Attrs)
-	applyPending(n, p)
+	applyPending(n, p, x.w)
 	newName, newAttrs := n.Name, n.Attrs
 	b := x.binder()
 	var ps *scope
 	if n.Parent != nil {
-		ps = scopeOf(n.Parent, nil)
+		ps = scopeOf(n.Parent, x.w)
 	}
 	content, err := x.content([]*tree.Node{n}, ps, b)
 	if err != nil {
@@ -598,40 +600,14 @@ func (x *exporter) replaceWhole(n *tree.Node, p *pending) error {
 	return nil
 }
 
-// attrsExpressible reports whether every attribute operation on n can be
-// written as an attribute operation: a name that is an XML name and not a
-// namespace declaration, that no other attribute of n shares the
-// expanded name of.
-func attrsExpressible(n *tree.Node, ops []*delta.Op) bool {
-	s := scopeOf(n, nil)
-	for _, op := range ops {
-		if _, decl := declaration(op.Name); decl || !isQName(op.Name) || strings.HasPrefix(op.Name, "xmlns:") {
-			return false
-		}
-		x := attrExpanded(op.Name, s)
-		for _, a := range n.Attrs {
-			if a.Name != op.Name && isQName(a.Name) && attrExpanded(a.Name, s) == x {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// applyPending makes the changes of p on n, in the working copy.
-func applyPending(n *tree.Node, p *pending) {
+// applyPending makes the changes of p on n, in the working copy; w
+// counts the attributes it reads.
+func applyPending(n *tree.Node, p *pending, w *work) {
 	if p.update != nil {
 		c := p.update.Content
 		n.Name, n.Value, n.XID = c.Name, c.Value, p.update.Root()
 	}
-	for _, op := range p.attrs {
-		switch op.Kind {
-		case delta.AttrInsert, delta.AttrUpdate:
-			n.SetAttr(op.Name, op.NewValue)
-		case delta.AttrDelete:
-			n.RemoveAttr(op.Name)
-		}
-	}
+	applyAttrs(n, p.attrs, w)
 	if p.rename != nil {
 		n.Name = p.rename.NewValue
 	}

@@ -63,16 +63,16 @@ var errOverWork = &locateError{cond: UnlocatedNode, msg: "the work limit is pass
 // locate evaluates sel on doc, with the patch's namespaces in scope ps,
 // and returns the one node it selects. It finds the children a step
 // selects with sib when it is not nil, and compares string values with
-// sv, which counts the work; it returns errOverWork once the work is over
-// its limit.
-func locate(doc *tree.Document, sel *selector, ps *scope, sib *siblings, sv *stringValues) (*located, *locateError) {
+// sv, which counts the work, and reads the attributes of large elements
+// with at; it returns errOverWork once the work is over its limit.
+func locate(doc *tree.Document, sel *selector, ps *scope, sib *siblings, sv *stringValues, at *attrTables) (*located, *locateError) {
 	w := sv.w
 	sv.reset()
 	set := []ctxNode{{scope: docScope(w)}}
 	if sel.hasID {
 		set = set[:0]
 		for _, n := range findID(doc, sel.id, w) {
-			set = append(set, ctxNode{n, scopeOf(n, w)})
+			set = append(set, ctxNode{n, at.scopeOf(n)})
 		}
 		if w.over() {
 			return nil, errOverWork
@@ -89,7 +89,7 @@ func locate(doc *tree.Document, sel *selector, ps *scope, sib *siblings, sv *str
 			if i != len(sel.steps)-1 {
 				return nil, locErr(InvalidAttributeValue, "%s must be the last step", stepName(st))
 			}
-			return lastStep(doc, set, st, ps, sib, w)
+			return lastStep(doc, set, st, ps, sib, w, at)
 		}
 		test, err := nameTest(st.name, ps)
 		if err != nil {
@@ -104,7 +104,7 @@ func locate(doc *tree.Document, sel *selector, ps *scope, sib *siblings, sv *str
 				if test.any {
 					key = groupKey{kind: tree.Element, group: groupAll}
 				}
-				cand, preds = candidates(sib.of(c.n, c.scope), key, c.scope, preds)
+				cand, preds = candidates(sib.of(c.n, c.scope), key, c.scope, preds, at)
 				w.add(1 + len(cand))
 			} else {
 				kids := childrenOf(doc, c.n)
@@ -113,14 +113,14 @@ func locate(doc *tree.Document, sel *selector, ps *scope, sib *siblings, sv *str
 					if k.Kind != tree.Element || !test.mayMatch(k.Name) {
 						continue
 					}
-					ks := c.scope.push(k.Attrs)
+					ks := at.push(c.scope, k)
 					if test.matches(k.Name, ks) {
 						cand = append(cand, ctxNode{k, ks})
 					}
 				}
 			}
 			for _, pr := range preds {
-				if cand, err = filter(cand, pr, ps, sv); err != nil {
+				if cand, err = filter(cand, pr, ps, sv, at); err != nil {
 					return nil, err
 				}
 				if w.over() {
@@ -151,8 +151,8 @@ func locate(doc *tree.Document, sel *selector, ps *scope, sib *siblings, sv *str
 // candidates returns the members of group key among the children of the
 // element ci indexes, whose scope is s, and the predicates left to
 // apply: a leading position is taken from the index, without a look at
-// the other members.
-func candidates(ci *childIndex, key groupKey, s *scope, preds []pred) ([]ctxNode, []pred) {
+// the other members. at reads the attributes of large elements.
+func candidates(ci *childIndex, key groupKey, s *scope, preds []pred, at *attrTables) ([]ctxNode, []pred) {
 	var members []*tree.Node
 	if len(preds) > 0 && preds[0].kind == predPos {
 		if k := ci.nth(key, preds[0].n); k != nil {
@@ -164,7 +164,7 @@ func candidates(ci *childIndex, key groupKey, s *scope, preds []pred) ([]ctxNode
 	}
 	cand := make([]ctxNode, len(members))
 	for i, k := range members {
-		cand[i] = ctxNode{k, s.push(k.Attrs)}
+		cand[i] = ctxNode{k, at.push(s, k)}
 	}
 	return cand, preds
 }
@@ -266,8 +266,9 @@ func attrIndex(n *tree.Node, s *scope, name expanded) int {
 }
 
 // filter applies a predicate to the candidates of one context node,
-// comparing string values with sv, which counts the work.
-func filter(cand []ctxNode, pr pred, ps *scope, sv *stringValues) ([]ctxNode, *locateError) {
+// comparing string values with sv, which counts the work, and reading the
+// attributes of large elements with at.
+func filter(cand []ctxNode, pr pred, ps *scope, sv *stringValues, at *attrTables) ([]ctxNode, *locateError) {
 	w := sv.w
 	if pr.kind == predPos {
 		if pr.n < 1 || pr.n > len(cand) {
@@ -283,8 +284,7 @@ func filter(cand []ctxNode, pr pred, ps *scope, sv *stringValues) ([]ctxNode, *l
 			return nil, err
 		}
 		for _, c := range cand {
-			w.add(1 + len(c.n.Attrs))
-			if i := attrIndex(c.n, c.scope, name); i >= 0 && c.n.Attrs[i].Value == pr.value {
+			if i := at.index(c.n, c.scope, name); i >= 0 && c.n.Attrs[i].Value == pr.value {
 				out = append(out, c)
 			}
 			if w.over() {
@@ -299,7 +299,7 @@ func filter(cand []ctxNode, pr pred, ps *scope, sv *stringValues) ([]ctxNode, *l
 		for _, c := range cand {
 			for _, k := range c.n.Children {
 				w.add(1)
-				if k.Kind == tree.Element && t.mayMatch(k.Name) && t.matches(k.Name, c.scope.push(k.Attrs)) && sv.equals(k, pr.value) {
+				if k.Kind == tree.Element && t.mayMatch(k.Name) && t.matches(k.Name, at.push(c.scope, k)) && sv.equals(k, pr.value) {
 					out = append(out, c)
 					break
 				}
@@ -322,8 +322,9 @@ func filter(cand []ctxNode, pr pred, ps *scope, sv *stringValues) ([]ctxNode, *l
 }
 
 // lastStep evaluates a final text(), comment(), processing-instruction(),
-// attribute or namespace step.
-func lastStep(doc *tree.Document, set []ctxNode, st step, ps *scope, sib *siblings, w *work) (*located, *locateError) {
+// attribute or namespace step, reading the attributes of large elements
+// with at.
+func lastStep(doc *tree.Document, set []ctxNode, st step, ps *scope, sib *siblings, w *work, at *attrTables) (*located, *locateError) {
 	var found []*located
 	switch st.kind {
 	case stepAttr:
@@ -335,11 +336,11 @@ func lastStep(doc *tree.Document, set []ctxNode, st step, ps *scope, sib *siblin
 			if c.n == nil {
 				continue
 			}
-			w.add(1 + len(c.n.Attrs))
+			i := at.index(c.n, c.scope, name)
 			if w.over() {
 				return nil, errOverWork
 			}
-			switch i := attrIndex(c.n, c.scope, name); {
+			switch {
 			case i == -2:
 				return nil, locErr(UnlocatedNode, "element %s has two attributes named %s", c.n.Name, st.name)
 			case i >= 0:

@@ -105,8 +105,8 @@ func (f *freshPrefixes) get(uri string) string {
 // (/catalog/product[2]/price), ending in text()[k], comment()[k] or
 // processing-instruction('t')[k] for those nodes. An element whose name
 // cannot stand in a selector is *[k]. The positions come from sib when
-// it is not nil.
-func selectorOf(doc *tree.Document, n *tree.Node, b *binder, sib *siblings) string {
+// it is not nil; w counts the attributes it reads.
+func selectorOf(doc *tree.Document, n *tree.Node, b *binder, sib *siblings, w *work) string {
 	if n.Parent == nil && n != doc.Root {
 		// A comment or processing instruction around the root.
 		return "/" + leafStep(n, docChildren(doc))
@@ -121,7 +121,7 @@ func selectorOf(doc *tree.Document, n *tree.Node, b *binder, sib *siblings) stri
 		chain = append(chain, m)
 	}
 	var sb strings.Builder
-	var s *scope
+	s := docScope(w)
 	for i := len(chain) - 1; i >= 0; i-- {
 		e := chain[i]
 		ps := s

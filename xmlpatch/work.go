@@ -61,8 +61,9 @@ func (e *WorkLimitError) Error() string {
 // Unwrap returns ErrWorkLimit.
 func (e *WorkLimitError) Unwrap() error { return ErrWorkLimit }
 
-// work counts the work of one Apply against its limit. Its methods do
-// nothing on a nil *work (Export's walks are not counted).
+// work counts the work of one Apply against its limit, or the attributes
+// an Export reads (without a limit, for the tests of its cost). Its
+// methods do nothing on a nil *work.
 type work struct {
 	spent, limit int64
 }

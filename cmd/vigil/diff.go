@@ -152,7 +152,7 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 		fmt.Fprintf(env.stderr, "vigil diff: note: %s is read as %s and %s as %s; --parse %s reads both alike\n",
 			displayName(oldName), strings.ToUpper(oldFormat.String()), displayName(newName), strings.ToUpper(newFormat.String()), markup.HTML)
 	}
-	limitDiffMemory(int64(oldSize + newSize))
+	liftDiffMemory := limitDiffMemory(int64(oldSize + newSize))
 	opt := &treediff.Options{Algorithm: treediff.Algorithm(*algorithm)}
 	for _, k := range strings.Split(*keys, ",") {
 		if k = strings.TrimSpace(k); k != "" {
@@ -167,6 +167,11 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 	// So that patch and compose can tell the versions the delta joins
 	// from other documents of the same size.
 	d.FromFingerprint, d.ToFingerprint = tree.FingerprintOf(oldDoc), tree.FingerprintOf(newDoc)
+	if *format == "xmlpatch" {
+		// The export builds pointer trees, which the diff's limit is not
+		// tuned for (limitDiffMemory).
+		liftDiffMemory()
+	}
 	if err := writeDelta(env.stdout, d, *format, oldDoc, newDoc); err != nil {
 		return exitError, err
 	}

@@ -26,10 +26,11 @@ func init() {
 // (backupBesideImport).
 func runBackup(ctx context.Context, env *environment, args []string) (int, error) {
 	fs := newSentinelFlagSet(env, "backup", "FILE", "Backup writes a copy of the SQLite store of the data directory to FILE, a\n"+
-		"new file, consistent as of one moment, while vigil serve runs on it. Keep the\n"+
-		"data directory's key files (secret, webhook-secret) with it: to restore, put\n"+
-		"the copy in a data directory as "+sqlite.FileName+", beside them. A PostgreSQL store\n"+
-		"(keys included) is backed up with pg_dump.")
+		"new file (not standard output), consistent as of one moment, while vigil\n"+
+		"serve runs on it. Keep the data directory's key files (secret,\n"+
+		"webhook-secret) with it: to restore, put the copy in a data directory as\n"+
+		sqlite.FileName+", beside them. A PostgreSQL store (keys included) is backed\n"+
+		"up with pg_dump.")
 	sf := addStoreFlags(fs, env)
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
@@ -42,6 +43,12 @@ func runBackup(ctx context.Context, env *environment, args []string) (int, error
 		return exitError, errors.New("the store is in PostgreSQL (--postgres or $VIGIL_POSTGRES_DSN): back it up with pg_dump (pg_dump --format=custom DSN > vigil.dump, with the schema of its search_path, if any, in --schema), which copies its keys (table secrets) too")
 	}
 	dest := fs.Arg(0)
+	if dest == "-" {
+		// SQLite writes the copy into a file of its own (VACUUM INTO)
+		// and it is synced there; standard output carries what the
+		// command says of it.
+		return exitError, errors.New("vigil backup writes a new file, not standard output (-): SQLite writes the copy into a file and syncs it there; give a file name, such as vigil-backup.db (./- for a file named -)")
+	}
 	note, err := backupBesideImport(*sf.data, func() error { return sqlite.Backup(ctx, *sf.data, dest) })
 	if err != nil {
 		if vigil.ErrorCode(err) != vigil.EINTERNAL {

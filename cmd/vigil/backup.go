@@ -49,6 +49,9 @@ func runBackup(ctx context.Context, env *environment, args []string) (int, error
 		// command says of it.
 		return exitError, errors.New("vigil backup writes a new file, not standard output (-): SQLite writes the copy into a file and syncs it there; give a file name, such as vigil-backup.db (./- for a file named -)")
 	}
+	if err := notADataDir(*sf.data); err != nil {
+		return exitError, err
+	}
 	note, err := backupBesideImport(*sf.data, func() error { return sqlite.Backup(ctx, *sf.data, dest) })
 	if err != nil {
 		if vigil.ErrorCode(err) != vigil.EINTERNAL {

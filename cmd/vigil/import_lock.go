@@ -21,8 +21,8 @@ const importLockFile = "import.lock"
 // importHeld: of an import and a daemon started at once, one at least
 // sees the other. It returns the function that releases the lock.
 func lockImport(dataDir string) (func(), error) {
-	if err := os.MkdirAll(dataDir, 0o750); err != nil {
-		return nil, fmt.Errorf("data directory: %w", err)
+	if err := makeDataDir(dataDir); err != nil {
+		return nil, err
 	}
 	release, held, err := takeLockFile(filepath.Join(dataDir, importLockFile))
 	switch {

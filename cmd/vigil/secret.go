@@ -201,7 +201,7 @@ func createSecretFile(dataDir, name string, key []byte) (bool, error) {
 // renames it into place, so that the key file appears or changes whole,
 // and removes it.
 func tempSecretFile(dataDir, name string, key []byte) (string, error) {
-	if err := os.MkdirAll(dataDir, 0o750); err != nil {
+	if err := makeDataDir(dataDir); err != nil {
 		return "", err
 	}
 	f, err := os.CreateTemp(dataDir, "."+name+"-*") // mode 0600

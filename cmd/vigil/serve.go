@@ -231,8 +231,8 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	logger.Info("vigil serve listening: opening the store", "addr", ln.Addr().String())
 	if !c.sharedStore {
 		// One daemon a SQLite store; several may share a PostgreSQL one.
-		if err := os.MkdirAll(*sf.data, 0o750); err != nil {
-			return exitError, fmt.Errorf("data directory: %w", err)
+		if err := makeDataDir(*sf.data); err != nil {
+			return exitError, err
 		}
 		unlock, err := lockDataDir(*sf.data)
 		if err != nil {

@@ -56,10 +56,33 @@ func openStore(ctx context.Context, dataDir, dsn string) (vigil.Store, error) {
 	if dsn != "" {
 		return postgres.Open(ctx, dsn)
 	}
-	if err := os.MkdirAll(dataDir, 0o750); err != nil {
-		return nil, fmt.Errorf("data directory: %w", err)
+	if err := makeDataDir(dataDir); err != nil {
+		return nil, err
 	}
 	return sqlite.Open(ctx, dataDir)
+}
+
+// notADataDir returns the error of a data directory (--data, or
+// $VIGIL_DATA) that names a file, nil for a directory or nothing yet.
+// Every command that reads or makes the data directory asks it first:
+// through the directory, a file gave "not a directory" from whatever the
+// command did first there (mkdir, a lock, SQLite).
+func notADataDir(dataDir string) error {
+	if fi, err := os.Stat(dataDir); err == nil && !fi.IsDir() {
+		return fmt.Errorf("--data %s is a file, not a data directory", dataDir)
+	}
+	return nil
+}
+
+// makeDataDir makes the data directory if it is not there yet.
+func makeDataDir(dataDir string) error {
+	if err := notADataDir(dataDir); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dataDir, 0o750); err != nil {
+		return fmt.Errorf("data directory: %w", err)
+	}
+	return nil
 }
 
 // closeStore closes the store of a command that returns code and err,
@@ -99,6 +122,9 @@ func openExistingStore(ctx context.Context, dataDir, dsn string) (vigil.Store, e
 // noStoreIn returns the error of openExistingStore for a data directory
 // that holds no SQLite store, nil for one that does.
 func noStoreIn(dataDir string) error {
+	if err := notADataDir(dataDir); err != nil {
+		return err
+	}
 	if _, err := os.Stat(filepath.Join(dataDir, sqlite.FileName)); errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("no store in %s: it has no %s (%s)", dataDir, sqlite.FileName, noStoreHint)
 	}
@@ -126,6 +152,9 @@ func openStoreToWrite(ctx context.Context, dataDir, dsn string) (vigil.Store, er
 // store only once it has one to add.
 func findStore(ctx context.Context, dataDir, dsn string) (vigil.Store, error) {
 	if dsn == "" {
+		if err := notADataDir(dataDir); err != nil {
+			return nil, err
+		}
 		if _, err := os.Stat(filepath.Join(dataDir, sqlite.FileName)); errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}

@@ -260,11 +260,6 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 		}
 		ds = inv
 	}
-	if format == markup.XML && !declaresXML11(doc) {
-		if err := undeclaringOp(ds, *reverse, displayName(fs.Arg(1))); err != nil {
-			return exitError, err
-		}
-	}
 	// The document must be the first delta's source: its node count and
 	// the content the delta deletes or updates are checked as it applies,
 	// its signature here (a delta of the next two versions fits the first

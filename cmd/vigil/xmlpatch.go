@@ -74,7 +74,9 @@ func patchRFC5261(env *environment, name string, raw []byte, doc *tree.Document,
 		if _, _, notDelta := decodeDeltas(docBytes); notDelta == nil {
 			return exitError, fmt.Errorf("%w (%s is a delta: the arguments are DOC DELTA, in that order)", err, displayName(docName))
 		}
-		if _, notPatch := xmlpatch.Decode(bytes.NewReader(docBytes)); notPatch == nil {
+		// Any root element reads as a patch; only one with operations
+		// says DOC is a patch (a document <r/> would read as an empty one).
+		if swapped, notPatch := xmlpatch.Decode(bytes.NewReader(docBytes)); notPatch == nil && len(swapped.Ops) > 0 {
 			return exitError, fmt.Errorf("%w (%s is an XML patch: the arguments are DOC PATCH, in that order)", err, displayName(docName))
 		}
 		return exitError, err

@@ -138,3 +138,30 @@ func TestXMLPatchWhitespace(t *testing.T) {
 		t.Errorf("patch --whitespace normalize: exit %d, output %q", code, out)
 	}
 }
+
+// TestPatchSwappedHint: a patch that does not decode gets the hint that the
+// arguments are swapped only when DOC is a patch with operations: any root
+// element reads as a patch, so a document <r/> would read as an empty one.
+func TestPatchSwappedHint(t *testing.T) {
+	dir := t.TempDir()
+	bad := writeFile(t, dir, "bad.xml", "<diff>\n<add sel='doc'><a></b></add></diff>")
+	const hint = "is an XML patch: the arguments are DOC PATCH, in that order"
+	for _, c := range []struct {
+		name, doc string
+		hinted    bool
+	}{
+		{"a patch as DOC", `<diff><add sel="/doc"><a/></add></diff>`, true},
+		{"a document with no child element", `<r/>`, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			doc := writeFile(t, dir, "doc.xml", c.doc)
+			code, _, errOut := runCLI(t, "", "patch", doc, bad)
+			if code != exitError || !strings.Contains(errOut, "bad.xml: xml patch: line 2") {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			if got := strings.Contains(errOut, hint); got != c.hinted {
+				t.Errorf("hint given: %v, want %v; stderr %q", got, c.hinted, errOut)
+			}
+		})
+	}
+}

@@ -123,8 +123,10 @@ type Target interface {
 	targetNode()
 }
 
-// URLTarget is a page to watch. URL is as written; a URL without a scheme
-// gets "http://" from the checker.
+// URLTarget is a page to watch. URL is as parsed, as written; a URL
+// without a scheme gets "http://" from the checker, and a checked
+// sentinel's URL is in the form NormalizeURL gives (one stored by an
+// earlier release may hold it as written).
 type URLTarget struct {
 	URLPos Pos
 	URL    string
@@ -134,8 +136,9 @@ type URLTarget struct {
 // [depth N] [pages N] [scope URL]... [match RE]". At each check the monitor
 // crawls it from URL, following the links in its scope at most Depth links
 // away and fetching at most Pages URLs, and reports the pages added,
-// deleted and modified since the previous crawl. URL is as written; a URL
-// without a scheme gets "http://" from the checker. A nil Depth or Pages
+// deleted and modified since the previous crawl. URL and Scope are as
+// written; a URL without a scheme gets "http://" from the checker, and a
+// checked sentinel's are in the form NormalizeURL gives. A nil Depth or Pages
 // was not written: the checker gives DefaultSiteDepth and
 // DefaultSitePages.
 type SiteTarget struct {

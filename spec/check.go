@@ -325,6 +325,8 @@ func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
 	ch.URLs, ch.Requires, ch.Site = urls, requires, site
 
 	out := *s
+	// Stored and shown as fetched: "example.org" is "http://example.org/".
+	out.Target = canonicalTarget(s.Target, !c.stored)
 	if parent != nil {
 		ch.Parent = parent.Sentinel.Name.Name
 		k.inherit(&out, parent, ch)

@@ -61,6 +61,9 @@ func TestScenarios(t *testing.T) {
 	if !reflect.DeepEqual(s2.URLs, []string{"http://www2.uta.edu/sharma/courses/cse5331And4331/Spring2003/General/course_schedule.htm"}) {
 		t.Errorf("s2 urls %v", s2.URLs)
 	}
+	if got := Print(s2.Sentinel.Target); got != s2.URLs[0] {
+		t.Errorf("s2 checked target %s, want %s", got, s2.URLs[0])
+	}
 	b, ok := s2.Sentinel.Monitor.X.(*BinaryExpr)
 	if !ok || b.Op != Or || b.X.(*ChangeType).Kind != Words || b.Y.(*ChangeType).Kind != AnyChange {
 		t.Errorf("s2 monitor %s", Print(s2.Sentinel.Monitor.X))
@@ -74,7 +77,11 @@ func TestScenarios(t *testing.T) {
 	if e := s2.Sentinel.Every; e.Mode != Periodic || e.Interval.Duration != (Duration{1, Day}) {
 		t.Errorf("s2 every %v", Print(e))
 	}
-	if len(s2.Warnings) != 1 || !strings.Contains(s2.Warnings[0].Msg, "is the same as any change") {
+	// The seed writes s2's URL without a scheme: it is read as http, with
+	// a warning at the URL, and the checked sentinel holds the URL fetched.
+	if len(s2.Warnings) != 2 || s2.Warnings[0].Pos.Line != 15 || s2.Warnings[0].Pos.Column != 7 ||
+		!strings.HasPrefix(s2.Warnings[0].Msg, "no scheme: read as http://www2.uta.edu/sharma/") ||
+		!strings.Contains(s2.Warnings[1].Msg, "is the same as any change") {
 		t.Errorf("s2 warnings %v", s2.Warnings)
 	}
 
@@ -205,7 +212,8 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "Create Sentinel x Using http://a.example\n\tMonitor any change\n\tFetch on change\n\tFrom Now To Now + 2 weeks\n\tNotify By email jill@aol.com\n\tEvery best effort\n\tCompare pairwise\n"
+	// The checked sentinel holds the URL fetched, its path "/".
+	want := "Create Sentinel x Using http://a.example/\n\tMonitor any change\n\tFetch on change\n\tFrom Now To Now + 2 weeks\n\tNotify By email jill@aol.com\n\tEvery best effort\n\tCompare pairwise\n"
 	if got := Print(ch.Sentinel); got != want {
 		t.Errorf("defaults:\n%s\nwant\n%s", got, want)
 	}

@@ -214,7 +214,8 @@
 // "all words OR anychange"), Compare every n with a fixed Fetch
 // interval, which the seed says equals pairwise at n times the interval,
 // Compare moving 2, which compares (Vi, Vi+1) as pairwise does, and the
-// same region ignored twice by one change type.
+// same region ignored twice by one change type; and a URL written
+// without a scheme, read as http (see "Differences from the seed").
 //
 // # JSON form
 //
@@ -272,7 +273,14 @@
 //     for "regular expression", "Using s1" without "sentinel",
 //     URLs without a scheme (http:// is assumed), "moving4" and "every3",
 //     typographic quotes. Scenario 2's URL, broken over two lines by the
-//     text extraction, must be written on one line.
+//     text extraction, must be written on one line. A URL without a scheme
+//     is kept as written by the parser and the printer (vigil sentinel
+//     fmt), but the checked sentinel, the form stored and shown, holds
+//     the URL fetched ("example.org" is "http://example.org/"), and the
+//     checker warns at it ("no scheme: read as http://example.org/ (write
+//     https://example.org/ if the site has HTTPS)"), for a page, a site
+//     and a site's scopes; not for a sentinel stored before, which loads
+//     as it was stored.
 //   - Two-digit years (scenario 1's 12/02/02) are accepted as 20YY for 00-68
 //     and 19YY for 69-99, although §6.3 asks for four digits; the printer
 //     writes four. A time of day (HH:MM) may follow a date, because the seed

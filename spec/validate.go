@@ -144,12 +144,17 @@ func (v *validator) target(t Target) {
 		u, err := v.normalize(t.URL)
 		if err != nil {
 			v.report(t, t.URL, err.Error())
-		} else if v.urls != nil {
-			v.urls[t] = u
+		} else {
+			v.noScheme(t, t.URL, u)
+			if v.urls != nil {
+				v.urls[t] = u
+			}
 		}
 	case *SiteTarget:
-		if _, err := v.normalize(t.URL); err != nil {
+		if u, err := v.normalize(t.URL); err != nil {
 			v.report(t, t.URL, err.Error())
+		} else {
+			v.noScheme(urlAt{t.URLPos}, t.URL, u)
 		}
 		if b := t.Depth; b != nil && (b.N < 0 || b.N > MaxSiteDepth) {
 			v.report(b, strconv.FormatInt(b.N, 10), fmt.Sprintf("site depth %d: want 0 (the start page alone) to %d", b.N, MaxSiteDepth))
@@ -193,8 +198,10 @@ func (v *validator) siteScope(t *SiteTarget) {
 		case k == MaxSiteScopes:
 			v.report(s, s.Value, fmt.Sprintf("%d scopes in a site target: want at most %d", len(t.Scope), MaxSiteScopes))
 		default:
-			if _, err := v.normalize(s.Value); err != nil {
+			if u, err := v.normalize(s.Value); err != nil {
 				v.report(s, s.Value, "site scope: "+err.Error())
+			} else {
+				v.noScheme(s, s.Value, u)
 			}
 		}
 	}

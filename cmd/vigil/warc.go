@@ -106,9 +106,16 @@ func runExportWARC(ctx context.Context, env *environment, args []string) (code i
 	if err := bw.Flush(); err != nil {
 		return exitError, err
 	}
-	fmt.Fprintf(env.stderr, "exported %s and %s of %s (%s no record)\n",
+	files := ""
+	if ex.files > 0 {
+		// Versions of binary documents (vigil.Version.Binary), whose
+		// bodies are not kept: no failures.
+		files = "; " + plural(ex.files, "1 file Vigil does not read has none: its body is not kept",
+			strconv.Itoa(ex.files)+" files Vigil does not read have none: their bodies are not kept")
+	}
+	fmt.Fprintf(env.stderr, "exported %s and %s of %s (%s no record%s)\n",
 		count(ex.responses, "response"), count(ex.revisits, "revisit"), count(len(resources), "resource"),
-		plural(ex.skipped, "1 failed fetch has", strconv.Itoa(ex.skipped)+" failed fetches have"))
+		plural(ex.skipped, "1 failed fetch has", strconv.Itoa(ex.skipped)+" failed fetches have"), files)
 	return exitOK, nil
 }
 
@@ -118,6 +125,7 @@ type warcExporter struct {
 	w                            *warc.Writer
 	infoID                       string
 	responses, revisits, skipped int
+	files                        int // versions of binary documents, whose bodies are not kept
 }
 
 func (ex *warcExporter) warcinfo() error {
@@ -167,6 +175,10 @@ func (ex *warcExporter) resource(ctx context.Context, r *vigil.Resource, since t
 			return err
 		}
 		for _, v := range vs {
+			if v.Binary() {
+				ex.files++
+				continue
+			}
 			if v.Error != "" || v.Status == 0 {
 				ex.skipped++
 				continue

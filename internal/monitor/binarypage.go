@@ -34,9 +34,9 @@ func digestBinary(mediaType string, body []byte) string {
 
 // binaryWhy is the error of the version of a binary document that res
 // answered, err its fetch's: why it is not read, with its size and digest,
-// so that another document is another version.
+// so that another document is another version (vigil.BinaryVersionError).
 func binaryWhy(err error, res *vigil.FetchResult) string {
-	return fmt.Sprintf("%v (%d bytes, %s)", err, res.BinarySize, res.BinaryDigest)
+	return vigil.BinaryVersionError(err.Error(), res.BinarySize, res.BinaryDigest)
 }
 
 // storeBinary stores the binary document res answered (err its fetch's
@@ -51,7 +51,6 @@ func (m *Monitor) storeBinary(ctx context.Context, pg *page, head *vigil.Version
 		return pg
 	}
 	pg.binary, pg.resource = v, v.ResourceID
-	pg.binaryWhat = fmt.Sprintf("%s, %d bytes", res.ContentType, res.BinarySize)
 	return pg
 }
 
@@ -70,9 +69,9 @@ func (m *Monitor) binarySeen(ctx context.Context, j *job, ps *pageState, pg *pag
 	if last == 0 || !isAnyChange(j.plan.expr) {
 		return
 	}
-	summary := "the page turned into a file Vigil does not read (" + pg.binaryWhat + ")"
-	if prev, err := m.Store.FindVersionByID(ctx, last); err == nil && isBinaryVersion(prev) {
-		summary = "the file changed (" + pg.binaryWhat + ")"
+	summary := "the page turned into a file Vigil does not read (" + v.BinaryFile() + ")"
+	if prev, err := m.Store.FindVersionByID(ctx, last); err == nil && prev.Binary() {
+		summary = "the file changed (" + v.BinaryFile() + ")"
 	}
 	c := &vigil.Change{SentinelID: j.s.ID, ResourceID: pg.resource, FromVersion: last, ToVersion: v.ID,
 		DetectedAt: now, Summary: summary, Records: json.RawMessage("[]")}
@@ -94,11 +93,4 @@ func (m *Monitor) binarySeen(ctx context.Context, j *job, ps *pageState, pg *pag
 		due = now.Add(m.BestEffortDelay)
 	}
 	m.enqueue(j, msg, index, due)
-}
-
-// isBinaryVersion reports whether v is the version of a binary document
-// (storeBinary, a site's binary leaf): a 2xx answer whose body, of a type
-// that is not text, was not kept.
-func isBinaryVersion(v *vigil.Version) bool {
-	return v.Error != "" && v.Status/100 == 2 && v.ContentType != "" && !vigil.IsTextMediaType(v.ContentType)
 }

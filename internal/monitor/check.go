@@ -26,9 +26,7 @@ type page struct {
 	// binary is the version of a binary document the page answered (a
 	// PDF, an image: binarypage.go), cur being nil; nil otherwise.
 	binary *vigil.Version
-	// binaryWhat names binary's document: its type and size.
-	binaryWhat string
-	err        string
+	err    string
 	// failed says the page itself failed (an answer that is an error, or
 	// none); not when its fetch was never sent or the store failed.
 	failed bool

@@ -260,8 +260,8 @@ func (s *Server) handleVersionBody(w http.ResponseWriter, r *http.Request, u *vi
 	if err != nil {
 		return err
 	}
-	if v.Error != "" {
-		return vigil.Errorf(vigil.ENOTFOUND, "version %d is a failed fetch: it has no body", v.ID)
+	if err := hasBody(v); err != nil {
+		return err
 	}
 	body, err := s.Warehouse.Body(r.Context(), v.ID)
 	if err != nil {
@@ -302,8 +302,8 @@ func (s *Server) handleVersionText(w http.ResponseWriter, r *http.Request, u *vi
 	if err != nil {
 		return err
 	}
-	if v.Error != "" {
-		return vigil.Errorf(vigil.ENOTFOUND, "version %d is a failed fetch: it has no body", v.ID)
+	if err := hasBody(v); err != nil {
+		return err
 	}
 	doc, err := s.Warehouse.Document(r.Context(), v.ID)
 	if err != nil {

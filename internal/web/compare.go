@@ -81,7 +81,7 @@ func (s *Server) compareVersions(ctx context.Context, res *vigil.Resource, fromT
 		case err != nil:
 			return "", "", nil, err
 		case v.Error != "":
-			return refuse("version #%d is a failed fetch (%s), which has no body to compare", seq, v.Error)
+			return refuse("version #%d is %s, which has no body to compare", seq, noBody(v))
 		}
 		ids[i] = strconv.FormatInt(v.ID, 10)
 	}

@@ -25,7 +25,7 @@ func (s *Server) handleHome(w http.ResponseWriter, r *http.Request, _ *session) 
 type sentinelRow struct {
 	*vigil.Sentinel
 	URLs       []string
-	Resources  []*vigil.Resource
+	Resources  []*sentinelPage
 	LastChange *vigil.Change
 	Error      string // the last fetch error of one of its pages (sentinelView.LastFetchError)
 	Lifespan   string // pending, active, ended; "" before the first check

@@ -74,7 +74,7 @@ func (s *Server) diffVersions(ctx context.Context, res *vigil.Resource, fromText
 		case v.ResourceID != res.ID:
 			return nil, nil, vigil.Errorf(vigil.EINVALID, "%s: version %d is not a version of resource %d", p.name, p.id, res.ID)
 		case v.Error != "":
-			return nil, nil, vigil.Errorf(vigil.EINVALID, "%s: version %d is a failed fetch (%s), which has no body to compare", p.name, p.id, v.Error)
+			return nil, nil, vigil.Errorf(vigil.EINVALID, "%s: version %d is %s, which has no body to compare", p.name, p.id, noBody(v))
 		}
 		vs[i] = v
 	}

@@ -28,17 +28,28 @@ type FetchError struct {
 	Message string
 }
 
-// sentinelPages returns the resources that the store has of urls (a page
+// sentinelPage is one of a sentinel's pages as its dashboard row lists
+// it: its resource, and the binary document its last fetch answered, if
+// one did (fileText).
+type sentinelPage struct {
+	*vigil.Resource
+	File string
+}
+
+// sentinelPages returns the pages that the store has of urls (a page
 // never fetched has none), in their order, and the failure of the last
-// fetch of the first whose last fetch failed: nil when every page's last
-// fetch succeeded, or none was fetched. Its Since is since[url] where the
-// sentinel's state has it (SentinelState.FailingSince). A URL the store refuses (EINVALID:
-// one vigil.CanonicalURL refuses, which a stored sentinel may keep) is
+// fetch of the first whose last fetch failed (vigil.Version.Failed): nil
+// when every page's last fetch succeeded, or none was fetched. A page
+// that answered a binary document (a PDF, an image: vigil.Version.Binary)
+// has not failed, though its version has an error saying why it is not
+// read. Its Since is since[url] where the sentinel's state has it
+// (SentinelState.FailingSince). A URL the store refuses (EINVALID: one
+// vigil.CanonicalURL refuses, which a stored sentinel may keep) is
 // skipped as one never fetched is; a read that fails otherwise is skipped
 // too, and said in the error returned with what the others gave: one
 // page that cannot be read does not hide the others.
-func sentinelPages(ctx context.Context, st vigil.Store, urls []string, since map[string]time.Time) ([]*vigil.Resource, *FetchError, error) {
-	var pages []*vigil.Resource
+func sentinelPages(ctx context.Context, st vigil.Store, urls []string, since map[string]time.Time) ([]*sentinelPage, *FetchError, error) {
+	var pages []*sentinelPage
 	var failed *FetchError
 	var errs []error
 	for _, u := range urls {
@@ -50,8 +61,12 @@ func sentinelPages(ctx context.Context, st vigil.Store, urls []string, since map
 			errs = append(errs, fmt.Errorf("read the last fetch of %s: %w", vigil.RedactURL(u), err))
 			continue
 		}
-		pages = append(pages, res)
-		if v != nil && v.Error != "" && failed == nil {
+		pg := &sentinelPage{Resource: res}
+		if v != nil {
+			pg.File = fileText(v)
+		}
+		pages = append(pages, pg)
+		if v != nil && v.Failed() && failed == nil {
 			failed = &FetchError{Since: v.FetchedAt, Message: v.Error}
 			if t := since[u]; !t.IsZero() {
 				failed.Since = t

@@ -78,6 +78,10 @@ type versionRow struct {
 	ReadingUnknown bool
 }
 
+// File says what binary document the version is of (fileText), "" for
+// a version of another kind.
+func (v *versionRow) File() string { return fileText(v.Version) }
+
 // markReadAsText gives each version of rows read as text its reason, one
 // value for each distinct reason (why, by version id), and returns those;
 // it marks a version fetched without error that why leaves out as not

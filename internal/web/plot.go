@@ -108,7 +108,7 @@ func changePlot(versions []*vigil.Version, changes []*vigil.Change, now time.Tim
 	for _, v := range versions {
 		b := &counts[bin(v.FetchedAt)]
 		switch {
-		case v.Error != "":
+		case v.Failed():
 			b.Errors++
 		case v.Seq > 1:
 			b.Count++

@@ -507,7 +507,7 @@ type sentinelView struct {
 	Warnings []string `json:"warnings,omitempty"`
 	// pages are the resources the store has of the sentinel's pages,
 	// read with the fetch error (sentinelPages), for the dashboard's row.
-	pages []*vigil.Resource
+	pages []*sentinelPage
 }
 
 func (s *Server) sentinelView(ctx context.Context, sen *vigil.Sentinel) sentinelView {

@@ -270,6 +270,9 @@ func New(opt Options) *Client {
 		if ch.MaxSize == 0 {
 			ch.MaxSize = opt.MaxDecodedSize
 		}
+		if ch.total == 0 {
+			ch.total, ch.headerTimeout = opt.TotalTimeout, opt.HeaderTimeout
+		}
 		ch.mu.Unlock()
 	}
 	return c

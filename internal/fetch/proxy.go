@@ -39,6 +39,9 @@ type guardProxy struct {
 	// password is the proxy's own, random for each proxy started: a
 	// request must carry it (with proxyUser) in Proxy-Authorization.
 	password string
+	// total bounds each plain request forwarded, its answer's headers
+	// and body: the client's TotalTimeout, as its own fetch's.
+	total time.Duration
 
 	mu     sync.Mutex
 	closed bool
@@ -49,21 +52,29 @@ type guardProxy struct {
 // startGuardProxy starts a proxy dialling with dial. With up (the
 // operator's proxy, Options.Proxy), its plain requests go to up as a
 // client's do (the target checked first), and its tunnels are dialled
-// with dial, which then opens them through up.
-func startGuardProxy(dial func(ctx context.Context, network, addr string) (net.Conn, error), up *upstream) (*guardProxy, error) {
+// with dial, which then opens them through up. A plain request waits for
+// its answer as the client's fetch does: within total (its
+// Options.TotalTimeout; a minute if not positive), the headers with no
+// timer of their own unless headerTimeout (its Options.HeaderTimeout) is
+// set, so that a page may take the whole --fetch-timeout to answer when
+// rendered as when fetched. A request that runs out is answered 504.
+func startGuardProxy(dial func(ctx context.Context, network, addr string) (net.Conn, error), up *upstream, total, headerTimeout time.Duration) (*guardProxy, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
 	key := make([]byte, 32)
 	rand.Read(key) // never fails (crypto/rand)
-	p := &guardProxy{ln: ln, dial: dial, conns: map[net.Conn]struct{}{}, password: hex.EncodeToString(key)}
+	if total <= 0 {
+		total = time.Minute
+	}
+	p := &guardProxy{ln: ln, dial: dial, conns: map[net.Conn]struct{}{}, password: hex.EncodeToString(key), total: total}
 	p.tr = &http.Transport{
 		Proxy:                 nil,
 		DialContext:           dial,
 		MaxIdleConnsPerHost:   8,
 		IdleConnTimeout:       30 * time.Second,
-		ResponseHeaderTimeout: time.Minute,
+		ResponseHeaderTimeout: headerTimeout,
 		DisableCompression:    true, // the browser asked for what it accepts
 	}
 	if up != nil {
@@ -164,7 +175,9 @@ func (p *guardProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "vigil: not a proxy request", http.StatusBadRequest)
 		return
 	}
-	out := r.Clone(r.Context())
+	ctx, cancel := context.WithTimeout(r.Context(), p.total)
+	defer cancel()
+	out := r.Clone(ctx)
 	out.RequestURI = ""
 	dropHopHeaders(out.Header)
 	resp, err := p.tr.RoundTrip(out)
@@ -226,12 +239,16 @@ func (p *guardProxy) tunnel(w http.ResponseWriter, r *http.Request) {
 	}()
 }
 
-// refuse answers a failed dial: 403 for an address the guard refused, 502
-// otherwise.
+// refuse answers a failed dial or request: 403 for an address the guard
+// refused, 504 for one that ran out of time, 502 otherwise.
 func refuse(w http.ResponseWriter, err error) {
 	status := http.StatusBadGateway
-	if errors.Is(err, ErrRefused) {
+	var ne net.Error
+	switch {
+	case errors.Is(err, ErrRefused):
 		status = http.StatusForbidden
+	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout():
+		status = http.StatusGatewayTimeout
 	}
 	http.Error(w, "vigil: "+err.Error(), status)
 }

@@ -75,9 +75,21 @@ type Chromium struct {
 	cancel  []context.CancelFunc
 	proxy   *guardProxy
 	up      *upstream // the client's proxy, which the guard proxy chains to
+	// total and headerTimeout are the client's Options.TotalTimeout and
+	// Options.HeaderTimeout, which the guard proxy's requests follow as
+	// the client's own do (startGuardProxy).
+	total, headerTimeout time.Duration
 }
 
 var _ Renderer = (*Chromium)(nil)
+
+// startProxy starts the guard proxy of the browser's requests, which
+// dials with Dial (through up, the client's proxy) and waits for an
+// answer as the client's fetch does (total, headerTimeout). The caller
+// holds c.mu, or has c to itself.
+func (c *Chromium) startProxy() (*guardProxy, error) {
+	return startGuardProxy(c.Dial, c.up, c.total, c.headerTimeout)
+}
 
 // start starts the browser unless it runs, and returns its context and
 // the Allow of the documents its tabs load. A browser whose process
@@ -120,7 +132,7 @@ func (c *Chromium) start() (*browserSession, error) {
 		return nil, fmt.Errorf("chromium: no robots.txt check for its pages (a Chromium renders for the fetch.Client it was given to)")
 	}
 	{
-		p, err := startGuardProxy(c.Dial, c.up)
+		p, err := c.startProxy()
 		if err != nil {
 			return nil, fmt.Errorf("start chromium's proxy: %w", err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"html"
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,7 +23,8 @@ import (
 // that page's failure; the page's history shows the version as the file
 // it is (its type and size), not as a failed fetch, and counts no failed
 // fetch in its plot, as the sentinel's page lists it; the compare form
-// and the API refuse its body saying what it is. Before,
+// and the API refuse its body saying what it is, and the page of its
+// change into the file is its history at the file, not a diff refused. Before,
 // the binary version was taken for a failure everywhere: "binary
 // content: application/pdf is not a text document (...)" was the
 // sentinel's last error.
@@ -35,7 +37,7 @@ func TestBinaryFileIsNoFailure(t *testing.T) {
 	const why = "binary content: application/pdf is not a text document"
 	binaryErr := why + " (12345 bytes, sha256:" + strings.Repeat("ab", 32) + ")"
 	const broken = "fetch http://down.example/: HTTP error status 503"
-	var file *vigil.Version
+	var file, before *vigil.Version
 	for _, f := range []*warehouse.Fetch{
 		{URL: pdf, FetchedAt: at.Add(-time.Hour), Status: 200, ContentType: "text/html", Body: []byte("<p>soon</p>")},
 		{URL: pdf, FetchedAt: at, Status: 200, ContentType: "application/pdf", Error: binaryErr},
@@ -46,7 +48,7 @@ func TestBinaryFileIsNoFailure(t *testing.T) {
 			t.Fatal(err)
 		}
 		if f.URL == pdf {
-			file = v
+			before, file = file, v
 		}
 	}
 	report := createChecked(t, s, u, "Create Sentinel report Using "+pdf+" Fetch 1 hour")
@@ -96,6 +98,18 @@ func TestBinaryFileIsNoFailure(t *testing.T) {
 	status, body = c.do("GET", page, "")
 	if want := "version #2 is a file Vigil does not read (application/pdf, 12345 bytes), which has no body to compare"; status != 400 || !strings.Contains(html.UnescapeString(body), want) {
 		t.Errorf("GET %s: %d; want 400 saying %q", page, status, want)
+	}
+	// The change of the page into the file, as the monitor stores it:
+	// its page is the history at the file, not a diff refused.
+	ch := &vigil.Change{SentinelID: report.ID, ResourceID: file.ResourceID, FromVersion: before.ID, ToVersion: file.ID, DetectedAt: at,
+		Summary: "the page turned into a file Vigil does not read (application/pdf, 12345 bytes)", Records: json.RawMessage("[]")}
+	if err := s.Store.CreateChange(ctx, ch); err != nil {
+		t.Fatal(err)
+	}
+	page = "/changes/" + strconv.FormatInt(ch.ID, 10)
+	want := "/resources/" + strconv.FormatInt(file.ResourceID, 10) + "#version-" + strconv.FormatInt(file.ID, 10)
+	if status, _ := c.do("GET", page, ""); status != http.StatusSeeOther || c.location != want {
+		t.Errorf("GET %s: %d to %q; want 303 to %q", page, status, c.location, want)
 	}
 	path := "/api/v1/versions/" + strconv.FormatInt(file.ID, 10) + "/body"
 	status, body = c.do("GET", path, "")

@@ -17,6 +17,8 @@ type signedIn struct {
 	srv    *httptest.Server
 	cookie string
 	csrf   string
+	// location is the Location header of the last answer do read.
+	location string
 }
 
 func newSignedIn(t *testing.T, s *Server, u *vigil.User) *signedIn {
@@ -61,6 +63,7 @@ func (c *signedIn) do(method, path, body string) (int, string) {
 		c.t.Fatal(err)
 	}
 	defer resp.Body.Close()
+	c.location = resp.Header.Get("Location")
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
 		c.t.Fatal(err)

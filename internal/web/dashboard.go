@@ -529,6 +529,16 @@ func (s *Server) handleChangePage(w http.ResponseWriter, r *http.Request, sess *
 	if c.FromVersion == 0 {
 		return seeOther(w, r, idPath("/resources/", c.ResourceID))
 	}
+	if to, err := s.Store.FindVersionByID(r.Context(), c.ToVersion); err == nil && to.Error != "" {
+		// A change into a version that has no body to compare (a file
+		// Vigil does not read, vigil.Version.Binary): its place in the
+		// history, which says what it is, not a diff refused.
+		_, link, err := s.timelineLinks(r.Context(), &vigil.Resource{ID: c.ResourceID}, nil, to)
+		if err != nil {
+			return err
+		}
+		return seeOther(w, r, link)
+	}
 	return seeOther(w, r, idPath("/resources/", c.ResourceID)+"/diff?from="+strconv.FormatInt(c.FromVersion, 10)+
 		"&to="+strconv.FormatInt(c.ToVersion, 10)+"&view=inline&change="+strconv.FormatInt(c.ID, 10))
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/intent"
-	"github.com/vigil-web/vigil/spec"
 )
 
 func (s *Server) handleHome(w http.ResponseWriter, r *http.Request, _ *session) error {
@@ -49,8 +48,7 @@ type sentinelRow struct {
 func (s *Server) sentinelRow(ctx context.Context, sen *vigil.Sentinel, v sentinelView) (*sentinelRow, error) {
 	lifespan := v.Lifespan
 	row := &sentinelRow{Sentinel: sen, Lifespan: lifespan, Checking: s.Checking != nil && s.Checking(sen.ID), ScopeNotes: v.ScopeNotes, Warnings: v.Warnings}
-	var c spec.Checked
-	if json.Unmarshal(sen.Spec, &c) == nil {
+	if c := v.checked; c != nil { // decoded once, for the view
 		row.URLs = c.URLs
 		if lifespan != "active" && lifespan != "ended" && c.Start.After(s.now()) {
 			row.Starts = c.Start

@@ -1,12 +1,10 @@
 package web
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"time"
 
-	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/spec"
 )
 
@@ -30,14 +28,10 @@ func (s *Server) fetchWarning(fetch *spec.FetchClause) string {
 }
 
 // storedFetchWarnings returns the warnings of a stored sentinel's Fetch
-// clause (fetchWarning), as its checked form has it; none if the form
-// does not read.
-func (s *Server) storedFetchWarnings(sen *vigil.Sentinel) []string {
-	if s.MinInterval <= 0 {
-		return nil
-	}
-	var c spec.Checked
-	if json.Unmarshal(sen.Spec, &c) != nil || c.Sentinel == nil {
+// clause (fetchWarning), as its checked form c, decoded from the store
+// (storedChecked), has it; none if c is nil (the form does not read).
+func (s *Server) storedFetchWarnings(c *spec.Checked) []string {
+	if c == nil || c.Sentinel == nil {
 		return nil
 	}
 	if w := s.fetchWarning(c.Sentinel.Fetch); w != "" {

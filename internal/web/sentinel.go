@@ -322,14 +322,15 @@ func (s *Server) setStatus(ctx context.Context, sen *vigil.Sentinel, action stri
 		if sen.Status != vigil.SentinelActive {
 			return vigil.Errorf(vigil.ECONFLICT, "sentinel %s is paused; resume it first", sen.Name)
 		}
-		switch life := s.lifespanOf(ctx, sen); {
+		v := s.sentinelView(ctx, sen)
+		switch life := v.Lifespan; {
 		case life == "ended":
 			// The monitor checks it no more: a check now would be none.
 			return vigil.Errorf(vigil.ECONFLICT, "sentinel %s has ended (its To has passed): edit its To to check it again", sen.Name)
-		case life != "active" && specStart(sen).After(now):
+		case life != "active" && v.start().After(now):
 			// Nor before its start.
 			return vigil.Errorf(vigil.ECONFLICT, "sentinel %s has not started: it starts at %s; edit its From to check it before",
-				sen.Name, fmtTime(specStart(sen)))
+				sen.Name, fmtTime(v.start()))
 		case life == "pending":
 			return vigil.Errorf(vigil.ECONFLICT, "sentinel %s has not started (the event of its From has not come): it is checked from its start", sen.Name)
 		}
@@ -342,17 +343,6 @@ func (s *Server) setStatus(ctx context.Context, sen *vigil.Sentinel, action stri
 	}
 	s.kick()
 	return nil
-}
-
-// specStart returns the start of a sentinel's lifespan as its checked
-// form resolved it (an estimate when its From is another sentinel's event
-// to come), or the zero time if it has none or its form does not read.
-func specStart(sen *vigil.Sentinel) time.Time {
-	var c spec.Checked
-	if json.Unmarshal(sen.Spec, &c) != nil {
-		return time.Time{}
-	}
-	return c.Start
 }
 
 // readJSON decodes a JSON request body (of at most maxRequestBody bytes,
@@ -508,16 +498,35 @@ type sentinelView struct {
 	// pages are the resources the store has of the sentinel's pages,
 	// read with the fetch error (sentinelPages), for the dashboard's row.
 	pages []*sentinelPage
+	// checked is the sentinel's checked form, decoded from its stored
+	// JSON (sen.Spec) once for the view and all that the request asks
+	// of it (its warnings, pages, start, the dashboard's row); nil if the
+	// form does not read.
+	checked *spec.Checked
 }
 
 func (s *Server) sentinelView(ctx context.Context, sen *vigil.Sentinel) sentinelView {
 	return s.sentinelViews(ctx, []*vigil.Sentinel{sen})[0]
 }
 
-// lifespanOf returns the lifespan phase of one sentinel (see
-// sentinelView.Lifespan).
-func (s *Server) lifespanOf(ctx context.Context, sen *vigil.Sentinel) string {
-	return s.sentinelView(ctx, sen).Lifespan
+// start returns the start of the sentinel's lifespan as its checked form
+// resolved it (an estimate when its From is another sentinel's event to
+// come), or the zero time if it has none or its form does not read.
+func (v *sentinelView) start() time.Time {
+	if v.checked == nil {
+		return time.Time{}
+	}
+	return v.checked.Start
+}
+
+// storedChecked decodes the checked form of a stored sentinel (sen.Spec),
+// or returns nil if it does not read.
+func storedChecked(sen *vigil.Sentinel) *spec.Checked {
+	var c spec.Checked
+	if json.Unmarshal(sen.Spec, &c) != nil {
+		return nil
+	}
+	return &c
 }
 
 // SentinelState is what the monitor last recorded of a sentinel that its
@@ -538,7 +547,8 @@ type SentinelState struct {
 }
 
 // sentinelViews returns the views of sentinels, their lifespans and scope
-// notes read at once, and the failures of their pages' last fetches.
+// notes read at once, and the failures of their pages' last fetches. Each
+// sentinel's stored form is decoded once, here (sentinelView.checked).
 func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []sentinelView {
 	var states map[int64]SentinelState
 	if s.SentinelStates != nil && len(sens) > 0 {
@@ -562,9 +572,17 @@ func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []se
 			c.NextCheck = time.Time{}
 			sen = &c
 		}
-		out[i] = sentinelView{Sentinel: sen, Lifespan: st.Lifespan, Checking: checking, ScopeNotes: st.ScopeNotes, Warnings: s.storedFetchWarnings(sen)}
+		checked := storedChecked(sen)
+		out[i] = sentinelView{Sentinel: sen, Lifespan: st.Lifespan, Checking: checking, ScopeNotes: st.ScopeNotes, Warnings: s.storedFetchWarnings(checked), checked: checked}
+		var urls []string
+		if checked != nil {
+			urls = checked.URLs
+		} else {
+			// A form that does not read whole may list its pages still.
+			urls = checkedURLs(sen)
+		}
 		// Without them too the view is right, only less complete.
-		pages, failed, err := sentinelPages(ctx, s.Store, checkedURLs(sen), st.FailingSince)
+		pages, failed, err := sentinelPages(ctx, s.Store, urls, st.FailingSince)
 		if err != nil {
 			s.logger().Warn("read the last fetches of a sentinel's pages", "sentinel", sen.ID, "error", err)
 		}

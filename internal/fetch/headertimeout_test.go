@@ -12,14 +12,17 @@ import (
 	"github.com/vigil-web/vigil"
 )
 
-// TestHeaderWaitFollowsTotal: a page that answers its headers after 21 s,
-// past the 20 s a fetch used to wait for them, is fetched within a
-// TotalTimeout of 30 s (vigil serve --fetch-timeout), since a page may
-// take its whole budget to answer; a HeaderTimeout set on its own still
-// bounds the wait.
+// TestHeaderWaitFollowsTotal: a page may take its whole TotalTimeout
+// (vigil serve --fetch-timeout) to send its headers, since a page may be
+// slow to answer (a report generated on request): the defaults leave the
+// wait for the headers no timer of its own, in the client's options and
+// in the transport its fetches go through, where a fetch used to give up
+// on them after 20 s whatever its TotalTimeout; and a page that answers
+// its headers late in its TotalTimeout is fetched. A HeaderTimeout set on
+// its own still bounds the wait (TestHeaderTimeoutOnItsOwn).
 func TestHeaderWaitFollowsTotal(t *testing.T) {
 	t.Parallel()
-	slow := 21 * time.Second
+	total, slow := time.Second, 600*time.Millisecond
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-time.After(slow):
@@ -29,10 +32,19 @@ func TestHeaderWaitFollowsTotal(t *testing.T) {
 		io.WriteString(w, "<p>at last</p>")
 	}))
 	defer srv.Close()
-	c := testClient(Options{IgnoreRobots: true, TotalTimeout: 30 * time.Second})
+	c := testClient(Options{IgnoreRobots: true, TotalTimeout: total})
+	if c.opt.HeaderTimeout != 0 {
+		t.Errorf("Options' defaults set a HeaderTimeout of %v; want none: the headers' wait bounded by TotalTimeout alone", c.opt.HeaderTimeout)
+	}
+	for name, hc := range map[string]*http.Client{"pages": c.page, "HTTPClient and Transport": c.http, "robots.txt": c.robotsHTTP} {
+		if got := hc.Transport.(*http.Transport).ResponseHeaderTimeout; got != 0 {
+			t.Errorf("the transport of %s waits %v for headers on a timer of its own; want TotalTimeout alone", name, got)
+		}
+	}
+	start := time.Now()
 	res, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + "/slow"})
 	if err != nil || string(res.Body) != "<p>at last</p>" {
-		t.Fatalf("a page answering after %v within a TotalTimeout of 30s: err = %v; want its body", slow, err)
+		t.Fatalf("a page answering after %v within a TotalTimeout of %v: err = %v after %v; want its body", slow, total, err, time.Since(start))
 	}
 }
 

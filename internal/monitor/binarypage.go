@@ -55,38 +55,72 @@ func (m *Monitor) storeBinary(ctx context.Context, pg *page, head *vigil.Version
 }
 
 // binarySeen records a sentinel's sighting of its page answering the
-// binary document pg.binary, and reports it changed if the sentinel saw
-// another version before and monitors any change.
+// binary document pg.binary (as the page's File: its texts are compared
+// with each other, not with it), and reports it changed if the sentinel
+// saw another version before and monitors any change.
 func (m *Monitor) binarySeen(ctx context.Context, j *job, ps *pageState, pg *page, now time.Time) {
 	m.pageWorks(ctx, j, ps, pg.url, now)
 	ps.ScopeMisses, ps.MissesOf = nil, ""
-	v, last := pg.binary, ps.last()
-	if v.ID == last {
+	v, prev, wasFile := pg.binary, ps.File, ps.File != 0
+	if !wasFile {
+		prev = ps.last()
+	}
+	if v.ID == prev {
 		return
 	}
 	j.outcome = schedule.Changed
-	ps.add(v.ID, j.plan.compare)
-	if last == 0 || !isAnyChange(j.plan.expr) {
+	ps.File = v.ID
+	if prev == 0 || !isAnyChange(j.plan.expr) {
 		return
 	}
 	summary := "the page turned into a file Vigil does not read (" + v.BinaryFile() + ")"
-	if prev, err := m.Store.FindVersionByID(ctx, last); err == nil && prev.Binary() {
+	if wasFile {
 		summary = "the file changed (" + v.BinaryFile() + ")"
 	}
-	c := &vigil.Change{SentinelID: j.s.ID, ResourceID: pg.resource, FromVersion: last, ToVersion: v.ID,
+	m.tellFileTurn(ctx, j, pg, prev, v.ID, summary, v.Error, now)
+}
+
+// fileTurnedBack records a sentinel's sighting of its page answering a
+// page again, pg.cur, where it answered the file ps.File, and tells a
+// sentinel that monitors any change that the file turned back into a
+// page. Whether the page changed since before the file is for the
+// comparison of its texts that follows, as for any other version: a
+// sentinel of another Monitor clause, told nothing when the page turned
+// into a file, is told nothing of the file either.
+func (m *Monitor) fileTurnedBack(ctx context.Context, j *job, ps *pageState, pg *page, now time.Time) {
+	file := ps.File
+	ps.File = 0
+	j.outcome = schedule.Changed
+	if !isAnyChange(j.plan.expr) {
+		return
+	}
+	m.tellFileTurn(ctx, j, pg, file, pg.cur.ID, "the file turned back into a page", "", now)
+}
+
+// tellFileTurn records the change of sentinel j's page pg, from version
+// from to version to, that the page turned into a file, its file changed
+// or it turned back into a page, as summary says (detail, if not "",
+// saying more in its message), and, for the immediate and best-effort
+// modes, its notifications. No records: a file's version has no body.
+func (m *Monitor) tellFileTurn(ctx context.Context, j *job, pg *page, from, to int64, summary, detail string, now time.Time) {
+	c := &vigil.Change{SentinelID: j.s.ID, ResourceID: pg.resource, FromVersion: from, ToVersion: to,
 		DetectedAt: now, Summary: summary, Records: json.RawMessage("[]")}
 	index := len(j.rec.Changes)
 	j.rec.Changes = append(j.rec.Changes, c)
-	m.Logger.Info("change detected", LogSentinel, j.s.ID, logURL(pg.url), LogVersion, v.ID, "summary", summary)
+	m.Logger.Info("change detected", LogSentinel, j.s.ID, logURL(pg.url), LogVersion, to, "summary", summary)
 	if j.plan.mode != spec.Immediate && j.plan.mode != spec.BestEffort {
 		return
 	}
 	url := vigil.RedactURL(pg.url)
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: url,
 		Subject: "[Vigil] " + j.s.Name + ": " + summary, Changes: []*vigil.MessageItem{{Change: c}}}
-	msg.Text = fmt.Sprintf("Sentinel %s: %s: %s.\n%s\n", j.s.Name, url, summary, v.Error)
-	msg.HTML = fmt.Sprintf("<p>Sentinel <b>%s</b>: <a href=\"%s\">%s</a>: %s.</p>\n<p>%s</p>\n",
-		html.EscapeString(j.s.Name), html.EscapeString(url), html.EscapeString(url), html.EscapeString(summary), html.EscapeString(v.Error))
+	msg.Text = fmt.Sprintf("Sentinel %s: %s: %s.\n", j.s.Name, url, summary)
+	msg.HTML = fmt.Sprintf("<p>Sentinel <b>%s</b>: <a href=\"%s\">%s</a>: %s.</p>\n",
+		html.EscapeString(j.s.Name), html.EscapeString(url), html.EscapeString(url), html.EscapeString(summary))
+	if detail != "" {
+		msg.Text += detail + "\n"
+		msg.HTML += "<p>" + html.EscapeString(detail) + "</p>\n"
+	}
 	m.addLinks(ctx, j, msg)
 	due := now
 	if j.plan.mode == spec.BestEffort {

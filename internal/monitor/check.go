@@ -549,6 +549,9 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 			continue
 		}
 		m.pageWorks(ctx, j, ps, url, now)
+		if ps.File != 0 {
+			m.fileTurnedBack(ctx, j, ps, pg, now)
+		}
 		if pg.cur.ID != ps.last() {
 			j.outcome = schedule.Changed
 			if ps.Pending != nil {

@@ -54,6 +54,12 @@ type state struct {
 type pageState struct {
 	Count int64   `json:"count"`
 	Seen  []int64 `json:"seen"` // version ids of sightings Count-len(Seen)+1 .. Count
+	// File is the version of the file the page answered at the
+	// sentinel's last sighting of it (a binary document: binarypage.go),
+	// 0 when it answered a page. A file's version has no body to compare
+	// with: it is neither counted nor in Seen, so that the page's texts
+	// are compared with each other across it.
+	File int64 `json:"file,omitempty"`
 	// Pending is a change found on the page that waits for the other pages
 	// of an alternative ("Using A AND B"); nil when none waits.
 	Pending *pendingChange `json:"pending,omitempty"`

@@ -36,7 +36,7 @@ func (m *Monitor) pageFailing(ctx context.Context, j *job, ps *pageState, url, w
 		"<p>The last error: %s</p>\n<p>Vigil keeps checking it and will say when it works again.</p>\n",
 		html.EscapeString(j.s.Name), html.EscapeString(url), html.EscapeString(url), since, html.EscapeString(why))
 	m.addLinks(ctx, j, msg)
-	m.told.add(j.rec, "page failing, owner told", LogSentinel, j.s.ID, logURL(url), "since", ps.FailingSince)
+	m.holdTold(j.rec, "page failing, owner told", LogSentinel, j.s.ID, logURL(url), "since", ps.FailingSince)
 	m.enqueue(j, msg, -1, now)
 }
 
@@ -60,7 +60,7 @@ func (m *Monitor) pageWorks(ctx context.Context, j *job, ps *pageState, url stri
 	msg.HTML = fmt.Sprintf("<p>Sentinel <b>%s</b> reads <a href=\"%s\">%s</a> again, after failing since %s.</p>\n",
 		html.EscapeString(j.s.Name), html.EscapeString(url), html.EscapeString(url), since.UTC().Format(time.RFC3339))
 	m.addLinks(ctx, j, msg)
-	m.told.add(j.rec, "page works again, owner told", LogSentinel, j.s.ID, logURL(url))
+	m.holdTold(j.rec, "page works again, owner told", LogSentinel, j.s.ID, logURL(url))
 	m.enqueue(j, msg, -1, now)
 }
 

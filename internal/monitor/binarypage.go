@@ -22,9 +22,13 @@ import (
 // failures, no failure notice. The same document answered again is that
 // version; another is a new one, and a sentinel that monitors any change
 // (no other Monitor clause reads a body not kept) is told that the page
-// changed: that it turned into a file, or that its file changed. Such a
-// change is reported alone, neither waiting for the other pages of
-// "Using A AND B" nor confirmed.
+// changed: that it turned into a file, or that its file changed, and,
+// when it answers a page again, that the file turned back into a page.
+// Such a change is reported alone, neither waiting for the other pages of
+// "Using A AND B" nor confirmed. The file's version is no base of
+// comparison (pageState.File): the page that comes back is compared with
+// the page before the file, for every Monitor clause, so that what did
+// not change across the file is not reported.
 
 // digestBinary is the page sentinel's vigil.FetchRequest.DigestBinary.
 func digestBinary(mediaType string, body []byte) string {

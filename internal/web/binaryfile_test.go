@@ -116,4 +116,20 @@ func TestBinaryFileIsNoFailure(t *testing.T) {
 	if want := "version " + strconv.FormatInt(file.ID, 10) + " is a file Vigil does not read (application/pdf, 12345 bytes): its body is not kept"; status != 404 || !strings.Contains(body, want) {
 		t.Errorf("GET %s: %d %s; want 404 saying %q", path, status, body, want)
 	}
+	// The change of the file back into a page: its page is the history
+	// at the page, not a diff from the file refused.
+	back, err := w.Put(ctx, &warehouse.Fetch{URL: pdf, FetchedAt: at.Add(time.Hour), Status: 200, ContentType: "text/html", Body: []byte("<p>soon</p>")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch = &vigil.Change{SentinelID: report.ID, ResourceID: file.ResourceID, FromVersion: file.ID, ToVersion: back.ID, DetectedAt: at.Add(time.Hour),
+		Summary: "the file turned back into a page", Records: json.RawMessage("[]")}
+	if err := s.Store.CreateChange(ctx, ch); err != nil {
+		t.Fatal(err)
+	}
+	page = "/changes/" + strconv.FormatInt(ch.ID, 10)
+	want = "/resources/" + strconv.FormatInt(file.ResourceID, 10) + "#version-" + strconv.FormatInt(back.ID, 10)
+	if status, _ := c.do("GET", page, ""); status != http.StatusSeeOther || c.location != want {
+		t.Errorf("GET %s: %d to %q; want 303 to %q", page, status, c.location, want)
+	}
 }

@@ -527,10 +527,11 @@ func (s *Server) handleChangePage(w http.ResponseWriter, r *http.Request, sess *
 	if c.FromVersion == 0 {
 		return seeOther(w, r, idPath("/resources/", c.ResourceID))
 	}
-	if to, err := s.Store.FindVersionByID(r.Context(), c.ToVersion); err == nil && to.Error != "" {
+	if to, err := s.Store.FindVersionByID(r.Context(), c.ToVersion); err == nil && (to.Error != "" || s.isFile(r, c.FromVersion)) {
 		// A change into a version that has no body to compare (a file
-		// Vigil does not read, vigil.Version.Binary): its place in the
-		// history, which says what it is, not a diff refused.
+		// Vigil does not read, vigil.Version.Binary), or out of one (the
+		// file turned back into a page): its place in the history, which
+		// says what it is, not a diff refused.
 		_, link, err := s.timelineLinks(r.Context(), &vigil.Resource{ID: c.ResourceID}, nil, to)
 		if err != nil {
 			return err
@@ -539,6 +540,13 @@ func (s *Server) handleChangePage(w http.ResponseWriter, r *http.Request, sess *
 	}
 	return seeOther(w, r, idPath("/resources/", c.ResourceID)+"/diff?from="+strconv.FormatInt(c.FromVersion, 10)+
 		"&to="+strconv.FormatInt(c.ToVersion, 10)+"&view=inline&change="+strconv.FormatInt(c.ID, 10))
+}
+
+// isFile reports whether version id is a file Vigil does not read
+// (vigil.Version.Binary); false when it cannot be read.
+func (s *Server) isFile(r *http.Request, id int64) bool {
+	v, err := s.Store.FindVersionByID(r.Context(), id)
+	return err == nil && v.Binary()
 }
 
 // tokensData is the tokens page; Secret is set once, by the page the

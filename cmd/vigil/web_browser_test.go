@@ -287,7 +287,7 @@ func TestDashboardBrowser(t *testing.T) {
 	)
 	b.shot("6-diff-inline")
 	frame := runB(b, "frame src", chromedp.AttributeValue(chromedp.CSS("#diff-frame"), "src"))
-	if sb := runB(b, "sandbox", chromedp.AttributeValue(chromedp.CSS("#diff-frame"), "sandbox")); !sb.Exists || sb.Value != "" {
+	if sb := runB(b, "sandbox", chromedp.AttributeValue(chromedp.CSS("#diff-frame"), "sandbox")); !sb.Exists || sb.Value != "allow-popups allow-popups-to-escape-sandbox" {
 		t.Errorf("the frame's sandbox attribute: %+v", sb)
 	}
 	b.do("open the frame", chromedp.Navigate(d.base+frame.Value), chromedp.WaitVisible(chromedp.CSS(`[data-vigil="ins"]`)))

@@ -562,7 +562,7 @@ func TestWebAPI(t *testing.T) {
 	}
 	h := get(sess.client, fmt.Sprintf("/resources/%d/diff/frame?from=%d&to=%d&view=inline", rid, from, to))
 	if csp := h.Get("Content-Security-Policy"); h.Get("X-Frame-Options") != "SAMEORIGIN" ||
-		!strings.HasPrefix(csp, "sandbox;") || !strings.Contains(csp, "frame-ancestors 'self'") {
+		!strings.HasPrefix(csp, "sandbox allow-popups allow-popups-to-escape-sandbox; default-src 'none';") || !strings.Contains(csp, "frame-ancestors 'self'") {
 		t.Errorf("diff frame: X-Frame-Options %q, CSP %q", h.Get("X-Frame-Options"), csp)
 	}
 	var withFeed struct {

@@ -18,7 +18,10 @@ import (
 // rewrites the sanitised view so that it names what it cannot load: each
 // link and citation absolute, to the watched site, a link opening in a
 // new tab without referrer or opener; each image a placeholder naming it
-// by its alt text and absolute URL, carrying the image's diff mark.
+// by its alt text and absolute URL, carrying the image's diff mark. The
+// frame's sandbox allows popups, and them to escape it (frameCSP), so
+// that a plain click on such a link opens the watched page in a normal
+// tab; it allows nothing else.
 
 // urlAttrs are the attributes the sanitiser lets through that hold a
 // URL: href (a, area), cite (blockquote, q, ins, del).

@@ -20,7 +20,9 @@
 // right password; the first refusals of a minute are logged one by one,
 // the rest in one summary line (loginlog.go). Foreign HTML (the watched
 // pages) is only ever shown sanitised, in a sandboxed iframe, under a
-// Content-Security-Policy that forbids scripts.
+// Content-Security-Policy that forbids scripts; the sandbox allows only
+// popups, so that a click on one of its links opens the watched site in
+// a new tab.
 package web
 
 import (
@@ -296,5 +298,10 @@ const dashboardCSP = "default-src 'none'; script-src 'self'; style-src 'self'; i
 
 // frameCSP is the policy of a page showing foreign HTML: no script, no
 // request, only inline styles, in a sandbox even if the frame's sandbox
-// attribute were removed.
-const frameCSP = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'; base-uri 'none'; form-action 'none'"
+// attribute were removed. The sandbox allows popups, and them only to
+// escape it, as the iframe's sandbox attribute does (templates/diff.html):
+// a click on a link of the page (target=_blank, rel="noopener
+// noreferrer": rebaseFrame) opens the watched site in a new, normal tab.
+// Nothing else: no script, form or top navigation, and an opaque origin,
+// not Vigil's.
+const frameCSP = "sandbox allow-popups allow-popups-to-escape-sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'; base-uri 'none'; form-action 'none'"

@@ -21,18 +21,7 @@ import (
 func TestSentinelListBinaryPage(t *testing.T) {
 	ctx := context.Background()
 	data := t.TempDir()
-	st, err := openStore(ctx, data, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	owner, err := ensureOwner(ctx, st, "ops@example.test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	wh, err := openWarehouse(st, warehouse.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, owner, wh := listFixture(t, data, "ops@example.test")
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	const why = "binary content: application/pdf is not a text document"
 	const broken = "fetch http://down.example/: HTTP error status 503"

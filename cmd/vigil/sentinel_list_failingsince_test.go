@@ -23,21 +23,10 @@ import (
 func TestSentinelListFailingSinceFromState(t *testing.T) {
 	ctx := context.Background()
 	data := t.TempDir()
-	st, err := openStore(ctx, data, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	owner, err := ensureOwner(ctx, st, "ops@example.test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, owner, wh := listFixture(t, data, "ops@example.test")
 	ten := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	const page = "http://a.example/"
 	const timeout = "fetch http://a.example/: context deadline exceeded"
-	wh, err := openWarehouse(st, warehouse.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, f := range []*warehouse.Fetch{
 		{URL: page, FetchedAt: ten, Status: 503, Error: "fetch http://a.example/: HTTP error status 503"},
 		{URL: page, FetchedAt: ten.Add(time.Hour), Error: timeout},

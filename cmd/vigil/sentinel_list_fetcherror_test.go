@@ -39,20 +39,9 @@ func (s failingURLStore) LatestVersionByURL(ctx context.Context, rawURL string) 
 func TestSentinelListPastUnreadablePage(t *testing.T) {
 	ctx := context.Background()
 	data := t.TempDir()
-	st, err := openStore(ctx, data, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	owner, err := ensureOwner(ctx, st, "ops@example.test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, owner, wh := listFixture(t, data, "ops@example.test")
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	const broken = "fetch http://a.example/: HTTP error status 404"
-	wh, err := openWarehouse(st, warehouse.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if _, err := wh.Put(ctx, &warehouse.Fetch{URL: "http://a.example/", FetchedAt: at, Status: 404, Error: broken}); err != nil {
 		t.Fatal(err)
 	}

@@ -20,20 +20,9 @@ import (
 func TestSentinelListUnreadableJSON(t *testing.T) {
 	ctx := context.Background()
 	data := filepath.Join(t.TempDir(), "data")
-	st, err := openStore(ctx, data, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	owner, err := ensureOwner(ctx, st, "ann@example.org")
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, owner, wh := listFixture(t, data, "ann@example.org")
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	const broken = "fetch http://a.example/5: HTTP error status 404"
-	wh, err := openWarehouse(st, warehouse.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if _, err := wh.Put(ctx, &warehouse.Fetch{URL: "http://a.example/5", FetchedAt: at, Status: 404, Error: broken}); err != nil {
 		t.Fatal(err)
 	}

@@ -103,10 +103,35 @@ func ClaimPriority(s *Sentinel, now time.Time) time.Duration {
 func ValidImportance(f float64) bool { return f >= 0 && f <= 1 }
 
 // SameSentinelName reports whether a and b name one sentinel of an owner:
-// names are compared without case (strings.EqualFold), as the sentinel
-// checker compares them in lower case (spec.Checker's Lookup).
+// their lower cases (strings.ToLower) are equal, exactly as the sentinel
+// checker keys the sentinels it knows (spec.Checker, whose Lookup finds
+// a sentinel by name). This is not strings.EqualFold, which also takes
+// 'ſ' for 's' where the checker does not.
 func SameSentinelName(a, b string) bool {
-	return strings.EqualFold(a, b)
+	return a == b || sentinelNameKey(a) == sentinelNameKey(b)
+}
+
+// sentinelNameKey is the checker's key of a sentinel's name: its lower
+// case.
+func sentinelNameKey(name string) string { return strings.ToLower(name) }
+
+// StoredSentinelName is a stored sentinel's id, owner and name, as a store
+// reads them to refuse a name its owner already uses.
+type StoredSentinelName struct {
+	ID, OwnerID int64
+	Name        string
+}
+
+// SentinelNameFree returns SentinelNameUsed when one of used (an owner's
+// stored sentinels) is called name (SameSentinelName), and nil otherwise:
+// the look of a store's CreateSentinel, once it has read them.
+func SentinelNameFree(used []StoredSentinelName, name string) error {
+	for _, u := range used {
+		if SameSentinelName(u.Name, name) {
+			return SentinelNameUsed(name, u.ID)
+		}
+	}
+	return nil
 }
 
 // SentinelNameUsed returns the ECONFLICT error of SentinelStore.CreateSentinel

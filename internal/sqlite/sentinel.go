@@ -70,25 +70,32 @@ func userExists(ctx context.Context, tx execer, id int64) error {
 }
 
 // nameFree returns ECONFLICT (vigil.SentinelNameUsed) when owner has a
-// sentinel called name, compared in lower case as the checker compares
-// them.
+// sentinel called name (vigil.SentinelNameFree).
 func nameFree(ctx context.Context, tx execer, owner int64, name string) error {
-	rows, err := tx.QueryContext(ctx, q("SELECT id, name FROM sentinels WHERE owner_id = ? ORDER BY id"), owner)
+	used, err := sentinelNames(ctx, tx, owner)
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var used string
-		if err := rows.Scan(&id, &used); err != nil {
-			return err
-		}
-		if vigil.SameSentinelName(used, name) {
-			return vigil.SentinelNameUsed(name, id)
-		}
+	return vigil.SentinelNameFree(used, name)
+}
+
+// sentinelNames reads the id, owner and name of each sentinel of owner,
+// in id order.
+func sentinelNames(ctx context.Context, tx execer, owner int64) ([]vigil.StoredSentinelName, error) {
+	rows, err := tx.QueryContext(ctx, q("SELECT id, owner_id, name FROM sentinels WHERE owner_id = ? ORDER BY id"), owner)
+	if err != nil {
+		return nil, fmt.Errorf("read the sentinel names of user %d: %w", owner, err)
 	}
-	return rows.Err()
+	defer rows.Close()
+	var out []vigil.StoredSentinelName
+	for rows.Next() {
+		var n vigil.StoredSentinelName
+		if err := rows.Scan(&n.ID, &n.OwnerID, &n.Name); err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
 }
 
 // FindSentinelByID implements vigil.SentinelStore.

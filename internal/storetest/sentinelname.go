@@ -32,6 +32,12 @@ func testSentinelNameUnique(t *testing.T, s vigil.Store) {
 	if list, _, err := s.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: ada.ID}); err != nil || len(list) != 1 {
 		t.Fatalf("ada's sentinels after a refused add: %v (%v), want 1", list, err)
 	}
+	// The checker tells "ſale" (long s) from "sale", whose lower cases
+	// differ, though strings.EqualFold takes one for the other: both may
+	// be added, and a second "SALE" may not.
+	must(t, s.CreateSentinel(ctx, &vigil.Sentinel{OwnerID: bob.ID, Name: "sale", Source: "x", Status: vigil.SentinelActive, NextCheck: t0}))
+	must(t, s.CreateSentinel(ctx, &vigil.Sentinel{OwnerID: bob.ID, Name: "ſale", Source: "x", Status: vigil.SentinelActive, NextCheck: t0}))
+	wantCode(t, s.CreateSentinel(ctx, &vigil.Sentinel{OwnerID: bob.ID, Name: "SALE", Source: "x", Status: vigil.SentinelActive, NextCheck: t0}), vigil.ECONFLICT)
 
 	// Three rounds of eight: one round lets several through only now
 	// and then when the look and the insert are apart.

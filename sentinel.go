@@ -134,6 +134,45 @@ func SentinelNameFree(used []StoredSentinelName, name string) error {
 	return nil
 }
 
+// SentinelRenamesFree returns SentinelNameUsed for the first sentinel of
+// list renamed (its new name not SameSentinelName as its stored one) to a
+// name another sentinel of its owner has: a stored one not in list, or
+// one of list under its new name; nil if none is. used holds the stored
+// sentinels of the owners of list, list's own under their stored names;
+// one of list not in used is left to the store's update to find missing.
+// Sentinels of one list may so swap names. One not renamed is not looked
+// at: two of one name kept by an older store do not stop an update that
+// renames neither.
+func SentinelRenamesFree(list []*Sentinel, used []StoredSentinelName) error {
+	inList := make(map[int64]*Sentinel, len(list))
+	for _, s := range list {
+		inList[s.ID] = s
+	}
+	stored := make(map[int64]StoredSentinelName, len(used))
+	for _, u := range used {
+		stored[u.ID] = u
+	}
+	for _, s := range list {
+		old, ok := stored[s.ID]
+		if !ok || SameSentinelName(old.Name, s.Name) {
+			continue
+		}
+		for _, u := range used {
+			if u.OwnerID != old.OwnerID || u.ID == s.ID {
+				continue
+			}
+			name := u.Name
+			if n, ok := inList[u.ID]; ok {
+				name = n.Name
+			}
+			if SameSentinelName(name, s.Name) {
+				return SentinelNameUsed(s.Name, u.ID)
+			}
+		}
+	}
+	return nil
+}
+
 // SentinelNameUsed returns the ECONFLICT error of SentinelStore.CreateSentinel
 // for a sentinel called name when its owner's sentinel id has that name.
 func SentinelNameUsed(name string, id int64) *Error {

@@ -257,7 +257,10 @@ type SentinelStore interface {
 	// does, all in one transaction: an edited sentinel and the ones using
 	// it (whose checked forms take its pages and clauses) are saved
 	// together or not at all. It returns EINVALID for an invalid sentinel
-	// and ENOTFOUND if one does not exist, updating none.
+	// and ENOTFOUND if one does not exist, updating none. It returns
+	// ECONFLICT (SentinelRenamesFree) if one is renamed to a name another
+	// sentinel of its owner has, under the lock of CreateSentinel's look:
+	// of a rename and an add of one name at once, one succeeds.
 	UpdateSentinels(ctx context.Context, list []*Sentinel) error
 	// RotateSentinelFeed adds one to a sentinel's FeedGeneration, revoking
 	// the feed URLs made with the one before, and returns the new

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -80,9 +81,9 @@ func userExists(ctx context.Context, tx *sql.Tx, id int64) error {
 }
 
 // sentinelNameLock is the class of the transaction-level advisory lock
-// (pg_advisory_xact_lock(sentinelNameLock, owner id)) that an add of a
-// sentinel holds from its look for the name among the owner's to its
-// commit. The key is the owner's id as an int4: owners whose ids are
+// (pg_advisory_xact_lock(sentinelNameLock, owner id)) that an add or a
+// rename of a sentinel holds from its look for the name among the
+// owner's to its commit. The key is the owner's id as an int4: owners whose ids are
 // 2^32 apart share a lock, which only makes one wait for the other.
 const sentinelNameLock = 7423192
 
@@ -94,6 +95,48 @@ func nameFree(ctx context.Context, tx *sql.Tx, owner int64, name string) error {
 		return err
 	}
 	return vigil.SentinelNameFree(used, name)
+}
+
+// renamesFree returns ECONFLICT (vigil.SentinelRenamesFree) when a
+// sentinel of list is renamed to a name another of its owner's has,
+// looked for under the sentinelNameLock of each owner concerned
+// (CreateSentinel's), held to the commit.
+// A sentinel of list not stored is left to the update to find missing.
+func renamesFree(ctx context.Context, tx *sql.Tx, list []*vigil.Sentinel) error {
+	var owners []int64
+	for _, s := range list {
+		var owner int64
+		err := tx.QueryRowContext(ctx, q("SELECT owner_id FROM sentinels WHERE id = ?"), s.ID).Scan(&owner)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		} else if err != nil {
+			return fmt.Errorf("read the owner of sentinel %d: %w", s.ID, err)
+		}
+		if !slices.Contains(owners, owner) {
+			owners = append(owners, owner)
+		}
+	}
+	// Locked in order of key, as every writer of several owners' names
+	// locks them, so that two such writes cannot deadlock.
+	keys := make([]int32, 0, len(owners))
+	for _, o := range owners {
+		keys = append(keys, int32(o))
+	}
+	slices.Sort(keys)
+	for _, k := range slices.Compact(keys) {
+		if _, err := tx.ExecContext(ctx, q("SELECT pg_advisory_xact_lock(?, ?)"), sentinelNameLock, k); err != nil {
+			return fmt.Errorf("lock the sentinel names of user %d: %w", k, err)
+		}
+	}
+	var used []vigil.StoredSentinelName
+	for _, o := range owners {
+		names, err := sentinelNames(ctx, tx, o)
+		if err != nil {
+			return err
+		}
+		used = append(used, names...)
+	}
+	return vigil.SentinelRenamesFree(list, used)
 }
 
 // sentinelNames reads the id, owner and name of each sentinel of owner,
@@ -191,6 +234,9 @@ func (db *DB) UpdateSentinels(ctx context.Context, list []*vigil.Sentinel) error
 	now := db.now().UTC()
 	kept := make([]vigil.Sentinel, len(list)) // what the store keeps of each, read back
 	err := db.update(ctx, func(tx *sql.Tx) error {
+		if err := renamesFree(ctx, tx, list); err != nil {
+			return err
+		}
 		for _, i := range order {
 			s := list[i]
 			k := &kept[i]

@@ -2,7 +2,10 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -77,6 +80,36 @@ func nameFree(ctx context.Context, tx execer, owner int64, name string) error {
 		return err
 	}
 	return vigil.SentinelNameFree(used, name)
+}
+
+// renamesFree returns ECONFLICT (vigil.SentinelRenamesFree) when a
+// sentinel of list is renamed to a name another of its owner's has,
+// looked for in the write transaction of the update (BEGIN
+// IMMEDIATE), one at a time whatever the process, as CreateSentinel looks.
+// A sentinel of list not stored is left to the update to find missing.
+func renamesFree(ctx context.Context, tx execer, list []*vigil.Sentinel) error {
+	var owners []int64
+	for _, s := range list {
+		var owner int64
+		err := tx.QueryRowContext(ctx, q("SELECT owner_id FROM sentinels WHERE id = ?"), s.ID).Scan(&owner)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		} else if err != nil {
+			return fmt.Errorf("read the owner of sentinel %d: %w", s.ID, err)
+		}
+		if !slices.Contains(owners, owner) {
+			owners = append(owners, owner)
+		}
+	}
+	var used []vigil.StoredSentinelName
+	for _, o := range owners {
+		names, err := sentinelNames(ctx, tx, o)
+		if err != nil {
+			return err
+		}
+		used = append(used, names...)
+	}
+	return vigil.SentinelRenamesFree(list, used)
 }
 
 // sentinelNames reads the id, owner and name of each sentinel of owner,
@@ -166,6 +199,9 @@ func (db *DB) UpdateSentinels(ctx context.Context, list []*vigil.Sentinel) error
 	now := db.now().UTC()
 	kept := make([]vigil.Sentinel, len(list)) // what the store keeps of each, read back
 	err := db.update(ctx, func(tx execer) error {
+		if err := renamesFree(ctx, tx, list); err != nil {
+			return err
+		}
 		for i, s := range list {
 			k := &kept[i]
 			err := tx.QueryRowContext(ctx, q(`UPDATE sentinels SET name = ?, source = ?, spec = ?, status = ?, updated_at = ?, next_check = ?

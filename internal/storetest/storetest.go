@@ -46,6 +46,7 @@ func Run(t *testing.T, open Opener) {
 		"SentinelClaim":              testSentinelClaim,
 		"SentinelRelease":            testSentinelRelease,
 		"SentinelNameUnique":         testSentinelNameUnique,
+		"SentinelRenameUnique":       testSentinelRenameUnique,
 		"SentinelsUpdated":           testSentinelsUpdatedTogether,
 		"SentinelFeedRotation":       testSentinelFeedRotation,
 		"SentinelFeedConcurrent":     testSentinelFeedRotationConcurrent,

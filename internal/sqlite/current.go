@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/vigil-web/vigil"
@@ -55,7 +56,7 @@ func OpenCurrent(ctx context.Context, dir string) (*DB, error) {
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
-	db := &DB{write: w, stmts: newStmtCache(w), path: path, now: time.Now, readOnly: true}
+	db := &DB{write: w, stmts: newStmtCache(w), path: path, now: time.Now, readOnly: true, wrote: new(atomic.Bool)}
 	if err := db.checkCurrent(ctx); err != nil {
 		w.Close()
 		if vigil.ErrorCode(err) == vigil.ENOTFOUND {
@@ -89,8 +90,16 @@ func shmMissing(path string) string {
 // errors: a write to a database this process may not write (the file's
 // or its directory's mode, or a connection opened read-only).
 func isReadOnly(err error) bool {
-	var e *driver.Error
+	var e interface{ Code() int }
 	return errors.As(err, &e) && e.Code()&0xff == sqlite3.SQLITE_READONLY
+}
+
+// isPlainReadOnly reports whether err is SQLite's SQLITE_READONLY
+// itself, not one of its extended codes (SQLITE_READONLY_DBMOVED,
+// _RECOVERY, _CANTLOCK, ...): a database this user may not write.
+func isPlainReadOnly(err error) bool {
+	var e interface{ Code() int }
+	return errors.As(err, &e) && e.Code() == sqlite3.SQLITE_READONLY
 }
 
 // isReadOnlyDirectory reports whether err is SQLite's

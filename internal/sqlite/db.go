@@ -29,6 +29,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/vigil-web/vigil"
@@ -64,6 +65,11 @@ type DB struct {
 	// readOnly is a DB OpenCurrent opened, which Close does not
 	// checkpoint.
 	readOnly bool
+	// wrote is set once a write of this process is committed (a
+	// migration, a write transaction, a vacuum), shared by the copies
+	// of DB that InTransaction hands out: Close lets pass the read-only
+	// checkpoint of a store only while it is unset.
+	wrote *atomic.Bool
 }
 
 var (
@@ -135,7 +141,7 @@ func openFile(ctx context.Context, path string) (*DB, error) {
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
-	db := &DB{write: w, stmts: newStmtCache(w), path: path, now: time.Now}
+	db := &DB{write: w, stmts: newStmtCache(w), path: path, now: time.Now, wrote: new(atomic.Bool)}
 	if err := db.migrate(ctx); err != nil {
 		w.Close()
 		if isReadOnlyDirectory(err) {
@@ -189,9 +195,7 @@ func (db *DB) Close() error {
 			_, err = db.write.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
 		}
 	}
-	if isReadOnly(err) {
-		// A store this user may read but not write: this process wrote
-		// nothing, and leaves the log to its owner's processes.
+	if checkpointLeft(err, db.wrote.Load()) {
 		err = nil
 	}
 	if err != nil {
@@ -199,6 +203,16 @@ func (db *DB) Close() error {
 	}
 	errs = append(errs, db.write.Close())
 	return errors.Join(errs...)
+}
+
+// checkpointLeft reports whether Close lets pass err, its checkpoint's
+// error, on a store this process wrote to (wrote) or not: SQLITE_READONLY
+// itself on a store it did not write, one this user may read but not
+// write, whose log it leaves to its owner's processes. Another read-only
+// error (the file moved away, a log it cannot recover or lock) is
+// returned, and so is one after a write.
+func checkpointLeft(err error, wrote bool) bool {
+	return !wrote && isPlainReadOnly(err)
 }
 
 // IntegrityCheck runs PRAGMA integrity_check and returns its report ("ok"
@@ -229,6 +243,7 @@ func (db *DB) Vacuum(ctx context.Context) (int64, error) {
 	if _, err := db.write.ExecContext(ctx, "VACUUM"); err != nil {
 		return 0, fmt.Errorf("vacuum: %w", err)
 	}
+	db.wrote.Store(true)
 	var busy, frames, copied int
 	if err := db.write.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &frames, &copied); err != nil {
 		return 0, fmt.Errorf("checkpoint: %w", err)
@@ -419,7 +434,11 @@ func (db *DB) update(ctx context.Context, fn func(tx execer) error) error {
 		tx.Rollback()
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	db.wrote.Store(true)
+	return nil
 }
 
 // view runs fn in one read transaction (one snapshot); inside

@@ -43,7 +43,11 @@ func (db *DB) InTransaction(ctx context.Context, fn func(tx vigil.TxStore) error
 		return err
 	}
 	committed = true
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	db.wrote.Store(true)
+	return nil
 }
 
 // savepoint runs fn in tx under a savepoint, released if fn succeeds and

@@ -61,7 +61,7 @@ func TestReadOnlyStoreReads(t *testing.T) {
 		}
 	})
 	code, _, errOut := asReader("sentinel", "list")
-	if code != exitError || !strings.Contains(errOut, "the store lacks 1 migrations of this build") || !strings.Contains(errOut, "may not write it") {
+	if code != exitError || !strings.Contains(errOut, "the store lacks 1 migration of this build") || !strings.Contains(errOut, "may not write it") {
 		t.Errorf("sentinel list of an older store this user may not write: exit %d, stderr %q", code, errOut)
 	}
 

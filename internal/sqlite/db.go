@@ -363,7 +363,11 @@ func missingMigrations(done map[string]bool, names []string) []string {
 // (SQLite's SQLITE_READONLY, err): the store is older than this build, or
 // new (done is empty), and cannot be brought up to date by this user.
 func notWritable(done map[string]bool, missing []string, err error) error {
-	what := fmt.Sprintf("the store lacks %d migrations of this build (%s first)", len(missing), missing[0])
+	plural := "s"
+	if len(missing) == 1 {
+		plural = ""
+	}
+	what := fmt.Sprintf("the store lacks %d migration%s of this build (%s first)", len(missing), plural, missing[0])
 	if len(done) == 0 {
 		what = "it holds no store yet"
 	}

@@ -159,6 +159,10 @@ type Append struct {
 	// PrevBlob, if not nil, is a better (smaller) encoding of the previous
 	// version's blob, which stays in full; the store keeps the smaller.
 	PrevBlob *Blob
+	// Existing is set by AppendVersion: true when the resource held the
+	// fetch already, so that nothing was stored and Version is the stored
+	// version; false when it stored the new version.
+	Existing bool
 }
 
 // VersionStore keeps versions, their bodies (content-addressed blobs and
@@ -172,7 +176,8 @@ type VersionStore interface {
 	// ContentHash, Status and Error), whatever a.PrevID, stores nothing
 	// and sets a.Version to that version: looked for under the lock that
 	// serialises the resource's appends, so that two writers of one fetch
-	// (two imports of one file at once) store it once.
+	// (two imports of one file at once) store it once; a.Existing says
+	// which of them stored it.
 	AppendVersion(ctx context.Context, a *Append) error
 	// FindVersionByID returns ENOTFOUND if the version does not exist.
 	FindVersionByID(ctx context.Context, id int64) (*Version, error)

@@ -447,7 +447,7 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 	if d, err := time.ParseDuration(rec.Header.Get(fetchDurationField)); err == nil && d > 0 {
 		f.FetchDuration = d
 	}
-	v, err := im.wh.Put(ctx, f)
+	v, stored, err := im.wh.PutStored(ctx, f)
 	if vigil.ErrorCode(err) == vigil.EINVALID {
 		return &badRecord{badStore, err}
 	} else if err != nil {
@@ -456,6 +456,7 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 	if typ != warc.TypeRevisit {
 		im.original(rec, v.ID)
 	}
+	page.resource, page.newest = v.ResourceID, v.FetchedAt
 	if !page.appended {
 		// The page's history was read before this import's first append
 		// to it: another import of the file may have stored versions of it
@@ -468,14 +469,15 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 		if err != nil {
 			return err
 		}
-		page.resource, page.newest = v.ResourceID, head.FetchedAt
-		if head.ID != v.ID {
-			im.stale++ // stored by another import
-			im.skipped++
-			return nil
-		}
+		page.newest = head.FetchedAt
 	}
-	page.resource, page.newest = v.ResourceID, v.FetchedAt
+	if !stored {
+		// The store held this fetch: another import stored it, and
+		// counts it.
+		im.stale++
+		im.skipped++
+		return nil
+	}
 	im.imported++
 	return nil
 }

@@ -129,6 +129,7 @@ func (db *DB) appendVersion(ctx context.Context, a *vigil.Append) error {
 	if err == nil && stored != nil {
 		*v = *stored
 	}
+	a.Existing = err == nil && stored != nil
 	return err
 }
 

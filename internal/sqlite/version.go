@@ -116,6 +116,7 @@ func (db *DB) AppendVersion(ctx context.Context, a *vigil.Append) error {
 	if err == nil && stored != nil {
 		*v = *stored
 	}
+	a.Existing = err == nil && stored != nil
 	return err
 }
 

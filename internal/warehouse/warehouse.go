@@ -229,9 +229,18 @@ func StorableText(s string) string {
 // same resource makes the store refuse with ECONFLICT; Put then retries on
 // the new head, a few times.
 func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
+	v, _, err := w.PutStored(ctx, f)
+	return v, err
+}
+
+// PutStored is Put, also saying whether it stored a new version: false
+// when the store held the fetch already (another writer of one fetch
+// stored it, vigil.Append.Existing, or the head holds it,
+// Fetch.CheckHead) and the version returned is that one.
+func (w *Warehouse) PutStored(ctx context.Context, f *Fetch) (*vigil.Version, bool, error) {
 	r, err := w.store.EnsureResource(ctx, f.URL)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	at := f.FetchedAt
 	if at.IsZero() {
@@ -244,7 +253,7 @@ func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
 		v.LastModified = v.LastModified.UTC()
 	}
 	if err := v.Validate(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	// Why the body is read as its source text is recorded with the
 	// version when Put reads the body anyway (to extract its links), or
@@ -275,11 +284,11 @@ func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
 	mu := &w.locks[uint64(r.ID)%uint64(len(w.locks))]
 	mu.Lock()
 	defer mu.Unlock()
-	waited := false
+	waited, existing := false, false
 	for attempt := 0; ; attempt++ {
 		a, head, err := w.prepare(ctx, v, blob, links, f)
 		if err == nil && a == nil {
-			return head, nil
+			return head, false, nil
 		}
 		if err == nil && extract {
 			// Read only once an append is due: a fetch another writer
@@ -302,12 +311,12 @@ func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
 			waited = true
 			c := <-compressed
 			if c.err != nil {
-				return nil, fmt.Errorf("compress: %w", c.err)
+				return nil, false, fmt.Errorf("compress: %w", c.err)
 			}
 			blob.Data = c.data
 		}
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		err = w.store.AppendVersion(ctx, a)
 		if vigil.ErrorCode(err) == vigil.ECONFLICT && attempt < 10 {
@@ -315,15 +324,16 @@ func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
+		existing = a.Existing
 		break
 	}
 	w.cacheHead(r.ID, v.ID, bytes.Clone(f.Body))
 	if err := w.maintain(ctx, v, f); err != nil {
-		return v, err
+		return v, !existing, err
 	}
-	return v, nil
+	return v, !existing, nil
 }
 
 // readFetch reads the body of a fetch whose version is v, as ParseBody

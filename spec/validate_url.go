@@ -15,7 +15,9 @@ import (
 // lower-cased, the scheme's default port (80 for http, 443 for https) is
 // dropped, and an empty path becomes "/", so that the spellings of one page
 // have one normal form ("HTTP://A.example:80" is "http://a.example/"). It
-// rejects other schemes, URLs without a host, ports outside 1 to 65535,
+// rejects other schemes (also those written without "//", as in
+// "mailto:a@b.example", "data:" or "tel:", which are not read as a host
+// and a password), URLs without a host, ports outside 1 to 65535,
 // and "http:/a.example" or "https//a.example", whose mistyped scheme
 // would otherwise be read as a host named http; a host no fetch can
 // reach by its name (CheckHostName: an empty label, as in "a..example", a
@@ -54,6 +56,11 @@ func normalizeURL(raw string, strict bool) (string, error) {
 		}
 	}
 	if !strings.Contains(s, "://") {
+		if scheme, ok := opaqueScheme(s); ok {
+			// "mailto:a@b.example" is not a host mailto with a
+			// user a: say its scheme, not its credentials.
+			return "", fmt.Errorf("invalid URL %s: scheme %s: only http and https pages can be watched", quote(shown), short(scheme))
+		}
 		s = "http://" + s
 	}
 	u, err := url.Parse(s)
@@ -98,6 +105,47 @@ func normalizeURL(raw string, strict bool) (string, error) {
 		u.Path = "/"
 	}
 	return u.String(), nil
+}
+
+// opaqueSchemes are schemes written without "//" ("mailto:a@b.example"):
+// what follows their colon is never a port, nor a password.
+var opaqueSchemes = map[string]bool{
+	"mailto": true, "data": true, "javascript": true, "vbscript": true,
+	"tel": true, "sms": true, "fax": true, "callto": true, "sip": true,
+	"sips": true, "xmpp": true, "urn": true, "about": true, "blob": true,
+	"news": true, "magnet": true, "geo": true, "file": true, "ftp": true,
+}
+
+// opaqueScheme returns the scheme, lower-cased, of s, a URL without "://",
+// when it has one NormalizeURL must not read as a host: one of
+// opaqueSchemes, or any scheme ([a-z][a-z0-9+.-]*, without a dot, so not
+// a host) followed by neither a port (digits, or nothing) nor user
+// information (an "@"): "a.example:8080", "localhost:8080" and
+// "user:pw@a.example" are a host and a port or credentials. http and
+// https are left to the checks of a mistyped scheme.
+func opaqueScheme(s string) (string, bool) {
+	colon := strings.IndexByte(s, ':')
+	if colon <= 0 {
+		return "", false
+	}
+	scheme := strings.ToLower(s[:colon])
+	for i, r := range scheme {
+		letter := r >= 'a' && r <= 'z'
+		if !letter && (i == 0 || !(r >= '0' && r <= '9' || r == '+' || r == '-')) {
+			return "", false
+		}
+	}
+	if scheme == "http" || scheme == "https" {
+		return "", false
+	}
+	if opaqueSchemes[scheme] {
+		return scheme, true
+	}
+	rest := s[colon+1:]
+	if rest == "" || rest[0] >= '0' && rest[0] <= '9' || strings.Contains(rest, "@") {
+		return "", false
+	}
+	return scheme, true
 }
 
 // hidePassword returns raw with the password of its user information, if

@@ -174,7 +174,11 @@
 //     Using or an event, or a reference of a sentinel to itself; targets or
 //     operands that are not distinct (URLs are compared in NormalizeURL's
 //     normal form, which Checked.URLs holds: http://a.example,
-//     HTTP://A.example:80/ and a.example are one page; keywords, phrases
+//     HTTP://A.example:80/ and a.example are one page, and so are URLs
+//     that differ only by a fragment, which a fetch does not send
+//     (https://x.example/#frag is https://x.example/; Checked.URLs keeps
+//     the fragment as written, and the monitor drops it, by
+//     vigil.CanonicalURL, as it always did); keywords, phrases
 //     and the words of all words except are compared in any case and
 //     across white space, as they match: keywords {Price} and keywords
 //     {price} are one change type, there being no option to match case);

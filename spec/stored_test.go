@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -54,5 +55,37 @@ func TestStoredMonitorLoadsUnderLaterRules(t *testing.T) {
 				t.Errorf("checked again, it has no warning")
 			}
 		})
+	}
+}
+
+// TestStoredFragmentOperandsLoad: a sentinel stored before URLs that
+// differ only by their fragments were one operand (testdata/stored/
+// fragment_distinct.json: "https://x.example/ AND
+// https://x.example/#frag") loads with its URLs as stored, and checked
+// again is warned, not refused; new input is refused.
+func TestStoredFragmentOperandsLoad(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "stored", "fragment_distinct.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c Checked
+	if err := json.Unmarshal(data, &c); err != nil {
+		t.Fatalf("a stored sentinel does not load: %v", err)
+	}
+	if got := Print(c.Sentinel.Target); got != "https://x.example/ AND https://x.example/#frag" {
+		t.Fatalf("loaded Using %s", got)
+	}
+	if len(c.URLs) != 2 || c.URLs[1] != "https://x.example/#frag" {
+		t.Errorf("loaded urls %q", c.URLs)
+	}
+	if _, err := DecodeSentinel(data); err == nil || !strings.Contains(err.Error(), "a fragment is not sent") {
+		t.Errorf("DecodeSentinel: %v, want the fragment refused", err)
+	}
+	ch, err := NewChecker(date(2026, 11, 2, 0, 0)).RecheckStored("s", c.Sentinel)
+	if err != nil {
+		t.Fatalf("checked again, it is refused: %v", err)
+	}
+	if len(ch.Warnings) != 1 || !strings.Contains(ch.Warnings[0].Error(), "https://x.example/#frag is https://x.example/: a fragment is not sent") {
+		t.Errorf("checked again, warnings %v", ch.Warnings)
 	}
 }

@@ -170,17 +170,18 @@ func (v *validator) target(t Target) {
 	case *BinaryTarget:
 		var leaves []Target
 		flattenTarget(t, t.Op, &leaves)
-		seen := map[string]bool{}
+		seen := map[string]Target{}
 		for _, l := range leaves {
 			if _, ok := l.(*SiteTarget); ok {
 				v.report(l, "site", fmt.Sprintf("a site cannot be an operand of %s: watch it with a sentinel of its own", t.Op))
 			}
 			v.target(l)
 			k := targetKey(l)
-			if seen[k] {
-				v.report(l, Print(l), fmt.Sprintf("operands of %s must be distinct: %s appears twice", t.Op, shortCode(Print(l))))
+			if first, ok := seen[k]; ok {
+				v.notDistinctTargets(t.Op, l, first)
+				continue
 			}
-			seen[k] = true
+			seen[k] = l
 		}
 	default:
 		v.report(nil, "", "missing target")
@@ -223,11 +224,52 @@ func flattenTarget(t Target, op Op, out *[]Target) {
 	*out = append(*out, t)
 }
 
+// notDistinctTargets reports l, an operand of op with the key of first,
+// an operand before it. URLs that differ only by their fragments fetch
+// one page (a fragment is not sent): stored before they were compared so,
+// such a sentinel is warned.
+func (v *validator) notDistinctTargets(op Op, l, first Target) {
+	msg := fmt.Sprintf("operands of %s must be distinct: %s appears twice", op, shortCode(Print(l)))
+	u, ok1 := l.(*URLTarget)
+	f, ok2 := first.(*URLTarget)
+	if ok1 && ok2 && !sameURL(u.URL, f.URL) {
+		msg = fmt.Sprintf("operands of %s must be distinct: %s is %s: a fragment is not sent", op, shortCode(u.URL), shortCode(f.URL))
+		if v.stored {
+			v.warn(l, Print(l), msg)
+			return
+		}
+	}
+	v.report(l, Print(l), msg)
+}
+
+// sameURL reports whether a and b have one normal form, fragment and all.
+func sameURL(a, b string) bool {
+	na, errA := NormalizeURL(a)
+	nb, errB := NormalizeURL(b)
+	if errA != nil || errB != nil {
+		return a == b
+	}
+	return na == nb
+}
+
+// withoutFragment returns the normalised URL u without its fragment, which
+// a fetch does not send: "https://x.org/#frag" is the page
+// "https://x.org/".
+func withoutFragment(u string) string {
+	if i := strings.IndexByte(u, '#'); i >= 0 {
+		return u[:i]
+	}
+	return u
+}
+
+// targetKey returns what two operands of one chain share when they are
+// the same target: a URL's normal form without its fragment, a
+// sentinel's name in lower case, a site's normal URL.
 func targetKey(t Target) string {
 	switch t := t.(type) {
 	case *URLTarget:
 		if u, err := NormalizeURL(t.URL); err == nil {
-			return "url " + u
+			return "url " + withoutFragment(u)
 		}
 		return "url " + t.URL
 	case *SentinelTarget:

@@ -52,7 +52,7 @@ func (v *validator) normalize(raw string) (string, error) {
 // sentinel validates every clause present in s.
 func (v *validator) sentinel(s *Sentinel) {
 	if s.Name != nil && !IsValidName(s.Name.Name) {
-		v.report(s.Name, s.Name.Name, "invalid sentinel name "+quote(s.Name.Name)+": want a letter or _ followed by letters, digits, _ or -, at most 200 bytes, and not a reserved word")
+		v.report(s.Name, s.Name.Name, invalidName(s.Name.Name, s.Name.NamePos))
 	}
 	if s.Target != nil {
 		v.target(s.Target)

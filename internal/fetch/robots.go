@@ -2,12 +2,15 @@ package fetch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/temoto/robotstxt"
@@ -49,10 +52,16 @@ func (r *robotsRules) crawlDelay(agent string) time.Duration {
 }
 
 // robotsAllow reads robots.txt for u (from the cache if it is there) and
-// returns its rules, or an error: ErrRobots if they disallow u, or one
-// saying robots.txt could not be read.
+// returns its rules, or an error: ErrRobots if they disallow u, one saying
+// robots.txt could not be read, or, where u's host gave no answer at all
+// (unreachableError), that failure as u's own, without robots.txt named.
 func (c *Client) robotsAllow(ctx context.Context, u *url.URL) (*robotsRules, error) {
 	rules, err := c.robots.get(ctx, u, c.fetchRobots)
+	var unreachable *unreachableError
+	if errors.As(err, &unreachable) {
+		// The page's host gave no answer: the page's failure.
+		return nil, unreachable.err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("robots.txt: %w", err)
 	}
@@ -158,6 +167,10 @@ func (c *robotsCache) get(ctx context.Context, u *url.URL, fetch func(context.Co
 			}
 			return e.rules, e.err
 		case <-ctx.Done():
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				// The fetch waited on has had no answer either.
+				return nil, &unreachableError{err: fmt.Errorf("no answer from %s: %w", hostKey(u), ctx.Err())}
+			}
 			return nil, ctx.Err()
 		}
 	}
@@ -173,9 +186,22 @@ func originKey(u *url.URL) string {
 	return strings.ToLower(u.Scheme) + "://" + hostKey(u)
 }
 
+// unreachableError is robots.txt's failure where its host gave no answer
+// at all (its name does not resolve, the connection is refused, TLS or
+// the time failed): the page's host cannot be reached, which is the
+// page's own failure, reported as such (err), not as robots.txt's: a user
+// reading "robots.txt: ..." thinks the site blocks Vigil.
+type unreachableError struct {
+	err error
+}
+
+func (e *unreachableError) Error() string { return e.err.Error() }
+func (e *unreachableError) Unwrap() error { return e.err }
+
 // fetchRobots fetches and parses a robots.txt. As RFC 9309 says: a 4xx
 // answer means no rules, a 5xx answer means everything is disallowed, and a
-// network failure is an error (the page fetch fails and is retried later).
+// network failure is an error (the page fetch fails and is retried later):
+// one before any answer came is an unreachableError.
 // Its redirects are followed as a page's are, up to MaxRedirects; one to a
 // URL with credentials, or another scheme, or a private address literal,
 // is an error that shows no credentials.
@@ -185,8 +211,21 @@ func (c *Client) fetchRobots(ctx context.Context, robotsURL string) (*robotsRule
 		return nil, err
 	}
 	req.Header.Set("User-Agent", c.opt.UserAgent)
+	var answered atomic.Bool // a response came, robots.txt's or a redirect's
+	req = req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		GotFirstResponseByte: func() { answered.Store(true) },
+	}))
 	resp, err := c.robotsHTTP.Do(req)
 	if err != nil {
+		var ue *url.Error
+		if !answered.Load() && errors.As(err, &ue) {
+			// url.Error's text names robots.txt's URL: the cause alone.
+			cause := ue.Err
+			if errors.Is(cause, context.DeadlineExceeded) {
+				cause = fmt.Errorf("no answer from %s: %w", req.URL.Host, cause)
+			}
+			return nil, &unreachableError{err: hideCredentials(cause)}
+		}
 		// net/http quotes the Location of a redirect it refuses.
 		return nil, hideCredentials(err)
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/warehouse"
-	"github.com/vigil-web/vigil/spec"
 )
 
 // TestSentinelListBinaryPage: vigil sentinel list, with --json and
@@ -34,24 +33,12 @@ func TestSentinelListBinaryPage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	checker := spec.NewChecker(at)
 	for _, src := range []string{
 		"Create Sentinel report Using http://files.example/report.pdf Fetch 1 hour",
 		"Create Sentinel both Using http://files.example/report.pdf OR http://down.example/ Fetch 1 hour",
 	} {
-		parsed, err := spec.ParseSentinel("test", []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ch, err := checker.Check(parsed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		js, err := json.Marshal(ch)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := &vigil.Sentinel{OwnerID: owner.ID, Name: parsed.Name.Name, Source: src, Spec: js, Status: vigil.SentinelActive, NextCheck: at}
+		name, js := checkedSpec(t, src, at)
+		s := &vigil.Sentinel{OwnerID: owner.ID, Name: name, Source: src, Spec: js, Status: vigil.SentinelActive, NextCheck: at}
 		if err := st.CreateSentinel(ctx, s); err != nil {
 			t.Fatal(err)
 		}

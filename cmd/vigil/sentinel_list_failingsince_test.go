@@ -9,7 +9,6 @@ import (
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/warehouse"
-	"github.com/vigil-web/vigil/spec"
 )
 
 // TestSentinelListFailingSinceFromState: vigil sentinel list says a
@@ -37,18 +36,7 @@ func TestSentinelListFailingSinceFromState(t *testing.T) {
 	}
 	since := map[string]time.Time{"early": ten, "late": ten.Add(2 * time.Hour), "unchecked": ten.Add(time.Hour)}
 	for _, name := range []string{"early", "late", "unchecked"} {
-		parsed, err := spec.ParseSentinel("test", []byte("Create Sentinel "+name+" Using "+page+" Fetch 1 hour"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ch, err := spec.NewChecker(ten).Check(parsed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		js, err := json.Marshal(ch)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, js := checkedSpec(t, "Create Sentinel "+name+" Using "+page+" Fetch 1 hour", ten)
 		s := &vigil.Sentinel{OwnerID: owner.ID, Name: name, Source: "Create Sentinel " + name, Spec: js, Status: vigil.SentinelActive, NextCheck: ten}
 		if err := st.CreateSentinel(ctx, s); err != nil {
 			t.Fatal(err)

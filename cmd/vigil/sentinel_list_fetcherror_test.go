@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/warehouse"
-	"github.com/vigil-web/vigil/spec"
 )
 
 // failingURLStore is a store whose reads of the newest version of one
@@ -50,21 +48,10 @@ func TestSentinelListPastUnreadablePage(t *testing.T) {
 		"Create Sentinel notalone Using http://z.example/ OR http://a.example/ Fetch 1 hour",
 		"Create Sentinel other Using http://a.example/ Fetch 1 hour",
 	} {
-		parsed, err := spec.ParseSentinel("test", []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ch, err := spec.NewChecker(at).Check(parsed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		js, err := json.Marshal(ch)
-		if err != nil {
-			t.Fatal(err)
-		}
+		name, js := checkedSpec(t, src, at)
 		// Checked with a good URL, stored with one CanonicalURL refuses.
 		js = bytes.ReplaceAll(js, []byte(`"http://z.example/"`), []byte(`"http:/z.example"`))
-		s := &vigil.Sentinel{OwnerID: owner.ID, Name: parsed.Name.Name, Source: src, Spec: js, Status: vigil.SentinelActive, NextCheck: at}
+		s := &vigil.Sentinel{OwnerID: owner.ID, Name: name, Source: src, Spec: js, Status: vigil.SentinelActive, NextCheck: at}
 		if err := st.CreateSentinel(ctx, s); err != nil {
 			t.Fatal(err)
 		}
@@ -126,18 +113,7 @@ func TestLastFetchErrorsCancelled(t *testing.T) {
 	var sens []*vigil.Sentinel
 	for _, name := range []string{"a", "b"} {
 		src := "Create Sentinel " + name + " Using http://" + name + ".example/"
-		parsed, err := spec.ParseSentinel("test", []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ch, err := spec.NewChecker(time.Now()).Check(parsed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		js, err := json.Marshal(ch)
-		if err != nil {
-			t.Fatal(err)
-		}
+		name, js := checkedSpec(t, src, time.Now())
 		sens = append(sens, &vigil.Sentinel{Name: name, Source: src, Spec: js})
 	}
 	for _, tc := range []struct {

@@ -48,22 +48,39 @@ func (v *Version) Failed() bool {
 // false if v is no binary document's version or its Error does not say
 // the size.
 func (v *Version) BinarySize() (int64, bool) {
+	size, _, ok := v.binaryNote()
+	return size, ok
+}
+
+// BinaryDigest returns the digest of the binary document v is the
+// version of, as its Error says it (BinaryVersionError):
+// "sha256:...", or "" if v is no binary document's version or its Error
+// does not say it.
+func (v *Version) BinaryDigest() string {
+	_, digest, _ := v.binaryNote()
+	return digest
+}
+
+// binaryNote reads the size and digest that end the Error of a binary
+// document's version, "... (12345 bytes, sha256:...)"; ok is false if v
+// is no binary document's version or its Error does not end so.
+func (v *Version) binaryNote() (size int64, digest string, ok bool) {
 	if !v.Binary() || !strings.HasSuffix(v.Error, ")") {
-		return 0, false
+		return 0, "", false
 	}
 	open := strings.LastIndex(v.Error, " (")
 	if open < 0 {
-		return 0, false
+		return 0, "", false
 	}
-	size, _, ok := strings.Cut(v.Error[open+2:len(v.Error)-1], " bytes, ")
+	sizeText, digest, ok := strings.Cut(v.Error[open+2:len(v.Error)-1], " bytes, ")
 	if !ok {
-		return 0, false
+		return 0, "", false
 	}
-	n, err := strconv.ParseInt(size, 10, 64)
+	n, err := strconv.ParseInt(sizeText, 10, 64)
 	if err != nil || n < 0 {
-		return 0, false
+		return 0, "", false
 	}
-	return n, true
+	return n, digest, true
 }
 
 // BinaryFile says what binary document v is the version of (Binary): its

@@ -43,3 +43,34 @@ func hasBody(v *vigil.Version) error {
 	}
 	return nil
 }
+
+// versionFile is the member file of a version in the API (versionBody):
+// what binary document the version is of (vigil.Version.Binary), as its
+// own members, so that a client tells it from a failed fetch, which has
+// an error and no file.
+type versionFile struct {
+	// Type is the document's media type, the version's contentType.
+	Type string `json:"type"`
+	// Size is the document's length in bytes, decoded; absent if its
+	// version does not say it (vigil.Version.BinarySize).
+	Size *int64 `json:"size,omitempty"`
+	// Digest identifies the document: its kind of hash, then the hash in
+	// lower-case hex: "sha256:" of its bytes, "pdf3-sha256:" of a PDF
+	// without what a generator changes at every run, "image1-sha256:" of
+	// an image's pixels; another document is another digest. Absent if
+	// its version does not say it (vigil.Version.BinaryDigest).
+	Digest string `json:"digest,omitempty"`
+}
+
+// fileOf returns the file member of v in the API: nil for a version that
+// is no binary document's.
+func fileOf(v *vigil.Version) *versionFile {
+	if !v.Binary() {
+		return nil
+	}
+	f := &versionFile{Type: v.ContentType, Digest: v.BinaryDigest()}
+	if size, ok := v.BinarySize(); ok {
+		f.Size = &size
+	}
+	return f
+}

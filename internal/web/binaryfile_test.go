@@ -133,3 +133,110 @@ func TestBinaryFileIsNoFailure(t *testing.T) {
 		t.Errorf("GET %s: %d to %q; want 303 to %q", page, status, c.location, want)
 	}
 }
+
+// TestAPIVersionFile: in the API's versions of a resource, and its
+// version by id, the version of a binary document (a PDF) has a member
+// file saying so, {"type", "size", "digest"}, that no other version has:
+// neither a page nor a failed fetch, which keeps its error as before.
+// The API's description documents it. Before, a client saw a version
+// with no content and could not tell the file from a failure but by
+// reading its error's words.
+func TestAPIVersionFile(t *testing.T) {
+	s, u := newTestServer(t)
+	w := useWarehouse(t, s)
+	ctx := context.Background()
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	const url = "http://files.example/report"
+	digest := "sha256:" + strings.Repeat("ab", 32)
+	const broken = "fetch http://files.example/report: HTTP error status 503"
+	var vs []*vigil.Version
+	for i, f := range []*warehouse.Fetch{
+		{Status: 200, ContentType: "text/html", Body: []byte("<p>soon</p>")},
+		{Status: 200, ContentType: "application/pdf", Error: vigil.BinaryVersionError("binary content: application/pdf is not a text document", 12345, digest)},
+		{Status: 503, Error: broken},
+		{Status: 200, ContentType: "image/png", Error: "binary content: image/png is not a text document"},
+	} {
+		f.URL, f.FetchedAt = url, at.Add(time.Duration(i)*time.Hour)
+		v, err := w.Put(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs = append(vs, v)
+	}
+	createChecked(t, s, u, "Create Sentinel report Using "+url+" Fetch 1 hour")
+	c := newSignedIn(t, s, u)
+	type version struct {
+		ID    int64
+		Error *string
+		File  map[string]any
+	}
+	files := map[int64]string{ // the file member each version has, as JSON; "" none
+		vs[1].ID: `{"digest":"` + digest + `","size":12345,"type":"application/pdf"}`,
+		vs[3].ID: `{"type":"image/png"}`, // stored without its size and digest
+	}
+	errs := map[int64]string{vs[1].ID: vs[1].Error, vs[2].ID: broken, vs[3].ID: vs[3].Error}
+	check := func(path string, v version) {
+		t.Helper()
+		file := ""
+		if v.File != nil {
+			b, err := json.Marshal(v.File)
+			if err != nil {
+				t.Fatal(err)
+			}
+			file = string(b)
+		}
+		if file != files[v.ID] {
+			t.Errorf("GET %s: version %d has file %s; want %q", path, v.ID, file, files[v.ID])
+		}
+		got := ""
+		if v.Error != nil {
+			got = *v.Error
+		}
+		if got != errs[v.ID] {
+			t.Errorf("GET %s: version %d has error %q; want %q", path, v.ID, got, errs[v.ID])
+		}
+	}
+	path := "/api/v1/resources/" + strconv.FormatInt(vs[0].ResourceID, 10) + "/versions"
+	status, body := c.do("GET", path, "")
+	var list struct{ Items []version }
+	if err := json.Unmarshal([]byte(body), &list); status != 200 || err != nil || len(list.Items) != len(vs) {
+		t.Fatalf("GET %s: %d %v %s", path, status, err, body)
+	}
+	for _, v := range list.Items {
+		check(path, v)
+	}
+	for _, want := range vs {
+		path := "/api/v1/versions/" + strconv.FormatInt(want.ID, 10)
+		status, body := c.do("GET", path, "")
+		var v version
+		if err := json.Unmarshal([]byte(body), &v); status != 200 || err != nil {
+			t.Fatalf("GET %s: %d %v %s", path, status, err, body)
+		}
+		check(path, v)
+	}
+
+	// The description names the member and its three.
+	var doc struct {
+		Components struct {
+			Schemas struct {
+				Version struct {
+					Properties struct {
+						File *struct {
+							Type       string                     `json:"type"`
+							Required   []string                   `json:"required"`
+							Properties map[string]json.RawMessage `json:"properties"`
+						} `json:"file"`
+					} `json:"properties"`
+				} `json:"Version"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(openAPI, &doc); err != nil {
+		t.Fatal(err)
+	}
+	f := doc.Components.Schemas.Version.Properties.File
+	if f == nil || f.Type != "object" || len(f.Required) != 1 || f.Required[0] != "type" || len(f.Properties) != 3 ||
+		f.Properties["type"] == nil || f.Properties["size"] == nil || f.Properties["digest"] == nil {
+		t.Errorf("openapi.json's Version does not describe file {type, size, digest}: %+v", f)
+	}
+}

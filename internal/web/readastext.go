@@ -22,6 +22,11 @@ type versionBody struct {
 	// text/plain" for one served as text): set exactly when Reading is
 	// readingText, absent otherwise, as before Reading was added.
 	ReadAsText string `json:"readAsText,omitempty"`
+	// File says what binary document (a PDF, an image) the version is of
+	// (vigil.Version.Binary): its type, size and digest. Present only for
+	// such a version, which has no body but is no failed fetch; a failed
+	// fetch has its error and no file.
+	File *versionFile `json:"file,omitempty"`
 }
 
 // The values of versionBody.Reading, and of changeBody's FromReading and
@@ -96,7 +101,7 @@ func (s *Server) versionBodies(ctx context.Context, list []*vigil.Version) []*ve
 	why := s.readAsTextAll(ctx, list)
 	out := make([]*versionBody, len(list))
 	for i, v := range list {
-		out[i] = &versionBody{Version: v}
+		out[i] = &versionBody{Version: v, File: fileOf(v)}
 		out[i].Reading, out[i].ReadAsText = reading(why, v.ID)
 	}
 	return out

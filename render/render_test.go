@@ -131,3 +131,36 @@ func TestAnnotateErrors(t *testing.T) {
 		t.Error("a delta that does not fit: no error")
 	}
 }
+
+// TestChangesAttrValue: WriteChanges shows a changed attribute's values
+// as Annotated.AttrValue gives them, and as written without it.
+func TestChangesAttrValue(t *testing.T) {
+	old, d := pair(t, `<html><body><p><img src="img/a.png" alt="Logo"></p></body></html>`,
+		`<html><body><p><img src="img/b.png" alt="Logo"></p></body></html>`)
+	for _, tc := range []struct {
+		name  string
+		value func(element, attr, value string) string
+		want  string
+	}{
+		{"as written", nil, `"img/a.png" → "img/b.png"`},
+		{"resolved", func(element, attr, value string) string {
+			if element == "img" && attr == "src" {
+				return "http://a.example/" + value
+			}
+			return value
+		}, `"http://a.example/img/a.png" → "http://a.example/img/b.png"`},
+	} {
+		a, err := render.Annotate(old, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.AttrValue = tc.value
+		var b bytes.Buffer
+		if err := a.WriteChanges(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "Changed attribute src of") || !strings.Contains(b.String(), tc.want) {
+			t.Errorf("%s: the changes do not say %s:\n%s", tc.name, tc.want, b.String())
+		}
+	}
+}

@@ -370,7 +370,11 @@ func (a *Annotated) WriteChanges(w io.Writer) error {
 		case c.Mark == AttrChanged && c.Attr == "":
 			title = fmt.Sprintf("Renamed %s (was <%s>)", c.Path, c.OldValue)
 		case c.Mark == AttrChanged:
-			title = fmt.Sprintf("Changed attribute %s of %s: %q → %q", c.Attr, c.Path, c.OldValue, c.NewValue)
+			oldValue, newValue := c.OldValue, c.NewValue
+			if a.AttrValue != nil {
+				oldValue, newValue = a.AttrValue(c.Node.Name, c.Attr, oldValue), a.AttrValue(c.Node.Name, c.Attr, newValue)
+			}
+			title = fmt.Sprintf("Changed attribute %s of %s: %q → %q", c.Attr, c.Path, oldValue, newValue)
 		}
 		h.AppendChild(out.NewText(title))
 		sec.AppendChild(h)

@@ -167,24 +167,25 @@ func (s *Server) renderView(ctx context.Context, w http.ResponseWriter, p *diffP
 		if err != nil {
 			return vigil.Errorf(vigil.EINVALID, "the delta does not fit version %d", p.From.ID)
 		}
+		// The page's links and images name the watched site, not Vigil
+		// (rebaseFrame); only the inline view needs what a changed image
+		// was, the others show the old version beside or in the change,
+		// which names a changed src or href by the same absolute URL
+		// (attrValue).
+		f := &frameRebase{base: pageBase(p.Resource.URL, a.New)}
 		var raw bytes.Buffer
 		switch format {
 		case "html-inline":
+			f.was = changedImages(a)
 			err = a.WriteInline(&raw)
 		case "html-side-by-side":
 			err = a.WriteSideBySide(&raw)
 		default:
+			a.AttrValue = f.attrValue
 			err = a.WriteChanges(&raw)
 		}
 		if err != nil {
 			return err
-		}
-		// The page's links and images name the watched site, not Vigil
-		// (rebaseFrame); only the inline view needs what a changed image
-		// was, the others show the old version beside or in the change.
-		f := &frameRebase{base: pageBase(p.Resource.URL, a.New)}
-		if format == "html-inline" {
-			f.was = changedImages(a)
 		}
 		body, err := f.rebaseFrame(sanitizer.SanitizeBytes(raw.Bytes()))
 		if err != nil {

@@ -91,8 +91,9 @@ func TestDiffFrameRebased(t *testing.T) {
 		walk(doc)
 		if view == "changes" {
 			// The changes only: the image added and the one removed, and
-			// the attributes of the one replaced, old and new.
-			for _, want := range []string{`“Added” http://a.example/added.png`, `“Gone” http://a.example/gone.png`, `"/img1.png" → "/img2.png"`} {
+			// the attributes of the one replaced, old and new, by the
+			// absolute URLs the other views name them by.
+			for _, want := range []string{`“Added” http://a.example/added.png`, `“Gone” http://a.example/gone.png`, `"http://a.example/img1.png" → "http://a.example/img2.png"`} {
 				if !strings.Contains(text.String(), want) {
 					t.Errorf("%s: the frame's text lacks %q:\n%s", view, want, frame)
 				}

@@ -167,6 +167,21 @@ func (f *frameRebase) absolute(ref string) string {
 	return ""
 }
 
+// attrValue is how the view of only the changes shows a value of a
+// changed attribute (render.Annotated.AttrValue): an img's src, and a
+// URL attribute the frame rebases (urlAttrs), by the absolute URL the
+// frame names it by; any other value, and a URL that leads nowhere
+// outside Vigil, as written.
+func (f *frameRebase) attrValue(element, attr, value string) string {
+	attr = strings.ToLower(attr)
+	if strings.EqualFold(element, "img") && attr == "src" || urlAttrs[attr] {
+		if abs := f.absolute(value); abs != "" {
+			return abs
+		}
+	}
+	return value
+}
+
 // replaceImage turns img into a placeholder that names it: "Image
 // “alt” URL", with what it was for an image whose src or alt changed,
 // keeping its diff mark.

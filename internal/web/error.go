@@ -47,7 +47,9 @@ func errorStatus(code string) int {
 
 // Diagnostic is one problem of a sentinel, with its position in the source
 // (line and column 1-based, offset and end in bytes, 0 <= Offset <= End <=
-// the source's length) or the path of the field of the JSON form.
+// the source's length) or the path of the field of the JSON form. A name
+// the store refused, as another sentinel was given it after the check
+// (nameTaken), has both: its place in the source, and the field name.
 type Diagnostic struct {
 	Line    int    `json:"line,omitempty"`
 	Column  int    `json:"column,omitempty"`

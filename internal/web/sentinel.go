@@ -140,7 +140,8 @@ func printSource(sen *spec.Sentinel, src string) string {
 // saveSentinel creates (replacing nil) or updates a sentinel from input;
 // an update is saved in one transaction with the sentinels using the
 // sentinel that it checked again (recheckUsers). ECONFLICT if one of them
-// was removed meanwhile: nothing is saved.
+// was removed meanwhile, or if another sentinel was given its name since
+// it was checked (nameTaken): nothing is saved.
 func (s *Server) saveSentinel(ctx context.Context, u *vigil.User, in *sentinelInput, replacing *vigil.Sentinel) (*vigil.Sentinel, error) {
 	now := s.now().UTC().Truncate(time.Second)
 	sen, ch, diags, err := s.checkInput(ctx, u, in, replacing, now)
@@ -174,13 +175,21 @@ func (s *Server) saveSentinel(ctx context.Context, u *vigil.User, in *sentinelIn
 		out.ID, out.Status, out.CreatedAt = replacing.ID, replacing.Status, replacing.CreatedAt
 		// The edit and its users are saved together or not at all.
 		err = s.Store.UpdateSentinels(ctx, append([]*vigil.Sentinel{out}, users...))
-		if vigil.ErrorCode(err) == vigil.ENOTFOUND && len(users) > 0 {
-			if _, ferr := s.Store.FindSentinelByID(ctx, out.ID); ferr == nil {
-				err = vigil.Errorf(vigil.ECONFLICT, "sentinel %s was not saved: a sentinel using it was removed meanwhile; save it again", out.Name)
-			}
-		}
 	} else {
 		err = s.Store.CreateSentinel(ctx, out)
+	}
+	switch vigil.ErrorCode(err) {
+	case vigil.ECONFLICT:
+		// The store's one conflict of a create or an update: the name,
+		// which another sentinel took since it was checked.
+		return nil, s.nameTaken(ctx, u, sen, out.ID, in.Source, err)
+	case vigil.ENOTFOUND:
+		if replacing == nil || len(users) == 0 {
+			break
+		}
+		if _, ferr := s.Store.FindSentinelByID(ctx, out.ID); ferr == nil {
+			err = vigil.Errorf(vigil.ECONFLICT, "sentinel %s was not saved: a sentinel using it was removed meanwhile; save it again", out.Name)
+		}
 	}
 	if err != nil {
 		return nil, err

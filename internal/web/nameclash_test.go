@@ -1,0 +1,148 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"html"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil"
+)
+
+// clashStore runs before, once, as a sentinel is first created or
+// updated: what another request does between the form's check of the
+// name and the store's write.
+type clashStore struct {
+	vigil.Store
+	before func()
+}
+
+func (c *clashStore) hook() {
+	if f := c.before; f != nil {
+		c.before = nil
+		f()
+	}
+}
+
+func (c *clashStore) CreateSentinel(ctx context.Context, s *vigil.Sentinel) error {
+	c.hook()
+	return c.Store.CreateSentinel(ctx, s)
+}
+
+func (c *clashStore) UpdateSentinels(ctx context.Context, list []*vigil.Sentinel) error {
+	c.hook()
+	return c.Store.UpdateSentinels(ctx, list)
+}
+
+// TestSentinelNameClash: a sentinel named, in the dashboard's editor or
+// through the API, with a name that is free when the form checks it, but
+// that another of the owner's sentinels takes before the store writes it
+// (a rename in another tab), is refused by the store (ECONFLICT), and
+// the refusal is shown as the form's other errors are: the editor again,
+// 422, the source as typed, and the name marked, saying which sentinel
+// has it; the API answers 409 with a diagnostic whose field is name.
+// Nothing is saved. Before, the editor answered the generic error page
+// "Conflict" (409), the source typed lost, and the API's 409 named no
+// field. On SQLite, and on PostgreSQL when VIGIL_TEST_POSTGRES_DSN is
+// set.
+func TestSentinelNameClash(t *testing.T) {
+	const src = "Create Sentinel gamma Using http://a.example/ Fetch 1 hour"
+	for name, open := range raceStores() {
+		t.Run(name, func(t *testing.T) {
+			for _, tc := range []struct {
+				name   string
+				method string
+				edit   bool // the edit of alpha, else a new sentinel
+				status int
+			}{
+				{"editor, rename", "POST", true, 422},
+				{"editor, new", "POST", false, 422},
+				{"API, rename", "PUT", true, 409},
+				{"API, new", "POST", false, 409},
+			} {
+				t.Run(tc.name, func(t *testing.T) {
+					ctx := context.Background()
+					st := &clashStore{Store: open(t)}
+					if _, err := EnsureAdmin(ctx, st, "ada@example.com", "pw"); err != nil {
+						t.Fatal(err)
+					}
+					u, err := st.FindUserByEmail(ctx, "ada@example.com")
+					if err != nil {
+						t.Fatal(err)
+					}
+					s := &Server{Store: st, Secret: []byte(strings.Repeat("k", 32))}
+					s.Checker = storeChecker(s)
+					alpha := createChecked(t, s, u, "Create Sentinel alpha Using http://a.example/ Fetch 1 hour")
+					beta := createChecked(t, s, u, "Create Sentinel beta Using http://b.example/ Fetch 1 hour")
+					// Between the check and the write, beta becomes Gamma.
+					st.before = func() {
+						renamed := *beta
+						renamed.Name, renamed.Source = "Gamma", strings.Replace(beta.Source, "beta", "Gamma", 1)
+						if err := st.Store.UpdateSentinels(ctx, []*vigil.Sentinel{&renamed}); err != nil {
+							t.Fatal(err)
+						}
+					}
+					c := newSignedIn(t, s, u)
+					path := "/sentinels"
+					if tc.edit {
+						path += "/" + strconv.FormatInt(alpha.ID, 10)
+					}
+					body := url.Values{"source": {src}}.Encode()
+					if tc.method == "PUT" || tc.status == 409 {
+						path = "/api/v1" + path
+						b, _ := json.Marshal(map[string]string{"source": src})
+						body = string(b)
+					}
+					status, got := c.do(tc.method, path, body)
+					if st.before != nil {
+						t.Fatal("the store was not asked to write the sentinel")
+					}
+					clash := "sentinel name gamma is taken: your sentinel Gamma (sentinel " + strconv.FormatInt(beta.ID, 10) + ") was given it meanwhile; choose another name"
+					if status != tc.status {
+						t.Errorf("%s %s: %d, want %d:\n%s", tc.method, path, status, tc.status, got)
+					}
+					if tc.status == 409 {
+						var e struct {
+							Error struct {
+								Code        string
+								Message     string
+								Diagnostics []Diagnostic
+							}
+						}
+						if err := json.Unmarshal([]byte(got), &e); err != nil {
+							t.Fatalf("%s %s: %v %s", tc.method, path, err, got)
+						}
+						d := e.Error.Diagnostics
+						if e.Error.Code != vigil.ECONFLICT || len(d) != 1 || d[0].Field != "name" || d[0].Message != clash ||
+							d[0].Line != 1 || d[0].Column != 17 || src[d[0].Offset:d[0].End] != "gamma" || !strings.Contains(e.Error.Message, clash) {
+							t.Errorf("%s %s: %s; want ECONFLICT with one diagnostic, field name at 1:17 (gamma), saying %q", tc.method, path, got, clash)
+						}
+					} else {
+						page := html.UnescapeString(got)
+						for _, want := range []string{">" + src + "</textarea>", "1:17: " + clash, `aria-invalid="true"`} {
+							if !strings.Contains(page, want) {
+								t.Errorf("%s %s: the editor does not show %q:\n%s", tc.method, path, want, got)
+							}
+						}
+					}
+					// Nothing saved: alpha keeps its name, and no other
+					// sentinel was made.
+					all, _, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID})
+					if err != nil {
+						t.Fatal(err)
+					}
+					var names []string
+					for _, sen := range all {
+						names = append(names, sen.Name)
+					}
+					if strings.Join(names, ",") != "alpha,Gamma" {
+						t.Errorf("sentinels after the refusal: %v; want alpha, Gamma", names)
+					}
+				})
+			}
+		})
+	}
+}

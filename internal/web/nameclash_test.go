@@ -146,3 +146,45 @@ func TestSentinelNameClash(t *testing.T) {
 		})
 	}
 }
+
+// TestRenameInUseLongS: a sentinel that another uses is not renamed to a
+// name that differs in more than its case, even one that
+// strings.EqualFold takes for its name: "best" to "beſt" (a long s) left
+// the sentinel using best without it, for a later sentinel best to take
+// unasked, as the refusal of a rename in use says. Its names are one
+// only as vigil.SameSentinelName says, which the checker and the store
+// follow; a rename in case alone ("Best") is no rename.
+func TestRenameInUseLongS(t *testing.T) {
+	s, u := newTestServer(t)
+	s.Checker = storeChecker(s)
+	c := newSignedIn(t, s, u)
+	put := func(src string) (int, string) {
+		t.Helper()
+		b, _ := json.Marshal(map[string]string{"source": src})
+		return c.do("POST", "/api/v1/sentinels", string(b))
+	}
+	if status, body := put("Create Sentinel best Using http://a.example/ Fetch 1 hour"); status != 201 {
+		t.Fatalf("create best: %d %s", status, body)
+	}
+	if status, body := put("Create Sentinel uses Using best Monitor keywords {x}"); status != 201 {
+		t.Fatalf("create uses: %d %s", status, body)
+	}
+	all, _, err := s.Store.FindSentinels(context.Background(), vigil.SentinelFilter{OwnerID: u.ID})
+	if err != nil || len(all) != 2 {
+		t.Fatalf("sentinels: %v %v", all, err)
+	}
+	path := "/api/v1/sentinels/" + strconv.FormatInt(all[0].ID, 10)
+	for _, tc := range []struct {
+		name   string
+		status int
+		want   string
+	}{
+		{"Best", 200, `"name": "Best"`},
+		{"beſt", 409, "sentinel Best cannot be renamed: it is used by uses"},
+	} {
+		b, _ := json.Marshal(map[string]string{"source": "Create Sentinel " + tc.name + " Using http://a.example/ Fetch 1 hour"})
+		if status, body := c.do("PUT", path, string(b)); status != tc.status || !strings.Contains(body, tc.want) {
+			t.Errorf("PUT %s named %s: %d %s; want %d saying %q", path, tc.name, status, body, tc.status, tc.want)
+		}
+	}
+}

@@ -151,7 +151,7 @@ func (s *Server) saveSentinel(ctx context.Context, u *vigil.User, in *sentinelIn
 	if len(diags) > 0 {
 		return nil, &diagnosticsError{err: vigil.Errorf(vigil.EINVALID, "%s", diagSummary(diags)), Diagnostics: diags}
 	}
-	if replacing != nil && !strings.EqualFold(replacing.Name, sen.Name.Name) {
+	if replacing != nil && !vigil.SameSentinelName(replacing.Name, sen.Name.Name) {
 		if err := s.refuseIfUsed(ctx, u, replacing.Name, "renamed"); err != nil {
 			return nil, err
 		}

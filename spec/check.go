@@ -257,7 +257,10 @@ func (c *Checker) CheckReplace(old string, s *Sentinel) (*Checked, error) {
 	}
 	if savedLookup != nil {
 		c.Lookup = func(name string) *Stored {
-			if strings.EqualFold(name, old) {
+			// The edited sentinel's name as the known map keys it (its
+			// lower case), not strings.EqualFold, which takes a long s
+			// for an s: "beſt" is another sentinel than "best".
+			if nameKey(name) == nameKey(old) {
 				return nil
 			}
 			return savedLookup(name)
@@ -265,6 +268,11 @@ func (c *Checker) CheckReplace(old string, s *Sentinel) (*Checked, error) {
 	}
 	return c.Check(s)
 }
+
+// nameKey is the key of a sentinel's name in the known map: its lower
+// case. Two names are one sentinel's when their keys are equal, which
+// strings.EqualFold is not: it also takes 'ſ' for 's'.
+func nameKey(name string) string { return strings.ToLower(name) }
 
 // checking is the state of one Check.
 type checking struct {

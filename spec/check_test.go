@@ -344,6 +344,45 @@ func TestCheckReplace(t *testing.T) {
 	}
 }
 
+// TestCheckReplaceLongS: an edit of sentinel best that renames it beſt
+// (a long s), a name another stored sentinel has, is refused as not
+// unique: CheckReplace leaves the edited sentinel out of Lookup by its
+// name's lower case, as the known map keys names, not by
+// strings.EqualFold, which took beſt for best and let the edit through.
+// Both ways a checker knows sentinels, the known map and Lookup.
+func TestCheckReplaceLongS(t *testing.T) {
+	now := date(2003, 6, 1, 12, 0)
+	stored := map[string]*Stored{}
+	for _, name := range []string{"best", "beſt"} {
+		ch, err := NewChecker(now).Check(mustParse(t, "Create Sentinel "+name+" Using http://a.example").Sentinels[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored[strings.ToLower(name)] = &Stored{Checked: ch}
+	}
+	edit := mustParse(t, "Create Sentinel beſt Using http://b.example").Sentinels[0]
+	for _, tc := range []struct {
+		name string
+		c    *Checker
+	}{
+		{"Lookup", &Checker{Now: now, Lookup: func(name string) *Stored { return stored[strings.ToLower(name)] }}},
+		{"known", func() *Checker {
+			c := NewChecker(now)
+			for _, st := range stored {
+				c.Add(st)
+			}
+			return c
+		}()},
+	} {
+		if _, err := tc.c.CheckReplace("best", edit); err == nil || !strings.Contains(err.Error(), "sentinel name beſt is not unique") {
+			t.Errorf("%s: CheckReplace of best renamed beſt: %v; want not unique", tc.name, err)
+		}
+		if _, err := tc.c.CheckReplace("Best", mustParse(t, "Create Sentinel BEST Using http://b.example").Sentinels[0]); err != nil {
+			t.Errorf("%s: CheckReplace of best renamed BEST: %v", tc.name, err)
+		}
+	}
+}
+
 // storingChecker returns store and check: check checks a sentinel with
 // a checker whose Lookup reads store, and keeps it in store by name
 // through its JSON form, as a store keeps it; the form must give back its

@@ -188,3 +188,33 @@ func TestRenameInUseLongS(t *testing.T) {
 		}
 	}
 }
+
+// TestRenameToLongSName: the editor's check of a new name did not see a
+// sentinel whose name strings.EqualFold takes for the old one: with
+// sentinels best and beſt (a long s; two names, as vigil.SameSentinelName
+// says), renaming best to beſt passed the check, for the store to refuse
+// it. The check now refuses it as it refuses any name taken, on the form.
+func TestRenameToLongSName(t *testing.T) {
+	s, u := newTestServer(t)
+	s.Checker = storeChecker(s)
+	c := newSignedIn(t, s, u)
+	var best *vigil.Sentinel
+	for _, name := range []string{"best", "beſt"} {
+		sen, err := s.saveSentinel(context.Background(), u, &sentinelInput{Source: "Create Sentinel " + name + " Using http://a.example/ Fetch 1 hour"}, nil)
+		if err != nil {
+			t.Fatalf("create %s: %v", name, err)
+		}
+		if best == nil {
+			best = sen
+		}
+	}
+	const src = "Create Sentinel beſt Using http://b.example/ Fetch 1 hour"
+	path := "/sentinels/" + strconv.FormatInt(best.ID, 10)
+	status, body := c.do("POST", path, url.Values{"source": {src}}.Encode())
+	page := html.UnescapeString(body)
+	for _, want := range []string{">" + src + "</textarea>", "1:17: sentinel name beſt is not unique: the owner already has a sentinel beſt"} {
+		if status != 422 || !strings.Contains(page, want) {
+			t.Errorf("POST %s renaming best to beſt: %d; want 422 and the editor saying %q:\n%s", path, status, want, body)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/spec"
 )
 
 // clashStore runs before, once, as a sentinel is first created or
@@ -62,6 +63,7 @@ func TestSentinelNameClash(t *testing.T) {
 				{"editor, new", "POST", false, 422},
 				{"API, rename", "PUT", true, 409},
 				{"API, new", "POST", false, 409},
+				{"API, rename, JSON form", "PUT", true, 409},
 			} {
 				t.Run(tc.name, func(t *testing.T) {
 					ctx := context.Background()
@@ -91,9 +93,17 @@ func TestSentinelNameClash(t *testing.T) {
 						path += "/" + strconv.FormatInt(alpha.ID, 10)
 					}
 					body := url.Values{"source": {src}}.Encode()
-					if tc.method == "PUT" || tc.status == 409 {
+					jsonForm := strings.HasSuffix(tc.name, "JSON form")
+					if tc.status == 409 {
 						path = "/api/v1" + path
 						b, _ := json.Marshal(map[string]string{"source": src})
+						if jsonForm {
+							sen, err := spec.ParseSentinel("", []byte(src))
+							if err != nil {
+								t.Fatal(err)
+							}
+							b, _ = json.Marshal(map[string]any{"sentinel": sen})
+						}
 						body = string(b)
 					}
 					status, got := c.do(tc.method, path, body)
@@ -115,10 +125,15 @@ func TestSentinelNameClash(t *testing.T) {
 						if err := json.Unmarshal([]byte(got), &e); err != nil {
 							t.Fatalf("%s %s: %v %s", tc.method, path, err, got)
 						}
+						// The name's field, and its place in the
+						// source given as text.
 						d := e.Error.Diagnostics
-						if e.Error.Code != vigil.ECONFLICT || len(d) != 1 || d[0].Field != "name" || d[0].Message != clash ||
-							d[0].Line != 1 || d[0].Column != 17 || src[d[0].Offset:d[0].End] != "gamma" || !strings.Contains(e.Error.Message, clash) {
-							t.Errorf("%s %s: %s; want ECONFLICT with one diagnostic, field name at 1:17 (gamma), saying %q", tc.method, path, got, clash)
+						at := len(d) == 1 && d[0].Line == 1 && d[0].Column == 17 && src[d[0].Offset:d[0].End] == "gamma"
+						if jsonForm {
+							at = len(d) == 1 && d[0].Line == 0 && d[0].Offset == 0 && d[0].End == 0
+						}
+						if e.Error.Code != vigil.ECONFLICT || !at || d[0].Field != "name" || d[0].Message != clash || !strings.Contains(e.Error.Message, clash) {
+							t.Errorf("%s %s: %s; want ECONFLICT with one diagnostic, field name (at 1:17, gamma, in the source), saying %q", tc.method, path, got, clash)
 						}
 					} else {
 						page := html.UnescapeString(got)

@@ -3,6 +3,7 @@ package vigil
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -85,3 +86,21 @@ var ErrHostBusy = errors.New("host busy")
 // refused: the page asked for (or the page a redirect led to, when the
 // result holds its URL) was not requested.
 var ErrDisallowed = errors.New("disallowed by robots.txt")
+
+// EmptyBodyError is the failure of a page that had a body and answered
+// with an empty or white space one (a 200 with nothing: a deploy in
+// progress, a cache that lost the page). The monitor takes such an answer
+// as the page's failure, not as its new content, whether the page is
+// watched or reached by a site's crawl: the page is not told emptied,
+// then filled again. A site's crawl takes it as a failure of the moment,
+// whose page is carried over from the previous crawl.
+type EmptyBodyError struct {
+	// Status is the HTTP status of the answer.
+	Status int
+}
+
+// Error says what the page answered: "the page answered 200 with an
+// empty body".
+func (e *EmptyBodyError) Error() string {
+	return fmt.Sprintf("the page answered %d with an empty body", e.Status)
+}

@@ -14,8 +14,10 @@ import (
 // momentary reports whether a fetch that failed with err (and the answer
 // res, nil if none came) failed for a moment, so that the same request
 // may well succeed at the next crawl: an HTTP 5xx answer or 429 Too Many
-// Requests (a deploy, an overloaded server, a rate limit), a timeout, or a
-// connection refused, reset or cut short. A page that fails so may be
+// Requests (a deploy, an overloaded server, a rate limit), a timeout, a
+// connection refused, reset or cut short, or a page that had a body
+// answering an empty one (vigil.EmptyBodyError: the fetcher that stores
+// the pages tells it). A page that fails so may be
 // carried over from the previous crawl (Carry). Every other failure is
 // the page's answer, not a moment's: a 4xx status but 429 (404 and 410
 // say the page is gone, 403 that it is closed), a host name DNS does not
@@ -24,6 +26,10 @@ import (
 func momentary(res *vigil.FetchResult, err error) bool {
 	if err == nil {
 		return false
+	}
+	var empty *vigil.EmptyBodyError
+	if errors.As(err, &empty) {
+		return true
 	}
 	if res != nil && res.Status != 0 && res.Status/100 != 2 {
 		return res.Status/100 == 5 || res.Status == http.StatusTooManyRequests

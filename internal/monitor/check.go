@@ -170,7 +170,7 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 		ferr = fmt.Errorf("fetch %s: 304 Not Modified without a stored version", vigil.RedactURL(url))
 	}
 	if ferr == nil && emptied(good, res) {
-		ferr = fmt.Errorf("the page answered %d with an empty body", res.Status)
+		ferr = &vigil.EmptyBodyError{Status: res.Status}
 	}
 	if ferr != nil {
 		if ctx.Err() != nil {

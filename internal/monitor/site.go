@@ -187,6 +187,12 @@ func (f *siteFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigi
 	if cerr != nil {
 		return res, nil // the crawl records the page under the URL asked
 	}
+	if f.m.sitePageEmptied(ctx, u, res) {
+		// The page's failure, as a watched page's (fetchPage): not
+		// stored, and carried over from the previous crawl as a page
+		// failing for a moment is (crawl.Carry).
+		return res, &vigil.EmptyBodyError{Status: res.Status}
+	}
 	id, serr := f.m.storeSitePage(ctx, u, res)
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -270,6 +276,27 @@ func (m *Monitor) pageHead(ctx context.Context, url string) (*vigil.Version, err
 	m.rememberResource(url, res.ID)
 	m.heads.put(res.ID, head)
 	return head, nil
+}
+
+// sitePageEmptied reports whether res, the answer of url (a canonical
+// URL) to a site's crawl, has an empty or white space body where the
+// page's last good version had one (emptied): the page failed, as a
+// watched page answering so does, and its empty body is no version of
+// it. A store that cannot be read tells nothing: the page is stored as
+// it came (storeSitePage), or fails to be.
+func (m *Monitor) sitePageEmptied(ctx context.Context, url string, res *vigil.FetchResult) bool {
+	if len(bytes.TrimSpace(res.Body)) > 0 {
+		return false // the common case, without a read of the store
+	}
+	head, err := m.pageHead(ctx, url)
+	if err != nil || head == nil {
+		return false
+	}
+	good := head
+	if head.Error != "" {
+		good = m.lastGood(ctx, head.ResourceID)
+	}
+	return emptied(good, res)
 }
 
 // storeSitePage stores a page a site's crawl read as the newest version of

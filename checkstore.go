@@ -44,7 +44,10 @@ type CheckRecord struct {
 	// not be what a check compares with once it watches one again.
 	DropSite bool
 	// Skipped is set by RecordChecks when it wrote nothing of the record:
-	// its sentinel was deleted or paused while it was checked.
+	// its sentinel was deleted or paused while it was checked. The claim
+	// of a sentinel paused so is given back: its NextCheck, if still
+	// Leased, becomes CheckedAt, so that once resumed it is due at once
+	// (as a claim ReleaseSentinels gives back), not when the lease ends.
 	Skipped bool
 	// Importance is the importance the check estimated for each page it
 	// read: each resource's Importance is set (a resource deleted
@@ -89,8 +92,8 @@ type CheckStore interface {
 	// RecordChecks writes the records in one transaction. A record of a
 	// sentinel that no longer exists, or is paused (not active), is
 	// skipped, nothing of it written (a paused sentinel's state stays as
-	// before its check, which is made again once it is resumed), and
-	// marked so (CheckRecord.Skipped). It returns EINVALID for an
+	// before its check, which is made again once it is resumed, and its
+	// claim is given back: CheckRecord.Skipped), and marked so. It returns EINVALID for an
 	// invalid change or notification, writing nothing.
 	RecordChecks(ctx context.Context, recs []*CheckRecord) error
 	// SiteSnapshot returns the site snapshot last recorded for a sentinel

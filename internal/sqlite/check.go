@@ -73,6 +73,9 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 			// written, its notices neither.
 			n, _ := res.RowsAffected()
 			if r.Skipped = n == 0; r.Skipped {
+				if err := giveLeaseBack(ctx, tx, r); err != nil {
+					return err
+				}
 				continue
 			}
 			for _, p := range r.Importance {
@@ -214,4 +217,21 @@ func (db *DB) SiteSnapshot(ctx context.Context, sentinelID int64) ([]byte, time.
 		return nil, time.Time{}, err
 	}
 	return data, at, nil
+}
+
+// giveLeaseBack gives back the claim of r, the skipped record of a
+// sentinel paused while it was checked: its NextCheck, if still the
+// claim's lease (r.Leased), becomes the check's time, as a released
+// claim's does (ReleaseSentinels), so that once resumed it is due at
+// once, not when the lease ends. A NextCheck set while it was checked,
+// and a sentinel deleted, are left alone.
+func giveLeaseBack(ctx context.Context, tx execer, r *vigil.CheckRecord) error {
+	if r.Leased.IsZero() {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE sentinels SET next_check = ? WHERE id = ? AND status <> 'active' AND next_check = ?",
+		tv(r.CheckedAt), r.SentinelID, tv(r.Leased)); err != nil {
+		return fmt.Errorf("give back the claim of paused sentinel %d: %w", r.SentinelID, err)
+	}
+	return nil
 }
